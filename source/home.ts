@@ -1,0 +1,47 @@
+// The data home: where every store of common-memory lives. Resolved once per process,
+// created 0700, never world-readable. Importable from the hook fast path (node:* only).
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CmError } from './errors.js';
+
+export const HOME_ENV = 'COMMON_MEMORY_HOME';
+
+export function resolveHome(flag?: string): string {
+  const chosen = flag ?? process.env[HOME_ENV];
+  return chosen ? resolve(chosen) : join(homedir(), '.common-memory');
+}
+
+export const storeFiles = (home: string) => ({
+  core: join(home, 'core.sqlite'),
+  lease: join(home, 'host.lease'),
+  hostInfo: join(home, 'host.json'),
+  hookErrors: join(home, 'hook-errors.jsonl'),
+});
+
+/** Creates the data home (0700) if needed and checks that we may use it. */
+export function ensureHome(home: string): void {
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const stat = statSync(home);
+    if (!stat.isDirectory()) {
+      throw new CmError('store_unavailable', `The data home ${home} is not a directory. Choose another with --home or ${HOME_ENV}.`);
+    }
+    // A home created by an older run with a looser umask is tightened, never loosened.
+    if ((stat.mode & 0o077) !== 0) chmodSync(home, stat.mode & 0o700);
+  } catch (error) {
+    throw homeError(home, error);
+  }
+}
+
+export function homeError(home: string, error: unknown): CmError {
+  if (error instanceof CmError) return error;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new CmError('store_unavailable', `Cannot use the data home ${home}: permission denied. Give your user access to it (chmod 700) or choose another with --home or ${HOME_ENV}.`);
+  }
+  if (code === 'ENOSPC') {
+    return new CmError('storage_failed', `The disk holding ${home} is full. Free some space and try again.`);
+  }
+  return new CmError('store_unavailable', `Cannot use the data home ${home}: ${(error as Error)?.message ?? String(error)}`);
+}

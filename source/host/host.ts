@@ -1,0 +1,106 @@
+// The host: exactly one per data home. Start-up order (seed 003): take the lease, open the store
+// and load its identity and heads (the writer), new host ID, reconcile, append host.started,
+// then admit clients. Shutdown runs the same steps backwards.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { ensureHome, storeFiles } from '../home.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { WriterClient } from '../workers/writer-client.js';
+import { startApiServer } from './api-server.js';
+import { HostApplication } from './host-application.js';
+import { acquireLease, processStartTime, type Lease } from './lease.js';
+
+export interface HostOptions {
+  home: string;
+  /** Serve the loopback API (a real host) or not (a CLI command working alone for its own duration). */
+  serve: boolean;
+  port?: number;
+  /** How long to wait for a short-lived holder of the lease to finish. */
+  leaseWaitMs?: number;
+}
+
+export interface HostInfoFile {
+  hostId: string;
+  storeId: string;
+  pid: number;
+  processStartedAt: string | null;
+  role: 'host' | 'local';
+  startedAt: string;
+  port: number | null;
+  token: string | null;
+}
+
+export class Host {
+  private stopped = false;
+
+  private constructor(
+    readonly home: string,
+    readonly application: HostApplication,
+    readonly info: HostInfoFile,
+    private readonly lease: Lease,
+    private readonly writer: WriterClient,
+    private readonly reader: Db,
+    private readonly server: Server | undefined,
+  ) {}
+
+  static async start(options: HostOptions): Promise<Host> {
+    const { home } = options;
+    ensureHome(home);
+    const role = options.serve ? 'host' : 'local';
+    const hostId = randomUUID();
+    const startedAt = new Date().toISOString();
+    const processStartedAt = processStartTime(process.pid);
+    const lease = acquireLease(home, { hostId, pid: process.pid, processStartedAt, role, startedAt }, options.leaseWaitMs ?? 0);
+    let writer: WriterClient | undefined;
+    let reader: Db | undefined;
+    let server: Server | undefined;
+    try {
+      writer = await WriterClient.start(storeFiles(home).core);
+      // Reconciliation of unfinished work from an earlier activation belongs here (agents arrive with issue 3).
+      await writer.call({ type: 'hostStarted', hostId, pid: process.pid, processStartedAt, role });
+      reader = openDatabase(storeFiles(home).core, { readonly: true });
+      const info: HostInfoFile = { hostId, storeId: writer.storeId, pid: process.pid, processStartedAt, role, startedAt, port: null, token: null };
+      const application = new HostApplication(writer, reader, { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role });
+      if (options.serve) {
+        info.token = randomBytes(32).toString('hex');
+        const served = await startApiServer(application, info.token, options.port ?? 0);
+        server = served.server;
+        info.port = served.port;
+      }
+      writeInfoFile(home, info);
+      return new Host(home, application, info, lease, writer, reader, server);
+    } catch (error) {
+      server?.close();
+      reader?.close();
+      await writer?.close();
+      lease.release();
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.server) {
+      this.server.closeAllConnections();
+      await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    }
+    try {
+      await this.writer.call({ type: 'hostStopped', hostId: this.info.hostId });
+    } finally {
+      this.reader.close();
+      await this.writer.close();
+      rmSync(storeFiles(this.home).hostInfo, { force: true });
+      this.lease.release();
+    }
+  }
+}
+
+/** host.json: how clients find the API (port + bearer token). 0600, replaced atomically. */
+function writeInfoFile(home: string, info: HostInfoFile): void {
+  const path = storeFiles(home).hostInfo;
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}

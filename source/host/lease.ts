@@ -1,0 +1,80 @@
+// One host per data home. The lease is an exclusive SQLite lock on host.lease, held by an open
+// connection for the holder's lifetime: the operating system releases it when the holder dies,
+// even by kill -9, so a lease left by a dead process is recognized without trusting a pid (pids
+// are reused). host.json, written by the holder, only describes it (pid + process start time +
+// host ID) for error messages and clients; it never decides who holds the lease.
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { CmError } from '../errors.js';
+import { storeFiles } from '../home.js';
+
+export interface LeaseHolder {
+  hostId: string;
+  pid: number;
+  processStartedAt: string | null;
+  role: 'host' | 'local';
+  startedAt: string;
+}
+
+export interface Lease {
+  holder: LeaseHolder;
+  release(): void;
+}
+
+/** The kernel's start time of a process (clock ticks since boot), so a reused pid is not mistaken for the holder. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lease {
+  const path = storeFiles(home).lease;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path);
+    db.pragma(`busy_timeout = ${waitMs}`);
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('CREATE TABLE IF NOT EXISTS holder (host_id TEXT, pid INTEGER, process_started_at TEXT, role TEXT, started_at TEXT)');
+    db.exec('DELETE FROM holder');
+    db.prepare('INSERT INTO holder VALUES (?, ?, ?, ?, ?)').run(holder.hostId, holder.pid, holder.processStartedAt, holder.role, holder.startedAt);
+    db.exec('COMMIT');
+  } catch (error) {
+    db?.close();
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw alreadyOpen(home);
+    throw new CmError('store_unavailable', `Cannot take the host lease in ${home} (${code || (error as Error).message}). Check the data home's permissions.`);
+  }
+  const held = db;
+  let released = false;
+  return {
+    holder,
+    release() {
+      if (released) return;
+      released = true;
+      held.close();
+    },
+  };
+}
+
+export function describeHolder(home: string): string {
+  try {
+    const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')) as Partial<LeaseHolder> & { port?: number };
+    const role = info.role === 'local' ? 'a common-memory command' : 'a common-memory host';
+    return `${role} (pid ${info.pid ?? '?'}, host ${info.hostId ?? '?'}, since ${info.startedAt ?? '?'})`;
+  } catch {
+    return 'another common-memory process';
+  }
+}
+
+function alreadyOpen(home: string): CmError {
+  return new CmError(
+    'store_already_open',
+    `Store already open: ${describeHolder(home)} holds ${home}. Nothing was written. Use that host (the CLI and TUI connect to it) or stop it first.`,
+  );
+}

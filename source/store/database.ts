@@ -1,0 +1,56 @@
+// Opening a SQLite store with the settings every process uses. node:* and better-sqlite3 only:
+// the hook fast path imports this module.
+import Database from 'better-sqlite3';
+import { closeSync, openSync } from 'node:fs';
+import { basename } from 'node:path';
+import { CmError } from '../errors.js';
+import { homeError } from '../home.js';
+import { BUSY_TIMEOUT_MS } from '../limits.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  readonly?: boolean;
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  let db: Db | undefined;
+  try {
+    if (!options.readonly) {
+      // Create the file ourselves so it is 0600 from the first byte; SQLite gives its WAL the same mode.
+      closeSync(openSync(path, 'a', 0o600));
+    }
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    // Reading the schema here turns a damaged file into a clear error at open, not at the first query.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    db?.close();
+    throw databaseError(path, error);
+  }
+}
+
+export function databaseError(path: string, error: unknown): CmError {
+  if (error instanceof CmError) return error;
+  const code = (error as { code?: string })?.code ?? '';
+  const name = basename(path);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return new CmError('store_corrupt', `${name} at ${path} is damaged or not a common-memory database (${code}). Nothing was written. Move it aside and restore it from a backup; common-memory never overwrites it.`);
+  }
+  if (code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
+    return new CmError('store_unavailable', `Cannot open ${path} (${code}). Check that the data home and its files belong to you and are writable.`);
+  }
+  if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
+    return new CmError('storage_failed', `Writing ${path} failed (${code}). Check free disk space and the disk's health; nothing was committed.`);
+  }
+  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY')) {
+    return new CmError('storage_failed', `${name} stayed locked by another process (${code}). Try again; if it persists, run "common-memory status" to see who holds it.`);
+  }
+  if ((error as NodeJS.ErrnoException)?.code) return homeError(path, error);
+  return new CmError('internal', `${name}: ${(error as Error)?.message ?? String(error)}`);
+}

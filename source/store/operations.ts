@@ -1,0 +1,81 @@
+// Operations: the durable record of each client intent, keyed by the caller's operation ID.
+// Replay is decided by identity and the original input, never by text alone.
+import { CmError } from '../errors.js';
+import type { OperationView } from '../protocol.js';
+import type { Db } from './database.js';
+import type { Tx } from './transaction.js';
+
+export interface OperationRecord {
+  operation_id: string;
+  kind: string;
+  agent_id: string | null;
+  input: string;
+  state: string;
+  journal_sequence: number;
+  user_message_id: string | null;
+  outcome: string | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/** Deterministic JSON (sorted keys) so that the same input always compares equal. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function findOperation(db: Db, operationId: string): OperationRecord | undefined {
+  return db.prepare('SELECT * FROM operations WHERE operation_id = ?').get(operationId) as OperationRecord | undefined;
+}
+
+/**
+ * Looks up an earlier operation with this ID. Returns it when kind, agent and input are the
+ * same (a replay); throws a conflict when anything differs; undefined when the ID is new.
+ */
+export function replayOf(tx: Tx, operationId: string, kind: string, agentId: string | null, input: string): OperationRecord | undefined {
+  const existing = findOperation(tx.db, operationId);
+  if (!existing) return undefined;
+  if (existing.kind !== kind || existing.agent_id !== agentId || existing.input !== input) {
+    throw new CmError('operation_conflict', `Operation ID ${operationId} was already used for a different ${existing.kind}; nothing was written. Use a new operation ID for new content.`);
+  }
+  return existing;
+}
+
+export interface NewOperation {
+  operationId: string;
+  kind: string;
+  agentId: string | null;
+  input: string;
+  state: string;
+  journalSequence: number;
+  userMessageId?: string | null;
+}
+
+export function insertOperation(tx: Tx, op: NewOperation): void {
+  tx.db
+    .prepare(
+      `INSERT INTO operations (operation_id, kind, agent_id, input, state, journal_sequence, user_message_id, outcome, created_at_ms, updated_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+    )
+    .run(op.operationId, op.kind, op.agentId, op.input, op.state, op.journalSequence, op.userMessageId ?? null, tx.nowMs, tx.nowMs);
+}
+
+export function toOperationView(record: OperationRecord): OperationView {
+  return {
+    operationId: record.operation_id,
+    kind: record.kind,
+    agentId: record.agent_id,
+    state: record.state,
+    outcome: record.outcome,
+    journalSequence: record.journal_sequence,
+    userMessageId: record.user_message_id,
+    createdAt: new Date(record.created_at_ms).toISOString(),
+    updatedAt: new Date(record.updated_at_ms).toISOString(),
+  };
+}

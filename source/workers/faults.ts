@@ -1,0 +1,23 @@
+// Deterministic fault injection for drills. COMMON_MEMORY_FAULTS="appendNote.beforeCommit=throw,appendNote.afterCommit=kill"
+// makes the named commit boundary fail: "throw" rolls the transaction back as a storage failure
+// would; "kill" ends the whole process with SIGKILL, as a power cut would. Unset in normal use.
+import { CmError } from '../errors.js';
+import type { FaultPoint } from '../store/transaction.js';
+
+export const FAULTS_ENV = 'COMMON_MEMORY_FAULTS';
+
+export function faultPointFromEnv(): FaultPoint | undefined {
+  const spec = process.env[FAULTS_ENV];
+  if (!spec) return undefined;
+  const actions = new Map(
+    spec.split(',').map((entry) => {
+      const [name, action] = entry.split('=');
+      return [name?.trim() ?? '', action?.trim() ?? 'throw'] as const;
+    }),
+  );
+  return (name) => {
+    const action = actions.get(name);
+    if (action === 'kill') process.kill(process.pid, 'SIGKILL');
+    if (action === 'throw') throw new CmError('storage_failed', `Injected storage fault at ${name}; nothing was committed.`);
+  };
+}

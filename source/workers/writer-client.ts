@@ -1,0 +1,66 @@
+// The host's handle on the writer thread: typed calls, one promise per request, and every
+// pending call rejected if the thread fails.
+import type { Worker } from 'node:worker_threads';
+import { CmError, isErrorCode } from '../errors.js';
+import { startWorker } from './start-worker.js';
+import type { WriterCommand, WriterReady, WriterReply, WriterResults } from './writer-protocol.js';
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+
+const toError = (error: { code: string; message: string }) => new CmError(isErrorCode(error.code) ? error.code : 'internal', error.message);
+
+export class WriterClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private failure: Error | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly storeId: string,
+  ) {
+    worker.on('message', (reply: WriterReply) => {
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.result);
+      else waiter.reject(toError(reply.error));
+    });
+    const fail = (error: Error) => {
+      this.failure = error;
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', (error) => fail(new CmError('storage_failed', `The writer stopped: ${error.message}`)));
+    worker.on('exit', (code) => fail(new CmError('storage_failed', `The writer exited (code ${code}).`)));
+  }
+
+  static start(corePath: string): Promise<WriterClient> {
+    const worker = startWorker(import.meta.url, 'writer-thread', { corePath });
+    return new Promise((resolve, reject) => {
+      const onReady = (message: WriterReady) => {
+        worker.off('error', onError);
+        if (message.type === 'ready') resolve(new WriterClient(worker, message.storeId));
+        else {
+          void worker.terminate();
+          reject(toError(message.error));
+        }
+      };
+      const onError = (error: Error) => reject(new CmError('storage_failed', `The writer failed to start: ${error.message}`));
+      worker.once('message', onReady);
+      worker.once('error', onError);
+    });
+  }
+
+  call<K extends WriterCommand['type']>(command: Extract<WriterCommand, { type: K }>): Promise<WriterResults[K]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ id, command });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
