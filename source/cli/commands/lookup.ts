@@ -1,0 +1,36 @@
+// `message <uuid>` and `operation <id>`: durable provenance lookups.
+import { connect } from '../../client/connect.js';
+import { CmError } from '../../errors.js';
+import { formatRow } from './history.js';
+import type { Output } from '../output.js';
+
+export async function runMessage(home: string, id: string | undefined, out: Output): Promise<number> {
+  if (!id) throw new CmError('usage', 'usage: common-memory message <message-uuid>');
+  const connection = await connect(home, 'read');
+  try {
+    const view = await connection.app.message(id);
+    out.result(view, () =>
+      [
+        formatRow(view.message),
+        `  source: ${formatRow(view.source)}`,
+        ...view.observations.map((row) => `  observed: ${formatRow(row)}`),
+        view.operation ? `  operation ${view.operation.operationId}: ${view.operation.kind}, ${view.operation.state}` : '  operation: none',
+      ].join('\n'),
+    );
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function runOperation(home: string, id: string | undefined, out: Output): Promise<number> {
+  if (!id) throw new CmError('usage', 'usage: common-memory operation <operation-id>');
+  const connection = await connect(home, 'read');
+  try {
+    const op = await connection.app.operation(id);
+    out.result(op, () => `operation ${op.operationId}: ${op.kind}, ${op.state}${op.outcome ? ` (${op.outcome})` : ''}, intent at journal #${op.journalSequence}, created ${op.createdAt}`);
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}

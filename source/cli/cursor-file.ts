@@ -1,0 +1,42 @@
+// Cursor files: "in this store, on this stream, for this filter, after position N". The stream is
+// part of the cursor so a journal position can never be read as a timeline position.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { CmError } from '../errors.js';
+import { isUuid, type HistoryCursor, type Stream } from '../protocol.js';
+
+export function readCursorFile(path: string, stream: Stream): HistoryCursor | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CmError('invalid_cursor', `Cannot read cursor file ${path}: ${(error as Error).message}`);
+  }
+  let cursor: Partial<HistoryCursor>;
+  try {
+    cursor = JSON.parse(text) as Partial<HistoryCursor>;
+  } catch {
+    throw new CmError('invalid_cursor', `Cursor file ${path} is not valid JSON. Delete it to start from the beginning.`);
+  }
+  const valid =
+    cursor !== null &&
+    typeof cursor === 'object' &&
+    isUuid(cursor.storeId) &&
+    (cursor.stream === 'journal' || cursor.stream === 'timeline') &&
+    Number.isSafeInteger(cursor.after) &&
+    (cursor.after ?? -1) >= 0 &&
+    (cursor.agentId === null || isUuid(cursor.agentId));
+  if (!valid) throw new CmError('invalid_cursor', `Cursor file ${path} is malformed (it needs storeId, stream, after and agentId). Delete it to start from the beginning.`);
+  if (cursor.stream !== stream) {
+    const command = cursor.stream === 'journal' ? 'log' : 'timeline';
+    throw new CmError('invalid_cursor', `Cursor file ${path} is a ${cursor.stream} cursor; use it with "common-memory ${command}", or give this command its own cursor file.`);
+  }
+  return cursor as HistoryCursor;
+}
+
+/** Replaced atomically, so a crash leaves the old cursor or the new one, never half of one. */
+export function writeCursorFile(path: string, cursor: HistoryCursor): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(cursor)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}

@@ -1,0 +1,85 @@
+// The hook fast path. A host starts `common-memory hook <client>` for every lifecycle event, with
+// deadlines as short as 1.5 s, so this module imports only node:* and better-sqlite3 (no meow,
+// ink, react, zod or execa): read stdin, validate by hand, one durable BEGIN IMMEDIATE insert,
+// reply, exit. It never fails the user's agent: on any error it exits 0 and leaves a record of
+// the failure for `status` to show.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { CmError } from '../errors.js';
+import { ensureHome, resolveHome, storeFiles } from '../home.js';
+import { HOOK_STDIN_MAX_BYTES } from '../limits.js';
+import { coreSchema } from '../store/core-schema.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { migrate, schemaVersion } from '../store/migrations.js';
+
+const CLIENTS = new Set(['codex', 'claude']);
+
+interface HookArgs {
+  client: string;
+  home: string;
+}
+
+function parseArgs(argv: string[]): HookArgs {
+  const [client, ...rest] = argv;
+  let homeFlag: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--home') homeFlag = rest[++i];
+    else if (rest[i]?.startsWith('--home=')) homeFlag = rest[i]!.slice('--home='.length);
+  }
+  if (!client || !CLIENTS.has(client)) throw new CmError('usage', `usage: common-memory hook codex|claude [--home DIR] < event.json`);
+  return { client, home: resolveHome(homeFlag) };
+}
+
+function readEvent(): { raw: string; event: string } {
+  const raw = readFileSync(0);
+  if (raw.length > HOOK_STDIN_MAX_BYTES) throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${HOOK_STDIN_MAX_BYTES}`);
+  const text = raw.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new CmError('invalid_input', 'hook payload is not JSON');
+  }
+  const event = (parsed as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof event !== 'string' || event.length === 0) throw new CmError('invalid_input', 'hook payload has no hook_event_name');
+  return { raw: text, event };
+}
+
+function openStore(home: string): Db {
+  ensureHome(home);
+  const db = openDatabase(storeFiles(home).core);
+  if (schemaVersion(db) < coreSchema.steps.length) migrate(db, coreSchema);
+  return db;
+}
+
+export function runHook(argv: string[]): number {
+  let args: HookArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  let db: Db | undefined;
+  try {
+    const { raw, event } = readEvent();
+    db = openStore(args.home);
+    const insert = db.prepare('INSERT INTO inbox (client, event, received_at_ms, payload) VALUES (?, ?, ?, ?)');
+    db.transaction(() => insert.run(args.client, event, Date.now(), raw)).immediate();
+    return 0;
+  } catch (error) {
+    recordFailure(args, error);
+    return 0;
+  } finally {
+    db?.close();
+  }
+}
+
+/** Best effort: the failure is kept next to the store so that `status` can report it. */
+function recordFailure(args: HookArgs, error: unknown): void {
+  const line = JSON.stringify({ at: new Date().toISOString(), client: args.client, code: (error as CmError).code ?? 'internal', message: (error as Error).message });
+  try {
+    appendFileSync(storeFiles(args.home).hookErrors, `${line}\n`, { mode: 0o600 });
+  } catch {
+    process.stderr.write(`common-memory hook: ${line}\n`);
+  }
+}

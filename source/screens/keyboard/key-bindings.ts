@@ -1,0 +1,65 @@
+// Named commands and the keys that trigger them. Screens match commands, never raw keys, and the
+// help line is written from this table, so what it says is what the keys do.
+import type { Key } from 'ink';
+
+type KeyFlag = 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'return' | 'escape' | 'tab' | 'backspace' | 'delete';
+
+export interface KeySpec {
+  /** A printable key (exact, so "N" is not "n"). */
+  input?: string;
+  /** A special key, by the flag Ink sets for it. */
+  key?: KeyFlag;
+  ctrl?: boolean;
+  /** How the help line names it. */
+  label: string;
+}
+
+export const keyBindings = {
+  interrupt: [{ input: 'c', ctrl: true, label: 'Ctrl+C' }],
+  quit: [{ input: 'q', label: 'q' }],
+  showDashboard: [{ input: '1', label: '1' }],
+  showHistory: [{ input: '2', label: '2' }],
+  nextScreen: [{ key: 'tab', label: 'Tab' }],
+  toggleStream: [{ input: 't', label: 't' }],
+  // "n" is the note key, so paging uses PgDn/PgUp, the pager keys space/b, and the arrows.
+  nextPage: [{ key: 'pageDown', label: 'PgDn' }, { input: ' ', label: 'space' }, { key: 'rightArrow', label: '→' }],
+  previousPage: [{ key: 'pageUp', label: 'PgUp' }, { input: 'b', label: 'b' }, { key: 'leftArrow', label: '←' }],
+  firstPage: [{ input: 'g', label: 'g' }, { key: 'home', label: 'Home' }],
+  toggleFollow: [{ input: 'f', label: 'f' }],
+  openNote: [{ input: 'n', label: 'n' }],
+  refresh: [{ input: 'r', label: 'r' }],
+  // Line editing, active only while a text input has the keyboard.
+  submit: [{ key: 'return', label: 'Enter' }],
+  cancel: [{ key: 'escape', label: 'Esc' }],
+  deleteBackward: [{ key: 'backspace', label: 'Backspace' }, { key: 'delete', label: 'Del' }],
+  cursorLeft: [{ key: 'leftArrow', label: '←' }],
+  cursorRight: [{ key: 'rightArrow', label: '→' }],
+  cursorStart: [{ key: 'home', label: 'Home' }, { input: 'a', ctrl: true, label: 'Ctrl+A' }],
+  cursorEnd: [{ key: 'end', label: 'End' }, { input: 'e', ctrl: true, label: 'Ctrl+E' }],
+  clearLine: [{ input: 'u', ctrl: true, label: 'Ctrl+U' }],
+} satisfies Record<string, KeySpec[]>;
+
+export type Command = keyof typeof keyBindings;
+
+function matchesSpec(spec: KeySpec, input: string, key: Key): boolean {
+  if (Boolean(spec.ctrl) !== key.ctrl) return false;
+  if (spec.key) return key[spec.key];
+  // Ink flags Esc-prefixed sequences as meta; "q" must not match Alt+q.
+  return spec.input === input && !key.meta;
+}
+
+export function matches(command: Command, input: string, key: Key): boolean {
+  const specs: KeySpec[] = keyBindings[command];
+  return specs.some((spec) => matchesSpec(spec, input, key));
+}
+
+/** The first of `commands` that this key triggers. */
+export function commandFor<C extends Command>(commands: readonly C[], input: string, key: Key): C | undefined {
+  return commands.find((command) => matches(command, input, key));
+}
+
+/** "PgDn/space/→" — how the help line spells a command's keys. */
+export function keyLabel(command: Command): string {
+  const specs: KeySpec[] = keyBindings[command];
+  return specs.map((spec) => spec.label).join('/');
+}

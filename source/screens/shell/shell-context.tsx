@@ -1,0 +1,58 @@
+// State context apart from actions context: views that only act (key handlers) do not re-render
+// when state changes, and the actions object never changes identity.
+import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import type { Application, HostStatus } from '../../protocol.js';
+import type { ShownError } from '../format.js';
+import type { HelpItem, ScreenName, ShellState } from './shell-state.js';
+
+export type Connection = 'in-process host' | 'remote host';
+
+export interface ShellEnvironment {
+  app: Application;
+  home: string;
+  connection: Connection;
+}
+
+export interface ShellActions {
+  show(screen: ScreenName): void;
+  nextScreen(): void;
+  setHelp(help: HelpItem[]): void;
+  /** Any screen that reads the status shares it with the header. */
+  reportStatus(status: HostStatus): void;
+  reportStatusError(error: ShownError): void;
+  quit(): void;
+}
+
+const EnvironmentContext = createContext<ShellEnvironment | null>(null);
+const StateContext = createContext<ShellState | null>(null);
+const ActionsContext = createContext<ShellActions | null>(null);
+
+export function ShellProviders(props: { environment: ShellEnvironment; state: ShellState; actions: ShellActions; children: ReactNode }) {
+  return (
+    <EnvironmentContext.Provider value={props.environment}>
+      <ActionsContext.Provider value={props.actions}>
+        <StateContext.Provider value={props.state}>{props.children}</StateContext.Provider>
+      </ActionsContext.Provider>
+    </EnvironmentContext.Provider>
+  );
+}
+
+function required<T>(value: T | null, name: string): T {
+  if (value === null) throw new Error(`${name} is only available inside the TUI shell.`);
+  return value;
+}
+
+export const useEnvironment = (): ShellEnvironment => required(useContext(EnvironmentContext), 'The environment');
+export const useShellState = (): ShellState => required(useContext(StateContext), 'Shell state');
+export const useShellActions = (): ShellActions => required(useContext(ActionsContext), 'Shell actions');
+
+/** Publishes the current screen's keys to the help line; re-published only when the text changes. */
+export function useHelp(help: HelpItem[]): void {
+  const { setHelp } = useShellActions();
+  const signature = help.map((item) => `${item.keys}\u0000${item.label}`).join('\u0001');
+  useEffect(() => {
+    setHelp(help);
+    // `signature` stands for `help`: a new array with the same text must not loop.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [signature, setHelp]);
+}

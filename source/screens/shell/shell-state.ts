@@ -1,0 +1,60 @@
+// The shell's own state: which screen is shown, what its help line says, and the host state the
+// header shows. A reducer with named actions; views read it through ShellStateContext only.
+import type { HostStatus } from '../../protocol.js';
+import type { ShownError } from '../format.js';
+
+export const SCREENS = [
+  { name: 'dashboard', title: 'Dashboard', command: 'showDashboard' },
+  { name: 'history', title: 'History', command: 'showHistory' },
+] as const;
+
+export type ScreenName = (typeof SCREENS)[number]['name'];
+
+export interface HelpItem {
+  keys: string;
+  label: string;
+}
+
+export interface HostView {
+  status: HostStatus | null;
+  error: ShownError | null;
+  checkedAt: Date | null;
+}
+
+export interface ShellState {
+  screen: ScreenName;
+  help: HelpItem[];
+  host: HostView;
+}
+
+export type ShellAction =
+  | { type: 'show'; screen: ScreenName }
+  | { type: 'nextScreen' }
+  | { type: 'setHelp'; help: HelpItem[] }
+  | { type: 'statusLoaded'; status: HostStatus; at: Date }
+  | { type: 'statusFailed'; error: ShownError; at: Date };
+
+export const initialShellState: ShellState = {
+  screen: 'dashboard',
+  help: [],
+  host: { status: null, error: null, checkedAt: null },
+};
+
+export function shellReducer(state: ShellState, action: ShellAction): ShellState {
+  switch (action.type) {
+    case 'show':
+      return state.screen === action.screen ? state : { ...state, screen: action.screen, help: [] };
+    case 'nextScreen': {
+      const index = SCREENS.findIndex((screen) => screen.name === state.screen);
+      const next = SCREENS[(index + 1) % SCREENS.length] ?? SCREENS[0];
+      return { ...state, screen: next.name, help: [] };
+    }
+    case 'setHelp':
+      return { ...state, help: action.help };
+    case 'statusLoaded':
+      // The last good status stays shown next to a later error, so the header keeps the store ID.
+      return { ...state, host: { status: action.status, error: null, checkedAt: action.at } };
+    case 'statusFailed':
+      return { ...state, host: { ...state.host, error: action.error, checkedAt: action.at } };
+  }
+}

@@ -1,0 +1,49 @@
+// A one-line text input: a view of a LineState owned by the screen's reducer, plus its keyboard
+// handler at text-input priority. While active it consumes every key but Ctrl+C.
+import { Text } from 'ink';
+import { commandFor } from '../keyboard/key-bindings.js';
+import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
+import { lineEditFor, type LineEdit, type LineState } from '../keyboard/line-edit.js';
+
+export interface LineInputHandlers {
+  onEdit(edit: LineEdit): void;
+  onSubmit(): void;
+  onCancel(): void;
+}
+
+const EDIT_COMMANDS = ['submit', 'cancel', 'deleteBackward', 'cursorLeft', 'cursorRight', 'cursorStart', 'cursorEnd', 'clearLine'] as const;
+
+export function useLineInput(isActive: boolean, handlers: LineInputHandlers): void {
+  useKeyHandler(
+    PRIORITY.textInput,
+    (input, key) => {
+      const command = commandFor(EDIT_COMMANDS, input, key);
+      if (command === 'submit') handlers.onSubmit();
+      else if (command === 'cancel') handlers.onCancel();
+      else {
+        const edit = lineEditFor(command, input, key.ctrl, key.meta);
+        if (edit) handlers.onEdit(edit);
+      }
+      return true;
+    },
+    isActive,
+  );
+}
+
+/** Shows the part of the line around the cursor that fits in `width` columns. */
+export function LineInputView({ prompt, line, width, disabled }: { prompt: string; line: LineState; width: number; disabled?: boolean }) {
+  const chars = Array.from(line.text);
+  const room = Math.max(1, width - prompt.length - 1);
+  const start = Math.max(0, line.cursor - room + 1);
+  const before = chars.slice(start, line.cursor).join('');
+  const atCursor = chars[line.cursor] ?? ' ';
+  const after = chars.slice(line.cursor + 1, start + room).join('');
+  return (
+    <Text wrap="truncate-end">
+      {prompt}
+      {before}
+      <Text inverse={!disabled}>{atCursor}</Text>
+      {after}
+    </Text>
+  );
+}

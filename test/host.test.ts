@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { CmError } from '../source/errors.js';
+import { storeFiles } from '../source/home.js';
+import { Host } from '../source/host/host.js';
+import { startHost, stopHost, tempHome, runCli } from './support/cli.js';
+
+const codeOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'no error';
+  } catch (error) {
+    return (error as CmError).code;
+  }
+};
+
+describe('host', () => {
+  it('starts with a store ID, announces itself in the journal, and keeps the store ID across restarts with a new host ID', async () => {
+    const home = tempHome('host');
+    const first = await Host.start({ home, serve: false });
+    const status1 = await first.application.status();
+    const journal1 = await first.application.journal({ after: 0, limit: 10 });
+    assert.equal(journal1.rows[0]?.kind, 'host.started');
+    assert.equal((journal1.rows[0]?.payload as { hostId: string }).hostId, status1.hostId);
+    await first.stop();
+
+    const second = await Host.start({ home, serve: false });
+    const status2 = await second.application.status();
+    assert.equal(status2.storeId, status1.storeId);
+    assert.notEqual(status2.hostId, status1.hostId);
+    const kinds = (await second.application.journal({ after: 0, limit: 10 })).rows.map((row) => row.kind);
+    assert.deepEqual(kinds, ['host.started', 'host.stopped', 'host.started']);
+    await second.stop();
+  });
+
+  it('makes the data home 0700 and its files 0600', async () => {
+    const home = tempHome('perm');
+    const host = await Host.start({ home, serve: true });
+    assert.equal(statSync(home).mode & 0o777, 0o700);
+    assert.equal(statSync(storeFiles(home).core).mode & 0o777, 0o600);
+    assert.equal(statSync(storeFiles(home).hostInfo).mode & 0o777, 0o600);
+    await host.stop();
+  });
+
+  it('refuses a second host on the same data home, in process, without writing', async () => {
+    const home = tempHome('lease');
+    const host = await Host.start({ home, serve: false });
+    const head = (await host.application.status()).heads.journal;
+    assert.equal(await codeOf(Host.start({ home, serve: false })), 'store_already_open');
+    assert.equal((await host.application.status()).heads.journal, head);
+    await host.stop();
+  });
+
+  it('refuses a second host process with exit code 4 and a clear message; the first keeps serving', async () => {
+    const home = tempHome('lease2');
+    const { child, info } = await startHost(home);
+    const second = await runCli(['host', '--home', home]);
+    assert.equal(second.code, 4);
+    assert.match(second.stderr, /Store already open/);
+    assert.match(second.stderr, new RegExp(`pid ${info.pid}`));
+    const note = await runCli(['note', 'still here', '--json', '--home', home]);
+    assert.equal(note.code, 0, note.stderr);
+    assert.equal(await stopHost(child), 0);
+  });
+
+  it('takes over a lease left by a host killed with SIGKILL', async () => {
+    const home = tempHome('stale');
+    const { child, info } = await startHost(home);
+    await stopHost(child, 'SIGKILL');
+    // host.json still names the dead host; the lease itself was released by the kernel.
+    assert.equal(JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')).hostId, info.hostId);
+    const host = await Host.start({ home, serve: false });
+    assert.equal((await host.application.status()).storeId, info.storeId);
+    await host.stop();
+  });
+
+  it('the API refuses requests without the bearer token and maps errors to HTTP statuses', async () => {
+    const home = tempHome('api');
+    const host = await Host.start({ home, serve: true });
+    const base = `http://127.0.0.1:${host.info.port}`;
+    const auth = { authorization: `Bearer ${host.info.token}` };
+    assert.equal((await fetch(`${base}/v1/status`)).status, 401);
+    assert.equal((await fetch(`${base}/v1/status`, { headers: { authorization: 'Bearer wrong' } })).status, 401);
+    assert.equal((await fetch(`${base}/v1/status`, { headers: auth })).status, 200);
+    assert.equal((await fetch(`${base}/v1/journal?after=x`, { headers: auth })).status, 400);
+    assert.equal((await fetch(`${base}/v1/journal?after=999`, { headers: auth })).status, 400);
+    assert.equal((await fetch(`${base}/v1/journal?store=00000000-0000-4000-8000-000000000000`, { headers: auth })).status, 409);
+    const post = (body: unknown) => fetch(`${base}/v1/notes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await post({ text: 'hi', operationId: 'op-1' })).status, 201);
+    assert.equal((await post({ text: 'hi', operationId: 'op-1' })).status, 200);
+    assert.equal((await post({ text: 'changed', operationId: 'op-1' })).status, 409);
+    assert.equal((await post({ nope: 1 })).status, 400);
+    assert.equal((await fetch(`${base}/v1/rpc`, { method: 'POST', headers: auth })).status, 404, 'no route forwards arbitrary JSON');
+    await host.stop();
+  });
+});
