@@ -35,3 +35,12 @@ export const SEQUENCE_MAX = Number.MAX_SAFE_INTEGER;
 
 /** How long a CLI waits for the host API before treating it as unreachable. */
 export const API_TIMEOUT_MS = 10_000;
+
+/** pi 0.73.1 has no agent_settled: after agent_end a retry/compaction continuation comes in the same tick; if neither it nor the barrier response arrives within this, the prompt is settled. Long enough for a loaded 2-core machine, short enough to stay unnoticed. */
+export const PI_SETTLE_GRACE_MS = 500;
+
+/** One line of a host transcript (Codex rollout, Claude JSONL): room for an inlined screenshot; a longer line fails the session instead of growing the parser's memory without bound. */
+export const TRANSCRIPT_LINE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Bytes a transcript reader asks the OS for at a time: big enough to amortise syscalls and JSON framing, small enough to keep a parse far below the memory budget. */
+export const TRANSCRIPT_READ_CHUNK_BYTES = 1024 * 1024;

@@ -78,6 +78,7 @@ export function runHook(argv: string[]): number {
 function recordFailure(args: HookArgs, error: unknown): void {
   const line = JSON.stringify({ at: new Date().toISOString(), client: args.client, code: (error as CmError).code ?? 'internal', message: (error as Error).message });
   try {
+    ensureHome(args.home);
     appendFileSync(storeFiles(args.home).hookErrors, `${line}\n`, { mode: 0o600 });
   } catch {
     process.stderr.write(`common-memory hook: ${line}\n`);

@@ -1,0 +1,124 @@
+// Foundation figures (issue: store, host, journal/timeline):
+//  1. note through the host API (commits/s) against raw durable single-row commits, same settings;
+//  2. the hook dispatch path (whole process) against node + better-sqlite3 + one durable insert;
+//  3. paging a 100k-row journal 100 rows at a time: last page against first page.
+import Database from 'better-sqlite3';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiClient } from '../../source/client/api-client.js';
+import { storeFiles } from '../../source/home.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
+import { appendNote } from '../../source/store/notes.js';
+import { readStoreId } from '../../source/store/sequences.js';
+import { BIN, startHost, stopHost, tempHome } from '../support/cli.js';
+import { median, report, timeMsAsync, timeProcess, type Figure } from './measure.js';
+
+const ROUNDS = 5;
+
+function rawCommitsPerSecond(count: number): number {
+  const dir = tempHome('bench-raw');
+  mkdirSync(dir, { recursive: true });
+  const db = openDatabase(join(dir, 'raw.sqlite'));
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (payload) VALUES (?)');
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) db.transaction(() => insert.run(JSON.stringify({ text: `note ${i}` }))).immediate();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  db.close();
+  return count / seconds;
+}
+
+async function noteThroughApi(): Promise<Figure> {
+  const home = tempHome('bench-note');
+  const { child } = await startHost(home);
+  const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
+  const client = new ApiClient(info.port, info.token);
+  const count = 300;
+  const api: number[] = [];
+  const raw: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const ms = await timeMsAsync(async () => {
+      for (let i = 0; i < count; i++) await client.appendNote({ text: `note ${round}-${i}` });
+    });
+    api.push(count / (ms / 1000));
+    raw.push(rawCommitsPerSecond(count));
+  }
+  await stopHost(child);
+  const ratio = median(api) / median(raw);
+  return { name: 'note via host API', value: `${median(api).toFixed(0)} commits/s`, floor: `${median(raw).toFixed(0)} raw durable commits/s`, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 };
+}
+
+function hookPath(): Figure[] {
+  const home = tempHome('bench-hook');
+  const floorDir = tempHome('bench-floor');
+  mkdirSync(floorDir, { recursive: true });
+  // The floor: a process that opens better-sqlite3, makes one durable insert and exits.
+  const floorDb = join(floorDir, 'floor.sqlite');
+  const setup = new Database(floorDb);
+  setup.pragma('journal_mode = WAL');
+  setup.exec('CREATE TABLE inbox (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+  setup.close();
+  const floorScript = join(floorDir, 'floor.mjs');
+  const sqlitePath = new URL('../../node_modules/better-sqlite3/lib/index.js', import.meta.url).pathname;
+  writeFileSync(
+    floorScript,
+    `import { createRequire } from 'node:module'; import { readFileSync } from 'node:fs';
+     const Database = createRequire(import.meta.url)(${JSON.stringify(sqlitePath)});
+     const input = readFileSync(0, 'utf8');
+     const db = new Database(${JSON.stringify(floorDb)}); db.pragma('synchronous = FULL');
+     db.transaction(() => db.prepare('INSERT INTO inbox (payload) VALUES (?)').run(input)).immediate(); db.close();`,
+  );
+  const payload = readFileSync(new URL('../../fixtures/codex/hooks/a/02-UserPromptSubmit.json', import.meta.url), 'utf8');
+  const env = { ...process.env, NODE_OPTIONS: '' };
+  timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], payload, env); // creates and migrates the store once
+  const hook: number[] = [];
+  const floor: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    hook.push(timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], payload, env));
+    floor.push(timeProcess(process.execPath, [floorScript], payload, env));
+  }
+  const ratio = median(hook) / median(floor);
+  return [
+    { name: 'hook dispatch, whole process (median)', value: `${median(hook).toFixed(1)} ms`, floor: `${median(floor).toFixed(1)} ms`, ratio, target: 'ratio <= 1.5', met: ratio <= 1.5 },
+    { name: 'hook dispatch, absolute (median)', value: `${median(hook).toFixed(1)} ms`, target: '<= 120 ms', met: median(hook) <= 120 },
+  ];
+}
+
+async function paging(): Promise<Figure> {
+  const home = tempHome('bench-page');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const rows = 100_000;
+  {
+    // Setup only: the notes go in through the store's own append in large transactions.
+    const db = openDatabase(storeFiles(home).core);
+    migrate(db, coreSchema);
+    const storeId = readStoreId(db);
+    for (let batch = 0; batch < rows / 5000; batch++) {
+      db.transaction(() => {
+        for (let i = 0; i < 5000; i++) appendNote({ db, nowMs: Date.now() }, storeId, { text: `note ${batch}-${i}` });
+      }).immediate();
+    }
+    db.close();
+  }
+  const { child } = await startHost(home);
+  const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
+  const client = new ApiClient(info.port, info.token);
+  const head = (await client.status()).heads.journal;
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    first.push(await timeMsAsync(() => client.journal({ after: 0, limit: 100 })));
+    last.push(await timeMsAsync(() => client.journal({ after: head - 100, limit: 100 })));
+  }
+  await stopHost(child);
+  const ratio = median(last) / median(first);
+  return { name: `journal page of 100 at ${head} rows, last vs first (median)`, value: `${median(last).toFixed(2)} ms`, floor: `${median(first).toFixed(2)} ms first page`, ratio, target: 'ratio <= 2', met: ratio <= 2 };
+}
+
+export async function runFoundationBench(): Promise<Figure[]> {
+  const figures = [await noteThroughApi(), ...hookPath(), await paging()];
+  report(figures);
+  return figures;
+}

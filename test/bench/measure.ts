@@ -1,0 +1,50 @@
+// Small helpers for benchmarks: medians and percentiles over repeated measurements, printed
+// side by side with the floor measured in the same run.
+import { spawnSync } from 'node:child_process';
+
+export const median = (values: number[]): number => percentile(values, 50);
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+export function timeMs(run: () => void): number {
+  const start = process.hrtime.bigint();
+  run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+export async function timeMsAsync(run: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Wall time of a whole child process, stdin given. */
+export function timeProcess(command: string, args: string[], input: string, env: NodeJS.ProcessEnv = process.env): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { input, env, stdio: ['pipe', 'ignore', 'pipe'] });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`);
+  return elapsed;
+}
+
+export interface Figure {
+  name: string;
+  value: string;
+  floor?: string;
+  ratio?: number;
+  target: string;
+  met: boolean;
+}
+
+export function report(figures: Figure[]): void {
+  for (const figure of figures) {
+    const ratio = figure.ratio === undefined ? '' : `  ratio ${figure.ratio.toFixed(2)}`;
+    const floor = figure.floor ? `  floor ${figure.floor}` : '';
+    process.stdout.write(`${figure.met ? 'MET ' : 'MISS'}  ${figure.name}: ${figure.value}${floor}${ratio}  (target ${figure.target})\n`);
+  }
+}

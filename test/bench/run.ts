@@ -1,0 +1,13 @@
+// `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
+import { runFoundationBench } from './foundation.js';
+
+const benches: Record<string, () => Promise<unknown>> = {
+  foundation: runFoundationBench,
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  process.stdout.write(`\n== ${name} ==\n`);
+  await run();
+}

@@ -1,0 +1,55 @@
+// The hook dispatch path: the shim sends `hook` to the fast path, which commits one inbox envelope
+// and never fails the user's agent.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { storeFiles } from '../source/home.js';
+import { openDatabase } from '../source/store/database.js';
+import { runCli, tempHome } from './support/cli.js';
+
+const payload = JSON.stringify({ session_id: 's1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' });
+
+describe('hook dispatch', () => {
+  it('commits one inbox envelope with the exact payload and exits 0 with no output', async () => {
+    const home = tempHome('hook');
+    const result = await runCli(['hook', 'codex', '--home', home], { input: payload });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, '');
+    const db = openDatabase(storeFiles(home).core, { readonly: true });
+    const rows = db.prepare('SELECT client, event, payload FROM inbox').all();
+    db.close();
+    assert.deepEqual(rows, [{ client: 'codex', event: 'SessionStart', payload }]);
+  });
+
+  it('never loads the CLI, UI or validation libraries: its whole import graph is node:* and better-sqlite3', () => {
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: URL) => {
+      if (seen.has(file.href)) return;
+      seen.add(file.href);
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        const specifier = match[1]!;
+        if (specifier.startsWith('.')) visit(new URL(specifier.replace(/\.js$/, '.ts'), file));
+        else if (!specifier.startsWith('node:')) packages.add(specifier);
+      }
+    };
+    visit(new URL('../source/hook/main.ts', import.meta.url));
+    assert.deepEqual([...packages], ['better-sqlite3']);
+    assert.ok(seen.size > 3, 'the walk followed relative imports');
+  });
+
+  it('bad input is recorded for status and the agent is never blocked (exit 0)', async () => {
+    const home = tempHome('hook-bad');
+    const result = await runCli(['hook', 'codex', '--home', home], { input: '{not json' });
+    assert.equal(result.code, 0);
+    const failures = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    assert.equal(failures.length, 1);
+    assert.equal(failures[0].code, 'invalid_input');
+  });
+
+  it('an unknown client is a usage error', async () => {
+    const result = await runCli(['hook', 'emacs'], { input: payload });
+    assert.equal(result.code, 2);
+  });
+});
