@@ -26,7 +26,7 @@ export class HostApplication implements Application {
   }
 
   appendNote(input: NoteInput) {
-    return this.writer.call({ type: 'appendNote', text: input.text, operationId: input.operationId });
+    return this.writer.call('appendNote', { text: input.text, operationId: input.operationId });
   }
 
   async journal(request: PageRequest) {

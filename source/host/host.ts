@@ -58,7 +58,7 @@ export class Host {
     try {
       writer = await WriterClient.start(storeFiles(home).core);
       // Reconciliation of unfinished work from an earlier activation belongs here (agents arrive with issue 3).
-      await writer.call({ type: 'hostStarted', hostId, pid: process.pid, processStartedAt, role });
+      await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
       reader = openDatabase(storeFiles(home).core, { readonly: true });
       const info: HostInfoFile = { hostId, storeId: writer.storeId, pid: process.pid, processStartedAt, role, startedAt, port: null, token: null };
       const application = new HostApplication(writer, reader, { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role });
@@ -87,7 +87,7 @@ export class Host {
       await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     }
     try {
-      await this.writer.call({ type: 'hostStopped', hostId: this.info.hostId });
+      await this.writer.call('hostStopped', { hostId: this.info.hostId });
     } finally {
       this.reader.close();
       await this.writer.close();

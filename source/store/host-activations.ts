@@ -1,6 +1,8 @@
+import { z } from 'zod';
 // Each host start is an activation with a new host ID, announced in the journal.
 import { appendJournal } from './journal.js';
 import type { Tx } from './transaction.js';
+import { command } from './command.js';
 
 export interface HostStart {
   hostId: string;
@@ -22,3 +24,19 @@ export function recordHostStopped(tx: Tx, hostId: string): number {
   tx.db.prepare('UPDATE host_activations SET stopped_journal_sequence = ? WHERE host_id = ?').run(sequence, hostId);
   return sequence;
 }
+
+export const hostCommands = {
+  hostStarted: command({
+    schema: z.object({
+      hostId: z.string().uuid(),
+      pid: z.number().int().positive(),
+      processStartedAt: z.string().nullable(),
+      role: z.enum(['host', 'local']),
+    }),
+    run: (tx, _context, input) => ({ sequence: recordHostStarted(tx, input) }),
+  }),
+  hostStopped: command({
+    schema: z.object({ hostId: z.string().uuid() }),
+    run: (tx, _context, input) => ({ sequence: recordHostStopped(tx, input.hostId) }),
+  }),
+};

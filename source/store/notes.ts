@@ -1,10 +1,12 @@
 // Notes: a client's words for the journal. A note never creates a timeline row.
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { CmError } from '../errors.js';
 import { OPERATION_ID, type NoteInput, type Receipt } from '../protocol.js';
 import { appendJournal } from './journal.js';
 import { canonicalJson, insertOperation, replayOf } from './operations.js';
 import type { Tx } from './transaction.js';
+import { command } from './command.js';
 
 export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
   const operationId = input.operationId ?? randomUUID();
@@ -22,3 +24,10 @@ export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
   insertOperation(tx, { operationId, kind: 'note', agentId: null, input: canonicalInput, state: 'recorded', journalSequence: sequence });
   return { storeId, operationId, sequence, replayed: false };
 }
+
+export const noteCommands = {
+  appendNote: command({
+    schema: z.object({ text: z.string(), operationId: z.string().optional() }),
+    run: (tx, context, input) => appendNote(tx, context.storeId, input),
+  }),
+};

@@ -3,7 +3,8 @@
 import type { Worker } from 'node:worker_threads';
 import { CmError, isErrorCode } from '../errors.js';
 import { startWorker } from './start-worker.js';
-import type { WriterCommand, WriterReady, WriterReply, WriterResults } from './writer-protocol.js';
+import type { CommandInput, CommandName, CommandResult } from './writer-commands.js';
+import type { WriterReady, WriterReply } from './writer-thread.js';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
@@ -51,12 +52,13 @@ export class WriterClient {
     });
   }
 
-  call<K extends WriterCommand['type']>(command: Extract<WriterCommand, { type: K }>): Promise<WriterResults[K]> {
+  /** Runs one named command as one transaction in the writer; resolves once it is committed. */
+  call<K extends CommandName>(name: K, input: CommandInput<K>): Promise<CommandResult<K>> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ id, command });
+      this.worker.postMessage({ id, name, input });
     });
   }
 

@@ -1,31 +1,25 @@
 // The writer thread: owns the one read-write connection to core.sqlite. Every mutation arrives as a
-// typed command and runs as one synchronous BEGIN IMMEDIATE transaction; nothing here awaits.
+// named command, is validated against its schema, and runs as one synchronous BEGIN IMMEDIATE
+// transaction; nothing here awaits.
 import { parentPort, workerData } from 'node:worker_threads';
 import { asCmError, CmError } from '../errors.js';
 import { coreSchema } from '../store/core-schema.js';
-import { databaseError, openDatabase, type Db } from '../store/database.js';
-import { recordHostStarted, recordHostStopped } from '../store/host-activations.js';
+import { databaseError, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
-import { appendNote } from '../store/notes.js';
 import { readStoreId } from '../store/sequences.js';
 import { commit } from '../store/transaction.js';
 import { faultPointFromEnv } from './faults.js';
-import { writerCommand, type WriterCommand, type WriterReply, type WriterRequest } from './writer-protocol.js';
+import type { AnyCommand, WriterContext } from '../store/command.js';
+import { writerCommands } from './writer-commands.js';
+
+export type WriterRequest = { id: number; name: string; input: unknown };
+export type WriterReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
+export type WriterReady = { type: 'ready'; storeId: string } | { type: 'failed'; error: { code: string; message: string } };
 
 const port = parentPort!;
 const { corePath } = workerData as { corePath: string };
 const fault = faultPointFromEnv();
-
-function execute(db: Db, storeId: string, command: WriterCommand): unknown {
-  switch (command.type) {
-    case 'appendNote':
-      return commit(db, 'appendNote', (tx) => appendNote(tx, storeId, command), fault);
-    case 'hostStarted':
-      return { sequence: commit(db, 'hostStarted', (tx) => recordHostStarted(tx, command), fault) };
-    case 'hostStopped':
-      return { sequence: commit(db, 'hostStopped', (tx) => recordHostStopped(tx, command.hostId), fault) };
-  }
-}
+const registry: Record<string, AnyCommand | undefined> = writerCommands;
 
 function errorOf(error: unknown): { code: string; message: string } {
   const sqliteCode = (error as { code?: unknown }).code;
@@ -36,20 +30,23 @@ function errorOf(error: unknown): { code: string; message: string } {
 try {
   const db = openDatabase(corePath);
   migrate(db, coreSchema);
-  const storeId = readStoreId(db);
+  const context: WriterContext = { storeId: readStoreId(db) };
   port.on('message', (request: WriterRequest) => {
     let reply: WriterReply;
     try {
-      const parsed = writerCommand.safeParse(request.command);
-      if (!parsed.success) throw new CmError('invalid_input', `Invalid writer command: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-      reply = { id: request.id, ok: true, result: execute(db, storeId, parsed.data) };
+      const definition = registry[request.name];
+      if (!definition) throw new CmError('internal', `Unknown writer command ${request.name}.`);
+      const parsed = definition.schema.safeParse(request.input);
+      if (!parsed.success) throw new CmError('invalid_input', `Invalid ${request.name}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+      const result = commit(db, request.name, (tx) => definition.run(tx, context, parsed.data), fault);
+      reply = { id: request.id, ok: true, result };
     } catch (error) {
       reply = { id: request.id, ok: false, error: errorOf(error) };
     }
     port.postMessage(reply);
   });
   port.on('close', () => db.close());
-  port.postMessage({ type: 'ready', storeId });
+  port.postMessage({ type: 'ready', storeId: context.storeId } satisfies WriterReady);
 } catch (error) {
-  port.postMessage({ type: 'failed', error: errorOf(error) });
+  port.postMessage({ type: 'failed', error: errorOf(error) } satisfies WriterReady);
 }
