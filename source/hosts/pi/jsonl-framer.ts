@@ -92,6 +92,11 @@ export class JsonlFramer {
     this.maxRecordBytes = max;
   }
 
+  /** Bytes of the current, unfinished line held in memory; never above maxRecordBytes. */
+  get bufferedBytes(): number {
+    return this.#partBytes;
+  }
+
   /** The ordinal of the last line reported (0 before the first). */
   get lastOrdinal(): number {
     return this.#lastOrdinal;

@@ -236,13 +236,15 @@ export function checkMessage(value: unknown): MessageCheck {
   }
 }
 
-function parseEvent(type: PiEventType, o: JsonObject): PiEvent | MessageCheck {
+type Unprojectable = { readonly unprojectable: 'unsupported-role' | 'invalid-message'; readonly detail: string };
+
+function parseEvent(type: PiEventType, o: JsonObject): PiEvent | Unprojectable {
   switch (type) {
     case 'response':
       return { type, id: optStr(o, 'id'), command: str(o, 'command'), success: bool(o, 'success'), error: optStr(o, 'error') };
     case 'message_end': {
       const check = checkMessage(o['message']);
-      return check.ok ? { type, message: check.message } : check;
+      return check.ok ? { type, message: check.message } : { unprojectable: check.fault, detail: check.detail };
     }
     case 'message_start':
     case 'message_update': {
@@ -311,11 +313,8 @@ export function classifyPiRecord(raw: string, context: RoutingContext): PiRecord
   let event: PiEvent;
   try {
     const result = parseEvent(type as PiEventType, parsed);
-    if ('ok' in result) {
-      // message_end whose message the V1 policy cannot project.
-      if (!result.ok) return fault(raw, null, result.fault, result.detail);
-      throw new Error('unreachable');
-    }
+    // A message_end whose message the V1 policy cannot project.
+    if ('unprojectable' in result) return fault(raw, null, result.unprojectable, result.detail);
     event = result;
   } catch (error) {
     if (error instanceof Malformed) return fault(raw, null, 'invalid-record', `${type}: ${error.message}`);
