@@ -23,6 +23,10 @@ export type ErrorCode =
   | 'cursor_beyond_head'
   | 'limit_exceeded'
   | 'operation_conflict'
+  | 'config_conflict'
+  | 'agent_busy'
+  | 'agent_state'
+  | 'runtime_failed'
   | 'not_found'
   | 'store_already_open'
   | 'store_unavailable'
@@ -42,6 +46,10 @@ const exitFor: Record<ErrorCode, number> = {
   cursor_beyond_head: EXIT.usage,
   limit_exceeded: EXIT.limitExceeded,
   operation_conflict: EXIT.conflict,
+  config_conflict: EXIT.conflict,
+  agent_busy: EXIT.conflict,
+  agent_state: EXIT.conflict,
+  runtime_failed: EXIT.internal,
   not_found: EXIT.notFound,
   store_already_open: EXIT.storeAlreadyOpen,
   store_unavailable: EXIT.storeUnavailable,
@@ -62,6 +70,10 @@ const httpFor: Record<ErrorCode, number> = {
   cursor_beyond_head: 400,
   limit_exceeded: 413,
   operation_conflict: 409,
+  config_conflict: 409,
+  agent_busy: 409,
+  agent_state: 409,
+  runtime_failed: 502,
   not_found: 404,
   store_already_open: 409,
   store_unavailable: 503,

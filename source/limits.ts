@@ -44,3 +44,53 @@ export const TRANSCRIPT_LINE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Bytes a transcript reader asks the OS for at a time: big enough to amortise syscalls and JSON framing, small enough to keep a parse far below the memory budget. */
 export const TRANSCRIPT_READ_CHUNK_BYTES = 1024 * 1024;
+
+/** Orderly stop: how long a busy agent gets to finish its abort before stdin is closed. */
+export const PI_STOP_SETTLE_MS = 5_000;
+
+/** Orderly stop: how long pi gets to exit after stdin EOF (it exits at once) before SIGTERM, then SIGKILL. */
+export const PI_STOP_EXIT_MS = 3_000;
+
+/** A child that never answers the prompt at all (not even "accepted") is given up after this. */
+export const PI_ACCEPT_TIMEOUT_MS = 30_000;
+
+// ---- host capture (issue 4: hooks, inbox, drain, recovery) ----
+
+/** Transcript bytes one hook may copy into its envelope: a long turn fits; anything larger is an explicit over-limit envelope, never a truncated one, and keeps the hook inside host deadlines. */
+export const HOOK_TAIL_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The SessionStart context line: a short, bounded snapshot the host adds to the model context. */
+export const SNAPSHOT_MAX_CHARS = 600;
+
+/** Body capacity of one capture session (seed 002 sessionCache default maxSessionBytes): conservative, no empirical sizing behind it. */
+export const SESSION_BODY_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Body capacity of the whole capture store (seed 002 maxTotalBytes): pending tails + candidates + session bodies. */
+export const TOTAL_BODY_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Tests and benchmarks may raise or lower the capacity with "<session>:<total>" bytes; unset in normal use. */
+export const CAPACITY_ENV = 'COMMON_MEMORY_CAPACITY_BYTES';
+
+/** Envelopes one drain step takes from an activation: one transaction stays short so a hook never waits past its deadline. */
+export const DRAIN_STEP_MAX_ENVELOPES = 64;
+
+/** Tail bytes one drain step takes (at least one envelope): bounds the drain's memory whatever the transcript size. */
+export const DRAIN_STEP_MAX_BYTES = 16 * 1024 * 1024;
+
+/** How often an idle host drain looks for new envelopes: a hook's event is sealed within a second, and an idle host does almost nothing. */
+export const DRAIN_POLL_MS = 300;
+
+/** Recovery items per status page (PRODUCT.md: at most 20). */
+export const RECOVERY_PAGE_SIZE = 20;
+
+/** Sessions listed by status: newest first; the total is always reported. */
+export const STATUS_SESSIONS_MAX = 50;
+
+/** Host timeout (s) written for common-memory's hooks: a hook commits in ~0.1 s; this covers a loaded machine plus a full busy wait, and bounds how long a hung common-memory can hold up the user's agent. */
+export const HOOK_TIMEOUT_SEC = 10;
+
+/** Codex clamps SessionEnd and Interrupt hooks to 3 s and warns when asked for more, so we ask for exactly that. */
+export const CODEX_CLAMPED_HOOK_TIMEOUT_SEC = 3;
+
+/** Claude's SessionEnd default of 1.5 s can be overrun by a node start on a loaded 2-core machine; a per-hook timeout lifts it, and it delays exit only while our hook runs. */
+export const CLAUDE_SESSION_END_TIMEOUT_SEC = 5;

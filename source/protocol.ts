@@ -85,8 +85,10 @@ export interface OperationView {
   operationId: string;
   kind: string;
   agentId: string | null;
+  generationId: string | null;
   state: string;
   outcome: string | null;
+  targetOperationId: string | null;
   journalSequence: number;
   userMessageId: string | null;
   createdAt: string;
@@ -98,6 +100,43 @@ export interface NoteInput {
   operationId?: string | undefined;
 }
 
+export type GenerationState = 'starting' | 'running' | 'stopping' | 'stopped' | 'interrupted';
+
+export interface AgentView {
+  agentId: string;
+  name: string;
+  model: string | null;
+  /** The current (latest) generation, if the agent was ever started. */
+  generation: { generationId: string; number: number; state: GenerationState; pid: number | null; projectionError: string | null } | null;
+  /** The prompt operation the agent is working on; null when idle. */
+  activeOperationId: string | null;
+  createdAt: string;
+}
+
+export interface CreateAgentInput {
+  name: string;
+  model?: string | undefined;
+  /** A pi agent dir whose models.json/auth.json/settings.json are copied into the agent's private dir. */
+  piConfigDir?: string | undefined;
+  operationId?: string | undefined;
+}
+
+export interface PromptInput {
+  agent: string;
+  text: string;
+  operationId?: string | undefined;
+}
+
+export interface PromptReceipt extends Receipt {
+  /** The canonical user message created at admission. */
+  messageId: string;
+}
+
+export interface AbortReceipt extends Receipt {
+  /** The prompt operation the abort was pinned to. */
+  targetOperationId: string;
+}
+
 /** What a screen or a CLI command may ask of common-memory. Implemented in-process by the host and over HTTP by the client. */
 export interface Application {
   status(): Promise<HostStatus>;
@@ -106,6 +145,16 @@ export interface Application {
   timeline(request: PageRequest): Promise<Page<TimelineRow>>;
   message(messageId: string): Promise<MessageView>;
   operation(operationId: string): Promise<OperationView>;
+  createAgent(input: CreateAgentInput): Promise<AgentView>;
+  listAgents(): Promise<AgentView[]>;
+  /** Starts a new generation (a pi process) of the named agent. */
+  startAgent(agent: string): Promise<AgentView>;
+  /** Orderly stop of the agent's current generation. */
+  stopAgent(agent: string): Promise<AgentView>;
+  prompt(input: PromptInput): Promise<PromptReceipt>;
+  abort(agent: string, operationId?: string): Promise<AbortReceipt>;
+  /** Records the decision to give up an interrupted prompt; keeps every message. */
+  abandon(operationId: string): Promise<OperationView>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -113,3 +162,79 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 
 /** Operation IDs are caller-chosen identities: safe characters only, bounded. */
 export const OPERATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+// ---- host capture (issue 4): sessions, turns, inbox, recovery items ----
+// Declared as a second `Application` block so this part merges into the interface above.
+
+export type CaptureClient = 'codex' | 'claude';
+
+/** active: the host session still runs; pending: envelopes wait for the drain; isolated: a recovery item holds it; incomplete: ended with an unfinished turn; complete: everything sealed. */
+export type CaptureSessionState = 'active' | 'pending' | 'isolated' | 'incomplete' | 'complete';
+
+export interface CaptureSessionView {
+  client: CaptureClient;
+  sessionKey: string;
+  hostSessionId: string;
+  state: CaptureSessionState;
+  cwd: string | null;
+  startedAt: string;
+  /** settled: sealed turns (settled, failed and interrupted ones, each its own batch); buffered: open in a running session; incomplete: open when the session ended. */
+  turns: { settled: number; failed: number; interrupted: number; buffered: number; incomplete: number };
+  inbox: number;
+  bodyBytes: number;
+}
+
+export interface RecoveryItemView {
+  /** Stable across retries: "rec-<n>". */
+  id: string;
+  code: string;
+  client: CaptureClient;
+  sessionKey: string;
+  inboxId: number;
+  attempts: number;
+  detail: string;
+  createdAt: string;
+}
+
+export interface CaptureStatus {
+  storeId: string;
+  mode: 'host' | 'local' | 'read-only';
+  sessions: CaptureSessionView[];
+  sessionsTotal: number;
+  /** Queue states of capture work (no bodies). */
+  queue: { inboxPending: number; inboxProcessed: number; inboxLegacy: number; batchesReady: number; candidatesPending: number; candidatesDelivered: number };
+  /** inbox: envelopes waiting (not isolated); watch: transcripts of running sessions; isolated: open recovery items; hookErrors: hook runs that could not reach the store. */
+  host: { inbox: number; watch: number; isolated: number; hookErrors: number; lastHookError: { at: string; code: string } | null };
+  capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };
+  recovery: { total: number; items: RecoveryItemView[]; nextRecoveryId: string | null };
+}
+
+export interface DrainReport {
+  steps: number;
+  sealedTurns: number;
+  /** Recovery items opened or kept by this run. */
+  isolated: string[];
+  /** For --recover: the item was consumed (true) or is still open with the same ID (false). */
+  recovered: boolean | null;
+}
+
+export interface FlushReport extends DrainReport {
+  /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated. */
+  complete: boolean;
+  remaining: { buffered: number; inbox: number; watch: number; isolated: number };
+}
+
+export interface Application {
+  captureStatus(request: { afterRecovery?: string | undefined }): Promise<CaptureStatus>;
+  /** Drains the inbox now; with `recover`, retries exactly that recovery item. */
+  sessionDrain(request: { recover?: string | undefined }): Promise<DrainReport>;
+  flush(): Promise<FlushReport>;
+}
+
+const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;
+export const recoveryIdText = (id: number): string => `rec-${id}`;
+/** The row number of a recovery ID, or undefined when the text is not one. */
+export const parseRecoveryId = (text: string): number | undefined => {
+  const match = RECOVERY_ID.exec(text);
+  return match ? Number(match[1]) : undefined;
+};

@@ -2,10 +2,12 @@
 // every error to stderr with its documented exit code.
 import meow from 'meow';
 import { EXIT } from '../errors.js';
-import { resolveHome } from '../home.js';
+import { HOME_ENV, resolveHome } from '../home.js';
+import { runAbandon, runAbort, runAgent, runPrompt } from './commands/agents.js';
 import { runDoctorCommand } from './commands/doctor.js';
 import { runHistory } from './commands/history.js';
 import { runHostCommand } from './commands/host.js';
+import { runInstallCommand } from './commands/install.js';
 import { runMessage, runOperation } from './commands/lookup.js';
 import { runNote } from './commands/note.js';
 import { runTuiCommand } from './commands/tui.js';
@@ -26,10 +28,25 @@ export const HELP = `
         --agent ID         only rows of this agent
         --follow           keep reading new rows until Ctrl+C
         --cursor-file P    resume from and save the position in P (one file per stream)
+    agent create <name> [--model provider/id] [--pi-config DIR]
+                                         a named pi agent (survives restarts); --pi-config: where
+                                         its models.json/auth.json come from (default ~/.pi/agent)
+    agent start|stop <name>              start a new generation (a pi process) / stop it in order
+    agent list                           agents with their generation and state
+    prompt <agent> <text> [--operation-id ID]
+                                         admit a prompt (committed before pi sees a byte); a busy
+                                         agent refuses it; replaying the ID returns the same receipt
+    abort <agent>                        abort the prompt the agent is working on
+    abandon <operation-id>               give up an interrupted prompt (its messages are kept)
     message <uuid>                       a timeline message with its provenance
     operation <id>                       an operation and its state
     doctor                               check the store's consistency
     hook codex|claude                    one host hook event on stdin (used by installed hooks)
+    install codex|claude [--dry-run]     add common-memory's hooks to the client's config, keeping
+                                         everything else (--dry-run: show the diff, write nothing)
+        --codex-home DIR   Codex home (default $CODEX_HOME or ~/.codex); hooks.json there
+        --claude-dir DIR   Claude Code config dir (default $CLAUDE_CONFIG_DIR or ~/.claude)
+    uninstall codex|claude [--dry-run]   remove only common-memory's hooks (same options)
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -58,6 +75,11 @@ export async function main(argv: string[]): Promise<number> {
       follow: { type: 'boolean', default: false },
       cursorFile: { type: 'string' },
       port: { type: 'string' },
+      codexHome: { type: 'string' },
+      claudeDir: { type: 'string' },
+      dryRun: { type: 'boolean', default: false },
+      model: { type: 'string' },
+      piConfig: { type: 'string' },
     },
   });
   const out = createOutput(cli.flags.json);
@@ -81,12 +103,27 @@ export async function main(argv: string[]): Promise<number> {
           { home, stream: command === 'log' ? 'journal' : 'timeline', after: cli.flags.after, limit: cli.flags.limit, agent: cli.flags.agent, follow: cli.flags.follow, cursorFile: cli.flags.cursorFile },
           out,
         );
+      case 'agent':
+        return await runAgent(home, rest, { model: cli.flags.model, piConfig: cli.flags.piConfig, operationId: cli.flags.operationId }, out);
+      case 'prompt':
+        return await runPrompt(home, rest, cli.flags.operationId, out);
+      case 'abort':
+        return await runAbort(home, rest[0], cli.flags.operationId, out);
+      case 'abandon':
+        return await runAbandon(home, rest[0], out);
       case 'message':
         return await runMessage(home, rest[0], out);
       case 'operation':
         return await runOperation(home, rest[0], out);
       case 'doctor':
         return await runDoctorCommand(home, out);
+      case 'install':
+      case 'uninstall': {
+        // The hook gets --home only when the user chose a home; otherwise it resolves it as we do.
+        const chosen = cli.flags.home ?? process.env[HOME_ENV];
+        const flags = { codexHome: cli.flags.codexHome, claudeDir: cli.flags.claudeDir, dryRun: cli.flags.dryRun, explicitHome: chosen ? resolveHome(chosen) : undefined };
+        return await runInstallCommand(command, rest, flags, out);
+      }
       default:
         process.stderr.write(`common-memory: unknown command "${command}". Run common-memory --help.\n`);
         return EXIT.usage;

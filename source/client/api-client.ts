@@ -2,7 +2,9 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { CmError, isErrorCode } from '../errors.js';
 import { API_TIMEOUT_MS } from '../limits.js';
-import type { Application, HostStatus, JournalRow, MessageView, NoteInput, OperationView, Page, PageRequest, Receipt, TimelineRow } from '../protocol.js';
+import type {
+  AbortReceipt, AgentView, Application, CreateAgentInput, HostStatus, JournalRow, MessageView, NoteInput, OperationView, Page, PageRequest, PromptInput, PromptReceipt, Receipt, TimelineRow,
+} from '../protocol.js';
 
 // node:http with a keep-alive agent: fetch costs several times more per loopback request.
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -72,6 +74,34 @@ export class ApiClient implements Application {
 
   operation(operationId: string) {
     return this.request<OperationView>('GET', `/v1/operations/${encodeURIComponent(operationId)}`);
+  }
+
+  createAgent(input: CreateAgentInput) {
+    return this.request<AgentView>('POST', '/v1/agents', input);
+  }
+
+  listAgents() {
+    return this.request<AgentView[]>('GET', '/v1/agents');
+  }
+
+  startAgent(agent: string) {
+    return this.request<AgentView>('POST', `/v1/agents/${encodeURIComponent(agent)}/start`, {});
+  }
+
+  stopAgent(agent: string) {
+    return this.request<AgentView>('POST', `/v1/agents/${encodeURIComponent(agent)}/stop`, {});
+  }
+
+  prompt(input: PromptInput) {
+    return this.request<PromptReceipt>('POST', `/v1/agents/${encodeURIComponent(input.agent)}/prompts`, { text: input.text, operationId: input.operationId });
+  }
+
+  abort(agent: string, operationId?: string) {
+    return this.request<AbortReceipt>('POST', `/v1/agents/${encodeURIComponent(agent)}/abort`, operationId ? { operationId } : {});
+  }
+
+  abandon(operationId: string) {
+    return this.request<OperationView>('POST', `/v1/operations/${encodeURIComponent(operationId)}/abandon`, {});
   }
 }
 

@@ -44,7 +44,10 @@ export async function connect(home: string, need: 'write' | 'read'): Promise<Con
   if (remote) return { app: remote, mode: 'remote', close: async () => {} };
   if (need === 'read') {
     // A fresh home gets its store created once (briefly holding the lease), then read without it.
-    if (!existsSync(storeFiles(home).core)) await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
+    // A fresh home, or a store of an older schema, is created or migrated once (briefly holding the lease), then read without it.
+    if (!existsSync(storeFiles(home).core) || !ReadOnlyApplication.isCurrent(storeFiles(home).core)) {
+      await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
+    }
     const reader = ReadOnlyApplication.open(storeFiles(home).core);
     return { app: reader, mode: 'read-only', close: async () => reader.close() };
   }

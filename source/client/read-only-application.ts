@@ -1,12 +1,25 @@
 // Reads without a host: a read-only connection, no lease, so `log --follow` never blocks a host start.
 import { CmError } from '../errors.js';
 import type { Application, HostStatus, PageRequest } from '../protocol.js';
+import { listAgents } from '../store/agents.js';
+import { coreSchema } from '../store/core-schema.js';
+import { schemaVersion } from '../store/migrations.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
 import { readHeads, readStoreId } from '../store/sequences.js';
 
 export class ReadOnlyApplication implements Application {
   private constructor(private readonly db: Db) {}
+
+  /** Whether the store is at this common-memory's schema version (reads never migrate). */
+  static isCurrent(corePath: string): boolean {
+    const db = openDatabase(corePath, { readonly: true });
+    try {
+      return schemaVersion(db) >= coreSchema.steps.length;
+    } finally {
+      db.close();
+    }
+  }
 
   static open(corePath: string): ReadOnlyApplication {
     return new ReadOnlyApplication(openDatabase(corePath, { readonly: true }));
@@ -16,8 +29,19 @@ export class ReadOnlyApplication implements Application {
     return { storeId: readStoreId(this.db), hostId: '', pid: process.pid, startedAt: '', mode: 'read-only', heads: readHeads(this.db) };
   }
 
-  async appendNote(): Promise<never> {
-    throw new CmError('internal', 'This connection is read-only.');
+  private refuse(): Promise<never> {
+    return Promise.reject(new CmError('internal', 'This connection is read-only.'));
+  }
+  appendNote = () => this.refuse();
+  createAgent = () => this.refuse();
+  startAgent = () => this.refuse();
+  stopAgent = () => this.refuse();
+  prompt = () => this.refuse();
+  abort = () => this.refuse();
+  abandon = () => this.refuse();
+
+  async listAgents() {
+    return listAgents(this.db);
   }
 
   async journal(request: PageRequest) {

@@ -8,6 +8,15 @@ import { PAGE_LIMIT_DEFAULT, REQUEST_BODY_MAX_BYTES } from '../limits.js';
 import type { Application, PageRequest } from '../protocol.js';
 
 const noteBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
+const agentBody = z.object({ name: z.string(), model: z.string().optional(), piConfigDir: z.string().optional(), operationId: z.string().optional() }).strict();
+const promptBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
+const abortBody = z.object({ operationId: z.string().optional() }).strict();
+
+async function parseBody<T>(request: IncomingMessage, schema: z.ZodType<T>, shape: string): Promise<T> {
+  const parsed = schema.safeParse(await readBody(request));
+  if (!parsed.success) throw new CmError('invalid_input', `Expected ${shape}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+  return parsed.data;
+}
 
 function parseWhole(value: string | null, name: string, fallback: number, code: 'invalid_cursor' | 'invalid_input'): number {
   if (value === null) return fallback;
@@ -57,6 +66,29 @@ async function route(app: Application, method: string, url: URL, request: Incomi
     const receipt = await app.appendNote(parsed.data);
     return [receipt.replayed ? 200 : 201, receipt];
   }
+  if (method === 'GET' && path === '/v1/agents') return [200, await app.listAgents()];
+  if (method === 'POST' && path === '/v1/agents') return [201, await app.createAgent(await parseBody(request, agentBody, '{"name": string, "model"?, "piConfigDir"?, "operationId"?}'))];
+  const agentAction = /^\/v1\/agents\/([^/]+)\/(start|stop|prompts|abort)$/.exec(path);
+  if (method === 'POST' && agentAction) {
+    const agent = decodeURIComponent(agentAction[1]!);
+    switch (agentAction[2]) {
+      case 'start':
+        return [200, await app.startAgent(agent)];
+      case 'stop':
+        return [200, await app.stopAgent(agent)];
+      case 'prompts': {
+        const body = await parseBody(request, promptBody, '{"text": string, "operationId"?: string}');
+        const receipt = await app.prompt({ agent, ...body });
+        return [receipt.replayed ? 200 : 201, receipt];
+      }
+      default: {
+        const body = await parseBody(request, abortBody, '{"operationId"?: string}');
+        return [200, await app.abort(agent, body.operationId)];
+      }
+    }
+  }
+  const abandon = /^\/v1\/operations\/([^/]+)\/abandon$/.exec(path);
+  if (method === 'POST' && abandon) return [200, await app.abandon(decodeURIComponent(abandon[1]!))];
   const message = /^\/v1\/messages\/([^/]+)$/.exec(path);
   if (method === 'GET' && message) return [200, await app.message(decodeURIComponent(message[1]!))];
   const operation = /^\/v1\/operations\/([^/]+)$/.exec(path);

@@ -6,6 +6,8 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { ensureHome, storeFiles } from '../home.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { join } from 'node:path';
+import { AgentsClient } from '../workers/agents-client.js';
 import { WriterClient } from '../workers/writer-client.js';
 import { startApiServer } from './api-server.js';
 import { HostApplication } from './host-application.js';
@@ -42,6 +44,7 @@ export class Host {
     private readonly writer: WriterClient,
     private readonly reader: Db,
     private readonly server: Server | undefined,
+    private readonly agents: AgentsClient | undefined,
   ) {}
 
   static async start(options: HostOptions): Promise<Host> {
@@ -55,13 +58,17 @@ export class Host {
     let writer: WriterClient | undefined;
     let reader: Db | undefined;
     let server: Server | undefined;
+    let agents: AgentsClient | undefined;
     try {
       writer = await WriterClient.start(storeFiles(home).core);
-      // Reconciliation of unfinished work from an earlier activation belongs here (agents arrive with issue 3).
+      // Work an earlier host left unfinished is interrupted, never replayed; history is not rebuilt.
+      await writer.call('reconcileOnStartup', { hostId });
       await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
       reader = openDatabase(storeFiles(home).core, { readonly: true });
+      if (options.serve) agents = AgentsClient.start(writer, hostId, maxRecordBytesFromEnv());
       const info: HostInfoFile = { hostId, storeId: writer.storeId, pid: process.pid, processStartedAt, role, startedAt, port: null, token: null };
-      const application = new HostApplication(writer, reader, { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role });
+      const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
+      const application = new HostApplication(writer, reader, identity, join(home, 'agents'), agents);
       if (options.serve) {
         info.token = randomBytes(32).toString('hex');
         const served = await startApiServer(application, info.token, options.port ?? 0);
@@ -69,9 +76,10 @@ export class Host {
         info.port = served.port;
       }
       writeInfoFile(home, info);
-      return new Host(home, application, info, lease, writer, reader, server);
+      return new Host(home, application, info, lease, writer, reader, server, agents);
     } catch (error) {
       server?.close();
+      await agents?.shutdown().catch(() => undefined);
       reader?.close();
       await writer?.close();
       lease.release();
@@ -87,6 +95,8 @@ export class Host {
       await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     }
     try {
+      // Admission closes first; every agent is stopped and its generation retired before the store is released.
+      await this.agents?.shutdown();
       await this.writer.call('hostStopped', { hostId: this.info.hostId });
     } finally {
       this.reader.close();
@@ -95,6 +105,12 @@ export class Host {
       this.lease.release();
     }
   }
+}
+
+/** Drills lower the record limit (COMMON_MEMORY_DRILL_RECORD_BYTES) to reach the over-limit path with small lines. */
+function maxRecordBytesFromEnv(): number | undefined {
+  const value = Number(process.env['COMMON_MEMORY_DRILL_RECORD_BYTES']);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /** host.json: how clients find the API (port + bearer token). 0600, replaced atomically. */

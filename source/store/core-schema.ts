@@ -2,6 +2,8 @@
 // node:* and better-sqlite3 only (the hook fast path migrates a fresh store).
 import { randomUUID } from 'node:crypto';
 import type { Schema } from './migrations.js';
+import { migrateToAgents } from './schema/v2-agents.js';
+import { migrateToCapture } from './schema/v3-capture.js';
 
 export const coreSchema: Schema = {
   name: 'core.sqlite',
@@ -78,5 +80,9 @@ export const coreSchema: Schema = {
       `);
       db.prepare("INSERT INTO meta (key, value) VALUES ('store_id', ?), ('created_at', ?)").run(randomUUID(), new Date().toISOString());
     },
+    // v2: driven agents — agents, generations, prompt lifecycle, raw pi record identity.
+    migrateToAgents,
+    // v3: host capture — inbox identity, activations, watches, candidates, sessions, turns, messages, batches, recovery items.
+    migrateToCapture,
   ],
 };

@@ -9,6 +9,8 @@ import type { Tx } from './transaction.js';
 export interface JournalInput {
   kind: string;
   payload: unknown;
+  /** Already-encoded JSON kept byte for byte (a raw record as delivered); replaces `payload`. */
+  rawPayload?: string;
   agentId?: string | null;
   generationId?: string | null;
   operationId?: string | null;
@@ -33,7 +35,10 @@ export function encodeRecord(payload: unknown, what: string): string {
 }
 
 export function appendJournal(tx: Tx, input: JournalInput): JournalAppended {
-  const payload = encodeRecord(input.payload, `${input.kind} record`);
+  const payload = input.rawPayload ?? encodeRecord(input.payload, `${input.kind} record`);
+  if (input.rawPayload !== undefined && Buffer.byteLength(payload) > RECORD_MAX_BYTES) {
+    throw new CmError('limit_exceeded', `The ${input.kind} record is over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written.`);
+  }
   const sequence = allocateSequence(tx, 'journal');
   const eventId = randomUUID();
   tx.db

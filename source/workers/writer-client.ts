@@ -1,6 +1,6 @@
 // The host's handle on the writer thread: typed calls, one promise per request, and every
 // pending call rejected if the thread fails.
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { CmError, isErrorCode } from '../errors.js';
 import { startWorker } from './start-worker.js';
 import type { CommandInput, CommandName, CommandResult } from './writer-commands.js';
@@ -16,10 +16,11 @@ export class WriterClient {
   private failure: Error | undefined;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly channel: Worker | MessagePort,
     readonly storeId: string,
+    private readonly worker?: Worker,
   ) {
-    worker.on('message', (reply: WriterReply) => {
+    channel.on('message', (reply: WriterReply) => {
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
@@ -31,8 +32,12 @@ export class WriterClient {
       for (const waiter of this.pending.values()) waiter.reject(error);
       this.pending.clear();
     };
-    worker.on('error', (error) => fail(new CmError('storage_failed', `The writer stopped: ${error.message}`)));
-    worker.on('exit', (code) => fail(new CmError('storage_failed', `The writer exited (code ${code}).`)));
+    if (worker) {
+      worker.on('error', (error) => fail(new CmError('storage_failed', `The writer stopped: ${error.message}`)));
+      worker.on('exit', (code) => fail(new CmError('storage_failed', `The writer exited (code ${code}).`)));
+    } else {
+      channel.on('close', () => fail(new CmError('storage_failed', 'The channel to the writer closed.')));
+    }
   }
 
   static start(corePath: string): Promise<WriterClient> {
@@ -40,7 +45,7 @@ export class WriterClient {
     return new Promise((resolve, reject) => {
       const onReady = (message: WriterReady) => {
         worker.off('error', onError);
-        if (message.type === 'ready') resolve(new WriterClient(worker, message.storeId));
+        if (message.type === 'ready') resolve(new WriterClient(worker, message.storeId, worker));
         else {
           void worker.terminate();
           reject(toError(message.error));
@@ -58,11 +63,23 @@ export class WriterClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ id, name, input });
+      this.channel.postMessage({ id, name, input });
     });
   }
 
+  /** A port for another thread to reach the same writer; wrap it there with WriterClient.overPort. */
+  openPort(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    this.channel.postMessage({ attach: port2 }, [port2]);
+    return port1;
+  }
+
+  static overPort(port: MessagePort, storeId: string): WriterClient {
+    return new WriterClient(port, storeId);
+  }
+
   async close(): Promise<void> {
-    await this.worker.terminate();
+    if (this.worker) await this.worker.terminate();
+    else (this.channel as MessagePort).close();
   }
 }

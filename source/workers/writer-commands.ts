@@ -1,15 +1,23 @@
 // The writer's command registry. Each aggregate contributes its named commands (source/store/*);
 // a new capability adds its module here and the writer thread stays unchanged.
 import type { z } from 'zod';
+import { agentCommands } from '../store/agents.js';
+import { captureCommands } from '../store/capture-sessions.js';
 import { hostCommands } from '../store/host-activations.js';
 import { noteCommands } from '../store/notes.js';
+import { ingestCommands } from '../store/pi-ingest.js';
+import { promptCommands } from '../store/prompts.js';
 
 export const writerCommands = {
   ...noteCommands,
   ...hostCommands,
+  ...agentCommands,
+  ...promptCommands,
+  ...ingestCommands,
+  ...captureCommands,
 };
 
 export type WriterCommands = typeof writerCommands;
 export type CommandName = keyof WriterCommands;
-export type CommandInput<K extends CommandName> = z.infer<WriterCommands[K]['schema']>;
+export type CommandInput<K extends CommandName> = z.input<WriterCommands[K]['schema']>;
 export type CommandResult<K extends CommandName> = ReturnType<WriterCommands[K]['run']>;

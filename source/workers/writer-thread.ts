@@ -1,7 +1,7 @@
 // The writer thread: owns the one read-write connection to core.sqlite. Every mutation arrives as a
 // named command, is validated against its schema, and runs as one synchronous BEGIN IMMEDIATE
 // transaction; nothing here awaits.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError, CmError } from '../errors.js';
 import { coreSchema } from '../store/core-schema.js';
 import { databaseError, openDatabase } from '../store/database.js';
@@ -31,7 +31,13 @@ try {
   const db = openDatabase(corePath);
   migrate(db, coreSchema);
   const context: WriterContext = { storeId: readStoreId(db) };
-  port.on('message', (request: WriterRequest) => {
+  // Other threads (the agents runtime) get their own port to the writer; the writer serves them all, one command at a time.
+  const serve = (channel: MessagePort | typeof port) =>
+    channel.on('message', (request: WriterRequest | { attach: MessagePort }) => {
+      if ('attach' in request) return serve(request.attach);
+      channel.postMessage(handle(request));
+    });
+  const handle = (request: WriterRequest): WriterReply => {
     let reply: WriterReply;
     try {
       const definition = registry[request.name];
@@ -43,8 +49,9 @@ try {
     } catch (error) {
       reply = { id: request.id, ok: false, error: errorOf(error) };
     }
-    port.postMessage(reply);
-  });
+    return reply;
+  };
+  serve(port);
   port.on('close', () => db.close());
   port.postMessage({ type: 'ready', storeId: context.storeId } satisfies WriterReady);
 } catch (error) {

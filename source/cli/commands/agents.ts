@@ -1,0 +1,82 @@
+// `agent create|start|stop|list`, `prompt`, `abort`, `abandon`: driving pi agents through the host.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { connect, type Connection } from '../../client/connect.js';
+import { CmError } from '../../errors.js';
+import type { AgentView } from '../../protocol.js';
+import type { Output } from '../output.js';
+
+export interface AgentFlags {
+  model?: string | undefined;
+  piConfig?: string | undefined;
+  operationId?: string | undefined;
+}
+
+async function withConnection<T>(home: string, need: 'read' | 'write', run: (connection: Connection) => Promise<T>): Promise<T> {
+  const connection = await connect(home, need);
+  try {
+    return await run(connection);
+  } finally {
+    await connection.close();
+  }
+}
+
+export function formatAgent(agent: AgentView): string {
+  const generation = agent.generation ? `generation ${agent.generation.number} ${agent.generation.state}${agent.generation.pid ? ` (pid ${agent.generation.pid})` : ''}` : 'never started';
+  const work = agent.activeOperationId ? `busy with ${agent.activeOperationId}` : 'idle';
+  const fault = agent.generation?.projectionError ? `  FAULT: ${agent.generation.projectionError}` : '';
+  return `${agent.name}  ${agent.model ?? '(pi default model)'}  ${generation}  ${work}${fault}`;
+}
+
+export async function runAgent(home: string, words: string[], flags: AgentFlags, out: Output): Promise<number> {
+  const [action, name] = words;
+  const usage = 'usage: common-memory agent create <name> [--model provider/id] [--pi-config DIR] | start <name> | stop <name> | list';
+  if (action === 'list') {
+    const agents = await withConnection(home, 'read', (c) => c.app.listAgents());
+    out.result(agents, () => (agents.length === 0 ? 'no agents yet — create one with: common-memory agent create <name>' : agents.map(formatAgent).join('\n')));
+    return 0;
+  }
+  if (!name) throw new CmError('usage', usage);
+  let agent: AgentView;
+  switch (action) {
+    case 'create':
+      agent = await withConnection(home, 'write', (c) =>
+        c.app.createAgent({ name, model: flags.model, piConfigDir: flags.piConfig ? resolve(flags.piConfig) : undefined, operationId: flags.operationId ?? randomUUID() }),
+      );
+      break;
+    case 'start':
+      agent = await withConnection(home, 'write', (c) => c.app.startAgent(name));
+      break;
+    case 'stop':
+      agent = await withConnection(home, 'write', (c) => c.app.stopAgent(name));
+      break;
+    default:
+      throw new CmError('usage', usage);
+  }
+  out.result(agent, () => formatAgent(agent));
+  return 0;
+}
+
+export async function runPrompt(home: string, words: string[], operationId: string | undefined, out: Output): Promise<number> {
+  const [agent, ...rest] = words;
+  const text = rest.length === 1 && rest[0] === '-' ? readFileSync(0, 'utf8') : rest.join(' ');
+  if (!agent || text.length === 0) throw new CmError('usage', 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)');
+  const receipt = await withConnection(home, 'write', (c) => c.app.prompt({ agent, text, operationId: operationId ?? randomUUID() }));
+  out.result(receipt, () => `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`);
+  return 0;
+}
+
+export async function runAbort(home: string, agent: string | undefined, operationId: string | undefined, out: Output): Promise<number> {
+  if (!agent) throw new CmError('usage', 'usage: common-memory abort <agent> [--operation-id ID]');
+  const receipt = await withConnection(home, 'write', (c) => c.app.abort(agent, operationId ?? randomUUID()));
+  out.result(receipt, () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`);
+  return 0;
+}
+
+export async function runAbandon(home: string, operationId: string | undefined, out: Output): Promise<number> {
+  if (!operationId) throw new CmError('usage', 'usage: common-memory abandon <operation-id>');
+  const op = await withConnection(home, 'write', (c) => c.app.abandon(operationId));
+  out.result(op, () => `operation ${op.operationId} is ${op.state}; its messages are kept`);
+  return 0;
+}

@@ -1,0 +1,272 @@
+// Reads of host capture: the drain's work units and the status view (never a body).
+// Plain SQL over any connection (the drain's and the API's read-only ones).
+import { readFileSync } from 'node:fs';
+import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
+import { recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type RecoveryItemView } from '../protocol.js';
+import { capacity, totalBodyBytes } from './capture-sessions.js';
+import type { Db } from './database.js';
+
+export interface ActivationRow {
+  activationId: number;
+  client: CaptureClient;
+  hostSessionId: string;
+  sessionKey: string;
+  state: 'active' | 'ended';
+  watchId: number | null;
+}
+
+export interface WatchRow {
+  watchId: number;
+  transcriptPath: string;
+  consumedBytes: number;
+  capturedBytes: number;
+  parserState: string | null;
+}
+
+export interface EnvelopeRow {
+  id: number;
+  event: string;
+  watchId: number | null;
+  tailState: 'none' | 'captured' | 'missing' | 'over_limit' | 'cursor_mismatch' | 'unreadable';
+  tailFrom: number | null;
+  tailTo: number | null;
+  tail: Buffer | null;
+}
+
+/** The activation of the oldest pending envelope that no recovery item holds. */
+export function nextActivation(db: Db): number | undefined {
+  const row = db
+    .prepare(
+      `SELECT i.activation_id AS id FROM inbox i
+       WHERE i.state = 'pending' AND i.activation_id IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = i.activation_id AND r.state = 'open')
+       ORDER BY i.id LIMIT 1`,
+    )
+    .get() as { id: number } | undefined;
+  return row?.id;
+}
+
+export function readActivation(db: Db, activationId: number): ActivationRow | undefined {
+  return db
+    .prepare(
+      `SELECT activation_id AS activationId, client, host_session_id AS hostSessionId, session_key AS sessionKey, state, watch_id AS watchId
+       FROM capture_activations WHERE activation_id = ?`,
+    )
+    .get(activationId) as ActivationRow | undefined;
+}
+
+export function readWatch(db: Db, watchId: number): WatchRow | undefined {
+  return db
+    .prepare(
+      `SELECT watch_id AS watchId, transcript_path AS transcriptPath, consumed_bytes AS consumedBytes, captured_bytes AS capturedBytes, parser_state AS parserState
+       FROM capture_watches WHERE watch_id = ?`,
+    )
+    .get(watchId) as WatchRow | undefined;
+}
+
+/** Pending envelopes of one activation in order, at most `maxEnvelopes` and about `maxBytes` of tails (always at least one). */
+export function readPendingEnvelopes(db: Db, activationId: number, maxEnvelopes: number, maxBytes: number): EnvelopeRow[] {
+  const rows = db
+    .prepare(
+      `SELECT id, event, watch_id AS watchId, tail_state AS tailState, tail_from AS tailFrom, tail_to AS tailTo, length(tail) AS size
+       FROM inbox WHERE activation_id = ? AND state = 'pending' ORDER BY id LIMIT ?`,
+    )
+    .all(activationId, maxEnvelopes) as Array<Omit<EnvelopeRow, 'tail'> & { size: number | null }>;
+  const tailOf = db.prepare('SELECT tail FROM inbox WHERE id = ?').pluck();
+  const picked: EnvelopeRow[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    if (picked.length > 0 && bytes + (row.size ?? 0) > maxBytes) break;
+    bytes += row.size ?? 0;
+    const { size, ...rest } = row;
+    picked.push({ ...rest, tail: size ? (tailOf.get(row.id) as Buffer) : null });
+  }
+  return picked;
+}
+
+export function firstPendingEnvelope(db: Db, activationId: number): number | undefined {
+  return db.prepare("SELECT min(id) FROM inbox WHERE activation_id = ? AND state = 'pending'").pluck().get(activationId) as number | undefined;
+}
+
+/** The oldest pending candidate of the host session with this digest (and turn, when the host names one), not yet used in this step. */
+export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null, exclude: ReadonlySet<number>): number | undefined {
+  const rows = db
+    .prepare(
+      `SELECT candidate_id AS id, turn_ref AS turnRef FROM prompt_candidates
+       WHERE client = ? AND host_session_id = ? AND digest = ? AND state = 'pending' ORDER BY candidate_id`,
+    )
+    .all(client, hostSessionId, digest) as Array<{ id: number; turnRef: string }>;
+  return rows.find((row) => !exclude.has(row.id) && (turnRef === null || row.turnRef === turnRef))?.id;
+}
+
+export interface RecoveryRow {
+  recoveryId: number;
+  activationId: number;
+  inboxId: number;
+  state: 'open' | 'resolved';
+}
+
+export function readRecoveryItem(db: Db, recoveryId: number): RecoveryRow | undefined {
+  return db
+    .prepare('SELECT recovery_id AS recoveryId, activation_id AS activationId, inbox_id AS inboxId, state FROM recovery_items WHERE recovery_id = ?')
+    .get(recoveryId) as RecoveryRow | undefined;
+}
+
+// ---- status ----
+
+export interface Remaining {
+  buffered: number;
+  inbox: number;
+  watch: number;
+  isolated: number;
+}
+
+export function readRemaining(db: Db): Remaining {
+  return db
+    .prepare(
+      `SELECT
+        (SELECT coalesce(sum(buffered_turns), 0) FROM capture_sessions) AS buffered,
+        (SELECT count(*) FROM inbox i WHERE i.state = 'pending'
+           AND NOT EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = i.activation_id AND r.state = 'open')) AS inbox,
+        (SELECT count(*) FROM capture_activations WHERE state = 'active' AND watch_id IS NOT NULL) AS watch,
+        (SELECT count(*) FROM recovery_items WHERE state = 'open') AS isolated`,
+    )
+    .get() as Remaining;
+}
+
+interface SessionRow {
+  client: CaptureClient;
+  sessionKey: string;
+  hostSessionId: string;
+  activationState: 'active' | 'ended';
+  cwd: string | null;
+  startedAtMs: number;
+  buffered: number;
+  bodyBytes: number;
+  settled: number;
+  failed: number;
+  interrupted: number;
+  incomplete: number;
+  inbox: number;
+  isolated: number;
+}
+
+function sessionState(row: SessionRow): CaptureSessionState {
+  if (row.isolated) return 'isolated';
+  if (row.inbox > 0) return 'pending';
+  if (row.activationState === 'active') return 'active';
+  if (row.incomplete > 0 || row.buffered > 0) return 'incomplete';
+  return 'complete';
+}
+
+export function readSessions(db: Db, limit = STATUS_SESSIONS_MAX): { sessions: CaptureSessionView[]; total: number } {
+  const rows = db
+    .prepare(
+      `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.cwd, a.started_at_ms AS startedAtMs,
+        coalesce(s.buffered_turns, 0) AS buffered, coalesce(s.body_bytes, 0) AS bodyBytes,
+        (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'settled') AS settled,
+        (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'failed') AS failed,
+        (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'interrupted') AS interrupted,
+        (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'incomplete') AS incomplete,
+        (SELECT count(*) FROM inbox i WHERE i.activation_id = a.activation_id AND i.state = 'pending') AS inbox,
+        EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = a.activation_id AND r.state = 'open') AS isolated
+       FROM capture_activations a LEFT JOIN capture_sessions s ON s.activation_id = a.activation_id
+       ORDER BY a.activation_id DESC LIMIT ?`,
+    )
+    .all(limit) as SessionRow[];
+  const total = db.prepare('SELECT count(*) FROM capture_activations').pluck().get() as number;
+  return {
+    total,
+    sessions: rows.map((row) => ({
+      client: row.client,
+      sessionKey: row.sessionKey,
+      hostSessionId: row.hostSessionId,
+      state: sessionState(row),
+      cwd: row.cwd,
+      startedAt: new Date(row.startedAtMs).toISOString(),
+      turns: { settled: row.settled, failed: row.failed, interrupted: row.interrupted, buffered: row.activationState === 'active' || row.inbox > 0 ? row.buffered : 0, incomplete: row.incomplete },
+      inbox: row.inbox,
+      bodyBytes: row.bodyBytes,
+    })),
+  };
+}
+
+/** One keyset page of open recovery items after `after` (a row number); the total is counted, never truncated. */
+export function readRecoveryPage(db: Db, after: number, size = RECOVERY_PAGE_SIZE): CaptureStatus['recovery'] {
+  const rows = db
+    .prepare(
+      `SELECT r.recovery_id AS recoveryId, r.code, r.detail, r.inbox_id AS inboxId, r.attempts, r.created_at_ms AS createdAtMs, a.client, a.session_key AS sessionKey
+       FROM recovery_items r JOIN capture_activations a ON a.activation_id = r.activation_id
+       WHERE r.state = 'open' AND r.recovery_id > ? ORDER BY r.recovery_id LIMIT ?`,
+    )
+    .all(after, size + 1) as Array<{ recoveryId: number; code: string; detail: string; inboxId: number; attempts: number; createdAtMs: number; client: CaptureClient; sessionKey: string }>;
+  const total = db.prepare("SELECT count(*) FROM recovery_items WHERE state = 'open'").pluck().get() as number;
+  const page = rows.slice(0, size);
+  const items: RecoveryItemView[] = page.map((row) => ({
+    id: recoveryIdText(row.recoveryId),
+    code: row.code,
+    client: row.client,
+    sessionKey: row.sessionKey,
+    inboxId: row.inboxId,
+    attempts: row.attempts,
+    detail: row.detail,
+    createdAt: new Date(row.createdAtMs).toISOString(),
+  }));
+  const last = page[page.length - 1];
+  return { total, items, nextRecoveryId: rows.length > size && last ? recoveryIdText(last.recoveryId) : null };
+}
+
+function readHookErrors(path: string): CaptureStatus['host']['lastHookError'] & { count: number } {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return { count: 0, at: '', code: '' };
+  }
+  const lines = text.split('\n').filter((line) => line.length > 0);
+  let last = { at: '', code: '' };
+  try {
+    const parsed = JSON.parse(lines[lines.length - 1] ?? '{}') as { at?: unknown; code?: unknown };
+    last = { at: String(parsed.at ?? ''), code: String(parsed.code ?? '') };
+  } catch {
+    last = { at: '', code: 'unreadable' };
+  }
+  return { count: lines.length, ...last };
+}
+
+export function readCaptureStatus(db: Db, options: { storeId: string; mode: CaptureStatus['mode']; afterRecovery: number; hookErrorsPath: string }): CaptureStatus {
+  // One read transaction: every count and the page describe the same moment.
+  return db.transaction((): CaptureStatus => {
+    const { sessions, total } = readSessions(db);
+    const queue = db
+      .prepare(
+        `SELECT
+          (SELECT count(*) FROM inbox WHERE state = 'pending') AS inboxPending,
+          (SELECT count(*) FROM inbox WHERE state = 'processed') AS inboxProcessed,
+          (SELECT count(*) FROM inbox WHERE state = 'legacy') AS inboxLegacy,
+          (SELECT count(*) FROM capture_batches WHERE state = 'ready') AS batchesReady,
+          (SELECT count(*) FROM prompt_candidates WHERE state = 'pending') AS candidatesPending,
+          (SELECT count(*) FROM prompt_candidates WHERE state = 'delivered') AS candidatesDelivered`,
+      )
+      .get() as CaptureStatus['queue'];
+    const remaining = readRemaining(db);
+    const hookErrors = readHookErrors(options.hookErrorsPath);
+    const limits = capacity();
+    return {
+      storeId: options.storeId,
+      mode: options.mode,
+      sessions,
+      sessionsTotal: total,
+      queue,
+      host: {
+        inbox: remaining.inbox,
+        watch: remaining.watch,
+        isolated: remaining.isolated,
+        hookErrors: hookErrors.count,
+        lastHookError: hookErrors.count > 0 ? { at: hookErrors.at, code: hookErrors.code } : null,
+      },
+      capacity: { bodyBytes: totalBodyBytes({ db }), totalBytes: limits.totalBytes, sessionBytes: limits.sessionBytes },
+      recovery: readRecoveryPage(db, options.afterRecovery),
+    };
+  })();
+}

@@ -1,0 +1,235 @@
+// Writer commands of host capture (seed 002): apply one drain step of one activation — seal every
+// settled/failed/interrupted turn as one batch, store its messages, consume the envelopes and
+// candidates, advance the watch cursor — or isolate the activation with a recovery item.
+// One command = one BEGIN IMMEDIATE transaction; capacity is checked before it commits.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { CmError } from '../errors.js';
+import { textDigest } from '../hook/identity.js';
+import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../limits.js';
+import { command } from './command.js';
+import type { Tx } from './transaction.js';
+
+const id = z.number().int().positive();
+
+const messageInput = z.object({
+  key: z.string().min(1),
+  role: z.string().min(1),
+  classification: z.enum(['evidence', 'context']),
+  kind: z.string().min(1),
+  text: z.string(),
+  line: z.number().int().nonnegative(),
+  timestamp: z.string().nullable(),
+  candidateId: id.nullable(),
+});
+
+const turnInput = z.object({
+  key: z.string().min(1),
+  state: z.enum(['settled', 'failed', 'interrupted']),
+  error: z.string().nullable(),
+  messages: z.array(messageInput),
+});
+
+const stepInput = z.object({
+  activationId: id,
+  envelopeIds: z.array(id).min(1),
+  /** Set when this step is an explicit retry of a recovery item: success consumes it. */
+  recoveryId: id.nullable(),
+  watch: z
+    .object({
+      watchId: id,
+      /** The cursor the step was parsed from; anything else means another step got there first. */
+      fromBytes: z.number().int().nonnegative(),
+      toBytes: z.number().int().nonnegative(),
+      state: z.string(),
+    })
+    .nullable(),
+  turns: z.array(turnInput),
+  /** Turns still open when the activation ended: recorded as incomplete, not sealed. */
+  incompleteKeys: z.array(z.string().min(1)),
+  /** Open turns after the step; null keeps the previous count (no transcript bytes in this step). */
+  bufferedTurns: z.number().int().nonnegative().nullable(),
+});
+
+export type CaptureStepInput = z.infer<typeof stepInput>;
+
+/** Fixed recovery codes produced by the writer; the drain adds the transcript and delivery codes. */
+export type StepOutcome =
+  | { outcome: 'applied'; sealed: number; replayed: boolean }
+  | { outcome: 'stale' }
+  | { outcome: 'rejected'; code: 'turn_conflict' | 'delivery_conflict'; detail: string };
+
+class Rejected extends Error {
+  constructor(
+    readonly code: 'turn_conflict' | 'delivery_conflict',
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export interface Capacity {
+  sessionBytes: number;
+  totalBytes: number;
+}
+
+export function capacity(env: NodeJS.ProcessEnv = process.env): Capacity {
+  const given = env[CAPACITY_ENV];
+  const [session, total] = given ? given.split(':').map(Number) : [];
+  return {
+    sessionBytes: Number.isSafeInteger(session) && session! > 0 ? session! : SESSION_BODY_MAX_BYTES,
+    totalBytes: Number.isSafeInteger(total) && total! > 0 ? total! : TOTAL_BODY_MAX_BYTES,
+  };
+}
+
+const limits = capacity();
+
+function turnDigest(state: string, error: string | null, messages: CaptureStepInput['turns'][number]['messages']): string {
+  const hash = createHash('sha256').update(`${state}\0${error ?? ''}\0`);
+  for (const m of messages) hash.update(`${m.key}\0${m.role}\0${m.classification}\0${m.kind}\0${textDigest(m.text)}\n`);
+  return hash.digest('hex');
+}
+
+export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
+  const { db, nowMs } = tx;
+  const placeholders = input.envelopeIds.map(() => '?').join(',');
+  const envelopes = db.prepare(`SELECT id, activation_id, state FROM inbox WHERE id IN (${placeholders})`).all(...input.envelopeIds) as Array<{ id: number; activation_id: number | null; state: string }>;
+  if (envelopes.length !== input.envelopeIds.length || envelopes.some((e) => e.activation_id !== input.activationId)) {
+    throw new CmError('invalid_input', 'captureApplyStep: envelopes do not belong to the activation.');
+  }
+  // Replaying a committed step returns its result and creates nothing.
+  if (envelopes.every((e) => e.state === 'processed')) return { outcome: 'applied', sealed: 0, replayed: true };
+  if (envelopes.some((e) => e.state !== 'pending')) return { outcome: 'stale' };
+  const open = db.prepare("SELECT recovery_id FROM recovery_items WHERE activation_id = ? AND state = 'open'").get(input.activationId) as { recovery_id: number } | undefined;
+  if ((open?.recovery_id ?? null) !== input.recoveryId) return { outcome: 'stale' };
+
+  let bodyBytes = 0;
+  let sealed = 0;
+  if (input.watch) {
+    const watch = db.prepare('SELECT consumed_bytes FROM capture_watches WHERE watch_id = ?').get(input.watch.watchId) as { consumed_bytes: number } | undefined;
+    if (!watch || watch.consumed_bytes !== input.watch.fromBytes) return { outcome: 'stale' };
+    db.prepare('UPDATE capture_watches SET consumed_bytes = ?, parser_state = ?, captured_bytes = max(captured_bytes, ?) WHERE watch_id = ?').run(
+      input.watch.toBytes,
+      input.watch.state,
+      input.watch.toBytes,
+      input.watch.watchId,
+    );
+    const findTurn = db.prepare('SELECT turn_id, state, digest FROM capture_turns WHERE watch_id = ? AND turn_key = ?');
+    const insertBatch = db.prepare("INSERT INTO capture_batches (activation_id, state, sealed_at_ms) VALUES (?, 'ready', ?)");
+    const insertTurn = db.prepare(
+      'INSERT INTO capture_turns (activation_id, watch_id, turn_key, state, digest, error, batch_id, message_count, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const sealIncomplete = db.prepare('UPDATE capture_turns SET activation_id = ?, state = ?, digest = ?, error = ?, batch_id = ?, message_count = ?, recorded_at_ms = ? WHERE turn_id = ?');
+    const insertMessage = db.prepare(
+      'INSERT INTO capture_messages (turn_id, position, message_key, role, classification, kind, digest, body, candidate_id, line, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const deliver = db.prepare("UPDATE prompt_candidates SET state = 'delivered', body = NULL, delivered_message_id = ? WHERE candidate_id = ? AND state = 'pending'");
+    for (const turn of input.turns) {
+      const digest = turnDigest(turn.state, turn.error, turn.messages);
+      const existing = findTurn.get(input.watch.watchId, turn.key) as { turn_id: number; state: string; digest: string | null } | undefined;
+      if (existing && existing.state !== 'incomplete') {
+        if (existing.digest === digest) continue; // the same turn again: a no-op
+        throw new Rejected('turn_conflict', `turn ${turn.key} was sealed before with different content`);
+      }
+      const batchId = insertBatch.run(input.activationId, nowMs).lastInsertRowid as number;
+      let turnId: number;
+      if (existing) {
+        sealIncomplete.run(input.activationId, turn.state, digest, turn.error, batchId, turn.messages.length, nowMs, existing.turn_id);
+        turnId = existing.turn_id;
+      } else {
+        turnId = insertTurn.run(input.activationId, input.watch.watchId, turn.key, turn.state, digest, turn.error, batchId, turn.messages.length, nowMs).lastInsertRowid as number;
+      }
+      turn.messages.forEach((m, position) => {
+        const messageId = insertMessage.run(turnId, position, m.key, m.role, m.classification, m.kind, textDigest(m.text), m.text, m.candidateId, m.line, m.timestamp).lastInsertRowid as number;
+        bodyBytes += Buffer.byteLength(m.text, 'utf8');
+        if (m.candidateId !== null && deliver.run(messageId, m.candidateId).changes !== 1) {
+          throw new Rejected('delivery_conflict', `turn ${turn.key}: its prompt candidate was already delivered to another message`);
+        }
+      });
+      sealed += 1;
+    }
+    const incomplete = db.prepare(
+      "INSERT INTO capture_turns (activation_id, watch_id, turn_key, state, recorded_at_ms) VALUES (?, ?, ?, 'incomplete', ?) ON CONFLICT (watch_id, turn_key) DO NOTHING",
+    );
+    for (const key of input.incompleteKeys) incomplete.run(input.activationId, input.watch.watchId, key, nowMs);
+  }
+
+  // The envelope copies are consumed: their transcript bytes now live in messages.
+  db.prepare(`UPDATE inbox SET state = 'processed', tail = NULL, processed_at_ms = ? WHERE id IN (${placeholders})`).run(nowMs, ...input.envelopeIds);
+  if (input.recoveryId !== null) {
+    db.prepare("UPDATE recovery_items SET state = 'resolved', resolved_at_ms = ?, updated_at_ms = ? WHERE recovery_id = ?").run(nowMs, nowMs, input.recoveryId);
+  }
+  db.prepare('INSERT INTO capture_sessions (activation_id, updated_at_ms) VALUES (?, ?) ON CONFLICT (activation_id) DO NOTHING').run(input.activationId, nowMs);
+  db.prepare('UPDATE capture_sessions SET body_bytes = body_bytes + ?, buffered_turns = coalesce(?, buffered_turns), updated_at_ms = ? WHERE activation_id = ?').run(
+    bodyBytes,
+    input.bufferedTurns,
+    nowMs,
+    input.activationId,
+  );
+  checkCapacity(tx, input.activationId);
+  return { outcome: 'applied', sealed, replayed: false };
+}
+
+/** Over capacity, the whole transaction rolls back; existing data and cursors stay where they were. */
+function checkCapacity(tx: Tx, activationId: number): void {
+  const { body_bytes: session } = tx.db.prepare('SELECT body_bytes FROM capture_sessions WHERE activation_id = ?').get(activationId) as { body_bytes: number };
+  if (session > limits.sessionBytes) {
+    throw new CmError('limit_exceeded', `A capture session would hold ${session} bytes of bodies, over its capacity of ${limits.sessionBytes}; nothing was written and its envelopes stay queued.`);
+  }
+  const total = totalBodyBytes(tx);
+  if (total > limits.totalBytes) {
+    throw new CmError('limit_exceeded', `Captured bodies would total ${total} bytes, over the capacity of ${limits.totalBytes}; nothing was written and the envelopes stay queued.`);
+  }
+}
+
+export function totalBodyBytes(tx: Pick<Tx, 'db'>): number {
+  const row = tx.db
+    .prepare(
+      `SELECT (SELECT coalesce(sum(body_bytes), 0) FROM capture_sessions)
+            + (SELECT coalesce(sum(length(tail)), 0) FROM inbox WHERE state = 'pending')
+            + (SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM prompt_candidates WHERE state = 'pending') AS total`,
+    )
+    .get() as { total: number };
+  return row.total;
+}
+
+export function isolate(tx: Tx, input: { activationId: number; inboxId: number; code: string; detail: string; recoveryId: number | null }): { outcome: 'isolated'; recoveryId: number } | { outcome: 'stale' } {
+  const { db, nowMs } = tx;
+  // Re-checked inside the transaction: a concurrent success must never be followed by a stale isolation.
+  const row = db.prepare('SELECT state, activation_id FROM inbox WHERE id = ?').get(input.inboxId) as { state: string; activation_id: number | null } | undefined;
+  if (!row || row.state !== 'pending' || row.activation_id !== input.activationId) return { outcome: 'stale' };
+  const open = db.prepare("SELECT recovery_id FROM recovery_items WHERE activation_id = ? AND state = 'open'").get(input.activationId) as { recovery_id: number } | undefined;
+  if (open) {
+    if (input.recoveryId !== null && open.recovery_id !== input.recoveryId) return { outcome: 'stale' };
+    // A retry that failed again keeps its ID; the code and detail say what failed this time.
+    if (input.recoveryId !== null) {
+      db.prepare('UPDATE recovery_items SET attempts = attempts + 1, code = ?, detail = ?, updated_at_ms = ? WHERE recovery_id = ?').run(input.code, input.detail, nowMs, open.recovery_id);
+    }
+    return { outcome: 'isolated', recoveryId: open.recovery_id };
+  }
+  if (input.recoveryId !== null) return { outcome: 'stale' };
+  const recoveryId = db
+    .prepare("INSERT INTO recovery_items (activation_id, inbox_id, code, detail, state, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'open', ?, ?)")
+    .run(input.activationId, input.inboxId, input.code, input.detail, nowMs, nowMs).lastInsertRowid as number;
+  return { outcome: 'isolated', recoveryId };
+}
+
+export const captureCommands = {
+  captureApplyStep: command({
+    schema: stepInput,
+    run: (tx, _context, input): StepOutcome => {
+      // A savepoint inside the command's transaction: a rejected step rolls back whole and is
+      // reported as a value, so the drain can isolate the activation in its next command.
+      try {
+        return tx.db.transaction(() => applyStep(tx, input))();
+      } catch (error) {
+        if (error instanceof Rejected) return { outcome: 'rejected', code: error.code, detail: error.detail };
+        throw error;
+      }
+    },
+  }),
+  captureIsolate: command({
+    schema: z.object({ activationId: id, inboxId: id, code: z.string().min(1).max(64), detail: z.string().max(1000), recoveryId: id.nullable() }),
+    run: (tx, _context, input) => isolate(tx, input),
+  }),
+};

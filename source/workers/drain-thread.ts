@@ -1,0 +1,54 @@
+// The drain thread: its own read-only connection, the writer reached over a port, and the parsers.
+// Requests run one at a time; in a host it also drains by itself whenever the inbox has work.
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { asCmError } from '../errors.js';
+import { DRAIN_POLL_MS } from '../limits.js';
+import { databaseError, openDatabase } from '../store/database.js';
+import { nextActivation } from '../store/capture-reads.js';
+import { DrainEngine, type CaptureWriter } from './drain-engine.js';
+import { WriterClient } from './writer-client.js';
+
+export type DrainRequest = { id: number; type: 'drain' } | { id: number; type: 'recover'; recoveryId: string };
+export type DrainReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
+
+const port = parentPort!;
+const { corePath, storeId, writerPort, auto } = workerData as { corePath: string; storeId: string; writerPort: MessagePort; auto: boolean };
+
+function errorOf(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && code.startsWith('SQLITE') ? databaseError(corePath, error) : asCmError(error)).toJSON();
+}
+
+const reader = openDatabase(corePath, { readonly: true });
+const writer = WriterClient.overPort(writerPort, storeId);
+const engine = new DrainEngine(reader, writer as unknown as CaptureWriter);
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Serialises every run: two steps of one activation must never be planned from the same cursor. */
+function serial<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+port.on('message', (request: DrainRequest) => {
+  const work = request.type === 'drain' ? () => engine.drainAll() : () => engine.recover(request.recoveryId);
+  serial(work).then(
+    (result) => port.postMessage({ id: request.id, ok: true, result } satisfies DrainReply),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: errorOf(error) } satisfies DrainReply),
+  );
+});
+
+if (auto) {
+  // A host drains by itself; a failing pass (disk full, capacity) is retried at the next tick and
+  // stays visible in status as inbox envelopes that do not go away.
+  const tick = () => {
+    serial(async () => {
+      if (nextActivation(reader) !== undefined) await engine.drainAll();
+    })
+      .catch(() => undefined)
+      .finally(() => setTimeout(tick, DRAIN_POLL_MS).unref());
+  };
+  setTimeout(tick, 0).unref();
+}
+port.postMessage({ type: 'ready' });
