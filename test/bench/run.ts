@@ -1,8 +1,10 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
+import { runAgentsBench } from './agents.js';
 import { runFoundationBench } from './foundation.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
   foundation: runFoundationBench,
+  agents: runAgentsBench,
 };
 
 const wanted = process.argv.slice(2);

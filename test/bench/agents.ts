@@ -1,0 +1,132 @@
+// Driven-agent figures (issue: pi RPC runtimes):
+//  1. ingesting recorded pi stdout through the writer, each record its own durable transaction,
+//     against raw single-row durable commits in the same run;
+//  2. admission to first byte on pi's stdin (median ms);
+//  3. host peak RSS with 4 agents streaming for a minute.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApiClient } from '../../source/client/api-client.js';
+import { storeFiles } from '../../source/home.js';
+import { Host } from '../../source/host/host.js';
+import type { Application, JournalRow } from '../../source/protocol.js';
+import { openDatabase } from '../../source/store/database.js';
+import { WriterClient } from '../../source/workers/writer-client.js';
+import { startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
+import { median, percentile, report, type Figure } from './measure.js';
+
+const STUB = fileURLToPath(new URL('./stub-pi.mjs', import.meta.url));
+const stubCommand = JSON.stringify({ command: process.execPath, args: [STUB] });
+
+function rawCommitsPerSecond(count: number): number {
+  const dir = tempHome('bench-raw');
+  mkdirSync(dir, { recursive: true });
+  const db = openDatabase(join(dir, 'raw.sqlite'));
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (payload) VALUES (?)');
+  const line = readFileSync(new URL('../../fixtures/pi/a-simple-prompt.stdout.jsonl', import.meta.url), 'utf8').split('\n')[5]!;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) db.transaction(() => insert.run(line)).immediate();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  db.close();
+  return count / seconds;
+}
+
+/** One recorded prompt segment (b-two-prompts, first prompt), its response id to be rewritten per prompt. */
+function recordedSegment(): string[] {
+  const lines = readFileSync(new URL('../../fixtures/pi/b-two-prompts-sequential.stdout.jsonl', import.meta.url), 'utf8').split('\n').filter(Boolean);
+  const end = lines.findIndex((line) => JSON.parse(line).type === 'agent_end');
+  return lines.slice(0, end + 1);
+}
+
+async function ingestThroughput(): Promise<Figure> {
+  const home = tempHome('bench-ingest');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const writer = await WriterClient.start(storeFiles(home).core);
+  await writer.call('createAgent', { name: 'bench', operationId: 'create', agentsRoot: join(home, 'agents') });
+  const generation = await writer.call('beginGeneration', { agent: 'bench', hostId: '00000000-0000-4000-8000-000000000000' });
+  await writer.call('markGenerationRunning', { generationId: generation.generationId, pid: process.pid });
+  const segment = recordedSegment();
+  const target = 10_000;
+  let ordinal = 0;
+  let records = 0;
+  const start = process.hrtime.bigint();
+  for (let prompt = 0; records < target; prompt++) {
+    const piRequestId = `prompt-${prompt}`;
+    await writer.call('admitPrompt', { agent: 'bench', text: 'first prompt', operationId: `op-${prompt}`, piRequestId });
+    await writer.call('markAttempted', { operationId: `op-${prompt}` });
+    for (const line of segment) {
+      const text = line.replace('"id":"p1"', `"id":"${piRequestId}"`);
+      await writer.call('ingestPiRecord', { generationId: generation.generationId, stream: 'stdout', ordinal: ++ordinal, frame: 'record', text, byteLength: Buffer.byteLength(text) });
+      records++;
+    }
+    await writer.call('settlePrompt', { operationId: `op-${prompt}`, outcome: 'answered', detail: null });
+  }
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  await writer.close();
+  const perSecond = records / seconds;
+  const raw = rawCommitsPerSecond(3000);
+  const ratio = perSecond / raw;
+  return { name: `pi records ingested through the writer (${records}, plus 3 lifecycle commits per prompt)`, value: `${perSecond.toFixed(0)} records/s`, floor: `${raw.toFixed(0)} raw durable commits/s`, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 };
+}
+
+async function admissionToFirstByte(): Promise<Figure> {
+  const home = tempHome('bench-admit');
+  process.env['COMMON_MEMORY_PI_COMMAND'] = stubCommand;
+  const host = await Host.start({ home, serve: true });
+  const app: Application = host.application;
+  await app.createAgent({ name: 'stub' });
+  await app.startAgent('stub');
+  const samples: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const t0 = performance.timeOrigin + performance.now();
+    await app.prompt({ agent: 'stub', text: `ping ${i}`, operationId: `op-${i}` });
+    const response = await waitFor('prompt response', async () => {
+      const rows = (await app.journal({ after: 0, limit: 100, agentId: (await app.listAgents())[0]!.agentId })).rows;
+      const all: JournalRow[] = [...rows];
+      for (let after = rows.at(-1)?.sequence ?? 0; ; ) {
+        const page = await app.journal({ after, limit: 100 });
+        if (page.rows.length === 0) break;
+        all.push(...page.rows);
+        after = page.nextAfter;
+      }
+      return all.find((row) => row.kind === 'pi.response' && row.operationId === `op-${i}`);
+    });
+    samples.push((response.payload as { data: { receivedAt: number } }).data.receivedAt - t0);
+    await waitFor('settled', async () => ((await app.operation(`op-${i}`)).state === 'settled' ? true : undefined));
+  }
+  await host.stop();
+  delete process.env['COMMON_MEMORY_PI_COMMAND'];
+  return { name: 'admission to first byte on pi stdin (median of 40)', value: `${median(samples).toFixed(2)} ms (p95 ${percentile(samples, 95).toFixed(2)} ms)`, target: 'reported', met: true };
+}
+
+async function memoryWithFourAgents(seconds: number): Promise<Figure> {
+  const home = tempHome('bench-rss');
+  const { child, info } = await startHost(home, { COMMON_MEMORY_PI_COMMAND: stubCommand, STUB_PI_STREAM_MS: String(seconds * 1000) });
+  const hostInfo = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
+  const client = new ApiClient(info.port, hostInfo.token);
+  for (let i = 0; i < 4; i++) {
+    await client.createAgent({ name: `s${i}` });
+    await client.startAgent(`s${i}`);
+  }
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const startRss = rss();
+  await Promise.all([0, 1, 2, 3].map((i) => client.prompt({ agent: `s${i}`, text: 'stream for a while', operationId: `op-${i}` })));
+  const samples: number[] = [];
+  await waitFor('all four settled', async () => {
+    samples.push(rss());
+    const ops = await Promise.all([0, 1, 2, 3].map((i) => client.operation(`op-${i}`)));
+    return ops.every((op) => op.state === 'settled') ? true : undefined;
+  }, seconds * 1000 + 60_000);
+  const peak = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const head = (await client.status()).heads.journal;
+  await stopHost(child);
+  return { name: `host RSS, 4 agents streaming ${seconds} s (${head} journal rows)`, value: `peak ${peak.toFixed(0)} MB (start ${startRss.toFixed(0)} MB, last ${samples.at(-1)?.toFixed(0)} MB)`, target: 'bounded (reported)', met: true };
+}
+
+export async function runAgentsBench(): Promise<Figure[]> {
+  const seconds = Number(process.env['BENCH_STREAM_SECONDS'] ?? 60);
+  const figures = [await ingestThroughput(), await admissionToFirstByte(), await memoryWithFourAgents(seconds)];
+  report(figures);
+  return figures;
+}
