@@ -1,0 +1,92 @@
+// `install` / `uninstall codex|claude`: plan the hook config change, show it (--dry-run stops
+// there), apply it transactionally. The work is in source/hosts/integrations.ts, shared with the TUI.
+import { CmError } from '../../errors.js';
+import { applyInstall, planInstall, planUninstall } from '../../hosts/integrations.js';
+import type { HookApplyResult, HookClient, IntegrationPlan } from '../../hosts/integrations.js';
+import { assertApplicable } from '../../hosts/hook-config.js';
+import { faultPointFromEnv } from '../../workers/faults.js';
+import type { Output } from '../output.js';
+
+export interface InstallFlags {
+  readonly codexHome: string | undefined;
+  readonly claudeDir: string | undefined;
+  readonly dryRun: boolean;
+  /** The data home, only when the user chose one (--home or COMMON_MEMORY_HOME). */
+  readonly explicitHome: string | undefined;
+}
+
+const CLIENT_NAMES: Record<HookClient, string> = { codex: 'Codex', claude: 'Claude Code' };
+
+function parseClient(action: string, args: string[], flags: InstallFlags): HookClient {
+  const [client, ...extra] = args;
+  if ((client !== 'codex' && client !== 'claude') || extra.length > 0) {
+    throw new CmError('usage', `usage: common-memory ${action} codex|claude [--codex-home DIR | --claude-dir DIR] [--dry-run]`);
+  }
+  if (client === 'codex' && flags.claudeDir !== undefined) throw new CmError('usage', '--claude-dir is for claude; Codex takes --codex-home.');
+  if (client === 'claude' && flags.codexHome !== undefined) throw new CmError('usage', '--codex-home is for codex; Claude Code takes --claude-dir.');
+  return client;
+}
+
+export async function runInstallCommand(action: 'install' | 'uninstall', args: string[], flags: InstallFlags, out: Output): Promise<number> {
+  const client = parseClient(action, args, flags);
+  const configDir = client === 'codex' ? flags.codexHome : flags.claudeDir;
+  const options = { ...(configDir === undefined ? {} : { configDir }), ...(flags.explicitHome === undefined ? {} : { home: flags.explicitHome }) };
+  const plan = action === 'install' ? planInstall(client, options) : planUninstall(client, options);
+  assertApplicable(plan);
+  let applied: HookApplyResult | null = null;
+  if (!flags.dryRun) {
+    const fault = faultPointFromEnv();
+    applied = applyInstall(plan, fault ? { fault: (name) => fault(`installConfig.${name}`) } : {});
+  }
+  out.result(jsonResult(plan, flags.dryRun, applied), () => textResult(plan, flags.dryRun, applied));
+  return 0;
+}
+
+function jsonResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyResult | null): Record<string, unknown> {
+  return {
+    client: plan.client,
+    action: plan.action,
+    dryRun,
+    path: plan.path,
+    configDir: plan.configDir,
+    fileExisted: plan.before !== null,
+    changed: plan.after !== null,
+    written: applied?.written ?? false,
+    writtenPath: applied?.writtenPath ?? null,
+    backupPath: applied?.backupPath ?? null,
+    command: plan.command,
+    changes: plan.changes,
+    warnings: plan.warnings,
+    diff: plan.diff,
+    trust: plan.trust,
+  };
+}
+
+function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyResult | null): string {
+  const name = CLIENT_NAMES[plan.client];
+  const events = (kind: 'add' | 'remove') => plan.changes.filter((c) => c.change === kind).map((c) => c.event);
+  const lines: string[] = [];
+  const added = events('add');
+  const removed = events('remove');
+  if (plan.after === null) {
+    lines.push(
+      plan.action === 'install'
+        ? `common-memory's ${name} hooks are already installed in ${plan.path}; nothing changed.`
+        : `No common-memory ${name} hooks in ${plan.path}; nothing changed.`,
+    );
+  } else {
+    const what = plan.action === 'install' ? `add ${added.length} hooks (${added.join(', ')})` : `remove ${removed.length} hooks (${removed.join(', ')})`;
+    const file = plan.before === null ? `${plan.path} (new file)` : plan.path;
+    if (dryRun) {
+      lines.push(`Dry run — nothing was written. Would ${what} in ${file}:`, '', plan.diff.trimEnd(), '');
+    } else {
+      lines.push(`${plan.action === 'install' ? 'Installed' : 'Uninstalled'}: ${what.replace(/^add/, 'added').replace(/^remove/, 'removed')} in ${file}.`);
+      if (applied?.writtenPath && applied.writtenPath !== plan.path) lines.push(`(${plan.path} is a link; wrote ${applied.writtenPath}.)`);
+      if (applied?.backupPath) lines.push(`Previous file kept as ${applied.backupPath}`);
+    }
+  }
+  if (plan.action === 'install') lines.push(`Each hook runs: ${plan.command}`);
+  for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
+  if (plan.trust) lines.push('', plan.trust.text);
+  return lines.join('\n');
+}

@@ -1,0 +1,184 @@
+// Reading and rewriting a host's JSON config file (Codex hooks.json, Claude settings.json)
+// without ever leaving it half-written: the new bytes go to a temp file next to the real one,
+// are fsynced, and replace it with one rename; the previous bytes are kept in a backup first.
+// A symlinked config (dotfile managers) is written through to its target, so the link stays.
+import { closeSync, copyFileSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { CmError } from '../errors.js';
+import { parseSpans, serializePreserving } from './json-preserving.js';
+
+/** The layout of a JSON file, so that a rewrite looks like the user's own. */
+export interface JsonFormat {
+  /** JSON.stringify's `space`: a number of spaces, "\t", or 0 for one compact line. */
+  readonly indent: number | '\t';
+  readonly eol: '\n' | '\r\n';
+  readonly finalNewline: boolean;
+  readonly bom: boolean;
+}
+
+export const DEFAULT_JSON_FORMAT: JsonFormat = { indent: 2, eol: '\n', finalNewline: true, bom: false };
+
+export interface LoadedJson {
+  /** The file's exact text, or null when it does not exist. */
+  readonly text: string | null;
+  readonly value: Record<string, unknown>;
+  readonly format: JsonFormat;
+  /** Re-serialising the unchanged value gives the same bytes: a rewrite touches only what we change. */
+  readonly roundTrips: boolean;
+}
+
+export class InvalidConfigError extends Error {
+  override readonly name = 'InvalidConfigError';
+}
+
+export function detectFormat(text: string): JsonFormat {
+  const bom = text.startsWith('\uFEFF');
+  const body = bom ? text.slice(1) : text;
+  const eol = body.includes('\r\n') ? '\r\n' : '\n';
+  const finalNewline = /\n$/.test(body);
+  const lines = body.split(/\r?\n/);
+  const indented = lines.find((line) => /^[ \t]+\S/.test(line));
+  let indent: number | '\t';
+  if (indented !== undefined) indent = indented.startsWith('\t') ? '\t' : indented.length - indented.trimStart().length;
+  // One line with content is a compact file; an empty object has no layout to keep.
+  else indent = lines.filter((line) => line.trim().length > 0).length === 1 && !/^\s*\{\s*\}\s*$/.test(body) ? 0 : 2;
+  return { indent, eol, finalNewline: body.trim().length === 0 ? true : finalNewline, bom };
+}
+
+export function serializeJson(value: unknown, format: JsonFormat): string {
+  let text = JSON.stringify(value, null, format.indent);
+  if (format.eol === '\r\n') text = text.replace(/\n/g, '\r\n');
+  return `${format.bom ? '\uFEFF' : ''}${text}${format.finalNewline ? format.eol : ''}`;
+}
+
+/** The new text for `value`: unchanged parts keep their exact text from the loaded file, the rest follows its layout. */
+export function rewriteJson(loaded: LoadedJson, value: unknown): string {
+  const body = loaded.text === null ? '' : loaded.format.bom ? loaded.text.slice(1) : loaded.text;
+  if (body.trim().length === 0) return serializeJson(value, loaded.format);
+  const start = body.length - body.trimStart().length;
+  const end = body.trimEnd().length;
+  // Whitespace around the top-level value is the file's own, too.
+  const json = serializePreserving(value, parseSpans(body), body, loaded.format);
+  return `${loaded.format.bom ? '\uFEFF' : ''}${body.slice(0, start)}${json}${body.slice(end)}`;
+}
+
+/** Reads a JSON object file; a missing or blank file is an empty object. Invalid JSON throws InvalidConfigError. */
+export function loadJsonObject(path: string): LoadedJson {
+  let text: string | null;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(path, error);
+    text = null;
+  }
+  if (text === null || text.replace(/^\uFEFF/, '').trim().length === 0) {
+    return { text, value: {}, format: text === null ? DEFAULT_JSON_FORMAT : detectFormat(text), roundTrips: text === null };
+  }
+  const format = detectFormat(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(format.bom ? text.slice(1) : text);
+  } catch (error) {
+    throw new InvalidConfigError(`${path} is not valid JSON (${(error as Error).message}). Fix or remove it, then try again; nothing was written.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidConfigError(`${path} must hold a JSON object, not ${Array.isArray(value) ? 'an array' : typeof value}. Fix it, then try again; nothing was written.`);
+  }
+  return { text, value: value as Record<string, unknown>, format, roundTrips: serializeJson(value, format) === text };
+}
+
+/** Names a fault point between steps of the write; tests use it to simulate a crash. */
+export type WriteFault = (name: string) => void;
+
+export interface WriteResult {
+  /** The file that was replaced (the symlink target when the config is a symlink). */
+  readonly writtenPath: string;
+  /** The previous bytes, or null when there was no previous file. */
+  readonly backupPath: string | null;
+}
+
+const TEMP_MARK = '.common-memory-';
+
+/**
+ * Replaces `path` with `text` atomically, provided it still holds `expected` (null = absent),
+ * keeping the previous file as `<name>.common-memory-<time>.bak` next to it.
+ */
+export function replaceFileAtomically(path: string, expected: string | null, text: string, fault: WriteFault = () => {}): WriteResult {
+  const target = resolveTarget(path);
+  const dir = dirname(target);
+  const name = basename(target);
+  let current: string | null;
+  try {
+    current = readFileSync(target, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(target, error);
+    current = null;
+  }
+  if (current !== expected) {
+    throw new CmError('config_conflict', `${path} changed since the change was planned. Nothing was written; run the command again to plan against the current file.`);
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+    removeStaleTemps(dir, name);
+    let backupPath: string | null = null;
+    let mode: number | undefined;
+    if (current !== null) {
+      mode = statSync(target).mode & 0o7777;
+      backupPath = join(dir, `${name}${TEMP_MARK}${new Date().toISOString().replace(/[-:]/g, '').replace('.', '')}.bak`);
+      copyFileSync(target, backupPath, constants.COPYFILE_EXCL);
+      fsyncPath(backupPath);
+    }
+    const temp = join(dir, `.${name}${TEMP_MARK}${process.pid}-${Date.now()}.tmp`);
+    try {
+      const fd = openSync(temp, 'wx', mode ?? 0o644);
+      try {
+        writeSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      fault('beforeRename');
+      renameSync(temp, target);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    fsyncPath(dir);
+    return { writtenPath: target, backupPath };
+  } catch (error) {
+    if (error instanceof CmError) throw error;
+    throw ioError(target, error);
+  }
+}
+
+function resolveTarget(path: string): string {
+  try {
+    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch {
+    return path; // absent: written where asked
+  }
+}
+
+/** Temp files a killed earlier run left behind; only our own exact name pattern is touched. */
+function removeStaleTemps(dir: string, name: string): void {
+  const prefix = `.${name}${TEMP_MARK}`;
+  for (const entry of readdirSync(dir)) {
+    if (entry.startsWith(prefix) && entry.endsWith('.tmp')) rmSync(join(dir, entry), { force: true });
+  }
+}
+
+function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function ioError(path: string, error: unknown): CmError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return new CmError('invalid_input', `Cannot write ${path}: permission denied. Nothing was changed.`);
+  if (code === 'ENOSPC') return new CmError('storage_failed', `The disk holding ${path} is full. Nothing was changed.`);
+  return new CmError('internal', `Cannot update ${path}: ${(error as Error).message}. Nothing was changed.`);
+}
