@@ -13,24 +13,11 @@ import type { Application, JournalRow } from '../../source/protocol.js';
 import { openDatabase } from '../../source/store/database.js';
 import { WriterClient } from '../../source/workers/writer-client.js';
 import { startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
-import { median, percentile, report, type Figure } from './measure.js';
+import { median, percentile, rawCommitsPerSecond, report, type Figure } from './measure.js';
 
 const STUB = fileURLToPath(new URL('./stub-pi.mjs', import.meta.url));
 const stubCommand = JSON.stringify({ command: process.execPath, args: [STUB] });
 
-function rawCommitsPerSecond(count: number): number {
-  const dir = tempHome('bench-raw');
-  mkdirSync(dir, { recursive: true });
-  const db = openDatabase(join(dir, 'raw.sqlite'));
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
-  const insert = db.prepare('INSERT INTO t (payload) VALUES (?)');
-  const line = readFileSync(new URL('../../fixtures/pi/a-simple-prompt.stdout.jsonl', import.meta.url), 'utf8').split('\n')[5]!;
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < count; i++) db.transaction(() => insert.run(line)).immediate();
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  db.close();
-  return count / seconds;
-}
 
 /** One recorded prompt segment (b-two-prompts, first prompt), its response id to be rewritten per prompt. */
 function recordedSegment(): string[] {
@@ -65,7 +52,8 @@ async function ingestThroughput(): Promise<Figure> {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   await writer.close();
   const perSecond = records / seconds;
-  const raw = rawCommitsPerSecond(3000);
+  const line = readFileSync(new URL('../../fixtures/pi/a-simple-prompt.stdout.jsonl', import.meta.url), 'utf8').split('\n')[5]!;
+  const raw = rawCommitsPerSecond(3000, () => line);
   const ratio = perSecond / raw;
   return { name: `pi records ingested through the writer (${records}, plus 3 lifecycle commits per prompt)`, value: `${perSecond.toFixed(0)} records/s`, floor: `${raw.toFixed(0)} raw durable commits/s`, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 };
 }

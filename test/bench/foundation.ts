@@ -13,22 +13,10 @@ import { migrate } from '../../source/store/migrations.js';
 import { appendNote } from '../../source/store/notes.js';
 import { readStoreId } from '../../source/store/sequences.js';
 import { BIN, startHost, stopHost, tempHome } from '../support/cli.js';
-import { median, report, timeMsAsync, timeProcess, type Figure } from './measure.js';
+import { median, rawCommitsPerSecond, report, timeMsAsync, timeProcess, type Figure } from './measure.js';
 
 const ROUNDS = 5;
 
-function rawCommitsPerSecond(count: number): number {
-  const dir = tempHome('bench-raw');
-  mkdirSync(dir, { recursive: true });
-  const db = openDatabase(join(dir, 'raw.sqlite'));
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
-  const insert = db.prepare('INSERT INTO t (payload) VALUES (?)');
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < count; i++) db.transaction(() => insert.run(JSON.stringify({ text: `note ${i}` }))).immediate();
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  db.close();
-  return count / seconds;
-}
 
 async function noteThroughApi(): Promise<Figure> {
   const home = tempHome('bench-note');
@@ -43,7 +31,7 @@ async function noteThroughApi(): Promise<Figure> {
       for (let i = 0; i < count; i++) await client.appendNote({ text: `note ${round}-${i}` });
     });
     api.push(count / (ms / 1000));
-    raw.push(rawCommitsPerSecond(count));
+    raw.push(rawCommitsPerSecond(count, (i) => JSON.stringify({ text: `note ${i}` })));
   }
   await stopHost(child);
   const ratio = median(api) / median(raw);

@@ -1,6 +1,10 @@
 // Small helpers for benchmarks: medians and percentiles over repeated measurements, printed
 // side by side with the floor measured in the same run.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase } from '../../source/store/database.js';
+import { tempHome } from '../support/cli.js';
 
 export const median = (values: number[]): number => percentile(values, 50);
 
@@ -47,4 +51,18 @@ export function report(figures: Figure[]): void {
     const floor = figure.floor ? `  floor ${figure.floor}` : '';
     process.stdout.write(`${figure.met ? 'MET ' : 'MISS'}  ${figure.name}: ${figure.value}${floor}${ratio}  (target ${figure.target})\n`);
   }
+}
+
+/** The floor for durable writes: single-row transactions (same pragmas as the stores), each committed on its own. */
+export function rawCommitsPerSecond(count: number, payload: (i: number) => string): number {
+  const dir = tempHome('bench-raw');
+  mkdirSync(dir, { recursive: true });
+  const db = openDatabase(join(dir, 'raw.sqlite'));
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (payload) VALUES (?)');
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) db.transaction(() => insert.run(payload(i))).immediate();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  db.close();
+  return count / seconds;
 }
