@@ -54,10 +54,6 @@ const evidence = (turn: TranscriptTurn): TranscriptMessage[] => turn.messages.fi
 const texts = (messages: TranscriptMessage[]): string[] => messages.map((m) => m.text);
 const kinds = (turn: TranscriptTurn): string[] => turn.messages.map((m) => `${m.classification}:${m.kind}`);
 
-function allTurns(progress: ParseProgress<CodexRolloutState>): TranscriptTurn[] {
-  return [...progress.turns, ...progress.openTurns];
-}
-
 /** Parses `bytes` in two calls split at `at`, resuming the second from the JSON-round-tripped state. */
 function parseSplit(bytes: Buffer, at: number) {
   const first = new CodexRolloutParser().feed(bytes.subarray(0, at));

@@ -10,7 +10,6 @@ import { ApiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
 import type { Application, JournalRow } from '../../source/protocol.js';
-import { openDatabase } from '../../source/store/database.js';
 import { WriterClient } from '../../source/workers/writer-client.js';
 import { startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { median, percentile, rawCommitsPerSecond, report, type Figure } from './measure.js';

@@ -1,19 +1,18 @@
-// Bottom line: the current screen's keys, then the keys every screen shares.
+// Bottom line: the current screen's keys, then quit. The screen tabs in the header already name
+// their keys (1, 2), which keeps this line within 80 columns.
 import { Text } from 'ink';
 import { keyLabel } from '../keyboard/key-bindings.js';
 import { useTheme } from '../widgets/theme.js';
 import { useShellState } from './shell-context.js';
 import type { HelpItem } from './shell-state.js';
 
-const SHARED: HelpItem[] = [
-  { keys: keyLabel('nextScreen'), label: 'screen' },
-  { keys: keyLabel('quit'), label: 'quit' },
-];
+const SHARED: HelpItem[] = [{ keys: keyLabel('quit'), label: 'quit' }];
+const WHILE_TYPING: HelpItem[] = [{ keys: keyLabel('interrupt'), label: 'quit' }];
 
 export function HelpLine() {
   const { help } = useShellState();
   const theme = useTheme();
-  const items = [...help, ...SHARED];
+  const items = [...help.items, ...(help.shared ? SHARED : WHILE_TYPING)];
   return (
     <Text color={theme.muted} wrap="truncate-end">
       {items.map((item) => (item.keys ? `${item.keys} ${item.label}` : item.label)).join(' · ')}

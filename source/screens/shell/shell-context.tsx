@@ -3,7 +3,7 @@
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import type { Application, HostStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
-import type { HelpItem, ScreenName, ShellState } from './shell-state.js';
+import type { HelpItem, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
 
 export type Connection = 'in-process host' | 'remote host';
 
@@ -16,7 +16,7 @@ export interface ShellEnvironment {
 export interface ShellActions {
   show(screen: ScreenName): void;
   nextScreen(): void;
-  setHelp(help: HelpItem[]): void;
+  setHelp(help: ScreenHelp): void;
   /** Any screen that reads the status shares it with the header. */
   reportStatus(status: HostStatus): void;
   reportStatusError(error: ShownError): void;
@@ -47,12 +47,12 @@ export const useShellState = (): ShellState => required(useContext(StateContext)
 export const useShellActions = (): ShellActions => required(useContext(ActionsContext), 'Shell actions');
 
 /** Publishes the current screen's keys to the help line; re-published only when the text changes. */
-export function useHelp(help: HelpItem[]): void {
+export function useHelp(items: HelpItem[], shared = true): void {
   const { setHelp } = useShellActions();
-  const signature = help.map((item) => `${item.keys}\u0000${item.label}`).join('\u0001');
+  const signature = `${shared}\u0002${items.map((item) => `${item.keys}\u0000${item.label}`).join('\u0001')}`;
   useEffect(() => {
-    setHelp(help);
-    // `signature` stands for `help`: a new array with the same text must not loop.
+    setHelp({ items, shared });
+    // `signature` stands for `items` and `shared`: a new array with the same text must not loop.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signature, setHelp]);
 }

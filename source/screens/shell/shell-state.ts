@@ -21,33 +21,41 @@ export interface HostView {
   checkedAt: Date | null;
 }
 
+export interface ScreenHelp {
+  items: HelpItem[];
+  /** False while a text input has the keyboard: q and Tab are text then, only Ctrl+C quits. */
+  shared: boolean;
+}
+
 export interface ShellState {
   screen: ScreenName;
-  help: HelpItem[];
+  help: ScreenHelp;
   host: HostView;
 }
 
 export type ShellAction =
   | { type: 'show'; screen: ScreenName }
   | { type: 'nextScreen' }
-  | { type: 'setHelp'; help: HelpItem[] }
+  | { type: 'setHelp'; help: ScreenHelp }
   | { type: 'statusLoaded'; status: HostStatus; at: Date }
   | { type: 'statusFailed'; error: ShownError; at: Date };
 
+const noHelp: ScreenHelp = { items: [], shared: true };
+
 export const initialShellState: ShellState = {
   screen: 'dashboard',
-  help: [],
+  help: noHelp,
   host: { status: null, error: null, checkedAt: null },
 };
 
 export function shellReducer(state: ShellState, action: ShellAction): ShellState {
   switch (action.type) {
     case 'show':
-      return state.screen === action.screen ? state : { ...state, screen: action.screen, help: [] };
+      return state.screen === action.screen ? state : { ...state, screen: action.screen, help: noHelp };
     case 'nextScreen': {
       const index = SCREENS.findIndex((screen) => screen.name === state.screen);
       const next = SCREENS[(index + 1) % SCREENS.length] ?? SCREENS[0];
-      return { ...state, screen: next.name, help: [] };
+      return { ...state, screen: next.name, help: noHelp };
     }
     case 'setHelp':
       return { ...state, help: action.help };

@@ -1,0 +1,52 @@
+// Dashboard: which store, which host, and how far each history has grown.
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import { clockTime, shortId } from '../format.js';
+import { keyLabel } from '../keyboard/key-bindings.js';
+import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { ErrorLine } from '../widgets/error-line.js';
+import { Spinner } from '../widgets/spinner.js';
+import { useTheme } from '../widgets/theme.js';
+import { useDashboardState } from './use-dashboard-state.js';
+
+const LABEL_WIDTH = 11;
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Box width={LABEL_WIDTH} flexShrink={0}>
+        <Text>{label}</Text>
+      </Box>
+      <Text wrap="truncate-end">{children}</Text>
+    </Box>
+  );
+}
+
+export function Dashboard() {
+  const { home, connection } = useEnvironment();
+  const { status, error, loading, refreshedAt } = useDashboardState();
+  const theme = useTheme();
+  useHelp([{ keys: keyLabel('showHistory'), label: 'history' }]);
+  return (
+    <Box flexDirection="column" paddingTop={1}>
+      <Text bold color={theme.accent}>
+        Dashboard
+      </Text>
+      <Field label="Store">{status ? status.storeId : '…'}</Field>
+      <Field label="Home">{home}</Field>
+      <Field label="Host">
+        {status ? `${connection} · mode ${status.mode} · host ${shortId(status.hostId)} · pid ${status.pid}` : connection}
+      </Field>
+      <Field label="Started">{status ? status.startedAt : '…'}</Field>
+      <Box marginTop={1} flexDirection="column">
+        <Field label="Journal">{status ? `head ${status.heads.journal}` : '…'}</Field>
+        <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
+      </Box>
+      <Box marginTop={1}>
+        <Text color={theme.muted}>{refreshedAt ? `refreshed ${clockTime(refreshedAt)} ` : ''}</Text>
+        {loading ? <Spinner label="refreshing…" /> : null}
+      </Box>
+      <ErrorLine error={error} prefix="status" />
+    </Box>
+  );
+}

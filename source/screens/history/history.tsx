@@ -1,0 +1,62 @@
+// History screen: the journal or the timeline a page at a time, with keyset paging, live
+// follow and a note input. Owns its state; the parts below only render it.
+import { Box } from 'ink';
+import { useEffect } from 'react';
+import { keyLabel, keyBindings } from '../keyboard/key-bindings.js';
+import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import type { HelpItem } from '../shell/shell-state.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { ErrorLine } from '../widgets/error-line.js';
+import { HistoryRows } from './history-rows.js';
+import { HistoryTitle, NoteLine } from './history-parts.js';
+import { useHistoryEffects } from './use-history-effects.js';
+import { useHistoryInput } from './use-history-input.js';
+import { useHistoryState, type HistoryState } from './use-history-state.js';
+import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../limits.js';
+
+/** Lines that are not rows: header, title, note line, error line, help line, and the one spare row. */
+const CHROME_LINES = 6;
+
+export const rowsPerPage = (terminalRows: number): number =>
+  Math.min(PAGE_LIMIT_MAX, Math.max(PAGE_LIMIT_MIN, terminalRows - CHROME_LINES));
+
+const primary = (command: keyof typeof keyBindings): string => keyBindings[command][0]?.label ?? command;
+
+function helpFor(state: HistoryState): HelpItem[] {
+  if (state.note.open) {
+    return state.note.submitting
+      ? [{ keys: '', label: 'saving note…' }]
+      : [{ keys: keyLabel('submit'), label: 'save note' }, { keys: keyLabel('cancel'), label: 'cancel' }];
+  }
+  const help: HelpItem[] = state.following ? [{ keys: '', label: 'following' }] : [];
+  help.push(
+    { keys: primary('toggleStream'), label: state.stream === 'journal' ? 'timeline' : 'journal' },
+    { keys: `${primary('nextPage')}/${primary('previousPage')}`, label: 'page' },
+    { keys: primary('firstPage'), label: 'first' },
+    { keys: primary('toggleFollow'), label: state.following ? 'stop' : 'follow' },
+    { keys: primary('openNote'), label: 'note' },
+  );
+  return help;
+}
+
+export function History() {
+  const { app } = useEnvironment();
+  const { rows, columns } = useTerminalSize();
+  const [state, dispatch] = useHistoryState(rowsPerPage(rows));
+  useHistoryEffects(app, state, dispatch);
+  useHistoryInput(state, dispatch);
+  useHelp(helpFor(state), !state.note.open);
+  useEffect(() => dispatch({ type: 'setLimit', limit: rowsPerPage(rows) }), [rows]);
+  const page = state.page?.stream === state.stream ? state.page : null;
+  const emptyText = state.stream === 'timeline' ? '(no timeline rows yet: notes go to the journal only)' : '(no journal rows here)';
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <HistoryTitle state={state} />
+      <Box flexDirection="column" flexGrow={1} overflow="hidden">
+        <HistoryRows page={page} columns={columns} emptyText={emptyText} />
+      </Box>
+      <NoteLine note={state.note} columns={columns} />
+      <ErrorLine error={state.note.error ?? state.error} prefix={state.note.error ? 'note' : 'read'} />
+    </Box>
+  );
+}

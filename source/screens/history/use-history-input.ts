@@ -1,0 +1,30 @@
+// Keys of the history screen: shortcuts at screen priority while no note is being typed, the
+// note's line input above them while it is.
+import { randomUUID } from 'node:crypto';
+import type { Dispatch } from 'react';
+import { commandFor } from '../keyboard/key-bindings.js';
+import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
+import { useLineInput } from '../widgets/line-input.js';
+import type { HistoryAction, HistoryState } from './use-history-state.js';
+
+const SCREEN_COMMANDS = ['toggleStream', 'nextPage', 'previousPage', 'firstPage', 'toggleFollow', 'openNote', 'refresh'] as const;
+
+export function useHistoryInput(state: HistoryState, dispatch: Dispatch<HistoryAction>): void {
+  const noteOpen = state.note.open;
+  useKeyHandler(
+    PRIORITY.screen,
+    (input, key) => {
+      const command = commandFor(SCREEN_COMMANDS, input, key);
+      if (command === undefined) return false;
+      dispatch({ type: command });
+      return true;
+    },
+    !noteOpen,
+  );
+  useLineInput(noteOpen, {
+    onEdit: (edit) => dispatch({ type: 'editNote', edit }),
+    // A fresh ID per press; the reducer keeps the earlier one when this is a retry of the same text.
+    onSubmit: () => dispatch({ type: 'submitNote', freshOperationId: randomUUID() }),
+    onCancel: () => dispatch({ type: 'cancelNote' }),
+  });
+}

@@ -1,0 +1,55 @@
+// Full-screen entry: the alternate screen buffer while the TUI runs, the user's terminal back
+// afterwards — on q, Ctrl+C, SIGTERM/SIGHUP, a render error or a crash.
+import { render, type Instance } from 'ink';
+import type { Application } from '../protocol.js';
+import { App } from './app.js';
+
+export interface RunTuiOptions {
+  app: Application;
+  home: string;
+  connection: 'in-process host' | 'remote host';
+  onExit?: () => void;
+}
+
+const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
+const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
+
+/** Resolves when the user quits; rejects (with the terminal restored) if rendering failed. */
+export async function runTui(options: RunTuiOptions): Promise<void> {
+  const { stdout } = process;
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    stdout.write(LEAVE_ALTERNATE_SCREEN);
+  };
+  let instance: Instance | undefined;
+  let signalled = false;
+  // A signal ends the TUI like q does, so the caller still stops its host in order.
+  const stopOnSignal = () => {
+    signalled = true;
+    instance?.unmount();
+  };
+  stdout.write(ENTER_ALTERNATE_SCREEN);
+  // Last resort: a crash that skips `finally` still leaves the user's terminal usable.
+  process.once('exit', restore);
+  // `on`, not `once`, and kept after a signal: Ink's and execa's signal-exit copies re-raise a
+  // signal once they see no other listener, which killed the process (exit 143) while the caller
+  // was still stopping its host. Observed in tmux with `kill -TERM`.
+  process.on('SIGTERM', stopOnSignal);
+  process.on('SIGHUP', stopOnSignal);
+  try {
+    // Ctrl+C goes through the keyboard router like every key (exitOnCtrlC would bypass it).
+    instance = render(<App app={options.app} home={options.home} connection={options.connection} />, { exitOnCtrlC: false });
+    await instance.waitUntilExit();
+  } finally {
+    instance?.cleanup();
+    restore();
+    process.off('exit', restore);
+    if (!signalled) {
+      process.off('SIGTERM', stopOnSignal);
+      process.off('SIGHUP', stopOnSignal);
+    }
+    options.onExit?.();
+  }
+}
