@@ -37,6 +37,12 @@ interface InFlight {
 
 type Settle = { operationId: string; outcome: string; detail: unknown };
 
+/** Drills shorten the wait for a child that never answers (COMMON_MEMORY_DRILL_ACCEPT_MS). */
+function acceptTimeoutMs(): number {
+  const value = Number(process.env['COMMON_MEMORY_DRILL_ACCEPT_MS']);
+  return Number.isSafeInteger(value) && value > 0 ? value : PI_ACCEPT_TIMEOUT_MS;
+}
+
 /** Maps a settlement result to the store's outcome; "no-answer" becomes interrupted, never an answer. */
 function settleOf(inFlight: InFlight, result: SettlementResult): Settle | undefined {
   if (result.status !== 'settled') return undefined;
@@ -127,10 +133,19 @@ export class PiRuntime {
     if (admission.replayed) return receipt;
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
-    this.inFlight = { operationId, piRequestId, state: startSettlement(piRequestId), barrierSent: false, done, finish };
-    await this.enqueue(() => this.deps.writer.call('markAttempted', { operationId }));
-    this.write(line);
-    this.inFlight.acceptTimer = setTimeout(() => void this.enqueue(() => this.giveUpUnanswered(operationId)), PI_ACCEPT_TIMEOUT_MS);
+    const inFlight: InFlight = { operationId, piRequestId, state: startSettlement(piRequestId), barrierSent: false, done, finish };
+    this.inFlight = inFlight;
+    try {
+      await this.enqueue(() => this.deps.writer.call('markAttempted', { operationId }));
+      this.write(line);
+    } catch (error) {
+      // Admitted but not (certainly) sent: the generation stops and its retirement interrupts the
+      // operation. Never resent; a retry with the same operation ID returns the admission receipt.
+      this.release(inFlight);
+      void this.requestStop(`prompt could not be sent: ${(error as Error).message}`, false);
+      throw error;
+    }
+    inFlight.acceptTimer = setTimeout(() => void this.enqueue(() => this.giveUpUnanswered(operationId)), acceptTimeoutMs());
     return receipt;
   }
 
@@ -163,13 +178,14 @@ export class PiRuntime {
   private async ingest(stream: 'stdout' | 'stderr', event: FrameEvent): Promise<void> {
     let settle: Settle | undefined;
     const inFlight = this.inFlight;
+    let next: SettlementState | undefined;
     if (stream === 'stdout' && inFlight && inFlight.state.result === null) {
       const input =
         event.kind === 'record'
           ? ({ kind: 'record', record: classifyPiRecord(event.text, { activePromptId: inFlight.piRequestId }) } as const)
           : ({ kind: 'frame-fault', detail: `${event.kind} stdout line` } as const);
       const step = advanceSettlement(inFlight.state, input);
-      inFlight.state = step.state;
+      next = step.state;
       // A record that confirms settlement belongs to no operation: settle first, in the same transaction.
       if (!step.consumed && step.state.result) settle = settleOf(inFlight, step.state.result);
     }
@@ -191,6 +207,9 @@ export class PiRuntime {
       void this.requestStop(`storing a pi record failed: ${(error as Error).message}`, false);
       return;
     }
+    // The settlement moves only on committed evidence: a record that could not be stored never
+    // happened as far as the prompt is concerned, so it can never lead to a claimed answer.
+    if (inFlight && next) inFlight.state = next;
     if (result.stopGeneration) {
       this.faulted = true;
       void this.requestStop(result.projectionFailure ? `projection failed: ${result.projectionFailure}` : `${event.kind} stdout line`, false);
@@ -208,7 +227,7 @@ export class PiRuntime {
     if (wait.kind === 'done') {
       if (!settledByRecord) {
         const settle = settleOf(inFlight, wait.result);
-        if (settle) await this.deps.writer.call('settlePrompt', settle);
+        if (settle) await this.storeSettlement(settle);
         else if (wait.result.status === 'faulted' || wait.result.status === 'interrupted') void this.requestStop(`prompt ${wait.result.status}`, false);
       }
       this.release(inFlight);
@@ -226,6 +245,19 @@ export class PiRuntime {
       inFlight.graceTimer = setTimeout(() => void this.enqueue(() => this.graceElapsed(inFlight)), wait.graceMs);
     } else if (wait.kind !== 'confirm') {
       inFlight.barrierSent = false;
+    }
+  }
+
+  /**
+   * A settlement that cannot be stored is not claimed: the generation stops, and retiring it
+   * records the prompt as interrupted. The failure never escapes into the runtime's queue, where
+   * it would leave the prompt in flight and the agent busy for good.
+   */
+  private async storeSettlement(settle: Settle): Promise<void> {
+    try {
+      await this.deps.writer.call('settlePrompt', settle);
+    } catch (error) {
+      void this.requestStop(`storing the settlement failed: ${(error as Error).message}`, false);
     }
   }
 
@@ -282,7 +314,7 @@ export class PiRuntime {
       if (inFlight && inFlight.state.result === null) {
         inFlight.state = advanceSettlement(inFlight.state, { kind: 'stream-ended' }).state;
         const settle = inFlight.state.result ? settleOf(inFlight, inFlight.state.result) : undefined;
-        if (settle) await this.deps.writer.call('settlePrompt', settle);
+        if (settle) await this.storeSettlement(settle);
       }
       if (inFlight) this.release(inFlight);
       const orderly = this.stopReason !== undefined && !this.stopReason.endsWith('(not orderly)') && !this.faulted && result.exitCode === 0;
