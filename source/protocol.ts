@@ -106,8 +106,11 @@ export interface AgentView {
   agentId: string;
   name: string;
   model: string | null;
-  /** The current (latest) generation, if the agent was ever started. */
-  generation: { generationId: string; number: number; state: GenerationState; pid: number | null; projectionError: string | null } | null;
+  /**
+   * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
+   * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
+   */
+  generation: { generationId: string; number: number; state: GenerationState; pid: number | null; projectionError: string | null; endReason: string | null } | null;
   /** The prompt operation the agent is working on; null when idle. */
   activeOperationId: string | null;
   createdAt: string;

@@ -10,11 +10,11 @@ import { runCli, tempHome } from './support/cli.js';
 const payload = JSON.stringify({ session_id: 's1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' });
 
 describe('hook dispatch', () => {
-  it('commits one inbox envelope with the exact payload and exits 0 with no output', async () => {
+  it('commits one inbox envelope with the exact payload and exits 0 with the SessionStart context reply', async () => {
     const home = tempHome('hook');
     const result = await runCli(['hook', 'codex', '--home', home], { input: payload });
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, '');
+    assert.equal(JSON.parse(result.stdout).hookSpecificOutput.hookEventName, 'SessionStart');
     const db = openDatabase(storeFiles(home).core, { readonly: true });
     const rows = db.prepare('SELECT client, event, payload FROM inbox').all();
     db.close();

@@ -4,6 +4,7 @@ import meow from 'meow';
 import { EXIT } from '../errors.js';
 import { HOME_ENV, resolveHome } from '../home.js';
 import { runAbandon, runAbort, runAgent, runPrompt } from './commands/agents.js';
+import { runFlush, runSessionDrain, runStatus } from './commands/capture.js';
 import { runDoctorCommand } from './commands/doctor.js';
 import { runHistory } from './commands/history.js';
 import { runHostCommand } from './commands/host.js';
@@ -42,6 +43,12 @@ export const HELP = `
     operation <id>                       an operation and its state
     doctor                               check the store's consistency
     hook codex|claude                    one host hook event on stdin (used by installed hooks)
+    status [--after-recovery ID]         captured sessions, queue states, inbox/watch/isolation counts
+                                         and recovery items (20 a page; no conversation bodies)
+    session-drain [--recover ID]         turn the hook inbox into sessions, turns and batches now;
+                                         --recover retries one recovery item (exit 3 if it fails again)
+    flush                                drain, then exit 0 when everything settled is processed,
+                                         3 while anything is buffered, inboxed, watched or isolated
     install codex|claude [--dry-run]     add common-memory's hooks to the client's config, keeping
                                          everything else (--dry-run: show the diff, write nothing)
         --codex-home DIR   Codex home (default $CODEX_HOME or ~/.codex); hooks.json there
@@ -80,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
       dryRun: { type: 'boolean', default: false },
       model: { type: 'string' },
       piConfig: { type: 'string' },
+      afterRecovery: { type: 'string' },
+      recover: { type: 'string' },
     },
   });
   const out = createOutput(cli.flags.json);
@@ -115,6 +124,12 @@ export async function main(argv: string[]): Promise<number> {
         return await runMessage(home, rest[0], out);
       case 'operation':
         return await runOperation(home, rest[0], out);
+      case 'status':
+        return await runStatus(home, cli.flags.afterRecovery, out);
+      case 'session-drain':
+        return await runSessionDrain(home, cli.flags.recover, out);
+      case 'flush':
+        return await runFlush(home, out);
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':

@@ -2,6 +2,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { CmError, isErrorCode } from '../errors.js';
 import { API_TIMEOUT_MS } from '../limits.js';
+import type { CaptureStatus, DrainReport, FlushReport } from '../protocol.js';
 import type {
   AbortReceipt, AgentView, Application, CreateAgentInput, HostStatus, JournalRow, MessageView, NoteInput, OperationView, Page, PageRequest, PromptInput, PromptReceipt, Receipt, TimelineRow,
 } from '../protocol.js';
@@ -102,6 +103,20 @@ export class ApiClient implements Application {
 
   abandon(operationId: string) {
     return this.request<OperationView>('POST', `/v1/operations/${encodeURIComponent(operationId)}/abandon`, {});
+  }
+
+  // ---- host capture (issue 4) ----
+  captureStatus(request: { afterRecovery?: string | undefined }) {
+    const query = request.afterRecovery === undefined ? '' : `?after-recovery=${encodeURIComponent(request.afterRecovery)}`;
+    return this.request<CaptureStatus>('GET', `/v1/capture/status${query}`);
+  }
+
+  sessionDrain(request: { recover?: string | undefined }) {
+    return this.request<DrainReport>('POST', '/v1/capture/drain', request.recover === undefined ? {} : { recover: request.recover });
+  }
+
+  flush() {
+    return this.request<FlushReport>('POST', '/v1/capture/flush', {});
   }
 }
 

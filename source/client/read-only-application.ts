@@ -1,5 +1,8 @@
 // Reads without a host: a read-only connection, no lease, so `log --follow` never blocks a host start.
+import { dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
+import { parseRecoveryId } from '../protocol.js';
+import { readCaptureStatus } from '../store/capture-reads.js';
 import type { Application, HostStatus, PageRequest } from '../protocol.js';
 import { listAgents } from '../store/agents.js';
 import { coreSchema } from '../store/core-schema.js';
@@ -58,6 +61,21 @@ export class ReadOnlyApplication implements Application {
 
   async operation(operationId: string) {
     return readOperation(this.db, operationId);
+  }
+
+  // ---- host capture (issue 4): status reads without a host; draining needs the host or the lease ----
+  async captureStatus(request: { afterRecovery?: string | undefined }) {
+    const after = request.afterRecovery === undefined ? 0 : parseRecoveryId(request.afterRecovery);
+    if (after === undefined) throw new CmError('invalid_cursor', `"${request.afterRecovery}" is not a recovery ID (rec-<n>); use the nextRecoveryId that status printed.`);
+    return readCaptureStatus(this.db, { storeId: readStoreId(this.db), mode: 'read-only', afterRecovery: after, hookErrorsPath: join(dirname(this.db.name), 'hook-errors.jsonl') });
+  }
+
+  async sessionDrain(): Promise<never> {
+    throw new CmError('internal', 'This connection is read-only; draining needs the host or the lease.');
+  }
+
+  async flush(): Promise<never> {
+    throw new CmError('internal', 'This connection is read-only; flushing needs the host or the lease.');
   }
 
   close(): void {

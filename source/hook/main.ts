@@ -1,8 +1,9 @@
 // The hook fast path. A host starts `common-memory hook <client>` for every lifecycle event, with
 // deadlines as short as 1.5 s, so this module imports only node:* and better-sqlite3 (no meow,
-// ink, react, zod or execa): read stdin, validate by hand, one durable BEGIN IMMEDIATE insert,
-// reply, exit. It never fails the user's agent: on any error it exits 0 and leaves a record of
-// the failure for `status` to show.
+// ink, react, zod or execa): read stdin, validate by hand, one durable BEGIN IMMEDIATE transaction
+// (capture.ts), reply, exit. It never runs a model, never processes the queue and never waits for
+// the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
+// record of the failure for `status` to show.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
@@ -10,11 +11,16 @@ import { HOOK_STDIN_MAX_BYTES } from '../limits.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
+import { faultPointFromEnv } from '../workers/faults.js';
+import { captureEvent } from './capture.js';
+import { parsePayload, type HookClient } from './payload.js';
+import { processInstance } from './process-instance.js';
+import { hookReply } from './reply.js';
 
-const CLIENTS = new Set(['codex', 'claude']);
+const CLIENTS = new Set<string>(['codex', 'claude']);
 
 interface HookArgs {
-  client: string;
+  client: HookClient;
   home: string;
 }
 
@@ -26,22 +32,13 @@ function parseArgs(argv: string[]): HookArgs {
     else if (rest[i]?.startsWith('--home=')) homeFlag = rest[i]!.slice('--home='.length);
   }
   if (!client || !CLIENTS.has(client)) throw new CmError('usage', `usage: common-memory hook codex|claude [--home DIR] < event.json`);
-  return { client, home: resolveHome(homeFlag) };
+  return { client: client as HookClient, home: resolveHome(homeFlag) };
 }
 
-function readEvent(): { raw: string; event: string } {
+function readStdin(): string {
   const raw = readFileSync(0);
   if (raw.length > HOOK_STDIN_MAX_BYTES) throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${HOOK_STDIN_MAX_BYTES}`);
-  const text = raw.toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new CmError('invalid_input', 'hook payload is not JSON');
-  }
-  const event = (parsed as { hook_event_name?: unknown } | null)?.hook_event_name;
-  if (typeof event !== 'string' || event.length === 0) throw new CmError('invalid_input', 'hook payload has no hook_event_name');
-  return { raw: text, event };
+  return raw.toString('utf8');
 }
 
 function openStore(home: string): Db {
@@ -60,18 +57,22 @@ export function runHook(argv: string[]): number {
     return 2;
   }
   let db: Db | undefined;
+  let reply = '';
   try {
-    const { raw, event } = readEvent();
+    const payload = parsePayload(readStdin());
+    const instance = processInstance(args.client);
     db = openStore(args.home);
-    const insert = db.prepare('INSERT INTO inbox (client, event, received_at_ms, payload) VALUES (?, ?, ?, ?)');
-    db.transaction(() => insert.run(args.client, event, Date.now(), raw)).immediate();
-    return 0;
+    const result = captureEvent(db, args.client, instance, payload, faultPointFromEnv());
+    reply = hookReply(payload.event, result.snapshot);
   } catch (error) {
     recordFailure(args, error);
-    return 0;
+    reply = '';
   } finally {
     db?.close();
   }
+  // Printed only after the commit: a reply never announces an event that was not kept.
+  if (reply) process.stdout.write(`${reply}\n`);
+  return 0;
 }
 
 /** Best effort: the failure is kept next to the store so that `status` can report it. */

@@ -7,6 +7,7 @@ import { asCmError, CmError } from '../errors.js';
 import { PAGE_LIMIT_DEFAULT, REQUEST_BODY_MAX_BYTES } from '../limits.js';
 import type { Application, PageRequest } from '../protocol.js';
 
+const drainBody = z.object({ recover: z.string().max(64).optional() }).strict();
 const noteBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
 const agentBody = z.object({ name: z.string(), model: z.string().optional(), piConfigDir: z.string().optional(), operationId: z.string().optional() }).strict();
 const promptBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
@@ -93,6 +94,14 @@ async function route(app: Application, method: string, url: URL, request: Incomi
   if (method === 'GET' && message) return [200, await app.message(decodeURIComponent(message[1]!))];
   const operation = /^\/v1\/operations\/([^/]+)$/.exec(path);
   if (method === 'GET' && operation) return [200, await app.operation(decodeURIComponent(operation[1]!))];
+  // ---- host capture (issue 4) ----
+  if (method === 'GET' && path === '/v1/capture/status') return [200, await app.captureStatus({ afterRecovery: url.searchParams.get('after-recovery') ?? undefined })];
+  if (method === 'POST' && path === '/v1/capture/drain') {
+    const parsed = drainBody.safeParse(await readBody(request));
+    if (!parsed.success) throw new CmError('invalid_input', 'A drain request is {"recover"?: "rec-<n>"}.');
+    return [200, await app.sessionDrain({ recover: parsed.data.recover })];
+  }
+  if (method === 'POST' && path === '/v1/capture/flush') return [200, await app.flush()];
   throw new CmError('not_found', `No route ${method} ${path}.`);
 }
 

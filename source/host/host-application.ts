@@ -2,13 +2,15 @@
 // connection. The HTTP server and the TUI both speak to this object.
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
-import type { Application, CreateAgentInput, HostStatus, NoteInput, PageRequest, PromptInput } from '../protocol.js';
+import type { AbortReceipt, Application, CreateAgentInput, HostStatus, NoteInput, PageRequest, PromptInput, PromptReceipt } from '../protocol.js';
 import { listAgents, requireAgent, toAgentView } from '../store/agents.js';
 import type { Db } from '../store/database.js';
 import type { AgentsClient } from '../workers/agents-client.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
+import { findOperation } from '../store/operations.js';
 import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
+import type { CaptureService } from './capture-service.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -79,19 +81,58 @@ export class HostApplication implements Application {
   }
 
   async stopAgent(agent: string) {
+    requireAgent(this.reader, agent); // an unknown agent is "not found", not "not running"
     await this.runtime().stop(agent);
     return toAgentView(this.reader, requireAgent(this.reader, agent));
   }
 
-  prompt(input: PromptInput) {
-    return this.runtime().prompt(input.agent, input.text, input.operationId ?? randomUUID());
+  /**
+   * An operation ID that is already stored is a replay, answered by the store — the original
+   * receipt or a conflict — whatever the runtime's state: after a lost reply the agent may still
+   * be busy with that very prompt, or, after a host restart, not running at all (seed 003 B3.1,
+   * B3.6). Nothing reaches pi a second time.
+   */
+  async prompt(input: PromptInput): Promise<PromptReceipt> {
+    const operationId = input.operationId ?? randomUUID();
+    const earlier = findOperation(this.reader, operationId);
+    if (earlier) {
+      const admission = await this.writer.call('admitPrompt', { agent: input.agent, text: input.text, operationId, piRequestId: earlier.pi_request_id ?? '' });
+      return { storeId: admission.storeId, operationId: admission.operationId, sequence: admission.sequence, replayed: admission.replayed, messageId: admission.messageId };
+    }
+    requireAgent(this.reader, input.agent);
+    return this.runtime().prompt(input.agent, input.text, operationId);
   }
 
-  abort(agent: string, operationId?: string) {
+  async abort(agent: string, operationId?: string): Promise<AbortReceipt> {
+    if (operationId && findOperation(this.reader, operationId)) {
+      const receipt = await this.writer.call('requestAbort', { agent, operationId });
+      return { storeId: receipt.storeId, operationId: receipt.operationId, sequence: receipt.sequence, replayed: receipt.replayed, targetOperationId: receipt.targetOperationId };
+    }
+    requireAgent(this.reader, agent);
     return this.runtime().abort(agent, operationId);
   }
 
   abandon(operationId: string) {
     return this.writer.call('abandonPrompt', { operationId });
+  }
+
+  // ---- host capture (issue 4): set by Host.start ----
+  capture: CaptureService | undefined;
+
+  private captureService(): CaptureService {
+    if (!this.capture) throw new CmError('internal', 'Host capture is not started in this process.');
+    return this.capture;
+  }
+
+  captureStatus(request: { afterRecovery?: string | undefined }) {
+    return this.captureService().status(request);
+  }
+
+  sessionDrain(request: { recover?: string | undefined }) {
+    return this.captureService().sessionDrain(request);
+  }
+
+  flush() {
+    return this.captureService().flush();
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { AgentsClient } from '../workers/agents-client.js';
 import { WriterClient } from '../workers/writer-client.js';
 import { startApiServer } from './api-server.js';
+import { CaptureService } from './capture-service.js';
 import { HostApplication } from './host-application.js';
 import { acquireLease, processStartTime, type Lease } from './lease.js';
 
@@ -69,6 +70,7 @@ export class Host {
       const info: HostInfoFile = { hostId, storeId: writer.storeId, pid: process.pid, processStartedAt, role, startedAt, port: null, token: null };
       const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
       const application = new HostApplication(writer, reader, identity, join(home, 'agents'), agents);
+      application.capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);
       if (options.serve) {
         info.token = randomBytes(32).toString('hex');
         const served = await startApiServer(application, info.token, options.port ?? 0);
@@ -97,6 +99,8 @@ export class Host {
     try {
       // Admission closes first; every agent is stopped and its generation retired before the store is released.
       await this.agents?.shutdown();
+      // The drain stops before the writer: no capture step is left half-submitted.
+      await this.application.capture?.close();
       await this.writer.call('hostStopped', { hostId: this.info.hostId });
     } finally {
       this.reader.close();

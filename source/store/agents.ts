@@ -38,6 +38,8 @@ export interface GenerationRecord {
   stdout_head: number;
   stderr_head: number;
   projection_error: string | null;
+  /** JSON of the retirement: { orderly, reason, exitCode, signal }; null while the generation runs. */
+  exit_detail: string | null;
 }
 
 export function findAgent(db: Db, nameOrId: string): AgentRecord | undefined {
@@ -63,7 +65,10 @@ export function toAgentView(db: Db, agent: AgentRecord): AgentView {
     name: agent.name,
     model: agent.model,
     generation: generation
-      ? { generationId: generation.generation_id, number: generation.number, state: generation.state, pid: generation.pid, projectionError: generation.projection_error }
+      ? {
+          generationId: generation.generation_id, number: generation.number, state: generation.state, pid: generation.pid, projectionError: generation.projection_error,
+          endReason: generation.exit_detail ? ((JSON.parse(generation.exit_detail) as { reason?: string }).reason ?? null) : null,
+        }
       : null,
     activeOperationId: agent.active_operation_id,
     createdAt: new Date(agent.created_at_ms).toISOString(),

@@ -90,13 +90,16 @@ export function firstPendingEnvelope(db: Db, activationId: number): number | und
 
 /** The oldest pending candidate of the host session with this digest (and turn, when the host names one), not yet used in this step. */
 export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null, exclude: ReadonlySet<number>): number | undefined {
+  // With a turn reference the unique key answers in one row; without one, identical prompts
+  // ("continue") are taken oldest first, skipping those this step already used.
   const rows = db
     .prepare(
-      `SELECT candidate_id AS id, turn_ref AS turnRef FROM prompt_candidates
-       WHERE client = ? AND host_session_id = ? AND digest = ? AND state = 'pending' ORDER BY candidate_id`,
+      `SELECT candidate_id AS id FROM prompt_candidates
+       WHERE client = @client AND host_session_id = @session AND digest = @digest AND state = 'pending' AND (@turn IS NULL OR turn_ref = @turn)
+       ORDER BY candidate_id LIMIT @limit`,
     )
-    .all(client, hostSessionId, digest) as Array<{ id: number; turnRef: string }>;
-  return rows.find((row) => !exclude.has(row.id) && (turnRef === null || row.turnRef === turnRef))?.id;
+    .all({ client, session: hostSessionId, digest, turn: turnRef, limit: exclude.size + 1 }) as Array<{ id: number }>;
+  return rows.find((row) => !exclude.has(row.id))?.id;
 }
 
 export interface RecoveryRow {

@@ -9,6 +9,8 @@ import type { WriterClient } from './writer-client.js';
 export class AgentsClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  /** Set once the worker is gone: later calls fail at once instead of waiting for a reply that never comes. */
+  private gone: CmError | undefined;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (reply: AgentsReply) => {
@@ -22,8 +24,14 @@ export class AgentsClient {
       for (const waiter of this.pending.values()) waiter.reject(error);
       this.pending.clear();
     };
-    worker.on('error', (error) => fail(new CmError('runtime_failed', `The agents runtime failed: ${error.message}`)));
-    worker.on('exit', () => fail(new CmError('runtime_failed', 'The agents runtime stopped.')));
+    worker.on('error', (error) => {
+      this.gone ??= new CmError('runtime_failed', `The agents runtime failed: ${error.message}`);
+      fail(this.gone);
+    });
+    worker.on('exit', () => {
+      this.gone ??= new CmError('runtime_failed', 'The agents runtime stopped.');
+      fail(this.gone);
+    });
   }
 
   static start(writer: WriterClient, hostId: string, maxRecordBytes?: number): AgentsClient {
@@ -33,6 +41,7 @@ export class AgentsClient {
   }
 
   private call(method: AgentsRequest['method'], ...args: string[]): Promise<unknown> {
+    if (this.gone) return Promise.reject(this.gone);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -54,7 +63,11 @@ export class AgentsClient {
   }
 
   async shutdown(): Promise<void> {
-    await this.call('shutdown');
-    await this.worker.terminate();
+    try {
+      await this.call('shutdown');
+    } finally {
+      // Even when an agent could not be retired, the worker goes, so the host can release the store.
+      await this.worker.terminate();
+    }
   }
 }

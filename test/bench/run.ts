@@ -1,10 +1,12 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
 import { runAgentsBench } from './agents.js';
+import { runCaptureBench } from './capture.js';
 import { runFoundationBench } from './foundation.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
   foundation: runFoundationBench,
   agents: runAgentsBench,
+  capture: runCaptureBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -26,7 +26,9 @@ export function formatAgent(agent: AgentView): string {
   const generation = agent.generation ? `generation ${agent.generation.number} ${agent.generation.state}${agent.generation.pid ? ` (pid ${agent.generation.pid})` : ''}` : 'never started';
   const work = agent.activeOperationId ? `busy with ${agent.activeOperationId}` : 'idle';
   const fault = agent.generation?.projectionError ? `  FAULT: ${agent.generation.projectionError}` : '';
-  return `${agent.name}  ${agent.model ?? '(pi default model)'}  ${generation}  ${work}${fault}`;
+  // An interrupted generation says why, so a failure is visible where the user looks first.
+  const ended = agent.generation?.state === 'interrupted' && agent.generation.endReason ? `  (${agent.generation.endReason})` : '';
+  return `${agent.name}  ${agent.model ?? '(pi default model)'}  ${generation}  ${work}${fault}${ended}`;
 }
 
 export async function runAgent(home: string, words: string[], flags: AgentFlags, out: Output): Promise<number> {

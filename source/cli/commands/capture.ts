@@ -1,0 +1,79 @@
+// `status`, `session-drain [--recover <id>]` and `flush`: host capture through the running host's
+// API, or — for the two that write — with the lease for this command's duration. No bodies are
+// ever printed.
+import { connect } from '../../client/connect.js';
+import { EXIT } from '../../errors.js';
+import type { CaptureStatus, DrainReport, FlushReport } from '../../protocol.js';
+import type { Output } from '../output.js';
+
+export async function runStatus(home: string, afterRecovery: string | undefined, out: Output): Promise<number> {
+  const connection = await connect(home, 'read');
+  try {
+    const status = await connection.app.captureStatus({ afterRecovery });
+    out.result(status, () => statusText(status));
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function runSessionDrain(home: string, recover: string | undefined, out: Output): Promise<number> {
+  const connection = await connect(home, 'write');
+  try {
+    const report = await connection.app.sessionDrain({ recover });
+    out.result(report, () => drainText(report, recover));
+    return report.recovered === false ? EXIT.incomplete : EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function runFlush(home: string, out: Output): Promise<number> {
+  const connection = await connect(home, 'write');
+  try {
+    const report = await connection.app.flush();
+    out.result(report, () => flushText(report));
+    return report.complete ? EXIT.ok : EXIT.incomplete;
+  } finally {
+    await connection.close();
+  }
+}
+
+function drainText(report: DrainReport, recover: string | undefined): string {
+  const lines = [`drained: ${report.steps} step(s), ${report.sealedTurns} turn(s) sealed`];
+  if (recover !== undefined) lines.push(report.recovered ? `recovered ${recover}` : `${recover} failed again and stays open with the same ID (see status)`);
+  if (report.isolated.length > 0) lines.push(`isolated: ${report.isolated.join(', ')}`);
+  return lines.join('\n');
+}
+
+function flushText(report: FlushReport): string {
+  const r = report.remaining;
+  return `${drainText(report, undefined)}\n${report.complete ? 'complete: everything settled is processed' : `incomplete: ${r.buffered} buffered turn(s), ${r.inbox} inbox envelope(s), ${r.watch} watched session(s), ${r.isolated} isolated`}`;
+}
+
+const pad = (text: string | number, width: number) => String(text).padEnd(width);
+
+export function statusText(status: CaptureStatus): string {
+  const lines: string[] = [];
+  const h = status.host;
+  lines.push(`capture (${status.mode}): inbox ${h.inbox} · watch ${h.watch} · isolated ${h.isolated} · hook errors ${h.hookErrors}${h.lastHookError ? ` (last ${h.lastHookError.code} at ${h.lastHookError.at})` : ''}`);
+  const q = status.queue;
+  lines.push(`queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}`);
+  lines.push(`capacity: ${status.capacity.bodyBytes} of ${status.capacity.totalBytes} bytes of bodies`);
+  lines.push('');
+  lines.push(`sessions (${status.sessions.length} of ${status.sessionsTotal}, newest first)`);
+  if (status.sessions.length > 0) {
+    lines.push(`  ${pad('client', 7)}${pad('session', 34)}${pad('state', 11)}${pad('settled', 8)}${pad('failed', 7)}${pad('interr.', 8)}${pad('buffered', 9)}${pad('incompl.', 9)}inbox`);
+    for (const s of status.sessions) {
+      const t = s.turns;
+      lines.push(`  ${pad(s.client, 7)}${pad(s.sessionKey, 34)}${pad(s.state, 11)}${pad(t.settled, 8)}${pad(t.failed, 7)}${pad(t.interrupted, 8)}${pad(t.buffered, 9)}${pad(t.incomplete, 9)}${s.inbox}`);
+    }
+  }
+  lines.push('');
+  const r = status.recovery;
+  lines.push(`recovery items: ${r.total}${r.items.length > 0 ? ` (showing ${r.items.length})` : ''}`);
+  for (const item of r.items) lines.push(`  ${pad(item.id, 12)}${pad(item.code, 30)}${pad(item.client, 7)}${item.sessionKey}  attempts ${item.attempts}`);
+  if (r.nextRecoveryId) lines.push(`  more: common-memory status --after-recovery ${r.nextRecoveryId}`);
+  if (r.total > 0) lines.push('  retry one: common-memory session-drain --recover <id>');
+  return lines.join('\n');
+}

@@ -1,0 +1,115 @@
+// The hook's one transaction: find or open the activation, copy the transcript tail, append the
+// envelope, store a prompt candidate, close the activation on a real end. Activation rules
+// (seed 002): an activation is client + host process instance + host session id; while it is
+// active every event joins it; after a real SessionEnd the next event opens a new one (new ordinal,
+// new session key). Its snapshot is read once, at the first SessionStart startup/resume, and is
+// re-attached unchanged for compact/clear/resume in the same process.
+import type { Db } from '../store/database.js';
+import { commit, type FaultPoint } from '../store/transaction.js';
+import { SNAPSHOT_MAX_CHARS } from '../limits.js';
+import { sessionKeyOf, textDigest } from './identity.js';
+import type { HookClient, HookPayload } from './payload.js';
+import { readTail, type Tail } from './transcript-tail.js';
+
+/** Events at which the transcript has new bytes worth keeping (a turn ended or the session does). */
+const TAIL_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'StopFailure', 'Interrupt', 'PreCompact', 'PostCompact', 'SessionEnd']);
+
+export interface CaptureResult {
+  inboxId: number;
+  activationId: number;
+  /** The context to give the host (SessionStart only), or null. */
+  snapshot: string | null;
+}
+
+interface ActivationRow {
+  activation_id: number;
+  snapshot: string | null;
+  watch_id: number | null;
+}
+
+export function captureEvent(db: Db, client: HookClient, instance: string, payload: HookPayload, fault?: FaultPoint): CaptureResult {
+  return commit(
+    db,
+    'hookCapture',
+    (tx) => {
+      const now = tx.nowMs;
+      let activation = db
+        .prepare("SELECT activation_id, snapshot, watch_id FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'")
+        .get(client, instance, payload.sessionId) as ActivationRow | undefined;
+      if (!activation) {
+        const { ordinal } = db
+          .prepare('SELECT coalesce(max(ordinal), 0) + 1 AS ordinal FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ?')
+          .get(client, instance, payload.sessionId) as { ordinal: number };
+        const key = sessionKeyOf(client, instance, payload.sessionId, ordinal);
+        const id = db
+          .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, cwd, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)")
+          .run(key, client, instance, payload.sessionId, ordinal, payload.cwd, now).lastInsertRowid as number;
+        activation = { activation_id: id, snapshot: null, watch_id: null };
+      }
+
+      let snapshot: string | null = null;
+      if (payload.event === 'SessionStart') {
+        const fresh = payload.source === 'startup' || payload.source === 'resume' || payload.source === null;
+        if (activation.snapshot === null && fresh) {
+          activation.snapshot = projectSnapshot(db, payload.cwd, activation.activation_id);
+          db.prepare('UPDATE capture_activations SET snapshot = ? WHERE activation_id = ?').run(activation.snapshot, activation.activation_id);
+        }
+        snapshot = activation.snapshot;
+      }
+
+      let watchId = activation.watch_id;
+      let tail: Tail = { state: 'none', from: 0, to: 0, bytes: null };
+      if (payload.transcriptPath !== null) {
+        const path = payload.transcriptPath;
+        db.prepare('INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES (?, ?, ?) ON CONFLICT (client, transcript_path) DO NOTHING').run(client, path, payload.sessionId);
+        const watch = db.prepare('SELECT watch_id, captured_bytes FROM capture_watches WHERE client = ? AND transcript_path = ?').get(client, path) as { watch_id: number; captured_bytes: number };
+        watchId = watch.watch_id;
+        if (activation.watch_id === null) db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(watchId, activation.activation_id);
+        if (TAIL_EVENTS.has(payload.event)) {
+          tail = readTail(path, watch.captured_bytes);
+          if (tail.state === 'captured' && tail.to > tail.from) db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(tail.to, watchId);
+        }
+      }
+
+      // The prompt body is kept once, in its candidate; the envelope keeps its digest.
+      let stored = JSON.stringify(payload.value);
+      let digest: string | null = null;
+      if (payload.event === 'UserPromptSubmit' && payload.prompt !== null) {
+        digest = textDigest(payload.prompt);
+        stored = JSON.stringify({ ...payload.value, prompt: `sha256:${digest}` });
+      }
+      const inboxId = db
+        .prepare(
+          `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to, tail)
+           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(client, payload.event, now, stored, activation.activation_id, payload.sessionId, instance, watchId, tail.state, tail.state === 'none' ? null : tail.from, tail.state === 'none' ? null : tail.to, tail.bytes)
+        .lastInsertRowid as number;
+
+      if (digest !== null) {
+        db.prepare(
+          `INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, scope, inbox_id, state)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (client, host_session_id, turn_ref, digest) DO NOTHING`,
+        ).run(activation.activation_id, client, payload.sessionId, payload.turnRef, digest, payload.prompt, payload.cwd, inboxId);
+      }
+      if (payload.event === 'SessionEnd') {
+        db.prepare("UPDATE capture_activations SET state = 'ended', ended_at_ms = ? WHERE activation_id = ?").run(now, activation.activation_id);
+      }
+      return { inboxId, activationId: activation.activation_id, snapshot };
+    },
+    fault,
+  );
+}
+
+/** For now a short line of what common-memory holds for this project; memory snapshots come with the memory issues. */
+function projectSnapshot(db: Db, cwd: string | null, self: number): string {
+  const { sessions, turns } = db
+    .prepare(
+      `SELECT count(DISTINCT a.activation_id) AS sessions, count(t.turn_id) AS turns
+       FROM capture_activations a LEFT JOIN capture_turns t ON t.activation_id = a.activation_id AND t.batch_id IS NOT NULL
+       WHERE a.cwd IS ? AND a.activation_id <> ?`,
+    )
+    .get(cwd, self) as { sessions: number; turns: number };
+  const line = `common-memory: ${turns} captured turn${turns === 1 ? '' : 's'} from ${sessions} earlier session${sessions === 1 ? '' : 's'} of this project; no reviewed memories yet.`;
+  return line.length > SNAPSHOT_MAX_CHARS ? line.slice(0, SNAPSHOT_MAX_CHARS) : line;
+}

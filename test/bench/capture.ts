@@ -1,0 +1,243 @@
+// Capture figures (issue 4), each beside its floor in the same run:
+//  1. the real hook (UserPromptSubmit with a transcript tail), whole process, against node +
+//     better-sqlite3 + one durable insert;
+//  2. 16 concurrent hook processes x N events (CM_BENCH_HOOK_EVENTS, default 200): lost,
+//     duplicated, busy errors, p99 per hook;
+//  3. the drain of a ~100 MB rollout built from recorded records (CM_BENCH_ROLLOUT_MB), in a
+//     compiled child process: MB/s against a raw chunked split + JSON.parse of the same file, and
+//     the child's peak RSS;
+//  4. status with 10k recovery items: last page against first page.
+import Database from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { storeFiles } from '../../source/home.js';
+import { textDigest } from '../../source/hook/identity.js';
+import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
+import { readCaptureStatus } from '../../source/store/capture-reads.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
+import { BIN, tempHome } from '../support/cli.js';
+import { median, percentile, report, timeMs, timeProcess, type Figure } from './measure.js';
+
+const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
+const HOOK_B = join(FIXTURES, 'codex/hooks/b');
+const ROLLOUT_B = join(FIXTURES, 'codex/rollouts/b-tool-call-exec-command.jsonl');
+
+function floorScript(dir: string): string {
+  const db = join(dir, 'floor.sqlite');
+  const setup = new Database(db);
+  setup.pragma('journal_mode = WAL');
+  setup.exec('CREATE TABLE inbox (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+  setup.close();
+  const script = join(dir, 'floor.mjs');
+  const sqlitePath = new URL('../../node_modules/better-sqlite3/lib/index.js', import.meta.url).pathname;
+  writeFileSync(
+    script,
+    `import { createRequire } from 'node:module'; import { readFileSync } from 'node:fs';
+     const Database = createRequire(import.meta.url)(${JSON.stringify(sqlitePath)});
+     const input = readFileSync(0, 'utf8');
+     const db = new Database(${JSON.stringify(db)}); db.pragma('synchronous = FULL');
+     db.transaction(() => db.prepare('INSERT INTO inbox (payload) VALUES (?)').run(input)).immediate(); db.close();`,
+  );
+  return script;
+}
+
+function promptPayload(transcript: string, session: string, turn: string): string {
+  const value = JSON.parse(readFileSync(join(HOOK_B, '02-UserPromptSubmit.json'), 'utf8')) as Record<string, unknown>;
+  return JSON.stringify({ ...value, transcript_path: transcript, session_id: session, turn_id: turn });
+}
+
+function hookWholeProcess(): Figure {
+  const home = tempHome('bench-cap-hook');
+  mkdirSync(home, { recursive: true });
+  const transcript = join(home, '..', 'rollout.jsonl');
+  writeFileSync(transcript, readFileSync(ROLLOUT_B));
+  const floor = floorScript(join(home, '..'));
+  const env = { ...process.env, [INSTANCE_ENV]: 'bench' };
+  timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], promptPayload(transcript, 's', 't0'), env);
+  const hook: number[] = [];
+  const raw: number[] = [];
+  for (let i = 1; i <= 15; i++) {
+    hook.push(timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], promptPayload(transcript, 's', `t${i}`), env));
+    raw.push(timeProcess(process.execPath, [floor], promptPayload(transcript, 's', `t${i}`), env));
+  }
+  const ratio = median(hook) / median(raw);
+  return { name: 'hook UserPromptSubmit + tail, whole process (median)', value: `${median(hook).toFixed(1)} ms`, floor: `${median(raw).toFixed(1)} ms`, ratio, target: 'ratio <= 1.5 and <= 120 ms', met: ratio <= 1.5 && median(hook) <= 120 };
+}
+
+function runHook(home: string, payload: string, instance: string): Promise<{ ms: number; code: number | null }> {
+  const start = process.hrtime.bigint();
+  const child = spawn(process.execPath, [BIN, 'hook', 'codex', '--home', home], { env: { ...process.env, [INSTANCE_ENV]: instance }, stdio: ['pipe', 'ignore', 'ignore'] });
+  child.stdin.end(payload);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, code })));
+}
+
+async function concurrentHooks(): Promise<Figure[]> {
+  const events = Number(process.env['CM_BENCH_HOOK_EVENTS'] ?? 200);
+  const home = tempHome('bench-cap-race');
+  const times: number[] = [];
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, lane) => {
+      for (let i = 0; i < events; i++) {
+        const result = await runHook(home, promptPayload(`/nonexistent/rollout-${lane}.jsonl`, `lane-${lane}`, `turn-${i}`), `lane-${lane}`);
+        times.push(result.ms);
+        if (result.code !== 0) failures += 1;
+      }
+    }),
+  );
+  const db = openDatabase(storeFiles(home).core, { readonly: true });
+  const kept = db.prepare('SELECT count(*) FROM inbox').pluck().get() as number;
+  const distinct = db.prepare('SELECT count(DISTINCT host_session_id || turn_ref) FROM prompt_candidates').pluck().get() as number;
+  db.close();
+  const errorsPath = storeFiles(home).hookErrors;
+  const busy = existsSync(errorsPath) ? readFileSync(errorsPath, 'utf8').trim().split('\n').length : 0;
+  const total = 16 * events;
+  return [
+    { name: `16 concurrent hooks x ${events} events`, value: `${kept} kept, ${total - distinct} duplicated/lost candidates, ${busy} hook errors, ${failures} non-zero exits`, target: '0 lost, 0 duplicated, 0 busy', met: kept === total && distinct === total && busy === 0 && failures === 0 },
+    { name: 'hook under 16-way concurrency (p99)', value: `${percentile(times, 99).toFixed(1)} ms (median ${median(times).toFixed(1)} ms)`, target: 'reported', met: true },
+  ];
+}
+
+/** A rollout of about `mb` MB: session_meta, then the recorded tool turn again and again with fresh turn ids and ordinals. */
+function buildRollout(path: string, mb: number): { turns: number; prompt: string } {
+  const lines = readFileSync(ROLLOUT_B, 'utf8').split('\n').filter((line) => line.length > 0);
+  const meta = lines[0]!;
+  const firstTurn = lines.findIndex((line) => line.includes('"task_started"'));
+  const lastTurn = lines.findIndex((line) => line.includes('"task_complete"'));
+  const block = lines.slice(firstTurn, lastTurn + 1);
+  const turnId = (JSON.parse(block[0]!) as { payload: { turn_id: string } }).payload.turn_id;
+  const prompt = 'TOOL: run echo hi';
+  const out: string[] = [meta];
+  let ordinal = 1;
+  let turns = 0;
+  let bytes = meta.length;
+  while (bytes < mb * 1024 * 1024) {
+    const id = `bench-turn-${turns}`;
+    for (const line of block) {
+      const text = line.split(turnId).join(id).replace(/"ordinal":\d+/, `"ordinal":${ordinal++}`).replace(/"id":"(msg|rs|fc)_[^"]*"/g, (_m, p: string) => `"id":"${p}_${turns}_${ordinal}"`);
+      out.push(text);
+      bytes += text.length + 1;
+    }
+    turns += 1;
+    if (out.length > 20000) {
+      writeFileSync(path, `${out.join('\n')}\n`, { flag: turns === 0 ? 'w' : 'a' });
+      out.length = 0;
+    }
+  }
+  if (out.length > 0) writeFileSync(path, `${out.join('\n')}\n`, { flag: 'a' });
+  return { turns, prompt };
+}
+
+async function rawChunkedParse(path: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  let rest = '';
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024, encoding: 'utf8' })) {
+    const text = rest + (chunk as string);
+    const lines = text.split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) if (line.length > 0) JSON.parse(line);
+  }
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function drainThroughput(): Promise<Figure[]> {
+  const mb = Number(process.env['CM_BENCH_ROLLOUT_MB'] ?? 100);
+  const home = tempHome('bench-cap-drain');
+  mkdirSync(home, { recursive: true });
+  const rollout = join(home, '..', 'rollout-bench.jsonl');
+  writeFileSync(rollout, '');
+  const { turns, prompt } = buildRollout(rollout, mb);
+  const size = statSync(rollout).size;
+  // The hooks' side, written directly: one activation, its watch, a candidate per turn and the
+  // rollout as a chain of envelopes with tails of at most 8 MiB ending at line ends.
+  const db = openDatabase(storeFiles(home).core);
+  migrate(db, coreSchema);
+  const session = (JSON.parse(readFileSync(rollout, 'utf8').slice(0, 4096).split('\n')[0]!) as { payload: { id: string } }).payload.id;
+  db.transaction(() => {
+    const watch = db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id, captured_bytes) VALUES ('codex', ?, ?, ?)").run(rollout, session, size).lastInsertRowid;
+    const activation = db
+      .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, watch_id, started_at_ms) VALUES ('bench', 'codex', 'bench', ?, 1, 'ended', ?, 0)")
+      .run(session, watch).lastInsertRowid;
+    const candidate = db.prepare("INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')");
+    const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to, tail) VALUES ('codex', ?, 0, '{}', 'pending', ?, ?, 'bench', ?, ?, ?, ?, ?)");
+    const first = inbox.run('SessionStart', activation, session, watch, 'none', null, null, null).lastInsertRowid;
+    for (let i = 0; i < turns; i++) candidate.run(activation, session, `bench-turn-${i}`, textDigest(prompt), prompt, first);
+    const file = readFileSync(rollout);
+    let from = 0;
+    while (from < file.length) {
+      const end = Math.min(file.length, from + 8 * 1024 * 1024);
+      const to = end === file.length ? end : file.subarray(from, end).lastIndexOf(0x0a) + from + 1;
+      inbox.run('Stop', activation, session, watch, 'captured', from, to, file.subarray(from, to));
+      from = to;
+    }
+    inbox.run('SessionEnd', activation, session, watch, 'none', null, null, null);
+  })();
+  db.close();
+  const rawMs = await rawChunkedParse(rollout);
+  const child = join(home, '..', 'drain-child.mjs');
+  writeFileSync(
+    child,
+    `const { Host } = await import(${JSON.stringify(new URL('../../dist/host/host.js', import.meta.url).pathname)});
+     const host = await Host.start({ home: ${JSON.stringify(home)}, serve: false });
+     const start = process.hrtime.bigint();
+     const report = await host.application.sessionDrain({});
+     const ms = Number(process.hrtime.bigint() - start) / 1e6;
+     await host.stop();
+     process.stdout.write(JSON.stringify({ ms, report, maxRssKb: process.resourceUsage().maxRSS }));`,
+  );
+  const result = spawnSync(process.execPath, [child], { env: { ...process.env, COMMON_MEMORY_CAPACITY_BYTES: `${4 * size}:${8 * size}` }, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (result.status !== 0) throw new Error(`drain child failed: ${result.stderr}`);
+  const { ms, report: drained, maxRssKb } = JSON.parse(result.stdout) as { ms: number; report: { sealedTurns: number; isolated: string[] }; maxRssKb: number };
+  const sizeMb = size / 1024 / 1024;
+  const rate = sizeMb / (ms / 1000);
+  const rawRate = sizeMb / (rawMs / 1000);
+  const rssMb = maxRssKb / 1024;
+  return [
+    { name: `drain of a ${sizeMb.toFixed(0)} MB rollout (${drained.sealedTurns}/${turns} turns sealed, ${drained.isolated.length} isolated)`, value: `${rate.toFixed(1)} MB/s`, floor: `${rawRate.toFixed(1)} MB/s raw chunked JSON.parse`, ratio: rate / rawRate, target: '>= 100 MB/s, every turn sealed', met: rate >= 100 && drained.sealedTurns === turns },
+    { name: 'drain peak RSS (whole child process)', value: `${rssMb.toFixed(0)} MB`, target: '<= 200 MB', met: rssMb <= 200 },
+  ];
+}
+
+function statusPaging(): Figure {
+  const home = tempHome('bench-cap-status');
+  mkdirSync(home, { recursive: true });
+  const db = openDatabase(storeFiles(home).core);
+  migrate(db, coreSchema);
+  const count = 10_000;
+  db.transaction(() => {
+    const activation = db.prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'bench', ?, 1, 'ended', 0)");
+    const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?)");
+    const item = db.prepare("INSERT INTO recovery_items (activation_id, inbox_id, code, detail, state, created_at_ms, updated_at_ms) VALUES (?, ?, 'transcript_invalid_json', 'bench', 'open', 0, 0)");
+    for (let i = 0; i < count; i++) {
+      const a = activation.run(`k${i}`, `s${i}`).lastInsertRowid;
+      item.run(a, inbox.run(a).lastInsertRowid);
+    }
+  })();
+  db.close();
+  const reader = openDatabase(storeFiles(home).core, { readonly: true });
+  const options = { storeId: 'bench', mode: 'read-only' as const, hookErrorsPath: storeFiles(home).hookErrors };
+  const lastAfter = count - 5;
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    first.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: 0 })));
+    last.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: lastAfter })));
+  }
+  reader.close();
+  const ratio = median(last) / median(first);
+  return { name: 'status with 10k recovery items, last page vs first (median)', value: `${median(last).toFixed(2)} ms`, floor: `${median(first).toFixed(2)} ms first page`, ratio, target: 'ratio <= 2', met: ratio <= 2 };
+}
+
+export async function runCaptureBench(): Promise<void> {
+  const only = process.env['CM_BENCH_CAPTURE_ONLY'];
+  const want = (name: string) => !only || only.split(',').includes(name);
+  const figures: Figure[] = [];
+  if (want('hook')) figures.push(hookWholeProcess());
+  if (want('status')) figures.push(statusPaging());
+  if (want('drain')) figures.push(...(await drainThroughput()));
+  if (want('race')) figures.push(...(await concurrentHooks()));
+  report(figures);
+}
