@@ -89,17 +89,30 @@ export function firstPendingEnvelope(db: Db, activationId: number): number | und
 }
 
 /** The oldest pending candidate of the host session with this digest (and turn, when the host names one), not yet used in this step. */
-export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null, exclude: ReadonlySet<number>): number | undefined {
-  // With a turn reference the unique key answers in one row; without one, identical prompts
-  // ("continue") are taken oldest first, skipping those this step already used.
-  const rows = db
-    .prepare(
-      `SELECT candidate_id AS id FROM prompt_candidates
-       WHERE client = @client AND host_session_id = @session AND digest = @digest AND state = 'pending' AND (@turn IS NULL OR turn_ref = @turn)
-       ORDER BY candidate_id LIMIT @limit`,
-    )
-    .all({ client, session: hostSessionId, digest, turn: turnRef, limit: exclude.size + 1 }) as Array<{ id: number }>;
-  return rows.find((row) => !exclude.has(row.id))?.id;
+/**
+ * The pending UserPromptSubmit candidate a transcript prompt must match. With a turn reference the
+ * unique key answers in one row (a second use of it within a step is a delivery conflict when applied); without one, identical prompts ("continue") are taken oldest
+ * first: `after` is the last candidate this step already used for the same digest (keyset, so a
+ * session of a thousand identical prompts costs a thousand index probes, not a million rows).
+ */
+export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null, after: number): number | undefined {
+  const row = (
+    turnRef !== null
+      ? db
+          .prepare(
+            `SELECT candidate_id AS id FROM prompt_candidates
+             WHERE client = ? AND host_session_id = ? AND turn_ref = ? AND digest = ? AND state = 'pending'`,
+          )
+          .get(client, hostSessionId, turnRef, digest)
+      : db
+          .prepare(
+            `SELECT candidate_id AS id FROM prompt_candidates
+             WHERE client = ? AND host_session_id = ? AND digest = ? AND state = 'pending' AND candidate_id > ?
+             ORDER BY candidate_id LIMIT 1`,
+          )
+          .get(client, hostSessionId, digest, after)
+  ) as { id: number } | undefined;
+  return row?.id;
 }
 
 export interface RecoveryRow {

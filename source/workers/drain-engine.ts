@@ -166,7 +166,7 @@ export class DrainEngine {
 
   /** Delivery authentication: every evidence prompt must match a UserPromptSubmit candidate exactly. */
   private authenticate(activation: ActivationRow, turns: TranscriptTurn[]): CaptureStepInput['turns'] {
-    const used = new Set<number>();
+    const lastUsed = new Map<string, number>();
     return turns.map((turn) => ({
       key: turn.key,
       state: turn.state === 'open' ? 'settled' : turn.state,
@@ -175,11 +175,12 @@ export class DrainEngine {
         let candidateId: number | null = null;
         if (m.classification === 'evidence') {
           const turnRef = activation.client === 'codex' ? turn.key : null;
-          const found = findCandidate(this.reader, activation.client, activation.hostSessionId, textDigest(m.text), turnRef, used);
+          const digest = textDigest(m.text);
+          const found = findCandidate(this.reader, activation.client, activation.hostSessionId, digest, turnRef, lastUsed.get(digest) ?? 0);
           if (found === undefined) {
             throw new CaptureFault('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line} matches no prompt a UserPromptSubmit hook recorded`);
           }
-          used.add(found);
+          lastUsed.set(digest, found);
           candidateId = found;
         }
         return { key: m.key, role: m.role, classification: m.classification, kind: m.kind, text: m.text, line: m.line, timestamp: m.timestamp, candidateId };

@@ -143,8 +143,8 @@ async function rawChunkedParse(path: string): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-async function drainThroughput(): Promise<Figure[]> {
-  const mb = Number(process.env['CM_BENCH_ROLLOUT_MB'] ?? 100);
+/** A store holding what the hooks of one long Codex session would have written, for the drain to process. */
+export function prepareDrainStore(mb: number): { home: string; rollout: string; size: number; turns: number } {
   const home = tempHome('bench-cap-drain');
   mkdirSync(home, { recursive: true });
   const rollout = join(home, '..', 'rollout-bench.jsonl');
@@ -176,6 +176,11 @@ async function drainThroughput(): Promise<Figure[]> {
     inbox.run('SessionEnd', activation, session, watch, 'none', null, null, null);
   })();
   db.close();
+  return { home, rollout, size, turns };
+}
+
+async function drainThroughput(): Promise<Figure[]> {
+  const { home, rollout, size, turns } = prepareDrainStore(Number(process.env['CM_BENCH_ROLLOUT_MB'] ?? 100));
   const rawMs = await rawChunkedParse(rollout);
   const child = join(home, '..', 'drain-child.mjs');
   writeFileSync(
