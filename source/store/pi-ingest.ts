@@ -24,6 +24,8 @@ export const ingestInput = z.object({
   /** base64 of the bytes of an invalid-utf8 or undecodable truncated line. */
   bytes: z.string().optional(),
   byteLength: z.number().int().nonnegative(),
+  /** The limit the framer applied to an oversized line (drills lower it); RECORD_MAX_BYTES when absent. */
+  limit: z.number().int().positive().optional(),
   /** Settlement confirmed by this record (pi 0.73.1 has no settle event): applied first. */
   settle: z.object({ operationId: z.string(), outcome: z.string(), detail: z.unknown() }).optional(),
 });
@@ -47,7 +49,7 @@ interface Stored {
 
 /** What the journal keeps for a frame: the record verbatim when it is JSON, a bounded wrapper otherwise. */
 function storedForm(input: IngestInput): Stored {
-  if (input.frame === 'oversized') return { kind: 'pi.oversized', payload: JSON.stringify({ stream: input.stream, byteLength: input.byteLength, limit: RECORD_MAX_BYTES }) };
+  if (input.frame === 'oversized') return { kind: 'pi.oversized', payload: JSON.stringify({ stream: input.stream, byteLength: input.byteLength, limit: input.limit ?? RECORD_MAX_BYTES }) };
   if (input.frame === 'invalid-utf8' || (input.frame === 'truncated' && input.text === undefined)) {
     return bounded(input.frame === 'truncated' ? 'pi.truncated' : 'pi.invalid_utf8', { base64: input.bytes ?? '', byteLength: input.byteLength });
   }

@@ -43,10 +43,14 @@ export interface FakePiScript {
 
 const SELF = fileURLToPath(import.meta.url);
 
+// The tsx loader by absolute URL: a bare "tsx" would resolve from the child's cwd, and the
+// runtime starts pi inside the agent's private dir, where no node_modules is found.
+const TSX_LOADER = import.meta.resolve('tsx');
+
 /** argv to start the fake with node (the tsx loader comes from the project's devDependencies). */
-export function fakePiCommand(script: FakePiScript): { readonly command: string; readonly args: readonly string[] } {
+export function fakePiCommand(script: FakePiScript): { readonly command: string; readonly args: string[] } {
   const encoded = Buffer.from(JSON.stringify(script), 'utf8').toString('base64url');
-  return { command: process.execPath, args: ['--import', 'tsx', SELF, encoded] };
+  return { command: process.execPath, args: ['--import', TSX_LOADER, SELF, encoded] };
 }
 
 /** Splits a stdout fixture into prompt segments: each from a prompt response up to the next one, without other responses. */

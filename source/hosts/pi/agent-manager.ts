@@ -52,9 +52,14 @@ export class AgentManager {
       if (slot.runtime) await slot.runtime.whenEnded();
       slot.runtime = await PiRuntime.start(this.deps, agent);
       const runtime = slot.runtime;
-      void runtime.whenEnded().then(() => {
-        if (slot.runtime === runtime) slot.runtime = undefined;
-      });
+      void runtime.whenEnded().then(
+        () => {
+          if (slot.runtime === runtime) slot.runtime = undefined;
+        },
+        // Retiring failed (storage): the slot keeps the ended runtime, so a later start reports
+        // that failure, and the rejection never escapes to take the whole agents worker down.
+        () => undefined,
+      );
     } finally {
       this.release(slot, token);
     }
@@ -83,6 +88,9 @@ export class AgentManager {
   /** Closes admission, stops every agent in order, and waits until each generation is retired. */
   async shutdown(): Promise<void> {
     this.admissionOpen = false;
-    await Promise.all([...this.slots.values()].map((slot) => slot.runtime?.stop('host shutting down')));
+    // Every runtime is stopped and awaited even when one of them fails to retire; then the first failure is reported.
+    const ends = await Promise.allSettled([...this.slots.values()].map((slot) => slot.runtime?.stop('host shutting down')));
+    const failed = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }

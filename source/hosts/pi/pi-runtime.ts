@@ -197,6 +197,8 @@ export class PiRuntime {
         ordinal: event.ordinal,
         frame: event.kind,
         byteLength: event.byteLength,
+        // The evidence names the limit that was really applied, not the default.
+        ...(event.kind === 'oversized' ? { limit: event.limit } : {}),
         ...(event.kind === 'record' ? { text: event.text } : {}),
         ...(event.kind === 'truncated' && event.text !== null ? { text: event.text } : {}),
         ...((event.kind === 'invalid-utf8' || (event.kind === 'truncated' && event.text === null)) ? { bytes: event.bytes.toString('base64') } : {}),
