@@ -6,6 +6,7 @@ import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import type { AgentView } from '../../protocol.js';
 import type { Output } from '../output.js';
+import { writeWithRetry } from './retry.js';
 
 export interface AgentFlags {
   model?: string | undefined;
@@ -64,14 +65,16 @@ export async function runPrompt(home: string, words: string[], operationId: stri
   const [agent, ...rest] = words;
   const text = rest.length === 1 && rest[0] === '-' ? readFileSync(0, 'utf8') : rest.join(' ');
   if (!agent || text.length === 0) throw new CmError('usage', 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)');
-  const receipt = await withConnection(home, 'write', (c) => c.app.prompt({ agent, text, operationId: operationId ?? randomUUID() }));
+  const input = { agent, text, operationId: operationId ?? randomUUID() };
+  const receipt = await writeWithRetry(home, (app) => app.prompt(input));
   out.result(receipt, () => `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`);
   return 0;
 }
 
 export async function runAbort(home: string, agent: string | undefined, operationId: string | undefined, out: Output): Promise<number> {
   if (!agent) throw new CmError('usage', 'usage: common-memory abort <agent> [--operation-id ID]');
-  const receipt = await withConnection(home, 'write', (c) => c.app.abort(agent, operationId ?? randomUUID()));
+  const abortId = operationId ?? randomUUID();
+  const receipt = await writeWithRetry(home, (app) => app.abort(agent, abortId));
   out.result(receipt, () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`);
   return 0;
 }
