@@ -2,14 +2,17 @@
 // the Application through context; screens never reach the store themselves.
 import { Box, useApp } from 'ink';
 import { useMemo, useReducer } from 'react';
+import { Agents } from './agents/agents.js';
 import { Dashboard } from './dashboard/dashboard.js';
 import { History } from './history/history.js';
+import { Integrations } from './integrations/integrations.js';
+import { ProcessingStatus } from './status/status.js';
 import { commandFor } from './keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from './keyboard/keyboard-router.js';
 import { Header } from './shell/header.js';
 import { HelpLine } from './shell/help-line.js';
 import { ShellProviders, useShellActions, useShellState, type ShellActions, type ShellEnvironment } from './shell/shell-context.js';
-import { initialShellState, shellReducer } from './shell/shell-state.js';
+import { initialShellState, shellReducer, type ScreenName } from './shell/shell-state.js';
 import { useHeaderStatus } from './shell/use-header-status.js';
 import { useTerminalSize } from './terminal-size.js';
 import { ThemeContext, themeFor, type Theme } from './widgets/theme.js';
@@ -55,7 +58,15 @@ function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit:
   );
 }
 
-const SHELL_COMMANDS = ['quit', 'showDashboard', 'showHistory', 'nextScreen'] as const;
+const SHELL_COMMANDS = ['quit', 'showDashboard', 'showHistory', 'showAgents', 'showStatus', 'showIntegrations', 'nextScreen'] as const;
+
+const SCREEN_FOR = {
+  showDashboard: 'dashboard',
+  showHistory: 'history',
+  showAgents: 'agents',
+  showStatus: 'status',
+  showIntegrations: 'integrations',
+} as const;
 
 function useShellKeys(): void {
   const actions = useShellActions();
@@ -67,9 +78,8 @@ function useShellKeys(): void {
   useKeyHandler(PRIORITY.global, (input, key) => {
     const command = commandFor(SHELL_COMMANDS, input, key);
     if (command === 'quit') actions.quit();
-    else if (command === 'showDashboard') actions.show('dashboard');
-    else if (command === 'showHistory') actions.show('history');
     else if (command === 'nextScreen') actions.nextScreen();
+    else if (command !== undefined) actions.show(SCREEN_FOR[command]);
     return command !== undefined;
   });
 }
@@ -85,9 +95,24 @@ function ShellLayout() {
     <Box flexDirection="column" height={Math.max(rows - 1, 3)}>
       <Header />
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
-        {screen === 'dashboard' ? <Dashboard /> : <History />}
+        <CurrentScreen screen={screen} />
       </Box>
       <HelpLine />
     </Box>
   );
+}
+
+function CurrentScreen({ screen }: { screen: ScreenName }) {
+  switch (screen) {
+    case 'dashboard':
+      return <Dashboard />;
+    case 'history':
+      return <History />;
+    case 'agents':
+      return <Agents />;
+    case 'status':
+      return <ProcessingStatus />;
+    case 'integrations':
+      return <Integrations />;
+  }
 }

@@ -12,3 +12,12 @@ export const SPINNER_FRAME_MS = 120;
 
 /** Requests quicker than this show no spinner, so fast pages and follow polls do not flicker. */
 export const SPINNER_DELAY_MS = 150;
+
+/** Agent list (busy/idle, generation state): a prompt's end shows within a second. */
+export const AGENTS_REFRESH_MS = 1000;
+
+/** Processing status while idle: queue counts move with hooks and the drain, a second is live enough. */
+export const STATUS_REFRESH_MS = 1000;
+
+/** Processing status while a drain, flush or retry runs: the counts are the progress shown. */
+export const STATUS_PROGRESS_MS = 250;

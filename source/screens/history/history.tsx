@@ -3,6 +3,7 @@
 import { Box } from 'ink';
 import { useEffect } from 'react';
 import { keyLabel, keyBindings } from '../keyboard/key-bindings.js';
+import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -15,7 +16,7 @@ import { useHistoryState, type HistoryState } from './use-history-state.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../limits.js';
 
 /** Lines that are not rows: header, title, note line, error line, help line, and the one spare row. */
-const CHROME_LINES = 6;
+const CHROME_LINES = HEADER_LINES + 5;
 
 export const rowsPerPage = (terminalRows: number): number =>
   Math.min(PAGE_LIMIT_MAX, Math.max(PAGE_LIMIT_MIN, terminalRows - CHROME_LINES));

@@ -19,6 +19,9 @@ export const keyBindings = {
   quit: [{ input: 'q', label: 'q' }],
   showDashboard: [{ input: '1', label: '1' }],
   showHistory: [{ input: '2', label: '2' }],
+  showAgents: [{ input: '3', label: '3' }],
+  showStatus: [{ input: '4', label: '4' }],
+  showIntegrations: [{ input: '5', label: '5' }],
   nextScreen: [{ key: 'tab', label: 'Tab' }],
   toggleStream: [{ input: 't', label: 't' }],
   // "n" is the note key, so paging uses PgDn/PgUp, the pager keys space/b, and the arrows.
@@ -28,6 +31,30 @@ export const keyBindings = {
   toggleFollow: [{ input: 'f', label: 'f' }],
   openNote: [{ input: 'n', label: 'n' }],
   refresh: [{ input: 'r', label: 'r' }],
+  // Lists (agents, recovery items, clients) and scrollable panels.
+  selectUp: [{ key: 'upArrow', label: '↑' }, { input: 'k', label: 'k' }],
+  selectDown: [{ key: 'downArrow', label: '↓' }, { input: 'j', label: 'j' }],
+  // Agents screen.
+  createAgent: [{ input: 'c', label: 'c' }],
+  startAgent: [{ input: 's', label: 's' }],
+  stopAgent: [{ input: 'x', label: 'x' }],
+  openPrompt: [{ input: 'p', label: 'p' }],
+  abortPrompt: [{ input: 'a', label: 'a' }],
+  // Capital: giving up an interrupted prompt is rarer and final, so it is not next to "a" by accident.
+  abandonPrompt: [{ input: 'A', label: 'A' }],
+  // Processing status screen.
+  retryItem: [{ key: 'return', label: 'Enter' }],
+  drainNow: [{ input: 'd', label: 'd' }],
+  flushNow: [{ input: 'f', label: 'f' }],
+  // Integrations screen.
+  planInstall: [{ input: 'i', label: 'i' }],
+  planUninstall: [{ input: 'u', label: 'u' }],
+  // A confirmation step: only "y" goes ahead; anything that closes the question declines.
+  confirm: [{ input: 'y', label: 'y' }],
+  decline: [{ input: 'n', label: 'n' }, { key: 'escape', label: 'Esc' }],
+  // Forms: move between fields while typing (Tab is the field key inside a form, not nextScreen).
+  nextField: [{ key: 'tab', label: 'Tab' }, { key: 'downArrow', label: '↓' }],
+  previousField: [{ key: 'upArrow', label: '↑' }],
   // Line editing, active only while a text input has the keyboard.
   submit: [{ key: 'return', label: 'Enter' }],
   cancel: [{ key: 'escape', label: 'Esc' }],

@@ -11,6 +11,8 @@ export interface ShellEnvironment {
   app: Application;
   home: string;
   connection: Connection;
+  /** Where the Integrations screen looks for the clients' config; default: each client's own. Tests point it at temp dirs. */
+  integrations?: { codexDir?: string | undefined; claudeDir?: string | undefined } | undefined;
 }
 
 export interface ShellActions {

@@ -6,6 +6,9 @@ import type { ShownError } from '../format.js';
 export const SCREENS = [
   { name: 'dashboard', title: 'Dashboard', command: 'showDashboard' },
   { name: 'history', title: 'History', command: 'showHistory' },
+  { name: 'agents', title: 'Agents', command: 'showAgents' },
+  { name: 'status', title: 'Status', command: 'showStatus' },
+  { name: 'integrations', title: 'Integrations', command: 'showIntegrations' },
 ] as const;
 
 export type ScreenName = (typeof SCREENS)[number]['name'];

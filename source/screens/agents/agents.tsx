@@ -1,0 +1,107 @@
+// Agents screen: the agents with their state, create / start / stop / prompt / abort, and the
+// selected agent's live timeline (or journal). Owns its state; the parts below only render it.
+import { Box, Text } from 'ink';
+import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { HEADER_LINES } from '../shell/header.js';
+import type { HelpItem } from '../shell/shell-state.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { ErrorLine } from '../widgets/error-line.js';
+import { LineInputView } from '../widgets/line-input.js';
+import { Spinner } from '../widgets/spinner.js';
+import { useTheme } from '../widgets/theme.js';
+import { AgentList } from './agent-list.js';
+import { CreateFormView } from './create-form.js';
+import { FeedRows } from './feed-rows.js';
+import { latestOperationId, useAgentFeed, type FeedState } from './use-agent-feed.js';
+import { useAgentsEffects } from './use-agents-effects.js';
+import { useAgentsInput } from './use-agents-input.js';
+import { selectedAgent, useAgentsState, type AgentsState } from './use-agents-state.js';
+
+/** Agents listed at once; more scroll with the selection, so the timeline keeps most of the screen. */
+const LIST_ROWS_MAX = 5;
+/** Lines of this screen that are neither list nor feed rows: title, feed title, input line, error line. */
+const SCREEN_CHROME = 4;
+/** Lines outside this screen: the header, the help line and the one spare row. */
+const SHELL_LINES = HEADER_LINES + 2;
+
+const TASK_LABELS = { create: 'creating…', start: 'starting…', stop: 'stopping…', abort: 'aborting…', prompt: 'sending prompt…', abandon: 'abandoning…' } as const;
+
+function helpFor(state: AgentsState): HelpItem[] {
+  if (state.task && state.mode !== 'list') return [{ keys: '', label: TASK_LABELS[state.task.kind] }];
+  if (state.mode === 'create') return [{ keys: 'Tab/↑↓', label: 'field' }, { keys: 'Enter', label: 'create' }, { keys: 'Esc', label: 'cancel' }];
+  if (state.mode === 'prompt') return [{ keys: 'Enter', label: 'send' }, { keys: 'Esc', label: 'cancel' }];
+  // An interrupted generation has nothing to abort; what it may need is an abandon decision.
+  const interrupted = selectedAgent(state)?.generation?.state === 'interrupted';
+  return [
+    { keys: '↑↓', label: 'select' }, { keys: 'c', label: 'new' }, { keys: 's', label: 'start' }, { keys: 'x', label: 'stop' },
+    { keys: 'p', label: 'prompt' }, interrupted ? { keys: 'A', label: 'abandon' } : { keys: 'a', label: 'abort' },
+    { keys: 't', label: state.stream === 'timeline' ? 'journal' : 'timeline' },
+  ];
+}
+
+function FeedTitle({ state, feed }: { state: AgentsState; feed: FeedState }) {
+  const theme = useTheme();
+  const agent = selectedAgent(state);
+  const name = state.stream === 'timeline' ? 'Timeline' : 'Journal';
+  const parts = agent ? [`${feed.rows.length === 0 ? 'no rows yet' : `last #${feed.rows.at(-1)?.sequence}`}`, feed.caughtUp ? 'following' : 'catching up…'] : [];
+  return (
+    <Text wrap="truncate-end">
+      <Text bold color={theme.accent}>{agent ? `${name} of ${agent.name}` : name}</Text>
+      {parts.length > 0 ? ` · ${parts.join(' · ')}` : ''}
+      {feed.error ? <Text color={theme.error}>{` · read error ${feed.error.code}`}</Text> : ''}
+    </Text>
+  );
+}
+
+function BottomLine({ state, columns }: { state: AgentsState; columns: number }) {
+  const theme = useTheme();
+  const agent = selectedAgent(state);
+  if (state.mode === 'prompt') {
+    return (
+      <Box>
+        <LineInputView prompt={`prompt ${agent?.name ?? ''}> `} line={state.prompt} width={columns - (state.task ? 20 : 0)} disabled={state.task !== null} />
+        {state.task ? <Spinner label={TASK_LABELS[state.task.kind]} /> : null}
+      </Box>
+    );
+  }
+  if (state.task) return <Spinner label={`${TASK_LABELS[state.task.kind]} ${'agent' in state.task ? state.task.agent : ''}`} />;
+  if (state.notice) return <Text color={theme.ok} wrap="truncate-end">{state.notice}</Text>;
+  return <Text> </Text>;
+}
+
+export function Agents() {
+  const { app } = useEnvironment();
+  const { rows, columns } = useTerminalSize();
+  const [state, dispatch] = useAgentsState();
+  const theme = useTheme();
+  const feed = useAgentFeed(app, state.selectedId, state.stream);
+  useAgentsEffects(app, state, dispatch);
+  useAgentsInput(state, dispatch, latestOperationId(feed.rows));
+  useHelp(helpFor(state), state.mode === 'list');
+  const listRows = Math.min(LIST_ROWS_MAX, Math.max(1, state.agents?.length ?? 1));
+  const feedRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME - listRows);
+  const error = state.error ? { prefix: state.error.action, error: state.error.error } : state.listError ? { prefix: 'list', error: state.listError } : null;
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text wrap="truncate-end">
+        <Text bold color={theme.accent}>Agents</Text>
+        {state.agents ? ` · ${state.agents.length}` : ''}
+      </Text>
+      <AgentList agents={state.agents} selectedId={state.selectedId} height={listRows} columns={columns} />
+      {state.mode === 'create' ? (
+        <Box flexDirection="column" flexGrow={1}>
+          <CreateFormView form={state.form} columns={columns} submitting={state.task !== null} />
+        </Box>
+      ) : (
+        <Box flexDirection="column" flexGrow={1}>
+          <FeedTitle state={state} feed={feed} />
+          <Box flexDirection="column" flexGrow={1} overflow="hidden">
+            <FeedRows rows={feed.rows} height={feedRows} columns={columns} emptyText={state.selectedId ? '(nothing yet: s starts the agent, p sends a prompt)' : ' '} />
+          </Box>
+        </Box>
+      )}
+      <BottomLine state={state} columns={columns} />
+      <ErrorLine error={error?.error ?? null} prefix={error?.prefix} />
+    </Box>
+  );
+}

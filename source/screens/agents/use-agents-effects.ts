@@ -1,0 +1,73 @@
+// The agents screen's requests: the list, refreshed every AGENTS_REFRESH_MS and at once after a
+// command; and the one command in flight. Each answer is dispatched with its task ID, so an answer
+// that arrives after the screen moved on is dropped, and every rejection becomes an on-screen error.
+import { useEffect, type Dispatch } from 'react';
+import type { Application } from '../../protocol.js';
+import { shortId, toShownError } from '../format.js';
+import { AGENTS_REFRESH_MS } from '../timing.js';
+import type { AgentsAction, AgentsState, AgentTask } from './use-agents-state.js';
+
+async function perform(app: Application, task: AgentTask): Promise<{ notice: string; select?: string }> {
+  switch (task.kind) {
+    case 'create': {
+      const agent = await app.createAgent(task.input);
+      return { notice: `created agent ${agent.name} (${shortId(agent.agentId)}); s starts it`, select: agent.agentId };
+    }
+    case 'start': {
+      const agent = await app.startAgent(task.agent);
+      return { notice: `${agent.name} started: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim() };
+    }
+    case 'stop': {
+      const agent = await app.stopAgent(task.agent);
+      return { notice: `${agent.name} stopped: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim() };
+    }
+    case 'abort': {
+      const receipt = await app.abort(task.agent);
+      return { notice: `abort requested for operation ${shortId(receipt.targetOperationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed' : ''}` };
+    }
+    case 'prompt': {
+      const receipt = await app.prompt({ agent: task.agent, text: task.text, operationId: task.operationId });
+      return { notice: `prompt admitted: operation ${shortId(receipt.operationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed (already admitted earlier)' : ''}` };
+    }
+    case 'abandon': {
+      const operation = await app.abandon(task.operationId);
+      return { notice: `operation ${shortId(operation.operationId)} abandoned (${operation.state}); its messages are kept` };
+    }
+  }
+}
+
+export function useAgentsEffects(app: Application, state: AgentsState, dispatch: Dispatch<AgentsAction>): void {
+  const { listNonce, task } = state;
+
+  useEffect(() => {
+    let cancelled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const refresh = async () => {
+      try {
+        const agents = await app.listAgents();
+        if (!cancelled) dispatch({ type: 'listLoaded', agents });
+      } catch (error) {
+        if (!cancelled) dispatch({ type: 'listFailed', error: toShownError(error) });
+      }
+      // Timed from the end of the last read, so a slow host is never asked twice at once.
+      if (!cancelled) timer = setTimeout(() => void refresh(), AGENTS_REFRESH_MS);
+    };
+    void refresh();
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [app, listNonce, dispatch]);
+
+  useEffect(() => {
+    if (!task) return;
+    let cancelled = false;
+    perform(app, task).then(
+      (done) => !cancelled && dispatch({ type: 'taskDone', id: task.id, ...done }),
+      (failure: unknown) => !cancelled && dispatch({ type: 'taskFailed', id: task.id, error: toShownError(failure) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [app, task, dispatch]);
+}

@@ -1,0 +1,110 @@
+// Integrations screen: whether common-memory's hooks are installed in Codex and Claude Code;
+// plan an install or uninstall, read its diff, apply it with "y", see the result and, for Codex,
+// how its hook trust works. Owns its state; the parts only render it.
+import { Box, Text } from 'ink';
+import { useMemo } from 'react';
+import { wrapLines, type DisplayLine } from './plan-lines.js';
+import type { IntegrationState } from '../../hosts/integrations.js';
+import { truncate } from '../format.js';
+import { HEADER_LINES } from '../shell/header.js';
+import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import type { HelpItem } from '../shell/shell-state.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { ErrorLine } from '../widgets/error-line.js';
+import { useTheme } from '../widgets/theme.js';
+import { useIntegrationsEffects } from './use-integrations-effects.js';
+import { useIntegrationsInput } from './use-integrations-input.js';
+import { useIntegrationsState, type ClientRow, type IntegrationsState, type Panel } from './use-integrations-state.js';
+
+/** Title, two client lines, a hint line, the panel title, the error line. */
+const SCREEN_CHROME = 6;
+const SHELL_LINES = HEADER_LINES + 2;
+
+const STATE_WORDS: Record<IntegrationState, string> = {
+  installed: 'installed',
+  not_installed: 'not installed',
+  partial: 'partly installed',
+  blocked: 'blocked (install would be refused)',
+};
+
+const CLIENT_NAMES = { codex: 'Codex', claude: 'Claude Code' } as const;
+
+function helpFor(state: IntegrationsState): HelpItem[] {
+  if (!state.panel) return [{ keys: '↑↓', label: 'select' }, { keys: 'i', label: 'plan install' }, { keys: 'u', label: 'plan uninstall' }, { keys: 'r', label: 'refresh' }];
+  const help: HelpItem[] = [{ keys: '↑↓/PgUp/PgDn', label: 'scroll' }];
+  if (state.panel.applicable) help.push({ keys: 'y', label: `apply ${state.panel.applicable.action}` });
+  help.push({ keys: 'Esc', label: 'close' });
+  return help;
+}
+
+function ClientLine({ row, selected, columns }: { row: ClientRow; selected: boolean; columns: number }) {
+  const theme = useTheme();
+  const word = row.error ? `error ${row.error.code}` : row.state ? STATE_WORDS[row.state] : '…';
+  const color = row.error || row.state === 'blocked' ? theme.error : row.state === 'installed' ? theme.ok : undefined;
+  const line = `${selected ? '>' : ' '} ${CLIENT_NAMES[row.client].padEnd(12)} ${word.padEnd(17)} ${row.path ?? row.error?.message ?? ''}`;
+  return (
+    <Text bold={selected} color={color} wrap="truncate-end">
+      {truncate(line, columns)}
+    </Text>
+  );
+}
+
+function hintFor(state: IntegrationsState): string {
+  const row = state.clients[state.selected];
+  if (!row) return ' ';
+  if (row.client === 'codex' && row.state === 'installed') return 'Codex runs these hooks only once you trust them: i shows how.';
+  if (row.state === 'blocked') return 'Another or a changed entry is in the way: i shows what and how to fix it.';
+  return ' ';
+}
+
+function PanelView({ panel, lines, rows }: { panel: Panel; lines: DisplayLine[]; rows: number }) {
+  const theme = useTheme();
+  const offset = Math.min(panel.offset, Math.max(0, lines.length - 1));
+  const end = Math.min(lines.length, offset + rows);
+  const position = lines.length > rows ? ` · lines ${offset + 1}–${end} of ${lines.length}` : '';
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text wrap="truncate-end">
+        <Text bold color={theme.accent}>{panel.title}</Text>
+        {position}
+      </Text>
+      <Box flexDirection="column" flexGrow={1} overflow="hidden">
+        {lines.slice(offset, end).map(({ text, source }, index) => {
+          const color = source.startsWith('REFUSED') ? theme.error : source.startsWith('+') && !source.startsWith('+++') ? theme.ok : source.startsWith('-') && !source.startsWith('---') ? theme.error : undefined;
+          return (
+            <Text key={offset + index} color={color} wrap="truncate-end">
+              {text === '' ? ' ' : text}
+            </Text>
+          );
+        })}
+      </Box>
+    </Box>
+  );
+}
+
+export function Integrations() {
+  const environment = useEnvironment();
+  const { rows, columns } = useTerminalSize();
+  const theme = useTheme();
+  const [state, dispatch] = useIntegrationsState();
+  const panelRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME);
+  useIntegrationsEffects(environment, state, dispatch);
+  const panelLines = useMemo(() => (state.panel ? wrapLines(state.panel.lines, columns) : []), [state.panel?.lines, columns]);
+  useIntegrationsInput(state, dispatch, panelRows, panelLines.length);
+  useHelp(helpFor(state));
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text bold color={theme.accent}>
+        {"Integrations · common-memory's hooks in the clients' config"}
+      </Text>
+      {state.clients.map((row, index) => (
+        <ClientLine key={row.client} row={row} selected={index === state.selected} columns={columns} />
+      ))}
+      <Text color={theme.muted} wrap="truncate-end">
+        {hintFor(state)}
+      </Text>
+      {state.panel ? <PanelView panel={state.panel} lines={panelLines} rows={panelRows} /> : <Box flexGrow={1} />}
+      <ErrorLine error={state.error?.error ?? null} prefix={state.error?.action} />
+    </Box>
+  );
+}

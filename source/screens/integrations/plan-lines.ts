@@ -1,0 +1,69 @@
+// What the plan and result panels show, as plain lines: a summary, refusals, warnings, the diff
+// and, for a Codex install, how Codex's hook trust works. Held once per plan and shown through a
+// scrolling window; a huge diff is cut for display with a line that says so and where to see it all.
+import type { HookApplyResult, IntegrationPlan } from '../../hosts/integrations.js';
+
+/** Enough for any hook config we write; a larger diff is someone else's file and cut visibly. */
+export const PANEL_LINES_MAX = 2000;
+
+const clean = (line: string): string => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '?').replace(/\t/g, '  ');
+
+function bounded(lines: string[], client: string, action: string): string[] {
+  if (lines.length <= PANEL_LINES_MAX) return lines;
+  const cut = lines.length - PANEL_LINES_MAX;
+  return [...lines.slice(0, PANEL_LINES_MAX), `… ${cut} more lines not shown here; \`common-memory ${action} ${client} --dry-run\` prints the whole diff`];
+}
+
+export function planSummary(plan: IntegrationPlan): string {
+  const count = (change: string) => plan.changes.filter((item) => item.change === change).map((item) => item.event);
+  const added = count('add');
+  const removed = count('remove');
+  const parts = [];
+  if (added.length > 0) parts.push(`add ${added.length} (${added.join(', ')})`);
+  if (removed.length > 0) parts.push(`remove ${removed.length} (${removed.join(', ')})`);
+  const unchanged = count('unchanged').length;
+  if (unchanged > 0) parts.push(`${unchanged} unchanged`);
+  return parts.length > 0 ? parts.join(' · ') : 'no hooks of ours here';
+}
+
+export function planLines(plan: IntegrationPlan): string[] {
+  const lines = [`file ${plan.path}`, `change: ${planSummary(plan)}`];
+  for (const refusal of plan.refusals) lines.push(`REFUSED (${refusal.code}) at ${refusal.where}: ${refusal.message}`);
+  for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
+  if (plan.refusals.length === 0) {
+    lines.push(plan.diff === '' ? (plan.action === 'install' ? 'Already installed: nothing to write.' : 'Nothing of ours to remove: nothing to write.') : 'y writes this change (a backup of the file is kept next to it):');
+  }
+  lines.push('');
+  if (plan.diff !== '') lines.push(...plan.diff.replace(/\n$/, '').split('\n'));
+  if (plan.trust) lines.push('', ...plan.trust.text.split('\n'));
+  return bounded(lines.map(clean), plan.client, plan.action);
+}
+
+export function resultLines(plan: IntegrationPlan, result: HookApplyResult): string[] {
+  const lines = result.written
+    ? [`wrote ${result.writtenPath ?? result.path}`, result.backupPath ? `backup of the previous file: ${result.backupPath}` : 'there was no previous file']
+    : [`nothing written: ${result.path} already had this configuration`];
+  lines.push(`change: ${planSummary(plan)}`);
+  if (plan.action === 'install') lines.push(`each hook runs: ${plan.command}`);
+  for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
+  if (plan.trust) lines.push('', ...plan.trust.text.split('\n'));
+  return lines.map(clean);
+}
+
+export interface DisplayLine {
+  text: string;
+  /** The line it was cut from, so a wrapped diff line keeps its +/- meaning. */
+  source: string;
+}
+
+/** Hard-wraps lines to the terminal width: the trust how-to and long paths must be read whole, not cut. */
+export function wrapLines(lines: readonly string[], columns: number): DisplayLine[] {
+  const width = Math.max(10, columns);
+  const wrapped: DisplayLine[] = [];
+  for (const line of lines) {
+    const chars = Array.from(line);
+    if (chars.length <= width) wrapped.push({ text: line, source: line });
+    else for (let start = 0; start < chars.length; start += width) wrapped.push({ text: chars.slice(start, start + width).join(''), source: line });
+  }
+  return wrapped;
+}

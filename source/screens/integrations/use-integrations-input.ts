@@ -1,0 +1,40 @@
+// Keys of the integrations screen: list keys (select, plan install / uninstall) while no panel is
+// open; scroll, "y" and Esc while one is.
+import type { Dispatch } from 'react';
+import { commandFor } from '../keyboard/key-bindings.js';
+import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
+import type { IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
+
+const LIST_COMMANDS = ['selectUp', 'selectDown', 'planInstall', 'planUninstall', 'refresh'] as const;
+const PANEL_COMMANDS = ['confirm', 'decline', 'selectUp', 'selectDown', 'nextPage', 'previousPage', 'firstPage'] as const;
+
+export function useIntegrationsInput(state: IntegrationsState, dispatch: Dispatch<IntegrationsAction>, panelRows: number, panelLines: number): void {
+  const panelOpen = state.panel !== null;
+  useKeyHandler(
+    PRIORITY.screen,
+    (input, key) => {
+      const command = commandFor(LIST_COMMANDS, input, key);
+      if (command === undefined) return false;
+      if (command === 'planInstall' || command === 'planUninstall') dispatch({ type: 'plan', action: command === 'planInstall' ? 'install' : 'uninstall' });
+      else dispatch({ type: command });
+      return true;
+    },
+    !panelOpen,
+  );
+  useKeyHandler(
+    PRIORITY.screen,
+    (input, key) => {
+      const command = commandFor(PANEL_COMMANDS, input, key);
+      if (command === undefined) return false;
+      if (command === 'confirm' || command === 'decline') dispatch({ type: command });
+      else if (command === 'firstPage') dispatch({ type: 'scroll', by: 'top', total: panelLines });
+      else {
+        const page = Math.max(1, panelRows - 1);
+        const by = { selectUp: -1, selectDown: 1, nextPage: page, previousPage: -page }[command];
+        dispatch({ type: 'scroll', by, total: panelLines });
+      }
+      return true;
+    },
+    panelOpen,
+  );
+}

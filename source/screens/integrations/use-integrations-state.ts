@@ -1,0 +1,111 @@
+// Integrations screen state: the install state of each client's hooks, the selected client, and
+// a panel showing either a plan (its diff, refusals, warnings and, for Codex, the trust how-to)
+// waiting for "y", or the result of applying one. Plans and writes run in effects; this reducer
+// only decides, from the newest state, what to ask for.
+import { useReducer } from 'react';
+import type { HookAction, HookApplyResult, HookClient, IntegrationPlan, IntegrationState } from '../../hosts/integrations.js';
+import type { ShownError } from '../format.js';
+import { moveSelection } from '../widgets/list-window.js';
+import { planLines, resultLines } from './plan-lines.js';
+
+export interface ClientRow {
+  client: HookClient;
+  state: IntegrationState | null;
+  path: string | null;
+  error: ShownError | null;
+}
+
+export interface Panel {
+  kind: 'plan' | 'result';
+  title: string;
+  lines: string[];
+  offset: number;
+  /** The plan "y" would apply: set only when it has changes and no refusals. */
+  applicable: IntegrationPlan | null;
+}
+
+type RequestBody = { kind: 'plan'; client: HookClient; action: HookAction } | { kind: 'apply'; plan: IntegrationPlan };
+export type IntegrationRequest = RequestBody & { id: number };
+
+export interface IntegrationsState {
+  clients: ClientRow[];
+  selected: number;
+  /** Bumped to re-read every client's state. */
+  loadNonce: number;
+  request: IntegrationRequest | null;
+  lastRequestId: number;
+  panel: Panel | null;
+  error: { action: string; error: ShownError } | null;
+}
+
+export type IntegrationsAction =
+  | { type: 'statesLoaded'; clients: ClientRow[] }
+  | { type: 'selectUp' | 'selectDown' | 'refresh' | 'confirm' | 'decline' }
+  /** `total`: display lines after wrapping to the terminal, which only the view knows. */
+  | { type: 'scroll'; by: number | 'top'; total: number }
+  | { type: 'plan'; action: HookAction }
+  | { type: 'planned'; id: number; plan: IntegrationPlan }
+  | { type: 'applied'; id: number; plan: IntegrationPlan; result: HookApplyResult }
+  | { type: 'requestFailed'; id: number; error: ShownError };
+
+export const initialIntegrationsState: IntegrationsState = {
+  clients: [
+    { client: 'codex', state: null, path: null, error: null },
+    { client: 'claude', state: null, path: null, error: null },
+  ],
+  selected: 0, loadNonce: 0, request: null, lastRequestId: 0, panel: null, error: null,
+};
+
+function ask(state: IntegrationsState, request: RequestBody, changes: Partial<IntegrationsState> = {}): IntegrationsState {
+  if (state.request) return state;
+  const id = state.lastRequestId + 1;
+  return { ...state, ...changes, request: { ...request, id }, lastRequestId: id, error: null };
+}
+
+const selectedClient = (state: IntegrationsState): HookClient => state.clients[state.selected]?.client ?? 'codex';
+
+export function integrationsReducer(state: IntegrationsState, action: IntegrationsAction): IntegrationsState {
+  switch (action.type) {
+    case 'statesLoaded':
+      return { ...state, clients: action.clients };
+    case 'selectUp':
+    case 'selectDown':
+      return state.panel ? state : { ...state, selected: moveSelection(state.selected, action.type === 'selectUp' ? -1 : 1, state.clients.length) };
+    case 'refresh':
+      return { ...state, loadNonce: state.loadNonce + 1 };
+    case 'scroll': {
+      if (!state.panel) return state;
+      const last = Math.max(0, action.total - 1);
+      const offset = action.by === 'top' ? 0 : Math.min(last, Math.max(0, state.panel.offset + action.by));
+      return { ...state, panel: { ...state.panel, offset } };
+    }
+    case 'plan':
+      return state.panel ? state : ask(state, { kind: 'plan', client: selectedClient(state), action: action.action });
+    case 'planned': {
+      if (state.request?.id !== action.id) return state;
+      const { plan } = action;
+      const applicable = plan.refusals.length === 0 && plan.diff !== '' ? plan : null;
+      return { ...state, request: null, panel: { kind: 'plan', title: `${plan.action} plan for ${plan.client}`, lines: planLines(plan), offset: 0, applicable } };
+    }
+    case 'confirm':
+      // "y" is the only way to write: a plan is never applied by opening it or by any other key.
+      return state.panel?.applicable ? ask(state, { kind: 'apply', plan: state.panel.applicable }) : state;
+    case 'decline':
+      return state.request ? state : { ...state, panel: null };
+    case 'applied': {
+      if (state.request?.id !== action.id) return state;
+      const title = `${action.plan.action === 'install' ? 'installed' : 'uninstalled'}: ${action.plan.client}`;
+      return { ...state, request: null, loadNonce: state.loadNonce + 1, panel: { kind: 'result', title, lines: resultLines(action.plan, action.result), offset: 0, applicable: null } };
+    }
+    case 'requestFailed': {
+      if (state.request?.id !== action.id) return state;
+      const name = state.request.kind === 'plan' ? `${state.request.action} ${state.request.client}` : `apply ${state.request.plan.client}`;
+      // A failed apply (config changed since planning, disk full…) closes the plan: plan again from the new file.
+      return { ...state, request: null, loadNonce: state.loadNonce + 1, panel: state.request.kind === 'apply' ? null : state.panel, error: { action: name, error: action.error } };
+    }
+  }
+}
+
+export function useIntegrationsState() {
+  return useReducer(integrationsReducer, initialIntegrationsState);
+}

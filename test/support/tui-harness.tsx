@@ -1,0 +1,65 @@
+// Shared driving of the TUI in tests: render, key presses and unmount inside act(); waits poll
+// the last frame with a deadline (no fixed sleeps). Frames are plain text (NO_COLOR theme).
+import assert from 'node:assert/strict';
+import { render } from 'ink-testing-library';
+import { act } from 'react';
+import type { Application } from '../../source/protocol.js';
+import { App, type AppProps } from '../../source/screens/app.js';
+import { themeFor } from '../../source/screens/widgets/theme.js';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+export const KEY = {
+  up: '\u001B[A', down: '\u001B[B', pageDown: '\u001B[6~', pageUp: '\u001B[5~', enter: '\r', escape: '\u001B', tab: '\t',
+  ctrlC: '\u0003', backspace: '\u007F',
+};
+
+export type View = ReturnType<typeof render>;
+
+export async function mount(app: Application, home: string, extra: Partial<AppProps> = {}): Promise<View> {
+  let view: View | undefined;
+  await act(async () => {
+    view = render(<App app={app} home={home} connection="in-process host" theme={themeFor({ NO_COLOR: '1' })} {...extra} />);
+  });
+  return view!;
+}
+
+export async function press(view: View, keys: string): Promise<void> {
+  await act(async () => {
+    view.stdin.write(keys);
+  });
+}
+
+/** Types text one key at a time, as a person does (a multi-character write is a paste). */
+export async function type(view: View, text: string): Promise<void> {
+  for (const key of text) await press(view, key);
+}
+
+export async function unmount(view: View): Promise<void> {
+  await act(async () => {
+    view.unmount();
+  });
+}
+
+/** Polls the last frame (inside act, so effects and timers flush) until `accept` holds or the deadline passes. */
+export async function waitForFrame(view: View, what: string, accept: (frame: string) => boolean, timeoutMs = 8000, stepMs = 20): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = view.lastFrame() ?? '';
+    if (accept(frame)) return frame;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; last frame:\n${frame}`);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, stepMs));
+    });
+  }
+}
+
+export const waitForText = (view: View, text: string | RegExp, timeoutMs?: number) =>
+  waitForFrame(view, String(text), (frame) => (typeof text === 'string' ? frame.includes(text) : text.test(frame)), timeoutMs);
+
+/** The real Application with some methods replaced; everything else goes to the real one. */
+export function withOverrides(real: Application, overrides: Partial<Application>): Application {
+  return new Proxy(real, {
+    get: (target, property) => (property in overrides ? overrides[property as keyof Application] : Reflect.get(target, property)),
+  });
+}

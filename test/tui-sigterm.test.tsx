@@ -1,0 +1,51 @@
+// SIGTERM to the TUI in a real terminal (a pty from `script`): the terminal is restored, the host
+// stops in order (host.json removed) and the process exits 0 — not 143, which is what a signal-exit
+// copy re-raising the signal (Ink, restore-cursor and execa each load one) would produce.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import { tempHome, waitFor } from './support/cli.js';
+
+const DEV_TUI = fileURLToPath(new URL('./support/dev-tui.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+async function runAndTerminate(signals: number): Promise<{ code: number | null; output: string; home: string }> {
+  const home = tempHome('tui-sigterm');
+  const command = ['node', '--import', 'tsx', DEV_TUI, '--home', home].map(shellQuote).join(' ');
+  // -e: script exits with the child's status; the pty makes stdin a TTY, as in a real terminal.
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, COLUMNS: '80', LINES: '24' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    await waitFor('the first frame', () => (output.includes('Dashboard') && existsSync(join(home, 'host.json')) ? true : undefined), 30_000);
+    const { pid } = JSON.parse(readFileSync(join(home, 'host.json'), 'utf8')) as { pid: number };
+    for (let index = 0; index < signals; index++) process.kill(pid, 'SIGTERM');
+    const code = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit after SIGTERM; output:\n${output.slice(-2000)}`)), 30_000))]);
+    return { code, output, home };
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+describe('SIGTERM in a real terminal', { timeout: 120_000 }, () => {
+  for (const signals of [1, 2]) {
+    test(`${signals === 1 ? 'one SIGTERM' : 'two SIGTERMs back to back'}: exit 0, terminal restored, host stopped`, async () => {
+      const { code, output, home } = await runAndTerminate(signals);
+      try {
+        assert.equal(code, 0, `exit status; output tail:\n${output.slice(-500)}`);
+        assert.ok(output.includes('\u001B[?1049l'), 'the alternate screen was left');
+        assert.ok(!existsSync(join(home, 'host.json')), 'the host removed host.json on its way out');
+      } finally {
+        await rm(dirname(home), { recursive: true, force: true });
+      }
+    });
+  }
+});
