@@ -59,6 +59,14 @@ export const PI_ACCEPT_TIMEOUT_MS = 30_000;
 /** Transcript bytes one hook may copy into its envelope: a long turn fits; anything larger is an explicit over-limit envelope, never a truncated one, and keeps the hook inside host deadlines. */
 export const HOOK_TAIL_MAX_BYTES = 8 * 1024 * 1024;
 
+/**
+ * A kept tail is stored in rows of at most this many bytes. Why not one blob: reading an 8 MiB
+ * blob makes SQLite and better-sqlite3 each allocate it whole, and fresh multi-MiB allocations
+ * page-fault on every use (measured: ~150 MB/s for 8 MiB blobs against ~450-800 MB/s for 256 KiB
+ * rows); rows this size are served from reused heap memory, and the drain parses them one at a time.
+ */
+export const HOOK_TAIL_CHUNK_BYTES = 256 * 1024;
+
 /** The SessionStart context line: a short, bounded snapshot the host adds to the model context. */
 export const SNAPSHOT_MAX_CHARS = 600;
 
@@ -74,8 +82,20 @@ export const CAPACITY_ENV = 'COMMON_MEMORY_CAPACITY_BYTES';
 /** Envelopes one drain step takes from an activation: one transaction stays short so a hook never waits past its deadline. */
 export const DRAIN_STEP_MAX_ENVELOPES = 64;
 
-/** Tail bytes one drain step takes (at least one envelope): bounds the drain's memory whatever the transcript size. */
-export const DRAIN_STEP_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Tail bytes one drain step takes (at least one envelope): bounds the drain's memory whatever the
+ * transcript size. One hook tail's worth: the drain plans the next step while the writer applies
+ * this one, so two steps are in memory at once (the host's peak RSS target is 200 MB).
+ */
+export const DRAIN_STEP_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Young generation of the drain thread's heap. Parsing allocates fast and almost all of it dies at
+ * once (one object per transcript line); V8 would grow the young generation to tens of MB and keep
+ * it resident. Measured on the 100 MB bench: 6 MB adds ~0.1 s of scavenges but no wall time (the
+ * writer thread is busy as long), and keeps the host's peak RSS under its 200 MB target (16 MB: +15 MB).
+ */
+export const DRAIN_YOUNG_GENERATION_MB = 6;
 
 /** How often an idle host drain looks for new envelopes: a hook's event is sealed within a second, and an idle host does almost nothing. */
 export const DRAIN_POLL_MS = 300;

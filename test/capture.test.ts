@@ -1,9 +1,15 @@
 // Host capture on recorded data: hooks → inbox → drain → sessions, turns, batches; delivery
 // authentication; isolation and recovery; status paging; capacity.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { CAPACITY_ENV, RECOVERY_PAGE_SIZE } from '../source/limits.js';
+import { storeFiles } from '../source/home.js';
+import { storeTail } from '../source/hook/capture.js';
+import { textDigest } from '../source/hook/identity.js';
+import { CAPACITY_ENV, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES, RECOVERY_PAGE_SIZE } from '../source/limits.js';
+import { coreSchema } from '../source/store/core-schema.js';
+import { openDatabase } from '../source/store/database.js';
+import { migrate } from '../source/store/migrations.js';
 import { tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 
@@ -205,5 +211,99 @@ describe('capacity', () => {
     assert.equal(s.host.inbox, c.hookFiles('codex', 'b').length, 'every envelope stays queued');
     assert.equal(prompts(home).length, 0);
     assert.equal((await c.flush(home)).complete, true, 'with the default capacity it flows');
+  });
+});
+
+// The drain plans step N+1 while the writer applies step N, and reads tails in bounded rows:
+// a session longer than one step, with tails spanning many rows, must come out exactly as a
+// sequential drain would make it — and a fault in a later step must leave the earlier ones committed.
+describe('drain steps of a long session', () => {
+  /** One activation whose rollout arrives in `sizes[i]` turns per Stop envelope; `corrupt` breaks envelope i. */
+  function longSession(sizes: number[], corrupt?: number): { home: string; turns: number; steps: number[] } {
+    const lines = readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8').split('\n').filter((line) => line.length > 0);
+    const first = lines.findIndex((line) => line.includes('"task_started"'));
+    const block = lines.slice(first, lines.findIndex((line) => line.includes('"task_complete"')) + 1);
+    const turnId = (JSON.parse(block[0]!) as { payload: { turn_id: string } }).payload.turn_id;
+    const session = (JSON.parse(lines[0]!) as { payload: { id: string } }).payload.id;
+    let ordinal = 1;
+    let turn = 0;
+    const turnText = () => {
+      const id = `long-${turn}`;
+      const text = block.map((line) => line.split(turnId).join(id).replace(/"ordinal":\d+/, `"ordinal":${ordinal++}`).replace(/"id":"(msg|rs|fc)_[^"]*"/g, (_m, p: string) => `"id":"${p}_${turn}_${ordinal}"`)).join('\n');
+      turn += 1;
+      return `${text}\n`;
+    };
+    const tails = sizes.map((count, i) => (i === 0 ? `${lines[0]}\n` : '') + Array.from({ length: count }, turnText).join(''));
+    if (corrupt !== undefined) tails[corrupt] = tails[corrupt]!.replace('"ordinal":', '"ordinal"!'); // same length, not JSON
+    const home = tempHome('cap-long');
+    mkdirSync(home, { recursive: true });
+    const db = openDatabase(storeFiles(home).core);
+    migrate(db, coreSchema);
+    const prompt = 'TOOL: run echo hi';
+    db.transaction(() => {
+      const watch = db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('codex', '/gone/rollout.jsonl', ?)").run(session).lastInsertRowid;
+      const activation = db
+        .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, watch_id, started_at_ms) VALUES ('long', 'codex', 'p', ?, 1, 'ended', ?, 0)")
+        .run(session, watch).lastInsertRowid;
+      const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?, ?, 'p', ?, 'captured', ?, ?)");
+      const candidate = db.prepare("INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')");
+      let from = 0;
+      let done = 0;
+      tails.forEach((tail, i) => {
+        const bytes = Buffer.from(tail);
+        const inboxId = Number(inbox.run(activation, session, watch, from, from + bytes.length).lastInsertRowid);
+        storeTail(db, inboxId, bytes);
+        for (let k = 0; k < sizes[i]!; k++) candidate.run(activation, session, `long-${done + k}`, textDigest(prompt), prompt, inboxId);
+        done += sizes[i]!;
+        from += bytes.length;
+      });
+      db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(from, watch);
+    })();
+    db.close();
+    // Envelopes per step: DRAIN_STEP_MAX_ENVELOPES, or fewer once DRAIN_STEP_MAX_BYTES is reached.
+    const steps: number[] = [];
+    for (let i = 0; i < sizes.length; i += DRAIN_STEP_MAX_ENVELOPES) steps.push(sizes.slice(i, i + DRAIN_STEP_MAX_ENVELOPES).reduce((a, b) => a + b, 0));
+    return { home, turns: turn, steps };
+  }
+
+  const sizes = Array.from({ length: 2 * DRAIN_STEP_MAX_ENVELOPES + 3 }, (_, i) => (i % 40 === 3 ? 40 : 1)); // 40 turns ≈ 600 KB: a tail of several rows
+  const count = (home: string, sql: string) => {
+    const db = c.readOnly(home);
+    try {
+      return db.prepare(sql).pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('every turn sealed once, in order, across several steps and multi-row tails; tails deleted', async () => {
+    const { home, turns, steps } = longSession(sizes);
+    assert.ok(steps.length >= 3 && HOOK_TAIL_CHUNK_BYTES < 40 * 15_000);
+    const report = await c.drain(home);
+    assert.deepEqual(report.isolated, []);
+    assert.equal(report.steps, steps.length);
+    assert.equal(report.sealedTurns, turns);
+    assert.deepEqual(
+      prompts(home).map((p) => p.turn),
+      Array.from({ length: turns }, (_, i) => `long-${i}`),
+    );
+    assert.equal(count(home, "SELECT count(*) FROM prompt_candidates WHERE state = 'pending'"), 0);
+    assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), 0);
+    assert.equal(count(home, 'SELECT count(*) FROM inbox_tails'), 0);
+  });
+
+  it('a fault in a later step isolates at that step; the steps before it stay committed, nothing after', async () => {
+    const bad = DRAIN_STEP_MAX_ENVELOPES + 5; // in the second step
+    const { home, steps } = longSession(sizes, bad);
+    const report = await c.drain(home);
+    assert.equal(report.isolated.length, 1);
+    assert.equal(report.sealedTurns, steps[0]);
+    assert.equal(prompts(home).length, steps[0]);
+    const item = (await c.status(home)).recovery.items[0]!;
+    assert.equal(item.code, 'transcript_invalid_json');
+    // The item names the first envelope of the failing step: everything from there stays queued with its bytes.
+    assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), sizes.length - DRAIN_STEP_MAX_ENVELOPES);
+    assert.equal(count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"), count(home, 'SELECT inbox_id FROM recovery_items'));
+    assert.ok(count(home, 'SELECT count(*) FROM inbox_tails') > 0);
   });
 });

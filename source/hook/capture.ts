@@ -6,7 +6,7 @@
 // re-attached unchanged for compact/clear/resume in the same process.
 import type { Db } from '../store/database.js';
 import { commit, type FaultPoint } from '../store/transaction.js';
-import { SNAPSHOT_MAX_CHARS } from '../limits.js';
+import { HOOK_TAIL_CHUNK_BYTES, SNAPSHOT_MAX_CHARS } from '../limits.js';
 import { sessionKeyOf, textDigest } from './identity.js';
 import type { HookClient, HookPayload } from './payload.js';
 import { readTail, type Tail } from './transcript-tail.js';
@@ -80,11 +80,12 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
       }
       const inboxId = db
         .prepare(
-          `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to, tail)
-           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to)
+           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(client, payload.event, now, stored, activation.activation_id, payload.sessionId, instance, watchId, tail.state, tail.state === 'none' ? null : tail.from, tail.state === 'none' ? null : tail.to, tail.bytes)
+        .run(client, payload.event, now, stored, activation.activation_id, payload.sessionId, instance, watchId, tail.state, tail.state === 'none' ? null : tail.from, tail.state === 'none' ? null : tail.to)
         .lastInsertRowid as number;
+      if (tail.bytes !== null && tail.bytes.length > 0) storeTail(db, inboxId, tail.bytes);
 
       if (digest !== null) {
         db.prepare(
@@ -112,4 +113,12 @@ function projectSnapshot(db: Db, cwd: string | null, self: number): string {
     .get(cwd, self) as { sessions: number; turns: number };
   const line = `common-memory: ${turns} captured turn${turns === 1 ? '' : 's'} from ${sessions} earlier session${sessions === 1 ? '' : 's'} of this project; no reviewed memories yet.`;
   return line.length > SNAPSHOT_MAX_CHARS ? line.slice(0, SNAPSHOT_MAX_CHARS) : line;
+}
+
+/** Keeps the tail in bounded rows (limits.ts HOOK_TAIL_CHUNK_BYTES says why), in the hook's transaction. */
+export function storeTail(db: Db, inboxId: number, bytes: Buffer): void {
+  const insert = db.prepare('INSERT INTO inbox_tails (inbox_id, seq, bytes) VALUES (?, ?, ?)');
+  for (let seq = 0, at = 0; at < bytes.length; seq += 1, at += HOOK_TAIL_CHUNK_BYTES) {
+    insert.run(inboxId, seq, bytes.subarray(at, at + HOOK_TAIL_CHUNK_BYTES));
+  }
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
 import { recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type RecoveryItemView } from '../protocol.js';
 import { capacity, totalBodyBytes } from './capture-sessions.js';
+import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 
 export interface ActivationRow {
@@ -30,7 +31,6 @@ export interface EnvelopeRow {
   tailState: 'none' | 'captured' | 'missing' | 'over_limit' | 'cursor_mismatch' | 'unreadable';
   tailFrom: number | null;
   tailTo: number | null;
-  tail: Buffer | null;
 }
 
 /** The activation of the oldest pending envelope that no recovery item holds. */
@@ -64,24 +64,31 @@ export function readWatch(db: Db, watchId: number): WatchRow | undefined {
     .get(watchId) as WatchRow | undefined;
 }
 
-/** Pending envelopes of one activation in order, at most `maxEnvelopes` and about `maxBytes` of tails (always at least one). */
-export function readPendingEnvelopes(db: Db, activationId: number, maxEnvelopes: number, maxBytes: number): EnvelopeRow[] {
+/**
+ * Pending envelopes of one activation in order after `afterId`, at most `maxEnvelopes` and about
+ * `maxBytes` of tails (always at least one). The tails themselves are read with `readTailChunks`.
+ */
+export function readPendingEnvelopes(db: Db, activationId: number, maxEnvelopes: number, maxBytes: number, afterId = 0): EnvelopeRow[] {
   const rows = db
     .prepare(
-      `SELECT id, event, watch_id AS watchId, tail_state AS tailState, tail_from AS tailFrom, tail_to AS tailTo, length(tail) AS size
-       FROM inbox WHERE activation_id = ? AND state = 'pending' ORDER BY id LIMIT ?`,
+      `SELECT id, event, watch_id AS watchId, tail_state AS tailState, tail_from AS tailFrom, tail_to AS tailTo
+       FROM inbox WHERE activation_id = ? AND state = 'pending' AND id > ? ORDER BY id LIMIT ?`,
     )
-    .all(activationId, maxEnvelopes) as Array<Omit<EnvelopeRow, 'tail'> & { size: number | null }>;
-  const tailOf = db.prepare('SELECT tail FROM inbox WHERE id = ?').pluck();
+    .all(activationId, afterId, maxEnvelopes) as EnvelopeRow[];
   const picked: EnvelopeRow[] = [];
   let bytes = 0;
   for (const row of rows) {
-    if (picked.length > 0 && bytes + (row.size ?? 0) > maxBytes) break;
-    bytes += row.size ?? 0;
-    const { size, ...rest } = row;
-    picked.push({ ...rest, tail: size ? (tailOf.get(row.id) as Buffer) : null });
+    const size = row.tailState === 'captured' && row.tailFrom !== null && row.tailTo !== null ? row.tailTo - row.tailFrom : 0;
+    if (picked.length > 0 && bytes + size > maxBytes) break;
+    bytes += size;
+    picked.push(row);
   }
   return picked;
+}
+
+/** The bytes an envelope kept, in order, one bounded row at a time. */
+export function readTailChunks(db: Db, inboxId: number): IterableIterator<Buffer> {
+  return db.prepare('SELECT bytes FROM inbox_tails WHERE inbox_id = ? ORDER BY seq').pluck().iterate(inboxId) as IterableIterator<Buffer>;
 }
 
 export function firstPendingEnvelope(db: Db, activationId: number): number | undefined {
@@ -96,23 +103,35 @@ export function firstPendingEnvelope(db: Db, activationId: number): number | und
  * session of a thousand identical prompts costs a thousand index probes, not a million rows).
  */
 export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null, after: number): number | undefined {
-  const row = (
-    turnRef !== null
-      ? db
-          .prepare(
-            `SELECT candidate_id AS id FROM prompt_candidates
-             WHERE client = ? AND host_session_id = ? AND turn_ref = ? AND digest = ? AND state = 'pending'`,
-          )
-          .get(client, hostSessionId, turnRef, digest)
-      : db
-          .prepare(
-            `SELECT candidate_id AS id FROM prompt_candidates
-             WHERE client = ? AND host_session_id = ? AND digest = ? AND state = 'pending' AND candidate_id > ?
-             ORDER BY candidate_id LIMIT 1`,
-          )
-          .get(client, hostSessionId, digest, after)
-  ) as { id: number } | undefined;
-  return row?.id;
+  const statements = candidateStatements(db);
+  return (turnRef !== null ? statements.byTurn.get(client, hostSessionId, turnRef, digest) : statements.oldest.get(client, hostSessionId, digest, after)) as number | undefined;
+}
+
+type Statement = Database.Statement<unknown[]>;
+const candidateCache = new WeakMap<Db, { byTurn: Statement; oldest: Statement }>();
+
+/** Prepared once per connection: the drain looks up one candidate per prompt, thousands per step. */
+function candidateStatements(db: Db): { byTurn: Statement; oldest: Statement } {
+  let statements = candidateCache.get(db);
+  if (statements === undefined) {
+    statements = {
+      byTurn: db
+        .prepare(
+          `SELECT candidate_id FROM prompt_candidates
+           WHERE client = ? AND host_session_id = ? AND turn_ref = ? AND digest = ? AND state = 'pending'`,
+        )
+        .pluck(),
+      oldest: db
+        .prepare(
+          `SELECT candidate_id FROM prompt_candidates
+           WHERE client = ? AND host_session_id = ? AND digest = ? AND state = 'pending' AND candidate_id > ?
+           ORDER BY candidate_id LIMIT 1`,
+        )
+        .pluck(),
+    };
+    candidateCache.set(db, statements);
+  }
+  return statements;
 }
 
 export interface RecoveryRow {

@@ -12,22 +12,55 @@ import type { Tx } from './transaction.js';
 
 const id = z.number().int().positive();
 
-const messageInput = z.object({
-  key: z.string().min(1),
-  role: z.string().min(1),
-  classification: z.enum(['evidence', 'context']),
-  kind: z.string().min(1),
-  text: z.string(),
-  line: z.number().int().nonnegative(),
-  timestamp: z.string().nullable(),
-  candidateId: id.nullable(),
-});
+/**
+ * The step's messages in columns, in turn order (turn i owns the next `turns[i].messages` rows).
+ * Why columns and not one object per message: a step carries tens of thousands of messages across
+ * the thread boundary; columns clone as a few arrays instead of one keyed object each, and
+ * validate as arrays of primitives (measured: serialisation, deserialisation and zod all dropped).
+ */
+export interface MessageColumns {
+  key: string[];
+  role: string[];
+  classification: Array<'evidence' | 'context'>;
+  kind: string[];
+  text: string[];
+  line: number[];
+  timestamp: Array<string | null>;
+  candidateId: Array<number | null>;
+}
+
+const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
+
+/** The same rules a zod object per message would check, as one loop per column (zod costs ~30x more per element here). */
+function validColumns(value: unknown): value is MessageColumns {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  const columns = [m['key'], m['role'], m['classification'], m['kind'], m['text'], m['line'], m['timestamp'], m['candidateId']];
+  if (!columns.every(Array.isArray)) return false;
+  const [key, role, classification, kind, text, line, timestamp, candidateId] = columns as unknown[][];
+  const n = key!.length;
+  if (!columns.every((column) => (column as unknown[]).length === n)) return false;
+  for (let i = 0; i < n; i++) {
+    if (!nonEmpty(key![i]) || !nonEmpty(role![i]) || !nonEmpty(kind![i]) || typeof text![i] !== 'string') return false;
+    if (classification![i] !== 'evidence' && classification![i] !== 'context') return false;
+    const at = line![i];
+    if (!Number.isSafeInteger(at) || (at as number) < 0) return false;
+    const stamp = timestamp![i];
+    if (stamp !== null && typeof stamp !== 'string') return false;
+    const candidate = candidateId![i];
+    if (candidate !== null && (!Number.isSafeInteger(candidate) || (candidate as number) <= 0)) return false;
+  }
+  return true;
+}
+
+const messageColumns = z.custom<MessageColumns>(validColumns, { message: 'invalid message columns' });
 
 const turnInput = z.object({
   key: z.string().min(1),
   state: z.enum(['settled', 'failed', 'interrupted']),
   error: z.string().nullable(),
-  messages: z.array(messageInput),
+  /** How many rows of the message columns belong to this turn. */
+  messages: z.number().int().nonnegative(),
 });
 
 const stepInput = z.object({
@@ -45,11 +78,12 @@ const stepInput = z.object({
     })
     .nullable(),
   turns: z.array(turnInput),
+  messages: messageColumns,
   /** Turns still open when the activation ended: recorded as incomplete, not sealed. */
   incompleteKeys: z.array(z.string().min(1)),
   /** Open turns after the step; null keeps the previous count (no transcript bytes in this step). */
   bufferedTurns: z.number().int().nonnegative().nullable(),
-});
+}).refine((step) => step.turns.reduce((sum, turn) => sum + turn.messages, 0) === step.messages.key.length, { message: 'turn message counts do not add up to the message columns' });
 
 export type CaptureStepInput = z.infer<typeof stepInput>;
 
@@ -84,9 +118,10 @@ export function capacity(env: NodeJS.ProcessEnv = process.env): Capacity {
 
 const limits = capacity();
 
-function turnDigest(state: string, error: string | null, messages: CaptureStepInput['turns'][number]['messages']): string {
+/** The digest of a sealed turn: what a replay must match. `from`..`to` are its rows; `bodyDigests` their textDigest, computed once. */
+function turnDigest(state: string, error: string | null, m: MessageColumns, from: number, to: number, bodyDigests: string[]): string {
   const hash = createHash('sha256').update(`${state}\0${error ?? ''}\0`);
-  for (const m of messages) hash.update(`${m.key}\0${m.role}\0${m.classification}\0${m.kind}\0${textDigest(m.text)}\n`);
+  for (let i = from; i < to; i++) hash.update(`${m.key[i]}\0${m.role[i]}\0${m.classification[i]}\0${m.kind[i]}\0${bodyDigests[i - from]}\n`);
   return hash.digest('hex');
 }
 
@@ -100,6 +135,10 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
   // Replaying a committed step returns its result and creates nothing.
   if (envelopes.every((e) => e.state === 'processed')) return { outcome: 'applied', sealed: 0, replayed: true };
   if (envelopes.some((e) => e.state !== 'pending')) return { outcome: 'stale' };
+  // Steps commit in envelope order: an earlier envelope still pending means an earlier step of
+  // this activation did not apply (the drain plans ahead while the previous step commits).
+  const earlier = db.prepare("SELECT 1 FROM inbox WHERE activation_id = ? AND state = 'pending' AND id < ? LIMIT 1").get(input.activationId, Math.min(...input.envelopeIds));
+  if (earlier !== undefined) return { outcome: 'stale' };
   const open = db.prepare("SELECT recovery_id FROM recovery_items WHERE activation_id = ? AND state = 'open'").get(input.activationId) as { recovery_id: number } | undefined;
   if ((open?.recovery_id ?? null) !== input.recoveryId) return { outcome: 'stale' };
 
@@ -124,8 +163,15 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
       'INSERT INTO capture_messages (turn_id, position, message_key, role, classification, kind, digest, body, candidate_id, line, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const deliver = db.prepare("UPDATE prompt_candidates SET state = 'delivered', body = NULL, delivered_message_id = ? WHERE candidate_id = ? AND state = 'pending'");
+    const m = input.messages;
+    let row = 0;
     for (const turn of input.turns) {
-      const digest = turnDigest(turn.state, turn.error, turn.messages);
+      const from = row;
+      const to = row + turn.messages;
+      row = to;
+      const bodyDigests: string[] = [];
+      for (let i = from; i < to; i++) bodyDigests.push(textDigest(m.text[i]!));
+      const digest = turnDigest(turn.state, turn.error, m, from, to, bodyDigests);
       const existing = findTurn.get(input.watch.watchId, turn.key) as { turn_id: number; state: string; digest: string | null } | undefined;
       if (existing && existing.state !== 'incomplete') {
         if (existing.digest === digest) continue; // the same turn again: a no-op
@@ -134,18 +180,20 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
       const batchId = insertBatch.run(input.activationId, nowMs).lastInsertRowid as number;
       let turnId: number;
       if (existing) {
-        sealIncomplete.run(input.activationId, turn.state, digest, turn.error, batchId, turn.messages.length, nowMs, existing.turn_id);
+        sealIncomplete.run(input.activationId, turn.state, digest, turn.error, batchId, turn.messages, nowMs, existing.turn_id);
         turnId = existing.turn_id;
       } else {
-        turnId = insertTurn.run(input.activationId, input.watch.watchId, turn.key, turn.state, digest, turn.error, batchId, turn.messages.length, nowMs).lastInsertRowid as number;
+        turnId = insertTurn.run(input.activationId, input.watch.watchId, turn.key, turn.state, digest, turn.error, batchId, turn.messages, nowMs).lastInsertRowid as number;
       }
-      turn.messages.forEach((m, position) => {
-        const messageId = insertMessage.run(turnId, position, m.key, m.role, m.classification, m.kind, textDigest(m.text), m.text, m.candidateId, m.line, m.timestamp).lastInsertRowid as number;
-        bodyBytes += Buffer.byteLength(m.text, 'utf8');
-        if (m.candidateId !== null && deliver.run(messageId, m.candidateId).changes !== 1) {
+      for (let i = from; i < to; i++) {
+        const text = m.text[i]!;
+        const candidateId = m.candidateId[i]!;
+        const messageId = insertMessage.run(turnId, i - from, m.key[i], m.role[i], m.classification[i], m.kind[i], bodyDigests[i - from], text, candidateId, m.line[i], m.timestamp[i]).lastInsertRowid as number;
+        bodyBytes += Buffer.byteLength(text, 'utf8');
+        if (candidateId !== null && deliver.run(messageId, candidateId).changes !== 1) {
           throw new Rejected('delivery_conflict', `turn ${turn.key}: its prompt candidate was already delivered to another message`);
         }
-      });
+      }
       sealed += 1;
     }
     const incomplete = db.prepare(
@@ -155,7 +203,8 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
   }
 
   // The envelope copies are consumed: their transcript bytes now live in messages.
-  db.prepare(`UPDATE inbox SET state = 'processed', tail = NULL, processed_at_ms = ? WHERE id IN (${placeholders})`).run(nowMs, ...input.envelopeIds);
+  db.prepare(`UPDATE inbox SET state = 'processed', processed_at_ms = ? WHERE id IN (${placeholders})`).run(nowMs, ...input.envelopeIds);
+  db.prepare(`DELETE FROM inbox_tails WHERE inbox_id IN (${placeholders})`).run(...input.envelopeIds);
   if (input.recoveryId !== null) {
     db.prepare("UPDATE recovery_items SET state = 'resolved', resolved_at_ms = ?, updated_at_ms = ? WHERE recovery_id = ?").run(nowMs, nowMs, input.recoveryId);
   }
@@ -186,7 +235,7 @@ export function totalBodyBytes(tx: Pick<Tx, 'db'>): number {
   const row = tx.db
     .prepare(
       `SELECT (SELECT coalesce(sum(body_bytes), 0) FROM capture_sessions)
-            + (SELECT coalesce(sum(length(tail)), 0) FROM inbox WHERE state = 'pending')
+            + (SELECT coalesce(sum(length(bytes)), 0) FROM inbox_tails)
             + (SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM prompt_candidates WHERE state = 'pending') AS total`,
     )
     .get() as { total: number };

@@ -1,6 +1,7 @@
 // The host's handle on the drain thread: typed calls, every pending call rejected if it fails.
 import type { Worker } from 'node:worker_threads';
 import { CmError, isErrorCode } from '../errors.js';
+import { DRAIN_YOUNG_GENERATION_MB } from '../limits.js';
 import type { DrainReport } from '../protocol.js';
 import type { DrainReply } from './drain-thread.js';
 import { startWorker } from './start-worker.js';
@@ -34,7 +35,7 @@ export class DrainClient {
   /** `auto`: drain whenever the inbox has work (a host); otherwise only when asked (a CLI holding the lease). */
   static start(corePath: string, writer: WriterClient, auto: boolean): Promise<DrainClient> {
     const writerPort = writer.openPort();
-    const worker = startWorker(import.meta.url, 'drain-thread', { corePath, storeId: writer.storeId, writerPort, auto }, [writerPort]);
+    const worker = startWorker(import.meta.url, 'drain-thread', { corePath, storeId: writer.storeId, writerPort, auto }, [writerPort], { maxYoungGenerationSizeMb: DRAIN_YOUNG_GENERATION_MB });
     return new Promise((resolve, reject) => {
       worker.once('message', () => {
         worker.off('error', reject);

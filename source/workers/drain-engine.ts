@@ -10,7 +10,7 @@ import { ClaudeTranscriptParser, claudeTranscriptMode, initialClaudeTranscriptSt
 import { CodexRolloutParser, initialCodexRolloutState, type CodexRolloutState } from '../hosts/codex/rollout-parser.js';
 import { parseTranscriptFile, type TranscriptFeeder } from '../hosts/transcript-file.js';
 import { TranscriptParseError, type CursorState, type ParseProgress, type TranscriptTurn } from '../hosts/transcript-model.js';
-import { DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES } from '../limits.js';
+import { DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
 import { parseRecoveryId, recoveryIdText, type DrainReport } from '../protocol.js';
 import {
   findCandidate,
@@ -19,6 +19,7 @@ import {
   readActivation,
   readPendingEnvelopes,
   readRecoveryItem,
+  readTailChunks,
   readWatch,
   type ActivationRow,
   type EnvelopeRow,
@@ -46,15 +47,34 @@ export class CaptureFault extends Error {
 
 type AnyParser = TranscriptFeeder<CursorState> & { readonly state: CursorState };
 
+/** Where the next step of an activation continues when it is planned before the previous one committed. */
+interface Continuation {
+  /** The last envelope of the previous step: the next step takes the envelopes after it. */
+  afterId: number;
+  /** The parser as the previous step left it (its state is the one that step saves), or none when it fed nothing. */
+  parser: AnyParser | null;
+  consumedBytes: number;
+  /**
+   * Candidates the previous steps of this pipeline matched, per digest (keyset) and by id: still
+   * pending in the store until those steps commit, yet spent, as a sequential drain would see them.
+   */
+  lastUsed: Map<string, number>;
+  used: Set<number>;
+}
+
 interface Plan {
   input: CaptureStepInput;
   firstInboxId: number;
+  next: Continuation;
 }
 
 /** Steps a single drain call may take before it yields: a queue that keeps filling cannot hold a caller forever. */
 const STEPS_PER_CALL = 10_000;
 
 export class DrainEngine {
+  /** The tail bytes being parsed; kept between steps (see feedEnvelopes). */
+  private readonly scratch = { buffer: Buffer.alloc(0) };
+
   constructor(
     private readonly reader: Db,
     private readonly writer: CaptureWriter,
@@ -63,10 +83,10 @@ export class DrainEngine {
   /** Drains every activation that is not isolated until the inbox has nothing left for it. */
   async drainAll(): Promise<DrainReport> {
     const report: DrainReport = { steps: 0, sealedTurns: 0, isolated: [], recovered: null };
-    for (let i = 0; i < STEPS_PER_CALL; i++) {
+    for (let i = 0; i < STEPS_PER_CALL && report.steps < STEPS_PER_CALL; i++) {
       const activationId = nextActivation(this.reader);
       if (activationId === undefined) break;
-      await this.step(activationId, null, report);
+      await this.run(activationId, null, report, STEPS_PER_CALL - report.steps);
     }
     return report;
   }
@@ -78,7 +98,7 @@ export class DrainEngine {
     if (!item) throw new CmError('not_found', `No recovery item ${text}. Run "common-memory status" to list them.`);
     if (item.state !== 'open') throw new CmError('not_found', `Recovery item ${text} was already recovered; nothing to do.`);
     const report: DrainReport = { steps: 0, sealedTurns: 0, isolated: [], recovered: false };
-    const ok = await this.step(item.activationId, item.recoveryId, report);
+    const ok = await this.run(item.activationId, item.recoveryId, report, 1);
     report.recovered = ok;
     // The rest of that activation's queue (beyond one step) flows normally now.
     if (ok) {
@@ -90,29 +110,67 @@ export class DrainEngine {
     return report;
   }
 
-  /** One transaction for one activation. Returns true when the step was applied. */
-  private async step(activationId: number, recoveryId: number | null, report: DrainReport): Promise<boolean> {
+  /**
+   * Up to `maxSteps` steps of one activation, one transaction each, committed in order. While the
+   * writer applies step N this thread plans step N+1 from where N's parse ended; N+1 is submitted
+   * only after N applied, so a failed or stale step stops the pipeline and the planned-ahead step
+   * is dropped unsent. Returns true when the last step taken was applied.
+   */
+  private async run(activationId: number, recoveryId: number | null, report: DrainReport, maxSteps: number): Promise<boolean> {
     const activation = readActivation(this.reader, activationId);
     if (!activation) throw new CmError('inconsistent', `Inbox envelopes name activation ${activationId}, which does not exist.`);
-    let plan: Plan | undefined;
+    let planned = await this.planOrIsolate(activation, recoveryId, null, report);
+    let taken = 0;
+    while (planned !== undefined) {
+      // Only what is needed after submission is kept: the input (a whole step of bodies) is
+      // serialised by the call and must not stay alive while the next step is planned.
+      const { firstInboxId, next: continuation } = planned;
+      const applying = this.writer.call('captureApplyStep', planned.input);
+      planned = undefined;
+      report.steps += 1;
+      taken += 1;
+      // A recovery retry is exactly one step; the rest flows through drainAll afterwards.
+      let ahead: (() => Promise<Plan | undefined>) | undefined;
+      if (recoveryId === null && taken < maxSteps) {
+        try {
+          const next = await this.plan(activation, null, continuation);
+          ahead = async () => next;
+        } catch (error) {
+          if (!(error instanceof CaptureFault)) {
+            await applying.catch(() => undefined);
+            throw error;
+          }
+          // The fault belongs to the next step's envelopes: filed only once this step is in.
+          ahead = async () => {
+            const inboxId = firstPendingEnvelope(this.reader, activationId);
+            if (inboxId !== undefined) await this.isolate(activation, inboxId, error.code, error.detail, null, report);
+            return undefined;
+          };
+        }
+      }
+      const outcome = await applying;
+      if (outcome.outcome !== 'applied') {
+        if (outcome.outcome === 'rejected') await this.isolate(activation, firstInboxId, outcome.code, outcome.detail, recoveryId, report);
+        return false;
+      }
+      report.sealedTurns += outcome.sealed;
+      if (ahead === undefined) return true;
+      planned = await ahead();
+      if (planned === undefined) return true;
+    }
+    return false;
+  }
+
+  /** Plans a step; a fault in the activation's data is filed as a recovery item instead. */
+  private async planOrIsolate(activation: ActivationRow, recoveryId: number | null, from: Continuation | null, report: DrainReport): Promise<Plan | undefined> {
     try {
-      plan = await this.plan(activation, recoveryId);
+      return await this.plan(activation, recoveryId, from);
     } catch (error) {
       if (!(error instanceof CaptureFault)) throw error;
-      const inboxId = firstPendingEnvelope(this.reader, activationId);
-      if (inboxId === undefined) return false;
-      await this.isolate(activation, inboxId, error.code, error.detail, recoveryId, report);
-      return false;
+      const inboxId = firstPendingEnvelope(this.reader, activation.activationId);
+      if (inboxId !== undefined) await this.isolate(activation, inboxId, error.code, error.detail, recoveryId, report);
+      return undefined;
     }
-    if (!plan) return false;
-    report.steps += 1;
-    const outcome = await this.writer.call('captureApplyStep', plan.input);
-    if (outcome.outcome === 'applied') {
-      report.sealedTurns += outcome.sealed;
-      return true;
-    }
-    if (outcome.outcome === 'rejected') await this.isolate(activation, plan.firstInboxId, outcome.code, outcome.detail, recoveryId, report);
-    return false;
   }
 
   private async isolate(activation: ActivationRow, inboxId: number, code: RecoveryCode, detail: string, recoveryId: number | null, report: DrainReport): Promise<void> {
@@ -120,32 +178,47 @@ export class DrainEngine {
     if (result.outcome === 'isolated') report.isolated.push(recoveryIdText(result.recoveryId));
   }
 
-  private async plan(activation: ActivationRow, recoveryId: number | null): Promise<Plan | undefined> {
-    const envelopes = readPendingEnvelopes(this.reader, activation.activationId, DRAIN_STEP_MAX_ENVELOPES, DRAIN_STEP_MAX_BYTES);
+  /**
+   * The next step of an activation: from the store, or (`from`) continuing a step that is still
+   * being applied — then the envelopes after it, its parser and its matched candidates.
+   */
+  private async plan(activation: ActivationRow, recoveryId: number | null, from: Continuation | null): Promise<Plan | undefined> {
+    const envelopes = readPendingEnvelopes(this.reader, activation.activationId, DRAIN_STEP_MAX_ENVELOPES, DRAIN_STEP_MAX_BYTES, from?.afterId ?? 0);
     const first = envelopes[0];
-    if (!first) return undefined;
+    const last = envelopes[envelopes.length - 1];
+    if (!first || !last) return undefined;
     const ended = envelopes.some((e) => e.event === 'SessionEnd');
     const watch = activation.watchId === null ? undefined : readWatch(this.reader, activation.watchId);
     const base = { activationId: activation.activationId, envelopeIds: envelopes.map((e) => e.id), recoveryId };
     const fed = envelopes.some((e) => e.tailState !== 'none' && e.tailState !== 'missing');
+    const lastUsed = from?.lastUsed ?? new Map<string, number>();
+    const used = from?.used ?? new Set<number>();
     if (!watch || (!fed && recoveryId === null)) {
-      return { firstInboxId: first.id, input: { ...base, watch: null, turns: [], incompleteKeys: [], bufferedTurns: ended ? 0 : null } };
+      return {
+        firstInboxId: first.id,
+        input: { ...base, watch: null, turns: [], messages: noMessages(), incompleteKeys: [], bufferedTurns: ended ? 0 : null },
+        next: { afterId: last.id, parser: from?.parser ?? null, consumedBytes: from?.consumedBytes ?? 0, lastUsed, used },
+      };
     }
-    const parser = makeParser(activation, watch);
-    const progress = recoveryId !== null ? await this.fromFile(parser, watch, envelopes) : feedEnvelopes(parser, watch, envelopes);
+    // Continuing: the saved cursor is the one the previous step will have written.
+    const parser = from?.parser ?? makeParser(activation, watch);
+    const fromBytes = from?.parser ? from.consumedBytes : watch.consumedBytes;
+    const progress = recoveryId !== null ? await this.fromFile(parser, watch, envelopes) : feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, fromBytes, envelopes);
     if (progress.sessionKey !== null && progress.sessionKey !== activation.hostSessionId) {
       throw new CaptureFault('transcript_session_mismatch', `the transcript belongs to another session than the hook payload`);
     }
-    const turns = this.authenticate(activation, progress.turns);
+    const { turns, messages } = this.authenticate(activation, progress.turns, lastUsed, used);
     return {
       firstInboxId: first.id,
       input: {
         ...base,
-        watch: { watchId: watch.watchId, fromBytes: watch.consumedBytes, toBytes: progress.consumedBytes, state: JSON.stringify(progress.state) },
+        watch: { watchId: watch.watchId, fromBytes, toBytes: progress.consumedBytes, state: JSON.stringify(progress.state) },
         turns,
+        messages,
         incompleteKeys: ended ? progress.openTurns.map((t) => t.key) : [],
         bufferedTurns: ended ? 0 : progress.openTurns.length,
       },
+      next: { afterId: last.id, parser, consumedBytes: progress.consumedBytes, lastUsed, used },
     };
   }
 
@@ -158,35 +231,54 @@ export class DrainEngine {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // file I/O errors are raised, never filed as a bad session
       exists = false;
     }
-    if (!exists) return feedEnvelopes(parser, watch, envelopes);
+    if (!exists) return feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, watch.consumedBytes, envelopes);
     const result = await parseTranscriptFile(watch.transcriptPath, parser);
     if (result.failure) throw faultOf(result.failure);
     return result;
   }
 
-  /** Delivery authentication: every evidence prompt must match a UserPromptSubmit candidate exactly. */
-  private authenticate(activation: ActivationRow, turns: TranscriptTurn[]): CaptureStepInput['turns'] {
-    const lastUsed = new Map<string, number>();
-    return turns.map((turn) => ({
-      key: turn.key,
-      state: turn.state === 'open' ? 'settled' : turn.state,
-      error: turn.error ?? null,
-      messages: turn.messages.map((m) => {
+  /**
+   * Delivery authentication: every evidence prompt must match a UserPromptSubmit candidate exactly.
+   * `lastUsed` / `used` carry the candidates earlier steps of the same pipeline matched (see
+   * Continuation); a candidate matched twice within this step is left to the writer, which rejects
+   * it as a delivery conflict.
+   */
+  private authenticate(activation: ActivationRow, turns: TranscriptTurn[], lastUsed: Map<string, number>, used: Set<number>): Pick<CaptureStepInput, 'turns' | 'messages'> {
+    const matched: number[] = [];
+    const messages = noMessages();
+    const stepTurns: CaptureStepInput['turns'] = [];
+    for (const turn of turns) {
+      stepTurns.push({ key: turn.key, state: turn.state === 'open' ? 'settled' : turn.state, error: turn.error ?? null, messages: turn.messages.length });
+      for (const m of turn.messages) {
         let candidateId: number | null = null;
         if (m.classification === 'evidence') {
           const turnRef = activation.client === 'codex' ? turn.key : null;
           const digest = textDigest(m.text);
           const found = findCandidate(this.reader, activation.client, activation.hostSessionId, digest, turnRef, lastUsed.get(digest) ?? 0);
-          if (found === undefined) {
+          if (found === undefined || used.has(found)) {
             throw new CaptureFault('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line} matches no prompt a UserPromptSubmit hook recorded`);
           }
           lastUsed.set(digest, found);
+          matched.push(found);
           candidateId = found;
         }
-        return { key: m.key, role: m.role, classification: m.classification, kind: m.kind, text: m.text, line: m.line, timestamp: m.timestamp, candidateId };
-      }),
-    }));
+        messages.key.push(m.key);
+        messages.role.push(m.role);
+        messages.classification.push(m.classification);
+        messages.kind.push(m.kind);
+        messages.text.push(m.text);
+        messages.line.push(m.line);
+        messages.timestamp.push(m.timestamp);
+        messages.candidateId.push(candidateId);
+      }
+    }
+    for (const id of matched) used.add(id);
+    return { turns: stepTurns, messages };
   }
+}
+
+function noMessages(): CaptureStepInput['messages'] {
+  return { key: [], role: [], classification: [], kind: [], text: [], line: [], timestamp: [], candidateId: [] };
 }
 
 function makeParser(activation: ActivationRow, watch: WatchRow): AnyParser {
@@ -207,11 +299,31 @@ function makeParser(activation: ActivationRow, watch: WatchRow): AnyParser {
   }
 }
 
-/** Feeds the tails the hooks kept, in envelope order, from the watch's cursor. */
-function feedEnvelopes(parser: AnyParser, watch: WatchRow, envelopes: EnvelopeRow[]): ParseProgress<CursorState> {
-  let consumed = watch.consumedBytes;
+/**
+ * Bytes gathered before each parser call. Per-call costs (the parser's state snapshot: for Claude
+ * every uuid seen so far) stay small against the parse, and the buffer stays small enough to keep.
+ */
+const FEED_BYTES = 4 * HOOK_TAIL_CHUNK_BYTES;
+
+/**
+ * Feeds the tails the hooks kept, in envelope order, from `fromBytes`. Tails are read one bounded
+ * row at a time into `scratch` (a line may span rows), which is reused from step to step: fresh
+ * multi-MiB buffers cost a page fault per page, and the step never holds a tail whole.
+ */
+function feedEnvelopes(reader: Db, scratch: { buffer: Buffer }, parser: AnyParser, watchId: number, fromBytes: number, envelopes: EnvelopeRow[]): ParseProgress<CursorState> {
+  let consumed = fromBytes;
   let last: ParseProgress<CursorState> | undefined;
   const turns: TranscriptTurn[] = [];
+  let filled = 0; // bytes in the buffer not yet consumed
+  const feed = () => {
+    last = parser.feed(scratch.buffer.subarray(0, filled));
+    if (last.failure) throw faultOf(last.failure);
+    for (const turn of last.turns) turns.push(turn);
+    const used = last.consumedBytes - consumed;
+    scratch.buffer.copy(scratch.buffer, 0, used, filled);
+    filled -= used;
+    consumed = last.consumedBytes;
+  };
   for (const envelope of envelopes) {
     switch (envelope.tailState) {
       case 'none':
@@ -226,18 +338,34 @@ function feedEnvelopes(parser: AnyParser, watch: WatchRow, envelopes: EnvelopeRo
       case 'captured':
         break;
     }
-    if (envelope.watchId !== watch.watchId) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id} belongs to another transcript than its session`);
+    if (envelope.watchId !== watchId) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id} belongs to another transcript than its session`);
     const from = envelope.tailFrom ?? 0;
     const to = envelope.tailTo ?? from;
     if (to <= consumed) continue; // already applied (a recovery re-read the file past it)
     if (from > consumed) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id}: bytes ${consumed}..${from} of the transcript were never captured`);
-    const bytes = (envelope.tail ?? Buffer.alloc(0)).subarray(consumed - from);
-    last = parser.feed(bytes);
-    if (last.failure) throw faultOf(last.failure);
-    turns.push(...last.turns);
-    consumed = last.consumedBytes;
-    if (consumed !== to) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id}: its tail does not end at a line boundary`);
+    let skip = consumed - from; // bytes of this tail a recovery already applied
+    for (const chunk of readTailChunks(reader, envelope.id)) {
+      if (skip >= chunk.length) {
+        skip -= chunk.length;
+        continue;
+      }
+      const piece = skip > 0 ? chunk.subarray(skip) : chunk;
+      skip = 0;
+      if (filled + piece.length > scratch.buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.max(FEED_BYTES + HOOK_TAIL_CHUNK_BYTES, 2 * (filled + piece.length)));
+        scratch.buffer.copy(grown, 0, 0, filled);
+        scratch.buffer = grown;
+      }
+      piece.copy(scratch.buffer, filled);
+      filled += piece.length;
+      // Only when a line ended: a line longer than the buffer is not rescanned for every row.
+      if (filled >= FEED_BYTES && piece.lastIndexOf(0x0a) !== -1) feed();
+    }
+    if (filled > 0) feed();
+    if (consumed !== to || filled !== 0) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id}: its tail does not end at a line boundary`);
   }
+  // A very long line grew the buffer: not kept for the steps after.
+  if (scratch.buffer.length > 2 * (FEED_BYTES + HOOK_TAIL_CHUNK_BYTES)) scratch.buffer = Buffer.alloc(0);
   last ??= parser.feed(new Uint8Array(0));
   if (last.failure) throw faultOf(last.failure);
   return { ...last, turns };

@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeFiles } from '../../source/home.js';
+import { storeTail } from '../../source/hook/capture.js';
 import { textDigest } from '../../source/hook/identity.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { readCaptureStatus } from '../../source/store/capture-reads.js';
@@ -162,18 +163,18 @@ export function prepareDrainStore(mb: number): { home: string; rollout: string; 
       .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, watch_id, started_at_ms) VALUES ('bench', 'codex', 'bench', ?, 1, 'ended', ?, 0)")
       .run(session, watch).lastInsertRowid;
     const candidate = db.prepare("INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')");
-    const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to, tail) VALUES ('codex', ?, 0, '{}', 'pending', ?, ?, 'bench', ?, ?, ?, ?, ?)");
-    const first = inbox.run('SessionStart', activation, session, watch, 'none', null, null, null).lastInsertRowid;
+    const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to) VALUES ('codex', ?, 0, '{}', 'pending', ?, ?, 'bench', ?, ?, ?, ?)");
+    const first = inbox.run('SessionStart', activation, session, watch, 'none', null, null).lastInsertRowid;
     for (let i = 0; i < turns; i++) candidate.run(activation, session, `bench-turn-${i}`, textDigest(prompt), prompt, first);
     const file = readFileSync(rollout);
     let from = 0;
     while (from < file.length) {
       const end = Math.min(file.length, from + 8 * 1024 * 1024);
       const to = end === file.length ? end : file.subarray(from, end).lastIndexOf(0x0a) + from + 1;
-      inbox.run('Stop', activation, session, watch, 'captured', from, to, file.subarray(from, to));
+      storeTail(db, Number(inbox.run('Stop', activation, session, watch, 'captured', from, to).lastInsertRowid), file.subarray(from, to));
       from = to;
     }
-    inbox.run('SessionEnd', activation, session, watch, 'none', null, null, null);
+    inbox.run('SessionEnd', activation, session, watch, 'none', null, null);
   })();
   db.close();
   return { home, rollout, size, turns };

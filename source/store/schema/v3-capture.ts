@@ -47,11 +47,19 @@ export function migrateToCapture(db: Db): void {
     ALTER TABLE inbox ADD COLUMN tail_state TEXT NOT NULL DEFAULT 'none';
     ALTER TABLE inbox ADD COLUMN tail_from INTEGER;
     ALTER TABLE inbox ADD COLUMN tail_to INTEGER;
-    ALTER TABLE inbox ADD COLUMN tail BLOB;
     ALTER TABLE inbox ADD COLUMN processed_at_ms INTEGER;
     -- v1 envelopes carry no identity and no transcript bytes: kept as they are, marked legacy.
     UPDATE inbox SET state = 'legacy' WHERE activation_id IS NULL AND state = 'pending';
     CREATE INDEX inbox_pending ON inbox (activation_id, id) WHERE state = 'pending';
+
+    -- The transcript bytes an envelope keeps (tail_from..tail_to), in order, in rows of at most
+    -- HOOK_TAIL_CHUNK_BYTES: bounded reads for the drain. Deleted when the envelope is processed.
+    CREATE TABLE inbox_tails (
+      inbox_id INTEGER NOT NULL REFERENCES inbox (id),
+      seq INTEGER NOT NULL CHECK (seq >= 0),
+      bytes BLOB NOT NULL,
+      PRIMARY KEY (inbox_id, seq)
+    ) STRICT;
 
     -- A UserPromptSubmit prompt, per host session / turn reference / digest, with the scope (cwd)
     -- frozen at input time. body is cleared once a transcript user message matched it.
