@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CmError } from '../errors.js';
 import { OPERATION_ID, type AgentView, type GenerationState } from '../protocol.js';
 import { command } from './command.js';
-import type { Db } from './database.js';
+import { type Db, prepared } from './database.js';
 import { appendJournal } from './journal.js';
 import { canonicalJson, insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
 import type { Tx } from './transaction.js';
@@ -43,7 +43,7 @@ export interface GenerationRecord {
 }
 
 export function findAgent(db: Db, nameOrId: string): AgentRecord | undefined {
-  return db.prepare('SELECT * FROM agents WHERE name = ? OR agent_id = ?').get(nameOrId, nameOrId) as AgentRecord | undefined;
+  return prepared(db, 'SELECT * FROM agents WHERE name = ? OR agent_id = ?').get(nameOrId, nameOrId) as AgentRecord | undefined;
 }
 
 export function requireAgent(db: Db, nameOrId: string): AgentRecord {
@@ -53,7 +53,7 @@ export function requireAgent(db: Db, nameOrId: string): AgentRecord {
 }
 
 export function findGeneration(db: Db, generationId: string): GenerationRecord | undefined {
-  return db.prepare('SELECT * FROM generations WHERE generation_id = ?').get(generationId) as GenerationRecord | undefined;
+  return prepared(db, 'SELECT * FROM generations WHERE generation_id = ?').get(generationId) as GenerationRecord | undefined;
 }
 
 export const isCapturing = (generation: GenerationRecord) => CAPTURING_GENERATION.has(generation.state);
@@ -76,7 +76,7 @@ export function toAgentView(db: Db, agent: AgentRecord): AgentView {
 }
 
 export function listAgents(db: Db): AgentView[] {
-  return (db.prepare('SELECT * FROM agents ORDER BY name').all() as AgentRecord[]).map((agent) => toAgentView(db, agent));
+  return (prepared(db, 'SELECT * FROM agents ORDER BY name').all() as AgentRecord[]).map((agent) => toAgentView(db, agent));
 }
 
 interface CreateAgent {
@@ -97,8 +97,7 @@ export function createAgent(tx: Tx, input: CreateAgent): AgentView {
   const agentId = randomUUID();
   const agentDir = join(input.agentsRoot, agentId);
   const { sequence } = appendJournal(tx, { kind: 'agent.created', agentId, operationId: input.operationId, payload: { name: input.name, model: input.model ?? null, agentDir } });
-  tx.db
-    .prepare('INSERT INTO agents (agent_id, name, model, pi_config_dir, agent_dir, created_journal_sequence, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)')
+  prepared(tx.db, 'INSERT INTO agents (agent_id, name, model, pi_config_dir, agent_dir, created_journal_sequence, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(agentId, input.name, input.model ?? null, input.piConfigDir ?? null, agentDir, sequence, tx.nowMs);
   insertOperation(tx, { operationId: input.operationId, kind: 'agent.create', agentId: null, input: canonicalInput, state: 'recorded', journalSequence: sequence, outcome: agentId });
   return toAgentView(tx.db, requireAgent(tx.db, agentId));
@@ -113,10 +112,9 @@ export function beginGeneration(tx: Tx, agentName: string, hostId: string): { ag
   const number = (current?.number ?? 0) + 1;
   const generationId = randomUUID();
   const { sequence } = appendJournal(tx, { kind: 'generation.started', agentId: agent.agent_id, generationId, payload: { number, hostId } });
-  tx.db
-    .prepare("INSERT INTO generations (generation_id, agent_id, number, state, host_id, started_journal_sequence) VALUES (?, ?, ?, 'starting', ?, ?)")
+  prepared(tx.db, "INSERT INTO generations (generation_id, agent_id, number, state, host_id, started_journal_sequence) VALUES (?, ?, ?, 'starting', ?, ?)")
     .run(generationId, agent.agent_id, number, hostId, sequence);
-  tx.db.prepare('UPDATE agents SET current_generation_id = ?, active_operation_id = NULL WHERE agent_id = ?').run(generationId, agent.agent_id);
+  prepared(tx.db, 'UPDATE agents SET current_generation_id = ?, active_operation_id = NULL WHERE agent_id = ?').run(generationId, agent.agent_id);
   return { agent, generation: findGeneration(tx.db, generationId)! };
 }
 
@@ -130,7 +128,7 @@ export function markGenerationRunning(tx: Tx, generationId: string, pid: number)
   const generation = requireGeneration(tx, generationId);
   if (generation.state !== 'starting') throw new CmError('agent_state', `Generation ${generationId} is ${generation.state}, not starting.`);
   appendJournal(tx, { kind: 'generation.running', agentId: generation.agent_id, generationId, payload: { pid } });
-  tx.db.prepare("UPDATE generations SET state = 'running', pid = ? WHERE generation_id = ?").run(pid, generationId);
+  prepared(tx.db, "UPDATE generations SET state = 'running', pid = ? WHERE generation_id = ?").run(pid, generationId);
 }
 
 /** Closes admission for the generation; its readers may still append what the child wrote. */
@@ -138,19 +136,18 @@ export function markGenerationStopping(tx: Tx, generationId: string, reason: str
   const generation = requireGeneration(tx, generationId);
   if (!isCapturing(generation) || generation.state === 'stopping') return;
   appendJournal(tx, { kind: 'generation.stopping', agentId: generation.agent_id, generationId, payload: { reason } });
-  tx.db.prepare("UPDATE generations SET state = 'stopping' WHERE generation_id = ?").run(generationId);
+  prepared(tx.db, "UPDATE generations SET state = 'stopping' WHERE generation_id = ?").run(generationId);
 }
 
 /** Pending work of a generation becomes interrupted: never resent, never given an invented answer. */
 export function interruptPendingWork(tx: Tx, agentId: string, generationId: string, reason: string): void {
-  const pending = tx.db
-    .prepare("SELECT operation_id AS id, state FROM operations WHERE kind = 'prompt' AND generation_id = ? AND state IN ('prepared', 'attempted', 'accepted')")
+  const pending = prepared(tx.db, "SELECT operation_id AS id, state FROM operations WHERE kind = 'prompt' AND generation_id = ? AND state IN ('prepared', 'attempted', 'accepted')")
     .all(generationId) as { id: string; state: string }[];
   for (const op of pending) {
     const { sequence } = appendJournal(tx, { kind: 'prompt.interrupted', agentId, generationId, operationId: op.id, payload: { reason, previousState: op.state } });
     transitionPrompt(tx, op.id, 'interrupted', sequence, 'interrupted');
   }
-  tx.db.prepare('UPDATE agents SET active_operation_id = NULL WHERE agent_id = ? AND current_generation_id = ?').run(agentId, generationId);
+  prepared(tx.db, 'UPDATE agents SET active_operation_id = NULL WHERE agent_id = ? AND current_generation_id = ?').run(agentId, generationId);
 }
 
 /** After the child is reaped and its readers joined: the final state; no more appends. */
@@ -160,14 +157,13 @@ export function retireGeneration(tx: Tx, generationId: string, end: { orderly: b
   const state = end.orderly && !generation.projection_error ? 'stopped' : 'interrupted';
   interruptPendingWork(tx, generation.agent_id, generationId, end.reason);
   const { sequence } = appendJournal(tx, { kind: `generation.${state}`, agentId: generation.agent_id, generationId, payload: end });
-  tx.db
-    .prepare('UPDATE generations SET state = ?, exit_detail = ?, ended_journal_sequence = ? WHERE generation_id = ?')
+  prepared(tx.db, 'UPDATE generations SET state = ?, exit_detail = ?, ended_journal_sequence = ? WHERE generation_id = ?')
     .run(state, JSON.stringify(end), sequence, generationId);
 }
 
 /** At boot, before clients are admitted: what an earlier host left running is interrupted. No replay, no rebuild. */
 export function reconcileOnStartup(tx: Tx, hostId: string): { generations: number } {
-  const orphans = tx.db.prepare("SELECT generation_id AS id FROM generations WHERE state IN ('starting', 'running', 'stopping')").all() as { id: string }[];
+  const orphans = prepared(tx.db, "SELECT generation_id AS id FROM generations WHERE state IN ('starting', 'running', 'stopping')").all() as { id: string }[];
   for (const orphan of orphans) retireGeneration(tx, orphan.id, { orderly: false, reason: `host restarted (${hostId})`, exitCode: null, signal: null });
   return { generations: orphans.length };
 }

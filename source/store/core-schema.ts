@@ -20,7 +20,7 @@ export const coreSchema: Schema = {
 
         CREATE TABLE journal (
           sequence INTEGER PRIMARY KEY,
-          event_id TEXT NOT NULL UNIQUE,
+          event_id TEXT NOT NULL,
           kind TEXT NOT NULL,
           agent_id TEXT,
           generation_id TEXT,

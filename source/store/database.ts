@@ -54,3 +54,18 @@ export function databaseError(path: string, error: unknown): CmError {
   if ((error as NodeJS.ErrnoException)?.code) return homeError(path, error);
   return new CmError('internal', `${name}: ${(error as Error)?.message ?? String(error)}`);
 }
+
+const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * A prepared statement, compiled once per connection: compiling costs more than a small durable
+ * commit's own work, and the writer runs the same few statements thousands of times. Only for
+ * statements used in their default mode (never .pluck(), .raw() or .expand() on a cached one).
+ */
+export function prepared(db: Db, source: string): Database.Statement {
+  let cache = statementCache.get(db);
+  if (!cache) statementCache.set(db, (cache = new Map()));
+  let statement = cache.get(source);
+  if (!statement) cache.set(source, (statement = db.prepare(source)));
+  return statement;
+}

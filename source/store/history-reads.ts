@@ -3,7 +3,7 @@
 import { CmError } from '../errors.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../limits.js';
 import { isUuid, type JournalRow, type MessageView, type OperationView, type Page, type PageRequest, type Stream, type TimelineRow } from '../protocol.js';
-import type { Db } from './database.js';
+import { type Db, prepared } from './database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
 import { findOperation, toOperationView } from './operations.js';
 import { readHeads, readStoreId } from './sequences.js';
@@ -66,8 +66,8 @@ function readPage<Record extends { sequence: number }, Row>(
   const { storeId, head } = validatePageRequest(db, stream, request);
   const records = (
     request.agentId
-      ? db.prepare(`SELECT * FROM ${table} WHERE agent_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`).all(request.agentId, request.after, request.limit)
-      : db.prepare(`SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after, request.limit)
+      ? prepared(db, `SELECT * FROM ${table} WHERE agent_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`).all(request.agentId, request.after, request.limit)
+      : prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after, request.limit)
   ) as Record[];
   // The page holds the longest prefix whose encoding (escapes included) fits; never skips a row.
   const rows: Row[] = [];
@@ -92,11 +92,11 @@ export const readTimelinePage = (db: Db, request: PageRequest): Page<TimelineRow
 
 export function readMessage(db: Db, messageId: string): MessageView {
   if (!isUuid(messageId)) throw new CmError('invalid_input', `${JSON.stringify(messageId)} is not a message ID (a UUID).`);
-  const record = db.prepare('SELECT * FROM timeline WHERE message_id = ?').get(messageId) as TimelineRecord | undefined;
+  const record = prepared(db, 'SELECT * FROM timeline WHERE message_id = ?').get(messageId) as TimelineRecord | undefined;
   if (!record) throw new CmError('not_found', `No timeline message ${messageId} in this store.`);
-  const source = db.prepare('SELECT * FROM journal WHERE sequence = ?').get(record.source_journal_sequence) as JournalRecord | undefined;
+  const source = prepared(db, 'SELECT * FROM journal WHERE sequence = ?').get(record.source_journal_sequence) as JournalRecord | undefined;
   if (!source) throw new CmError('inconsistent', `Message ${messageId} points at journal ${record.source_journal_sequence}, which is missing; run "common-memory doctor".`);
-  const observations = db.prepare('SELECT * FROM journal WHERE canonical_message_id = ? ORDER BY sequence').all(messageId) as JournalRecord[];
+  const observations = prepared(db, 'SELECT * FROM journal WHERE canonical_message_id = ? ORDER BY sequence').all(messageId) as JournalRecord[];
   const operation = record.operation_id ? findOperation(db, record.operation_id) : undefined;
   return {
     message: toTimelineRow(record),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 // Each host start is an activation with a new host ID, announced in the journal.
+import { prepared } from './database.js';
 import { appendJournal } from './journal.js';
 import type { Tx } from './transaction.js';
 import { command } from './command.js';
@@ -13,15 +14,14 @@ export interface HostStart {
 
 export function recordHostStarted(tx: Tx, start: HostStart): number {
   const { sequence } = appendJournal(tx, { kind: 'host.started', payload: start });
-  tx.db
-    .prepare('INSERT INTO host_activations (host_id, pid, process_started_at, started_journal_sequence, started_at_ms) VALUES (?, ?, ?, ?, ?)')
+  prepared(tx.db, 'INSERT INTO host_activations (host_id, pid, process_started_at, started_journal_sequence, started_at_ms) VALUES (?, ?, ?, ?, ?)')
     .run(start.hostId, start.pid, start.processStartedAt, sequence, tx.nowMs);
   return sequence;
 }
 
 export function recordHostStopped(tx: Tx, hostId: string): number {
   const { sequence } = appendJournal(tx, { kind: 'host.stopped', payload: { hostId } });
-  tx.db.prepare('UPDATE host_activations SET stopped_journal_sequence = ? WHERE host_id = ?').run(sequence, hostId);
+  prepared(tx.db, 'UPDATE host_activations SET stopped_journal_sequence = ? WHERE host_id = ?').run(sequence, hostId);
   return sequence;
 }
 

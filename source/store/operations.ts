@@ -2,7 +2,7 @@
 // Replay is decided by identity and the original input, never by text alone.
 import { CmError } from '../errors.js';
 import type { OperationView } from '../protocol.js';
-import type { Db } from './database.js';
+import { type Db, prepared } from './database.js';
 import type { Tx } from './transaction.js';
 
 export interface OperationRecord {
@@ -36,7 +36,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function findOperation(db: Db, operationId: string): OperationRecord | undefined {
-  return db.prepare('SELECT * FROM operations WHERE operation_id = ?').get(operationId) as OperationRecord | undefined;
+  return prepared(db, 'SELECT * FROM operations WHERE operation_id = ?').get(operationId) as OperationRecord | undefined;
 }
 
 /**
@@ -67,8 +67,7 @@ export interface NewOperation {
 }
 
 export function insertOperation(tx: Tx, op: NewOperation): void {
-  tx.db
-    .prepare(
+  prepared(tx.db, 
       `INSERT INTO operations (operation_id, kind, agent_id, input, state, journal_sequence, user_message_id, outcome, created_at_ms, updated_at_ms,
          generation_id, pi_request_id, target_operation_id, last_journal_sequence)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -103,8 +102,7 @@ export function transitionPrompt(tx: Tx, operationId: string, to: string, journa
   if (!(PROMPT_TRANSITIONS[op.state] ?? []).includes(to)) {
     throw new CmError('agent_state', `Operation ${operationId} is ${op.state}; it cannot become ${to}.`);
   }
-  tx.db
-    .prepare('UPDATE operations SET state = ?, outcome = coalesce(?, outcome), last_journal_sequence = ?, updated_at_ms = ? WHERE operation_id = ?')
+  prepared(tx.db, 'UPDATE operations SET state = ?, outcome = coalesce(?, outcome), last_journal_sequence = ?, updated_at_ms = ? WHERE operation_id = ?')
     .run(to, outcome ?? null, journalSequence, tx.nowMs, operationId);
   return { ...op, state: to, outcome: outcome ?? op.outcome };
 }

@@ -2,6 +2,7 @@
 // delivered, identified by (generation, stream, wire ordinal), and its projection — timeline row,
 // user-echo link, lifecycle evidence, or protocol fault — is applied in the same transaction.
 // Replaying a stored identity returns the stored result and changes nothing.
+import { prepared } from './database.js';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
 import { RECORD_MAX_BYTES } from '../limits.js';
@@ -81,15 +82,14 @@ function bounded(kind: string, value: Record<string, unknown>): Stored {
 }
 
 function replayOfRecord(tx: Tx, input: IngestInput, stored: Stored): IngestResult | undefined {
-  const existing = tx.db
-    .prepare('SELECT sequence, event_id, kind, payload, canonical_message_id FROM journal WHERE generation_id = ? AND wire_stream = ? AND wire_ordinal = ?')
+  const existing = prepared(tx.db, 'SELECT sequence, event_id, kind, payload, canonical_message_id FROM journal WHERE generation_id = ? AND wire_stream = ? AND wire_ordinal = ?')
     .get(input.generationId, input.stream, input.ordinal) as { sequence: number; event_id: string; kind: string; payload: string; canonical_message_id: string | null } | undefined;
   if (!existing) return undefined;
   if (existing.kind !== stored.kind || existing.payload !== stored.payload) {
     throw new CmError('operation_conflict', `pi record ${input.stream}#${input.ordinal} of generation ${input.generationId} was already stored with other content.`);
   }
   const timeline = existing.canonical_message_id
-    ? (tx.db.prepare('SELECT sequence, source_journal_sequence AS source FROM timeline WHERE message_id = ?').get(existing.canonical_message_id) as { sequence: number; source: number } | undefined)
+    ? (prepared(tx.db, 'SELECT sequence, source_journal_sequence AS source FROM timeline WHERE message_id = ?').get(existing.canonical_message_id) as { sequence: number; source: number } | undefined)
     : undefined;
   const created = timeline && timeline.source === existing.sequence;
   return {
@@ -103,7 +103,7 @@ function checkOrdinal(tx: Tx, generation: GenerationRecord, input: IngestInput):
   if (input.ordinal !== head + 1) {
     throw new CmError('inconsistent', `pi ${input.stream} ordinal ${input.ordinal} of generation ${generation.generation_id} does not follow ${head}; nothing was written.`);
   }
-  tx.db.prepare(`UPDATE generations SET ${input.stream}_head = ? WHERE generation_id = ?`).run(input.ordinal, generation.generation_id);
+  prepared(tx.db, `UPDATE generations SET ${input.stream}_head = ? WHERE generation_id = ?`).run(input.ordinal, generation.generation_id);
 }
 
 /** Protocol fault: raw row already written; now history.projection_failed, stopping, pending work interrupted. */
@@ -112,7 +112,7 @@ function projectionFailed(tx: Tx, generation: GenerationRecord, journalSequence:
     kind: 'history.projection_failed', agentId: generation.agent_id, generationId: generation.generation_id, operationId,
     payload: { journalSequence, reason, generationId: generation.generation_id, operationId },
   });
-  tx.db.prepare('UPDATE generations SET projection_error = ? WHERE generation_id = ?').run(`J#${journalSequence}: ${reason}`.slice(0, 500), generation.generation_id);
+  prepared(tx.db, 'UPDATE generations SET projection_error = ? WHERE generation_id = ?').run(`J#${journalSequence}: ${reason}`.slice(0, 500), generation.generation_id);
   markGenerationStopping(tx, generation.generation_id, 'projection failed');
   interruptPendingWork(tx, generation.agent_id, generation.generation_id, 'projection failed');
 }
@@ -128,7 +128,7 @@ export function ingestPiRecord(tx: Tx, input: IngestInput): IngestResult {
   checkOrdinal(tx, generation, input);
   if (input.settle) settlePrompt(tx, input.settle.operationId, input.settle.outcome, input.settle.detail);
 
-  const agent = tx.db.prepare('SELECT active_operation_id AS active, current_generation_id AS current FROM agents WHERE agent_id = ?').get(generation.agent_id) as { active: string | null; current: string };
+  const agent = prepared(tx.db, 'SELECT active_operation_id AS active, current_generation_id AS current FROM agents WHERE agent_id = ?').get(generation.agent_id) as { active: string | null; current: string };
   const active = agent.active && agent.current === generation.generation_id ? findOperation(tx.db, agent.active) : undefined;
   const result: IngestResult = { journalSequence: 0, eventId: '', canonicalMessageId: null, timelineSequence: null, wasReplay: false, projectionFailure: null, stopGeneration: false };
   const base = { agentId: generation.agent_id, generationId: generation.generation_id, operationId: active?.operation_id ?? null, wireStream: input.stream, wireOrdinal: input.ordinal } as const;
@@ -172,12 +172,12 @@ export function ingestPiRecord(tx: Tx, input: IngestInput): IngestResult {
       generationId: generation.generation_id, operationId: active?.operation_id ?? null, sourceJournalSequence: appended.sequence,
     });
   } else if (record.route.kind === 'user-echo' && active) {
-    tx.db.prepare('UPDATE operations SET user_echo_journal_sequence = ? WHERE operation_id = ?').run(appended.sequence, active.operation_id);
+    prepared(tx.db, 'UPDATE operations SET user_echo_journal_sequence = ? WHERE operation_id = ?').run(appended.sequence, active.operation_id);
   } else if (record.route.kind === 'lifecycle' && active) {
     if (record.route.evidence === 'accepted' && active.state === 'attempted') transitionPrompt(tx, active.operation_id, 'accepted', appended.sequence);
     if (record.route.evidence === 'rejected' && active.state === 'attempted') {
       transitionPrompt(tx, active.operation_id, 'rejected', appended.sequence, 'rejected');
-      tx.db.prepare('UPDATE agents SET active_operation_id = NULL WHERE agent_id = ?').run(generation.agent_id);
+      prepared(tx.db, 'UPDATE agents SET active_operation_id = NULL WHERE agent_id = ?').run(generation.agent_id);
     }
   }
   return result;

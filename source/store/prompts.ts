@@ -1,6 +1,7 @@
 // The prompt lifecycle in the store: admission (intent + canonical user row + operation + busy in
 // one transaction, before any byte reaches pi), attempted, settled, abort requests, abandon.
 // Accepted and rejected are evidence from pi's own response, applied in pi-ingest.ts.
+import { prepared } from './database.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
@@ -58,7 +59,7 @@ export function admitPrompt(tx: Tx, storeId: string, input: AdmitPrompt): Admiss
     operationId: input.operationId, kind: 'prompt', agentId: agent.agent_id, input: canonicalInput, state: 'prepared', journalSequence: sequence,
     userMessageId: messageId, generationId: generation.generation_id, piRequestId: input.piRequestId,
   });
-  tx.db.prepare('UPDATE agents SET active_operation_id = ? WHERE agent_id = ?').run(input.operationId, agent.agent_id);
+  prepared(tx.db, 'UPDATE agents SET active_operation_id = ? WHERE agent_id = ?').run(input.operationId, agent.agent_id);
   return { storeId, operationId: input.operationId, sequence, replayed: false, messageId, agentId: agent.agent_id, generationId: generation.generation_id, piRequestId: input.piRequestId };
 }
 
@@ -85,7 +86,7 @@ export function settlePrompt(tx: Tx, operationId: string, outcome: string, detai
     payload: { outcome, detail },
   });
   transitionPrompt(tx, operationId, interrupted ? 'interrupted' : 'settled', sequence, outcome);
-  tx.db.prepare('UPDATE agents SET active_operation_id = NULL WHERE agent_id = ? AND active_operation_id = ?').run(op.agent_id, operationId);
+  prepared(tx.db, 'UPDATE agents SET active_operation_id = NULL WHERE agent_id = ? AND active_operation_id = ?').run(op.agent_id, operationId);
 }
 
 /** An abort is pinned to the operation active at its admission; it never reaches later work. */

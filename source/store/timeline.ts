@@ -1,6 +1,7 @@
 // The timeline: one canonical row per logical message. Only two paths create rows — an admitted
 // user intent and a trusted runtime ingestion of a non-user message_end (seed 003 §9 rule 7) —
 // and both call this inside the transaction that also writes the journal row it points to.
+import { prepared } from './database.js';
 import { randomUUID } from 'node:crypto';
 import { encodeRecord } from './journal.js';
 import { allocateSequence } from './sequences.js';
@@ -21,8 +22,7 @@ export const newMessageId = (): string => randomUUID();
 export function insertTimeline(tx: Tx, input: TimelineInput): number {
   const payload = encodeRecord(input.payload, `${input.role} message`);
   const sequence = allocateSequence(tx, 'timeline');
-  tx.db
-    .prepare(
+  prepared(tx.db, 
       `INSERT INTO timeline (sequence, message_id, agent_id, generation_id, operation_id, role, payload, source_journal_sequence, recorded_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )

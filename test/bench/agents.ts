@@ -25,7 +25,12 @@ function recordedSegment(): string[] {
   return lines.slice(0, end + 1);
 }
 
-async function ingestThroughput(): Promise<Figure> {
+/**
+ * Records of one prompt go to the writer in wire order; `pipelined` sends them without waiting for
+ * each reply (the writer still commits each in its own durable transaction, in order), which
+ * measures the writer; one-at-a-time adds the thread round trip of a single agent's reader.
+ */
+async function ingestRecords(pipelined: boolean): Promise<{ perSecond: number; records: number }> {
   const home = tempHome('bench-ingest');
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const writer = await WriterClient.start(storeFiles(home).core);
@@ -33,28 +38,47 @@ async function ingestThroughput(): Promise<Figure> {
   const generation = await writer.call('beginGeneration', { agent: 'bench', hostId: '00000000-0000-4000-8000-000000000000' });
   await writer.call('markGenerationRunning', { generationId: generation.generationId, pid: process.pid });
   const segment = recordedSegment();
-  const target = 10_000;
   let ordinal = 0;
   let records = 0;
   const start = process.hrtime.bigint();
-  for (let prompt = 0; records < target; prompt++) {
+  for (let prompt = 0; records < 10_000; prompt++) {
     const piRequestId = `prompt-${prompt}`;
     await writer.call('admitPrompt', { agent: 'bench', text: 'first prompt', operationId: `op-${prompt}`, piRequestId });
     await writer.call('markAttempted', { operationId: `op-${prompt}` });
-    for (const line of segment) {
+    const ingest = (line: string) => {
       const text = line.replace('"id":"p1"', `"id":"${piRequestId}"`);
-      await writer.call('ingestPiRecord', { generationId: generation.generationId, stream: 'stdout', ordinal: ++ordinal, frame: 'record', text, byteLength: Buffer.byteLength(text) });
       records++;
-    }
+      return writer.call('ingestPiRecord', { generationId: generation.generationId, stream: 'stdout', ordinal: ++ordinal, frame: 'record', text, byteLength: Buffer.byteLength(text) });
+    };
+    if (pipelined) await Promise.all(segment.map(ingest));
+    else for (const line of segment) await ingest(line);
     await writer.call('settlePrompt', { operationId: `op-${prompt}`, outcome: 'answered', detail: null });
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   await writer.close();
-  const perSecond = records / seconds;
+  return { perSecond: records / seconds, records };
+}
+
+async function ingestThroughput(): Promise<Figure[]> {
   const line = readFileSync(new URL('../../fixtures/pi/a-simple-prompt.stdout.jsonl', import.meta.url), 'utf8').split('\n')[5]!;
-  const raw = rawCommitsPerSecond(3000, () => line);
-  const ratio = perSecond / raw;
-  return { name: `pi records ingested through the writer (${records}, plus 3 lifecycle commits per prompt)`, value: `${perSecond.toFixed(0)} records/s`, floor: `${raw.toFixed(0)} raw durable commits/s`, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 };
+  const pipelined: number[] = [];
+  const oneByOne: number[] = [];
+  const raw: number[] = [];
+  let records = 0;
+  for (let round = 0; round < 3; round++) {
+    const fast = await ingestRecords(true);
+    records = fast.records;
+    pipelined.push(fast.perSecond);
+    oneByOne.push((await ingestRecords(false)).perSecond);
+    raw.push(rawCommitsPerSecond(3000, () => line));
+  }
+  const floor = `${median(raw).toFixed(0)} raw durable commits/s`;
+  const ratio = median(pipelined) / median(raw);
+  const note = `${records} records, each its own durable transaction, plus 3 lifecycle commits per prompt; median of 3`;
+  return [
+    { name: `pi records ingested through the writer (${note})`, value: `${median(pipelined).toFixed(0)} records/s`, floor, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 },
+    { name: 'the same, one record at a time (one agent\'s reader waits for each commit)', value: `${median(oneByOne).toFixed(0)} records/s`, floor, ratio: median(oneByOne) / median(raw), target: 'reported', met: true },
+  ];
 }
 
 async function admissionToFirstByte(): Promise<Figure> {
@@ -113,7 +137,7 @@ async function memoryWithFourAgents(seconds: number): Promise<Figure> {
 
 export async function runAgentsBench(): Promise<Figure[]> {
   const seconds = Number(process.env['BENCH_STREAM_SECONDS'] ?? 60);
-  const figures = [await ingestThroughput(), await admissionToFirstByte(), await memoryWithFourAgents(seconds)];
+  const figures = [...(await ingestThroughput()), await admissionToFirstByte(), await memoryWithFourAgents(seconds)];
   report(figures);
   return figures;
 }
