@@ -88,6 +88,45 @@ describe('capture from recorded Codex and Claude data', () => {
     assert.equal(s.recovery.total, 0);
   });
 
+  it('a Claude subagent transcript is captured at SubagentStop as its own session: all context, sealed, a broken one isolates only itself', async () => {
+    const home = tempHome('cap');
+    const session = '5d09d7e7-e79b-4377-a984-1912cce194df';
+    const fixture = `${c.FIXTURES}transcripts/claude-subagent/${session}/subagents/agent-a1b2c3d4e5f6.jsonl`;
+    const dir = `${c.transcriptDir(home)}/${session}/subagents`;
+    const subagent = c.copyTranscript(fixture, dir);
+    const main = c.copyTranscript(c.claudeTranscriptFixture('01-plain'), c.transcriptDir(home));
+    const stop = (agentPath: string) =>
+      JSON.stringify({
+        session_id: session, transcript_path: main, cwd: '/home/user/project', hook_event_name: 'SubagentStop', prompt_id: 'p-agent',
+        agent_id: 'a1b2c3d4e5f6', agent_type: 'general-purpose', agent_transcript_path: agentPath, stop_hook_active: false, last_assistant_message: 'done',
+      });
+    c.hookInProcess(home, 'claude', stop(subagent), 'p1');
+    await c.drain(home);
+    const db = c.readOnly(home);
+    const rows = db
+      .prepare(
+        `SELECT a.host_session_id AS session, t.state, m.classification FROM capture_messages m JOIN capture_turns t USING (turn_id)
+         JOIN capture_activations a ON a.activation_id = t.activation_id`,
+      )
+      .all() as Array<{ session: string; state: string; classification: string }>;
+    db.close();
+    assert.ok(rows.length > 0, 'the subagent transcript was sealed into turns');
+    assert.ok(rows.every((row) => row.session === `${session}:agent-a1b2c3d4e5f6`));
+    assert.ok(rows.every((row) => row.classification === 'context'), 'nothing a subagent wrote counts as user evidence');
+    const s = await c.status(home);
+    assert.equal(s.recovery.total, 0);
+
+    // A second subagent whose file is corrupt: one recovery item for it; the first stays sealed.
+    const brokenDir = `${c.transcriptDir(home)}/${session}/subagents`;
+    const broken = `${brokenDir}/agent-b2.jsonl`;
+    writeFileSync(broken, readFileSync(fixture, 'utf8').replaceAll('a1b2c3d4e5f6', 'b2').replace('"type":"user"', '"type":"user" oops'));
+    c.hookInProcess(home, 'claude', stop(broken).replaceAll('a1b2c3d4e5f6', 'b2'), 'p1');
+    await c.drain(home);
+    const after = await c.status(home);
+    assert.equal(after.recovery.total, 1);
+    assert.equal(after.recovery.items[0]!.code, 'transcript_invalid_json');
+  });
+
   it('SessionStart returns the frozen snapshot; compact re-attaches the same one; other events print nothing', async () => {
     const home = tempHome('cap');
     const files = c.hookFiles('codex', 'b');

@@ -33,19 +33,7 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
     'hookCapture',
     (tx) => {
       const now = tx.nowMs;
-      let activation = db
-        .prepare("SELECT activation_id, snapshot, watch_id FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'")
-        .get(client, instance, payload.sessionId) as ActivationRow | undefined;
-      if (!activation) {
-        const { ordinal } = db
-          .prepare('SELECT coalesce(max(ordinal), 0) + 1 AS ordinal FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ?')
-          .get(client, instance, payload.sessionId) as { ordinal: number };
-        const key = sessionKeyOf(client, instance, payload.sessionId, ordinal);
-        const id = db
-          .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, cwd, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)")
-          .run(key, client, instance, payload.sessionId, ordinal, payload.cwd, now).lastInsertRowid as number;
-        activation = { activation_id: id, snapshot: null, watch_id: null };
-      }
+      const activation = openActivation(db, client, instance, payload.sessionId, payload.cwd, now);
 
       let snapshot: string | null = null;
       if (payload.event === 'SessionStart') {
@@ -57,20 +45,6 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
         snapshot = activation.snapshot;
       }
 
-      let watchId = activation.watch_id;
-      let tail: Tail = { state: 'none', from: 0, to: 0, bytes: null };
-      if (payload.transcriptPath !== null) {
-        const path = payload.transcriptPath;
-        db.prepare('INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES (?, ?, ?) ON CONFLICT (client, transcript_path) DO NOTHING').run(client, path, payload.sessionId);
-        const watch = db.prepare('SELECT watch_id, captured_bytes FROM capture_watches WHERE client = ? AND transcript_path = ?').get(client, path) as { watch_id: number; captured_bytes: number };
-        watchId = watch.watch_id;
-        if (activation.watch_id === null) db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(watchId, activation.activation_id);
-        if (TAIL_EVENTS.has(payload.event)) {
-          tail = readTail(path, watch.captured_bytes);
-          if (tail.state === 'captured' && tail.to > tail.from) db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(tail.to, watchId);
-        }
-      }
-
       // The prompt body is kept once, in its candidate; the envelope keeps its digest.
       let stored = JSON.stringify(payload.value);
       let digest: string | null = null;
@@ -78,14 +52,7 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
         digest = textDigest(payload.prompt);
         stored = JSON.stringify({ ...payload.value, prompt: `sha256:${digest}` });
       }
-      const inboxId = db
-        .prepare(
-          `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to)
-           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(client, payload.event, now, stored, activation.activation_id, payload.sessionId, instance, watchId, tail.state, tail.state === 'none' ? null : tail.from, tail.state === 'none' ? null : tail.to)
-        .lastInsertRowid as number;
-      if (tail.bytes !== null && tail.bytes.length > 0) storeTail(db, inboxId, tail.bytes);
+      const inboxId = appendEnvelope(db, now, client, instance, activation, payload.sessionId, payload.event, payload.transcriptPath, TAIL_EVENTS.has(payload.event), stored);
 
       if (digest !== null) {
         db.prepare(
@@ -93,13 +60,89 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (client, host_session_id, turn_ref, digest) DO NOTHING`,
         ).run(activation.activation_id, client, payload.sessionId, payload.turnRef, digest, payload.prompt, payload.cwd, inboxId);
       }
-      if (payload.event === 'SessionEnd') {
-        db.prepare("UPDATE capture_activations SET state = 'ended', ended_at_ms = ? WHERE activation_id = ?").run(now, activation.activation_id);
-      }
+      if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
+      if (client === 'claude' && payload.event === 'SubagentStop') captureSubagent(db, now, instance, payload, stored);
       return { inboxId, activationId: activation.activation_id, snapshot };
     },
     fault,
   );
+}
+
+/** The active activation of client + process instance + host session, or a new one (next ordinal, new session key). */
+function openActivation(db: Db, client: HookClient, instance: string, sessionId: string, cwd: string | null, now: number): ActivationRow {
+  const active = db
+    .prepare("SELECT activation_id, snapshot, watch_id FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'")
+    .get(client, instance, sessionId) as ActivationRow | undefined;
+  if (active) return active;
+  const { ordinal } = db
+    .prepare('SELECT coalesce(max(ordinal), 0) + 1 AS ordinal FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ?')
+    .get(client, instance, sessionId) as { ordinal: number };
+  const id = db
+    .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, cwd, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)")
+    .run(sessionKeyOf(client, instance, sessionId, ordinal), client, instance, sessionId, ordinal, cwd, now).lastInsertRowid as number;
+  return { activation_id: id, snapshot: null, watch_id: null };
+}
+
+function endActivation(db: Db, activationId: number, now: number): void {
+  db.prepare("UPDATE capture_activations SET state = 'ended', ended_at_ms = ? WHERE activation_id = ?").run(now, activationId);
+}
+
+/** One inbox envelope; with `copyTail`, the transcript bytes after the watch's cursor go with it. */
+function appendEnvelope(
+  db: Db,
+  now: number,
+  client: HookClient,
+  instance: string,
+  activation: ActivationRow,
+  sessionId: string,
+  event: string,
+  transcriptPath: string | null,
+  copyTail: boolean,
+  stored: string,
+): number {
+  let watchId = activation.watch_id;
+  let tail: Tail = { state: 'none', from: 0, to: 0, bytes: null };
+  if (transcriptPath !== null) {
+    db.prepare('INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES (?, ?, ?) ON CONFLICT (client, transcript_path) DO NOTHING').run(client, transcriptPath, sessionId);
+    const watch = db.prepare('SELECT watch_id, captured_bytes FROM capture_watches WHERE client = ? AND transcript_path = ?').get(client, transcriptPath) as { watch_id: number; captured_bytes: number };
+    watchId = watch.watch_id;
+    if (activation.watch_id === null) {
+      db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(watchId, activation.activation_id);
+      activation.watch_id = watchId;
+    }
+    if (copyTail) {
+      tail = readTail(transcriptPath, watch.captured_bytes);
+      if (tail.state === 'captured' && tail.to > tail.from) db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(tail.to, watchId);
+    }
+  }
+  const inboxId = db
+    .prepare(
+      `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(client, event, now, stored, activation.activation_id, sessionId, instance, watchId, tail.state, tail.state === 'none' ? null : tail.from, tail.state === 'none' ? null : tail.to)
+    .lastInsertRowid as number;
+  if (tail.bytes !== null && tail.bytes.length > 0) storeTail(db, inboxId, tail.bytes);
+  return inboxId;
+}
+
+/** Subagent ids are short hex today; the bound keeps a hostile payload from becoming a key of any size. */
+const AGENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * A Claude Code subagent writes its own transcript (<session>/subagents/agent-<id>.jsonl, all
+ * sidechain context). At its SubagentStop the hook captures it as an activation of its own whose
+ * host session is "<session>:agent-<id>" — the session key the transcript parser reports — so the
+ * drain seals it like any session, and a broken subagent file isolates only itself.
+ */
+function captureSubagent(db: Db, now: number, instance: string, payload: HookPayload, stored: string): void {
+  const agentId = payload.value['agent_id'];
+  const path = payload.value['agent_transcript_path'];
+  if (typeof agentId !== 'string' || !AGENT_ID.test(agentId) || typeof path !== 'string' || !path.startsWith('/')) return;
+  const sessionId = `${payload.sessionId}:agent-${agentId}`;
+  const activation = openActivation(db, 'claude', instance, sessionId, payload.cwd, now);
+  appendEnvelope(db, now, 'claude', instance, activation, sessionId, 'SubagentStop', path, true, stored);
+  endActivation(db, activation.activation_id, now);
 }
 
 /** For now a short line of what common-memory holds for this project; memory snapshots come with the memory issues. */

@@ -187,7 +187,9 @@ export class DrainEngine {
     const first = envelopes[0];
     const last = envelopes[envelopes.length - 1];
     if (!first || !last) return undefined;
-    const ended = envelopes.some((e) => e.event === 'SessionEnd');
+    // A session ends at SessionEnd; a subagent's own activation (hook/capture.ts) at its SubagentStop.
+    const subagent = activation.hostSessionId.includes(':agent-');
+    const ended = envelopes.some((e) => e.event === 'SessionEnd' || (subagent && e.event === 'SubagentStop'));
     const watch = activation.watchId === null ? undefined : readWatch(this.reader, activation.watchId);
     const base = { activationId: activation.activationId, envelopeIds: envelopes.map((e) => e.id), recoveryId };
     const fed = envelopes.some((e) => e.tailState !== 'none' && e.tailState !== 'missing');
@@ -207,7 +209,10 @@ export class DrainEngine {
     if (progress.sessionKey !== null && progress.sessionKey !== activation.hostSessionId) {
       throw new CaptureFault('transcript_session_mismatch', `the transcript belongs to another session than the hook payload`);
     }
-    const { turns, messages } = this.authenticate(activation, progress.turns, lastUsed, used);
+    // A subagent that stopped is finished: its transcript holds its whole work, sealed as settled.
+    const finishedSubagent = subagent && ended;
+    const closed = finishedSubagent ? [...progress.turns, ...progress.openTurns] : progress.turns;
+    const { turns, messages } = this.authenticate(activation, closed, lastUsed, used);
     return {
       firstInboxId: first.id,
       input: {
@@ -215,7 +220,7 @@ export class DrainEngine {
         watch: { watchId: watch.watchId, fromBytes, toBytes: progress.consumedBytes, state: JSON.stringify(progress.state) },
         turns,
         messages,
-        incompleteKeys: ended ? progress.openTurns.map((t) => t.key) : [],
+        incompleteKeys: ended && !finishedSubagent ? progress.openTurns.map((t) => t.key) : [],
         bufferedTurns: ended ? 0 : progress.openTurns.length,
       },
       next: { afterId: last.id, parser, consumedBytes: progress.consumedBytes, lastUsed, used },
