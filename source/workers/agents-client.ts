@@ -1,37 +1,16 @@
 // The host's handle on the agents worker.
 import type { Worker } from 'node:worker_threads';
-import { CmError, isErrorCode } from '../errors.js';
 import type { AbortReceipt, PromptReceipt } from '../protocol.js';
-import type { AgentsReply, AgentsRequest } from './agents-thread.js';
+import type { AgentsRequest } from './agents-thread.js';
+import { ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
 import type { WriterClient } from './writer-client.js';
 
 export class AgentsClient {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  /** Set once the worker is gone: later calls fail at once instead of waiting for a reply that never comes. */
-  private gone: CmError | undefined;
+  private readonly replies: ReplyChannel;
 
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: AgentsReply) => {
-      const waiter = this.pending.get(reply.id);
-      if (!waiter) return;
-      this.pending.delete(reply.id);
-      if (reply.ok) waiter.resolve(reply.result);
-      else waiter.reject(new CmError(isErrorCode(reply.error.code) ? reply.error.code : 'internal', reply.error.message));
-    });
-    const fail = (error: Error) => {
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', (error) => {
-      this.gone ??= new CmError('runtime_failed', `The agents runtime failed: ${error.message}`);
-      fail(this.gone);
-    });
-    worker.on('exit', () => {
-      this.gone ??= new CmError('runtime_failed', 'The agents runtime stopped.');
-      fail(this.gone);
-    });
+    this.replies = new ReplyChannel(worker, 'The agents runtime', 'runtime_failed');
   }
 
   static start(writer: WriterClient, hostId: string, maxRecordBytes?: number): AgentsClient {
@@ -41,12 +20,7 @@ export class AgentsClient {
   }
 
   private call(method: AgentsRequest['method'], ...args: string[]): Promise<unknown> {
-    if (this.gone) return Promise.reject(this.gone);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, method, args } satisfies AgentsRequest);
-    });
+    return this.replies.request({ method, args } satisfies Omit<AgentsRequest, 'id'>);
   }
 
   start(agent: string) {

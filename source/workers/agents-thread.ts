@@ -5,6 +5,7 @@ import { asCmError } from '../errors.js';
 import { AgentManager } from '../hosts/pi/agent-manager.js';
 import { resolvePiCommand } from '../hosts/pi/pi-command.js';
 import { WriterClient } from './writer-client.js';
+import type { Reply } from './reply-channel.js';
 
 export interface AgentsWorkerData {
   writerPort: MessagePort;
@@ -14,7 +15,6 @@ export interface AgentsWorkerData {
 }
 
 export type AgentsRequest = { id: number; method: 'start' | 'stop' | 'prompt' | 'abort' | 'shutdown'; args: string[] };
-export type AgentsReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
 
 const data = workerData as AgentsWorkerData;
 const writer = WriterClient.overPort(data.writerPort, data.storeId);
@@ -38,7 +38,7 @@ async function dispatch(request: AgentsRequest): Promise<unknown> {
 
 parentPort!.on('message', (request: AgentsRequest) => {
   dispatch(request).then(
-    (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies AgentsReply),
-    (error: unknown) => parentPort!.postMessage({ id: request.id, ok: false, error: asCmError(error).toJSON() } satisfies AgentsReply),
+    (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies Reply),
+    (error: unknown) => parentPort!.postMessage({ id: request.id, ok: false, error: asCmError(error).toJSON() } satisfies Reply),
   );
 });

@@ -1,35 +1,17 @@
 // The host's handle on the drain thread: typed calls, every pending call rejected if it fails.
 import type { Worker } from 'node:worker_threads';
-import { CmError, isErrorCode } from '../errors.js';
+import { CmError } from '../errors.js';
 import { DRAIN_YOUNG_GENERATION_MB } from '../limits.js';
 import type { DrainReport } from '../protocol.js';
-import type { DrainReply } from './drain-thread.js';
+import { ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
 import type { WriterClient } from './writer-client.js';
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
-
 export class DrainClient {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  private failure: Error | undefined;
+  private readonly replies: ReplyChannel;
 
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: DrainReply | { type: 'ready' }) => {
-      if ('type' in reply) return;
-      const waiter = this.pending.get(reply.id);
-      if (!waiter) return;
-      this.pending.delete(reply.id);
-      if (reply.ok) waiter.resolve(reply.result);
-      else waiter.reject(new CmError(isErrorCode(reply.error.code) ? reply.error.code : 'internal', reply.error.message));
-    });
-    const fail = (error: Error) => {
-      this.failure = error;
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', (error) => fail(new CmError('internal', `The drain stopped: ${error.message}`)));
-    worker.on('exit', (code) => fail(new CmError('internal', `The drain exited (code ${code}).`)));
+    this.replies = new ReplyChannel(worker, 'The drain', 'internal');
   }
 
   /** `auto`: drain whenever the inbox has work (a host); otherwise only when asked (a CLI holding the lease). */
@@ -46,12 +28,7 @@ export class DrainClient {
   }
 
   private request<T>(message: { type: 'drain' } | { type: 'recover'; recoveryId: string }): Promise<T> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ id, ...message });
-    });
+    return this.replies.request(message);
   }
 
   drain(): Promise<DrainReport> {

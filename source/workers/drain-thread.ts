@@ -7,9 +7,9 @@ import { databaseError, openDatabase } from '../store/database.js';
 import { nextActivation } from '../store/capture-reads.js';
 import { DrainEngine, type CaptureWriter } from './drain-engine.js';
 import { WriterClient } from './writer-client.js';
+import type { Reply } from './reply-channel.js';
 
 export type DrainRequest = { id: number; type: 'drain' } | { id: number; type: 'recover'; recoveryId: string };
-export type DrainReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
 
 const port = parentPort!;
 const { corePath, storeId, writerPort, auto } = workerData as { corePath: string; storeId: string; writerPort: MessagePort; auto: boolean };
@@ -34,8 +34,8 @@ function serial<T>(work: () => Promise<T>): Promise<T> {
 port.on('message', (request: DrainRequest) => {
   const work = request.type === 'drain' ? () => engine.drainAll() : () => engine.recover(request.recoveryId);
   serial(work).then(
-    (result) => port.postMessage({ id: request.id, ok: true, result } satisfies DrainReply),
-    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: errorOf(error) } satisfies DrainReply),
+    (result) => port.postMessage({ id: request.id, ok: true, result } satisfies Reply),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: errorOf(error) } satisfies Reply),
   );
 });
 

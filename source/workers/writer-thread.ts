@@ -11,9 +11,9 @@ import { commit } from '../store/transaction.js';
 import { faultPointFromEnv } from './faults.js';
 import type { AnyCommand, WriterContext } from '../store/command.js';
 import { writerCommands } from './writer-commands.js';
+import type { Reply } from './reply-channel.js';
 
 export type WriterRequest = { id: number; name: string; input: unknown };
-export type WriterReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
 export type WriterReady = { type: 'ready'; storeId: string } | { type: 'failed'; error: { code: string; message: string } };
 
 const port = parentPort!;
@@ -37,8 +37,8 @@ try {
       if ('attach' in request) return serve(request.attach);
       channel.postMessage(handle(request));
     });
-  const handle = (request: WriterRequest): WriterReply => {
-    let reply: WriterReply;
+  const handle = (request: WriterRequest): Reply => {
+    let reply: Reply;
     try {
       const definition = registry[request.name];
       if (!definition) throw new CmError('internal', `Unknown writer command ${request.name}.`);
