@@ -165,3 +165,61 @@ describe('Agents screen errors', { timeout: 60_000 }, () => {
     });
   });
 });
+
+describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
+  test('two agents prompted one after the other without waiting: each timeline shows only its own exchange; the journal interleaves them', async () => {
+    // A stand-in pi that streams for a while, so the two answers overlap in time.
+    const stub = new URL('./bench/stub-pi.mjs', import.meta.url).pathname;
+    const saved = { command: process.env['COMMON_MEMORY_PI_COMMAND'], stream: process.env['STUB_PI_STREAM_MS'] };
+    process.env['COMMON_MEMORY_PI_COMMAND'] = JSON.stringify({ command: process.execPath, args: [stub] });
+    process.env['STUB_PI_STREAM_MS'] = '1500';
+    const home = tempHome('tui-two');
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await openAgents(view);
+      for (const name of ['red', 'blue']) {
+        await createAgent(view, [name]);
+        await waitForText(view, new RegExp(`created agent ${name}`));
+      }
+      // The list is sorted by name: blue first, then red.
+      await waitForText(view, /> blue/);
+      await press(view, 's');
+      await waitForText(view, /blue\s+default model\s+gen 1 running/, 30_000);
+      await press(view, 'p');
+      await type(view, 'question for blue');
+      await press(view, KEY.enter);
+      await waitForText(view, /prompt admitted/);
+      await press(view, 'j');
+      await waitForText(view, /> red/);
+      await press(view, 's');
+      await waitForText(view, /red\s+default model\s+gen 1 running/, 30_000);
+      await press(view, 'p');
+      await type(view, 'question for red');
+      await press(view, KEY.enter);
+      await waitForText(view, /blue\s+default model\s+gen 1 running\s+busy/);
+      await waitForText(view, /red\s+default model\s+gen 1 running\s+busy/);
+      // Each agent's timeline: its own user row and its own answer, nothing of the other.
+      let frame = await waitForFrame(view, 'red exchange', (f) => /user\s+question for red/.test(f) && /assistant\s+(word )+/.test(f), 30_000);
+      assert.doesNotMatch(frame, /question for blue/);
+      await press(view, 'k');
+      frame = await waitForFrame(view, 'blue exchange', (f) => /> blue/.test(f) && /user\s+question for blue/.test(f) && /assistant\s+(word )+/.test(f), 30_000);
+      assert.doesNotMatch(frame, /question for red/);
+      // The journal holds both exchanges in one order, interleaved while both streamed.
+      const rows = (await host.application.journal({ after: 0, limit: 100 })).rows;
+      const agents = await host.application.listAgents();
+      const owner = (agentId: string | null) => agents.find((a) => a.agentId === agentId)?.name;
+      const updates = rows.filter((row) => row.kind === 'pi.message_update').map((row) => owner(row.agentId));
+      const switches = updates.filter((name, i) => i > 0 && name !== updates[i - 1]).length;
+      assert.ok(switches >= 2, `the two streams interleave in the journal (${switches} switches)`);
+    } finally {
+      await unmount(view);
+      await host.stop();
+      process.env['COMMON_MEMORY_PI_COMMAND'] = saved.command;
+      process.env['STUB_PI_STREAM_MS'] = saved.stream;
+      if (saved.command === undefined) delete process.env['COMMON_MEMORY_PI_COMMAND'];
+      if (saved.stream === undefined) delete process.env['STUB_PI_STREAM_MS'];
+      await rm(dirname(home), { recursive: true, force: true });
+    }
+  });
+});
