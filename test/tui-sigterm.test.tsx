@@ -15,11 +15,18 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
+/** A person's terminal: without CI markers, which make Ink print only the last frame (CI sets CI=true). */
+function terminalEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, COLUMNS: '80', LINES: '24' };
+  for (const key of Object.keys(env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete env[key];
+  return env;
+}
+
 async function runAndTerminate(signals: number): Promise<{ code: number | null; output: string; home: string }> {
   const home = tempHome('tui-sigterm');
   const command = ['node', '--import', 'tsx', DEV_TUI, '--home', home].map(shellQuote).join(' ');
   // -e: script exits with the child's status; the pty makes stdin a TTY, as in a real terminal.
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, COLUMNS: '80', LINES: '24' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: terminalEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
