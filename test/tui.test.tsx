@@ -261,6 +261,21 @@ describe('note input', () => {
     }
   });
 
+  test('text and Enter arriving in one write (fast typing) save the note; Enter is not turned into a space', async () => {
+    const view = await mount(harness.host.application, harness.home);
+    try {
+      await openHistory(view);
+      await press(view, 'n');
+      await waitForText(view, 'Enter save note · Esc cancel · Ctrl+C quit');
+      await press(view, 'typed in one go\r');
+      await waitForText(view, /note saved: journal #\d+ · operation [0-9a-f]{8}/);
+      const rows = (await harness.host.application.journal({ after: 0, limit: 100 })).rows;
+      assert.deepEqual(rows.at(-1)?.payload, { text: 'typed in one go' });
+    } finally {
+      await unmount(view);
+    }
+  });
+
   test('Esc cancels the note without writing', async () => {
     const view = await mount(harness.host.application, harness.home);
     try {

@@ -18,7 +18,13 @@ export function useLineInput(isActive: boolean, handlers: LineInputHandlers): vo
     PRIORITY.textInput,
     (input, key) => {
       const command = commandFor(EDIT_COMMANDS, input, key);
-      if (command === 'submit') handlers.onSubmit();
+      // Fast typing (or a terminal sending keys in one write) can deliver "text⏎" as one chunk:
+      // the text goes in, then the Enter submits — it must not become a trailing space.
+      const typedThenEnter = !command && !key.ctrl && !key.meta && input.length > 1 && /^[^\r\n]+\r$/.test(input);
+      if (typedThenEnter) {
+        handlers.onEdit({ type: 'insert', text: input.slice(0, -1) });
+        handlers.onSubmit();
+      } else if (command === 'submit') handlers.onSubmit();
       else if (command === 'cancel') handlers.onCancel();
       else {
         const edit = lineEditFor(command, input, key.ctrl, key.meta);
