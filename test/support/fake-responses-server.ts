@@ -2,8 +2,9 @@
 // Loopback only, random port, bounded in lifetime, requests and body size, so a
 // forgotten server can neither hang a test run nor grow without limit.
 import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isRecord, parseJson, readBody, sendJson } from './loopback-http.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -50,8 +51,6 @@ export interface FakeResponsesServer {
   setScript(script: ResponsesScript): void;
   close(): Promise<void>;
 }
-
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Rules matched in order against the prompt; the first whose `match` is found wins. */
 export function byPrompt(
@@ -247,39 +246,3 @@ function lastFunctionCallOutput(body: unknown): { callId: string; output: string
   return { callId: last['call_id'], output: typeof output === 'string' ? output : JSON.stringify(output) };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function parseJson(raw: string): unknown {
-  if (raw === '') return null;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.destroy();
-        reject(new Error('body too large'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
-  res.end(JSON.stringify(body));
-}
