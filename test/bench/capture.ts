@@ -7,7 +7,6 @@
 //     compiled child process: MB/s against a raw chunked split + JSON.parse of the same file, and
 //     the child's peak RSS;
 //  4. status with 10k recovery items: last page against first page.
-import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,30 +19,12 @@ import { coreSchema } from '../../source/store/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 import { BIN, tempHome } from '../support/cli.js';
-import { median, percentile, report, timeMs, timeProcess, type Figure } from './measure.js';
+import { type Figure, hookFloorScript, median, percentile, report, timeMs, timeProcess } from './measure.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const HOOK_B = join(FIXTURES, 'codex/hooks/b');
 const ROLLOUT_B = join(FIXTURES, 'codex/rollouts/b-tool-call-exec-command.jsonl');
 
-function floorScript(dir: string): string {
-  const db = join(dir, 'floor.sqlite');
-  const setup = new Database(db);
-  setup.pragma('journal_mode = WAL');
-  setup.exec('CREATE TABLE inbox (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
-  setup.close();
-  const script = join(dir, 'floor.mjs');
-  const sqlitePath = new URL('../../node_modules/better-sqlite3/lib/index.js', import.meta.url).pathname;
-  writeFileSync(
-    script,
-    `import { createRequire } from 'node:module'; import { readFileSync } from 'node:fs';
-     const Database = createRequire(import.meta.url)(${JSON.stringify(sqlitePath)});
-     const input = readFileSync(0, 'utf8');
-     const db = new Database(${JSON.stringify(db)}); db.pragma('synchronous = FULL');
-     db.transaction(() => db.prepare('INSERT INTO inbox (payload) VALUES (?)').run(input)).immediate(); db.close();`,
-  );
-  return script;
-}
 
 function promptPayload(transcript: string, session: string, turn: string): string {
   const value = JSON.parse(readFileSync(join(HOOK_B, '02-UserPromptSubmit.json'), 'utf8')) as Record<string, unknown>;
@@ -55,7 +36,7 @@ function hookWholeProcess(): Figure {
   mkdirSync(home, { recursive: true });
   const transcript = join(home, '..', 'rollout.jsonl');
   writeFileSync(transcript, readFileSync(ROLLOUT_B));
-  const floor = floorScript(join(home, '..'));
+  const floor = hookFloorScript();
   const env = { ...process.env, [INSTANCE_ENV]: 'bench' };
   timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], promptPayload(transcript, 's', 't0'), env);
   const hook: number[] = [];

@@ -2,9 +2,7 @@
 //  1. note through the host API (commits/s) against raw durable single-row commits, same settings;
 //  2. the hook dispatch path (whole process) against node + better-sqlite3 + one durable insert;
 //  3. paging a 100k-row journal 100 rows at a time: last page against first page.
-import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { ApiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
 import { coreSchema } from '../../source/store/core-schema.js';
@@ -13,7 +11,7 @@ import { migrate } from '../../source/store/migrations.js';
 import { appendNote } from '../../source/store/notes.js';
 import { readStoreId } from '../../source/store/sequences.js';
 import { BIN, startHost, stopHost, tempHome } from '../support/cli.js';
-import { median, rawCommitsPerSecond, report, timeMsAsync, timeProcess, type Figure } from './measure.js';
+import { hookFloorScript, median, rawCommitsPerSecond, report, timeMsAsync, timeProcess, type Figure } from './measure.js';
 
 const ROUNDS = 5;
 
@@ -54,24 +52,8 @@ async function noteThroughApi(): Promise<Figure[]> {
 
 function hookPath(): Figure[] {
   const home = tempHome('bench-hook');
-  const floorDir = tempHome('bench-floor');
-  mkdirSync(floorDir, { recursive: true });
   // The floor: a process that opens better-sqlite3, makes one durable insert and exits.
-  const floorDb = join(floorDir, 'floor.sqlite');
-  const setup = new Database(floorDb);
-  setup.pragma('journal_mode = WAL');
-  setup.exec('CREATE TABLE inbox (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
-  setup.close();
-  const floorScript = join(floorDir, 'floor.mjs');
-  const sqlitePath = new URL('../../node_modules/better-sqlite3/lib/index.js', import.meta.url).pathname;
-  writeFileSync(
-    floorScript,
-    `import { createRequire } from 'node:module'; import { readFileSync } from 'node:fs';
-     const Database = createRequire(import.meta.url)(${JSON.stringify(sqlitePath)});
-     const input = readFileSync(0, 'utf8');
-     const db = new Database(${JSON.stringify(floorDb)}); db.pragma('synchronous = FULL');
-     db.transaction(() => db.prepare('INSERT INTO inbox (payload) VALUES (?)').run(input)).immediate(); db.close();`,
-  );
+  const floorScript = hookFloorScript();
   const payload = readFileSync(new URL('../../fixtures/codex/hooks/a/02-UserPromptSubmit.json', import.meta.url), 'utf8');
   const env = { ...process.env, NODE_OPTIONS: '' };
   timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], payload, env); // creates and migrates the store once

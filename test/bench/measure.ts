@@ -1,7 +1,8 @@
 // Small helpers for benchmarks: medians and percentiles over repeated measurements, printed
 // side by side with the floor measured in the same run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../source/store/database.js';
 import { tempHome } from '../support/cli.js';
@@ -65,4 +66,29 @@ export function rawCommitsPerSecond(count: number, payload: (i: number) => strin
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   db.close();
   return count / seconds;
+}
+
+/**
+ * The hook floor: a script that starts node, opens better-sqlite3, makes one durable insert of its
+ * stdin and exits. Returns its path; run it with timeProcess beside the hook.
+ */
+export function hookFloorScript(): string {
+  const dir = tempHome('bench-floor');
+  mkdirSync(dir, { recursive: true });
+  const db = join(dir, 'floor.sqlite');
+  const setup = new Database(db);
+  setup.pragma('journal_mode = WAL');
+  setup.exec('CREATE TABLE inbox (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+  setup.close();
+  const script = join(dir, 'floor.mjs');
+  const sqlitePath = new URL('../../node_modules/better-sqlite3/lib/index.js', import.meta.url).pathname;
+  writeFileSync(
+    script,
+    `import { createRequire } from 'node:module'; import { readFileSync } from 'node:fs';
+     const Database = createRequire(import.meta.url)(${JSON.stringify(sqlitePath)});
+     const input = readFileSync(0, 'utf8');
+     const db = new Database(${JSON.stringify(db)}); db.pragma('synchronous = FULL');
+     db.transaction(() => db.prepare('INSERT INTO inbox (payload) VALUES (?)').run(input)).immediate(); db.close();`,
+  );
+  return script;
 }
