@@ -11,13 +11,17 @@ export async function runTuiCommand(home: string): Promise<number> {
   // Ink prints only the final frame when it believes it runs in CI (CI=true and the like, read when
   // ink loads); here a person's terminal is established, so those markers must not blank the screen.
   for (const key of Object.keys(process.env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete process.env[key];
-  const { runTui } = await import('../../screens/run-tui.js');
   const remote = await findRunningHost(home);
-  if (remote) {
-    await runTui({ app: remote, home, connection: 'remote host' });
+  // Loading ink and react and starting the host's threads take about as long as each other: do
+  // both at once, so the first frame comes in the time of the slower one.
+  const starting = remote ? undefined : Host.start({ home, serve: true });
+  const loading = import('../../screens/run-tui.js');
+  if (!starting) {
+    const { runTui } = await loading;
+    await runTui({ app: remote!, home, connection: 'remote host' });
     return 0;
   }
-  const host = await Host.start({ home, serve: true });
+  const [{ runTui }, host] = await Promise.all([loading, starting]);
   try {
     await runTui({ app: host.application, home, connection: 'in-process host' });
   } finally {
