@@ -17,6 +17,7 @@ export const storeFiles = (home: string) => ({
   lease: join(home, 'host.lease'),
   hostInfo: join(home, 'host.json'),
   hookErrors: join(home, 'hook-errors.jsonl'),
+  quarantine: join(home, 'quarantine'),
 });
 
 /** Creates the data home (0700) if needed and checks that we may use it. */

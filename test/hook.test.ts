@@ -1,7 +1,8 @@
 // The hook dispatch path: the shim sends `hook` to the fast path, which commits one inbox envelope
 // and never fails the user's agent.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { openDatabase } from '../source/store/database.js';
@@ -46,6 +47,19 @@ describe('hook dispatch', () => {
     const failures = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     assert.equal(failures.length, 1);
     assert.equal(failures[0].code, 'invalid_input');
+  });
+
+  it('an event the hook could not record is quarantined byte for byte, with the way to replay it', async () => {
+    const home = tempHome('hook-quarantine');
+    const bad = Buffer.from('{"hook_event_name": "Stop", "session_id": 7, "note": "caf\u00e9"}');
+    const result = await runCli(['hook', 'claude', '--home', home], { input: bad });
+    assert.equal(result.code, 0, 'the agent is never blocked');
+    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    assert.equal(failure.code, 'invalid_input');
+    assert.ok(failure.quarantined, 'the failure names its quarantine file');
+    assert.deepEqual(readFileSync(join(home, failure.quarantined)), bad);
+    assert.equal(statSync(join(home, failure.quarantined)).mode & 0o777, 0o600);
+    assert.match(failure.replay, /common-memory hook claude .*< /);
   });
 
   it('an unknown client is a usage error', async () => {

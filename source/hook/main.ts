@@ -4,7 +4,8 @@
 // (capture.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
 import { HOOK_STDIN_MAX_BYTES } from '../limits.js';
@@ -35,8 +36,7 @@ function parseArgs(argv: string[]): HookArgs {
   return { client: client as HookClient, home: resolveHome(homeFlag) };
 }
 
-function readStdin(): string {
-  const raw = readFileSync(0);
+function checkSize(raw: Buffer): string {
   if (raw.length > HOOK_STDIN_MAX_BYTES) throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${HOOK_STDIN_MAX_BYTES}`);
   return raw.toString('utf8');
 }
@@ -58,14 +58,16 @@ export function runHook(argv: string[]): number {
   }
   let db: Db | undefined;
   let reply = '';
+  let raw: Buffer | undefined;
   try {
-    const payload = parsePayload(readStdin());
+    raw = readFileSync(0);
+    const payload = parsePayload(checkSize(raw));
     const instance = processInstance(args.client);
     db = openStore(args.home);
     const result = captureEvent(db, args.client, instance, payload, faultPointFromEnv());
     reply = hookReply(payload.event, result.snapshot);
   } catch (error) {
-    recordFailure(args, error);
+    recordFailure(args, error, raw);
     reply = '';
   } finally {
     db?.close();
@@ -75,9 +77,29 @@ export function runHook(argv: string[]): number {
   return 0;
 }
 
-/** Best effort: the failure is kept next to the store so that `status` can report it. */
-function recordFailure(args: HookArgs, error: unknown): void {
-  const line = JSON.stringify({ at: new Date().toISOString(), client: args.client, code: (error as CmError).code ?? 'internal', message: (error as Error).message });
+/**
+ * Best effort: the failure is kept next to the store so that `status` can report it, and the event
+ * itself (within the payload limit) is quarantined byte for byte with the command that replays it
+ * once the cause is fixed — never dropped, never guessed at.
+ */
+function recordFailure(args: HookArgs, error: unknown, raw: Buffer | undefined): void {
+  const at = new Date();
+  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, code: (error as CmError).code ?? 'internal', message: (error as Error).message };
+  try {
+    ensureHome(args.home);
+    if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {
+      const name = `hook-${args.client}-${at.getTime()}-${process.pid}.json`;
+      mkdirSync(storeFiles(args.home).quarantine, { recursive: true, mode: 0o700 });
+      writeFileSync(join(storeFiles(args.home).quarantine, name), raw, { mode: 0o600 });
+      record['quarantined'] = join('quarantine', name);
+      record['replay'] = `common-memory hook ${args.client} --home ${JSON.stringify(args.home)} < ${JSON.stringify(join(storeFiles(args.home).quarantine, name))}`;
+    } else if (raw !== undefined) {
+      record['payloadBytes'] = raw.length;
+    }
+  } catch {
+    // The quarantine is best effort too; the failure line below still says what happened.
+  }
+  const line = JSON.stringify(record);
   try {
     ensureHome(args.home);
     appendFileSync(storeFiles(args.home).hookErrors, `${line}\n`, { mode: 0o600 });
