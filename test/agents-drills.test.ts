@@ -23,19 +23,11 @@ import {
 import { collect, runCli, startCli, tempHome, waitFor } from './support/cli.js';
 import type { FakePiScript } from './support/fake-pi.js';
 import { fixturePath } from './support/pi-transcript.js';
+import { codeOf } from './support/results.js';
 
 const TIMEOUT = { timeout: 60_000 };
 const ANSWERS: FakePiScript = { onPrompt: { replay: SIMPLE } };
 const NEVER_ANSWERS: FakePiScript = { answerCommands: false };
-
-const codeOf = async (promise: Promise<unknown>): Promise<string> => {
-  try {
-    await promise;
-    return 'no error';
-  } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
-  }
-};
 
 const kinds = (rows: JournalRow[]) => rows.map((row) => row.kind);
 const payload = <T>(row: JournalRow | undefined) => row?.payload as T;

@@ -12,20 +12,12 @@ import {
 } from './support/agents-drill-kit.js';
 import { runCli, tempHome } from './support/cli.js';
 import type { FakePiScript } from './support/fake-pi.js';
+import { codeOf } from './support/results.js';
 
 const TIMEOUT = { timeout: 90_000 };
 
 /** Settlement after agent_end goes through the grace timer (the fake does not answer the barrier), i.e. through the settlePrompt command. */
 const GRACE_SETTLED: FakePiScript = { onPrompt: { replay: SIMPLE, maxLines: SIMPLE_LINES.throughAgentEnd }, answerCommands: false };
-
-const codeOf = async (promise: Promise<unknown>): Promise<string> => {
-  try {
-    await promise;
-    return 'no error';
-  } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
-  }
-};
 
 interface Boundary {
   name: string;

@@ -4,26 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Host } from '../source/host/host.js';
-import type { Application, JournalRow, OperationView, TimelineRow } from '../source/protocol.js';
+import type { Application, OperationView, TimelineRow } from '../source/protocol.js';
 import { openDatabase } from '../source/store/database.js';
 import { runDoctor } from '../source/store/doctor.js';
 import { storeFiles } from '../source/home.js';
 import { tempHome, waitFor } from './support/cli.js';
 import { failAttemptsThen, scripted, startFakeOpenAiServer, textReply, type Responder } from './support/fake-openai-server.js';
 import { makePiAgentDir } from './support/pi-agent-dir.js';
+import { journal, timeline } from './support/agents-drill-kit.js';
 
-async function all<Row extends { sequence: number }>(read: (after: number) => Promise<{ rows: Row[]; nextAfter: number }>): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (let after = 0; ; ) {
-    const page = await read(after);
-    if (page.rows.length === 0) return rows;
-    rows.push(...page.rows);
-    after = page.nextAfter;
-  }
-}
-
-const journal = (app: Application, agentId?: string) => all<JournalRow>((after) => app.journal({ after, limit: 100, agentId }));
-const timeline = (app: Application, agentId?: string) => all<TimelineRow>((after) => app.timeline({ after, limit: 100, agentId }));
 
 async function settled(app: Application, operationId: string, timeoutMs = 30_000): Promise<OperationView> {
   return waitFor(`operation ${operationId} to end`, async () => {

@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CmError } from '../source/errors.js';
 import { storeFiles } from '../source/home.js';
 import { Host } from '../source/host/host.js';
 import { startHost, stopHost, tempHome, runCli } from './support/cli.js';
-
-const codeOf = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-    return 'no error';
-  } catch (error) {
-    return (error as CmError).code;
-  }
-};
+import { codeOf } from './support/results.js';
 
 describe('host', () => {
   it('starts with a store ID, announces itself in the journal, and keeps the store ID across restarts with a new host ID', async () => {

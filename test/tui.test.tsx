@@ -5,19 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { render } from 'ink-testing-library';
-import { act } from 'react';
 import { CmError } from '../source/errors.js';
 import { Host } from '../source/host/host.js';
-import type { Application } from '../source/protocol.js';
-import { App } from '../source/screens/app.js';
-import { themeFor } from '../source/screens/widgets/theme.js';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const KEY = { pageDown: '\u001B[6~', pageUp: '\u001B[5~', enter: '\r', escape: '\u001B', ctrlC: '\u0003', backspace: '\u007F' };
-
-type View = ReturnType<typeof render>;
+import { KEY, mount, press, unmount, waitForFrame, waitForText, withOverrides, type View } from './support/tui-harness.js';
 
 interface Harness {
   home: string;
@@ -38,43 +28,6 @@ async function startHost(): Promise<Harness> {
   };
 }
 
-async function mount(app: Application, home: string, onQuit?: () => void): Promise<View> {
-  let view: View | undefined;
-  await act(async () => {
-    view = render(<App app={app} home={home} connection="in-process host" theme={themeFor({ NO_COLOR: '1' })} onQuit={onQuit} />);
-  });
-  return view!;
-}
-
-async function press(view: View, keys: string): Promise<void> {
-  await act(async () => {
-    view.stdin.write(keys);
-  });
-}
-
-async function unmount(view: View): Promise<void> {
-  await act(async () => {
-    view.unmount();
-  });
-}
-
-/** Polls the last frame (inside act, so effects and timers flush) until `accept` holds or the deadline passes. */
-async function waitForFrame(view: View, what: string, accept: (frame: string) => boolean, timeoutMs = 8000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frame = view.lastFrame() ?? '';
-    if (accept(frame)) return frame;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; last frame:\n${frame}`);
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
-  }
-}
-
-const waitForText = (view: View, text: string | RegExp, timeoutMs?: number) =>
-  waitForFrame(view, String(text), (frame) => (typeof text === 'string' ? frame.includes(text) : text.test(frame)), timeoutMs);
-
-/** Sequences of the history rows on screen. */
 function rowSequences(frame: string): number[] {
   return frame
     .split('\n')
@@ -138,7 +91,7 @@ describe('TUI over a real host', () => {
 
   test('q quits; Ctrl+C quits even while a note is being typed', async () => {
     let quits = 0;
-    const view = await mount(harness.host.application, harness.home, () => (quits += 1));
+    const view = await mount(harness.host.application, harness.home, { onQuit: () => (quits += 1) });
     try {
       await waitForText(view, 'head ');
       await press(view, 'q');
@@ -146,7 +99,7 @@ describe('TUI over a real host', () => {
     } finally {
       await unmount(view);
     }
-    const typing = await mount(harness.host.application, harness.home, () => (quits += 1));
+    const typing = await mount(harness.host.application, harness.home, { onQuit: () => (quits += 1) });
     try {
       await openHistory(typing);
       await press(typing, 'n');
@@ -238,7 +191,7 @@ describe('note input', () => {
 
   test('a typed note is saved, its receipt shown, and it appears in the journal', async () => {
     let quits = 0;
-    const view = await mount(harness.host.application, harness.home, () => (quits += 1));
+    const view = await mount(harness.host.application, harness.home, { onQuit: () => (quits += 1) });
     try {
       await openHistory(view);
       await press(view, 'n');
@@ -353,10 +306,3 @@ describe('a failing Application', () => {
     }
   });
 });
-
-/** The real Application with some methods replaced; every other method (however the API grows) goes to the real one. */
-function withOverrides(real: Application, overrides: Partial<Application>): Application {
-  return new Proxy(real, {
-    get: (target, property) => (property in overrides ? overrides[property as keyof Application] : Reflect.get(target, property)),
-  });
-}

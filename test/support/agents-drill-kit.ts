@@ -13,6 +13,7 @@ import { runDoctor } from '../../source/store/doctor.js';
 import { fakePiCommand, type FakePiScript } from './fake-pi.js';
 import { fixturePath } from './pi-transcript.js';
 import { runCli, startHost, stopHost, waitFor } from './cli.js';
+import { readAllPages } from './results.js';
 
 /** The recorded answer to "Say hello" (fixtures/pi/a-simple-prompt): the fake echoes exactly this user text. */
 export const HELLO = 'Say hello';
@@ -35,18 +36,8 @@ export function simpleLine(index: number): string {
 
 export const piEnv = (script: FakePiScript) => ({ COMMON_MEMORY_PI_COMMAND: JSON.stringify(fakePiCommand(script)) });
 
-async function all<Row extends { sequence: number }>(read: (after: number) => Promise<{ rows: Row[]; nextAfter: number }>): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (let after = 0; ; ) {
-    const page = await read(after);
-    if (page.rows.length === 0) return rows;
-    rows.push(...page.rows);
-    after = page.nextAfter;
-  }
-}
-
-export const journal = (app: Application, agentId?: string) => all<JournalRow>((after) => app.journal({ after, limit: 100, agentId }));
-export const timeline = (app: Application, agentId?: string) => all<TimelineRow>((after) => app.timeline({ after, limit: 100, agentId }));
+export const journal = (app: Application, agentId?: string) => readAllPages<JournalRow>((after) => app.journal({ after, limit: 100, agentId }));
+export const timeline = (app: Application, agentId?: string) => readAllPages<TimelineRow>((after) => app.timeline({ after, limit: 100, agentId }));
 
 export const TERMINAL = ['settled', 'interrupted', 'rejected', 'abandoned'];
 
