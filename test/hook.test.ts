@@ -40,6 +40,16 @@ describe('hook dispatch', () => {
     assert.ok(seen.size > 3, 'the walk followed relative imports');
   });
 
+  it('runs as one bundled CommonJS file that requires only node:* and better-sqlite3 (no ES module loader)', () => {
+    const shim = readFileSync(new URL('../bin/common-memory.cjs', import.meta.url), 'utf8');
+    assert.match(shim, /require\('\.\.\/dist\/hook\.cjs'\)/, 'the shim requires the bundle');
+    const bundle = readFileSync(new URL('../dist/hook.cjs', import.meta.url), 'utf8');
+    const required = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
+    assert.ok(required.has('better-sqlite3'));
+    for (const name of required) assert.ok(name === 'better-sqlite3' || name.startsWith('node:'), `the bundle requires ${name}`);
+    assert.doesNotMatch(bundle, /\bimport\(/, 'no dynamic import: that would start the ES module loader');
+  });
+
   it('bad input is recorded for status and the agent is never blocked (exit 0)', async () => {
     const home = tempHome('hook-bad');
     const result = await runCli(['hook', 'codex', '--home', home], { input: '{not json' });

@@ -188,9 +188,10 @@ describe('install: planning and applying (the API the TUI uses)', () => {
   it('the installed command is a working hook: one event lands in the inbox of the chosen home', () => {
     const home = join(tempDir('run'), 'home');
     const command = hookCommand('claude', home);
-    assert.match(command, /common-memory\.js hook claude --home /);
+    assert.match(command, /^env -u NODE_EXTRA_CA_CERTS .*common-memory\.cjs hook claude --home /);
     const payload = JSON.stringify({ session_id: 's', transcript_path: null, cwd: '/tmp', hook_event_name: 'Stop' });
-    execFileSync('/bin/sh', ['-c', command], { input: payload, env: { ...process.env, NODE_ENV: 'production' } });
+    // With a certificate bundle that would fail Node's start-up if it were read: the hook never reads it.
+    execFileSync('/bin/sh', ['-c', command], { input: payload, env: { ...process.env, NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: join(home, '..', 'no-such-bundle.pem') } });
     const db = new Database(join(home, 'core.sqlite'), { readonly: true });
     try {
       assert.equal((db.prepare("SELECT count(*) AS n FROM inbox WHERE client = 'claude'").get() as { n: number }).n, 1);
@@ -232,7 +233,7 @@ describe('install: the CLI', () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /Dry run — nothing was written/);
     assert.match(dry.stdout, /^\+\+\+ .*hooks\.json$/m);
-    assert.match(dry.stdout, /^\+ +"command": ".*common-memory\.js hook codex",$/m);
+    assert.match(dry.stdout, /^\+ +"command": ".*common-memory\.cjs hook codex",$/m);
     assert.match(dry.stdout, /silently does not run them until you trust them/);
     assert.equal(existsSync(codexHome), false, 'not even the directory was created');
 
@@ -272,6 +273,47 @@ describe('install: the CLI', () => {
     }
     const json = await runCli(['install', 'claude', '--claude-dir', dir, '--json'], { env: cleanEnv() });
     assert.equal(JSON.parse(json.stderr).error.code, 'config_conflict');
+  });
+
+  it('an entry an earlier install wrote (older shim, other node) is updated in place; one for another home is refused', async () => {
+    const dir = tempDir('cli-upgrade');
+    const path = writeSettings(dir, userSettingsText);
+    assert.equal((await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() })).code, 0);
+    const current = hookCommand('claude');
+    const earlier = "'/opt/node-20.1/bin/node' '/old/place/node_modules/common-memory/bin/common-memory.js' hook claude";
+    const value = JSON.parse(read(path));
+    value.hooks.Stop[1].hooks[0].command = earlier;
+    value.hooks.SessionStart[0].hooks[0].command = earlier;
+    const old = JSON.stringify(value, null, 2) + '\n';
+    writeFileSync(path, old);
+    assert.equal(integrationStatus('claude', { configDir: dir }).state, 'outdated');
+
+    const plan = planInstall('claude', { configDir: dir });
+    assert.deepEqual(plan.refusals, []);
+    assert.deepEqual(plan.changes.filter((c) => c.change === 'update').map((c) => [c.event, c.group]), [['SessionStart', 0], ['Stop', 1]]);
+    const result = await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /updated 2 hooks an earlier install wrote \(SessionStart, Stop\)/);
+    const after = JSON.parse(read(path));
+    assert.deepEqual(after.hooks.Stop[0], USER_SETTINGS.hooks.Stop[0], "the user's Stop hook keeps its place");
+    assert.equal(after.hooks.Stop[1].hooks[0].command, current, 'rewritten where it was');
+    assert.equal(after.hooks.SessionStart.length, 1);
+    assert.equal(integrationStatus('claude', { configDir: dir }).state, 'installed');
+
+    // An earlier entry capturing into another home is not this installation's: refused, untouched.
+    const elsewhere = JSON.parse(read(path));
+    elsewhere.hooks.Stop[1].hooks[0].command = `${earlier} --home /somewhere/else`;
+    const text = JSON.stringify(elsewhere, null, 2) + '\n';
+    writeFileSync(path, text);
+    const refused = await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() });
+    assert.equal(refused.code, 5, refused.stderr);
+    assert.match(refused.stderr, /hooks\.Stop\[1\] .* was changed: command is/);
+    assert.equal(read(path), text);
+
+    // Uninstall takes an earlier entry of the same home with ours.
+    writeFileSync(path, old);
+    assert.equal((await runCli(['uninstall', 'claude', '--claude-dir', dir], { env: cleanEnv() })).code, 0);
+    assert.deepEqual(JSON.parse(read(path)), USER_SETTINGS);
   });
 
   it('refuses to take over a common-memory hook it did not write, and leaves it as it is', async () => {

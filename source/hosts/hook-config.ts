@@ -7,6 +7,9 @@
 // our timeout, statusMessage "common-memory"). Anything that *looks* like common-memory (our
 // statusMessage, or a command running `common-memory … hook <client>`) but is not exactly ours is
 // never overwritten, moved or removed: the plan is refused with what differs and how to fix it.
+// One exception, checked just as exactly: an entry that differs only in a command an earlier
+// install of ours wrote for the same home (another node path, another package path, an earlier
+// shim) is ours too: install rewrites it in place, uninstall removes it.
 // Everything else in the file is kept — same keys, same order, same values — and the file is
 // re-serialised in its own layout (indent, line ends, final newline).
 import { fileURLToPath } from 'node:url';
@@ -46,8 +49,9 @@ export interface HookTarget {
 
 export interface HookChange {
   readonly event: string;
-  readonly change: 'add' | 'remove' | 'unchanged';
-  /** Index of our group in `hooks.<event>`: after the change for add/unchanged, before it for remove. */
+  /** `update`: an entry an earlier common-memory install wrote, rewritten in place to today's command. */
+  readonly change: 'add' | 'update' | 'remove' | 'unchanged';
+  /** Index of our group in `hooks.<event>`: after the change for add/update/unchanged, before it for remove. */
   readonly group: number;
 }
 
@@ -91,12 +95,49 @@ export function shellQuote(word: string): string {
 }
 
 /** This installation's bin, run by the node running now: the hook works without PATH or npx. */
-export const BIN_PATH = fileURLToPath(new URL('../../bin/common-memory.js', import.meta.url));
+export const BIN_PATH = fileURLToPath(new URL('../../bin/common-memory.cjs', import.meta.url));
 
-/** `'<node>' '<bin>' hook <client> [--home '<home>']`; --home only when the user chose a home. */
+/**
+ * Node reads and parses every certificate named by NODE_EXTRA_CA_CERTS before it runs any code
+ * (measured: 40–60 ms of a 100 ms hook). The hook never opens a network connection, so its
+ * process starts without it; nothing else of the user's environment changes.
+ */
+export const HOOK_ENV_PREFIX = ['env', '-u', 'NODE_EXTRA_CA_CERTS'] as const;
+
+/**
+ * `env -u NODE_EXTRA_CA_CERTS '<node>' '<bin>' hook <client> [--home '<home>']`; --home only when
+ * the user chose a home.
+ */
 export function hookCommand(client: HookClient, home?: string): string {
-  const words = [process.execPath, BIN_PATH, 'hook', client, ...(home === undefined ? [] : ['--home', home])];
+  const words = [...HOOK_ENV_PREFIX, process.execPath, BIN_PATH, 'hook', client, ...(home === undefined ? [] : ['--home', home])];
   return words.map(shellQuote).join(' ');
+}
+
+/** The words of a command as shellQuote wrote them (plain words and '…' with '\\'' inside); undefined for anything else. */
+function shellWords(command: string): string[] | undefined {
+  const words: string[] = [];
+  for (const raw of command.split(' ')) {
+    if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(raw)) words.push(raw);
+    else if (/^'(?:[^']|'\\'')*'$/.test(raw)) words.push(raw.slice(1, -1).replace(/'\\''/g, "'"));
+    else return undefined;
+  }
+  return words;
+}
+
+/**
+ * A command some common-memory install wrote for `client`, maybe an earlier version (another node,
+ * another package path, the ES module shim of 0.1.0 releases before the hook was bundled): the
+ * home it captures into (undefined: the default), or undefined when it is not one of ours.
+ */
+export function parseHookCommand(command: string, client: HookClient): { home: string | undefined } | undefined {
+  const words = shellWords(command);
+  if (!words) return undefined;
+  const rest = words.slice(0, 3).join(' ') === HOOK_ENV_PREFIX.join(' ') ? words.slice(3) : words;
+  const [node, bin, verb, named, ...tail] = rest;
+  if (!node || !bin || !/\/bin\/common-memory\.c?js$/.test(bin) || verb !== 'hook' || named !== client) return undefined;
+  if (tail.length === 0) return { home: undefined };
+  if (tail.length === 2 && tail[0] === '--home') return { home: tail[1] };
+  return undefined;
 }
 
 export function ourHandler(target: HookTarget, spec: HookEventSpec): HookHandler {
@@ -140,11 +181,23 @@ interface Scan {
   warnings: string[];
   /** Indexes of our exact groups, per event we manage. */
   ours: Map<string, number[]>;
+  /** Indexes of groups an earlier install of ours wrote for the same home (see parseHookCommand). */
+  earlier: Map<string, number[]>;
+}
+
+/** The group differs from today's only in a command an earlier install of ours wrote for the same home. */
+function isEarlierOurs(group: unknown, expected: { hooks: HookHandler[] }, target: HookTarget): boolean {
+  if (!isObject(group) || Object.keys(group).length !== 1 || !Array.isArray(group['hooks']) || group['hooks'].length !== 1) return false;
+  const handler = group['hooks'][0] as unknown;
+  if (!isObject(handler) || typeof handler['command'] !== 'string') return false;
+  const earlier = parseHookCommand(handler['command'], target.client);
+  const today = parseHookCommand(target.command, target.client);
+  return earlier !== undefined && today !== undefined && earlier.home === today.home && sameJson({ ...handler, command: target.command }, expected.hooks[0]);
 }
 
 /** Classifies every group of every event; refuses what looks like common-memory but is not exactly ours. */
 function scan(target: HookTarget, hooks: Record<string, unknown>, action: HookAction): Scan {
-  const result: Scan = { refusals: [], warnings: [], ours: new Map() };
+  const result: Scan = { refusals: [], warnings: [], ours: new Map(), earlier: new Map() };
   const specs = new Map(target.events.map((spec) => [spec.event, spec]));
   const fixInstall = `Restore it, or delete that entry from ${target.path}, then run "common-memory install ${target.client}" again.`;
   const fixUninstall = `Delete that entry from ${target.path} by hand (or restore it and run "common-memory uninstall ${target.client}" again).`;
@@ -165,12 +218,14 @@ function scan(target: HookTarget, hooks: Record<string, unknown>, action: HookAc
         return;
       }
       const expected = { hooks: [ourHandler(target, spec)] };
-      if (sameJson(group, expected)) {
-        const seen = result.ours.get(event) ?? [];
-        if (seen.length > 0 && action === 'install') {
-          result.refusals.push({ code: 'duplicate', where, message: `${where} repeats common-memory's hook already at hooks.${event}[${seen[0]}], so every ${event} would be captured twice. Delete one of them from ${target.path}, then try again.` });
+      const exact = sameJson(group, expected);
+      if (exact || isEarlierOurs(group, expected, target)) {
+        const first = [...(result.ours.get(event) ?? []), ...(result.earlier.get(event) ?? [])].sort((a, b) => a - b)[0];
+        if (first !== undefined && action === 'install') {
+          result.refusals.push({ code: 'duplicate', where, message: `${where} repeats common-memory's hook already at hooks.${event}[${first}], so every ${event} would be captured twice. Delete one of them from ${target.path}, then try again.` });
         }
-        result.ours.set(event, [...seen, index]);
+        const into = exact ? result.ours : result.earlier;
+        into.set(event, [...(into.get(event) ?? []), index]);
         return;
       }
       const ourShape = isObject(group) && Object.keys(group).length === 1 && handlers.length === 1 && isObject(handlers[0]) && handlers[0]['statusMessage'] === HOOK_STATUS_MESSAGE;
@@ -201,11 +256,18 @@ function plan(target: HookTarget, action: HookAction, loaded: LoadedJson): HookP
   const changes: HookChange[] = [];
   const shifted: ShiftedGroup[] = [];
   for (const spec of target.events) {
-    const ours = found.ours.get(spec.event) ?? [];
+    const earlier = found.earlier.get(spec.event) ?? [];
+    const ours = [...(found.ours.get(spec.event) ?? []), ...(action === 'uninstall' ? earlier : [])].sort((a, b) => a - b);
     const groups = (hooks[spec.event] as unknown[] | undefined) ?? [];
     if (action === 'install') {
       if (ours.length > 0) {
         changes.push({ event: spec.event, change: 'unchanged', group: ours[0]! });
+        continue;
+      }
+      if (earlier.length > 0) {
+        // Rewritten where it is: the user's groups keep their indexes (Codex keys trust by index).
+        hooks[spec.event] = groups.map((group, index) => (index === earlier[0] ? { hooks: [ourHandler(target, spec)] } : group));
+        changes.push({ event: spec.event, change: 'update', group: earlier[0]! });
         continue;
       }
       // Appended: the user's groups keep their indexes (Codex keys trust by index).

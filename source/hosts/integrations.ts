@@ -62,12 +62,16 @@ export function applyInstall(plan: IntegrationPlan, options: { fault?: WriteFaul
   return applyHookPlan(plan, options.fault);
 }
 
-export type IntegrationState = 'installed' | 'not_installed' | 'partial' | 'blocked';
+export type IntegrationState = 'installed' | 'outdated' | 'not_installed' | 'partial' | 'blocked';
 
-/** installed: every hook present; not_installed: none; partial: some; blocked: install would be refused. */
+/**
+ * installed: every hook present; outdated: some were written by an earlier install (install
+ * rewrites them); not_installed: none; partial: some; blocked: install would be refused.
+ */
 export function integrationStatus(client: HookClient, options: IntegrationOptions = {}): { state: IntegrationState; plan: IntegrationPlan } {
   const planned = planInstall(client, options);
   if (planned.refusals.length > 0) return { state: 'blocked', plan: planned };
+  if (planned.changes.some((c) => c.change === 'update')) return { state: 'outdated', plan: planned };
   const present = planned.changes.filter((c) => c.change === 'unchanged').length;
   const state = present === planned.changes.length ? 'installed' : present === 0 ? 'not_installed' : 'partial';
   return { state, plan: planned };

@@ -1,6 +1,7 @@
 // Capture figures (issue 4), each beside its floor in the same run:
-//  1. the real hook (UserPromptSubmit with a transcript tail), whole process, against node +
-//     better-sqlite3 + one durable insert;
+//  1. the real hook (UserPromptSubmit with a transcript tail), whole process, run as the host runs
+//     it (the installed command through sh), against node + better-sqlite3 + one durable insert in
+//     the environment the hook's node gets;
 //  2. 16 concurrent hook processes x N events (CM_BENCH_HOOK_EVENTS, default 200): lost,
 //     duplicated, busy errors, p99 per hook;
 //  3. the drain of a ~100 MB rollout built from recorded records (CM_BENCH_ROLLOUT_MB), in a
@@ -14,12 +15,13 @@ import { storeFiles } from '../../source/home.js';
 import { storeTail } from '../../source/hook/capture.js';
 import { textDigest } from '../../source/hook/identity.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
+import { hookCommand } from '../../source/hosts/hook-config.js';
 import { readCaptureStatus } from '../../source/store/capture-reads.js';
 import { coreSchema } from '../../source/store/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
-import { BIN, tempHome } from '../support/cli.js';
-import { type Figure, hookFloorScript, median, percentile, report, timeMs, timeProcess } from './measure.js';
+import { tempHome } from '../support/cli.js';
+import { type Figure, hookFigures, median, percentile, report, timeHookAgainstFloor, timeMs } from './measure.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const HOOK_B = join(FIXTURES, 'codex/hooks/b');
@@ -31,27 +33,18 @@ function promptPayload(transcript: string, session: string, turn: string): strin
   return JSON.stringify({ ...value, transcript_path: transcript, session_id: session, turn_id: turn });
 }
 
-function hookWholeProcess(): Figure {
+function hookWholeProcess(): Figure[] {
   const home = tempHome('bench-cap-hook');
   mkdirSync(home, { recursive: true });
   const transcript = join(home, '..', 'rollout.jsonl');
   writeFileSync(transcript, readFileSync(ROLLOUT_B));
-  const floor = hookFloorScript();
-  const env = { ...process.env, [INSTANCE_ENV]: 'bench' };
-  timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], promptPayload(transcript, 's', 't0'), env);
-  const hook: number[] = [];
-  const raw: number[] = [];
-  for (let i = 1; i <= 15; i++) {
-    hook.push(timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], promptPayload(transcript, 's', `t${i}`), env));
-    raw.push(timeProcess(process.execPath, [floor], promptPayload(transcript, 's', `t${i}`), env));
-  }
-  const ratio = median(hook) / median(raw);
-  return { name: 'hook UserPromptSubmit + tail, whole process (median)', value: `${median(hook).toFixed(1)} ms`, floor: `${median(raw).toFixed(1)} ms`, ratio, target: 'ratio <= 1.5 and <= 120 ms', met: ratio <= 1.5 && median(hook) <= 120 };
+  const times = timeHookAgainstFloor(hookCommand('codex', home), (i) => promptPayload(transcript, 's', `t${i}`), 15, { ...process.env, [INSTANCE_ENV]: 'bench' });
+  return hookFigures('hook UserPromptSubmit + tail', times);
 }
 
 function runHook(home: string, payload: string, instance: string): Promise<{ ms: number; code: number | null }> {
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, [BIN, 'hook', 'codex', '--home', home], { env: { ...process.env, [INSTANCE_ENV]: instance }, stdio: ['pipe', 'ignore', 'ignore'] });
+  const child = spawn('/bin/sh', ['-c', hookCommand('codex', home)], { env: { ...process.env, [INSTANCE_ENV]: instance }, stdio: ['pipe', 'ignore', 'ignore'] });
   child.stdin.end(payload);
   return new Promise((resolve) => child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, code })));
 }
@@ -222,7 +215,7 @@ export async function runCaptureBench(): Promise<void> {
   const only = process.env['CM_BENCH_CAPTURE_ONLY'];
   const want = (name: string) => !only || only.split(',').includes(name);
   const figures: Figure[] = [];
-  if (want('hook')) figures.push(hookWholeProcess());
+  if (want('hook')) figures.push(...hookWholeProcess());
   if (want('status')) figures.push(statusPaging());
   if (want('drain')) figures.push(...(await drainThroughput()));
   if (want('race')) figures.push(...(await concurrentHooks()));

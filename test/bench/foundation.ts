@@ -10,8 +10,9 @@ import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 import { appendNote } from '../../source/store/notes.js';
 import { readStoreId } from '../../source/store/sequences.js';
-import { BIN, startHost, stopHost, tempHome } from '../support/cli.js';
-import { hookFloorScript, median, rawCommitsPerSecond, report, timeMsAsync, timeProcess, type Figure } from './measure.js';
+import { hookCommand } from '../../source/hosts/hook-config.js';
+import { startHost, stopHost, tempHome } from '../support/cli.js';
+import { hookFigures, median, rawCommitsPerSecond, report, timeHookAgainstFloor, timeMsAsync, type Figure } from './measure.js';
 
 const ROUNDS = 5;
 
@@ -52,22 +53,9 @@ async function noteThroughApi(): Promise<Figure[]> {
 
 function hookPath(): Figure[] {
   const home = tempHome('bench-hook');
-  // The floor: a process that opens better-sqlite3, makes one durable insert and exits.
-  const floorScript = hookFloorScript();
   const payload = readFileSync(new URL('../../fixtures/codex/hooks/a/02-UserPromptSubmit.json', import.meta.url), 'utf8');
-  const env = { ...process.env, NODE_OPTIONS: '' };
-  timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], payload, env); // creates and migrates the store once
-  const hook: number[] = [];
-  const floor: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    hook.push(timeProcess(process.execPath, [BIN, 'hook', 'codex', '--home', home], payload, env));
-    floor.push(timeProcess(process.execPath, [floorScript], payload, env));
-  }
-  const ratio = median(hook) / median(floor);
-  return [
-    { name: 'hook dispatch, whole process (median)', value: `${median(hook).toFixed(1)} ms`, floor: `${median(floor).toFixed(1)} ms`, ratio, target: 'ratio <= 1.5', met: ratio <= 1.5 },
-    { name: 'hook dispatch, absolute (median)', value: `${median(hook).toFixed(1)} ms`, target: '<= 120 ms', met: median(hook) <= 120 },
-  ];
+  const times = timeHookAgainstFloor(hookCommand('codex', home), () => payload, 30, { ...process.env, NODE_OPTIONS: '' });
+  return hookFigures('hook dispatch', times);
 }
 
 async function paging(): Promise<Figure> {

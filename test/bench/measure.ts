@@ -69,8 +69,8 @@ export function rawCommitsPerSecond(count: number, payload: (i: number) => strin
 }
 
 /**
- * The hook floor: a script that starts node, opens better-sqlite3, makes one durable insert of its
- * stdin and exits. Returns its path; run it with timeProcess beside the hook.
+ * The hook floor: a CommonJS script (the cheapest way Node starts) that opens better-sqlite3, makes
+ * one durable insert of its stdin and exits. Returns its path; run it with timeProcess beside the hook.
  */
 export function hookFloorScript(): string {
   const dir = tempHome('bench-floor');
@@ -80,15 +80,57 @@ export function hookFloorScript(): string {
   setup.pragma('journal_mode = WAL');
   setup.exec('CREATE TABLE inbox (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
   setup.close();
-  const script = join(dir, 'floor.mjs');
+  const script = join(dir, 'floor.cjs');
   const sqlitePath = new URL('../../node_modules/better-sqlite3/lib/index.js', import.meta.url).pathname;
   writeFileSync(
     script,
-    `import { createRequire } from 'node:module'; import { readFileSync } from 'node:fs';
-     const Database = createRequire(import.meta.url)(${JSON.stringify(sqlitePath)});
+    `const Database = require(${JSON.stringify(sqlitePath)}); const { readFileSync } = require('node:fs');
      const input = readFileSync(0, 'utf8');
      const db = new Database(${JSON.stringify(db)}); db.pragma('synchronous = FULL');
      db.transaction(() => db.prepare('INSERT INTO inbox (payload) VALUES (?)').run(input)).immediate(); db.close();`,
   );
   return script;
+}
+
+/** The environment a hook's node runs in: the installed command starts it without NODE_EXTRA_CA_CERTS (hook-config.ts). */
+function hookProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;
+  return rest;
+}
+
+export interface HookTimes {
+  /** The installed command line, through /bin/sh, exactly as a host runs it. */
+  hook: number[];
+  /** hookFloorScript in the environment the hook's node gets. */
+  floor: number[];
+  /** The same floor in this process's environment as it is (reported when it differs). */
+  floorAsIs: number[] | null;
+}
+
+/** Times the installed hook command for `home` beside the floor, alternating, after one warm-up run that creates the store. */
+export function timeHookAgainstFloor(command: string, payload: (i: number) => string, runs: number, env: NodeJS.ProcessEnv): HookTimes {
+  const floorScript = hookFloorScript();
+  const asIs = env['NODE_EXTRA_CA_CERTS'] ? env : null;
+  timeProcess('/bin/sh', ['-c', command], payload(0), env);
+  const times: HookTimes = { hook: [], floor: [], floorAsIs: asIs ? [] : null };
+  for (let i = 1; i <= runs; i++) {
+    times.hook.push(timeProcess('/bin/sh', ['-c', command], payload(i), env));
+    times.floor.push(timeProcess(process.execPath, [floorScript], payload(i), hookProcessEnv(env)));
+    if (asIs) times.floorAsIs!.push(timeProcess(process.execPath, [floorScript], payload(i), asIs));
+  }
+  return times;
+}
+
+/** The figures every hook timing prints: the ratio, the absolute target, and the floor as this environment would have it. */
+export function hookFigures(name: string, times: HookTimes): Figure[] {
+  const hook = median(times.hook);
+  const floor = median(times.floor);
+  const figures: Figure[] = [
+    { name: `${name}, the installed command through sh, whole process (median)`, value: `${hook.toFixed(1)} ms`, floor: `${floor.toFixed(1)} ms`, ratio: hook / floor, target: 'ratio <= 1.5', met: hook / floor <= 1.5 },
+    { name: `${name}, absolute (median)`, value: `${hook.toFixed(1)} ms`, target: '<= 120 ms', met: hook <= 120 },
+  ];
+  if (times.floorAsIs) {
+    figures.push({ name: `the floor with this environment's NODE_EXTRA_CA_CERTS, which the installed command drops`, value: `${median(times.floorAsIs).toFixed(1)} ms`, target: 'reported', met: true });
+  }
+  return figures;
 }

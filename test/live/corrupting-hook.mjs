@@ -13,7 +13,7 @@ const payload = JSON.parse(input.toString('utf8'));
 if (payload.hook_event_name === 'UserPromptSubmit' && payload.transcript_path) appendFileSync(payload.transcript_path, '{"corrupted": \n');
 const { processInstance } = await import(join(repo, 'dist/hook/process-instance.js'));
 const instance = processInstance(client);
-const result = spawnSync(process.execPath, [join(repo, 'bin/common-memory.js'), 'hook', client, '--home', home], {
+const result = spawnSync(process.execPath, [join(repo, 'bin/common-memory.cjs'), 'hook', client, '--home', home], {
   input,
   env: { ...process.env, COMMON_MEMORY_HOOK_INSTANCE: instance },
   stdio: ['pipe', 'inherit', 'inherit'],

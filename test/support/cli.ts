@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/common-memory.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/common-memory.cjs', import.meta.url));
 
 export const tempHome = (label = 'cm'): string => join(mkdtempSync(join(tmpdir(), `${label}-`)), 'home');
 

@@ -64,9 +64,10 @@ function jsonResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyRe
 
 function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyResult | null): string {
   const name = CLIENT_NAMES[plan.client];
-  const events = (kind: 'add' | 'remove') => plan.changes.filter((c) => c.change === kind).map((c) => c.event);
+  const events = (kind: 'add' | 'update' | 'remove') => plan.changes.filter((c) => c.change === kind).map((c) => c.event);
   const lines: string[] = [];
   const added = events('add');
+  const updated = events('update');
   const removed = events('remove');
   if (plan.after === null) {
     lines.push(
@@ -75,12 +76,13 @@ function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyRe
         : `No common-memory ${name} hooks in ${plan.path}; nothing changed.`,
     );
   } else {
-    const what = plan.action === 'install' ? `add ${added.length} hooks (${added.join(', ')})` : `remove ${removed.length} hooks (${removed.join(', ')})`;
+    const installing = [added.length > 0 ? `add ${added.length} hooks (${added.join(', ')})` : '', updated.length > 0 ? `update ${updated.length} hooks an earlier install wrote (${updated.join(', ')})` : ''];
+    const what = plan.action === 'install' ? installing.filter(Boolean).join(' and ') : `remove ${removed.length} hooks (${removed.join(', ')})`;
     const file = plan.before === null ? `${plan.path} (new file)` : plan.path;
     if (dryRun) {
       lines.push(`Dry run — nothing was written. Would ${what} in ${file}:`, '', plan.diff.trimEnd(), '');
     } else {
-      lines.push(`${plan.action === 'install' ? 'Installed' : 'Uninstalled'}: ${what.replace(/^add/, 'added').replace(/^remove/, 'removed')} in ${file}.`);
+      lines.push(`${plan.action === 'install' ? 'Installed' : 'Uninstalled'}: ${what.replace(/^add/, 'added').replace(/\bupdate /, 'updated ').replace(/^remove/, 'removed')} in ${file}.`);
       if (applied?.writtenPath && applied.writtenPath !== plan.path) lines.push(`(${plan.path} is a link; wrote ${applied.writtenPath}.)`);
       if (applied?.backupPath) lines.push(`Previous file kept as ${applied.backupPath}`);
     }

@@ -22,6 +22,7 @@ const SHELL_LINES = HEADER_LINES + 2;
 
 const STATE_WORDS: Record<IntegrationState, string> = {
   installed: 'installed',
+  outdated: 'outdated (i updates)',
   not_installed: 'not installed',
   partial: 'partly installed',
   blocked: 'blocked (install would be refused)',
@@ -53,6 +54,7 @@ function hintFor(state: IntegrationsState): string {
   const row = state.clients[state.selected];
   if (!row) return ' ';
   if (row.client === 'codex' && row.state === 'installed') return 'Codex runs these hooks only once you trust them: i shows how.';
+  if (row.state === 'outdated') return 'An earlier common-memory wrote these hooks: i plans rewriting them for this one.';
   if (row.state === 'blocked') return 'Another or a changed entry is in the way: i shows what and how to fix it.';
   return ' ';
 }

@@ -17,9 +17,11 @@ function bounded(lines: string[], client: string, action: string): string[] {
 export function planSummary(plan: IntegrationPlan): string {
   const count = (change: string) => plan.changes.filter((item) => item.change === change).map((item) => item.event);
   const added = count('add');
+  const updated = count('update');
   const removed = count('remove');
   const parts = [];
   if (added.length > 0) parts.push(`add ${added.length} (${added.join(', ')})`);
+  if (updated.length > 0) parts.push(`update ${updated.length} (${updated.join(', ')})`);
   if (removed.length > 0) parts.push(`remove ${removed.length} (${removed.join(', ')})`);
   const unchanged = count('unchanged').length;
   if (unchanged > 0) parts.push(`${unchanged} unchanged`);
