@@ -95,22 +95,20 @@ export function firstPendingEnvelope(db: Db, activationId: number): number | und
   return db.prepare("SELECT min(id) FROM inbox WHERE activation_id = ? AND state = 'pending'").pluck().get(activationId) as number | undefined;
 }
 
-/** The oldest pending candidate of the host session with this digest (and turn, when the host names one), not yet used in this step. */
 /**
- * The pending UserPromptSubmit candidate a transcript prompt must match. With a turn reference the
- * unique key answers in one row (a second use of it within a step is a delivery conflict when applied); without one, identical prompts ("continue") are taken oldest
- * first: `after` is the last candidate this step already used for the same digest (keyset, so a
- * session of a thousand identical prompts costs a thousand index probes, not a million rows).
+ * The oldest pending candidate of the host session with this digest (and turn, when the host names
+ * one). Run by the writer inside a drain step: candidates it delivered earlier in the step are no
+ * longer pending, so identical prompts match their candidates in order.
  */
-export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null, after: number): number | undefined {
+export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null): number | undefined {
   const statements = candidateStatements(db);
-  return (turnRef !== null ? statements.byTurn.get(client, hostSessionId, turnRef, digest) : statements.oldest.get(client, hostSessionId, digest, after)) as number | undefined;
+  return (turnRef !== null ? statements.byTurn.get(client, hostSessionId, turnRef, digest) : statements.oldest.get(client, hostSessionId, digest)) as number | undefined;
 }
 
 type Statement = Database.Statement<unknown[]>;
 const candidateCache = new WeakMap<Db, { byTurn: Statement; oldest: Statement }>();
 
-/** Prepared once per connection: the drain looks up one candidate per prompt, thousands per step. */
+/** Prepared once per connection: a drain step looks up one candidate per prompt, thousands per step. */
 function candidateStatements(db: Db): { byTurn: Statement; oldest: Statement } {
   let statements = candidateCache.get(db);
   if (statements === undefined) {
@@ -118,13 +116,14 @@ function candidateStatements(db: Db): { byTurn: Statement; oldest: Statement } {
       byTurn: db
         .prepare(
           `SELECT candidate_id FROM prompt_candidates
-           WHERE client = ? AND host_session_id = ? AND turn_ref = ? AND digest = ? AND state = 'pending'`,
+           WHERE client = ? AND host_session_id = ? AND turn_ref = ? AND digest = ? AND state = 'pending'
+           ORDER BY candidate_id LIMIT 1`,
         )
         .pluck(),
       oldest: db
         .prepare(
           `SELECT candidate_id FROM prompt_candidates
-           WHERE client = ? AND host_session_id = ? AND digest = ? AND state = 'pending' AND candidate_id > ?
+           WHERE client = ? AND host_session_id = ? AND digest = ? AND state = 'pending'
            ORDER BY candidate_id LIMIT 1`,
         )
         .pluck(),

@@ -2,11 +2,11 @@
 // settled/failed/interrupted turn as one batch, store its messages, consume the envelopes and
 // candidates, advance the watch cursor — or isolate the activation with a recovery item.
 // One command = one BEGIN IMMEDIATE transaction; capacity is checked before it commits.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
-import { textDigest } from '../hook/identity.js';
+import { sha256Hex, textDigest } from '../hook/identity.js';
 import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../limits.js';
+import { findCandidate } from './capture-reads.js';
 import { command } from './command.js';
 import type { Tx } from './transaction.js';
 
@@ -26,7 +26,6 @@ export interface MessageColumns {
   text: string[];
   line: number[];
   timestamp: Array<string | null>;
-  candidateId: Array<number | null>;
 }
 
 const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
@@ -35,9 +34,9 @@ const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
 function validColumns(value: unknown): value is MessageColumns {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
-  const columns = [m['key'], m['role'], m['classification'], m['kind'], m['text'], m['line'], m['timestamp'], m['candidateId']];
+  const columns = [m['key'], m['role'], m['classification'], m['kind'], m['text'], m['line'], m['timestamp']];
   if (!columns.every(Array.isArray)) return false;
-  const [key, role, classification, kind, text, line, timestamp, candidateId] = columns as unknown[][];
+  const [key, role, classification, kind, text, line, timestamp] = columns as unknown[][];
   const n = key!.length;
   if (!columns.every((column) => (column as unknown[]).length === n)) return false;
   for (let i = 0; i < n; i++) {
@@ -47,8 +46,6 @@ function validColumns(value: unknown): value is MessageColumns {
     if (!Number.isSafeInteger(at) || (at as number) < 0) return false;
     const stamp = timestamp![i];
     if (stamp !== null && typeof stamp !== 'string') return false;
-    const candidate = candidateId![i];
-    if (candidate !== null && (!Number.isSafeInteger(candidate) || (candidate as number) <= 0)) return false;
   }
   return true;
 }
@@ -91,11 +88,13 @@ export type CaptureStepInput = z.infer<typeof stepInput>;
 export type StepOutcome =
   | { outcome: 'applied'; sealed: number; replayed: boolean }
   | { outcome: 'stale' }
-  | { outcome: 'rejected'; code: 'turn_conflict' | 'delivery_conflict'; detail: string };
+  | { outcome: 'rejected'; code: RejectionCode; detail: string };
+
+type RejectionCode = 'turn_conflict' | 'delivery_unconfirmed' | 'delivery_conflict';
 
 class Rejected extends Error {
   constructor(
-    readonly code: 'turn_conflict' | 'delivery_conflict',
+    readonly code: RejectionCode,
     readonly detail: string,
   ) {
     super(detail);
@@ -120,9 +119,9 @@ const limits = capacity();
 
 /** The digest of a sealed turn: what a replay must match. `from`..`to` are its rows; `bodyDigests` their textDigest, computed once. */
 function turnDigest(state: string, error: string | null, m: MessageColumns, from: number, to: number, bodyDigests: string[]): string {
-  const hash = createHash('sha256').update(`${state}\0${error ?? ''}\0`);
-  for (let i = from; i < to; i++) hash.update(`${m.key[i]}\0${m.role[i]}\0${m.classification[i]}\0${m.kind[i]}\0${bodyDigests[i - from]}\n`);
-  return hash.digest('hex');
+  let text = `${state}\0${error ?? ''}\0`;
+  for (let i = from; i < to; i++) text += `${m.key[i]}\0${m.role[i]}\0${m.classification[i]}\0${m.kind[i]}\0${bodyDigests[i - from]}\n`;
+  return sha256Hex(text);
 }
 
 export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
@@ -163,6 +162,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
       'INSERT INTO capture_messages (turn_id, position, message_key, role, classification, kind, digest, body, candidate_id, line, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const deliver = db.prepare("UPDATE prompt_candidates SET state = 'delivered', body = NULL, delivered_message_id = ? WHERE candidate_id = ? AND state = 'pending'");
+    const activation = db.prepare('SELECT client, host_session_id FROM capture_activations WHERE activation_id = ?').get(input.activationId) as { client: string; host_session_id: string };
     const m = input.messages;
     let row = 0;
     for (const turn of input.turns) {
@@ -187,7 +187,14 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
       }
       for (let i = from; i < to; i++) {
         const text = m.text[i]!;
-        const candidateId = m.candidateId[i]!;
+        // Delivery authentication: an evidence prompt counts only as the delivery of a prompt a
+        // UserPromptSubmit hook recorded, matched by digest (and turn, when the host names one).
+        let candidateId: number | null = null;
+        if (m.classification[i] === 'evidence') {
+          const turnRef = activation.client === 'codex' ? turn.key : null;
+          candidateId = findCandidate(db, activation.client, activation.host_session_id, bodyDigests[i - from]!, turnRef) ?? null;
+          if (candidateId === null) throw new Rejected('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line[i]} matches no prompt a UserPromptSubmit hook recorded`);
+        }
         const messageId = insertMessage.run(turnId, i - from, m.key[i], m.role[i], m.classification[i], m.kind[i], bodyDigests[i - from], text, candidateId, m.line[i], m.timestamp[i]).lastInsertRowid as number;
         bodyBytes += Buffer.byteLength(text, 'utf8');
         if (candidateId !== null && deliver.run(messageId, candidateId).changes !== 1) {

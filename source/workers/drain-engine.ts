@@ -5,7 +5,6 @@
 // activations go on; SQLite, file I/O and capacity errors are raised as they are.
 import { open } from 'node:fs/promises';
 import { CmError } from '../errors.js';
-import { textDigest } from '../hook/identity.js';
 import { ClaudeTranscriptParser, claudeTranscriptMode, initialClaudeTranscriptState, type ClaudeTranscriptState } from '../hosts/claude/transcript-parser.js';
 import { CodexRolloutParser, initialCodexRolloutState, type CodexRolloutState } from '../hosts/codex/rollout-parser.js';
 import { parseTranscriptFile, type TranscriptFeeder } from '../hosts/transcript-file.js';
@@ -13,7 +12,6 @@ import { TranscriptParseError, type CursorState, type ParseProgress, type Transc
 import { DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
 import { parseRecoveryId, recoveryIdText, type DrainReport } from '../protocol.js';
 import {
-  findCandidate,
   firstPendingEnvelope,
   nextActivation,
   readActivation,
@@ -54,12 +52,6 @@ interface Continuation {
   /** The parser as the previous step left it (its state is the one that step saves), or none when it fed nothing. */
   parser: AnyParser | null;
   consumedBytes: number;
-  /**
-   * Candidates the previous steps of this pipeline matched, per digest (keyset) and by id: still
-   * pending in the store until those steps commit, yet spent, as a sequential drain would see them.
-   */
-  lastUsed: Map<string, number>;
-  used: Set<number>;
 }
 
 interface Plan {
@@ -180,7 +172,7 @@ export class DrainEngine {
 
   /**
    * The next step of an activation: from the store, or (`from`) continuing a step that is still
-   * being applied — then the envelopes after it, its parser and its matched candidates.
+   * being applied — then the envelopes after it and its parser.
    */
   private async plan(activation: ActivationRow, recoveryId: number | null, from: Continuation | null): Promise<Plan | undefined> {
     const envelopes = readPendingEnvelopes(this.reader, activation.activationId, DRAIN_STEP_MAX_ENVELOPES, DRAIN_STEP_MAX_BYTES, from?.afterId ?? 0);
@@ -193,13 +185,11 @@ export class DrainEngine {
     const watch = activation.watchId === null ? undefined : readWatch(this.reader, activation.watchId);
     const base = { activationId: activation.activationId, envelopeIds: envelopes.map((e) => e.id), recoveryId };
     const fed = envelopes.some((e) => e.tailState !== 'none' && e.tailState !== 'missing');
-    const lastUsed = from?.lastUsed ?? new Map<string, number>();
-    const used = from?.used ?? new Set<number>();
     if (!watch || (!fed && recoveryId === null)) {
       return {
         firstInboxId: first.id,
         input: { ...base, watch: null, turns: [], messages: noMessages(), incompleteKeys: [], bufferedTurns: ended ? 0 : null },
-        next: { afterId: last.id, parser: from?.parser ?? null, consumedBytes: from?.consumedBytes ?? 0, lastUsed, used },
+        next: { afterId: last.id, parser: from?.parser ?? null, consumedBytes: from?.consumedBytes ?? 0 },
       };
     }
     // Continuing: the saved cursor is the one the previous step will have written.
@@ -212,7 +202,7 @@ export class DrainEngine {
     // A subagent that stopped is finished: its transcript holds its whole work, sealed as settled.
     const finishedSubagent = subagent && ended;
     const closed = finishedSubagent ? [...progress.turns, ...progress.openTurns] : progress.turns;
-    const { turns, messages } = this.authenticate(activation, closed, lastUsed, used);
+    const { turns, messages } = stepMessages(closed);
     return {
       firstInboxId: first.id,
       input: {
@@ -223,7 +213,7 @@ export class DrainEngine {
         incompleteKeys: ended && !finishedSubagent ? progress.openTurns.map((t) => t.key) : [],
         bufferedTurns: ended ? 0 : progress.openTurns.length,
       },
-      next: { afterId: last.id, parser, consumedBytes: progress.consumedBytes, lastUsed, used },
+      next: { afterId: last.id, parser, consumedBytes: progress.consumedBytes },
     };
   }
 
@@ -241,49 +231,33 @@ export class DrainEngine {
     if (result.failure) throw faultOf(result.failure);
     return result;
   }
+}
 
-  /**
-   * Delivery authentication: every evidence prompt must match a UserPromptSubmit candidate exactly.
-   * `lastUsed` / `used` carry the candidates earlier steps of the same pipeline matched (see
-   * Continuation); a candidate matched twice within this step is left to the writer, which rejects
-   * it as a delivery conflict.
-   */
-  private authenticate(activation: ActivationRow, turns: TranscriptTurn[], lastUsed: Map<string, number>, used: Set<number>): Pick<CaptureStepInput, 'turns' | 'messages'> {
-    const matched: number[] = [];
-    const messages = noMessages();
-    const stepTurns: CaptureStepInput['turns'] = [];
-    for (const turn of turns) {
-      stepTurns.push({ key: turn.key, state: turn.state === 'open' ? 'settled' : turn.state, error: turn.error ?? null, messages: turn.messages.length });
-      for (const m of turn.messages) {
-        let candidateId: number | null = null;
-        if (m.classification === 'evidence') {
-          const turnRef = activation.client === 'codex' ? turn.key : null;
-          const digest = textDigest(m.text);
-          const found = findCandidate(this.reader, activation.client, activation.hostSessionId, digest, turnRef, lastUsed.get(digest) ?? 0);
-          if (found === undefined || used.has(found)) {
-            throw new CaptureFault('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line} matches no prompt a UserPromptSubmit hook recorded`);
-          }
-          lastUsed.set(digest, found);
-          matched.push(found);
-          candidateId = found;
-        }
-        messages.key.push(m.key);
-        messages.role.push(m.role);
-        messages.classification.push(m.classification);
-        messages.kind.push(m.kind);
-        messages.text.push(m.text);
-        messages.line.push(m.line);
-        messages.timestamp.push(m.timestamp);
-        messages.candidateId.push(candidateId);
-      }
+/**
+ * A step's turns and their messages in columns. Delivery authentication (every evidence prompt
+ * must match a UserPromptSubmit candidate) is the writer's, inside the step's transaction: it sees
+ * exactly the candidates earlier steps delivered, however far this thread planned ahead.
+ */
+function stepMessages(turns: TranscriptTurn[]): Pick<CaptureStepInput, 'turns' | 'messages'> {
+  const messages = noMessages();
+  const stepTurns: CaptureStepInput['turns'] = [];
+  for (const turn of turns) {
+    stepTurns.push({ key: turn.key, state: turn.state === 'open' ? 'settled' : turn.state, error: turn.error ?? null, messages: turn.messages.length });
+    for (const m of turn.messages) {
+      messages.key.push(m.key);
+      messages.role.push(m.role);
+      messages.classification.push(m.classification);
+      messages.kind.push(m.kind);
+      messages.text.push(m.text);
+      messages.line.push(m.line);
+      messages.timestamp.push(m.timestamp);
     }
-    for (const id of matched) used.add(id);
-    return { turns: stepTurns, messages };
   }
+  return { turns: stepTurns, messages };
 }
 
 function noMessages(): CaptureStepInput['messages'] {
-  return { key: [], role: [], classification: [], kind: [], text: [], line: [], timestamp: [], candidateId: [] };
+  return { key: [], role: [], classification: [], kind: [], text: [], line: [], timestamp: [] };
 }
 
 function makeParser(activation: ActivationRow, watch: WatchRow): AnyParser {

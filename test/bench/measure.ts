@@ -2,7 +2,7 @@
 // side by side with the floor measured in the same run.
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../source/store/database.js';
 import { tempHome } from '../support/cli.js';
@@ -133,4 +133,39 @@ export function hookFigures(name: string, times: HookTimes): Figure[] {
     figures.push({ name: `the floor with this environment's NODE_EXTRA_CA_CERTS, which the installed command drops`, value: `${median(times.floorAsIs).toFixed(1)} ms`, target: 'reported', met: true });
   }
   return figures;
+}
+
+/**
+ * The JSONL floor: read the file in 1 MiB chunks, split each on LF and JSON.parse every line — what
+ * any JSONL reader pays, written as cheaply as Node allows (no stream, no string split). Returns
+ * the number of lines.
+ */
+export function rawChunkedJsonParse(path: string): number {
+  const fd = openSync(path, 'r');
+  let buf = Buffer.allocUnsafe(1024 * 1024);
+  let filled = 0;
+  let lines = 0;
+  try {
+    for (;;) {
+      if (filled === buf.length) {
+        const grown = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(grown, 0, 0, filled);
+        buf = grown;
+      }
+      const read = readSync(fd, buf, filled, buf.length - filled, null);
+      if (read === 0) break;
+      filled += read;
+      let from = 0;
+      for (let end = buf.indexOf(10, from); end !== -1 && end < filled; end = buf.indexOf(10, from)) {
+        JSON.parse(buf.toString('utf8', from, end));
+        lines += 1;
+        from = end + 1;
+      }
+      buf.copy(buf, 0, from, filled);
+      filled -= from;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return lines;
 }

@@ -11,12 +11,11 @@
 // Targets: parser >= 100 MB/s, peak RSS <= 200 MB (the file is streamed in chunks, never held whole).
 
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CodexRolloutParser } from '../../source/hosts/codex/rollout-parser.js';
 import { parseTranscriptFile } from '../../source/hosts/transcript-file.js';
-import { TRANSCRIPT_READ_CHUNK_BYTES } from '../../source/limits.js';
+import { rawChunkedJsonParse } from './measure.js';
 
 const MB = 1024 * 1024;
 const targetBytes = Number(process.argv[2] ?? 100) * MB;
@@ -74,39 +73,6 @@ function buildRollout(path: string): { bytes: number; turns: number } {
   return { bytes, turns };
 }
 
-/** The floor: what reading and JSON-parsing every line costs, with the same chunking as the parser. */
-async function rawFloor(path: string): Promise<number> {
-  const handle = await open(path, 'r');
-  let buf = Buffer.allocUnsafe(TRANSCRIPT_READ_CHUNK_BYTES);
-  let filled = 0;
-  let position = 0;
-  let lines = 0;
-  try {
-    for (;;) {
-      if (filled === buf.length) {
-        const grown = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(grown, 0, 0, filled);
-        buf = grown;
-      }
-      const { bytesRead } = await handle.read(buf, filled, buf.length - filled, position + filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-      let start = 0;
-      for (let end = buf.indexOf(10, start); end !== -1 && end < filled; end = buf.indexOf(10, start)) {
-        JSON.parse(buf.toString('utf8', start, end));
-        lines += 1;
-        start = end + 1;
-      }
-      buf.copy(buf, 0, start, filled);
-      filled -= start;
-      position += start;
-    }
-  } finally {
-    await handle.close();
-  }
-  return lines;
-}
-
 async function parserRun(path: string): Promise<number> {
   let turns = 0;
   const result = await parseTranscriptFile(path, new CodexRolloutParser(), { onTurns: (closed) => (turns += closed.length) });
@@ -136,7 +102,7 @@ try {
   const floor: number[] = [];
   const parser: number[] = [];
   for (let i = 0; i < repetitions; i += 1) {
-    const f = await timed(() => rawFloor(path));
+    const f = await timed(async () => rawChunkedJsonParse(path));
     floor.push(sizeMb / (f.ms / 1000));
     const p = await timed(() => parserRun(path));
     if (p.count !== built.turns) throw new Error(`parser closed ${p.count} turns, expected ${built.turns}`);
