@@ -257,8 +257,11 @@ describe('capacity', () => {
 // a session longer than one step, with tails spanning many rows, must come out exactly as a
 // sequential drain would make it — and a fault in a later step must leave the earlier ones committed.
 describe('drain steps of a long session', () => {
-  /** One activation whose rollout arrives in `sizes[i]` turns per Stop envelope; `corrupt` breaks envelope i. */
-  function longSession(sizes: number[], corrupt?: number): { home: string; turns: number; steps: number[] } {
+  /**
+   * One activation whose rollout arrives in `sizes[i]` turns per Stop envelope; `corrupt` breaks
+   * envelope i; `unrecorded` is a turn whose UserPromptSubmit candidate was never written.
+   */
+  function longSession(sizes: number[], corrupt?: number, unrecorded?: number): { home: string; turns: number; steps: number[] } {
     const lines = readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8').split('\n').filter((line) => line.length > 0);
     const first = lines.findIndex((line) => line.includes('"task_started"'));
     const block = lines.slice(first, lines.findIndex((line) => line.includes('"task_complete"')) + 1);
@@ -292,7 +295,7 @@ describe('drain steps of a long session', () => {
         const bytes = Buffer.from(tail);
         const inboxId = Number(inbox.run(activation, session, watch, from, from + bytes.length).lastInsertRowid);
         storeTail(db, inboxId, bytes);
-        for (let k = 0; k < sizes[i]!; k++) candidate.run(activation, session, `long-${done + k}`, textDigest(prompt), prompt, inboxId);
+        for (let k = 0; k < sizes[i]!; k++) if (done + k !== unrecorded) candidate.run(activation, session, `long-${done + k}`, textDigest(prompt), prompt, inboxId);
         done += sizes[i]!;
         from += bytes.length;
       });
@@ -345,4 +348,21 @@ describe('drain steps of a long session', () => {
     assert.equal(count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"), count(home, 'SELECT inbox_id FROM recovery_items'));
     assert.ok(count(home, 'SELECT count(*) FROM inbox_tails') > 0);
   });
+
+  it('a prompt without a candidate in a later step is rejected by the writer in that step: earlier steps stay committed', async () => {
+    const { home, steps } = longSession(sizes, undefined, steps0(sizes) + 2);
+    const report = await c.drain(home);
+    assert.equal(report.isolated.length, 1);
+    assert.equal(report.sealedTurns, steps[0]);
+    const item = (await c.status(home)).recovery.items[0]!;
+    assert.equal(item.code, 'delivery_unconfirmed');
+    assert.match(item.detail, /turn long-\d+: the user message at line \d+ matches no prompt/);
+    assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), sizes.length - DRAIN_STEP_MAX_ENVELOPES);
+    assert.equal(count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"), count(home, 'SELECT inbox_id FROM recovery_items'));
+    // The candidates of the rejected step are still there, waiting for a retry.
+    assert.equal(count(home, "SELECT count(*) FROM prompt_candidates WHERE state = 'delivered'"), steps[0]);
+  });
 });
+
+/** Turns in the first drain step of longSession(sizes). */
+const steps0 = (sizes: number[]): number => sizes.slice(0, DRAIN_STEP_MAX_ENVELOPES).reduce((a, b) => a + b, 0);
