@@ -169,20 +169,29 @@ function drainChild(home: string, size: number, warm: boolean): { ms: number; se
   return { ms, sealed: report.sealedTurns, isolated: report.isolated.length, rssMb: maxRssKb / 1024 };
 }
 
+/** Warm runs (each on a fresh copy of the store, the floor beside each); the figure is their median. */
+const DRAIN_RUNS = 3;
+
 function drainThroughput(): Figure[] {
   const { home, rollout, size, turns } = prepareDrainStore(Number(process.env['CM_BENCH_ROLLOUT_MB'] ?? 100));
-  const copy = `${home}-warm`;
-  cpSync(home, copy, { recursive: true });
-  const rawMs = timeMs(() => rawChunkedJsonParse(rollout));
-  const cold = drainChild(home, size, false);
-  const warm = drainChild(copy, size, true);
   const sizeMb = size / 1024 / 1024;
   const rate = (ms: number) => sizeMb / (ms / 1000);
-  const rawRate = rate(rawMs);
+  const warm: Array<ReturnType<typeof drainChild>> = [];
+  const raw: number[] = [];
+  for (let i = 0; i < DRAIN_RUNS; i++) {
+    const copy = `${home}-warm-${i}`;
+    cpSync(home, copy, { recursive: true });
+    raw.push(rate(timeMs(() => rawChunkedJsonParse(rollout))));
+    warm.push(drainChild(copy, size, true));
+  }
+  const cold = drainChild(home, size, false);
+  const rates = warm.map((run) => rate(run.ms));
+  const sealed = warm.every((run) => run.sealed === turns && run.isolated === 0);
+  const rss = Math.max(cold.rssMb, ...warm.map((run) => run.rssMb));
   return [
-    { name: `drain of a ${sizeMb.toFixed(0)} MB rollout, drain thread running (${warm.sealed}/${turns} turns sealed, ${warm.isolated} isolated)`, value: `${rate(warm.ms).toFixed(1)} MB/s`, floor: `${rawRate.toFixed(1)} MB/s raw chunked JSON.parse`, ratio: rate(warm.ms) / rawRate, target: '>= 100 MB/s, every turn sealed', met: rate(warm.ms) >= 100 && warm.sealed === turns },
+    { name: `drain of a ${sizeMb.toFixed(0)} MB rollout, drain thread running (median of ${DRAIN_RUNS}: ${rates.map((r) => r.toFixed(0)).join(', ')} MB/s; every run ${sealed ? `sealed ${turns}/${turns} turns` : 'did NOT seal every turn'})`, value: `${median(rates).toFixed(1)} MB/s`, floor: `${median(raw).toFixed(1)} MB/s raw chunked JSON.parse`, ratio: median(rates) / median(raw), target: '>= 100 MB/s, every turn sealed', met: median(rates) >= 100 && sealed },
     { name: `same, from cold: the call starts the drain thread, as session-drain without a host (${cold.sealed}/${turns} sealed)`, value: `${rate(cold.ms).toFixed(1)} MB/s (${cold.ms.toFixed(0)} ms)`, target: 'reported', met: cold.sealed === turns },
-    { name: 'drain peak RSS (whole child process, the larger of the two runs)', value: `${Math.max(warm.rssMb, cold.rssMb).toFixed(0)} MB`, target: '<= 200 MB', met: Math.max(warm.rssMb, cold.rssMb) <= 200 },
+    { name: 'drain peak RSS (whole child process, the largest of all runs)', value: `${rss.toFixed(0)} MB`, target: '<= 200 MB', met: rss <= 200 },
   ];
 }
 
