@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { CLAUDE_HOOK_EVENTS } from '../source/hosts/claude/install.js';
 import { CODEX_HOOK_EVENTS } from '../source/hosts/codex/install.js';
 import { detectFormat } from '../source/hosts/config-file.js';
-import { HOOK_STATUS_MESSAGE, hookCommand } from '../source/hosts/hook-config.js';
+import { HOOK_STATUS_MESSAGE, hookCommand, parseHookCommand } from '../source/hosts/hook-config.js';
 import { applyInstall, integrationStatus, planInstall, planUninstall } from '../source/hosts/integrations.js';
 import { unifiedDiff } from '../source/hosts/unified-diff.js';
 import { runCli } from './support/cli.js';
@@ -183,6 +183,17 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     assert.equal(unifiedDiff('a\nb\nc\n', 'a\nb\nc\n', 'x', 'y'), '');
     assert.equal(unifiedDiff('a\nb\nc\n', 'a\nB\nc\n', 'x', 'y'), '--- x\n+++ y\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n');
     assert.equal(unifiedDiff('', 'a\n', '/dev/null', 'y'), '--- /dev/null\n+++ y\n@@ -0,0 +1,1 @@\n+a\n');
+  });
+
+  it('recognises its own command, earlier shims and homes with spaces and quotes; nothing else', () => {
+    const home = "/tmp/my homes/it's here";
+    assert.deepEqual(parseHookCommand(hookCommand('claude', home), 'claude'), { home });
+    assert.deepEqual(parseHookCommand(hookCommand('codex'), 'codex'), { home: undefined });
+    assert.equal(parseHookCommand(hookCommand('codex'), 'claude'), undefined, 'another client');
+    assert.deepEqual(parseHookCommand("'/usr/bin/node' '/x/bin/common-memory.js' hook codex", 'codex'), { home: undefined });
+    for (const other of ['npx common-memory hook codex', "'/usr/bin/node' '/x/bin/common-memory.js' hook codex --verbose", "node /x/bin/common-memory.js hook codex; rm -rf ~", "node  /x/bin/common-memory.js hook codex"]) {
+      assert.equal(parseHookCommand(other, 'codex'), undefined, other);
+    }
   });
 
   it('the installed command is a working hook: one event lands in the inbox of the chosen home', () => {

@@ -113,13 +113,18 @@ export function hookCommand(client: HookClient, home?: string): string {
   return words.map(shellQuote).join(' ');
 }
 
-/** The words of a command as shellQuote wrote them (plain words and '…' with '\\'' inside); undefined for anything else. */
+/** The words of a command as shellQuote joined them (plain runs, '…' and \\' pieces; one space between words); undefined for anything else. */
 function shellWords(command: string): string[] | undefined {
   const words: string[] = [];
-  for (const raw of command.split(' ')) {
-    if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(raw)) words.push(raw);
-    else if (/^'(?:[^']|'\\'')*'$/.test(raw)) words.push(raw.slice(1, -1).replace(/'\\''/g, "'"));
-    else return undefined;
+  const word = /(?:[A-Za-z0-9_./:=@%+,-]|'[^']*'|\\')+/y;
+  let at = 0;
+  while (at < command.length) {
+    word.lastIndex = at;
+    const match = word.exec(command);
+    if (!match) return undefined;
+    words.push(match[0].replace(/'([^']*)'|\\(')/g, (_all, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? ''));
+    at = word.lastIndex;
+    if (at < command.length && command[at++] !== ' ') return undefined;
   }
   return words;
 }
