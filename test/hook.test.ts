@@ -1,7 +1,8 @@
 // The hook dispatch path: the shim sends `hook` to the fast path, which commits one inbox envelope
 // and never fails the user's agent.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
@@ -69,7 +70,21 @@ describe('hook dispatch', () => {
     assert.ok(failure.quarantined, 'the failure names its quarantine file');
     assert.deepEqual(readFileSync(join(home, failure.quarantined)), bad);
     assert.equal(statSync(join(home, failure.quarantined)).mode & 0o777, 0o600);
-    assert.match(failure.replay, /common-memory hook claude .*< /);
+    assert.match(failure.replay, /common-memory\.cjs hook claude --home .* < /);
+  });
+
+  it('the replay line of a quarantined event works as it is once the cause is fixed', async () => {
+    const home = tempHome('hook-replay');
+    mkdirSync(storeFiles(home).core, { recursive: true }); // a directory where the store should be: it cannot open
+    const event = JSON.stringify({ session_id: 's-replay', transcript_path: null, cwd: '/tmp', hook_event_name: 'Stop' });
+    assert.equal((await runCli(['hook', 'claude', '--home', home], { input: event })).code, 0);
+    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    rmSync(storeFiles(home).core, { recursive: true });
+    execFileSync('/bin/sh', ['-c', failure.replay], { env: { ...process.env, PATH: '/usr/bin:/bin' } });
+    const db = openDatabase(storeFiles(home).core, { readonly: true });
+    const rows = db.prepare('SELECT event, payload FROM inbox').all();
+    db.close();
+    assert.deepEqual(rows, [{ event: 'Stop', payload: event }], 'the quarantined bytes, replayed once');
   });
 
   it('an unknown client is a usage error', async () => {

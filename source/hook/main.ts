@@ -17,6 +17,7 @@ import { captureEvent } from './capture.js';
 import { parsePayload, type HookClient } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
+import { shellQuote } from '../shell-quote.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude']);
 
@@ -92,7 +93,9 @@ function recordFailure(args: HookArgs, error: unknown, raw: Buffer | undefined):
       mkdirSync(storeFiles(args.home).quarantine, { recursive: true, mode: 0o700 });
       writeFileSync(join(storeFiles(args.home).quarantine, name), raw, { mode: 0o600 });
       record['quarantined'] = join('quarantine', name);
-      record['replay'] = `common-memory hook ${args.client} --home ${JSON.stringify(args.home)} < ${JSON.stringify(join(storeFiles(args.home).quarantine, name))}`;
+      // The same node and shim this hook ran with: the line works as it is, without PATH or npx.
+      const hook = [process.execPath, process.argv[1] ?? 'common-memory', 'hook', args.client, '--home', args.home].map(shellQuote).join(' ');
+      record['replay'] = `${hook} < ${shellQuote(join(storeFiles(args.home).quarantine, name))}`;
     } else if (raw !== undefined) {
       record['payloadBytes'] = raw.length;
     }

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { CmError } from '../errors.js';
 import { InvalidConfigError, loadJsonObject, replaceFileAtomically, rewriteJson } from './config-file.js';
 import type { LoadedJson, WriteFault } from './config-file.js';
+import { shellQuote } from '../shell-quote.js';
 import { unifiedDiff } from './unified-diff.js';
 
 export type HookClient = 'codex' | 'claude';
@@ -89,10 +90,6 @@ export interface HookPlan {
   readonly diff: string;
 }
 
-/** POSIX single-quote quoting: hosts run hook commands through a shell. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** This installation's bin, run by the node running now: the hook works without PATH or npx. */
 export const BIN_PATH = fileURLToPath(new URL('../../bin/common-memory.cjs', import.meta.url));
