@@ -2,7 +2,7 @@
 // The shim, in CommonJS so that the hook never starts Node's ES module loader. `hook` goes to the
 // fast path (one bundled file: node:* and better-sqlite3 only) before anything heavy is loaded:
 // hosts start a hook process per event with deadlines of a second or two. Everything else goes to
-// the CLI.
+// the CLI, also one bundled file (scripts/bundle.mjs).
 'use strict';
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook') {
@@ -10,7 +10,7 @@ if (argv[0] === 'hook') {
 } else {
   // React's development build is several times slower; the shipped TUI runs the production one.
   process.env.NODE_ENV ??= 'production';
-  import('../dist/cli/main.js').then(async ({ main }) => {
+  import('../dist/cli/bundle.mjs').then(async ({ main }) => {
     process.exitCode = await main(argv);
   });
 }

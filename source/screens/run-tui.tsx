@@ -9,6 +9,8 @@ export interface RunTuiOptions {
   home: string;
   connection: 'in-process host' | 'remote host';
   onExit?: () => void;
+  /** Rejects when what the TUI depends on failed (the host did not start): the TUI closes and rethrows. */
+  failed?: Promise<never>;
 }
 
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
@@ -30,6 +32,11 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
     signalled = true;
     instance?.unmount();
   };
+  let failure: { error: unknown } | undefined;
+  options.failed?.catch((error: unknown) => {
+    failure = { error };
+    instance?.unmount();
+  });
   stdout.write(ENTER_ALTERNATE_SCREEN);
   // Last resort: a crash that skips `finally` still leaves the user's terminal usable.
   process.once('exit', restore);
@@ -41,7 +48,9 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   try {
     // Ctrl+C goes through the keyboard router like every key (exitOnCtrlC would bypass it).
     instance = render(<App app={options.app} home={options.home} connection={options.connection} />, { exitOnCtrlC: false });
+    if (failure) instance.unmount();
     await instance.waitUntilExit();
+    if (failure) throw failure.error;
   } finally {
     instance?.cleanup();
     restore();

@@ -2,11 +2,13 @@
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runFoundationBench } from './foundation.js';
+import { runTuiBench } from './tui.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
   foundation: runFoundationBench,
   agents: runAgentsBench,
   capture: runCaptureBench,
+  tui: runTuiBench,
 };
 
 const wanted = process.argv.slice(2);

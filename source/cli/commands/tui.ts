@@ -3,6 +3,7 @@
 import { findRunningHost } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { Host } from '../../host/host.js';
+import type { Application } from '../../protocol.js';
 
 export async function runTuiCommand(home: string): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -12,20 +13,35 @@ export async function runTuiCommand(home: string): Promise<number> {
   // ink loads); here a person's terminal is established, so those markers must not blank the screen.
   for (const key of Object.keys(process.env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete process.env[key];
   const remote = await findRunningHost(home);
-  // Loading ink and react and starting the host's threads take about as long as each other: do
-  // both at once, so the first frame comes in the time of the slower one.
-  const starting = remote ? undefined : Host.start({ home, serve: true });
-  const loading = import('../../screens/run-tui.js');
-  if (!starting) {
-    const { runTui } = await loading;
-    await runTui({ app: remote!, home, connection: 'remote host' });
+  if (remote) {
+    const { runTui } = await import('../../screens/run-tui.js');
+    await runTui({ app: remote, home, connection: 'remote host' });
     return 0;
   }
-  const [{ runTui }, host] = await Promise.all([loading, starting]);
+  // The first frame does not wait for the host: its threads start while the UI loads and draws,
+  // and the screens' first requests are answered once it is up (until then they show "…").
+  const starting = Host.start({ home, serve: true });
+  const ready = handled(starting.then((host) => host.application));
+  const failed = handled(starting.then(() => new Promise<never>(() => {})));
+  const { runTui } = await import('../../screens/run-tui.js');
   try {
-    await runTui({ app: host.application, home, connection: 'in-process host' });
+    await runTui({ app: deferredApplication(ready), home, connection: 'in-process host', failed });
   } finally {
-    await host.stop();
+    // A host that failed to start has nothing to stop; its error is the one runTui raised.
+    await (await starting.catch(() => undefined))?.stop();
   }
   return 0;
+}
+
+/** Marks a promise as handled (its rejection reaches whoever awaits it later, not the process's unhandled-rejection exit). */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** An Application whose calls wait for the real one: every method of the interface returns a promise. */
+function deferredApplication(ready: Promise<Application>): Application {
+  return new Proxy({} as Application, {
+    get: (_target, name: string) => (...args: unknown[]) => ready.then((app) => (app[name as keyof Application] as (...a: unknown[]) => Promise<unknown>)(...args)),
+  });
 }

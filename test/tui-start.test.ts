@@ -1,0 +1,67 @@
+// The shipped `common-memory` TUI in a real terminal (a pty from `script`): the first frame is drawn
+// while the in-process host starts, a host that cannot start closes the TUI with its error, and
+// SIGTERM stops the host it started.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { describe, test } from 'node:test';
+import { storeFiles } from '../source/home.js';
+import { BIN, tempHome, waitFor } from './support/cli.js';
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** A person's terminal: without CI markers, which make Ink print only the last frame. */
+function terminalEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, COLUMNS: '80', LINES: '24', COMMON_MEMORY_HOME: home };
+  for (const key of Object.keys(env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete env[key];
+  return env;
+}
+
+function startTui(home: string) {
+  // -e: script exits with the child's status; the pty makes stdin a TTY, as in a real terminal.
+  const child = spawn('script', ['-q', '-e', '-c', [process.execPath, BIN].map(shellQuote).join(' '), '/dev/null'], { env: terminalEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
+  const run = { output: '', exited: new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))) };
+  child.stdout.on('data', (chunk: Buffer) => (run.output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (run.output += chunk.toString('utf8')));
+  return { child, run };
+}
+
+const exitWithin = (exited: Promise<number | null>, output: () => string) =>
+  Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit; output:\n${output().slice(-2000)}`)), 30_000))]);
+
+describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
+  test('draws its first frame, then the host it started answers; SIGTERM stops that host and exits 0', async () => {
+    const home = tempHome('tui-start');
+    const { child, run } = startTui(home);
+    try {
+      await waitFor('the first frame', () => (run.output.includes('Dashboard') ? true : undefined), 30_000);
+      await waitFor('the dashboard with the host up', () => (run.output.includes('mode host') && existsSync(join(home, 'host.json')) ? true : undefined), 30_000);
+      const { pid } = JSON.parse(readFileSync(join(home, 'host.json'), 'utf8')) as { pid: number };
+      process.kill(pid, 'SIGTERM');
+      assert.equal(await exitWithin(run.exited, () => run.output), 0, run.output.slice(-500));
+      assert.ok(run.output.includes('\u001B[?1049l'), 'the alternate screen was left');
+      assert.ok(!existsSync(join(home, 'host.json')), 'the host it started stopped and removed host.json');
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dirname(home), { recursive: true, force: true });
+    }
+  });
+
+  test('a host that cannot start closes the TUI with its error and a failing exit status', async () => {
+    const home = tempHome('tui-start-broken');
+    mkdirSync(storeFiles(home).core, { recursive: true }); // a directory where the store should be
+    const { child, run } = startTui(home);
+    try {
+      const code = await exitWithin(run.exited, () => run.output);
+      assert.notEqual(code, 0, run.output.slice(-500));
+      assert.match(run.output, /Cannot use the data home .*core\.sqlite/);
+      const entered = run.output.lastIndexOf('\u001B[?1049h');
+      assert.ok(entered === -1 || run.output.lastIndexOf('\u001B[?1049l') > entered, 'the terminal was restored');
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dirname(home), { recursive: true, force: true });
+    }
+  });
+});
