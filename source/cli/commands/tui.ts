@@ -39,9 +39,15 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/** An Application whose calls wait for the real one: every method of the interface returns a promise. */
+/**
+ * An Application whose calls wait for the real one: every method of the interface returns a
+ * promise. Only method names resolve (never `then`, so the object itself is not a thenable).
+ */
 function deferredApplication(ready: Promise<Application>): Application {
   return new Proxy({} as Application, {
-    get: (_target, name: string) => (...args: unknown[]) => ready.then((app) => (app[name as keyof Application] as (...a: unknown[]) => Promise<unknown>)(...args)),
+    get: (_target, name) => {
+      if (typeof name !== 'string' || name === 'then') return undefined;
+      return (...args: unknown[]) => ready.then((app) => (app[name as keyof Application] as (...a: unknown[]) => Promise<unknown>).apply(app, args));
+    },
   });
 }
