@@ -2,31 +2,20 @@
 // stops in order (host.json removed) and the process exits 0 — not 143, which is what a signal-exit
 // copy re-raising the signal (Ink, restore-cursor and execa each load one) would produce.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { tempHome, waitFor } from './support/cli.js';
+import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
 const DEV_TUI = fileURLToPath(new URL('./support/dev-tui.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
-/** A person's terminal: without CI markers, which make Ink print only the last frame (CI sets CI=true). */
-function terminalEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, COLUMNS: '80', LINES: '24' };
-  for (const key of Object.keys(env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete env[key];
-  return env;
-}
-
 async function runAndTerminate(signals: number): Promise<{ code: number | null; output: string; home: string }> {
   const home = tempHome('tui-sigterm');
-  const command = ['node', '--import', 'tsx', DEV_TUI, '--home', home].map(shellQuote).join(' ');
-  // -e: script exits with the child's status; the pty makes stdin a TTY, as in a real terminal.
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: terminalEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnInTerminal(['node', '--import', 'tsx', DEV_TUI, '--home', home], terminalEnv(), ROOT);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

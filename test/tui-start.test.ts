@@ -2,26 +2,16 @@
 // while the in-process host starts, a host that cannot start closes the TUI with its error, and
 // SIGTERM stops the host it started.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { BIN, tempHome, waitFor } from './support/cli.js';
-
-const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
-/** A person's terminal: without CI markers, which make Ink print only the last frame. */
-function terminalEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, COLUMNS: '80', LINES: '24', COMMON_MEMORY_HOME: home };
-  for (const key of Object.keys(env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete env[key];
-  return env;
-}
+import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
 function startTui(home: string) {
-  // -e: script exits with the child's status; the pty makes stdin a TTY, as in a real terminal.
-  const child = spawn('script', ['-q', '-e', '-c', [process.execPath, BIN].map(shellQuote).join(' '), '/dev/null'], { env: terminalEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnInTerminal([process.execPath, BIN], terminalEnv({ COMMON_MEMORY_HOME: home }));
   const run = { output: '', exited: new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))) };
   child.stdout.on('data', (chunk: Buffer) => (run.output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (run.output += chunk.toString('utf8')));

@@ -2,17 +2,15 @@
 // `script`, 80×24, no CI markers), from the process start to the first frame (the Dashboard drawn)
 // and to the first frame with the in-process host's data; then `q`. Beside it, the floor: bare
 // `node` started the same way until its first byte.
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { BIN, tempHome } from '../support/cli.js';
+import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 import { type Figure, median, report } from './measure.js';
-
-const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 /** Milliseconds from spawn until each marker first appears in the terminal's output. */
 function timeToMarkers(command: string[], env: NodeJS.ProcessEnv, markers: string[], quit: string | null): Promise<number[]> {
   const start = process.hrtime.bigint();
-  const child = spawn('script', ['-q', '-e', '-c', command.map(shellQuote).join(' '), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawnInTerminal(command, env);
   const seen: number[] = [];
   let output = '';
   let quitting = false;
@@ -41,8 +39,7 @@ function timeToMarkers(command: string[], env: NodeJS.ProcessEnv, markers: strin
 export async function runTuiBench(): Promise<void> {
   const home = tempHome('bench-tui');
   mkdirSync(home, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, COLUMNS: '80', LINES: '24', COMMON_MEMORY_HOME: home };
-  for (const key of Object.keys(env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete env[key];
+  const env = terminalEnv({ COMMON_MEMORY_HOME: home });
   await timeToMarkers([process.execPath, BIN], env, ['Dashboard', 'mode host'], 'q'); // creates the store once
   const frame: number[] = [];
   const data: number[] = [];

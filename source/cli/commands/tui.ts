@@ -5,13 +5,16 @@ import { CmError } from '../../errors.js';
 import { Host } from '../../host/host.js';
 import type { Application } from '../../protocol.js';
 
+/** Environment variables by which Ink (and its dependencies) decide they run in CI. */
+export const isCiMarker = (key: string): boolean => key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_');
+
 export async function runTuiCommand(home: string): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CmError('usage', 'The TUI needs a terminal. Run a subcommand instead (see common-memory --help).');
   }
   // Ink prints only the final frame when it believes it runs in CI (CI=true and the like, read when
   // ink loads); here a person's terminal is established, so those markers must not blank the screen.
-  for (const key of Object.keys(process.env)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete process.env[key];
+  for (const key of Object.keys(process.env)) if (isCiMarker(key)) delete process.env[key];
   const remote = await findRunningHost(home);
   if (remote) {
     const { runTui } = await import('../../screens/run-tui.js');
