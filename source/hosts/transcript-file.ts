@@ -6,7 +6,7 @@ import { TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_CHUNK_BYTES } from '../limit
 import type { CursorState, ParseProgress, TranscriptTurn } from './transcript-model.js';
 
 export interface TranscriptFeeder<S extends CursorState> {
-  feed(bytes: Uint8Array): ParseProgress<S>;
+  feed(bytes: Uint8Array, onClosed?: (turn: TranscriptTurn) => void): ParseProgress<S>;
   readonly state: S;
 }
 
@@ -14,10 +14,11 @@ export interface FileParseOptions {
   /** Read size; the buffer grows only for a line longer than this. */
   chunkBytes?: number;
   /**
-   * Receives the turns closed by each chunk, in order. When given, turns are handed over instead of
-   * collected, so a long file's turns never accumulate in memory.
+   * Receives each turn as it closes, in order. When given, turns are handed over instead of
+   * collected, so a long file's turns never accumulate in memory. Turns handed over before a
+   * failure belong to no consumed state (see JsonlTranscriptParser.feed).
    */
-  onTurns?: (turns: TranscriptTurn[]) => void;
+  onClosed?: (turn: TranscriptTurn) => void;
 }
 
 export interface FileParseResult<S extends CursorState> extends ParseProgress<S> {
@@ -27,7 +28,7 @@ export interface FileParseResult<S extends CursorState> extends ParseProgress<S>
 
 /**
  * Reads `path` from `parser.state.consumedBytes` to its current end and feeds it to `parser`.
- * `turns` collects every turn closed during the whole read (empty when `onTurns` is given).
+ * `turns` collects every turn closed during the whole read (empty when `onClosed` is given).
  * Stops at the first failure.
  */
 export async function parseTranscriptFile<S extends CursorState>(
@@ -36,7 +37,7 @@ export async function parseTranscriptFile<S extends CursorState>(
   options: FileParseOptions = {},
 ): Promise<FileParseResult<S>> {
   const chunkBytes = options.chunkBytes ?? TRANSCRIPT_READ_CHUNK_BYTES;
-  const onTurns = options.onTurns;
+  const onClosed = options.onClosed;
   const handle = await open(path, 'r');
   try {
     let buf = Buffer.allocUnsafe(chunkBytes);
@@ -55,12 +56,8 @@ export async function parseTranscriptFile<S extends CursorState>(
       const { bytesRead } = await handle.read(buf, filled, buf.length - filled, cursor + filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
-      last = parser.feed(buf.subarray(0, filled));
-      if (onTurns !== undefined) {
-        if (last.turns.length > 0) onTurns(last.turns);
-      } else {
-        turns.push(...last.turns);
-      }
+      last = parser.feed(buf.subarray(0, filled), onClosed);
+      turns.push(...last.turns);
       if (last.failure !== null) return { ...last, turns, unconsumedBytes: filled };
       const used = last.consumedBytes - cursor;
       buf.copy(buf, 0, used, filled);

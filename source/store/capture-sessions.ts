@@ -2,9 +2,10 @@
 // settled/failed/interrupted turn as one batch, store its messages, consume the envelopes and
 // candidates, advance the watch cursor — or isolate the activation with a recovery item.
 // One command = one BEGIN IMMEDIATE transaction; capacity is checked before it commits.
+import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
-import { sha256Hex, textDigest } from '../hook/identity.js';
+import { sha256Hex } from '../hook/identity.js';
 import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../limits.js';
 import { findCandidate } from './capture-reads.js';
 import { command } from './command.js';
@@ -17,13 +18,18 @@ const id = z.number().int().positive();
  * Why columns and not one object per message: a step carries tens of thousands of messages across
  * the thread boundary; columns clone as a few arrays instead of one keyed object each, and
  * validate as arrays of primitives (measured: serialisation, deserialisation and zod all dropped).
+ * Why the bodies are one UTF-8 buffer: it is transferred, not copied, and the drain writes each
+ * body into it as its turn closes, so the strings die young (measured on the 100 MB drain: fewer
+ * promoted bytes and page faults, 7-14% less wall time); the writer hashes and stores the bytes.
  */
 export interface MessageColumns {
   key: string[];
   role: string[];
   classification: Array<'evidence' | 'context'>;
   kind: string[];
-  text: string[];
+  /** Every body, back to back: body i is bytes bodyEnds[i - 1] (0 for the first) to bodyEnds[i]. */
+  bodies: Uint8Array;
+  bodyEnds: number[];
   line: number[];
   timestamp: Array<string | null>;
 }
@@ -34,20 +40,27 @@ const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
 function validColumns(value: unknown): value is MessageColumns {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
-  const columns = [m['key'], m['role'], m['classification'], m['kind'], m['text'], m['line'], m['timestamp']];
+  const bodies = m['bodies'];
+  if (!(bodies instanceof Uint8Array)) return false;
+  const columns = [m['key'], m['role'], m['classification'], m['kind'], m['bodyEnds'], m['line'], m['timestamp']];
   if (!columns.every(Array.isArray)) return false;
-  const [key, role, classification, kind, text, line, timestamp] = columns as unknown[][];
+  const [key, role, classification, kind, bodyEnds, line, timestamp] = columns as unknown[][];
   const n = key!.length;
   if (!columns.every((column) => (column as unknown[]).length === n)) return false;
+  let end = 0;
   for (let i = 0; i < n; i++) {
-    if (!nonEmpty(key![i]) || !nonEmpty(role![i]) || !nonEmpty(kind![i]) || typeof text![i] !== 'string') return false;
+    if (!nonEmpty(key![i]) || !nonEmpty(role![i]) || !nonEmpty(kind![i])) return false;
     if (classification![i] !== 'evidence' && classification![i] !== 'context') return false;
+    const next = bodyEnds![i];
+    if (!Number.isSafeInteger(next) || (next as number) < end) return false;
+    end = next as number;
     const at = line![i];
     if (!Number.isSafeInteger(at) || (at as number) < 0) return false;
     const stamp = timestamp![i];
     if (stamp !== null && typeof stamp !== 'string') return false;
   }
-  return true;
+  // Stored as TEXT: the bytes must be exactly the bodies, and UTF-8.
+  return end === bodies.byteLength && isUtf8(bodies);
 }
 
 const messageColumns = z.custom<MessageColumns>(validColumns, { message: 'invalid message columns' });
@@ -117,7 +130,7 @@ export function capacity(env: NodeJS.ProcessEnv = process.env): Capacity {
 
 const limits = capacity();
 
-/** The digest of a sealed turn: what a replay must match. `from`..`to` are its rows; `bodyDigests` their textDigest, computed once. */
+/** The digest of a sealed turn: what a replay must match. `from`..`to` are its rows; `bodyDigests` their digests, computed once. */
 function turnDigest(state: string, error: string | null, m: MessageColumns, from: number, to: number, bodyDigests: string[]): string {
   let text = `${state}\0${error ?? ''}\0`;
   for (let i = from; i < to; i++) text += `${m.key[i]}\0${m.role[i]}\0${m.classification[i]}\0${m.kind[i]}\0${bodyDigests[i - from]}\n`;
@@ -159,18 +172,22 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
     );
     const sealIncomplete = db.prepare('UPDATE capture_turns SET activation_id = ?, state = ?, digest = ?, error = ?, batch_id = ?, message_count = ?, recorded_at_ms = ? WHERE turn_id = ?');
     const insertMessage = db.prepare(
-      'INSERT INTO capture_messages (turn_id, position, message_key, role, classification, kind, digest, body, candidate_id, line, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO capture_messages (turn_id, position, message_key, role, classification, kind, digest, body, candidate_id, line, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?)',
     );
     const deliver = db.prepare("UPDATE prompt_candidates SET state = 'delivered', body = NULL, delivered_message_id = ? WHERE candidate_id = ? AND state = 'pending'");
     const activation = db.prepare('SELECT client, host_session_id FROM capture_activations WHERE activation_id = ?').get(input.activationId) as { client: string; host_session_id: string };
     const m = input.messages;
+    // A transferred buffer arrives as a plain Uint8Array; bodies are views into it, bound as BLOBs and stored as TEXT.
+    const bodies = Buffer.from(m.bodies.buffer, m.bodies.byteOffset, m.bodies.byteLength);
+    const body = (i: number) => bodies.subarray(i === 0 ? 0 : m.bodyEnds[i - 1], m.bodyEnds[i]);
     let row = 0;
     for (const turn of input.turns) {
       const from = row;
       const to = row + turn.messages;
       row = to;
+      // The same digest as textDigest of the body's text: SHA-256 of its UTF-8 bytes.
       const bodyDigests: string[] = [];
-      for (let i = from; i < to; i++) bodyDigests.push(textDigest(m.text[i]!));
+      for (let i = from; i < to; i++) bodyDigests.push(sha256Hex(body(i)));
       const digest = turnDigest(turn.state, turn.error, m, from, to, bodyDigests);
       const existing = findTurn.get(input.watch.watchId, turn.key) as { turn_id: number; state: string; digest: string | null } | undefined;
       if (existing && existing.state !== 'incomplete') {
@@ -186,7 +203,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
         turnId = insertTurn.run(input.activationId, input.watch.watchId, turn.key, turn.state, digest, turn.error, batchId, turn.messages, nowMs).lastInsertRowid as number;
       }
       for (let i = from; i < to; i++) {
-        const text = m.text[i]!;
+        const text = body(i);
         // Delivery authentication: an evidence prompt counts only as the delivery of a prompt a
         // UserPromptSubmit hook recorded, matched by digest (and turn, when the host names one).
         let candidateId: number | null = null;
@@ -196,7 +213,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
           if (candidateId === null) throw new Rejected('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line[i]} matches no prompt a UserPromptSubmit hook recorded`);
         }
         const messageId = insertMessage.run(turnId, i - from, m.key[i], m.role[i], m.classification[i], m.kind[i], bodyDigests[i - from], text, candidateId, m.line[i], m.timestamp[i]).lastInsertRowid as number;
-        bodyBytes += Buffer.byteLength(text, 'utf8');
+        bodyBytes += text.byteLength;
         if (candidateId !== null && deliver.run(messageId, candidateId).changes !== 1) {
           throw new Rejected('delivery_conflict', `turn ${turn.key}: its prompt candidate was already delivered to another message`);
         }

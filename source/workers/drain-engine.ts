@@ -24,12 +24,13 @@ import {
   type WatchRow,
 } from '../store/capture-reads.js';
 import type { CaptureStepInput, StepOutcome } from '../store/capture-sessions.js';
+import { StepMessages } from './step-messages.js';
 import type { Db } from '../store/database.js';
 import { RECOVERY_CODES, type RecoveryCode } from './recovery-codes.js';
 
 /** How the engine reaches the writer: the writer client's `call`, narrowed to the two capture commands. */
 export interface CaptureWriter {
-  call(name: 'captureApplyStep', input: CaptureStepInput): Promise<StepOutcome>;
+  call(name: 'captureApplyStep', input: CaptureStepInput, transfer: ArrayBuffer[]): Promise<StepOutcome>;
   call(name: 'captureIsolate', input: { activationId: number; inboxId: number; code: string; detail: string; recoveryId: number | null }): Promise<{ outcome: 'isolated'; recoveryId: number } | { outcome: 'stale' }>;
 }
 
@@ -56,6 +57,8 @@ interface Continuation {
 
 interface Plan {
   input: CaptureStepInput;
+  /** The buffers the input holds (its bodies), moved to the writer with it. */
+  transfer: ArrayBuffer[];
   firstInboxId: number;
   next: Continuation;
 }
@@ -117,7 +120,7 @@ export class DrainEngine {
       // Only what is needed after submission is kept: the input (a whole step of bodies) is
       // serialised by the call and must not stay alive while the next step is planned.
       const { firstInboxId, next: continuation } = planned;
-      const applying = this.writer.call('captureApplyStep', planned.input);
+      const applying = this.writer.call('captureApplyStep', planned.input, planned.transfer);
       planned = undefined;
       report.steps += 1;
       taken += 1;
@@ -188,21 +191,27 @@ export class DrainEngine {
     if (!watch || (!fed && recoveryId === null)) {
       return {
         firstInboxId: first.id,
-        input: { ...base, watch: null, turns: [], messages: noMessages(), incompleteKeys: [], bufferedTurns: ended ? 0 : null },
+        input: { ...base, watch: null, ...new StepMessages().finish(), incompleteKeys: [], bufferedTurns: ended ? 0 : null },
+        transfer: [],
         next: { afterId: last.id, parser: from?.parser ?? null, consumedBytes: from?.consumedBytes ?? 0 },
       };
     }
     // Continuing: the saved cursor is the one the previous step will have written.
     const parser = from?.parser ?? makeParser(activation, watch);
     const fromBytes = from?.parser ? from.consumedBytes : watch.consumedBytes;
-    const progress = recoveryId !== null ? await this.fromFile(parser, watch, envelopes) : feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, fromBytes, envelopes);
+    const step = new StepMessages();
+    const onClosed = (turn: TranscriptTurn) => step.add(turn);
+    const progress = recoveryId !== null ? await this.fromFile(parser, watch, envelopes, onClosed) : feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, fromBytes, envelopes, onClosed);
     if (progress.sessionKey !== null && progress.sessionKey !== activation.hostSessionId) {
       throw new CaptureFault('transcript_session_mismatch', `the transcript belongs to another session than the hook payload`);
     }
     // A subagent that stopped is finished: its transcript holds its whole work, sealed as settled.
     const finishedSubagent = subagent && ended;
-    const closed = finishedSubagent ? [...progress.turns, ...progress.openTurns] : progress.turns;
-    const { turns, messages } = stepMessages(closed);
+    if (finishedSubagent) for (const turn of progress.openTurns) step.add(turn);
+    // Delivery authentication (every evidence prompt must match a UserPromptSubmit candidate) is
+    // the writer's, inside the step's transaction: it sees exactly the candidates earlier steps
+    // delivered, however far this thread planned ahead.
+    const { turns, messages, transfer } = step.finish();
     return {
       firstInboxId: first.id,
       input: {
@@ -213,12 +222,13 @@ export class DrainEngine {
         incompleteKeys: ended && !finishedSubagent ? progress.openTurns.map((t) => t.key) : [],
         bufferedTurns: ended ? 0 : progress.openTurns.length,
       },
+      transfer,
       next: { afterId: last.id, parser, consumedBytes: progress.consumedBytes },
     };
   }
 
   /** Recovery: the transcript as it is now (the user may have repaired it), else the bytes the hooks kept. */
-  private async fromFile(parser: AnyParser, watch: WatchRow, envelopes: EnvelopeRow[]): Promise<ParseProgress<CursorState>> {
+  private async fromFile(parser: AnyParser, watch: WatchRow, envelopes: EnvelopeRow[], onClosed: (turn: TranscriptTurn) => void): Promise<ParseProgress<CursorState>> {
     let exists = true;
     try {
       await (await open(watch.transcriptPath, 'r')).close();
@@ -226,38 +236,11 @@ export class DrainEngine {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // file I/O errors are raised, never filed as a bad session
       exists = false;
     }
-    if (!exists) return feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, watch.consumedBytes, envelopes);
-    const result = await parseTranscriptFile(watch.transcriptPath, parser);
+    if (!exists) return feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, watch.consumedBytes, envelopes, onClosed);
+    const result = await parseTranscriptFile(watch.transcriptPath, parser, { onClosed });
     if (result.failure) throw faultOf(result.failure);
     return result;
   }
-}
-
-/**
- * A step's turns and their messages in columns. Delivery authentication (every evidence prompt
- * must match a UserPromptSubmit candidate) is the writer's, inside the step's transaction: it sees
- * exactly the candidates earlier steps delivered, however far this thread planned ahead.
- */
-function stepMessages(turns: TranscriptTurn[]): Pick<CaptureStepInput, 'turns' | 'messages'> {
-  const messages = noMessages();
-  const stepTurns: CaptureStepInput['turns'] = [];
-  for (const turn of turns) {
-    stepTurns.push({ key: turn.key, state: turn.state === 'open' ? 'settled' : turn.state, error: turn.error ?? null, messages: turn.messages.length });
-    for (const m of turn.messages) {
-      messages.key.push(m.key);
-      messages.role.push(m.role);
-      messages.classification.push(m.classification);
-      messages.kind.push(m.kind);
-      messages.text.push(m.text);
-      messages.line.push(m.line);
-      messages.timestamp.push(m.timestamp);
-    }
-  }
-  return { turns: stepTurns, messages };
-}
-
-function noMessages(): CaptureStepInput['messages'] {
-  return { key: [], role: [], classification: [], kind: [], text: [], line: [], timestamp: [] };
 }
 
 function makeParser(activation: ActivationRow, watch: WatchRow): AnyParser {
@@ -289,15 +272,21 @@ const FEED_BYTES = 4 * HOOK_TAIL_CHUNK_BYTES;
  * row at a time into `scratch` (a line may span rows), which is reused from step to step: fresh
  * multi-MiB buffers cost a page fault per page, and the step never holds a tail whole.
  */
-function feedEnvelopes(reader: Db, scratch: { buffer: Buffer }, parser: AnyParser, watchId: number, fromBytes: number, envelopes: EnvelopeRow[]): ParseProgress<CursorState> {
+function feedEnvelopes(
+  reader: Db,
+  scratch: { buffer: Buffer },
+  parser: AnyParser,
+  watchId: number,
+  fromBytes: number,
+  envelopes: EnvelopeRow[],
+  onClosed: (turn: TranscriptTurn) => void,
+): ParseProgress<CursorState> {
   let consumed = fromBytes;
   let last: ParseProgress<CursorState> | undefined;
-  const turns: TranscriptTurn[] = [];
   let filled = 0; // bytes in the buffer not yet consumed
   const feed = () => {
-    last = parser.feed(scratch.buffer.subarray(0, filled));
+    last = parser.feed(scratch.buffer.subarray(0, filled), onClosed);
     if (last.failure) throw faultOf(last.failure);
-    for (const turn of last.turns) turns.push(turn);
     const used = last.consumedBytes - consumed;
     scratch.buffer.copy(scratch.buffer, 0, used, filled);
     filled -= used;
@@ -347,7 +336,7 @@ function feedEnvelopes(reader: Db, scratch: { buffer: Buffer }, parser: AnyParse
   if (scratch.buffer.length > 2 * (FEED_BYTES + HOOK_TAIL_CHUNK_BYTES)) scratch.buffer = Buffer.alloc(0);
   last ??= parser.feed(new Uint8Array(0));
   if (last.failure) throw faultOf(last.failure);
-  return { ...last, turns };
+  return last;
 }
 
 function faultOf(error: TranscriptParseError): CaptureFault {

@@ -40,12 +40,12 @@ export class ReplyChannel {
     this.pending.clear();
   }
 
-  request<T>(message: object): Promise<T> {
+  request<T>(message: object, transfer?: readonly ArrayBuffer[]): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.target.postMessage({ ...message, id });
+      this.target.postMessage({ ...message, id }, transfer);
     });
   }
 }

@@ -35,9 +35,12 @@ export class WriterClient {
     });
   }
 
-  /** Runs one named command as one transaction in the writer; resolves once it is committed. */
-  call<K extends CommandName>(name: K, input: CommandInput<K>): Promise<CommandResult<K>> {
-    return this.replies.request({ name, input });
+  /**
+   * Runs one named command as one transaction in the writer; resolves once it is committed.
+   * `transfer`: buffers inside `input` that are moved to the writer instead of copied (unusable here after).
+   */
+  call<K extends CommandName>(name: K, input: CommandInput<K>, transfer?: readonly ArrayBuffer[]): Promise<CommandResult<K>> {
+    return this.replies.request({ name, input }, transfer);
   }
 
   /** A port for another thread to reach the same writer; wrap it there with WriterClient.overPort. */

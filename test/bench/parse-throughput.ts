@@ -75,7 +75,7 @@ function buildRollout(path: string): { bytes: number; turns: number } {
 
 async function parserRun(path: string): Promise<number> {
   let turns = 0;
-  const result = await parseTranscriptFile(path, new CodexRolloutParser(), { onTurns: (closed) => (turns += closed.length) });
+  const result = await parseTranscriptFile(path, new CodexRolloutParser(), { onClosed: () => (turns += 1) });
   if (result.failure !== null) throw result.failure;
   if (result.openTurns.length !== 0 || result.unconsumedBytes !== 0) throw new Error('benchmark file did not parse completely');
   return turns;
