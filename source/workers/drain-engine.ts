@@ -24,9 +24,9 @@ import {
   type WatchRow,
 } from '../store/capture-reads.js';
 import type { CaptureStepInput, StepOutcome } from '../store/capture-sessions.js';
-import { StepMessages } from './step-messages.js';
 import type { Db } from '../store/database.js';
 import { RECOVERY_CODES, type RecoveryCode } from './recovery-codes.js';
+import { StepMessages } from './step-messages.js';
 
 /** How the engine reaches the writer: the writer client's `call`, narrowed to the two capture commands. */
 export interface CaptureWriter {
@@ -117,8 +117,9 @@ export class DrainEngine {
     let planned = await this.planOrIsolate(activation, recoveryId, null, report);
     let taken = 0;
     while (planned !== undefined) {
-      // Only what is needed after submission is kept: the input (a whole step of bodies) is
-      // serialised by the call and must not stay alive while the next step is planned.
+      // Only what is needed after submission is kept: the input (a whole step of messages) goes
+      // with the call — its bodies moved, the rest serialised — and must not stay alive while the
+      // next step is planned.
       const { firstInboxId, next: continuation } = planned;
       const applying = this.writer.call('captureApplyStep', planned.input, planned.transfer);
       planned = undefined;
@@ -189,10 +190,11 @@ export class DrainEngine {
     const base = { activationId: activation.activationId, envelopeIds: envelopes.map((e) => e.id), recoveryId };
     const fed = envelopes.some((e) => e.tailState !== 'none' && e.tailState !== 'missing');
     if (!watch || (!fed && recoveryId === null)) {
+      const { turns, messages, transfer } = new StepMessages().finish();
       return {
         firstInboxId: first.id,
-        input: { ...base, watch: null, ...new StepMessages().finish(), incompleteKeys: [], bufferedTurns: ended ? 0 : null },
-        transfer: [],
+        input: { ...base, watch: null, turns, messages, incompleteKeys: [], bufferedTurns: ended ? 0 : null },
+        transfer,
         next: { afterId: last.id, parser: from?.parser ?? null, consumedBytes: from?.consumedBytes ?? 0 },
       };
     }
