@@ -203,7 +203,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
         turnId = insertTurn.run(input.activationId, input.watch.watchId, turn.key, turn.state, digest, turn.error, batchId, turn.messages, nowMs).lastInsertRowid as number;
       }
       for (let i = from; i < to; i++) {
-        const text = body(i);
+        const bytes = body(i);
         // Delivery authentication: an evidence prompt counts only as the delivery of a prompt a
         // UserPromptSubmit hook recorded, matched by digest (and turn, when the host names one).
         let candidateId: number | null = null;
@@ -212,8 +212,8 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
           candidateId = findCandidate(db, activation.client, activation.host_session_id, bodyDigests[i - from]!, turnRef) ?? null;
           if (candidateId === null) throw new Rejected('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line[i]} matches no prompt a UserPromptSubmit hook recorded`);
         }
-        const messageId = insertMessage.run(turnId, i - from, m.key[i], m.role[i], m.classification[i], m.kind[i], bodyDigests[i - from], text, candidateId, m.line[i], m.timestamp[i]).lastInsertRowid as number;
-        bodyBytes += text.byteLength;
+        const messageId = insertMessage.run(turnId, i - from, m.key[i], m.role[i], m.classification[i], m.kind[i], bodyDigests[i - from], bytes, candidateId, m.line[i], m.timestamp[i]).lastInsertRowid as number;
+        bodyBytes += bytes.byteLength;
         if (candidateId !== null && deliver.run(messageId, candidateId).changes !== 1) {
           throw new Rejected('delivery_conflict', `turn ${turn.key}: its prompt candidate was already delivered to another message`);
         }
