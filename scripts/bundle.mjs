@@ -1,19 +1,24 @@
-// Build step after tsc: the two entry points as single files, because start-up is paid on every
-// run. Node's ES module loader resolves, reads and compiles each module file on its own: the CLI
-// with ink and react is several hundred files, and loading them took most of the TUI's first
-// frame; one file is read once and compiled lazily.
+// Build step after tsc: the entry points as single files, because start-up is paid on every run.
+// Node's ES module loader resolves, reads and compiles each module file on its own: the CLI with
+// ink and react is several hundred files, and loading them took most of the TUI's first frame;
+// one file is read once and compiled lazily.
 //   dist/hook.cjs      — the hook fast path, CommonJS (loaded by require: no ES module loader at
 //                        all). Hosts start it for every lifecycle event.
 //   dist/cli/bundle.mjs — the CLI and the TUI. It stays one level below dist, like the modules
 //                        it replaces, so paths it resolves from its own URL (the workers, the
 //                        shim) stay the same.
+//   dist/workers/<name>-thread.js — each worker thread in place of its tsc output: every host
+//                        start (the TUI, session-drain, flush) starts three of them, each loading
+//                        its modules again (measured: Host.start about 290 -> 200 ms).
 // Native and worker-only packages stay external: better-sqlite3 (its addon) and pi (loaded by
-// the agents worker). The worker threads run the tsc output in dist/workers.
+// the agents worker).
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).pathname;
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', external: ['better-sqlite3', '@mariozechner/pi-coding-agent'] };
+// CommonJS dependencies call require(); an ES module has none of its own.
+const esmRequire = { js: "import { createRequire as __cmCreateRequire } from 'node:module'; const require = __cmCreateRequire(import.meta.url);" };
 
 await build({ ...common, entryPoints: [dist('hook/main.js')], outfile: dist('hook.cjs'), format: 'cjs' });
 /**
@@ -48,7 +53,13 @@ await build({
   outfile: dist('cli/bundle.mjs'),
   format: 'esm',
   alias: { 'react-devtools-core': new URL('./stubs/react-devtools-core.mjs', import.meta.url).pathname },
-  // CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module'; const require = __cmCreateRequire(import.meta.url);" },
+  banner: esmRequire,
 });
 if (!yogaLoaderPatched) throw new Error('bundle: yoga-layout\'s wasm loader was not found; update the yoga-without-fetch plugin');
+
+for (const name of ['writer-thread', 'drain-thread', 'agents-thread']) {
+  const file = dist(`workers/${name}.js`);
+  // Bundled in place: only tsc output may be bundled, once.
+  if ((await readFile(file, 'utf8')).includes('__cmCreateRequire')) throw new Error(`bundle: ${file} is already bundled; run "npm run build" (tsc first)`);
+  await build({ ...common, entryPoints: [file], outfile: file, allowOverwrite: true, format: 'esm', banner: esmRequire });
+}

@@ -10,9 +10,9 @@
 //     JSON.parse of the same file, and peak RSS;
 //  4. status with 10k recovery items: last page against first page.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { storeFiles } from '../../source/home.js';
 import { storeTail } from '../../source/hook/capture.js';
 import { textDigest } from '../../source/hook/identity.js';
@@ -217,15 +217,22 @@ function drainThroughput(): Figure[] {
   const rate = (ms: number) => sizeMb / (ms / 1000);
   const warm: Array<ReturnType<typeof drainChild>> = [];
   const raw: number[] = [];
-  for (let i = 0; i < DRAIN_RUNS; i++) {
-    const copy = `${warmup.home}-warm-${i}`;
-    cpSync(warmup.home, copy, { recursive: true });
-    const backlogCopy = `${backlog}-warm-${i}`;
-    cpSync(backlog, backlogCopy, { recursive: true });
-    raw.push(rate(timeMs(() => rawChunkedJsonParse(rollout))));
-    warm.push(drainChild(copy, size, storeFiles(backlogCopy).core));
+  let cold: ReturnType<typeof drainChild>;
+  try {
+    for (let i = 0; i < DRAIN_RUNS; i++) {
+      const copy = `${warmup.home}-warm-${i}`;
+      cpSync(warmup.home, copy, { recursive: true });
+      const backlogCopy = `${backlog}-warm-${i}`;
+      cpSync(backlog, backlogCopy, { recursive: true });
+      raw.push(rate(timeMs(() => rawChunkedJsonParse(rollout))));
+      warm.push(drainChild(copy, size, storeFiles(backlogCopy).core));
+      rmSync(backlogCopy, { recursive: true });
+    }
+    cold = drainChild(backlog, size, null);
+  } finally {
+    // Half a gigabyte per run: not left behind in the temporary directory.
+    for (const home of [backlog, warmup.home]) rmSync(dirname(home), { recursive: true, force: true });
   }
-  const cold = drainChild(backlog, size, null);
   const rates = warm.map((run) => rate(run.ms));
   const sealed = warm.every((run) => run.sealed === turns && run.isolated === 0);
   const rss = Math.max(cold.rssMb, ...warm.map((run) => run.rssMb));
