@@ -6,7 +6,10 @@
 import type { TranscriptTurn } from '../hosts/transcript-model.js';
 import type { CaptureStepInput } from '../store/capture-sessions.js';
 
-/** Where a step's bodies start: most steps need a few hundred KiB; growth doubles. */
+/**
+ * Where a step's bodies start; growth doubles. A full 4 MiB step of recorded Codex turns holds
+ * about 800 KiB of bodies, so it never grows; pages a small step leaves untouched cost nothing.
+ */
 const INITIAL_BODY_BYTES = 1024 * 1024;
 
 /** A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair: 4 bytes for 2 units). */
