@@ -116,3 +116,8 @@ export const CODEX_CLAMPED_HOOK_TIMEOUT_SEC = 3;
 
 /** Claude's SessionEnd default of 1.5 s can be overrun by a node start on a loaded 2-core machine; a per-hook timeout lifts it, and it delays exit only while our hook runs. */
 export const CLAUDE_SESSION_END_TIMEOUT_SEC = 5;
+
+// ---- the memory half ----
+
+/** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */
+export const SEARCH_QUERY_MAX_CHARS = 4096;
