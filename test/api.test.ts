@@ -24,6 +24,7 @@ const probe: Record<string, unknown> = {
   abandon: { operationId: 'no-such-operation' },
   captureStatus: {},
   sessionDrain: {},
+  sessionSearch: { query: 'probe' },
 };
 
 async function outcome(app: Application, name: string): Promise<string> {

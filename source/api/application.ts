@@ -3,8 +3,10 @@
 // How to add an API method:
 //   1. Declare it in its area's file (source/api/<area>.ts, or a new area added to `apiRoutes`
 //      below): `read<Request, Response>(path, queryFields)` for a GET that a read-only connection
-//      answers too, or `write<Request, Response>(path, { body, created })` for a POST. Request and
-//      response types live in source/protocol.ts; ":name" path segments are request fields.
+//      answers too (`readByBody(path, body)` when the request does not fit a query string), or
+//      `write<Request, Response>(path, { body, created })` for a POST that changes something.
+//      Request and response types live in source/protocol.ts; ":name" path segments are request
+//      fields; `body` is the zod schema of the other fields.
 //   2. Implement it in source/host/host-application.ts (the compiler asks for it), and, for a read,
 //      in source/client/read-only-application.ts (the compiler asks for that too).
 // The HTTP route (source/host/api-server.ts), the client method (source/client/api-client.ts) and
@@ -12,10 +14,11 @@
 import { agentsApi } from './agents.js';
 import { captureApi } from './capture.js';
 import { historyApi } from './history.js';
+import { memoryApi } from './memory.js';
 import { CmError } from '../errors.js';
 import type { MethodsOf, ReadMethodsOf } from './route.js';
 
-export const apiRoutes = { ...historyApi, ...agentsApi, ...captureApi };
+export const apiRoutes = { ...historyApi, ...agentsApi, ...captureApi, ...memoryApi };
 
 export type ApiRoutes = typeof apiRoutes;
 export type MethodName = keyof ApiRoutes;

@@ -11,45 +11,52 @@ export interface QueryField<T> {
   encode(value: T): string | undefined;
 }
 
-/** Carries the request and response types; never set at run time. */
-interface Carried<Req, Res> {
+/** A request body: the zod schema of the request's fields that are not in the path, and its shape for errors. */
+export interface Body<Req> {
+  schema: z.ZodType<Partial<Req>>;
+  shape: string;
+}
+
+export type Access = 'read' | 'write';
+
+export interface Route<Req = never, Res = unknown, Kind extends Access = Access> {
+  /** read: a read-only connection (no host, no lease) answers it too; write: it refuses it. */
+  readonly kind: Kind;
+  readonly method: 'GET' | 'POST';
+  /** Segments ":name" are string fields of the request, URI-encoded. */
+  readonly path: string;
+  /** GET: the request's query fields. */
+  readonly query: { readonly [K in keyof Req]?: QueryField<Req[K]> };
+  /** POST: the body; without one the body is not read. */
+  readonly body: Body<Req> | undefined;
+  /** 201 instead of 200: the answer made something new (a replay of a receipt is a 200). */
+  readonly created: (response: Res) => boolean;
+  /** Carries the request and response types; never set at run time. */
   readonly types?: { request: Req; response: Res };
 }
 
-/** A GET that a read-only connection (no host, no lease) answers too. */
-export interface ReadRoute<Req, Res> extends Carried<Req, Res> {
-  readonly kind: 'read';
-  /** Segments ":name" are string fields of the request, URI-encoded. */
-  readonly path: string;
-  readonly query: { readonly [K in keyof Req]?: QueryField<Req[K]> };
+const never = () => false;
+
+/** A GET that a read-only connection answers too. */
+export function read<Req = void, Res = never>(path: string, query: Route<Req, Res>['query'] = {}): Route<Req, Res, 'read'> {
+  return { kind: 'read', method: 'GET', path, query, body: undefined, created: never };
 }
 
-/** A POST, answered by the host or a command holding the lease; a read-only connection refuses it. */
-export interface WriteRoute<Req, Res> extends Carried<Req, Res> {
-  readonly kind: 'write';
-  readonly path: string;
-  /** The request's fields that are not in the path; without one the body is not read. */
-  readonly body: { schema: z.ZodType<Partial<Req>>; shape: string } | undefined;
-  /** 201 instead of 200: the answer made something new (a replay of a receipt is a 200). */
-  readonly created: (response: Res) => boolean;
+/** A read whose request is too large or too free for a query string: a POST a read-only connection answers too. */
+export function readByBody<Req, Res = never>(path: string, body: Body<Req>): Route<Req, Res, 'read'> {
+  return { kind: 'read', method: 'POST', path, query: {}, body, created: never };
 }
 
-export type Route = ReadRoute<never, unknown> | WriteRoute<never, unknown>;
-
-export function read<Req = void, Res = never>(path: string, query: ReadRoute<Req, Res>['query'] = {}): ReadRoute<Req, Res> {
-  return { kind: 'read', path, query };
-}
-
+/** A POST answered by the host or a command holding the lease; a read-only connection refuses it. */
 export function write<Req = void, Res = never>(
   path: string,
-  options: { body?: { schema: z.ZodType<Partial<Req>>; shape: string }; created?: (response: Res) => boolean } = {},
-): WriteRoute<Req, Res> {
-  return { kind: 'write', path, body: options.body, created: options.created ?? (() => false) };
+  options: { body?: Body<Req>; created?: (response: Res) => boolean } = {},
+): Route<Req, Res, 'write'> {
+  return { kind: 'write', method: 'POST', path, query: {}, body: options.body, created: options.created ?? never };
 }
 
 /** The method a route declares: one request in, one response out. */
-export type MethodOf<R> =
-  R extends ReadRoute<infer Req, infer Res> ? (request: Req) => Promise<Res> : R extends WriteRoute<infer Req, infer Res> ? (request: Req) => Promise<Res> : never;
+export type MethodOf<R> = R extends { types?: { request: infer Req; response: infer Res } } ? (request: Req) => Promise<Res> : never;
 
 export type MethodsOf<Routes> = { [K in keyof Routes]: MethodOf<Routes[K]> };
 

@@ -48,7 +48,7 @@ function httpForm(route: Route, request: Record<string, unknown>): { method: 'GE
     delete rest[field];
     return encodeURIComponent(String(request[field]));
   });
-  if (route.kind === 'write') return { method: 'POST', path, body: JSON.stringify(rest) };
+  if (route.method === 'POST') return { method: 'POST', path, body: JSON.stringify(rest) };
   const query = new URLSearchParams();
   for (const [field, codec] of Object.entries(route.query) as [string, QueryField<unknown>][]) {
     const text = codec.encode(request[field]);

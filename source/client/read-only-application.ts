@@ -9,6 +9,7 @@ import { openDatabase } from '../store/database.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
 import { schemaVersion } from '../store/migrations.js';
 import { readHeads, readStoreId } from '../store/sequences.js';
+import { sessionSearch } from '../store/session-search.js';
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
 export function isCurrentStore(corePath: string): boolean {
@@ -31,6 +32,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     listAgents: async () => listAgents(db),
     captureStatus: async ({ afterRecovery }) =>
       readCaptureStatus(db, { storeId: readStoreId(db), mode: 'read-only', afterRecovery, hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl') }),
+    sessionSearch: async (request) => sessionSearch(db, request),
   });
   return { app, close: () => db.close() };
 }

@@ -7,11 +7,10 @@ import { type Application, apiRoutes, type MethodName } from '../api/application
 import { pathParams, type QueryField, type Route } from '../api/route.js';
 import { REQUEST_BODY_MAX_BYTES } from '../limits.js';
 
-/** One compiled route: its name, method, and the path as a pattern whose groups are the ":name" fields. */
+/** One compiled route: its method's name, its declaration, and the path as a pattern whose groups are the ":name" fields. */
 interface Compiled {
   name: MethodName;
   route: Route;
-  method: 'GET' | 'POST';
   pattern: RegExp;
   params: string[];
 }
@@ -19,7 +18,7 @@ interface Compiled {
 const compiled: Compiled[] = Object.entries(apiRoutes).map(([name, declared]) => {
   const route = declared as Route;
   const pattern = new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, '([^/]+)')}$`);
-  return { name: name as MethodName, route, method: route.kind === 'read' ? 'GET' : 'POST', pattern, params: pathParams(route.path) };
+  return { name: name as MethodName, route, pattern, params: pathParams(route.path) };
 });
 
 /** The request an HTTP call carries: path fields, then the query (GET) or the body (POST). */
@@ -33,7 +32,7 @@ async function requestOf(entry: Compiled, match: RegExpExecArray, url: URL, requ
     }
   });
   const route = entry.route;
-  if (route.kind === 'read') {
+  if (route.method === 'GET') {
     for (const [field, codec] of Object.entries(route.query) as [string, QueryField<unknown>][]) fields[field] = codec.decode(url.searchParams.get(codec.name));
   } else if (route.body) {
     const parsed = route.body.schema.safeParse(await readBody(request));
@@ -67,12 +66,12 @@ function authorized(request: IncomingMessage, token: string): boolean {
 
 async function route(app: Application, method: string, url: URL, request: IncomingMessage): Promise<[number, unknown]> {
   for (const entry of compiled) {
-    if (entry.method !== method) continue;
+    if (entry.route.method !== method) continue;
     const match = entry.pattern.exec(url.pathname);
     if (!match) continue;
     const call = app[entry.name] as (request: Record<string, unknown>) => Promise<unknown>;
     const response = await call.call(app, await requestOf(entry, match, url, request));
-    return [entry.route.kind === 'write' && entry.route.created(response as never) ? 201 : 200, response];
+    return [entry.route.created(response as never) ? 201 : 200, response];
   }
   throw new CmError('not_found', `No route ${method} ${url.pathname}.`);
 }

@@ -12,6 +12,8 @@ import { findOperation } from '../store/operations.js';
 import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
+import { sessionSearch } from '../store/session-search.js';
+import type { SessionSearchRequest } from '../protocol.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -135,5 +137,9 @@ export class HostApplication implements Application {
 
   flush() {
     return this.captureService().flush();
+  }
+
+  async sessionSearch(request: SessionSearchRequest) {
+    return sessionSearch(this.reader, request);
   }
 }
