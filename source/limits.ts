@@ -152,3 +152,9 @@ export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
  * clean", as git calls it), so the unchanged-tree short circuit re-reads it.
  */
 export const MEMORY_SCAN_RACY_MS = 2_000;
+
+/**
+ * How long a starting host waits for a one-shot command that holds the lease (it holds it for tens
+ * of milliseconds; 3 s covers a loaded machine, as a command waits for another command).
+ */
+export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
