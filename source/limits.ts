@@ -158,3 +158,8 @@ export const MEMORY_SCAN_RACY_MS = 2_000;
  * of milliseconds; 3 s covers a loaded machine, as a command waits for another command).
  */
 export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
+
+// ---- the memory half ----
+
+/** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */
+export const SEARCH_QUERY_MAX_CHARS = 4096;
