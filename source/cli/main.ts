@@ -64,7 +64,8 @@ export const HELP = `
   Exit codes
     0 ok · 1 internal error · 2 usage or invalid input · 3 incomplete · 4 store already open
     5 conflict · 6 not found · 7 store unavailable · 8 host unreachable · 9 inconsistent store
-    10 over a limit · 130 interrupted (Ctrl+C)
+    10 over a limit · 11 blocking secret found · 12 memory-state unavailable
+    130 interrupted (Ctrl+C)
 `;
 
 export async function main(argv: string[]): Promise<number> {

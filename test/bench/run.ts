@@ -1,6 +1,7 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
+import { runDedupBench } from './dedup.js';
 import { runFoundationBench } from './foundation.js';
 import { runTuiBench } from './tui.js';
 
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   agents: runAgentsBench,
   capture: runCaptureBench,
   tui: runTuiBench,
+  dedup: runDedupBench,
 };
 
 const wanted = process.argv.slice(2);
