@@ -61,7 +61,8 @@ function noteOfRecordBytes(bytes: number): string {
 const notes = async (home: string): Promise<number> => {
   const result = await runCli(['log', '--json', '--home', home]);
   assert.equal(result.code, 0, result.stderr);
-  return result.stdout.split('\n').filter((line) => line.includes('"client.note"')).length;
+  const pages = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { rows: Array<{ kind: string }> });
+  return pages.flatMap((page) => page.rows).filter((row) => row.kind === 'client.note').length;
 };
 
 const errorCode = (stderr: string): string => (JSON.parse(stderr.trim().split('\n').pop()!) as { error: { code: string } }).error.code;
@@ -247,6 +248,18 @@ describe('counted limits through the CLI', { timeout: 60_000 }, () => {
     const ok = await note('a'.repeat(OPERATION_ID_MAX_CHARS));
     assert.equal(ok.code, 0, ok.stderr);
     const over = await note('a'.repeat(OPERATION_ID_MAX_CHARS + 1));
+    assert.equal(over.code, 2, over.stderr);
+    assert.equal(errorCode(over.stderr), 'invalid_input');
+  });
+});
+
+describe('agent names (AGENT_NAME: 1 to 64 characters)', { timeout: 60_000 }, () => {
+  it('a name of 64 characters is created, 65 are refused', async () => {
+    const home = tempHome('lim-name');
+    const create = (name: string) => runCli(['agent', 'create', name, '--json', '--home', home]);
+    const ok = await create('a'.repeat(64));
+    assert.equal(ok.code, 0, ok.stderr);
+    const over = await create('b'.repeat(65));
     assert.equal(over.code, 2, over.stderr);
     assert.equal(errorCode(over.stderr), 'invalid_input');
   });
