@@ -152,3 +152,8 @@ export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
  * clean", as git calls it), so the unchanged-tree short circuit re-reads it.
  */
 export const MEMORY_SCAN_RACY_MS = 2_000;
+
+// ---- the memory half ----
+
+/** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */
+export const SEARCH_QUERY_MAX_CHARS = 4096;

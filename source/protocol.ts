@@ -241,3 +241,23 @@ export const parseRecoveryId = (text: string): number | undefined => {
   const match = RECOVERY_ID.exec(text);
   return match ? Number(match[1]) : undefined;
 };
+
+// ---- the memory half: session search ----
+
+export interface SessionSearchRequest {
+  query: string;
+  /** Canonical UTC instants (2026-08-01 or 2026-08-01T09:30:00Z); until is exclusive. */
+  since?: string | undefined;
+  until?: string | undefined;
+  client?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface SessionSearchResult {
+  results: Array<{ sessionKey: string; turnKey: string; client: string; recordedAt: string; snippet: string }>;
+}
+
+export interface Application {
+  /** BM25 over what users said (delivered user turns, driven agents' user rows). */
+  sessionSearch(request: SessionSearchRequest): Promise<SessionSearchResult>;
+}

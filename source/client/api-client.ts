@@ -2,7 +2,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { CmError, isErrorCode } from '../errors.js';
 import { API_TIMEOUT_MS } from '../limits.js';
-import type { CaptureStatus, DrainReport, FlushReport } from '../protocol.js';
+import type { CaptureStatus, DrainReport, FlushReport, SessionSearchRequest, SessionSearchResult } from '../protocol.js';
 import type {
   AbortReceipt, AgentView, Application, CreateAgentInput, HostStatus, JournalRow, MessageView, NoteInput, OperationView, Page, PageRequest, PromptInput, PromptReceipt, Receipt, TimelineRow,
 } from '../protocol.js';
@@ -117,6 +117,11 @@ export class ApiClient implements Application {
 
   flush() {
     return this.request<FlushReport>('POST', '/v1/capture/flush', {});
+  }
+
+  // ---- the memory half ----
+  sessionSearch(request: SessionSearchRequest) {
+    return this.request<SessionSearchResult>('POST', '/v1/search', request);
   }
 }
 

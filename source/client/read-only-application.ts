@@ -10,6 +10,8 @@ import { schemaVersion } from '../store/migrations.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
 import { readHeads, readStoreId } from '../store/sequences.js';
+import { sessionSearch } from '../store/session-search.js';
+import type { SessionSearchRequest } from '../protocol.js';
 
 export class ReadOnlyApplication implements Application {
   private constructor(private readonly db: Db) {}
@@ -76,6 +78,11 @@ export class ReadOnlyApplication implements Application {
 
   async flush(): Promise<never> {
     throw new CmError('internal', 'This connection is read-only; flushing needs the host or the lease.');
+  }
+
+  // ---- the memory half ----
+  async sessionSearch(request: SessionSearchRequest) {
+    return sessionSearch(this.db, request);
   }
 
   close(): void {

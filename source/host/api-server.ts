@@ -12,6 +12,7 @@ const noteBody = z.object({ text: z.string(), operationId: z.string().optional()
 const agentBody = z.object({ name: z.string(), model: z.string().optional(), piConfigDir: z.string().optional(), operationId: z.string().optional() }).strict();
 const promptBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
 const abortBody = z.object({ operationId: z.string().optional() }).strict();
+const searchBody = z.object({ query: z.string(), since: z.string().optional(), until: z.string().optional(), client: z.string().optional(), limit: z.number().optional() }).strict();
 
 async function parseBody<T>(request: IncomingMessage, schema: z.ZodType<T>, shape: string): Promise<T> {
   const parsed = schema.safeParse(await readBody(request));
@@ -102,6 +103,8 @@ async function route(app: Application, method: string, url: URL, request: Incomi
     return [200, await app.sessionDrain({ recover: parsed.data.recover })];
   }
   if (method === 'POST' && path === '/v1/capture/flush') return [200, await app.flush()];
+  // ---- the memory half ----
+  if (method === 'POST' && path === '/v1/search') return [200, await app.sessionSearch(await parseBody(request, searchBody, '{"query": string, "since"?, "until"?, "client"?, "limit"?: number}'))];
   throw new CmError('not_found', `No route ${method} ${path}.`);
 }
 

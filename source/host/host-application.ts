@@ -11,6 +11,8 @@ import { findOperation } from '../store/operations.js';
 import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
+import { sessionSearch } from '../store/session-search.js';
+import type { SessionSearchRequest } from '../protocol.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -134,5 +136,10 @@ export class HostApplication implements Application {
 
   flush() {
     return this.captureService().flush();
+  }
+
+  // ---- the memory half ----
+  async sessionSearch(request: SessionSearchRequest) {
+    return sessionSearch(this.reader, request);
   }
 }
