@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import { Host, type HostInfoFile } from '../host/host.js';
-import type { Application } from '../protocol.js';
-import { ApiClient } from './api-client.js';
-import { ReadOnlyApplication } from './read-only-application.js';
+import type { Application } from '../api/application.js';
+import { apiClient } from './api-client.js';
+import { isCurrentStore, openReadOnly } from './read-only-application.js';
 
 export interface Connection {
   app: Application;
@@ -27,10 +27,10 @@ export function readHostInfo(home: string): HostInfoFile | undefined {
 }
 
 /** The running host's API, or undefined when none answers as the host that host.json names. */
-export async function findRunningHost(home: string): Promise<ApiClient | undefined> {
+export async function findRunningHost(home: string): Promise<Application | undefined> {
   const info = readHostInfo(home);
   if (!info || info.role !== 'host' || !info.port || !info.token) return undefined;
-  const client = new ApiClient(info.port, info.token);
+  const client = apiClient(info.port, info.token);
   try {
     const status = await client.status();
     return status.hostId === info.hostId ? client : undefined;
@@ -43,13 +43,12 @@ export async function connect(home: string, need: 'write' | 'read'): Promise<Con
   const remote = await findRunningHost(home);
   if (remote) return { app: remote, mode: 'remote', close: async () => {} };
   if (need === 'read') {
-    // A fresh home gets its store created once (briefly holding the lease), then read without it.
     // A fresh home, or a store of an older schema, is created or migrated once (briefly holding the lease), then read without it.
-    if (!existsSync(storeFiles(home).core) || !ReadOnlyApplication.isCurrent(storeFiles(home).core)) {
+    if (!existsSync(storeFiles(home).core) || !isCurrentStore(storeFiles(home).core)) {
       await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
     }
-    const reader = ReadOnlyApplication.open(storeFiles(home).core);
-    return { app: reader, mode: 'read-only', close: async () => reader.close() };
+    const reader = openReadOnly(storeFiles(home).core);
+    return { app: reader.app, mode: 'read-only', close: async () => reader.close() };
   }
   try {
     const host = await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS });

@@ -49,10 +49,10 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
       );
       break;
     case 'start':
-      agent = await withConnection(home, 'write', (c) => c.app.startAgent(name));
+      agent = await withConnection(home, 'write', (c) => c.app.startAgent({ agent: name }));
       break;
     case 'stop':
-      agent = await withConnection(home, 'write', (c) => c.app.stopAgent(name));
+      agent = await withConnection(home, 'write', (c) => c.app.stopAgent({ agent: name }));
       break;
     default:
       throw new CmError('usage', usage);
@@ -74,14 +74,14 @@ export async function runPrompt(home: string, words: string[], operationId: stri
 export async function runAbort(home: string, agent: string | undefined, operationId: string | undefined, out: Output): Promise<number> {
   if (!agent) throw new CmError('usage', 'usage: common-memory abort <agent> [--operation-id ID]');
   const abortId = operationId ?? randomUUID();
-  const receipt = await writeWithRetry(home, (app) => app.abort(agent, abortId));
+  const receipt = await writeWithRetry(home, (app) => app.abort({ agent, operationId: abortId }));
   out.result(receipt, () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`);
   return 0;
 }
 
 export async function runAbandon(home: string, operationId: string | undefined, out: Output): Promise<number> {
   if (!operationId) throw new CmError('usage', 'usage: common-memory abandon <operation-id>');
-  const op = await withConnection(home, 'write', (c) => c.app.abandon(operationId));
+  const op = await withConnection(home, 'write', (c) => c.app.abandon({ operationId }));
   out.result(op, () => `operation ${op.operationId} is ${op.state}; its messages are kept`);
   return 0;
 }
