@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { applyInstall, planInstall } from '../source/hosts/integrations.js';
-import type { Application } from '../source/protocol.js';
+import type { Application } from '../source/api/application.js';
 import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/agents.js';
 import { applyStep } from '../source/store/capture-sessions.js';
 import { coreSchema } from '../source/store/core-schema.js';
@@ -48,7 +48,7 @@ function runningAgentStore(): { db: Db; storeId: string } {
 /** Starts agent `name` and admits HELLO under `operationId`; the fake holds its answer after the user echo. */
 async function promptHeld(app: Application, name: string, operationId: string): Promise<string> {
   const agent = await app.createAgent({ name });
-  await app.startAgent(name);
+  await app.startAgent({ agent: name });
   await app.prompt({ agent: name, text: HELLO, operationId });
   await heldAt(app, agent.agentId, SIMPLE_LINES.throughUserEcho);
   return agent.agentId;
@@ -82,7 +82,7 @@ describe('busy agent: the durable check in the store and the runtime check in th
         db.prepare('UPDATE agents SET active_operation_id = NULL').run();
         assert.equal(await activeOperation(app, 'a'), null);
         assert.equal(await codeOf(app.prompt({ agent: 'a', text: 'too soon', operationId: 'op-second' })), 'agent_busy');
-        assert.equal(await codeOf(app.operation('op-second')), 'not_found', 'nothing was admitted');
+        assert.equal(await codeOf(app.operation({ operationId: 'op-second' })), 'not_found', 'nothing was admitted');
         db.prepare("UPDATE agents SET active_operation_id = 'op-first'").run();
       } finally {
         db.close();
