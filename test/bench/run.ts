@@ -3,6 +3,7 @@ import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
 import { runFoundationBench } from './foundation.js';
+import { runSecretLintBench } from './secret-lint.js';
 import { runTuiBench } from './tui.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   capture: runCaptureBench,
   tui: runTuiBench,
   dedup: runDedupBench,
+  'secret-lint': runSecretLintBench,
 };
 
 const wanted = process.argv.slice(2);
