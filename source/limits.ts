@@ -153,6 +153,12 @@ export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
  */
 export const MEMORY_SCAN_RACY_MS = 2_000;
 
+/**
+ * How long a starting host waits for a one-shot command that holds the lease (it holds it for tens
+ * of milliseconds; 3 s covers a loaded machine, as a command waits for another command).
+ */
+export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
+
 // ---- the memory half ----
 
 /** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */
