@@ -19,6 +19,7 @@ import {
   type JsonValue,
   parseEntry,
   serializeEntryDocument,
+  singleLineText,
   slugify,
   updateEntryDocument,
 } from './entry-format.js';
@@ -118,20 +119,6 @@ const decoder = new TextDecoder();
 /** The id a new entry gets from its candidate: stable, so preparing the same candidate twice targets one entry. */
 export const entryIdForCandidate = (candidateId: string): string => `m-${sha256Hex(`common-memory entry@1\0${candidateId}`).slice(0, 20)}`;
 
-/** One line of display text: controls and runs of whitespace become single spaces. */
-function singleLine(text: string, maxChars: number): string {
-  const line = text
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const chars = [...line];
-  if (chars.length <= maxChars) return line;
-  const cut = chars.slice(0, maxChars - 1).join('');
-  const atWord = cut.replace(/\s+\S*$/, '');
-  return `${atWord.length > maxChars / 2 ? atWord : cut}…`;
-}
-
 /**
  * The body as it is written: NFC, LF line ends, no control characters but tabs, no trailing
  * spaces, no leading or trailing blank lines, one final newline.
@@ -150,18 +137,18 @@ export function sanitizeBody(text: string): string {
 
 function titleOf(candidate: CandidateForPromotion): string {
   const source = candidate.title ?? candidate.content.split('\n').find((line) => line.trim() !== '') ?? '';
-  const title = singleLine(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
+  const title = singleLineText(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
   return title === '' ? 'Untitled entry' : title;
 }
 
 function entryFields(candidate: CandidateForPromotion): Record<string, JsonValue | null> {
-  const appliesWhen = candidate.appliesWhen === null ? null : singleLine(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
+  const appliesWhen = candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
   return {
     title: titleOf(candidate),
     appliesWhen: appliesWhen === '' ? null : appliesWhen,
     priority: Math.min(100, Math.max(0, Math.round(candidate.priority))),
     confidence: candidate.confidence,
-    evidence: { summary: singleLine(candidate.evidenceSummary, MEMORY_APPLIES_WHEN_MAX_CHARS), candidateId: candidate.candidateId },
+    evidence: { summary: singleLineText(candidate.evidenceSummary, MEMORY_APPLIES_WHEN_MAX_CHARS), candidateId: candidate.candidateId },
   };
 }
 
