@@ -23,22 +23,14 @@ import {
   slugify,
   updateEntryDocument,
 } from './entry-format.js';
+import { lintText as secretLint, type SecretFinding } from './secret-lint.js';
 import { type MemoryRoot, readMemoryFile, type WriteOptions, writeMemoryFile } from './safe-files.js';
 
 export const PLAN_FORMAT = 'common-memory-promotion-plan@1';
 /** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
 export const PROMOTION_POLICY_VERSION = 'promotion-policy@1';
 
-/** What the secret lint reports about a text; a `block` finding refuses a plan. */
-export interface SecretFinding {
-  rule: string;
-  severity: 'block' | 'warn';
-  line: number;
-  column: number;
-  /** Masked: never the secret itself. */
-  excerpt: string;
-}
-
+/** The secret lint a plan runs; a `block` finding refuses the plan. */
 export type LintText = (text: string) => SecretFinding[];
 
 export type PromotionScope = 'project' | 'user';
@@ -77,7 +69,8 @@ export interface PlanInput {
   currentFiles: CurrentFile[];
   /** ISO time written as `created` / `updated`: a plan is a value, so the caller gives the clock. */
   now: string;
-  lintText: LintText;
+  /** Default: the secret lint of source/memory/secret-lint.ts. */
+  lintText?: LintText;
 }
 
 export interface PlanFile {
@@ -252,10 +245,11 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   // The lint runs over the exact bytes that would be written, after every transformation, and over
   // the path (a file name is committed too). A refusal names the candidate, never the path: a path
   // made from a title could carry the very secret.
+  const lint = input.lintText ?? secretLint;
   const planFiles: PlanFile[] = [];
   const blocking: Array<SecretFinding & { candidateId: string }> = [];
   for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const findings = [...input.lintText(file.path).map((f) => ({ ...f, line: 0 })), ...input.lintText(decoder.decode(file.content))];
+    const findings = [...lint(file.path).map((f) => ({ ...f, line: 0 })), ...lint(decoder.decode(file.content))];
     blocking.push(...findings.filter((f) => f.severity === 'block').map((f) => ({ ...f, candidateId: file.candidateIds[0]! })));
     planFiles.push({ ...file, sanitizedContentDigest: sha256Hex(file.content), findings: findings.filter((f) => f.severity !== 'block') });
   }
