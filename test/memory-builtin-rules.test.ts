@@ -198,4 +198,15 @@ describe('draftCandidates', () => {
   });
 
   it('no turns, no drafts', () => assert.deepEqual(draftCandidates([]), []));
+
+  it('a turn of a megabyte of repeated triggers takes well under a second and is not a memory', () => {
+    for (const unit of ['always ', 'Remember that ', 'we use ', '  at x ', 'The a b c d e f g ']) {
+      const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+      const start = process.hrtime.bigint();
+      const drafts = draftCandidates([{ evidenceId: 'e', text }]);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      assert.ok(ms < 1000, `${JSON.stringify(unit)}: ${ms} ms`);
+      assert.deepEqual(drafts, []);
+    }
+  });
 });

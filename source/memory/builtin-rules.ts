@@ -28,6 +28,8 @@ export const DRAFTS_PER_TASK_MAX = 8;
 /** A "sentence" longer than this is pasted prose or a document, not a statement someone typed. */
 const STATEMENT_MAX_CHARS = 400;
 const STATEMENT_MIN_WORDS = 3;
+/** A line longer than this is a pasted document or a minified file; nobody types a paragraph that long. */
+const PROSE_LINE_MAX_CHARS = 4000;
 
 interface Rule {
   name: string;
@@ -210,6 +212,7 @@ const PASTED_LINE: RegExp[] = [
 ];
 
 function isPastedLine(line: string): boolean {
+  if (line.length > PROSE_LINE_MAX_CHARS) return true;
   if (PASTED_LINE.some((pattern) => pattern.test(line))) return true;
   const text = line.trim();
   if (text.length < 20) return false;
