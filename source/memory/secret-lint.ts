@@ -275,6 +275,8 @@ function entropyFindings(text: string): { offset: number; length: number }[] {
     // Random keys mix digits with both cases; identifiers, words and paths do not.
     if (!/\d/.test(run) || !/[a-z]/.test(run) || !/[A-Z]/.test(run)) continue;
     if (DIGEST_RUN.test(run) || NOT_SECRET_PREFIX.test(text.slice(Math.max(0, offset - 32), offset))) continue;
+    // An alphabet written out (base64 tables, test data) is ordered, never random.
+    if (/abcdefgh|ABCDEFGH|01234567/.test(run)) continue;
     if (isIdentifier(run) || shannonEntropy(run) < ENTROPY_MIN_BITS || decodesToText(run)) continue;
     found.push({ offset, length: run.length });
   }
