@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { draftCandidates, DRAFTS_PER_TASK_MAX, type DraftType, matchStatement, proseLines } from '../source/memory/builtin-rules.js';
+import { scoreExtraction } from './bench/extraction-rules.js';
 
 // Durable statements a user makes to a coding agent, with the type each should become.
 const positives: [utterance: string, type: DraftType][] = [
@@ -136,6 +137,15 @@ describe('built-in extraction rules: questions, requests and pasted material are
     });
   }
   it('has at least 40 negative cases', () => assert.ok(negatives.length >= 40));
+});
+
+describe('built-in extraction rules on the labelled utterances', () => {
+  it('keep no question, request or paste (precision 1) and find at least 90% of the durable statements', () => {
+    const score = scoreExtraction('extraction-utterances.jsonl');
+    assert.ok(score.utterances >= 60);
+    assert.deepEqual(score.wronglyKept, []);
+    assert.ok(score.recall >= 0.9, `recall ${score.recall}; missed ${JSON.stringify(score.missed)}`);
+  });
 });
 
 describe('draftCandidates', () => {
