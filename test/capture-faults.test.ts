@@ -2,7 +2,7 @@
 // and 16 hooks racing on one store. Everything runs the real shipped bin.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FAULTS_ENV } from '../source/workers/faults.js';
+import { FAULTS_ENV } from '../source/ground/faults.js';
 import { runCli, tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 

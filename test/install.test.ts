@@ -12,7 +12,7 @@ import { CODEX_HOOK_EVENTS } from '../source/hosts/codex/install.js';
 import { detectFormat } from '../source/hosts/config-file.js';
 import { HOOK_STATUS_MESSAGE, hookCommand, parseHookCommand } from '../source/hosts/hook-config.js';
 import { applyInstall, integrationStatus, planInstall, planUninstall } from '../source/hosts/integrations.js';
-import { unifiedDiff } from '../source/hosts/unified-diff.js';
+import { unifiedDiff } from '../source/ground/unified-diff.js';
 import { runCli } from './support/cli.js';
 
 const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `cm-install-${label}-`));

@@ -7,7 +7,7 @@ import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SCAN_RACY_MS } from '../source/limits.js
 import { type ProjectionScan, scanApprovedRoot, sourceTreeDigest } from '../source/memory/approved-projection.js';
 import { formatEntry, type MemoryEntry } from '../source/memory/entry-format.js';
 import { memoryRoot } from '../source/memory/safe-files.js';
-import { sha256Hex } from '../source/hook/identity.js';
+import { sha256Hex } from '../source/ground/digests.js';
 import { temporaryName } from '../source/memory/safe-files.js';
 
 const ROOT_PATH = '.common-memory/memory';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
-import { JsonlFramer, frameStream, type FrameEvent } from '../source/hosts/pi/jsonl-framer.js';
+import { JsonlFramer, frameStream, type FrameEvent } from '../source/ground/jsonl-framer.js';
 import { RECORD_MAX_BYTES } from '../source/limits.js';
 import { fixtureNames, fixturePath, readTranscript } from './support/pi-transcript.js';
 

@@ -5,6 +5,7 @@ import { type Application, readOnlyApplication } from '../api/application.js';
 import { listAgents } from '../store/agents.js';
 import { readCaptureStatus } from '../store/capture-reads.js';
 import { coreSchema } from '../store/core-schema.js';
+import { runDoctor } from '../store/doctor.js';
 import { openDatabase } from '../store/database.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
 import { schemaVersion } from '../store/migrations.js';
@@ -16,6 +17,16 @@ export function isCurrentStore(corePath: string): boolean {
   const db = openDatabase(corePath, { readonly: true });
   try {
     return schemaVersion(db) >= coreSchema.steps.length;
+  } finally {
+    db.close();
+  }
+}
+
+/** The consistency self-check, over a read-only connection (it works beside a running host). */
+export function checkStore(corePath: string): ReturnType<typeof runDoctor> {
+  const db = openDatabase(corePath, { readonly: true });
+  try {
+    return runDoctor(db);
   } finally {
     db.close();
   }

@@ -5,9 +5,10 @@
 // new session key). Its snapshot is read once, at the first SessionStart startup/resume, and is
 // re-attached unchanged for compact/clear/resume in the same process.
 import type { Db } from '../store/database.js';
-import { commit, type FaultPoint } from '../store/transaction.js';
+import type { FaultPoint } from '../ground/faults.js';
+import { commit } from '../store/transaction.js';
 import { HOOK_TAIL_CHUNK_BYTES, SNAPSHOT_MAX_CHARS } from '../limits.js';
-import { sessionKeyOf, textDigest } from './identity.js';
+import { sessionKeyOf, textDigest } from '../ground/digests.js';
 import type { HookClient, HookPayload } from './payload.js';
 import { readTail, type Tail } from './transcript-tail.js';
 

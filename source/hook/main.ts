@@ -12,7 +12,7 @@ import { HOOK_STDIN_MAX_BYTES } from '../limits.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
-import { faultPointFromEnv } from '../workers/faults.js';
+import { faultPointFromEnv } from '../ground/faults.js';
 import { captureEvent } from './capture.js';
 import { parsePayload, type HookClient } from './payload.js';
 import { processInstance } from './process-instance.js';

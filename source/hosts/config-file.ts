@@ -5,16 +5,7 @@
 import { closeSync, copyFileSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
-import { parseSpans, serializePreserving } from './json-preserving.js';
-
-/** The layout of a JSON file, so that a rewrite looks like the user's own. */
-export interface JsonFormat {
-  /** JSON.stringify's `space`: a number of spaces, "\t", or 0 for one compact line. */
-  readonly indent: number | '\t';
-  readonly eol: '\n' | '\r\n';
-  readonly finalNewline: boolean;
-  readonly bom: boolean;
-}
+import { type JsonFormat, parseSpans, serializePreserving } from './json-preserving.js';
 
 export const DEFAULT_JSON_FORMAT: JsonFormat = { indent: 2, eol: '\n', finalNewline: true, bom: false };
 

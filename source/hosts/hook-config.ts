@@ -17,7 +17,7 @@ import { CmError } from '../errors.js';
 import { InvalidConfigError, loadJsonObject, replaceFileAtomically, rewriteJson } from './config-file.js';
 import type { LoadedJson, WriteFault } from './config-file.js';
 import { shellQuote } from '../shell-quote.js';
-import { unifiedDiff } from './unified-diff.js';
+import { unifiedDiff } from '../ground/unified-diff.js';
 
 export type HookClient = 'codex' | 'claude';
 export type HookAction = 'install' | 'uninstall';

@@ -2,7 +2,15 @@
 // the user's hand-laid-out objects, escapes and number forms survive a merge. Only the
 // containers on the path to a change (the root, `hooks`, one event's list) are laid out anew,
 // in the file's own indentation; their unchanged members are copied byte for byte.
-import type { JsonFormat } from './config-file.js';
+
+/** The layout of a JSON file, so that a rewrite looks like the user's own. */
+export interface JsonFormat {
+  /** JSON.stringify's `space`: a number of spaces, "\t", or 0 for one compact line. */
+  readonly indent: number | '\t';
+  readonly eol: '\n' | '\r\n';
+  readonly finalNewline: boolean;
+  readonly bom: boolean;
+}
 
 interface Node {
   readonly start: number;

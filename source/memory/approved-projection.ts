@@ -7,7 +7,7 @@
 
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256Hex } from '../hook/identity.js';
+import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from './entry-format.js';
 import {

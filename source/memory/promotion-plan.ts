@@ -6,7 +6,7 @@
 // replay: each re-reads its target and writes only if the target is still what the plan saw.
 
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { sha256Hex } from '../hook/identity.js';
+import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_APPLIES_WHEN_MAX_CHARS, MEMORY_ENTRY_MAX_BYTES, MEMORY_SLUG_MAX_CHARS, MEMORY_TITLE_MAX_CHARS } from '../limits.js';
 import { gitBlobOid } from './blob-oid.js';
 import {

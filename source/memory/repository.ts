@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { sha256Hex } from '../hook/identity.js';
+import { sha256Hex } from '../ground/digests.js';
 
 export interface RepositoryBinding {
   scope: 'project';

@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
-import { sha256Hex } from '../hook/identity.js';
+import { sha256Hex } from '../ground/digests.js';
 import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../limits.js';
 import { findCandidate } from './capture-reads.js';
 import { indexUserText } from './session-search.js';

@@ -1,14 +1,13 @@
 // The commit boundary. A Tx exists only inside `commit`, so store helpers that take one
 // can never commit on their own: they add rows to the caller's transaction and return.
 import type { Db } from './database.js';
+import type { FaultPoint } from '../ground/faults.js';
 
 export interface Tx {
   readonly db: Db;
   /** One clock reading per transaction: timestamps are display only, never identity or order. */
   readonly nowMs: number;
 }
-
-export type FaultPoint = (name: string) => void;
 
 /**
  * Runs `body` as one BEGIN IMMEDIATE transaction. `fault` lets drills fail deterministically

@@ -4,7 +4,9 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { AbortReceipt, PromptReceipt } from '../protocol.js';
 import { AgentManager } from '../hosts/pi/agent-manager.js';
 import { resolvePiCommand } from '../hosts/pi/pi-command.js';
+import type { PiStoreCalls, PiStoreFunctions } from '../hosts/pi/store-port.js';
 import { WriterClient } from './writer-client.js';
+import type { CommandInput, CommandResult } from './writer-commands.js';
 import { serveCalls } from './reply-channel.js';
 
 export interface AgentsWorkerData {
@@ -26,6 +28,11 @@ export type AgentsCalls = {
 
 const data = workerData as AgentsWorkerData;
 const writer = WriterClient.overPort(data.writerPort, data.storeId);
+/** Whether the writer fits the port the pi runtime declares, command by command. */
+type WriterFitsPiPort = { [K in keyof PiStoreCalls]: (input: CommandInput<K>) => Promise<CommandResult<K>> } extends PiStoreFunctions ? true : never;
+// Checked when compiling: this line stops type-checking as soon as the writer no longer fits.
+true satisfies WriterFitsPiPort;
+
 const manager = new AgentManager({ writer, hostId: data.hostId, pi: () => resolvePiCommand(), ...(data.maxRecordBytes ? { maxRecordBytes: data.maxRecordBytes } : {}) });
 
 serveCalls<AgentsCalls>(parentPort!, {

@@ -10,7 +10,7 @@ import { databaseError, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { readStoreId } from '../store/sequences.js';
 import { commit } from '../store/transaction.js';
-import { faultPointFromEnv } from './faults.js';
+import { faultPointFromEnv } from '../ground/faults.js';
 import type { AnyCommand, MemoryContext, WriterContext } from '../store/command.js';
 import { memoryUnavailable, openMemoryState, type MemoryState } from '../memory/state-database.js';
 import { writerCommands } from './writer-commands.js';

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { storeFiles } from '../../source/home.js';
 import { storeTail } from '../../source/hook/capture.js';
-import { textDigest } from '../../source/hook/identity.js';
+import { textDigest } from '../../source/ground/digests.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { hookCommand } from '../../source/hosts/hook-config.js';
 import { readCaptureStatus } from '../../source/store/capture-reads.js';

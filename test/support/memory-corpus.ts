@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { ensureHome, storeFiles } from '../../source/home.js';
 import { storeTail } from '../../source/hook/capture.js';
-import { textDigest } from '../../source/hook/identity.js';
+import { textDigest } from '../../source/ground/digests.js';
 import { coreSchema } from '../../source/store/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';

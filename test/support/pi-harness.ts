@@ -4,7 +4,7 @@
 // but its own child, by pid.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { frameStream, type FrameEvent } from '../../source/hosts/pi/jsonl-framer.js';
+import { frameStream, type FrameEvent } from '../../source/ground/jsonl-framer.js';
 import { classifyPiRecord, type PiRecord } from '../../source/hosts/pi/pi-record.js';
 import { encodePiCommand, encodePrompt, newCommandId, type PiCommand } from '../../source/hosts/pi/prompt-encoding.js';
 import { advanceSettlement, settlementWait, startSettlement, type SettlementInput, type SettlementState } from '../../source/hosts/pi/settlement.js';

@@ -10,7 +10,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { JsonlFramer, type FramedRecord } from '../../source/hosts/pi/jsonl-framer.js';
+import { JsonlFramer, type FramedRecord } from '../../source/ground/jsonl-framer.js';
 import { classifyPiRecord, type PiRecord } from '../../source/hosts/pi/pi-record.js';
 import { advanceSettlement, startSettlement, type SettlementState } from '../../source/hosts/pi/settlement.js';
 import { PI_SETTLE_GRACE_MS } from '../../source/limits.js';

@@ -2,21 +2,15 @@
 import { existsSync } from 'node:fs';
 import { EXIT, CmError } from '../../errors.js';
 import { storeFiles } from '../../home.js';
-import { openDatabase } from '../../store/database.js';
-import { runDoctor } from '../../store/doctor.js';
+import { checkStore } from '../../client/read-only-application.js';
 import type { Output } from '../output.js';
 
 export async function runDoctorCommand(home: string, out: Output): Promise<number> {
   const path = storeFiles(home).core;
   if (!existsSync(path)) throw new CmError('not_found', `No store in ${home} yet; nothing to check.`);
-  const db = openDatabase(path, { readonly: true });
-  try {
-    const violations = runDoctor(db);
-    out.result({ consistent: violations.length === 0, violations }, () =>
-      violations.length === 0 ? `store in ${home} is consistent` : violations.map((v) => `violation ${v.check}: ${v.detail}`).join('\n'),
-    );
-    return violations.length === 0 ? EXIT.ok : EXIT.inconsistent;
-  } finally {
-    db.close();
-  }
+  const violations = checkStore(path);
+  out.result({ consistent: violations.length === 0, violations }, () =>
+    violations.length === 0 ? `store in ${home} is consistent` : violations.map((v) => `violation ${v.check}: ${v.detail}`).join('\n'),
+  );
+  return violations.length === 0 ? EXIT.ok : EXIT.inconsistent;
 }

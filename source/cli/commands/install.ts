@@ -4,7 +4,7 @@ import { CmError } from '../../errors.js';
 import { applyInstall, planInstall, planUninstall } from '../../hosts/integrations.js';
 import type { HookApplyResult, HookClient, IntegrationPlan } from '../../hosts/integrations.js';
 import { assertApplicable } from '../../hosts/hook-config.js';
-import { faultPointFromEnv } from '../../workers/faults.js';
+import { faultPointFromEnv } from '../../ground/faults.js';
 import type { Output } from '../output.js';
 
 export interface InstallFlags {

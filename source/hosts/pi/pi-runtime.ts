@@ -6,17 +6,17 @@ import { execa, type ResultPromise } from 'execa';
 import { CmError } from '../../errors.js';
 import { PI_ACCEPT_TIMEOUT_MS, PI_STOP_EXIT_MS, PI_STOP_SETTLE_MS } from '../../limits.js';
 import type { AbortReceipt, PromptReceipt } from '../../protocol.js';
-import type { IngestResult } from '../../store/pi-ingest.js';
-import type { WriterClient } from '../../workers/writer-client.js';
 import { prepareAgentDir } from './agent-dir.js';
-import { JsonlFramer, type FrameEvent } from './jsonl-framer.js';
+import { JsonlFramer, type FrameEvent } from '../../ground/jsonl-framer.js';
 import { piArguments, type PiCommandLine } from './pi-command.js';
 import { classifyPiRecord } from './pi-record.js';
 import { encodePiCommand, newCommandId } from './prompt-encoding.js';
+import type { IngestAnswer, PiStorePort, Settle } from './store-port.js';
 import { advanceSettlement, settlementWait, startSettlement, type SettlementResult, type SettlementState } from './settlement.js';
 
 export interface RuntimeDeps {
-  writer: WriterClient;
+  /** The writer, as the port this runtime declares. */
+  writer: PiStorePort;
   hostId: string;
   /** Resolved at each start, so a missing pi is a clear error at `agent start`, not at host start. */
   pi: () => PiCommandLine;
@@ -35,7 +35,6 @@ interface InFlight {
   finish: () => void;
 }
 
-type Settle = { operationId: string; outcome: string; detail: unknown };
 
 /** Drills shorten the wait for a child that never answers (COMMON_MEMORY_DRILL_ACCEPT_MS). */
 function acceptTimeoutMs(): number {
@@ -189,7 +188,7 @@ export class PiRuntime {
       // A record that confirms settlement belongs to no operation: settle first, in the same transaction.
       if (!step.consumed && step.state.result) settle = settleOf(inFlight, step.state.result);
     }
-    let result: IngestResult;
+    let result: IngestAnswer;
     try {
       result = await this.deps.writer.call('ingestPiRecord', {
         generationId: this.generationId,

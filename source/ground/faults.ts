@@ -2,7 +2,9 @@
 // makes the named commit boundary fail: "throw" rolls the transaction back as a storage failure
 // would; "kill" ends the whole process with SIGKILL, as a power cut would. Unset in normal use.
 import { CmError } from '../errors.js';
-import type { FaultPoint } from '../store/transaction.js';
+
+/** Called at each named commit boundary; throws (or kills the process) where a drill asks for it. */
+export type FaultPoint = (name: string) => void;
 
 export const FAULTS_ENV = 'COMMON_MEMORY_FAULTS';
 

@@ -18,7 +18,7 @@
 //   ordinals of a stream have no holes and an oversized or broken line keeps its place.
 // - At EOF an unterminated last line is 'truncated' (its bytes are kept, they may be a cut record).
 
-import { RECORD_MAX_BYTES, SEQUENCE_MAX } from '../../limits.js';
+import { RECORD_MAX_BYTES, SEQUENCE_MAX } from '../limits.js';
 
 /** A complete, well-formed UTF-8 line, without its LF. */
 export interface FramedRecord {
