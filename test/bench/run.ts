@@ -3,6 +3,7 @@ import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
 import { runFoundationBench } from './foundation.js';
+import { runPromotionBench } from './promotion.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runTuiBench } from './tui.js';
 
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   agents: runAgentsBench,
   capture: runCaptureBench,
   tui: runTuiBench,
+  promotion: runPromotionBench,
   dedup: runDedupBench,
   'secret-lint': runSecretLintBench,
 };
