@@ -28,6 +28,7 @@ import {
   slugify,
   updateEntryDocument,
 } from './entry-format.js';
+import { writeModesFor } from './memory-root.js';
 import { lintText as secretLint, type SecretFinding } from './secret-lint.js';
 import { type MemoryRoot, readMemoryFile, syncDirectory, type WriteOptions, writeMemoryFile } from './safe-files.js';
 
@@ -374,10 +375,6 @@ export function checkPlanIntegrity(plan: PromotionPlan): string | null {
   if (planDigestOf(plan) !== plan.planDigest) return 'the plan does not match its digest';
   return null;
 }
-
-/** File and directory modes per scope: the user scope is private; project files are committed and shared. */
-export const writeModesFor = (scope: PromotionScope): Pick<WriteOptions, 'fileMode' | 'directoryMode'> =>
-  scope === 'user' ? { fileMode: 0o600, directoryMode: 0o700 } : { fileMode: 0o644, directoryMode: 0o755 };
 
 export type ApplyOutcome =
   /** The approved bytes were written. */

@@ -29,6 +29,7 @@ import {
   buildPromotionPlan,
   type CandidateForPromotion,
   driftedTargets,
+  type PlanInput,
   syncPlanDirectories,
 } from '../../source/memory/promotion-plan.js';
 import { memoryRoot } from '../../source/memory/safe-files.js';
@@ -69,28 +70,20 @@ function writeFloor(dir: string, files: Array<{ path: string; content: Uint8Arra
 }
 
 function applyFigures(base: string): Figure[] {
-  const result = buildPromotionPlan({
+  const input: PlanInput = {
     planId: 'bench',
     scope: 'project',
     ownerKey: 'bench',
     candidates: candidates(50),
     currentFiles: [],
     now: '2026-03-01T00:00:00.000Z',
-  });
+  };
+  const result = buildPromotionPlan(input);
   if (!result.ok) throw new Error(result.refusal.message);
   const { plan } = result;
   const build = median(
     Array.from({ length: ROUNDS }, () =>
-      timeMs(() =>
-        buildPromotionPlan({
-          planId: 'bench',
-          scope: 'project',
-          ownerKey: 'bench',
-          candidates: candidates(50),
-          currentFiles: [],
-          now: '2026-03-01T00:00:00.000Z',
-        }),
-      ),
+      timeMs(() => buildPromotionPlan(input)),
     ),
   );
   const apply: number[] = [];
