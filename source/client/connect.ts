@@ -43,9 +43,10 @@ export async function connect(home: string, need: 'write' | 'read'): Promise<Con
   const remote = await findRunningHost(home);
   if (remote) return { app: remote, mode: 'remote', close: async () => {} };
   if (need === 'read') {
-    // A fresh home gets its store created once (briefly holding the lease), then read without it.
-    // A fresh home, or a store of an older schema, is created or migrated once (briefly holding the lease), then read without it.
-    if (!existsSync(storeFiles(home).core) || !ReadOnlyApplication.isCurrent(storeFiles(home).core)) {
+    // A read never creates a store: a home without one is "not found", and stays as it was.
+    if (!existsSync(storeFiles(home).core)) throw noStore(home);
+    // A store of an older schema is migrated once (briefly holding the lease), then read without it.
+    if (!ReadOnlyApplication.isCurrent(storeFiles(home).core)) {
       await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
     }
     const reader = ReadOnlyApplication.open(storeFiles(home).core);
@@ -62,4 +63,11 @@ export async function connect(home: string, need: 'write' | 'read'): Promise<Con
     }
     throw error;
   }
+}
+
+export function noStore(home: string): CmError {
+  return new CmError(
+    'not_found',
+    `No store in ${home} yet: nothing was recorded there, and nothing was created. Install the hooks (common-memory install claude|codex), write a note or open the TUI; or choose another data home with --home.`,
+  );
 }
