@@ -51,7 +51,8 @@ export function validatePageRequest(db: Db, stream: Stream, request: PageRequest
   }
   const head = readHeads(db)[stream];
   if (request.after > head) {
-    throw new CmError('cursor_beyond_head', `The ${stream} has ${head} rows; position ${request.after} is beyond its head. Was this cursor made for the other stream or another store?`);
+    // Stream and store are checked on their own, so the position itself is what is wrong.
+    throw new CmError('cursor_beyond_head', `The ${stream} has ${head} rows; position ${request.after} is beyond its head. Start from a position from 0 to ${head}.`);
   }
   return { storeId, head };
 }

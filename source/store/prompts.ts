@@ -40,7 +40,7 @@ export function admitPrompt(tx: Tx, storeId: string, input: AdmitPrompt): Admiss
   }
   const generation = agent.current_generation_id ? findGeneration(tx.db, agent.current_generation_id) : undefined;
   if (!generation || generation.state !== 'running') {
-    throw new CmError('agent_state', `Agent ${agent.name} is not running${generation ? ` (generation ${generation.number} is ${generation.state})` : ''}. Start it with: common-memory agent start ${agent.name}`);
+    throw new CmError('agent_not_running', `Agent ${agent.name} is not running${generation ? ` (generation ${generation.number} is ${generation.state})` : ''}. Start it with: common-memory agent start ${agent.name}`);
   }
   if (generation.projection_error) throw new CmError('agent_state', `Agent ${agent.name} stopped projecting after a protocol fault (${generation.projection_error}); restart it.`);
   if (agent.active_operation_id) {

@@ -14,7 +14,7 @@ export interface AgentFlags {
   operationId?: string | undefined;
 }
 
-async function withConnection<T>(home: string, need: 'read' | 'write', run: (connection: Connection) => Promise<T>): Promise<T> {
+async function withConnection<T>(home: string, need: 'read' | 'write' | 'host', run: (connection: Connection) => Promise<T>): Promise<T> {
   const connection = await connect(home, need);
   try {
     return await run(connection);
@@ -49,7 +49,7 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
       );
       break;
     case 'start':
-      agent = await withConnection(home, 'write', (c) => c.app.startAgent(name));
+      agent = await withConnection(home, 'host', (c) => c.app.startAgent(name));
       break;
     case 'stop':
       agent = await withConnection(home, 'write', (c) => c.app.stopAgent(name));
@@ -66,7 +66,7 @@ export async function runPrompt(home: string, words: string[], operationId: stri
   const text = rest.length === 1 && rest[0] === '-' ? readFileSync(0, 'utf8') : rest.join(' ');
   if (!agent || text.length === 0) throw new CmError('usage', 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)');
   const input = { agent, text, operationId: operationId ?? randomUUID() };
-  const receipt = await writeWithRetry(home, (app) => app.prompt(input));
+  const receipt = await writeWithRetry(home, (app) => app.prompt(input), 'host');
   out.result(receipt, () => `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`);
   return 0;
 }
@@ -74,7 +74,7 @@ export async function runPrompt(home: string, words: string[], operationId: stri
 export async function runAbort(home: string, agent: string | undefined, operationId: string | undefined, out: Output): Promise<number> {
   if (!agent) throw new CmError('usage', 'usage: common-memory abort <agent> [--operation-id ID]');
   const abortId = operationId ?? randomUUID();
-  const receipt = await writeWithRetry(home, (app) => app.abort(agent, abortId));
+  const receipt = await writeWithRetry(home, (app) => app.abort(agent, abortId), 'host');
   out.result(receipt, () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`);
   return 0;
 }

@@ -5,7 +5,7 @@ import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_DEFAULT } from '../../limits.js';
 import type { HistoryCursor, JournalRow, Page, PageRequest, Stream, TimelineRow } from '../../protocol.js';
-import { readCursorFile, writeCursorFile } from '../cursor-file.js';
+import { assertCursorDirectory, readCursorFile, writeCursorFile } from '../cursor-file.js';
 import { preview, type Output } from '../output.js';
 
 export interface HistoryOptions {
@@ -34,6 +34,8 @@ export function formatRow(row: Row): string {
 }
 
 function startingCursor(options: HistoryOptions): { after: number; storeId?: string; agentId?: string } {
+  // Checked before the first page is printed: rows printed and then not saved would be read again.
+  if (options.cursorFile) assertCursorDirectory(options.cursorFile);
   const fromFile = options.cursorFile ? readCursorFile(options.cursorFile, options.stream) : undefined;
   if (fromFile && options.after !== undefined) throw new CmError('usage', 'Give either --after or --cursor-file with a saved position, not both.');
   if (fromFile && options.agent !== undefined && options.agent !== fromFile.agentId) {
