@@ -9,6 +9,7 @@ import { OPERATION_ID, type AbortReceipt, type OperationView, type PromptReceipt
 import { findGeneration, requireAgent } from './agents.js';
 import { command } from './command.js';
 import { appendJournal } from './journal.js';
+import { resolveIdPrefix } from './id-prefix.js';
 import { canonicalJson, findOperation, insertOperation, replayOf, toOperationView, transitionPrompt } from './operations.js';
 import { insertTimeline, newMessageId } from './timeline.js';
 import type { Tx } from './transaction.js';
@@ -112,7 +113,8 @@ export function requestAbort(tx: Tx, storeId: string, agentName: string, operati
 }
 
 /** A person's decision about interrupted work: recorded, every message kept, nothing replayed. */
-export function abandonPrompt(tx: Tx, operationId: string): OperationView {
+export function abandonPrompt(tx: Tx, typed: string): OperationView {
+  const operationId = resolveIdPrefix(tx.db, 'operations', 'operation_id', typed, 'operation');
   const op = requirePrompt(tx, operationId);
   if (op.state === 'abandoned') return toOperationView(op);
   if (op.state !== 'interrupted') throw new CmError('agent_state', `Operation ${operationId} is ${op.state}; only interrupted prompts can be abandoned.`);
