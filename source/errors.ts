@@ -13,7 +13,9 @@ export const EXIT = {
   hostUnreachable: 8,
   inconsistent: 9,
   limitExceeded: 10,
-  notRunning: 11,
+  secretFound: 11,
+  memoryUnavailable: 12,
+  notRunning: 13,
   interrupted: 130,
 } as const;
 
@@ -39,6 +41,9 @@ export type ErrorCode =
   | 'counter_exhausted'
   | 'storage_failed'
   | 'inconsistent'
+  | 'secret_found'
+  | 'memory_unavailable'
+  | 'task_stale'
   | 'internal';
 
 const exitFor: Record<ErrorCode, number> = {
@@ -63,6 +68,9 @@ const exitFor: Record<ErrorCode, number> = {
   counter_exhausted: EXIT.internal,
   storage_failed: EXIT.storeUnavailable,
   inconsistent: EXIT.inconsistent,
+  secret_found: EXIT.secretFound,
+  memory_unavailable: EXIT.memoryUnavailable,
+  task_stale: EXIT.conflict,
   internal: EXIT.internal,
 };
 
@@ -88,6 +96,9 @@ const httpFor: Record<ErrorCode, number> = {
   counter_exhausted: 507,
   storage_failed: 503,
   inconsistent: 500,
+  secret_found: 422,
+  memory_unavailable: 503,
+  task_stale: 409,
   internal: 500,
 };
 

@@ -14,6 +14,7 @@ export function resolveHome(flag?: string): string {
 
 export const storeFiles = (home: string) => ({
   core: join(home, 'core.sqlite'),
+  memoryState: join(home, 'memory-state.sqlite'),
   lease: join(home, 'host.lease'),
   hostInfo: join(home, 'host.json'),
   hookErrors: join(home, 'hook-errors.jsonl'),

@@ -121,3 +121,50 @@ export const CODEX_CLAMPED_HOOK_TIMEOUT_SEC = 3;
 
 /** Claude's SessionEnd default of 1.5 s can be overrun by a node start on a loaded 2-core machine; a per-hook timeout lifts it, and it delays exit only while our hook runs. */
 export const CLAUDE_SESSION_END_TIMEOUT_SEC = 5;
+
+// ---- memory files (canonical Markdown entries, promotion, approved projection) ----
+
+/** One entry file: a note a person reviews in a diff and a model reads at session start; 64 KiB is a long document. A larger file is refused, never truncated. */
+export const MEMORY_ENTRY_MAX_BYTES = 64 * 1024;
+
+/** A slug (`<type>/<slug>.md`): readable in a diff and a file list, far below every filesystem's 255-byte name limit. */
+export const MEMORY_SLUG_MAX_CHARS = 80;
+
+/** An entry id is an identity, not a document (as OPERATION_ID_MAX_CHARS). */
+export const MEMORY_ENTRY_ID_MAX_CHARS = 128;
+
+/** A title is one line a person scans in a list. */
+export const MEMORY_TITLE_MAX_CHARS = 200;
+
+/** `appliesWhen` says when an entry matters in a sentence or two. */
+export const MEMORY_APPLIES_WHEN_MAX_CHARS = 500;
+
+/** Entry files one memory root may hold: a scan keeps every entry's bytes in memory (at most ~6 MB of metadata at this count for typical entries); a larger root is reported as partial, never read without bound. */
+export const MEMORY_ROOT_MAX_FILES = 100_000;
+
+/** The SessionStart memory snapshot: about 2k tokens, a small fraction of any model's context, room for a dozen or more entries' headlines. */
+export const MEMORY_SNAPSHOT_MAX_BYTES = 8 * 1024;
+
+/** Body lines of each entry shown in the snapshot; the rest is one `get` away. */
+export const MEMORY_SNAPSHOT_BODY_LINES = 3;
+
+/** Characters of one displayed line in the snapshot (title, appliesWhen, body line). */
+export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
+
+/**
+ * A file whose modification time is this close to (or after) the previous scan may have changed
+ * within the filesystem's timestamp granularity without its size or mtime changing ("racily
+ * clean", as git calls it), so the unchanged-tree short circuit re-reads it.
+ */
+export const MEMORY_SCAN_RACY_MS = 2_000;
+
+/**
+ * How long a starting host waits for a one-shot command that holds the lease (it holds it for tens
+ * of milliseconds; 3 s covers a loaded machine, as a command waits for another command).
+ */
+export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
+
+// ---- the memory half ----
+
+/** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */
+export const SEARCH_QUERY_MAX_CHARS = 4096;

@@ -1,5 +1,6 @@
 // The application's public language: the DTOs that the host API, the CLI and the screens share.
-// Pure types and tiny pure helpers; no store, no I/O.
+// Pure types and tiny pure helpers; no store, no I/O. The methods that carry them are declared in
+// source/api/.
 
 export type Stream = 'journal' | 'timeline';
 
@@ -140,34 +141,13 @@ export interface AbortReceipt extends Receipt {
   targetOperationId: string;
 }
 
-/** What a screen or a CLI command may ask of common-memory. Implemented in-process by the host and over HTTP by the client. */
-export interface Application {
-  status(): Promise<HostStatus>;
-  appendNote(input: NoteInput): Promise<Receipt>;
-  journal(request: PageRequest): Promise<Page<JournalRow>>;
-  timeline(request: PageRequest): Promise<Page<TimelineRow>>;
-  message(messageId: string): Promise<MessageView>;
-  operation(operationId: string): Promise<OperationView>;
-  createAgent(input: CreateAgentInput): Promise<AgentView>;
-  listAgents(): Promise<AgentView[]>;
-  /** Starts a new generation (a pi process) of the named agent. */
-  startAgent(agent: string): Promise<AgentView>;
-  /** Orderly stop of the agent's current generation. */
-  stopAgent(agent: string): Promise<AgentView>;
-  prompt(input: PromptInput): Promise<PromptReceipt>;
-  abort(agent: string, operationId?: string): Promise<AbortReceipt>;
-  /** Records the decision to give up an interrupted prompt; keeps every message. */
-  abandon(operationId: string): Promise<OperationView>;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 /** Operation IDs are caller-chosen identities: safe characters only, bounded. */
 export const OPERATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
-// ---- host capture (issue 4): sessions, turns, inbox, recovery items ----
-// Declared as a second `Application` block so this part merges into the interface above.
+// ---- host capture: sessions, turns, inbox, recovery items ----
 
 export type CaptureClient = 'codex' | 'claude';
 
@@ -227,13 +207,6 @@ export interface FlushReport extends DrainReport {
   remaining: { buffered: number; inbox: number; watch: number; isolated: number };
 }
 
-export interface Application {
-  captureStatus(request: { afterRecovery?: string | undefined }): Promise<CaptureStatus>;
-  /** Drains the inbox now; with `recover`, retries exactly that recovery item. */
-  sessionDrain(request: { recover?: string | undefined }): Promise<DrainReport>;
-  flush(): Promise<FlushReport>;
-}
-
 const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;
 export const recoveryIdText = (id: number): string => `rec-${id}`;
 /** The row number of a recovery ID, or undefined when the text is not one. */
@@ -241,3 +214,18 @@ export const parseRecoveryId = (text: string): number | undefined => {
   const match = RECOVERY_ID.exec(text);
   return match ? Number(match[1]) : undefined;
 };
+
+// ---- the memory half: session search ----
+
+export interface SessionSearchRequest {
+  query: string;
+  /** Canonical UTC instants (2026-08-01 or 2026-08-01T09:30:00Z); until is exclusive. */
+  since?: string | undefined;
+  until?: string | undefined;
+  client?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface SessionSearchResult {
+  results: Array<{ sessionKey: string; turnKey: string; client: string; recordedAt: string; snippet: string }>;
+}

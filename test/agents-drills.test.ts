@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, it } from 'node:test';
-import type { Application, JournalRow, PromptReceipt } from '../source/protocol.js';
+import type { Application } from '../source/api/application.js';
+import type { JournalRow, PromptReceipt } from '../source/protocol.js';
 import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/agents.js';
 import { coreSchema } from '../source/store/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
@@ -35,7 +36,7 @@ const payload = <T>(row: JournalRow | undefined) => row?.payload as T;
 /** Starts agent `name` on the fake and admits HELLO under `operationId`. */
 async function startAndPrompt(app: Application, name: string, operationId: string, text = HELLO): Promise<{ agentId: string; receipt: PromptReceipt }> {
   const agent = await app.createAgent({ name });
-  await app.startAgent(name);
+  await app.startAgent({ agent: name });
   const receipt = await app.prompt({ agent: name, text, operationId });
   return { agentId: agent.agentId, receipt };
 }
@@ -55,7 +56,7 @@ describe('B3 drills with the fake pi', TIMEOUT, () => {
       assert.equal(payload<{ signal: string }>(rows.find((row) => row.kind === 'generation.interrupted')).signal, 'SIGKILL');
       assert.deepEqual((await timeline(app)).map((row) => row.role), ['user'], 'no assistant row is invented from the partial stream');
       // The agent starts again as a new generation (a fresh pi, ordinals from 1 again).
-      const again = await app.startAgent('victim');
+      const again = await app.startAgent({ agent: 'victim' });
       assert.deepEqual([again.generation!.number, again.generation!.state, again.activeOperationId], [2, 'running', null]);
     }, { home: tempHome('b32') });
   });
@@ -113,7 +114,7 @@ describe('B3 drills with the fake pi', TIMEOUT, () => {
       assert.ok(later.every((row) => row.canonicalMessageId === null));
       assert.deepEqual((await timeline(app)).map((row) => row.messageId), [receipt.messageId]);
       // A fresh generation projects again.
-      const again = await app.startAgent('garbled');
+      const again = await app.startAgent({ agent: 'garbled' });
       assert.equal(again.generation!.projectionError, null);
     }, { home: tempHome('b35') });
   });
@@ -123,13 +124,13 @@ describe('B3 drills with the fake pi', TIMEOUT, () => {
     const home = tempHome('b36');
     await withFakeHost(script, async ({ app, host }) => {
       await app.createAgent({ name: 'a' });
-      await app.startAgent('a');
+      await app.startAgent({ agent: 'a' });
       // A client sends the prompt and goes away without reading the reply.
       const body = JSON.stringify({ text: HELLO, operationId: 'op-lost' });
       const sent = request({ host: '127.0.0.1', port: host.info.port!, method: 'POST', path: '/v1/agents/a/prompts', headers: { authorization: `Bearer ${host.info.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
       sent.on('error', () => undefined);
       sent.end(body, () => sent.destroy());
-      const admitted = await waitFor('the admission', async () => ((await codeOf(app.operation('op-lost'))) === 'no error' ? app.operation('op-lost') : undefined));
+      const admitted = await waitFor('the admission', async () => ((await codeOf(app.operation({ operationId: 'op-lost' }))) === 'no error' ? app.operation({ operationId: 'op-lost' }) : undefined));
       // A follower comes and goes (Ctrl+C), while the prompt is still being answered.
       const follower = startCli(['log', '--follow', '--json', '--home', home]);
       let followed = '';
@@ -211,14 +212,14 @@ describe('bad input from the child: kept as evidence where it can be, reported, 
     const script: FakePiScript = { startupStderr: ['fatal: no model configured'], exitAtOnce: 3 };
     await withFakeHost(script, async ({ app }) => {
       const agent = await app.createAgent({ name: 'a' });
-      await app.startAgent('a');
+      await app.startAgent({ agent: 'a' });
       const view = await generationState(app, 'a', ['interrupted']);
       assert.match(view.generation!.endReason!, /pi exited unexpectedly/);
       const rows = await journal(app, agent.agentId);
       assert.equal(payload<{ exitCode: number }>(rows.find((row) => row.kind === 'generation.interrupted')).exitCode, 3);
       assert.equal(payload<{ text: string }>(rows.find((row) => row.kind === 'pi.stderr')).text, 'fatal: no model configured');
       assert.equal(await codeOf(app.prompt({ agent: 'a', text: HELLO, operationId: 'op-dead' })), 'agent_not_running');
-      assert.equal(await codeOf(app.operation('op-dead')), 'not_found');
+      assert.equal(await codeOf(app.operation({ operationId: 'op-dead' })), 'not_found');
       assert.deepEqual(await timeline(app), []);
     }, { home: tempHome('exits') });
   });
@@ -226,7 +227,7 @@ describe('bad input from the child: kept as evidence where it can be, reported, 
   it('a child that never answers: the prompt is given up after the accept timeout, interrupted, never resent', async () => {
     await withFakeHost(NEVER_ANSWERS, async ({ app }) => {
       const { agentId, receipt } = await startAndPrompt(app, 'mute', 'op-mute');
-      assert.equal((await app.operation('op-mute')).state, 'attempted');
+      assert.equal((await app.operation({ operationId: 'op-mute' })).state, 'attempted');
       const op = await ended(app, 'op-mute', 15_000);
       assert.equal(op.state, 'interrupted');
       const view = await generationState(app, 'mute', ['interrupted']);
@@ -251,7 +252,7 @@ describe('acceptance B: one agent', TIMEOUT, () => {
       assert.equal(intent.kind, 'prompt.requested');
       assert.equal(intent.canonicalMessageId, receipt.messageId);
       assert.equal(agentRows.find((row) => row.sequence > receipt.sequence)?.kind, 'prompt.attempted', 'prepared, then attempted, in separate commits');
-      const op = await app.operation('op-b1');
+      const op = await app.operation({ operationId: 'op-b1' });
       assert.equal(op.state, 'attempted');
       assertIntent(agentRows, op);
       assertProvenance(agentRows, rows);
@@ -268,10 +269,10 @@ describe('acceptance B: one agent', TIMEOUT, () => {
       const echo = await waitFor('the echo', async () => (await journal(app)).find((row) => row.kind === 'pi.message_end'));
       assert.equal(echo.canonicalMessageId, receipt.messageId);
       assert.equal((await app.status()).heads.timeline, 1);
-      const view = await app.message(receipt.messageId);
+      const view = await app.message({ messageId: receipt.messageId });
       assert.deepEqual(kinds(view.observations), ['prompt.requested', 'pi.message_end']);
       assert.equal(view.message.sourceJournalSequence, receipt.sequence, 'the echo never rewrites the source');
-      assert.equal((await app.operation('op-b2')).state, 'accepted');
+      assert.equal((await app.operation({ operationId: 'op-b2' })).state, 'accepted');
     }, { home: tempHome('acc-b2') });
   });
 
@@ -281,7 +282,7 @@ describe('acceptance B: one agent', TIMEOUT, () => {
       await ended(app, 'op-b3');
       const rows = await timeline(app);
       assert.deepEqual(rows.map((row) => row.role), ['user', 'assistant']);
-      const view = await app.message(rows[1]!.messageId);
+      const view = await app.message({ messageId: rows[1]!.messageId });
       assert.equal(view.source.kind, 'pi.message_end');
       assert.equal(view.source.sequence, rows[1]!.sourceJournalSequence);
       assert.deepEqual(rows[1]!.payload, payload<{ message: unknown }>(view.source).message, 'the canonical row is the message pi wrote');
@@ -371,7 +372,7 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
     await withFakeHost({ onPrompt: { replay: SIMPLE, delayMs: 25 } }, async ({ app }) => {
       const a = await app.createAgent({ name: 'a' });
       const b = await app.createAgent({ name: 'b' });
-      await Promise.all([app.startAgent('a'), app.startAgent('b')]);
+      await Promise.all([app.startAgent({ agent: 'a' }), app.startAgent({ agent: 'b' })]);
       await Promise.all([app.prompt({ agent: 'a', text: HELLO, operationId: 'op-a' }), app.prompt({ agent: 'b', text: HELLO, operationId: 'op-b' })]);
       await Promise.all([ended(app, 'op-a'), ended(app, 'op-b')]);
       const rows = await timeline(app);
@@ -382,7 +383,7 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
       for (const [agent, op] of [[a, 'op-a'], [b, 'op-b']] as const) {
         const own = await timeline(app, agent.agentId);
         assert.deepEqual(own.map((row) => [row.role, row.operationId]), [['user', op], ['assistant', op]]);
-        assert.equal((await app.operation(op)).outcome, 'answered');
+        assert.equal((await app.operation({ operationId: op })).outcome, 'answered');
       }
       assertProvenance(all, rows);
     }, { home: tempHome('acc-c1') });
@@ -393,7 +394,7 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
       await startAndPrompt(app, 'a', 'op-first');
       assert.equal(await codeOf(app.prompt({ agent: 'a', text: HELLO, operationId: 'op-second' })), 'agent_busy');
       await ended(app, 'op-first');
-      assert.equal(await codeOf(app.operation('op-second')), 'not_found', 'nothing was queued');
+      assert.equal(await codeOf(app.operation({ operationId: 'op-second' })), 'not_found', 'nothing was queued');
       assert.ok(!(await journal(app)).some((row) => row.operationId === 'op-second'));
       assert.equal((await timeline(app)).filter((row) => row.role === 'user').length, 1);
     }, { home: tempHome('acc-c2') });
@@ -403,14 +404,14 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
     // Two prompts in one pi: the recorded two-prompt session, answered slowly enough to abort.
     const twoPrompts = fixturePath('b-two-prompts-sequential', 'stdout');
     await withFakeHost({ onPrompt: { replay: twoPrompts, delayMs: 30 } }, async ({ app }) => {
-      assert.equal(await codeOf(app.abort('ghost')), 'not_found');
+      assert.equal(await codeOf(app.abort({ agent: 'ghost' })), 'not_found');
       await startAndPrompt(app, 'a', 'op-1', 'first prompt');
-      const abort = await app.abort('a', 'abort-1');
+      const abort = await app.abort({ agent: 'a', operationId: 'abort-1' });
       assert.deepEqual([abort.targetOperationId, abort.replayed], ['op-1', false]);
       await ended(app, 'op-1');
-      assert.equal(await codeOf(app.abort('a', 'abort-idle')), 'agent_state', 'nothing to abort while idle');
+      assert.equal(await codeOf(app.abort({ agent: 'a', operationId: 'abort-idle' })), 'agent_state', 'nothing to abort while idle');
       await app.prompt({ agent: 'a', text: 'second prompt', operationId: 'op-2' });
-      const again = await app.abort('a', 'abort-1');
+      const again = await app.abort({ agent: 'a', operationId: 'abort-1' });
       assert.deepEqual([again.targetOperationId, again.replayed, again.sequence], ['op-1', true, abort.sequence], 'the replay names the pinned prompt, not the current one');
       assert.equal((await ended(app, 'op-2')).outcome, 'answered', 'the later prompt was not aborted');
       const aborts = (await journal(app)).filter((row) => row.kind === 'prompt.abort_requested');
@@ -443,14 +444,14 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
       const timelinePage = await app.timeline({ after: before!.timeline.at(-1)!.sequence, limit: 100, storeId: before!.storeId });
       assert.deepEqual(timelinePage.rows, []);
       // A fresh generation; its unfinished work is interrupted and can be abandoned: the decision is recorded, every message kept, nothing replayed.
-      await app.startAgent('a');
+      await app.startAgent({ agent: 'a' });
       const receipt = await app.prompt({ agent: 'a', text: HELLO, operationId: 'op-2' });
       assert.equal((await ended(app, 'op-2')).state, 'interrupted');
       const rowsBefore = await timeline(app);
-      const abandoned = await app.abandon('op-2');
+      const abandoned = await app.abandon({ operationId: 'op-2' });
       assert.equal(abandoned.state, 'abandoned');
       assert.deepEqual(await timeline(app), rowsBefore, 'every message is kept');
-      assert.equal((await app.abandon('op-2')).state, 'abandoned', 'abandoning again is a replay');
+      assert.equal((await app.abandon({ operationId: 'op-2' })).state, 'abandoned', 'abandoning again is a replay');
       const tail = (await journal(app)).filter((row) => row.operationId === 'op-2');
       assert.deepEqual(kinds(tail).filter((kind) => kind.startsWith('prompt.')), ['prompt.requested', 'prompt.attempted', 'prompt.interrupted', 'prompt.abandoned']);
       assert.deepEqual(await app.prompt({ agent: 'a', text: HELLO, operationId: 'op-2' }), { ...receipt, replayed: true }, 'a retry is a replay, never a resend');

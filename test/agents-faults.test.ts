@@ -55,7 +55,7 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
       const home = tempHome('b31');
       const first = await childHost(home, { ...piEnv(GRACE_SETTLED), COMMON_MEMORY_FAULTS: boundary.fault });
       await first.api.createAgent({ name: 'a' });
-      await first.api.startAgent('a');
+      await first.api.startAgent({ agent: 'a' });
       let original: PromptReceipt | undefined;
       if (boundary.killsDuringPrompt) {
         // The reply is lost with the host: the client cannot know whether anything was committed.
@@ -72,7 +72,7 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
       const second = await childHost(home, piEnv(GRACE_SETTLED));
       try {
         const api = second.api;
-        const op = await api.operation('op-1');
+        const op = await api.operation({ operationId: 'op-1' });
         assert.equal(op.state, boundary.expect.state);
         assert.equal(op.outcome, boundary.expect.outcome);
         const journalRows = await journal(api);
@@ -116,7 +116,7 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
         assert.deepEqual(await timeline(api), rows, 'a replay adds no timeline row');
         const after = await journal(api);
         assert.equal(after.length, journalRows.length, 'a replay adds no journal row');
-        assert.deepEqual((await api.operation('op-1')) satisfies OperationView, op);
+        assert.deepEqual((await api.operation({ operationId: 'op-1' })) satisfies OperationView, op);
         await doctorCli(home);
       } finally {
         await stopHost(second.child);
@@ -132,7 +132,7 @@ describe('B3.3 a storage failure while ingesting pi records', TIMEOUT, () => {
     const { child, api } = await childHost(home, { ...piEnv({ onPrompt: { replay: SIMPLE } }), COMMON_MEMORY_FAULTS: 'ingestPiRecord.beforeCommit=throw' });
     try {
       const agent = await api.createAgent({ name: 'a' });
-      await api.startAgent('a');
+      await api.startAgent({ agent: 'a' });
       const receipt = await api.prompt({ agent: 'a', text: HELLO, operationId: 'op-store' });
       const op = await ended(api, 'op-store');
       assert.equal(op.state, 'interrupted', 'the prompt whose evidence could not be stored is interrupted, never answered');
@@ -163,7 +163,7 @@ describe('B3.3 a storage failure while committing the settlement', TIMEOUT, () =
     const { child, api } = await childHost(home, { ...piEnv(GRACE_SETTLED), COMMON_MEMORY_FAULTS: 'settlePrompt.beforeCommit=throw' });
     try {
       const agent = await api.createAgent({ name: 'a' });
-      await api.startAgent('a');
+      await api.startAgent({ agent: 'a' });
       await api.prompt({ agent: 'a', text: HELLO, operationId: 'op-settle' });
       const op = await ended(api, 'op-settle');
       assert.equal(op.state, 'interrupted', 'a settlement that could not be stored is not claimed');
@@ -175,7 +175,7 @@ describe('B3.3 a storage failure while committing the settlement', TIMEOUT, () =
       // The evidence that was stored stays: the answer pi wrote is a canonical row.
       assert.deepEqual((await timeline(api)).map((row) => row.role), ['user', 'assistant']);
       // The agents runtime survived the failure: the agent starts again as generation 2.
-      const again = await api.startAgent('a');
+      const again = await api.startAgent({ agent: 'a' });
       assert.equal(again.generation!.number, 2);
       assert.equal(again.generation!.state, 'running');
       await doctorCli(home);
@@ -194,13 +194,13 @@ describe('B3.3 a storage failure while retiring a generation', TIMEOUT, () => {
     try {
       await first.api.createAgent({ name: 'a' });
       await first.api.createAgent({ name: 'b' });
-      await first.api.startAgent('a');
+      await first.api.startAgent({ agent: 'a' });
       const stop = await runCli(['agent', 'stop', 'a', '--home', home]);
       assert.equal(stop.code, 7, stop.stderr);
       assert.match(stop.stderr, /Injected storage fault at retireGeneration\.beforeCommit/);
       assert.equal((await first.api.listAgents()).find((a) => a.name === 'a')!.generation!.state, 'stopping', 'the final state was not stored, and is not pretended');
       // The runtime is still there for other agents.
-      const b = await first.api.startAgent('b');
+      const b = await first.api.startAgent({ agent: 'b' });
       assert.equal(b.generation!.state, 'running');
       await first.api.prompt({ agent: 'b', text: HELLO, operationId: 'op-b' });
       assert.equal((await ended(first.api, 'op-b')).outcome, 'answered');
@@ -214,7 +214,7 @@ describe('B3.3 a storage failure while retiring a generation', TIMEOUT, () => {
     try {
       const agents = await second.api.listAgents();
       assert.deepEqual(agents.map((a) => [a.name, a.generation!.state]), [['a', 'interrupted'], ['b', 'interrupted']]);
-      assert.equal((await second.api.startAgent('a')).generation!.number, 2);
+      assert.equal((await second.api.startAgent({ agent: 'a' })).generation!.number, 2);
     } finally {
       await stopHost(second.child);
     }
@@ -228,7 +228,7 @@ describe('B3.7 a second host while agents run', TIMEOUT, () => {
     const { child, api } = await childHost(home, piEnv({ onPrompt: { replay: SIMPLE } }));
     try {
       await api.createAgent({ name: 'a' });
-      const started = await api.startAgent('a');
+      const started = await api.startAgent({ agent: 'a' });
       const before = await api.status();
       const second = await runCli(['host', '--home', home]);
       assert.equal(second.code, 4);
@@ -262,7 +262,7 @@ describe('bad input through the CLI', TIMEOUT, () => {
       const retired = log.find((row) => row.kind === 'generation.interrupted');
       assert.match((retired?.payload as { reason: string }).reason, /pi could not start/);
       const prompt = await runCli(['prompt', 'a', 'hello', '--home', home]);
-      assert.equal(prompt.code, 11, 'not running');
+      assert.equal(prompt.code, 13, 'not running');
       assert.match(prompt.stderr, /not running/);
       await doctorCli(home);
     } finally {
@@ -275,21 +275,21 @@ describe('bad input through the CLI', TIMEOUT, () => {
     const { child, api } = await childHost(home, piEnv({ onPrompt: { replay: SIMPLE } }));
     try {
       await api.createAgent({ name: 'idle' });
-      await api.startAgent('idle');
-      await api.stopAgent('idle');
+      await api.startAgent({ agent: 'idle' });
+      await api.stopAgent({ agent: 'idle' });
       const heads = (await api.status()).heads;
       const unknown = await runCli(['prompt', 'ghost', 'hello', '--home', home]);
       assert.equal(unknown.code, 6, unknown.stderr);
       assert.match(unknown.stderr, /No agent named "ghost"/);
       const stopped = await runCli(['prompt', 'idle', 'hello', '--operation-id', 'op-stopped', '--home', home]);
-      assert.equal(stopped.code, 11, stopped.stderr);
+      assert.equal(stopped.code, 13, stopped.stderr);
       assert.match(stopped.stderr, /idle is not running.*agent start idle/s);
       assert.equal((await runCli(['agent', 'stop', 'ghost', '--home', home])).code, 6);
       assert.equal((await runCli(['abort', 'ghost', '--home', home])).code, 6);
       const stopAgain = await runCli(['agent', 'stop', 'idle', '--home', home]);
-      assert.equal(stopAgain.code, 11);
+      assert.equal(stopAgain.code, 13);
       assert.match(stopAgain.stderr, /not running/);
-      assert.equal((await runCli(['abort', 'idle', '--home', home])).code, 11);
+      assert.equal((await runCli(['abort', 'idle', '--home', home])).code, 13);
       assert.deepEqual((await api.status()).heads, heads, 'refused requests write nothing');
       assert.equal((await runCli(['operation', 'op-stopped', '--home', home])).code, 6, 'no operation was created');
       await doctorCli(home);

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Host } from '../source/host/host.js';
-import type { Application, OperationView, TimelineRow } from '../source/protocol.js';
+import type { Application } from '../source/api/application.js';
+import type { OperationView, TimelineRow } from '../source/protocol.js';
 import { openDatabase } from '../source/store/database.js';
 import { runDoctor } from '../source/store/doctor.js';
 import { storeFiles } from '../source/home.js';
@@ -16,7 +17,7 @@ import { journal, timeline } from './support/agents-drill-kit.js';
 
 async function settled(app: Application, operationId: string, timeoutMs = 30_000): Promise<OperationView> {
   return waitFor(`operation ${operationId} to end`, async () => {
-    const op = await app.operation(operationId);
+    const op = await app.operation({ operationId });
     return ['settled', 'interrupted', 'rejected'].includes(op.state) ? op : undefined;
   }, timeoutMs);
 }
@@ -51,7 +52,7 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
   it('a simple answer: intent, user row, echo linked, assistant row with provenance both ways', async () => {
     await withHost(scripted([textReply('Hello from the fake model')]), async ({ app, home, piConfig }) => {
       const agent = await app.createAgent({ name: 'alpha', model: 'fake/fake-model', piConfigDir: piConfig });
-      await app.startAgent('alpha');
+      await app.startAgent({ agent: 'alpha' });
       const receipt = await app.prompt({ agent: 'alpha', text: 'Say hello', operationId: 'op-hello' });
       const op = await settled(app, 'op-hello');
       assert.equal(op.state, 'settled');
@@ -61,10 +62,10 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
       assert.equal(rows[0]!.messageId, receipt.messageId);
       assert.equal(rows[0]!.sourceJournalSequence, receipt.sequence, 'the user row comes from the admitted intent');
       assert.match(textOf(rows[1]!), /Hello from the fake model/);
-      const view = await app.message(rows[1]!.messageId);
+      const view = await app.message({ messageId: rows[1]!.messageId });
       assert.equal(view.source.kind, 'pi.message_end');
       assert.equal(view.source.canonicalMessageId, rows[1]!.messageId);
-      const user = await app.message(receipt.messageId);
+      const user = await app.message({ messageId: receipt.messageId });
       assert.deepEqual(user.observations.map((row) => row.kind), ['prompt.requested', 'pi.message_end'], 'the echo links to the user row and adds none');
       const replay = await app.prompt({ agent: 'alpha', text: 'Say hello', operationId: 'op-hello' });
       assert.deepEqual(replay, { ...receipt, replayed: true });
@@ -80,7 +81,7 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
     await withHost(responder, async ({ app, piConfig }) => {
       const a = await app.createAgent({ name: 'a', model: 'fake/fake-model', piConfigDir: piConfig });
       const b = await app.createAgent({ name: 'b', model: 'fake/fake-model', piConfigDir: piConfig });
-      await Promise.all([app.startAgent('a'), app.startAgent('b')]);
+      await Promise.all([app.startAgent({ agent: 'a' }), app.startAgent({ agent: 'b' })]);
       await Promise.all([app.prompt({ agent: 'a', text: 'question A', operationId: 'op-a' }), app.prompt({ agent: 'b', text: 'question B', operationId: 'op-b' })]);
       await assert.rejects(app.prompt({ agent: 'a', text: 'too soon' }), (error: { code?: string }) => error.code === 'agent_busy');
       await Promise.all([settled(app, 'op-a'), settled(app, 'op-b')]);
@@ -90,17 +91,17 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
         assert.match(textOf(rows[1]!), new RegExp(`answer to question ${letter}`));
         assert.ok(rows.every((row) => row.operationId === `op-${letter.toLowerCase()}`));
       }
-      assert.equal((await app.operation('op-a')).outcome, 'answered');
+      assert.equal((await app.operation({ operationId: 'op-a' })).outcome, 'answered');
     });
   });
 
   it('abort mid-stream: only the pinned prompt is aborted; the partial answer is kept as aborted', async () => {
     await withHost(scripted([textReply('a long and slow answer that will be cut', 40, 100), textReply('second answer')]), async ({ app, piConfig }) => {
       await app.createAgent({ name: 'slow', model: 'fake/fake-model', piConfigDir: piConfig });
-      await app.startAgent('slow');
+      await app.startAgent({ agent: 'slow' });
       await app.prompt({ agent: 'slow', text: 'talk slowly', operationId: 'op-slow' });
       await waitFor('streaming', async () => ((await journal(app)).some((row) => row.kind === 'pi.message_update') ? true : undefined));
-      const abort = await app.abort('slow', 'op-abort');
+      const abort = await app.abort({ agent: 'slow', operationId: 'op-abort' });
       assert.equal(abort.targetOperationId, 'op-slow');
       const op = await settled(app, 'op-slow');
       assert.equal(op.state, 'settled');
@@ -119,7 +120,7 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
       failAttemptsThen(1, [textReply('recovered')]),
       async ({ app, piConfig }) => {
         await app.createAgent({ name: 'retry', model: 'fake/fake-model', piConfigDir: piConfig });
-        await app.startAgent('retry');
+        await app.startAgent({ agent: 'retry' });
         await app.prompt({ agent: 'retry', text: 'try hard', operationId: 'op-retry' });
         const op = await settled(app, 'op-retry');
         assert.equal(op.outcome, 'answered');
@@ -141,7 +142,7 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
     try {
       const app = host.application;
       await app.createAgent({ name: 'victim', model: 'fake/fake-model', piConfigDir: config.dir });
-      const started = await app.startAgent('victim');
+      const started = await app.startAgent({ agent: 'victim' });
       await app.prompt({ agent: 'victim', text: 'start talking', operationId: 'op-victim' });
       await waitFor('streaming', async () => ((await journal(app)).some((row) => row.kind === 'pi.message_update') ? true : undefined));
       process.kill(started.generation!.pid!, 'SIGKILL');
@@ -154,7 +155,7 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
       await host.stop();
       host = await Host.start({ home, serve: true });
       assert.deepEqual(await timeline(host.application), before);
-      const abandoned = await host.application.abandon('op-victim');
+      const abandoned = await host.application.abandon({ operationId: 'op-victim' });
       assert.equal(abandoned.state, 'abandoned');
     } finally {
       await host.stop();

@@ -27,6 +27,7 @@ const RECORDED: Record<string, string> = {
   context: '20-ret-context/1b930731-5c48-4030-b456-3efc7be4428c.jsonl',
   block: '21-ret-block/44fee5d2-794b-4dff-8c03-0d5a8a66909c.jsonl',
   deny: '22-ret-deny/8f97b7a1-fad4-4fec-ae32-76bbe8113b0e.jsonl',
+  interactive: '30-interactive/6b4b9ca0-d8f4-4c99-ba0c-814665c7a1fb.jsonl',
 };
 const SYNTHETIC = 'claude-notification-interrupt-open.jsonl';
 const SUBAGENT = 'claude-subagent/5d09d7e7-e79b-4377-a984-1912cce194df/subagents/agent-a1b2c3d4e5f6.jsonl';
@@ -314,10 +315,9 @@ test('corrupted lines and unknown discriminators fail with fixed codes at the ri
   const cases: Array<[Buffer, string, number, RegExp]> = [
     [join(base.map((l, i) => (i === 22 ? l.slice(0, 30) : l))), 'transcript_invalid_json', 23, /not JSON/],
     [edit(18, (r) => { r['type'] = 'brand-new-bookkeeping'; }), 'transcript_unknown_record', 18, /unknown line type/],
-    [edit(5, (r) => { r['attachment']['type'] = 'brand_new_attachment'; }), 'transcript_unknown_record', 5, /unknown attachment type/],
-    [edit(29, (r) => { r['subtype'] = 'brand_new_subtype'; }), 'transcript_unknown_record', 29, /unknown system subtype/],
     [edit(19, (r) => { r['message']['content'][0]['type'] = 'server_tool_use'; }), 'transcript_unknown_record', 19, /unknown assistant block/],
-    [edit(35, (r) => { r['promptSource'] = 'clipboard'; }), 'transcript_invalid_record', 35, /neither a prompt/],
+    [edit(35, (r) => { r['promptSource'] = 'clipboard'; }), 'transcript_unknown_record', 35, /unknown promptSource/],
+    [edit(35, (r) => { delete r['promptSource']; }), 'transcript_invalid_record', 35, /neither a prompt/],
     [edit(35, (r) => { delete r['uuid']; }), 'transcript_invalid_record', 35, /without uuid/],
     [edit(35, (r) => { r['sessionId'] = 'another-session'; }), 'transcript_invalid_record', 35, /another session/],
     [edit(37, (r) => { r['uuid'] = base[34] && JSON.parse(base[34]).uuid; }), 'transcript_invalid_record', 37, /duplicate uuid/],
@@ -327,6 +327,38 @@ test('corrupted lines and unknown discriminators fail with fixed codes at the ri
     assert.deepEqual([failure.code, failure.line, failure.byteOffset], [code, line, offsetOf(bytes, line)], String(detail));
     assert.match(failure.detail, detail);
   }
+});
+
+test('interactive 2.1.332 (TUI, auto mode): auto_mode attachment, queued prompts and an Esc give three turns', () => {
+  const progress = parseAll(recorded('interactive'));
+  assert.equal(progress.failure, null);
+  const turns = progress.turns;
+  assert.deepEqual(turns.map((t) => [t.state, texts(evidence(t))]), [
+    ['settled', ['Say hello']],
+    ['settled', ['USE_BASH please run echo hi']],
+    ['interrupted', ['HANG until I press Esc']],
+  ]);
+  const autoMode = turns[0]!.messages.find((m) => m.text.includes('While auto mode is active'));
+  assert.equal(autoMode?.kind, 'environment', 'the auto_mode notice the model saw is context');
+});
+
+test('a newer client: unknown attachment types and system subtypes are context-only, never isolating', () => {
+  const base = lines(recorded('resume'));
+  const list = [...base];
+  const attachment = JSON.parse(list[4] as string);
+  attachment['attachment']['type'] = 'brand_new_attachment';
+  attachment['rendered'] = [{ content: 'what the model saw' }];
+  list[4] = JSON.stringify(attachment);
+  const system = JSON.parse(list[28] as string);
+  assert.equal(system['type'], 'system');
+  system['subtype'] = 'brand_new_subtype';
+  list[28] = JSON.stringify(system);
+  const before = parseAll(join(base));
+  const after = parseAll(join(list));
+  assert.equal(after.failure, null);
+  assert.deepEqual(after.turns.map((t) => [t.state, texts(evidence(t))]), before.turns.map((t) => [t.state, texts(evidence(t))]));
+  const unknown = allMessages(after).filter((m) => m.kind === 'unknown_attachment');
+  assert.deepEqual(unknown.map((m) => [m.classification, m.text]), [['context', 'what the model saw']]);
 });
 
 test('assistant output after the turn settled is an order failure', () => {

@@ -3,7 +3,7 @@
 // nothing is duplicated, nothing unasked-for appears, and doctor passes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiClient } from '../source/client/api-client.js';
+import { apiClient } from '../source/client/api-client.js';
 import type { JournalRow } from '../source/protocol.js';
 import { runCli, startHost, stopHost, tempHome } from './support/cli.js';
 
@@ -24,7 +24,7 @@ describe('drills', () => {
     const home = tempHome('kill');
     const { child, info } = await startHost(home);
     const hostInfo = JSON.parse((await import('node:fs')).readFileSync(`${home}/host.json`, 'utf8'));
-    const client = new ApiClient(info.port, hostInfo.token);
+    const client = apiClient(info.port, hostInfo.token);
     const sent: string[] = [];
     const acknowledged = new Map<string, number>();
     let killed = false;

@@ -12,6 +12,9 @@ import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const documented = [...README.slice(README.indexOf('## Exit codes')).matchAll(/^\| (\d+) \|/gm)].map((match) => Number(match[1]));
 const produced = new Set<number>();
+// Codes of the memory area whose commands the CLI does not have yet; the last test fails once it
+// does, so that whoever adds `memory` adds their codes above.
+const AWAITING_MEMORY_COMMANDS = [11, 12];
 
 const expectExit = (result: { code: number | null; stderr: string }, code: number, message?: RegExp) => {
   assert.equal(result.code, code, result.stderr);
@@ -63,7 +66,7 @@ describe('exit codes', { timeout: 240_000 }, () => {
     try {
       expectExit(await runCli(['host', '--home', home]), 4, /Store already open/);
       expectExit(await runCli(['agent', 'create', 'a', '--home', home]), 0);
-      expectExit(await runCli(['prompt', 'a', 'hello', '--home', home]), 11, /a is not running.*agent start a/s);
+      expectExit(await runCli(['prompt', 'a', 'hello', '--home', home]), 13, /a is not running.*agent start a/s);
       expectExit(await runCli(['agent', 'start', 'a', '--home', home]), 1, /Could not start pi/);
       // A host that holds the data home but answers nothing: a bounded wait, then 8.
       process.kill(info.pid, 'SIGSTOP');
@@ -104,8 +107,10 @@ describe('exit codes', { timeout: 240_000 }, () => {
     }
   });
 
-  it('every code in README\'s table was produced above', () => {
-    assert.ok(documented.length >= 12, `read ${documented.join(', ')} from README`);
-    assert.deepEqual([...produced].sort((a, b) => a - b), [...documented].sort((a, b) => a - b));
+  it('every code in README\'s table was produced above', async () => {
+    assert.ok(documented.length >= 14, `read ${documented.join(', ')} from README`);
+    assert.equal((await runCli(['memory', 'lint'])).code, 2, 'memory is not a command yet; when it is, produce 11 and 12 here');
+    const expected = documented.filter((code) => !AWAITING_MEMORY_COMMANDS.includes(code));
+    assert.deepEqual([...produced].sort((a, b) => a - b), expected.sort((a, b) => a - b));
   });
 });

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { describe, test } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { Host } from '../source/host/host.js';
-import type { Application } from '../source/protocol.js';
+import type { Application } from '../source/api/application.js';
 import { tempHome } from './support/cli.js';
 import { scripted, startFakeOpenAiServer, textReply, type FakeReply } from './support/fake-openai-server.js';
 import { makePiAgentDir } from './support/pi-agent-dir.js';

@@ -11,6 +11,7 @@ import { runHostCommand } from './commands/host.js';
 import { runInstallCommand } from './commands/install.js';
 import { runMessage, runOperation } from './commands/lookup.js';
 import { runNote } from './commands/note.js';
+import { runSearch } from './commands/memory.js';
 import { runTuiCommand } from './commands/tui.js';
 import { createOutput } from './output.js';
 
@@ -54,6 +55,11 @@ export const HELP = `
         --codex-home DIR   Codex home (default $CODEX_HOME or ~/.codex); hooks.json there
         --claude-dir DIR   Claude Code config dir (default $CLAUDE_CONFIG_DIR or ~/.claude)
     uninstall codex|claude [--dry-run]   remove only common-memory's hooks (same options)
+    search <query> [--since T] [--until T] [--client C] [--limit N]
+                                         what you said in captured sessions and to driven agents:
+                                         turn references with a snippet, best match first (BM25);
+                                         T is UTC (2026-08-01 or 2026-08-01T09:30:00Z), --until
+                                         exclusive; C codex|claude|pi; N 1-100 (default 20)
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -64,7 +70,8 @@ export const HELP = `
   Exit codes
     0 ok · 1 internal error · 2 usage or invalid input · 3 incomplete · 4 store already open
     5 conflict · 6 not found · 7 store unavailable · 8 host unreachable (or none running)
-    9 inconsistent store · 10 over a limit · 11 agent not running · 130 interrupted (Ctrl+C)
+    9 inconsistent store · 10 over a limit · 11 blocking secret found · 12 memory-state unavailable
+    13 agent not running · 130 interrupted (Ctrl+C)
 `;
 
 const FLAGS = {
@@ -84,10 +91,13 @@ const FLAGS = {
   piConfig: { type: 'string' },
   afterRecovery: { type: 'string' },
   recover: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  client: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
-  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'doctor', 'install', 'uninstall', 'hook',
+  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'search', 'doctor', 'install', 'uninstall', 'hook',
 ] as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -139,6 +149,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runSessionDrain(home, cli.flags.recover, out);
       case 'flush':
         return await runFlush(home, out);
+      case 'search':
+        return await runSearch(home, rest, { since: cli.flags.since, until: cli.flags.until, client: cli.flags.client, limit: cli.flags.limit }, out);
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':

@@ -1,11 +1,10 @@
-// The application API over loopback HTTP: what the CLI uses when a host runs.
+// The application API over loopback HTTP: what the CLI uses when a host runs. Every method is
+// derived from its declaration in source/api/.
 import { Agent, request as httpRequest } from 'node:http';
 import { CmError, isErrorCode } from '../errors.js';
 import { API_TIMEOUT_MS } from '../limits.js';
-import type { CaptureStatus, DrainReport, FlushReport } from '../protocol.js';
-import type {
-  AbortReceipt, AgentView, Application, CreateAgentInput, HostStatus, JournalRow, MessageView, NoteInput, OperationView, Page, PageRequest, PromptInput, PromptReceipt, Receipt, TimelineRow,
-} from '../protocol.js';
+import { type Application, apiRoutes } from '../api/application.js';
+import type { QueryField, Route } from '../api/route.js';
 
 // node:http with a keep-alive agent: fetch costs several times more per loopback request.
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -26,103 +25,51 @@ function send(port: number, token: string, method: string, path: string, body: s
   });
 }
 
-export class ApiClient implements Application {
-  constructor(
-    private readonly port: number,
-    private readonly token: string,
-  ) {}
-
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    let response: { status: number; text: string };
-    try {
-      response = await send(this.port, this.token, method, path, body === undefined ? undefined : JSON.stringify(body));
-    } catch (error) {
-      throw new CmError('host_unreachable', `The common-memory host on 127.0.0.1:${this.port} did not answer (${(error as Error).message}).`);
-    }
-    let payload: { error?: { code?: unknown; message?: unknown } } | null = null;
-    try {
-      payload = JSON.parse(response.text);
-    } catch {
-      payload = null;
-    }
-    if (response.status >= 400) {
-      const code = payload?.error?.code;
-      const message = typeof payload?.error?.message === 'string' ? payload.error.message : `HTTP ${response.status}`;
-      throw new CmError(isErrorCode(code) ? code : response.status >= 500 ? 'host_unreachable' : 'internal', message);
-    }
-    return payload as T;
+/** Turns an HTTP answer into the response, or the host's error into the same CmError. */
+function answer(response: { status: number; text: string }): unknown {
+  let payload: { error?: { code?: unknown; message?: unknown } } | null = null;
+  try {
+    payload = JSON.parse(response.text);
+  } catch {
+    payload = null;
   }
-
-  status() {
-    return this.request<HostStatus>('GET', '/v1/status');
+  if (response.status >= 400) {
+    const code = payload?.error?.code;
+    const message = typeof payload?.error?.message === 'string' ? payload.error.message : `HTTP ${response.status}`;
+    throw new CmError(isErrorCode(code) ? code : response.status >= 500 ? 'host_unreachable' : 'internal', message);
   }
-
-  appendNote(input: NoteInput) {
-    return this.request<Receipt>('POST', '/v1/notes', input);
-  }
-
-  journal(request: PageRequest) {
-    return this.request<Page<JournalRow>>('GET', `/v1/journal?${pageQuery(request)}`);
-  }
-
-  timeline(request: PageRequest) {
-    return this.request<Page<TimelineRow>>('GET', `/v1/timeline?${pageQuery(request)}`);
-  }
-
-  message(messageId: string) {
-    return this.request<MessageView>('GET', `/v1/messages/${encodeURIComponent(messageId)}`);
-  }
-
-  operation(operationId: string) {
-    return this.request<OperationView>('GET', `/v1/operations/${encodeURIComponent(operationId)}`);
-  }
-
-  createAgent(input: CreateAgentInput) {
-    return this.request<AgentView>('POST', '/v1/agents', input);
-  }
-
-  listAgents() {
-    return this.request<AgentView[]>('GET', '/v1/agents');
-  }
-
-  startAgent(agent: string) {
-    return this.request<AgentView>('POST', `/v1/agents/${encodeURIComponent(agent)}/start`, {});
-  }
-
-  stopAgent(agent: string) {
-    return this.request<AgentView>('POST', `/v1/agents/${encodeURIComponent(agent)}/stop`, {});
-  }
-
-  prompt(input: PromptInput) {
-    return this.request<PromptReceipt>('POST', `/v1/agents/${encodeURIComponent(input.agent)}/prompts`, { text: input.text, operationId: input.operationId });
-  }
-
-  abort(agent: string, operationId?: string) {
-    return this.request<AbortReceipt>('POST', `/v1/agents/${encodeURIComponent(agent)}/abort`, operationId ? { operationId } : {});
-  }
-
-  abandon(operationId: string) {
-    return this.request<OperationView>('POST', `/v1/operations/${encodeURIComponent(operationId)}/abandon`, {});
-  }
-
-  // ---- host capture (issue 4) ----
-  captureStatus(request: { afterRecovery?: string | undefined }) {
-    const query = request.afterRecovery === undefined ? '' : `?after-recovery=${encodeURIComponent(request.afterRecovery)}`;
-    return this.request<CaptureStatus>('GET', `/v1/capture/status${query}`);
-  }
-
-  sessionDrain(request: { recover?: string | undefined }) {
-    return this.request<DrainReport>('POST', '/v1/capture/drain', request.recover === undefined ? {} : { recover: request.recover });
-  }
-
-  flush() {
-    return this.request<FlushReport>('POST', '/v1/capture/flush', {});
-  }
+  return payload;
 }
 
-function pageQuery(request: PageRequest): string {
-  const query = new URLSearchParams({ after: String(request.after), limit: String(request.limit) });
-  if (request.agentId) query.set('agent', request.agentId);
-  if (request.storeId) query.set('store', request.storeId);
-  return query.toString();
+/** The method and path of a call, and its body: the request's fields that are not in the path. */
+function httpForm(route: Route, request: Record<string, unknown>): { method: 'GET' | 'POST'; path: string; body?: string } {
+  const rest = { ...request };
+  const path = route.path.replace(/:([A-Za-z]+)/g, (_, field: string) => {
+    delete rest[field];
+    return encodeURIComponent(String(request[field]));
+  });
+  if (route.method === 'POST') return { method: 'POST', path, body: JSON.stringify(rest) };
+  const query = new URLSearchParams();
+  for (const [field, codec] of Object.entries(route.query) as [string, QueryField<unknown>][]) {
+    const text = codec.encode(request[field]);
+    if (text !== undefined) query.set(codec.name, text);
+  }
+  const search = query.toString();
+  return { method: 'GET', path: search ? `${path}?${search}` : path };
+}
+
+/** The application over loopback HTTP, one method per declared route. */
+export function apiClient(port: number, token: string): Application {
+  const call = async (route: Route, request: unknown): Promise<unknown> => {
+    const form = httpForm(route, (request ?? {}) as Record<string, unknown>);
+    let response: { status: number; text: string };
+    try {
+      response = await send(port, token, form.method, form.path, form.body);
+    } catch (error) {
+      throw new CmError('host_unreachable', `The common-memory host on 127.0.0.1:${port} did not answer (${(error as Error).message}).`);
+    }
+    return answer(response);
+  };
+  const methods = Object.entries(apiRoutes).map(([name, route]) => [name, (request: unknown) => call(route as Route, request)]);
+  return Object.fromEntries(methods) as Application;
 }

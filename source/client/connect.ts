@@ -8,9 +8,10 @@ import { storeFiles } from '../home.js';
 import { Host, type HostInfoFile } from '../host/host.js';
 import { processStartTime } from '../host/lease.js';
 import { HOST_PROBE_TIMEOUT_MS } from '../limits.js';
-import type { Application, HostStatus } from '../protocol.js';
-import { ApiClient } from './api-client.js';
-import { ReadOnlyApplication } from './read-only-application.js';
+import type { Application } from '../api/application.js';
+import type { HostStatus } from '../protocol.js';
+import { apiClient } from './api-client.js';
+import { isCurrentStore, openReadOnly } from './read-only-application.js';
 
 export interface Connection {
   app: Application;
@@ -30,7 +31,7 @@ export function readHostInfo(home: string): HostInfoFile | undefined {
 }
 
 /** The running host's API, or undefined when none answers as the host that host.json names. */
-export async function findRunningHost(home: string): Promise<ApiClient | undefined> {
+export async function findRunningHost(home: string): Promise<Application | undefined> {
   const info = readHostInfo(home);
   if (!info || info.role !== 'host' || !info.port || !info.token) return undefined;
   const answer = await probeHost(info.port, info.token);
@@ -43,7 +44,7 @@ export async function findRunningHost(home: string): Promise<ApiClient | undefin
     );
   }
   // A host.json left by a host that died: the lease decides, not this file.
-  return answer === info.hostId ? new ApiClient(info.port, info.token) : undefined;
+  return answer === info.hostId ? apiClient(info.port, info.token) : undefined;
 }
 
 /** The host ID the API answers with; 'silent' when it accepted the connection but gave no answer in time. */
@@ -97,11 +98,11 @@ export async function connect(home: string, need: 'write' | 'read' | 'host'): Pr
     // A read never creates a store: a home without one is "not found", and stays as it was.
     if (!existsSync(storeFiles(home).core)) throw noStore(home);
     // A store of an older schema is migrated once (briefly holding the lease), then read without it.
-    if (!ReadOnlyApplication.isCurrent(storeFiles(home).core)) {
+    if (!isCurrentStore(storeFiles(home).core)) {
       await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
     }
-    const reader = ReadOnlyApplication.open(storeFiles(home).core);
-    return { app: reader, mode: 'read-only', close: async () => reader.close() };
+    const reader = openReadOnly(storeFiles(home).core);
+    return { app: reader.app, mode: 'read-only', close: async () => reader.close() };
   }
   try {
     const host = await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS });

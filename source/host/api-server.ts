@@ -1,37 +1,45 @@
 // The loopback HTTP/JSON API. It speaks application language only; there is no route that
-// forwards arbitrary JSON to a child. Every request needs the bearer token from host.json.
+// forwards arbitrary JSON to a child: every route is an API method declared in source/api/. Every request needs the bearer token from host.json.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { z } from 'zod';
 import { asCmError, CmError } from '../errors.js';
-import { PAGE_LIMIT_DEFAULT, REQUEST_BODY_MAX_BYTES } from '../limits.js';
-import type { Application, PageRequest } from '../protocol.js';
+import { type Application, apiRoutes, type MethodName } from '../api/application.js';
+import { pathParams, type QueryField, type Route } from '../api/route.js';
+import { REQUEST_BODY_MAX_BYTES } from '../limits.js';
 
-const drainBody = z.object({ recover: z.string().max(64).optional() }).strict();
-const noteBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
-const agentBody = z.object({ name: z.string(), model: z.string().optional(), piConfigDir: z.string().optional(), operationId: z.string().optional() }).strict();
-const promptBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
-const abortBody = z.object({ operationId: z.string().optional() }).strict();
-
-async function parseBody<T>(request: IncomingMessage, schema: z.ZodType<T>, shape: string): Promise<T> {
-  const parsed = schema.safeParse(await readBody(request));
-  if (!parsed.success) throw new CmError('invalid_input', `Expected ${shape}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
-  return parsed.data;
+/** One compiled route: its method's name, its declaration, and the path as a pattern whose groups are the ":name" fields. */
+interface Compiled {
+  name: MethodName;
+  route: Route;
+  pattern: RegExp;
+  params: string[];
 }
 
-function parseWhole(value: string | null, name: string, fallback: number, code: 'invalid_cursor' | 'invalid_input'): number {
-  if (value === null) return fallback;
-  if (!/^\d{1,16}$/.test(value)) throw new CmError(code, `"${name}" must be a whole number of 0 or more, not ${JSON.stringify(value)}.`);
-  return Number(value);
-}
+const compiled: Compiled[] = Object.entries(apiRoutes).map(([name, declared]) => {
+  const route = declared as Route;
+  const pattern = new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, '([^/]+)')}$`);
+  return { name: name as MethodName, route, pattern, params: pathParams(route.path) };
+});
 
-export function pageRequestFrom(params: URLSearchParams): PageRequest {
-  return {
-    after: parseWhole(params.get('after'), 'after', 0, 'invalid_cursor'),
-    limit: parseWhole(params.get('limit'), 'limit', PAGE_LIMIT_DEFAULT, 'invalid_input'),
-    agentId: params.get('agent') ?? undefined,
-    storeId: params.get('store') ?? undefined,
-  };
+/** The request an HTTP call carries: path fields, then the query (GET) or the body (POST). */
+async function requestOf(entry: Compiled, match: RegExpExecArray, url: URL, request: IncomingMessage): Promise<Record<string, unknown>> {
+  const fields: Record<string, unknown> = {};
+  entry.params.forEach((param, index) => {
+    try {
+      fields[param] = decodeURIComponent(match[index + 1]!);
+    } catch {
+      throw new CmError('invalid_input', `The path's "${param}" is not valid URI encoding.`);
+    }
+  });
+  const route = entry.route;
+  if (route.method === 'GET') {
+    for (const [field, codec] of Object.entries(route.query) as [string, QueryField<unknown>][]) fields[field] = codec.decode(url.searchParams.get(codec.name));
+  } else if (route.body) {
+    const parsed = route.body.schema.safeParse(await readBody(request));
+    if (!parsed.success) throw new CmError('invalid_input', `Expected ${route.body.shape}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+    Object.assign(fields, parsed.data);
+  }
+  return fields;
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {
@@ -57,52 +65,15 @@ function authorized(request: IncomingMessage, token: string): boolean {
 }
 
 async function route(app: Application, method: string, url: URL, request: IncomingMessage): Promise<[number, unknown]> {
-  const path = url.pathname;
-  if (method === 'GET' && path === '/v1/status') return [200, await app.status()];
-  if (method === 'GET' && path === '/v1/journal') return [200, await app.journal(pageRequestFrom(url.searchParams))];
-  if (method === 'GET' && path === '/v1/timeline') return [200, await app.timeline(pageRequestFrom(url.searchParams))];
-  if (method === 'POST' && path === '/v1/notes') {
-    const parsed = noteBody.safeParse(await readBody(request));
-    if (!parsed.success) throw new CmError('invalid_input', `A note is {"text": string, "operationId"?: string}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
-    const receipt = await app.appendNote(parsed.data);
-    return [receipt.replayed ? 200 : 201, receipt];
+  for (const entry of compiled) {
+    if (entry.route.method !== method) continue;
+    const match = entry.pattern.exec(url.pathname);
+    if (!match) continue;
+    const call = app[entry.name] as (request: Record<string, unknown>) => Promise<unknown>;
+    const response = await call.call(app, await requestOf(entry, match, url, request));
+    return [entry.route.created(response as never) ? 201 : 200, response];
   }
-  if (method === 'GET' && path === '/v1/agents') return [200, await app.listAgents()];
-  if (method === 'POST' && path === '/v1/agents') return [201, await app.createAgent(await parseBody(request, agentBody, '{"name": string, "model"?, "piConfigDir"?, "operationId"?}'))];
-  const agentAction = /^\/v1\/agents\/([^/]+)\/(start|stop|prompts|abort)$/.exec(path);
-  if (method === 'POST' && agentAction) {
-    const agent = decodeURIComponent(agentAction[1]!);
-    switch (agentAction[2]) {
-      case 'start':
-        return [200, await app.startAgent(agent)];
-      case 'stop':
-        return [200, await app.stopAgent(agent)];
-      case 'prompts': {
-        const body = await parseBody(request, promptBody, '{"text": string, "operationId"?: string}');
-        const receipt = await app.prompt({ agent, ...body });
-        return [receipt.replayed ? 200 : 201, receipt];
-      }
-      default: {
-        const body = await parseBody(request, abortBody, '{"operationId"?: string}');
-        return [200, await app.abort(agent, body.operationId)];
-      }
-    }
-  }
-  const abandon = /^\/v1\/operations\/([^/]+)\/abandon$/.exec(path);
-  if (method === 'POST' && abandon) return [200, await app.abandon(decodeURIComponent(abandon[1]!))];
-  const message = /^\/v1\/messages\/([^/]+)$/.exec(path);
-  if (method === 'GET' && message) return [200, await app.message(decodeURIComponent(message[1]!))];
-  const operation = /^\/v1\/operations\/([^/]+)$/.exec(path);
-  if (method === 'GET' && operation) return [200, await app.operation(decodeURIComponent(operation[1]!))];
-  // ---- host capture (issue 4) ----
-  if (method === 'GET' && path === '/v1/capture/status') return [200, await app.captureStatus({ afterRecovery: url.searchParams.get('after-recovery') ?? undefined })];
-  if (method === 'POST' && path === '/v1/capture/drain') {
-    const parsed = drainBody.safeParse(await readBody(request));
-    if (!parsed.success) throw new CmError('invalid_input', 'A drain request is {"recover"?: "rec-<n>"}.');
-    return [200, await app.sessionDrain({ recover: parsed.data.recover })];
-  }
-  if (method === 'POST' && path === '/v1/capture/flush') return [200, await app.flush()];
-  throw new CmError('not_found', `No route ${method} ${path}.`);
+  throw new CmError('not_found', `No route ${method} ${url.pathname}.`);
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {

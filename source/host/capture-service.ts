@@ -3,7 +3,7 @@
 // the lease for a CLI command; at start-up in a real host).
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
-import { parseRecoveryId, type CaptureStatus, type DrainReport, type FlushReport } from '../protocol.js';
+import type { CaptureStatus, DrainReport, FlushReport } from '../protocol.js';
 import { readCaptureStatus, readRemaining } from '../store/capture-reads.js';
 import type { Db } from '../store/database.js';
 import { DrainClient } from '../workers/drain-client.js';
@@ -38,13 +38,7 @@ export class CaptureService {
   }
 
   async status(request: { afterRecovery?: string | undefined }): Promise<CaptureStatus> {
-    let after = 0;
-    if (request.afterRecovery !== undefined) {
-      const parsed = parseRecoveryId(request.afterRecovery);
-      if (parsed === undefined) throw new CmError('invalid_cursor', `"${request.afterRecovery}" is not a recovery ID (rec-<n>); use the nextRecoveryId that status printed.`);
-      after = parsed;
-    }
-    return readCaptureStatus(this.reader, { storeId: this.storeId, mode: this.mode, afterRecovery: after, hookErrorsPath: storeFiles(this.home).hookErrors });
+    return readCaptureStatus(this.reader, { storeId: this.storeId, mode: this.mode, afterRecovery: request.afterRecovery, hookErrorsPath: storeFiles(this.home).hookErrors });
   }
 
   private async drainer(): Promise<DrainClient> {

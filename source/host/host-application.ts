@@ -2,7 +2,8 @@
 // connection. The HTTP server and the TUI both speak to this object.
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
-import type { AbortReceipt, Application, CreateAgentInput, HostStatus, NoteInput, PageRequest, PromptInput, PromptReceipt } from '../protocol.js';
+import type { Application } from '../api/application.js';
+import type { AbortReceipt, CreateAgentInput, HostStatus, NoteInput, PageRequest, PromptInput, PromptReceipt } from '../protocol.js';
 import { listAgents, requireAgent, toAgentView } from '../store/agents.js';
 import type { Db } from '../store/database.js';
 import type { AgentsClient } from '../workers/agents-client.js';
@@ -11,6 +12,8 @@ import { findOperation } from '../store/operations.js';
 import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
+import { sessionSearch } from '../store/session-search.js';
+import type { SessionSearchRequest } from '../protocol.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -53,11 +56,11 @@ export class HostApplication implements Application {
     return readTimelinePage(this.reader, request);
   }
 
-  async message(messageId: string) {
+  async message({ messageId }: { messageId: string }) {
     return readMessage(this.reader, messageId);
   }
 
-  async operation(operationId: string) {
+  async operation({ operationId }: { operationId: string }) {
     return readOperation(this.reader, operationId);
   }
 
@@ -75,12 +78,12 @@ export class HostApplication implements Application {
     return listAgents(this.reader);
   }
 
-  async startAgent(agent: string) {
+  async startAgent({ agent }: { agent: string }) {
     await this.runtime().start(agent);
     return toAgentView(this.reader, requireAgent(this.reader, agent));
   }
 
-  async stopAgent(agent: string) {
+  async stopAgent({ agent }: { agent: string }) {
     requireAgent(this.reader, agent); // an unknown agent is "not found", not "not running"
     await this.runtime().stop(agent);
     return toAgentView(this.reader, requireAgent(this.reader, agent));
@@ -103,7 +106,7 @@ export class HostApplication implements Application {
     return this.runtime().prompt(input.agent, input.text, operationId);
   }
 
-  async abort(agent: string, operationId?: string): Promise<AbortReceipt> {
+  async abort({ agent, operationId }: { agent: string; operationId?: string | undefined }): Promise<AbortReceipt> {
     if (operationId && findOperation(this.reader, operationId)) {
       const receipt = await this.writer.call('requestAbort', { agent, operationId });
       return { storeId: receipt.storeId, operationId: receipt.operationId, sequence: receipt.sequence, replayed: receipt.replayed, targetOperationId: receipt.targetOperationId };
@@ -112,11 +115,11 @@ export class HostApplication implements Application {
     return this.runtime().abort(agent, operationId);
   }
 
-  abandon(operationId: string) {
+  abandon({ operationId }: { operationId: string }) {
     return this.writer.call('abandonPrompt', { operationId });
   }
 
-  // ---- host capture (issue 4): set by Host.start ----
+  /** Set by Host.start. */
   capture: CaptureService | undefined;
 
   private captureService(): CaptureService {
@@ -134,5 +137,9 @@ export class HostApplication implements Application {
 
   flush() {
     return this.captureService().flush();
+  }
+
+  async sessionSearch(request: SessionSearchRequest) {
+    return sessionSearch(this.reader, request);
   }
 }

@@ -42,7 +42,11 @@ export type MessageKind =
   /** A background-task completion delivered as a prompt (Claude `<task-notification>`). */
   | 'task_notification'
   /** The task a parent agent gave a subagent (Claude subagent transcripts). */
-  | 'subagent_prompt';
+  | 'subagent_prompt'
+  /** A prompt typed while the model worked, delivered inside the running turn (Claude `queued_command`). */
+  | 'queued_prompt'
+  /** What the model saw of an attachment type this client version does not know (Claude, newer client). */
+  | 'unknown_attachment';
 
 export interface TranscriptMessage {
   /**

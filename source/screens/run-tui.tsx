@@ -1,7 +1,7 @@
 // Full-screen entry: the alternate screen buffer while the TUI runs, the user's terminal back
 // afterwards — on q, Ctrl+C, SIGTERM/SIGHUP, a render error or a crash.
 import { render, type Instance } from 'ink';
-import type { Application } from '../protocol.js';
+import type { Application } from '../api/application.js';
 import { App } from './app.js';
 import type { QuitReason } from './shell/shell-context.js';
 

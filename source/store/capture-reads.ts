@@ -2,7 +2,8 @@
 // Plain SQL over any connection (the drain's and the API's read-only ones).
 import { readFileSync } from 'node:fs';
 import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
-import { recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type RecoveryItemView } from '../protocol.js';
+import { CmError } from '../errors.js';
+import { parseRecoveryId, recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type RecoveryItemView } from '../protocol.js';
 import { capacity, totalBodyBytes } from './capture-sessions.js';
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
@@ -268,7 +269,17 @@ function readHookErrors(path: string): CaptureStatus['host']['lastHookError'] & 
   return { count: lines.length, ...last };
 }
 
-export function readCaptureStatus(db: Db, options: { storeId: string; mode: CaptureStatus['mode']; afterRecovery: number; hookErrorsPath: string }): CaptureStatus {
+/** The row number a recovery page starts after: 0 for the first page, else the cursor status printed. */
+function recoveryCursor(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const after = parseRecoveryId(text);
+  if (after === undefined) throw new CmError('invalid_cursor', `"${text}" is not a recovery ID (rec-<n>); use the nextRecoveryId that status printed.`);
+  return after;
+}
+
+/** `afterRecovery`: the recovery ID the page starts after, as status printed it (absent: the first page). */
+export function readCaptureStatus(db: Db, options: { storeId: string; mode: CaptureStatus['mode']; afterRecovery: string | undefined; hookErrorsPath: string }): CaptureStatus {
+  const after = recoveryCursor(options.afterRecovery);
   // One read transaction: every count and the page describe the same moment.
   return db.transaction((): CaptureStatus => {
     const { sessions, total } = readSessions(db);
@@ -300,7 +311,7 @@ export function readCaptureStatus(db: Db, options: { storeId: string; mode: Capt
         lastHookError: hookErrors.count > 0 ? { at: hookErrors.at, code: hookErrors.code } : null,
       },
       capacity: { bodyBytes: totalBodyBytes({ db }), totalBytes: limits.totalBytes, sessionBytes: limits.sessionBytes },
-      recovery: readRecoveryPage(db, options.afterRecovery),
+      recovery: readRecoveryPage(db, after),
     };
   })();
 }

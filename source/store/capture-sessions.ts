@@ -8,6 +8,7 @@ import { CmError } from '../errors.js';
 import { sha256Hex } from '../hook/identity.js';
 import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../limits.js';
 import { findCandidate } from './capture-reads.js';
+import { indexUserText } from './session-search.js';
 import { command } from './command.js';
 import type { Tx } from './transaction.js';
 
@@ -175,7 +176,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
       'INSERT INTO capture_messages (turn_id, position, message_key, role, classification, kind, digest, body, candidate_id, line, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?)',
     );
     const deliver = db.prepare("UPDATE prompt_candidates SET state = 'delivered', body = NULL, delivered_message_id = ? WHERE candidate_id = ? AND state = 'pending'");
-    const activation = db.prepare('SELECT client, host_session_id FROM capture_activations WHERE activation_id = ?').get(input.activationId) as { client: string; host_session_id: string };
+    const activation = db.prepare('SELECT client, host_session_id, session_key FROM capture_activations WHERE activation_id = ?').get(input.activationId) as { client: string; host_session_id: string; session_key: string };
     const m = input.messages;
     // A transferred buffer arrives as a plain Uint8Array; bodies are views into it, bound as BLOBs and stored as TEXT.
     const bodies = Buffer.from(m.bodies.buffer, m.bodies.byteOffset, m.bodies.byteLength);
@@ -213,6 +214,10 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
           if (candidateId === null) throw new Rejected('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line[i]} matches no prompt a UserPromptSubmit hook recorded`);
         }
         const messageId = insertMessage.run(turnId, i - from, m.key[i], m.role[i], m.classification[i], m.kind[i], bodyDigests[i - from], bytes, candidateId, m.line[i], m.timestamp[i]).lastInsertRowid as number;
+        // Evidence is searchable from the transaction that seals it (context never is).
+        if (candidateId !== null) {
+          indexUserText(tx, { body: bytes.toString('utf8'), ref: `m:${messageId}`, client: activation.client, sessionKey: activation.session_key, turnKey: turn.key, recordedAtMs: nowMs });
+        }
         bodyBytes += bytes.byteLength;
         if (candidateId !== null && deliver.run(messageId, candidateId).changes !== 1) {
           throw new Rejected('delivery_conflict', `turn ${turn.key}: its prompt candidate was already delivered to another message`);

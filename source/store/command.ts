@@ -1,10 +1,18 @@
 // The shape of a writer command: a zod schema for its input (checked at the thread boundary) and a
-// synchronous body that runs inside one transaction. Aggregates define theirs with `command`.
+// synchronous body that runs inside one transaction. Aggregates define theirs with `command`
+// (core.sqlite) or `memoryCommand` (memory-state.sqlite, served by the same writer thread).
 import type { z } from 'zod';
+import type { Db } from './database.js';
 import type { Tx } from './transaction.js';
 
 export interface WriterContext {
   storeId: string;
+}
+
+/** A memory command's transaction is on memory-state; `core` reads what capture committed. */
+export interface MemoryContext extends WriterContext {
+  memoryStateUuid: string;
+  core: Db;
 }
 
 export interface CommandDefinition<Schema extends z.ZodType, Result> {
@@ -12,9 +20,20 @@ export interface CommandDefinition<Schema extends z.ZodType, Result> {
   run(tx: Tx, context: WriterContext, input: z.infer<Schema>): Result;
 }
 
+export interface MemoryCommandDefinition<Schema extends z.ZodType, Result> {
+  database: 'memory';
+  schema: Schema;
+  run(tx: Tx, context: MemoryContext, input: z.infer<Schema>): Result;
+}
+
 /** The registry's runtime view: the writer validates the input against the schema before `run`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyCommand = { schema: z.ZodType; run(tx: Tx, context: WriterContext, input: any): unknown };
+export type AnyCommand = { database?: 'memory'; schema: z.ZodType; run(tx: Tx, context: any, input: any): unknown };
 
 /** Keeps each definition's input and result types (a plain object literal would widen them). */
 export const command = <Schema extends z.ZodType, Result>(definition: CommandDefinition<Schema, Result>) => definition;
+
+export const memoryCommand = <Schema extends z.ZodType, Result>(definition: Omit<MemoryCommandDefinition<Schema, Result>, 'database'>): MemoryCommandDefinition<Schema, Result> => ({
+  database: 'memory',
+  ...definition,
+});

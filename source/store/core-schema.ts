@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Schema } from './migrations.js';
 import { migrateToAgents } from './schema/v2-agents.js';
 import { migrateToCapture } from './schema/v3-capture.js';
+import { migrateToSessionSearch } from './schema/v4-session-search.js';
 
 export const coreSchema: Schema = {
   name: 'core.sqlite',
@@ -84,5 +85,7 @@ export const coreSchema: Schema = {
     migrateToAgents,
     // v3: host capture — inbox identity, activations, watches, candidates, sessions, turns, messages, batches, recovery items.
     migrateToCapture,
+    // v4: session search — FTS5 over delivered user turns and driven agents' user rows, back-filled once.
+    migrateToSessionSearch,
   ],
 };

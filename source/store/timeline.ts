@@ -5,6 +5,7 @@ import { prepared } from './database.js';
 import { randomUUID } from 'node:crypto';
 import { encodeRecord } from './journal.js';
 import { allocateSequence } from './sequences.js';
+import { indexUserText } from './session-search.js';
 import type { Tx } from './transaction.js';
 
 export interface TimelineInput {
@@ -27,5 +28,20 @@ export function insertTimeline(tx: Tx, input: TimelineInput): number {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(sequence, input.messageId, input.agentId, input.generationId, input.operationId, input.role, payload, input.sourceJournalSequence, tx.nowMs);
+  // What a person told a driven agent is searchable from the same transaction on.
+  if (input.role === 'user') {
+    const text = userText(input.payload);
+    if (text) indexUserText(tx, { body: text, ref: `t:${sequence}`, client: 'pi', sessionKey: input.generationId, turnKey: input.messageId, recordedAtMs: tx.nowMs });
+  }
   return sequence;
+}
+
+/** The text blocks of a canonical user message, one per line. */
+function userText(payload: unknown): string {
+  const content = (payload as { content?: unknown })?.content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((block): block is { type: 'text'; text: string } => block?.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('\n');
 }

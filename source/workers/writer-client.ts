@@ -1,7 +1,9 @@
 // The host's handle on the writer thread: typed calls, one promise per request, and every
 // pending call rejected if the thread fails.
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
+import { storeFiles } from '../home.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
 import type { CommandInput, CommandName, CommandResult } from './writer-commands.js';
@@ -19,7 +21,8 @@ export class WriterClient {
   }
 
   static start(corePath: string): Promise<WriterClient> {
-    const worker = startWorker(import.meta.url, 'writer-thread', { corePath });
+    // memory-state.sqlite lives beside core.sqlite in the data home.
+    const worker = startWorker(import.meta.url, 'writer-thread', { corePath, memoryStatePath: storeFiles(dirname(corePath)).memoryState });
     return new Promise((resolve, reject) => {
       const onReady = (message: WriterReady) => {
         worker.off('error', onError);

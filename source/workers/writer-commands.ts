@@ -1,6 +1,7 @@
 // The writer's command registry. Each aggregate contributes its named commands (source/store/*);
 // a new capability adds its module here and the writer thread stays unchanged.
 import type { z } from 'zod';
+import { memoryStateCommands } from '../memory/state-commands.js';
 import { agentCommands } from '../store/agents.js';
 import { captureCommands } from '../store/capture-sessions.js';
 import { hostCommands } from '../store/host-activations.js';
@@ -15,6 +16,7 @@ export const writerCommands = {
   ...promptCommands,
   ...ingestCommands,
   ...captureCommands,
+  ...memoryStateCommands,
 };
 
 export type WriterCommands = typeof writerCommands;

@@ -6,10 +6,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiClient } from '../../source/client/api-client.js';
+import { apiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
-import type { Application, JournalRow } from '../../source/protocol.js';
+import type { Application } from '../../source/api/application.js';
+import type { JournalRow } from '../../source/protocol.js';
 import { WriterClient } from '../../source/workers/writer-client.js';
 import { startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { median, percentile, rawCommitsPerSecond, report, type Figure } from './measure.js';
@@ -92,7 +93,7 @@ async function admissionToFirstByte(): Promise<Figure> {
   const host = await Host.start({ home, serve: true });
   const app: Application = host.application;
   await app.createAgent({ name: 'stub' });
-  await app.startAgent('stub');
+  await app.startAgent({ agent: 'stub' });
   const samples: number[] = [];
   for (let i = 0; i < 40; i++) {
     const t0 = performance.timeOrigin + performance.now();
@@ -109,7 +110,7 @@ async function admissionToFirstByte(): Promise<Figure> {
       return all.find((row) => row.kind === 'pi.response' && row.operationId === `op-${i}`);
     });
     samples.push((response.payload as { data: { receivedAt: number } }).data.receivedAt - t0);
-    await waitFor('settled', async () => ((await app.operation(`op-${i}`)).state === 'settled' ? true : undefined));
+    await waitFor('settled', async () => ((await app.operation({ operationId: `op-${i}` })).state === 'settled' ? true : undefined));
   }
   await host.stop();
   delete process.env['COMMON_MEMORY_PI_COMMAND'];
@@ -120,10 +121,10 @@ async function memoryWithFourAgents(seconds: number): Promise<Figure> {
   const home = tempHome('bench-rss');
   const { child, info } = await startHost(home, { COMMON_MEMORY_PI_COMMAND: stubCommand, STUB_PI_STREAM_MS: String(seconds * 1000) });
   const hostInfo = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
-  const client = new ApiClient(info.port, hostInfo.token);
+  const client = apiClient(info.port, hostInfo.token);
   for (let i = 0; i < 4; i++) {
     await client.createAgent({ name: `s${i}` });
-    await client.startAgent(`s${i}`);
+    await client.startAgent({ agent: `s${i}` });
   }
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   const startRss = rss();
@@ -131,7 +132,7 @@ async function memoryWithFourAgents(seconds: number): Promise<Figure> {
   const samples: number[] = [];
   await waitFor('all four settled', async () => {
     samples.push(rss());
-    const ops = await Promise.all([0, 1, 2, 3].map((i) => client.operation(`op-${i}`)));
+    const ops = await Promise.all([0, 1, 2, 3].map((i) => client.operation({ operationId: `op-${i}` })));
     return ops.every((op) => op.state === 'settled') ? true : undefined;
   }, seconds * 1000 + 60_000);
   const peak = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

@@ -265,8 +265,8 @@ function statusPaging(): Figure {
   const first: number[] = [];
   const last: number[] = [];
   for (let i = 0; i < 15; i++) {
-    first.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: 0 })));
-    last.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: lastAfter })));
+    first.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: undefined })));
+    last.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: `rec-${lastAfter}` })));
   }
   reader.close();
   const ratio = median(last) / median(first);

@@ -3,7 +3,7 @@
 //  2. the hook dispatch path (whole process) against node + better-sqlite3 + one durable insert;
 //  3. paging a 100k-row journal 100 rows at a time: last page against first page.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { ApiClient } from '../../source/client/api-client.js';
+import { apiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
 import { coreSchema } from '../../source/store/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
@@ -21,7 +21,7 @@ async function noteThroughApi(): Promise<Figure[]> {
   const home = tempHome('bench-note');
   const { child } = await startHost(home);
   const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
-  const client = new ApiClient(info.port, info.token);
+  const client = apiClient(info.port, info.token);
   const count = 400;
   const clients = 8;
   const sequential: number[] = [];
@@ -76,7 +76,7 @@ async function paging(): Promise<Figure> {
   }
   const { child } = await startHost(home);
   const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
-  const client = new ApiClient(info.port, info.token);
+  const client = apiClient(info.port, info.token);
   const head = (await client.status()).heads.journal;
   const first: number[] = [];
   const last: number[] = [];

@@ -1,7 +1,9 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
+import { runDedupBench } from './dedup.js';
 import { runFoundationBench } from './foundation.js';
+import { runSecretLintBench } from './secret-lint.js';
 import { runTuiBench } from './tui.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
@@ -9,6 +11,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   agents: runAgentsBench,
   capture: runCaptureBench,
   tui: runTuiBench,
+  dedup: runDedupBench,
+  'secret-lint': runSecretLintBench,
 };
 
 const wanted = process.argv.slice(2);

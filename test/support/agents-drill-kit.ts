@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { ApiClient } from '../../source/client/api-client.js';
+import { apiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
-import type { Application, JournalRow, OperationView, TimelineRow } from '../../source/protocol.js';
+import type { Application } from '../../source/api/application.js';
+import type { JournalRow, OperationView, TimelineRow } from '../../source/protocol.js';
 import { openDatabase } from '../../source/store/database.js';
 import { runDoctor } from '../../source/store/doctor.js';
 import { fakePiCommand, type FakePiScript } from './fake-pi.js';
@@ -43,7 +44,7 @@ export const TERMINAL = ['settled', 'interrupted', 'rejected', 'abandoned'];
 
 export async function ended(app: Application, operationId: string, timeoutMs = 20_000): Promise<OperationView> {
   return waitFor(`operation ${operationId} to end`, async () => {
-    const op = await app.operation(operationId);
+    const op = await app.operation({ operationId });
     return TERMINAL.includes(op.state) ? op : undefined;
   }, timeoutMs);
 }
@@ -103,10 +104,10 @@ export async function withFakeHost(
 }
 
 /** A `common-memory host` child process and an API client to it. */
-export async function childHost(home: string, env: Record<string, string>): Promise<{ child: ChildProcess; api: ApiClient; pid: number }> {
+export async function childHost(home: string, env: Record<string, string>): Promise<{ child: ChildProcess; api: Application; pid: number }> {
   const { child, info } = await startHost(home, env);
   const token = (JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')) as { token: string }).token;
-  return { child, api: new ApiClient(info.port, token), pid: info.pid };
+  return { child, api: apiClient(info.port, token), pid: info.pid };
 }
 
 /** Resolves when the child is gone (killed by a fault or by us). */

@@ -30,7 +30,9 @@ export type MessagesReply =
       readonly preamble?: string;
       readonly then: string | ((output: string) => string);
     }
-  | { readonly type: 'error'; readonly status: number; readonly errorType?: string; readonly message?: string };
+  | { readonly type: 'error'; readonly status: number; readonly errorType?: string; readonly message?: string }
+  /** Starts streaming `text` and never finishes: the client must interrupt (Esc) or time out. */
+  | { readonly type: 'hang'; readonly text: string };
 
 export interface MessagesTurn {
   /** Text of the last role:"user" message (all its text blocks joined), or null. */
@@ -131,6 +133,8 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
         blocks.push({ type: 'tool_use', id, name: 'Bash', input });
         return streamMessage(request, res, blocks, 'tool_use');
       }
+      case 'hang':
+        return streamMessage(request, res, [{ type: 'text', text: reply.text }], null);
       case 'error':
         return sendError(res, reply.status, reply.errorType ?? 'invalid_request_error', reply.message ?? 'fake server: forced failure');
     }
@@ -138,7 +142,8 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
 
   type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
-  function streamMessage(request: RecordedRequest, res: ServerResponse, blocks: readonly Block[], stopReason: string): void {
+  /** `stopReason` null: the blocks are sent, the message never stops (the connection stays open). */
+  function streamMessage(request: RecordedRequest, res: ServerResponse, blocks: readonly Block[], stopReason: string | null): void {
     const body = isRecord(request.body) ? request.body : {};
     const model = typeof body['model'] === 'string' ? body['model'] : 'claude-fake';
     res.writeHead(200, {
@@ -170,8 +175,9 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
         send('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
         send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
       }
-      send('content_block_stop', { index });
+      if (stopReason !== null) send('content_block_stop', { index });
     });
+    if (stopReason === null) return;
     send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 7 } });
     send('message_stop', {});
     res.end();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { render } from 'ink-testing-library';
 import { act } from 'react';
-import type { Application } from '../../source/protocol.js';
+import type { Application } from '../../source/api/application.js';
 import { App, type AppProps } from '../../source/screens/app.js';
 import { themeFor } from '../../source/screens/widgets/theme.js';
 

@@ -53,10 +53,10 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
       break;
     }
     case 'start':
-      agent = await withConnection(home, 'host', async (c) => c.app.startAgent(await agentNameFor(c.app, name)));
+      agent = await withConnection(home, 'host', async (c) => c.app.startAgent({ agent: await agentNameFor(c.app, name) }));
       break;
     case 'stop':
-      agent = await withConnection(home, 'write', async (c) => c.app.stopAgent(await agentNameFor(c.app, name)));
+      agent = await withConnection(home, 'write', async (c) => c.app.stopAgent({ agent: await agentNameFor(c.app, name) }));
       break;
     default:
       throw new CmError('usage', usage);
@@ -78,14 +78,14 @@ export async function runPrompt(home: string, words: string[], operationId: stri
 export async function runAbort(home: string, agent: string | undefined, operationId: string | undefined, out: Output): Promise<number> {
   if (!agent) throw new CmError('usage', 'usage: common-memory abort <agent> [--operation-id ID]');
   const abortId = operationId ?? randomUUID();
-  const receipt = await writeWithRetry(home, async (app) => app.abort(await agentNameFor(app, agent), abortId), 'host');
+  const receipt = await writeWithRetry(home, async (app) => app.abort({ agent: await agentNameFor(app, agent), operationId: abortId }), 'host');
   out.result(receipt, () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`);
   return 0;
 }
 
 export async function runAbandon(home: string, operationId: string | undefined, out: Output): Promise<number> {
   if (!operationId) throw new CmError('usage', 'usage: common-memory abandon <operation-id>');
-  const op = await withConnection(home, 'write', (c) => c.app.abandon(operationId));
+  const op = await withConnection(home, 'write', (c) => c.app.abandon({ operationId }));
   out.result(op, () => `operation ${op.operationId} is ${op.state}; its messages are kept`);
   return 0;
 }

@@ -8,7 +8,7 @@ export async function runMessage(home: string, id: string | undefined, out: Outp
   if (!id) throw new CmError('usage', 'usage: common-memory message <message-uuid>');
   const connection = await connect(home, 'read');
   try {
-    const view = await connection.app.message(id);
+    const view = await connection.app.message({ messageId: id });
     out.result(view, () =>
       [
         formatRow(view.message),
@@ -27,7 +27,7 @@ export async function runOperation(home: string, id: string | undefined, out: Ou
   if (!id) throw new CmError('usage', 'usage: common-memory operation <operation-id>');
   const connection = await connect(home, 'read');
   try {
-    const op = await connection.app.operation(id);
+    const op = await connection.app.operation({ operationId: id });
     out.result(op, () => `operation ${op.operationId}: ${op.kind}, ${stateText(op.state, op.outcome)}, intent at journal #${op.journalSequence}, created ${op.createdAt}`);
     return 0;
   } finally {

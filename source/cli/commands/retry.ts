@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
-import type { Application } from '../../protocol.js';
+import type { Application } from '../../api/application.js';
 
 const ATTEMPTS = 3;
 

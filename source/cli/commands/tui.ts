@@ -3,7 +3,7 @@
 import { findRunningHost } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { Host } from '../../host/host.js';
-import type { Application } from '../../protocol.js';
+import type { Application } from '../../api/application.js';
 
 /** Environment variables by which Ink (and its dependencies) decide they run in CI. */
 export const isCiMarker = (key: string): boolean => key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_');

@@ -28,7 +28,7 @@
 // A prompt blocked by a UserPromptSubmit hook leaves no user line, only system/informational: no
 // turn, no evidence (21-ret-block). Assistant lines are one per content block; lines with the same
 // message.id form one answer message (key message.id); each tool_use is its own tool_call message
-// (key tool_use id). Bookkeeping lines without uuid are ignored by name (transcript-records.ts).
+// (key tool_use id). Bookkeeping lines are ignored by name (record-kinds.ts).
 
 import {
   checkState,
@@ -39,12 +39,8 @@ import {
   type LinePosition,
 } from '../jsonl-cursor.js';
 import type { CursorState, TranscriptMessage, TranscriptTurn } from '../transcript-model.js';
-import {
-  CLAUDE_BOOKKEEPING_TYPES,
-  CLAUDE_CONVERSATION_TYPES,
-  classifyClaudeLine,
-  type ClaudeAction,
-} from './transcript-records.js';
+import { CLAUDE_BOOKKEEPING_TYPES, CLAUDE_CHAIN_TYPES } from './record-kinds.js';
+import { classifyClaudeLine, type ClaudeAction } from './transcript-records.js';
 
 export const CLAUDE_TRANSCRIPT_STATE_FORMAT = 'claude-transcript/1';
 
@@ -158,8 +154,11 @@ export class ClaudeTranscriptParser extends JsonlTranscriptParser<ClaudeTranscri
     if (!isObject(value)) this.fail('transcript_invalid_record', at, 'line is not a JSON object');
     const type = value['type'];
     if (typeof type !== 'string') this.fail('transcript_invalid_record', at, 'line has no string type');
-    if (CLAUDE_BOOKKEEPING_TYPES.has(type)) return;
-    if (!CLAUDE_CONVERSATION_TYPES.has(type)) this.fail('transcript_unknown_record', at, `unknown line type ${JSON.stringify(type.slice(0, 64))}`);
+    if (CLAUDE_BOOKKEEPING_TYPES.has(type)) {
+      this.anchor(value, at);
+      return;
+    }
+    if (!CLAUDE_CHAIN_TYPES.has(type)) this.fail('transcript_unknown_record', at, `unknown line type ${JSON.stringify(type.slice(0, 64))}`);
 
     const uuid = value['uuid'];
     const parent = value['parentUuid'];
@@ -170,6 +169,17 @@ export class ClaudeTranscriptParser extends JsonlTranscriptParser<ClaudeTranscri
 
     const action = classifyClaudeLine(value, type, uuid, { line: at.line, byteOffset: at.byteOffset, subagent: this.mode === 'subagent' });
     const entry: ClaudeEntry = { uuid, parent, line: at.line, byteOffset: at.byteOffset, action };
+    if (parent === null || this.seen.has(parent)) this.applyChain(entry);
+    else this.hold(entry);
+  }
+
+  /** A bookkeeping line that sits in the chain (a uuid'd `progress`) adds nothing but may be a parent. */
+  private anchor(record: Record<string, unknown>, at: LinePosition): void {
+    const uuid = record['uuid'];
+    const parent = record['parentUuid'];
+    if (!nonEmptyString(uuid) || this.seen.has(uuid) || this.waitingUuids.has(uuid)) return;
+    if (parent !== null && !nonEmptyString(parent)) return;
+    const entry: ClaudeEntry = { uuid, parent, line: at.line, byteOffset: at.byteOffset, action: { t: 'none' } };
     if (parent === null || this.seen.has(parent)) this.applyChain(entry);
     else this.hold(entry);
   }

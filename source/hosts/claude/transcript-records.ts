@@ -2,52 +2,20 @@
 // builder. Pure and order-free: the parser applies actions later, in parentUuid chain order.
 //
 // Evidence is only a typed/sent prompt: a `user` line whose content is the prompt (string, or text
-// blocks), with promptSource `sdk` or `typed`, that is not isMeta, not isCompactSummary, not a
+// blocks), with a user's promptSource (record-kinds.ts), that is not isMeta, not isCompactSummary, not a
 // slash-command record, not an interruption marker and not a task notification. Everything else
 // is context (model-visible harness/hook/tool text) or ignored (not model-visible, bookkeeping).
 
 import { isObject, nonEmptyString, type Json, type LinePosition } from '../jsonl-cursor.js';
 import { TranscriptParseError, type MessageKind, type TranscriptMessage } from '../transcript-model.js';
+import {
+  CLAUDE_ASSISTANT_BLOCKS,
+  CLAUDE_ATTACHMENT_KINDS,
+  CLAUDE_PROMPT_SOURCES,
+  CLAUDE_SYSTEM_SUBTYPES,
+  CLAUDE_USER_BLOCKS,
+} from './record-kinds.js';
 
-/** Lines without uuid that only keep Claude's own books: ignored by name. */
-export const CLAUDE_BOOKKEEPING_TYPES = new Set([
-  'queue-operation',
-  'last-prompt',
-  'api-request',
-  'api-request-shape',
-  'api-request-blob',
-  'atis-latch',
-  'tools-used',
-  'mode',
-  'permission-mode',
-  'cost-state',
-  'file-history-snapshot',
-]);
-
-/** Lines in the uuid/parentUuid chain. */
-export const CLAUDE_CONVERSATION_TYPES = new Set(['user', 'assistant', 'attachment', 'system']);
-
-/** Attachment types; model-visible ones carry `rendered` and become context. */
-export const CLAUDE_ATTACHMENT_TYPES = new Set([
-  'environment',
-  'model',
-  'date',
-  'skill_listing',
-  'deferred_tools_delta',
-  'agent_listing_delta',
-  'session_context',
-  'remote_session_change',
-  'prompt_snapshot',
-  'hook_success',
-  'hook_additional_context',
-  'hook_blocking_error',
-  'hook_cancelled',
-]);
-
-const SYSTEM_SUBTYPES = new Set(['stop_hook_summary', 'turn_duration', 'informational', 'compact_boundary']);
-const TYPED_PROMPT_SOURCES = new Set(['sdk', 'typed']);
-const ASSISTANT_BLOCKS_IGNORED = new Set(['thinking', 'redacted_thinking']);
-const USER_BLOCKS = new Set(['text', 'image', 'document', 'tool_result']);
 const INTERRUPT_PREFIX = '[Request interrupted by user';
 
 export type ClaudeAction =
@@ -106,7 +74,7 @@ function classifyUser(record: Json, uuid: string, timestamp: string | null, at: 
     let toolResult = false;
     for (const block of content) {
       if (!isObject(block) || typeof block['type'] !== 'string') fail('transcript_invalid_record', at, 'user content block without type');
-      if (!USER_BLOCKS.has(block['type'])) fail('transcript_unknown_record', at, `unknown user content block ${clip(block['type'])}`);
+      if (!CLAUDE_USER_BLOCKS.has(block['type'])) fail('transcript_unknown_record', at, `unknown user content block ${clip(block['type'])}`);
       if (block['type'] === 'text') {
         if (typeof block['text'] !== 'string') fail('transcript_invalid_record', at, 'text block without text');
         texts.push(block['text']);
@@ -137,12 +105,16 @@ function classifyUser(record: Json, uuid: string, timestamp: string | null, at: 
     return { t: 'context', message: context('harness'), stopBlock: false };
   }
   const origin = record['origin'];
-  if ((isObject(origin) && origin['kind'] === 'task-notification') || record['promptSource'] === 'system') {
+  const promptSource = record['promptSource'];
+  const source = typeof promptSource === 'string' ? CLAUDE_PROMPT_SOURCES[promptSource] : undefined;
+  if ((isObject(origin) && origin['kind'] === 'task-notification') || source === 'context') {
     return { t: 'start', message: context('task_notification') };
   }
   if (at.subagent) return { t: 'start', message: context('subagent_prompt') };
-  const promptSource = record['promptSource'];
-  if (typeof promptSource === 'string' && TYPED_PROMPT_SOURCES.has(promptSource)) {
+  if (typeof promptSource === 'string' && source === undefined) {
+    fail('transcript_unknown_record', at, `unknown promptSource ${clip(promptSource)}`);
+  }
+  if (source === 'evidence') {
     if (!nonEmptyString(record['promptId'])) fail('transcript_invalid_record', at, 'prompt without promptId');
     if (timestamp === null || Number.isNaN(Date.parse(timestamp))) fail('transcript_invalid_record', at, 'prompt without a valid timestamp');
     return { t: 'start', message: { key: uuid, role: 'user', classification: 'evidence', kind: 'prompt', text, line: at.line, timestamp } };
@@ -175,15 +147,16 @@ function classifyAssistant(record: Json, timestamp: string | null, at: ClassifyC
   for (const block of content) {
     if (!isObject(block) || typeof block['type'] !== 'string') fail('transcript_invalid_record', at, 'assistant block without type');
     const blockType = block['type'];
-    if (blockType === 'text') {
+    const role = Object.hasOwn(CLAUDE_ASSISTANT_BLOCKS, blockType) ? CLAUDE_ASSISTANT_BLOCKS[blockType] : undefined;
+    if (role === 'answer') {
       if (typeof block['text'] !== 'string') fail('transcript_invalid_record', at, 'text block without text');
       texts.push(block['text']);
-    } else if (blockType === 'tool_use') {
+    } else if (role === 'tool_call') {
       const id = block['id'];
       const name = block['name'];
       if (!nonEmptyString(id) || typeof name !== 'string') fail('transcript_invalid_record', at, 'tool_use without id or name');
       toolCalls.push({ key: id, role: 'assistant', classification: 'context', kind: 'tool_call', text: `${name} ${JSON.stringify(block['input'] ?? null)}`, line: at.line, timestamp });
-    } else if (!ASSISTANT_BLOCKS_IGNORED.has(blockType)) {
+    } else if (role === undefined) {
       fail('transcript_unknown_record', at, `unknown assistant block ${clip(blockType)}`);
     }
   }
@@ -194,28 +167,31 @@ function classifyAttachment(record: Json, uuid: string, timestamp: string | null
   const attachment = record['attachment'];
   if (!isObject(attachment) || typeof attachment['type'] !== 'string') fail('transcript_invalid_record', at, 'attachment without type');
   const type = attachment['type'];
-  if (!CLAUDE_ATTACHMENT_TYPES.has(type)) fail('transcript_unknown_record', at, `unknown attachment type ${clip(type)}`);
+  // Attachments are context-only: a type this version does not know is kept as what the model saw
+  // (record-kinds.ts says why that is safe), never a reason to isolate the session.
+  const known = CLAUDE_ATTACHMENT_KINDS.get(type);
   const hookEvent = attachment['hookEvent'];
   const stopBlock = type === 'hook_blocking_error' && (hookEvent === 'Stop' || hookEvent === 'SubagentStop');
   const rendered = record['rendered'];
   // Only what the model sees is context; the rest (prompt_snapshot, raw hook stdout) is ignored.
-  if (rendered === undefined || rendered === null) return { t: 'context', message: null, stopBlock };
+  if (rendered === undefined || rendered === null || known === 'ignored') return { t: 'context', message: null, stopBlock };
   if (!Array.isArray(rendered)) fail('transcript_invalid_record', at, 'rendered is not an array');
   const parts: string[] = [];
   for (const entry of rendered) {
     if (!isObject(entry) || typeof entry['content'] !== 'string') fail('transcript_invalid_record', at, 'rendered entry without string content');
     parts.push(entry['content']);
   }
-  const kind: MessageKind = type.startsWith('hook_') ? 'hook_context' : 'environment';
+  const kind: MessageKind = known ?? 'unknown_attachment';
   return { t: 'context', message: { key: uuid, role: 'system', classification: 'context', kind, text: parts.join('\n'), line: at.line, timestamp }, stopBlock };
 }
 
 function classifySystem(record: Json, at: ClassifyContext): ClaudeAction {
   const subtype = record['subtype'];
   if (typeof subtype !== 'string') fail('transcript_invalid_record', at, 'system line without subtype');
-  if (!SYSTEM_SUBTYPES.has(subtype)) fail('transcript_unknown_record', at, `unknown system subtype ${clip(subtype)}`);
-  if (subtype === 'stop_hook_summary') return { t: 'stop_summary', preventedContinuation: record['preventedContinuation'] === true };
-  if (subtype === 'turn_duration') return { t: 'turn_end' };
+  // System lines are context-only too: a subtype this version does not know changes no turn.
+  const effect = CLAUDE_SYSTEM_SUBTYPES.get(subtype) ?? 'none';
+  if (effect === 'stop_summary') return { t: 'stop_summary', preventedContinuation: record['preventedContinuation'] === true };
+  if (effect === 'turn_end') return { t: 'turn_end' };
   // informational (incl. a prompt blocked by UserPromptSubmit: its text is not evidence) and
   // compact_boundary (the summary follows as an isCompactSummary user line).
   return { t: 'none' };

@@ -3,7 +3,8 @@
 // follow mode. The API has no "last N rows" read, so a long history is caught up page by page once.
 import { useEffect, useReducer } from 'react';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_MAX } from '../../limits.js';
-import type { Application, JournalRow, Page, Stream, TimelineRow } from '../../protocol.js';
+import type { Application } from '../../api/application.js';
+import type { JournalRow, Page, Stream, TimelineRow } from '../../protocol.js';
 import { toShownError, type ShownError } from '../format.js';
 
 export type FeedRow = JournalRow | TimelineRow;

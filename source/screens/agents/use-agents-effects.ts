@@ -2,7 +2,7 @@
 // command; and the one command in flight. Each answer is dispatched with its task ID, so an answer
 // that arrives after the screen moved on is dropped, and every rejection becomes an on-screen error.
 import { useEffect, type Dispatch } from 'react';
-import type { Application } from '../../protocol.js';
+import type { Application } from '../../api/application.js';
 import { shortId, toShownError } from '../format.js';
 import { AGENTS_REFRESH_MS } from '../timing.js';
 import type { AgentsAction, AgentsState, AgentTask } from './use-agents-state.js';
@@ -14,15 +14,15 @@ async function perform(app: Application, task: AgentTask): Promise<{ notice: str
       return { notice: `created agent ${agent.name} (${shortId(agent.agentId)}); s starts it`, select: agent.agentId };
     }
     case 'start': {
-      const agent = await app.startAgent(task.agent);
+      const agent = await app.startAgent({ agent: task.agent });
       return { notice: `${agent.name} started: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim() };
     }
     case 'stop': {
-      const agent = await app.stopAgent(task.agent);
+      const agent = await app.stopAgent({ agent: task.agent });
       return { notice: `${agent.name} stopped: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim() };
     }
     case 'abort': {
-      const receipt = await app.abort(task.agent);
+      const receipt = await app.abort({ agent: task.agent });
       return { notice: `abort requested for operation ${shortId(receipt.targetOperationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed' : ''}` };
     }
     case 'prompt': {
@@ -30,7 +30,7 @@ async function perform(app: Application, task: AgentTask): Promise<{ notice: str
       return { notice: `prompt admitted: operation ${shortId(receipt.operationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed (already admitted earlier)' : ''}` };
     }
     case 'abandon': {
-      const operation = await app.abandon(task.operationId);
+      const operation = await app.abandon({ operationId: task.operationId });
       return { notice: `operation ${shortId(operation.operationId)} abandoned (${operation.state}); its messages are kept` };
     }
   }

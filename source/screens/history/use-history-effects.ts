@@ -3,7 +3,8 @@
 // is dropped, and every rejection becomes an on-screen error.
 import { useEffect, type Dispatch } from 'react';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS } from '../../limits.js';
-import type { Application, Page, PageRequest } from '../../protocol.js';
+import type { Application } from '../../api/application.js';
+import type { Page, PageRequest } from '../../protocol.js';
 import { toShownError } from '../format.js';
 import { canAdvance, type HistoryAction, type HistoryRow, type HistoryState, type PageRead } from './use-history-state.js';
 

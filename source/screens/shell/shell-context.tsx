@@ -1,7 +1,8 @@
 // State context apart from actions context: views that only act (key handlers) do not re-render
 // when state changes, and the actions object never changes identity.
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
-import type { Application, HostStatus } from '../../protocol.js';
+import type { Application } from '../../api/application.js';
+import type { HostStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
 import type { HelpItem, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
 

@@ -1,7 +1,8 @@
 // The status screen's requests: the page read, the periodic refresh (fast while a drain runs, so
 // its progress shows in the counts), and the one drain / flush / retry in flight.
 import { useEffect, type Dispatch } from 'react';
-import type { Application, DrainReport, FlushReport } from '../../protocol.js';
+import type { Application } from '../../api/application.js';
+import type { DrainReport, FlushReport } from '../../protocol.js';
 import { toShownError } from '../format.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { prefetchCursor, type StatusAction, type StatusJob, type StatusState } from './use-status-state.js';

@@ -1,0 +1,92 @@
+// An API method, declared once: its path, how its request travels, whether a read-only connection
+// may answer it, and (as type parameters) its request and response. The HTTP server, the HTTP
+// client and the read-only application are all derived from the declarations in this folder.
+import type { z } from 'zod';
+import { CmError } from '../errors.js';
+
+/** How one request field travels in a GET query string. */
+export interface QueryField<T> {
+  name: string;
+  decode(text: string | null): T;
+  encode(value: T): string | undefined;
+}
+
+/** A request body: the zod schema of the request's fields that are not in the path, and its shape for errors. */
+export interface Body<Req> {
+  schema: z.ZodType<Partial<Req>>;
+  shape: string;
+}
+
+export type Access = 'read' | 'write';
+
+export interface Route<Req = never, Res = unknown, Kind extends Access = Access> {
+  /** read: a read-only connection (no host, no lease) answers it too; write: it refuses it. */
+  readonly kind: Kind;
+  readonly method: 'GET' | 'POST';
+  /** Segments ":name" are string fields of the request, URI-encoded. */
+  readonly path: string;
+  /** GET: the request's query fields. */
+  readonly query: { readonly [K in keyof Req]?: QueryField<Req[K]> };
+  /** POST: the body; without one the body is not read. */
+  readonly body: Body<Req> | undefined;
+  /** 201 instead of 200: the answer made something new (a replay of a receipt is a 200). */
+  readonly created: (response: Res) => boolean;
+  /** Carries the request and response types; never set at run time. */
+  readonly types?: { request: Req; response: Res };
+}
+
+const never = () => false;
+
+/** A GET that a read-only connection answers too. */
+export function read<Req = void, Res = never>(path: string, query: Route<Req, Res>['query'] = {}): Route<Req, Res, 'read'> {
+  return { kind: 'read', method: 'GET', path, query, body: undefined, created: never };
+}
+
+/** A read whose request is too large or too free for a query string: a POST a read-only connection answers too. */
+export function readByBody<Req, Res = never>(path: string, body: Body<Req>): Route<Req, Res, 'read'> {
+  return { kind: 'read', method: 'POST', path, query: {}, body, created: never };
+}
+
+/** A POST answered by the host or a command holding the lease; a read-only connection refuses it. */
+export function write<Req = void, Res = never>(
+  path: string,
+  options: { body?: Body<Req>; created?: (response: Res) => boolean } = {},
+): Route<Req, Res, 'write'> {
+  return { kind: 'write', method: 'POST', path, query: {}, body: options.body, created: options.created ?? never };
+}
+
+/** The method a route declares: one request in, one response out. */
+export type MethodOf<R> = R extends { types?: { request: infer Req; response: infer Res } } ? (request: Req) => Promise<Res> : never;
+
+export type MethodsOf<Routes> = { [K in keyof Routes]: MethodOf<Routes[K]> };
+
+/** The methods a read-only connection answers itself; it refuses the others. */
+export type ReadMethodsOf<Routes> = { [K in keyof Routes as Routes[K] extends { kind: 'read' } ? K : never]: MethodOf<Routes[K]> };
+
+/** The names of a path's ":name" segments, in order. */
+export function pathParams(path: string): string[] {
+  return path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1));
+}
+
+// ---- query fields ----
+
+/** A whole number of 0 or more; `code` says which error a wrong one is (a cursor or any input). */
+export function wholeNumber(name: string, fallback: number, code: 'invalid_cursor' | 'invalid_input'): QueryField<number> {
+  return {
+    name,
+    decode(text) {
+      if (text === null) return fallback;
+      if (!/^\d{1,16}$/.test(text)) throw new CmError(code, `"${name}" must be a whole number of 0 or more, not ${JSON.stringify(text)}.`);
+      return Number(text);
+    },
+    encode: (value) => String(value),
+  };
+}
+
+/** Optional text, left out of the query when absent. */
+export function optionalText(name: string): QueryField<string | undefined> {
+  return { name, decode: (text) => text ?? undefined, encode: (value) => value };
+}

@@ -1,0 +1,39 @@
+// The memory half on the command line: `search` (session search) and the `memory …` group.
+// Each goes through the running host's API, or works alone (reads: read-only; writes: the lease
+// for the command's duration).
+import { connect } from '../../client/connect.js';
+import { CmError, EXIT } from '../../errors.js';
+import type { SessionSearchResult } from '../../protocol.js';
+import type { Output } from '../output.js';
+
+export interface SearchFlags {
+  since?: string | undefined;
+  until?: string | undefined;
+  client?: string | undefined;
+  limit?: string | undefined;
+}
+
+export function wholeNumber(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(text)) throw new CmError('usage', `${flag} must be a whole number, not ${JSON.stringify(text)}.`);
+  return Number(text);
+}
+
+export async function runSearch(home: string, words: string[], flags: SearchFlags, out: Output): Promise<number> {
+  const query = words.join(' ');
+  if (query.trim() === '') throw new CmError('usage', 'Give the words to search for, e.g. common-memory search "package manager".');
+  const request = { query, since: flags.since, until: flags.until, client: flags.client, limit: wholeNumber(flags.limit, '--limit') };
+  const connection = await connect(home, 'read');
+  try {
+    const result = await connection.app.sessionSearch(request);
+    out.result(result, () => searchText(result));
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+function searchText(result: SessionSearchResult): string {
+  if (result.results.length === 0) return 'no turn matches';
+  return result.results.map((hit) => `${hit.recordedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${hit.snippet.replace(/\s+/g, ' ')}`).join('\n');
+}

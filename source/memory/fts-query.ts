@@ -1,0 +1,61 @@
+// Turns what a person typed into an FTS5 MATCH expression that can never be a syntax error or an
+// operator injection: every term is its own double-quoted string (FTS5's only escape is `""`),
+// the terms are OR-joined so that BM25 ranks by how many of them a row has, and common English
+// words are dropped. Quoting the whole input as one phrase instead finds only rows that repeat
+// the user's exact word order, which is why it misses most of what a person is looking for.
+
+/** Terms kept from one query: enough for any question a person types, bounded so that a pasted document cannot make one query scan the index hundreds of times. */
+export const FTS_QUERY_MAX_TERMS = 32;
+
+/**
+ * Words that carry no subject in a question or a preference. Kept in the query they would match
+ * almost every turn and drown the ranking. Negations and modal verbs are here too: a search for
+ * "why did we not use yarn" is about yarn, not about "not".
+ */
+export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all also am an and any are aren as at be because been before being below ' +
+    'between both but by can cannot could couldn did didn do does doesn doing don down during each either else ' +
+    'ever few for from further get gets got had hadn has hasn have haven having he her here hers herself him ' +
+    'himself his how i if in into is isn it its itself just let me might more most must mustn my myself no nor ' +
+    'not now of off on once only or other ought our ours ourselves out over own please same shall shan she ' +
+    'should shouldn so some such than that the their theirs them themselves then there these they this those ' +
+    'through to too under until up upon us very was wasn we were weren what when where whether which while who ' +
+    'whom whose why will with within without won would wouldn yes yet you your yours yourself yourselves ' +
+    'anything something thing things tell told say said remind know knew like ok okay hey hi thanks ' +
+    'thank s t d ll m re ve'
+  ).split(' '),
+);
+
+// Everything FTS5 gives meaning to (quotes, grouping, prefix, column filter, initial-token,
+// required/excluded) plus sentence punctuation ends a word. Hyphens, dots, slashes and
+// underscores do not: `better-sqlite3` and `src/index.ts` stay one quoted term, which FTS5
+// matches as the phrase of their tokens.
+const WORD_BREAK = /[\s"'`()[\]{}*^:+,;!?<>=|&~\\]+/u;
+const EDGE_NOISE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const HAS_TOKEN = /[\p{L}\p{N}]/u;
+// Control characters (NUL included) are never part of a word and are not worth sending to SQLite.
+const CONTROL = /\p{Cc}/gu;
+
+/** The distinct search terms of `text`, lower-cased, stop words removed, in first-seen order. */
+export function ftsTerms(text: string): string[] {
+  const seen = new Set<string>();
+  for (const raw of text.replace(CONTROL, ' ').split(WORD_BREAK)) {
+    const word = raw.replace(EDGE_NOISE, '').toLowerCase();
+    if (word === '' || !HAS_TOKEN.test(word) || ENGLISH_STOP_WORDS.has(word)) continue;
+    seen.add(word);
+    if (seen.size === FTS_QUERY_MAX_TERMS) break;
+  }
+  return [...seen];
+}
+
+/** Double-quotes one term for FTS5; a quote inside is doubled, FTS5's only escape. */
+export function quoteFtsTerm(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/** An FTS5 MATCH expression for `text`, or null when no searchable word remains. */
+export function buildFtsQuery(text: string): string | null {
+  const terms = ftsTerms(text);
+  return terms.length === 0 ? null : terms.map(quoteFtsTerm).join(' OR ');
+}

@@ -1,0 +1,404 @@
+// A promotion plan: what promoting some candidates would write, exactly. Built from plain values
+// (the candidates, the scope, the current files of the memory root) so that what a person approves
+// is a value: every target path, each target's current git blob OID (null for a new file), the
+// sanitised bytes to write, the secret lint over those bytes, a unified diff and a digest over a
+// canonical serialisation. Applying it is a sequence of per-file steps a journal can drive and
+// replay: each re-reads its target and writes only if the target is still what the plan saw.
+
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { sha256Hex } from '../hook/identity.js';
+import { MEMORY_APPLIES_WHEN_MAX_CHARS, MEMORY_ENTRY_MAX_BYTES, MEMORY_SLUG_MAX_CHARS, MEMORY_TITLE_MAX_CHARS } from '../limits.js';
+import { gitBlobOid } from './blob-oid.js';
+import {
+  type Confidence,
+  checkEntryPath,
+  documentForEntry,
+  type EntryDocument,
+  type EntryType,
+  entryPath,
+  type JsonValue,
+  parseEntry,
+  serializeEntryDocument,
+  slugify,
+  updateEntryDocument,
+} from './entry-format.js';
+import { type MemoryRoot, readMemoryFile, type WriteOptions, writeMemoryFile } from './safe-files.js';
+
+export const PLAN_FORMAT = 'common-memory-promotion-plan@1';
+/** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
+export const PROMOTION_POLICY_VERSION = 'promotion-policy@1';
+
+/** What the secret lint reports about a text; a `block` finding refuses a plan. */
+export interface SecretFinding {
+  rule: string;
+  severity: 'block' | 'warn';
+  line: number;
+  column: number;
+  /** Masked: never the secret itself. */
+  excerpt: string;
+}
+
+export type LintText = (text: string) => SecretFinding[];
+
+export type PromotionScope = 'project' | 'user';
+
+/** A candidate as the plan needs it (memory-state's candidate, projected to plain values). */
+export interface CandidateForPromotion {
+  candidateId: string;
+  revision: number;
+  type: EntryType;
+  /** Null: the first line of the content. */
+  title: string | null;
+  content: string;
+  appliesWhen: string | null;
+  priority: number;
+  confidence: Confidence;
+  /** One line on what the entry rests on, e.g. "2 statements from 2 user turns, confirmed". */
+  evidenceSummary: string;
+  /** Entry ids this candidate replaces (adjudication update / merge). */
+  supersedes: string[];
+  /** An existing entry of the root to rewrite in place, or null for a new entry. */
+  updatesEntryId: string | null;
+}
+
+/** A file of the memory root as it is now (from a scan). */
+export interface CurrentFile {
+  path: string;
+  bytes: Uint8Array;
+}
+
+export interface PlanInput {
+  planId: string;
+  scope: PromotionScope;
+  /** Whose memory root this is (memory-state's owner keys), bound into the digest. */
+  ownerKey: string;
+  candidates: CandidateForPromotion[];
+  currentFiles: CurrentFile[];
+  /** ISO time written as `created` / `updated`: a plan is a value, so the caller gives the clock. */
+  now: string;
+  lintText: LintText;
+}
+
+export interface PlanFile {
+  path: string;
+  entryId: string;
+  action: 'create' | 'update';
+  candidateIds: string[];
+  /** The target's git blob OID when the plan was made; null: the file must not exist. */
+  targetBlobHash: string | null;
+  /** The exact bytes approval binds. */
+  content: Uint8Array;
+  sanitizedContentDigest: string;
+  /** Findings below `block` severity, shown with the diff. */
+  findings: SecretFinding[];
+}
+
+export interface PromotionPlan {
+  format: typeof PLAN_FORMAT;
+  planId: string;
+  scope: PromotionScope;
+  ownerKey: string;
+  policyVersion: string;
+  candidates: Array<{ candidateId: string; revision: number }>;
+  files: PlanFile[];
+  diff: string;
+  planDigest: string;
+}
+
+export type PlanRefusal =
+  /** Findings on line 0 are in the file name. */
+  | { reason: 'secret'; message: string; findings: Array<SecretFinding & { candidateId: string }> }
+  | { reason: 'invalid'; message: string };
+
+export type PlanResult = { ok: true; plan: PromotionPlan } | { ok: false; refusal: PlanRefusal };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The id a new entry gets from its candidate: stable, so preparing the same candidate twice targets one entry. */
+export const entryIdForCandidate = (candidateId: string): string => `m-${sha256Hex(`common-memory entry@1\0${candidateId}`).slice(0, 20)}`;
+
+/** One line of display text: controls and runs of whitespace become single spaces. */
+function singleLine(text: string, maxChars: number): string {
+  const line = text
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...line];
+  if (chars.length <= maxChars) return line;
+  const cut = chars.slice(0, maxChars - 1).join('');
+  const atWord = cut.replace(/\s+\S*$/, '');
+  return `${atWord.length > maxChars / 2 ? atWord : cut}…`;
+}
+
+/**
+ * The body as it is written: NFC, LF line ends, no control characters but tabs, no trailing
+ * spaces, no leading or trailing blank lines, one final newline.
+ */
+export function sanitizeBody(text: string): string {
+  const lines = text
+    .normalize('NFC')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+    .split('\n')
+    .map((line) => line.replace(/\s+$/, ''));
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+function titleOf(candidate: CandidateForPromotion): string {
+  const source = candidate.title ?? candidate.content.split('\n').find((line) => line.trim() !== '') ?? '';
+  const title = singleLine(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
+  return title === '' ? 'Untitled entry' : title;
+}
+
+function entryFields(candidate: CandidateForPromotion): Record<string, JsonValue | null> {
+  const appliesWhen = candidate.appliesWhen === null ? null : singleLine(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
+  return {
+    title: titleOf(candidate),
+    appliesWhen: appliesWhen === '' ? null : appliesWhen,
+    priority: Math.min(100, Math.max(0, Math.round(candidate.priority))),
+    confidence: candidate.confidence,
+    evidence: { summary: singleLine(candidate.evidenceSummary, MEMORY_APPLIES_WHEN_MAX_CHARS), candidateId: candidate.candidateId },
+  };
+}
+
+/** A slug not taken by another file: `use-pnpm`, then `use-pnpm-2`, … */
+function freePath(type: EntryType, title: string, taken: Set<string>): string {
+  const base = slugify(title);
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? '' : `-${n}`;
+    const slug = `${base.slice(0, MEMORY_SLUG_MAX_CHARS - suffix.length).replace(/-+$/, '')}${suffix}`;
+    const path = entryPath(type, slug);
+    if (!taken.has(path)) return path;
+  }
+}
+
+const invalid = (message: string): PlanResult => ({ ok: false, refusal: { reason: 'invalid', message } });
+
+interface Existing {
+  path: string;
+  bytes: Uint8Array;
+  document: EntryDocument | null;
+  entryId: string | null;
+  supersedes: string[];
+  problem: string | null;
+}
+
+/** Builds a plan, or says why there cannot be one. Pure: nothing is read or written. */
+export function buildPromotionPlan(input: PlanInput): PlanResult {
+  if (input.candidates.length === 0) return invalid('no candidates to promote; name at least one');
+  const existing: Existing[] = input.currentFiles.map((file) => {
+    const parsed = parseEntry(file.bytes);
+    if (!parsed.ok) {
+      return { ...file, document: null, entryId: null, supersedes: [], problem: `line ${parsed.problem.line}: ${parsed.problem.message}` };
+    }
+    const { entry, document } = parsed.value;
+    return { ...file, document, entryId: entry.id, supersedes: entry.supersedes, problem: null };
+  });
+  const byEntryId = new Map(existing.filter((e) => e.entryId !== null).map((e) => [e.entryId!, e]));
+  const byPath = new Map(existing.map((e) => [e.path, e]));
+  const taken = new Set(existing.map((e) => e.path));
+  const seenCandidates = new Set<string>();
+  const files: Array<Omit<PlanFile, 'findings' | 'sanitizedContentDigest'>> = [];
+
+  for (const candidate of input.candidates) {
+    if (seenCandidates.has(candidate.candidateId)) return invalid(`candidate ${candidate.candidateId} is named twice`);
+    seenCandidates.add(candidate.candidateId);
+    const body = sanitizeBody(candidate.content);
+    if (body === '') return invalid(`candidate ${candidate.candidateId} has no content to write`);
+    const fields = entryFields(candidate);
+    // A candidate updating an entry rewrites that entry's file; a new entry whose id already has a
+    // file (the same candidate prepared again) targets that file too.
+    const entryId = candidate.updatesEntryId ?? entryIdForCandidate(candidate.candidateId);
+    const target = byEntryId.get(entryId);
+    if (candidate.updatesEntryId !== null && !target) {
+      return invalid(`entry ${entryId}, which candidate ${candidate.candidateId} updates, is not in the ${input.scope} memory root`);
+    }
+    if (files.some((file) => file.entryId === entryId)) {
+      return invalid(`two candidates would write entry ${entryId}; promote them in separate plans`);
+    }
+    let document: EntryDocument;
+    let path: string;
+    if (target) {
+      path = target.path;
+      const supersedes = [...new Set([...target.supersedes, ...candidate.supersedes])];
+      document = updateEntryDocument(target.document!, { ...fields, supersedes: supersedes.length > 0 ? supersedes : null, updated: input.now }, body);
+    } else {
+      path = freePath(candidate.type, fields.title as string, taken);
+      document = documentForEntry({
+        id: entryId,
+        type: candidate.type,
+        title: fields.title as string,
+        appliesWhen: fields.appliesWhen as string | null,
+        priority: fields.priority as number,
+        confidence: candidate.confidence,
+        evidence: fields.evidence as { [key: string]: JsonValue },
+        created: input.now,
+        supersedes: [...new Set(candidate.supersedes)],
+        extra: [],
+        body,
+      });
+    }
+    taken.add(path);
+    const check = checkEntryPath(path, target ? 'existing' : 'new');
+    if (!check.ok) return invalid(check.reason);
+    const content = encoder.encode(serializeEntryDocument(document));
+    if (content.length > MEMORY_ENTRY_MAX_BYTES) {
+      return invalid(`the entry for candidate ${candidate.candidateId} would be ${content.length} bytes, over the ${MEMORY_ENTRY_MAX_BYTES}-byte limit; shorten it`);
+    }
+    const reparsed = parseEntry(content);
+    if (!reparsed.ok) return invalid(`the entry for candidate ${candidate.candidateId} would not read back (line ${reparsed.problem.line}: ${reparsed.problem.message})`);
+    const current = byPath.get(path);
+    files.push({
+      path,
+      entryId,
+      action: target ? 'update' : 'create',
+      candidateIds: [candidate.candidateId],
+      targetBlobHash: current ? gitBlobOid(current.bytes) : null,
+      content,
+    });
+  }
+
+  // The lint runs over the exact bytes that would be written, after every transformation, and over
+  // the path (a file name is committed too). A refusal names the candidate, never the path: a path
+  // made from a title could carry the very secret.
+  const planFiles: PlanFile[] = [];
+  const blocking: Array<SecretFinding & { candidateId: string }> = [];
+  for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const findings = [...input.lintText(file.path).map((f) => ({ ...f, line: 0 })), ...input.lintText(decoder.decode(file.content))];
+    blocking.push(...findings.filter((f) => f.severity === 'block').map((f) => ({ ...f, candidateId: file.candidateIds[0]! })));
+    planFiles.push({ ...file, sanitizedContentDigest: sha256Hex(file.content), findings: findings.filter((f) => f.severity !== 'block') });
+  }
+  if (blocking.length > 0) {
+    const first = blocking[0]!;
+    const where = first.line === 0 ? 'its file name' : `line ${first.line} of its entry`;
+    return {
+      ok: false,
+      refusal: {
+        reason: 'secret',
+        message: `refused: candidate ${first.candidateId} has what looks like a secret at ${where} (${first.rule}: ${first.excerpt})${blocking.length > 1 ? `, and ${blocking.length - 1} more finding(s)` : ''}; discard or edit the candidate`,
+        findings: blocking,
+      },
+    };
+  }
+
+  const unsigned = {
+    format: PLAN_FORMAT,
+    planId: input.planId,
+    scope: input.scope,
+    ownerKey: input.ownerKey,
+    policyVersion: PROMOTION_POLICY_VERSION,
+    candidates: input.candidates.map((c) => ({ candidateId: c.candidateId, revision: c.revision })).sort((a, b) => (a.candidateId < b.candidateId ? -1 : 1)),
+    files: planFiles,
+    diff: planDiff(planFiles, byPath),
+  } as const;
+  return { ok: true, plan: { ...unsigned, planDigest: planDigestOf(unsigned) } };
+}
+
+function planDiff(files: PlanFile[], current: Map<string, { bytes: Uint8Array }>): string {
+  return files
+    .map((file) => {
+      const before = current.get(file.path);
+      return createTwoFilesPatch(
+        before ? `a/${file.path}` : '/dev/null',
+        `b/${file.path}`,
+        before ? decoder.decode(before.bytes) : '',
+        decoder.decode(file.content),
+        undefined,
+        undefined,
+        { headerOptions: FILE_HEADERS_ONLY },
+      );
+    })
+    .join('');
+}
+
+/**
+ * The canonical serialisation a plan's digest is taken over: fixed key order, files by path, the
+ * content by its sha256. The diff and findings are derived from these, so they are not in it.
+ */
+export function canonicalPlanJson(plan: Omit<PromotionPlan, 'planDigest'>): string {
+  return JSON.stringify({
+    format: plan.format,
+    planId: plan.planId,
+    scope: plan.scope,
+    ownerKey: plan.ownerKey,
+    policyVersion: plan.policyVersion,
+    candidates: plan.candidates.map((c) => ({ candidateId: c.candidateId, revision: c.revision })),
+    files: plan.files.map((f) => ({
+      path: f.path,
+      entryId: f.entryId,
+      action: f.action,
+      candidateIds: f.candidateIds,
+      targetBlobHash: f.targetBlobHash,
+      sanitizedContentDigest: f.sanitizedContentDigest,
+      bytes: f.content.length,
+    })),
+  });
+}
+
+export const planDigestOf = (plan: Omit<PromotionPlan, 'planDigest'>): string => sha256Hex(canonicalPlanJson(plan));
+
+/**
+ * Checks a plan read back from storage is the plan that was approved: every file's bytes match
+ * their digest and the plan digest matches. Returns the problem, or null.
+ */
+export function checkPlanIntegrity(plan: PromotionPlan): string | null {
+  for (const file of plan.files) {
+    if (sha256Hex(file.content) !== file.sanitizedContentDigest) return `the stored bytes of ${file.path} do not match their digest`;
+  }
+  if (planDigestOf(plan) !== plan.planDigest) return 'the plan does not match its digest';
+  return null;
+}
+
+/** File and directory modes per scope: the user scope is private; project files are committed and shared. */
+export const writeModesFor = (scope: PromotionScope): Pick<WriteOptions, 'fileMode' | 'directoryMode'> =>
+  scope === 'user' ? { fileMode: 0o600, directoryMode: 0o700 } : { fileMode: 0o644, directoryMode: 0o755 };
+
+export type ApplyOutcome =
+  /** The approved bytes were written. */
+  | { outcome: 'written' }
+  /** The target already holds exactly the approved bytes (a step replayed after a crash). */
+  | { outcome: 'skipped' }
+  /** The target is not what the plan saw: the plan must be voided and nothing more written. */
+  | { outcome: 'drift'; expected: string | null; found: string | null };
+
+/** What a target holds now, compared with the plan's view of it. */
+function targetState(root: MemoryRoot, file: Pick<PlanFile, 'path' | 'targetBlobHash' | 'content'>): ApplyOutcome | null {
+  const current = readMemoryFile(root, file.path, MEMORY_ENTRY_MAX_BYTES);
+  if (current && Buffer.compare(current.bytes, file.content) === 0) return { outcome: 'skipped' };
+  const found = current ? gitBlobOid(current.bytes) : null;
+  if (found !== file.targetBlobHash) return { outcome: 'drift', expected: file.targetBlobHash, found };
+  return null;
+}
+
+/**
+ * Checks every target before the first write, so a plan whose files drifted since prepare is
+ * voided with nothing written. Returns the paths that drifted.
+ */
+export function driftedTargets(root: MemoryRoot, plan: { files: ReadonlyArray<Pick<PlanFile, 'path' | 'targetBlobHash' | 'content'>> }): string[] {
+  return plan.files.filter((file) => targetState(root, file)?.outcome === 'drift').map((file) => file.path);
+}
+
+/**
+ * One step of a promotion: re-read the target; if it already holds the approved bytes, skip; if
+ * its blob OID is not the plan's, report drift and write nothing; else write the approved bytes
+ * through the no-follow writer. Safe to replay after a crash at any point. An unsafe target (a
+ * link, a directory, a file over the size cap) throws a MemoryFileError: the plan cannot go on.
+ */
+export function applyPlanFile(
+  root: MemoryRoot,
+  scope: PromotionScope,
+  file: Pick<PlanFile, 'path' | 'targetBlobHash' | 'content' | 'sanitizedContentDigest'>,
+  hooks: Pick<WriteOptions, 'beforeRename'> = {},
+): ApplyOutcome {
+  if (sha256Hex(file.content) !== file.sanitizedContentDigest) {
+    throw new Error(`the bytes for ${file.path} do not match the approved digest; the plan is damaged`);
+  }
+  const state = targetState(root, file);
+  if (state) return state;
+  writeMemoryFile(root, file.path, file.content, { ...writeModesFor(scope), ...hooks });
+  return { outcome: 'written' };
+}

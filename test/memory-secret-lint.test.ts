@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import {
+  ENTROPY_MIN_BITS,
+  formatFinding,
+  hasBlockingFinding,
+  lintText,
+  maskSecret,
+  SECRET_RULE_NAMES,
+  shannonEntropy,
+} from '../source/memory/secret-lint.js';
+import { benchLines, lintQuality } from './bench/secret-lint.js';
+import { expandTemplate, readSecretCorpus } from './support/secret-corpus.js';
+
+const corpus = readSecretCorpus();
+const WARN_RULES = new Set(['high-entropy-string', 'stripe-test-key']);
+
+describe('secret lint on the corpus', () => {
+  for (const entry of corpus.filter((e) => e.kind === 'secret')) {
+    it(`finds ${entry.id} with ${entry.rule}`, () => {
+      const findings = lintText(entry.text);
+      const finding = findings.find((f) => f.rule === entry.rule);
+      assert.ok(finding, `${entry.rule} not in ${JSON.stringify(findings.map((f) => f.rule))}`);
+      const expected = WARN_RULES.has(entry.rule!) || entry.id === 'url-localhost' ? 'warn' : 'block';
+      assert.equal(finding.severity, expected);
+    });
+  }
+  for (const entry of corpus.filter((e) => e.kind === 'benign')) {
+    it(`finds nothing in ${entry.id}`, () => assert.deepEqual(lintText(entry.text), []));
+  }
+
+  it('every rule has at least one secret in the corpus', () => {
+    const covered = new Set(corpus.map((entry) => entry.rule));
+    assert.deepEqual(SECRET_RULE_NAMES.filter((name) => !covered.has(name)), []);
+  });
+
+  it('recall 1.0 on secrets, no false positive on high-entropy non-secrets (the bench figures)', () => {
+    const quality = lintQuality();
+    assert.ok(quality.secrets >= 40 && quality.benign >= 40);
+    assert.equal(quality.foundByRule, quality.secrets, `missed ${quality.missed.join(', ')}`);
+    assert.deepEqual(quality.benignWithFinding, []);
+  });
+
+  it('no excerpt shows a secret: at most its first four characters', () => {
+    for (const entry of corpus.filter((e) => e.kind === 'secret')) {
+      for (const finding of lintText(entry.text)) {
+        const secret = entry.text.slice(finding.offset, finding.offset + finding.length);
+        assert.ok(!finding.excerpt.includes(secret.slice(4, 12)) || secret.length <= 4, `${entry.id}: ${finding.excerpt}`);
+        assert.equal(finding.excerpt, maskSecret(secret));
+        assert.ok(!formatFinding(finding).includes(secret.slice(4, 12)));
+      }
+    }
+  });
+
+  it('the corpus file holds no token a scanner would take for a live one', () => {
+    const raw = JSON.stringify(corpus.map((entry) => entry.id));
+    assert.deepEqual(lintText(raw), []);
+  });
+});
+
+describe('secret lint rules', () => {
+  it('reports 1-based line and column and the 0-based offset of the secret itself', () => {
+    const token = expandTemplate('pos', '{{cat:gh:p_}}{{rand:base62:36}}');
+    const text = `first line\nsecond: ${token} end\n`;
+    const [finding] = lintText(text);
+    assert.deepEqual(
+      { ...finding, excerpt: undefined },
+      { rule: 'github-token', severity: 'block', line: 2, column: 9, offset: 19, length: 40, excerpt: undefined },
+    );
+    assert.equal(finding!.excerpt, 'ghp_…[40 chars]');
+  });
+
+  it('a keyword secret points at the value, not the keyword', () => {
+    const text = 'db_password = "Zq8!mT2#wL5pR9xK"';
+    const [finding] = lintText(text);
+    assert.equal(finding!.rule, 'keyword-secret');
+    assert.equal(text.slice(finding!.offset, finding!.offset + finding!.length), 'Zq8!mT2#wL5pR9xK');
+    assert.equal(finding!.excerpt, 'Zq8!…[16 chars]');
+  });
+
+  it('a short secret is masked completely', () => {
+    assert.equal(maskSecret('hunter2!'), '…[8 chars]');
+    const [finding] = lintText('postgres://app:pw12345@db.example.com/app');
+    assert.equal(finding!.excerpt, '…[7 chars]');
+  });
+
+  it('overlapping findings keep the most specific rule', () => {
+    const token = expandTemplate('overlap', '{{cat:gh:p_}}{{rand:base62:36}}');
+    const findings = lintText(`GITHUB_TOKEN=${token}`);
+    assert.deepEqual(findings.map((f) => f.rule), ['github-token']);
+  });
+
+  it('placeholders, environment references and code are not keyword secrets', () => {
+    for (const text of [
+      'password = ${PASSWORD}',
+      'api_key: <your key>',
+      'token = process.env.TOKEN',
+      'secret: "***"',
+      'password: changeme',
+      'const token = randomBytes(32).toString("hex")',
+      'ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,',
+      'token_count = 4096',
+      'secret = this.options.secret',
+    ]) {
+      assert.deepEqual(lintText(text), [], text);
+    }
+  });
+
+  it('a PEM block is one finding from BEGIN to END, over several lines', () => {
+    const text = expandTemplate('pem', 'key:\n{{cat:-----BEGIN PRIV:ATE KEY-----}}\n{{rand:base64:64}}\n{{cat:-----END PRIV:ATE KEY-----}}\nafter');
+    const findings = lintText(text);
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0]!.line, 2);
+    assert.ok(text.slice(findings[0]!.offset, findings[0]!.offset + findings[0]!.length).endsWith('KEY-----'));
+  });
+
+  it('hasBlockingFinding and formatFinding', () => {
+    const token = expandTemplate('fmt', '{{cat:np:m_}}{{rand:base62:36}}');
+    const findings = lintText(`x ${token}`);
+    assert.equal(hasBlockingFinding(findings), true);
+    assert.equal(hasBlockingFinding(lintText(expandTemplate('w', 'value {{rand:base64:44}}'))), false);
+    assert.equal(formatFinding(findings[0]!, 'notes.md'), 'notes.md:1:3 block npm-token npm_…[40 chars]');
+  });
+});
+
+describe('entropy', () => {
+  it('is in bits per character', () => {
+    assert.equal(shannonEntropy(''), 0);
+    assert.equal(shannonEntropy('aaaa'), 0);
+    assert.equal(shannonEntropy('abab'), 1);
+    assert.equal(shannonEntropy('0123456789abcdef'), 4);
+  });
+
+  it('hex can never exceed 4.0 bits/char, so even a perfectly uniform hex run is never an entropy finding', () => {
+    for (let length = 20; length <= 128; length += 1) {
+      const hex = randomBytes(length).toString('hex').slice(0, length);
+      assert.ok(shannonEntropy(hex) <= 4 + 1e-12, hex);
+    }
+    const uniform = '0123456789abcdef'.repeat(4);
+    assert.equal(shannonEntropy(uniform), ENTROPY_MIN_BITS);
+    assert.deepEqual(lintText(`digest ${uniform}`), []);
+  });
+
+  it('flags random base64 of 20+ characters, not 19', () => {
+    const token = expandTemplate('entropy', '{{rand:base64url:40}}');
+    assert.deepEqual(lintText(`value ${token} end`).map((f) => f.rule), ['high-entropy-string']);
+    assert.ok(shannonEntropy('aB3dE5gH7jK9mN1pQ2s') > 4);
+    assert.deepEqual(lintText('value aB3dE5gH7jK9mN1pQ2s end'), [], '19 characters');
+  });
+});
+
+describe('speed', () => {
+  it('a 64 KiB line takes milliseconds, and the prefilter never changes the findings', () => {
+    for (const [name, line] of Object.entries(benchLines())) {
+      lintText(line);
+      const start = process.hrtime.bigint();
+      lintText(line);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      // Generous for a loaded 2-core machine; the bench reports the real figure (a few ms).
+      assert.ok(ms < 250, `${name}: ${ms} ms`);
+    }
+    for (const entry of corpus) assert.deepEqual(lintText(entry.text, { prefilter: false }), lintText(entry.text), entry.id);
+  });
+});
