@@ -21,7 +21,7 @@ export const FOLLOW_BACKOFF_MAX_MS = 4000;
 /** SQLite busy timeout: long enough to wait out another short transaction, short enough that a hook stays within host deadlines. */
 export const BUSY_TIMEOUT_MS = 1000;
 
-/** Operation IDs and agent names are identities, not documents. */
+/** Operation IDs are identities, not documents (agent names are shorter still: 64, AGENT_NAME in store/agents.ts). */
 export const OPERATION_ID_MAX_CHARS = 128;
 
 /** HTTP request bodies: a note of RECORD_MAX_BYTES plus JSON escaping headroom. */

@@ -13,7 +13,7 @@ import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
 import { sessionSearch } from '../store/session-search.js';
-import type { SessionSearchRequest } from '../protocol.js';
+import type { CaptureStatusRequest, SessionSearchRequest } from '../protocol.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -127,7 +127,7 @@ export class HostApplication implements Application {
     return this.capture;
   }
 
-  captureStatus(request: { afterRecovery?: string | undefined }) {
+  captureStatus(request: CaptureStatusRequest) {
     return this.captureService().status(request);
   }
 

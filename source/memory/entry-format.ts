@@ -471,6 +471,23 @@ export function slugify(title: string, maxChars: number = MEMORY_SLUG_MAX_CHARS)
   return slug === '' ? 'entry' : slug;
 }
 
+/**
+ * One line of text for a title or display: NFC, controls and runs of whitespace become single
+ * spaces, at most `maxChars` characters (cut at a word when that keeps most of it, then `…`).
+ */
+export function singleLineText(text: string, maxChars: number): string {
+  const line = text
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...line];
+  if (chars.length <= maxChars) return line;
+  const cut = chars.slice(0, maxChars - 1).join('');
+  const atWord = cut.replace(/\s+\S*$/, '');
+  return `${atWord.length > maxChars / 2 ? atWord : cut}…`;
+}
+
 /** The path of an entry relative to its memory root. */
 export const entryPath = (type: EntryType, slug: string): string => `${type}/${slug}.md`;
 

@@ -4,6 +4,7 @@ import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
 import { runFoundationBench } from './foundation.js';
 import { runSecretLintBench } from './secret-lint.js';
+import { runSessionSearchBench } from './session-search.js';
 import { runTuiBench } from './tui.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   tui: runTuiBench,
   dedup: runDedupBench,
   'secret-lint': runSecretLintBench,
+  'session-search': runSessionSearchBench,
 };
 
 const wanted = process.argv.slice(2);
