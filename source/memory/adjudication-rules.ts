@@ -26,7 +26,7 @@ export interface DraftDecision {
 }
 
 /** Content-word overlap (Jaccard) from which two statements that differ on both sides are near-duplicates. */
-export const MERGE_MIN_JACCARD = 0.6;
+export const MERGE_MIN_JACCARD = 0.7;
 
 const CONTRACTIONS: [RegExp, string][] = [
   [/\bcan't\b/g, 'cannot'],
@@ -87,6 +87,7 @@ const SYNONYMS: Record<string, string[]> = {
   folder: ['directory'],
   e2e: ['end-to-end'],
   env: ['environment'],
+  infra: ['infrastructure'],
   linter: ['lint'],
   linting: ['lint'],
   docs: ['documentation'],

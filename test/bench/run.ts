@@ -2,6 +2,7 @@
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
+import { runExtractionBench } from './extraction-rules.js';
 import { runFoundationBench } from './foundation.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   capture: runCaptureBench,
   tui: runTuiBench,
   dedup: runDedupBench,
+  extraction: runExtractionBench,
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
 };
