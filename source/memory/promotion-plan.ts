@@ -24,7 +24,7 @@ import {
   updateEntryDocument,
 } from './entry-format.js';
 import { lintText as secretLint, type SecretFinding } from './secret-lint.js';
-import { type MemoryRoot, readMemoryFile, type WriteOptions, writeMemoryFile } from './safe-files.js';
+import { type MemoryRoot, readMemoryFile, syncDirectory, type WriteOptions, writeMemoryFile } from './safe-files.js';
 
 export const PLAN_FORMAT = 'common-memory-promotion-plan@1';
 /** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
@@ -366,7 +366,9 @@ export function driftedTargets(root: MemoryRoot, plan: { files: ReadonlyArray<Pi
 /**
  * One step of a promotion: re-read the target; if it already holds the approved bytes, skip; if
  * its blob OID is not the plan's, report drift and write nothing; else write the approved bytes
- * through the no-follow writer. Safe to replay after a crash at any point. An unsafe target (a
+ * through the no-follow writer. Safe to replay after a crash at any point: the journal runs every
+ * step again on resume and the content decides (a file's "applied" mark is progress, not proof —
+ * until syncPlanDirectories, a rename survives a process crash but maybe not a power failure). An unsafe target (a
  * link, a directory, a file over the size cap) throws a MemoryFileError: the plan cannot go on.
  */
 export function applyPlanFile(
@@ -380,6 +382,15 @@ export function applyPlanFile(
   }
   const state = targetState(root, file);
   if (state) return state;
-  writeMemoryFile(root, file.path, file.content, { ...writeModesFor(scope), ...hooks });
+  writeMemoryFile(root, file.path, file.content, { ...writeModesFor(scope), ...hooks, syncDirectory: false });
   return { outcome: 'written' };
+}
+
+/**
+ * The last file step of a promotion: one fsync per directory the plan wrote into, so every rename
+ * is durable before the journal records the plan as applied. Replaying it is harmless.
+ */
+export function syncPlanDirectories(root: MemoryRoot, plan: { files: ReadonlyArray<Pick<PlanFile, 'path'>> }): void {
+  const directories = new Set(plan.files.map((file) => file.path.split('/').slice(0, -1).join('/')));
+  for (const directory of [...directories].sort()) syncDirectory(root, directory);
 }
