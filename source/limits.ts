@@ -164,6 +164,9 @@ export const MEMORY_SCAN_RACY_MS = 2_000;
  */
 export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
 
+/** A typed ID prefix shorter than this matches too much to be worth a lookup (and is usually a typing mistake). */
+export const ID_PREFIX_MIN = 4;
+
 // ---- the memory half ----
 
 /** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */

@@ -2,7 +2,7 @@
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
 import type { AgentView } from '../protocol.js';
-import { ID_PREFIX_MIN } from '../store/id-prefix.js';
+import { ID_PREFIX_MIN } from '../limits.js';
 
 /** The agent `typed` names; undefined when none does (the host then says "no agent named …"). */
 export async function findAgentTyped(app: Application, typed: string): Promise<AgentView | undefined> {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
 import { CmError } from '../errors.js';
 import { parseRecoveryId, recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type CaptureStatusRequest, type RecoveryItemView } from '../protocol.js';
-import { capacity, totalBodyBytes } from './capture-sessions.js';
+import { capacity, totalBodyBytes } from './capture-capacity.js';
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 

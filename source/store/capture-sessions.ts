@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
 import { sha256Hex } from '../ground/digests.js';
-import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../limits.js';
+import { capacity, totalBodyBytes } from './capture-capacity.js';
 import { findCandidate } from './capture-reads.js';
 import { indexUserText } from './session-search.js';
 import { command } from './command.js';
@@ -113,20 +113,6 @@ class Rejected extends Error {
   ) {
     super(detail);
   }
-}
-
-export interface Capacity {
-  sessionBytes: number;
-  totalBytes: number;
-}
-
-export function capacity(env: NodeJS.ProcessEnv = process.env): Capacity {
-  const given = env[CAPACITY_ENV];
-  const [session, total] = given ? given.split(':').map(Number) : [];
-  return {
-    sessionBytes: Number.isSafeInteger(session) && session! > 0 ? session! : SESSION_BODY_MAX_BYTES,
-    totalBytes: Number.isSafeInteger(total) && total! > 0 ? total! : TOTAL_BODY_MAX_BYTES,
-  };
 }
 
 const limits = capacity();
@@ -258,17 +244,6 @@ function checkCapacity(tx: Tx, activationId: number): void {
   if (total > limits.totalBytes) {
     throw new CmError('limit_exceeded', `Captured bodies would total ${total} bytes, over the capacity of ${limits.totalBytes}; nothing was written and the envelopes stay queued.`);
   }
-}
-
-export function totalBodyBytes(tx: Pick<Tx, 'db'>): number {
-  const row = tx.db
-    .prepare(
-      `SELECT (SELECT coalesce(sum(body_bytes), 0) FROM capture_sessions)
-            + (SELECT coalesce(sum(length(bytes)), 0) FROM inbox_tails)
-            + (SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM prompt_candidates WHERE state = 'pending') AS total`,
-    )
-    .get() as { total: number };
-  return row.total;
 }
 
 export function isolate(tx: Tx, input: { activationId: number; inboxId: number; code: string; detail: string; recoveryId: number | null }): { outcome: 'isolated'; recoveryId: number } | { outcome: 'stale' } {

@@ -5,7 +5,8 @@ import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../limits.js';
 import { isUuid, type JournalRow, type MessageView, type OperationView, type Page, type PageRequest, type Stream, type TimelineRow } from '../protocol.js';
 import { type Db, prepared } from './database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
-import { ID_PREFIX_MIN, resolveIdPrefix } from './id-prefix.js';
+import { ID_PREFIX_MIN } from '../limits.js';
+import { resolveIdPrefix } from './id-prefix.js';
 import { findOperation, toOperationView } from './operations.js';
 import { readHeads, readStoreId } from './sequences.js';
 

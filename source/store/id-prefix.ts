@@ -1,10 +1,9 @@
 // IDs people can type: a unique prefix of an operation or message ID stands for the whole ID, as
 // in git. An exact ID always wins; an ambiguous prefix is refused with the candidates it matches.
 import { CmError } from '../errors.js';
+import { ID_PREFIX_MIN } from '../limits.js';
 import { type Db, prepared } from './database.js';
 
-/** Shorter prefixes match too much to be worth a lookup (and are usually typing mistakes). */
-export const ID_PREFIX_MIN = 4;
 const SHOWN = 5;
 
 /** The full ID `text` names, or `text` itself when nothing matches (the caller reports "not found"). */
