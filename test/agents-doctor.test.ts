@@ -49,7 +49,7 @@ function answeredStore(): AgentStore {
     run('ingestPiRecord', (tx) =>
       ingestPiRecord(tx, { generationId: generation.generation_id, stream, ordinal, frame: 'record', text, byteLength: Buffer.byteLength(text), ...(settle ? { settle } : {}) }),
     );
-  records.forEach((text, index) => ingest('stdout', index + 1, text));
+  for (const [index, text] of records.entries()) ingest('stdout', index + 1, text);
   ingest('stderr', 1, 'some noise on stderr');
   // The barrier's answer confirms settlement (pi 0.73.1 has no settle event).
   ingest('stdout', records.length + 1, '{"id":"b1","type":"response","command":"get_state","success":true}', { operationId: 'op-1', outcome: 'answered', detail: {} });

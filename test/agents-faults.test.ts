@@ -140,9 +140,9 @@ describe('B3.3 a storage failure while ingesting pi records', TIMEOUT, () => {
       const rows = await journal(api, agent.agentId);
       assert.ok(!rows.some((row) => row.wireOrdinal !== null), 'no pi record is half-stored: every ingest rolled back whole');
       const stopping = rows.find((row) => row.kind === 'generation.stopping');
-      assert.match((stopping?.payload as { reason: string }).reason, /storing a pi record failed: Injected storage fault at ingestPiRecord\.beforeCommit; nothing was committed/);
+      assert.match((stopping!.payload as { reason: string }).reason, /storing a pi record failed: Injected storage fault at ingestPiRecord\.beforeCommit; nothing was committed/);
       const retired = rows.find((row) => row.kind === 'generation.interrupted');
-      assert.match((retired?.payload as { reason: string }).reason, /storing a pi record failed/);
+      assert.match((retired!.payload as { reason: string }).reason, /storing a pi record failed/);
       assert.deepEqual((await timeline(api)).map((row) => row.messageId), [receipt.messageId], 'only the admitted user row');
       // The host itself keeps working: a note still commits.
       assert.equal((await api.appendNote({ text: 'still here', operationId: 'n-1' })).replayed, false);
@@ -260,7 +260,7 @@ describe('bad input through the CLI', TIMEOUT, () => {
       assert.deepEqual(list.map((a) => [a.generation.number, a.generation.state]), [[1, 'interrupted']]);
       const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout).rows as JournalRow[];
       const retired = log.find((row) => row.kind === 'generation.interrupted');
-      assert.match((retired?.payload as { reason: string }).reason, /pi could not start/);
+      assert.match((retired!.payload as { reason: string }).reason, /pi could not start/);
       const prompt = await runCli(['prompt', 'a', 'hello', '--home', home]);
       assert.equal(prompt.code, 13, 'not running');
       assert.match(prompt.stderr, /not running/);

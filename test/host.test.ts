@@ -13,7 +13,7 @@ describe('host', () => {
     const status1 = await first.application.status();
     const journal1 = await first.application.journal({ after: 0, limit: 10 });
     assert.equal(journal1.rows[0]?.kind, 'host.started');
-    assert.equal((journal1.rows[0]?.payload as { hostId: string }).hostId, status1.hostId);
+    assert.equal((journal1.rows[0]!.payload as { hostId: string }).hostId, status1.hostId);
     await first.stop();
 
     const second = await Host.start({ home, serve: true });

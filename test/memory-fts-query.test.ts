@@ -8,7 +8,7 @@ function turnsIndex(rows: string[]) {
   const db = new Database(':memory:');
   db.exec("CREATE VIRTUAL TABLE turns USING fts5(text, tokenize = 'porter unicode61')");
   const insert = db.prepare('INSERT INTO turns (rowid, text) VALUES (?, ?)');
-  rows.forEach((text, index) => insert.run(index + 1, text));
+  for (const [index, text] of rows.entries()) insert.run(index + 1, text);
   const search = db.prepare('SELECT rowid AS id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns), rowid');
   return { db, match: (query: string) => (search.all(query) as { id: number }[]).map((row) => row.id) };
 }

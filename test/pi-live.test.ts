@@ -43,7 +43,7 @@ test('live pi: a simple answer is accepted, echoed, answered once and settled by
     noFaults(pi);
     assert.equal(server.requests.length, 1);
     assert.equal(server.requests[0]?.authorization, 'Bearer dummy-key');
-    assert.equal((server.requests[0]?.body as { stream?: unknown }).stream, true);
+    assert.equal((server.requests[0]!.body as { stream?: unknown }).stream, true);
     assert.equal(server.requests[0]?.lastMessageText, 'Say hello');
     const exit = await within(pi.close(), 10_000, 'exit');
     assert.equal(exit.code, 0);

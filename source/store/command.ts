@@ -27,7 +27,7 @@ export interface MemoryCommandDefinition<Schema extends z.ZodType, Result> {
 }
 
 /** The registry's runtime view: the writer validates the input against the schema before `run`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds commands of every input and context type; each is checked by its own schema.
 export type AnyCommand = { database?: 'memory'; schema: z.ZodType; run(tx: Tx, context: any, input: any): unknown };
 
 /** Keeps each definition's input and result types (a plain object literal would widen them). */

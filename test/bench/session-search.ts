@@ -88,7 +88,9 @@ function buildIndex(turns: readonly Turn[]) {
   const db = new Database(':memory:');
   db.exec("CREATE VIRTUAL TABLE turns USING fts5(text, tokenize = 'porter unicode61')");
   const insert = db.prepare('INSERT INTO turns (rowid, text) VALUES (?, ?)');
-  db.transaction(() => turns.forEach((turn, index) => insert.run(index + 1, turn.text)))();
+  db.transaction(() => {
+    for (const [index, turn] of turns.entries()) insert.run(index + 1, turn.text);
+  })();
   const search = db.prepare('SELECT rowid AS id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns), rowid LIMIT 10');
   return { db, search: (query: string) => (search.all(query) as { id: number }[]).map((row) => row.id) };
 }

@@ -68,7 +68,7 @@ export function queueSession(home: string, cwd: string | null, prompts: readonly
     );
     storeTail(db, inboxId, tail);
     const candidate = db.prepare("INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')");
-    prompts.forEach((prompt, turn) => candidate.run(activation, hostSession, turnKeys[turn], textDigest(prompt), prompt, inboxId));
+    for (const [turn, prompt] of prompts.entries()) candidate.run(activation, hostSession, turnKeys[turn], textDigest(prompt), prompt, inboxId);
     db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(tail.length, watch);
   })();
   db.close();

@@ -45,7 +45,7 @@ export function History() {
   useHistoryEffects(app, state, dispatch);
   useHistoryInput(state, dispatch);
   useHelp(helpFor(state), !state.note.open);
-  useEffect(() => dispatch({ type: 'setLimit', limit: rowsPerPage(rows) }), [rows]);
+  useEffect(() => dispatch({ type: 'setLimit', limit: rowsPerPage(rows) }), [rows, dispatch]);
   const page = state.page?.stream === state.stream ? state.page : null;
   const emptyText = state.stream === 'timeline' ? '(no timeline rows yet: notes go to the journal only)' : '(no journal rows here)';
   return (

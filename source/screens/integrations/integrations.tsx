@@ -77,6 +77,7 @@ function PanelView({ panel, lines, rows }: { panel: Panel; lines: DisplayLine[];
         {lines.slice(offset, end).map(({ text, source }, index) => {
           const color = source.startsWith('REFUSED') ? theme.error : source.startsWith('+') && !source.startsWith('+++') ? theme.ok : source.startsWith('-') && !source.startsWith('---') ? theme.error : undefined;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a plan's lines have no identity but their place, and the list is only ever sliced
             <Text key={offset + index} color={color} wrap="truncate-end">
               {text === '' ? ' ' : text}
             </Text>
@@ -94,7 +95,8 @@ export function Integrations() {
   const [state, dispatch] = useIntegrationsState();
   const panelRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME);
   useIntegrationsEffects(environment, state, dispatch);
-  const panelLines = useMemo(() => (state.panel ? wrapLines(state.panel.lines, columns) : []), [state.panel?.lines, columns]);
+  const planLines = state.panel?.lines;
+  const panelLines = useMemo(() => (planLines ? wrapLines(planLines, columns) : []), [planLines, columns]);
   useIntegrationsInput(state, dispatch, panelRows, panelLines.length);
   useHelp(helpFor(state));
   return (

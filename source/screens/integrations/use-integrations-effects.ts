@@ -34,6 +34,7 @@ export function useIntegrationsEffects(environment: Pick<ShellEnvironment, 'home
   const codexDir = integrations?.codexDir;
   const claudeDir = integrations?.claudeDir;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `loadNonce` is the request to read the states again.
   useEffect(() => {
     dispatch({ type: 'statesLoaded', clients: readStates({ home, integrations: { codexDir, claudeDir } }) });
   }, [home, codexDir, claudeDir, loadNonce, dispatch]);

@@ -56,9 +56,8 @@ export const useShellActions = (): ShellActions => required(useContext(ActionsCo
 export function useHelp(items: HelpItem[], shared = true): void {
   const { setHelp } = useShellActions();
   const signature = `${shared}\u0002${items.map((item) => `${item.keys}\u0000${item.label}`).join('\u0001')}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `signature` stands for `items` and `shared`; a new array with the same text must not loop.
   useEffect(() => {
     setHelp({ items, shared });
-    // `signature` stands for `items` and `shared`: a new array with the same text must not loop.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signature, setHelp]);
 }

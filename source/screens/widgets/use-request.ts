@@ -47,7 +47,6 @@ export interface Rounds<T> {
 export function useRequestLoop<T>(begin: () => Rounds<T> | undefined, deps: DependencyList): void {
   const latest = useRef(begin);
   latest.current = begin;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when the rounds start over.
   useEffect(() => {
     const rounds = latest.current();
     if (!rounds) return;
@@ -70,5 +69,6 @@ export function useRequestLoop<T>(begin: () => Rounds<T> | undefined, deps: Depe
       current = false;
       clearTimeout(timer);
     };
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when the rounds start over.
   }, deps);
 }
