@@ -2,7 +2,6 @@
 // runner → candidates with evidence → adjudication; idempotence, claims, strict submissions,
 // secret quarantine and stale adjudication.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { builtinRunner } from '../source/memory/builtin-runner.js';
@@ -12,7 +11,7 @@ import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
 import { tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
-import { queueSession } from './support/memory-corpus.js';
+import { plantedToken, queueSession } from './support/memory-corpus.js';
 
 after(() => c.closeStores());
 
@@ -21,8 +20,6 @@ const day = 86_400_000;
 const SINCE = new Date(Date.now() - 30 * day).toISOString().replace(/\.\d+Z$/, 'Z');
 const UNTIL = new Date(Date.now() + day).toISOString().replace(/\.\d+Z$/, 'Z');
 
-/** A GitHub token shape, built at run time so that no token-like string is committed. */
-export const plantedToken = () => `${'gh'}p_${randomBytes(27).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 36)}`;
 
 interface Rig {
   home: string;

@@ -5,6 +5,7 @@
 // a replayed submission returns its stored outcome.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
+import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
 import type { Db } from '../store/database.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import { planChunks, type PlannedChunk } from './chunking.js';
@@ -24,36 +25,12 @@ export const RUNNER_TIMEOUT_MS = 120_000;
 /** Adjudication tasks one run goes through (a stale one is replaced by a new one). */
 const ADJUDICATION_ROUNDS_MAX = 6;
 
-export interface ExtractRequest {
-  since?: string | undefined;
-  until?: string | undefined;
-  query?: string | undefined;
-  client?: string | undefined;
-  sessions?: string[] | undefined;
-  runner?: string | undefined;
-  limit?: number | undefined;
+export type ExtractRequest = Omit<MemoryExtractRequest, 'cwd'> & {
   /** The caller's directory: its repository is the run's scope; a caller cannot widen it. Null: every session in its own scope (the host's automatic runs). */
   cwd: string | null;
-}
+};
 
-export interface CandidateCounts {
-  created: number;
-  skipped: number;
-  updated: number;
-  merged: number;
-  stored: number;
-  quarantined: number;
-}
-
-export interface ExtractReport {
-  runIds: string[];
-  window: { since: string; until: string };
-  turns: number;
-  chunks: number;
-  tasks: { planned: number; created: number; submitted: number; failed: number; pending: number; waitingForRetry: number; stale: number };
-  candidates: CandidateCounts;
-  failures: string[];
-}
+export type ExtractReport = MemoryExtractReport;
 
 export type Progress = (event: { phase: 'plan' | 'extract' | 'adjudicate' | 'done'; done: number; total: number; runId: string }) => void;
 

@@ -221,6 +221,21 @@ export const taskCommands = {
       return { taskId: input.taskId, attempts: 0 };
     },
   }),
+  /**
+   * At the start of a lease holder (host or command), every claim left is an earlier holder's: only
+   * the holder of the data home's lease claims, so those holders are gone. Their attempts count.
+   */
+  memoryReleaseClaims: memoryCommand({
+    schema: z.object({}).strict(),
+    run: (tx) => {
+      const released = prepared(
+        tx.db,
+        "UPDATE tasks SET status = 'pending', attempts = attempts + 1, last_error = 'its holder stopped before submitting', lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE status = 'claimed'",
+      ).run().changes;
+      prepared(tx.db, "UPDATE runs SET state = 'failed', finished_at_ms = ? WHERE state = 'running'").run(tx.nowMs);
+      return { released };
+    },
+  }),
   memoryFinishRun: memoryCommand({
     schema: z.object({ runId: z.string(), state: z.enum(['done', 'failed']), summary: z.record(z.string(), z.unknown()) }).strict(),
     run: (tx, _context, input) => {
