@@ -21,7 +21,7 @@ export const FOLLOW_BACKOFF_MAX_MS = 4000;
 /** SQLite busy timeout: long enough to wait out another short transaction, short enough that a hook stays within host deadlines. */
 export const BUSY_TIMEOUT_MS = 1000;
 
-/** Operation IDs and agent names are identities, not documents. */
+/** Operation IDs are identities, not documents (agent names are shorter still: 64, AGENT_NAME in store/agents.ts). */
 export const OPERATION_ID_MAX_CHARS = 128;
 
 /** HTTP request bodies: a note of RECORD_MAX_BYTES plus JSON escaping headroom. */
@@ -152,6 +152,12 @@ export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
  * clean", as git calls it), so the unchanged-tree short circuit re-reads it.
  */
 export const MEMORY_SCAN_RACY_MS = 2_000;
+
+/**
+ * How long a starting host waits for a one-shot command that holds the lease (it holds it for tens
+ * of milliseconds; 3 s covers a loaded machine, as a command waits for another command).
+ */
+export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
 
 // ---- the memory half ----
 

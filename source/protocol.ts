@@ -179,11 +179,20 @@ export interface RecoveryItemView {
   createdAt: string;
 }
 
+/** Two independent keyset cursors: the recovery page and the sessions page, each as status printed it. */
+export interface CaptureStatusRequest {
+  afterRecovery?: string | undefined;
+  afterSession?: string | undefined;
+}
+
 export interface CaptureStatus {
   storeId: string;
   mode: 'host' | 'local' | 'read-only';
+  /** One page, newest first (at most STATUS_SESSIONS_MAX). */
   sessions: CaptureSessionView[];
   sessionsTotal: number;
+  /** The session key the next page starts after (`--after-session`); null on the last page. */
+  nextSessionKey: string | null;
   /** Queue states of capture work (no bodies). */
   queue: { inboxPending: number; inboxProcessed: number; inboxLegacy: number; batchesReady: number; candidatesPending: number; candidatesDelivered: number };
   /** inbox: envelopes waiting (not isolated); watch: transcripts of running sessions; isolated: open recovery items; hookErrors: hook runs that could not reach the store. */

@@ -4,14 +4,15 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { CaptureStatus } from '../source/protocol.js';
 import { storeFiles } from '../source/home.js';
 import { storeTail } from '../source/hook/capture.js';
 import { textDigest } from '../source/hook/identity.js';
-import { CAPACITY_ENV, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES, RECOVERY_PAGE_SIZE } from '../source/limits.js';
+import { CAPACITY_ENV, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES, RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../source/limits.js';
 import { coreSchema } from '../source/store/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
 import { migrate } from '../source/store/migrations.js';
-import { tempHome } from './support/cli.js';
+import { runCli, tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 
 after(() => c.closeStores());
@@ -255,6 +256,30 @@ describe('isolation and recovery', () => {
     assert.equal(pages, 3);
     assert.equal(seen.length, 45);
     assert.equal(new Set(seen).size, 45);
+  });
+
+  it('status pages every session with --after-session: each once, newest first, then nextSessionKey null', async () => {
+    const home = tempHome('cap');
+    const count = STATUS_SESSIONS_MAX * 2 + 7;
+    const start = c.hookFiles('codex', 'a').filter((f) => f.includes('SessionStart'));
+    for (let i = 0; i < count; i++) c.replay(home, 'codex', start, null, `proc-${i}`, { session_id: `session-${i}` });
+    c.closeStores();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 1; ; pages++) {
+      const result = await runCli(['status', '--json', '--home', home, ...(cursor ? ['--after-session', cursor] : [])]);
+      assert.equal(result.code, 0, result.stderr);
+      const page = JSON.parse(result.stdout) as CaptureStatus;
+      assert.equal(page.sessionsTotal, count);
+      seen.push(...page.sessions.map((s) => s.hostSessionId));
+      if (page.nextSessionKey === null) break;
+      assert.ok(pages < 3, 'three pages: 50, 50 and 7');
+      cursor = page.nextSessionKey;
+    }
+    assert.deepEqual(seen, Array.from({ length: count }, (_, i) => `session-${count - 1 - i}`));
+    const bad = await runCli(['status', '--json', '--home', home, '--after-session', 'no-such-session']);
+    assert.equal(bad.code, 2);
+    assert.match(JSON.parse(bad.stderr).error.message, /not a session key/);
   });
 });
 

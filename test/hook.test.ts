@@ -2,7 +2,7 @@
 // and never fails the user's agent.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
@@ -85,6 +85,27 @@ describe('hook dispatch', () => {
     const rows = db.prepare('SELECT event, payload FROM inbox').all();
     db.close();
     assert.deepEqual(rows, [{ event: 'Stop', payload: event }], 'the quarantined bytes, replayed once');
+  });
+
+  it('a replayed SessionEnd closes its own activation, not a new one: flush then exits 0', async () => {
+    const home = tempHome('hook-replay-end');
+    const transcript = join(home, '..', 's-end.jsonl');
+    writeFileSync(transcript, '');
+    const event = (name: string) => JSON.stringify({ session_id: 's-end', transcript_path: transcript, cwd: '/tmp', hook_event_name: name });
+    // The client process the events came from; the replay later runs from another one.
+    const client = { COMMON_MEMORY_HOOK_INSTANCE: 'client-a' };
+    assert.equal((await runCli(['hook', 'claude', '--home', home], { input: event('SessionStart'), env: client })).code, 0);
+    const failed = await runCli(['hook', 'claude', '--home', home], { input: event('SessionEnd'), env: { ...client, COMMON_MEMORY_FAULTS: 'hookCapture.beforeCommit=throw' } });
+    assert.equal(failed.code, 0);
+    assert.equal((await runCli(['flush', '--home', home])).code, 3, 'the activation is still open');
+    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    execFileSync('/bin/sh', ['-c', failure.replay], { env: { PATH: '/usr/bin:/bin' } });
+    const db = openDatabase(storeFiles(home).core, { readonly: true });
+    const activations = db.prepare('SELECT process_instance, state FROM capture_activations').all();
+    db.close();
+    assert.deepEqual(activations, [{ process_instance: 'given:client-a', state: 'ended' }]);
+    const flush = await runCli(['flush', '--home', home]);
+    assert.equal(flush.code, 0, flush.stdout + flush.stderr);
   });
 
   it('an unknown client is a usage error', async () => {

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { Host } from '../source/host/host.js';
-import { startHost, stopHost, tempHome, runCli } from './support/cli.js';
+import { startCli, startHost, stopHost, tempHome, runCli, waitFor } from './support/cli.js';
 import { codeOf } from './support/results.js';
 
 describe('host', () => {
@@ -52,6 +52,33 @@ describe('host', () => {
     assert.match(second.stderr, new RegExp(`pid ${info.pid}`));
     const note = await runCli(['note', 'still here', '--json', '--home', home]);
     assert.equal(note.code, 0, note.stderr);
+    assert.equal(await stopHost(child), 0);
+  });
+
+  it('a host started while a one-shot command holds the lease waits for it, then serves', async () => {
+    const home = tempHome('lease-local');
+    const local = await Host.start({ home, serve: false });
+    const host = startCli(['host', '--json', '--home', home]);
+    const exited = new Promise<number | null>((resolve) => host.once('exit', (code) => resolve(code)));
+    let stdout = '';
+    host.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    // The command's usual lifetime (tens of ms), stretched past the host's start-up so the host surely meets it.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await local.stop();
+    await waitFor('the host to serve after the command released the lease', () => stdout.includes('\n') || undefined, 15_000);
+    assert.equal(JSON.parse(stdout.split('\n')[0]!).pid, host.pid);
+    host.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  });
+
+  it('a host refuses at once a serving host, and names the kind of holder', async () => {
+    const home = tempHome('lease-kind');
+    const { child } = await startHost(home);
+    const started = Date.now();
+    const second = await runCli(['host', '--home', home]);
+    assert.equal(second.code, 4);
+    assert.ok(Date.now() - started < 1_500, 'no wait for a serving host');
+    assert.match(second.stderr, /a common-memory host \(pid/);
     assert.equal(await stopHost(child), 0);
   });
 

@@ -162,4 +162,17 @@ describe('speed', () => {
     }
     for (const entry of corpus) assert.deepEqual(lintText(entry.text, { prefilter: false }), lintText(entry.text), entry.id);
   });
+
+  it('64 KiB of a rule’s own prefix repeated stays in linear time', () => {
+    const fill = (unit: string) => unit.repeat(Math.ceil(65536 / unit.length)).slice(0, 65536);
+    const units = ['eyJ', 'eyJa.', 'password=', 'password ', 'a://b:', 'x://u:p@', '-----BEGIN PRIVATE KEY-----', 'ghp_', 'sk-', 'Bearer ', 'AKIA'];
+    for (const unit of units) {
+      const line = fill(unit);
+      lintText(line);
+      const start = process.hrtime.bigint();
+      lintText(line);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      assert.ok(ms < 250, `${JSON.stringify(unit)} repeated: ${ms} ms`);
+    }
+  });
 });

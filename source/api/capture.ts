@@ -1,10 +1,13 @@
 // The capture area: sessions captured from Codex and Claude Code, the inbox's drain, recovery items.
 import { z } from 'zod';
-import type { CaptureStatus, DrainReport, FlushReport } from '../protocol.js';
+import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../protocol.js';
 import { optionalText, read, write } from './route.js';
 
 export const captureApi = {
-  captureStatus: read<{ afterRecovery?: string | undefined }, CaptureStatus>('/v1/capture/status', { afterRecovery: optionalText('after-recovery') }),
+  captureStatus: read<CaptureStatusRequest, CaptureStatus>('/v1/capture/status', {
+    afterRecovery: optionalText('after-recovery'),
+    afterSession: optionalText('after-session'),
+  }),
   /** Drains the inbox now; with `recover`, retries exactly that recovery item. */
   sessionDrain: write<{ recover?: string | undefined }, DrainReport>('/v1/capture/drain', {
     body: { schema: z.object({ recover: z.string().max(64).optional() }).strict(), shape: '{"recover"?: "rec-<n>"}' },

@@ -45,8 +45,11 @@ export const HELP = `
     operation <id>                       an operation and its state
     doctor                               check the store's consistency
     hook codex|claude                    one host hook event on stdin (used by installed hooks)
-    status [--after-recovery ID]         captured sessions, queue states, inbox/watch/isolation counts
-                                         and recovery items (20 a page; no conversation bodies)
+    status [--after-session KEY] [--after-recovery ID]
+                                         captured sessions (50 a page, newest first; --after-session
+                                         continues after that session: nextSessionKey), queue states,
+                                         inbox/watch/isolation counts and recovery items (20 a page,
+                                         --after-recovery: nextRecoveryId); no conversation bodies
     session-drain [--recover ID]         turn the hook inbox into sessions, turns and batches now;
                                          --recover retries one recovery item (exit 3 if it fails again)
     flush                                drain, then exit 0 when everything settled is processed,
@@ -107,6 +110,7 @@ export async function main(argv: string[]): Promise<number> {
       model: { type: 'string' },
       piConfig: { type: 'string' },
       afterRecovery: { type: 'string' },
+      afterSession: { type: 'string' },
       recover: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
@@ -150,7 +154,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'operation':
         return await runOperation(home, rest[0], out);
       case 'status':
-        return await runStatus(home, cli.flags.afterRecovery, out);
+        return await runStatus(home, { afterRecovery: cli.flags.afterRecovery, afterSession: cli.flags.afterSession }, out);
       case 'session-drain':
         return await runSessionDrain(home, cli.flags.recover, out);
       case 'flush':

@@ -33,8 +33,8 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     message: async ({ messageId }) => readMessage(db, messageId),
     operation: async ({ operationId }) => readOperation(db, operationId),
     listAgents: async () => listAgents(db),
-    captureStatus: async ({ afterRecovery }) =>
-      readCaptureStatus(db, { storeId: readStoreId(db), mode: 'read-only', afterRecovery, hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl') }),
+    captureStatus: async (request) =>
+      readCaptureStatus(db, { storeId: readStoreId(db), mode: 'read-only', ...request, hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl') }),
     sessionSearch: async (request) => sessionSearch(db, request),
     memoryStatus: async () => memoryStatusAt(memoryStatePath, false, null),
     memoryReview: async ({ cwd }) => memoryReviewAt(memoryStatePath, cwd),

@@ -24,17 +24,23 @@ const CLIENTS = new Set<string>(['codex', 'claude']);
 interface HookArgs {
   client: HookClient;
   home: string;
+  /** `--instance`: the process instance of the original event, when a quarantined one is replayed. */
+  instance: string | undefined;
 }
 
 function parseArgs(argv: string[]): HookArgs {
   const [client, ...rest] = argv;
   let homeFlag: string | undefined;
+  let instance: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--home') homeFlag = rest[++i];
     else if (rest[i]?.startsWith('--home=')) homeFlag = rest[i]!.slice('--home='.length);
+    else if (rest[i] === '--instance') instance = rest[++i];
   }
-  if (!client || !CLIENTS.has(client)) throw new CmError('usage', `usage: common-memory hook codex|claude [--home DIR] < event.json`);
-  return { client: client as HookClient, home: resolveHome(homeFlag) };
+  if (!client || !CLIENTS.has(client) || instance === '') {
+    throw new CmError('usage', `usage: common-memory hook codex|claude [--home DIR] [--instance ID] < event.json`);
+  }
+  return { client: client as HookClient, home: resolveHome(homeFlag), instance };
 }
 
 function checkSize(raw: Buffer): string {
@@ -60,15 +66,16 @@ export function runHook(argv: string[]): number {
   let db: Db | undefined;
   let reply = '';
   let raw: Buffer | undefined;
+  // Known before anything can fail: a replay of this event must join the same activation.
+  const instance = args.instance ?? processInstance(args.client);
   try {
     raw = readFileSync(0);
     const payload = parsePayload(checkSize(raw));
-    const instance = processInstance(args.client);
     db = openStore(args.home);
     const result = captureEvent(db, args.client, instance, payload, faultPointFromEnv());
     reply = hookReply(payload.event, result.snapshot);
   } catch (error) {
-    recordFailure(args, error, raw);
+    recordFailure(args, instance, error, raw);
     reply = '';
   } finally {
     db?.close();
@@ -83,9 +90,9 @@ export function runHook(argv: string[]): number {
  * itself (within the payload limit) is quarantined byte for byte with the command that replays it
  * once the cause is fixed — never dropped, never guessed at.
  */
-function recordFailure(args: HookArgs, error: unknown, raw: Buffer | undefined): void {
+function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Buffer | undefined): void {
   const at = new Date();
-  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, code: (error as CmError).code ?? 'internal', message: (error as Error).message };
+  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, instance, code: (error as CmError).code ?? 'internal', message: (error as Error).message };
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {
@@ -93,8 +100,10 @@ function recordFailure(args: HookArgs, error: unknown, raw: Buffer | undefined):
       mkdirSync(storeFiles(args.home).quarantine, { recursive: true, mode: 0o700 });
       writeFileSync(join(storeFiles(args.home).quarantine, name), raw, { mode: 0o600 });
       record['quarantined'] = join('quarantine', name);
-      // The same node and shim this hook ran with: the line works as it is, without PATH or npx.
-      const hook = [process.execPath, process.argv[1] ?? 'common-memory', 'hook', args.client, '--home', args.home].map(shellQuote).join(' ');
+      // The same node and shim this hook ran with: the line works as it is, without PATH or npx. It
+      // names the original process instance, so the event returns to its own activation.
+      const words = [process.execPath, process.argv[1] ?? 'common-memory', 'hook', args.client, '--home', args.home, '--instance', instance];
+      const hook = words.map(shellQuote).join(' ');
       record['replay'] = `${hook} < ${shellQuote(join(storeFiles(args.home).quarantine, name))}`;
     } else if (raw !== undefined) {
       record['payloadBytes'] = raw.length;

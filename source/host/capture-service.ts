@@ -3,7 +3,7 @@
 // the lease for a CLI command; at start-up in a real host).
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
-import type { CaptureStatus, DrainReport, FlushReport } from '../protocol.js';
+import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../protocol.js';
 import { readCaptureStatus, readRemaining } from '../store/capture-reads.js';
 import type { Db } from '../store/database.js';
 import { DrainClient } from '../workers/drain-client.js';
@@ -37,8 +37,8 @@ export class CaptureService {
     if (drain) await (await drain).close();
   }
 
-  async status(request: { afterRecovery?: string | undefined }): Promise<CaptureStatus> {
-    return readCaptureStatus(this.reader, { storeId: this.storeId, mode: this.mode, afterRecovery: request.afterRecovery, hookErrorsPath: storeFiles(this.home).hookErrors });
+  async status(request: CaptureStatusRequest): Promise<CaptureStatus> {
+    return readCaptureStatus(this.reader, { storeId: this.storeId, mode: this.mode, ...request, hookErrorsPath: storeFiles(this.home).hookErrors });
   }
 
   private async drainer(): Promise<DrainClient> {

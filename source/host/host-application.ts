@@ -14,7 +14,7 @@ import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
 import type { MemoryService } from './memory-service.js';
 import { sessionSearch } from '../store/session-search.js';
-import type { MemoryExtractRequest, SessionSearchRequest } from '../protocol.js';
+import type { CaptureStatusRequest, MemoryExtractRequest, SessionSearchRequest } from '../protocol.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -128,7 +128,7 @@ export class HostApplication implements Application {
     return this.capture;
   }
 
-  captureStatus(request: { afterRecovery?: string | undefined }) {
+  captureStatus(request: CaptureStatusRequest) {
     return this.captureService().status(request);
   }
 

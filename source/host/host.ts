@@ -13,7 +13,8 @@ import { startApiServer } from './api-server.js';
 import { CaptureService } from './capture-service.js';
 import { MemoryService } from './memory-service.js';
 import { HostApplication } from './host-application.js';
-import { acquireLease, processStartTime, type Lease } from './lease.js';
+import { HOST_LEASE_LOCAL_WAIT_MS } from '../limits.js';
+import { acquireLease, acquireLeaseForHost, processStartTime, type Lease } from './lease.js';
 
 export interface HostOptions {
   home: string;
@@ -56,7 +57,10 @@ export class Host {
     const hostId = randomUUID();
     const startedAt = new Date().toISOString();
     const processStartedAt = processStartTime(process.pid);
-    const lease = acquireLease(home, { hostId, pid: process.pid, processStartedAt, role, startedAt }, options.leaseWaitMs ?? 0);
+    const holder = { hostId, pid: process.pid, processStartedAt, role, startedAt } as const;
+    const lease = options.serve
+      ? await acquireLeaseForHost(home, holder, HOST_LEASE_LOCAL_WAIT_MS)
+      : acquireLease(home, holder, options.leaseWaitMs ?? 0);
     let writer: WriterClient | undefined;
     let reader: Db | undefined;
     let server: Server | undefined;

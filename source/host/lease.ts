@@ -47,7 +47,7 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
   } catch (error) {
     db?.close();
     const code = (error as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw alreadyOpen(home);
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw alreadyOpen(home, readHolderInfo(home));
     throw new CmError('store_unavailable', `Cannot take the host lease in ${home} (${code || (error as Error).message}). Check the data home's permissions.`);
   }
   const held = db;
@@ -62,19 +62,60 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
   };
 }
 
-export function describeHolder(home: string): string {
-  try {
-    const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')) as Partial<LeaseHolder> & { port?: number };
-    const role = info.role === 'local' ? 'a common-memory command' : 'a common-memory host';
-    return `${role} (pid ${info.pid ?? '?'}, host ${info.hostId ?? '?'}, since ${info.startedAt ?? '?'})`;
-  } catch {
-    return 'another common-memory process';
+/**
+ * Takes the lease for a serving host. A one-shot command (a `local` holder) keeps the lease for
+ * tens of milliseconds, so the host waits up to `localHolderWaitMs` for it to finish; a serving
+ * host holds it until stopped, so it is refused at once. While host.json is missing the holder is
+ * still starting (or just stopping): it is waited for too, and named once it says what it is.
+ */
+export async function acquireLeaseForHost(home: string, holder: LeaseHolder, localHolderWaitMs: number): Promise<Lease> {
+  const deadline = Date.now() + localHolderWaitMs;
+  for (;;) {
+    try {
+      return acquireLease(home, holder);
+    } catch (error) {
+      if (!(error instanceof CmError) || error.code !== 'store_already_open') throw error;
+      const current = readHolderInfo(home);
+      if (current?.role === 'host' || Date.now() >= deadline) {
+        throw current?.role === 'host' || current === null ? error : stillHeldByCommand(home, current, localHolderWaitMs);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
 }
 
-function alreadyOpen(home: string): CmError {
+type HolderInfo = Partial<LeaseHolder> & { port?: number };
+
+/** What host.json says about the holder, or null when there is none (or it cannot be read). */
+function readHolderInfo(home: string): HolderInfo | null {
+  try {
+    return JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')) as HolderInfo;
+  } catch {
+    return null;
+  }
+}
+
+export function describeHolder(home: string): string {
+  return describe(readHolderInfo(home));
+}
+
+function describe(info: HolderInfo | null): string {
+  if (info === null) return 'another common-memory process';
+  const role = info.role === 'local' ? 'a one-shot common-memory command' : 'a common-memory host';
+  return `${role} (pid ${info.pid ?? '?'}, host ${info.hostId ?? '?'}, since ${info.startedAt ?? '?'})`;
+}
+
+function alreadyOpen(home: string, info: HolderInfo | null): CmError {
   return new CmError(
     'store_already_open',
-    `Store already open: ${describeHolder(home)} holds ${home}. Nothing was written. Use that host (the CLI and TUI connect to it) or stop it first.`,
+    `Store already open: ${describe(info)} holds ${home}. Nothing was written. Use that host (the CLI and TUI connect to it) or stop it first.`,
+  );
+}
+
+function stillHeldByCommand(home: string, info: HolderInfo, waitedMs: number): CmError {
+  return new CmError(
+    'store_already_open',
+    `Store already open: ${describe(info)} still holds ${home} after ${waitedMs} ms. Nothing was written. ` +
+      'Wait for that command to finish (or stop it), then start the host again.',
   );
 }

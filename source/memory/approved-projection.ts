@@ -203,7 +203,8 @@ export function scanApprovedRoot(
       }
       let read: ReturnType<typeof readFileInDirectory>;
       try {
-        read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
+        // The path is stat'ed again after the scan: that check covers "the path still names this file".
+        read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES, { confirmPath: false });
       } catch (error) {
         const kind: ProblemKind = error instanceof MemoryFileError && error.code === 'symlink' ? 'unsafe' : error instanceof MemoryFileError && error.code === 'changed' ? 'changed' : 'unreadable';
         problems.push({ kind, path, line: null, message: describe(error) });
@@ -290,8 +291,22 @@ function collectEntries(
       }
       continue;
     }
-    const { extra, ...fields } = entry;
-    byId.set(entry.id, { ...fields, extra: Object.fromEntries(extra), scope, paths: [path], contentDigest });
+    byId.set(entry.id, {
+      id: entry.id,
+      type: entry.type,
+      title: entry.title,
+      appliesWhen: entry.appliesWhen,
+      priority: entry.priority,
+      confidence: entry.confidence,
+      evidence: entry.evidence,
+      created: entry.created,
+      supersedes: entry.supersedes,
+      body: entry.body,
+      extra: entry.extra.length === 0 ? {} : Object.fromEntries(entry.extra),
+      scope,
+      paths: [path],
+      contentDigest,
+    });
   }
   return [...byId.values()];
 }

@@ -80,11 +80,33 @@ const fail = (line: number, message: string): { ok: false; problem: EntryProblem
   problem: { line, message },
 });
 
-/** Lines with their terminators; `text` is the line without `\n` or `\r\n`. */
-function splitLines(source: string): Array<{ raw: string; text: string }> {
-  const lines = source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-  return lines.map((raw) => ({ raw, text: raw.replace(/\r?\n$/, '') }));
+/**
+ * The lines of the frontmatter, through the closing `---` line (the body is not split: it can be
+ * long and is kept as it is). `raw` has the terminator; `text` is without `\n` or `\r\n`.
+ */
+function frontmatterLines(source: string): Array<{ raw: string; text: string }> {
+  const lines: Array<{ raw: string; text: string }> = [];
+  let position = 0;
+  while (position < source.length) {
+    const newline = source.indexOf('\n', position);
+    const end = newline < 0 ? source.length : newline + 1;
+    const raw = source.slice(position, end);
+    const cut = newline < 0 ? raw.length : raw.length - (raw.endsWith('\r\n') ? 2 : 1);
+    const text = raw.slice(0, cut);
+    lines.push({ raw, text });
+    position = end;
+    if (lines.length > 1 && text === DELIMITER) break;
+  }
+  return lines;
 }
+
+const countNewlines = (text: string): number => {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+};
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Decodes a file's bytes; only strict UTF-8 without a byte order mark round-trips to the same bytes. */
 export function decodeEntryBytes(bytes: Uint8Array): ParseResult<string> {
@@ -93,7 +115,7 @@ export function decodeEntryBytes(bytes: Uint8Array): ParseResult<string> {
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = strictUtf8.decode(bytes);
   } catch {
     const bad = firstInvalidUtf8(bytes);
     const line = 1 + bytes.subarray(0, bad).reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
@@ -156,7 +178,7 @@ function jsonError(error: unknown, text: string, firstLine: number, key: string)
 
 /** Parses the text of a file into a document; nothing is checked beyond the dialect itself. */
 export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
-  const lines = splitLines(source);
+  const lines = frontmatterLines(source);
   const first = lines[0];
   if (!first || first.text !== DELIMITER) {
     return fail(1, 'an entry starts with a `---` line, then `key: value` fields, then `---` and the body');
@@ -169,11 +191,8 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
     const line = lines[index]!;
     const lineNumber = index + 1;
     if (line.text === DELIMITER) {
-      const body = lines
-        .slice(index + 1)
-        .map((l) => l.raw)
-        .join('');
-      return { ok: true, value: { open: first.raw, items, close: line.raw, body, eol } };
+      const bodyStart = lines.reduce((length, l) => length + l.raw.length, 0);
+      return { ok: true, value: { open: first.raw, items, close: line.raw, body: source.slice(bodyStart), eol } };
     }
     if (line.text.trim() === '') {
       items.push({ kind: 'blank', raw: line.raw });
@@ -277,7 +296,7 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
     fields.set(item.key, { value: item.value, line: item.line });
     if (!FIELD_ORDER.includes(item.key)) extra.push([item.key, item.value]);
   }
-  const closeLine = 2 + document.items.reduce((lines, item) => lines + (item.raw.match(/\n/g)?.length ?? 0), 0);
+  const closeLine = 2 + document.items.reduce((lines, item) => lines + countNewlines(item.raw), 0);
   const required = (key: string) => fields.get(key) ?? { value: undefined, line: closeLine };
 
   const id = required('id');
@@ -432,7 +451,7 @@ export function updateEntryDocument(
   let line = 2;
   for (const item of items) {
     if (item.kind === 'field') item.line = line;
-    line += item.raw.match(/\n/g)?.length ?? 0;
+    line += countNewlines(item.raw);
   }
   return { ...document, items, body };
 }
@@ -469,6 +488,23 @@ export function slugify(title: string, maxChars: number = MEMORY_SLUG_MAX_CHARS)
     slug = next;
   }
   return slug === '' ? 'entry' : slug;
+}
+
+/**
+ * One line of text for a title or display: NFC, controls and runs of whitespace become single
+ * spaces, at most `maxChars` characters (cut at a word when that keeps most of it, then `…`).
+ */
+export function singleLineText(text: string, maxChars: number): string {
+  const line = text
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...line];
+  if (chars.length <= maxChars) return line;
+  const cut = chars.slice(0, maxChars - 1).join('');
+  const atWord = cut.replace(/\s+\S*$/, '');
+  return `${atWord.length > maxChars / 2 ? atWord : cut}…`;
 }
 
 /** The path of an entry relative to its memory root. */

@@ -19,25 +19,18 @@ import {
   type JsonValue,
   parseEntry,
   serializeEntryDocument,
+  singleLineText,
   slugify,
   updateEntryDocument,
 } from './entry-format.js';
-import { type MemoryRoot, readMemoryFile, type WriteOptions, writeMemoryFile } from './safe-files.js';
+import { lintText as secretLint, type SecretFinding } from './secret-lint.js';
+import { type MemoryRoot, readMemoryFile, syncDirectory, type WriteOptions, writeMemoryFile } from './safe-files.js';
 
 export const PLAN_FORMAT = 'common-memory-promotion-plan@1';
 /** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
 export const PROMOTION_POLICY_VERSION = 'promotion-policy@1';
 
-/** What the secret lint reports about a text; a `block` finding refuses a plan. */
-export interface SecretFinding {
-  rule: string;
-  severity: 'block' | 'warn';
-  line: number;
-  column: number;
-  /** Masked: never the secret itself. */
-  excerpt: string;
-}
-
+/** The secret lint a plan runs; a `block` finding refuses the plan. */
 export type LintText = (text: string) => SecretFinding[];
 
 export type PromotionScope = 'project' | 'user';
@@ -76,7 +69,8 @@ export interface PlanInput {
   currentFiles: CurrentFile[];
   /** ISO time written as `created` / `updated`: a plan is a value, so the caller gives the clock. */
   now: string;
-  lintText: LintText;
+  /** Default: the secret lint of source/memory/secret-lint.ts. */
+  lintText?: LintText;
 }
 
 export interface PlanFile {
@@ -118,20 +112,6 @@ const decoder = new TextDecoder();
 /** The id a new entry gets from its candidate: stable, so preparing the same candidate twice targets one entry. */
 export const entryIdForCandidate = (candidateId: string): string => `m-${sha256Hex(`common-memory entry@1\0${candidateId}`).slice(0, 20)}`;
 
-/** One line of display text: controls and runs of whitespace become single spaces. */
-function singleLine(text: string, maxChars: number): string {
-  const line = text
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const chars = [...line];
-  if (chars.length <= maxChars) return line;
-  const cut = chars.slice(0, maxChars - 1).join('');
-  const atWord = cut.replace(/\s+\S*$/, '');
-  return `${atWord.length > maxChars / 2 ? atWord : cut}…`;
-}
-
 /**
  * The body as it is written: NFC, LF line ends, no control characters but tabs, no trailing
  * spaces, no leading or trailing blank lines, one final newline.
@@ -150,18 +130,18 @@ export function sanitizeBody(text: string): string {
 
 function titleOf(candidate: CandidateForPromotion): string {
   const source = candidate.title ?? candidate.content.split('\n').find((line) => line.trim() !== '') ?? '';
-  const title = singleLine(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
+  const title = singleLineText(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
   return title === '' ? 'Untitled entry' : title;
 }
 
 function entryFields(candidate: CandidateForPromotion): Record<string, JsonValue | null> {
-  const appliesWhen = candidate.appliesWhen === null ? null : singleLine(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
+  const appliesWhen = candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
   return {
     title: titleOf(candidate),
     appliesWhen: appliesWhen === '' ? null : appliesWhen,
     priority: Math.min(100, Math.max(0, Math.round(candidate.priority))),
     confidence: candidate.confidence,
-    evidence: { summary: singleLine(candidate.evidenceSummary, MEMORY_APPLIES_WHEN_MAX_CHARS), candidateId: candidate.candidateId },
+    evidence: { summary: singleLineText(candidate.evidenceSummary, MEMORY_APPLIES_WHEN_MAX_CHARS), candidateId: candidate.candidateId },
   };
 }
 
@@ -265,10 +245,11 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   // The lint runs over the exact bytes that would be written, after every transformation, and over
   // the path (a file name is committed too). A refusal names the candidate, never the path: a path
   // made from a title could carry the very secret.
+  const lint = input.lintText ?? secretLint;
   const planFiles: PlanFile[] = [];
   const blocking: Array<SecretFinding & { candidateId: string }> = [];
   for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const findings = [...input.lintText(file.path).map((f) => ({ ...f, line: 0 })), ...input.lintText(decoder.decode(file.content))];
+    const findings = [...lint(file.path).map((f) => ({ ...f, line: 0 })), ...lint(decoder.decode(file.content))];
     blocking.push(...findings.filter((f) => f.severity === 'block').map((f) => ({ ...f, candidateId: file.candidateIds[0]! })));
     planFiles.push({ ...file, sanitizedContentDigest: sha256Hex(file.content), findings: findings.filter((f) => f.severity !== 'block') });
   }
@@ -385,7 +366,9 @@ export function driftedTargets(root: MemoryRoot, plan: { files: ReadonlyArray<Pi
 /**
  * One step of a promotion: re-read the target; if it already holds the approved bytes, skip; if
  * its blob OID is not the plan's, report drift and write nothing; else write the approved bytes
- * through the no-follow writer. Safe to replay after a crash at any point. An unsafe target (a
+ * through the no-follow writer. Safe to replay after a crash at any point: the journal runs every
+ * step again on resume and the content decides (a file's "applied" mark is progress, not proof —
+ * until syncPlanDirectories, a rename survives a process crash but maybe not a power failure). An unsafe target (a
  * link, a directory, a file over the size cap) throws a MemoryFileError: the plan cannot go on.
  */
 export function applyPlanFile(
@@ -399,6 +382,15 @@ export function applyPlanFile(
   }
   const state = targetState(root, file);
   if (state) return state;
-  writeMemoryFile(root, file.path, file.content, { ...writeModesFor(scope), ...hooks });
+  writeMemoryFile(root, file.path, file.content, { ...writeModesFor(scope), ...hooks, syncDirectory: false });
   return { outcome: 'written' };
+}
+
+/**
+ * The last file step of a promotion: one fsync per directory the plan wrote into, so every rename
+ * is durable before the journal records the plan as applied. Replaying it is harmless.
+ */
+export function syncPlanDirectories(root: MemoryRoot, plan: { files: ReadonlyArray<Pick<PlanFile, 'path'>> }): void {
+  const directories = new Set(plan.files.map((file) => file.path.split('/').slice(0, -1).join('/')));
+  for (const directory of [...directories].sort()) syncDirectory(root, directory);
 }

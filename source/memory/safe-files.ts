@@ -225,9 +225,15 @@ export interface ReadResult {
 /**
  * Reads one file of a checked directory: never through a link, never more than `maxBytes`, and
  * only if the file did not change while it was read (stat before and after, and the path still
- * names the file that was opened). Null when the file does not exist.
+ * names the file that was opened). Null when the file does not exist. A caller that stats every
+ * path again later (a scan does) may skip the path check with `confirmPath: false`.
  */
-export function readFileInDirectory(directory: CheckedDirectory, name: string, maxBytes: number): ReadResult | null {
+export function readFileInDirectory(
+  directory: CheckedDirectory,
+  name: string,
+  maxBytes: number,
+  options: { confirmPath?: boolean } = {},
+): ReadResult | null {
   const path = join(directory.path, name);
   const display = `${directory.display}/${name}`;
   let fd: number;
@@ -262,8 +268,10 @@ export function readFileInDirectory(directory: CheckedDirectory, name: string, m
     const after = fstatSync(fd, { bigint: true });
     const stamp = stampOf(before);
     if (BigInt(length) !== before.size || !sameStamp(stamp, stampOf(after))) throw changedError(display);
-    const named = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-    if (!named || named.dev !== before.dev || named.ino !== before.ino) throw changedError(display);
+    if (options.confirmPath ?? true) {
+      const named = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+      if (!named || named.dev !== before.dev || named.ino !== before.ino) throw changedError(display);
+    }
     return { bytes: buffer.subarray(0, length), stamp };
   } finally {
     closeSync(fd);
@@ -287,6 +295,11 @@ export interface WriteOptions {
   directoryMode: number;
   /** Called after the temporary file is durable and before the rename: crash tests stop here. */
   beforeRename?: () => void;
+  /**
+   * False: leave the directory fsync to the caller (syncDirectory), which a batch does once per
+   * directory. Until then the rename is atomic, but may be lost (not torn) on power failure.
+   */
+  syncDirectory?: boolean;
 }
 
 /** The temporary file a write goes through: hidden, so scans skip it; fixed per target, so a crash's leftover is reused. */
@@ -342,6 +355,14 @@ export function writeMemoryFile(root: MemoryRoot, relativePath: string, bytes: U
     unlinkSync(temporary);
     throw fileError(error, display, `cannot replace ${display}`);
   }
+  if (options.syncDirectory ?? true) fsyncDirectory(directory.path, directory.display);
+  verifyDirectory(directory);
+}
+
+/** Makes the renames in `<root>/<relativeDir>` durable: an fsync of the directory, opened without following links. */
+export function syncDirectory(root: MemoryRoot, relativeDir: string): void {
+  const directory = checkDirectory(root, relativeDir === '' ? [] : splitRelativePath(relativeDir), { create: false });
+  if (!directory) return;
   fsyncDirectory(directory.path, directory.display);
   verifyDirectory(directory);
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
 import { CmError } from '../errors.js';
-import { parseRecoveryId, recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type RecoveryItemView } from '../protocol.js';
+import { parseRecoveryId, recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type CaptureStatusRequest, type RecoveryItemView } from '../protocol.js';
 import { capacity, totalBodyBytes } from './capture-sessions.js';
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
@@ -194,7 +194,8 @@ function sessionState(row: SessionRow): CaptureSessionState {
   return 'complete';
 }
 
-export function readSessions(db: Db, limit = STATUS_SESSIONS_MAX): { sessions: CaptureSessionView[]; total: number } {
+/** One keyset page of sessions, newest first, older than activation `before` (0: the newest page). */
+export function readSessions(db: Db, before = 0, limit = STATUS_SESSIONS_MAX): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
   const rows = db
     .prepare(
       `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.cwd, a.started_at_ms AS startedAtMs,
@@ -206,13 +207,16 @@ export function readSessions(db: Db, limit = STATUS_SESSIONS_MAX): { sessions: C
         (SELECT count(*) FROM inbox i WHERE i.activation_id = a.activation_id AND i.state = 'pending') AS inbox,
         EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = a.activation_id AND r.state = 'open') AS isolated
        FROM capture_activations a LEFT JOIN capture_sessions s ON s.activation_id = a.activation_id
+       WHERE ? = 0 OR a.activation_id < ?
        ORDER BY a.activation_id DESC LIMIT ?`,
     )
-    .all(limit) as SessionRow[];
+    .all(before, before, limit + 1) as SessionRow[];
   const total = db.prepare('SELECT count(*) FROM capture_activations').pluck().get() as number;
+  const page = rows.slice(0, limit);
   return {
     total,
-    sessions: rows.map((row) => ({
+    nextSessionKey: rows.length > limit ? (page[page.length - 1]?.sessionKey ?? null) : null,
+    sessions: page.map((row) => ({
       client: row.client,
       sessionKey: row.sessionKey,
       hostSessionId: row.hostSessionId,
@@ -277,12 +281,26 @@ function recoveryCursor(text: string | undefined): number {
   return after;
 }
 
-/** `afterRecovery`: the recovery ID the page starts after, as status printed it (absent: the first page). */
-export function readCaptureStatus(db: Db, options: { storeId: string; mode: CaptureStatus['mode']; afterRecovery: string | undefined; hookErrorsPath: string }): CaptureStatus {
+/** The activation a sessions page starts before: 0 for the first page, else the one `key` names. */
+function sessionCursor(db: Db, key: string | undefined): number {
+  if (key === undefined) return 0;
+  const id = db.prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?').pluck().get(key) as number | undefined;
+  if (id === undefined) throw new CmError('invalid_cursor', `"${key}" is not a session key of this store; use the nextSessionKey that status printed.`);
+  return id;
+}
+
+/**
+ * `afterRecovery`: the recovery ID the recovery page starts after; `afterSession`: the session key
+ * the sessions page starts after — each as status printed it (absent: the first page).
+ */
+export function readCaptureStatus(
+  db: Db,
+  options: CaptureStatusRequest & { storeId: string; mode: CaptureStatus['mode']; hookErrorsPath: string },
+): CaptureStatus {
   const after = recoveryCursor(options.afterRecovery);
   // One read transaction: every count and the page describe the same moment.
   return db.transaction((): CaptureStatus => {
-    const { sessions, total } = readSessions(db);
+    const { sessions, total, nextSessionKey } = readSessions(db, sessionCursor(db, options.afterSession));
     const queue = db
       .prepare(
         `SELECT
@@ -302,6 +320,7 @@ export function readCaptureStatus(db: Db, options: { storeId: string; mode: Capt
       mode: options.mode,
       sessions,
       sessionsTotal: total,
+      nextSessionKey,
       queue,
       host: {
         inbox: remaining.inbox,

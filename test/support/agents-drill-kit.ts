@@ -49,6 +49,18 @@ export async function ended(app: Application, operationId: string, timeoutMs = 2
   }, timeoutMs);
 }
 
+/**
+ * Resolves once the agent's journal holds exactly `lines` stdout records: where a fake holding its
+ * stream (FakePiPromptAction.hold) stopped. More than that fails at once: the hold did not hold.
+ */
+export async function heldAt(app: Application, agentId: string, lines: number, timeoutMs = 20_000): Promise<void> {
+  await waitFor(`${lines} stdout records of the held stream`, async () => {
+    const stdout = (await journal(app, agentId)).filter((row) => row.wireStream === 'stdout').length;
+    assert.ok(stdout <= lines, `the held stream went on: ${stdout} stdout records, expected ${lines}`);
+    return stdout === lines ? true : undefined;
+  }, timeoutMs);
+}
+
 export async function generationState(app: Application, agent: string, states: string[], timeoutMs = 20_000) {
   return waitFor(`agent ${agent} generation in ${states.join('|')}`, async () => {
     const view = (await app.listAgents()).find((a) => a.name === agent);

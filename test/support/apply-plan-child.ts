@@ -3,7 +3,7 @@
 // durable, the rename has not happened) or `after:<i>` (file i is applied). Prints one JSON line
 // per step. Usage: node --import tsx apply-plan-child.ts <plan.json>
 import { readFileSync } from 'node:fs';
-import { applyPlanFile, driftedTargets, type PromotionScope } from '../../source/memory/promotion-plan.js';
+import { applyPlanFile, driftedTargets, type PromotionScope, syncPlanDirectories } from '../../source/memory/promotion-plan.js';
 import { memoryRoot } from '../../source/memory/safe-files.js';
 
 interface ChildPlan {
@@ -30,4 +30,5 @@ for (const [index, file] of files.entries()) {
   console.log(JSON.stringify({ index, ...result }));
   if (here && killWhere === 'after') kill();
 }
+syncPlanDirectories(root, { files });
 console.log(JSON.stringify({ done: true }));

@@ -77,7 +77,7 @@ export function closeStores(): void {
 }
 
 /** The real shipped hook process. */
-export async function hookBin(home: string, client: HookClient, payload: string, instance: string, env: NodeJS.ProcessEnv = {}) {
+export async function hookBin(home: string, client: HookClient, payload: string | Buffer, instance: string, env: NodeJS.ProcessEnv = {}) {
   return runCli(['hook', client, '--home', home], { input: payload, env: { [INSTANCE_ENV]: instance, ...env } });
 }
 

@@ -7,8 +7,9 @@
 // writes malformed or oversized lines, writes stderr noise, exits at once, never answers, or dies
 // mid-stream. Like pi 0.73.1 it exits 0 at stdin EOF. Imports only node:* so it starts fast.
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface FakePiPromptAction {
@@ -18,6 +19,11 @@ export interface FakePiPromptAction {
   readonly maxLines?: number;
   /** Delay before each written line. */
   readonly delayMs?: number;
+  /**
+   * Stop after this many lines of the segment and hold the rest of the stream until `releaseFile`
+   * exists (see holdGate): a test decides when the answer goes on, instead of hoping a delay is long enough.
+   */
+  readonly hold?: { readonly afterLines: number; readonly releaseFile: string };
   /** Raw text written after the replay, each followed by LF (e.g. malformed JSON). */
   readonly rawLines?: readonly string[];
   /** Then one line of this many bytes ("x" repeated inside a JSON string), LF-terminated. */
@@ -72,6 +78,32 @@ export function promptSegments(fixtureText: string): string[][] {
   return segments;
 }
 
+/**
+ * A release file for FakePiPromptAction.hold, in a fresh temp dir: the fake waits until it exists,
+ * the test creates it with release().
+ */
+export function holdGate(label = 'hold'): { readonly releaseFile: string; release(): void } {
+  const releaseFile = join(mkdtempSync(join(tmpdir(), `cm-${label}-`)), 'release');
+  return { releaseFile, release: () => writeFileSync(releaseFile, '') };
+}
+
+/** Resolves once `file` exists: a directory watch, checked again after the watch is set up. */
+function untilExists(file: string): Promise<void> {
+  return new Promise((resolveWait) => {
+    const watcher = watch(dirname(file), (_event, name) => {
+      if ((name === null || name === basename(file)) && existsSync(file)) done();
+    });
+    let finished = false;
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      watcher.close();
+      resolveWait();
+    };
+    if (existsSync(file)) done();
+  });
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -96,6 +128,7 @@ async function runFake(script: FakePiScript): Promise<void> {
     for (const line of action.stderr ?? []) await write(process.stderr, `${line}\n`);
     const lines = segment.slice(0, action.maxLines ?? segment.length);
     for (const [index, line] of lines.entries()) {
+      if (action.hold !== undefined && index === action.hold.afterLines) await untilExists(action.hold.releaseFile);
       if (action.delayMs !== undefined) await sleep(action.delayMs);
       let text = line;
       if (index === 0) {

@@ -1,12 +1,12 @@
 // `agent create|start|stop|list`, `prompt`, `abort`, `abandon`: driving pi agents through the host.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import type { AgentView } from '../../protocol.js';
 import type { Output } from '../output.js';
 import { writeWithRetry } from './retry.js';
+import { readStdinText } from '../stdin.js';
 
 export interface AgentFlags {
   model?: string | undefined;
@@ -63,7 +63,7 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
 
 export async function runPrompt(home: string, words: string[], operationId: string | undefined, out: Output): Promise<number> {
   const [agent, ...rest] = words;
-  const text = rest.length === 1 && rest[0] === '-' ? readFileSync(0, 'utf8') : rest.join(' ');
+  const text = rest.length === 1 && rest[0] === '-' ? await readStdinText() : rest.join(' ');
   if (!agent || text.length === 0) throw new CmError('usage', 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)');
   const input = { agent, text, operationId: operationId ?? randomUUID() };
   const receipt = await writeWithRetry(home, (app) => app.prompt(input));

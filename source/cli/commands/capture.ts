@@ -3,13 +3,13 @@
 // ever printed.
 import { connect } from '../../client/connect.js';
 import { EXIT } from '../../errors.js';
-import type { CaptureStatus, DrainReport, FlushReport } from '../../protocol.js';
+import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../../protocol.js';
 import type { Output } from '../output.js';
 
-export async function runStatus(home: string, afterRecovery: string | undefined, out: Output): Promise<number> {
+export async function runStatus(home: string, request: CaptureStatusRequest, out: Output): Promise<number> {
   const connection = await connect(home, 'read');
   try {
-    const status = await connection.app.captureStatus({ afterRecovery });
+    const status = await connection.app.captureStatus(request);
     out.result(status, () => statusText(status));
     return EXIT.ok;
   } finally {
@@ -62,6 +62,7 @@ export function statusText(status: CaptureStatus): string {
   lines.push(`capacity: ${status.capacity.bodyBytes} of ${status.capacity.totalBytes} bytes of bodies`);
   lines.push('');
   lines.push(`sessions (${status.sessions.length} of ${status.sessionsTotal}, newest first)`);
+  const moreSessions = status.nextSessionKey ? `  more: common-memory status --after-session ${status.nextSessionKey}` : null;
   if (status.sessions.length > 0) {
     lines.push(`  ${pad('client', 7)}${pad('session', 34)}${pad('state', 11)}${pad('settled', 8)}${pad('failed', 7)}${pad('interr.', 8)}${pad('buffered', 9)}${pad('incompl.', 9)}inbox`);
     for (const s of status.sessions) {
@@ -69,6 +70,7 @@ export function statusText(status: CaptureStatus): string {
       lines.push(`  ${pad(s.client, 7)}${pad(s.sessionKey, 34)}${pad(s.state, 11)}${pad(t.settled, 8)}${pad(t.failed, 7)}${pad(t.interrupted, 8)}${pad(t.buffered, 9)}${pad(t.incomplete, 9)}${s.inbox}`);
     }
   }
+  if (moreSessions) lines.push(moreSessions);
   lines.push('');
   const r = status.recovery;
   lines.push(`recovery items: ${r.total}${r.items.length > 0 ? ` (showing ${r.items.length})` : ''}`);

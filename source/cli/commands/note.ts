@@ -1,13 +1,13 @@
 // `note`: one client note into the journal. The operation ID is chosen here, before the first
 // attempt, so that retrying after a lost reply returns the original receipt instead of a duplicate.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { CmError } from '../../errors.js';
 import type { Output } from '../output.js';
 import { writeWithRetry } from './retry.js';
+import { readStdinText } from '../stdin.js';
 
 export async function runNote(home: string, words: string[], operationId: string | undefined, out: Output): Promise<number> {
-  const text = words.length === 1 && words[0] === '-' ? readFileSync(0, 'utf8') : words.join(' ');
+  const text = words.length === 1 && words[0] === '-' ? await readStdinText() : words.join(' ');
   if (text.length === 0) throw new CmError('usage', 'usage: common-memory note <text> [--operation-id ID]   (use "-" to read the text from stdin)');
   const input = { text, operationId: operationId ?? randomUUID() };
   const receipt = await writeWithRetry(home, (app) => app.appendNote(input));
