@@ -1,6 +1,6 @@
 // The host: exactly one per data home. Start-up order (seed 003): take the lease, open the store
-// and load its identity and heads (the writer), new host ID, reconcile, append host.started,
-// then admit clients. Shutdown runs the same steps backwards.
+// and load its identity and heads (the writer), new host ID, reconcile, append host.started (a
+// serving host only), then admit clients. Shutdown runs the same steps backwards.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -69,7 +69,9 @@ export class Host {
       writer = await WriterClient.start(storeFiles(home).core);
       // Work an earlier host left unfinished is interrupted, never replayed; history is not rebuilt.
       await writer.call('reconcileOnStartup', { hostId });
-      await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
+      // Only a real host is an activation worth a journal row; a command holding the lease for its
+      // own few milliseconds would otherwise fill a fresh journal with host.started/host.stopped pairs.
+      if (options.serve) await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
       reader = openDatabase(storeFiles(home).core, { readonly: true });
       if (options.serve) agents = AgentsClient.start(writer, hostId, maxRecordBytesFromEnv());
       const info: HostInfoFile = { hostId, storeId: writer.storeId, pid: process.pid, processStartedAt, role, startedAt, port: null, token: null };
@@ -109,7 +111,7 @@ export class Host {
       await this.application.capture?.close();
       // Runs stop before the writer too: a run resumes from its last committed step.
       await this.application.memory?.close();
-      await this.writer.call('hostStopped', { hostId: this.info.hostId });
+      if (this.info.role === 'host') await this.writer.call('hostStopped', { hostId: this.info.hostId });
     } finally {
       this.reader.close();
       await this.writer.close();

@@ -187,6 +187,57 @@ const RULES: Rule[] = [
     check: (secret) => (/\d/.test(secret) && /[A-Z]/.test(secret) ? 'block' : null),
   },
   {
+    name: 'sendgrid-api-key',
+    severity: 'block',
+    keywords: ['sg.'],
+    pattern: new RegExp(String.raw`${B}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`, 'g'),
+  },
+  {
+    name: 'huggingface-token',
+    severity: 'block',
+    keywords: ['hf_'],
+    pattern: new RegExp(String.raw`${B}hf_[A-Za-z]{34,40}${E}`, 'g'),
+  },
+  {
+    name: 'pypi-token',
+    severity: 'block',
+    keywords: ['pypi-'],
+    // "pypi-" then a macaroon whose base64 always begins with the encoded "pypi.org" location.
+    pattern: new RegExp(String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, 'g'),
+  },
+  {
+    name: 'google-oauth-client-secret',
+    severity: 'block',
+    keywords: ['gocspx-'],
+    pattern: new RegExp(String.raw`${B}GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])`, 'g'),
+  },
+  {
+    name: 'digitalocean-token',
+    severity: 'block',
+    keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
+    pattern: new RegExp(String.raw`${B}do[opr]_v1_[a-f0-9]{64}${E}`, 'g'),
+  },
+  {
+    name: 'shopify-token',
+    severity: 'block',
+    keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+    pattern: new RegExp(String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`, 'g'),
+  },
+  {
+    name: 'docker-hub-token',
+    severity: 'block',
+    keywords: ['dckr_pat_'],
+    pattern: new RegExp(String.raw`${B}dckr_pat_[A-Za-z0-9_-]{27,}`, 'g'),
+  },
+  {
+    name: 'azure-storage-key',
+    severity: 'block',
+    keywords: ['accountkey='],
+    // A storage connection string's AccountKey: 64 random bytes in base64 (88 characters, "==" padded).
+    pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/g,
+    secretGroup: 1,
+  },
+  {
     name: 'jwt',
     severity: 'block',
     keywords: ['eyj'],

@@ -19,6 +19,7 @@ const ALPHABETS: Record<string, string> = {
   hex: '0123456789abcdef',
   upper32: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
   digits: '0123456789',
+  letters: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
 };
 
 /** mulberry32: small, fast, and the same sequence on every machine for the same seed. */
