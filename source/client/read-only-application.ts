@@ -10,6 +10,7 @@ import { readJournalPage, readMessage, readOperation, readTimelinePage } from '.
 import { schemaVersion } from '../store/migrations.js';
 import { readHeads, readStoreId } from '../store/sequences.js';
 import { sessionSearch } from '../store/session-search.js';
+import { listSessions, readSession } from '../store/session-reads.js';
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
 export function isCurrentStore(corePath: string): boolean {
@@ -33,6 +34,8 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     captureStatus: async (request) =>
       readCaptureStatus(db, { storeId: readStoreId(db), mode: 'read-only', ...request, hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl') }),
     sessionSearch: async (request) => sessionSearch(db, request),
+    listSessions: async (request) => listSessions(db, request),
+    readSession: async (request) => readSession(db, request),
   });
   return { app, close: () => db.close() };
 }

@@ -13,7 +13,8 @@ import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
 import { sessionSearch } from '../store/session-search.js';
-import type { CaptureStatusRequest, SessionSearchRequest } from '../protocol.js';
+import type { CaptureStatusRequest, SessionListRequest, SessionReadRequest, SessionSearchRequest } from '../protocol.js';
+import { listSessions, readSession } from '../store/session-reads.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -141,5 +142,13 @@ export class HostApplication implements Application {
 
   async sessionSearch(request: SessionSearchRequest) {
     return sessionSearch(this.reader, request);
+  }
+
+  async listSessions(request: SessionListRequest) {
+    return listSessions(this.reader, request);
+  }
+
+  async readSession(request: SessionReadRequest) {
+    return readSession(this.reader, request);
   }
 }
