@@ -33,7 +33,7 @@ const PROSE_LINE_MAX_CHARS = 4000;
 
 interface Rule {
   name: string;
-  /** Matched against the cleaned sentence; group 1, when present, is the statement without its trigger. */
+  /** Matched against the cleaned sentence; group 1, when the rule has one, is the statement without its trigger. */
   pattern: RegExp;
   type: DraftType;
   priority: number;
@@ -147,7 +147,7 @@ const RULES: Rule[] = [
     pattern: new RegExp(
       String.raw`^(?:(?:here|at work|in (?:this|our) (?:repo|repository|project|codebase|monorepo|team|company)),?\s+)?` +
         String.raw`(?:we|our team|the team|this (?:repo|project|codebase|monorepo))\s+(?:(?:always|only|now|currently|mostly|all)\s+)?` +
-        String.raw`${USE_VERB}\s+(?!(?:it|this|that|them|these|those)\b)(.+)$`,
+        String.raw`${USE_VERB}\s+(?!(?:it|this|that|them|these|those)\b)\S`,
       'i',
     ),
     type: 'work_fact',
@@ -320,7 +320,7 @@ export function matchStatement(rawSentence: string): Match | null {
   for (const rule of RULES) {
     const found = rule.pattern.exec(sentence);
     if (!found) continue;
-    const body = found[1] !== undefined && !rule.name.startsWith('we-use') ? found[1] : sentence;
+    const body = found[1] ?? sentence;
     if (body.split(' ').length < STATEMENT_MIN_WORDS - 1) return null;
     return { content: asStatement(withoutFillers(body)), rule };
   }

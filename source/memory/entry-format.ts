@@ -71,7 +71,17 @@ const KEY_RE = /^([A-Za-z][A-Za-z0-9_]*)[ \t]*:(.*)$/;
 const ENTRY_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const DELIMITER = '---';
-const FIELD_ORDER = ['id', 'type', 'title', 'appliesWhen', 'priority', 'confidence', 'evidence', 'created', 'supersedes'];
+const FIELD_ORDER = [
+  'id',
+  'type',
+  'title',
+  'appliesWhen',
+  'priority',
+  'confidence',
+  'evidence',
+  'created',
+  'supersedes',
+];
 /** A short array or object stays on its field's line; a longer one is indented JSON over several lines. */
 const INLINE_VALUE_MAX_CHARS = 100;
 
@@ -111,7 +121,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Decodes a file's bytes; only strict UTF-8 without a byte order mark round-trips to the same bytes. */
 export function decodeEntryBytes(bytes: Uint8Array): ParseResult<string> {
   if (bytes.length > MEMORY_ENTRY_MAX_BYTES) {
-    return fail(1, `the file is ${bytes.length} bytes, over the ${MEMORY_ENTRY_MAX_BYTES}-byte limit of an entry; split it`);
+    return fail(
+      1,
+      `the file is ${bytes.length} bytes, over the ${MEMORY_ENTRY_MAX_BYTES}-byte limit of an entry; split it`,
+    );
   }
   let text: string;
   try {
@@ -173,7 +186,10 @@ function jsonError(error: unknown, text: string, firstLine: number, key: string)
   const message = error instanceof Error ? error.message : String(error);
   const position = /position (\d+)/.exec(message);
   const line = position ? firstLine + lineOf(text, Number(position[1])) - 1 : firstLine;
-  return fail(line, `the value of \`${key}\` is not valid JSON (${message.replace(/^.*?JSON[^:]*: ?/, '').trim() || message})`);
+  return fail(
+    line,
+    `the value of \`${key}\` is not valid JSON (${message.replace(/^.*?JSON[^:]*: ?/, '').trim() || message})`,
+  );
 }
 
 /** Parses the text of a file into a document; nothing is checked beyond the dialect itself. */
@@ -201,7 +217,10 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
     }
     const match = KEY_RE.exec(line.text);
     if (!match) {
-      return fail(lineNumber, 'expected `key: value` (a JSON value; a string may go without quotes) or the closing `---`');
+      return fail(
+        lineNumber,
+        'expected `key: value` (a JSON value; a string may go without quotes) or the closing `---`',
+      );
     }
     const key = match[1]!;
     if (seen.has(key)) return fail(lineNumber, `\`${key}\` is set twice (first on line ${seen.get(key)})`);
@@ -228,7 +247,10 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
         at++;
         const next = lines[at];
         if (!next || next.text === DELIMITER) {
-          return fail(lineNumber, `the value of \`${key}\` opens a bracket that is not closed before the end of the frontmatter`);
+          return fail(
+            lineNumber,
+            `the value of \`${key}\` opens a bracket that is not closed before the end of the frontmatter`,
+          );
         }
         text = next.text;
         // A newline inside a JSON string literal is never valid; say so where it happens.
@@ -326,7 +348,10 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
   }
 
   const priority = fields.get('priority');
-  if (priority && !(Number.isInteger(priority.value) && (priority.value as number) >= 0 && (priority.value as number) <= 100)) {
+  if (
+    priority &&
+    !(Number.isInteger(priority.value) && (priority.value as number) >= 0 && (priority.value as number) <= 100)
+  ) {
     return fail(priority.line, '`priority` must be a whole number from 0 to 100');
   }
 
@@ -344,7 +369,11 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
   }
 
   const created = fields.get('created');
-  if (created && created.value !== null && (typeof created.value !== 'string' || Number.isNaN(Date.parse(created.value)))) {
+  if (
+    created &&
+    created.value !== null &&
+    (typeof created.value !== 'string' || Number.isNaN(Date.parse(created.value)))
+  ) {
     return fail(created.line, '`created` must be a date string such as "2026-01-31T12:00:00Z"');
   }
 
@@ -412,7 +441,13 @@ function fieldValues(entry: EntryFields): Array<[string, JsonValue | null]> {
 
 /** A new document for an entry: the known fields in their fixed order (absent ones left out), then `extra`. */
 export function documentForEntry(entry: MemoryEntry): EntryDocument {
-  const document: EntryDocument = { open: `${DELIMITER}\n`, items: [], close: `${DELIMITER}\n`, body: entry.body, eol: '\n' };
+  const document: EntryDocument = {
+    open: `${DELIMITER}\n`,
+    items: [],
+    close: `${DELIMITER}\n`,
+    body: entry.body,
+    eol: '\n',
+  };
   const fields: Array<[string, JsonValue | null]> = [...fieldValues(entry), ...entry.extra];
   return updateEntryDocument(document, Object.fromEntries(fields.filter(([, value]) => value !== null)));
 }
@@ -458,14 +493,17 @@ export function updateEntryDocument(
 
 /** Why an entry id is not acceptable, or null. */
 export function checkEntryId(id: string): string | null {
-  if (id.length === 0 || id.length > MEMORY_ENTRY_ID_MAX_CHARS) return `must have 1 to ${MEMORY_ENTRY_ID_MAX_CHARS} characters`;
-  if (!ENTRY_ID_RE.test(id)) return 'may hold only letters, digits, ".", "_" and "-", and starts with a letter or digit';
+  if (id.length === 0 || id.length > MEMORY_ENTRY_ID_MAX_CHARS)
+    return `must have 1 to ${MEMORY_ENTRY_ID_MAX_CHARS} characters`;
+  if (!ENTRY_ID_RE.test(id))
+    return 'may hold only letters, digits, ".", "_" and "-", and starts with a letter or digit';
   return null;
 }
 
 /** Why a slug is not acceptable, or null. Slugs are lower-case words joined by single dashes. */
 export function checkSlug(slug: string): string | null {
-  if (slug.length === 0 || slug.length > MEMORY_SLUG_MAX_CHARS) return `a slug has 1 to ${MEMORY_SLUG_MAX_CHARS} characters`;
+  if (slug.length === 0 || slug.length > MEMORY_SLUG_MAX_CHARS)
+    return `a slug has 1 to ${MEMORY_SLUG_MAX_CHARS} characters`;
   if (!SLUG_RE.test(slug)) return 'a slug is lower-case letters and digits in words joined by single dashes';
   return null;
 }
@@ -518,7 +556,10 @@ export type PathCheck = { ok: true; type: EntryType; name: string } | { ok: fals
  * its name (`new`); a file a person named by hand is accepted as it is (`existing`).
  */
 export function checkEntryPath(path: string, mode: 'new' | 'existing' = 'new'): PathCheck {
-  const refuse = (why: string): PathCheck => ({ ok: false, reason: `${JSON.stringify(path)} is not an entry path: ${why}` });
+  const refuse = (why: string): PathCheck => ({
+    ok: false,
+    reason: `${JSON.stringify(path)} is not an entry path: ${why}`,
+  });
   if (path.includes('\0')) return refuse('it contains a NUL character');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return refuse('it is absolute');
   if (path.includes('\\')) return refuse('it contains a backslash');

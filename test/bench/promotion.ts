@@ -4,7 +4,19 @@
 //     with a temp file + fsync + rename, in the same run;
 //  2. scanning 10k entry files (safe reads, parse, re-stat, tree digest) against reading and
 //     hashing the same files; and the unchanged-tree short circuit, absolute.
-import { closeSync, constants, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +24,14 @@ import { sha256Hex } from '../../source/hook/identity.js';
 import { MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
 import { scanApprovedRoot } from '../../source/memory/approved-projection.js';
 import { ENTRY_TYPES, formatEntry } from '../../source/memory/entry-format.js';
-import { applyPlanFile, buildPromotionPlan, type CandidateForPromotion, driftedTargets, syncPlanDirectories } from '../../source/memory/promotion-plan.js';
+import {
+  applyPlanFile,
+  buildPromotionPlan,
+  type CandidateForPromotion,
+  driftedTargets,
+  type PlanInput,
+  syncPlanDirectories,
+} from '../../source/memory/promotion-plan.js';
 import { memoryRoot } from '../../source/memory/safe-files.js';
 import { median, type Figure, report, timeMs } from './measure.js';
 
@@ -25,7 +44,7 @@ function candidates(count: number): CandidateForPromotion[] {
     revision: 1,
     type: ENTRY_TYPES[i % ENTRY_TYPES.length]!,
     title: `Convention number ${i}: run the formatter before committing`,
-    content: `Convention number ${i}.\n\nRun \`npm run format\` before each commit; CI rejects unformatted files.\nSee CONTRIBUTING.md.\n`,
+    content: `Convention number ${i}.\n\nRun \`npm run format\` before each commit; CI rejects unformatted files.\n`,
     appliesWhen: 'committing changes',
     priority: i % 101,
     confidence: 'high',
@@ -51,19 +70,20 @@ function writeFloor(dir: string, files: Array<{ path: string; content: Uint8Arra
 }
 
 function applyFigures(base: string): Figure[] {
-  const result = buildPromotionPlan({
+  const input: PlanInput = {
     planId: 'bench',
     scope: 'project',
     ownerKey: 'bench',
     candidates: candidates(50),
     currentFiles: [],
     now: '2026-03-01T00:00:00.000Z',
-  });
+  };
+  const result = buildPromotionPlan(input);
   if (!result.ok) throw new Error(result.refusal.message);
   const { plan } = result;
   const build = median(
     Array.from({ length: ROUNDS }, () =>
-      timeMs(() => buildPromotionPlan({ planId: 'bench', scope: 'project', ownerKey: 'bench', candidates: candidates(50), currentFiles: [], now: '2026-03-01T00:00:00.000Z' })),
+      timeMs(() => buildPromotionPlan(input)),
     ),
   );
   const apply: number[] = [];
@@ -96,7 +116,12 @@ function applyFigures(base: string): Figure[] {
   }
   const ratio = median(apply) / median(floor);
   return [
-    { name: 'build a plan of 50 new entries (pure: format, lint, diff, digest)', value: `${build.toFixed(1)} ms`, target: 'reported', met: true },
+    {
+      name: 'build a plan of 50 new entries (pure: format, lint, diff, digest)',
+      value: `${build.toFixed(1)} ms`,
+      target: 'reported',
+      met: true,
+    },
     {
       name: `apply a plan of 50 new entries (median of ${ROUNDS})`,
       value: `${median(apply).toFixed(1)} ms`,
@@ -144,7 +169,8 @@ async function scanFigures(base: string): Promise<Figure[]> {
     timeMs(() => {
       const digests: string[] = [];
       for (const type of ENTRY_TYPES) {
-        for (const name of readdirSync(join(rootDir, type)).sort()) digests.push(sha256Hex(readFileSync(join(rootDir, type, name))));
+        for (const name of readdirSync(join(rootDir, type)).sort())
+          digests.push(sha256Hex(readFileSync(join(rootDir, type, name))));
       }
       if (digests.length !== count) throw new Error('floor read the wrong number of files');
     });
@@ -163,12 +189,14 @@ async function scanFigures(base: string): Promise<Figure[]> {
     scans.push(scan);
     floors.push(floor);
   }
-  if (last.coverage !== 'complete' || last.entries.length !== count) throw new Error(`scan: ${last.coverage}, ${last.entries.length} entries`);
+  if (last.coverage !== 'complete' || last.entries.length !== count)
+    throw new Error(`scan: ${last.coverage}, ${last.entries.length} entries`);
   const unchanged: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     unchanged.push(
       timeMs(() => {
-        if (!scanApprovedRoot(root, 'project', { previous: last }).unchanged) throw new Error('the unchanged tree was not recognised');
+        if (!scanApprovedRoot(root, 'project', { previous: last }).unchanged)
+          throw new Error('the unchanged tree was not recognised');
       }),
     );
   }
@@ -182,7 +210,12 @@ async function scanFigures(base: string): Promise<Figure[]> {
       target: 'ratio <= 3',
       met: ratio <= 3,
     },
-    { name: 'scan 10k entry files, unchanged tree (short circuit)', value: `${median(unchanged).toFixed(0)} ms`, target: 'reported', met: true },
+    {
+      name: 'scan 10k entry files, unchanged tree (short circuit)',
+      value: `${median(unchanged).toFixed(0)} ms`,
+      target: 'reported',
+      met: true,
+    },
   ];
 }
 
