@@ -13,6 +13,7 @@ import { runMessage, runOperation } from './commands/lookup.js';
 import { runNote } from './commands/note.js';
 import { runSearch } from './commands/memory.js';
 import { runSession, runSessions } from './commands/sessions.js';
+import { runMemory } from './commands/memory-group.js';
 import { runTuiCommand } from './commands/tui.js';
 import { createOutput } from './output.js';
 
@@ -69,6 +70,17 @@ export const HELP = `
                                          turn references with a snippet, best match first (BM25);
                                          T is UTC (2026-08-01 or 2026-08-01T09:30:00Z), --until
                                          exclusive; C codex|claude|pi; N 1-100 (default 20)
+    memory extract [--since T --until T] [--query Q] [--client C] [--session KEY]... [--limit 1-8]
+                                         draft candidate memories from what you said in this
+                                         repository's sessions (the builtin runner, offline);
+                                         default window: since the last run; at most 200 turns,
+                                         366 days; exit 3 when tasks remain or failed
+    memory status                        chunk/task/candidate counts, the last and running run
+                                         (exit 12 when memory-state is unavailable)
+    memory recall <text> [--limit N]     what memory already holds like <text> (2 x BM25 + RRF)
+    memory review                        draft and quarantined candidates of this repository with
+                                         statements, evidence and masked findings (read-only)
+    memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -106,10 +118,13 @@ const FLAGS = {
   until: { type: 'string' },
   client: { type: 'string' },
   context: { type: 'boolean', default: false },
+  query: { type: 'string' },
+  session: { type: 'string', isMultiple: true },
+  runner: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
-  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'sessions', 'session', 'search', 'doctor', 'install', 'uninstall', 'hook',
+  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'sessions', 'session', 'search', 'memory', 'doctor', 'install', 'uninstall', 'hook',
 ] as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -167,6 +182,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runSession(home, rest[0], cli.flags.context, out);
       case 'search':
         return await runSearch(home, rest, { since: cli.flags.since, until: cli.flags.until, client: cli.flags.client, limit: cli.flags.limit }, out);
+      case 'memory':
+        return await runMemory(home, rest, { since: cli.flags.since, until: cli.flags.until, query: cli.flags.query, client: cli.flags.client, session: cli.flags.session, runner: cli.flags.runner, limit: cli.flags.limit }, out);
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':

@@ -12,8 +12,9 @@ import { findOperation } from '../store/operations.js';
 import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
+import type { MemoryService } from './memory-service.js';
 import { sessionSearch } from '../store/session-search.js';
-import type { CaptureStatusRequest, SessionListRequest, SessionReadRequest, SessionSearchRequest } from '../protocol.js';
+import type { CaptureStatusRequest, MemoryExtractRequest, SessionListRequest, SessionReadRequest, SessionSearchRequest } from '../protocol.js';
 import { listSessions, readSession } from '../store/session-reads.js';
 
 export interface HostIdentity {
@@ -150,5 +151,29 @@ export class HostApplication implements Application {
 
   async readSession(request: SessionReadRequest) {
     return readSession(this.reader, request);
+  }
+
+  /** Set by Host.start. */
+  memory: MemoryService | undefined;
+
+  private memoryService(): MemoryService {
+    if (!this.memory) throw new CmError('internal', 'The memory pipeline is not started in this process.');
+    return this.memory;
+  }
+
+  memoryExtract(request: MemoryExtractRequest) {
+    return this.memoryService().extract(request);
+  }
+
+  memoryStatus() {
+    return this.memoryService().status();
+  }
+
+  memoryReview(request: { cwd: string }) {
+    return this.memoryService().review(request);
+  }
+
+  memoryRecall(request: { text: string; cwd: string; limit?: number | undefined }) {
+    return this.memoryService().recall(request);
   }
 }
