@@ -111,7 +111,7 @@ export class ExtractionPipeline {
     report.tasks.planned += planned.taskIds.length;
     report.tasks.created += planned.created;
 
-    let open = [...planned.taskIds];
+    let open = [...planned.open];
     let worked = 0;
     while (open.length > 0 && worked < limit) {
       const { claim, waiting } = await this.writer.call('memoryClaimTask', { holder: this.holder, leaseMs: TASK_LEASE_MS, taskIds: open });

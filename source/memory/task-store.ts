@@ -95,14 +95,17 @@ function plan(tx: Tx, input: z.infer<typeof planInput>) {
     VALUES (?, 'extraction', ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING`);
   let created = 0;
   const taskIds: string[] = [];
+  const open: string[] = [];
   for (const chunk of input.chunks) {
     const taskId = extractionTaskId(chunk.chunkRef);
     if (chunk.task['taskId'] !== taskId) throw new CmError('invalid_input', `memoryPlan: chunk ${chunk.chunkRef} carries task ${String(chunk.task['taskId'])}, expected ${taskId}.`);
     insertChunk.run(chunk.chunkRef, repositoryKey, worktreeKey, chunk.sessionKey, chunk.turnRange, chunk.chunkDigest, chunk.sourceInputDigest, nowMs);
     created += insertTask.run(taskId, input.runId, repositoryKey, worktreeKey, chunk.chunkRef, JSON.stringify({ task: chunk.task, pointers: chunk.pointers }), nowMs).changes;
     taskIds.push(taskId);
+    if (['pending', 'claimed'].includes(readTask(tx, taskId)!.status)) open.push(taskId);
   }
-  return { runId: input.runId, taskIds, created };
+  /** open: the tasks still to be done (pending, or claimed by a live or an expired lease). */
+  return { runId: input.runId, taskIds, open, created };
 }
 
 const claimInput = z
