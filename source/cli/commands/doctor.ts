@@ -1,14 +1,13 @@
 // `doctor`: the consistency self-check over a read-only connection (works beside a running host).
 import { existsSync } from 'node:fs';
-import { EXIT, CmError } from '../../errors.js';
+import { checkStores } from '../../client/doctor.js';
+import { CmError, EXIT } from '../../errors.js';
 import { storeFiles } from '../../home.js';
-import { checkStore } from '../../client/read-only-application.js';
 import type { Output } from '../output.js';
 
 export async function runDoctorCommand(home: string, out: Output): Promise<number> {
-  const path = storeFiles(home).core;
-  if (!existsSync(path)) throw new CmError('not_found', `No store in ${home} yet; nothing to check.`);
-  const violations = checkStore(path);
+  if (!existsSync(storeFiles(home).core)) throw new CmError('not_found', `No store in ${home} yet; nothing to check.`);
+  const violations = checkStores(home);
   out.result({ consistent: violations.length === 0, violations }, () =>
     violations.length === 0 ? `store in ${home} is consistent` : violations.map((v) => `violation ${v.check}: ${v.detail}`).join('\n'),
   );
