@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CaptureStatus } from '../source/protocol.js';
 import { storeFiles } from '../source/home.js';
-import { storeTail } from '../source/hook/capture.js';
+import { storeTail } from '../source/store/inbox-writes.js';
 import { textDigest } from '../source/ground/digests.js';
 import { CAPACITY_ENV, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES, RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../source/limits.js';
 import { coreSchema } from '../source/store/core-schema.js';

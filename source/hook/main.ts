@@ -1,7 +1,7 @@
 // The hook fast path. A host starts `common-memory hook <client>` for every lifecycle event, with
 // deadlines as short as 1.5 s, so this module imports only node:* and better-sqlite3 (no meow,
 // ink, react, zod or execa): read stdin, validate by hand, one durable BEGIN IMMEDIATE transaction
-// (capture.ts), reply, exit. It never runs a model, never processes the queue and never waits for
+// (store/inbox-writes.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,10 +13,11 @@ import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../ground/faults.js';
-import { captureEvent } from './capture.js';
+import { captureEvent } from '../store/inbox-writes.js';
 import { parsePayload, type HookClient } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
+import { readTail } from './transcript-tail.js';
 import { shellQuote } from '../shell-quote.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude']);
@@ -72,7 +73,7 @@ export function runHook(argv: string[]): number {
     raw = readFileSync(0);
     const payload = parsePayload(checkSize(raw));
     db = openStore(args.home);
-    const result = captureEvent(db, args.client, instance, payload, faultPointFromEnv());
+    const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv());
     reply = hookReply(payload.event, result.snapshot);
   } catch (error) {
     recordFailure(args, instance, error, raw);

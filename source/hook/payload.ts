@@ -2,25 +2,16 @@
 // No zod on the fast path: only the fields capture relies on are checked, unknown fields are kept
 // as they are in the envelope.
 import { CmError } from '../errors.js';
+import type { CaptureClient } from '../protocol.js';
+import type { InboxEvent } from '../store/inbox-writes.js';
 
-export type HookClient = 'codex' | 'claude';
+export type HookClient = CaptureClient;
 
 /** Host session ids are UUIDs today; the bound keeps a hostile payload from becoming an identity of any size. */
 const ID_MAX_CHARS = 256;
 
-export interface HookPayload {
-  event: string;
-  sessionId: string;
-  transcriptPath: string | null;
-  cwd: string | null;
-  /** SessionStart: startup | resume | clear | compact | fork. */
-  source: string | null;
-  /** UserPromptSubmit only. */
-  prompt: string | null;
-  /** Codex turn_id, Claude prompt_id; '' when the event has none. */
-  turnRef: string;
-  value: Record<string, unknown>;
-}
+/** A payload that passed validation: what the inbox keeps of an event. */
+export type HookPayload = InboxEvent;
 
 const invalid = (detail: string) => new CmError('invalid_input', `hook payload: ${detail}`);
 

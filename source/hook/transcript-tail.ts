@@ -4,15 +4,7 @@
 // can never copy the same bytes twice.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { HOOK_TAIL_MAX_BYTES } from '../limits.js';
-
-export type TailState = 'none' | 'captured' | 'missing' | 'over_limit' | 'cursor_mismatch' | 'unreadable';
-
-export interface Tail {
-  state: TailState;
-  from: number;
-  to: number;
-  bytes: Buffer | null;
-}
+import type { Tail } from '../store/inbox-writes.js';
 
 export function readTail(path: string, from: number, maxBytes = HOOK_TAIL_MAX_BYTES): Tail {
   let fd: number;

@@ -183,7 +183,7 @@ export class DrainEngine {
     const first = envelopes[0];
     const last = envelopes[envelopes.length - 1];
     if (!first || !last) return undefined;
-    // A session ends at SessionEnd; a subagent's own activation (hook/capture.ts) at its SubagentStop.
+    // A session ends at SessionEnd; a subagent's own activation (store/inbox-writes.ts) at its SubagentStop.
     const subagent = activation.hostSessionId.includes(':agent-');
     const ended = envelopes.some((e) => e.event === 'SessionEnd' || (subagent && e.event === 'SubagentStop'));
     const watch = activation.watchId === null ? undefined : readWatch(this.reader, activation.watchId);

@@ -14,7 +14,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFil
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { storeFiles } from '../../source/home.js';
-import { storeTail } from '../../source/hook/capture.js';
+import { storeTail } from '../../source/store/inbox-writes.js';
 import { textDigest } from '../../source/ground/digests.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { hookCommand } from '../../source/hosts/hook-config.js';

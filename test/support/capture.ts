@@ -4,8 +4,9 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHome, storeFiles } from '../../source/home.js';
-import { captureEvent } from '../../source/hook/capture.js';
+import { captureEvent } from '../../source/store/inbox-writes.js';
 import { parsePayload, type HookClient } from '../../source/hook/payload.js';
+import { readTail } from '../../source/hook/transcript-tail.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { Host } from '../../source/host/host.js';
 import type { CaptureStatus, DrainReport, FlushReport } from '../../source/protocol.js';
@@ -68,7 +69,7 @@ export function hookInProcess(home: string, client: HookClient, payload: string,
     migrate(db, coreSchema);
     stores.set(home, db);
   }
-  return captureEvent(db, client, `given:${instance}`, parsePayload(payload)).snapshot;
+  return captureEvent(db, client, `given:${instance}`, parsePayload(payload), readTail).snapshot;
 }
 
 export function closeStores(): void {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { ensureHome, storeFiles } from '../../source/home.js';
-import { storeTail } from '../../source/hook/capture.js';
+import { storeTail } from '../../source/store/inbox-writes.js';
 import { textDigest } from '../../source/ground/digests.js';
 import { coreSchema } from '../../source/store/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';

@@ -1,16 +1,49 @@
-// The hook's one transaction: find or open the activation, copy the transcript tail, append the
+// The inbox's writes, next to its reads (capture-reads.ts): the hook's one transaction finds or
+// opens the activation, copy the transcript tail, append the
 // envelope, store a prompt candidate, close the activation on a real end. Activation rules
 // (seed 002): an activation is client + host process instance + host session id; while it is
 // active every event joins it; after a real SessionEnd the next event opens a new one (new ordinal,
 // new session key). Its snapshot is read once, at the first SessionStart startup/resume, and is
 // re-attached unchanged for compact/clear/resume in the same process.
-import type { Db } from '../store/database.js';
-import type { FaultPoint } from '../ground/faults.js';
-import { commit } from '../store/transaction.js';
-import { HOOK_TAIL_CHUNK_BYTES, SNAPSHOT_MAX_CHARS } from '../limits.js';
+// The transcript-tail reader is passed in: reading the host's file is the hook's business.
 import { sessionKeyOf, textDigest } from '../ground/digests.js';
-import type { HookClient, HookPayload } from './payload.js';
-import { readTail, type Tail } from './transcript-tail.js';
+import type { FaultPoint } from '../ground/faults.js';
+import { HOOK_TAIL_CHUNK_BYTES, SNAPSHOT_MAX_CHARS } from '../limits.js';
+import type { CaptureClient } from '../protocol.js';
+import type { Db } from './database.js';
+import { commit } from './transaction.js';
+
+type HookClient = CaptureClient;
+
+/** One host hook event, as the hook validated it. */
+export interface InboxEvent {
+  event: string;
+  sessionId: string;
+  transcriptPath: string | null;
+  cwd: string | null;
+  /** SessionStart: startup | resume | clear | compact | fork. */
+  source: string | null;
+  /** UserPromptSubmit only. */
+  prompt: string | null;
+  /** Codex turn_id, Claude prompt_id; '' when the event has none. */
+  turnRef: string;
+  value: Record<string, unknown>;
+}
+
+export type TailState = 'none' | 'captured' | 'missing' | 'over_limit' | 'cursor_mismatch' | 'unreadable';
+
+/** The transcript bytes an envelope keeps: from the watch's capture cursor to the last complete line. */
+export interface Tail {
+  state: TailState;
+  from: number;
+  to: number;
+  bytes: Buffer | null;
+}
+
+/** Reads a transcript's tail from byte `from`; called inside the transaction, so two hooks never copy the same bytes. */
+export type TailReader = (path: string, from: number) => Tail;
+
+type HookPayload = InboxEvent;
 
 /** Events at which the transcript has new bytes worth keeping (a turn ended or the session does). */
 const TAIL_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'StopFailure', 'Interrupt', 'PreCompact', 'PostCompact', 'SessionEnd']);
@@ -28,7 +61,7 @@ interface ActivationRow {
   watch_id: number | null;
 }
 
-export function captureEvent(db: Db, client: HookClient, instance: string, payload: HookPayload, fault?: FaultPoint): CaptureResult {
+export function captureEvent(db: Db, client: HookClient, instance: string, payload: HookPayload, readTail: TailReader, fault?: FaultPoint): CaptureResult {
   return commit(
     db,
     'hookCapture',
@@ -53,7 +86,7 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
         digest = textDigest(payload.prompt);
         stored = JSON.stringify({ ...payload.value, prompt: `sha256:${digest}` });
       }
-      const inboxId = appendEnvelope(db, now, client, instance, activation, payload.sessionId, payload.event, payload.transcriptPath, TAIL_EVENTS.has(payload.event), stored);
+      const inboxId = appendEnvelope(db, now, client, instance, activation, payload.sessionId, payload.event, payload.transcriptPath, TAIL_EVENTS.has(payload.event) ? readTail : null, stored);
 
       if (digest !== null) {
         db.prepare(
@@ -62,7 +95,7 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
         ).run(activation.activation_id, client, payload.sessionId, payload.turnRef, digest, payload.prompt, payload.cwd, inboxId);
       }
       if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
-      if (client === 'claude' && payload.event === 'SubagentStop') captureSubagent(db, now, instance, payload, stored);
+      if (client === 'claude' && payload.event === 'SubagentStop') captureSubagent(db, now, instance, payload, stored, readTail);
       return { inboxId, activationId: activation.activation_id, snapshot };
     },
     fault,
@@ -88,7 +121,7 @@ function endActivation(db: Db, activationId: number, now: number): void {
   db.prepare("UPDATE capture_activations SET state = 'ended', ended_at_ms = ? WHERE activation_id = ?").run(now, activationId);
 }
 
-/** One inbox envelope; with `copyTail`, the transcript bytes after the watch's cursor go with it. */
+/** One inbox envelope; with a tail reader, the transcript bytes after the watch's cursor go with it. */
 function appendEnvelope(
   db: Db,
   now: number,
@@ -98,7 +131,7 @@ function appendEnvelope(
   sessionId: string,
   event: string,
   transcriptPath: string | null,
-  copyTail: boolean,
+  readTail: TailReader | null,
   stored: string,
 ): number {
   let watchId = activation.watch_id;
@@ -111,7 +144,7 @@ function appendEnvelope(
       db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(watchId, activation.activation_id);
       activation.watch_id = watchId;
     }
-    if (copyTail) {
+    if (readTail) {
       tail = readTail(transcriptPath, watch.captured_bytes);
       if (tail.state === 'captured' && tail.to > tail.from) db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(tail.to, watchId);
     }
@@ -136,13 +169,13 @@ const AGENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
  * host session is "<session>:agent-<id>" — the session key the transcript parser reports — so the
  * drain seals it like any session, and a broken subagent file isolates only itself.
  */
-function captureSubagent(db: Db, now: number, instance: string, payload: HookPayload, stored: string): void {
+function captureSubagent(db: Db, now: number, instance: string, payload: HookPayload, stored: string, readTail: TailReader): void {
   const agentId = payload.value['agent_id'];
   const path = payload.value['agent_transcript_path'];
   if (typeof agentId !== 'string' || !AGENT_ID.test(agentId) || typeof path !== 'string' || !path.startsWith('/')) return;
   const sessionId = `${payload.sessionId}:agent-${agentId}`;
   const activation = openActivation(db, 'claude', instance, sessionId, payload.cwd, now);
-  appendEnvelope(db, now, 'claude', instance, activation, sessionId, 'SubagentStop', path, true, stored);
+  appendEnvelope(db, now, 'claude', instance, activation, sessionId, 'SubagentStop', path, readTail, stored);
   endActivation(db, activation.activation_id, now);
 }
 
