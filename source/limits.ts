@@ -59,7 +59,7 @@ export const PI_STOP_EXIT_MS = 3_000;
 /** A child that never answers the prompt at all (not even "accepted") is given up after this. */
 export const PI_ACCEPT_TIMEOUT_MS = 30_000;
 
-// ---- host capture (issue 4: hooks, inbox, drain, recovery) ----
+// ---- host capture: hooks, inbox, drain, recovery ----
 
 /** Transcript bytes one hook may copy into its envelope: a long turn fits; anything larger is an explicit over-limit envelope, never a truncated one, and keeps the hook inside host deadlines. */
 export const HOOK_TAIL_MAX_BYTES = 8 * 1024 * 1024;

@@ -1,4 +1,4 @@
-// Driven agents: seed 003 fault drills B3 2, 4, 5, 6, the "bad input" list of issue 3, and the
+// Driven agents: seed 003 fault drills B3 2, 4, 5, 6, bad input from the child, and the
 // acceptance groups B–D of seed 003 §8, against a real host (writer thread, agents thread, pi
 // children) whose pi is the fake-pi double replaying recorded pi 0.73.1 output. Every assertion
 // is about committed facts read back through the application API (or the CLI with --json);

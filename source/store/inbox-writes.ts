@@ -179,7 +179,7 @@ function captureSubagent(db: Db, now: number, instance: string, payload: HookPay
   endActivation(db, activation.activation_id, now);
 }
 
-/** For now a short line of what common-memory holds for this project; memory snapshots come with the memory issues. */
+/** A short line of what common-memory holds for this project, until reviewed memories can be given instead. */
 function projectSnapshot(db: Db, cwd: string | null, self: number): string {
   const { sessions, turns } = db
     .prepare(

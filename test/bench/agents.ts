@@ -1,4 +1,4 @@
-// Driven-agent figures (issue: pi RPC runtimes):
+// Driven-agent figures (pi RPC runtimes):
 //  1. ingesting recorded pi stdout through the writer, each record its own durable transaction,
 //     against raw single-row durable commits in the same run;
 //  2. admission to first byte on pi's stdin (median ms);

@@ -1,4 +1,4 @@
-// Capture figures (issue 4), each beside its floor in the same run:
+// Capture figures, each beside its floor in the same run:
 //  1. the real hook (UserPromptSubmit with a transcript tail), whole process, run as the host runs
 //     it (the installed command through sh), against node + better-sqlite3 + one durable insert in
 //     the environment the hook's node gets;

@@ -1,4 +1,4 @@
-// Foundation figures (issue: store, host, journal/timeline):
+// Foundation figures (store, host, journal/timeline):
 //  1. note through the host API (commits/s) against raw durable single-row commits, same settings;
 //  2. the hook dispatch path (whole process) against node + better-sqlite3 + one durable insert;
 //  3. paging a 100k-row journal 100 rows at a time: last page against first page.
