@@ -7,7 +7,7 @@ import type { JournalRow, Page } from '../source/protocol.js';
 import { formatRow } from '../source/screens/history/history-rows.js';
 import { canAdvance, historyReducer, initialHistoryState, type HistoryAction, type HistoryRow, type HistoryState } from '../source/screens/history/use-history-state.js';
 import { previewPayload, toShownError, truncate } from '../source/screens/format.js';
-import { commandFor, keyLabel, matches } from '../source/screens/keyboard/key-bindings.js';
+import { commandFor, helpItem, keyLabel, matches } from '../source/screens/keyboard/key-bindings.js';
 import { editLine, emptyLine } from '../source/screens/keyboard/line-edit.js';
 import { themeFor } from '../source/screens/widgets/theme.js';
 import { CmError } from '../source/errors.js';
@@ -134,6 +134,14 @@ describe('key bindings', () => {
     assert.equal(commandFor(['nextPage', 'previousPage'], '', { ...noKey, pageDown: true }), 'nextPage');
     assert.equal(commandFor(['nextPage', 'previousPage'], 'b', noKey), 'previousPage');
     assert.equal(keyLabel('nextPage'), 'PgDn/space/→');
+  });
+
+  test('help items are written from the table: first keys, or all; arrows run together', () => {
+    assert.deepEqual(helpItem('select', ['selectUp', 'selectDown']), { keys: '↑↓', label: 'select' });
+    assert.deepEqual(helpItem('page', ['nextPage', 'previousPage']), { keys: 'PgDn/PgUp', label: 'page' });
+    assert.deepEqual(helpItem('field', ['nextField', 'previousField'], 'all'), { keys: 'Tab/↑↓', label: 'field' });
+    assert.deepEqual(helpItem('scroll', ['selectUp', 'selectDown', 'previousPage', 'nextPage']), { keys: '↑↓/PgUp/PgDn', label: 'scroll' });
+    assert.deepEqual(helpItem('cancel', ['decline'], 'all'), { keys: 'n/Esc', label: 'cancel' });
   });
 });
 

@@ -3,6 +3,7 @@
 import { Box, Text } from 'ink';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { HEADER_LINES } from '../shell/header.js';
+import { helpItem } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
@@ -28,14 +29,18 @@ const TASK_LABELS = { create: 'creating…', start: 'starting…', stop: 'stoppi
 
 function helpFor(state: AgentsState): HelpItem[] {
   if (state.task && state.mode !== 'list') return [{ keys: '', label: TASK_LABELS[state.task.kind] }];
-  if (state.mode === 'create') return [{ keys: 'Tab/↑↓', label: 'field' }, { keys: 'Enter', label: 'create' }, { keys: 'Esc', label: 'cancel' }];
-  if (state.mode === 'prompt') return [{ keys: 'Enter', label: 'send' }, { keys: 'Esc', label: 'cancel' }];
+  if (state.mode === 'create') return [helpItem('field', ['nextField', 'previousField'], 'all'), helpItem('create', ['submit']), helpItem('cancel', ['cancel'])];
+  if (state.mode === 'prompt') return [helpItem('send', ['submit']), helpItem('cancel', ['cancel'])];
   // An interrupted generation has nothing to abort; what it may need is an abandon decision.
   const interrupted = selectedAgent(state)?.generation?.state === 'interrupted';
   return [
-    { keys: '↑↓', label: 'select' }, { keys: 'c', label: 'new' }, { keys: 's', label: 'start' }, { keys: 'x', label: 'stop' },
-    { keys: 'p', label: 'prompt' }, interrupted ? { keys: 'A', label: 'abandon' } : { keys: 'a', label: 'abort' },
-    { keys: 't', label: state.stream === 'timeline' ? 'journal' : 'timeline' },
+    helpItem('select', ['selectUp', 'selectDown']),
+    helpItem('new', ['createAgent']),
+    helpItem('start', ['startAgent']),
+    helpItem('stop', ['stopAgent']),
+    helpItem('prompt', ['openPrompt']),
+    interrupted ? helpItem('abandon', ['abandonPrompt']) : helpItem('abort', ['abortPrompt']),
+    helpItem(state.stream === 'timeline' ? 'journal' : 'timeline', ['toggleStream']),
   ];
 }
 

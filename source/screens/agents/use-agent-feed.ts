@@ -1,11 +1,12 @@
 // The selected agent's live history: reads its timeline (or journal) forward from the start in
 // bounded pages and keeps only the newest FEED_KEEP rows, then polls at the head like History's
 // follow mode. The API has no "last N rows" read, so a long history is caught up page by page once.
-import { useEffect, useReducer } from 'react';
+import { useReducer } from 'react';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_MAX } from '../../limits.js';
 import type { Application } from '../../api/application.js';
 import type { JournalRow, Page, Stream, TimelineRow } from '../../protocol.js';
-import { toShownError, type ShownError } from '../format.js';
+import type { ShownError } from '../format.js';
+import { useRequestLoop } from '../widgets/use-request.js';
 
 export type FeedRow = JournalRow | TimelineRow;
 
@@ -42,37 +43,29 @@ export const feedKey = (agentId: string | null, stream: Stream): string => `${ag
 export function useAgentFeed(app: Application, agentId: string | null, stream: Stream): FeedState {
   const key = feedKey(agentId, stream);
   const [state, dispatch] = useReducer(feedReducer, key, emptyFeed);
-  useEffect(() => {
+  useRequestLoop(() => {
     dispatch({ type: 'reset', key });
-    if (!agentId) return;
-    let cancelled = false;
-    let timer: NodeJS.Timeout | undefined;
+    if (!agentId) return undefined;
     let after = 0;
     let failures = 0;
     let storeId: string | undefined;
-    const step = async () => {
-      let delay = FOLLOW_POLL_MS;
-      try {
+    return {
+      run: (): Promise<Page<FeedRow>> => {
         const request = { after, limit: PAGE_LIMIT_MAX, agentId, storeId };
-        const page: Page<FeedRow> = stream === 'journal' ? await app.journal(request) : await app.timeline(request);
-        if (cancelled) return;
+        return stream === 'journal' ? app.journal(request) : app.timeline(request);
+      },
+      answered: (page) => {
         failures = 0;
         storeId = page.storeId; // later reads name the store, so this cursor never crosses stores
         after = page.nextAfter;
         dispatch({ type: 'rows', key, page });
-        if (page.rows.length > 0 && page.nextAfter < page.head) delay = 0; // still catching up
-      } catch (error) {
-        if (cancelled) return;
+        return page.rows.length > 0 && page.nextAfter < page.head ? 0 : FOLLOW_POLL_MS; // 0: still catching up
+      },
+      failed: (error) => {
         failures += 1;
-        dispatch({ type: 'failed', key, error: toShownError(error) });
-        delay = Math.min(FOLLOW_POLL_MS * 2 ** failures, FOLLOW_BACKOFF_MAX_MS);
-      }
-      if (!cancelled) timer = setTimeout(() => void step(), delay);
-    };
-    void step();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
+        dispatch({ type: 'failed', key, error });
+        return Math.min(FOLLOW_POLL_MS * 2 ** failures, FOLLOW_BACKOFF_MAX_MS);
+      },
     };
   }, [app, agentId, stream, key]);
   return state.key === key ? state : emptyFeed(key);

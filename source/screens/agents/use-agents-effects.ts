@@ -1,10 +1,11 @@
 // The agents screen's requests: the list, refreshed every AGENTS_REFRESH_MS and at once after a
 // command; and the one command in flight. Each answer is dispatched with its task ID, so an answer
 // that arrives after the screen moved on is dropped, and every rejection becomes an on-screen error.
-import { useEffect, type Dispatch } from 'react';
+import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
-import { shortId, toShownError } from '../format.js';
+import { shortId } from '../format.js';
 import { AGENTS_REFRESH_MS } from '../timing.js';
+import { useRequest, useRequestLoop } from '../widgets/use-request.js';
 import type { AgentsAction, AgentsState, AgentTask } from './use-agents-state.js';
 
 async function perform(app: Application, task: AgentTask): Promise<{ notice: string; select?: string }> {
@@ -39,35 +40,23 @@ async function perform(app: Application, task: AgentTask): Promise<{ notice: str
 export function useAgentsEffects(app: Application, state: AgentsState, dispatch: Dispatch<AgentsAction>): void {
   const { listNonce, task } = state;
 
-  useEffect(() => {
-    let cancelled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const refresh = async () => {
-      try {
-        const agents = await app.listAgents();
-        if (!cancelled) dispatch({ type: 'listLoaded', agents });
-      } catch (error) {
-        if (!cancelled) dispatch({ type: 'listFailed', error: toShownError(error) });
-      }
-      // Timed from the end of the last read, so a slow host is never asked twice at once.
-      if (!cancelled) timer = setTimeout(() => void refresh(), AGENTS_REFRESH_MS);
-    };
-    void refresh();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [app, listNonce, dispatch]);
+  useRequestLoop(
+    () => ({
+      run: () => app.listAgents(),
+      answered: (agents) => {
+        dispatch({ type: 'listLoaded', agents });
+        return AGENTS_REFRESH_MS;
+      },
+      failed: (error) => {
+        dispatch({ type: 'listFailed', error });
+        return AGENTS_REFRESH_MS;
+      },
+    }),
+    [app, listNonce, dispatch],
+  );
 
-  useEffect(() => {
-    if (!task) return;
-    let cancelled = false;
-    perform(app, task).then(
-      (done) => !cancelled && dispatch({ type: 'taskDone', id: task.id, ...done }),
-      (failure: unknown) => !cancelled && dispatch({ type: 'taskFailed', id: task.id, error: toShownError(failure) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [app, task, dispatch]);
+  useRequest(task, (started) => perform(app, started), {
+    answered: (done, { id }) => dispatch({ type: 'taskDone', id, ...done }),
+    failed: (error, { id }) => dispatch({ type: 'taskFailed', id, error }),
+  });
 }

@@ -2,8 +2,8 @@
 // input or the create form above them while one is open (then q, s, x… are text).
 import { randomUUID } from 'node:crypto';
 import type { Dispatch } from 'react';
-import { commandFor } from '../keyboard/key-bindings.js';
-import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
+import { PRIORITY } from '../keyboard/keyboard-router.js';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { AgentsAction, AgentsState } from './use-agents-state.js';
 
@@ -12,31 +12,19 @@ const FORM_COMMANDS = ['nextField', 'previousField'] as const;
 
 export function useAgentsInput(state: AgentsState, dispatch: Dispatch<AgentsAction>, latestOperationId: string | null): void {
   const typing = state.mode !== 'list';
-  useKeyHandler(
-    PRIORITY.screen,
-    (input, key) => {
-      const command = commandFor(SCREEN_COMMANDS, input, key);
-      if (command === undefined) return false;
+  useCommandKeys(
+    SCREEN_COMMANDS,
+    (command) => {
       if (command === 'selectUp' || command === 'selectDown' || command === 'toggleStream' || command === 'refresh') dispatch({ type: command });
       else if (command === 'createAgent') dispatch({ type: 'openCreate' });
       else if (command === 'openPrompt') dispatch({ type: 'openPrompt' });
       else if (command === 'abandonPrompt') dispatch({ type: 'abandon', operationId: latestOperationId });
       else dispatch({ type: 'command', kind: command === 'startAgent' ? 'start' : command === 'stopAgent' ? 'stop' : 'abort' });
-      return true;
     },
-    !typing,
+    { isActive: !typing },
   );
   // Field moves sit just above the line input, so Tab and the arrows move between fields in the form.
-  useKeyHandler(
-    PRIORITY.textInput + 1,
-    (input, key) => {
-      const command = commandFor(FORM_COMMANDS, input, key);
-      if (command === undefined) return false;
-      dispatch({ type: command });
-      return true;
-    },
-    state.mode === 'create',
-  );
+  useCommandKeys(FORM_COMMANDS, (command) => dispatch({ type: command }), { isActive: state.mode === 'create', priority: PRIORITY.textInput + 1 });
   useLineInput(typing, {
     onEdit: (edit) => dispatch({ type: 'edit', edit }),
     // A fresh ID per press; the reducer keeps the earlier one when this retries the same input.

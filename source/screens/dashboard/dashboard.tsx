@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { clockTime, shortId } from '../format.js';
-import { keyLabel } from '../keyboard/key-bindings.js';
+import { helpItem } from '../keyboard/key-bindings.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { ErrorLine } from '../widgets/error-line.js';
 import { Spinner } from '../widgets/spinner.js';
@@ -26,7 +26,7 @@ export function Dashboard() {
   const { home, connection } = useEnvironment();
   const { status, error, loading, refreshedAt } = useDashboardState();
   const theme = useTheme();
-  useHelp([{ keys: keyLabel('showHistory'), label: 'history' }]);
+  useHelp([helpItem('history', ['showHistory'])]);
   return (
     <Box flexDirection="column" paddingTop={1}>
       <Text bold color={theme.accent}>

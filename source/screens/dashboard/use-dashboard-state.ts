@@ -1,8 +1,9 @@
 // Dashboard state: the latest host status and when it was read. Refreshed every
 // DASHBOARD_REFRESH_MS while the dashboard is mounted; the loop stops on unmount.
-import { useEffect, useReducer } from 'react';
+import { useReducer } from 'react';
 import type { HostStatus } from '../../protocol.js';
-import { toShownError, type ShownError } from '../format.js';
+import type { ShownError } from '../format.js';
+import { useRequestLoop } from '../widgets/use-request.js';
 import { useEnvironment, useShellActions } from '../shell/shell-context.js';
 import { DASHBOARD_REFRESH_MS } from '../timing.js';
 
@@ -36,30 +37,24 @@ export function useDashboardState(): DashboardState {
   const { app } = useEnvironment();
   const { reportStatus, reportStatusError } = useShellActions();
   const [state, dispatch] = useReducer(dashboardReducer, initialDashboardState);
-  useEffect(() => {
-    let cancelled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const refresh = async () => {
-      dispatch({ type: 'refreshStarted' });
-      try {
-        const status = await app.status();
-        if (cancelled) return;
+  useRequestLoop(
+    () => ({
+      run: () => {
+        dispatch({ type: 'refreshStarted' });
+        return app.status();
+      },
+      answered: (status) => {
         dispatch({ type: 'statusLoaded', status, at: new Date() });
         reportStatus(status);
-      } catch (error) {
-        if (cancelled) return;
-        const shown = toShownError(error);
-        dispatch({ type: 'statusFailed', error: shown, at: new Date() });
-        reportStatusError(shown);
-      }
-      // The next refresh is timed from the end of this one, so a slow host is never asked twice at once.
-      if (!cancelled) timer = setTimeout(refresh, DASHBOARD_REFRESH_MS);
-    };
-    void refresh();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [app, reportStatus, reportStatusError]);
+        return DASHBOARD_REFRESH_MS;
+      },
+      failed: (error) => {
+        dispatch({ type: 'statusFailed', error, at: new Date() });
+        reportStatusError(error);
+        return DASHBOARD_REFRESH_MS;
+      },
+    }),
+    [app, reportStatus, reportStatusError],
+  );
   return state;
 }

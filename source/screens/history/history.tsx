@@ -2,7 +2,7 @@
 // follow and a note input. Owns its state; the parts below only render it.
 import { Box } from 'ink';
 import { useEffect } from 'react';
-import { keyLabel, keyBindings } from '../keyboard/key-bindings.js';
+import { helpItem } from '../keyboard/key-bindings.js';
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import type { HelpItem } from '../shell/shell-state.js';
@@ -21,21 +21,19 @@ const CHROME_LINES = HEADER_LINES + 5;
 export const rowsPerPage = (terminalRows: number): number =>
   Math.min(PAGE_LIMIT_MAX, Math.max(PAGE_LIMIT_MIN, terminalRows - CHROME_LINES));
 
-const primary = (command: keyof typeof keyBindings): string => keyBindings[command][0]?.label ?? command;
-
 function helpFor(state: HistoryState): HelpItem[] {
   if (state.note.open) {
     return state.note.submitting
       ? [{ keys: '', label: 'saving note…' }]
-      : [{ keys: keyLabel('submit'), label: 'save note' }, { keys: keyLabel('cancel'), label: 'cancel' }];
+      : [helpItem('save note', ['submit']), helpItem('cancel', ['cancel'])];
   }
   const help: HelpItem[] = state.following ? [{ keys: '', label: 'following' }] : [];
   help.push(
-    { keys: primary('toggleStream'), label: state.stream === 'journal' ? 'timeline' : 'journal' },
-    { keys: `${primary('nextPage')}/${primary('previousPage')}`, label: 'page' },
-    { keys: primary('firstPage'), label: 'first' },
-    { keys: primary('toggleFollow'), label: state.following ? 'stop' : 'follow' },
-    { keys: primary('openNote'), label: 'note' },
+    helpItem(state.stream === 'journal' ? 'timeline' : 'journal', ['toggleStream']),
+    helpItem('page', ['nextPage', 'previousPage']),
+    helpItem('first', ['firstPage']),
+    helpItem(state.following ? 'stop' : 'follow', ['toggleFollow']),
+    helpItem('note', ['openNote']),
   );
   return help;
 }

@@ -5,7 +5,7 @@ import { useEffect, type Dispatch } from 'react';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS } from '../../limits.js';
 import type { Application } from '../../api/application.js';
 import type { Page, PageRequest } from '../../protocol.js';
-import { toShownError } from '../format.js';
+import { useRequest } from '../widgets/use-request.js';
 import { canAdvance, type HistoryAction, type HistoryRow, type HistoryState, type PageRead } from './use-history-state.js';
 
 function readPage(app: Application, read: PageRead): Promise<Page<HistoryRow>> {
@@ -18,17 +18,10 @@ export function useHistoryEffects(app: Application, state: HistoryState, dispatc
   const { submitting } = state.note;
   const advanceNow = canAdvance(state);
 
-  useEffect(() => {
-    if (!read) return;
-    let cancelled = false;
-    readPage(app, read).then(
-      (page) => !cancelled && dispatch({ type: 'pageLoaded', id: read.id, page }),
-      (failure: unknown) => !cancelled && dispatch({ type: 'pageFailed', id: read.id, error: toShownError(failure) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [app, read, dispatch]);
+  useRequest(read, (page) => readPage(app, page), {
+    answered: (page, { id }) => dispatch({ type: 'pageLoaded', id, page }),
+    failed: (error, { id }) => dispatch({ type: 'pageFailed', id, error }),
+  });
 
   // Follow: read on at once while pages are behind the head; at the head, poll every
   // FOLLOW_POLL_MS; after failures, back off up to FOLLOW_BACKOFF_MAX_MS so a restarting host is picked up.
@@ -39,15 +32,8 @@ export function useHistoryEffects(app: Application, state: HistoryState, dispatc
     return () => clearTimeout(timer);
   }, [following, read, error, failures, advanceNow, dispatch]);
 
-  useEffect(() => {
-    if (!submitting) return;
-    let cancelled = false;
-    app.appendNote({ text: submitting.text, operationId: submitting.operationId }).then(
-      (receipt) => !cancelled && dispatch({ type: 'noteSaved', receipt }),
-      (failure: unknown) => !cancelled && dispatch({ type: 'noteFailed', error: toShownError(failure) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [app, submitting, dispatch]);
+  useRequest(submitting, (note) => app.appendNote({ text: note.text, operationId: note.operationId }), {
+    answered: (receipt) => dispatch({ type: 'noteSaved', receipt }),
+    failed: (error) => dispatch({ type: 'noteFailed', error }),
+  });
 }

@@ -2,8 +2,7 @@
 // note's line input above them while it is.
 import { randomUUID } from 'node:crypto';
 import type { Dispatch } from 'react';
-import { commandFor } from '../keyboard/key-bindings.js';
-import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { HistoryAction, HistoryState } from './use-history-state.js';
 
@@ -11,16 +10,7 @@ const SCREEN_COMMANDS = ['toggleStream', 'nextPage', 'previousPage', 'firstPage'
 
 export function useHistoryInput(state: HistoryState, dispatch: Dispatch<HistoryAction>): void {
   const noteOpen = state.note.open;
-  useKeyHandler(
-    PRIORITY.screen,
-    (input, key) => {
-      const command = commandFor(SCREEN_COMMANDS, input, key);
-      if (command === undefined) return false;
-      dispatch({ type: command });
-      return true;
-    },
-    !noteOpen,
-  );
+  useCommandKeys(SCREEN_COMMANDS, (command) => dispatch({ type: command }), { isActive: !noteOpen });
   useLineInput(noteOpen, {
     onEdit: (edit) => dispatch({ type: 'editNote', edit }),
     // A fresh ID per press; the reducer keeps the earlier one when this is a retry of the same text.

@@ -8,6 +8,7 @@ import type { IntegrationState } from '../../hosts/integrations.js';
 import { truncate } from '../format.js';
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
@@ -31,10 +32,12 @@ const STATE_WORDS: Record<IntegrationState, string> = {
 const CLIENT_NAMES = { codex: 'Codex', claude: 'Claude Code' } as const;
 
 function helpFor(state: IntegrationsState): HelpItem[] {
-  if (!state.panel) return [{ keys: '↑↓', label: 'select' }, { keys: 'i', label: 'plan install' }, { keys: 'u', label: 'plan uninstall' }, { keys: 'r', label: 'refresh' }];
-  const help: HelpItem[] = [{ keys: '↑↓/PgUp/PgDn', label: 'scroll' }];
-  if (state.panel.applicable) help.push({ keys: 'y', label: `apply ${state.panel.applicable.action}` });
-  help.push({ keys: 'Esc', label: 'close' });
+  if (!state.panel) {
+    return [helpItem('select', ['selectUp', 'selectDown']), helpItem('plan install', ['planInstall']), helpItem('plan uninstall', ['planUninstall']), helpItem('refresh', ['refresh'])];
+  }
+  const help: HelpItem[] = [helpItem('scroll', ['selectUp', 'selectDown', 'previousPage', 'nextPage'])];
+  if (state.panel.applicable) help.push(helpItem(`apply ${state.panel.applicable.action}`, ['confirm']));
+  help.push({ keys: keyLabel('cancel'), label: 'close' });
   return help;
 }
 

@@ -1,8 +1,7 @@
 // Keys of the integrations screen: list keys (select, plan install / uninstall) while no panel is
 // open; scroll, "y" and Esc while one is.
 import type { Dispatch } from 'react';
-import { commandFor } from '../keyboard/key-bindings.js';
-import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import type { IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
 const LIST_COMMANDS = ['selectUp', 'selectDown', 'planInstall', 'planUninstall', 'refresh'] as const;
@@ -10,22 +9,17 @@ const PANEL_COMMANDS = ['confirm', 'decline', 'selectUp', 'selectDown', 'nextPag
 
 export function useIntegrationsInput(state: IntegrationsState, dispatch: Dispatch<IntegrationsAction>, panelRows: number, panelLines: number): void {
   const panelOpen = state.panel !== null;
-  useKeyHandler(
-    PRIORITY.screen,
-    (input, key) => {
-      const command = commandFor(LIST_COMMANDS, input, key);
-      if (command === undefined) return false;
+  useCommandKeys(
+    LIST_COMMANDS,
+    (command) => {
       if (command === 'planInstall' || command === 'planUninstall') dispatch({ type: 'plan', action: command === 'planInstall' ? 'install' : 'uninstall' });
       else dispatch({ type: command });
-      return true;
     },
-    !panelOpen,
+    { isActive: !panelOpen },
   );
-  useKeyHandler(
-    PRIORITY.screen,
-    (input, key) => {
-      const command = commandFor(PANEL_COMMANDS, input, key);
-      if (command === undefined) return false;
+  useCommandKeys(
+    PANEL_COMMANDS,
+    (command) => {
       if (command === 'confirm' || command === 'decline') dispatch({ type: command });
       else if (command === 'firstPage') dispatch({ type: 'scroll', by: 'top', total: panelLines });
       else {
@@ -33,8 +27,7 @@ export function useIntegrationsInput(state: IntegrationsState, dispatch: Dispatc
         const by = { selectUp: -1, selectDown: 1, nextPage: page, previousPage: -page }[command];
         dispatch({ type: 'scroll', by, total: panelLines });
       }
-      return true;
     },
-    panelOpen,
+    { isActive: panelOpen },
   );
 }

@@ -90,3 +90,22 @@ export function keyLabel(command: Command): string {
   const specs: KeySpec[] = keyBindings[command];
   return specs.map((spec) => spec.label).join('/');
 }
+
+const ARROWS = ['↑', '↓', '←', '→'];
+
+/**
+ * A help-line item written from this table: the keys of `commands` (each one's first key, or with
+ * `which` "all" every key) and what they do. Arrows run together: "↑↓", "Tab/↑↓".
+ */
+export function helpItem(label: string, commands: readonly Command[], which: 'first' | 'all' = 'first'): { keys: string; label: string } {
+  const labels = commands.flatMap((command) => {
+    const specs: KeySpec[] = keyBindings[command];
+    return (which === 'all' ? specs : specs.slice(0, 1)).map((spec) => spec.label);
+  });
+  const unique = [...new Set(labels)];
+  const arrows = ARROWS.filter((arrow) => unique.includes(arrow)).join('');
+  const first = unique.findIndex((text) => ARROWS.includes(text));
+  const keys = unique.filter((text) => !ARROWS.includes(text));
+  if (arrows) keys.splice(first, 0, arrows);
+  return { keys: keys.join('/'), label };
+}

@@ -5,6 +5,7 @@ import { Box, Text } from 'ink';
 import { RECOVERY_PAGE_SIZE } from '../../limits.js';
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { helpItem } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { truncate } from '../format.js';
@@ -24,12 +25,12 @@ const SHELL_LINES = HEADER_LINES + 2;
 const SESSION_ROWS_WITH_ITEMS = 3;
 
 function helpFor(state: StatusState): HelpItem[] {
-  if (state.confirming) return [{ keys: 'y', label: `retry ${state.confirming}` }, { keys: 'n/Esc', label: 'cancel' }];
+  if (state.confirming) return [helpItem(`retry ${state.confirming}`, ['confirm']), helpItem('cancel', ['decline'], 'all')];
   const help: HelpItem[] = [];
-  if (pageItems(state).length > 0) help.push({ keys: '↑↓', label: 'select' }, { keys: 'Enter', label: 'retry' });
-  if (state.status?.recovery.nextRecoveryId) help.push({ keys: 'PgDn', label: 'more' });
-  if (state.previousCursors.length > 0) help.push({ keys: 'PgUp', label: 'back' });
-  help.push({ keys: 'd', label: 'drain' }, { keys: 'f', label: 'flush' });
+  if (pageItems(state).length > 0) help.push(helpItem('select', ['selectUp', 'selectDown']), helpItem('retry', ['retryItem']));
+  if (state.status?.recovery.nextRecoveryId) help.push(helpItem('more', ['nextPage']));
+  if (state.previousCursors.length > 0) help.push(helpItem('back', ['previousPage']));
+  help.push(helpItem('drain', ['drainNow']), helpItem('flush', ['flushNow']));
   return help;
 }
 

@@ -3,7 +3,7 @@
 import { useEffect, type Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
 import type { DrainReport, FlushReport } from '../../protocol.js';
-import { toShownError } from '../format.js';
+import { useRequest } from '../widgets/use-request.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { prefetchCursor, type StatusAction, type StatusJob, type StatusState } from './use-status-state.js';
 
@@ -17,30 +17,15 @@ export function useStatusEffects(app: Application, state: StatusState, dispatch:
   const working = job !== null;
   const ahead = prefetchCursor(state);
 
-  useEffect(() => {
-    if (!read) return;
-    let cancelled = false;
-    app.captureStatus({ afterRecovery: read.cursor }).then(
-      (status) => !cancelled && dispatch({ type: 'loaded', id: read.id, status }),
-      (failure: unknown) => !cancelled && dispatch({ type: 'failed', id: read.id, error: toShownError(failure) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [app, read, dispatch]);
+  useRequest(read, ({ cursor }) => app.captureStatus({ afterRecovery: cursor }), {
+    answered: (status, { id }) => dispatch({ type: 'loaded', id, status }),
+    failed: (error, { id }) => dispatch({ type: 'failed', id, error }),
+  });
 
   // Reads the next page ahead, so "more" shows it without waiting; a failure here is silent, the real read will report it.
-  useEffect(() => {
-    if (ahead === null) return;
-    let cancelled = false;
-    app.captureStatus({ afterRecovery: ahead }).then(
-      (status) => !cancelled && dispatch({ type: 'prefetched', cursor: ahead, status }),
-      () => undefined,
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [app, ahead, dispatch]);
+  useRequest(ahead, (cursor) => app.captureStatus({ afterRecovery: cursor }), {
+    answered: (status, cursor) => dispatch({ type: 'prefetched', cursor, status }),
+  });
 
   // Timed from the end of the last read, so a slow host is never asked twice at once.
   useEffect(() => {
@@ -49,15 +34,8 @@ export function useStatusEffects(app: Application, state: StatusState, dispatch:
     return () => clearTimeout(timer);
   }, [read, working, dispatch]);
 
-  useEffect(() => {
-    if (!job) return;
-    let cancelled = false;
-    perform(app, job).then(
-      (report) => !cancelled && dispatch({ type: 'jobDone', id: job.id, report, at: Date.now() }),
-      (failure: unknown) => !cancelled && dispatch({ type: 'jobFailed', id: job.id, error: toShownError(failure) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [app, job, dispatch]);
+  useRequest(job, (started) => perform(app, started), {
+    answered: (report, { id }) => dispatch({ type: 'jobDone', id, report, at: Date.now() }),
+    failed: (error, { id }) => dispatch({ type: 'jobFailed', id, error }),
+  });
 }
