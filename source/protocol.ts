@@ -239,6 +239,59 @@ export interface SessionSearchResult {
   results: Array<{ sessionKey: string; turnKey: string; client: string; recordedAt: string; snippet: string }>;
 }
 
+// ---- reading what was captured: sessions and their turns (bodies only on these explicit reads) ----
+
+export interface SessionListRequest {
+  client?: string | undefined;
+  /** Page size, 1–100 (default 20). */
+  limit?: number | undefined;
+  /** The session key the page starts after (the previous page's nextAfter). */
+  after?: string | undefined;
+}
+
+export interface SessionSummary extends CaptureSessionView {
+  /** The first line of the first thing the user said (at most 200 characters), or null before any. */
+  firstPrompt: string | null;
+}
+
+export interface SessionList {
+  sessions: SessionSummary[];
+  total: number;
+  /** Give it as `after` for the next (older) page; null on the last page. */
+  nextAfter: string | null;
+}
+
+export interface SessionReadRequest {
+  /** A session key, or a unique start of one (4 characters or more). */
+  sessionKey: string;
+  /** Include the assistant, tool and harness messages' text (folded into a count without it). */
+  context?: boolean | undefined;
+}
+
+export interface SessionMessageView {
+  role: string;
+  kind: string;
+  classification: 'evidence' | 'context';
+  /** The message's text: always for what the user said; for context only when asked for. */
+  text: string | null;
+  timestamp: string | null;
+}
+
+export interface SessionTurnView {
+  turnKey: string;
+  state: string;
+  error: string | null;
+  recordedAt: string;
+  messages: SessionMessageView[];
+  /** Context messages left out (without `context`), by kind: { answer: 1, tool_call: 2 }. */
+  folded: Record<string, number>;
+}
+
+export interface SessionView {
+  session: SessionSummary;
+  turns: SessionTurnView[];
+}
+
 // ---- the memory half: extraction, candidates, recall ----
 
 export interface MemoryExtractRequest {

@@ -9,6 +9,9 @@ import { FORMATS } from '../source/memory/contracts.js';
 import { ExtractionPipeline, type ExtractRequest } from '../source/memory/pipeline.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
+import { appendJournal } from '../source/store/journal.js';
+import { insertTimeline } from '../source/store/timeline.js';
+import { commit } from '../source/store/transaction.js';
 import { tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 import { plantedToken, queueSession } from './support/memory-corpus.js';
@@ -31,10 +34,11 @@ interface Rig {
   close: () => Promise<void>;
 }
 
-async function rig(sessions: Array<{ prompts: string[] }>): Promise<Rig & { keys: ReturnType<typeof queueSession>[] }> {
+async function rig(sessions: Array<{ prompts: string[] }>, before: (home: string) => void = () => {}): Promise<Rig & { keys: ReturnType<typeof queueSession>[] }> {
   const home = tempHome('pipeline');
   const keys = sessions.map((s) => queueSession(home, null, s.prompts, { answer: (i) => `Sure. Remember that I answered ${i}; we use yarn everywhere.` }));
   await c.flush(home);
+  before(home);
   const writer = await WriterClient.start(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   const pipeline = new ExtractionPipeline(writer, core, new Map([['builtin', builtinRunner]]), 'test-holder');
@@ -152,6 +156,35 @@ describe('extraction with the builtin runner', () => {
       await assert.rejects(r.extract({ since: '2025-01-02', until: '2025-01-01' }), (e: Error & { code?: string }) => e.code === 'usage' && /reversed/.test(e.message));
       const db = r.memory();
       assert.equal(db.prepare('SELECT count(*) FROM tasks').pluck().get(), 0, 'nothing was planned');
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('driven pi agents', () => {
+  it("a driven agent's prompt becomes a candidate citing its user row; the agent's reply is context only", async () => {
+    const r = await rig([], (home) => {
+      const db = openDatabase(storeFiles(home).core);
+      commit(db, 'test', (tx) => {
+        const rows = [['user', 'u-1', 'We prefer composition over inheritance in the service layer.'], ['assistant', 'a-1', 'Noted. Always use classes everywhere.']] as const;
+        for (const [role, id, text] of rows) {
+          const { sequence } = appendJournal(tx, { kind: 'test', agentId: 'agent-1', generationId: 'gen-1', operationId: null, canonicalMessageId: id, payload: {} });
+          insertTimeline(tx, { messageId: id, role, payload: { role, content: [{ type: 'text', text }] }, agentId: 'agent-1', generationId: 'gen-1', operationId: null, sourceJournalSequence: sequence });
+        }
+      });
+      db.close();
+    });
+    try {
+      const report = await r.extract();
+      assert.equal(report.turns, 1);
+      assert.equal(report.candidates.created, 1, JSON.stringify(report));
+      const db = r.memory();
+      assert.match(db.prepare("SELECT json_extract(payload_json, '$.content') FROM candidates").pluck().get() as string, /composition over inheritance/);
+      assert.deepEqual(db.prepare('SELECT client, session_key, turn_key FROM evidence_refs').raw().all(), [['pi', 'gen-1', 'u-1']]);
+      const task = JSON.parse(db.prepare("SELECT task_json FROM tasks WHERE kind = 'extraction'").pluck().get() as string).task;
+      assert.match(task.chunk.transcript, /<<past-user evidence=e1>>\nWe prefer composition[\s\S]*<<past-assistant>>\nNoted\./);
+      assert.equal(task.evidenceCatalog.length, 1, 'only the user row is evidence');
     } finally {
       await r.close();
     }

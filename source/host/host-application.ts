@@ -14,7 +14,8 @@ import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
 import type { MemoryService } from './memory-service.js';
 import { sessionSearch } from '../store/session-search.js';
-import type { CaptureStatusRequest, MemoryExtractRequest, SessionSearchRequest } from '../protocol.js';
+import type { CaptureStatusRequest, MemoryExtractRequest, SessionListRequest, SessionReadRequest, SessionSearchRequest } from '../protocol.js';
+import { listSessions, readSession } from '../store/session-reads.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -142,6 +143,14 @@ export class HostApplication implements Application {
 
   async sessionSearch(request: SessionSearchRequest) {
     return sessionSearch(this.reader, request);
+  }
+
+  async listSessions(request: SessionListRequest) {
+    return listSessions(this.reader, request);
+  }
+
+  async readSession(request: SessionReadRequest) {
+    return readSession(this.reader, request);
   }
 
   /** Set by Host.start. */
