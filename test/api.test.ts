@@ -26,6 +26,8 @@ const probe: Record<string, unknown> = {
   captureStatus: {},
   sessionDrain: {},
   sessionSearch: { query: 'probe' },
+  listSessions: {},
+  readSession: { sessionKey: 'no-such-session' },
   memoryExtract: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
   memoryReview: { cwd: tmpdir() },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
