@@ -2,7 +2,8 @@
 // user's words are printed in full; assistant, tool and harness text only with --context.
 import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
-import type { SessionSummary, SessionTurnView, SessionView } from '../../protocol.js';
+import type { SessionSummary, SessionView } from '../../protocol.js';
+import { foldedText, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
 
@@ -45,15 +46,6 @@ export async function runSession(home: string, key: string | undefined, context:
   }
 }
 
-export function turnCount(session: SessionSummary): string {
-  const t = session.turns;
-  const total = t.settled + t.failed + t.interrupted + t.incomplete;
-  const unusual = [t.failed ? `${t.failed} failed` : '', t.interrupted ? `${t.interrupted} interrupted` : '', t.incomplete ? `${t.incomplete} incomplete` : '', t.buffered ? `${t.buffered} open` : '']
-    .filter(Boolean)
-    .join(', ');
-  return `${total} turn${total === 1 ? '' : 's'}${unusual ? ` (${unusual})` : ''}`;
-}
-
 function summaryLines(session: SessionSummary): string[] {
   const when = session.startedAt.replace('T', ' ').slice(0, 16);
   return [
@@ -61,18 +53,6 @@ function summaryLines(session: SessionSummary): string[] {
     `  in ${session.cwd ?? '(unknown directory)'}`,
     ...(session.firstPrompt ? wrapText(`"${session.firstPrompt}"`, width(), '  ') : ['  (nothing said yet)']),
   ];
-}
-
-const FOLDED_NAMES: Record<string, string> = { answer: 'answer', tool_call: 'tool call', tool_result: 'tool result' };
-
-/** "assistant answer, 2 tool calls, 3 other" for what --context would show. */
-export function foldedText(folded: SessionTurnView['folded']): string {
-  const other = Object.entries(folded).filter(([kind]) => !(kind in FOLDED_NAMES)).reduce((sum, [, count]) => sum + count, 0);
-  const parts = Object.entries(FOLDED_NAMES)
-    .filter(([kind]) => folded[kind])
-    .map(([kind, name]) => `${folded[kind]} ${name}${folded[kind]! > 1 ? 's' : ''}`);
-  if (other > 0) parts.push(`${other} harness line${other > 1 ? 's' : ''}`);
-  return parts.join(', ');
 }
 
 function sessionText(view: SessionView, context: boolean): string {
