@@ -21,7 +21,7 @@ export interface CaptureResult {
   snapshot: string | null;
 }
 
-interface ActivationRow {
+export interface ActivationRow {
   activation_id: number;
   snapshot: string | null;
   watch_id: number | null;
@@ -69,7 +69,7 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
 }
 
 /** The active activation of client + process instance + host session, or a new one (next ordinal, new session key). */
-function openActivation(db: Db, client: HookClient, instance: string, sessionId: string, cwd: string | null, now: number): ActivationRow {
+export function openActivation(db: Db, client: HookClient | 'pi', instance: string, sessionId: string, cwd: string | null, now: number): ActivationRow {
   const active = db
     .prepare("SELECT activation_id, snapshot, watch_id FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'")
     .get(client, instance, sessionId) as ActivationRow | undefined;
@@ -83,7 +83,7 @@ function openActivation(db: Db, client: HookClient, instance: string, sessionId:
   return { activation_id: id, snapshot: null, watch_id: null };
 }
 
-function endActivation(db: Db, activationId: number, now: number): void {
+export function endActivation(db: Db, activationId: number, now: number): void {
   db.prepare("UPDATE capture_activations SET state = 'ended', ended_at_ms = ? WHERE activation_id = ?").run(now, activationId);
 }
 

@@ -14,15 +14,16 @@ import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../workers/faults.js';
 import { captureEvent } from './capture.js';
+import { capturePiEnvelope } from './pi-capture.js';
 import { parsePayload, type HookClient } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { shellQuote } from '../shell-quote.js';
 
-const CLIENTS = new Set<string>(['codex', 'claude']);
+const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
 
 interface HookArgs {
-  client: HookClient;
+  client: HookClient | 'pi';
   home: string;
   /** `--instance`: the process instance of the original event, when a quarantined one is replayed. */
   instance: string | undefined;
@@ -38,9 +39,9 @@ function parseArgs(argv: string[]): HookArgs {
     else if (rest[i] === '--instance') instance = rest[++i];
   }
   if (!client || !CLIENTS.has(client) || instance === '') {
-    throw new CmError('usage', `usage: common-memory hook codex|claude [--home DIR] [--instance ID] < event.json`);
+    throw new CmError('usage', `usage: common-memory hook codex|claude|pi [--home DIR] [--instance ID] < event.json`);
   }
-  return { client: client as HookClient, home: resolveHome(homeFlag), instance };
+  return { client: client as HookClient | 'pi', home: resolveHome(homeFlag), instance };
 }
 
 function checkSize(raw: Buffer): string {
@@ -72,8 +73,8 @@ export function runHook(argv: string[]): number {
     raw = readFileSync(0);
     const payload = parsePayload(checkSize(raw));
     db = openStore(args.home);
-    const result = captureEvent(db, args.client, instance, payload, faultPointFromEnv());
-    reply = hookReply(payload.event, result.snapshot);
+    if (args.client === 'pi') capturePiEnvelope(db, instance, payload, faultPointFromEnv());
+    else reply = hookReply(payload.event, captureEvent(db, args.client, instance, payload, faultPointFromEnv()).snapshot);
   } catch (error) {
     recordFailure(args, instance, error, raw);
     reply = '';
@@ -83,6 +84,27 @@ export function runHook(argv: string[]): number {
   // Printed only after the commit: a reply never announces an event that was not kept.
   if (reply) process.stdout.write(`${reply}\n`);
   return 0;
+}
+
+/**
+ * The pi extension's direct channel: the same work as `hook pi --instance <instance>` with the event
+ * on stdin, in the caller's process (pi's), with no child to start. Never throws.
+ */
+export function capturePiEvent(instance: string, text: string): boolean {
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance };
+  let db: Db | undefined;
+  const raw = Buffer.from(text, 'utf8');
+  try {
+    const payload = parsePayload(checkSize(raw));
+    db = openStore(args.home);
+    capturePiEnvelope(db, instance, payload, faultPointFromEnv());
+    return true;
+  } catch (error) {
+    recordFailure(args, instance, error, raw);
+    return false;
+  } finally {
+    db?.close();
+  }
 }
 
 /**
