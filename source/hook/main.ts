@@ -4,7 +4,7 @@
 // (capture.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
@@ -88,23 +88,44 @@ export function runHook(argv: string[]): number {
 
 /**
  * The pi extension's direct channel: the same work as `hook pi --instance <instance>` with the event
- * on stdin, in the caller's process (pi's), with no child to start. Never throws.
+ * on stdin, in the caller's process (pi's), with no child to start. The connection is kept between
+ * events (opening one costs more than the event's transaction), but only while it is still the
+ * data home's file: a home deleted or replaced under pi gets a fresh store, never writes into an
+ * unlinked file. Never throws.
  */
 export function capturePiEvent(instance: string, text: string): boolean {
   const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance };
-  let db: Db | undefined;
   const raw = Buffer.from(text, 'utf8');
   try {
     const payload = parsePayload(checkSize(raw));
-    db = openStore(args.home);
-    capturePiEnvelope(db, instance, payload, faultPointFromEnv());
+    capturePiEnvelope(piConnection(args.home), instance, payload, faultPointFromEnv());
     return true;
   } catch (error) {
+    closePiConnection();
     recordFailure(args, instance, error, raw);
     return false;
-  } finally {
-    db?.close();
   }
+}
+
+let piDb: { home: string; ino: number; db: Db } | undefined;
+
+function piConnection(home: string): Db {
+  const path = storeFiles(home).core;
+  const ino = existsSync(path) ? statSync(path).ino : -1;
+  if (piDb !== undefined && piDb.home === home && piDb.ino === ino) return piDb.db;
+  closePiConnection();
+  const db = openStore(home);
+  piDb = { home, ino: statSync(path).ino, db };
+  return db;
+}
+
+function closePiConnection(): void {
+  try {
+    piDb?.db.close();
+  } catch {
+    // already unusable; dropped below
+  }
+  piDb = undefined;
 }
 
 /**

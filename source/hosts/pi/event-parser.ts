@@ -171,8 +171,14 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
       case 'user': {
         const text = blockText(message['content'], at, this);
         const found = this.inputs.indexOf(sha256Hex(text));
-        if (found !== -1) this.inputs.splice(found, 1);
-        add('user', found !== -1 ? 'prompt' : this.inputs.length > 0 ? 'command' : 'harness', text, 0, found !== -1);
+        if (found !== -1) {
+          this.inputs.splice(found, 1);
+          add('user', 'prompt', text, 0, true);
+        } else if (this.inputs.length > 0) {
+          // The oldest input pi did not deliver as typed: it was expanded (a template or skill) into this.
+          this.inputs.shift();
+          add('user', 'command', text);
+        } else add('user', 'harness', text);
         return;
       }
       case 'assistant': {
