@@ -168,3 +168,12 @@ export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
 
 /** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */
 export const SEARCH_QUERY_MAX_CHARS = 4096;
+
+/** How often a host looks for newly sealed turns to extract: soon enough to feel automatic, rare enough to cost nothing idle. */
+export const AUTO_EXTRACT_POLL_MS = 2_000;
+
+/** Automatic extraction reads turns sealed at least this long ago: a seal whose transaction began earlier may still be committing. */
+export const AUTO_EXTRACT_GRACE_MS = 2_000;
+
+/** Set to "off" (or 0) to stop a host from extracting newly sealed turns by itself. */
+export const AUTO_EXTRACT_ENV = 'COMMON_MEMORY_AUTO_EXTRACT';

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SCAN_RACY_MS } from '../source/limits.js';
-import { type ProjectionScan, scanApprovedRoot, sourceTreeDigest } from '../source/memory/approved-projection.js';
+import {
+  decodePreviousScan,
+  encodePreviousScan,
+  type ProjectionScan,
+  scanApprovedRoot,
+  sourceTreeDigest,
+} from '../source/memory/approved-projection.js';
 import { formatEntry, type MemoryEntry } from '../source/memory/entry-format.js';
 import { memoryRoot } from '../source/memory/safe-files.js';
 import { sha256Hex } from '../source/hook/identity.js';
@@ -181,7 +187,16 @@ describe('approved projection scan', () => {
     const first = scan({ nowMs: Date.now() + 2 * MEMORY_SCAN_RACY_MS });
     assert.equal(first.unchanged, false);
     let reads = 0;
-    const again = scan({ previous: first, afterRead: () => reads++ });
+    // The previous scan as a database keeps it: JSON, 64-bit stamps as strings.
+    const stored = decodePreviousScan(encodePreviousScan(first));
+    assert.ok(stored);
+    assert.deepEqual(stored.files, first.files);
+    assert.equal(decodePreviousScan('{"coverage":"complete"'), null);
+    assert.equal(
+      decodePreviousScan('{"coverage":"complete","sourceTreeDigest":"x","scannedAtMs":1,"files":[["a"]]}'),
+      null,
+    );
+    const again = scan({ previous: stored, afterRead: () => reads++ });
     assert.equal(again.unchanged, true);
     assert.equal(reads, 0);
     assert.equal(again.sourceTreeDigest, first.sourceTreeDigest);

@@ -12,6 +12,8 @@ import { runInstallCommand } from './commands/install.js';
 import { runMessage, runOperation } from './commands/lookup.js';
 import { runNote } from './commands/note.js';
 import { runSearch } from './commands/memory.js';
+import { runSession, runSessions } from './commands/sessions.js';
+import { runMemory } from './commands/memory-group.js';
 import { runTuiCommand } from './commands/tui.js';
 import { createOutput } from './output.js';
 
@@ -34,7 +36,7 @@ export const HELP = `
                                          a named pi agent (survives restarts); --pi-config: where
                                          its models.json/auth.json come from (default ~/.pi/agent)
     agent start|stop <name>              start a new generation (a pi process) / stop it in order
-    agent list                           agents with their generation and state
+    agent list                           agents with their ID, generation and state
     prompt <agent> <text> [--operation-id ID]
                                          admit a prompt (committed before pi sees a byte); a busy
                                          agent refuses it; replaying the ID returns the same receipt
@@ -50,6 +52,11 @@ export const HELP = `
                                          continues after that session: nextSessionKey), queue states,
                                          inbox/watch/isolation counts and recovery items (20 a page,
                                          --after-recovery: nextRecoveryId); no conversation bodies
+    sessions [--client C] [--limit N] [--after KEY]
+                                         captured sessions, newest first: client, state, directory,
+                                         turns and the first thing you said (20 a page)
+    session <key> [--context]            one session's turns in order with what you said in full;
+                                         --context adds the assistant, tool and harness text
     session-drain [--recover ID]         turn the hook inbox into sessions, turns and batches now;
                                          --recover retries one recovery item (exit 3 if it fails again)
     flush                                drain, then exit 0 when everything settled is processed,
@@ -65,6 +72,17 @@ export const HELP = `
                                          turn references with a snippet, best match first (BM25);
                                          T is UTC (2026-08-01 or 2026-08-01T09:30:00Z), --until
                                          exclusive; C codex|claude|pi; N 1-100 (default 20)
+    memory extract [--since T --until T] [--query Q] [--client C] [--session KEY]... [--limit 1-8]
+                                         draft candidate memories from what you said in this
+                                         repository's sessions (the builtin runner, offline);
+                                         default window: since the last run; at most 200 turns,
+                                         366 days; exit 3 when tasks remain or failed
+    memory status                        chunk/task/candidate counts, the last and running run
+                                         (exit 12 when memory-state is unavailable)
+    memory recall <text> [--limit N]     what memory already holds like <text> (2 x BM25 + RRF)
+    memory review                        draft and quarantined candidates of this repository with
+                                         statements, evidence and masked findings (read-only)
+    memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -102,10 +120,14 @@ const FLAGS = {
   since: { type: 'string' },
   until: { type: 'string' },
   client: { type: 'string' },
+  context: { type: 'boolean', default: false },
+  query: { type: 'string' },
+  session: { type: 'string', isMultiple: true },
+  runner: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
-  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'search', 'doctor', 'install', 'uninstall', 'hook',
+  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'sessions', 'session', 'search', 'memory', 'doctor', 'install', 'uninstall', 'hook',
 ] as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -157,8 +179,14 @@ export async function main(argv: string[]): Promise<number> {
         return await runSessionDrain(home, cli.flags.recover, out);
       case 'flush':
         return await runFlush(home, out);
+      case 'sessions':
+        return await runSessions(home, { client: cli.flags.client, limit: cli.flags.limit, after: cli.flags.after }, out);
+      case 'session':
+        return await runSession(home, rest[0], cli.flags.context, out);
       case 'search':
         return await runSearch(home, rest, { since: cli.flags.since, until: cli.flags.until, client: cli.flags.client, limit: cli.flags.limit }, out);
+      case 'memory':
+        return await runMemory(home, rest, { since: cli.flags.since, until: cli.flags.until, query: cli.flags.query, client: cli.flags.client, session: cli.flags.session, runner: cli.flags.runner, limit: cli.flags.limit }, out);
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':

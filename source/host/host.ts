@@ -11,6 +11,7 @@ import { AgentsClient } from '../workers/agents-client.js';
 import { WriterClient } from '../workers/writer-client.js';
 import { startApiServer } from './api-server.js';
 import { CaptureService } from './capture-service.js';
+import { MemoryService } from './memory-service.js';
 import { HostApplication } from './host-application.js';
 import { HOST_LEASE_LOCAL_WAIT_MS } from '../limits.js';
 import { acquireLease, acquireLeaseForHost, processStartTime, type Lease } from './lease.js';
@@ -77,6 +78,7 @@ export class Host {
       const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
       const application = new HostApplication(writer, reader, identity, join(home, 'agents'), agents);
       application.capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);
+      application.memory = await MemoryService.start(home, writer, hostId, options.serve);
       if (options.serve) {
         info.token = randomBytes(32).toString('hex');
         const served = await startApiServer(application, info.token, options.port ?? 0);
@@ -107,6 +109,8 @@ export class Host {
       await this.agents?.shutdown();
       // The drain stops before the writer: no capture step is left half-submitted.
       await this.application.capture?.close();
+      // Runs stop before the writer too: a run resumes from its last committed step.
+      await this.application.memory?.close();
       if (this.info.role === 'host') await this.writer.call('hostStopped', { hostId: this.info.hostId });
     } finally {
       this.reader.close();

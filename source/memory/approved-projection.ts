@@ -258,7 +258,8 @@ export function scanApprovedRoot(
           kind: 'misplaced',
           path,
           line: line?.kind === 'field' ? line.line : null,
-          message: `${path}: its type is ${entry.value.entry.type} but it is in ${type}/; ` +
+          message:
+            `${path}: its type is ${entry.value.entry.type} but it is in ${type}/; ` +
             `move it to ${entry.value.entry.type}/`,
         });
         continue;
@@ -353,4 +354,57 @@ function collectEntries(
     });
   }
   return [...byId.values()];
+}
+
+const STAMP_KEYS = ['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const;
+
+/**
+ * What a database keeps of a scan for the next short circuit, as JSON: stamps are 64-bit, so they
+ * are decimal strings.
+ */
+export function encodePreviousScan(
+  scan: Pick<ProjectionScan, 'coverage' | 'sourceTreeDigest' | 'files' | 'scannedAtMs'>,
+): string {
+  return JSON.stringify({
+    coverage: scan.coverage,
+    sourceTreeDigest: scan.sourceTreeDigest,
+    scannedAtMs: scan.scannedAtMs,
+    files: scan.files.map((f) => [f.path, f.contentDigest, ...STAMP_KEYS.map((key) => f.stamp[key].toString())]),
+  });
+}
+
+/** The stored form back; null when it cannot be read, which only costs a full scan. */
+export function decodePreviousScan(text: string): PreviousScan | null {
+  try {
+    const value = JSON.parse(text) as {
+      coverage: unknown;
+      sourceTreeDigest: unknown;
+      scannedAtMs: unknown;
+      files: unknown;
+    };
+    if (value.coverage !== 'complete' && value.coverage !== 'partial') return null;
+    if (typeof value.sourceTreeDigest !== 'string' || typeof value.scannedAtMs !== 'number') return null;
+    if (!Array.isArray(value.files)) return null;
+    const files = value.files.map((row: unknown) => {
+      if (!Array.isArray(row) || row.length !== 7 || !row.every((cell) => typeof cell === 'string'))
+        throw new Error('row');
+      const [path, contentDigest, ...stamp] = row as string[];
+      const [dev, ino, size, mtimeNs, ctimeNs] = stamp.map((cell) => BigInt(cell)) as [
+        bigint,
+        bigint,
+        bigint,
+        bigint,
+        bigint,
+      ];
+      return { path: path!, contentDigest: contentDigest!, stamp: { dev, ino, size, mtimeNs, ctimeNs } };
+    });
+    return {
+      coverage: value.coverage,
+      sourceTreeDigest: value.sourceTreeDigest,
+      scannedAtMs: value.scannedAtMs,
+      files,
+    };
+  } catch {
+    return null;
+  }
 }

@@ -71,6 +71,8 @@ const KEY_RE = /^([A-Za-z][A-Za-z0-9_]*)[ \t]*:(.*)$/;
 const ENTRY_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const DELIMITER = '---';
+/** A JSON string literal with no escapes and no control characters. */
+const PLAIN_STRING_RE = /^"[^"\\\u0000-\u001f]*"$/;
 const FIELD_ORDER = [
   'id',
   'type',
@@ -272,7 +274,10 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
       continue;
     }
     let value: JsonValue;
-    if (valueText.startsWith('"')) {
+    if (PLAIN_STRING_RE.test(valueText)) {
+      // A string without escapes reads as its characters: no JSON.parse needed (the common case).
+      value = valueText.slice(1, -1);
+    } else if (valueText.startsWith('"')) {
       try {
         value = JSON.parse(valueText) as JsonValue;
       } catch (error) {
@@ -307,6 +312,9 @@ export function serializeEntryDocument(document: EntryDocument): string {
 const isObject = (value: JsonValue | undefined): value is { [key: string]: JsonValue } =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** More than `max` characters (code points)? No longer in UTF-16 units means no longer in characters. */
+const longerThan = (text: string, max: number): boolean => text.length > max && [...text].length > max;
+
 const oneLine = (text: string): boolean => !/[\r\n]/.test(text);
 
 /** Checks and types the fields of a document. */
@@ -335,7 +343,7 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
   if (typeof title.value !== 'string' || title.value.trim() === '' || !oneLine(title.value)) {
     return fail(title.line, '`title` is required: a non-empty string on one line');
   }
-  if ([...title.value].length > MEMORY_TITLE_MAX_CHARS) {
+  if (longerThan(title.value, MEMORY_TITLE_MAX_CHARS)) {
     return fail(title.line, `\`title\` is longer than ${MEMORY_TITLE_MAX_CHARS} characters`);
   }
 
@@ -343,7 +351,7 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
   if (appliesWhen && appliesWhen.value !== null && typeof appliesWhen.value !== 'string') {
     return fail(appliesWhen.line, '`appliesWhen` must be a string');
   }
-  if (typeof appliesWhen?.value === 'string' && [...appliesWhen.value].length > MEMORY_APPLIES_WHEN_MAX_CHARS) {
+  if (typeof appliesWhen?.value === 'string' && longerThan(appliesWhen.value, MEMORY_APPLIES_WHEN_MAX_CHARS)) {
     return fail(appliesWhen.line, `\`appliesWhen\` is longer than ${MEMORY_APPLIES_WHEN_MAX_CHARS} characters`);
   }
 

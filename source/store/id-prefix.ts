@@ -8,7 +8,13 @@ export const ID_PREFIX_MIN = 4;
 const SHOWN = 5;
 
 /** The full ID `text` names, or `text` itself when nothing matches (the caller reports "not found"). */
-export function resolveIdPrefix(db: Db, table: 'operations' | 'timeline', column: 'operation_id' | 'message_id', text: string, what: string): string {
+export function resolveIdPrefix(
+  db: Db,
+  table: 'operations' | 'timeline' | 'capture_activations',
+  column: 'operation_id' | 'message_id' | 'session_key',
+  text: string,
+  what: string,
+): string {
   if (text.length < ID_PREFIX_MIN) return text;
   // A range over the key's index: every ID that starts with `text`, exact match included.
   const matches = prepared(db, `SELECT ${column} FROM ${table} WHERE ${column} >= ? AND ${column} < ? ORDER BY ${column} LIMIT ${SHOWN + 1}`)

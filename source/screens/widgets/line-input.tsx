@@ -4,7 +4,7 @@ import { Text } from 'ink';
 import { commandFor } from '../keyboard/key-bindings.js';
 import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
 import { lineEditFor, type LineEdit, type LineState } from '../keyboard/line-edit.js';
-import { codePointColumns, textColumns } from '../text-columns.js';
+import { codePointColumns, textColumns } from '../../text-columns.js';
 
 export interface LineInputHandlers {
   onEdit(edit: LineEdit): void;
