@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const BIN = fileURLToPath(new URL('../bin/common-memory.cjs', import.meta.url));
-/** The child channel's bound: pi waits at most this long for one event. */
+/** The child channel's bound: pi waits at most this long for one event (PI_EVENT_DEADLINE_MS). */
 const CHILD_TIMEOUT_MS = 5000;
 
 const STATE_KEY = Symbol.for('common-memory.pi-extension');

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
 import { HOOK_STDIN_MAX_BYTES } from '../limits.js';
+import { hookDeadlineMs, waitBudgetMs } from './busy-wait.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../workers/faults.js';
 import { captureEvent } from './capture.js';
-import { capturePiEnvelope } from './pi-capture.js';
+import { capturePiEnvelope, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
 import { parsePayload, type HookClient } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
@@ -49,9 +50,13 @@ function checkSize(raw: Buffer): string {
   return raw.toString('utf8');
 }
 
-function openStore(home: string): Db {
+/** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
+function openStore(home: string, budgetMs: number): Db {
   ensureHome(home);
-  const db = openDatabase(storeFiles(home).core);
+  const db = openDatabase(storeFiles(home).core, { busyTimeoutMs: budgetMs });
+  // A checkpoint (copying the WAL into the database and syncing it) would run inside this hook's
+  // deadline at every commit past the threshold; the host's writer checkpoints instead.
+  db.pragma('wal_autocheckpoint = 0');
   if (schemaVersion(db) < coreSchema.steps.length) migrate(db, coreSchema);
   return db;
 }
@@ -72,7 +77,10 @@ export function runHook(argv: string[]): number {
   try {
     raw = readFileSync(0);
     const payload = parsePayload(checkSize(raw));
-    db = openStore(args.home);
+    const deadline = args.client === 'pi' ? PI_EVENT_DEADLINE_MS : hookDeadlineMs(args.client, payload.event);
+    db = openStore(args.home, waitBudgetMs(deadline));
+    // The write lock may be waited for as long as the host's deadline for this event allows.
+    db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
     if (args.client === 'pi') capturePiEnvelope(db, instance, payload, faultPointFromEnv());
     else reply = hookReply(payload.event, captureEvent(db, args.client, instance, payload, faultPointFromEnv()).snapshot);
   } catch (error) {
@@ -114,7 +122,8 @@ function piConnection(home: string): Db {
   const ino = existsSync(path) ? statSync(path).ino : -1;
   if (piDb !== undefined && piDb.home === home && piDb.ino === ino) return piDb.db;
   closePiConnection();
-  const db = openStore(home);
+  // In pi's process: pi's own uptime is no part of the budget, so the lock wait is the fixed bound.
+  const db = openStore(home, PI_EVENT_LOCK_WAIT_MS);
   piDb = { home, ino: statSync(path).ino, db };
   return db;
 }
@@ -135,7 +144,7 @@ function closePiConnection(): void {
  */
 function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Buffer | undefined): void {
   const at = new Date();
-  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, instance, code: (error as CmError).code ?? 'internal', message: (error as Error).message };
+  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, instance, code: (error as CmError).code ?? 'internal', message: (error as Error).message, elapsedMs: Math.round(performance.now()) };
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {

@@ -13,6 +13,11 @@ import { endActivation, openActivation, storeTail } from './capture.js';
 import { sessionKeyOf, textDigest } from './identity.js';
 import type { HookPayload } from './payload.js';
 
+/** How long pi may be held by one event: the extension's child channel is stopped after it. */
+export const PI_EVENT_DEADLINE_MS = 5000;
+/** The write lock wait of the in-process channel (a host's writer holds it only briefly). */
+export const PI_EVENT_LOCK_WAIT_MS = 2000;
+
 export interface PiCaptureResult {
   inboxId: number;
   activationId: number;
