@@ -126,6 +126,21 @@ const MUTATIONS = [
     tests: ['test/limits.test.ts'],
   },
   {
+    id: 'total-capacity-refuses-the-limit',
+    file: 'source/store/capture-sessions.ts',
+    from: 'if (total > limits.totalBytes) {',
+    to: 'if (total >= limits.totalBytes) {',
+    tests: ['test/limits.test.ts'],
+  },
+  {
+    id: 'session-page-ends-with-an-empty-page',
+    file: 'source/store/capture-reads.ts',
+    from: 'nextSessionKey: rows.length > limit ?',
+    to: 'nextSessionKey: rows.length >= limit ?',
+    tests: ['test/paging.test.ts'],
+    build: true,
+  },
+  {
     id: 'prompt-replay-sent-to-the-runtime',
     file: 'source/host/host-application.ts',
     from: 'const earlier = findOperation(this.reader, operationId);\n    if (earlier) {',

@@ -6,6 +6,18 @@ import { coreSchema } from '../../source/store/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 
+/** `count` ended Codex activations (captured sessions k0 … k<count-1>, oldest first) and nothing else. */
+export function seedSessions(home: string, count: number): void {
+  mkdirSync(home, { recursive: true });
+  const db = openDatabase(storeFiles(home).core);
+  migrate(db, coreSchema);
+  const activation = db.prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'seed', ?, 1, 'ended', 0)");
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) activation.run(`k${i}`, `s${i}`);
+  })();
+  db.close();
+}
+
 /** `count` ended Codex activations, each with one pending envelope and one open recovery item (rec-1 … rec-count). */
 export function seedRecoveryItems(home: string, count: number): void {
   mkdirSync(home, { recursive: true });
