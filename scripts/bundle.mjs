@@ -57,7 +57,7 @@ await build({
 });
 if (!yogaLoaderPatched) throw new Error('bundle: yoga-layout\'s wasm loader was not found; update the yoga-without-fetch plugin');
 
-for (const name of ['writer-thread', 'drain-thread', 'agents-thread']) {
+for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread']) {
   const file = dist(`workers/${name}.js`);
   // Bundled in place: only tsc output may be bundled, once.
   if ((await readFile(file, 'utf8')).includes('__cmCreateRequire')) throw new Error(`bundle: ${file} is already bundled; run "npm run build" (tsc first)`);

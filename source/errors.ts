@@ -15,6 +15,8 @@ export const EXIT = {
   limitExceeded: 10,
   secretFound: 11,
   memoryUnavailable: 12,
+  notRunning: 13,
+  interrupted: 130,
 } as const;
 
 export type ErrorCode =
@@ -28,6 +30,7 @@ export type ErrorCode =
   | 'config_conflict'
   | 'agent_busy'
   | 'agent_state'
+  | 'agent_not_running'
   | 'runtime_failed'
   | 'not_found'
   | 'store_already_open'
@@ -54,6 +57,7 @@ const exitFor: Record<ErrorCode, number> = {
   config_conflict: EXIT.conflict,
   agent_busy: EXIT.conflict,
   agent_state: EXIT.conflict,
+  agent_not_running: EXIT.notRunning,
   runtime_failed: EXIT.internal,
   not_found: EXIT.notFound,
   store_already_open: EXIT.storeAlreadyOpen,
@@ -81,6 +85,7 @@ const httpFor: Record<ErrorCode, number> = {
   config_conflict: 409,
   agent_busy: 409,
   agent_state: 409,
+  agent_not_running: 409,
   runtime_failed: 502,
   not_found: 404,
   store_already_open: 409,

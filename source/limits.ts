@@ -36,6 +36,11 @@ export const SEQUENCE_MAX = Number.MAX_SAFE_INTEGER;
 /** How long a CLI waits for the host API before treating it as unreachable. */
 export const API_TIMEOUT_MS = 10_000;
 
+/** How long a command waits for a host that holds the data home to answer its first request: a host that
+ * answers nothing (suspended, wedged) is reported as unreachable instead of being waited out. A loaded 2-core
+ * machine answers a status request in well under a second. */
+export const HOST_PROBE_TIMEOUT_MS = 5_000;
+
 /** pi 0.73.1 has no agent_settled: after agent_end a retry/compaction continuation comes in the same tick; if neither it nor the barrier response arrives within this, the prompt is settled. Long enough for a loaded 2-core machine, short enough to stay unnoticed. */
 export const PI_SETTLE_GRACE_MS = 500;
 
@@ -163,3 +168,12 @@ export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
 
 /** A session-search query as typed: a question or a few words; a pasted document is refused, not cut. */
 export const SEARCH_QUERY_MAX_CHARS = 4096;
+
+/** How often a host looks for newly sealed turns to extract: soon enough to feel automatic, rare enough to cost nothing idle. */
+export const AUTO_EXTRACT_POLL_MS = 2_000;
+
+/** Automatic extraction reads turns sealed at least this long ago: a seal whose transaction began earlier may still be committing. */
+export const AUTO_EXTRACT_GRACE_MS = 2_000;
+
+/** Set to "off" (or 0) to stop a host from extracting newly sealed turns by itself. */
+export const AUTO_EXTRACT_ENV = 'COMMON_MEMORY_AUTO_EXTRACT';

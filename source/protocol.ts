@@ -238,3 +238,142 @@ export interface SessionSearchRequest {
 export interface SessionSearchResult {
   results: Array<{ sessionKey: string; turnKey: string; client: string; recordedAt: string; snippet: string }>;
 }
+
+// ---- reading what was captured: sessions and their turns (bodies only on these explicit reads) ----
+
+export interface SessionListRequest {
+  client?: string | undefined;
+  /** Page size, 1–100 (default 20). */
+  limit?: number | undefined;
+  /** The session key the page starts after (the previous page's nextAfter). */
+  after?: string | undefined;
+}
+
+export interface SessionSummary extends CaptureSessionView {
+  /** The first line of the first thing the user said (at most 200 characters), or null before any. */
+  firstPrompt: string | null;
+}
+
+export interface SessionList {
+  sessions: SessionSummary[];
+  total: number;
+  /** Give it as `after` for the next (older) page; null on the last page. */
+  nextAfter: string | null;
+}
+
+export interface SessionReadRequest {
+  /** A session key, or a unique start of one (4 characters or more). */
+  sessionKey: string;
+  /** Include the assistant, tool and harness messages' text (folded into a count without it). */
+  context?: boolean | undefined;
+}
+
+export interface SessionMessageView {
+  role: string;
+  kind: string;
+  classification: 'evidence' | 'context';
+  /** The message's text: always for what the user said; for context only when asked for. */
+  text: string | null;
+  timestamp: string | null;
+}
+
+export interface SessionTurnView {
+  turnKey: string;
+  state: string;
+  error: string | null;
+  recordedAt: string;
+  messages: SessionMessageView[];
+  /** Context messages left out (without `context`), by kind: { answer: 1, tool_call: 2 }. */
+  folded: Record<string, number>;
+}
+
+export interface SessionView {
+  session: SessionSummary;
+  turns: SessionTurnView[];
+}
+
+// ---- the memory half: extraction, candidates, recall ----
+
+export interface MemoryExtractRequest {
+  /** Canonical UTC; without --since, since the last run of this scope. */
+  since?: string | undefined;
+  until?: string | undefined;
+  query?: string | undefined;
+  client?: string | undefined;
+  sessions?: string[] | undefined;
+  runner?: string | undefined;
+  /** Extraction tasks this run works on, 1..8. */
+  limit?: number | undefined;
+  /** The caller's directory: its repository (or the user scope outside git) is the run's scope. */
+  cwd: string;
+}
+
+export interface MemoryExtractReport {
+  runIds: string[];
+  window: { since: string; until: string };
+  turns: number;
+  chunks: number;
+  tasks: { planned: number; created: number; submitted: number; failed: number; pending: number; waitingForRetry: number; stale: number };
+  candidates: { created: number; skipped: number; updated: number; merged: number; stored: number; quarantined: number };
+  failures: string[];
+}
+
+export interface MemoryRunView {
+  runId: string;
+  runner: string;
+  scope: 'project' | 'user';
+  state: 'running' | 'done' | 'failed';
+  startedAt: string;
+  finishedAt: string | null;
+  summary: Partial<MemoryExtractReport> | null;
+}
+
+export interface MemoryStatus {
+  /** unavailable: memory-state cannot be read (the reason says why); capture is not affected. */
+  state: 'ready' | 'empty' | 'unavailable';
+  reason: string | null;
+  chunks: { pending: number; drafted: number; extracted: number; stale: number };
+  tasks: { pending: number; claimed: number; submitted: number; stale: number; waitingForRetry: number };
+  candidates: { draft: number; quarantined: number; promoted: number; discarded: number; superseded: number; awaitingAdjudication: number };
+  runners: Array<{ name: string; offline: boolean }>;
+  spend: { bytesSent: number };
+  lastRun: MemoryRunView | null;
+  activeRun: { runId: string; phase: string; done: number; total: number } | null;
+  autoExtract: boolean;
+}
+
+export interface MemoryFindingView {
+  field: string;
+  line: number;
+  column: number;
+  rule: string;
+  severity: 'block' | 'warn';
+  excerpt: string;
+}
+
+export interface MemoryReviewCandidate {
+  candidateId: string;
+  status: 'draft' | 'quarantined';
+  adjudication: 'pending' | 'done' | 'failed';
+  decision: string | null;
+  /** Masked wherever a finding is. */
+  content: string;
+  type: string;
+  priority: number;
+  confidence: string;
+  statements: Array<{ statementId: string; text: string; evidence: Array<{ evidenceId: string; client: string; sessionKey: string; turnKey: string }>; claimSupport: string }>;
+  findings: MemoryFindingView[];
+  createdAt: string;
+}
+
+export interface MemoryReview {
+  scope: 'project' | 'user';
+  repositoryKey: string;
+  candidates: MemoryReviewCandidate[];
+}
+
+export interface MemoryRecallResult {
+  recallQueryDigest: string;
+  resultSetDigest: string;
+  items: Array<{ rank: number; sourceKind: string; id: string }>;
+}

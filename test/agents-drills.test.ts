@@ -224,7 +224,7 @@ describe('bad input from the child: kept as evidence where it can be, reported, 
       const rows = await journal(app, agent.agentId);
       assert.equal(payload<{ exitCode: number }>(rows.find((row) => row.kind === 'generation.interrupted')).exitCode, 3);
       assert.equal(payload<{ text: string }>(rows.find((row) => row.kind === 'pi.stderr')).text, 'fatal: no model configured');
-      assert.equal(await codeOf(app.prompt({ agent: 'a', text: HELLO, operationId: 'op-dead' })), 'agent_state');
+      assert.equal(await codeOf(app.prompt({ agent: 'a', text: HELLO, operationId: 'op-dead' })), 'agent_not_running');
       assert.equal(await codeOf(app.operation({ operationId: 'op-dead' })), 'not_found');
       assert.deepEqual(await timeline(app), []);
     }, { home: tempHome('exits') });

@@ -262,7 +262,7 @@ describe('bad input through the CLI', TIMEOUT, () => {
       const retired = log.find((row) => row.kind === 'generation.interrupted');
       assert.match((retired?.payload as { reason: string }).reason, /pi could not start/);
       const prompt = await runCli(['prompt', 'a', 'hello', '--home', home]);
-      assert.equal(prompt.code, 5);
+      assert.equal(prompt.code, 13, 'not running');
       assert.match(prompt.stderr, /not running/);
       await doctorCli(home);
     } finally {
@@ -282,14 +282,14 @@ describe('bad input through the CLI', TIMEOUT, () => {
       assert.equal(unknown.code, 6, unknown.stderr);
       assert.match(unknown.stderr, /No agent named "ghost"/);
       const stopped = await runCli(['prompt', 'idle', 'hello', '--operation-id', 'op-stopped', '--home', home]);
-      assert.equal(stopped.code, 5, stopped.stderr);
+      assert.equal(stopped.code, 13, stopped.stderr);
       assert.match(stopped.stderr, /idle is not running.*agent start idle/s);
       assert.equal((await runCli(['agent', 'stop', 'ghost', '--home', home])).code, 6);
       assert.equal((await runCli(['abort', 'ghost', '--home', home])).code, 6);
       const stopAgain = await runCli(['agent', 'stop', 'idle', '--home', home]);
-      assert.equal(stopAgain.code, 5);
+      assert.equal(stopAgain.code, 13);
       assert.match(stopAgain.stderr, /not running/);
-      assert.equal((await runCli(['abort', 'idle', '--home', home])).code, 5);
+      assert.equal((await runCli(['abort', 'idle', '--home', home])).code, 13);
       assert.deepEqual((await api.status()).heads, heads, 'refused requests write nothing');
       assert.equal((await runCli(['operation', 'op-stopped', '--home', home])).code, 6, 'no operation was created');
       await doctorCli(home);

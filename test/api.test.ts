@@ -1,6 +1,7 @@
 // The API's declarations are the only place a method is written down: the HTTP server, the client
 // and the read-only connection must all follow them, method by method.
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
 import { describe, it } from 'node:test';
 import { apiRoutes, type Application } from '../source/api/application.js';
 import { apiClient } from '../source/client/api-client.js';
@@ -25,6 +26,9 @@ const probe: Record<string, unknown> = {
   captureStatus: {},
   sessionDrain: {},
   sessionSearch: { query: 'probe' },
+  memoryExtract: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
+  memoryReview: { cwd: tmpdir() },
+  memoryRecall: { text: 'probe', cwd: tmpdir() },
 };
 
 async function outcome(app: Application, name: string): Promise<string> {

@@ -9,14 +9,14 @@ import { codeOf } from './support/results.js';
 describe('host', () => {
   it('starts with a store ID, announces itself in the journal, and keeps the store ID across restarts with a new host ID', async () => {
     const home = tempHome('host');
-    const first = await Host.start({ home, serve: false });
+    const first = await Host.start({ home, serve: true });
     const status1 = await first.application.status();
     const journal1 = await first.application.journal({ after: 0, limit: 10 });
     assert.equal(journal1.rows[0]?.kind, 'host.started');
     assert.equal((journal1.rows[0]?.payload as { hostId: string }).hostId, status1.hostId);
     await first.stop();
 
-    const second = await Host.start({ home, serve: false });
+    const second = await Host.start({ home, serve: true });
     const status2 = await second.application.status();
     assert.equal(status2.storeId, status1.storeId);
     assert.notEqual(status2.hostId, status1.hostId);
@@ -25,12 +25,24 @@ describe('host', () => {
     await second.stop();
   });
 
+  it('a command holding the lease for its own duration appends no host.started/host.stopped', async () => {
+    const home = tempHome('local');
+    const local = await Host.start({ home, serve: false });
+    await local.application.appendNote({ text: 'alone', operationId: 'op-local' });
+    await local.stop();
+    const again = await Host.start({ home, serve: false });
+    const kinds = (await again.application.journal({ after: 0, limit: 10 })).rows.map((row) => row.kind);
+    assert.deepEqual(kinds, ['client.note']);
+    await again.stop();
+  });
+
   it('makes the data home 0700 and its files 0600', async () => {
     const home = tempHome('perm');
     const host = await Host.start({ home, serve: true });
     assert.equal(statSync(home).mode & 0o777, 0o700);
     assert.equal(statSync(storeFiles(home).core).mode & 0o777, 0o600);
     assert.equal(statSync(storeFiles(home).hostInfo).mode & 0o777, 0o600);
+    assert.equal(statSync(storeFiles(home).lease).mode & 0o777, 0o600, 'host.lease');
     await host.stop();
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideDraft, normalizeStatement, type RecalledItem } from '../source/memory/adjudication-rules.js';
+import { decideBatch, decideDraft, normalizeStatement, type RecalledItem } from '../source/memory/adjudication-rules.js';
 import { readDedupPairs, scoreDedup } from './bench/dedup.js';
 
 const item = (id: string, content: string, revision = 1, sourceKind = 'candidate'): RecalledItem => ({ id, sourceKind, content, revision });
@@ -117,5 +117,46 @@ describe('dedup quality on the labelled pairs', () => {
     const score = scoreDedup(pairs);
     assert.ok(score.precision >= 0.95, `precision ${score.precision}`);
     assert.ok(score.recall >= 0.9, `recall ${score.recall}`);
+  });
+});
+
+describe('decideBatch', () => {
+  it('a repeat of a kept sibling is a skip naming the sibling; a sibling is never updated or merged', () => {
+    const drafts = [
+      { draftRef: 'd1', content: 'Use pnpm for the workspace.' },
+      { draftRef: 'd2', content: 'We use pnpm for the workspace.' },
+      { draftRef: 'd3', content: 'Use pnpm for the workspace and never commit package-lock.json.' },
+      { draftRef: 'd4', content: 'Never squash merge feature branches.' },
+    ];
+    const decisions = decideBatch(drafts, [[], [], [], [item('c7', 'Always squash merge feature branches.', 2)]]);
+    assert.deepEqual(decisions, [
+      { draftRef: 'd1', decision: 'store' },
+      { draftRef: 'd2', decision: 'skip', targetId: 'd1' },
+      { draftRef: 'd3', decision: 'store' },
+      { draftRef: 'd4', decision: 'update', targetId: 'c7', targetRevision: 2 },
+    ]);
+  });
+
+  it('siblings in a recall set are never its targets; only committed items are', () => {
+    const d1 = { draftRef: 'd1', content: 'Use pnpm.' };
+    const d2 = { draftRef: 'd2', content: 'Use pnpm for installs and for the workspace scripts.' };
+    const d3 = { draftRef: 'd3', content: 'Use pnpm.' };
+    const decisions = decideBatch(
+      [d1, d2, d3],
+      [
+        [item('a1', 'use pnpm', 1, 'approved'), item('d2', d2.content)],
+        [item('d1', d1.content), item('d3', d3.content)],
+        [item('d1', d1.content), item('a1', 'use pnpm', 1, 'approved')],
+      ],
+    );
+    assert.deepEqual(decisions, [
+      { draftRef: 'd1', decision: 'skip', targetId: 'a1', targetRevision: 1 },
+      { draftRef: 'd2', decision: 'store' },
+      { draftRef: 'd3', decision: 'skip', targetId: 'a1', targetRevision: 1 },
+    ]);
+  });
+
+  it('refuses recall sets that do not line up with the drafts', () => {
+    assert.throws(() => decideBatch([{ draftRef: 'd1', content: 'x' }], []), RangeError);
   });
 });

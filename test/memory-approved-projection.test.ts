@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SCAN_RACY_MS } from '../source/limits.js';
-import { type ProjectionScan, scanApprovedRoot, sourceTreeDigest } from '../source/memory/approved-projection.js';
+import {
+  decodePreviousScan,
+  encodePreviousScan,
+  type ProjectionScan,
+  scanApprovedRoot,
+  sourceTreeDigest,
+} from '../source/memory/approved-projection.js';
 import { formatEntry, type MemoryEntry } from '../source/memory/entry-format.js';
 import { memoryRoot } from '../source/memory/safe-files.js';
 import { sha256Hex } from '../source/hook/identity.js';
@@ -38,7 +44,8 @@ describe('approved projection scan', () => {
     mkdirSync(join(rootDir, path, '..'), { recursive: true });
     writeFileSync(join(rootDir, path), text);
   };
-  const scan = (options: Parameters<typeof scanApprovedRoot>[2] = {}) => scanApprovedRoot(memoryRoot(dir, ROOT_PATH), 'project', options);
+  const scan = (options: Parameters<typeof scanApprovedRoot>[2] = {}) =>
+    scanApprovedRoot(memoryRoot(dir, ROOT_PATH), 'project', options);
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'cm-projection-'));
@@ -55,23 +62,35 @@ describe('approved projection scan', () => {
 
   it('reads every entry, hand-written ones too, and ignores what is not an entry', () => {
     put('work_fact/a.md', formatEntry(entry('m-a')));
-    put('work_method/Hand_Named.md', '---\nid: m-hand\ntype: work_method\ntitle: By hand\npriority: 90\nteam: "infra"\n---\nStep one.\n');
+    put(
+      'work_method/Hand_Named.md',
+      '---\nid: m-hand\ntype: work_method\ntitle: By hand\npriority: 90\nteam: "infra"\n---\nStep one.\n',
+    );
     put('README.md', 'for teammates\n');
     put('work_fact/notes.txt', 'not an entry\n');
     put(`work_fact/${temporaryName('b.md')}`, 'a crashed write\n');
     put('drafts/x.md', formatEntry(entry('m-draft')));
     const result = scan();
     assert.equal(result.coverage, 'complete', JSON.stringify(result.problems));
-    assert.deepEqual(result.entries.map((e) => [e.id, e.paths, e.priority]), [
-      ['m-a', ['work_fact/a.md'], 50],
-      ['m-hand', ['work_method/Hand_Named.md'], 90],
-    ]);
+    assert.deepEqual(
+      result.entries.map((e) => [e.id, e.paths, e.priority]),
+      [
+        ['m-a', ['work_fact/a.md'], 50],
+        ['m-hand', ['work_method/Hand_Named.md'], 90],
+      ],
+    );
     const hand = result.entries[1]!;
     assert.deepEqual(hand.extra, { team: 'infra' });
     assert.equal(hand.body, 'Step one.\n');
-    assert.equal(hand.contentDigest, sha256Hex('---\nid: m-hand\ntype: work_method\ntitle: By hand\npriority: 90\nteam: "infra"\n---\nStep one.\n'));
+    assert.equal(
+      hand.contentDigest,
+      sha256Hex('---\nid: m-hand\ntype: work_method\ntitle: By hand\npriority: 90\nteam: "infra"\n---\nStep one.\n'),
+    );
     assert.equal(result.sourceTreeDigest, sourceTreeDigest(result.files));
-    assert.deepEqual(result.files.map((f) => f.path), ['work_fact/a.md', 'work_method/Hand_Named.md']);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['work_fact/a.md', 'work_method/Hand_Named.md'],
+    );
   });
 
   it('reports a malformed file with its path and line, keeps the rest, and is partial', () => {
@@ -86,7 +105,10 @@ describe('approved projection scan', () => {
     ]);
     assert.match(result.problems[0]!.message, /^work_fact\/broken\.md:5: `priority` must be a whole number/);
     assert.match(result.problems[1]!.message, /move it to work_fact\//);
-    assert.deepEqual(result.entries.map((e) => e.id), ['m-a']);
+    assert.deepEqual(
+      result.entries.map((e) => e.id),
+      ['m-a'],
+    );
     // The malformed file is part of the tree digest: fixing it changes the digest.
     assert.equal(result.files.length, 3);
   });
@@ -105,7 +127,10 @@ describe('approved projection scan', () => {
       ['unsafe', 'work_fact/link.md', null],
       ['unsafe', 'work_method', null],
     ]);
-    assert.deepEqual(result.entries.map((e) => e.id), ['m-a']);
+    assert.deepEqual(
+      result.entries.map((e) => e.id),
+      ['m-a'],
+    );
 
     rmSync(rootDir, { recursive: true });
     symlinkSync(outside, rootDir);
@@ -127,7 +152,10 @@ describe('approved projection scan', () => {
     put('work_fact/a-copy.md', formatEntry(entry('m-a')));
     put('work_fact/z.md', formatEntry(entry('m-a', { title: 'Other' })));
     const result = scan();
-    assert.deepEqual(result.entries.map((e) => [e.id, e.paths]), [['m-a', ['work_fact/a-copy.md', 'work_fact/a.md']]]);
+    assert.deepEqual(
+      result.entries.map((e) => [e.id, e.paths]),
+      [['m-a', ['work_fact/a-copy.md', 'work_fact/a.md']]],
+    );
     assert.deepEqual(kinds(result), [['duplicate-id', 'work_fact/z.md', null]]);
     assert.equal(result.coverage, 'partial');
   });
@@ -135,10 +163,14 @@ describe('approved projection scan', () => {
   it('a file changed, added or removed during the scan makes it partial', () => {
     put('work_fact/a.md', formatEntry(entry('m-a')));
     put('work_fact/b.md', formatEntry(entry('m-b')));
-    const changed = scan({ afterRead: (path) => path === 'work_fact/a.md' && appendFileSync(join(rootDir, path), 'more\n') });
+    const changed = scan({
+      afterRead: (path) => path === 'work_fact/a.md' && appendFileSync(join(rootDir, path), 'more\n'),
+    });
     assert.equal(changed.coverage, 'partial');
     assert.deepEqual(kinds(changed), [['changed', 'work_fact/a.md', null]]);
-    const added = scan({ afterRead: (path) => path === 'work_fact/b.md' && put('work_fact/c.md', formatEntry(entry('m-c'))) });
+    const added = scan({
+      afterRead: (path) => path === 'work_fact/b.md' && put('work_fact/c.md', formatEntry(entry('m-c'))),
+    });
     assert.deepEqual(kinds(added), [['changed', 'work_fact', null]]);
     const removed = scan({ afterRead: (path) => path === 'work_fact/a.md' && rmSync(join(rootDir, 'work_fact/b.md')) });
     assert.equal(removed.coverage, 'partial');
@@ -155,7 +187,16 @@ describe('approved projection scan', () => {
     const first = scan({ nowMs: Date.now() + 2 * MEMORY_SCAN_RACY_MS });
     assert.equal(first.unchanged, false);
     let reads = 0;
-    const again = scan({ previous: first, afterRead: () => reads++ });
+    // The previous scan as a database keeps it: JSON, 64-bit stamps as strings.
+    const stored = decodePreviousScan(encodePreviousScan(first));
+    assert.ok(stored);
+    assert.deepEqual(stored.files, first.files);
+    assert.equal(decodePreviousScan('{"coverage":"complete"'), null);
+    assert.equal(
+      decodePreviousScan('{"coverage":"complete","sourceTreeDigest":"x","scannedAtMs":1,"files":[["a"]]}'),
+      null,
+    );
+    const again = scan({ previous: stored, afterRead: () => reads++ });
     assert.equal(again.unchanged, true);
     assert.equal(reads, 0);
     assert.equal(again.sourceTreeDigest, first.sourceTreeDigest);

@@ -20,7 +20,9 @@ it('gitBlobOid matches `git hash-object` for empty, text, binary and multi-byte 
       const file = join(dir, `sample-${index}`);
       writeFileSync(file, bytes);
       // --no-filters: the object id of the bytes as they are, whatever the repository's attributes.
-      const expected = execFileSync('git', ['-C', dir, 'hash-object', '--no-filters', file], { encoding: 'utf8' }).trim();
+      const expected = execFileSync('git', ['-C', dir, 'hash-object', '--no-filters', file], {
+        encoding: 'utf8',
+      }).trim();
       assert.equal(gitBlobOid(bytes), expected, `sample ${index}`);
     }
   } finally {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { draftCandidates, DRAFTS_PER_TASK_MAX, type DraftType, matchStatement, proseLines } from '../source/memory/builtin-rules.js';
+import { scoreExtraction } from './bench/extraction-rules.js';
 
 // Durable statements a user makes to a coding agent, with the type each should become.
 const positives: [utterance: string, type: DraftType][] = [
@@ -138,6 +139,15 @@ describe('built-in extraction rules: questions, requests and pasted material are
   it('has at least 40 negative cases', () => assert.ok(negatives.length >= 40));
 });
 
+describe('built-in extraction rules on the labelled utterances', () => {
+  it('keep no question, request or paste (precision 1) and find at least 90% of the durable statements', () => {
+    const score = scoreExtraction('extraction-utterances.jsonl');
+    assert.ok(score.utterances >= 60);
+    assert.deepEqual(score.wronglyKept, []);
+    assert.ok(score.recall >= 0.9, `recall ${score.recall}; missed ${JSON.stringify(score.missed)}`);
+  });
+});
+
 describe('draftCandidates', () => {
   it('strips the trigger: "remember that X" becomes X', () => {
     assert.equal(matchStatement('Remember that the staging database is reset every Sunday night.')?.content, 'The staging database is reset every Sunday night.');
@@ -198,4 +208,15 @@ describe('draftCandidates', () => {
   });
 
   it('no turns, no drafts', () => assert.deepEqual(draftCandidates([]), []));
+
+  it('a turn of a megabyte of repeated triggers takes well under a second and is not a memory', () => {
+    for (const unit of ['always ', 'Remember that ', 'we use ', '  at x ', 'The a b c d e f g ']) {
+      const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+      const start = process.hrtime.bigint();
+      const drafts = draftCandidates([{ evidenceId: 'e', text }]);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      assert.ok(ms < 1000, `${JSON.stringify(unit)}: ${ms} ms`);
+      assert.deepEqual(drafts, []);
+    }
+  });
 });

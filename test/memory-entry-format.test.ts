@@ -32,7 +32,22 @@ function random(seed: number) {
   return { next, int, pick };
 }
 
-const PIECES = ['pnpm', 'Ünïcødé', '日本語', '🙂', '"quoted"', 'back\\slash', '[brackets]', '{braces}', 'a: b', '---', '#', 'tab\t', '  ', 'x'];
+const PIECES = [
+  'pnpm',
+  'Ünïcødé',
+  '日本語',
+  '🙂',
+  '"quoted"',
+  'back\\slash',
+  '[brackets]',
+  '{braces}',
+  'a: b',
+  '---',
+  '#',
+  'tab\t',
+  '  ',
+  'x',
+];
 
 function text(r: ReturnType<typeof random>, words: number): string {
   return Array.from({ length: 1 + r.int(words) }, () => r.pick(PIECES)).join(r.pick([' ', '', '-']));
@@ -70,7 +85,8 @@ function handEdited(canonical: string, seed: number): string {
     if (!match) return line;
     const [, key, value] = match;
     // A string without quotes, where that reads back as the same string.
-    if (r.next() < 0.5 && /^"[A-Za-z][A-Za-z0-9 ,.-]*[A-Za-z0-9.]"$/.test(value!)) return `${key}: ${JSON.parse(value!)}`;
+    if (r.next() < 0.5 && /^"[A-Za-z][A-Za-z0-9 ,.-]*[A-Za-z0-9.]"$/.test(value!))
+      return `${key}: ${JSON.parse(value!)}`;
     if (r.next() < 0.3) return `${key}:${'   '.slice(r.int(3))}${value}  `;
     if (r.next() < 0.3 && (value!.startsWith('[') || value!.startsWith('{')) && value!.length > 2) {
       // The same array or object spread over lines with odd indentation.
@@ -92,7 +108,10 @@ describe('entry format', () => {
       const entry = generatedEntry(seed);
       const bytes = encode(formatEntry(entry));
       const parsed = parseEntry(bytes);
-      assert.ok(parsed.ok, `seed ${seed}: ${!parsed.ok && parsed.problem.message} (line ${!parsed.ok && parsed.problem.line})`);
+      assert.ok(
+        parsed.ok,
+        `seed ${seed}: ${!parsed.ok && parsed.problem.message} (line ${!parsed.ok && parsed.problem.line})`,
+      );
       assert.deepEqual(parsed.value.entry, entry, `seed ${seed}`);
       assert.equal(serializeEntryDocument(parsed.value.document), new TextDecoder().decode(bytes), `seed ${seed}`);
       // Formatting is deterministic: the same entry gives the same bytes.
@@ -196,10 +215,15 @@ describe('entry format', () => {
   });
 
   it('updates only the fields it changes, keeping hand-written text and line endings', () => {
-    const source = '---\r\nid: m-1\r\ntype:   work_fact\r\ntitle: Old title\r\nnote: {"keep":\r\n  1}\r\n---\r\nold body\r\n';
+    const source =
+      '---\r\nid: m-1\r\ntype:   work_fact\r\ntitle: Old title\r\nnote: {"keep":\r\n  1}\r\n---\r\nold body\r\n';
     const document = parseEntryDocument(source);
     assert.ok(document.ok);
-    const updated = updateEntryDocument(document.value, { title: 'New title', priority: 70, note: null, added: ['x'] }, 'new\r\n');
+    const updated = updateEntryDocument(
+      document.value,
+      { title: 'New title', priority: 70, note: null, added: ['x'] },
+      'new\r\n',
+    );
     assert.equal(
       serializeEntryDocument(updated),
       '---\r\nid: m-1\r\ntype:   work_fact\r\ntitle: "New title"\r\npriority: 70\r\nadded: ["x"]\r\n---\r\nnew\r\n',
@@ -211,7 +235,11 @@ describe('entry format', () => {
 
   it('writes long arrays and objects over several lines, short ones inline', () => {
     const entry = generatedEntry(3);
-    const text = formatEntry({ ...entry, supersedes: ['m-a'], extra: [['tags', Array.from({ length: 20 }, (_, i) => `tag-${i}`)]] });
+    const text = formatEntry({
+      ...entry,
+      supersedes: ['m-a'],
+      extra: [['tags', Array.from({ length: 20 }, (_, i) => `tag-${i}`)]],
+    });
     assert.match(text, /\nsupersedes: \["m-a"\]\n/);
     assert.match(text, /\ntags: \[\n {2}"tag-0",\n/);
   });
@@ -231,7 +259,11 @@ describe('entry format', () => {
 
   it('entry paths: <type>/<slug>.md only; no .., absolute path, NUL, backslash or hidden file', () => {
     assert.deepEqual(checkEntryPath('work_fact/use-pnpm.md'), { ok: true, type: 'work_fact', name: 'use-pnpm' });
-    assert.deepEqual(checkEntryPath('work_fact/Use_PNPM.md', 'existing'), { ok: true, type: 'work_fact', name: 'Use_PNPM' });
+    assert.deepEqual(checkEntryPath('work_fact/Use_PNPM.md', 'existing'), {
+      ok: true,
+      type: 'work_fact',
+      name: 'Use_PNPM',
+    });
     const refused: Array<[string, RegExp]> = [
       ['../work_fact/x.md', /"\."|"\.\."/],
       ['work_fact/../x.md', /"\.\."/],

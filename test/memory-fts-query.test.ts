@@ -94,6 +94,20 @@ describe('buildFtsQuery against a real FTS5 table (porter)', () => {
     index.db.close();
   });
 
+  it('5,000 seeded random strings of FTS5 syntax, punctuation and Unicode all run without error', () => {
+    const index = turnsIndex(rows);
+    const pieces = ['AND', 'OR', 'NOT', 'NEAR', 'NEAR/2', '(', ')', '"', "'", '*', '^', ':', '{', '}', '-', '+', ',', ' ', '\t', '\n',
+      'text', 'pnpm', 'é', 'ß', '🙂', '\u0000', '\u2028', '\\', '%', '_', '.', '/', 'a', '1', 'İ', '\u0301', '\uFFFD'];
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let i = 0; i < 5000; i += 1) {
+      const input = Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const query = buildFtsQuery(input);
+      if (query !== null) assert.doesNotThrow(() => index.match(query), `${JSON.stringify(input)} → ${query}`);
+    }
+    index.db.close();
+  });
+
   it('operators in the input are words, never operators', () => {
     const index = turnsIndex(rows);
     assert.deepEqual(index.match(buildFtsQuery('NOT pnpm')!), [1], 'NOT does not exclude');

@@ -57,8 +57,20 @@ const HAND_EDITED = [
   '',
 ].join('\n');
 
-function input(candidates: CandidateForPromotion[], currentFiles: CurrentFile[] = [], overrides: Partial<PlanInput> = {}): PlanInput {
-  return { planId: 'plan-1', scope: 'project', ownerKey: 'owner-a', candidates, currentFiles, now: '2026-03-01T10:00:00.000Z', ...overrides };
+function input(
+  candidates: CandidateForPromotion[],
+  currentFiles: CurrentFile[] = [],
+  overrides: Partial<PlanInput> = {},
+): PlanInput {
+  return {
+    planId: 'plan-1',
+    scope: 'project',
+    ownerKey: 'owner-a',
+    candidates,
+    currentFiles,
+    now: '2026-03-01T10:00:00.000Z',
+    ...overrides,
+  };
 }
 
 function build(...args: Parameters<typeof input>): PromotionPlan {
@@ -69,7 +81,10 @@ function build(...args: Parameters<typeof input>): PromotionPlan {
 
 describe('promotion plans', () => {
   it('new entries: sanitised canonical bytes, no target OID, a diff, a stable digest', () => {
-    const plan = build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).', type: 'work_method' })]);
+    const plan = build([
+      candidate('c-1'),
+      candidate('c-2', { title: 'Use pnpm, not npm (c-1).', type: 'work_method' }),
+    ]);
     assert.deepEqual(
       plan.files.map((f) => [f.path, f.action, f.targetBlobHash]),
       [
@@ -100,18 +115,28 @@ describe('promotion plans', () => {
       ].join('\n'),
     );
     assert.ok(parseEntry(file.content).ok);
-    assert.match(plan.diff, /^--- \/dev\/null\n\+\+\+ b\/work_method\/use-pnpm-not-npm-c-1-2\.md\n@@ -0,0 \+1,13 @@\n\+---\n/);
+    assert.match(
+      plan.diff,
+      /^--- \/dev\/null\n\+\+\+ b\/work_method\/use-pnpm-not-npm-c-1-2\.md\n@@ -0,0 \+1,13 @@\n\+---\n/,
+    );
     assert.equal(plan.diff.split('\n+++ ').length - 1, 2, 'one diff per file');
     assert.equal(checkPlanIntegrity(plan), null);
 
     // The same inputs give the same plan; any bound input changes the digest.
-    assert.equal(build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })]).planDigest, plan.planDigest);
+    assert.equal(
+      build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })]).planDigest,
+      plan.planDigest,
+    );
     const digests = new Set([
       plan.planDigest,
       build([candidate('c-1', { revision: 2 }), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })]).planDigest,
-      build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })], [], { now: '2026-03-01T10:00:01.000Z' }).planDigest,
-      build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })], [], { scope: 'user' }).planDigest,
-      build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })], [], { ownerKey: 'owner-b' }).planDigest,
+      build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })], [], {
+        now: '2026-03-01T10:00:01.000Z',
+      }).planDigest,
+      build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })], [], { scope: 'user' })
+        .planDigest,
+      build([candidate('c-1'), candidate('c-2', { title: 'Use pnpm, not npm (c-1).' })], [], { ownerKey: 'owner-b' })
+        .planDigest,
     ]);
     assert.equal(digests.size, 5);
   });
@@ -119,7 +144,14 @@ describe('promotion plans', () => {
   it('an update rewrites only the changed fields of a hand-edited file and binds its current OID', () => {
     const current = [{ path: 'work_fact/Tests_Run.md', bytes: encode(HAND_EDITED) }];
     const plan = build(
-      [candidate('c-3', { title: 'Tests run with node --test (no globs)', content: 'Run `npm test`; list files.', updatesEntryId: 'm-hand', supersedes: ['m-old'] })],
+      [
+        candidate('c-3', {
+          title: 'Tests run with node --test (no globs)',
+          content: 'Run `npm test`; list files.',
+          updatesEntryId: 'm-hand',
+          supersedes: ['m-old'],
+        }),
+      ],
       current,
     );
     const [file] = plan.files;
@@ -127,10 +159,19 @@ describe('promotion plans', () => {
     assert.equal(file!.action, 'update');
     assert.equal(file!.targetBlobHash, gitBlobOid(current[0]!.bytes));
     const text = decode(file!.content);
-    assert.match(text, /^---\nid: m-hand\ntype: work_fact\ntitle: "Tests run with node --test \(no globs\)"\ncreated: "2026-01-02T00:00:00Z"\nowner: {3}"platform team"\ntags: \[\n {3}"testing"\n\]\n/);
-    assert.match(text, /\nsupersedes: \["m-old"\]\nupdated: "2026-03-01T10:00:00.000Z"\n---\nRun `npm test`; list files.\n$/);
+    assert.match(
+      text,
+      /^---\nid: m-hand\ntype: work_fact\ntitle: "Tests run with node --test \(no globs\)"\ncreated: "2026-01-02T00:00:00Z"\nowner: {3}"platform team"\ntags: \[\n {3}"testing"\n\]\n/,
+    );
+    assert.match(
+      text,
+      /\nsupersedes: \["m-old"\]\nupdated: "2026-03-01T10:00:00.000Z"\n---\nRun `npm test`; list files.\n$/,
+    );
     assert.match(plan.diff, /^--- a\/work_fact\/Tests_Run\.md\n\+\+\+ b\/work_fact\/Tests_Run\.md\n/);
-    assert.match(plan.diff, /\n-title: Tests run with node --test\n\+title: "Tests run with node --test \(no globs\)"\n/);
+    assert.match(
+      plan.diff,
+      /\n-title: Tests run with node --test\n\+title: "Tests run with node --test \(no globs\)"\n/,
+    );
   });
 
   it('preparing a candidate again targets the file its first promotion wrote', () => {
@@ -142,19 +183,38 @@ describe('promotion plans', () => {
 
   it('a blocking secret refuses the plan with a masked excerpt; a warning goes with the plan', () => {
     // The real secret lint runs over the bytes: the title line and the body both hold the key.
-    const refused = buildPromotionPlan(input([candidate('c-1'), candidate('c-9', { content: 'The key is AKIAIOSFODNN7EXAMPL3, keep it.' })]));
+    const refused = buildPromotionPlan(
+      input([candidate('c-1'), candidate('c-9', { content: 'The key is AKIAIOSFODNN7EXAMPL3, keep it.' })]),
+    );
     assert.ok(!refused.ok);
     assert.equal(refused.refusal.reason, 'secret');
-    assert.match(refused.refusal.message, /^refused: candidate c-9 has what looks like a secret at line 4 of its entry \(aws-access-key-id: AKIA…\[20 chars\]\), and 1 more finding\(s\); discard or edit the candidate$/);
+    assert.match(
+      refused.refusal.message,
+      /^refused: candidate c-9 has what looks like a secret at line 4 of its entry \(aws-access-key-id: AKIA…\[20 chars\]\), and 1 more finding\(s\); discard or edit the candidate$/,
+    );
     assert.doesNotMatch(JSON.stringify(refused), /AKIAIOSFODNN7EXAMPL3/i, 'not even in a path made from the title');
-    const warned = build([candidate('c-1', { title: 'Build ids', content: 'Build ids look like Zx9Qw8Lm2Np4Rt6Vb1Hk3Jy5.' })]);
-    assert.deepEqual(warned.files[0]!.findings.map((f) => [f.rule, f.severity, f.line]), [['high-entropy-string', 'warn', 11]]);
+    const warned = build([
+      candidate('c-1', { title: 'Build ids', content: 'Build ids look like Zx9Qw8Lm2Np4Rt6Vb1Hk3Jy5.' }),
+    ]);
+    assert.deepEqual(
+      warned.files[0]!.findings.map((f) => [f.rule, f.severity, f.line]),
+      [['high-entropy-string', 'warn', 11]],
+    );
   });
 
   it('refuses what it cannot write: unknown update target, two writers of one entry, over-size, empty', () => {
     const cases: Array<[PlanInput, RegExp]> = [
-      [input([candidate('c-1', { updatesEntryId: 'm-none' })]), /entry m-none, which candidate c-1 updates, is not in the project memory root/],
-      [input([candidate('c-1', { updatesEntryId: 'm-hand' }), candidate('c-2', { updatesEntryId: 'm-hand' })], [{ path: 'work_fact/h.md', bytes: encode(HAND_EDITED) }]), /two candidates would write entry m-hand/],
+      [
+        input([candidate('c-1', { updatesEntryId: 'm-none' })]),
+        /entry m-none, which candidate c-1 updates, is not in the project memory root/,
+      ],
+      [
+        input(
+          [candidate('c-1', { updatesEntryId: 'm-hand' }), candidate('c-2', { updatesEntryId: 'm-hand' })],
+          [{ path: 'work_fact/h.md', bytes: encode(HAND_EDITED) }],
+        ),
+        /two candidates would write entry m-hand/,
+      ],
       [input([candidate('c-1', { content: 'x'.repeat(MEMORY_ENTRY_MAX_BYTES) })]), /over the 65536-byte limit/],
       [input([candidate('c-1', { content: ' \n\t\n' })]), /has no content/],
       [input([candidate('c-1'), candidate('c-1')]), /named twice/],
@@ -187,9 +247,16 @@ describe('applying a plan', () => {
     mkdirSync(join(rootDir, 'work_fact'), { recursive: true });
     writeFileSync(join(rootDir, 'work_fact', 'Tests_Run.md'), HAND_EDITED);
     writeFileSync(join(rootDir, 'work_fact', 'unrelated.md'), HAND_EDITED.replace('m-hand', 'm-other'));
-    const current = ['Tests_Run.md', 'unrelated.md'].map((name) => ({ path: `work_fact/${name}`, bytes: readFileSync(join(rootDir, 'work_fact', name)) }));
+    const current = ['Tests_Run.md', 'unrelated.md'].map((name) => ({
+      path: `work_fact/${name}`,
+      bytes: readFileSync(join(rootDir, 'work_fact', name)),
+    }));
     const plan = build(
-      [candidate('c-1'), candidate('c-2', { type: 'work_fact', title: 'Second' }), candidate('c-3', { updatesEntryId: 'm-hand', content: 'Updated.' })],
+      [
+        candidate('c-1'),
+        candidate('c-2', { type: 'work_fact', title: 'Second' }),
+        candidate('c-3', { updatesEntryId: 'm-hand', content: 'Updated.' }),
+      ],
       current,
     );
     const original = new Map(current.map((f) => [f.path, decode(f.bytes)]));
@@ -201,14 +268,23 @@ describe('applying a plan', () => {
     Object.fromEntries(
       readdirSync(rootDir, { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile())
-        .map((e) => [join(e.parentPath, e.name).slice(rootDir.length + 1), readFileSync(join(e.parentPath, e.name), 'utf8')]),
+        .map((e) => [
+          join(e.parentPath, e.name).slice(rootDir.length + 1),
+          readFileSync(join(e.parentPath, e.name), 'utf8'),
+        ]),
     );
 
   it('writes each file, skips one that already holds the approved bytes, and stops at drift', () => {
     const { rootDir, plan, root } = setUp();
     assert.deepEqual(driftedTargets(root, plan), []);
-    assert.deepEqual(plan.files.map((f) => applyPlanFile(root, 'project', f).outcome), ['written', 'written', 'written']);
-    assert.deepEqual(plan.files.map((f) => applyPlanFile(root, 'project', f).outcome), ['skipped', 'skipped', 'skipped']);
+    assert.deepEqual(
+      plan.files.map((f) => applyPlanFile(root, 'project', f).outcome),
+      ['written', 'written', 'written'],
+    );
+    assert.deepEqual(
+      plan.files.map((f) => applyPlanFile(root, 'project', f).outcome),
+      ['skipped', 'skipped', 'skipped'],
+    );
     for (const file of plan.files) assert.equal(readFileSync(join(rootDir, file.path), 'utf8'), decode(file.content));
 
     const second = setUp();
@@ -222,12 +298,19 @@ describe('applying a plan', () => {
     const created = second.plan.files.find((f) => f.action === 'create')!;
     mkdirSync(join(second.rootDir, created.path, '..'), { recursive: true });
     writeFileSync(join(second.rootDir, created.path), 'someone else\n');
-    assert.deepEqual(applyPlanFile(second.root, 'project', created), { outcome: 'drift', expected: null, found: gitBlobOid(encode('someone else\n')) });
+    assert.deepEqual(applyPlanFile(second.root, 'project', created), {
+      outcome: 'drift',
+      expected: null,
+      found: gitBlobOid(encode('someone else\n')),
+    });
   });
 
   it('refuses bytes that do not match the approved digest', () => {
     const { plan, root } = setUp();
-    assert.throws(() => applyPlanFile(root, 'project', { ...plan.files[0]!, content: encode('other') }), /do not match the approved digest/);
+    assert.throws(
+      () => applyPlanFile(root, 'project', { ...plan.files[0]!, content: encode('other') }),
+      /do not match the approved digest/,
+    );
   });
 
   it('kill -9 at every step: each file is untouched or exactly the approved bytes, and a rerun finishes', () => {
@@ -246,11 +329,20 @@ describe('applying a plan', () => {
             anchor: dir,
             rootPath: ROOT_PATH,
             scope: 'project',
-            files: plan.files.map((f) => ({ ...f, content: undefined, contentBase64: Buffer.from(f.content).toString('base64') })),
+            files: plan.files.map((f) => ({
+              ...f,
+              content: undefined,
+              contentBase64: Buffer.from(f.content).toString('base64'),
+            })),
           }),
         );
         const run = (env: NodeJS.ProcessEnv) =>
-          spawnSync(process.execPath, ['--import', 'tsx', child, planFile], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+          spawnSync(process.execPath, ['--import', 'tsx', child, planFile], {
+            cwd,
+            encoding: 'utf8',
+            env: { ...process.env, ...env },
+            timeout: 60_000,
+          });
         const killed = run({ CM_KILL_AT: `${where}:${index}` });
         assert.equal(killed.signal, 'SIGKILL', `${where}:${index} was not killed: ${killed.stderr}`);
         killPoints++;
@@ -259,14 +351,18 @@ describe('applying a plan', () => {
         plan.files.forEach((file, i) => {
           const approved = decode(file.content);
           const untouched = original.get(file.path);
-          if (i < applied) assert.equal(after[file.path], approved, `${where}:${index}: ${file.path} should be applied`);
+          if (i < applied)
+            assert.equal(after[file.path], approved, `${where}:${index}: ${file.path} should be applied`);
           else assert.equal(after[file.path], untouched, `${where}:${index}: ${file.path} should be untouched`);
         });
         assert.equal(after['work_fact/unrelated.md'], original.get('work_fact/unrelated.md'));
 
         const resumed = run({});
         assert.equal(resumed.status, 0, resumed.stderr);
-        const steps = resumed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+        const steps = resumed.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line));
         assert.deepEqual(steps.pop(), { done: true });
         assert.deepEqual(
           steps.map((s) => s.outcome),
@@ -275,7 +371,11 @@ describe('applying a plan', () => {
         );
         const final = files(rootDir);
         for (const file of plan.files) assert.equal(final[file.path], decode(file.content));
-        assert.deepEqual(Object.keys(final).sort(), [...new Set([...plan.files.map((f) => f.path), 'work_fact/unrelated.md'])].sort(), 'no temporary file is left');
+        assert.deepEqual(
+          Object.keys(final).sort(),
+          [...new Set([...plan.files.map((f) => f.path), 'work_fact/unrelated.md'])].sort(),
+          'no temporary file is left',
+        );
         assert.equal(existsSync(join(dir, 'work_fact')), false, 'nothing outside the root');
       }
     }

@@ -112,7 +112,11 @@ describe('safe memory files', () => {
     writeMemoryFile(root, 'work_fact/a.md', bytes('inside\n'), OPTIONS);
     const typeDir = join(worktree, ROOT_PATH, 'work_fact');
     symlinkSync(join(outside, 'keep.md'), join(typeDir, 'b.md'));
-    expectError(() => writeMemoryFile(root, 'work_fact/b.md', bytes('x\n'), OPTIONS), 'symlink', /b\.md is a symbolic link/);
+    expectError(
+      () => writeMemoryFile(root, 'work_fact/b.md', bytes('x\n'), OPTIONS),
+      'symlink',
+      /b\.md is a symbolic link/,
+    );
     expectError(() => readMemoryFile(root, 'work_fact/b.md', 1024), 'symlink', /symbolic link/);
     // A link where the temporary file goes is removed (the link, not its target) and replaced.
     symlinkSync(join(outside, 'keep.md'), join(typeDir, temporaryName('a.md')));
@@ -142,13 +146,25 @@ describe('safe memory files', () => {
   it('refuses a file over the size cap, a FIFO and a directory where a file should be', () => {
     const root = memoryRoot(worktree, ROOT_PATH);
     writeMemoryFile(root, 'work_fact/big.md', new Uint8Array(2048), OPTIONS);
-    expectError(() => readMemoryFile(root, 'work_fact/big.md', 1024), 'too_large', /2048 bytes, over the 1024-byte limit/);
+    expectError(
+      () => readMemoryFile(root, 'work_fact/big.md', 1024),
+      'too_large',
+      /2048 bytes, over the 1024-byte limit/,
+    );
     assert.equal(spawnSync('mkfifo', [join(worktree, ROOT_PATH, 'work_fact/fifo.md')]).status, 0);
     expectError(() => readMemoryFile(root, 'work_fact/fifo.md', 1024), 'not_regular_file', /not a regular file/);
     mkdirSync(join(worktree, ROOT_PATH, 'work_fact/dir.md'));
-    expectError(() => writeMemoryFile(root, 'work_fact/dir.md', bytes('x'), OPTIONS), 'not_regular_file', /not a regular file/);
+    expectError(
+      () => writeMemoryFile(root, 'work_fact/dir.md', bytes('x'), OPTIONS),
+      'not_regular_file',
+      /not a regular file/,
+    );
     writeFileSync(join(worktree, ROOT_PATH, 'work_task'), 'a file, not a directory');
-    expectError(() => writeMemoryFile(root, 'work_task/a.md', bytes('x'), OPTIONS), 'not_directory', /work_task is not a directory/);
+    expectError(
+      () => writeMemoryFile(root, 'work_task/a.md', bytes('x'), OPTIONS),
+      'not_directory',
+      /work_task is not a directory/,
+    );
   });
 
   it('a crash before the rename leaves the target untouched; the next write replaces the leftover', () => {
@@ -164,7 +180,11 @@ describe('safe memory files', () => {
     );
     const typeDir = join(worktree, ROOT_PATH, 'work_fact');
     assert.equal(readFileSync(join(typeDir, 'a.md'), 'utf8'), 'old\n');
-    assert.equal(readFileSync(join(typeDir, temporaryName('a.md')), 'utf8'), 'new\n', 'the durable temporary file is left');
+    assert.equal(
+      readFileSync(join(typeDir, temporaryName('a.md')), 'utf8'),
+      'new\n',
+      'the durable temporary file is left',
+    );
     writeMemoryFile(root, 'work_fact/a.md', bytes('newer\n'), OPTIONS);
     assert.deepEqual(readdirSync(typeDir), ['a.md']);
     assert.equal(readFileSync(join(typeDir, 'a.md'), 'utf8'), 'newer\n');
@@ -195,8 +215,9 @@ describe('safe memory files', () => {
     chmodSync(join(worktree, ROOT_PATH), 0o555);
     chmodSync(dir, 0o755);
     // root ignores permission bits, so the write runs as an unprivileged user in a child process.
+    const module = fileURLToPath(new URL('../source/memory/safe-files.ts', import.meta.url));
     const script = `
-      import { memoryRoot, writeMemoryFile } from ${JSON.stringify(fileURLToPath(new URL('../source/memory/safe-files.ts', import.meta.url)))};
+      import { memoryRoot, writeMemoryFile } from ${JSON.stringify(module)};
       try {
         writeMemoryFile(memoryRoot(process.argv[1], '.common-memory/memory'), 'work_fact/a.md', new Uint8Array([120]),
           { fileMode: 0o644, directoryMode: 0o755 });
@@ -215,7 +236,10 @@ describe('safe memory files', () => {
     assert.equal(child.status, 0, child.stderr);
     const result = JSON.parse(child.stdout.trim().split('\n').pop()!);
     assert.equal(result.code, 'not_writable', child.stdout);
-    assert.match(result.message, /cannot create the directory \.common-memory\/memory\/work_fact: permission denied \(EACCES\).*read-only/);
+    assert.match(
+      result.message,
+      /cannot create the directory \.common-memory\/memory\/work_fact: permission denied \(EACCES\).*read-only/,
+    );
     assert.deepEqual(readdirSync(join(worktree, ROOT_PATH)), []);
   });
 });

@@ -124,6 +124,28 @@ describe('secret lint rules', () => {
   });
 });
 
+describe('secret lint on random text', () => {
+  it('2,000 seeded random texts: no error, findings inside the text, in order, never overlapping, excerpts masked', () => {
+    const pieces = ['ghp_', 'sk-', 'AKIA', 'password=', 'token: ', '://', 'u:p@', 'eyJ', '.', '-----BEGIN PRIVATE KEY-----', '\n', ' ', '"',
+      'Zq8mT2wL5pR9xK3v', 'aB3dE5gH7jK9mN1pQ2sT4', '0123456789abcdef', 'é🙂', 'session_id=', 'Bearer ', '=='];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let i = 0; i < 2000; i += 1) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 20) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const findings = lintText(text);
+      let end = 0;
+      for (const finding of findings) {
+        assert.ok(finding.offset >= end && finding.length > 0 && finding.offset + finding.length <= text.length, JSON.stringify({ text, finding }));
+        end = finding.offset + finding.length;
+        const secret = text.slice(finding.offset, finding.offset + finding.length);
+        assert.equal(finding.excerpt, maskSecret(secret));
+        const lines = text.slice(0, finding.offset).split('\n');
+        assert.deepEqual([finding.line, finding.column], [lines.length, lines.at(-1)!.length + 1]);
+      }
+    }
+  });
+});
+
 describe('entropy', () => {
   it('is in bits per character', () => {
     assert.equal(shannonEntropy(''), 0);
@@ -161,5 +183,18 @@ describe('speed', () => {
       assert.ok(ms < 250, `${name}: ${ms} ms`);
     }
     for (const entry of corpus) assert.deepEqual(lintText(entry.text, { prefilter: false }), lintText(entry.text), entry.id);
+  });
+
+  it('64 KiB of a rule’s own prefix repeated stays in linear time', () => {
+    const fill = (unit: string) => unit.repeat(Math.ceil(65536 / unit.length)).slice(0, 65536);
+    const units = ['eyJ', 'eyJa.', 'password=', 'password ', 'a://b:', 'x://u:p@', '-----BEGIN PRIVATE KEY-----', 'ghp_', 'sk-', 'Bearer ', 'AKIA'];
+    for (const unit of units) {
+      const line = fill(unit);
+      lintText(line);
+      const start = process.hrtime.bigint();
+      lintText(line);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      assert.ok(ms < 250, `${JSON.stringify(unit)} repeated: ${ms} ms`);
+    }
   });
 });

@@ -17,7 +17,8 @@ interface Harness {
 
 async function startHost(): Promise<Harness> {
   const home = await mkdtemp(join(tmpdir(), 'cm-tui-'));
-  const host = await Host.start({ home, serve: false });
+  // Serving, as the TUI's own host does: it opens the journal with host.started, which these tests page through.
+  const host = await Host.start({ home, serve: true });
   return {
     home,
     host,

@@ -1,7 +1,7 @@
 // The capture area: sessions captured from Codex and Claude Code, the inbox's drain, recovery items.
 import { z } from 'zod';
-import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../protocol.js';
-import { optionalText, read, write } from './route.js';
+import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport, SessionList, SessionListRequest, SessionReadRequest, SessionView } from '../protocol.js';
+import { flag, optionalNumber, optionalText, read, write } from './route.js';
 
 export const captureApi = {
   captureStatus: read<CaptureStatusRequest, CaptureStatus>('/v1/capture/status', {
@@ -13,4 +13,8 @@ export const captureApi = {
     body: { schema: z.object({ recover: z.string().max(64).optional() }).strict(), shape: '{"recover"?: "rec-<n>"}' },
   }),
   flush: write<void, FlushReport>('/v1/capture/flush'),
+  /** Captured sessions, newest first, with each one's first prompt line. */
+  listSessions: read<SessionListRequest, SessionList>('/v1/sessions', { client: optionalText('client'), limit: optionalNumber('limit'), after: optionalText('after') }),
+  /** One session's turns: what the user said in full; context folded unless asked for. */
+  readSession: read<SessionReadRequest, SessionView>('/v1/sessions/:sessionKey', { context: flag('context') }),
 };

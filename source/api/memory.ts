@@ -1,7 +1,8 @@
-// The memory area: session search (and, to come, the memory pipeline's methods).
+// The memory area: session search and the memory pipeline — extraction runs, status, the
+// read-only review listing and recall.
 import { z } from 'zod';
-import type { SessionSearchRequest, SessionSearchResult } from '../protocol.js';
-import { readByBody } from './route.js';
+import type { MemoryExtractReport, MemoryExtractRequest, MemoryRecallResult, MemoryReview, MemoryStatus, SessionSearchRequest, SessionSearchResult } from '../protocol.js';
+import { read, readByBody, write } from './route.js';
 
 export const memoryApi = {
   /** BM25 over what users said (delivered user turns, driven agents' user rows). */
@@ -10,5 +11,31 @@ export const memoryApi = {
       .object({ query: z.string(), since: z.string().optional(), until: z.string().optional(), client: z.string().optional(), limit: z.number().optional() })
       .strict(),
     shape: '{"query": string, "since"?, "until"?, "client"?, "limit"?: number}',
+  }),
+  /** One extraction run over the caller's repository (the scope comes from its directory, never wider). */
+  memoryExtract: write<MemoryExtractRequest, MemoryExtractReport>('/v1/memory/extract', {
+    body: {
+      schema: z
+        .object({
+          since: z.string().optional(),
+          until: z.string().optional(),
+          query: z.string().max(4096).optional(),
+          client: z.enum(['codex', 'claude', 'pi']).optional(),
+          sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
+          runner: z.string().max(64).optional(),
+          limit: z.number().optional(),
+          cwd: z.string().min(1).max(4096),
+        })
+        .strict(),
+      shape: '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "limit"?}',
+    },
+    created: (report) => report.candidates.created > 0,
+  }),
+  memoryStatus: read<void, MemoryStatus>('/v1/memory/status'),
+  /** Draft and quarantined candidates of the caller's repository (read-only; findings masked). */
+  memoryReview: readByBody<{ cwd: string }, MemoryReview>('/v1/memory/review', { schema: z.object({ cwd: z.string().min(1).max(4096) }).strict(), shape: '{"cwd": string}' }),
+  memoryRecall: readByBody<{ text: string; cwd: string; limit?: number | undefined }, MemoryRecallResult>('/v1/memory/recall', {
+    schema: z.object({ text: z.string(), cwd: z.string().min(1).max(4096), limit: z.number().optional() }).strict(),
+    shape: '{"text": string, "cwd": string, "limit"?: number}',
   }),
 };

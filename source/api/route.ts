@@ -90,3 +90,21 @@ export function wholeNumber(name: string, fallback: number, code: 'invalid_curso
 export function optionalText(name: string): QueryField<string | undefined> {
   return { name, decode: (text) => text ?? undefined, encode: (value) => value };
 }
+
+/** An optional whole number, left out of the query when absent. */
+export function optionalNumber(name: string): QueryField<number | undefined> {
+  return {
+    name,
+    decode(text) {
+      if (text === null) return undefined;
+      if (!/^\d{1,16}$/.test(text)) throw new CmError('invalid_input', `"${name}" must be a whole number, not ${JSON.stringify(text)}.`);
+      return Number(text);
+    },
+    encode: (value) => (value === undefined ? undefined : String(value)),
+  };
+}
+
+/** A yes/no option: "1" in the query when set, absent otherwise. */
+export function flag(name: string): QueryField<boolean | undefined> {
+  return { name, decode: (text) => text === '1', encode: (value) => (value ? '1' : undefined) };
+}

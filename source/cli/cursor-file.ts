@@ -1,6 +1,7 @@
 // Cursor files: "in this store, on this stream, for this filter, after position N". The stream is
 // part of the cursor so a journal position can never be read as a timeline position.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CmError } from '../errors.js';
 import { isUuid, type HistoryCursor, type Stream } from '../protocol.js';
 
@@ -39,4 +40,18 @@ export function writeCursorFile(path: string, cursor: HistoryCursor): void {
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(cursor)}\n`, { mode: 0o600 });
   renameSync(temporary, path);
+}
+
+/** The cursor is saved beside its file: that directory must exist and be writable before anything is printed. */
+export function assertCursorDirectory(path: string): void {
+  const directory = dirname(resolve(path));
+  try {
+    if (!statSync(directory).isDirectory()) throw new CmError('usage', `Cannot keep a cursor file in ${directory}: it is not a directory. Choose another --cursor-file path.`);
+    accessSync(directory, constants.W_OK);
+  } catch (error) {
+    if (error instanceof CmError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'it does not exist; create it first' : code === 'EACCES' ? 'it is not writable by you' : (error as Error).message;
+    throw new CmError('usage', `Cannot keep the cursor file ${path} in ${directory}: ${why}. Nothing was read; choose another --cursor-file path.`);
+  }
 }

@@ -1,7 +1,7 @@
 // The CLI: meow parses, one function per command, every result through Output (--json aware),
 // every error to stderr with its documented exit code.
 import meow from 'meow';
-import { EXIT } from '../errors.js';
+import { CmError, EXIT } from '../errors.js';
 import { HOME_ENV, resolveHome } from '../home.js';
 import { runAbandon, runAbort, runAgent, runPrompt } from './commands/agents.js';
 import { runFlush, runSessionDrain, runStatus } from './commands/capture.js';
@@ -12,6 +12,8 @@ import { runInstallCommand } from './commands/install.js';
 import { runMessage, runOperation } from './commands/lookup.js';
 import { runNote } from './commands/note.js';
 import { runSearch } from './commands/memory.js';
+import { runSession, runSessions } from './commands/sessions.js';
+import { runMemory } from './commands/memory-group.js';
 import { runTuiCommand } from './commands/tui.js';
 import { createOutput } from './output.js';
 
@@ -34,7 +36,7 @@ export const HELP = `
                                          a named pi agent (survives restarts); --pi-config: where
                                          its models.json/auth.json come from (default ~/.pi/agent)
     agent start|stop <name>              start a new generation (a pi process) / stop it in order
-    agent list                           agents with their generation and state
+    agent list                           agents with their ID, generation and state
     prompt <agent> <text> [--operation-id ID]
                                          admit a prompt (committed before pi sees a byte); a busy
                                          agent refuses it; replaying the ID returns the same receipt
@@ -49,6 +51,11 @@ export const HELP = `
                                          continues after that session: nextSessionKey), queue states,
                                          inbox/watch/isolation counts and recovery items (20 a page,
                                          --after-recovery: nextRecoveryId); no conversation bodies
+    sessions [--client C] [--limit N] [--after KEY]
+                                         captured sessions, newest first: client, state, directory,
+                                         turns and the first thing you said (20 a page)
+    session <key> [--context]            one session's turns in order with what you said in full;
+                                         --context adds the assistant, tool and harness text
     session-drain [--recover ID]         turn the hook inbox into sessions, turns and batches now;
                                          --recover retries one recovery item (exit 3 if it fails again)
     flush                                drain, then exit 0 when everything settled is processed,
@@ -63,6 +70,17 @@ export const HELP = `
                                          turn references with a snippet, best match first (BM25);
                                          T is UTC (2026-08-01 or 2026-08-01T09:30:00Z), --until
                                          exclusive; C codex|claude|pi; N 1-100 (default 20)
+    memory extract [--since T --until T] [--query Q] [--client C] [--session KEY]... [--limit 1-8]
+                                         draft candidate memories from what you said in this
+                                         repository's sessions (the builtin runner, offline);
+                                         default window: since the last run; at most 200 turns,
+                                         366 days; exit 3 when tasks remain or failed
+    memory status                        chunk/task/candidate counts, the last and running run
+                                         (exit 12 when memory-state is unavailable)
+    memory recall <text> [--limit N]     what memory already holds like <text> (2 x BM25 + RRF)
+    memory review                        draft and quarantined candidates of this repository with
+                                         statements, evidence and masked findings (read-only)
+    memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -72,38 +90,52 @@ export const HELP = `
 
   Exit codes
     0 ok · 1 internal error · 2 usage or invalid input · 3 incomplete · 4 store already open
-    5 conflict · 6 not found · 7 store unavailable · 8 host unreachable · 9 inconsistent store
-    10 over a limit · 11 blocking secret found · 12 memory-state unavailable
-    130 interrupted (Ctrl+C)
+    5 conflict · 6 not found · 7 store unavailable · 8 host unreachable (or none running)
+    9 inconsistent store · 10 over a limit · 11 blocking secret found · 12 memory-state unavailable
+    13 agent not running · 130 interrupted (Ctrl+C)
 `;
 
+// Every flag of every command; the unknown-flag check reads its names from here too.
+const FLAGS = {
+  home: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  operationId: { type: 'string' },
+  after: { type: 'string' },
+  limit: { type: 'string' },
+  agent: { type: 'string' },
+  follow: { type: 'boolean', default: false },
+  cursorFile: { type: 'string' },
+  port: { type: 'string' },
+  codexHome: { type: 'string' },
+  claudeDir: { type: 'string' },
+  dryRun: { type: 'boolean', default: false },
+  model: { type: 'string' },
+  piConfig: { type: 'string' },
+  afterRecovery: { type: 'string' },
+  afterSession: { type: 'string' },
+  recover: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  client: { type: 'string' },
+  context: { type: 'boolean', default: false },
+  query: { type: 'string' },
+  session: { type: 'string', isMultiple: true },
+  runner: { type: 'string' },
+} as const;
+
+export const COMMANDS = [
+  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'sessions', 'session', 'search', 'memory', 'doctor', 'install', 'uninstall', 'hook',
+] as const;
+
 export async function main(argv: string[]): Promise<number> {
+  // Checked before meow, which would print its own two lines (never JSON) and exit on its own.
+  const unknown = unknownFlagError(argv);
+  if (unknown) return createOutput(argv.includes('--json')).error(unknown);
   const cli = meow(HELP, {
     importMeta: import.meta,
     argv,
     allowUnknownFlags: false,
-    flags: {
-      home: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      operationId: { type: 'string' },
-      after: { type: 'string' },
-      limit: { type: 'string' },
-      agent: { type: 'string' },
-      follow: { type: 'boolean', default: false },
-      cursorFile: { type: 'string' },
-      port: { type: 'string' },
-      codexHome: { type: 'string' },
-      claudeDir: { type: 'string' },
-      dryRun: { type: 'boolean', default: false },
-      model: { type: 'string' },
-      piConfig: { type: 'string' },
-      afterRecovery: { type: 'string' },
-      afterSession: { type: 'string' },
-      recover: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      client: { type: 'string' },
-    },
+    flags: FLAGS,
   });
   const out = createOutput(cli.flags.json);
   const home = resolveHome(cli.flags.home);
@@ -144,8 +176,14 @@ export async function main(argv: string[]): Promise<number> {
         return await runSessionDrain(home, cli.flags.recover, out);
       case 'flush':
         return await runFlush(home, out);
+      case 'sessions':
+        return await runSessions(home, { client: cli.flags.client, limit: cli.flags.limit, after: cli.flags.after }, out);
+      case 'session':
+        return await runSession(home, rest[0], cli.flags.context, out);
       case 'search':
         return await runSearch(home, rest, { since: cli.flags.since, until: cli.flags.until, client: cli.flags.client, limit: cli.flags.limit }, out);
+      case 'memory':
+        return await runMemory(home, rest, { since: cli.flags.since, until: cli.flags.until, query: cli.flags.query, client: cli.flags.client, session: cli.flags.session, runner: cli.flags.runner, limit: cli.flags.limit }, out);
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':
@@ -156,10 +194,46 @@ export async function main(argv: string[]): Promise<number> {
         return await runInstallCommand(command, rest, flags, out);
       }
       default:
-        process.stderr.write(`common-memory: unknown command "${command}". Run common-memory --help.\n`);
-        return EXIT.usage;
+        throw new CmError('usage', `Unknown command "${command}".${didYouMean(command, COMMANDS)} Run common-memory --help for the list.`);
     }
   } catch (error) {
     return out.error(error);
   }
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const FLAG_NAMES = [...Object.keys(FLAGS).map(kebab), 'help', 'version'];
+
+/** The first flag this CLI does not know, as a usage error with the nearest known flag as a hint. */
+function unknownFlagError(argv: string[]): CmError | undefined {
+  for (const word of argv) {
+    if (word === '--') return undefined; // everything after it is text
+    const long = /^--([^=]+)/.exec(word);
+    const short = /^-([A-Za-z].*)$/.exec(word);
+    if (!long && !short) continue;
+    const name = long ? long[1]!.replace(/^no-/, '') : short![1]!;
+    if (long && FLAG_NAMES.includes(name)) continue;
+    return new CmError('usage', `Unknown flag ${word.split('=')[0]}.${didYouMean(name, FLAG_NAMES.map((flag) => `--${flag}`), name.length > 1 ? `--${name}` : name)} Run common-memory --help for the options.`);
+  }
+  return undefined;
+}
+
+/** " Did you mean X?" for the candidate nearest to what was typed (a few edits away at most), or "". */
+function didYouMean(typed: string, candidates: readonly string[], compared = typed): string {
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(compared, candidate);
+    if (!best || distance < best.distance) best = { candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(compared.length / 3)) ? ` Did you mean ${best.candidate}?` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -1,8 +1,22 @@
-// Reads all of stdin as UTF-8. Not readFileSync(0): when stdin is a pipe in non-blocking mode, a
-// synchronous read fails with EAGAIN as soon as the pipe is momentarily empty, even though the
-// writer has more to send (a note of a megabyte never arrives in one pipe buffer).
-export async function readStdinText(): Promise<string> {
+// The text of `note -` and `prompt <agent> -`: stdin read to its end as a stream. A synchronous read
+// of fd 0 fails with EAGAIN on a pipe whose writer has not written yet; a stream waits for it.
+import { CmError } from '../errors.js';
+import { RECORD_MAX_BYTES } from '../limits.js';
+
+/** Reads stdin to the end; more than a record can hold is refused as soon as it is seen, never cut. */
+export async function readStdinText(what: string): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let bytes = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > RECORD_MAX_BYTES) {
+      process.stdin.destroy();
+      throw new CmError('limit_exceeded', `The ${what} on stdin is over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written. Split it into smaller pieces.`);
+    }
+    chunks.push(chunk);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** Text that is only whitespace says nothing: refused like no text at all. */
+export const isBlank = (text: string): boolean => text.trim().length === 0;

@@ -2,10 +2,14 @@
 // otherwise, for writes, this process takes the lease for its own duration; for reads, a
 // read-only connection that takes no lease.
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import { Host, type HostInfoFile } from '../host/host.js';
+import { processStartTime } from '../host/lease.js';
+import { HOST_PROBE_TIMEOUT_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
+import type { HostStatus } from '../protocol.js';
 import { apiClient } from './api-client.js';
 import { isCurrentStore, openReadOnly } from './read-only-application.js';
 
@@ -30,21 +34,71 @@ export function readHostInfo(home: string): HostInfoFile | undefined {
 export async function findRunningHost(home: string): Promise<Application | undefined> {
   const info = readHostInfo(home);
   if (!info || info.role !== 'host' || !info.port || !info.token) return undefined;
-  const client = apiClient(info.port, info.token);
-  try {
-    const status = await client.status();
-    return status.hostId === info.hostId ? client : undefined;
-  } catch {
-    return undefined; // host.json left by a host that died; the lease decides, not this file.
+  const answer = await probeHost(info.port, info.token);
+  if (answer === 'silent' && isAlive(info)) {
+    // The process that holds the data home is alive but does not answer: waiting for the lease
+    // would only end in "already open" much later. Say what is wrong, within a bounded wait.
+    throw new CmError(
+      'host_unreachable',
+      `The common-memory host (pid ${info.pid}, 127.0.0.1:${info.port}) holds ${home} but did not answer within ${HOST_PROBE_TIMEOUT_MS / 1000} s. It may be suspended or overloaded: try again, or stop it (kill ${info.pid}) and run the command again.`,
+    );
   }
+  // A host.json left by a host that died: the lease decides, not this file.
+  return answer === info.hostId ? apiClient(info.port, info.token) : undefined;
 }
 
-export async function connect(home: string, need: 'write' | 'read'): Promise<Connection> {
+/** The host ID the API answers with; 'silent' when it accepted the connection but gave no answer in time. */
+function probeHost(port: number, token: string): Promise<string | 'silent' | undefined> {
+  return new Promise((resolve) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path: '/v1/status', headers: { authorization: `Bearer ${token}` }, timeout: HOST_PROBE_TIMEOUT_MS }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        try {
+          resolve(response.statusCode === 200 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as HostStatus).hostId : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      response.on('error', () => resolve(undefined));
+    });
+    request.on('timeout', () => {
+      request.destroy();
+      resolve('silent');
+    });
+    request.on('error', () => resolve(undefined));
+    request.end();
+  });
+}
+
+/** Whether the process host.json names still runs (the same process, not a reused pid). */
+function isAlive(info: HostInfoFile): boolean {
+  try {
+    process.kill(info.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return info.processStartedAt === null || processStartTime(info.pid) === info.processStartedAt;
+}
+
+/**
+ * read: the host, or a read-only connection; write: the host, or the lease for this command's
+ * duration; host: only a running host will do (agents run inside one).
+ */
+export async function connect(home: string, need: 'write' | 'read' | 'host'): Promise<Connection> {
   const remote = await findRunningHost(home);
   if (remote) return { app: remote, mode: 'remote', close: async () => {} };
+  if (need === 'host') {
+    throw new CmError(
+      'host_unreachable',
+      `No common-memory host is running for ${home}, and agents run inside one. Start it with "common-memory host" in another terminal (or open the TUI), then try again.`,
+    );
+  }
   if (need === 'read') {
-    // A fresh home, or a store of an older schema, is created or migrated once (briefly holding the lease), then read without it.
-    if (!existsSync(storeFiles(home).core) || !isCurrentStore(storeFiles(home).core)) {
+    // A read never creates a store: a home without one is "not found", and stays as it was.
+    if (!existsSync(storeFiles(home).core)) throw noStore(home);
+    // A store of an older schema is migrated once (briefly holding the lease), then read without it.
+    if (!isCurrentStore(storeFiles(home).core)) {
       await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
     }
     const reader = openReadOnly(storeFiles(home).core);
@@ -61,4 +115,11 @@ export async function connect(home: string, need: 'write' | 'read'): Promise<Con
     }
     throw error;
   }
+}
+
+export function noStore(home: string): CmError {
+  return new CmError(
+    'not_found',
+    `No store in ${home} yet: nothing was recorded there, and nothing was created. Install the hooks (common-memory install claude|codex), write a note or open the TUI; or choose another data home with --home.`,
+  );
 }

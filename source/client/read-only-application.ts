@@ -10,6 +10,9 @@ import { readJournalPage, readMessage, readOperation, readTimelinePage } from '.
 import { schemaVersion } from '../store/migrations.js';
 import { readHeads, readStoreId } from '../store/sequences.js';
 import { sessionSearch } from '../store/session-search.js';
+import { listSessions, readSession } from '../store/session-reads.js';
+import { storeFiles } from '../home.js';
+import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
 export function isCurrentStore(corePath: string): boolean {
@@ -23,6 +26,7 @@ export function isCurrentStore(corePath: string): boolean {
 
 export function openReadOnly(corePath: string): { app: Application; close(): void } {
   const db = openDatabase(corePath, { readonly: true });
+  const memoryStatePath = storeFiles(dirname(corePath)).memoryState;
   const app = readOnlyApplication({
     status: async () => ({ storeId: readStoreId(db), hostId: '', pid: process.pid, startedAt: '', mode: 'read-only', heads: readHeads(db) }),
     journal: async (request) => readJournalPage(db, request),
@@ -33,6 +37,11 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     captureStatus: async (request) =>
       readCaptureStatus(db, { storeId: readStoreId(db), mode: 'read-only', ...request, hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl') }),
     sessionSearch: async (request) => sessionSearch(db, request),
+    listSessions: async (request) => listSessions(db, request),
+    readSession: async (request) => readSession(db, request),
+    memoryStatus: async () => memoryStatusAt(memoryStatePath, false, null),
+    memoryReview: async ({ cwd }) => memoryReviewAt(memoryStatePath, cwd),
+    memoryRecall: async ({ text, cwd, limit }) => memoryRecallAt(memoryStatePath, text, cwd, limit),
   });
   return { app, close: () => db.close() };
 }

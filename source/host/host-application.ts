@@ -12,8 +12,10 @@ import { findOperation } from '../store/operations.js';
 import { readHeads } from '../store/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
+import type { MemoryService } from './memory-service.js';
 import { sessionSearch } from '../store/session-search.js';
-import type { CaptureStatusRequest, SessionSearchRequest } from '../protocol.js';
+import type { CaptureStatusRequest, MemoryExtractRequest, SessionListRequest, SessionReadRequest, SessionSearchRequest } from '../protocol.js';
+import { listSessions, readSession } from '../store/session-reads.js';
 
 export interface HostIdentity {
   storeId: string;
@@ -141,5 +143,37 @@ export class HostApplication implements Application {
 
   async sessionSearch(request: SessionSearchRequest) {
     return sessionSearch(this.reader, request);
+  }
+
+  async listSessions(request: SessionListRequest) {
+    return listSessions(this.reader, request);
+  }
+
+  async readSession(request: SessionReadRequest) {
+    return readSession(this.reader, request);
+  }
+
+  /** Set by Host.start. */
+  memory: MemoryService | undefined;
+
+  private memoryService(): MemoryService {
+    if (!this.memory) throw new CmError('internal', 'The memory pipeline is not started in this process.');
+    return this.memory;
+  }
+
+  memoryExtract(request: MemoryExtractRequest) {
+    return this.memoryService().extract(request);
+  }
+
+  memoryStatus() {
+    return this.memoryService().status();
+  }
+
+  memoryReview(request: { cwd: string }) {
+    return this.memoryService().review(request);
+  }
+
+  memoryRecall(request: { text: string; cwd: string; limit?: number | undefined }) {
+    return this.memoryService().recall(request);
   }
 }

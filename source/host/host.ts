@@ -1,6 +1,6 @@
 // The host: exactly one per data home. Start-up order (seed 003): take the lease, open the store
-// and load its identity and heads (the writer), new host ID, reconcile, append host.started,
-// then admit clients. Shutdown runs the same steps backwards.
+// and load its identity and heads (the writer), new host ID, reconcile, append host.started (a
+// serving host only), then admit clients. Shutdown runs the same steps backwards.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -11,6 +11,7 @@ import { AgentsClient } from '../workers/agents-client.js';
 import { WriterClient } from '../workers/writer-client.js';
 import { startApiServer } from './api-server.js';
 import { CaptureService } from './capture-service.js';
+import { MemoryService } from './memory-service.js';
 import { HostApplication } from './host-application.js';
 import { HOST_LEASE_LOCAL_WAIT_MS } from '../limits.js';
 import { acquireLease, acquireLeaseForHost, processStartTime, type Lease } from './lease.js';
@@ -68,13 +69,16 @@ export class Host {
       writer = await WriterClient.start(storeFiles(home).core);
       // Work an earlier host left unfinished is interrupted, never replayed; history is not rebuilt.
       await writer.call('reconcileOnStartup', { hostId });
-      await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
+      // Only a real host is an activation worth a journal row; a command holding the lease for its
+      // own few milliseconds would otherwise fill a fresh journal with host.started/host.stopped pairs.
+      if (options.serve) await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
       reader = openDatabase(storeFiles(home).core, { readonly: true });
       if (options.serve) agents = AgentsClient.start(writer, hostId, maxRecordBytesFromEnv());
       const info: HostInfoFile = { hostId, storeId: writer.storeId, pid: process.pid, processStartedAt, role, startedAt, port: null, token: null };
       const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
       const application = new HostApplication(writer, reader, identity, join(home, 'agents'), agents);
       application.capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);
+      application.memory = await MemoryService.start(home, writer, hostId, options.serve);
       if (options.serve) {
         info.token = randomBytes(32).toString('hex');
         const served = await startApiServer(application, info.token, options.port ?? 0);
@@ -105,7 +109,9 @@ export class Host {
       await this.agents?.shutdown();
       // The drain stops before the writer: no capture step is left half-submitted.
       await this.application.capture?.close();
-      await this.writer.call('hostStopped', { hostId: this.info.hostId });
+      // Runs stop before the writer too: a run resumes from its last committed step.
+      await this.application.memory?.close();
+      if (this.info.role === 'host') await this.writer.call('hostStopped', { hostId: this.info.hostId });
     } finally {
       this.reader.close();
       await this.writer.close();

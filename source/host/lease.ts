@@ -4,7 +4,7 @@
 // are reused). host.json, written by the holder, only describes it (pid + process start time +
 // host ID) for error messages and clients; it never decides who holds the lease.
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 
@@ -36,6 +36,10 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
   const path = storeFiles(home).lease;
   let db: Database.Database | undefined;
   try {
+    // SQLite creates its files with the process umask (0644 here); like every file of the home,
+    // the lease and its journal are the user's alone. The journal takes the database file's mode.
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
     db = new Database(path);
     db.pragma(`busy_timeout = ${waitMs}`);
     db.pragma('locking_mode = EXCLUSIVE');

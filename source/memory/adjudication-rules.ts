@@ -26,7 +26,7 @@ export interface DraftDecision {
 }
 
 /** Content-word overlap (Jaccard) from which two statements that differ on both sides are near-duplicates. */
-export const MERGE_MIN_JACCARD = 0.6;
+export const MERGE_MIN_JACCARD = 0.7;
 
 const CONTRACTIONS: [RegExp, string][] = [
   [/\bcan't\b/g, 'cannot'],
@@ -87,6 +87,7 @@ const SYNONYMS: Record<string, string[]> = {
   folder: ['directory'],
   e2e: ['end-to-end'],
   env: ['environment'],
+  infra: ['infrastructure'],
   linter: ['lint'],
   linting: ['lint'],
   docs: ['documentation'],
@@ -185,4 +186,43 @@ export function decideDraft(draft: { content: string }, recalled: readonly Recal
   }
   if (best === null) return { decision: 'store' };
   return { decision: best.relation.decision, targetId: best.item.id, targetRevision: best.item.revision };
+}
+
+export interface BatchDraft {
+  /** The draft's reference in its batch (its candidate id once stored). */
+  draftRef: string;
+  content: string;
+}
+
+export interface BatchDecision extends DraftDecision {
+  draftRef: string;
+}
+
+/**
+ * Decisions for one batch of drafts. `recalled[i]` is draft i's recall set; it may hold the
+ * batch's other drafts (stored as candidates before adjudication, ids = their draftRef), which
+ * are never a target of skip, update or merge by recall: only committed items are. Within the
+ * batch, a draft that repeats an earlier kept draft is a `skip` naming that draft, so duplicates
+ * converge on one candidate.
+ */
+export function decideBatch(drafts: readonly BatchDraft[], recalled: readonly (readonly RecalledItem[])[]): BatchDecision[] {
+  if (recalled.length !== drafts.length) throw new RangeError(`${drafts.length} drafts but ${recalled.length} recall sets`);
+  const batch = new Set(drafts.map((draft) => draft.draftRef));
+  const decisions: BatchDecision[] = [];
+  const kept: { draftRef: string; analysed: Analysed }[] = [];
+  drafts.forEach((draft, index) => {
+    const committed = recalled[index]!.filter((item) => !batch.has(item.id));
+    const decision = decideDraft(draft, committed);
+    const analysed = analyse(draft.content);
+    if (decision.decision === 'store') {
+      const sibling = kept.find((other) => relate(analysed, other.analysed).decision === 'skip');
+      if (sibling) {
+        decisions.push({ draftRef: draft.draftRef, decision: 'skip', targetId: sibling.draftRef });
+        return;
+      }
+    }
+    if (decision.decision !== 'skip') kept.push({ draftRef: draft.draftRef, analysed });
+    decisions.push({ draftRef: draft.draftRef, ...decision });
+  });
+  return decisions;
 }

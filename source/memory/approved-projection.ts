@@ -41,7 +41,14 @@ export interface ScannedFile {
   contentDigest: string;
 }
 
-export type ProblemKind = 'unsafe' | 'unreadable' | 'malformed' | 'misplaced' | 'duplicate-id' | 'changed' | 'too-many-files';
+export type ProblemKind =
+  | 'unsafe'
+  | 'unreadable'
+  | 'malformed'
+  | 'misplaced'
+  | 'duplicate-id'
+  | 'changed'
+  | 'too-many-files';
 
 export interface ProjectionProblem {
   kind: ProblemKind;
@@ -56,7 +63,7 @@ export interface ProjectionScan {
   scope: MemoryScope;
   coverage: 'complete' | 'partial';
   sourceTreeDigest: string;
-  /** True when nothing changed since `previous`: no file was read, `entries` is empty, and the caller keeps what it has. */
+  /** Nothing changed since `previous`: no file was read, `entries` is empty, the caller keeps what it has. */
   unchanged: boolean;
   entries: ApprovedEntry[];
   /** What was read, for the next scan's short circuit. */
@@ -91,7 +98,10 @@ interface Listed {
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The type directories and entry file names of a root; problems for links and oddities. */
-function listRoot(root: MemoryRoot, problems: ProjectionProblem[]): { rootDir: CheckedDirectory | null; listed: Listed[] } {
+function listRoot(
+  root: MemoryRoot,
+  problems: ProjectionProblem[],
+): { rootDir: CheckedDirectory | null; listed: Listed[] } {
   let rootDir: CheckedDirectory | null;
   try {
     rootDir = checkDirectory(root, [], { create: false });
@@ -119,7 +129,12 @@ function listRoot(root: MemoryRoot, problems: ProjectionProblem[]): { rootDir: C
       listing.push(name);
       const path = `${type}/${name}`;
       if (dirent.isSymbolicLink()) {
-        problems.push({ kind: 'unsafe', path, line: null, message: `${path} is a symbolic link; links are never followed — replace it with the file` });
+        problems.push({
+          kind: 'unsafe',
+          path,
+          line: null,
+          message: `${path} is a symbolic link; links are never followed — replace it with the file`,
+        });
         continue;
       }
       const check = checkEntryPath(path, 'existing');
@@ -198,14 +213,25 @@ export function scanApprovedRoot(
     for (const name of names) {
       const path = `${type}/${name}`;
       if (++total > MEMORY_ROOT_MAX_FILES) {
-        problems.push({ kind: 'too-many-files', path, line: null, message: `the memory root holds more than ${MEMORY_ROOT_MAX_FILES} entry files; the rest were not read` });
+        problems.push({
+          kind: 'too-many-files',
+          path,
+          line: null,
+          message: `the memory root holds more than ${MEMORY_ROOT_MAX_FILES} entry files; the rest were not read`,
+        });
         break;
       }
       let read: ReturnType<typeof readFileInDirectory>;
       try {
-        read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
+        // The path is stat'ed again after the scan: that check covers "the path still names this file".
+        read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES, { confirmPath: false });
       } catch (error) {
-        const kind: ProblemKind = error instanceof MemoryFileError && error.code === 'symlink' ? 'unsafe' : error instanceof MemoryFileError && error.code === 'changed' ? 'changed' : 'unreadable';
+        const kind: ProblemKind =
+          error instanceof MemoryFileError && error.code === 'symlink'
+            ? 'unsafe'
+            : error instanceof MemoryFileError && error.code === 'changed'
+              ? 'changed'
+              : 'unreadable';
         problems.push({ kind, path, line: null, message: describe(error) });
         continue;
       }
@@ -218,7 +244,12 @@ export function scanApprovedRoot(
       files.push({ path, stamp: read.stamp, contentDigest });
       const entry = parseEntry(read.bytes);
       if (!entry.ok) {
-        problems.push({ kind: 'malformed', path, line: entry.problem.line, message: `${path}:${entry.problem.line}: ${entry.problem.message}` });
+        problems.push({
+          kind: 'malformed',
+          path,
+          line: entry.problem.line,
+          message: `${path}:${entry.problem.line}: ${entry.problem.message}`,
+        });
         continue;
       }
       if (entry.value.entry.type !== type) {
@@ -227,7 +258,9 @@ export function scanApprovedRoot(
           kind: 'misplaced',
           path,
           line: line?.kind === 'field' ? line.line : null,
-          message: `${path}: its type is ${entry.value.entry.type} but it is in ${type}/; move it to ${entry.value.entry.type}/`,
+          message:
+            `${path}: its type is ${entry.value.entry.type} but it is in ${type}/; ` +
+            `move it to ${entry.value.entry.type}/`,
         });
         continue;
       }
@@ -240,7 +273,12 @@ export function scanApprovedRoot(
     const [type, name] = file.path.split('/') as [string, string];
     const now = lstamp(join(rootDir!.path, type, name));
     if (!now || !sameStamp(now, file.stamp)) {
-      problems.push({ kind: 'changed', path: file.path, line: null, message: `${file.path} changed during the scan; sync again` });
+      problems.push({
+        kind: 'changed',
+        path: file.path,
+        line: null,
+        message: `${file.path} changed during the scan; sync again`,
+      });
     }
   }
   try {
@@ -249,7 +287,12 @@ export function scanApprovedRoot(
       verifyDirectory(directory);
       const again = readdirSync(directory.path).filter(isEntryName).sort();
       if (again.join('/') !== listing.join('/')) {
-        problems.push({ kind: 'changed', path: type, line: null, message: `files were added or removed in ${type}/ during the scan; sync again` });
+        problems.push({
+          kind: 'changed',
+          path: type,
+          line: null,
+          message: `files were added or removed in ${type}/ during the scan; sync again`,
+        });
       }
     }
   } catch (error) {
@@ -269,7 +312,10 @@ export function scanApprovedRoot(
   };
 }
 
-/** One entry per id: identical copies are one entry with several paths; different contents under one id are a problem. */
+/**
+ * One entry per id: identical copies are one entry with several paths; different contents under
+ * one id are a problem.
+ */
 function collectEntries(
   scope: MemoryScope,
   parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }>,
@@ -290,8 +336,75 @@ function collectEntries(
       }
       continue;
     }
-    const { extra, ...fields } = entry;
-    byId.set(entry.id, { ...fields, extra: Object.fromEntries(extra), scope, paths: [path], contentDigest });
+    byId.set(entry.id, {
+      id: entry.id,
+      type: entry.type,
+      title: entry.title,
+      appliesWhen: entry.appliesWhen,
+      priority: entry.priority,
+      confidence: entry.confidence,
+      evidence: entry.evidence,
+      created: entry.created,
+      supersedes: entry.supersedes,
+      body: entry.body,
+      extra: entry.extra.length === 0 ? {} : Object.fromEntries(entry.extra),
+      scope,
+      paths: [path],
+      contentDigest,
+    });
   }
   return [...byId.values()];
+}
+
+const STAMP_KEYS = ['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const;
+
+/**
+ * What a database keeps of a scan for the next short circuit, as JSON: stamps are 64-bit, so they
+ * are decimal strings.
+ */
+export function encodePreviousScan(
+  scan: Pick<ProjectionScan, 'coverage' | 'sourceTreeDigest' | 'files' | 'scannedAtMs'>,
+): string {
+  return JSON.stringify({
+    coverage: scan.coverage,
+    sourceTreeDigest: scan.sourceTreeDigest,
+    scannedAtMs: scan.scannedAtMs,
+    files: scan.files.map((f) => [f.path, f.contentDigest, ...STAMP_KEYS.map((key) => f.stamp[key].toString())]),
+  });
+}
+
+/** The stored form back; null when it cannot be read, which only costs a full scan. */
+export function decodePreviousScan(text: string): PreviousScan | null {
+  try {
+    const value = JSON.parse(text) as {
+      coverage: unknown;
+      sourceTreeDigest: unknown;
+      scannedAtMs: unknown;
+      files: unknown;
+    };
+    if (value.coverage !== 'complete' && value.coverage !== 'partial') return null;
+    if (typeof value.sourceTreeDigest !== 'string' || typeof value.scannedAtMs !== 'number') return null;
+    if (!Array.isArray(value.files)) return null;
+    const files = value.files.map((row: unknown) => {
+      if (!Array.isArray(row) || row.length !== 7 || !row.every((cell) => typeof cell === 'string'))
+        throw new Error('row');
+      const [path, contentDigest, ...stamp] = row as string[];
+      const [dev, ino, size, mtimeNs, ctimeNs] = stamp.map((cell) => BigInt(cell)) as [
+        bigint,
+        bigint,
+        bigint,
+        bigint,
+        bigint,
+      ];
+      return { path: path!, contentDigest: contentDigest!, stamp: { dev, ino, size, mtimeNs, ctimeNs } };
+    });
+    return {
+      coverage: value.coverage,
+      sourceTreeDigest: value.sourceTreeDigest,
+      scannedAtMs: value.scannedAtMs,
+      files,
+    };
+  } catch {
+    return null;
+  }
 }

@@ -28,10 +28,12 @@ export const DRAFTS_PER_TASK_MAX = 8;
 /** A "sentence" longer than this is pasted prose or a document, not a statement someone typed. */
 const STATEMENT_MAX_CHARS = 400;
 const STATEMENT_MIN_WORDS = 3;
+/** A line longer than this is a pasted document or a minified file; nobody types a paragraph that long. */
+const PROSE_LINE_MAX_CHARS = 4000;
 
 interface Rule {
   name: string;
-  /** Matched against the cleaned sentence; group 1, when present, is the statement without its trigger. */
+  /** Matched against the cleaned sentence; group 1, when the rule has one, is the statement without its trigger. */
   pattern: RegExp;
   type: DraftType;
   priority: number;
@@ -40,7 +42,7 @@ interface Rule {
 
 const SUBJECT = String.raw`(?:we|you|i|our team|the team)`;
 const MODAL = String.raw`(?:should|must|will|need to|have to|want to|'d like to|would like to|are going to|'re going to)`;
-const CONVENTION_NOUN = String.raw`(?:convention|standard|rule|policy|guideline|style|practice|approach|workflow)s?`;
+const CONVENTION_NOUN = String.raw`(?:convention|standard|rule|policy|guideline|guide|handbook|playbook|style|practice|approach|workflow)s?`;
 const USE_VERB = String.raw`(?:use|uses|are using|'re using|rely on|standardi[sz]e on|standardi[sz]ed on|build with|deploy (?:to|with|on|via|from)|target|host on|ship with|pin|vendor|write|name|keep|format|lint|test with|release (?:from|with|on))`;
 const RECURRENCE = String.raw`(?:before (?:every|each|any)|after (?:every|each|any)|whenever|every time|each time|on every|for every|for each|for all|in every|in all)`;
 
@@ -83,7 +85,11 @@ const RULES: Rule[] = [
   },
   {
     name: 'convention',
-    pattern: new RegExp(String.raw`^(?:(?:our|the|my|team|project|house|repo)\s+(?:\w+\s+){0,2}${CONVENTION_NOUN}\s+(?:is|are|says)\b|by convention\b|as a (?:rule|convention)\b)`, 'i'),
+    pattern: new RegExp(
+      String.raw`^(?:(?:our|the|my|team|project|house|repo)\s+(?:\w+\s+){0,2}${CONVENTION_NOUN}\s+(?:here\s+|in this (?:repo|project|codebase|team)\s+)?` +
+        String.raw`(?:is|are|says)\b|by convention\b|as a (?:rule|convention)\b)`,
+      'i',
+    ),
     type: 'work_method',
     priority: 85,
     confidence: 0.85,
@@ -97,7 +103,7 @@ const RULES: Rule[] = [
   },
   {
     name: 'subject-should-always',
-    pattern: /^(?!(?:it|this|that|these|those|he|she|they)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,5}\s+(?:should|must|has to|have to|needs to|need to)\s+(?:always|never)\s+\w+/i,
+    pattern: /^(?!(?:it|this|that|these|those|he|she|they)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,5}\s+(?:(?:should|must|has to|have to|needs to|need to)\s+(?:always|never)|(?:is|are)\s+(?:always|never)\s+to\s+be)\s+\w+/i,
     type: 'work_method',
     priority: 75,
     confidence: 0.75,
@@ -105,7 +111,7 @@ const RULES: Rule[] = [
   {
     name: 'dont',
     pattern: new RegExp(
-      String.raw`^(?:(?:don't|do not|dont|never ever)\s+(?!(?:worry|bother|mind|panic|know|stop|wait|forget|do (?:that|it|this))\b)\w+|` +
+      String.raw`^(?:(?:don't|do not|dont|never ever|avoid)\s+(?!(?:worry|bother|mind|panic|know|stop|wait|forget|do (?:that|it|this))\b)\w+|` +
         String.raw`(?:we|you)\s+(?:don't|do not|shouldn't|should not|must not|mustn't|cannot|can't|never)\s+` +
         String.raw`(?:use|commit|push|add|write|put|import|call|deploy|merge|touch|modify|edit|rely|mix|check in|store|log|expose|bump|ship|run|install|depend|force|rebase|squash|mock|catch|throw)\b|` +
         String.raw`i (?:don't|do not|never) want\b)`,
@@ -131,7 +137,7 @@ const RULES: Rule[] = [
   },
   {
     name: 'decision',
-    pattern: /^(?:(?:we|i|the team)(?:\s+have|'ve|\s+had|\s+all)?\s+(?:decided|agreed|chose|chosen|settled on|went with|are going with|'re going with|will go with|are standardi[sz]ing on)\b|(?:the\s+|our\s+)?decision\s+(?:is|was)\b|let's\s+(?:go with|standardi[sz]e on|stick with|settle on)\b|we(?:'re| are)\s+(?:moving|switching|migrating) (?:to|from|away from)\b)/i,
+    pattern: /^(?:(?:we|i|the team)(?:\s+have|'ve|\s+had|\s+all|'re|\s+are)?\s+(?:decided|agreed|chose|chosen|settled on|went with|going with|will go with|standardi[sz]ing on|standardi[sz]ed on)\b|(?:the\s+|our\s+)?decision\s+(?:is|was)\b|let's\s+(?:go with|standardi[sz]e on|stick with|settle on)\b|we(?:'re| are)\s+(?:moving|switching|migrating) (?:to|from|away from)\b)/i,
     type: 'work_fact',
     priority: 70,
     confidence: 0.75,
@@ -141,7 +147,7 @@ const RULES: Rule[] = [
     pattern: new RegExp(
       String.raw`^(?:(?:here|at work|in (?:this|our) (?:repo|repository|project|codebase|monorepo|team|company)),?\s+)?` +
         String.raw`(?:we|our team|the team|this (?:repo|project|codebase|monorepo))\s+(?:(?:always|only|now|currently|mostly|all)\s+)?` +
-        String.raw`${USE_VERB}\s+(?!(?:it|this|that|them|these|those)\b)(.+)$`,
+        String.raw`${USE_VERB}\s+(?!(?:it|this|that|them|these|those)\b)\S`,
       'i',
     ),
     type: 'work_fact',
@@ -177,8 +183,24 @@ const RULES: Rule[] = [
     confidence: 0.7,
   },
   {
+    name: 'we-keep-in-path',
+    pattern: /^(?:we|you)\s+(?:always\s+)?(?:keep|put|store|place)\s+(?!(?:it|this|that|them|these|those)\b).{2,80}?\s+(?:in|under|into)\s+`?[\w.~-]*\/[\w./*-]*`?/i,
+    type: 'work_artifact',
+    priority: 55,
+    confidence: 0.7,
+  },
+  {
+    name: 'use-x-for-kind',
+    // "Use snake_case for database columns": a choice for a kind of thing (plural, "all", a proper
+    // name), not for the one in front of us ("use the other helper for the parser").
+    pattern: /^[Uu]se\s+`?[\w./@+-]+`?\s+(?:for|in|with)\s+(?!(?:the|this|that|it|my|your|these|those)\b)(?:all\b|every\b|any\b|new\b|[A-Z]\w+|(?:[a-z]+\s+)?[a-z]+s\b)/,
+    type: 'work_method',
+    priority: 55,
+    confidence: 0.6,
+  },
+  {
     name: 'recurring-imperative',
-    pattern: new RegExp(String.raw`^(?:please\s+)?[a-z]+\b.*\b${RECURRENCE}\b`, 'i'),
+    pattern: new RegExp(String.raw`^(?:(?:please\s+)?[a-z]+\b.*\b${RECURRENCE}\b|${RECURRENCE}\b.+,\s*\w+)`, 'i'),
     type: 'work_method',
     priority: 60,
     confidence: 0.65,
@@ -210,6 +232,7 @@ const PASTED_LINE: RegExp[] = [
 ];
 
 function isPastedLine(line: string): boolean {
+  if (line.length > PROSE_LINE_MAX_CHARS) return true;
   if (PASTED_LINE.some((pattern) => pattern.test(line))) return true;
   const text = line.trim();
   if (text.length < 20) return false;
@@ -248,7 +271,7 @@ function sentencesOf(line: string): string[] {
   return sentences;
 }
 
-const FILLER = /^(?:ok(?:ay)?|so|and|also|but|btw|by the way|oh|well|alright|all right|right|great|thanks|thank you|cool|nice|yes|yeah|yep|sure|perfect|one more thing|another thing|important|heads up|hey|hi|just|please|one thing)\b\s*[,:;!.-]*\s*/i;
+const FILLER = /^(?:ok(?:ay)?|so|and|also|but|btw|by the way|just so you know|for your information|fwiw|oh|well|alright|all right|right|great|thanks|thank you|cool|nice|yes|yeah|yep|sure|perfect|one more thing|another thing|important|heads up|hey|hi|just|please|one thing)\b\s*[,:;!.-]*\s*/i;
 
 function withoutFillers(sentence: string): string {
   let text = sentence;
@@ -297,7 +320,7 @@ export function matchStatement(rawSentence: string): Match | null {
   for (const rule of RULES) {
     const found = rule.pattern.exec(sentence);
     if (!found) continue;
-    const body = found[1] !== undefined && !rule.name.startsWith('we-use') ? found[1] : sentence;
+    const body = found[1] ?? sentence;
     if (body.split(' ').length < STATEMENT_MIN_WORDS - 1) return null;
     return { content: asStatement(withoutFillers(body)), rule };
   }

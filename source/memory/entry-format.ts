@@ -71,7 +71,19 @@ const KEY_RE = /^([A-Za-z][A-Za-z0-9_]*)[ \t]*:(.*)$/;
 const ENTRY_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const DELIMITER = '---';
-const FIELD_ORDER = ['id', 'type', 'title', 'appliesWhen', 'priority', 'confidence', 'evidence', 'created', 'supersedes'];
+/** A JSON string literal with no escapes and no control characters. */
+const PLAIN_STRING_RE = /^"[^"\\\u0000-\u001f]*"$/;
+const FIELD_ORDER = [
+  'id',
+  'type',
+  'title',
+  'appliesWhen',
+  'priority',
+  'confidence',
+  'evidence',
+  'created',
+  'supersedes',
+];
 /** A short array or object stays on its field's line; a longer one is indented JSON over several lines. */
 const INLINE_VALUE_MAX_CHARS = 100;
 
@@ -80,20 +92,45 @@ const fail = (line: number, message: string): { ok: false; problem: EntryProblem
   problem: { line, message },
 });
 
-/** Lines with their terminators; `text` is the line without `\n` or `\r\n`. */
-function splitLines(source: string): Array<{ raw: string; text: string }> {
-  const lines = source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-  return lines.map((raw) => ({ raw, text: raw.replace(/\r?\n$/, '') }));
+/**
+ * The lines of the frontmatter, through the closing `---` line (the body is not split: it can be
+ * long and is kept as it is). `raw` has the terminator; `text` is without `\n` or `\r\n`.
+ */
+function frontmatterLines(source: string): Array<{ raw: string; text: string }> {
+  const lines: Array<{ raw: string; text: string }> = [];
+  let position = 0;
+  while (position < source.length) {
+    const newline = source.indexOf('\n', position);
+    const end = newline < 0 ? source.length : newline + 1;
+    const raw = source.slice(position, end);
+    const cut = newline < 0 ? raw.length : raw.length - (raw.endsWith('\r\n') ? 2 : 1);
+    const text = raw.slice(0, cut);
+    lines.push({ raw, text });
+    position = end;
+    if (lines.length > 1 && text === DELIMITER) break;
+  }
+  return lines;
 }
+
+const countNewlines = (text: string): number => {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+};
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Decodes a file's bytes; only strict UTF-8 without a byte order mark round-trips to the same bytes. */
 export function decodeEntryBytes(bytes: Uint8Array): ParseResult<string> {
   if (bytes.length > MEMORY_ENTRY_MAX_BYTES) {
-    return fail(1, `the file is ${bytes.length} bytes, over the ${MEMORY_ENTRY_MAX_BYTES}-byte limit of an entry; split it`);
+    return fail(
+      1,
+      `the file is ${bytes.length} bytes, over the ${MEMORY_ENTRY_MAX_BYTES}-byte limit of an entry; split it`,
+    );
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = strictUtf8.decode(bytes);
   } catch {
     const bad = firstInvalidUtf8(bytes);
     const line = 1 + bytes.subarray(0, bad).reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
@@ -151,12 +188,15 @@ function jsonError(error: unknown, text: string, firstLine: number, key: string)
   const message = error instanceof Error ? error.message : String(error);
   const position = /position (\d+)/.exec(message);
   const line = position ? firstLine + lineOf(text, Number(position[1])) - 1 : firstLine;
-  return fail(line, `the value of \`${key}\` is not valid JSON (${message.replace(/^.*?JSON[^:]*: ?/, '').trim() || message})`);
+  return fail(
+    line,
+    `the value of \`${key}\` is not valid JSON (${message.replace(/^.*?JSON[^:]*: ?/, '').trim() || message})`,
+  );
 }
 
 /** Parses the text of a file into a document; nothing is checked beyond the dialect itself. */
 export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
-  const lines = splitLines(source);
+  const lines = frontmatterLines(source);
   const first = lines[0];
   if (!first || first.text !== DELIMITER) {
     return fail(1, 'an entry starts with a `---` line, then `key: value` fields, then `---` and the body');
@@ -169,11 +209,8 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
     const line = lines[index]!;
     const lineNumber = index + 1;
     if (line.text === DELIMITER) {
-      const body = lines
-        .slice(index + 1)
-        .map((l) => l.raw)
-        .join('');
-      return { ok: true, value: { open: first.raw, items, close: line.raw, body, eol } };
+      const bodyStart = lines.reduce((length, l) => length + l.raw.length, 0);
+      return { ok: true, value: { open: first.raw, items, close: line.raw, body: source.slice(bodyStart), eol } };
     }
     if (line.text.trim() === '') {
       items.push({ kind: 'blank', raw: line.raw });
@@ -182,7 +219,10 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
     }
     const match = KEY_RE.exec(line.text);
     if (!match) {
-      return fail(lineNumber, 'expected `key: value` (a JSON value; a string may go without quotes) or the closing `---`');
+      return fail(
+        lineNumber,
+        'expected `key: value` (a JSON value; a string may go without quotes) or the closing `---`',
+      );
     }
     const key = match[1]!;
     if (seen.has(key)) return fail(lineNumber, `\`${key}\` is set twice (first on line ${seen.get(key)})`);
@@ -209,7 +249,10 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
         at++;
         const next = lines[at];
         if (!next || next.text === DELIMITER) {
-          return fail(lineNumber, `the value of \`${key}\` opens a bracket that is not closed before the end of the frontmatter`);
+          return fail(
+            lineNumber,
+            `the value of \`${key}\` opens a bracket that is not closed before the end of the frontmatter`,
+          );
         }
         text = next.text;
         // A newline inside a JSON string literal is never valid; say so where it happens.
@@ -231,7 +274,10 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
       continue;
     }
     let value: JsonValue;
-    if (valueText.startsWith('"')) {
+    if (PLAIN_STRING_RE.test(valueText)) {
+      // A string without escapes reads as its characters: no JSON.parse needed (the common case).
+      value = valueText.slice(1, -1);
+    } else if (valueText.startsWith('"')) {
       try {
         value = JSON.parse(valueText) as JsonValue;
       } catch (error) {
@@ -266,6 +312,9 @@ export function serializeEntryDocument(document: EntryDocument): string {
 const isObject = (value: JsonValue | undefined): value is { [key: string]: JsonValue } =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** More than `max` characters (code points)? No longer in UTF-16 units means no longer in characters. */
+const longerThan = (text: string, max: number): boolean => text.length > max && [...text].length > max;
+
 const oneLine = (text: string): boolean => !/[\r\n]/.test(text);
 
 /** Checks and types the fields of a document. */
@@ -277,7 +326,7 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
     fields.set(item.key, { value: item.value, line: item.line });
     if (!FIELD_ORDER.includes(item.key)) extra.push([item.key, item.value]);
   }
-  const closeLine = 2 + document.items.reduce((lines, item) => lines + (item.raw.match(/\n/g)?.length ?? 0), 0);
+  const closeLine = 2 + document.items.reduce((lines, item) => lines + countNewlines(item.raw), 0);
   const required = (key: string) => fields.get(key) ?? { value: undefined, line: closeLine };
 
   const id = required('id');
@@ -294,7 +343,7 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
   if (typeof title.value !== 'string' || title.value.trim() === '' || !oneLine(title.value)) {
     return fail(title.line, '`title` is required: a non-empty string on one line');
   }
-  if ([...title.value].length > MEMORY_TITLE_MAX_CHARS) {
+  if (longerThan(title.value, MEMORY_TITLE_MAX_CHARS)) {
     return fail(title.line, `\`title\` is longer than ${MEMORY_TITLE_MAX_CHARS} characters`);
   }
 
@@ -302,12 +351,15 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
   if (appliesWhen && appliesWhen.value !== null && typeof appliesWhen.value !== 'string') {
     return fail(appliesWhen.line, '`appliesWhen` must be a string');
   }
-  if (typeof appliesWhen?.value === 'string' && [...appliesWhen.value].length > MEMORY_APPLIES_WHEN_MAX_CHARS) {
+  if (typeof appliesWhen?.value === 'string' && longerThan(appliesWhen.value, MEMORY_APPLIES_WHEN_MAX_CHARS)) {
     return fail(appliesWhen.line, `\`appliesWhen\` is longer than ${MEMORY_APPLIES_WHEN_MAX_CHARS} characters`);
   }
 
   const priority = fields.get('priority');
-  if (priority && !(Number.isInteger(priority.value) && (priority.value as number) >= 0 && (priority.value as number) <= 100)) {
+  if (
+    priority &&
+    !(Number.isInteger(priority.value) && (priority.value as number) >= 0 && (priority.value as number) <= 100)
+  ) {
     return fail(priority.line, '`priority` must be a whole number from 0 to 100');
   }
 
@@ -325,7 +377,11 @@ export function entryFromDocument(document: EntryDocument): ParseResult<MemoryEn
   }
 
   const created = fields.get('created');
-  if (created && created.value !== null && (typeof created.value !== 'string' || Number.isNaN(Date.parse(created.value)))) {
+  if (
+    created &&
+    created.value !== null &&
+    (typeof created.value !== 'string' || Number.isNaN(Date.parse(created.value)))
+  ) {
     return fail(created.line, '`created` must be a date string such as "2026-01-31T12:00:00Z"');
   }
 
@@ -393,7 +449,13 @@ function fieldValues(entry: EntryFields): Array<[string, JsonValue | null]> {
 
 /** A new document for an entry: the known fields in their fixed order (absent ones left out), then `extra`. */
 export function documentForEntry(entry: MemoryEntry): EntryDocument {
-  const document: EntryDocument = { open: `${DELIMITER}\n`, items: [], close: `${DELIMITER}\n`, body: entry.body, eol: '\n' };
+  const document: EntryDocument = {
+    open: `${DELIMITER}\n`,
+    items: [],
+    close: `${DELIMITER}\n`,
+    body: entry.body,
+    eol: '\n',
+  };
   const fields: Array<[string, JsonValue | null]> = [...fieldValues(entry), ...entry.extra];
   return updateEntryDocument(document, Object.fromEntries(fields.filter(([, value]) => value !== null)));
 }
@@ -432,21 +494,24 @@ export function updateEntryDocument(
   let line = 2;
   for (const item of items) {
     if (item.kind === 'field') item.line = line;
-    line += item.raw.match(/\n/g)?.length ?? 0;
+    line += countNewlines(item.raw);
   }
   return { ...document, items, body };
 }
 
 /** Why an entry id is not acceptable, or null. */
 export function checkEntryId(id: string): string | null {
-  if (id.length === 0 || id.length > MEMORY_ENTRY_ID_MAX_CHARS) return `must have 1 to ${MEMORY_ENTRY_ID_MAX_CHARS} characters`;
-  if (!ENTRY_ID_RE.test(id)) return 'may hold only letters, digits, ".", "_" and "-", and starts with a letter or digit';
+  if (id.length === 0 || id.length > MEMORY_ENTRY_ID_MAX_CHARS)
+    return `must have 1 to ${MEMORY_ENTRY_ID_MAX_CHARS} characters`;
+  if (!ENTRY_ID_RE.test(id))
+    return 'may hold only letters, digits, ".", "_" and "-", and starts with a letter or digit';
   return null;
 }
 
 /** Why a slug is not acceptable, or null. Slugs are lower-case words joined by single dashes. */
 export function checkSlug(slug: string): string | null {
-  if (slug.length === 0 || slug.length > MEMORY_SLUG_MAX_CHARS) return `a slug has 1 to ${MEMORY_SLUG_MAX_CHARS} characters`;
+  if (slug.length === 0 || slug.length > MEMORY_SLUG_MAX_CHARS)
+    return `a slug has 1 to ${MEMORY_SLUG_MAX_CHARS} characters`;
   if (!SLUG_RE.test(slug)) return 'a slug is lower-case letters and digits in words joined by single dashes';
   return null;
 }
@@ -499,7 +564,10 @@ export type PathCheck = { ok: true; type: EntryType; name: string } | { ok: fals
  * its name (`new`); a file a person named by hand is accepted as it is (`existing`).
  */
 export function checkEntryPath(path: string, mode: 'new' | 'existing' = 'new'): PathCheck {
-  const refuse = (why: string): PathCheck => ({ ok: false, reason: `${JSON.stringify(path)} is not an entry path: ${why}` });
+  const refuse = (why: string): PathCheck => ({
+    ok: false,
+    reason: `${JSON.stringify(path)} is not an entry path: ${why}`,
+  });
   if (path.includes('\0')) return refuse('it contains a NUL character');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return refuse('it is absolute');
   if (path.includes('\\')) return refuse('it contains a backslash');

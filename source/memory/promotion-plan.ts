@@ -7,7 +7,12 @@
 
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { sha256Hex } from '../hook/identity.js';
-import { MEMORY_APPLIES_WHEN_MAX_CHARS, MEMORY_ENTRY_MAX_BYTES, MEMORY_SLUG_MAX_CHARS, MEMORY_TITLE_MAX_CHARS } from '../limits.js';
+import {
+  MEMORY_APPLIES_WHEN_MAX_CHARS,
+  MEMORY_ENTRY_MAX_BYTES,
+  MEMORY_SLUG_MAX_CHARS,
+  MEMORY_TITLE_MAX_CHARS,
+} from '../limits.js';
 import { gitBlobOid } from './blob-oid.js';
 import {
   type Confidence,
@@ -23,8 +28,9 @@ import {
   slugify,
   updateEntryDocument,
 } from './entry-format.js';
+import { writeModesFor } from './memory-root.js';
 import { lintText as secretLint, type SecretFinding } from './secret-lint.js';
-import { type MemoryRoot, readMemoryFile, type WriteOptions, writeMemoryFile } from './safe-files.js';
+import { type MemoryRoot, readMemoryFile, syncDirectory, type WriteOptions, writeMemoryFile } from './safe-files.js';
 
 export const PLAN_FORMAT = 'common-memory-promotion-plan@1';
 /** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
@@ -110,7 +116,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The id a new entry gets from its candidate: stable, so preparing the same candidate twice targets one entry. */
-export const entryIdForCandidate = (candidateId: string): string => `m-${sha256Hex(`common-memory entry@1\0${candidateId}`).slice(0, 20)}`;
+export const entryIdForCandidate = (candidateId: string): string =>
+  `m-${sha256Hex(`common-memory entry@1\0${candidateId}`).slice(0, 20)}`;
 
 /**
  * The body as it is written: NFC, LF line ends, no control characters but tabs, no trailing
@@ -135,13 +142,17 @@ function titleOf(candidate: CandidateForPromotion): string {
 }
 
 function entryFields(candidate: CandidateForPromotion): Record<string, JsonValue | null> {
-  const appliesWhen = candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
+  const appliesWhen =
+    candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
   return {
     title: titleOf(candidate),
     appliesWhen: appliesWhen === '' ? null : appliesWhen,
     priority: Math.min(100, Math.max(0, Math.round(candidate.priority))),
     confidence: candidate.confidence,
-    evidence: { summary: singleLineText(candidate.evidenceSummary, MEMORY_APPLIES_WHEN_MAX_CHARS), candidateId: candidate.candidateId },
+    evidence: {
+      summary: singleLineText(candidate.evidenceSummary, MEMORY_APPLIES_WHEN_MAX_CHARS),
+      candidateId: candidate.candidateId,
+    },
   };
 }
 
@@ -173,7 +184,13 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   const existing: Existing[] = input.currentFiles.map((file) => {
     const parsed = parseEntry(file.bytes);
     if (!parsed.ok) {
-      return { ...file, document: null, entryId: null, supersedes: [], problem: `line ${parsed.problem.line}: ${parsed.problem.message}` };
+      return {
+        ...file,
+        document: null,
+        entryId: null,
+        supersedes: [],
+        problem: `line ${parsed.problem.line}: ${parsed.problem.message}`,
+      };
     }
     const { entry, document } = parsed.value;
     return { ...file, document, entryId: entry.id, supersedes: entry.supersedes, problem: null };
@@ -195,7 +212,9 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     const entryId = candidate.updatesEntryId ?? entryIdForCandidate(candidate.candidateId);
     const target = byEntryId.get(entryId);
     if (candidate.updatesEntryId !== null && !target) {
-      return invalid(`entry ${entryId}, which candidate ${candidate.candidateId} updates, is not in the ${input.scope} memory root`);
+      return invalid(
+        `entry ${entryId}, which candidate ${candidate.candidateId} updates, is not in the ${input.scope} memory root`,
+      );
     }
     if (files.some((file) => file.entryId === entryId)) {
       return invalid(`two candidates would write entry ${entryId}; promote them in separate plans`);
@@ -205,7 +224,11 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     if (target) {
       path = target.path;
       const supersedes = [...new Set([...target.supersedes, ...candidate.supersedes])];
-      document = updateEntryDocument(target.document!, { ...fields, supersedes: supersedes.length > 0 ? supersedes : null, updated: input.now }, body);
+      document = updateEntryDocument(
+        target.document!,
+        { ...fields, supersedes: supersedes.length > 0 ? supersedes : null, updated: input.now },
+        body,
+      );
     } else {
       path = freePath(candidate.type, fields.title as string, taken);
       document = documentForEntry({
@@ -227,10 +250,17 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     if (!check.ok) return invalid(check.reason);
     const content = encoder.encode(serializeEntryDocument(document));
     if (content.length > MEMORY_ENTRY_MAX_BYTES) {
-      return invalid(`the entry for candidate ${candidate.candidateId} would be ${content.length} bytes, over the ${MEMORY_ENTRY_MAX_BYTES}-byte limit; shorten it`);
+      return invalid(
+        `the entry for candidate ${candidate.candidateId} would be ${content.length} bytes, ` +
+          `over the ${MEMORY_ENTRY_MAX_BYTES}-byte limit; shorten it`,
+      );
     }
     const reparsed = parseEntry(content);
-    if (!reparsed.ok) return invalid(`the entry for candidate ${candidate.candidateId} would not read back (line ${reparsed.problem.line}: ${reparsed.problem.message})`);
+    if (!reparsed.ok)
+      return invalid(
+        `the entry for candidate ${candidate.candidateId} would not read back ` +
+          `(line ${reparsed.problem.line}: ${reparsed.problem.message})`,
+      );
     const current = byPath.get(path);
     files.push({
       path,
@@ -250,17 +280,26 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   const blocking: Array<SecretFinding & { candidateId: string }> = [];
   for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const findings = [...lint(file.path).map((f) => ({ ...f, line: 0 })), ...lint(decoder.decode(file.content))];
-    blocking.push(...findings.filter((f) => f.severity === 'block').map((f) => ({ ...f, candidateId: file.candidateIds[0]! })));
-    planFiles.push({ ...file, sanitizedContentDigest: sha256Hex(file.content), findings: findings.filter((f) => f.severity !== 'block') });
+    blocking.push(
+      ...findings.filter((f) => f.severity === 'block').map((f) => ({ ...f, candidateId: file.candidateIds[0]! })),
+    );
+    planFiles.push({
+      ...file,
+      sanitizedContentDigest: sha256Hex(file.content),
+      findings: findings.filter((f) => f.severity !== 'block'),
+    });
   }
   if (blocking.length > 0) {
     const first = blocking[0]!;
     const where = first.line === 0 ? 'its file name' : `line ${first.line} of its entry`;
+    const more = blocking.length > 1 ? `, and ${blocking.length - 1} more finding(s)` : '';
     return {
       ok: false,
       refusal: {
         reason: 'secret',
-        message: `refused: candidate ${first.candidateId} has what looks like a secret at ${where} (${first.rule}: ${first.excerpt})${blocking.length > 1 ? `, and ${blocking.length - 1} more finding(s)` : ''}; discard or edit the candidate`,
+        message:
+          `refused: candidate ${first.candidateId} has what looks like a secret at ${where} ` +
+          `(${first.rule}: ${first.excerpt})${more}; discard or edit the candidate`,
         findings: blocking,
       },
     };
@@ -272,7 +311,9 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     scope: input.scope,
     ownerKey: input.ownerKey,
     policyVersion: PROMOTION_POLICY_VERSION,
-    candidates: input.candidates.map((c) => ({ candidateId: c.candidateId, revision: c.revision })).sort((a, b) => (a.candidateId < b.candidateId ? -1 : 1)),
+    candidates: input.candidates
+      .map((c) => ({ candidateId: c.candidateId, revision: c.revision }))
+      .sort((a, b) => (a.candidateId < b.candidateId ? -1 : 1)),
     files: planFiles,
     diff: planDiff(planFiles, byPath),
   } as const;
@@ -328,15 +369,12 @@ export const planDigestOf = (plan: Omit<PromotionPlan, 'planDigest'>): string =>
  */
 export function checkPlanIntegrity(plan: PromotionPlan): string | null {
   for (const file of plan.files) {
-    if (sha256Hex(file.content) !== file.sanitizedContentDigest) return `the stored bytes of ${file.path} do not match their digest`;
+    if (sha256Hex(file.content) !== file.sanitizedContentDigest)
+      return `the stored bytes of ${file.path} do not match their digest`;
   }
   if (planDigestOf(plan) !== plan.planDigest) return 'the plan does not match its digest';
   return null;
 }
-
-/** File and directory modes per scope: the user scope is private; project files are committed and shared. */
-export const writeModesFor = (scope: PromotionScope): Pick<WriteOptions, 'fileMode' | 'directoryMode'> =>
-  scope === 'user' ? { fileMode: 0o600, directoryMode: 0o700 } : { fileMode: 0o644, directoryMode: 0o755 };
 
 export type ApplyOutcome =
   /** The approved bytes were written. */
@@ -347,7 +385,10 @@ export type ApplyOutcome =
   | { outcome: 'drift'; expected: string | null; found: string | null };
 
 /** What a target holds now, compared with the plan's view of it. */
-function targetState(root: MemoryRoot, file: Pick<PlanFile, 'path' | 'targetBlobHash' | 'content'>): ApplyOutcome | null {
+function targetState(
+  root: MemoryRoot,
+  file: Pick<PlanFile, 'path' | 'targetBlobHash' | 'content'>,
+): ApplyOutcome | null {
   const current = readMemoryFile(root, file.path, MEMORY_ENTRY_MAX_BYTES);
   if (current && Buffer.compare(current.bytes, file.content) === 0) return { outcome: 'skipped' };
   const found = current ? gitBlobOid(current.bytes) : null;
@@ -359,14 +400,19 @@ function targetState(root: MemoryRoot, file: Pick<PlanFile, 'path' | 'targetBlob
  * Checks every target before the first write, so a plan whose files drifted since prepare is
  * voided with nothing written. Returns the paths that drifted.
  */
-export function driftedTargets(root: MemoryRoot, plan: { files: ReadonlyArray<Pick<PlanFile, 'path' | 'targetBlobHash' | 'content'>> }): string[] {
+export function driftedTargets(
+  root: MemoryRoot,
+  plan: { files: ReadonlyArray<Pick<PlanFile, 'path' | 'targetBlobHash' | 'content'>> },
+): string[] {
   return plan.files.filter((file) => targetState(root, file)?.outcome === 'drift').map((file) => file.path);
 }
 
 /**
  * One step of a promotion: re-read the target; if it already holds the approved bytes, skip; if
  * its blob OID is not the plan's, report drift and write nothing; else write the approved bytes
- * through the no-follow writer. Safe to replay after a crash at any point. An unsafe target (a
+ * through the no-follow writer. Safe to replay after a crash at any point: the journal runs every
+ * step again on resume and the content decides (a file's "applied" mark is progress, not proof —
+ * until syncPlanDirectories, a rename survives a process crash but maybe not a power failure). An unsafe target (a
  * link, a directory, a file over the size cap) throws a MemoryFileError: the plan cannot go on.
  */
 export function applyPlanFile(
@@ -380,6 +426,15 @@ export function applyPlanFile(
   }
   const state = targetState(root, file);
   if (state) return state;
-  writeMemoryFile(root, file.path, file.content, { ...writeModesFor(scope), ...hooks });
+  writeMemoryFile(root, file.path, file.content, { ...writeModesFor(scope), ...hooks, syncDirectory: false });
   return { outcome: 'written' };
+}
+
+/**
+ * The last file step of a promotion: one fsync per directory the plan wrote into, so every rename
+ * is durable before the journal records the plan as applied. Replaying it is harmless.
+ */
+export function syncPlanDirectories(root: MemoryRoot, plan: { files: ReadonlyArray<Pick<PlanFile, 'path'>> }): void {
+  const directories = new Set(plan.files.map((file) => file.path.split('/').slice(0, -1).join('/')));
+  for (const directory of [...directories].sort()) syncDirectory(root, directory);
 }

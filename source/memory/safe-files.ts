@@ -86,9 +86,11 @@ export interface CheckedDirectory {
  * a backslash and NUL: none of them can name something inside the root unambiguously.
  */
 export function splitRelativePath(path: string): string[] {
-  const refuse = (why: string) => new MemoryFileError('invalid_path', path, `refused the path ${JSON.stringify(path)}: ${why}`);
+  const refuse = (why: string) =>
+    new MemoryFileError('invalid_path', path, `refused the path ${JSON.stringify(path)}: ${why}`);
   if (path.includes('\0')) throw refuse('it contains a NUL character');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw refuse('it is absolute; give a path relative to the memory root');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    throw refuse('it is absolute; give a path relative to the memory root');
   if (path.includes('\\')) throw refuse('it contains a backslash');
   const parts = path.split('/');
   for (const part of parts) {
@@ -141,14 +143,16 @@ const symlinkError = (display: string) =>
   new MemoryFileError(
     'symlink',
     display,
-    `${display} is a symbolic link; common-memory never follows links inside a memory root — replace it with a real directory or file`,
+    `${display} is a symbolic link; common-memory never follows links inside a memory root — ` +
+      'replace it with a real directory or file',
   );
 
 const changedError = (display: string) =>
   new MemoryFileError(
     'changed',
     display,
-    `${display} changed while common-memory was using it (a directory was moved or replaced); nothing more was written — check it and retry`,
+    `${display} changed while common-memory was using it (a directory was moved or replaced); ` +
+      'nothing more was written — check it and retry',
   );
 
 /**
@@ -176,7 +180,8 @@ export function checkDirectory(
       try {
         mkdirSync(path, { mode: options.mode ?? 0o777 });
       } catch (mkdirError) {
-        if (errnoOf(mkdirError) !== 'EEXIST') throw fileError(mkdirError, display, `cannot create the directory ${display}`);
+        if (errnoOf(mkdirError) !== 'EEXIST')
+          throw fileError(mkdirError, display, `cannot create the directory ${display}`);
       }
       stats = lstatSync(path, { bigint: true });
       fsyncDirectory(join(path, '..'), display);
@@ -225,9 +230,15 @@ export interface ReadResult {
 /**
  * Reads one file of a checked directory: never through a link, never more than `maxBytes`, and
  * only if the file did not change while it was read (stat before and after, and the path still
- * names the file that was opened). Null when the file does not exist.
+ * names the file that was opened). Null when the file does not exist. A caller that stats every
+ * path again later (a scan does) may skip the path check with `confirmPath: false`.
  */
-export function readFileInDirectory(directory: CheckedDirectory, name: string, maxBytes: number): ReadResult | null {
+export function readFileInDirectory(
+  directory: CheckedDirectory,
+  name: string,
+  maxBytes: number,
+  options: { confirmPath?: boolean } = {},
+): ReadResult | null {
   const path = join(directory.path, name);
   const display = `${directory.display}/${name}`;
   let fd: number;
@@ -262,8 +273,10 @@ export function readFileInDirectory(directory: CheckedDirectory, name: string, m
     const after = fstatSync(fd, { bigint: true });
     const stamp = stampOf(before);
     if (BigInt(length) !== before.size || !sameStamp(stamp, stampOf(after))) throw changedError(display);
-    const named = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-    if (!named || named.dev !== before.dev || named.ino !== before.ino) throw changedError(display);
+    if (options.confirmPath ?? true) {
+      const named = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+      if (!named || named.dev !== before.dev || named.ino !== before.ino) throw changedError(display);
+    }
     return { bytes: buffer.subarray(0, length), stamp };
   } finally {
     closeSync(fd);
@@ -287,9 +300,17 @@ export interface WriteOptions {
   directoryMode: number;
   /** Called after the temporary file is durable and before the rename: crash tests stop here. */
   beforeRename?: () => void;
+  /**
+   * False: leave the directory fsync to the caller (syncDirectory), which a batch does once per
+   * directory. Until then the rename is atomic, but may be lost (not torn) on power failure.
+   */
+  syncDirectory?: boolean;
 }
 
-/** The temporary file a write goes through: hidden, so scans skip it; fixed per target, so a crash's leftover is reused. */
+/**
+ * The temporary file a write goes through: hidden, so scans skip it; fixed per target, so a
+ * crash's leftover is reused.
+ */
 export const temporaryName = (name: string): string =>
   `.cm-${createHash('sha256').update(name).digest('hex').slice(0, 16)}.tmp`;
 
@@ -300,7 +321,12 @@ export const temporaryName = (name: string): string =>
  * other, and a leftover temporary file is replaced by the next write of that target. Only one
  * writer per memory root at a time (the promotion journal serialises them).
  */
-export function writeMemoryFile(root: MemoryRoot, relativePath: string, bytes: Uint8Array, options: WriteOptions): void {
+export function writeMemoryFile(
+  root: MemoryRoot,
+  relativePath: string,
+  bytes: Uint8Array,
+  options: WriteOptions,
+): void {
   const parts = splitRelativePath(relativePath);
   const name = parts[parts.length - 1]!;
   const directory = checkDirectory(root, parts.slice(0, -1), { create: true, mode: options.directoryMode })!;
@@ -309,7 +335,11 @@ export function writeMemoryFile(root: MemoryRoot, relativePath: string, bytes: U
   const existing = lstatSync(target, { bigint: true, throwIfNoEntry: false });
   if (existing?.isSymbolicLink()) throw symlinkError(display);
   if (existing && !existing.isFile()) {
-    throw new MemoryFileError('not_regular_file', display, `${display} exists and is not a regular file; move it away and retry`);
+    throw new MemoryFileError(
+      'not_regular_file',
+      display,
+      `${display} exists and is not a regular file; move it away and retry`,
+    );
   }
 
   const temporary = join(directory.path, temporaryName(name));
@@ -342,6 +372,14 @@ export function writeMemoryFile(root: MemoryRoot, relativePath: string, bytes: U
     unlinkSync(temporary);
     throw fileError(error, display, `cannot replace ${display}`);
   }
+  if (options.syncDirectory ?? true) fsyncDirectory(directory.path, directory.display);
+  verifyDirectory(directory);
+}
+
+/** Makes the renames in `<root>/<relativeDir>` durable: an fsync of the directory, opened without following links. */
+export function syncDirectory(root: MemoryRoot, relativeDir: string): void {
+  const directory = checkDirectory(root, relativeDir === '' ? [] : splitRelativePath(relativeDir), { create: false });
+  if (!directory) return;
   fsyncDirectory(directory.path, directory.display);
   verifyDirectory(directory);
 }

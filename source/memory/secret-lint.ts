@@ -81,7 +81,8 @@ const RULES: Rule[] = [
     severity: 'block',
     keywords: ['private key'],
     // PEM (PKCS#1, PKCS#8, SEC1, OpenSSH, encrypted) and PGP armour; the whole block up to its END line when present.
-    pattern: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,16384}?-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
+    // The body never contains five dashes, so a scan for END stops at the next armour line (linear time).
+    pattern: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:(?:[^-]|-(?!----)){0,16384}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
   },
   {
     name: 'aws-access-key-id',
@@ -186,6 +187,57 @@ const RULES: Rule[] = [
     check: (secret) => (/\d/.test(secret) && /[A-Z]/.test(secret) ? 'block' : null),
   },
   {
+    name: 'sendgrid-api-key',
+    severity: 'block',
+    keywords: ['sg.'],
+    pattern: new RegExp(String.raw`${B}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`, 'g'),
+  },
+  {
+    name: 'huggingface-token',
+    severity: 'block',
+    keywords: ['hf_'],
+    pattern: new RegExp(String.raw`${B}hf_[A-Za-z]{34,40}${E}`, 'g'),
+  },
+  {
+    name: 'pypi-token',
+    severity: 'block',
+    keywords: ['pypi-'],
+    // "pypi-" then a macaroon whose base64 always begins with the encoded "pypi.org" location.
+    pattern: new RegExp(String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, 'g'),
+  },
+  {
+    name: 'google-oauth-client-secret',
+    severity: 'block',
+    keywords: ['gocspx-'],
+    pattern: new RegExp(String.raw`${B}GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])`, 'g'),
+  },
+  {
+    name: 'digitalocean-token',
+    severity: 'block',
+    keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
+    pattern: new RegExp(String.raw`${B}do[opr]_v1_[a-f0-9]{64}${E}`, 'g'),
+  },
+  {
+    name: 'shopify-token',
+    severity: 'block',
+    keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+    pattern: new RegExp(String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`, 'g'),
+  },
+  {
+    name: 'docker-hub-token',
+    severity: 'block',
+    keywords: ['dckr_pat_'],
+    pattern: new RegExp(String.raw`${B}dckr_pat_[A-Za-z0-9_-]{27,}`, 'g'),
+  },
+  {
+    name: 'azure-storage-key',
+    severity: 'block',
+    keywords: ['accountkey='],
+    // A storage connection string's AccountKey: 64 random bytes in base64 (88 characters, "==" padded).
+    pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/g,
+    secretGroup: 1,
+  },
+  {
     name: 'jwt',
     severity: 'block',
     keywords: ['eyj'],
@@ -274,6 +326,8 @@ function entropyFindings(text: string): { offset: number; length: number }[] {
     // Random keys mix digits with both cases; identifiers, words and paths do not.
     if (!/\d/.test(run) || !/[a-z]/.test(run) || !/[A-Z]/.test(run)) continue;
     if (DIGEST_RUN.test(run) || NOT_SECRET_PREFIX.test(text.slice(Math.max(0, offset - 32), offset))) continue;
+    // An alphabet written out (base64 tables, test data) is ordered, never random.
+    if (/abcdefgh|ABCDEFGH|01234567/.test(run)) continue;
     if (isIdentifier(run) || shannonEntropy(run) < ENTROPY_MIN_BITS || decodesToText(run)) continue;
     found.push({ offset, length: run.length });
   }
@@ -312,6 +366,28 @@ interface Raw {
   rank: number;
 }
 
+/** Drops findings that overlap one of a more specific rule (lower rank); the result is sorted by offset. */
+function keepMostSpecific(raw: Raw[]): Raw[] {
+  raw.sort((a, b) => a.rank - b.rank || a.offset - b.offset);
+  // Kept findings never overlap, so sorted by offset a new one can only overlap its two neighbours.
+  const kept: Raw[] = [];
+  for (const finding of raw) {
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (kept[mid]!.offset < finding.offset) low = mid + 1;
+      else high = mid;
+    }
+    const before = kept[low - 1];
+    const after = kept[low];
+    if (before && before.offset + before.length > finding.offset) continue;
+    if (after && after.offset < finding.offset + finding.length) continue;
+    kept.splice(low, 0, finding);
+  }
+  return kept;
+}
+
 /**
  * Every secret finding in `text`, in order of position; overlapping findings keep the most specific
  * rule. `prefilter: false` runs every rule's regex regardless of keywords (the benchmark's baseline;
@@ -337,16 +413,8 @@ export function lintText(text: string, options: { prefilter?: boolean } = {}): S
   for (const { offset, length } of entropyFindings(text)) {
     raw.push({ rule: 'high-entropy-string', severity: 'warn', offset, length, rank: RULES.length });
   }
-  raw.sort((a, b) => a.rank - b.rank || a.offset - b.offset);
-  const kept: Raw[] = [];
-  for (const finding of raw) {
-    const overlaps = kept.some((other) => finding.offset < other.offset + other.length && other.offset < finding.offset + finding.length);
-    if (!overlaps) kept.push(finding);
-  }
   const starts = lineStarts(text);
-  return kept
-    .sort((a, b) => a.offset - b.offset || a.rank - b.rank)
-    .map(({ rule, severity, offset, length }) => ({
+  return keepMostSpecific(raw).map(({ rule, severity, offset, length }) => ({
       rule,
       severity,
       ...position(starts, offset),

@@ -4,11 +4,7 @@
 // `appliesWhen` and excerpt is quoted as untrusted display text. Pure values in and out, and only
 // code that imports nothing from `node:`: the SessionStart hook imports this on its fast path.
 
-import {
-  MEMORY_SNAPSHOT_BODY_LINES,
-  MEMORY_SNAPSHOT_LINE_MAX_CHARS,
-  MEMORY_SNAPSHOT_MAX_BYTES,
-} from '../limits.js';
+import { MEMORY_SNAPSHOT_BODY_LINES, MEMORY_SNAPSHOT_LINE_MAX_CHARS, MEMORY_SNAPSHOT_MAX_BYTES } from '../limits.js';
 import { singleLineText } from './entry-format.js';
 
 export interface SnapshotEntry {
@@ -61,7 +57,9 @@ export function snapshotOrder(a: SnapshotEntry, b: SnapshotEntry): number {
 
 function renderEntry(entry: SnapshotEntry): string {
   const applies = entry.appliesWhen ? ` applies when: ${JSON.stringify(displayText(entry.appliesWhen))}` : '';
-  const head = `- [${displayText(entry.entryId, 128)}] (${entry.scope}, priority ${entry.priority}) title: ${JSON.stringify(displayText(entry.title))}${applies}`;
+  const title = JSON.stringify(displayText(entry.title));
+  const id = displayText(entry.entryId, 128);
+  const head = `- [${id}] (${entry.scope}, priority ${entry.priority}) title: ${title}${applies}`;
   const excerpt = entry.body
     .split(/\r?\n/)
     .filter((line) => line.trim() !== '')
@@ -70,15 +68,21 @@ function renderEntry(entry: SnapshotEntry): string {
   return [head, ...excerpt].join('\n');
 }
 
-const omittedLine = (count: number) => `(${count} more note${count === 1 ? '' : 's'} not shown: \`common-memory memory search <words>\`)`;
+const omittedLine = (count: number) =>
+  `(${count} more note${count === 1 ? '' : 's'} not shown: \`common-memory memory search <words>\`)`;
 
 /**
  * The bounded selection: entries in snapshotOrder, one per id, as many as fit `budgetBytes`
  * (UTF-8) with the frame, stopping at the first that does not fit so the order stays the order.
  */
-export function selectSnapshot(entries: readonly SnapshotEntry[], budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES): Snapshot {
+export function selectSnapshot(
+  entries: readonly SnapshotEntry[],
+  budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES,
+): Snapshot {
   const seen = new Set<string>();
-  const ordered = [...entries].sort(snapshotOrder).filter((entry) => !seen.has(entry.entryId) && seen.add(entry.entryId));
+  const ordered = [...entries]
+    .sort(snapshotOrder)
+    .filter((entry) => !seen.has(entry.entryId) && seen.add(entry.entryId));
   if (ordered.length === 0) return { text: '', entryIds: [], omitted: 0, bytes: 0 };
   // Room kept for the frame and the longest "N more" line there could be.
   let used = byteLength(HEADER) + 1 + byteLength(FOOTER) + byteLength(omittedLine(ordered.length)) + 1;
@@ -98,7 +102,8 @@ export function selectSnapshot(entries: readonly SnapshotEntry[], budgetBytes: n
   return { text, entryIds, omitted, bytes: byteLength(text) };
 }
 
-export const MANAGED_BLOCK_BEGIN = '<!-- common-memory:begin (written by `common-memory memory assemble`; edit the entries, not this block) -->';
+export const MANAGED_BLOCK_BEGIN =
+  '<!-- common-memory:begin (written by `common-memory memory assemble`; edit the entries, not this block) -->';
 export const MANAGED_BLOCK_END = '<!-- common-memory:end -->';
 
 export type SpliceResult =
@@ -113,7 +118,11 @@ export type SpliceResult =
 export function spliceManagedBlock(existing: string | null, content: string, fileName = 'the file'): SpliceResult {
   const firstBreak = existing?.indexOf('\n') ?? -1;
   const eol = existing && firstBreak > 0 && existing[firstBreak - 1] === '\r' ? '\r\n' : '\n';
-  const block = [MANAGED_BLOCK_BEGIN, ...content.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n'), MANAGED_BLOCK_END]
+  const block = [
+    MANAGED_BLOCK_BEGIN,
+    ...content.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n'),
+    MANAGED_BLOCK_END,
+  ]
     .join(eol)
     .concat(eol);
   if (existing === null || existing === '') return { ok: true, text: block, action: 'created' };
@@ -135,7 +144,9 @@ export function spliceManagedBlock(existing: string | null, content: string, fil
     const at = [...begins.map((i) => `begin on line ${i + 1}`), ...ends.map((i) => `end on line ${i + 1}`)].join(', ');
     return {
       ok: false,
-      message: `${fileName} has broken common-memory markers (${at}); keep exactly one begin line and one end line after it, or remove both, and retry`,
+      message:
+        `${fileName} has broken common-memory markers (${at}); ` +
+        'keep exactly one begin line and one end line after it, or remove both, and retry',
     };
   }
   const before = lines.slice(0, begins[0]).join('');

@@ -11,15 +11,15 @@ import { commandFor } from './keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from './keyboard/keyboard-router.js';
 import { Header } from './shell/header.js';
 import { HelpLine } from './shell/help-line.js';
-import { ShellProviders, useShellActions, useShellState, type ShellActions, type ShellEnvironment } from './shell/shell-context.js';
+import { ShellProviders, useShellActions, useShellState, type QuitReason, type ShellActions, type ShellEnvironment } from './shell/shell-context.js';
 import { initialShellState, shellReducer, type ScreenName } from './shell/shell-state.js';
 import { useHeaderStatus } from './shell/use-header-status.js';
 import { useTerminalSize } from './terminal-size.js';
 import { ThemeContext, themeFor, type Theme } from './widgets/theme.js';
 
 export interface AppProps extends ShellEnvironment {
-  /** Called once when the user quits, before Ink unmounts. */
-  onQuit?: () => void;
+  /** Called once when the user quits (q, or Ctrl+C: 'interrupt'), before Ink unmounts. */
+  onQuit?: (how: QuitReason) => void;
   /** Defaults to the environment's NO_COLOR. */
   theme?: Theme;
 }
@@ -34,7 +34,7 @@ export function App({ onQuit, theme, ...environment }: AppProps) {
   );
 }
 
-function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit: (() => void) | undefined }) {
+function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit: ((how: QuitReason) => void) | undefined }) {
   const [state, dispatch] = useReducer(shellReducer, initialShellState);
   const { exit } = useApp();
   const actions = useMemo<ShellActions>(
@@ -44,8 +44,8 @@ function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit:
       setHelp: (help) => dispatch({ type: 'setHelp', help }),
       reportStatus: (status) => dispatch({ type: 'statusLoaded', status, at: new Date() }),
       reportStatusError: (error) => dispatch({ type: 'statusFailed', error, at: new Date() }),
-      quit: () => {
-        onQuit?.();
+      quit: (how = 'quit') => {
+        onQuit?.(how);
         exit();
       },
     }),
@@ -72,7 +72,7 @@ function useShellKeys(): void {
   const actions = useShellActions();
   useKeyHandler(PRIORITY.system, (input, key) => {
     if (commandFor(['interrupt'], input, key) === undefined) return false;
-    actions.quit();
+    actions.quit('interrupt');
     return true;
   });
   useKeyHandler(PRIORITY.global, (input, key) => {

@@ -3,6 +3,7 @@
 import { render, type Instance } from 'ink';
 import type { Application } from '../api/application.js';
 import { App } from './app.js';
+import type { QuitReason } from './shell/shell-context.js';
 
 export interface RunTuiOptions {
   app: Application;
@@ -16,8 +17,8 @@ export interface RunTuiOptions {
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
 
-/** Resolves when the user quits; rejects (with the terminal restored) if rendering failed. */
-export async function runTui(options: RunTuiOptions): Promise<void> {
+/** Resolves with how the user quit (a signal counts as quit); rejects (with the terminal restored) if rendering failed. */
+export async function runTui(options: RunTuiOptions): Promise<QuitReason> {
   const { stdout } = process;
   let restored = false;
   const restore = () => {
@@ -27,6 +28,7 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   };
   let instance: Instance | undefined;
   let signalled = false;
+  let how: QuitReason = 'quit';
   // A signal ends the TUI like q does, so the caller still stops its host in order.
   const stopOnSignal = () => {
     signalled = true;
@@ -47,10 +49,11 @@ export async function runTui(options: RunTuiOptions): Promise<void> {
   process.on('SIGHUP', stopOnSignal);
   try {
     // Ctrl+C goes through the keyboard router like every key (exitOnCtrlC would bypass it).
-    instance = render(<App app={options.app} home={options.home} connection={options.connection} />, { exitOnCtrlC: false });
+    instance = render(<App app={options.app} home={options.home} connection={options.connection} onQuit={(reason) => (how = reason)} />, { exitOnCtrlC: false });
     if (failure) instance.unmount();
     await instance.waitUntilExit();
     if (failure) throw failure.error;
+    return how;
   } finally {
     instance?.cleanup();
     restore();

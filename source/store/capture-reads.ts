@@ -195,7 +195,7 @@ function sessionState(row: SessionRow): CaptureSessionState {
 }
 
 /** One keyset page of sessions, newest first, older than activation `before` (0: the newest page). */
-export function readSessions(db: Db, before = 0, limit = STATUS_SESSIONS_MAX): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
+export function readSessions(db: Db, before = 0, limit = STATUS_SESSIONS_MAX, client: string | null = null): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
   const rows = db
     .prepare(
       `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.cwd, a.started_at_ms AS startedAtMs,
@@ -207,11 +207,11 @@ export function readSessions(db: Db, before = 0, limit = STATUS_SESSIONS_MAX): {
         (SELECT count(*) FROM inbox i WHERE i.activation_id = a.activation_id AND i.state = 'pending') AS inbox,
         EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = a.activation_id AND r.state = 'open') AS isolated
        FROM capture_activations a LEFT JOIN capture_sessions s ON s.activation_id = a.activation_id
-       WHERE ? = 0 OR a.activation_id < ?
+       WHERE (? = 0 OR a.activation_id < ?) AND (? IS NULL OR a.client = ?)
        ORDER BY a.activation_id DESC LIMIT ?`,
     )
-    .all(before, before, limit + 1) as SessionRow[];
-  const total = db.prepare('SELECT count(*) FROM capture_activations').pluck().get() as number;
+    .all(before, before, client, client, limit + 1) as SessionRow[];
+  const total = db.prepare('SELECT count(*) FROM capture_activations WHERE ? IS NULL OR client = ?').pluck().get(client, client) as number;
   const page = rows.slice(0, limit);
   return {
     total,
@@ -282,7 +282,7 @@ function recoveryCursor(text: string | undefined): number {
 }
 
 /** The activation a sessions page starts before: 0 for the first page, else the one `key` names. */
-function sessionCursor(db: Db, key: string | undefined): number {
+export function sessionCursor(db: Db, key: string | undefined): number {
   if (key === undefined) return 0;
   const id = db.prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?').pluck().get(key) as number | undefined;
   if (id === undefined) throw new CmError('invalid_cursor', `"${key}" is not a session key of this store; use the nextSessionKey that status printed.`);

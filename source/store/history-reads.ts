@@ -5,6 +5,7 @@ import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../limits.js';
 import { isUuid, type JournalRow, type MessageView, type OperationView, type Page, type PageRequest, type Stream, type TimelineRow } from '../protocol.js';
 import { type Db, prepared } from './database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
+import { ID_PREFIX_MIN, resolveIdPrefix } from './id-prefix.js';
 import { findOperation, toOperationView } from './operations.js';
 import { readHeads, readStoreId } from './sequences.js';
 
@@ -51,7 +52,8 @@ export function validatePageRequest(db: Db, stream: Stream, request: PageRequest
   }
   const head = readHeads(db)[stream];
   if (request.after > head) {
-    throw new CmError('cursor_beyond_head', `The ${stream} has ${head} rows; position ${request.after} is beyond its head. Was this cursor made for the other stream or another store?`);
+    // Stream and store are checked on their own, so the position itself is what is wrong.
+    throw new CmError('cursor_beyond_head', `The ${stream} has ${head} rows; position ${request.after} is beyond its head. Start from a position from 0 to ${head}.`);
   }
   return { storeId, head };
 }
@@ -90,8 +92,12 @@ export const readJournalPage = (db: Db, request: PageRequest): Page<JournalRow> 
 export const readTimelinePage = (db: Db, request: PageRequest): Page<TimelineRow> =>
   readPage<TimelineRecord, TimelineRow>(db, 'timeline', 'timeline', request, toTimelineRow);
 
-export function readMessage(db: Db, messageId: string): MessageView {
-  if (!isUuid(messageId)) throw new CmError('invalid_input', `${JSON.stringify(messageId)} is not a message ID (a UUID).`);
+export function readMessage(db: Db, typed: string): MessageView {
+  const lower = typed.toLowerCase();
+  const messageId = isUuid(lower) ? lower : resolveIdPrefix(db, 'timeline', 'message_id', lower, 'message');
+  if (!isUuid(messageId)) {
+    throw new CmError('invalid_input', `${JSON.stringify(typed)} is not a message ID: give the whole UUID or its first ${ID_PREFIX_MIN} or more characters (no timeline message starts with it).`);
+  }
   const record = prepared(db, 'SELECT * FROM timeline WHERE message_id = ?').get(messageId) as TimelineRecord | undefined;
   if (!record) throw new CmError('not_found', `No timeline message ${messageId} in this store.`);
   const source = prepared(db, 'SELECT * FROM journal WHERE sequence = ?').get(record.source_journal_sequence) as JournalRecord | undefined;
@@ -106,7 +112,8 @@ export function readMessage(db: Db, messageId: string): MessageView {
   };
 }
 
-export function readOperation(db: Db, operationId: string): OperationView {
+export function readOperation(db: Db, typed: string): OperationView {
+  const operationId = resolveIdPrefix(db, 'operations', 'operation_id', typed, 'operation');
   const record = findOperation(db, operationId);
   if (!record) throw new CmError('not_found', `No operation ${operationId} in this store.`);
   return toOperationView(record);

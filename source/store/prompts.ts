@@ -9,6 +9,7 @@ import { OPERATION_ID, type AbortReceipt, type OperationView, type PromptReceipt
 import { findGeneration, requireAgent } from './agents.js';
 import { command } from './command.js';
 import { appendJournal } from './journal.js';
+import { resolveIdPrefix } from './id-prefix.js';
 import { canonicalJson, findOperation, insertOperation, replayOf, toOperationView, transitionPrompt } from './operations.js';
 import { insertTimeline, newMessageId } from './timeline.js';
 import type { Tx } from './transaction.js';
@@ -40,7 +41,7 @@ export function admitPrompt(tx: Tx, storeId: string, input: AdmitPrompt): Admiss
   }
   const generation = agent.current_generation_id ? findGeneration(tx.db, agent.current_generation_id) : undefined;
   if (!generation || generation.state !== 'running') {
-    throw new CmError('agent_state', `Agent ${agent.name} is not running${generation ? ` (generation ${generation.number} is ${generation.state})` : ''}. Start it with: common-memory agent start ${agent.name}`);
+    throw new CmError('agent_not_running', `Agent ${agent.name} is not running${generation ? ` (generation ${generation.number} is ${generation.state})` : ''}. Start it with: common-memory agent start ${agent.name}`);
   }
   if (generation.projection_error) throw new CmError('agent_state', `Agent ${agent.name} stopped projecting after a protocol fault (${generation.projection_error}); restart it.`);
   if (agent.active_operation_id) {
@@ -112,7 +113,8 @@ export function requestAbort(tx: Tx, storeId: string, agentName: string, operati
 }
 
 /** A person's decision about interrupted work: recorded, every message kept, nothing replayed. */
-export function abandonPrompt(tx: Tx, operationId: string): OperationView {
+export function abandonPrompt(tx: Tx, typed: string): OperationView {
+  const operationId = resolveIdPrefix(tx.db, 'operations', 'operation_id', typed, 'operation');
   const op = requirePrompt(tx, operationId);
   if (op.state === 'abandoned') return toOperationView(op);
   if (op.state !== 'interrupted') throw new CmError('agent_state', `Operation ${operationId} is ${op.state}; only interrupted prompts can be abandoned.`);

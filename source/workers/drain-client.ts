@@ -3,23 +3,25 @@ import type { Worker } from 'node:worker_threads';
 import { CmError } from '../errors.js';
 import { DRAIN_YOUNG_GENERATION_MB } from '../limits.js';
 import type { DrainReport } from '../protocol.js';
-import { ReplyChannel } from './reply-channel.js';
+import type { DrainCalls, DrainReady, DrainWorkerData } from './drain-thread.js';
+import { callsOver, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
 import type { WriterClient } from './writer-client.js';
 
 export class DrainClient {
-  private readonly replies: ReplyChannel;
+  private readonly call;
 
   private constructor(private readonly worker: Worker) {
-    this.replies = new ReplyChannel(worker, 'The drain', 'internal');
+    this.call = callsOver<DrainCalls>(new ReplyChannel(worker, 'The drain', 'internal'));
   }
 
   /** `auto`: drain whenever the inbox has work (a host); otherwise only when asked (a CLI holding the lease). */
   static start(corePath: string, writer: WriterClient, auto: boolean): Promise<DrainClient> {
     const writerPort = writer.openPort();
-    const worker = startWorker(import.meta.url, 'drain-thread', { corePath, storeId: writer.storeId, writerPort, auto }, [writerPort], { maxYoungGenerationSizeMb: DRAIN_YOUNG_GENERATION_MB });
+    const data: DrainWorkerData = { corePath, storeId: writer.storeId, writerPort, auto };
+    const worker = startWorker(import.meta.url, 'drain-thread', data, [writerPort], { maxYoungGenerationSizeMb: DRAIN_YOUNG_GENERATION_MB });
     return new Promise((resolve, reject) => {
-      worker.once('message', () => {
+      worker.once('message', (_ready: DrainReady) => {
         worker.off('error', reject);
         resolve(new DrainClient(worker));
       });
@@ -27,16 +29,12 @@ export class DrainClient {
     });
   }
 
-  private request<T>(message: { type: 'drain' } | { type: 'recover'; recoveryId: string }): Promise<T> {
-    return this.replies.request(message);
-  }
-
   drain(): Promise<DrainReport> {
-    return this.request({ type: 'drain' });
+    return this.call('drain', {});
   }
 
   recover(recoveryId: string): Promise<DrainReport> {
-    return this.request({ type: 'recover', recoveryId });
+    return this.call('recover', { recoveryId });
   }
 
   async close(): Promise<void> {

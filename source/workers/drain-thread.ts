@@ -5,14 +5,31 @@ import { asCmError } from '../errors.js';
 import { DRAIN_POLL_MS } from '../limits.js';
 import { databaseError, openDatabase } from '../store/database.js';
 import { nextActivation } from '../store/capture-reads.js';
-import { DrainEngine, type CaptureWriter } from './drain-engine.js';
+import type { DrainReport } from '../protocol.js';
+import { DrainEngine } from './drain-engine.js';
 import { WriterClient } from './writer-client.js';
-import type { Reply } from './reply-channel.js';
+import { serveCalls } from './reply-channel.js';
 
-export type DrainRequest = { id: number; type: 'drain' } | { id: number; type: 'recover'; recoveryId: string };
+/** What the host may ask of the drain thread: each call's input and answer. */
+export type DrainCalls = {
+  drain: { input: Record<string, never>; result: DrainReport };
+  /** Retries exactly one recovery item ("rec-<n>"). */
+  recover: { input: { recoveryId: string }; result: DrainReport };
+};
+
+export interface DrainWorkerData {
+  corePath: string;
+  storeId: string;
+  writerPort: MessagePort;
+  /** Drain whenever the inbox has work (a host), or only when asked (a command holding the lease). */
+  auto: boolean;
+}
+
+/** The thread's first message, once its connection is open. */
+export type DrainReady = { type: 'ready' };
 
 const port = parentPort!;
-const { corePath, storeId, writerPort, auto } = workerData as { corePath: string; storeId: string; writerPort: MessagePort; auto: boolean };
+const { corePath, storeId, writerPort, auto } = workerData as DrainWorkerData;
 
 function errorOf(error: unknown): { code: string; message: string } {
   const code = (error as { code?: unknown }).code;
@@ -21,7 +38,7 @@ function errorOf(error: unknown): { code: string; message: string } {
 
 const reader = openDatabase(corePath, { readonly: true });
 const writer = WriterClient.overPort(writerPort, storeId);
-const engine = new DrainEngine(reader, writer as unknown as CaptureWriter);
+const engine = new DrainEngine(reader, writer);
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Serialises every run: two steps of one activation must never be planned from the same cursor. */
@@ -31,13 +48,14 @@ function serial<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-port.on('message', (request: DrainRequest) => {
-  const work = request.type === 'drain' ? () => engine.drainAll() : () => engine.recover(request.recoveryId);
-  serial(work).then(
-    (result) => port.postMessage({ id: request.id, ok: true, result } satisfies Reply),
-    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: errorOf(error) } satisfies Reply),
-  );
-});
+serveCalls<DrainCalls>(
+  port,
+  {
+    drain: () => serial(() => engine.drainAll()),
+    recover: ({ recoveryId }) => serial(() => engine.recover(recoveryId)),
+  },
+  errorOf,
+);
 
 if (auto) {
   // A host drains by itself; a failing pass (disk full, capacity) is retried at the next tick and
@@ -51,4 +69,4 @@ if (auto) {
   };
   setTimeout(tick, 0).unref();
 }
-port.postMessage({ type: 'ready' });
+port.postMessage({ type: 'ready' } satisfies DrainReady);

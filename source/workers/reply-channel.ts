@@ -1,8 +1,18 @@
 // Request/reply over a worker thread or a message port: one id per request, replies matched by
 // id, errors rebuilt as CmError, and — once the other side is gone — every pending and later
 // request rejected at once instead of waiting for a reply that never comes.
+//
+// A thread's calls are declared once as a map, call name → input and result; the messages are a
+// discriminated union on `type`, the client's `call` and the thread's handlers are typed from it.
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { CmError, isErrorCode, type ErrorCode } from '../errors.js';
+import { asCmError, CmError, isErrorCode, type ErrorCode } from '../errors.js';
+
+export type CallMap = Record<string, { input: unknown; result: unknown }>;
+
+/** The message for one call of `M`: `{ id, type, input }`, discriminated on `type`. */
+export type CallRequest<M extends CallMap> = { [K in keyof M & string]: { id: number; type: K; input: M[K]['input'] } }[keyof M & string];
+
+export type CallHandlers<M extends CallMap> = { [K in keyof M]: (input: M[K]['input']) => Promise<M[K]['result']> };
 
 export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
 
@@ -48,4 +58,25 @@ export class ReplyChannel {
       this.target.postMessage({ ...message, id }, transfer);
     });
   }
+}
+
+/** The client side of a thread's calls: one typed function for every call of `M`. */
+export function callsOver<M extends CallMap>(replies: ReplyChannel): <K extends keyof M & string>(type: K, input: M[K]['input']) => Promise<M[K]['result']> {
+  return (type, input) => replies.request({ type, input });
+}
+
+/**
+ * The thread side: each request runs its handler; the answer, or the error as `errorOf` words it,
+ * goes back with the request's id. Nothing is thrown across the boundary.
+ */
+export function serveCalls<M extends CallMap>(port: MessagePort, handlers: CallHandlers<M>, errorOf: (error: unknown) => { code: string; message: string } = (error) => asCmError(error).toJSON()): void {
+  port.on('message', (request: CallRequest<M>) => {
+    const handler = handlers[request.type] as (input: unknown) => Promise<unknown>;
+    Promise.resolve()
+      .then(() => handler(request.input))
+      .then(
+        (result) => port.postMessage({ id: request.id, ok: true, result } satisfies Reply),
+        (error: unknown) => port.postMessage({ id: request.id, ok: false, error: errorOf(error) } satisfies Reply),
+      );
+  });
 }

@@ -1,7 +1,10 @@
 // The writer's command registry. Each aggregate contributes its named commands (source/store/*);
 // a new capability adds its module here and the writer thread stays unchanged.
 import type { z } from 'zod';
+import { adjudicationCommands } from '../memory/adjudication-store.js';
+import { extractionCommands } from '../memory/extraction-submit.js';
 import { memoryStateCommands } from '../memory/state-commands.js';
+import { taskCommands } from '../memory/task-store.js';
 import { agentCommands } from '../store/agents.js';
 import { captureCommands } from '../store/capture-sessions.js';
 import { hostCommands } from '../store/host-activations.js';
@@ -17,6 +20,9 @@ export const writerCommands = {
   ...ingestCommands,
   ...captureCommands,
   ...memoryStateCommands,
+  ...taskCommands,
+  ...extractionCommands,
+  ...adjudicationCommands,
 };
 
 export type WriterCommands = typeof writerCommands;

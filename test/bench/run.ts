@@ -2,7 +2,9 @@
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
+import { runExtractionBench } from './extraction-rules.js';
 import { runFoundationBench } from './foundation.js';
+import { runPromotionBench } from './promotion.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runTuiBench } from './tui.js';
@@ -12,7 +14,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   agents: runAgentsBench,
   capture: runCaptureBench,
   tui: runTuiBench,
+  promotion: runPromotionBench,
   dedup: runDedupBench,
+  extraction: runExtractionBench,
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
 };

@@ -7,9 +7,9 @@
 //   buildFtsQuery  quoted terms, OR-joined, English stop list.
 // The hand-written turns are mixed with one-off requests that reuse the same vocabulary, as a
 // real conversation does, so that ranking matters. `node --import tsx test/bench/session-search.ts`
-import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { buildFtsQuery, quoteFtsTerm } from '../../source/memory/fts-query.js';
+import { readMemoryFixture } from '../support/fixture-jsonl.js';
 import { percentile, timeMs } from './measure.js';
 
 interface Turn {
@@ -23,11 +23,7 @@ export interface Question {
   answerTurnKey: string;
 }
 
-const readJsonl = <T>(name: string): T[] =>
-  readFileSync(new URL(`../../fixtures/memory/session-search/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
+const readJsonl = <T>(name: string): T[] => readMemoryFixture<T>(`session-search/${name}`);
 
 const SUBJECTS = [
   'the hook', 'the drain', 'the TUI', 'the pi agent', 'the journal', 'the migration', 'the writer thread', 'the status screen',

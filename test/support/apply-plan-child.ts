@@ -3,7 +3,12 @@
 // durable, the rename has not happened) or `after:<i>` (file i is applied). Prints one JSON line
 // per step. Usage: node --import tsx apply-plan-child.ts <plan.json>
 import { readFileSync } from 'node:fs';
-import { applyPlanFile, driftedTargets, type PromotionScope } from '../../source/memory/promotion-plan.js';
+import {
+  applyPlanFile,
+  driftedTargets,
+  type PromotionScope,
+  syncPlanDirectories,
+} from '../../source/memory/promotion-plan.js';
 import { memoryRoot } from '../../source/memory/safe-files.js';
 
 interface ChildPlan {
@@ -26,8 +31,11 @@ if (drifted.length > 0) {
 }
 for (const [index, file] of files.entries()) {
   const here = String(index) === killIndex;
-  const result = applyPlanFile(root, plan.scope, file, { beforeRename: here && killWhere === 'rename' ? kill : undefined });
+  const result = applyPlanFile(root, plan.scope, file, {
+    beforeRename: here && killWhere === 'rename' ? kill : undefined,
+  });
   console.log(JSON.stringify({ index, ...result }));
   if (here && killWhere === 'after') kill();
 }
+syncPlanDirectories(root, { files });
 console.log(JSON.stringify({ done: true }));

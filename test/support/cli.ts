@@ -16,11 +16,11 @@ export interface CliResult {
   stderr: string;
 }
 
-export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NODE_ENV: 'production', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NODE_ENV: 'production', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
 }
 
-export function runCli(args: string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   const child = startCli(args, options);
   return collect(child, options.input, options.timeoutMs ?? 30_000);
 }

@@ -1,6 +1,7 @@
 // Captured sessions with chosen prompts, for the memory half's tests and benchmarks: the recorded
 // Codex one-turn rollout repeated with each prompt in place of its own, queued as hook envelopes
 // with their UserPromptSubmit candidates, then sealed by the real drain (a lease-holding host).
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { ensureHome, storeFiles } from '../../source/home.js';
@@ -74,3 +75,6 @@ export function queueSession(home: string, cwd: string | null, prompts: readonly
   db.close();
   return { sessionKey, turnKeys };
 }
+
+/** A GitHub token shape, built at run time so that no token-like string is committed. */
+export const plantedToken = () => `${'gh'}p_${randomBytes(27).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 36)}`;

@@ -2,7 +2,7 @@
 // synthetic: bodies come from a PRNG seeded by the entry's id, and provider prefixes are written
 // split in two ({{cat:gh:p_}}), so the repository never holds a string that looks like a live token.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readMemoryFixture } from './fixture-jsonl.js';
 
 export interface CorpusEntry {
   id: string;
@@ -19,6 +19,7 @@ const ALPHABETS: Record<string, string> = {
   hex: '0123456789abcdef',
   upper32: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
   digits: '0123456789',
+  letters: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
 };
 
 /** mulberry32: small, fast, and the same sequence on every machine for the same seed. */
@@ -80,12 +81,7 @@ export function expandTemplate(id: string, template: string): string {
 }
 
 export function readSecretCorpus(): CorpusEntry[] {
-  const text = readFileSync(new URL('../../fixtures/memory/secret-corpus.jsonl', import.meta.url), 'utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const entry = JSON.parse(line) as { id: string; kind: 'secret' | 'benign'; rule?: string; template: string };
-      return { id: entry.id, kind: entry.kind, rule: entry.rule, text: expandTemplate(entry.id, entry.template) };
-    });
+  return readMemoryFixture<{ id: string; kind: 'secret' | 'benign'; rule?: string; template: string }>('secret-corpus.jsonl').map(
+    (entry) => ({ id: entry.id, kind: entry.kind, rule: entry.rule, text: expandTemplate(entry.id, entry.template) }),
+  );
 }

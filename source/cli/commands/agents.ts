@@ -5,8 +5,10 @@ import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import type { AgentView } from '../../protocol.js';
 import type { Output } from '../output.js';
+import { isBlank, readStdinText } from '../stdin.js';
+import { agentNameFor } from '../agent-names.js';
+import { piSettingsProblem } from '../../hosts/pi/agent-dir.js';
 import { writeWithRetry } from './retry.js';
-import { readStdinText } from '../stdin.js';
 
 export interface AgentFlags {
   model?: string | undefined;
@@ -14,7 +16,7 @@ export interface AgentFlags {
   operationId?: string | undefined;
 }
 
-async function withConnection<T>(home: string, need: 'read' | 'write', run: (connection: Connection) => Promise<T>): Promise<T> {
+async function withConnection<T>(home: string, need: 'read' | 'write' | 'host', run: (connection: Connection) => Promise<T>): Promise<T> {
   const connection = await connect(home, need);
   try {
     return await run(connection);
@@ -29,7 +31,7 @@ export function formatAgent(agent: AgentView): string {
   const fault = agent.generation?.projectionError ? `  FAULT: ${agent.generation.projectionError}` : '';
   // An interrupted generation says why, so a failure is visible where the user looks first.
   const ended = agent.generation?.state === 'interrupted' && agent.generation.endReason ? `  (${agent.generation.endReason})` : '';
-  return `${agent.name}  ${agent.model ?? '(pi default model)'}  ${generation}  ${work}${fault}${ended}`;
+  return `${agent.name}  ${agent.agentId}  ${agent.model ?? '(pi default model)'}  ${generation}  ${work}${fault}${ended}`;
 }
 
 export async function runAgent(home: string, words: string[], flags: AgentFlags, out: Output): Promise<number> {
@@ -43,16 +45,18 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
   if (!name) throw new CmError('usage', usage);
   let agent: AgentView;
   switch (action) {
-    case 'create':
-      agent = await withConnection(home, 'write', (c) =>
-        c.app.createAgent({ name, model: flags.model, piConfigDir: flags.piConfig ? resolve(flags.piConfig) : undefined, operationId: flags.operationId ?? randomUUID() }),
-      );
+    case 'create': {
+      const piConfigDir = flags.piConfig ? resolve(flags.piConfig) : undefined;
+      const problem = piSettingsProblem(flags.model, piConfigDir);
+      if (problem) throw new CmError('usage', `${problem} Nothing was created.`);
+      agent = await withConnection(home, 'write', (c) => c.app.createAgent({ name, model: flags.model, piConfigDir, operationId: flags.operationId ?? randomUUID() }));
       break;
+    }
     case 'start':
-      agent = await withConnection(home, 'write', (c) => c.app.startAgent({ agent: name }));
+      agent = await withConnection(home, 'host', async (c) => c.app.startAgent({ agent: await agentNameFor(c.app, name) }));
       break;
     case 'stop':
-      agent = await withConnection(home, 'write', (c) => c.app.stopAgent({ agent: name }));
+      agent = await withConnection(home, 'write', async (c) => c.app.stopAgent({ agent: await agentNameFor(c.app, name) }));
       break;
     default:
       throw new CmError('usage', usage);
@@ -63,10 +67,10 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
 
 export async function runPrompt(home: string, words: string[], operationId: string | undefined, out: Output): Promise<number> {
   const [agent, ...rest] = words;
-  const text = rest.length === 1 && rest[0] === '-' ? await readStdinText() : rest.join(' ');
-  if (!agent || text.length === 0) throw new CmError('usage', 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)');
-  const input = { agent, text, operationId: operationId ?? randomUUID() };
-  const receipt = await writeWithRetry(home, (app) => app.prompt(input));
+  const text = rest.length === 1 && rest[0] === '-' ? await readStdinText('prompt') : rest.join(' ');
+  if (!agent || isBlank(text)) throw new CmError('usage', 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)');
+  const chosenId = operationId ?? randomUUID();
+  const receipt = await writeWithRetry(home, async (app) => app.prompt({ agent: await agentNameFor(app, agent), text, operationId: chosenId }), 'host');
   out.result(receipt, () => `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`);
   return 0;
 }
@@ -74,7 +78,7 @@ export async function runPrompt(home: string, words: string[], operationId: stri
 export async function runAbort(home: string, agent: string | undefined, operationId: string | undefined, out: Output): Promise<number> {
   if (!agent) throw new CmError('usage', 'usage: common-memory abort <agent> [--operation-id ID]');
   const abortId = operationId ?? randomUUID();
-  const receipt = await writeWithRetry(home, (app) => app.abort({ agent, operationId: abortId }));
+  const receipt = await writeWithRetry(home, async (app) => app.abort({ agent: await agentNameFor(app, agent), operationId: abortId }), 'host');
   out.result(receipt, () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`);
   return 0;
 }

@@ -4,8 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_DEFAULT } from '../../limits.js';
-import type { HistoryCursor, JournalRow, Page, PageRequest, Stream, TimelineRow } from '../../protocol.js';
-import { readCursorFile, writeCursorFile } from '../cursor-file.js';
+import type { Application } from '../../api/application.js';
+import { isUuid, type HistoryCursor, type JournalRow, type Page, type PageRequest, type Stream, type TimelineRow } from '../../protocol.js';
+import { assertCursorDirectory, readCursorFile, writeCursorFile } from '../cursor-file.js';
+import { agentIdFor } from '../agent-names.js';
 import { preview, type Output } from '../output.js';
 
 export interface HistoryOptions {
@@ -33,14 +35,32 @@ export function formatRow(row: Row): string {
   return `T#${row.sequence}  ${row.recordedAt}  ${row.role}${agent}  ${preview(row.payload, 60)}  (from J#${row.sourceJournalSequence})`;
 }
 
-function startingCursor(options: HistoryOptions): { after: number; storeId?: string; agentId?: string } {
+interface Start {
+  after: number;
+  storeId?: string;
+  /** The filter to read with: the cursor file's, or --agent as typed (a name or an ID prefix is resolved on connecting). */
+  agentId?: string;
+  /** The cursor file's filter, which --agent must name too. */
+  savedAgentId?: string | null;
+}
+
+function startingCursor(options: HistoryOptions): Start {
+  // Checked before the first page is printed: rows printed and then not saved would be read again.
+  if (options.cursorFile) assertCursorDirectory(options.cursorFile);
   const fromFile = options.cursorFile ? readCursorFile(options.cursorFile, options.stream) : undefined;
   if (fromFile && options.after !== undefined) throw new CmError('usage', 'Give either --after or --cursor-file with a saved position, not both.');
-  if (fromFile && options.agent !== undefined && options.agent !== fromFile.agentId) {
-    throw new CmError('invalid_cursor', `The cursor file was made for agent ${fromFile.agentId ?? '(all agents)'}; use a separate cursor file for another filter.`);
-  }
-  if (fromFile) return { after: fromFile.after, storeId: fromFile.storeId, agentId: fromFile.agentId ?? undefined };
+  if (fromFile) return { after: fromFile.after, storeId: fromFile.storeId, agentId: options.agent ?? fromFile.agentId ?? undefined, savedAgentId: fromFile.agentId };
   return { after: options.after === undefined ? 0 : wholeNumber(options.after, 'after'), agentId: options.agent };
+}
+
+/** --agent as a full ID; with a cursor file, the same filter the file was saved with. */
+async function agentFilter(app: Application, start: Start): Promise<string | undefined> {
+  const agentId = start.agentId === undefined || isUuid(start.agentId) ? start.agentId : await agentIdFor(app, start.agentId);
+  if (start.savedAgentId !== undefined && (agentId ?? null) !== start.savedAgentId) {
+    const saved = start.savedAgentId === null ? 'all agents' : `agent ${start.savedAgentId}`;
+    throw new CmError('invalid_cursor', `The cursor file was saved reading ${saved}, not agent ${agentId}; give each agent filter its own cursor file.`);
+  }
+  return agentId;
 }
 
 export async function runHistory(options: HistoryOptions, out: Output): Promise<number> {
@@ -49,6 +69,7 @@ export async function runHistory(options: HistoryOptions, out: Output): Promise<
   const limit = explicitLimit ? wholeNumber(options.limit!, 'limit') : PAGE_LIMIT_DEFAULT;
   let after = start.after;
   let storeId = start.storeId;
+  let agentId = start.agentId;
   let connection: Connection | undefined;
   let stopping = false;
   const onSigint = () => {
@@ -62,8 +83,12 @@ export async function runHistory(options: HistoryOptions, out: Output): Promise<
       if (stopping) return 130;
       let page: Page<Row>;
       try {
-        connection ??= await connect(options.home, 'read');
-        const request: PageRequest = { after, limit, agentId: start.agentId, storeId };
+        if (!connection) {
+          connection = await connect(options.home, 'read');
+          // A name or a start of the ID, resolved once: the cursor keeps the agent's full ID.
+          agentId = await agentFilter(connection.app, start);
+        }
+        const request: PageRequest = { after, limit, agentId, storeId };
         page = options.stream === 'journal' ? await connection.app.journal(request) : await connection.app.timeline(request);
         backoff = FOLLOW_POLL_MS;
       } catch (error) {
@@ -81,7 +106,7 @@ export async function runHistory(options: HistoryOptions, out: Output): Promise<
         else collected.push(...page.rows);
         after = page.nextAfter;
         // Printed first, saved second: a crash may repeat a row on the next run, never skip one.
-        if (options.cursorFile) writeCursorFile(options.cursorFile, { storeId, stream: options.stream, after, agentId: start.agentId ?? null } satisfies HistoryCursor);
+        if (options.cursorFile) writeCursorFile(options.cursorFile, { storeId, stream: options.stream, after, agentId: agentId ?? null } satisfies HistoryCursor);
       }
       if (!options.follow && (explicitLimit || page.rows.length === 0)) {
         if (out.json) out.line(JSON.stringify({ ...page, rows: explicitLimit ? page.rows : collected, nextAfter: after }));

@@ -1,7 +1,7 @@
 // `common-memory` with no command: the full-screen TUI. It works as a client of a running host,
 // or starts one in this process (serving the API, so other terminals' commands reach it too).
 import { findRunningHost } from '../../client/connect.js';
-import { CmError } from '../../errors.js';
+import { CmError, EXIT } from '../../errors.js';
 import { Host } from '../../host/host.js';
 import type { Application } from '../../api/application.js';
 
@@ -18,8 +18,7 @@ export async function runTuiCommand(home: string): Promise<number> {
   const remote = await findRunningHost(home);
   if (remote) {
     const { runTui } = await import('../../screens/run-tui.js');
-    await runTui({ app: remote, home, connection: 'remote host' });
-    return 0;
+    return exitFor(await runTui({ app: remote, home, connection: 'remote host' }));
   }
   // The first frame does not wait for the host: its threads start while the UI loads and draws,
   // and the screens' first requests are answered once it is up (until then they show "…").
@@ -28,13 +27,15 @@ export async function runTuiCommand(home: string): Promise<number> {
   const failed = handled(starting.then(() => new Promise<never>(() => {})));
   const { runTui } = await import('../../screens/run-tui.js');
   try {
-    await runTui({ app: deferredApplication(ready), home, connection: 'in-process host', failed });
+    return exitFor(await runTui({ app: deferredApplication(ready), home, connection: 'in-process host', failed }));
   } finally {
     // A host that failed to start has nothing to stop; its error is the one runTui raised.
     await (await starting.catch(() => undefined))?.stop();
   }
-  return 0;
 }
+
+/** Ctrl+C ends the TUI as it ends any command: exit 130, after the same orderly shutdown as q. */
+const exitFor = (how: 'quit' | 'interrupt'): number => (how === 'interrupt' ? EXIT.interrupted : EXIT.ok);
 
 /** Marks a promise as handled (its rejection reaches whoever awaits it later, not the process's unhandled-rejection exit). */
 function handled<T>(promise: Promise<T>): Promise<T> {

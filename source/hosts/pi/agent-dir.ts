@@ -1,7 +1,7 @@
 // Each agent gets a private pi agent dir: pi writes some RPC settings back into it (HOSTS.md 3.6),
 // so sharing the user's dir would leak one agent's runtime settings into every other pi.
 // The user's provider configuration is copied in at each start, never linked.
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,4 +23,32 @@ export function prepareAgentDir(agentDir: string, piConfigDir: string | null): s
     copied.push(name);
   }
   return copied;
+}
+
+/** pi names a model as provider/id (e.g. anthropic/claude-sonnet-4-5, ollama/llama3.1:8b). */
+const MODEL = /^[A-Za-z0-9][\w.-]*\/\S+$/;
+
+/**
+ * Why an agent's pi settings cannot work, checked when the agent is created rather than at its
+ * first prompt; undefined when they can. pi takes its providers from models.json (custom ones)
+ * and its keys from auth.json, so a config dir with neither gives it nothing to use.
+ */
+export function piSettingsProblem(model: string | undefined, piConfigDir: string | undefined): string | undefined {
+  if (model !== undefined && !MODEL.test(model)) {
+    return `--model is provider/id, as pi names models (e.g. anthropic/claude-sonnet-4-5 or ollama/llama3.1:8b), not ${JSON.stringify(model)}.`;
+  }
+  if (piConfigDir === undefined) return undefined;
+  if (!existsSync(piConfigDir) || !statSync(piConfigDir).isDirectory()) return `The pi config dir ${piConfigDir} does not exist or is not a directory.`;
+  const present = CONFIG_FILES.filter((name) => existsSync(join(piConfigDir, name)));
+  if (!present.includes('models.json') && !present.includes('auth.json')) {
+    return `The pi config dir ${piConfigDir} has neither models.json (providers and models) nor auth.json (API keys), so pi would have no provider. See "Giving pi a provider" in the README.`;
+  }
+  for (const name of present) {
+    try {
+      JSON.parse(readFileSync(join(piConfigDir, name), 'utf8'));
+    } catch (error) {
+      return `${join(piConfigDir, name)} is not valid JSON (${(error as Error).message}); pi would refuse it.`;
+    }
+  }
+  return undefined;
 }

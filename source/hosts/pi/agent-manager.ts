@@ -28,7 +28,7 @@ export class AgentManager {
     for (const [key, slot] of this.slots) {
       if ((key === agent || slot.runtime?.agentId === agent) && slot.runtime && !slot.runtime.stopping) return slot as Slot & { runtime: PiRuntime };
     }
-    throw new CmError('agent_state', `Agent ${agent} is not running in this host. Start it with: common-memory agent start ${agent}`);
+    throw new CmError('agent_not_running', `Agent ${agent} is not running in this host. Start it with: common-memory agent start ${agent}`);
   }
 
   private reserve(slot: Slot, agent: string, what: string): symbol {

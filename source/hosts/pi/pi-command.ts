@@ -1,4 +1,5 @@
-// Which pi to run: by default the pi 0.73.1 installed with common-memory, started with this node;
+// Which pi to run: by default the pi 0.73.1 installed with common-memory (an optional dependency:
+// only driving agents needs it, so a hooks-only install may leave it out), started with this node;
 // COMMON_MEMORY_PI_COMMAND ({"command": "...", "args": [...]}) replaces it (another pi, or a test double).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,9 @@ export interface PiCommandLine {
   args: string[];
 }
 
-export function resolvePiCommand(env: NodeJS.ProcessEnv = process.env): PiCommandLine {
+export const PI_PACKAGE = '@mariozechner/pi-coding-agent';
+
+export function resolvePiCommand(env: NodeJS.ProcessEnv = process.env, locate: () => string = () => import.meta.resolve(PI_PACKAGE)): PiCommandLine {
   const configured = env[PI_COMMAND_ENV];
   if (configured) {
     try {
@@ -26,13 +29,17 @@ export function resolvePiCommand(env: NodeJS.ProcessEnv = process.env): PiComman
     throw new CmError('usage', `${PI_COMMAND_ENV} must be JSON like {"command": "/path/to/pi", "args": []}.`);
   }
   try {
-    const manifestPath = findManifest(fileURLToPath(import.meta.resolve('@mariozechner/pi-coding-agent')));
+    const manifestPath = findManifest(fileURLToPath(locate()));
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
     const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.['pi'];
     if (!bin) throw new Error('no "pi" bin in its package.json');
     return { command: process.execPath, args: [join(dirname(manifestPath), bin)] };
   } catch (error) {
-    throw new CmError('runtime_failed', `pi is not installed with common-memory (${(error as Error).message}). Reinstall with npm install, or set ${PI_COMMAND_ENV}.`);
+    throw new CmError(
+      'runtime_failed',
+      `pi is not installed: driving agents needs ${PI_PACKAGE}, an optional dependency of common-memory that this install left out (${(error as Error).message}). ` +
+        `Reinstall common-memory without --omit=optional (or run npm install ${PI_PACKAGE} where it is installed), or set ${PI_COMMAND_ENV}. Capture from Codex and Claude Code does not need it.`,
+    );
   }
 }
 
@@ -40,7 +47,7 @@ export function resolvePiCommand(env: NodeJS.ProcessEnv = process.env): PiComman
 function findManifest(entry: string): string {
   for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
     const candidate = join(dir, 'package.json');
-    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === '@mariozechner/pi-coding-agent') return candidate;
+    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === PI_PACKAGE) return candidate;
   }
   throw new Error('its package.json was not found');
 }

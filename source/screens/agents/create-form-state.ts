@@ -1,5 +1,7 @@
-// The "new agent" form: three one-line fields edited through the shared line editor. Pure, so
-// keys that arrive together each edit the newest text.
+// The "new agent" form: three one-line fields edited through the shared line editor. Pure (but for
+// looking at the pi config dir a user typed), so keys that arrive together each edit the newest text.
+import { resolve } from 'node:path';
+import { piSettingsProblem } from '../../hosts/pi/agent-dir.js';
 import type { CreateAgentInput } from '../../protocol.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 import type { ShownError } from '../format.js';
@@ -31,5 +33,7 @@ export const moveFocus = (form: CreateForm, delta: number): CreateForm => ({
 export function formInput(form: CreateForm): { input: Omit<CreateAgentInput, 'operationId'> } | { error: ShownError } {
   const [name = '', model = '', piConfigDir = ''] = form.lines.map((line) => line.text.trim());
   if (name === '') return { error: { code: 'invalid_input', message: 'An agent needs a name.' } };
-  return { input: { name, model: model || undefined, piConfigDir: piConfigDir || undefined } };
+  const problem = piSettingsProblem(model || undefined, piConfigDir ? resolve(piConfigDir) : undefined);
+  if (problem) return { error: { code: 'invalid_input', message: problem.replace(/^--model/, 'The model') } };
+  return { input: { name, model: model || undefined, piConfigDir: piConfigDir ? resolve(piConfigDir) : undefined } };
 }

@@ -16,6 +16,8 @@ export interface ShellEnvironment {
   integrations?: { codexDir?: string | undefined; claudeDir?: string | undefined } | undefined;
 }
 
+export type QuitReason = 'quit' | 'interrupt';
+
 export interface ShellActions {
   show(screen: ScreenName): void;
   nextScreen(): void;
@@ -23,7 +25,8 @@ export interface ShellActions {
   /** Any screen that reads the status shares it with the header. */
   reportStatus(status: HostStatus): void;
   reportStatusError(error: ShownError): void;
-  quit(): void;
+  /** Ends the TUI; Ctrl+C says so, so the process exits 130 as an interrupted command does. */
+  quit(how?: QuitReason): void;
 }
 
 const EnvironmentContext = createContext<ShellEnvironment | null>(null);

@@ -4,6 +4,7 @@ import { Text } from 'ink';
 import { commandFor } from '../keyboard/key-bindings.js';
 import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
 import { lineEditFor, type LineEdit, type LineState } from '../keyboard/line-edit.js';
+import { codePointColumns, textColumns } from '../../text-columns.js';
 
 export interface LineInputHandlers {
   onEdit(edit: LineEdit): void;
@@ -36,14 +37,9 @@ export function useLineInput(isActive: boolean, handlers: LineInputHandlers): vo
   );
 }
 
-/** Shows the part of the line around the cursor that fits in `width` columns. */
+/** Shows the part of the line around the cursor that fits in `width` terminal columns (CJK and emoji take two). */
 export function LineInputView({ prompt, line, width, disabled }: { prompt: string; line: LineState; width: number; disabled?: boolean }) {
-  const chars = Array.from(line.text);
-  const room = Math.max(1, width - prompt.length - 1);
-  const start = Math.max(0, line.cursor - room + 1);
-  const before = chars.slice(start, line.cursor).join('');
-  const atCursor = chars[line.cursor] ?? ' ';
-  const after = chars.slice(line.cursor + 1, start + room).join('');
+  const { before, atCursor, after } = visibleAroundCursor(Array.from(line.text), line.cursor, Math.max(1, width - textColumns(prompt) - 1));
   return (
     <Text wrap="truncate-end">
       {prompt}
@@ -52,4 +48,15 @@ export function LineInputView({ prompt, line, width, disabled }: { prompt: strin
       {after}
     </Text>
   );
+}
+
+/** The characters left and right of the cursor that fit in `room` columns, the cursor always among them. */
+export function visibleAroundCursor(chars: string[], cursor: number, room: number): { before: string; atCursor: string; after: string } {
+  const atCursor = chars[cursor] ?? ' ';
+  let used = codePointColumns(atCursor);
+  let start = cursor;
+  while (start > 0 && used + codePointColumns(chars[start - 1]!) <= room) used += codePointColumns(chars[--start]!);
+  let end = cursor + 1;
+  while (end < chars.length && used + codePointColumns(chars[end]!) <= room) used += codePointColumns(chars[end++]!);
+  return { before: chars.slice(start, cursor).join(''), atCursor, after: chars.slice(cursor + 1, end).join('') };
 }

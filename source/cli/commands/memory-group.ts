@@ -1,0 +1,166 @@
+// `memory extract | status | recall | lint | review`: the memory pipeline on the command line.
+// extract goes to the running host, or takes the lease for its own duration; status, recall and
+// review are reads (read-only without a host); lint runs here and needs no store.
+import { readFileSync, statSync } from 'node:fs';
+import { connect } from '../../client/connect.js';
+import { CmError, EXIT } from '../../errors.js';
+import { formatFinding, lintText } from '../../memory/secret-lint.js';
+import type { MemoryExtractReport, MemoryRecallResult, MemoryReview, MemoryStatus } from '../../protocol.js';
+import type { Output } from '../output.js';
+import { wholeNumber } from './memory.js';
+
+export interface MemoryFlags {
+  since?: string | undefined;
+  until?: string | undefined;
+  query?: string | undefined;
+  client?: string | undefined;
+  session?: string[] | undefined;
+  runner?: string | undefined;
+  limit?: string | undefined;
+}
+
+/** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
+const LINT_FILE_MAX_BYTES = 16 * 1024 * 1024;
+const PROGRESS_POLL_MS = 500;
+
+export async function runMemory(home: string, args: string[], flags: MemoryFlags, out: Output): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'extract':
+      return extract(home, flags, out);
+    case 'status':
+      return status(home, out);
+    case 'recall':
+      return recallCommand(home, rest, flags, out);
+    case 'review':
+      return review(home, out);
+    case 'lint':
+      return lint(rest, out);
+    default:
+      throw new CmError('usage', sub === undefined ? 'memory needs a command: extract, status, recall, review or lint (see --help).' : `Unknown memory command "${sub}"; use extract, status, recall, review or lint.`);
+  }
+}
+
+async function extract(home: string, flags: MemoryFlags, out: Output): Promise<number> {
+  const request = { since: flags.since, until: flags.until, query: flags.query, client: flags.client, sessions: flags.session && flags.session.length > 0 ? flags.session : undefined, runner: flags.runner, limit: wholeNumber(flags.limit, '--limit'), cwd: process.cwd() };
+  const connection = await connect(home, 'write');
+  let polling = true;
+  try {
+    const running = connection.app.memoryExtract(request);
+    // Progress while it runs (text mode, on stderr): what the pipeline last reported.
+    if (!out.json) {
+      void (async () => {
+        let last = '';
+        while (polling) {
+          await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS));
+          const active = polling ? (await connection.app.memoryStatus().catch(() => null))?.activeRun : null;
+          const line = active ? `${active.phase} ${active.done}/${active.total}` : '';
+          if (polling && line && line !== last) process.stderr.write(`memory extract: ${line}\n`);
+          last = line;
+        }
+      })();
+    }
+    const report = await running;
+    out.result(report, () => extractText(report));
+    return report.failures.length > 0 || report.tasks.pending > 0 || report.tasks.waitingForRetry > 0 ? EXIT.incomplete : EXIT.ok;
+  } finally {
+    polling = false;
+    await connection.close();
+  }
+}
+
+function extractText(r: MemoryExtractReport): string {
+  const c = r.candidates;
+  const lines = [
+    `window ${r.window.since} .. ${r.window.until}: ${r.turns} turn(s), ${r.chunks} chunk(s)`,
+    `tasks: ${r.tasks.planned} planned (${r.tasks.created} new), ${r.tasks.submitted} submitted, ${r.tasks.failed} failed, ${r.tasks.pending} left for the next run${r.tasks.waitingForRetry ? `, ${r.tasks.waitingForRetry} waiting for a retry` : ''}${r.tasks.stale ? `, ${r.tasks.stale} stale adjudication(s) redone` : ''}`,
+    `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (secret found)`,
+  ];
+  for (const failure of r.failures) lines.push(`  failed: ${failure}`);
+  if (c.created > 0) lines.push('review them: common-memory memory review --json');
+  return lines.join('\n');
+}
+
+async function status(home: string, out: Output): Promise<number> {
+  const connection = await connect(home, 'read');
+  try {
+    const s = await connection.app.memoryStatus();
+    out.result(s, () => statusText(s));
+    return s.state === 'unavailable' ? EXIT.memoryUnavailable : EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+export function statusText(s: MemoryStatus): string {
+  if (s.state === 'unavailable') return `memory: unavailable — ${s.reason}`;
+  const lines = [
+    `memory (${s.state}${s.autoExtract ? ', extracting new turns automatically' : ''})`,
+    `chunks: ${s.chunks.pending} pending, ${s.chunks.drafted} drafted, ${s.chunks.extracted} extracted`,
+    `tasks: ${s.tasks.pending} pending, ${s.tasks.claimed} claimed, ${s.tasks.submitted} submitted, ${s.tasks.stale} stale, ${s.tasks.waitingForRetry} waiting for a retry`,
+    `candidates: ${s.candidates.draft} draft (${s.candidates.awaitingAdjudication} awaiting adjudication), ${s.candidates.quarantined} quarantined, ${s.candidates.superseded} superseded, ${s.candidates.promoted} promoted, ${s.candidates.discarded} discarded`,
+  ];
+  if (s.activeRun) lines.push(`running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total}`);
+  if (s.lastRun) lines.push(`last run: ${s.lastRun.runId} ${s.lastRun.state} (${s.lastRun.runner}, started ${s.lastRun.startedAt})`);
+  return lines.join('\n');
+}
+
+async function recallCommand(home: string, words: string[], flags: MemoryFlags, out: Output): Promise<number> {
+  const text = words.join(' ');
+  if (text.trim() === '') throw new CmError('usage', 'Give the text to recall against, e.g. common-memory memory recall "use pnpm".');
+  const connection = await connect(home, 'read');
+  try {
+    const result: MemoryRecallResult = await connection.app.memoryRecall({ text, cwd: process.cwd(), limit: wholeNumber(flags.limit, '--limit') });
+    out.result(result, () => (result.items.length === 0 ? 'nothing in memory is similar' : result.items.map((item) => `${String(item.rank).padStart(3)}  ${item.sourceKind.padEnd(9)} ${item.id}`).join('\n')));
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function review(home: string, out: Output): Promise<number> {
+  const connection = await connect(home, 'read');
+  try {
+    const result: MemoryReview = await connection.app.memoryReview({ cwd: process.cwd() });
+    out.result(result, () => reviewText(result));
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+function reviewText(r: MemoryReview): string {
+  if (r.candidates.length === 0) return `no candidates to review in this ${r.scope === 'project' ? 'repository' : 'user scope'}`;
+  const lines: string[] = [];
+  for (const c of r.candidates) {
+    lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${c.adjudication === 'done' ? c.decision : 'awaiting adjudication'}`);
+    lines.push(`  ${c.content.replace(/\s+/g, ' ')}`);
+    for (const s of c.statements) lines.push(`  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`);
+    for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+  }
+  return lines.join('\n');
+}
+
+function readInput(path: string): string {
+  if (path === '-') return readFileSync(0, 'utf8');
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    throw new CmError('not_found', `Cannot read ${path}: no such file. Give existing files, or - for stdin.`);
+  }
+  if (size > LINT_FILE_MAX_BYTES) throw new CmError('limit_exceeded', `${path} is ${size} bytes, over the ${LINT_FILE_MAX_BYTES}-byte limit of memory lint; nothing was checked.`);
+  return readFileSync(path, 'utf8');
+}
+
+async function lint(paths: string[], out: Output): Promise<number> {
+  const inputs = paths.length === 0 ? ['-'] : paths;
+  const findings = inputs.flatMap((path) => lintText(readInput(path)).map((f) => ({ path, line: f.line, column: f.column, rule: f.rule, severity: f.severity, excerpt: f.excerpt })));
+  const blocking = findings.filter((f) => f.severity === 'block').length;
+  out.result({ findings }, () =>
+    findings.length === 0
+      ? 'no secrets found'
+      : [...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, f.path)), `${findings.length} finding(s), ${blocking} blocking`].join('\n'),
+  );
+  return blocking > 0 ? EXIT.secretFound : EXIT.ok;
+}

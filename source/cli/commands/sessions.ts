@@ -1,0 +1,91 @@
+// `sessions` and `session <key>`: what was captured from Codex and Claude Code, read back. The
+// user's words are printed in full; assistant, tool and harness text only with --context.
+import { connect } from '../../client/connect.js';
+import { CmError } from '../../errors.js';
+import type { SessionSummary, SessionTurnView, SessionView } from '../../protocol.js';
+import { wrapText } from '../../text-wrap.js';
+import type { Output } from '../output.js';
+
+export interface SessionsFlags {
+  client?: string | undefined;
+  limit?: string | undefined;
+  after?: string | undefined;
+}
+
+/** Wrapped to the terminal when there is one; a pipe gets each text line as it is. */
+const width = (): number => process.stdout.columns ?? Number.MAX_SAFE_INTEGER;
+
+export async function runSessions(home: string, flags: SessionsFlags, out: Output): Promise<number> {
+  if (flags.limit !== undefined && !/^\d{1,3}$/.test(flags.limit)) throw new CmError('usage', `--limit must be a whole number from 1 to 100, not ${JSON.stringify(flags.limit)}.`);
+  const connection = await connect(home, 'read');
+  try {
+    const list = await connection.app.listSessions({ client: flags.client, limit: flags.limit === undefined ? undefined : Number(flags.limit), after: flags.after });
+    out.result(list, () => {
+      if (list.sessions.length === 0) return 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.';
+      const lines = list.sessions.flatMap((session) => [...summaryLines(session), '']);
+      lines.push(`${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`);
+      if (list.nextAfter) lines.push(`Older ones: common-memory sessions --after ${list.nextAfter}`);
+      return lines.join('\n');
+    });
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function runSession(home: string, key: string | undefined, context: boolean, out: Output): Promise<number> {
+  if (!key) throw new CmError('usage', 'usage: common-memory session <session-key> [--context]   (common-memory sessions lists the keys)');
+  const connection = await connect(home, 'read');
+  try {
+    const view = await connection.app.readSession({ sessionKey: key, context });
+    out.result(view, () => sessionText(view, context));
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+export function turnCount(session: SessionSummary): string {
+  const t = session.turns;
+  const total = t.settled + t.failed + t.interrupted + t.incomplete;
+  const unusual = [t.failed ? `${t.failed} failed` : '', t.interrupted ? `${t.interrupted} interrupted` : '', t.incomplete ? `${t.incomplete} incomplete` : '', t.buffered ? `${t.buffered} open` : '']
+    .filter(Boolean)
+    .join(', ');
+  return `${total} turn${total === 1 ? '' : 's'}${unusual ? ` (${unusual})` : ''}`;
+}
+
+function summaryLines(session: SessionSummary): string[] {
+  const when = session.startedAt.replace('T', ' ').slice(0, 16);
+  return [
+    `${session.sessionKey}  ${session.client}  ${session.state}  ${turnCount(session)}  ${when} UTC`,
+    `  in ${session.cwd ?? '(unknown directory)'}`,
+    ...(session.firstPrompt ? wrapText(`"${session.firstPrompt}"`, width(), '  ') : ['  (nothing said yet)']),
+  ];
+}
+
+const FOLDED_NAMES: Record<string, string> = { answer: 'answer', tool_call: 'tool call', tool_result: 'tool result' };
+
+/** "assistant answer, 2 tool calls, 3 other" for what --context would show. */
+export function foldedText(folded: SessionTurnView['folded']): string {
+  const other = Object.entries(folded).filter(([kind]) => !(kind in FOLDED_NAMES)).reduce((sum, [, count]) => sum + count, 0);
+  const parts = Object.entries(FOLDED_NAMES)
+    .filter(([kind]) => folded[kind])
+    .map(([kind, name]) => `${folded[kind]} ${name}${folded[kind]! > 1 ? 's' : ''}`);
+  if (other > 0) parts.push(`${other} harness line${other > 1 ? 's' : ''}`);
+  return parts.join(', ');
+}
+
+function sessionText(view: SessionView, context: boolean): string {
+  const lines = summaryLines(view.session).slice(0, 2);
+  view.turns.forEach((turn, index) => {
+    lines.push('', `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`);
+    for (const message of turn.messages) {
+      const who = message.classification === 'evidence' ? 'you' : `${message.role} (${message.kind.replace(/_/g, ' ')})`;
+      lines.push(`  ${who}:`, ...wrapText(message.text ?? '(no text kept)', width(), '    '));
+    }
+    const folded = foldedText(turn.folded);
+    if (folded) lines.push(`  … ${folded} folded${context ? '' : ' (--context shows them)'}`);
+  });
+  if (view.turns.length === 0) lines.push('', 'No turn sealed yet (they appear once a turn ends and the host drains the inbox).');
+  return lines.join('\n');
+}

@@ -1,0 +1,104 @@
+// Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
+// connection. Nothing here prints a secret: a candidate with findings is shown masked.
+import type { MemoryReview, MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../protocol.js';
+import type { Db } from '../store/database.js';
+import type { Draft } from './contracts.js';
+import type { CandidateFinding } from './extraction-submit.js';
+import { recall, type Owner } from './recall.js';
+import { TASK_ATTEMPTS_MAX } from './task-store.js';
+
+const counts = <K extends string>(db: Db, sql: string, keys: readonly K[], ...params: unknown[]): Record<K, number> => {
+  const out = Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+  for (const row of db.prepare(sql).all(...params) as Array<{ key: string; n: number }>) if (row.key in out) out[row.key as K] = row.n;
+  return out;
+};
+
+export function emptyMemoryStatus(state: MemoryStatus['state'], reason: string | null, runners: MemoryStatus['runners'], autoExtract: boolean): MemoryStatus {
+  return {
+    state,
+    reason,
+    chunks: { pending: 0, drafted: 0, extracted: 0, stale: 0 },
+    tasks: { pending: 0, claimed: 0, submitted: 0, stale: 0, waitingForRetry: 0 },
+    candidates: { draft: 0, quarantined: 0, promoted: 0, discarded: 0, superseded: 0, awaitingAdjudication: 0 },
+    runners,
+    spend: { bytesSent: 0 },
+    lastRun: null,
+    activeRun: null,
+    autoExtract,
+  };
+}
+
+function runView(row: { run_id: string; runner: string; request_json: string; state: MemoryRunView['state']; summary_json: string | null; started_at_ms: number; finished_at_ms: number | null }): MemoryRunView {
+  return {
+    runId: row.run_id,
+    runner: row.runner,
+    scope: (JSON.parse(row.request_json) as { scope?: 'project' | 'user' }).scope ?? 'user',
+    state: row.state,
+    startedAt: new Date(row.started_at_ms).toISOString(),
+    finishedAt: row.finished_at_ms === null ? null : new Date(row.finished_at_ms).toISOString(),
+    summary: row.summary_json === null ? null : (JSON.parse(row.summary_json) as MemoryRunView['summary']),
+  };
+}
+
+export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoExtract: boolean): MemoryStatus {
+  return db.transaction((): MemoryStatus => {
+    const status = emptyMemoryStatus('ready', null, runners, autoExtract);
+    status.chunks = counts(db, 'SELECT status AS key, count(*) AS n FROM chunks GROUP BY status', ['pending', 'drafted', 'extracted', 'stale'] as const);
+    const tasks = counts(db, 'SELECT status AS key, count(*) AS n FROM tasks GROUP BY status', ['pending', 'claimed', 'submitted', 'stale'] as const);
+    const waiting = db.prepare("SELECT count(*) FROM tasks WHERE status = 'pending' AND attempts >= ?").pluck().get(TASK_ATTEMPTS_MAX) as number;
+    status.tasks = { ...tasks, waitingForRetry: waiting };
+    const candidates = counts(db, 'SELECT status AS key, count(*) AS n FROM candidates GROUP BY status', ['draft', 'quarantined', 'promoted', 'discarded', 'superseded'] as const);
+    const awaiting = db.prepare("SELECT count(*) FROM candidates WHERE status = 'draft' AND adjudication = 'pending'").pluck().get() as number;
+    status.candidates = { ...candidates, awaitingAdjudication: awaiting };
+    const last = db.prepare('SELECT * FROM runs ORDER BY started_at_ms DESC, run_id DESC LIMIT 1').get() as Parameters<typeof runView>[0] | undefined;
+    status.lastRun = last ? runView(last) : null;
+    return status;
+  })();
+}
+
+/** Draft and quarantined candidates of one scope, newest first, with statements, evidence and masked findings. */
+export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'user' }, limit = 200): MemoryReview {
+  return db.transaction((): MemoryReview => {
+    const rows = db
+      .prepare(
+        `SELECT candidate_id, status, adjudication, decision, payload_json, findings_json, created_at_ms FROM candidates
+         WHERE repository_key = ? AND worktree_key = ? AND status IN ('draft', 'quarantined')
+         ORDER BY created_at_ms DESC, candidate_id LIMIT ?`,
+      )
+      .all(owner.repositoryKey, owner.worktreeKey, limit) as Array<{ candidate_id: string; status: 'draft' | 'quarantined'; adjudication: MemoryReviewCandidate['adjudication']; decision: string | null; payload_json: string; findings_json: string; created_at_ms: number }>;
+    const evidence = db.prepare('SELECT statement_id AS statementId, evidence_id AS evidenceId, client, session_key AS sessionKey, turn_key AS turnKey FROM evidence_refs WHERE candidate_id = ? ORDER BY statement_id, evidence_id');
+    const support = db.prepare('SELECT statement_id AS statementId, claim_support AS claimSupport FROM assessments WHERE candidate_id = ?');
+    const candidates = rows.map((row): MemoryReviewCandidate => {
+      const payload = JSON.parse(row.payload_json) as Draft & { masked?: { content: string; statements: Record<string, string> } };
+      const findings = JSON.parse(row.findings_json) as CandidateFinding[];
+      const refs = evidence.all(row.candidate_id) as Array<{ statementId: string; evidenceId: string; client: string; sessionKey: string; turnKey: string }>;
+      const claims = new Map((support.all(row.candidate_id) as Array<{ statementId: string; claimSupport: string }>).map((s) => [s.statementId, s.claimSupport]));
+      // Shown masked whenever a finding exists (and always for a quarantined candidate).
+      const masked = findings.length > 0 || row.status === 'quarantined' ? payload.masked : undefined;
+      return {
+        candidateId: row.candidate_id,
+        status: row.status,
+        adjudication: row.adjudication,
+        decision: row.decision,
+        content: masked?.content ?? payload.content,
+        type: payload.type,
+        priority: payload.priority,
+        confidence: payload.confidence,
+        statements: payload.statements.map((statement) => ({
+          statementId: statement.statementId,
+          text: masked?.statements[statement.statementId] ?? statement.text,
+          evidence: refs.filter((ref) => ref.statementId === statement.statementId).map(({ evidenceId, client, sessionKey, turnKey }) => ({ evidenceId, client, sessionKey, turnKey })),
+          claimSupport: claims.get(statement.statementId) ?? 'unverified',
+        })),
+        findings: findings.map(({ field, line, column, rule, severity, excerpt }) => ({ field, line, column, rule, severity, excerpt })),
+        createdAt: new Date(row.created_at_ms).toISOString(),
+      };
+    });
+    return { scope: owner.scope, repositoryKey: owner.repositoryKey, candidates };
+  })();
+}
+
+export function readMemoryRecall(db: Db, owner: Owner, text: string, k?: number) {
+  const result = recall(db, owner, text, k);
+  return { recallQueryDigest: result.recallQueryDigest, resultSetDigest: result.resultSetDigest, items: result.items.map(({ rank, sourceKind, id }) => ({ rank, sourceKind, id })) };
+}

@@ -1,0 +1,74 @@
+// Recall (`recall-rrf@1`): what memory already holds that a text may duplicate. Two BM25 lists —
+// approved entries and live candidates of the same scope — of 3·k each, fused by reciprocal rank
+// fusion. The query and the result set have digests: adjudication re-runs recall inside its
+// transaction and applies only when the digest and every item's revision are unchanged.
+import type { Db } from '../store/database.js';
+import { buildFtsQuery } from './fts-query.js';
+import { fuseRrf, recallQueryDigest, resultSetDigest } from './rrf.js';
+
+/** Items a recall returns: enough neighbours for a dedup decision, few enough to show a runner. */
+export const RECALL_K = 10;
+
+export interface Owner {
+  repositoryKey: string;
+  worktreeKey: string;
+}
+
+export interface RecallItem {
+  rank: number;
+  sourceKind: 'approved' | 'candidate';
+  id: string;
+  revision: number;
+  content: string;
+  contentDigest: string;
+  state: string;
+}
+
+export interface RecallResult {
+  recallQueryDigest: string;
+  resultSetDigest: string;
+  items: RecallItem[];
+}
+
+interface Row {
+  id: string;
+  revision: number;
+  content: string;
+  contentDigest: string;
+  state: string;
+}
+
+function approvedList(db: Db, owner: Owner, match: string, limit: number): Row[] {
+  return db
+    .prepare(
+      `SELECT a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state
+       FROM approved_fts JOIN approved_entries a ON a.rowid = approved_fts.rowid
+       WHERE approved_fts MATCH ? AND a.repository_key = ? AND a.worktree_key = ?
+       ORDER BY bm25(approved_fts), a.entry_id LIMIT ?`,
+    )
+    .all(match, owner.repositoryKey, owner.worktreeKey, limit) as Row[];
+}
+
+function candidateList(db: Db, owner: Owner, match: string, limit: number): Row[] {
+  return db
+    .prepare(
+      `SELECT c.candidate_id AS id, c.revision, json_extract(c.payload_json, '$.content') AS content, c.content_digest AS contentDigest, c.status AS state
+       FROM candidate_fts JOIN candidates c ON c.rowid = candidate_fts.rowid
+       WHERE candidate_fts MATCH ? AND c.repository_key = ? AND c.worktree_key = ?
+       ORDER BY bm25(candidate_fts), c.candidate_id LIMIT ?`,
+    )
+    .all(match, owner.repositoryKey, owner.worktreeKey, limit) as Row[];
+}
+
+export function recall(db: Db, owner: Owner, text: string, k = RECALL_K): RecallResult {
+  const match = buildFtsQuery(text);
+  const queryDigest = recallQueryDigest({ ftsQuery: match, perListLimit: 3 * k, limit: k });
+  if (match === null) return { recallQueryDigest: queryDigest, resultSetDigest: resultSetDigest([]), items: [] };
+  const approved = approvedList(db, owner, match, 3 * k).map((row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'approved' }));
+  const candidates = candidateList(db, owner, match, 3 * k).map((row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'candidate' }));
+  const byKey = new Map([...approved, ...candidates].map((row) => [`${row.sourceKind}\0${row.id}`, row]));
+  const items = fuseRrf([approved, candidates])
+    .slice(0, k)
+    .map((fused) => ({ ...byKey.get(`${fused.sourceKind}\0${fused.id}`)!, rank: fused.rank }));
+  return { recallQueryDigest: queryDigest, resultSetDigest: resultSetDigest(items), items };
+}

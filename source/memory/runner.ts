@@ -1,0 +1,26 @@
+// The runner interface: how the pipeline hands a task to whatever drafts or decides — the offline
+// built-in rules here, an external command or a model CLI elsewhere — without the pipeline
+// changing. A runner receives the task as JSON and answers with JSON text; the pipeline, never the
+// runner, bounds, parses and checks that answer and applies it through a submission.
+import type { AdjudicationTask, ExtractionTask } from './contracts.js';
+
+export type RunnerTask = { kind: 'extraction'; task: ExtractionTask } | { kind: 'adjudication'; task: AdjudicationTask };
+
+export interface RunOptions {
+  /** Aborted when the run is cancelled or its time is up; a runner stops and rejects. */
+  signal: AbortSignal;
+  /** The answer's byte cap; a runner may stop reading beyond it (the pipeline refuses it anyway). */
+  maxOutputBytes: number;
+}
+
+export interface Runner {
+  /** The name users pass to --runner. */
+  readonly name: string;
+  /** True when no byte leaves the machine; any other runner needs an authorised plan first. */
+  readonly offline: boolean;
+  /** The raw answer (JSON text of the contract named in the task). */
+  run(task: RunnerTask, options: RunOptions): Promise<string>;
+}
+
+/** The runners a pipeline may use, by name. */
+export type RunnerRegistry = ReadonlyMap<string, Runner>;

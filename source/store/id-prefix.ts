@@ -1,0 +1,27 @@
+// IDs people can type: a unique prefix of an operation or message ID stands for the whole ID, as
+// in git. An exact ID always wins; an ambiguous prefix is refused with the candidates it matches.
+import { CmError } from '../errors.js';
+import { type Db, prepared } from './database.js';
+
+/** Shorter prefixes match too much to be worth a lookup (and are usually typing mistakes). */
+export const ID_PREFIX_MIN = 4;
+const SHOWN = 5;
+
+/** The full ID `text` names, or `text` itself when nothing matches (the caller reports "not found"). */
+export function resolveIdPrefix(
+  db: Db,
+  table: 'operations' | 'timeline' | 'capture_activations',
+  column: 'operation_id' | 'message_id' | 'session_key',
+  text: string,
+  what: string,
+): string {
+  if (text.length < ID_PREFIX_MIN) return text;
+  // A range over the key's index: every ID that starts with `text`, exact match included.
+  const matches = prepared(db, `SELECT ${column} FROM ${table} WHERE ${column} >= ? AND ${column} < ? ORDER BY ${column} LIMIT ${SHOWN + 1}`)
+    .pluck()
+    .all(text, `${text}\uffff`) as string[];
+  if (matches.includes(text) || matches.length === 0) return text;
+  if (matches.length === 1) return matches[0]!;
+  const listed = matches.slice(0, SHOWN).join(', ');
+  throw new CmError('invalid_input', `"${text}" is the start of more than one ${what} ID (${listed}${matches.length > SHOWN ? ', …' : ''}); type more of it.`);
+}

@@ -1,0 +1,29 @@
+// Word wrapping in terminal columns. Lines break only between words: a word longer than the width
+// (a path, a URL, a command to copy) stays whole on a line of its own rather than being cut.
+import { textColumns } from './text-columns.js';
+
+const JOINED = '\ue000';
+
+/** `keep`: phrases (commands to copy) that are never broken inside, whatever their length. */
+export function wrapText(text: string, width: number, indent = '', keep: readonly string[] = []): string[] {
+  const room = Math.max(10, width - textColumns(indent));
+  const lines: string[] = [];
+  let joined = text.replace(/\r\n?/g, '\n');
+  for (const phrase of keep) joined = joined.split(phrase).join(phrase.replace(/ /g, JOINED));
+  for (const paragraph of joined.split('\n')) {
+    let line = '';
+    let used = 0;
+    for (const word of paragraph.split(/(?<=\s)(?=\S)/)) {
+      const columns = textColumns(word.trimEnd());
+      if (used > 0 && used + columns > room) {
+        lines.push(indent + line.trimEnd());
+        line = '';
+        used = 0;
+      }
+      line += word;
+      used += textColumns(word);
+    }
+    lines.push(indent + line.trimEnd());
+  }
+  return lines.map((line) => line.replaceAll(JOINED, ' '));
+}

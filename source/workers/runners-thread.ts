@@ -1,0 +1,99 @@
+// The runners thread: extraction runs, off the writer. Its own read-only connection to core.sqlite
+// (planning reads turns there), the writer reached over a port for every commit, the runners by
+// name. Runs go one at a time; in a host it also extracts newly sealed turns by itself.
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { asCmError } from '../errors.js';
+import { AUTO_EXTRACT_GRACE_MS, AUTO_EXTRACT_POLL_MS } from '../limits.js';
+import { builtinRunner } from '../memory/builtin-runner.js';
+import { ExtractionPipeline, type ExtractRequest } from '../memory/pipeline.js';
+import { openMemoryStateReadOnly } from '../memory/state-database.js';
+import { SELECTION_MAX_TURNS } from '../memory/turn-source.js';
+import { databaseError, openDatabase } from '../store/database.js';
+import type { Reply } from './reply-channel.js';
+import { WriterClient } from './writer-client.js';
+
+export type RunnersRequest = { id: number; type: 'extract'; request: ExtractRequest };
+export type RunnersProgress = { type: 'progress'; runId: string; phase: string; done: number; total: number };
+
+const port = parentPort!;
+const { corePath, memoryStatePath, storeId, writerPort, auto, holder } = workerData as { corePath: string; memoryStatePath: string; storeId: string; writerPort: MessagePort; auto: boolean; holder: string };
+
+const errorOf = (error: unknown) => {
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && code.startsWith('SQLITE') ? databaseError(corePath, error) : asCmError(error)).toJSON();
+};
+
+const core = openDatabase(corePath, { readonly: true });
+const writer = WriterClient.overPort(writerPort, storeId);
+const pipeline = new ExtractionPipeline(writer, core, new Map([[builtinRunner.name, builtinRunner]]), holder);
+const progress = (event: { phase: string; done: number; total: number; runId: string }) => port.postMessage({ type: 'progress', ...event } satisfies RunnersProgress);
+let queue: Promise<unknown> = Promise.resolve();
+
+function serial<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Where the last run of the caller's kind ended: a manual run continues after the last manual run, the automatic one after the last automatic one. */
+function lastUntil(automatic: boolean): number | null {
+  const state = openMemoryStateReadOnly(memoryStatePath);
+  if (!state) return null;
+  try {
+    const value = state.db
+      .prepare("SELECT max(json_extract(request_json, '$.untilMs')) FROM runs WHERE state = 'done' AND json_extract(request_json, '$.auto') = ?")
+      .pluck()
+      .get(automatic ? 1 : 0) as number | null;
+    if (value !== null || !automatic) return value;
+    // The first automatic run starts when memory-state was created: only newly sealed turns.
+    const created = state.db.prepare("SELECT value FROM memory_state_meta WHERE key = 'created_at'").pluck().get() as string | undefined;
+    return created ? Date.parse(created) : null;
+  } finally {
+    state.db.close();
+  }
+}
+
+port.on('message', (message: RunnersRequest) => {
+  serial(() => pipeline.extract(message.request, lastUntil(false), progress)).then(
+    (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
+    (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),
+  );
+});
+
+async function startUp(): Promise<void> {
+  // Claims left by an earlier holder of the data home's lease are released: that holder is gone.
+  await writer.call('memoryReleaseClaims', {});
+}
+
+/** The next automatic window: from the last automatic run to now (less a grace for seals still committing), at most SELECTION_MAX_TURNS turns. */
+function autoWindow(): { sinceMs: number; untilMs: number } | null {
+  const sinceMs = lastUntil(true) ?? Date.now();
+  let untilMs = Date.now() - AUTO_EXTRACT_GRACE_MS;
+  if (untilMs <= sinceMs) return null;
+  const sealed = core
+    .prepare("SELECT recorded_at_ms FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? ORDER BY recorded_at_ms LIMIT 1 OFFSET ?")
+    .pluck()
+    .get(sinceMs, untilMs, SELECTION_MAX_TURNS) as number | undefined;
+  if (sealed !== undefined) untilMs = sealed;
+  const any = core.prepare("SELECT 1 FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1").get(sinceMs, untilMs)
+    ?? core.prepare("SELECT 1 FROM timeline WHERE role = 'user' AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1").get(sinceMs, untilMs);
+  return any === undefined || untilMs <= sinceMs ? null : { sinceMs, untilMs };
+}
+
+startUp().then(
+  () => {
+    if (auto) {
+      const tick = () => {
+        serial(async () => {
+          const window = autoWindow();
+          if (window) await pipeline.extract({ cwd: null, since: new Date(window.sinceMs).toISOString(), until: new Date(window.untilMs).toISOString() }, null, progress);
+        })
+          .catch(() => undefined) // a failing pass is retried at the next tick; status shows the last run
+          .finally(() => setTimeout(tick, AUTO_EXTRACT_POLL_MS).unref());
+      };
+      setTimeout(tick, 0).unref();
+    }
+    port.postMessage({ type: 'ready' });
+  },
+  (error: unknown) => port.postMessage({ type: 'failed', error: errorOf(error) }),
+);

@@ -1,0 +1,230 @@
+// Promotion and approved-projection figures (the file side, without the database):
+//  1. applying a plan of 50 new entries (re-read each target, compare its blob OID, no-follow
+//     temp file + fsync + rename, one fsync per directory at the end) against the floor of writing the same bytes
+//     with a temp file + fsync + rename, in the same run;
+//  2. scanning 10k entry files (safe reads, parse, re-stat, tree digest) against reading and
+//     hashing the same files; and the unchanged-tree short circuit, absolute.
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sha256Hex } from '../../source/hook/identity.js';
+import { MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
+import { scanApprovedRoot } from '../../source/memory/approved-projection.js';
+import { ENTRY_TYPES, formatEntry } from '../../source/memory/entry-format.js';
+import {
+  applyPlanFile,
+  buildPromotionPlan,
+  type CandidateForPromotion,
+  driftedTargets,
+  type PlanInput,
+  syncPlanDirectories,
+} from '../../source/memory/promotion-plan.js';
+import { memoryRoot } from '../../source/memory/safe-files.js';
+import { median, type Figure, report, timeMs } from './measure.js';
+
+const ROUNDS = 5;
+const ROOT_PATH = '.common-memory/memory';
+
+function candidates(count: number): CandidateForPromotion[] {
+  return Array.from({ length: count }, (_, i) => ({
+    candidateId: `c-bench-${i}`,
+    revision: 1,
+    type: ENTRY_TYPES[i % ENTRY_TYPES.length]!,
+    title: `Convention number ${i}: run the formatter before committing`,
+    content: `Convention number ${i}.\n\nRun \`npm run format\` before each commit; CI rejects unformatted files.\n`,
+    appliesWhen: 'committing changes',
+    priority: i % 101,
+    confidence: 'high',
+    evidenceSummary: '1 statement from 1 user turn',
+    supersedes: [],
+    updatesEntryId: null,
+  }));
+}
+
+/** The floor: each file through a temporary file, fsync, rename — nothing checked, no directory fsync. */
+function writeFloor(dir: string, files: Array<{ path: string; content: Uint8Array }>): void {
+  for (const file of files) {
+    const target = join(dir, file.path);
+    mkdirSync(join(target, '..'), { recursive: true });
+    const temporary = `${target}.tmp`;
+    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    let written = 0;
+    while (written < file.content.length) written += writeSync(fd, file.content, written);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temporary, target);
+  }
+}
+
+function applyFigures(base: string): Figure[] {
+  const input: PlanInput = {
+    planId: 'bench',
+    scope: 'project',
+    ownerKey: 'bench',
+    candidates: candidates(50),
+    currentFiles: [],
+    now: '2026-03-01T00:00:00.000Z',
+  };
+  const result = buildPromotionPlan(input);
+  if (!result.ok) throw new Error(result.refusal.message);
+  const { plan } = result;
+  const build = median(
+    Array.from({ length: ROUNDS }, () =>
+      timeMs(() => buildPromotionPlan(input)),
+    ),
+  );
+  const apply: number[] = [];
+  const floor: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which goes first, so neither always gets the warmer disk cache.
+    const runApply = () => {
+      const anchor = join(base, `apply-${round}`);
+      mkdirSync(anchor);
+      const root = memoryRoot(anchor, ROOT_PATH);
+      apply.push(
+        timeMs(() => {
+          if (driftedTargets(root, plan).length > 0) throw new Error('drift in a fresh root');
+          for (const file of plan.files) applyPlanFile(root, 'project', file);
+          syncPlanDirectories(root, plan);
+        }),
+      );
+    };
+    const runFloor = () => {
+      const dir = join(base, `floor-${round}`);
+      floor.push(timeMs(() => writeFloor(dir, plan.files)));
+    };
+    if (round % 2 === 0) {
+      runApply();
+      runFloor();
+    } else {
+      runFloor();
+      runApply();
+    }
+  }
+  const ratio = median(apply) / median(floor);
+  return [
+    {
+      name: 'build a plan of 50 new entries (pure: format, lint, diff, digest)',
+      value: `${build.toFixed(1)} ms`,
+      target: 'reported',
+      met: true,
+    },
+    {
+      name: `apply a plan of 50 new entries (median of ${ROUNDS})`,
+      value: `${median(apply).toFixed(1)} ms`,
+      floor: `${median(floor).toFixed(1)} ms temp file + fsync + rename`,
+      ratio,
+      target: 'ratio <= 2',
+      met: ratio <= 2,
+    },
+  ];
+}
+
+async function scanFigures(base: string): Promise<Figure[]> {
+  const anchor = join(base, 'scan');
+  const rootDir = join(anchor, ROOT_PATH);
+  const count = 10_000;
+  for (const type of ENTRY_TYPES) mkdirSync(join(rootDir, type), { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const type = ENTRY_TYPES[i % ENTRY_TYPES.length]!;
+    const text = formatEntry({
+      id: `m-bench-${i}`,
+      type,
+      title: `Entry ${i} about the build`,
+      appliesWhen: 'building the project',
+      priority: i % 101,
+      confidence: 'medium',
+      evidence: { summary: '2 statements from 2 user turns', candidateId: `c-${i}` },
+      created: '2026-01-01T00:00:00Z',
+      supersedes: [],
+      extra: [],
+      body: `Entry ${i}.\n\nThe build uses esbuild for the CLI bundle and tsc for types.\nRun npm run build.\n`,
+    });
+    writeFloor(rootDir, [{ path: `${type}/entry-${i}.md`, content: new TextEncoder().encode(text) }]);
+  }
+  // Let the files age past the racy window, so the short circuit can trust their stamps.
+  await sleep(MEMORY_SCAN_RACY_MS + 200);
+  const root = memoryRoot(anchor, ROOT_PATH);
+  const scans: number[] = [];
+  const floors: number[] = [];
+  let last = scanApprovedRoot(root, 'project');
+  const scanOnce = () =>
+    timeMs(() => {
+      last = scanApprovedRoot(root, 'project');
+    });
+  const floorOnce = () =>
+    timeMs(() => {
+      const digests: string[] = [];
+      for (const type of ENTRY_TYPES) {
+        for (const name of readdirSync(join(rootDir, type)).sort())
+          digests.push(sha256Hex(readFileSync(join(rootDir, type, name))));
+      }
+      if (digests.length !== count) throw new Error('floor read the wrong number of files');
+    });
+  // Two warm-up rounds (page cache, JIT) are not counted; then alternate which goes first.
+  for (let round = -2; round < ROUNDS; round++) {
+    let scan: number;
+    let floor: number;
+    if (round % 2 === 0) {
+      scan = scanOnce();
+      floor = floorOnce();
+    } else {
+      floor = floorOnce();
+      scan = scanOnce();
+    }
+    if (round < 0) continue;
+    scans.push(scan);
+    floors.push(floor);
+  }
+  if (last.coverage !== 'complete' || last.entries.length !== count)
+    throw new Error(`scan: ${last.coverage}, ${last.entries.length} entries`);
+  const unchanged: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    unchanged.push(
+      timeMs(() => {
+        if (!scanApprovedRoot(root, 'project', { previous: last }).unchanged)
+          throw new Error('the unchanged tree was not recognised');
+      }),
+    );
+  }
+  const ratio = median(scans) / median(floors);
+  return [
+    {
+      name: `scan 10k entry files (median of ${ROUNDS})`,
+      value: `${median(scans).toFixed(0)} ms`,
+      floor: `${median(floors).toFixed(0)} ms read + sha256 of the same files`,
+      ratio,
+      target: 'ratio <= 3',
+      met: ratio <= 3,
+    },
+    {
+      name: 'scan 10k entry files, unchanged tree (short circuit)',
+      value: `${median(unchanged).toFixed(0)} ms`,
+      target: 'reported',
+      met: true,
+    },
+  ];
+}
+
+export async function runPromotionBench(): Promise<void> {
+  const base = mkdtempSync(join(tmpdir(), 'cm-bench-promotion-'));
+  try {
+    report(applyFigures(base));
+    report(await scanFigures(base));
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,158 @@
+// The memory commands through the real shipped bin: extract / review / status / recall / lint,
+// scoped by the caller's git repository, with documented exit codes; a damaged memory-state
+// fails only memory commands.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { storeFiles } from '../source/home.js';
+import { collect, runCli, startCli, tempHome } from './support/cli.js';
+import * as c from './support/capture.js';
+import { plantedToken, queueSession } from './support/memory-corpus.js';
+
+after(() => c.closeStores());
+
+const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function gitRepo(home: string, name: string): string {
+  const dir = join(dirname(home), name);
+  mkdirSync(dir, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  return dir;
+}
+
+describe('memory commands', () => {
+  it('extract drafts candidates of the caller repository only; review lists them with evidence and masked findings; again creates nothing', async () => {
+    const home = tempHome('memory-cli');
+    const repo = gitRepo(home, 'repo');
+    const other = gitRepo(home, 'other');
+    const token = plantedToken();
+    const mine = queueSession(home, repo, ['Always use named exports in TypeScript modules.', 'Can you fix the build?', `Remember that the CI token is ${token} for uploads.`]);
+    queueSession(home, other, ['From now on, use pnpm instead of npm in this repo.']);
+    await c.flush(home);
+    const first = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
+    assert.equal(first.code, 0, first.stderr);
+    const report = json(first.stdout);
+    assert.equal(report.turns, 3, 'only the sessions of this repository');
+    assert.equal(report.candidates.created, 2);
+    assert.equal(report.candidates.quarantined, 1);
+    assert.ok(!first.stdout.includes(token) && !first.stderr.includes(token));
+
+    const listed = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: join(repo) });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.ok(!listed.stdout.includes(token), 'review never prints the secret');
+    const review = json(listed.stdout);
+    assert.equal(review.scope, 'project');
+    const byStatus = Object.fromEntries(review.candidates.map((cand: { status: string }) => [cand.status, cand]));
+    assert.match(byStatus.draft.content, /named exports/);
+    assert.deepEqual(byStatus.draft.statements[0].evidence.map((e: { turnKey: string }) => e.turnKey), [mine.turnKeys[0]]);
+    assert.equal(byStatus.draft.statements[0].evidence[0].sessionKey, mine.sessionKey);
+    assert.ok(['typed-fact', 'unverified'].includes(byStatus.draft.statements[0].claimSupport));
+    assert.equal(byStatus.quarantined.findings[0].rule, 'github-token');
+    assert.match(byStatus.quarantined.content, /ghp_…/);
+    const text = await runCli(['memory', 'review', '--home', home], { cwd: repo });
+    assert.ok(!text.stdout.includes(token));
+
+    const elsewhere = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: other })).stdout);
+    assert.equal(elsewhere.candidates.length, 0, 'another repository sees none of them');
+
+    const again = json((await runCli(['memory', 'extract', '--home', home, '--json', '--since', '2026-01-01'], { cwd: repo })).stdout);
+    assert.equal(again.candidates.created, 0);
+    assert.equal(again.tasks.created, 0);
+
+    const status = await runCli(['memory', 'status', '--home', home, '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    const s = json(status.stdout);
+    assert.deepEqual([s.state, s.candidates.draft, s.candidates.quarantined, s.tasks.submitted], ['ready', 1, 1, 2]);
+    assert.equal(s.lastRun.state, 'done');
+
+    const recall = json((await runCli(['memory', 'recall', 'named', 'exports', '--home', home, '--json'], { cwd: repo })).stdout);
+    assert.equal(recall.items.length, 1);
+    assert.deepEqual(Object.keys(recall.items[0]).sort(), ['id', 'rank', 'sourceKind']);
+    assert.match(recall.resultSetDigest, /^[0-9a-f]{64}$/);
+  });
+
+  it('bad windows and limits are usage errors (exit 2) that plan nothing; over 200 turns is exit 10', async () => {
+    const home = tempHome('memory-cli-bad');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, Array.from({ length: 201 }, (_, i) => `turn ${i}`));
+    await c.flush(home);
+    for (const args of [['--since', '2024-01-01', '--until', '2025-06-01'], ['--since', '2026-02-01', '--until', '2026-01-01'], ['--limit', '9'], ['--since', 'yesterday']]) {
+      const bad = await runCli(['memory', 'extract', '--home', home, '--json', ...args], { cwd: repo });
+      assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
+    }
+    const over = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
+    assert.equal(over.code, 10, over.stderr);
+    assert.match(json(over.stderr).error.message, /201 turns/);
+    const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+    assert.equal(s.tasks.pending + s.tasks.submitted, 0);
+  });
+
+  it('lint: a blocking finding is exit 11 with its rule, position and a masked excerpt; clean text is 0; stdin works', async () => {
+    const home = tempHome('memory-lint');
+    mkdirSync(home, { recursive: true });
+    const token = plantedToken();
+    const file = join(dirname(home), 'notes.md');
+    writeFileSync(file, `# notes\nthe token is ${token}\n`);
+    const found = await runCli(['memory', 'lint', file, '--json']);
+    assert.equal(found.code, 11, found.stderr);
+    assert.ok(!found.stdout.includes(token));
+    assert.deepEqual(json(found.stdout).findings.map((f: { path: string; line: number; column: number; rule: string }) => [f.path, f.line, f.column, f.rule]), [[file, 2, 14, 'github-token']]);
+    const clean = await runCli(['memory', 'lint', '-', '--json'], { input: 'a 40-hex git sha 3b18e512dba79e4c8300dd08aeb37f8e728b8dad is fine' });
+    assert.equal(clean.code, 0, clean.stdout);
+    const missing = await runCli(['memory', 'lint', join(dirname(home), 'nope.md')]);
+    assert.equal(missing.code, 6);
+  });
+
+  it('a damaged memory-state: memory commands exit 12 and say what to do; capture, notes and search keep working', async () => {
+    const home = tempHome('memory-damaged');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+    writeFileSync(storeFiles(home).memoryState, 'garbage'.repeat(2000), { mode: 0o600 });
+    await c.flush(home);
+    const status = await runCli(['memory', 'status', '--home', home, '--json']);
+    assert.equal(status.code, 12, status.stdout);
+    assert.match(json(status.stdout).reason, /moved aside/);
+    const extract = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
+    assert.equal(extract.code, 12, extract.stderr);
+    assert.match(json(extract.stderr).error.message, /Capture and core.sqlite are not affected/);
+    assert.equal((await runCli(['note', 'still here', '--home', home])).code, 0);
+    const search = await runCli(['search', 'named', 'exports', '--home', home, '--json']);
+    assert.equal(json(search.stdout).results.length, 1);
+  });
+
+  it('two concurrent extract clients through one host never double-claim', async () => {
+    const home = tempHome('memory-concurrent');
+    const repo = gitRepo(home, 'repo');
+    for (let i = 0; i < 6; i++) queueSession(home, repo, [`Always use named exports in module ${i}.`, `We never squash merge branch ${i}.`]);
+    await c.flush(home);
+    const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(storeFiles(home).hostInfo)) {
+        if (Date.now() > deadline) throw new Error('the host did not start within 20 s');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const [a, b] = await Promise.all([runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo }), runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo })]);
+      assert.equal(a.code, 0, a.stderr);
+      assert.equal(b.code, 0, b.stderr);
+      const ra = json(a.stdout);
+      const rb = json(b.stdout);
+      assert.equal(ra.tasks.submitted + rb.tasks.submitted, 6, 'each task submitted by exactly one run');
+      assert.equal(ra.candidates.created + rb.candidates.created, 12);
+      const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+      assert.equal(s.candidates.draft, 12);
+      const { openDatabase } = await import('../source/store/database.js');
+      const db = openDatabase(storeFiles(home).memoryState, { readonly: true });
+      try {
+        assert.equal(db.prepare("SELECT count(*) FROM tasks WHERE kind = 'extraction' AND lease_epoch <> 1").pluck().get(), 0, 'no task was claimed twice');
+      } finally {
+        db.close();
+      }
+    } finally {
+      host.kill('SIGINT');
+      await collect(host, undefined, 20_000).catch(() => undefined);
+    }
+  });
+});
