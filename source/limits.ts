@@ -116,6 +116,24 @@ export const STATUS_SESSIONS_MAX = 50;
 /** Host timeout (s) written for common-memory's hooks: a hook commits in ~0.1 s; this covers a loaded machine plus a full busy wait, and bounds how long a hung common-memory can hold up the user's agent. */
 export const HOOK_TIMEOUT_SEC = 10;
 
+/**
+ * Of a hook's deadline, what it keeps after its wait for the write lock: the commit itself (a
+ * durable fsync) and the reply, on a loaded machine.
+ */
+export const HOOK_REPLY_MARGIN_MS = 300;
+
+/** The shortest wait for the write lock a hook allows itself, even past its deadline (hook/busy-wait.ts). */
+export const HOOK_LOCK_WAIT_MIN_MS = 500;
+
+/**
+ * The writer thread's busy timeout: hooks take the write lock between its transactions, and it has
+ * no host deadline to meet, so it waits them out rather than failing a step.
+ */
+export const WRITER_BUSY_TIMEOUT_MS = 10_000;
+
+/** A pause before each drain step after the first of a run, so waiting hooks get the write lock in between. */
+export const DRAIN_STEP_GAP_MS = 10;
+
 /** Codex clamps SessionEnd and Interrupt hooks to 3 s and warns when asked for more, so we ask for exactly that. */
 export const CODEX_CLAMPED_HOOK_TIMEOUT_SEC = 3;
 

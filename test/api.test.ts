@@ -26,8 +26,11 @@ const probe: Record<string, unknown> = {
   captureStatus: {},
   sessionDrain: {},
   sessionSearch: { query: 'probe' },
+  listSessions: {},
+  readSession: { sessionKey: 'no-such-session' },
   memoryExtract: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
   memoryReview: { cwd: tmpdir() },
+  memoryRetry: { taskId: 'no-such-task' },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
 };
 

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { openDatabase } from '../source/store/database.js';
+import { hookDeadlineMs, waitBudgetMs } from '../source/hook/busy-wait.js';
+import { CLAUDE_SESSION_END_TIMEOUT_SEC, HOOK_LOCK_WAIT_MIN_MS, HOOK_REPLY_MARGIN_MS, HOOK_TIMEOUT_SEC } from '../source/limits.js';
 import { runCli, tempHome } from './support/cli.js';
 
 const payload = JSON.stringify({ session_id: 's1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' });
@@ -106,6 +108,15 @@ describe('hook dispatch', () => {
     assert.deepEqual(activations, [{ process_instance: 'given:client-a', state: 'ended' }]);
     const flush = await runCli(['flush', '--home', home]);
     assert.equal(flush.code, 0, flush.stdout + flush.stderr);
+  });
+
+  it("waits for the write lock as long as its host's deadline for the event allows, never less than the floor", () => {
+    assert.equal(hookDeadlineMs('claude', 'SessionEnd'), CLAUDE_SESSION_END_TIMEOUT_SEC * 1000);
+    assert.equal(hookDeadlineMs('codex', 'SessionEnd'), 3000);
+    assert.equal(hookDeadlineMs('codex', 'Interrupt'), 3000);
+    assert.equal(hookDeadlineMs('claude', 'Stop'), HOOK_TIMEOUT_SEC * 1000);
+    assert.equal(waitBudgetMs(3000, 200), 3000 - 200 - HOOK_REPLY_MARGIN_MS);
+    assert.equal(waitBudgetMs(3000, 2900), HOOK_LOCK_WAIT_MIN_MS, 'start-up ate the deadline: still the floor');
   });
 
   it('an unknown client is a usage error', async () => {

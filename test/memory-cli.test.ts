@@ -87,6 +87,9 @@ describe('memory commands', () => {
     assert.match(json(over.stderr).error.message, /201 turns/);
     const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
     assert.equal(s.tasks.pending + s.tasks.submitted, 0);
+    const retry = await runCli(['memory', 'retry', 'ext-none', '--home', home, '--json']);
+    assert.equal(retry.code, 6, retry.stderr);
+    assert.equal((await runCli(['memory', 'frobnicate', '--home', home])).code, 2);
   });
 
   it('lint: a blocking finding is exit 11 with its rule, position and a masked excerpt; clean text is 0; stdin works', async () => {
@@ -153,6 +156,53 @@ describe('memory commands', () => {
     } finally {
       host.kill('SIGINT');
       await collect(host, undefined, 20_000).catch(() => undefined);
+    }
+  });
+});
+
+describe('automatic extraction in a host', () => {
+  async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  const memoryStatus = async (home: string) => json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+
+  it('a host extracts newly sealed turns by itself with the builtin runner; the setting turns it off', async () => {
+    for (const setting of ['on', 'off']) {
+      const home = tempHome(`memory-auto-${setting}`);
+      const repo = gitRepo(home, 'repo');
+      const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: setting } });
+      try {
+        await waitFor('the host to start', async () => (existsSync(storeFiles(home).hostInfo) ? true : undefined));
+        queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+        const flushed = await runCli(['flush', '--home', home, '--json']);
+        assert.equal(flushed.code, 0, flushed.stderr);
+        if (setting === 'on') {
+          const status = await waitFor('an automatic run to draft the candidate', async () => {
+            const s = await memoryStatus(home);
+            return s.candidates.draft === 1 && s.lastRun?.state === 'done' ? s : undefined;
+          });
+          assert.equal(status.autoExtract, true);
+          assert.equal(status.lastRun.runner, 'builtin');
+          const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+          assert.match(review.candidates[0].content, /named exports/);
+        } else {
+          // Two poll intervals and the grace later, nothing ran.
+          await new Promise((resolve) => setTimeout(resolve, 6_000));
+          const s = await memoryStatus(home);
+          assert.equal(s.autoExtract, false);
+          assert.equal(s.lastRun, null);
+          assert.equal(s.candidates.draft, 0);
+        }
+      } finally {
+        host.kill('SIGINT');
+        await collect(host, undefined, 20_000).catch(() => undefined);
+      }
     }
   });
 });

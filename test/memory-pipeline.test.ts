@@ -9,6 +9,9 @@ import { FORMATS } from '../source/memory/contracts.js';
 import { ExtractionPipeline, type ExtractRequest } from '../source/memory/pipeline.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
+import { appendJournal } from '../source/store/journal.js';
+import { insertTimeline } from '../source/store/timeline.js';
+import { commit } from '../source/store/transaction.js';
 import { tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 import { plantedToken, queueSession } from './support/memory-corpus.js';
@@ -31,10 +34,11 @@ interface Rig {
   close: () => Promise<void>;
 }
 
-async function rig(sessions: Array<{ prompts: string[] }>): Promise<Rig & { keys: ReturnType<typeof queueSession>[] }> {
+async function rig(sessions: Array<{ prompts: string[] }>, before: (home: string) => void = () => {}): Promise<Rig & { keys: ReturnType<typeof queueSession>[] }> {
   const home = tempHome('pipeline');
   const keys = sessions.map((s) => queueSession(home, null, s.prompts, { answer: (i) => `Sure. Remember that I answered ${i}; we use yarn everywhere.` }));
   await c.flush(home);
+  before(home);
   const writer = await WriterClient.start(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   const pipeline = new ExtractionPipeline(writer, core, new Map([['builtin', builtinRunner]]), 'test-holder');
@@ -50,7 +54,7 @@ async function rig(sessions: Array<{ prompts: string[] }>): Promise<Rig & { keys
       opened.push(db);
       return db;
     },
-    extract: (request = {}) => pipeline.extract({ cwd: null, since: SINCE, until: UNTIL, ...request }, null).catch((e) => Promise.reject(e)),
+    extract: (request = {}) => pipeline.extract({ cwd: null, since: SINCE, until: UNTIL, ...request }, () => null).catch((e) => Promise.reject(e)),
     close: async () => {
       for (const db of opened) db.close();
       core.close();
@@ -158,6 +162,35 @@ describe('extraction with the builtin runner', () => {
   });
 });
 
+describe('driven pi agents', () => {
+  it("a driven agent's prompt becomes a candidate citing its user row; the agent's reply is context only", async () => {
+    const r = await rig([], (home) => {
+      const db = openDatabase(storeFiles(home).core);
+      commit(db, 'test', (tx) => {
+        const rows = [['user', 'u-1', 'We prefer composition over inheritance in the service layer.'], ['assistant', 'a-1', 'Noted. Always use classes everywhere.']] as const;
+        for (const [role, id, text] of rows) {
+          const { sequence } = appendJournal(tx, { kind: 'test', agentId: 'agent-1', generationId: 'gen-1', operationId: null, canonicalMessageId: id, payload: {} });
+          insertTimeline(tx, { messageId: id, role, payload: { role, content: [{ type: 'text', text }] }, agentId: 'agent-1', generationId: 'gen-1', operationId: null, sourceJournalSequence: sequence });
+        }
+      });
+      db.close();
+    });
+    try {
+      const report = await r.extract();
+      assert.equal(report.turns, 1);
+      assert.equal(report.candidates.created, 1, JSON.stringify(report));
+      const db = r.memory();
+      assert.match(db.prepare("SELECT json_extract(payload_json, '$.content') FROM candidates").pluck().get() as string, /composition over inheritance/);
+      assert.deepEqual(db.prepare('SELECT client, session_key, turn_key FROM evidence_refs').raw().all(), [['pi', 'gen-1', 'u-1']]);
+      const task = JSON.parse(db.prepare("SELECT task_json FROM tasks WHERE kind = 'extraction'").pluck().get() as string).task;
+      assert.match(task.chunk.transcript, /<<past-user evidence=e1>>\nWe prefer composition[\s\S]*<<past-assistant>>\nNoted\./);
+      assert.equal(task.evidenceCatalog.length, 1, 'only the user row is evidence');
+    } finally {
+      await r.close();
+    }
+  });
+});
+
 describe('tasks and submissions', () => {
   async function plannedTask(r: Rig): Promise<string> {
     const report = await r.extract({ limit: 1, runner: 'builtin' }).catch((e) => Promise.reject(e));
@@ -187,7 +220,7 @@ describe('tasks and submissions', () => {
     try {
       // Plan without running: a zero-limit run is refused, so plan with limit 1 on an empty runner map instead.
       const planner = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('runner down')) }]]), 'h1');
-      const first = await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      const first = await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.equal(first.tasks.failed, 1);
       assert.match(first.failures[0]!, /runner down/);
       const taskId = r.memory().prepare("SELECT task_id FROM tasks WHERE kind = 'extraction'").pluck().get() as string;
@@ -231,7 +264,7 @@ describe('tasks and submissions', () => {
     const r = await rig([{ prompts: PROMPTS }]);
     try {
       const planner = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('down')) }]]), 'h1');
-      await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       const taskId = r.memory().prepare("SELECT task_id FROM tasks WHERE kind = 'extraction'").pluck().get() as string;
       const old = (await r.writer.call('memoryClaimTask', { holder: 'old', leaseMs: 1000, taskIds: [taskId] })).claim!;
       assert.equal((await r.writer.call('memoryClaimTask', { holder: 'new', leaseMs: 60_000, taskIds: [taskId] })).claim, null, 'a live lease is exclusive');
@@ -273,7 +306,7 @@ describe('adjudication compare-and-swap', () => {
         },
       };
       const pipeline = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', racing]]), 'h');
-      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.equal(report.tasks.stale, 1, JSON.stringify(report));
       assert.equal(report.candidates.skipped, 1, 'the new task decided against the new pool');
       assert.equal(report.candidates.stored, 0);
@@ -311,7 +344,7 @@ describe('adjudication compare-and-swap', () => {
         },
       };
       const pipeline = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', sneaky]]), 'h');
-      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.ok(seen);
       assert.ok(report.failures.some((f) => /a draft of the same batch/.test(f)), JSON.stringify(report.failures));
       const db = r.memory();

@@ -81,6 +81,7 @@ export const HELP = `
     memory review                        draft and quarantined candidates of this repository with
                                          statements, evidence and masked findings (read-only)
     memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
+    memory retry <task-id>               a task that failed 5 times may be claimed again
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)

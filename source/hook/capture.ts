@@ -4,12 +4,49 @@
 // active every event joins it; after a real SessionEnd the next event opens a new one (new ordinal,
 // new session key). Its snapshot is read once, at the first SessionStart startup/resume, and is
 // re-attached unchanged for compact/clear/resume in the same process.
-import type { Db } from '../store/database.js';
+import { prepared, type Db } from '../store/database.js';
 import { commit, type FaultPoint } from '../store/transaction.js';
 import { HOOK_TAIL_CHUNK_BYTES, SNAPSHOT_MAX_CHARS } from '../limits.js';
 import { sessionKeyOf, textDigest } from './identity.js';
 import type { HookClient, HookPayload } from './payload.js';
 import { readTail, type Tail } from './transcript-tail.js';
+
+/**
+ * Every statement of the hook's transaction, compiled by warmCapture before the write lock is
+ * taken: under load, compiling inside the transaction makes every other hook wait for it.
+ */
+const SQL = {
+  setSnapshot: 'UPDATE capture_activations SET snapshot = ? WHERE activation_id = ?',
+  insertCandidate: `INSERT INTO prompt_candidates
+      (activation_id, client, host_session_id, turn_ref, digest, body, scope, inbox_id, state)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (client, host_session_id, turn_ref, digest) DO NOTHING`,
+  activeActivation: `SELECT activation_id, snapshot, watch_id FROM capture_activations
+    WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'`,
+  nextOrdinal: `SELECT coalesce(max(ordinal), 0) + 1 AS ordinal FROM capture_activations
+    WHERE client = ? AND process_instance = ? AND host_session_id = ?`,
+  insertActivation: `INSERT INTO capture_activations
+      (session_key, client, process_instance, host_session_id, ordinal, cwd, state, started_at_ms)
+    VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`,
+  endActivation: "UPDATE capture_activations SET state = 'ended', ended_at_ms = ? WHERE activation_id = ?",
+  insertWatch: `INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES (?, ?, ?)
+    ON CONFLICT (client, transcript_path) DO NOTHING`,
+  readWatch: 'SELECT watch_id, captured_bytes FROM capture_watches WHERE client = ? AND transcript_path = ?',
+  setActivationWatch: 'UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?',
+  advanceWatch: 'UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?',
+  insertInbox: `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id,
+      process_instance, watch_id, tail_state, tail_from, tail_to)
+    VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
+  projectCounts: `SELECT count(DISTINCT a.activation_id) AS sessions, count(t.turn_id) AS turns
+    FROM capture_activations a
+    LEFT JOIN capture_turns t ON t.activation_id = a.activation_id AND t.batch_id IS NOT NULL
+    WHERE a.cwd IS ? AND a.activation_id <> ?`,
+  insertTail: 'INSERT INTO inbox_tails (inbox_id, seq, bytes) VALUES (?, ?, ?)',
+};
+
+/** Compiles the transaction's statements ahead of it (they are cached per connection). */
+export function warmCapture(db: Db): void {
+  for (const text of Object.values(SQL)) prepared(db, text);
+}
 
 /** Events at which the transcript has new bytes worth keeping (a turn ended or the session does). */
 const TAIL_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'StopFailure', 'Interrupt', 'PreCompact', 'PostCompact', 'SessionEnd']);
@@ -28,6 +65,10 @@ interface ActivationRow {
 }
 
 export function captureEvent(db: Db, client: HookClient, instance: string, payload: HookPayload, fault?: FaultPoint): CaptureResult {
+  // What can be done before the write lock is: every hook waiting for it also waits for this one.
+  warmCapture(db);
+  const copyTail = TAIL_EVENTS.has(payload.event);
+  const early = copyTail && payload.transcriptPath !== null ? earlyTail(db, client, payload.transcriptPath) : null;
   return commit(
     db,
     'hookCapture',
@@ -40,7 +81,7 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
         const fresh = payload.source === 'startup' || payload.source === 'resume' || payload.source === null;
         if (activation.snapshot === null && fresh) {
           activation.snapshot = projectSnapshot(db, payload.cwd, activation.activation_id);
-          db.prepare('UPDATE capture_activations SET snapshot = ? WHERE activation_id = ?').run(activation.snapshot, activation.activation_id);
+          prepared(db, SQL.setSnapshot).run(activation.snapshot, activation.activation_id);
         }
         snapshot = activation.snapshot;
       }
@@ -52,13 +93,10 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
         digest = textDigest(payload.prompt);
         stored = JSON.stringify({ ...payload.value, prompt: `sha256:${digest}` });
       }
-      const inboxId = appendEnvelope(db, now, client, instance, activation, payload.sessionId, payload.event, payload.transcriptPath, TAIL_EVENTS.has(payload.event), stored);
+      const inboxId = appendEnvelope(db, now, client, instance, activation, payload.sessionId, payload.event, payload.transcriptPath, copyTail, stored, early);
 
       if (digest !== null) {
-        db.prepare(
-          `INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, scope, inbox_id, state)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (client, host_session_id, turn_ref, digest) DO NOTHING`,
-        ).run(activation.activation_id, client, payload.sessionId, payload.turnRef, digest, payload.prompt, payload.cwd, inboxId);
+        prepared(db, SQL.insertCandidate).run(activation.activation_id, client, payload.sessionId, payload.turnRef, digest, payload.prompt, payload.cwd, inboxId);
       }
       if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
       if (client === 'claude' && payload.event === 'SubagentStop') captureSubagent(db, now, instance, payload, stored);
@@ -70,21 +108,18 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
 
 /** The active activation of client + process instance + host session, or a new one (next ordinal, new session key). */
 function openActivation(db: Db, client: HookClient, instance: string, sessionId: string, cwd: string | null, now: number): ActivationRow {
-  const active = db
-    .prepare("SELECT activation_id, snapshot, watch_id FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'")
+  const active = prepared(db, SQL.activeActivation)
     .get(client, instance, sessionId) as ActivationRow | undefined;
   if (active) return active;
-  const { ordinal } = db
-    .prepare('SELECT coalesce(max(ordinal), 0) + 1 AS ordinal FROM capture_activations WHERE client = ? AND process_instance = ? AND host_session_id = ?')
+  const { ordinal } = prepared(db, SQL.nextOrdinal)
     .get(client, instance, sessionId) as { ordinal: number };
-  const id = db
-    .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, cwd, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)")
+  const id = prepared(db, SQL.insertActivation)
     .run(sessionKeyOf(client, instance, sessionId, ordinal), client, instance, sessionId, ordinal, cwd, now).lastInsertRowid as number;
   return { activation_id: id, snapshot: null, watch_id: null };
 }
 
 function endActivation(db: Db, activationId: number, now: number): void {
-  db.prepare("UPDATE capture_activations SET state = 'ended', ended_at_ms = ? WHERE activation_id = ?").run(now, activationId);
+  prepared(db, SQL.endActivation).run(now, activationId);
 }
 
 /** One inbox envelope; with `copyTail`, the transcript bytes after the watch's cursor go with it. */
@@ -99,31 +134,35 @@ function appendEnvelope(
   transcriptPath: string | null,
   copyTail: boolean,
   stored: string,
+  early: Tail | null = null,
 ): number {
   let watchId = activation.watch_id;
   let tail: Tail = { state: 'none', from: 0, to: 0, bytes: null };
   if (transcriptPath !== null) {
-    db.prepare('INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES (?, ?, ?) ON CONFLICT (client, transcript_path) DO NOTHING').run(client, transcriptPath, sessionId);
-    const watch = db.prepare('SELECT watch_id, captured_bytes FROM capture_watches WHERE client = ? AND transcript_path = ?').get(client, transcriptPath) as { watch_id: number; captured_bytes: number };
+    prepared(db, SQL.insertWatch).run(client, transcriptPath, sessionId);
+    const watch = prepared(db, SQL.readWatch).get(client, transcriptPath) as { watch_id: number; captured_bytes: number };
     watchId = watch.watch_id;
     if (activation.watch_id === null) {
-      db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(watchId, activation.activation_id);
+      prepared(db, SQL.setActivationWatch).run(watchId, activation.activation_id);
       activation.watch_id = watchId;
     }
     if (copyTail) {
-      tail = readTail(transcriptPath, watch.captured_bytes);
-      if (tail.state === 'captured' && tail.to > tail.from) db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(tail.to, watchId);
+      // The tail read before the transaction is the same bytes if no other hook moved the cursor since.
+      tail = early !== null && early.from === watch.captured_bytes ? early : readTail(transcriptPath, watch.captured_bytes);
+      if (tail.state === 'captured' && tail.to > tail.from) prepared(db, SQL.advanceWatch).run(tail.to, watchId);
     }
   }
-  const inboxId = db
-    .prepare(
-      `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
-    )
+  const inboxId = prepared(db, SQL.insertInbox)
     .run(client, event, now, stored, activation.activation_id, sessionId, instance, watchId, tail.state, tail.state === 'none' ? null : tail.from, tail.state === 'none' ? null : tail.to)
     .lastInsertRowid as number;
   if (tail.bytes !== null && tail.bytes.length > 0) storeTail(db, inboxId, tail.bytes);
   return inboxId;
+}
+
+/** The tail from the watch's cursor as it is now (0 for a new watch), read outside the transaction. */
+function earlyTail(db: Db, client: HookClient, transcriptPath: string): Tail {
+  const watch = prepared(db, SQL.readWatch).get(client, transcriptPath) as { captured_bytes: number } | undefined;
+  return readTail(transcriptPath, watch?.captured_bytes ?? 0);
 }
 
 /** Subagent ids are short hex today; the bound keeps a hostile payload from becoming a key of any size. */
@@ -147,12 +186,7 @@ function captureSubagent(db: Db, now: number, instance: string, payload: HookPay
 
 /** For now a short line of what common-memory holds for this project; memory snapshots come with the memory issues. */
 function projectSnapshot(db: Db, cwd: string | null, self: number): string {
-  const { sessions, turns } = db
-    .prepare(
-      `SELECT count(DISTINCT a.activation_id) AS sessions, count(t.turn_id) AS turns
-       FROM capture_activations a LEFT JOIN capture_turns t ON t.activation_id = a.activation_id AND t.batch_id IS NOT NULL
-       WHERE a.cwd IS ? AND a.activation_id <> ?`,
-    )
+  const { sessions, turns } = prepared(db, SQL.projectCounts)
     .get(cwd, self) as { sessions: number; turns: number };
   const line = `common-memory: ${turns} captured turn${turns === 1 ? '' : 's'} from ${sessions} earlier session${sessions === 1 ? '' : 's'} of this project; no reviewed memories yet.`;
   return line.length > SNAPSHOT_MAX_CHARS ? line.slice(0, SNAPSHOT_MAX_CHARS) : line;
@@ -160,7 +194,7 @@ function projectSnapshot(db: Db, cwd: string | null, self: number): string {
 
 /** Keeps the tail in bounded rows (limits.ts HOOK_TAIL_CHUNK_BYTES says why), in the hook's transaction. */
 export function storeTail(db: Db, inboxId: number, bytes: Buffer): void {
-  const insert = db.prepare('INSERT INTO inbox_tails (inbox_id, seq, bytes) VALUES (?, ?, ?)');
+  const insert = prepared(db, SQL.insertTail);
   for (let seq = 0, at = 0; at < bytes.length; seq += 1, at += HOOK_TAIL_CHUNK_BYTES) {
     insert.run(inboxId, seq, bytes.subarray(at, at + HOOK_TAIL_CHUNK_BYTES));
   }

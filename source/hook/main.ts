@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
 import { HOOK_STDIN_MAX_BYTES } from '../limits.js';
+import { hookDeadlineMs, waitBudgetMs } from './busy-wait.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
@@ -48,9 +49,13 @@ function checkSize(raw: Buffer): string {
   return raw.toString('utf8');
 }
 
-function openStore(home: string): Db {
+/** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
+function openStore(home: string, budgetMs: number): Db {
   ensureHome(home);
-  const db = openDatabase(storeFiles(home).core);
+  const db = openDatabase(storeFiles(home).core, { busyTimeoutMs: budgetMs });
+  // A checkpoint (copying the WAL into the database and syncing it) would run inside this hook's
+  // deadline at every commit past the threshold; the host's writer checkpoints instead.
+  db.pragma('wal_autocheckpoint = 0');
   if (schemaVersion(db) < coreSchema.steps.length) migrate(db, coreSchema);
   return db;
 }
@@ -71,7 +76,10 @@ export function runHook(argv: string[]): number {
   try {
     raw = readFileSync(0);
     const payload = parsePayload(checkSize(raw));
-    db = openStore(args.home);
+    const deadline = hookDeadlineMs(args.client, payload.event);
+    db = openStore(args.home, waitBudgetMs(deadline));
+    // The write lock may be waited for as long as the host's deadline for this event allows.
+    db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
     const result = captureEvent(db, args.client, instance, payload, faultPointFromEnv());
     reply = hookReply(payload.event, result.snapshot);
   } catch (error) {
@@ -92,7 +100,7 @@ export function runHook(argv: string[]): number {
  */
 function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Buffer | undefined): void {
   const at = new Date();
-  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, instance, code: (error as CmError).code ?? 'internal', message: (error as Error).message };
+  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, instance, code: (error as CmError).code ?? 'internal', message: (error as Error).message, elapsedMs: Math.round(performance.now()) };
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {

@@ -7,6 +7,7 @@ import { Dashboard } from './dashboard/dashboard.js';
 import { History } from './history/history.js';
 import { Integrations } from './integrations/integrations.js';
 import { ProcessingStatus } from './status/status.js';
+import { Sessions } from './sessions/sessions.js';
 import { commandFor } from './keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from './keyboard/keyboard-router.js';
 import { Header } from './shell/header.js';
@@ -58,7 +59,7 @@ function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit:
   );
 }
 
-const SHELL_COMMANDS = ['quit', 'showDashboard', 'showHistory', 'showAgents', 'showStatus', 'showIntegrations', 'nextScreen'] as const;
+const SHELL_COMMANDS = ['quit', 'showDashboard', 'showHistory', 'showAgents', 'showStatus', 'showIntegrations', 'showSessions', 'nextScreen'] as const;
 
 const SCREEN_FOR = {
   showDashboard: 'dashboard',
@@ -66,6 +67,7 @@ const SCREEN_FOR = {
   showAgents: 'agents',
   showStatus: 'status',
   showIntegrations: 'integrations',
+  showSessions: 'sessions',
 } as const;
 
 function useShellKeys(): void {
@@ -114,5 +116,7 @@ function CurrentScreen({ screen }: { screen: ScreenName }) {
       return <ProcessingStatus />;
     case 'integrations':
       return <Integrations />;
+    case 'sessions':
+      return <Sessions />;
   }
 }

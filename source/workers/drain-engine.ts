@@ -9,7 +9,7 @@ import { ClaudeTranscriptParser, claudeTranscriptMode, initialClaudeTranscriptSt
 import { CodexRolloutParser, initialCodexRolloutState, type CodexRolloutState } from '../hosts/codex/rollout-parser.js';
 import { parseTranscriptFile, type TranscriptFeeder } from '../hosts/transcript-file.js';
 import { TranscriptParseError, type CursorState, type ParseProgress, type TranscriptTurn } from '../hosts/transcript-model.js';
-import { DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
+import { DRAIN_STEP_GAP_MS, DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
 import { parseRecoveryId, recoveryIdText, type DrainReport } from '../protocol.js';
 import {
   firstPendingEnvelope,
@@ -121,6 +121,9 @@ export class DrainEngine {
       // with the call — its bodies moved, the rest serialised — and must not stay alive while the
       // next step is planned.
       const { firstInboxId, next: continuation } = planned;
+      // Steps follow each other at once otherwise, and a hook (which must answer within its host's
+      // deadline) would wait behind the whole run: a short gap lets waiting hooks commit in between.
+      if (taken > 0) await new Promise((resolve) => setTimeout(resolve, DRAIN_STEP_GAP_MS));
       const applying = this.writer.call('captureApplyStep', planned.input, planned.transfer);
       planned = undefined;
       report.steps += 1;

@@ -7,6 +7,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError, CmError } from '../errors.js';
 import { coreSchema } from '../store/core-schema.js';
 import { databaseError, openDatabase } from '../store/database.js';
+import { WRITER_BUSY_TIMEOUT_MS } from '../limits.js';
 import { migrate } from '../store/migrations.js';
 import { readStoreId } from '../store/sequences.js';
 import { commit } from '../store/transaction.js';
@@ -31,7 +32,7 @@ function errorOf(error: unknown, database: 'core' | 'memory' = 'core'): { code: 
 }
 
 try {
-  const db = openDatabase(corePath);
+  const db = openDatabase(corePath, { busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS });
   migrate(db, coreSchema);
   const context: WriterContext = { storeId: readStoreId(db) };
   let memory: MemoryState | undefined;

@@ -22,6 +22,7 @@ export const keyBindings = {
   showAgents: [{ input: '3', label: '3' }],
   showStatus: [{ input: '4', label: '4' }],
   showIntegrations: [{ input: '5', label: '5' }],
+  showSessions: [{ input: '6', label: '6' }],
   nextScreen: [{ key: 'tab', label: 'Tab' }],
   toggleStream: [{ input: 't', label: 't' }],
   // "n" is the note key, so paging uses PgDn/PgUp, the pager keys space/b, and the arrows.
@@ -46,6 +47,10 @@ export const keyBindings = {
   retryItem: [{ key: 'return', label: 'Enter' }],
   drainNow: [{ input: 'd', label: 'd' }],
   flushNow: [{ input: 'f', label: 'f' }],
+  // Sessions screen: open the selected one, back to the list, context shown or folded.
+  openItem: [{ key: 'return', label: 'Enter' }],
+  back: [{ key: 'escape', label: 'Esc' }],
+  toggleContext: [{ input: 'c', label: 'c' }],
   // Integrations screen.
   planInstall: [{ input: 'i', label: 'i' }],
   planUninstall: [{ input: 'u', label: 'u' }],

@@ -9,6 +9,7 @@ export const SCREENS = [
   { name: 'agents', title: 'Agents', command: 'showAgents' },
   { name: 'status', title: 'Status', command: 'showStatus' },
   { name: 'integrations', title: 'Integrations', command: 'showIntegrations' },
+  { name: 'sessions', title: 'Sessions', command: 'showSessions' },
 ] as const;
 
 export type ScreenName = (typeof SCREENS)[number]['name'];

@@ -1,0 +1,114 @@
+// Sessions: what was captured from Codex and Claude Code. A list (newest first, the first thing the
+// user said), Enter opens a session: its turns with the user's words in full, wrapped, scrolled
+// with PgUp/PgDn; c shows or folds the assistant, tool and harness text; Esc goes back.
+import { Box, Text } from 'ink';
+import { useState } from 'react';
+import type { SessionList, SessionView } from '../../protocol.js';
+import { turnCount } from '../../cli/commands/sessions.js';
+import { type ShownError, truncate } from '../format.js';
+import { helpItem } from '../keyboard/key-bindings.js';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import { HEADER_LINES } from '../shell/header.js';
+import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { ErrorLine } from '../widgets/error-line.js';
+import { listWindow, moveSelection } from '../widgets/list-window.js';
+import { Spinner } from '../widgets/spinner.js';
+import { useTheme } from '../widgets/theme.js';
+import { useRequest } from '../widgets/use-request.js';
+import { sessionLines } from './session-lines.js';
+
+/** Header, help line, the screen's title and its error line. */
+const CHROME = HEADER_LINES + 4;
+const LIST_SIZE = 100;
+
+export function Sessions() {
+  const { app } = useEnvironment();
+  const { columns, rows } = useTerminalSize();
+  const theme = useTheme();
+  const [list, setList] = useState<SessionList | null>(null);
+  const [selected, setSelected] = useState(0);
+  const [open, setOpen] = useState<{ key: string; context: boolean } | null>(null);
+  const [view, setView] = useState<SessionView | null>(null);
+  const [top, setTop] = useState(0);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [reload, setReload] = useState(0);
+  const room = Math.max(1, rows - CHROME);
+
+  useRequest(reload + 1, () => app.listSessions({ limit: LIST_SIZE }), {
+    answered: (value) => (setList(value), setError(null)),
+    failed: (shown) => setError(shown),
+  });
+  useRequest(open ? `${open.key}\u0000${open.context}` : null, () => app.readSession({ sessionKey: open!.key, context: open!.context }), {
+    answered: (value) => (setView(value), setError(null)),
+    failed: (shown) => setError(shown),
+  });
+
+  const sessions = list?.sessions ?? [];
+  const lines = view && open ? sessionLines(view, columns, open.context) : [];
+  const lastTop = Math.max(0, lines.length - room);
+  useCommandKeys(['selectUp', 'selectDown', 'openItem', 'refresh'], (command) => {
+    if (command === 'openItem' && sessions[selected]) {
+      setView(null);
+      setTop(0);
+      setOpen({ key: sessions[selected]!.sessionKey, context: false });
+    } else if (command === 'refresh') setReload((n) => n + 1);
+    else setSelected((current) => moveSelection(current, command === 'selectUp' ? -1 : 1, sessions.length));
+  }, { isActive: open === null });
+  useCommandKeys(['nextPage', 'previousPage', 'selectUp', 'selectDown', 'firstPage', 'toggleContext', 'back'], (command) => {
+    if (command === 'back') return setOpen(null);
+    if (command === 'toggleContext') return setOpen((current) => current && { ...current, context: !current.context });
+    const step = command === 'nextPage' ? room : command === 'previousPage' ? -room : command === 'selectDown' ? 1 : command === 'selectUp' ? -1 : -top;
+    setTop((current) => Math.min(lastTop, Math.max(0, current + step)));
+  }, { isActive: open !== null });
+  useHelp(
+    open
+      ? [helpItem('scroll', ['nextPage', 'previousPage']), helpItem('line', ['selectUp', 'selectDown']), helpItem(open.context ? 'fold context' : 'show context', ['toggleContext']), helpItem('back', ['back'])]
+      : [helpItem('select', ['selectUp', 'selectDown']), helpItem('open', ['openItem']), helpItem('refresh', ['refresh'])],
+  );
+
+  if (open) {
+    const session = view?.session ?? sessions.find((candidate) => candidate.sessionKey === open.key);
+    const shown = lines.slice(top, top + room);
+    return (
+      <Box flexDirection="column">
+        <Text bold color={theme.accent} wrap="truncate-end">
+          {`Session ${open.key.slice(0, 12)} · ${session ? `${session.client} · ${session.state} · ${turnCount(session)}` : ''}${lines.length > room ? ` · lines ${top + 1}–${top + shown.length} of ${lines.length}` : ''}`}
+        </Text>
+        {view ? null : <Spinner />}
+        {shown.map((line, index) => (
+          <Text key={top + index} wrap="truncate-end" bold={line.tone === 'heading'} color={line.tone === 'muted' || line.tone === 'context' ? theme.muted : undefined}>
+            {line.text || ' '}
+          </Text>
+        ))}
+        <ErrorLine error={error} prefix="session" />
+      </Box>
+    );
+  }
+  const perSession = 2;
+  const window = listWindow(sessions.length, selected, Math.max(1, Math.floor(room / perSession)));
+  return (
+    <Box flexDirection="column">
+      <Text bold color={theme.accent} wrap="truncate-end">
+        {list ? `Sessions · ${list.total} captured, newest first` : 'Sessions'}
+      </Text>
+      {list === null && !error ? <Spinner /> : null}
+      {list && sessions.length === 0 ? (
+        <Text wrap="wrap">No captured sessions yet. Install the hooks (5 Integrations, or common-memory install claude|codex), then use Claude Code or Codex as usual.</Text>
+      ) : null}
+      {sessions.slice(window.start, window.end).map((session, offset) => {
+        const index = window.start + offset;
+        const mark = index === selected ? '›' : ' ';
+        return (
+          <Box key={session.sessionKey} flexDirection="column">
+            <Text wrap="truncate-end" inverse={index === selected}>
+              {`${mark} ${session.client.padEnd(6)} ${session.state.padEnd(10)} ${turnCount(session).padEnd(12)} ${session.startedAt.replace('T', ' ').slice(0, 16)}  ${session.cwd ?? ''}`}
+            </Text>
+            <Text wrap="truncate-end" color={theme.muted}>{`    ${session.firstPrompt ? `"${truncate(session.firstPrompt, columns - 8)}"` : '(nothing said yet)'}`}</Text>
+          </Box>
+        );
+      })}
+      <ErrorLine error={error} prefix="sessions" />
+    </Box>
+  );
+}

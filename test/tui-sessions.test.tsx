@@ -1,0 +1,40 @@
+// The Sessions screen over a real host: the list shows the first prompt, Enter opens the session's
+// turns with the user's words, c shows the folded context, PgDn scrolls, Esc goes back.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Host } from '../source/host/host.js';
+import * as c from './support/capture.js';
+import { tempHome } from './support/cli.js';
+import { KEY, mount, press, unmount, waitForText } from './support/tui-harness.js';
+
+describe('Sessions screen', { timeout: 60_000 }, () => {
+  test('list → open → context → scroll → back', async () => {
+    const home = tempHome('tui-sessions');
+    const transcript = c.copyTranscript(c.claudeTranscriptFixture('01-plain'), c.transcriptDir(home));
+    c.replay(home, 'claude', c.hookFiles('claude', '01-plain'), transcript, 'proc-tui');
+    assert.equal((await c.flush(home)).complete, true);
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await press(view, '6');
+      await waitForText(view, /Sessions · 1 captured/);
+      await waitForText(view, /› claude complete +1 turn/);
+      await waitForText(view, /"hello"/);
+      await press(view, KEY.enter);
+      await waitForText(view, /Turn 1 · settled/);
+      await waitForText(view, /you:\n +hello/);
+      await waitForText(view, /1 answer, 8 harness lines folded \(c shows them\)/);
+      await press(view, 'c');
+      await waitForText(view, /lines 1–\d+ of \d+/);
+      await waitForText(view, /system \(environment\):/);
+      await press(view, KEY.pageDown);
+      const scrolled = await waitForText(view, /lines (\d+)–\d+ of/);
+      assert.doesNotMatch(scrolled, /lines 1–/, 'PgDn moved down a page');
+      await press(view, KEY.escape);
+      await waitForText(view, /Sessions · 1 captured/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
