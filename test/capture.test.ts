@@ -258,6 +258,36 @@ describe('isolation and recovery', () => {
     assert.equal(new Set(seen).size, 45);
   });
 
+  it('a <task-notification> prompt is matched as context and consumed; an unmatched prompt is reported as unconfirmed', async () => {
+    const home = tempHome('cap');
+    const fixture = join(c.FIXTURES, 'transcripts', 'claude-notification-interrupt-open.jsonl');
+    const t = c.copyTranscript(fixture, c.transcriptDir(home));
+    const session = '5d09d7e7-e79b-4377-a984-1912cce194df';
+    const [start, submit] = c.hookFiles('claude', '02-tool');
+    const ups = (prompt: string) => c.payloadFor(submit!, t, { session_id: session, prompt });
+    c.hookInProcess(home, 'claude', c.payloadFor(start!, t, { session_id: session }), 'p');
+    c.hookInProcess(home, 'claude', ups('USE_BASH please run echo hi'), 'p');
+    const notification = '<task-notification>\n<task-id>a1b2c3</task-id>\n<status>completed</status>\n</task-notification>';
+    c.hookInProcess(home, 'claude', ups(notification), 'p');
+    c.hookInProcess(home, 'claude', ups('delete the build dir'), 'p');
+    c.hookInProcess(home, 'claude', ups('never mind, just list it'), 'p');
+    c.hookInProcess(home, 'claude', ups('a prompt the transcript never shows'), 'p');
+    c.hookInProcess(home, 'claude', c.payloadFor(start!, t, { session_id: session, hook_event_name: 'SessionEnd', reason: 'other' }), 'p');
+    c.closeStores();
+    await c.drain(home);
+    const db = openDatabase(storeFiles(home).core, { readonly: true });
+    const candidates = db.prepare('SELECT digest, state, body FROM prompt_candidates ORDER BY candidate_id').all() as Array<{ digest: string; state: string; body: string | null }>;
+    db.close();
+    const byDigest = (text: string) => candidates.find((row) => row.digest === textDigest(text));
+    assert.deepEqual(byDigest(notification), { digest: textDigest(notification), state: 'delivered', body: null }, 'matched as context, body freed');
+    assert.equal(byDigest('a prompt the transcript never shows')?.state, 'pending');
+    const s = await c.status(home);
+    assert.equal(s.queue.candidatesAsContext, 1);
+    // The prompt no transcript shows, and the last one, whose turn never settled (incomplete).
+    assert.equal(s.queue.candidatesUnconfirmed, 2, 'reported as unconfirmed delivery once its session has ended and drained');
+    assert.equal(s.sessions[0]!.turns.incomplete, 1);
+  });
+
   it('status pages every session with --after-session: each once, newest first, then nextSessionKey null', async () => {
     const home = tempHome('cap');
     const count = STATUS_SESSIONS_MAX * 2 + 7;
