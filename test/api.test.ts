@@ -31,6 +31,9 @@ const probe: Record<string, unknown> = {
   memoryExtract: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
   memoryReview: { cwd: tmpdir() },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
+  memorySync: { cwd: tmpdir() },
+  memorySearch: { query: 'probe', cwd: tmpdir() },
+  memoryGet: { entryId: 'no-such-entry', cwd: tmpdir() },
 };
 
 async function outcome(app: Application, name: string): Promise<string> {
