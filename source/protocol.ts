@@ -193,8 +193,22 @@ export interface CaptureStatus {
   sessionsTotal: number;
   /** The session key the next page starts after (`--after-session`); null on the last page. */
   nextSessionKey: string | null;
-  /** Queue states of capture work (no bodies). */
-  queue: { inboxPending: number; inboxProcessed: number; inboxLegacy: number; batchesReady: number; candidatesPending: number; candidatesDelivered: number };
+  /**
+   * Queue states of capture work (no bodies). candidatesAsContext: prompts the host recorded as
+   * context (a task notification), matched and consumed. candidatesUnconfirmed: prompts of ended,
+   * drained sessions that no sealed turn delivered (none matched, or its turn stayed incomplete) —
+   * unconfirmed delivery, bodies kept.
+   */
+  queue: {
+    inboxPending: number;
+    inboxProcessed: number;
+    inboxLegacy: number;
+    batchesReady: number;
+    candidatesPending: number;
+    candidatesDelivered: number;
+    candidatesAsContext: number;
+    candidatesUnconfirmed: number;
+  };
   /** inbox: envelopes waiting (not isolated); watch: transcripts of running sessions; isolated: open recovery items; hookErrors: hook runs that could not reach the store. */
   host: { inbox: number; watch: number; isolated: number; hookErrors: number; lastHookError: { at: string; code: string } | null };
   capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };

@@ -30,6 +30,7 @@ const probe: Record<string, unknown> = {
   readSession: { sessionKey: 'no-such-session' },
   memoryExtract: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
   memoryReview: { cwd: tmpdir() },
+  memoryRetry: { taskId: 'no-such-task' },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
   memorySync: { cwd: tmpdir() },
   memorySearch: { query: 'probe', cwd: tmpdir() },

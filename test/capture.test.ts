@@ -127,15 +127,22 @@ describe('capture from recorded Codex and Claude data', () => {
       });
     c.hookInProcess(home, 'claude', stop(subagent), 'p1');
     await c.drain(home);
-    const db = c.readOnly(home);
-    const rows = db
-      .prepare(
-        `SELECT a.host_session_id AS session, t.state, m.classification FROM capture_messages m JOIN capture_turns t USING (turn_id)
-         JOIN capture_activations a ON a.activation_id = t.activation_id`,
-      )
-      .all() as Array<{ session: string; state: string; classification: string }>;
-    db.close();
-    assert.ok(rows.length > 0, 'the subagent transcript was sealed into turns');
+    const sealedRows = () => {
+      const db = c.readOnly(home);
+      try {
+        return db
+          .prepare(
+            `SELECT a.host_session_id AS session, t.state, t.batch_id IS NOT NULL AS inBatch, m.classification FROM capture_messages m JOIN capture_turns t USING (turn_id)
+             JOIN capture_activations a ON a.activation_id = t.activation_id ORDER BY m.message_id`,
+          )
+          .all() as Array<{ session: string; state: string; inBatch: number; classification: string }>;
+      } finally {
+        db.close();
+      }
+    };
+    const rows = sealedRows();
+    assert.ok(rows.length > 0, 'the subagent transcript has messages');
+    assert.deepEqual([...new Set(rows.map((row) => [row.state, row.inBatch].join(':')))], ['settled:1'], 'every turn of it is sealed: settled, in a batch');
     assert.ok(rows.every((row) => row.session === `${session}:agent-a1b2c3d4e5f6`));
     assert.ok(rows.every((row) => row.classification === 'context'), 'nothing a subagent wrote counts as user evidence');
     const s = await c.status(home);
@@ -150,6 +157,7 @@ describe('capture from recorded Codex and Claude data', () => {
     const after = await c.status(home);
     assert.equal(after.recovery.total, 1);
     assert.equal(after.recovery.items[0]!.code, 'transcript_invalid_json');
+    assert.deepEqual(sealedRows(), rows, 'the first subagent stays sealed, unchanged');
   });
 
   it('SessionStart returns the frozen snapshot; compact re-attaches the same one; other events print nothing', async () => {
@@ -256,6 +264,36 @@ describe('isolation and recovery', () => {
     assert.equal(pages, 3);
     assert.equal(seen.length, 45);
     assert.equal(new Set(seen).size, 45);
+  });
+
+  it('a <task-notification> prompt is matched as context and consumed; an unmatched prompt is reported as unconfirmed', async () => {
+    const home = tempHome('cap');
+    const fixture = join(c.FIXTURES, 'transcripts', 'claude-notification-interrupt-open.jsonl');
+    const t = c.copyTranscript(fixture, c.transcriptDir(home));
+    const session = '5d09d7e7-e79b-4377-a984-1912cce194df';
+    const [start, submit] = c.hookFiles('claude', '02-tool');
+    const ups = (prompt: string) => c.payloadFor(submit!, t, { session_id: session, prompt });
+    c.hookInProcess(home, 'claude', c.payloadFor(start!, t, { session_id: session }), 'p');
+    c.hookInProcess(home, 'claude', ups('USE_BASH please run echo hi'), 'p');
+    const notification = '<task-notification>\n<task-id>a1b2c3</task-id>\n<status>completed</status>\n</task-notification>';
+    c.hookInProcess(home, 'claude', ups(notification), 'p');
+    c.hookInProcess(home, 'claude', ups('delete the build dir'), 'p');
+    c.hookInProcess(home, 'claude', ups('never mind, just list it'), 'p');
+    c.hookInProcess(home, 'claude', ups('a prompt the transcript never shows'), 'p');
+    c.hookInProcess(home, 'claude', c.payloadFor(start!, t, { session_id: session, hook_event_name: 'SessionEnd', reason: 'other' }), 'p');
+    c.closeStores();
+    await c.drain(home);
+    const db = openDatabase(storeFiles(home).core, { readonly: true });
+    const candidates = db.prepare('SELECT digest, state, body FROM prompt_candidates ORDER BY candidate_id').all() as Array<{ digest: string; state: string; body: string | null }>;
+    db.close();
+    const byDigest = (text: string) => candidates.find((row) => row.digest === textDigest(text));
+    assert.deepEqual(byDigest(notification), { digest: textDigest(notification), state: 'delivered', body: null }, 'matched as context, body freed');
+    assert.equal(byDigest('a prompt the transcript never shows')?.state, 'pending');
+    const s = await c.status(home);
+    assert.equal(s.queue.candidatesAsContext, 1);
+    // The prompt no transcript shows, and the last one, whose turn never settled (incomplete).
+    assert.equal(s.queue.candidatesUnconfirmed, 2, 'reported as unconfirmed delivery once its session has ended and drained');
+    assert.equal(s.sessions[0]!.turns.incomplete, 1);
   });
 
   it('status pages every session with --after-session: each once, newest first, then nextSessionKey null', async () => {

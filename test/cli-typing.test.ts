@@ -55,6 +55,11 @@ describe('what a person types', { timeout: 120_000 }, () => {
       const byName = JSON.parse((await runCli(['timeline', '--agent', 'helper', '--json', '--home', home])).stdout) as { agentId: string; rows: unknown[] };
       assert.equal(byName.agentId, agent.agentId);
       assert.ok(byName.rows.length >= 2, 'the user row and the reply');
+      const text = await runCli(['timeline', '--agent', 'helper', '--home', home]);
+      assert.match(text.stdout, /user agent:\w+ +Say hello/, 'the user row as text');
+      assert.doesNotMatch(text.stdout, /"content"/, 'no raw JSON');
+      const shown = await runCli(['message', receipt.messageId, '--home', home]);
+      assert.match(shown.stdout, /^ {4}Say hello$/m, 'message prints the text in full');
       const unknown = await runCli(['timeline', '--agent', 'nobody', '--home', home]);
       assert.equal(unknown.code, 6);
       assert.match(unknown.stderr, /No agent named "nobody"/);

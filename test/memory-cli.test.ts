@@ -79,6 +79,9 @@ describe('memory commands', () => {
     assert.match(json(over.stderr).error.message, /201 turns/);
     const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
     assert.equal(s.tasks.pending + s.tasks.submitted, 0);
+    const retry = await runCli(['memory', 'retry', 'ext-none', '--home', home, '--json']);
+    assert.equal(retry.code, 6, retry.stderr);
+    assert.equal((await runCli(['memory', 'frobnicate', '--home', home])).code, 2);
   });
 
   it('lint: a blocking finding is exit 11 with its rule, position and a masked excerpt; clean text is 0; stdin works', async () => {

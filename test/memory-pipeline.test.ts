@@ -54,7 +54,7 @@ async function rig(sessions: Array<{ prompts: string[] }>, before: (home: string
       opened.push(db);
       return db;
     },
-    extract: (request = {}) => pipeline.extract({ cwd: null, since: SINCE, until: UNTIL, ...request }, null).catch((e) => Promise.reject(e)),
+    extract: (request = {}) => pipeline.extract({ cwd: null, since: SINCE, until: UNTIL, ...request }, () => null).catch((e) => Promise.reject(e)),
     close: async () => {
       for (const db of opened) db.close();
       core.close();
@@ -220,7 +220,7 @@ describe('tasks and submissions', () => {
     try {
       // Plan without running: a zero-limit run is refused, so plan with limit 1 on an empty runner map instead.
       const planner = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('runner down')) }]]), 'h1');
-      const first = await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      const first = await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.equal(first.tasks.failed, 1);
       assert.match(first.failures[0]!, /runner down/);
       const taskId = r.memory().prepare("SELECT task_id FROM tasks WHERE kind = 'extraction'").pluck().get() as string;
@@ -264,7 +264,7 @@ describe('tasks and submissions', () => {
     const r = await rig([{ prompts: PROMPTS }]);
     try {
       const planner = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('down')) }]]), 'h1');
-      await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       const taskId = r.memory().prepare("SELECT task_id FROM tasks WHERE kind = 'extraction'").pluck().get() as string;
       const old = (await r.writer.call('memoryClaimTask', { holder: 'old', leaseMs: 1000, taskIds: [taskId] })).claim!;
       assert.equal((await r.writer.call('memoryClaimTask', { holder: 'new', leaseMs: 60_000, taskIds: [taskId] })).claim, null, 'a live lease is exclusive');
@@ -306,7 +306,7 @@ describe('adjudication compare-and-swap', () => {
         },
       };
       const pipeline = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', racing]]), 'h');
-      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.equal(report.tasks.stale, 1, JSON.stringify(report));
       assert.equal(report.candidates.skipped, 1, 'the new task decided against the new pool');
       assert.equal(report.candidates.stored, 0);
@@ -344,7 +344,7 @@ describe('adjudication compare-and-swap', () => {
         },
       };
       const pipeline = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', sneaky]]), 'h');
-      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, null);
+      const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.ok(seen);
       assert.ok(report.failures.some((f) => /a draft of the same batch/.test(f)), JSON.stringify(report.failures));
       const db = r.memory();

@@ -45,4 +45,15 @@ describe('the package', () => {
     });
     assert.ok(resolvePiCommand({}).args[0]!.endsWith('.js'), 'installed here, it resolves');
   });
+
+  it('README: two quick-start commands, a throwaway trial, and no document outside the repository', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    const quick = readme.slice(readme.indexOf('## Quick start'));
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(quick)![1]!.trim().split('\n');
+    assert.equal(firstBlock.length, 2, firstBlock.join('\n'));
+    assert.match(quick, /COMMON_MEMORY_HOME=\$\(mktemp -d\) npm start/);
+    for (const [, target] of readme.matchAll(/\]\(([^)#]+)\)/g)) assert.ok(!/^\.\.\/|^\//.test(target!) && !/(PRODUCT|HOSTS|STYLE|seeds)/.test(target!), target);
+    assert.doesNotMatch(readme, /seed \d{3}|PRODUCT\.md|HOSTS\.md|STYLE\.md/);
+    for (const section of ['### Privacy', '### Supported platforms', '## Benchmarks', '### How the hooks find common-memory']) assert.ok(readme.includes(section), section);
+  });
 });

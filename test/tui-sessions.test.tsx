@@ -38,3 +38,23 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('screen keys', { timeout: 30_000 }, () => {
+  test('Tab goes forward, Shift+Tab back (from the first screen to the last)', async () => {
+    const home = tempHome('tui-shift-tab');
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, KEY.tab);
+      await waitForText(view, /\[2 History\]/);
+      await press(view, '\u001B[Z');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '\u001B[Z');
+      await waitForText(view, /\[6 Sessions\]/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});

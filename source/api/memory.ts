@@ -32,6 +32,8 @@ export const memoryApi = {
     created: (report) => report.candidates.created > 0,
   }),
   memoryStatus: read<void, MemoryStatus>('/v1/memory/status'),
+  /** Gives a task that spent its attempt budget a fresh one. */
+  memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
   /** Draft and quarantined candidates of the caller's repository (read-only; findings masked). */
   memoryReview: readByBody<{ cwd: string }, MemoryReview>('/v1/memory/review', { schema: z.object({ cwd: z.string().min(1).max(4096) }).strict(), shape: '{"cwd": string}' }),
   memoryRecall: readByBody<{ text: string; cwd: string; limit?: number | undefined }, MemoryRecallResult>('/v1/memory/recall', {

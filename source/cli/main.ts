@@ -82,6 +82,7 @@ export const HELP = `
     memory review                        draft and quarantined candidates of this repository with
                                          statements, evidence and masked findings (read-only)
     memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
+    memory retry <task-id>               a task that failed 5 times may be claimed again
     memory sync                          scan the user's and this worktree's memory files into the
                                          approved projection (exit 3 when coverage is partial)
     memory search <query> [--limit N]    approved entries of this repository and the user scope

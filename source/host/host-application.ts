@@ -165,6 +165,10 @@ export class HostApplication implements Application {
     return this.memoryService().extract(request);
   }
 
+  memoryRetry(request: { taskId: string }) {
+    return this.writer.call('memoryRetryTask', { taskId: request.taskId });
+  }
+
   memoryStatus() {
     return this.memoryService().status();
   }

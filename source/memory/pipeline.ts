@@ -53,18 +53,18 @@ export class ExtractionPipeline {
     return runner;
   }
 
-  async extract(request: ExtractRequest, lastUntilMs: number | null, progress: Progress = () => {}): Promise<ExtractReport> {
+  /** `lastUntil`: where the last finished run of a scope ended (the default start of the window). */
+  async extract(request: ExtractRequest, lastUntil: (owner: { repositoryKey: string; worktreeKey: string } | null) => number | null, progress: Progress = () => {}): Promise<ExtractReport> {
     const runner = this.runnerOf(request.runner);
     const limit = request.limit ?? RUN_TASKS_MAX;
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX) throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
     const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
-    const sinceMs = request.since !== undefined ? parseUtc(request.since, '--since') : (lastUntilMs ?? untilMs - WINDOW_MAX_DAYS * 86_400_000);
+    const resolve = scopeResolver();
+    const callerScope = request.cwd === null ? null : resolve(request.cwd);
+    const sinceMs = request.since !== undefined ? parseUtc(request.since, '--since') : (lastUntil(callerScope) ?? untilMs - WINDOW_MAX_DAYS * 86_400_000);
     const window = checkWindow(Math.min(sinceMs, untilMs), untilMs);
     if (request.since === undefined && sinceMs >= untilMs) window.sinceMs = untilMs - 1; // nothing new since the last run
     this.memoryStateUuid ??= (await this.writer.call('memoryOpen', {})).memoryStateUuid;
-
-    const resolve = scopeResolver();
-    const callerScope = request.cwd === null ? null : resolve(request.cwd);
     const selection: Selection = { sinceMs: window.sinceMs, untilMs: window.untilMs, client: request.client, sessionKeys: request.sessions, query: request.query };
     const turns = selectTurns(this.core, selection, (cwd) => callerScope === null || resolve(cwd).worktreeKey === callerScope.worktreeKey);
     // One run per scope: chunks never mix repositories.

@@ -42,6 +42,7 @@ function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit:
     () => ({
       show: (screen) => dispatch({ type: 'show', screen }),
       nextScreen: () => dispatch({ type: 'nextScreen' }),
+      previousScreen: () => dispatch({ type: 'previousScreen' }),
       setHelp: (help) => dispatch({ type: 'setHelp', help }),
       reportStatus: (status) => dispatch({ type: 'statusLoaded', status, at: new Date() }),
       reportStatusError: (error) => dispatch({ type: 'statusFailed', error, at: new Date() }),
@@ -59,7 +60,7 @@ function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit:
   );
 }
 
-const SHELL_COMMANDS = ['quit', 'showDashboard', 'showHistory', 'showAgents', 'showStatus', 'showIntegrations', 'showSessions', 'nextScreen'] as const;
+const SHELL_COMMANDS = ['quit', 'showDashboard', 'showHistory', 'showAgents', 'showStatus', 'showIntegrations', 'showSessions', 'nextScreen', 'previousScreen'] as const;
 
 const SCREEN_FOR = {
   showDashboard: 'dashboard',
@@ -81,6 +82,7 @@ function useShellKeys(): void {
     const command = commandFor(SHELL_COMMANDS, input, key);
     if (command === 'quit') actions.quit();
     else if (command === 'nextScreen') actions.nextScreen();
+    else if (command === 'previousScreen') actions.previousScreen();
     else if (command !== undefined) actions.show(SCREEN_FOR[command]);
     return command !== undefined;
   });

@@ -1,5 +1,6 @@
 // Display-only formatting: shortening IDs and one-line previews. Nothing here changes data;
 // the full payload stays available to the API, a preview is cut for the screen only.
+import { isMessagePayload, messageText } from '../message-text.js';
 import { asCmError } from '../errors.js';
 
 export const shortId = (id: string | null | undefined): string => (id ? id.slice(0, 8) : '');
@@ -15,11 +16,12 @@ export function truncate(text: string, width: number): string {
 /** Enough of a payload to fill any terminal line; bounds the work for a 1 MiB record. */
 const PREVIEW_SOURCE_CHARS = 512;
 
-/** One line for a payload: a note's text as is, anything else as compact JSON. */
+/** One line for a payload: a note's text as is, a message as its readable text, anything else as compact JSON. */
 export function previewPayload(payload: unknown): string {
   let text: string;
   if (typeof payload === 'string') text = payload.slice(0, PREVIEW_SOURCE_CHARS);
   else if (isTextPayload(payload)) text = payload.text.slice(0, PREVIEW_SOURCE_CHARS);
+  else if (isMessagePayload(payload)) text = messageText(payload)!.slice(0, PREVIEW_SOURCE_CHARS);
   else text = (JSON.stringify(payload) ?? String(payload)).slice(0, PREVIEW_SOURCE_CHARS);
   // Control characters (newlines, escapes) would break the one-row-per-line layout or the terminal.
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');

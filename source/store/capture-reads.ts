@@ -309,7 +309,12 @@ export function readCaptureStatus(
           (SELECT count(*) FROM inbox WHERE state = 'legacy') AS inboxLegacy,
           (SELECT count(*) FROM capture_batches WHERE state = 'ready') AS batchesReady,
           (SELECT count(*) FROM prompt_candidates WHERE state = 'pending') AS candidatesPending,
-          (SELECT count(*) FROM prompt_candidates WHERE state = 'delivered') AS candidatesDelivered`,
+          (SELECT count(*) FROM prompt_candidates WHERE state = 'delivered') AS candidatesDelivered,
+          (SELECT count(*) FROM prompt_candidates p JOIN capture_messages m ON m.message_id = p.delivered_message_id
+            WHERE p.state = 'delivered' AND m.classification = 'context') AS candidatesAsContext,
+          (SELECT count(*) FROM prompt_candidates p JOIN capture_activations a ON a.activation_id = p.activation_id
+            WHERE p.state = 'pending' AND a.state = 'ended'
+              AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.activation_id = a.activation_id AND i.state = 'pending')) AS candidatesUnconfirmed`,
       )
       .get() as CaptureStatus['queue'];
     const remaining = readRemaining(db);

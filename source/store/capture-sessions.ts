@@ -23,6 +23,9 @@ const id = z.number().int().positive();
  * body into it as its turn closes, so the strings die young (measured on the 100 MB drain: 7% less
  * wall time, 13% fewer page faults); the writer hashes and stores the bytes.
  */
+/** Context kinds a host submits through UserPromptSubmit: matched to their prompt candidate as context. */
+const SUBMITTED_AS_CONTEXT = new Set<string>(['task_notification', 'queued_prompt']);
+
 export interface MessageColumns {
   key: string[];
   role: string[];
@@ -212,10 +215,15 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
           const turnRef = activation.client === 'codex' ? turn.key : null;
           candidateId = findCandidate(db, activation.client, activation.host_session_id, bodyDigests[i - from]!, turnRef) ?? null;
           if (candidateId === null) throw new Rejected('delivery_unconfirmed', `turn ${turn.key}: the user message at line ${m.line[i]} matches no prompt a UserPromptSubmit hook recorded`);
+        } else if (SUBMITTED_AS_CONTEXT.has(m.kind[i]!)) {
+          // Submitted through UserPromptSubmit, recorded by the host as context (a task
+          // notification, a prompt queued into a running turn): its candidate is consumed here,
+          // its body freed, and it is never evidence. Without a candidate it is plain context.
+          candidateId = findCandidate(db, activation.client, activation.host_session_id, bodyDigests[i - from]!, null) ?? null;
         }
         const messageId = insertMessage.run(turnId, i - from, m.key[i], m.role[i], m.classification[i], m.kind[i], bodyDigests[i - from], bytes, candidateId, m.line[i], m.timestamp[i]).lastInsertRowid as number;
         // Evidence is searchable from the transaction that seals it (context never is).
-        if (candidateId !== null) {
+        if (candidateId !== null && m.classification[i] === 'evidence') {
           indexUserText(tx, { body: bytes.toString('utf8'), ref: `m:${messageId}`, client: activation.client, sessionKey: activation.session_key, turnKey: turn.key, recordedAtMs: nowMs });
         }
         bodyBytes += bytes.byteLength;

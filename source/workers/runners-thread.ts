@@ -35,15 +35,21 @@ function serial<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** Where the last run of the caller's kind ended: a manual run continues after the last manual run, the automatic one after the last automatic one. */
-function lastUntil(automatic: boolean): number | null {
+/**
+ * Where the last finished run of the caller's kind ended: a manual run continues after the last
+ * manual run of its scope, the automatic one after the last automatic one.
+ */
+function lastUntil(automatic: boolean, owner: { repositoryKey: string; worktreeKey: string } | null = null): number | null {
   const state = openMemoryStateReadOnly(memoryStatePath);
   if (!state) return null;
   try {
     const value = state.db
-      .prepare("SELECT max(json_extract(request_json, '$.untilMs')) FROM runs WHERE state = 'done' AND json_extract(request_json, '$.auto') = ?")
+      .prepare(
+        `SELECT max(json_extract(request_json, '$.untilMs')) FROM runs WHERE state = 'done' AND json_extract(request_json, '$.auto') = ?
+           AND (? IS NULL OR (repository_key = ? AND worktree_key = ?))`,
+      )
       .pluck()
-      .get(automatic ? 1 : 0) as number | null;
+      .get(automatic ? 1 : 0, owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null) as number | null;
     if (value !== null || !automatic) return value;
     // The first automatic run starts when memory-state was created: only newly sealed turns.
     const created = state.db.prepare("SELECT value FROM memory_state_meta WHERE key = 'created_at'").pluck().get() as string | undefined;
@@ -54,7 +60,7 @@ function lastUntil(automatic: boolean): number | null {
 }
 
 port.on('message', (message: RunnersRequest) => {
-  serial(() => pipeline.extract(message.request, lastUntil(false), progress)).then(
+  serial(() => pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress)).then(
     (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
     (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),
   );
@@ -86,7 +92,7 @@ startUp().then(
       const tick = () => {
         serial(async () => {
           const window = autoWindow();
-          if (window) await pipeline.extract({ cwd: null, since: new Date(window.sinceMs).toISOString(), until: new Date(window.untilMs).toISOString() }, null, progress);
+          if (window) await pipeline.extract({ cwd: null, since: new Date(window.sinceMs).toISOString(), until: new Date(window.untilMs).toISOString() }, () => null, progress);
         })
           .catch(() => undefined) // a failing pass is retried at the next tick; status shows the last run
           .finally(() => setTimeout(tick, AUTO_EXTRACT_POLL_MS).unref());

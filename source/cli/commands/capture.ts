@@ -58,7 +58,7 @@ export function statusText(status: CaptureStatus): string {
   const h = status.host;
   lines.push(`capture (${status.mode}): inbox ${h.inbox} · watch ${h.watch} · isolated ${h.isolated} · hook errors ${h.hookErrors}${h.lastHookError ? ` (last ${h.lastHookError.code} at ${h.lastHookError.at})` : ''}`);
   const q = status.queue;
-  lines.push(`queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}`);
+  lines.push(`queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}, as context ${q.candidatesAsContext}, unconfirmed ${q.candidatesUnconfirmed}`);
   lines.push(`capacity: ${status.capacity.bodyBytes} of ${status.capacity.totalBytes} bytes of bodies`);
   lines.push('');
   lines.push(`sessions (${status.sessions.length} of ${status.sessionsTotal}, newest first)`);

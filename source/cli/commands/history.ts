@@ -8,6 +8,7 @@ import type { Application } from '../../api/application.js';
 import { isUuid, type HistoryCursor, type JournalRow, type Page, type PageRequest, type Stream, type TimelineRow } from '../../protocol.js';
 import { assertCursorDirectory, readCursorFile, writeCursorFile } from '../cursor-file.js';
 import { agentIdFor } from '../agent-names.js';
+import { messageText } from '../../message-text.js';
 import { preview, type Output } from '../output.js';
 
 export interface HistoryOptions {
@@ -32,7 +33,7 @@ function wholeNumber(value: string, name: string): number {
 export function formatRow(row: Row): string {
   const agent = row.agentId ? ` agent:${row.agentId.slice(0, 8)}` : '';
   if ('kind' in row) return `J#${row.sequence}  ${row.recordedAt}  ${row.kind}${agent}  ${preview(row.payload, 60)}`;
-  return `T#${row.sequence}  ${row.recordedAt}  ${row.role}${agent}  ${preview(row.payload, 60)}  (from J#${row.sourceJournalSequence})`;
+  return `T#${row.sequence}  ${row.recordedAt}  ${row.role}${agent}  ${preview(messageText(row.payload) ?? row.payload, 60)}  (from J#${row.sourceJournalSequence})`;
 }
 
 interface Start {

@@ -2,6 +2,8 @@
 import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { formatRow } from './history.js';
+import { messageText } from '../../message-text.js';
+import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
 
 export async function runMessage(home: string, id: string | undefined, out: Output): Promise<number> {
@@ -12,6 +14,7 @@ export async function runMessage(home: string, id: string | undefined, out: Outp
     out.result(view, () =>
       [
         formatRow(view.message),
+        ...wrapText(messageText(view.message.payload) ?? '', process.stdout.columns ?? Number.MAX_SAFE_INTEGER, '    '),
         `  source: ${formatRow(view.source)}`,
         ...view.observations.map((row) => `  observed: ${formatRow(row)}`),
         view.operation ? `  operation ${view.operation.operationId}: ${view.operation.kind}, ${view.operation.state}` : '  operation: none',

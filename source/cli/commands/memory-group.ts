@@ -38,6 +38,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return review(home, out);
     case 'lint':
       return lint(rest, out);
+    case 'retry':
+      return retry(home, rest[0], out);
     case 'sync':
       return memorySync(home, out);
     case 'search':
@@ -45,7 +47,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
     case 'init':
       return memoryInit(home, flags.scope, out);
     default: {
-      const known = 'extract, status, recall, review, lint, sync, search or init';
+      const known = 'extract, status, recall, review, lint, retry, sync, search or init';
       throw new CmError('usage', sub === undefined ? `memory needs a command: ${known} (see --help).` : `Unknown memory command "${sub}"; use ${known}.`);
     }
   }
@@ -89,6 +91,18 @@ function extractText(r: MemoryExtractReport): string {
   for (const failure of r.failures) lines.push(`  failed: ${failure}`);
   if (c.created > 0) lines.push('review them: common-memory memory review --json');
   return lines.join('\n');
+}
+
+async function retry(home: string, taskId: string | undefined, out: Output): Promise<number> {
+  if (!taskId) throw new CmError('usage', 'Give the task to retry: common-memory memory retry <task-id> (memory status counts the tasks waiting for one).');
+  const connection = await connect(home, 'write');
+  try {
+    const result = await connection.app.memoryRetry({ taskId });
+    out.result(result, () => `task ${result.taskId} may be claimed again (attempts reset); run common-memory memory extract`);
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
 }
 
 async function status(home: string, out: Output): Promise<number> {

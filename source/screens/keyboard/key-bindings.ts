@@ -10,6 +10,8 @@ export interface KeySpec {
   /** A special key, by the flag Ink sets for it. */
   key?: KeyFlag;
   ctrl?: boolean;
+  /** Shift held (Shift+Tab); without it, a key matches only unshifted. */
+  shift?: boolean;
   /** How the help line names it. */
   label: string;
 }
@@ -24,6 +26,7 @@ export const keyBindings = {
   showIntegrations: [{ input: '5', label: '5' }],
   showSessions: [{ input: '6', label: '6' }],
   nextScreen: [{ key: 'tab', label: 'Tab' }],
+  previousScreen: [{ key: 'tab', shift: true, label: 'Shift+Tab' }],
   toggleStream: [{ input: 't', label: 't' }],
   // "n" is the note key, so paging uses PgDn/PgUp, the pager keys space/b, and the arrows.
   nextPage: [{ key: 'pageDown', label: 'PgDn' }, { input: ' ', label: 'space' }, { key: 'rightArrow', label: '→' }],
@@ -75,6 +78,7 @@ export type Command = keyof typeof keyBindings;
 
 function matchesSpec(spec: KeySpec, input: string, key: Key): boolean {
   if (Boolean(spec.ctrl) !== key.ctrl) return false;
+  if (spec.key === 'tab' && Boolean(spec.shift) !== key.shift) return false;
   if (spec.key) return key[spec.key];
   // Ink flags Esc-prefixed sequences as meta; "q" must not match Alt+q.
   return spec.input === input && !key.meta;

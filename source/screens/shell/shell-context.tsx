@@ -21,6 +21,7 @@ export type QuitReason = 'quit' | 'interrupt';
 export interface ShellActions {
   show(screen: ScreenName): void;
   nextScreen(): void;
+  previousScreen(): void;
   setHelp(help: ScreenHelp): void;
   /** Any screen that reads the status shares it with the header. */
   reportStatus(status: HostStatus): void;

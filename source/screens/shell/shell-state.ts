@@ -40,6 +40,7 @@ export interface ShellState {
 export type ShellAction =
   | { type: 'show'; screen: ScreenName }
   | { type: 'nextScreen' }
+  | { type: 'previousScreen' }
   | { type: 'setHelp'; help: ScreenHelp }
   | { type: 'statusLoaded'; status: HostStatus; at: Date }
   | { type: 'statusFailed'; error: ShownError; at: Date };
@@ -56,9 +57,11 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
   switch (action.type) {
     case 'show':
       return state.screen === action.screen ? state : { ...state, screen: action.screen, help: noHelp };
-    case 'nextScreen': {
+    case 'nextScreen':
+    case 'previousScreen': {
       const index = SCREENS.findIndex((screen) => screen.name === state.screen);
-      const next = SCREENS[(index + 1) % SCREENS.length] ?? SCREENS[0];
+      const step = action.type === 'nextScreen' ? 1 : SCREENS.length - 1;
+      const next = SCREENS[(index + step) % SCREENS.length] ?? SCREENS[0];
       return { ...state, screen: next.name, help: noHelp };
     }
     case 'setHelp':
