@@ -19,10 +19,10 @@ import { admitPrompt, markAttempted } from '../source/store/prompts.js';
 import { readHeads, readStoreId } from '../source/store/sequences.js';
 import { commit } from '../source/store/transaction.js';
 import {
-  assertIntent, assertProvenance, childHost, doctorCli, ended, generationState, HELLO, journal, piEnv, SIMPLE, SIMPLE_LINES, simpleLine, stopHost, timeline, withFakeHost,
+  assertIntent, assertProvenance, childHost, doctorCli, ended, generationState, heldAt, HELLO, journal, piEnv, SIMPLE, SIMPLE_LINES, simpleLine, stopHost, timeline, withFakeHost,
 } from './support/agents-drill-kit.js';
 import { collect, runCli, startCli, tempHome, waitFor } from './support/cli.js';
-import type { FakePiScript } from './support/fake-pi.js';
+import { holdGate, type FakePiScript } from './support/fake-pi.js';
 import { fixturePath } from './support/pi-transcript.js';
 import { codeOf } from './support/results.js';
 
@@ -120,10 +120,12 @@ describe('B3 drills with the fake pi', TIMEOUT, () => {
   });
 
   it('B3.6 a lost reply: the admitted prompt goes on, the retry with the same ID gets the original receipt; closing log --follow leaves the host alone', async () => {
-    const script: FakePiScript = { onPrompt: { replay: SIMPLE, delayMs: 60 } };
+    // The fake holds its answer after the user echo until the retry below is done.
+    const gate = holdGate();
+    const script: FakePiScript = { onPrompt: { replay: SIMPLE, hold: { afterLines: SIMPLE_LINES.throughUserEcho, releaseFile: gate.releaseFile } } };
     const home = tempHome('b36');
     await withFakeHost(script, async ({ app, host }) => {
-      await app.createAgent({ name: 'a' });
+      const agent = await app.createAgent({ name: 'a' });
       await app.startAgent({ agent: 'a' });
       // A client sends the prompt and goes away without reading the reply.
       const body = JSON.stringify({ text: HELLO, operationId: 'op-lost' });
@@ -139,9 +141,13 @@ describe('B3 drills with the fake pi', TIMEOUT, () => {
       follower.kill('SIGINT');
       const closed = await collect(follower);
       assert.notEqual(closed.signal, 'SIGKILL');
-      // The retry — while the agent is still busy with that very prompt — is a replay.
+      // The retry, while the agent is still busy with that very prompt (held mid-answer), is a replay.
+      await heldAt(app, agent.agentId, SIMPLE_LINES.throughUserEcho);
+      assert.equal((await app.listAgents()).find((view) => view.name === 'a')?.activeOperationId, 'op-lost', 'still busy with op-lost');
       const retry = await app.prompt({ agent: 'a', text: HELLO, operationId: 'op-lost' });
-      assert.deepEqual(retry, { storeId: retry.storeId, operationId: 'op-lost', sequence: admitted.journalSequence, replayed: true, messageId: admitted.userMessageId! });
+      assert.deepEqual(retry, { storeId: (await app.status()).storeId, operationId: 'op-lost', sequence: admitted.journalSequence, replayed: true, messageId: admitted.userMessageId! });
+      await heldAt(app, agent.agentId, SIMPLE_LINES.throughUserEcho);
+      gate.release();
       const op = await ended(app, 'op-lost');
       assert.equal(op.outcome, 'answered', 'the disconnect did not cancel admitted work');
       const rows = await timeline(app);
@@ -369,12 +375,20 @@ describe('acceptance B: one agent', TIMEOUT, () => {
 
 describe('acceptance C: several agents and recovery', TIMEOUT, () => {
   it('C1 two agents at once: journal and timeline interleave; provenance explains every row', async () => {
-    await withFakeHost({ onPrompt: { replay: SIMPLE, delayMs: 25 } }, async ({ app }) => {
+    // Both fakes hold after the user echo; a is released and answers while b still holds, then b:
+    // the journal interleaves by construction, not by how fast either child happens to be.
+    const gate = holdGate();
+    await withFakeHost({ onPrompt: { replay: SIMPLE, hold: { afterLines: SIMPLE_LINES.throughUserEcho, releaseFile: gate.releaseFile } } }, async ({ app }) => {
       const a = await app.createAgent({ name: 'a' });
       const b = await app.createAgent({ name: 'b' });
-      await Promise.all([app.startAgent({ agent: 'a' }), app.startAgent({ agent: 'b' })]);
+      const [startedA, startedB] = await Promise.all([app.startAgent({ agent: 'a' }), app.startAgent({ agent: 'b' })]);
       await Promise.all([app.prompt({ agent: 'a', text: HELLO, operationId: 'op-a' }), app.prompt({ agent: 'b', text: HELLO, operationId: 'op-b' })]);
-      await Promise.all([ended(app, 'op-a'), ended(app, 'op-b')]);
+      await Promise.all([heldAt(app, a.agentId, SIMPLE_LINES.throughUserEcho), heldAt(app, b.agentId, SIMPLE_LINES.throughUserEcho)]);
+      gate.releasePid(startedA.generation!.pid!);
+      await ended(app, 'op-a');
+      await heldAt(app, b.agentId, SIMPLE_LINES.throughUserEcho);
+      gate.releasePid(startedB.generation!.pid!);
+      await ended(app, 'op-b');
       const rows = await timeline(app);
       assert.deepEqual(rows.slice(0, 2).map((row) => row.role), ['user', 'user'], 'both intents come before either answer: not grouped by agent');
       const all = await journal(app);
@@ -390,10 +404,13 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
   });
 
   it('C2 a busy agent refuses a prompt with a clear error and queues nothing', async () => {
-    await withFakeHost({ onPrompt: { replay: SIMPLE, delayMs: 40 } }, async ({ app }) => {
-      await startAndPrompt(app, 'a', 'op-first');
+    const gate = holdGate();
+    await withFakeHost({ onPrompt: { replay: SIMPLE, hold: { afterLines: SIMPLE_LINES.throughUserEcho, releaseFile: gate.releaseFile } } }, async ({ app }) => {
+      const { agentId } = await startAndPrompt(app, 'a', 'op-first');
+      await heldAt(app, agentId, SIMPLE_LINES.throughUserEcho);
       assert.equal(await codeOf(app.prompt({ agent: 'a', text: HELLO, operationId: 'op-second' })), 'agent_busy');
-      await ended(app, 'op-first');
+      gate.release();
+      assert.equal((await ended(app, 'op-first')).outcome, 'answered');
       assert.equal(await codeOf(app.operation({ operationId: 'op-second' })), 'not_found', 'nothing was queued');
       assert.ok(!(await journal(app)).some((row) => row.operationId === 'op-second'));
       assert.equal((await timeline(app)).filter((row) => row.role === 'user').length, 1);
@@ -401,13 +418,18 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
   });
 
   it('C4 abort is pinned to the prompt active at its admission and never reaches later work', async () => {
-    // Two prompts in one pi: the recorded two-prompt session, answered slowly enough to abort.
+    // Two prompts in one pi: the recorded two-prompt session; the first answer is held after three
+    // lines until the abort was requested, so the abort provably meets the prompt in flight.
     const twoPrompts = fixturePath('b-two-prompts-sequential', 'stdout');
-    await withFakeHost({ onPrompt: { replay: twoPrompts, delayMs: 30 } }, async ({ app }) => {
+    const gate = holdGate();
+    await withFakeHost({ onPrompt: { replay: twoPrompts, hold: { afterLines: 3, releaseFile: gate.releaseFile } } }, async ({ app }) => {
       assert.equal(await codeOf(app.abort({ agent: 'ghost' })), 'not_found');
-      await startAndPrompt(app, 'a', 'op-1', 'first prompt');
+      const { agentId } = await startAndPrompt(app, 'a', 'op-1', 'first prompt');
+      await heldAt(app, agentId, 3);
       const abort = await app.abort({ agent: 'a', operationId: 'abort-1' });
       assert.deepEqual([abort.targetOperationId, abort.replayed], ['op-1', false]);
+      await heldAt(app, agentId, 3);
+      gate.release();
       await ended(app, 'op-1');
       assert.equal(await codeOf(app.abort({ agent: 'a', operationId: 'abort-idle' })), 'agent_state', 'nothing to abort while idle');
       await app.prompt({ agent: 'a', text: 'second prompt', operationId: 'op-2' });
@@ -462,7 +484,7 @@ describe('acceptance C: several agents and recovery', TIMEOUT, () => {
 describe('acceptance D: six everyday milestones through the CLI', { timeout: 120_000 }, () => {
   it('note → journal only; prompt → one user row; echo → no new row; answer → raw + one canonical row; stop/reopen → same rows; two agents → rules hold', async () => {
     const home = tempHome('acc-d');
-    const env = piEnv({ onPrompt: { replay: SIMPLE, delayMs: 15 } });
+    const env = piEnv({ onPrompt: { replay: SIMPLE } });
     const cli = async (...args: string[]) => {
       const result = await runCli([...args, '--json', '--home', home]);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);

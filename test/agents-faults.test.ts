@@ -105,7 +105,7 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
 
         // Replaying the operation ID returns the original admission receipt, creates nothing, resends nothing.
         const replay = await api.prompt({ agent: 'a', text: HELLO, operationId: 'op-1' });
-        const expected = { storeId: replay.storeId, operationId: 'op-1', sequence: op.journalSequence, replayed: true, messageId: op.userMessageId! };
+        const expected = { storeId: (await api.status()).storeId, operationId: 'op-1', sequence: op.journalSequence, replayed: true, messageId: op.userMessageId! };
         assert.deepEqual(replay, expected);
         if (original) assert.deepEqual(replay, { ...original, replayed: true });
         const viaCli = await runCli(['prompt', 'a', HELLO, '--operation-id', 'op-1', '--json', '--home', home]);

@@ -127,15 +127,22 @@ describe('capture from recorded Codex and Claude data', () => {
       });
     c.hookInProcess(home, 'claude', stop(subagent), 'p1');
     await c.drain(home);
-    const db = c.readOnly(home);
-    const rows = db
-      .prepare(
-        `SELECT a.host_session_id AS session, t.state, m.classification FROM capture_messages m JOIN capture_turns t USING (turn_id)
-         JOIN capture_activations a ON a.activation_id = t.activation_id`,
-      )
-      .all() as Array<{ session: string; state: string; classification: string }>;
-    db.close();
-    assert.ok(rows.length > 0, 'the subagent transcript was sealed into turns');
+    const sealedRows = () => {
+      const db = c.readOnly(home);
+      try {
+        return db
+          .prepare(
+            `SELECT a.host_session_id AS session, t.state, t.batch_id IS NOT NULL AS inBatch, m.classification FROM capture_messages m JOIN capture_turns t USING (turn_id)
+             JOIN capture_activations a ON a.activation_id = t.activation_id ORDER BY m.message_id`,
+          )
+          .all() as Array<{ session: string; state: string; inBatch: number; classification: string }>;
+      } finally {
+        db.close();
+      }
+    };
+    const rows = sealedRows();
+    assert.ok(rows.length > 0, 'the subagent transcript has messages');
+    assert.deepEqual([...new Set(rows.map((row) => [row.state, row.inBatch].join(':')))], ['settled:1'], 'every turn of it is sealed: settled, in a batch');
     assert.ok(rows.every((row) => row.session === `${session}:agent-a1b2c3d4e5f6`));
     assert.ok(rows.every((row) => row.classification === 'context'), 'nothing a subagent wrote counts as user evidence');
     const s = await c.status(home);
@@ -150,6 +157,7 @@ describe('capture from recorded Codex and Claude data', () => {
     const after = await c.status(home);
     assert.equal(after.recovery.total, 1);
     assert.equal(after.recovery.items[0]!.code, 'transcript_invalid_json');
+    assert.deepEqual(sealedRows(), rows, 'the first subagent stays sealed, unchanged');
   });
 
   it('SessionStart returns the frozen snapshot; compact re-attaches the same one; other events print nothing', async () => {

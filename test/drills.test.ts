@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { apiClient } from '../source/client/api-client.js';
 import type { JournalRow } from '../source/protocol.js';
-import { runCli, startHost, stopHost, tempHome } from './support/cli.js';
+import { runCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
 
 async function readAll(home: string): Promise<JournalRow[]> {
   const result = await runCli(['log', '--json', '--home', home]);
@@ -42,7 +42,12 @@ describe('drills', () => {
       }
     };
     const lanes = [0, 1, 2, 3].map(writer);
-    while (acknowledged.size < 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    let lanesEnded = false;
+    void Promise.all(lanes).then(() => (lanesEnded = true));
+    await waitFor('200 acknowledged notes before the kill', () => {
+      assert.ok(!lanesEnded || killed, `every writer stopped before the kill, after ${acknowledged.size} acknowledged notes`);
+      return acknowledged.size >= 200 ? true : undefined;
+    }, 60_000);
     child.kill('SIGKILL');
     killed = true;
     await Promise.all(lanes);

@@ -305,8 +305,8 @@ describe('sequences (SEQUENCE_MAX)', () => {
   });
 });
 
-describe('capture capacity (SESSION_BODY_MAX_BYTES via its override)', { timeout: 60_000 }, () => {
-  it('a session whose bodies are exactly the capacity is sealed; one byte less capacity rolls the step back', async () => {
+describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via their override)', { timeout: 60_000 }, () => {
+  it('bodies of exactly the session (or total) capacity are sealed; one byte less capacity rolls the step back', async () => {
     // The multi-byte prompt of the recorded tool turn; the body size is measured with the default capacity.
     const typed = 'TOOL: run echo h\u00E9llo \u{1F600}';
     const prepare = () => {
@@ -323,8 +323,8 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES via its override)', { timeout
     const bodyBytes = (await c.status(measured)).sessions[0]!.bodyBytes;
     assert.ok(bodyBytes > 0);
 
-    const withCapacity = async (session: number) => {
-      process.env[CAPACITY_ENV] = `${session}:${64 * 1024 * 1024}`;
+    const withCapacity = async (session: number, total = 64 * 1024 * 1024) => {
+      process.env[CAPACITY_ENV] = `${session}:${total}`;
       try {
         return await c.flush(prepare()).then((report) => report.complete, (error: { code?: string }) => error.code);
       } finally {
@@ -333,5 +333,8 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES via its override)', { timeout
     };
     assert.equal(await withCapacity(bodyBytes), true);
     assert.equal(await withCapacity(bodyBytes - 1), 'limit_exceeded');
+    // The store's total (TOTAL_BODY_MAX_BYTES) at the same edge: one session's bodies are the whole store's.
+    assert.equal(await withCapacity(8 * 1024 * 1024, bodyBytes), true);
+    assert.equal(await withCapacity(8 * 1024 * 1024, bodyBytes - 1), 'limit_exceeded');
   });
 });

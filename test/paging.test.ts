@@ -1,5 +1,5 @@
 // Paging ends exactly: for item counts around a page boundary (0, 1, 19, 20, 21, 40 with pages of
-// 20) every page but the last is full and says there is more, the last says there is not, and no
+// 20; sessions: 0, 1, 49, 50, 51, 100 with pages of 50) every page but the last is full and says there is more, the last says there is not, and no
 // item is skipped or repeated. An extra empty page when the count is a multiple of the page size,
 // or a missing one after a short page, fails here.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
-import { RECOVERY_PAGE_SIZE } from '../source/limits.js';
+import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../source/limits.js';
 import type { CaptureStatus, Page } from '../source/protocol.js';
 import { coreSchema } from '../source/store/core-schema.js';
 import { openDatabase, type Db } from '../source/store/database.js';
@@ -20,6 +20,7 @@ import { insertTimeline } from '../source/store/timeline.js';
 import { commit } from '../source/store/transaction.js';
 import * as c from './support/capture.js';
 import { runCli, tempHome } from './support/cli.js';
+import { seedSessions } from './support/recovery-seed.js';
 
 after(() => c.closeStores());
 
@@ -27,10 +28,17 @@ const COUNTS = [0, 1, 19, 20, 21, 40] as const;
 const PAGE = 20;
 
 /** Page sizes a keyset pager must produce for `count` items: full pages, then the remainder (one empty page for 0). */
-function expectedPages(count: number): number[] {
-  const pages = Array.from({ length: Math.floor(count / PAGE) }, () => PAGE);
-  if (count % PAGE > 0 || count === 0) pages.push(count % PAGE);
+function expectedPages(count: number, size = PAGE): number[] {
+  const pages = Array.from({ length: Math.floor(count / size) }, () => size);
+  if (count % size > 0 || count === 0) pages.push(count % size);
   return pages;
+}
+
+/** `status --json` of `home`, with the given cursor flags. */
+async function statusJson(home: string, flags: string[] = []): Promise<CaptureStatus> {
+  const result = await runCli(['status', '--json', '--home', home, ...flags]);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout) as CaptureStatus;
 }
 
 describe('recovery pages (status --after-recovery)', { timeout: 180_000 }, () => {
@@ -56,11 +64,7 @@ describe('recovery pages (status --after-recovery)', { timeout: 180_000 }, () =>
       for (const id of holesFirst.slice(0, ids.length - count)) db.prepare("UPDATE recovery_items SET state = 'resolved' WHERE recovery_id = ?").run(id);
       assert.equal(open().length, count);
     };
-    const status = async (cursor?: string): Promise<CaptureStatus> => {
-      const result = await runCli(['status', '--json', '--home', home, ...(cursor ? ['--after-recovery', cursor] : [])]);
-      assert.equal(result.code, 0, result.stderr);
-      return JSON.parse(result.stdout) as CaptureStatus;
-    };
+    const status = (cursor?: string) => statusJson(home, cursor ? ['--after-recovery', cursor] : []);
     try {
       for (const count of [...COUNTS].reverse()) {
         resolveTo(count);
@@ -85,6 +89,31 @@ describe('recovery pages (status --after-recovery)', { timeout: 180_000 }, () =>
       db.close();
     }
   });
+});
+
+describe('session pages (status --after-session)', { timeout: 180_000 }, () => {
+  const size = STATUS_SESSIONS_MAX;
+  for (const count of [0, 1, size - 1, size, size + 1, 2 * size]) {
+    it(`${count} sessions: newest first, nextSessionKey on every full page before the last, null only on the true last page`, async () => {
+      const home = tempHome('page-sessions');
+      seedSessions(home, count);
+      const sizes: number[] = [];
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const s = await statusJson(home, cursor ? ['--after-session', cursor] : []);
+        assert.equal(s.sessionsTotal, count, 'the total is every session');
+        sizes.push(s.sessions.length);
+        seen.push(...s.sessions.map((session) => session.sessionKey));
+        if (s.nextSessionKey === null) break;
+        assert.equal(s.nextSessionKey, s.sessions.at(-1)?.sessionKey, 'more continues after the page\'s last session');
+        assert.ok(sizes.length <= expectedPages(count, size).length, `more pages than ${expectedPages(count, size).length}`);
+        cursor = s.nextSessionKey;
+      }
+      assert.deepEqual(sizes, expectedPages(count, size));
+      assert.deepEqual(seen, Array.from({ length: count }, (_, i) => `k${count - 1 - i}`), 'every session once, newest first');
+    });
+  }
 });
 
 describe('journal and timeline pages', () => {

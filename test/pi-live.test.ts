@@ -51,8 +51,9 @@ test('live pi: a simple answer is accepted, echoed, answered once and settled by
 });
 
 test('live pi: abort mid-stream settles as aborted, after which pi answers the abort', { timeout: TIMEOUT_MS }, async () => {
-  const slow: FakeReply = { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 100 };
-  await withPi(scripted([slow]), {}, async (pi, server) => {
+  // The stream holds after its first words and never goes on: the abort is what ends it.
+  const held: FakeReply = { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), hold: new Promise(() => undefined) };
+  await withPi(scripted([held]), {}, async (pi, server) => {
     let aborted = false;
     const run = await within(
       pi.prompt('SLOW please stream a long answer', (o) => {
@@ -72,6 +73,8 @@ test('live pi: abort mid-stream settles as aborted, after which pi answers the a
     assert.equal(abortAnswer.promptId, null);
     assert.ok(abortAnswer.ordinal > (run.records.at(-1)?.ordinal ?? Infinity));
     noFaults(pi);
+    // pi settles before the server sees the connection close: wait for that event, not for luck.
+    await server.waitForClientGone(0, 10_000);
     assert.equal(server.requests[0]?.clientGone, true, 'pi dropped the HTTP stream');
   });
 });
@@ -104,8 +107,8 @@ test('live pi: a provider 500 then success is one prompt over two runs, both ass
 });
 
 test('live pi: SIGKILL mid-stream ends the stream with no message_end and the prompt interrupted', { timeout: TIMEOUT_MS }, async () => {
-  const slow: FakeReply = { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 100 };
-  await withPi(scripted([slow]), {}, async (pi) => {
+  const held: FakeReply = { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), hold: new Promise(() => undefined) };
+  await withPi(scripted([held]), {}, async (pi) => {
     const run = await within(
       pi.prompt('SLOW answer then SIGKILL', (o) => {
         if (isTextDelta(o)) pi.killHard();

@@ -115,7 +115,11 @@ test('extension_ui_request exposes the id the runtime must answer', () => {
   assert.deepEqual(record.event, { type: 'extension_ui_request', id: 'u-1', method: 'select' });
 });
 
-// Over every recorded scenario: replayed as a runtime would have seen it.
+// Over every recorded scenario: replayed as a runtime would have seen it. The counts of the
+// scenarios without a fault (drainedAt null) were derived from the raw lines by record type alone —
+// accepted = prompt responses with success, user-echo / canonical:<role> = message_end by role,
+// lifecycle:<type> = agent_start, agent_end, auto_retry_*, journal-only = every other line — and the
+// test below derives them again that way; the fault scenarios' counts are explained beside them.
 const expected: Record<string, { routes: Record<string, number>; drainedAt: number | null }> = {
   'a-simple-prompt': { routes: { 'lifecycle:accepted': 1, 'user-echo': 1, 'canonical:assistant': 1, 'lifecycle:agent_start': 1, 'lifecycle:agent_end': 1, 'journal-only': 13 }, drainedAt: null },
   'b-two-prompts-sequential': { routes: { 'lifecycle:accepted': 2, 'user-echo': 2, 'canonical:assistant': 2, 'lifecycle:agent_start': 2, 'lifecycle:agent_end': 2, 'journal-only': 24 }, drainedAt: null },
@@ -141,6 +145,27 @@ const expected: Record<string, { routes: Record<string, number>; drainedAt: numb
   'j-sigterm-mid-stream': { routes: { 'lifecycle:accepted': 1, 'user-echo': 1, 'lifecycle:agent_start': 1, 'journal-only': 7 }, drainedAt: null },
   'k-introspection-after-prompt': { routes: { 'lifecycle:accepted': 1, 'user-echo': 1, 'canonical:assistant': 1, 'lifecycle:agent_start': 1, 'lifecycle:agent_end': 1, 'journal-only': 16 }, drainedAt: null },
 };
+
+/** The route counts of a fault-free recording, from its raw lines by record type alone (no router). */
+function countsByType(name: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const add = (key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+  for (const { text } of frameFixture(name)) {
+    const record = JSON.parse(text) as { type?: string; command?: string; success?: boolean; message?: { role?: string } };
+    if (record.type === 'response' && record.command === 'prompt' && record.success) add('lifecycle:accepted');
+    else if (record.type === 'message_end' && record.message?.role === 'user') add('user-echo');
+    else if (record.type === 'message_end') add(`canonical:${record.message?.role}`);
+    else if (['agent_start', 'agent_end', 'auto_retry_start', 'auto_retry_end'].includes(record.type ?? '')) add(`lifecycle:${record.type}`);
+    else add('journal-only');
+  }
+  return counts;
+}
+
+test('the expected counts of every fault-free recording are its record types, counted independently of the router', () => {
+  const faultFree = Object.entries(expected).filter(([, value]) => value.drainedAt === null);
+  assert.ok(faultFree.length >= 8, 'most recordings are fault-free');
+  for (const [name, value] of faultFree) assert.deepEqual(value.routes, countsByType(name), name);
+});
 
 test('every fixture has an expectation', () => {
   assert.deepEqual(Object.keys(expected).sort(), fixtureNames());

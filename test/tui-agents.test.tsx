@@ -8,17 +8,17 @@ import { CmError } from '../source/errors.js';
 import { Host } from '../source/host/host.js';
 import type { Application } from '../source/api/application.js';
 import { tempHome } from './support/cli.js';
-import { scripted, startFakeOpenAiServer, textReply, type FakeReply } from './support/fake-openai-server.js';
+import { replyGate, scripted, startFakeOpenAiServer, textReply, type FakeReply, type FakeOpenAiServer } from './support/fake-openai-server.js';
 import { makePiAgentDir } from './support/pi-agent-dir.js';
 import { KEY, mount, press, type, unmount, waitForFrame, waitForText, withOverrides, type View } from './support/tui-harness.js';
 
-async function withHost(serve: boolean, replies: FakeReply[], run: (context: { host: Host; home: string; piConfig: string }) => Promise<void>): Promise<void> {
+async function withHost(serve: boolean, replies: FakeReply[], run: (context: { host: Host; home: string; piConfig: string; server: FakeOpenAiServer }) => Promise<void>): Promise<void> {
   const server = await startFakeOpenAiServer({ responder: scripted(replies) });
   const config = makePiAgentDir({ baseUrl: server.baseUrl });
   const home = tempHome('tui-agents');
   const host = await Host.start({ home, serve });
   try {
-    await run({ host, home, piConfig: config.dir });
+    await run({ host, home, piConfig: config.dir, server });
   } finally {
     await host.stop();
     await server.close();
@@ -44,10 +44,12 @@ async function createAgent(view: View, fields: [string, string?, string?]): Prom
   await press(view, KEY.enter);
 }
 
-describe('Agents screen with the real pi', { timeout: 120_000 }, () => {
+describe('Agents screen with the real pi', { timeout: 240_000 }, () => {
   test('create → start → prompt → the answer in the timeline; a second prompt is busy, its retry keeps the operation ID; journal; abort; stop', async () => {
-    const replies = [textReply('Hello from the fake model', 6, 300), textReply('Second answer here', 2), { kind: 'hang' } as const];
-    await withHost(true, replies, async ({ host, home, piConfig }) => {
+    // The first answer holds after its first words until the second prompt was refused on screen.
+    const first = replyGate();
+    const replies = [{ ...textReply('Hello from the fake model', 6), hold: first.hold }, textReply('Second answer here', 2), { kind: 'hang' } as const];
+    await withHost(true, replies, async ({ host, home, piConfig, server }) => {
       const prompts: { text: string; operationId: string | undefined }[] = [];
       const app = withOverrides(host.application, {
         prompt: (input) => {
@@ -75,12 +77,17 @@ describe('Agents screen with the real pi', { timeout: 120_000 }, () => {
         await waitForText(view, /busy [0-9a-f]{8}/);
         frame = await waitForText(view, /user\s+Say hello q s x/);
 
-        // While the answer streams, a second prompt is refused; the text stays for a retry.
+        // While the answer streams (held by the fake model), a second prompt is refused; the text stays for a retry.
+        // pi may still be loading its modules when the generation is running: on a loaded 2-core machine
+        // its first model request has taken more than 30 s.
+        await server.waitForRequests(1, 90_000);
         await press(view, 'p');
         await type(view, 'And again');
         await press(view, KEY.enter);
         frame = await waitForText(view, /prompt: error agent_busy: /, 15_000);
         assert.match(frame, /prompt alpha> And again/);
+        assert.equal(server.requests[0]?.completed, false, 'the refusal came while the first answer was still streaming');
+        first.release();
 
         frame = await waitForText(view, /assistant\s+Hello from the fake model/, 30_000);
         assert.match(frame, /Timeline of alpha · last #\d+ · following/);

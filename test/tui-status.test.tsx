@@ -1,6 +1,7 @@
 // The Processing status screen over a real host: recovery items made by the real hook and drain
 // code from recorded Codex data, paged twenty at a time, retried after a y/n question; drain and
-// flush from the keyboard; and key → frame time with 10 000 open recovery items.
+// flush from the keyboard; and, with 10 000 open recovery items, bounded reads for every key
+// (the key → frame time is a benchmark figure: npm run bench -- tui).
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -8,11 +9,9 @@ import { dirname } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { Host } from '../source/host/host.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase } from '../source/store/database.js';
-import { migrate } from '../source/store/migrations.js';
 import * as c from './support/capture.js';
 import { tempHome } from './support/cli.js';
+import { seedRecoveryItems } from './support/recovery-seed.js';
 import { KEY, mount, press, unmount, waitForFrame, waitForText, type View } from './support/tui-harness.js';
 
 after(() => c.closeStores());
@@ -117,40 +116,20 @@ async function collectPage(view: View, frame: string): Promise<string[]> {
   return [...ids];
 }
 
-/** 10 000 open recovery items written straight into a fresh store, as the capture benchmark does. */
-function seedRecoveryItems(home: string, count: number): void {
-  mkdirSync(home, { recursive: true });
-  const db = openDatabase(storeFiles(home).core);
-  migrate(db, coreSchema);
-  db.transaction(() => {
-    const activation = db.prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'tui', ?, 1, 'ended', 0)");
-    const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?)");
-    const item = db.prepare("INSERT INTO recovery_items (activation_id, inbox_id, code, detail, state, created_at_ms, updated_at_ms) VALUES (?, ?, 'transcript_invalid_json', 'seeded', 'open', 0, 0)");
-    for (let i = 0; i < count; i++) {
-      const id = activation.run(`k${i}`, `s${i}`).lastInsertRowid;
-      item.run(id, inbox.run(id).lastInsertRowid);
-    }
-  })();
-  db.close();
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** Milliseconds from writing `key` until the frame satisfies `accept` (polled every millisecond). */
-async function keyToFrame(view: View, key: string, what: string, accept: (frame: string) => boolean): Promise<number> {
-  const started = performance.now();
+/** Milliseconds are the benchmark's (npm run bench -- tui); here: each key shows its frame, with bounded reads. */
+async function keyToFrame(view: View, key: string, what: string, accept: (frame: string) => boolean): Promise<void> {
   await press(view, key);
   await waitForFrame(view, what, accept, 5000, 1);
-  return performance.now() - started;
 }
 
 describe('Processing status with 10 000 recovery items', { timeout: 120_000 }, () => {
-  test('key → frame: one page of twenty is read and rendered, the pages around it read ahead', async (t) => {
+  test('each key shows its frame from one page of at most twenty; pages around it are read ahead, never the whole list', async () => {
     const home = tempHome('tui-status-10k');
     seedRecoveryItems(home, 10_000);
     const host = await Host.start({ home, serve: false });
     let calls = 0;
     let inFlight = 0;
+    const pageSizes = new Set<number>();
     const app = new Proxy(host.application, {
       get: (target, property) =>
         property === 'captureStatus'
@@ -158,7 +137,9 @@ describe('Processing status with 10 000 recovery items', { timeout: 120_000 }, (
               calls += 1;
               inFlight += 1;
               try {
-                return await target.captureStatus(request);
+                const status = await target.captureStatus(request);
+                pageSizes.add(status.recovery.items.length);
+                return status;
               } finally {
                 inFlight -= 1;
               }
@@ -172,34 +153,26 @@ describe('Processing status with 10 000 recovery items', { timeout: 120_000 }, (
       await openStatus(view);
       let frame = await waitForText(view, /Recovery items · 1–20 of 10000 · page 1 · more: PgDn/);
       assert.ok(shownItems(frame).length <= 20);
-      const moves: number[] = [];
       for (let i = 1; i < 20; i++) {
         await settled();
-        moves.push(await keyToFrame(view, KEY.down, `rec-${i + 1} selected`, (text) => selectedItem(text) === `rec-${i + 1}`));
+        await keyToFrame(view, KEY.down, `rec-${i + 1} selected`, (text) => selectedItem(text) === `rec-${i + 1}`);
       }
-      const pages: number[] = [];
       const pageShown = (page: number) => (text: string) => new RegExp(`${(page - 1) * 20 + 1}–${page * 20} of 10000 · page ${page}( |$)`, 'm').test(text);
       for (let page = 2; page <= 11; page++) {
         await settled();
-        pages.push(await keyToFrame(view, KEY.pageDown, `page ${page}`, pageShown(page)));
+        await keyToFrame(view, KEY.pageDown, `page ${page}`, pageShown(page));
       }
       for (let page = 10; page >= 1; page--) {
         await settled();
-        pages.push(await keyToFrame(view, KEY.pageUp, `page ${page} again`, pageShown(page)));
+        await keyToFrame(view, KEY.pageUp, `page ${page} again`, pageShown(page));
       }
       // Keys back to back (a held PgDn): a page not read ahead yet waits for its own read.
-      const burst: number[] = [];
-      for (let page = 2; page <= 6; page++) burst.push(await keyToFrame(view, KEY.pageDown, `page ${page} (burst)`, pageShown(page)));
+      for (let page = 2; page <= 6; page++) await keyToFrame(view, KEY.pageDown, `page ${page} (burst)`, pageShown(page));
+      await settled();
       frame = view.lastFrame() ?? '';
       assert.equal(shownItems(frame).length, 10, 'only the rows that fit are rendered');
-      t.diagnostic(`key → frame, selection move: median ${median(moves).toFixed(1)} ms, max ${Math.max(...moves).toFixed(1)} ms (${moves.length} keys)`);
-      t.diagnostic(`key → frame, more/back: median ${median(pages).toFixed(1)} ms, max ${Math.max(...pages).toFixed(1)} ms (${pages.length} keys)`);
-      t.diagnostic(`key → frame, more held down: median ${median(burst).toFixed(1)} ms, max ${Math.max(...burst).toFixed(1)} ms (${burst.length} keys)`);
-      t.diagnostic(`captureStatus calls: ${calls} (each reads one page of at most 20)`);
-      // The 50 ms target is measured and reported (two shared cores make wall-clock time noisy);
-      // this bound catches what the target is about: a screen that reads or renders all 10k items takes seconds.
-      assert.ok(median(moves) <= 150, `selection median ${median(moves)} ms`);
-      assert.ok(median(pages) <= 150, `more/back median ${median(pages)} ms`);
+      // The periodic refresh adds reads at its own pace, so their number is not asserted; their size is.
+      assert.deepEqual([...pageSizes], [20], `every one of the ${calls} reads is one page of twenty, never the list`);
     } finally {
       await unmount(view);
       await host.stop();

@@ -82,8 +82,8 @@ async function ingestThroughput(): Promise<Figure[]> {
   const ratio = median(pipelined) / median(raw);
   return [
     { name: `pi records ingested through the writer (${records} records, each its own durable transaction; median of 3)`, value: `${median(pipelined).toFixed(0)} records/s`, floor, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 },
-    { name: 'the same with each prompt\'s admission, attempt and settlement commits counted in the time', value: `${median(whole).toFixed(0)} records/s`, floor, ratio: median(whole) / median(raw), target: 'reported', met: true },
-    { name: 'the same, one record at a time (one agent\'s reader waits for each commit)', value: `${median(oneByOne).toFixed(0)} records/s`, floor, ratio: median(oneByOne) / median(raw), target: 'reported', met: true },
+    { name: 'the same with each prompt\'s admission, attempt and settlement commits counted in the time', value: `${median(whole).toFixed(0)} records/s`, floor, ratio: median(whole) / median(raw), target: 'reported, no bound', met: null },
+    { name: 'the same, one record at a time (one agent\'s reader waits for each commit)', value: `${median(oneByOne).toFixed(0)} records/s`, floor, ratio: median(oneByOne) / median(raw), target: 'reported, no bound', met: null },
   ];
 }
 
@@ -114,7 +114,7 @@ async function admissionToFirstByte(): Promise<Figure> {
   }
   await host.stop();
   delete process.env['COMMON_MEMORY_PI_COMMAND'];
-  return { name: 'admission to first byte on pi stdin (median of 40)', value: `${median(samples).toFixed(2)} ms (p95 ${percentile(samples, 95).toFixed(2)} ms)`, target: 'reported', met: true };
+  return { name: 'admission to first byte on pi stdin (median of 40)', value: `${median(samples).toFixed(2)} ms (p95 ${percentile(samples, 95).toFixed(2)} ms)`, target: 'reported, no bound', met: null };
 }
 
 async function memoryWithFourAgents(seconds: number): Promise<Figure> {
@@ -138,7 +138,18 @@ async function memoryWithFourAgents(seconds: number): Promise<Figure> {
   const peak = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   const head = (await client.status()).heads.journal;
   await stopHost(child);
-  return { name: `host RSS, 4 agents streaming ${seconds} s (${head} journal rows)`, value: `peak ${peak.toFixed(0)} MB (start ${startRss.toFixed(0)} MB, last ${samples.at(-1)?.toFixed(0)} MB)`, target: 'bounded (reported)', met: true };
+  // Bounded means: under the host's 200 MB budget, and not growing with the rows streamed — the
+  // second half of the stream (twice the rows) peaks at most 10% above the first half.
+  const half = Math.floor(samples.length / 2);
+  const firstHalf = Math.max(...samples.slice(0, half));
+  const secondHalf = Math.max(...samples.slice(half));
+  const bounded = peak <= 200 && secondHalf <= firstHalf * 1.1;
+  return {
+    name: `host RSS, 4 agents streaming ${seconds} s (${head} journal rows; sampled from /proc every poll, ${samples.length} samples)`,
+    value: `peak ${peak.toFixed(0)} MB (start ${startRss.toFixed(0)} MB; first half of the stream peaks at ${firstHalf.toFixed(0)} MB, second half ${secondHalf.toFixed(0)} MB)`,
+    target: 'peak <= 200 MB and second half <= 1.1 x first half',
+    met: bounded,
+  };
 }
 
 export async function runAgentsBench(): Promise<Figure[]> {

@@ -8,7 +8,7 @@
 //     compiled child process, warm (a running host that has drained a CM_BENCH_WARMUP_MB session,
 //     default 16) and cold (the call starts the drain thread): MB/s against a raw chunked split +
 //     JSON.parse of the same file, and peak RSS;
-//  4. status with 10k recovery items: last page against first page.
+//  4. status with 10k recovery items: the last full page against the first.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,7 +22,9 @@ import { readCaptureStatus } from '../../source/store/capture-reads.js';
 import { coreSchema } from '../../source/store/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
+import { RECOVERY_PAGE_SIZE } from '../../source/limits.js';
 import { tempHome } from '../support/cli.js';
+import { seedRecoveryItems } from '../support/recovery-seed.js';
 import { type Figure, hookFigures, median, percentile, rawChunkedJsonParse, report, timeHookAgainstFloor, timeMs } from './measure.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
@@ -74,7 +76,7 @@ async function concurrentHooks(): Promise<Figure[]> {
   const total = 16 * events;
   return [
     { name: `16 concurrent hooks x ${events} events`, value: `${kept} kept, ${total - distinct} duplicated/lost candidates, ${busy} hook errors, ${failures} non-zero exits`, target: '0 lost, 0 duplicated, 0 busy', met: kept === total && distinct === total && busy === 0 && failures === 0 },
-    { name: 'hook under 16-way concurrency (p99)', value: `${percentile(times, 99).toFixed(1)} ms (median ${median(times).toFixed(1)} ms)`, target: 'reported', met: true },
+    { name: 'hook under 16-way concurrency (p99)', value: `${percentile(times, 99).toFixed(1)} ms (median ${median(times).toFixed(1)} ms)`, target: 'reported, no bound', met: null },
   ];
 }
 
@@ -164,8 +166,8 @@ export function prepareDrainStore(mb: number, { ids = 1, session }: { ids?: numb
  * that has been running — its drain thread started and its code optimised by draining a smaller
  * session — when the 100 MB backlog arrives (copied in from `backlog`, as hooks would write it),
  * then drains it. Cold: the call starts the drain thread on the backlog, as
- * `common-memory session-drain` without a host does. The target is the warm throughput; the cold
- * figure is reported beside it.
+ * `common-memory session-drain` without a host does. Both have the same target: a person's first
+ * `session-drain` is a cold run.
  */
 function drainChild(home: string, size: number, backlog: string | null): { ms: number; sealed: number; isolated: number; rssMb: number } {
   const child = join(home, '..', 'drain-child.mjs');
@@ -237,40 +239,35 @@ function drainThroughput(): Figure[] {
   const sealed = warm.every((run) => run.sealed === turns && run.isolated === 0);
   const rss = Math.max(cold.rssMb, ...warm.map((run) => run.rssMb));
   return [
-    { name: `drain of a ${sizeMb.toFixed(0)} MB backlog by a running host, after it drained a ${WARMUP_MB} MB session (median of ${DRAIN_RUNS}: ${rates.map((r) => r.toFixed(0)).join(', ')} MB/s; every run ${sealed ? `sealed ${turns}/${turns} turns` : 'did NOT seal every turn'})`, value: `${median(rates).toFixed(1)} MB/s`, floor: `${median(raw).toFixed(1)} MB/s raw chunked JSON.parse`, ratio: median(rates) / median(raw), target: '>= 100 MB/s, every turn sealed', met: median(rates) >= 100 && sealed },
-    { name: `same, from cold: the call starts the drain thread, as session-drain without a host (${cold.sealed}/${turns} sealed)`, value: `${rate(cold.ms).toFixed(1)} MB/s (${cold.ms.toFixed(0)} ms)`, target: 'reported', met: cold.sealed === turns },
+    { name: `drain of a ${sizeMb.toFixed(0)} MB backlog by a running host, after it drained a ${WARMUP_MB} MB session (median of ${DRAIN_RUNS}: ${rates.map((r) => r.toFixed(0)).join(', ')} MB/s; every run ${sealed ? `sealed ${turns}/${turns} turns` : 'did NOT seal every turn'}; timed from the call to its report, excluding the host start, the warm-up drain and copying the backlog in)`, value: `${median(rates).toFixed(1)} MB/s`, floor: `${median(raw).toFixed(1)} MB/s raw chunked JSON.parse`, ratio: median(rates) / median(raw), target: '>= 100 MB/s, every turn sealed', met: median(rates) >= 100 && sealed },
+    { name: `same, from cold: the call starts the drain thread, as session-drain without a host (${cold.sealed}/${turns} sealed; timed from the call to its report, excluding the host start)`, value: `${rate(cold.ms).toFixed(1)} MB/s (${cold.ms.toFixed(0)} ms)`, floor: `${median(raw).toFixed(1)} MB/s raw chunked JSON.parse`, ratio: rate(cold.ms) / median(raw), target: '>= 100 MB/s, every turn sealed', met: rate(cold.ms) >= 100 && cold.sealed === turns },
     { name: 'drain peak RSS (whole child process, the largest of all runs)', value: `${rss.toFixed(0)} MB`, target: '<= 200 MB', met: rss <= 200 },
   ];
 }
 
 function statusPaging(): Figure {
   const home = tempHome('bench-cap-status');
-  mkdirSync(home, { recursive: true });
-  const db = openDatabase(storeFiles(home).core);
-  migrate(db, coreSchema);
   const count = 10_000;
-  db.transaction(() => {
-    const activation = db.prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'bench', ?, 1, 'ended', 0)");
-    const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?)");
-    const item = db.prepare("INSERT INTO recovery_items (activation_id, inbox_id, code, detail, state, created_at_ms, updated_at_ms) VALUES (?, ?, 'transcript_invalid_json', 'bench', 'open', 0, 0)");
-    for (let i = 0; i < count; i++) {
-      const a = activation.run(`k${i}`, `s${i}`).lastInsertRowid;
-      item.run(a, inbox.run(a).lastInsertRowid);
-    }
-  })();
-  db.close();
+  seedRecoveryItems(home, count);
   const reader = openDatabase(storeFiles(home).core, { readonly: true });
   const options = { storeId: 'bench', mode: 'read-only' as const, hookErrorsPath: storeFiles(home).hookErrors };
-  const lastAfter = count - 5;
+  // The last full page (items count-19 … count) against the first: both pages of twenty.
+  const lastAfter = `rec-${count - RECOVERY_PAGE_SIZE}`;
+  const read = (afterRecovery: string | undefined) => readCaptureStatus(reader, { ...options, afterRecovery });
+  const sizes = [read(undefined).recovery.items.length, read(lastAfter).recovery.items.length];
+  if (sizes.some((size) => size !== RECOVERY_PAGE_SIZE)) throw new Error(`status pages of ${sizes.join(' and ')} items, not two full pages`);
   const first: number[] = [];
   const last: number[] = [];
   for (let i = 0; i < 15; i++) {
-    first.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: undefined })));
-    last.push(timeMs(() => readCaptureStatus(reader, { ...options, afterRecovery: `rec-${lastAfter}` })));
+    first.push(timeMs(() => read(undefined)));
+    last.push(timeMs(() => read(lastAfter)));
   }
   reader.close();
   const ratio = median(last) / median(first);
-  return { name: 'status with 10k recovery items, last page vs first (median)', value: `${median(last).toFixed(2)} ms`, floor: `${median(first).toFixed(2)} ms first page`, ratio, target: 'ratio <= 2', met: ratio <= 2 };
+  return {
+    name: `status with 10k recovery items, last full page (after ${lastAfter}) vs first, ${RECOVERY_PAGE_SIZE} items each (median of 15 reads; excludes seeding the store)`,
+    value: `${median(last).toFixed(2)} ms`, floor: `${median(first).toFixed(2)} ms first page`, ratio, target: 'ratio <= 2', met: ratio <= 2,
+  };
 }
 
 export async function runCaptureBench(): Promise<void> {

@@ -47,7 +47,7 @@ async function noteThroughApi(): Promise<Figure[]> {
   const ratio = median(concurrent) / median(raw);
   return [
     { name: `note via host API, ${clients} clients (median of ${ROUNDS})`, value: `${median(concurrent).toFixed(0)} commits/s`, floor, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 },
-    { name: 'note via host API, one client waiting for each reply', value: `${median(sequential).toFixed(0)} commits/s (${(1000 / median(sequential)).toFixed(2)} ms each)`, floor, ratio: median(sequential) / median(raw), target: 'reported (bound by the loopback round trip)', met: true },
+    { name: 'note via host API, one client waiting for each reply', value: `${median(sequential).toFixed(0)} commits/s (${(1000 / median(sequential)).toFixed(2)} ms each)`, floor, ratio: median(sequential) / median(raw), target: 'reported, no bound (limited by the loopback round trip)', met: null },
   ];
 }
 

@@ -5,6 +5,7 @@ import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runFoundationBench } from './foundation.js';
 import { runPromotionBench } from './promotion.js';
+import { runRecallBench } from './recall.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runTuiBench } from './tui.js';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   extraction: runExtractionBench,
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
+  recall: runRecallBench,
 };
 
 const wanted = process.argv.slice(2);

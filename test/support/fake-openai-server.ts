@@ -13,7 +13,11 @@ import type { AddressInfo } from 'node:net';
 export const SDK_REQUESTS_PER_ATTEMPT = 3;
 
 export type FakeReply =
-  | { readonly kind: 'text'; readonly chunks: readonly string[]; readonly delayMs?: number }
+  /**
+   * A streamed answer. With `hold`, the stream stops after the first chunk of text until the promise
+   * resolves (see replyGate) or the client goes away: the test decides when the answer goes on.
+   */
+  | { readonly kind: 'text'; readonly chunks: readonly string[]; readonly delayMs?: number; readonly hold?: Promise<void> }
   | { readonly kind: 'tool-call'; readonly callId: string; readonly name: string; readonly arguments: string }
   | { readonly kind: 'http-error'; readonly status: number; readonly message: string }
   | { readonly kind: 'malformed-sse' }
@@ -56,6 +60,8 @@ export interface FakeOpenAiServer {
   readonly requests: readonly RecordedRequest[];
   /** Resolves when at least n requests arrived; rejects after timeoutMs. */
   waitForRequests(n: number, timeoutMs: number): Promise<void>;
+  /** Resolves when the client of request `index` went away before its reply finished; rejects after timeoutMs. */
+  waitForClientGone(index: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +74,13 @@ export function scripted(replies: readonly FakeReply[]): Responder {
 export function failAttemptsThen(attempts: number, then: readonly FakeReply[], message = 'fake upstream exploded'): Responder {
   const failures: FakeReply[] = Array.from({ length: attempts * SDK_REQUESTS_PER_ATTEMPT }, () => ({ kind: 'http-error', status: 500, message }));
   return scripted([...failures, ...then]);
+}
+
+/** A promise for FakeReply.hold and the function that resolves it. */
+export function replyGate(): { readonly hold: Promise<void>; release(): void } {
+  let release = (): void => undefined;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  return { hold, release };
 }
 
 export function textReply(text: string, pieces = 5, delayMs = 0): FakeReply {
@@ -150,8 +163,9 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
       return;
     }
     res.write(chunk(id, { role: 'assistant', content: '' }, null));
-    for (const piece of plan.chunks) {
+    for (const [index, piece] of plan.chunks.entries()) {
       if (plan.delayMs !== undefined && plan.delayMs > 0) await sleep(plan.delayMs);
+      if (index === 1 && plan.hold !== undefined) await Promise.race([plan.hold, new Promise((resolve) => res.once('close', resolve))]);
       if (gone()) return;
       res.write(chunk(id, { content: piece }, null));
     }
@@ -194,6 +208,7 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
       for (const wake of waiters.splice(0)) wake();
       res.on('close', () => {
         if (!request.completed) request.clientGone = true;
+        for (const wake of waiters.splice(0)) wake();
       });
       if (tooLarge) {
         res.writeHead(413).end();
@@ -239,6 +254,18 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     close,
+    waitForClientGone(index, timeoutMs) {
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`fake server: the client of request #${index} was still there after ${timeoutMs} ms`)), timeoutMs);
+        const check = (): void => {
+          if (requests[index]?.clientGone) {
+            clearTimeout(timer);
+            resolve();
+          } else waiters.push(check);
+        };
+        check();
+      });
+    },
     waitForRequests(n, timeoutMs) {
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`fake server: ${requests.length}/${n} requests after ${timeoutMs} ms`)), timeoutMs);

@@ -79,20 +79,18 @@ export function promptSegments(fixtureText: string): string[][] {
 }
 
 /**
- * A release file for FakePiPromptAction.hold, in a fresh temp dir: the fake waits until it exists,
- * the test creates it with release().
+ * A release file for FakePiPromptAction.hold, in a fresh temp dir: every fake holding on it waits
+ * until it exists (release()), or one fake until its own `<releaseFile>.<pid>` does (releasePid()).
+ * Once released, later holds on it pass at once.
  */
-export function holdGate(label = 'hold'): { readonly releaseFile: string; release(): void } {
+export function holdGate(label = 'hold'): { readonly releaseFile: string; release(): void; releasePid(pid: number): void } {
   const releaseFile = join(mkdtempSync(join(tmpdir(), `cm-${label}-`)), 'release');
-  return { releaseFile, release: () => writeFileSync(releaseFile, '') };
+  return { releaseFile, release: () => writeFileSync(releaseFile, ''), releasePid: (pid) => writeFileSync(`${releaseFile}.${pid}`, '') };
 }
 
-/** Resolves once `file` exists: a directory watch, checked again after the watch is set up. */
-function untilExists(file: string): Promise<void> {
+/** Resolves once one of `files` (all in one directory) exists: a directory watch, checked again after the watch is set up. */
+function untilOneExists(files: readonly string[]): Promise<void> {
   return new Promise((resolveWait) => {
-    const watcher = watch(dirname(file), (_event, name) => {
-      if ((name === null || name === basename(file)) && existsSync(file)) done();
-    });
     let finished = false;
     const done = () => {
       if (finished) return;
@@ -100,7 +98,11 @@ function untilExists(file: string): Promise<void> {
       watcher.close();
       resolveWait();
     };
-    if (existsSync(file)) done();
+    const names = new Set(files.map((file) => basename(file)));
+    const watcher = watch(dirname(files[0]!), (_event, name) => {
+      if ((name === null || names.has(name)) && files.some((file) => existsSync(file))) done();
+    });
+    if (files.some((file) => existsSync(file))) done();
   });
 }
 
@@ -128,7 +130,7 @@ async function runFake(script: FakePiScript): Promise<void> {
     for (const line of action.stderr ?? []) await write(process.stderr, `${line}\n`);
     const lines = segment.slice(0, action.maxLines ?? segment.length);
     for (const [index, line] of lines.entries()) {
-      if (action.hold !== undefined && index === action.hold.afterLines) await untilExists(action.hold.releaseFile);
+      if (action.hold !== undefined && index === action.hold.afterLines) await untilOneExists([action.hold.releaseFile, `${action.hold.releaseFile}.${process.pid}`]);
       if (action.delayMs !== undefined) await sleep(action.delayMs);
       let text = line;
       if (index === 0) {

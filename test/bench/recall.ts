@@ -1,0 +1,99 @@
+// Recall p95 (`recall-rrf@1`: two FTS5 BM25 queries of 3·k each over approved entries and
+// candidates, fused by RRF) on a memory-state with N candidates and N approved entries, beside
+// its floor measured in the same run: one FTS5 BM25 query (k rows) over the candidates alone.
+// CM_BENCH_RECALL_N (default 100000) rows each; CM_BENCH_RECALL_QUERIES (default 300) queries drawn from
+// the same Zipf-like vocabulary.
+// `npm run bench -- recall`
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { storeFiles } from '../../source/home.js';
+import { buildFtsQuery } from '../../source/memory/fts-query.js';
+import { recall, RECALL_K } from '../../source/memory/recall.js';
+import { memoryStateSchema } from '../../source/memory/state-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
+import { tempHome } from '../support/cli.js';
+import { percentile, timeMs } from './measure.js';
+
+const WORDS = (
+  'use prefer never always run test lint build deploy commit branch merge squash release staging production database migration schema index query ' +
+  'cache queue worker thread hook drain journal timeline session turn prompt agent model runner chunk candidate review promote approve entry ' +
+  'pnpm npm yarn node typescript javascript react vitest jest playwright docker kubernetes postgres sqlite redis kafka nginx github gitlab ' +
+  'format prettier eslint biome import export default named module package dependency version lockfile changelog readme docs comment'
+).split(' ');
+
+/** A deterministic PRNG (mulberry32): the same corpus in every run. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The common words above plus 5000 rarer made-up ones, drawn Zipf-like (rank r with weight 1/r), as prose is. */
+const VOCABULARY = [...WORDS, ...Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`)];
+const HARMONIC = VOCABULARY.reduce((sum, _w, i) => sum + 1 / (i + 1), 0);
+function word(random: () => number): string {
+  let target = random() * HARMONIC;
+  for (let i = 0; i < VOCABULARY.length; i++) {
+    target -= 1 / (i + 1);
+    if (target <= 0) return VOCABULARY[i]!;
+  }
+  return VOCABULARY[VOCABULARY.length - 1]!;
+}
+const sentence = (random: () => number, words: number) => Array.from({ length: words }, () => word(random)).join(' ');
+
+export async function runRecallBench(): Promise<void> {
+  const n = Number(process.env['CM_BENCH_RECALL_N'] ?? 100_000);
+  const home = tempHome('bench-recall');
+  mkdirSync(home, { recursive: true });
+  const db = openDatabase(storeFiles(home).memoryState);
+  try {
+    migrate(db, memoryStateSchema);
+    const owner = { repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };
+    const random = rng(42);
+    const build = timeMs(() =>
+      db.transaction(() => {
+        db.prepare("INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, created_at_ms) VALUES ('c', ?, ?, 's', '0-0', ?, ?, 0)").run(owner.repositoryKey, owner.worktreeKey, 'c'.repeat(64), 'd'.repeat(64));
+        const candidate = db.prepare("INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, adjudication, decision, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 'c', 't', ?, ?, 'draft', 'done', 'store', 0, 0)");
+        const candidateFts = db.prepare('INSERT INTO candidate_fts (rowid, searchable_text) VALUES (?, ?)');
+        const approved = db.prepare("INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status) VALUES (?, ?, ?, 1, ?, '{}', ?, 'active')");
+        const approvedFts = db.prepare('INSERT INTO approved_fts (rowid, searchable_text) VALUES (?, ?)');
+        for (let i = 0; i < n; i++) {
+          const text = sentence(random, 8 + Math.floor(random() * 12));
+          const rowid = candidate.run(`cand-${i}`, owner.repositoryKey, owner.worktreeKey, 'e'.repeat(64), JSON.stringify({ content: text })).lastInsertRowid;
+          candidateFts.run(rowid, text);
+          const body = sentence(random, 20 + Math.floor(random() * 40));
+          approvedFts.run(approved.run(`entry-${i}`, owner.repositoryKey, owner.worktreeKey, 'f'.repeat(64), body).lastInsertRowid, body);
+        }
+      })(),
+    );
+    const queries = Array.from({ length: Number(process.env["CM_BENCH_RECALL_QUERIES"] ?? 300) }, () => sentence(random, 6 + Math.floor(random() * 6)));
+    const single = db.prepare('SELECT rowid FROM candidate_fts WHERE candidate_fts MATCH ? ORDER BY bm25(candidate_fts) LIMIT ?');
+    // Warm both paths once, then interleave them so that machine noise hits both alike.
+    for (const q of queries.slice(0, 20)) {
+      recall(db, owner, q);
+      single.all(buildFtsQuery(q), RECALL_K);
+    }
+    const fused: number[] = [];
+    const floor: number[] = [];
+    for (const q of queries) {
+      fused.push(timeMs(() => recall(db, owner, q)));
+      const match = buildFtsQuery(q);
+      floor.push(timeMs(() => single.all(match, RECALL_K)));
+    }
+    const p = (values: number[], q: number) => percentile(values, q).toFixed(2);
+    process.stdout.write(`corpus: ${n} candidates + ${n} approved entries (built in ${(build / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(`recall (2 × BM25 3·k + RRF, k=${RECALL_K}): p50 ${p(fused, 50)} ms, p95 ${p(fused, 95)} ms\n`);
+    process.stdout.write(`floor (1 × BM25 k over candidates):       p50 ${p(floor, 50)} ms, p95 ${p(floor, 95)} ms\n`);
+    process.stdout.write(`ratio p95: ${(percentile(fused, 95) / percentile(floor, 95)).toFixed(2)}× (target ≤ 10 ms and ≤ 2.5×)\n`);
+  } finally {
+    db.close();
+    rmSync(dirname(home), { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runRecallBench();
