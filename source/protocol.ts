@@ -94,6 +94,8 @@ export interface OperationView {
   userMessageId: string | null;
   createdAt: string;
   updatedAt: string;
+  /** On `operation` reads: what happened, in one line (pi's refusal, the provider's error, retries, an abort). */
+  detail?: string | null;
 }
 
 export interface NoteInput {
@@ -149,7 +151,7 @@ export const OPERATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 // ---- host capture: sessions, turns, inbox, recovery items ----
 
-export type CaptureClient = 'codex' | 'claude';
+export type CaptureClient = 'codex' | 'claude' | 'pi';
 
 /** active: the host session still runs; pending: envelopes wait for the drain; isolated: a recovery item holds it; incomplete: ended with an unfinished turn; complete: everything sealed. */
 export type CaptureSessionState = 'active' | 'pending' | 'isolated' | 'incomplete' | 'complete';

@@ -46,7 +46,8 @@ export const HELP = `
     message <uuid>                       a timeline message with its provenance
     operation <id>                       an operation and its state
     doctor                               check the store's consistency
-    hook codex|claude                    one host hook event on stdin (used by installed hooks)
+    hook codex|claude|pi                 one host hook event on stdin (used by installed hooks and
+                                         the pi extension)
     status [--after-session KEY] [--after-recovery ID]
                                          captured sessions (50 a page, newest first; --after-session
                                          continues after that session: nextSessionKey), queue states,
@@ -61,11 +62,12 @@ export const HELP = `
                                          --recover retries one recovery item (exit 3 if it fails again)
     flush                                drain, then exit 0 when everything settled is processed,
                                          3 while anything is buffered, inboxed, watched or isolated
-    install codex|claude [--dry-run]     add common-memory's hooks to the client's config, keeping
-                                         everything else (--dry-run: show the diff, write nothing)
+    install codex|claude|pi [--dry-run]  add common-memory's hooks (pi: its extension) to the client's
+                                         config, keeping everything else (--dry-run: show the diff)
         --codex-home DIR   Codex home (default $CODEX_HOME or ~/.codex); hooks.json there
         --claude-dir DIR   Claude Code config dir (default $CLAUDE_CONFIG_DIR or ~/.claude)
-    uninstall codex|claude [--dry-run]   remove only common-memory's hooks (same options)
+        --pi-dir DIR       pi agent dir (default $PI_CODING_AGENT_DIR or ~/.pi/agent); settings.json
+    uninstall codex|claude|pi [--dry-run] remove only common-memory's entries (same options)
     search <query> [--since T] [--until T] [--client C] [--limit N]
                                          what you said in captured sessions and to driven agents:
                                          turn references with a snippet, best match first (BM25);
@@ -114,6 +116,7 @@ const FLAGS = {
   cursorFile: { type: 'string' },
   port: { type: 'string' },
   codexHome: { type: 'string' },
+  piDir: { type: 'string' },
   claudeDir: { type: 'string' },
   dryRun: { type: 'boolean', default: false },
   model: { type: 'string' },
@@ -200,7 +203,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'uninstall': {
         // The hook gets --home only when the user chose a home; otherwise it resolves it as we do.
         const chosen = cli.flags.home ?? process.env[HOME_ENV];
-        const flags = { codexHome: cli.flags.codexHome, claudeDir: cli.flags.claudeDir, dryRun: cli.flags.dryRun, explicitHome: chosen ? resolveHome(chosen) : undefined };
+        const flags = { codexHome: cli.flags.codexHome, claudeDir: cli.flags.claudeDir, piDir: cli.flags.piDir, dryRun: cli.flags.dryRun, explicitHome: chosen ? resolveHome(chosen) : undefined };
         return await runInstallCommand(command, rest, flags, out);
       }
       default:

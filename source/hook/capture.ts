@@ -58,7 +58,7 @@ export interface CaptureResult {
   snapshot: string | null;
 }
 
-interface ActivationRow {
+export interface ActivationRow {
   activation_id: number;
   snapshot: string | null;
   watch_id: number | null;
@@ -107,7 +107,7 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
 }
 
 /** The active activation of client + process instance + host session, or a new one (next ordinal, new session key). */
-function openActivation(db: Db, client: HookClient, instance: string, sessionId: string, cwd: string | null, now: number): ActivationRow {
+export function openActivation(db: Db, client: HookClient | 'pi', instance: string, sessionId: string, cwd: string | null, now: number): ActivationRow {
   const active = prepared(db, SQL.activeActivation)
     .get(client, instance, sessionId) as ActivationRow | undefined;
   if (active) return active;
@@ -118,7 +118,7 @@ function openActivation(db: Db, client: HookClient, instance: string, sessionId:
   return { activation_id: id, snapshot: null, watch_id: null };
 }
 
-function endActivation(db: Db, activationId: number, now: number): void {
+export function endActivation(db: Db, activationId: number, now: number): void {
   prepared(db, SQL.endActivation).run(now, activationId);
 }
 

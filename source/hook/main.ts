@@ -4,7 +4,7 @@
 // (capture.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
@@ -15,15 +15,16 @@ import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../workers/faults.js';
 import { captureEvent } from './capture.js';
+import { capturePiEnvelope, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
 import { parsePayload, type HookClient } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { shellQuote } from '../shell-quote.js';
 
-const CLIENTS = new Set<string>(['codex', 'claude']);
+const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
 
 interface HookArgs {
-  client: HookClient;
+  client: HookClient | 'pi';
   home: string;
   /** `--instance`: the process instance of the original event, when a quarantined one is replayed. */
   instance: string | undefined;
@@ -39,9 +40,9 @@ function parseArgs(argv: string[]): HookArgs {
     else if (rest[i] === '--instance') instance = rest[++i];
   }
   if (!client || !CLIENTS.has(client) || instance === '') {
-    throw new CmError('usage', `usage: common-memory hook codex|claude [--home DIR] [--instance ID] < event.json`);
+    throw new CmError('usage', `usage: common-memory hook codex|claude|pi [--home DIR] [--instance ID] < event.json`);
   }
-  return { client: client as HookClient, home: resolveHome(homeFlag), instance };
+  return { client: client as HookClient | 'pi', home: resolveHome(homeFlag), instance };
 }
 
 function checkSize(raw: Buffer): string {
@@ -76,12 +77,12 @@ export function runHook(argv: string[]): number {
   try {
     raw = readFileSync(0);
     const payload = parsePayload(checkSize(raw));
-    const deadline = hookDeadlineMs(args.client, payload.event);
+    const deadline = args.client === 'pi' ? PI_EVENT_DEADLINE_MS : hookDeadlineMs(args.client, payload.event);
     db = openStore(args.home, waitBudgetMs(deadline));
     // The write lock may be waited for as long as the host's deadline for this event allows.
     db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
-    const result = captureEvent(db, args.client, instance, payload, faultPointFromEnv());
-    reply = hookReply(payload.event, result.snapshot);
+    if (args.client === 'pi') capturePiEnvelope(db, instance, payload, faultPointFromEnv());
+    else reply = hookReply(payload.event, captureEvent(db, args.client, instance, payload, faultPointFromEnv()).snapshot);
   } catch (error) {
     recordFailure(args, instance, error, raw);
     reply = '';
@@ -91,6 +92,49 @@ export function runHook(argv: string[]): number {
   // Printed only after the commit: a reply never announces an event that was not kept.
   if (reply) process.stdout.write(`${reply}\n`);
   return 0;
+}
+
+/**
+ * The pi extension's direct channel: the same work as `hook pi --instance <instance>` with the event
+ * on stdin, in the caller's process (pi's), with no child to start. The connection is kept between
+ * events (opening one costs more than the event's transaction), but only while it is still the
+ * data home's file: a home deleted or replaced under pi gets a fresh store, never writes into an
+ * unlinked file. Never throws.
+ */
+export function capturePiEvent(instance: string, text: string): boolean {
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance };
+  const raw = Buffer.from(text, 'utf8');
+  try {
+    const payload = parsePayload(checkSize(raw));
+    capturePiEnvelope(piConnection(args.home), instance, payload, faultPointFromEnv());
+    return true;
+  } catch (error) {
+    closePiConnection();
+    recordFailure(args, instance, error, raw);
+    return false;
+  }
+}
+
+let piDb: { home: string; ino: number; db: Db } | undefined;
+
+function piConnection(home: string): Db {
+  const path = storeFiles(home).core;
+  const ino = existsSync(path) ? statSync(path).ino : -1;
+  if (piDb !== undefined && piDb.home === home && piDb.ino === ino) return piDb.db;
+  closePiConnection();
+  // In pi's process: pi's own uptime is no part of the budget, so the lock wait is the fixed bound.
+  const db = openStore(home, PI_EVENT_LOCK_WAIT_MS);
+  piDb = { home, ino: statSync(path).ino, db };
+  return db;
+}
+
+function closePiConnection(): void {
+  try {
+    piDb?.db.close();
+  } catch {
+    // already unusable; dropped below
+  }
+  piDb = undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Schema } from './migrations.js';
 import { migrateToAgents } from './schema/v2-agents.js';
 import { migrateToCapture } from './schema/v3-capture.js';
 import { migrateToSessionSearch } from './schema/v4-session-search.js';
+import { migrateToPiClient } from './schema/v5-pi-client.js';
 
 export const coreSchema: Schema = {
   name: 'core.sqlite',
@@ -87,5 +88,7 @@ export const coreSchema: Schema = {
     migrateToCapture,
     // v4: session search — FTS5 over delivered user turns and driven agents' user rows, back-filled once.
     migrateToSessionSearch,
+    // v5: pi as a captured client (capture_watches and capture_activations accept client 'pi').
+    migrateToPiClient,
   ],
 };

@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import { CmError } from '../errors.js';
 import { ClaudeTranscriptParser, claudeTranscriptMode, initialClaudeTranscriptState, type ClaudeTranscriptState } from '../hosts/claude/transcript-parser.js';
 import { CodexRolloutParser, initialCodexRolloutState, type CodexRolloutState } from '../hosts/codex/rollout-parser.js';
+import { initialPiEventsState, PiEventParser, type PiEventsState } from '../hosts/pi/event-parser.js';
 import { parseTranscriptFile, type TranscriptFeeder } from '../hosts/transcript-file.js';
 import { TranscriptParseError, type CursorState, type ParseProgress, type TranscriptTurn } from '../hosts/transcript-model.js';
 import { DRAIN_STEP_GAP_MS, DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
@@ -206,7 +207,8 @@ export class DrainEngine {
     const fromBytes = from?.parser ? from.consumedBytes : watch.consumedBytes;
     const step = new StepMessages();
     const onClosed = (turn: TranscriptTurn) => step.add(turn);
-    const progress = recoveryId !== null ? await this.fromFile(parser, watch, envelopes, onClosed) : feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, fromBytes, envelopes, onClosed);
+    // pi's event stream exists only in the envelopes: a recovery re-reads those.
+    const progress = recoveryId !== null && activation.client !== 'pi' ? await this.fromFile(parser, watch, envelopes, onClosed) : feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, fromBytes, envelopes, onClosed);
     if (progress.sessionKey !== null && progress.sessionKey !== activation.hostSessionId) {
       throw new CaptureFault('transcript_session_mismatch', `the transcript belongs to another session than the hook payload`);
     }
@@ -258,6 +260,7 @@ function makeParser(activation: ActivationRow, watch: WatchRow): AnyParser {
     }
   }
   try {
+    if (activation.client === 'pi') return new PiEventParser((state as PiEventsState | null) ?? initialPiEventsState()) as unknown as AnyParser;
     if (activation.client === 'codex') return new CodexRolloutParser((state as CodexRolloutState | null) ?? initialCodexRolloutState()) as unknown as AnyParser;
     return new ClaudeTranscriptParser((state as ClaudeTranscriptState | null) ?? initialClaudeTranscriptState(claudeTranscriptMode(watch.transcriptPath))) as unknown as AnyParser;
   } catch (error) {

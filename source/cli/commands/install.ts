@@ -6,10 +6,12 @@ import type { HookApplyResult, HookClient, IntegrationPlan } from '../../hosts/i
 import { assertApplicable } from '../../hosts/hook-config.js';
 import { faultPointFromEnv } from '../../workers/faults.js';
 import type { Output } from '../output.js';
+import { runPiInstall } from './install-pi.js';
 
 export interface InstallFlags {
   readonly codexHome: string | undefined;
   readonly claudeDir: string | undefined;
+  readonly piDir: string | undefined;
   readonly dryRun: boolean;
   /** The data home, only when the user chose one (--home or COMMON_MEMORY_HOME). */
   readonly explicitHome: string | undefined;
@@ -17,10 +19,15 @@ export interface InstallFlags {
 
 const CLIENT_NAMES: Record<HookClient, string> = { codex: 'Codex', claude: 'Claude Code' };
 
-function parseClient(action: string, args: string[], flags: InstallFlags): HookClient {
+function parseClient(action: string, args: string[], flags: InstallFlags): HookClient | 'pi' {
   const [client, ...extra] = args;
-  if ((client !== 'codex' && client !== 'claude') || extra.length > 0) {
-    throw new CmError('usage', `usage: common-memory ${action} codex|claude [--codex-home DIR | --claude-dir DIR] [--dry-run]`);
+  if ((client !== 'codex' && client !== 'claude' && client !== 'pi') || extra.length > 0) {
+    throw new CmError('usage', `usage: common-memory ${action} codex|claude|pi [--codex-home DIR | --claude-dir DIR | --pi-dir DIR] [--dry-run]`);
+  }
+  if (client !== 'pi' && flags.piDir !== undefined) throw new CmError('usage', '--pi-dir is for pi.');
+  if (client === 'pi') {
+    if (flags.codexHome !== undefined || flags.claudeDir !== undefined) throw new CmError('usage', 'pi takes --pi-dir, not --codex-home or --claude-dir.');
+    return client;
   }
   if (client === 'codex' && flags.claudeDir !== undefined) throw new CmError('usage', '--claude-dir is for claude; Codex takes --codex-home.');
   if (client === 'claude' && flags.codexHome !== undefined) throw new CmError('usage', '--codex-home is for codex; Claude Code takes --claude-dir.');
@@ -29,6 +36,7 @@ function parseClient(action: string, args: string[], flags: InstallFlags): HookC
 
 export async function runInstallCommand(action: 'install' | 'uninstall', args: string[], flags: InstallFlags, out: Output): Promise<number> {
   const client = parseClient(action, args, flags);
+  if (client === 'pi') return runPiInstall(action, flags, out);
   const configDir = client === 'codex' ? flags.codexHome : flags.claudeDir;
   const options = { ...(configDir === undefined ? {} : { configDir }), ...(flags.explicitHome === undefined ? {} : { home: flags.explicitHome }) };
   const plan = action === 'install' ? planInstall(client, options) : planUninstall(client, options);
