@@ -94,6 +94,8 @@ export interface OperationView {
   userMessageId: string | null;
   createdAt: string;
   updatedAt: string;
+  /** On `operation` reads: what happened, in one line (pi's refusal, the provider's error, retries, an abort). */
+  detail?: string | null;
 }
 
 export interface NoteInput {

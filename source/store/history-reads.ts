@@ -6,6 +6,7 @@ import { isUuid, type JournalRow, type MessageView, type OperationView, type Pag
 import { type Db, prepared } from './database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
 import { ID_PREFIX_MIN, resolveIdPrefix } from './id-prefix.js';
+import { operationDetail } from './operation-detail.js';
 import { findOperation, toOperationView } from './operations.js';
 import { readHeads, readStoreId } from './sequences.js';
 
@@ -116,5 +117,6 @@ export function readOperation(db: Db, typed: string): OperationView {
   const operationId = resolveIdPrefix(db, 'operations', 'operation_id', typed, 'operation');
   const record = findOperation(db, operationId);
   if (!record) throw new CmError('not_found', `No operation ${operationId} in this store.`);
-  return toOperationView(record);
+  const view = toOperationView(record);
+  return { ...view, detail: operationDetail(db, view.operationId, view.journalSequence) };
 }

@@ -31,7 +31,7 @@ export async function runOperation(home: string, id: string | undefined, out: Ou
   const connection = await connect(home, 'read');
   try {
     const op = await connection.app.operation({ operationId: id });
-    out.result(op, () => `operation ${op.operationId}: ${op.kind}, ${stateText(op.state, op.outcome)}, intent at journal #${op.journalSequence}, created ${op.createdAt}`);
+    out.result(op, () => `operation ${op.operationId}: ${op.kind}, ${stateText(op.state, op.outcome)}${op.detail ? ` — ${op.detail.replace(/\.$/, '')}` : ''}. Intent at journal #${op.journalSequence}, created ${op.createdAt}`);
     return 0;
   } finally {
     await connection.close();

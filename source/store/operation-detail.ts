@@ -1,0 +1,39 @@
+// What happened to an operation, in one line a person reads: pi's refusal, the provider's error,
+// retries, an abort — taken from the journal rows the operation owns, never invented.
+import type { Db } from './database.js';
+
+/** A prompt's records follow its intent closely; the scan stops after this many journal rows. */
+const DETAIL_SCAN_ROWS = 20_000;
+const DETAIL_CHARS = 300;
+
+interface Row {
+  kind: string;
+  payload: string;
+}
+
+const firstLine = (text: string) => {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS - 1)}…` : line;
+};
+
+export function operationDetail(db: Db, operationId: string, intentSequence: number): string | null {
+  const rows = db
+    .prepare('SELECT kind, payload FROM journal WHERE sequence >= ? AND sequence < ? AND operation_id = ? ORDER BY sequence')
+    .all(intentSequence, intentSequence + DETAIL_SCAN_ROWS, operationId) as Row[];
+  let retries = 0;
+  let said: string | null = null;
+  for (const row of rows) {
+    const payload = JSON.parse(row.payload) as { success?: boolean; error?: string; message?: { role?: string; stopReason?: string; errorMessage?: string } };
+    if (row.kind === 'pi.auto_retry_start') retries += 1;
+    if (row.kind === 'pi.response' && payload.success === false) said = `pi refused the prompt: ${firstLine(payload.error ?? 'no reason given')}`;
+    if (row.kind === 'pi.message_end' && payload.message?.role === 'assistant') {
+      const stop = payload.message.stopReason;
+      if (stop === 'error') said = `the provider failed: ${firstLine(payload.message.errorMessage ?? 'no reason given')}`;
+      else if (stop === 'aborted') said = 'aborted while answering';
+      else said = 'answered';
+    }
+    if (row.kind === 'prompt.interrupted') said = 'interrupted before a final answer';
+  }
+  if (said === null) return null;
+  return retries > 0 ? `${said} (after ${retries} automatic retr${retries === 1 ? 'y' : 'ies'})` : said;
+}
