@@ -393,3 +393,51 @@ export interface MemoryRecallResult {
   resultSetDigest: string;
   items: Array<{ rank: number; sourceKind: string; id: string }>;
 }
+
+// ---- the memory half: the approved projection ----
+
+export interface MemoryProblemView {
+  scope: 'project' | 'user';
+  kind: string;
+  /** Relative to the scope's memory root. */
+  path: string;
+  line: number | null;
+  message: string;
+}
+
+/** One owner of approved memory as the projection knows it. */
+export interface MemoryScopeView {
+  scope: 'project' | 'user';
+  generation: number;
+  coverage: 'complete' | 'partial';
+  entries: number;
+}
+
+export interface MemorySyncResult {
+  /** The sum of the scopes' generations: it grows whenever either scope's projection changes. */
+  generation: number;
+  /** partial when any scope's last scan was partial (its previous projection is kept). */
+  coverage: 'complete' | 'partial';
+  entries: number;
+  problems: MemoryProblemView[];
+  scopes: Array<MemoryScopeView & { outcome: 'replaced' | 'unchanged' | 'partial' }>;
+}
+
+export interface MemorySearchResult {
+  generation: number;
+  coverage: 'complete' | 'partial';
+  results: Array<{ entryId: string; title: string; scope: 'project' | 'user'; path: string }>;
+  scopes: MemoryScopeView[];
+}
+
+export interface MemoryEntryView {
+  id: string;
+  title: string;
+  appliesWhen: string | null;
+  /** sha256 of the file's bytes. */
+  contentDigest: string;
+  sources: Array<{ scope: 'project' | 'user'; path: string }>;
+  body: string;
+  type: string;
+  priority: number;
+}

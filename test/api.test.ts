@@ -32,6 +32,9 @@ const probe: Record<string, unknown> = {
   memoryReview: { cwd: tmpdir() },
   memoryRetry: { taskId: 'no-such-task' },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
+  memorySync: { cwd: tmpdir() },
+  memorySearch: { query: 'probe', cwd: tmpdir() },
+  memoryGet: { entryId: 'no-such-entry', cwd: tmpdir() },
 };
 
 async function outcome(app: Application, name: string): Promise<string> {

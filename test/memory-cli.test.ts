@@ -2,25 +2,17 @@
 // scoped by the caller's git repository, with documented exit codes; a damaged memory-state
 // fails only memory commands.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
-import { collect, runCli, startCli, tempHome } from './support/cli.js';
+import { collect, gitRepo, runCli, startCli, tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 import { plantedToken, queueSession } from './support/memory-corpus.js';
 
 after(() => c.closeStores());
 
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-function gitRepo(home: string, name: string): string {
-  const dir = join(dirname(home), name);
-  mkdirSync(dir, { recursive: true });
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  return dir;
-}
 
 describe('memory commands', () => {
   it('extract drafts candidates of the caller repository only; review lists them with evidence and masked findings; again creates nothing', async () => {

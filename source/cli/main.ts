@@ -14,6 +14,7 @@ import { runNote } from './commands/note.js';
 import { runSearch } from './commands/memory.js';
 import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
+import { runGet } from './commands/approved.js';
 import { runTuiCommand } from './commands/tui.js';
 import { createOutput } from './output.js';
 
@@ -84,6 +85,11 @@ export const HELP = `
                                          statements, evidence and masked findings (read-only)
     memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
     memory retry <task-id>               a task that failed 5 times may be claimed again
+    memory sync                          scan the user's and this worktree's memory files into the
+                                         approved projection (exit 3 when coverage is partial)
+    memory search <query> [--limit N]    approved entries of this repository and the user scope
+    memory init [--scope project|user]   lay out a memory root with its README
+    get <entry-id>                       one approved entry: title, sources, digest, body
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -125,10 +131,11 @@ const FLAGS = {
   query: { type: 'string' },
   session: { type: 'string', isMultiple: true },
   runner: { type: 'string' },
+  scope: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
-  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'sessions', 'session', 'search', 'memory', 'doctor', 'install', 'uninstall', 'hook',
+  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'sessions', 'session', 'search', 'memory', 'get', 'doctor', 'install', 'uninstall', 'hook',
 ] as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -187,7 +194,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'search':
         return await runSearch(home, rest, { since: cli.flags.since, until: cli.flags.until, client: cli.flags.client, limit: cli.flags.limit }, out);
       case 'memory':
-        return await runMemory(home, rest, { since: cli.flags.since, until: cli.flags.until, query: cli.flags.query, client: cli.flags.client, session: cli.flags.session, runner: cli.flags.runner, limit: cli.flags.limit }, out);
+        return await runMemory(home, rest, { since: cli.flags.since, until: cli.flags.until, query: cli.flags.query, client: cli.flags.client, session: cli.flags.session, runner: cli.flags.runner, limit: cli.flags.limit, scope: cli.flags.scope }, out);
+      case 'get':
+        return await runGet(home, rest[0], out);
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':

@@ -13,6 +13,7 @@ import { sessionSearch } from '../store/session-search.js';
 import { listSessions, readSession } from '../store/session-reads.js';
 import { storeFiles } from '../home.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
+import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
 export function isCurrentStore(corePath: string): boolean {
@@ -42,6 +43,8 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     memoryStatus: async () => memoryStatusAt(memoryStatePath, false, null),
     memoryReview: async ({ cwd }) => memoryReviewAt(memoryStatePath, cwd),
     memoryRecall: async ({ text, cwd, limit }) => memoryRecallAt(memoryStatePath, text, cwd, limit),
+    memorySearch: async ({ query, cwd, limit }) => memorySearchAt(memoryStatePath, cwd, query, limit),
+    memoryGet: async ({ entryId, cwd }) => memoryGetAt(memoryStatePath, cwd, entryId),
   });
   return { app, close: () => db.close() };
 }

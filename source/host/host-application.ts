@@ -180,4 +180,16 @@ export class HostApplication implements Application {
   memoryRecall(request: { text: string; cwd: string; limit?: number | undefined }) {
     return this.memoryService().recall(request);
   }
+
+  memorySync(request: { cwd: string }) {
+    return this.memoryService().sync(request.cwd);
+  }
+
+  memorySearch(request: { query: string; cwd: string; limit?: number | undefined }) {
+    return this.memoryService().search(request);
+  }
+
+  memoryGet(request: { entryId: string; cwd: string }) {
+    return this.memoryService().get(request);
+  }
 }

@@ -3,6 +3,7 @@
 // off; on first use when a CLI command holds the lease), reads over read-only connections.
 import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
+import { memoryGetAt, memorySearchAt, syncApproved } from '../memory/approved-access.js';
 import { holderName } from '../memory/pipeline.js';
 import { storeFiles } from '../home.js';
 import type { MemoryExtractRequest, MemoryExtractReport, MemoryStatus } from '../protocol.js';
@@ -32,6 +33,9 @@ export class MemoryService {
       service.runners = service.startRunners();
       // A damaged memory-state must not stop the host: the runners report it on first use instead.
       await service.runners.catch(() => (service.runners = undefined));
+      // Memory files edited while no host ran are picked up at start; a failure shows in the next
+      // `memory sync` or `memory search` (coverage), never stops the host.
+      service.startSync = service.sync(process.cwd()).catch(() => undefined);
     }
     return service;
   }
@@ -40,7 +44,11 @@ export class MemoryService {
     return RunnersClient.start(storeFiles(this.home).core, this.writer, this.auto, holderName(`host-${this.hostId}`));
   }
 
+  /** The sync a real host runs at start; awaited before the writer goes away. */
+  private startSync: Promise<unknown> | undefined;
+
   async close(): Promise<void> {
+    await this.startSync;
     const runners = this.runners;
     this.runners = undefined;
     if (runners) await (await runners.catch(() => undefined))?.close();
@@ -66,5 +74,26 @@ export class MemoryService {
 
   async recall(request: { text: string; cwd: string; limit?: number | undefined }) {
     return memoryRecallAt(storeFiles(this.home).memoryState, request.text, request.cwd, request.limit);
+  }
+
+  /** Scans the memory roots of `cwd` into the approved projection (file reads here, the store in the writer). */
+  sync(cwd: string) {
+    return syncApproved(
+      {
+        memoryStatePath: storeFiles(this.home).memoryState,
+        home: this.home,
+        open: () => this.writer.call('memoryOpen', {}),
+        store: (input) => this.writer.call('memorySyncApproved', input),
+      },
+      cwd,
+    );
+  }
+
+  async search(request: { query: string; cwd: string; limit?: number | undefined }) {
+    return memorySearchAt(storeFiles(this.home).memoryState, request.cwd, request.query, request.limit);
+  }
+
+  async get(request: { entryId: string; cwd: string }) {
+    return memoryGetAt(storeFiles(this.home).memoryState, request.cwd, request.entryId);
   }
 }

@@ -13,7 +13,8 @@ import { recallQueryDigest, resultSetDigest } from './rrf.js';
 
 export const RUNNERS: MemoryStatus['runners'] = [{ name: 'builtin', offline: true }];
 
-function withMemoryState<T>(path: string, missing: () => T, read: (db: Db) => T): T {
+/** `read` over a read-only memory-state; `missing` when the file does not exist yet. */
+export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db) => T): T {
   const state = openMemoryStateReadOnly(path);
   if (!state) return missing();
   try {

@@ -2,6 +2,7 @@
 // a new capability adds its module here and the writer thread stays unchanged.
 import type { z } from 'zod';
 import { adjudicationCommands } from '../memory/adjudication-store.js';
+import { approvedCommands } from '../memory/approved-store.js';
 import { extractionCommands } from '../memory/extraction-submit.js';
 import { memoryStateCommands } from '../memory/state-commands.js';
 import { taskCommands } from '../memory/task-store.js';
@@ -23,6 +24,7 @@ export const writerCommands = {
   ...taskCommands,
   ...extractionCommands,
   ...adjudicationCommands,
+  ...approvedCommands,
 };
 
 export type WriterCommands = typeof writerCommands;

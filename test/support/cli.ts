@@ -1,8 +1,8 @@
 // Runs the real shipped bin (compiled dist/) as a child process, the way users and hosts do.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/common-memory.cjs', import.meta.url));
@@ -77,4 +77,12 @@ export function stopHost(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
     child.once('exit', (code) => resolve(code));
     child.kill(signal);
   });
+}
+
+/** A fresh git repository beside the data home (a real `git init`). */
+export function gitRepo(home: string, name: string): string {
+  const dir = join(dirname(home), name);
+  mkdirSync(dir, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  return dir;
 }

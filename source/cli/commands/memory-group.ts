@@ -8,6 +8,7 @@ import { formatFinding, lintText } from '../../memory/secret-lint.js';
 import type { MemoryExtractReport, MemoryRecallResult, MemoryReview, MemoryStatus } from '../../protocol.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
+import { memoryInit, memorySearch, memorySync } from './approved.js';
 
 export interface MemoryFlags {
   since?: string | undefined;
@@ -17,6 +18,7 @@ export interface MemoryFlags {
   session?: string[] | undefined;
   runner?: string | undefined;
   limit?: string | undefined;
+  scope?: string | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -38,8 +40,16 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return lint(rest, out);
     case 'retry':
       return retry(home, rest[0], out);
-    default:
-      throw new CmError('usage', sub === undefined ? 'memory needs a command: extract, status, recall, review, lint or retry (see --help).' : `Unknown memory command "${sub}"; use extract, status, recall, review, lint or retry.`);
+    case 'sync':
+      return memorySync(home, out);
+    case 'search':
+      return memorySearch(home, rest, flags.limit, out);
+    case 'init':
+      return memoryInit(home, flags.scope, out);
+    default: {
+      const known = 'extract, status, recall, review, lint, retry, sync, search or init';
+      throw new CmError('usage', sub === undefined ? `memory needs a command: ${known} (see --help).` : `Unknown memory command "${sub}"; use ${known}.`);
+    }
   }
 }
 
