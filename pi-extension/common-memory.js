@@ -50,7 +50,7 @@ function record(name, ctx, fields) {
   try {
     const direct = process.env.COMMON_MEMORY_PI_CHANNEL === 'child' ? null : directChannel();
     if (direct) {
-      direct(state.instance, payload);
+      direct(state.instance, payload, BIN);
       return;
     }
     const env = { ...process.env };

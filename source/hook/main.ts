@@ -28,6 +28,8 @@ interface HookArgs {
   home: string;
   /** `--instance`: the process instance of the original event, when a quarantined one is replayed. */
   instance: string | undefined;
+  /** The shim a replay runs; the one running now unless the caller is another program (pi). */
+  shim?: string;
 }
 
 function parseArgs(argv: string[]): HookArgs {
@@ -101,8 +103,8 @@ export function runHook(argv: string[]): number {
  * data home's file: a home deleted or replaced under pi gets a fresh store, never writes into an
  * unlinked file. Never throws.
  */
-export function capturePiEvent(instance: string, text: string): boolean {
-  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance };
+export function capturePiEvent(instance: string, text: string, shim: string): boolean {
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim };
   const raw = Buffer.from(text, 'utf8');
   try {
     const payload = parsePayload(checkSize(raw));
@@ -154,7 +156,7 @@ function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Bu
       record['quarantined'] = join('quarantine', name);
       // The same node and shim this hook ran with: the line works as it is, without PATH or npx. It
       // names the original process instance, so the event returns to its own activation.
-      const words = [process.execPath, process.argv[1] ?? 'common-memory', 'hook', args.client, '--home', args.home, '--instance', instance];
+      const words = [process.execPath, args.shim ?? process.argv[1] ?? 'common-memory', 'hook', args.client, '--home', args.home, '--instance', instance];
       const hook = words.map(shellQuote).join(' ');
       record['replay'] = `${hook} < ${shellQuote(join(storeFiles(args.home).quarantine, name))}`;
     } else if (raw !== undefined) {
