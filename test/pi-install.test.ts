@@ -9,7 +9,9 @@ import { applyPiExtension, PI_EXTENSION_PATH, planPiExtension } from '../source/
 import { runCli } from './support/cli.js';
 
 const roots: string[] = [];
-after(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+after(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
 function piDir(settings?: string): string {
   const root = mkdtempSync(join(tmpdir(), 'cm-pi-install-'));
   roots.push(root);

@@ -123,7 +123,7 @@ function finish(sized: SerialisedTurn[]): PlannedChunk {
   const group = sized.map((turn) => {
     const base = catalogue.length;
     const serialised = serialiseTurn(turn.turn, (index) => `e${base + index + 1}`);
-    serialised.evidence.forEach((pointer, index) => catalogue.push({ evidenceId: `e${base + index + 1}`, ...pointer }));
+    for (const [index, pointer] of serialised.evidence.entries()) catalogue.push({ evidenceId: `e${base + index + 1}`, ...pointer });
     return serialised;
   });
   const first = group[0]!.turn;

@@ -77,6 +77,7 @@ export function Sessions() {
         </Text>
         {view ? null : <Spinner />}
         {shown.map((line, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a session's lines have no identity but their place, and the list is only ever sliced
           <Text key={top + index} wrap="truncate-end" bold={line.tone === 'heading'} color={line.tone === 'muted' || line.tone === 'context' ? theme.muted : undefined}>
             {line.text || ' '}
           </Text>
