@@ -1,13 +1,14 @@
 // The Agents screen over a real host: the real pi 0.73.1 against the fake OpenAI-compatible server
 // on loopback (as in agents-live.test.ts), driven only by keys; frames asserted as plain text.
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { Host } from '../source/host/host.js';
 import type { Application } from '../source/api/application.js';
-import { tempHome } from './support/cli.js';
+import { tempHome, waitFor } from './support/cli.js';
 import { replyGate, scripted, startFakeOpenAiServer, textReply, type FakeReply, type FakeOpenAiServer } from './support/fake-openai-server.js';
 import { makePiAgentDir } from './support/pi-agent-dir.js';
 import { KEY, mount, press, type, unmount, waitForFrame, waitForText, withOverrides, type View } from './support/tui-harness.js';
@@ -175,11 +176,13 @@ describe('Agents screen errors', { timeout: 60_000 }, () => {
 
 describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
   test('two agents prompted one after the other without waiting: each timeline shows only its own exchange; the journal interleaves them', async () => {
-    // A stand-in pi that streams for a while, so the two answers overlap in time.
+    // A stand-in pi that streams part of its answer and holds the rest until the test lets it go,
+    // so the two answers overlap because the test makes them, not because a stream lasts long enough.
     const stub = new URL('./bench/stub-pi.mjs', import.meta.url).pathname;
-    const saved = { command: process.env['COMMON_MEMORY_PI_COMMAND'], stream: process.env['STUB_PI_STREAM_MS'] };
+    const holdDir = await mkdtemp(join(tmpdir(), 'cm-stub-hold-'));
+    const saved = { command: process.env['COMMON_MEMORY_PI_COMMAND'], hold: process.env['STUB_PI_HOLD_DIR'] };
     process.env['COMMON_MEMORY_PI_COMMAND'] = JSON.stringify({ command: process.execPath, args: [stub] });
-    process.env['STUB_PI_STREAM_MS'] = '1500';
+    process.env['STUB_PI_HOLD_DIR'] = holdDir;
     const home = tempHome('tui-two');
     const host = await Host.start({ home, serve: true });
     const view = await mount(host.application, home);
@@ -206,6 +209,17 @@ describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
       await press(view, KEY.enter);
       await waitForText(view, /blue\s+default model\s+gen 1 running\s+busy/);
       await waitForText(view, /red\s+default model\s+gen 1 running\s+busy/);
+      // Both are held mid-answer, their first updates in the journal. Let one finish, then the other:
+      // the journal then holds both first parts, one whole second part, then the other's.
+      const held = await waitFor('both stand-ins to hold mid-answer', async () => {
+        const names = (await readdir(holdDir)).filter((name) => name.startsWith('held.'));
+        return names.length === 2 ? names.map((name) => name.slice('held.'.length)) : undefined;
+      });
+      const agentEnds = async () =>
+        (await host.application.journal({ after: 0, limit: 100 })).rows.filter((row) => row.kind === 'pi.agent_end').length;
+      await writeFile(join(holdDir, `go.${held[0]}`), '');
+      await waitFor('the first released answer to end', async () => ((await agentEnds()) === 1 ? true : undefined));
+      await writeFile(join(holdDir, `go.${held[1]}`), '');
       // Each agent's timeline: its own user row and its own answer, nothing of the other.
       let frame = await waitForFrame(view, 'red exchange', (f) => /user\s+question for red/.test(f) && /assistant\s+(word )+/.test(f), 30_000);
       assert.doesNotMatch(frame, /question for blue/);
@@ -223,9 +237,10 @@ describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
       await unmount(view);
       await host.stop();
       process.env['COMMON_MEMORY_PI_COMMAND'] = saved.command;
-      process.env['STUB_PI_STREAM_MS'] = saved.stream;
+      process.env['STUB_PI_HOLD_DIR'] = saved.hold;
       if (saved.command === undefined) delete process.env['COMMON_MEMORY_PI_COMMAND'];
-      if (saved.stream === undefined) delete process.env['STUB_PI_STREAM_MS'];
+      if (saved.hold === undefined) delete process.env['STUB_PI_HOLD_DIR'];
+      await rm(holdDir, { recursive: true, force: true });
       await rm(dirname(home), { recursive: true, force: true });
     }
   });

@@ -17,7 +17,7 @@ export interface OpenOptions {
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db | undefined;
   try {
-    if (!options.readonly) {
+    if (!options.readonly && path !== ':memory:') {
       // Create the file ourselves so it is 0600 from the first byte; SQLite gives its WAL the same mode.
       closeSync(openSync(path, 'a', 0o600));
     }

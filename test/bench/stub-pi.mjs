@@ -2,9 +2,15 @@
 // record sequence pi 0.73.1 writes (response, agent_start, user echo, assistant, agent_end),
 // stamping the response with the moment the prompt line arrived (epoch ms, sub-ms precision).
 // With STUB_PI_STREAM_MS set it streams message_update records for that long before answering.
+// With STUB_PI_HOLD_DIR set it streams five updates, writes `held.<pid>` there and holds the rest
+// of the answer until `go.<pid>` exists: a test decides when the answer goes on.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 const now = () => performance.timeOrigin + performance.now();
 const write = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
 const streamMs = Number(process.env.STUB_PI_STREAM_MS ?? 0);
+const holdDir = process.env.STUB_PI_HOLD_DIR;
 let buffer = '';
 let busy = Promise.resolve();
 
@@ -17,11 +23,20 @@ async function answer(command, receivedAt) {
   write({ type: 'message_end', message: user });
   const partial = { role: 'assistant', content: [{ type: 'text', text: '' }], api: 'openai-completions', provider: 'stub', model: 'stub', usage: {}, stopReason: 'stop', timestamp: Date.now() };
   write({ type: 'message_start', message: partial });
-  const until = Date.now() + streamMs;
   let text = '';
-  while (Date.now() < until) {
+  const update = () => {
     text += 'word ';
     write({ type: 'message_update', assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'word ' }, message: { ...partial, content: [{ type: 'text', text }] } });
+  };
+  if (holdDir !== undefined) {
+    for (let i = 0; i < 5; i++) update();
+    writeFileSync(join(holdDir, `held.${process.pid}`), '');
+    while (!existsSync(join(holdDir, `go.${process.pid}`))) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 5; i++) update();
+  }
+  const until = Date.now() + streamMs;
+  while (Date.now() < until) {
+    update();
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const final = { ...partial, content: [{ type: 'text', text: text || 'ok' }] };
