@@ -46,7 +46,12 @@ function record(name, ctx, fields) {
   } catch {
     return;
   }
-  const payload = JSON.stringify({ hook_event_name: name, session_id: sessionId, cwd: ctx.cwd ?? null, record: { type: name, ...fields } });
+  const payload = JSON.stringify({
+    hook_event_name: name,
+    session_id: sessionId,
+    cwd: ctx.cwd ?? null,
+    record: { type: name, ...fields },
+  });
   try {
     const direct = process.env.COMMON_MEMORY_PI_CHANNEL === 'child' ? null : directChannel();
     if (direct) {
@@ -55,7 +60,12 @@ function record(name, ctx, fields) {
     }
     const env = { ...process.env };
     delete env.NODE_EXTRA_CA_CERTS;
-    spawnSync(process.execPath, [BIN, 'hook', 'pi', '--instance', state.instance], { input: payload, env, timeout: CHILD_TIMEOUT_MS, stdio: ['pipe', 'ignore', 'ignore'] });
+    spawnSync(process.execPath, [BIN, 'hook', 'pi', '--instance', state.instance], {
+      input: payload,
+      env,
+      timeout: CHILD_TIMEOUT_MS,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
   } catch {
     // The hook records its own failures; nothing of common-memory may stop pi.
   }
@@ -64,12 +74,20 @@ function record(name, ctx, fields) {
 export default function commonMemory(pi) {
   pi.on('session_start', (event, ctx) => record('session_start', ctx, { reason: event.reason ?? null }));
   pi.on('input', (event, ctx) => {
-    record('input', ctx, { text: event.text, source: event.source ?? null, images: Array.isArray(event.images) ? event.images.length : 0 });
+    record('input', ctx, {
+      text: event.text,
+      source: event.source ?? null,
+      images: Array.isArray(event.images) ? event.images.length : 0,
+    });
     return { action: 'continue' };
   });
   pi.on('agent_start', (_event, ctx) => record('agent_start', ctx, {}));
   pi.on('message_end', (event, ctx) => record('message_end', ctx, { message: event.message }));
   pi.on('agent_end', (_event, ctx) => record('agent_end', ctx, {}));
-  pi.on('session_compact', (event, ctx) => record('session_compact', ctx, { fromExtension: event.fromExtension === true }));
-  pi.on('session_shutdown', (event, ctx) => record(event.reason === 'quit' ? 'SessionEnd' : 'session_shutdown', ctx, { reason: event.reason ?? null }));
+  pi.on('session_compact', (event, ctx) =>
+    record('session_compact', ctx, { fromExtension: event.fromExtension === true }),
+  );
+  pi.on('session_shutdown', (event, ctx) =>
+    record(event.reason === 'quit' ? 'SessionEnd' : 'session_shutdown', ctx, { reason: event.reason ?? null }),
+  );
 }

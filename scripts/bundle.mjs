@@ -16,9 +16,18 @@ import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).pathname;
-const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', external: ['better-sqlite3', '@mariozechner/pi-coding-agent'] };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  external: ['better-sqlite3', '@mariozechner/pi-coding-agent'],
+};
 // CommonJS dependencies call require(); an ES module has none of its own.
-const esmRequire = { js: "import { createRequire as __cmCreateRequire } from 'node:module'; const require = __cmCreateRequire(import.meta.url);" };
+const esmRequire = {
+  js: "import { createRequire as __cmCreateRequire } from 'node:module'; const require = __cmCreateRequire(import.meta.url);",
+};
 
 await build({ ...common, entryPoints: [dist('hook/main.js')], outfile: dist('hook.cjs'), format: 'cjs' });
 /**
@@ -55,11 +64,20 @@ await build({
   alias: { 'react-devtools-core': new URL('./stubs/react-devtools-core.mjs', import.meta.url).pathname },
   banner: esmRequire,
 });
-if (!yogaLoaderPatched) throw new Error('bundle: yoga-layout\'s wasm loader was not found; update the yoga-without-fetch plugin');
+if (!yogaLoaderPatched)
+  throw new Error("bundle: yoga-layout's wasm loader was not found; update the yoga-without-fetch plugin");
 
 for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread']) {
   const file = dist(`workers/${name}.js`);
   // Bundled in place: only tsc output may be bundled, once.
-  if ((await readFile(file, 'utf8')).includes('__cmCreateRequire')) throw new Error(`bundle: ${file} is already bundled; run "npm run build" (tsc first)`);
-  await build({ ...common, entryPoints: [file], outfile: file, allowOverwrite: true, format: 'esm', banner: esmRequire });
+  if ((await readFile(file, 'utf8')).includes('__cmCreateRequire'))
+    throw new Error(`bundle: ${file} is already bundled; run "npm run build" (tsc first)`);
+  await build({
+    ...common,
+    entryPoints: [file],
+    outfile: file,
+    allowOverwrite: true,
+    format: 'esm',
+    banner: esmRequire,
+  });
 }

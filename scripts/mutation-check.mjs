@@ -13,7 +13,16 @@
 // selected mutation run once unmutated: a mutation counts only against tests that pass without it.
 // Exit status: 0 when every mutation was caught, 1 when one survived or a baseline failed.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,8 +203,8 @@ const MUTATIONS = [
   {
     id: 'journal-page-skips-its-first-row',
     file: 'source/store/history-reads.ts',
-    from: "prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after, request.limit)",
-    to: "prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after + 1, request.limit)",
+    from: 'prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after, request.limit)',
+    to: 'prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after + 1, request.limit)',
     tests: ['test/paging.test.ts'],
     build: true,
   },
@@ -207,7 +216,8 @@ function parseArgs(argv) {
     if (argv[i] === '--only') args.only = new Set(argv[++i].split(','));
     else if (argv[i] === '--list') args.list = true;
     else if (argv[i] === '--keep') args.keep = true;
-    else throw new Error(`unknown argument ${argv[i]} (see the comment at the top of ${fileURLToPath(import.meta.url)})`);
+    else
+      throw new Error(`unknown argument ${argv[i]} (see the comment at the top of ${fileURLToPath(import.meta.url)})`);
   }
   return args;
 }
@@ -215,7 +225,12 @@ function parseArgs(argv) {
 /** The working tree without ignored files, node_modules linked. */
 function copyRepository() {
   const dir = mkdtempSync(join(tmpdir(), 'cm-mutation-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const file of files) {
     let source;
     try {
@@ -232,7 +247,12 @@ function copyRepository() {
 
 function run(command, args, cwd, timeoutMs) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (data) => (output += data));
     child.stderr.on('data', (data) => (output += data));
@@ -249,7 +269,8 @@ function run(command, args, cwd, timeoutMs) {
 }
 
 const build = (dir) => run('npm', ['run', 'build'], dir, 5 * 60_000);
-const runTests = (dir, tests) => run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...tests], dir, TEST_TIMEOUT_MS);
+const runTests = (dir, tests) =>
+  run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...tests], dir, TEST_TIMEOUT_MS);
 
 /** The first failing test's name in the runner's TAP output (a subtest before its suite). */
 function firstFailure(output) {
@@ -261,8 +282,14 @@ function apply(dir, mutation) {
   const path = join(dir, mutation.file);
   const original = readFileSync(path, 'utf8');
   const count = original.split(mutation.from).length - 1;
-  if (count !== 1) throw new Error(`${mutation.id}: the text to replace occurs ${count} times in ${mutation.file}; update the mutation`);
-  writeFileSync(path, original.replace(mutation.from, () => mutation.to));
+  if (count !== 1)
+    throw new Error(
+      `${mutation.id}: the text to replace occurs ${count} times in ${mutation.file}; update the mutation`,
+    );
+  writeFileSync(
+    path,
+    original.replace(mutation.from, () => mutation.to),
+  );
   return () => writeFileSync(path, original);
 }
 
@@ -273,7 +300,9 @@ async function main() {
     for (const m of MUTATIONS) {
       const count = readFileSync(join(ROOT, m.file), 'utf8').split(m.from).length - 1;
       const where = count === 1 ? '' : `  [the text occurs ${count} times: update the mutation]`;
-      console.log(`${m.id}${where}\n  ${m.file}: ${JSON.stringify(m.from)} → ${JSON.stringify(m.to)}\n  tests: ${m.tests.join(' ')}${m.build ? ' (built CLI)' : ''}`);
+      console.log(
+        `${m.id}${where}\n  ${m.file}: ${JSON.stringify(m.from)} → ${JSON.stringify(m.to)}\n  tests: ${m.tests.join(' ')}${m.build ? ' (built CLI)' : ''}`,
+      );
     }
     return 0;
   }
@@ -306,17 +335,24 @@ async function main() {
         }
         if (!result) {
           const t = await runTests(dir, mutation.tests);
-          result = t.code === 0 ? { id: mutation.id, caught: false, by: '' } : { id: mutation.id, caught: true, by: t.signal ? `timed out (${t.signal})` : firstFailure(t.output) };
+          result =
+            t.code === 0
+              ? { id: mutation.id, caught: false, by: '' }
+              : { id: mutation.id, caught: true, by: t.signal ? `timed out (${t.signal})` : firstFailure(t.output) };
         }
       } finally {
         restore();
       }
       result.seconds = Math.round((Date.now() - started) / 1000);
       results.push(result);
-      console.log(`${result.caught ? 'caught  ' : 'SURVIVED'} ${mutation.id} (${result.seconds} s)${result.caught ? `: ${result.by}` : ` — ${mutation.file}, tests ${mutation.tests.join(' ')}`}`);
+      console.log(
+        `${result.caught ? 'caught  ' : 'SURVIVED'} ${mutation.id} (${result.seconds} s)${result.caught ? `: ${result.by}` : ` — ${mutation.file}, tests ${mutation.tests.join(' ')}`}`,
+      );
     }
     const survived = results.filter((r) => !r.caught);
-    console.log(`\n${results.length - survived.length} of ${results.length} mutations caught${survived.length ? `; survived: ${survived.map((r) => r.id).join(', ')}` : ''}`);
+    console.log(
+      `\n${results.length - survived.length} of ${results.length} mutations caught${survived.length ? `; survived: ${survived.map((r) => r.id).join(', ')}` : ''}`,
+    );
     return survived.length === 0 ? 0 : 1;
   } finally {
     if (args.keep) console.log(`kept: ${dir}`);

@@ -27,7 +27,10 @@ export function ensureHome(home: string): void {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const stat = statSync(home);
     if (!stat.isDirectory()) {
-      throw new CmError('store_unavailable', `The data home ${home} is not a directory. Choose another with --home or ${HOME_ENV}.`);
+      throw new CmError(
+        'store_unavailable',
+        `The data home ${home} is not a directory. Choose another with --home or ${HOME_ENV}.`,
+      );
     }
     // A home created by an older run with a looser umask is tightened, never loosened.
     if ((stat.mode & 0o077) !== 0) chmodSync(home, stat.mode & 0o700);
@@ -40,10 +43,16 @@ export function homeError(home: string, error: unknown): CmError {
   if (error instanceof CmError) return error;
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'EACCES' || code === 'EPERM') {
-    return new CmError('store_unavailable', `Cannot use the data home ${home}: permission denied. Give your user access to it (chmod 700) or choose another with --home or ${HOME_ENV}.`);
+    return new CmError(
+      'store_unavailable',
+      `Cannot use the data home ${home}: permission denied. Give your user access to it (chmod 700) or choose another with --home or ${HOME_ENV}.`,
+    );
   }
   if (code === 'ENOSPC') {
     return new CmError('storage_failed', `The disk holding ${home} is full. Free some space and try again.`);
   }
-  return new CmError('store_unavailable', `Cannot use the data home ${home}: ${(error as Error)?.message ?? String(error)}`);
+  return new CmError(
+    'store_unavailable',
+    `Cannot use the data home ${home}: ${(error as Error)?.message ?? String(error)}`,
+  );
 }

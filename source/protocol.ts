@@ -113,7 +113,14 @@ export interface AgentView {
    * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
    * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
    */
-  generation: { generationId: string; number: number; state: GenerationState; pid: number | null; projectionError: string | null; endReason: string | null } | null;
+  generation: {
+    generationId: string;
+    number: number;
+    state: GenerationState;
+    pid: number | null;
+    projectionError: string | null;
+    endReason: string | null;
+  } | null;
   /** The prompt operation the agent is working on; null when idle. */
   activeOperationId: string | null;
   createdAt: string;
@@ -212,7 +219,13 @@ export interface CaptureStatus {
     candidatesUnconfirmed: number;
   };
   /** inbox: envelopes waiting (not isolated); watch: transcripts of running sessions; isolated: open recovery items; hookErrors: hook runs that could not reach the store. */
-  host: { inbox: number; watch: number; isolated: number; hookErrors: number; lastHookError: { at: string; code: string } | null };
+  host: {
+    inbox: number;
+    watch: number;
+    isolated: number;
+    hookErrors: number;
+    lastHookError: { at: string; code: string } | null;
+  };
   capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };
   recovery: { total: number; items: RecoveryItemView[]; nextRecoveryId: string | null };
 }
@@ -329,8 +342,23 @@ export interface MemoryExtractReport {
   window: { since: string; until: string };
   turns: number;
   chunks: number;
-  tasks: { planned: number; created: number; submitted: number; failed: number; pending: number; waitingForRetry: number; stale: number };
-  candidates: { created: number; skipped: number; updated: number; merged: number; stored: number; quarantined: number };
+  tasks: {
+    planned: number;
+    created: number;
+    submitted: number;
+    failed: number;
+    pending: number;
+    waitingForRetry: number;
+    stale: number;
+  };
+  candidates: {
+    created: number;
+    skipped: number;
+    updated: number;
+    merged: number;
+    stored: number;
+    quarantined: number;
+  };
   failures: string[];
 }
 
@@ -350,7 +378,14 @@ export interface MemoryStatus {
   reason: string | null;
   chunks: { pending: number; drafted: number; extracted: number; stale: number };
   tasks: { pending: number; claimed: number; submitted: number; stale: number; waitingForRetry: number };
-  candidates: { draft: number; quarantined: number; promoted: number; discarded: number; superseded: number; awaitingAdjudication: number };
+  candidates: {
+    draft: number;
+    quarantined: number;
+    promoted: number;
+    discarded: number;
+    superseded: number;
+    awaitingAdjudication: number;
+  };
   runners: Array<{ name: string; offline: boolean }>;
   spend: { bytesSent: number };
   lastRun: MemoryRunView | null;
@@ -377,7 +412,12 @@ export interface MemoryReviewCandidate {
   type: string;
   priority: number;
   confidence: string;
-  statements: Array<{ statementId: string; text: string; evidence: Array<{ evidenceId: string; client: string; sessionKey: string; turnKey: string }>; claimSupport: string }>;
+  statements: Array<{
+    statementId: string;
+    text: string;
+    evidence: Array<{ evidenceId: string; client: string; sessionKey: string; turnKey: string }>;
+    claimSupport: string;
+  }>;
   findings: MemoryFindingView[];
   createdAt: string;
 }

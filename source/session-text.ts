@@ -6,7 +6,12 @@ import type { SessionSummary, SessionTurnView } from './protocol.js';
 export function turnCount(session: SessionSummary): string {
   const t = session.turns;
   const total = t.settled + t.failed + t.interrupted + t.incomplete;
-  const unusual = [t.failed ? `${t.failed} failed` : '', t.interrupted ? `${t.interrupted} interrupted` : '', t.incomplete ? `${t.incomplete} incomplete` : '', t.buffered ? `${t.buffered} open` : '']
+  const unusual = [
+    t.failed ? `${t.failed} failed` : '',
+    t.interrupted ? `${t.interrupted} interrupted` : '',
+    t.incomplete ? `${t.incomplete} incomplete` : '',
+    t.buffered ? `${t.buffered} open` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return `${total} turn${total === 1 ? '' : 's'}${unusual ? ` (${unusual})` : ''}`;
@@ -16,7 +21,9 @@ const FOLDED_NAMES: Record<string, string> = { answer: 'answer', tool_call: 'too
 
 /** "assistant answer, 2 tool calls, 3 other" for what --context would show. */
 export function foldedText(folded: SessionTurnView['folded']): string {
-  const other = Object.entries(folded).filter(([kind]) => !(kind in FOLDED_NAMES)).reduce((sum, [, count]) => sum + count, 0);
+  const other = Object.entries(folded)
+    .filter(([kind]) => !(kind in FOLDED_NAMES))
+    .reduce((sum, [, count]) => sum + count, 0);
   const parts = Object.entries(FOLDED_NAMES)
     .filter(([kind]) => folded[kind])
     .map(([kind, name]) => `${folded[kind]} ${name}${folded[kind]! > 1 ? 's' : ''}`);

@@ -8,7 +8,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JournalRow, OperationView, PromptReceipt } from '../source/protocol.js';
 import {
-  assertIntent, assertProvenance, childHost, doctorCli, ended, exited, generationState, HELLO, journal, piEnv, SIMPLE, SIMPLE_LINES, stopHost, timeline,
+  assertIntent,
+  assertProvenance,
+  childHost,
+  doctorCli,
+  ended,
+  exited,
+  generationState,
+  HELLO,
+  journal,
+  piEnv,
+  SIMPLE,
+  SIMPLE_LINES,
+  stopHost,
+  timeline,
 } from './support/agents-drill-kit.js';
 import { runCli, tempHome } from './support/cli.js';
 import type { FakePiScript } from './support/fake-pi.js';
@@ -17,7 +30,10 @@ import { codeOf } from './support/results.js';
 const TIMEOUT = { timeout: 90_000 };
 
 /** Settlement after agent_end goes through the grace timer (the fake does not answer the barrier), i.e. through the settlePrompt command. */
-const GRACE_SETTLED: FakePiScript = { onPrompt: { replay: SIMPLE, maxLines: SIMPLE_LINES.throughAgentEnd }, answerCommands: false };
+const GRACE_SETTLED: FakePiScript = {
+  onPrompt: { replay: SIMPLE, maxLines: SIMPLE_LINES.throughAgentEnd },
+  answerCommands: false,
+};
 
 interface Boundary {
   name: string;
@@ -33,10 +49,30 @@ interface Boundary {
 //   ③ after a message_end commit, before settled: the answer's raw row and canonical row are in; the settle transaction is cut.
 //   ④ after settled, before finish: the settle transaction committed; the host dies before anything else.
 const BOUNDARIES: Boundary[] = [
-  { name: '① after admit, before attempted', fault: 'admitPrompt.afterCommit=kill', killsDuringPrompt: true, expect: { state: 'interrupted', outcome: 'interrupted', roles: ['user'], previousState: 'prepared' } },
-  { name: '② after attempted, before accepted', fault: 'markAttempted.afterCommit=kill', killsDuringPrompt: true, expect: { state: 'interrupted', outcome: 'interrupted', roles: ['user'], previousState: 'attempted' } },
-  { name: '③ after a message_end commit, before settled', fault: 'settlePrompt.beforeCommit=kill', killsDuringPrompt: false, expect: { state: 'interrupted', outcome: 'interrupted', roles: ['user', 'assistant'], previousState: 'accepted' } },
-  { name: '④ after settled, before finish', fault: 'settlePrompt.afterCommit=kill', killsDuringPrompt: false, expect: { state: 'settled', outcome: 'answered', roles: ['user', 'assistant'] } },
+  {
+    name: '① after admit, before attempted',
+    fault: 'admitPrompt.afterCommit=kill',
+    killsDuringPrompt: true,
+    expect: { state: 'interrupted', outcome: 'interrupted', roles: ['user'], previousState: 'prepared' },
+  },
+  {
+    name: '② after attempted, before accepted',
+    fault: 'markAttempted.afterCommit=kill',
+    killsDuringPrompt: true,
+    expect: { state: 'interrupted', outcome: 'interrupted', roles: ['user'], previousState: 'attempted' },
+  },
+  {
+    name: '③ after a message_end commit, before settled',
+    fault: 'settlePrompt.beforeCommit=kill',
+    killsDuringPrompt: false,
+    expect: { state: 'interrupted', outcome: 'interrupted', roles: ['user', 'assistant'], previousState: 'accepted' },
+  },
+  {
+    name: '④ after settled, before finish',
+    fault: 'settlePrompt.afterCommit=kill',
+    killsDuringPrompt: false,
+    expect: { state: 'settled', outcome: 'answered', roles: ['user', 'assistant'] },
+  },
 ];
 
 function noInventedAnswer(rows: { role: string; sourceJournalSequence: number }[], journalRows: JournalRow[]): void {
@@ -59,7 +95,10 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
       let original: PromptReceipt | undefined;
       if (boundary.killsDuringPrompt) {
         // The reply is lost with the host: the client cannot know whether anything was committed.
-        assert.equal(await codeOf(first.api.prompt({ agent: 'a', text: HELLO, operationId: 'op-1' })), 'host_unreachable');
+        assert.equal(
+          await codeOf(first.api.prompt({ agent: 'a', text: HELLO, operationId: 'op-1' })),
+          'host_unreachable',
+        );
       } else {
         original = await first.api.prompt({ agent: 'a', text: HELLO, operationId: 'op-1' });
       }
@@ -81,23 +120,41 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
         assert.deepEqual(journalRows.slice(0, left.length), left);
         assert.deepEqual(rows, leftTimeline);
         const added = journalRows.slice(left.length).map((row) => row.kind);
-        assert.deepEqual(added.filter((kind) => !['prompt.interrupted', 'generation.interrupted'].includes(kind)), ['host.started']);
-        assert.deepEqual(rows.map((row) => row.role), boundary.expect.roles, 'the user row is there; an answer only if pi really wrote one');
+        assert.deepEqual(
+          added.filter((kind) => !['prompt.interrupted', 'generation.interrupted'].includes(kind)),
+          ['host.started'],
+        );
+        assert.deepEqual(
+          rows.map((row) => row.role),
+          boundary.expect.roles,
+          'the user row is there; an answer only if pi really wrote one',
+        );
         assert.equal(rows[0]!.messageId, op.userMessageId);
         noInventedAnswer(rows, journalRows);
         assertProvenance(journalRows, rows);
         assertIntent(journalRows, op);
         if (boundary.expect.previousState) {
-          const interrupted = journalRows.filter((row) => row.kind === 'prompt.interrupted' && row.operationId === 'op-1');
+          const interrupted = journalRows.filter(
+            (row) => row.kind === 'prompt.interrupted' && row.operationId === 'op-1',
+          );
           assert.equal(interrupted.length, 1);
-          assert.deepEqual((interrupted[0]!.payload as { previousState: string }).previousState, boundary.expect.previousState);
+          assert.deepEqual(
+            (interrupted[0]!.payload as { previousState: string }).previousState,
+            boundary.expect.previousState,
+          );
           assert.match((interrupted[0]!.payload as { reason: string }).reason, /host restarted/);
         }
         if (boundary.expect.state === 'settled') {
-          assert.ok(!journalRows.some((row) => row.kind === 'prompt.interrupted'), 'a committed final transition is kept, not overwritten');
+          assert.ok(
+            !journalRows.some((row) => row.kind === 'prompt.interrupted'),
+            'a committed final transition is kept, not overwritten',
+          );
         }
         if (boundary.name.startsWith('②')) {
-          assert.ok(!journalRows.some((row) => row.wireStream !== null), 'pi never got the prompt, so nothing came back');
+          assert.ok(
+            !journalRows.some((row) => row.wireStream !== null),
+            'pi never got the prompt, so nothing came back',
+          );
         }
         const generation = (await api.listAgents())[0]!.generation!;
         assert.equal(generation.state, 'interrupted', 'the orphaned generation was reconciled at start-up');
@@ -105,7 +162,13 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
 
         // Replaying the operation ID returns the original admission receipt, creates nothing, resends nothing.
         const replay = await api.prompt({ agent: 'a', text: HELLO, operationId: 'op-1' });
-        const expected = { storeId: (await api.status()).storeId, operationId: 'op-1', sequence: op.journalSequence, replayed: true, messageId: op.userMessageId! };
+        const expected = {
+          storeId: (await api.status()).storeId,
+          operationId: 'op-1',
+          sequence: op.journalSequence,
+          replayed: true,
+          messageId: op.userMessageId!,
+        };
         assert.deepEqual(replay, expected);
         if (original) assert.deepEqual(replay, { ...original, replayed: true });
         const viaCli = await runCli(['prompt', 'a', HELLO, '--operation-id', 'op-1', '--json', '--home', home]);
@@ -129,21 +192,38 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
 describe('B3.3 a storage failure while ingesting pi records', TIMEOUT, () => {
   it('a clear error, nothing half-committed, the generation stops, doctor passes', async () => {
     const home = tempHome('b33');
-    const { child, api } = await childHost(home, { ...piEnv({ onPrompt: { replay: SIMPLE } }), COMMON_MEMORY_FAULTS: 'ingestPiRecord.beforeCommit=throw' });
+    const { child, api } = await childHost(home, {
+      ...piEnv({ onPrompt: { replay: SIMPLE } }),
+      COMMON_MEMORY_FAULTS: 'ingestPiRecord.beforeCommit=throw',
+    });
     try {
       const agent = await api.createAgent({ name: 'a' });
       await api.startAgent({ agent: 'a' });
       const receipt = await api.prompt({ agent: 'a', text: HELLO, operationId: 'op-store' });
       const op = await ended(api, 'op-store');
-      assert.equal(op.state, 'interrupted', 'the prompt whose evidence could not be stored is interrupted, never answered');
+      assert.equal(
+        op.state,
+        'interrupted',
+        'the prompt whose evidence could not be stored is interrupted, never answered',
+      );
       await generationState(api, 'a', ['interrupted']);
       const rows = await journal(api, agent.agentId);
-      assert.ok(!rows.some((row) => row.wireOrdinal !== null), 'no pi record is half-stored: every ingest rolled back whole');
+      assert.ok(
+        !rows.some((row) => row.wireOrdinal !== null),
+        'no pi record is half-stored: every ingest rolled back whole',
+      );
       const stopping = rows.find((row) => row.kind === 'generation.stopping');
-      assert.match((stopping!.payload as { reason: string }).reason, /storing a pi record failed: Injected storage fault at ingestPiRecord\.beforeCommit; nothing was committed/);
+      assert.match(
+        (stopping!.payload as { reason: string }).reason,
+        /storing a pi record failed: Injected storage fault at ingestPiRecord\.beforeCommit; nothing was committed/,
+      );
       const retired = rows.find((row) => row.kind === 'generation.interrupted');
       assert.match((retired!.payload as { reason: string }).reason, /storing a pi record failed/);
-      assert.deepEqual((await timeline(api)).map((row) => row.messageId), [receipt.messageId], 'only the admitted user row');
+      assert.deepEqual(
+        (await timeline(api)).map((row) => row.messageId),
+        [receipt.messageId],
+        'only the admitted user row',
+      );
       // The host itself keeps working: a note still commits.
       assert.equal((await api.appendNote({ text: 'still here', operationId: 'n-1' })).replayed, false);
       // The agent list says why the generation ended.
@@ -160,7 +240,10 @@ describe('B3.3 a storage failure while ingesting pi records', TIMEOUT, () => {
 describe('B3.3 a storage failure while committing the settlement', TIMEOUT, () => {
   it('the settlement is not claimed, the prompt ends interrupted, the host keeps serving and the agent starts again', async () => {
     const home = tempHome('b33s');
-    const { child, api } = await childHost(home, { ...piEnv(GRACE_SETTLED), COMMON_MEMORY_FAULTS: 'settlePrompt.beforeCommit=throw' });
+    const { child, api } = await childHost(home, {
+      ...piEnv(GRACE_SETTLED),
+      COMMON_MEMORY_FAULTS: 'settlePrompt.beforeCommit=throw',
+    });
     try {
       const agent = await api.createAgent({ name: 'a' });
       await api.startAgent({ agent: 'a' });
@@ -171,9 +254,15 @@ describe('B3.3 a storage failure while committing the settlement', TIMEOUT, () =
       await generationState(api, 'a', ['interrupted']);
       const rows = await journal(api, agent.agentId);
       assert.ok(!rows.some((row) => row.kind === 'prompt.settled'));
-      assert.match(JSON.stringify(rows.find((row) => row.kind === 'generation.stopping')?.payload), /settlement.*Injected storage fault at settlePrompt\.beforeCommit/);
+      assert.match(
+        JSON.stringify(rows.find((row) => row.kind === 'generation.stopping')?.payload),
+        /settlement.*Injected storage fault at settlePrompt\.beforeCommit/,
+      );
       // The evidence that was stored stays: the answer pi wrote is a canonical row.
-      assert.deepEqual((await timeline(api)).map((row) => row.role), ['user', 'assistant']);
+      assert.deepEqual(
+        (await timeline(api)).map((row) => row.role),
+        ['user', 'assistant'],
+      );
       // The agents runtime survived the failure: the agent starts again as generation 2.
       const again = await api.startAgent({ agent: 'a' });
       assert.equal(again.generation!.number, 2);
@@ -198,7 +287,11 @@ describe('B3.3 a storage failure while retiring a generation', TIMEOUT, () => {
       const stop = await runCli(['agent', 'stop', 'a', '--home', home]);
       assert.equal(stop.code, 7, stop.stderr);
       assert.match(stop.stderr, /Injected storage fault at retireGeneration\.beforeCommit/);
-      assert.equal((await first.api.listAgents()).find((a) => a.name === 'a')!.generation!.state, 'stopping', 'the final state was not stored, and is not pretended');
+      assert.equal(
+        (await first.api.listAgents()).find((a) => a.name === 'a')!.generation!.state,
+        'stopping',
+        'the final state was not stored, and is not pretended',
+      );
       // The runtime is still there for other agents.
       const b = await first.api.startAgent({ agent: 'b' });
       assert.equal(b.generation!.state, 'running');
@@ -213,7 +306,13 @@ describe('B3.3 a storage failure while retiring a generation', TIMEOUT, () => {
     const second = await childHost(home, env);
     try {
       const agents = await second.api.listAgents();
-      assert.deepEqual(agents.map((a) => [a.name, a.generation!.state]), [['a', 'interrupted'], ['b', 'interrupted']]);
+      assert.deepEqual(
+        agents.map((a) => [a.name, a.generation!.state]),
+        [
+          ['a', 'interrupted'],
+          ['b', 'interrupted'],
+        ],
+      );
       assert.equal((await second.api.startAgent({ agent: 'a' })).generation!.number, 2);
     } finally {
       await stopHost(second.child);
@@ -250,14 +349,21 @@ describe('B3.7 a second host while agents run', TIMEOUT, () => {
 describe('bad input through the CLI', TIMEOUT, () => {
   it('a missing pi binary: a clear error at agent start, the generation recorded interrupted', async () => {
     const home = tempHome('nopi');
-    const { child } = await childHost(home, { COMMON_MEMORY_PI_COMMAND: JSON.stringify({ command: '/nonexistent/bin/pi', args: [] }) });
+    const { child } = await childHost(home, {
+      COMMON_MEMORY_PI_COMMAND: JSON.stringify({ command: '/nonexistent/bin/pi', args: [] }),
+    });
     try {
       assert.equal((await runCli(['agent', 'create', 'a', '--home', home])).code, 0);
       const start = await runCli(['agent', 'start', 'a', '--home', home]);
       assert.equal(start.code, 1);
       assert.match(start.stderr, /Could not start pi \(\/nonexistent\/bin\/pi\).*COMMON_MEMORY_PI_COMMAND/s);
-      const list = JSON.parse((await runCli(['agent', 'list', '--json', '--home', home])).stdout) as { generation: { state: string; number: number } }[];
-      assert.deepEqual(list.map((a) => [a.generation.number, a.generation.state]), [[1, 'interrupted']]);
+      const list = JSON.parse((await runCli(['agent', 'list', '--json', '--home', home])).stdout) as {
+        generation: { state: string; number: number };
+      }[];
+      assert.deepEqual(
+        list.map((a) => [a.generation.number, a.generation.state]),
+        [[1, 'interrupted']],
+      );
       const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout).rows as JournalRow[];
       const retired = log.find((row) => row.kind === 'generation.interrupted');
       assert.match((retired!.payload as { reason: string }).reason, /pi could not start/);
@@ -298,4 +404,3 @@ describe('bad input through the CLI', TIMEOUT, () => {
     }
   });
 });
-

@@ -58,10 +58,18 @@ describe('the API declarations', () => {
         if (name === 'createAgent' || name === 'appendNote') continue; // writes compared below, once each
         const remote = await outcome(client, name);
         assert.doesNotMatch(remote, /No route/, `${name} has an HTTP route`);
-        assert.equal(remote, await outcome(host.application, name), `${name}: the same answer over HTTP and in process`);
+        assert.equal(
+          remote,
+          await outcome(host.application, name),
+          `${name}: the same answer over HTTP and in process`,
+        );
       }
       const note = await client.appendNote({ text: 'over http', operationId: 'op-note' });
-      assert.equal((await client.appendNote({ text: 'over http', operationId: 'op-note' })).sequence, note.sequence, 'a replay');
+      assert.equal(
+        (await client.appendNote({ text: 'over http', operationId: 'op-note' })).sequence,
+        note.sequence,
+        'a replay',
+      );
       const agent = await client.createAgent({ name: 'probe', operationId: 'op-agent' });
       assert.deepEqual(await client.listAgents(), [agent]);
       const refused = await client.message({ messageId: 'a/b c?d' }).catch((error: CmError) => error.message);
@@ -79,7 +87,8 @@ describe('the API declarations', () => {
       assert.equal(connection.mode, 'read-only');
       for (const [name, route] of Object.entries(apiRoutes)) {
         const result = await outcome(connection.app, name);
-        if (route.kind === 'write') assert.equal(result, `internal: This connection is read-only; "${name}" needs the host or the lease.`);
+        if (route.kind === 'write')
+          assert.equal(result, `internal: This connection is read-only; "${name}" needs the host or the lease.`);
         else assert.doesNotMatch(result, /read-only/, `${name} is answered`);
       }
     } finally {

@@ -12,7 +12,10 @@ describe('architecture', () => {
   it('the source tree imports only downward, keeps the hook light and has no circle', () => {
     const graph = readImportGraph(root);
     assert.ok(graph.size > 100 && graph.has('source/hook/main.ts'), `the walk read the tree (${graph.size} modules)`);
-    assert.ok([...graph.values()].some((edges) => edges.some((edge) => edge.typeOnly)), 'type-only imports are read too');
+    assert.ok(
+      [...graph.values()].some((edges) => edges.some((edge) => edge.typeOnly)),
+      'type-only imports are read too',
+    );
     assert.deepEqual(violations(graph), []);
   });
 

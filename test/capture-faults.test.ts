@@ -16,13 +16,18 @@ const count = (home: string, sql: string): number => {
 };
 
 describe('kill -9 at the hook commit boundary', () => {
-  for (const [boundary, kept] of [['beforeCommit', 0], ['afterCommit', 1]] as const) {
+  for (const [boundary, kept] of [
+    ['beforeCommit', 0],
+    ['afterCommit', 1],
+  ] as const) {
     it(`${boundary}: ${kept ? 'the envelope is committed (only the reply is lost)' : 'nothing is committed'}`, async () => {
       const home = tempHome('fault');
       const files = c.hookFiles('codex', 'b');
       // A first event creates the store, so the fault hits the event under test.
       assert.equal((await c.hookBin(home, 'codex', c.payloadFor(files[0]!, null), 'i')).code, 0);
-      const result = await c.hookBin(home, 'codex', c.payloadFor(files[1]!, null), 'i', { [FAULTS_ENV]: `hookCapture.${boundary}=kill` });
+      const result = await c.hookBin(home, 'codex', c.payloadFor(files[1]!, null), 'i', {
+        [FAULTS_ENV]: `hookCapture.${boundary}=kill`,
+      });
       assert.equal(result.signal, 'SIGKILL');
       assert.equal(count(home, 'SELECT count(*) FROM inbox'), 1 + kept);
       assert.equal(count(home, 'SELECT count(*) FROM prompt_candidates'), kept);
@@ -35,8 +40,11 @@ describe('kill -9 of session-drain at the commit boundary', () => {
     it(`${boundary}: a rerun seals every turn exactly once`, async () => {
       const home = tempHome('fault');
       const t = c.copyTranscript(c.rolloutFixture('b-tool-call-exec-command.jsonl'), c.transcriptDir(home));
-      for (const file of c.hookFiles('codex', 'b')) assert.equal((await c.hookBin(home, 'codex', c.payloadFor(file, t), 'i')).code, 0);
-      const killed = await runCli(['session-drain', '--home', home], { env: { [FAULTS_ENV]: `captureApplyStep.${boundary}=kill` } });
+      for (const file of c.hookFiles('codex', 'b'))
+        assert.equal((await c.hookBin(home, 'codex', c.payloadFor(file, t), 'i')).code, 0);
+      const killed = await runCli(['session-drain', '--home', home], {
+        env: { [FAULTS_ENV]: `captureApplyStep.${boundary}=kill` },
+      });
       assert.equal(killed.signal, 'SIGKILL');
       assert.equal(count(home, 'SELECT count(*) FROM capture_turns'), boundary === 'afterCommit' ? 1 : 0);
       const rerun = await runCli(['flush', '--json', '--home', home]);
@@ -54,7 +62,14 @@ describe('16 hooks racing', () => {
     const files = c.hookFiles('codex', 'b');
     await c.hookBin(home, 'codex', c.payloadFor(files[0]!, null), 'warm');
     const results = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => c.hookBin(home, 'codex', c.payloadFor(files[1]!, null, { session_id: `race-${i % 4}`, turn_id: `turn-${i}` }), `proc-${i % 4}`)),
+      Array.from({ length: 16 }, (_, i) =>
+        c.hookBin(
+          home,
+          'codex',
+          c.payloadFor(files[1]!, null, { session_id: `race-${i % 4}`, turn_id: `turn-${i}` }),
+          `proc-${i % 4}`,
+        ),
+      ),
     );
     for (const result of results) assert.equal(result.code, 0, result.stderr);
     assert.equal(count(home, 'SELECT count(*) FROM inbox'), 17);

@@ -8,7 +8,13 @@ import type { CaptureStatus } from '../source/protocol.js';
 import { storeFiles } from '../source/home.js';
 import { storeTail } from '../source/store/inbox-writes.js';
 import { textDigest } from '../source/ground/digests.js';
-import { CAPACITY_ENV, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES, RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../source/limits.js';
+import {
+  CAPACITY_ENV,
+  DRAIN_STEP_MAX_ENVELOPES,
+  HOOK_TAIL_CHUNK_BYTES,
+  RECOVERY_PAGE_SIZE,
+  STATUS_SESSIONS_MAX,
+} from '../source/limits.js';
 import { coreSchema } from '../source/store/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
 import { migrate } from '../source/store/migrations.js';
@@ -21,7 +27,9 @@ const prompts = (home: string) => {
   const db = c.readOnly(home);
   try {
     return db
-      .prepare("SELECT m.body, t.state, t.turn_key AS turn FROM capture_messages m JOIN capture_turns t USING (turn_id) WHERE m.classification = 'evidence' ORDER BY m.message_id")
+      .prepare(
+        "SELECT m.body, t.state, t.turn_key AS turn FROM capture_messages m JOIN capture_turns t USING (turn_id) WHERE m.classification = 'evidence' ORDER BY m.message_id",
+      )
       .all() as Array<{ body: string; state: string; turn: string }>;
   } finally {
     db.close();
@@ -36,13 +44,18 @@ describe('capture from recorded Codex and Claude data', () => {
     const report = await c.flush(home);
     assert.equal(report.complete, true);
     assert.equal(report.sealedTurns, 1);
-    assert.deepEqual(prompts(home), [{ body: 'TOOL: run echo hi', state: 'settled', turn: '01a22e40-371f-7d21-8c3b-bb3b52052117' }]);
+    assert.deepEqual(prompts(home), [
+      { body: 'TOOL: run echo hi', state: 'settled', turn: '01a22e40-371f-7d21-8c3b-bb3b52052117' },
+    ]);
     const db = c.readOnly(home);
     const kinds = db.prepare('SELECT kind FROM capture_messages ORDER BY message_id').pluck().all();
     const candidate = db.prepare('SELECT state, body FROM prompt_candidates').get();
     const batches = db.prepare('SELECT count(*) FROM capture_batches').pluck().get();
     db.close();
-    assert.ok(kinds.includes('tool_call') && kinds.includes('tool_result') && kinds.includes('answer'), `kinds: ${kinds.join(',')}`);
+    assert.ok(
+      kinds.includes('tool_call') && kinds.includes('tool_result') && kinds.includes('answer'),
+      `kinds: ${kinds.join(',')}`,
+    );
     assert.deepEqual(candidate, { state: 'delivered', body: null }, 'the candidate body is cleared once delivered');
     assert.equal(batches, 1);
     const again = await c.drain(home);
@@ -68,9 +81,17 @@ describe('capture from recorded Codex and Claude data', () => {
     assert.equal((await c.flush(home)).complete, true);
     assert.deepEqual(prompts(home), [{ body: typed, state: 'settled', turn: '01a22e40-371f-7d21-8c3b-bb3b52052117' }]);
     const db = c.readOnly(home);
-    const stored = db.prepare("SELECT typeof(body) AS type, digest, hex(body) AS hex FROM capture_messages WHERE classification = 'evidence'").get();
+    const stored = db
+      .prepare(
+        "SELECT typeof(body) AS type, digest, hex(body) AS hex FROM capture_messages WHERE classification = 'evidence'",
+      )
+      .get();
     db.close();
-    assert.deepEqual(stored, { type: 'text', digest: textDigest(typed), hex: Buffer.from(typed, 'utf8').toString('hex').toUpperCase() });
+    assert.deepEqual(stored, {
+      type: 'text',
+      digest: textDigest(typed),
+      hex: Buffer.from(typed, 'utf8').toString('hex').toUpperCase(),
+    });
   });
 
   it('a resumed Codex thread in a new process is a new activation; each turn arrives once in its own session', async () => {
@@ -85,8 +106,14 @@ describe('capture from recorded Codex and Claude data', () => {
     assert.equal(s.sessions.length, 2);
     assert.notEqual(s.sessions[0]!.sessionKey, s.sessions[1]!.sessionKey);
     assert.equal(s.sessions[0]!.hostSessionId, s.sessions[1]!.hostSessionId);
-    assert.deepEqual(s.sessions.map((x) => x.turns.settled), [1, 1]);
-    assert.deepEqual(prompts(home).map((p) => p.body), ['Say hello', 'Say hello again']);
+    assert.deepEqual(
+      s.sessions.map((x) => x.turns.settled),
+      [1, 1],
+    );
+    assert.deepEqual(
+      prompts(home).map((p) => p.body),
+      ['Say hello', 'Say hello again'],
+    );
   });
 
   it('a failed Codex turn (HTTP 400) is sealed as failed; no Stop hook was needed', async () => {
@@ -103,7 +130,12 @@ describe('capture from recorded Codex and Claude data', () => {
     const home = tempHome('cap');
     const fixture = c.claudeTranscriptFixture('02-03-04-08-tool-resume-continue-compact');
     const t = c.copyTranscript(fixture, c.transcriptDir(home));
-    for (const [scenario, instance] of [['02-tool', 'p1'], ['03-resume', 'p2'], ['04-continue', 'p3']] as const) c.replay(home, 'claude', c.hookFiles('claude', scenario), t, instance);
+    for (const [scenario, instance] of [
+      ['02-tool', 'p1'],
+      ['03-resume', 'p2'],
+      ['04-continue', 'p3'],
+    ] as const)
+      c.replay(home, 'claude', c.hookFiles('claude', scenario), t, instance);
     assert.equal((await c.flush(home)).complete, true);
     const bodies = prompts(home).map((p) => p.body);
     assert.equal(bodies.length, 3);
@@ -122,8 +154,16 @@ describe('capture from recorded Codex and Claude data', () => {
     const main = c.copyTranscript(c.claudeTranscriptFixture('01-plain'), c.transcriptDir(home));
     const stop = (agentPath: string) =>
       JSON.stringify({
-        session_id: session, transcript_path: main, cwd: '/home/user/project', hook_event_name: 'SubagentStop', prompt_id: 'p-agent',
-        agent_id: 'a1b2c3d4e5f6', agent_type: 'general-purpose', agent_transcript_path: agentPath, stop_hook_active: false, last_assistant_message: 'done',
+        session_id: session,
+        transcript_path: main,
+        cwd: '/home/user/project',
+        hook_event_name: 'SubagentStop',
+        prompt_id: 'p-agent',
+        agent_id: 'a1b2c3d4e5f6',
+        agent_type: 'general-purpose',
+        agent_transcript_path: agentPath,
+        stop_hook_active: false,
+        last_assistant_message: 'done',
       });
     c.hookInProcess(home, 'claude', stop(subagent), 'p1');
     await c.drain(home);
@@ -142,16 +182,26 @@ describe('capture from recorded Codex and Claude data', () => {
     };
     const rows = sealedRows();
     assert.ok(rows.length > 0, 'the subagent transcript has messages');
-    assert.deepEqual([...new Set(rows.map((row) => [row.state, row.inBatch].join(':')))], ['settled:1'], 'every turn of it is sealed: settled, in a batch');
+    assert.deepEqual(
+      [...new Set(rows.map((row) => [row.state, row.inBatch].join(':')))],
+      ['settled:1'],
+      'every turn of it is sealed: settled, in a batch',
+    );
     assert.ok(rows.every((row) => row.session === `${session}:agent-a1b2c3d4e5f6`));
-    assert.ok(rows.every((row) => row.classification === 'context'), 'nothing a subagent wrote counts as user evidence');
+    assert.ok(
+      rows.every((row) => row.classification === 'context'),
+      'nothing a subagent wrote counts as user evidence',
+    );
     const s = await c.status(home);
     assert.equal(s.recovery.total, 0);
 
     // A second subagent whose file is corrupt: one recovery item for it; the first stays sealed.
     const brokenDir = `${c.transcriptDir(home)}/${session}/subagents`;
     const broken = `${brokenDir}/agent-b2.jsonl`;
-    writeFileSync(broken, readFileSync(fixture, 'utf8').replaceAll('a1b2c3d4e5f6', 'b2').replace('"type":"user"', '"type":"user" oops'));
+    writeFileSync(
+      broken,
+      readFileSync(fixture, 'utf8').replaceAll('a1b2c3d4e5f6', 'b2').replace('"type":"user"', '"type":"user" oops'),
+    );
     c.hookInProcess(home, 'claude', stop(broken).replaceAll('a1b2c3d4e5f6', 'b2'), 'p1');
     await c.drain(home);
     const after = await c.status(home);
@@ -165,7 +215,9 @@ describe('capture from recorded Codex and Claude data', () => {
     const files = c.hookFiles('codex', 'b');
     const start = await c.hookBin(home, 'codex', c.payloadFor(files[0]!, null), 'inst');
     assert.equal(start.code, 0, start.stderr);
-    const reply = JSON.parse(start.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    const reply = JSON.parse(start.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
     assert.equal(reply.hookSpecificOutput.hookEventName, 'SessionStart');
     assert.match(reply.hookSpecificOutput.additionalContext, /^common-memory: /);
     const prompt = await c.hookBin(home, 'codex', c.payloadFor(files[1]!, null), 'inst');
@@ -204,15 +256,26 @@ describe('isolation and recovery', () => {
     assert.equal(fixed.recovered, true);
     s = await c.status(home);
     assert.equal(s.recovery.total, 0);
-    assert.deepEqual(prompts(home).map((p) => p.body).sort(), ['FAIL please', 'TOOL: run echo hi'].sort());
-    await assert.rejects(c.withLocalHost(home, (app) => app.sessionDrain({ recover: item.id })), /already recovered/);
+    assert.deepEqual(
+      prompts(home)
+        .map((p) => p.body)
+        .sort(),
+      ['FAIL please', 'TOOL: run echo hi'].sort(),
+    );
+    await assert.rejects(
+      c.withLocalHost(home, (app) => app.sessionDrain({ recover: item.id })),
+      /already recovered/,
+    );
     assert.equal(prompts(home).length, 2, 'no duplicate after a second retry');
   });
 
   it('an unknown discriminator fails closed with transcript_unknown_record and keeps every envelope', async () => {
     const home = tempHome('cap');
     const t = c.copyTranscript(c.rolloutFixture('b-tool-call-exec-command.jsonl'), c.transcriptDir(home));
-    appendFileSync(t, `${JSON.stringify({ timestamp: '2026-11-30T20:58:20.000Z', type: 'brand_new_record', payload: {} })}\n`);
+    appendFileSync(
+      t,
+      `${JSON.stringify({ timestamp: '2026-11-30T20:58:20.000Z', type: 'brand_new_record', payload: {} })}\n`,
+    );
     c.replay(home, 'codex', c.hookFiles('codex', 'b'), t, 'proc');
     await c.drain(home);
     const s = await c.status(home);
@@ -233,7 +296,13 @@ describe('isolation and recovery', () => {
   it('a transcript prompt no UserPromptSubmit recorded is unconfirmed delivery, not evidence', async () => {
     const home = tempHome('cap');
     const t = c.copyTranscript(c.rolloutFixture('b-tool-call-exec-command.jsonl'), c.transcriptDir(home));
-    c.replay(home, 'codex', c.hookFiles('codex', 'b').filter((f) => !f.includes('UserPromptSubmit')), t, 'proc');
+    c.replay(
+      home,
+      'codex',
+      c.hookFiles('codex', 'b').filter((f) => !f.includes('UserPromptSubmit')),
+      t,
+      'proc',
+    );
     await c.drain(home);
     const s = await c.status(home);
     assert.equal(s.recovery.items[0]!.code, 'delivery_unconfirmed');
@@ -275,24 +344,40 @@ describe('isolation and recovery', () => {
     const ups = (prompt: string) => c.payloadFor(submit!, t, { session_id: session, prompt });
     c.hookInProcess(home, 'claude', c.payloadFor(start!, t, { session_id: session }), 'p');
     c.hookInProcess(home, 'claude', ups('USE_BASH please run echo hi'), 'p');
-    const notification = '<task-notification>\n<task-id>a1b2c3</task-id>\n<status>completed</status>\n</task-notification>';
+    const notification =
+      '<task-notification>\n<task-id>a1b2c3</task-id>\n<status>completed</status>\n</task-notification>';
     c.hookInProcess(home, 'claude', ups(notification), 'p');
     c.hookInProcess(home, 'claude', ups('delete the build dir'), 'p');
     c.hookInProcess(home, 'claude', ups('never mind, just list it'), 'p');
     c.hookInProcess(home, 'claude', ups('a prompt the transcript never shows'), 'p');
-    c.hookInProcess(home, 'claude', c.payloadFor(start!, t, { session_id: session, hook_event_name: 'SessionEnd', reason: 'other' }), 'p');
+    c.hookInProcess(
+      home,
+      'claude',
+      c.payloadFor(start!, t, { session_id: session, hook_event_name: 'SessionEnd', reason: 'other' }),
+      'p',
+    );
     c.closeStores();
     await c.drain(home);
     const db = openDatabase(storeFiles(home).core, { readonly: true });
-    const candidates = db.prepare('SELECT digest, state, body FROM prompt_candidates ORDER BY candidate_id').all() as Array<{ digest: string; state: string; body: string | null }>;
+    const candidates = db
+      .prepare('SELECT digest, state, body FROM prompt_candidates ORDER BY candidate_id')
+      .all() as Array<{ digest: string; state: string; body: string | null }>;
     db.close();
     const byDigest = (text: string) => candidates.find((row) => row.digest === textDigest(text));
-    assert.deepEqual(byDigest(notification), { digest: textDigest(notification), state: 'delivered', body: null }, 'matched as context, body freed');
+    assert.deepEqual(
+      byDigest(notification),
+      { digest: textDigest(notification), state: 'delivered', body: null },
+      'matched as context, body freed',
+    );
     assert.equal(byDigest('a prompt the transcript never shows')?.state, 'pending');
     const s = await c.status(home);
     assert.equal(s.queue.candidatesAsContext, 1);
     // The prompt no transcript shows, and the last one, whose turn never settled (incomplete).
-    assert.equal(s.queue.candidatesUnconfirmed, 2, 'reported as unconfirmed delivery once its session has ended and drained');
+    assert.equal(
+      s.queue.candidatesUnconfirmed,
+      2,
+      'reported as unconfirmed delivery once its session has ended and drained',
+    );
     assert.equal(s.sessions[0]!.turns.incomplete, 1);
   });
 
@@ -314,7 +399,10 @@ describe('isolation and recovery', () => {
       assert.ok(pages < 3, 'three pages: 50, 50 and 7');
       cursor = page.nextSessionKey;
     }
-    assert.deepEqual(seen, Array.from({ length: count }, (_, i) => `session-${count - 1 - i}`));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: count }, (_, i) => `session-${count - 1 - i}`),
+    );
     const bad = await runCli(['status', '--json', '--home', home, '--after-session', 'no-such-session']);
     assert.equal(bad.code, 2);
     assert.match(JSON.parse(bad.stderr).error.message, /not a session key/);
@@ -348,8 +436,14 @@ describe('drain steps of a long session', () => {
    * One activation whose rollout arrives in `sizes[i]` turns per Stop envelope; `corrupt` breaks
    * envelope i; `unrecorded` is a turn whose UserPromptSubmit candidate was never written.
    */
-  function longSession(sizes: number[], corrupt?: number, unrecorded?: number): { home: string; turns: number; steps: number[] } {
-    const lines = readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8').split('\n').filter((line) => line.length > 0);
+  function longSession(
+    sizes: number[],
+    corrupt?: number,
+    unrecorded?: number,
+  ): { home: string; turns: number; steps: number[] } {
+    const lines = readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0);
     const first = lines.findIndex((line) => line.includes('"task_started"'));
     const block = lines.slice(first, lines.findIndex((line) => line.includes('"task_complete"')) + 1);
     const turnId = (JSON.parse(block[0]!) as { payload: { turn_id: string } }).payload.turn_id;
@@ -358,11 +452,21 @@ describe('drain steps of a long session', () => {
     let turn = 0;
     const turnText = () => {
       const id = `long-${turn}`;
-      const text = block.map((line) => line.split(turnId).join(id).replace(/"ordinal":\d+/, `"ordinal":${ordinal++}`).replace(/"id":"(msg|rs|fc)_[^"]*"/g, (_m, p: string) => `"id":"${p}_${turn}_${ordinal}"`)).join('\n');
+      const text = block
+        .map((line) =>
+          line
+            .split(turnId)
+            .join(id)
+            .replace(/"ordinal":\d+/, `"ordinal":${ordinal++}`)
+            .replace(/"id":"(msg|rs|fc)_[^"]*"/g, (_m, p: string) => `"id":"${p}_${turn}_${ordinal}"`),
+        )
+        .join('\n');
       turn += 1;
       return `${text}\n`;
     };
-    const tails = sizes.map((count, i) => (i === 0 ? `${lines[0]}\n` : '') + Array.from({ length: count }, turnText).join(''));
+    const tails = sizes.map(
+      (count, i) => (i === 0 ? `${lines[0]}\n` : '') + Array.from({ length: count }, turnText).join(''),
+    );
     if (corrupt !== undefined) tails[corrupt] = tails[corrupt]!.replace('"ordinal":', '"ordinal"!'); // same length, not JSON
     const home = tempHome('cap-long');
     mkdirSync(home, { recursive: true });
@@ -370,19 +474,31 @@ describe('drain steps of a long session', () => {
     migrate(db, coreSchema);
     const prompt = 'TOOL: run echo hi';
     db.transaction(() => {
-      const watch = db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('codex', '/gone/rollout.jsonl', ?)").run(session).lastInsertRowid;
+      const watch = db
+        .prepare(
+          "INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('codex', '/gone/rollout.jsonl', ?)",
+        )
+        .run(session).lastInsertRowid;
       const activation = db
-        .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, watch_id, started_at_ms) VALUES ('long', 'codex', 'p', ?, 1, 'ended', ?, 0)")
+        .prepare(
+          "INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, watch_id, started_at_ms) VALUES ('long', 'codex', 'p', ?, 1, 'ended', ?, 0)",
+        )
         .run(session, watch).lastInsertRowid;
-      const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?, ?, 'p', ?, 'captured', ?, ?)");
-      const candidate = db.prepare("INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')");
+      const inbox = db.prepare(
+        "INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?, ?, 'p', ?, 'captured', ?, ?)",
+      );
+      const candidate = db.prepare(
+        "INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')",
+      );
       let from = 0;
       let done = 0;
       tails.forEach((tail, i) => {
         const bytes = Buffer.from(tail);
         const inboxId = Number(inbox.run(activation, session, watch, from, from + bytes.length).lastInsertRowid);
         storeTail(db, inboxId, bytes);
-        for (let k = 0; k < sizes[i]!; k++) if (done + k !== unrecorded) candidate.run(activation, session, `long-${done + k}`, textDigest(prompt), prompt, inboxId);
+        for (let k = 0; k < sizes[i]!; k++)
+          if (done + k !== unrecorded)
+            candidate.run(activation, session, `long-${done + k}`, textDigest(prompt), prompt, inboxId);
         done += sizes[i]!;
         from += bytes.length;
       });
@@ -391,7 +507,8 @@ describe('drain steps of a long session', () => {
     db.close();
     // Envelopes per step: DRAIN_STEP_MAX_ENVELOPES, or fewer once DRAIN_STEP_MAX_BYTES is reached.
     const steps: number[] = [];
-    for (let i = 0; i < sizes.length; i += DRAIN_STEP_MAX_ENVELOPES) steps.push(sizes.slice(i, i + DRAIN_STEP_MAX_ENVELOPES).reduce((a, b) => a + b, 0));
+    for (let i = 0; i < sizes.length; i += DRAIN_STEP_MAX_ENVELOPES)
+      steps.push(sizes.slice(i, i + DRAIN_STEP_MAX_ENVELOPES).reduce((a, b) => a + b, 0));
     return { home, turns: turn, steps };
   }
 
@@ -431,8 +548,14 @@ describe('drain steps of a long session', () => {
     const item = (await c.status(home)).recovery.items[0]!;
     assert.equal(item.code, 'transcript_invalid_json');
     // The item names the first envelope of the failing step: everything from there stays queued with its bytes.
-    assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), sizes.length - DRAIN_STEP_MAX_ENVELOPES);
-    assert.equal(count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"), count(home, 'SELECT inbox_id FROM recovery_items'));
+    assert.equal(
+      count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"),
+      sizes.length - DRAIN_STEP_MAX_ENVELOPES,
+    );
+    assert.equal(
+      count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"),
+      count(home, 'SELECT inbox_id FROM recovery_items'),
+    );
     assert.ok(count(home, 'SELECT count(*) FROM inbox_tails') > 0);
   });
 
@@ -444,8 +567,14 @@ describe('drain steps of a long session', () => {
     const item = (await c.status(home)).recovery.items[0]!;
     assert.equal(item.code, 'delivery_unconfirmed');
     assert.match(item.detail, /turn long-\d+: the user message at line \d+ matches no prompt/);
-    assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), sizes.length - DRAIN_STEP_MAX_ENVELOPES);
-    assert.equal(count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"), count(home, 'SELECT inbox_id FROM recovery_items'));
+    assert.equal(
+      count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"),
+      sizes.length - DRAIN_STEP_MAX_ENVELOPES,
+    );
+    assert.equal(
+      count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"),
+      count(home, 'SELECT inbox_id FROM recovery_items'),
+    );
     // The candidates of the rejected step are still there, waiting for a retry.
     assert.equal(count(home, "SELECT count(*) FROM prompt_candidates WHERE state = 'delivered'"), steps[0]);
   });

@@ -32,7 +32,8 @@ const RECORDED: Record<string, string> = {
 const SYNTHETIC = 'claude-notification-interrupt-open.jsonl';
 const SUBAGENT = 'claude-subagent/5d09d7e7-e79b-4377-a984-1912cce194df/subagents/agent-a1b2c3d4e5f6.jsonl';
 
-const recorded = (key: string): Buffer => readFileSync(new URL(`../fixtures/claude/transcripts/${RECORDED[key]}`, import.meta.url));
+const recorded = (key: string): Buffer =>
+  readFileSync(new URL(`../fixtures/claude/transcripts/${RECORDED[key]}`, import.meta.url));
 const derived = (name: string): Buffer => readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url));
 
 function parseAll(bytes: Uint8Array, mode: ClaudeTranscriptMode = 'main'): ParseProgress<ClaudeTranscriptState> {
@@ -55,7 +56,8 @@ function offsetOf(bytes: Buffer, n: number): number {
   return offset;
 }
 
-const evidence = (turn: TranscriptTurn): TranscriptMessage[] => turn.messages.filter((m) => m.classification === 'evidence');
+const evidence = (turn: TranscriptTurn): TranscriptMessage[] =>
+  turn.messages.filter((m) => m.classification === 'evidence');
 const texts = (messages: TranscriptMessage[]): string[] => messages.map((m) => m.text);
 const nonEnvironment = (turn: TranscriptTurn): string[] =>
   turn.messages.filter((m) => m.kind !== 'environment').map((m) => `${m.classification}:${m.kind}`);
@@ -71,7 +73,14 @@ function parseSplit(bytes: Buffer, at: number, mode: ClaudeTranscriptMode) {
   const saved = JSON.parse(JSON.stringify(first.state)) as ClaudeTranscriptState;
   const second = new ClaudeTranscriptParser(saved).feed(bytes.subarray(first.consumedBytes));
   assert.equal(second.failure, null);
-  return { turns: [...first.turns, ...second.turns], openTurns: second.openTurns, pendingContext: second.pendingContext, waitingLines: second.waitingLines, consumedBytes: second.consumedBytes, state: second.state };
+  return {
+    turns: [...first.turns, ...second.turns],
+    openTurns: second.openTurns,
+    pendingContext: second.pendingContext,
+    waitingLines: second.waitingLines,
+    consumedBytes: second.consumedBytes,
+    state: second.state,
+  };
 }
 
 test('01-plain: one turn settled by stop_hook_summary; the typed prompt is the only evidence', () => {
@@ -80,9 +89,15 @@ test('01-plain: one turn settled by stop_hook_summary; the typed prompt is the o
   assert.equal(progress.sessionKey, 'e062eced-7d52-4151-9c22-ecd2fb939260');
   assert.equal(progress.turns.length, 1);
   const turn = progress.turns[0] as TranscriptTurn;
-  assert.deepEqual([turn.key, turn.state, turn.firstLine, turn.lastLine], ['56c5d293-78d9-41e2-96de-03885cd9daad', 'settled', 3, 24]);
+  assert.deepEqual(
+    [turn.key, turn.state, turn.firstLine, turn.lastLine],
+    ['56c5d293-78d9-41e2-96de-03885cd9daad', 'settled', 3, 24],
+  );
   assert.deepEqual(nonEnvironment(turn), ['evidence:prompt', 'context:answer']);
-  assert.deepEqual(evidence(turn).map((m) => [m.key, m.text, m.line]), [['56c5d293-78d9-41e2-96de-03885cd9daad', 'hello', 3]]);
+  assert.deepEqual(
+    evidence(turn).map((m) => [m.key, m.text, m.line]),
+    [['56c5d293-78d9-41e2-96de-03885cd9daad', 'hello', 3]],
+  );
   // Model-visible attachments are context; prompt_snapshot (not rendered) is not a message.
   assert.equal(turn.messages.filter((m) => m.kind === 'environment').length, 8);
   assert.deepEqual(progress.openTurns, []);
@@ -92,29 +107,47 @@ test('01-plain: one turn settled by stop_hook_summary; the typed prompt is the o
 test('02-03-04-08: tool turn, --resume and --continue give three settled turns; /compact is never evidence', () => {
   const progress = parseAll(recorded('resume'));
   assert.equal(progress.failure, null);
-  assert.deepEqual(progress.turns.map((t) => [t.state, t.firstLine, t.lastLine]), [
-    ['settled', 3, 29],
-    ['settled', 35, 38],
-    ['settled', 44, 47],
-  ]);
-  assert.deepEqual(progress.turns.map((t) => texts(evidence(t))), [['USE_BASH please run echo hi'], ['second turn after resume'], ['third turn via continue']]);
+  assert.deepEqual(
+    progress.turns.map((t) => [t.state, t.firstLine, t.lastLine]),
+    [
+      ['settled', 3, 29],
+      ['settled', 35, 38],
+      ['settled', 44, 47],
+    ],
+  );
+  assert.deepEqual(
+    progress.turns.map((t) => texts(evidence(t))),
+    [['USE_BASH please run echo hi'], ['second turn after resume'], ['third turn via continue']],
+  );
   const tool = progress.turns[0] as TranscriptTurn;
-  assert.deepEqual(nonEnvironment(tool), ['evidence:prompt', 'context:answer', 'context:tool_call', 'context:tool_result', 'context:answer']);
-  assert.deepEqual(tool.messages.filter((m) => m.kind !== 'environment').map((m) => m.key), [
-    '46d1839f-ebe0-4439-be51-e0f7cb2eea08',
-    'msg_fake000004',
-    'toolu_fake000003',
-    'e205edb0-e109-4c5a-8efd-d3d6d9eb3f88',
-    'msg_fake000005',
+  assert.deepEqual(nonEnvironment(tool), [
+    'evidence:prompt',
+    'context:answer',
+    'context:tool_call',
+    'context:tool_result',
+    'context:answer',
   ]);
+  assert.deepEqual(
+    tool.messages.filter((m) => m.kind !== 'environment').map((m) => m.key),
+    [
+      '46d1839f-ebe0-4439-be51-e0f7cb2eea08',
+      'msg_fake000004',
+      'toolu_fake000003',
+      'e205edb0-e109-4c5a-8efd-d3d6d9eb3f88',
+      'msg_fake000005',
+    ],
+  );
   // The compaction block follows a settled turn: it waits as context for the next turn.
   assert.deepEqual(progress.openTurns, []);
-  assert.deepEqual(progress.pendingContext.slice(0, 4).map((m) => [m.kind, m.line]), [
-    ['compaction_summary', 55],
-    ['harness', 56],
-    ['command', 57],
-    ['harness', 58],
-  ]);
+  assert.deepEqual(
+    progress.pendingContext.slice(0, 4).map((m) => [m.kind, m.line]),
+    [
+      ['compaction_summary', 55],
+      ['harness', 56],
+      ['command', 57],
+      ['harness', 58],
+    ],
+  );
   assert.ok(progress.pendingContext.every((m) => m.classification === 'context'));
   assert.match(progress.pendingContext[0]?.text ?? '', /^This session is being continued/);
 });
@@ -129,7 +162,13 @@ test('06-tool-denied and 07-tool-fail: error tool results are context of a settl
     const turn = progress.turns[0] as TranscriptTurn;
     assert.equal(turn.state, 'settled');
     assert.deepEqual(texts(evidence(turn)), [prompt]);
-    assert.deepEqual(nonEnvironment(turn), ['evidence:prompt', 'context:answer', 'context:tool_call', 'context:tool_result', 'context:answer']);
+    assert.deepEqual(nonEnvironment(turn), [
+      'evidence:prompt',
+      'context:answer',
+      'context:tool_call',
+      'context:tool_result',
+      'context:answer',
+    ]);
     const toolResult = turn.messages.find((m) => m.kind === 'tool_result');
     assert.equal(toolResult?.role, 'tool');
     assert.match(toolResult?.text ?? '', result);
@@ -157,16 +196,25 @@ test('20-ret-context: hook context is context; the Stop block keeps the turn ope
   assert.match(hookTexts, /SessionStart hook additional context: MEMORY-FROM-SESSIONSTART-JSON/);
   assert.match(hookTexts, /UserPromptSubmit hook success: MEMORY-FROM-USERPROMPTSUBMIT-PLAIN-STDOUT/);
   assert.match(hookTexts, /UserPromptSubmit hook additional context: MEMORY-FROM-USERPROMPTSUBMIT-JSON/);
-  assert.equal(turn.messages.find((m) => m.kind === 'hook_feedback')?.text, 'Stop hook feedback:\nSTOP-HOOK-SAYS-CONTINUE');
+  assert.equal(
+    turn.messages.find((m) => m.kind === 'hook_feedback')?.text,
+    'Stop hook feedback:\nSTOP-HOOK-SAYS-CONTINUE',
+  );
 
   // Incrementally: after the blocked summary (line 30) and after the second answer (34) the turn is open.
   for (const through of [30, 34]) {
     const partial = parseAll(bytes.subarray(0, offsetOf(bytes, through + 1)));
     assert.deepEqual(partial.turns, [], `through line ${through}`);
-    assert.deepEqual(partial.openTurns.map((t) => t.state), ['open']);
+    assert.deepEqual(
+      partial.openTurns.map((t) => t.state),
+      ['open'],
+    );
   }
   const settled = parseAll(bytes.subarray(0, offsetOf(bytes, 36)));
-  assert.deepEqual(settled.turns.map((t) => t.lastLine), [35]);
+  assert.deepEqual(
+    settled.turns.map((t) => t.lastLine),
+    [35],
+  );
 });
 
 test('21-ret-block: a prompt blocked by UserPromptSubmit leaves no turn and no evidence', () => {
@@ -177,7 +225,10 @@ test('21-ret-block: a prompt blocked by UserPromptSubmit leaves no turn and no e
   const messages = allMessages(progress);
   assert.ok(messages.every((m) => m.classification === 'context'));
   assert.ok(!messages.some((m) => m.text.includes('BLOCKME')));
-  assert.deepEqual(progress.pendingContext.map((m) => m.kind), ['hook_context']);
+  assert.deepEqual(
+    progress.pendingContext.map((m) => m.kind),
+    ['hook_context'],
+  );
 });
 
 test('22-ret-deny: hook-denied tool and a Stop block re-run in one settled turn', () => {
@@ -186,7 +237,10 @@ test('22-ret-deny: hook-denied tool and a Stop block re-run in one settled turn'
   const turn = progress.turns[0] as TranscriptTurn;
   assert.deepEqual([turn.state, turn.lastLine], ['settled', 40]);
   assert.deepEqual(texts(evidence(turn)), ['USE_BASH CMD: echo hi']);
-  assert.equal(turn.messages.find((m) => m.kind === 'tool_result')?.text, 'PreToolUse:Bash hook error: denied by PreToolUse hook');
+  assert.equal(
+    turn.messages.find((m) => m.kind === 'tool_result')?.text,
+    'PreToolUse:Bash hook error: denied by PreToolUse hook',
+  );
   assert.deepEqual(texts(turn.messages.filter((m) => m.kind === 'answer')), [
     'I will run a command.',
     'Tool output was: PreToolUse:Bash hook error: denied by PreToolUse hook',
@@ -197,26 +251,44 @@ test('22-ret-deny: hook-denied tool and a Stop block re-run in one settled turn'
 test('synthetic: task notification turn has no evidence; a user-rejected tool then interruption; last turn open', () => {
   const progress = parseAll(derived(SYNTHETIC));
   assert.equal(progress.failure, null);
-  assert.deepEqual(progress.turns.map((t) => t.state), ['settled', 'settled', 'interrupted']);
+  assert.deepEqual(
+    progress.turns.map((t) => t.state),
+    ['settled', 'settled', 'interrupted'],
+  );
   const [, notification, interrupted] = progress.turns as [TranscriptTurn, TranscriptTurn, TranscriptTurn];
   assert.deepEqual(nonEnvironment(notification), ['context:task_notification', 'context:answer']);
-  assert.deepEqual(nonEnvironment(interrupted), ['evidence:prompt', 'context:answer', 'context:tool_call', 'context:tool_result', 'context:harness']);
+  assert.deepEqual(nonEnvironment(interrupted), [
+    'evidence:prompt',
+    'context:answer',
+    'context:tool_call',
+    'context:tool_result',
+    'context:harness',
+  ]);
   assert.deepEqual(texts(evidence(interrupted)), ['delete the build dir']);
-  assert.deepEqual(progress.openTurns.map((t) => [t.state, texts(evidence(t))]), [['open', ['never mind, just list it']]]);
+  assert.deepEqual(
+    progress.openTurns.map((t) => [t.state, texts(evidence(t))]),
+    [['open', ['never mind, just list it']]],
+  );
 });
 
 test('subagent transcript: all context, keyed by session and agent; refused as a main transcript', () => {
   const bytes = derived(SUBAGENT);
   const path = new URL(`../fixtures/transcripts/${SUBAGENT}`, import.meta.url).pathname;
   assert.equal(claudeTranscriptMode(path), 'subagent');
-  assert.equal(claudeTranscriptMode(new URL(`../fixtures/claude/transcripts/${RECORDED['plain']}`, import.meta.url).pathname), 'main');
+  assert.equal(
+    claudeTranscriptMode(new URL(`../fixtures/claude/transcripts/${RECORDED['plain']}`, import.meta.url).pathname),
+    'main',
+  );
   const progress = parseAll(bytes, 'subagent');
   assert.equal(progress.failure, null);
   assert.equal(progress.sessionKey, '5d09d7e7-e79b-4377-a984-1912cce194df:agent-a1b2c3d4e5f6');
   assert.deepEqual(progress.turns, []);
   const [turn] = progress.openTurns;
   assert.ok(turn);
-  assert.deepEqual(turn.messages.map((m) => `${m.classification}:${m.kind}`), ['context:subagent_prompt', 'context:answer', 'context:tool_call', 'context:tool_result', 'context:answer']);
+  assert.deepEqual(
+    turn.messages.map((m) => `${m.classification}:${m.kind}`),
+    ['context:subagent_prompt', 'context:answer', 'context:tool_call', 'context:tool_result', 'context:answer'],
+  );
   const main = parseAll(bytes);
   assert.deepEqual([main.failure?.code, main.failure?.line], ['transcript_invalid_record', 1]);
 });
@@ -224,7 +296,12 @@ test('subagent transcript: all context, keyed by session and agent; refused as a
 test('assistant lines sharing message.id form one answer message', () => {
   const list = lines(recorded('plain'));
   const block = JSON.parse(list[19] as string);
-  const second = { ...block, uuid: 'aaaaaaaa-0000-4000-8000-000000000001', parentUuid: block.uuid, message: { ...block.message, content: [{ type: 'text', text: 'second block' }] } };
+  const second = {
+    ...block,
+    uuid: 'aaaaaaaa-0000-4000-8000-000000000001',
+    parentUuid: block.uuid,
+    message: { ...block.message, content: [{ type: 'text', text: 'second block' }] },
+  };
   const summary = JSON.parse(list[23] as string);
   summary.parentUuid = second.uuid;
   list[23] = JSON.stringify(summary);
@@ -232,7 +309,10 @@ test('assistant lines sharing message.id form one answer message', () => {
   const [turn] = parseAll(join(list)).turns;
   assert.ok(turn);
   const answers = turn.messages.filter((m) => m.kind === 'answer');
-  assert.deepEqual(answers.map((m) => [m.key, m.text, m.line]), [['msg_fake000002', 'Hello from the fake server.\nsecond block', 20]]);
+  assert.deepEqual(
+    answers.map((m) => [m.key, m.text, m.line]),
+    [['msg_fake000002', 'Hello from the fake server.\nsecond block', 20]],
+  );
 });
 
 test('order comes from parentUuid chains: a child written before its parent waits for it', () => {
@@ -245,12 +325,18 @@ test('order comes from parentUuid chains: a child written before its parent wait
   const bytes = join(swapped);
   const reordered = parseAll(bytes);
   const expected = parseAll(original);
-  const strip = (turns: TranscriptTurn[]) => turns.map((t) => ({ ...t, messages: t.messages.map((m) => ({ ...m, line: 0 })), lastLine: 0 }));
+  const strip = (turns: TranscriptTurn[]) =>
+    turns.map((t) => ({ ...t, messages: t.messages.map((m) => ({ ...m, line: 0 })), lastLine: 0 }));
   assert.deepEqual(strip(reordered.turns), strip(expected.turns));
-  assert.deepEqual(texts(reordered.turns[0]?.messages.filter((m) => m.kind === 'answer' || m.kind === 'tool_call') ?? []).slice(0, 2), ['I will run a command.', 'Bash {"command":"echo hi","description":"Print hi"}']);
+  assert.deepEqual(
+    texts(reordered.turns[0]?.messages.filter((m) => m.kind === 'answer' || m.kind === 'tool_call') ?? []).slice(0, 2),
+    ['I will run a command.', 'Bash {"command":"echo hi","description":"Print hi"}'],
+  );
   const partial = parseAll(bytes.subarray(0, offsetOf(bytes, 20)));
   assert.equal(partial.waitingLines, 1);
-  const resumed = new ClaudeTranscriptParser(JSON.parse(JSON.stringify(partial.state)) as ClaudeTranscriptState).feed(bytes.subarray(partial.consumedBytes));
+  const resumed = new ClaudeTranscriptParser(JSON.parse(JSON.stringify(partial.state)) as ClaudeTranscriptState).feed(
+    bytes.subarray(partial.consumedBytes),
+  );
   assert.equal(resumed.waitingLines, 0);
   assert.deepEqual([...partial.turns, ...resumed.turns], reordered.turns);
 });
@@ -264,7 +350,14 @@ test('resumption at every line boundary and at strided byte offsets equals one p
   for (const [bytes, mode] of files) {
     const whole = parseAll(bytes, mode);
     assert.equal(whole.failure, null);
-    const expected = { turns: whole.turns, openTurns: whole.openTurns, pendingContext: whole.pendingContext, waitingLines: whole.waitingLines, consumedBytes: whole.consumedBytes, state: whole.state };
+    const expected = {
+      turns: whole.turns,
+      openTurns: whole.openTurns,
+      pendingContext: whole.pendingContext,
+      waitingLines: whole.waitingLines,
+      consumedBytes: whole.consumedBytes,
+      state: whole.state,
+    };
     const cuts = new Set<number>();
     for (let at = 0; at <= bytes.length; at = bytes.indexOf(0x0a, at) + 1) {
       cuts.add(at);
@@ -314,17 +407,70 @@ test('corrupted lines and unknown discriminators fail with fixed codes at the ri
   };
   const cases: Array<[Buffer, string, number, RegExp]> = [
     [join(base.map((l, i) => (i === 22 ? l.slice(0, 30) : l))), 'transcript_invalid_json', 23, /not JSON/],
-    [edit(18, (r) => { r['type'] = 'brand-new-bookkeeping'; }), 'transcript_unknown_record', 18, /unknown line type/],
-    [edit(19, (r) => { r['message']['content'][0]['type'] = 'server_tool_use'; }), 'transcript_unknown_record', 19, /unknown assistant block/],
-    [edit(35, (r) => { r['promptSource'] = 'clipboard'; }), 'transcript_unknown_record', 35, /unknown promptSource/],
-    [edit(35, (r) => { delete r['promptSource']; }), 'transcript_invalid_record', 35, /neither a prompt/],
-    [edit(35, (r) => { delete r['uuid']; }), 'transcript_invalid_record', 35, /without uuid/],
-    [edit(35, (r) => { r['sessionId'] = 'another-session'; }), 'transcript_invalid_record', 35, /another session/],
-    [edit(37, (r) => { r['uuid'] = base[34] && JSON.parse(base[34]).uuid; }), 'transcript_invalid_record', 37, /duplicate uuid/],
+    [
+      edit(18, (r) => {
+        r['type'] = 'brand-new-bookkeeping';
+      }),
+      'transcript_unknown_record',
+      18,
+      /unknown line type/,
+    ],
+    [
+      edit(19, (r) => {
+        r['message']['content'][0]['type'] = 'server_tool_use';
+      }),
+      'transcript_unknown_record',
+      19,
+      /unknown assistant block/,
+    ],
+    [
+      edit(35, (r) => {
+        r['promptSource'] = 'clipboard';
+      }),
+      'transcript_unknown_record',
+      35,
+      /unknown promptSource/,
+    ],
+    [
+      edit(35, (r) => {
+        delete r['promptSource'];
+      }),
+      'transcript_invalid_record',
+      35,
+      /neither a prompt/,
+    ],
+    [
+      edit(35, (r) => {
+        delete r['uuid'];
+      }),
+      'transcript_invalid_record',
+      35,
+      /without uuid/,
+    ],
+    [
+      edit(35, (r) => {
+        r['sessionId'] = 'another-session';
+      }),
+      'transcript_invalid_record',
+      35,
+      /another session/,
+    ],
+    [
+      edit(37, (r) => {
+        r['uuid'] = base[34] && JSON.parse(base[34]).uuid;
+      }),
+      'transcript_invalid_record',
+      37,
+      /duplicate uuid/,
+    ],
   ];
   for (const [bytes, code, line, detail] of cases) {
     const failure = failureOf(bytes);
-    assert.deepEqual([failure.code, failure.line, failure.byteOffset], [code, line, offsetOf(bytes, line)], String(detail));
+    assert.deepEqual(
+      [failure.code, failure.line, failure.byteOffset],
+      [code, line, offsetOf(bytes, line)],
+      String(detail),
+    );
     assert.match(failure.detail, detail);
   }
 });
@@ -333,11 +479,14 @@ test('interactive 2.1.332 (TUI, auto mode): auto_mode attachment, queued prompts
   const progress = parseAll(recorded('interactive'));
   assert.equal(progress.failure, null);
   const turns = progress.turns;
-  assert.deepEqual(turns.map((t) => [t.state, texts(evidence(t))]), [
-    ['settled', ['Say hello']],
-    ['settled', ['USE_BASH please run echo hi']],
-    ['interrupted', ['HANG until I press Esc']],
-  ]);
+  assert.deepEqual(
+    turns.map((t) => [t.state, texts(evidence(t))]),
+    [
+      ['settled', ['Say hello']],
+      ['settled', ['USE_BASH please run echo hi']],
+      ['interrupted', ['HANG until I press Esc']],
+    ],
+  );
   const autoMode = turns[0]!.messages.find((m) => m.text.includes('While auto mode is active'));
   assert.equal(autoMode?.kind, 'environment', 'the auto_mode notice the model saw is context');
 });
@@ -356,9 +505,15 @@ test('a newer client: unknown attachment types and system subtypes are context-o
   const before = parseAll(join(base));
   const after = parseAll(join(list));
   assert.equal(after.failure, null);
-  assert.deepEqual(after.turns.map((t) => [t.state, texts(evidence(t))]), before.turns.map((t) => [t.state, texts(evidence(t))]));
+  assert.deepEqual(
+    after.turns.map((t) => [t.state, texts(evidence(t))]),
+    before.turns.map((t) => [t.state, texts(evidence(t))]),
+  );
   const unknown = allMessages(after).filter((m) => m.kind === 'unknown_attachment');
-  assert.deepEqual(unknown.map((m) => [m.classification, m.text]), [['context', 'what the model saw']]);
+  assert.deepEqual(
+    unknown.map((m) => [m.classification, m.text]),
+    [['context', 'what the model saw']],
+  );
 });
 
 test('assistant output after the turn settled is an order failure', () => {
@@ -383,7 +538,12 @@ test('unknown extra fields are ignored; bad resume state is refused', () => {
   const progress = parseAll(join(list));
   assert.deepEqual(progress.turns, parseAll(original).turns);
   assert.throws(
-    () => new ClaudeTranscriptParser({ format: 'codex-rollout/1', consumedBytes: 0, consumedLines: 0 } as unknown as ClaudeTranscriptState),
+    () =>
+      new ClaudeTranscriptParser({
+        format: 'codex-rollout/1',
+        consumedBytes: 0,
+        consumedLines: 0,
+      } as unknown as ClaudeTranscriptState),
     (error: unknown) => error instanceof TranscriptParseError && error.code === 'transcript_invalid_state',
   );
 });

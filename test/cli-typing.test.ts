@@ -23,8 +23,13 @@ describe('what a person types', { timeout: 120_000 }, () => {
     assert.equal(code, 0, stderr);
     assert.equal(JSON.parse(stdout).replayed, false);
     assert.equal((await empty).code, 2, 'an empty stdin is no note');
-    const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout) as { rows: { payload: { text: string } }[] };
-    assert.deepEqual(log.rows.map((row) => row.payload.text), ['first half, second half']);
+    const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout) as {
+      rows: { payload: { text: string } }[];
+    };
+    assert.deepEqual(
+      log.rows.map((row) => row.payload.text),
+      ['first half, second half'],
+    );
     for (const blank of [['   '], ['-']]) {
       const refused = await runCli(['note', ...blank, '--home', home], { input: ' \n\t\n' });
       assert.equal(refused.code, 2, refused.stderr);
@@ -40,7 +45,16 @@ describe('what a person types', { timeout: 120_000 }, () => {
       const list = await runCli(['agent', 'list', '--home', home]);
       assert.match(list.stdout, new RegExp(`helper  ${agent.agentId}`));
       assert.equal((await runCli(['agent', 'start', agent.agentId.slice(0, 6), '--home', home])).code, 0);
-      const prompt = await runCli(['prompt', 'helper', HELLO, '--operation-id', 'prompt-one', '--json', '--home', home]);
+      const prompt = await runCli([
+        'prompt',
+        'helper',
+        HELLO,
+        '--operation-id',
+        'prompt-one',
+        '--json',
+        '--home',
+        home,
+      ]);
       assert.equal(prompt.code, 0, prompt.stderr);
       const receipt = JSON.parse(prompt.stdout) as { messageId: string };
       await ended(api, 'prompt-one');
@@ -52,7 +66,10 @@ describe('what a person types', { timeout: 120_000 }, () => {
       assert.equal(JSON.parse(message.stdout).message.messageId, receipt.messageId);
       const short = await runCli(['operation', 'pro', '--home', home]);
       assert.equal(short.code, 6, 'under four characters is no prefix');
-      const byName = JSON.parse((await runCli(['timeline', '--agent', 'helper', '--json', '--home', home])).stdout) as { agentId: string; rows: unknown[] };
+      const byName = JSON.parse((await runCli(['timeline', '--agent', 'helper', '--json', '--home', home])).stdout) as {
+        agentId: string;
+        rows: unknown[];
+      };
       assert.equal(byName.agentId, agent.agentId);
       assert.ok(byName.rows.length >= 2, 'the user row and the reply');
       const text = await runCli(['timeline', '--agent', 'helper', '--home', home]);
@@ -71,10 +88,14 @@ describe('what a person types', { timeout: 120_000 }, () => {
 
   it('an ambiguous prefix names its candidates', async () => {
     const home = tempHome('ambiguous');
-    for (const id of ['same-1', 'same-2']) assert.equal((await runCli(['note', id, '--operation-id', id, '--home', home])).code, 0);
+    for (const id of ['same-1', 'same-2'])
+      assert.equal((await runCli(['note', id, '--operation-id', id, '--home', home])).code, 0);
     const result = await runCli(['operation', 'same', '--home', home]);
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /"same" is the start of more than one operation ID \(same-1, same-2\); type more of it/);
+    assert.match(
+      result.stderr,
+      /"same" is the start of more than one operation ID \(same-1, same-2\); type more of it/,
+    );
   });
 
   it('agent create checks --model and --pi-config before creating anything', async () => {
@@ -82,7 +103,15 @@ describe('what a person types', { timeout: 120_000 }, () => {
     const model = await runCli(['agent', 'create', 'a', '--model', 'claude-sonnet', '--home', home]);
     assert.equal(model.code, 2);
     assert.match(model.stderr, /--model is provider\/id/);
-    const missing = await runCli(['agent', 'create', 'a', '--pi-config', join(dirname(home), 'nowhere'), '--home', home]);
+    const missing = await runCli([
+      'agent',
+      'create',
+      'a',
+      '--pi-config',
+      join(dirname(home), 'nowhere'),
+      '--home',
+      home,
+    ]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /does not exist/);
     const empty = join(dirname(home), 'empty-pi');
@@ -91,9 +120,22 @@ describe('what a person types', { timeout: 120_000 }, () => {
     assert.equal(none.code, 2);
     assert.match(none.stderr, /neither models\.json .* nor auth\.json/);
     writeFileSync(join(empty, 'models.json'), '{ not json');
-    assert.match((await runCli(['agent', 'create', 'a', '--pi-config', empty, '--home', home])).stderr, /not valid JSON/);
+    assert.match(
+      (await runCli(['agent', 'create', 'a', '--pi-config', empty, '--home', home])).stderr,
+      /not valid JSON/,
+    );
     writeFileSync(join(empty, 'models.json'), '{"providers":{}}');
-    const ok = await runCli(['agent', 'create', 'a', '--model', 'ollama/llama3.1:8b', '--pi-config', empty, '--home', home]);
+    const ok = await runCli([
+      'agent',
+      'create',
+      'a',
+      '--model',
+      'ollama/llama3.1:8b',
+      '--pi-config',
+      empty,
+      '--home',
+      home,
+    ]);
     assert.equal(ok.code, 0, ok.stderr);
   });
 

@@ -7,7 +7,10 @@ import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { BIN, collect, runCli, startCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
 
-const json = (text: string) => JSON.parse(text) as Record<string, unknown> & { rows: { sequence: number; kind: string; payload: { text?: string } }[] };
+const json = (text: string) =>
+  JSON.parse(text) as Record<string, unknown> & {
+    rows: { sequence: number; kind: string; payload: { text?: string } }[];
+  };
 
 describe('cli', () => {
   it('without a command and without a terminal prints help and exits 2', async () => {
@@ -20,7 +23,8 @@ describe('cli', () => {
   it('--help lists every command and exits 0', async () => {
     const result = await runCli(['--help']);
     assert.equal(result.code, 0);
-    for (const command of ['host', 'note', 'log', 'timeline', 'message', 'operation', 'doctor', 'hook']) assert.match(result.stdout, new RegExp(`\\b${command}\\b`));
+    for (const command of ['host', 'note', 'log', 'timeline', 'message', 'operation', 'doctor', 'hook'])
+      assert.match(result.stdout, new RegExp(`\\b${command}\\b`));
   });
 
   it('unknown commands and flags are usage errors', async () => {
@@ -34,7 +38,9 @@ describe('cli', () => {
     assert.equal(first.code, 0, first.stderr);
     const receipt = JSON.parse(first.stdout);
     assert.equal(receipt.replayed, false);
-    const again = JSON.parse((await runCli(['note', 'remember', 'this', '--operation-id', 'op-1', '--json', '--home', home])).stdout);
+    const again = JSON.parse(
+      (await runCli(['note', 'remember', 'this', '--operation-id', 'op-1', '--json', '--home', home])).stdout,
+    );
     assert.deepEqual(again, { ...receipt, replayed: true });
     const conflict = await runCli(['note', 'something else', '--operation-id', 'op-1', '--home', home]);
     assert.equal(conflict.code, 5);
@@ -42,7 +48,10 @@ describe('cli', () => {
 
     const log = json((await runCli(['log', '--json', '--home', home])).stdout);
     const notes = log.rows.filter((row) => row.kind === 'client.note');
-    assert.deepEqual(notes.map((row) => row.payload.text), ['remember this']);
+    assert.deepEqual(
+      notes.map((row) => row.payload.text),
+      ['remember this'],
+    );
     assert.equal(notes[0]?.sequence, receipt.sequence);
     const timeline = json((await runCli(['timeline', '--json', '--home', home])).stdout);
     assert.deepEqual(timeline.rows, [], 'notes never reach the timeline');
@@ -90,7 +99,10 @@ describe('cli', () => {
     assert.equal(saved.after, first.rows.at(-1)!.sequence);
     await runCli(['note', 'two', '--home', home]);
     const second = json((await runCli(['log', '--json', '--cursor-file', journalCursor, '--home', home])).stdout);
-    assert.deepEqual(second.rows.filter((row) => row.kind === 'client.note').map((row) => row.payload.text), ['two']);
+    assert.deepEqual(
+      second.rows.filter((row) => row.kind === 'client.note').map((row) => row.payload.text),
+      ['two'],
+    );
 
     const wrongStream = await runCli(['timeline', '--cursor-file', journalCursor, '--home', home]);
     assert.equal(wrongStream.code, 2);
@@ -116,7 +128,11 @@ describe('cli', () => {
     const follower = startCli(['log', '--follow', '--json', '--home', home]);
     let output = '';
     follower.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const rows = () => output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { sequence: number; kind: string; payload: { text?: string } });
+    const rows = () =>
+      output
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { sequence: number; kind: string; payload: { text?: string } });
     await runCli(['note', 'before restart', '--home', home]);
     await waitFor('first note', () => rows().some((row) => row.payload.text === 'before restart') || undefined);
     await stopHost(first.child);
@@ -129,7 +145,11 @@ describe('cli', () => {
     const exit = await new Promise<number | null>((resolve) => follower.once('exit', (code) => resolve(code)));
     assert.equal(exit, 130, 'Ctrl+C stops the client only');
     const sequences = rows().map((row) => row.sequence);
-    assert.deepEqual(sequences, Array.from({ length: sequences.length }, (_, i) => i + 1), 'every row exactly once, in order');
+    assert.deepEqual(
+      sequences,
+      Array.from({ length: sequences.length }, (_, i) => i + 1),
+      'every row exactly once, in order',
+    );
     const status = await runCli(['note', 'host still serving', '--home', home]);
     assert.equal(status.code, 0);
     await stopHost(second.child);
@@ -151,7 +171,11 @@ describe('cli', () => {
     const parent = dirname(home);
     if (process.getuid?.() === 0) {
       // root ignores permissions: run the command as an unprivileged user, whom the 0700 parent refuses.
-      const child = spawn(process.execPath, [BIN, 'note', 'x', '--home', home], { uid: 65534, gid: 65534, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'note', 'x', '--home', home], {
+        uid: 65534,
+        gid: 65534,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const result = await collect(child);
       assert.equal(result.code, 7, result.stderr);
       assert.match(result.stderr, /permission denied/);

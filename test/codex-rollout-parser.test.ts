@@ -50,7 +50,8 @@ function offsetOf(bytes: Buffer, n: number): number {
   return offset;
 }
 
-const evidence = (turn: TranscriptTurn): TranscriptMessage[] => turn.messages.filter((m) => m.classification === 'evidence');
+const evidence = (turn: TranscriptTurn): TranscriptMessage[] =>
+  turn.messages.filter((m) => m.classification === 'evidence');
 const texts = (messages: TranscriptMessage[]): string[] => messages.map((m) => m.text);
 const kinds = (turn: TranscriptTurn): string[] => turn.messages.map((m) => `${m.classification}:${m.kind}`);
 
@@ -61,7 +62,13 @@ function parseSplit(bytes: Buffer, at: number) {
   const saved = JSON.parse(JSON.stringify(first.state)) as CodexRolloutState;
   const second = new CodexRolloutParser(saved).feed(bytes.subarray(first.consumedBytes));
   assert.equal(second.failure, null);
-  return { turns: [...first.turns, ...second.turns], openTurns: second.openTurns, pendingContext: second.pendingContext, consumedBytes: second.consumedBytes, state: second.state };
+  return {
+    turns: [...first.turns, ...second.turns],
+    openTurns: second.openTurns,
+    pendingContext: second.pendingContext,
+    consumedBytes: second.consumedBytes,
+    state: second.state,
+  };
 }
 
 test('a-simple-one-turn: one settled turn, the prompt once as evidence under its response_item id', () => {
@@ -97,7 +104,14 @@ test('b-tool-call-exec-command: tool call and output are context, prompt evidenc
   const [turn] = parseAll(rollout('b-tool-call-exec-command.jsonl')).turns;
   assert.ok(turn);
   assert.equal(turn.state, 'settled');
-  assert.deepEqual(kinds(turn), ['context:instructions', 'context:environment', 'evidence:prompt', 'context:tool_call', 'context:tool_result', 'context:answer']);
+  assert.deepEqual(kinds(turn), [
+    'context:instructions',
+    'context:environment',
+    'evidence:prompt',
+    'context:tool_call',
+    'context:tool_result',
+    'context:answer',
+  ]);
   assert.deepEqual(texts(evidence(turn)), ['TOOL: run echo hi']);
   const call = turn.messages[3] as TranscriptMessage;
   assert.equal(call.key, 'fc_11');
@@ -111,11 +125,17 @@ test('b-tool-call-exec-command: tool call and output are context, prompt evidenc
 test('c-resumed-two-turns: the resumed run appends a second settled turn to the same session', () => {
   const progress = parseAll(rollout('c-resumed-two-turns.jsonl'));
   assert.equal(progress.sessionKey, '01a22e40-3288-79c3-9f4a-36473bad55c5');
-  assert.deepEqual(progress.turns.map((t) => [t.key, t.state, t.firstLine, t.lastLine]), [
-    ['01a22e40-32a3-7692-837e-af50a91e7061', 'settled', 2, 14],
-    ['01a22e40-402d-7072-a67d-ab072c0a5481', 'settled', 16, 24],
-  ]);
-  assert.deepEqual(progress.turns.map((t) => texts(evidence(t))), [['Say hello'], ['Say hello again']]);
+  assert.deepEqual(
+    progress.turns.map((t) => [t.key, t.state, t.firstLine, t.lastLine]),
+    [
+      ['01a22e40-32a3-7692-837e-af50a91e7061', 'settled', 2, 14],
+      ['01a22e40-402d-7072-a67d-ab072c0a5481', 'settled', 16, 24],
+    ],
+  );
+  assert.deepEqual(
+    progress.turns.map((t) => texts(evidence(t))),
+    [['Say hello'], ['Say hello again']],
+  );
   // Resume writes no new developer/environment messages: turn 2 is prompt + answer only.
   assert.deepEqual(kinds(progress.turns[1] as TranscriptTurn), ['evidence:prompt', 'context:answer']);
 });
@@ -156,7 +176,10 @@ test('f-tool-call-with-hook-additional-context: hook context is context, in reco
 test('synthetic interruption: turn_aborted closes the turn as interrupted; the resumed turn settles', () => {
   const progress = parseAll(derived('codex-interrupted-then-resumed.jsonl'));
   assert.equal(progress.failure, null);
-  assert.deepEqual(progress.turns.map((t) => t.state), ['interrupted', 'settled']);
+  assert.deepEqual(
+    progress.turns.map((t) => t.state),
+    ['interrupted', 'settled'],
+  );
   const [interrupted, resumed] = progress.turns as [TranscriptTurn, TranscriptTurn];
   assert.deepEqual(texts(evidence(interrupted)), ['Say hello']);
   // The <turn_aborted> marker is a harness user message, not a prompt.
@@ -172,7 +195,12 @@ test('synthetic auto-compaction: replayed history is never counted; summaries ar
   // "Say hello" sits in replacement_history with turn 1's id: still exactly one evidence copy.
   assert.deepEqual(texts(all.filter((m) => m.classification === 'evidence')), ['Say hello', 'Say hello again']);
   const turn2 = progress.turns[1] as TranscriptTurn;
-  assert.deepEqual(kinds(turn2), ['context:compaction_summary', 'context:compaction_summary', 'evidence:prompt', 'context:answer']);
+  assert.deepEqual(kinds(turn2), [
+    'context:compaction_summary',
+    'context:compaction_summary',
+    'evidence:prompt',
+    'context:answer',
+  ]);
   assert.equal(turn2.messages[1]?.key, 'compacted#18');
 });
 
@@ -189,7 +217,13 @@ test('resumption at every line boundary and at strided byte offsets equals one p
   for (const name of [...RECORDED, ...SYNTHETIC]) {
     const bytes = RECORDED.includes(name) ? rollout(name) : derived(name);
     const whole = parseAll(bytes);
-    const expected = { turns: whole.turns, openTurns: whole.openTurns, pendingContext: whole.pendingContext, consumedBytes: whole.consumedBytes, state: whole.state };
+    const expected = {
+      turns: whole.turns,
+      openTurns: whole.openTurns,
+      pendingContext: whole.pendingContext,
+      consumedBytes: whole.consumedBytes,
+      state: whole.state,
+    };
     const cuts = new Set<number>();
     for (let at = 0; at <= bytes.length; at = bytes.indexOf(0x0a, at) + 1) {
       cuts.add(at);
@@ -227,9 +261,15 @@ test('a truncated last line stays unconsumed; the turn stays open until the line
   assert.equal(partial.consumedBytes, lastLineStart);
   assert.equal(partial.consumedLines, 23);
   assert.equal(partial.turns.length, 1);
-  assert.deepEqual(partial.openTurns.map((t) => [t.key, t.state]), [['01a22e40-402d-7072-a67d-ab072c0a5481', 'open']]);
+  assert.deepEqual(
+    partial.openTurns.map((t) => [t.key, t.state]),
+    [['01a22e40-402d-7072-a67d-ab072c0a5481', 'open']],
+  );
   const rest = new CodexRolloutParser(partial.state).feed(bytes.subarray(partial.consumedBytes));
-  assert.deepEqual(rest.turns.map((t) => t.state), ['settled']);
+  assert.deepEqual(
+    rest.turns.map((t) => t.state),
+    ['settled'],
+  );
   assert.deepEqual(rest.openTurns, []);
 });
 
@@ -273,13 +313,55 @@ test('a corrupted line fails with transcript_invalid_json at its line and byte o
 test('unknown discriminators fail with transcript_unknown_record at the right line', () => {
   const base = lines(rollout('b-tool-call-exec-command.jsonl'));
   const cases: Array<[number, (record: Record<string, any>) => void, RegExp]> = [
-    [13, (r) => { r['type'] = 'brand_new_line_type'; }, /unknown line type/],
-    [14, (r) => { r['payload']['type'] = 'brand_new_event'; }, /unknown event_msg type/],
-    [10, (r) => { r['payload']['type'] = 'brand_new_item'; }, /unknown response_item type/],
-    [12, (r) => { r['payload']['item']['type'] = 'BrandNewItem'; }, /unknown item type/],
-    [8, (r) => { r['payload']['role'] = 'system'; }, /unknown message role/],
-    [8, (r) => { r['payload']['content'][0]['type'] = 'input_video'; }, /unknown content type/],
-    [9, (r) => { r['payload']['item']['content'][0]['type'] = 'hologram'; }, /unknown user input type/],
+    [
+      13,
+      (r) => {
+        r['type'] = 'brand_new_line_type';
+      },
+      /unknown line type/,
+    ],
+    [
+      14,
+      (r) => {
+        r['payload']['type'] = 'brand_new_event';
+      },
+      /unknown event_msg type/,
+    ],
+    [
+      10,
+      (r) => {
+        r['payload']['type'] = 'brand_new_item';
+      },
+      /unknown response_item type/,
+    ],
+    [
+      12,
+      (r) => {
+        r['payload']['item']['type'] = 'BrandNewItem';
+      },
+      /unknown item type/,
+    ],
+    [
+      8,
+      (r) => {
+        r['payload']['role'] = 'system';
+      },
+      /unknown message role/,
+    ],
+    [
+      8,
+      (r) => {
+        r['payload']['content'][0]['type'] = 'input_video';
+      },
+      /unknown content type/,
+    ],
+    [
+      9,
+      (r) => {
+        r['payload']['item']['content'][0]['type'] = 'hologram';
+      },
+      /unknown user input type/,
+    ],
   ];
   for (const [line, edit, detail] of cases) {
     const list = [...base];
@@ -332,11 +414,21 @@ test('order, version, UTF-8 and state violations have fixed codes', () => {
   assert.equal(parseAll(join([JSON.stringify(newer), ...base.slice(1)])).failure, null);
   // Invalid UTF-8 inside line 8.
   const bytes = join(base);
-  const broken = Buffer.concat([bytes.subarray(0, offsetOf(bytes, 8) + 5), Buffer.from([0xff]), bytes.subarray(offsetOf(bytes, 8) + 5)]);
+  const broken = Buffer.concat([
+    bytes.subarray(0, offsetOf(bytes, 8) + 5),
+    Buffer.from([0xff]),
+    bytes.subarray(offsetOf(bytes, 8) + 5),
+  ]);
   failure = failureOf(broken);
-  assert.deepEqual([failure.code, failure.line, failure.byteOffset], ['transcript_invalid_utf8', 8, offsetOf(bytes, 8)]);
+  assert.deepEqual(
+    [failure.code, failure.line, failure.byteOffset],
+    ['transcript_invalid_utf8', 8, offsetOf(bytes, 8)],
+  );
   // A state from elsewhere.
-  assert.throws(() => new CodexRolloutParser({ format: 'claude-transcript/1' } as unknown as CodexRolloutState), (error: unknown) => error instanceof TranscriptParseError && error.code === 'transcript_invalid_state');
+  assert.throws(
+    () => new CodexRolloutParser({ format: 'claude-transcript/1' } as unknown as CodexRolloutState),
+    (error: unknown) => error instanceof TranscriptParseError && error.code === 'transcript_invalid_state',
+  );
 });
 
 test('prompt copies that disagree fail instead of counting twice', () => {
@@ -358,14 +450,24 @@ test('legacy event_msg user_message counts once and can be the only copy', () =>
   list[8] = JSON.stringify(legacy);
   const [withBoth] = parseAll(join(list)).turns;
   assert.ok(withBoth);
-  assert.deepEqual(evidence(withBoth).map((m) => [m.key, m.text]), [['msg_01a22e3f-19b1-7173-9f04-7289613a0c09', 'Say hello']]);
+  assert.deepEqual(
+    evidence(withBoth).map((m) => [m.key, m.text]),
+    [['msg_01a22e3f-19b1-7173-9f04-7289613a0c09', 'Say hello']],
+  );
   // Without the response_item prompt the legacy event is the evidence, keyed by turn id + ordinal.
   const onlyLegacy = list.filter((_, index) => index !== 7);
   const [turn] = parseAll(join(onlyLegacy)).turns;
   assert.ok(turn);
-  assert.deepEqual(evidence(turn).map((m) => [m.key, m.text]), [['01a22e3f-1950-7471-b9f4-eccae12ace98#8', 'Say hello']]);
+  assert.deepEqual(
+    evidence(turn).map((m) => [m.key, m.text]),
+    [['01a22e3f-1950-7471-b9f4-eccae12ace98#8', 'Say hello']],
+  );
   // The turn_started / turn_complete aliases work like task_started / task_complete.
-  const aliased = lines(rollout('a-simple-one-turn.jsonl')).map((line) => line.replace('"type":"task_started"', '"type":"turn_started"').replace('"type":"task_complete"', '"type":"turn_complete"'));
+  const aliased = lines(rollout('a-simple-one-turn.jsonl')).map((line) =>
+    line
+      .replace('"type":"task_started"', '"type":"turn_started"')
+      .replace('"type":"task_complete"', '"type":"turn_complete"'),
+  );
   assert.deepEqual(parseAll(join(aliased)).turns, parseAll(rollout('a-simple-one-turn.jsonl')).turns);
 });
 
@@ -374,7 +476,13 @@ test('a turn that never ends stays open while later turns are parsed', () => {
   // Turn 1 loses its task_complete (process killed); the resumed turn still settles.
   const progress = parseAll(join(c.filter((_, index) => index !== 13)));
   assert.equal(progress.failure, null);
-  assert.deepEqual(progress.turns.map((t) => t.key), ['01a22e40-402d-7072-a67d-ab072c0a5481']);
-  assert.deepEqual(progress.openTurns.map((t) => [t.key, t.state, texts(evidence(t))]), [['01a22e40-32a3-7692-837e-af50a91e7061', 'open', ['Say hello']]]);
+  assert.deepEqual(
+    progress.turns.map((t) => t.key),
+    ['01a22e40-402d-7072-a67d-ab072c0a5481'],
+  );
+  assert.deepEqual(
+    progress.openTurns.map((t) => [t.key, t.state, texts(evidence(t))]),
+    [['01a22e40-32a3-7692-837e-af50a91e7061', 'open', ['Say hello']]],
+  );
   assert.deepEqual(initialCodexRolloutState().openTurns, []);
 });

@@ -44,10 +44,17 @@ describe('drills', () => {
     const lanes = [0, 1, 2, 3].map(writer);
     let lanesEnded = false;
     void Promise.all(lanes).then(() => (lanesEnded = true));
-    await waitFor('200 acknowledged notes before the kill', () => {
-      assert.ok(!lanesEnded || killed, `every writer stopped before the kill, after ${acknowledged.size} acknowledged notes`);
-      return acknowledged.size >= 200 ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      '200 acknowledged notes before the kill',
+      () => {
+        assert.ok(
+          !lanesEnded || killed,
+          `every writer stopped before the kill, after ${acknowledged.size} acknowledged notes`,
+        );
+        return acknowledged.size >= 200 ? true : undefined;
+      },
+      60_000,
+    );
     child.kill('SIGKILL');
     killed = true;
     await Promise.all(lanes);
@@ -60,13 +67,16 @@ describe('drills', () => {
       seen.set(row.operationId!, row.sequence);
       assert.ok(sent.includes(row.operationId!), `a note nobody sent: ${row.operationId}`);
     }
-    for (const [operationId, sequence] of acknowledged) assert.equal(seen.get(operationId), sequence, `acknowledged ${operationId} at ${sequence}`);
+    for (const [operationId, sequence] of acknowledged)
+      assert.equal(seen.get(operationId), sequence, `acknowledged ${operationId} at ${sequence}`);
     assert.ok(seen.size - acknowledged.size <= 4, 'at most the in-flight notes were committed unacknowledged');
     await doctorPasses(home);
 
     // A retry of every unacknowledged operation, with the same ID, either replays or writes it once.
     for (const operationId of sent.filter((id) => !acknowledged.has(id))) {
-      const retry = JSON.parse((await runCli(['note', `note ${operationId}`, '--operation-id', operationId, '--json', '--home', home])).stdout);
+      const retry = JSON.parse(
+        (await runCli(['note', `note ${operationId}`, '--operation-id', operationId, '--json', '--home', home])).stdout,
+      );
       assert.equal(retry.replayed, seen.has(operationId));
     }
     await doctorPasses(home);
@@ -95,7 +105,10 @@ describe('drills', () => {
     const receipt = JSON.parse(result.stdout);
     assert.equal(receipt.replayed, true, 'the CLI retried after the lost reply and got the committed receipt');
     const notes = (await readAll(home)).filter((row) => row.kind === 'client.note');
-    assert.deepEqual(notes.map((row) => [row.operationId, row.sequence]), [['op-lost', receipt.sequence]]);
+    assert.deepEqual(
+      notes.map((row) => [row.operationId, row.sequence]),
+      [['op-lost', receipt.sequence]],
+    );
     await doctorPasses(home);
   });
 });

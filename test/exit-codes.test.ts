@@ -10,7 +10,9 @@ import { runCli, startCli, startHost, stopHost, tempHome, waitFor } from './supp
 import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const documented = [...README.slice(README.indexOf('## Exit codes')).matchAll(/^\| (\d+) \|/gm)].map((match) => Number(match[1]));
+const documented = [...README.slice(README.indexOf('## Exit codes')).matchAll(/^\| (\d+) \|/gm)].map((match) =>
+  Number(match[1]),
+);
 const produced = new Set<number>();
 
 const expectExit = (result: { code: number | null; stderr: string }, code: number, message?: RegExp) => {
@@ -41,7 +43,12 @@ describe('exit codes', { timeout: 240_000 }, () => {
   it('--json errors, unknown commands and flags included, are one JSON object with a hint', async () => {
     const command = await runCli(['timelin', '--json']);
     assert.equal(command.code, 2);
-    assert.deepEqual(JSON.parse(command.stderr), { error: { code: 'usage', message: 'Unknown command "timelin". Did you mean timeline? Run common-memory --help for the list.' } });
+    assert.deepEqual(JSON.parse(command.stderr), {
+      error: {
+        code: 'usage',
+        message: 'Unknown command "timelin". Did you mean timeline? Run common-memory --help for the list.',
+      },
+    });
     const flag = await runCli(['log', '--folow', '--json']);
     assert.equal(flag.code, 2);
     assert.match(JSON.parse(flag.stderr).error.message, /Unknown flag --folow\. Did you mean --follow\?/);
@@ -59,7 +66,9 @@ describe('exit codes', { timeout: 240_000 }, () => {
     const home = tempHome('exit-host');
     expectExit(await runCli(['note', 'first', '--home', home]), 0);
     expectExit(await runCli(['agent', 'start', 'a', '--home', home]), 8, /No common-memory host is running/);
-    const { child, info } = await startHost(home, { COMMON_MEMORY_PI_COMMAND: JSON.stringify({ command: '/nonexistent/bin/pi', args: [] }) });
+    const { child, info } = await startHost(home, {
+      COMMON_MEMORY_PI_COMMAND: JSON.stringify({ command: '/nonexistent/bin/pi', args: [] }),
+    });
     try {
       expectExit(await runCli(['host', '--home', home]), 4, /Store already open/);
       expectExit(await runCli(['agent', 'create', 'a', '--home', home]), 0);
@@ -69,7 +78,11 @@ describe('exit codes', { timeout: 240_000 }, () => {
       process.kill(info.pid, 'SIGSTOP');
       const started = Date.now();
       try {
-        expectExit(await runCli(['note', 'anyone there?', '--home', home]), 8, new RegExp(`pid ${info.pid}.*did not answer within`));
+        expectExit(
+          await runCli(['note', 'anyone there?', '--home', home]),
+          8,
+          new RegExp(`pid ${info.pid}.*did not answer within`),
+        );
       } finally {
         process.kill(info.pid, 'SIGCONT');
       }
@@ -89,14 +102,26 @@ describe('exit codes', { timeout: 240_000 }, () => {
     follower.kill('SIGINT');
     expectExit({ code: await new Promise((resolve) => follower.once('exit', resolve)), stderr: '' }, 130);
 
-    const tui = spawnInTerminal([process.execPath, join(import.meta.dirname, '../bin/common-memory.cjs')], terminalEnv({ COMMON_MEMORY_HOME: home }));
+    const tui = spawnInTerminal(
+      [process.execPath, join(import.meta.dirname, '../bin/common-memory.cjs')],
+      terminalEnv({ COMMON_MEMORY_HOME: home }),
+    );
     let output = '';
     tui.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => tui.on('exit', (code) => resolve(code)));
     try {
-      await waitFor('the TUI with its host up', () => (output.includes('mode host') && existsSync(storeFiles(home).hostInfo)) || undefined, 30_000);
+      await waitFor(
+        'the TUI with its host up',
+        () => (output.includes('mode host') && existsSync(storeFiles(home).hostInfo)) || undefined,
+        30_000,
+      );
       tui.stdin.write('\u0003');
-      const code = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit after Ctrl+C:\n${output.slice(-1000)}`)), 30_000))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no exit after Ctrl+C:\n${output.slice(-1000)}`)), 30_000),
+        ),
+      ]);
       expectExit({ code, stderr: output.slice(-500) }, 130);
       assert.equal(existsSync(storeFiles(home).hostInfo), false, 'the host stopped in order');
     } finally {
@@ -112,8 +137,11 @@ describe('exit codes', { timeout: 240_000 }, () => {
     expectExit(await runCli(['memory', 'review', '--home', home]), 12, /memory-state\.sqlite .* is damaged/);
   });
 
-  it('every code in README\'s table was produced above', () => {
+  it("every code in README's table was produced above", () => {
     assert.ok(documented.length >= 14, `read ${documented.join(', ')} from README`);
-    assert.deepEqual([...produced].sort((a, b) => a - b), [...documented].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...produced].sort((a, b) => a - b),
+      [...documented].sort((a, b) => a - b),
+    );
   });
 });

@@ -8,10 +8,21 @@ import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { openDatabase } from '../source/store/database.js';
 import { hookDeadlineMs, waitBudgetMs } from '../source/hook/busy-wait.js';
-import { CLAUDE_SESSION_END_TIMEOUT_SEC, HOOK_LOCK_WAIT_MIN_MS, HOOK_REPLY_MARGIN_MS, HOOK_TIMEOUT_SEC } from '../source/limits.js';
+import {
+  CLAUDE_SESSION_END_TIMEOUT_SEC,
+  HOOK_LOCK_WAIT_MIN_MS,
+  HOOK_REPLY_MARGIN_MS,
+  HOOK_TIMEOUT_SEC,
+} from '../source/limits.js';
 import { runCli, tempHome } from './support/cli.js';
 
-const payload = JSON.stringify({ session_id: 's1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' });
+const payload = JSON.stringify({
+  session_id: 's1',
+  transcript_path: null,
+  cwd: '/tmp',
+  hook_event_name: 'SessionStart',
+  source: 'startup',
+});
 
 describe('hook dispatch', () => {
   it('commits one inbox envelope with the exact payload and exits 0 with the SessionStart context reply', async () => {
@@ -31,7 +42,8 @@ describe('hook dispatch', () => {
     const bundle = readFileSync(new URL('../dist/hook.cjs', import.meta.url), 'utf8');
     const required = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
     assert.ok(required.has('better-sqlite3'));
-    for (const name of required) assert.ok(name === 'better-sqlite3' || name.startsWith('node:'), `the bundle requires ${name}`);
+    for (const name of required)
+      assert.ok(name === 'better-sqlite3' || name.startsWith('node:'), `the bundle requires ${name}`);
     assert.doesNotMatch(bundle, /\bimport\(/, 'no dynamic import: that would start the ES module loader');
   });
 
@@ -39,7 +51,10 @@ describe('hook dispatch', () => {
     const home = tempHome('hook-bad');
     const result = await runCli(['hook', 'codex', '--home', home], { input: '{not json' });
     assert.equal(result.code, 0);
-    const failures = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const failures = readFileSync(storeFiles(home).hookErrors, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.equal(failures.length, 1);
     assert.equal(failures[0].code, 'invalid_input');
   });
@@ -49,7 +64,10 @@ describe('hook dispatch', () => {
     const bad = Buffer.from('{"hook_event_name": "Stop", "session_id": 7, "note": "caf\u00e9"}');
     const result = await runCli(['hook', 'claude', '--home', home], { input: bad });
     assert.equal(result.code, 0, 'the agent is never blocked');
-    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.equal(failure.code, 'invalid_input');
     assert.ok(failure.quarantined, 'the failure names its quarantine file');
     assert.deepEqual(readFileSync(join(home, failure.quarantined)), bad);
@@ -60,9 +78,17 @@ describe('hook dispatch', () => {
   it('the replay line of a quarantined event works as it is once the cause is fixed', async () => {
     const home = tempHome('hook-replay');
     mkdirSync(storeFiles(home).core, { recursive: true }); // a directory where the store should be: it cannot open
-    const event = JSON.stringify({ session_id: 's-replay', transcript_path: null, cwd: '/tmp', hook_event_name: 'Stop' });
+    const event = JSON.stringify({
+      session_id: 's-replay',
+      transcript_path: null,
+      cwd: '/tmp',
+      hook_event_name: 'Stop',
+    });
     assert.equal((await runCli(['hook', 'claude', '--home', home], { input: event })).code, 0);
-    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     rmSync(storeFiles(home).core, { recursive: true });
     execFileSync('/bin/sh', ['-c', failure.replay], { env: { ...process.env, PATH: '/usr/bin:/bin' } });
     const db = openDatabase(storeFiles(home).core, { readonly: true });
@@ -75,14 +101,24 @@ describe('hook dispatch', () => {
     const home = tempHome('hook-replay-end');
     const transcript = join(home, '..', 's-end.jsonl');
     writeFileSync(transcript, '');
-    const event = (name: string) => JSON.stringify({ session_id: 's-end', transcript_path: transcript, cwd: '/tmp', hook_event_name: name });
+    const event = (name: string) =>
+      JSON.stringify({ session_id: 's-end', transcript_path: transcript, cwd: '/tmp', hook_event_name: name });
     // The client process the events came from; the replay later runs from another one.
     const client = { COMMON_MEMORY_HOOK_INSTANCE: 'client-a' };
-    assert.equal((await runCli(['hook', 'claude', '--home', home], { input: event('SessionStart'), env: client })).code, 0);
-    const failed = await runCli(['hook', 'claude', '--home', home], { input: event('SessionEnd'), env: { ...client, COMMON_MEMORY_FAULTS: 'hookCapture.beforeCommit=throw' } });
+    assert.equal(
+      (await runCli(['hook', 'claude', '--home', home], { input: event('SessionStart'), env: client })).code,
+      0,
+    );
+    const failed = await runCli(['hook', 'claude', '--home', home], {
+      input: event('SessionEnd'),
+      env: { ...client, COMMON_MEMORY_FAULTS: 'hookCapture.beforeCommit=throw' },
+    });
     assert.equal(failed.code, 0);
     assert.equal((await runCli(['flush', '--home', home])).code, 3, 'the activation is still open');
-    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const [failure] = readFileSync(storeFiles(home).hookErrors, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     execFileSync('/bin/sh', ['-c', failure.replay], { env: { PATH: '/usr/bin:/bin' } });
     const db = openDatabase(storeFiles(home).core, { readonly: true });
     const activations = db.prepare('SELECT process_instance, state FROM capture_activations').all();

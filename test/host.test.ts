@@ -77,7 +77,11 @@ describe('host', () => {
     // The command's usual lifetime (tens of ms), stretched past the host's start-up so the host surely meets it.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await local.stop();
-    await waitFor('the host to serve after the command released the lease', () => stdout.includes('\n') || undefined, 15_000);
+    await waitFor(
+      'the host to serve after the command released the lease',
+      () => stdout.includes('\n') || undefined,
+      15_000,
+    );
     assert.equal(JSON.parse(stdout.split('\n')[0]!).pid, host.pid);
     host.kill('SIGTERM');
     assert.equal(await exited, 0);
@@ -115,13 +119,25 @@ describe('host', () => {
     assert.equal((await fetch(`${base}/v1/status`, { headers: auth })).status, 200);
     assert.equal((await fetch(`${base}/v1/journal?after=x`, { headers: auth })).status, 400);
     assert.equal((await fetch(`${base}/v1/journal?after=999`, { headers: auth })).status, 400);
-    assert.equal((await fetch(`${base}/v1/journal?store=00000000-0000-4000-8000-000000000000`, { headers: auth })).status, 409);
-    const post = (body: unknown) => fetch(`${base}/v1/notes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(
+      (await fetch(`${base}/v1/journal?store=00000000-0000-4000-8000-000000000000`, { headers: auth })).status,
+      409,
+    );
+    const post = (body: unknown) =>
+      fetch(`${base}/v1/notes`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     assert.equal((await post({ text: 'hi', operationId: 'op-1' })).status, 201);
     assert.equal((await post({ text: 'hi', operationId: 'op-1' })).status, 200);
     assert.equal((await post({ text: 'changed', operationId: 'op-1' })).status, 409);
     assert.equal((await post({ nope: 1 })).status, 400);
-    assert.equal((await fetch(`${base}/v1/rpc`, { method: 'POST', headers: auth })).status, 404, 'no route forwards arbitrary JSON');
+    assert.equal(
+      (await fetch(`${base}/v1/rpc`, { method: 'POST', headers: auth })).status,
+      404,
+      'no route forwards arbitrary JSON',
+    );
     await host.stop();
   });
 });

@@ -48,24 +48,44 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     const plan = planInstall('codex', { configDir: codexHome });
     assert.equal(plan.before, null);
     assert.deepEqual(plan.refusals, []);
-    assert.deepEqual(plan.changes.map((c) => c.change), CODEX_HOOK_EVENTS.map(() => 'add'));
+    assert.deepEqual(
+      plan.changes.map((c) => c.change),
+      CODEX_HOOK_EVENTS.map(() => 'add'),
+    );
     assert.match(plan.diff, /^--- \/dev\/null\n\+\+\+ .*hooks\.json\n@@ -0,0 \+1,/);
     const result = applyInstall(plan);
     assert.equal(result.written, true);
     assert.equal(result.backupPath, null, 'nothing to back up');
     const written = JSON.parse(read(join(codexHome, 'hooks.json')));
-    assert.deepEqual(Object.keys(written.hooks), CODEX_HOOK_EVENTS.map((e) => e.event));
+    assert.deepEqual(
+      Object.keys(written.hooks),
+      CODEX_HOOK_EVENTS.map((e) => e.event),
+    );
     for (const spec of CODEX_HOOK_EVENTS) {
-      assert.deepEqual(written.hooks[spec.event], [{ hooks: [{ type: 'command', command: hookCommand('codex'), timeout: spec.timeoutSec, statusMessage: HOOK_STATUS_MESSAGE }] }]);
+      assert.deepEqual(written.hooks[spec.event], [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: hookCommand('codex'),
+              timeout: spec.timeoutSec,
+              statusMessage: HOOK_STATUS_MESSAGE,
+            },
+          ],
+        },
+      ]);
     }
     // Codex clamps these two to 3 s: we ask for no more.
     assert.equal(written.hooks.SessionEnd[0].hooks[0].timeout, 3);
     assert.equal(written.hooks.Interrupt[0].hooks[0].timeout, 3);
-    assert.deepEqual(plan.trust?.keys.slice(0, 2), [`${join(codexHome, 'hooks.json')}:session_start:0:0`, `${join(codexHome, 'hooks.json')}:user_prompt_submit:0:0`]);
+    assert.deepEqual(plan.trust?.keys.slice(0, 2), [
+      `${join(codexHome, 'hooks.json')}:session_start:0:0`,
+      `${join(codexHome, 'hooks.json')}:user_prompt_submit:0:0`,
+    ]);
     assert.equal(integrationStatus('codex', { configDir: codexHome }).state, 'installed');
   });
 
-  it('merges into a settings.json with the user\'s own hooks and settings, and uninstall gives back the exact bytes', () => {
+  it("merges into a settings.json with the user's own hooks and settings, and uninstall gives back the exact bytes", () => {
     const dir = tempDir('merge');
     const path = writeSettings(dir, userSettingsText);
     assert.equal(integrationStatus('claude', { configDir: dir }).state, 'not_installed');
@@ -73,21 +93,29 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     assert.deepEqual(plan.warnings, [], 'a JSON.stringify-shaped file round-trips: no layout warning');
     applyInstall(plan);
     const after = JSON.parse(read(path));
-    for (const key of ['$schema', 'model', 'permissions', 'env']) assert.deepEqual(after[key], USER_SETTINGS[key as keyof typeof USER_SETTINGS], key);
+    for (const key of ['$schema', 'model', 'permissions', 'env'])
+      assert.deepEqual(after[key], USER_SETTINGS[key as keyof typeof USER_SETTINGS], key);
     assert.deepEqual(Object.keys(after), Object.keys(USER_SETTINGS), 'key order kept');
     assert.deepEqual(after.hooks.PreToolUse, USER_SETTINGS.hooks.PreToolUse, 'an event we do not hook is untouched');
     assert.deepEqual(after.hooks.Stop[0], USER_SETTINGS.hooks.Stop[0], "the user's Stop hook stays first");
     assert.equal(after.hooks.Stop[1].hooks[0].statusMessage, HOOK_STATUS_MESSAGE);
-    assert.deepEqual(Object.keys(after.hooks).slice(0, 2), ['Stop', 'PreToolUse'], 'existing events keep their place; ours follow');
+    assert.deepEqual(
+      Object.keys(after.hooks).slice(0, 2),
+      ['Stop', 'PreToolUse'],
+      'existing events keep their place; ours follow',
+    );
     assert.equal(after.hooks.SessionEnd[0].hooks[0].timeout, 5, "lifts Claude's 1.5 s SessionEnd default");
 
     const removal = planUninstall('claude', { configDir: dir });
-    assert.deepEqual(removal.changes.map((c) => c.change), CLAUDE_HOOK_EVENTS.map(() => 'remove'));
+    assert.deepEqual(
+      removal.changes.map((c) => c.change),
+      CLAUDE_HOOK_EVENTS.map(() => 'remove'),
+    );
     applyInstall(removal);
     assert.equal(read(path), userSettingsText, 'uninstall removed exactly what install added');
   });
 
-  it('keeps the file\'s own indentation, line ends and final newline', () => {
+  it("keeps the file's own indentation, line ends and final newline", () => {
     const dir = tempDir('format');
     const original = JSON.stringify({ model: 'x', hooks: {} }, null, '\t').replace(/\n/g, '\r\n');
     const path = writeSettings(dir, original);
@@ -104,7 +132,10 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     const dir = tempDir('layout');
     const stopGroup = '{ "hooks": [ { "type": "command", "command": "say \\u00e9t\\u00e9" } ] }';
     const permissions = '{"allow": ["Bash(ls)"],   "deny": []}';
-    writeSettings(dir, `{\n    "model": "x",\n    "n": 1.50,\n    "hooks": {\n        "Stop": [ ${stopGroup} ]\n    },\n    "permissions": ${permissions}\n}\n`);
+    writeSettings(
+      dir,
+      `{\n    "model": "x",\n    "n": 1.50,\n    "hooks": {\n        "Stop": [ ${stopGroup} ]\n    },\n    "permissions": ${permissions}\n}\n`,
+    );
     const plan = planInstall('claude', { configDir: dir });
     assert.equal(plan.warnings.length, 1);
     assert.match(plan.warnings[0]!, /laid out by hand/);
@@ -112,7 +143,10 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     const text = read(join(dir, 'settings.json'));
     assert.ok(text.includes(`"permissions": ${permissions}\n}\n`), text);
     assert.ok(text.includes(`"Stop": [\n            ${stopGroup},\n            {\n                "hooks": [`), text);
-    assert.ok(text.startsWith('{\n    "model": "x",\n    "n": 1.50,\n    "hooks": {\n'), 'number form and 4-space indent kept');
+    assert.ok(
+      text.startsWith('{\n    "model": "x",\n    "n": 1.50,\n    "hooks": {\n'),
+      'number form and 4-space indent kept',
+    );
     // And uninstall gives back the same content (the Stop list is laid out anew, its member is not).
     applyInstall(planUninstall('claude', { configDir: dir }));
     const back = read(join(dir, 'settings.json'));
@@ -125,7 +159,10 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     const path = writeSettings(dir, userSettingsText);
     const plan = planInstall('claude', { configDir: dir });
     writeFileSync(path, userSettingsText.replace('opus', 'sonnet'));
-    assert.throws(() => applyInstall(plan), (error: Error & { code?: string }) => error.code === 'config_conflict' && /changed since/.test(error.message));
+    assert.throws(
+      () => applyInstall(plan),
+      (error: Error & { code?: string }) => error.code === 'config_conflict' && /changed since/.test(error.message),
+    );
     assert.equal(read(path), userSettingsText.replace('opus', 'sonnet'));
     assert.deepEqual(backups(dir), []);
   });
@@ -135,7 +172,12 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     const path = writeSettings(dir, userSettingsText);
     const plan = planInstall('claude', { configDir: dir });
     assert.throws(
-      () => applyInstall(plan, { fault: (name) => { if (name === 'beforeRename') throw new Error('injected'); } }),
+      () =>
+        applyInstall(plan, {
+          fault: (name) => {
+            if (name === 'beforeRename') throw new Error('injected');
+          },
+        }),
       /injected/,
     );
     assert.equal(read(path), userSettingsText);
@@ -154,7 +196,7 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     assert.equal(backups(join(root, 'dotfiles')).length, 1);
   });
 
-  it('Codex uninstall warns when the user\'s later groups move (Codex keys trust by position)', () => {
+  it("Codex uninstall warns when the user's later groups move (Codex keys trust by position)", () => {
     const codexHome = tempDir('shift');
     applyInstall(planInstall('codex', { configDir: codexHome }));
     const path = join(codexHome, 'hooks.json');
@@ -163,9 +205,14 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     writeFileSync(path, JSON.stringify(value, null, 2) + '\n');
     const removal = planUninstall('codex', { configDir: codexHome });
     assert.deepEqual(removal.shifted, [{ event: 'Stop', from: 1, to: 0 }]);
-    assert.ok(removal.warnings.some((w) => /hooks\.Stop\[1\] moves to index 0/.test(w)), removal.warnings.join('\n'));
+    assert.ok(
+      removal.warnings.some((w) => /hooks\.Stop\[1\] moves to index 0/.test(w)),
+      removal.warnings.join('\n'),
+    );
     applyInstall(removal);
-    assert.deepEqual(JSON.parse(read(path)), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'my-stop.sh' }] }] } });
+    assert.deepEqual(JSON.parse(read(path)), {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'my-stop.sh' }] }] },
+    });
   });
 
   it('warns (never edits config.toml) when Codex hooks are switched off there', () => {
@@ -190,8 +237,15 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     assert.deepEqual(parseHookCommand(hookCommand('claude', home), 'claude'), { home });
     assert.deepEqual(parseHookCommand(hookCommand('codex'), 'codex'), { home: undefined });
     assert.equal(parseHookCommand(hookCommand('codex'), 'claude'), undefined, 'another client');
-    assert.deepEqual(parseHookCommand("'/usr/bin/node' '/x/bin/common-memory.js' hook codex", 'codex'), { home: undefined });
-    for (const other of ['npx common-memory hook codex', "'/usr/bin/node' '/x/bin/common-memory.js' hook codex --verbose", "node /x/bin/common-memory.js hook codex; rm -rf ~", "node  /x/bin/common-memory.js hook codex"]) {
+    assert.deepEqual(parseHookCommand("'/usr/bin/node' '/x/bin/common-memory.js' hook codex", 'codex'), {
+      home: undefined,
+    });
+    for (const other of [
+      'npx common-memory hook codex',
+      "'/usr/bin/node' '/x/bin/common-memory.js' hook codex --verbose",
+      'node /x/bin/common-memory.js hook codex; rm -rf ~',
+      'node  /x/bin/common-memory.js hook codex',
+    ]) {
       assert.equal(parseHookCommand(other, 'codex'), undefined, other);
     }
   });
@@ -202,7 +256,10 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     assert.match(command, /^env -u NODE_EXTRA_CA_CERTS .*common-memory\.cjs hook claude --home /);
     const payload = JSON.stringify({ session_id: 's', transcript_path: null, cwd: '/tmp', hook_event_name: 'Stop' });
     // With a certificate bundle that would fail Node's start-up if it were read: the hook never reads it.
-    execFileSync('/bin/sh', ['-c', command], { input: payload, env: { ...process.env, NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: join(home, '..', 'no-such-bundle.pem') } });
+    execFileSync('/bin/sh', ['-c', command], {
+      input: payload,
+      env: { ...process.env, NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: join(home, '..', 'no-such-bundle.pem') },
+    });
     const db = new Database(join(home, 'core.sqlite'), { readonly: true });
     try {
       assert.equal((db.prepare("SELECT count(*) AS n FROM inbox WHERE client = 'claude'").get() as { n: number }).n, 1);
@@ -232,7 +289,9 @@ describe('install: the CLI', () => {
     assert.match(second.stdout, /already installed .*nothing changed/);
     assert.equal(read(path), installed);
     assert.equal(backups(dir).length, 1, 'no second backup');
-    const again = JSON.parse((await runCli(['install', 'claude', '--claude-dir', dir, '--json'], { env: cleanEnv() })).stdout);
+    const again = JSON.parse(
+      (await runCli(['install', 'claude', '--claude-dir', dir, '--json'], { env: cleanEnv() })).stdout,
+    );
     assert.deepEqual([again.changed, again.written, again.backupPath, again.diff], [false, false, null, '']);
     assert.ok(again.changes.every((c: { change: string }) => c.change === 'unchanged'));
   });
@@ -250,7 +309,9 @@ describe('install: the CLI', () => {
 
     const dir = join(root, 'claude');
     const path = writeSettings(dir, userSettingsText);
-    const json = JSON.parse((await runCli(['install', 'claude', '--claude-dir', dir, '--dry-run', '--json'], { env: cleanEnv() })).stdout);
+    const json = JSON.parse(
+      (await runCli(['install', 'claude', '--claude-dir', dir, '--dry-run', '--json'], { env: cleanEnv() })).stdout,
+    );
     assert.deepEqual([json.dryRun, json.changed, json.written, json.backupPath], [true, true, false, null]);
     assert.match(json.diff, /^@@ /m);
     assert.equal(read(path), userSettingsText);
@@ -260,9 +321,21 @@ describe('install: the CLI', () => {
   it('passes --home into the hook command when the user chose a home', async () => {
     const root = tempDir('cli-home');
     const home = join(root, 'data');
-    const byFlag = JSON.parse((await runCli(['install', 'codex', '--codex-home', join(root, 'a'), '--home', home, '--json'], { env: cleanEnv() })).stdout);
+    const byFlag = JSON.parse(
+      (
+        await runCli(['install', 'codex', '--codex-home', join(root, 'a'), '--home', home, '--json'], {
+          env: cleanEnv(),
+        })
+      ).stdout,
+    );
     assert.ok(byFlag.command.endsWith(`hook codex --home ${home}`), byFlag.command);
-    const byEnv = JSON.parse((await runCli(['install', 'codex', '--codex-home', join(root, 'b'), '--json'], { env: { ...cleanEnv(), COMMON_MEMORY_HOME: home } })).stdout);
+    const byEnv = JSON.parse(
+      (
+        await runCli(['install', 'codex', '--codex-home', join(root, 'b'), '--json'], {
+          env: { ...cleanEnv(), COMMON_MEMORY_HOME: home },
+        })
+      ).stdout,
+    );
     assert.equal(byEnv.command, byFlag.command);
   });
 
@@ -278,7 +351,10 @@ describe('install: the CLI', () => {
     for (const action of ['install', 'uninstall']) {
       const refused = await runCli([action, 'claude', '--claude-dir', dir], { env: cleanEnv() });
       assert.equal(refused.code, 5, refused.stderr);
-      assert.match(refused.stderr, /hooks\.Stop\[1\] .* is common-memory's Stop hook but was changed: timeout is 30 \(expected 10\)/);
+      assert.match(
+        refused.stderr,
+        /hooks\.Stop\[1\] .* is common-memory's Stop hook but was changed: timeout is 30 \(expected 10\)/,
+      );
       assert.equal(read(path), edited);
       assert.deepEqual(readdirSync(dir).sort(), before);
     }
@@ -291,7 +367,8 @@ describe('install: the CLI', () => {
     const path = writeSettings(dir, userSettingsText);
     assert.equal((await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() })).code, 0);
     const current = hookCommand('claude');
-    const earlier = "'/opt/node-20.1/bin/node' '/old/place/node_modules/common-memory/bin/common-memory.js' hook claude";
+    const earlier =
+      "'/opt/node-20.1/bin/node' '/old/place/node_modules/common-memory/bin/common-memory.js' hook claude";
     const value = JSON.parse(read(path));
     value.hooks.Stop[1].hooks[0].command = earlier;
     value.hooks.SessionStart[0].hooks[0].command = earlier;
@@ -301,7 +378,13 @@ describe('install: the CLI', () => {
 
     const plan = planInstall('claude', { configDir: dir });
     assert.deepEqual(plan.refusals, []);
-    assert.deepEqual(plan.changes.filter((c) => c.change === 'update').map((c) => [c.event, c.group]), [['SessionStart', 0], ['Stop', 1]]);
+    assert.deepEqual(
+      plan.changes.filter((c) => c.change === 'update').map((c) => [c.event, c.group]),
+      [
+        ['SessionStart', 0],
+        ['Stop', 1],
+      ],
+    );
     const result = await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /updated 2 hooks an earlier install wrote \(SessionStart, Stop\)/);
@@ -329,12 +412,27 @@ describe('install: the CLI', () => {
 
   it('refuses to take over a common-memory hook it did not write, and leaves it as it is', async () => {
     const dir = tempDir('cli-foreign');
-    const settings = { hooks: { UserPromptSubmit: [{ matcher: '', hooks: [{ type: 'command', command: 'npx common-memory hook claude' }, { type: 'command', command: 'other' }] }] } };
+    const settings = {
+      hooks: {
+        UserPromptSubmit: [
+          {
+            matcher: '',
+            hooks: [
+              { type: 'command', command: 'npx common-memory hook claude' },
+              { type: 'command', command: 'other' },
+            ],
+          },
+        ],
+      },
+    };
     const text = JSON.stringify(settings, null, 2) + '\n';
     const path = writeSettings(dir, text);
     const refused = await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() });
     assert.equal(refused.code, 5);
-    assert.match(refused.stderr, /hooks\.UserPromptSubmit\[0\] .* runs common-memory but was not written by "common-memory install" \(its group holds 2 handlers\)/);
+    assert.match(
+      refused.stderr,
+      /hooks\.UserPromptSubmit\[0\] .* runs common-memory but was not written by "common-memory install" \(its group holds 2 handlers\)/,
+    );
     assert.equal(read(path), text);
     const nothing = await runCli(['uninstall', 'claude', '--claude-dir', dir], { env: cleanEnv() });
     assert.equal(nothing.code, 5, 'uninstall will not remove it either');
@@ -344,7 +442,12 @@ describe('install: the CLI', () => {
   it('uninstall removes only ours, keeps a backup, and a second uninstall changes nothing', async () => {
     const codexHome = tempDir('cli-uninstall');
     const path = join(codexHome, 'hooks.json');
-    const mine = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh', timeout: 3 }] }], SessionStart: [{ hooks: [{ type: 'command', command: 'hello.sh' }] }] } };
+    const mine = {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh', timeout: 3 }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'hello.sh' }] }],
+      },
+    };
     writeFileSync(path, JSON.stringify(mine, null, 2) + '\n');
     assert.equal((await runCli(['install', 'codex', '--codex-home', codexHome], { env: cleanEnv() })).code, 0);
     const installed = read(path);
@@ -359,7 +462,7 @@ describe('install: the CLI', () => {
     assert.match(again.stdout, /No common-memory Codex hooks .*nothing changed/);
   });
 
-  it('invalid JSON in the user\'s file is refused clearly and nothing is written', async () => {
+  it("invalid JSON in the user's file is refused clearly and nothing is written", async () => {
     const dir = tempDir('cli-invalid');
     const path = writeSettings(dir, '{ "model": "opus", }\n');
     const refused = await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() });
@@ -372,7 +475,9 @@ describe('install: the CLI', () => {
   it('a crash (SIGKILL) between the temp write and the rename leaves the original intact; the next run cleans up', async () => {
     const dir = tempDir('cli-crash');
     const path = writeSettings(dir, userSettingsText);
-    const crashed = await runCli(['install', 'claude', '--claude-dir', dir], { env: { ...cleanEnv(), COMMON_MEMORY_FAULTS: 'installConfig.beforeRename=kill' } });
+    const crashed = await runCli(['install', 'claude', '--claude-dir', dir], {
+      env: { ...cleanEnv(), COMMON_MEMORY_FAULTS: 'installConfig.beforeRename=kill' },
+    });
     assert.equal(crashed.signal, 'SIGKILL');
     assert.equal(read(path), userSettingsText, 'the original is untouched');
     assert.equal(temps(dir).length, 1, 'the killed run left its complete temp file');
@@ -383,7 +488,7 @@ describe('install: the CLI', () => {
     assert.ok(JSON.parse(read(path)).hooks.SessionEnd);
   });
 
-  it('usage errors: unknown client, the other client\'s dir flag', async () => {
+  it("usage errors: unknown client, the other client's dir flag", async () => {
     const unknown = await runCli(['install', 'vim'], { env: cleanEnv() });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /usage: common-memory install codex\|claude/);

@@ -11,8 +11,17 @@ import { storeFiles } from '../source/home.js';
 import { CodexRolloutParser } from '../source/hosts/codex/rollout-parser.js';
 import { CommandEncodingError, encodePrompt } from '../source/hosts/pi/prompt-encoding.js';
 import {
-  CAPACITY_ENV, HOOK_STDIN_MAX_BYTES, HOOK_TAIL_MAX_BYTES, OPERATION_ID_MAX_CHARS, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES,
-  RECORD_MAX_BYTES, REQUEST_BODY_MAX_BYTES, SEQUENCE_MAX, TRANSCRIPT_LINE_MAX_BYTES,
+  CAPACITY_ENV,
+  HOOK_STDIN_MAX_BYTES,
+  HOOK_TAIL_MAX_BYTES,
+  OPERATION_ID_MAX_CHARS,
+  PAGE_LIMIT_MAX,
+  PAGE_LIMIT_MIN,
+  PAGE_MAX_BYTES,
+  RECORD_MAX_BYTES,
+  REQUEST_BODY_MAX_BYTES,
+  SEQUENCE_MAX,
+  TRANSCRIPT_LINE_MAX_BYTES,
 } from '../source/limits.js';
 import { coreSchema } from '../source/store/core-schema.js';
 import { openDatabase, type Db } from '../source/store/database.js';
@@ -33,7 +42,8 @@ function openStore(home: string): Db {
   return db;
 }
 
-const appendNoteDirect = (db: Db, text: string) => commit(db, 'appendNote', (tx) => appendNote(tx, readStoreId(db), { text }));
+const appendNoteDirect = (db: Db, text: string) =>
+  commit(db, 'appendNote', (tx) => appendNote(tx, readStoreId(db), { text }));
 
 /**
  * A string of exactly `bytes` UTF-8 bytes, mostly 4-byte characters (2 UTF-16 units each), then
@@ -53,7 +63,10 @@ export function utf8OfBytes(bytes: number): string {
 function noteOfRecordBytes(bytes: number): string {
   const text = utf8OfBytes(bytes - Buffer.byteLength(JSON.stringify({ text: '' })));
   assert.equal(Buffer.byteLength(JSON.stringify({ text })), bytes);
-  assert.ok(JSON.stringify({ text }).length < RECORD_MAX_BYTES * 0.6, 'in UTF-16 units the record is far under the limit');
+  assert.ok(
+    JSON.stringify({ text }).length < RECORD_MAX_BYTES * 0.6,
+    'in UTF-16 units the record is far under the limit',
+  );
   return text;
 }
 
@@ -61,11 +74,15 @@ function noteOfRecordBytes(bytes: number): string {
 const notes = async (home: string): Promise<number> => {
   const result = await runCli(['log', '--json', '--home', home]);
   assert.equal(result.code, 0, result.stderr);
-  const pages = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { rows: Array<{ kind: string }> });
+  const pages = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { rows: Array<{ kind: string }> });
   return pages.flatMap((page) => page.rows).filter((row) => row.kind === 'client.note').length;
 };
 
-const errorCode = (stderr: string): string => (JSON.parse(stderr.trim().split('\n').pop()!) as { error: { code: string } }).error.code;
+const errorCode = (stderr: string): string =>
+  (JSON.parse(stderr.trim().split('\n').pop()!) as { error: { code: string } }).error.code;
 
 async function assertRecordEdge(home: string): Promise<void> {
   const exact = noteOfRecordBytes(RECORD_MAX_BYTES);
@@ -77,7 +94,9 @@ async function assertRecordEdge(home: string): Promise<void> {
   assert.equal(row.payload.text, exact, 'the note at the limit is stored byte for byte');
 
   const before = await notes(home);
-  const over = await runCli(['note', '-', '--json', '--home', home], { input: noteOfRecordBytes(RECORD_MAX_BYTES + 1) });
+  const over = await runCli(['note', '-', '--json', '--home', home], {
+    input: noteOfRecordBytes(RECORD_MAX_BYTES + 1),
+  });
   assert.equal(over.code, 10, over.stderr);
   assert.equal(errorCode(over.stderr), 'limit_exceeded');
   assert.match(over.stderr, new RegExp(`${RECORD_MAX_BYTES + 1} bytes encoded`));
@@ -112,7 +131,13 @@ function post(home: string, path: string, body: Buffer): Promise<{ status: numbe
   const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')) as { port: number; token: string };
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: info.port, path, method: 'POST', headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port: info.port,
+        path,
+        method: 'POST',
+        headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
@@ -155,14 +180,19 @@ describe('hook limits, through the real hook process', { timeout: 60_000 }, () =
   const inbox = (home: string) => {
     const db = openDatabase(storeFiles(home).core, { readonly: true });
     try {
-      return db.prepare('SELECT event, tail_state AS tailState, tail_to - tail_from AS tailBytes FROM inbox ORDER BY id').all() as Array<{ event: string; tailState: string; tailBytes: number }>;
+      return db
+        .prepare('SELECT event, tail_state AS tailState, tail_to - tail_from AS tailBytes FROM inbox ORDER BY id')
+        .all() as Array<{ event: string; tailState: string; tailBytes: number }>;
     } finally {
       db.close();
     }
   };
   const hookErrors = (home: string): Array<{ code: string; quarantined?: string }> => {
     try {
-      return readFileSync(storeFiles(home).hookErrors, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      return readFileSync(storeFiles(home).hookErrors, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
     } catch {
       return [];
     }
@@ -178,11 +208,18 @@ describe('hook limits, through the real hook process', { timeout: 60_000 }, () =
     const exact = await c.hookBin(home, 'codex', payloadOf(HOOK_STDIN_MAX_BYTES), 'proc-1');
     assert.equal(exact.code, 0, exact.stderr);
     assert.deepEqual(hookErrors(home), []);
-    assert.deepEqual(inbox(home).map((row) => row.event), ['UserPromptSubmit']);
+    assert.deepEqual(
+      inbox(home).map((row) => row.event),
+      ['UserPromptSubmit'],
+    );
 
     const over = await c.hookBin(home, 'codex', payloadOf(HOOK_STDIN_MAX_BYTES + 1), 'proc-1');
     assert.equal(over.code, 0, 'the agent is never blocked');
-    assert.deepEqual(hookErrors(home).map((failure) => [failure.code, failure.quarantined]), [['limit_exceeded', undefined]], 'over the limit nothing is kept, not even in quarantine');
+    assert.deepEqual(
+      hookErrors(home).map((failure) => [failure.code, failure.quarantined]),
+      [['limit_exceeded', undefined]],
+      'over the limit nothing is kept, not even in quarantine',
+    );
     assert.equal(inbox(home).length, 1, 'no envelope for the oversized payload');
   });
 
@@ -204,7 +241,11 @@ describe('hook limits, through the real hook process', { timeout: 60_000 }, () =
       assert.equal((await c.hookBin(home, 'codex', c.payloadFor(stop, transcript), 'proc-1')).code, 0);
       return inbox(home).find((row) => row.event === 'Stop')!;
     };
-    assert.deepEqual(await tailOf(HOOK_TAIL_MAX_BYTES), { event: 'Stop', tailState: 'captured', tailBytes: HOOK_TAIL_MAX_BYTES });
+    assert.deepEqual(await tailOf(HOOK_TAIL_MAX_BYTES), {
+      event: 'Stop',
+      tailState: 'captured',
+      tailBytes: HOOK_TAIL_MAX_BYTES,
+    });
     assert.deepEqual(await tailOf(HOOK_TAIL_MAX_BYTES + 1), { event: 'Stop', tailState: 'over_limit', tailBytes: 0 });
   });
 });
@@ -268,7 +309,8 @@ describe('agent names (AGENT_NAME: 1 to 64 characters)', { timeout: 60_000 }, ()
 describe('page bytes (PAGE_MAX_BYTES)', () => {
   it('rows whose page encoding is exactly the limit share one page; one byte more moves the last row to the next page', () => {
     // Nine multi-byte notes (eight of nearly a record each, the ninth fills the rest); the page's encoding is 2 ("[]") plus each row's JSON and a separator.
-    const pageBytes = (rows: unknown[]) => 2 + rows.reduce<number>((sum, row) => sum + Buffer.byteLength(JSON.stringify(row)) + 1, 0);
+    const pageBytes = (rows: unknown[]) =>
+      2 + rows.reduce<number>((sum, row) => sum + Buffer.byteLength(JSON.stringify(row)) + 1, 0);
     const layout = (extra: number) => {
       const home = tempHome('lim-pagebytes');
       const db = openStore(home);
@@ -301,11 +343,16 @@ describe('sequences (SEQUENCE_MAX)', () => {
     const db = openStore(tempHome('lim-seq'));
     db.prepare("UPDATE heads SET head = ? WHERE stream = 'journal'").run(SEQUENCE_MAX - 1);
     assert.equal(appendNoteDirect(db, '\u00E9').sequence, SEQUENCE_MAX);
-    assert.throws(() => appendNoteDirect(db, '\u00E9\u00E9'), (error: { code?: string }) => error.code === 'counter_exhausted');
+    assert.throws(
+      () => appendNoteDirect(db, '\u00E9\u00E9'),
+      (error: { code?: string }) => error.code === 'counter_exhausted',
+    );
   });
 });
 
-describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via their override)', { timeout: 60_000 }, () => {
+describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via their override)', {
+  timeout: 60_000,
+}, () => {
   it('bodies of exactly the session (or total) capacity are sealed; one byte less capacity rolls the step back', async () => {
     // The multi-byte prompt of the recorded tool turn; the body size is measured with the default capacity.
     const typed = 'TOOL: run echo h\u00E9llo \u{1F600}';
@@ -315,7 +362,13 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via
       const text = readFileSync(t, 'utf8').split('TOOL: run echo hi').join(typed);
       writeFileSync(t, text);
       const files = c.hookFiles('codex', 'b');
-      for (const file of files) c.hookInProcess(home, 'codex', c.payloadFor(file, t, file.endsWith('UserPromptSubmit.json') ? { prompt: typed } : {}), 'proc');
+      for (const file of files)
+        c.hookInProcess(
+          home,
+          'codex',
+          c.payloadFor(file, t, file.endsWith('UserPromptSubmit.json') ? { prompt: typed } : {}),
+          'proc',
+        );
       return home;
     };
     const measured = prepare();
@@ -326,7 +379,10 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via
     const withCapacity = async (session: number, total = 64 * 1024 * 1024) => {
       process.env[CAPACITY_ENV] = `${session}:${total}`;
       try {
-        return await c.flush(prepare()).then((report) => report.complete, (error: { code?: string }) => error.code);
+        return await c.flush(prepare()).then(
+          (report) => report.complete,
+          (error: { code?: string }) => error.code,
+        );
       } finally {
         delete process.env[CAPACITY_ENV];
       }

@@ -29,6 +29,9 @@ describe('terminal columns', () => {
     const frame = (view.lastFrame() ?? '').replace(/\u001b\[[0-9;]*m/g, '');
     view.unmount();
     assert.ok(textColumns(frame) <= 20, `${textColumns(frame)} columns: ${frame}`);
-    assert.ok(frame.trimEnd().endsWith('测试'), `the end of the text and the cursor are visible: ${JSON.stringify(frame)}`);
+    assert.ok(
+      frame.trimEnd().endsWith('测试'),
+      `the end of the text and the cursor are visible: ${JSON.stringify(frame)}`,
+    );
   });
 });

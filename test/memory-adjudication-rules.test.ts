@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideBatch, decideDraft, normalizeStatement, type RecalledItem } from '../source/memory/adjudication-rules.js';
+import {
+  decideBatch,
+  decideDraft,
+  normalizeStatement,
+  type RecalledItem,
+} from '../source/memory/adjudication-rules.js';
 import { readDedupPairs, scoreDedup } from './bench/dedup.js';
 
-const item = (id: string, content: string, revision = 1, sourceKind = 'candidate'): RecalledItem => ({ id, sourceKind, content, revision });
+const item = (id: string, content: string, revision = 1, sourceKind = 'candidate'): RecalledItem => ({
+  id,
+  sourceKind,
+  content,
+  revision,
+});
 
 describe('normalizeStatement', () => {
   const cases: [string, string][] = [
@@ -16,7 +26,9 @@ describe('normalizeStatement', () => {
     ['kebab-case, snake_case and C++', 'kebab-case snake_case and c++'],
     ['...', ''],
   ];
-  for (const [input, expected] of cases) it(`${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => assert.equal(normalizeStatement(input), expected));
+  for (const [input, expected] of cases)
+    it(`${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () =>
+      assert.equal(normalizeStatement(input), expected));
 });
 
 describe('decideDraft', () => {
@@ -101,7 +113,10 @@ describe('decideDraft', () => {
 
   it('is deterministic and does not depend on extra fields', () => {
     const recalled = [item('x', 'Use pnpm.')];
-    assert.deepEqual(decideDraft({ content: 'Use pnpm for builds.' }, recalled), decideDraft({ content: 'Use pnpm for builds.' }, [...recalled]));
+    assert.deepEqual(
+      decideDraft({ content: 'Use pnpm for builds.' }, recalled),
+      decideDraft({ content: 'Use pnpm for builds.' }, [...recalled]),
+    );
   });
 });
 

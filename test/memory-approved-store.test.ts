@@ -6,7 +6,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { encodePreviousScan, scanApprovedRoot } from '../source/memory/approved-projection.js';
-import { approvedCommands, type ApprovedOwner, readProjection, searchApproved, type SyncApprovedInput } from '../source/memory/approved-store.js';
+import {
+  approvedCommands,
+  type ApprovedOwner,
+  readProjection,
+  searchApproved,
+  type SyncApprovedInput,
+} from '../source/memory/approved-store.js';
 import { memoryRoot } from '../source/memory/safe-files.js';
 import { openMemoryState } from '../source/memory/state-database.js';
 import { commit } from '../source/store/transaction.js';
@@ -22,15 +28,41 @@ describe('memorySyncApproved', () => {
     mkdirSync(join(home, 'memory', 'work_fact'), { recursive: true });
     const state = openMemoryState(join(home, 'memory-state.sqlite'));
     const root = memoryRoot(home, 'memory');
-    const write = (id: string, body: string) => writeFileSync(join(home, 'memory', 'work_fact', `${id}.md`), entryText(id, body));
+    const write = (id: string, body: string) =>
+      writeFileSync(join(home, 'memory', 'work_fact', `${id}.md`), entryText(id, body));
     const inputOf = (expectedGeneration: number | null): SyncApprovedInput => {
       const scan = scanApprovedRoot(root, 'user');
       assert.equal(scan.coverage, 'complete', JSON.stringify(scan.problems));
-      return { owner, expectedGeneration, coverage: scan.coverage, unchanged: scan.unchanged, sourceTreeDigest: scan.sourceTreeDigest, scanJson: encodePreviousScan(scan), problems: scan.problems, entries: scan.entries };
+      return {
+        owner,
+        expectedGeneration,
+        coverage: scan.coverage,
+        unchanged: scan.unchanged,
+        sourceTreeDigest: scan.sourceTreeDigest,
+        scanJson: encodePreviousScan(scan),
+        problems: scan.problems,
+        entries: scan.entries,
+      };
     };
-    const store = (input: SyncApprovedInput) => commit(state.db, 'memorySyncApproved', (tx) => approvedCommands.memorySyncApproved.run(tx, {} as never, approvedCommands.memorySyncApproved.schema.parse(input)));
-    const revisions = () => Object.fromEntries((state.db.prepare('SELECT entry_id, revision FROM approved_entries ORDER BY entry_id').all() as Array<{ entry_id: string; revision: number }>).map((r) => [r.entry_id, r.revision]));
-    const ftsRows = () => state.db.prepare("SELECT count(*) FROM approved_fts WHERE approved_fts MATCH 'body'").pluck().get();
+    const store = (input: SyncApprovedInput) =>
+      commit(state.db, 'memorySyncApproved', (tx) =>
+        approvedCommands.memorySyncApproved.run(
+          tx,
+          {} as never,
+          approvedCommands.memorySyncApproved.schema.parse(input),
+        ),
+      );
+    const revisions = () =>
+      Object.fromEntries(
+        (
+          state.db.prepare('SELECT entry_id, revision FROM approved_entries ORDER BY entry_id').all() as Array<{
+            entry_id: string;
+            revision: number;
+          }>
+        ).map((r) => [r.entry_id, r.revision]),
+      );
+    const ftsRows = () =>
+      state.db.prepare("SELECT count(*) FROM approved_fts WHERE approved_fts MATCH 'body'").pluck().get();
 
     write('alpha', 'alpha body one');
     write('beta', 'beta body');
@@ -42,9 +74,16 @@ describe('memorySyncApproved', () => {
     assert.equal(readProjection(state.db, owner)!.generation, 2);
     assert.deepEqual(revisions(), { alpha: 2, beta: 1 }, 'only the changed entry got a new revision');
     assert.equal(ftsRows(), 2);
-    assert.deepEqual(searchApproved(state.db, [owner], 'two', 10).map((hit) => hit.entryId), ['alpha']);
+    assert.deepEqual(
+      searchApproved(state.db, [owner], 'two', 10).map((hit) => hit.entryId),
+      ['alpha'],
+    );
     assert.deepEqual(searchApproved(state.db, [owner], 'one', 10), [], 'the old text is out of the index');
-    assert.deepEqual(searchApproved(state.db, [{ ...owner, worktreeKey: 'c'.repeat(64) }], 'two', 10), [], 'another owner sees nothing');
+    assert.deepEqual(
+      searchApproved(state.db, [{ ...owner, worktreeKey: 'c'.repeat(64) }], 'two', 10),
+      [],
+      'another owner sees nothing',
+    );
     assert.equal(store(inputOf(2)).outcome, 'unchanged');
     assert.equal(readProjection(state.db, owner)!.generation, 2);
     state.db.close();

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { draftCandidates, DRAFTS_PER_TASK_MAX, type DraftType, matchStatement, proseLines } from '../source/memory/builtin-rules.js';
+import {
+  draftCandidates,
+  DRAFTS_PER_TASK_MAX,
+  type DraftType,
+  matchStatement,
+  proseLines,
+} from '../source/memory/builtin-rules.js';
 import { scoreExtraction } from './bench/extraction-rules.js';
 
 // Durable statements a user makes to a coding agent, with the type each should become.
@@ -150,8 +156,14 @@ describe('built-in extraction rules on the labelled utterances', () => {
 
 describe('draftCandidates', () => {
   it('strips the trigger: "remember that X" becomes X', () => {
-    assert.equal(matchStatement('Remember that the staging database is reset every Sunday night.')?.content, 'The staging database is reset every Sunday night.');
-    assert.equal(matchStatement('remember to run prettier before every commit')?.content, 'Run prettier before every commit.');
+    assert.equal(
+      matchStatement('Remember that the staging database is reset every Sunday night.')?.content,
+      'The staging database is reset every Sunday night.',
+    );
+    assert.equal(
+      matchStatement('remember to run prettier before every commit')?.content,
+      'Run prettier before every commit.',
+    );
   });
 
   it('finds the statement in a turn that also pastes a log and asks a question', () => {
@@ -165,7 +177,10 @@ describe('draftCandidates', () => {
       'Why does this happen? From now on, run `npm ci` instead of `npm install` in CI.',
     ].join('\n');
     const drafts = draftCandidates([{ evidenceId: 'turn-7', text }]);
-    assert.deepEqual(drafts.map((draft) => draft.content), ['Run `npm ci` instead of `npm install` in CI.']);
+    assert.deepEqual(
+      drafts.map((draft) => draft.content),
+      ['Run `npm ci` instead of `npm install` in CI.'],
+    );
     assert.deepEqual(drafts[0]!.statements[0]!.evidenceIds, ['turn-7']);
   });
 
@@ -198,12 +213,18 @@ describe('draftCandidates', () => {
   });
 
   it('several sentences of one turn can each be a draft', () => {
-    const drafts = draftCandidates([{ evidenceId: 'x', text: 'We use Vitest for unit tests. Never use `any`. Can you fix the build?' }]);
-    assert.deepEqual(drafts.map((draft) => draft.content).sort(), ['Never use `any`.', 'We use Vitest for unit tests.']);
+    const drafts = draftCandidates([
+      { evidenceId: 'x', text: 'We use Vitest for unit tests. Never use `any`. Can you fix the build?' },
+    ]);
+    assert.deepEqual(drafts.map((draft) => draft.content).sort(), [
+      'Never use `any`.',
+      'We use Vitest for unit tests.',
+    ]);
   });
 
   it('keeps the prose lines of a turn, drops code, logs, diffs and quotes', () => {
-    const text = 'Please look:\n```\ncode here\n```\n2024-01-01 10:00:00 INFO boot\n> quoted\n+added line\nAnd my own words.';
+    const text =
+      'Please look:\n```\ncode here\n```\n2024-01-01 10:00:00 INFO boot\n> quoted\n+added line\nAnd my own words.';
     assert.deepEqual(proseLines(text), ['Please look:', 'And my own words.']);
   });
 

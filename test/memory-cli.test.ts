@@ -20,7 +20,11 @@ describe('memory commands', () => {
     const repo = gitRepo(home, 'repo');
     const other = gitRepo(home, 'other');
     const token = plantedToken();
-    const mine = queueSession(home, repo, ['Always use named exports in TypeScript modules.', 'Can you fix the build?', `Remember that the CI token is ${token} for uploads.`]);
+    const mine = queueSession(home, repo, [
+      'Always use named exports in TypeScript modules.',
+      'Can you fix the build?',
+      `Remember that the CI token is ${token} for uploads.`,
+    ]);
     queueSession(home, other, ['From now on, use pnpm instead of npm in this repo.']);
     await c.flush(home);
     const first = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
@@ -38,7 +42,10 @@ describe('memory commands', () => {
     assert.equal(review.scope, 'project');
     const byStatus = Object.fromEntries(review.candidates.map((cand: { status: string }) => [cand.status, cand]));
     assert.match(byStatus.draft.content, /named exports/);
-    assert.deepEqual(byStatus.draft.statements[0].evidence.map((e: { turnKey: string }) => e.turnKey), [mine.turnKeys[0]]);
+    assert.deepEqual(
+      byStatus.draft.statements[0].evidence.map((e: { turnKey: string }) => e.turnKey),
+      [mine.turnKeys[0]],
+    );
     assert.equal(byStatus.draft.statements[0].evidence[0].sessionKey, mine.sessionKey);
     assert.ok(['typed-fact', 'unverified'].includes(byStatus.draft.statements[0].claimSupport));
     assert.equal(byStatus.quarantined.findings[0].rule, 'github-token');
@@ -49,7 +56,9 @@ describe('memory commands', () => {
     const elsewhere = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: other })).stdout);
     assert.equal(elsewhere.candidates.length, 0, 'another repository sees none of them');
 
-    const again = json((await runCli(['memory', 'extract', '--home', home, '--json', '--since', '2026-01-01'], { cwd: repo })).stdout);
+    const again = json(
+      (await runCli(['memory', 'extract', '--home', home, '--json', '--since', '2026-01-01'], { cwd: repo })).stdout,
+    );
     assert.equal(again.candidates.created, 0);
     assert.equal(again.tasks.created, 0);
 
@@ -59,7 +68,9 @@ describe('memory commands', () => {
     assert.deepEqual([s.state, s.candidates.draft, s.candidates.quarantined, s.tasks.submitted], ['ready', 1, 1, 2]);
     assert.equal(s.lastRun.state, 'done');
 
-    const recall = json((await runCli(['memory', 'recall', 'named', 'exports', '--home', home, '--json'], { cwd: repo })).stdout);
+    const recall = json(
+      (await runCli(['memory', 'recall', 'named', 'exports', '--home', home, '--json'], { cwd: repo })).stdout,
+    );
     assert.equal(recall.items.length, 1);
     assert.deepEqual(Object.keys(recall.items[0]).sort(), ['id', 'rank', 'sourceKind']);
     assert.match(recall.resultSetDigest, /^[0-9a-f]{64}$/);
@@ -68,9 +79,18 @@ describe('memory commands', () => {
   it('bad windows and limits are usage errors (exit 2) that plan nothing; over 200 turns is exit 10', async () => {
     const home = tempHome('memory-cli-bad');
     const repo = gitRepo(home, 'repo');
-    queueSession(home, repo, Array.from({ length: 201 }, (_, i) => `turn ${i}`));
+    queueSession(
+      home,
+      repo,
+      Array.from({ length: 201 }, (_, i) => `turn ${i}`),
+    );
     await c.flush(home);
-    for (const args of [['--since', '2024-01-01', '--until', '2025-06-01'], ['--since', '2026-02-01', '--until', '2026-01-01'], ['--limit', '9'], ['--since', 'yesterday']]) {
+    for (const args of [
+      ['--since', '2024-01-01', '--until', '2025-06-01'],
+      ['--since', '2026-02-01', '--until', '2026-01-01'],
+      ['--limit', '9'],
+      ['--since', 'yesterday'],
+    ]) {
       const bad = await runCli(['memory', 'extract', '--home', home, '--json', ...args], { cwd: repo });
       assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
     }
@@ -93,8 +113,18 @@ describe('memory commands', () => {
     const found = await runCli(['memory', 'lint', file, '--json']);
     assert.equal(found.code, 11, found.stderr);
     assert.ok(!found.stdout.includes(token));
-    assert.deepEqual(json(found.stdout).findings.map((f: { path: string; line: number; column: number; rule: string }) => [f.path, f.line, f.column, f.rule]), [[file, 2, 14, 'github-token']]);
-    const clean = await runCli(['memory', 'lint', '-', '--json'], { input: 'a 40-hex git sha 3b18e512dba79e4c8300dd08aeb37f8e728b8dad is fine' });
+    assert.deepEqual(
+      json(found.stdout).findings.map((f: { path: string; line: number; column: number; rule: string }) => [
+        f.path,
+        f.line,
+        f.column,
+        f.rule,
+      ]),
+      [[file, 2, 14, 'github-token']],
+    );
+    const clean = await runCli(['memory', 'lint', '-', '--json'], {
+      input: 'a 40-hex git sha 3b18e512dba79e4c8300dd08aeb37f8e728b8dad is fine',
+    });
     assert.equal(clean.code, 0, clean.stdout);
     const missing = await runCli(['memory', 'lint', join(dirname(home), 'nope.md')]);
     assert.equal(missing.code, 6);
@@ -120,7 +150,8 @@ describe('memory commands', () => {
   it('two concurrent extract clients through one host never double-claim', async () => {
     const home = tempHome('memory-concurrent');
     const repo = gitRepo(home, 'repo');
-    for (let i = 0; i < 6; i++) queueSession(home, repo, [`Always use named exports in module ${i}.`, `We never squash merge branch ${i}.`]);
+    for (let i = 0; i < 6; i++)
+      queueSession(home, repo, [`Always use named exports in module ${i}.`, `We never squash merge branch ${i}.`]);
     await c.flush(home);
     const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } });
     try {
@@ -129,7 +160,10 @@ describe('memory commands', () => {
         if (Date.now() > deadline) throw new Error('the host did not start within 20 s');
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      const [a, b] = await Promise.all([runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo }), runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo })]);
+      const [a, b] = await Promise.all([
+        runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo }),
+        runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo }),
+      ]);
       assert.equal(a.code, 0, a.stderr);
       assert.equal(b.code, 0, b.stderr);
       const ra = json(a.stdout);
@@ -141,7 +175,11 @@ describe('memory commands', () => {
       const { openDatabase } = await import('../source/store/database.js');
       const db = openDatabase(storeFiles(home).memoryState, { readonly: true });
       try {
-        assert.equal(db.prepare("SELECT count(*) FROM tasks WHERE kind = 'extraction' AND lease_epoch <> 1").pluck().get(), 0, 'no task was claimed twice');
+        assert.equal(
+          db.prepare("SELECT count(*) FROM tasks WHERE kind = 'extraction' AND lease_epoch <> 1").pluck().get(),
+          0,
+          'no task was claimed twice',
+        );
       } finally {
         db.close();
       }
@@ -162,7 +200,8 @@ describe('automatic extraction in a host', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
-  const memoryStatus = async (home: string) => json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+  const memoryStatus = async (home: string) =>
+    json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
 
   it('a host extracts newly sealed turns by itself with the builtin runner; the setting turns it off', async () => {
     for (const setting of ['on', 'off']) {

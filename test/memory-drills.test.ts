@@ -16,7 +16,11 @@ import { queueSession } from './support/memory-corpus.js';
 after(() => c.closeStores());
 
 const SESSIONS = [
-  ['Always use named exports in TypeScript modules.', 'Can you run the tests?', 'We never squash merge feature branches.'],
+  [
+    'Always use named exports in TypeScript modules.',
+    'Can you run the tests?',
+    'We never squash merge feature branches.',
+  ],
   ['From now on, use pnpm instead of npm in this repo.', 'Always use named exports in TypeScript modules!'],
   ['Remember that the staging database is reset every Sunday night.', 'Thanks, that worked.'],
 ];
@@ -35,7 +39,14 @@ async function corpus(label: string): Promise<{ home: string; repo: string }> {
 function outcome(home: string): { candidates: string[]; submissions: number; tasks: string[] } {
   const db = openDatabase(storeFiles(home).memoryState, { readonly: true });
   try {
-    const candidates = (db.prepare("SELECT json_extract(payload_json, '$.content') || ' | ' || status || ' | ' || coalesce(decision, '-') AS row FROM candidates").pluck().all() as string[]).sort();
+    const candidates = (
+      db
+        .prepare(
+          "SELECT json_extract(payload_json, '$.content') || ' | ' || status || ' | ' || coalesce(decision, '-') AS row FROM candidates",
+        )
+        .pluck()
+        .all() as string[]
+    ).sort();
     const submissions = db.prepare('SELECT count(*) FROM submissions').pluck().get() as number;
     const tasks = (db.prepare("SELECT kind || ' ' || status AS row FROM tasks").pluck().all() as string[]).sort();
     return { candidates, submissions, tasks };
@@ -44,7 +55,12 @@ function outcome(home: string): { candidates: string[]; submissions: number; tas
   }
 }
 
-const extract = (home: string, repo: string, env: NodeJS.ProcessEnv = {}) => runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo, env: { COMMON_MEMORY_AUTO_EXTRACT: 'off', ...env }, timeoutMs: 60_000 });
+const extract = (home: string, repo: string, env: NodeJS.ProcessEnv = {}) =>
+  runCli(['memory', 'extract', '--home', home, '--json'], {
+    cwd: repo,
+    env: { COMMON_MEMORY_AUTO_EXTRACT: 'off', ...env },
+    timeoutMs: 60_000,
+  });
 
 describe('kill -9 during an extraction run', async () => {
   const clean = await corpus('drill-clean');
@@ -55,10 +71,17 @@ describe('kill -9 during an extraction run', async () => {
   it('the uninterrupted run: 5 candidates, the duplicate skipped, every task submitted once', () => {
     assert.equal(expected.candidates.length, 5, expected.candidates.join('\n'));
     assert.equal(expected.candidates.filter((row) => row.endsWith('superseded | skip')).length, 1);
-    assert.ok(expected.tasks.every((row) => row.endsWith('submitted')), expected.tasks.join(', '));
+    assert.ok(
+      expected.tasks.every((row) => row.endsWith('submitted')),
+      expected.tasks.join(', '),
+    );
   });
 
-  for (const boundary of ['memoryClaimTask.afterCommit', 'memorySubmitExtraction.afterCommit', 'memorySubmitAdjudication.afterCommit']) {
+  for (const boundary of [
+    'memoryClaimTask.afterCommit',
+    'memorySubmitExtraction.afterCommit',
+    'memorySubmitAdjudication.afterCommit',
+  ]) {
     it(`killed at ${boundary}: the next run ends where an uninterrupted one does, and doctor is clean`, async () => {
       const { home, repo } = await corpus('drill-kill');
       const killed = await extract(home, repo, { COMMON_MEMORY_FAULTS: `${boundary}=kill` });

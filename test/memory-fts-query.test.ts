@@ -62,12 +62,60 @@ describe('buildFtsQuery', () => {
 
 describe('buildFtsQuery against a real FTS5 table (porter)', () => {
   const hostile = [
-    'AND', 'OR', 'NOT', 'NEAR', 'NEAR(', 'NEAR(a b', 'NEAR(a b, 10)', 'a NEAR/3 b', '"', '""', '"""', '"a',
-    "'", '*', 'a*', '*a', '^', '^a', 'a^', ':', 'text:', ':text', 'text:foo', 'nosuchcolumn:foo', '{text}: foo',
-    '-text:foo', '(', ')', '()', '(a OR b', 'a) OR (b', '+', 'a + b', '-', '- a', 'a -b', 'AND OR NOT',
-    'foo AND', 'OR foo', 'NOT foo', 'foo NOT', '(((((((((((a)))))))))))', 'a'.repeat(10_000), '\u0000',
-    'x\u0000y', '\\', "'; DROP TABLE turns; --", 'rank MATCH 1', 'bm25(turns)', '🙂 emoji 🚀', 'ǅ ǈ ǋ',
-    'NEAR("a" "b", 2) AND ^"c"*', 'column:"x" OR {text} : y', `${'OR '.repeat(500)}foo`,
+    'AND',
+    'OR',
+    'NOT',
+    'NEAR',
+    'NEAR(',
+    'NEAR(a b',
+    'NEAR(a b, 10)',
+    'a NEAR/3 b',
+    '"',
+    '""',
+    '"""',
+    '"a',
+    "'",
+    '*',
+    'a*',
+    '*a',
+    '^',
+    '^a',
+    'a^',
+    ':',
+    'text:',
+    ':text',
+    'text:foo',
+    'nosuchcolumn:foo',
+    '{text}: foo',
+    '-text:foo',
+    '(',
+    ')',
+    '()',
+    '(a OR b',
+    'a) OR (b',
+    '+',
+    'a + b',
+    '-',
+    '- a',
+    'a -b',
+    'AND OR NOT',
+    'foo AND',
+    'OR foo',
+    'NOT foo',
+    'foo NOT',
+    '(((((((((((a)))))))))))',
+    'a'.repeat(10_000),
+    '\u0000',
+    'x\u0000y',
+    '\\',
+    "'; DROP TABLE turns; --",
+    'rank MATCH 1',
+    'bm25(turns)',
+    '🙂 emoji 🚀',
+    'ǅ ǈ ǋ',
+    'NEAR("a" "b", 2) AND ^"c"*',
+    'column:"x" OR {text} : y',
+    `${'OR '.repeat(500)}foo`,
     Array.from({ length: 500 }, (_, i) => `t${i}`).join(' OR '),
   ];
   it('runs every hostile input without an error', () => {
@@ -75,7 +123,10 @@ describe('buildFtsQuery against a real FTS5 table (porter)', () => {
     for (const input of hostile) {
       const query = buildFtsQuery(input);
       if (query === null) continue;
-      assert.doesNotThrow(() => index.match(query), `query for ${JSON.stringify(input.slice(0, 40))}: ${query.slice(0, 80)}`);
+      assert.doesNotThrow(
+        () => index.match(query),
+        `query for ${JSON.stringify(input.slice(0, 40))}: ${query.slice(0, 80)}`,
+      );
     }
     index.db.close();
   });
@@ -96,12 +147,52 @@ describe('buildFtsQuery against a real FTS5 table (porter)', () => {
 
   it('5,000 seeded random strings of FTS5 syntax, punctuation and Unicode all run without error', () => {
     const index = turnsIndex(rows);
-    const pieces = ['AND', 'OR', 'NOT', 'NEAR', 'NEAR/2', '(', ')', '"', "'", '*', '^', ':', '{', '}', '-', '+', ',', ' ', '\t', '\n',
-      'text', 'pnpm', 'é', 'ß', '🙂', '\u0000', '\u2028', '\\', '%', '_', '.', '/', 'a', '1', 'İ', '\u0301', '\uFFFD'];
+    const pieces = [
+      'AND',
+      'OR',
+      'NOT',
+      'NEAR',
+      'NEAR/2',
+      '(',
+      ')',
+      '"',
+      "'",
+      '*',
+      '^',
+      ':',
+      '{',
+      '}',
+      '-',
+      '+',
+      ',',
+      ' ',
+      '\t',
+      '\n',
+      'text',
+      'pnpm',
+      'é',
+      'ß',
+      '🙂',
+      '\u0000',
+      '\u2028',
+      '\\',
+      '%',
+      '_',
+      '.',
+      '/',
+      'a',
+      '1',
+      'İ',
+      '\u0301',
+      '\uFFFD',
+    ];
     let seed = 42;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
     for (let i = 0; i < 5000; i += 1) {
-      const input = Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const input = Array.from(
+        { length: 1 + Math.floor(next() * 12) },
+        () => pieces[Math.floor(next() * pieces.length)],
+      ).join('');
       const query = buildFtsQuery(input);
       if (query !== null) assert.doesNotThrow(() => index.match(query), `${JSON.stringify(input)} → ${query}`);
     }

@@ -23,7 +23,6 @@ const day = 86_400_000;
 const SINCE = new Date(Date.now() - 30 * day).toISOString().replace(/\.\d+Z$/, 'Z');
 const UNTIL = new Date(Date.now() + day).toISOString().replace(/\.\d+Z$/, 'Z');
 
-
 interface Rig {
   home: string;
   writer: WriterClient;
@@ -34,9 +33,16 @@ interface Rig {
   close: () => Promise<void>;
 }
 
-async function rig(sessions: Array<{ prompts: string[] }>, before: (home: string) => void = () => {}): Promise<Rig & { keys: ReturnType<typeof queueSession>[] }> {
+async function rig(
+  sessions: Array<{ prompts: string[] }>,
+  before: (home: string) => void = () => {},
+): Promise<Rig & { keys: ReturnType<typeof queueSession>[] }> {
   const home = tempHome('pipeline');
-  const keys = sessions.map((s) => queueSession(home, null, s.prompts, { answer: (i) => `Sure. Remember that I answered ${i}; we use yarn everywhere.` }));
+  const keys = sessions.map((s) =>
+    queueSession(home, null, s.prompts, {
+      answer: (i) => `Sure. Remember that I answered ${i}; we use yarn everywhere.`,
+    }),
+  );
   await c.flush(home);
   before(home);
   const writer = await WriterClient.start(storeFiles(home).core);
@@ -54,7 +60,10 @@ async function rig(sessions: Array<{ prompts: string[] }>, before: (home: string
       opened.push(db);
       return db;
     },
-    extract: (request = {}) => pipeline.extract({ cwd: null, since: SINCE, until: UNTIL, ...request }, () => null).catch((e) => Promise.reject(e)),
+    extract: (request = {}) =>
+      pipeline
+        .extract({ cwd: null, since: SINCE, until: UNTIL, ...request }, () => null)
+        .catch((e) => Promise.reject(e)),
     close: async () => {
       for (const db of opened) db.close();
       core.close();
@@ -80,15 +89,39 @@ describe('extraction with the builtin runner', () => {
       assert.equal(report.candidates.created, 2, JSON.stringify(report));
       assert.equal(report.candidates.stored, 2);
       const db = r.memory();
-      const rows = db.prepare("SELECT candidate_id AS id, json_extract(payload_json, '$.content') AS content, status, decision FROM candidates ORDER BY content").all() as Array<{ id: string; content: string; status: string; decision: string }>;
-      assert.deepEqual(rows.map((row) => [row.status, row.decision]), [['draft', 'store'], ['draft', 'store']]);
-      assert.ok(rows.some((row) => /pnpm/.test(row.content)) && rows.some((row) => /named exports/.test(row.content)), JSON.stringify(rows));
+      const rows = db
+        .prepare(
+          "SELECT candidate_id AS id, json_extract(payload_json, '$.content') AS content, status, decision FROM candidates ORDER BY content",
+        )
+        .all() as Array<{ id: string; content: string; status: string; decision: string }>;
+      assert.deepEqual(
+        rows.map((row) => [row.status, row.decision]),
+        [
+          ['draft', 'store'],
+          ['draft', 'store'],
+        ],
+      );
+      assert.ok(
+        rows.some((row) => /pnpm/.test(row.content)) && rows.some((row) => /named exports/.test(row.content)),
+        JSON.stringify(rows),
+      );
       assert.ok(!rows.some((row) => /yarn|answered/.test(row.content)), 'assistant text is never a memory');
-      const refs = db.prepare('SELECT e.candidate_id AS id, e.turn_key AS turn, e.session_key AS session, a.claim_support AS support FROM evidence_refs e JOIN assessments a USING (candidate_id, statement_id)').all() as Array<{ id: string; turn: string; session: string; support: string }>;
+      const refs = db
+        .prepare(
+          'SELECT e.candidate_id AS id, e.turn_key AS turn, e.session_key AS session, a.claim_support AS support FROM evidence_refs e JOIN assessments a USING (candidate_id, statement_id)',
+        )
+        .all() as Array<{ id: string; turn: string; session: string; support: string }>;
       const pnpm = rows.find((row) => /pnpm/.test(row.content))!;
-      assert.deepEqual(refs.filter((ref) => ref.id === pnpm.id).map((ref) => ref.turn), [r.keys[0]!.turnKeys[1]]);
+      assert.deepEqual(
+        refs.filter((ref) => ref.id === pnpm.id).map((ref) => ref.turn),
+        [r.keys[0]!.turnKeys[1]],
+      );
       assert.ok(refs.every((ref) => ref.session === r.keys[0]!.sessionKey));
-      assert.equal(db.prepare('SELECT count(*) FROM candidate_fts').pluck().get(), 2, 'stored drafts enter the dedup pool');
+      assert.equal(
+        db.prepare('SELECT count(*) FROM candidate_fts').pluck().get(),
+        2,
+        'stored drafts enter the dedup pool',
+      );
     } finally {
       await r.close();
     }
@@ -112,16 +145,27 @@ describe('extraction with the builtin runner', () => {
   });
 
   it('a paraphrased duplicate in a later session is skipped against the stored candidate, not stored twice', async () => {
-    const r = await rig([{ prompts: ['Always use named exports in TypeScript modules.'] }, { prompts: ['Always use named exports in TypeScript modules!'] }]);
+    const r = await rig([
+      { prompts: ['Always use named exports in TypeScript modules.'] },
+      { prompts: ['Always use named exports in TypeScript modules!'] },
+    ]);
     try {
       const report = await r.extract();
       assert.equal(report.candidates.created, 2);
       assert.equal(report.candidates.stored + report.candidates.skipped, 2);
       assert.equal(report.candidates.skipped, 1, JSON.stringify(report));
       const db = r.memory();
-      const skipped = db.prepare("SELECT candidate_id, superseded_by FROM candidates WHERE decision = 'skip'").get() as { candidate_id: string; superseded_by: string };
+      const skipped = db
+        .prepare("SELECT candidate_id, superseded_by FROM candidates WHERE decision = 'skip'")
+        .get() as { candidate_id: string; superseded_by: string };
       assert.ok(skipped.superseded_by.startsWith('cand-'));
-      assert.equal(db.prepare("SELECT relation FROM candidate_provenance WHERE candidate_id = ?").pluck().get(skipped.candidate_id), 'skip');
+      assert.equal(
+        db
+          .prepare('SELECT relation FROM candidate_provenance WHERE candidate_id = ?')
+          .pluck()
+          .get(skipped.candidate_id),
+        'skip',
+      );
       assert.equal(db.prepare('SELECT count(*) FROM candidates').pluck().get(), 2, 'nothing is deleted');
     } finally {
       await r.close();
@@ -135,14 +179,23 @@ describe('extraction with the builtin runner', () => {
       const report = await r.extract();
       assert.equal(report.candidates.quarantined, 1);
       const db = r.memory();
-      const row = db.prepare('SELECT status, findings_json AS findings, payload_json AS payload FROM candidates').get() as { status: string; findings: string; payload: string };
+      const row = db
+        .prepare('SELECT status, findings_json AS findings, payload_json AS payload FROM candidates')
+        .get() as { status: string; findings: string; payload: string };
       assert.equal(row.status, 'quarantined');
       assert.ok(!row.findings.includes(token), 'findings never hold the secret');
       const findings = JSON.parse(row.findings) as Array<{ rule: string; severity: string; excerpt: string }>;
-      assert.ok(findings.some((f) => f.rule === 'github-token' && f.severity === 'block'), row.findings);
+      assert.ok(
+        findings.some((f) => f.rule === 'github-token' && f.severity === 'block'),
+        row.findings,
+      );
       const masked = (JSON.parse(row.payload) as { masked: { content: string } }).masked.content;
       assert.ok(!masked.includes(token) && masked.includes('ghp_…'));
-      assert.equal(db.prepare('SELECT count(*) FROM candidate_fts').pluck().get(), 0, 'a quarantined candidate is never in the pool');
+      assert.equal(
+        db.prepare('SELECT count(*) FROM candidate_fts').pluck().get(),
+        0,
+        'a quarantined candidate is never in the pool',
+      );
     } finally {
       await r.close();
     }
@@ -151,9 +204,18 @@ describe('extraction with the builtin runner', () => {
   it('more than 200 matching turns is refused, never cut; a window over 366 days or reversed is refused', async () => {
     const r = await rig([{ prompts: Array.from({ length: 201 }, (_, i) => `note number ${i}`) }]);
     try {
-      await assert.rejects(r.extract(), (e: Error & { code?: string }) => e.code === 'limit_exceeded' && /201 turns/.test(e.message));
-      await assert.rejects(r.extract({ since: '2024-01-01', until: '2025-01-02' }), (e: Error & { code?: string }) => e.code === 'usage' && /366/.test(e.message));
-      await assert.rejects(r.extract({ since: '2025-01-02', until: '2025-01-01' }), (e: Error & { code?: string }) => e.code === 'usage' && /reversed/.test(e.message));
+      await assert.rejects(
+        r.extract(),
+        (e: Error & { code?: string }) => e.code === 'limit_exceeded' && /201 turns/.test(e.message),
+      );
+      await assert.rejects(
+        r.extract({ since: '2024-01-01', until: '2025-01-02' }),
+        (e: Error & { code?: string }) => e.code === 'usage' && /366/.test(e.message),
+      );
+      await assert.rejects(
+        r.extract({ since: '2025-01-02', until: '2025-01-01' }),
+        (e: Error & { code?: string }) => e.code === 'usage' && /reversed/.test(e.message),
+      );
       const db = r.memory();
       assert.equal(db.prepare('SELECT count(*) FROM tasks').pluck().get(), 0, 'nothing was planned');
     } finally {
@@ -167,10 +229,28 @@ describe('driven pi agents', () => {
     const r = await rig([], (home) => {
       const db = openDatabase(storeFiles(home).core);
       commit(db, 'test', (tx) => {
-        const rows = [['user', 'u-1', 'We prefer composition over inheritance in the service layer.'], ['assistant', 'a-1', 'Noted. Always use classes everywhere.']] as const;
+        const rows = [
+          ['user', 'u-1', 'We prefer composition over inheritance in the service layer.'],
+          ['assistant', 'a-1', 'Noted. Always use classes everywhere.'],
+        ] as const;
         for (const [role, id, text] of rows) {
-          const { sequence } = appendJournal(tx, { kind: 'test', agentId: 'agent-1', generationId: 'gen-1', operationId: null, canonicalMessageId: id, payload: {} });
-          insertTimeline(tx, { messageId: id, role, payload: { role, content: [{ type: 'text', text }] }, agentId: 'agent-1', generationId: 'gen-1', operationId: null, sourceJournalSequence: sequence });
+          const { sequence } = appendJournal(tx, {
+            kind: 'test',
+            agentId: 'agent-1',
+            generationId: 'gen-1',
+            operationId: null,
+            canonicalMessageId: id,
+            payload: {},
+          });
+          insertTimeline(tx, {
+            messageId: id,
+            role,
+            payload: { role, content: [{ type: 'text', text }] },
+            agentId: 'agent-1',
+            generationId: 'gen-1',
+            operationId: null,
+            sourceJournalSequence: sequence,
+          });
         }
       });
       db.close();
@@ -180,10 +260,20 @@ describe('driven pi agents', () => {
       assert.equal(report.turns, 1);
       assert.equal(report.candidates.created, 1, JSON.stringify(report));
       const db = r.memory();
-      assert.match(db.prepare("SELECT json_extract(payload_json, '$.content') FROM candidates").pluck().get() as string, /composition over inheritance/);
-      assert.deepEqual(db.prepare('SELECT client, session_key, turn_key FROM evidence_refs').raw().all(), [['pi', 'gen-1', 'u-1']]);
-      const task = JSON.parse(db.prepare("SELECT task_json FROM tasks WHERE kind = 'extraction'").pluck().get() as string).task;
-      assert.match(task.chunk.transcript, /<<past-user evidence=e1>>\nWe prefer composition[\s\S]*<<past-assistant>>\nNoted\./);
+      assert.match(
+        db.prepare("SELECT json_extract(payload_json, '$.content') FROM candidates").pluck().get() as string,
+        /composition over inheritance/,
+      );
+      assert.deepEqual(db.prepare('SELECT client, session_key, turn_key FROM evidence_refs').raw().all(), [
+        ['pi', 'gen-1', 'u-1'],
+      ]);
+      const task = JSON.parse(
+        db.prepare("SELECT task_json FROM tasks WHERE kind = 'extraction'").pluck().get() as string,
+      ).task;
+      assert.match(
+        task.chunk.transcript,
+        /<<past-user evidence=e1>>\nWe prefer composition[\s\S]*<<past-assistant>>\nNoted\./,
+      );
       assert.equal(task.evidenceCatalog.length, 1, 'only the user row is evidence');
     } finally {
       await r.close();
@@ -205,11 +295,19 @@ describe('tasks and submissions', () => {
       const taskId = await plannedTask(r);
       const again = await r.writer.call('memoryClaimTask', { holder: 'other', leaseMs: 60_000, taskIds: [taskId] });
       assert.equal(again.claim, null, 'a submitted task is never re-claimed');
-      const refused = await r.writer.call('memorySubmitExtraction', { taskId, claimToken: 'not-the-token', output: '{}' });
+      const refused = await r.writer.call('memorySubmitExtraction', {
+        taskId,
+        claimToken: 'not-the-token',
+        output: '{}',
+      });
       assert.equal(refused.outcome, 'conflict', 'a different answer after the accepted one is refused and audited');
       const db = r.memory();
       assert.equal(db.prepare('SELECT count(*) FROM submission_conflicts').pluck().get(), 1);
-      assert.equal(db.prepare('SELECT count(*) FROM submissions').pluck().get(), 2, 'one accepted submission per task (extraction + adjudication)');
+      assert.equal(
+        db.prepare('SELECT count(*) FROM submissions').pluck().get(),
+        2,
+        'one accepted submission per task (extraction + adjudication)',
+      );
     } finally {
       await r.close();
     }
@@ -219,18 +317,47 @@ describe('tasks and submissions', () => {
     const r = await rig([{ prompts: PROMPTS }]);
     try {
       // Plan without running: a zero-limit run is refused, so plan with limit 1 on an empty runner map instead.
-      const planner = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('runner down')) }]]), 'h1');
+      const planner = new ExtractionPipeline(
+        r.writer,
+        r.core,
+        new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('runner down')) }]]),
+        'h1',
+      );
       const first = await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.equal(first.tasks.failed, 1);
       assert.match(first.failures[0]!, /runner down/);
       const taskId = r.memory().prepare("SELECT task_id FROM tasks WHERE kind = 'extraction'").pluck().get() as string;
-      const stored = JSON.parse(r.memory().prepare('SELECT task_json FROM tasks WHERE task_id = ?').pluck().get(taskId) as string).task;
-      const good = { format: FORMATS.draftBatch, taskId, binding: stored.binding, candidates: [{ content: 'Use pnpm.', type: 'work_method', priority: 50, confidence: 'high', scene: null, statements: [{ statementId: 's1', text: 'Use pnpm.', evidenceIds: ['e2'] }] }] };
+      const stored = JSON.parse(
+        r.memory().prepare('SELECT task_json FROM tasks WHERE task_id = ?').pluck().get(taskId) as string,
+      ).task;
+      const good = {
+        format: FORMATS.draftBatch,
+        taskId,
+        binding: stored.binding,
+        candidates: [
+          {
+            content: 'Use pnpm.',
+            type: 'work_method',
+            priority: 50,
+            confidence: 'high',
+            scene: null,
+            statements: [{ statementId: 's1', text: 'Use pnpm.', evidenceIds: ['e2'] }],
+          },
+        ],
+      };
       const bad = [
         ['not json', /not JSON/],
         [JSON.stringify({ ...good, format: 'something-else@v1' }), /format/],
         [JSON.stringify({ ...good, extra: 1 }), /does not match/],
-        [JSON.stringify({ ...good, candidates: [{ ...good.candidates[0], statements: [{ statementId: 's1', text: 'x', evidenceIds: ['e99'] }] }] }), /not in the task's evidence catalogue/],
+        [
+          JSON.stringify({
+            ...good,
+            candidates: [
+              { ...good.candidates[0], statements: [{ statementId: 's1', text: 'x', evidenceIds: ['e99'] }] },
+            ],
+          }),
+          /not in the task's evidence catalogue/,
+        ],
       ] as const;
       let attempts = 1;
       for (const [output, reason] of bad) {
@@ -249,11 +376,23 @@ describe('tasks and submissions', () => {
       await r.writer.call('memoryRetryTask', { taskId });
       const { claim } = await r.writer.call('memoryClaimTask', { holder: 'h3', leaseMs: 60_000, taskIds: [taskId] });
       assert.ok(claim);
-      const accepted = await r.writer.call('memorySubmitExtraction', { taskId, claimToken: claim.claimToken, output: JSON.stringify(good) });
+      const accepted = await r.writer.call('memorySubmitExtraction', {
+        taskId,
+        claimToken: claim.claimToken,
+        output: JSON.stringify(good),
+      });
       assert.equal(accepted.outcome, 'accepted');
-      const replay = await r.writer.call('memorySubmitExtraction', { taskId, claimToken: claim.claimToken, output: JSON.stringify(good) });
+      const replay = await r.writer.call('memorySubmitExtraction', {
+        taskId,
+        claimToken: claim.claimToken,
+        output: JSON.stringify(good),
+      });
       assert.deepEqual({ ...replay, replayed: undefined }, { ...accepted, replayed: undefined });
-      assert.equal((replay as { replayed: boolean }).replayed, true, 'a replay returns the stored outcome and creates nothing');
+      assert.equal(
+        (replay as { replayed: boolean }).replayed,
+        true,
+        'a replay returns the stored outcome and creates nothing',
+      );
       assert.equal(r.memory().prepare('SELECT count(*) FROM candidates').pluck().get(), 1);
     } finally {
       await r.close();
@@ -263,19 +402,34 @@ describe('tasks and submissions', () => {
   it('an expired lease can be re-claimed; the old holder is refused by the token check', async () => {
     const r = await rig([{ prompts: PROMPTS }]);
     try {
-      const planner = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('down')) }]]), 'h1');
+      const planner = new ExtractionPipeline(
+        r.writer,
+        r.core,
+        new Map([['builtin', { name: 'builtin', offline: true, run: () => Promise.reject(new Error('down')) }]]),
+        'h1',
+      );
       await planner.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       const taskId = r.memory().prepare("SELECT task_id FROM tasks WHERE kind = 'extraction'").pluck().get() as string;
       const old = (await r.writer.call('memoryClaimTask', { holder: 'old', leaseMs: 1000, taskIds: [taskId] })).claim!;
-      assert.equal((await r.writer.call('memoryClaimTask', { holder: 'new', leaseMs: 60_000, taskIds: [taskId] })).claim, null, 'a live lease is exclusive');
+      assert.equal(
+        (await r.writer.call('memoryClaimTask', { holder: 'new', leaseMs: 60_000, taskIds: [taskId] })).claim,
+        null,
+        'a live lease is exclusive',
+      );
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      const fresh = (await r.writer.call('memoryClaimTask', { holder: 'new', leaseMs: 60_000, taskIds: [taskId] })).claim!;
+      const fresh = (await r.writer.call('memoryClaimTask', { holder: 'new', leaseMs: 60_000, taskIds: [taskId] }))
+        .claim!;
       assert.ok(fresh && fresh.leaseEpoch === old.leaseEpoch + 1);
-      const stored = JSON.parse(r.memory().prepare('SELECT task_json FROM tasks WHERE task_id = ?').pluck().get(taskId) as string).task;
+      const stored = JSON.parse(
+        r.memory().prepare('SELECT task_json FROM tasks WHERE task_id = ?').pluck().get(taskId) as string,
+      ).task;
       const output = JSON.stringify({ format: FORMATS.draftBatch, taskId, binding: stored.binding, candidates: [] });
       const lost = await r.writer.call('memorySubmitExtraction', { taskId, claimToken: old.claimToken, output });
       assert.equal(lost.outcome, 'lease_lost');
-      assert.equal((await r.writer.call('memorySubmitExtraction', { taskId, claimToken: fresh.claimToken, output })).outcome, 'accepted');
+      assert.equal(
+        (await r.writer.call('memorySubmitExtraction', { taskId, claimToken: fresh.claimToken, output })).outcome,
+        'accepted',
+      );
     } finally {
       await r.close();
     }
@@ -297,9 +451,19 @@ describe('adjudication compare-and-swap', () => {
             const db = openDatabase(storeFiles(r.home).memoryState);
             const owner = work.task.binding.owner;
             const rowid = db
-              .prepare("INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status) VALUES ('entry-1', ?, ?, 1, ?, '{}', ?, 'active')")
-              .run(owner.repositoryKey, owner.worktreeKey, '0'.repeat(64), 'Always use named exports in TypeScript modules.').lastInsertRowid;
-            db.prepare('INSERT INTO approved_fts (rowid, searchable_text) VALUES (?, ?)').run(rowid, 'Always use named exports in TypeScript modules.');
+              .prepare(
+                "INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status) VALUES ('entry-1', ?, ?, 1, ?, '{}', ?, 'active')",
+              )
+              .run(
+                owner.repositoryKey,
+                owner.worktreeKey,
+                '0'.repeat(64),
+                'Always use named exports in TypeScript modules.',
+              ).lastInsertRowid;
+            db.prepare('INSERT INTO approved_fts (rowid, searchable_text) VALUES (?, ?)').run(
+              rowid,
+              'Always use named exports in TypeScript modules.',
+            );
             db.close();
           }
           return builtinRunner.run(work, options);
@@ -311,18 +475,29 @@ describe('adjudication compare-and-swap', () => {
       assert.equal(report.candidates.skipped, 1, 'the new task decided against the new pool');
       assert.equal(report.candidates.stored, 0);
       const db = r.memory();
-      const tasks = db.prepare("SELECT task_id AS id, status, superseded_by AS next, last_error AS error FROM tasks WHERE kind = 'adjudication' ORDER BY created_at_ms, status DESC").all() as Array<{ id: string; status: string; next: string | null; error: string | null }>;
+      const tasks = db
+        .prepare(
+          "SELECT task_id AS id, status, superseded_by AS next, last_error AS error FROM tasks WHERE kind = 'adjudication' ORDER BY created_at_ms, status DESC",
+        )
+        .all() as Array<{ id: string; status: string; next: string | null; error: string | null }>;
       const stale = tasks.find((t) => t.status === 'stale')!;
       assert.ok(stale.next && tasks.some((t) => t.id === stale.next && t.status === 'submitted'));
       assert.match(stale.error!, /pool changed/);
-      assert.equal(db.prepare("SELECT superseded_by FROM candidates").pluck().get(), 'approved:entry-1');
+      assert.equal(db.prepare('SELECT superseded_by FROM candidates').pluck().get(), 'approved:entry-1');
     } finally {
       await r.close();
     }
   });
 
   it('update and merge may target existing memory only; a draft targeting a sibling draft rejects the whole result', async () => {
-    const r = await rig([{ prompts: ['Always use named exports in TypeScript modules.', 'We prefer composition over inheritance in the service layer.'] }]);
+    const r = await rig([
+      {
+        prompts: [
+          'Always use named exports in TypeScript modules.',
+          'We prefer composition over inheritance in the service layer.',
+        ],
+      },
+    ]);
     try {
       let seen: string | undefined;
       const sneaky = {
@@ -346,9 +521,16 @@ describe('adjudication compare-and-swap', () => {
       const pipeline = new ExtractionPipeline(r.writer, r.core, new Map([['builtin', sneaky]]), 'h');
       const report = await pipeline.extract({ cwd: null, since: SINCE, until: UNTIL }, () => null);
       assert.ok(seen);
-      assert.ok(report.failures.some((f) => /a draft of the same batch/.test(f)), JSON.stringify(report.failures));
+      assert.ok(
+        report.failures.some((f) => /a draft of the same batch/.test(f)),
+        JSON.stringify(report.failures),
+      );
       const db = r.memory();
-      assert.equal(db.prepare("SELECT count(*) FROM candidates WHERE adjudication = 'pending'").pluck().get(), 2, 'nothing applied');
+      assert.equal(
+        db.prepare("SELECT count(*) FROM candidates WHERE adjudication = 'pending'").pluck().get(),
+        2,
+        'nothing applied',
+      );
       assert.equal(db.prepare('SELECT count(*) FROM candidate_fts').pluck().get(), 0);
     } finally {
       await r.close();

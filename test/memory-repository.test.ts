@@ -10,7 +10,11 @@ const root = mkdtempSync(join(tmpdir(), 'memory-repository-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
 
 function repository(name: string): string {
   const dir = join(root, name);

@@ -10,15 +10,25 @@ describe('fuseRrf (recall-rrf@1)', () => {
   const cases: { name: string; lists: { sourceKind: string; id: string }[][]; expected: string[] }[] = [
     { name: 'no lists', lists: [], expected: [] },
     { name: 'two empty lists', lists: [[], []], expected: [] },
-    { name: 'one list keeps its order', lists: [[c('z'), c('a'), c('m')]], expected: ['candidate:z', 'candidate:a', 'candidate:m'] },
+    {
+      name: 'one list keeps its order',
+      lists: [[c('z'), c('a'), c('m')]],
+      expected: ['candidate:z', 'candidate:a', 'candidate:m'],
+    },
     {
       name: 'an item in both lists beats items in one',
-      lists: [[a('1'), a('2')], [c('9'), a('2')]],
+      lists: [
+        [a('1'), a('2')],
+        [c('9'), a('2')],
+      ],
       expected: ['approved:2', 'approved:1', 'candidate:9'],
     },
     {
       name: 'equal ranks in two lists tie; tie broken by sourceKind then id',
-      lists: [[c('b'), c('x')], [a('b'), a('a')]],
+      lists: [
+        [c('b'), c('x')],
+        [a('b'), a('a')],
+      ],
       expected: ['approved:b', 'candidate:b', 'approved:a', 'candidate:x'],
     },
     {
@@ -50,7 +60,10 @@ describe('fuseRrf (recall-rrf@1)', () => {
   });
 
   it('k changes the weights: with a small k rank 1 of one list beats ranks 3+3 of two', () => {
-    const lists = [[a('top'), a('p'), a('both')], [c('q'), c('r'), a('both')]];
+    const lists = [
+      [a('top'), a('p'), a('both')],
+      [c('q'), c('r'), a('both')],
+    ];
     assert.equal(fuseRrf(lists, 60)[0]!.id, 'both');
     assert.equal(fuseRrf(lists, 0.5)[0]!.id, 'top');
   });
@@ -62,7 +75,8 @@ describe('fuseRrf (recall-rrf@1)', () => {
   });
 
   it('refuses a constant that is not a positive number', () => {
-    for (const k of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) assert.throws(() => fuseRrf([[a('1')]], k), RangeError);
+    for (const k of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
+      assert.throws(() => fuseRrf([[a('1')]], k), RangeError);
   });
 
   it('keeps the caller’s extra fields out of the result', () => {
@@ -76,7 +90,11 @@ describe('recall digests', () => {
   it('are lower-case sha256 hex and stable', () => {
     assert.match(recallQueryDigest(query), /^[0-9a-f]{64}$/);
     assert.equal(recallQueryDigest(query), recallQueryDigest({ ...query }));
-    assert.equal(recallQueryDigest(query), recallQueryDigest({ ...query, k: RRF_K }), 'the default k is the explicit 60');
+    assert.equal(
+      recallQueryDigest(query),
+      recallQueryDigest({ ...query, k: RRF_K }),
+      'the default k is the explicit 60',
+    );
   });
   it('a change of query, limit or constant changes the query digest', () => {
     const base = recallQueryDigest(query);

@@ -32,7 +32,10 @@ describe('secret lint on the corpus', () => {
 
   it('every rule has at least one secret in the corpus', () => {
     const covered = new Set(corpus.map((entry) => entry.rule));
-    assert.deepEqual(SECRET_RULE_NAMES.filter((name) => !covered.has(name)), []);
+    assert.deepEqual(
+      SECRET_RULE_NAMES.filter((name) => !covered.has(name)),
+      [],
+    );
   });
 
   it('recall 1.0 on secrets, no false positive on high-entropy non-secrets (the bench figures)', () => {
@@ -46,7 +49,10 @@ describe('secret lint on the corpus', () => {
     for (const entry of corpus.filter((e) => e.kind === 'secret')) {
       for (const finding of lintText(entry.text)) {
         const secret = entry.text.slice(finding.offset, finding.offset + finding.length);
-        assert.ok(!finding.excerpt.includes(secret.slice(4, 12)) || secret.length <= 4, `${entry.id}: ${finding.excerpt}`);
+        assert.ok(
+          !finding.excerpt.includes(secret.slice(4, 12)) || secret.length <= 4,
+          `${entry.id}: ${finding.excerpt}`,
+        );
         assert.equal(finding.excerpt, maskSecret(secret));
         assert.ok(!formatFinding(finding).includes(secret.slice(4, 12)));
       }
@@ -88,7 +94,10 @@ describe('secret lint rules', () => {
   it('overlapping findings keep the most specific rule', () => {
     const token = expandTemplate('overlap', '{{cat:gh:p_}}{{rand:base62:36}}');
     const findings = lintText(`GITHUB_TOKEN=${token}`);
-    assert.deepEqual(findings.map((f) => f.rule), ['github-token']);
+    assert.deepEqual(
+      findings.map((f) => f.rule),
+      ['github-token'],
+    );
   });
 
   it('placeholders, environment references and code are not keyword secrets', () => {
@@ -108,7 +117,10 @@ describe('secret lint rules', () => {
   });
 
   it('a PEM block is one finding from BEGIN to END, over several lines', () => {
-    const text = expandTemplate('pem', 'key:\n{{cat:-----BEGIN PRIV:ATE KEY-----}}\n{{rand:base64:64}}\n{{cat:-----END PRIV:ATE KEY-----}}\nafter');
+    const text = expandTemplate(
+      'pem',
+      'key:\n{{cat:-----BEGIN PRIV:ATE KEY-----}}\n{{rand:base64:64}}\n{{cat:-----END PRIV:ATE KEY-----}}\nafter',
+    );
     const findings = lintText(text);
     assert.equal(findings.length, 1);
     assert.equal(findings[0]!.line, 2);
@@ -126,16 +138,42 @@ describe('secret lint rules', () => {
 
 describe('secret lint on random text', () => {
   it('2,000 seeded random texts: no error, findings inside the text, in order, never overlapping, excerpts masked', () => {
-    const pieces = ['ghp_', 'sk-', 'AKIA', 'password=', 'token: ', '://', 'u:p@', 'eyJ', '.', '-----BEGIN PRIVATE KEY-----', '\n', ' ', '"',
-      'Zq8mT2wL5pR9xK3v', 'aB3dE5gH7jK9mN1pQ2sT4', '0123456789abcdef', 'é🙂', 'session_id=', 'Bearer ', '=='];
+    const pieces = [
+      'ghp_',
+      'sk-',
+      'AKIA',
+      'password=',
+      'token: ',
+      '://',
+      'u:p@',
+      'eyJ',
+      '.',
+      '-----BEGIN PRIVATE KEY-----',
+      '\n',
+      ' ',
+      '"',
+      'Zq8mT2wL5pR9xK3v',
+      'aB3dE5gH7jK9mN1pQ2sT4',
+      '0123456789abcdef',
+      'é🙂',
+      'session_id=',
+      'Bearer ',
+      '==',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
     for (let i = 0; i < 2000; i += 1) {
-      const text = Array.from({ length: 1 + Math.floor(next() * 20) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const text = Array.from(
+        { length: 1 + Math.floor(next() * 20) },
+        () => pieces[Math.floor(next() * pieces.length)],
+      ).join('');
       const findings = lintText(text);
       let end = 0;
       for (const finding of findings) {
-        assert.ok(finding.offset >= end && finding.length > 0 && finding.offset + finding.length <= text.length, JSON.stringify({ text, finding }));
+        assert.ok(
+          finding.offset >= end && finding.length > 0 && finding.offset + finding.length <= text.length,
+          JSON.stringify({ text, finding }),
+        );
         end = finding.offset + finding.length;
         const secret = text.slice(finding.offset, finding.offset + finding.length);
         assert.equal(finding.excerpt, maskSecret(secret));
@@ -166,7 +204,10 @@ describe('entropy', () => {
 
   it('flags random base64 of 20+ characters, not 19', () => {
     const token = expandTemplate('entropy', '{{rand:base64url:40}}');
-    assert.deepEqual(lintText(`value ${token} end`).map((f) => f.rule), ['high-entropy-string']);
+    assert.deepEqual(
+      lintText(`value ${token} end`).map((f) => f.rule),
+      ['high-entropy-string'],
+    );
     assert.ok(shannonEntropy('aB3dE5gH7jK9mN1pQ2s') > 4);
     assert.deepEqual(lintText('value aB3dE5gH7jK9mN1pQ2s end'), [], '19 characters');
   });
@@ -182,12 +223,25 @@ describe('speed', () => {
       // Generous for a loaded 2-core machine; the bench reports the real figure (a few ms).
       assert.ok(ms < 250, `${name}: ${ms} ms`);
     }
-    for (const entry of corpus) assert.deepEqual(lintText(entry.text, { prefilter: false }), lintText(entry.text), entry.id);
+    for (const entry of corpus)
+      assert.deepEqual(lintText(entry.text, { prefilter: false }), lintText(entry.text), entry.id);
   });
 
   it('64 KiB of a rule’s own prefix repeated stays in linear time', () => {
     const fill = (unit: string) => unit.repeat(Math.ceil(65536 / unit.length)).slice(0, 65536);
-    const units = ['eyJ', 'eyJa.', 'password=', 'password ', 'a://b:', 'x://u:p@', '-----BEGIN PRIVATE KEY-----', 'ghp_', 'sk-', 'Bearer ', 'AKIA'];
+    const units = [
+      'eyJ',
+      'eyJa.',
+      'password=',
+      'password ',
+      'a://b:',
+      'x://u:p@',
+      '-----BEGIN PRIVATE KEY-----',
+      'ghp_',
+      'sk-',
+      'Bearer ',
+      'AKIA',
+    ];
     for (const unit of units) {
       const line = fill(unit);
       lintText(line);

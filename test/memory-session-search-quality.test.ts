@@ -15,8 +15,14 @@ describe('session search quality on the labelled conversation', () => {
     const { recall } = measureSearchQuality();
     const ours = recall['buildFtsQuery']!;
     for (const baseline of ['phrase', 'and-terms']) {
-      assert.ok(ours.at5 > recall[baseline]!.at5 + 0.5, `recall@5 ${ours.at5} against ${baseline} ${recall[baseline]!.at5}`);
-      assert.ok(ours.at10 > recall[baseline]!.at10 + 0.5, `recall@10 ${ours.at10} against ${baseline} ${recall[baseline]!.at10}`);
+      assert.ok(
+        ours.at5 > recall[baseline]!.at5 + 0.5,
+        `recall@5 ${ours.at5} against ${baseline} ${recall[baseline]!.at5}`,
+      );
+      assert.ok(
+        ours.at10 > recall[baseline]!.at10 + 0.5,
+        `recall@10 ${ours.at10} against ${baseline} ${recall[baseline]!.at10}`,
+      );
     }
     assert.ok(ours.at5 >= 0.8 && ours.at10 >= 0.85, JSON.stringify(ours));
   });

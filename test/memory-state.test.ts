@@ -10,7 +10,8 @@ import { migrate, schemaVersion } from '../source/store/migrations.js';
 import { WriterClient } from '../source/workers/writer-client.js';
 import { tempHome } from './support/cli.js';
 
-const schemaOf = (db: Db) => db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();
+const schemaOf = (db: Db) =>
+  db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();
 
 function freshHome(): string {
   const home = tempHome('memory-state');
@@ -22,8 +23,26 @@ describe('memory-state migrations', () => {
   it('creates the file 0600 with every table, a persistent UUID, and a rerun changes nothing', () => {
     const path = storeFiles(freshHome()).memoryState;
     const first = openMemoryState(path);
-    const tables = (first.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-    for (const table of ['tasks', 'submissions', 'submission_conflicts', 'chunks', 'candidates', 'candidate_fts', 'evidence_refs', 'assessments', 'candidate_projection', 'approved_entries', 'approved_fts', 'approved_projection', 'authorization_log', 'runner_conformance', 'repository_bindings']) {
+    const tables = (
+      first.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+    ).map((r) => r.name);
+    for (const table of [
+      'tasks',
+      'submissions',
+      'submission_conflicts',
+      'chunks',
+      'candidates',
+      'candidate_fts',
+      'evidence_refs',
+      'assessments',
+      'candidate_projection',
+      'approved_entries',
+      'approved_fts',
+      'approved_projection',
+      'authorization_log',
+      'runner_conformance',
+      'repository_bindings',
+    ]) {
       assert.ok(tables.includes(table), `table ${table} exists`);
     }
     first.db.close();
@@ -53,11 +72,25 @@ describe('memory-state migrations', () => {
     const db = openDatabase(path);
     db.pragma(`user_version = ${memoryStateSchema.steps.length + 5}`);
     db.close();
-    assert.throws(() => openMemoryState(path), (error: unknown) => error instanceof CmError && error.code === 'memory_unavailable' && /newer/.test(error.message) && /Capture and core.sqlite are not affected/.test(error.message));
-    assert.throws(() => openMemoryStateReadOnly(path), (error: unknown) => error instanceof CmError && error.code === 'memory_unavailable');
+    assert.throws(
+      () => openMemoryState(path),
+      (error: unknown) =>
+        error instanceof CmError &&
+        error.code === 'memory_unavailable' &&
+        /newer/.test(error.message) &&
+        /Capture and core.sqlite are not affected/.test(error.message),
+    );
+    assert.throws(
+      () => openMemoryStateReadOnly(path),
+      (error: unknown) => error instanceof CmError && error.code === 'memory_unavailable',
+    );
     const damaged = storeFiles(freshHome()).memoryState;
     writeFileSync(damaged, 'not a database at all, just bytes'.repeat(200), { mode: 0o600 });
-    assert.throws(() => openMemoryState(damaged), (error: unknown) => error instanceof CmError && error.code === 'memory_unavailable' && /damaged/.test(error.message));
+    assert.throws(
+      () => openMemoryState(damaged),
+      (error: unknown) =>
+        error instanceof CmError && error.code === 'memory_unavailable' && /damaged/.test(error.message),
+    );
   });
 });
 
@@ -86,7 +119,10 @@ describe('the writer serves memory-state beside core.sqlite', () => {
     writeFileSync(path, 'garbage'.repeat(1000), { mode: 0o600 });
     const writer = await WriterClient.start(storeFiles(home).core);
     writers.push(writer);
-    await assert.rejects(writer.call('memoryOpen', {}), (error: unknown) => error instanceof CmError && error.code === 'memory_unavailable');
+    await assert.rejects(
+      writer.call('memoryOpen', {}),
+      (error: unknown) => error instanceof CmError && error.code === 'memory_unavailable',
+    );
     const receipt = await writer.call('appendNote', { text: 'capture is unaffected' });
     assert.equal(receipt.sequence, 1);
     // The user moves the damaged file aside: the next memory command creates a new one.

@@ -7,16 +7,27 @@ import { describe, it } from 'node:test';
 import { PI_PACKAGE, resolvePiCommand } from '../source/hosts/pi/pi-command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Record<string, Record<string, string> | string>;
+const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Record<
+  string,
+  Record<string, string> | string
+>;
 
 describe('the package', () => {
   it('packs bin, dist and LICENSE, without source maps (nothing runs with --enable-source-maps)', () => {
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as { files: { path: string }[] }[];
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
+    ) as { files: { path: string }[] }[];
     const files = packed[0]!.files.map((file) => file.path);
     assert.ok(files.includes('LICENSE'));
     assert.ok(files.includes('dist/cli/bundle.mjs') && files.includes('dist/hook.cjs'), 'the bundles are in');
-    assert.deepEqual(files.filter((path) => path.endsWith('.map')), []);
-    for (const path of ['bin/common-memory.cjs', ...files.filter((file) => file.endsWith('.mjs') || file.endsWith('.cjs'))]) {
+    assert.deepEqual(
+      files.filter((path) => path.endsWith('.map')),
+      [],
+    );
+    for (const path of [
+      'bin/common-memory.cjs',
+      ...files.filter((file) => file.endsWith('.mjs') || file.endsWith('.cjs')),
+    ]) {
       assert.doesNotMatch(readFileSync(`${ROOT}${path}`, 'utf8'), /enable-source-maps|setSourceMapsEnabled/, path);
     }
     assert.equal(manifest['license'], 'MIT');
@@ -26,23 +37,32 @@ describe('the package', () => {
   it('pi is an optional dependency that a clean install (npm ci) still installs', () => {
     assert.equal((manifest['dependencies'] as Record<string, string>)[PI_PACKAGE], undefined);
     assert.equal((manifest['optionalDependencies'] as Record<string, string>)[PI_PACKAGE], '0.73.1');
-    const lock = JSON.parse(readFileSync(`${ROOT}package-lock.json`, 'utf8')) as { packages: Record<string, { optional?: boolean; optionalDependencies?: Record<string, string> }> };
+    const lock = JSON.parse(readFileSync(`${ROOT}package-lock.json`, 'utf8')) as {
+      packages: Record<string, { optional?: boolean; optionalDependencies?: Record<string, string> }>;
+    };
     assert.equal(lock.packages['']!.optionalDependencies?.[PI_PACKAGE], '0.73.1');
     assert.equal(lock.packages[`node_modules/${PI_PACKAGE}`]?.optional, true);
-    assert.doesNotMatch(readFileSync(`${ROOT}.ci/run`, 'utf8'), /--omit[= ]optional|--no-optional/, 'CI installs optional dependencies (the tests drive the real pi)');
+    assert.doesNotMatch(
+      readFileSync(`${ROOT}.ci/run`, 'utf8'),
+      /--omit[= ]optional|--no-optional/,
+      'CI installs optional dependencies (the tests drive the real pi)',
+    );
   });
 
   it('without pi, starting an agent says what is missing, how to get it, and that capture does not need it', () => {
     const missing = () => {
       throw new Error(`Cannot find package '${PI_PACKAGE}'`);
     };
-    assert.throws(() => resolvePiCommand({}, missing), (error: Error & { code?: string }) => {
-      assert.equal(error.code, 'runtime_failed');
-      assert.match(error.message, /optional dependency/);
-      assert.match(error.message, /without --omit=optional/);
-      assert.match(error.message, /Capture from Codex and Claude Code does not need it/);
-      return true;
-    });
+    assert.throws(
+      () => resolvePiCommand({}, missing),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'runtime_failed');
+        assert.match(error.message, /optional dependency/);
+        assert.match(error.message, /without --omit=optional/);
+        assert.match(error.message, /Capture from Codex and Claude Code does not need it/);
+        return true;
+      },
+    );
     assert.ok(resolvePiCommand({}).args[0]!.endsWith('.js'), 'installed here, it resolves');
   });
 
@@ -52,8 +72,15 @@ describe('the package', () => {
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(quick)![1]!.trim().split('\n');
     assert.equal(firstBlock.length, 2, firstBlock.join('\n'));
     assert.match(quick, /COMMON_MEMORY_HOME=\$\(mktemp -d\) npm start/);
-    for (const [, target] of readme.matchAll(/\]\(([^)#]+)\)/g)) assert.ok(!/^\.\.\/|^\//.test(target!) && !/(PRODUCT|HOSTS|STYLE|seeds)/.test(target!), target);
+    for (const [, target] of readme.matchAll(/\]\(([^)#]+)\)/g))
+      assert.ok(!/^\.\.\/|^\//.test(target!) && !/(PRODUCT|HOSTS|STYLE|seeds)/.test(target!), target);
     assert.doesNotMatch(readme, /seed \d{3}|PRODUCT\.md|HOSTS\.md|STYLE\.md/);
-    for (const section of ['### Privacy', '### Supported platforms', '## Benchmarks', '### How the hooks find common-memory']) assert.ok(readme.includes(section), section);
+    for (const section of [
+      '### Privacy',
+      '### Supported platforms',
+      '## Benchmarks',
+      '### How the hooks find common-memory',
+    ])
+      assert.ok(readme.includes(section), section);
   });
 });

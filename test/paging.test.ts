@@ -56,12 +56,17 @@ describe('recovery pages (status --after-recovery)', { timeout: 180_000 }, () =>
     await c.drain(home);
     c.closeStores();
     const db = openDatabase(storeFiles(home).core);
-    const open = () => db.prepare("SELECT recovery_id FROM recovery_items WHERE state = 'open' ORDER BY recovery_id").pluck().all() as number[];
+    const open = () =>
+      db
+        .prepare("SELECT recovery_id FROM recovery_items WHERE state = 'open' ORDER BY recovery_id")
+        .pluck()
+        .all() as number[];
     assert.equal(open().length, 40);
     const resolveTo = (count: number) => {
       const ids = open();
       const holesFirst = [...ids.filter((_, i) => i % 2 === 1), ...ids.filter((_, i) => i % 2 === 0)];
-      for (const id of holesFirst.slice(0, ids.length - count)) db.prepare("UPDATE recovery_items SET state = 'resolved' WHERE recovery_id = ?").run(id);
+      for (const id of holesFirst.slice(0, ids.length - count))
+        db.prepare("UPDATE recovery_items SET state = 'resolved' WHERE recovery_id = ?").run(id);
       assert.equal(open().length, count);
     };
     const status = (cursor?: string) => statusJson(home, cursor ? ['--after-recovery', cursor] : []);
@@ -79,11 +84,18 @@ describe('recovery pages (status --after-recovery)', { timeout: 180_000 }, () =>
           const next = s.recovery.nextRecoveryId;
           if (next === null) break;
           assert.equal(next, s.recovery.items.at(-1)?.id, `count ${count}: more continues after the page's last item`);
-          assert.ok(sizes.length <= expectedPages(count).length, `count ${count}: more pages than ${expectedPages(count).length}`);
+          assert.ok(
+            sizes.length <= expectedPages(count).length,
+            `count ${count}: more pages than ${expectedPages(count).length}`,
+          );
           cursor = next;
         }
         assert.deepEqual(sizes, expectedPages(count), `count ${count}: page sizes`);
-        assert.deepEqual(seen, open().map((id) => `rec-${id}`), `count ${count}: every open item once, in order`);
+        assert.deepEqual(
+          seen,
+          open().map((id) => `rec-${id}`),
+          `count ${count}: every open item once, in order`,
+        );
       }
     } finally {
       db.close();
@@ -106,12 +118,19 @@ describe('session pages (status --after-session)', { timeout: 180_000 }, () => {
         sizes.push(s.sessions.length);
         seen.push(...s.sessions.map((session) => session.sessionKey));
         if (s.nextSessionKey === null) break;
-        assert.equal(s.nextSessionKey, s.sessions.at(-1)?.sessionKey, 'more continues after the page\'s last session');
-        assert.ok(sizes.length <= expectedPages(count, size).length, `more pages than ${expectedPages(count, size).length}`);
+        assert.equal(s.nextSessionKey, s.sessions.at(-1)?.sessionKey, "more continues after the page's last session");
+        assert.ok(
+          sizes.length <= expectedPages(count, size).length,
+          `more pages than ${expectedPages(count, size).length}`,
+        );
         cursor = s.nextSessionKey;
       }
       assert.deepEqual(sizes, expectedPages(count, size));
-      assert.deepEqual(seen, Array.from({ length: count }, (_, i) => `k${count - 1 - i}`), 'every session once, newest first');
+      assert.deepEqual(
+        seen,
+        Array.from({ length: count }, (_, i) => `k${count - 1 - i}`),
+        'every session once, newest first',
+      );
     });
   }
 });
@@ -122,21 +141,35 @@ describe('journal and timeline pages', () => {
     mkdirSync(home, { recursive: true });
     const db = openDatabase(storeFiles(home).core);
     migrate(db, coreSchema);
-    const agent = commit(db, 'createAgent', (tx) => createAgent(tx, { name: 'a', operationId: 'create-a', agentsRoot: home }));
+    const agent = commit(db, 'createAgent', (tx) =>
+      createAgent(tx, { name: 'a', operationId: 'create-a', agentsRoot: home }),
+    );
     const { generation } = commit(db, 'beginGeneration', (tx) => beginGeneration(tx, 'a', 'host-1'));
     // The journal starts at the agent's own rows; the test's rows follow them.
     const offset = readHeads(db).journal;
     for (let i = 0; i < count; i++) {
       commit(db, 'appendTestRow', (tx) => {
         const { sequence } = appendJournal(tx, { kind: 'test.row', payload: { i } });
-        insertTimeline(tx, { messageId: randomUUID(), role: 'user', payload: { i }, agentId: agent.agentId, generationId: generation.generation_id, operationId: null, sourceJournalSequence: sequence });
+        insertTimeline(tx, {
+          messageId: randomUUID(),
+          role: 'user',
+          payload: { i },
+          agentId: agent.agentId,
+          generationId: generation.generation_id,
+          operationId: null,
+          sourceJournalSequence: sequence,
+        });
       });
     }
     return { db, offset };
   }
 
   /** Reads pages of `PAGE` until an empty page, as `log`/`timeline` and the API's clients do. */
-  function pageThrough<Row extends { sequence: number }>(read: (after: number) => Page<Row>, count: number, offset: number): void {
+  function pageThrough<Row extends { sequence: number }>(
+    read: (after: number) => Page<Row>,
+    count: number,
+    offset: number,
+  ): void {
     const sizes: number[] = [];
     const seen: number[] = [];
     let after = offset;
@@ -154,8 +187,16 @@ describe('journal and timeline pages', () => {
       assert.ok(sizes.length <= expectedPages(count).length, `count ${count}: more pages than expected`);
     }
     // Every page before the end is full; the empty page comes right after the rows end.
-    assert.deepEqual(sizes, expectedPages(count).filter((size) => size > 0), `count ${count}: page sizes`);
-    assert.deepEqual(seen, Array.from({ length: count }, (_, i) => offset + i + 1), `count ${count}: every row once, in order`);
+    assert.deepEqual(
+      sizes,
+      expectedPages(count).filter((size) => size > 0),
+      `count ${count}: page sizes`,
+    );
+    assert.deepEqual(
+      seen,
+      Array.from({ length: count }, (_, i) => offset + i + 1),
+      `count ${count}: every row once, in order`,
+    );
   }
 
   for (const count of COUNTS) {
@@ -170,12 +211,15 @@ describe('journal and timeline pages', () => {
     });
   }
 
-  it('the CLI reads 40 rows in --limit 20 pages and stops at the empty page, and reads them all without a limit', { timeout: 60_000 }, async () => {
+  it('the CLI reads 40 rows in --limit 20 pages and stops at the empty page, and reads them all without a limit', {
+    timeout: 60_000,
+  }, async () => {
     const home = tempHome('page-cli');
     mkdirSync(home, { recursive: true });
     const db = openDatabase(storeFiles(home).core);
     migrate(db, coreSchema);
-    for (let i = 0; i < 40; i++) commit(db, 'appendTestRow', (tx) => appendJournal(tx, { kind: 'test.row', payload: { i } }));
+    for (let i = 0; i < 40; i++)
+      commit(db, 'appendTestRow', (tx) => appendJournal(tx, { kind: 'test.row', payload: { i } }));
     db.close();
     const page = async (after: number) => {
       const result = await runCli(['log', '--json', '--limit', String(PAGE), '--after', String(after), '--home', home]);
@@ -191,7 +235,13 @@ describe('journal and timeline pages', () => {
     }
     assert.deepEqual(sizes, [20, 20, 0]);
     const all = await runCli(['log', '--json', '--home', home]);
-    const pages = all.stdout.trim().split('\n').map((line) => JSON.parse(line) as Page<{ sequence: number }>);
-    assert.deepEqual(pages.flatMap((p) => p.rows.map((row) => row.sequence)), Array.from({ length: 40 }, (_, i) => i + 1));
+    const pages = all.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Page<{ sequence: number }>);
+    assert.deepEqual(
+      pages.flatMap((p) => p.rows.map((row) => row.sequence)),
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
   });
 });

@@ -8,7 +8,7 @@ import { coreSchema } from '../source/store/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
 import { migrate } from '../source/store/migrations.js';
 
-test('v5 migration keeps a v4 store\'s capture rows and references, then accepts pi', () => {
+test("v5 migration keeps a v4 store's capture rows and references, then accepts pi", () => {
   const root = mkdtempSync(join(tmpdir(), 'cm-v5-'));
   const db = openDatabase(join(root, 'core.sqlite'));
   try {
@@ -19,14 +19,37 @@ test('v5 migration keeps a v4 store\'s capture rows and references, then accepts
         VALUES (3, 'k1', 'claude', 'p', 's1', 1, '/w', 7, 'active', 1);
       INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id) VALUES ('claude', 'Stop', 1, '{}', 'pending', 3, 's1', 'p', 7);
     `);
-    assert.throws(() => db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('pi', 'x', 's')").run(), /CHECK/);
+    assert.throws(
+      () =>
+        db
+          .prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('pi', 'x', 's')")
+          .run(),
+      /CHECK/,
+    );
     assert.equal(migrate(db, coreSchema), coreSchema.steps.length);
-    assert.deepEqual(db.prepare('SELECT activation_id, watch_id, client FROM capture_activations').all(), [{ activation_id: 3, watch_id: 7, client: 'claude' }]);
+    assert.deepEqual(db.prepare('SELECT activation_id, watch_id, client FROM capture_activations').all(), [
+      { activation_id: 3, watch_id: 7, client: 'claude' },
+    ]);
     assert.deepEqual(db.pragma('foreign_key_check'), []);
-    assert.ok(db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'capture_activations_active'").get(), 'the index is back');
-    db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('pi', 'pi-events:x', 's')").run();
-    assert.throws(() => db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('other', 'y', 's')").run(), /CHECK/);
-    assert.throws(() => db.prepare('UPDATE inbox SET activation_id = 99').run(), /FOREIGN KEY/, 'references are enforced as before');
+    assert.ok(
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'capture_activations_active'").get(),
+      'the index is back',
+    );
+    db.prepare(
+      "INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('pi', 'pi-events:x', 's')",
+    ).run();
+    assert.throws(
+      () =>
+        db
+          .prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('other', 'y', 's')")
+          .run(),
+      /CHECK/,
+    );
+    assert.throws(
+      () => db.prepare('UPDATE inbox SET activation_id = 99').run(),
+      /FOREIGN KEY/,
+      'references are enforced as before',
+    );
   } finally {
     db.close();
     rmSync(root, { recursive: true, force: true });

@@ -7,17 +7,50 @@ import { initialPiEventsState, PiEventParser } from '../source/hosts/pi/event-pa
 import type { TranscriptTurn } from '../source/hosts/transcript-model.js';
 
 const input = (text: string, source = 'interactive') => ({ type: 'input', digest: sha256Hex(text), source, images: 0 });
-const user = (text: string) => ({ type: 'message_end', message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 } });
+const user = (text: string) => ({
+  type: 'message_end',
+  message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 },
+});
 const assistant = (text: string, stopReason = 'stop', extra: Record<string, unknown> = {}) => ({
   type: 'message_end',
-  message: { role: 'assistant', content: text ? [{ type: 'thinking', thinking: 'hm' }, { type: 'text', text }] : [], stopReason, timestamp: 2, ...extra },
+  message: {
+    role: 'assistant',
+    content: text
+      ? [
+          { type: 'thinking', thinking: 'hm' },
+          { type: 'text', text },
+        ]
+      : [],
+    stopReason,
+    timestamp: 2,
+    ...extra,
+  },
 });
-const toolCall = { type: 'message_end', message: { role: 'assistant', content: [{ type: 'toolCall', id: 't1', name: 'bash', arguments: { command: 'ls' } }], stopReason: 'toolUse' } };
-const toolResult = { type: 'message_end', message: { role: 'toolResult', toolCallId: 't1', toolName: 'bash', content: [{ type: 'text', text: 'a.txt' }], isError: false } };
+const toolCall = {
+  type: 'message_end',
+  message: {
+    role: 'assistant',
+    content: [{ type: 'toolCall', id: 't1', name: 'bash', arguments: { command: 'ls' } }],
+    stopReason: 'toolUse',
+  },
+};
+const toolResult = {
+  type: 'message_end',
+  message: {
+    role: 'toolResult',
+    toolCallId: 't1',
+    toolName: 'bash',
+    content: [{ type: 'text', text: 'a.txt' }],
+    isError: false,
+  },
+};
 const start = { type: 'agent_start' };
 const end = { type: 'agent_end' };
 
-function parse(records: unknown[], splitAt?: number): { turns: TranscriptTurn[]; open: TranscriptTurn[]; failure: string | null } {
+function parse(
+  records: unknown[],
+  splitAt?: number,
+): { turns: TranscriptTurn[]; open: TranscriptTurn[]; failure: string | null } {
   const bytes = Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const turns: TranscriptTurn[] = [];
   let parser = new PiEventParser(initialPiEventsState());
@@ -32,11 +65,27 @@ function parse(records: unknown[], splitAt?: number): { turns: TranscriptTurn[];
   return { turns, open: last.openTurns, failure: last.failure?.code ?? null };
 }
 
-const summary = (turn: TranscriptTurn) => [turn.state, turn.messages.map((m) => `${m.classification}:${m.kind}:${m.text}`)];
+const summary = (turn: TranscriptTurn) => [
+  turn.state,
+  turn.messages.map((m) => `${m.classification}:${m.kind}:${m.text}`),
+];
 
 describe('pi event parser', () => {
   it('two prompts are two settled turns; the typed text is evidence, answers context, thinking ignored', () => {
-    const { turns, open, failure } = parse([{ type: 'session_start', reason: 'startup' }, input('a'), start, user('a'), assistant('A'), end, input('b'), start, user('b'), assistant('B'), end, { type: 'SessionEnd', reason: 'quit' }]);
+    const { turns, open, failure } = parse([
+      { type: 'session_start', reason: 'startup' },
+      input('a'),
+      start,
+      user('a'),
+      assistant('A'),
+      end,
+      input('b'),
+      start,
+      user('b'),
+      assistant('B'),
+      end,
+      { type: 'SessionEnd', reason: 'quit' },
+    ]);
     assert.equal(failure, null);
     assert.deepEqual(turns.map(summary), [
       ['settled', ['evidence:prompt:a', 'context:answer:A']],
@@ -48,16 +97,32 @@ describe('pi event parser', () => {
   it('a tool loop stays one turn', () => {
     const { turns } = parse([input('list'), start, user('list'), toolCall, toolResult, assistant('one file'), end]);
     assert.equal(turns.length, 1);
-    assert.deepEqual(turns[0]!.messages.map((m) => m.kind), ['prompt', 'tool_call', 'tool_result', 'answer']);
+    assert.deepEqual(
+      turns[0]!.messages.map((m) => m.kind),
+      ['prompt', 'tool_call', 'tool_result', 'answer'],
+    );
     assert.equal(turns[0]!.state, 'settled');
   });
 
   it('a provider error then an automatic retry that succeeds is one settled turn, across a resumed state', () => {
-    const records = [input('q'), start, user('q'), assistant('', 'error', { errorMessage: '500 boom' }), end, start, assistant('fine'), end];
+    const records = [
+      input('q'),
+      start,
+      user('q'),
+      assistant('', 'error', { errorMessage: '500 boom' }),
+      end,
+      start,
+      assistant('fine'),
+      end,
+    ];
     for (const splitAt of [undefined, 60, 200]) {
       const { turns, failure } = parse(records, splitAt);
       assert.equal(failure, null);
-      assert.deepEqual(turns.map(summary), [['settled', ['evidence:prompt:q', 'context:answer:fine']]], `split at ${splitAt}`);
+      assert.deepEqual(
+        turns.map(summary),
+        [['settled', ['evidence:prompt:q', 'context:answer:fine']]],
+        `split at ${splitAt}`,
+      );
     }
   });
 
@@ -65,19 +130,56 @@ describe('pi event parser', () => {
     const waiting = parse([input('q'), start, user('q'), assistant('', 'error', { errorMessage: '500 boom' }), end]);
     assert.deepEqual(waiting.turns, []);
     assert.equal(waiting.open.length, 1);
-    const next = parse([input('q'), start, user('q'), assistant('', 'error', { errorMessage: '500 boom' }), end, input('r')]);
-    assert.deepEqual(next.turns.map((t) => [t.state, t.error]), [['failed', '500 boom']]);
-    const ended = parse([input('q'), start, user('q'), assistant('', 'error'), end, { type: 'SessionEnd', reason: 'quit' }]);
-    assert.deepEqual(ended.turns.map((t) => t.state), ['failed']);
+    const next = parse([
+      input('q'),
+      start,
+      user('q'),
+      assistant('', 'error', { errorMessage: '500 boom' }),
+      end,
+      input('r'),
+    ]);
+    assert.deepEqual(
+      next.turns.map((t) => [t.state, t.error]),
+      [['failed', '500 boom']],
+    );
+    const ended = parse([
+      input('q'),
+      start,
+      user('q'),
+      assistant('', 'error'),
+      end,
+      { type: 'SessionEnd', reason: 'quit' },
+    ]);
+    assert.deepEqual(
+      ended.turns.map((t) => t.state),
+      ['failed'],
+    );
   });
 
   it('aborted, or no answer at all, is interrupted', () => {
-    assert.deepEqual(parse([input('q'), start, user('q'), assistant('part', 'aborted'), end]).turns.map((t) => t.state), ['interrupted']);
-    assert.deepEqual(parse([input('q'), start, user('q'), toolCall, end]).turns.map((t) => t.state), ['interrupted']);
+    assert.deepEqual(
+      parse([input('q'), start, user('q'), assistant('part', 'aborted'), end]).turns.map((t) => t.state),
+      ['interrupted'],
+    );
+    assert.deepEqual(
+      parse([input('q'), start, user('q'), toolCall, end]).turns.map((t) => t.state),
+      ['interrupted'],
+    );
   });
 
   it('an expanded template and an extension-sent message are context, never evidence', () => {
-    const { turns } = parse([input('/review'), start, user('Review the diff carefully'), assistant('ok'), end, input('hi', 'extension'), start, user('hi'), assistant('yo'), end]);
+    const { turns } = parse([
+      input('/review'),
+      start,
+      user('Review the diff carefully'),
+      assistant('ok'),
+      end,
+      input('hi', 'extension'),
+      start,
+      user('hi'),
+      assistant('yo'),
+      end,
+    ]);
     assert.deepEqual(turns.map(summary), [
       ['settled', ['context:command:Review the diff carefully', 'context:answer:ok']],
       ['settled', ['context:harness:hi', 'context:answer:yo']],
@@ -92,8 +194,18 @@ describe('pi event parser', () => {
 
   it('unknown event types, roles and content blocks fail closed', () => {
     assert.equal(parse([{ type: 'agent_settled' }]).failure, 'transcript_unknown_record');
-    assert.equal(parse([input('q'), start, { type: 'message_end', message: { role: 'robot', content: [] } }]).failure, 'transcript_unknown_record');
-    assert.equal(parse([input('q'), start, { type: 'message_end', message: { role: 'assistant', content: [{ type: 'hologram' }], stopReason: 'stop' } }]).failure, 'transcript_unknown_record');
+    assert.equal(
+      parse([input('q'), start, { type: 'message_end', message: { role: 'robot', content: [] } }]).failure,
+      'transcript_unknown_record',
+    );
+    assert.equal(
+      parse([
+        input('q'),
+        start,
+        { type: 'message_end', message: { role: 'assistant', content: [{ type: 'hologram' }], stopReason: 'stop' } },
+      ]).failure,
+      'transcript_unknown_record',
+    );
     assert.equal(parse([end]).failure, 'transcript_order');
     assert.equal(parse([{ type: 'input' }]).failure, 'transcript_invalid_record');
   });

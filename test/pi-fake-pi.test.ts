@@ -9,7 +9,11 @@ import { fixturePath } from './support/pi-transcript.js';
 
 const TIMEOUT_MS = 20_000;
 
-async function withFake<T>(script: FakePiScript, body: (pi: PiChild) => Promise<T>, maxRecordBytes?: number): Promise<T> {
+async function withFake<T>(
+  script: FakePiScript,
+  body: (pi: PiChild) => Promise<T>,
+  maxRecordBytes?: number,
+): Promise<T> {
   const { command, args } = fakePiCommand(script);
   const pi = new PiChild({ command, args, ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }) });
   try {
@@ -22,34 +26,52 @@ async function withFake<T>(script: FakePiScript, body: (pi: PiChild) => Promise<
 
 const routes = (run: PromptRun): string[] => run.records.map((o) => o.record.route.kind);
 
-test('fake-pi replaying a-simple-prompt: accepted with our id, one echo, one canonical answer, settled by the barrier', { timeout: TIMEOUT_MS }, async () => {
+test('fake-pi replaying a-simple-prompt: accepted with our id, one echo, one canonical answer, settled by the barrier', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   await withFake({ onPrompt: { replay: fixturePath('a-simple-prompt', 'stdout') } }, async (pi) => {
     const run = await within(pi.prompt('Say hello'), TIMEOUT_MS, 'prompt');
-    assert.deepEqual(run.state.result, { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' });
+    assert.deepEqual(run.state.result, {
+      status: 'settled',
+      outcome: { kind: 'answered', stopReason: 'stop' },
+      confirmedBy: 'next-record',
+    });
     const first = run.records[0]?.record;
     assert.ok(first?.event?.type === 'response' && first.event.id === run.promptId);
     assert.equal(routes(run).filter((k) => k === 'user-echo').length, 1);
     assert.equal(routes(run).filter((k) => k === 'canonical').length, 1);
     assert.equal(run.barrierIds.length, 1);
     // The barrier's answer is the record after agent_end, and belongs to no prompt.
-    const barrierAnswer = pi.records.find((o) => o.record.event?.type === 'response' && o.record.event.id === run.barrierIds[0]);
+    const barrierAnswer = pi.records.find(
+      (o) => o.record.event?.type === 'response' && o.record.event.id === run.barrierIds[0],
+    );
     assert.equal(barrierAnswer?.promptId, null);
     const exit = await pi.close();
     assert.equal(exit.code, 0, 'exits 0 at stdin EOF like pi');
   });
 });
 
-test('fake-pi replaying the tool loop: assistant(toolUse), toolResult and the answer are canonical', { timeout: TIMEOUT_MS }, async () => {
+test('fake-pi replaying the tool loop: assistant(toolUse), toolResult and the answer are canonical', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   await withFake({ onPrompt: { replay: fixturePath('e-tool-call-bash', 'stdout') } }, async (pi) => {
     const run = await within(pi.prompt('TOOLCALL run echo hi'), TIMEOUT_MS, 'prompt');
     assert.equal(run.state.result?.status, 'settled');
-    const canonical = run.records.filter((o) => o.record.route.kind === 'canonical').map((o) => (o.record.route.kind === 'canonical' ? o.record.route.role : ''));
+    const canonical = run.records
+      .filter((o) => o.record.route.kind === 'canonical')
+      .map((o) => (o.record.route.kind === 'canonical' ? o.record.route.role : ''));
     assert.deepEqual(canonical, ['assistant', 'toolResult', 'assistant']);
   });
 });
 
 test('malformed JSON mid-run faults the prompt; the raw line is kept', { timeout: TIMEOUT_MS }, async () => {
-  const script: FakePiScript = { onPrompt: { replay: fixturePath('a-simple-prompt', 'stdout'), maxLines: 5, rawLines: ['{"type":"message_update", oops'] } };
+  const script: FakePiScript = {
+    onPrompt: {
+      replay: fixturePath('a-simple-prompt', 'stdout'),
+      maxLines: 5,
+      rawLines: ['{"type":"message_update", oops'],
+    },
+  };
   await withFake(script, async (pi) => {
     const run = await within(pi.prompt('Say hello'), TIMEOUT_MS, 'prompt');
     assert.ok(run.state.result?.status === 'faulted');
@@ -59,9 +81,13 @@ test('malformed JSON mid-run faults the prompt; the raw line is kept', { timeout
   });
 });
 
-test('an oversized stdout line is one bounded oversized event and faults the prompt', { timeout: TIMEOUT_MS }, async () => {
+test('an oversized stdout line is one bounded oversized event and faults the prompt', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   const limit = 64 * 1024;
-  const script: FakePiScript = { onPrompt: { replay: fixturePath('a-simple-prompt', 'stdout'), maxLines: 3, oversizedBytes: 300_000 } };
+  const script: FakePiScript = {
+    onPrompt: { replay: fixturePath('a-simple-prompt', 'stdout'), maxLines: 3, oversizedBytes: 300_000 },
+  };
   await withFake(
     script,
     async (pi) => {
@@ -77,7 +103,10 @@ test('an oversized stdout line is one bounded oversized event and faults the pro
 
 test('stderr noise is framed on its own stream and does not disturb stdout', { timeout: TIMEOUT_MS }, async () => {
   const noise = ['Could not parse message into JSON: {x', 'warning: \u2028 odd separator inside'];
-  const script: FakePiScript = { startupStderr: noise, onPrompt: { replay: fixturePath('a-simple-prompt', 'stdout'), stderr: ['during prompt'] } };
+  const script: FakePiScript = {
+    startupStderr: noise,
+    onPrompt: { replay: fixturePath('a-simple-prompt', 'stdout'), stderr: ['during prompt'] },
+  };
   await withFake(script, async (pi) => {
     const run = await within(pi.prompt('Say hello'), TIMEOUT_MS, 'prompt');
     assert.equal(run.state.result?.status, 'settled');
@@ -102,7 +131,9 @@ test('a child that exits at once interrupts the prompt before any response', { t
   });
 });
 
-test('a child that never answers leaves the prompt awaiting its response until the stream ends', { timeout: TIMEOUT_MS }, async () => {
+test('a child that never answers leaves the prompt awaiting its response until the stream ends', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   await withFake({ answerCommands: false }, async (pi) => {
     const pending = pi.prompt('Say hello');
     await assert.rejects(within(pending, 1500, 'prompt'), /no result within 1500 ms/);
@@ -114,9 +145,16 @@ test('a child that never answers leaves the prompt awaiting its response until t
   });
 });
 
-test('a child that answers then dies mid-record: truncated tail, prompt interrupted while running', { timeout: TIMEOUT_MS }, async () => {
+test('a child that answers then dies mid-record: truncated tail, prompt interrupted while running', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   const script: FakePiScript = {
-    onPrompt: { replay: fixturePath('a-simple-prompt', 'stdout'), maxLines: 9, partialTail: '{"type":"message_update","assistantMes', then: 'sigkill' },
+    onPrompt: {
+      replay: fixturePath('a-simple-prompt', 'stdout'),
+      maxLines: 9,
+      partialTail: '{"type":"message_update","assistantMes',
+      then: 'sigkill',
+    },
   };
   await withFake(script, async (pi) => {
     const run = await within(pi.prompt('Say hello'), TIMEOUT_MS, 'prompt');

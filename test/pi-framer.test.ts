@@ -59,7 +59,10 @@ for (const name of names) {
 test('stderr of d3 (SDK parse error) frames into its two lines', () => {
   const stderr = readTranscript('d3-provider-malformed-sse').filter((e) => e.stream === 'stderr');
   const bytes = Buffer.from(stderr.map((e) => `${e.line}\n`).join(''));
-  assert.deepEqual(texts(frameAll(bytes, 3)), ['Could not parse message into JSON: {this is not json', "From chunk: [ 'data: {this is not json' ]"]);
+  assert.deepEqual(texts(frameAll(bytes, 3)), [
+    'Could not parse message into JSON: {this is not json',
+    "From chunk: [ 'data: {this is not json' ]",
+  ]);
 });
 
 test('frameStream over a file stream with tiny reads gives the same records', async () => {
@@ -130,7 +133,12 @@ test('exactly RECORD_MAX_BYTES is a record; one byte more is oversized (default 
   const framer = new JsonlFramer();
   assert.equal(framer.maxRecordBytes, RECORD_MAX_BYTES);
   const exact = Buffer.alloc(RECORD_MAX_BYTES, 0x61);
-  const events = [...framer.push(exact), ...framer.push(Buffer.from('\n')), ...framer.push(Buffer.alloc(RECORD_MAX_BYTES + 1, 0x62)), ...framer.push(Buffer.from('\n'))];
+  const events = [
+    ...framer.push(exact),
+    ...framer.push(Buffer.from('\n')),
+    ...framer.push(Buffer.alloc(RECORD_MAX_BYTES + 1, 0x62)),
+    ...framer.push(Buffer.from('\n')),
+  ];
   assert.deepEqual(
     events.map((e) => [e.kind, e.ordinal, e.byteLength]),
     [

@@ -23,21 +23,25 @@ function piDir(settings?: string): string {
 const read = (dir: string) => readFileSync(join(dir, 'settings.json'), 'utf8');
 
 /** A user's settings, laid out by hand, with an extension of their own. */
-const USER = '{\n    "defaultProvider": "fake",\n    "defaultModel":"fake-model",\n    "extensions": ["/home/me/my-ext.ts"],\n    "retry": { "enabled": false }\n}\n';
+const USER =
+  '{\n    "defaultProvider": "fake",\n    "defaultModel":"fake-model",\n    "extensions": ["/home/me/my-ext.ts"],\n    "retry": { "enabled": false }\n}\n';
 
 describe('install pi', () => {
   it('the shipped extension file exists next to the bin', () => {
     assert.ok(existsSync(PI_EXTENSION_PATH), PI_EXTENSION_PATH);
   });
 
-  it('adds our path after the user\'s extensions, keeps every other setting byte for byte, and is idempotent', () => {
+  it("adds our path after the user's extensions, keeps every other setting byte for byte, and is idempotent", () => {
     const dir = piDir(USER);
     const plan = planPiExtension('install', { piDir: dir });
     assert.equal(plan.change, 'add');
     assert.deepEqual(plan.refusals, []);
     const result = applyPiExtension(plan);
     assert.equal(result.written, true);
-    assert.ok(result.backupPath !== null && readFileSync(result.backupPath, 'utf8') === USER, 'the previous file is kept');
+    assert.ok(
+      result.backupPath !== null && readFileSync(result.backupPath, 'utf8') === USER,
+      'the previous file is kept',
+    );
     const text = read(dir);
     assert.ok(text.includes('"defaultModel":"fake-model"'), text);
     assert.ok(text.includes('"retry": { "enabled": false }'), text);
@@ -57,7 +61,10 @@ describe('install pi', () => {
   });
 
   it('a file without a list gets one as its last member; uninstall takes it away again', () => {
-    for (const original of ['{\n  "defaultProvider": "fake",\n  "defaultModel": "fake-model"\n}\n', '{"defaultModel":"m"}']) {
+    for (const original of [
+      '{\n  "defaultProvider": "fake",\n  "defaultModel": "fake-model"\n}\n',
+      '{"defaultModel":"m"}',
+    ]) {
       const dir = piDir(original);
       applyPiExtension(planPiExtension('install', { piDir: dir }));
       assert.deepEqual(JSON.parse(read(dir)), { ...JSON.parse(original), extensions: [PI_EXTENSION_PATH] });
@@ -67,7 +74,7 @@ describe('install pi', () => {
     }
   });
 
-  it('an earlier installation\'s path is rewritten in place', () => {
+  it("an earlier installation's path is rewritten in place", () => {
     const dir = piDir('{"extensions":["/old/lib/node_modules/common-memory/pi-extension/common-memory.js","/x.ts"]}\n');
     const plan = planPiExtension('install', { piDir: dir });
     assert.equal(plan.change, 'update');

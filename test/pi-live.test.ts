@@ -4,13 +4,25 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { failAttemptsThen, scripted, SDK_REQUESTS_PER_ATTEMPT, startFakeOpenAiServer, textReply, type FakeReply, type Responder } from './support/fake-openai-server.js';
+import {
+  failAttemptsThen,
+  scripted,
+  SDK_REQUESTS_PER_ATTEMPT,
+  startFakeOpenAiServer,
+  textReply,
+  type FakeReply,
+  type Responder,
+} from './support/fake-openai-server.js';
 import { makePiAgentDir, PI_BIN, type PiAgentDirOptions } from './support/pi-agent-dir.js';
 import { PiChild, within, type ObservedRecord, type PromptRun } from './support/pi-harness.js';
 
 const TIMEOUT_MS = 40_000;
 
-async function withPi<T>(responder: Responder, dirOptions: Omit<PiAgentDirOptions, 'baseUrl'>, body: (pi: PiChild, server: Awaited<ReturnType<typeof startFakeOpenAiServer>>) => Promise<T>): Promise<T> {
+async function withPi<T>(
+  responder: Responder,
+  dirOptions: Omit<PiAgentDirOptions, 'baseUrl'>,
+  body: (pi: PiChild, server: Awaited<ReturnType<typeof startFakeOpenAiServer>>) => Promise<T>,
+): Promise<T> {
   const server = await startFakeOpenAiServer({ responder, lifetimeMs: TIMEOUT_MS + 10_000 });
   const dir = makePiAgentDir({ baseUrl: server.baseUrl, ...dirOptions });
   const pi = new PiChild({ command: PI_BIN, args: dir.args, env: dir.env, cwd: dir.cwd });
@@ -25,15 +37,32 @@ async function withPi<T>(responder: Responder, dirOptions: Omit<PiAgentDirOption
 }
 
 const kinds = (run: PromptRun): string[] =>
-  run.records.map(({ record }) => (record.route.kind === 'lifecycle' ? record.route.evidence : record.route.kind === 'canonical' ? `canonical:${record.route.role}` : record.route.kind));
+  run.records.map(({ record }) =>
+    record.route.kind === 'lifecycle'
+      ? record.route.evidence
+      : record.route.kind === 'canonical'
+        ? `canonical:${record.route.role}`
+        : record.route.kind,
+  );
 const count = (run: PromptRun, kind: string): number => kinds(run).filter((k) => k === kind).length;
-const isTextDelta = (o: ObservedRecord): boolean => o.record.event?.type === 'message_update' && o.record.raw.includes('"type":"text_delta"');
-const noFaults = (pi: PiChild): void => assert.deepEqual(pi.records.filter((o) => o.record.route.kind === 'protocol-fault'), []);
+const isTextDelta = (o: ObservedRecord): boolean =>
+  o.record.event?.type === 'message_update' && o.record.raw.includes('"type":"text_delta"');
+const noFaults = (pi: PiChild): void =>
+  assert.deepEqual(
+    pi.records.filter((o) => o.record.route.kind === 'protocol-fault'),
+    [],
+  );
 
-test('live pi: a simple answer is accepted, echoed, answered once and settled by the barrier', { timeout: TIMEOUT_MS }, async () => {
+test('live pi: a simple answer is accepted, echoed, answered once and settled by the barrier', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   await withPi(scripted([textReply('Hello from the fake model!', 5)]), {}, async (pi, server) => {
     const run = await within(pi.prompt('Say hello'), TIMEOUT_MS, 'prompt');
-    assert.deepEqual(run.state.result, { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' });
+    assert.deepEqual(run.state.result, {
+      status: 'settled',
+      outcome: { kind: 'answered', stopReason: 'stop' },
+      confirmedBy: 'next-record',
+    });
     assert.deepEqual(kinds(run).slice(0, 5), ['accepted', 'agent_start', 'journal-only', 'journal-only', 'user-echo']);
     assert.equal(count(run, 'canonical:assistant'), 1);
     assert.equal(kinds(run).at(-1), 'agent_end');
@@ -50,9 +79,15 @@ test('live pi: a simple answer is accepted, echoed, answered once and settled by
   });
 });
 
-test('live pi: abort mid-stream settles as aborted, after which pi answers the abort', { timeout: TIMEOUT_MS }, async () => {
+test('live pi: abort mid-stream settles as aborted, after which pi answers the abort', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   // The stream holds after its first words and never goes on: the abort is what ends it.
-  const held: FakeReply = { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), hold: new Promise(() => undefined) };
+  const held: FakeReply = {
+    kind: 'text',
+    chunks: Array.from({ length: 60 }, (_, i) => `word${i} `),
+    hold: new Promise(() => undefined),
+  };
   await withPi(scripted([held]), {}, async (pi, server) => {
     let aborted = false;
     const run = await within(
@@ -65,7 +100,11 @@ test('live pi: abort mid-stream settles as aborted, after which pi answers the a
       TIMEOUT_MS,
       'prompt',
     );
-    assert.deepEqual(run.state.result, { status: 'settled', outcome: { kind: 'aborted', errorMessage: 'Request was aborted' }, confirmedBy: 'next-record' });
+    assert.deepEqual(run.state.result, {
+      status: 'settled',
+      outcome: { kind: 'aborted', errorMessage: 'Request was aborted' },
+      confirmedBy: 'next-record',
+    });
     assert.equal(count(run, 'canonical:assistant'), 1, 'the partial aborted message is canonical');
     // HOSTS.md 3.4: response(abort) comes only after agent_end, so it confirms settlement.
     const abortAnswer = pi.records.find((o) => o.record.event?.type === 'response' && o.record.event.id === 'abort-1');
@@ -79,11 +118,17 @@ test('live pi: abort mid-stream settles as aborted, after which pi answers the a
   });
 });
 
-test('live pi: a provider 500 then success is one prompt over two runs, both assistant messages canonical', { timeout: TIMEOUT_MS }, async () => {
+test('live pi: a provider 500 then success is one prompt over two runs, both assistant messages canonical', {
+  timeout: TIMEOUT_MS,
+}, async () => {
   const responder = failAttemptsThen(1, [textReply('Recovered answer', 3)]);
   await withPi(responder, { retry: { enabled: true, maxRetries: 3, baseDelayMs: 300 } }, async (pi, server) => {
     const run = await within(pi.prompt('ERR500 then fine'), TIMEOUT_MS, 'prompt');
-    assert.deepEqual(run.state.result, { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' });
+    assert.deepEqual(run.state.result, {
+      status: 'settled',
+      outcome: { kind: 'answered', stopReason: 'stop' },
+      confirmedBy: 'next-record',
+    });
     assert.equal(run.state.agentRuns, 2);
     assert.equal(run.state.retryStarts, 1);
     assert.equal(count(run, 'canonical:assistant'), 2);
@@ -96,7 +141,9 @@ test('live pi: a provider 500 then success is one prompt over two runs, both ass
     assert.ok(retryEnd?.type === 'auto_retry_end' && retryEnd.success);
     // The barrier written after the first agent_end was answered after auto_retry_start, mid-prompt.
     assert.equal(run.barrierIds.length, 2);
-    const firstBarrier = pi.records.find((o) => o.record.event?.type === 'response' && o.record.event.id === run.barrierIds[0]);
+    const firstBarrier = pi.records.find(
+      (o) => o.record.event?.type === 'response' && o.record.event.id === run.barrierIds[0],
+    );
     const retryStartRecord = run.records.find((o) => o.record.event?.type === 'auto_retry_start');
     assert.ok(firstBarrier !== undefined && retryStartRecord !== undefined);
     assert.ok(firstBarrier.ordinal > retryStartRecord.ordinal);
@@ -106,8 +153,14 @@ test('live pi: a provider 500 then success is one prompt over two runs, both ass
   });
 });
 
-test('live pi: SIGKILL mid-stream ends the stream with no message_end and the prompt interrupted', { timeout: TIMEOUT_MS }, async () => {
-  const held: FakeReply = { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), hold: new Promise(() => undefined) };
+test('live pi: SIGKILL mid-stream ends the stream with no message_end and the prompt interrupted', {
+  timeout: TIMEOUT_MS,
+}, async () => {
+  const held: FakeReply = {
+    kind: 'text',
+    chunks: Array.from({ length: 60 }, (_, i) => `w${i} `),
+    hold: new Promise(() => undefined),
+  };
   await withPi(scripted([held]), {}, async (pi) => {
     const run = await within(
       pi.prompt('SLOW answer then SIGKILL', (o) => {

@@ -1,44 +1,126 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyPiRecord } from '../source/hosts/pi/pi-record.js';
-import { advanceSettlement, settlementWait, startSettlement, type SettlementResult, type SettlementState, type SettlementStep } from '../source/hosts/pi/settlement.js';
+import {
+  advanceSettlement,
+  settlementWait,
+  startSettlement,
+  type SettlementResult,
+  type SettlementState,
+  type SettlementStep,
+} from '../source/hosts/pi/settlement.js';
 import { PI_SETTLE_GRACE_MS } from '../source/limits.js';
 import { fixtureNames, replayTranscript } from './support/pi-transcript.js';
 
 // --- over every recorded scenario -------------------------------------------------------------
 
-const expected: Record<string, Array<{ id: string; result: SettlementResult; agentRuns: number; retryStarts: number; assistantMessages: number }>> = {
-  'a-simple-prompt': [{ id: 'p1', result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' }, agentRuns: 1, retryStarts: 0, assistantMessages: 1 }],
-  'b-two-prompts-sequential': [
-    { id: 'p1', result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' }, agentRuns: 1, retryStarts: 0, assistantMessages: 1 },
-    { id: 'p2', result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' }, agentRuns: 1, retryStarts: 0, assistantMessages: 1 },
-  ],
-  'c-abort-mid-stream': [
-    // Confirmed by response(abort), which pi writes after agent_end.
-    { id: 'p1', result: { status: 'settled', outcome: { kind: 'aborted', errorMessage: 'Request was aborted' }, confirmedBy: 'next-record' }, agentRuns: 1, retryStarts: 0, assistantMessages: 1 },
-    { id: 'p2', result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' }, agentRuns: 1, retryStarts: 0, assistantMessages: 1 },
-  ],
-  // One prompt, four agent runs, four error messages: settled only after the last one.
-  'd1-provider-500-default-retry': [
-    { id: 'p1', result: { status: 'settled', outcome: { kind: 'error', errorMessage: '500 fake upstream exploded' }, confirmedBy: 'grace-elapsed' }, agentRuns: 4, retryStarts: 3, assistantMessages: 4 },
-  ],
-  'd2-provider-500-no-auto-retry': [
-    { id: 'p1', result: { status: 'settled', outcome: { kind: 'error', errorMessage: '500 fake upstream exploded' }, confirmedBy: 'grace-elapsed' }, agentRuns: 1, retryStarts: 0, assistantMessages: 1 },
-  ],
-  'd3-provider-malformed-sse': [
+const expected: Record<
+  string,
+  Array<{ id: string; result: SettlementResult; agentRuns: number; retryStarts: number; assistantMessages: number }>
+> = {
+  'a-simple-prompt': [
     {
       id: 'p1',
-      result: { status: 'settled', outcome: { kind: 'error', errorMessage: "Expected property name or '}' in JSON at position 1" }, confirmedBy: 'grace-elapsed' },
+      result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' },
       agentRuns: 1,
       retryStarts: 0,
       assistantMessages: 1,
     },
   ],
-  'e-tool-call-bash': [{ id: 'p1', result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' }, agentRuns: 1, retryStarts: 0, assistantMessages: 2 }],
+  'b-two-prompts-sequential': [
+    {
+      id: 'p1',
+      result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 1,
+    },
+    {
+      id: 'p2',
+      result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 1,
+    },
+  ],
+  'c-abort-mid-stream': [
+    // Confirmed by response(abort), which pi writes after agent_end.
+    {
+      id: 'p1',
+      result: {
+        status: 'settled',
+        outcome: { kind: 'aborted', errorMessage: 'Request was aborted' },
+        confirmedBy: 'next-record',
+      },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 1,
+    },
+    {
+      id: 'p2',
+      result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 1,
+    },
+  ],
+  // One prompt, four agent runs, four error messages: settled only after the last one.
+  'd1-provider-500-default-retry': [
+    {
+      id: 'p1',
+      result: {
+        status: 'settled',
+        outcome: { kind: 'error', errorMessage: '500 fake upstream exploded' },
+        confirmedBy: 'grace-elapsed',
+      },
+      agentRuns: 4,
+      retryStarts: 3,
+      assistantMessages: 4,
+    },
+  ],
+  'd2-provider-500-no-auto-retry': [
+    {
+      id: 'p1',
+      result: {
+        status: 'settled',
+        outcome: { kind: 'error', errorMessage: '500 fake upstream exploded' },
+        confirmedBy: 'grace-elapsed',
+      },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 1,
+    },
+  ],
+  'd3-provider-malformed-sse': [
+    {
+      id: 'p1',
+      result: {
+        status: 'settled',
+        outcome: { kind: 'error', errorMessage: "Expected property name or '}' in JSON at position 1" },
+        confirmedBy: 'grace-elapsed',
+      },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 1,
+    },
+  ],
+  'e-tool-call-bash': [
+    {
+      id: 'p1',
+      result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 2,
+    },
+  ],
   'f1-prompt-while-busy': [
     {
       id: 'p1',
-      result: { status: 'faulted', phase: 'running', detail: 'unexpected-prompt-response: prompt response for id "p2" while the active prompt id is "p1"' },
+      result: {
+        status: 'faulted',
+        phase: 'running',
+        detail: 'unexpected-prompt-response: prompt response for id "p2" while the active prompt id is "p1"',
+      },
       agentRuns: 1,
       retryStarts: 0,
       assistantMessages: 0,
@@ -47,16 +129,45 @@ const expected: Record<string, Array<{ id: string; result: SettlementResult; age
   'g-malformed-and-unknown-commands': [
     {
       id: 'x1',
-      result: { status: 'faulted', phase: 'awaiting-response', detail: "command-unparsed: pi could not handle a command (parse): Failed to parse command: Expected property name or '}' in JSON at position 1" },
+      result: {
+        status: 'faulted',
+        phase: 'awaiting-response',
+        detail:
+          "command-unparsed: pi could not handle a command (parse): Failed to parse command: Expected property name or '}' in JSON at position 1",
+      },
       agentRuns: 0,
       retryStarts: 0,
       assistantMessages: 0,
     },
   ],
   // stdin EOF / SIGTERM mid-stream: no agent_end ever comes.
-  'i-stdin-eof-mid-stream': [{ id: 'p1', result: { status: 'interrupted', phase: 'running' }, agentRuns: 1, retryStarts: 0, assistantMessages: 0 }],
-  'j-sigterm-mid-stream': [{ id: 'p1', result: { status: 'interrupted', phase: 'running' }, agentRuns: 1, retryStarts: 0, assistantMessages: 0 }],
-  'k-introspection-after-prompt': [{ id: 'p1', result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' }, agentRuns: 1, retryStarts: 0, assistantMessages: 1 }],
+  'i-stdin-eof-mid-stream': [
+    {
+      id: 'p1',
+      result: { status: 'interrupted', phase: 'running' },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 0,
+    },
+  ],
+  'j-sigterm-mid-stream': [
+    {
+      id: 'p1',
+      result: { status: 'interrupted', phase: 'running' },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 0,
+    },
+  ],
+  'k-introspection-after-prompt': [
+    {
+      id: 'p1',
+      result: { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' },
+      agentRuns: 1,
+      retryStarts: 0,
+      assistantMessages: 1,
+    },
+  ],
 };
 
 test('every fixture has a settlement expectation', () => {
@@ -67,7 +178,13 @@ for (const name of fixtureNames()) {
   test(`${name}: prompts settle as recorded`, () => {
     const replay = replayTranscript(name);
     assert.deepEqual(
-      replay.prompts.map((p) => ({ id: p.promptId, result: p.result, agentRuns: p.agentRuns, retryStarts: p.retryStarts, assistantMessages: p.assistantMessages })),
+      replay.prompts.map((p) => ({
+        id: p.promptId,
+        result: p.result,
+        agentRuns: p.agentRuns,
+        retryStarts: p.retryStarts,
+        assistantMessages: p.assistantMessages,
+      })),
       expected[name],
     );
   });
@@ -99,7 +216,10 @@ test('d1: auto_retry_start came 0-1 ms after agent_end, so a timer alone is frag
 // --- synthetic sequences (behaviour the recordings do not show) -------------------------------
 
 const ID = 'prompt-1';
-const r = (o: unknown, activePromptId: string | null = ID) => ({ kind: 'record' as const, record: classifyPiRecord(JSON.stringify(o), { activePromptId }) });
+const r = (o: unknown, activePromptId: string | null = ID) => ({
+  kind: 'record' as const,
+  record: classifyPiRecord(JSON.stringify(o), { activePromptId }),
+});
 const ev = {
   accepted: r({ id: ID, type: 'response', command: 'prompt', success: true }),
   rejected: r({ id: ID, type: 'response', command: 'prompt', success: false, error: 'Agent is already processing.' }),
@@ -108,10 +228,19 @@ const ev = {
   turnEnd: r({ type: 'turn_end', message: {}, toolResults: [] }),
   agentEnd: r({ type: 'agent_end', messages: [] }),
   echo: r({ type: 'message_end', message: { role: 'user', content: [{ type: 'text', text: 'hi' }], timestamp: 1 } }),
-  answer: r({ type: 'message_end', message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }], stopReason: 'stop', timestamp: 2 } }),
-  truncated: r({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'length', timestamp: 2 } }),
+  answer: r({
+    type: 'message_end',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }], stopReason: 'stop', timestamp: 2 },
+  }),
+  truncated: r({
+    type: 'message_end',
+    message: { role: 'assistant', content: [], stopReason: 'length', timestamp: 2 },
+  }),
   toolUse: r({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'toolUse', timestamp: 2 } }),
-  error: r({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: '500 boom', timestamp: 2 } }),
+  error: r({
+    type: 'message_end',
+    message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: '500 boom', timestamp: 2 },
+  }),
   retryStart: r({ type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: '500 boom' }),
   retryOk: r({ type: 'auto_retry_end', success: true, attempt: 1 }),
   retryCancelled: r({ type: 'auto_retry_end', success: false, attempt: 1, finalError: 'Retry cancelled' }),
@@ -146,7 +275,11 @@ test('after agent_end the prompt is settle-pending and the runtime is told to co
 
 test('the barrier response confirms settlement and is not consumed by the prompt', () => {
   const { state, steps } = run([...answeredRun, ev.barrier]);
-  assert.deepEqual(state.result, { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' });
+  assert.deepEqual(state.result, {
+    status: 'settled',
+    outcome: { kind: 'answered', stopReason: 'stop' },
+    confirmedBy: 'next-record',
+  });
   assert.equal(steps.at(-1)?.consumed, false);
   assert.deepEqual(settlementWait(state), { kind: 'done', result: state.result });
 });
@@ -180,11 +313,19 @@ test('a retry that succeeds: error, auto_retry_start, a new run, auto_retry_end{
     ev.agentEnd,
     ev.barrier,
   ]);
-  assert.deepEqual(state.result, { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' });
+  assert.deepEqual(state.result, {
+    status: 'settled',
+    outcome: { kind: 'answered', stopReason: 'stop' },
+    confirmedBy: 'next-record',
+  });
   assert.equal(state.agentRuns, 2);
   assert.equal(state.retryStarts, 1);
   assert.equal(state.assistantMessages, 2);
-  assert.equal(steps[9]?.consumed, true, 'a barrier answered mid-retry is journal evidence of the prompt, not a confirmation');
+  assert.equal(
+    steps[9]?.consumed,
+    true,
+    'a barrier answered mid-retry is journal evidence of the prompt, not a confirmation',
+  );
 });
 
 test('while pi sleeps before a retry the runtime learns the backoff', () => {
@@ -194,8 +335,20 @@ test('while pi sleeps before a retry the runtime learns the backoff', () => {
 });
 
 test('a retry cancelled during the backoff (abort) settles with the error', () => {
-  const { state } = run([ev.accepted, ev.agentStart, ev.error, ev.agentEnd, ev.retryStart, ev.retryCancelled, ev.abortResponse]);
-  assert.deepEqual(state.result, { status: 'settled', outcome: { kind: 'error', errorMessage: '500 boom' }, confirmedBy: 'next-record' });
+  const { state } = run([
+    ev.accepted,
+    ev.agentStart,
+    ev.error,
+    ev.agentEnd,
+    ev.retryStart,
+    ev.retryCancelled,
+    ev.abortResponse,
+  ]);
+  assert.deepEqual(state.result, {
+    status: 'settled',
+    outcome: { kind: 'error', errorMessage: '500 boom' },
+    confirmedBy: 'next-record',
+  });
 });
 
 test('retries exhausted: auto_retry_end after the last agent_end keeps it pending, the next record confirms', () => {
@@ -215,8 +368,24 @@ test('threshold compaction after agent_end delays settlement until compaction_en
 });
 
 test('overflow compaction with willRetry waits for the continued run', () => {
-  const { state } = run([ev.accepted, ev.agentStart, ev.error, ev.agentEnd, ev.overflowStart, ev.overflowEnd, ev.barrier, ev.agentStart, ev.answer, ev.agentEnd, ev.barrier]);
-  assert.deepEqual(state.result, { status: 'settled', outcome: { kind: 'answered', stopReason: 'stop' }, confirmedBy: 'next-record' });
+  const { state } = run([
+    ev.accepted,
+    ev.agentStart,
+    ev.error,
+    ev.agentEnd,
+    ev.overflowStart,
+    ev.overflowEnd,
+    ev.barrier,
+    ev.agentStart,
+    ev.answer,
+    ev.agentEnd,
+    ev.barrier,
+  ]);
+  assert.deepEqual(state.result, {
+    status: 'settled',
+    outcome: { kind: 'answered', stopReason: 'stop' },
+    confirmedBy: 'next-record',
+  });
   assert.equal(state.agentRuns, 2);
 });
 
@@ -253,11 +422,17 @@ test('a rejected prompt is terminal at once', () => {
 
 test('the stream ending before agent_end interrupts, in whatever phase', () => {
   assert.deepEqual(run([{ kind: 'stream-ended' }]).state.result, { status: 'interrupted', phase: 'awaiting-response' });
-  assert.deepEqual(run([ev.accepted, ev.agentStart, ev.answer, { kind: 'stream-ended' }]).state.result, { status: 'interrupted', phase: 'running' });
-  assert.deepEqual(run([ev.accepted, ev.agentStart, ev.error, ev.agentEnd, ev.retryStart, { kind: 'stream-ended' }]).state.result, {
+  assert.deepEqual(run([ev.accepted, ev.agentStart, ev.answer, { kind: 'stream-ended' }]).state.result, {
     status: 'interrupted',
-    phase: 'retry-wait',
+    phase: 'running',
   });
+  assert.deepEqual(
+    run([ev.accepted, ev.agentStart, ev.error, ev.agentEnd, ev.retryStart, { kind: 'stream-ended' }]).state.result,
+    {
+      status: 'interrupted',
+      phase: 'retry-wait',
+    },
+  );
 });
 
 test('impossible orders and protocol faults fault the prompt', () => {
@@ -266,7 +441,11 @@ test('impossible orders and protocol faults fault the prompt', () => {
     ['agent_end without agent_start', [ev.accepted, ev.agentEnd], 'agent_end in phase accepted'],
     ['message_end outside a run', [ev.accepted, ev.answer], 'message_end (assistant) in phase accepted'],
     ['a second prompt response', [ev.accepted, ev.accepted], 'second prompt response (accepted)'],
-    ['auto_retry_start while running', [ev.accepted, ev.agentStart, ev.retryStart], 'auto_retry_start in phase running'],
+    [
+      'auto_retry_start while running',
+      [ev.accepted, ev.agentStart, ev.retryStart],
+      'auto_retry_start in phase running',
+    ],
     ['invalid JSON while running', [ev.accepted, ev.agentStart, ev.garbage], 'invalid-json'],
     ['an oversized line', [ev.accepted, { kind: 'frame-fault', detail: 'oversized line #3' }], 'oversized line #3'],
   ];
@@ -281,7 +460,10 @@ test('a record after settlement belongs to nobody: re-routed without an operatio
   const { state, steps } = run([...answeredRun, r({ type: 'agent_start' })]);
   assert.equal(state.result?.status, 'settled');
   assert.equal(steps.at(-1)?.consumed, false);
-  const late = classifyPiRecord(JSON.stringify({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'stop' } }), { activePromptId: null });
+  const late = classifyPiRecord(
+    JSON.stringify({ type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'stop' } }),
+    { activePromptId: null },
+  );
   assert.equal(late.route.kind, 'protocol-fault');
 });
 

@@ -8,14 +8,25 @@ import { runCli, tempHome } from './support/cli.js';
 const UUID = '00000000-0000-4000-8000-000000000000';
 
 describe('reads on a home without a store', () => {
-  const reads: string[][] = [['log'], ['timeline'], ['status'], ['agent', 'list'], ['message', UUID], ['operation', 'op-1']];
+  const reads: string[][] = [
+    ['log'],
+    ['timeline'],
+    ['status'],
+    ['agent', 'list'],
+    ['message', UUID],
+    ['operation', 'op-1'],
+  ];
   for (const args of reads) {
     it(`${args.join(' ')} says there is no store, exits 6 and creates nothing`, async () => {
       const home = tempHome('no-store');
       const result = await runCli([...args, '--home', home]);
       assert.equal(result.code, 6, result.stderr);
       assert.match(result.stderr, /No store in .* yet/);
-      assert.equal(existsSync(home), false, `the data home was created: ${existsSync(home) ? readdirSync(home).join(', ') : ''}`);
+      assert.equal(
+        existsSync(home),
+        false,
+        `the data home was created: ${existsSync(home) ? readdirSync(home).join(', ') : ''}`,
+      );
       const json = await runCli([...args, '--json', '--home', home]);
       assert.equal(json.code, 6);
       assert.equal(JSON.parse(json.stderr).error.code, 'not_found');
@@ -28,7 +39,11 @@ describe('reads on a home without a store', () => {
     assert.equal((await runCli(['note', 'first', '--home', home])).code, 0);
     assert.equal(statSync(storeFiles(home).lease).mode & 0o777, 0o600);
     const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout) as { rows: { kind: string }[] };
-    assert.deepEqual(log.rows.map((row) => row.kind), ['client.note']);
-    for (const name of readdirSync(home)) assert.equal(statSync(`${home}/${name}`).mode & 0o077, 0, `${name} is readable by others`);
+    assert.deepEqual(
+      log.rows.map((row) => row.kind),
+      ['client.note'],
+    );
+    for (const name of readdirSync(home))
+      assert.equal(statSync(`${home}/${name}`).mode & 0o077, 0, `${name} is readable by others`);
   });
 });

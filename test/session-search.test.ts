@@ -27,7 +27,9 @@ const PROMPTS = [
 describe('session search', () => {
   it('finds delivered user turns right after the drain sealed them (porter stems, OR of terms), never assistant text', async () => {
     const home = tempHome('search');
-    const session = queueSession(home, null, PROMPTS, { answer: (i) => `assistant reply ${i} mentions staging and pnpm deployments` });
+    const session = queueSession(home, null, PROMPTS, {
+      answer: (i) => `assistant reply ${i} mentions staging and pnpm deployments`,
+    });
     await c.flush(home);
     const db = c.readOnly(home);
     try {
@@ -39,11 +41,17 @@ describe('session search', () => {
       assert.match(hits[0]!.snippet, /\[pnpm\]/);
       // "deployment" stems to the same token as "deployments"; only the user's turn is indexed, not the answers.
       const deploy = sessionSearch(db, { query: 'deployment' }).results;
-      assert.deepEqual(deploy.map((hit) => hit.turnKey), [session.turnKeys[2]]);
+      assert.deepEqual(
+        deploy.map((hit) => hit.turnKey),
+        [session.turnKeys[2]],
+      );
       // OR-joined terms: a turn matching only one word is still found.
       assert.equal(sessionSearch(db, { query: 'staging yarn' }).results.length, 1);
       // FTS5 syntax is only text.
-      assert.deepEqual(sessionSearch(db, { query: '"NEAR" OR (this) * col:x ^start' }).results.map((hit) => hit.turnKey), [session.turnKeys[3]]);
+      assert.deepEqual(
+        sessionSearch(db, { query: '"NEAR" OR (this) * col:x ^start' }).results.map((hit) => hit.turnKey),
+        [session.turnKeys[3]],
+      );
       assert.deepEqual(sessionSearch(db, { query: 'the and of' }).results, []);
       assert.equal(sessionSearch(db, { query: 'pnpm', client: 'claude' }).results.length, 0);
       assert.equal(sessionSearch(db, { query: 'pnpm', until: '2000-01-01' }).results.length, 0);
@@ -65,7 +73,10 @@ describe('session search', () => {
       migrate(db, coreSchema);
       assert.equal(schemaVersion(db), coreSchema.steps.length);
       const hits = sessionSearch(db, { query: 'pnpm' }).results;
-      assert.deepEqual(hits.map((hit) => hit.turnKey), [session.turnKeys[0]]);
+      assert.deepEqual(
+        hits.map((hit) => hit.turnKey),
+        [session.turnKeys[0]],
+      );
       assert.equal(db.prepare('SELECT count(*) FROM session_search').pluck().get(), PROMPTS.length);
     } finally {
       db.close();
@@ -79,13 +90,34 @@ describe('session search', () => {
     try {
       migrate(db, coreSchema);
       commit(db, 'test', (tx) => {
-        for (const [role, text] of [['user', 'Always run the linter before committing'], ['assistant', 'I will lint before every commit']] as const) {
-          const { sequence } = appendJournal(tx, { kind: 'test', agentId: 'a1', generationId: 'g1', operationId: null, canonicalMessageId: `${role}-1`, payload: {} });
-          insertTimeline(tx, { messageId: `${role}-1`, role, payload: { role, content: [{ type: 'text', text }] }, agentId: 'a1', generationId: 'g1', operationId: null, sourceJournalSequence: sequence });
+        for (const [role, text] of [
+          ['user', 'Always run the linter before committing'],
+          ['assistant', 'I will lint before every commit'],
+        ] as const) {
+          const { sequence } = appendJournal(tx, {
+            kind: 'test',
+            agentId: 'a1',
+            generationId: 'g1',
+            operationId: null,
+            canonicalMessageId: `${role}-1`,
+            payload: {},
+          });
+          insertTimeline(tx, {
+            messageId: `${role}-1`,
+            role,
+            payload: { role, content: [{ type: 'text', text }] },
+            agentId: 'a1',
+            generationId: 'g1',
+            operationId: null,
+            sourceJournalSequence: sequence,
+          });
         }
       });
       const hits = sessionSearch(db, { query: 'linter commit' }).results;
-      assert.deepEqual(hits.map((hit) => [hit.client, hit.sessionKey, hit.turnKey]), [['pi', 'g1', 'user-1']]);
+      assert.deepEqual(
+        hits.map((hit) => [hit.client, hit.sessionKey, hit.turnKey]),
+        [['pi', 'g1', 'user-1']],
+      );
     } finally {
       db.close();
     }
@@ -100,10 +132,22 @@ describe('session search', () => {
     assert.equal(found.code, 0, found.stderr);
     const body = JSON.parse(found.stdout) as { results: Array<Record<string, unknown>> };
     assert.equal(body.results.length, 1);
-    assert.deepEqual(Object.keys(body.results[0]!).sort(), ['client', 'recordedAt', 'sessionKey', 'snippet', 'turnKey']);
+    assert.deepEqual(Object.keys(body.results[0]!).sort(), [
+      'client',
+      'recordedAt',
+      'sessionKey',
+      'snippet',
+      'turnKey',
+    ]);
     const injection = await runCli(['search', 'NEAR(a b)', 'OR', '"', '--home', home, '--json']);
     assert.equal(injection.code, 0, injection.stderr);
-    for (const args of [['--limit', '0'], ['--limit', '101'], ['--since', '2026-13-01'], ['--since', '2026-08-02', '--until', '2026-08-01'], ['--client', 'vim']]) {
+    for (const args of [
+      ['--limit', '0'],
+      ['--limit', '101'],
+      ['--since', '2026-13-01'],
+      ['--since', '2026-08-02', '--until', '2026-08-01'],
+      ['--client', 'vim'],
+    ]) {
       const bad = await runCli(['search', 'pnpm', '--home', home, '--json', ...args]);
       assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
       assert.match(JSON.parse(bad.stderr).error.message, /--/);

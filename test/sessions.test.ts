@@ -36,20 +36,42 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     const view = JSON.parse(read.stdout) as SessionView;
     assert.equal(view.turns.length, 1);
     const [turn] = view.turns;
-    assert.deepEqual(turn!.messages.map((m) => m.classification), ['evidence'], 'only what the user said, without --context');
-    assert.ok(Object.values(turn!.folded).reduce((a, b) => a + b, 0) > 0, 'the assistant and tool messages are folded into counts');
+    assert.deepEqual(
+      turn!.messages.map((m) => m.classification),
+      ['evidence'],
+      'only what the user said, without --context',
+    );
+    assert.ok(
+      Object.values(turn!.folded).reduce((a, b) => a + b, 0) > 0,
+      'the assistant and tool messages are folded into counts',
+    );
     const printed = await runCli(['session', session!.sessionKey, '--home', home]);
     assert.match(printed.stdout, /Turn 1 · settled/);
     assert.ok(printed.stdout.includes(turn!.messages[0]!.text!.split('\n')[0]!), 'the user words in full');
     assert.match(printed.stdout, /folded \(--context shows them\)/);
-    const withContext = JSON.parse((await runCli(['session', session!.sessionKey, '--context', '--json', '--home', home])).stdout) as SessionView;
-    assert.ok(withContext.turns[0]!.messages.some((m) => m.classification === 'context' && m.kind === 'answer' && m.text));
+    const withContext = JSON.parse(
+      (await runCli(['session', session!.sessionKey, '--context', '--json', '--home', home])).stdout,
+    ) as SessionView;
+    assert.ok(
+      withContext.turns[0]!.messages.some((m) => m.classification === 'context' && m.kind === 'answer' && m.text),
+    );
     assert.deepEqual(withContext.turns[0]!.folded, {});
   });
 
   it('status never prints bodies; an unknown session is not found; an empty home says so', async () => {
     const home = await capturedHome();
-    const view = JSON.parse((await runCli(['session', (JSON.parse((await runCli(['sessions', '--json', '--home', home])).stdout) as SessionList).sessions[0]!.sessionKey, '--json', '--home', home])).stdout) as SessionView;
+    const view = JSON.parse(
+      (
+        await runCli([
+          'session',
+          (JSON.parse((await runCli(['sessions', '--json', '--home', home])).stdout) as SessionList).sessions[0]!
+            .sessionKey,
+          '--json',
+          '--home',
+          home,
+        ])
+      ).stdout,
+    ) as SessionView;
     const status = await runCli(['status', '--home', home]);
     assert.ok(!status.stdout.includes(view.turns[0]!.messages[0]!.text!), 'status shows no body');
     const missing = await runCli(['session', 'ffffffffffff', '--home', home]);
@@ -62,7 +84,10 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
   it('wraps at word boundaries in columns; a long command stays whole', () => {
     const command = 'npx common-memory install claude --claude-dir /very/long/path/to/a/config/directory';
     const lines = wrapText(`Run this: ${command} and then restart`, 40, '  ', [command]);
-    assert.ok(lines.some((line) => line.trim() === command), lines.join('\n'));
+    assert.ok(
+      lines.some((line) => line.trim() === command),
+      lines.join('\n'),
+    );
     assert.ok(wrapText(`Run this: ${command}`, 40).length > 2, 'without keep, it would be broken at its spaces');
     for (const line of lines) if (!line.includes(command)) assert.ok(textColumns(line) <= 40, line);
     assert.deepEqual(wrapText('记忆记忆 记忆记忆 记忆记忆', 12), ['记忆记忆', '记忆记忆', '记忆记忆']);

@@ -31,7 +31,16 @@ function bodiesOf(messages: CaptureStepInput['messages']): Buffer[] {
 }
 
 function stepInput(messages: CaptureStepInput['messages'], turns: CaptureStepInput['turns']): CaptureStepInput {
-  return { activationId: 1, envelopeIds: [1], recoveryId: null, watch: null, turns, messages, incompleteKeys: [], bufferedTurns: 0 };
+  return {
+    activationId: 1,
+    envelopeIds: [1],
+    recoveryId: null,
+    watch: null,
+    turns,
+    messages,
+    incompleteKeys: [],
+    bufferedTurns: 0,
+  };
 }
 
 describe('step messages', () => {
@@ -57,7 +66,8 @@ describe('step messages', () => {
       bodies.map((b) => b.toString('utf8')),
       texts.map((t) => Buffer.from(t, 'utf8').toString('utf8')),
     );
-    for (const [i, text] of texts.entries()) assert.equal(sha256Hex(bodies[i]!), textDigest(text), `digest of body ${i}`);
+    for (const [i, text] of texts.entries())
+      assert.equal(sha256Hex(bodies[i]!), textDigest(text), `digest of body ${i}`);
     assert.deepEqual(messages.key, ['t1-0', 't1-1', 't1-2', 't2-0', 't2-1', 't2-2']);
     assert.equal(transfer.length, 1);
     assert.equal(transfer[0], messages.bodies.buffer, 'the buffer holding the bodies is the one transferred');
@@ -83,7 +93,11 @@ describe('step messages', () => {
     assert.equal(schema.safeParse(stepInput(backwards, turns)).success, false, 'ends that go backwards');
     const invalid = Buffer.from(messages.bodies);
     invalid[0] = 0xff;
-    assert.equal(schema.safeParse(stepInput({ ...messages, bodies: invalid }, turns)).success, false, 'bytes that are not UTF-8');
+    assert.equal(
+      schema.safeParse(stepInput({ ...messages, bodies: invalid }, turns)).success,
+      false,
+      'bytes that are not UTF-8',
+    );
     const text = { ...messages, bodies: 'a promptan answer' as unknown as Uint8Array };
     assert.equal(schema.safeParse(stepInput(text, turns)).success, false, 'bodies that are not bytes');
   });

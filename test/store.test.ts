@@ -26,7 +26,8 @@ function freshStore(): { db: Db; path: string } {
 const schemaOf = (db: Db) =>
   db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();
 
-const note = (db: Db, text: string, operationId?: string) => commit(db, 'appendNote', (tx) => appendNote(tx, readStoreId(db), { text, operationId }));
+const note = (db: Db, text: string, operationId?: string) =>
+  commit(db, 'appendNote', (tx) => appendNote(tx, readStoreId(db), { text, operationId }));
 
 describe('migrations', () => {
   it('migrate from empty to the latest version, and a rerun changes nothing', () => {
@@ -56,7 +57,16 @@ describe('migrations', () => {
     const home = tempHome('mig');
     mkdirSync(home, { recursive: true });
     const db = openDatabase(storeFiles(home).core);
-    const failing = { name: 'test', steps: [...coreSchema.steps, (d: Db) => { d.exec('CREATE TABLE half (x)'); throw new Error('boom'); }] };
+    const failing = {
+      name: 'test',
+      steps: [
+        ...coreSchema.steps,
+        (d: Db) => {
+          d.exec('CREATE TABLE half (x)');
+          throw new Error('boom');
+        },
+      ],
+    };
     migrate(db, coreSchema);
     assert.throws(() => migrate(db, failing), /boom/);
     assert.equal(schemaVersion(db), coreSchema.steps.length);
@@ -66,7 +76,10 @@ describe('migrations', () => {
   it('refuses a store from a newer common-memory without changing it', () => {
     const { db } = freshStore();
     db.pragma(`user_version = ${coreSchema.steps.length + 1}`);
-    assert.throws(() => migrate(db, coreSchema), (error: unknown) => error instanceof CmError && /newer/.test(error.message));
+    assert.throws(
+      () => migrate(db, coreSchema),
+      (error: unknown) => error instanceof CmError && /newer/.test(error.message),
+    );
     assert.equal(schemaVersion(db), coreSchema.steps.length + 1);
   });
 });
@@ -96,7 +109,10 @@ describe('notes and replay', () => {
   it('the same operation ID with other text is a conflict that writes nothing', () => {
     const { db } = freshStore();
     note(db, 'one', 'op-x');
-    assert.throws(() => note(db, 'two', 'op-x'), (error: unknown) => error instanceof CmError && error.code === 'operation_conflict');
+    assert.throws(
+      () => note(db, 'two', 'op-x'),
+      (error: unknown) => error instanceof CmError && error.code === 'operation_conflict',
+    );
     assert.equal(readHeads(db).journal, 1);
   });
 
@@ -109,15 +125,24 @@ describe('notes and replay', () => {
 
   it('a note over the record limit is refused whole and changes nothing', () => {
     const { db } = freshStore();
-    assert.throws(() => note(db, 'x'.repeat(RECORD_MAX_BYTES)), (error: unknown) => error instanceof CmError && error.code === 'limit_exceeded');
+    assert.throws(
+      () => note(db, 'x'.repeat(RECORD_MAX_BYTES)),
+      (error: unknown) => error instanceof CmError && error.code === 'limit_exceeded',
+    );
     assert.deepEqual(readHeads(db), { journal: 0, timeline: 0 });
     assert.deepEqual(db.prepare('SELECT count(*) AS n FROM operations').get(), { n: 0 });
   });
 
   it('rejects malformed operation IDs and empty notes', () => {
     const { db } = freshStore();
-    assert.throws(() => note(db, 'x', 'has space'), (error: unknown) => error instanceof CmError && error.code === 'invalid_input');
-    assert.throws(() => note(db, ''), (error: unknown) => error instanceof CmError && error.code === 'invalid_input');
+    assert.throws(
+      () => note(db, 'x', 'has space'),
+      (error: unknown) => error instanceof CmError && error.code === 'invalid_input',
+    );
+    assert.throws(
+      () => note(db, ''),
+      (error: unknown) => error instanceof CmError && error.code === 'invalid_input',
+    );
     assert.equal(readHeads(db).journal, 0);
   });
 
@@ -126,7 +151,11 @@ describe('notes and replay', () => {
     const fault = (name: string) => {
       if (name === 'appendNote.beforeCommit') throw new Error('injected');
     };
-    assert.throws(() => commit(db, 'appendNote', (tx) => appendNote(tx, readStoreId(db), { text: 'lost', operationId: 'op-f' }), fault), /injected/);
+    assert.throws(
+      () =>
+        commit(db, 'appendNote', (tx) => appendNote(tx, readStoreId(db), { text: 'lost', operationId: 'op-f' }), fault),
+      /injected/,
+    );
     assert.deepEqual(readHeads(db), { journal: 0, timeline: 0 });
     assert.equal((db.prepare('SELECT count(*) AS n FROM operations').get() as { n: number }).n, 0);
     assert.deepEqual(runDoctor(db), []);
@@ -149,7 +178,10 @@ describe('keyset pages', () => {
       assert.equal(page.nextAfter, page.rows.at(-1)!.sequence);
       after = page.nextAfter;
     }
-    assert.deepEqual(seen, Array.from({ length: 25 }, (_, i) => i + 1));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
   });
 
   it('validates after, limit, store and head', () => {
@@ -163,14 +195,39 @@ describe('keyset pages', () => {
       }
       return 'no error';
     };
-    assert.equal(code(() => readJournalPage(db, { after: -1, limit: 10 })), 'invalid_cursor');
-    assert.equal(code(() => readJournalPage(db, { after: 1.5, limit: 10 })), 'invalid_cursor');
-    assert.equal(code(() => readJournalPage(db, { after: 0, limit: 0 })), 'invalid_input');
-    assert.equal(code(() => readJournalPage(db, { after: 0, limit: PAGE_LIMIT_MAX + 1 })), 'invalid_input');
-    assert.equal(code(() => readJournalPage(db, { after: 2, limit: 10 })), 'cursor_beyond_head');
-    assert.equal(code(() => readTimelinePage(db, { after: 1, limit: 10 })), 'cursor_beyond_head', 'a journal position is beyond the empty timeline');
-    assert.equal(code(() => readJournalPage(db, { after: 0, limit: 10, storeId: '00000000-0000-4000-8000-000000000000' })), 'cursor_other_store');
-    assert.equal(code(() => readJournalPage(db, { after: 0, limit: 10, agentId: 'not-a-uuid' })), 'invalid_input');
+    assert.equal(
+      code(() => readJournalPage(db, { after: -1, limit: 10 })),
+      'invalid_cursor',
+    );
+    assert.equal(
+      code(() => readJournalPage(db, { after: 1.5, limit: 10 })),
+      'invalid_cursor',
+    );
+    assert.equal(
+      code(() => readJournalPage(db, { after: 0, limit: 0 })),
+      'invalid_input',
+    );
+    assert.equal(
+      code(() => readJournalPage(db, { after: 0, limit: PAGE_LIMIT_MAX + 1 })),
+      'invalid_input',
+    );
+    assert.equal(
+      code(() => readJournalPage(db, { after: 2, limit: 10 })),
+      'cursor_beyond_head',
+    );
+    assert.equal(
+      code(() => readTimelinePage(db, { after: 1, limit: 10 })),
+      'cursor_beyond_head',
+      'a journal position is beyond the empty timeline',
+    );
+    assert.equal(
+      code(() => readJournalPage(db, { after: 0, limit: 10, storeId: '00000000-0000-4000-8000-000000000000' })),
+      'cursor_other_store',
+    );
+    assert.equal(
+      code(() => readJournalPage(db, { after: 0, limit: 10, agentId: 'not-a-uuid' })),
+      'invalid_input',
+    );
     assert.equal(readJournalPage(db, { after: 0, limit: 10, storeId: readStoreId(db) }).rows.length, 1);
   });
 
@@ -190,10 +247,15 @@ describe('keyset pages', () => {
     const { db } = freshStore();
     note(db, 'a');
     const agent = '11111111-1111-4111-8111-111111111111';
-    db.prepare("INSERT INTO journal (sequence, event_id, kind, agent_id, payload, recorded_at_ms) VALUES (2, 'e2', 'test', ?, '{}', 0)").run(agent);
+    db.prepare(
+      "INSERT INTO journal (sequence, event_id, kind, agent_id, payload, recorded_at_ms) VALUES (2, 'e2', 'test', ?, '{}', 0)",
+    ).run(agent);
     db.prepare("UPDATE heads SET head = 2 WHERE stream = 'journal'").run();
     const page = readJournalPage(db, { after: 0, limit: 10, agentId: agent });
-    assert.deepEqual(page.rows.map((row) => row.sequence), [2]);
+    assert.deepEqual(
+      page.rows.map((row) => row.sequence),
+      [2],
+    );
   });
 });
 
@@ -203,7 +265,9 @@ describe('doctor', () => {
     for (let i = 0; i < 3; i++) note(db, `n${i}`);
     assert.deepEqual(runDoctor(db), []);
     db.prepare("UPDATE heads SET head = 7 WHERE stream = 'journal'").run();
-    db.prepare("INSERT INTO timeline (sequence, message_id, role, payload, source_journal_sequence, recorded_at_ms) VALUES (1, 'm1', 'user', '{}', 2, 0)").run();
+    db.prepare(
+      "INSERT INTO timeline (sequence, message_id, role, payload, source_journal_sequence, recorded_at_ms) VALUES (1, 'm1', 'user', '{}', 2, 0)",
+    ).run();
     db.prepare("UPDATE heads SET head = 1 WHERE stream = 'timeline'").run();
     const checks = runDoctor(db).map((violation) => violation.check);
     assert.ok(checks.includes('journal.head'));

@@ -9,11 +9,32 @@ import { CmError } from '../source/errors.js';
 import { Host } from '../source/host/host.js';
 import type { Application } from '../source/api/application.js';
 import { tempHome, waitFor } from './support/cli.js';
-import { replyGate, scripted, startFakeOpenAiServer, textReply, type FakeReply, type FakeOpenAiServer } from './support/fake-openai-server.js';
+import {
+  replyGate,
+  scripted,
+  startFakeOpenAiServer,
+  textReply,
+  type FakeReply,
+  type FakeOpenAiServer,
+} from './support/fake-openai-server.js';
 import { makePiAgentDir } from './support/pi-agent-dir.js';
-import { KEY, mount, press, type, unmount, waitForFrame, waitForText, withOverrides, type View } from './support/tui-harness.js';
+import {
+  KEY,
+  mount,
+  press,
+  type,
+  unmount,
+  waitForFrame,
+  waitForText,
+  withOverrides,
+  type View,
+} from './support/tui-harness.js';
 
-async function withHost(serve: boolean, replies: FakeReply[], run: (context: { host: Host; home: string; piConfig: string; server: FakeOpenAiServer }) => Promise<void>): Promise<void> {
+async function withHost(
+  serve: boolean,
+  replies: FakeReply[],
+  run: (context: { host: Host; home: string; piConfig: string; server: FakeOpenAiServer }) => Promise<void>,
+): Promise<void> {
   const server = await startFakeOpenAiServer({ responder: scripted(replies) });
   const config = makePiAgentDir({ baseUrl: server.baseUrl });
   const home = tempHome('tui-agents');
@@ -49,7 +70,11 @@ describe('Agents screen with the real pi', { timeout: 240_000 }, () => {
   test('create → start → prompt → the answer in the timeline; a second prompt is busy, its retry keeps the operation ID; journal; abort; stop', async () => {
     // The first answer holds after its first words until the second prompt was refused on screen.
     const first = replyGate();
-    const replies = [{ ...textReply('Hello from the fake model', 6), hold: first.hold }, textReply('Second answer here', 2), { kind: 'hang' } as const];
+    const replies = [
+      { ...textReply('Hello from the fake model', 6), hold: first.hold },
+      textReply('Second answer here', 2),
+      { kind: 'hang' } as const,
+    ];
     await withHost(true, replies, async ({ host, home, piConfig, server }) => {
       const prompts: { text: string; operationId: string | undefined }[] = [];
       const app = withOverrides(host.application, {
@@ -87,7 +112,11 @@ describe('Agents screen with the real pi', { timeout: 240_000 }, () => {
         await press(view, KEY.enter);
         frame = await waitForText(view, /prompt: error agent_busy: /, 15_000);
         assert.match(frame, /prompt alpha> And again/);
-        assert.equal(server.requests[0]?.completed, false, 'the refusal came while the first answer was still streaming');
+        assert.equal(
+          server.requests[0]?.completed,
+          false,
+          'the refusal came while the first answer was still streaming',
+        );
         first.release();
 
         frame = await waitForText(view, /assistant\s+Hello from the fake model/, 30_000);
@@ -97,7 +126,11 @@ describe('Agents screen with the real pi', { timeout: 240_000 }, () => {
         await waitForText(view, /assistant\s+Second answer here/, 30_000);
         assert.equal(prompts.length, 3);
         assert.equal(prompts[2]!.text, 'And again');
-        assert.equal(prompts[2]!.operationId, prompts[1]!.operationId, 'the retry of the same text keeps its operation ID');
+        assert.equal(
+          prompts[2]!.operationId,
+          prompts[1]!.operationId,
+          'the retry of the same text keeps its operation ID',
+        );
         assert.notEqual(prompts[1]!.operationId, prompts[0]!.operationId);
 
         await press(view, 't');
@@ -216,15 +249,26 @@ describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
         return names.length === 2 ? names.map((name) => name.slice('held.'.length)) : undefined;
       });
       const agentEnds = async () =>
-        (await host.application.journal({ after: 0, limit: 100 })).rows.filter((row) => row.kind === 'pi.agent_end').length;
+        (await host.application.journal({ after: 0, limit: 100 })).rows.filter((row) => row.kind === 'pi.agent_end')
+          .length;
       await writeFile(join(holdDir, `go.${held[0]}`), '');
       await waitFor('the first released answer to end', async () => ((await agentEnds()) === 1 ? true : undefined));
       await writeFile(join(holdDir, `go.${held[1]}`), '');
       // Each agent's timeline: its own user row and its own answer, nothing of the other.
-      let frame = await waitForFrame(view, 'red exchange', (f) => /user\s+question for red/.test(f) && /assistant\s+(word )+/.test(f), 30_000);
+      let frame = await waitForFrame(
+        view,
+        'red exchange',
+        (f) => /user\s+question for red/.test(f) && /assistant\s+(word )+/.test(f),
+        30_000,
+      );
       assert.doesNotMatch(frame, /question for blue/);
       await press(view, 'k');
-      frame = await waitForFrame(view, 'blue exchange', (f) => /> blue/.test(f) && /user\s+question for blue/.test(f) && /assistant\s+(word )+/.test(f), 30_000);
+      frame = await waitForFrame(
+        view,
+        'blue exchange',
+        (f) => /> blue/.test(f) && /user\s+question for blue/.test(f) && /assistant\s+(word )+/.test(f),
+        30_000,
+      );
       assert.doesNotMatch(frame, /question for red/);
       // The journal holds both exchanges in one order, interleaved while both streamed.
       const rows = (await host.application.journal({ after: 0, limit: 100 })).rows;

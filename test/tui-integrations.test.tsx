@@ -16,7 +16,10 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
   let host: Host;
   let codexDir: string;
   let claudeDir: string;
-  const userSettings = { model: 'my-own-model', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo my own hook' }] }] } };
+  const userSettings = {
+    model: 'my-own-model',
+    hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo my own hook' }] }] },
+  };
 
   before(async () => {
     root = mkdtempSync(join(tmpdir(), 'cm-tui-integrations-'));
@@ -61,7 +64,10 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
       assert.match(frame, /y writes this change/);
       assert.match(frame, /\+\+\+ .*hooks\.json/);
       assert.match(frame, /y apply install · Esc close/);
-      frame = await scrollTo(view, 'Codex hook trust: Codex reads these hooks but silently does not run them until you trust them.');
+      frame = await scrollTo(
+        view,
+        'Codex hook trust: Codex reads these hooks but silently does not run them until you trust them.',
+      );
       assert.ok(!existsSync(hooksFile), 'planning and scrolling wrote nothing');
 
       await press(view, KEY.escape);
@@ -145,7 +151,11 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
       const refused = await waitForText(view, /REFUSED \(invalid_json\)/);
       assert.ok(!refused.includes('y apply'));
       await press(view, 'y');
-      assert.equal(readFileSync(settingsFile, 'utf8'), '{ "model": "my-own-model", broken', 'y applies nothing when refused');
+      assert.equal(
+        readFileSync(settingsFile, 'utf8'),
+        '{ "model": "my-own-model", broken',
+        'y applies nothing when refused',
+      );
     } finally {
       await unmount(view);
     }

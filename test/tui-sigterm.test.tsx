@@ -21,10 +21,19 @@ async function runAndTerminate(signals: number): Promise<{ code: number | null; 
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
-    await waitFor('the first frame', () => (output.includes('Dashboard') && existsSync(join(home, 'host.json')) ? true : undefined), 30_000);
+    await waitFor(
+      'the first frame',
+      () => (output.includes('Dashboard') && existsSync(join(home, 'host.json')) ? true : undefined),
+      30_000,
+    );
     const { pid } = JSON.parse(readFileSync(join(home, 'host.json'), 'utf8')) as { pid: number };
     for (let index = 0; index < signals; index++) process.kill(pid, 'SIGTERM');
-    const code = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit after SIGTERM; output:\n${output.slice(-2000)}`)), 30_000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no exit after SIGTERM; output:\n${output.slice(-2000)}`)), 30_000),
+      ),
+    ]);
     return { code, output, home };
   } finally {
     child.kill('SIGKILL');

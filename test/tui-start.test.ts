@@ -12,14 +12,22 @@ import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
 function startTui(home: string) {
   const child = spawnInTerminal([process.execPath, BIN], terminalEnv({ COMMON_MEMORY_HOME: home }));
-  const run = { output: '', exited: new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))) };
+  const run = {
+    output: '',
+    exited: new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))),
+  };
   child.stdout.on('data', (chunk: Buffer) => (run.output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (run.output += chunk.toString('utf8')));
   return { child, run };
 }
 
 const exitWithin = (exited: Promise<number | null>, output: () => string) =>
-  Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit; output:\n${output().slice(-2000)}`)), 30_000))]);
+  Promise.race([
+    exited,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`no exit; output:\n${output().slice(-2000)}`)), 30_000),
+    ),
+  ]);
 
 describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
   test('draws its first frame, then the host it started answers; SIGTERM stops that host and exits 0', async () => {
@@ -27,7 +35,11 @@ describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
     const { child, run } = startTui(home);
     try {
       await waitFor('the first frame', () => (run.output.includes('Dashboard') ? true : undefined), 30_000);
-      await waitFor('the dashboard with the host up', () => (run.output.includes('mode host') && existsSync(join(home, 'host.json')) ? true : undefined), 30_000);
+      await waitFor(
+        'the dashboard with the host up',
+        () => (run.output.includes('mode host') && existsSync(join(home, 'host.json')) ? true : undefined),
+        30_000,
+      );
       const { pid } = JSON.parse(readFileSync(join(home, 'host.json'), 'utf8')) as { pid: number };
       process.kill(pid, 'SIGTERM');
       assert.equal(await exitWithin(run.exited, () => run.output), 0, run.output.slice(-500));

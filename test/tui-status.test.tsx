@@ -35,7 +35,14 @@ describe('Processing status with 45 isolated sessions', { timeout: 120_000 }, ()
       appendFileSync(transcript, 'not json\n');
       transcripts.push(transcript);
       // Session 1 keeps the recording's own session id, so repairing its transcript makes it valid again.
-      c.replay(home, 'codex', c.hookFiles('codex', 'd'), transcript, `proc-${i}`, i === 1 ? {} : { session_id: `session-${i}` });
+      c.replay(
+        home,
+        'codex',
+        c.hookFiles('codex', 'd'),
+        transcript,
+        `proc-${i}`,
+        i === 1 ? {} : { session_id: `session-${i}` },
+      );
     }
     c.closeStores();
     const host = await Host.start({ home, serve: false });
@@ -92,7 +99,11 @@ describe('Processing status with 45 isolated sessions', { timeout: 120_000 }, ()
       assert.ok(!shownItems(frame).includes('rec-2'));
 
       await press(view, 'f');
-      frame = await waitForText(view, /flush incomplete — left: buffered 0 · inbox 0 · watch 0 · isolated 44 · sealed 0/, 60_000);
+      frame = await waitForText(
+        view,
+        /flush incomplete — left: buffered 0 · inbox 0 · watch 0 · isolated 44 · sealed 0/,
+        60_000,
+      );
     } finally {
       await unmount(view);
       await host.stop();
@@ -157,7 +168,8 @@ describe('Processing status with 10 000 recovery items', { timeout: 120_000 }, (
         await settled();
         await keyToFrame(view, KEY.down, `rec-${i + 1} selected`, (text) => selectedItem(text) === `rec-${i + 1}`);
       }
-      const pageShown = (page: number) => (text: string) => new RegExp(`${(page - 1) * 20 + 1}–${page * 20} of 10000 · page ${page}( |$)`, 'm').test(text);
+      const pageShown = (page: number) => (text: string) =>
+        new RegExp(`${(page - 1) * 20 + 1}–${page * 20} of 10000 · page ${page}( |$)`, 'm').test(text);
       for (let page = 2; page <= 11; page++) {
         await settled();
         await keyToFrame(view, KEY.pageDown, `page ${page}`, pageShown(page));
@@ -167,7 +179,8 @@ describe('Processing status with 10 000 recovery items', { timeout: 120_000 }, (
         await keyToFrame(view, KEY.pageUp, `page ${page} again`, pageShown(page));
       }
       // Keys back to back (a held PgDn): a page not read ahead yet waits for its own read.
-      for (let page = 2; page <= 6; page++) await keyToFrame(view, KEY.pageDown, `page ${page} (burst)`, pageShown(page));
+      for (let page = 2; page <= 6; page++)
+        await keyToFrame(view, KEY.pageDown, `page ${page} (burst)`, pageShown(page));
       await settled();
       frame = view.lastFrame() ?? '';
       assert.equal(shownItems(frame).length, 10, 'only the rows that fit are rendered');

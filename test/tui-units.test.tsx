@@ -5,7 +5,14 @@ import { describe, test } from 'node:test';
 import type { Key } from 'ink';
 import type { JournalRow, Page } from '../source/protocol.js';
 import { formatRow } from '../source/screens/history/history-rows.js';
-import { canAdvance, historyReducer, initialHistoryState, type HistoryAction, type HistoryRow, type HistoryState } from '../source/screens/history/use-history-state.js';
+import {
+  canAdvance,
+  historyReducer,
+  initialHistoryState,
+  type HistoryAction,
+  type HistoryRow,
+  type HistoryState,
+} from '../source/screens/history/use-history-state.js';
 import { previewPayload, toShownError, truncate } from '../source/screens/format.js';
 import { commandFor, helpItem, keyLabel, matches } from '../source/screens/keyboard/key-bindings.js';
 import { editLine, emptyLine } from '../source/screens/keyboard/line-edit.js';
@@ -13,13 +20,42 @@ import { themeFor } from '../source/screens/widgets/theme.js';
 import { CmError } from '../source/errors.js';
 
 const noKey: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 
 function row(sequence: number, payload: unknown = { text: `note ${sequence}` }): JournalRow {
-  return { sequence, eventId: `e${sequence}`, kind: 'client.note', agentId: null, generationId: null, operationId: null, wireStream: null, wireOrdinal: null, payload, canonicalMessageId: null, recordedAt: '' };
+  return {
+    sequence,
+    eventId: `e${sequence}`,
+    kind: 'client.note',
+    agentId: null,
+    generationId: null,
+    operationId: null,
+    wireStream: null,
+    wireOrdinal: null,
+    payload,
+    canonicalMessageId: null,
+    recordedAt: '',
+  };
 }
 
 /** Answers the state's pending read from a journal of `head` contiguous rows. */
@@ -27,8 +63,16 @@ function answer(state: HistoryState, head: number): HistoryState {
   const read = state.read;
   assert.ok(read, 'a read is pending');
   const rows: HistoryRow[] = [];
-  for (let sequence = read.after + 1; sequence <= head && rows.length < read.limit; sequence += 1) rows.push(row(sequence));
-  const page: Page<HistoryRow> = { storeId: 's', stream: read.stream, agentId: null, rows, nextAfter: rows.at(-1)?.sequence ?? read.after, head };
+  for (let sequence = read.after + 1; sequence <= head && rows.length < read.limit; sequence += 1)
+    rows.push(row(sequence));
+  const page: Page<HistoryRow> = {
+    storeId: 's',
+    stream: read.stream,
+    agentId: null,
+    rows,
+    nextAfter: rows.at(-1)?.sequence ?? read.after,
+    head,
+  };
   return historyReducer(state, { type: 'pageLoaded', id: read.id, page });
 }
 
@@ -43,7 +87,10 @@ describe('history reducer', () => {
       state = answer(run(state, { type: 'nextPage' }), 35);
       pages.push(shown(state));
     }
-    assert.deepEqual(pages.flat(), Array.from({ length: 35 }, (_, index) => index + 1));
+    assert.deepEqual(
+      pages.flat(),
+      Array.from({ length: 35 }, (_, index) => index + 1),
+    );
     assert.deepEqual(state.pageStarts, [0, 10, 20]);
     for (let index = pages.length - 2; index >= 0; index -= 1) {
       state = answer(run(state, { type: 'previousPage' }), 35);
@@ -69,7 +116,14 @@ describe('history reducer', () => {
     const first = initialHistoryState(10);
     const stale = first.read!;
     const toggled = run(first, { type: 'toggleStream' });
-    const page: Page<HistoryRow> = { storeId: 's', stream: 'journal', agentId: null, rows: [row(1)], nextAfter: 1, head: 1 };
+    const page: Page<HistoryRow> = {
+      storeId: 's',
+      stream: 'journal',
+      agentId: null,
+      rows: [row(1)],
+      nextAfter: 1,
+      head: 1,
+    };
     assert.equal(historyReducer(toggled, { type: 'pageLoaded', id: stale.id, page }), toggled);
     assert.equal(toggled.stream, 'timeline');
   });
@@ -87,16 +141,27 @@ describe('history reducer', () => {
   });
 
   test('a retried note keeps its operation ID; different text gets a new one', () => {
-    let state = run(initialHistoryState(10), { type: 'openNote' }, { type: 'editNote', edit: { type: 'insert', text: 'hi' } });
+    let state = run(
+      initialHistoryState(10),
+      { type: 'openNote' },
+      { type: 'editNote', edit: { type: 'insert', text: 'hi' } },
+    );
     state = run(state, { type: 'submitNote', freshOperationId: 'op-1' });
     assert.deepEqual(state.note.submitting, { text: 'hi', operationId: 'op-1' });
     state = run(state, { type: 'noteFailed', error: { code: 'storage_failed', message: 'x' } });
     state = run(state, { type: 'submitNote', freshOperationId: 'op-2' });
     assert.equal(state.note.submitting?.operationId, 'op-1');
     state = run(state, { type: 'noteFailed', error: { code: 'storage_failed', message: 'x' } });
-    state = run(state, { type: 'editNote', edit: { type: 'insert', text: '!' } }, { type: 'submitNote', freshOperationId: 'op-3' });
+    state = run(
+      state,
+      { type: 'editNote', edit: { type: 'insert', text: '!' } },
+      { type: 'submitNote', freshOperationId: 'op-3' },
+    );
     assert.equal(state.note.submitting?.operationId, 'op-3');
-    const saved = run(state, { type: 'noteSaved', receipt: { storeId: 's', operationId: 'op-3', sequence: 7, replayed: false } });
+    const saved = run(state, {
+      type: 'noteSaved',
+      receipt: { storeId: 's', operationId: 'op-3', sequence: 7, replayed: false },
+    });
     assert.equal(saved.note.open, false);
     assert.equal(saved.note.receipt?.sequence, 7);
     assert.equal(saved.read?.quiet, true, 'the page is re-read so the note shows up');
@@ -106,7 +171,12 @@ describe('history reducer', () => {
     const empty = run(initialHistoryState(10), { type: 'openNote' }, { type: 'submitNote', freshOperationId: 'op' });
     assert.equal(empty.note.submitting, null);
     assert.equal(empty.note.error?.code, 'invalid_input');
-    const inFlight = run(initialHistoryState(10), { type: 'openNote' }, { type: 'editNote', edit: { type: 'insert', text: 'x' } }, { type: 'submitNote', freshOperationId: 'op' });
+    const inFlight = run(
+      initialHistoryState(10),
+      { type: 'openNote' },
+      { type: 'editNote', edit: { type: 'insert', text: 'x' } },
+      { type: 'submitNote', freshOperationId: 'op' },
+    );
     assert.equal(run(inFlight, { type: 'cancelNote' }).note.open, true);
   });
 });
@@ -140,7 +210,10 @@ describe('key bindings', () => {
     assert.deepEqual(helpItem('select', ['selectUp', 'selectDown']), { keys: '↑↓', label: 'select' });
     assert.deepEqual(helpItem('page', ['nextPage', 'previousPage']), { keys: 'PgDn/PgUp', label: 'page' });
     assert.deepEqual(helpItem('field', ['nextField', 'previousField'], 'all'), { keys: 'Tab/↑↓', label: 'field' });
-    assert.deepEqual(helpItem('scroll', ['selectUp', 'selectDown', 'previousPage', 'nextPage']), { keys: '↑↓/PgUp/PgDn', label: 'scroll' });
+    assert.deepEqual(helpItem('scroll', ['selectUp', 'selectDown', 'previousPage', 'nextPage']), {
+      keys: '↑↓/PgUp/PgDn',
+      label: 'scroll',
+    });
     assert.deepEqual(helpItem('cancel', ['decline'], 'all'), { keys: 'n/Esc', label: 'cancel' });
   });
 });
@@ -157,7 +230,10 @@ describe('display formatting', () => {
   });
 
   test('errors keep their code; anything else is internal with its message', () => {
-    assert.deepEqual(toShownError(new CmError('not_found', 'No such\nthing.')), { code: 'not_found', message: 'No such thing.' });
+    assert.deepEqual(toShownError(new CmError('not_found', 'No such\nthing.')), {
+      code: 'not_found',
+      message: 'No such thing.',
+    });
     assert.deepEqual(toShownError('boom'), { code: 'internal', message: 'boom' });
   });
 

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { Host } from '../source/host/host.js';
-import { KEY, mount, press, unmount, waitForFrame, waitForText, withOverrides, type View } from './support/tui-harness.js';
+import {
+  KEY,
+  mount,
+  press,
+  unmount,
+  waitForFrame,
+  waitForText,
+  withOverrides,
+  type View,
+} from './support/tui-harness.js';
 
 interface Harness {
   home: string;
@@ -142,7 +151,11 @@ describe('history paging over 250 notes', () => {
       }
       assert.ok(forward.length > 2, 'more than two pages');
       const seen = forward.flat();
-      assert.deepEqual(seen, Array.from({ length: 251 }, (_, index) => index + 1), 'rows 1..251, none skipped or repeated');
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 251 }, (_, index) => index + 1),
+        'rows 1..251, none skipped or repeated',
+      );
 
       const backKeys = [KEY.pageUp, 'b', '\u001B[D']; // PgUp, b, ←
       for (let page = forward.length - 1; page >= 1; page -= 1) {
@@ -173,7 +186,11 @@ describe('history paging over 250 notes', () => {
       await harness.host.application.appendNote({ text: 'appended later by another writer' });
       await waitForText(view, 'appended later by another writer', 5000);
       await press(view, 'f');
-      const stopped = await waitForFrame(view, 'following off', (text) => !text.includes('· following') && !text.includes('following ·'));
+      const stopped = await waitForFrame(
+        view,
+        'following off',
+        (text) => !text.includes('· following') && !text.includes('following ·'),
+      );
       assert.match(stopped, /f follow/);
     } finally {
       await unmount(view);
@@ -296,7 +313,9 @@ describe('a failing Application', () => {
 
   test('a failing status is shown on the dashboard and in the header, and the app keeps running', async () => {
     const real = harness.host.application;
-    const down = withOverrides(real, { status: async () => Promise.reject(new CmError('host_unreachable', 'No host answers on port 1234.')) });
+    const down = withOverrides(real, {
+      status: async () => Promise.reject(new CmError('host_unreachable', 'No host answers on port 1234.')),
+    });
     const view = await mount(down, harness.home);
     try {
       const frame = await waitForText(view, 'status: error host_unreachable: No host answers on port 1234.');

@@ -33,7 +33,11 @@ export type ReadOnlyReads = ReadMethodsOf<ApiRoutes>;
 export function readOnlyApplication(reads: ReadOnlyReads): Application {
   const methods = Object.entries(apiRoutes).map(([name, route]) => {
     if (route.kind === 'read') return [name, reads[name as keyof ReadOnlyReads]];
-    return [name, () => Promise.reject(new CmError('internal', `This connection is read-only; "${name}" needs the host or the lease.`))];
+    return [
+      name,
+      () =>
+        Promise.reject(new CmError('internal', `This connection is read-only; "${name}" needs the host or the lease.`)),
+    ];
   });
   return Object.fromEntries(methods) as Application;
 }

@@ -1,6 +1,15 @@
 // The capture area: sessions captured from Codex and Claude Code, the inbox's drain, recovery items.
 import { z } from 'zod';
-import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport, SessionList, SessionListRequest, SessionReadRequest, SessionView } from '../protocol.js';
+import type {
+  CaptureStatus,
+  CaptureStatusRequest,
+  DrainReport,
+  FlushReport,
+  SessionList,
+  SessionListRequest,
+  SessionReadRequest,
+  SessionView,
+} from '../protocol.js';
 import { flag, optionalNumber, optionalText, read, write } from './route.js';
 
 export const captureApi = {
@@ -14,7 +23,11 @@ export const captureApi = {
   }),
   flush: write<void, FlushReport>('/v1/capture/flush'),
   /** Captured sessions, newest first, with each one's first prompt line. */
-  listSessions: read<SessionListRequest, SessionList>('/v1/sessions', { client: optionalText('client'), limit: optionalNumber('limit'), after: optionalText('after') }),
+  listSessions: read<SessionListRequest, SessionList>('/v1/sessions', {
+    client: optionalText('client'),
+    limit: optionalNumber('limit'),
+    after: optionalText('after'),
+  }),
   /** One session's turns: what the user said in full; context folded unless asked for. */
   readSession: read<SessionReadRequest, SessionView>('/v1/sessions/:sessionKey', { context: flag('context') }),
 };

@@ -1,7 +1,17 @@
 // The history area: the host's status, notes, and reading the journal and the timeline.
 import { z } from 'zod';
 import { PAGE_LIMIT_DEFAULT } from '../limits.js';
-import type { HostStatus, JournalRow, MessageView, NoteInput, OperationView, Page, PageRequest, Receipt, TimelineRow } from '../protocol.js';
+import type {
+  HostStatus,
+  JournalRow,
+  MessageView,
+  NoteInput,
+  OperationView,
+  Page,
+  PageRequest,
+  Receipt,
+  TimelineRow,
+} from '../protocol.js';
 import { optionalText, read, wholeNumber, write } from './route.js';
 
 const page = {
@@ -14,7 +24,10 @@ const page = {
 export const historyApi = {
   status: read<void, HostStatus>('/v1/status'),
   appendNote: write<NoteInput, Receipt>('/v1/notes', {
-    body: { schema: z.object({ text: z.string(), operationId: z.string().optional() }).strict(), shape: '{"text": string, "operationId"?: string}' },
+    body: {
+      schema: z.object({ text: z.string(), operationId: z.string().optional() }).strict(),
+      shape: '{"text": string, "operationId"?: string}',
+    },
     created: (receipt) => !receipt.replayed,
   }),
   journal: read<PageRequest, Page<JournalRow>>('/v1/journal', page),

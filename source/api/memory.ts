@@ -1,14 +1,31 @@
 // The memory area: session search and the memory pipeline — extraction runs, status, the
 // read-only review listing and recall.
 import { z } from 'zod';
-import type { MemoryEntryView, MemoryExtractReport, MemoryExtractRequest, MemoryRecallResult, MemoryReview, MemorySearchResult, MemoryStatus, MemorySyncResult, SessionSearchRequest, SessionSearchResult } from '../protocol.js';
+import type {
+  MemoryEntryView,
+  MemoryExtractReport,
+  MemoryExtractRequest,
+  MemoryRecallResult,
+  MemoryReview,
+  MemorySearchResult,
+  MemoryStatus,
+  MemorySyncResult,
+  SessionSearchRequest,
+  SessionSearchResult,
+} from '../protocol.js';
 import { read, readByBody, write } from './route.js';
 
 export const memoryApi = {
   /** BM25 over what users said (delivered user turns, driven agents' user rows). */
   sessionSearch: readByBody<SessionSearchRequest, SessionSearchResult>('/v1/search', {
     schema: z
-      .object({ query: z.string(), since: z.string().optional(), until: z.string().optional(), client: z.string().optional(), limit: z.number().optional() })
+      .object({
+        query: z.string(),
+        since: z.string().optional(),
+        until: z.string().optional(),
+        client: z.string().optional(),
+        limit: z.number().optional(),
+      })
       .strict(),
     shape: '{"query": string, "since"?, "until"?, "client"?, "limit"?: number}',
   }),
@@ -35,21 +52,32 @@ export const memoryApi = {
   /** Gives a task that spent its attempt budget a fresh one. */
   memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
   /** Draft and quarantined candidates of the caller's repository (read-only; findings masked). */
-  memoryReview: readByBody<{ cwd: string }, MemoryReview>('/v1/memory/review', { schema: z.object({ cwd: z.string().min(1).max(4096) }).strict(), shape: '{"cwd": string}' }),
-  memoryRecall: readByBody<{ text: string; cwd: string; limit?: number | undefined }, MemoryRecallResult>('/v1/memory/recall', {
-    schema: z.object({ text: z.string(), cwd: z.string().min(1).max(4096), limit: z.number().optional() }).strict(),
-    shape: '{"text": string, "cwd": string, "limit"?: number}',
+  memoryReview: readByBody<{ cwd: string }, MemoryReview>('/v1/memory/review', {
+    schema: z.object({ cwd: z.string().min(1).max(4096) }).strict(),
+    shape: '{"cwd": string}',
   }),
+  memoryRecall: readByBody<{ text: string; cwd: string; limit?: number | undefined }, MemoryRecallResult>(
+    '/v1/memory/recall',
+    {
+      schema: z.object({ text: z.string(), cwd: z.string().min(1).max(4096), limit: z.number().optional() }).strict(),
+      shape: '{"text": string, "cwd": string, "limit"?: number}',
+    },
+  ),
   /** Scans the caller's memory roots (its worktree's and the user's) into the approved projection. */
   memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', {
     body: { schema: z.object({ cwd: z.string().min(1).max(4096) }).strict(), shape: '{"cwd": string}' },
     created: (result) => result.scopes.some((scope) => scope.outcome === 'replaced'),
   }),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
-  memorySearch: readByBody<{ query: string; cwd: string; limit?: number | undefined }, MemorySearchResult>('/v1/memory/search', {
-    schema: z.object({ query: z.string().max(4096), cwd: z.string().min(1).max(4096), limit: z.number().optional() }).strict(),
-    shape: '{"query": string, "cwd": string, "limit"?: number}',
-  }),
+  memorySearch: readByBody<{ query: string; cwd: string; limit?: number | undefined }, MemorySearchResult>(
+    '/v1/memory/search',
+    {
+      schema: z
+        .object({ query: z.string().max(4096), cwd: z.string().min(1).max(4096), limit: z.number().optional() })
+        .strict(),
+      shape: '{"query": string, "cwd": string, "limit"?: number}',
+    },
+  ),
   /** One approved entry by id, from the caller's worktree or the user scope. */
   memoryGet: readByBody<{ entryId: string; cwd: string }, MemoryEntryView>('/v1/memory/entry', {
     schema: z.object({ entryId: z.string().min(1).max(256), cwd: z.string().min(1).max(4096) }).strict(),

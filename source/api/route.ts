@@ -38,7 +38,10 @@ export interface Route<Req = never, Res = unknown, Kind extends Access = Access>
 const never = () => false;
 
 /** A GET that a read-only connection answers too. */
-export function read<Req = void, Res = never>(path: string, query: Route<Req, Res>['query'] = {}): Route<Req, Res, 'read'> {
+export function read<Req = void, Res = never>(
+  path: string,
+  query: Route<Req, Res>['query'] = {},
+): Route<Req, Res, 'read'> {
   return { kind: 'read', method: 'GET', path, query, body: undefined, created: never };
 }
 
@@ -56,12 +59,16 @@ export function write<Req = void, Res = never>(
 }
 
 /** The method a route declares: one request in, one response out. */
-export type MethodOf<R> = R extends { types?: { request: infer Req; response: infer Res } } ? (request: Req) => Promise<Res> : never;
+export type MethodOf<R> = R extends { types?: { request: infer Req; response: infer Res } }
+  ? (request: Req) => Promise<Res>
+  : never;
 
 export type MethodsOf<Routes> = { [K in keyof Routes]: MethodOf<Routes[K]> };
 
 /** The methods a read-only connection answers itself; it refuses the others. */
-export type ReadMethodsOf<Routes> = { [K in keyof Routes as Routes[K] extends { kind: 'read' } ? K : never]: MethodOf<Routes[K]> };
+export type ReadMethodsOf<Routes> = {
+  [K in keyof Routes as Routes[K] extends { kind: 'read' } ? K : never]: MethodOf<Routes[K]>;
+};
 
 /** The names of a path's ":name" segments, in order. */
 export function pathParams(path: string): string[] {
@@ -74,12 +81,17 @@ export function pathParams(path: string): string[] {
 // ---- query fields ----
 
 /** A whole number of 0 or more; `code` says which error a wrong one is (a cursor or any input). */
-export function wholeNumber(name: string, fallback: number, code: 'invalid_cursor' | 'invalid_input'): QueryField<number> {
+export function wholeNumber(
+  name: string,
+  fallback: number,
+  code: 'invalid_cursor' | 'invalid_input',
+): QueryField<number> {
   return {
     name,
     decode(text) {
       if (text === null) return fallback;
-      if (!/^\d{1,16}$/.test(text)) throw new CmError(code, `"${name}" must be a whole number of 0 or more, not ${JSON.stringify(text)}.`);
+      if (!/^\d{1,16}$/.test(text))
+        throw new CmError(code, `"${name}" must be a whole number of 0 or more, not ${JSON.stringify(text)}.`);
       return Number(text);
     },
     encode: (value) => String(value),
@@ -97,7 +109,8 @@ export function optionalNumber(name: string): QueryField<number | undefined> {
     name,
     decode(text) {
       if (text === null) return undefined;
-      if (!/^\d{1,16}$/.test(text)) throw new CmError('invalid_input', `"${name}" must be a whole number, not ${JSON.stringify(text)}.`);
+      if (!/^\d{1,16}$/.test(text))
+        throw new CmError('invalid_input', `"${name}" must be a whole number, not ${JSON.stringify(text)}.`);
       return Number(text);
     },
     encode: (value) => (value === undefined ? undefined : String(value)),

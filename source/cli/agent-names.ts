@@ -11,17 +11,25 @@ export async function findAgentTyped(app: Application, typed: string): Promise<A
   if (exact || typed.length < ID_PREFIX_MIN) return exact;
   const matches = agents.filter((agent) => agent.agentId.startsWith(typed.toLowerCase()));
   if (matches.length > 1) {
-    throw new CmError('invalid_input', `"${typed}" is the start of more than one agent ID (${matches.map((agent) => `${agent.name} ${agent.agentId}`).join(', ')}); type more of it.`);
+    throw new CmError(
+      'invalid_input',
+      `"${typed}" is the start of more than one agent ID (${matches.map((agent) => `${agent.name} ${agent.agentId}`).join(', ')}); type more of it.`,
+    );
   }
   return matches[0];
 }
 
 /** The agent's name for a command that takes one; what was typed when no agent matches. */
-export const agentNameFor = async (app: Application, typed: string): Promise<string> => (await findAgentTyped(app, typed))?.name ?? typed;
+export const agentNameFor = async (app: Application, typed: string): Promise<string> =>
+  (await findAgentTyped(app, typed))?.name ?? typed;
 
 /** The agent ID for a history filter; an unknown agent is "not found", never an empty filter. */
 export async function agentIdFor(app: Application, typed: string): Promise<string> {
   const agent = await findAgentTyped(app, typed);
-  if (!agent) throw new CmError('not_found', `No agent named ${JSON.stringify(typed)} and no agent ID starting with it; see common-memory agent list.`);
+  if (!agent)
+    throw new CmError(
+      'not_found',
+      `No agent named ${JSON.stringify(typed)} and no agent ID starting with it; see common-memory agent list.`,
+    );
   return agent.agentId;
 }

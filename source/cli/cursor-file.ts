@@ -17,7 +17,10 @@ export function readCursorFile(path: string, stream: Stream): HistoryCursor | un
   try {
     cursor = JSON.parse(text) as Partial<HistoryCursor>;
   } catch {
-    throw new CmError('invalid_cursor', `Cursor file ${path} is not valid JSON. Delete it to start from the beginning.`);
+    throw new CmError(
+      'invalid_cursor',
+      `Cursor file ${path} is not valid JSON. Delete it to start from the beginning.`,
+    );
   }
   const valid =
     cursor !== null &&
@@ -27,10 +30,17 @@ export function readCursorFile(path: string, stream: Stream): HistoryCursor | un
     Number.isSafeInteger(cursor.after) &&
     (cursor.after ?? -1) >= 0 &&
     (cursor.agentId === null || isUuid(cursor.agentId));
-  if (!valid) throw new CmError('invalid_cursor', `Cursor file ${path} is malformed (it needs storeId, stream, after and agentId). Delete it to start from the beginning.`);
+  if (!valid)
+    throw new CmError(
+      'invalid_cursor',
+      `Cursor file ${path} is malformed (it needs storeId, stream, after and agentId). Delete it to start from the beginning.`,
+    );
   if (cursor.stream !== stream) {
     const command = cursor.stream === 'journal' ? 'log' : 'timeline';
-    throw new CmError('invalid_cursor', `Cursor file ${path} is a ${cursor.stream} cursor; use it with "common-memory ${command}", or give this command its own cursor file.`);
+    throw new CmError(
+      'invalid_cursor',
+      `Cursor file ${path} is a ${cursor.stream} cursor; use it with "common-memory ${command}", or give this command its own cursor file.`,
+    );
   }
   return cursor as HistoryCursor;
 }
@@ -46,12 +56,24 @@ export function writeCursorFile(path: string, cursor: HistoryCursor): void {
 export function assertCursorDirectory(path: string): void {
   const directory = dirname(resolve(path));
   try {
-    if (!statSync(directory).isDirectory()) throw new CmError('usage', `Cannot keep a cursor file in ${directory}: it is not a directory. Choose another --cursor-file path.`);
+    if (!statSync(directory).isDirectory())
+      throw new CmError(
+        'usage',
+        `Cannot keep a cursor file in ${directory}: it is not a directory. Choose another --cursor-file path.`,
+      );
     accessSync(directory, constants.W_OK);
   } catch (error) {
     if (error instanceof CmError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'it does not exist; create it first' : code === 'EACCES' ? 'it is not writable by you' : (error as Error).message;
-    throw new CmError('usage', `Cannot keep the cursor file ${path} in ${directory}: ${why}. Nothing was read; choose another --cursor-file path.`);
+    const why =
+      code === 'ENOENT'
+        ? 'it does not exist; create it first'
+        : code === 'EACCES'
+          ? 'it is not writable by you'
+          : (error as Error).message;
+    throw new CmError(
+      'usage',
+      `Cannot keep the cursor file ${path} in ${directory}: ${why}. Nothing was read; choose another --cursor-file path.`,
+    );
   }
 }

@@ -135,7 +135,28 @@ const FLAGS = {
 } as const;
 
 export const COMMANDS = [
-  'host', 'note', 'log', 'timeline', 'agent', 'prompt', 'abort', 'abandon', 'message', 'operation', 'status', 'session-drain', 'flush', 'sessions', 'session', 'search', 'memory', 'get', 'doctor', 'install', 'uninstall', 'hook',
+  'host',
+  'note',
+  'log',
+  'timeline',
+  'agent',
+  'prompt',
+  'abort',
+  'abandon',
+  'message',
+  'operation',
+  'status',
+  'session-drain',
+  'flush',
+  'sessions',
+  'session',
+  'search',
+  'memory',
+  'get',
+  'doctor',
+  'install',
+  'uninstall',
+  'hook',
 ] as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -166,11 +187,24 @@ export async function main(argv: string[]): Promise<number> {
       case 'log':
       case 'timeline':
         return await runHistory(
-          { home, stream: command === 'log' ? 'journal' : 'timeline', after: cli.flags.after, limit: cli.flags.limit, agent: cli.flags.agent, follow: cli.flags.follow, cursorFile: cli.flags.cursorFile },
+          {
+            home,
+            stream: command === 'log' ? 'journal' : 'timeline',
+            after: cli.flags.after,
+            limit: cli.flags.limit,
+            agent: cli.flags.agent,
+            follow: cli.flags.follow,
+            cursorFile: cli.flags.cursorFile,
+          },
           out,
         );
       case 'agent':
-        return await runAgent(home, rest, { model: cli.flags.model, piConfig: cli.flags.piConfig, operationId: cli.flags.operationId }, out);
+        return await runAgent(
+          home,
+          rest,
+          { model: cli.flags.model, piConfig: cli.flags.piConfig, operationId: cli.flags.operationId },
+          out,
+        );
       case 'prompt':
         return await runPrompt(home, rest, cli.flags.operationId, out);
       case 'abort':
@@ -182,19 +216,46 @@ export async function main(argv: string[]): Promise<number> {
       case 'operation':
         return await runOperation(home, rest[0], out);
       case 'status':
-        return await runStatus(home, { afterRecovery: cli.flags.afterRecovery, afterSession: cli.flags.afterSession }, out);
+        return await runStatus(
+          home,
+          { afterRecovery: cli.flags.afterRecovery, afterSession: cli.flags.afterSession },
+          out,
+        );
       case 'session-drain':
         return await runSessionDrain(home, cli.flags.recover, out);
       case 'flush':
         return await runFlush(home, out);
       case 'sessions':
-        return await runSessions(home, { client: cli.flags.client, limit: cli.flags.limit, after: cli.flags.after }, out);
+        return await runSessions(
+          home,
+          { client: cli.flags.client, limit: cli.flags.limit, after: cli.flags.after },
+          out,
+        );
       case 'session':
         return await runSession(home, rest[0], cli.flags.context, out);
       case 'search':
-        return await runSearch(home, rest, { since: cli.flags.since, until: cli.flags.until, client: cli.flags.client, limit: cli.flags.limit }, out);
+        return await runSearch(
+          home,
+          rest,
+          { since: cli.flags.since, until: cli.flags.until, client: cli.flags.client, limit: cli.flags.limit },
+          out,
+        );
       case 'memory':
-        return await runMemory(home, rest, { since: cli.flags.since, until: cli.flags.until, query: cli.flags.query, client: cli.flags.client, session: cli.flags.session, runner: cli.flags.runner, limit: cli.flags.limit, scope: cli.flags.scope }, out);
+        return await runMemory(
+          home,
+          rest,
+          {
+            since: cli.flags.since,
+            until: cli.flags.until,
+            query: cli.flags.query,
+            client: cli.flags.client,
+            session: cli.flags.session,
+            runner: cli.flags.runner,
+            limit: cli.flags.limit,
+            scope: cli.flags.scope,
+          },
+          out,
+        );
       case 'get':
         return await runGet(home, rest[0], out);
       case 'doctor':
@@ -203,11 +264,20 @@ export async function main(argv: string[]): Promise<number> {
       case 'uninstall': {
         // The hook gets --home only when the user chose a home; otherwise it resolves it as we do.
         const chosen = cli.flags.home ?? process.env[HOME_ENV];
-        const flags = { codexHome: cli.flags.codexHome, claudeDir: cli.flags.claudeDir, piDir: cli.flags.piDir, dryRun: cli.flags.dryRun, explicitHome: chosen ? resolveHome(chosen) : undefined };
+        const flags = {
+          codexHome: cli.flags.codexHome,
+          claudeDir: cli.flags.claudeDir,
+          piDir: cli.flags.piDir,
+          dryRun: cli.flags.dryRun,
+          explicitHome: chosen ? resolveHome(chosen) : undefined,
+        };
         return await runInstallCommand(command, rest, flags, out);
       }
       default:
-        throw new CmError('usage', `Unknown command "${command}".${didYouMean(command, COMMANDS)} Run common-memory --help for the list.`);
+        throw new CmError(
+          'usage',
+          `Unknown command "${command}".${didYouMean(command, COMMANDS)} Run common-memory --help for the list.`,
+        );
     }
   } catch (error) {
     return out.error(error);
@@ -226,7 +296,14 @@ function unknownFlagError(argv: string[]): CmError | undefined {
     if (!long && !short) continue;
     const name = long ? long[1]!.replace(/^no-/, '') : short![1]!;
     if (long && FLAG_NAMES.includes(name)) continue;
-    return new CmError('usage', `Unknown flag ${word.split('=')[0]}.${didYouMean(name, FLAG_NAMES.map((flag) => `--${flag}`), name.length > 1 ? `--${name}` : name)} Run common-memory --help for the options.`);
+    return new CmError(
+      'usage',
+      `Unknown flag ${word.split('=')[0]}.${didYouMean(
+        name,
+        FLAG_NAMES.map((flag) => `--${flag}`),
+        name.length > 1 ? `--${name}` : name,
+      )} Run common-memory --help for the options.`,
+    );
   }
   return undefined;
 }
@@ -238,14 +315,17 @@ function didYouMean(typed: string, candidates: readonly string[], compared = typ
     const distance = editDistance(compared, candidate);
     if (!best || distance < best.distance) best = { candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(compared.length / 3)) ? ` Did you mean ${best.candidate}?` : '';
+  return best && best.distance <= Math.max(2, Math.floor(compared.length / 3))
+    ? ` Did you mean ${best.candidate}?`
+    : '';
 }
 
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length]!;

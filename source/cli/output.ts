@@ -29,7 +29,7 @@ export function createOutput(json: boolean): Output {
 
 /** One line for display: control characters escaped, long text cut with an ellipsis (display only). */
 export function preview(value: unknown, width = 80): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }

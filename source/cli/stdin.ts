@@ -11,7 +11,10 @@ export async function readStdinText(what: string): Promise<string> {
     bytes += chunk.length;
     if (bytes > RECORD_MAX_BYTES) {
       process.stdin.destroy();
-      throw new CmError('limit_exceeded', `The ${what} on stdin is over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written. Split it into smaller pieces.`);
+      throw new CmError(
+        'limit_exceeded',
+        `The ${what} on stdin is over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written. Split it into smaller pieces.`,
+      );
     }
     chunks.push(chunk);
   }

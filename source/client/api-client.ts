@@ -9,16 +9,28 @@ import type { QueryField, Route } from '../api/route.js';
 // node:http with a keep-alive agent: fetch costs several times more per loopback request.
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
-function send(port: number, token: string, method: string, path: string, body: string | undefined): Promise<{ status: number; text: string }> {
+function send(
+  port: number,
+  token: string,
+  method: string,
+  path: string,
+  body: string | undefined,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    const request = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent, timeout: API_TIMEOUT_MS }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    if (body !== undefined)
+      Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    const request = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers, agent, timeout: API_TIMEOUT_MS },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('timeout', () => request.destroy(new Error(`no answer within ${API_TIMEOUT_MS} ms`)));
     request.on('error', reject);
     request.end(body);
@@ -42,7 +54,10 @@ function answer(response: { status: number; text: string }): unknown {
 }
 
 /** The method and path of a call, and its body: the request's fields that are not in the path. */
-function httpForm(route: Route, request: Record<string, unknown>): { method: 'GET' | 'POST'; path: string; body?: string } {
+function httpForm(
+  route: Route,
+  request: Record<string, unknown>,
+): { method: 'GET' | 'POST'; path: string; body?: string } {
   const rest = { ...request };
   const path = route.path.replace(/:([A-Za-z]+)/g, (_, field: string) => {
     delete rest[field];
@@ -66,10 +81,16 @@ export function apiClient(port: number, token: string): Application {
     try {
       response = await send(port, token, form.method, form.path, form.body);
     } catch (error) {
-      throw new CmError('host_unreachable', `The common-memory host on 127.0.0.1:${port} did not answer (${(error as Error).message}).`);
+      throw new CmError(
+        'host_unreachable',
+        `The common-memory host on 127.0.0.1:${port} did not answer (${(error as Error).message}).`,
+      );
     }
     return answer(response);
   };
-  const methods = Object.entries(apiRoutes).map(([name, route]) => [name, (request: unknown) => call(route as Route, request)]);
+  const methods = Object.entries(apiRoutes).map(([name, route]) => [
+    name,
+    (request: unknown) => call(route as Route, request),
+  ]);
   return Object.fromEntries(methods) as Application;
 }

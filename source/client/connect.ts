@@ -50,18 +50,31 @@ export async function findRunningHost(home: string): Promise<Application | undef
 /** The host ID the API answers with; 'silent' when it accepted the connection but gave no answer in time. */
 function probeHost(port: number, token: string): Promise<string | 'silent' | undefined> {
   return new Promise((resolve) => {
-    const request = httpRequest({ host: '127.0.0.1', port, path: '/v1/status', headers: { authorization: `Bearer ${token}` }, timeout: HOST_PROBE_TIMEOUT_MS }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          resolve(response.statusCode === 200 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as HostStatus).hostId : undefined);
-        } catch {
-          resolve(undefined);
-        }
-      });
-      response.on('error', () => resolve(undefined));
-    });
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/status',
+        headers: { authorization: `Bearer ${token}` },
+        timeout: HOST_PROBE_TIMEOUT_MS,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve(
+              response.statusCode === 200
+                ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as HostStatus).hostId
+                : undefined,
+            );
+          } catch {
+            resolve(undefined);
+          }
+        });
+        response.on('error', () => resolve(undefined));
+      },
+    );
     request.on('timeout', () => {
       request.destroy();
       resolve('silent');

@@ -29,14 +29,26 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
   const db = openDatabase(corePath, { readonly: true });
   const memoryStatePath = storeFiles(dirname(corePath)).memoryState;
   const app = readOnlyApplication({
-    status: async () => ({ storeId: readStoreId(db), hostId: '', pid: process.pid, startedAt: '', mode: 'read-only', heads: readHeads(db) }),
+    status: async () => ({
+      storeId: readStoreId(db),
+      hostId: '',
+      pid: process.pid,
+      startedAt: '',
+      mode: 'read-only',
+      heads: readHeads(db),
+    }),
     journal: async (request) => readJournalPage(db, request),
     timeline: async (request) => readTimelinePage(db, request),
     message: async ({ messageId }) => readMessage(db, messageId),
     operation: async ({ operationId }) => readOperation(db, operationId),
     listAgents: async () => listAgents(db),
     captureStatus: async (request) =>
-      readCaptureStatus(db, { storeId: readStoreId(db), mode: 'read-only', ...request, hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl') }),
+      readCaptureStatus(db, {
+        storeId: readStoreId(db),
+        mode: 'read-only',
+        ...request,
+        hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl'),
+      }),
     sessionSearch: async (request) => sessionSearch(db, request),
     listSessions: async (request) => listSessions(db, request),
     readSession: async (request) => readSession(db, request),

@@ -10,8 +10,13 @@ import * as crypto from 'node:crypto';
 export const sha256Hex: (data: string | Uint8Array) => string =
   typeof crypto.hash === 'function'
     ? (data) => crypto.hash('sha256', data, 'hex')
-    : (data) => (typeof data === 'string' ? crypto.createHash('sha256').update(data, 'utf8') : crypto.createHash('sha256').update(data)).digest('hex');
+    : (data) =>
+        (typeof data === 'string'
+          ? crypto.createHash('sha256').update(data, 'utf8')
+          : crypto.createHash('sha256').update(data)
+        ).digest('hex');
 
-export const sessionKeyOf = (client: string, instance: string, hostSessionId: string, ordinal: number): string => sha256Hex(`${client}\0${instance}\0${hostSessionId}\0${ordinal}`).slice(0, 32);
+export const sessionKeyOf = (client: string, instance: string, hostSessionId: string, ordinal: number): string =>
+  sha256Hex(`${client}\0${instance}\0${hostSessionId}\0${ordinal}`).slice(0, 32);
 
 export const textDigest = (text: string): string => sha256Hex(text);

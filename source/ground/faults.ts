@@ -20,6 +20,7 @@ export function faultPointFromEnv(): FaultPoint | undefined {
   return (name) => {
     const action = actions.get(name);
     if (action === 'kill') process.kill(process.pid, 'SIGKILL');
-    if (action === 'throw') throw new CmError('storage_failed', `Injected storage fault at ${name}; nothing was committed.`);
+    if (action === 'throw')
+      throw new CmError('storage_failed', `Injected storage fault at ${name}; nothing was committed.`);
   };
 }

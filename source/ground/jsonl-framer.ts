@@ -88,7 +88,8 @@ export class JsonlFramer {
 
   constructor(options: FramerOptions = {}) {
     const max = options.maxRecordBytes ?? RECORD_MAX_BYTES;
-    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`maxRecordBytes must be a positive integer, got ${max}`);
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new RangeError(`maxRecordBytes must be a positive integer, got ${max}`);
     this.maxRecordBytes = max;
   }
 
@@ -105,7 +106,8 @@ export class JsonlFramer {
   /** Frames one chunk. A string chunk is refused: decoding before framing could hide invalid bytes. */
   push(chunk: Uint8Array): FrameEvent[] {
     if (this.#ended) throw new Error('JsonlFramer: push() after end()');
-    if (!(chunk instanceof Uint8Array)) throw new TypeError('JsonlFramer: chunks must be bytes (do not setEncoding on the pipe)');
+    if (!(chunk instanceof Uint8Array))
+      throw new TypeError('JsonlFramer: chunks must be bytes (do not setEncoding on the pipe)');
     const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const events: FrameEvent[] = [];
     let start = 0;
@@ -174,10 +176,14 @@ export class JsonlFramer {
  * finishes with end(). The single consumer of the pipe must keep iterating: a paused consumer
  * back-pressures the child (seed 003 E1.2).
  */
-export async function* frameStream(source: AsyncIterable<Uint8Array | string>, options: FramerOptions = {}): AsyncGenerator<FrameEvent> {
+export async function* frameStream(
+  source: AsyncIterable<Uint8Array | string>,
+  options: FramerOptions = {},
+): AsyncGenerator<FrameEvent> {
   const framer = new JsonlFramer(options);
   for await (const chunk of source) {
-    if (typeof chunk === 'string') throw new TypeError('frameStream: chunks must be bytes (do not setEncoding on the pipe)');
+    if (typeof chunk === 'string')
+      throw new TypeError('frameStream: chunks must be bytes (do not setEncoding on the pipe)');
     yield* framer.push(chunk);
   }
   yield* framer.end();

@@ -18,7 +18,8 @@ import type { HookClient } from './payload.js';
 /** The host's deadline for this event, in ms from the hook process's start. */
 export function hookDeadlineMs(client: HookClient, event: string): number {
   if (event === 'SessionEnd' && client === 'claude') return CLAUDE_SESSION_END_TIMEOUT_SEC * 1000;
-  if (client === 'codex' && (event === 'SessionEnd' || event === 'Interrupt')) return CODEX_CLAMPED_HOOK_TIMEOUT_SEC * 1000;
+  if (client === 'codex' && (event === 'SessionEnd' || event === 'Interrupt'))
+    return CODEX_CLAMPED_HOOK_TIMEOUT_SEC * 1000;
   return HOOK_TIMEOUT_SEC * 1000;
 }
 
@@ -30,4 +31,3 @@ export function hookDeadlineMs(client: HookClient, event: string): number {
 export function waitBudgetMs(deadlineMs: number, elapsedMs = performance.now()): number {
   return Math.max(HOOK_LOCK_WAIT_MIN_MS, Math.round(deadlineMs - elapsedMs - HOOK_REPLY_MARGIN_MS));
 }
-

@@ -49,7 +49,8 @@ function parseArgs(argv: string[]): HookArgs {
 }
 
 function checkSize(raw: Buffer): string {
-  if (raw.length > HOOK_STDIN_MAX_BYTES) throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${HOOK_STDIN_MAX_BYTES}`);
+  if (raw.length > HOOK_STDIN_MAX_BYTES)
+    throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${HOOK_STDIN_MAX_BYTES}`);
   return raw.toString('utf8');
 }
 
@@ -85,7 +86,11 @@ export function runHook(argv: string[]): number {
     // The write lock may be waited for as long as the host's deadline for this event allows.
     db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
     if (args.client === 'pi') capturePiEnvelope(db, instance, payload, faultPointFromEnv());
-    else reply = hookReply(payload.event, captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv()).snapshot);
+    else
+      reply = hookReply(
+        payload.event,
+        captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv()).snapshot,
+      );
   } catch (error) {
     recordFailure(args, instance, error, raw);
     reply = '';
@@ -147,7 +152,14 @@ function closePiConnection(): void {
  */
 function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Buffer | undefined): void {
   const at = new Date();
-  const record: Record<string, unknown> = { at: at.toISOString(), client: args.client, instance, code: (error as CmError).code ?? 'internal', message: (error as Error).message, elapsedMs: Math.round(performance.now()) };
+  const record: Record<string, unknown> = {
+    at: at.toISOString(),
+    client: args.client,
+    instance,
+    code: (error as CmError).code ?? 'internal',
+    message: (error as Error).message,
+    elapsedMs: Math.round(performance.now()),
+  };
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {
@@ -157,7 +169,16 @@ function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Bu
       record['quarantined'] = join('quarantine', name);
       // The same node and shim this hook ran with: the line works as it is, without PATH or npx. It
       // names the original process instance, so the event returns to its own activation.
-      const words = [process.execPath, args.shim ?? process.argv[1] ?? 'common-memory', 'hook', args.client, '--home', args.home, '--instance', instance];
+      const words = [
+        process.execPath,
+        args.shim ?? process.argv[1] ?? 'common-memory',
+        'hook',
+        args.client,
+        '--home',
+        args.home,
+        '--instance',
+        instance,
+      ];
       const hook = words.map(shellQuote).join(' ');
       record['replay'] = `${hook} < ${shellQuote(join(storeFiles(args.home).quarantine, name))}`;
     } else if (raw !== undefined) {

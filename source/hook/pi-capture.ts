@@ -27,9 +27,11 @@ export interface PiCaptureResult {
 /** The line the drain reads: the extension's record, with the input's text replaced by its digest. */
 function eventLine(payload: HookPayload): { line: Buffer; prompt: string | null } {
   const record = payload.value['record'];
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new CmError('invalid_input', 'pi event: record is not an object');
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
+    throw new CmError('invalid_input', 'pi event: record is not an object');
   const value = record as Record<string, unknown>;
-  if (value['type'] !== payload.event) throw new CmError('invalid_input', 'pi event: record type differs from the event name');
+  if (value['type'] !== payload.event)
+    throw new CmError('invalid_input', 'pi event: record type differs from the event name');
   let prompt: string | null = null;
   let kept: Record<string, unknown> = value;
   if (payload.event === 'input') {
@@ -50,22 +52,47 @@ export function capturePiEnvelope(db: Db, instance: string, payload: HookPayload
       const now = tx.nowMs;
       const activation = openActivation(db, 'pi', instance, payload.sessionId, payload.cwd, now);
       if (activation.watch_id === null) {
-        const { ordinal } = db.prepare('SELECT ordinal FROM capture_activations WHERE activation_id = ?').get(activation.activation_id) as { ordinal: number };
+        const { ordinal } = db
+          .prepare('SELECT ordinal FROM capture_activations WHERE activation_id = ?')
+          .get(activation.activation_id) as { ordinal: number };
         const stream = `pi-events:${sessionKeyOf('pi', instance, payload.sessionId, ordinal)}`;
-        activation.watch_id = db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('pi', ?, ?)").run(stream, payload.sessionId).lastInsertRowid as number;
-        db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(activation.watch_id, activation.activation_id);
+        activation.watch_id = db
+          .prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('pi', ?, ?)")
+          .run(stream, payload.sessionId).lastInsertRowid as number;
+        db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(
+          activation.watch_id,
+          activation.activation_id,
+        );
       }
-      const { captured_bytes: from } = db.prepare('SELECT captured_bytes FROM capture_watches WHERE watch_id = ?').get(activation.watch_id) as { captured_bytes: number };
+      const { captured_bytes: from } = db
+        .prepare('SELECT captured_bytes FROM capture_watches WHERE watch_id = ?')
+        .get(activation.watch_id) as { captured_bytes: number };
       // Over the bound is an explicit state (the drain files it as a recovery item), never a cut line.
       const over = line.length > HOOK_TAIL_MAX_BYTES;
       const to = over ? from : from + line.length;
-      const stored = JSON.stringify({ hook_event_name: payload.event, session_id: payload.sessionId, cwd: payload.cwd, lineBytes: line.length });
+      const stored = JSON.stringify({
+        hook_event_name: payload.event,
+        session_id: payload.sessionId,
+        cwd: payload.cwd,
+        lineBytes: line.length,
+      });
       const inboxId = db
         .prepare(
           `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to)
            VALUES ('pi', ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(payload.event, now, stored, activation.activation_id, payload.sessionId, instance, activation.watch_id, over ? 'over_limit' : 'captured', from, to).lastInsertRowid as number;
+        .run(
+          payload.event,
+          now,
+          stored,
+          activation.activation_id,
+          payload.sessionId,
+          instance,
+          activation.watch_id,
+          over ? 'over_limit' : 'captured',
+          from,
+          to,
+        ).lastInsertRowid as number;
       if (!over) {
         storeTail(db, inboxId, line);
         db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(to, activation.watch_id);
@@ -74,7 +101,15 @@ export function capturePiEnvelope(db: Db, instance: string, payload: HookPayload
         db.prepare(
           `INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, scope, inbox_id, state)
            VALUES (?, 'pi', ?, ?, ?, ?, ?, ?, 'pending')`,
-        ).run(activation.activation_id, payload.sessionId, `input-${inboxId}`, textDigest(prompt), prompt, payload.cwd, inboxId);
+        ).run(
+          activation.activation_id,
+          payload.sessionId,
+          `input-${inboxId}`,
+          textDigest(prompt),
+          prompt,
+          payload.cwd,
+          inboxId,
+        );
       }
       if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
       return { inboxId, activationId: activation.activation_id };

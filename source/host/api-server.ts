@@ -22,7 +22,12 @@ const compiled: Compiled[] = Object.entries(apiRoutes).map(([name, declared]) =>
 });
 
 /** The request an HTTP call carries: path fields, then the query (GET) or the body (POST). */
-async function requestOf(entry: Compiled, match: RegExpExecArray, url: URL, request: IncomingMessage): Promise<Record<string, unknown>> {
+async function requestOf(
+  entry: Compiled,
+  match: RegExpExecArray,
+  url: URL,
+  request: IncomingMessage,
+): Promise<Record<string, unknown>> {
   const fields: Record<string, unknown> = {};
   entry.params.forEach((param, index) => {
     try {
@@ -33,10 +38,15 @@ async function requestOf(entry: Compiled, match: RegExpExecArray, url: URL, requ
   });
   const route = entry.route;
   if (route.method === 'GET') {
-    for (const [field, codec] of Object.entries(route.query) as [string, QueryField<unknown>][]) fields[field] = codec.decode(url.searchParams.get(codec.name));
+    for (const [field, codec] of Object.entries(route.query) as [string, QueryField<unknown>][])
+      fields[field] = codec.decode(url.searchParams.get(codec.name));
   } else if (route.body) {
     const parsed = route.body.schema.safeParse(await readBody(request));
-    if (!parsed.success) throw new CmError('invalid_input', `Expected ${route.body.shape}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+    if (!parsed.success)
+      throw new CmError(
+        'invalid_input',
+        `Expected ${route.body.shape}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
+      );
     Object.assign(fields, parsed.data);
   }
   return fields;
@@ -47,7 +57,11 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > REQUEST_BODY_MAX_BYTES) throw new CmError('limit_exceeded', `The request body is over ${REQUEST_BODY_MAX_BYTES} bytes; nothing was written.`);
+    if (size > REQUEST_BODY_MAX_BYTES)
+      throw new CmError(
+        'limit_exceeded',
+        `The request body is over ${REQUEST_BODY_MAX_BYTES} bytes; nothing was written.`,
+      );
     chunks.push(chunk);
   }
   try {
@@ -78,14 +92,26 @@ async function route(app: Application, method: string, url: URL, request: Incomi
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
-export async function startApiServer(app: Application, token: string, port: number): Promise<{ server: Server; port: number }> {
+export async function startApiServer(
+  app: Application,
+  token: string,
+  port: number,
+): Promise<{ server: Server; port: number }> {
   const server = createServer((request, response) => {
     if (!authorized(request, token)) {
-      send(response, 401, { error: { code: 'unauthorized', message: 'Missing or wrong bearer token; read it from host.json in the data home.' } });
+      send(response, 401, {
+        error: {
+          code: 'unauthorized',
+          message: 'Missing or wrong bearer token; read it from host.json in the data home.',
+        },
+      });
       return;
     }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -99,7 +125,12 @@ export async function startApiServer(app: Application, token: string, port: numb
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>
-      reject(new CmError('usage', `Cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? error.message}). Choose another port with --port.`)),
+      reject(
+        new CmError(
+          'usage',
+          `Cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? error.message}). Choose another port with --port.`,
+        ),
+      ),
     );
     server.listen(port, '127.0.0.1', () => resolve());
   });

@@ -21,7 +21,14 @@ export class CaptureService {
   ) {}
 
   /** `autoDrain`: a real host drains whenever the inbox has work, from its start. */
-  static async start(home: string, storeId: string, mode: CaptureStatus['mode'], reader: Db, writer: WriterClient | null, autoDrain: boolean): Promise<CaptureService> {
+  static async start(
+    home: string,
+    storeId: string,
+    mode: CaptureStatus['mode'],
+    reader: Db,
+    writer: WriterClient | null,
+    autoDrain: boolean,
+  ): Promise<CaptureService> {
     const service = new CaptureService(home, storeId, mode, reader, writer);
     if (autoDrain && writer) {
       service.drainClient = DrainClient.start(storeFiles(home).core, writer, true);
@@ -38,11 +45,17 @@ export class CaptureService {
   }
 
   async status(request: CaptureStatusRequest): Promise<CaptureStatus> {
-    return readCaptureStatus(this.reader, { storeId: this.storeId, mode: this.mode, ...request, hookErrorsPath: storeFiles(this.home).hookErrors });
+    return readCaptureStatus(this.reader, {
+      storeId: this.storeId,
+      mode: this.mode,
+      ...request,
+      hookErrorsPath: storeFiles(this.home).hookErrors,
+    });
   }
 
   private async drainer(): Promise<DrainClient> {
-    if (!this.writer) throw new CmError('internal', 'This connection is read-only; draining needs the host or the lease.');
+    if (!this.writer)
+      throw new CmError('internal', 'This connection is read-only; draining needs the host or the lease.');
     this.drainClient ??= DrainClient.start(storeFiles(this.home).core, this.writer, false);
     return this.drainClient;
   }
@@ -55,7 +68,8 @@ export class CaptureService {
   async flush(): Promise<FlushReport> {
     const report = await (await this.drainer()).drain();
     const remaining = readRemaining(this.reader);
-    const complete = remaining.buffered === 0 && remaining.inbox === 0 && remaining.watch === 0 && remaining.isolated === 0;
+    const complete =
+      remaining.buffered === 0 && remaining.inbox === 0 && remaining.watch === 0 && remaining.isolated === 0;
     return { ...report, complete, remaining };
   }
 }

@@ -3,7 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
-import type { AbortReceipt, CreateAgentInput, HostStatus, NoteInput, PageRequest, PromptInput, PromptReceipt } from '../protocol.js';
+import type {
+  AbortReceipt,
+  CreateAgentInput,
+  HostStatus,
+  NoteInput,
+  PageRequest,
+  PromptInput,
+  PromptReceipt,
+} from '../protocol.js';
 import { listAgents, requireAgent, toAgentView } from '../store/agents.js';
 import type { Db } from '../store/database.js';
 import type { AgentsClient } from '../workers/agents-client.js';
@@ -14,7 +22,13 @@ import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
 import type { MemoryService } from './memory-service.js';
 import { sessionSearch } from '../store/session-search.js';
-import type { CaptureStatusRequest, MemoryExtractRequest, SessionListRequest, SessionReadRequest, SessionSearchRequest } from '../protocol.js';
+import type {
+  CaptureStatusRequest,
+  MemoryExtractRequest,
+  SessionListRequest,
+  SessionReadRequest,
+  SessionSearchRequest,
+} from '../protocol.js';
 import { listSessions, readSession } from '../store/session-reads.js';
 
 export interface HostIdentity {
@@ -37,7 +51,10 @@ export class HostApplication implements Application {
 
   private runtime(): AgentsClient {
     if (!this.agents) {
-      throw new CmError('agent_state', 'Agents run inside a host. Start one with "common-memory host" (or open the TUI), then try again.');
+      throw new CmError(
+        'agent_state',
+        'Agents run inside a host. Start one with "common-memory host" (or open the TUI), then try again.',
+      );
     }
     return this.agents;
   }
@@ -101,8 +118,19 @@ export class HostApplication implements Application {
     const operationId = input.operationId ?? randomUUID();
     const earlier = findOperation(this.reader, operationId);
     if (earlier) {
-      const admission = await this.writer.call('admitPrompt', { agent: input.agent, text: input.text, operationId, piRequestId: earlier.pi_request_id ?? '' });
-      return { storeId: admission.storeId, operationId: admission.operationId, sequence: admission.sequence, replayed: admission.replayed, messageId: admission.messageId };
+      const admission = await this.writer.call('admitPrompt', {
+        agent: input.agent,
+        text: input.text,
+        operationId,
+        piRequestId: earlier.pi_request_id ?? '',
+      });
+      return {
+        storeId: admission.storeId,
+        operationId: admission.operationId,
+        sequence: admission.sequence,
+        replayed: admission.replayed,
+        messageId: admission.messageId,
+      };
     }
     requireAgent(this.reader, input.agent);
     return this.runtime().prompt(input.agent, input.text, operationId);
@@ -111,7 +139,13 @@ export class HostApplication implements Application {
   async abort({ agent, operationId }: { agent: string; operationId?: string | undefined }): Promise<AbortReceipt> {
     if (operationId && findOperation(this.reader, operationId)) {
       const receipt = await this.writer.call('requestAbort', { agent, operationId });
-      return { storeId: receipt.storeId, operationId: receipt.operationId, sequence: receipt.sequence, replayed: receipt.replayed, targetOperationId: receipt.targetOperationId };
+      return {
+        storeId: receipt.storeId,
+        operationId: receipt.operationId,
+        sequence: receipt.sequence,
+        replayed: receipt.replayed,
+        targetOperationId: receipt.targetOperationId,
+      };
     }
     requireAgent(this.reader, agent);
     return this.runtime().abort(agent, operationId);

@@ -74,7 +74,16 @@ export class Host {
       if (options.serve) await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
       reader = openDatabase(storeFiles(home).core, { readonly: true });
       if (options.serve) agents = AgentsClient.start(writer, hostId, maxRecordBytesFromEnv());
-      const info: HostInfoFile = { hostId, storeId: writer.storeId, pid: process.pid, processStartedAt, role, startedAt, port: null, token: null };
+      const info: HostInfoFile = {
+        hostId,
+        storeId: writer.storeId,
+        pid: process.pid,
+        processStartedAt,
+        role,
+        startedAt,
+        port: null,
+        token: null,
+      };
       const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
       const application = new HostApplication(writer, reader, identity, join(home, 'agents'), agents);
       application.capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);

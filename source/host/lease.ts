@@ -44,15 +44,27 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
     db.pragma(`busy_timeout = ${waitMs}`);
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
-    db.exec('CREATE TABLE IF NOT EXISTS holder (host_id TEXT, pid INTEGER, process_started_at TEXT, role TEXT, started_at TEXT)');
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS holder (host_id TEXT, pid INTEGER, process_started_at TEXT, role TEXT, started_at TEXT)',
+    );
     db.exec('DELETE FROM holder');
-    db.prepare('INSERT INTO holder VALUES (?, ?, ?, ?, ?)').run(holder.hostId, holder.pid, holder.processStartedAt, holder.role, holder.startedAt);
+    db.prepare('INSERT INTO holder VALUES (?, ?, ?, ?, ?)').run(
+      holder.hostId,
+      holder.pid,
+      holder.processStartedAt,
+      holder.role,
+      holder.startedAt,
+    );
     db.exec('COMMIT');
   } catch (error) {
     db?.close();
     const code = (error as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw alreadyOpen(home, readHolderInfo(home));
-    throw new CmError('store_unavailable', `Cannot take the host lease in ${home} (${code || (error as Error).message}). Check the data home's permissions.`);
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+      throw alreadyOpen(home, readHolderInfo(home));
+    throw new CmError(
+      'store_unavailable',
+      `Cannot take the host lease in ${home} (${code || (error as Error).message}). Check the data home's permissions.`,
+    );
   }
   const held = db;
   let released = false;
@@ -72,7 +84,11 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
  * host holds it until stopped, so it is refused at once. While host.json is missing the holder is
  * still starting (or just stopping): it is waited for too, and named once it says what it is.
  */
-export async function acquireLeaseForHost(home: string, holder: LeaseHolder, localHolderWaitMs: number): Promise<Lease> {
+export async function acquireLeaseForHost(
+  home: string,
+  holder: LeaseHolder,
+  localHolderWaitMs: number,
+): Promise<Lease> {
   const deadline = Date.now() + localHolderWaitMs;
   for (;;) {
     try {
@@ -81,7 +97,9 @@ export async function acquireLeaseForHost(home: string, holder: LeaseHolder, loc
       if (!(error instanceof CmError) || error.code !== 'store_already_open') throw error;
       const current = readHolderInfo(home);
       if (current?.role === 'host' || Date.now() >= deadline) {
-        throw current?.role === 'host' || current === null ? error : stillHeldByCommand(home, current, localHolderWaitMs);
+        throw current?.role === 'host' || current === null
+          ? error
+          : stillHeldByCommand(home, current, localHolderWaitMs);
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -2,7 +2,22 @@
 // without ever leaving it half-written: the new bytes go to a temp file next to the real one,
 // are fsynced, and replace it with one rename; the previous bytes are kept in a backup first.
 // A symlinked config (dotfile managers) is written through to its target, so the link stays.
-import { closeSync, copyFileSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
 import { type JsonFormat, parseSpans, serializePreserving } from './json-preserving.js';
@@ -63,17 +78,26 @@ export function loadJsonObject(path: string): LoadedJson {
     text = null;
   }
   if (text === null || text.replace(/^\uFEFF/, '').trim().length === 0) {
-    return { text, value: {}, format: text === null ? DEFAULT_JSON_FORMAT : detectFormat(text), roundTrips: text === null };
+    return {
+      text,
+      value: {},
+      format: text === null ? DEFAULT_JSON_FORMAT : detectFormat(text),
+      roundTrips: text === null,
+    };
   }
   const format = detectFormat(text);
   let value: unknown;
   try {
     value = JSON.parse(format.bom ? text.slice(1) : text);
   } catch (error) {
-    throw new InvalidConfigError(`${path} is not valid JSON (${(error as Error).message}). Fix or remove it, then try again; nothing was written.`);
+    throw new InvalidConfigError(
+      `${path} is not valid JSON (${(error as Error).message}). Fix or remove it, then try again; nothing was written.`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidConfigError(`${path} must hold a JSON object, not ${Array.isArray(value) ? 'an array' : typeof value}. Fix it, then try again; nothing was written.`);
+    throw new InvalidConfigError(
+      `${path} must hold a JSON object, not ${Array.isArray(value) ? 'an array' : typeof value}. Fix it, then try again; nothing was written.`,
+    );
   }
   return { text, value: value as Record<string, unknown>, format, roundTrips: serializeJson(value, format) === text };
 }
@@ -94,7 +118,12 @@ const TEMP_MARK = '.common-memory-';
  * Replaces `path` with `text` atomically, provided it still holds `expected` (null = absent),
  * keeping the previous file as `<name>.common-memory-<time>.bak` next to it.
  */
-export function replaceFileAtomically(path: string, expected: string | null, text: string, fault: WriteFault = () => {}): WriteResult {
+export function replaceFileAtomically(
+  path: string,
+  expected: string | null,
+  text: string,
+  fault: WriteFault = () => {},
+): WriteResult {
   const target = resolveTarget(path);
   const dir = dirname(target);
   const name = basename(target);
@@ -106,7 +135,10 @@ export function replaceFileAtomically(path: string, expected: string | null, tex
     current = null;
   }
   if (current !== expected) {
-    throw new CmError('config_conflict', `${path} changed since the change was planned. Nothing was written; run the command again to plan against the current file.`);
+    throw new CmError(
+      'config_conflict',
+      `${path} changed since the change was planned. Nothing was written; run the command again to plan against the current file.`,
+    );
   }
   try {
     mkdirSync(dir, { recursive: true });
@@ -115,7 +147,10 @@ export function replaceFileAtomically(path: string, expected: string | null, tex
     let mode: number | undefined;
     if (current !== null) {
       mode = statSync(target).mode & 0o7777;
-      backupPath = join(dir, `${name}${TEMP_MARK}${new Date().toISOString().replace(/[-:]/g, '').replace('.', '')}.bak`);
+      backupPath = join(
+        dir,
+        `${name}${TEMP_MARK}${new Date().toISOString().replace(/[-:]/g, '').replace('.', '')}.bak`,
+      );
       copyFileSync(target, backupPath, constants.COPYFILE_EXCL);
       fsyncPath(backupPath);
     }
@@ -169,7 +204,8 @@ function fsyncPath(path: string): void {
 
 function ioError(path: string, error: unknown): CmError {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return new CmError('invalid_input', `Cannot write ${path}: permission denied. Nothing was changed.`);
+  if (code === 'EACCES' || code === 'EPERM')
+    return new CmError('invalid_input', `Cannot write ${path}: permission denied. Nothing was changed.`);
   if (code === 'ENOSPC') return new CmError('storage_failed', `The disk holding ${path} is full. Nothing was changed.`);
   return new CmError('internal', `Cannot update ${path}: ${(error as Error).message}. Nothing was changed.`);
 }

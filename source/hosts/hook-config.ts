@@ -90,7 +90,6 @@ export interface HookPlan {
   readonly diff: string;
 }
 
-
 /** This installation's bin, run by the node running now: the hook works without PATH or npx. */
 export const BIN_PATH = fileURLToPath(new URL('../../bin/common-memory.cjs', import.meta.url));
 
@@ -106,7 +105,14 @@ export const HOOK_ENV_PREFIX = ['env', '-u', 'NODE_EXTRA_CA_CERTS'] as const;
  * the user chose a home.
  */
 export function hookCommand(client: HookClient, home?: string): string {
-  const words = [...HOOK_ENV_PREFIX, process.execPath, BIN_PATH, 'hook', client, ...(home === undefined ? [] : ['--home', home])];
+  const words = [
+    ...HOOK_ENV_PREFIX,
+    process.execPath,
+    BIN_PATH,
+    'hook',
+    client,
+    ...(home === undefined ? [] : ['--home', home]),
+  ];
   return words.map(shellQuote).join(' ');
 }
 
@@ -119,7 +125,12 @@ function shellWords(command: string): string[] | undefined {
     word.lastIndex = at;
     const match = word.exec(command);
     if (!match) return undefined;
-    words.push(match[0].replace(/'([^']*)'|\\(')/g, (_all, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? ''));
+    words.push(
+      match[0].replace(
+        /'([^']*)'|\\(')/g,
+        (_all, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? '',
+      ),
+    );
     at = word.lastIndex;
     if (at < command.length && command[at++] !== ' ') return undefined;
   }
@@ -136,7 +147,8 @@ export function parseHookCommand(command: string, client: HookClient): { home: s
   if (!words) return undefined;
   const rest = words.slice(0, 3).join(' ') === HOOK_ENV_PREFIX.join(' ') ? words.slice(3) : words;
   const [node, bin, verb, named, ...tail] = rest;
-  if (!node || !bin || !/\/bin\/common-memory\.c?js$/.test(bin) || verb !== 'hook' || named !== client) return undefined;
+  if (!node || !bin || !/\/bin\/common-memory\.c?js$/.test(bin) || verb !== 'hook' || named !== client)
+    return undefined;
   if (tail.length === 0) return { home: undefined };
   if (tail.length === 2 && tail[0] === '--home') return { home: tail[1] };
   return undefined;
@@ -151,10 +163,15 @@ function looksLikeOurs(handler: unknown, client: HookClient): boolean {
   if (!isObject(handler)) return false;
   if (handler['statusMessage'] === HOOK_STATUS_MESSAGE) return true;
   const command = handler['command'];
-  return typeof command === 'string' && command.includes('common-memory') && new RegExp(`\\bhook\\s+${client}\\b`).test(command);
+  return (
+    typeof command === 'string' &&
+    command.includes('common-memory') &&
+    new RegExp(`\\bhook\\s+${client}\\b`).test(command)
+  );
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -173,7 +190,9 @@ function describeDifferences(actual: Record<string, unknown>, expected: Record<s
   const parts = keys.flatMap((key) => {
     if (!(key in actual)) return [`${key} is missing (expected ${JSON.stringify(expected[key])})`];
     if (!(key in expected)) return [`${key} was added (${JSON.stringify(actual[key])})`];
-    return sameJson(actual[key], expected[key]) ? [] : [`${key} is ${JSON.stringify(actual[key])} (expected ${JSON.stringify(expected[key])})`];
+    return sameJson(actual[key], expected[key])
+      ? []
+      : [`${key} is ${JSON.stringify(actual[key])} (expected ${JSON.stringify(expected[key])})`];
   });
   return parts.join('; ');
 }
@@ -189,12 +208,23 @@ interface Scan {
 
 /** The group differs from today's only in a command an earlier install of ours wrote for the same home. */
 function isEarlierOurs(group: unknown, expected: { hooks: HookHandler[] }, target: HookTarget): boolean {
-  if (!isObject(group) || Object.keys(group).length !== 1 || !Array.isArray(group['hooks']) || group['hooks'].length !== 1) return false;
+  if (
+    !isObject(group) ||
+    Object.keys(group).length !== 1 ||
+    !Array.isArray(group['hooks']) ||
+    group['hooks'].length !== 1
+  )
+    return false;
   const handler = group['hooks'][0] as unknown;
   if (!isObject(handler) || typeof handler['command'] !== 'string') return false;
   const earlier = parseHookCommand(handler['command'], target.client);
   const today = parseHookCommand(target.command, target.client);
-  return earlier !== undefined && today !== undefined && earlier.home === today.home && sameJson({ ...handler, command: target.command }, expected.hooks[0]);
+  return (
+    earlier !== undefined &&
+    today !== undefined &&
+    earlier.home === today.home &&
+    sameJson({ ...handler, command: target.command }, expected.hooks[0])
+  );
 }
 
 /** Classifies every group of every event; refuses what looks like common-memory but is not exactly ours. */
@@ -207,7 +237,12 @@ function scan(target: HookTarget, hooks: Record<string, unknown>, action: HookAc
   for (const [event, groups] of Object.entries(hooks)) {
     const spec = specs.get(event);
     if (!Array.isArray(groups)) {
-      if (spec) result.refusals.push({ code: 'unexpected_shape', where: `hooks.${event}`, message: `hooks.${event} in ${target.path} is not a list of hook groups. Fix it, then try again; nothing was written.` });
+      if (spec)
+        result.refusals.push({
+          code: 'unexpected_shape',
+          where: `hooks.${event}`,
+          message: `hooks.${event} in ${target.path} is not a list of hook groups. Fix it, then try again; nothing was written.`,
+        });
       continue;
     }
     groups.forEach((group: unknown, index) => {
@@ -216,27 +251,59 @@ function scan(target: HookTarget, hooks: Record<string, unknown>, action: HookAc
       if (!handlers.some((h) => looksLikeOurs(h, target.client))) return;
       if (!spec) {
         // Not an event we manage: never touched, but the user should know it is there.
-        result.warnings.push(`${where} in ${target.path} runs common-memory but is not one of our entries (we do not hook ${event}); it is left as it is.`);
+        result.warnings.push(
+          `${where} in ${target.path} runs common-memory but is not one of our entries (we do not hook ${event}); it is left as it is.`,
+        );
         return;
       }
       const expected = { hooks: [ourHandler(target, spec)] };
       const exact = sameJson(group, expected);
       if (exact || isEarlierOurs(group, expected, target)) {
-        const first = [...(result.ours.get(event) ?? []), ...(result.earlier.get(event) ?? [])].sort((a, b) => a - b)[0];
+        const first = [...(result.ours.get(event) ?? []), ...(result.earlier.get(event) ?? [])].sort(
+          (a, b) => a - b,
+        )[0];
         if (first !== undefined && action === 'install') {
-          result.refusals.push({ code: 'duplicate', where, message: `${where} repeats common-memory's hook already at hooks.${event}[${first}], so every ${event} would be captured twice. Delete one of them from ${target.path}, then try again.` });
+          result.refusals.push({
+            code: 'duplicate',
+            where,
+            message: `${where} repeats common-memory's hook already at hooks.${event}[${first}], so every ${event} would be captured twice. Delete one of them from ${target.path}, then try again.`,
+          });
         }
         const into = exact ? result.ours : result.earlier;
         into.set(event, [...(into.get(event) ?? []), index]);
         return;
       }
-      const ourShape = isObject(group) && Object.keys(group).length === 1 && handlers.length === 1 && isObject(handlers[0]) && handlers[0]['statusMessage'] === HOOK_STATUS_MESSAGE;
+      const ourShape =
+        isObject(group) &&
+        Object.keys(group).length === 1 &&
+        handlers.length === 1 &&
+        isObject(handlers[0]) &&
+        handlers[0]['statusMessage'] === HOOK_STATUS_MESSAGE;
       if (ourShape) {
-        const differences = describeDifferences(handlers[0] as Record<string, unknown>, expected.hooks[0] as unknown as Record<string, unknown>);
-        result.refusals.push({ code: 'modified', where, message: `${where} in ${target.path} is common-memory's ${event} hook but was changed: ${differences}. common-memory does not overwrite or remove a changed entry. ${fix}` });
+        const differences = describeDifferences(
+          handlers[0] as Record<string, unknown>,
+          expected.hooks[0] as unknown as Record<string, unknown>,
+        );
+        result.refusals.push({
+          code: 'modified',
+          where,
+          message: `${where} in ${target.path} is common-memory's ${event} hook but was changed: ${differences}. common-memory does not overwrite or remove a changed entry. ${fix}`,
+        });
       } else {
-        const why = !isObject(group) ? 'it is not a hook group' : handlers.length !== 1 ? `its group holds ${handlers.length} handlers` : Object.keys(group).length !== 1 ? `its group has ${Object.keys(group).filter((k) => k !== 'hooks').join(', ')}` : `it lacks statusMessage "${HOOK_STATUS_MESSAGE}"`;
-        result.refusals.push({ code: 'not_ours', where, message: `${where} in ${target.path} runs common-memory but was not written by "common-memory install" (${why}). common-memory does not take over entries it did not write, nor add a second capture hook beside one. ${fix}` });
+        const why = !isObject(group)
+          ? 'it is not a hook group'
+          : handlers.length !== 1
+            ? `its group holds ${handlers.length} handlers`
+            : Object.keys(group).length !== 1
+              ? `its group has ${Object.keys(group)
+                  .filter((k) => k !== 'hooks')
+                  .join(', ')}`
+              : `it lacks statusMessage "${HOOK_STATUS_MESSAGE}"`;
+        result.refusals.push({
+          code: 'not_ours',
+          where,
+          message: `${where} in ${target.path} runs common-memory but was not written by "common-memory install" (${why}). common-memory does not take over entries it did not write, nor add a second capture hook beside one. ${fix}`,
+        });
       }
     });
   }
@@ -245,11 +312,25 @@ function scan(target: HookTarget, hooks: Record<string, unknown>, action: HookAc
 
 function plan(target: HookTarget, action: HookAction, loaded: LoadedJson): HookPlan {
   const base = { client: target.client, action, path: target.path, command: target.command, before: loaded.text };
-  const refused = (refusals: Refusal[], warnings: string[] = []): HookPlan => ({ ...base, after: null, changes: [], refusals, warnings, shifted: [], diff: '' });
+  const refused = (refusals: Refusal[], warnings: string[] = []): HookPlan => ({
+    ...base,
+    after: null,
+    changes: [],
+    refusals,
+    warnings,
+    shifted: [],
+    diff: '',
+  });
   const root = structuredClone(loaded.value);
   const existing = root['hooks'];
   if (existing !== undefined && !isObject(existing)) {
-    return refused([{ code: 'unexpected_shape', where: 'hooks', message: `"hooks" in ${target.path} is not an object. Fix it, then try again; nothing was written.` }]);
+    return refused([
+      {
+        code: 'unexpected_shape',
+        where: 'hooks',
+        message: `"hooks" in ${target.path} is not an object. Fix it, then try again; nothing was written.`,
+      },
+    ]);
   }
   const hooks: Record<string, unknown> = existing ?? {};
   const found = scan(target, hooks, action);
@@ -259,7 +340,9 @@ function plan(target: HookTarget, action: HookAction, loaded: LoadedJson): HookP
   const shifted: ShiftedGroup[] = [];
   for (const spec of target.events) {
     const earlier = found.earlier.get(spec.event) ?? [];
-    const ours = [...(found.ours.get(spec.event) ?? []), ...(action === 'uninstall' ? earlier : [])].sort((a, b) => a - b);
+    const ours = [...(found.ours.get(spec.event) ?? []), ...(action === 'uninstall' ? earlier : [])].sort(
+      (a, b) => a - b,
+    );
     const groups = (hooks[spec.event] as unknown[] | undefined) ?? [];
     if (action === 'install') {
       if (ours.length > 0) {
@@ -268,7 +351,9 @@ function plan(target: HookTarget, action: HookAction, loaded: LoadedJson): HookP
       }
       if (earlier.length > 0) {
         // Rewritten where it is: the user's groups keep their indexes (Codex keys trust by index).
-        hooks[spec.event] = groups.map((group, index) => (index === earlier[0] ? { hooks: [ourHandler(target, spec)] } : group));
+        hooks[spec.event] = groups.map((group, index) =>
+          index === earlier[0] ? { hooks: [ourHandler(target, spec)] } : group,
+        );
         changes.push({ event: spec.event, change: 'update', group: earlier[0]! });
         continue;
       }
@@ -293,10 +378,20 @@ function plan(target: HookTarget, action: HookAction, loaded: LoadedJson): HookP
   const after = rewriteJson(loaded, root);
   const warnings = [...found.warnings];
   if (loaded.text !== null && !loaded.roundTrips) {
-    warnings.push(`${target.path} is laid out by hand: everything we do not change keeps its exact text, but the lists and objects we add to are laid out anew — see the diff.`);
+    warnings.push(
+      `${target.path} is laid out by hand: everything we do not change keeps its exact text, but the lists and objects we add to are laid out anew — see the diff.`,
+    );
   }
   const label = loaded.text === null ? '/dev/null' : target.path;
-  return { ...base, after, changes, refusals: [], warnings, shifted, diff: unifiedDiff(loaded.text ?? '', after, label, target.path) };
+  return {
+    ...base,
+    after,
+    changes,
+    refusals: [],
+    warnings,
+    shifted,
+    diff: unifiedDiff(loaded.text ?? '', after, label, target.path),
+  };
 }
 
 /** Reads the file and plans; never throws for the file's content (that becomes a refusal). */
@@ -306,7 +401,19 @@ export function planHooks(target: HookTarget, action: HookAction): HookPlan {
     loaded = loadJsonObject(target.path);
   } catch (error) {
     if (!(error instanceof InvalidConfigError)) throw error;
-    return { client: target.client, action, path: target.path, command: target.command, before: null, after: null, changes: [], refusals: [{ code: 'invalid_json', where: target.path, message: error.message }], warnings: [], shifted: [], diff: '' };
+    return {
+      client: target.client,
+      action,
+      path: target.path,
+      command: target.command,
+      before: null,
+      after: null,
+      changes: [],
+      refusals: [{ code: 'invalid_json', where: target.path, message: error.message }],
+      warnings: [],
+      shifted: [],
+      diff: '',
+    };
   }
   return plan(target, action, loaded);
 }
@@ -314,7 +421,9 @@ export function planHooks(target: HookTarget, action: HookAction): HookPlan {
 /** Throws the refusals of a plan as one CmError (invalid JSON is invalid input; the rest are conflicts). */
 export function assertApplicable(plan: HookPlan): void {
   if (plan.refusals.length === 0) return;
-  const code = plan.refusals.some((r) => r.code === 'invalid_json' || r.code === 'unexpected_shape') ? 'invalid_input' : 'config_conflict';
+  const code = plan.refusals.some((r) => r.code === 'invalid_json' || r.code === 'unexpected_shape')
+    ? 'invalid_input'
+    : 'config_conflict';
   throw new CmError(code, plan.refusals.map((r) => r.message).join('\n'));
 }
 

@@ -45,8 +45,16 @@ function plan(client: HookClient, action: HookAction, options: IntegrationOption
   if (client === 'codex') {
     const configDir = resolveCodexHome(options.configDir);
     const hooks = planHooks(codexTarget({ codexHome: configDir, ...home }), action);
-    const warnings = [...hooks.warnings, ...(action === 'install' ? codexConfigWarnings(configDir) : codexShiftWarnings(hooks))];
-    return { ...hooks, warnings, configDir, trust: action === 'install' && hooks.refusals.length === 0 ? codexTrust(hooks) : null };
+    const warnings = [
+      ...hooks.warnings,
+      ...(action === 'install' ? codexConfigWarnings(configDir) : codexShiftWarnings(hooks)),
+    ];
+    return {
+      ...hooks,
+      warnings,
+      configDir,
+      trust: action === 'install' && hooks.refusals.length === 0 ? codexTrust(hooks) : null,
+    };
   }
   const configDir = resolveClaudeDir(options.configDir);
   const hooks = planHooks(claudeTarget({ claudeDir: configDir, ...home }), action);
@@ -54,8 +62,10 @@ function plan(client: HookClient, action: HookAction, options: IntegrationOption
   return { ...hooks, warnings, configDir, trust: null };
 }
 
-export const planInstall = (client: HookClient, options: IntegrationOptions = {}): IntegrationPlan => plan(client, 'install', options);
-export const planUninstall = (client: HookClient, options: IntegrationOptions = {}): IntegrationPlan => plan(client, 'uninstall', options);
+export const planInstall = (client: HookClient, options: IntegrationOptions = {}): IntegrationPlan =>
+  plan(client, 'install', options);
+export const planUninstall = (client: HookClient, options: IntegrationOptions = {}): IntegrationPlan =>
+  plan(client, 'uninstall', options);
 
 /** Applies an install or uninstall plan (see the top of this module). `fault` is for crash drills. */
 export function applyInstall(plan: IntegrationPlan, options: { fault?: WriteFault } = {}): HookApplyResult {
@@ -68,7 +78,10 @@ export type IntegrationState = 'installed' | 'outdated' | 'not_installed' | 'par
  * installed: every hook present; outdated: some were written by an earlier install (install
  * rewrites them); not_installed: none; partial: some; blocked: install would be refused.
  */
-export function integrationStatus(client: HookClient, options: IntegrationOptions = {}): { state: IntegrationState; plan: IntegrationPlan } {
+export function integrationStatus(
+  client: HookClient,
+  options: IntegrationOptions = {},
+): { state: IntegrationState; plan: IntegrationPlan } {
   const planned = planInstall(client, options);
   if (planned.refusals.length > 0) return { state: 'blocked', plan: planned };
   if (planned.changes.some((c) => c.change === 'update')) return { state: 'outdated', plan: planned };

@@ -78,7 +78,8 @@ export function parseSpans(text: string): Node {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function same(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((k) => k in b && same(a[k], b[k]));
@@ -90,7 +91,13 @@ function same(a: unknown, b: unknown): boolean {
  * `value` as JSON text in `format`, reusing the source text of `original` (the parse of `text`)
  * for every subtree that is unchanged. Key order is `value`'s own.
  */
-export function serializePreserving(value: unknown, original: Node | undefined, text: string, format: JsonFormat, depth = 0): string {
+export function serializePreserving(
+  value: unknown,
+  original: Node | undefined,
+  text: string,
+  format: JsonFormat,
+  depth = 0,
+): string {
   if (original !== undefined && same(value, original.value)) return text.slice(original.start, original.end);
   const unit = format.indent === '\t' ? '\t' : ' '.repeat(format.indent);
   const compact = format.indent === 0;
@@ -109,7 +116,10 @@ export function serializePreserving(value: unknown, original: Node | undefined, 
   if (isObject(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return '{}';
-    const parts = keys.map((key) => `${open(depth + 1)}${JSON.stringify(key)}:${compact ? '' : ' '}${serializePreserving(value[key], original?.members?.get(key), text, format, depth + 1)}`);
+    const parts = keys.map(
+      (key) =>
+        `${open(depth + 1)}${JSON.stringify(key)}:${compact ? '' : ' '}${serializePreserving(value[key], original?.members?.get(key), text, format, depth + 1)}`,
+    );
     return `{${parts.join(',')}${open(depth)}}`;
   }
   return JSON.stringify(value);

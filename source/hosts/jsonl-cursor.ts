@@ -101,7 +101,11 @@ export abstract class JsonlTranscriptParser<S extends CursorState> {
     let line = this.consumedLines + 1;
     try {
       if (buf.length - region > TRANSCRIPT_LINE_MAX_BYTES) {
-        this.fail('transcript_line_too_long', { line: this.consumedLines + countLf(buf, region) + 1, byteOffset: this.consumedBytes + region }, 'unterminated line over the limit');
+        this.fail(
+          'transcript_line_too_long',
+          { line: this.consumedLines + countLf(buf, region) + 1, byteOffset: this.consumedBytes + region },
+          'unterminated line over the limit',
+        );
       }
       if (region > 0 && !isUtf8(buf.subarray(0, region))) this.failUtf8(buf, region);
       while (pos < region) {

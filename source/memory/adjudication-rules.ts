@@ -136,7 +136,8 @@ function analyse(text: string): Analysed {
       continue;
     }
     if (code.has(token)) sequence.push(token);
-    else if (!SOFT.has(token)) for (const word of SYNONYMS[token] ?? [token]) if (!SOFT.has(word)) sequence.push(stem(word));
+    else if (!SOFT.has(token))
+      for (const word of SYNONYMS[token] ?? [token]) if (!SOFT.has(word)) sequence.push(stem(word));
   }
   return { normalized, sequence, words: new Set(sequence), negations };
 }
@@ -205,8 +206,12 @@ export interface BatchDecision extends DraftDecision {
  * batch, a draft that repeats an earlier kept draft is a `skip` naming that draft, so duplicates
  * converge on one candidate.
  */
-export function decideBatch(drafts: readonly BatchDraft[], recalled: readonly (readonly RecalledItem[])[]): BatchDecision[] {
-  if (recalled.length !== drafts.length) throw new RangeError(`${drafts.length} drafts but ${recalled.length} recall sets`);
+export function decideBatch(
+  drafts: readonly BatchDraft[],
+  recalled: readonly (readonly RecalledItem[])[],
+): BatchDecision[] {
+  if (recalled.length !== drafts.length)
+    throw new RangeError(`${drafts.length} drafts but ${recalled.length} recall sets`);
   const batch = new Set(drafts.map((draft) => draft.draftRef));
   const decisions: BatchDecision[] = [];
   const kept: { draftRef: string; analysed: Analysed }[] = [];

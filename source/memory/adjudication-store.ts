@@ -11,7 +11,17 @@ import { memoryCommand } from '../store/command.js';
 import { prepared, type Db } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import { canonicalJson } from '../store/operations.js';
-import { adjudicationResult, ANALYZER_VERSION, CONTRACT_SCHEMA_VERSION, FORMATS, memoryDigest, parseRunnerOutput, PROMPT_VERSION, type AdjudicationTask, type Draft } from './contracts.js';
+import {
+  adjudicationResult,
+  ANALYZER_VERSION,
+  CONTRACT_SCHEMA_VERSION,
+  FORMATS,
+  memoryDigest,
+  parseRunnerOutput,
+  PROMPT_VERSION,
+  type AdjudicationTask,
+  type Draft,
+} from './contracts.js';
 import { recall, type Owner, type RecallItem } from './recall.js';
 import { RECALL_ALGORITHM } from './rrf.js';
 import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
@@ -28,7 +38,11 @@ interface DraftRow {
 }
 
 const generationOf = (db: Db, table: 'candidate_projection' | 'approved_projection', owner: Owner) =>
-  (db.prepare(`SELECT generation FROM ${table} WHERE repository_key = ? AND worktree_key = ?`).get(owner.repositoryKey, owner.worktreeKey) as { generation: number } | undefined)?.generation ?? 0;
+  (
+    db
+      .prepare(`SELECT generation FROM ${table} WHERE repository_key = ? AND worktree_key = ?`)
+      .get(owner.repositoryKey, owner.worktreeKey) as { generation: number } | undefined
+  )?.generation ?? 0;
 
 function pendingDrafts(db: Db, owner: Owner, ids?: readonly string[]): DraftRow[] {
   const rows = db
@@ -65,13 +79,23 @@ function snapshot(db: Db, owner: Owner, drafts: readonly DraftRow[]): RecallSnap
     const result = recall(db, owner, draftOf(row).content);
     queryDigests.push(result.recallQueryDigest);
     resultDigests.push(result.resultSetDigest);
-    recallSets.push({ draftRef: row.candidate_id, ordered: result.items.map((item) => ({ rank: item.rank, sourceKind: item.sourceKind, id: item.id })) });
+    recallSets.push({
+      draftRef: row.candidate_id,
+      ordered: result.items.map((item) => ({ rank: item.rank, sourceKind: item.sourceKind, id: item.id })),
+    });
     for (const item of result.items) pool.set(`${item.sourceKind}\0${item.id}`, item);
   }
   const items = [...pool.values()].sort((a, b) => (a.sourceKind + a.id < b.sourceKind + b.id ? -1 : 1));
   return {
     recallSets,
-    pool: items.map((item) => ({ sourceKind: item.sourceKind, id: item.id, revision: item.revision, contentDigest: item.contentDigest, state: item.state, summary: item.content.slice(0, 500) })),
+    pool: items.map((item) => ({
+      sourceKind: item.sourceKind,
+      id: item.id,
+      revision: item.revision,
+      contentDigest: item.contentDigest,
+      state: item.state,
+      summary: item.content.slice(0, 500),
+    })),
     poolItemRevisions: items.map((item) => ({ sourceKind: item.sourceKind, id: item.id, revision: item.revision })),
     recallQueryDigest: memoryDigest(queryDigests),
     resultSetDigest: memoryDigest(resultDigests),
@@ -79,7 +103,13 @@ function snapshot(db: Db, owner: Owner, drafts: readonly DraftRow[]): RecallSnap
 }
 
 /** Builds and stores an adjudication task for the given drafts (all pending ones of the owner by default). */
-function createTask(tx: Tx, memoryStateUuid: string, owner: Owner, runId: string | null, ids?: readonly string[]): string | null {
+function createTask(
+  tx: Tx,
+  memoryStateUuid: string,
+  owner: Owner,
+  runId: string | null,
+  ids?: readonly string[],
+): string | null {
   const drafts = pendingDrafts(tx.db, owner, ids);
   if (drafts.length === 0) return null;
   const snap = snapshot(tx.db, owner, drafts);
@@ -93,7 +123,10 @@ function createTask(tx: Tx, memoryStateUuid: string, owner: Owner, runId: string
       memoryStateUuid,
       owner,
       draftBatchDigest,
-      approvedProjection: { generation: generationOf(tx.db, 'approved_projection', owner), analyzerVersion: ANALYZER_VERSION },
+      approvedProjection: {
+        generation: generationOf(tx.db, 'approved_projection', owner),
+        analyzerVersion: ANALYZER_VERSION,
+      },
       candidateProjection: { generation: candidateGeneration, analyzerVersion: ANALYZER_VERSION },
       recallAlgorithmVersion: RECALL_ALGORITHM,
       recallQueryDigest: snap.recallQueryDigest,
@@ -107,24 +140,47 @@ function createTask(tx: Tx, memoryStateUuid: string, owner: Owner, runId: string
     pool: snap.pool,
     contract: { resultSchema: FORMATS.adjudicationResult, promptVersion: PROMPT_VERSION },
   };
-  prepared(tx.db, `INSERT INTO tasks (task_id, kind, run_id, repository_key, worktree_key, draft_batch_ref, task_json, created_at_ms)
-    VALUES (?, 'adjudication', ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING`).run(taskId, runId, owner.repositoryKey, owner.worktreeKey, draftBatchDigest, JSON.stringify({ task }), tx.nowMs);
+  prepared(
+    tx.db,
+    `INSERT INTO tasks (task_id, kind, run_id, repository_key, worktree_key, draft_batch_ref, task_json, created_at_ms)
+    VALUES (?, 'adjudication', ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING`,
+  ).run(taskId, runId, owner.repositoryKey, owner.worktreeKey, draftBatchDigest, JSON.stringify({ task }), tx.nowMs);
   return taskId;
 }
 
-const planInput = z.object({ owner: ownerInput, runId: z.string().nullable(), candidateIds: z.array(z.string()).max(ADJUDICATION_DRAFTS_MAX).optional() }).strict();
+const planInput = z
+  .object({
+    owner: ownerInput,
+    runId: z.string().nullable(),
+    candidateIds: z.array(z.string()).max(ADJUDICATION_DRAFTS_MAX).optional(),
+  })
+  .strict();
 
 /** The open adjudication task of the owner, or a new one over its pending drafts; null when none waits. */
-function planAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<typeof planInput>): { taskId: string | null } {
+function planAdjudication(
+  tx: Tx,
+  memoryStateUuid: string,
+  input: z.infer<typeof planInput>,
+): { taskId: string | null } {
   const open = tx.db
-    .prepare("SELECT task_id AS taskId FROM tasks WHERE kind = 'adjudication' AND repository_key = ? AND worktree_key = ? AND status IN ('pending', 'claimed') ORDER BY created_at_ms LIMIT 1")
+    .prepare(
+      "SELECT task_id AS taskId FROM tasks WHERE kind = 'adjudication' AND repository_key = ? AND worktree_key = ? AND status IN ('pending', 'claimed') ORDER BY created_at_ms LIMIT 1",
+    )
     .get(input.owner.repositoryKey, input.owner.worktreeKey) as { taskId: string } | undefined;
   if (open) return open;
   return { taskId: createTask(tx, memoryStateUuid, input.owner, input.runId, input.candidateIds) };
 }
 
 export type AdjudicationOutcome =
-  | { outcome: 'accepted'; taskId: string; stored: number; skipped: number; updated: number; merged: number; replayed: boolean }
+  | {
+      outcome: 'accepted';
+      taskId: string;
+      stored: number;
+      skipped: number;
+      updated: number;
+      merged: number;
+      replayed: boolean;
+    }
   | { outcome: 'stale'; taskId: string; reason: string; newTaskId: string | null };
 
 const submitInput = z.object({ taskId: z.string(), claimToken: z.string(), output: z.string() }).strict();
@@ -138,14 +194,20 @@ function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<type
   const parsed = parseRunnerOutput(input.output, adjudicationResult, FORMATS.adjudicationResult);
   if (!parsed.ok) return failAttempt(tx, task, parsed.reason);
   const result = parsed.value;
-  if (result.taskId !== task.task_id) return failAttempt(tx, task, `the result names task ${result.taskId}, not ${task.task_id}`);
-  if (canonicalJson(result.binding) !== canonicalJson(stored.binding)) return failAttempt(tx, task, "the result's binding is not the task's binding, returned unchanged");
+  if (result.taskId !== task.task_id)
+    return failAttempt(tx, task, `the result names task ${result.taskId}, not ${task.task_id}`);
+  if (canonicalJson(result.binding) !== canonicalJson(stored.binding))
+    return failAttempt(tx, task, "the result's binding is not the task's binding, returned unchanged");
 
   const draftIds = stored.drafts.map((d) => d.candidateId);
   const siblings = new Set(draftIds);
   const pool = new Map(stored.pool.map((item) => [item.id, item]));
   const decisions = new Map(result.adjudications.map((a) => [a.draftRef, a]));
-  if (decisions.size !== result.adjudications.length || draftIds.some((id) => !decisions.has(id)) || decisions.size !== draftIds.length) {
+  if (
+    decisions.size !== result.adjudications.length ||
+    draftIds.some((id) => !decisions.has(id)) ||
+    decisions.size !== draftIds.length
+  ) {
     return failAttempt(tx, task, 'the result must decide every draft of the task exactly once');
   }
   for (const a of result.adjudications) {
@@ -157,19 +219,32 @@ function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<type
     if (target === undefined) return failAttempt(tx, task, `draft ${a.draftRef}: ${a.action} needs one target`);
     if (siblings.has(target)) {
       // A duplicate inside the batch converges on a sibling by skip; a sibling is never mutated.
-      if (a.action !== 'skip') return failAttempt(tx, task, `draft ${a.draftRef}: ${a.action} targets ${target}, a draft of the same batch; only existing memory can be updated or merged`);
-      if (target === a.draftRef || decisions.get(target)!.action === 'skip') return failAttempt(tx, task, `draft ${a.draftRef}: skip must converge on a draft that is kept`);
+      if (a.action !== 'skip')
+        return failAttempt(
+          tx,
+          task,
+          `draft ${a.draftRef}: ${a.action} targets ${target}, a draft of the same batch; only existing memory can be updated or merged`,
+        );
+      if (target === a.draftRef || decisions.get(target)!.action === 'skip')
+        return failAttempt(tx, task, `draft ${a.draftRef}: skip must converge on a draft that is kept`);
       continue;
     }
-    if (!pool.has(target)) return failAttempt(tx, task, `draft ${a.draftRef}: target ${target} is not in the task's pool`);
+    if (!pool.has(target))
+      return failAttempt(tx, task, `draft ${a.draftRef}: target ${target} is not in the task's pool`);
   }
 
   // Compare-and-swap: the pool must be exactly what the runner saw.
   const owner = stored.binding.owner;
   const current = pendingDrafts(tx.db, owner, draftIds);
-  const moved = current.length !== draftIds.length ? 'a draft of the task was decided or changed meanwhile' : staleReason(tx.db, owner, current, stored);
+  const moved =
+    current.length !== draftIds.length
+      ? 'a draft of the task was decided or changed meanwhile'
+      : staleReason(tx.db, owner, current, stored);
   if (moved !== null) {
-    prepared(tx.db, "UPDATE tasks SET status = 'stale', last_error = ?, lease_expires_at_ms = NULL WHERE task_id = ?").run(moved, task.task_id);
+    prepared(
+      tx.db,
+      "UPDATE tasks SET status = 'stale', last_error = ?, lease_expires_at_ms = NULL WHERE task_id = ?",
+    ).run(moved, task.task_id);
     const remaining = pendingDrafts(tx.db, owner, draftIds).map((row) => row.candidate_id);
     const newTaskId = remaining.length > 0 ? createTask(tx, memoryStateUuid, owner, task.run_id, remaining) : null;
     prepared(tx.db, 'UPDATE tasks SET superseded_by = ? WHERE task_id = ?').run(newTaskId, task.task_id);
@@ -178,12 +253,19 @@ function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<type
 
   const counts = { stored: 0, skipped: 0, updated: 0, merged: 0 };
   const rows = new Map(current.map((row) => [row.candidate_id, row]));
-  for (const a of result.adjudications) applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, pool.get(a.targetIds[0] ?? '')?.sourceKind, counts);
+  for (const a of result.adjudications)
+    applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, pool.get(a.targetIds[0] ?? '')?.sourceKind, counts);
   // A chunk is extracted once none of its drafts waits for a decision.
-  prepared(tx.db, `UPDATE chunks SET status = 'extracted' WHERE status = 'drafted' AND chunk_ref IN (SELECT DISTINCT chunk_ref FROM candidates WHERE candidate_id IN (SELECT value FROM json_each(?)))
-    AND NOT EXISTS (SELECT 1 FROM candidates c WHERE c.chunk_ref = chunks.chunk_ref AND c.status = 'draft' AND c.adjudication = 'pending')`).run(JSON.stringify(draftIds));
-  prepared(tx.db, `INSERT INTO candidate_projection (repository_key, worktree_key, generation, analyzer_version, recall_algorithm_version) VALUES (?, ?, 1, ?, ?)
-    ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = generation + 1`).run(owner.repositoryKey, owner.worktreeKey, ANALYZER_VERSION, RECALL_ALGORITHM);
+  prepared(
+    tx.db,
+    `UPDATE chunks SET status = 'extracted' WHERE status = 'drafted' AND chunk_ref IN (SELECT DISTINCT chunk_ref FROM candidates WHERE candidate_id IN (SELECT value FROM json_each(?)))
+    AND NOT EXISTS (SELECT 1 FROM candidates c WHERE c.chunk_ref = chunks.chunk_ref AND c.status = 'draft' AND c.adjudication = 'pending')`,
+  ).run(JSON.stringify(draftIds));
+  prepared(
+    tx.db,
+    `INSERT INTO candidate_projection (repository_key, worktree_key, generation, analyzer_version, recall_algorithm_version) VALUES (?, ?, 1, ?, ?)
+    ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = generation + 1`,
+  ).run(owner.repositoryKey, owner.worktreeKey, ANALYZER_VERSION, RECALL_ALGORITHM);
   const outcome = { outcome: 'accepted' as const, taskId: task.task_id, ...counts };
   acceptSubmission(tx, task, digest, outcome);
   return { ...outcome, replayed: false };
@@ -191,21 +273,35 @@ function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<type
 
 function staleReason(db: Db, owner: Owner, drafts: DraftRow[], stored: AdjudicationTask): string | null {
   const snap = snapshot(db, owner, drafts);
-  if (snap.resultSetDigest !== stored.binding.resultSetDigest) return 'recall finds other items now than when the task was made (the pool changed)';
-  if (canonicalJson(snap.poolItemRevisions) !== canonicalJson(stored.binding.poolItemRevisions)) return 'an item of the pool has a new revision';
+  if (snap.resultSetDigest !== stored.binding.resultSetDigest)
+    return 'recall finds other items now than when the task was made (the pool changed)';
+  if (canonicalJson(snap.poolItemRevisions) !== canonicalJson(stored.binding.poolItemRevisions))
+    return 'an item of the pool has a new revision';
   return null;
 }
 
 type Decision = z.infer<typeof adjudicationResult>['adjudications'][number];
 
-function applyDecision(tx: Tx, taskId: string, row: DraftRow, a: Decision, targetKind: string | undefined, counts: Record<'stored' | 'skipped' | 'updated' | 'merged', number>): void {
+function applyDecision(
+  tx: Tx,
+  taskId: string,
+  row: DraftRow,
+  a: Decision,
+  targetKind: string | undefined,
+  counts: Record<'stored' | 'skipped' | 'updated' | 'merged', number>,
+): void {
   const { db, nowMs } = tx;
   const target = a.targetIds[0];
-  const provenance = prepared(db, 'INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)');
+  const provenance = prepared(
+    db,
+    'INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   if (a.action === 'skip') {
     // The draft says nothing new: it is kept, superseded by what already says it.
     const targetRef = targetKind === 'approved' ? `approved:${target}` : target!;
-    db.prepare("UPDATE candidates SET status = 'superseded', superseded_by = ?, adjudication = 'done', decision = 'skip', updated_at_ms = ? WHERE candidate_id = ?").run(targetRef, nowMs, row.candidate_id);
+    db.prepare(
+      "UPDATE candidates SET status = 'superseded', superseded_by = ?, adjudication = 'done', decision = 'skip', updated_at_ms = ? WHERE candidate_id = ?",
+    ).run(targetRef, nowMs, row.candidate_id);
     provenance.run(row.candidate_id, targetRef, 'skip', taskId, row.revision, nowMs);
     counts.skipped += 1;
     return;
@@ -218,8 +314,13 @@ function applyDecision(tx: Tx, taskId: string, row: DraftRow, a: Decision, targe
   }
   if ((a.action === 'update' || a.action === 'merge') && target !== undefined) {
     if (targetKind === 'candidate') {
-      const old = db.prepare('SELECT rowid, revision FROM candidates WHERE candidate_id = ?').get(target) as { rowid: number; revision: number };
-      db.prepare("UPDATE candidates SET status = 'superseded', superseded_by = ?, revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?").run(row.candidate_id, nowMs, target);
+      const old = db.prepare('SELECT rowid, revision FROM candidates WHERE candidate_id = ?').get(target) as {
+        rowid: number;
+        revision: number;
+      };
+      db.prepare(
+        "UPDATE candidates SET status = 'superseded', superseded_by = ?, revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
+      ).run(row.candidate_id, nowMs, target);
       db.prepare('DELETE FROM candidate_fts WHERE rowid = ?').run(old.rowid);
       provenance.run(row.candidate_id, target, a.action, taskId, old.revision, nowMs);
     } else {
@@ -227,20 +328,20 @@ function applyDecision(tx: Tx, taskId: string, row: DraftRow, a: Decision, targe
       provenance.run(row.candidate_id, `approved:${target}`, a.action, taskId, 0, nowMs);
     }
   }
-  db.prepare("UPDATE candidates SET adjudication = 'done', decision = ?, revision = ?, payload_json = ?, content_digest = ?, updated_at_ms = ? WHERE candidate_id = ?").run(
-    a.action,
-    revision,
-    JSON.stringify(payload),
-    sha256Hex(payload.content),
-    nowMs,
-    row.candidate_id,
-  );
+  db.prepare(
+    "UPDATE candidates SET adjudication = 'done', decision = ?, revision = ?, payload_json = ?, content_digest = ?, updated_at_ms = ? WHERE candidate_id = ?",
+  ).run(a.action, revision, JSON.stringify(payload), sha256Hex(payload.content), nowMs, row.candidate_id);
   db.prepare('INSERT INTO candidate_fts (rowid, searchable_text) VALUES (?, ?)').run(row.rowid, payload.content);
   counts[a.action === 'store' ? 'stored' : a.action === 'update' ? 'updated' : 'merged'] += 1;
 }
 
 export const adjudicationCommands = {
-  memoryPlanAdjudication: memoryCommand({ schema: planInput, run: (tx, context, input) => planAdjudication(tx, context.memoryStateUuid, input) }),
-  memorySubmitAdjudication: memoryCommand({ schema: submitInput, run: (tx, context, input) => submitAdjudication(tx, context.memoryStateUuid, input) }),
+  memoryPlanAdjudication: memoryCommand({
+    schema: planInput,
+    run: (tx, context, input) => planAdjudication(tx, context.memoryStateUuid, input),
+  }),
+  memorySubmitAdjudication: memoryCommand({
+    schema: submitInput,
+    run: (tx, context, input) => submitAdjudication(tx, context.memoryStateUuid, input),
+  }),
 };
-

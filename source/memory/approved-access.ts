@@ -29,14 +29,21 @@ interface Target {
   anchor: string;
 }
 
-const userOwner: ApprovedOwner = { scope: 'user', repositoryKey: USER_SCOPE.repositoryKey, worktreeKey: USER_SCOPE.worktreeKey };
+const userOwner: ApprovedOwner = {
+  scope: 'user',
+  repositoryKey: USER_SCOPE.repositoryKey,
+  worktreeKey: USER_SCOPE.worktreeKey,
+};
 
 /** The caller's owners, the repository's first: the order of precedence for one id in both. */
 function targetsOf(home: string, cwd: string): Target[] {
   const scope = resolveScope(cwd);
   const targets: Target[] = [];
   if (scope.scope === 'project') {
-    targets.push({ owner: { scope: 'project', repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey }, anchor: scope.rootRealpath });
+    targets.push({
+      owner: { scope: 'project', repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey },
+      anchor: scope.rootRealpath,
+    });
   }
   targets.push({ owner: userOwner, anchor: home });
   return targets;
@@ -62,12 +69,19 @@ export async function syncApproved(deps: SyncDeps, cwd: string): Promise<MemoryS
     try {
       root = memoryRootOf(owner.scope, anchor);
     } catch (error) {
-      throw new CmError('invalid_input', `Cannot open the ${owner.scope} memory root: ${error instanceof Error ? error.message : String(error)}.`);
+      throw new CmError(
+        'invalid_input',
+        `Cannot open the ${owner.scope} memory root: ${error instanceof Error ? error.message : String(error)}.`,
+      );
     }
     let result: SyncApprovedResult | undefined;
     let last: ReturnType<typeof scanApprovedRoot> | undefined;
     for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
-      const row = withMemoryState(deps.memoryStatePath, () => undefined, (db) => readProjection(db, owner));
+      const row = withMemoryState(
+        deps.memoryStatePath,
+        () => undefined,
+        (db) => readProjection(db, owner),
+      );
       const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
       const scan = scanApprovedRoot(root, owner.scope, previous ? { previous } : {});
       last = scan;
@@ -89,11 +103,23 @@ export async function syncApproved(deps: SyncDeps, cwd: string): Promise<MemoryS
       // Other syncs kept committing while this one scanned: theirs stand; this one reports partial.
       const message = 'other syncs changed the projection while this one scanned; sync again';
       problems.push({ scope: owner.scope, kind: 'changed', path: '', line: null, message });
-      scopes.push({ scope: owner.scope, generation: result!.generation, coverage: 'partial', entries: 0, outcome: 'partial' });
+      scopes.push({
+        scope: owner.scope,
+        generation: result!.generation,
+        coverage: 'partial',
+        entries: 0,
+        outcome: 'partial',
+      });
       continue;
     }
     const { generation, coverage, entries } = result!;
-    scopes.push({ scope: owner.scope, generation, coverage, entries, outcome: result!.outcome as 'replaced' | 'unchanged' | 'partial' });
+    scopes.push({
+      scope: owner.scope,
+      generation,
+      coverage,
+      entries,
+      outcome: result!.outcome as 'replaced' | 'unchanged' | 'partial',
+    });
   }
   return {
     generation: scopes.reduce((sum, s) => sum + s.generation, 0),
@@ -106,17 +132,24 @@ export async function syncApproved(deps: SyncDeps, cwd: string): Promise<MemoryS
 
 function validLimit(limit: number | undefined): number {
   if (limit === undefined) return MEMORY_SEARCH_DEFAULT_LIMIT;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100)
+    throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
   return limit;
 }
 
 export function memorySearchAt(path: string, cwd: string, query: string, limit?: number): MemorySearchResult {
-  if (query.trim() === '') throw new CmError('usage', 'Give words to search for, e.g. common-memory memory search "release checklist".');
+  if (query.trim() === '')
+    throw new CmError('usage', 'Give words to search for, e.g. common-memory memory search "release checklist".');
   const max = validLimit(limit);
   const owners = ownersOf(cwd);
   return withMemoryState(
     path,
-    () => ({ generation: 0, coverage: 'partial' as const, results: [], scopes: owners.map((o) => ({ scope: o.scope, generation: 0, coverage: 'partial' as const, entries: 0 })) }),
+    () => ({
+      generation: 0,
+      coverage: 'partial' as const,
+      results: [],
+      scopes: owners.map((o) => ({ scope: o.scope, generation: 0, coverage: 'partial' as const, entries: 0 })),
+    }),
     (db) =>
       db.transaction((): MemorySearchResult => {
         const scopes = owners.map((owner) => {
@@ -136,8 +169,15 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
 export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
   const owners = ownersOf(cwd);
   const notFound = () =>
-    new CmError('not_found', `No approved memory entry has the id ${JSON.stringify(entryId)} in this repository or the user scope. Run common-memory memory sync after editing files, or memory search to find ids.`);
-  const entry = withMemoryState(path, () => undefined, (db) => readApprovedEntry(db, owners, entryId));
+    new CmError(
+      'not_found',
+      `No approved memory entry has the id ${JSON.stringify(entryId)} in this repository or the user scope. Run common-memory memory sync after editing files, or memory search to find ids.`,
+    );
+  const entry = withMemoryState(
+    path,
+    () => undefined,
+    (db) => readApprovedEntry(db, owners, entryId),
+  );
   if (!entry) throw notFound();
   return entry;
 }

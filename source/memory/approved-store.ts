@@ -45,7 +45,9 @@ const entrySchema = z
   })
   .strict();
 
-const problemSchema = z.object({ kind: z.string(), path: z.string(), line: z.number().nullable(), message: z.string() }).strict();
+const problemSchema = z
+  .object({ kind: z.string(), path: z.string(), line: z.number().nullable(), message: z.string() })
+  .strict();
 
 const syncInput = z
   .object({
@@ -96,13 +98,21 @@ const searchableText = (entry: Pick<ApprovedEntry, 'title' | 'appliesWhen' | 'bo
 
 function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof entrySchema>[]): void {
   const db = tx.db;
-  const old = prepared(db, 'SELECT rowid, entry_id, revision, content_digest FROM approved_entries WHERE repository_key = ? AND worktree_key = ?').all(
-    owner.repositoryKey,
-    owner.worktreeKey,
-  ) as Array<{ rowid: number; entry_id: string; revision: number; content_digest: string }>;
+  const old = prepared(
+    db,
+    'SELECT rowid, entry_id, revision, content_digest FROM approved_entries WHERE repository_key = ? AND worktree_key = ?',
+  ).all(owner.repositoryKey, owner.worktreeKey) as Array<{
+    rowid: number;
+    entry_id: string;
+    revision: number;
+    content_digest: string;
+  }>;
   const deleteFts = prepared(db, 'DELETE FROM approved_fts WHERE rowid = ?');
   for (const row of old) deleteFts.run(row.rowid);
-  prepared(db, 'DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?').run(owner.repositoryKey, owner.worktreeKey);
+  prepared(db, 'DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?').run(
+    owner.repositoryKey,
+    owner.worktreeKey,
+  );
   const previous = new Map(old.map((row) => [row.entry_id, row]));
   const insert = prepared(
     db,
@@ -115,7 +125,17 @@ function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof en
     const before = previous.get(entry.id);
     // An entry's revision counts its content changes: recall compares it before applying a decision.
     const revision = !before ? 1 : before.content_digest === contentDigest ? before.revision : before.revision + 1;
-    const { lastInsertRowid } = insert.run(entry.id, owner.repositoryKey, owner.worktreeKey, revision, contentDigest, JSON.stringify(frontmatter), body, owner.scope, JSON.stringify(paths));
+    const { lastInsertRowid } = insert.run(
+      entry.id,
+      owner.repositoryKey,
+      owner.worktreeKey,
+      revision,
+      contentDigest,
+      JSON.stringify(frontmatter),
+      body,
+      owner.scope,
+      JSON.stringify(paths),
+    );
     insertFts.run(lastInsertRowid, searchableText(entry));
   }
 }
@@ -124,28 +144,46 @@ function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncApprovedRes
   const { owner } = input;
   const current = readProjection(tx.db, owner);
   if ((current?.generation ?? null) !== input.expectedGeneration) {
-    return { outcome: 'raced', generation: current?.generation ?? 0, coverage: current?.coverage ?? 'partial', entries: 0 };
+    return {
+      outcome: 'raced',
+      generation: current?.generation ?? 0,
+      coverage: current?.coverage ?? 'partial',
+      entries: 0,
+    };
   }
   const count = (): number =>
-    prepared(tx.db, 'SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?').pluck().get(owner.repositoryKey, owner.worktreeKey) as number;
+    prepared(tx.db, 'SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?')
+      .pluck()
+      .get(owner.repositoryKey, owner.worktreeKey) as number;
   const problemsJson = JSON.stringify(input.problems);
   if (input.coverage === 'partial') {
     // Readers keep the last complete projection; they are told it is not the whole tree.
     if (current) {
-      prepared(tx.db, "UPDATE approved_projection SET coverage = 'partial', problems_json = ?, synced_at_ms = ? WHERE repository_key = ? AND worktree_key = ?").run(
-        problemsJson,
-        tx.nowMs,
-        owner.repositoryKey,
-        owner.worktreeKey,
-      );
+      prepared(
+        tx.db,
+        "UPDATE approved_projection SET coverage = 'partial', problems_json = ?, synced_at_ms = ? WHERE repository_key = ? AND worktree_key = ?",
+      ).run(problemsJson, tx.nowMs, owner.repositoryKey, owner.worktreeKey);
     } else {
       prepared(
         tx.db,
         `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms)
          VALUES (?, ?, 0, '', 'partial', ?, ?, ?, NULL, ?, ?)`,
-      ).run(owner.repositoryKey, owner.worktreeKey, APPROVED_ANALYZER_VERSION, APPROVED_RECALL_VERSION, owner.scope, problemsJson, tx.nowMs);
+      ).run(
+        owner.repositoryKey,
+        owner.worktreeKey,
+        APPROVED_ANALYZER_VERSION,
+        APPROVED_RECALL_VERSION,
+        owner.scope,
+        problemsJson,
+        tx.nowMs,
+      );
     }
-    return { outcome: 'partial', generation: current?.generation ?? 0, coverage: 'partial', entries: current ? count() : 0 };
+    return {
+      outcome: 'partial',
+      generation: current?.generation ?? 0,
+      coverage: 'partial',
+      entries: current ? count() : 0,
+    };
   }
   if (current && (input.unchanged || current.source_tree_digest === input.sourceTreeDigest)) {
     // The same tree: no new generation. The stamps may be newer (a touched file), so keep them.
@@ -165,7 +203,17 @@ function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncApprovedRes
      ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = excluded.generation, source_tree_digest = excluded.source_tree_digest,
        coverage = 'complete', analyzer_version = excluded.analyzer_version, recall_algorithm_version = excluded.recall_algorithm_version,
        scan_json = excluded.scan_json, problems_json = '[]', synced_at_ms = excluded.synced_at_ms`,
-  ).run(owner.repositoryKey, owner.worktreeKey, generation, input.sourceTreeDigest, APPROVED_ANALYZER_VERSION, APPROVED_RECALL_VERSION, owner.scope, input.scanJson, tx.nowMs);
+  ).run(
+    owner.repositoryKey,
+    owner.worktreeKey,
+    generation,
+    input.sourceTreeDigest,
+    APPROVED_ANALYZER_VERSION,
+    APPROVED_RECALL_VERSION,
+    owner.scope,
+    input.scanJson,
+    tx.nowMs,
+  );
   return { outcome: 'replaced', generation, coverage: 'complete', entries: input.entries.length };
 }
 
@@ -189,7 +237,9 @@ export interface OwnerView {
 export function readOwnerView(db: Db, owner: ApprovedOwner): OwnerView {
   const row = readProjection(db, owner);
   if (!row) return { scope: owner.scope, generation: 0, coverage: 'partial', entries: 0, problems: [], syncedAt: null };
-  const entries = prepared(db, 'SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?').pluck().get(owner.repositoryKey, owner.worktreeKey) as number;
+  const entries = prepared(db, 'SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?')
+    .pluck()
+    .get(owner.repositoryKey, owner.worktreeKey) as number;
   return {
     scope: owner.scope,
     generation: row.generation,
@@ -219,8 +269,18 @@ export function searchApproved(db: Db, owners: ApprovedOwner[], query: string, l
        WHERE approved_fts MATCH ? AND (${where})
        ORDER BY bm25(approved_fts), CASE a.scope WHEN 'project' THEN 0 ELSE 1 END, a.entry_id LIMIT ?`,
     )
-    .all(match, ...owners.flatMap((o) => [o.repositoryKey, o.worktreeKey]), limit) as Array<{ entryId: string; scope: MemoryScope; title: string; pathsJson: string }>;
-  return rows.map((row) => ({ entryId: row.entryId, title: row.title, scope: row.scope, path: (JSON.parse(row.pathsJson) as string[])[0]! }));
+    .all(match, ...owners.flatMap((o) => [o.repositoryKey, o.worktreeKey]), limit) as Array<{
+    entryId: string;
+    scope: MemoryScope;
+    title: string;
+    pathsJson: string;
+  }>;
+  return rows.map((row) => ({
+    entryId: row.entryId,
+    title: row.title,
+    scope: row.scope,
+    path: (JSON.parse(row.pathsJson) as string[])[0]!,
+  }));
 }
 
 export interface ApprovedEntryView {
@@ -251,8 +311,22 @@ export function readApprovedEntry(db: Db, owners: ApprovedOwner[], entryId: stri
     if (!row) continue;
     const sources = (JSON.parse(row.paths_json) as string[]).map((path) => ({ scope: row.scope, path }));
     if (!view) {
-      const front = JSON.parse(row.frontmatter_json) as { title: string; appliesWhen: string | null; type: string; priority: number };
-      view = { id: entryId, title: front.title, appliesWhen: front.appliesWhen, contentDigest: row.content_digest, sources, body: row.body_text, type: front.type, priority: front.priority };
+      const front = JSON.parse(row.frontmatter_json) as {
+        title: string;
+        appliesWhen: string | null;
+        type: string;
+        priority: number;
+      };
+      view = {
+        id: entryId,
+        title: front.title,
+        appliesWhen: front.appliesWhen,
+        contentDigest: row.content_digest,
+        sources,
+        body: row.body_text,
+        type: front.type,
+        priority: front.priority,
+      };
     } else if (row.content_digest === view.contentDigest) view.sources.push(...sources);
   }
   return view;

@@ -50,7 +50,10 @@ const RECURRENCE = String.raw`(?:before (?:every|each|any)|after (?:every|each|a
 const RULES: Rule[] = [
   {
     name: 'from-now-on',
-    pattern: new RegExp(String.raw`^(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\s*,?\s+(.+)$`, 'i'),
+    pattern: new RegExp(
+      String.raw`^(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\s*,?\s+(.+)$`,
+      'i',
+    ),
     type: 'work_method',
     priority: 85,
     confidence: 0.85,
@@ -64,7 +67,10 @@ const RULES: Rule[] = [
   },
   {
     name: 'remember-recurring',
-    pattern: new RegExp(String.raw`^(?:remember|always remember|never forget|don't forget|do not forget)\s+to\s+(.+\b${RECURRENCE}\b.+)$`, 'i'),
+    pattern: new RegExp(
+      String.raw`^(?:remember|always remember|never forget|don't forget|do not forget)\s+to\s+(.+\b${RECURRENCE}\b.+)$`,
+      'i',
+    ),
     type: 'work_method',
     priority: 80,
     confidence: 0.8,
@@ -78,7 +84,8 @@ const RULES: Rule[] = [
   },
   {
     name: 'remember-that',
-    pattern: /^(?:(?:remember|note|never forget)(?:\s*[:,-]\s*|\s+that\s+)|(?:keep in mind|bear in mind|for the record|fyi|for future reference)(?:\s*[:,-]\s*|\s+that\s+|\s+))(.+)$/i,
+    pattern:
+      /^(?:(?:remember|note|never forget)(?:\s*[:,-]\s*|\s+that\s+)|(?:keep in mind|bear in mind|for the record|fyi|for future reference)(?:\s*[:,-]\s*|\s+that\s+|\s+))(.+)$/i,
     type: 'work_fact',
     priority: 80,
     confidence: 0.85,
@@ -96,14 +103,18 @@ const RULES: Rule[] = [
   },
   {
     name: 'always-never',
-    pattern: new RegExp(String.raw`^(?:(?:please\s+)?(?:make sure|ensure|be sure)\s+(?:to\s+|that\s+)?(?:you\s+|we\s+)?|(?:${SUBJECT}\s+)?(?:${MODAL}\s+)?|i want you to\s+)(?:always|never)\s+(?!mind\b)\w+`, 'i'),
+    pattern: new RegExp(
+      String.raw`^(?:(?:please\s+)?(?:make sure|ensure|be sure)\s+(?:to\s+|that\s+)?(?:you\s+|we\s+)?|(?:${SUBJECT}\s+)?(?:${MODAL}\s+)?|i want you to\s+)(?:always|never)\s+(?!mind\b)\w+`,
+      'i',
+    ),
     type: 'work_method',
     priority: 75,
     confidence: 0.8,
   },
   {
     name: 'subject-should-always',
-    pattern: /^(?!(?:it|this|that|these|those|he|she|they)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,5}\s+(?:(?:should|must|has to|have to|needs to|need to)\s+(?:always|never)|(?:is|are)\s+(?:always|never)\s+to\s+be)\s+\w+/i,
+    pattern:
+      /^(?!(?:it|this|that|these|those|he|she|they)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,5}\s+(?:(?:should|must|has to|have to|needs to|need to)\s+(?:always|never)|(?:is|are)\s+(?:always|never)\s+to\s+be)\s+\w+/i,
     type: 'work_method',
     priority: 75,
     confidence: 0.75,
@@ -130,14 +141,16 @@ const RULES: Rule[] = [
   },
   {
     name: 'prefer',
-    pattern: /^(?:(?:i|we)\s+(?:(?:really|strongly|generally|usually|always|much)\s+)?(?:prefer|like to use|like using|favou?r)\b|prefer\s+\S+|(?:i'd|i would|we'd|we would)\s+(?:much\s+)?(?:rather|prefer)\b)|\b(?:is|are)\s+(?:strongly\s+)?preferred\b/i,
+    pattern:
+      /^(?:(?:i|we)\s+(?:(?:really|strongly|generally|usually|always|much)\s+)?(?:prefer|like to use|like using|favou?r)\b|prefer\s+\S+|(?:i'd|i would|we'd|we would)\s+(?:much\s+)?(?:rather|prefer)\b)|\b(?:is|are)\s+(?:strongly\s+)?preferred\b/i,
     type: 'work_method',
     priority: 60,
     confidence: 0.75,
   },
   {
     name: 'decision',
-    pattern: /^(?:(?:we|i|the team)(?:\s+have|'ve|\s+had|\s+all|'re|\s+are)?\s+(?:decided|agreed|chose|chosen|settled on|went with|going with|will go with|standardi[sz]ing on|standardi[sz]ed on)\b|(?:the\s+|our\s+)?decision\s+(?:is|was)\b|let's\s+(?:go with|standardi[sz]e on|stick with|settle on)\b|we(?:'re| are)\s+(?:moving|switching|migrating) (?:to|from|away from)\b)/i,
+    pattern:
+      /^(?:(?:we|i|the team)(?:\s+have|'ve|\s+had|\s+all|'re|\s+are)?\s+(?:decided|agreed|chose|chosen|settled on|went with|going with|will go with|standardi[sz]ing on|standardi[sz]ed on)\b|(?:the\s+|our\s+)?decision\s+(?:is|was)\b|let's\s+(?:go with|standardi[sz]e on|stick with|settle on)\b|we(?:'re| are)\s+(?:moving|switching|migrating) (?:to|from|away from)\b)/i,
     type: 'work_fact',
     priority: 70,
     confidence: 0.75,
@@ -156,35 +169,40 @@ const RULES: Rule[] = [
   },
   {
     name: 'constraint',
-    pattern: /^(?!(?:it|this|that|these|those|he|she|they|i|there|which|what)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,6}\s+(?:must(?: not)?|mustn't|may not|can never|shall not|is not allowed to|are not allowed to)\s+\w+|^(?!(?:it|this|that|these|those)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,6}\s+(?:is|are)\s+(?:required|mandatory|forbidden|not allowed|banned|prohibited|disallowed|deprecated)\b/i,
+    pattern:
+      /^(?!(?:it|this|that|these|those|he|she|they|i|there|which|what)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,6}\s+(?:must(?: not)?|mustn't|may not|can never|shall not|is not allowed to|are not allowed to)\s+\w+|^(?!(?:it|this|that|these|those)\b)[\w`./'"-]+(?:\s+[\w`./'"-]+){0,6}\s+(?:is|are)\s+(?:required|mandatory|forbidden|not allowed|banned|prohibited|disallowed|deprecated)\b/i,
     type: 'work_fact',
     priority: 70,
     confidence: 0.7,
   },
   {
     name: 'correction',
-    pattern: /^(?:correction\s*[:,-]|actually\s*,|no\s*,|to be clear\s*,|to clarify\s*,|just to clarify\s*,)\s*(?!(?:can|could|would|will|please|let's|let me|try|run|fix|do|go|show|wait|undo|revert|stop|that|this|it|you|i)\b)((?:the|our|we|my|all|every|each|both|`)\b.{8,}|(?:\S+\s+){1,8}?(?:is|are|uses|use|lives|live|runs|run|belongs|belong|should|must|goes|go|needs|need)\b.+)$/i,
+    pattern:
+      /^(?:correction\s*[:,-]|actually\s*,|no\s*,|to be clear\s*,|to clarify\s*,|just to clarify\s*,)\s*(?!(?:can|could|would|will|please|let's|let me|try|run|fix|do|go|show|wait|undo|revert|stop|that|this|it|you|i)\b)((?:the|our|we|my|all|every|each|both|`)\b.{8,}|(?:\S+\s+){1,8}?(?:is|are|uses|use|lives|live|runs|run|belongs|belong|should|must|goes|go|needs|need)\b.+)$/i,
     type: 'work_fact',
     priority: 50,
     confidence: 0.6,
   },
   {
     name: 'x-not-y',
-    pattern: /^(?!(?:it|this|that|these|those|he|she|they)\b)(?:the\s+)?[\w`./'"-]+(?:\s+[\w`./'"-]+){0,4}\s+(?:is|are|uses|use)\s+`?[\w./@:-]+`?(?:\s+[\w./@:-]+)?,\s+not\s+`?[\w./@:-]+`?[.!]*$/i,
+    pattern:
+      /^(?!(?:it|this|that|these|those|he|she|they)\b)(?:the\s+)?[\w`./'"-]+(?:\s+[\w`./'"-]+){0,4}\s+(?:is|are|uses|use)\s+`?[\w./@:-]+`?(?:\s+[\w./@:-]+)?,\s+not\s+`?[\w./@:-]+`?[.!]*$/i,
     type: 'work_fact',
     priority: 55,
     confidence: 0.65,
   },
   {
     name: 'artifact-location',
-    pattern: /^(?!(?:it|this|that|these|those)\b)(?!(?:the\s+|our\s+|all\s+)?(?:error|bug|problem|issue|crash|failure|typo|exception|warning)s?\b)(?:the\s+|our\s+|all\s+)?[\w`./'-]+(?:\s+[\w`./'-]+){0,5}\s+(?:lives?|is|are|is located|are located|is stored|are stored|is kept|are kept|goes|go|belongs?)\s+(?:in|under|at|into)\s+`?[\w.~-]*\/[\w./*-]*`?/i,
+    pattern:
+      /^(?!(?:it|this|that|these|those)\b)(?!(?:the\s+|our\s+|all\s+)?(?:error|bug|problem|issue|crash|failure|typo|exception|warning)s?\b)(?:the\s+|our\s+|all\s+)?[\w`./'-]+(?:\s+[\w`./'-]+){0,5}\s+(?:lives?|is|are|is located|are located|is stored|are stored|is kept|are kept|goes|go|belongs?)\s+(?:in|under|at|into)\s+`?[\w.~-]*\/[\w./*-]*`?/i,
     type: 'work_artifact',
     priority: 55,
     confidence: 0.7,
   },
   {
     name: 'we-keep-in-path',
-    pattern: /^(?:we|you)\s+(?:always\s+)?(?:keep|put|store|place)\s+(?!(?:it|this|that|them|these|those)\b).{2,80}?\s+(?:in|under|into)\s+`?[\w.~-]*\/[\w./*-]*`?/i,
+    pattern:
+      /^(?:we|you)\s+(?:always\s+)?(?:keep|put|store|place)\s+(?!(?:it|this|that|them|these|those)\b).{2,80}?\s+(?:in|under|into)\s+`?[\w.~-]*\/[\w./*-]*`?/i,
     type: 'work_artifact',
     priority: 55,
     confidence: 0.7,
@@ -193,7 +211,8 @@ const RULES: Rule[] = [
     name: 'use-x-for-kind',
     // "Use snake_case for database columns": a choice for a kind of thing (plural, "all", a proper
     // name), not for the one in front of us ("use the other helper for the parser").
-    pattern: /^[Uu]se\s+`?[\w./@+-]+`?\s+(?:for|in|with)\s+(?!(?:the|this|that|it|my|your|these|those)\b)(?:all\b|every\b|any\b|new\b|[A-Z]\w+|(?:[a-z]+\s+)?[a-z]+s\b)/,
+    pattern:
+      /^[Uu]se\s+`?[\w./@+-]+`?\s+(?:for|in|with)\s+(?!(?:the|this|that|it|my|your|these|those)\b)(?:all\b|every\b|any\b|new\b|[A-Z]\w+|(?:[a-z]+\s+)?[a-z]+s\b)/,
     type: 'work_method',
     priority: 55,
     confidence: 0.6,
@@ -271,7 +290,8 @@ function sentencesOf(line: string): string[] {
   return sentences;
 }
 
-const FILLER = /^(?:ok(?:ay)?|so|and|also|but|btw|by the way|just so you know|for your information|fwiw|oh|well|alright|all right|right|great|thanks|thank you|cool|nice|yes|yeah|yep|sure|perfect|one more thing|another thing|important|heads up|hey|hi|just|please|one thing)\b\s*[,:;!.-]*\s*/i;
+const FILLER =
+  /^(?:ok(?:ay)?|so|and|also|but|btw|by the way|just so you know|for your information|fwiw|oh|well|alright|all right|right|great|thanks|thank you|cool|nice|yes|yeah|yep|sure|perfect|one more thing|another thing|important|heads up|hey|hi|just|please|one thing)\b\s*[,:;!.-]*\s*/i;
 
 function withoutFillers(sentence: string): string {
   let text = sentence;
@@ -327,7 +347,11 @@ export function matchStatement(rawSentence: string): Match | null {
   return null;
 }
 
-const identity = (content: string) => content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const identity = (content: string) =>
+  content
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** The drafts of an extraction task: at most DRAFTS_PER_TASK_MAX, each citing the user turns it came from. */
 export function draftCandidates(turns: readonly UserTurn[]): DraftCandidate[] {

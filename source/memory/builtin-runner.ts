@@ -3,7 +3,13 @@
 // adjudication-rules.ts. It reads only the task it is given, like any other runner.
 import { decideDraft, type RecalledItem } from './adjudication-rules.js';
 import { draftCandidates } from './builtin-rules.js';
-import { FORMATS, type AdjudicationResult, type AdjudicationTask, type DraftBatch, type ExtractionTask } from './contracts.js';
+import {
+  FORMATS,
+  type AdjudicationResult,
+  type AdjudicationTask,
+  type DraftBatch,
+  type ExtractionTask,
+} from './contracts.js';
 import type { Runner, RunnerTask } from './runner.js';
 
 /** The user turns of a serialised chunk, by evidence id: `<<past-user evidence=eN>>` up to the next marker line. */
@@ -29,7 +35,8 @@ export function evidenceTexts(transcript: string): Array<{ evidenceId: string; t
   return turns;
 }
 
-const confidenceOf = (value: number): 'high' | 'medium' | 'low' => (value >= 0.8 ? 'high' : value >= 0.6 ? 'medium' : 'low');
+const confidenceOf = (value: number): 'high' | 'medium' | 'low' =>
+  value >= 0.8 ? 'high' : value >= 0.6 ? 'medium' : 'low';
 
 export function builtinExtraction(task: ExtractionTask): DraftBatch {
   const catalogue = new Set(task.evidenceCatalog.map((entry) => entry.evidenceId));
@@ -45,7 +52,11 @@ export function builtinExtraction(task: ExtractionTask): DraftBatch {
       priority: Math.max(0, Math.min(100, Math.round(draft.priority))),
       confidence: confidenceOf(draft.confidence),
       scene: null,
-      statements: draft.statements.map((statement, index) => ({ statementId: `s${index + 1}`, text: statement.text, evidenceIds: statement.evidenceIds })),
+      statements: draft.statements.map((statement, index) => ({
+        statementId: `s${index + 1}`,
+        text: statement.text,
+        evidenceIds: statement.evidenceIds,
+      })),
     })),
   };
 }
@@ -63,10 +74,22 @@ export function builtinAdjudication(task: AdjudicationTask): AdjudicationResult 
     if (decision.decision === 'store') {
       // A duplicate of an earlier draft of this batch converges on it by skip (never by a mutation).
       const sibling = decideDraft(draft, kept);
-      if (sibling.decision === 'skip') return { draftRef: draft.candidateId, action: 'skip' as const, targetIds: [sibling.targetId!], mergedFields: null };
+      if (sibling.decision === 'skip')
+        return {
+          draftRef: draft.candidateId,
+          action: 'skip' as const,
+          targetIds: [sibling.targetId!],
+          mergedFields: null,
+        };
     }
-    if (decision.decision !== 'skip') kept.push({ id: draft.candidateId, sourceKind: 'candidate', content: draft.content, revision: 1 });
-    return { draftRef: draft.candidateId, action: decision.decision, targetIds: decision.targetId ? [decision.targetId] : [], mergedFields: null };
+    if (decision.decision !== 'skip')
+      kept.push({ id: draft.candidateId, sourceKind: 'candidate', content: draft.content, revision: 1 });
+    return {
+      draftRef: draft.candidateId,
+      action: decision.decision,
+      targetIds: decision.targetId ? [decision.targetId] : [],
+      mergedFields: null,
+    };
   });
   return { format: FORMATS.adjudicationResult, taskId: task.taskId, binding: task.binding, adjudications };
 }

@@ -37,7 +37,13 @@ export interface PlannedChunk {
   chunkDigest: string;
   sourceInputDigest: string;
   turnRevisions: string[];
-  coverage: Array<{ sourceKind: 'turn' | 'tool-payload'; ref: string; completeness: 'full' | 'truncated'; bytes: number; sha256?: string }>;
+  coverage: Array<{
+    sourceKind: 'turn' | 'tool-payload';
+    ref: string;
+    completeness: 'full' | 'truncated';
+    bytes: number;
+    sha256?: string;
+  }>;
   catalogue: EvidencePointer[];
 }
 
@@ -46,8 +52,14 @@ const TOOL_KINDS = new Set(['tool_call', 'tool_result']);
 /** The UTF-8 head and tail of a long text, cut on character boundaries. */
 function excerpt(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
-  const head = bytes.subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\uFFFD$/, '');
-  const tail = bytes.subarray(bytes.length - EXCERPT_BYTES).toString('utf8').replace(/^\uFFFD/, '');
+  const head = bytes
+    .subarray(0, EXCERPT_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+  const tail = bytes
+    .subarray(bytes.length - EXCERPT_BYTES)
+    .toString('utf8')
+    .replace(/^\uFFFD/, '');
   return `${head}\n[… ${bytes.length - 2 * EXCERPT_BYTES} bytes omitted …]\n${tail}`;
 }
 
@@ -68,16 +80,40 @@ function serialiseTurn(turn: SourceTurn, evidenceId: (index: number) => string):
   for (const message of turn.messages) {
     const body = message.body.replace(/\r\n?/g, '\n');
     if (message.classification === 'evidence') {
-      const pointerDigest = memoryDigest({ client: turn.client, sessionKey: turn.sessionKey, turnKey: turn.turnKey, messageKey: message.key, digest: message.digest });
-      evidence.push({ client: turn.client, sessionKey: turn.sessionKey, turnKey: turn.turnKey, messageKey: message.key, pointerDigest, text: body });
+      const pointerDigest = memoryDigest({
+        client: turn.client,
+        sessionKey: turn.sessionKey,
+        turnKey: turn.turnKey,
+        messageKey: message.key,
+        digest: message.digest,
+      });
+      evidence.push({
+        client: turn.client,
+        sessionKey: turn.sessionKey,
+        turnKey: turn.turnKey,
+        messageKey: message.key,
+        pointerDigest,
+        text: body,
+      });
       parts.push(`<<past-user evidence=${evidenceId(evidence.length - 1)}>>\n${body}\n`);
       continue;
     }
-    const label = message.role === 'assistant' ? 'assistant' : TOOL_KINDS.has(message.kind) ? message.kind : `context-${message.kind}`;
+    const label =
+      message.role === 'assistant'
+        ? 'assistant'
+        : TOOL_KINDS.has(message.kind)
+          ? message.kind
+          : `context-${message.kind}`;
     const size = Buffer.byteLength(body, 'utf8');
     if (TOOL_KINDS.has(message.kind) && size > TOOL_PAYLOAD_EXCERPT_THRESHOLD) {
       const sha256 = sha256Hex(body);
-      coverage.push({ sourceKind: 'tool-payload', ref: `${turn.turnKey}/${message.key}`, completeness: 'truncated', bytes: size, sha256 });
+      coverage.push({
+        sourceKind: 'tool-payload',
+        ref: `${turn.turnKey}/${message.key}`,
+        completeness: 'truncated',
+        bytes: size,
+        sha256,
+      });
       parts.push(`<<past-${label} sha256=${sha256} bytes=${size}>>\n${excerpt(body)}\n`);
       truncatedTurn = true;
     } else {
@@ -85,7 +121,12 @@ function serialiseTurn(turn: SourceTurn, evidenceId: (index: number) => string):
     }
   }
   const text = parts.join('\n');
-  coverage.unshift({ sourceKind: 'turn', ref: turn.turnKey, completeness: truncatedTurn ? 'truncated' : 'full', bytes: Buffer.byteLength(text, 'utf8') });
+  coverage.unshift({
+    sourceKind: 'turn',
+    ref: turn.turnKey,
+    completeness: truncatedTurn ? 'truncated' : 'full',
+    bytes: Buffer.byteLength(text, 'utf8'),
+  });
   return { turn, text, bytes: Buffer.byteLength(text, 'utf8'), coverage, evidence };
 }
 
@@ -123,7 +164,8 @@ function finish(sized: SerialisedTurn[]): PlannedChunk {
   const group = sized.map((turn) => {
     const base = catalogue.length;
     const serialised = serialiseTurn(turn.turn, (index) => `e${base + index + 1}`);
-    for (const [index, pointer] of serialised.evidence.entries()) catalogue.push({ evidenceId: `e${base + index + 1}`, ...pointer });
+    for (const [index, pointer] of serialised.evidence.entries())
+      catalogue.push({ evidenceId: `e${base + index + 1}`, ...pointer });
     return serialised;
   });
   const first = group[0]!.turn;
@@ -132,7 +174,12 @@ function finish(sized: SerialisedTurn[]): PlannedChunk {
   const transcript = `${texts.join('\n')}\n<<end-of-transcript>>\n`;
   const chunkDigest = sha256Hex(transcript);
   const turnRevisions = group.map((serialised) => sha256Hex(`${serialised.turn.turnKey}\0${serialised.turn.digest}`));
-  const sourceInputDigest = memoryDigest({ chunker: CHUNKER_VERSION, chunkDigest, turnRevisions, catalogue: catalogue.map((e) => [e.evidenceId, e.pointerDigest]) });
+  const sourceInputDigest = memoryDigest({
+    chunker: CHUNKER_VERSION,
+    chunkDigest,
+    turnRevisions,
+    catalogue: catalogue.map((e) => [e.evidenceId, e.pointerDigest]),
+  });
   return {
     chunkRef: `${first.sessionKey}:${first.turnKey}:${last.turnKey}:${chunkDigest.slice(0, 16)}`,
     client: first.client,

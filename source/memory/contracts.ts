@@ -26,7 +26,12 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const draftType = z.enum(['work_fact', 'work_task', 'work_method', 'work_artifact']);
 
 export const evidenceEntry = z
-  .object({ evidenceId: z.string().min(1).max(64), kind: z.literal('turn'), pointerDigest: hex64, display: z.string().max(400) })
+  .object({
+    evidenceId: z.string().min(1).max(64),
+    kind: z.literal('turn'),
+    pointerDigest: hex64,
+    display: z.string().max(400),
+  })
   .strict();
 
 export const extractionBinding = z
@@ -47,17 +52,39 @@ export const extractionTask = z
     format: z.literal(FORMATS.extractionTask),
     taskId: z.string(),
     binding: extractionBinding,
-    session: z.object({ client: z.string(), sessionKey: z.string(), timeWindow: z.object({ start: z.string(), end: z.string() }).strict() }).strict(),
+    session: z
+      .object({
+        client: z.string(),
+        sessionKey: z.string(),
+        timeWindow: z.object({ start: z.string(), end: z.string() }).strict(),
+      })
+      .strict(),
     evidenceCatalog: z.array(evidenceEntry),
     chunk: z
       .object({
         chunkRef: z.string(),
         turnRange: z.object({ start: z.number().int(), end: z.number().int() }).strict(),
-        coverage: z.array(z.object({ sourceKind: z.enum(['turn', 'tool-payload']), ref: z.string(), completeness: z.enum(['full', 'truncated']), bytes: z.number().int(), sha256: hex64.optional() }).strict()),
+        coverage: z.array(
+          z
+            .object({
+              sourceKind: z.enum(['turn', 'tool-payload']),
+              ref: z.string(),
+              completeness: z.enum(['full', 'truncated']),
+              bytes: z.number().int(),
+              sha256: hex64.optional(),
+            })
+            .strict(),
+        ),
         transcript: z.string(),
       })
       .strict(),
-    contract: z.object({ draftSchema: z.literal(FORMATS.draftBatch), maxCandidates: z.number().int(), promptVersion: z.string() }).strict(),
+    contract: z
+      .object({
+        draftSchema: z.literal(FORMATS.draftBatch),
+        maxCandidates: z.number().int(),
+        promptVersion: z.string(),
+      })
+      .strict(),
   })
   .strict();
 export type ExtractionTask = z.infer<typeof extractionTask>;
@@ -65,7 +92,13 @@ export type ExtractionTask = z.infer<typeof extractionTask>;
 /** Drafts per extraction task (seed 004 §9). */
 export const DRAFTS_PER_BATCH_MAX = 8;
 
-export const draftStatement = z.object({ statementId: z.string().regex(/^[A-Za-z0-9._-]{1,32}$/), text: z.string().min(1).max(2000), evidenceIds: z.array(z.string()).min(1).max(16) }).strict();
+export const draftStatement = z
+  .object({
+    statementId: z.string().regex(/^[A-Za-z0-9._-]{1,32}$/),
+    text: z.string().min(1).max(2000),
+    evidenceIds: z.array(z.string()).min(1).max(16),
+  })
+  .strict();
 
 export const draft = z
   .object({
@@ -80,12 +113,24 @@ export const draft = z
 export type Draft = z.infer<typeof draft>;
 
 export const draftBatch = z
-  .object({ format: z.literal(FORMATS.draftBatch), taskId: z.string(), binding: extractionBinding, candidates: z.array(draft).max(DRAFTS_PER_BATCH_MAX) })
+  .object({
+    format: z.literal(FORMATS.draftBatch),
+    taskId: z.string(),
+    binding: extractionBinding,
+    candidates: z.array(draft).max(DRAFTS_PER_BATCH_MAX),
+  })
   .strict();
 export type DraftBatch = z.infer<typeof draftBatch>;
 
 export const poolItem = z
-  .object({ sourceKind: z.enum(['approved', 'candidate']), id: z.string(), revision: z.number().int(), contentDigest: hex64, state: z.string(), summary: z.string() })
+  .object({
+    sourceKind: z.enum(['approved', 'candidate']),
+    id: z.string(),
+    revision: z.number().int(),
+    contentDigest: hex64,
+    state: z.string(),
+    summary: z.string(),
+  })
   .strict();
 
 export const adjudicationBinding = z
@@ -98,7 +143,9 @@ export const adjudicationBinding = z
     recallAlgorithmVersion: z.string(),
     recallQueryDigest: hex64,
     resultSetDigest: hex64,
-    poolItemRevisions: z.array(z.object({ sourceKind: z.enum(['approved', 'candidate']), id: z.string(), revision: z.number().int() }).strict()),
+    poolItemRevisions: z.array(
+      z.object({ sourceKind: z.enum(['approved', 'candidate']), id: z.string(), revision: z.number().int() }).strict(),
+    ),
     promptVersion: z.string(),
     schemaVersion: z.number().int(),
   })
@@ -111,7 +158,14 @@ export const adjudicationTask = z
     taskId: z.string(),
     binding: adjudicationBinding,
     drafts: z.array(draft.extend({ candidateId: z.string() }).strict()),
-    recallSets: z.array(z.object({ draftRef: z.string(), ordered: z.array(z.object({ rank: z.number().int(), sourceKind: z.string(), id: z.string() }).strict()) }).strict()),
+    recallSets: z.array(
+      z
+        .object({
+          draftRef: z.string(),
+          ordered: z.array(z.object({ rank: z.number().int(), sourceKind: z.string(), id: z.string() }).strict()),
+        })
+        .strict(),
+    ),
     pool: z.array(poolItem),
     contract: z.object({ resultSchema: z.literal(FORMATS.adjudicationResult), promptVersion: z.string() }).strict(),
   })
@@ -129,7 +183,14 @@ export const adjudicationResult = z
           draftRef: z.string(),
           action: z.enum(['store', 'skip', 'update', 'merge']),
           targetIds: z.array(z.string()).max(1),
-          mergedFields: z.object({ content: z.string().min(1).max(4000).optional(), type: draftType.optional(), priority: z.number().int().min(0).max(100).optional() }).strict().nullable(),
+          mergedFields: z
+            .object({
+              content: z.string().min(1).max(4000).optional(),
+              type: draftType.optional(),
+              priority: z.number().int().min(0).max(100).optional(),
+            })
+            .strict()
+            .nullable(),
         })
         .strict(),
     ),
@@ -144,9 +205,14 @@ export const RUNNER_OUTPUT_MAX_BYTES = 1024 * 1024;
  * Parses a runner's raw output against a contract. Returns the value or one line that says what
  * was wrong (never throws: a bad answer is a recorded, retriable failure of that attempt).
  */
-export function parseRunnerOutput<T>(raw: string, schema: z.ZodType<T>, format: string): { ok: true; value: T } | { ok: false; reason: string } {
+export function parseRunnerOutput<T>(
+  raw: string,
+  schema: z.ZodType<T>,
+  format: string,
+): { ok: true; value: T } | { ok: false; reason: string } {
   const bytes = Buffer.byteLength(raw, 'utf8');
-  if (bytes > RUNNER_OUTPUT_MAX_BYTES) return { ok: false, reason: `the runner's output is ${bytes} bytes, over the ${RUNNER_OUTPUT_MAX_BYTES}-byte cap` };
+  if (bytes > RUNNER_OUTPUT_MAX_BYTES)
+    return { ok: false, reason: `the runner's output is ${bytes} bytes, over the ${RUNNER_OUTPUT_MAX_BYTES}-byte cap` };
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -154,11 +220,15 @@ export function parseRunnerOutput<T>(raw: string, schema: z.ZodType<T>, format: 
     return { ok: false, reason: "the runner's output is not JSON" };
   }
   const given = (value as { format?: unknown } | null)?.format;
-  if (given !== format) return { ok: false, reason: `the runner's output has format ${JSON.stringify(given ?? null)}, expected ${format}` };
+  if (given !== format)
+    return { ok: false, reason: `the runner's output has format ${JSON.stringify(given ?? null)}, expected ${format}` };
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, reason: `the runner's output does not match ${format}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}` };
+    return {
+      ok: false,
+      reason: `the runner's output does not match ${format}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`,
+    };
   }
   return { ok: true, value: parsed.data };
 }

@@ -36,20 +36,34 @@ const collapse = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim(
 /** The text with every finding's span replaced by its masked excerpt: what a person may be shown. */
 export function maskFindings(text: string, findings: readonly SecretFinding[]): string {
   let out = text;
-  for (const finding of [...findings].sort((a, b) => b.offset - a.offset)) out = `${out.slice(0, finding.offset)}${finding.excerpt}${out.slice(finding.offset + finding.length)}`;
+  for (const finding of [...findings].sort((a, b) => b.offset - a.offset))
+    out = `${out.slice(0, finding.offset)}${finding.excerpt}${out.slice(finding.offset + finding.length)}`;
   return out;
 }
 
-function lintDraft(candidate: Draft): { findings: CandidateFinding[]; masked: { content: string; statements: Record<string, string> } } {
+function lintDraft(candidate: Draft): {
+  findings: CandidateFinding[];
+  masked: { content: string; statements: Record<string, string> };
+} {
   const findings: CandidateFinding[] = [];
   const record = (field: string, text: string) => {
     const found = lintText(text);
-    findings.push(...found.map((f) => ({ field, line: f.line, column: f.column, rule: f.rule, severity: f.severity, excerpt: f.excerpt })));
+    findings.push(
+      ...found.map((f) => ({
+        field,
+        line: f.line,
+        column: f.column,
+        rule: f.rule,
+        severity: f.severity,
+        excerpt: f.excerpt,
+      })),
+    );
     return { found, masked: maskFindings(text, found) };
   };
   const content = record('content', candidate.content);
   const statements: Record<string, string> = {};
-  for (const statement of candidate.statements) statements[statement.statementId] = record(`statement:${statement.statementId}`, statement.text).masked;
+  for (const statement of candidate.statements)
+    statements[statement.statementId] = record(`statement:${statement.statementId}`, statement.text).masked;
   return { findings, masked: { content: content.masked, statements } };
 }
 
@@ -68,26 +82,43 @@ function submitExtraction(tx: Tx, input: z.infer<typeof submitInput>) {
   const parsed = parseRunnerOutput(input.output, draftBatch, FORMATS.draftBatch);
   if (!parsed.ok) return failAttempt(tx, task, parsed.reason);
   const batch = parsed.value;
-  if (batch.taskId !== task.task_id) return failAttempt(tx, task, `the draft batch names task ${batch.taskId}, not ${task.task_id}`);
-  if (canonicalJson(batch.binding) !== canonicalJson(stored.task.binding)) return failAttempt(tx, task, "the draft batch's binding is not the task's binding, returned unchanged");
+  if (batch.taskId !== task.task_id)
+    return failAttempt(tx, task, `the draft batch names task ${batch.taskId}, not ${task.task_id}`);
+  if (canonicalJson(batch.binding) !== canonicalJson(stored.task.binding))
+    return failAttempt(tx, task, "the draft batch's binding is not the task's binding, returned unchanged");
   const pointers = new Map(stored.pointers.map((pointer) => [pointer.evidenceId, pointer]));
   for (const candidate of batch.candidates) {
     const ids = new Set<string>();
     for (const statement of candidate.statements) {
-      if (ids.has(statement.statementId)) return failAttempt(tx, task, `statement id ${statement.statementId} is used twice in one draft`);
+      if (ids.has(statement.statementId))
+        return failAttempt(tx, task, `statement id ${statement.statementId} is used twice in one draft`);
       ids.add(statement.statementId);
       const outside = statement.evidenceIds.find((id) => !pointers.has(id));
-      if (outside !== undefined) return failAttempt(tx, task, `statement ${statement.statementId} cites ${JSON.stringify(outside)}, which is not in the task's evidence catalogue (only the user turns of the chunk are evidence)`);
+      if (outside !== undefined)
+        return failAttempt(
+          tx,
+          task,
+          `statement ${statement.statementId} cites ${JSON.stringify(outside)}, which is not in the task's evidence catalogue (only the user turns of the chunk are evidence)`,
+        );
     }
   }
 
   const { db, nowMs } = tx;
-  const insertCandidate = prepared(db, `INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, findings_json, created_at_ms, updated_at_ms)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertEvidence = prepared(db, `INSERT INTO evidence_refs (candidate_id, statement_id, evidence_id, pointer_digest, session_key, turn_key, client, strength, task_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 'direct', ?)`);
-  const insertAssessment = prepared(db, `INSERT INTO assessments (candidate_id, statement_id, citations_digest, provenance_strength, limitations_json, claim_support, assessed_by, statement_text_digest, revision)
-    VALUES (?, ?, ?, 'direct', ?, ?, 'deterministic', ?, 1)`);
+  const insertCandidate = prepared(
+    db,
+    `INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, findings_json, created_at_ms, updated_at_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertEvidence = prepared(
+    db,
+    `INSERT INTO evidence_refs (candidate_id, statement_id, evidence_id, pointer_digest, session_key, turn_key, client, strength, task_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'direct', ?)`,
+  );
+  const insertAssessment = prepared(
+    db,
+    `INSERT INTO assessments (candidate_id, statement_id, citations_digest, provenance_strength, limitations_json, claim_support, assessed_by, statement_text_digest, revision)
+    VALUES (?, ?, ?, 'direct', ?, ?, 'deterministic', ?, 1)`,
+  );
   const candidateIds: string[] = [];
   let quarantined = 0;
   batch.candidates.forEach((candidate, index) => {
@@ -110,10 +141,22 @@ function submitExtraction(tx: Tx, input: z.infer<typeof submitInput>) {
     );
     for (const statement of candidate.statements) {
       const cited = statement.evidenceIds.map((id) => pointers.get(id)!);
-      for (const pointer of cited) insertEvidence.run(candidateId, statement.statementId, pointer.evidenceId, pointer.pointerDigest, pointer.sessionKey, pointer.turnKey, pointer.client, task.task_id);
+      for (const pointer of cited)
+        insertEvidence.run(
+          candidateId,
+          statement.statementId,
+          pointer.evidenceId,
+          pointer.pointerDigest,
+          pointer.sessionKey,
+          pointer.turnKey,
+          pointer.client,
+          task.task_id,
+        );
       // typed-fact: the user said these very words (whitespace and case aside); otherwise a runner's paraphrase, unverified.
       const said = cited.some((pointer) => collapse(pointer.text).includes(collapse(statement.text)));
-      const citations = cited.map((pointer) => ({ evidenceId: pointer.evidenceId, pointerDigest: pointer.pointerDigest })).sort((a, b) => (a.evidenceId < b.evidenceId ? -1 : 1));
+      const citations = cited
+        .map((pointer) => ({ evidenceId: pointer.evidenceId, pointerDigest: pointer.pointerDigest }))
+        .sort((a, b) => (a.evidenceId < b.evidenceId ? -1 : 1));
       insertAssessment.run(
         candidateId,
         statement.statementId,
@@ -125,12 +168,18 @@ function submitExtraction(tx: Tx, input: z.infer<typeof submitInput>) {
     }
     candidateIds.push(candidateId);
   });
-  prepared(db, 'UPDATE chunks SET status = ? WHERE chunk_ref = ?').run(candidateIds.length - quarantined > 0 ? 'drafted' : 'extracted', task.chunk_ref);
+  prepared(db, 'UPDATE chunks SET status = ? WHERE chunk_ref = ?').run(
+    candidateIds.length - quarantined > 0 ? 'drafted' : 'extracted',
+    task.chunk_ref,
+  );
   const outcome = { outcome: 'accepted' as const, taskId: task.task_id, candidateIds, quarantined };
   acceptSubmission(tx, task, digest, outcome);
   return { ...outcome, replayed: false };
 }
 
 export const extractionCommands = {
-  memorySubmitExtraction: memoryCommand({ schema: submitInput, run: (tx, _context, input) => submitExtraction(tx, input) }),
+  memorySubmitExtraction: memoryCommand({
+    schema: submitInput,
+    run: (tx, _context, input) => submitExtraction(tx, input),
+  }),
 };

@@ -26,32 +26,55 @@ export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db
 
 export function memoryStatusAt(path: string, autoExtract: boolean, active: MemoryStatus['activeRun']): MemoryStatus {
   try {
-    const status = withMemoryState(path, () => emptyMemoryStatus('empty', null, RUNNERS, autoExtract), (db) => readMemoryStatus(db, RUNNERS, autoExtract));
+    const status = withMemoryState(
+      path,
+      () => emptyMemoryStatus('empty', null, RUNNERS, autoExtract),
+      (db) => readMemoryStatus(db, RUNNERS, autoExtract),
+    );
     return { ...status, activeRun: active };
   } catch (error) {
-    if (error instanceof CmError && error.code === 'memory_unavailable') return emptyMemoryStatus('unavailable', error.message, RUNNERS, autoExtract);
+    if (error instanceof CmError && error.code === 'memory_unavailable')
+      return emptyMemoryStatus('unavailable', error.message, RUNNERS, autoExtract);
     throw error;
   }
 }
 
 export function memoryReviewAt(path: string, cwd: string): MemoryReview {
   const scope = publicScope(resolveScope(cwd));
-  return withMemoryState(path, () => ({ scope: scope.scope, repositoryKey: scope.repositoryKey, candidates: [] }), (db) => readMemoryReview(db, scope));
+  return withMemoryState(
+    path,
+    () => ({ scope: scope.scope, repositoryKey: scope.repositoryKey, candidates: [] }),
+    (db) => readMemoryReview(db, scope),
+  );
 }
 
 /** Recall text is what a person or a draft says: bounded like a search query. */
 export const RECALL_TEXT_MAX_CHARS = 4096;
 
 export function memoryRecallAt(path: string, text: string, cwd: string, limit?: number): MemoryRecallResult {
-  if (text.trim() === '') throw new CmError('usage', 'Give the text to recall against, e.g. common-memory memory recall "use pnpm".');
-  if (text.length > RECALL_TEXT_MAX_CHARS) throw new CmError('limit_exceeded', `The recall text is over ${RECALL_TEXT_MAX_CHARS} characters; use a shorter text.`);
-  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1 || limit > 100)) throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
+  if (text.trim() === '')
+    throw new CmError('usage', 'Give the text to recall against, e.g. common-memory memory recall "use pnpm".');
+  if (text.length > RECALL_TEXT_MAX_CHARS)
+    throw new CmError(
+      'limit_exceeded',
+      `The recall text is over ${RECALL_TEXT_MAX_CHARS} characters; use a shorter text.`,
+    );
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1 || limit > 100))
+    throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
   const scope = publicScope(resolveScope(cwd));
-  return withMemoryState(path, () => emptyRecall(text, limit), (db) => readMemoryRecall(db, scope, text, limit));
+  return withMemoryState(
+    path,
+    () => emptyRecall(text, limit),
+    (db) => readMemoryRecall(db, scope, text, limit),
+  );
 }
 
 /** A recall before memory-state exists: the same digests as over an empty pool. */
 function emptyRecall(text: string, limit?: number): MemoryRecallResult {
   const k = limit ?? RECALL_K;
-  return { recallQueryDigest: recallQueryDigest({ ftsQuery: buildFtsQuery(text), perListLimit: 3 * k, limit: k }), resultSetDigest: resultSetDigest([]), items: [] };
+  return {
+    recallQueryDigest: recallQueryDigest({ ftsQuery: buildFtsQuery(text), perListLimit: 3 * k, limit: k }),
+    resultSetDigest: resultSetDigest([]),
+    items: [],
+  };
 }

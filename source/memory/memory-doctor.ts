@@ -16,20 +16,35 @@ function check(memory: Db, core: Db): Violation[] {
   const add = (check: string, detail: string) => violations.push({ check, detail });
 
   // Every statement of a candidate cites at least one evidence reference, and each resolves in core.sqlite.
-  const candidates = memory.prepare('SELECT candidate_id AS id, payload_json AS payload FROM candidates').all() as Array<{ id: string; payload: string }>;
-  const refs = memory.prepare('SELECT statement_id AS statement, client, session_key AS session, turn_key AS turn FROM evidence_refs WHERE candidate_id = ?');
-  const captured = core.prepare('SELECT 1 FROM capture_turns t JOIN capture_activations a ON a.activation_id = t.activation_id WHERE a.session_key = ? AND t.turn_key = ?');
+  const candidates = memory
+    .prepare('SELECT candidate_id AS id, payload_json AS payload FROM candidates')
+    .all() as Array<{ id: string; payload: string }>;
+  const refs = memory.prepare(
+    'SELECT statement_id AS statement, client, session_key AS session, turn_key AS turn FROM evidence_refs WHERE candidate_id = ?',
+  );
+  const captured = core.prepare(
+    'SELECT 1 FROM capture_turns t JOIN capture_activations a ON a.activation_id = t.activation_id WHERE a.session_key = ? AND t.turn_key = ?',
+  );
   const agentTurn = core.prepare("SELECT 1 FROM timeline WHERE generation_id = ? AND message_id = ? AND role = 'user'");
   let unresolved = 0;
   for (const candidate of candidates) {
-    const statements = (JSON.parse(candidate.payload) as { statements?: Array<{ statementId: string }> }).statements ?? [];
+    const statements =
+      (JSON.parse(candidate.payload) as { statements?: Array<{ statementId: string }> }).statements ?? [];
     const rows = refs.all(candidate.id) as Array<{ statement: string; client: string; session: string; turn: string }>;
     for (const statement of statements) {
-      if (!rows.some((row) => row.statement === statement.statementId)) add('memory.evidence', `candidate ${candidate.id} statement ${statement.statementId} has no evidence reference`);
+      if (!rows.some((row) => row.statement === statement.statementId))
+        add(
+          'memory.evidence',
+          `candidate ${candidate.id} statement ${statement.statementId} has no evidence reference`,
+        );
     }
     for (const row of rows) {
       const found = row.client === 'pi' ? agentTurn.get(row.session, row.turn) : captured.get(row.session, row.turn);
-      if (found === undefined && unresolved++ < LIMIT) add('memory.evidence', `candidate ${candidate.id} cites ${row.client} turn ${row.turn} of session ${row.session}, which core.sqlite does not hold`);
+      if (found === undefined && unresolved++ < LIMIT)
+        add(
+          'memory.evidence',
+          `candidate ${candidate.id} cites ${row.client} turn ${row.turn} of session ${row.session}, which core.sqlite does not hold`,
+        );
     }
   }
 
@@ -56,18 +71,33 @@ function check(memory: Db, core: Db): Violation[] {
        WHERE (t.status = 'submitted') <> (s.task_id IS NOT NULL) LIMIT ?`,
     )
     .all(LIMIT) as Array<{ id: string; status: string; submission: string | null }>;
-  for (const row of unmatched) add('memory.submissions', row.submission ? `task ${row.id} is ${row.status} but has an accepted submission` : `task ${row.id} is submitted without an accepted submission`);
-  const orphans = memory.prepare('SELECT s.task_id AS id FROM submissions s LEFT JOIN tasks t ON t.task_id = s.task_id WHERE t.task_id IS NULL LIMIT ?').all(LIMIT) as Array<{ id: string }>;
+  for (const row of unmatched)
+    add(
+      'memory.submissions',
+      row.submission
+        ? `task ${row.id} is ${row.status} but has an accepted submission`
+        : `task ${row.id} is submitted without an accepted submission`,
+    );
+  const orphans = memory
+    .prepare(
+      'SELECT s.task_id AS id FROM submissions s LEFT JOIN tasks t ON t.task_id = s.task_id WHERE t.task_id IS NULL LIMIT ?',
+    )
+    .all(LIMIT) as Array<{ id: string }>;
   for (const row of orphans) add('memory.submissions', `a submission for unknown task ${row.id}`);
 
   // Claims carry their token and lease; only claimed tasks do.
   const claims = memory
-    .prepare("SELECT task_id AS id FROM tasks WHERE (status = 'claimed') <> (claim_token IS NOT NULL AND lease_expires_at_ms IS NOT NULL) LIMIT ?")
+    .prepare(
+      "SELECT task_id AS id FROM tasks WHERE (status = 'claimed') <> (claim_token IS NOT NULL AND lease_expires_at_ms IS NOT NULL) LIMIT ?",
+    )
     .all(LIMIT) as Array<{ id: string }>;
-  for (const row of claims) add('memory.claims', `task ${row.id}: a claim without its token and lease, or a token left on an unclaimed task`);
+  for (const row of claims)
+    add('memory.claims', `task ${row.id}: a claim without its token and lease, or a token left on an unclaimed task`);
 
   // A candidate that supersedes nothing is never marked superseded without a target.
-  const dangling = memory.prepare("SELECT candidate_id AS id FROM candidates WHERE status = 'superseded' AND superseded_by IS NULL LIMIT ?").all(LIMIT) as Array<{ id: string }>;
+  const dangling = memory
+    .prepare("SELECT candidate_id AS id FROM candidates WHERE status = 'superseded' AND superseded_by IS NULL LIMIT ?")
+    .all(LIMIT) as Array<{ id: string }>;
   for (const row of dangling) add('memory.supersede', `candidate ${row.id} is superseded by nothing`);
   return violations;
 }

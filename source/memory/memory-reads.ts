@@ -9,11 +9,17 @@ import { TASK_ATTEMPTS_MAX } from './task-store.js';
 
 const counts = <K extends string>(db: Db, sql: string, keys: readonly K[], ...params: unknown[]): Record<K, number> => {
   const out = Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
-  for (const row of db.prepare(sql).all(...params) as Array<{ key: string; n: number }>) if (row.key in out) out[row.key as K] = row.n;
+  for (const row of db.prepare(sql).all(...params) as Array<{ key: string; n: number }>)
+    if (row.key in out) out[row.key as K] = row.n;
   return out;
 };
 
-export function emptyMemoryStatus(state: MemoryStatus['state'], reason: string | null, runners: MemoryStatus['runners'], autoExtract: boolean): MemoryStatus {
+export function emptyMemoryStatus(
+  state: MemoryStatus['state'],
+  reason: string | null,
+  runners: MemoryStatus['runners'],
+  autoExtract: boolean,
+): MemoryStatus {
   return {
     state,
     reason,
@@ -28,7 +34,15 @@ export function emptyMemoryStatus(state: MemoryStatus['state'], reason: string |
   };
 }
 
-function runView(row: { run_id: string; runner: string; request_json: string; state: MemoryRunView['state']; summary_json: string | null; started_at_ms: number; finished_at_ms: number | null }): MemoryRunView {
+function runView(row: {
+  run_id: string;
+  runner: string;
+  request_json: string;
+  state: MemoryRunView['state'];
+  summary_json: string | null;
+  started_at_ms: number;
+  finished_at_ms: number | null;
+}): MemoryRunView {
   return {
     runId: row.run_id,
     runner: row.runner,
@@ -43,14 +57,38 @@ function runView(row: { run_id: string; runner: string; request_json: string; st
 export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoExtract: boolean): MemoryStatus {
   return db.transaction((): MemoryStatus => {
     const status = emptyMemoryStatus('ready', null, runners, autoExtract);
-    status.chunks = counts(db, 'SELECT status AS key, count(*) AS n FROM chunks GROUP BY status', ['pending', 'drafted', 'extracted', 'stale'] as const);
-    const tasks = counts(db, 'SELECT status AS key, count(*) AS n FROM tasks GROUP BY status', ['pending', 'claimed', 'submitted', 'stale'] as const);
-    const waiting = db.prepare("SELECT count(*) FROM tasks WHERE status = 'pending' AND attempts >= ?").pluck().get(TASK_ATTEMPTS_MAX) as number;
+    status.chunks = counts(db, 'SELECT status AS key, count(*) AS n FROM chunks GROUP BY status', [
+      'pending',
+      'drafted',
+      'extracted',
+      'stale',
+    ] as const);
+    const tasks = counts(db, 'SELECT status AS key, count(*) AS n FROM tasks GROUP BY status', [
+      'pending',
+      'claimed',
+      'submitted',
+      'stale',
+    ] as const);
+    const waiting = db
+      .prepare("SELECT count(*) FROM tasks WHERE status = 'pending' AND attempts >= ?")
+      .pluck()
+      .get(TASK_ATTEMPTS_MAX) as number;
     status.tasks = { ...tasks, waitingForRetry: waiting };
-    const candidates = counts(db, 'SELECT status AS key, count(*) AS n FROM candidates GROUP BY status', ['draft', 'quarantined', 'promoted', 'discarded', 'superseded'] as const);
-    const awaiting = db.prepare("SELECT count(*) FROM candidates WHERE status = 'draft' AND adjudication = 'pending'").pluck().get() as number;
+    const candidates = counts(db, 'SELECT status AS key, count(*) AS n FROM candidates GROUP BY status', [
+      'draft',
+      'quarantined',
+      'promoted',
+      'discarded',
+      'superseded',
+    ] as const);
+    const awaiting = db
+      .prepare("SELECT count(*) FROM candidates WHERE status = 'draft' AND adjudication = 'pending'")
+      .pluck()
+      .get() as number;
     status.candidates = { ...candidates, awaitingAdjudication: awaiting };
-    const last = db.prepare('SELECT * FROM runs ORDER BY started_at_ms DESC, run_id DESC LIMIT 1').get() as Parameters<typeof runView>[0] | undefined;
+    const last = db.prepare('SELECT * FROM runs ORDER BY started_at_ms DESC, run_id DESC LIMIT 1').get() as
+      | Parameters<typeof runView>[0]
+      | undefined;
     status.lastRun = last ? runView(last) : null;
     return status;
   })();
@@ -65,14 +103,39 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
          WHERE repository_key = ? AND worktree_key = ? AND status IN ('draft', 'quarantined')
          ORDER BY created_at_ms DESC, candidate_id LIMIT ?`,
       )
-      .all(owner.repositoryKey, owner.worktreeKey, limit) as Array<{ candidate_id: string; status: 'draft' | 'quarantined'; adjudication: MemoryReviewCandidate['adjudication']; decision: string | null; payload_json: string; findings_json: string; created_at_ms: number }>;
-    const evidence = db.prepare('SELECT statement_id AS statementId, evidence_id AS evidenceId, client, session_key AS sessionKey, turn_key AS turnKey FROM evidence_refs WHERE candidate_id = ? ORDER BY statement_id, evidence_id');
-    const support = db.prepare('SELECT statement_id AS statementId, claim_support AS claimSupport FROM assessments WHERE candidate_id = ?');
+      .all(owner.repositoryKey, owner.worktreeKey, limit) as Array<{
+      candidate_id: string;
+      status: 'draft' | 'quarantined';
+      adjudication: MemoryReviewCandidate['adjudication'];
+      decision: string | null;
+      payload_json: string;
+      findings_json: string;
+      created_at_ms: number;
+    }>;
+    const evidence = db.prepare(
+      'SELECT statement_id AS statementId, evidence_id AS evidenceId, client, session_key AS sessionKey, turn_key AS turnKey FROM evidence_refs WHERE candidate_id = ? ORDER BY statement_id, evidence_id',
+    );
+    const support = db.prepare(
+      'SELECT statement_id AS statementId, claim_support AS claimSupport FROM assessments WHERE candidate_id = ?',
+    );
     const candidates = rows.map((row): MemoryReviewCandidate => {
-      const payload = JSON.parse(row.payload_json) as Draft & { masked?: { content: string; statements: Record<string, string> } };
+      const payload = JSON.parse(row.payload_json) as Draft & {
+        masked?: { content: string; statements: Record<string, string> };
+      };
       const findings = JSON.parse(row.findings_json) as CandidateFinding[];
-      const refs = evidence.all(row.candidate_id) as Array<{ statementId: string; evidenceId: string; client: string; sessionKey: string; turnKey: string }>;
-      const claims = new Map((support.all(row.candidate_id) as Array<{ statementId: string; claimSupport: string }>).map((s) => [s.statementId, s.claimSupport]));
+      const refs = evidence.all(row.candidate_id) as Array<{
+        statementId: string;
+        evidenceId: string;
+        client: string;
+        sessionKey: string;
+        turnKey: string;
+      }>;
+      const claims = new Map(
+        (support.all(row.candidate_id) as Array<{ statementId: string; claimSupport: string }>).map((s) => [
+          s.statementId,
+          s.claimSupport,
+        ]),
+      );
       // Shown masked whenever a finding exists (and always for a quarantined candidate).
       const masked = findings.length > 0 || row.status === 'quarantined' ? payload.masked : undefined;
       return {
@@ -87,10 +150,19 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
         statements: payload.statements.map((statement) => ({
           statementId: statement.statementId,
           text: masked?.statements[statement.statementId] ?? statement.text,
-          evidence: refs.filter((ref) => ref.statementId === statement.statementId).map(({ evidenceId, client, sessionKey, turnKey }) => ({ evidenceId, client, sessionKey, turnKey })),
+          evidence: refs
+            .filter((ref) => ref.statementId === statement.statementId)
+            .map(({ evidenceId, client, sessionKey, turnKey }) => ({ evidenceId, client, sessionKey, turnKey })),
           claimSupport: claims.get(statement.statementId) ?? 'unverified',
         })),
-        findings: findings.map(({ field, line, column, rule, severity, excerpt }) => ({ field, line, column, rule, severity, excerpt })),
+        findings: findings.map(({ field, line, column, rule, severity, excerpt }) => ({
+          field,
+          line,
+          column,
+          rule,
+          severity,
+          excerpt,
+        })),
         createdAt: new Date(row.created_at_ms).toISOString(),
       };
     });
@@ -100,5 +172,9 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
 
 export function readMemoryRecall(db: Db, owner: Owner, text: string, k?: number) {
   const result = recall(db, owner, text, k);
-  return { recallQueryDigest: result.recallQueryDigest, resultSetDigest: result.resultSetDigest, items: result.items.map(({ rank, sourceKind, id }) => ({ rank, sourceKind, id })) };
+  return {
+    recallQueryDigest: result.recallQueryDigest,
+    resultSetDigest: result.resultSetDigest,
+    items: result.items.map(({ rank, sourceKind, id }) => ({ rank, sourceKind, id })),
+  };
 }

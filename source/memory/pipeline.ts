@@ -9,7 +9,17 @@ import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
 import type { Db } from '../store/database.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import { planChunks, type PlannedChunk } from './chunking.js';
-import { CHUNKER_VERSION, CONTRACT_SCHEMA_VERSION, DRAFTS_PER_BATCH_MAX, FORMATS, memoryDigest, PROMPT_VERSION, RUNNER_OUTPUT_MAX_BYTES, type AdjudicationTask, type ExtractionTask } from './contracts.js';
+import {
+  CHUNKER_VERSION,
+  CONTRACT_SCHEMA_VERSION,
+  DRAFTS_PER_BATCH_MAX,
+  FORMATS,
+  memoryDigest,
+  PROMPT_VERSION,
+  RUNNER_OUTPUT_MAX_BYTES,
+  type AdjudicationTask,
+  type ExtractionTask,
+} from './contracts.js';
 import { scopeResolver, type Scope } from './repository.js';
 import type { Runner, RunnerRegistry, RunnerTask } from './runner.js';
 import { extractionTaskId } from './task-store.js';
@@ -32,7 +42,12 @@ export type ExtractRequest = Omit<MemoryExtractRequest, 'cwd'> & {
 
 export type ExtractReport = MemoryExtractReport;
 
-export type Progress = (event: { phase: 'plan' | 'extract' | 'adjudicate' | 'done'; done: number; total: number; runId: string }) => void;
+export type Progress = (event: {
+  phase: 'plan' | 'extract' | 'adjudicate' | 'done';
+  done: number;
+  total: number;
+  runId: string;
+}) => void;
 
 type Writer = Pick<WriterClient, 'call' | 'storeId'>;
 
@@ -48,25 +63,51 @@ export class ExtractionPipeline {
 
   private runnerOf(name: string | undefined): Runner {
     const runner = this.runners.get(name ?? 'builtin');
-    if (!runner) throw new CmError('usage', `No runner named ${JSON.stringify(name)}; available: ${[...this.runners.keys()].join(', ')}.`);
-    if (!runner.offline) throw new CmError('usage', `The ${runner.name} runner sends bytes off this machine and needs an authorised plan, which this version does not make yet; use --runner builtin.`);
+    if (!runner)
+      throw new CmError(
+        'usage',
+        `No runner named ${JSON.stringify(name)}; available: ${[...this.runners.keys()].join(', ')}.`,
+      );
+    if (!runner.offline)
+      throw new CmError(
+        'usage',
+        `The ${runner.name} runner sends bytes off this machine and needs an authorised plan, which this version does not make yet; use --runner builtin.`,
+      );
     return runner;
   }
 
   /** `lastUntil`: where the last finished run of a scope ended (the default start of the window). */
-  async extract(request: ExtractRequest, lastUntil: (owner: { repositoryKey: string; worktreeKey: string } | null) => number | null, progress: Progress = () => {}): Promise<ExtractReport> {
+  async extract(
+    request: ExtractRequest,
+    lastUntil: (owner: { repositoryKey: string; worktreeKey: string } | null) => number | null,
+    progress: Progress = () => {},
+  ): Promise<ExtractReport> {
     const runner = this.runnerOf(request.runner);
     const limit = request.limit ?? RUN_TASKS_MAX;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX) throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX)
+      throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
     const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
     const resolve = scopeResolver();
     const callerScope = request.cwd === null ? null : resolve(request.cwd);
-    const sinceMs = request.since !== undefined ? parseUtc(request.since, '--since') : (lastUntil(callerScope) ?? untilMs - WINDOW_MAX_DAYS * 86_400_000);
+    const sinceMs =
+      request.since !== undefined
+        ? parseUtc(request.since, '--since')
+        : (lastUntil(callerScope) ?? untilMs - WINDOW_MAX_DAYS * 86_400_000);
     const window = checkWindow(Math.min(sinceMs, untilMs), untilMs);
     if (request.since === undefined && sinceMs >= untilMs) window.sinceMs = untilMs - 1; // nothing new since the last run
     this.memoryStateUuid ??= (await this.writer.call('memoryOpen', {})).memoryStateUuid;
-    const selection: Selection = { sinceMs: window.sinceMs, untilMs: window.untilMs, client: request.client, sessionKeys: request.sessions, query: request.query };
-    const turns = selectTurns(this.core, selection, (cwd) => callerScope === null || resolve(cwd).worktreeKey === callerScope.worktreeKey);
+    const selection: Selection = {
+      sinceMs: window.sinceMs,
+      untilMs: window.untilMs,
+      client: request.client,
+      sessionKeys: request.sessions,
+      query: request.query,
+    };
+    const turns = selectTurns(
+      this.core,
+      selection,
+      (cwd) => callerScope === null || resolve(cwd).worktreeKey === callerScope.worktreeKey,
+    );
     // One run per scope: chunks never mix repositories.
     const groups = new Map<string, { scope: Scope; chunks: PlannedChunk[] }>();
     for (const chunk of planChunks(turns)) {
@@ -87,13 +128,29 @@ export class ExtractionPipeline {
       failures: [],
     };
     for (const { scope, chunks } of groups.values()) {
-      const requestRecord = { sinceMs: window.sinceMs, untilMs: window.untilMs, query: request.query ?? null, client: request.client ?? null, sessions: request.sessions ?? null, auto: request.cwd === null, scope: scope.scope };
+      const requestRecord = {
+        sinceMs: window.sinceMs,
+        untilMs: window.untilMs,
+        query: request.query ?? null,
+        client: request.client ?? null,
+        sessions: request.sessions ?? null,
+        auto: request.cwd === null,
+        scope: scope.scope,
+      };
       await this.runScope(scope, chunks, runner, limit, requestRecord, report, progress);
     }
     return report;
   }
 
-  private async runScope(scope: Scope, chunks: PlannedChunk[], runner: Runner, limit: number, requestRecord: Record<string, unknown>, report: ExtractReport, progress: Progress): Promise<void> {
+  private async runScope(
+    scope: Scope,
+    chunks: PlannedChunk[],
+    runner: Runner,
+    limit: number,
+    requestRecord: Record<string, unknown>,
+    report: ExtractReport,
+    progress: Progress,
+  ): Promise<void> {
     const owner = { repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
     const runId = `run-${randomUUID()}`;
     report.runIds.push(runId);
@@ -105,7 +162,15 @@ export class ExtractionPipeline {
       request: requestRecord,
       requestDigest: memoryDigest(requestRecord),
       owner,
-      binding: scope.scope === 'project' ? { rootRealpath: scope.rootRealpath, rootRealpathDigest: scope.rootRealpathDigest, device: scope.commonDirectoryIdentity.device, inode: scope.commonDirectoryIdentity.inode } : null,
+      binding:
+        scope.scope === 'project'
+          ? {
+              rootRealpath: scope.rootRealpath,
+              rootRealpathDigest: scope.rootRealpathDigest,
+              device: scope.commonDirectoryIdentity.device,
+              inode: scope.commonDirectoryIdentity.inode,
+            }
+          : null,
       chunks: chunks.map((chunk) => this.extractionTask(chunk, owner)),
     });
     report.tasks.planned += planned.taskIds.length;
@@ -114,7 +179,11 @@ export class ExtractionPipeline {
     let open = [...planned.open];
     let worked = 0;
     while (open.length > 0 && worked < limit) {
-      const { claim, waiting } = await this.writer.call('memoryClaimTask', { holder: this.holder, leaseMs: TASK_LEASE_MS, taskIds: open });
+      const { claim, waiting } = await this.writer.call('memoryClaimTask', {
+        holder: this.holder,
+        leaseMs: TASK_LEASE_MS,
+        taskIds: open,
+      });
       open = open.filter((id) => !waiting.includes(id));
       report.tasks.waitingForRetry += waiting.length;
       if (!claim) break;
@@ -123,7 +192,11 @@ export class ExtractionPipeline {
       const task = claim.stored.task as unknown as ExtractionTask;
       const output = await this.runOnce(runner, { kind: 'extraction', task });
       if (output.ok) {
-        const outcome = await this.writer.call('memorySubmitExtraction', { taskId: claim.taskId, claimToken: claim.claimToken, output: output.text });
+        const outcome = await this.writer.call('memorySubmitExtraction', {
+          taskId: claim.taskId,
+          claimToken: claim.claimToken,
+          output: output.text,
+        });
         if (outcome.outcome === 'accepted') {
           report.tasks.submitted += 1;
           report.candidates.created += outcome.candidateIds.length;
@@ -133,7 +206,11 @@ export class ExtractionPipeline {
           report.failures.push(`${claim.taskId}: ${outcome.reason}`);
         }
       } else {
-        await this.writer.call('memoryAbandonTask', { taskId: claim.taskId, claimToken: claim.claimToken, reason: output.reason });
+        await this.writer.call('memoryAbandonTask', {
+          taskId: claim.taskId,
+          claimToken: claim.claimToken,
+          reason: output.reason,
+        });
         report.tasks.failed += 1;
         report.failures.push(`${claim.taskId}: ${output.reason}`);
       }
@@ -144,16 +221,27 @@ export class ExtractionPipeline {
     for (let round = 0; round < ADJUDICATION_ROUNDS_MAX; round++) {
       const { taskId } = await this.writer.call('memoryPlanAdjudication', { owner, runId });
       if (taskId === null) break;
-      const { claim } = await this.writer.call('memoryClaimTask', { holder: this.holder, leaseMs: TASK_LEASE_MS, taskIds: [taskId] });
+      const { claim } = await this.writer.call('memoryClaimTask', {
+        holder: this.holder,
+        leaseMs: TASK_LEASE_MS,
+        taskIds: [taskId],
+      });
       if (!claim) break; // held by a live claim elsewhere, or out of attempts: the next run goes on
-      const output = await this.runOnce(runner, { kind: 'adjudication', task: claim.stored.task as unknown as AdjudicationTask });
+      const output = await this.runOnce(runner, {
+        kind: 'adjudication',
+        task: claim.stored.task as unknown as AdjudicationTask,
+      });
       progress({ phase: 'adjudicate', done: round + 1, total: round + 1, runId });
       if (!output.ok) {
         await this.writer.call('memoryAbandonTask', { taskId, claimToken: claim.claimToken, reason: output.reason });
         report.failures.push(`${taskId}: ${output.reason}`);
         continue;
       }
-      const outcome = await this.writer.call('memorySubmitAdjudication', { taskId, claimToken: claim.claimToken, output: output.text });
+      const outcome = await this.writer.call('memorySubmitAdjudication', {
+        taskId,
+        claimToken: claim.claimToken,
+        output: output.text,
+      });
       if (outcome.outcome === 'accepted') {
         report.candidates.stored += outcome.stored;
         report.candidates.skipped += outcome.skipped;
@@ -165,7 +253,11 @@ export class ExtractionPipeline {
         report.failures.push(`${taskId}: ${outcome.reason}`);
       }
     }
-    await this.writer.call('memoryFinishRun', { runId, state: 'done', summary: { ...report, runIds: undefined } as Record<string, unknown> });
+    await this.writer.call('memoryFinishRun', {
+      runId,
+      state: 'done',
+      summary: { ...report, runIds: undefined } as Record<string, unknown>,
+    });
     progress({ phase: 'done', done: 1, total: 1, runId });
   }
 
@@ -183,9 +275,23 @@ export class ExtractionPipeline {
         schemaVersion: CONTRACT_SCHEMA_VERSION,
         chunkerVersion: CHUNKER_VERSION,
       },
-      session: { client: chunk.client, sessionKey: chunk.sessionKey, timeWindow: { start: utcText(chunk.startMs), end: utcText(chunk.endMs) } },
-      evidenceCatalog: chunk.catalogue.map((entry) => ({ evidenceId: entry.evidenceId, kind: 'turn' as const, pointerDigest: entry.pointerDigest, display: `${chunk.client} ${chunk.sessionKey} ${entry.turnKey}` })),
-      chunk: { chunkRef: chunk.chunkRef, turnRange: chunk.turnRange, coverage: chunk.coverage, transcript: chunk.transcript },
+      session: {
+        client: chunk.client,
+        sessionKey: chunk.sessionKey,
+        timeWindow: { start: utcText(chunk.startMs), end: utcText(chunk.endMs) },
+      },
+      evidenceCatalog: chunk.catalogue.map((entry) => ({
+        evidenceId: entry.evidenceId,
+        kind: 'turn' as const,
+        pointerDigest: entry.pointerDigest,
+        display: `${chunk.client} ${chunk.sessionKey} ${entry.turnKey}`,
+      })),
+      chunk: {
+        chunkRef: chunk.chunkRef,
+        turnRange: chunk.turnRange,
+        coverage: chunk.coverage,
+        transcript: chunk.transcript,
+      },
       contract: { draftSchema: FORMATS.draftBatch, maxCandidates: DRAFTS_PER_BATCH_MAX, promptVersion: PROMPT_VERSION },
     };
     return {
@@ -200,13 +306,20 @@ export class ExtractionPipeline {
   }
 
   /** One bounded runner call: a throw, a time-out or an oversized answer is a failed attempt with its reason. */
-  private async runOnce(runner: Runner, work: RunnerTask): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  private async runOnce(
+    runner: Runner,
+    work: RunnerTask,
+  ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), RUNNER_TIMEOUT_MS);
     try {
       const text = await Promise.race([
         runner.run(work, { signal: controller.signal, maxOutputBytes: RUNNER_OUTPUT_MAX_BYTES }),
-        new Promise<never>((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(new Error(`no answer within ${RUNNER_TIMEOUT_MS} ms`)))),
+        new Promise<never>((_resolve, reject) =>
+          controller.signal.addEventListener('abort', () =>
+            reject(new Error(`no answer within ${RUNNER_TIMEOUT_MS} ms`)),
+          ),
+        ),
       ]);
       if (typeof text !== 'string') return { ok: false, reason: `the ${runner.name} runner answered with no text` };
       return { ok: true, text };

@@ -64,8 +64,12 @@ export function recall(db: Db, owner: Owner, text: string, k = RECALL_K): Recall
   const match = buildFtsQuery(text);
   const queryDigest = recallQueryDigest({ ftsQuery: match, perListLimit: 3 * k, limit: k });
   if (match === null) return { recallQueryDigest: queryDigest, resultSetDigest: resultSetDigest([]), items: [] };
-  const approved = approvedList(db, owner, match, 3 * k).map((row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'approved' }));
-  const candidates = candidateList(db, owner, match, 3 * k).map((row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'candidate' }));
+  const approved = approvedList(db, owner, match, 3 * k).map(
+    (row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'approved' }),
+  );
+  const candidates = candidateList(db, owner, match, 3 * k).map(
+    (row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'candidate' }),
+  );
   const byKey = new Map([...approved, ...candidates].map((row) => [`${row.sourceKind}\0${row.id}`, row]));
   const items = fuseRrf([approved, candidates])
     .slice(0, k)

@@ -26,11 +26,20 @@ export interface UserScope {
 export type Scope = RepositoryBinding | UserScope;
 
 /** The keys of the user scope: one for every session outside git. */
-export const USER_SCOPE: UserScope = { scope: 'user', repositoryKey: sha256Hex('common-memory user scope@1'), worktreeKey: sha256Hex('common-memory user scope@1') };
+export const USER_SCOPE: UserScope = {
+  scope: 'user',
+  repositoryKey: sha256Hex('common-memory user scope@1'),
+  worktreeKey: sha256Hex('common-memory user scope@1'),
+};
 
 /** The environment git runs in: nothing that could point it at another repository or run a helper. */
 function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    LC_ALL: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+  };
   if (process.env['HOME']) env['HOME'] = process.env['HOME'];
   return env;
 }

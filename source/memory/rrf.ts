@@ -63,7 +63,9 @@ export interface RecallQuery {
  * The JSON is built from an array in fixed order, so it is canonical without key sorting.
  */
 export function recallQueryDigest(query: RecallQuery): string {
-  return sha256Hex(JSON.stringify([RECALL_ALGORITHM, query.k ?? RRF_K, query.perListLimit, query.limit, query.ftsQuery]));
+  return sha256Hex(
+    JSON.stringify([RECALL_ALGORITHM, query.k ?? RRF_K, query.perListLimit, query.limit, query.ftsQuery]),
+  );
 }
 
 /**

@@ -4,7 +4,9 @@
 // runner, bounds, parses and checks that answer and applies it through a submission.
 import type { AdjudicationTask, ExtractionTask } from './contracts.js';
 
-export type RunnerTask = { kind: 'extraction'; task: ExtractionTask } | { kind: 'adjudication'; task: AdjudicationTask };
+export type RunnerTask =
+  | { kind: 'extraction'; task: ExtractionTask }
+  | { kind: 'adjudication'; task: AdjudicationTask };
 
 export interface RunOptions {
   /** Aborted when the run is cancelled or its time is up; a runner stops and rejects. */

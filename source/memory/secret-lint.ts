@@ -72,7 +72,11 @@ const classesOf = (text: string) => [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].
 function contextValue(value: string): SecretSeverity | null {
   const bare = value.replace(/^["'`]|["'`,;]+$/g, '');
   if (bare.length < 8 || PLACEHOLDER.test(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
-  return bare.length >= 12 && classesOf(bare) >= 2 ? 'block' : bare.length >= 8 && classesOf(bare) >= 3 ? 'block' : 'warn';
+  return bare.length >= 12 && classesOf(bare) >= 2
+    ? 'block'
+    : bare.length >= 8 && classesOf(bare) >= 3
+      ? 'block'
+      : 'warn';
 }
 
 const RULES: Rule[] = [
@@ -82,7 +86,8 @@ const RULES: Rule[] = [
     keywords: ['private key'],
     // PEM (PKCS#1, PKCS#8, SEC1, OpenSSH, encrypted) and PGP armour; the whole block up to its END line when present.
     // The body never contains five dashes, so a scan for END stops at the next armour line (linear time).
-    pattern: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:(?:[^-]|-(?!----)){0,16384}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
+    pattern:
+      /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:(?:[^-]|-(?!----)){0,16384}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
   },
   {
     name: 'aws-access-key-id',
@@ -95,7 +100,8 @@ const RULES: Rule[] = [
     name: 'aws-secret-access-key',
     severity: 'block',
     keywords: ['aws_secret', 'secret_access_key', 'secretaccesskey', 'aws secret'],
-    pattern: /(?:aws_?secret_?access_?key|secret_?access_?key|aws secret access key)["'\s]*[:=]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
+    pattern:
+      /(?:aws_?secret_?access_?key|secret_?access_?key|aws secret access key)["'\s]*[:=]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
     secretGroup: 1,
   },
   {
@@ -115,7 +121,10 @@ const RULES: Rule[] = [
     name: 'github-fine-grained-token',
     severity: 'block',
     keywords: ['github_pat_'],
-    pattern: new RegExp(String.raw`${B}github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}${E}|${B}github_pat_[A-Za-z0-9_]{50,255}${E}`, 'g'),
+    pattern: new RegExp(
+      String.raw`${B}github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}${E}|${B}github_pat_[A-Za-z0-9_]{50,255}${E}`,
+      'g',
+    ),
   },
   {
     name: 'github-token',
@@ -265,7 +274,19 @@ const RULES: Rule[] = [
   {
     name: 'keyword-secret',
     severity: 'block',
-    keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'apikey', 'api-key', 'api key', 'private_key', 'credential', 'auth'],
+    keywords: [
+      'pass',
+      'pwd',
+      'secret',
+      'token',
+      'api_key',
+      'apikey',
+      'api-key',
+      'api key',
+      'private_key',
+      'credential',
+      'auth',
+    ],
     // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`; the value is the secret.
     pattern:
       /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|private[_-]?key|credentials?|auth[_-]?key)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string))?["']?\s*(?::=|=>|[:=])\s*(["'`]?)([^\s"'`,;]{6,512})\1/gi,
@@ -300,7 +321,8 @@ function decodesToText(run: string): boolean {
   const bytes = Buffer.from(body.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (bytes.length === 0) return false;
   let printable = 0;
-  for (const byte of bytes) if ((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x09 || byte === 0x0d) printable += 1;
+  for (const byte of bytes)
+    if ((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x09 || byte === 0x0d) printable += 1;
   return printable / bytes.length >= 0.95;
 }
 
@@ -415,13 +437,13 @@ export function lintText(text: string, options: { prefilter?: boolean } = {}): S
   }
   const starts = lineStarts(text);
   return keepMostSpecific(raw).map(({ rule, severity, offset, length }) => ({
-      rule,
-      severity,
-      ...position(starts, offset),
-      offset,
-      length,
-      excerpt: maskSecret(text.slice(offset, offset + length)),
-    }));
+    rule,
+    severity,
+    ...position(starts, offset),
+    offset,
+    length,
+    excerpt: maskSecret(text.slice(offset, offset + length)),
+  }));
 }
 
 /** True when any finding blocks (the candidate is quarantined, the promotion refused). */

@@ -23,7 +23,9 @@ export function memoryUnavailable(path: string, error: unknown): CmError {
 }
 
 function readUuid(db: Db): string {
-  const row = db.prepare("SELECT value FROM memory_state_meta WHERE key = 'memory_state_uuid'").get() as { value: string } | undefined;
+  const row = db.prepare("SELECT value FROM memory_state_meta WHERE key = 'memory_state_uuid'").get() as
+    | { value: string }
+    | undefined;
   if (!row) throw new CmError('store_corrupt', 'memory_state_meta has no memory_state_uuid.');
   return row.value;
 }
@@ -49,7 +51,10 @@ export function openMemoryStateReadOnly(path: string): MemoryState | undefined {
     db = openDatabase(path, { readonly: true });
     const version = schemaVersion(db);
     if (version !== memoryStateSchema.steps.length) {
-      throw new CmError('store_unavailable', `${basename(path)} has schema version ${version}; this common-memory reads version ${memoryStateSchema.steps.length}${version > memoryStateSchema.steps.length ? ' (upgrade common-memory)' : ' (start the host once to migrate it)'}.`);
+      throw new CmError(
+        'store_unavailable',
+        `${basename(path)} has schema version ${version}; this common-memory reads version ${memoryStateSchema.steps.length}${version > memoryStateSchema.steps.length ? ' (upgrade common-memory)' : ' (start the host once to migrate it)'}.`,
+      );
     }
     return { db, memoryStateUuid: readUuid(db) };
   } catch (error) {

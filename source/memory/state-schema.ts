@@ -202,7 +202,10 @@ export const memoryStateSchema: Schema = {
           manifest_digest TEXT
         ) STRICT;
       `);
-      db.prepare("INSERT INTO memory_state_meta (key, value) VALUES ('memory_state_uuid', ?), ('created_at', ?)").run(randomUUID(), new Date().toISOString());
+      db.prepare("INSERT INTO memory_state_meta (key, value) VALUES ('memory_state_uuid', ?), ('created_at', ?)").run(
+        randomUUID(),
+        new Date().toISOString(),
+      );
     },
     // v2: the approved projection keeps each entry's scope and paths, and per owner the last
     // complete scan (for the unchanged-tree short circuit) and the last scan's problems.

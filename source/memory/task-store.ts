@@ -36,7 +36,8 @@ export interface TaskRow {
   superseded_by: string | null;
 }
 
-export const readTask = (tx: Pick<Tx, 'db'>, taskId: string) => prepared(tx.db, 'SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
+export const readTask = (tx: Pick<Tx, 'db'>, taskId: string) =>
+  prepared(tx.db, 'SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
 
 export const extractionTaskId = (chunkRef: string) => `ext-${sha256Hex(chunkRef).slice(0, 24)}`;
 
@@ -48,7 +49,10 @@ const planInput = z
     requestDigest: hex64,
     owner: ownerInput,
     /** The repository binding (absolute root inside): null for the user scope. */
-    binding: z.object({ rootRealpath: z.string(), rootRealpathDigest: hex64, device: z.string(), inode: z.string() }).strict().nullable(),
+    binding: z
+      .object({ rootRealpath: z.string(), rootRealpathDigest: hex64, device: z.string(), inode: z.string() })
+      .strict()
+      .nullable(),
     chunks: z.array(
       z
         .object({
@@ -70,8 +74,11 @@ function plan(tx: Tx, input: z.infer<typeof planInput>) {
   const { db, nowMs } = tx;
   const { repositoryKey, worktreeKey } = input.owner;
   if (input.binding) {
-    prepared(db, `INSERT INTO repository_bindings (repository_key, worktree_key, root_realpath, root_realpath_digest, common_dir_device, common_dir_inode)
-      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (repository_key, worktree_key) DO UPDATE SET status = 'active'`).run(
+    prepared(
+      db,
+      `INSERT INTO repository_bindings (repository_key, worktree_key, root_realpath, root_realpath_digest, common_dir_device, common_dir_inode)
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (repository_key, worktree_key) DO UPDATE SET status = 'active'`,
+    ).run(
       repositoryKey,
       worktreeKey,
       input.binding.rootRealpath,
@@ -80,7 +87,10 @@ function plan(tx: Tx, input: z.infer<typeof planInput>) {
       input.binding.inode,
     );
   }
-  prepared(db, `INSERT INTO runs (run_id, repository_key, worktree_key, runner, request_json, request_digest, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`).run(
+  prepared(
+    db,
+    `INSERT INTO runs (run_id, repository_key, worktree_key, runner, request_json, request_digest, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
+  ).run(
     input.runId,
     repositoryKey,
     worktreeKey,
@@ -89,18 +99,45 @@ function plan(tx: Tx, input: z.infer<typeof planInput>) {
     input.requestDigest,
     nowMs,
   );
-  const insertChunk = prepared(db, `INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, created_at_ms)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_ref) DO NOTHING`);
-  const insertTask = prepared(db, `INSERT INTO tasks (task_id, kind, run_id, repository_key, worktree_key, chunk_ref, task_json, created_at_ms)
-    VALUES (?, 'extraction', ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING`);
+  const insertChunk = prepared(
+    db,
+    `INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, created_at_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_ref) DO NOTHING`,
+  );
+  const insertTask = prepared(
+    db,
+    `INSERT INTO tasks (task_id, kind, run_id, repository_key, worktree_key, chunk_ref, task_json, created_at_ms)
+    VALUES (?, 'extraction', ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING`,
+  );
   let created = 0;
   const taskIds: string[] = [];
   const open: string[] = [];
   for (const chunk of input.chunks) {
     const taskId = extractionTaskId(chunk.chunkRef);
-    if (chunk.task['taskId'] !== taskId) throw new CmError('invalid_input', `memoryPlan: chunk ${chunk.chunkRef} carries task ${String(chunk.task['taskId'])}, expected ${taskId}.`);
-    insertChunk.run(chunk.chunkRef, repositoryKey, worktreeKey, chunk.sessionKey, chunk.turnRange, chunk.chunkDigest, chunk.sourceInputDigest, nowMs);
-    created += insertTask.run(taskId, input.runId, repositoryKey, worktreeKey, chunk.chunkRef, JSON.stringify({ task: chunk.task, pointers: chunk.pointers }), nowMs).changes;
+    if (chunk.task['taskId'] !== taskId)
+      throw new CmError(
+        'invalid_input',
+        `memoryPlan: chunk ${chunk.chunkRef} carries task ${String(chunk.task['taskId'])}, expected ${taskId}.`,
+      );
+    insertChunk.run(
+      chunk.chunkRef,
+      repositoryKey,
+      worktreeKey,
+      chunk.sessionKey,
+      chunk.turnRange,
+      chunk.chunkDigest,
+      chunk.sourceInputDigest,
+      nowMs,
+    );
+    created += insertTask.run(
+      taskId,
+      input.runId,
+      repositoryKey,
+      worktreeKey,
+      chunk.chunkRef,
+      JSON.stringify({ task: chunk.task, pointers: chunk.pointers }),
+      nowMs,
+    ).changes;
     taskIds.push(taskId);
     if (['pending', 'claimed'].includes(readTask(tx, taskId)!.status)) open.push(taskId);
   }
@@ -137,7 +174,11 @@ function claim(tx: Tx, input: z.infer<typeof claimInput>): { claim: Claim | null
     if (task.status !== 'pending' && !expired) continue;
     const attempts = task.attempts + (expired ? 1 : 0);
     if (attempts >= TASK_ATTEMPTS_MAX) {
-      if (expired) prepared(tx.db, "UPDATE tasks SET status = 'pending', attempts = ?, last_error = 'lease expired', lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE task_id = ?").run(attempts, taskId);
+      if (expired)
+        prepared(
+          tx.db,
+          "UPDATE tasks SET status = 'pending', attempts = ?, last_error = 'lease expired', lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE task_id = ?",
+        ).run(attempts, taskId);
       waiting.push(taskId);
       continue;
     }
@@ -149,7 +190,14 @@ function claim(tx: Tx, input: z.infer<typeof claimInput>): { claim: Claim | null
          last_error = CASE WHEN ? THEN 'lease expired' ELSE last_error END WHERE task_id = ?`,
     ).run(input.holder, claimToken, leaseExpiresAtMs, attempts, expired ? 1 : 0, taskId);
     return {
-      claim: { taskId, kind: task.kind, claimToken, leaseEpoch: task.lease_epoch + 1, leaseExpiresAtMs, stored: JSON.parse(task.task_json) as Claim['stored'] },
+      claim: {
+        taskId,
+        kind: task.kind,
+        claimToken,
+        leaseEpoch: task.lease_epoch + 1,
+        leaseExpiresAtMs,
+        stored: JSON.parse(task.task_json) as Claim['stored'],
+      },
       waiting,
     };
   }
@@ -165,18 +213,44 @@ export type SubmissionRefusal =
  * The checks every submission starts with: a stored submission answers a replay (same digest) or
  * refuses a different answer (audited); otherwise the claim token must hold a live lease.
  */
-export function beginSubmission(tx: Tx, taskId: string, claimToken: string, output: string): { task: TaskRow; digest: string; replay?: unknown; refusal?: SubmissionRefusal } {
+export function beginSubmission(
+  tx: Tx,
+  taskId: string,
+  claimToken: string,
+  output: string,
+): { task: TaskRow; digest: string; replay?: unknown; refusal?: SubmissionRefusal } {
   const task = readTask(tx, taskId);
   if (!task) throw new CmError('not_found', `No memory task ${taskId}.`);
   const digest = sha256Hex(output);
-  const stored = prepared(tx.db, 'SELECT response_digest AS digest, outcome_json AS outcome FROM submissions WHERE task_id = ?').get(taskId) as { digest: string; outcome: string } | undefined;
+  const stored = prepared(
+    tx.db,
+    'SELECT response_digest AS digest, outcome_json AS outcome FROM submissions WHERE task_id = ?',
+  ).get(taskId) as { digest: string; outcome: string } | undefined;
   if (stored) {
-    if (stored.digest === digest) return { task, digest, replay: { ...(JSON.parse(stored.outcome) as object), replayed: true } };
-    prepared(tx.db, 'INSERT INTO submission_conflicts (task_id, response_digest, reason, received_at_ms) VALUES (?, ?, ?, ?)').run(taskId, digest, 'different answer after an accepted one', tx.nowMs);
-    return { task, digest, refusal: { outcome: 'conflict', reason: `task ${taskId} already has an accepted submission with another digest; this one was recorded and refused` } };
+    if (stored.digest === digest)
+      return { task, digest, replay: { ...(JSON.parse(stored.outcome) as object), replayed: true } };
+    prepared(
+      tx.db,
+      'INSERT INTO submission_conflicts (task_id, response_digest, reason, received_at_ms) VALUES (?, ?, ?, ?)',
+    ).run(taskId, digest, 'different answer after an accepted one', tx.nowMs);
+    return {
+      task,
+      digest,
+      refusal: {
+        outcome: 'conflict',
+        reason: `task ${taskId} already has an accepted submission with another digest; this one was recorded and refused`,
+      },
+    };
   }
   if (task.status !== 'claimed' || task.claim_token !== claimToken || (task.lease_expires_at_ms ?? 0) < tx.nowMs) {
-    return { task, digest, refusal: { outcome: 'lease_lost', reason: `the lease on task ${taskId} was lost (it is ${task.status}${task.claim_token !== claimToken ? ', claimed by another holder' : ''}); the submission was refused` } };
+    return {
+      task,
+      digest,
+      refusal: {
+        outcome: 'lease_lost',
+        reason: `the lease on task ${taskId} was lost (it is ${task.status}${task.claim_token !== claimToken ? ', claimed by another holder' : ''}); the submission was refused`,
+      },
+    };
   }
   return { task, digest };
 }
@@ -184,18 +258,22 @@ export function beginSubmission(tx: Tx, taskId: string, claimToken: string, outp
 /** A failed attempt: counted, the lease released, the task claimable again (until the budget is spent). */
 export function failAttempt(tx: Tx, task: TaskRow, reason: string): SubmissionRefusal {
   const attempts = task.attempts + 1;
-  prepared(tx.db, "UPDATE tasks SET status = 'pending', attempts = ?, last_error = ?, lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE task_id = ?").run(
-    attempts,
-    reason.slice(0, 1000),
-    task.task_id,
-  );
+  prepared(
+    tx.db,
+    "UPDATE tasks SET status = 'pending', attempts = ?, last_error = ?, lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE task_id = ?",
+  ).run(attempts, reason.slice(0, 1000), task.task_id);
   return { outcome: 'rejected', reason, attempts };
 }
 
 /** The accepted submission: stored with its outcome, the task submitted for good. */
 export function acceptSubmission(tx: Tx, task: TaskRow, digest: string, outcome: object): void {
-  prepared(tx.db, 'INSERT INTO submissions (task_id, response_digest, outcome_json, received_at_ms) VALUES (?, ?, ?, ?)').run(task.task_id, digest, JSON.stringify(outcome), tx.nowMs);
-  prepared(tx.db, "UPDATE tasks SET status = 'submitted', lease_expires_at_ms = NULL WHERE task_id = ?").run(task.task_id);
+  prepared(
+    tx.db,
+    'INSERT INTO submissions (task_id, response_digest, outcome_json, received_at_ms) VALUES (?, ?, ?, ?)',
+  ).run(task.task_id, digest, JSON.stringify(outcome), tx.nowMs);
+  prepared(tx.db, "UPDATE tasks SET status = 'submitted', lease_expires_at_ms = NULL WHERE task_id = ?").run(
+    task.task_id,
+  );
 }
 
 const abandonInput = z.object({ taskId: z.string(), claimToken: z.string(), reason: z.string().max(1000) }).strict();
@@ -210,7 +288,10 @@ export const taskCommands = {
       const task = readTask(tx, input.taskId);
       if (!task) throw new CmError('not_found', `No memory task ${input.taskId}.`);
       if (task.status !== 'claimed' || task.claim_token !== input.claimToken) return { outcome: 'lease_lost' as const };
-      return { outcome: 'abandoned' as const, attempts: failAttempt(tx, task, input.reason).outcome === 'rejected' ? task.attempts + 1 : task.attempts };
+      return {
+        outcome: 'abandoned' as const,
+        attempts: failAttempt(tx, task, input.reason).outcome === 'rejected' ? task.attempts + 1 : task.attempts,
+      };
     },
   }),
   /** An explicit retry of a task that spent its attempt budget. */
@@ -219,7 +300,11 @@ export const taskCommands = {
     run: (tx, _context, input) => {
       const task = readTask(tx, input.taskId);
       if (!task) throw new CmError('not_found', `No memory task ${input.taskId}.`);
-      if (task.status !== 'pending') throw new CmError('operation_conflict', `Task ${input.taskId} is ${task.status}; only a pending task waits for a retry.`);
+      if (task.status !== 'pending')
+        throw new CmError(
+          'operation_conflict',
+          `Task ${input.taskId} is ${task.status}; only a pending task waits for a retry.`,
+        );
       prepared(tx.db, 'UPDATE tasks SET attempts = 0 WHERE task_id = ?').run(input.taskId);
       return { taskId: input.taskId, attempts: 0 };
     },
@@ -240,9 +325,16 @@ export const taskCommands = {
     },
   }),
   memoryFinishRun: memoryCommand({
-    schema: z.object({ runId: z.string(), state: z.enum(['done', 'failed']), summary: z.record(z.string(), z.unknown()) }).strict(),
+    schema: z
+      .object({ runId: z.string(), state: z.enum(['done', 'failed']), summary: z.record(z.string(), z.unknown()) })
+      .strict(),
     run: (tx, _context, input) => {
-      prepared(tx.db, 'UPDATE runs SET state = ?, summary_json = ?, finished_at_ms = ? WHERE run_id = ?').run(input.state, JSON.stringify(input.summary), tx.nowMs, input.runId);
+      prepared(tx.db, 'UPDATE runs SET state = ?, summary_json = ?, finished_at_ms = ? WHERE run_id = ?').run(
+        input.state,
+        JSON.stringify(input.summary),
+        tx.nowMs,
+        input.runId,
+      );
       return { runId: input.runId };
     },
   }),

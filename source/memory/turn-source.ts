@@ -85,25 +85,43 @@ export function selectTurns(core: Db, selection: Selection, inScope: (cwd: strin
   }
   if (selection.query !== undefined) {
     // Session search narrows to the turns whose user text matches; a turn is kept whole.
-    const hits = searchSessions(core, { query: selection.query, sinceMs: selection.sinceMs, untilMs: selection.untilMs, client: selection.client, limit: 10_000 });
+    const hits = searchSessions(core, {
+      query: selection.query,
+      sinceMs: selection.sinceMs,
+      untilMs: selection.untilMs,
+      client: selection.client,
+      limit: 10_000,
+    });
     const turns = new Set(hits.map((hit) => `${hit.sessionKey}\0${hit.turnKey}`));
     rows = rows.filter((row) => turns.has(`${row.sessionKey}\0${row.turnKey}`));
   }
   if (rows.length > SELECTION_MAX_TURNS) {
-    throw new CmError('limit_exceeded', `The selection matches ${rows.length} turns, over the ${SELECTION_MAX_TURNS}-turn maximum of one extraction; nothing was planned. Narrow it with a shorter --since/--until window, --client, --session or --query.`);
+    throw new CmError(
+      'limit_exceeded',
+      `The selection matches ${rows.length} turns, over the ${SELECTION_MAX_TURNS}-turn maximum of one extraction; nothing was planned. Narrow it with a shorter --since/--until window, --client, --session or --query.`,
+    );
   }
-  return rows.map((row) => ({ ...row, messages: row.ref.startsWith('c:') ? capturedMessages(core, Number(row.ref.slice(2))) : agentMessages(core, Number(row.ref.slice(2))) }));
+  return rows.map((row) => ({
+    ...row,
+    messages: row.ref.startsWith('c:')
+      ? capturedMessages(core, Number(row.ref.slice(2)))
+      : agentMessages(core, Number(row.ref.slice(2))),
+  }));
 }
 
 function capturedMessages(core: Db, turnId: number): SourceMessage[] {
   return core
-    .prepare('SELECT message_key AS key, role, classification, kind, coalesce(body, \'\') AS body, digest FROM capture_messages WHERE turn_id = ? ORDER BY position')
+    .prepare(
+      "SELECT message_key AS key, role, classification, kind, coalesce(body, '') AS body, digest FROM capture_messages WHERE turn_id = ? ORDER BY position",
+    )
     .all(turnId) as SourceMessage[];
 }
 
 /** A driven agent's turn: its user row, then every row of the same generation up to the next user row. */
 function agentMessages(core: Db, sequence: number): SourceMessage[] {
-  const user = core.prepare('SELECT generation_id AS generation FROM timeline WHERE sequence = ?').get(sequence) as { generation: string };
+  const user = core.prepare('SELECT generation_id AS generation FROM timeline WHERE sequence = ?').get(sequence) as {
+    generation: string;
+  };
   const rows = core
     .prepare(
       `SELECT message_id AS key, role, payload, sequence FROM timeline
@@ -111,11 +129,23 @@ function agentMessages(core: Db, sequence: number): SourceMessage[] {
          AND sequence < coalesce((SELECT min(sequence) FROM timeline WHERE generation_id = ? AND role = 'user' AND sequence > ?), 9007199254740991)
        ORDER BY sequence LIMIT 200`,
     )
-    .all(user.generation, sequence, user.generation, sequence) as Array<{ key: string; role: string; payload: string; sequence: number }>;
+    .all(user.generation, sequence, user.generation, sequence) as Array<{
+    key: string;
+    role: string;
+    payload: string;
+    sequence: number;
+  }>;
   return rows.map((row) => {
     const body = payloadText(row.payload);
     const isUser = row.role === 'user' && row.sequence === sequence;
-    return { key: row.key, role: row.role === 'toolResult' ? 'tool' : row.role, classification: isUser ? 'evidence' : 'context', kind: isUser ? 'prompt' : row.role === 'toolResult' ? 'tool_result' : 'answer', body, digest: row.key };
+    return {
+      key: row.key,
+      role: row.role === 'toolResult' ? 'tool' : row.role,
+      classification: isUser ? 'evidence' : 'context',
+      kind: isUser ? 'prompt' : row.role === 'toolResult' ? 'tool_result' : 'answer',
+      body,
+      digest: row.key,
+    };
   });
 }
 
@@ -124,7 +154,12 @@ function payloadText(payload: string): string {
     const content = (JSON.parse(payload) as { content?: unknown }).content;
     if (typeof content === 'string') return content;
     if (!Array.isArray(content)) return '';
-    return content.map((block: { type?: string; text?: unknown }) => (typeof block?.text === 'string' ? block.text : block?.type === 'toolCall' ? JSON.stringify(block) : '')).filter(Boolean).join('\n');
+    return content
+      .map((block: { type?: string; text?: unknown }) =>
+        typeof block?.text === 'string' ? block.text : block?.type === 'toolCall' ? JSON.stringify(block) : '',
+      )
+      .filter(Boolean)
+      .join('\n');
   } catch {
     return '';
   }

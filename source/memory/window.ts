@@ -10,7 +10,10 @@ export function parseUtc(text: string, flag: string): number {
   const ms = match ? Date.parse(match[4] === undefined ? `${text}T00:00:00Z` : text) : NaN;
   // Date.parse accepts 2026-02-31; the round trip does not.
   if (!match || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text.slice(0, 10)) {
-    throw new CmError('usage', `${flag} must be a UTC date or instant such as 2026-08-01 or 2026-08-01T09:30:00Z, not ${JSON.stringify(text)}.`);
+    throw new CmError(
+      'usage',
+      `${flag} must be a UTC date or instant such as 2026-08-01 or 2026-08-01T09:30:00Z, not ${JSON.stringify(text)}.`,
+    );
   }
   return ms;
 }
@@ -27,8 +30,16 @@ export interface Window {
 
 /** A non-empty window of at most WINDOW_MAX_DAYS; `until` is exclusive. */
 export function checkWindow(sinceMs: number, untilMs: number): Window {
-  if (untilMs <= sinceMs) throw new CmError('usage', `The window is empty or reversed (--since ${utcText(sinceMs)} is not before --until ${utcText(untilMs)}). Give --since before --until.`);
+  if (untilMs <= sinceMs)
+    throw new CmError(
+      'usage',
+      `The window is empty or reversed (--since ${utcText(sinceMs)} is not before --until ${utcText(untilMs)}). Give --since before --until.`,
+    );
   const days = (untilMs - sinceMs) / 86_400_000;
-  if (days > WINDOW_MAX_DAYS) throw new CmError('usage', `The window covers ${days.toFixed(1)} days, over the ${WINDOW_MAX_DAYS}-day maximum; split it into shorter windows.`);
+  if (days > WINDOW_MAX_DAYS)
+    throw new CmError(
+      'usage',
+      `The window covers ${days.toFixed(1)} days, over the ${WINDOW_MAX_DAYS}-day maximum; split it into shorter windows.`,
+    );
   return { sinceMs, untilMs };
 }

@@ -12,7 +12,14 @@ import { commandFor } from './keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from './keyboard/keyboard-router.js';
 import { Header } from './shell/header.js';
 import { HelpLine } from './shell/help-line.js';
-import { ShellProviders, useShellActions, useShellState, type QuitReason, type ShellActions, type ShellEnvironment } from './shell/shell-context.js';
+import {
+  ShellProviders,
+  useShellActions,
+  useShellState,
+  type QuitReason,
+  type ShellActions,
+  type ShellEnvironment,
+} from './shell/shell-context.js';
 import { initialShellState, shellReducer, type ScreenName } from './shell/shell-state.js';
 import { useHeaderStatus } from './shell/use-header-status.js';
 import { useTerminalSize } from './terminal-size.js';
@@ -35,7 +42,13 @@ export function App({ onQuit, theme, ...environment }: AppProps) {
   );
 }
 
-function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit: ((how: QuitReason) => void) | undefined }) {
+function Shell({
+  environment,
+  onQuit,
+}: {
+  environment: ShellEnvironment;
+  onQuit: ((how: QuitReason) => void) | undefined;
+}) {
   const [state, dispatch] = useReducer(shellReducer, initialShellState);
   const { exit } = useApp();
   const actions = useMemo<ShellActions>(
@@ -60,7 +73,17 @@ function Shell({ environment, onQuit }: { environment: ShellEnvironment; onQuit:
   );
 }
 
-const SHELL_COMMANDS = ['quit', 'showDashboard', 'showHistory', 'showAgents', 'showStatus', 'showIntegrations', 'showSessions', 'nextScreen', 'previousScreen'] as const;
+const SHELL_COMMANDS = [
+  'quit',
+  'showDashboard',
+  'showHistory',
+  'showAgents',
+  'showStatus',
+  'showIntegrations',
+  'showSessions',
+  'nextScreen',
+  'previousScreen',
+] as const;
 
 const SCREEN_FOR = {
   showDashboard: 'dashboard',

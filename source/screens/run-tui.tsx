@@ -49,7 +49,10 @@ export async function runTui(options: RunTuiOptions): Promise<QuitReason> {
   process.on('SIGHUP', stopOnSignal);
   try {
     // Ctrl+C goes through the keyboard router like every key (exitOnCtrlC would bypass it).
-    instance = render(<App app={options.app} home={options.home} connection={options.connection} onQuit={(reason) => (how = reason)} />, { exitOnCtrlC: false });
+    instance = render(
+      <App app={options.app} home={options.home} connection={options.connection} onQuit={(reason) => (how = reason)} />,
+      { exitOnCtrlC: false },
+    );
     if (failure) instance.unmount();
     await instance.waitUntilExit();
     if (failure) throw failure.error;

@@ -3,7 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
 import { CmError } from '../errors.js';
-import { parseRecoveryId, recoveryIdText, type CaptureClient, type CaptureSessionState, type CaptureSessionView, type CaptureStatus, type CaptureStatusRequest, type RecoveryItemView } from '../protocol.js';
+import {
+  parseRecoveryId,
+  recoveryIdText,
+  type CaptureClient,
+  type CaptureSessionState,
+  type CaptureSessionView,
+  type CaptureStatus,
+  type CaptureStatusRequest,
+  type RecoveryItemView,
+} from '../protocol.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
@@ -69,7 +78,13 @@ export function readWatch(db: Db, watchId: number): WatchRow | undefined {
  * Pending envelopes of one activation in order after `afterId`, at most `maxEnvelopes` and about
  * `maxBytes` of tails (always at least one). The tails themselves are read with `readTailChunks`.
  */
-export function readPendingEnvelopes(db: Db, activationId: number, maxEnvelopes: number, maxBytes: number, afterId = 0): EnvelopeRow[] {
+export function readPendingEnvelopes(
+  db: Db,
+  activationId: number,
+  maxEnvelopes: number,
+  maxBytes: number,
+  afterId = 0,
+): EnvelopeRow[] {
   const rows = db
     .prepare(
       `SELECT id, event, watch_id AS watchId, tail_state AS tailState, tail_from AS tailFrom, tail_to AS tailTo
@@ -79,7 +94,8 @@ export function readPendingEnvelopes(db: Db, activationId: number, maxEnvelopes:
   const picked: EnvelopeRow[] = [];
   let bytes = 0;
   for (const row of rows) {
-    const size = row.tailState === 'captured' && row.tailFrom !== null && row.tailTo !== null ? row.tailTo - row.tailFrom : 0;
+    const size =
+      row.tailState === 'captured' && row.tailFrom !== null && row.tailTo !== null ? row.tailTo - row.tailFrom : 0;
     if (picked.length > 0 && bytes + size > maxBytes) break;
     bytes += size;
     picked.push(row);
@@ -89,11 +105,17 @@ export function readPendingEnvelopes(db: Db, activationId: number, maxEnvelopes:
 
 /** The bytes an envelope kept, in order, one bounded row at a time. */
 export function readTailChunks(db: Db, inboxId: number): IterableIterator<Buffer> {
-  return db.prepare('SELECT bytes FROM inbox_tails WHERE inbox_id = ? ORDER BY seq').pluck().iterate(inboxId) as IterableIterator<Buffer>;
+  return db
+    .prepare('SELECT bytes FROM inbox_tails WHERE inbox_id = ? ORDER BY seq')
+    .pluck()
+    .iterate(inboxId) as IterableIterator<Buffer>;
 }
 
 export function firstPendingEnvelope(db: Db, activationId: number): number | undefined {
-  return db.prepare("SELECT min(id) FROM inbox WHERE activation_id = ? AND state = 'pending'").pluck().get(activationId) as number | undefined;
+  return db
+    .prepare("SELECT min(id) FROM inbox WHERE activation_id = ? AND state = 'pending'")
+    .pluck()
+    .get(activationId) as number | undefined;
 }
 
 /**
@@ -101,9 +123,19 @@ export function firstPendingEnvelope(db: Db, activationId: number): number | und
  * one). Run by the writer inside a drain step: candidates it delivered earlier in the step are no
  * longer pending, so identical prompts match their candidates in order.
  */
-export function findCandidate(db: Db, client: string, hostSessionId: string, digest: string, turnRef: string | null): number | undefined {
+export function findCandidate(
+  db: Db,
+  client: string,
+  hostSessionId: string,
+  digest: string,
+  turnRef: string | null,
+): number | undefined {
   const statements = candidateStatements(db);
-  return (turnRef !== null ? statements.byTurn.get(client, hostSessionId, turnRef, digest) : statements.oldest.get(client, hostSessionId, digest)) as number | undefined;
+  return (
+    turnRef !== null
+      ? statements.byTurn.get(client, hostSessionId, turnRef, digest)
+      : statements.oldest.get(client, hostSessionId, digest)
+  ) as number | undefined;
 }
 
 type Statement = Database.Statement<unknown[]>;
@@ -143,7 +175,9 @@ export interface RecoveryRow {
 
 export function readRecoveryItem(db: Db, recoveryId: number): RecoveryRow | undefined {
   return db
-    .prepare('SELECT recovery_id AS recoveryId, activation_id AS activationId, inbox_id AS inboxId, state FROM recovery_items WHERE recovery_id = ?')
+    .prepare(
+      'SELECT recovery_id AS recoveryId, activation_id AS activationId, inbox_id AS inboxId, state FROM recovery_items WHERE recovery_id = ?',
+    )
     .get(recoveryId) as RecoveryRow | undefined;
 }
 
@@ -195,7 +229,12 @@ function sessionState(row: SessionRow): CaptureSessionState {
 }
 
 /** One keyset page of sessions, newest first, older than activation `before` (0: the newest page). */
-export function readSessions(db: Db, before = 0, limit = STATUS_SESSIONS_MAX, client: string | null = null): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
+export function readSessions(
+  db: Db,
+  before = 0,
+  limit = STATUS_SESSIONS_MAX,
+  client: string | null = null,
+): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
   const rows = db
     .prepare(
       `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.cwd, a.started_at_ms AS startedAtMs,
@@ -211,7 +250,10 @@ export function readSessions(db: Db, before = 0, limit = STATUS_SESSIONS_MAX, cl
        ORDER BY a.activation_id DESC LIMIT ?`,
     )
     .all(before, before, client, client, limit + 1) as SessionRow[];
-  const total = db.prepare('SELECT count(*) FROM capture_activations WHERE ? IS NULL OR client = ?').pluck().get(client, client) as number;
+  const total = db
+    .prepare('SELECT count(*) FROM capture_activations WHERE ? IS NULL OR client = ?')
+    .pluck()
+    .get(client, client) as number;
   const page = rows.slice(0, limit);
   return {
     total,
@@ -223,7 +265,13 @@ export function readSessions(db: Db, before = 0, limit = STATUS_SESSIONS_MAX, cl
       state: sessionState(row),
       cwd: row.cwd,
       startedAt: new Date(row.startedAtMs).toISOString(),
-      turns: { settled: row.settled, failed: row.failed, interrupted: row.interrupted, buffered: row.activationState === 'active' || row.inbox > 0 ? row.buffered : 0, incomplete: row.incomplete },
+      turns: {
+        settled: row.settled,
+        failed: row.failed,
+        interrupted: row.interrupted,
+        buffered: row.activationState === 'active' || row.inbox > 0 ? row.buffered : 0,
+        incomplete: row.incomplete,
+      },
       inbox: row.inbox,
       bodyBytes: row.bodyBytes,
     })),
@@ -238,7 +286,16 @@ export function readRecoveryPage(db: Db, after: number, size = RECOVERY_PAGE_SIZ
        FROM recovery_items r JOIN capture_activations a ON a.activation_id = r.activation_id
        WHERE r.state = 'open' AND r.recovery_id > ? ORDER BY r.recovery_id LIMIT ?`,
     )
-    .all(after, size + 1) as Array<{ recoveryId: number; code: string; detail: string; inboxId: number; attempts: number; createdAtMs: number; client: CaptureClient; sessionKey: string }>;
+    .all(after, size + 1) as Array<{
+    recoveryId: number;
+    code: string;
+    detail: string;
+    inboxId: number;
+    attempts: number;
+    createdAtMs: number;
+    client: CaptureClient;
+    sessionKey: string;
+  }>;
   const total = db.prepare("SELECT count(*) FROM recovery_items WHERE state = 'open'").pluck().get() as number;
   const page = rows.slice(0, size);
   const items: RecoveryItemView[] = page.map((row) => ({
@@ -277,15 +334,25 @@ function readHookErrors(path: string): CaptureStatus['host']['lastHookError'] & 
 function recoveryCursor(text: string | undefined): number {
   if (text === undefined) return 0;
   const after = parseRecoveryId(text);
-  if (after === undefined) throw new CmError('invalid_cursor', `"${text}" is not a recovery ID (rec-<n>); use the nextRecoveryId that status printed.`);
+  if (after === undefined)
+    throw new CmError(
+      'invalid_cursor',
+      `"${text}" is not a recovery ID (rec-<n>); use the nextRecoveryId that status printed.`,
+    );
   return after;
 }
 
 /** The activation a sessions page starts before: 0 for the first page, else the one `key` names. */
 export function sessionCursor(db: Db, key: string | undefined): number {
   if (key === undefined) return 0;
-  const id = db.prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?').pluck().get(key) as number | undefined;
-  if (id === undefined) throw new CmError('invalid_cursor', `"${key}" is not a session key of this store; use the nextSessionKey that status printed.`);
+  const id = db.prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?').pluck().get(key) as
+    | number
+    | undefined;
+  if (id === undefined)
+    throw new CmError(
+      'invalid_cursor',
+      `"${key}" is not a session key of this store; use the nextSessionKey that status printed.`,
+    );
   return id;
 }
 

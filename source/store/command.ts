@@ -33,7 +33,9 @@ export type AnyCommand = { database?: 'memory'; schema: z.ZodType; run(tx: Tx, c
 /** Keeps each definition's input and result types (a plain object literal would widen them). */
 export const command = <Schema extends z.ZodType, Result>(definition: CommandDefinition<Schema, Result>) => definition;
 
-export const memoryCommand = <Schema extends z.ZodType, Result>(definition: Omit<MemoryCommandDefinition<Schema, Result>, 'database'>): MemoryCommandDefinition<Schema, Result> => ({
+export const memoryCommand = <Schema extends z.ZodType, Result>(
+  definition: Omit<MemoryCommandDefinition<Schema, Result>, 'database'>,
+): MemoryCommandDefinition<Schema, Result> => ({
   database: 'memory',
   ...definition,
 });

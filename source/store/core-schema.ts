@@ -80,7 +80,10 @@ export const coreSchema: Schema = {
           state TEXT NOT NULL DEFAULT 'pending'
         ) STRICT;
       `);
-      db.prepare("INSERT INTO meta (key, value) VALUES ('store_id', ?), ('created_at', ?)").run(randomUUID(), new Date().toISOString());
+      db.prepare("INSERT INTO meta (key, value) VALUES ('store_id', ?), ('created_at', ?)").run(
+        randomUUID(),
+        new Date().toISOString(),
+      );
     },
     // v2: driven agents — agents, generations, prompt lifecycle, raw pi record identity.
     migrateToAgents,

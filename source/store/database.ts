@@ -40,16 +40,28 @@ export function databaseError(path: string, error: unknown): CmError {
   const code = (error as { code?: string })?.code ?? '';
   const name = basename(path);
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
-    return new CmError('store_corrupt', `${name} at ${path} is damaged or not a common-memory database (${code}). Nothing was written. Move it aside and restore it from a backup; common-memory never overwrites it.`);
+    return new CmError(
+      'store_corrupt',
+      `${name} at ${path} is damaged or not a common-memory database (${code}). Nothing was written. Move it aside and restore it from a backup; common-memory never overwrites it.`,
+    );
   }
   if (code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
-    return new CmError('store_unavailable', `Cannot open ${path} (${code}). Check that the data home and its files belong to you and are writable.`);
+    return new CmError(
+      'store_unavailable',
+      `Cannot open ${path} (${code}). Check that the data home and its files belong to you and are writable.`,
+    );
   }
   if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
-    return new CmError('storage_failed', `Writing ${path} failed (${code}). Check free disk space and the disk's health; nothing was committed.`);
+    return new CmError(
+      'storage_failed',
+      `Writing ${path} failed (${code}). Check free disk space and the disk's health; nothing was committed.`,
+    );
   }
   if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY')) {
-    return new CmError('storage_failed', `${name} stayed locked by another process (${code}). Try again; if it persists, run "common-memory status" to see who holds it.`);
+    return new CmError(
+      'storage_failed',
+      `${name} stayed locked by another process (${code}). Try again; if it persists, run "common-memory status" to see who holds it.`,
+    );
   }
   if ((error as NodeJS.ErrnoException)?.code) return homeError(path, error);
   return new CmError('internal', `${name}: ${(error as Error)?.message ?? String(error)}`);

@@ -8,8 +8,13 @@ export interface Violation {
 }
 
 function checkStream(db: Db, stream: 'journal' | 'timeline', violations: Violation[]): void {
-  const head = (db.prepare('SELECT head FROM heads WHERE stream = ?').get(stream) as { head: number } | undefined)?.head;
-  const stats = db.prepare(`SELECT count(*) AS count, coalesce(max(sequence), 0) AS max, coalesce(min(sequence), 1) AS min FROM ${stream}`).get() as {
+  const head = (db.prepare('SELECT head FROM heads WHERE stream = ?').get(stream) as { head: number } | undefined)
+    ?.head;
+  const stats = db
+    .prepare(
+      `SELECT count(*) AS count, coalesce(max(sequence), 0) AS max, coalesce(min(sequence), 1) AS min FROM ${stream}`,
+    )
+    .get() as {
     count: number;
     max: number;
     min: number;
@@ -19,7 +24,10 @@ function checkStream(db: Db, stream: 'journal' | 'timeline', violations: Violati
     return;
   }
   if (head !== stats.max || head !== stats.count) {
-    violations.push({ check: `${stream}.head`, detail: `head ${head}, max sequence ${stats.max}, rows ${stats.count}: all three must be equal` });
+    violations.push({
+      check: `${stream}.head`,
+      detail: `head ${head}, max sequence ${stats.max}, rows ${stats.count}: all three must be equal`,
+    });
   }
   if (stats.count > 0 && stats.min !== 1) {
     violations.push({ check: `${stream}.contiguous`, detail: `the first sequence is ${stats.min}, not 1` });
@@ -47,7 +55,10 @@ function check(db: Db): Violation[] {
     )
     .all() as { messageId: string; source: number; linked: string | null }[];
   for (const row of badSources) {
-    violations.push({ check: 'timeline.source', detail: `message ${row.messageId} names journal ${row.source}, which ${row.linked === undefined ? 'is missing' : `links to ${row.linked ?? 'nothing'}`}` });
+    violations.push({
+      check: 'timeline.source',
+      detail: `message ${row.messageId} names journal ${row.source}, which ${row.linked === undefined ? 'is missing' : `links to ${row.linked ?? 'nothing'}`}`,
+    });
   }
 
   const dangling = db
@@ -57,7 +68,11 @@ function check(db: Db): Violation[] {
        WHERE j.canonical_message_id IS NOT NULL AND t.message_id IS NULL LIMIT 50`,
     )
     .all() as { sequence: number; messageId: string }[];
-  for (const row of dangling) violations.push({ check: 'journal.canonical', detail: `journal ${row.sequence} links to missing message ${row.messageId}` });
+  for (const row of dangling)
+    violations.push({
+      check: 'journal.canonical',
+      detail: `journal ${row.sequence} links to missing message ${row.messageId}`,
+    });
 
   const orphanOps = db
     .prepare(
@@ -65,7 +80,11 @@ function check(db: Db): Violation[] {
        LEFT JOIN journal j ON j.sequence = o.journal_sequence WHERE j.sequence IS NULL OR j.operation_id IS NOT o.operation_id LIMIT 50`,
     )
     .all() as { id: string; seq: number }[];
-  for (const row of orphanOps) violations.push({ check: 'operation.intent', detail: `operation ${row.id} names journal ${row.seq}, which is missing or belongs to another operation` });
+  for (const row of orphanOps)
+    violations.push({
+      check: 'operation.intent',
+      detail: `operation ${row.id} names journal ${row.seq}, which is missing or belongs to another operation`,
+    });
 
   const timelineOps = db
     .prepare(
@@ -73,7 +92,8 @@ function check(db: Db): Violation[] {
        LEFT JOIN operations o ON o.operation_id = t.operation_id WHERE t.operation_id IS NOT NULL AND o.operation_id IS NULL LIMIT 50`,
     )
     .all() as { id: string; op: string }[];
-  for (const row of timelineOps) violations.push({ check: 'timeline.operation', detail: `message ${row.id} names missing operation ${row.op}` });
+  for (const row of timelineOps)
+    violations.push({ check: 'timeline.operation', detail: `message ${row.id} names missing operation ${row.op}` });
 
   // Notes' states are checked with every other kind's in checkAgents (8).
   checkAgents(db, violations);
@@ -90,9 +110,15 @@ const quoted = (values: readonly string[]) => `(${values.map((v) => `'${v}'`).jo
 function checkAgents(db: Db, violations: Violation[]): void {
   // (5) At most one prompt in flight per agent, and the agent's busy pointer names it.
   const crowded = db
-    .prepare(`SELECT agent_id AS agent, count(*) AS n FROM operations WHERE kind = 'prompt' AND state IN ${PENDING_PROMPT} GROUP BY agent_id HAVING n > 1 LIMIT 50`)
+    .prepare(
+      `SELECT agent_id AS agent, count(*) AS n FROM operations WHERE kind = 'prompt' AND state IN ${PENDING_PROMPT} GROUP BY agent_id HAVING n > 1 LIMIT 50`,
+    )
     .all() as { agent: string; n: number }[];
-  for (const row of crowded) violations.push({ check: 'agent.one_prompt', detail: `agent ${row.agent} has ${row.n} prompts in flight; at most one is allowed` });
+  for (const row of crowded)
+    violations.push({
+      check: 'agent.one_prompt',
+      detail: `agent ${row.agent} has ${row.n} prompts in flight; at most one is allowed`,
+    });
   const badActive = db
     .prepare(
       `SELECT a.agent_id AS agent, a.active_operation_id AS op, o.state AS state FROM agents a
@@ -100,7 +126,11 @@ function checkAgents(db: Db, violations: Violation[]): void {
        WHERE a.active_operation_id IS NOT NULL AND (o.operation_id IS NULL OR o.kind <> 'prompt' OR o.agent_id IS NOT a.agent_id OR o.state NOT IN ${PENDING_PROMPT}) LIMIT 50`,
     )
     .all() as { agent: string; op: string; state: string | null }[];
-  for (const row of badActive) violations.push({ check: 'agent.active', detail: `agent ${row.agent} is busy with ${row.op}, which is ${row.state ?? 'missing'}, not a prompt of it in flight` });
+  for (const row of badActive)
+    violations.push({
+      check: 'agent.active',
+      detail: `agent ${row.agent} is busy with ${row.op}, which is ${row.state ?? 'missing'}, not a prompt of it in flight`,
+    });
 
   // (6) Each generation's stdout/stderr head is the largest stored wire ordinal, with 1…head all present.
   const heads = db
@@ -115,7 +145,10 @@ function checkAgents(db: Db, violations: Violation[]): void {
   for (const row of heads) {
     // Ordinals are unique per (generation, stream), so rows = max with min 1 means no holes.
     if (row.head !== row.max || row.rows !== row.max || row.min !== 1) {
-      violations.push({ check: 'generation.ordinals', detail: `generation ${row.generation} ${row.stream}: head ${row.head}, max stored ordinal ${row.max}, ${row.rows} records from ${row.min}; they must be 1…head without holes` });
+      violations.push({
+        check: 'generation.ordinals',
+        detail: `generation ${row.generation} ${row.stream}: head ${row.head}, max stored ordinal ${row.max}, ${row.rows} records from ${row.min}; they must be 1…head without holes`,
+      });
     }
   }
   const strays = db
@@ -124,7 +157,11 @@ function checkAgents(db: Db, violations: Violation[]): void {
        WHERE j.wire_ordinal IS NOT NULL AND (g.generation_id IS NULL OR j.wire_stream IS NULL) LIMIT 50`,
     )
     .all() as { sequence: number }[];
-  for (const row of strays) violations.push({ check: 'generation.ordinals', detail: `journal ${row.sequence} has a wire ordinal but no generation or stream` });
+  for (const row of strays)
+    violations.push({
+      check: 'generation.ordinals',
+      detail: `journal ${row.sequence} has a wire ordinal but no generation or stream`,
+    });
 
   // (7) Timeline rows name an existing agent, generation and operation; a prompt's user message exists and is a user row.
   const refs = db
@@ -133,9 +170,21 @@ function checkAgents(db: Db, violations: Violation[]): void {
        LEFT JOIN agents a ON a.agent_id = t.agent_id LEFT JOIN generations g ON g.generation_id = t.generation_id
        WHERE (t.agent_id IS NOT NULL AND a.agent_id IS NULL) OR (t.generation_id IS NOT NULL AND (g.generation_id IS NULL OR g.agent_id IS NOT t.agent_id)) LIMIT 50`,
     )
-    .all() as { id: string; agent: string | null; generation: string | null; a: string | null; g: string | null; gAgent: string | null }[];
+    .all() as {
+    id: string;
+    agent: string | null;
+    generation: string | null;
+    a: string | null;
+    g: string | null;
+    gAgent: string | null;
+  }[];
   for (const row of refs) {
-    const what = row.agent !== null && row.a === null ? `missing agent ${row.agent}` : row.g === null ? `missing generation ${row.generation}` : `generation ${row.generation} of another agent (${row.gAgent})`;
+    const what =
+      row.agent !== null && row.a === null
+        ? `missing agent ${row.agent}`
+        : row.g === null
+          ? `missing generation ${row.generation}`
+          : `generation ${row.generation} of another agent (${row.gAgent})`;
     violations.push({ check: 'timeline.agent', detail: `message ${row.id} names ${what}` });
   }
   const users = db
@@ -146,7 +195,14 @@ function checkAgents(db: Db, violations: Violation[]): void {
     )
     .all() as { id: string; message: string | null; role: string | null; owner: string | null }[];
   for (const row of users) {
-    const what = row.message === null ? 'no user message' : row.role === null ? `missing message ${row.message}` : row.role !== 'user' ? `message ${row.message} with role ${row.role}` : `message ${row.message} of operation ${row.owner}`;
+    const what =
+      row.message === null
+        ? 'no user message'
+        : row.role === null
+          ? `missing message ${row.message}`
+          : row.role !== 'user'
+            ? `message ${row.message} with role ${row.role}`
+            : `message ${row.message} of operation ${row.owner}`;
     violations.push({ check: 'operation.user_message', detail: `prompt ${row.id} names ${what}` });
   }
 
@@ -159,7 +215,11 @@ function checkAgents(db: Db, violations: Violation[]): void {
        WHERE (kind = 'prompt' AND state NOT IN ${quoted(PROMPT_STATES)}) OR (kind <> 'prompt' AND state <> 'recorded') LIMIT 50`,
     )
     .all() as { id: string; kind: string; state: string }[];
-  for (const row of states) violations.push({ check: 'operation.state', detail: `${row.kind} ${row.id} is in state ${JSON.stringify(row.state)}, which its lifecycle does not have` });
+  for (const row of states)
+    violations.push({
+      check: 'operation.state',
+      detail: `${row.kind} ${row.id} is in state ${JSON.stringify(row.state)}, which its lifecycle does not have`,
+    });
   const verdicts = db
     .prepare(
       `SELECT o.operation_id AS id, o.state, o.outcome FROM operations o
@@ -172,9 +232,11 @@ function checkAgents(db: Db, violations: Violation[]): void {
     .all() as { id: string; state: string; outcome: string | null }[];
   for (const row of verdicts) {
     const what =
-      row.outcome === null ? 'settled without an outcome'
-      : row.state === 'interrupted' || row.state === 'abandoned' ? `${row.state} but claims the outcome ${row.outcome}`
-      : `claims the outcome ${row.outcome} without any assistant message in the timeline`;
+      row.outcome === null
+        ? 'settled without an outcome'
+        : row.state === 'interrupted' || row.state === 'abandoned'
+          ? `${row.state} but claims the outcome ${row.outcome}`
+          : `claims the outcome ${row.outcome} without any assistant message in the timeline`;
     violations.push({ check: 'operation.outcome', detail: `prompt ${row.id} is ${what}` });
   }
 }

@@ -2,7 +2,16 @@
 // connection, including read-only ones, and never derive the timeline from the journal.
 import { CmError } from '../errors.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../limits.js';
-import { isUuid, type JournalRow, type MessageView, type OperationView, type Page, type PageRequest, type Stream, type TimelineRow } from '../protocol.js';
+import {
+  isUuid,
+  type JournalRow,
+  type MessageView,
+  type OperationView,
+  type Page,
+  type PageRequest,
+  type Stream,
+  type TimelineRow,
+} from '../protocol.js';
 import { type Db, prepared } from './database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
 import { ID_PREFIX_MIN } from '../limits.js';
@@ -41,13 +50,22 @@ export function toTimelineRow(record: TimelineRecord): TimelineRow {
 export function validatePageRequest(db: Db, stream: Stream, request: PageRequest): { storeId: string; head: number } {
   const storeId = readStoreId(db);
   if (request.storeId !== undefined && request.storeId !== storeId) {
-    throw new CmError('cursor_other_store', `The cursor belongs to store ${request.storeId}, but this is store ${storeId}. Use a cursor from this store or start without one.`);
+    throw new CmError(
+      'cursor_other_store',
+      `The cursor belongs to store ${request.storeId}, but this is store ${storeId}. Use a cursor from this store or start without one.`,
+    );
   }
   if (!Number.isSafeInteger(request.after) || request.after < 0) {
-    throw new CmError('invalid_cursor', `"after" must be a whole number of 0 or more, not ${JSON.stringify(request.after)}.`);
+    throw new CmError(
+      'invalid_cursor',
+      `"after" must be a whole number of 0 or more, not ${JSON.stringify(request.after)}.`,
+    );
   }
   if (!Number.isSafeInteger(request.limit) || request.limit < PAGE_LIMIT_MIN || request.limit > PAGE_LIMIT_MAX) {
-    throw new CmError('invalid_input', `"limit" must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(request.limit)}.`);
+    throw new CmError(
+      'invalid_input',
+      `"limit" must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(request.limit)}.`,
+    );
   }
   if (request.agentId !== undefined && !isUuid(request.agentId)) {
     throw new CmError('invalid_input', `Agent filter ${JSON.stringify(request.agentId)} is not an agent ID (a UUID).`);
@@ -55,7 +73,10 @@ export function validatePageRequest(db: Db, stream: Stream, request: PageRequest
   const head = readHeads(db)[stream];
   if (request.after > head) {
     // Stream and store are checked on their own, so the position itself is what is wrong.
-    throw new CmError('cursor_beyond_head', `The ${stream} has ${head} rows; position ${request.after} is beyond its head. Start from a position from 0 to ${head}.`);
+    throw new CmError(
+      'cursor_beyond_head',
+      `The ${stream} has ${head} rows; position ${request.after} is beyond its head. Start from a position from 0 to ${head}.`,
+    );
   }
   return { storeId, head };
 }
@@ -70,8 +91,15 @@ function readPage<Record extends { sequence: number }, Row>(
   const { storeId, head } = validatePageRequest(db, stream, request);
   const records = (
     request.agentId
-      ? prepared(db, `SELECT * FROM ${table} WHERE agent_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`).all(request.agentId, request.after, request.limit)
-      : prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after, request.limit)
+      ? prepared(db, `SELECT * FROM ${table} WHERE agent_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`).all(
+          request.agentId,
+          request.after,
+          request.limit,
+        )
+      : prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(
+          request.after,
+          request.limit,
+        )
   ) as Record[];
   // The page holds the longest prefix whose encoding (escapes included) fits; never skips a row.
   const rows: Row[] = [];
@@ -98,13 +126,26 @@ export function readMessage(db: Db, typed: string): MessageView {
   const lower = typed.toLowerCase();
   const messageId = isUuid(lower) ? lower : resolveIdPrefix(db, 'timeline', 'message_id', lower, 'message');
   if (!isUuid(messageId)) {
-    throw new CmError('invalid_input', `${JSON.stringify(typed)} is not a message ID: give the whole UUID or its first ${ID_PREFIX_MIN} or more characters (no timeline message starts with it).`);
+    throw new CmError(
+      'invalid_input',
+      `${JSON.stringify(typed)} is not a message ID: give the whole UUID or its first ${ID_PREFIX_MIN} or more characters (no timeline message starts with it).`,
+    );
   }
-  const record = prepared(db, 'SELECT * FROM timeline WHERE message_id = ?').get(messageId) as TimelineRecord | undefined;
+  const record = prepared(db, 'SELECT * FROM timeline WHERE message_id = ?').get(messageId) as
+    | TimelineRecord
+    | undefined;
   if (!record) throw new CmError('not_found', `No timeline message ${messageId} in this store.`);
-  const source = prepared(db, 'SELECT * FROM journal WHERE sequence = ?').get(record.source_journal_sequence) as JournalRecord | undefined;
-  if (!source) throw new CmError('inconsistent', `Message ${messageId} points at journal ${record.source_journal_sequence}, which is missing; run "common-memory doctor".`);
-  const observations = prepared(db, 'SELECT * FROM journal WHERE canonical_message_id = ? ORDER BY sequence').all(messageId) as JournalRecord[];
+  const source = prepared(db, 'SELECT * FROM journal WHERE sequence = ?').get(record.source_journal_sequence) as
+    | JournalRecord
+    | undefined;
+  if (!source)
+    throw new CmError(
+      'inconsistent',
+      `Message ${messageId} points at journal ${record.source_journal_sequence}, which is missing; run "common-memory doctor".`,
+    );
+  const observations = prepared(db, 'SELECT * FROM journal WHERE canonical_message_id = ? ORDER BY sequence').all(
+    messageId,
+  ) as JournalRecord[];
   const operation = record.operation_id ? findOperation(db, record.operation_id) : undefined;
   return {
     message: toTimelineRow(record),

@@ -14,8 +14,10 @@ export interface HostStart {
 
 export function recordHostStarted(tx: Tx, start: HostStart): number {
   const { sequence } = appendJournal(tx, { kind: 'host.started', payload: start });
-  prepared(tx.db, 'INSERT INTO host_activations (host_id, pid, process_started_at, started_journal_sequence, started_at_ms) VALUES (?, ?, ?, ?, ?)')
-    .run(start.hostId, start.pid, start.processStartedAt, sequence, tx.nowMs);
+  prepared(
+    tx.db,
+    'INSERT INTO host_activations (host_id, pid, process_started_at, started_journal_sequence, started_at_ms) VALUES (?, ?, ?, ?, ?)',
+  ).run(start.hostId, start.pid, start.processStartedAt, sequence, tx.nowMs);
   return sequence;
 }
 

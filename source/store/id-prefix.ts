@@ -16,11 +16,17 @@ export function resolveIdPrefix(
 ): string {
   if (text.length < ID_PREFIX_MIN) return text;
   // A range over the key's index: every ID that starts with `text`, exact match included.
-  const matches = prepared(db, `SELECT ${column} FROM ${table} WHERE ${column} >= ? AND ${column} < ? ORDER BY ${column} LIMIT ${SHOWN + 1}`)
+  const matches = prepared(
+    db,
+    `SELECT ${column} FROM ${table} WHERE ${column} >= ? AND ${column} < ? ORDER BY ${column} LIMIT ${SHOWN + 1}`,
+  )
     .pluck()
     .all(text, `${text}\uffff`) as string[];
   if (matches.includes(text) || matches.length === 0) return text;
   if (matches.length === 1) return matches[0]!;
   const listed = matches.slice(0, SHOWN).join(', ');
-  throw new CmError('invalid_input', `"${text}" is the start of more than one ${what} ID (${listed}${matches.length > SHOWN ? ', …' : ''}); type more of it.`);
+  throw new CmError(
+    'invalid_input',
+    `"${text}" is the start of more than one ${what} ID (${listed}${matches.length > SHOWN ? ', …' : ''}); type more of it.`,
+  );
 }

@@ -83,7 +83,15 @@ export function warmCapture(db: Db): void {
 }
 
 /** Events at which the transcript has new bytes worth keeping (a turn ended or the session does). */
-const TAIL_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'StopFailure', 'Interrupt', 'PreCompact', 'PostCompact', 'SessionEnd']);
+const TAIL_EVENTS = new Set([
+  'UserPromptSubmit',
+  'Stop',
+  'StopFailure',
+  'Interrupt',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+]);
 
 export interface CaptureResult {
   inboxId: number;
@@ -98,11 +106,19 @@ export interface ActivationRow {
   watch_id: number | null;
 }
 
-export function captureEvent(db: Db, client: HookClient, instance: string, payload: HookPayload, readTail: TailReader, fault?: FaultPoint): CaptureResult {
+export function captureEvent(
+  db: Db,
+  client: HookClient,
+  instance: string,
+  payload: HookPayload,
+  readTail: TailReader,
+  fault?: FaultPoint,
+): CaptureResult {
   // What can be done before the write lock is: every hook waiting for it also waits for this one.
   warmCapture(db);
   const copyTail = TAIL_EVENTS.has(payload.event);
-  const early = copyTail && payload.transcriptPath !== null ? earlyTail(db, client, payload.transcriptPath, readTail) : null;
+  const early =
+    copyTail && payload.transcriptPath !== null ? earlyTail(db, client, payload.transcriptPath, readTail) : null;
   return commit(
     db,
     'hookCapture',
@@ -127,13 +143,36 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
         digest = textDigest(payload.prompt);
         stored = JSON.stringify({ ...payload.value, prompt: `sha256:${digest}` });
       }
-      const inboxId = appendEnvelope(db, now, client, instance, activation, payload.sessionId, payload.event, payload.transcriptPath, copyTail, stored, readTail, early);
+      const inboxId = appendEnvelope(
+        db,
+        now,
+        client,
+        instance,
+        activation,
+        payload.sessionId,
+        payload.event,
+        payload.transcriptPath,
+        copyTail,
+        stored,
+        readTail,
+        early,
+      );
 
       if (digest !== null) {
-        prepared(db, SQL.insertCandidate).run(activation.activation_id, client, payload.sessionId, payload.turnRef, digest, payload.prompt, payload.cwd, inboxId);
+        prepared(db, SQL.insertCandidate).run(
+          activation.activation_id,
+          client,
+          payload.sessionId,
+          payload.turnRef,
+          digest,
+          payload.prompt,
+          payload.cwd,
+          inboxId,
+        );
       }
       if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
-      if (client === 'claude' && payload.event === 'SubagentStop') captureSubagent(db, now, instance, payload, stored, readTail);
+      if (client === 'claude' && payload.event === 'SubagentStop')
+        captureSubagent(db, now, instance, payload, stored, readTail);
       return { inboxId, activationId: activation.activation_id, snapshot };
     },
     fault,
@@ -141,14 +180,26 @@ export function captureEvent(db: Db, client: HookClient, instance: string, paylo
 }
 
 /** The active activation of client + process instance + host session, or a new one (next ordinal, new session key). */
-export function openActivation(db: Db, client: HookClient | 'pi', instance: string, sessionId: string, cwd: string | null, now: number): ActivationRow {
-  const active = prepared(db, SQL.activeActivation)
-    .get(client, instance, sessionId) as ActivationRow | undefined;
+export function openActivation(
+  db: Db,
+  client: HookClient | 'pi',
+  instance: string,
+  sessionId: string,
+  cwd: string | null,
+  now: number,
+): ActivationRow {
+  const active = prepared(db, SQL.activeActivation).get(client, instance, sessionId) as ActivationRow | undefined;
   if (active) return active;
-  const { ordinal } = prepared(db, SQL.nextOrdinal)
-    .get(client, instance, sessionId) as { ordinal: number };
-  const id = prepared(db, SQL.insertActivation)
-    .run(sessionKeyOf(client, instance, sessionId, ordinal), client, instance, sessionId, ordinal, cwd, now).lastInsertRowid as number;
+  const { ordinal } = prepared(db, SQL.nextOrdinal).get(client, instance, sessionId) as { ordinal: number };
+  const id = prepared(db, SQL.insertActivation).run(
+    sessionKeyOf(client, instance, sessionId, ordinal),
+    client,
+    instance,
+    sessionId,
+    ordinal,
+    cwd,
+    now,
+  ).lastInsertRowid as number;
   return { activation_id: id, snapshot: null, watch_id: null };
 }
 
@@ -175,7 +226,10 @@ function appendEnvelope(
   let tail: Tail = { state: 'none', from: 0, to: 0, bytes: null };
   if (transcriptPath !== null) {
     prepared(db, SQL.insertWatch).run(client, transcriptPath, sessionId);
-    const watch = prepared(db, SQL.readWatch).get(client, transcriptPath) as { watch_id: number; captured_bytes: number };
+    const watch = prepared(db, SQL.readWatch).get(client, transcriptPath) as {
+      watch_id: number;
+      captured_bytes: number;
+    };
     watchId = watch.watch_id;
     if (activation.watch_id === null) {
       prepared(db, SQL.setActivationWatch).run(watchId, activation.activation_id);
@@ -183,13 +237,24 @@ function appendEnvelope(
     }
     if (copyTail) {
       // The tail read before the transaction is the same bytes if no other hook moved the cursor since.
-      tail = early !== null && early.from === watch.captured_bytes ? early : readTail(transcriptPath, watch.captured_bytes);
+      tail =
+        early !== null && early.from === watch.captured_bytes ? early : readTail(transcriptPath, watch.captured_bytes);
       if (tail.state === 'captured' && tail.to > tail.from) prepared(db, SQL.advanceWatch).run(tail.to, watchId);
     }
   }
-  const inboxId = prepared(db, SQL.insertInbox)
-    .run(client, event, now, stored, activation.activation_id, sessionId, instance, watchId, tail.state, tail.state === 'none' ? null : tail.from, tail.state === 'none' ? null : tail.to)
-    .lastInsertRowid as number;
+  const inboxId = prepared(db, SQL.insertInbox).run(
+    client,
+    event,
+    now,
+    stored,
+    activation.activation_id,
+    sessionId,
+    instance,
+    watchId,
+    tail.state,
+    tail.state === 'none' ? null : tail.from,
+    tail.state === 'none' ? null : tail.to,
+  ).lastInsertRowid as number;
   if (tail.bytes !== null && tail.bytes.length > 0) storeTail(db, inboxId, tail.bytes);
   return inboxId;
 }
@@ -209,10 +274,18 @@ const AGENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
  * host session is "<session>:agent-<id>" — the session key the transcript parser reports — so the
  * drain seals it like any session, and a broken subagent file isolates only itself.
  */
-function captureSubagent(db: Db, now: number, instance: string, payload: HookPayload, stored: string, readTail: TailReader): void {
+function captureSubagent(
+  db: Db,
+  now: number,
+  instance: string,
+  payload: HookPayload,
+  stored: string,
+  readTail: TailReader,
+): void {
   const agentId = payload.value['agent_id'];
   const path = payload.value['agent_transcript_path'];
-  if (typeof agentId !== 'string' || !AGENT_ID.test(agentId) || typeof path !== 'string' || !path.startsWith('/')) return;
+  if (typeof agentId !== 'string' || !AGENT_ID.test(agentId) || typeof path !== 'string' || !path.startsWith('/'))
+    return;
   const sessionId = `${payload.sessionId}:agent-${agentId}`;
   const activation = openActivation(db, 'claude', instance, sessionId, payload.cwd, now);
   appendEnvelope(db, now, 'claude', instance, activation, sessionId, 'SubagentStop', path, true, stored, readTail);
@@ -221,8 +294,7 @@ function captureSubagent(db: Db, now: number, instance: string, payload: HookPay
 
 /** A short line of what common-memory holds for this project, until reviewed memories can be given instead. */
 function projectSnapshot(db: Db, cwd: string | null, self: number): string {
-  const { sessions, turns } = prepared(db, SQL.projectCounts)
-    .get(cwd, self) as { sessions: number; turns: number };
+  const { sessions, turns } = prepared(db, SQL.projectCounts).get(cwd, self) as { sessions: number; turns: number };
   const line = `common-memory: ${turns} captured turn${turns === 1 ? '' : 's'} from ${sessions} earlier session${sessions === 1 ? '' : 's'} of this project; no reviewed memories yet.`;
   return line.length > SNAPSHOT_MAX_CHARS ? line.slice(0, SNAPSHOT_MAX_CHARS) : line;
 }

@@ -30,7 +30,10 @@ export function encodeRecord(payload: unknown, what: string): string {
   const text = JSON.stringify(payload);
   const bytes = Buffer.byteLength(text);
   if (bytes > RECORD_MAX_BYTES) {
-    throw new CmError('limit_exceeded', `The ${what} is ${bytes} bytes encoded, over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written. Split it into smaller pieces.`);
+    throw new CmError(
+      'limit_exceeded',
+      `The ${what} is ${bytes} bytes encoded, over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written. Split it into smaller pieces.`,
+    );
   }
   return text;
 }
@@ -38,27 +41,30 @@ export function encodeRecord(payload: unknown, what: string): string {
 export function appendJournal(tx: Tx, input: JournalInput): JournalAppended {
   const payload = input.rawPayload ?? encodeRecord(input.payload, `${input.kind} record`);
   if (input.rawPayload !== undefined && Buffer.byteLength(payload) > RECORD_MAX_BYTES) {
-    throw new CmError('limit_exceeded', `The ${input.kind} record is over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written.`);
+    throw new CmError(
+      'limit_exceeded',
+      `The ${input.kind} record is over the ${RECORD_MAX_BYTES}-byte record limit; nothing was written.`,
+    );
   }
   const sequence = allocateSequence(tx, 'journal');
   const eventId = randomUUID();
-  prepared(tx.db, 
-      `INSERT INTO journal (sequence, event_id, kind, agent_id, generation_id, operation_id, wire_stream, wire_ordinal, payload, canonical_message_id, recorded_at_ms)
+  prepared(
+    tx.db,
+    `INSERT INTO journal (sequence, event_id, kind, agent_id, generation_id, operation_id, wire_stream, wire_ordinal, payload, canonical_message_id, recorded_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      sequence,
-      eventId,
-      input.kind,
-      input.agentId ?? null,
-      input.generationId ?? null,
-      input.operationId ?? null,
-      input.wireStream ?? null,
-      input.wireOrdinal ?? null,
-      payload,
-      input.canonicalMessageId ?? null,
-      tx.nowMs,
-    );
+  ).run(
+    sequence,
+    eventId,
+    input.kind,
+    input.agentId ?? null,
+    input.generationId ?? null,
+    input.operationId ?? null,
+    input.wireStream ?? null,
+    input.wireOrdinal ?? null,
+    payload,
+    input.canonicalMessageId ?? null,
+    tx.nowMs,
+  );
   return { sequence, eventId };
 }
 

@@ -19,7 +19,10 @@ export function migrate(db: Db, schema: Schema, target = schema.steps.length): n
       .transaction((): number => {
         const current = schemaVersion(db);
         if (current > schema.steps.length) {
-          throw new CmError('store_unavailable', `${schema.name} has schema version ${current}, newer than this common-memory understands (${schema.steps.length}). Upgrade common-memory; nothing was changed.`);
+          throw new CmError(
+            'store_unavailable',
+            `${schema.name} has schema version ${current}, newer than this common-memory understands (${schema.steps.length}). Upgrade common-memory; nothing was changed.`,
+          );
         }
         if (current >= target) return current;
         const step = schema.steps[current]!;

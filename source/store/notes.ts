@@ -11,7 +11,10 @@ import { command } from './command.js';
 export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
   const operationId = input.operationId ?? randomUUID();
   if (!OPERATION_ID.test(operationId)) {
-    throw new CmError('invalid_input', `Operation ID ${JSON.stringify(operationId)} is not valid: use 1–128 letters, digits, ".", "_", ":" or "-" (a UUID is best).`);
+    throw new CmError(
+      'invalid_input',
+      `Operation ID ${JSON.stringify(operationId)} is not valid: use 1–128 letters, digits, ".", "_", ":" or "-" (a UUID is best).`,
+    );
   }
   if (typeof input.text !== 'string' || input.text.length === 0) {
     throw new CmError('invalid_input', 'A note needs some text.');
@@ -21,7 +24,14 @@ export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
   if (earlier) return { storeId, operationId, sequence: earlier.journal_sequence, replayed: true };
 
   const { sequence } = appendJournal(tx, { kind: 'client.note', operationId, payload: { text: input.text } });
-  insertOperation(tx, { operationId, kind: 'note', agentId: null, input: canonicalInput, state: 'recorded', journalSequence: sequence });
+  insertOperation(tx, {
+    operationId,
+    kind: 'note',
+    agentId: null,
+    input: canonicalInput,
+    state: 'recorded',
+    journalSequence: sequence,
+  });
   return { storeId, operationId, sequence, replayed: false };
 }
 

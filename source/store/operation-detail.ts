@@ -18,17 +18,25 @@ const firstLine = (text: string) => {
 
 export function operationDetail(db: Db, operationId: string, intentSequence: number): string | null {
   const rows = db
-    .prepare('SELECT kind, payload FROM journal WHERE sequence >= ? AND sequence < ? AND operation_id = ? ORDER BY sequence')
+    .prepare(
+      'SELECT kind, payload FROM journal WHERE sequence >= ? AND sequence < ? AND operation_id = ? ORDER BY sequence',
+    )
     .all(intentSequence, intentSequence + DETAIL_SCAN_ROWS, operationId) as Row[];
   let retries = 0;
   let said: string | null = null;
   for (const row of rows) {
-    const payload = JSON.parse(row.payload) as { success?: boolean; error?: string; message?: { role?: string; stopReason?: string; errorMessage?: string } };
+    const payload = JSON.parse(row.payload) as {
+      success?: boolean;
+      error?: string;
+      message?: { role?: string; stopReason?: string; errorMessage?: string };
+    };
     if (row.kind === 'pi.auto_retry_start') retries += 1;
-    if (row.kind === 'pi.response' && payload.success === false) said = `pi refused the prompt: ${firstLine(payload.error ?? 'no reason given')}`;
+    if (row.kind === 'pi.response' && payload.success === false)
+      said = `pi refused the prompt: ${firstLine(payload.error ?? 'no reason given')}`;
     if (row.kind === 'pi.message_end' && payload.message?.role === 'assistant') {
       const stop = payload.message.stopReason;
-      if (stop === 'error') said = `the provider failed: ${firstLine(payload.message.errorMessage ?? 'no reason given')}`;
+      if (stop === 'error')
+        said = `the provider failed: ${firstLine(payload.message.errorMessage ?? 'no reason given')}`;
       else if (stop === 'aborted') said = 'aborted while answering';
       else said = 'answered';
     }

@@ -36,18 +36,29 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function findOperation(db: Db, operationId: string): OperationRecord | undefined {
-  return prepared(db, 'SELECT * FROM operations WHERE operation_id = ?').get(operationId) as OperationRecord | undefined;
+  return prepared(db, 'SELECT * FROM operations WHERE operation_id = ?').get(operationId) as
+    | OperationRecord
+    | undefined;
 }
 
 /**
  * Looks up an earlier operation with this ID. Returns it when kind, agent and input are the
  * same (a replay); throws a conflict when anything differs; undefined when the ID is new.
  */
-export function replayOf(tx: Tx, operationId: string, kind: string, agentId: string | null, input: string): OperationRecord | undefined {
+export function replayOf(
+  tx: Tx,
+  operationId: string,
+  kind: string,
+  agentId: string | null,
+  input: string,
+): OperationRecord | undefined {
   const existing = findOperation(tx.db, operationId);
   if (!existing) return undefined;
   if (existing.kind !== kind || existing.agent_id !== agentId || existing.input !== input) {
-    throw new CmError('operation_conflict', `Operation ID ${operationId} was already used for a different ${existing.kind}; nothing was written. Use a new operation ID for new content.`);
+    throw new CmError(
+      'operation_conflict',
+      `Operation ID ${operationId} was already used for a different ${existing.kind}; nothing was written. Use a new operation ID for new content.`,
+    );
   }
   return existing;
 }
@@ -67,15 +78,27 @@ export interface NewOperation {
 }
 
 export function insertOperation(tx: Tx, op: NewOperation): void {
-  prepared(tx.db, 
-      `INSERT INTO operations (operation_id, kind, agent_id, input, state, journal_sequence, user_message_id, outcome, created_at_ms, updated_at_ms,
+  prepared(
+    tx.db,
+    `INSERT INTO operations (operation_id, kind, agent_id, input, state, journal_sequence, user_message_id, outcome, created_at_ms, updated_at_ms,
          generation_id, pi_request_id, target_operation_id, last_journal_sequence)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      op.operationId, op.kind, op.agentId, op.input, op.state, op.journalSequence, op.userMessageId ?? null, op.outcome ?? null,
-      tx.nowMs, tx.nowMs, op.generationId ?? null, op.piRequestId ?? null, op.targetOperationId ?? null, op.journalSequence,
-    );
+  ).run(
+    op.operationId,
+    op.kind,
+    op.agentId,
+    op.input,
+    op.state,
+    op.journalSequence,
+    op.userMessageId ?? null,
+    op.outcome ?? null,
+    tx.nowMs,
+    tx.nowMs,
+    op.generationId ?? null,
+    op.piRequestId ?? null,
+    op.targetOperationId ?? null,
+    op.journalSequence,
+  );
 }
 
 /**
@@ -96,14 +119,22 @@ export const PROMPT_STATES = Object.keys(PROMPT_TRANSITIONS);
 export const isPendingPrompt = (state: string) => state === 'prepared' || state === 'attempted' || state === 'accepted';
 
 /** Moves a prompt operation, refusing any move the table does not allow. */
-export function transitionPrompt(tx: Tx, operationId: string, to: string, journalSequence: number, outcome?: string | null): OperationRecord {
+export function transitionPrompt(
+  tx: Tx,
+  operationId: string,
+  to: string,
+  journalSequence: number,
+  outcome?: string | null,
+): OperationRecord {
   const op = findOperation(tx.db, operationId);
   if (!op) throw new CmError('not_found', `No operation ${operationId} in this store.`);
   if (!(PROMPT_TRANSITIONS[op.state] ?? []).includes(to)) {
     throw new CmError('agent_state', `Operation ${operationId} is ${op.state}; it cannot become ${to}.`);
   }
-  prepared(tx.db, 'UPDATE operations SET state = ?, outcome = coalesce(?, outcome), last_journal_sequence = ?, updated_at_ms = ? WHERE operation_id = ?')
-    .run(to, outcome ?? null, journalSequence, tx.nowMs, operationId);
+  prepared(
+    tx.db,
+    'UPDATE operations SET state = ?, outcome = coalesce(?, outcome), last_journal_sequence = ?, updated_at_ms = ? WHERE operation_id = ?',
+  ).run(to, outcome ?? null, journalSequence, tx.nowMs, operationId);
   return { ...op, state: to, outcome: outcome ?? op.outcome };
 }
 

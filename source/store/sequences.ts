@@ -8,9 +8,13 @@ import type { Tx } from './transaction.js';
 
 export function allocateSequence(tx: Tx, stream: Stream): number {
   const row = prepared(tx.db, 'SELECT head FROM heads WHERE stream = ?').get(stream) as { head: number } | undefined;
-  if (!row) throw new CmError('inconsistent', `The ${stream} head is missing from core.sqlite; run "common-memory doctor".`);
+  if (!row)
+    throw new CmError('inconsistent', `The ${stream} head is missing from core.sqlite; run "common-memory doctor".`);
   if (row.head >= SEQUENCE_MAX) {
-    throw new CmError('counter_exhausted', `The ${stream} sequence is exhausted (${row.head}); nothing was written. Start a new data home.`);
+    throw new CmError(
+      'counter_exhausted',
+      `The ${stream} sequence is exhausted (${row.head}); nothing was written. Start a new data home.`,
+    );
   }
   const next = row.head + 1;
   prepared(tx.db, 'UPDATE heads SET head = ? WHERE stream = ?').run(next, stream);
@@ -26,6 +30,10 @@ export function readHeads(db: Tx['db']): { journal: number; timeline: number } {
 
 export function readStoreId(db: Tx['db']): string {
   const row = prepared(db, "SELECT value FROM meta WHERE key = 'store_id'").get() as { value: string } | undefined;
-  if (!row) throw new CmError('store_corrupt', 'core.sqlite has no store ID; it was not created by common-memory. Move it aside.');
+  if (!row)
+    throw new CmError(
+      'store_corrupt',
+      'core.sqlite has no store ID; it was not created by common-memory. Move it aside.',
+    );
   return row.value;
 }

@@ -2,7 +2,15 @@
 // full. These are the only reads that return bodies; status and logs never do.
 import { CmError } from '../errors.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../limits.js';
-import type { SessionList, SessionListRequest, SessionMessageView, SessionReadRequest, SessionSummary, SessionTurnView, SessionView } from '../protocol.js';
+import type {
+  SessionList,
+  SessionListRequest,
+  SessionMessageView,
+  SessionReadRequest,
+  SessionSummary,
+  SessionTurnView,
+  SessionView,
+} from '../protocol.js';
 import { readSessions, sessionCursor } from './capture-reads.js';
 import type { Db } from './database.js';
 import { resolveIdPrefix } from './id-prefix.js';
@@ -14,32 +22,74 @@ const CLIENTS = new Set(['codex', 'claude']);
 export function listSessions(db: Db, request: SessionListRequest): SessionList {
   const limit = request.limit ?? SESSIONS_DEFAULT;
   if (!Number.isSafeInteger(limit) || limit < PAGE_LIMIT_MIN || limit > PAGE_LIMIT_MAX) {
-    throw new CmError('invalid_input', `"limit" must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(request.limit)}.`);
+    throw new CmError(
+      'invalid_input',
+      `"limit" must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(request.limit)}.`,
+    );
   }
-  if (request.client !== undefined && !CLIENTS.has(request.client)) throw new CmError('invalid_input', `--client is codex or claude, not ${JSON.stringify(request.client)}.`);
+  if (request.client !== undefined && !CLIENTS.has(request.client))
+    throw new CmError('invalid_input', `--client is codex or claude, not ${JSON.stringify(request.client)}.`);
   const page = readSessions(db, sessionCursor(db, request.after), limit, request.client ?? null);
-  return { sessions: page.sessions.map((session) => ({ ...session, firstPrompt: firstPrompt(db, session.sessionKey) })), total: page.total, nextAfter: page.nextSessionKey };
+  return {
+    sessions: page.sessions.map((session) => ({ ...session, firstPrompt: firstPrompt(db, session.sessionKey) })),
+    total: page.total,
+    nextAfter: page.nextSessionKey,
+  };
 }
 
 export function readSession(db: Db, request: SessionReadRequest): SessionView {
   const key = resolveIdPrefix(db, 'capture_activations', 'session_key', request.sessionKey, 'session');
-  const activation = db.prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?').pluck().get(key) as number | undefined;
-  if (activation === undefined) throw new CmError('not_found', `No captured session ${request.sessionKey}; "common-memory sessions" lists them.`);
+  const activation = db
+    .prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?')
+    .pluck()
+    .get(key) as number | undefined;
+  if (activation === undefined)
+    throw new CmError('not_found', `No captured session ${request.sessionKey}; "common-memory sessions" lists them.`);
   const summary = readSessions(db, activation + 1, 1).sessions[0]!;
   const turns = db
-    .prepare('SELECT turn_id AS turnId, turn_key AS turnKey, state, error, recorded_at_ms AS recordedAtMs FROM capture_turns WHERE activation_id = ? ORDER BY turn_id')
-    .all(activation) as { turnId: number; turnKey: string; state: string; error: string | null; recordedAtMs: number }[];
-  const messages = db.prepare('SELECT role, kind, classification, body, timestamp FROM capture_messages WHERE turn_id = ? ORDER BY position');
+    .prepare(
+      'SELECT turn_id AS turnId, turn_key AS turnKey, state, error, recorded_at_ms AS recordedAtMs FROM capture_turns WHERE activation_id = ? ORDER BY turn_id',
+    )
+    .all(activation) as {
+    turnId: number;
+    turnKey: string;
+    state: string;
+    error: string | null;
+    recordedAtMs: number;
+  }[];
+  const messages = db.prepare(
+    'SELECT role, kind, classification, body, timestamp FROM capture_messages WHERE turn_id = ? ORDER BY position',
+  );
   return {
     session: { ...summary, firstPrompt: firstPrompt(db, key) } satisfies SessionSummary,
     turns: turns.map((turn): SessionTurnView => {
       const shown: SessionMessageView[] = [];
       const folded: Record<string, number> = {};
-      for (const row of messages.all(turn.turnId) as { role: string; kind: string; classification: 'evidence' | 'context'; body: string | null; timestamp: string | null }[]) {
+      for (const row of messages.all(turn.turnId) as {
+        role: string;
+        kind: string;
+        classification: 'evidence' | 'context';
+        body: string | null;
+        timestamp: string | null;
+      }[]) {
         if (row.classification === 'context' && !request.context) folded[row.kind] = (folded[row.kind] ?? 0) + 1;
-        else shown.push({ role: row.role, kind: row.kind, classification: row.classification, text: row.body, timestamp: row.timestamp });
+        else
+          shown.push({
+            role: row.role,
+            kind: row.kind,
+            classification: row.classification,
+            text: row.body,
+            timestamp: row.timestamp,
+          });
       }
-      return { turnKey: turn.turnKey, state: turn.state, error: turn.error, recordedAt: new Date(turn.recordedAtMs).toISOString(), messages: shown, folded };
+      return {
+        turnKey: turn.turnKey,
+        state: turn.state,
+        error: turn.error,
+        recordedAt: new Date(turn.recordedAtMs).toISOString(),
+        messages: shown,
+        folded,
+      };
     }),
   };
 }

@@ -28,15 +28,14 @@ export interface SearchHit {
   recordedAtMs: number;
 }
 
-export function indexUserText(tx: Tx, row: { body: string; ref: string; client: string; sessionKey: string; turnKey: string; recordedAtMs: number }): void {
-  prepared(tx.db, 'INSERT INTO session_search (body, ref, client, session_key, turn_key, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)').run(
-    row.body,
-    row.ref,
-    row.client,
-    row.sessionKey,
-    row.turnKey,
-    row.recordedAtMs,
-  );
+export function indexUserText(
+  tx: Tx,
+  row: { body: string; ref: string; client: string; sessionKey: string; turnKey: string; recordedAtMs: number },
+): void {
+  prepared(
+    tx.db,
+    'INSERT INTO session_search (body, ref, client, session_key, turn_key, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(row.body, row.ref, row.client, row.sessionKey, row.turnKey, row.recordedAtMs);
 }
 
 /** Best first (BM25), ties newest first. A query of stop words only finds nothing; FTS5 syntax in it is only text. */
@@ -53,9 +52,16 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
        ORDER BY bm25(session_search), recorded_at_ms DESC, ref
        LIMIT ?`,
     )
-    .all(match, request.sinceMs ?? null, request.sinceMs ?? null, request.untilMs ?? null, request.untilMs ?? null, request.client ?? null, request.client ?? null, request.limit) as Array<
-    Omit<SearchHit, 'recordedAt'>
-  >;
+    .all(
+      match,
+      request.sinceMs ?? null,
+      request.sinceMs ?? null,
+      request.untilMs ?? null,
+      request.untilMs ?? null,
+      request.client ?? null,
+      request.client ?? null,
+      request.limit,
+    ) as Array<Omit<SearchHit, 'recordedAt'>>;
   return rows.map((row) => ({ ...row, recordedAt: new Date(row.recordedAtMs).toISOString() }));
 }
 
@@ -74,19 +80,35 @@ const CLIENTS = ['codex', 'claude', 'pi'];
 
 /** Validates a search as the CLI and the API receive it; errors say which value is wrong and what is allowed. */
 export function searchRequestFrom(input: SessionSearchInput): SearchRequest {
-  if (typeof input.query !== 'string' || input.query.trim() === '') throw new CmError('usage', 'Give the words to search for, e.g. common-memory search "package manager".');
-  if (input.query.length > SEARCH_QUERY_MAX_CHARS) throw new CmError('limit_exceeded', `The query is over ${SEARCH_QUERY_MAX_CHARS} characters; search with fewer words.`);
+  if (typeof input.query !== 'string' || input.query.trim() === '')
+    throw new CmError('usage', 'Give the words to search for, e.g. common-memory search "package manager".');
+  if (input.query.length > SEARCH_QUERY_MAX_CHARS)
+    throw new CmError(
+      'limit_exceeded',
+      `The query is over ${SEARCH_QUERY_MAX_CHARS} characters; search with fewer words.`,
+    );
   const limit = input.limit ?? SEARCH_LIMIT_DEFAULT;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) throw new CmError('usage', `--limit must be a whole number from 1 to ${SEARCH_LIMIT_MAX}.`);
-  if (input.client !== undefined && !CLIENTS.includes(input.client)) throw new CmError('usage', `--client must be one of ${CLIENTS.join(', ')}, not ${JSON.stringify(input.client)}.`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX)
+    throw new CmError('usage', `--limit must be a whole number from 1 to ${SEARCH_LIMIT_MAX}.`);
+  if (input.client !== undefined && !CLIENTS.includes(input.client))
+    throw new CmError('usage', `--client must be one of ${CLIENTS.join(', ')}, not ${JSON.stringify(input.client)}.`);
   const sinceMs = input.since === undefined ? undefined : parseUtc(input.since, '--since');
   const untilMs = input.until === undefined ? undefined : parseUtc(input.until, '--until');
-  if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs) throw new CmError('usage', '--since must be before --until.');
+  if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs)
+    throw new CmError('usage', '--since must be before --until.');
   return { query: input.query, sinceMs, untilMs, client: input.client, limit };
 }
 
 /** The search contract of MEMORY.md: turn references with a short snippet. */
 export function sessionSearch(db: Db, input: SessionSearchInput): SessionSearchResult {
   const hits = searchSessions(db, searchRequestFrom(input));
-  return { results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet }) => ({ sessionKey, turnKey, client, recordedAt, snippet })) };
+  return {
+    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet }) => ({
+      sessionKey,
+      turnKey,
+      client,
+      recordedAt,
+      snippet,
+    })),
+  };
 }

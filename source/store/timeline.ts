@@ -23,15 +23,33 @@ export const newMessageId = (): string => randomUUID();
 export function insertTimeline(tx: Tx, input: TimelineInput): number {
   const payload = encodeRecord(input.payload, `${input.role} message`);
   const sequence = allocateSequence(tx, 'timeline');
-  prepared(tx.db, 
-      `INSERT INTO timeline (sequence, message_id, agent_id, generation_id, operation_id, role, payload, source_journal_sequence, recorded_at_ms)
+  prepared(
+    tx.db,
+    `INSERT INTO timeline (sequence, message_id, agent_id, generation_id, operation_id, role, payload, source_journal_sequence, recorded_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(sequence, input.messageId, input.agentId, input.generationId, input.operationId, input.role, payload, input.sourceJournalSequence, tx.nowMs);
+  ).run(
+    sequence,
+    input.messageId,
+    input.agentId,
+    input.generationId,
+    input.operationId,
+    input.role,
+    payload,
+    input.sourceJournalSequence,
+    tx.nowMs,
+  );
   // What a person told a driven agent is searchable from the same transaction on.
   if (input.role === 'user') {
     const text = userText(input.payload);
-    if (text) indexUserText(tx, { body: text, ref: `t:${sequence}`, client: 'pi', sessionKey: input.generationId, turnKey: input.messageId, recordedAtMs: tx.nowMs });
+    if (text)
+      indexUserText(tx, {
+        body: text,
+        ref: `t:${sequence}`,
+        client: 'pi',
+        sessionKey: input.generationId,
+        turnKey: input.messageId,
+        recordedAtMs: tx.nowMs,
+      });
   }
   return sequence;
 }
@@ -41,7 +59,9 @@ function userText(payload: unknown): string {
   const content = (payload as { content?: unknown })?.content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((block): block is { type: 'text'; text: string } => block?.type === 'text' && typeof block.text === 'string')
+    .filter(
+      (block): block is { type: 'text'; text: string } => block?.type === 'text' && typeof block.text === 'string',
+    )
     .map((block) => block.text)
     .join('\n');
 }

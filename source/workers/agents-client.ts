@@ -15,7 +15,12 @@ export class AgentsClient {
 
   static start(writer: WriterClient, hostId: string, maxRecordBytes?: number): AgentsClient {
     const writerPort = writer.openPort();
-    const worker = startWorker(import.meta.url, 'agents-thread', { writerPort, storeId: writer.storeId, hostId, maxRecordBytes } satisfies AgentsWorkerData, [writerPort]);
+    const worker = startWorker(
+      import.meta.url,
+      'agents-thread',
+      { writerPort, storeId: writer.storeId, hostId, maxRecordBytes } satisfies AgentsWorkerData,
+      [writerPort],
+    );
     return new AgentsClient(worker);
   }
 

@@ -29,11 +29,20 @@ export type AgentsCalls = {
 const data = workerData as AgentsWorkerData;
 const writer = WriterClient.overPort(data.writerPort, data.storeId);
 /** Whether the writer fits the port the pi runtime declares, command by command. */
-type WriterFitsPiPort = { [K in keyof PiStoreCalls]: (input: CommandInput<K>) => Promise<CommandResult<K>> } extends PiStoreFunctions ? true : never;
+type WriterFitsPiPort = {
+  [K in keyof PiStoreCalls]: (input: CommandInput<K>) => Promise<CommandResult<K>>;
+} extends PiStoreFunctions
+  ? true
+  : never;
 // Checked when compiling: this line stops type-checking as soon as the writer no longer fits.
 true satisfies WriterFitsPiPort;
 
-const manager = new AgentManager({ writer, hostId: data.hostId, pi: () => resolvePiCommand(), ...(data.maxRecordBytes ? { maxRecordBytes: data.maxRecordBytes } : {}) });
+const manager = new AgentManager({
+  writer,
+  hostId: data.hostId,
+  pi: () => resolvePiCommand(),
+  ...(data.maxRecordBytes ? { maxRecordBytes: data.maxRecordBytes } : {}),
+});
 
 serveCalls<AgentsCalls>(parentPort!, {
   start: ({ agent }) => manager.start(agent),

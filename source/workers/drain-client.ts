@@ -19,7 +19,9 @@ export class DrainClient {
   static start(corePath: string, writer: WriterClient, auto: boolean): Promise<DrainClient> {
     const writerPort = writer.openPort();
     const data: DrainWorkerData = { corePath, storeId: writer.storeId, writerPort, auto };
-    const worker = startWorker(import.meta.url, 'drain-thread', data, [writerPort], { maxYoungGenerationSizeMb: DRAIN_YOUNG_GENERATION_MB });
+    const worker = startWorker(import.meta.url, 'drain-thread', data, [writerPort], {
+      maxYoungGenerationSizeMb: DRAIN_YOUNG_GENERATION_MB,
+    });
     return new Promise((resolve, reject) => {
       worker.once('message', (_ready: DrainReady) => {
         worker.off('error', reject);

@@ -5,11 +5,21 @@
 // activations go on; SQLite, file I/O and capacity errors are raised as they are.
 import { open } from 'node:fs/promises';
 import { CmError } from '../errors.js';
-import { ClaudeTranscriptParser, claudeTranscriptMode, initialClaudeTranscriptState, type ClaudeTranscriptState } from '../hosts/claude/transcript-parser.js';
+import {
+  ClaudeTranscriptParser,
+  claudeTranscriptMode,
+  initialClaudeTranscriptState,
+  type ClaudeTranscriptState,
+} from '../hosts/claude/transcript-parser.js';
 import { CodexRolloutParser, initialCodexRolloutState, type CodexRolloutState } from '../hosts/codex/rollout-parser.js';
 import { initialPiEventsState, PiEventParser, type PiEventsState } from '../hosts/pi/event-parser.js';
 import { parseTranscriptFile, type TranscriptFeeder } from '../hosts/transcript-file.js';
-import { TranscriptParseError, type CursorState, type ParseProgress, type TranscriptTurn } from '../hosts/transcript-model.js';
+import {
+  TranscriptParseError,
+  type CursorState,
+  type ParseProgress,
+  type TranscriptTurn,
+} from '../hosts/transcript-model.js';
 import { DRAIN_STEP_GAP_MS, DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
 import { parseRecoveryId, recoveryIdText, type DrainReport } from '../protocol.js';
 import {
@@ -32,7 +42,10 @@ import { StepMessages } from './step-messages.js';
 /** How the engine reaches the writer: the writer client's `call`, narrowed to the two capture commands. */
 export interface CaptureWriter {
   call(name: 'captureApplyStep', input: CaptureStepInput, transfer: ArrayBuffer[]): Promise<StepOutcome>;
-  call(name: 'captureIsolate', input: { activationId: number; inboxId: number; code: string; detail: string; recoveryId: number | null }): Promise<{ outcome: 'isolated'; recoveryId: number } | { outcome: 'stale' }>;
+  call(
+    name: 'captureIsolate',
+    input: { activationId: number; inboxId: number; code: string; detail: string; recoveryId: number | null },
+  ): Promise<{ outcome: 'isolated'; recoveryId: number } | { outcome: 'stale' }>;
 }
 
 /** A failure that belongs to one activation's data (fixed code), as opposed to an environment failure. */
@@ -92,7 +105,8 @@ export class DrainEngine {
     const recoveryId = parseRecoveryId(text);
     const item = recoveryId === undefined ? undefined : readRecoveryItem(this.reader, recoveryId);
     if (!item) throw new CmError('not_found', `No recovery item ${text}. Run "common-memory status" to list them.`);
-    if (item.state !== 'open') throw new CmError('not_found', `Recovery item ${text} was already recovered; nothing to do.`);
+    if (item.state !== 'open')
+      throw new CmError('not_found', `Recovery item ${text} was already recovered; nothing to do.`);
     const report: DrainReport = { steps: 0, sealedTurns: 0, isolated: [], recovered: false };
     const ok = await this.run(item.activationId, item.recoveryId, report, 1);
     report.recovered = ok;
@@ -112,9 +126,15 @@ export class DrainEngine {
    * only after N applied, so a failed or stale step stops the pipeline and the planned-ahead step
    * is dropped unsent. Returns true when the last step taken was applied.
    */
-  private async run(activationId: number, recoveryId: number | null, report: DrainReport, maxSteps: number): Promise<boolean> {
+  private async run(
+    activationId: number,
+    recoveryId: number | null,
+    report: DrainReport,
+    maxSteps: number,
+  ): Promise<boolean> {
     const activation = readActivation(this.reader, activationId);
-    if (!activation) throw new CmError('inconsistent', `Inbox envelopes name activation ${activationId}, which does not exist.`);
+    if (!activation)
+      throw new CmError('inconsistent', `Inbox envelopes name activation ${activationId}, which does not exist.`);
     let planned = await this.planOrIsolate(activation, recoveryId, null, report);
     let taken = 0;
     while (planned !== undefined) {
@@ -150,7 +170,8 @@ export class DrainEngine {
       }
       const outcome = await applying;
       if (outcome.outcome !== 'applied') {
-        if (outcome.outcome === 'rejected') await this.isolate(activation, firstInboxId, outcome.code, outcome.detail, recoveryId, report);
+        if (outcome.outcome === 'rejected')
+          await this.isolate(activation, firstInboxId, outcome.code, outcome.detail, recoveryId, report);
         return false;
       }
       report.sealedTurns += outcome.sealed;
@@ -162,7 +183,12 @@ export class DrainEngine {
   }
 
   /** Plans a step; a fault in the activation's data is filed as a recovery item instead. */
-  private async planOrIsolate(activation: ActivationRow, recoveryId: number | null, from: Continuation | null, report: DrainReport): Promise<Plan | undefined> {
+  private async planOrIsolate(
+    activation: ActivationRow,
+    recoveryId: number | null,
+    from: Continuation | null,
+    report: DrainReport,
+  ): Promise<Plan | undefined> {
     try {
       return await this.plan(activation, recoveryId, from);
     } catch (error) {
@@ -173,8 +199,21 @@ export class DrainEngine {
     }
   }
 
-  private async isolate(activation: ActivationRow, inboxId: number, code: RecoveryCode, detail: string, recoveryId: number | null, report: DrainReport): Promise<void> {
-    const result = await this.writer.call('captureIsolate', { activationId: activation.activationId, inboxId, code, detail: detail.slice(0, 1000), recoveryId });
+  private async isolate(
+    activation: ActivationRow,
+    inboxId: number,
+    code: RecoveryCode,
+    detail: string,
+    recoveryId: number | null,
+    report: DrainReport,
+  ): Promise<void> {
+    const result = await this.writer.call('captureIsolate', {
+      activationId: activation.activationId,
+      inboxId,
+      code,
+      detail: detail.slice(0, 1000),
+      recoveryId,
+    });
     if (result.outcome === 'isolated') report.isolated.push(recoveryIdText(result.recoveryId));
   }
 
@@ -182,8 +221,18 @@ export class DrainEngine {
    * The next step of an activation: from the store, or (`from`) continuing a step that is still
    * being applied — then the envelopes after it and its parser.
    */
-  private async plan(activation: ActivationRow, recoveryId: number | null, from: Continuation | null): Promise<Plan | undefined> {
-    const envelopes = readPendingEnvelopes(this.reader, activation.activationId, DRAIN_STEP_MAX_ENVELOPES, DRAIN_STEP_MAX_BYTES, from?.afterId ?? 0);
+  private async plan(
+    activation: ActivationRow,
+    recoveryId: number | null,
+    from: Continuation | null,
+  ): Promise<Plan | undefined> {
+    const envelopes = readPendingEnvelopes(
+      this.reader,
+      activation.activationId,
+      DRAIN_STEP_MAX_ENVELOPES,
+      DRAIN_STEP_MAX_BYTES,
+      from?.afterId ?? 0,
+    );
     const first = envelopes[0];
     const last = envelopes[envelopes.length - 1];
     if (!first || !last) return undefined;
@@ -208,9 +257,15 @@ export class DrainEngine {
     const step = new StepMessages();
     const onClosed = (turn: TranscriptTurn) => step.add(turn);
     // pi's event stream exists only in the envelopes: a recovery re-reads those.
-    const progress = recoveryId !== null && activation.client !== 'pi' ? await this.fromFile(parser, watch, envelopes, onClosed) : feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, fromBytes, envelopes, onClosed);
+    const progress =
+      recoveryId !== null && activation.client !== 'pi'
+        ? await this.fromFile(parser, watch, envelopes, onClosed)
+        : feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, fromBytes, envelopes, onClosed);
     if (progress.sessionKey !== null && progress.sessionKey !== activation.hostSessionId) {
-      throw new CaptureFault('transcript_session_mismatch', `the transcript belongs to another session than the hook payload`);
+      throw new CaptureFault(
+        'transcript_session_mismatch',
+        `the transcript belongs to another session than the hook payload`,
+      );
     }
     // A subagent that stopped is finished: its transcript holds its whole work, sealed as settled.
     const finishedSubagent = subagent && ended;
@@ -223,7 +278,12 @@ export class DrainEngine {
       firstInboxId: first.id,
       input: {
         ...base,
-        watch: { watchId: watch.watchId, fromBytes, toBytes: progress.consumedBytes, state: JSON.stringify(progress.state) },
+        watch: {
+          watchId: watch.watchId,
+          fromBytes,
+          toBytes: progress.consumedBytes,
+          state: JSON.stringify(progress.state),
+        },
         turns,
         messages,
         incompleteKeys: ended && !finishedSubagent ? progress.openTurns.map((t) => t.key) : [],
@@ -235,7 +295,12 @@ export class DrainEngine {
   }
 
   /** Recovery: the transcript as it is now (the user may have repaired it), else the bytes the hooks kept. */
-  private async fromFile(parser: AnyParser, watch: WatchRow, envelopes: EnvelopeRow[], onClosed: (turn: TranscriptTurn) => void): Promise<ParseProgress<CursorState>> {
+  private async fromFile(
+    parser: AnyParser,
+    watch: WatchRow,
+    envelopes: EnvelopeRow[],
+    onClosed: (turn: TranscriptTurn) => void,
+  ): Promise<ParseProgress<CursorState>> {
     let exists = true;
     try {
       await (await open(watch.transcriptPath, 'r')).close();
@@ -243,7 +308,8 @@ export class DrainEngine {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // file I/O errors are raised, never filed as a bad session
       exists = false;
     }
-    if (!exists) return feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, watch.consumedBytes, envelopes, onClosed);
+    if (!exists)
+      return feedEnvelopes(this.reader, this.scratch, parser, watch.watchId, watch.consumedBytes, envelopes, onClosed);
     const result = await parseTranscriptFile(watch.transcriptPath, parser, { onClosed });
     if (result.failure) throw faultOf(result.failure);
     return result;
@@ -260,9 +326,16 @@ function makeParser(activation: ActivationRow, watch: WatchRow): AnyParser {
     }
   }
   try {
-    if (activation.client === 'pi') return new PiEventParser((state as PiEventsState | null) ?? initialPiEventsState()) as unknown as AnyParser;
-    if (activation.client === 'codex') return new CodexRolloutParser((state as CodexRolloutState | null) ?? initialCodexRolloutState()) as unknown as AnyParser;
-    return new ClaudeTranscriptParser((state as ClaudeTranscriptState | null) ?? initialClaudeTranscriptState(claudeTranscriptMode(watch.transcriptPath))) as unknown as AnyParser;
+    if (activation.client === 'pi')
+      return new PiEventParser((state as PiEventsState | null) ?? initialPiEventsState()) as unknown as AnyParser;
+    if (activation.client === 'codex')
+      return new CodexRolloutParser(
+        (state as CodexRolloutState | null) ?? initialCodexRolloutState(),
+      ) as unknown as AnyParser;
+    return new ClaudeTranscriptParser(
+      (state as ClaudeTranscriptState | null) ??
+        initialClaudeTranscriptState(claudeTranscriptMode(watch.transcriptPath)),
+    ) as unknown as AnyParser;
   } catch (error) {
     if (error instanceof TranscriptParseError) throw faultOf(error);
     throw error;
@@ -306,19 +379,36 @@ function feedEnvelopes(
       case 'missing':
         continue; // no transcript bytes in this event (a transcript gone at hook time adds nothing)
       case 'over_limit':
-        throw new CaptureFault('transcript_tail_over_limit', `envelope ${envelope.id}: the transcript grew by more than a hook may copy at once`);
+        throw new CaptureFault(
+          'transcript_tail_over_limit',
+          `envelope ${envelope.id}: the transcript grew by more than a hook may copy at once`,
+        );
       case 'cursor_mismatch':
-        throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id}: the transcript was shorter than the bytes already captured (replaced or truncated)`);
+        throw new CaptureFault(
+          'transcript_cursor_mismatch',
+          `envelope ${envelope.id}: the transcript was shorter than the bytes already captured (replaced or truncated)`,
+        );
       case 'unreadable':
-        throw new CaptureFault('transcript_unreadable', `envelope ${envelope.id}: the hook could not read the transcript`);
+        throw new CaptureFault(
+          'transcript_unreadable',
+          `envelope ${envelope.id}: the hook could not read the transcript`,
+        );
       case 'captured':
         break;
     }
-    if (envelope.watchId !== watchId) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id} belongs to another transcript than its session`);
+    if (envelope.watchId !== watchId)
+      throw new CaptureFault(
+        'transcript_cursor_mismatch',
+        `envelope ${envelope.id} belongs to another transcript than its session`,
+      );
     const from = envelope.tailFrom ?? 0;
     const to = envelope.tailTo ?? from;
     if (to <= consumed) continue; // already applied (a recovery re-read the file past it)
-    if (from > consumed) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id}: bytes ${consumed}..${from} of the transcript were never captured`);
+    if (from > consumed)
+      throw new CaptureFault(
+        'transcript_cursor_mismatch',
+        `envelope ${envelope.id}: bytes ${consumed}..${from} of the transcript were never captured`,
+      );
     let skip = consumed - from; // bytes of this tail a recovery already applied
     for (const chunk of readTailChunks(reader, envelope.id)) {
       if (skip >= chunk.length) {
@@ -338,7 +428,11 @@ function feedEnvelopes(
       if (filled >= FEED_BYTES && piece.lastIndexOf(0x0a) !== -1) feed();
     }
     if (filled > 0) feed();
-    if (consumed !== to || filled !== 0) throw new CaptureFault('transcript_cursor_mismatch', `envelope ${envelope.id}: its tail does not end at a line boundary`);
+    if (consumed !== to || filled !== 0)
+      throw new CaptureFault(
+        'transcript_cursor_mismatch',
+        `envelope ${envelope.id}: its tail does not end at a line boundary`,
+      );
   }
   // A very long line grew the buffer: not kept for the steps after.
   if (scratch.buffer.length > 2 * (FEED_BYTES + HOOK_TAIL_CHUNK_BYTES)) scratch.buffer = Buffer.alloc(0);

@@ -33,7 +33,9 @@ const { corePath, storeId, writerPort, auto } = workerData as DrainWorkerData;
 
 function errorOf(error: unknown): { code: string; message: string } {
   const code = (error as { code?: unknown }).code;
-  return (typeof code === 'string' && code.startsWith('SQLITE') ? databaseError(corePath, error) : asCmError(error)).toJSON();
+  return (
+    typeof code === 'string' && code.startsWith('SQLITE') ? databaseError(corePath, error) : asCmError(error)
+  ).toJSON();
 }
 
 const reader = openDatabase(corePath, { readonly: true });

@@ -10,15 +10,24 @@ import { asCmError, CmError, isErrorCode, type ErrorCode } from '../errors.js';
 export type CallMap = Record<string, { input: unknown; result: unknown }>;
 
 /** The message for one call of `M`: `{ id, type, input }`, discriminated on `type`. */
-export type CallRequest<M extends CallMap> = { [K in keyof M & string]: { id: number; type: K; input: M[K]['input'] } }[keyof M & string];
+export type CallRequest<M extends CallMap> = {
+  [K in keyof M & string]: { id: number; type: K; input: M[K]['input'] };
+}[keyof M & string];
 
 export type CallHandlers<M extends CallMap> = { [K in keyof M]: (input: M[K]['input']) => Promise<M[K]['result']> };
 
-export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
+export type Reply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: { code: string; message: string } };
 
-export const errorFromReply = (error: { code: string; message: string }) => new CmError(isErrorCode(error.code) ? error.code : 'internal', error.message);
+export const errorFromReply = (error: { code: string; message: string }) =>
+  new CmError(isErrorCode(error.code) ? error.code : 'internal', error.message);
 
-const isReply = (message: unknown): message is Reply => typeof message === 'object' && message !== null && typeof (message as { id?: unknown }).id === 'number' && 'ok' in message;
+const isReply = (message: unknown): message is Reply =>
+  typeof message === 'object' &&
+  message !== null &&
+  typeof (message as { id?: unknown }).id === 'number' &&
+  'ok' in message;
 
 export class ReplyChannel {
   private nextId = 1;
@@ -61,7 +70,9 @@ export class ReplyChannel {
 }
 
 /** The client side of a thread's calls: one typed function for every call of `M`. */
-export function callsOver<M extends CallMap>(replies: ReplyChannel): <K extends keyof M & string>(type: K, input: M[K]['input']) => Promise<M[K]['result']> {
+export function callsOver<M extends CallMap>(
+  replies: ReplyChannel,
+): <K extends keyof M & string>(type: K, input: M[K]['input']) => Promise<M[K]['result']> {
   return (type, input) => replies.request({ type, input });
 }
 
@@ -69,7 +80,11 @@ export function callsOver<M extends CallMap>(replies: ReplyChannel): <K extends 
  * The thread side: each request runs its handler; the answer, or the error as `errorOf` words it,
  * goes back with the request's id. Nothing is thrown across the boundary.
  */
-export function serveCalls<M extends CallMap>(port: MessagePort, handlers: CallHandlers<M>, errorOf: (error: unknown) => { code: string; message: string } = (error) => asCmError(error).toJSON()): void {
+export function serveCalls<M extends CallMap>(
+  port: MessagePort,
+  handlers: CallHandlers<M>,
+  errorOf: (error: unknown) => { code: string; message: string } = (error) => asCmError(error).toJSON(),
+): void {
   port.on('message', (request: CallRequest<M>) => {
     const handler = handlers[request.type] as (input: unknown) => Promise<unknown>;
     Promise.resolve()

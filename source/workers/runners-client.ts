@@ -27,7 +27,12 @@ export class RunnersClient {
   static start(corePath: string, writer: WriterClient, auto: boolean, holder: string): Promise<RunnersClient> {
     const writerPort = writer.openPort();
     const memoryStatePath = storeFiles(dirname(corePath)).memoryState;
-    const worker = startWorker(import.meta.url, 'runners-thread', { corePath, memoryStatePath, storeId: writer.storeId, writerPort, auto, holder }, [writerPort]);
+    const worker = startWorker(
+      import.meta.url,
+      'runners-thread',
+      { corePath, memoryStatePath, storeId: writer.storeId, writerPort, auto, holder },
+      [writerPort],
+    );
     return new Promise((resolve, reject) => {
       const onMessage = (message: { type?: string; error?: { code: string; message: string } }) => {
         if (message.type === 'ready') {
@@ -40,7 +45,9 @@ export class RunnersClient {
         }
       };
       worker.on('message', onMessage);
-      worker.once('error', (error) => reject(new CmError('internal', `The runners thread failed to start: ${error.message}`)));
+      worker.once('error', (error) =>
+        reject(new CmError('internal', `The runners thread failed to start: ${error.message}`)),
+      );
     });
   }
 

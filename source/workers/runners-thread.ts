@@ -16,17 +16,27 @@ export type RunnersRequest = { id: number; type: 'extract'; request: ExtractRequ
 export type RunnersProgress = { type: 'progress'; runId: string; phase: string; done: number; total: number };
 
 const port = parentPort!;
-const { corePath, memoryStatePath, storeId, writerPort, auto, holder } = workerData as { corePath: string; memoryStatePath: string; storeId: string; writerPort: MessagePort; auto: boolean; holder: string };
+const { corePath, memoryStatePath, storeId, writerPort, auto, holder } = workerData as {
+  corePath: string;
+  memoryStatePath: string;
+  storeId: string;
+  writerPort: MessagePort;
+  auto: boolean;
+  holder: string;
+};
 
 const errorOf = (error: unknown) => {
   const code = (error as { code?: unknown }).code;
-  return (typeof code === 'string' && code.startsWith('SQLITE') ? databaseError(corePath, error) : asCmError(error)).toJSON();
+  return (
+    typeof code === 'string' && code.startsWith('SQLITE') ? databaseError(corePath, error) : asCmError(error)
+  ).toJSON();
 };
 
 const core = openDatabase(corePath, { readonly: true });
 const writer = WriterClient.overPort(writerPort, storeId);
 const pipeline = new ExtractionPipeline(writer, core, new Map([[builtinRunner.name, builtinRunner]]), holder);
-const progress = (event: { phase: string; done: number; total: number; runId: string }) => port.postMessage({ type: 'progress', ...event } satisfies RunnersProgress);
+const progress = (event: { phase: string; done: number; total: number; runId: string }) =>
+  port.postMessage({ type: 'progress', ...event } satisfies RunnersProgress);
 let queue: Promise<unknown> = Promise.resolve();
 
 function serial<T>(work: () => Promise<T>): Promise<T> {
@@ -39,7 +49,10 @@ function serial<T>(work: () => Promise<T>): Promise<T> {
  * Where the last finished run of the caller's kind ended: a manual run continues after the last
  * manual run of its scope, the automatic one after the last automatic one.
  */
-function lastUntil(automatic: boolean, owner: { repositoryKey: string; worktreeKey: string } | null = null): number | null {
+function lastUntil(
+  automatic: boolean,
+  owner: { repositoryKey: string; worktreeKey: string } | null = null,
+): number | null {
   const state = openMemoryStateReadOnly(memoryStatePath);
   if (!state) return null;
   try {
@@ -49,10 +62,14 @@ function lastUntil(automatic: boolean, owner: { repositoryKey: string; worktreeK
            AND (? IS NULL OR (repository_key = ? AND worktree_key = ?))`,
       )
       .pluck()
-      .get(automatic ? 1 : 0, owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null) as number | null;
+      .get(automatic ? 1 : 0, owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null) as
+      | number
+      | null;
     if (value !== null || !automatic) return value;
     // The first automatic run starts when memory-state was created: only newly sealed turns.
-    const created = state.db.prepare("SELECT value FROM memory_state_meta WHERE key = 'created_at'").pluck().get() as string | undefined;
+    const created = state.db.prepare("SELECT value FROM memory_state_meta WHERE key = 'created_at'").pluck().get() as
+      | string
+      | undefined;
     return created ? Date.parse(created) : null;
   } finally {
     state.db.close();
@@ -77,12 +94,21 @@ function autoWindow(): { sinceMs: number; untilMs: number } | null {
   let untilMs = Date.now() - AUTO_EXTRACT_GRACE_MS;
   if (untilMs <= sinceMs) return null;
   const sealed = core
-    .prepare("SELECT recorded_at_ms FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? ORDER BY recorded_at_ms LIMIT 1 OFFSET ?")
+    .prepare(
+      "SELECT recorded_at_ms FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? ORDER BY recorded_at_ms LIMIT 1 OFFSET ?",
+    )
     .pluck()
     .get(sinceMs, untilMs, SELECTION_MAX_TURNS) as number | undefined;
   if (sealed !== undefined) untilMs = sealed;
-  const any = core.prepare("SELECT 1 FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1").get(sinceMs, untilMs)
-    ?? core.prepare("SELECT 1 FROM timeline WHERE role = 'user' AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1").get(sinceMs, untilMs);
+  const any =
+    core
+      .prepare(
+        "SELECT 1 FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1",
+      )
+      .get(sinceMs, untilMs) ??
+    core
+      .prepare("SELECT 1 FROM timeline WHERE role = 'user' AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1")
+      .get(sinceMs, untilMs);
   return any === undefined || untilMs <= sinceMs ? null : { sinceMs, untilMs };
 }
 
@@ -92,7 +118,16 @@ startUp().then(
       const tick = () => {
         serial(async () => {
           const window = autoWindow();
-          if (window) await pipeline.extract({ cwd: null, since: new Date(window.sinceMs).toISOString(), until: new Date(window.untilMs).toISOString() }, () => null, progress);
+          if (window)
+            await pipeline.extract(
+              {
+                cwd: null,
+                since: new Date(window.sinceMs).toISOString(),
+                until: new Date(window.untilMs).toISOString(),
+              },
+              () => null,
+              progress,
+            );
         })
           .catch(() => undefined) // a failing pass is retried at the next tick; status shows the last run
           .finally(() => setTimeout(tick, AUTO_EXTRACT_POLL_MS).unref());

@@ -4,10 +4,17 @@
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
 /** `moduleUrl` is the caller's import.meta.url; `name` the worker module's name without extension. */
-export function startWorker(moduleUrl: string, name: string, workerData: unknown, transferList: TransferListItem[] = [], resourceLimits?: ResourceLimits): Worker {
+export function startWorker(
+  moduleUrl: string,
+  name: string,
+  workerData: unknown,
+  transferList: TransferListItem[] = [],
+  resourceLimits?: ResourceLimits,
+): Worker {
   const extension = moduleUrl.endsWith('.ts') ? '.ts' : '.js';
   const entry = new URL(`../workers/${name}${extension}`, moduleUrl);
-  if (extension === '.js') return new Worker(entry, { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) });
+  if (extension === '.js')
+    return new Worker(entry, { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) });
   // tsx registers itself on the main thread only; a .ts worker registers it first, then imports its entry.
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const source = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;

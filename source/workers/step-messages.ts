@@ -35,7 +35,12 @@ export class StepMessages {
 
   /** Adds a closed turn (an open one is sealed as settled: a subagent that stopped). */
   add(turn: TranscriptTurn): void {
-    this.turns.push({ key: turn.key, state: turn.state === 'open' ? 'settled' : turn.state, error: turn.error ?? null, messages: turn.messages.length });
+    this.turns.push({
+      key: turn.key,
+      state: turn.state === 'open' ? 'settled' : turn.state,
+      error: turn.error ?? null,
+      messages: turn.messages.length,
+    });
     const c = this.columns;
     for (const m of turn.messages) {
       c.key.push(m.key);
@@ -45,7 +50,8 @@ export class StepMessages {
       c.line.push(m.line);
       c.timestamp.push(m.timestamp);
       // Counting the exact size costs a pass over the text; worth it only where 3x would over-allocate a lot.
-      const bytes = m.text.length > LARGE_BODY_UNITS ? Buffer.byteLength(m.text, 'utf8') : m.text.length * MAX_UTF8_BYTES_PER_UNIT;
+      const bytes =
+        m.text.length > LARGE_BODY_UNITS ? Buffer.byteLength(m.text, 'utf8') : m.text.length * MAX_UTF8_BYTES_PER_UNIT;
       const buffer = this.reserve(bytes);
       this.used += buffer.write(m.text, this.used, 'utf8');
       c.bodyEnds.push(this.used);

@@ -22,7 +22,10 @@ export class WriterClient {
 
   static start(corePath: string): Promise<WriterClient> {
     // memory-state.sqlite lives beside core.sqlite in the data home.
-    const worker = startWorker(import.meta.url, 'writer-thread', { corePath, memoryStatePath: storeFiles(dirname(corePath)).memoryState });
+    const worker = startWorker(import.meta.url, 'writer-thread', {
+      corePath,
+      memoryStatePath: storeFiles(dirname(corePath)).memoryState,
+    });
     return new Promise((resolve, reject) => {
       const onReady = (message: WriterReady) => {
         worker.off('error', onError);
@@ -32,7 +35,8 @@ export class WriterClient {
           reject(errorFromReply(message.error));
         }
       };
-      const onError = (error: Error) => reject(new CmError('storage_failed', `The writer failed to start: ${error.message}`));
+      const onError = (error: Error) =>
+        reject(new CmError('storage_failed', `The writer failed to start: ${error.message}`));
       worker.once('message', onReady);
       worker.once('error', onError);
     });
@@ -42,7 +46,11 @@ export class WriterClient {
    * Runs one named command as one transaction in the writer; resolves once it is committed.
    * `transfer`: buffers inside `input` that are moved to the writer instead of copied (unusable here after).
    */
-  call<K extends CommandName>(name: K, input: CommandInput<K>, transfer?: readonly ArrayBuffer[]): Promise<CommandResult<K>> {
+  call<K extends CommandName>(
+    name: K,
+    input: CommandInput<K>,
+    transfer?: readonly ArrayBuffer[],
+  ): Promise<CommandResult<K>> {
     return this.replies.request({ name, input }, transfer);
   }
 

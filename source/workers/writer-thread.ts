@@ -18,7 +18,9 @@ import { writerCommands } from './writer-commands.js';
 import type { Reply } from './reply-channel.js';
 
 export type WriterRequest = { id: number; name: string; input: unknown };
-export type WriterReady = { type: 'ready'; storeId: string } | { type: 'failed'; error: { code: string; message: string } };
+export type WriterReady =
+  | { type: 'ready'; storeId: string }
+  | { type: 'failed'; error: { code: string; message: string } };
 
 const port = parentPort!;
 const { corePath, memoryStatePath } = workerData as { corePath: string; memoryStatePath: string };
@@ -53,7 +55,11 @@ try {
     try {
       if (!definition) throw new CmError('internal', `Unknown writer command ${request.name}.`);
       const parsed = definition.schema.safeParse(request.input);
-      if (!parsed.success) throw new CmError('invalid_input', `Invalid ${request.name}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+      if (!parsed.success)
+        throw new CmError(
+          'invalid_input',
+          `Invalid ${request.name}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
+        );
       let result: unknown;
       if (definition.database === 'memory') {
         const { state, context: memoryCtx } = memoryContext();
@@ -63,7 +69,11 @@ try {
       }
       reply = { id: request.id, ok: true, result };
     } catch (error) {
-      reply = { id: request.id, ok: false, error: errorOf(error, definition?.database === 'memory' ? 'memory' : 'core') };
+      reply = {
+        id: request.id,
+        ok: false,
+        error: errorOf(error, definition?.database === 'memory' ? 'memory' : 'core'),
+      };
     }
     return reply;
   };

@@ -18,10 +18,14 @@ import { median, percentile, rawCommitsPerSecond, report, type Figure } from './
 const STUB = fileURLToPath(new URL('./stub-pi.mjs', import.meta.url));
 const stubCommand = JSON.stringify({ command: process.execPath, args: [STUB] });
 
-
 /** One recorded prompt segment (b-two-prompts, first prompt), its response id to be rewritten per prompt. */
 function recordedSegment(): string[] {
-  const lines = readFileSync(new URL('../../fixtures/pi/b-two-prompts-sequential.stdout.jsonl', import.meta.url), 'utf8').split('\n').filter(Boolean);
+  const lines = readFileSync(
+    new URL('../../fixtures/pi/b-two-prompts-sequential.stdout.jsonl', import.meta.url),
+    'utf8',
+  )
+    .split('\n')
+    .filter(Boolean);
   const end = lines.findIndex((line) => JSON.parse(line).type === 'agent_end');
   return lines.slice(0, end + 1);
 }
@@ -31,12 +35,17 @@ function recordedSegment(): string[] {
  * each reply (the writer still commits each in its own durable transaction, in order), which
  * measures the writer; one-at-a-time adds the thread round trip of a single agent's reader.
  */
-async function ingestRecords(pipelined: boolean): Promise<{ perSecond: number; withLifecycle: number; records: number }> {
+async function ingestRecords(
+  pipelined: boolean,
+): Promise<{ perSecond: number; withLifecycle: number; records: number }> {
   const home = tempHome('bench-ingest');
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const writer = await WriterClient.start(storeFiles(home).core);
   await writer.call('createAgent', { name: 'bench', operationId: 'create', agentsRoot: join(home, 'agents') });
-  const generation = await writer.call('beginGeneration', { agent: 'bench', hostId: '00000000-0000-4000-8000-000000000000' });
+  const generation = await writer.call('beginGeneration', {
+    agent: 'bench',
+    hostId: '00000000-0000-4000-8000-000000000000',
+  });
   await writer.call('markGenerationRunning', { generationId: generation.generationId, pid: process.pid });
   const segment = recordedSegment();
   let ordinal = 0;
@@ -45,12 +54,24 @@ async function ingestRecords(pipelined: boolean): Promise<{ perSecond: number; w
   const start = process.hrtime.bigint();
   for (let prompt = 0; records < 10_000; prompt++) {
     const piRequestId = `prompt-${prompt}`;
-    await writer.call('admitPrompt', { agent: 'bench', text: 'first prompt', operationId: `op-${prompt}`, piRequestId });
+    await writer.call('admitPrompt', {
+      agent: 'bench',
+      text: 'first prompt',
+      operationId: `op-${prompt}`,
+      piRequestId,
+    });
     await writer.call('markAttempted', { operationId: `op-${prompt}` });
     const ingest = (line: string) => {
       const text = line.replace('"id":"p1"', `"id":"${piRequestId}"`);
       records++;
-      return writer.call('ingestPiRecord', { generationId: generation.generationId, stream: 'stdout', ordinal: ++ordinal, frame: 'record', text, byteLength: Buffer.byteLength(text) });
+      return writer.call('ingestPiRecord', {
+        generationId: generation.generationId,
+        stream: 'stdout',
+        ordinal: ++ordinal,
+        frame: 'record',
+        text,
+        byteLength: Buffer.byteLength(text),
+      });
     };
     const ingestStart = process.hrtime.bigint();
     if (pipelined) await Promise.all(segment.map(ingest));
@@ -64,7 +85,9 @@ async function ingestRecords(pipelined: boolean): Promise<{ perSecond: number; w
 }
 
 async function ingestThroughput(): Promise<Figure[]> {
-  const line = readFileSync(new URL('../../fixtures/pi/a-simple-prompt.stdout.jsonl', import.meta.url), 'utf8').split('\n')[5]!;
+  const line = readFileSync(new URL('../../fixtures/pi/a-simple-prompt.stdout.jsonl', import.meta.url), 'utf8').split(
+    '\n',
+  )[5]!;
   const pipelined: number[] = [];
   const whole: number[] = [];
   const oneByOne: number[] = [];
@@ -81,9 +104,30 @@ async function ingestThroughput(): Promise<Figure[]> {
   const floor = `${median(raw).toFixed(0)} raw durable commits/s`;
   const ratio = median(pipelined) / median(raw);
   return [
-    { name: `pi records ingested through the writer (${records} records, each its own durable transaction; median of 3)`, value: `${median(pipelined).toFixed(0)} records/s`, floor, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 },
-    { name: 'the same with each prompt\'s admission, attempt and settlement commits counted in the time', value: `${median(whole).toFixed(0)} records/s`, floor, ratio: median(whole) / median(raw), target: 'reported, no bound', met: null },
-    { name: 'the same, one record at a time (one agent\'s reader waits for each commit)', value: `${median(oneByOne).toFixed(0)} records/s`, floor, ratio: median(oneByOne) / median(raw), target: 'reported, no bound', met: null },
+    {
+      name: `pi records ingested through the writer (${records} records, each its own durable transaction; median of 3)`,
+      value: `${median(pipelined).toFixed(0)} records/s`,
+      floor,
+      ratio,
+      target: 'ratio >= 0.5',
+      met: ratio >= 0.5,
+    },
+    {
+      name: "the same with each prompt's admission, attempt and settlement commits counted in the time",
+      value: `${median(whole).toFixed(0)} records/s`,
+      floor,
+      ratio: median(whole) / median(raw),
+      target: 'reported, no bound',
+      met: null,
+    },
+    {
+      name: "the same, one record at a time (one agent's reader waits for each commit)",
+      value: `${median(oneByOne).toFixed(0)} records/s`,
+      floor,
+      ratio: median(oneByOne) / median(raw),
+      target: 'reported, no bound',
+      met: null,
+    },
   ];
 }
 
@@ -110,16 +154,26 @@ async function admissionToFirstByte(): Promise<Figure> {
       return all.find((row) => row.kind === 'pi.response' && row.operationId === `op-${i}`);
     });
     samples.push((response.payload as { data: { receivedAt: number } }).data.receivedAt - t0);
-    await waitFor('settled', async () => ((await app.operation({ operationId: `op-${i}` })).state === 'settled' ? true : undefined));
+    await waitFor('settled', async () =>
+      (await app.operation({ operationId: `op-${i}` })).state === 'settled' ? true : undefined,
+    );
   }
   await host.stop();
   delete process.env['COMMON_MEMORY_PI_COMMAND'];
-  return { name: 'admission to first byte on pi stdin (median of 40)', value: `${median(samples).toFixed(2)} ms (p95 ${percentile(samples, 95).toFixed(2)} ms)`, target: 'reported, no bound', met: null };
+  return {
+    name: 'admission to first byte on pi stdin (median of 40)',
+    value: `${median(samples).toFixed(2)} ms (p95 ${percentile(samples, 95).toFixed(2)} ms)`,
+    target: 'reported, no bound',
+    met: null,
+  };
 }
 
 async function memoryWithFourAgents(seconds: number): Promise<Figure> {
   const home = tempHome('bench-rss');
-  const { child, info } = await startHost(home, { COMMON_MEMORY_PI_COMMAND: stubCommand, STUB_PI_STREAM_MS: String(seconds * 1000) });
+  const { child, info } = await startHost(home, {
+    COMMON_MEMORY_PI_COMMAND: stubCommand,
+    STUB_PI_STREAM_MS: String(seconds * 1000),
+  });
   const hostInfo = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
   const client = apiClient(info.port, hostInfo.token);
   for (let i = 0; i < 4; i++) {
@@ -128,13 +182,19 @@ async function memoryWithFourAgents(seconds: number): Promise<Figure> {
   }
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   const startRss = rss();
-  await Promise.all([0, 1, 2, 3].map((i) => client.prompt({ agent: `s${i}`, text: 'stream for a while', operationId: `op-${i}` })));
+  await Promise.all(
+    [0, 1, 2, 3].map((i) => client.prompt({ agent: `s${i}`, text: 'stream for a while', operationId: `op-${i}` })),
+  );
   const samples: number[] = [];
-  await waitFor('all four settled', async () => {
-    samples.push(rss());
-    const ops = await Promise.all([0, 1, 2, 3].map((i) => client.operation({ operationId: `op-${i}` })));
-    return ops.every((op) => op.state === 'settled') ? true : undefined;
-  }, seconds * 1000 + 60_000);
+  await waitFor(
+    'all four settled',
+    async () => {
+      samples.push(rss());
+      const ops = await Promise.all([0, 1, 2, 3].map((i) => client.operation({ operationId: `op-${i}` })));
+      return ops.every((op) => op.state === 'settled') ? true : undefined;
+    },
+    seconds * 1000 + 60_000,
+  );
   const peak = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   const head = (await client.status()).heads.journal;
   await stopHost(child);

@@ -35,7 +35,9 @@ export function scoreDedup(pairs: readonly DedupPair[]): DedupScore {
   let exactAction = 0;
   const misses: DedupScore['misses'] = [];
   for (const pair of pairs) {
-    const { decision } = decideDraft({ content: pair.draft }, [{ id: 'existing', sourceKind: 'candidate', content: pair.existing, revision: 1 }]);
+    const { decision } = decideDraft({ content: pair.draft }, [
+      { id: 'existing', sourceKind: 'candidate', content: pair.existing, revision: 1 },
+    ]);
     const found = decision !== 'store';
     if (pair.label === 'duplicate') {
       if (found) truePositive += 1;
@@ -62,9 +64,12 @@ export async function runDedupBench(): Promise<DedupScore> {
     const score = scoreDedup(readDedupPairs(name));
     main ??= score;
     out(`${name}: ${score.pairs} pairs (${score.duplicates} duplicate, ${score.distinct} distinct)`);
-    out(`  skip/merge/update against store: precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}`);
+    out(
+      `  skip/merge/update against store: precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}`,
+    );
     out(`  duplicates given the expected action: ${score.exactAction}/${score.duplicates}`);
-    for (const { pair, decision } of score.misses) out(`    ${decision} (expected ${pair.expect}): ${pair.existing} | ${pair.draft}`);
+    for (const { pair, decision } of score.misses)
+      out(`    ${decision} (expected ${pair.expect}): ${pair.existing} | ${pair.draft}`);
   }
   return main!;
 }

@@ -39,7 +39,9 @@ export async function runExtractionBench(): Promise<ExtractionScore> {
   for (const name of ['extraction-utterances.jsonl', 'extraction-holdout.jsonl']) {
     const score = scoreExtraction(name);
     holdout = score;
-    out(`${name}: ${score.utterances} utterances; precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}`);
+    out(
+      `${name}: ${score.utterances} utterances; precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}`,
+    );
     for (const text of score.missed) out(`  missed: ${JSON.stringify(text)}`);
     for (const text of score.wronglyKept) out(`  wrongly kept: ${JSON.stringify(text)}`);
   }

@@ -12,10 +12,17 @@ import { appendNote } from '../../source/store/notes.js';
 import { readStoreId } from '../../source/store/sequences.js';
 import { hookCommand } from '../../source/hosts/hook-config.js';
 import { startHost, stopHost, tempHome } from '../support/cli.js';
-import { hookFigures, median, rawCommitsPerSecond, report, timeHookAgainstFloor, timeMsAsync, type Figure } from './measure.js';
+import {
+  hookFigures,
+  median,
+  rawCommitsPerSecond,
+  report,
+  timeHookAgainstFloor,
+  timeMsAsync,
+  type Figure,
+} from './measure.js';
 
 const ROUNDS = 5;
-
 
 async function noteThroughApi(): Promise<Figure[]> {
   const home = tempHome('bench-note');
@@ -35,9 +42,11 @@ async function noteThroughApi(): Promise<Figure[]> {
     // Several clients at once (CLIs, the TUI, agents): each note is still its own transaction,
     // committed before its reply; HTTP work overlaps with the writer thread's commits.
     const together = await timeMsAsync(() =>
-      Promise.all(Array.from({ length: clients }, async (_, lane) => {
-        for (let i = 0; i < count / clients; i++) await client.appendNote({ text: `note ${round}-${lane}-${i}` });
-      })),
+      Promise.all(
+        Array.from({ length: clients }, async (_, lane) => {
+          for (let i = 0; i < count / clients; i++) await client.appendNote({ text: `note ${round}-${lane}-${i}` });
+        }),
+      ),
     );
     concurrent.push(count / (together / 1000));
     raw.push(rawCommitsPerSecond(count, (i) => JSON.stringify({ text: `note ${i}` })));
@@ -46,15 +55,35 @@ async function noteThroughApi(): Promise<Figure[]> {
   const floor = `${median(raw).toFixed(0)} raw durable commits/s`;
   const ratio = median(concurrent) / median(raw);
   return [
-    { name: `note via host API, ${clients} clients (median of ${ROUNDS})`, value: `${median(concurrent).toFixed(0)} commits/s`, floor, ratio, target: 'ratio >= 0.5', met: ratio >= 0.5 },
-    { name: 'note via host API, one client waiting for each reply', value: `${median(sequential).toFixed(0)} commits/s (${(1000 / median(sequential)).toFixed(2)} ms each)`, floor, ratio: median(sequential) / median(raw), target: 'reported, no bound (limited by the loopback round trip)', met: null },
+    {
+      name: `note via host API, ${clients} clients (median of ${ROUNDS})`,
+      value: `${median(concurrent).toFixed(0)} commits/s`,
+      floor,
+      ratio,
+      target: 'ratio >= 0.5',
+      met: ratio >= 0.5,
+    },
+    {
+      name: 'note via host API, one client waiting for each reply',
+      value: `${median(sequential).toFixed(0)} commits/s (${(1000 / median(sequential)).toFixed(2)} ms each)`,
+      floor,
+      ratio: median(sequential) / median(raw),
+      target: 'reported, no bound (limited by the loopback round trip)',
+      met: null,
+    },
   ];
 }
 
 function hookPath(): Figure[] {
   const home = tempHome('bench-hook');
-  const payload = readFileSync(new URL('../../fixtures/codex/hooks/a/02-UserPromptSubmit.json', import.meta.url), 'utf8');
-  const times = timeHookAgainstFloor(hookCommand('codex', home), () => payload, 30, { ...process.env, NODE_OPTIONS: '' });
+  const payload = readFileSync(
+    new URL('../../fixtures/codex/hooks/a/02-UserPromptSubmit.json', import.meta.url),
+    'utf8',
+  );
+  const times = timeHookAgainstFloor(hookCommand('codex', home), () => payload, 30, {
+    ...process.env,
+    NODE_OPTIONS: '',
+  });
   return hookFigures('hook dispatch', times);
 }
 
@@ -86,7 +115,14 @@ async function paging(): Promise<Figure> {
   }
   await stopHost(child);
   const ratio = median(last) / median(first);
-  return { name: `journal page of 100 at ${head} rows, last vs first (median)`, value: `${median(last).toFixed(2)} ms`, floor: `${median(first).toFixed(2)} ms first page`, ratio, target: 'ratio <= 2', met: ratio <= 2 };
+  return {
+    name: `journal page of 100 at ${head} rows, last vs first (median)`,
+    value: `${median(last).toFixed(2)} ms`,
+    floor: `${median(first).toFixed(2)} ms first page`,
+    ratio,
+    target: 'ratio <= 2',
+    met: ratio <= 2,
+  };
 }
 
 export async function runFoundationBench(): Promise<Figure[]> {

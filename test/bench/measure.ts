@@ -29,7 +29,12 @@ export async function timeMsAsync(run: () => Promise<unknown>): Promise<number> 
 }
 
 /** Wall time of a whole child process, stdin given. */
-export function timeProcess(command: string, args: string[], input: string, env: NodeJS.ProcessEnv = process.env): number {
+export function timeProcess(
+  command: string,
+  args: string[],
+  input: string,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   const start = process.hrtime.bigint();
   const result = spawnSync(command, args, { input, env, stdio: ['pipe', 'ignore', 'pipe'] });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
@@ -52,7 +57,9 @@ export function report(figures: Figure[]): void {
     const ratio = figure.ratio === undefined ? '' : `  ratio ${figure.ratio.toFixed(2)}`;
     const floor = figure.floor ? `  floor ${figure.floor}` : '';
     const verdict = figure.met === null ? 'INFO' : figure.met ? 'MET ' : 'MISS';
-    process.stdout.write(`${verdict}  ${figure.name}: ${figure.value}${floor}${ratio}  (${figure.met === null ? '' : 'target '}${figure.target})\n`);
+    process.stdout.write(
+      `${verdict}  ${figure.name}: ${figure.value}${floor}${ratio}  (${figure.met === null ? '' : 'target '}${figure.target})\n`,
+    );
   }
 }
 
@@ -110,7 +117,12 @@ export interface HookTimes {
 }
 
 /** Times the installed hook command for `home` beside the floor, alternating, after one warm-up run that creates the store. */
-export function timeHookAgainstFloor(command: string, payload: (i: number) => string, runs: number, env: NodeJS.ProcessEnv): HookTimes {
+export function timeHookAgainstFloor(
+  command: string,
+  payload: (i: number) => string,
+  runs: number,
+  env: NodeJS.ProcessEnv,
+): HookTimes {
   const floorScript = hookFloorScript();
   const asIs = env['NODE_EXTRA_CA_CERTS'] ? env : null;
   timeProcess('/bin/sh', ['-c', command], payload(0), env);
@@ -128,11 +140,23 @@ export function hookFigures(name: string, times: HookTimes): Figure[] {
   const hook = median(times.hook);
   const floor = median(times.floor);
   const figures: Figure[] = [
-    { name: `${name}, the installed command through sh, whole process (median)`, value: `${hook.toFixed(1)} ms`, floor: `${floor.toFixed(1)} ms`, ratio: hook / floor, target: 'ratio <= 1.5', met: hook / floor <= 1.5 },
+    {
+      name: `${name}, the installed command through sh, whole process (median)`,
+      value: `${hook.toFixed(1)} ms`,
+      floor: `${floor.toFixed(1)} ms`,
+      ratio: hook / floor,
+      target: 'ratio <= 1.5',
+      met: hook / floor <= 1.5,
+    },
     { name: `${name}, absolute (median)`, value: `${hook.toFixed(1)} ms`, target: '<= 120 ms', met: hook <= 120 },
   ];
   if (times.floorAsIs) {
-    figures.push({ name: `the floor with this environment's NODE_EXTRA_CA_CERTS, which the installed command drops`, value: `${median(times.floorAsIs).toFixed(1)} ms`, target: 'reported, no bound', met: null });
+    figures.push({
+      name: `the floor with this environment's NODE_EXTRA_CA_CERTS, which the installed command drops`,
+      value: `${median(times.floorAsIs).toFixed(1)} ms`,
+      target: 'reported, no bound',
+      met: null,
+    });
   }
   return figures;
 }

@@ -37,7 +37,15 @@ function templates(records: Json[]): string[] {
   const ids = new Set<string>();
   for (const record of records) {
     const p = record['payload'] as Json;
-    for (const value of [p['turn_id'], p['root_turn_id'], p['id'], p['call_id'], p['response_id'], p['item']?.['id'], p['internal_chat_message_metadata_passthrough']?.['turn_id']]) {
+    for (const value of [
+      p['turn_id'],
+      p['root_turn_id'],
+      p['id'],
+      p['call_id'],
+      p['response_id'],
+      p['item']?.['id'],
+      p['internal_chat_message_metadata_passthrough']?.['turn_id'],
+    ]) {
       if (typeof value === 'string' && value.length > 0) ids.add(value);
     }
   }
@@ -50,7 +58,11 @@ function templates(records: Json[]): string[] {
 
 function buildRollout(path: string): { bytes: number; turns: number } {
   const a = fixture('a-simple-one-turn.jsonl');
-  const blocks = ['b-tool-call-exec-command.jsonl', 'c-resumed-two-turns.jsonl', 'f-tool-call-with-hook-additional-context.jsonl'].map((name) => {
+  const blocks = [
+    'b-tool-call-exec-command.jsonl',
+    'c-resumed-two-turns.jsonl',
+    'f-tool-call-with-hook-additional-context.jsonl',
+  ].map((name) => {
     const records = fixture(name).slice(1);
     const turns = records.filter((r) => r['type'] === 'event_msg' && r['payload']['type'] === 'task_complete').length;
     return { lines: templates(records), turns };
@@ -64,7 +76,8 @@ function buildRollout(path: string): { bytes: number; turns: number } {
   for (let rep = 0; bytes < targetBytes; rep += 1) {
     let chunk = '';
     for (const block of blocks) {
-      for (const line of block.lines) chunk += `${line.replaceAll('~R~', `-r${rep}`).replace('~O~', String(ordinal++))}\n`;
+      for (const line of block.lines)
+        chunk += `${line.replaceAll('~R~', `-r${rep}`).replace('~O~', String(ordinal++))}\n`;
       turns += block.turns;
     }
     bytes += writeSync(fd, chunk);
@@ -77,7 +90,8 @@ async function parserRun(path: string): Promise<number> {
   let turns = 0;
   const result = await parseTranscriptFile(path, new CodexRolloutParser(), { onClosed: () => (turns += 1) });
   if (result.failure !== null) throw result.failure;
-  if (result.openTurns.length !== 0 || result.unconsumedBytes !== 0) throw new Error('benchmark file did not parse completely');
+  if (result.openTurns.length !== 0 || result.unconsumedBytes !== 0)
+    throw new Error('benchmark file did not parse completely');
   return turns;
 }
 
@@ -90,7 +104,9 @@ async function timed(run: () => Promise<number>): Promise<{ ms: number; count: n
 const median = (values: number[]): number => {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'cm-parse-bench-'));
@@ -111,11 +127,17 @@ try {
   const floorMedian = median(floor);
   const parserMedian = median(parser);
   const rssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`floor  (read + split + JSON.parse): median ${floorMedian.toFixed(1)} MB/s  [${floor.map((v) => v.toFixed(0)).join(', ')}]\n`);
-  process.stdout.write(`parser (CodexRolloutParser):        median ${parserMedian.toFixed(1)} MB/s  [${parser.map((v) => v.toFixed(0)).join(', ')}]\n`);
+  process.stdout.write(
+    `floor  (read + split + JSON.parse): median ${floorMedian.toFixed(1)} MB/s  [${floor.map((v) => v.toFixed(0)).join(', ')}]\n`,
+  );
+  process.stdout.write(
+    `parser (CodexRolloutParser):        median ${parserMedian.toFixed(1)} MB/s  [${parser.map((v) => v.toFixed(0)).join(', ')}]\n`,
+  );
   process.stdout.write(`ratio parser/floor: ${(parserMedian / floorMedian).toFixed(2)}\n`);
   process.stdout.write(`peak RSS (maxRSS): ${rssMb.toFixed(0)} MB\n`);
-  process.stdout.write(`targets: parser >= 100 MB/s ${parserMedian >= 100 ? 'met' : 'NOT met'}, RSS <= 200 MB ${rssMb <= 200 ? 'met' : 'NOT met'}\n`);
+  process.stdout.write(
+    `targets: parser >= 100 MB/s ${parserMedian >= 100 ? 'met' : 'NOT met'}, RSS <= 200 MB ${rssMb <= 200 ? 'met' : 'NOT met'}\n`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

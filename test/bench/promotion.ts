@@ -81,11 +81,7 @@ function applyFigures(base: string): Figure[] {
   const result = buildPromotionPlan(input);
   if (!result.ok) throw new Error(result.refusal.message);
   const { plan } = result;
-  const build = median(
-    Array.from({ length: ROUNDS }, () =>
-      timeMs(() => buildPromotionPlan(input)),
-    ),
-  );
+  const build = median(Array.from({ length: ROUNDS }, () => timeMs(() => buildPromotionPlan(input))));
   const apply: number[] = [];
   const floor: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {

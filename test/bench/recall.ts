@@ -57,22 +57,41 @@ export async function runRecallBench(): Promise<void> {
     const random = rng(42);
     const build = timeMs(() =>
       db.transaction(() => {
-        db.prepare("INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, created_at_ms) VALUES ('c', ?, ?, 's', '0-0', ?, ?, 0)").run(owner.repositoryKey, owner.worktreeKey, 'c'.repeat(64), 'd'.repeat(64));
-        const candidate = db.prepare("INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, adjudication, decision, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 'c', 't', ?, ?, 'draft', 'done', 'store', 0, 0)");
+        db.prepare(
+          "INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, created_at_ms) VALUES ('c', ?, ?, 's', '0-0', ?, ?, 0)",
+        ).run(owner.repositoryKey, owner.worktreeKey, 'c'.repeat(64), 'd'.repeat(64));
+        const candidate = db.prepare(
+          "INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, adjudication, decision, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 'c', 't', ?, ?, 'draft', 'done', 'store', 0, 0)",
+        );
         const candidateFts = db.prepare('INSERT INTO candidate_fts (rowid, searchable_text) VALUES (?, ?)');
-        const approved = db.prepare("INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status) VALUES (?, ?, ?, 1, ?, '{}', ?, 'active')");
+        const approved = db.prepare(
+          "INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status) VALUES (?, ?, ?, 1, ?, '{}', ?, 'active')",
+        );
         const approvedFts = db.prepare('INSERT INTO approved_fts (rowid, searchable_text) VALUES (?, ?)');
         for (let i = 0; i < n; i++) {
           const text = sentence(random, 8 + Math.floor(random() * 12));
-          const rowid = candidate.run(`cand-${i}`, owner.repositoryKey, owner.worktreeKey, 'e'.repeat(64), JSON.stringify({ content: text })).lastInsertRowid;
+          const rowid = candidate.run(
+            `cand-${i}`,
+            owner.repositoryKey,
+            owner.worktreeKey,
+            'e'.repeat(64),
+            JSON.stringify({ content: text }),
+          ).lastInsertRowid;
           candidateFts.run(rowid, text);
           const body = sentence(random, 20 + Math.floor(random() * 40));
-          approvedFts.run(approved.run(`entry-${i}`, owner.repositoryKey, owner.worktreeKey, 'f'.repeat(64), body).lastInsertRowid, body);
+          approvedFts.run(
+            approved.run(`entry-${i}`, owner.repositoryKey, owner.worktreeKey, 'f'.repeat(64), body).lastInsertRowid,
+            body,
+          );
         }
       })(),
     );
-    const queries = Array.from({ length: Number(process.env["CM_BENCH_RECALL_QUERIES"] ?? 300) }, () => sentence(random, 6 + Math.floor(random() * 6)));
-    const single = db.prepare('SELECT rowid FROM candidate_fts WHERE candidate_fts MATCH ? ORDER BY bm25(candidate_fts) LIMIT ?');
+    const queries = Array.from({ length: Number(process.env['CM_BENCH_RECALL_QUERIES'] ?? 300) }, () =>
+      sentence(random, 6 + Math.floor(random() * 6)),
+    );
+    const single = db.prepare(
+      'SELECT rowid FROM candidate_fts WHERE candidate_fts MATCH ? ORDER BY bm25(candidate_fts) LIMIT ?',
+    );
     // Warm both paths once, then interleave them so that machine noise hits both alike.
     for (const q of queries.slice(0, 20)) {
       recall(db, owner, q);
@@ -87,9 +106,13 @@ export async function runRecallBench(): Promise<void> {
     }
     const p = (values: number[], q: number) => percentile(values, q).toFixed(2);
     process.stdout.write(`corpus: ${n} candidates + ${n} approved entries (built in ${(build / 1000).toFixed(1)} s)\n`);
-    process.stdout.write(`recall (2 × BM25 3·k + RRF, k=${RECALL_K}): p50 ${p(fused, 50)} ms, p95 ${p(fused, 95)} ms\n`);
+    process.stdout.write(
+      `recall (2 × BM25 3·k + RRF, k=${RECALL_K}): p50 ${p(fused, 50)} ms, p95 ${p(fused, 95)} ms\n`,
+    );
     process.stdout.write(`floor (1 × BM25 k over candidates):       p50 ${p(floor, 50)} ms, p95 ${p(floor, 95)} ms\n`);
-    process.stdout.write(`ratio p95: ${(percentile(fused, 95) / percentile(floor, 95)).toFixed(2)}× (target ≤ 10 ms and ≤ 2.5×)\n`);
+    process.stdout.write(
+      `ratio p95: ${(percentile(fused, 95) / percentile(floor, 95)).toFixed(2)}× (target ≤ 10 ms and ≤ 2.5×)\n`,
+    );
   } finally {
     db.close();
     rmSync(dirname(home), { recursive: true, force: true });

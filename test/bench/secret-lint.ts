@@ -41,7 +41,12 @@ export function lintQuality(): LintQuality {
 }
 
 /** Findings over the text files git tracks here, by rule. Host session ids in recorded fixtures are real session ids. */
-function repositoryFindings(): { files: number; bytes: number; byRule: Record<string, number>; byFile: Record<string, string[]> } {
+function repositoryFindings(): {
+  files: number;
+  bytes: number;
+  byRule: Record<string, number>;
+  byFile: Record<string, string[]>;
+} {
   const root = new URL('../../', import.meta.url);
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   const byRule: Record<string, number> = {};
@@ -83,19 +88,26 @@ export function benchLines(): Record<string, string> {
 export async function runSecretLintBench(): Promise<LintQuality> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const quality = lintQuality();
-  out(`recall: ${quality.foundByRule}/${quality.secrets} secrets found by their format's rule (${(quality.foundByRule / quality.secrets).toFixed(3)}), ${quality.foundAny}/${quality.secrets} with any finding`);
+  out(
+    `recall: ${quality.foundByRule}/${quality.secrets} secrets found by their format's rule (${(quality.foundByRule / quality.secrets).toFixed(3)}), ${quality.foundAny}/${quality.secrets} with any finding`,
+  );
   if (quality.missed.length > 0) out(`  missed: ${quality.missed.join(', ')}`);
   out(`false positives: ${quality.benignWithFinding.length}/${quality.benign} high-entropy non-secrets with a finding`);
-  for (const { id, findings } of quality.benignWithFinding) out(`  ${id}: ${findings.map((finding) => `${finding.rule} ${finding.excerpt}`).join('; ')}`);
+  for (const { id, findings } of quality.benignWithFinding)
+    out(`  ${id}: ${findings.map((finding) => `${finding.rule} ${finding.excerpt}`).join('; ')}`);
   const repository = repositoryFindings();
-  out(`this repository: ${repository.files} text files, ${(repository.bytes / 1024 / 1024).toFixed(1)} MiB; findings by rule: ${JSON.stringify(repository.byRule)}`);
+  out(
+    `this repository: ${repository.files} text files, ${(repository.bytes / 1024 / 1024).toFixed(1)} MiB; findings by rule: ${JSON.stringify(repository.byRule)}`,
+  );
   out('  files with findings other than host session ids (secret-shaped test data is expected here):');
   for (const [file, findings] of Object.entries(repository.byFile)) out(`    ${file}: ${findings.join(', ')}`);
   for (const [name, line] of Object.entries(benchLines())) {
     for (const prefilter of [true, false]) {
       const times: number[] = [];
       for (let i = 0; i < 25; i += 1) times.push(timeMs(() => lintText(line, { prefilter })));
-      out(`64 KiB line, ${name}, prefilter ${prefilter ? 'on ' : 'off'}: median ${median(times).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`);
+      out(
+        `64 KiB line, ${name}, prefilter ${prefilter ? 'on ' : 'off'}: median ${median(times).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
+      );
     }
   }
   return quality;

@@ -21,12 +21,25 @@ async function answer(command, receivedAt) {
   write({ type: 'turn_start' });
   write({ type: 'message_start', message: user });
   write({ type: 'message_end', message: user });
-  const partial = { role: 'assistant', content: [{ type: 'text', text: '' }], api: 'openai-completions', provider: 'stub', model: 'stub', usage: {}, stopReason: 'stop', timestamp: Date.now() };
+  const partial = {
+    role: 'assistant',
+    content: [{ type: 'text', text: '' }],
+    api: 'openai-completions',
+    provider: 'stub',
+    model: 'stub',
+    usage: {},
+    stopReason: 'stop',
+    timestamp: Date.now(),
+  };
   write({ type: 'message_start', message: partial });
   let text = '';
   const update = () => {
     text += 'word ';
-    write({ type: 'message_update', assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'word ' }, message: { ...partial, content: [{ type: 'text', text }] } });
+    write({
+      type: 'message_update',
+      assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'word ' },
+      message: { ...partial, content: [{ type: 'text', text }] },
+    });
   };
   if (holdDir !== undefined) {
     for (let i = 0; i < 5; i++) update();
@@ -53,7 +66,10 @@ process.stdin.on('data', (chunk) => {
     buffer = buffer.slice(newline + 1);
     const command = JSON.parse(line);
     if (command.type === 'prompt') busy = busy.then(() => answer(command, receivedAt));
-    else busy = busy.then(() => write({ id: command.id, type: 'response', command: command.type, success: true, data: {} }));
+    else
+      busy = busy.then(() =>
+        write({ id: command.id, type: 'response', command: command.type, success: true, data: {} }),
+      );
   }
 });
 process.stdin.on('end', () => process.exit(0));

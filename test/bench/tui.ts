@@ -15,7 +15,12 @@ import { KEY, mount, press, unmount, waitForFrame, type View } from '../support/
 import { type Figure, median, report } from './measure.js';
 
 /** Milliseconds from spawn until each marker first appears in the terminal's output. */
-function timeToMarkers(command: string[], env: NodeJS.ProcessEnv, markers: string[], quit: string | null): Promise<number[]> {
+function timeToMarkers(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  markers: string[],
+  quit: string | null,
+): Promise<number[]> {
   const start = process.hrtime.bigint();
   const child = spawnInTerminal(command, env);
   const seen: number[] = [];
@@ -29,7 +34,8 @@ function timeToMarkers(command: string[], env: NodeJS.ProcessEnv, markers: strin
     }, 30_000);
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      while (seen.length < markers.length && output.includes(markers[seen.length]!)) seen.push(Number(process.hrtime.bigint() - start) / 1e6);
+      while (seen.length < markers.length && output.includes(markers[seen.length]!))
+        seen.push(Number(process.hrtime.bigint() - start) / 1e6);
       if (seen.length === markers.length && quit !== null && !quitting) {
         quitting = true;
         child.stdin.write(quit);
@@ -52,9 +58,10 @@ async function keyToFrame(view: View, key: string, what: string, accept: (frame:
 }
 
 /** Lets `ms` pass with effects and timers flushed (inside act), as between two keys of a person. */
-const pause = (ms: number) => act(async () => {
-  await new Promise((resolve) => setTimeout(resolve, ms));
-});
+const pause = (ms: number) =>
+  act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  });
 
 /** Selection moves and page keys on Processing status over a host whose store holds 10 000 open recovery items. */
 async function statusKeys(): Promise<Figure[]> {
@@ -63,14 +70,23 @@ async function statusKeys(): Promise<Figure[]> {
   const host = await Host.start({ home, serve: false });
   const view = await mount(host.application, home);
   const selected = (frame: string) => /^> (rec-\d+) /m.exec(frame)?.[1];
-  const pageShown = (page: number) => (text: string) => new RegExp(`${(page - 1) * 20 + 1}–${page * 20} of 10000 · page ${page}( |$)`, 'm').test(text);
+  const pageShown = (page: number) => (text: string) =>
+    new RegExp(`${(page - 1) * 20 + 1}–${page * 20} of 10000 · page ${page}( |$)`, 'm').test(text);
   const moves: number[] = [];
   const pages: number[] = [];
   try {
     await press(view, '4');
     await waitForFrame(view, 'the first page', pageShown(1), 10_000);
     for (let round = 0; round < 3; round++) {
-      for (let i = 2; i <= 20; i++) moves.push(await keyToFrame(view, KEY.down, `rec-${round * 20 + i} selected`, (text) => selected(text) === `rec-${round * 20 + i}`));
+      for (let i = 2; i <= 20; i++)
+        moves.push(
+          await keyToFrame(
+            view,
+            KEY.down,
+            `rec-${round * 20 + i} selected`,
+            (text) => selected(text) === `rec-${round * 20 + i}`,
+          ),
+        );
       // A person's keys come tens of milliseconds apart: the next page has been read ahead.
       await pause(100);
       pages.push(await keyToFrame(view, KEY.pageDown, `page ${round + 2}`, pageShown(round + 2)));
@@ -87,8 +103,18 @@ async function statusKeys(): Promise<Figure[]> {
   }
   const excludes = 'from writing the key to the frame, in process; excludes seeding the store and the host start';
   return [
-    { name: `status key → frame, selection move with 10k recovery items (median of ${moves.length}; ${excludes})`, value: `${median(moves).toFixed(1)} ms (max ${Math.max(...moves).toFixed(1)} ms)`, target: '<= 50 ms', met: median(moves) <= 50 },
-    { name: `status key → frame, PgDn/PgUp with 10k recovery items, 100 ms between keys (median of ${pages.length}; same)`, value: `${median(pages).toFixed(1)} ms (max ${Math.max(...pages).toFixed(1)} ms)`, target: '<= 50 ms', met: median(pages) <= 50 },
+    {
+      name: `status key → frame, selection move with 10k recovery items (median of ${moves.length}; ${excludes})`,
+      value: `${median(moves).toFixed(1)} ms (max ${Math.max(...moves).toFixed(1)} ms)`,
+      target: '<= 50 ms',
+      met: median(moves) <= 50,
+    },
+    {
+      name: `status key → frame, PgDn/PgUp with 10k recovery items, 100 ms between keys (median of ${pages.length}; same)`,
+      value: `${median(pages).toFixed(1)} ms (max ${Math.max(...pages).toFixed(1)} ms)`,
+      target: '<= 50 ms',
+      met: median(pages) <= 50,
+    },
   ];
 }
 
@@ -104,11 +130,25 @@ export async function runTuiBench(): Promise<void> {
     const [first, withData] = await timeToMarkers([process.execPath, BIN], env, ['Dashboard', 'mode host'], 'q');
     frame.push(first!);
     data.push(withData!);
-    floor.push((await timeToMarkers([process.execPath, '-e', 'process.stdout.write("ready")'], env, ['ready'], null))[0]!);
+    floor.push(
+      (await timeToMarkers([process.execPath, '-e', 'process.stdout.write("ready")'], env, ['ready'], null))[0]!,
+    );
   }
   const figures: Figure[] = [
-    { name: 'TUI first frame, in-process host starting (median of 7)', value: `${median(frame).toFixed(0)} ms`, floor: `${median(floor).toFixed(0)} ms bare node, first byte`, ratio: median(frame) / median(floor), target: '<= 500 ms', met: median(frame) <= 500 },
-    { name: 'TUI first frame with the host\'s data (median of 7)', value: `${median(data).toFixed(0)} ms`, target: 'reported, no bound', met: null },
+    {
+      name: 'TUI first frame, in-process host starting (median of 7)',
+      value: `${median(frame).toFixed(0)} ms`,
+      floor: `${median(floor).toFixed(0)} ms bare node, first byte`,
+      ratio: median(frame) / median(floor),
+      target: '<= 500 ms',
+      met: median(frame) <= 500,
+    },
+    {
+      name: "TUI first frame with the host's data (median of 7)",
+      value: `${median(data).toFixed(0)} ms`,
+      target: 'reported, no bound',
+      met: null,
+    },
     ...(await statusKeys()),
   ];
   report(figures);

@@ -15,7 +15,8 @@ import { SCENARIO_PROMPTS, runClaudeScenario, runCodexScenario, shellQuote, type
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const home = tempHome('live-capture');
-const hook = (client: 'codex' | 'claude') => `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook ${client} --home ${shellQuote(home)}`;
+const hook = (client: 'codex' | 'claude') =>
+  `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook ${client} --home ${shellQuote(home)}`;
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
   for (const cleanup of cleanups) await cleanup();
@@ -82,14 +83,28 @@ describe('live capture with the real clients', () => {
         assert.deepEqual([view.state, view.turns.incomplete, view.turns.settled], ['incomplete', 1, 0]);
         continue;
       }
-      assert.deepEqual(mine.map((row) => row.body), [...SCENARIO_PROMPTS[scenario]], `${client} ${scenario}`);
-      for (const row of mine) assert.equal(row.state, EXPECTED_STATE[scenario][client], `${client} ${scenario} turn state`);
+      assert.deepEqual(
+        mine.map((row) => row.body),
+        [...SCENARIO_PROMPTS[scenario]],
+        `${client} ${scenario}`,
+      );
+      for (const row of mine)
+        assert.equal(row.state, EXPECTED_STATE[scenario][client], `${client} ${scenario} turn state`);
     }
     const sealed = sessions.filter((s) => EXPECTED_STATE[s.scenario][s.client] !== 'incomplete');
-    assert.equal(rows.length, sealed.reduce((n, s) => n + SCENARIO_PROMPTS[s.scenario].length, 0), 'no turn twice, none from elsewhere');
+    assert.equal(
+      rows.length,
+      sealed.reduce((n, s) => n + SCENARIO_PROMPTS[s.scenario].length, 0),
+      'no turn twice, none from elsewhere',
+    );
     const { json: status } = await cli<CaptureStatus>(['status']);
     const resumed = sessions.filter((s) => s.scenario === 'resume');
-    for (const r of resumed) assert.equal(status.sessions.filter((s) => s.hostSessionId === r.sessionId).length, 2, `${r.client} resume is a second activation`);
+    for (const r of resumed)
+      assert.equal(
+        status.sessions.filter((s) => s.hostSessionId === r.sessionId).length,
+        2,
+        `${r.client} resume is a second activation`,
+      );
   });
 
   it('a corrupted transcript: one recovery item while other sessions flow; repaired, --recover consumes it', async () => {
@@ -114,7 +129,10 @@ describe('live capture with the real clients', () => {
     assert.equal(recovered.code, 0);
     assert.equal(recovered.json.recovered, true);
     const rows = evidence().filter((row) => row.hostSessionId === bad.sessionId);
-    assert.deepEqual(rows.map((row) => row.body), ['Say hello']);
+    assert.deepEqual(
+      rows.map((row) => row.body),
+      ['Say hello'],
+    );
     const { json: after } = await cli<CaptureStatus>(['status']);
     assert.equal(after.recovery.total, 0);
   });

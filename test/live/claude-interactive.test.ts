@@ -59,14 +59,19 @@ async function cli<T>(args: string[]): Promise<{ code: number | null; json: T }>
   return { code: result.code, json: JSON.parse(result.stdout || '{}') as T };
 }
 
-it('interactive Claude Code: plain, allowed tool, Esc, /exit — every user turn once, with its state', { timeout: 240_000 }, async () => {
+it('interactive Claude Code: plain, allowed tool, Esc, /exit — every user turn once, with its state', {
+  timeout: 240_000,
+}, async () => {
   const { claudeBinary } = locateClients();
   const server = await startFakeAnthropicServer({
-    script: byPrompt([
-      { match: 'USE_BASH', reply: { type: 'bash', command: 'echo hi', then: 'The command printed: hi' } },
-      { match: 'HANG', reply: { type: 'hang', text: 'Thinking this over slowly' } },
-      { match: PROMPTS.plain, reply: { type: 'text', text: 'Hello from the fake server.' } },
-    ], { type: 'text', text: 'A title' }),
+    script: byPrompt(
+      [
+        { match: 'USE_BASH', reply: { type: 'bash', command: 'echo hi', then: 'The command printed: hi' } },
+        { match: 'HANG', reply: { type: 'hang', text: 'Thinking this over slowly' } },
+        { match: PROMPTS.plain, reply: { type: 'text', text: 'Hello from the fake server.' } },
+      ],
+      { type: 'text', text: 'A title' },
+    ),
   });
   cleanups.push(() => server.close());
   const hook = `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook claude --home ${shellQuote(home)}`;
@@ -74,7 +79,12 @@ it('interactive Claude Code: plain, allowed tool, Esc, /exit — every user turn
   cleanups.push(() => sandbox.cleanup());
   const dir = mkdtempSync(join(tmpdir(), 'cm-tmux-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const term = startTmux({ dir, cwd: sandbox.cwd, env: { ...sandbox.env, TERM: 'xterm-256color' }, command: [claudeBinary] });
+  const term = startTmux({
+    dir,
+    cwd: sandbox.cwd,
+    env: { ...sandbox.env, TERM: 'xterm-256color' },
+    command: [claudeBinary],
+  });
   cleanups.push(() => term.close());
 
   // The input box (a `❯` line between rules) with the permission-mode line under it.
@@ -89,14 +99,19 @@ it('interactive Claude Code: plain, allowed tool, Esc, /exit — every user turn
   term.press('Enter');
   // Auto mode (2.1.332's default) may run it at once; a permission dialog is answered "1. Yes".
   const dialog = /Do you want to proceed/;
-  const toolScreen = await term.waitFor('the tool answer or a permission dialog', (s) => dialog.test(s) || s.includes('The command printed: hi'));
+  const toolScreen = await term.waitFor(
+    'the tool answer or a permission dialog',
+    (s) => dialog.test(s) || s.includes('The command printed: hi'),
+  );
   if (dialog.test(toolScreen)) term.press('Enter');
   await term.waitFor('the answer to the tool result', (s) => s.includes('The command printed: hi'));
 
   term.type(PROMPTS.hang);
   term.press('Enter');
   // The reply streams and never ends; Claude shows the text only at its block's end.
-  await waitFor('the hanging request at the fake server', () => server.requests.some((r) => JSON.stringify(r.body).includes(PROMPTS.hang)));
+  await waitFor('the hanging request at the fake server', () =>
+    server.requests.some((r) => JSON.stringify(r.body).includes(PROMPTS.hang)),
+  );
   await term.waitFor('the turn in progress', (s) => s.includes('esc to interrupt'));
   term.press('Escape');
   await term.waitFor('the interruption', (s) => /Interrupted/.test(s));

@@ -48,18 +48,33 @@ function attachmentTypesOfRenderer(bytes: Buffer): Set<string> {
   const file = ts.createSourceFile('module.js', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const names = new Set<string>();
   const inRenderer = (node: ts.Node): void => {
-    if (ts.isCaseClause(node) && ts.isStringLiteral(node.expression) && node.parent.parent.expression.getText() === 'e.type') {
+    if (
+      ts.isCaseClause(node) &&
+      ts.isStringLiteral(node.expression) &&
+      node.parent.parent.expression.getText() === 'e.type'
+    ) {
       names.add(node.expression.text);
     }
-    if (ts.isBinaryExpression(node) && ['===', '!=='].includes(node.operatorToken.getText()) && node.left.getText() === 'e.type' && ts.isStringLiteral(node.right)) {
+    if (
+      ts.isBinaryExpression(node) &&
+      ['===', '!=='].includes(node.operatorToken.getText()) &&
+      node.left.getText() === 'e.type' &&
+      ts.isStringLiteral(node.right)
+    ) {
       names.add(node.right.text);
     }
     ts.forEachChild(node, inRenderer);
   };
   const find = (node: ts.Node): void => {
     if (ts.isFunctionDeclaration(node) && node.getText().includes(`Object.hasOwn(${table},e.type)`)) inRenderer(node);
-    if (ts.isVariableDeclaration(node) && node.name.getText() === table && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
-      for (const property of node.initializer.properties) if (property.name) names.add(property.name.getText().replace(/^"|"$/g, ''));
+    if (
+      ts.isVariableDeclaration(node) &&
+      node.name.getText() === table &&
+      node.initializer &&
+      ts.isObjectLiteralExpression(node.initializer)
+    ) {
+      for (const property of node.initializer.properties)
+        if (property.name) names.add(property.name.getText().replace(/^"|"$/g, ''));
     }
     ts.forEachChild(node, find);
   };
@@ -67,7 +82,9 @@ function attachmentTypesOfRenderer(bytes: Buffer): Set<string> {
   return names;
 }
 
-it('the installed Claude Code knows no transcript discriminator that record-kinds.ts lacks', { timeout: 120_000 }, () => {
+it('the installed Claude Code knows no transcript discriminator that record-kinds.ts lacks', {
+  timeout: 120_000,
+}, () => {
   const bytes = binary();
   const text = latin1(bytes);
 
@@ -75,7 +92,11 @@ it('the installed Claude Code knows no transcript discriminator that record-kind
   assert.ok(retention, "the client's transcript retention table was not found");
   const lineTypes = ['user', 'assistant', ...all(retention[1] as string, /(?:^|,)"?([\w-]+)"?:"[\w-]+"/g)];
   assert.ok(lineTypes.length >= 30, `line types found: ${lineTypes.length}`);
-  assert.deepEqual(missing(lineTypes, (n) => CLAUDE_CHAIN_TYPES.has(n) || CLAUDE_BOOKKEEPING_TYPES.has(n)), [], 'line types');
+  assert.deepEqual(
+    missing(lineTypes, (n) => CLAUDE_CHAIN_TYPES.has(n) || CLAUDE_BOOKKEEPING_TYPES.has(n)),
+    [],
+    'line types',
+  );
 
   const rendered = attachmentTypesOfRenderer(bytes);
   assert.ok(rendered.size >= 100, `attachment types found in the renderer: ${rendered.size}`);
@@ -85,13 +106,25 @@ it('the installed Claude Code knows no transcript discriminator that record-kind
     // A list of attachment types: at least three quarters of it are names the renderer knows.
     if (names.length >= 4 && names.filter((n) => rendered.has(n)).length * 4 >= names.length * 3) listed.push(...names);
   }
-  assert.deepEqual(missing([...rendered, ...listed], (n) => CLAUDE_ATTACHMENT_KINDS.has(n)), [], 'attachment types');
+  assert.deepEqual(
+    missing([...rendered, ...listed], (n) => CLAUDE_ATTACHMENT_KINDS.has(n)),
+    [],
+    'attachment types',
+  );
 
   const subtypes = all(text, /type:"system",subtype:"([a-z_]+)"/g);
   assert.ok(new Set(subtypes).size >= 40, `system subtypes found: ${new Set(subtypes).size}`);
-  assert.deepEqual(missing(subtypes, (n) => CLAUDE_SYSTEM_SUBTYPES.has(n)), [], 'system subtypes');
+  assert.deepEqual(
+    missing(subtypes, (n) => CLAUDE_SYSTEM_SUBTYPES.has(n)),
+    [],
+    'system subtypes',
+  );
 
   const sources = all(text, /promptSource(?:===|!==|:)"([a-z_]+)"/g);
   assert.ok(new Set(sources).size >= 4, `prompt sources found: ${new Set(sources).size}`);
-  assert.deepEqual(missing(sources, (n) => Object.hasOwn(CLAUDE_PROMPT_SOURCES, n)), [], 'prompt sources');
+  assert.deepEqual(
+    missing(sources, (n) => Object.hasOwn(CLAUDE_PROMPT_SOURCES, n)),
+    [],
+    'prompt sources',
+  );
 });

@@ -80,7 +80,10 @@ export async function createClaudeSandbox(options: ClaudeSandboxOptions): Promis
     const events = options.hookEvents ?? CLAUDE_HOOK_EVENTS;
     // No matcher: matches every tool / source, and is ignored where matchers do not apply.
     settings['hooks'] = Object.fromEntries(
-      events.map((event) => [event, [{ hooks: [{ type: 'command', command: hookCommandFor(command, event), timeout }] }]]),
+      events.map((event) => [
+        event,
+        [{ hooks: [{ type: 'command', command: hookCommandFor(command, event), timeout }] }],
+      ]),
     );
   }
   await writeFile(settingsPath, JSON.stringify({ ...settings, ...options.settings }, null, 2) + '\n');

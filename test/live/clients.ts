@@ -11,7 +11,8 @@ export const CLAUDE_VERSION = '2.1.332';
 /** CM_LIVE_CLIENTS_DIR points at another install of the same package (e.g. shared by worktrees). */
 export const CLIENTS_DIR_ENV = 'CM_LIVE_CLIENTS_DIR';
 export const CLIENTS_DIR = process.env[CLIENTS_DIR_ENV] || fileURLToPath(new URL('./clients/', import.meta.url));
-export const INSTALL_HINT = 'run `bash test/live/install-clients.sh` (installs test/live/clients; needs the npm registry)';
+export const INSTALL_HINT =
+  'run `bash test/live/install-clients.sh` (installs test/live/clients; needs the npm registry)';
 
 export interface InstalledClients {
   /** The npm launcher (node script). We run it rather than the bare binary because users do,
@@ -41,7 +42,11 @@ export function locateClients(): InstalledClients {
   const claudeBinary = join(modules, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
   const problems = [
     versionProblem(join(modules, '@openai', 'codex', 'package.json'), '@openai/codex', CODEX_VERSION),
-    versionProblem(join(modules, '@anthropic-ai', 'claude-code', 'package.json'), '@anthropic-ai/claude-code', CLAUDE_VERSION),
+    versionProblem(
+      join(modules, '@anthropic-ai', 'claude-code', 'package.json'),
+      '@anthropic-ai/claude-code',
+      CLAUDE_VERSION,
+    ),
     existsSync(codexNative) ? null : `the Codex native binary is missing (${codexNative})`,
     // The wrapper ships a small placeholder until the platform binary is linked in; ~400 MB means real.
     isLarge(claudeBinary) ? null : `bin/claude.exe is not the native Claude binary (${claudeBinary})`,

@@ -49,7 +49,10 @@ export function listCodexHooks(
       else resolve(hooks ?? []);
     };
     const timer = setTimeout(
-      () => finish(new Error(`codex app-server gave no hooks/list answer within ${APP_SERVER_TIMEOUT_MS} ms; stderr: ${stderr}`)),
+      () =>
+        finish(
+          new Error(`codex app-server gave no hooks/list answer within ${APP_SERVER_TIMEOUT_MS} ms; stderr: ${stderr}`),
+        ),
       APP_SERVER_TIMEOUT_MS,
     );
     child.once('error', (e) => finish(e));
@@ -69,14 +72,19 @@ export function listCodexHooks(
           continue;
         }
         if (message.id !== 2) continue;
-        if (message.error !== undefined) return finish(new Error(`hooks/list failed: ${JSON.stringify(message.error)}`));
+        if (message.error !== undefined)
+          return finish(new Error(`hooks/list failed: ${JSON.stringify(message.error)}`));
         return finish(null, hooksFromResult(message.result));
       }
     });
     const send = (message: Record<string, unknown>): void => {
       child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
     };
-    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'common-memory-live-tests', version: '0.0.0' } } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { clientInfo: { name: 'common-memory-live-tests', version: '0.0.0' } },
+    });
     send({ method: 'initialized' });
     send({ id: 2, method: 'hooks/list', params: {} });
   });

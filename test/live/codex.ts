@@ -90,7 +90,17 @@ export async function createCodexSandbox(options: CodexSandboxOptions): Promise<
       events.map((event) => [
         event,
         // No matcher: it matches every tool (and is ignored by non-tool events).
-        [{ hooks: [{ type: 'command', command: hookCommandFor(command, event), timeout: CLAMPED_EVENTS.has(event) ? Math.min(timeout, CLAMPED_TIMEOUT_SEC) : timeout }] }],
+        [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: hookCommandFor(command, event),
+                timeout: CLAMPED_EVENTS.has(event) ? Math.min(timeout, CLAMPED_TIMEOUT_SEC) : timeout,
+              },
+            ],
+          },
+        ],
       ]),
     );
     await writeFile(hooksPath, JSON.stringify({ hooks }, null, 2) + '\n');

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 const [repo, client, home] = process.argv.slice(2);
 const input = readFileSync(0);
 const payload = JSON.parse(input.toString('utf8'));
-if (payload.hook_event_name === 'UserPromptSubmit' && payload.transcript_path) appendFileSync(payload.transcript_path, '{"corrupted": \n');
+if (payload.hook_event_name === 'UserPromptSubmit' && payload.transcript_path)
+  appendFileSync(payload.transcript_path, '{"corrupted": \n');
 const { processInstance } = await import(join(repo, 'dist/hook/process-instance.js'));
 const instance = processInstance(client);
 const result = spawnSync(process.execPath, [join(repo, 'bin/common-memory.cjs'), 'hook', client, '--home', home], {

@@ -23,7 +23,15 @@ import {
   runCodexScenario,
   shellQuote,
 } from './harness.js';
-import type { ClaudeRun, CodexRun, CodexTrustMode, HookRecord, SandboxPaths, ScenarioName, ScenarioResult } from './harness.js';
+import type {
+  ClaudeRun,
+  CodexRun,
+  CodexTrustMode,
+  HookRecord,
+  SandboxPaths,
+  ScenarioName,
+  ScenarioResult,
+} from './harness.js';
 import { parseJsonLines } from './jsonl.js';
 
 const recordFile = (paths: SandboxPaths): string => join(paths.root, 'hook-records.jsonl');
@@ -73,15 +81,23 @@ function orderOf(records: readonly HookRecord[]): string[] {
   });
 }
 
-function describeRuns(result: ScenarioResult<unknown, { exitCode: number | null; timedOut: boolean; stderr: string; durationMs: number }>): string {
+function describeRuns(
+  result: ScenarioResult<unknown, { exitCode: number | null; timedOut: boolean; stderr: string; durationMs: number }>,
+): string {
   return result.runs
-    .map((r, i) => `run ${i}: exit ${String(r.exitCode)}${r.timedOut ? ' (timed out)' : ''} in ${r.durationMs} ms; stderr: ${r.stderr.slice(0, 2000)}`)
+    .map(
+      (r, i) =>
+        `run ${i}: exit ${String(r.exitCode)}${r.timedOut ? ' (timed out)' : ''} in ${r.durationMs} ms; stderr: ${r.stderr.slice(0, 2000)}`,
+    )
     .join('\n');
 }
 
 /** What every scenario shares: exit codes, hook ids, the prompt in the transcript. */
 function checkCommon(
-  result: ScenarioResult<SandboxPaths, { exitCode: number | null; timedOut: boolean; stderr: string; durationMs: number }>,
+  result: ScenarioResult<
+    SandboxPaths,
+    { exitCode: number | null; timedOut: boolean; stderr: string; durationMs: number }
+  >,
   records: readonly HookRecord[],
   promptInTranscript: (lines: ReadonlyArray<Record<string, unknown>>, prompt: string) => boolean,
 ): void {
@@ -91,7 +107,11 @@ function checkCommon(
     assert.equal(run.exitCode, failing ? 1 : 0, describeRuns(result));
   }
   assert.ok(result.sessionId, 'the client reported a session id');
-  assert.equal(result.transcriptPaths.length, 1, `one transcript for the whole scenario: ${result.transcriptPaths.join(', ')}`);
+  assert.equal(
+    result.transcriptPaths.length,
+    1,
+    `one transcript for the whole scenario: ${result.transcriptPaths.join(', ')}`,
+  );
   const transcript = result.transcriptPaths[0] ?? '';
   for (const record of records) {
     // The hook ran for the event it was registered for, about this session, in the workspace.
@@ -115,20 +135,29 @@ function codexPromptIn(lines: ReadonlyArray<Record<string, unknown>>, prompt: st
   return lines.some((line) => {
     const payload = line['payload'] as { type?: unknown; role?: unknown; content?: unknown } | undefined;
     if (line['type'] !== 'response_item' || payload?.type !== 'message' || payload.role !== 'user') return false;
-    return Array.isArray(payload.content) && payload.content.some((c: { type?: unknown; text?: unknown }) => c.type === 'input_text' && c.text === prompt);
+    return (
+      Array.isArray(payload.content) &&
+      payload.content.some((c: { type?: unknown; text?: unknown }) => c.type === 'input_text' && c.text === prompt)
+    );
   });
 }
 
 /** Claude: a `user` line whose message.content is the prompt string (HOSTS.md 2.5). */
 function claudePromptIn(lines: ReadonlyArray<Record<string, unknown>>, prompt: string): boolean {
-  return lines.some((line) => line['type'] === 'user' && (line['message'] as { content?: unknown } | undefined)?.content === prompt);
+  return lines.some(
+    (line) => line['type'] === 'user' && (line['message'] as { content?: unknown } | undefined)?.content === prompt,
+  );
 }
 
 test('the live clients are installed at the pinned versions', async () => {
   // Throws "Live clients are not installed … run `bash test/live/install-clients.sh`" when missing.
   const clients = locateClients();
   const env = baseEnv(process.env['HOME'] ?? '/tmp');
-  const codex = await runChild(process.execPath, [clients.codexLauncher, '--version'], { cwd: process.cwd(), env, timeoutMs: 30_000 });
+  const codex = await runChild(process.execPath, [clients.codexLauncher, '--version'], {
+    cwd: process.cwd(),
+    env,
+    timeoutMs: 30_000,
+  });
   assert.equal(codex.stdout.trim(), `codex-cli ${CODEX_VERSION}`, codex.stderr);
   const claude = await runChild(clients.claudeBinary, ['--version'], {
     cwd: process.cwd(),
@@ -179,12 +208,18 @@ function checkCodexStream(result: ScenarioResult<SandboxPaths, CodexRun>, trust:
   for (const run of result.runs) {
     const types = run.events.map((e) => e['type']);
     assert.equal(types[0], 'thread.started');
-    assert.ok(types.includes(result.scenario === 'fail' ? 'turn.failed' : 'turn.completed'), `exec --json events: ${types.join(', ')}`);
+    assert.ok(
+      types.includes(result.scenario === 'fail' ? 'turn.failed' : 'turn.completed'),
+      `exec --json events: ${types.join(', ')}`,
+    );
     const bypassNotice = run.events.some((e) => JSON.stringify(e).includes('--dangerously-bypass-hook-trust'));
     assert.equal(bypassNotice, trust === 'bypass', 'the trust-bypass notice appears exactly when the flag is used');
   }
   const posts = result.requests.filter((r) => r.method === 'POST');
-  assert.ok(posts.length > 0 && posts.every((r) => r.path === '/v1/responses'), `requests: ${result.requests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  assert.ok(
+    posts.length > 0 && posts.every((r) => r.path === '/v1/responses'),
+    `requests: ${result.requests.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+  );
 }
 
 function checkCodexTool(result: ScenarioResult<SandboxPaths, CodexRun>, records: readonly HookRecord[]): void {
@@ -195,7 +230,9 @@ function checkCodexTool(result: ScenarioResult<SandboxPaths, CodexRun>, records:
   assert.equal(post?.['tool_use_id'], pre?.['tool_use_id']);
   assert.equal(post?.['tool_response'], 'hi\n');
   // The second model request carries the tool output back, for the same call id.
-  const last = result.requests.filter((r) => r.path === '/v1/responses').at(-1)?.body as { input?: Array<Record<string, unknown>> } | undefined;
+  const last = result.requests.filter((r) => r.path === '/v1/responses').at(-1)?.body as
+    | { input?: Array<Record<string, unknown>> }
+    | undefined;
   assert.equal(last?.input?.at(-1)?.['type'], 'function_call_output');
   assert.equal(last?.input?.at(-1)?.['call_id'], pre?.['tool_use_id']);
 }
@@ -207,7 +244,8 @@ async function claudeScenario(scenario: ScenarioName): Promise<void> {
     const order = orderOf(records);
     const withoutStopFailure = scenario === 'fail' ? order.filter((e) => e !== 'StopFailure') : order;
     assert.deepEqual(withoutStopFailure, CLAUDE_ORDER[scenario], describeRuns(result));
-    if (order.includes('StopFailure')) assert.equal(order.at(-2), 'StopFailure', 'StopFailure comes just before SessionEnd');
+    if (order.includes('StopFailure'))
+      assert.equal(order.at(-2), 'StopFailure', 'StopFailure comes just before SessionEnd');
     checkCommon(result, records, claudePromptIn);
     // HOSTS.md 2.3: with non-essential traffic off, the Messages endpoint is all Claude calls.
     assert.ok(
@@ -231,7 +269,10 @@ function checkClaudeTool(result: ScenarioResult<SandboxPaths, ClaudeRun>, record
   assert.equal((post?.['tool_response'] as { stdout?: unknown } | undefined)?.stdout, 'hi');
   const last = result.requests.at(-1)?.body as { messages?: Array<{ role?: unknown; content?: unknown }> } | undefined;
   const lastUser = last?.messages?.filter((m) => m.role === 'user').at(-1);
-  assert.ok(JSON.stringify(lastUser?.content).includes(`"tool_use_id":"${String(pre?.['tool_use_id'])}"`), 'the tool_result goes back to the model');
+  assert.ok(
+    JSON.stringify(lastUser?.content).includes(`"tool_use_id":"${String(pre?.['tool_use_id'])}"`),
+    'the tool_result goes back to the model',
+  );
 }
 
 describe('Codex CLI 0.171.0 (hooks trusted with --dangerously-bypass-hook-trust)', () => {

@@ -56,7 +56,9 @@ async function install(client: 'codex' | 'claude', dirFlag: string, dir: string,
 const PLAIN_EVENTS = 4;
 
 async function codexWorld(): Promise<{ sandbox: CodexSandbox; home: string; close(): Promise<void> }> {
-  const server = await startFakeResponsesServer({ script: responsesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }) });
+  const server = await startFakeResponsesServer({
+    script: responsesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }),
+  });
   const sandbox = await createCodexSandbox({ baseUrl: server.baseUrl }); // no hookCommand: no hooks.json
   return {
     sandbox,
@@ -74,11 +76,16 @@ describe('live: install into the real clients', () => {
     try {
       const installed = await install('codex', '--codex-home', world.sandbox.codexHome, world.home);
       assert.equal(installed.path, join(world.sandbox.codexHome, 'hooks.json'));
-      const run = await runCodex({ ...world.sandbox, hooksPath: installed.path, trust: 'bypass' }, { prompt: SCENARIO_PROMPTS.plain[0]! });
+      const run = await runCodex(
+        { ...world.sandbox, hooksPath: installed.path, trust: 'bypass' },
+        { prompt: SCENARIO_PROMPTS.plain[0]! },
+      );
       assert.equal(run.exitCode, 0, run.stderr);
       assert.ok(run.args.includes('--dangerously-bypass-hook-trust'));
       // 3 s for SessionEnd/Interrupt: Codex has nothing to clamp, so no timeout warning items.
-      const warnings = run.events.filter((e) => e['type'] === 'item.completed' && (e['item'] as { type?: string } | undefined)?.type === 'error');
+      const warnings = run.events.filter(
+        (e) => e['type'] === 'item.completed' && (e['item'] as { type?: string } | undefined)?.type === 'error',
+      );
       assert.ok(!warnings.some((e) => /timeout/i.test(JSON.stringify(e))), JSON.stringify(warnings));
       assert.ok(inboxRows(world.home, 'codex') >= PLAIN_EVENTS, `inbox rows: ${inboxRows(world.home, 'codex')}`);
     } finally {
@@ -106,7 +113,10 @@ describe('live: install into the real clients', () => {
       assert.ok(ours.every((h) => h.trustStatus === 'untrusted'));
       await appendFile(sandbox.configPath, trustedHashToml(ours));
       const after = await listCodexHooks(codexLauncher, sandbox.cwd, sandbox.env);
-      assert.deepEqual(after.filter((h) => h.command === installed.command).map((h) => h.trustStatus), ours.map(() => 'trusted'));
+      assert.deepEqual(
+        after.filter((h) => h.command === installed.command).map((h) => h.trustStatus),
+        ours.map(() => 'trusted'),
+      );
 
       const trusted = await runCodex(sandbox, { prompt: SCENARIO_PROMPTS.plain[0]! });
       assert.equal(trusted.exitCode, 0, trusted.stderr);
@@ -117,7 +127,9 @@ describe('live: install into the real clients', () => {
   });
 
   test('claude: installed hooks run in claude -p', async () => {
-    const server = await startFakeAnthropicServer({ script: messagesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }) });
+    const server = await startFakeAnthropicServer({
+      script: messagesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }),
+    });
     const sandbox = await createClaudeSandbox({ baseUrl: server.baseUrl }); // settings.json without hooks
     try {
       const home = join(sandbox.root, 'cm-home');

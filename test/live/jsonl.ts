@@ -5,7 +5,8 @@ export function parseJsonLines(text: string): Array<Record<string, unknown>> {
     if (!line.startsWith('{')) continue;
     try {
       const value: unknown = JSON.parse(line);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push(value as Record<string, unknown>);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        out.push(value as Record<string, unknown>);
     } catch {
       // A partial line (e.g. output cut at the deadline) is skipped, not fatal.
     }

@@ -19,7 +19,7 @@ describe('live recovery paging with the real Codex', { timeout: 900_000 }, () =>
     const sessions = new Set<string>();
     for (let i = 0; i < SESSIONS; i++) {
       const run = await runCodexScenario('plain', { hookCommand: wrapper });
-      assert.ok(run.sessionId, "codex reported its thread id");
+      assert.ok(run.sessionId, 'codex reported its thread id');
       sessions.add(run.sessionId);
       // The hooks kept the transcript bytes; the sandbox can go before the drain.
       await run.cleanup();

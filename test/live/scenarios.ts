@@ -62,7 +62,10 @@ export async function runCodexScenario(
   const server = await startFakeResponsesServer({
     script: responsesByPrompt(
       [
-        { match: 'USE_BASH', reply: { type: 'exec', cmd: TOOL_COMMAND, then: (o) => `The command printed: ${execOutputBody(o)}` } },
+        {
+          match: 'USE_BASH',
+          reply: { type: 'exec', cmd: TOOL_COMMAND, then: (o) => `The command printed: ${execOutputBody(o)}` },
+        },
         { match: 'FAIL_400', reply: { type: 'error', status: 400 } },
       ],
       { type: 'text', text: FAKE_TEXT_ANSWER },
@@ -74,9 +77,18 @@ export async function runCodexScenario(
     const runs: CodexRun[] = [];
     for (const prompt of SCENARIO_PROMPTS[scenario]) {
       const resumeThreadId = runs.length > 0 ? requireId(runs[0]?.threadId, 'codex thread id') : undefined;
-      runs.push(await runCodex(sandbox, { prompt, ...(resumeThreadId ? { resumeThreadId } : {}), ...timeout(options) }));
+      runs.push(
+        await runCodex(sandbox, { prompt, ...(resumeThreadId ? { resumeThreadId } : {}), ...timeout(options) }),
+      );
     }
-    return finish(scenario, started, sandbox, runs, server.requests, runs.map((r) => [r.threadId, r.rolloutPath] as const));
+    return finish(
+      scenario,
+      started,
+      sandbox,
+      runs,
+      server.requests,
+      runs.map((r) => [r.threadId, r.rolloutPath] as const),
+    );
   } catch (error) {
     await sandbox?.cleanup();
     throw error;
@@ -114,9 +126,18 @@ export async function runClaudeScenario(
     const runs: ClaudeRun[] = [];
     for (const prompt of SCENARIO_PROMPTS[scenario]) {
       const resumeSessionId = runs.length > 0 ? requireId(runs[0]?.sessionId, 'claude session id') : undefined;
-      runs.push(await runClaude(sandbox, { prompt, ...(resumeSessionId ? { resumeSessionId } : {}), ...timeout(options) }));
+      runs.push(
+        await runClaude(sandbox, { prompt, ...(resumeSessionId ? { resumeSessionId } : {}), ...timeout(options) }),
+      );
     }
-    return finish(scenario, started, sandbox, runs, server.requests, runs.map((r) => [r.sessionId, r.transcriptPath] as const));
+    return finish(
+      scenario,
+      started,
+      sandbox,
+      runs,
+      server.requests,
+      runs.map((r) => [r.sessionId, r.transcriptPath] as const),
+    );
   } catch (error) {
     await sandbox?.cleanup();
     throw error;

@@ -32,11 +32,24 @@ export interface TmuxOptions {
 
 export function startTmux(options: TmuxOptions): TmuxSession {
   const socket = join(options.dir, 'tmux.sock');
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]): string =>
+    execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const env = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
   // remain-on-exit: the pane (and its last screen) outlives the command, so an exit can be seen.
   const line = ['env', '-i', ...env, ...options.command].map(shellQuote).join(' ');
-  tmux('new-session', '-d', '-s', 'live', '-x', String(options.columns ?? 120), '-y', String(options.rows ?? 40), '-c', options.cwd, line);
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'live',
+    '-x',
+    String(options.columns ?? 120),
+    '-y',
+    String(options.rows ?? 40),
+    '-c',
+    options.cwd,
+    line,
+  );
   tmux('set-option', '-t', 'live', 'remain-on-exit', 'on');
   const session: TmuxSession = {
     screen: () => tmux('capture-pane', '-p', '-t', 'live').replace(/[ \t]+$/gm, ''),
@@ -47,7 +60,8 @@ export function startTmux(options: TmuxOptions): TmuxSession {
       for (;;) {
         const screen = session.screen();
         if (predicate(screen)) return screen;
-        if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${screen}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${screen}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -56,7 +56,10 @@ function scenarios(): Scenario[] {
 }
 
 function runHook(home: string, client: string, payload: string, instance: string): Promise<number | null> {
-  const child = spawn(process.execPath, [BIN, 'hook', client, '--home', home], { env: { ...process.env, [INSTANCE_ENV]: instance }, stdio: ['pipe', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'hook', client, '--home', home], {
+    env: { ...process.env, [INSTANCE_ENV]: instance },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   child.stdin.end(payload);
   return new Promise((resolve) => child.on('close', (code) => resolve(code)));
 }
@@ -82,7 +85,9 @@ async function lane(home: string, index: number, scenario: Scenario): Promise<nu
 }
 
 for (let run = 1; run <= RUNS; run++) {
-  it(`${LANES} concurrent hook processes with a draining host: every event kept, 0 busy errors, flush 0 (run ${run} of ${RUNS})`, { timeout: 600_000 }, async () => {
+  it(`${LANES} concurrent hook processes with a draining host: every event kept, 0 busy errors, flush 0 (run ${run} of ${RUNS})`, {
+    timeout: 600_000,
+  }, async () => {
     const home = tempHome('stress');
     const { child } = await startHost(home);
     const kinds = scenarios();

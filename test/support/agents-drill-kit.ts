@@ -30,23 +30,31 @@ export const SIMPLE_LINES = {
 
 /** One recorded line of the simple answer (0-based index into the prompt segment, as above). */
 export function simpleLine(index: number): string {
-  const lines = readFileSync(SIMPLE, 'utf8').split('\n').filter((line) => line.length > 0);
+  const lines = readFileSync(SIMPLE, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
   const start = lines.findIndex((line) => line.includes('"command":"prompt"'));
   return lines[start + index]!;
 }
 
 export const piEnv = (script: FakePiScript) => ({ COMMON_MEMORY_PI_COMMAND: JSON.stringify(fakePiCommand(script)) });
 
-export const journal = (app: Application, agentId?: string) => readAllPages<JournalRow>((after) => app.journal({ after, limit: 100, agentId }));
-export const timeline = (app: Application, agentId?: string) => readAllPages<TimelineRow>((after) => app.timeline({ after, limit: 100, agentId }));
+export const journal = (app: Application, agentId?: string) =>
+  readAllPages<JournalRow>((after) => app.journal({ after, limit: 100, agentId }));
+export const timeline = (app: Application, agentId?: string) =>
+  readAllPages<TimelineRow>((after) => app.timeline({ after, limit: 100, agentId }));
 
 export const TERMINAL = ['settled', 'interrupted', 'rejected', 'abandoned'];
 
 export async function ended(app: Application, operationId: string, timeoutMs = 20_000): Promise<OperationView> {
-  return waitFor(`operation ${operationId} to end`, async () => {
-    const op = await app.operation({ operationId });
-    return TERMINAL.includes(op.state) ? op : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `operation ${operationId} to end`,
+    async () => {
+      const op = await app.operation({ operationId });
+      return TERMINAL.includes(op.state) ? op : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /**
@@ -54,18 +62,26 @@ export async function ended(app: Application, operationId: string, timeoutMs = 2
  * stream (FakePiPromptAction.hold) stopped. More than that fails at once: the hold did not hold.
  */
 export async function heldAt(app: Application, agentId: string, lines: number, timeoutMs = 20_000): Promise<void> {
-  await waitFor(`${lines} stdout records of the held stream`, async () => {
-    const stdout = (await journal(app, agentId)).filter((row) => row.wireStream === 'stdout').length;
-    assert.ok(stdout <= lines, `the held stream went on: ${stdout} stdout records, expected ${lines}`);
-    return stdout === lines ? true : undefined;
-  }, timeoutMs);
+  await waitFor(
+    `${lines} stdout records of the held stream`,
+    async () => {
+      const stdout = (await journal(app, agentId)).filter((row) => row.wireStream === 'stdout').length;
+      assert.ok(stdout <= lines, `the held stream went on: ${stdout} stdout records, expected ${lines}`);
+      return stdout === lines ? true : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 export async function generationState(app: Application, agent: string, states: string[], timeoutMs = 20_000) {
-  return waitFor(`agent ${agent} generation in ${states.join('|')}`, async () => {
-    const view = (await app.listAgents()).find((a) => a.name === agent);
-    return view?.generation && states.includes(view.generation.state) ? view : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `agent ${agent} generation in ${states.join('|')}`,
+    async () => {
+      const view = (await app.listAgents()).find((a) => a.name === agent);
+      return view?.generation && states.includes(view.generation.state) ? view : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Doctor in process over a read-only connection (works beside a running host). */
@@ -116,16 +132,23 @@ export async function withFakeHost(
 }
 
 /** A `common-memory host` child process and an API client to it. */
-export async function childHost(home: string, env: Record<string, string>): Promise<{ child: ChildProcess; api: Application; pid: number }> {
+export async function childHost(
+  home: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; api: Application; pid: number }> {
   const { child, info } = await startHost(home, env);
   const token = (JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')) as { token: string }).token;
   return { child, api: apiClient(info.port, token), pid: info.pid };
 }
 
 /** Resolves when the child is gone (killed by a fault or by us). */
-export function exited(child: ChildProcess, timeoutMs = 20_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+export function exited(
+  child: ChildProcess,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
+    if (child.exitCode !== null || child.signalCode !== null)
+      return resolve({ code: child.exitCode, signal: child.signalCode });
     const timer = setTimeout(() => reject(new Error('host child did not exit')), timeoutMs);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -143,7 +166,11 @@ export function assertProvenance(journalRows: JournalRow[], timelineRows: Timeli
     const source = bySequence.get(row.sourceJournalSequence);
     assert.ok(source, `timeline ${row.sequence} (${row.role}) has no journal raw at ${row.sourceJournalSequence}`);
     assert.equal(source.canonicalMessageId, row.messageId, `journal ${source.sequence} links back to ${row.messageId}`);
-    assert.equal(source.kind, row.role === 'user' ? 'prompt.requested' : 'pi.message_end', `source kind of a ${row.role} row`);
+    assert.equal(
+      source.kind,
+      row.role === 'user' ? 'prompt.requested' : 'pi.message_end',
+      `source kind of a ${row.role} row`,
+    );
     assert.equal(source.agentId, row.agentId);
     assert.equal(source.generationId, row.generationId);
     assert.equal(source.operationId, row.operationId);

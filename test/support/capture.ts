@@ -78,12 +78,25 @@ export function closeStores(): void {
 }
 
 /** The real shipped hook process. */
-export async function hookBin(home: string, client: HookClient, payload: string | Buffer, instance: string, env: NodeJS.ProcessEnv = {}) {
+export async function hookBin(
+  home: string,
+  client: HookClient,
+  payload: string | Buffer,
+  instance: string,
+  env: NodeJS.ProcessEnv = {},
+) {
   return runCli(['hook', client, '--home', home], { input: payload, env: { [INSTANCE_ENV]: instance, ...env } });
 }
 
 /** Replays every hook file of a scenario against `transcript`. */
-export function replay(home: string, client: HookClient, files: string[], transcript: string | null, instance: string, overrides: Record<string, unknown> = {}): void {
+export function replay(
+  home: string,
+  client: HookClient,
+  files: string[],
+  transcript: string | null,
+  instance: string,
+  overrides: Record<string, unknown> = {},
+): void {
   for (const file of files) hookInProcess(home, client, payloadFor(file, transcript, overrides), instance);
 }
 
@@ -99,7 +112,8 @@ export async function withLocalHost<T>(home: string, work: (app: Host['applicati
 
 export const drain = (home: string): Promise<DrainReport> => withLocalHost(home, (app) => app.sessionDrain({}));
 export const flush = (home: string): Promise<FlushReport> => withLocalHost(home, (app) => app.flush());
-export const status = (home: string, afterRecovery?: string): Promise<CaptureStatus> => withLocalHost(home, (app) => app.captureStatus({ afterRecovery }));
+export const status = (home: string, afterRecovery?: string): Promise<CaptureStatus> =>
+  withLocalHost(home, (app) => app.captureStatus({ afterRecovery }));
 
 export function readOnly(home: string): Db {
   return openDatabase(storeFiles(home).core, { readonly: true });

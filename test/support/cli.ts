@@ -17,10 +17,17 @@ export interface CliResult {
 }
 
 export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NODE_ENV: 'production', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
+  return spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NODE_ENV: 'production', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
 }
 
-export function runCli(args: string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliResult> {
   const child = startCli(args, options);
   return collect(child, options.input, options.timeoutMs ?? 30_000);
 }
@@ -44,7 +51,11 @@ export function collect(child: ChildProcess, input?: string | Buffer, timeoutMs 
 }
 
 /** Waits until `predicate` holds, polling; fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -55,7 +66,10 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
 }
 
 /** Starts `common-memory host` and resolves once it printed its JSON line. */
-export async function startHost(home: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; info: { hostId: string; storeId: string; port: number; pid: number } }> {
+export async function startHost(
+  home: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; info: { hostId: string; storeId: string; port: number; pid: number } }> {
   const child = startCli(['host', '--json', '--home', home], { env });
   let stdout = '';
   let stderr = '';

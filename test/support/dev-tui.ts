@@ -25,7 +25,8 @@ if (!process.stdin.isTTY) {
 const host = await Host.start({ home: values.home, serve: !values['no-serve'] });
 try {
   const seed = Number(values.notes);
-  for (let index = 1; index <= seed; index += 1) await host.application.appendNote({ text: `seed note ${index} of ${seed}` });
+  for (let index = 1; index <= seed; index += 1)
+    await host.application.appendNote({ text: `seed note ${index} of ${seed}` });
   await runTui({ app: host.application, home: values.home, connection: 'in-process host' });
 } finally {
   await host.stop();

@@ -100,7 +100,8 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
           at: Date.now(),
         };
         requests.push(recorded);
-        if (requests.length > maxRequests) return sendError(res, 503, 'overloaded_error', 'fake server: request budget spent');
+        if (requests.length > maxRequests)
+          return sendError(res, 503, 'overloaded_error', 'fake server: request budget spent');
         route(recorded, res);
       },
       () => sendError(res, 413, 'request_too_large', 'fake server: body too large'),
@@ -136,14 +137,26 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
       case 'hang':
         return streamMessage(request, res, [{ type: 'text', text: reply.text }], null);
       case 'error':
-        return sendError(res, reply.status, reply.errorType ?? 'invalid_request_error', reply.message ?? 'fake server: forced failure');
+        return sendError(
+          res,
+          reply.status,
+          reply.errorType ?? 'invalid_request_error',
+          reply.message ?? 'fake server: forced failure',
+        );
     }
   }
 
-  type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  type Block =
+    | { type: 'text'; text: string }
+    | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
   /** `stopReason` null: the blocks are sent, the message never stops (the connection stays open). */
-  function streamMessage(request: RecordedRequest, res: ServerResponse, blocks: readonly Block[], stopReason: string | null): void {
+  function streamMessage(
+    request: RecordedRequest,
+    res: ServerResponse,
+    blocks: readonly Block[],
+    stopReason: string | null,
+  ): void {
     const body = isRecord(request.body) ? request.body : {};
     const model = typeof body['model'] === 'string' ? body['model'] : 'claude-fake';
     res.writeHead(200, {
@@ -172,8 +185,14 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
         send('content_block_start', { index, content_block: { type: 'text', text: '' } });
         send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
       } else {
-        send('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
-        send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+        send('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        });
+        send('content_block_delta', {
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+        });
       }
       if (stopReason !== null) send('content_block_stop', { index });
     });
@@ -237,7 +256,9 @@ function userText(message: Record<string, unknown>): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((block: unknown) => (isRecord(block) && block['type'] === 'text' && typeof block['text'] === 'string' ? block['text'] : ''))
+    .map((block: unknown) =>
+      isRecord(block) && block['type'] === 'text' && typeof block['text'] === 'string' ? block['text'] : '',
+    )
     .filter((text) => text !== '')
     .join('\n');
 }
@@ -259,4 +280,3 @@ function toolResultText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content.map((c: unknown) => (isRecord(c) && typeof c['text'] === 'string' ? c['text'] : '')).join('');
 }
-

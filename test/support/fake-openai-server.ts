@@ -17,7 +17,12 @@ export type FakeReply =
    * A streamed answer. With `hold`, the stream stops after the first chunk of text until the promise
    * resolves (see replyGate) or the client goes away: the test decides when the answer goes on.
    */
-  | { readonly kind: 'text'; readonly chunks: readonly string[]; readonly delayMs?: number; readonly hold?: Promise<void> }
+  | {
+      readonly kind: 'text';
+      readonly chunks: readonly string[];
+      readonly delayMs?: number;
+      readonly hold?: Promise<void>;
+    }
   | { readonly kind: 'tool-call'; readonly callId: string; readonly name: string; readonly arguments: string }
   | { readonly kind: 'http-error'; readonly status: number; readonly message: string }
   | { readonly kind: 'malformed-sse' }
@@ -67,12 +72,21 @@ export interface FakeOpenAiServer {
 
 /** Replies in the given order; a request past the end gets an HTTP 500 saying it was unscripted. */
 export function scripted(replies: readonly FakeReply[]): Responder {
-  return (request) => replies[request.index] ?? { kind: 'http-error', status: 500, message: `unscripted request #${request.index}` };
+  return (request) =>
+    replies[request.index] ?? { kind: 'http-error', status: 500, message: `unscripted request #${request.index}` };
 }
 
 /** n pi attempts that each fail with HTTP 500 (3 requests each), then the given replies. */
-export function failAttemptsThen(attempts: number, then: readonly FakeReply[], message = 'fake upstream exploded'): Responder {
-  const failures: FakeReply[] = Array.from({ length: attempts * SDK_REQUESTS_PER_ATTEMPT }, () => ({ kind: 'http-error', status: 500, message }));
+export function failAttemptsThen(
+  attempts: number,
+  then: readonly FakeReply[],
+  message = 'fake upstream exploded',
+): Responder {
+  const failures: FakeReply[] = Array.from({ length: attempts * SDK_REQUESTS_PER_ATTEMPT }, () => ({
+    kind: 'http-error',
+    status: 500,
+    message,
+  }));
   return scripted([...failures, ...then]);
 }
 
@@ -97,7 +111,11 @@ function messageText(message: unknown): { role: string | null; text: string | nu
   if (typeof m.content === 'string') return { role, text: m.content };
   if (Array.isArray(m.content)) {
     const text = m.content
-      .map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
+      .map((part: unknown) =>
+        typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+      )
       .join('');
     return { role, text };
   }
@@ -151,10 +169,21 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
       return; // left open; closed by the client or by close()
     }
     if (plan.kind === 'tool-call') {
-      res.write(chunk(id, { role: 'assistant', content: null, tool_calls: [{ index: 0, id: plan.callId, type: 'function', function: { name: plan.name, arguments: '' } }] }, null));
+      res.write(
+        chunk(
+          id,
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: plan.callId, type: 'function', function: { name: plan.name, arguments: '' } }],
+          },
+          null,
+        ),
+      );
       const half = Math.ceil(plan.arguments.length / 2);
       for (const piece of [plan.arguments.slice(0, half), plan.arguments.slice(half)]) {
-        if (piece.length > 0) res.write(chunk(id, { tool_calls: [{ index: 0, function: { arguments: piece } }] }, null));
+        if (piece.length > 0)
+          res.write(chunk(id, { tool_calls: [{ index: 0, function: { arguments: piece } }] }, null));
       }
       res.write(chunk(id, {}, 'tool_calls'));
       res.write(usage(id));
@@ -165,7 +194,8 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
     res.write(chunk(id, { role: 'assistant', content: '' }, null));
     for (const [index, piece] of plan.chunks.entries()) {
       if (plan.delayMs !== undefined && plan.delayMs > 0) await sleep(plan.delayMs);
-      if (index === 1 && plan.hold !== undefined) await Promise.race([plan.hold, new Promise((resolve) => res.once('close', resolve))]);
+      if (index === 1 && plan.hold !== undefined)
+        await Promise.race([plan.hold, new Promise((resolve) => res.once('close', resolve))]);
       if (gone()) return;
       res.write(chunk(id, { content: piece }, null));
     }
@@ -215,11 +245,15 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
         return;
       }
       if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found' } }));
         return;
       }
       if (request.index >= maxRequests) {
-        res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake server request budget exhausted' } }));
+        res
+          .writeHead(429, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'fake server request budget exhausted' } }));
         return;
       }
       let plan: FakeReply;
@@ -256,7 +290,10 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
     close,
     waitForClientGone(index, timeoutMs) {
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`fake server: the client of request #${index} was still there after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`fake server: the client of request #${index} was still there after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const check = (): void => {
           if (requests[index]?.clientGone) {
             clearTimeout(timer);
@@ -268,7 +305,10 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
     },
     waitForRequests(n, timeoutMs) {
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`fake server: ${requests.length}/${n} requests after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`fake server: ${requests.length}/${n} requests after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const check = (): void => {
           if (requests.length >= n) {
             clearTimeout(timer);

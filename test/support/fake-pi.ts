@@ -83,9 +83,17 @@ export function promptSegments(fixtureText: string): string[][] {
  * until it exists (release()), or one fake until its own `<releaseFile>.<pid>` does (releasePid()).
  * Once released, later holds on it pass at once.
  */
-export function holdGate(label = 'hold'): { readonly releaseFile: string; release(): void; releasePid(pid: number): void } {
+export function holdGate(label = 'hold'): {
+  readonly releaseFile: string;
+  release(): void;
+  releasePid(pid: number): void;
+} {
   const releaseFile = join(mkdtempSync(join(tmpdir(), `cm-${label}-`)), 'release');
-  return { releaseFile, release: () => writeFileSync(releaseFile, ''), releasePid: (pid) => writeFileSync(`${releaseFile}.${pid}`, '') };
+  return {
+    releaseFile,
+    release: () => writeFileSync(releaseFile, ''),
+    releasePid: (pid) => writeFileSync(`${releaseFile}.${pid}`, ''),
+  };
 }
 
 /** Resolves once one of `files` (all in one directory) exists: a directory watch, checked again after the watch is set up. */
@@ -130,7 +138,8 @@ async function runFake(script: FakePiScript): Promise<void> {
     for (const line of action.stderr ?? []) await write(process.stderr, `${line}\n`);
     const lines = segment.slice(0, action.maxLines ?? segment.length);
     for (const [index, line] of lines.entries()) {
-      if (action.hold !== undefined && index === action.hold.afterLines) await untilOneExists([action.hold.releaseFile, `${action.hold.releaseFile}.${process.pid}`]);
+      if (action.hold !== undefined && index === action.hold.afterLines)
+        await untilOneExists([action.hold.releaseFile, `${action.hold.releaseFile}.${process.pid}`]);
       if (action.delayMs !== undefined) await sleep(action.delayMs);
       let text = line;
       if (index === 0) {
@@ -155,13 +164,19 @@ async function runFake(script: FakePiScript): Promise<void> {
     try {
       command = JSON.parse(line) as typeof command;
     } catch (error) {
-      await write(process.stdout, `${JSON.stringify({ type: 'response', command: 'parse', success: false, error: `Failed to parse command: ${String(error)}` })}\n`);
+      await write(
+        process.stdout,
+        `${JSON.stringify({ type: 'response', command: 'parse', success: false, error: `Failed to parse command: ${String(error)}` })}\n`,
+      );
       return;
     }
     const id = typeof command.id === 'string' ? command.id : undefined;
     if (command.type === 'prompt') return answerPrompt(id);
     if (script.answerCommands !== false) {
-      await write(process.stdout, `${JSON.stringify({ id, type: 'response', command: command.type, success: true })}\n`);
+      await write(
+        process.stdout,
+        `${JSON.stringify({ id, type: 'response', command: command.type, success: true })}\n`,
+      );
     }
   };
 

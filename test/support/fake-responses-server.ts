@@ -85,7 +85,8 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
           at: Date.now(),
         };
         requests.push(recorded);
-        if (requests.length > maxRequests) return sendJson(res, 503, { error: { message: 'fake server: request budget spent' } });
+        if (requests.length > maxRequests)
+          return sendJson(res, 503, { error: { message: 'fake server: request budget spent' } });
         route(recorded, res);
       },
       () => sendJson(res, 413, { error: { message: 'fake server: body too large' } }),
@@ -245,4 +246,3 @@ function lastFunctionCallOutput(body: unknown): { callId: string; output: string
   const output = last['output'];
   return { callId: last['call_id'], output: typeof output === 'string' ? output : JSON.stringify(output) };
 }
-

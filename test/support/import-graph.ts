@@ -29,8 +29,16 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
 export const FORBIDDEN: ReadonlyArray<{ from: string; to: string; why: string }> = [
   { from: 'source/screens/', to: 'source/store/', why: 'screens read and write through the application API' },
   { from: 'source/screens/', to: 'source/workers/', why: 'screens read and write through the application API' },
-  { from: 'source/cli/', to: 'source/store/', why: 'commands reach the store through the client (host API, lease or read-only)' },
-  { from: 'source/cli/', to: 'source/workers/', why: 'commands reach the store through the client (host API, lease or read-only)' },
+  {
+    from: 'source/cli/',
+    to: 'source/store/',
+    why: 'commands reach the store through the client (host API, lease or read-only)',
+  },
+  {
+    from: 'source/cli/',
+    to: 'source/workers/',
+    why: 'commands reach the store through the client (host API, lease or read-only)',
+  },
 ];
 
 /** The hook runs on every client event: its whole graph loads node:* and these packages only. */
@@ -87,7 +95,10 @@ function exists(root: string, path: string): boolean {
 
 /** How specifically `pattern` names `path`: the length of the match, or -1 for none. "dir/*" is a direct child of dir. */
 function matchLength(pattern: string, path: string): number {
-  if (pattern.endsWith('/*')) return path.startsWith(pattern.slice(0, -1)) && !path.slice(pattern.length - 1).includes('/') ? pattern.length - 1 : -1;
+  if (pattern.endsWith('/*'))
+    return path.startsWith(pattern.slice(0, -1)) && !path.slice(pattern.length - 1).includes('/')
+      ? pattern.length - 1
+      : -1;
   if (pattern.endsWith('/')) return path.startsWith(pattern) ? pattern.length : -1;
   return path === pattern ? pattern.length + 1 : -1;
 }
@@ -109,7 +120,11 @@ export function floorOf(path: string): number {
 }
 
 const isPackage = (specifier: string) => !specifier.startsWith('source/');
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** Every rule the graph breaks, one line each; empty when the house is in order. */
 export function violations(graph: ImportGraph): string[] {
@@ -123,12 +138,18 @@ export function violations(graph: ImportGraph): string[] {
     for (const edge of edges) {
       if (isPackage(edge.to)) continue;
       const target = floorOf(edge.to);
-      if (target > floor) found.push(`${from} (${FLOORS[floor]!.name}) imports ${edge.to} (${FLOORS[target]!.name}, a higher floor)`);
+      if (target > floor)
+        found.push(`${from} (${FLOORS[floor]!.name}) imports ${edge.to} (${FLOORS[target]!.name}, a higher floor)`);
       const rule = FORBIDDEN.find((r) => from.startsWith(r.from) && edge.to.startsWith(r.to));
       if (rule) found.push(`${from} imports ${edge.to}: ${rule.why}`);
     }
   }
-  found.push(...hookPackages(graph).map((name) => `the hook's graph (from ${HOOK_ENTRY}) loads ${name}; it may load node:* and ${HOOK_PACKAGES.join(', ')} only`));
+  found.push(
+    ...hookPackages(graph).map(
+      (name) =>
+        `the hook's graph (from ${HOOK_ENTRY}) loads ${name}; it may load node:* and ${HOOK_PACKAGES.join(', ')} only`,
+    ),
+  );
   for (const circle of circles(graph)) found.push(`import circle: ${[...circle, circle[0]].join(' → ')}`);
   return found;
 }
@@ -142,7 +163,8 @@ export function hookPackages(graph: ImportGraph, entry = HOOK_ENTRY): string[] {
     seen.add(path);
     for (const edge of graph.get(path) ?? []) {
       if (!isPackage(edge.to)) walk(edge.to);
-      else if (!edge.typeOnly && !edge.to.startsWith('node:') && !HOOK_PACKAGES.includes(packageName(edge.to))) packages.add(packageName(edge.to));
+      else if (!edge.typeOnly && !edge.to.startsWith('node:') && !HOOK_PACKAGES.includes(packageName(edge.to)))
+        packages.add(packageName(edge.to));
     }
   };
   if (graph.has(entry)) walk(entry);

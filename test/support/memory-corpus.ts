@@ -21,8 +21,15 @@ export interface QueuedSession {
 }
 
 /** Queues one Codex session of `prompts` (one turn each) in `cwd`; seal it with flush/drain. */
-export function queueSession(home: string, cwd: string | null, prompts: readonly string[], options: { answer?: (i: number) => string } = {}): QueuedSession {
-  const lines = readFileSync(rolloutFixture('a-simple-one-turn.jsonl'), 'utf8').split('\n').filter((line) => line.length > 0);
+export function queueSession(
+  home: string,
+  cwd: string | null,
+  prompts: readonly string[],
+  options: { answer?: (i: number) => string } = {},
+): QueuedSession {
+  const lines = readFileSync(rolloutFixture('a-simple-one-turn.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
   const first = lines.findIndex((line) => line.includes('"task_started"'));
   const block = lines.slice(first, lines.findIndex((line) => line.includes('"task_complete"')) + 1);
   const turnId = (JSON.parse(block[0]!) as { payload: { turn_id: string } }).payload.turn_id;
@@ -58,18 +65,27 @@ export function queueSession(home: string, cwd: string | null, prompts: readonly
   const db = openDatabase(storeFiles(home).core);
   migrate(db, coreSchema);
   db.transaction(() => {
-    const watch = db.prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('codex', ?, ?)").run(`/gone/${session}.jsonl`, hostSession).lastInsertRowid;
+    const watch = db
+      .prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('codex', ?, ?)")
+      .run(`/gone/${session}.jsonl`, hostSession).lastInsertRowid;
     const activation = db
-      .prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, watch_id, cwd, started_at_ms) VALUES (?, 'codex', ?, ?, 1, 'ended', ?, ?, 0)")
+      .prepare(
+        "INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, watch_id, cwd, started_at_ms) VALUES (?, 'codex', ?, ?, 1, 'ended', ?, ?, 0)",
+      )
       .run(sessionKey, session, hostSession, watch, cwd).lastInsertRowid;
     const inboxId = Number(
       db
-        .prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?, ?, ?, ?, 'captured', 0, ?)")
+        .prepare(
+          "INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?, ?, ?, ?, 'captured', 0, ?)",
+        )
         .run(activation, hostSession, session, watch, tail.length).lastInsertRowid,
     );
     storeTail(db, inboxId, tail);
-    const candidate = db.prepare("INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')");
-    for (const [turn, prompt] of prompts.entries()) candidate.run(activation, hostSession, turnKeys[turn], textDigest(prompt), prompt, inboxId);
+    const candidate = db.prepare(
+      "INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, inbox_id, state) VALUES (?, 'codex', ?, ?, ?, ?, ?, 'pending')",
+    );
+    for (const [turn, prompt] of prompts.entries())
+      candidate.run(activation, hostSession, turnKeys[turn], textDigest(prompt), prompt, inboxId);
     db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(tail.length, watch);
   })();
   db.close();
@@ -77,4 +93,8 @@ export function queueSession(home: string, cwd: string | null, prompts: readonly
 }
 
 /** A GitHub token shape, built at run time so that no token-like string is committed. */
-export const plantedToken = () => `${'gh'}p_${randomBytes(27).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 36)}`;
+export const plantedToken = () =>
+  `${'gh'}p_${randomBytes(27)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, 'x')
+    .slice(0, 36)}`;

@@ -59,7 +59,12 @@ export function makePiAgentDir(options: PiAgentDirOptions): PiAgentDir {
       },
     },
   };
-  const settings: Record<string, unknown> = { defaultProvider: 'fake', defaultModel: 'fake-model', quietStartup: true, enableInstallTelemetry: false };
+  const settings: Record<string, unknown> = {
+    defaultProvider: 'fake',
+    defaultModel: 'fake-model',
+    quietStartup: true,
+    enableInstallTelemetry: false,
+  };
   if (options.retry !== undefined) settings['retry'] = { ...options.retry };
   writeFileSync(join(dir, 'models.json'), `${JSON.stringify(models, null, 2)}\n`);
   writeFileSync(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
@@ -79,7 +84,12 @@ export function makePiAgentDir(options: PiAgentDirOptions): PiAgentDir {
     '--no-themes',
     '--no-context-files',
   ];
-  const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: dir, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PI_CODING_AGENT_DIR: dir,
+    PI_OFFLINE: '1',
+    PI_SKIP_VERSION_CHECK: '1',
+  };
   return {
     dir,
     cwd,

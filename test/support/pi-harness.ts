@@ -7,7 +7,13 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { frameStream, type FrameEvent } from '../../source/ground/jsonl-framer.js';
 import { classifyPiRecord, type PiRecord } from '../../source/hosts/pi/pi-record.js';
 import { encodePiCommand, encodePrompt, newCommandId, type PiCommand } from '../../source/hosts/pi/prompt-encoding.js';
-import { advanceSettlement, settlementWait, startSettlement, type SettlementInput, type SettlementState } from '../../source/hosts/pi/settlement.js';
+import {
+  advanceSettlement,
+  settlementWait,
+  startSettlement,
+  type SettlementInput,
+  type SettlementState,
+} from '../../source/hosts/pi/settlement.js';
 
 export interface ObservedRecord {
   readonly ordinal: number;
@@ -57,7 +63,11 @@ export class PiChild {
   #graceMs: number | undefined;
 
   constructor(options: PiChildOptions) {
-    const child = spawn(options.command, [...options.args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(options.command, [...options.args], {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     if (child.pid === undefined) throw new Error(`could not spawn ${options.command}`);
     this.child = child;
     this.pid = child.pid;
@@ -148,7 +158,12 @@ export class PiChild {
     if (wait.kind === 'done') {
       if (active.grace !== null) clearTimeout(active.grace);
       this.#active = null;
-      active.done({ promptId: active.state.promptId, state: active.state, records: active.records, barrierIds: active.barrierIds });
+      active.done({
+        promptId: active.state.promptId,
+        state: active.state,
+        records: active.records,
+        barrierIds: active.barrierIds,
+      });
     } else if (wait.kind === 'confirm' && active.grace === null) {
       // Make the "next record" come: pi answers this after any continuation it already wrote.
       const id = newCommandId('get_state');

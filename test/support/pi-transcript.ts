@@ -94,7 +94,8 @@ export function replayTranscript(name: string, graceMs = PI_SETTLE_GRACE_MS): Tr
 
   for (const entry of readTranscript(name)) {
     now = entry.t_ms;
-    if (active !== null && (active as SettlementState).phase === 'settle-pending' && now - pendingSince >= graceMs) feed({ kind: 'grace-elapsed' });
+    if (active !== null && (active as SettlementState).phase === 'settle-pending' && now - pendingSince >= graceMs)
+      feed({ kind: 'grace-elapsed' });
     if (entry.stream === 'stdin') {
       let command: { id?: unknown; type?: unknown; message?: unknown };
       try {
@@ -112,7 +113,8 @@ export function replayTranscript(name: string, graceMs = PI_SETTLE_GRACE_MS): Tr
     } else if (entry.stream === 'stdout') {
       const frame = framed[next];
       next += 1;
-      if (frame === undefined || frame.text !== entry.line) throw new Error(`${name}: stdout file and transcript disagree at line ${next}`);
+      if (frame === undefined || frame.text !== entry.line)
+        throw new Error(`${name}: stdout file and transcript disagree at line ${next}`);
       let owner: string | null = drainedAt === null ? ((active as SettlementState | null)?.promptId ?? null) : null;
       let record = classifyPiRecord(frame.text, { activePromptId: owner });
       if (owner !== null && !feed({ kind: 'record', record })) {
@@ -128,7 +130,8 @@ export function replayTranscript(name: string, graceMs = PI_SETTLE_GRACE_MS): Tr
       feed({ kind: 'stream-ended' });
     }
   }
-  if (next !== framed.length) throw new Error(`${name}: ${framed.length - next} stdout lines missing from the transcript`);
+  if (next !== framed.length)
+    throw new Error(`${name}: ${framed.length - next} stdout lines missing from the transcript`);
   feed({ kind: 'stream-ended' });
   return { records, prompts, sentWhileBusy, drainedAt, promptText };
 }

@@ -11,7 +11,9 @@ export function seedSessions(home: string, count: number): void {
   mkdirSync(home, { recursive: true });
   const db = openDatabase(storeFiles(home).core);
   migrate(db, coreSchema);
-  const activation = db.prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'seed', ?, 1, 'ended', 0)");
+  const activation = db.prepare(
+    "INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'seed', ?, 1, 'ended', 0)",
+  );
   db.transaction(() => {
     for (let i = 0; i < count; i++) activation.run(`k${i}`, `s${i}`);
   })();
@@ -24,9 +26,15 @@ export function seedRecoveryItems(home: string, count: number): void {
   const db = openDatabase(storeFiles(home).core);
   migrate(db, coreSchema);
   db.transaction(() => {
-    const activation = db.prepare("INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'seed', ?, 1, 'ended', 0)");
-    const inbox = db.prepare("INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?)");
-    const item = db.prepare("INSERT INTO recovery_items (activation_id, inbox_id, code, detail, state, created_at_ms, updated_at_ms) VALUES (?, ?, 'transcript_invalid_json', 'seeded', 'open', 0, 0)");
+    const activation = db.prepare(
+      "INSERT INTO capture_activations (session_key, client, process_instance, host_session_id, ordinal, state, started_at_ms) VALUES (?, 'codex', 'seed', ?, 1, 'ended', 0)",
+    );
+    const inbox = db.prepare(
+      "INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id) VALUES ('codex', 'Stop', 0, '{}', 'pending', ?)",
+    );
+    const item = db.prepare(
+      "INSERT INTO recovery_items (activation_id, inbox_id, code, detail, state, created_at_ms, updated_at_ms) VALUES (?, ?, 'transcript_invalid_json', 'seeded', 'open', 0, 0)",
+    );
     for (let i = 0; i < count; i++) {
       const id = activation.run(`k${i}`, `s${i}`).lastInsertRowid;
       item.run(id, inbox.run(id).lastInsertRowid);

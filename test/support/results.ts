@@ -1,7 +1,9 @@
 // Small helpers tests share to read results: every row of a keyset-paged stream, and the error code a call ends with.
 
 /** Reads pages from position 0 until an empty page (a short page is not the end). */
-export async function readAllPages<Row extends { sequence: number }>(read: (after: number) => Promise<{ rows: Row[]; nextAfter: number }>): Promise<Row[]> {
+export async function readAllPages<Row extends { sequence: number }>(
+  read: (after: number) => Promise<{ rows: Row[]; nextAfter: number }>,
+): Promise<Row[]> {
   const rows: Row[] = [];
   for (let after = 0; ; ) {
     const page = await read(after);

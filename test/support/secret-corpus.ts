@@ -33,12 +33,14 @@ function prng(seedText: string): () => number {
   };
 }
 
-const digest = (algorithm: string, text: string, encoding: 'hex' | 'base64') => createHash(algorithm).update(text).digest(encoding);
+const digest = (algorithm: string, text: string, encoding: 'hex' | 'base64') =>
+  createHash(algorithm).update(text).digest(encoding);
 const base64url = (text: string) => Buffer.from(text).toString('base64url');
 
 export function expandTemplate(id: string, template: string): string {
   const random = prng(id);
-  const draw = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+  const draw = (alphabet: string, length: number) =>
+    Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
   const uuid4 = () => {
     const hex = draw(ALPHABETS['hex']!, 32).split('');
     hex[12] = '4';
@@ -81,7 +83,12 @@ export function expandTemplate(id: string, template: string): string {
 }
 
 export function readSecretCorpus(): CorpusEntry[] {
-  return readMemoryFixture<{ id: string; kind: 'secret' | 'benign'; rule?: string; template: string }>('secret-corpus.jsonl').map(
-    (entry) => ({ id: entry.id, kind: entry.kind, rule: entry.rule, text: expandTemplate(entry.id, entry.template) }),
-  );
+  return readMemoryFixture<{ id: string; kind: 'secret' | 'benign'; rule?: string; template: string }>(
+    'secret-corpus.jsonl',
+  ).map((entry) => ({
+    id: entry.id,
+    kind: entry.kind,
+    rule: entry.rule,
+    text: expandTemplate(entry.id, entry.template),
+  }));
 }

@@ -11,6 +11,18 @@ export function terminalEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `words` in a pty; `script -e` exits with the command's own status. stderr is the pty's too. */
-export function spawnInTerminal(words: string[], env: NodeJS.ProcessEnv, cwd?: string): ChildProcess & { stdin: NonNullable<ChildProcess['stdin']>; stdout: NonNullable<ChildProcess['stdout']>; stderr: NonNullable<ChildProcess['stderr']> } {
-  return spawn('script', ['-q', '-e', '-c', words.map(shellQuote).join(' '), '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] }) as never;
+export function spawnInTerminal(
+  words: string[],
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+): ChildProcess & {
+  stdin: NonNullable<ChildProcess['stdin']>;
+  stdout: NonNullable<ChildProcess['stdout']>;
+  stderr: NonNullable<ChildProcess['stderr']>;
+} {
+  return spawn('script', ['-q', '-e', '-c', words.map(shellQuote).join(' '), '/dev/null'], {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }) as never;
 }

@@ -10,8 +10,15 @@ import { themeFor } from '../../source/screens/widgets/theme.js';
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 export const KEY = {
-  up: '\u001B[A', down: '\u001B[B', pageDown: '\u001B[6~', pageUp: '\u001B[5~', enter: '\r', escape: '\u001B', tab: '\t',
-  ctrlC: '\u0003', backspace: '\u007F',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  pageDown: '\u001B[6~',
+  pageUp: '\u001B[5~',
+  enter: '\r',
+  escape: '\u001B',
+  tab: '\t',
+  ctrlC: '\u0003',
+  backspace: '\u007F',
 };
 
 export type View = ReturnType<typeof render>;
@@ -19,7 +26,9 @@ export type View = ReturnType<typeof render>;
 export async function mount(app: Application, home: string, extra: Partial<AppProps> = {}): Promise<View> {
   let view: View | undefined;
   await act(async () => {
-    view = render(<App app={app} home={home} connection="in-process host" theme={themeFor({ NO_COLOR: '1' })} {...extra} />);
+    view = render(
+      <App app={app} home={home} connection="in-process host" theme={themeFor({ NO_COLOR: '1' })} {...extra} />,
+    );
   });
   return view!;
 }
@@ -42,7 +51,13 @@ export async function unmount(view: View): Promise<void> {
 }
 
 /** Polls the last frame (inside act, so effects and timers flush) until `accept` holds or the deadline passes. */
-export async function waitForFrame(view: View, what: string, accept: (frame: string) => boolean, timeoutMs = 8000, stepMs = 20): Promise<string> {
+export async function waitForFrame(
+  view: View,
+  what: string,
+  accept: (frame: string) => boolean,
+  timeoutMs = 8000,
+  stepMs = 20,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const frame = view.lastFrame() ?? '';
@@ -55,11 +70,17 @@ export async function waitForFrame(view: View, what: string, accept: (frame: str
 }
 
 export const waitForText = (view: View, text: string | RegExp, timeoutMs?: number) =>
-  waitForFrame(view, String(text), (frame) => (typeof text === 'string' ? frame.includes(text) : text.test(frame)), timeoutMs);
+  waitForFrame(
+    view,
+    String(text),
+    (frame) => (typeof text === 'string' ? frame.includes(text) : text.test(frame)),
+    timeoutMs,
+  );
 
 /** The real Application with some methods replaced; everything else goes to the real one. */
 export function withOverrides(real: Application, overrides: Partial<Application>): Application {
   return new Proxy(real, {
-    get: (target, property) => (property in overrides ? overrides[property as keyof Application] : Reflect.get(target, property)),
+    get: (target, property) =>
+      property in overrides ? overrides[property as keyof Application] : Reflect.get(target, property),
   });
 }

@@ -16,7 +16,11 @@ export interface AgentFlags {
   operationId?: string | undefined;
 }
 
-async function withConnection<T>(home: string, need: 'read' | 'write' | 'host', run: (connection: Connection) => Promise<T>): Promise<T> {
+async function withConnection<T>(
+  home: string,
+  need: 'read' | 'write' | 'host',
+  run: (connection: Connection) => Promise<T>,
+): Promise<T> {
   const connection = await connect(home, need);
   try {
     return await run(connection);
@@ -26,20 +30,28 @@ async function withConnection<T>(home: string, need: 'read' | 'write' | 'host', 
 }
 
 export function formatAgent(agent: AgentView): string {
-  const generation = agent.generation ? `generation ${agent.generation.number} ${agent.generation.state}${agent.generation.pid ? ` (pid ${agent.generation.pid})` : ''}` : 'never started';
+  const generation = agent.generation
+    ? `generation ${agent.generation.number} ${agent.generation.state}${agent.generation.pid ? ` (pid ${agent.generation.pid})` : ''}`
+    : 'never started';
   const work = agent.activeOperationId ? `busy with ${agent.activeOperationId}` : 'idle';
   const fault = agent.generation?.projectionError ? `  FAULT: ${agent.generation.projectionError}` : '';
   // An interrupted generation says why, so a failure is visible where the user looks first.
-  const ended = agent.generation?.state === 'interrupted' && agent.generation.endReason ? `  (${agent.generation.endReason})` : '';
+  const ended =
+    agent.generation?.state === 'interrupted' && agent.generation.endReason ? `  (${agent.generation.endReason})` : '';
   return `${agent.name}  ${agent.agentId}  ${agent.model ?? '(pi default model)'}  ${generation}  ${work}${fault}${ended}`;
 }
 
 export async function runAgent(home: string, words: string[], flags: AgentFlags, out: Output): Promise<number> {
   const [action, name] = words;
-  const usage = 'usage: common-memory agent create <name> [--model provider/id] [--pi-config DIR] | start <name> | stop <name> | list';
+  const usage =
+    'usage: common-memory agent create <name> [--model provider/id] [--pi-config DIR] | start <name> | stop <name> | list';
   if (action === 'list') {
     const agents = await withConnection(home, 'read', (c) => c.app.listAgents());
-    out.result(agents, () => (agents.length === 0 ? 'no agents yet — create one with: common-memory agent create <name>' : agents.map(formatAgent).join('\n')));
+    out.result(agents, () =>
+      agents.length === 0
+        ? 'no agents yet — create one with: common-memory agent create <name>'
+        : agents.map(formatAgent).join('\n'),
+    );
     return 0;
   }
   if (!name) throw new CmError('usage', usage);
@@ -49,14 +61,20 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
       const piConfigDir = flags.piConfig ? resolve(flags.piConfig) : undefined;
       const problem = piSettingsProblem(flags.model, piConfigDir);
       if (problem) throw new CmError('usage', `${problem} Nothing was created.`);
-      agent = await withConnection(home, 'write', (c) => c.app.createAgent({ name, model: flags.model, piConfigDir, operationId: flags.operationId ?? randomUUID() }));
+      agent = await withConnection(home, 'write', (c) =>
+        c.app.createAgent({ name, model: flags.model, piConfigDir, operationId: flags.operationId ?? randomUUID() }),
+      );
       break;
     }
     case 'start':
-      agent = await withConnection(home, 'host', async (c) => c.app.startAgent({ agent: await agentNameFor(c.app, name) }));
+      agent = await withConnection(home, 'host', async (c) =>
+        c.app.startAgent({ agent: await agentNameFor(c.app, name) }),
+      );
       break;
     case 'stop':
-      agent = await withConnection(home, 'write', async (c) => c.app.stopAgent({ agent: await agentNameFor(c.app, name) }));
+      agent = await withConnection(home, 'write', async (c) =>
+        c.app.stopAgent({ agent: await agentNameFor(c.app, name) }),
+      );
       break;
     default:
       throw new CmError('usage', usage);
@@ -65,21 +83,50 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
   return 0;
 }
 
-export async function runPrompt(home: string, words: string[], operationId: string | undefined, out: Output): Promise<number> {
+export async function runPrompt(
+  home: string,
+  words: string[],
+  operationId: string | undefined,
+  out: Output,
+): Promise<number> {
   const [agent, ...rest] = words;
   const text = rest.length === 1 && rest[0] === '-' ? await readStdinText('prompt') : rest.join(' ');
-  if (!agent || isBlank(text)) throw new CmError('usage', 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)');
+  if (!agent || isBlank(text))
+    throw new CmError(
+      'usage',
+      'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)',
+    );
   const chosenId = operationId ?? randomUUID();
-  const receipt = await writeWithRetry(home, async (app) => app.prompt({ agent: await agentNameFor(app, agent), text, operationId: chosenId }), 'host');
-  out.result(receipt, () => `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`);
+  const receipt = await writeWithRetry(
+    home,
+    async (app) => app.prompt({ agent: await agentNameFor(app, agent), text, operationId: chosenId }),
+    'host',
+  );
+  out.result(
+    receipt,
+    () =>
+      `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`,
+  );
   return 0;
 }
 
-export async function runAbort(home: string, agent: string | undefined, operationId: string | undefined, out: Output): Promise<number> {
+export async function runAbort(
+  home: string,
+  agent: string | undefined,
+  operationId: string | undefined,
+  out: Output,
+): Promise<number> {
   if (!agent) throw new CmError('usage', 'usage: common-memory abort <agent> [--operation-id ID]');
   const abortId = operationId ?? randomUUID();
-  const receipt = await writeWithRetry(home, async (app) => app.abort({ agent: await agentNameFor(app, agent), operationId: abortId }), 'host');
-  out.result(receipt, () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`);
+  const receipt = await writeWithRetry(
+    home,
+    async (app) => app.abort({ agent: await agentNameFor(app, agent), operationId: abortId }),
+    'host',
+  );
+  out.result(
+    receipt,
+    () => `abort requested for operation ${receipt.targetOperationId} (journal #${receipt.sequence})`,
+  );
   return 0;
 }
 

@@ -41,7 +41,12 @@ export async function runFlush(home: string, out: Output): Promise<number> {
 
 function drainText(report: DrainReport, recover: string | undefined): string {
   const lines = [`drained: ${report.steps} step(s), ${report.sealedTurns} turn(s) sealed`];
-  if (recover !== undefined) lines.push(report.recovered ? `recovered ${recover}` : `${recover} failed again and stays open with the same ID (see status)`);
+  if (recover !== undefined)
+    lines.push(
+      report.recovered
+        ? `recovered ${recover}`
+        : `${recover} failed again and stays open with the same ID (see status)`,
+    );
   if (report.isolated.length > 0) lines.push(`isolated: ${report.isolated.join(', ')}`);
   return lines.join('\n');
 }
@@ -56,25 +61,38 @@ const pad = (text: string | number, width: number) => String(text).padEnd(width)
 export function statusText(status: CaptureStatus): string {
   const lines: string[] = [];
   const h = status.host;
-  lines.push(`capture (${status.mode}): inbox ${h.inbox} · watch ${h.watch} · isolated ${h.isolated} · hook errors ${h.hookErrors}${h.lastHookError ? ` (last ${h.lastHookError.code} at ${h.lastHookError.at})` : ''}`);
+  lines.push(
+    `capture (${status.mode}): inbox ${h.inbox} · watch ${h.watch} · isolated ${h.isolated} · hook errors ${h.hookErrors}${h.lastHookError ? ` (last ${h.lastHookError.code} at ${h.lastHookError.at})` : ''}`,
+  );
   const q = status.queue;
-  lines.push(`queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}, as context ${q.candidatesAsContext}, unconfirmed ${q.candidatesUnconfirmed}`);
+  lines.push(
+    `queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}, as context ${q.candidatesAsContext}, unconfirmed ${q.candidatesUnconfirmed}`,
+  );
   lines.push(`capacity: ${status.capacity.bodyBytes} of ${status.capacity.totalBytes} bytes of bodies`);
   lines.push('');
   lines.push(`sessions (${status.sessions.length} of ${status.sessionsTotal}, newest first)`);
-  const moreSessions = status.nextSessionKey ? `  more: common-memory status --after-session ${status.nextSessionKey}` : null;
+  const moreSessions = status.nextSessionKey
+    ? `  more: common-memory status --after-session ${status.nextSessionKey}`
+    : null;
   if (status.sessions.length > 0) {
-    lines.push(`  ${pad('client', 7)}${pad('session', 34)}${pad('state', 11)}${pad('settled', 8)}${pad('failed', 7)}${pad('interr.', 8)}${pad('buffered', 9)}${pad('incompl.', 9)}inbox`);
+    lines.push(
+      `  ${pad('client', 7)}${pad('session', 34)}${pad('state', 11)}${pad('settled', 8)}${pad('failed', 7)}${pad('interr.', 8)}${pad('buffered', 9)}${pad('incompl.', 9)}inbox`,
+    );
     for (const s of status.sessions) {
       const t = s.turns;
-      lines.push(`  ${pad(s.client, 7)}${pad(s.sessionKey, 34)}${pad(s.state, 11)}${pad(t.settled, 8)}${pad(t.failed, 7)}${pad(t.interrupted, 8)}${pad(t.buffered, 9)}${pad(t.incomplete, 9)}${s.inbox}`);
+      lines.push(
+        `  ${pad(s.client, 7)}${pad(s.sessionKey, 34)}${pad(s.state, 11)}${pad(t.settled, 8)}${pad(t.failed, 7)}${pad(t.interrupted, 8)}${pad(t.buffered, 9)}${pad(t.incomplete, 9)}${s.inbox}`,
+      );
     }
   }
   if (moreSessions) lines.push(moreSessions);
   lines.push('');
   const r = status.recovery;
   lines.push(`recovery items: ${r.total}${r.items.length > 0 ? ` (showing ${r.items.length})` : ''}`);
-  for (const item of r.items) lines.push(`  ${pad(item.id, 12)}${pad(item.code, 30)}${pad(item.client, 7)}${item.sessionKey}  attempts ${item.attempts}`);
+  for (const item of r.items)
+    lines.push(
+      `  ${pad(item.id, 12)}${pad(item.code, 30)}${pad(item.client, 7)}${item.sessionKey}  attempts ${item.attempts}`,
+    );
   if (r.nextRecoveryId) lines.push(`  more: common-memory status --after-recovery ${r.nextRecoveryId}`);
   if (r.total > 0) lines.push('  retry one: common-memory session-drain --recover <id>');
   return lines.join('\n');

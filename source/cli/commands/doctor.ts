@@ -9,7 +9,9 @@ export async function runDoctorCommand(home: string, out: Output): Promise<numbe
   if (!existsSync(storeFiles(home).core)) throw new CmError('not_found', `No store in ${home} yet; nothing to check.`);
   const violations = checkStores(home);
   out.result({ consistent: violations.length === 0, violations }, () =>
-    violations.length === 0 ? `store in ${home} is consistent` : violations.map((v) => `violation ${v.check}: ${v.detail}`).join('\n'),
+    violations.length === 0
+      ? `store in ${home} is consistent`
+      : violations.map((v) => `violation ${v.check}: ${v.detail}`).join('\n'),
   );
   return violations.length === 0 ? EXIT.ok : EXIT.inconsistent;
 }

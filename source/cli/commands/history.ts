@@ -5,7 +5,15 @@ import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_DEFAULT } from '../../limits.js';
 import type { Application } from '../../api/application.js';
-import { isUuid, type HistoryCursor, type JournalRow, type Page, type PageRequest, type Stream, type TimelineRow } from '../../protocol.js';
+import {
+  isUuid,
+  type HistoryCursor,
+  type JournalRow,
+  type Page,
+  type PageRequest,
+  type Stream,
+  type TimelineRow,
+} from '../../protocol.js';
 import { assertCursorDirectory, readCursorFile, writeCursorFile } from '../cursor-file.js';
 import { agentIdFor } from '../agent-names.js';
 import { messageText } from '../../message-text.js';
@@ -26,7 +34,11 @@ type Row = JournalRow | TimelineRow;
 const TRANSIENT = new Set(['host_unreachable', 'storage_failed']);
 
 function wholeNumber(value: string, name: string): number {
-  if (!/^\d{1,16}$/.test(value)) throw new CmError(name === 'after' ? 'invalid_cursor' : 'usage', `--${name} must be a whole number, not ${JSON.stringify(value)}.`);
+  if (!/^\d{1,16}$/.test(value))
+    throw new CmError(
+      name === 'after' ? 'invalid_cursor' : 'usage',
+      `--${name} must be a whole number, not ${JSON.stringify(value)}.`,
+    );
   return Number(value);
 }
 
@@ -49,17 +61,28 @@ function startingCursor(options: HistoryOptions): Start {
   // Checked before the first page is printed: rows printed and then not saved would be read again.
   if (options.cursorFile) assertCursorDirectory(options.cursorFile);
   const fromFile = options.cursorFile ? readCursorFile(options.cursorFile, options.stream) : undefined;
-  if (fromFile && options.after !== undefined) throw new CmError('usage', 'Give either --after or --cursor-file with a saved position, not both.');
-  if (fromFile) return { after: fromFile.after, storeId: fromFile.storeId, agentId: options.agent ?? fromFile.agentId ?? undefined, savedAgentId: fromFile.agentId };
+  if (fromFile && options.after !== undefined)
+    throw new CmError('usage', 'Give either --after or --cursor-file with a saved position, not both.');
+  if (fromFile)
+    return {
+      after: fromFile.after,
+      storeId: fromFile.storeId,
+      agentId: options.agent ?? fromFile.agentId ?? undefined,
+      savedAgentId: fromFile.agentId,
+    };
   return { after: options.after === undefined ? 0 : wholeNumber(options.after, 'after'), agentId: options.agent };
 }
 
 /** --agent as a full ID; with a cursor file, the same filter the file was saved with. */
 async function agentFilter(app: Application, start: Start): Promise<string | undefined> {
-  const agentId = start.agentId === undefined || isUuid(start.agentId) ? start.agentId : await agentIdFor(app, start.agentId);
+  const agentId =
+    start.agentId === undefined || isUuid(start.agentId) ? start.agentId : await agentIdFor(app, start.agentId);
   if (start.savedAgentId !== undefined && (agentId ?? null) !== start.savedAgentId) {
     const saved = start.savedAgentId === null ? 'all agents' : `agent ${start.savedAgentId}`;
-    throw new CmError('invalid_cursor', `The cursor file was saved reading ${saved}, not agent ${agentId}; give each agent filter its own cursor file.`);
+    throw new CmError(
+      'invalid_cursor',
+      `The cursor file was saved reading ${saved}, not agent ${agentId}; give each agent filter its own cursor file.`,
+    );
   }
   return agentId;
 }
@@ -90,7 +113,8 @@ export async function runHistory(options: HistoryOptions, out: Output): Promise<
           agentId = await agentFilter(connection.app, start);
         }
         const request: PageRequest = { after, limit, agentId, storeId };
-        page = options.stream === 'journal' ? await connection.app.journal(request) : await connection.app.timeline(request);
+        page =
+          options.stream === 'journal' ? await connection.app.journal(request) : await connection.app.timeline(request);
         backoff = FOLLOW_POLL_MS;
       } catch (error) {
         if (!(options.follow && error instanceof CmError && TRANSIENT.has(error.code))) throw error;
@@ -103,14 +127,22 @@ export async function runHistory(options: HistoryOptions, out: Output): Promise<
       }
       storeId = page.storeId;
       if (page.rows.length > 0) {
-        if (options.follow || !out.json) for (const row of page.rows) out.line(out.json ? JSON.stringify(row) : formatRow(row));
+        if (options.follow || !out.json)
+          for (const row of page.rows) out.line(out.json ? JSON.stringify(row) : formatRow(row));
         else collected.push(...page.rows);
         after = page.nextAfter;
         // Printed first, saved second: a crash may repeat a row on the next run, never skip one.
-        if (options.cursorFile) writeCursorFile(options.cursorFile, { storeId, stream: options.stream, after, agentId: agentId ?? null } satisfies HistoryCursor);
+        if (options.cursorFile)
+          writeCursorFile(options.cursorFile, {
+            storeId,
+            stream: options.stream,
+            after,
+            agentId: agentId ?? null,
+          } satisfies HistoryCursor);
       }
       if (!options.follow && (explicitLimit || page.rows.length === 0)) {
-        if (out.json) out.line(JSON.stringify({ ...page, rows: explicitLimit ? page.rows : collected, nextAfter: after }));
+        if (out.json)
+          out.line(JSON.stringify({ ...page, rows: explicitLimit ? page.rows : collected, nextAfter: after }));
         return 0;
       }
       if (page.rows.length === 0) await sleep(FOLLOW_POLL_MS);

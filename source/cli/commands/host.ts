@@ -7,12 +7,15 @@ export async function runHostCommand(home: string, portFlag: string | undefined,
   let port = 0;
   if (portFlag !== undefined) {
     port = Number(portFlag);
-    if (!/^\d{1,5}$/.test(portFlag) || port > 65535) throw new CmError('usage', `--port must be a port number (0–65535), not ${JSON.stringify(portFlag)}.`);
+    if (!/^\d{1,5}$/.test(portFlag) || port > 65535)
+      throw new CmError('usage', `--port must be a port number (0–65535), not ${JSON.stringify(portFlag)}.`);
   }
   const host = await Host.start({ home, serve: true, port });
   const { hostId, storeId, pid } = host.info;
-  out.result({ hostId, storeId, pid, port: host.info.port, home }, () =>
-    `common-memory host ${hostId} serving store ${storeId} on 127.0.0.1:${host.info.port} (data home ${home}). Ctrl+C stops it.`,
+  out.result(
+    { hostId, storeId, pid, port: host.info.port, home },
+    () =>
+      `common-memory host ${hostId} serving store ${storeId} on 127.0.0.1:${host.info.port} (data home ${home}). Ctrl+C stops it.`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -16,7 +16,9 @@ export function runPiInstall(action: 'install' | 'uninstall', flags: PiInstallFl
   // pi's settings hold only the extension's path; it captures into the home pi's own environment names.
   const warnings = [...planned.warnings];
   if (action === 'install' && flags.explicitHome !== undefined) {
-    warnings.push(`the extension captures into COMMON_MEMORY_HOME as pi sees it (else ~/.common-memory), not into ${flags.explicitHome}: start pi with COMMON_MEMORY_HOME set to choose the home.`);
+    warnings.push(
+      `the extension captures into COMMON_MEMORY_HOME as pi sees it (else ~/.common-memory), not into ${flags.explicitHome}: start pi with COMMON_MEMORY_HOME set to choose the home.`,
+    );
   }
   const plan: PiExtensionPlan = { ...planned, warnings };
   let applied: PiExtensionApplyResult | null = null;
@@ -49,14 +51,26 @@ export function runPiInstall(action: 'install' | 'uninstall', flags: PiInstallFl
 function textResult(plan: PiExtensionPlan, dryRun: boolean, applied: PiExtensionApplyResult | null): string {
   const lines: string[] = [];
   if (plan.after === null) {
-    lines.push(plan.action === 'install' ? `common-memory's pi extension is already in ${plan.path}; nothing changed.` : `No common-memory extension in ${plan.path}; nothing changed.`);
+    lines.push(
+      plan.action === 'install'
+        ? `common-memory's pi extension is already in ${plan.path}; nothing changed.`
+        : `No common-memory extension in ${plan.path}; nothing changed.`,
+    );
   } else {
-    const what = { add: 'add the extension', update: 'update the extension an earlier install wrote', remove: 'remove the extension', unchanged: '' }[plan.change];
+    const what = {
+      add: 'add the extension',
+      update: 'update the extension an earlier install wrote',
+      remove: 'remove the extension',
+      unchanged: '',
+    }[plan.change];
     const file = plan.before === null ? `${plan.path} (new file)` : plan.path;
     if (dryRun) lines.push(`Dry run — nothing was written. Would ${what} in ${file}:`, '', plan.diff.trimEnd(), '');
     else {
-      lines.push(`${plan.action === 'install' ? 'Installed' : 'Uninstalled'}: ${what.replace(/^(add|update|remove)/, (verb) => `${verb.replace(/e$/, '')}ed`)} in ${file}.`);
-      if (applied?.writtenPath && applied.writtenPath !== plan.path) lines.push(`(${plan.path} is a link; wrote ${applied.writtenPath}.)`);
+      lines.push(
+        `${plan.action === 'install' ? 'Installed' : 'Uninstalled'}: ${what.replace(/^(add|update|remove)/, (verb) => `${verb.replace(/e$/, '')}ed`)} in ${file}.`,
+      );
+      if (applied?.writtenPath && applied.writtenPath !== plan.path)
+        lines.push(`(${plan.path} is a link; wrote ${applied.writtenPath}.)`);
       if (applied?.backupPath) lines.push(`Previous file kept as ${applied.backupPath}`);
     }
   }

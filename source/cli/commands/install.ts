@@ -22,23 +22,37 @@ const CLIENT_NAMES: Record<HookClient, string> = { codex: 'Codex', claude: 'Clau
 function parseClient(action: string, args: string[], flags: InstallFlags): HookClient | 'pi' {
   const [client, ...extra] = args;
   if ((client !== 'codex' && client !== 'claude' && client !== 'pi') || extra.length > 0) {
-    throw new CmError('usage', `usage: common-memory ${action} codex|claude|pi [--codex-home DIR | --claude-dir DIR | --pi-dir DIR] [--dry-run]`);
+    throw new CmError(
+      'usage',
+      `usage: common-memory ${action} codex|claude|pi [--codex-home DIR | --claude-dir DIR | --pi-dir DIR] [--dry-run]`,
+    );
   }
   if (client !== 'pi' && flags.piDir !== undefined) throw new CmError('usage', '--pi-dir is for pi.');
   if (client === 'pi') {
-    if (flags.codexHome !== undefined || flags.claudeDir !== undefined) throw new CmError('usage', 'pi takes --pi-dir, not --codex-home or --claude-dir.');
+    if (flags.codexHome !== undefined || flags.claudeDir !== undefined)
+      throw new CmError('usage', 'pi takes --pi-dir, not --codex-home or --claude-dir.');
     return client;
   }
-  if (client === 'codex' && flags.claudeDir !== undefined) throw new CmError('usage', '--claude-dir is for claude; Codex takes --codex-home.');
-  if (client === 'claude' && flags.codexHome !== undefined) throw new CmError('usage', '--codex-home is for codex; Claude Code takes --claude-dir.');
+  if (client === 'codex' && flags.claudeDir !== undefined)
+    throw new CmError('usage', '--claude-dir is for claude; Codex takes --codex-home.');
+  if (client === 'claude' && flags.codexHome !== undefined)
+    throw new CmError('usage', '--codex-home is for codex; Claude Code takes --claude-dir.');
   return client;
 }
 
-export async function runInstallCommand(action: 'install' | 'uninstall', args: string[], flags: InstallFlags, out: Output): Promise<number> {
+export async function runInstallCommand(
+  action: 'install' | 'uninstall',
+  args: string[],
+  flags: InstallFlags,
+  out: Output,
+): Promise<number> {
   const client = parseClient(action, args, flags);
   if (client === 'pi') return runPiInstall(action, flags, out);
   const configDir = client === 'codex' ? flags.codexHome : flags.claudeDir;
-  const options = { ...(configDir === undefined ? {} : { configDir }), ...(flags.explicitHome === undefined ? {} : { home: flags.explicitHome }) };
+  const options = {
+    ...(configDir === undefined ? {} : { configDir }),
+    ...(flags.explicitHome === undefined ? {} : { home: flags.explicitHome }),
+  };
   const plan = action === 'install' ? planInstall(client, options) : planUninstall(client, options);
   assertApplicable(plan);
   let applied: HookApplyResult | null = null;
@@ -72,7 +86,8 @@ function jsonResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyRe
 
 function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyResult | null): string {
   const name = CLIENT_NAMES[plan.client];
-  const events = (kind: 'add' | 'update' | 'remove') => plan.changes.filter((c) => c.change === kind).map((c) => c.event);
+  const events = (kind: 'add' | 'update' | 'remove') =>
+    plan.changes.filter((c) => c.change === kind).map((c) => c.event);
   const lines: string[] = [];
   const added = events('add');
   const updated = events('update');
@@ -84,14 +99,26 @@ function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyRe
         : `No common-memory ${name} hooks in ${plan.path}; nothing changed.`,
     );
   } else {
-    const installing = [added.length > 0 ? `add ${added.length} hooks (${added.join(', ')})` : '', updated.length > 0 ? `update ${updated.length} hooks an earlier install wrote (${updated.join(', ')})` : ''];
-    const what = plan.action === 'install' ? installing.filter(Boolean).join(' and ') : `remove ${removed.length} hooks (${removed.join(', ')})`;
+    const installing = [
+      added.length > 0 ? `add ${added.length} hooks (${added.join(', ')})` : '',
+      updated.length > 0 ? `update ${updated.length} hooks an earlier install wrote (${updated.join(', ')})` : '',
+    ];
+    const what =
+      plan.action === 'install'
+        ? installing.filter(Boolean).join(' and ')
+        : `remove ${removed.length} hooks (${removed.join(', ')})`;
     const file = plan.before === null ? `${plan.path} (new file)` : plan.path;
     if (dryRun) {
       lines.push(`Dry run — nothing was written. Would ${what} in ${file}:`, '', plan.diff.trimEnd(), '');
     } else {
-      lines.push(`${plan.action === 'install' ? 'Installed' : 'Uninstalled'}: ${what.replace(/^add/, 'added').replace(/\bupdate /, 'updated ').replace(/^remove/, 'removed')} in ${file}.`);
-      if (applied?.writtenPath && applied.writtenPath !== plan.path) lines.push(`(${plan.path} is a link; wrote ${applied.writtenPath}.)`);
+      lines.push(
+        `${plan.action === 'install' ? 'Installed' : 'Uninstalled'}: ${what
+          .replace(/^add/, 'added')
+          .replace(/\bupdate /, 'updated ')
+          .replace(/^remove/, 'removed')} in ${file}.`,
+      );
+      if (applied?.writtenPath && applied.writtenPath !== plan.path)
+        lines.push(`(${plan.path} is a link; wrote ${applied.writtenPath}.)`);
       if (applied?.backupPath) lines.push(`Previous file kept as ${applied.backupPath}`);
     }
   }

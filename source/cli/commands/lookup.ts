@@ -17,7 +17,9 @@ export async function runMessage(home: string, id: string | undefined, out: Outp
         ...wrapText(messageText(view.message.payload) ?? '', process.stdout.columns ?? Number.MAX_SAFE_INTEGER, '    '),
         `  source: ${formatRow(view.source)}`,
         ...view.observations.map((row) => `  observed: ${formatRow(row)}`),
-        view.operation ? `  operation ${view.operation.operationId}: ${view.operation.kind}, ${view.operation.state}` : '  operation: none',
+        view.operation
+          ? `  operation ${view.operation.operationId}: ${view.operation.kind}, ${view.operation.state}`
+          : '  operation: none',
       ].join('\n'),
     );
     return 0;
@@ -31,7 +33,11 @@ export async function runOperation(home: string, id: string | undefined, out: Ou
   const connection = await connect(home, 'read');
   try {
     const op = await connection.app.operation({ operationId: id });
-    out.result(op, () => `operation ${op.operationId}: ${op.kind}, ${stateText(op.state, op.outcome)}${op.detail ? ` — ${op.detail.replace(/\.$/, '')}` : ''}. Intent at journal #${op.journalSequence}, created ${op.createdAt}`);
+    out.result(
+      op,
+      () =>
+        `operation ${op.operationId}: ${op.kind}, ${stateText(op.state, op.outcome)}${op.detail ? ` — ${op.detail.replace(/\.$/, '')}` : ''}. Intent at journal #${op.journalSequence}, created ${op.createdAt}`,
+    );
     return 0;
   } finally {
     await connection.close();
@@ -39,4 +45,5 @@ export async function runOperation(home: string, id: string | undefined, out: Ou
 }
 
 /** "accepted (answered)", but "rejected" rather than "rejected (rejected)". */
-export const stateText = (state: string, outcome: string | null): string => (outcome && outcome !== state ? `${state} (${outcome})` : state);
+export const stateText = (state: string, outcome: string | null): string =>
+  outcome && outcome !== state ? `${state} (${outcome})` : state;

@@ -48,13 +48,27 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return memoryInit(home, flags.scope, out);
     default: {
       const known = 'extract, status, recall, review, lint, retry, sync, search or init';
-      throw new CmError('usage', sub === undefined ? `memory needs a command: ${known} (see --help).` : `Unknown memory command "${sub}"; use ${known}.`);
+      throw new CmError(
+        'usage',
+        sub === undefined
+          ? `memory needs a command: ${known} (see --help).`
+          : `Unknown memory command "${sub}"; use ${known}.`,
+      );
     }
   }
 }
 
 async function extract(home: string, flags: MemoryFlags, out: Output): Promise<number> {
-  const request = { since: flags.since, until: flags.until, query: flags.query, client: flags.client, sessions: flags.session && flags.session.length > 0 ? flags.session : undefined, runner: flags.runner, limit: wholeNumber(flags.limit, '--limit'), cwd: process.cwd() };
+  const request = {
+    since: flags.since,
+    until: flags.until,
+    query: flags.query,
+    client: flags.client,
+    sessions: flags.session && flags.session.length > 0 ? flags.session : undefined,
+    runner: flags.runner,
+    limit: wholeNumber(flags.limit, '--limit'),
+    cwd: process.cwd(),
+  };
   const connection = await connect(home, 'write');
   let polling = true;
   try {
@@ -74,7 +88,9 @@ async function extract(home: string, flags: MemoryFlags, out: Output): Promise<n
     }
     const report = await running;
     out.result(report, () => extractText(report));
-    return report.failures.length > 0 || report.tasks.pending > 0 || report.tasks.waitingForRetry > 0 ? EXIT.incomplete : EXIT.ok;
+    return report.failures.length > 0 || report.tasks.pending > 0 || report.tasks.waitingForRetry > 0
+      ? EXIT.incomplete
+      : EXIT.ok;
   } finally {
     polling = false;
     await connection.close();
@@ -94,11 +110,18 @@ function extractText(r: MemoryExtractReport): string {
 }
 
 async function retry(home: string, taskId: string | undefined, out: Output): Promise<number> {
-  if (!taskId) throw new CmError('usage', 'Give the task to retry: common-memory memory retry <task-id> (memory status counts the tasks waiting for one).');
+  if (!taskId)
+    throw new CmError(
+      'usage',
+      'Give the task to retry: common-memory memory retry <task-id> (memory status counts the tasks waiting for one).',
+    );
   const connection = await connect(home, 'write');
   try {
     const result = await connection.app.memoryRetry({ taskId });
-    out.result(result, () => `task ${result.taskId} may be claimed again (attempts reset); run common-memory memory extract`);
+    out.result(
+      result,
+      () => `task ${result.taskId} may be claimed again (attempts reset); run common-memory memory extract`,
+    );
     return EXIT.ok;
   } finally {
     await connection.close();
@@ -124,18 +147,31 @@ export function statusText(s: MemoryStatus): string {
     `tasks: ${s.tasks.pending} pending, ${s.tasks.claimed} claimed, ${s.tasks.submitted} submitted, ${s.tasks.stale} stale, ${s.tasks.waitingForRetry} waiting for a retry`,
     `candidates: ${s.candidates.draft} draft (${s.candidates.awaitingAdjudication} awaiting adjudication), ${s.candidates.quarantined} quarantined, ${s.candidates.superseded} superseded, ${s.candidates.promoted} promoted, ${s.candidates.discarded} discarded`,
   ];
-  if (s.activeRun) lines.push(`running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total}`);
-  if (s.lastRun) lines.push(`last run: ${s.lastRun.runId} ${s.lastRun.state} (${s.lastRun.runner}, started ${s.lastRun.startedAt})`);
+  if (s.activeRun)
+    lines.push(`running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total}`);
+  if (s.lastRun)
+    lines.push(`last run: ${s.lastRun.runId} ${s.lastRun.state} (${s.lastRun.runner}, started ${s.lastRun.startedAt})`);
   return lines.join('\n');
 }
 
 async function recallCommand(home: string, words: string[], flags: MemoryFlags, out: Output): Promise<number> {
   const text = words.join(' ');
-  if (text.trim() === '') throw new CmError('usage', 'Give the text to recall against, e.g. common-memory memory recall "use pnpm".');
+  if (text.trim() === '')
+    throw new CmError('usage', 'Give the text to recall against, e.g. common-memory memory recall "use pnpm".');
   const connection = await connect(home, 'read');
   try {
-    const result: MemoryRecallResult = await connection.app.memoryRecall({ text, cwd: process.cwd(), limit: wholeNumber(flags.limit, '--limit') });
-    out.result(result, () => (result.items.length === 0 ? 'nothing in memory is similar' : result.items.map((item) => `${String(item.rank).padStart(3)}  ${item.sourceKind.padEnd(9)} ${item.id}`).join('\n')));
+    const result: MemoryRecallResult = await connection.app.memoryRecall({
+      text,
+      cwd: process.cwd(),
+      limit: wholeNumber(flags.limit, '--limit'),
+    });
+    out.result(result, () =>
+      result.items.length === 0
+        ? 'nothing in memory is similar'
+        : result.items
+            .map((item) => `${String(item.rank).padStart(3)}  ${item.sourceKind.padEnd(9)} ${item.id}`)
+            .join('\n'),
+    );
     return EXIT.ok;
   } finally {
     await connection.close();
@@ -154,12 +190,18 @@ async function review(home: string, out: Output): Promise<number> {
 }
 
 function reviewText(r: MemoryReview): string {
-  if (r.candidates.length === 0) return `no candidates to review in this ${r.scope === 'project' ? 'repository' : 'user scope'}`;
+  if (r.candidates.length === 0)
+    return `no candidates to review in this ${r.scope === 'project' ? 'repository' : 'user scope'}`;
   const lines: string[] = [];
   for (const c of r.candidates) {
-    lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${c.adjudication === 'done' ? c.decision : 'awaiting adjudication'}`);
+    lines.push(
+      `${c.candidateId}  ${c.status}  ${c.type}  ${c.adjudication === 'done' ? c.decision : 'awaiting adjudication'}`,
+    );
     lines.push(`  ${c.content.replace(/\s+/g, ' ')}`);
-    for (const s of c.statements) lines.push(`  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`);
+    for (const s of c.statements)
+      lines.push(
+        `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
+      );
     for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
   }
   return lines.join('\n');
@@ -173,18 +215,34 @@ function readInput(path: string): string {
   } catch {
     throw new CmError('not_found', `Cannot read ${path}: no such file. Give existing files, or - for stdin.`);
   }
-  if (size > LINT_FILE_MAX_BYTES) throw new CmError('limit_exceeded', `${path} is ${size} bytes, over the ${LINT_FILE_MAX_BYTES}-byte limit of memory lint; nothing was checked.`);
+  if (size > LINT_FILE_MAX_BYTES)
+    throw new CmError(
+      'limit_exceeded',
+      `${path} is ${size} bytes, over the ${LINT_FILE_MAX_BYTES}-byte limit of memory lint; nothing was checked.`,
+    );
   return readFileSync(path, 'utf8');
 }
 
 async function lint(paths: string[], out: Output): Promise<number> {
   const inputs = paths.length === 0 ? ['-'] : paths;
-  const findings = inputs.flatMap((path) => lintText(readInput(path)).map((f) => ({ path, line: f.line, column: f.column, rule: f.rule, severity: f.severity, excerpt: f.excerpt })));
+  const findings = inputs.flatMap((path) =>
+    lintText(readInput(path)).map((f) => ({
+      path,
+      line: f.line,
+      column: f.column,
+      rule: f.rule,
+      severity: f.severity,
+      excerpt: f.excerpt,
+    })),
+  );
   const blocking = findings.filter((f) => f.severity === 'block').length;
   out.result({ findings }, () =>
     findings.length === 0
       ? 'no secrets found'
-      : [...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, f.path)), `${findings.length} finding(s), ${blocking} blocking`].join('\n'),
+      : [
+          ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, f.path)),
+          `${findings.length} finding(s), ${blocking} blocking`,
+        ].join('\n'),
   );
   return blocking > 0 ? EXIT.secretFound : EXIT.ok;
 }

@@ -15,14 +15,22 @@ export interface SearchFlags {
 
 export function wholeNumber(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(text)) throw new CmError('usage', `${flag} must be a whole number, not ${JSON.stringify(text)}.`);
+  if (!/^\d{1,6}$/.test(text))
+    throw new CmError('usage', `${flag} must be a whole number, not ${JSON.stringify(text)}.`);
   return Number(text);
 }
 
 export async function runSearch(home: string, words: string[], flags: SearchFlags, out: Output): Promise<number> {
   const query = words.join(' ');
-  if (query.trim() === '') throw new CmError('usage', 'Give the words to search for, e.g. common-memory search "package manager".');
-  const request = { query, since: flags.since, until: flags.until, client: flags.client, limit: wholeNumber(flags.limit, '--limit') };
+  if (query.trim() === '')
+    throw new CmError('usage', 'Give the words to search for, e.g. common-memory search "package manager".');
+  const request = {
+    query,
+    since: flags.since,
+    until: flags.until,
+    client: flags.client,
+    limit: wholeNumber(flags.limit, '--limit'),
+  };
   const connection = await connect(home, 'read');
   try {
     const result = await connection.app.sessionSearch(request);
@@ -35,5 +43,10 @@ export async function runSearch(home: string, words: string[], flags: SearchFlag
 
 function searchText(result: SessionSearchResult): string {
   if (result.results.length === 0) return 'no turn matches';
-  return result.results.map((hit) => `${hit.recordedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${hit.snippet.replace(/\s+/g, ' ')}`).join('\n');
+  return result.results
+    .map(
+      (hit) =>
+        `${hit.recordedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${hit.snippet.replace(/\s+/g, ' ')}`,
+    )
+    .join('\n');
 }

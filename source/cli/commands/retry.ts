@@ -8,7 +8,11 @@ import type { Application } from '../../api/application.js';
 
 const ATTEMPTS = 3;
 
-export async function writeWithRetry<T>(home: string, run: (app: Application) => Promise<T>, need: 'write' | 'host' = 'write'): Promise<T> {
+export async function writeWithRetry<T>(
+  home: string,
+  run: (app: Application) => Promise<T>,
+  need: 'write' | 'host' = 'write',
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const connection = await connect(home, need);
     try {

@@ -17,14 +17,22 @@ export interface SessionsFlags {
 const width = (): number => process.stdout.columns ?? Number.MAX_SAFE_INTEGER;
 
 export async function runSessions(home: string, flags: SessionsFlags, out: Output): Promise<number> {
-  if (flags.limit !== undefined && !/^\d{1,3}$/.test(flags.limit)) throw new CmError('usage', `--limit must be a whole number from 1 to 100, not ${JSON.stringify(flags.limit)}.`);
+  if (flags.limit !== undefined && !/^\d{1,3}$/.test(flags.limit))
+    throw new CmError('usage', `--limit must be a whole number from 1 to 100, not ${JSON.stringify(flags.limit)}.`);
   const connection = await connect(home, 'read');
   try {
-    const list = await connection.app.listSessions({ client: flags.client, limit: flags.limit === undefined ? undefined : Number(flags.limit), after: flags.after });
+    const list = await connection.app.listSessions({
+      client: flags.client,
+      limit: flags.limit === undefined ? undefined : Number(flags.limit),
+      after: flags.after,
+    });
     out.result(list, () => {
-      if (list.sessions.length === 0) return 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.';
+      if (list.sessions.length === 0)
+        return 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.';
       const lines = list.sessions.flatMap((session) => [...summaryLines(session), '']);
-      lines.push(`${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`);
+      lines.push(
+        `${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`,
+      );
       if (list.nextAfter) lines.push(`Older ones: common-memory sessions --after ${list.nextAfter}`);
       return lines.join('\n');
     });
@@ -34,8 +42,17 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
   }
 }
 
-export async function runSession(home: string, key: string | undefined, context: boolean, out: Output): Promise<number> {
-  if (!key) throw new CmError('usage', 'usage: common-memory session <session-key> [--context]   (common-memory sessions lists the keys)');
+export async function runSession(
+  home: string,
+  key: string | undefined,
+  context: boolean,
+  out: Output,
+): Promise<number> {
+  if (!key)
+    throw new CmError(
+      'usage',
+      'usage: common-memory session <session-key> [--context]   (common-memory sessions lists the keys)',
+    );
   const connection = await connect(home, 'read');
   try {
     const view = await connection.app.readSession({ sessionKey: key, context });
@@ -58,14 +75,19 @@ function summaryLines(session: SessionSummary): string[] {
 function sessionText(view: SessionView, context: boolean): string {
   const lines = summaryLines(view.session).slice(0, 2);
   view.turns.forEach((turn, index) => {
-    lines.push('', `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`);
+    lines.push(
+      '',
+      `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`,
+    );
     for (const message of turn.messages) {
-      const who = message.classification === 'evidence' ? 'you' : `${message.role} (${message.kind.replace(/_/g, ' ')})`;
+      const who =
+        message.classification === 'evidence' ? 'you' : `${message.role} (${message.kind.replace(/_/g, ' ')})`;
       lines.push(`  ${who}:`, ...wrapText(message.text ?? '(no text kept)', width(), '    '));
     }
     const folded = foldedText(turn.folded);
     if (folded) lines.push(`  … ${folded} folded${context ? '' : ' (--context shows them)'}`);
   });
-  if (view.turns.length === 0) lines.push('', 'No turn sealed yet (they appear once a turn ends and the host drains the inbox).');
+  if (view.turns.length === 0)
+    lines.push('', 'No turn sealed yet (they appear once a turn ends and the host drains the inbox).');
   return lines.join('\n');
 }

@@ -6,7 +6,8 @@ import { Host } from '../../host/host.js';
 import type { Application } from '../../api/application.js';
 
 /** Environment variables by which Ink (and its dependencies) decide they run in CI. */
-export const isCiMarker = (key: string): boolean => key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_');
+export const isCiMarker = (key: string): boolean =>
+  key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_');
 
 export async function runTuiCommand(home: string): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -51,7 +52,8 @@ function deferredApplication(ready: Promise<Application>): Application {
   return new Proxy({} as Application, {
     get: (_target, name) => {
       if (typeof name !== 'string' || name === 'then') return undefined;
-      return (...args: unknown[]) => ready.then((app) => (app[name as keyof Application] as (...a: unknown[]) => Promise<unknown>).apply(app, args));
+      return (...args: unknown[]) =>
+        ready.then((app) => (app[name as keyof Application] as (...a: unknown[]) => Promise<unknown>).apply(app, args));
     },
   });
 }

@@ -37,7 +37,12 @@ export function resolveClaudeDir(flag?: string): string {
 
 export function claudeTarget(options: { claudeDir?: string; home?: string }): HookTarget {
   const dir = resolveClaudeDir(options.claudeDir);
-  return { client: 'claude', path: join(dir, 'settings.json'), events: CLAUDE_HOOK_EVENTS, command: hookCommand('claude', options.home) };
+  return {
+    client: 'claude',
+    path: join(dir, 'settings.json'),
+    events: CLAUDE_HOOK_EVENTS,
+    command: hookCommand('claude', options.home),
+  };
 }
 
 /** Settings that keep installed hooks from running. */

@@ -112,7 +112,8 @@ export class ClaudeTranscriptParser extends JsonlTranscriptParser<ClaudeTranscri
     this.agentId = state.agentId;
     this.seen = new Set(state.seen);
     for (const entry of state.waiting) this.hold(entry);
-    this.open = state.openTurn === null ? null : { turn: copyTurn(state.openTurn.turn), stopBlocked: state.openTurn.stopBlocked };
+    this.open =
+      state.openTurn === null ? null : { turn: copyTurn(state.openTurn.turn), stopBlocked: state.openTurn.stopBlocked };
     this.pending = state.pendingContext.map((m) => ({ ...m }));
   }
 
@@ -158,16 +159,23 @@ export class ClaudeTranscriptParser extends JsonlTranscriptParser<ClaudeTranscri
       this.anchor(value, at);
       return;
     }
-    if (!CLAUDE_CHAIN_TYPES.has(type)) this.fail('transcript_unknown_record', at, `unknown line type ${JSON.stringify(type.slice(0, 64))}`);
+    if (!CLAUDE_CHAIN_TYPES.has(type))
+      this.fail('transcript_unknown_record', at, `unknown line type ${JSON.stringify(type.slice(0, 64))}`);
 
     const uuid = value['uuid'];
     const parent = value['parentUuid'];
     if (!nonEmptyString(uuid)) this.fail('transcript_invalid_record', at, `${type} line without uuid`);
-    if (parent !== null && !nonEmptyString(parent)) this.fail('transcript_invalid_record', at, 'parentUuid is neither null nor a uuid');
-    if (this.seen.has(uuid) || this.waitingUuids.has(uuid)) this.fail('transcript_invalid_record', at, 'duplicate uuid');
+    if (parent !== null && !nonEmptyString(parent))
+      this.fail('transcript_invalid_record', at, 'parentUuid is neither null nor a uuid');
+    if (this.seen.has(uuid) || this.waitingUuids.has(uuid))
+      this.fail('transcript_invalid_record', at, 'duplicate uuid');
     this.checkIdentity(value, at);
 
-    const action = classifyClaudeLine(value, type, uuid, { line: at.line, byteOffset: at.byteOffset, subagent: this.mode === 'subagent' });
+    const action = classifyClaudeLine(value, type, uuid, {
+      line: at.line,
+      byteOffset: at.byteOffset,
+      subagent: this.mode === 'subagent',
+    });
     const entry: ClaudeEntry = { uuid, parent, line: at.line, byteOffset: at.byteOffset, action };
     if (parent === null || this.seen.has(parent)) this.applyChain(entry);
     else this.hold(entry);
@@ -240,13 +248,17 @@ export class ClaudeTranscriptParser extends JsonlTranscriptParser<ClaudeTranscri
         const messages = [...this.pending, action.message];
         const firstLine = Math.min(...messages.map((m) => m.line));
         this.pending = [];
-        this.open = { turn: { key: entry.uuid, state: 'open', messages, firstLine, lastLine: entry.line }, stopBlocked: false };
+        this.open = {
+          turn: { key: entry.uuid, state: 'open', messages, firstLine, lastLine: entry.line },
+          stopBlocked: false,
+        };
         return;
       }
       case 'assistant': {
         if (open === null) this.fail('transcript_order', at, 'assistant output outside an open turn');
         open.stopBlocked = false;
-        if (action.text !== null) this.appendAnswer(open.turn, action.messageId, action.text, action.line, action.timestamp);
+        if (action.text !== null)
+          this.appendAnswer(open.turn, action.messageId, action.text, action.line, action.timestamp);
         open.turn.messages.push(...action.toolCalls);
         return;
       }
@@ -280,7 +292,13 @@ export class ClaudeTranscriptParser extends JsonlTranscriptParser<ClaudeTranscri
   }
 
   /** Content blocks of one API message arrive as separate lines with the same message.id. */
-  private appendAnswer(turn: TranscriptTurn, messageId: string, text: string, line: number, timestamp: string | null): void {
+  private appendAnswer(
+    turn: TranscriptTurn,
+    messageId: string,
+    text: string,
+    line: number,
+    timestamp: string | null,
+  ): void {
     for (let i = turn.messages.length - 1; i >= 0; i -= 1) {
       const message = turn.messages[i] as TranscriptMessage;
       if (message.kind === 'answer' && message.key === messageId) {
@@ -288,7 +306,15 @@ export class ClaudeTranscriptParser extends JsonlTranscriptParser<ClaudeTranscri
         return;
       }
     }
-    turn.messages.push({ key: messageId, role: 'assistant', classification: 'context', kind: 'answer', text, line, timestamp });
+    turn.messages.push({
+      key: messageId,
+      role: 'assistant',
+      classification: 'context',
+      kind: 'answer',
+      text,
+      line,
+      timestamp,
+    });
   }
 
   private close(state: 'settled' | 'interrupted'): void {

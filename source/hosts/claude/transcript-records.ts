@@ -22,7 +22,14 @@ export type ClaudeAction =
   /** Starts a turn: a typed prompt (evidence), a task notification or a subagent's task (context). */
   | { t: 'start'; message: TranscriptMessage }
   /** One content-block line of an assistant API message; needs an open turn. */
-  | { t: 'assistant'; messageId: string; text: string | null; toolCalls: TranscriptMessage[]; line: number; timestamp: string | null }
+  | {
+      t: 'assistant';
+      messageId: string;
+      text: string | null;
+      toolCalls: TranscriptMessage[];
+      line: number;
+      timestamp: string | null;
+    }
   /** A tool_result user line; needs an open turn. */
   | { t: 'tool_result'; message: TranscriptMessage }
   /** Context for the open turn (or for the next turn when none is open). `stopBlock`: a Stop hook sent the model back to work. */
@@ -64,7 +71,8 @@ export function classifyClaudeLine(record: Json, type: string, uuid: string, at:
 
 function classifyUser(record: Json, uuid: string, timestamp: string | null, at: ClassifyContext): ClaudeAction {
   const message = record['message'];
-  if (!isObject(message) || message['role'] !== 'user') fail('transcript_invalid_record', at, 'user line without a user message');
+  if (!isObject(message) || message['role'] !== 'user')
+    fail('transcript_invalid_record', at, 'user line without a user message');
   const content = message['content'];
   let text: string;
   if (typeof content === 'string') {
@@ -73,27 +81,50 @@ function classifyUser(record: Json, uuid: string, timestamp: string | null, at: 
     const texts: string[] = [];
     let toolResult = false;
     for (const block of content) {
-      if (!isObject(block) || typeof block['type'] !== 'string') fail('transcript_invalid_record', at, 'user content block without type');
-      if (!CLAUDE_USER_BLOCKS.has(block['type'])) fail('transcript_unknown_record', at, `unknown user content block ${clip(block['type'])}`);
+      if (!isObject(block) || typeof block['type'] !== 'string')
+        fail('transcript_invalid_record', at, 'user content block without type');
+      if (!CLAUDE_USER_BLOCKS.has(block['type']))
+        fail('transcript_unknown_record', at, `unknown user content block ${clip(block['type'])}`);
       if (block['type'] === 'text') {
         if (typeof block['text'] !== 'string') fail('transcript_invalid_record', at, 'text block without text');
         texts.push(block['text']);
       } else if (block['type'] === 'tool_result') {
-        if (!nonEmptyString(block['tool_use_id'])) fail('transcript_invalid_record', at, 'tool_result without tool_use_id');
+        if (!nonEmptyString(block['tool_use_id']))
+          fail('transcript_invalid_record', at, 'tool_result without tool_use_id');
         toolResult = true;
         texts.push(toolResultText(block['content'], at));
       }
     }
     text = texts.join('\n');
     if (toolResult) {
-      return { t: 'tool_result', message: { key: uuid, role: 'tool', classification: 'context', kind: 'tool_result', text, line: at.line, timestamp } };
+      return {
+        t: 'tool_result',
+        message: {
+          key: uuid,
+          role: 'tool',
+          classification: 'context',
+          kind: 'tool_result',
+          text,
+          line: at.line,
+          timestamp,
+        },
+      };
     }
   } else {
     fail('transcript_invalid_record', at, 'user content is neither string nor array');
   }
 
-  const context = (kind: MessageKind): TranscriptMessage => ({ key: uuid, role: 'user', classification: 'context', kind, text, line: at.line, timestamp });
-  if (record['isCompactSummary'] === true) return { t: 'context', message: context('compaction_summary'), stopBlock: false };
+  const context = (kind: MessageKind): TranscriptMessage => ({
+    key: uuid,
+    role: 'user',
+    classification: 'context',
+    kind,
+    text,
+    line: at.line,
+    timestamp,
+  });
+  if (record['isCompactSummary'] === true)
+    return { t: 'context', message: context('compaction_summary'), stopBlock: false };
   if (record['isMeta'] === true) {
     // A hook that feeds text back (Stop-block feedback) sends the model back to work.
     const fromHook = record['rowSource'] === 'hook';
@@ -116,8 +147,12 @@ function classifyUser(record: Json, uuid: string, timestamp: string | null, at: 
   }
   if (source === 'evidence') {
     if (!nonEmptyString(record['promptId'])) fail('transcript_invalid_record', at, 'prompt without promptId');
-    if (timestamp === null || Number.isNaN(Date.parse(timestamp))) fail('transcript_invalid_record', at, 'prompt without a valid timestamp');
-    return { t: 'start', message: { key: uuid, role: 'user', classification: 'evidence', kind: 'prompt', text, line: at.line, timestamp } };
+    if (timestamp === null || Number.isNaN(Date.parse(timestamp)))
+      fail('transcript_invalid_record', at, 'prompt without a valid timestamp');
+    return {
+      t: 'start',
+      message: { key: uuid, role: 'user', classification: 'evidence', kind: 'prompt', text, line: at.line, timestamp },
+    };
   }
   // A user line we cannot place: counting it as a prompt or dropping it would both be guesses.
   fail('transcript_invalid_record', at, 'user line that is neither a prompt nor a known harness line');
@@ -129,7 +164,8 @@ function toolResultText(content: unknown, at: LinePosition): string {
   if (!Array.isArray(content)) fail('transcript_invalid_record', at, 'tool_result content is neither string nor array');
   const parts: string[] = [];
   for (const block of content) {
-    if (!isObject(block) || typeof block['type'] !== 'string') fail('transcript_invalid_record', at, 'tool_result block without type');
+    if (!isObject(block) || typeof block['type'] !== 'string')
+      fail('transcript_invalid_record', at, 'tool_result block without type');
     if (block['type'] === 'text' && typeof block['text'] === 'string') parts.push(block['text']);
   }
   return parts.join('\n');
@@ -137,7 +173,8 @@ function toolResultText(content: unknown, at: LinePosition): string {
 
 function classifyAssistant(record: Json, timestamp: string | null, at: ClassifyContext): ClaudeAction {
   const message = record['message'];
-  if (!isObject(message) || message['role'] !== 'assistant') fail('transcript_invalid_record', at, 'assistant line without an assistant message');
+  if (!isObject(message) || message['role'] !== 'assistant')
+    fail('transcript_invalid_record', at, 'assistant line without an assistant message');
   const messageId = message['id'];
   if (!nonEmptyString(messageId)) fail('transcript_invalid_record', at, 'assistant message without id');
   const content = message['content'];
@@ -145,7 +182,8 @@ function classifyAssistant(record: Json, timestamp: string | null, at: ClassifyC
   const texts: string[] = [];
   const toolCalls: TranscriptMessage[] = [];
   for (const block of content) {
-    if (!isObject(block) || typeof block['type'] !== 'string') fail('transcript_invalid_record', at, 'assistant block without type');
+    if (!isObject(block) || typeof block['type'] !== 'string')
+      fail('transcript_invalid_record', at, 'assistant block without type');
     const blockType = block['type'];
     const role = Object.hasOwn(CLAUDE_ASSISTANT_BLOCKS, blockType) ? CLAUDE_ASSISTANT_BLOCKS[blockType] : undefined;
     if (role === 'answer') {
@@ -154,18 +192,35 @@ function classifyAssistant(record: Json, timestamp: string | null, at: ClassifyC
     } else if (role === 'tool_call') {
       const id = block['id'];
       const name = block['name'];
-      if (!nonEmptyString(id) || typeof name !== 'string') fail('transcript_invalid_record', at, 'tool_use without id or name');
-      toolCalls.push({ key: id, role: 'assistant', classification: 'context', kind: 'tool_call', text: `${name} ${JSON.stringify(block['input'] ?? null)}`, line: at.line, timestamp });
+      if (!nonEmptyString(id) || typeof name !== 'string')
+        fail('transcript_invalid_record', at, 'tool_use without id or name');
+      toolCalls.push({
+        key: id,
+        role: 'assistant',
+        classification: 'context',
+        kind: 'tool_call',
+        text: `${name} ${JSON.stringify(block['input'] ?? null)}`,
+        line: at.line,
+        timestamp,
+      });
     } else if (role === undefined) {
       fail('transcript_unknown_record', at, `unknown assistant block ${clip(blockType)}`);
     }
   }
-  return { t: 'assistant', messageId, text: texts.length > 0 ? texts.join('\n') : null, toolCalls, line: at.line, timestamp };
+  return {
+    t: 'assistant',
+    messageId,
+    text: texts.length > 0 ? texts.join('\n') : null,
+    toolCalls,
+    line: at.line,
+    timestamp,
+  };
 }
 
 function classifyAttachment(record: Json, uuid: string, timestamp: string | null, at: ClassifyContext): ClaudeAction {
   const attachment = record['attachment'];
-  if (!isObject(attachment) || typeof attachment['type'] !== 'string') fail('transcript_invalid_record', at, 'attachment without type');
+  if (!isObject(attachment) || typeof attachment['type'] !== 'string')
+    fail('transcript_invalid_record', at, 'attachment without type');
   const type = attachment['type'];
   // Attachments are context-only: a type this version does not know is kept as what the model saw
   // (record-kinds.ts says why that is safe), never a reason to isolate the session.
@@ -174,15 +229,29 @@ function classifyAttachment(record: Json, uuid: string, timestamp: string | null
   const stopBlock = type === 'hook_blocking_error' && (hookEvent === 'Stop' || hookEvent === 'SubagentStop');
   const rendered = record['rendered'];
   // Only what the model sees is context; the rest (prompt_snapshot, raw hook stdout) is ignored.
-  if (rendered === undefined || rendered === null || known === 'ignored') return { t: 'context', message: null, stopBlock };
+  if (rendered === undefined || rendered === null || known === 'ignored')
+    return { t: 'context', message: null, stopBlock };
   if (!Array.isArray(rendered)) fail('transcript_invalid_record', at, 'rendered is not an array');
   const parts: string[] = [];
   for (const entry of rendered) {
-    if (!isObject(entry) || typeof entry['content'] !== 'string') fail('transcript_invalid_record', at, 'rendered entry without string content');
+    if (!isObject(entry) || typeof entry['content'] !== 'string')
+      fail('transcript_invalid_record', at, 'rendered entry without string content');
     parts.push(entry['content']);
   }
   const kind: MessageKind = known ?? 'unknown_attachment';
-  return { t: 'context', message: { key: uuid, role: 'system', classification: 'context', kind, text: parts.join('\n'), line: at.line, timestamp }, stopBlock };
+  return {
+    t: 'context',
+    message: {
+      key: uuid,
+      role: 'system',
+      classification: 'context',
+      kind,
+      text: parts.join('\n'),
+      line: at.line,
+      timestamp,
+    },
+    stopBlock,
+  };
 }
 
 function classifySystem(record: Json, at: ClassifyContext): ClaudeAction {
@@ -190,7 +259,8 @@ function classifySystem(record: Json, at: ClassifyContext): ClaudeAction {
   if (typeof subtype !== 'string') fail('transcript_invalid_record', at, 'system line without subtype');
   // System lines are context-only too: a subtype this version does not know changes no turn.
   const effect = CLAUDE_SYSTEM_SUBTYPES.get(subtype) ?? 'none';
-  if (effect === 'stop_summary') return { t: 'stop_summary', preventedContinuation: record['preventedContinuation'] === true };
+  if (effect === 'stop_summary')
+    return { t: 'stop_summary', preventedContinuation: record['preventedContinuation'] === true };
   if (effect === 'turn_end') return { t: 'turn_end' };
   // informational (incl. a prompt blocked by UserPromptSubmit: its text is not evidence) and
   // compact_boundary (the summary follows as an isCompactSummary user line).

@@ -40,11 +40,17 @@ export function resolveCodexHome(flag?: string): string {
 
 export function codexTarget(options: { codexHome?: string; home?: string }): HookTarget {
   const codexHome = resolveCodexHome(options.codexHome);
-  return { client: 'codex', path: join(codexHome, 'hooks.json'), events: CODEX_HOOK_EVENTS, command: hookCommand('codex', options.home) };
+  return {
+    client: 'codex',
+    path: join(codexHome, 'hooks.json'),
+    events: CODEX_HOOK_EVENTS,
+    command: hookCommand('codex', options.home),
+  };
 }
 
 /** SessionStart → session_start: the event part of Codex's trust key. */
-const snake = (event: string): string => event.replace(/[A-Z]/g, (c, i: number) => `${i === 0 ? '' : '_'}${c.toLowerCase()}`);
+const snake = (event: string): string =>
+  event.replace(/[A-Z]/g, (c, i: number) => `${i === 0 ? '' : '_'}${c.toLowerCase()}`);
 
 export interface CodexTrust {
   /** The hooks.state keys of our entries, as Codex will list them. */
@@ -54,7 +60,9 @@ export interface CodexTrust {
 }
 
 export function codexTrust(plan: HookPlan): CodexTrust {
-  const keys = plan.changes.filter((c) => c.change !== 'remove').map((c) => `${plan.path}:${snake(c.event)}:${c.group}:0`);
+  const keys = plan.changes
+    .filter((c) => c.change !== 'remove')
+    .map((c) => `${plan.path}:${snake(c.event)}:${c.group}:0`);
   return { keys, text: trustText(plan.path, keys) };
 }
 
@@ -98,12 +106,19 @@ export function codexConfigWarnings(codexHome: string): string[] {
     if (header) {
       table = header[1]!;
       if (/^hooks\.(?!state\b)/.test(table) || table === 'hooks') {
-        warnings.push(`${path} also defines hooks inline ([${table}]); Codex warns when both it and hooks.json are used.`);
+        warnings.push(
+          `${path} also defines hooks inline ([${table}]); Codex warns when both it and hooks.json are used.`,
+        );
       }
       continue;
     }
-    if ((table === 'features' && /^hooks\s*=\s*false$/.test(line)) || (table === '' && /^features\.hooks\s*=\s*false$/.test(line))) {
-      warnings.push(`${path} turns Codex hooks off (features.hooks = false): the installed hooks will not run until you turn them back on.`);
+    if (
+      (table === 'features' && /^hooks\s*=\s*false$/.test(line)) ||
+      (table === '' && /^features\.hooks\s*=\s*false$/.test(line))
+    ) {
+      warnings.push(
+        `${path} turns Codex hooks off (features.hooks = false): the installed hooks will not run until you turn them back on.`,
+      );
     }
   }
   return [...new Set(warnings)];
@@ -112,6 +127,7 @@ export function codexConfigWarnings(codexHome: string): string[] {
 /** After an uninstall, the user's own groups that moved up get new trust keys. */
 export function codexShiftWarnings(plan: HookPlan): string[] {
   return plan.shifted.map(
-    (s) => `Your hook group hooks.${s.event}[${s.from}] moves to index ${s.to}; Codex keys trust by position, so it will need trusting again.`,
+    (s) =>
+      `Your hook group hooks.${s.event}[${s.from}] moves to index ${s.to}; Codex keys trust by position, so it will need trusting again.`,
   );
 }

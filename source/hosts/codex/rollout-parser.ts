@@ -33,13 +33,7 @@ import {
   type Json,
   type LinePosition,
 } from '../jsonl-cursor.js';
-import type {
-  CursorState,
-  MessageKind,
-  Role,
-  TranscriptMessage,
-  TranscriptTurn,
-} from '../transcript-model.js';
+import type { CursorState, MessageKind, Role, TranscriptMessage, TranscriptTurn } from '../transcript-model.js';
 import {
   CODEX_CONTENT_TYPES,
   CODEX_IGNORED_EVENTS,
@@ -113,7 +107,10 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     this.historyMode = state.historyMode;
     this.lastOrdinal = state.lastOrdinal;
     for (const entry of state.openTurns) {
-      this.open.set(entry.turn.key, { turn: copyTurn(entry.turn), prompts: entry.prompts.map((p) => ({ text: p.text, sources: [...p.sources] })) });
+      this.open.set(entry.turn.key, {
+        turn: copyTurn(entry.turn),
+        prompts: entry.prompts.map((p) => ({ text: p.text, sources: [...p.sources] })),
+      });
     }
     this.pending = state.pendingContext.map((m) => ({ ...m }));
   }
@@ -154,12 +151,20 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     const payload = value['payload'];
     if (!isObject(payload)) this.fail('transcript_invalid_record', at, `${type} has no payload object`);
     const timestamp = value['timestamp'];
-    if (timestamp !== undefined && typeof timestamp !== 'string') this.fail('transcript_invalid_record', at, 'timestamp is not a string');
+    if (timestamp !== undefined && typeof timestamp !== 'string')
+      this.fail('transcript_invalid_record', at, 'timestamp is not a string');
     const ordinal = this.checkOrdinal(value['ordinal'], at);
     // Built field by field: an object spread here cost as much as the JSON.parse of the line.
-    const ctx: LineContext = { line: at.line, byteOffset: at.byteOffset, record: value, timestamp: timestamp ?? null, ordinal };
+    const ctx: LineContext = {
+      line: at.line,
+      byteOffset: at.byteOffset,
+      record: value,
+      timestamp: timestamp ?? null,
+      ordinal,
+    };
 
-    if (this.session === null && type !== 'session_meta') this.fail('transcript_order', at, 'first line is not session_meta');
+    if (this.session === null && type !== 'session_meta')
+      this.fail('transcript_order', at, 'first line is not session_meta');
     switch (type) {
       case 'session_meta':
         this.sessionMeta(payload, ctx);
@@ -182,10 +187,12 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
 
   private checkOrdinal(raw: unknown, at: LinePosition): number {
     if (raw === undefined) return at.line - 1;
-    if (!Number.isSafeInteger(raw) || (raw as number) < 0) this.fail('transcript_invalid_record', at, 'ordinal is not a non-negative integer');
+    if (!Number.isSafeInteger(raw) || (raw as number) < 0)
+      this.fail('transcript_invalid_record', at, 'ordinal is not a non-negative integer');
     const ordinal = raw as number;
     // Ordinals count lines; one that does not increase means lines were reordered or spliced.
-    if (this.lastOrdinal !== null && ordinal <= this.lastOrdinal) this.fail('transcript_order', at, 'ordinal does not increase');
+    if (this.lastOrdinal !== null && ordinal <= this.lastOrdinal)
+      this.fail('transcript_order', at, 'ordinal does not increase');
     this.lastOrdinal = ordinal;
     return ordinal;
   }
@@ -197,9 +204,11 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     const version = payload['cli_version'];
     const parsed = typeof version === 'string' ? parseStrictVersion(version) : null;
     if (parsed === null) this.fail('transcript_unsupported_version', ctx, 'cli_version is not a strict x.y.z version');
-    if (!versionAtLeast(parsed, CODEX_MIN_CLI_VERSION)) this.fail('transcript_unsupported_version', ctx, `cli_version below ${CODEX_MIN_CLI_VERSION.join('.')}`);
+    if (!versionAtLeast(parsed, CODEX_MIN_CLI_VERSION))
+      this.fail('transcript_unsupported_version', ctx, `cli_version below ${CODEX_MIN_CLI_VERSION.join('.')}`);
     const mode = payload['history_mode'];
-    if (mode !== undefined && typeof mode !== 'string') this.fail('transcript_invalid_record', ctx, 'history_mode is not a string');
+    if (mode !== undefined && typeof mode !== 'string')
+      this.fail('transcript_invalid_record', ctx, 'history_mode is not a string');
     this.session = id;
     this.historyMode = mode ?? null;
   }
@@ -225,7 +234,8 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
       case 'user_message':
         return this.legacyUserMessage(payload, ctx);
       default:
-        if (!CODEX_IGNORED_EVENTS.has(type)) this.fail('transcript_unknown_record', ctx, `unknown event_msg type ${clip(type)}`);
+        if (!CODEX_IGNORED_EVENTS.has(type))
+          this.fail('transcript_unknown_record', ctx, `unknown event_msg type ${clip(type)}`);
     }
   }
 
@@ -234,7 +244,13 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     if (!nonEmptyString(turnId)) this.fail('transcript_invalid_record', ctx, 'task_started without turn_id');
     if (this.open.has(turnId)) this.fail('transcript_order', ctx, 'task_started for a turn already open');
     // Context recorded between turns (a compaction) belongs to the turn it precedes.
-    const turn: TranscriptTurn = { key: turnId, state: 'open', messages: this.pending, firstLine: ctx.line, lastLine: ctx.line };
+    const turn: TranscriptTurn = {
+      key: turnId,
+      state: 'open',
+      messages: this.pending,
+      firstLine: ctx.line,
+      lastLine: ctx.line,
+    };
     this.pending = [];
     this.open.set(turnId, { turn, prompts: [] });
   }
@@ -243,7 +259,8 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     const entry = this.terminalTurn(payload, ctx);
     const error = payload['error'];
     if (error === undefined || error === null) return this.closeTurn(entry, 'settled', undefined, ctx);
-    if (!isObject(error) || typeof error['message'] !== 'string') this.fail('transcript_invalid_record', ctx, 'task_complete error without message');
+    if (!isObject(error) || typeof error['message'] !== 'string')
+      this.fail('transcript_invalid_record', ctx, 'task_complete error without message');
     this.closeTurn(entry, 'failed', error['message'], ctx);
   }
 
@@ -257,7 +274,12 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     return entry;
   }
 
-  private closeTurn(entry: CodexOpenTurn, state: 'settled' | 'failed' | 'interrupted', error: string | undefined, ctx: LineContext): void {
+  private closeTurn(
+    entry: CodexOpenTurn,
+    state: 'settled' | 'failed' | 'interrupted',
+    error: string | undefined,
+    ctx: LineContext,
+  ): void {
     if (this.historyMode === 'paginated') {
       for (const prompt of entry.prompts) {
         if (!prompt.sources.includes('response_item') || !prompt.sources.includes('item_completed')) {
@@ -277,10 +299,12 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     const turnId = payload['turn_id'];
     if (!nonEmptyString(turnId)) this.fail('transcript_invalid_record', ctx, 'item_completed without turn_id');
     const item = payload['item'];
-    if (!isObject(item) || typeof item['type'] !== 'string') this.fail('transcript_invalid_record', ctx, 'item_completed without item type');
+    if (!isObject(item) || typeof item['type'] !== 'string')
+      this.fail('transcript_invalid_record', ctx, 'item_completed without item type');
     const itemType = item['type'];
     if (itemType !== 'UserMessage') {
-      if (!CODEX_IGNORED_TURN_ITEMS.has(itemType)) this.fail('transcript_unknown_record', ctx, `unknown item type ${clip(itemType)}`);
+      if (!CODEX_IGNORED_TURN_ITEMS.has(itemType))
+        this.fail('transcript_unknown_record', ctx, `unknown item type ${clip(itemType)}`);
       return;
     }
     const entry = this.open.get(turnId);
@@ -291,8 +315,10 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     if (!Array.isArray(content)) this.fail('transcript_invalid_record', ctx, 'UserMessage content is not an array');
     const parts: string[] = [];
     for (const input of content) {
-      if (!isObject(input) || typeof input['type'] !== 'string') this.fail('transcript_invalid_record', ctx, 'UserMessage input without type');
-      if (!CODEX_USER_INPUT_TYPES.has(input['type'])) this.fail('transcript_unknown_record', ctx, `unknown user input type ${clip(input['type'])}`);
+      if (!isObject(input) || typeof input['type'] !== 'string')
+        this.fail('transcript_invalid_record', ctx, 'UserMessage input without type');
+      if (!CODEX_USER_INPUT_TYPES.has(input['type']))
+        this.fail('transcript_unknown_record', ctx, `unknown user input type ${clip(input['type'])}`);
       if (input['type'] === 'text') {
         if (typeof input['text'] !== 'string') this.fail('transcript_invalid_record', ctx, 'text input without text');
         parts.push(input['text']);
@@ -325,7 +351,15 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
       }
     }
     entry.prompts.push({ text, sources: [source] });
-    entry.turn.messages.push({ key, role: 'user', classification: 'evidence', kind: 'prompt', text, line: ctx.line, timestamp: ctx.timestamp });
+    entry.turn.messages.push({
+      key,
+      role: 'user',
+      classification: 'evidence',
+      kind: 'prompt',
+      text,
+      line: ctx.line,
+      timestamp: ctx.timestamp,
+    });
   }
 
   // ---- response_item ----
@@ -336,13 +370,22 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     if (CODEX_IGNORED_ITEMS.has(type)) return;
     const isCall = CODEX_TOOL_CALLS.has(type);
     const isOutput = CODEX_TOOL_OUTPUTS.has(type);
-    if (type !== 'message' && !isCall && !isOutput) this.fail('transcript_unknown_record', ctx, `unknown response_item type ${clip(type)}`);
+    if (type !== 'message' && !isCall && !isOutput)
+      this.fail('transcript_unknown_record', ctx, `unknown response_item type ${clip(type)}`);
     const entry = this.itemTurn(payload, ctx);
     const id = payload['id'];
     const key = nonEmptyString(id) ? id : `${entry.turn.key}#${ctx.ordinal}`;
     if (type === 'message') return this.message(payload, entry, key, ctx);
     const text = isCall ? toolCallText(payload) : toolOutputText(payload);
-    this.push(entry, { key, role: isCall ? 'assistant' : 'tool', classification: 'context', kind: isCall ? 'tool_call' : 'tool_result', text, line: ctx.line, timestamp: ctx.timestamp });
+    this.push(entry, {
+      key,
+      role: isCall ? 'assistant' : 'tool',
+      classification: 'context',
+      kind: isCall ? 'tool_call' : 'tool_result',
+      text,
+      line: ctx.line,
+      timestamp: ctx.timestamp,
+    });
   }
 
   /** response_item turn: internal_chat_message_metadata_passthrough.turn_id, else the only open turn. */
@@ -357,7 +400,8 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
   }
 
   private singleOpenTurn(ctx: LineContext, what: string): CodexOpenTurn {
-    if (this.open.size !== 1) this.fail('transcript_order', ctx, `${what} without turn_id and not exactly one open turn`);
+    if (this.open.size !== 1)
+      this.fail('transcript_order', ctx, `${what} without turn_id and not exactly one open turn`);
     return this.open.values().next().value as CodexOpenTurn;
   }
 
@@ -367,9 +411,11 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     if (!Array.isArray(content)) this.fail('transcript_invalid_record', ctx, 'message content is not an array');
     const parts: string[] = [];
     for (const item of content) {
-      if (!isObject(item) || typeof item['type'] !== 'string') this.fail('transcript_invalid_record', ctx, 'content item without type');
+      if (!isObject(item) || typeof item['type'] !== 'string')
+        this.fail('transcript_invalid_record', ctx, 'content item without type');
       const itemType = item['type'];
-      if (!CODEX_CONTENT_TYPES.has(itemType)) this.fail('transcript_unknown_record', ctx, `unknown content type ${clip(itemType)}`);
+      if (!CODEX_CONTENT_TYPES.has(itemType))
+        this.fail('transcript_unknown_record', ctx, `unknown content type ${clip(itemType)}`);
       if (itemType === 'input_text' || itemType === 'output_text') {
         if (typeof item['text'] !== 'string') this.fail('transcript_invalid_record', ctx, 'text content without text');
         parts.push(item['text']);
@@ -382,7 +428,15 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
       this.fail('transcript_invalid_record', ctx, 'content_item_kinds is not a string array');
     }
     const kindList = (kinds ?? []) as string[];
-    const context = (role: Role, kind: MessageKind): TranscriptMessage => ({ key, role, classification: 'context', kind, text, line: ctx.line, timestamp: ctx.timestamp });
+    const context = (role: Role, kind: MessageKind): TranscriptMessage => ({
+      key,
+      role,
+      classification: 'context',
+      kind,
+      text,
+      line: ctx.line,
+      timestamp: ctx.timestamp,
+    });
     switch (role) {
       case 'user': {
         const provenances = provenanceTypes(passthrough);
@@ -400,7 +454,10 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
         return this.push(entry, context('user', harnessKind(kindList)));
       }
       case 'developer':
-        return this.push(entry, context('developer', kindList.some((k) => k.startsWith('hooks.')) ? 'hook_context' : 'instructions'));
+        return this.push(
+          entry,
+          context('developer', kindList.some((k) => k.startsWith('hooks.')) ? 'hook_context' : 'instructions'),
+        );
       case 'assistant': {
         const metadata = ctx.record['metadata'];
         const compaction = isObject(metadata) && metadata['compaction_output'] === true;
@@ -423,9 +480,18 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     const message = payload['message'];
     if (typeof message !== 'string') this.fail('transcript_invalid_record', ctx, 'compacted without message');
     const history = payload['replacement_history'];
-    if (history !== undefined && history !== null && !Array.isArray(history)) this.fail('transcript_invalid_record', ctx, 'replacement_history is not an array');
+    if (history !== undefined && history !== null && !Array.isArray(history))
+      this.fail('transcript_invalid_record', ctx, 'replacement_history is not an array');
     if (message.length === 0) return;
-    const summary: TranscriptMessage = { key: `compacted#${ctx.ordinal}`, role: 'system', classification: 'context', kind: 'compaction_summary', text: message, line: ctx.line, timestamp: ctx.timestamp };
+    const summary: TranscriptMessage = {
+      key: `compacted#${ctx.ordinal}`,
+      role: 'system',
+      classification: 'context',
+      kind: 'compaction_summary',
+      text: message,
+      line: ctx.line,
+      timestamp: ctx.timestamp,
+    };
     // Compaction runs inside the turn that triggered it; outside any turn it waits for the next one.
     let latest: CodexOpenTurn | undefined;
     for (const entry of this.open.values()) latest = entry;
@@ -435,7 +501,8 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
 
   /** Evidence and terminal records must carry a valid timestamp (seed 002). */
   private requireTimestamp(ctx: LineContext): void {
-    if (ctx.timestamp === null || Number.isNaN(Date.parse(ctx.timestamp))) this.fail('transcript_invalid_record', ctx, 'missing or invalid timestamp');
+    if (ctx.timestamp === null || Number.isNaN(Date.parse(ctx.timestamp)))
+      this.fail('transcript_invalid_record', ctx, 'missing or invalid timestamp');
   }
 }
 
@@ -477,4 +544,3 @@ function toolOutputText(payload: Json): string {
 function clip(value: string): string {
   return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
 }
-

@@ -38,7 +38,8 @@ export function piSettingsProblem(model: string | undefined, piConfigDir: string
     return `--model is provider/id, as pi names models (e.g. anthropic/claude-sonnet-4-5 or ollama/llama3.1:8b), not ${JSON.stringify(model)}.`;
   }
   if (piConfigDir === undefined) return undefined;
-  if (!existsSync(piConfigDir) || !statSync(piConfigDir).isDirectory()) return `The pi config dir ${piConfigDir} does not exist or is not a directory.`;
+  if (!existsSync(piConfigDir) || !statSync(piConfigDir).isDirectory())
+    return `The pi config dir ${piConfigDir} does not exist or is not a directory.`;
   const present = CONFIG_FILES.filter((name) => existsSync(join(piConfigDir, name)));
   if (!present.includes('models.json') && !present.includes('auth.json')) {
     return `The pi config dir ${piConfigDir} has neither models.json (providers and models) nor auth.json (API keys), so pi would have no provider. See "Giving pi a provider" in the README.`;

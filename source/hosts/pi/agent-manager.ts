@@ -26,14 +26,22 @@ export class AgentManager {
   /** The slot of a running agent, by the name or ID it was started with. */
   private running(agent: string): Slot & { runtime: PiRuntime } {
     for (const [key, slot] of this.slots) {
-      if ((key === agent || slot.runtime?.agentId === agent) && slot.runtime && !slot.runtime.stopping) return slot as Slot & { runtime: PiRuntime };
+      if ((key === agent || slot.runtime?.agentId === agent) && slot.runtime && !slot.runtime.stopping)
+        return slot as Slot & { runtime: PiRuntime };
     }
-    throw new CmError('agent_not_running', `Agent ${agent} is not running in this host. Start it with: common-memory agent start ${agent}`);
+    throw new CmError(
+      'agent_not_running',
+      `Agent ${agent} is not running in this host. Start it with: common-memory agent start ${agent}`,
+    );
   }
 
   private reserve(slot: Slot, agent: string, what: string): symbol {
     if (!this.admissionOpen) throw new CmError('agent_state', 'The host is shutting down; no new work is admitted.');
-    if (slot.reservation) throw new CmError('agent_busy', `Agent ${agent} is busy (${what} refused while another request is being admitted).`);
+    if (slot.reservation)
+      throw new CmError(
+        'agent_busy',
+        `Agent ${agent} is busy (${what} refused while another request is being admitted).`,
+      );
     const token = Symbol(what);
     slot.reservation = token;
     return token;
@@ -48,7 +56,8 @@ export class AgentManager {
     const slot = this.slot(agent);
     const token = this.reserve(slot, agent, 'start');
     try {
-      if (slot.runtime && !slot.runtime.stopping) throw new CmError('agent_state', `Agent ${agent} is already running.`);
+      if (slot.runtime && !slot.runtime.stopping)
+        throw new CmError('agent_state', `Agent ${agent} is already running.`);
       if (slot.runtime) await slot.runtime.whenEnded();
       slot.runtime = await PiRuntime.start(this.deps, agent);
       const runtime = slot.runtime;
@@ -74,7 +83,11 @@ export class AgentManager {
     const slot = this.running(agent);
     const token = this.reserve(slot, agent, 'prompt');
     try {
-      if (slot.runtime.busy) throw new CmError('agent_busy', `Agent ${agent} is answering another prompt; prompts are not queued. Wait for it to settle or abort it.`);
+      if (slot.runtime.busy)
+        throw new CmError(
+          'agent_busy',
+          `Agent ${agent} is answering another prompt; prompts are not queued. Wait for it to settle or abort it.`,
+        );
       return await slot.runtime.prompt(operationId, text);
     } finally {
       this.release(slot, token);
@@ -89,7 +102,9 @@ export class AgentManager {
   async shutdown(): Promise<void> {
     this.admissionOpen = false;
     // Every runtime is stopped and awaited even when one of them fails to retire; then the first failure is reported.
-    const ends = await Promise.allSettled([...this.slots.values()].map((slot) => slot.runtime?.stop('host shutting down')));
+    const ends = await Promise.allSettled(
+      [...this.slots.values()].map((slot) => slot.runtime?.stop('host shutting down')),
+    );
     const failed = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
     if (failed) throw failed.reason;
   }

@@ -18,7 +18,14 @@
 // template or skill pi expanded, a message an extension sent — is context. Everything else is
 // context, thinking is ignored, and an unknown event type, role or content block fails closed.
 import { sha256Hex } from '../../ground/digests.js';
-import { checkState, copyTurn, isObject, JsonlTranscriptParser, type Json, type LinePosition } from '../jsonl-cursor.js';
+import {
+  checkState,
+  copyTurn,
+  isObject,
+  JsonlTranscriptParser,
+  type Json,
+  type LinePosition,
+} from '../jsonl-cursor.js';
 import type { CursorState, MessageKind, Role, TranscriptMessage, TranscriptTurn } from '../transcript-model.js';
 
 export const PI_EVENTS_STATE_FORMAT = 'common-memory/pi-events/1';
@@ -39,7 +46,18 @@ export interface PiEventsState extends CursorState {
 }
 
 export function initialPiEventsState(): PiEventsState {
-  return { format: PI_EVENTS_STATE_FORMAT, consumedBytes: 0, consumedLines: 0, open: null, awaitingRetry: false, lastStop: null, lastError: null, running: false, inputs: [], pendingContext: [] };
+  return {
+    format: PI_EVENTS_STATE_FORMAT,
+    consumedBytes: 0,
+    consumedLines: 0,
+    open: null,
+    awaitingRetry: false,
+    lastStop: null,
+    lastError: null,
+    running: false,
+    inputs: [],
+    pendingContext: [],
+  };
 }
 
 const SESSION_EVENTS = new Set(['session_start', 'session_shutdown', 'session_compact']);
@@ -93,7 +111,8 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
   }
 
   protected handleLine(value: unknown, at: LinePosition): void {
-    if (!isObject(value) || typeof value['type'] !== 'string') this.fail('transcript_invalid_record', at, 'an event line without a type');
+    if (!isObject(value) || typeof value['type'] !== 'string')
+      this.fail('transcript_invalid_record', at, 'an event line without a type');
     const type = value['type'];
     if (SESSION_EVENTS.has(type)) return;
     switch (type) {
@@ -118,7 +137,8 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
 
   private onInput(value: Json, at: LinePosition): void {
     const digest = value['digest'];
-    if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) this.fail('transcript_invalid_record', at, 'input without a digest');
+    if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest))
+      this.fail('transcript_invalid_record', at, 'input without a digest');
     if (this.awaitingRetry) this.close('failed');
     // What an extension sent is not what the user typed.
     if (value['source'] === 'extension') return;
@@ -153,14 +173,23 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
 
   private onMessage(value: Json, at: LinePosition): void {
     const message = value['message'];
-    if (!isObject(message) || typeof message['role'] !== 'string') this.fail('transcript_invalid_record', at, 'message_end without a message role');
+    if (!isObject(message) || typeof message['role'] !== 'string')
+      this.fail('transcript_invalid_record', at, 'message_end without a message role');
     const role = message['role'];
     if (role === 'user' && this.awaitingRetry) this.close('failed');
     if (role === 'user' && this.open === null) this.start(at);
     const add = (messageRole: Role, kind: MessageKind, text: string, index = 0, evidence = false): void => {
       if (text.length === 0) return;
       const timestamp = typeof message['timestamp'] === 'number' ? new Date(message['timestamp']).toISOString() : null;
-      const entry: TranscriptMessage = { key: `l${at.line}.${index}`, role: messageRole, classification: evidence ? 'evidence' : 'context', kind, text, line: at.line, timestamp };
+      const entry: TranscriptMessage = {
+        key: `l${at.line}.${index}`,
+        role: messageRole,
+        classification: evidence ? 'evidence' : 'context',
+        kind,
+        text,
+        line: at.line,
+        timestamp,
+      };
       if (this.open === null) this.pending.push(entry);
       else {
         this.open.messages.push(entry);
@@ -187,11 +216,23 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
         content.forEach((block: unknown, index: number) => {
           if (!isObject(block)) this.fail('transcript_invalid_record', at, 'assistant content block is not an object');
           if (block['type'] === 'text') add('assistant', 'answer', stringField(block, 'text', at, this), index);
-          else if (block['type'] === 'toolCall') add('assistant', 'tool_call', JSON.stringify({ id: block['id'], name: block['name'], arguments: block['arguments'] }), index);
-          else if (block['type'] !== 'thinking') this.fail('transcript_unknown_record', at, `unknown assistant content block ${JSON.stringify(block['type']).slice(0, 80)}`);
+          else if (block['type'] === 'toolCall')
+            add(
+              'assistant',
+              'tool_call',
+              JSON.stringify({ id: block['id'], name: block['name'], arguments: block['arguments'] }),
+              index,
+            );
+          else if (block['type'] !== 'thinking')
+            this.fail(
+              'transcript_unknown_record',
+              at,
+              `unknown assistant content block ${JSON.stringify(block['type']).slice(0, 80)}`,
+            );
         });
         const stop = message['stopReason'];
-        if (typeof stop !== 'string') this.fail('transcript_invalid_record', at, 'assistant message without stopReason');
+        if (typeof stop !== 'string')
+          this.fail('transcript_invalid_record', at, 'assistant message without stopReason');
         this.lastStop = stop;
         this.lastError = typeof message['errorMessage'] === 'string' ? message['errorMessage'].slice(0, 1000) : null;
         return;
@@ -236,7 +277,12 @@ function blockText(content: unknown, at: LinePosition, parser: PiEventParser): s
   for (const block of content as unknown[]) {
     if (!isObject(block)) parser.reject('transcript_invalid_record', at, 'content block is not an object');
     if (block['type'] === 'text') parts.push(stringField(block, 'text', at, parser));
-    else if (block['type'] !== 'image') parser.reject('transcript_unknown_record', at, `unknown content block ${JSON.stringify(block['type']).slice(0, 80)}`);
+    else if (block['type'] !== 'image')
+      parser.reject(
+        'transcript_unknown_record',
+        at,
+        `unknown content block ${JSON.stringify(block['type']).slice(0, 80)}`,
+      );
   }
   return parts.join('');
 }

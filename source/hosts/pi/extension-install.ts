@@ -46,7 +46,10 @@ export function resolvePiDir(flag?: string): string {
   return chosen ? resolve(chosen) : join(homedir(), '.pi', 'agent');
 }
 
-export function planPiExtension(action: 'install' | 'uninstall', options: { piDir?: string; extension?: string } = {}): PiExtensionPlan {
+export function planPiExtension(
+  action: 'install' | 'uninstall',
+  options: { piDir?: string; extension?: string } = {},
+): PiExtensionPlan {
   const piDir = resolvePiDir(options.piDir);
   const path = join(piDir, 'settings.json');
   const extension = options.extension ?? PI_EXTENSION_PATH;
@@ -60,17 +63,32 @@ export function planPiExtension(action: 'install' | 'uninstall', options: { piDi
   }
   const list = loaded.value['extensions'];
   if (list !== undefined && !Array.isArray(list)) {
-    return { ...base, before: loaded.text, change: 'unchanged', refusals: [`${path}: "extensions" is not a list. Fix it, then try again; nothing was written.`] };
+    return {
+      ...base,
+      before: loaded.text,
+      change: 'unchanged',
+      refusals: [`${path}: "extensions" is not a list. Fix it, then try again; nothing was written.`],
+    };
   }
   const entries = (list as unknown[] | undefined) ?? [];
-  const ours = entries.flatMap((entry, index) => (typeof entry === 'string' && (entry === extension || OURS_SUFFIX.test(entry)) ? [index] : []));
+  const ours = entries.flatMap((entry, index) =>
+    typeof entry === 'string' && (entry === extension || OURS_SUFFIX.test(entry)) ? [index] : [],
+  );
   let change: PiExtensionChange;
-  if (action === 'install') change = ours.length === 1 && entries[ours[0]!] === extension ? 'unchanged' : ours.length === 0 ? 'add' : 'update';
+  if (action === 'install')
+    change = ours.length === 1 && entries[ours[0]!] === extension ? 'unchanged' : ours.length === 0 ? 'add' : 'update';
   else change = ours.length === 0 ? 'unchanged' : 'remove';
   if (change === 'unchanged') return { ...base, before: loaded.text, change, refusals: [] };
   const after = editExtensions(loaded, extension, ours, action);
   const label = loaded.text === null ? '/dev/null' : path;
-  return { ...base, before: loaded.text, after, change, refusals: [], diff: unifiedDiff(loaded.text ?? '', after, label, path) };
+  return {
+    ...base,
+    before: loaded.text,
+    after,
+    change,
+    refusals: [],
+    diff: unifiedDiff(loaded.text ?? '', after, label, path),
+  };
 }
 
 /**
@@ -79,7 +97,12 @@ export function planPiExtension(action: 'install' | 'uninstall', options: { piDi
  * the original bytes back. A file without the list gets it as a last member; a list left empty by
  * uninstall is removed with its key when install added it (it was the last member and is empty).
  */
-function editExtensions(loaded: LoadedJson, extension: string, ours: number[], action: 'install' | 'uninstall'): string {
+function editExtensions(
+  loaded: LoadedJson,
+  extension: string,
+  ours: number[],
+  action: 'install' | 'uninstall',
+): string {
   const bom = loaded.format.bom ? '\uFEFF' : '';
   const body = loaded.text === null ? '' : bom ? loaded.text.slice(1) : loaded.text;
   const root = body.trim().length === 0 ? undefined : parseSpans(body);
@@ -95,7 +118,9 @@ function editExtensions(loaded: LoadedJson, extension: string, ours: number[], a
     const last = body.slice(0, close).trimEnd().length;
     const indent = /\n([ \t]*)\S[^\n]*$/.exec(body.slice(root.start, last))?.[1] ?? '';
     const eol = loaded.format.eol;
-    const member = body.slice(root.start, last).includes('\n') ? `,${eol}${indent}"extensions": [${quoted}]` : `, "extensions": [${quoted}]`;
+    const member = body.slice(root.start, last).includes('\n')
+      ? `,${eol}${indent}"extensions": [${quoted}]`
+      : `, "extensions": [${quoted}]`;
     return `${bom}${body.slice(0, last)}${member}${body.slice(last)}`;
   }
   const items = node.items ?? [];
@@ -107,7 +132,8 @@ function editExtensions(loaded: LoadedJson, extension: string, ours: number[], a
   const removals = action === 'install' ? ours.slice(1) : ours;
   for (const index of [...removals].reverse()) {
     const item = items[index]!;
-    if (items.length - removals.length === 0 && action === 'uninstall' && index === 0) splice(node.start + 1, node.end - 1, '');
+    if (items.length - removals.length === 0 && action === 'uninstall' && index === 0)
+      splice(node.start + 1, node.end - 1, '');
     else if (index > 0) splice(items[index - 1]!.end, item.end, '');
     else splice(item.start, items[1]!.start, '');
   }
@@ -124,7 +150,12 @@ function editExtensions(loaded: LoadedJson, extension: string, ours: number[], a
   // Removing the last entry of a list install added as the file's last member takes the member too.
   const edited = parseSpans(text);
   const list = edited.members?.get('extensions');
-  if (action === 'uninstall' && list !== undefined && (list.items?.length ?? 0) === 0 && (edited.members?.size ?? 0) > 1) {
+  if (
+    action === 'uninstall' &&
+    list !== undefined &&
+    (list.items?.length ?? 0) === 0 &&
+    (edited.members?.size ?? 0) > 1
+  ) {
     const key = text.lastIndexOf('"extensions"', list.start);
     const before = text.slice(0, key).trimEnd();
     const tail = text.slice(list.end);

@@ -15,12 +15,18 @@ export interface PiCommandLine {
 
 export const PI_PACKAGE = '@mariozechner/pi-coding-agent';
 
-export function resolvePiCommand(env: NodeJS.ProcessEnv = process.env, locate: () => string = () => import.meta.resolve(PI_PACKAGE)): PiCommandLine {
+export function resolvePiCommand(
+  env: NodeJS.ProcessEnv = process.env,
+  locate: () => string = () => import.meta.resolve(PI_PACKAGE),
+): PiCommandLine {
   const configured = env[PI_COMMAND_ENV];
   if (configured) {
     try {
       const parsed = JSON.parse(configured) as Partial<PiCommandLine>;
-      if (typeof parsed.command === 'string' && (parsed.args === undefined || (Array.isArray(parsed.args) && parsed.args.every((a) => typeof a === 'string')))) {
+      if (
+        typeof parsed.command === 'string' &&
+        (parsed.args === undefined || (Array.isArray(parsed.args) && parsed.args.every((a) => typeof a === 'string')))
+      ) {
         return { command: parsed.command, args: parsed.args ?? [] };
       }
     } catch {
@@ -47,14 +53,26 @@ export function resolvePiCommand(env: NodeJS.ProcessEnv = process.env, locate: (
 function findManifest(entry: string): string {
   for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
     const candidate = join(dir, 'package.json');
-    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === PI_PACKAGE) return candidate;
+    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === PI_PACKAGE)
+      return candidate;
   }
   throw new Error('its package.json was not found');
 }
 
 /** pi's own arguments for an agent: RPC mode, no session files, offline, no tools or discovered extras (seed 003 E1.4). */
 export function piArguments(model: string | null): string[] {
-  const args = ['--mode', 'rpc', '--no-session', '--offline', '--no-tools', '--no-extensions', '--no-skills', '--no-prompt-templates', '--no-themes', '--no-context-files'];
+  const args = [
+    '--mode',
+    'rpc',
+    '--no-session',
+    '--offline',
+    '--no-tools',
+    '--no-extensions',
+    '--no-skills',
+    '--no-prompt-templates',
+    '--no-themes',
+    '--no-context-files',
+  ];
   if (model) {
     const slash = model.indexOf('/');
     if (slash > 0) args.push('--provider', model.slice(0, slash), '--model', model.slice(slash + 1));

@@ -85,7 +85,12 @@ export type PiMessage =
       readonly errorMessage: string | null;
       readonly message: JsonObject;
     }
-  | { readonly role: 'toolResult'; readonly toolCallId: string; readonly isError: boolean; readonly message: JsonObject };
+  | {
+      readonly role: 'toolResult';
+      readonly toolCallId: string;
+      readonly isError: boolean;
+      readonly message: JsonObject;
+    };
 
 /** Routing fields of a well-formed record of a known type. */
 export type PiEvent =
@@ -105,7 +110,12 @@ export type PiEvent =
       readonly delayMs: number;
       readonly errorMessage: string;
     }
-  | { readonly type: 'auto_retry_end'; readonly success: boolean; readonly attempt: number; readonly finalError: string | null }
+  | {
+      readonly type: 'auto_retry_end';
+      readonly success: boolean;
+      readonly attempt: number;
+      readonly finalError: string | null;
+    }
   | { readonly type: 'compaction_start'; readonly reason: string }
   | {
       readonly type: 'compaction_end';
@@ -196,11 +206,14 @@ function bool(o: JsonObject, key: string): boolean {
 }
 function int(o: JsonObject, key: string): number {
   const v = o[key];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Malformed(`${key} is not a non-negative integer`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new Malformed(`${key} is not a non-negative integer`);
   return v;
 }
 
-type MessageCheck = { ok: true; message: PiMessage } | { ok: false; fault: 'unsupported-role' | 'invalid-message'; detail: string };
+type MessageCheck =
+  | { ok: true; message: PiMessage }
+  | { ok: false; fault: 'unsupported-role' | 'invalid-message'; detail: string };
 
 /** Validates what the projection relies on; other fields are carried, never interpreted. */
 export function checkMessage(value: unknown): MessageCheck {
@@ -211,7 +224,8 @@ export function checkMessage(value: unknown): MessageCheck {
     switch (role) {
       case 'user': {
         const content = value['content'];
-        if (typeof content !== 'string' && !Array.isArray(content)) throw new Malformed('content is neither text nor an array');
+        if (typeof content !== 'string' && !Array.isArray(content))
+          throw new Malformed('content is neither text nor an array');
         return { ok: true, message: { role, message: value } };
       }
       case 'assistant': {
@@ -220,18 +234,31 @@ export function checkMessage(value: unknown): MessageCheck {
         if (!stopReasons.has(stopReason)) throw new Malformed(`unknown stopReason ${JSON.stringify(stopReason)}`);
         return {
           ok: true,
-          message: { role, stopReason: stopReason as PiStopReason, errorMessage: optStr(value, 'errorMessage'), message: value },
+          message: {
+            role,
+            stopReason: stopReason as PiStopReason,
+            errorMessage: optStr(value, 'errorMessage'),
+            message: value,
+          },
         };
       }
       case 'toolResult': {
         if (!Array.isArray(value['content'])) throw new Malformed('content is not an array');
-        return { ok: true, message: { role, toolCallId: str(value, 'toolCallId'), isError: bool(value, 'isError'), message: value } };
+        return {
+          ok: true,
+          message: { role, toolCallId: str(value, 'toolCallId'), isError: bool(value, 'isError'), message: value },
+        };
       }
       default:
-        return { ok: false, fault: 'unsupported-role', detail: `message_end with role ${JSON.stringify(role).slice(0, 80)}` };
+        return {
+          ok: false,
+          fault: 'unsupported-role',
+          detail: `message_end with role ${JSON.stringify(role).slice(0, 80)}`,
+        };
     }
   } catch (error) {
-    if (error instanceof Malformed) return { ok: false, fault: 'invalid-message', detail: `${role} message: ${error.message}` };
+    if (error instanceof Malformed)
+      return { ok: false, fault: 'invalid-message', detail: `${role} message: ${error.message}` };
     throw error;
   }
 }
@@ -241,7 +268,13 @@ type Unprojectable = { readonly unprojectable: 'unsupported-role' | 'invalid-mes
 function parseEvent(type: PiEventType, o: JsonObject): PiEvent | Unprojectable {
   switch (type) {
     case 'response':
-      return { type, id: optStr(o, 'id'), command: str(o, 'command'), success: bool(o, 'success'), error: optStr(o, 'error') };
+      return {
+        type,
+        id: optStr(o, 'id'),
+        command: str(o, 'command'),
+        success: bool(o, 'success'),
+        error: optStr(o, 'error'),
+      };
     case 'message_end': {
       const check = checkMessage(o['message']);
       return check.ok ? { type, message: check.message } : { unprojectable: check.fault, detail: check.detail };
@@ -253,13 +286,25 @@ function parseEvent(type: PiEventType, o: JsonObject): PiEvent | Unprojectable {
       return { type, role };
     }
     case 'auto_retry_start':
-      return { type, attempt: int(o, 'attempt'), maxAttempts: int(o, 'maxAttempts'), delayMs: int(o, 'delayMs'), errorMessage: str(o, 'errorMessage') };
+      return {
+        type,
+        attempt: int(o, 'attempt'),
+        maxAttempts: int(o, 'maxAttempts'),
+        delayMs: int(o, 'delayMs'),
+        errorMessage: str(o, 'errorMessage'),
+      };
     case 'auto_retry_end':
       return { type, success: bool(o, 'success'), attempt: int(o, 'attempt'), finalError: optStr(o, 'finalError') };
     case 'compaction_start':
       return { type, reason: str(o, 'reason') };
     case 'compaction_end':
-      return { type, reason: str(o, 'reason'), willRetry: bool(o, 'willRetry'), aborted: bool(o, 'aborted'), errorMessage: optStr(o, 'errorMessage') };
+      return {
+        type,
+        reason: str(o, 'reason'),
+        willRetry: bool(o, 'willRetry'),
+        aborted: bool(o, 'aborted'),
+        errorMessage: optStr(o, 'errorMessage'),
+      };
     case 'extension_ui_request':
       return { type, id: str(o, 'id'), method: str(o, 'method') };
     default:
@@ -278,10 +323,18 @@ function route(event: PiEvent, context: RoutingContext): PiRoute | { fault: Prot
   switch (event.type) {
     case 'response':
       if (event.command === 'prompt') {
-        if (active && event.id === context.activePromptId) return { kind: 'lifecycle', evidence: event.success ? 'accepted' : 'rejected' };
-        return { fault: 'unexpected-prompt-response', detail: `prompt response for id ${JSON.stringify(event.id)} while the active prompt id is ${JSON.stringify(context.activePromptId)}` };
+        if (active && event.id === context.activePromptId)
+          return { kind: 'lifecycle', evidence: event.success ? 'accepted' : 'rejected' };
+        return {
+          fault: 'unexpected-prompt-response',
+          detail: `prompt response for id ${JSON.stringify(event.id)} while the active prompt id is ${JSON.stringify(context.activePromptId)}`,
+        };
       }
-      if (event.id === null && !event.success) return { fault: 'command-unparsed', detail: `pi could not handle a command (${event.command}): ${event.error ?? 'no error text'}`.slice(0, 300) };
+      if (event.id === null && !event.success)
+        return {
+          fault: 'command-unparsed',
+          detail: `pi could not handle a command (${event.command}): ${event.error ?? 'no error text'}`.slice(0, 300),
+        };
       return { kind: 'journal-only', unowned: false };
     case 'agent_start':
     case 'agent_end':
@@ -291,7 +344,8 @@ function route(event: PiEvent, context: RoutingContext): PiRoute | { fault: Prot
     case 'compaction_end':
       return active ? { kind: 'lifecycle', evidence: event.type } : { kind: 'journal-only', unowned: true };
     case 'message_end':
-      if (!active) return { fault: 'unowned-message', detail: `message_end (${event.message.role}) with no active operation` };
+      if (!active)
+        return { fault: 'unowned-message', detail: `message_end (${event.message.role}) with no active operation` };
       return event.message.role === 'user' ? { kind: 'user-echo' } : { kind: 'canonical', role: event.message.role };
     default:
       return { kind: 'journal-only', unowned: false };
@@ -309,7 +363,8 @@ export function classifyPiRecord(raw: string, context: RoutingContext): PiRecord
   if (!isObject(parsed)) return fault(raw, null, 'invalid-record', 'record is not a JSON object');
   const type = parsed['type'];
   if (typeof type !== 'string') return fault(raw, null, 'invalid-record', 'record has no string type');
-  if (!knownTypes.has(type)) return fault(raw, null, 'unknown-type', `unknown record type ${JSON.stringify(type).slice(0, 80)}`);
+  if (!knownTypes.has(type))
+    return fault(raw, null, 'unknown-type', `unknown record type ${JSON.stringify(type).slice(0, 80)}`);
   let event: PiEvent;
   try {
     const result = parseEvent(type as PiEventType, parsed);

@@ -12,7 +12,13 @@ import { piArguments, type PiCommandLine } from './pi-command.js';
 import { classifyPiRecord } from './pi-record.js';
 import { encodePiCommand, newCommandId } from './prompt-encoding.js';
 import type { IngestAnswer, PiStorePort, Settle } from './store-port.js';
-import { advanceSettlement, settlementWait, startSettlement, type SettlementResult, type SettlementState } from './settlement.js';
+import {
+  advanceSettlement,
+  settlementWait,
+  startSettlement,
+  type SettlementResult,
+  type SettlementState,
+} from './settlement.js';
 
 export interface RuntimeDeps {
   /** The writer, as the port this runtime declares. */
@@ -34,7 +40,6 @@ interface InFlight {
   done: Promise<void>;
   finish: () => void;
 }
-
 
 /** Drills shorten the wait for a child that never answers (COMMON_MEMORY_DRILL_ACCEPT_MS). */
 function acceptTimeoutMs(): number {
@@ -61,7 +66,13 @@ export class PiRuntime {
     readonly agentId: string,
     readonly agentName: string,
     readonly generationId: string,
-    private readonly child: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false }>,
+    private readonly child: ResultPromise<{
+      stdin: 'pipe';
+      stdout: 'pipe';
+      stderr: 'pipe';
+      buffer: false;
+      reject: false;
+    }>,
   ) {
     this.readers.push(this.read('stdout'), this.read('stderr'));
     this.ended = this.finalize();
@@ -88,8 +99,17 @@ export class PiRuntime {
         child.once('error', reject);
       });
     } catch (error) {
-      await deps.writer.call('retireGeneration', { generationId: generation.generationId, orderly: false, reason: `pi could not start: ${(error as Error).message}`, exitCode: null, signal: null });
-      throw new CmError('runtime_failed', `Could not start pi (${pi.command}): ${(error as Error).message}. Install it, or point COMMON_MEMORY_PI_COMMAND at it.`);
+      await deps.writer.call('retireGeneration', {
+        generationId: generation.generationId,
+        orderly: false,
+        reason: `pi could not start: ${(error as Error).message}`,
+        exitCode: null,
+        signal: null,
+      });
+      throw new CmError(
+        'runtime_failed',
+        `Could not start pi (${pi.command}): ${(error as Error).message}. Install it, or point COMMON_MEMORY_PI_COMMAND at it.`,
+      );
     }
     await deps.writer.call('markGenerationRunning', { generationId: generation.generationId, pid: child.pid! });
     return new PiRuntime(deps, generation.agentId, agent, generation.generationId, child);
@@ -115,7 +135,8 @@ export class PiRuntime {
   }
 
   private write(line: string): void {
-    if (!this.child.stdin.writable) throw new CmError('runtime_failed', `pi of agent ${this.agentName} no longer reads its input.`);
+    if (!this.child.stdin.writable)
+      throw new CmError('runtime_failed', `pi of agent ${this.agentName} no longer reads its input.`);
     this.child.stdin.write(line);
   }
 
@@ -126,13 +147,31 @@ export class PiRuntime {
     if (this.stopping) throw new CmError('agent_state', `Agent ${this.agentName} is stopping.`);
     const piRequestId = newCommandId('prompt');
     const line = encodePiCommand({ type: 'prompt', id: piRequestId, message: text });
-    const admission = await this.deps.writer.call('admitPrompt', { agent: this.agentId, text, operationId, piRequestId });
-    const receipt: PromptReceipt = { storeId: admission.storeId, operationId: admission.operationId, sequence: admission.sequence, replayed: admission.replayed, messageId: admission.messageId };
+    const admission = await this.deps.writer.call('admitPrompt', {
+      agent: this.agentId,
+      text,
+      operationId,
+      piRequestId,
+    });
+    const receipt: PromptReceipt = {
+      storeId: admission.storeId,
+      operationId: admission.operationId,
+      sequence: admission.sequence,
+      replayed: admission.replayed,
+      messageId: admission.messageId,
+    };
     // A replay returns the original receipt; the prompt is never sent twice.
     if (admission.replayed) return receipt;
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
-    const inFlight: InFlight = { operationId, piRequestId, state: startSettlement(piRequestId), barrierSent: false, done, finish };
+    const inFlight: InFlight = {
+      operationId,
+      piRequestId,
+      state: startSettlement(piRequestId),
+      barrierSent: false,
+      done,
+      finish,
+    };
     this.inFlight = inFlight;
     try {
       await this.enqueue(() => this.deps.writer.call('markAttempted', { operationId }));
@@ -144,15 +183,28 @@ export class PiRuntime {
       void this.requestStop(`prompt could not be sent: ${(error as Error).message}`, false);
       throw error;
     }
-    inFlight.acceptTimer = setTimeout(() => void this.enqueue(() => this.giveUpUnanswered(operationId)), acceptTimeoutMs());
+    inFlight.acceptTimer = setTimeout(
+      () => void this.enqueue(() => this.giveUpUnanswered(operationId)),
+      acceptTimeoutMs(),
+    );
     return receipt;
   }
 
   /** Abort is pinned (by the store) to the prompt active at its admission; only that prompt is aborted. */
   async abort(operationId: string | undefined): Promise<AbortReceipt> {
-    const receipt = await this.deps.writer.call('requestAbort', { agent: this.agentId, ...(operationId ? { operationId } : {}) });
-    if (!receipt.replayed && this.inFlight?.operationId === receipt.targetOperationId) this.write(encodePiCommand({ type: 'abort', id: newCommandId('abort') }));
-    return { storeId: receipt.storeId, operationId: receipt.operationId, sequence: receipt.sequence, replayed: receipt.replayed, targetOperationId: receipt.targetOperationId };
+    const receipt = await this.deps.writer.call('requestAbort', {
+      agent: this.agentId,
+      ...(operationId ? { operationId } : {}),
+    });
+    if (!receipt.replayed && this.inFlight?.operationId === receipt.targetOperationId)
+      this.write(encodePiCommand({ type: 'abort', id: newCommandId('abort') }));
+    return {
+      storeId: receipt.storeId,
+      operationId: receipt.operationId,
+      sequence: receipt.sequence,
+      replayed: receipt.replayed,
+      targetOperationId: receipt.targetOperationId,
+    };
   }
 
   private async giveUpUnanswered(operationId: string): Promise<void> {
@@ -181,7 +233,10 @@ export class PiRuntime {
     if (stream === 'stdout' && inFlight && inFlight.state.result === null) {
       const input =
         event.kind === 'record'
-          ? ({ kind: 'record', record: classifyPiRecord(event.text, { activePromptId: inFlight.piRequestId }) } as const)
+          ? ({
+              kind: 'record',
+              record: classifyPiRecord(event.text, { activePromptId: inFlight.piRequestId }),
+            } as const)
           : ({ kind: 'frame-fault', detail: `${event.kind} stdout line` } as const);
       const step = advanceSettlement(inFlight.state, input);
       next = step.state;
@@ -200,7 +255,9 @@ export class PiRuntime {
         ...(event.kind === 'oversized' ? { limit: event.limit } : {}),
         ...(event.kind === 'record' ? { text: event.text } : {}),
         ...(event.kind === 'truncated' && event.text !== null ? { text: event.text } : {}),
-        ...((event.kind === 'invalid-utf8' || (event.kind === 'truncated' && event.text === null)) ? { bytes: event.bytes.toString('base64') } : {}),
+        ...(event.kind === 'invalid-utf8' || (event.kind === 'truncated' && event.text === null)
+          ? { bytes: event.bytes.toString('base64') }
+          : {}),
         ...(settle ? { settle } : {}),
       });
     } catch (error) {
@@ -213,7 +270,10 @@ export class PiRuntime {
     if (inFlight && next) inFlight.state = next;
     if (result.stopGeneration) {
       this.faulted = true;
-      void this.requestStop(result.projectionFailure ? `projection failed: ${result.projectionFailure}` : `${event.kind} stdout line`, false);
+      void this.requestStop(
+        result.projectionFailure ? `projection failed: ${result.projectionFailure}` : `${event.kind} stdout line`,
+        false,
+      );
     }
     if (inFlight) await this.afterRecord(inFlight, settle !== undefined);
   }
@@ -229,7 +289,8 @@ export class PiRuntime {
       if (!settledByRecord) {
         const settle = settleOf(inFlight, wait.result);
         if (settle) await this.storeSettlement(settle);
-        else if (wait.result.status === 'faulted' || wait.result.status === 'interrupted') void this.requestStop(`prompt ${wait.result.status}`, false);
+        else if (wait.result.status === 'faulted' || wait.result.status === 'interrupted')
+          void this.requestStop(`prompt ${wait.result.status}`, false);
       }
       this.release(inFlight);
       return;
@@ -286,7 +347,9 @@ export class PiRuntime {
   private async requestStop(reason: string, orderly: boolean): Promise<void> {
     if (this.stopReason !== undefined) return;
     this.stopReason = orderly ? reason : `${reason} (not orderly)`;
-    await this.deps.writer.call('markGenerationStopping', { generationId: this.generationId, reason }).catch(() => undefined);
+    await this.deps.writer
+      .call('markGenerationStopping', { generationId: this.generationId, reason })
+      .catch(() => undefined);
     const inFlight = this.inFlight;
     if (orderly && inFlight && !this.faulted) {
       try {
@@ -318,7 +381,11 @@ export class PiRuntime {
         if (settle) await this.storeSettlement(settle);
       }
       if (inFlight) this.release(inFlight);
-      const orderly = this.stopReason !== undefined && !this.stopReason.endsWith('(not orderly)') && !this.faulted && result.exitCode === 0;
+      const orderly =
+        this.stopReason !== undefined &&
+        !this.stopReason.endsWith('(not orderly)') &&
+        !this.faulted &&
+        result.exitCode === 0;
       await this.deps.writer.call('retireGeneration', {
         generationId: this.generationId,
         orderly,

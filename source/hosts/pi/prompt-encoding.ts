@@ -38,7 +38,9 @@ export class CommandEncodingError extends Error {
 
 function checkId(id: string): void {
   if (id.length === 0 || id.length > ID_MAX_CHARS || !ID_PATTERN.test(id)) {
-    throw new CommandEncodingError(`invalid RPC id ${JSON.stringify(id.slice(0, 40))}: 1..${ID_MAX_CHARS} chars of [A-Za-z0-9._:-]`);
+    throw new CommandEncodingError(
+      `invalid RPC id ${JSON.stringify(id.slice(0, 40))}: 1..${ID_MAX_CHARS} chars of [A-Za-z0-9._:-]`,
+    );
   }
 }
 
@@ -63,11 +65,15 @@ export function encodePiCommand(command: PiCommand): string {
   }
   const line = `${JSON.stringify(wire)}\n`;
   const bytes = Buffer.byteLength(line, 'utf8') - 1;
-  if (bytes > RECORD_MAX_BYTES) throw new CommandEncodingError(`${command.type} command is ${bytes} bytes; the limit is ${RECORD_MAX_BYTES}`);
+  if (bytes > RECORD_MAX_BYTES)
+    throw new CommandEncodingError(`${command.type} command is ${bytes} bytes; the limit is ${RECORD_MAX_BYTES}`);
   return line;
 }
 
 /** Convenience for the common case; returns the id so the caller can register it before writing. */
-export function encodePrompt(message: string, id: string = newCommandId('prompt')): { readonly id: string; readonly line: string } {
+export function encodePrompt(
+  message: string,
+  id: string = newCommandId('prompt'),
+): { readonly id: string; readonly line: string } {
   return { id, line: encodePiCommand({ type: 'prompt', id, message }) };
 }

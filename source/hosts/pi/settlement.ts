@@ -62,7 +62,11 @@ export type PromptOutcome =
   | { readonly kind: 'no-answer'; readonly lastStopReason: 'toolUse' | null };
 
 export type SettlementResult =
-  | { readonly status: 'settled'; readonly outcome: PromptOutcome; readonly confirmedBy: 'next-record' | 'grace-elapsed' | 'stream-ended' }
+  | {
+      readonly status: 'settled';
+      readonly outcome: PromptOutcome;
+      readonly confirmedBy: 'next-record' | 'grace-elapsed' | 'stream-ended';
+    }
   | { readonly status: 'rejected'; readonly error: string | null }
   | { readonly status: 'interrupted'; readonly phase: SettlementPhase }
   | { readonly status: 'faulted'; readonly phase: SettlementPhase; readonly detail: string };
@@ -104,7 +108,17 @@ export type SettlementWait =
   | { readonly kind: 'done'; readonly result: SettlementResult };
 
 export function startSettlement(promptId: string): SettlementState {
-  return { promptId, phase: 'awaiting-response', result: null, accepted: false, agentRuns: 0, retryStarts: 0, retryDelayMs: 0, assistantMessages: 0, lastAssistant: null };
+  return {
+    promptId,
+    phase: 'awaiting-response',
+    result: null,
+    accepted: false,
+    agentRuns: 0,
+    retryStarts: 0,
+    retryDelayMs: 0,
+    assistantMessages: 0,
+    lastAssistant: null,
+  };
 }
 
 export function outcomeOf(state: SettlementState): PromptOutcome {
@@ -129,8 +143,10 @@ const faulted = (state: SettlementState, detail: string): SettlementStep => ({
   state: withResult(state, { status: 'faulted', phase: state.phase, detail }),
   consumed: true,
 });
-const settled = (state: SettlementState, confirmedBy: 'next-record' | 'grace-elapsed' | 'stream-ended'): SettlementState =>
-  withResult(state, { status: 'settled', outcome: outcomeOf(state), confirmedBy });
+const settled = (
+  state: SettlementState,
+  confirmedBy: 'next-record' | 'grace-elapsed' | 'stream-ended',
+): SettlementState => withResult(state, { status: 'settled', outcome: outcomeOf(state), confirmedBy });
 
 export function advanceSettlement(state: SettlementState, input: SettlementInput): SettlementStep {
   if (state.result !== null) throw new Error(`settlement of ${state.promptId} is already ${state.result.status}`);
@@ -157,7 +173,8 @@ export function advanceSettlement(state: SettlementState, input: SettlementInput
     case 'response':
       if (route.kind !== 'lifecycle') return { state, consumed: true };
       if (state.phase !== 'awaiting-response') return faulted(state, `second prompt response (${route.evidence})`);
-      if (route.evidence === 'rejected') return { state: withResult(state, { status: 'rejected', error: event.error }), consumed: true };
+      if (route.evidence === 'rejected')
+        return { state: withResult(state, { status: 'rejected', error: event.error }), consumed: true };
       return { state: { ...state, phase: 'accepted', accepted: true }, consumed: true };
     case 'agent_start':
       if (state.phase !== 'accepted' && state.phase !== 'retry-wait' && state.phase !== 'awaiting-continue') {
@@ -168,7 +185,8 @@ export function advanceSettlement(state: SettlementState, input: SettlementInput
       if (state.phase !== 'running') return faulted(state, `agent_end in phase ${state.phase}`);
       return { state: moveTo(state, 'settle-pending'), consumed: true };
     case 'message_end':
-      if (state.phase !== 'running') return faulted(state, `message_end (${event.message.role}) in phase ${state.phase}`);
+      if (state.phase !== 'running')
+        return faulted(state, `message_end (${event.message.role}) in phase ${state.phase}`);
       if (event.message.role !== 'assistant') return { state, consumed: true };
       return {
         state: {
@@ -180,7 +198,10 @@ export function advanceSettlement(state: SettlementState, input: SettlementInput
       };
     case 'auto_retry_start':
       if (state.phase !== 'settle-pending') return faulted(state, `auto_retry_start in phase ${state.phase}`);
-      return { state: { ...state, phase: 'retry-wait', retryStarts: state.retryStarts + 1, retryDelayMs: event.delayMs }, consumed: true };
+      return {
+        state: { ...state, phase: 'retry-wait', retryStarts: state.retryStarts + 1, retryDelayMs: event.delayMs },
+        consumed: true,
+      };
     case 'auto_retry_end':
       // Cancelled during the backoff sleep (abort): the run is over unless compaction follows.
       if (state.phase === 'retry-wait') return { state: moveTo(state, 'settle-pending'), consumed: true };
@@ -203,7 +224,9 @@ export function advanceSettlement(state: SettlementState, input: SettlementInput
 
 function isContinuation(record: PiRecord): boolean {
   const type = record.route.kind === 'protocol-fault' ? null : record.event?.type;
-  return type === 'auto_retry_start' || type === 'auto_retry_end' || type === 'compaction_start' || type === 'compaction_end';
+  return (
+    type === 'auto_retry_start' || type === 'auto_retry_end' || type === 'compaction_start' || type === 'compaction_end'
+  );
 }
 
 export function settlementWait(state: SettlementState): SettlementWait {

@@ -36,12 +36,24 @@ interface Receipt {
 export type PiStoreCalls = {
   beginGeneration: {
     input: { agent: string; hostId: string };
-    result: { generationId: string; agentId: string; agentDir: string; piConfigDir: string | null; model: string | null };
+    result: {
+      generationId: string;
+      agentId: string;
+      agentDir: string;
+      piConfigDir: string | null;
+      model: string | null;
+    };
   };
   markGenerationRunning: { input: { generationId: string; pid: number }; result: unknown };
   markGenerationStopping: { input: { generationId: string; reason: string }; result: unknown };
-  retireGeneration: { input: { generationId: string; orderly: boolean; reason: string; exitCode: number | null; signal: string | null }; result: unknown };
-  admitPrompt: { input: { agent: string; text: string; operationId: string; piRequestId: string }; result: Receipt & { messageId: string } };
+  retireGeneration: {
+    input: { generationId: string; orderly: boolean; reason: string; exitCode: number | null; signal: string | null };
+    result: unknown;
+  };
+  admitPrompt: {
+    input: { agent: string; text: string; operationId: string; piRequestId: string };
+    result: Receipt & { messageId: string };
+  };
   markAttempted: { input: { operationId: string }; result: unknown };
   requestAbort: { input: { agent: string; operationId?: string }; result: Receipt & { targetOperationId: string } };
   ingestPiRecord: { input: PiLineInput; result: IngestAnswer };
@@ -53,4 +65,6 @@ export interface PiStorePort {
 }
 
 /** The port as one function per command: the form in which a store's fit is checked. */
-export type PiStoreFunctions = { [K in keyof PiStoreCalls]: (input: PiStoreCalls[K]['input']) => Promise<PiStoreCalls[K]['result']> };
+export type PiStoreFunctions = {
+  [K in keyof PiStoreCalls]: (input: PiStoreCalls[K]['input']) => Promise<PiStoreCalls[K]['result']>;
+};

@@ -14,11 +14,24 @@ export function agentLine(agent: AgentView, selected: boolean, columns: number):
   return truncate(line.replace(/[\u0000-\u001f\u007f]+/g, ' '), columns);
 }
 
-export function AgentList({ agents, selectedId, height, columns }: { agents: AgentView[] | null; selectedId: string | null; height: number; columns: number }) {
+export function AgentList({
+  agents,
+  selectedId,
+  height,
+  columns,
+}: {
+  agents: AgentView[] | null;
+  selectedId: string | null;
+  height: number;
+  columns: number;
+}) {
   const theme = useTheme();
   if (agents === null) return <Text color={theme.muted}>loading agents…</Text>;
   if (agents.length === 0) return <Text color={theme.muted}>(no agents yet: c creates one)</Text>;
-  const selected = Math.max(0, agents.findIndex((agent) => agent.agentId === selectedId));
+  const selected = Math.max(
+    0,
+    agents.findIndex((agent) => agent.agentId === selectedId),
+  );
   const { start, end } = listWindow(agents.length, selected, height);
   return (
     <Box flexDirection="column">
@@ -26,7 +39,12 @@ export function AgentList({ agents, selectedId, height, columns }: { agents: Age
         const isSelected = agent.agentId === selectedId;
         const faulty = Boolean(agent.generation?.projectionError);
         return (
-          <Text key={agent.agentId} bold={isSelected} color={faulty ? theme.error : isSelected ? theme.accent : undefined} wrap="truncate-end">
+          <Text
+            key={agent.agentId}
+            bold={isSelected}
+            color={faulty ? theme.error : isSelected ? theme.accent : undefined}
+            wrap="truncate-end"
+          >
             {agentLine(agent, isSelected, columns)}
           </Text>
         );

@@ -25,11 +25,23 @@ const SCREEN_CHROME = 4;
 /** Lines outside this screen: the header, the help line and the one spare row. */
 const SHELL_LINES = HEADER_LINES + 2;
 
-const TASK_LABELS = { create: 'creating…', start: 'starting…', stop: 'stopping…', abort: 'aborting…', prompt: 'sending prompt…', abandon: 'abandoning…' } as const;
+const TASK_LABELS = {
+  create: 'creating…',
+  start: 'starting…',
+  stop: 'stopping…',
+  abort: 'aborting…',
+  prompt: 'sending prompt…',
+  abandon: 'abandoning…',
+} as const;
 
 function helpFor(state: AgentsState): HelpItem[] {
   if (state.task && state.mode !== 'list') return [{ keys: '', label: TASK_LABELS[state.task.kind] }];
-  if (state.mode === 'create') return [helpItem('field', ['nextField', 'previousField'], 'all'), helpItem('create', ['submit']), helpItem('cancel', ['cancel'])];
+  if (state.mode === 'create')
+    return [
+      helpItem('field', ['nextField', 'previousField'], 'all'),
+      helpItem('create', ['submit']),
+      helpItem('cancel', ['cancel']),
+    ];
   if (state.mode === 'prompt') return [helpItem('send', ['submit']), helpItem('cancel', ['cancel'])];
   // An interrupted generation has nothing to abort; what it may need is an abandon decision.
   const interrupted = selectedAgent(state)?.generation?.state === 'interrupted';
@@ -48,10 +60,17 @@ function FeedTitle({ state, feed }: { state: AgentsState; feed: FeedState }) {
   const theme = useTheme();
   const agent = selectedAgent(state);
   const name = state.stream === 'timeline' ? 'Timeline' : 'Journal';
-  const parts = agent ? [`${feed.rows.length === 0 ? 'no rows yet' : `last #${feed.rows.at(-1)?.sequence}`}`, feed.caughtUp ? 'following' : 'catching up…'] : [];
+  const parts = agent
+    ? [
+        `${feed.rows.length === 0 ? 'no rows yet' : `last #${feed.rows.at(-1)?.sequence}`}`,
+        feed.caughtUp ? 'following' : 'catching up…',
+      ]
+    : [];
   return (
     <Text wrap="truncate-end">
-      <Text bold color={theme.accent}>{agent ? `${name} of ${agent.name}` : name}</Text>
+      <Text bold color={theme.accent}>
+        {agent ? `${name} of ${agent.name}` : name}
+      </Text>
       {parts.length > 0 ? ` · ${parts.join(' · ')}` : ''}
       {feed.error ? <Text color={theme.error}>{` · read error ${feed.error.code}`}</Text> : ''}
     </Text>
@@ -64,13 +83,24 @@ function BottomLine({ state, columns }: { state: AgentsState; columns: number })
   if (state.mode === 'prompt') {
     return (
       <Box>
-        <LineInputView prompt={`prompt ${agent?.name ?? ''}> `} line={state.prompt} width={columns - (state.task ? 20 : 0)} disabled={state.task !== null} />
+        <LineInputView
+          prompt={`prompt ${agent?.name ?? ''}> `}
+          line={state.prompt}
+          width={columns - (state.task ? 20 : 0)}
+          disabled={state.task !== null}
+        />
         {state.task ? <Spinner label={TASK_LABELS[state.task.kind]} /> : null}
       </Box>
     );
   }
-  if (state.task) return <Spinner label={`${TASK_LABELS[state.task.kind]} ${'agent' in state.task ? state.task.agent : ''}`} />;
-  if (state.notice) return <Text color={theme.ok} wrap="truncate-end">{state.notice}</Text>;
+  if (state.task)
+    return <Spinner label={`${TASK_LABELS[state.task.kind]} ${'agent' in state.task ? state.task.agent : ''}`} />;
+  if (state.notice)
+    return (
+      <Text color={theme.ok} wrap="truncate-end">
+        {state.notice}
+      </Text>
+    );
   return <Text> </Text>;
 }
 
@@ -85,11 +115,17 @@ export function Agents() {
   useHelp(helpFor(state), state.mode === 'list');
   const listRows = Math.min(LIST_ROWS_MAX, Math.max(1, state.agents?.length ?? 1));
   const feedRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME - listRows);
-  const error = state.error ? { prefix: state.error.action, error: state.error.error } : state.listError ? { prefix: 'list', error: state.listError } : null;
+  const error = state.error
+    ? { prefix: state.error.action, error: state.error.error }
+    : state.listError
+      ? { prefix: 'list', error: state.listError }
+      : null;
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text wrap="truncate-end">
-        <Text bold color={theme.accent}>Agents</Text>
+        <Text bold color={theme.accent}>
+          Agents
+        </Text>
         {state.agents ? ` · ${state.agents.length}` : ''}
       </Text>
       <AgentList agents={state.agents} selectedId={state.selectedId} height={listRows} columns={columns} />
@@ -101,7 +137,12 @@ export function Agents() {
         <Box flexDirection="column" flexGrow={1}>
           <FeedTitle state={state} feed={feed} />
           <Box flexDirection="column" flexGrow={1} overflow="hidden">
-            <FeedRows rows={feed.rows} height={feedRows} columns={columns} emptyText={state.selectedId ? '(nothing yet: s starts the agent, p sends a prompt)' : ' '} />
+            <FeedRows
+              rows={feed.rows}
+              height={feedRows}
+              columns={columns}
+              emptyText={state.selectedId ? '(nothing yet: s starts the agent, p sends a prompt)' : ' '}
+            />
           </Box>
         </Box>
       )}

@@ -5,7 +5,15 @@ import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { FORM_FIELDS, type CreateForm } from './create-form-state.js';
 
-export function CreateFormView({ form, columns, submitting }: { form: CreateForm; columns: number; submitting: boolean }) {
+export function CreateFormView({
+  form,
+  columns,
+  submitting,
+}: {
+  form: CreateForm;
+  columns: number;
+  submitting: boolean;
+}) {
   const theme = useTheme();
   return (
     <Box flexDirection="column">
@@ -17,7 +25,13 @@ export function CreateFormView({ form, columns, submitting }: { form: CreateForm
       </Box>
       {FORM_FIELDS.map((field, index) =>
         index === form.focus ? (
-          <LineInputView key={field.name} prompt={`> ${field.label}: `} line={form.lines[index]!} width={columns} disabled={submitting} />
+          <LineInputView
+            key={field.name}
+            prompt={`> ${field.label}: `}
+            line={form.lines[index]!}
+            width={columns}
+            disabled={submitting}
+          />
         ) : (
           <Text key={field.name} wrap="truncate-end">
             {`  ${field.label}: ${form.lines[index]?.text ?? ''}`}

@@ -10,7 +10,8 @@ const KIND_WIDTH = 18;
 
 /** Text parts of a pi message ({ content: string | [{ type: 'text', text }, …] }); anything else as a payload preview. */
 export function messageText(payload: unknown): string {
-  const content = typeof payload === 'object' && payload !== null ? (payload as { content?: unknown }).content : undefined;
+  const content =
+    typeof payload === 'object' && payload !== null ? (payload as { content?: unknown }).content : undefined;
   if (typeof content === 'string') return previewPayload(content);
   if (!Array.isArray(content)) return previewPayload(payload);
   const parts = content.map((part: unknown) => {
@@ -31,7 +32,17 @@ export function formatFeedRow(row: FeedRow, sequenceWidth: number, columns: numb
   return prefix + truncate(body, columns - prefix.length);
 }
 
-export function FeedRows({ rows, height, columns, emptyText }: { rows: readonly FeedRow[]; height: number; columns: number; emptyText: string }) {
+export function FeedRows({
+  rows,
+  height,
+  columns,
+  emptyText,
+}: {
+  rows: readonly FeedRow[];
+  height: number;
+  columns: number;
+  emptyText: string;
+}) {
   const theme = useTheme();
   const lines = useMemo(() => {
     const shown = rows.slice(-Math.max(0, height));

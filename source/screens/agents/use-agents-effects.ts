@@ -16,23 +16,35 @@ async function perform(app: Application, task: AgentTask): Promise<{ notice: str
     }
     case 'start': {
       const agent = await app.startAgent({ agent: task.agent });
-      return { notice: `${agent.name} started: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim() };
+      return {
+        notice:
+          `${agent.name} started: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim(),
+      };
     }
     case 'stop': {
       const agent = await app.stopAgent({ agent: task.agent });
-      return { notice: `${agent.name} stopped: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim() };
+      return {
+        notice:
+          `${agent.name} stopped: generation ${agent.generation?.number ?? '?'} ${agent.generation?.state ?? ''}`.trim(),
+      };
     }
     case 'abort': {
       const receipt = await app.abort({ agent: task.agent });
-      return { notice: `abort requested for operation ${shortId(receipt.targetOperationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed' : ''}` };
+      return {
+        notice: `abort requested for operation ${shortId(receipt.targetOperationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed' : ''}`,
+      };
     }
     case 'prompt': {
       const receipt = await app.prompt({ agent: task.agent, text: task.text, operationId: task.operationId });
-      return { notice: `prompt admitted: operation ${shortId(receipt.operationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed (already admitted earlier)' : ''}` };
+      return {
+        notice: `prompt admitted: operation ${shortId(receipt.operationId)} · journal #${receipt.sequence}${receipt.replayed ? ' · replayed (already admitted earlier)' : ''}`,
+      };
     }
     case 'abandon': {
       const operation = await app.abandon({ operationId: task.operationId });
-      return { notice: `operation ${shortId(operation.operationId)} abandoned (${operation.state}); its messages are kept` };
+      return {
+        notice: `operation ${shortId(operation.operationId)} abandoned (${operation.state}); its messages are kept`,
+      };
     }
   }
 }

@@ -7,24 +7,47 @@ import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { AgentsAction, AgentsState } from './use-agents-state.js';
 
-const SCREEN_COMMANDS = ['selectUp', 'selectDown', 'createAgent', 'startAgent', 'stopAgent', 'openPrompt', 'abortPrompt', 'abandonPrompt', 'toggleStream', 'refresh'] as const;
+const SCREEN_COMMANDS = [
+  'selectUp',
+  'selectDown',
+  'createAgent',
+  'startAgent',
+  'stopAgent',
+  'openPrompt',
+  'abortPrompt',
+  'abandonPrompt',
+  'toggleStream',
+  'refresh',
+] as const;
 const FORM_COMMANDS = ['nextField', 'previousField'] as const;
 
-export function useAgentsInput(state: AgentsState, dispatch: Dispatch<AgentsAction>, latestOperationId: string | null): void {
+export function useAgentsInput(
+  state: AgentsState,
+  dispatch: Dispatch<AgentsAction>,
+  latestOperationId: string | null,
+): void {
   const typing = state.mode !== 'list';
   useCommandKeys(
     SCREEN_COMMANDS,
     (command) => {
-      if (command === 'selectUp' || command === 'selectDown' || command === 'toggleStream' || command === 'refresh') dispatch({ type: command });
+      if (command === 'selectUp' || command === 'selectDown' || command === 'toggleStream' || command === 'refresh')
+        dispatch({ type: command });
       else if (command === 'createAgent') dispatch({ type: 'openCreate' });
       else if (command === 'openPrompt') dispatch({ type: 'openPrompt' });
       else if (command === 'abandonPrompt') dispatch({ type: 'abandon', operationId: latestOperationId });
-      else dispatch({ type: 'command', kind: command === 'startAgent' ? 'start' : command === 'stopAgent' ? 'stop' : 'abort' });
+      else
+        dispatch({
+          type: 'command',
+          kind: command === 'startAgent' ? 'start' : command === 'stopAgent' ? 'stop' : 'abort',
+        });
     },
     { isActive: !typing },
   );
   // Field moves sit just above the line input, so Tab and the arrows move between fields in the form.
-  useCommandKeys(FORM_COMMANDS, (command) => dispatch({ type: command }), { isActive: state.mode === 'create', priority: PRIORITY.textInput + 1 });
+  useCommandKeys(FORM_COMMANDS, (command) => dispatch({ type: command }), {
+    isActive: state.mode === 'create',
+    priority: PRIORITY.textInput + 1,
+  });
   useLineInput(typing, {
     onEdit: (edit) => dispatch({ type: 'edit', edit }),
     // A fresh ID per press; the reducer keeps the earlier one when this retries the same input.

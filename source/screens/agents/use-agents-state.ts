@@ -47,8 +47,19 @@ export type AgentsAction =
   | { type: 'taskFailed'; id: number; error: ShownError };
 
 export const initialAgentsState: AgentsState = {
-  agents: null, listError: null, listNonce: 0, selectedId: null, stream: 'timeline', mode: 'list', form: emptyForm,
-  prompt: emptyLine, task: null, lastTaskId: 0, failed: null, notice: null, error: null,
+  agents: null,
+  listError: null,
+  listNonce: 0,
+  selectedId: null,
+  stream: 'timeline',
+  mode: 'list',
+  form: emptyForm,
+  prompt: emptyLine,
+  task: null,
+  lastTaskId: 0,
+  failed: null,
+  notice: null,
+  error: null,
 };
 
 export const selectedAgent = (state: AgentsState): AgentView | null =>
@@ -68,7 +79,14 @@ function run(state: AgentsState, task: AgentTask, changes: Partial<AgentsState> 
   return { ...state, ...changes, task: { ...task, id }, lastTaskId: id, error: null, notice: null };
 }
 
-const ACTION_NAMES: Record<AgentTask['kind'], string> = { create: 'create', start: 'start', stop: 'stop', abort: 'abort', prompt: 'prompt', abandon: 'abandon' };
+const ACTION_NAMES: Record<AgentTask['kind'], string> = {
+  create: 'create',
+  start: 'start',
+  stop: 'stop',
+  abort: 'abort',
+  prompt: 'prompt',
+  abandon: 'abandon',
+};
 
 function submit(state: AgentsState, freshOperationId: string): AgentsState {
   if (state.task) return state;
@@ -76,8 +94,17 @@ function submit(state: AgentsState, freshOperationId: string): AgentsState {
   if (state.mode === 'create') {
     const parsed = formInput(state.form);
     if ('error' in parsed) return fail('create', parsed.error);
-    const attempt = attemptFor(state.failed, parsed.input, `create\u0000${JSON.stringify(parsed.input)}`, freshOperationId);
-    return run(state, { kind: 'create', input: { ...parsed.input, operationId: attempt.operationId } }, { failed: attempt });
+    const attempt = attemptFor(
+      state.failed,
+      parsed.input,
+      `create\u0000${JSON.stringify(parsed.input)}`,
+      freshOperationId,
+    );
+    return run(
+      state,
+      { kind: 'create', input: { ...parsed.input, operationId: attempt.operationId } },
+      { failed: attempt },
+    );
   }
   const agent = selectedAgent(state);
   if (!agent) return fail('prompt', { code: 'invalid_input', message: 'Select an agent first.' });
@@ -107,7 +134,12 @@ export function agentsReducer(state: AgentsState, action: AgentsAction): AgentsS
     case 'openCreate':
       return { ...state, mode: 'create', form: emptyForm, error: null, notice: null };
     case 'openPrompt':
-      return selectedAgent(state) ? { ...state, mode: 'prompt', error: null, notice: null } : { ...state, error: { action: 'prompt', error: { code: 'invalid_input', message: 'Create an agent first (c).' } } };
+      return selectedAgent(state)
+        ? { ...state, mode: 'prompt', error: null, notice: null }
+        : {
+            ...state,
+            error: { action: 'prompt', error: { code: 'invalid_input', message: 'Create an agent first (c).' } },
+          };
     case 'cancelInput':
       // A submission in flight cannot be called back; wait for its answer so its receipt is not lost.
       return state.task ? state : { ...state, mode: 'list', prompt: emptyLine, error: null };
@@ -123,13 +155,23 @@ export function agentsReducer(state: AgentsState, action: AgentsAction): AgentsS
       return submit(state, action.freshOperationId);
     case 'command': {
       const agent = selectedAgent(state);
-      if (!agent) return { ...state, error: { action: action.kind, error: { code: 'invalid_input', message: 'Create an agent first (c).' } } };
+      if (!agent)
+        return {
+          ...state,
+          error: { action: action.kind, error: { code: 'invalid_input', message: 'Create an agent first (c).' } },
+        };
       return run(state, { kind: action.kind, agent: agent.name });
     }
     case 'abandon': {
       const agent = selectedAgent(state);
       if (!agent || !action.operationId) {
-        return { ...state, error: { action: 'abandon', error: { code: 'invalid_input', message: 'No prompt of this agent is on screen to abandon.' } } };
+        return {
+          ...state,
+          error: {
+            action: 'abandon',
+            error: { code: 'invalid_input', message: 'No prompt of this agent is on screen to abandon.' },
+          },
+        };
       }
       return run(state, { kind: 'abandon', agent: agent.name, operationId: action.operationId });
     }
@@ -137,7 +179,11 @@ export function agentsReducer(state: AgentsState, action: AgentsAction): AgentsS
       if (state.task?.id !== action.id) return state;
       const closes = state.task.kind === 'create' || state.task.kind === 'prompt';
       return {
-        ...state, task: null, failed: null, notice: action.notice, listNonce: state.listNonce + 1,
+        ...state,
+        task: null,
+        failed: null,
+        notice: action.notice,
+        listNonce: state.listNonce + 1,
         selectedId: action.select ?? state.selectedId,
         ...(closes ? { mode: 'list' as const, prompt: emptyLine, form: emptyForm } : {}),
       };
@@ -145,7 +191,12 @@ export function agentsReducer(state: AgentsState, action: AgentsAction): AgentsS
     case 'taskFailed': {
       if (state.task?.id !== action.id) return state;
       // The typed text stays for a retry; `failed` (set at submit) keeps its operation ID.
-      return { ...state, task: null, listNonce: state.listNonce + 1, error: { action: ACTION_NAMES[state.task.kind], error: action.error } };
+      return {
+        ...state,
+        task: null,
+        listNonce: state.listNonce + 1,
+        error: { action: ACTION_NAMES[state.task.kind], error: action.error },
+      };
     }
   }
 }

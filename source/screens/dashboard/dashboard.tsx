@@ -35,7 +35,9 @@ export function Dashboard() {
       <Field label="Store">{status ? status.storeId : '…'}</Field>
       <Field label="Home">{home}</Field>
       <Field label="Host">
-        {status ? `${connection} · mode ${status.mode} · host ${shortId(status.hostId)} · pid ${status.pid}` : connection}
+        {status
+          ? `${connection} · mode ${status.mode} · host ${shortId(status.hostId)} · pid ${status.pid}`
+          : connection}
       </Field>
       <Field label="Started">{status ? status.startedAt : '…'}</Field>
       <Box marginTop={1} flexDirection="column">

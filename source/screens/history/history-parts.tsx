@@ -35,7 +35,12 @@ export function NoteLine({ note, columns }: { note: NoteState; columns: number }
   if (note.open) {
     return (
       <Box>
-        <LineInputView prompt="note> " line={note.line} width={columns - (note.submitting ? 12 : 0)} disabled={note.submitting !== null} />
+        <LineInputView
+          prompt="note> "
+          line={note.line}
+          width={columns - (note.submitting ? 12 : 0)}
+          disabled={note.submitting !== null}
+        />
         {note.submitting ? <Spinner label="saving…" /> : null}
       </Box>
     );

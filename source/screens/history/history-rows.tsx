@@ -19,7 +19,15 @@ export function formatRow(row: HistoryRow, sequenceWidth: number, columns: numbe
   return prefix + truncate(previewPayload(row.payload), columns - prefix.length);
 }
 
-export function HistoryRows({ page, columns, emptyText }: { page: LoadedPage | null; columns: number; emptyText: string }) {
+export function HistoryRows({
+  page,
+  columns,
+  emptyText,
+}: {
+  page: LoadedPage | null;
+  columns: number;
+  emptyText: string;
+}) {
   const theme = useTheme();
   const lines = useMemo(() => {
     if (!page) return [];

@@ -47,7 +47,8 @@ export function History() {
   useHelp(helpFor(state), !state.note.open);
   useEffect(() => dispatch({ type: 'setLimit', limit: rowsPerPage(rows) }), [rows, dispatch]);
   const page = state.page?.stream === state.stream ? state.page : null;
-  const emptyText = state.stream === 'timeline' ? '(no timeline rows yet: notes go to the journal only)' : '(no journal rows here)';
+  const emptyText =
+    state.stream === 'timeline' ? '(no timeline rows yet: notes go to the journal only)' : '(no journal rows here)';
   return (
     <Box flexDirection="column" flexGrow={1}>
       <HistoryTitle state={state} />

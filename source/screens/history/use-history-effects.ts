@@ -6,7 +6,13 @@ import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS } from '../../limits.js';
 import type { Application } from '../../api/application.js';
 import type { Page, PageRequest } from '../../protocol.js';
 import { useRequest } from '../widgets/use-request.js';
-import { canAdvance, type HistoryAction, type HistoryRow, type HistoryState, type PageRead } from './use-history-state.js';
+import {
+  canAdvance,
+  type HistoryAction,
+  type HistoryRow,
+  type HistoryState,
+  type PageRead,
+} from './use-history-state.js';
 
 function readPage(app: Application, read: PageRead): Promise<Page<HistoryRow>> {
   const request: PageRequest = { after: read.after, limit: read.limit, storeId: read.storeId };
@@ -27,7 +33,11 @@ export function useHistoryEffects(app: Application, state: HistoryState, dispatc
   // FOLLOW_POLL_MS; after failures, back off up to FOLLOW_BACKOFF_MAX_MS so a restarting host is picked up.
   useEffect(() => {
     if (!following || read) return;
-    const delay = error ? Math.min(FOLLOW_POLL_MS * 2 ** failures, FOLLOW_BACKOFF_MAX_MS) : advanceNow ? 0 : FOLLOW_POLL_MS;
+    const delay = error
+      ? Math.min(FOLLOW_POLL_MS * 2 ** failures, FOLLOW_BACKOFF_MAX_MS)
+      : advanceNow
+        ? 0
+        : FOLLOW_POLL_MS;
     const timer = setTimeout(() => dispatch({ type: 'followStep' }), delay);
     return () => clearTimeout(timer);
   }, [following, read, error, failures, advanceNow, dispatch]);

@@ -6,7 +6,15 @@ import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { HistoryAction, HistoryState } from './use-history-state.js';
 
-const SCREEN_COMMANDS = ['toggleStream', 'nextPage', 'previousPage', 'firstPage', 'toggleFollow', 'openNote', 'refresh'] as const;
+const SCREEN_COMMANDS = [
+  'toggleStream',
+  'nextPage',
+  'previousPage',
+  'firstPage',
+  'toggleFollow',
+  'openNote',
+  'refresh',
+] as const;
 
 export function useHistoryInput(state: HistoryState, dispatch: Dispatch<HistoryAction>): void {
   const noteOpen = state.note.open;

@@ -77,12 +77,29 @@ export type HistoryAction =
   | { type: 'noteSaved'; receipt: Receipt }
   | { type: 'noteFailed'; error: ShownError };
 
-const closedNote: NoteState = { open: false, line: emptyLine, submitting: null, failed: null, receipt: null, error: null };
+const closedNote: NoteState = {
+  open: false,
+  line: emptyLine,
+  submitting: null,
+  failed: null,
+  receipt: null,
+  error: null,
+};
 
 export function initialHistoryState(limit: number): HistoryState {
   const state: HistoryState = {
-    stream: 'journal', limit, after: 0, pageStarts: [], page: null, read: null, lastReadId: 0,
-    storeId: undefined, error: null, following: false, failures: 0, note: closedNote,
+    stream: 'journal',
+    limit,
+    after: 0,
+    pageStarts: [],
+    page: null,
+    read: null,
+    lastReadId: 0,
+    storeId: undefined,
+    error: null,
+    following: false,
+    failures: 0,
+    note: closedNote,
   };
   return startRead(state, {}, false);
 }
@@ -91,7 +108,11 @@ export function initialHistoryState(limit: number): HistoryState {
 function startRead(state: HistoryState, changes: Partial<HistoryState>, quiet: boolean): HistoryState {
   const next = { ...state, ...changes };
   const id = state.lastReadId + 1;
-  return { ...next, lastReadId: id, read: { id, stream: next.stream, after: next.after, limit: next.limit, storeId: next.storeId, quiet } };
+  return {
+    ...next,
+    lastReadId: id,
+    read: { id, stream: next.stream, after: next.after, limit: next.limit, storeId: next.storeId, quiet },
+  };
 }
 
 /** The loaded page when it is the one for the current position, else null (still loading). */
@@ -115,11 +136,24 @@ function advance(state: HistoryState, changes: Partial<HistoryState>, quiet: boo
 export function historyReducer(state: HistoryState, action: HistoryAction): HistoryState {
   switch (action.type) {
     case 'toggleStream':
-      return startRead(state, { stream: state.stream === 'journal' ? 'timeline' : 'journal', after: 0, pageStarts: [], page: null, error: null, following: false }, false);
+      return startRead(
+        state,
+        {
+          stream: state.stream === 'journal' ? 'timeline' : 'journal',
+          after: 0,
+          pageStarts: [],
+          page: null,
+          error: null,
+          following: false,
+        },
+        false,
+      );
     case 'nextPage':
       if (!currentPage(state)) return state; // still loading: its nextAfter is not known yet
       // At the end, re-read this page instead: rows may have arrived since, and an empty page would show nothing.
-      return canAdvance(state) ? advance(state, { following: false }, false) : startRead(state, { following: false }, false);
+      return canAdvance(state)
+        ? advance(state, { following: false }, false)
+        : startRead(state, { following: false }, false);
     case 'previousPage': {
       const previous = state.pageStarts.at(-1);
       if (previous === undefined) return state;
@@ -135,13 +169,22 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
       const { read } = state;
       if (!read || read.id !== action.id) return state; // superseded by a newer read
       const { rows, nextAfter, head, storeId } = action.page;
-      return { ...state, read: null, storeId, error: null, failures: 0, page: { stream: read.stream, after: read.after, rows, nextAfter, head } };
+      return {
+        ...state,
+        read: null,
+        storeId,
+        error: null,
+        failures: 0,
+        page: { stream: read.stream, after: read.after, rows, nextAfter, head },
+      };
     }
     case 'pageFailed':
       if (!state.read || state.read.id !== action.id) return state;
       return { ...state, read: null, error: action.error, failures: state.failures + 1 };
     case 'toggleFollow':
-      return state.following ? { ...state, following: false } : startRead(state, { following: true, failures: 0 }, true);
+      return state.following
+        ? { ...state, following: false }
+        : startRead(state, { following: true, failures: 0 }, true);
     case 'followStep':
       if (!state.following || state.read) return state;
       return canAdvance(state) ? advance(state, {}, true) : startRead(state, {}, true);
@@ -158,7 +201,8 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
       const { note } = state;
       if (note.submitting) return state;
       const text = note.line.text;
-      if (text.trim() === '') return { ...state, note: { ...note, error: { code: 'invalid_input', message: 'A note needs some text.' } } };
+      if (text.trim() === '')
+        return { ...state, note: { ...note, error: { code: 'invalid_input', message: 'A note needs some text.' } } };
       const attempt = note.failed?.text === text ? note.failed : { text, operationId: action.freshOperationId };
       return { ...state, note: { ...note, submitting: attempt, failed: null, error: null } };
     }
@@ -166,7 +210,10 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
       // Re-read quietly so the new note shows up when this page reaches the head.
       return startRead(state, { note: { ...closedNote, receipt: action.receipt } }, true);
     case 'noteFailed':
-      return { ...state, note: { ...state.note, submitting: null, failed: state.note.submitting, error: action.error } };
+      return {
+        ...state,
+        note: { ...state.note, submitting: null, failed: state.note.submitting, error: action.error },
+      };
   }
 }
 

@@ -33,7 +33,12 @@ const CLIENT_NAMES = { codex: 'Codex', claude: 'Claude Code' } as const;
 
 function helpFor(state: IntegrationsState): HelpItem[] {
   if (!state.panel) {
-    return [helpItem('select', ['selectUp', 'selectDown']), helpItem('plan install', ['planInstall']), helpItem('plan uninstall', ['planUninstall']), helpItem('refresh', ['refresh'])];
+    return [
+      helpItem('select', ['selectUp', 'selectDown']),
+      helpItem('plan install', ['planInstall']),
+      helpItem('plan uninstall', ['planUninstall']),
+      helpItem('refresh', ['refresh']),
+    ];
   }
   const help: HelpItem[] = [helpItem('scroll', ['selectUp', 'selectDown', 'previousPage', 'nextPage'])];
   if (state.panel.applicable) help.push(helpItem(`apply ${state.panel.applicable.action}`, ['confirm']));
@@ -56,8 +61,10 @@ function ClientLine({ row, selected, columns }: { row: ClientRow; selected: bool
 function hintFor(state: IntegrationsState): string {
   const row = state.clients[state.selected];
   if (!row) return ' ';
-  if (row.client === 'codex' && row.state === 'installed') return 'Codex runs these hooks only once you trust them: i shows how.';
-  if (row.state === 'outdated') return 'An earlier common-memory wrote these hooks: i plans rewriting them for this one.';
+  if (row.client === 'codex' && row.state === 'installed')
+    return 'Codex runs these hooks only once you trust them: i shows how.';
+  if (row.state === 'outdated')
+    return 'An earlier common-memory wrote these hooks: i plans rewriting them for this one.';
   if (row.state === 'blocked') return 'Another or a changed entry is in the way: i shows what and how to fix it.';
   return ' ';
 }
@@ -70,12 +77,20 @@ function PanelView({ panel, lines, rows }: { panel: Panel; lines: DisplayLine[];
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text wrap="truncate-end">
-        <Text bold color={theme.accent}>{panel.title}</Text>
+        <Text bold color={theme.accent}>
+          {panel.title}
+        </Text>
         {position}
       </Text>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         {lines.slice(offset, end).map(({ text, source }, index) => {
-          const color = source.startsWith('REFUSED') ? theme.error : source.startsWith('+') && !source.startsWith('+++') ? theme.ok : source.startsWith('-') && !source.startsWith('---') ? theme.error : undefined;
+          const color = source.startsWith('REFUSED')
+            ? theme.error
+            : source.startsWith('+') && !source.startsWith('+++')
+              ? theme.ok
+              : source.startsWith('-') && !source.startsWith('---')
+                ? theme.error
+                : undefined;
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: a plan's lines have no identity but their place, and the list is only ever sliced
             <Text key={offset + index} color={color} wrap="truncate-end">

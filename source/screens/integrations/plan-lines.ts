@@ -11,7 +11,10 @@ const clean = (line: string): string => line.replace(/[\u0000-\u0008\u000b-\u001
 function bounded(lines: string[], client: string, action: string): string[] {
   if (lines.length <= PANEL_LINES_MAX) return lines;
   const cut = lines.length - PANEL_LINES_MAX;
-  return [...lines.slice(0, PANEL_LINES_MAX), `… ${cut} more lines not shown here; \`common-memory ${action} ${client} --dry-run\` prints the whole diff`];
+  return [
+    ...lines.slice(0, PANEL_LINES_MAX),
+    `… ${cut} more lines not shown here; \`common-memory ${action} ${client} --dry-run\` prints the whole diff`,
+  ];
 }
 
 export function planSummary(plan: IntegrationPlan): string {
@@ -33,7 +36,13 @@ export function planLines(plan: IntegrationPlan): string[] {
   for (const refusal of plan.refusals) lines.push(`REFUSED (${refusal.code}) at ${refusal.where}: ${refusal.message}`);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   if (plan.refusals.length === 0) {
-    lines.push(plan.diff === '' ? (plan.action === 'install' ? 'Already installed: nothing to write.' : 'Nothing of ours to remove: nothing to write.') : 'y writes this change (a backup of the file is kept next to it):');
+    lines.push(
+      plan.diff === ''
+        ? plan.action === 'install'
+          ? 'Already installed: nothing to write.'
+          : 'Nothing of ours to remove: nothing to write.'
+        : 'y writes this change (a backup of the file is kept next to it):',
+    );
   }
   lines.push('');
   if (plan.diff !== '') lines.push(...plan.diff.replace(/\n$/, '').split('\n'));
@@ -43,7 +52,10 @@ export function planLines(plan: IntegrationPlan): string[] {
 
 export function resultLines(plan: IntegrationPlan, result: HookApplyResult): string[] {
   const lines = result.written
-    ? [`wrote ${result.writtenPath ?? result.path}`, result.backupPath ? `backup of the previous file: ${result.backupPath}` : 'there was no previous file']
+    ? [
+        `wrote ${result.writtenPath ?? result.path}`,
+        result.backupPath ? `backup of the previous file: ${result.backupPath}` : 'there was no previous file',
+      ]
     : [`nothing written: ${result.path} already had this configuration`];
   lines.push(`change: ${planSummary(plan)}`);
   if (plan.action === 'install') lines.push(`each hook runs: ${plan.command}`);
@@ -65,7 +77,9 @@ export function wrapLines(lines: readonly string[], columns: number): DisplayLin
   for (const line of lines) {
     const chars = Array.from(line);
     if (chars.length <= width) wrapped.push({ text: line, source: line });
-    else for (let start = 0; start < chars.length; start += width) wrapped.push({ text: chars.slice(start, start + width).join(''), source: line });
+    else
+      for (let start = 0; start < chars.length; start += width)
+        wrapped.push({ text: chars.slice(start, start + width).join(''), source: line });
   }
   return wrapped;
 }

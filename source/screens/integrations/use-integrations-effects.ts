@@ -4,17 +4,31 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { useEffect, type Dispatch } from 'react';
-import { applyInstall, INTEGRATION_CLIENTS, integrationStatus, planInstall, planUninstall, type HookClient, type IntegrationOptions } from '../../hosts/integrations.js';
+import {
+  applyInstall,
+  INTEGRATION_CLIENTS,
+  integrationStatus,
+  planInstall,
+  planUninstall,
+  type HookClient,
+  type IntegrationOptions,
+} from '../../hosts/integrations.js';
 import { toShownError } from '../format.js';
 import type { ShellEnvironment } from '../shell/shell-context.js';
 import type { ClientRow, IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
 /** The options for one client: its config dir if the shell was given one, and the data home when it is not the default. */
-export function optionsFor(client: HookClient, environment: Pick<ShellEnvironment, 'home' | 'integrations'>): IntegrationOptions {
+export function optionsFor(
+  client: HookClient,
+  environment: Pick<ShellEnvironment, 'home' | 'integrations'>,
+): IntegrationOptions {
   const configDir = client === 'codex' ? environment.integrations?.codexDir : environment.integrations?.claudeDir;
   // Like `install`, the hook gets --home only for a home other than the default, so it resolves it as we do.
   const explicitHome = environment.home !== join(homedir(), '.common-memory') ? environment.home : undefined;
-  return { ...(configDir === undefined ? {} : { configDir }), ...(explicitHome === undefined ? {} : { home: explicitHome }) };
+  return {
+    ...(configDir === undefined ? {} : { configDir }),
+    ...(explicitHome === undefined ? {} : { home: explicitHome }),
+  };
 }
 
 function readStates(environment: Pick<ShellEnvironment, 'home' | 'integrations'>): ClientRow[] {
@@ -28,7 +42,11 @@ function readStates(environment: Pick<ShellEnvironment, 'home' | 'integrations'>
   });
 }
 
-export function useIntegrationsEffects(environment: Pick<ShellEnvironment, 'home' | 'integrations'>, state: IntegrationsState, dispatch: Dispatch<IntegrationsAction>): void {
+export function useIntegrationsEffects(
+  environment: Pick<ShellEnvironment, 'home' | 'integrations'>,
+  state: IntegrationsState,
+  dispatch: Dispatch<IntegrationsAction>,
+): void {
   const { loadNonce, request } = state;
   const { home, integrations } = environment;
   const codexDir = integrations?.codexDir;
@@ -45,7 +63,8 @@ export function useIntegrationsEffects(environment: Pick<ShellEnvironment, 'home
     try {
       if (request.kind === 'plan') {
         const options = optionsFor(request.client, environmentNow);
-        const plan = request.action === 'install' ? planInstall(request.client, options) : planUninstall(request.client, options);
+        const plan =
+          request.action === 'install' ? planInstall(request.client, options) : planUninstall(request.client, options);
         dispatch({ type: 'planned', id: request.id, plan });
       } else {
         // Writes only if the file still holds the bytes the plan showed; otherwise config_conflict.

@@ -5,14 +5,28 @@ import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import type { IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
 const LIST_COMMANDS = ['selectUp', 'selectDown', 'planInstall', 'planUninstall', 'refresh'] as const;
-const PANEL_COMMANDS = ['confirm', 'decline', 'selectUp', 'selectDown', 'nextPage', 'previousPage', 'firstPage'] as const;
+const PANEL_COMMANDS = [
+  'confirm',
+  'decline',
+  'selectUp',
+  'selectDown',
+  'nextPage',
+  'previousPage',
+  'firstPage',
+] as const;
 
-export function useIntegrationsInput(state: IntegrationsState, dispatch: Dispatch<IntegrationsAction>, panelRows: number, panelLines: number): void {
+export function useIntegrationsInput(
+  state: IntegrationsState,
+  dispatch: Dispatch<IntegrationsAction>,
+  panelRows: number,
+  panelLines: number,
+): void {
   const panelOpen = state.panel !== null;
   useCommandKeys(
     LIST_COMMANDS,
     (command) => {
-      if (command === 'planInstall' || command === 'planUninstall') dispatch({ type: 'plan', action: command === 'planInstall' ? 'install' : 'uninstall' });
+      if (command === 'planInstall' || command === 'planUninstall')
+        dispatch({ type: 'plan', action: command === 'planInstall' ? 'install' : 'uninstall' });
       else dispatch({ type: command });
     },
     { isActive: !panelOpen },

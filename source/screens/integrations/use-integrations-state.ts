@@ -3,7 +3,13 @@
 // waiting for "y", or the result of applying one. Plans and writes run in effects; this reducer
 // only decides, from the newest state, what to ask for.
 import { useReducer } from 'react';
-import type { HookAction, HookApplyResult, HookClient, IntegrationPlan, IntegrationState } from '../../hosts/integrations.js';
+import type {
+  HookAction,
+  HookApplyResult,
+  HookClient,
+  IntegrationPlan,
+  IntegrationState,
+} from '../../hosts/integrations.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
 import { planLines, resultLines } from './plan-lines.js';
@@ -53,10 +59,19 @@ export const initialIntegrationsState: IntegrationsState = {
     { client: 'codex', state: null, path: null, error: null },
     { client: 'claude', state: null, path: null, error: null },
   ],
-  selected: 0, loadNonce: 0, request: null, lastRequestId: 0, panel: null, error: null,
+  selected: 0,
+  loadNonce: 0,
+  request: null,
+  lastRequestId: 0,
+  panel: null,
+  error: null,
 };
 
-function ask(state: IntegrationsState, request: RequestBody, changes: Partial<IntegrationsState> = {}): IntegrationsState {
+function ask(
+  state: IntegrationsState,
+  request: RequestBody,
+  changes: Partial<IntegrationsState> = {},
+): IntegrationsState {
   if (state.request) return state;
   const id = state.lastRequestId + 1;
   return { ...state, ...changes, request: { ...request, id }, lastRequestId: id, error: null };
@@ -70,7 +85,12 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
       return { ...state, clients: action.clients };
     case 'selectUp':
     case 'selectDown':
-      return state.panel ? state : { ...state, selected: moveSelection(state.selected, action.type === 'selectUp' ? -1 : 1, state.clients.length) };
+      return state.panel
+        ? state
+        : {
+            ...state,
+            selected: moveSelection(state.selected, action.type === 'selectUp' ? -1 : 1, state.clients.length),
+          };
     case 'refresh':
       return { ...state, loadNonce: state.loadNonce + 1 };
     case 'scroll': {
@@ -85,7 +105,17 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
       if (state.request?.id !== action.id) return state;
       const { plan } = action;
       const applicable = plan.refusals.length === 0 && plan.diff !== '' ? plan : null;
-      return { ...state, request: null, panel: { kind: 'plan', title: `${plan.action} plan for ${plan.client}`, lines: planLines(plan), offset: 0, applicable } };
+      return {
+        ...state,
+        request: null,
+        panel: {
+          kind: 'plan',
+          title: `${plan.action} plan for ${plan.client}`,
+          lines: planLines(plan),
+          offset: 0,
+          applicable,
+        },
+      };
     }
     case 'confirm':
       // "y" is the only way to write: a plan is never applied by opening it or by any other key.
@@ -95,13 +125,27 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
     case 'applied': {
       if (state.request?.id !== action.id) return state;
       const title = `${action.plan.action === 'install' ? 'installed' : 'uninstalled'}: ${action.plan.client}`;
-      return { ...state, request: null, loadNonce: state.loadNonce + 1, panel: { kind: 'result', title, lines: resultLines(action.plan, action.result), offset: 0, applicable: null } };
+      return {
+        ...state,
+        request: null,
+        loadNonce: state.loadNonce + 1,
+        panel: { kind: 'result', title, lines: resultLines(action.plan, action.result), offset: 0, applicable: null },
+      };
     }
     case 'requestFailed': {
       if (state.request?.id !== action.id) return state;
-      const name = state.request.kind === 'plan' ? `${state.request.action} ${state.request.client}` : `apply ${state.request.plan.client}`;
+      const name =
+        state.request.kind === 'plan'
+          ? `${state.request.action} ${state.request.client}`
+          : `apply ${state.request.plan.client}`;
       // A failed apply (config changed since planning, disk full…) closes the plan: plan again from the new file.
-      return { ...state, request: null, loadNonce: state.loadNonce + 1, panel: state.request.kind === 'apply' ? null : state.panel, error: { action: name, error: action.error } };
+      return {
+        ...state,
+        request: null,
+        loadNonce: state.loadNonce + 1,
+        panel: state.request.kind === 'apply' ? null : state.panel,
+        error: { action: name, error: action.error },
+      };
     }
   }
 }

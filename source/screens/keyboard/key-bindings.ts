@@ -2,7 +2,20 @@
 // help line is written from this table, so what it says is what the keys do.
 import type { Key } from 'ink';
 
-type KeyFlag = 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'return' | 'escape' | 'tab' | 'backspace' | 'delete';
+type KeyFlag =
+  | 'upArrow'
+  | 'downArrow'
+  | 'leftArrow'
+  | 'rightArrow'
+  | 'pageUp'
+  | 'pageDown'
+  | 'home'
+  | 'end'
+  | 'return'
+  | 'escape'
+  | 'tab'
+  | 'backspace'
+  | 'delete';
 
 export interface KeySpec {
   /** A printable key (exact, so "N" is not "n"). */
@@ -29,15 +42,32 @@ export const keyBindings = {
   previousScreen: [{ key: 'tab', shift: true, label: 'Shift+Tab' }],
   toggleStream: [{ input: 't', label: 't' }],
   // "n" is the note key, so paging uses PgDn/PgUp, the pager keys space/b, and the arrows.
-  nextPage: [{ key: 'pageDown', label: 'PgDn' }, { input: ' ', label: 'space' }, { key: 'rightArrow', label: '→' }],
-  previousPage: [{ key: 'pageUp', label: 'PgUp' }, { input: 'b', label: 'b' }, { key: 'leftArrow', label: '←' }],
-  firstPage: [{ input: 'g', label: 'g' }, { key: 'home', label: 'Home' }],
+  nextPage: [
+    { key: 'pageDown', label: 'PgDn' },
+    { input: ' ', label: 'space' },
+    { key: 'rightArrow', label: '→' },
+  ],
+  previousPage: [
+    { key: 'pageUp', label: 'PgUp' },
+    { input: 'b', label: 'b' },
+    { key: 'leftArrow', label: '←' },
+  ],
+  firstPage: [
+    { input: 'g', label: 'g' },
+    { key: 'home', label: 'Home' },
+  ],
   toggleFollow: [{ input: 'f', label: 'f' }],
   openNote: [{ input: 'n', label: 'n' }],
   refresh: [{ input: 'r', label: 'r' }],
   // Lists (agents, recovery items, clients) and scrollable panels.
-  selectUp: [{ key: 'upArrow', label: '↑' }, { input: 'k', label: 'k' }],
-  selectDown: [{ key: 'downArrow', label: '↓' }, { input: 'j', label: 'j' }],
+  selectUp: [
+    { key: 'upArrow', label: '↑' },
+    { input: 'k', label: 'k' },
+  ],
+  selectDown: [
+    { key: 'downArrow', label: '↓' },
+    { input: 'j', label: 'j' },
+  ],
   // Agents screen.
   createAgent: [{ input: 'c', label: 'c' }],
   startAgent: [{ input: 's', label: 's' }],
@@ -59,18 +89,33 @@ export const keyBindings = {
   planUninstall: [{ input: 'u', label: 'u' }],
   // A confirmation step: only "y" goes ahead; anything that closes the question declines.
   confirm: [{ input: 'y', label: 'y' }],
-  decline: [{ input: 'n', label: 'n' }, { key: 'escape', label: 'Esc' }],
+  decline: [
+    { input: 'n', label: 'n' },
+    { key: 'escape', label: 'Esc' },
+  ],
   // Forms: move between fields while typing (Tab is the field key inside a form, not nextScreen).
-  nextField: [{ key: 'tab', label: 'Tab' }, { key: 'downArrow', label: '↓' }],
+  nextField: [
+    { key: 'tab', label: 'Tab' },
+    { key: 'downArrow', label: '↓' },
+  ],
   previousField: [{ key: 'upArrow', label: '↑' }],
   // Line editing, active only while a text input has the keyboard.
   submit: [{ key: 'return', label: 'Enter' }],
   cancel: [{ key: 'escape', label: 'Esc' }],
-  deleteBackward: [{ key: 'backspace', label: 'Backspace' }, { key: 'delete', label: 'Del' }],
+  deleteBackward: [
+    { key: 'backspace', label: 'Backspace' },
+    { key: 'delete', label: 'Del' },
+  ],
   cursorLeft: [{ key: 'leftArrow', label: '←' }],
   cursorRight: [{ key: 'rightArrow', label: '→' }],
-  cursorStart: [{ key: 'home', label: 'Home' }, { input: 'a', ctrl: true, label: 'Ctrl+A' }],
-  cursorEnd: [{ key: 'end', label: 'End' }, { input: 'e', ctrl: true, label: 'Ctrl+E' }],
+  cursorStart: [
+    { key: 'home', label: 'Home' },
+    { input: 'a', ctrl: true, label: 'Ctrl+A' },
+  ],
+  cursorEnd: [
+    { key: 'end', label: 'End' },
+    { input: 'e', ctrl: true, label: 'Ctrl+E' },
+  ],
   clearLine: [{ input: 'u', ctrl: true, label: 'Ctrl+U' }],
 } satisfies Record<string, KeySpec[]>;
 
@@ -106,7 +151,11 @@ const ARROWS = ['↑', '↓', '←', '→'];
  * A help-line item written from this table: the keys of `commands` (each one's first key, or with
  * `which` "all" every key) and what they do. Arrows run together: "↑↓", "Tab/↑↓".
  */
-export function helpItem(label: string, commands: readonly Command[], which: 'first' | 'all' = 'first'): { keys: string; label: string } {
+export function helpItem(
+  label: string,
+  commands: readonly Command[],
+  which: 'first' | 'all' = 'first',
+): { keys: string; label: string } {
   const labels = commands.flatMap((command) => {
     const specs: KeySpec[] = keyBindings[command];
     return (which === 'all' ? specs : specs.slice(0, 1)).map((spec) => spec.label);

@@ -57,7 +57,8 @@ export function useKeyHandler(priority: number, handler: KeyHandler, isActive = 
   const latest = useRef({ handler, isActive });
   latest.current = { handler, isActive };
   useEffect(
-    () => registry.add({ priority, handle: (input, key) => latest.current.isActive && latest.current.handler(input, key) }),
+    () =>
+      registry.add({ priority, handle: (input, key) => latest.current.isActive && latest.current.handler(input, key) }),
     [registry, priority],
   );
 }

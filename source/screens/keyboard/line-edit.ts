@@ -46,7 +46,12 @@ export function editLine(line: LineState, edit: LineEdit): LineState {
 }
 
 /** Maps a key to an edit; printable text is inserted, other keys are no edit. */
-export function lineEditFor(command: 'deleteBackward' | 'cursorLeft' | 'cursorRight' | 'cursorStart' | 'cursorEnd' | 'clearLine' | undefined, input: string, ctrl: boolean, meta: boolean): LineEdit | undefined {
+export function lineEditFor(
+  command: 'deleteBackward' | 'cursorLeft' | 'cursorRight' | 'cursorStart' | 'cursorEnd' | 'clearLine' | undefined,
+  input: string,
+  ctrl: boolean,
+  meta: boolean,
+): LineEdit | undefined {
   if (command === 'clearLine') return { type: 'clear' };
   if (command) return { type: command };
   if (input.length > 0 && !ctrl && !meta) return { type: 'insert', text: input };

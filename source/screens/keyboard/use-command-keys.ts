@@ -12,7 +12,11 @@ export interface CommandKeyOptions {
 }
 
 /** While active, a key that triggers one of `commands` is consumed and handed to `onCommand`. */
-export function useCommandKeys<C extends Command>(commands: readonly C[], onCommand: (command: C) => void, options: CommandKeyOptions = {}): void {
+export function useCommandKeys<C extends Command>(
+  commands: readonly C[],
+  onCommand: (command: C) => void,
+  options: CommandKeyOptions = {},
+): void {
   const { isActive = true, priority = PRIORITY.screen, holds = [] } = options;
   useKeyHandler(
     priority,

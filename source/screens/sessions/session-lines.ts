@@ -13,15 +13,23 @@ export function sessionLines(view: SessionView, columns: number, context: boolea
   const lines: SessionLine[] = [];
   view.turns.forEach((turn, index) => {
     if (index > 0) lines.push({ text: '', tone: 'muted' });
-    lines.push({ text: `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`, tone: 'heading' });
+    lines.push({
+      text: `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`,
+      tone: 'heading',
+    });
     for (const message of turn.messages) {
       const user = message.classification === 'evidence';
-      lines.push({ text: user ? 'you:' : `${message.role} (${message.kind.replace(/_/g, ' ')}):`, tone: user ? 'user' : 'context' });
-      for (const text of wrapText(message.text ?? '(no text kept)', columns, '  ')) lines.push({ text, tone: user ? 'user' : 'context' });
+      lines.push({
+        text: user ? 'you:' : `${message.role} (${message.kind.replace(/_/g, ' ')}):`,
+        tone: user ? 'user' : 'context',
+      });
+      for (const text of wrapText(message.text ?? '(no text kept)', columns, '  '))
+        lines.push({ text, tone: user ? 'user' : 'context' });
     }
     const folded = foldedText(turn.folded);
     if (folded) lines.push({ text: `… ${folded} folded${context ? '' : ' (c shows them)'}`, tone: 'muted' });
   });
-  if (view.turns.length === 0) lines.push({ text: 'No turn sealed yet: turns appear once they end and the inbox is drained.', tone: 'muted' });
+  if (view.turns.length === 0)
+    lines.push({ text: 'No turn sealed yet: turns appear once they end and the inbox is drained.', tone: 'muted' });
   return lines;
 }

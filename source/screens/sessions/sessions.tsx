@@ -39,32 +39,63 @@ export function Sessions() {
     answered: (value) => (setList(value), setError(null)),
     failed: (shown) => setError(shown),
   });
-  useRequest(open ? `${open.key}\u0000${open.context}` : null, () => app.readSession({ sessionKey: open!.key, context: open!.context }), {
-    answered: (value) => (setView(value), setError(null)),
-    failed: (shown) => setError(shown),
-  });
+  useRequest(
+    open ? `${open.key}\u0000${open.context}` : null,
+    () => app.readSession({ sessionKey: open!.key, context: open!.context }),
+    {
+      answered: (value) => (setView(value), setError(null)),
+      failed: (shown) => setError(shown),
+    },
+  );
 
   const sessions = list?.sessions ?? [];
   const lines = view && open ? sessionLines(view, columns, open.context) : [];
   const lastTop = Math.max(0, lines.length - room);
-  useCommandKeys(['selectUp', 'selectDown', 'openItem', 'refresh'], (command) => {
-    if (command === 'openItem' && sessions[selected]) {
-      setView(null);
-      setTop(0);
-      setOpen({ key: sessions[selected]!.sessionKey, context: false });
-    } else if (command === 'refresh') setReload((n) => n + 1);
-    else setSelected((current) => moveSelection(current, command === 'selectUp' ? -1 : 1, sessions.length));
-  }, { isActive: open === null });
-  useCommandKeys(['nextPage', 'previousPage', 'selectUp', 'selectDown', 'firstPage', 'toggleContext', 'back'], (command) => {
-    if (command === 'back') return setOpen(null);
-    if (command === 'toggleContext') return setOpen((current) => current && { ...current, context: !current.context });
-    const step = command === 'nextPage' ? room : command === 'previousPage' ? -room : command === 'selectDown' ? 1 : command === 'selectUp' ? -1 : -top;
-    setTop((current) => Math.min(lastTop, Math.max(0, current + step)));
-  }, { isActive: open !== null });
+  useCommandKeys(
+    ['selectUp', 'selectDown', 'openItem', 'refresh'],
+    (command) => {
+      if (command === 'openItem' && sessions[selected]) {
+        setView(null);
+        setTop(0);
+        setOpen({ key: sessions[selected]!.sessionKey, context: false });
+      } else if (command === 'refresh') setReload((n) => n + 1);
+      else setSelected((current) => moveSelection(current, command === 'selectUp' ? -1 : 1, sessions.length));
+    },
+    { isActive: open === null },
+  );
+  useCommandKeys(
+    ['nextPage', 'previousPage', 'selectUp', 'selectDown', 'firstPage', 'toggleContext', 'back'],
+    (command) => {
+      if (command === 'back') return setOpen(null);
+      if (command === 'toggleContext')
+        return setOpen((current) => current && { ...current, context: !current.context });
+      const step =
+        command === 'nextPage'
+          ? room
+          : command === 'previousPage'
+            ? -room
+            : command === 'selectDown'
+              ? 1
+              : command === 'selectUp'
+                ? -1
+                : -top;
+      setTop((current) => Math.min(lastTop, Math.max(0, current + step)));
+    },
+    { isActive: open !== null },
+  );
   useHelp(
     open
-      ? [helpItem('scroll', ['nextPage', 'previousPage']), helpItem('line', ['selectUp', 'selectDown']), helpItem(open.context ? 'fold context' : 'show context', ['toggleContext']), helpItem('back', ['back'])]
-      : [helpItem('select', ['selectUp', 'selectDown']), helpItem('open', ['openItem']), helpItem('refresh', ['refresh'])],
+      ? [
+          helpItem('scroll', ['nextPage', 'previousPage']),
+          helpItem('line', ['selectUp', 'selectDown']),
+          helpItem(open.context ? 'fold context' : 'show context', ['toggleContext']),
+          helpItem('back', ['back']),
+        ]
+      : [
+          helpItem('select', ['selectUp', 'selectDown']),
+          helpItem('open', ['openItem']),
+          helpItem('refresh', ['refresh']),
+        ],
   );
 
   if (open) {
@@ -77,8 +108,13 @@ export function Sessions() {
         </Text>
         {view ? null : <Spinner />}
         {shown.map((line, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a session's lines have no identity but their place, and the list is only ever sliced
-          <Text key={top + index} wrap="truncate-end" bold={line.tone === 'heading'} color={line.tone === 'muted' || line.tone === 'context' ? theme.muted : undefined}>
+          <Text
+            // biome-ignore lint/suspicious/noArrayIndexKey: a session's lines have no identity but their place, and the list is only ever sliced
+            key={top + index}
+            wrap="truncate-end"
+            bold={line.tone === 'heading'}
+            color={line.tone === 'muted' || line.tone === 'context' ? theme.muted : undefined}
+          >
             {line.text || ' '}
           </Text>
         ))}
@@ -95,7 +131,10 @@ export function Sessions() {
       </Text>
       {list === null && !error ? <Spinner /> : null}
       {list && sessions.length === 0 ? (
-        <Text wrap="wrap">No captured sessions yet. Install the hooks (5 Integrations, or common-memory install claude|codex), then use Claude Code or Codex as usual.</Text>
+        <Text wrap="wrap">
+          No captured sessions yet. Install the hooks (5 Integrations, or common-memory install claude|codex), then use
+          Claude Code or Codex as usual.
+        </Text>
       ) : null}
       {sessions.slice(window.start, window.end).map((session, offset) => {
         const index = window.start + offset;
@@ -105,7 +144,10 @@ export function Sessions() {
             <Text wrap="truncate-end" inverse={index === selected}>
               {`${mark} ${session.client.padEnd(6)} ${session.state.padEnd(10)} ${turnCount(session).padEnd(12)} ${session.startedAt.replace('T', ' ').slice(0, 16)}  ${session.cwd ?? ''}`}
             </Text>
-            <Text wrap="truncate-end" color={theme.muted}>{`    ${session.firstPrompt ? `"${truncate(session.firstPrompt, columns - 8)}"` : '(nothing said yet)'}`}</Text>
+            <Text
+              wrap="truncate-end"
+              color={theme.muted}
+            >{`    ${session.firstPrompt ? `"${truncate(session.firstPrompt, columns - 8)}"` : '(nothing said yet)'}`}</Text>
           </Box>
         );
       })}

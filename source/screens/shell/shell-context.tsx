@@ -34,7 +34,12 @@ const EnvironmentContext = createContext<ShellEnvironment | null>(null);
 const StateContext = createContext<ShellState | null>(null);
 const ActionsContext = createContext<ShellActions | null>(null);
 
-export function ShellProviders(props: { environment: ShellEnvironment; state: ShellState; actions: ShellActions; children: ReactNode }) {
+export function ShellProviders(props: {
+  environment: ShellEnvironment;
+  state: ShellState;
+  actions: ShellActions;
+  children: ReactNode;
+}) {
   return (
     <EnvironmentContext.Provider value={props.environment}>
       <ActionsContext.Provider value={props.actions}>

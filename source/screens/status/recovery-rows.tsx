@@ -12,7 +12,17 @@ export function recoveryLine(item: RecoveryItemView, selected: boolean, columns:
   return truncate(line, columns);
 }
 
-export function RecoveryRows({ items, selected, height, columns }: { items: readonly RecoveryItemView[]; selected: number; height: number; columns: number }) {
+export function RecoveryRows({
+  items,
+  selected,
+  height,
+  columns,
+}: {
+  items: readonly RecoveryItemView[];
+  selected: number;
+  height: number;
+  columns: number;
+}) {
   const theme = useTheme();
   const { start, end } = listWindow(items.length, selected, height);
   return (

@@ -25,9 +25,11 @@ const SHELL_LINES = HEADER_LINES + 2;
 const SESSION_ROWS_WITH_ITEMS = 3;
 
 function helpFor(state: StatusState): HelpItem[] {
-  if (state.confirming) return [helpItem(`retry ${state.confirming}`, ['confirm']), helpItem('cancel', ['decline'], 'all')];
+  if (state.confirming)
+    return [helpItem(`retry ${state.confirming}`, ['confirm']), helpItem('cancel', ['decline'], 'all')];
   const help: HelpItem[] = [];
-  if (pageItems(state).length > 0) help.push(helpItem('select', ['selectUp', 'selectDown']), helpItem('retry', ['retryItem']));
+  if (pageItems(state).length > 0)
+    help.push(helpItem('select', ['selectUp', 'selectDown']), helpItem('retry', ['retryItem']));
   if (state.status?.recovery.nextRecoveryId) help.push(helpItem('more', ['nextPage']));
   if (state.previousCursors.length > 0) help.push(helpItem('back', ['previousPage']));
   help.push(helpItem('drain', ['drainNow']), helpItem('flush', ['flushNow']));
@@ -41,14 +43,20 @@ function RecoveryTitle({ state }: { state: StatusState }) {
   const first = state.previousCursors.length * RECOVERY_PAGE_SIZE + 1;
   const parts: string[] = [];
   if (status) {
-    parts.push(items.length > 0 ? `${first}–${first + items.length - 1} of ${status.recovery.total}` : `none here of ${status.recovery.total}`);
+    parts.push(
+      items.length > 0
+        ? `${first}–${first + items.length - 1} of ${status.recovery.total}`
+        : `none here of ${status.recovery.total}`,
+    );
     parts.push(`page ${state.previousCursors.length + 1}`);
     if (status.recovery.nextRecoveryId) parts.push('more: PgDn');
   }
   return (
     <Box>
       <Text wrap="truncate-end">
-        <Text bold color={theme.accent}>Recovery items</Text>
+        <Text bold color={theme.accent}>
+          Recovery items
+        </Text>
         {parts.length > 0 ? ` · ${parts.join(' · ')} ` : ' '}
       </Text>
       {state.read && !state.read.quiet ? <Spinner /> : null}
@@ -61,15 +69,32 @@ function ProgressLine({ state }: { state: StatusState }) {
   if (state.confirming) {
     const item = pageItems(state).find((candidate) => candidate.id === state.confirming);
     // The question must stay whole at 80 columns: the session key is cut, never the "y/n".
-    return <Text bold wrap="truncate-end">{`Retry ${state.confirming}${item ? ` (${item.code}, ${item.client} ${truncate(item.sessionKey, 14)})` : ''}? y retry · n cancel`}</Text>;
+    return (
+      <Text
+        bold
+        wrap="truncate-end"
+      >{`Retry ${state.confirming}${item ? ` (${item.code}, ${item.client} ${truncate(item.sessionKey, 14)})` : ''}? y retry · n cancel`}</Text>
+    );
   }
   if (state.job) {
-    const what = state.job.kind === 'retry' ? `retrying ${state.job.recoveryId}…` : state.job.kind === 'drain' ? 'draining…' : 'flushing…';
+    const what =
+      state.job.kind === 'retry'
+        ? `retrying ${state.job.recoveryId}…`
+        : state.job.kind === 'drain'
+          ? 'draining…'
+          : 'flushing…';
     const host = state.status?.host;
     // The counts refresh every STATUS_PROGRESS_MS while the job runs: they are its progress.
-    return <Spinner label={host ? `${what} inbox ${host.inbox} · watch ${host.watch} · isolated ${host.isolated}` : what} />;
+    return (
+      <Spinner label={host ? `${what} inbox ${host.inbox} · watch ${host.watch} · isolated ${host.isolated}` : what} />
+    );
   }
-  if (state.result) return <Text color={theme.ok} wrap="truncate-end">{state.result}</Text>;
+  if (state.result)
+    return (
+      <Text color={theme.ok} wrap="truncate-end">
+        {state.result}
+      </Text>
+    );
   return <Text> </Text>;
 }
 
@@ -83,20 +108,25 @@ export function ProcessingStatus() {
   useHelp(helpFor(state));
   const { status } = state;
   const room = Math.max(2, rows - SHELL_LINES - SCREEN_CHROME);
-  const sessionRows = status && status.recovery.total === 0 ? room - 1 : Math.min(SESSION_ROWS_WITH_ITEMS, Math.max(1, status?.sessions.length ?? 1));
+  const sessionRows =
+    status && status.recovery.total === 0
+      ? room - 1
+      : Math.min(SESSION_ROWS_WITH_ITEMS, Math.max(1, status?.sessions.length ?? 1));
   const itemRows = Math.max(1, room - sessionRows);
   const items = pageItems(state);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text wrap="truncate-end">
-        <Text bold color={theme.accent}>Processing status</Text>
+        <Text bold color={theme.accent}>
+          Processing status
+        </Text>
         {status ? ` · mode ${status.mode}` : ''}
       </Text>
       <QueueLines status={status} />
       <SessionRows status={status} height={sessionRows} columns={columns} />
       <RecoveryTitle state={state} />
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
-        {status && status.recovery.total === 0 ? <Text color={theme.muted}>  (no open recovery items)</Text> : null}
+        {status && status.recovery.total === 0 ? <Text color={theme.muted}> (no open recovery items)</Text> : null}
         <RecoveryRows items={items} selected={state.selected} height={itemRows} columns={columns} />
       </Box>
       <ProgressLine state={state} />

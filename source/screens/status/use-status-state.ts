@@ -45,7 +45,6 @@ export interface CachedPage {
   status: CaptureStatus;
 }
 
-
 export type StatusAction =
   | { type: 'nextPage' | 'previousPage' | 'firstPage' | 'refresh' | 'poll' | 'selectUp' | 'selectDown' }
   | { type: 'retryItem' | 'confirm' | 'decline' | 'drainNow' | 'flushNow' }
@@ -62,29 +61,54 @@ function read(state: StatusState, changes: Partial<StatusState>, quiet: boolean)
 }
 
 export const initialStatusState: StatusState = read(
-  { cursor: undefined, previousCursors: [], status: null, statusCursor: null, read: null, lastReadId: 0, selected: 0, confirming: null, job: null, lastJobId: 0, result: null, error: null, cache: [] },
+  {
+    cursor: undefined,
+    previousCursors: [],
+    status: null,
+    statusCursor: null,
+    read: null,
+    lastReadId: 0,
+    selected: 0,
+    confirming: null,
+    job: null,
+    lastJobId: 0,
+    result: null,
+    error: null,
+    cache: [],
+  },
   {},
   false,
 );
 
 /** The items of the current page; none while another page is loading, so no key acts on a stale row. */
-export const pageItems = (state: StatusState) => (state.statusCursor === state.cursor ? (state.status?.recovery.items ?? []) : []);
+export const pageItems = (state: StatusState) =>
+  state.statusCursor === state.cursor ? (state.status?.recovery.items ?? []) : [];
 const items = pageItems;
 
 /** The cursors worth keeping from where `state` stands: the page before, this one, the next. At most three pages are held. */
 function neighbours(state: StatusState): (string | undefined)[] {
   const next = state.statusCursor === state.cursor ? state.status?.recovery.nextRecoveryId : null;
-  return [...(state.previousCursors.length > 0 ? [state.previousCursors.at(-1)] : []), state.cursor, ...(next ? [next] : [])];
+  return [
+    ...(state.previousCursors.length > 0 ? [state.previousCursors.at(-1)] : []),
+    state.cursor,
+    ...(next ? [next] : []),
+  ];
 }
 
 function remember(state: StatusState, page: CachedPage): StatusState {
   const keep = neighbours(state);
-  const cache = [...state.cache.filter((entry) => entry.cursor !== page.cursor), page].filter((entry) => keep.includes(entry.cursor));
+  const cache = [...state.cache.filter((entry) => entry.cursor !== page.cursor), page].filter((entry) =>
+    keep.includes(entry.cursor),
+  );
   return { ...state, cache };
 }
 
 /** Moves to the page at `cursor`: shown at once from the cache, or read with a spinner. */
-function showPage(state: StatusState, cursor: string | undefined, previousCursors: (string | undefined)[]): StatusState {
+function showPage(
+  state: StatusState,
+  cursor: string | undefined,
+  previousCursors: (string | undefined)[],
+): StatusState {
   const changes = { cursor, previousCursors, selected: 0, confirming: null };
   const cached = state.cache.find((entry) => entry.cursor === cursor);
   if (!cached) return read(state, changes, false);
@@ -95,14 +119,23 @@ function showPage(state: StatusState, cursor: string | undefined, previousCursor
 /** The neighbour page to read ahead (next first, then back), when this one is shown and no drain runs. */
 export function prefetchCursor(state: StatusState): string | undefined | null {
   if (state.job || state.statusCursor !== state.cursor) return null;
-  const missing = neighbours(state).filter((cursor) => cursor !== state.cursor && !state.cache.some((entry) => entry.cursor === cursor));
+  const missing = neighbours(state).filter(
+    (cursor) => cursor !== state.cursor && !state.cache.some((entry) => entry.cursor === cursor),
+  );
   return missing.length === 0 ? null : (missing.at(-1) ?? null);
 }
 
 function startJob(state: StatusState, job: StatusJob): StatusState {
   if (state.job) return state; // one at a time: the progress and the result shown belong to it
   const id = state.lastJobId + 1;
-  return { ...state, job: { ...job, id, startedAt: Date.now() }, lastJobId: id, confirming: null, result: null, error: null };
+  return {
+    ...state,
+    job: { ...job, id, startedAt: Date.now() },
+    lastJobId: id,
+    confirming: null,
+    result: null,
+    error: null,
+  };
 }
 
 export function describeReport(job: StatusJob, report: DrainReport | FlushReport, elapsedMs: number): string {
@@ -158,8 +191,12 @@ export function statusReducer(state: StatusState, action: StatusAction): StatusS
       if (state.read?.id !== action.id) return state; // superseded by a newer read
       const count = action.status.recovery.items.length;
       const loaded: StatusState = {
-        ...state, read: null, status: action.status, statusCursor: state.read.cursor,
-        selected: Math.min(state.selected, Math.max(0, count - 1)), error: state.error?.action === 'status' ? null : state.error,
+        ...state,
+        read: null,
+        status: action.status,
+        statusCursor: state.read.cursor,
+        selected: Math.min(state.selected, Math.max(0, count - 1)),
+        error: state.error?.action === 'status' ? null : state.error,
       };
       return remember(loaded, { cursor: state.read.cursor, status: action.status });
     }
@@ -172,7 +209,11 @@ export function statusReducer(state: StatusState, action: StatusAction): StatusS
       if (state.job?.id !== action.id) return state;
       // Re-read at once: the counts and the page changed with the drain.
       // Items were consumed or added: cached pages no longer tell the truth.
-      return read(state, { job: null, cache: [], result: describeReport(state.job, action.report, action.at - state.job.startedAt) }, true);
+      return read(
+        state,
+        { job: null, cache: [], result: describeReport(state.job, action.report, action.at - state.job.startedAt) },
+        true,
+      );
     }
     case 'jobFailed': {
       if (state.job?.id !== action.id) return state;

@@ -8,6 +8,11 @@ export interface Attempt<Input> {
   operationId: string;
 }
 
-export function attemptFor<Input>(failed: Attempt<Input> | null, input: Input, key: string, freshOperationId: string): Attempt<Input> {
+export function attemptFor<Input>(
+  failed: Attempt<Input> | null,
+  input: Input,
+  key: string,
+  freshOperationId: string,
+): Attempt<Input> {
   return failed !== null && failed.key === key ? failed : { input, key, operationId: freshOperationId };
 }

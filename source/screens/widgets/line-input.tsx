@@ -12,7 +12,16 @@ export interface LineInputHandlers {
   onCancel(): void;
 }
 
-const EDIT_COMMANDS = ['submit', 'cancel', 'deleteBackward', 'cursorLeft', 'cursorRight', 'cursorStart', 'cursorEnd', 'clearLine'] as const;
+const EDIT_COMMANDS = [
+  'submit',
+  'cancel',
+  'deleteBackward',
+  'cursorLeft',
+  'cursorRight',
+  'cursorStart',
+  'cursorEnd',
+  'clearLine',
+] as const;
 
 export function useLineInput(isActive: boolean, handlers: LineInputHandlers): void {
   useKeyHandler(
@@ -38,8 +47,22 @@ export function useLineInput(isActive: boolean, handlers: LineInputHandlers): vo
 }
 
 /** Shows the part of the line around the cursor that fits in `width` terminal columns (CJK and emoji take two). */
-export function LineInputView({ prompt, line, width, disabled }: { prompt: string; line: LineState; width: number; disabled?: boolean }) {
-  const { before, atCursor, after } = visibleAroundCursor(Array.from(line.text), line.cursor, Math.max(1, width - textColumns(prompt) - 1));
+export function LineInputView({
+  prompt,
+  line,
+  width,
+  disabled,
+}: {
+  prompt: string;
+  line: LineState;
+  width: number;
+  disabled?: boolean;
+}) {
+  const { before, atCursor, after } = visibleAroundCursor(
+    Array.from(line.text),
+    line.cursor,
+    Math.max(1, width - textColumns(prompt) - 1),
+  );
   return (
     <Text wrap="truncate-end">
       {prompt}
@@ -51,7 +74,11 @@ export function LineInputView({ prompt, line, width, disabled }: { prompt: strin
 }
 
 /** The characters left and right of the cursor that fit in `room` columns, the cursor always among them. */
-export function visibleAroundCursor(chars: string[], cursor: number, room: number): { before: string; atCursor: string; after: string } {
+export function visibleAroundCursor(
+  chars: string[],
+  cursor: number,
+  room: number,
+): { before: string; atCursor: string; after: string } {
   const atCursor = chars[cursor] ?? ' ';
   let used = codePointColumns(atCursor);
   let start = cursor;

@@ -9,10 +9,15 @@ const OLD_CHECK = "CHECK (client IN ('codex', 'claude'))";
 const NEW_CHECK = "CHECK (client IN ('codex', 'claude', 'pi'))";
 
 function rebuild(db: Db, table: string): void {
-  const { sql } = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table) as { sql: string };
+  const { sql } = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table) as {
+    sql: string;
+  };
   if (sql.includes(NEW_CHECK)) return; // already rebuilt: a store whose version was set back
   if (!sql.includes(OLD_CHECK)) throw new Error(`${table}: its client CHECK is not the one v3 wrote`);
-  const indexes = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck().all(table) as string[];
+  const indexes = db
+    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+    .pluck()
+    .all(table) as string[];
   db.exec(`CREATE TEMP TABLE v5_copy AS SELECT * FROM ${table}; DROP TABLE ${table};`);
   db.exec(sql.replace(OLD_CHECK, NEW_CHECK));
   db.exec(`INSERT INTO ${table} SELECT * FROM temp.v5_copy; DROP TABLE temp.v5_copy;`);
