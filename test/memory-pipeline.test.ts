@@ -214,7 +214,11 @@ describe('extraction with the builtin runner', () => {
       );
       await assert.rejects(
         r.extract({ since: '2025-01-02', until: '2025-01-01' }),
-        (e: Error & { code?: string }) => e.code === 'usage' && /reversed/.test(e.message),
+        (e: Error & { code?: string }) =>
+          e.code === 'usage' &&
+          /reversed/.test(e.message) &&
+          e.message.includes('--since 2025-01-02T00:00:00.000Z') &&
+          e.message.includes('--until 2025-01-01T00:00:00.000Z'),
       );
       const db = r.memory();
       assert.equal(db.prepare('SELECT count(*) FROM tasks').pluck().get(), 0, 'nothing was planned');

@@ -89,12 +89,16 @@ export class ExtractionPipeline {
     const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
     const resolve = scopeResolver();
     const callerScope = request.cwd === null ? null : resolve(request.cwd);
+    // A window the caller gave is checked as given; the default runs from the last run's end (at most
+    // a year back), and right after a run it is the last millisecond: nothing new, never an error.
     const sinceMs =
       request.since !== undefined
         ? parseUtc(request.since, '--since')
-        : (lastUntil(callerScope) ?? untilMs - WINDOW_MAX_DAYS * 86_400_000);
-    const window = checkWindow(Math.min(sinceMs, untilMs), untilMs);
-    if (request.since === undefined && sinceMs >= untilMs) window.sinceMs = untilMs - 1; // nothing new since the last run
+        : Math.min(
+            Math.max(lastUntil(callerScope) ?? Number.NEGATIVE_INFINITY, untilMs - WINDOW_MAX_DAYS * 86_400_000),
+            untilMs - 1,
+          );
+    const window = checkWindow(sinceMs, untilMs);
     this.memoryStateUuid ??= (await this.writer.call('memoryOpen', {})).memoryStateUuid;
     const selection: Selection = {
       sinceMs: window.sinceMs,
