@@ -541,3 +541,23 @@ describe('adjudication compare-and-swap', () => {
     }
   });
 });
+
+describe('selection by client', () => {
+  it('--client pi reads captured pi sessions as well as driven agents', async () => {
+    // A session captured from pi (its extension writes client pi into the inbox like any host).
+    const r = await rig([{ prompts: PROMPTS }], (home) => {
+      const db = openDatabase(storeFiles(home).core);
+      try {
+        db.prepare("UPDATE capture_activations SET client = 'pi'").run();
+      } finally {
+        db.close();
+      }
+    });
+    try {
+      const report = await r.extract({ client: 'pi' });
+      assert.equal(report.turns, PROMPTS.length, JSON.stringify(report));
+    } finally {
+      await r.close();
+    }
+  });
+});

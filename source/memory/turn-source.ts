@@ -39,19 +39,11 @@ export interface Selection {
   query?: string | undefined;
 }
 
-interface TurnRow {
-  client: string;
-  sessionKey: string;
-  turnKey: string;
-  recordedAtMs: number;
-  cwd: string | null;
-  ordinal: number;
-  digest: string;
-  ref: string;
-}
+/** A turn before its messages are read: `ref` says where they are (`c:` captured, `t:` timeline). */
+type TurnRow = Omit<SourceTurn, 'messages'> & { ref: string };
 
+/** Sealed turns of captured sessions; `--client pi` includes sessions captured by pi's extension. */
 function capturedTurns(core: Db, selection: Selection): TurnRow[] {
-  if (selection.client === 'pi') return [];
   return core
     .prepare(
       `SELECT a.client, a.session_key AS sessionKey, t.turn_key AS turnKey, t.recorded_at_ms AS recordedAtMs, a.cwd, t.turn_id AS ordinal,
