@@ -1,4 +1,4 @@
-// The capture area: sessions captured from Codex and Claude Code, the inbox's drain, recovery items.
+// The capture area: sessions captured from Codex, Claude Code and pi, the inbox's drain, recovery items.
 import { z } from 'zod';
 import type {
   CaptureStatus,
