@@ -16,6 +16,7 @@ import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
 import { runGet } from './commands/approved.js';
 import { runTuiCommand } from './commands/tui.js';
+import { runMcpServer } from '../mcp/server.js';
 import { createOutput } from './output.js';
 
 export const HELP = `
@@ -90,6 +91,9 @@ export const HELP = `
     memory search <query> [--limit N]    approved entries of this repository and the user scope
     memory init [--scope project|user]   lay out a memory root with its README
     get <entry-id>                       one approved entry: title, sources, digest, body
+    mcp                                  the MCP server on stdio that Claude Code and Codex start
+                                         (memory_search, memory_get, memory_status); install
+                                         codex|claude registers it
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -153,6 +157,7 @@ export const COMMANDS = [
   'search',
   'memory',
   'get',
+  'mcp',
   'doctor',
   'install',
   'uninstall',
@@ -258,6 +263,9 @@ export async function main(argv: string[]): Promise<number> {
         );
       case 'get':
         return await runGet(home, rest[0], out);
+      case 'mcp':
+        if (rest.length > 0) throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
+        return await runMcpServer(home, process.cwd());
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':
