@@ -21,7 +21,8 @@ import { createOutput } from './output.js';
 
 export const HELP = `
   Usage
-    $ common-memory                      full-screen TUI (needs a terminal)
+    $ common-memory                      full-screen TUI (needs a terminal); --codex-home and
+                                         --claude-dir choose the config its Integrations screen uses
     $ common-memory <command> [options]
 
   Commands
@@ -175,6 +176,17 @@ export async function main(argv: string[]): Promise<number> {
     flags: FLAGS,
   });
   const out = createOutput(cli.flags.json);
+  // meow answers --help and --version only when they are the only word; anywhere else (after a
+  // command, beside --home) they must still answer before anything reads the data home.
+  const asked = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
+  if (asked.includes('--help')) {
+    process.stdout.write(`\n  ${cli.pkg.description ?? ''}\n\n${HELP.replace(/^\n+|\s+$/g, '')}\n\n`);
+    return EXIT.ok;
+  }
+  if (asked.includes('--version')) {
+    process.stdout.write(`${cli.pkg.version ?? ''}\n`);
+    return EXIT.ok;
+  }
   const home = resolveHome(cli.flags.home);
   const [command, ...rest] = cli.input;
   try {
@@ -184,7 +196,7 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`${HELP}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
           return EXIT.usage;
         }
-        return await runTuiCommand(home);
+        return await runTuiCommand(home, { codexDir: cli.flags.codexHome, claudeDir: cli.flags.claudeDir });
       case 'host':
         return await runHostCommand(home, cli.flags.port, out);
       case 'note':
