@@ -47,10 +47,12 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
   it('promotes a reviewed candidate into the worktree: exact bytes, git sees the file, search and get find it', async () => {
     const home = tempHome('promote-cli');
     const repo = gitRepo(home, 'repo');
-    const [first, second] = await candidatesIn(home, repo, [
+    const drafts = await candidatesIn(home, repo, [
       'Always use named exports in TypeScript modules.',
       'From now on, use pnpm instead of npm in this repo.',
     ]);
+    const first = drafts.find((cand) => cand.content.includes('named exports'));
+    const second = drafts.find((cand) => cand.content.includes('pnpm'));
     assert.ok(first && second, 'two draft candidates');
 
     const statement = first.statements[0]!.statementId;
