@@ -220,7 +220,18 @@ export const memoryStateSchema: Schema = {
         ALTER TABLE approved_projection ADD COLUMN synced_at_ms INTEGER;
       `);
     },
-    // v3: the promotion journal: each plan with its canonical JSON and digest, the memory root it
+    // v3: the session-start snapshot's order per owner (snapshot-read.ts), so that the SessionStart
+    // hook reads the few entries that fit its budget without sorting every entry of the owner.
+    (db) => {
+      db.exec(`
+        CREATE INDEX approved_entries_snapshot_order ON approved_entries (
+          repository_key, worktree_key,
+          json_extract(frontmatter_json, '$.priority') DESC,
+          json_extract(frontmatter_json, '$.created') DESC,
+          entry_id);
+      `);
+    },
+    // v4: the promotion journal: each plan with its canonical JSON and digest, the memory root it
     // writes into, and per target file the exact approved bytes, the blob OID seen at prepare and
     // how far promotion got.
     (db) => {
