@@ -20,6 +20,7 @@ import { parsePayload, type HookClient, type HookPayload } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { readTail } from './transcript-tail.js';
+import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
@@ -91,6 +92,8 @@ export function runHook(argv: string[]): number {
   let reply = '';
   let raw: Buffer | undefined;
   let payload: HookPayload | undefined;
+  let snapshotError: unknown;
+  let snapshot: SnapshotReader = () => '';
   // Known before anything can fail: a replay of this event must join the same activation.
   const instance = args.instance ?? processInstance(args.client);
   try {
@@ -100,7 +103,16 @@ export function runHook(argv: string[]): number {
     db = openStore(args.home, waitBudgetMs(deadline));
     // The write lock may be waited for as long as the host's deadline for this event allows.
     db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
-    reply = keep(db, args, instance, payload, args.quarantined);
+    const cwd = payload.cwd;
+    snapshot = () => {
+      try {
+        return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+      } catch (error) {
+        snapshotError = error;
+        return '';
+      }
+    };
+    reply = keep(db, args, instance, payload, args.quarantined, snapshot);
     if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
   } catch (error) {
     if (error instanceof AlreadyKept) {
@@ -108,11 +120,14 @@ export function runHook(argv: string[]): number {
       if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
     } else {
       const kept = recordFailure(args, instance, error, raw);
-      reply = db !== undefined && payload !== undefined ? keepLate(db, args, instance, payload, error, kept) : '';
+      reply =
+        db !== undefined && payload !== undefined ? keepLate(db, args, instance, payload, snapshot, error, kept) : '';
     }
   } finally {
     db?.close();
   }
+  // The event was kept; only the memory it would have carried is missing: status says why.
+  if (snapshotError !== undefined) recordFailure(args, instance, snapshotError, undefined, 'snapshot');
   // Printed only after the commit: a reply never announces an event that was not kept.
   if (reply) process.stdout.write(`${reply}\n`);
   return 0;
@@ -126,7 +141,17 @@ class AlreadyKept extends Error {}
  * quarantine file is kept, so that the event enters the inbox at most once however often its replay
  * line runs (and however a late commit and a replay race). Returns the host's reply.
  */
-function keep(db: Db, args: HookArgs, instance: string, payload: HookPayload, quarantined: string | undefined): string {
+/** The session-start memory for the reply, read in the capture's transaction; '' when it cannot be. */
+type SnapshotReader = () => string;
+
+function keep(
+  db: Db,
+  args: HookArgs,
+  instance: string,
+  payload: HookPayload,
+  quarantined: string | undefined,
+  snapshot: SnapshotReader,
+): string {
   const run = (): string => {
     if (quarantined !== undefined && !markQuarantineKept(db, quarantined))
       throw new AlreadyKept(`${quarantined} was already kept; nothing to replay.`);
@@ -134,7 +159,7 @@ function keep(db: Db, args: HookArgs, instance: string, payload: HookPayload, qu
       capturePiEnvelope(db, instance, payload, faultPointFromEnv());
       return '';
     }
-    const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv());
+    const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
     return hookReply(payload.event, result.snapshot);
   };
   // Nested in the marker's transaction, the capture's own transaction is a savepoint of it.
@@ -153,13 +178,14 @@ function keepLate(
   args: HookArgs,
   instance: string,
   payload: HookPayload,
+  snapshot: SnapshotReader,
   error: unknown,
   kept: Quarantined | undefined,
 ): string {
   if (!isLockBusy(error) || kept === undefined) return '';
   try {
     db.pragma(`busy_timeout = ${HOOK_LATE_LOCK_WAIT_MS}`);
-    const reply = keep(db, args, instance, payload, kept.marker);
+    const reply = keep(db, args, instance, payload, kept.marker, snapshot);
     resolveQuarantine(args, instance, kept.marker, 'kept late', kept.file);
     return reply;
   } catch {
@@ -226,6 +252,7 @@ function recordFailure(
   instance: string,
   error: unknown,
   raw: Buffer | undefined,
+  part: 'event' | 'snapshot' = 'event',
 ): Quarantined | undefined {
   const at = new Date();
   let kept: Quarantined | undefined;
@@ -237,6 +264,8 @@ function recordFailure(
     message: (error as Error).message,
     elapsedMs: Math.round(performance.now()),
   };
+  // The event itself was kept: only the session-start memory was not given.
+  if (part === 'snapshot') record['part'] = 'snapshot';
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {

@@ -220,5 +220,16 @@ export const memoryStateSchema: Schema = {
         ALTER TABLE approved_projection ADD COLUMN synced_at_ms INTEGER;
       `);
     },
+    // v3: the session-start snapshot's order per owner (snapshot-read.ts), so that the SessionStart
+    // hook reads the few entries that fit its budget without sorting every entry of the owner.
+    (db) => {
+      db.exec(`
+        CREATE INDEX approved_entries_snapshot_order ON approved_entries (
+          repository_key, worktree_key,
+          json_extract(frontmatter_json, '$.priority') DESC,
+          json_extract(frontmatter_json, '$.created') DESC,
+          entry_id);
+      `);
+    },
   ],
 };
