@@ -72,9 +72,6 @@ export const HOOK_TAIL_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const HOOK_TAIL_CHUNK_BYTES = 256 * 1024;
 
-/** The SessionStart context line: a short, bounded snapshot the host adds to the model context. */
-export const SNAPSHOT_MAX_CHARS = 600;
-
 /** Body capacity of one capture session (seed 002 sessionCache default maxSessionBytes): conservative, no empirical sizing behind it. */
 export const SESSION_BODY_MAX_BYTES = 8 * 1024 * 1024;
 

@@ -20,6 +20,7 @@ import { parsePayload, type HookClient } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { readTail } from './transcript-tail.js';
+import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
@@ -76,6 +77,7 @@ export function runHook(argv: string[]): number {
   let db: Db | undefined;
   let reply = '';
   let raw: Buffer | undefined;
+  let snapshotError: unknown;
   // Known before anything can fail: a replay of this event must join the same activation.
   const instance = args.instance ?? processInstance(args.client);
   try {
@@ -86,17 +88,28 @@ export function runHook(argv: string[]): number {
     // The write lock may be waited for as long as the host's deadline for this event allows.
     db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
     if (args.client === 'pi') capturePiEnvelope(db, instance, payload, faultPointFromEnv());
-    else
+    else {
+      const snapshot = () => {
+        try {
+          return readSessionSnapshot(storeFiles(args.home).memoryState, payload.cwd).text;
+        } catch (error) {
+          snapshotError = error;
+          return '';
+        }
+      };
       reply = hookReply(
         payload.event,
-        captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv()).snapshot,
+        captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot).snapshot,
       );
+    }
   } catch (error) {
     recordFailure(args, instance, error, raw);
     reply = '';
   } finally {
     db?.close();
   }
+  // The event was kept; only the memory it would have carried is missing: status says why.
+  if (snapshotError !== undefined) recordFailure(args, instance, snapshotError, undefined, 'snapshot');
   // Printed only after the commit: a reply never announces an event that was not kept.
   if (reply) process.stdout.write(`${reply}\n`);
   return 0;
@@ -150,7 +163,13 @@ function closePiConnection(): void {
  * itself (within the payload limit) is quarantined byte for byte with the command that replays it
  * once the cause is fixed — never dropped, never guessed at.
  */
-function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Buffer | undefined): void {
+function recordFailure(
+  args: HookArgs,
+  instance: string,
+  error: unknown,
+  raw: Buffer | undefined,
+  part: 'event' | 'snapshot' = 'event',
+): void {
   const at = new Date();
   const record: Record<string, unknown> = {
     at: at.toISOString(),
@@ -160,6 +179,8 @@ function recordFailure(args: HookArgs, instance: string, error: unknown, raw: Bu
     message: (error as Error).message,
     elapsedMs: Math.round(performance.now()),
   };
+  // The event itself was kept: only the session-start memory was not given.
+  if (part === 'snapshot') record['part'] = 'snapshot';
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {

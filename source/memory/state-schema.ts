@@ -220,7 +220,18 @@ export const memoryStateSchema: Schema = {
         ALTER TABLE approved_projection ADD COLUMN synced_at_ms INTEGER;
       `);
     },
-    // v3: external runners. Each authorisation decision names its runner profile and whether it
+    // v3: the session-start snapshot's order per owner (snapshot-read.ts), so that the SessionStart
+    // hook reads the few entries that fit its budget without sorting every entry of the owner.
+    (db) => {
+      db.exec(`
+        CREATE INDEX approved_entries_snapshot_order ON approved_entries (
+          repository_key, worktree_key,
+          json_extract(frontmatter_json, '$.priority') DESC,
+          json_extract(frontmatter_json, '$.created') DESC,
+          entry_id);
+      `);
+    },
+    // v4: external runners. Each authorisation decision names its runner profile and whether it
     // approved or refused; every task sent to an external runner is recorded with its bytes, which
     // the per-run and per-day budgets are checked against.
     (db) => {
