@@ -56,7 +56,7 @@ function checkSize(raw: Buffer): string {
 }
 
 /** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
-function openStore(home: string, budgetMs: number): Db {
+export function openStore(home: string, budgetMs: number): Db {
   ensureHome(home);
   const db = openDatabase(storeFiles(home).core, { busyTimeoutMs: budgetMs });
   // A checkpoint (copying the WAL into the database and syncing it) would run inside this hook's
@@ -97,10 +97,8 @@ export function runHook(argv: string[]): number {
           return '';
         }
       };
-      reply = hookReply(
-        payload.event,
-        captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot).snapshot,
-      );
+      const captured = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
+      reply = hookReply(payload.event, captured.snapshot, captured.refreshed);
     }
   } catch (error) {
     recordFailure(args, instance, error, raw);
