@@ -72,6 +72,7 @@ const SQL = {
       process_instance, watch_id, tail_state, tail_from, tail_to)
     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
   insertTail: 'INSERT INTO inbox_tails (inbox_id, seq, bytes) VALUES (?, ?, ?)',
+  markKept: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
 };
 
 /** Compiles the transaction's statements ahead of it (they are cached per connection). */
@@ -291,6 +292,15 @@ function appendEnvelope(
 function earlyTail(db: Db, client: HookClient, transcriptPath: string, readTail: TailReader): Tail {
   const watch = prepared(db, SQL.readWatch).get(client, transcriptPath) as { captured_bytes: number } | undefined;
   return readTail(transcriptPath, watch?.captured_bytes ?? 0);
+}
+
+/**
+ * Records, in the caller's transaction, that the event of a quarantine file (its name relative to
+ * the home) is kept; false when it already was. A quarantined event may be kept by its own hook
+ * after the host's deadline and its replay line may still be run: the marker keeps it once.
+ */
+export function markQuarantineKept(db: Db, name: string): boolean {
+  return prepared(db, SQL.markKept).run(`quarantine-kept:${name}`, String(Date.now())).changes === 1;
 }
 
 /** Subagent ids are short hex today; the bound keeps a hostile payload from becoming a key of any size. */
