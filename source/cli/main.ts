@@ -16,6 +16,7 @@ import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
 import { runGet } from './commands/approved.js';
 import { runTuiCommand } from './commands/tui.js';
+import { runMcpServer } from '../mcp/server.js';
 import { createOutput } from './output.js';
 
 export const HELP = `
@@ -90,7 +91,22 @@ export const HELP = `
                                          approved projection (exit 3 when coverage is partial)
     memory search <query> [--limit N]    approved entries of this repository and the user scope
     memory init [--scope project|user]   lay out a memory root with its README
+    memory confirm <candidate> <statement>
+                                         mark a statement confirmed by you (refused if its text or
+                                         citations changed since it was assessed)
+    memory discard <candidate>           take a candidate out of the queue (kept, never deleted)
+    memory prepare <candidate>... [--scope project|user]
+                                         a promotion plan: the exact bytes of each file, its diff
+                                         and digest (exit 11 if the bytes hold a secret)
+    memory plan <plan-id>                a plan with its status, files and diff
+    memory approve <plan-id> --digest D  approve exactly the plan whose digest is D
+    memory promote <plan-id>             write an approved plan into the memory root (or finish an
+                                         interrupted one), then sync; exit 5 when it was voided
+                                         because a target changed; never runs git
     get <entry-id>                       one approved entry: title, sources, digest, body
+    mcp                                  the MCP server on stdio that Claude Code and Codex start
+                                         (memory_search, memory_get, memory_status); install
+                                         codex|claude registers it
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -133,6 +149,7 @@ const FLAGS = {
   session: { type: 'string', isMultiple: true },
   runner: { type: 'string' },
   scope: { type: 'string' },
+  digest: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
@@ -154,6 +171,7 @@ export const COMMANDS = [
   'search',
   'memory',
   'get',
+  'mcp',
   'doctor',
   'install',
   'uninstall',
@@ -265,11 +283,15 @@ export async function main(argv: string[]): Promise<number> {
             runner: cli.flags.runner,
             limit: cli.flags.limit,
             scope: cli.flags.scope,
+            digest: cli.flags.digest,
           },
           out,
         );
       case 'get':
         return await runGet(home, rest[0], out);
+      case 'mcp':
+        if (rest.length > 0) throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
+        return await runMcpServer(home, process.cwd());
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':
