@@ -8,7 +8,9 @@ import * as c from './support/capture.js';
 import { gitRepo, tempHome } from './support/cli.js';
 import { plantedToken, queueSession } from './support/memory-corpus.js';
 import { KEY, mount, press, type View, unmount, waitForText, withOverrides } from './support/tui-harness.js';
+import type { Application } from '../source/api/application.js';
 import { CmError } from '../source/errors.js';
+import type { PreparedPlan, PromoteResult } from '../source/screens/memory/promotion-methods.js';
 
 after(() => c.closeStores());
 
@@ -116,6 +118,211 @@ describe('Memory screen', { timeout: 90_000 }, () => {
       await openMemory(view);
       await waitForText(view, /review: error host_unreachable: The common-memory host/);
       await waitForText(view, /start it again/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
+
+/** A plan as the host's prepare answers it, for the screen's own steps (the real host's plans are tested end to end). */
+function planFor(scope: 'project' | 'user'): PreparedPlan {
+  const path = 'work_method/use-named-exports.md';
+  const body = Array.from({ length: 40 }, (_, i) => `+line ${i + 1} of the entry`).join('\n');
+  return {
+    planId: 'plan-0123456789abcdef',
+    planDigest: 'd'.repeat(64),
+    status: 'generated',
+    scope,
+    files: [
+      {
+        path,
+        entryId: 'use-named-exports',
+        action: 'create',
+        targetBlobHash: null,
+        sanitizedContentDigest: 'e'.repeat(64),
+        bytes: 321,
+        state: 'pending',
+        findings: [],
+      },
+    ],
+    diff: `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1,40 @@\n${body}\n`,
+    voidReason: null,
+  };
+}
+
+interface Calls {
+  prepare: Array<{ candidateIds: string[]; scope: string }>;
+  approve: Array<{ planId: string; digest: string }>;
+  promote: Array<{ planId: string }>;
+}
+
+function promotingApp(
+  real: Application,
+  behaviour: {
+    approve?: () => Promise<unknown>;
+    promote?: (plan: PreparedPlan) => Promise<PromoteResult>;
+  } = {},
+): { app: Application; calls: Calls } {
+  const calls: Calls = { prepare: [], approve: [], promote: [] };
+  let plan: PreparedPlan | null = null;
+  const overrides = {
+    memoryPrepare: async (request: { candidateIds: string[]; scope: 'project' | 'user' }) => {
+      calls.prepare.push({ candidateIds: request.candidateIds, scope: request.scope });
+      plan = planFor(request.scope);
+      return plan;
+    },
+    memoryPlan: async () => plan,
+    memoryApprove: async (request: { planId: string; digest: string }) => {
+      calls.approve.push(request);
+      if (behaviour.approve) return behaviour.approve();
+      return { ...plan!, status: 'approved' };
+    },
+    memoryPromote: async (request: { planId: string }) => {
+      calls.promote.push(request);
+      if (behaviour.promote) return behaviour.promote(plan!);
+      return {
+        ...plan!,
+        status: 'applied',
+        files: plan!.files.map((file) => ({ ...file, state: 'written' })),
+        sync: { generation: 1, coverage: 'complete', entries: 1 },
+      };
+    },
+  };
+  return { app: withOverrides(real, overrides as unknown as Partial<Application>), calls };
+}
+
+async function toPlan(view: View) {
+  await openMemory(view);
+  await waitForText(view, /2 in the queue/);
+  await selectRow(view, /named exports/);
+  await press(view, 'm');
+  await waitForText(view, /1 marked/);
+  await press(view, 'p');
+  const chosen = await waitForText(view, /\[Prepare & promote\]/);
+  assert.match(chosen, /1 candidate to promote into the project memory root/);
+  assert.match(chosen, /cand-\w{8} +Always use named exports/);
+  assertHelpFits(chosen);
+}
+
+describe('Prepare & promote', { timeout: 90_000 }, () => {
+  test('scope → plan → the diff scrolls, nothing is approved until a → written, with the result', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-promote');
+    const { app, calls } = promotingApp(host.application);
+    const view = await mount(app, home, { cwd: repo });
+    try {
+      await toPlan(view);
+      await press(view, 's');
+      await waitForText(view, /into the user memory root/);
+      await press(view, 's');
+      await waitForText(view, /into the project memory root/);
+      await press(view, KEY.enter);
+      const plan = await waitForText(view, /Plan plan-01234567 · not approved · read the diff/);
+      assert.match(plan, /1 file in the project memory root\ndigest d{64}/);
+      assert.match(plan, /work_method\/use-named-exports\.md \(new file, 321 bytes\)/);
+      assert.match(plan, /\+line 1 of the entry/);
+      assert.match(plan, /Nothing is written until you approve/);
+      assertHelpFits(plan);
+      assert.equal(calls.prepare.length, 1);
+      assert.equal(calls.prepare[0]!.scope, 'project');
+      await press(view, KEY.pageDown);
+      await waitForText(view, /\+line 2\d of the entry/);
+      await press(view, KEY.enter);
+      await press(view, KEY.down);
+      assert.equal(calls.approve.length, 0, 'scrolling or Enter never approves');
+      await press(view, 'a');
+      const done = await waitForText(view, /Promoted: plan plan-01234567 applied to the project memory root/);
+      assert.match(done, /written: work_method\/use-named-exports\.md/);
+      assert.match(done, /Approved memory: 1 entries · generation 1 · coverage complete/);
+      assert.match(done, /never commits/);
+      assert.deepEqual(calls.approve, [{ planId: 'plan-0123456789abcdef', digest: 'd'.repeat(64) }]);
+      assert.deepEqual(calls.promote, [{ planId: 'plan-0123456789abcdef' }]);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('a voided plan says which target changed and what to do; Enter prepares a new one', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-voided');
+    const { app, calls } = promotingApp(host.application, {
+      promote: async (plan) => ({
+        ...plan,
+        status: 'voided',
+        voidReason: 'work_method/use-named-exports.md changed since the plan was prepared.',
+        files: plan.files.map((file) => ({ ...file, state: 'drifted' })),
+        sync: null,
+      }),
+    });
+    const view = await mount(app, home, { cwd: repo });
+    try {
+      await toPlan(view);
+      await press(view, KEY.enter);
+      await waitForText(view, /not approved · read the diff/);
+      await press(view, 'a');
+      const voided = await waitForText(view, /Plan plan-01234567 was voided: nothing more was written\./);
+      assert.match(voided, /CHANGED since the plan was prepared: not written: work_method\/use-named-exports\.md/);
+      assert.match(voided, /Look at that file \(git diff\), then press Enter to\s+prepare a new plan/);
+      assertHelpFits(voided);
+      await press(view, KEY.enter);
+      await waitForText(view, /not approved · read the diff/);
+      assert.equal(calls.prepare.length, 2);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('a digest the host refuses leaves the plan unapproved and says so; nothing is written', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-digest');
+    const { app, calls } = promotingApp(host.application, {
+      approve: () =>
+        Promise.reject(
+          new CmError(
+            'operation_conflict',
+            'The plan digest does not match plan plan-0123456789abcdef; prepare it again.',
+          ),
+        ),
+    });
+    const view = await mount(app, home, { cwd: repo });
+    try {
+      await toPlan(view);
+      await press(view, KEY.enter);
+      await waitForText(view, /not approved · read the diff/);
+      await press(view, 'a');
+      const refused = await waitForText(view, /promote: error operation_conflict: The plan digest does not match/);
+      assert.match(refused, /The plan is not approved and nothing was written/);
+      assert.equal(calls.promote.length, 0);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('the host gone during the write: the error says so, and a writes again without approving twice', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-write-gone');
+    let attempts = 0;
+    const { app, calls } = promotingApp(host.application, {
+      promote: async (plan) => {
+        attempts += 1;
+        if (attempts === 1)
+          throw new CmError('host_unreachable', 'The common-memory host on 127.0.0.1:1 did not answer.');
+        return { ...plan, status: 'applied', files: plan.files.map((f) => ({ ...f, state: 'written' })), sync: null };
+      },
+    });
+    const view = await mount(app, home, { cwd: repo });
+    try {
+      await toPlan(view);
+      await press(view, KEY.enter);
+      await waitForText(view, /not approved · read the diff/);
+      await press(view, 'a');
+      await waitForText(view, /promote: error host_unreachable/);
+      await waitForText(view, /The host is not answering: start it again/);
+      await waitForText(view, /approved, not written yet/);
+      await press(view, 'a');
+      await waitForText(view, /Promoted: plan plan-01234567 applied/);
+      assert.equal(calls.approve.length, 1, 'approved once');
+      assert.equal(calls.promote.length, 2);
     } finally {
       await unmount(view);
       await host.stop();

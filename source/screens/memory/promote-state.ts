@@ -23,6 +23,8 @@ export interface PromoteState {
   approved: boolean;
   top: number;
   result: PromoteResult | null;
+  /** The plan as the journal holds it while its files are written: their states are the progress. */
+  live: PreparedPlan | null;
   error: ShownError | null;
 }
 
@@ -32,7 +34,8 @@ export type PromoteAction =
   | { type: 'prepare' }
   | { type: 'prepared'; id: number; plan: PreparedPlan }
   | { type: 'approve' }
-  | { type: 'approved'; id: number }
+  | { type: 'approved'; id: number; plan: PreparedPlan }
+  | { type: 'progress'; id: number; plan: PreparedPlan }
   | { type: 'promoted'; id: number; result: PromoteResult }
   | { type: 'failed'; id: number; error: ShownError }
   | { type: 'scroll'; delta: number; lastTop: number }
@@ -47,14 +50,16 @@ export const initialPromoteState: PromoteState = {
   approved: false,
   top: 0,
   result: null,
+  live: null,
   error: null,
 };
 
-const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'error'> = {
+const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'live' | 'error'> = {
   plan: null,
   approved: false,
   top: 0,
   result: null,
+  live: null,
   error: null,
 };
 
@@ -88,9 +93,13 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       // Approved already (its write failed): write again, never approve twice.
       return next({ phase: state.approved ? 'promoting' : 'approving', error: null });
     case 'approved':
-      return action.id === state.requestId && state.phase === 'approving'
-        ? next({ phase: 'promoting', approved: true })
-        : state;
+      if (action.id !== state.requestId || state.phase !== 'approving') return state;
+      // A plan whose candidates moved since it was prepared is voided by the approval itself.
+      if (action.plan.status === 'voided')
+        return { ...state, phase: 'done', result: { ...action.plan, sync: null }, top: 0 };
+      return next({ phase: 'promoting', approved: true });
+    case 'progress':
+      return action.id === state.requestId && state.phase === 'promoting' ? { ...state, live: action.plan } : state;
     case 'promoted':
       return action.id === state.requestId && state.phase === 'promoting'
         ? { ...state, phase: 'done', result: action.result, top: 0 }

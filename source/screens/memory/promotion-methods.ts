@@ -7,48 +7,48 @@ import { CmError } from '../../errors.js';
 export type PromotionScope = 'project' | 'user';
 
 export interface PlanFile {
+  /** Relative to the scope's memory root. */
   path: string;
+  entryId: string;
+  action: 'create' | 'update';
   /** The target's git blob OID when the plan was made; null for a new file. */
   targetBlobHash: string | null;
   sanitizedContentDigest: string;
+  bytes: number;
+  /** pending until promote reaches it; skipped: it held the approved bytes already; drifted: it changed since prepare. */
+  state: 'pending' | 'written' | 'skipped' | 'drifted';
+  findings: Array<{ line: number; column: number; rule: string; severity: 'block' | 'warn'; excerpt: string }>;
 }
 
 export interface PreparedPlan {
   planId: string;
   planDigest: string;
+  status: 'generated' | 'approved' | 'applying' | 'applied' | 'voided';
+  scope: PromotionScope;
   files: PlanFile[];
   diff: string;
-  scope?: PromotionScope | undefined;
+  /** Why a voided plan was voided (a drifted target, a candidate that changed). */
+  voidReason: string | null;
 }
 
-export interface PromotedFile {
-  path: string;
-  /** What happened to the file, e.g. written, skipped (already the approved bytes), drifted. */
-  outcome?: string | undefined;
-  [field: string]: unknown;
-}
-
-export interface PromoteResult {
-  planId: string;
-  status: 'applied' | 'voided';
-  files: PromotedFile[];
-  /** Why a voided plan was voided, when the host says. */
-  reason?: string | undefined;
-  [field: string]: unknown;
-}
+export type PromoteResult = PreparedPlan & {
+  sync: { generation: number; coverage: 'complete' | 'partial'; entries: number } | null;
+};
 
 export interface PromotionMethods {
   memoryConfirm(request: { candidateId: string; statementId: string; cwd: string }): Promise<unknown>;
   memoryDiscard(request: { candidateId: string; cwd: string }): Promise<unknown>;
   memoryPrepare(request: { candidateIds: string[]; scope: PromotionScope; cwd: string }): Promise<PreparedPlan>;
-  memoryApprove(request: { planId: string; digest: string; cwd: string }): Promise<unknown>;
-  memoryPromote(request: { planId: string; cwd: string }): Promise<PromoteResult>;
+  memoryPlan(request: { planId: string }): Promise<PreparedPlan>;
+  memoryApprove(request: { planId: string; digest: string }): Promise<PreparedPlan>;
+  memoryPromote(request: { planId: string }): Promise<PromoteResult>;
 }
 
 const COMMAND_FOR: Record<keyof PromotionMethods, string> = {
   memoryConfirm: 'memory confirm',
   memoryDiscard: 'memory discard',
   memoryPrepare: 'memory prepare',
+  memoryPlan: 'memory plan',
   memoryApprove: 'memory approve',
   memoryPromote: 'memory promote',
 };

@@ -3,7 +3,8 @@
 // action carrying its request id; a superseded or unmounted request's answer is dropped.
 import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
-import { useRequest } from '../widgets/use-request.js';
+import { STATUS_PROGRESS_MS } from '../timing.js';
+import { useRequest, useRequestLoop } from '../widgets/use-request.js';
 import type { EntriesAction, EntriesState } from './entries-state.js';
 import type { PromoteAction, PromoteState } from './promote-state.js';
 import { promotionMethods } from './promotion-methods.js';
@@ -65,16 +66,32 @@ export function usePromoteEffects(
       }
       if (!plan) throw new Error('no plan to approve or promote');
       if (phase === 'approving') {
-        await methods.memoryApprove({ planId: plan.planId, digest: plan.planDigest, cwd });
-        return () => dispatch({ type: 'approved', id });
+        const approved = await methods.memoryApprove({ planId: plan.planId, digest: plan.planDigest });
+        return () => dispatch({ type: 'approved', id, plan: approved });
       }
-      const result = await methods.memoryPromote({ planId: plan.planId, cwd });
+      const result = await methods.memoryPromote({ planId: plan.planId });
       return () => dispatch({ type: 'promoted', id, result });
     },
     {
       answered: (report) => report(),
       failed: (error) => dispatch({ type: 'failed', id: requestId, error }),
     },
+  );
+  // While the files are written, the journal's view of the plan says which are done.
+  const watched = phase === 'promoting' && plan ? plan.planId : null;
+  useRequestLoop(
+    () =>
+      watched
+        ? {
+            run: () => methods.memoryPlan({ planId: watched }),
+            answered: (live) => {
+              dispatch({ type: 'progress', id: requestId, plan: live });
+              return STATUS_PROGRESS_MS;
+            },
+            failed: () => STATUS_PROGRESS_MS,
+          }
+        : undefined,
+    [watched, requestId],
   );
 }
 
