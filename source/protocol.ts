@@ -391,6 +391,8 @@ export interface MemoryStatus {
   lastRun: MemoryRunView | null;
   activeRun: { runId: string; phase: string; done: number; total: number } | null;
   autoExtract: boolean;
+  /** Promotion plans by status; `applying` ones were interrupted and finish at the next open. */
+  promotions: { generated: number; approved: number; applying: number; applied: number; voided: number };
 }
 
 export interface MemoryFindingView {
@@ -481,3 +483,90 @@ export interface MemoryEntryView {
   type: string;
   priority: number;
 }
+
+// ---- the memory half: the human gate (confirm, discard, prepare, approve, promote) ----
+
+export interface MemoryConfirmRequest {
+  candidateId: string;
+  statementId: string;
+  cwd: string;
+}
+
+export interface MemoryConfirmResult {
+  candidateId: string;
+  statementId: string;
+  claimSupport: 'human-confirmed';
+  /** The assessment's revision after the confirmation. */
+  revision: number;
+  /** The statement was confirmed already: nothing changed. */
+  replayed: boolean;
+}
+
+export interface MemoryDiscardRequest {
+  candidateId: string;
+  cwd: string;
+}
+
+export interface MemoryDiscardResult {
+  candidateId: string;
+  status: 'discarded';
+  revision: number;
+  /** The candidate was discarded already: nothing changed. */
+  replayed: boolean;
+}
+
+export interface MemoryPrepareRequest {
+  candidateIds: string[];
+  /** Default: the worktree's memory root inside git, the user's outside. */
+  scope?: 'project' | 'user' | undefined;
+  cwd: string;
+}
+
+export type MemoryPlanStatus = 'generated' | 'approved' | 'applying' | 'applied' | 'voided';
+
+export interface MemoryPlanFileView {
+  /** Relative to the scope's memory root. */
+  path: string;
+  entryId: string;
+  action: 'create' | 'update';
+  candidateIds: string[];
+  /** The target's git blob OID when the plan was made; null for a new file. */
+  targetBlobHash: string | null;
+  /** sha256 of the exact bytes approval binds. */
+  sanitizedContentDigest: string;
+  bytes: number;
+  /** pending until promote reaches it; skipped: it already held the approved bytes; drifted: it changed since prepare. */
+  state: 'pending' | 'written' | 'skipped' | 'drifted';
+  /** Lint findings below `block` in these bytes (masked). */
+  findings: Array<{ line: number; column: number; rule: string; severity: 'block' | 'warn'; excerpt: string }>;
+}
+
+export interface MemoryPlanView {
+  planId: string;
+  planDigest: string;
+  status: MemoryPlanStatus;
+  scope: 'project' | 'user';
+  candidates: Array<{ candidateId: string; revision: number }>;
+  files: MemoryPlanFileView[];
+  /** Unified diff of every target, before → after. */
+  diff: string;
+  /** Why a voided plan was voided (a drifted target, a candidate that changed). */
+  voidReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MemoryApproveRequest {
+  planId: string;
+  /** The planDigest the person read: approval binds exactly these bytes. */
+  digest: string;
+}
+
+export interface MemoryPromoteRequest {
+  planId: string;
+}
+
+export type MemoryPromoteResult = MemoryPlanView & {
+  /** The approved projection after promotion (promote runs sync). */
+  sync: { generation: number; coverage: 'complete' | 'partial'; entries: number } | null;
+};

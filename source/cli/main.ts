@@ -91,6 +91,18 @@ export const HELP = `
                                          approved projection (exit 3 when coverage is partial)
     memory search <query> [--limit N]    approved entries of this repository and the user scope
     memory init [--scope project|user]   lay out a memory root with its README
+    memory confirm <candidate> <statement>
+                                         mark a statement confirmed by you (refused if its text or
+                                         citations changed since it was assessed)
+    memory discard <candidate>           take a candidate out of the queue (kept, never deleted)
+    memory prepare <candidate>... [--scope project|user]
+                                         a promotion plan: the exact bytes of each file, its diff
+                                         and digest (exit 11 if the bytes hold a secret)
+    memory plan <plan-id>                a plan with its status, files and diff
+    memory approve <plan-id> --digest D  approve exactly the plan whose digest is D
+    memory promote <plan-id>             write an approved plan into the memory root (or finish an
+                                         interrupted one), then sync; exit 5 when it was voided
+                                         because a target changed; never runs git
     get <entry-id>                       one approved entry: title, sources, digest, body
     mcp                                  the MCP server on stdio that Claude Code and Codex start
                                          (memory_search, memory_get, memory_status); install
@@ -137,6 +149,7 @@ const FLAGS = {
   session: { type: 'string', isMultiple: true },
   runner: { type: 'string' },
   scope: { type: 'string' },
+  digest: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
@@ -270,6 +283,7 @@ export async function main(argv: string[]): Promise<number> {
             runner: cli.flags.runner,
             limit: cli.flags.limit,
             scope: cli.flags.scope,
+            digest: cli.flags.digest,
           },
           out,
         );

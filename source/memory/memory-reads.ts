@@ -31,6 +31,7 @@ export function emptyMemoryStatus(
     lastRun: null,
     activeRun: null,
     autoExtract,
+    promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
   };
 }
 
@@ -90,6 +91,13 @@ export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoE
       | Parameters<typeof runView>[0]
       | undefined;
     status.lastRun = last ? runView(last) : null;
+    status.promotions = counts(db, 'SELECT status AS key, count(*) AS n FROM promotion_journal GROUP BY status', [
+      'generated',
+      'approved',
+      'applying',
+      'applied',
+      'voided',
+    ] as const);
     return status;
   })();
 }

@@ -9,6 +9,7 @@ import type { MemoryExtractReport, MemoryRecallResult, MemoryReview, MemoryStatu
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
 import { memoryInit, memorySearch, memorySync } from './approved.js';
+import { memoryApprove, memoryConfirm, memoryDiscard, memoryPlan, memoryPrepare, memoryPromote } from './promote.js';
 
 export interface MemoryFlags {
   since?: string | undefined;
@@ -19,6 +20,7 @@ export interface MemoryFlags {
   runner?: string | undefined;
   limit?: string | undefined;
   scope?: string | undefined;
+  digest?: string | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -46,8 +48,21 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return memorySearch(home, rest, flags.limit, out);
     case 'init':
       return memoryInit(home, flags.scope, out);
+    case 'confirm':
+      return memoryConfirm(home, rest, out);
+    case 'discard':
+      return memoryDiscard(home, rest, out);
+    case 'prepare':
+      return memoryPrepare(home, rest, flags.scope, out);
+    case 'plan':
+      return memoryPlan(home, rest, out);
+    case 'approve':
+      return memoryApprove(home, rest, flags.digest, out);
+    case 'promote':
+      return memoryPromote(home, rest, out);
     default: {
-      const known = 'extract, status, recall, review, lint, retry, sync, search or init';
+      const known =
+        'extract, status, recall, review, lint, retry, sync, search, init, confirm, discard, prepare, plan, approve or promote';
       throw new CmError(
         'usage',
         sub === undefined
@@ -129,9 +144,15 @@ async function retry(home: string, taskId: string | undefined, out: Output): Pro
 }
 
 async function status(home: string, out: Output): Promise<number> {
-  const connection = await connect(home, 'read');
+  let connection = await connect(home, 'read');
   try {
-    const s = await connection.app.memoryStatus();
+    let s = await connection.app.memoryStatus();
+    if (s.promotions.applying > 0 && connection.mode === 'read-only') {
+      // A promotion a crash interrupted: opening memory with the lease finishes it, then status reads again.
+      await connection.close();
+      connection = await connect(home, 'write');
+      s = await connection.app.memoryStatus();
+    }
     out.result(s, () => statusText(s));
     return s.state === 'unavailable' ? EXIT.memoryUnavailable : EXIT.ok;
   } finally {
@@ -146,6 +167,7 @@ export function statusText(s: MemoryStatus): string {
     `chunks: ${s.chunks.pending} pending, ${s.chunks.drafted} drafted, ${s.chunks.extracted} extracted`,
     `tasks: ${s.tasks.pending} pending, ${s.tasks.claimed} claimed, ${s.tasks.submitted} submitted, ${s.tasks.stale} stale, ${s.tasks.waitingForRetry} waiting for a retry`,
     `candidates: ${s.candidates.draft} draft (${s.candidates.awaitingAdjudication} awaiting adjudication), ${s.candidates.quarantined} quarantined, ${s.candidates.superseded} superseded, ${s.candidates.promoted} promoted, ${s.candidates.discarded} discarded`,
+    `promotion plans: ${s.promotions.generated} awaiting approval, ${s.promotions.approved} approved, ${s.promotions.applied} applied, ${s.promotions.voided} voided${s.promotions.applying ? `, ${s.promotions.applying} interrupted (memory promote <plan-id> finishes it)` : ''}`,
   ];
   if (s.activeRun)
     lines.push(`running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total}`);
