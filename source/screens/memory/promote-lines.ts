@@ -2,7 +2,7 @@
 // unified diff, line for line), and the result — for a voided plan, which target changed and what
 // to do. Wrapped to the screen, never cut: a diff line wider than the screen continues below it.
 import type { PromoteState } from './promote-state.js';
-import type { PlanFile, PreparedPlan, PromoteResult } from './promotion-methods.js';
+import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
 import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js';
 
 const fileCount = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
@@ -31,12 +31,12 @@ function diffTone(line: string): ScreenLine['tone'] {
   return 'text';
 }
 
-function fileLine(file: PlanFile): string {
+function fileLine(file: MemoryPlanFileView): string {
   const what = file.action === 'create' ? 'new file' : `changes blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`;
   return `${file.path} (${what}, ${file.bytes} bytes)`;
 }
 
-export function planLines(plan: PreparedPlan, columns: number): ScreenLine[] {
+export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
   const lines: ScreenLine[] = wrapLines(
     `${fileCount(plan.files.length)} in the ${plan.scope} memory root`,
     columns,
@@ -63,7 +63,7 @@ export function planLines(plan: PreparedPlan, columns: number): ScreenLine[] {
   return lines;
 }
 
-const STATE_WORDS: Record<PlanFile['state'], string> = {
+const STATE_WORDS: Record<MemoryPlanFileView['state'], string> = {
   pending: 'not written',
   written: 'written',
   skipped: 'skipped (it already held the approved bytes)',
@@ -71,12 +71,12 @@ const STATE_WORDS: Record<PlanFile['state'], string> = {
 };
 
 /** Where a write stands: "2 of 3 files done", from the plan as the journal holds it. */
-export function progressText(plan: PreparedPlan): string {
+export function progressText(plan: MemoryPlanView): string {
   const done = plan.files.filter((file) => file.state === 'written' || file.state === 'skipped').length;
   return `${done} of ${fileCount(plan.files.length)} done`;
 }
 
-export function resultLines(result: PromoteResult, columns: number): ScreenLine[] {
+export function resultLines(result: MemoryPromoteResult, columns: number): ScreenLine[] {
   const lines: ScreenLine[] = [];
   const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
     lines.push(...wrapLines(text, columns, tone, indent));

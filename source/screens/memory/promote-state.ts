@@ -2,7 +2,7 @@
 // scrolled), the approval, the write and its result. Approval is its own action from its own key;
 // nothing else in this reducer approves, and a plan is approved with the digest it was shown with.
 import type { ShownError } from '../format.js';
-import type { PreparedPlan, PromoteResult, PromotionScope } from './promotion-methods.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
 
 export interface ChosenCandidate {
   candidateId: string;
@@ -14,17 +14,17 @@ export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'prom
 
 export interface PromoteState {
   chosen: ChosenCandidate[];
-  scope: PromotionScope;
+  scope: 'project' | 'user';
   phase: PromotePhase;
   /** Bumped for every request, so an answer to an older one is dropped. */
   requestId: number;
-  plan: PreparedPlan | null;
+  plan: MemoryPlanView | null;
   /** The host accepted the approval of this plan's digest: a failed write is retried without approving twice. */
   approved: boolean;
   top: number;
-  result: PromoteResult | null;
+  result: MemoryPromoteResult | null;
   /** The plan as the journal holds it while its files are written: their states are the progress. */
-  live: PreparedPlan | null;
+  live: MemoryPlanView | null;
   error: ShownError | null;
 }
 
@@ -32,11 +32,11 @@ export type PromoteAction =
   | { type: 'choose'; chosen: ChosenCandidate[] }
   | { type: 'toggleScope' }
   | { type: 'prepare' }
-  | { type: 'prepared'; id: number; plan: PreparedPlan }
+  | { type: 'prepared'; id: number; plan: MemoryPlanView }
   | { type: 'approve' }
-  | { type: 'approved'; id: number; plan: PreparedPlan }
-  | { type: 'progress'; id: number; plan: PreparedPlan }
-  | { type: 'promoted'; id: number; result: PromoteResult }
+  | { type: 'approved'; id: number; plan: MemoryPlanView }
+  | { type: 'progress'; id: number; plan: MemoryPlanView }
+  | { type: 'promoted'; id: number; result: MemoryPromoteResult }
   | { type: 'failed'; id: number; error: ShownError }
   | { type: 'scroll'; delta: number; lastTop: number }
   | { type: 'back' };
