@@ -4,6 +4,7 @@
 // transaction and applies only when the digest and every item's revision are unchanged.
 import type { Db } from '../store/database.js';
 import { buildFtsQuery } from './fts-query.js';
+import { USER_SCOPE } from './repository.js';
 import { fuseRrf, recallQueryDigest, resultSetDigest } from './rrf.js';
 
 /** Items a recall returns: enough neighbours for a dedup decision, few enough to show a runner. */
@@ -38,15 +39,24 @@ interface Row {
   state: string;
 }
 
+/** Approved entries a session reads: its worktree's and the user scope's (one list when they are the same). */
 function approvedList(db: Db, owner: Owner, match: string, limit: number): Row[] {
   return db
     .prepare(
       `SELECT a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state
        FROM approved_fts JOIN approved_entries a ON a.rowid = approved_fts.rowid
-       WHERE approved_fts MATCH ? AND a.repository_key = ? AND a.worktree_key = ?
-       ORDER BY bm25(approved_fts), a.entry_id LIMIT ?`,
+       WHERE approved_fts MATCH ?
+         AND ((a.repository_key = ? AND a.worktree_key = ?) OR (a.repository_key = ? AND a.worktree_key = ?))
+       ORDER BY bm25(approved_fts), a.scope, a.entry_id LIMIT ?`,
     )
-    .all(match, owner.repositoryKey, owner.worktreeKey, limit) as Row[];
+    .all(
+      match,
+      owner.repositoryKey,
+      owner.worktreeKey,
+      USER_SCOPE.repositoryKey,
+      USER_SCOPE.worktreeKey,
+      limit,
+    ) as Row[];
 }
 
 function candidateList(db: Db, owner: Owner, match: string, limit: number): Row[] {
