@@ -1,9 +1,10 @@
 // Recall (`recall-rrf@1`): what memory already holds that a text may duplicate. Two BM25 lists —
-// approved entries and live candidates of the same scope — of 3·k each, fused by reciprocal rank
-// fusion. The query and the result set have digests: adjudication re-runs recall inside its
+// approved entries (the worktree's and the user scope's) and live candidates of the same owner —
+// of 3·k each, fused by reciprocal rank fusion. Both query by the text's rarest terms only
+// (recall-terms.ts), so the rows FTS5 scores stay bounded however common the text's words are. The query and the result set have digests: adjudication re-runs recall inside its
 // transaction and applies only when the digest and every item's revision are unchanged.
-import type { Db } from '../store/database.js';
-import { buildFtsQuery } from './fts-query.js';
+import { prepared, type Db } from '../store/database.js';
+import { recallFtsQuery } from './recall-terms.js';
 import { USER_SCOPE } from './repository.js';
 import { fuseRrf, recallQueryDigest, resultSetDigest } from './rrf.js';
 
@@ -41,15 +42,14 @@ interface Row {
 
 /** Approved entries a session reads: its worktree's and the user scope's (one list when they are the same). */
 function approvedList(db: Db, owner: Owner, match: string, limit: number): Row[] {
-  return db
-    .prepare(
-      `SELECT a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state
+  return prepared(
+    db,
+    `SELECT a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state
        FROM approved_fts JOIN approved_entries a ON a.rowid = approved_fts.rowid
        WHERE approved_fts MATCH ?
          AND ((a.repository_key = ? AND a.worktree_key = ?) OR (a.repository_key = ? AND a.worktree_key = ?))
        ORDER BY bm25(approved_fts), a.scope, a.entry_id LIMIT ?`,
-    )
-    .all(
+  ).all(
       match,
       owner.repositoryKey,
       owner.worktreeKey,
@@ -60,18 +60,17 @@ function approvedList(db: Db, owner: Owner, match: string, limit: number): Row[]
 }
 
 function candidateList(db: Db, owner: Owner, match: string, limit: number): Row[] {
-  return db
-    .prepare(
-      `SELECT c.candidate_id AS id, c.revision, json_extract(c.payload_json, '$.content') AS content, c.content_digest AS contentDigest, c.status AS state
+  return prepared(
+    db,
+    `SELECT c.candidate_id AS id, c.revision, json_extract(c.payload_json, '$.content') AS content, c.content_digest AS contentDigest, c.status AS state
        FROM candidate_fts JOIN candidates c ON c.rowid = candidate_fts.rowid
        WHERE candidate_fts MATCH ? AND c.repository_key = ? AND c.worktree_key = ?
        ORDER BY bm25(candidate_fts), c.candidate_id LIMIT ?`,
-    )
-    .all(match, owner.repositoryKey, owner.worktreeKey, limit) as Row[];
+  ).all(match, owner.repositoryKey, owner.worktreeKey, limit) as Row[];
 }
 
 export function recall(db: Db, owner: Owner, text: string, k = RECALL_K): RecallResult {
-  const match = buildFtsQuery(text);
+  const match = recallFtsQuery(db, text);
   const queryDigest = recallQueryDigest({ ftsQuery: match, perListLimit: 3 * k, limit: k });
   if (match === null) return { recallQueryDigest: queryDigest, resultSetDigest: resultSetDigest([]), items: [] };
   const approved = approvedList(db, owner, match, 3 * k).map(

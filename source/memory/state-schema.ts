@@ -4,6 +4,7 @@
 // in PRAGMA user_version, one step per BEGIN IMMEDIATE (source/store/migrations.ts).
 import { randomUUID } from 'node:crypto';
 import type { Schema } from '../store/migrations.js';
+import { approvedSearchableText, indexedTermCounts } from './recall-terms.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -219,6 +220,40 @@ export const memoryStateSchema: Schema = {
         ALTER TABLE approved_projection ADD COLUMN problems_json TEXT NOT NULL DEFAULT '[]';
         ALTER TABLE approved_projection ADD COLUMN synced_at_ms INTEGER;
       `);
+    },
+    // v3: how many rows of each recall index hold each term, so that recall can query by a
+    // draft's rarest terms (recall-terms.ts); counted from the rows already indexed.
+    (db) => {
+      db.exec(`
+        CREATE TABLE recall_terms (
+          term TEXT NOT NULL,
+          source_kind TEXT NOT NULL CHECK (source_kind IN ('candidate', 'approved')),
+          rows INTEGER NOT NULL CHECK (rows > 0),
+          PRIMARY KEY (term, source_kind)
+        ) STRICT, WITHOUT ROWID;
+      `);
+      const pooled = db
+        .prepare(
+          `SELECT json_extract(payload_json, '$.content') AS text FROM candidates
+           WHERE status = 'draft' AND adjudication = 'done' AND decision IN ('store', 'update', 'merge')`,
+        )
+        .pluck()
+        .all() as string[];
+      const approved = (
+        db.prepare('SELECT frontmatter_json AS frontmatter, body_text AS body FROM approved_entries').all() as Array<{
+          frontmatter: string;
+          body: string;
+        }>
+      ).map((row) => {
+        const { title, appliesWhen } = JSON.parse(row.frontmatter) as { title?: string; appliesWhen?: string | null };
+        return approvedSearchableText({ title: title ?? '', appliesWhen: appliesWhen ?? null, body: row.body });
+      });
+      const insert = db.prepare('INSERT INTO recall_terms (term, source_kind, rows) VALUES (?, ?, ?)');
+      for (const [kind, texts] of [
+        ['candidate', pooled],
+        ['approved', approved],
+      ] as const)
+        for (const [term, rows] of indexedTermCounts(texts)) insert.run(term, kind, rows);
     },
   ],
 };
