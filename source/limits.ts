@@ -198,3 +198,10 @@ export const AUTO_EXTRACT_GRACE_MS = 2_000;
 
 /** Set to "off" (or 0) to stop a host from extracting newly sealed turns by itself. */
 export const AUTO_EXTRACT_ENV = 'COMMON_MEMORY_AUTO_EXTRACT';
+
+/** An MCP `memory_search` query: a few words an agent types, not a document; the API's own 4096-character bound is
+ * for people. Larger is refused with a structured error, never cut (a cut query would search for something else). */
+export const MCP_QUERY_MAX_CHARS = 1024;
+
+/** An MCP `memory_propose` text: one memory is a few sentences; a proposal is reviewed by a person, so it stays readable. */
+export const MCP_PROPOSAL_MAX_CHARS = 4096;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
@@ -25,6 +25,30 @@ describe('cli', () => {
     assert.equal(result.code, 0);
     for (const command of ['host', 'note', 'log', 'timeline', 'message', 'operation', 'doctor', 'hook'])
       assert.match(result.stdout, new RegExp(`\\b${command}\\b`));
+  });
+
+  it('--help after a command, or with --home, prints the help and never reads the data home', async () => {
+    for (const args of [
+      ['log', '--help'],
+      ['sessions', '--help'],
+      ['note', 'x', '--help'],
+      ['--home', 'H', '--help'],
+    ]) {
+      const home = tempHome('help');
+      const result = await runCli(
+        args.map((word) => (word === 'H' ? home : word)),
+        {
+          env: { COMMON_MEMORY_HOME: home },
+        },
+      );
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stdout, /Usage/, args.join(' '));
+      assert.equal(result.stderr, '', args.join(' '));
+      assert.equal(existsSync(home), false, `${args.join(' ')} created the data home`);
+    }
+    const version = await runCli(['status', '--version']);
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^\d+\.\d+\.\d+/);
   });
 
   it('unknown commands and flags are usage errors', async () => {

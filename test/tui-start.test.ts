@@ -10,8 +10,8 @@ import { storeFiles } from '../source/home.js';
 import { BIN, tempHome, waitFor } from './support/cli.js';
 import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
-function startTui(home: string) {
-  const child = spawnInTerminal([process.execPath, BIN], terminalEnv({ COMMON_MEMORY_HOME: home }));
+function startTui(home: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  const child = spawnInTerminal([process.execPath, BIN, ...args], terminalEnv({ COMMON_MEMORY_HOME: home, ...env }));
   const run = {
     output: '',
     exited: new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))),
@@ -48,6 +48,38 @@ describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
     } finally {
       child.kill('SIGKILL');
       await rm(dirname(home), { recursive: true, force: true });
+    }
+  });
+
+  test('--claude-dir and --codex-home are the config the Integrations screen reads and plans for', async () => {
+    const home = tempHome('tui-integrations');
+    const root = dirname(home);
+    // A user home of its own, so a screen that ignored the flags would show this ~/.claude, not the real one.
+    const userHome = join(root, 'user');
+    const claudeDir = join(root, 'claude-config');
+    const codexHome = join(root, 'codex-home');
+    for (const dir of [userHome, claudeDir, codexHome]) mkdirSync(dir, { recursive: true });
+    const { child, run } = startTui(home, ['--claude-dir', claudeDir, '--codex-home', codexHome], {
+      HOME: userHome,
+      CLAUDE_CONFIG_DIR: '',
+      CODEX_HOME: '',
+    });
+    try {
+      await waitFor('the first frame', () => (run.output.includes('Dashboard') ? true : undefined), 30_000);
+      child.stdin.write('5');
+      await waitFor(
+        'the Integrations screen naming the given dirs',
+        () =>
+          // The lines are cut at 80 columns: the directory names are what surely fits.
+          run.output.includes(`${root}/claude-config`) && run.output.includes(`${root}/codex-home`) ? true : undefined,
+        30_000,
+      );
+      assert.ok(!run.output.includes(join(userHome, '.claude')), 'the default ~/.claude was never shown');
+      child.stdin.write('q');
+      assert.equal(await exitWithin(run.exited, () => run.output), 0, run.output.slice(-500));
+    } finally {
+      child.kill('SIGKILL');
+      await rm(root, { recursive: true, force: true });
     }
   });
 

@@ -16,11 +16,13 @@ import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
 import { runGet } from './commands/approved.js';
 import { runTuiCommand } from './commands/tui.js';
+import { runMcpServer } from '../mcp/server.js';
 import { createOutput } from './output.js';
 
 export const HELP = `
   Usage
-    $ common-memory                      full-screen TUI (needs a terminal)
+    $ common-memory                      full-screen TUI (needs a terminal); --codex-home and
+                                         --claude-dir choose the config its Integrations screen uses
     $ common-memory <command> [options]
 
   Commands
@@ -90,6 +92,9 @@ export const HELP = `
     memory search <query> [--limit N]    approved entries of this repository and the user scope
     memory init [--scope project|user]   lay out a memory root with its README
     get <entry-id>                       one approved entry: title, sources, digest, body
+    mcp                                  the MCP server on stdio that Claude Code and Codex start
+                                         (memory_search, memory_get, memory_status); install
+                                         codex|claude registers it
 
   Global options
     --home DIR     data home (default $COMMON_MEMORY_HOME or ~/.common-memory)
@@ -153,6 +158,7 @@ export const COMMANDS = [
   'search',
   'memory',
   'get',
+  'mcp',
   'doctor',
   'install',
   'uninstall',
@@ -170,6 +176,17 @@ export async function main(argv: string[]): Promise<number> {
     flags: FLAGS,
   });
   const out = createOutput(cli.flags.json);
+  // meow answers --help and --version only when they are the only word; anywhere else (after a
+  // command, beside --home) they must still answer before anything reads the data home.
+  const asked = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
+  if (asked.includes('--help')) {
+    process.stdout.write(`\n  ${cli.pkg.description ?? ''}\n\n${HELP.replace(/^\n+|\s+$/g, '')}\n\n`);
+    return EXIT.ok;
+  }
+  if (asked.includes('--version')) {
+    process.stdout.write(`${cli.pkg.version ?? ''}\n`);
+    return EXIT.ok;
+  }
   const home = resolveHome(cli.flags.home);
   const [command, ...rest] = cli.input;
   try {
@@ -179,7 +196,7 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`${HELP}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
           return EXIT.usage;
         }
-        return await runTuiCommand(home);
+        return await runTuiCommand(home, { codexDir: cli.flags.codexHome, claudeDir: cli.flags.claudeDir });
       case 'host':
         return await runHostCommand(home, cli.flags.port, out);
       case 'note':
@@ -258,6 +275,9 @@ export async function main(argv: string[]): Promise<number> {
         );
       case 'get':
         return await runGet(home, rest[0], out);
+      case 'mcp':
+        if (rest.length > 0) throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
+        return await runMcpServer(home, process.cwd());
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':

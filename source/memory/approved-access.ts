@@ -18,6 +18,7 @@ import { memoryRootOf } from './memory-root.js';
 import { resolveScope, USER_SCOPE } from './repository.js';
 import type { MemoryRoot } from './safe-files.js';
 import { withMemoryState } from './memory-access.js';
+import type { Db } from '../store/database.js';
 
 /** Scans of one root per sync: a scan that saw a file change, or lost a race with another sync, is retried. */
 const SYNC_ATTEMPTS = 3;
@@ -144,25 +145,40 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
   const owners = ownersOf(cwd);
   return withMemoryState(
     path,
-    () => ({
-      generation: 0,
-      coverage: 'partial' as const,
-      results: [],
-      scopes: owners.map((o) => ({ scope: o.scope, generation: 0, coverage: 'partial' as const, entries: 0 })),
-    }),
+    () => ({ ...emptyView(owners), results: [] }),
     (db) =>
-      db.transaction((): MemorySearchResult => {
-        const scopes = owners.map((owner) => {
-          const { scope, generation, coverage, entries } = readOwnerView(db, owner);
-          return { scope, generation, coverage, entries };
-        });
-        return {
-          generation: scopes.reduce((sum, s) => sum + s.generation, 0),
-          coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial',
-          results: searchApproved(db, owners, query, max),
-          scopes,
-        };
-      })(),
+      db.transaction(
+        (): MemorySearchResult => ({ ...scopesView(db, owners), results: searchApproved(db, owners, query, max) }),
+      )(),
+  );
+}
+
+type ApprovedView = Omit<MemorySearchResult, 'results'>;
+
+function emptyView(owners: ApprovedOwner[]): ApprovedView {
+  const scopes = owners.map((o) => ({ scope: o.scope, generation: 0, coverage: 'partial' as const, entries: 0 }));
+  return { generation: 0, coverage: 'partial', scopes };
+}
+
+function scopesView(db: Db, owners: ApprovedOwner[]): ApprovedView {
+  const scopes = owners.map((owner) => {
+    const { scope, generation, coverage, entries } = readOwnerView(db, owner);
+    return { scope, generation, coverage, entries };
+  });
+  return {
+    generation: scopes.reduce((sum, s) => sum + s.generation, 0),
+    coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial',
+    scopes,
+  };
+}
+
+/** Generation, coverage and entry counts of the caller's scopes: what a status shows, no entry text. */
+export function approvedViewAt(path: string, cwd: string): ApprovedView {
+  const owners = ownersOf(cwd);
+  return withMemoryState(
+    path,
+    () => emptyView(owners),
+    (db) => db.transaction(() => scopesView(db, owners))(),
   );
 }
 

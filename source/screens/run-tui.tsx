@@ -3,12 +3,13 @@
 import { render, type Instance } from 'ink';
 import type { Application } from '../api/application.js';
 import { App } from './app.js';
-import type { QuitReason } from './shell/shell-context.js';
+import type { QuitReason, ShellEnvironment } from './shell/shell-context.js';
 
 export interface RunTuiOptions {
   app: Application;
   home: string;
   connection: 'in-process host' | 'remote host';
+  integrations?: ShellEnvironment['integrations'];
   onExit?: () => void;
   /** Rejects when what the TUI depends on failed (the host did not start): the TUI closes and rethrows. */
   failed?: Promise<never>;
@@ -50,7 +51,13 @@ export async function runTui(options: RunTuiOptions): Promise<QuitReason> {
   try {
     // Ctrl+C goes through the keyboard router like every key (exitOnCtrlC would bypass it).
     instance = render(
-      <App app={options.app} home={options.home} connection={options.connection} onQuit={(reason) => (how = reason)} />,
+      <App
+        app={options.app}
+        home={options.home}
+        connection={options.connection}
+        integrations={options.integrations}
+        onQuit={(reason) => (how = reason)}
+      />,
       { exitOnCtrlC: false },
     );
     if (failure) instance.unmount();

@@ -13,7 +13,7 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   // What each client (Codex, Claude Code, pi) looks like: records, parsers, installers, the pi runtime.
   { name: 'hosts', paths: ['source/hosts/'] },
   // The databases and their commands: core.sqlite and memory-state.sqlite.
-  { name: 'store', paths: ['source/store/', 'source/memory/'] },
+  { name: 'store', paths: ['source/store/', 'source/memory/', 'source/ledger/'] },
   { name: 'api', paths: ['source/api/'] },
   { name: 'hook', paths: ['source/hook/'] },
   // The extraction pipeline drives the runners and the writer: a worker's job, on that floor
@@ -21,6 +21,8 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   { name: 'workers', paths: ['source/workers/', 'source/memory/pipeline.ts'] },
   { name: 'host', paths: ['source/host/'] },
   { name: 'client', paths: ['source/client/'] },
+  // The MCP server a client starts: the memory reads, and the client for what it writes.
+  { name: 'mcp', paths: ['source/mcp/'] },
   { name: 'screens', paths: ['source/screens/'] },
   { name: 'cli', paths: ['source/cli/'] },
 ];

@@ -9,7 +9,13 @@ import type { Application } from '../../api/application.js';
 export const isCiMarker = (key: string): boolean =>
   key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_');
 
-export async function runTuiCommand(home: string): Promise<number> {
+/** The clients' config dirs the Integrations screen reads and writes (undefined: each client's default). */
+export interface TuiIntegrations {
+  codexDir: string | undefined;
+  claudeDir: string | undefined;
+}
+
+export async function runTuiCommand(home: string, integrations: TuiIntegrations): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CmError('usage', 'The TUI needs a terminal. Run a subcommand instead (see common-memory --help).');
   }
@@ -19,7 +25,7 @@ export async function runTuiCommand(home: string): Promise<number> {
   const remote = await findRunningHost(home);
   if (remote) {
     const { runTui } = await import('../../screens/run-tui.js');
-    return exitFor(await runTui({ app: remote, home, connection: 'remote host' }));
+    return exitFor(await runTui({ app: remote, home, integrations, connection: 'remote host' }));
   }
   // The first frame does not wait for the host: its threads start while the UI loads and draws,
   // and the screens' first requests are answered once it is up (until then they show "…").
@@ -28,7 +34,9 @@ export async function runTuiCommand(home: string): Promise<number> {
   const failed = handled(starting.then(() => new Promise<never>(() => {})));
   const { runTui } = await import('../../screens/run-tui.js');
   try {
-    return exitFor(await runTui({ app: deferredApplication(ready), home, connection: 'in-process host', failed }));
+    return exitFor(
+      await runTui({ app: deferredApplication(ready), home, integrations, connection: 'in-process host', failed }),
+    );
   } finally {
     // A host that failed to start has nothing to stop; its error is the one runTui raised.
     await (await starting.catch(() => undefined))?.stop();
