@@ -40,7 +40,7 @@ function pool(db: Db, owner: typeof project, id: string, content: string): numbe
       )
       .run(id, owner.repositoryKey, owner.worktreeKey, 'e'.repeat(64), JSON.stringify({ content })).lastInsertRowid,
   );
-  indexRecallRow(db, 'candidate', rowid, content);
+  indexRecallRow(db, 'candidate', owner, rowid, content);
   return rowid;
 }
 
@@ -51,7 +51,7 @@ function approve(db: Db, owner: typeof project, scope: 'project' | 'user', id: s
        VALUES (?, ?, ?, 1, ?, '{}', ?, 'approved', ?)`,
     )
     .run(id, owner.repositoryKey, owner.worktreeKey, '0'.repeat(64), body, scope).lastInsertRowid;
-  db.prepare('INSERT INTO approved_fts (rowid, searchable_text) VALUES (?, ?)').run(rowid, body);
+  indexRecallRow(db, 'approved', owner, rowid, body);
 }
 
 describe('recall', () => {
@@ -60,8 +60,10 @@ describe('recall', () => {
     approve(db, project, 'project', 'proj-entry', 'Use pnpm for installs in this repository.');
     approve(db, USER_SCOPE, 'user', 'user-entry', 'I prefer pnpm over npm everywhere.');
     approve(db, otherWorktree, 'project', 'other-entry', 'Use pnpm in the other worktree.');
+    pool(db, project, 'proj-candidate', 'Run pnpm install before the tests.');
+    pool(db, otherWorktree, 'other-candidate', 'Run pnpm install in the other worktree.');
     const found = recall(db, project, 'use pnpm').items.map((item) => `${item.sourceKind}:${item.id}`);
-    assert.deepEqual(found.sort(), ['approved:proj-entry', 'approved:user-entry']);
+    assert.deepEqual(found.sort(), ['approved:proj-entry', 'approved:user-entry', 'candidate:proj-candidate']);
     // A session outside git is the user scope: it finds the user entries once each.
     const user = recall(db, USER_SCOPE, 'pnpm').items.map((item) => item.id);
     assert.deepEqual(user, ['user-entry']);

@@ -4,7 +4,7 @@
 // (recall-terms.ts), so the rows FTS5 scores stay bounded however common the text's words are. The query and the result set have digests: adjudication re-runs recall inside its
 // transaction and applies only when the digest and every item's revision are unchanged.
 import { prepared, type Db } from '../store/database.js';
-import { recallFtsQuery } from './recall-terms.js';
+import { ownedMatch, recallFtsQuery } from './recall-terms.js';
 import { USER_SCOPE } from './repository.js';
 import { fuseRrf, recallQueryDigest, resultSetDigest } from './rrf.js';
 
@@ -40,33 +40,35 @@ interface Row {
   state: string;
 }
 
-/** Approved entries a session reads: its worktree's and the user scope's (one list when they are the same). */
-function approvedList(db: Db, owner: Owner, match: string, limit: number): Row[] {
+/**
+ * The owners' best `limit` rows of one recall index, chosen inside FTS5 (bm25 over the text
+ * column only; ties by rowid), then joined: the tables are read for those rows alone.
+ */
+const bestRows = (index: 'approved_fts' | 'candidate_fts') =>
+  `WITH hits AS MATERIALIZED (
+     SELECT rowid, bm25(${index}, 1.0, 0.0) AS score FROM ${index} WHERE ${index} MATCH ? ORDER BY score, rowid LIMIT ?
+   )`;
+
+/** Approved entries a session reads: its worktree's and the user scope's (one owner when they are the same). */
+function approvedList(db: Db, owner: Owner, terms: string, limit: number): Row[] {
+  const owners = owner.worktreeKey === USER_SCOPE.worktreeKey ? [owner] : [owner, USER_SCOPE];
   return prepared(
     db,
-    `SELECT a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state
-       FROM approved_fts JOIN approved_entries a ON a.rowid = approved_fts.rowid
-       WHERE approved_fts MATCH ?
-         AND ((a.repository_key = ? AND a.worktree_key = ?) OR (a.repository_key = ? AND a.worktree_key = ?))
-       ORDER BY bm25(approved_fts), a.scope, a.entry_id LIMIT ?`,
-  ).all(
-      match,
-      owner.repositoryKey,
-      owner.worktreeKey,
-      USER_SCOPE.repositoryKey,
-      USER_SCOPE.worktreeKey,
-      limit,
-    ) as Row[];
+    `${bestRows('approved_fts')}
+     SELECT a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state
+     FROM hits JOIN approved_entries a ON a.rowid = hits.rowid
+     ORDER BY hits.score, a.scope, a.entry_id`,
+  ).all(ownedMatch(terms, owners), limit) as Row[];
 }
 
-function candidateList(db: Db, owner: Owner, match: string, limit: number): Row[] {
+function candidateList(db: Db, owner: Owner, terms: string, limit: number): Row[] {
   return prepared(
     db,
-    `SELECT c.candidate_id AS id, c.revision, json_extract(c.payload_json, '$.content') AS content, c.content_digest AS contentDigest, c.status AS state
-       FROM candidate_fts JOIN candidates c ON c.rowid = candidate_fts.rowid
-       WHERE candidate_fts MATCH ? AND c.repository_key = ? AND c.worktree_key = ?
-       ORDER BY bm25(candidate_fts), c.candidate_id LIMIT ?`,
-  ).all(match, owner.repositoryKey, owner.worktreeKey, limit) as Row[];
+    `${bestRows('candidate_fts')}
+     SELECT c.candidate_id AS id, c.revision, json_extract(c.payload_json, '$.content') AS content, c.content_digest AS contentDigest, c.status AS state
+     FROM hits JOIN candidates c ON c.rowid = hits.rowid
+     ORDER BY hits.score, c.candidate_id`,
+  ).all(ownedMatch(terms, [owner]), limit) as Row[];
 }
 
 export function recall(db: Db, owner: Owner, text: string, k = RECALL_K): RecallResult {
