@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { builtinRunner } from '../source/memory/builtin-runner.js';
 import { FORMATS } from '../source/memory/contracts.js';
-import { ExtractionPipeline, type ExtractRequest } from '../source/memory/pipeline.js';
+import { ExtractionPipeline, type ExtractRequest } from '../source/workers/extraction-pipeline.js';
 import { indexRecallRow } from '../source/memory/recall-terms.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';

@@ -4,7 +4,7 @@
 import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
 import { memoryGetAt, memorySearchAt, syncApproved } from '../memory/approved-access.js';
-import { holderName } from '../memory/pipeline.js';
+import { holderName } from '../workers/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
 import type { MemoryExtractRequest, MemoryExtractReport, MemoryStatus } from '../protocol.js';
 import { RunnersClient } from '../workers/runners-client.js';

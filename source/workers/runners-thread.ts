@@ -5,7 +5,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError } from '../errors.js';
 import { AUTO_EXTRACT_GRACE_MS, AUTO_EXTRACT_POLL_MS } from '../limits.js';
 import { builtinRunner } from '../memory/builtin-runner.js';
-import { ExtractionPipeline, type ExtractRequest } from '../memory/pipeline.js';
+import { ExtractionPipeline, type ExtractRequest } from './extraction-pipeline.js';
 import { openMemoryStateReadOnly } from '../memory/state-database.js';
 import { SELECTION_MAX_TURNS } from '../memory/turn-source.js';
 import { databaseError, openDatabase } from '../store/database.js';
