@@ -465,7 +465,7 @@ describe('adjudication compare-and-swap', () => {
                 '0'.repeat(64),
                 'Always use named exports in TypeScript modules.',
               ).lastInsertRowid;
-            indexRecallRow(db, 'approved', owner, rowid, 'Always use named exports in TypeScript modules.');
+            indexRecallRow(db, 'approved', rowid, 'Always use named exports in TypeScript modules.');
             db.close();
           }
           return builtinRunner.run(work, options);

@@ -40,7 +40,7 @@ function pool(db: Db, owner: typeof project, id: string, content: string): numbe
       )
       .run(id, owner.repositoryKey, owner.worktreeKey, 'e'.repeat(64), JSON.stringify({ content })).lastInsertRowid,
   );
-  indexRecallRow(db, 'candidate', owner, rowid, content);
+  indexRecallRow(db, 'candidate', rowid, content);
   return rowid;
 }
 
@@ -51,7 +51,7 @@ function approve(db: Db, owner: typeof project, scope: 'project' | 'user', id: s
        VALUES (?, ?, ?, 1, ?, '{}', ?, 'approved', ?)`,
     )
     .run(id, owner.repositoryKey, owner.worktreeKey, '0'.repeat(64), body, scope).lastInsertRowid;
-  indexRecallRow(db, 'approved', owner, rowid, body);
+  indexRecallRow(db, 'approved', rowid, body);
 }
 
 describe('recall', () => {
@@ -67,6 +67,17 @@ describe('recall', () => {
     // A session outside git is the user scope: it finds the user entries once each.
     const user = recall(db, USER_SCOPE, 'pnpm').items.map((item) => item.id);
     assert.deepEqual(user, ['user-entry']);
+    db.close();
+  });
+
+  it("finds the owner's rows when another owner's rows outrank them all", () => {
+    const db = state();
+    for (let i = 0; i < 200; i++) pool(db, otherWorktree, `other-${i}`, `pnpm pnpm pnpm workspace ${i}`);
+    pool(db, project, 'mine', 'We install with pnpm here, among many other words of a long statement');
+    assert.deepEqual(
+      recall(db, project, 'pnpm workspace').items.map((item) => item.id),
+      ['mine'],
+    );
     db.close();
   });
 

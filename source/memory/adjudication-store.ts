@@ -255,7 +255,7 @@ function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<type
   const counts = { stored: 0, skipped: 0, updated: 0, merged: 0 };
   const rows = new Map(current.map((row) => [row.candidate_id, row]));
   for (const a of result.adjudications)
-    applyDecision(tx, owner, task.task_id, rows.get(a.draftRef)!, a, pool.get(a.targetIds[0] ?? '')?.sourceKind, counts);
+    applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, pool.get(a.targetIds[0] ?? '')?.sourceKind, counts);
   // A chunk is extracted once none of its drafts waits for a decision.
   prepared(
     tx.db,
@@ -285,7 +285,6 @@ type Decision = z.infer<typeof adjudicationResult>['adjudications'][number];
 
 function applyDecision(
   tx: Tx,
-  owner: Owner,
   taskId: string,
   row: DraftRow,
   a: Decision,
@@ -332,7 +331,7 @@ function applyDecision(
   db.prepare(
     "UPDATE candidates SET adjudication = 'done', decision = ?, revision = ?, payload_json = ?, content_digest = ?, updated_at_ms = ? WHERE candidate_id = ?",
   ).run(a.action, revision, JSON.stringify(payload), sha256Hex(payload.content), nowMs, row.candidate_id);
-  indexRecallRow(db, 'candidate', owner, row.rowid, payload.content);
+  indexRecallRow(db, 'candidate', row.rowid, payload.content);
   counts[a.action === 'store' ? 'stored' : a.action === 'update' ? 'updated' : 'merged'] += 1;
 }
 

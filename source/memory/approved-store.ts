@@ -137,7 +137,7 @@ function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof en
       owner.scope,
       JSON.stringify(paths),
     );
-    indexRecallRow(db, 'approved', owner, lastInsertRowid, approvedSearchableText(entry));
+    indexRecallRow(db, 'approved', lastInsertRowid, approvedSearchableText(entry));
   }
 }
 
@@ -267,7 +267,7 @@ export function searchApproved(db: Db, owners: ApprovedOwner[], query: string, l
     .prepare(
       `SELECT a.entry_id AS entryId, a.scope, json_extract(a.frontmatter_json, '$.title') AS title, a.paths_json AS pathsJson
        FROM approved_fts JOIN approved_entries a ON a.rowid = approved_fts.rowid
-       WHERE approved_fts MATCH ('searchable_text : (' || ? || ')') AND (${where})
+       WHERE approved_fts MATCH ? AND (${where})
        ORDER BY bm25(approved_fts), CASE a.scope WHEN 'project' THEN 0 ELSE 1 END, a.entry_id LIMIT ?`,
     )
     .all(match, ...owners.flatMap((o) => [o.repositoryKey, o.worktreeKey]), limit) as Array<{

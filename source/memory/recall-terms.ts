@@ -1,12 +1,9 @@
 // The recall indexes (candidate_fts, approved_fts) and, beside them, how many rows hold each
-// search term (recall_terms), kept in the same transaction as the FTS rows. Each FTS row carries
-// its owner as a token of its own column, so that a recall selects the owner's best rows inside
-// FTS5 and reads only those few rows of the tables, never every match of another owner's. Recall uses the counts
+// search term (recall_terms), kept in the same transaction as the FTS rows. Recall uses the counts
 // to query by the rarest terms of a draft only: a word that most rows contain adds next to
 // nothing to a BM25 rank (its IDF is near zero), yet makes FTS5 score every one of those rows.
 // Terms are counted as ftsTerms writes them (lower-cased words, before the porter stemmer), so an
 // inflection the index never saw counts as rare: the query is then slower, never wrong.
-import { sha256Hex } from '../ground/digests.js';
 import { prepared, type Db } from '../store/database.js';
 import { ftsTerms, quoteFtsTerm } from './fts-query.js';
 
@@ -25,21 +22,10 @@ export const RECALL_ROW_BUDGET = 1000;
 /** Terms of one recall query at most, rarest first. */
 export const RECALL_MAX_TERMS = 12;
 
-export interface RecallOwner {
-  repositoryKey: string;
-  worktreeKey: string;
-}
-
-/**
- * The owner's token in the FTS `owner` column: 65 characters, past the porter stemmer's 64, so it
- * is indexed as written; no word a person types looks like it.
- */
-export const ownerToken = (owner: RecallOwner): string =>
-  `o${sha256Hex(`${owner.repositoryKey}:${owner.worktreeKey}`)}`;
-
 const table = (index: RecallIndex) => (index === 'candidate' ? 'candidate_fts' : 'approved_fts');
 
-function count(db: Db, index: RecallIndex, text: string, delta: 1 | -1): void {
+/** Counts (or, with -1, uncounts) the terms of one indexed row. */
+export function countRecallTerms(db: Db, index: RecallIndex, text: string, delta: 1 | -1 = 1): void {
   const terms = JSON.stringify(ftsTerms(text, COUNTED_TERMS_PER_ROW));
   if (delta === 1)
     prepared(
@@ -60,25 +46,15 @@ function count(db: Db, index: RecallIndex, text: string, delta: 1 | -1): void {
 }
 
 /** Adds a row to a recall index and counts its terms. */
-export function indexRecallRow(
-  db: Db,
-  index: RecallIndex,
-  owner: RecallOwner,
-  rowid: number | bigint,
-  text: string,
-): void {
-  prepared(db, `INSERT INTO ${table(index)} (rowid, searchable_text, owner) VALUES (?, ?, ?)`).run(
-    rowid,
-    text,
-    ownerToken(owner),
-  );
-  count(db, index, text, 1);
+export function indexRecallRow(db: Db, index: RecallIndex, rowid: number | bigint, text: string): void {
+  prepared(db, `INSERT INTO ${table(index)} (rowid, searchable_text) VALUES (?, ?)`).run(rowid, text);
+  countRecallTerms(db, index, text, 1);
 }
 
 /** Removes a row from a recall index; `text` is what was indexed for it (the index keeps no text). */
 export function unindexRecallRow(db: Db, index: RecallIndex, rowid: number | bigint, text: string): void {
   prepared(db, `DELETE FROM ${table(index)} WHERE rowid = ?`).run(rowid);
-  count(db, index, text, -1);
+  countRecallTerms(db, index, text, -1);
 }
 
 /** The terms of `text` recall queries by: the rarest ones that fit the row budget, in the text's order. */
@@ -111,10 +87,6 @@ export function recallFtsQuery(db: Db, text: string): string | null {
   const terms = recallTerms(db, text);
   return terms.length === 0 ? null : terms.map(quoteFtsTerm).join(' OR ');
 }
-
-/** `terms` (a recallFtsQuery) in the text column of the rows of any of `owners`. */
-export const ownedMatch = (terms: string, owners: readonly RecallOwner[]): string =>
-  `(${owners.map((owner) => `owner : "${ownerToken(owner)}"`).join(' OR ')}) AND searchable_text : (${terms})`;
 
 /** What an approved entry is found by: its title, when it applies, and its body. */
 export const approvedSearchableText = (entry: { title: string; appliesWhen: string | null; body: string }): string =>

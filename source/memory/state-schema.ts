@@ -4,7 +4,7 @@
 // in PRAGMA user_version, one step per BEGIN IMMEDIATE (source/store/migrations.ts).
 import { randomUUID } from 'node:crypto';
 import type { Schema } from '../store/migrations.js';
-import { approvedSearchableText, indexRecallRow } from './recall-terms.js';
+import { approvedSearchableText, countRecallTerms } from './recall-terms.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -221,15 +221,10 @@ export const memoryStateSchema: Schema = {
         ALTER TABLE approved_projection ADD COLUMN synced_at_ms INTEGER;
       `);
     },
-    // v3: the recall indexes carry each row's owner (recall selects an owner's best rows inside
-    // FTS5) and, beside them, how many rows hold each term (recall queries by a draft's rarest
-    // terms); both rebuilt from the rows they index.
+    // v3: how many rows of each recall index hold each term, so that recall can query by a
+    // draft's rarest terms (recall-terms.ts); counted from the rows the indexes already hold.
     (db) => {
       db.exec(`
-        DROP TABLE candidate_fts;
-        DROP TABLE approved_fts;
-        CREATE VIRTUAL TABLE candidate_fts USING fts5(searchable_text, owner, content='', contentless_delete=1, tokenize='porter unicode61');
-        CREATE VIRTUAL TABLE approved_fts USING fts5(searchable_text, owner, content='', contentless_delete=1, tokenize='porter unicode61');
         CREATE TABLE recall_terms (
           term TEXT NOT NULL,
           source_kind TEXT NOT NULL CHECK (source_kind IN ('candidate', 'approved')),
@@ -237,24 +232,19 @@ export const memoryStateSchema: Schema = {
           PRIMARY KEY (term, source_kind)
         ) STRICT, WITHOUT ROWID;
       `);
-      type Indexed = { rowid: number; repositoryKey: string; worktreeKey: string };
       const pooled = db
         .prepare(
-          `SELECT rowid, repository_key AS repositoryKey, worktree_key AS worktreeKey, json_extract(payload_json, '$.content') AS text
-           FROM candidates WHERE status = 'draft' AND adjudication = 'done' AND decision IN ('store', 'update', 'merge')`,
+          `SELECT json_extract(payload_json, '$.content') FROM candidates
+           WHERE status = 'draft' AND adjudication = 'done' AND decision IN ('store', 'update', 'merge')`,
         )
-        .all() as Array<Indexed & { text: string }>;
-      for (const row of pooled) indexRecallRow(db, 'candidate', row, row.rowid, row.text);
-      const approved = db
-        .prepare(
-          `SELECT rowid, repository_key AS repositoryKey, worktree_key AS worktreeKey, frontmatter_json AS frontmatter, body_text AS body
-           FROM approved_entries`,
-        )
-        .all() as Array<Indexed & { frontmatter: string; body: string }>;
-      for (const row of approved) {
+        .pluck()
+        .all() as string[];
+      for (const text of pooled) countRecallTerms(db, 'candidate', text);
+      const approved = db.prepare('SELECT frontmatter_json AS frontmatter, body_text AS body FROM approved_entries');
+      for (const row of approved.all() as Array<{ frontmatter: string; body: string }>) {
         const { title, appliesWhen } = JSON.parse(row.frontmatter) as { title?: string; appliesWhen?: string | null };
         const text = approvedSearchableText({ title: title ?? '', appliesWhen: appliesWhen ?? null, body: row.body });
-        indexRecallRow(db, 'approved', row, row.rowid, text);
+        countRecallTerms(db, 'approved', text);
       }
     },
   ],

@@ -95,12 +95,12 @@ export async function runRecallBench(): Promise<void> {
             'e'.repeat(64),
             JSON.stringify({ content: text }),
           ).lastInsertRowid;
-          indexRecallRow(db, 'candidate', owner, rowid, text);
+          indexRecallRow(db, 'candidate', rowid, text);
           const title = sentence(random, 4 + Math.floor(random() * 5));
           const body = sentence(random, 8 + Math.floor(random() * 13));
           const frontmatter = JSON.stringify({ title, appliesWhen: null });
           const entry = approved.run(`entry-${i}`, owner.repositoryKey, owner.worktreeKey, 'f'.repeat(64), frontmatter, body);
-          indexRecallRow(db, 'approved', owner, entry.lastInsertRowid, approvedSearchableText({ title, appliesWhen: null, body }));
+          indexRecallRow(db, 'approved', entry.lastInsertRowid, approvedSearchableText({ title, appliesWhen: null, body }));
         }
       })(),
     );
