@@ -266,7 +266,7 @@ export function searchApproved(db: Db, owners: ApprovedOwner[], query: string, l
   const rows = db
     .prepare(
       `SELECT a.entry_id AS entryId, a.scope, json_extract(a.frontmatter_json, '$.title') AS title, a.paths_json AS pathsJson
-       FROM approved_fts JOIN approved_entries a ON a.rowid = approved_fts.rowid
+       FROM approved_fts CROSS JOIN approved_entries a ON a.rowid = approved_fts.rowid
        WHERE approved_fts MATCH ? AND (${where})
        ORDER BY bm25(approved_fts), CASE a.scope WHEN 'project' THEN 0 ELSE 1 END, a.entry_id LIMIT ?`,
     )

@@ -44,6 +44,8 @@ interface Row {
  * FTS rows a list looks at first, best by bm25 over every owner: a few times the rows it keeps,
  * so that the tables are read for those alone. Only when fewer than `limit` of them are the
  * owner's, and FTS5 matched more, does the list read every match (bounded by recall-terms).
+ * CROSS JOIN keeps the FTS rows the outer loop: with the owner index, SQLite would otherwise
+ * walk every entry of the owner and probe the hits.
  */
 const FIRST_LOOK_FACTOR = 4;
 
@@ -83,7 +85,7 @@ function list(db: Db, query: ListQuery, ownerArgs: string[], match: string, limi
     `WITH hits AS MATERIALIZED (
        SELECT rowid, bm25(${query.fts}) AS score FROM ${query.fts} WHERE ${query.fts} MATCH ? ORDER BY score LIMIT ?
      )
-     SELECT ${query.select} FROM hits JOIN ${query.from} ON ${alias}.rowid = hits.rowid
+     SELECT ${query.select} FROM hits CROSS JOIN ${query.from} ON ${alias}.rowid = hits.rowid
      WHERE ${query.owned} ORDER BY hits.score, ${query.order} LIMIT ?`,
   ).all(match, FIRST_LOOK_FACTOR * limit, ...ownerArgs, limit) as Row[];
   if (firstLook.length === limit) return firstLook;
@@ -94,7 +96,7 @@ function list(db: Db, query: ListQuery, ownerArgs: string[], match: string, limi
   if (matched < FIRST_LOOK_FACTOR * limit) return firstLook;
   return prepared(
     db,
-    `SELECT ${query.select} FROM ${query.fts} JOIN ${query.from} ON ${alias}.rowid = ${query.fts}.rowid
+    `SELECT ${query.select} FROM ${query.fts} CROSS JOIN ${query.from} ON ${alias}.rowid = ${query.fts}.rowid
      WHERE ${query.fts} MATCH ? AND ${query.owned} ORDER BY bm25(${query.fts}), ${query.order} LIMIT ?`,
   ).all(match, ...ownerArgs, limit) as Row[];
 }
