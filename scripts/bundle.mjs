@@ -67,7 +67,7 @@ await build({
 if (!yogaLoaderPatched)
   throw new Error("bundle: yoga-layout's wasm loader was not found; update the yoga-without-fetch plugin");
 
-for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread']) {
+for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread', 'memory-files-thread']) {
   const file = dist(`workers/${name}.js`);
   // Bundled in place: only tsc output may be bundled, once.
   if ((await readFile(file, 'utf8')).includes('__cmCreateRequire'))

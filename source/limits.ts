@@ -72,9 +72,6 @@ export const HOOK_TAIL_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const HOOK_TAIL_CHUNK_BYTES = 256 * 1024;
 
-/** The SessionStart context line: a short, bounded snapshot the host adds to the model context. */
-export const SNAPSHOT_MAX_CHARS = 600;
-
 /** Body capacity of one capture session (seed 002 sessionCache default maxSessionBytes): conservative, no empirical sizing behind it. */
 export const SESSION_BODY_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -124,6 +121,15 @@ export const HOOK_REPLY_MARGIN_MS = 300;
 
 /** The shortest wait for the write lock a hook allows itself, even past its deadline (hook/busy-wait.ts). */
 export const HOOK_LOCK_WAIT_MIN_MS = 500;
+
+/**
+ * A hook whose wait ran into its host's deadline quarantines the event (what survives the host
+ * stopping it), then, if it is still running, waits this much longer and resolves the quarantine
+ * by committing (hook/main.ts). Only a host that did not stop it at its deadline is held this long:
+ * as long as the longest deadline `install` writes (HOOK_TIMEOUT_SEC), which covers the longest
+ * lock queue measured at twice the documented concurrency on a loaded 2-core machine (a few s).
+ */
+export const HOOK_LATE_LOCK_WAIT_MS = HOOK_TIMEOUT_SEC * 1000;
 
 /**
  * The writer thread's busy timeout: hooks take the write lock between its transactions, and it has

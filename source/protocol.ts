@@ -331,10 +331,62 @@ export interface MemoryExtractRequest {
   client?: string | undefined;
   sessions?: string[] | undefined;
   runner?: string | undefined;
+  /** An approval of one plan (or of a run's only plan) by its digest. */
+  approvePlan?: string | undefined;
+  /** An approval of every plan of a run by its manifest's digest. */
+  approveManifest?: string | undefined;
   /** Extraction tasks this run works on, 1..8. */
   limit?: number | undefined;
   /** The caller's directory: its repository (or the user scope outside git) is the run's scope. */
   cwd: string;
+}
+
+/** What an external runner would receive for one task, shown before anything is sent. */
+export interface InputCoverageItem {
+  sourceKind: 'transcript' | 'context' | 'draft' | 'candidate-pool' | 'prompt';
+  opaqueSourceId: string;
+  revision: number | null;
+  contentDigest: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+export interface RunnerExecutionPlan {
+  format: 'common-memory-runner-execution-plan@v1';
+  planDigest: string;
+  taskKind: 'extraction' | 'adjudication';
+  taskId: string;
+  runnerInputDigest: string;
+  inputCoverageDigest: string;
+  inputCoverage: InputCoverageItem[];
+  runnerProfile: string;
+  provider: string;
+  model: string;
+  endpoint: string;
+  bytesToSend: number;
+  localSessionPersistence: 'none';
+  providerRetention: 'unknown' | 'no-retention' | 'provider-policy';
+  authorization: 'pending' | 'approved';
+}
+
+export interface AuthorizationManifest {
+  format: 'common-memory-authorization-manifest@v1';
+  manifestDigest: string;
+  plans: Array<{ planDigest: string; taskKind: 'extraction' | 'adjudication'; taskId: string; bytesToSend: number }>;
+  totalBytes: number;
+  authorization: 'pending' | 'approved';
+}
+
+/** A run stopped before sending: these plans need an approval by digest. */
+export interface PendingAuthorization {
+  runner: string;
+  /** needed: nothing was approved yet; mismatch: the digest given is not this plan's (it changed, or is another's). */
+  reason: 'authorisation-needed' | 'digest-mismatch';
+  given: string | null;
+  manifest: AuthorizationManifest;
+  plans: RunnerExecutionPlan[];
+  /** The flag that approves exactly these plans. */
+  approveWith: string;
 }
 
 export interface MemoryExtractReport {
@@ -360,6 +412,8 @@ export interface MemoryExtractReport {
     quarantined: number;
   };
   failures: string[];
+  /** Present when an external runner's plans wait for an approval: nothing was sent for them. */
+  pendingPlan?: PendingAuthorization;
 }
 
 export interface MemoryRunView {
@@ -386,11 +440,25 @@ export interface MemoryStatus {
     superseded: number;
     awaitingAdjudication: number;
   };
-  runners: Array<{ name: string; offline: boolean }>;
-  spend: { bytesSent: number };
+  /** The builtin runner and each profile of runners.json, with its budgets and what it sent today (UTC). */
+  runners: Array<{
+    name: string;
+    offline: boolean;
+    provider?: string;
+    model?: string;
+    endpoint?: string;
+    budget?: { runBytes: number; dayBytes: number };
+    sentToday?: number;
+  }>;
+  /** Why runners.json could not be read (its profiles are then not listed), or null. */
+  runnersProblem: string | null;
+  /** Bytes sent to external runners on the current UTC day, in all and by profile. */
+  spend: { day: string; bytesSent: number; byProfile: Array<{ profile: string; bytes: number; tasks: number }> };
   lastRun: MemoryRunView | null;
   activeRun: { runId: string; phase: string; done: number; total: number } | null;
   autoExtract: boolean;
+  /** Promotion plans by status; `applying` ones were interrupted and finish at the next open. */
+  promotions: { generated: number; approved: number; applying: number; applied: number; voided: number };
 }
 
 export interface MemoryFindingView {
@@ -481,3 +549,90 @@ export interface MemoryEntryView {
   type: string;
   priority: number;
 }
+
+// ---- the memory half: the human gate (confirm, discard, prepare, approve, promote) ----
+
+export interface MemoryConfirmRequest {
+  candidateId: string;
+  statementId: string;
+  cwd: string;
+}
+
+export interface MemoryConfirmResult {
+  candidateId: string;
+  statementId: string;
+  claimSupport: 'human-confirmed';
+  /** The assessment's revision after the confirmation. */
+  revision: number;
+  /** The statement was confirmed already: nothing changed. */
+  replayed: boolean;
+}
+
+export interface MemoryDiscardRequest {
+  candidateId: string;
+  cwd: string;
+}
+
+export interface MemoryDiscardResult {
+  candidateId: string;
+  status: 'discarded';
+  revision: number;
+  /** The candidate was discarded already: nothing changed. */
+  replayed: boolean;
+}
+
+export interface MemoryPrepareRequest {
+  candidateIds: string[];
+  /** Default: the worktree's memory root inside git, the user's outside. */
+  scope?: 'project' | 'user' | undefined;
+  cwd: string;
+}
+
+export type MemoryPlanStatus = 'generated' | 'approved' | 'applying' | 'applied' | 'voided';
+
+export interface MemoryPlanFileView {
+  /** Relative to the scope's memory root. */
+  path: string;
+  entryId: string;
+  action: 'create' | 'update';
+  candidateIds: string[];
+  /** The target's git blob OID when the plan was made; null for a new file. */
+  targetBlobHash: string | null;
+  /** sha256 of the exact bytes approval binds. */
+  sanitizedContentDigest: string;
+  bytes: number;
+  /** pending until promote reaches it; skipped: it already held the approved bytes; drifted: it changed since prepare. */
+  state: 'pending' | 'written' | 'skipped' | 'drifted';
+  /** Lint findings below `block` in these bytes (masked). */
+  findings: Array<{ line: number; column: number; rule: string; severity: 'block' | 'warn'; excerpt: string }>;
+}
+
+export interface MemoryPlanView {
+  planId: string;
+  planDigest: string;
+  status: MemoryPlanStatus;
+  scope: 'project' | 'user';
+  candidates: Array<{ candidateId: string; revision: number }>;
+  files: MemoryPlanFileView[];
+  /** Unified diff of every target, before → after. */
+  diff: string;
+  /** Why a voided plan was voided (a drifted target, a candidate that changed). */
+  voidReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MemoryApproveRequest {
+  planId: string;
+  /** The planDigest the person read: approval binds exactly these bytes. */
+  digest: string;
+}
+
+export interface MemoryPromoteRequest {
+  planId: string;
+}
+
+export type MemoryPromoteResult = MemoryPlanView & {
+  /** The approved projection after promotion (promote runs sync). */
+  sync: { generation: number; coverage: 'complete' | 'partial'; entries: number } | null;
+};

@@ -35,6 +35,12 @@ const probe: Record<string, unknown> = {
   memorySync: { cwd: tmpdir() },
   memorySearch: { query: 'probe', cwd: tmpdir() },
   memoryGet: { entryId: 'no-such-entry', cwd: tmpdir() },
+  memoryConfirm: { candidateId: 'no-such-candidate', statementId: 's1', cwd: tmpdir() },
+  memoryDiscard: { candidateId: 'no-such-candidate', cwd: tmpdir() },
+  memoryPrepare: { candidateIds: ['no-such-candidate'], cwd: tmpdir() },
+  memoryPlan: { planId: 'no-such-plan' },
+  memoryApprove: { planId: 'no-such-plan', digest: '0'.repeat(64) },
+  memoryPromote: { planId: 'no-such-plan' },
 };
 
 async function outcome(app: Application, name: string): Promise<string> {

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { after, describe, it } from 'node:test';
 import type { CaptureStatus } from '../source/protocol.js';
 import { storeFiles } from '../source/home.js';
@@ -213,13 +214,20 @@ describe('capture from recorded Codex and Claude data', () => {
   it('SessionStart returns the frozen snapshot; compact re-attaches the same one; other events print nothing', async () => {
     const home = tempHome('cap');
     const files = c.hookFiles('codex', 'b');
+    // A user-scope note, so there is something to give (hook-snapshot.test.ts covers the selection).
+    mkdirSync(join(home, 'memory', 'work_fact'), { recursive: true });
+    writeFileSync(
+      join(home, 'memory', 'work_fact', 'note.md'),
+      '---\nid: note\ntype: work_fact\ntitle: A note\n---\nThe body.\n',
+    );
+    assert.equal((await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: tmpdir() })).code, 0);
     const start = await c.hookBin(home, 'codex', c.payloadFor(files[0]!, null), 'inst');
     assert.equal(start.code, 0, start.stderr);
     const reply = JSON.parse(start.stdout) as {
       hookSpecificOutput: { hookEventName: string; additionalContext: string };
     };
     assert.equal(reply.hookSpecificOutput.hookEventName, 'SessionStart');
-    assert.match(reply.hookSpecificOutput.additionalContext, /^common-memory: /);
+    assert.match(reply.hookSpecificOutput.additionalContext, /^<common-memory-notes>\n[\s\S]*\[note\] \(user/);
     const prompt = await c.hookBin(home, 'codex', c.payloadFor(files[1]!, null), 'inst');
     assert.equal(prompt.stdout, '');
     const compact = await c.hookBin(home, 'codex', c.payloadFor(files[0]!, null, { source: 'compact' }), 'inst');

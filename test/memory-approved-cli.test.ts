@@ -7,27 +7,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
-import { formatEntry, type MemoryEntry } from '../source/memory/entry-format.js';
+import type { MemoryEntry } from '../source/memory/entry-format.js';
+import { entryText } from './support/memory-files.js';
 import { gitRepo, runCli, startHost, stopHost, tempHome } from './support/cli.js';
 
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function generated(id: string, title: string, body: string, type: MemoryEntry['type'] = 'work_method'): string {
-  const entry: MemoryEntry = {
-    id,
-    type,
-    title,
-    appliesWhen: 'working in this repository',
-    priority: 50,
-    confidence: 'high',
-    evidence: { summary: 'written by the test' },
-    created: '2026-11-30',
-    supersedes: [],
-    extra: [],
-    body,
-  };
-  return formatEntry(entry);
-}
+const generated = (id: string, title: string, body: string, type: MemoryEntry['type'] = 'work_method'): string =>
+  entryText(id, title, body, { type });
 
 const HAND_WRITTEN = `---
 id: release-checklist

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { resolveScope, USER_SCOPE } from '../source/memory/repository.js';
+import { resolveScope, resolveScopeQuickly, USER_SCOPE } from '../source/memory/repository.js';
 
 const root = mkdtempSync(join(tmpdir(), 'memory-repository-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -67,5 +67,48 @@ describe('repository binding from a session cwd', () => {
     const main = repository('four');
     const scope = resolveScope(main);
     assert.ok(!scope.repositoryKey.includes('four') && !scope.worktreeKey.includes('four'));
+  });
+
+  it('the quick resolution (file reads, no git process) gives exactly what git gives, in every case tried', () => {
+    const main = repository('five');
+    mkdirSync(join(main, 'src', 'deep'), { recursive: true });
+    git(main, 'worktree', 'add', '-q', join(root, 'five-feature'), '-b', 'feature');
+    mkdirSync(join(root, 'five-feature', 'lib'), { recursive: true });
+    symlinkSync(join(main, 'src'), join(root, 'five-src-link'));
+    // A submodule-style `.git` file pointing at a git directory kept elsewhere.
+    const sub = repository('six');
+    const moved = join(root, 'six-gitdir');
+    git(sub, 'init', '-q', `--separate-git-dir=${moved}`);
+    // A moved worktree in the config, a bare repository and a broken pointer: git decides.
+    const odd = repository('seven');
+    git(odd, 'config', 'core.worktree', join(root, 'seven-elsewhere'));
+    mkdirSync(join(root, 'seven-elsewhere'), { recursive: true });
+    const bare = join(root, 'eight.git');
+    git(root, 'init', '-q', '--bare', bare);
+    const broken = join(root, 'nine');
+    mkdirSync(broken);
+    writeFileSync(join(broken, '.git'), 'not a pointer\n');
+    const plain = join(root, 'plain-quick');
+    mkdirSync(plain);
+    const cases = [
+      main,
+      join(main, 'src', 'deep'),
+      join(main, '.git'),
+      join(main, '.git', 'refs'),
+      join(root, 'five-feature'),
+      join(root, 'five-feature', 'lib'),
+      join(root, 'five-src-link'),
+      sub,
+      odd,
+      bare,
+      broken,
+      plain,
+      join(root, 'gone'),
+      'relative/dir',
+      null,
+    ];
+    for (const cwd of cases) assert.deepEqual(resolveScopeQuickly(cwd), resolveScope(cwd), String(cwd));
+    assert.equal(resolveScopeQuickly(join(main, 'src', 'deep')).scope, 'project');
+    assert.equal(resolveScopeQuickly(sub).scope, 'project');
   });
 });

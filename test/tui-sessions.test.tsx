@@ -51,7 +51,7 @@ describe('screen keys', { timeout: 30_000 }, () => {
       await press(view, '\u001B[Z');
       await waitForText(view, /\[1 Dashboard\]/);
       await press(view, '\u001B[Z');
-      await waitForText(view, /\[6 Sessions\]/);
+      await waitForText(view, /\[7 Memory\]/);
     } finally {
       await unmount(view);
       await host.stop();

@@ -1,8 +1,17 @@
 // The memory area: session search and the memory pipeline — extraction runs, status, the
-// read-only review listing and recall.
+// review listing and recall — and the human gate: confirm, discard, prepare, approve, promote.
 import { z } from 'zod';
 import type {
+  MemoryApproveRequest,
+  MemoryConfirmRequest,
+  MemoryConfirmResult,
+  MemoryDiscardRequest,
+  MemoryDiscardResult,
   MemoryEntryView,
+  MemoryPlanView,
+  MemoryPrepareRequest,
+  MemoryPromoteRequest,
+  MemoryPromoteResult,
   MemoryExtractReport,
   MemoryExtractRequest,
   MemoryRecallResult,
@@ -40,11 +49,14 @@ export const memoryApi = {
           client: z.enum(['codex', 'claude', 'pi']).optional(),
           sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
           runner: z.string().max(64).optional(),
+          approvePlan: z.string().max(128).optional(),
+          approveManifest: z.string().max(128).optional(),
           limit: z.number().optional(),
           cwd: z.string().min(1).max(4096),
         })
         .strict(),
-      shape: '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "limit"?}',
+      shape:
+        '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "approvePlan"?, "approveManifest"?, "limit"?}',
     },
     created: (report) => report.candidates.created > 0,
   }),
@@ -82,5 +94,55 @@ export const memoryApi = {
   memoryGet: readByBody<{ entryId: string; cwd: string }, MemoryEntryView>('/v1/memory/entry', {
     schema: z.object({ entryId: z.string().min(1).max(256), cwd: z.string().min(1).max(4096) }).strict(),
     shape: '{"entryId": string, "cwd": string}',
+  }),
+  /** Marks one statement of a candidate human-confirmed, if its text and citations are what was assessed. */
+  memoryConfirm: write<MemoryConfirmRequest, MemoryConfirmResult>('/v1/memory/confirm', {
+    body: {
+      schema: z
+        .object({
+          candidateId: z.string().min(1).max(200),
+          statementId: z.string().min(1).max(200),
+          cwd: z.string().min(1).max(4096),
+        })
+        .strict(),
+      shape: '{"candidateId": string, "statementId": string, "cwd": string}',
+    },
+  }),
+  /** A draft or quarantined candidate leaves the queue and the dedup pool; it is kept, never deleted. */
+  memoryDiscard: write<MemoryDiscardRequest, MemoryDiscardResult>('/v1/memory/discard', {
+    body: {
+      schema: z.object({ candidateId: z.string().min(1).max(200), cwd: z.string().min(1).max(4096) }).strict(),
+      shape: '{"candidateId": string, "cwd": string}',
+    },
+  }),
+  /** A promotion plan for candidates of the caller's repository: exact bytes, blob OIDs, a diff; status generated. */
+  memoryPrepare: write<MemoryPrepareRequest, MemoryPlanView>('/v1/memory/prepare', {
+    body: {
+      schema: z
+        .object({
+          candidateIds: z.array(z.string().min(1).max(200)).min(1).max(200),
+          scope: z.enum(['project', 'user']).optional(),
+          cwd: z.string().min(1).max(4096),
+        })
+        .strict(),
+      shape: '{"candidateIds": string[], "scope"?: "project"|"user", "cwd": string}',
+    },
+    created: () => true,
+  }),
+  /** One plan as the journal holds it (its diff, files and status). */
+  memoryPlan: readByBody<{ planId: string }, MemoryPlanView>('/v1/memory/plan', {
+    schema: z.object({ planId: z.string().min(1).max(200) }).strict(),
+    shape: '{"planId": string}',
+  }),
+  /** The person's approval of a generated plan, bound to its digest. */
+  memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', {
+    body: {
+      schema: z.object({ planId: z.string().min(1).max(200), digest: z.string().min(1).max(200) }).strict(),
+      shape: '{"planId": string, "digest": string}',
+    },
+  }),
+  /** Writes an approved plan's exact bytes into the memory root (or finishes an interrupted one), then syncs. */
+  memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', {
+    body: { schema: z.object({ planId: z.string().min(1).max(200) }).strict(), shape: '{"planId": string}' },
   }),
 };

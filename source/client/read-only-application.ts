@@ -14,6 +14,7 @@ import { listSessions, readSession } from '../store/session-reads.js';
 import { storeFiles } from '../home.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
 import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
+import { readPlanAt } from '../memory/promotion.js';
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
 export function isCurrentStore(corePath: string): boolean {
@@ -57,6 +58,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     memoryRecall: async ({ text, cwd, limit }) => memoryRecallAt(memoryStatePath, text, cwd, limit),
     memorySearch: async ({ query, cwd, limit }) => memorySearchAt(memoryStatePath, cwd, query, limit),
     memoryGet: async ({ entryId, cwd }) => memoryGetAt(memoryStatePath, cwd, entryId),
+    memoryPlan: async ({ planId }) => readPlanAt(memoryStatePath, planId),
   });
   return { app, close: () => db.close() };
 }

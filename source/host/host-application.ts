@@ -24,7 +24,12 @@ import type { MemoryService } from './memory-service.js';
 import { sessionSearch } from '../store/session-search.js';
 import type {
   CaptureStatusRequest,
+  MemoryApproveRequest,
+  MemoryConfirmRequest,
+  MemoryDiscardRequest,
   MemoryExtractRequest,
+  MemoryPrepareRequest,
+  MemoryPromoteRequest,
   SessionListRequest,
   SessionReadRequest,
   SessionSearchRequest,
@@ -225,5 +230,29 @@ export class HostApplication implements Application {
 
   memoryGet(request: { entryId: string; cwd: string }) {
     return this.memoryService().get(request);
+  }
+
+  memoryConfirm(request: MemoryConfirmRequest) {
+    return this.memoryService().confirm(request);
+  }
+
+  memoryDiscard(request: MemoryDiscardRequest) {
+    return this.memoryService().discard(request);
+  }
+
+  memoryPrepare(request: MemoryPrepareRequest) {
+    return this.memoryService().prepare(request);
+  }
+
+  memoryPlan(request: { planId: string }) {
+    return this.memoryService().plan(request);
+  }
+
+  memoryApprove(request: MemoryApproveRequest) {
+    return this.memoryService().approve(request);
+  }
+
+  memoryPromote(request: MemoryPromoteRequest) {
+    return this.memoryService().promote(request);
   }
 }

@@ -1,12 +1,29 @@
 // The memory pipeline behind the application API: extraction runs in the runners thread (started
 // with a real host, which also extracts newly sealed turns by itself unless the setting turns it
-// off; on first use when a CLI command holds the lease), reads over read-only connections.
+// off; on first use when a CLI command holds the lease); scans, prepare and promote in the memory
+// files thread (the same: at start in a host, on first use otherwise); confirm, discard and approve
+// are writer commands; reads over read-only connections. Opening memory finishes the promotions a
+// crash interrupted.
+import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
-import { memoryGetAt, memorySearchAt, syncApproved } from '../memory/approved-access.js';
+import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
+import { readPlanAt } from '../memory/promotion.js';
+import { unfinishedPlanIds } from '../memory/promotion-store.js';
+import { publicScope, resolveScope } from '../memory/repository.js';
+import { withMemoryState } from '../memory/memory-access.js';
+import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../workers/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
-import type { MemoryExtractRequest, MemoryExtractReport, MemoryStatus } from '../protocol.js';
+import type {
+  MemoryApproveRequest,
+  MemoryConfirmRequest,
+  MemoryDiscardRequest,
+  MemoryExtractReport,
+  MemoryExtractRequest,
+  MemoryPrepareRequest,
+  MemoryStatus,
+} from '../protocol.js';
 import { RunnersClient } from '../workers/runners-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
 
@@ -33,11 +50,50 @@ export class MemoryService {
       service.runners = service.startRunners();
       // A damaged memory-state must not stop the host: the runners report it on first use instead.
       await service.runners.catch(() => (service.runners = undefined));
-      // Memory files edited while no host ran are picked up at start; a failure shows in the next
-      // `memory sync` or `memory search` (coverage), never stops the host.
-      service.startSync = service.sync(process.cwd()).catch(() => undefined);
+      // Interrupted promotions finish, then memory files edited while no host ran are picked up; a
+      // failure shows in `memory status` (unfinished plans) or the next sync (coverage), never stops the host.
+      service.startSync = service
+        .resume()
+        .then(() => service.sync(process.cwd()))
+        .catch(() => undefined);
+    } else if (service.unfinishedPromotions() > 0) {
+      // A command holding the lease is an open too: a plan a crash left applying is finished first.
+      await service.resume().catch(() => undefined);
     }
     return service;
+  }
+
+  private filesClient: MemoryFilesClient | undefined;
+
+  private files(): MemoryFilesClient {
+    this.filesClient ??= MemoryFilesClient.start(this.home, storeFiles(this.home).memoryState, this.writer);
+    return this.filesClient;
+  }
+
+  /** Plans left applying (0 when memory-state cannot be read: its commands say why). */
+  private unfinishedPromotions(): number {
+    try {
+      return withMemoryState(storeFiles(this.home).memoryState, () => [], unfinishedPlanIds).length;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Work of the files thread still running: awaited before the thread and the writer go away. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.then(
+      () => this.inFlight.delete(work),
+      () => this.inFlight.delete(work),
+    );
+    return work;
+  }
+
+  private async resume() {
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().resume());
   }
 
   private startRunners(): Promise<RunnersClient> {
@@ -49,6 +105,9 @@ export class MemoryService {
 
   async close(): Promise<void> {
     await this.startSync;
+    await Promise.allSettled([...this.inFlight]);
+    await this.filesClient?.close();
+    this.filesClient = undefined;
     const runners = this.runners;
     this.runners = undefined;
     if (runners) await (await runners.catch(() => undefined))?.close();
@@ -64,6 +123,7 @@ export class MemoryService {
   }
 
   async status(): Promise<MemoryStatus> {
+    if (this.unfinishedPromotions() > 0) await this.resume().catch(() => undefined);
     const client = this.runners ? await this.runners.catch(() => undefined) : undefined;
     return memoryStatusAt(storeFiles(this.home).memoryState, this.auto, client?.active ?? null);
   }
@@ -76,17 +136,52 @@ export class MemoryService {
     return memoryRecallAt(storeFiles(this.home).memoryState, request.text, request.cwd, request.limit);
   }
 
-  /** Scans the memory roots of `cwd` into the approved projection (file reads here, the store in the writer). */
-  sync(cwd: string) {
-    return syncApproved(
-      {
-        memoryStatePath: storeFiles(this.home).memoryState,
-        home: this.home,
-        open: () => this.writer.call('memoryOpen', {}),
-        store: (input) => this.writer.call('memorySyncApproved', input),
-      },
-      cwd,
-    );
+  /** Scans the memory roots of `cwd` into the approved projection (the files thread reads, the writer stores). */
+  async sync(cwd: string) {
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().sync(cwd));
+  }
+
+  /** The caller's repository (or the user scope outside git): whose candidates it may act on. */
+  private owner(cwd: string) {
+    const { repositoryKey, worktreeKey } = publicScope(resolveScope(cwd));
+    return { repositoryKey, worktreeKey };
+  }
+
+  confirm(request: MemoryConfirmRequest) {
+    return this.writer.call('memoryConfirmStatement', {
+      ...this.owner(request.cwd),
+      candidateId: request.candidateId,
+      statementId: request.statementId,
+    });
+  }
+
+  discard(request: MemoryDiscardRequest) {
+    return this.writer.call('memoryDiscardCandidate', { ...this.owner(request.cwd), candidateId: request.candidateId });
+  }
+
+  async prepare(request: MemoryPrepareRequest) {
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().prepare(request));
+  }
+
+  async plan(request: { planId: string }) {
+    return readPlanAt(storeFiles(this.home).memoryState, request.planId);
+  }
+
+  async approve(request: MemoryApproveRequest) {
+    const { voided, view } = await this.writer.call('memoryApprovePlan', request);
+    if (voided !== null)
+      throw new CmError(
+        'operation_conflict',
+        `Plan ${view.planId} no longer describes its candidates (${voided}); it is voided and nothing was approved — run memory prepare again.`,
+      );
+    return view;
+  }
+
+  async promote(request: { planId: string }) {
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().promote(request.planId));
   }
 
   async search(request: { query: string; cwd: string; limit?: number | undefined }) {

@@ -66,61 +66,9 @@ export async function syncApproved(deps: SyncDeps, cwd: string): Promise<MemoryS
   const scopes: MemorySyncResult['scopes'] = [];
   const problems: MemoryProblemView[] = [];
   for (const { owner, anchor } of targetsOf(deps.home, cwd)) {
-    let root: MemoryRoot;
-    try {
-      root = memoryRootOf(owner.scope, anchor);
-    } catch (error) {
-      throw new CmError(
-        'invalid_input',
-        `Cannot open the ${owner.scope} memory root: ${error instanceof Error ? error.message : String(error)}.`,
-      );
-    }
-    let result: SyncApprovedResult | undefined;
-    let last: ReturnType<typeof scanApprovedRoot> | undefined;
-    for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
-      const row = withMemoryState(
-        deps.memoryStatePath,
-        () => undefined,
-        (db) => readProjection(db, owner),
-      );
-      const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
-      const scan = scanApprovedRoot(root, owner.scope, previous ? { previous } : {});
-      last = scan;
-      result = await deps.store({
-        owner,
-        expectedGeneration: row ? row.generation : null,
-        coverage: scan.coverage,
-        unchanged: scan.unchanged,
-        sourceTreeDigest: scan.sourceTreeDigest,
-        scanJson: encodePreviousScan(scan),
-        problems: scan.problems,
-        entries: scan.entries,
-      });
-      const drifted = scan.problems.some((problem) => problem.kind === 'changed');
-      if (result.outcome !== 'raced' && !drifted) break;
-    }
-    for (const problem of last!.problems) problems.push({ scope: owner.scope, ...problem });
-    if (result!.outcome === 'raced') {
-      // Other syncs kept committing while this one scanned: theirs stand; this one reports partial.
-      const message = 'other syncs changed the projection while this one scanned; sync again';
-      problems.push({ scope: owner.scope, kind: 'changed', path: '', line: null, message });
-      scopes.push({
-        scope: owner.scope,
-        generation: result!.generation,
-        coverage: 'partial',
-        entries: 0,
-        outcome: 'partial',
-      });
-      continue;
-    }
-    const { generation, coverage, entries } = result!;
-    scopes.push({
-      scope: owner.scope,
-      generation,
-      coverage,
-      entries,
-      outcome: result!.outcome as 'replaced' | 'unchanged' | 'partial',
-    });
+    const one = await syncRoot(deps, owner, anchor);
+    scopes.push(one.scope);
+    problems.push(...one.problems);
   }
   return {
     generation: scopes.reduce((sum, s) => sum + s.generation, 0),
@@ -128,6 +76,75 @@ export async function syncApproved(deps: SyncDeps, cwd: string): Promise<MemoryS
     entries: scopes.reduce((sum, s) => sum + s.entries, 0),
     problems,
     scopes,
+  };
+}
+
+/** Scans one owner's root (its anchor known: promote syncs what it wrote without asking git) and stores the scan. */
+export async function syncRoot(
+  deps: Pick<SyncDeps, 'memoryStatePath' | 'store'>,
+  owner: ApprovedOwner,
+  anchor: string,
+): Promise<{ scope: MemorySyncResult['scopes'][number]; problems: MemoryProblemView[] }> {
+  let root: MemoryRoot;
+  try {
+    root = memoryRootOf(owner.scope, anchor);
+  } catch (error) {
+    throw new CmError(
+      'invalid_input',
+      `Cannot open the ${owner.scope} memory root: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  }
+  const problems: MemoryProblemView[] = [];
+  let result: SyncApprovedResult | undefined;
+  let last: ReturnType<typeof scanApprovedRoot> | undefined;
+  for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
+    const row = withMemoryState(
+      deps.memoryStatePath,
+      () => undefined,
+      (db) => readProjection(db, owner),
+    );
+    const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
+    const scan = scanApprovedRoot(root, owner.scope, previous ? { previous } : {});
+    last = scan;
+    result = await deps.store({
+      owner,
+      expectedGeneration: row ? row.generation : null,
+      coverage: scan.coverage,
+      unchanged: scan.unchanged,
+      sourceTreeDigest: scan.sourceTreeDigest,
+      scanJson: encodePreviousScan(scan),
+      problems: scan.problems,
+      entries: scan.entries,
+    });
+    const drifted = scan.problems.some((problem) => problem.kind === 'changed');
+    if (result.outcome !== 'raced' && !drifted) break;
+  }
+  for (const problem of last!.problems) problems.push({ scope: owner.scope, ...problem });
+  if (result!.outcome === 'raced') {
+    // Other syncs kept committing while this one scanned: theirs stand; this one reports partial.
+    const message = 'other syncs changed the projection while this one scanned; sync again';
+    problems.push({ scope: owner.scope, kind: 'changed', path: '', line: null, message });
+    return {
+      scope: {
+        scope: owner.scope,
+        generation: result!.generation,
+        coverage: 'partial',
+        entries: 0,
+        outcome: 'partial',
+      },
+      problems,
+    };
+  }
+  const { generation, coverage, entries } = result!;
+  return {
+    scope: {
+      scope: owner.scope,
+      generation,
+      coverage,
+      entries,
+      outcome: result!.outcome as 'replaced' | 'unchanged' | 'partial',
+    },
+    problems,
   };
 }
 

@@ -408,3 +408,23 @@ export function decodePreviousScan(text: string): PreviousScan | null {
     return null;
   }
 }
+
+/**
+ * The bytes of every entry file of a root, for a promotion plan (which needs the current files to
+ * compare against, choose free slugs and find the entries it updates). A link or any unsafe
+ * component is refused outright: a plan is never made against a root that cannot be written safely.
+ */
+export function readEntryFiles(root: MemoryRoot): Array<{ path: string; bytes: Uint8Array }> {
+  const problems: ProjectionProblem[] = [];
+  const { listed } = listRoot(root, problems);
+  const unsafe = problems.find((problem) => problem.kind === 'unsafe');
+  if (unsafe) throw new MemoryFileError('symlink', unsafe.path, unsafe.message);
+  const files: Array<{ path: string; bytes: Uint8Array }> = [];
+  for (const { directory, type, names } of listed) {
+    for (const name of names) {
+      const read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
+      if (read) files.push({ path: `${type}/${name}`, bytes: read.bytes });
+    }
+  }
+  return files;
+}

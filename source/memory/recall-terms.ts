@@ -57,6 +57,18 @@ export function unindexRecallRow(db: Db, index: RecallIndex, rowid: number | big
   countRecallTerms(db, index, text, -1);
 }
 
+/** Takes a candidate out of the dedup pool, if it is in it (decided store/update/merge, still a draft). */
+export function unpoolCandidate(db: Db, rowid: number | bigint): void {
+  const pooled = prepared(
+    db,
+    `SELECT json_extract(payload_json, '$.content') FROM candidates
+     WHERE rowid = ? AND status = 'draft' AND adjudication = 'done' AND decision IN ('store', 'update', 'merge')`,
+  )
+    .pluck()
+    .get(rowid) as string | undefined;
+  if (pooled !== undefined) unindexRecallRow(db, 'candidate', rowid, pooled);
+}
+
 /** The terms of `text` recall queries by: the rarest ones that fit the row budget, in the text's order. */
 export function recallTerms(db: Db, text: string): string[] {
   const terms = ftsTerms(text);

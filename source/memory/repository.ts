@@ -3,8 +3,8 @@
 // repository share the repository key; a cwd outside git belongs to the user scope. Never the
 // cwd's basename. The keys are digests: absolute paths stay in memory-state and leave it never.
 import { execFileSync } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 
 export interface RepositoryBinding {
@@ -61,28 +61,93 @@ function gitLines(cwd: string): string[] | undefined {
   }
 }
 
+/** The binding of a git common directory and a worktree root, both already real paths. */
+function bindingOf(commonDir: string, root: string): RepositoryBinding {
+  const stat = statSync(commonDir, { bigint: true });
+  const device = String(stat.dev);
+  const inode = String(stat.ino);
+  const repositoryKey = sha256Hex(`common-memory repository@1\0${device}\0${inode}\0${commonDir}`);
+  return {
+    scope: 'project',
+    repositoryKey,
+    worktreeKey: sha256Hex(`common-memory worktree@1\0${repositoryKey}\0${root}`),
+    rootRealpath: root,
+    rootRealpathDigest: sha256Hex(root),
+    commonDirectoryIdentity: { device, inode },
+  };
+}
+
 /** The binding of a cwd; the user scope when it is not (or no longer) inside a git worktree. */
 export function resolveScope(cwd: string | null | undefined): Scope {
   if (!cwd || !isAbsolute(cwd)) return USER_SCOPE;
   const lines = gitLines(cwd);
   if (!lines) return USER_SCOPE;
   try {
-    const commonDir = realpathSync(resolve(cwd, lines[0]!));
-    const root = realpathSync(resolve(cwd, lines[1]!));
-    const stat = statSync(commonDir, { bigint: true });
-    const device = String(stat.dev);
-    const inode = String(stat.ino);
-    const repositoryKey = sha256Hex(`common-memory repository@1\0${device}\0${inode}\0${commonDir}`);
-    return {
-      scope: 'project',
-      repositoryKey,
-      worktreeKey: sha256Hex(`common-memory worktree@1\0${repositoryKey}\0${root}`),
-      rootRealpath: root,
-      rootRealpathDigest: sha256Hex(root),
-      commonDirectoryIdentity: { device, inode },
-    };
+    return bindingOf(realpathSync(resolve(cwd, lines[0]!)), realpathSync(resolve(cwd, lines[1]!)));
   } catch {
     return USER_SCOPE;
+  }
+}
+
+/** A git config that moves the worktree or makes the repository bare: git's own answer is needed. */
+const UNUSUAL_CONFIG = /^\s*(?:worktree\s*=|bare\s*=\s*(?:true|yes|on|1)\s*$)/im;
+
+/**
+ * The same binding as resolveScope, found the way git discovers a repository (the nearest `.git`
+ * directory or `gitdir:` file above the cwd, its `commondir`) with a few file reads instead of a
+ * git process: the SessionStart hook runs this on its fast path. Whatever is not the plain case —
+ * a cwd inside a git directory, a symlinked or unreadable `.git`, a repository git would not open
+ * (no HEAD, another owner, a bare or moved worktree in its config), a filesystem boundary on the
+ * way up — is left to git itself.
+ */
+export function resolveScopeQuickly(cwd: string | null | undefined): Scope {
+  if (!cwd || !isAbsolute(cwd)) return USER_SCOPE;
+  const askGit = () => resolveScope(cwd);
+  let dir: string;
+  let device: number;
+  try {
+    dir = realpathSync(cwd);
+    device = statSync(dir).dev;
+  } catch {
+    return USER_SCOPE;
+  }
+  for (;;) {
+    if (basename(dir) === '.git') return askGit();
+    const dotGit = join(dir, '.git');
+    let found: ReturnType<typeof lstatSync> | undefined;
+    try {
+      found = lstatSync(dotGit);
+    } catch {
+      found = undefined;
+    }
+    if (found) {
+      try {
+        let gitDir = dotGit;
+        if (found.isFile()) {
+          const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+          if (!pointer) return askGit();
+          gitDir = resolve(dir, pointer[1]!.trim());
+        } else if (!found.isDirectory()) return askGit();
+        let commonDir = gitDir;
+        if (existsSync(join(gitDir, 'commondir')))
+          commonDir = resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim());
+        commonDir = realpathSync(commonDir);
+        if (!existsSync(join(gitDir, 'HEAD'))) return askGit();
+        if (UNUSUAL_CONFIG.test(readFileSync(join(commonDir, 'config'), 'utf8'))) return askGit();
+        if (typeof process.getuid === 'function' && statSync(commonDir).uid !== process.getuid()) return askGit();
+        return bindingOf(commonDir, dir);
+      } catch {
+        return askGit();
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return USER_SCOPE;
+    try {
+      if (statSync(parent).dev !== device) return askGit();
+    } catch {
+      return askGit();
+    }
+    dir = parent;
   }
 }
 

@@ -50,8 +50,9 @@ export function displayText(text: string, maxChars: number = MEMORY_SNAPSHOT_LIN
 export function snapshotOrder(a: SnapshotEntry, b: SnapshotEntry): number {
   if (a.priority !== b.priority) return b.priority - a.priority;
   if (a.scope !== b.scope) return a.scope === 'project' ? -1 : 1;
-  const created = (b.created ?? '').localeCompare(a.created ?? '');
-  if (created !== 0) return created;
+  // Binary order, as SQLite compares text: the hook's query and this sort agree on every cut.
+  const [ca, cb] = [a.created ?? '', b.created ?? ''];
+  if (ca !== cb) return ca < cb ? 1 : -1;
   return a.entryId < b.entryId ? -1 : a.entryId > b.entryId ? 1 : 0;
 }
 
@@ -74,18 +75,21 @@ const omittedLine = (count: number) =>
 /**
  * The bounded selection: entries in snapshotOrder, one per id, as many as fit `budgetBytes`
  * (UTF-8) with the frame, stopping at the first that does not fit so the order stays the order.
+ * `total`: how many distinct entries there are when `entries` holds only the first of them.
  */
 export function selectSnapshot(
   entries: readonly SnapshotEntry[],
   budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES,
+  total?: number,
 ): Snapshot {
   const seen = new Set<string>();
   const ordered = [...entries]
     .sort(snapshotOrder)
     .filter((entry) => !seen.has(entry.entryId) && seen.add(entry.entryId));
   if (ordered.length === 0) return { text: '', entryIds: [], omitted: 0, bytes: 0 };
+  const count = Math.max(total ?? 0, ordered.length);
   // Room kept for the frame and the longest "N more" line there could be.
-  let used = byteLength(HEADER) + 1 + byteLength(FOOTER) + byteLength(omittedLine(ordered.length)) + 1;
+  let used = byteLength(HEADER) + 1 + byteLength(FOOTER) + byteLength(omittedLine(count)) + 1;
   const blocks: string[] = [];
   const entryIds: string[] = [];
   for (const entry of ordered) {
@@ -96,7 +100,7 @@ export function selectSnapshot(
     blocks.push(block);
     entryIds.push(entry.entryId);
   }
-  const omitted = ordered.length - entryIds.length;
+  const omitted = count - entryIds.length;
   const lines = [HEADER, ...blocks, ...(omitted > 0 ? [omittedLine(omitted)] : []), FOOTER];
   const text = lines.join('\n');
   return { text, entryIds, omitted, bytes: byteLength(text) };

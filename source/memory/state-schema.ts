@@ -221,7 +221,78 @@ export const memoryStateSchema: Schema = {
         ALTER TABLE approved_projection ADD COLUMN synced_at_ms INTEGER;
       `);
     },
-    // v3: how many rows of each recall index hold each term, so that recall can query by a
+    // v3: the session-start snapshot's order per owner (snapshot-read.ts), so that the SessionStart
+    // hook reads the few entries that fit its budget without sorting every entry of the owner.
+    (db) => {
+      db.exec(`
+        CREATE INDEX approved_entries_snapshot_order ON approved_entries (
+          repository_key, worktree_key,
+          json_extract(frontmatter_json, '$.priority') DESC,
+          json_extract(frontmatter_json, '$.created') DESC,
+          entry_id);
+      `);
+    },
+    // v4: the promotion journal: each plan with its canonical JSON and digest, the memory root it
+    // writes into, and per target file the exact approved bytes, the blob OID seen at prepare and
+    // how far promotion got.
+    (db) => {
+      db.exec(`
+        CREATE TABLE promotion_journal (
+          plan_id TEXT PRIMARY KEY,
+          repository_key TEXT NOT NULL,
+          worktree_key TEXT NOT NULL,
+          scope TEXT NOT NULL CHECK (scope IN ('project', 'user')),
+          anchor TEXT NOT NULL,
+          candidate_owner_json TEXT NOT NULL,
+          plan_canonical_json TEXT NOT NULL,
+          plan_digest TEXT NOT NULL,
+          candidate_ids_json TEXT NOT NULL,
+          assessment_digest TEXT NOT NULL,
+          policy_version TEXT NOT NULL,
+          diff TEXT NOT NULL,
+          status TEXT NOT NULL DEFAULT 'generated' CHECK (status IN ('generated', 'approved', 'applying', 'applied', 'voided')),
+          void_reason TEXT,
+          created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX promotion_journal_open ON promotion_journal (status) WHERE status IN ('approved', 'applying');
+
+        CREATE TABLE promotion_files (
+          plan_id TEXT NOT NULL REFERENCES promotion_journal (plan_id),
+          target_path TEXT NOT NULL,
+          entry_id TEXT NOT NULL,
+          action TEXT NOT NULL CHECK (action IN ('create', 'update')),
+          candidate_ids_json TEXT NOT NULL,
+          target_blob_hash TEXT,
+          sanitized_content BLOB NOT NULL,
+          sanitized_digest TEXT NOT NULL,
+          findings_json TEXT NOT NULL DEFAULT '[]',
+          state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'written', 'skipped', 'drifted')),
+          PRIMARY KEY (plan_id, target_path)
+        ) STRICT;
+      `);
+    },
+    // v5: external runners. Each authorisation decision names its runner profile and whether it
+    // approved or refused; every task sent to an external runner is recorded with its bytes, which
+    // the per-run and per-day budgets are checked against.
+    (db) => {
+      db.exec(`
+        ALTER TABLE authorization_log ADD COLUMN runner_profile TEXT;
+        ALTER TABLE authorization_log ADD COLUMN decision TEXT NOT NULL DEFAULT 'approved' CHECK (decision IN ('approved', 'refused'));
+        ALTER TABLE authorization_log ADD COLUMN reason TEXT;
+        CREATE TABLE runner_sends (
+          task_id TEXT NOT NULL,
+          plan_digest TEXT NOT NULL,
+          runner_profile TEXT NOT NULL,
+          run_id TEXT NOT NULL,
+          bytes INTEGER NOT NULL,
+          sent_at_ms INTEGER NOT NULL,
+          utc_day TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX runner_sends_by_day ON runner_sends (runner_profile, utc_day);
+      `);
+    },
+    // v6: how many rows of each recall index hold each term, so that recall can query by a
     // draft's rarest terms (recall-terms.ts); counted from the rows the indexes already hold.
     (db) => {
       db.exec(`

@@ -7,6 +7,7 @@ import { Dashboard } from './dashboard/dashboard.js';
 import { History } from './history/history.js';
 import { Integrations } from './integrations/integrations.js';
 import { ProcessingStatus } from './status/status.js';
+import { Memory } from './memory/memory.js';
 import { Sessions } from './sessions/sessions.js';
 import { commandFor } from './keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from './keyboard/keyboard-router.js';
@@ -81,6 +82,7 @@ const SHELL_COMMANDS = [
   'showStatus',
   'showIntegrations',
   'showSessions',
+  'showMemory',
   'nextScreen',
   'previousScreen',
 ] as const;
@@ -92,6 +94,7 @@ const SCREEN_FOR = {
   showStatus: 'status',
   showIntegrations: 'integrations',
   showSessions: 'sessions',
+  showMemory: 'memory',
 } as const;
 
 function useShellKeys(): void {
@@ -143,5 +146,7 @@ function CurrentScreen({ screen }: { screen: ScreenName }) {
       return <Integrations />;
     case 'sessions':
       return <Sessions />;
+    case 'memory':
+      return <Memory />;
   }
 }

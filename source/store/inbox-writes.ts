@@ -3,12 +3,12 @@
 // envelope, store a prompt candidate, close the activation on a real end. Activation rules
 // (seed 002): an activation is client + host process instance + host session id; while it is
 // active every event joins it; after a real SessionEnd the next event opens a new one (new ordinal,
-// new session key). Its snapshot is read once, at the first SessionStart startup/resume, and is
-// re-attached unchanged for compact/clear/resume in the same process.
+// new session key). Its snapshot is read once, at the first SessionStart startup/resume/clear/fork,
+// and is re-attached unchanged for compact/clear/resume in the same process.
 // The transcript-tail reader is passed in: reading the host's file is the hook's business.
 import { sessionKeyOf, textDigest } from '../ground/digests.js';
 import type { FaultPoint } from '../ground/faults.js';
-import { HOOK_TAIL_CHUNK_BYTES, SNAPSHOT_MAX_CHARS } from '../limits.js';
+import { HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
 import type { CaptureClient } from '../protocol.js';
 import { prepared, type Db } from './database.js';
 import { commit } from './transaction.js';
@@ -70,11 +70,8 @@ const SQL = {
   insertInbox: `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id,
       process_instance, watch_id, tail_state, tail_from, tail_to)
     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
-  projectCounts: `SELECT count(DISTINCT a.activation_id) AS sessions, count(t.turn_id) AS turns
-    FROM capture_activations a
-    LEFT JOIN capture_turns t ON t.activation_id = a.activation_id AND t.batch_id IS NOT NULL
-    WHERE a.cwd IS ? AND a.activation_id <> ?`,
   insertTail: 'INSERT INTO inbox_tails (inbox_id, seq, bytes) VALUES (?, ?, ?)',
+  markKept: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
 };
 
 /** Compiles the transaction's statements ahead of it (they are cached per connection). */
@@ -100,6 +97,16 @@ export interface CaptureResult {
   snapshot: string | null;
 }
 
+/**
+ * The session-start snapshot of a new activation ('' for nothing to give). Read outside the write
+ * lock when the activation may need one, else inside the transaction that first needs it; at most
+ * once either way.
+ */
+export type SnapshotSource = () => string;
+
+/** SessionStart sources that read a snapshot for an activation that has none; compact only re-attaches. */
+const SNAPSHOT_SOURCES = new Set([null, 'startup', 'resume', 'clear', 'fork']);
+
 export interface ActivationRow {
   activation_id: number;
   snapshot: string | null;
@@ -113,12 +120,22 @@ export function captureEvent(
   payload: HookPayload,
   readTail: TailReader,
   fault?: FaultPoint,
+  snapshotSource: SnapshotSource = () => '',
 ): CaptureResult {
   // What can be done before the write lock is: every hook waiting for it also waits for this one.
   warmCapture(db);
   const copyTail = TAIL_EVENTS.has(payload.event);
   const early =
     copyTail && payload.transcriptPath !== null ? earlyTail(db, client, payload.transcriptPath, readTail) : null;
+  const readsSnapshot = payload.event === 'SessionStart' && SNAPSHOT_SOURCES.has(payload.source);
+  let fresh: string | undefined;
+  const freshSnapshot = (): string => (fresh ??= snapshotSource());
+  if (readsSnapshot) {
+    const active = prepared(db, SQL.activeActivation).get(client, instance, payload.sessionId) as
+      | ActivationRow
+      | undefined;
+    if (active?.snapshot == null) freshSnapshot();
+  }
   return commit(
     db,
     'hookCapture',
@@ -128,9 +145,8 @@ export function captureEvent(
 
       let snapshot: string | null = null;
       if (payload.event === 'SessionStart') {
-        const fresh = payload.source === 'startup' || payload.source === 'resume' || payload.source === null;
-        if (activation.snapshot === null && fresh) {
-          activation.snapshot = projectSnapshot(db, payload.cwd, activation.activation_id);
+        if (activation.snapshot === null && readsSnapshot) {
+          activation.snapshot = freshSnapshot();
           prepared(db, SQL.setSnapshot).run(activation.snapshot, activation.activation_id);
         }
         snapshot = activation.snapshot;
@@ -265,6 +281,15 @@ function earlyTail(db: Db, client: HookClient, transcriptPath: string, readTail:
   return readTail(transcriptPath, watch?.captured_bytes ?? 0);
 }
 
+/**
+ * Records, in the caller's transaction, that the event of a quarantine file (its name relative to
+ * the home) is kept; false when it already was. A quarantined event may be kept by its own hook
+ * after the host's deadline and its replay line may still be run: the marker keeps it once.
+ */
+export function markQuarantineKept(db: Db, name: string): boolean {
+  return prepared(db, SQL.markKept).run(`quarantine-kept:${name}`, String(Date.now())).changes === 1;
+}
+
 /** Subagent ids are short hex today; the bound keeps a hostile payload from becoming a key of any size. */
 const AGENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -290,13 +315,6 @@ function captureSubagent(
   const activation = openActivation(db, 'claude', instance, sessionId, payload.cwd, now);
   appendEnvelope(db, now, 'claude', instance, activation, sessionId, 'SubagentStop', path, true, stored, readTail);
   endActivation(db, activation.activation_id, now);
-}
-
-/** A short line of what common-memory holds for this project, until reviewed memories can be given instead. */
-function projectSnapshot(db: Db, cwd: string | null, self: number): string {
-  const { sessions, turns } = prepared(db, SQL.projectCounts).get(cwd, self) as { sessions: number; turns: number };
-  const line = `common-memory: ${turns} captured turn${turns === 1 ? '' : 's'} from ${sessions} earlier session${sessions === 1 ? '' : 's'} of this project; no reviewed memories yet.`;
-  return line.length > SNAPSHOT_MAX_CHARS ? line.slice(0, SNAPSHOT_MAX_CHARS) : line;
 }
 
 /** Keeps the tail in bounded rows (limits.ts HOOK_TAIL_CHUNK_BYTES says why), in the hook's transaction. */

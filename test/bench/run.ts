@@ -8,6 +8,7 @@ import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
+import { runSnapshotBench } from './snapshot.js';
 import { runTuiBench } from './tui.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
+  snapshot: runSnapshotBench,
 };
 
 const wanted = process.argv.slice(2);

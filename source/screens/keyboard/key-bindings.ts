@@ -38,6 +38,7 @@ export const keyBindings = {
   showStatus: [{ input: '4', label: '4' }],
   showIntegrations: [{ input: '5', label: '5' }],
   showSessions: [{ input: '6', label: '6' }],
+  showMemory: [{ input: '7', label: '7' }],
   nextScreen: [{ key: 'tab', label: 'Tab' }],
   previousScreen: [{ key: 'tab', shift: true, label: 'Shift+Tab' }],
   toggleStream: [{ input: 't', label: 't' }],
@@ -87,6 +88,18 @@ export const keyBindings = {
   // Integrations screen.
   planInstall: [{ input: 'i', label: 'i' }],
   planUninstall: [{ input: 'u', label: 'u' }],
+  // Memory screen: its views (Review, Promote, Entries, Extraction) and the review → promote flow.
+  nextView: [{ input: ']', label: ']' }],
+  previousView: [{ input: '[', label: '[' }],
+  markItem: [{ input: 'm', label: 'm' }],
+  showEvidence: [{ input: 'e', label: 'e' }],
+  confirmStatement: [{ input: 'c', label: 'c' }],
+  discardCandidate: [{ input: 'd', label: 'd' }],
+  promoteChosen: [{ input: 'p', label: 'p' }],
+  toggleScope: [{ input: 's', label: 's' }],
+  // Approving binds the plan's digest: it is its own key, never Enter, so no key pressed to scroll or open approves.
+  approvePlan: [{ input: 'a', label: 'a' }],
+  openSearch: [{ input: '/', label: '/' }],
   // A confirmation step: only "y" goes ahead; anything that closes the question declines.
   confirm: [{ input: 'y', label: 'y' }],
   decline: [

@@ -1,5 +1,5 @@
 // Top two lines: which store, how we reach it and whether the host answers; then the screen
-// tabs. Five tabs and the store line do not fit one 80-column line, and a truncated host state
+// tabs. The tabs and the store line do not fit one 80-column line, and a truncated host state
 // ("up"/"down") is the one thing the header must never lose.
 import { Box, Text } from 'ink';
 import { shortId } from '../format.js';
@@ -24,12 +24,17 @@ export function Header() {
         <Text color={host.error ? theme.error : theme.ok}>{state}</Text>
       </Text>
       <Text wrap="truncate-end">
-        {SCREENS.map((item) => {
+        {SCREENS.map((item, index) => {
           const tab = `${keyLabel(item.command)} ${item.title}`;
+          // One space between tabs and brackets around the current one: seven tabs fit 80 columns.
+          const gap = index === 0 ? '' : ' ';
           return item.name === screen ? (
-            <Text key={item.name} bold color={theme.accent}>{`[${tab}]`}</Text>
+            <Text key={item.name}>
+              {gap}
+              <Text bold color={theme.accent}>{`[${tab}]`}</Text>
+            </Text>
           ) : (
-            <Text key={item.name}>{` ${tab} `}</Text>
+            <Text key={item.name}>{`${gap}${tab}`}</Text>
           );
         })}
       </Text>

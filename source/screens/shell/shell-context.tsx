@@ -12,6 +12,8 @@ export interface ShellEnvironment {
   app: Application;
   home: string;
   connection: Connection;
+  /** The directory whose repository the Memory screen reviews and promotes (default: the process's). */
+  cwd?: string | undefined;
   /** Where the Integrations screen looks for the clients' config; default: each client's own. Tests point it at temp dirs. */
   integrations?: { codexDir?: string | undefined; claudeDir?: string | undefined } | undefined;
 }

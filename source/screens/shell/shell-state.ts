@@ -10,6 +10,7 @@ export const SCREENS = [
   { name: 'status', title: 'Status', command: 'showStatus' },
   { name: 'integrations', title: 'Integrations', command: 'showIntegrations' },
   { name: 'sessions', title: 'Sessions', command: 'showSessions' },
+  { name: 'memory', title: 'Memory', command: 'showMemory' },
 ] as const;
 
 export type ScreenName = (typeof SCREENS)[number]['name'];

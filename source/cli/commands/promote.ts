@@ -1,0 +1,151 @@
+// `memory confirm | discard | prepare | plan | approve | promote`: the human gate on the command
+// line. Every change goes to the running host, or takes the lease for its own duration; `plan`
+// is a read. Nothing here decides anything: the person names the candidates, reads the plan's
+// diff and approves its digest.
+import { connect } from '../../client/connect.js';
+import { CmError, EXIT } from '../../errors.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
+import type { Output } from '../output.js';
+
+const need = (value: string | undefined, what: string): string => {
+  if (!value) throw new CmError('usage', what);
+  return value;
+};
+
+async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof connect>>['app']) => Promise<T>) {
+  const connection = await connect(home, 'write');
+  try {
+    return await work(connection.app);
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function memoryConfirm(home: string, args: string[], out: Output): Promise<number> {
+  const usage =
+    'Give the candidate and the statement: common-memory memory confirm <candidate-id> <statement-id> (memory review lists both).';
+  const candidateId = need(args[0], usage);
+  const statementId = need(args[1], usage);
+  const result = await withWrite(home, (app) => app.memoryConfirm({ candidateId, statementId, cwd: process.cwd() }));
+  out.result(result, () =>
+    result.replayed
+      ? `statement ${statementId} of ${candidateId} was already confirmed`
+      : `statement ${statementId} of ${candidateId} is confirmed by you (assessment revision ${result.revision})`,
+  );
+  return EXIT.ok;
+}
+
+export async function memoryDiscard(home: string, args: string[], out: Output): Promise<number> {
+  const candidateId = need(
+    args[0],
+    'Give the candidate to discard: common-memory memory discard <candidate-id> (memory review lists them).',
+  );
+  const result = await withWrite(home, (app) => app.memoryDiscard({ candidateId, cwd: process.cwd() }));
+  out.result(result, () =>
+    result.replayed
+      ? `${candidateId} was already discarded`
+      : `${candidateId} is discarded: out of the review queue and the dedup pool (kept in memory-state, never deleted)`,
+  );
+  return EXIT.ok;
+}
+
+export async function memoryPrepare(
+  home: string,
+  args: string[],
+  scope: string | undefined,
+  out: Output,
+): Promise<number> {
+  if (args.length === 0)
+    throw new CmError(
+      'usage',
+      'Name the candidates to promote: common-memory memory prepare <candidate-id>… [--scope project|user] (memory review lists them).',
+    );
+  if (scope !== undefined && scope !== 'project' && scope !== 'user')
+    throw new CmError('usage', '--scope must be project or user.');
+  const plan = await withWrite(home, (app) =>
+    app.memoryPrepare({ candidateIds: args, scope: scope as 'project' | 'user' | undefined, cwd: process.cwd() }),
+  );
+  out.result(plan, () =>
+    [
+      planText(plan),
+      '',
+      plan.diff.trimEnd(),
+      '',
+      `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
+    ].join('\n'),
+  );
+  return EXIT.ok;
+}
+
+export async function memoryPlan(home: string, args: string[], out: Output): Promise<number> {
+  const planId = need(args[0], 'Give the plan: common-memory memory plan <plan-id> (memory prepare prints it).');
+  const connection = await connect(home, 'read');
+  try {
+    const plan = await connection.app.memoryPlan({ planId });
+    out.result(plan, () => [planText(plan), '', plan.diff.trimEnd()].join('\n'));
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function memoryApprove(
+  home: string,
+  args: string[],
+  digest: string | undefined,
+  out: Output,
+): Promise<number> {
+  const planId = need(
+    args[0],
+    'Give the plan and its digest: common-memory memory approve <plan-id> --digest <plan-digest> (memory prepare prints both).',
+  );
+  const bound = need(
+    digest,
+    `Approval binds the plan's digest: common-memory memory approve ${planId} --digest <plan-digest> (memory plan ${planId} shows it).`,
+  );
+  const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));
+  out.result(
+    plan,
+    () =>
+      `plan ${plan.planId} is approved (${plan.files.length} file(s)); write it: common-memory memory promote ${plan.planId}`,
+  );
+  return EXIT.ok;
+}
+
+export async function memoryPromote(home: string, args: string[], out: Output): Promise<number> {
+  const planId = need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.');
+  const result: MemoryPromoteResult = await withWrite(home, (app) => app.memoryPromote({ planId }));
+  out.result(result, () => {
+    if (result.status === 'voided')
+      return `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written — run memory prepare again`;
+    const written = result.files.filter((f) => f.state === 'written').length;
+    const lines = [
+      `plan ${result.planId} is applied: ${written} file(s) written, ${result.files.length - written} already held the approved bytes`,
+      ...result.files.map((f) => `  ${result.scope}: ${f.path}`),
+    ];
+    if (result.sync)
+      lines.push(
+        `approved memory: generation ${result.sync.generation}, coverage ${result.sync.coverage}, ${result.sync.entries} entries`,
+      );
+    if (result.scope === 'project')
+      lines.push('common-memory never commits: review the files and commit them with git');
+    return lines.join('\n');
+  });
+  // Voided: nothing was promoted — a conflict between the plan and the files, to prepare again.
+  return result.status === 'voided' ? EXIT.conflict : EXIT.ok;
+}
+
+function planText(plan: MemoryPlanView): string {
+  const lines = [
+    `plan ${plan.planId} (${plan.status}, ${plan.scope} scope): ${plan.files.length} file(s)`,
+    `digest ${plan.planDigest}`,
+  ];
+  for (const file of plan.files) {
+    lines.push(
+      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`} ← ${file.candidateIds.join(', ')}`,
+    );
+    for (const f of file.findings) lines.push(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+  }
+  if (plan.voidReason) lines.push(`voided: ${plan.voidReason}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,302 @@
+// prepare and promote: the file side of the human gate. prepare reads the candidates (read-only)
+// and the memory root's current files, builds the plan (promotion-plan.ts) and journals it through
+// the writer; promote drives an approved plan file by file — re-read the target, compare its blob
+// OID, write the approved bytes by the no-follow writer — recording each step in the journal, then
+// closes it in one transaction and syncs the root into the approved projection. A crash anywhere
+// leaves the journal saying where it stopped; promoting again (or the next open) finishes it, and a
+// file that already holds the approved bytes is not written again. Promote never runs git: the
+// plan names its root's anchor.
+import { randomBytes } from 'node:crypto';
+import { CmError } from '../errors.js';
+import { sha256Hex } from '../ground/digests.js';
+import type { FaultPoint } from '../ground/faults.js';
+import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult } from '../protocol.js';
+import type { Db } from '../store/database.js';
+import { readEntryFiles } from './approved-projection.js';
+import type { SyncApprovedInput, SyncApprovedResult } from './approved-store.js';
+import { syncRoot } from './approved-access.js';
+import type { Draft } from './contracts.js';
+import { ENTRY_TYPES, type EntryType, parseEntry } from './entry-format.js';
+import { withMemoryState } from './memory-access.js';
+import { memoryRootOf } from './memory-root.js';
+import {
+  applyPlanFile,
+  buildPromotionPlan,
+  type CandidateForPromotion,
+  canonicalPlanJson,
+  driftedTargets,
+  syncPlanDirectories,
+} from './promotion-plan.js';
+import {
+  ownedCandidate,
+  type PromotionWork,
+  readPlanView,
+  type StorePlanInput,
+  unfinishedPlanIds,
+} from './promotion-store.js';
+import { publicScope, resolveScope, USER_SCOPE } from './repository.js';
+import { MemoryFileError, type MemoryRoot } from './safe-files.js';
+
+/** The writer commands prepare and promote use (the worker passes its writer's). */
+export interface GateWriter {
+  storePlan(input: StorePlanInput): Promise<MemoryPlanView>;
+  beginPromotion(input: { planId: string }): Promise<{ work: PromotionWork | null; view: MemoryPlanView }>;
+  recordFile(input: { planId: string; path: string; state: 'written' | 'skipped' }): Promise<void>;
+  voidPlan(input: { planId: string; reason: string; drifted: string[] }): Promise<MemoryPlanView>;
+  finishPromotion(input: { planId: string }): Promise<MemoryPlanView>;
+  storeScan(input: SyncApprovedInput): Promise<SyncApprovedResult>;
+}
+
+export interface GateDeps {
+  memoryStatePath: string;
+  home: string;
+  writer: GateWriter;
+  /** Drills stop the process at a named step: promote.afterFile.<n>, promote.beforeFinish. */
+  fault?: FaultPoint | undefined;
+}
+
+const fileProblem = (error: unknown, what: string): CmError | null =>
+  error instanceof MemoryFileError ? new CmError('invalid_input', `${error.message}; ${what}.`) : null;
+
+/** The candidate as a plan needs it: its payload, its evidence in one line, the approved entry it revises. */
+function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeKey: string }, id: string) {
+  const row = ownedCandidate(db, owner, id);
+  if (row.status === 'quarantined')
+    throw new CmError(
+      'secret_found',
+      `Candidate ${id} is quarantined: a secret was found in it, so it can never be promoted. Discard it (memory discard ${id}); nothing was prepared.`,
+    );
+  if (row.status !== 'draft')
+    throw new CmError(
+      'operation_conflict',
+      `Candidate ${id} is ${row.status}; only draft candidates can be promoted. Nothing was prepared.`,
+    );
+  const payload = JSON.parse(row.payload_json) as Draft;
+  const statements = db
+    .prepare('SELECT claim_support FROM assessments WHERE candidate_id = ?')
+    .pluck()
+    .all(id) as string[];
+  const turns = db
+    .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
+    .pluck()
+    .get(id) as number;
+  const confirmed = statements.filter((s) => s === 'human-confirmed').length;
+  const revises = db
+    .prepare(
+      "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
+    )
+    .pluck()
+    .all(id) as string[];
+  return {
+    revision: row.revision,
+    payload,
+    revises,
+    evidenceSummary:
+      `${statements.length} statement(s) from ${turns} user turn(s)` +
+      (confirmed > 0 ? `, ${confirmed} confirmed by a person` : ''),
+  };
+}
+
+/** Builds a plan for candidates of the caller's repository and journals it (status generated). */
+export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest): Promise<MemoryPlanView> {
+  const ids = [...new Set(request.candidateIds)];
+  if (ids.length === 0) throw new CmError('usage', 'Name the candidates to promote: memory prepare <candidate-id>…');
+  const binding = resolveScope(request.cwd);
+  const scope = request.scope ?? binding.scope;
+  if (scope === 'project' && binding.scope !== 'project')
+    throw new CmError(
+      'usage',
+      'The project scope needs a git worktree: run memory prepare inside one, or use --scope user. Nothing was prepared.',
+    );
+  const candidateOwner = publicScope(binding);
+  const anchor = binding.scope === 'project' && scope === 'project' ? binding.rootRealpath : deps.home;
+  const owner = scope === 'project' ? candidateOwner : USER_SCOPE;
+  const read = withMemoryState(
+    deps.memoryStatePath,
+    () => null,
+    (db) => ids.map((id) => ({ id, ...candidateForPromotion(db, candidateOwner, id) })),
+  );
+  if (!read) throw new CmError('not_found', `No candidate ${JSON.stringify(ids[0])}: memory holds no candidates yet.`);
+
+  let root: MemoryRoot;
+  let currentFiles: Array<{ path: string; bytes: Uint8Array }>;
+  try {
+    root = memoryRootOf(scope, anchor);
+    currentFiles = readEntryFiles(root);
+  } catch (error) {
+    throw fileProblem(error, 'nothing was prepared') ?? error;
+  }
+  const entryIds = new Set(
+    currentFiles.flatMap((file) => {
+      const parsed = parseEntry(file.bytes);
+      return parsed.ok ? [parsed.value.entry.id] : [];
+    }),
+  );
+  const candidates: CandidateForPromotion[] = read.map((c) => {
+    const inRoot = c.revises.find((entryId) => entryIds.has(entryId)) ?? null;
+    return {
+      candidateId: c.id,
+      revision: c.revision,
+      type: (ENTRY_TYPES as readonly string[]).includes(c.payload.type) ? (c.payload.type as EntryType) : 'work_fact',
+      title: null,
+      content: c.payload.content,
+      appliesWhen: c.payload.scene,
+      priority: c.payload.priority,
+      confidence: c.payload.confidence,
+      evidenceSummary: c.evidenceSummary,
+      supersedes: c.revises.filter((entryId) => entryId !== inRoot),
+      updatesEntryId: inRoot,
+    };
+  });
+  const planId = `plan-${randomBytes(8).toString('hex')}`;
+  const built = buildPromotionPlan({
+    planId,
+    scope,
+    ownerKey: `${owner.repositoryKey}:${owner.worktreeKey}`,
+    candidates,
+    currentFiles,
+    now: new Date().toISOString(),
+  });
+  if (!built.ok) {
+    const { refusal } = built;
+    if (refusal.reason === 'secret')
+      throw new CmError('secret_found', `${capitalise(refusal.message)}. Nothing was prepared.`);
+    throw new CmError('invalid_input', `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
+  }
+  const { plan } = built;
+  return deps.writer.storePlan({
+    planId,
+    owner: { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey },
+    scope,
+    anchor: root.anchor,
+    candidateOwner: { repositoryKey: candidateOwner.repositoryKey, worktreeKey: candidateOwner.worktreeKey },
+    canonicalJson: canonicalPlanJson(plan),
+    planDigest: plan.planDigest,
+    policyVersion: plan.policyVersion,
+    candidates: plan.candidates,
+    diff: plan.diff,
+    files: plan.files.map((file) => ({
+      path: file.path,
+      entryId: file.entryId,
+      action: file.action,
+      candidateIds: file.candidateIds,
+      targetBlobHash: file.targetBlobHash,
+      content: file.content,
+      sanitizedContentDigest: file.sanitizedContentDigest,
+      findings: file.findings.map(({ line, column, rule, severity, excerpt }) => ({
+        line,
+        column,
+        rule,
+        severity,
+        excerpt,
+      })),
+    })),
+  });
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The journal's rows must be the plan its digest names: every file as the canonical JSON lists it. */
+function checkWork(work: PromotionWork): void {
+  const damaged = (why: string) =>
+    new CmError('inconsistent', `Plan ${work.planId} in memory-state is damaged (${why}); nothing was written.`);
+  if (sha256Hex(work.canonicalJson) !== work.planDigest) throw damaged('it does not match its digest');
+  const listed = (JSON.parse(work.canonicalJson) as { files: Array<Record<string, unknown>> }).files;
+  if (listed.length !== work.files.length) throw damaged('its files are not the files it lists');
+  for (const file of work.files) {
+    const entry = listed.find((f) => f['path'] === file.path);
+    if (
+      !entry ||
+      entry['targetBlobHash'] !== file.targetBlobHash ||
+      entry['sanitizedContentDigest'] !== file.sanitizedContentDigest ||
+      entry['bytes'] !== file.content.length ||
+      sha256Hex(file.content) !== file.sanitizedContentDigest
+    )
+      throw damaged(`the stored bytes of ${file.path} are not the approved ones`);
+  }
+}
+
+/** MemoryFileError codes that mean the root cannot be written safely as planned: the plan is voided. */
+const UNSAFE = new Set(['invalid_path', 'symlink', 'not_directory', 'not_regular_file', 'too_large', 'changed']);
+
+/** Applies an approved plan, or finishes one a crash interrupted; an applied plan answers as it is. */
+export async function promotePlan(deps: GateDeps, planId: string): Promise<MemoryPromoteResult> {
+  const begun = await deps.writer.beginPromotion({ planId });
+  if (!begun.work) return { ...begun.view, sync: null };
+  const work = begun.work;
+  checkWork(work);
+  const voided = async (reason: string, drifted: string[]): Promise<MemoryPromoteResult> => ({
+    ...(await deps.writer.voidPlan({ planId, reason, drifted })),
+    sync: null,
+  });
+  let root: MemoryRoot;
+  try {
+    root = memoryRootOf(work.scope, work.anchor);
+    // Every target is checked before the first write: a plan whose files moved writes nothing.
+    const drifted = driftedTargets(root, work);
+    if (drifted.length > 0) return await voided(`${drifted.join(', ')} changed since the plan was made`, drifted);
+  } catch (error) {
+    if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return voided(error.message, []);
+    throw fileProblem(error, `nothing was written; fix it and run memory promote ${planId} again`) ?? error;
+  }
+  let step = 0;
+  for (const file of work.files) {
+    step += 1;
+    let outcome: ReturnType<typeof applyPlanFile>;
+    try {
+      outcome = applyPlanFile(root, work.scope, file);
+    } catch (error) {
+      if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return voided(error.message, []);
+      throw (
+        fileProblem(
+          error,
+          `the files before it hold the approved bytes; fix it and run memory promote ${planId} again to finish`,
+        ) ?? error
+      );
+    }
+    if (outcome.outcome === 'drift') return voided(`${file.path} changed while the plan was applied`, [file.path]);
+    await deps.writer.recordFile({ planId, path: file.path, state: outcome.outcome });
+    deps.fault?.(`promote.afterFile.${step}`);
+  }
+  syncPlanDirectories(root, work);
+  deps.fault?.('promote.beforeFinish');
+  const applied = await deps.writer.finishPromotion({ planId });
+  // The new entries go into the approved projection now: search, get and the next session see them.
+  const synced = await syncRoot(
+    { memoryStatePath: deps.memoryStatePath, store: (input) => deps.writer.storeScan(input) },
+    { scope: work.scope, ...work.owner },
+    work.anchor,
+  ).catch(() => null);
+  return {
+    ...applied,
+    sync: synced
+      ? { generation: synced.scope.generation, coverage: synced.scope.coverage, entries: synced.scope.entries }
+      : null,
+  };
+}
+
+/** Finishes every plan a crash left applying; each failure stays in the journal for the next try. */
+export async function resumePromotions(deps: GateDeps): Promise<MemoryPromoteResult[]> {
+  const ids = withMemoryState(deps.memoryStatePath, () => [] as string[], unfinishedPlanIds);
+  const done: MemoryPromoteResult[] = [];
+  for (const planId of ids) {
+    const result = await promotePlan(deps, planId).catch(() => null);
+    if (result) done.push(result);
+  }
+  return done;
+}
+
+/** One plan as the journal holds it (read-only). */
+export function readPlanAt(memoryStatePath: string, planId: string): MemoryPlanView {
+  const view = withMemoryState(
+    memoryStatePath,
+    () => undefined,
+    (db) => readPlanView(db, planId),
+  );
+  if (!view)
+    throw new CmError(
+      'not_found',
+      `No promotion plan ${JSON.stringify(planId)}; memory prepare makes one and prints its id.`,
+    );
+  return view;
+}

@@ -1,0 +1,83 @@
+// Entries state: the search line, the last search's answer (with generation and coverage), the
+// selected result, and the open entry with its scroll position.
+import type { MemoryEntryView, MemorySearchResult } from '../../protocol.js';
+import type { ShownError } from '../format.js';
+import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
+import { moveSelection } from '../widgets/list-window.js';
+
+export interface EntriesState {
+  typing: boolean;
+  line: LineState;
+  search: { id: number; query: string } | null;
+  lastId: number;
+  result: (MemorySearchResult & { query: string }) | null;
+  selected: number;
+  open: { id: number; entryId: string } | null;
+  entry: MemoryEntryView | null;
+  top: number;
+  error: ShownError | null;
+}
+
+export type EntriesAction =
+  | { type: 'openSearch' }
+  | { type: 'edit'; edit: LineEdit }
+  | { type: 'cancelSearch' }
+  | { type: 'submitSearch' }
+  | { type: 'searched'; id: number; result: MemorySearchResult }
+  | { type: 'select'; delta: number }
+  | { type: 'openEntry' }
+  | { type: 'entryRead'; id: number; entry: MemoryEntryView }
+  | { type: 'failed'; id: number; error: ShownError }
+  | { type: 'scroll'; delta: number; lastTop: number }
+  | { type: 'back' };
+
+export const initialEntriesState: EntriesState = {
+  typing: false,
+  line: emptyLine,
+  search: null,
+  lastId: 0,
+  result: null,
+  selected: 0,
+  open: null,
+  entry: null,
+  top: 0,
+  error: null,
+};
+
+export function entriesReducer(state: EntriesState, action: EntriesAction): EntriesState {
+  switch (action.type) {
+    case 'openSearch':
+      return { ...state, typing: true, open: null, entry: null };
+    case 'edit':
+      return { ...state, line: editLine(state.line, action.edit) };
+    case 'cancelSearch':
+      return { ...state, typing: false };
+    case 'submitSearch': {
+      const query = state.line.text.trim();
+      if (query === '') return { ...state, typing: false };
+      const id = state.lastId + 1;
+      return { ...state, typing: false, lastId: id, search: { id, query }, error: null };
+    }
+    case 'searched':
+      if (state.search?.id !== action.id) return state;
+      return { ...state, result: { ...action.result, query: state.search.query }, search: null, selected: 0 };
+    case 'select':
+      return { ...state, selected: moveSelection(state.selected, action.delta, state.result?.results.length ?? 0) };
+    case 'openEntry': {
+      const hit = state.result?.results[state.selected];
+      if (!hit) return state;
+      const id = state.lastId + 1;
+      return { ...state, lastId: id, open: { id, entryId: hit.entryId }, entry: null, top: 0, error: null };
+    }
+    case 'entryRead':
+      return state.open?.id === action.id ? { ...state, entry: action.entry } : state;
+    case 'failed':
+      if (state.search?.id === action.id) return { ...state, search: null, error: action.error };
+      if (state.open?.id === action.id) return { ...state, error: action.error };
+      return state;
+    case 'scroll':
+      return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
+    case 'back':
+      return { ...state, open: null, entry: null, error: null };
+  }
+}

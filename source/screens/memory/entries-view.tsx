@@ -1,0 +1,82 @@
+// Entries: the search line, the answer (generation and coverage, one row per entry), or one entry
+// opened with `get`.
+import { Box, Text } from 'ink';
+import { useMemo } from 'react';
+import { truncate } from '../format.js';
+import { LineInputView } from '../widgets/line-input.js';
+import { listWindow } from '../widgets/list-window.js';
+import { Spinner } from '../widgets/spinner.js';
+import { useTheme } from '../widgets/theme.js';
+import { coverageLines, entryLines } from './entries-lines.js';
+import type { EntriesState } from './entries-state.js';
+import { LinePane, position } from './line-pane.js';
+import { type ScreenLine, wrapLines } from './wrap-lines.js';
+
+/** The open entry's lines, or the search answer's heading lines. */
+export function useEntryLines(state: EntriesState, columns: number): ScreenLine[] {
+  return useMemo(() => {
+    if (state.open) return state.entry ? entryLines(state.entry, columns) : [];
+    if (state.result) return coverageLines(state.result, columns);
+    return wrapLines(
+      'Search approved memory: press / and type words (e.g. release checklist), then Enter. Entries are the Markdown files promoted into this repository and your user memory.',
+      columns,
+      'muted',
+    );
+  }, [state.open, state.entry, state.result, columns]);
+}
+
+export function EntriesView({
+  state,
+  lines,
+  room,
+  columns,
+}: {
+  state: EntriesState;
+  lines: ScreenLine[];
+  room: number;
+  columns: number;
+}) {
+  const theme = useTheme();
+  if (state.open) {
+    return (
+      <Box flexDirection="column">
+        <Text bold color={theme.accent} wrap="truncate-end">
+          {`Entry ${state.open.entryId}${position(state.top, room - 1, lines.length)}`}
+        </Text>
+        {state.entry ? null : <Spinner label="reading the entry…" />}
+        <LinePane lines={lines} top={state.top} room={room - 1} />
+      </Box>
+    );
+  }
+  const results = state.result?.results ?? [];
+  const listRoom = Math.max(1, room - 2 - lines.length);
+  const window = listWindow(results.length, state.selected, listRoom);
+  return (
+    <Box flexDirection="column">
+      {state.typing ? (
+        <LineInputView prompt="search> " line={state.line} width={columns} />
+      ) : (
+        <Box>
+          <Text wrap="truncate-end">{state.line.text ? `search: ${state.line.text}` : 'search: (none yet)'}</Text>
+          {state.search ? <Spinner label="searching…" /> : null}
+        </Box>
+      )}
+      <LinePane lines={lines} top={0} room={lines.length} />
+      {state.result && results.length === 0 ? (
+        <Text color={theme.muted} wrap="wrap">
+          No approved entry matches. Promote candidates on Prepare & promote, or run common-memory memory sync after
+          editing memory files by hand.
+        </Text>
+      ) : null}
+      {results.slice(window.start, window.end).map((hit, offset) => {
+        const selected = window.start + offset === state.selected;
+        const prefix = `${selected ? '›' : ' '} ${hit.scope.padEnd(7)} `;
+        return (
+          <Text key={`${hit.scope}:${hit.entryId}`} wrap="truncate-end" inverse={selected}>
+            {`${prefix}${truncate(`${hit.title} · ${hit.path}`, columns - prefix.length - 1)}`}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

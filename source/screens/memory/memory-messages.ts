@@ -1,0 +1,128 @@
+// What the Memory screen says under its view — a question, the last result, an error with what to
+// do — wrapped whole (never cut to one line), and the help line's keys for each view and step.
+import type { ShownError } from '../format.js';
+import { helpItem } from '../keyboard/key-bindings.js';
+import type { HelpItem } from '../shell/shell-state.js';
+import type { EntriesState } from './entries-state.js';
+import type { PromoteState } from './promote-state.js';
+import type { ReviewState } from './review-state.js';
+import type { MemoryView } from './use-memory-input.js';
+import { type ScreenLine, wrapLines, idLabel } from './wrap-lines.js';
+
+const HOST_GONE =
+  'The host is not answering: start it again (common-memory host, or quit and reopen the TUI); nothing was changed by this step.';
+
+function errorLines(prefix: string, error: ShownError, columns: number, advice?: string): ScreenLine[] {
+  const lines = wrapLines(`${prefix}: error ${error.code}: ${error.message}`, columns, 'error');
+  const what = error.code === 'host_unreachable' ? HOST_GONE : advice;
+  if (what) lines.push(...wrapLines(what, columns, 'muted', '  '));
+  return lines;
+}
+
+function promoteAdvice(state: PromoteState): string {
+  if (state.phase === 'choose')
+    return 'No plan was made. Fix what the message names (a blocking secret finding means: discard the candidate on Review), then press Enter again.';
+  if (!state.approved)
+    return 'The plan is not approved and nothing was written. Esc drops it; Enter then prepares a fresh plan whose diff you read again.';
+  return 'The plan is approved; a press on a writes it again from where it stopped (a file that already has the approved bytes is skipped, none is written twice).';
+}
+
+export function messageLines(
+  view: MemoryView,
+  review: ReviewState,
+  promote: PromoteState,
+  entries: EntriesState,
+  columns: number,
+): ScreenLine[] {
+  if (view === 'review') {
+    if (review.asking)
+      return wrapLines(
+        `Discard candidate ${idLabel(review.asking.candidateId)}? It leaves the queue and is never promoted (memory-state keeps the record). y discard · n or Esc keep it`,
+        columns,
+        'heading',
+      );
+    if (review.job)
+      return wrapLines(review.job.kind === 'confirm' ? 'confirming the statement…' : 'discarding…', columns, 'muted');
+    if (review.error) return errorLines('review', review.error, columns);
+    if (review.notice) return wrapLines(review.notice, columns, 'ok');
+    return [];
+  }
+  if (view === 'promote') {
+    if (promote.error) return errorLines('promote', promote.error, columns, promoteAdvice(promote));
+    if (promote.phase === 'plan' && !promote.approved)
+      return wrapLines(
+        'Nothing is written until you approve: a approves exactly these bytes (the plan digest) and writes them.',
+        columns,
+        'muted',
+      );
+    return [];
+  }
+  if (view === 'entries' && entries.error) return errorLines(entries.open ? 'get' : 'search', entries.error, columns);
+  return [];
+}
+
+export function helpFor(
+  view: MemoryView,
+  review: ReviewState,
+  promote: PromoteState,
+  entries: EntriesState,
+): HelpItem[] {
+  if (view === 'review') {
+    if (review.asking) return [helpItem('discard', ['confirm']), helpItem('keep', ['decline'], 'all')];
+    // The view line names ] and [; each help line here stays within 80 columns.
+    if (review.open)
+      return [
+        helpItem('choose', ['selectUp', 'selectDown']),
+        helpItem('more', ['nextPage']),
+        helpItem('evidence', ['showEvidence']),
+        helpItem('confirm', ['confirmStatement']),
+        helpItem('discard', ['discardCandidate']),
+        helpItem('back', ['back']),
+      ];
+    return [
+      helpItem('select', ['selectUp', 'selectDown']),
+      helpItem('open', ['openItem']),
+      helpItem('mark', ['markItem']),
+      helpItem('promote', ['promoteChosen']),
+      helpItem('discard', ['discardCandidate']),
+      helpItem('refresh', ['refresh']),
+    ];
+  }
+  if (view === 'promote') {
+    switch (promote.phase) {
+      case 'choose':
+        return [helpItem(`scope ${promote.scope}`, ['toggleScope']), helpItem('prepare plan', ['openItem'])];
+      case 'plan':
+        return [
+          helpItem('scroll diff', ['nextPage', 'previousPage']),
+          helpItem('line', ['selectUp', 'selectDown']),
+          helpItem(promote.approved ? 'write again' : 'approve & write', ['approvePlan']),
+          helpItem('drop plan', ['back']),
+        ];
+      case 'done':
+        return [
+          helpItem('scroll', ['nextPage', 'previousPage']),
+          ...(promote.result?.status === 'voided' ? [helpItem('prepare again', ['openItem'])] : []),
+          helpItem('back', ['back']),
+        ];
+      default:
+        return [{ keys: '', label: 'working…' }];
+    }
+  }
+  if (view === 'entries') {
+    if (entries.typing) return [helpItem('search', ['submit']), helpItem('cancel', ['cancel'])];
+    if (entries.open)
+      return [
+        helpItem('scroll', ['nextPage', 'previousPage']),
+        helpItem('line', ['selectUp', 'selectDown']),
+        helpItem('back', ['back']),
+        helpItem('search', ['openSearch']),
+      ];
+    return [
+      helpItem('search', ['openSearch']),
+      helpItem('select', ['selectUp', 'selectDown']),
+      helpItem('open', ['openItem']),
+    ];
+  }
+  return [helpItem('scroll', ['nextPage', 'previousPage']), helpItem('line', ['selectUp', 'selectDown'])];
+}

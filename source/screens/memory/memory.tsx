@@ -1,0 +1,124 @@
+// Memory: the review → promote half, in four views switched with ] and [ — Review (the queue of
+// candidates; statements, evidence, findings; confirm, discard, mark), Prepare & promote (scope →
+// the plan's diff → approve with a key → write → result), Entries (search approved memory, open
+// an entry) and Extraction (runs, counts, quarantined candidates). The states live here, so
+// switching views never loses a plan or a selection; the views only render them.
+import { Box, Text } from 'ink';
+import { useCallback, useMemo, useReducer, useState } from 'react';
+import { HEADER_LINES } from '../shell/header.js';
+import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { useTheme } from '../widgets/theme.js';
+import { entriesReducer, initialEntriesState } from './entries-state.js';
+import { EntriesView, useEntryLines } from './entries-view.js';
+import { ExtractionView, useExtractionLines } from './extraction-view.js';
+import { LinePane } from './line-pane.js';
+import { helpFor, messageLines } from './memory-messages.js';
+import { initialPromoteState, promoteReducer } from './promote-state.js';
+import { PromoteView, usePromoteLines } from './promote-view.js';
+import { candidatesOf, initialReviewState, reviewReducer, targetCandidate } from './review-state.js';
+import { CandidateDetail, firstLine, ReviewQueue, useCandidateLines } from './review-view.js';
+import { useEntriesEffects, usePromoteEffects, useReviewEffects } from './use-memory-effects.js';
+import { type MemoryView, useMemoryInput, VIEWS } from './use-memory-input.js';
+
+/** Header, help line, the spare row under the frame, and this screen's view line. */
+const CHROME = HEADER_LINES + 3;
+
+function ViewLine({ view }: { view: MemoryView }) {
+  const theme = useTheme();
+  return (
+    <Text wrap="truncate-end">
+      {VIEWS.map((item, index) => (
+        <Text key={item.name}>
+          {index === 0 ? '' : ' '}
+          {item.name === view ? (
+            <Text bold color={theme.accent}>{`[${item.title}]`}</Text>
+          ) : (
+            <Text color={theme.muted}>{item.title}</Text>
+          )}
+        </Text>
+      ))}
+      <Text color={theme.muted}> · ] next view · [ previous</Text>
+    </Text>
+  );
+}
+
+export function Memory() {
+  const { app, cwd = process.cwd() } = useEnvironment();
+  const { rows, columns } = useTerminalSize();
+  const [view, setView] = useState<MemoryView>('review');
+  const [review, dispatchReview] = useReducer(reviewReducer, initialReviewState);
+  const [promote, dispatchPromote] = useReducer(promoteReducer, initialPromoteState);
+  const [entries, dispatchEntries] = useReducer(entriesReducer, initialEntriesState);
+  const [extractionTop, setExtractionTop] = useState(0);
+  useReviewEffects(app, cwd, review, dispatchReview);
+  usePromoteEffects(app, cwd, promote, dispatchPromote);
+  useEntriesEffects(app, cwd, entries, dispatchEntries);
+
+  const messages = useMemo(
+    () => messageLines(view, review, promote, entries, columns),
+    [view, review, promote, entries, columns],
+  );
+  const room = Math.max(3, rows - CHROME - messages.length);
+  const candidate = useCandidateLines(review, columns);
+  const planText = usePromoteLines(promote, columns);
+  const entryText = useEntryLines(entries, columns);
+  const extraction = useExtractionLines(app, review, columns, view === 'extraction');
+  const textRoom = room - 1;
+  const lastTop = (lines: number) => Math.max(0, lines - textRoom);
+
+  const promoteChosen = useCallback(() => {
+    const candidates = candidatesOf(review);
+    const marked = candidates.filter((item) => review.marked.has(item.candidateId));
+    const target = targetCandidate(review);
+    const chosen = marked.length > 0 ? marked : target ? [target] : [];
+    dispatchPromote({
+      type: 'choose',
+      chosen: chosen.map((item) => ({ candidateId: item.candidateId, label: firstLine(item.content) })),
+    });
+    setView('promote');
+  }, [review]);
+
+  useMemoryInput(
+    {
+      view,
+      setView,
+      review,
+      promote,
+      entries,
+      dispatchReview,
+      dispatchPromote,
+      dispatchEntries,
+      room: view === 'review' && !review.open ? room - 1 : textRoom,
+      statementStarts: candidate.starts,
+      lastTop: lastTop(
+        view === 'review' ? candidate.lines.length : view === 'promote' ? planText.length : entryText.length,
+      ),
+      promoteChosen,
+    },
+    {
+      top: extractionTop,
+      scroll: (delta) => setExtractionTop((top) => Math.min(lastTop(extraction.length), Math.max(0, top + delta))),
+    },
+  );
+  useHelp(helpFor(view, review, promote, entries), !(view === 'entries' && entries.typing));
+
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <ViewLine view={view} />
+      <Box flexDirection="column" height={room} overflow="hidden">
+        {view === 'review' ? (
+          review.open ? (
+            <CandidateDetail state={review} lines={candidate.lines} room={room} />
+          ) : (
+            <ReviewQueue state={review} room={room} columns={columns} />
+          )
+        ) : null}
+        {view === 'promote' ? <PromoteView state={promote} lines={planText} room={room} /> : null}
+        {view === 'entries' ? <EntriesView state={entries} lines={entryText} room={room} columns={columns} /> : null}
+        {view === 'extraction' ? <ExtractionView lines={extraction} top={extractionTop} room={room} /> : null}
+      </Box>
+      <LinePane lines={messages} top={0} room={messages.length} />
+    </Box>
+  );
+}

@@ -1,0 +1,109 @@
+// Prepare & promote state: the candidates chosen on Review and the scope, then the plan (its diff
+// scrolled), the approval, the write and its result. Approval is its own action from its own key;
+// nothing else in this reducer approves, and a plan is approved with the digest it was shown with.
+import type { ShownError } from '../format.js';
+import type { PreparedPlan, PromoteResult, PromotionScope } from './promotion-methods.js';
+
+export interface ChosenCandidate {
+  candidateId: string;
+  /** The candidate's first line, as the list shows it. */
+  label: string;
+}
+
+export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'promoting' | 'done';
+
+export interface PromoteState {
+  chosen: ChosenCandidate[];
+  scope: PromotionScope;
+  phase: PromotePhase;
+  /** Bumped for every request, so an answer to an older one is dropped. */
+  requestId: number;
+  plan: PreparedPlan | null;
+  /** The host accepted the approval of this plan's digest: a failed write is retried without approving twice. */
+  approved: boolean;
+  top: number;
+  result: PromoteResult | null;
+  error: ShownError | null;
+}
+
+export type PromoteAction =
+  | { type: 'choose'; chosen: ChosenCandidate[] }
+  | { type: 'toggleScope' }
+  | { type: 'prepare' }
+  | { type: 'prepared'; id: number; plan: PreparedPlan }
+  | { type: 'approve' }
+  | { type: 'approved'; id: number }
+  | { type: 'promoted'; id: number; result: PromoteResult }
+  | { type: 'failed'; id: number; error: ShownError }
+  | { type: 'scroll'; delta: number; lastTop: number }
+  | { type: 'back' };
+
+export const initialPromoteState: PromoteState = {
+  chosen: [],
+  scope: 'project',
+  phase: 'choose',
+  requestId: 0,
+  plan: null,
+  approved: false,
+  top: 0,
+  result: null,
+  error: null,
+};
+
+const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'error'> = {
+  plan: null,
+  approved: false,
+  top: 0,
+  result: null,
+  error: null,
+};
+
+/** Which request a phase has in flight. */
+export const busy = (phase: PromotePhase): boolean =>
+  phase === 'preparing' || phase === 'approving' || phase === 'promoting';
+
+export function promoteReducer(state: PromoteState, action: PromoteAction): PromoteState {
+  const next = (changes: Partial<PromoteState>): PromoteState => ({
+    ...state,
+    ...changes,
+    requestId: state.requestId + 1,
+  });
+  switch (action.type) {
+    case 'choose':
+      if (busy(state.phase)) return state;
+      return { ...state, ...FRESH, chosen: action.chosen, phase: 'choose' };
+    case 'toggleScope':
+      if (state.phase !== 'choose') return state;
+      return { ...state, scope: state.scope === 'project' ? 'user' : 'project', error: null };
+    case 'prepare':
+      // From the chooser, or again after a result (a voided plan is prepared anew from the same candidates).
+      if ((state.phase !== 'choose' && state.phase !== 'done') || state.chosen.length === 0) return state;
+      return next({ ...FRESH, phase: 'preparing' });
+    case 'prepared':
+      return action.id === state.requestId && state.phase === 'preparing'
+        ? { ...state, phase: 'plan', plan: action.plan, top: 0 }
+        : state;
+    case 'approve':
+      if (state.phase !== 'plan' || !state.plan) return state;
+      // Approved already (its write failed): write again, never approve twice.
+      return next({ phase: state.approved ? 'promoting' : 'approving', error: null });
+    case 'approved':
+      return action.id === state.requestId && state.phase === 'approving'
+        ? next({ phase: 'promoting', approved: true })
+        : state;
+    case 'promoted':
+      return action.id === state.requestId && state.phase === 'promoting'
+        ? { ...state, phase: 'done', result: action.result, top: 0 }
+        : state;
+    case 'failed': {
+      if (action.id !== state.requestId) return state;
+      const phase = state.phase === 'preparing' ? 'choose' : state.phase === 'done' ? 'done' : 'plan';
+      return { ...state, phase, error: action.error };
+    }
+    case 'scroll':
+      return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
+    case 'back':
+      if (busy(state.phase) || state.phase === 'choose') return state;
+      return { ...state, ...FRESH, phase: 'choose' };
+  }
+}

@@ -1,0 +1,56 @@
+// Prepare & promote: the chosen candidates and scope, then the plan's files and diff (scrolled),
+// the approval and write with their progress, and the result.
+import { Box, Text } from 'ink';
+import { useMemo } from 'react';
+import { Spinner } from '../widgets/spinner.js';
+import { useTheme } from '../widgets/theme.js';
+import { LinePane, position } from './line-pane.js';
+import { chooseLines, planLines, resultLines } from './promote-lines.js';
+import type { PromoteState } from './promote-state.js';
+import { type ScreenLine, idLabel } from './wrap-lines.js';
+
+export function usePromoteLines(state: PromoteState, columns: number): ScreenLine[] {
+  return useMemo(() => {
+    if (state.phase === 'done' && state.result) return resultLines(state.result, columns);
+    if (state.plan) return planLines(state.plan, columns);
+    return chooseLines(state, columns);
+  }, [state, columns]);
+}
+
+function titleOf(state: PromoteState): string {
+  const files = state.plan?.files.length ?? 0;
+  switch (state.phase) {
+    case 'choose':
+    case 'preparing':
+      return `Prepare & promote · scope ${state.scope}`;
+    case 'plan':
+      return `Plan ${idLabel(state.plan?.planId)} · ${state.approved ? 'approved, not written yet' : 'not approved'} · read the diff`;
+    case 'approving':
+      return `Plan ${idLabel(state.plan?.planId)} · approving`;
+    case 'promoting':
+      return `Plan ${idLabel(state.plan?.planId)} · approved · writing ${files} file${files === 1 ? '' : 's'}`;
+    case 'done':
+      return `Plan ${idLabel(state.plan?.planId)} · ${state.result?.status ?? ''}`;
+  }
+}
+
+const SPINNER_LABEL: Partial<Record<PromoteState['phase'], string>> = {
+  preparing: 'building the plan: target files, exact bytes, secret lint, diff…',
+  approving: 'recording the approval of this digest…',
+  promoting: 'writing the approved bytes (temp file, fsync, rename) and syncing the projection…',
+};
+
+export function PromoteView({ state, lines, room }: { state: PromoteState; lines: ScreenLine[]; room: number }) {
+  const theme = useTheme();
+  const label = SPINNER_LABEL[state.phase];
+  const textRoom = room - 1 - (label ? 1 : 0);
+  return (
+    <Box flexDirection="column">
+      <Text bold color={theme.accent} wrap="truncate-end">
+        {`${titleOf(state)}${position(state.top, textRoom, lines.length)}`}
+      </Text>
+      {label ? <Spinner label={label} /> : null}
+      <LinePane lines={lines} top={state.top} room={textRoom} />
+    </Box>
+  );
+}

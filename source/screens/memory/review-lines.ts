@@ -1,0 +1,76 @@
+// One candidate as the lines the Review screen scrolls through: what it says, each statement with
+// its claim support and what it cites (the user's own words once e shows them), the masked secret
+// findings, and the adjudication. Every line is wrapped to the screen, never cut.
+import type { MemoryFindingView, MemoryReviewCandidate } from '../../protocol.js';
+import { shortId } from '../format.js';
+import { isConfirmed, type ReviewState } from './review-state.js';
+import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
+
+export interface CandidateLines {
+  lines: ScreenLine[];
+  /** The first line of each statement, so choosing one can scroll to it. */
+  starts: number[];
+}
+
+export function findingText(finding: MemoryFindingView): string {
+  return `${finding.severity} ${finding.rule} at ${finding.field} ${finding.line}:${finding.column} — ${finding.excerpt}`;
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewState, columns: number): CandidateLines {
+  const lines: ScreenLine[] = [];
+  const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
+    lines.push(...wrapLines(text, columns, tone, indent));
+  const hanging = (text: string, tone: ScreenLine['tone'], indent: string) =>
+    lines.push(...wrapLines(text, columns, tone, indent, true));
+  add(
+    `Candidate ${idLabel(candidate.candidateId)} · ${candidate.status} · ${candidate.type} · priority ${candidate.priority} · confidence ${candidate.confidence}`,
+    'heading',
+  );
+  const decided = candidate.decision ? ` (${candidate.decision})` : '';
+  add(
+    `adjudication ${candidate.adjudication}${decided} · created ${candidate.createdAt.replace('T', ' ').slice(0, 19)} UTC`,
+    'muted',
+  );
+  add(candidate.content, 'text', '  ');
+  const open = state.open;
+  const starts: number[] = [];
+  lines.push({ text: '', tone: 'muted' });
+  add(`Statements (${candidate.statements.length})`, 'heading');
+  candidate.statements.forEach((statement, index) => {
+    starts.push(lines.length);
+    const chosen = open?.statement === index;
+    const mark = isConfirmed(state, statement) ? ' [confirmed]' : '';
+    hanging(`${chosen ? '›' : ' '} ${index + 1}. ${statement.text}${mark}`, chosen ? 'selected' : 'text', '     ');
+    const turns = new Set(statement.evidence.map((ref) => ref.turnKey)).size;
+    add(`support ${statement.claimSupport} · cites ${plural(turns, 'user turn')}`, 'muted', '     ');
+    if (!chosen || !open?.evidence) return;
+    for (const ref of statement.evidence) {
+      add(`${ref.client} session ${shortId(ref.sessionKey)} · turn ${shortId(ref.turnKey)}:`, 'muted', '     ');
+      const session = state.evidence[ref.sessionKey];
+      if (!session) add('reading the turn…', 'muted', '       ');
+      else if (session.state === 'failed')
+        add(`could not read it (${session.error.code}): ${session.error.message}`, 'error', '       ');
+      else {
+        const said = session.turns[ref.turnKey];
+        if (!said) add('this turn is no longer in the captured session', 'error', '       ');
+        else if (said.length === 0) add('(the turn holds no text from the user)', 'muted', '       ');
+        else for (const text of said) add(`you: ${text}`, 'text', '       ');
+      }
+    }
+  });
+  if (candidate.findings.length > 0) {
+    lines.push({ text: '', tone: 'muted' });
+    add(`Secret findings (${candidate.findings.length}, masked: the secret itself is never shown)`, 'heading');
+    for (const finding of candidate.findings)
+      add(findingText(finding), finding.severity === 'block' ? 'error' : 'text', '  ');
+    if (candidate.status === 'quarantined')
+      add(
+        'Quarantined: a blocking finding keeps it from being promoted. Discard it (d), or remove the secret from the conversation and extract again.',
+        'muted',
+        '  ',
+      );
+  }
+  return { lines, starts };
+}

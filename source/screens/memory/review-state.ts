@@ -1,0 +1,218 @@
+// Review state: the queue of draft and quarantined candidates, which one is selected, which are
+// marked for promotion, the open candidate (its chosen statement, scroll position, whether its
+// evidence is shown), the cited turns read so far, a discard question, and a confirm or discard in
+// flight. Keys become named actions; a 10k queue is never copied on a key, only its index moves.
+import { lintText, maskSecret } from '../../memory/secret-lint.js';
+import type { MemoryReview, MemoryReviewCandidate, SessionView } from '../../protocol.js';
+import type { ShownError } from '../format.js';
+import { moveSelection } from '../widgets/list-window.js';
+
+/** What the user said in the cited turns of one session, by turn key; or why it could not be read. */
+export type SessionEvidence =
+  | { state: 'loaded'; turns: Record<string, string[]> }
+  | { state: 'failed'; error: ShownError };
+
+export interface OpenCandidate {
+  candidateId: string;
+  /** The chosen statement (c confirms it, e shows what it cites). */
+  statement: number;
+  top: number;
+  evidence: boolean;
+}
+
+export type ReviewJob =
+  | { id: number; kind: 'confirm'; candidateId: string; statementId: string }
+  | { id: number; kind: 'discard'; candidateId: string };
+
+export interface ReviewState {
+  /** A read of the queue in flight (its id), or null. */
+  load: { id: number; quiet: boolean } | null;
+  lastId: number;
+  data: MemoryReview | null;
+  error: ShownError | null;
+  selected: number;
+  marked: ReadonlySet<string>;
+  open: OpenCandidate | null;
+  evidence: Readonly<Record<string, SessionEvidence>>;
+  asking: { candidateId: string } | null;
+  job: ReviewJob | null;
+  /** Statements confirmed from this screen (the queue read says so too once the host records it). */
+  confirmed: ReadonlySet<string>;
+  notice: string | null;
+}
+
+export type ReviewAction =
+  | { type: 'reload'; quiet?: boolean }
+  | { type: 'loaded'; id: number; review: MemoryReview }
+  | { type: 'loadFailed'; id: number; error: ShownError }
+  | { type: 'select'; delta: number }
+  | { type: 'toggleMark' }
+  | { type: 'open' }
+  | { type: 'close' }
+  | { type: 'chooseStatement'; delta: number; starts: number[]; room: number }
+  | { type: 'scroll'; delta: number; lastTop: number }
+  | { type: 'toggleEvidence' }
+  | { type: 'evidenceLoaded'; sessionKey: string; view: SessionView }
+  | { type: 'evidenceFailed'; sessionKey: string; error: ShownError }
+  | { type: 'confirmStatement' }
+  | { type: 'askDiscard' }
+  | { type: 'answerDiscard'; yes: boolean }
+  | { type: 'jobDone'; id: number; notice: string }
+  | { type: 'jobFailed'; id: number; error: ShownError };
+
+export const initialReviewState: ReviewState = {
+  load: { id: 1, quiet: false },
+  lastId: 1,
+  data: null,
+  error: null,
+  selected: 0,
+  marked: new Set(),
+  open: null,
+  evidence: {},
+  asking: null,
+  job: null,
+  confirmed: new Set(),
+  notice: null,
+};
+
+export const candidatesOf = (state: ReviewState): MemoryReviewCandidate[] => state.data?.candidates ?? [];
+
+export function openCandidate(state: ReviewState): MemoryReviewCandidate | undefined {
+  const id = state.open?.candidateId;
+  return id === undefined ? undefined : candidatesOf(state).find((candidate) => candidate.candidateId === id);
+}
+
+/** The candidate a key acts on: the open one, else the selected row. */
+export function targetCandidate(state: ReviewState): MemoryReviewCandidate | undefined {
+  return state.open ? openCandidate(state) : candidatesOf(state)[state.selected];
+}
+
+export function isConfirmed(state: ReviewState, statement: { statementId: string; confirmed?: unknown }): boolean {
+  return state.confirmed.has(statement.statementId) || statement.confirmed === true;
+}
+
+type NewJob = ReviewJob extends infer Job ? (Job extends ReviewJob ? Omit<Job, 'id'> : never) : never;
+
+function withJob(state: ReviewState, job: NewJob): ReviewState {
+  const id = state.lastId + 1;
+  return { ...state, lastId: id, job: { ...job, id } as ReviewJob, notice: null, error: null };
+}
+
+export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewState {
+  switch (action.type) {
+    case 'reload': {
+      const id = state.lastId + 1;
+      return { ...state, lastId: id, load: { id, quiet: action.quiet ?? false } };
+    }
+    case 'loaded': {
+      if (state.load?.id !== action.id) return state;
+      const ids = new Set(action.review.candidates.map((candidate) => candidate.candidateId));
+      const marked = new Set([...state.marked].filter((id) => ids.has(id)));
+      const open = state.open && ids.has(state.open.candidateId) ? state.open : null;
+      const selected = Math.min(state.selected, Math.max(0, action.review.candidates.length - 1));
+      return { ...state, load: null, data: action.review, error: null, marked, open, selected };
+    }
+    case 'loadFailed':
+      return state.load?.id === action.id ? { ...state, load: null, error: action.error } : state;
+    case 'select':
+      return { ...state, selected: moveSelection(state.selected, action.delta, candidatesOf(state).length) };
+    case 'toggleMark': {
+      const candidate = targetCandidate(state);
+      if (!candidate) return state;
+      const marked = new Set(state.marked);
+      if (!marked.delete(candidate.candidateId)) marked.add(candidate.candidateId);
+      return { ...state, marked };
+    }
+    case 'open': {
+      const candidate = candidatesOf(state)[state.selected];
+      if (!candidate) return state;
+      return { ...state, open: { candidateId: candidate.candidateId, statement: 0, top: 0, evidence: false } };
+    }
+    case 'close':
+      return { ...state, open: null, asking: null };
+    case 'chooseStatement': {
+      if (!state.open) return state;
+      const statement = moveSelection(state.open.statement, action.delta, action.starts.length);
+      const start = action.starts[statement] ?? 0;
+      // Keep the chosen statement's first line on screen, moving the view as little as possible.
+      const top = start < state.open.top ? start : start >= state.open.top + action.room ? start : state.open.top;
+      return { ...state, open: { ...state.open, statement, top } };
+    }
+    case 'scroll':
+      if (!state.open) return state;
+      return {
+        ...state,
+        open: { ...state.open, top: Math.min(action.lastTop, Math.max(0, state.open.top + action.delta)) },
+      };
+    case 'toggleEvidence':
+      return state.open ? { ...state, open: { ...state.open, evidence: !state.open.evidence } } : state;
+    case 'evidenceLoaded': {
+      const turns: Record<string, string[]> = {};
+      for (const turn of action.view.turns)
+        turns[turn.turnKey] = turn.messages
+          .filter((message) => message.classification === 'evidence')
+          .map((message) => maskedText(message.text ?? ''));
+      return { ...state, evidence: { ...state.evidence, [action.sessionKey]: { state: 'loaded', turns } } };
+    }
+    case 'evidenceFailed':
+      return {
+        ...state,
+        evidence: { ...state.evidence, [action.sessionKey]: { state: 'failed', error: action.error } },
+      };
+    case 'confirmStatement': {
+      const candidate = openCandidate(state);
+      const statement = candidate?.statements[state.open?.statement ?? 0];
+      if (!candidate || !statement || state.job) return state;
+      return withJob(state, {
+        kind: 'confirm',
+        candidateId: candidate.candidateId,
+        statementId: statement.statementId,
+      });
+    }
+    case 'askDiscard': {
+      const candidate = targetCandidate(state);
+      if (!candidate || state.job) return state;
+      return { ...state, asking: { candidateId: candidate.candidateId }, notice: null };
+    }
+    case 'answerDiscard': {
+      const asking = state.asking;
+      if (!asking) return state;
+      const answered = { ...state, asking: null };
+      return action.yes ? withJob(answered, { kind: 'discard', candidateId: asking.candidateId }) : answered;
+    }
+    case 'jobDone': {
+      if (state.job?.id !== action.id) return state;
+      const job = state.job;
+      const confirmed =
+        job.kind === 'confirm' ? new Set([...state.confirmed, job.statementId]) : (state.confirmed as Set<string>);
+      const open = job.kind === 'discard' && state.open?.candidateId === job.candidateId ? null : state.open;
+      const id = state.lastId + 1;
+      // Read the queue again, quietly: a discarded candidate leaves it, a confirmed statement says so.
+      return { ...state, job: null, confirmed, open, notice: action.notice, lastId: id, load: { id, quiet: true } };
+    }
+    case 'jobFailed':
+      return state.job?.id === action.id ? { ...state, job: null, error: action.error } : state;
+  }
+}
+
+/** A session the open candidate's chosen statement cites whose turns are not read yet (the key stays until its answer). */
+export function evidenceToRead(state: ReviewState): string | undefined {
+  if (!state.open?.evidence) return undefined;
+  const statement = openCandidate(state)?.statements[state.open.statement];
+  return statement?.evidence.map((ref) => ref.sessionKey).find((key) => state.evidence[key] === undefined);
+}
+
+/** The user's words with every secret the lint finds masked, as the candidates' own text is: the screen never shows one. */
+export function maskedText(text: string): string {
+  // Overlapping findings are joined first, so every character of every secret is covered.
+  const spans: { start: number; end: number }[] = [];
+  for (const finding of lintText(text).sort((a, b) => a.offset - b.offset)) {
+    const last = spans.at(-1);
+    if (last && finding.offset <= last.end) last.end = Math.max(last.end, finding.offset + finding.length);
+    else spans.push({ start: finding.offset, end: finding.offset + finding.length });
+  }
+  let masked = text;
+  for (const { start, end } of spans.reverse())
+    masked = masked.slice(0, start) + maskSecret(text.slice(start, end)) + masked.slice(end);
+  return masked;
+}

@@ -1,0 +1,110 @@
+// Review: the queue (one row per candidate, only the rows that fit are rendered) or one candidate
+// opened with its statements, evidence and findings. The reducer owns every decision.
+import { Box, Text } from 'ink';
+import { memo, useMemo } from 'react';
+import type { MemoryReviewCandidate } from '../../protocol.js';
+import { truncate } from '../format.js';
+import { listWindow } from '../widgets/list-window.js';
+import { Spinner } from '../widgets/spinner.js';
+import { useTheme } from '../widgets/theme.js';
+import { LinePane, position } from './line-pane.js';
+import { candidateLines } from './review-lines.js';
+import { candidatesOf, openCandidate, type ReviewState } from './review-state.js';
+import { type ScreenLine, idLabel } from './wrap-lines.js';
+
+export function firstLine(text: string): string {
+  return (text.split('\n').find((line) => line.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
+const CandidateRow = memo(function CandidateRow({
+  candidate,
+  selected,
+  marked,
+  columns,
+}: {
+  candidate: MemoryReviewCandidate;
+  selected: boolean;
+  marked: boolean;
+  columns: number;
+}) {
+  const theme = useTheme();
+  const status = candidate.status === 'quarantined' ? 'QUARANTINED' : 'draft';
+  const prefix = `${selected ? '›' : ' '}${marked ? '+' : ' '} ${status.padEnd(11)} ${candidate.type.padEnd(12)} `;
+  return (
+    <Text
+      wrap="truncate-end"
+      inverse={selected}
+      color={candidate.status === 'quarantined' ? theme.error : undefined}
+    >{`${prefix}${truncate(firstLine(candidate.content), columns - prefix.length - 1)}`}</Text>
+  );
+});
+
+function queueTitle(state: ReviewState): string {
+  const candidates = candidatesOf(state);
+  if (!state.data) return 'Review';
+  const quarantined = candidates.filter((candidate) => candidate.status === 'quarantined').length;
+  const parts = [
+    `Review · ${candidates.length} in the queue (${candidates.length - quarantined} draft, ${quarantined} quarantined)`,
+    `${state.data.scope} scope`,
+  ];
+  if (state.marked.size > 0) parts.push(`${state.marked.size} marked`);
+  if (candidates.length > 0) parts.push(`${state.selected + 1} of ${candidates.length}`);
+  return parts.join(' · ');
+}
+
+export function ReviewQueue({ state, room, columns }: { state: ReviewState; room: number; columns: number }) {
+  const theme = useTheme();
+  const candidates = candidatesOf(state);
+  // Counting quarantined rows walks the queue: once per answer, not once per key.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the title changes with the data, the selection and the marks only
+  const title = useMemo(() => queueTitle(state), [state.data, state.selected, state.marked]);
+  const window = listWindow(candidates.length, state.selected, Math.max(1, room - 1));
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Text bold color={theme.accent} wrap="truncate-end">
+          {title}
+        </Text>
+        {state.load && !state.load.quiet ? <Spinner /> : null}
+      </Box>
+      {state.data && candidates.length === 0 ? (
+        <Text wrap="wrap" color={theme.muted}>
+          Nothing to review: no draft or quarantined candidates in this repository. Candidates come from extraction (]
+          Extraction shows it; common-memory memory extract runs it).
+        </Text>
+      ) : null}
+      {candidates.slice(window.start, window.end).map((candidate, offset) => (
+        <CandidateRow
+          key={candidate.candidateId}
+          candidate={candidate}
+          selected={window.start + offset === state.selected}
+          marked={state.marked.has(candidate.candidateId)}
+          columns={columns}
+        />
+      ))}
+    </Box>
+  );
+}
+
+export function useCandidateLines(state: ReviewState, columns: number) {
+  const candidate = openCandidate(state);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the lines follow the open candidate, its evidence and confirmations
+  return useMemo(
+    () => (candidate ? candidateLines(candidate, state, columns) : { lines: [], starts: [] }),
+    [candidate, state.open?.statement, state.open?.evidence, state.evidence, state.confirmed, columns],
+  );
+}
+
+export function CandidateDetail({ state, lines, room }: { state: ReviewState; lines: ScreenLine[]; room: number }) {
+  const theme = useTheme();
+  const top = state.open?.top ?? 0;
+  const candidate = openCandidate(state);
+  return (
+    <Box flexDirection="column">
+      <Text bold color={theme.accent} wrap="truncate-end">
+        {`Review › candidate ${idLabel(candidate?.candidateId)}${state.marked.has(candidate?.candidateId ?? '') ? ' · marked' : ''}${position(top, room - 1, lines.length)}`}
+      </Text>
+      <LinePane lines={lines} top={top} room={room - 1} />
+    </Box>
+  );
+}

@@ -1,0 +1,95 @@
+// The Memory screen's requests: the review queue, the cited turns (through the session read),
+// confirm and discard, prepare → approve → promote, search and get. Each reports back with an
+// action carrying its request id; a superseded or unmounted request's answer is dropped.
+import type { Dispatch } from 'react';
+import type { Application } from '../../api/application.js';
+import { useRequest } from '../widgets/use-request.js';
+import type { EntriesAction, EntriesState } from './entries-state.js';
+import type { PromoteAction, PromoteState } from './promote-state.js';
+import { promotionMethods } from './promotion-methods.js';
+import { evidenceToRead, type ReviewAction, type ReviewState } from './review-state.js';
+
+export function useReviewEffects(app: Application, cwd: string, state: ReviewState, dispatch: Dispatch<ReviewAction>) {
+  useRequest(state.load, () => app.memoryReview({ cwd }), {
+    answered: (review, { id }) => dispatch({ type: 'loaded', id, review }),
+    failed: (error, { id }) => dispatch({ type: 'loadFailed', id, error }),
+  });
+  const sessionKey = evidenceToRead(state);
+  useRequest(sessionKey, (key) => app.readSession({ sessionKey: key }), {
+    answered: (view, key) => dispatch({ type: 'evidenceLoaded', sessionKey: key, view }),
+    failed: (error, key) => dispatch({ type: 'evidenceFailed', sessionKey: key, error }),
+  });
+  const methods = promotionMethods(app);
+  useRequest(
+    state.job,
+    (job) =>
+      job.kind === 'confirm'
+        ? methods.memoryConfirm({ candidateId: job.candidateId, statementId: job.statementId, cwd })
+        : methods.memoryDiscard({ candidateId: job.candidateId, cwd }),
+    {
+      answered: (_, job) =>
+        dispatch({
+          type: 'jobDone',
+          id: job.id,
+          notice:
+            job.kind === 'confirm'
+              ? `Statement ${job.statementId.slice(0, 8)} confirmed: its text and citations are recorded as reviewed.`
+              : `Candidate ${job.candidateId.slice(0, 8)} discarded: it left the queue (memory-state keeps it; nothing is deleted).`,
+        }),
+      failed: (error, job) => dispatch({ type: 'jobFailed', id: job.id, error }),
+    },
+  );
+}
+
+export function usePromoteEffects(
+  app: Application,
+  cwd: string,
+  state: PromoteState,
+  dispatch: Dispatch<PromoteAction>,
+) {
+  const methods = promotionMethods(app);
+  const { phase, requestId, plan } = state;
+  const request = phase === 'preparing' || phase === 'approving' || phase === 'promoting' ? { phase, requestId } : null;
+  // One key object per request, so a re-render does not start it again.
+  useRequest(
+    request ? `${request.phase}\u0000${request.requestId}` : null,
+    async () => {
+      const id = requestId;
+      if (phase === 'preparing') {
+        const prepared = await methods.memoryPrepare({
+          candidateIds: state.chosen.map((chosen) => chosen.candidateId),
+          scope: state.scope,
+          cwd,
+        });
+        return () => dispatch({ type: 'prepared', id, plan: prepared });
+      }
+      if (!plan) throw new Error('no plan to approve or promote');
+      if (phase === 'approving') {
+        await methods.memoryApprove({ planId: plan.planId, digest: plan.planDigest, cwd });
+        return () => dispatch({ type: 'approved', id });
+      }
+      const result = await methods.memoryPromote({ planId: plan.planId, cwd });
+      return () => dispatch({ type: 'promoted', id, result });
+    },
+    {
+      answered: (report) => report(),
+      failed: (error) => dispatch({ type: 'failed', id: requestId, error }),
+    },
+  );
+}
+
+export function useEntriesEffects(
+  app: Application,
+  cwd: string,
+  state: EntriesState,
+  dispatch: Dispatch<EntriesAction>,
+) {
+  useRequest(state.search, (search) => app.memorySearch({ query: search.query, cwd }), {
+    answered: (result, { id }) => dispatch({ type: 'searched', id, result }),
+    failed: (error, { id }) => dispatch({ type: 'failed', id, error }),
+  });
+  useRequest(state.open, (open) => app.memoryGet({ entryId: open.entryId, cwd }), {
+    answered: (entry, { id }) => dispatch({ type: 'entryRead', id, entry }),
+    failed: (error, { id }) => dispatch({ type: 'failed', id, error }),
+  });
+}

@@ -1,0 +1,157 @@
+// Keys of the Memory screen, per view: ] and [ change the view; the review queue and an open
+// candidate, the promotion steps, the entry search and the extraction panel each answer their own
+// commands. A discard question holds the screen's other keys until y, n or Esc answers it.
+import type { Dispatch } from 'react';
+import { PRIORITY } from '../keyboard/keyboard-router.js';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import { useLineInput } from '../widgets/line-input.js';
+import type { EntriesAction, EntriesState } from './entries-state.js';
+import { busy, type PromoteAction, type PromoteState } from './promote-state.js';
+import type { ReviewAction, ReviewState } from './review-state.js';
+
+export type MemoryView = 'review' | 'promote' | 'entries' | 'extraction';
+export const VIEWS: { name: MemoryView; title: string }[] = [
+  { name: 'review', title: 'Review' },
+  { name: 'promote', title: 'Prepare & promote' },
+  { name: 'entries', title: 'Entries' },
+  { name: 'extraction', title: 'Extraction' },
+];
+
+const SCROLL = ['nextPage', 'previousPage', 'selectUp', 'selectDown', 'firstPage'] as const;
+type ScrollCommand = (typeof SCROLL)[number];
+
+/** How far a scroll key moves a text of `room` lines. */
+export function scrollStep(command: ScrollCommand, room: number, top: number): number {
+  if (command === 'nextPage') return room;
+  if (command === 'previousPage') return -room;
+  if (command === 'selectDown') return 1;
+  if (command === 'selectUp') return -1;
+  return -top;
+}
+
+export interface MemoryInput {
+  view: MemoryView;
+  setView(update: (view: MemoryView) => MemoryView): void;
+  review: ReviewState;
+  promote: PromoteState;
+  entries: EntriesState;
+  dispatchReview: Dispatch<ReviewAction>;
+  dispatchPromote: Dispatch<PromoteAction>;
+  dispatchEntries: Dispatch<EntriesAction>;
+  /** Rows the current view's list or text has. */
+  room: number;
+  /** The open candidate's statement starts and last scroll position; the open text's last scroll position. */
+  statementStarts: number[];
+  lastTop: number;
+  /** Moves the chosen candidates (marked, else the selected one) to Prepare & promote. */
+  promoteChosen(): void;
+}
+
+const REVIEW_LIST = [...SCROLL, 'openItem', 'markItem', 'promoteChosen', 'discardCandidate', 'refresh'] as const;
+const REVIEW_OPEN = [...SCROLL, 'showEvidence', 'confirmStatement', 'discardCandidate', 'back'] as const;
+const ANSWERS = ['confirm', 'decline'] as const;
+
+function useReviewKeys(input: MemoryInput, active: boolean) {
+  const { review, dispatchReview: dispatch, room } = input;
+  const asking = review.asking !== null;
+  useCommandKeys(
+    REVIEW_LIST,
+    (command) => {
+      if (command === 'openItem') dispatch({ type: 'open' });
+      else if (command === 'markItem') dispatch({ type: 'toggleMark' });
+      else if (command === 'promoteChosen') input.promoteChosen();
+      else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
+      else if (command === 'refresh') dispatch({ type: 'reload' });
+      else if (command === 'firstPage') dispatch({ type: 'select', delta: -review.selected });
+      else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
+    },
+    { isActive: active && !asking && review.open === null },
+  );
+  useCommandKeys(
+    REVIEW_OPEN,
+    (command) => {
+      if (command === 'back') dispatch({ type: 'close' });
+      else if (command === 'showEvidence') dispatch({ type: 'toggleEvidence' });
+      else if (command === 'confirmStatement') dispatch({ type: 'confirmStatement' });
+      else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
+      else if (command === 'selectUp' || command === 'selectDown')
+        dispatch({
+          type: 'chooseStatement',
+          delta: command === 'selectUp' ? -1 : 1,
+          starts: input.statementStarts,
+          room,
+        });
+      else
+        dispatch({ type: 'scroll', delta: scrollStep(command, room, review.open?.top ?? 0), lastTop: input.lastTop });
+    },
+    { isActive: active && !asking && review.open !== null },
+  );
+  useCommandKeys(ANSWERS, (answer) => dispatch({ type: 'answerDiscard', yes: answer === 'confirm' }), {
+    isActive: active && asking,
+    priority: PRIORITY.screen + 1,
+    holds: [...REVIEW_OPEN, ...REVIEW_LIST, 'nextView', 'previousView'],
+  });
+}
+
+function usePromoteKeys(input: MemoryInput, active: boolean) {
+  const { promote, dispatchPromote: dispatch, room, lastTop } = input;
+  const { phase } = promote;
+  useCommandKeys(
+    ['toggleScope', 'openItem'],
+    (command) => dispatch({ type: command === 'toggleScope' ? 'toggleScope' : 'prepare' }),
+    { isActive: active && phase === 'choose' },
+  );
+  useCommandKeys(
+    [...SCROLL, 'approvePlan', 'openItem', 'back'],
+    (command) => {
+      if (command === 'approvePlan') dispatch({ type: 'approve' });
+      else if (command === 'openItem') dispatch({ type: 'prepare' });
+      else if (command === 'back') dispatch({ type: 'back' });
+      else dispatch({ type: 'scroll', delta: scrollStep(command, room, promote.top), lastTop });
+    },
+    { isActive: active && (phase === 'plan' || phase === 'done') && !busy(phase) },
+  );
+}
+
+function useEntriesKeys(input: MemoryInput, active: boolean) {
+  const { entries, dispatchEntries: dispatch, room, lastTop } = input;
+  useCommandKeys(
+    [...SCROLL, 'openSearch', 'openItem', 'back'],
+    (command) => {
+      if (command === 'openSearch') dispatch({ type: 'openSearch' });
+      else if (command === 'openItem') dispatch({ type: 'openEntry' });
+      else if (command === 'back') dispatch({ type: 'back' });
+      else if (entries.open) dispatch({ type: 'scroll', delta: scrollStep(command, room, entries.top), lastTop });
+      else if (command === 'firstPage') dispatch({ type: 'select', delta: -entries.selected });
+      else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
+    },
+    { isActive: active && !entries.typing },
+  );
+  useLineInput(active && entries.typing, {
+    onEdit: (edit) => dispatch({ type: 'edit', edit }),
+    onSubmit: () => dispatch({ type: 'submitSearch' }),
+    onCancel: () => dispatch({ type: 'cancelSearch' }),
+  });
+}
+
+export function useMemoryInput(input: MemoryInput, extraction: { scroll(delta: number): void; top: number }) {
+  const { view } = input;
+  const typing = view === 'entries' && input.entries.typing;
+  useCommandKeys(
+    ['nextView', 'previousView'],
+    (command) => {
+      const step = command === 'nextView' ? 1 : VIEWS.length - 1;
+      input.setView((current) => {
+        const index = VIEWS.findIndex((item) => item.name === current);
+        return VIEWS[(index + step) % VIEWS.length]!.name;
+      });
+    },
+    { isActive: !typing },
+  );
+  useReviewKeys(input, view === 'review');
+  usePromoteKeys(input, view === 'promote');
+  useEntriesKeys(input, view === 'entries');
+  useCommandKeys(SCROLL, (command) => extraction.scroll(scrollStep(command, input.room, extraction.top)), {
+    isActive: view === 'extraction',
+  });
+}

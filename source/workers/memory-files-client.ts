@@ -1,0 +1,43 @@
+// The host's handle on the memory files thread (sync scans, prepare, promote).
+import type { Worker } from 'node:worker_threads';
+import type { MemoryPrepareRequest } from '../protocol.js';
+import type { MemoryFilesCalls, MemoryFilesWorkerData } from './memory-files-thread.js';
+import { callsOver, ReplyChannel } from './reply-channel.js';
+import { startWorker } from './start-worker.js';
+import type { WriterClient } from './writer-client.js';
+
+export class MemoryFilesClient {
+  private readonly call;
+
+  private constructor(private readonly worker: Worker) {
+    this.call = callsOver<MemoryFilesCalls>(new ReplyChannel(worker, 'The memory files thread', 'internal'));
+  }
+
+  static start(home: string, memoryStatePath: string, writer: WriterClient): MemoryFilesClient {
+    const writerPort = writer.openPort();
+    const worker = startWorker(
+      import.meta.url,
+      'memory-files-thread',
+      { home, memoryStatePath, writerPort, storeId: writer.storeId } satisfies MemoryFilesWorkerData,
+      [writerPort],
+    );
+    return new MemoryFilesClient(worker);
+  }
+
+  sync(cwd: string) {
+    return this.call('sync', { cwd });
+  }
+  prepare(request: MemoryPrepareRequest) {
+    return this.call('prepare', request);
+  }
+  promote(planId: string) {
+    return this.call('promote', { planId });
+  }
+  resume() {
+    return this.call('resume', {});
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}

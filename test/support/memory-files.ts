@@ -1,0 +1,40 @@
+// Approved entries as canonical Markdown files, the way a person or `promote` leaves them in a
+// memory root: what memory tests write before `memory sync` projects them.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { formatEntry, type MemoryEntry } from '../../source/memory/entry-format.js';
+
+export interface EntryOptions {
+  type?: MemoryEntry['type'];
+  priority?: number;
+  appliesWhen?: string | null;
+}
+
+/** The canonical text of an entry (formatEntry), with the fields a test rarely cares about filled in. */
+export function entryText(id: string, title: string, body: string, options: EntryOptions = {}): string {
+  const entry: MemoryEntry = {
+    id,
+    type: options.type ?? 'work_method',
+    title,
+    appliesWhen: options.appliesWhen === undefined ? 'working in this repository' : options.appliesWhen,
+    priority: options.priority ?? 50,
+    confidence: 'high',
+    evidence: { summary: 'written by the test' },
+    created: '2026-11-30',
+    supersedes: [],
+    extra: [],
+    body,
+  };
+  return formatEntry(entry);
+}
+
+/** Writes the entry as `<root>/<type>/<id>.md`. */
+export function writeEntry(root: string, id: string, title: string, body: string, options: EntryOptions = {}): void {
+  const path = join(root, options.type ?? 'work_method', `${id}.md`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, entryText(id, title, body, options));
+}
+
+/** The project memory root of a worktree and the user memory root of a data home. */
+export const projectRoot = (worktree: string) => join(worktree, '.common-memory', 'memory');
+export const userRoot = (home: string) => join(home, 'memory');
