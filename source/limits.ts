@@ -123,6 +123,15 @@ export const HOOK_REPLY_MARGIN_MS = 300;
 export const HOOK_LOCK_WAIT_MIN_MS = 500;
 
 /**
+ * A hook whose wait ran into its host's deadline quarantines the event (what survives the host
+ * stopping it), then, if it is still running, waits this much longer and resolves the quarantine
+ * by committing (hook/main.ts). Only a host that did not stop it at its deadline is held this long:
+ * as long as the longest deadline `install` writes (HOOK_TIMEOUT_SEC), which covers the longest
+ * lock queue measured at twice the documented concurrency on a loaded 2-core machine (a few s).
+ */
+export const HOOK_LATE_LOCK_WAIT_MS = HOOK_TIMEOUT_SEC * 1000;
+
+/**
  * The writer thread's busy timeout: hooks take the write lock between its transactions, and it has
  * no host deadline to meet, so it waits them out rather than failing a step.
  */

@@ -2,7 +2,7 @@
 // and never fails the user's agent.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
@@ -126,6 +126,65 @@ describe('hook dispatch', () => {
     assert.deepEqual(activations, [{ process_instance: 'given:client-a', state: 'ended' }]);
     const flush = await runCli(['flush', '--home', home]);
     assert.equal(flush.code, 0, flush.stdout + flush.stderr);
+  });
+
+  it("a lock held past the host's deadline: the event is quarantined at the deadline, then kept once by the same hook", async () => {
+    const home = tempHome('hook-late');
+    const event = JSON.stringify({
+      session_id: 's-late',
+      transcript_path: null,
+      cwd: '/tmp',
+      hook_event_name: 'SessionEnd',
+    });
+    assert.equal((await runCli(['hook', 'codex', '--home', home], { input: payload })).code, 0);
+    // Another process holds the write lock a second past Codex's 3 s SessionEnd clamp.
+    const blocker = openDatabase(storeFiles(home).core);
+    blocker.exec('BEGIN IMMEDIATE');
+    const heldMs = hookDeadlineMs('codex', 'SessionEnd') + 1000;
+    const release = setTimeout(() => blocker.exec('ROLLBACK'), heldMs);
+    const started = performance.now();
+    let result: Awaited<ReturnType<typeof runCli>>;
+    try {
+      result = await runCli(['hook', 'codex', '--home', home], { input: event });
+    } finally {
+      clearTimeout(release);
+      if (blocker.inTransaction) blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+    assert.equal(result.code, 0);
+    assert.ok(performance.now() - started >= heldMs - 100, 'the hook waited for the lock');
+    const lines = readFileSync(storeFiles(home).hookErrors, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.equal(lines.length, 2, 'one failure at the deadline, then its resolution');
+    assert.equal(lines[0].code, 'SQLITE_BUSY');
+    assert.ok(lines[0].elapsedMs < heldMs, 'quarantined before the lock was free: at the deadline');
+    assert.deepEqual([lines[1].resolved, lines[1].how], [lines[0].quarantined, 'kept late']);
+    assert.equal(
+      existsSync(join(home, lines[0].quarantined)),
+      false,
+      'the quarantine file goes once its event is kept',
+    );
+    const count = () => {
+      const db = openDatabase(storeFiles(home).core, { readonly: true });
+      const rows = db.prepare("SELECT count(*) FROM inbox WHERE event = 'SessionEnd'").pluck().get();
+      db.close();
+      return rows;
+    };
+    assert.equal(count(), 1);
+    const status = JSON.parse((await runCli(['status', '--json', '--home', home])).stdout);
+    assert.deepEqual([status.host.hookErrors, status.host.lastHookError], [0, null], 'nothing left to report');
+    // The replay line, run anyway (its file is gone; the same bytes on stdin), keeps nothing twice.
+    const replay = await runCli(
+      ['hook', 'codex', '--home', home, '--instance', lines[0].instance, '--quarantined', lines[0].quarantined],
+      {
+        input: event,
+      },
+    );
+    assert.equal(replay.code, 0);
+    assert.match(replay.stderr, /already kept/);
+    assert.equal(count(), 1, 'kept once');
   });
 
   it("waits for the write lock as long as its host's deadline for the event allows, never less than the floor", () => {

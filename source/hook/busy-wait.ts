@@ -31,3 +31,9 @@ export function hookDeadlineMs(client: HookClient, event: string): number {
 export function waitBudgetMs(deadlineMs: number, elapsedMs = performance.now()): number {
   return Math.max(HOOK_LOCK_WAIT_MIN_MS, Math.round(deadlineMs - elapsedMs - HOOK_REPLY_MARGIN_MS));
 }
+
+/** SQLite's "database is locked": the one failure a longer wait can cure. */
+export function isLockBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}

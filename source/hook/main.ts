@@ -4,19 +4,19 @@
 // (store/inbox-writes.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
-import { HOOK_STDIN_MAX_BYTES } from '../limits.js';
-import { hookDeadlineMs, waitBudgetMs } from './busy-wait.js';
+import { HOOK_LATE_LOCK_WAIT_MS, HOOK_STDIN_MAX_BYTES } from '../limits.js';
+import { hookDeadlineMs, isLockBusy, waitBudgetMs } from './busy-wait.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../ground/faults.js';
-import { captureEvent } from '../store/inbox-writes.js';
+import { captureEvent, markQuarantineKept } from '../store/inbox-writes.js';
 import { capturePiEnvelope, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
-import { parsePayload, type HookClient } from './payload.js';
+import { parsePayload, type HookClient, type HookPayload } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { readTail } from './transcript-tail.js';
@@ -24,6 +24,8 @@ import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
+/** What recordFailure names a quarantine file, relative to the home; nothing else is accepted. */
+const QUARANTINE_NAME = /^quarantine\/hook-[a-z]+-[0-9]+-[0-9]+\.json$/;
 
 interface HookArgs {
   client: HookClient | 'pi';
@@ -32,21 +34,33 @@ interface HookArgs {
   instance: string | undefined;
   /** The shim a replay runs; the one running now unless the caller is another program (pi). */
   shim?: string;
+  /** `--quarantined`: the quarantine file (relative to the home) this event is replayed from; kept at most once. */
+  quarantined?: string | undefined;
 }
 
 function parseArgs(argv: string[]): HookArgs {
   const [client, ...rest] = argv;
   let homeFlag: string | undefined;
   let instance: string | undefined;
+  let quarantined: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--home') homeFlag = rest[++i];
     else if (rest[i]?.startsWith('--home=')) homeFlag = rest[i]!.slice('--home='.length);
     else if (rest[i] === '--instance') instance = rest[++i];
+    else if (rest[i] === '--quarantined') quarantined = rest[++i];
   }
-  if (!client || !CLIENTS.has(client) || instance === '') {
-    throw new CmError('usage', `usage: common-memory hook codex|claude|pi [--home DIR] [--instance ID] < event.json`);
+  if (
+    !client ||
+    !CLIENTS.has(client) ||
+    instance === '' ||
+    (quarantined !== undefined && !QUARANTINE_NAME.test(quarantined))
+  ) {
+    throw new CmError(
+      'usage',
+      'usage: common-memory hook codex|claude|pi [--home DIR] [--instance ID] [--quarantined FILE] < event.json',
+    );
   }
-  return { client: client as HookClient | 'pi', home: resolveHome(homeFlag), instance };
+  return { client: client as HookClient | 'pi', home: resolveHome(homeFlag), instance, quarantined };
 }
 
 function checkSize(raw: Buffer): string {
@@ -56,7 +70,7 @@ function checkSize(raw: Buffer): string {
 }
 
 /** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
-function openStore(home: string, budgetMs: number): Db {
+export function openStore(home: string, budgetMs: number): Db {
   ensureHome(home);
   const db = openDatabase(storeFiles(home).core, { busyTimeoutMs: budgetMs });
   // A checkpoint (copying the WAL into the database and syncing it) would run inside this hook's
@@ -77,34 +91,38 @@ export function runHook(argv: string[]): number {
   let db: Db | undefined;
   let reply = '';
   let raw: Buffer | undefined;
+  let payload: HookPayload | undefined;
   let snapshotError: unknown;
+  let snapshot: SnapshotReader = () => '';
   // Known before anything can fail: a replay of this event must join the same activation.
   const instance = args.instance ?? processInstance(args.client);
   try {
     raw = readFileSync(0);
-    const payload = parsePayload(checkSize(raw));
+    payload = parsePayload(checkSize(raw));
     const deadline = args.client === 'pi' ? PI_EVENT_DEADLINE_MS : hookDeadlineMs(args.client, payload.event);
     db = openStore(args.home, waitBudgetMs(deadline));
     // The write lock may be waited for as long as the host's deadline for this event allows.
     db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
-    if (args.client === 'pi') capturePiEnvelope(db, instance, payload, faultPointFromEnv());
-    else {
-      const snapshot = () => {
-        try {
-          return readSessionSnapshot(storeFiles(args.home).memoryState, payload.cwd).text;
-        } catch (error) {
-          snapshotError = error;
-          return '';
-        }
-      };
-      reply = hookReply(
-        payload.event,
-        captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot).snapshot,
-      );
-    }
+    const cwd = payload.cwd;
+    snapshot = () => {
+      try {
+        return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+      } catch (error) {
+        snapshotError = error;
+        return '';
+      }
+    };
+    reply = keep(db, args, instance, payload, args.quarantined, snapshot);
+    if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
   } catch (error) {
-    recordFailure(args, instance, error, raw);
-    reply = '';
+    if (error instanceof AlreadyKept) {
+      process.stderr.write(`common-memory hook: ${error.message}\n`);
+      if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
+    } else {
+      const kept = recordFailure(args, instance, error, raw);
+      reply =
+        db !== undefined && payload !== undefined ? keepLate(db, args, instance, payload, snapshot, error, kept) : '';
+    }
   } finally {
     db?.close();
   }
@@ -115,6 +133,66 @@ export function runHook(argv: string[]): number {
   return 0;
 }
 
+/** A replay of a quarantined event that an earlier run (or replay) already kept. */
+class AlreadyKept extends Error {}
+
+/**
+ * The event's one transaction; with `quarantined`, the same transaction records that this
+ * quarantine file is kept, so that the event enters the inbox at most once however often its replay
+ * line runs (and however a late commit and a replay race). Returns the host's reply.
+ */
+/** The session-start memory for the reply, read in the capture's transaction; '' when it cannot be. */
+type SnapshotReader = () => string;
+
+function keep(
+  db: Db,
+  args: HookArgs,
+  instance: string,
+  payload: HookPayload,
+  quarantined: string | undefined,
+  snapshot: SnapshotReader,
+): string {
+  const run = (): string => {
+    if (quarantined !== undefined && !markQuarantineKept(db, quarantined))
+      throw new AlreadyKept(`${quarantined} was already kept; nothing to replay.`);
+    if (args.client === 'pi') {
+      capturePiEnvelope(db, instance, payload, faultPointFromEnv());
+      return '';
+    }
+    const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
+    return hookReply(payload.event, result.snapshot, result.refreshed);
+  };
+  // Nested in the marker's transaction, the capture's own transaction is a savepoint of it.
+  return quarantined === undefined ? run() : db.transaction(run).immediate();
+}
+
+/**
+ * The write lock stayed busy until the host's deadline, and the event is now quarantined (the host
+ * may stop this process at any moment: the quarantine is what survives that). A hook still running
+ * past that point runs for a host that did not stop it — a loaded machine's host, or a script — so
+ * it keeps waiting, up to HOOK_LATE_LOCK_WAIT_MS, and a commit then resolves the quarantine: no
+ * replay is needed and a later replay of the file keeps nothing twice.
+ */
+function keepLate(
+  db: Db,
+  args: HookArgs,
+  instance: string,
+  payload: HookPayload,
+  snapshot: SnapshotReader,
+  error: unknown,
+  kept: Quarantined | undefined,
+): string {
+  if (!isLockBusy(error) || kept === undefined) return '';
+  try {
+    db.pragma(`busy_timeout = ${HOOK_LATE_LOCK_WAIT_MS}`);
+    const reply = keep(db, args, instance, payload, kept.marker, snapshot);
+    resolveQuarantine(args, instance, kept.marker, 'kept late', kept.file);
+    return reply;
+  } catch {
+    // Still locked (or failing otherwise): the quarantine and its line stay, with the replay command.
+    return '';
+  }
+}
 /**
  * The pi extension's direct channel: the same work as `hook pi --instance <instance>` with the event
  * on stdin, in the caller's process (pi's), with no child to start. The connection is kept between
@@ -163,14 +241,21 @@ function closePiConnection(): void {
  * itself (within the payload limit) is quarantined byte for byte with the command that replays it
  * once the cause is fixed — never dropped, never guessed at.
  */
+/** A quarantine file just written, and the name its event is kept under (the first file's, for a replay). */
+interface Quarantined {
+  file: string;
+  marker: string;
+}
+
 function recordFailure(
   args: HookArgs,
   instance: string,
   error: unknown,
   raw: Buffer | undefined,
   part: 'event' | 'snapshot' = 'event',
-): void {
+): Quarantined | undefined {
   const at = new Date();
+  let kept: Quarantined | undefined;
   const record: Record<string, unknown> = {
     at: at.toISOString(),
     client: args.client,
@@ -187,7 +272,11 @@ function recordFailure(
       const name = `hook-${args.client}-${at.getTime()}-${process.pid}.json`;
       mkdirSync(storeFiles(args.home).quarantine, { recursive: true, mode: 0o700 });
       writeFileSync(join(storeFiles(args.home).quarantine, name), raw, { mode: 0o600 });
-      record['quarantined'] = join('quarantine', name);
+      const file = `quarantine/${name}`;
+      // A replay's failure names the file the event first went to: one marker keeps it once.
+      kept = { file, marker: args.quarantined ?? file };
+      record['quarantined'] = file;
+      record['keptAs'] = kept.marker;
       // The same node and shim this hook ran with: the line works as it is, without PATH or npx. It
       // names the original process instance, so the event returns to its own activation.
       const words = [
@@ -199,6 +288,8 @@ function recordFailure(
         args.home,
         '--instance',
         instance,
+        '--quarantined',
+        kept.marker,
       ];
       const hook = words.map(shellQuote).join(' ');
       record['replay'] = `${hook} < ${shellQuote(join(storeFiles(args.home).quarantine, name))}`;
@@ -208,10 +299,31 @@ function recordFailure(
   } catch {
     // The quarantine is best effort too; the failure line below still says what happened.
   }
+  appendHookErrorLine(args.home, record);
+  return kept;
+}
+
+/**
+ * The event of a quarantine file is in the inbox now: a line says so (status counts only
+ * unresolved failures) and the file goes, its bytes being kept in the store.
+ */
+function resolveQuarantine(args: HookArgs, instance: string, marker: string, how: string, file = marker): void {
+  appendHookErrorLine(args.home, {
+    at: new Date().toISOString(),
+    client: args.client,
+    instance,
+    resolved: marker,
+    how,
+    elapsedMs: Math.round(performance.now()),
+  });
+  for (const name of new Set([marker, file])) rmSync(join(args.home, name), { force: true });
+}
+
+function appendHookErrorLine(home: string, record: Record<string, unknown>): void {
   const line = JSON.stringify(record);
   try {
-    ensureHome(args.home);
-    appendFileSync(storeFiles(args.home).hookErrors, `${line}\n`, { mode: 0o600 });
+    ensureHome(home);
+    appendFileSync(storeFiles(home).hookErrors, `${line}\n`, { mode: 0o600 });
   } catch {
     process.stderr.write(`common-memory hook: ${line}\n`);
   }

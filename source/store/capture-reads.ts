@@ -319,15 +319,36 @@ function readHookErrors(path: string): CaptureStatus['host']['lastHookError'] & 
   } catch {
     return { count: 0, at: '', code: '' };
   }
-  const lines = text.split('\n').filter((line) => line.length > 0);
-  let last = { at: '', code: '' };
-  try {
-    const parsed = JSON.parse(lines[lines.length - 1] ?? '{}') as { at?: unknown; code?: unknown };
-    last = { at: String(parsed.at ?? ''), code: String(parsed.code ?? '') };
-  } catch {
-    last = { at: '', code: 'unreadable' };
+  // A failure line names its quarantine (keptAs); a later line "resolved" names one whose event is
+  // in the inbox now (kept late by its own hook, or replayed): only unresolved failures count.
+  const failures: { at: string; code: string; keptAs: string | null }[] = [];
+  const resolved = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line.length === 0) continue;
+    try {
+      const parsed = JSON.parse(line) as {
+        at?: unknown;
+        code?: unknown;
+        resolved?: unknown;
+        keptAs?: unknown;
+        quarantined?: unknown;
+      };
+      if (typeof parsed.resolved === 'string') resolved.add(parsed.resolved);
+      else {
+        const keptAs = parsed.keptAs ?? parsed.quarantined;
+        failures.push({
+          at: String(parsed.at ?? ''),
+          code: String(parsed.code ?? ''),
+          keptAs: typeof keptAs === 'string' ? keptAs : null,
+        });
+      }
+    } catch {
+      failures.push({ at: '', code: 'unreadable', keptAs: null });
+    }
   }
-  return { count: lines.length, ...last };
+  const open = failures.filter((failure) => failure.keptAs === null || !resolved.has(failure.keptAs));
+  const last = open[open.length - 1];
+  return { count: open.length, at: last?.at ?? '', code: last?.code ?? '' };
 }
 
 /** The row number a recovery page starts after: 0 for the first page, else the cursor status printed. */

@@ -54,8 +54,9 @@ const SQL = {
   insertCandidate: `INSERT INTO prompt_candidates
       (activation_id, client, host_session_id, turn_ref, digest, body, scope, inbox_id, state)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (client, host_session_id, turn_ref, digest) DO NOTHING`,
-  activeActivation: `SELECT activation_id, snapshot, watch_id FROM capture_activations
+  activeActivation: `SELECT activation_id, snapshot, snapshot_pending, watch_id FROM capture_activations
     WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'`,
+  takeRefreshed: 'UPDATE capture_activations SET snapshot_pending = 0 WHERE activation_id = ?',
   nextOrdinal: `SELECT coalesce(max(ordinal), 0) + 1 AS ordinal FROM capture_activations
     WHERE client = ? AND process_instance = ? AND host_session_id = ?`,
   insertActivation: `INSERT INTO capture_activations
@@ -71,6 +72,7 @@ const SQL = {
       process_instance, watch_id, tail_state, tail_from, tail_to)
     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
   insertTail: 'INSERT INTO inbox_tails (inbox_id, seq, bytes) VALUES (?, ?, ?)',
+  markKept: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
 };
 
 /** Compiles the transaction's statements ahead of it (they are cached per connection). */
@@ -94,6 +96,8 @@ export interface CaptureResult {
   activationId: number;
   /** The context to give the host (SessionStart only), or null. */
   snapshot: string | null;
+  /** A snapshot `memory refresh` replaced, given once at the next UserPromptSubmit or PostToolUse; else null. */
+  refreshed: string | null;
 }
 
 /**
@@ -109,8 +113,13 @@ const SNAPSHOT_SOURCES = new Set([null, 'startup', 'resume', 'clear', 'fork']);
 export interface ActivationRow {
   activation_id: number;
   snapshot: string | null;
+  /** 1 while a refreshed snapshot waits for its delivery. */
+  snapshot_pending: number;
   watch_id: number | null;
 }
+
+/** The events whose hook output may carry additional context: where a refreshed snapshot is delivered. */
+const REFRESH_EVENTS = new Set(['UserPromptSubmit', 'PostToolUse']);
 
 export function captureEvent(
   db: Db,
@@ -150,6 +159,11 @@ export function captureEvent(
         }
         snapshot = activation.snapshot;
       }
+      let refreshed: string | null = null;
+      if (activation.snapshot_pending === 1 && REFRESH_EVENTS.has(payload.event)) {
+        refreshed = activation.snapshot ?? '';
+        prepared(db, SQL.takeRefreshed).run(activation.activation_id);
+      }
 
       // The prompt body is kept once, in its candidate; the envelope keeps its digest.
       let stored = JSON.stringify(payload.value);
@@ -188,7 +202,7 @@ export function captureEvent(
       if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
       if (client === 'claude' && payload.event === 'SubagentStop')
         captureSubagent(db, now, instance, payload, stored, readTail);
-      return { inboxId, activationId: activation.activation_id, snapshot };
+      return { inboxId, activationId: activation.activation_id, snapshot, refreshed };
     },
     fault,
   );
@@ -215,7 +229,7 @@ export function openActivation(
     cwd,
     now,
   ).lastInsertRowid as number;
-  return { activation_id: id, snapshot: null, watch_id: null };
+  return { activation_id: id, snapshot: null, snapshot_pending: 0, watch_id: null };
 }
 
 export function endActivation(db: Db, activationId: number, now: number): void {
@@ -278,6 +292,15 @@ function appendEnvelope(
 function earlyTail(db: Db, client: HookClient, transcriptPath: string, readTail: TailReader): Tail {
   const watch = prepared(db, SQL.readWatch).get(client, transcriptPath) as { captured_bytes: number } | undefined;
   return readTail(transcriptPath, watch?.captured_bytes ?? 0);
+}
+
+/**
+ * Records, in the caller's transaction, that the event of a quarantine file (its name relative to
+ * the home) is kept; false when it already was. A quarantined event may be kept by its own hook
+ * after the host's deadline and its replay line may still be run: the marker keeps it once.
+ */
+export function markQuarantineKept(db: Db, name: string): boolean {
+  return prepared(db, SQL.markKept).run(`quarantine-kept:${name}`, String(Date.now())).changes === 1;
 }
 
 /** Subagent ids are short hex today; the bound keeps a hostile payload from becoming a key of any size. */

@@ -1,8 +1,11 @@
 // Concurrent hooks against a serving host: 32 hook processes at once (twice the 16 the capture
 // benchmark documents), half Codex and half Claude Code sessions, each session its recorded
 // events in order (its transcript written as the client writes it), while the host's drain
-// thread turns the inbox into turns. Every event must be kept with no hook error — in particular
-// no SessionEnd lost to "database is locked" — and flush must then exit 0.
+// thread turns the inbox into turns. Every event must be kept exactly once with no hook error left —
+// in particular no SessionEnd lost to "database is locked" — and flush must then exit 0. A hook
+// that reached its host's deadline still waiting for the lock quarantines its event and, still
+// running, keeps it late (hook/main.ts): that is no error left, but the run reports how many did,
+// since on a real host each of them would have been a quarantined event to replay.
 //
 // `npm run test:stress` runs it once with two sessions per lane; CM_STRESS_RUNS=10 repeats it
 // (ten runs in a row), CM_STRESS_SESSIONS sets the sessions per lane. It is not part of `npm test`:
@@ -87,7 +90,7 @@ async function lane(home: string, index: number, scenario: Scenario): Promise<nu
 for (let run = 1; run <= RUNS; run++) {
   it(`${LANES} concurrent hook processes with a draining host: every event kept, 0 busy errors, flush 0 (run ${run} of ${RUNS})`, {
     timeout: 600_000,
-  }, async () => {
+  }, async (t) => {
     const home = tempHome('stress');
     const { child } = await startHost(home);
     const kinds = scenarios();
@@ -98,8 +101,19 @@ for (let run = 1; run <= RUNS; run++) {
     } finally {
       assert.equal(await stopHost(child), 0);
     }
-    const errors = existsSync(storeFiles(home).hookErrors) ? readFileSync(storeFiles(home).hookErrors, 'utf8') : '';
-    assert.equal(errors, '', 'no hook errors');
+    const text = existsSync(storeFiles(home).hookErrors) ? readFileSync(storeFiles(home).hookErrors, 'utf8') : '';
+    const lines = text
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as { code?: string; keptAs?: string; resolved?: string; elapsedMs: number });
+    const resolved = new Set(lines.flatMap((line) => (line.resolved ? [line.resolved] : [])));
+    const failures = lines.filter((line) => line.resolved === undefined);
+    const left = failures.filter((line) => line.keptAs === undefined || !resolved.has(line.keptAs));
+    t.diagnostic(
+      `${total} events; ${failures.length} reached their host's deadline waiting for the lock and were kept late` +
+        (failures.length > 0 ? ` (at ${failures.map((line) => line.elapsedMs).join(', ')} ms)` : ''),
+    );
+    assert.deepEqual(left, [], 'no hook error left');
     const db = openDatabase(storeFiles(home).core, { readonly: true });
     const kept = db.prepare('SELECT count(*) FROM inbox').pluck().get() as number;
     db.close();
