@@ -71,7 +71,7 @@ function checkSize(raw: Buffer): string {
 }
 
 /** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
-function openStore(home: string, budgetMs: number): Db {
+export function openStore(home: string, budgetMs: number): Db {
   ensureHome(home);
   const db = openDatabase(storeFiles(home).core, { busyTimeoutMs: budgetMs });
   // A checkpoint (copying the WAL into the database and syncing it) would run inside this hook's
@@ -174,7 +174,7 @@ function keep(
       return '';
     }
     const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
-    return hookReply(payload.event, result.snapshot);
+    return hookReply(payload.event, result.snapshot, result.refreshed);
   };
   // Nested in the marker's transaction, the capture's own transaction is a savepoint of it.
   return quarantined === undefined ? run() : db.transaction(run).immediate();
@@ -225,6 +225,22 @@ export function capturePiEvent(instance: string, text: string, shim: string): bo
     closePiConnection();
     recordFailure(args, instance, error, raw);
     return false;
+  }
+}
+
+/**
+ * The pi extension's session-start memory: the same bounded snapshot a Codex or Claude Code
+ * session gets, for pi's cwd, from the data home's memory-state (read-only). The extension freezes
+ * it per data home + pi session and adds it to pi's system prompt each turn. Never throws: a
+ * memory-state that cannot be read gives '' and a line in hook-errors.jsonl for `status`.
+ */
+export function piSessionSnapshot(instance: string, cwd: string | null, shim: string): string {
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim };
+  try {
+    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+  } catch (error) {
+    recordFailure(args, instance, error, undefined, 'snapshot');
+    return '';
   }
 }
 

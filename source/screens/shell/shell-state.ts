@@ -3,6 +3,16 @@
 import type { HostStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
 
+/** Text opened in full over the current screen (see widgets/reader.tsx). */
+export interface ReaderContent {
+  title: string;
+  text: string;
+  /** The raw form behind the text (JSON), shown instead with v. */
+  raw?: string;
+  /** Open at the end (a feed whose newest row is last) rather than at the top. */
+  atEnd?: boolean;
+}
+
 export const SCREENS = [
   { name: 'dashboard', title: 'Dashboard', command: 'showDashboard' },
   { name: 'history', title: 'History', command: 'showHistory' },
@@ -36,6 +46,8 @@ export interface ShellState {
   screen: ScreenName;
   help: ScreenHelp;
   host: HostView;
+  /** Text open in full over the screen, or null. */
+  reading: ReaderContent | null;
 }
 
 export type ShellAction =
@@ -43,6 +55,7 @@ export type ShellAction =
   | { type: 'nextScreen' }
   | { type: 'previousScreen' }
   | { type: 'setHelp'; help: ScreenHelp }
+  | { type: 'read'; content: ReaderContent | null }
   | { type: 'statusLoaded'; status: HostStatus; at: Date }
   | { type: 'statusFailed'; error: ShownError; at: Date };
 
@@ -52,6 +65,7 @@ export const initialShellState: ShellState = {
   screen: 'dashboard',
   help: noHelp,
   host: { status: null, error: null, checkedAt: null },
+  reading: null,
 };
 
 export function shellReducer(state: ShellState, action: ShellAction): ShellState {
@@ -67,6 +81,8 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
     }
     case 'setHelp':
       return { ...state, help: action.help };
+    case 'read':
+      return { ...state, reading: action.content };
     case 'statusLoaded':
       // The last good status stays shown next to a later error, so the header keeps the store ID.
       return { ...state, host: { status: action.status, error: null, checkedAt: action.at } };
