@@ -16,6 +16,7 @@ export const EXIT = {
   secretFound: 11,
   memoryUnavailable: 12,
   notRunning: 13,
+  authorisationNeeded: 14,
   interrupted: 130,
 } as const;
 

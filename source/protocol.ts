@@ -96,6 +96,8 @@ export interface OperationView {
   updatedAt: string;
   /** On `operation` reads: what happened, in one line (pi's refusal, the provider's error, retries, an abort). */
   detail?: string | null;
+  /** The same, with pi's or the provider's error text whole (its line breaks kept). */
+  detailText?: string | null;
 }
 
 export interface NoteInput {
@@ -331,10 +333,62 @@ export interface MemoryExtractRequest {
   client?: string | undefined;
   sessions?: string[] | undefined;
   runner?: string | undefined;
+  /** An approval of one plan (or of a run's only plan) by its digest. */
+  approvePlan?: string | undefined;
+  /** An approval of every plan of a run by its manifest's digest. */
+  approveManifest?: string | undefined;
   /** Extraction tasks this run works on, 1..8. */
   limit?: number | undefined;
   /** The caller's directory: its repository (or the user scope outside git) is the run's scope. */
   cwd: string;
+}
+
+/** What an external runner would receive for one task, shown before anything is sent. */
+export interface InputCoverageItem {
+  sourceKind: 'transcript' | 'context' | 'draft' | 'candidate-pool' | 'prompt';
+  opaqueSourceId: string;
+  revision: number | null;
+  contentDigest: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+export interface RunnerExecutionPlan {
+  format: 'common-memory-runner-execution-plan@v1';
+  planDigest: string;
+  taskKind: 'extraction' | 'adjudication';
+  taskId: string;
+  runnerInputDigest: string;
+  inputCoverageDigest: string;
+  inputCoverage: InputCoverageItem[];
+  runnerProfile: string;
+  provider: string;
+  model: string;
+  endpoint: string;
+  bytesToSend: number;
+  localSessionPersistence: 'none';
+  providerRetention: 'unknown' | 'no-retention' | 'provider-policy';
+  authorization: 'pending' | 'approved';
+}
+
+export interface AuthorizationManifest {
+  format: 'common-memory-authorization-manifest@v1';
+  manifestDigest: string;
+  plans: Array<{ planDigest: string; taskKind: 'extraction' | 'adjudication'; taskId: string; bytesToSend: number }>;
+  totalBytes: number;
+  authorization: 'pending' | 'approved';
+}
+
+/** A run stopped before sending: these plans need an approval by digest. */
+export interface PendingAuthorization {
+  runner: string;
+  /** needed: nothing was approved yet; mismatch: the digest given is not this plan's (it changed, or is another's). */
+  reason: 'authorisation-needed' | 'digest-mismatch';
+  given: string | null;
+  manifest: AuthorizationManifest;
+  plans: RunnerExecutionPlan[];
+  /** The flag that approves exactly these plans. */
+  approveWith: string;
 }
 
 export interface MemoryExtractReport {
@@ -360,6 +414,8 @@ export interface MemoryExtractReport {
     quarantined: number;
   };
   failures: string[];
+  /** Present when an external runner's plans wait for an approval: nothing was sent for them. */
+  pendingPlan?: PendingAuthorization;
 }
 
 export interface MemoryRunView {
@@ -386,8 +442,20 @@ export interface MemoryStatus {
     superseded: number;
     awaitingAdjudication: number;
   };
-  runners: Array<{ name: string; offline: boolean }>;
-  spend: { bytesSent: number };
+  /** The builtin runner and each profile of runners.json, with its budgets and what it sent today (UTC). */
+  runners: Array<{
+    name: string;
+    offline: boolean;
+    provider?: string;
+    model?: string;
+    endpoint?: string;
+    budget?: { runBytes: number; dayBytes: number };
+    sentToday?: number;
+  }>;
+  /** Why runners.json could not be read (its profiles are then not listed), or null. */
+  runnersProblem: string | null;
+  /** Bytes sent to external runners on the current UTC day, in all and by profile. */
+  spend: { day: string; bytesSent: number; byProfile: Array<{ profile: string; bytes: number; tasks: number }> };
   lastRun: MemoryRunView | null;
   activeRun: { runId: string; phase: string; done: number; total: number } | null;
   autoExtract: boolean;

@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
-import { hookFiles } from './support/capture.js';
-import { runCli, startCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
+import { flush, hookFiles } from './support/capture.js';
+import { gitRepo, runCli, startCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
+import { queueSession } from './support/memory-corpus.js';
 import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -135,6 +136,35 @@ describe('exit codes', { timeout: 240_000 }, () => {
     expectExit(await runCli(['note', 'first', '--home', home]), 0);
     writeFileSync(join(home, 'memory-state.sqlite'), 'not a database, '.repeat(300));
     expectExit(await runCli(['memory', 'review', '--home', home]), 12, /memory-state\.sqlite .* is damaged/);
+  });
+
+  it('14: an external runner stops at its plan until approved by digest', async () => {
+    const home = tempHome('exit-14');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
+    await flush(home);
+    const runner = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+    writeFileSync(
+      join(home, 'runners.json'),
+      JSON.stringify({
+        profiles: [
+          {
+            name: 'ext',
+            kind: 'command',
+            argv: [process.execPath, runner, 'good', join(home, 'record')],
+            provider: 'p',
+            model: 'm',
+            endpoint: 'http://127.0.0.1:9',
+          },
+        ],
+      }),
+    );
+    const result = await runCli(['memory', 'extract', '--runner', 'ext', '--since', '2026-01-01', '--home', home], {
+      cwd: repo,
+    });
+    expectExit(result, 14);
+    assert.match(result.stdout, /nothing was sent yet[\s\S]*--approve-plan [0-9a-f]{64}/);
+    assert.equal(existsSync(join(home, 'record')), false);
   });
 
   it("every code in README's table was produced above", () => {

@@ -49,11 +49,14 @@ export const memoryApi = {
           client: z.enum(['codex', 'claude', 'pi']).optional(),
           sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
           runner: z.string().max(64).optional(),
+          approvePlan: z.string().max(128).optional(),
+          approveManifest: z.string().max(128).optional(),
           limit: z.number().optional(),
           cwd: z.string().min(1).max(4096),
         })
         .strict(),
-      shape: '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "limit"?}',
+      shape:
+        '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "approvePlan"?, "approveManifest"?, "limit"?}',
     },
     created: (report) => report.candidates.created > 0,
   }),

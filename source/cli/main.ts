@@ -76,10 +76,14 @@ export const HELP = `
                                          T is UTC (2026-08-01 or 2026-08-01T09:30:00Z), --until
                                          exclusive; C codex|claude|pi; N 1-100 (default 20)
     memory extract [--since T --until T] [--query Q] [--client C] [--session KEY]... [--limit 1-8]
+                   [--runner NAME] [--approve-plan DIGEST | --approve-manifest DIGEST]
                                          draft candidate memories from what you said in this
-                                         repository's sessions (the builtin runner, offline);
-                                         default window: since the last run; at most 200 turns,
-                                         366 days; exit 3 when tasks remain or failed
+                                         repository's sessions (default: the builtin runner,
+                                         offline); default window: since the last run; at most
+                                         200 turns, 366 days; exit 3 when tasks remain or failed.
+                                         Another runner (a profile of runners.json) first prints
+                                         the exact bytes it would send and exits 14 until you
+                                         approve that plan by its digest
     memory status                        chunk/task/candidate counts, the last and running run
                                          (exit 12 when memory-state is unavailable)
     memory recall <text> [--limit N]     what memory already holds like <text> (2 x BM25 + RRF)
@@ -103,6 +107,12 @@ export const HELP = `
     memory promote <plan-id>             write an approved plan into the memory root (or finish an
                                          interrupted one), then sync; exit 5 when it was voided
                                          because a target changed; never runs git
+    memory refresh [--session KEY]       give a running Codex/Claude Code session the current notes at
+                                         its next prompt or tool use (default: the session whose
+                                         shell runs this command)
+    memory assemble --provider claude|codex [--dry-run]
+                                         write this repository's notes as a managed block into its
+                                         CLAUDE.md / AGENTS.md, the rest kept (--dry-run: the diff)
     get <entry-id>                       one approved entry: title, sources, digest, body
     mcp                                  the MCP server on stdio that Claude Code and Codex start
                                          (memory_search, memory_get, memory_status); install
@@ -118,7 +128,8 @@ export const HELP = `
     0 ok · 1 internal error · 2 usage or invalid input · 3 incomplete · 4 store already open
     5 conflict · 6 not found · 7 store unavailable · 8 host unreachable (or none running)
     9 inconsistent store · 10 over a limit · 11 blocking secret found · 12 memory-state unavailable
-    13 agent not running · 130 interrupted (Ctrl+C)
+    13 agent not running · 14 authorisation needed (a runner's plan awaits --approve-plan)
+    130 interrupted (Ctrl+C)
 `;
 
 // Every flag of every command; the unknown-flag check reads its names from here too.
@@ -148,8 +159,11 @@ const FLAGS = {
   query: { type: 'string' },
   session: { type: 'string', isMultiple: true },
   runner: { type: 'string' },
+  approvePlan: { type: 'string' },
+  approveManifest: { type: 'string' },
   scope: { type: 'string' },
   digest: { type: 'string' },
+  provider: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
@@ -281,16 +295,21 @@ export async function main(argv: string[]): Promise<number> {
             client: cli.flags.client,
             session: cli.flags.session,
             runner: cli.flags.runner,
+            approvePlan: cli.flags.approvePlan,
+            approveManifest: cli.flags.approveManifest,
             limit: cli.flags.limit,
             scope: cli.flags.scope,
             digest: cli.flags.digest,
+            provider: cli.flags.provider,
+            dryRun: cli.flags.dryRun,
           },
           out,
         );
       case 'get':
         return await runGet(home, rest[0], out);
       case 'mcp':
-        if (rest.length > 0) throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
+        if (rest.length > 0)
+          throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
         return await runMcpServer(home, process.cwd());
       case 'doctor':
         return await runDoctorCommand(home, out);

@@ -1,7 +1,9 @@
 // The memory reads as the host and a read-only connection answer them: memory-state opened
 // read-only per request (a missing file is "nothing yet"; a damaged one is memory_unavailable, and
 // status says so instead of failing), the caller's scope resolved from its directory.
+import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
+import { loadRunnerProfiles } from './runner-profiles.js';
 import type { MemoryRecallResult, MemoryReview, MemoryStatus } from '../protocol.js';
 import type { Db } from '../store/database.js';
 import { emptyMemoryStatus, readMemoryRecall, readMemoryReview, readMemoryStatus } from './memory-reads.js';
@@ -11,7 +13,24 @@ import { buildFtsQuery } from './fts-query.js';
 import { RECALL_K } from './recall.js';
 import { recallQueryDigest, resultSetDigest } from './rrf.js';
 
-export const RUNNERS: MemoryStatus['runners'] = [{ name: 'builtin', offline: true }];
+const BUILTIN: MemoryStatus['runners'][number] = { name: 'builtin', offline: true };
+
+/** The runners of the data home holding memory-state: the builtin and each readable profile. */
+function runnersOf(memoryStatePath: string): { runners: MemoryStatus['runners']; problem: string | null } {
+  try {
+    const profiles = loadRunnerProfiles(dirname(memoryStatePath)).map((profile) => ({
+      name: profile.name,
+      offline: false,
+      provider: profile.provider,
+      model: profile.model,
+      endpoint: profile.endpoint,
+      budget: profile.budget,
+    }));
+    return { runners: [BUILTIN, ...profiles], problem: null };
+  } catch (error) {
+    return { runners: [BUILTIN], problem: (error as Error).message };
+  }
+}
 
 /** `read` over a read-only memory-state; `missing` when the file does not exist yet. */
 export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db) => T): T {
@@ -25,16 +44,19 @@ export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db
 }
 
 export function memoryStatusAt(path: string, autoExtract: boolean, active: MemoryStatus['activeRun']): MemoryStatus {
+  const { runners, problem } = runnersOf(path);
   try {
     const status = withMemoryState(
       path,
-      () => emptyMemoryStatus('empty', null, RUNNERS, autoExtract),
-      (db) => readMemoryStatus(db, RUNNERS, autoExtract),
+      () => emptyMemoryStatus('empty', null, runners, autoExtract),
+      (db) => readMemoryStatus(db, runners, autoExtract),
     );
-    return { ...status, activeRun: active };
+    const sent = new Map(status.spend.byProfile.map((row) => [row.profile, row.bytes]));
+    for (const runner of status.runners) if (!runner.offline) runner.sentToday = sent.get(runner.name) ?? 0;
+    return { ...status, runnersProblem: problem, activeRun: active };
   } catch (error) {
     if (error instanceof CmError && error.code === 'memory_unavailable')
-      return emptyMemoryStatus('unavailable', error.message, RUNNERS, autoExtract);
+      return { ...emptyMemoryStatus('unavailable', error.message, runners, autoExtract), runnersProblem: problem };
     throw error;
   }
 }

@@ -1,5 +1,7 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
+import { utcDay } from './runner-plan.js';
+import { sentByProfileOn } from './runner-store.js';
 import type { MemoryReview, MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../protocol.js';
 import type { Db } from '../store/database.js';
 import type { Draft } from './contracts.js';
@@ -27,7 +29,8 @@ export function emptyMemoryStatus(
     tasks: { pending: 0, claimed: 0, submitted: 0, stale: 0, waitingForRetry: 0 },
     candidates: { draft: 0, quarantined: 0, promoted: 0, discarded: 0, superseded: 0, awaitingAdjudication: 0 },
     runners,
-    spend: { bytesSent: 0 },
+    runnersProblem: null,
+    spend: { day: utcDay(Date.now()), bytesSent: 0, byProfile: [] },
     lastRun: null,
     activeRun: null,
     autoExtract,
@@ -58,6 +61,11 @@ function runView(row: {
 export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoExtract: boolean): MemoryStatus {
   return db.transaction((): MemoryStatus => {
     const status = emptyMemoryStatus('ready', null, runners, autoExtract);
+    // A memory-state of an earlier version (not yet migrated by a writer) has sent nothing.
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'runner_sends'").get()) {
+      const byProfile = sentByProfileOn(db, status.spend.day);
+      status.spend = { ...status.spend, bytesSent: byProfile.reduce((sum, row) => sum + row.bytes, 0), byProfile };
+    }
     status.chunks = counts(db, 'SELECT status AS key, count(*) AS n FROM chunks GROUP BY status', [
       'pending',
       'drafted',

@@ -21,7 +21,21 @@ import {
   type ExtractionTask,
 } from './contracts.js';
 import { scopeResolver, type Scope } from './repository.js';
-import type { Runner, RunnerRegistry, RunnerTask } from './runner.js';
+import {
+  isExternal,
+  type ExternalRunner,
+  type Runner,
+  type RunnerRegistry,
+  type RunnerTask,
+  type RunOptions,
+} from './runner.js';
+import {
+  approvedPlans,
+  authorizationManifest,
+  executionPlan,
+  type Approval,
+  type RunnerExecutionPlan,
+} from './runner-plan.js';
 import { extractionTaskId } from './task-store.js';
 import { selectTurns, type Selection } from './turn-source.js';
 import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from './window.js';
@@ -32,6 +46,8 @@ export const RUN_TASKS_MAX = 8;
 export const TASK_LEASE_MS = 60_000;
 /** A runner answering after this is a failed attempt. */
 export const RUNNER_TIMEOUT_MS = 120_000;
+/** The outer bound of an external runner, whose own profile timeout (at most 30 min) kills it first. */
+const RUNNER_TIMEOUT_MAX_MS = 31 * 60_000;
 /** Adjudication tasks one run goes through (a stale one is replaced by a new one). */
 const ADJUDICATION_ROUNDS_MAX = 6;
 
@@ -53,25 +69,24 @@ type Writer = Pick<WriterClient, 'call' | 'storeId'>;
 
 export class ExtractionPipeline {
   private memoryStateUuid: string | undefined;
+  /** Bytes an external runner was sent in the current scope's run (the run budget counts them all). */
+  private runBytesSent = 0;
 
   constructor(
     private readonly writer: Writer,
     private readonly core: Db,
-    private readonly runners: RunnerRegistry,
+    /** A function is asked at each run: profiles are read from the data home's configuration then. */
+    private readonly runners: RunnerRegistry | ((wanted: string) => RunnerRegistry),
     private readonly holder: string,
   ) {}
 
   private runnerOf(name: string | undefined): Runner {
-    const runner = this.runners.get(name ?? 'builtin');
+    const runners = typeof this.runners === 'function' ? this.runners(name ?? 'builtin') : this.runners;
+    const runner = runners.get(name ?? 'builtin');
     if (!runner)
       throw new CmError(
         'usage',
-        `No runner named ${JSON.stringify(name)}; available: ${[...this.runners.keys()].join(', ')}.`,
-      );
-    if (!runner.offline)
-      throw new CmError(
-        'usage',
-        `The ${runner.name} runner sends bytes off this machine and needs an authorised plan, which this version does not make yet; use --runner builtin.`,
+        `No runner named ${JSON.stringify(name)}; available: ${[...runners.keys()].join(', ')} (profiles are in runners.json in the data home).`,
       );
     return runner;
   }
@@ -141,7 +156,8 @@ export class ExtractionPipeline {
         auto: request.cwd === null,
         scope: scope.scope,
       };
-      await this.runScope(scope, chunks, runner, limit, requestRecord, report, progress);
+      await this.runScope(scope, chunks, runner, limit, requestRecord, report, progress, request);
+      if (report.pendingPlan) break; // one approval at a time: the next scope waits for the next run
     }
     return report;
   }
@@ -154,9 +170,11 @@ export class ExtractionPipeline {
     requestRecord: Record<string, unknown>,
     report: ExtractReport,
     progress: Progress,
+    approval: Approval,
   ): Promise<void> {
     const owner = { repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
     const runId = `run-${randomUUID()}`;
+    this.runBytesSent = 0;
     report.runIds.push(runId);
     report.chunks += chunks.length;
     progress({ phase: 'plan', done: 0, total: chunks.length, runId });
@@ -181,11 +199,26 @@ export class ExtractionPipeline {
     report.tasks.created += planned.created;
 
     let open = [...planned.open];
+    const gate = isExternal(runner) ? await this.authorise(runner, open.slice(0, limit), approval, report) : null;
+    if (gate) {
+      if (report.pendingPlan) {
+        report.tasks.pending += open.length;
+        await this.writer.call('memoryFinishRun', {
+          runId,
+          state: 'failed',
+          summary: { awaiting: 'authorisation', manifestDigest: report.pendingPlan.manifest.manifestDigest },
+        });
+        progress({ phase: 'done', done: 1, total: 1, runId });
+        return;
+      }
+      open = open.filter((id) => gate.has(id));
+    }
+    let budgetStop = false;
     let worked = 0;
     while (open.length > 0 && worked < limit) {
       const { claim, waiting } = await this.writer.call('memoryClaimTask', {
         holder: this.holder,
-        leaseMs: TASK_LEASE_MS,
+        leaseMs: leaseFor(runner),
         taskIds: open,
       });
       open = open.filter((id) => !waiting.includes(id));
@@ -194,7 +227,16 @@ export class ExtractionPipeline {
       open = open.filter((id) => id !== claim.taskId);
       worked += 1;
       const task = claim.stored.task as unknown as ExtractionTask;
-      const output = await this.runOnce(runner, { kind: 'extraction', task });
+      const output = await this.runOnce(runner, { kind: 'extraction', task }, { runId, claim, gate });
+      if (output.ok === 'unsent') {
+        report.tasks.failed += 1;
+        report.failures.push(`${claim.taskId}: ${output.reason}`);
+        if (output.budget) {
+          budgetStop = true;
+          break;
+        }
+        continue;
+      }
       if (output.ok) {
         const outcome = await this.writer.call('memorySubmitExtraction', {
           taskId: claim.taskId,
@@ -222,20 +264,30 @@ export class ExtractionPipeline {
     }
     report.tasks.pending += open.length;
 
-    for (let round = 0; round < ADJUDICATION_ROUNDS_MAX; round++) {
+    for (let round = 0; round < ADJUDICATION_ROUNDS_MAX && !budgetStop; round++) {
       const { taskId } = await this.writer.call('memoryPlanAdjudication', { owner, runId });
       if (taskId === null) break;
+      let adjudicationGate: Map<string, string> | null = null;
+      if (isExternal(runner)) {
+        adjudicationGate = await this.authorise(runner, [taskId], approval, report);
+        if (report.pendingPlan || adjudicationGate.size === 0) break;
+      }
       const { claim } = await this.writer.call('memoryClaimTask', {
         holder: this.holder,
-        leaseMs: TASK_LEASE_MS,
+        leaseMs: leaseFor(runner),
         taskIds: [taskId],
       });
       if (!claim) break; // held by a live claim elsewhere, or out of attempts: the next run goes on
-      const output = await this.runOnce(runner, {
-        kind: 'adjudication',
-        task: claim.stored.task as unknown as AdjudicationTask,
-      });
+      const output = await this.runOnce(
+        runner,
+        { kind: 'adjudication', task: claim.stored.task as unknown as AdjudicationTask },
+        { runId, claim, gate: adjudicationGate },
+      );
       progress({ phase: 'adjudicate', done: round + 1, total: round + 1, runId });
+      if (output.ok === 'unsent') {
+        report.failures.push(`${taskId}: ${output.reason}`);
+        break;
+      }
       if (!output.ok) {
         await this.writer.call('memoryAbandonTask', { taskId, claimToken: claim.claimToken, reason: output.reason });
         report.failures.push(`${taskId}: ${output.reason}`);
@@ -309,20 +361,137 @@ export class ExtractionPipeline {
     };
   }
 
-  /** One bounded runner call: a throw, a time-out or an oversized answer is a failed attempt with its reason. */
+  /**
+   * The authorisation gate of an external runner: the plans of these tasks (their stored bytes),
+   * checked against the profile's budgets, then against the approval given. Returns the plan
+   * digests by task id when approved (every decision logged); otherwise sets report.pendingPlan.
+   */
+  private async authorise(
+    runner: ExternalRunner,
+    taskIds: string[],
+    approval: Approval,
+    report: ExtractReport,
+  ): Promise<Map<string, string>> {
+    const plans: RunnerExecutionPlan[] = [];
+    for (const taskId of taskIds) {
+      const stored = await this.writer.call('memoryReadTask', { taskId });
+      if (!stored) continue;
+      const work = runnerTaskOf(stored.task);
+      plans.push(executionPlan(runner, work, runner.input(work)));
+    }
+    const manifest = authorizationManifest(plans);
+    const gate = new Map<string, string>();
+    if (plans.length === 0) return gate;
+    const { budget, name } = runner.profile;
+    const overBudget = (message: string) => {
+      if (!report.tasks.submitted) throw new CmError('limit_exceeded', message);
+      // Later in a run that already sent work: that work stays applied; this task waits for the next run.
+      report.failures.push(`runner-budget: ${message}`);
+      return gate;
+    };
+    if (this.runBytesSent + manifest.totalBytes > budget.runBytes)
+      return overBudget(
+        `The ${name} runner would send ${this.runBytesSent + manifest.totalBytes} bytes in this run, over its run budget of ${budget.runBytes}; nothing was sent. Use a smaller --limit, or raise budget.runBytes of "${name}" in runners.json.`,
+      );
+    const spend = await this.writer.call('memoryRunnerSpend', { runnerProfile: name });
+    if (spend.bytes + manifest.totalBytes > budget.dayBytes)
+      return overBudget(
+        `The ${name} runner has sent ${spend.bytes} bytes today (UTC ${spend.day}); this run's ${manifest.totalBytes} more would pass its day budget of ${budget.dayBytes}; nothing was sent. Wait for the next UTC day, or raise budget.dayBytes of "${name}" in runners.json.`,
+      );
+    const decided = approvedPlans(plans, manifest, approval);
+    const log = (plan: RunnerExecutionPlan, decision: 'approved' | 'refused', reason: string | null) => ({
+      planDigest: plan.planDigest,
+      taskId: plan.taskId,
+      runnerInputDigest: plan.runnerInputDigest,
+      inputCoverageDigest: plan.inputCoverageDigest,
+      provider: plan.provider,
+      model: plan.model,
+      endpoint: plan.endpoint,
+      bytes: plan.bytesToSend,
+      via: decided.via ?? (approval.approveManifest !== undefined ? ('manifest' as const) : ('digest' as const)),
+      manifestDigest: manifest.manifestDigest,
+      runnerProfile: name,
+      decision,
+      reason,
+    });
+    if (decided.approved.length === 0) {
+      if (decided.mismatch !== null)
+        await this.writer.call('memoryRecordAuthorization', {
+          decisions: plans.map((plan) =>
+            log(plan, 'refused', `the digest given (${decided.mismatch}) is not this plan's`),
+          ),
+        });
+      const single = plans.length === 1;
+      report.pendingPlan = {
+        runner: name,
+        reason: decided.mismatch === null ? 'authorisation-needed' : 'digest-mismatch',
+        given: decided.mismatch,
+        manifest,
+        plans,
+        approveWith: single
+          ? `--approve-plan ${plans[0]!.planDigest}`
+          : `--approve-manifest ${manifest.manifestDigest}`,
+      };
+      return gate;
+    }
+    await this.writer.call('memoryRecordAuthorization', {
+      decisions: decided.approved.map((plan) => log(plan, 'approved', null)),
+    });
+    for (const plan of decided.approved) gate.set(plan.taskId, plan.planDigest);
+    return gate;
+  }
+
+  /**
+   * One bounded runner call: a throw, a time-out or an oversized answer is a failed attempt with its
+   * reason. An external runner sends only a task an approved plan covers, only the bytes that plan
+   * declared, and only within the day's budget; otherwise nothing is sent and the task goes back
+   * to pending with no attempt counted (`unsent`).
+   */
   private async runOnce(
     runner: Runner,
     work: RunnerTask,
-  ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+    context: { runId: string; claim: { taskId: string; claimToken: string }; gate: Map<string, string> | null },
+  ): Promise<
+    { ok: true; text: string } | { ok: false; reason: string } | { ok: 'unsent'; reason: string; budget: boolean }
+  > {
+    let send = (options: RunOptions) => runner.run(work, options);
+    if (isExternal(runner)) {
+      const unsent = async (reason: string, budget: boolean) => {
+        await this.writer.call('memoryReleaseUnsent', { ...context.claim, reason });
+        return { ok: 'unsent' as const, reason, budget };
+      };
+      const planDigest = context.gate?.get(work.task.taskId);
+      const input = runner.input(work);
+      const plan = executionPlan(runner, work, input);
+      if (planDigest === undefined || plan.planDigest !== planDigest)
+        return unsent(
+          'runner-plan-changed: its bytes are not those of the approved plan; nothing was sent (run memory extract again to see the new plan)',
+          false,
+        );
+      const recorded = await this.writer.call('memoryRecordSend', {
+        taskId: work.task.taskId,
+        planDigest,
+        runnerProfile: runner.profile.name,
+        runId: context.runId,
+        bytes: input.length,
+        dayBudgetBytes: runner.profile.budget.dayBytes,
+      });
+      if (!recorded.recorded)
+        return unsent(
+          `runner-budget: the ${runner.profile.name} runner's day budget of ${runner.profile.budget.dayBytes} bytes would be passed; nothing was sent`,
+          true,
+        );
+      this.runBytesSent += input.length;
+      send = (options) => runner.send(input, work, options);
+    }
+    const timeoutMs = isExternal(runner) ? RUNNER_TIMEOUT_MAX_MS : RUNNER_TIMEOUT_MS;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), RUNNER_TIMEOUT_MS);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const text = await Promise.race([
-        runner.run(work, { signal: controller.signal, maxOutputBytes: RUNNER_OUTPUT_MAX_BYTES }),
+        send({ signal: controller.signal, maxOutputBytes: RUNNER_OUTPUT_MAX_BYTES }),
         new Promise<never>((_resolve, reject) =>
-          controller.signal.addEventListener('abort', () =>
-            reject(new Error(`no answer within ${RUNNER_TIMEOUT_MS} ms`)),
-          ),
+          controller.signal.addEventListener('abort', () => reject(new Error(`no answer within ${timeoutMs} ms`))),
         ),
       ]);
       if (typeof text !== 'string') return { ok: false, reason: `the ${runner.name} runner answered with no text` };
@@ -333,6 +502,17 @@ export class ExtractionPipeline {
       clearTimeout(timer);
     }
   }
+}
+
+/** A claim outlives the runner's own time-out, so that only a dead holder loses it. */
+const leaseFor = (runner: Runner) =>
+  isExternal(runner) ? Math.max(TASK_LEASE_MS, runner.profile.timeoutMs + 60_000) : TASK_LEASE_MS;
+
+/** A stored task as the runner receives it. */
+function runnerTaskOf(task: Record<string, unknown>): RunnerTask {
+  return task['format'] === FORMATS.adjudicationTask
+    ? { kind: 'adjudication', task: task as unknown as AdjudicationTask }
+    : { kind: 'extraction', task: task as unknown as ExtractionTask };
 }
 
 export const holderName = (label: string) => `${label}:${randomBytes(6).toString('hex')}`;

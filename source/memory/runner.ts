@@ -26,3 +26,28 @@ export interface Runner {
 
 /** The runners a pipeline may use, by name. */
 export type RunnerRegistry = ReadonlyMap<string, Runner>;
+
+/** Where a runner's bytes go, as a plan shows it. */
+export interface RunnerDestination {
+  name: string;
+  provider: string;
+  model: string;
+  endpoint: string;
+  providerRetention: 'unknown' | 'no-retention' | 'provider-policy';
+  budget: { runBytes: number; dayBytes: number };
+  timeoutMs: number;
+}
+
+/**
+ * A runner whose bytes leave the machine: it says exactly which bytes a task sends (`input`), and
+ * `send` sends those bytes and no others — the pipeline calls it only with bytes an approved plan
+ * declared.
+ */
+export interface ExternalRunner extends Runner {
+  readonly offline: false;
+  readonly profile: RunnerDestination;
+  input(task: RunnerTask): Buffer;
+  send(input: Buffer, task: RunnerTask, options: RunOptions): Promise<string>;
+}
+
+export const isExternal = (runner: Runner): runner is ExternalRunner => !runner.offline;

@@ -4,7 +4,8 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError } from '../errors.js';
 import { AUTO_EXTRACT_GRACE_MS, AUTO_EXTRACT_POLL_MS } from '../limits.js';
-import { builtinRunner } from '../memory/builtin-runner.js';
+import { dirname } from 'node:path';
+import { runnerRegistry } from '../memory/runner-registry.js';
 import { ExtractionPipeline, type ExtractRequest } from '../memory/pipeline.js';
 import { openMemoryStateReadOnly } from '../memory/state-database.js';
 import { SELECTION_MAX_TURNS } from '../memory/turn-source.js';
@@ -34,7 +35,9 @@ const errorOf = (error: unknown) => {
 
 const core = openDatabase(corePath, { readonly: true });
 const writer = WriterClient.overPort(writerPort, storeId);
-const pipeline = new ExtractionPipeline(writer, core, new Map([[builtinRunner.name, builtinRunner]]), holder);
+// The data home's runner profiles are read at each run: an edit of runners.json takes effect at the next one.
+const home = dirname(memoryStatePath);
+const pipeline = new ExtractionPipeline(writer, core, (wanted) => runnerRegistry(home, wanted), holder);
 const progress = (event: { phase: string; done: number; total: number; runId: string }) =>
   port.postMessage({ type: 'progress', ...event } satisfies RunnersProgress);
 let queue: Promise<unknown> = Promise.resolve();

@@ -5,6 +5,7 @@ import { adjudicationCommands } from '../memory/adjudication-store.js';
 import { approvedCommands } from '../memory/approved-store.js';
 import { extractionCommands } from '../memory/extraction-submit.js';
 import { promotionCommands } from '../memory/promotion-store.js';
+import { runnerCommands } from '../memory/runner-store.js';
 import { memoryStateCommands } from '../memory/state-commands.js';
 import { taskCommands } from '../memory/task-store.js';
 import { agentCommands } from '../store/agents.js';
@@ -27,6 +28,7 @@ export const writerCommands = {
   ...adjudicationCommands,
   ...approvedCommands,
   ...promotionCommands,
+  ...runnerCommands,
 };
 
 export type WriterCommands = typeof writerCommands;

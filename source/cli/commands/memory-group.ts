@@ -5,10 +5,17 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { formatFinding, lintText } from '../../memory/secret-lint.js';
-import type { MemoryExtractReport, MemoryRecallResult, MemoryReview, MemoryStatus } from '../../protocol.js';
+import type {
+  MemoryExtractReport,
+  MemoryRecallResult,
+  MemoryReview,
+  MemoryStatus,
+  PendingAuthorization,
+} from '../../protocol.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
 import { memoryInit, memorySearch, memorySync } from './approved.js';
+import { memoryAssemble, memoryRefresh } from './memory-given.js';
 import { memoryApprove, memoryConfirm, memoryDiscard, memoryPlan, memoryPrepare, memoryPromote } from './promote.js';
 
 export interface MemoryFlags {
@@ -18,9 +25,13 @@ export interface MemoryFlags {
   client?: string | undefined;
   session?: string[] | undefined;
   runner?: string | undefined;
+  approvePlan?: string | undefined;
+  approveManifest?: string | undefined;
   limit?: string | undefined;
   scope?: string | undefined;
   digest?: string | undefined;
+  provider?: string | undefined;
+  dryRun?: boolean | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -60,9 +71,16 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return memoryApprove(home, rest, flags.digest, out);
     case 'promote':
       return memoryPromote(home, rest, out);
+    case 'refresh':
+      if (rest.length > 0) throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY]');
+      return memoryRefresh(home, flags.session, out);
+    case 'assemble':
+      if (rest.length > 0)
+        throw new CmError('usage', 'usage: common-memory memory assemble --provider claude|codex [--dry-run]');
+      return memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, recall, review, lint, retry, sync, search, init, confirm, discard, prepare, plan, approve or promote';
+        'extract, status, recall, review, lint, retry, sync, search, init, confirm, discard, prepare, plan, approve, promote, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined
@@ -81,9 +99,13 @@ async function extract(home: string, flags: MemoryFlags, out: Output): Promise<n
     client: flags.client,
     sessions: flags.session && flags.session.length > 0 ? flags.session : undefined,
     runner: flags.runner,
+    approvePlan: digestFlag(flags.approvePlan, '--approve-plan'),
+    approveManifest: digestFlag(flags.approveManifest, '--approve-manifest'),
     limit: wholeNumber(flags.limit, '--limit'),
     cwd: process.cwd(),
   };
+  if (request.approvePlan !== undefined && request.approveManifest !== undefined)
+    throw new CmError('usage', 'Give --approve-plan or --approve-manifest, not both.');
   const connection = await connect(home, 'write');
   let polling = true;
   try {
@@ -103,6 +125,7 @@ async function extract(home: string, flags: MemoryFlags, out: Output): Promise<n
     }
     const report = await running;
     out.result(report, () => extractText(report));
+    if (report.pendingPlan) return EXIT.authorisationNeeded;
     return report.failures.length > 0 || report.tasks.pending > 0 || report.tasks.waitingForRetry > 0
       ? EXIT.incomplete
       : EXIT.ok;
@@ -112,7 +135,18 @@ async function extract(home: string, flags: MemoryFlags, out: Output): Promise<n
   }
 }
 
+function digestFlag(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9a-f]{64}$/.test(value))
+    throw new CmError(
+      'usage',
+      `${flag} takes the 64-hex-digit digest that memory extract printed, not ${JSON.stringify(value.slice(0, 80))}.`,
+    );
+  return value;
+}
+
 function extractText(r: MemoryExtractReport): string {
+  if (r.pendingPlan) return planText(r.pendingPlan);
   const c = r.candidates;
   const lines = [
     `window ${r.window.since} .. ${r.window.until}: ${r.turns} turn(s), ${r.chunks} chunk(s)`,
@@ -121,6 +155,32 @@ function extractText(r: MemoryExtractReport): string {
   ];
   for (const failure of r.failures) lines.push(`  failed: ${failure}`);
   if (c.created > 0) lines.push('review them: common-memory memory review --json');
+  return lines.join('\n');
+}
+
+/** A plan as a person reads it before approving: where the bytes go, how many, what they cover. */
+export function planText(p: PendingAuthorization): string {
+  const first = p.plans[0]!;
+  const lines = [
+    p.reason === 'digest-mismatch'
+      ? `The digest you gave (${p.given}) does not match what the ${p.runner} runner would send now; nothing was sent.`
+      : `The ${p.runner} runner sends these bytes off this machine; nothing was sent yet.`,
+    `  provider ${first.provider}, model ${first.model}, endpoint ${first.endpoint}`,
+    `  provider retention: ${first.providerRetention}; local session persistence: ${first.localSessionPersistence}`,
+  ];
+  for (const plan of p.plans) {
+    const turns = plan.inputCoverage.filter(
+      (item) => item.sourceKind === 'transcript' || item.sourceKind === 'context',
+    );
+    lines.push(
+      `  ${plan.taskKind} ${plan.taskId}: ${plan.bytesToSend} bytes (sha256 ${plan.runnerInputDigest.slice(0, 16)}…), ${turns.length} turn(s)${turns.some((t) => t.truncated) ? ', some truncated' : ''}`,
+    );
+    lines.push(`    plan ${plan.planDigest}`);
+  }
+  lines.push(
+    `  total: ${p.manifest.totalBytes} bytes in ${p.plans.length} task(s); manifest ${p.manifest.manifestDigest}`,
+  );
+  lines.push(`Approve exactly these bytes: common-memory memory extract <same options> ${p.approveWith}`);
   return lines.join('\n');
 }
 
@@ -169,6 +229,12 @@ export function statusText(s: MemoryStatus): string {
     `candidates: ${s.candidates.draft} draft (${s.candidates.awaitingAdjudication} awaiting adjudication), ${s.candidates.quarantined} quarantined, ${s.candidates.superseded} superseded, ${s.candidates.promoted} promoted, ${s.candidates.discarded} discarded`,
     `promotion plans: ${s.promotions.generated} awaiting approval, ${s.promotions.approved} approved, ${s.promotions.applied} applied, ${s.promotions.voided} voided${s.promotions.applying ? `, ${s.promotions.applying} interrupted (memory promote <plan-id> finishes it)` : ''}`,
   ];
+  for (const runner of s.runners.filter((entry) => !entry.offline))
+    lines.push(
+      `runner ${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint}; sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes (run budget ${runner.budget?.runBytes})`,
+    );
+  if (s.runnersProblem) lines.push(`runner profiles: ${s.runnersProblem}`);
+  lines.push(`sent off this machine today (UTC ${s.spend.day}): ${s.spend.bytesSent} bytes`);
   if (s.activeRun)
     lines.push(`running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total}`);
   if (s.lastRun)

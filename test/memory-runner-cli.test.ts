@@ -1,0 +1,109 @@
+// External runners through the shipped bin: a profile of runners.json stops `memory extract` at
+// its plan (exit 14) until the digest approves it; the approved run drafts candidates; status
+// shows the runners and what was sent today; bad profiles, names, digests and budgets are one
+// clear line with their exit code, and nothing is sent.
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { gitRepo, runCli, tempHome } from './support/cli.js';
+import * as c from './support/capture.js';
+import { queueSession } from './support/memory-corpus.js';
+
+after(() => c.closeStores());
+
+const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function profiles(home: string, record: string, extra: Record<string, unknown> = {}) {
+  const profile = {
+    name: 'ext',
+    kind: 'command',
+    argv: [process.execPath, FAKE, 'good', record],
+    provider: 'test-provider',
+    model: 'fake-model',
+    endpoint: 'http://127.0.0.1:9/v1',
+    ...extra,
+  };
+  writeFileSync(join(home, 'runners.json'), JSON.stringify({ profiles: [profile] }));
+}
+
+describe('memory extract --runner', () => {
+  it('exit 14 with the plan until approved by digest; then candidates; status shows what was sent', async () => {
+    const home = tempHome('runner-cli');
+    const repo = gitRepo(home, 'repo');
+    const record = join(home, 'record');
+    queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
+    await c.flush(home);
+    profiles(home, record);
+    const args = ['memory', 'extract', '--runner', 'ext', '--home', home, '--since', '2026-01-01'];
+    const text = await runCli(args, { cwd: repo });
+    assert.equal(text.code, 14, text.stderr);
+    assert.match(text.stdout, /The ext runner sends these bytes off this machine; nothing was sent yet\./);
+    assert.match(text.stdout, /provider test-provider, model fake-model, endpoint http:\/\/127\.0\.0\.1:9\/v1/);
+    assert.match(
+      text.stdout,
+      /Approve exactly these bytes: common-memory memory extract <same options> --approve-plan [0-9a-f]{64}/,
+    );
+    const planned = await runCli([...args, '--json'], { cwd: repo });
+    assert.equal(planned.code, 14);
+    const pending = json(planned.stdout).pendingPlan;
+    assert.equal(existsSync(join(record, 'received.jsonl')), false, 'nothing was sent');
+
+    const mismatch = await runCli([...args, '--approve-plan', 'f'.repeat(64)], { cwd: repo });
+    assert.equal(mismatch.code, 14);
+    assert.match(mismatch.stdout, /does not match what the ext runner would send now; nothing was sent/);
+
+    const approved = await runCli([...args, '--json', '--approve-plan', pending.plans[0].planDigest], { cwd: repo });
+    assert.equal(approved.code, 14, 'the adjudication plan awaits its own approval');
+    const report = json(approved.stdout);
+    assert.equal(report.candidates.created, 1);
+    assert.equal(report.pendingPlan.plans[0].taskKind, 'adjudication');
+
+    const status = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+    const ext = status.runners.find((runner: { name: string }) => runner.name === 'ext');
+    assert.equal(ext.sentToday, pending.plans[0].bytesToSend);
+    assert.equal(status.spend.bytesSent, pending.plans[0].bytesToSend);
+    const statusText = (await runCli(['memory', 'status', '--home', home])).stdout;
+    assert.match(
+      statusText,
+      /runner ext: test-provider fake-model at http:\/\/127\.0\.0\.1:9\/v1; sent today \d+ of 1048576 bytes/,
+    );
+  });
+
+  it('bad input: a shell string, an unknown runner, a malformed digest, a budget — one line, its exit code, nothing sent', async () => {
+    const home = tempHome('runner-cli-bad');
+    const repo = gitRepo(home, 'repo');
+    const record = join(home, 'record');
+    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+    await c.flush(home);
+    const args = ['memory', 'extract', '--home', home, '--since', '2026-01-01'];
+    writeFileSync(
+      join(home, 'runners.json'),
+      JSON.stringify({
+        profiles: [{ name: 'ext', kind: 'command', argv: 'node x.js | sh', provider: 'p', model: 'm', endpoint: 'e' }],
+      }),
+    );
+    const shell = await runCli([...args, '--runner', 'ext'], { cwd: repo });
+    assert.equal(shell.code, 2);
+    assert.match(
+      shell.stderr,
+      /Runner profile "ext": argv is a shell string; give the program and its arguments as a list of words/,
+    );
+    profiles(home, record);
+    const unknown = await runCli([...args, '--runner', 'nope'], { cwd: repo });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No runner named "nope"; available: builtin, ext/);
+    const malformed = await runCli([...args, '--runner', 'ext', '--approve-plan', 'abc'], { cwd: repo });
+    assert.equal(malformed.code, 2);
+    assert.match(malformed.stderr, /--approve-plan takes the 64-hex-digit digest that memory extract printed/);
+    profiles(home, record, { budget: { runBytes: 10, dayBytes: 100 } });
+    const budget = await runCli([...args, '--runner', 'ext'], { cwd: repo });
+    assert.equal(budget.code, 10);
+    assert.match(budget.stderr, /over its run budget of 10; nothing was sent/);
+    assert.equal(existsSync(join(record, 'received.jsonl')), false, 'nothing was sent');
+    // A broken runners.json never stops the builtin runner.
+    writeFileSync(join(home, 'runners.json'), '{broken');
+    assert.equal((await runCli(args, { cwd: repo })).code, 0);
+  });
+});

@@ -1,0 +1,95 @@
+// A `command` runner for tests: reads the task on stdin, records what it received in <recordDir>,
+// and answers according to <mode>:
+//   good      a valid draft batch (one draft citing the first user turn) or adjudication (store all)
+//   garbage   prose instead of JSON
+//   env       its whole environment as JSON (for the canary test)
+//   fail      exit status 3
+//   sleep     never answers
+//   big       4 MiB of output
+//   leftover  starts a background process in its group, then answers well
+//   signal    kills itself with SIGTERM
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [mode, recordDir] = process.argv.slice(2);
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const input = Buffer.concat(chunks);
+if (recordDir) {
+  mkdirSync(recordDir, { recursive: true });
+  appendFileSync(
+    join(recordDir, 'received.jsonl'),
+    `${JSON.stringify({ mode, bytes: input.length, text: input.toString('utf8') })}\n`,
+  );
+}
+process.stderr.write(`fake runner ${mode}: ${input.length} bytes\n`);
+
+function answer(task) {
+  if (task.format === 'common-memory-extraction-task@v1') {
+    const first = task.evidenceCatalog[0];
+    return {
+      format: 'common-memory-candidate-draft-batch@v1',
+      taskId: task.taskId,
+      binding: task.binding,
+      candidates: first
+        ? [
+            {
+              content: 'Use pnpm instead of npm in this repository.',
+              type: 'work_method',
+              priority: 70,
+              confidence: 'high',
+              scene: null,
+              statements: [{ statementId: 's1', text: 'Use pnpm instead of npm.', evidenceIds: [first.evidenceId] }],
+            },
+          ]
+        : [],
+    };
+  }
+  return {
+    format: 'common-memory-adjudication-result@v1',
+    taskId: task.taskId,
+    binding: task.binding,
+    adjudications: task.drafts.map((draft) => ({
+      draftRef: draft.candidateId,
+      action: 'store',
+      targetIds: [],
+      mergedFields: null,
+    })),
+  };
+}
+
+switch (mode) {
+  case 'good':
+    process.stdout.write(JSON.stringify(answer(JSON.parse(input.toString('utf8')))));
+    break;
+  case 'garbage':
+    process.stdout.write('Sure! Here are the memories I found: you like pnpm.');
+    break;
+  case 'env':
+    process.stdout.write(JSON.stringify(process.env));
+    break;
+  case 'fail':
+    process.exit(3);
+    break;
+  case 'sleep':
+    setInterval(() => {}, 1000);
+    break;
+  case 'big':
+    process.stdout.write('x'.repeat(4 * 1024 * 1024));
+    break;
+  case 'leftover': {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    if (recordDir) writeFileSync(join(recordDir, 'leftover.pid'), String(child.pid));
+    child.unref();
+    process.stdout.write(JSON.stringify(answer(JSON.parse(input.toString('utf8')))));
+    break;
+  }
+  case 'signal':
+    process.kill(process.pid, 'SIGTERM');
+    setInterval(() => {}, 1000);
+    break;
+  default:
+    process.stderr.write(`unknown mode ${mode}\n`);
+    process.exit(2);
+}
