@@ -13,6 +13,7 @@ import { type Db, prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import { ANALYZER_VERSION, memoryDigest } from './contracts.js';
 import { RECALL_ALGORITHM } from './rrf.js';
+import { unpoolCandidate } from './recall-terms.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const ownerSchema = z.object({ repositoryKey: hex64, worktreeKey: hex64 }).strict();
@@ -127,12 +128,12 @@ function discardCandidate(tx: Tx, input: z.infer<typeof discardInput>) {
       `Candidate ${row.candidate_id} is ${row.status}; only draft and quarantined candidates can be discarded${row.status === 'promoted' ? ' (a promoted entry is a file: delete or edit it, then memory sync)' : ''}.`,
     );
   }
+  // Out of the dedup pool (a no-op for a candidate that never entered it).
+  unpoolCandidate(tx.db, row.rowid);
   prepared(
     tx.db,
     "UPDATE candidates SET status = 'discarded', revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
   ).run(tx.nowMs, row.candidate_id);
-  // Out of the dedup pool (a no-op for a candidate that never entered it).
-  prepared(tx.db, 'DELETE FROM candidate_fts WHERE rowid = ?').run(row.rowid);
   bumpCandidateGeneration(tx.db, input);
   return { candidateId: row.candidate_id, status: 'discarded' as const, revision: row.revision + 1, replayed: false };
 }
@@ -528,12 +529,11 @@ function finishPromotion(tx: Tx, input: z.infer<typeof planIdInput>): MemoryPlan
     tx.db,
     "UPDATE candidates SET status = 'promoted', revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
   );
-  const dropFts = prepared(tx.db, 'DELETE FROM candidate_fts WHERE rowid = ?');
   for (const { candidateId } of JSON.parse(row.candidate_ids_json) as Array<{ candidateId: string }>) {
     const candidate = readCandidate(tx.db, candidateId);
     if (!candidate) continue;
+    unpoolCandidate(tx.db, candidate.rowid);
     promote.run(tx.nowMs, candidateId);
-    dropFts.run(candidate.rowid);
   }
   bumpCandidateGeneration(tx.db, owner);
   setStatus(tx, row.plan_id, 'applied');
