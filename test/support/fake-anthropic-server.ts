@@ -18,7 +18,8 @@ export interface RecordedRequest {
 
 /** What the server answers to one POST /v1/messages. */
 export type MessagesReply =
-  | { readonly type: 'text'; readonly text: string }
+  /** `delayMs`: the answer starts this much later (a slow model, e.g. a subagent still working). */
+  | { readonly type: 'text'; readonly text: string; readonly delayMs?: number }
   /**
    * A Bash tool_use (optionally preceded by a text block, as a real model does); once
    * Claude sends back the tool_result, `then` answers it.
@@ -32,6 +33,15 @@ export type MessagesReply =
       readonly background?: boolean;
       /** The answer to the tool result starts this much later (a model still working on it). */
       readonly thenDelayMs?: number;
+      readonly then: string | ((output: string) => string);
+    }
+  /**
+   * Any other tool_use (e.g. the `Agent` subagent tool); like `bash`, `then` answers its tool result.
+   */
+  | {
+      readonly type: 'tool';
+      readonly name: string;
+      readonly input: Readonly<Record<string, unknown>>;
       readonly then: string | ((output: string) => string);
     }
   | { readonly type: 'error'; readonly status: number; readonly errorType?: string; readonly message?: string }
@@ -131,8 +141,12 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     }
     const reply = script({ prompt: last ? userText(last) : null, index, request });
     switch (reply.type) {
-      case 'text':
-        return streamMessage(request, res, [{ type: 'text', text: reply.text }], 'end_turn');
+      case 'text': {
+        const answer = () => streamMessage(request, res, [{ type: 'text', text: reply.text }], 'end_turn');
+        if ((reply.delayMs ?? 0) > 0) setTimeout(answer, reply.delayMs).unref();
+        else answer();
+        return;
+      }
       case 'bash': {
         const id = `toolu_fake${String(++ids).padStart(6, '0')}`;
         pendingTools.set(id, { then: reply.then, delayMs: reply.thenDelayMs ?? 0 });
@@ -144,6 +158,12 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
         const blocks: Block[] = reply.preamble ? [{ type: 'text', text: reply.preamble }] : [];
         blocks.push({ type: 'tool_use', id, name: 'Bash', input });
         return streamMessage(request, res, blocks, 'tool_use');
+      }
+      case 'tool': {
+        const id = `toolu_fake${String(++ids).padStart(6, '0')}`;
+        pendingTools.set(id, { then: reply.then, delayMs: 0 });
+        const block: Block = { type: 'tool_use', id, name: reply.name, input: { ...reply.input } };
+        return streamMessage(request, res, [block], 'tool_use');
       }
       case 'hang':
         return streamMessage(request, res, [{ type: 'text', text: reply.text }], null);
