@@ -14,7 +14,7 @@ import { builtinRunner } from '../source/memory/builtin-runner.js';
 import { commandRunner } from '../source/memory/command-runner.js';
 import { ExtractionPipeline, type ExtractRequest } from '../source/memory/pipeline.js';
 import type { Runner } from '../source/memory/runner.js';
-import { runnerProfile, type RunnerProfile } from '../source/memory/runner-profiles.js';
+import { commandProfile, type CommandProfile } from '../source/memory/runner-profiles.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
 import { tempHome } from './support/cli.js';
@@ -40,8 +40,8 @@ async function rig(sessions = 1) {
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   const record = join(home, 'runner-record');
   let runners = new Map<string, Runner>([['builtin', builtinRunner]]);
-  const use = (mode: string, extra: Partial<RunnerProfile> = {}) => {
-    const profile = runnerProfile.parse({
+  const use = (mode: string, extra: Partial<CommandProfile> = {}) => {
+    const profile = commandProfile.parse({
       name: 'ext',
       kind: 'command',
       argv: [process.execPath, FAKE, mode, record],

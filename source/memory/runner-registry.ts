@@ -1,5 +1,6 @@
 // The runners of a data home by name: the offline `builtin` and one per profile in runners.json.
 import { builtinRunner } from './builtin-runner.js';
+import { clientRunner } from './client-runners.js';
 import { commandRunner, runnerLogDirectory } from './command-runner.js';
 import type { Runner, RunnerRegistry } from './runner.js';
 import { loadRunnerProfiles } from './runner-profiles.js';
@@ -11,6 +12,7 @@ export function runnerRegistry(home: string, wanted: string): RunnerRegistry {
   const profiles = loadRunnerProfiles(home);
   if (profiles.length === 0) return runners;
   const logs = runnerLogDirectory(home);
-  for (const profile of profiles) runners.set(profile.name, commandRunner(profile, logs));
+  for (const profile of profiles)
+    runners.set(profile.name, profile.kind === 'command' ? commandRunner(profile, logs) : clientRunner(profile, logs));
   return runners;
 }
