@@ -96,6 +96,8 @@ export interface OperationView {
   updatedAt: string;
   /** On `operation` reads: what happened, in one line (pi's refusal, the provider's error, retries, an abort). */
   detail?: string | null;
+  /** The same, with pi's or the provider's error text whole (its line breaks kept). */
+  detailText?: string | null;
 }
 
 export interface NoteInput {

@@ -215,7 +215,7 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     });
   });
 
-  it('warns (never edits config.toml) when Codex hooks are switched off there', () => {
+  it('warns when Codex hooks are switched off in config.toml; there it adds only its MCP server', () => {
     const codexHome = tempDir('toml');
     const toml = 'model = "m"\n[features]\nhooks = false\n[hooks.state."x:stop:0:0"]\ntrusted_hash = "sha256:1"\n';
     writeFileSync(join(codexHome, 'config.toml'), toml);
@@ -223,7 +223,9 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     assert.equal(plan.warnings.length, 1, plan.warnings.join('\n'));
     assert.match(plan.warnings[0]!, /features\.hooks = false/);
     applyInstall(plan);
-    assert.equal(read(join(codexHome, 'config.toml')), toml);
+    const after = read(join(codexHome, 'config.toml'));
+    assert.ok(after.startsWith(toml), after);
+    assert.match(after.slice(toml.length), /^\n?\[mcp_servers\]\n*\[mcp_servers\.common-memory\]\ncommand = /);
   });
 
   it('the unified diff numbers its hunks like diff -u', () => {

@@ -60,7 +60,10 @@ describe('common-memory mcp', () => {
       for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
       for (const name of ['memory_search', 'memory_get'])
         assert.match(tools.find((t) => t.name === name)!.description, /preferences.*Do not read it mechanically/s);
-      assert.equal(tools.find((t) => t.name === 'memory_search')!.inputSchema.properties.query.maxLength, MCP_QUERY_MAX_CHARS);
+      assert.equal(
+        tools.find((t) => t.name === 'memory_search')!.inputSchema.properties.query.maxLength,
+        MCP_QUERY_MAX_CHARS,
+      );
 
       const search = await client.call('memory_search', { query: 'pnpm lockfile' });
       assert.equal(search.isError, undefined);

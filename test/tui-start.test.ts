@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { storeFiles } from '../source/home.js';
-import { BIN, tempHome, waitFor } from './support/cli.js';
+import { BIN, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
 import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
 function startTui(home: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
@@ -80,6 +80,42 @@ describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
     } finally {
       child.kill('SIGKILL');
       await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a TUI of another terminal reconnects when its host comes back on another port', async () => {
+    const home = tempHome('tui-reconnect');
+    let host = await startHost(home);
+    const { child, run } = startTui(home);
+    try {
+      await waitFor(
+        'the client TUI on the first host',
+        () =>
+          run.output.includes('remote host') && run.output.includes(`host ${host.info.hostId.slice(0, 8)}`)
+            ? true
+            : undefined,
+        30_000,
+      );
+      const firstPort = host.info.port;
+      await stopHost(host.child);
+      await waitFor(
+        'the header saying the host is down',
+        () => (/down \(host_unreachable\)/.test(run.output) ? true : undefined),
+        30_000,
+      );
+      host = await startHost(home);
+      assert.notEqual(host.info.port, firstPort, 'the new host listens elsewhere');
+      await waitFor(
+        'the dashboard naming the new host',
+        () => (run.output.includes(`host ${host.info.hostId.slice(0, 8)}`) ? true : undefined),
+        30_000,
+      );
+      child.stdin.write('q');
+      assert.equal(await exitWithin(run.exited, () => run.output), 0, run.output.slice(-500));
+    } finally {
+      child.kill('SIGKILL');
+      await stopHost(host.child);
+      await rm(dirname(home), { recursive: true, force: true });
     }
   });
 

@@ -18,6 +18,8 @@ import { commandFor, helpItem, keyLabel, matches } from '../source/screens/keybo
 import { editLine, emptyLine } from '../source/screens/keyboard/line-edit.js';
 import { themeFor } from '../source/screens/widgets/theme.js';
 import { CmError } from '../source/errors.js';
+import { render } from 'ink-testing-library';
+import { FeedRows } from '../source/screens/agents/feed-rows.js';
 
 const noKey: Key = {
   upArrow: false,
@@ -229,10 +231,11 @@ describe('display formatting', () => {
     assert.ok(line.endsWith('…'));
   });
 
-  test('errors keep their code; anything else is internal with its message', () => {
+  test('errors keep their code, one line for the error line and the text as written; anything else is internal', () => {
     assert.deepEqual(toShownError(new CmError('not_found', 'No such\nthing.')), {
       code: 'not_found',
       message: 'No such thing.',
+      full: 'No such\nthing.',
     });
     assert.deepEqual(toShownError('boom'), { code: 'internal', message: 'boom' });
   });
@@ -241,5 +244,34 @@ describe('display formatting', () => {
     assert.deepEqual(Object.values(themeFor({ NO_COLOR: '1' })), [undefined, undefined, undefined, undefined]);
     assert.ok(themeFor({}).error);
     assert.ok(themeFor({ NO_COLOR: '' }).error, 'an empty NO_COLOR does not count');
+  });
+});
+
+describe('agent feed rows', () => {
+  const row = (sequence: number, role: string, payload: unknown) => ({
+    sequence,
+    messageId: `m-${sequence}`,
+    agentId: 'a',
+    generationId: 'g',
+    operationId: 'op',
+    role,
+    payload,
+    sourceJournalSequence: sequence,
+    recordedAt: '2026-01-01T00:00:00.000Z',
+  });
+
+  test('an empty assistant message is left out; an aborted or failed one says so', () => {
+    const rows = [
+      row(1, 'user', { role: 'user', content: 'hi' }),
+      row(2, 'assistant', { role: 'assistant', content: [], stopReason: 'stop' }),
+      row(3, 'assistant', { role: 'assistant', content: [{ type: 'text', text: 'Hal' }], stopReason: 'aborted' }),
+      row(4, 'assistant', { role: 'assistant', content: [], stopReason: 'error', errorMessage: 'Connection error.' }),
+    ];
+    const view = render(<FeedRows rows={rows} height={10} columns={80} emptyText="none" />);
+    const frame = view.lastFrame() ?? '';
+    view.unmount();
+    assert.doesNotMatch(frame, /^\s*2 /m, 'the empty row is not content');
+    assert.match(frame, /3 {2}assistant\s+Hal \[aborted\]/);
+    assert.match(frame, /4 {2}assistant\s+\[error: Connection error\.\]/);
   });
 });

@@ -311,6 +311,52 @@ describe('a failing Application', () => {
     }
   });
 
+  test('History: the selected row opens in full, wrapped at word boundaries; v shows its raw JSON; Esc returns', async () => {
+    const long = `${'remember to run '.repeat(8)}common-memory-install-with-a-very-long-unbroken-word-here and the end`;
+    await harness.host.application.appendNote({ text: 'short one' });
+    await harness.host.application.appendNote({ text: long });
+    const view = await mount(harness.host.application, harness.home);
+    try {
+      await press(view, '2');
+      let frame = await waitForText(view, /Journal · page 1 · .* end/);
+      const rows = rowSequences(frame);
+      // Select the last row (the long note): one ↓ per row above it.
+      for (let index = 1; index < rows.length; index += 1) await press(view, KEY.down);
+      await press(view, KEY.enter);
+      frame = await waitForText(view, 'Journal row in full');
+      assert.match(frame, /client\.note/);
+      assert.ok(frame.includes('common-memory-install-with-a-very-long-unbroken-word-here'), 'the long word is whole');
+      assert.ok(frame.replace(/\s+/g, ' ').includes(long.trim()), 'the whole text is there, broken only between words');
+      await press(view, 'v');
+      frame = await waitForText(view, '"kind": "client.note"');
+      assert.match(frame, /Journal row in full · raw/);
+      await press(view, KEY.escape);
+      await waitForText(view, /Journal · page 1/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('an error too long for its line says so; e opens it in full, line breaks kept', async () => {
+    const real = harness.host.application;
+    const message = `The host answered with something long: ${'detail '.repeat(20)}\nSecond line: what to do next.`;
+    const down = withOverrides(real, {
+      status: async () => Promise.reject(new CmError('host_unreachable', message)),
+    });
+    const view = await mount(down, harness.home);
+    try {
+      let frame = await waitForText(view, /status: error host_unreachable: The host answered.*· e in full/);
+      assert.doesNotMatch(frame, /Second line/);
+      await press(view, 'e');
+      frame = await waitForText(view, 'Second line: what to do next.');
+      assert.match(frame, /status: error host_unreachable/);
+      await press(view, KEY.escape);
+      await waitForText(view, /· e in full/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
   test('a failing status is shown on the dashboard and in the header, and the app keeps running', async () => {
     const real = harness.host.application;
     const down = withOverrides(real, {

@@ -70,7 +70,7 @@ function checkSize(raw: Buffer): string {
 }
 
 /** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
-function openStore(home: string, budgetMs: number): Db {
+export function openStore(home: string, budgetMs: number): Db {
   ensureHome(home);
   const db = openDatabase(storeFiles(home).core, { busyTimeoutMs: budgetMs });
   // A checkpoint (copying the WAL into the database and syncing it) would run inside this hook's
@@ -160,7 +160,7 @@ function keep(
       return '';
     }
     const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
-    return hookReply(payload.event, result.snapshot);
+    return hookReply(payload.event, result.snapshot, result.refreshed);
   };
   // Nested in the marker's transaction, the capture's own transaction is a savepoint of it.
   return quarantined === undefined ? run() : db.transaction(run).immediate();

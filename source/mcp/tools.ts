@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { asCmError } from '../errors.js';
 import { MCP_PROPOSAL_MAX_CHARS, MCP_QUERY_MAX_CHARS } from '../limits.js';
 import type { MemoryEntryView, MemorySearchResult } from '../protocol.js';
-
-export const MCP_SERVER_NAME = 'common-memory';
+import { MCP_SERVER_NAME } from '../hosts/mcp-config.js';
 
 export const MCP_TOOLS = ['memory_search', 'memory_get', 'memory_status', 'memory_propose'] as const;
 export type McpToolName = (typeof MCP_TOOLS)[number];
@@ -72,11 +71,7 @@ const DESCRIPTIONS: Record<McpToolName, string> = {
     'what the user said, in one or two sentences; never secrets, never guesses.',
 };
 
-const ENTRY_ID = z
-  .string()
-  .min(1)
-  .max(256)
-  .describe('The entry id, e.g. "use-pnpm" (memory_search lists them).');
+const ENTRY_ID = z.string().min(1).max(256).describe('The entry id, e.g. "use-pnpm" (memory_search lists them).');
 
 export const TOOL_INPUTS = {
   memory_search: z

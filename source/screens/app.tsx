@@ -24,6 +24,7 @@ import {
 import { initialShellState, shellReducer, type ScreenName } from './shell/shell-state.js';
 import { useHeaderStatus } from './shell/use-header-status.js';
 import { useTerminalSize } from './terminal-size.js';
+import { Reader } from './widgets/reader.js';
 import { ThemeContext, themeFor, type Theme } from './widgets/theme.js';
 
 export interface AppProps extends ShellEnvironment {
@@ -58,6 +59,8 @@ function Shell({
       nextScreen: () => dispatch({ type: 'nextScreen' }),
       previousScreen: () => dispatch({ type: 'previousScreen' }),
       setHelp: (help) => dispatch({ type: 'setHelp', help }),
+      read: (content) => dispatch({ type: 'read', content }),
+      closeReader: () => dispatch({ type: 'read', content: null }),
       reportStatus: (status) => dispatch({ type: 'statusLoaded', status, at: new Date() }),
       reportStatusError: (error) => dispatch({ type: 'statusFailed', error, at: new Date() }),
       quit: (how = 'quit') => {
@@ -117,14 +120,20 @@ function useShellKeys(): void {
 function ShellLayout() {
   useShellKeys();
   useHeaderStatus();
-  const { screen } = useShellState();
+  const { screen, reading } = useShellState();
   const { rows } = useTerminalSize();
   // One row short of the terminal: a frame as tall as the terminal makes Ink clear the whole
   // screen on every render, which flickers while following.
   return (
     <Box flexDirection="column" height={Math.max(rows - 1, 3)}>
       <Header />
-      <Box flexDirection="column" flexGrow={1} overflow="hidden">
+      {reading ? (
+        <Box flexDirection="column" flexGrow={1} overflow="hidden">
+          <Reader content={reading} />
+        </Box>
+      ) : null}
+      {/* Hidden, not unmounted, while a reader is open: the screen keeps its place and its data. */}
+      <Box flexDirection="column" flexGrow={1} overflow="hidden" display={reading ? 'none' : 'flex'}>
         <CurrentScreen screen={screen} />
       </Box>
       <HelpLine />

@@ -22,10 +22,15 @@ export function previewPayload(payload: unknown): string {
   if (typeof payload === 'string') text = payload.slice(0, PREVIEW_SOURCE_CHARS);
   else if (isTextPayload(payload)) text = payload.text.slice(0, PREVIEW_SOURCE_CHARS);
   else if (isMessagePayload(payload)) text = messageText(payload)!.slice(0, PREVIEW_SOURCE_CHARS);
+  else if (isMessagePayload(wrapped(payload))) text = messageText(wrapped(payload))!.slice(0, PREVIEW_SOURCE_CHARS);
   else text = (JSON.stringify(payload) ?? String(payload)).slice(0, PREVIEW_SOURCE_CHARS);
   // Control characters (newlines, escapes) would break the one-row-per-line layout or the terminal.
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
+
+/** pi's message_end record as journalled: the message inside it. */
+export const wrapped = (payload: unknown): unknown =>
+  typeof payload === 'object' && payload !== null ? (payload as { message?: unknown }).message : undefined;
 
 function isTextPayload(payload: unknown): payload is { text: string } {
   return typeof payload === 'object' && payload !== null && typeof (payload as { text?: unknown }).text === 'string';
@@ -33,13 +38,17 @@ function isTextPayload(payload: unknown): payload is { text: string } {
 
 export interface ShownError {
   code: string;
+  /** On one line, for the error line. */
   message: string;
+  /** The message as it was written (its line breaks), when that differs: what e shows in full. */
+  full?: string;
 }
 
 /** Whatever an Application call rejected with, as a code and a message fit for one line. */
 export function toShownError(error: unknown): ShownError {
   const known = asCmError(error);
-  return { code: known.code, message: known.message.replace(/\s+/g, ' ').trim() };
+  const message = known.message.replace(/\s+/g, ' ').trim();
+  return message === known.message ? { code: known.code, message } : { code: known.code, message, full: known.message };
 }
 
 export const clockTime = (at: Date): string => at.toTimeString().slice(0, 8);

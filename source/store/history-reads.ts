@@ -160,5 +160,6 @@ export function readOperation(db: Db, typed: string): OperationView {
   const record = findOperation(db, operationId);
   if (!record) throw new CmError('not_found', `No operation ${operationId} in this store.`);
   const view = toOperationView(record);
-  return { ...view, detail: operationDetail(db, view.operationId, view.journalSequence) };
+  const detail = operationDetail(db, view.operationId, view.journalSequence);
+  return { ...view, detail: detail?.line ?? null, detailText: detail?.text ?? null };
 }

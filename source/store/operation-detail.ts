@@ -16,7 +16,14 @@ const firstLine = (text: string) => {
   return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS - 1)}…` : line;
 };
 
-export function operationDetail(db: Db, operationId: string, intentSequence: number): string | null {
+export interface OperationDetail {
+  /** One line: what happened. */
+  line: string;
+  /** The same with the refusal or error as pi or the provider wrote it, whole. */
+  text: string;
+}
+
+export function operationDetail(db: Db, operationId: string, intentSequence: number): OperationDetail | null {
   const rows = db
     .prepare(
       'SELECT kind, payload FROM journal WHERE sequence >= ? AND sequence < ? AND operation_id = ? ORDER BY sequence',
@@ -24,6 +31,7 @@ export function operationDetail(db: Db, operationId: string, intentSequence: num
     .all(intentSequence, intentSequence + DETAIL_SCAN_ROWS, operationId) as Row[];
   let retries = 0;
   let said: string | null = null;
+  let whole: string | null = null;
   for (const row of rows) {
     const payload = JSON.parse(row.payload) as {
       success?: boolean;
@@ -31,17 +39,20 @@ export function operationDetail(db: Db, operationId: string, intentSequence: num
       message?: { role?: string; stopReason?: string; errorMessage?: string };
     };
     if (row.kind === 'pi.auto_retry_start') retries += 1;
-    if (row.kind === 'pi.response' && payload.success === false)
+    if (row.kind === 'pi.response' && payload.success === false) {
       said = `pi refused the prompt: ${firstLine(payload.error ?? 'no reason given')}`;
+      whole = `pi refused the prompt: ${payload.error ?? 'no reason given'}`;
+    }
     if (row.kind === 'pi.message_end' && payload.message?.role === 'assistant') {
       const stop = payload.message.stopReason;
-      if (stop === 'error')
+      if (stop === 'error') {
         said = `the provider failed: ${firstLine(payload.message.errorMessage ?? 'no reason given')}`;
-      else if (stop === 'aborted') said = 'aborted while answering';
-      else said = 'answered';
+        whole = `the provider failed: ${payload.message.errorMessage ?? 'no reason given'}`;
+      } else [said, whole] = stop === 'aborted' ? ['aborted while answering', null] : ['answered', null];
     }
-    if (row.kind === 'prompt.interrupted') said = 'interrupted before a final answer';
+    if (row.kind === 'prompt.interrupted') [said, whole] = ['interrupted before a final answer', null];
   }
   if (said === null) return null;
-  return retries > 0 ? `${said} (after ${retries} automatic retr${retries === 1 ? 'y' : 'ies'})` : said;
+  const after = retries > 0 ? ` (after ${retries} automatic retr${retries === 1 ? 'y' : 'ies'})` : '';
+  return { line: `${said}${after}`, text: `${whole ?? said}${after}` };
 }

@@ -1,8 +1,8 @@
 // `install` / `uninstall codex|claude`: plan the hook config change, show it (--dry-run stops
 // there), apply it transactionally. The work is in source/hosts/integrations.ts, shared with the TUI.
 import { CmError } from '../../errors.js';
-import { applyInstall, planInstall, planUninstall } from '../../hosts/integrations.js';
-import type { HookApplyResult, HookClient, IntegrationPlan } from '../../hosts/integrations.js';
+import { applyInstall, planChanges, planDiff, planInstall, planUninstall } from '../../hosts/integrations.js';
+import type { HookClient, IntegrationApplyResult, IntegrationPlan } from '../../hosts/integrations.js';
 import { assertApplicable } from '../../hosts/hook-config.js';
 import { faultPointFromEnv } from '../../ground/faults.js';
 import type { Output } from '../output.js';
@@ -55,7 +55,7 @@ export async function runInstallCommand(
   };
   const plan = action === 'install' ? planInstall(client, options) : planUninstall(client, options);
   assertApplicable(plan);
-  let applied: HookApplyResult | null = null;
+  let applied: IntegrationApplyResult | null = null;
   if (!flags.dryRun) {
     const fault = faultPointFromEnv();
     applied = applyInstall(plan, fault ? { fault: (name) => fault(`installConfig.${name}`) } : {});
@@ -64,7 +64,11 @@ export async function runInstallCommand(
   return 0;
 }
 
-function jsonResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyResult | null): Record<string, unknown> {
+function jsonResult(
+  plan: IntegrationPlan,
+  dryRun: boolean,
+  applied: IntegrationApplyResult | null,
+): Record<string, unknown> {
   return {
     client: plan.client,
     action: plan.action,
@@ -72,19 +76,28 @@ function jsonResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyRe
     path: plan.path,
     configDir: plan.configDir,
     fileExisted: plan.before !== null,
-    changed: plan.after !== null,
+    changed: planChanges(plan),
     written: applied?.written ?? false,
     writtenPath: applied?.writtenPath ?? null,
     backupPath: applied?.backupPath ?? null,
     command: plan.command,
     changes: plan.changes,
     warnings: plan.warnings,
-    diff: plan.diff,
+    diff: planDiff(plan),
     trust: plan.trust,
+    mcp: {
+      path: plan.mcp.path,
+      key: plan.mcp.key,
+      change: plan.mcp.change,
+      command: plan.mcp.entry.command,
+      args: plan.mcp.entry.args,
+      written: applied?.mcp.written ?? false,
+      backupPath: applied?.mcp.backupPath ?? null,
+    },
   };
 }
 
-function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyResult | null): string {
+function textResult(plan: IntegrationPlan, dryRun: boolean, applied: IntegrationApplyResult | null): string {
   const name = CLIENT_NAMES[plan.client];
   const events = (kind: 'add' | 'update' | 'remove') =>
     plan.changes.filter((c) => c.change === kind).map((c) => c.event);
@@ -92,12 +105,14 @@ function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyRe
   const added = events('add');
   const updated = events('update');
   const removed = events('remove');
-  if (plan.after === null) {
+  if (!planChanges(plan)) {
     lines.push(
       plan.action === 'install'
-        ? `common-memory's ${name} hooks are already installed in ${plan.path}; nothing changed.`
-        : `No common-memory ${name} hooks in ${plan.path}; nothing changed.`,
+        ? `common-memory's ${name} hooks and MCP server are already installed (${plan.path}, ${plan.mcp.path}); nothing changed.`
+        : `No common-memory ${name} hooks in ${plan.path} and no MCP server of ours in ${plan.mcp.path}; nothing changed.`,
     );
+  } else if (plan.after === null) {
+    lines.push(`${name} hooks: ${plan.action === 'install' ? 'already installed' : 'none of ours'} in ${plan.path}.`);
   } else {
     const installing = [
       added.length > 0 ? `add ${added.length} hooks (${added.join(', ')})` : '',
@@ -122,8 +137,30 @@ function textResult(plan: IntegrationPlan, dryRun: boolean, applied: HookApplyRe
       if (applied?.backupPath) lines.push(`Previous file kept as ${applied.backupPath}`);
     }
   }
+  const mcpLine = mcpText(plan, dryRun, name);
+  if (mcpLine) lines.push(mcpLine);
+  if (dryRun && plan.mcp.diff !== '') lines.push('', plan.mcp.diff.trimEnd(), '');
+  if (applied?.mcp.backupPath) lines.push(`Previous file kept as ${applied.mcp.backupPath}`);
   if (plan.action === 'install') lines.push(`Each hook runs: ${plan.command}`);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   if (plan.trust) lines.push('', plan.trust.text);
   return lines.join('\n');
+}
+
+/** One line on the MCP server registration; null when both files are unchanged (said above). */
+function mcpText(plan: IntegrationPlan, dryRun: boolean, name: string): string | null {
+  const { mcp } = plan;
+  if (!planChanges(plan)) return null;
+  const where = `${mcp.key} in ${mcp.path}${mcp.before === null && mcp.after !== null ? ' (new file)' : ''}`;
+  const verb: Record<typeof mcp.change, [string, string]> = {
+    add: ['Would register', 'Registered'],
+    update: ['Would rewrite', 'Rewrote'],
+    remove: ['Would remove', 'Removed'],
+    unchanged: ['', ''],
+    absent: ['', ''],
+  };
+  if (mcp.change === 'unchanged') return `MCP server: already registered as ${where}.`;
+  if (mcp.change === 'absent') return `MCP server: none of ours in ${mcp.path}.`;
+  const [would, did] = verb[mcp.change];
+  return `${dryRun ? would : did} the MCP server ${name} starts (common-memory mcp) as ${where}.`;
 }

@@ -1,6 +1,7 @@
 // `common-memory` with no command: the full-screen TUI. It works as a client of a running host,
 // or starts one in this process (serving the API, so other terminals' commands reach it too).
 import { findRunningHost } from '../../client/connect.js';
+import { reconnectingClient } from '../../client/reconnecting-client.js';
 import { CmError, EXIT } from '../../errors.js';
 import { Host } from '../../host/host.js';
 import type { Application } from '../../api/application.js';
@@ -25,7 +26,9 @@ export async function runTuiCommand(home: string, integrations: TuiIntegrations)
   const remote = await findRunningHost(home);
   if (remote) {
     const { runTui } = await import('../../screens/run-tui.js');
-    return exitFor(await runTui({ app: remote, home, integrations, connection: 'remote host' }));
+    return exitFor(
+      await runTui({ app: reconnectingClient(home, remote), home, integrations, connection: 'remote host' }),
+    );
   }
   // The first frame does not wait for the host: its threads start while the UI loads and draws,
   // and the screens' first requests are answered once it is up (until then they show "…").

@@ -11,8 +11,9 @@ import type { HookEventSpec, HookPlan, HookTarget } from '../hook-config.js';
  * The Claude Code events common-memory captures — the one list install and uninstall use.
  * SessionStart: a new activation and its snapshot (startup, resume, compact). UserPromptSubmit: the
  * prompt candidate (Claude's limit for it is 30 s; ours is below). PostToolUse: a refresh point
- * (seed 002). Stop: a turn ended. SubagentStop: a subagent's transcript (agent_transcript_path) is
- * complete. PreCompact/PostCompact: the transcript gets a compact boundary. SessionEnd: the
+ * (seed 002) and, for a successful memory_get MCP call, a read for the ledger. Stop: a turn ended.
+ * SubagentStart: the hint of what the root read, for the subagent. SubagentStop: a subagent's
+ * transcript (agent_transcript_path) is complete. PreCompact/PostCompact: the transcript gets a compact boundary. SessionEnd: the
  * activation ends; its default 1.5 s limit is lifted by our per-hook timeout.
  * Not hooked: StopFailure (Claude does not wait for it; a node hook is killed before it runs),
  * PreToolUse/PermissionRequest (in front of every tool call), WorktreeCreate/Remove (a hook there
@@ -23,6 +24,7 @@ export const CLAUDE_HOOK_EVENTS: readonly HookEventSpec[] = [
   { event: 'UserPromptSubmit', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'PostToolUse', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'Stop', timeoutSec: HOOK_TIMEOUT_SEC },
+  { event: 'SubagentStart', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'SubagentStop', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'PreCompact', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'PostCompact', timeoutSec: HOOK_TIMEOUT_SEC },

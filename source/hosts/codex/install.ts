@@ -4,7 +4,8 @@
 // (`<hooks.json>:<event_snake>:<group>:<handler>`) and a hash of its definition. We never write
 // that trust (config.toml is the user's, and the hash input is undocumented — the seed: "all hooks
 // keep the host's trust mechanism; no trust store is written"); we explain how to grant it and
-// name the exact keys. Nor do we parse config.toml: a line scan is enough for the two warnings.
+// name the exact keys. The warnings below need only a line scan of config.toml; the one change we
+// make there, the MCP server's table, goes through a TOML library (hosts/mcp-config.ts).
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,16 +16,18 @@ import type { HookEventSpec, HookPlan, HookTarget } from '../hook-config.js';
 /**
  * The Codex events common-memory captures — the one list install and uninstall use.
  * SessionStart: a new activation and its snapshot. UserPromptSubmit: the prompt candidate.
- * PostToolUse: a refresh point (seed 002). Stop: a turn ended normally. Interrupt: a turn ended
- * by the user (Stop does not fire then). PreCompact/PostCompact: the transcript is rewritten.
- * SessionEnd: the activation ends (also after a failed turn). Not hooked: PreToolUse and
- * PermissionRequest (would sit in front of every tool call), SubagentStart/Stop (subagent
- * threads have their own rollouts).
+ * PostToolUse: a refresh point (seed 002) and, for a successful memory_get MCP call, a read for the
+ * ledger. SubagentStart: the hint of what the root read, for the subagent. Stop: a turn ended
+ * normally. Interrupt: a turn ended by the user (Stop does not fire then). PreCompact/PostCompact:
+ * the transcript is rewritten. SessionEnd: the activation ends (also after a failed turn). Not
+ * hooked: PreToolUse and PermissionRequest (would sit in front of every tool call), SubagentStop
+ * (subagent threads have their own rollouts).
  */
 export const CODEX_HOOK_EVENTS: readonly HookEventSpec[] = [
   { event: 'SessionStart', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'UserPromptSubmit', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'PostToolUse', timeoutSec: HOOK_TIMEOUT_SEC },
+  { event: 'SubagentStart', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'Stop', timeoutSec: HOOK_TIMEOUT_SEC },
   { event: 'Interrupt', timeoutSec: CODEX_CLAMPED_HOOK_TIMEOUT_SEC },
   { event: 'PreCompact', timeoutSec: HOOK_TIMEOUT_SEC },
@@ -74,7 +77,7 @@ function trustText(hooksPath: string, keys: readonly string[]): string {
   ];
   return [
     'Codex hook trust: Codex reads these hooks but silently does not run them until you trust them.',
-    'common-memory does not trust them for you (it never writes config.toml). Choose one:',
+    'common-memory does not trust them for you (in config.toml it writes only its MCP server). Choose one:',
     '  1. Interactive: start `codex`. It says "Hooks need review"; choose "Trust all and continue".',
     '     Or type /hooks in Codex to review and trust each hook.',
     '  2. One run only: `codex exec --dangerously-bypass-hook-trust …` runs them without trust (and says so).',

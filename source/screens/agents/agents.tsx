@@ -1,9 +1,12 @@
 // Agents screen: the agents with their state, create / start / stop / prompt / abort, and the
 // selected agent's live timeline (or journal). Owns its state; the parts below only render it.
 import { Box, Text } from 'ink';
-import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useEnvironment, useHelp, useShellActions } from '../shell/shell-context.js';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import { isEmptyMessage, rawRows, rowsText } from '../row-text.js';
+import { OutcomeLine, usePromptOutcome } from './prompt-outcome.js';
 import { HEADER_LINES } from '../shell/header.js';
-import { helpItem } from '../keyboard/key-bindings.js';
+import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
@@ -20,8 +23,8 @@ import { selectedAgent, useAgentsState, type AgentsState } from './use-agents-st
 
 /** Agents listed at once; more scroll with the selection, so the timeline keeps most of the screen. */
 const LIST_ROWS_MAX = 5;
-/** Lines of this screen that are neither list nor feed rows: title, feed title, input line, error line. */
-const SCREEN_CHROME = 4;
+/** Lines of this screen that are neither list nor feed rows: title, feed title, outcome, input and error lines. */
+const SCREEN_CHROME = 5;
 /** Lines outside this screen: the header, the help line and the one spare row. */
 const SHELL_LINES = HEADER_LINES + 2;
 
@@ -64,6 +67,7 @@ function FeedTitle({ state, feed }: { state: AgentsState; feed: FeedState }) {
     ? [
         `${feed.rows.length === 0 ? 'no rows yet' : `last #${feed.rows.at(-1)?.sequence}`}`,
         feed.caughtUp ? 'following' : 'catching up…',
+        ...(feed.rows.length > 0 ? [`${keyLabel('openItem')} in full`] : []),
       ]
     : [];
   return (
@@ -110,8 +114,23 @@ export function Agents() {
   const [state, dispatch] = useAgentsState();
   const theme = useTheme();
   const feed = useAgentFeed(app, state.selectedId, state.stream);
+  const latest = latestOperationId(feed.rows);
+  const outcome = usePromptOutcome(app, latest, feed.rows.at(-1)?.sequence);
+  const { read } = useShellActions();
   useAgentsEffects(app, state, dispatch);
-  useAgentsInput(state, dispatch, latestOperationId(feed.rows));
+  useAgentsInput(state, dispatch, latest);
+  const shown = feed.rows.filter((row) => !isEmptyMessage(row));
+  useCommandKeys(
+    ['openItem'],
+    () =>
+      read({
+        title: `${state.stream === 'timeline' ? 'Timeline' : 'Journal'} of ${selectedAgent(state)?.name ?? ''} in full`,
+        text: rowsText(shown),
+        raw: rawRows(feed.rows),
+        atEnd: true,
+      }),
+    { isActive: state.mode === 'list' && shown.length > 0 },
+  );
   useHelp(helpFor(state), state.mode === 'list');
   const listRows = Math.min(LIST_ROWS_MAX, Math.max(1, state.agents?.length ?? 1));
   const feedRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME - listRows);
@@ -146,6 +165,7 @@ export function Agents() {
           </Box>
         </Box>
       )}
+      <OutcomeLine operation={state.mode === 'create' ? null : outcome} columns={columns} />
       <BottomLine state={state} columns={columns} />
       <ErrorLine error={error?.error ?? null} prefix={error?.prefix} />
     </Box>

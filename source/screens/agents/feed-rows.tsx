@@ -1,34 +1,20 @@
 // The selected agent's rows, newest at the bottom, one per line: sequence, role (timeline) or
-// kind (journal), and the message text. Only the rows that fit are formatted.
+// kind (journal), and the message text (an aborted or failed answer says so). An empty assistant
+// message is pi's, not content, and is left out. Only the rows that fit are formatted.
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { previewPayload, truncate } from '../format.js';
+import { isEmptyMessage } from '../row-text.js';
 import { useTheme } from '../widgets/theme.js';
 import type { FeedRow } from './use-agent-feed.js';
 
 const KIND_WIDTH = 18;
 
-/** Text parts of a pi message ({ content: string | [{ type: 'text', text }, …] }); anything else as a payload preview. */
-export function messageText(payload: unknown): string {
-  const content =
-    typeof payload === 'object' && payload !== null ? (payload as { content?: unknown }).content : undefined;
-  if (typeof content === 'string') return previewPayload(content);
-  if (!Array.isArray(content)) return previewPayload(payload);
-  const parts = content.map((part: unknown) => {
-    if (typeof part !== 'object' || part === null) return '';
-    const { type, text, name } = part as { type?: unknown; text?: unknown; name?: unknown };
-    if (type === 'text' && typeof text === 'string') return text;
-    if (type === 'toolCall' && typeof name === 'string') return `[tool ${name}]`;
-    return '';
-  });
-  return previewPayload(parts.filter(Boolean).join(' '));
-}
-
 export function formatFeedRow(row: FeedRow, sequenceWidth: number, columns: number): string {
   const sequence = String(row.sequence).padStart(sequenceWidth);
   const label = truncate('role' in row ? row.role : row.kind, KIND_WIDTH).padEnd(KIND_WIDTH);
   const prefix = `${sequence}  ${label} `;
-  const body = 'role' in row ? messageText(row.payload) : previewPayload(row.payload);
+  const body = previewPayload(row.payload);
   return prefix + truncate(body, columns - prefix.length);
 }
 
@@ -45,7 +31,7 @@ export function FeedRows({
 }) {
   const theme = useTheme();
   const lines = useMemo(() => {
-    const shown = rows.slice(-Math.max(0, height));
+    const shown = rows.filter((row) => !isEmptyMessage(row)).slice(-Math.max(0, height));
     const width = Math.max(4, String(shown.at(-1)?.sequence ?? 0).length);
     return shown.map((row) => ({ key: row.sequence, text: formatFeedRow(row, width, columns) }));
   }, [rows, height, columns]);

@@ -23,10 +23,13 @@ export function HistoryRows({
   page,
   columns,
   emptyText,
+  selected,
 }: {
   page: LoadedPage | null;
   columns: number;
   emptyText: string;
+  /** The row Enter opens in full, shown inverted. */
+  selected: number;
 }) {
   const theme = useTheme();
   const lines = useMemo(() => {
@@ -37,8 +40,8 @@ export function HistoryRows({
   if (page && lines.length === 0) return <Text color={theme.muted}>{emptyText}</Text>;
   return (
     <Box flexDirection="column">
-      {lines.map((line) => (
-        <Text key={line.key} wrap="truncate-end">
+      {lines.map((line, index) => (
+        <Text key={line.key} wrap="truncate-end" inverse={index === selected}>
           {line.text}
         </Text>
       ))}

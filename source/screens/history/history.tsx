@@ -1,10 +1,13 @@
 // History screen: the journal or the timeline a page at a time, with keyset paging, live
 // follow and a note input. Owns its state; the parts below only render it.
 import { Box } from 'ink';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import { rawRows, rowsText } from '../row-text.js';
+import { moveSelection } from '../widgets/list-window.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { HEADER_LINES } from '../shell/header.js';
-import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useEnvironment, useHelp, useShellActions } from '../shell/shell-context.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
@@ -34,6 +37,7 @@ function helpFor(state: HistoryState): HelpItem[] {
     helpItem('first', ['firstPage']),
     helpItem(state.following ? 'stop' : 'follow', ['toggleFollow']),
     helpItem('note', ['openNote']),
+    helpItem('open', ['openItem']),
   );
   return help;
 }
@@ -47,13 +51,31 @@ export function History() {
   useHelp(helpFor(state), !state.note.open);
   useEffect(() => dispatch({ type: 'setLimit', limit: rowsPerPage(rows) }), [rows, dispatch]);
   const page = state.page?.stream === state.stream ? state.page : null;
+  const [chosen, setChosen] = useState(0);
+  const count = page?.rows.length ?? 0;
+  const selected = Math.min(chosen, Math.max(0, count - 1));
+  const { read } = useShellActions();
+  useCommandKeys(
+    ['selectUp', 'selectDown', 'openItem'],
+    (command) => {
+      const row = page?.rows[selected];
+      if (command === 'openItem' && row)
+        read({
+          title: `${state.stream === 'journal' ? 'Journal' : 'Timeline'} row in full`,
+          text: rowsText([row]),
+          raw: rawRows([row]),
+        });
+      else if (command !== 'openItem') setChosen(moveSelection(selected, command === 'selectUp' ? -1 : 1, count));
+    },
+    { isActive: !state.note.open },
+  );
   const emptyText =
     state.stream === 'timeline' ? '(no timeline rows yet: notes go to the journal only)' : '(no journal rows here)';
   return (
     <Box flexDirection="column" flexGrow={1}>
       <HistoryTitle state={state} />
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
-        <HistoryRows page={page} columns={columns} emptyText={emptyText} />
+        <HistoryRows page={page} columns={columns} emptyText={emptyText} selected={selected} />
       </Box>
       <NoteLine note={state.note} columns={columns} />
       <ErrorLine error={state.note.error ?? state.error} prefix={state.note.error ? 'note' : 'read'} />

@@ -1,6 +1,7 @@
 // What the plan and result panels show, as plain lines: a summary, refusals, warnings, the diff
 // and, for a Codex install, how Codex's hook trust works. Held once per plan and shown through a
 // scrolling window; a huge diff is cut for display with a line that says so and where to see it all.
+import { planDiff } from '../../hosts/integrations.js';
 import type { HookApplyResult, IntegrationPlan } from '../../hosts/integrations.js';
 
 /** Enough for any hook config we write; a larger diff is someone else's file and cut visibly. */
@@ -28,16 +29,19 @@ export function planSummary(plan: IntegrationPlan): string {
   if (removed.length > 0) parts.push(`remove ${removed.length} (${removed.join(', ')})`);
   const unchanged = count('unchanged').length;
   if (unchanged > 0) parts.push(`${unchanged} unchanged`);
+  if (plan.mcp.change === 'add' || plan.mcp.change === 'update' || plan.mcp.change === 'remove')
+    parts.push(`${plan.mcp.change} MCP server`);
+  else if (plan.mcp.change === 'unchanged' && plan.action === 'install') parts.push('MCP server registered');
   return parts.length > 0 ? parts.join(' · ') : 'no hooks of ours here';
 }
 
 export function planLines(plan: IntegrationPlan): string[] {
-  const lines = [`file ${plan.path}`, `change: ${planSummary(plan)}`];
+  const lines = [`file ${plan.path}`, `MCP config ${plan.mcp.path}`, `change: ${planSummary(plan)}`];
   for (const refusal of plan.refusals) lines.push(`REFUSED (${refusal.code}) at ${refusal.where}: ${refusal.message}`);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   if (plan.refusals.length === 0) {
     lines.push(
-      plan.diff === ''
+      planDiff(plan) === ''
         ? plan.action === 'install'
           ? 'Already installed: nothing to write.'
           : 'Nothing of ours to remove: nothing to write.'
@@ -45,7 +49,7 @@ export function planLines(plan: IntegrationPlan): string[] {
     );
   }
   lines.push('');
-  if (plan.diff !== '') lines.push(...plan.diff.replace(/\n$/, '').split('\n'));
+  if (planDiff(plan) !== '') lines.push(...planDiff(plan).replace(/\n$/, '').split('\n'));
   if (plan.trust) lines.push('', ...plan.trust.text.split('\n'));
   return bounded(lines.map(clean), plan.client, plan.action);
 }

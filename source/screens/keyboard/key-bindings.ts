@@ -85,6 +85,10 @@ export const keyBindings = {
   openItem: [{ key: 'return', label: 'Enter' }],
   back: [{ key: 'escape', label: 'Esc' }],
   toggleContext: [{ input: 'c', label: 'c' }],
+  // Text in full (widgets/reader.tsx): an error, a row or message, the raw JSON behind it.
+  showError: [{ input: 'e', label: 'e' }],
+  showOutcome: [{ input: 'o', label: 'o' }],
+  toggleRaw: [{ input: 'v', label: 'v' }],
   // Integrations screen.
   planInstall: [{ input: 'i', label: 'i' }],
   planUninstall: [{ input: 'u', label: 'u' }],

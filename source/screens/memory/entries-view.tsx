@@ -50,7 +50,7 @@ export function EntriesView({
   }
   const results = state.result?.results ?? [];
   const listRoom = Math.max(1, room - 2 - lines.length);
-  const window = listWindow(results.length, state.selected, listRoom);
+  const window = listWindow(results.length, state.selected, Math.max(1, Math.floor(listRoom / 2)));
   return (
     <Box flexDirection="column">
       {state.typing ? (
@@ -71,10 +71,14 @@ export function EntriesView({
       {results.slice(window.start, window.end).map((hit, offset) => {
         const selected = window.start + offset === state.selected;
         const prefix = `${selected ? '›' : ' '} ${hit.scope.padEnd(7)} `;
+        // Two rows an entry: its title, then its file (a path is never cut; Enter opens the whole entry).
         return (
-          <Text key={`${hit.scope}:${hit.entryId}`} wrap="truncate-end" inverse={selected}>
-            {`${prefix}${truncate(`${hit.title} · ${hit.path}`, columns - prefix.length - 1)}`}
-          </Text>
+          <Box key={`${hit.scope}:${hit.entryId}`} flexDirection="column">
+            <Text wrap="truncate-end" inverse={selected}>
+              {`${prefix}${truncate(hit.title, columns - prefix.length - 1)}`}
+            </Text>
+            <Text wrap="wrap" color={theme.muted}>{`          ${hit.path}`}</Text>
+          </Box>
         );
       })}
     </Box>

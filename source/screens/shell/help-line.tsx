@@ -3,6 +3,7 @@
 import { Text } from 'ink';
 import { keyLabel } from '../keyboard/key-bindings.js';
 import { useTheme } from '../widgets/theme.js';
+import { readerHelp } from '../widgets/reader.js';
 import { useShellState } from './shell-context.js';
 import type { HelpItem } from './shell-state.js';
 
@@ -10,8 +11,14 @@ const SHARED: HelpItem[] = [{ keys: keyLabel('quit'), label: 'quit' }];
 const WHILE_TYPING: HelpItem[] = [{ keys: keyLabel('interrupt'), label: 'quit' }];
 
 export function HelpLine() {
-  const { help } = useShellState();
+  const { help, reading } = useShellState();
   const theme = useTheme();
+  if (reading)
+    return (
+      <Text color={theme.muted} wrap="truncate-end">
+        {[...readerHelp(reading), 'q quit'].join(' · ')}
+      </Text>
+    );
   const items = [...help.items, ...(help.shared ? SHARED : WHILE_TYPING)];
   return (
     <Text color={theme.muted} wrap="truncate-end">

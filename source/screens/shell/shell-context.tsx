@@ -4,6 +4,7 @@ import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import type { Application } from '../../api/application.js';
 import type { HostStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
+import type { ReaderContent } from '../widgets/reader.js';
 import type { HelpItem, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
 
 export type Connection = 'in-process host' | 'remote host';
@@ -25,6 +26,9 @@ export interface ShellActions {
   nextScreen(): void;
   previousScreen(): void;
   setHelp(help: ScreenHelp): void;
+  /** Opens text in full over the current screen (Esc closes it). */
+  read(content: ReaderContent): void;
+  closeReader(): void;
   /** Any screen that reads the status shares it with the header. */
   reportStatus(status: HostStatus): void;
   reportStatusError(error: ShownError): void;

@@ -2,6 +2,7 @@
 // header shows. A reducer with named actions; views read it through ShellStateContext only.
 import type { HostStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
+import type { ReaderContent } from '../widgets/reader.js';
 
 export const SCREENS = [
   { name: 'dashboard', title: 'Dashboard', command: 'showDashboard' },
@@ -36,6 +37,8 @@ export interface ShellState {
   screen: ScreenName;
   help: ScreenHelp;
   host: HostView;
+  /** Text open in full over the screen, or null. */
+  reading: ReaderContent | null;
 }
 
 export type ShellAction =
@@ -43,6 +46,7 @@ export type ShellAction =
   | { type: 'nextScreen' }
   | { type: 'previousScreen' }
   | { type: 'setHelp'; help: ScreenHelp }
+  | { type: 'read'; content: ReaderContent | null }
   | { type: 'statusLoaded'; status: HostStatus; at: Date }
   | { type: 'statusFailed'; error: ShownError; at: Date };
 
@@ -52,6 +56,7 @@ export const initialShellState: ShellState = {
   screen: 'dashboard',
   help: noHelp,
   host: { status: null, error: null, checkedAt: null },
+  reading: null,
 };
 
 export function shellReducer(state: ShellState, action: ShellAction): ShellState {
@@ -67,6 +72,8 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
     }
     case 'setHelp':
       return { ...state, help: action.help };
+    case 'read':
+      return { ...state, reading: action.content };
     case 'statusLoaded':
       // The last good status stays shown next to a later error, so the header keeps the store ID.
       return { ...state, host: { status: action.status, error: null, checkedAt: action.at } };
