@@ -11,8 +11,8 @@ import { after, describe, it } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { storeFiles } from '../source/home.js';
 import { builtinRunner } from '../source/memory/builtin-runner.js';
-import { commandRunner } from '../source/memory/command-runner.js';
-import { ExtractionPipeline, type ExtractRequest } from '../source/memory/pipeline.js';
+import { externalRunner } from '../source/memory/runner-registry.js';
+import { ExtractionPipeline, type ExtractRequest } from '../source/workers/extraction-pipeline.js';
 import type { Runner } from '../source/memory/runner.js';
 import { commandProfile, type CommandProfile } from '../source/memory/runner-profiles.js';
 import { openDatabase, type Db } from '../source/store/database.js';
@@ -53,7 +53,7 @@ async function rig(sessions = 1) {
     });
     runners = new Map<string, Runner>([
       ['builtin', builtinRunner],
-      ['ext', commandRunner(profile, join(home, 'logs'))],
+      ['ext', externalRunner(profile, join(home, 'logs'))],
     ]);
   };
   const pipeline = new ExtractionPipeline(writer, core, () => runners, 'test-holder');

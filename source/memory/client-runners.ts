@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { sha256Hex } from '../ground/digests.js';
-import { RunnerFailure, runProcess, taskLogName } from './command-runner.js';
-import { conformanceFingerprint, runProbe } from './conformance.js';
-import type { ExternalRunner, RunnerTask, RunOptions } from './runner.js';
+import { type BareExternalRunner, RunnerFailure, runProcess, taskLogName } from './command-runner.js';
+import type { RunnerTask, RunOptions } from './runner.js';
 import { runnerEnvironment, type ClientProfile } from './runner-profiles.js';
 
 /** The instructions before the task's JSON; its version enters every plan (the prompt is sent). */
@@ -236,14 +235,12 @@ export async function runClient(
   }
 }
 
-export function clientRunner(profile: ClientProfile, logDir: string | null): ExternalRunner {
+export function clientRunner(profile: ClientProfile, logDir: string | null): BareExternalRunner {
   return {
     name: profile.name,
     offline: false,
     profile,
     input: clientPrompt,
-    conformanceKey: () => conformanceFingerprint(profile, clientVersion(profile).fingerprint),
-    probe: () => runProbe(profile),
     send(input: Buffer, work: RunnerTask, options: RunOptions): Promise<string> {
       return runClient(profile, input, {
         signal: options.signal,

@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { conformanceFingerprint, runProbe } from './conformance.js';
 import type { ExternalRunner, RunnerTask, RunOptions } from './runner.js';
 import { runnerEnvironment, STDERR_LOG_MAX_BYTES, type CommandProfile } from './runner-profiles.js';
 
@@ -163,14 +162,15 @@ export const taskLogName = (taskId: string) => `${taskId.replace(/[^A-Za-z0-9._-
 /** The exact bytes a command runner receives on stdin for a task: its JSON. */
 export const commandInput = (work: RunnerTask): Buffer => Buffer.from(JSON.stringify(work.task), 'utf8');
 
-export function commandRunner(profile: CommandProfile, logDir: string | null): ExternalRunner {
+/** A runner without its conformance probe (runner-registry.ts adds it: the probe runs runners itself). */
+export type BareExternalRunner = Omit<ExternalRunner, 'conformanceKey' | 'probe'>;
+
+export function commandRunner(profile: CommandProfile, logDir: string | null): BareExternalRunner {
   return {
     name: profile.name,
     offline: false,
     profile,
     input: commandInput,
-    conformanceKey: () => conformanceFingerprint(profile, null),
-    probe: () => runProbe(profile),
     async send(input: Buffer, work: RunnerTask, options: RunOptions): Promise<string> {
       const argv = profile.argv.map((word) =>
         word.replaceAll('{taskKind}', work.kind).replaceAll('{taskId}', work.task.taskId),
