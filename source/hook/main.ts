@@ -214,6 +214,22 @@ export function capturePiEvent(instance: string, text: string, shim: string): bo
   }
 }
 
+/**
+ * The pi extension's session-start memory: the same bounded snapshot a Codex or Claude Code
+ * session gets, for pi's cwd, from the data home's memory-state (read-only). The extension freezes
+ * it per data home + pi session and adds it to pi's system prompt each turn. Never throws: a
+ * memory-state that cannot be read gives '' and a line in hook-errors.jsonl for `status`.
+ */
+export function piSessionSnapshot(instance: string, cwd: string | null, shim: string): string {
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim };
+  try {
+    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+  } catch (error) {
+    recordFailure(args, instance, error, undefined, 'snapshot');
+    return '';
+  }
+}
+
 let piDb: { home: string; ino: number; db: Db } | undefined;
 
 function piConnection(home: string): Db {

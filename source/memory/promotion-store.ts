@@ -486,20 +486,6 @@ function beginPromotion(tx: Tx, input: z.infer<typeof planIdInput>) {
   return { work, view: readPlanView(tx.db, row.plan_id)! };
 }
 
-const recordFileInput = z
-  .object({ planId: z.string().min(1), path: z.string().min(1), state: z.enum(['written', 'skipped']) })
-  .strict();
-
-function recordFile(tx: Tx, input: z.infer<typeof recordFileInput>): void {
-  const row = requirePlan(tx.db, input.planId);
-  if (row.status !== 'applying') refuseByStatus(row, 'promote');
-  // A step replayed after a crash finds the bytes already there: it stays "written" if it was.
-  prepared(
-    tx.db,
-    "UPDATE promotion_files SET state = CASE WHEN state = 'written' THEN 'written' ELSE ? END WHERE plan_id = ? AND target_path = ?",
-  ).run(input.state, input.planId, input.path);
-}
-
 const voidInput = z
   .object({ planId: z.string().min(1), reason: z.string().min(1), drifted: z.array(z.string()) })
   .strict();
@@ -516,14 +502,30 @@ function voidPlan(tx: Tx, input: z.infer<typeof voidInput>): MemoryPlanView {
   return readPlanView(tx.db, row.plan_id)!;
 }
 
-/** The closing transaction: the plan applied, its candidates promoted, out of the dedup pool, the pool's generation + 1. */
-function finishPromotion(tx: Tx, input: z.infer<typeof planIdInput>): MemoryPlanView {
+const finishInput = z
+  .object({
+    planId: z.string().min(1),
+    /** What each file step found: written now, or already holding the approved bytes (a step replayed after a crash). */
+    files: z.array(z.object({ path: z.string().min(1), state: z.enum(['written', 'skipped']) }).strict()),
+  })
+  .strict();
+
+/**
+ * The closing transaction: each file's outcome, the plan applied, its candidates promoted, out of
+ * the dedup pool, the pool's generation + 1. The file steps are recorded here, not one commit
+ * each: whether a step is done is decided by the target's content when it runs again, so a
+ * commit per file would only add a durable write per file.
+ */
+function finishPromotion(tx: Tx, input: z.infer<typeof finishInput>): MemoryPlanView {
   const row = requirePlan(tx.db, input.planId);
   if (row.status === 'applied') return readPlanView(tx.db, row.plan_id)!;
   if (row.status !== 'applying') refuseByStatus(row, 'promote');
-  const pending = readFileRows(tx.db, row.plan_id).filter((file) => file.state === 'pending');
-  if (pending.length > 0)
-    throw new CmError('internal', `Plan ${row.plan_id} still has ${pending.length} file(s) to write.`);
+  const outcome = new Map(input.files.map((file) => [file.path, file.state]));
+  const missing = readFileRows(tx.db, row.plan_id).filter((file) => !outcome.has(file.target_path));
+  if (missing.length > 0)
+    throw new CmError('internal', `Plan ${row.plan_id} still has ${missing.length} file(s) to write.`);
+  const mark = prepared(tx.db, 'UPDATE promotion_files SET state = ? WHERE plan_id = ? AND target_path = ?');
+  for (const [path, state] of outcome) mark.run(state, row.plan_id, path);
   const owner = JSON.parse(row.candidate_owner_json) as Owner;
   const promote = prepared(
     tx.db,
@@ -546,7 +548,6 @@ export const promotionCommands = {
   memoryStorePlan: memoryCommand({ schema: storePlanInput, run: (tx, _c, input) => storePlan(tx, input) }),
   memoryApprovePlan: memoryCommand({ schema: approveInput, run: (tx, _c, input) => approvePlan(tx, input) }),
   memoryBeginPromotion: memoryCommand({ schema: planIdInput, run: (tx, _c, input) => beginPromotion(tx, input) }),
-  memoryRecordPlanFile: memoryCommand({ schema: recordFileInput, run: (tx, _c, input) => recordFile(tx, input) }),
   memoryVoidPlan: memoryCommand({ schema: voidInput, run: (tx, _c, input) => voidPlan(tx, input) }),
-  memoryFinishPromotion: memoryCommand({ schema: planIdInput, run: (tx, _c, input) => finishPromotion(tx, input) }),
+  memoryFinishPromotion: memoryCommand({ schema: finishInput, run: (tx, _c, input) => finishPromotion(tx, input) }),
 };
