@@ -259,7 +259,11 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
       assert.match(done, /never commits/);
       assertHelpFits(done);
       assert.match(readFileSync(target, 'utf8'), /Always use named exports in TypeScript modules\./);
+      // The promoted candidate left the review queue.
+      await press(view, '[');
+      await waitForText(view, /1 in the queue \(0 draft, 1 quarantined\)/);
       // The entry is approved memory now: Entries finds it and get opens it.
+      await press(view, ']');
       await press(view, ']');
       await waitForText(view, /\[Entries\]/);
       await press(view, '/');

@@ -19,6 +19,7 @@ import { capturePiEnvelope, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from '
 import { parsePayload, type HookClient, type HookPayload } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
+import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
@@ -99,6 +100,8 @@ export function runHook(argv: string[]): number {
   try {
     raw = readFileSync(0);
     payload = parsePayload(checkSize(raw));
+    // SubagentStart is the ledger's alone: the hint for the subagent; capture keeps nothing of it.
+    if (payload.event === 'SubagentStart' && args.client !== 'pi') throw LEDGER_ONLY;
     const deadline = args.client === 'pi' ? PI_EVENT_DEADLINE_MS : hookDeadlineMs(args.client, payload.event);
     db = openStore(args.home, waitBudgetMs(deadline));
     // The write lock may be waited for as long as the host's deadline for this event allows.
@@ -115,7 +118,9 @@ export function runHook(argv: string[]): number {
     reply = keep(db, args, instance, payload, args.quarantined, snapshot);
     if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
   } catch (error) {
-    if (error instanceof AlreadyKept) {
+    if (error === LEDGER_ONLY) {
+      // nothing to capture
+    } else if (error instanceof AlreadyKept) {
       process.stderr.write(`common-memory hook: ${error.message}\n`);
       if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
     } else {
@@ -126,12 +131,21 @@ export function runHook(argv: string[]): number {
   } finally {
     db?.close();
   }
+  // The ledger after capture, on its own file: whatever happens to it changes nothing above but
+  // the hint. A replay of a quarantined event is late by definition and never reaches it.
+  if (payload !== undefined && args.client !== 'pi' && args.instance === undefined) {
+    const ledger = ledgerEvent(args.home, args.client, payload);
+    if (ledger.reply !== null) reply = ledger.reply;
+  }
   // The event was kept; only the memory it would have carried is missing: status says why.
   if (snapshotError !== undefined) recordFailure(args, instance, snapshotError, undefined, 'snapshot');
   // Printed only after the commit: a reply never announces an event that was not kept.
   if (reply) process.stdout.write(`${reply}\n`);
   return 0;
 }
+
+/** Thrown past capture for an event that only the ledger handles. */
+const LEDGER_ONLY = new Error('ledger only');
 
 /** A replay of a quarantined event that an earlier run (or replay) already kept. */
 class AlreadyKept extends Error {}

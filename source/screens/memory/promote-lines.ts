@@ -15,12 +15,14 @@ export function chooseLines(state: PromoteState, columns: number): ScreenLine[] 
       'muted',
     );
   const lines: ScreenLine[] = wrapLines(
-    `${state.chosen.length} candidate${state.chosen.length === 1 ? '' : 's'} to promote into the ${state.scope} memory root (${state.scope === 'project' ? "this worktree's .common-memory/memory, committed with git" : 'your user memory, for every repository'}):`,
+    `${state.chosen.length} candidate${state.chosen.length === 1 ? '' : 's'} to promote into the ${state.scope} memory root (${state.scope === 'project' ? "this worktree's .common-memory/memory, which you commit with git" : 'your own memory, read in every repository'}):`,
     columns,
     'heading',
   );
   for (const chosen of state.chosen)
-    lines.push(...wrapLines(`${idLabel(chosen.candidateId)}  ${chosen.label}`, columns, 'text', '          '));
+    lines.push(
+      ...wrapLines(`  ${idLabel(chosen.candidateId)}  ${chosen.label}`, columns, 'text', ' '.repeat(17), true),
+    );
   return lines;
 }
 
@@ -57,8 +59,9 @@ export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
   }
   lines.push({ text: '', tone: 'muted' });
   const diff = plan.diff.replace(/\n$/, '');
+  // A diff line wider than the screen continues under "↪", so a continuation is never read as a line of the file.
   for (const line of diff === '' ? [] : diff.split('\n'))
-    for (const piece of splitLine(line.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' '), columns))
+    for (const piece of splitLine(line.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' '), columns, '↪ '))
       lines.push({ text: piece, tone: diffTone(line) });
   return lines;
 }
