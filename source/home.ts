@@ -15,6 +15,8 @@ export function resolveHome(flag?: string): string {
 export const storeFiles = (home: string) => ({
   core: join(home, 'core.sqlite'),
   memoryState: join(home, 'memory-state.sqlite'),
+  ledger: join(home, 'ledger.sqlite'),
+  ledgerHealth: join(home, 'ledger-health.json'),
   lease: join(home, 'host.lease'),
   hostInfo: join(home, 'host.json'),
   hookErrors: join(home, 'hook-errors.jsonl'),

@@ -211,3 +211,31 @@ export const MCP_QUERY_MAX_CHARS = 1024;
 
 /** An MCP `memory_propose` text: one memory is a few sentences; a proposal is reviewed by a person, so it stays readable. */
 export const MCP_PROPOSAL_MAX_CHARS = 4096;
+
+// The read ledger (what a root agent read, hinted to its subagents). The numbers are starting
+// points to calibrate against real use: each bounds one thing a hook must read or a hint must say.
+
+/** Entries remembered per root conversation: a hint lists them all, so this bounds the hint (about 100 bytes each). */
+export const LEDGER_ENTRIES_PER_ROOT = 64;
+
+/** Versions (content digests) kept per entry id: the one read before an edit and the one after, never a history. */
+export const LEDGER_DIGESTS_PER_ID = 2;
+
+/** Root conversations kept in all: a week of busy use; the least recently seen beyond this are dropped. */
+export const LEDGER_ROOTS_MAX = 256;
+
+/** A root not seen for this long is expired (swept lazily by the next write): no end event is relied on. */
+export const LEDGER_IDLE_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Per-field caps of a record (UTF-8 bytes): ids and titles are display lines, not documents. Over a cap the
+ * read is skipped with a reason, never truncated into a record of something that was not read. */
+export const LEDGER_ID_MAX_BYTES = 256;
+export const LEDGER_TITLE_MAX_BYTES = 512;
+export const LEDGER_APPLIES_WHEN_MAX_BYTES = 512;
+export const LEDGER_SOURCES_MAX_BYTES = 4096;
+
+/** Turns remembered per root (which generation each began in): enough for a late tool event of a recent turn. */
+export const LEDGER_TURNS_PER_ROOT = 64;
+
+/** How long a hook waits for the ledger's write lock: a hint is worth little next to the user's turn. */
+export const LEDGER_BUSY_TIMEOUT_MS = 250;

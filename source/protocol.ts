@@ -73,6 +73,8 @@ export interface HostStatus {
   /** host: a running host; local: this command holds the lease alone; read-only: no lease, reads only. */
   mode: 'host' | 'local' | 'read-only';
   heads: { journal: number; timeline: number };
+  /** The read ledger's health (counts only), as `status` shows it. */
+  ledger: CaptureStatus['ledger'];
 }
 
 export interface MessageView {
@@ -230,6 +232,15 @@ export interface CaptureStatus {
   };
   capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };
   recovery: { total: number; items: RecoveryItemView[]; nextRecoveryId: string | null };
+  /** The read ledger: roots and entries kept, `unavailable` with its reason, the last failure a hook met. */
+  ledger: {
+    state: 'ready' | 'empty' | 'unavailable';
+    reason: string | null;
+    roots: number;
+    activeRoots: number;
+    entries: number;
+    lastError: { at: string; event: string; code: string } | null;
+  };
 }
 
 export interface DrainReport {

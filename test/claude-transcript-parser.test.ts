@@ -547,3 +547,33 @@ test('unknown extra fields are ignored; bad resume state is refused', () => {
     (error: unknown) => error instanceof TranscriptParseError && error.code === 'transcript_invalid_state',
   );
 });
+
+test('a queued_command attachment is its submitted prompt, not the reminder that wraps it: its candidate matches', () => {
+  const list = lines(recorded('plain'));
+  const records = list.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const answer = records.findIndex((r) => r['type'] === 'assistant');
+  const child = records.findIndex((r) => r['parentUuid'] === records[answer]!['uuid']);
+  assert.ok(answer >= 0 && child > answer, 'the fixture has an answer with a line after it');
+  const prompt = '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>';
+  const queued = {
+    parentUuid: records[answer]!['uuid'],
+    isSidechain: false,
+    attachment: { type: 'queued_command', prompt, commandMode: 'task-notification' },
+    type: 'attachment',
+    uuid: 'a60702ce-63b7-4792-a81b-b8666c9e4fcf',
+    timestamp: records[answer]!['timestamp'],
+    sessionId: records[answer]!['sessionId'],
+    rendered: [
+      { content: `<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]\n\n${prompt}\n</system-reminder>` },
+    ],
+  };
+  records[child]!['parentUuid'] = queued.uuid;
+  const edited = [...records.slice(0, child), queued, ...records.slice(child)].map((r) => JSON.stringify(r));
+  const progress = parseAll(join(edited));
+  assert.equal(progress.failure, null);
+  const messages = allMessages(progress).filter((m) => m.kind === 'queued_prompt');
+  assert.deepEqual(
+    messages.map((m) => [m.classification, m.text]),
+    [['context', prompt]],
+  );
+});

@@ -3,48 +3,13 @@
 // arguments, an over-size query, an unknown id, a damaged memory-state — a structured error that
 // changes nothing. The server exits when the client closes stdin.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { MCP_QUERY_MAX_CHARS } from '../source/limits.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
+import { runCli } from './support/cli.js';
+import { syncedRepo } from './support/approved-repo.js';
 import { McpTestClient } from './support/mcp-client.js';
-
-export const ENTRY = (id: string, title: string, body: string) => `---
-id: ${id}
-type: work_method
-title: ${title}
-appliesWhen: working in this repository
-priority: 50
----
-${body}
-`;
-
-export function writeEntry(root: string, path: string, text: string): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), text);
-}
-
-/** A repository with one project entry and one user entry, synced into the approved projection. */
-export async function syncedRepo(label: string): Promise<{ home: string; repo: string }> {
-  const home = tempHome(label);
-  const repo = gitRepo(home, 'repo');
-  writeEntry(
-    join(repo, '.common-memory', 'memory'),
-    'work_method/use-pnpm.md',
-    ENTRY('use-pnpm', 'Use pnpm, not npm', 'Install with pnpm install; the lockfile is pnpm-lock.yaml.'),
-  );
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  writeEntry(
-    join(home, 'memory'),
-    'work_method/named-exports.md',
-    ENTRY('named-exports', 'Prefer named exports', 'Use named exports in TypeScript modules.'),
-  );
-  const sync = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repo });
-  assert.equal(sync.code, 0, sync.stderr);
-  return { home, repo };
-}
 
 describe('common-memory mcp', () => {
   it('lists four strict tools with read guidance; search and get answer as the CLI does; status has no bodies', async () => {

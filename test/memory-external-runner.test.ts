@@ -12,7 +12,7 @@ import { CmError } from '../source/errors.js';
 import { storeFiles } from '../source/home.js';
 import { builtinRunner } from '../source/memory/builtin-runner.js';
 import { commandRunner } from '../source/memory/command-runner.js';
-import { ExtractionPipeline, type ExtractRequest } from '../source/memory/pipeline.js';
+import { ExtractionPipeline, type ExtractRequest } from '../source/workers/extraction-pipeline.js';
 import type { Runner } from '../source/memory/runner.js';
 import { runnerProfile, type RunnerProfile } from '../source/memory/runner-profiles.js';
 import { openDatabase, type Db } from '../source/store/database.js';

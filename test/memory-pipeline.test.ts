@@ -6,7 +6,8 @@ import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { builtinRunner } from '../source/memory/builtin-runner.js';
 import { FORMATS } from '../source/memory/contracts.js';
-import { ExtractionPipeline, type ExtractRequest } from '../source/memory/pipeline.js';
+import { ExtractionPipeline, type ExtractRequest } from '../source/workers/extraction-pipeline.js';
+import { indexRecallRow } from '../source/memory/recall-terms.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
 import { appendJournal } from '../source/store/journal.js';
@@ -464,10 +465,7 @@ describe('adjudication compare-and-swap', () => {
                 '0'.repeat(64),
                 'Always use named exports in TypeScript modules.',
               ).lastInsertRowid;
-            db.prepare('INSERT INTO approved_fts (rowid, searchable_text) VALUES (?, ?)').run(
-              rowid,
-              'Always use named exports in TypeScript modules.',
-            );
+            indexRecallRow(db, 'approved', rowid, 'Always use named exports in TypeScript modules.');
             db.close();
           }
           return builtinRunner.run(work, options);

@@ -2,13 +2,17 @@
 // into candidates, reviewed on Review (statements, the cited user turn read through the session
 // read, masked findings), the Extraction panel's counts, and approved memory searched on Entries.
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Host } from '../source/host/host.js';
 import * as c from './support/capture.js';
 import { gitRepo, tempHome } from './support/cli.js';
 import { plantedToken, queueSession } from './support/memory-corpus.js';
-import { KEY, mount, press, type View, unmount, waitForText, withOverrides } from './support/tui-harness.js';
+import { KEY, mount, press, type, type View, unmount, waitForText, withOverrides } from './support/tui-harness.js';
+import type { Application } from '../source/api/application.js';
 import { CmError } from '../source/errors.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../source/protocol.js';
 
 after(() => c.closeStores());
 
@@ -116,6 +120,268 @@ describe('Memory screen', { timeout: 90_000 }, () => {
       await openMemory(view);
       await waitForText(view, /review: error host_unreachable: The common-memory host/);
       await waitForText(view, /start it again/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
+
+/** A plan as the host's prepare answers it, for the screen's own steps (the real host's plans are tested end to end). */
+function planFor(scope: 'project' | 'user'): MemoryPlanView {
+  const path = 'work_method/use-named-exports.md';
+  const body = Array.from({ length: 40 }, (_, i) => `+line ${i + 1} of the entry`).join('\n');
+  return {
+    planId: 'plan-0123456789abcdef',
+    planDigest: 'd'.repeat(64),
+    status: 'generated',
+    scope,
+    files: [
+      {
+        path,
+        entryId: 'use-named-exports',
+        action: 'create',
+        candidateIds: [],
+        targetBlobHash: null,
+        sanitizedContentDigest: 'e'.repeat(64),
+        bytes: 321,
+        state: 'pending',
+        findings: [],
+      },
+    ],
+    diff: `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1,40 @@\n${body}\n`,
+    voidReason: null,
+    candidates: [],
+    createdAt: '2026-12-01T00:00:00.000Z',
+    updatedAt: '2026-12-01T00:00:00.000Z',
+  };
+}
+
+interface Calls {
+  prepare: Array<{ candidateIds: string[]; scope: string }>;
+  approve: Array<{ planId: string; digest: string }>;
+  promote: Array<{ planId: string }>;
+}
+
+function promotingApp(
+  real: Application,
+  behaviour: {
+    approve?: () => Promise<unknown>;
+    promote?: (plan: MemoryPlanView) => Promise<MemoryPromoteResult>;
+  } = {},
+): { app: Application; calls: Calls } {
+  const calls: Calls = { prepare: [], approve: [], promote: [] };
+  let plan: MemoryPlanView | null = null;
+  const overrides = {
+    memoryPrepare: async (request: { candidateIds: string[]; scope: 'project' | 'user' }) => {
+      calls.prepare.push({ candidateIds: request.candidateIds, scope: request.scope });
+      plan = planFor(request.scope);
+      return plan;
+    },
+    memoryPlan: async () => plan,
+    memoryApprove: async (request: { planId: string; digest: string }) => {
+      calls.approve.push(request);
+      if (behaviour.approve) return behaviour.approve();
+      return { ...plan!, status: 'approved' };
+    },
+    memoryPromote: async (request: { planId: string }) => {
+      calls.promote.push(request);
+      if (behaviour.promote) return behaviour.promote(plan!);
+      return {
+        ...plan!,
+        status: 'applied',
+        files: plan!.files.map((file) => ({ ...file, state: 'written' })),
+        sync: { generation: 1, coverage: 'complete', entries: 1 },
+      };
+    },
+  };
+  return { app: withOverrides(real, overrides as unknown as Partial<Application>), calls };
+}
+
+/** Marks the draft candidate on Review and takes it to Prepare & promote. */
+async function toChosen(view: View) {
+  await selectRow(view, /named exports/);
+  await press(view, 'm');
+  await waitForText(view, /1 marked/);
+  await press(view, 'p');
+  const chosen = await waitForText(view, /\[Prepare & promote\]/);
+  assert.match(chosen, /1 candidate to promote into the project memory root/);
+  assert.match(chosen, /cand-\w{8} +Always use named exports/);
+  assertHelpFits(chosen);
+}
+
+/** Opens the Memory screen and prepares a plan of the draft candidate. */
+async function toPlan(view: View) {
+  await openMemory(view);
+  await waitForText(view, /2 in the queue/);
+  await toChosen(view);
+  await press(view, KEY.enter);
+  await waitForText(view, /not approved · read the diff/);
+}
+
+describe('Prepare & promote', { timeout: 120_000 }, () => {
+  test('confirm, mark, scope → the real plan and its diff; nothing is approved until a; the file lands in the repository', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-promote');
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await openMemory(view);
+      await waitForText(view, /2 in the queue/);
+      await selectRow(view, /named exports/);
+      await press(view, KEY.enter);
+      await waitForText(view, /› 1\. Always use named exports/);
+      await press(view, 'c');
+      await waitForText(view, /Statement s\d+ confirmed/);
+      await waitForText(view, /\[confirmed\]/);
+      await waitForText(view, /support human-confirmed/);
+      await press(view, KEY.escape);
+      await toChosen(view);
+      await press(view, 's');
+      await waitForText(view, /into the user memory root/);
+      await press(view, 's');
+      await waitForText(view, /into the project memory root/);
+      await press(view, KEY.enter);
+      const plan = await waitForText(view, /Plan plan-\w+ · not approved · read the diff/);
+      assert.match(plan, /1 file in the project memory root/);
+      assert.match(plan, /digest [0-9a-f]{64}/);
+      const path = /(work_\w+\/[\w.-]+\.md) \(new file, \d+ bytes\)/.exec(plan)?.[1];
+      assert.ok(path, `the plan names its target:\n${plan}`);
+      assert.match(plan, /\+\+\+ /);
+      assert.match(plan, /Nothing is written until you approve/);
+      assertHelpFits(plan);
+      const target = join(repo, '.common-memory', 'memory', path);
+      await press(view, KEY.pageDown);
+      await press(view, KEY.enter);
+      await press(view, KEY.down);
+      assert.ok(!existsSync(target), 'scrolling or Enter never approves nor writes');
+      await press(view, 'a');
+      const done = await waitForText(view, /Promoted: plan plan-\w+ applied to the project memory root\./, 30_000);
+      assert.match(done, new RegExp(`written: ${path.replace('.', '\\.')}`));
+      assert.match(done, /never commits/);
+      assertHelpFits(done);
+      assert.match(readFileSync(target, 'utf8'), /Always use named exports in TypeScript modules\./);
+      // The promoted candidate left the review queue.
+      await press(view, '[');
+      await waitForText(view, /1 in the queue \(0 draft, 1 quarantined\)/);
+      // The entry is approved memory now: Entries finds it and get opens it.
+      await press(view, ']');
+      await press(view, ']');
+      await waitForText(view, /\[Entries\]/);
+      await press(view, '/');
+      await type(view, 'named exports');
+      await press(view, KEY.enter);
+      const found = await waitForText(
+        view,
+        /"named exports": 1 found · generation \d+ · coverage \w+\n +project: 1 entries, generation \d+, complete/,
+      );
+      assert.match(found, new RegExp(`› project +Always use named exports.*\\n +${path.replace('.', '\\.')}`));
+      await press(view, KEY.enter);
+      const entry = await waitForText(view, /content digest sha256:[0-9a-f]{64}/);
+      assert.match(entry, new RegExp(`source project: ${path.replace('.', '\\.')}`));
+      assert.match(entry, /Always use named exports in TypeScript modules\./);
+      assertHelpFits(entry);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('a target written by hand after prepare voids the plan: the screen says which and what to do', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-voided');
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await openMemory(view);
+      await waitForText(view, /2 in the queue/);
+      await toChosen(view);
+      await press(view, KEY.enter);
+      const plan = await waitForText(view, /not approved · read the diff/);
+      const path = /(work_\w+\/[\w.-]+\.md) \(new file/.exec(plan)![1]!;
+      const target = join(repo, '.common-memory', 'memory', path);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, 'written by hand\n');
+      await press(view, 'a');
+      const voided = await waitForText(view, /Plan plan-\w+ was voided: nothing more was written\./, 30_000);
+      assert.match(voided, /CHANGED since the plan was prepared: not written:/);
+      assert.match(voided, /press Enter to\s+prepare a new plan/);
+      assertHelpFits(voided);
+      assert.equal(readFileSync(target, 'utf8'), 'written by hand\n', 'the hand-written file is untouched');
+      await press(view, KEY.enter);
+      const again = await waitForText(view, /not approved · read the diff/);
+      const next = /(work_\w+\/[\w.-]+\.md) \(new file/.exec(again)?.[1];
+      assert.ok(next && next !== path, `the new plan leaves the hand-written file alone:\n${again}`);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('discard asks first; y takes the candidate out of the queue', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-discard');
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await openMemory(view);
+      await waitForText(view, /2 in the queue/);
+      await selectRow(view, /QUARANTINED/);
+      await press(view, 'd');
+      const asked = await waitForText(view, /Discard candidate cand-\w{8}\? .* y discard · n or Esc keep it/s);
+      assertHelpFits(asked);
+      await press(view, 'n');
+      await waitForText(view, /r refresh/);
+      await press(view, 'd');
+      await press(view, 'y');
+      await waitForText(view, /Candidate cand-\w{8} discarded: it left the queue/);
+      await waitForText(view, /1 in the queue \(1 draft, 0 quarantined\)/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('a digest the host refuses leaves the plan unapproved and says so; nothing is written', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-digest');
+    const { app, calls } = promotingApp(host.application, {
+      approve: () =>
+        Promise.reject(
+          new CmError(
+            'operation_conflict',
+            'The plan digest does not match plan plan-0123456789abcdef; prepare it again.',
+          ),
+        ),
+    });
+    const view = await mount(app, home, { cwd: repo });
+    try {
+      await toPlan(view);
+      await press(view, 'a');
+      const refused = await waitForText(view, /promote: error operation_conflict: The plan digest does not match/);
+      assert.match(refused, /The plan is not approved and nothing was written/);
+      assert.equal(calls.promote.length, 0);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('the host gone during the write: the error says so, and a writes again without approving twice', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-write-gone');
+    let attempts = 0;
+    const { app, calls } = promotingApp(host.application, {
+      promote: async (plan) => {
+        attempts += 1;
+        if (attempts === 1)
+          throw new CmError('host_unreachable', 'The common-memory host on 127.0.0.1:1 did not answer.');
+        return { ...plan, status: 'applied', files: plan.files.map((f) => ({ ...f, state: 'written' })), sync: null };
+      },
+    });
+    const view = await mount(app, home, { cwd: repo });
+    try {
+      await toPlan(view);
+      await press(view, 'a');
+      await waitForText(view, /promote: error host_unreachable/);
+      await waitForText(view, /The host is not answering: start it again/);
+      await waitForText(view, /approved, not written yet/);
+      await press(view, 'a');
+      await waitForText(view, /Promoted: plan plan-01234567 applied/);
+      assert.equal(calls.approve.length, 1, 'approved once');
+      assert.equal(calls.promote.length, 2);
     } finally {
       await unmount(view);
       await host.stop();

@@ -107,6 +107,12 @@ export const HELP = `
     memory promote <plan-id>             write an approved plan into the memory root (or finish an
                                          interrupted one), then sync; exit 5 when it was voided
                                          because a target changed; never runs git
+    memory refresh [--session KEY]       give a running Codex/Claude Code session the current notes at
+                                         its next prompt or tool use (default: the session whose
+                                         shell runs this command)
+    memory assemble --provider claude|codex [--dry-run]
+                                         write this repository's notes as a managed block into its
+                                         CLAUDE.md / AGENTS.md, the rest kept (--dry-run: the diff)
     get <entry-id>                       one approved entry: title, sources, digest, body
     mcp                                  the MCP server on stdio that Claude Code and Codex start
                                          (memory_search, memory_get, memory_status); install
@@ -157,6 +163,7 @@ const FLAGS = {
   approveManifest: { type: 'string' },
   scope: { type: 'string' },
   digest: { type: 'string' },
+  provider: { type: 'string' },
 } as const;
 
 export const COMMANDS = [
@@ -293,13 +300,16 @@ export async function main(argv: string[]): Promise<number> {
             limit: cli.flags.limit,
             scope: cli.flags.scope,
             digest: cli.flags.digest,
+            provider: cli.flags.provider,
+            dryRun: cli.flags.dryRun,
           },
           out,
         );
       case 'get':
         return await runGet(home, rest[0], out);
       case 'mcp':
-        if (rest.length > 0) throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
+        if (rest.length > 0)
+          throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
         return await runMcpServer(home, process.cwd());
       case 'doctor':
         return await runDoctorCommand(home, out);

@@ -14,6 +14,7 @@ import { listSessions, readSession } from '../store/session-reads.js';
 import { storeFiles } from '../home.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
 import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
+import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { readPlanAt } from '../memory/promotion.js';
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
@@ -24,6 +25,11 @@ export function isCurrentStore(corePath: string): boolean {
   } finally {
     db.close();
   }
+}
+
+function ledgerOf(home: string) {
+  const files = storeFiles(home);
+  return ledgerStatusAt(files.ledger, files.ledgerHealth);
 }
 
 export function openReadOnly(corePath: string): { app: Application; close(): void } {
@@ -37,6 +43,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
       startedAt: '',
       mode: 'read-only',
       heads: readHeads(db),
+      ledger: ledgerOf(dirname(corePath)),
     }),
     journal: async (request) => readJournalPage(db, request),
     timeline: async (request) => readTimelinePage(db, request),
@@ -49,6 +56,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
         mode: 'read-only',
         ...request,
         hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl'),
+        ledger: () => ledgerOf(dirname(corePath)),
       }),
     sessionSearch: async (request) => sessionSearch(db, request),
     listSessions: async (request) => listSessions(db, request),

@@ -19,6 +19,7 @@ import { capturePiEnvelope, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from '
 import { parsePayload, type HookClient, type HookPayload } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
+import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
@@ -70,7 +71,7 @@ function checkSize(raw: Buffer): string {
 }
 
 /** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
-function openStore(home: string, budgetMs: number): Db {
+export function openStore(home: string, budgetMs: number): Db {
   ensureHome(home);
   const db = openDatabase(storeFiles(home).core, { busyTimeoutMs: budgetMs });
   // A checkpoint (copying the WAL into the database and syncing it) would run inside this hook's
@@ -99,6 +100,8 @@ export function runHook(argv: string[]): number {
   try {
     raw = readFileSync(0);
     payload = parsePayload(checkSize(raw));
+    // SubagentStart is the ledger's alone: the hint for the subagent; capture keeps nothing of it.
+    if (payload.event === 'SubagentStart' && args.client !== 'pi') throw LEDGER_ONLY;
     const deadline = args.client === 'pi' ? PI_EVENT_DEADLINE_MS : hookDeadlineMs(args.client, payload.event);
     db = openStore(args.home, waitBudgetMs(deadline));
     // The write lock may be waited for as long as the host's deadline for this event allows.
@@ -115,7 +118,9 @@ export function runHook(argv: string[]): number {
     reply = keep(db, args, instance, payload, args.quarantined, snapshot);
     if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
   } catch (error) {
-    if (error instanceof AlreadyKept) {
+    if (error === LEDGER_ONLY) {
+      // nothing to capture
+    } else if (error instanceof AlreadyKept) {
       process.stderr.write(`common-memory hook: ${error.message}\n`);
       if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
     } else {
@@ -126,12 +131,21 @@ export function runHook(argv: string[]): number {
   } finally {
     db?.close();
   }
+  // The ledger after capture, on its own file: whatever happens to it changes nothing above but
+  // the hint. A replay of a quarantined event is late by definition and never reaches it.
+  if (payload !== undefined && args.client !== 'pi' && args.instance === undefined) {
+    const ledger = ledgerEvent(args.home, args.client, payload);
+    if (ledger.reply !== null) reply = ledger.reply;
+  }
   // The event was kept; only the memory it would have carried is missing: status says why.
   if (snapshotError !== undefined) recordFailure(args, instance, snapshotError, undefined, 'snapshot');
   // Printed only after the commit: a reply never announces an event that was not kept.
   if (reply) process.stdout.write(`${reply}\n`);
   return 0;
 }
+
+/** Thrown past capture for an event that only the ledger handles. */
+const LEDGER_ONLY = new Error('ledger only');
 
 /** A replay of a quarantined event that an earlier run (or replay) already kept. */
 class AlreadyKept extends Error {}
@@ -160,7 +174,7 @@ function keep(
       return '';
     }
     const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
-    return hookReply(payload.event, result.snapshot);
+    return hookReply(payload.event, result.snapshot, result.refreshed);
   };
   // Nested in the marker's transaction, the capture's own transaction is a savepoint of it.
   return quarantined === undefined ? run() : db.transaction(run).immediate();
@@ -211,6 +225,22 @@ export function capturePiEvent(instance: string, text: string, shim: string): bo
     closePiConnection();
     recordFailure(args, instance, error, raw);
     return false;
+  }
+}
+
+/**
+ * The pi extension's session-start memory: the same bounded snapshot a Codex or Claude Code
+ * session gets, for pi's cwd, from the data home's memory-state (read-only). The extension freezes
+ * it per data home + pi session and adds it to pi's system prompt each turn. Never throws: a
+ * memory-state that cannot be read gives '' and a line in hook-errors.jsonl for `status`.
+ */
+export function piSessionSnapshot(instance: string, cwd: string | null, shim: string): string {
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim };
+  try {
+    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+  } catch (error) {
+    recordFailure(args, instance, error, undefined, 'snapshot');
+    return '';
   }
 }
 

@@ -48,3 +48,25 @@ export function processInstance(client: string, env: NodeJS.ProcessEnv = process
   }
   return `${bootId()}:${pid}:${stat?.startTicks ?? 'unknown'}`;
 }
+
+/** How far up the process tree `memory refresh` looks for the host that runs it. */
+const ANCESTOR_HOPS = 16;
+
+/**
+ * The process instance every ancestor of this process would have as a host (nearest first), and a
+ * given instance if one is set: one of them is the host whose shell tool runs `memory refresh`.
+ */
+export function ancestorInstances(env: NodeJS.ProcessEnv = process.env): string[] {
+  const instances: string[] = [];
+  const given = env[INSTANCE_ENV];
+  if (given) instances.push(`given:${given}`);
+  const boot = bootId();
+  let pid = process.ppid;
+  for (let hops = 0; pid > 1 && hops < ANCESTOR_HOPS; hops++) {
+    const stat = procStat(pid);
+    if (!stat) break;
+    instances.push(`${boot}:${pid}:${stat.startTicks}`);
+    pid = stat.ppid;
+  }
+  return instances;
+}

@@ -1,6 +1,7 @@
 // Host capture behind the application API: status reads on the host's read-only connection,
 // drains and recoveries in the drain thread (started on first use when this process only holds
 // the lease for a CLI command; at start-up in a real host).
+import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../protocol.js';
@@ -50,6 +51,7 @@ export class CaptureService {
       mode: this.mode,
       ...request,
       hookErrorsPath: storeFiles(this.home).hookErrors,
+      ledger: () => ledgerStatusAt(storeFiles(this.home).ledger, storeFiles(this.home).ledgerHealth),
     });
   }
 

@@ -1,5 +1,8 @@
 // The application API, in process: mutations go to the writer thread, reads to a read-only
 // connection. The HTTP server and the TUI both speak to this object.
+import { dirname } from 'node:path';
+import { storeFiles } from '../home.js';
+import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
@@ -65,7 +68,8 @@ export class HostApplication implements Application {
   }
 
   async status(): Promise<HostStatus> {
-    return { ...this.identity, heads: readHeads(this.reader) };
+    const files = storeFiles(dirname(this.reader.name));
+    return { ...this.identity, heads: readHeads(this.reader), ledger: ledgerStatusAt(files.ledger, files.ledgerHealth) };
   }
 
   appendNote(input: NoteInput) {

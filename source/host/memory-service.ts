@@ -13,7 +13,7 @@ import { unfinishedPlanIds } from '../memory/promotion-store.js';
 import { publicScope, resolveScope } from '../memory/repository.js';
 import { withMemoryState } from '../memory/memory-access.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
-import { holderName } from '../memory/pipeline.js';
+import { holderName } from '../workers/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
 import type {
   MemoryApproveRequest,

@@ -5,6 +5,7 @@
 import { storeFiles } from '../home.js';
 import { approvedViewAt, memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { memoryStatusAt } from '../memory/memory-access.js';
+import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import type { MemoryBackend, McpStatus } from './tools.js';
 
 export function localBackend(home: string, cwd: string): Omit<MemoryBackend, 'propose'> {
@@ -15,9 +16,12 @@ export function localBackend(home: string, cwd: string): Omit<MemoryBackend, 'pr
     status: async (): Promise<McpStatus> => {
       const memory = memoryStatusAt(path, false, null);
       const { draft, quarantined, promoted } = memory.candidates;
+      const files = storeFiles(home);
+      const { state, reason, roots, entries } = ledgerStatusAt(files.ledger, files.ledgerHealth);
       return {
         approved: approvedViewAt(path, cwd),
         candidates: { state: memory.state, reason: memory.reason, draft, quarantined, promoted },
+        ledger: { state, reason, roots, entries },
       };
     },
   };

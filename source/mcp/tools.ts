@@ -19,6 +19,7 @@ export interface McpStatus {
     scopes: Array<{ scope: 'project' | 'user'; generation: number; coverage: 'complete' | 'partial'; entries: number }>;
   };
   candidates: { state: string; reason: string | null; draft: number; quarantined: number; promoted: number };
+  ledger: { state: 'ready' | 'empty' | 'unavailable'; reason: string | null; roots: number; entries: number };
 }
 
 export interface McpProposal {

@@ -23,6 +23,7 @@ import {
   type Draft,
 } from './contracts.js';
 import { recall, type Owner, type RecallItem } from './recall.js';
+import { indexRecallRow, unindexRecallRow } from './recall-terms.js';
 import { RECALL_ALGORITHM } from './rrf.js';
 import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
 
@@ -314,14 +315,13 @@ function applyDecision(
   }
   if ((a.action === 'update' || a.action === 'merge') && target !== undefined) {
     if (targetKind === 'candidate') {
-      const old = db.prepare('SELECT rowid, revision FROM candidates WHERE candidate_id = ?').get(target) as {
-        rowid: number;
-        revision: number;
-      };
+      const old = db
+        .prepare("SELECT rowid, revision, json_extract(payload_json, '$.content') AS content FROM candidates WHERE candidate_id = ?")
+        .get(target) as { rowid: number; revision: number; content: string };
       db.prepare(
         "UPDATE candidates SET status = 'superseded', superseded_by = ?, revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
       ).run(row.candidate_id, nowMs, target);
-      db.prepare('DELETE FROM candidate_fts WHERE rowid = ?').run(old.rowid);
+      unindexRecallRow(db, 'candidate', old.rowid, old.content);
       provenance.run(row.candidate_id, target, a.action, taskId, old.revision, nowMs);
     } else {
       // An approved entry changes only by a person's promotion; the draft records what it revises.
@@ -331,7 +331,7 @@ function applyDecision(
   db.prepare(
     "UPDATE candidates SET adjudication = 'done', decision = ?, revision = ?, payload_json = ?, content_digest = ?, updated_at_ms = ? WHERE candidate_id = ?",
   ).run(a.action, revision, JSON.stringify(payload), sha256Hex(payload.content), nowMs, row.candidate_id);
-  db.prepare('INSERT INTO candidate_fts (rowid, searchable_text) VALUES (?, ?)').run(row.rowid, payload.content);
+  indexRecallRow(db, 'candidate', row.rowid, payload.content);
   counts[a.action === 'store' ? 'stored' : a.action === 'update' ? 'updated' : 'merged'] += 1;
 }
 

@@ -6,7 +6,6 @@
 // stat'ed again at the end); otherwise `partial`, and the caller keeps its previous generation.
 
 import { lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from './entry-format.js';
@@ -169,7 +168,7 @@ function unchangedSince(previous: PreviousScan, listed: Listed[]): boolean {
   for (const { directory, type, names } of listed) {
     for (const name of names) {
       const before = byPath.get(`${type}/${name}`);
-      const now = lstamp(join(directory.path, name));
+      const now = lstamp(`${directory.path}/${name}`);
       if (!before || !now || !sameStamp(before, now)) return false;
       if (now.mtimeNs >= racyAfterNs || now.ctimeNs >= racyAfterNs) return false;
     }
@@ -223,8 +222,9 @@ export function scanApprovedRoot(
       }
       let read: ReturnType<typeof readFileInDirectory>;
       try {
-        // The path is stat'ed again after the scan: that check covers "the path still names this file".
-        read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES, { confirmPath: false });
+        // Every path is lstat'ed again after the scan and compared with the stamp read here: that
+        // covers "unchanged while read" and "the path still names this file".
+        read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES, { restatLater: true });
       } catch (error) {
         const kind: ProblemKind =
           error instanceof MemoryFileError && error.code === 'symlink'
@@ -270,8 +270,7 @@ export function scanApprovedRoot(
 
   // Anything that changed while we read makes the scan partial: every file and directory again.
   for (const file of files) {
-    const [type, name] = file.path.split('/') as [string, string];
-    const now = lstamp(join(rootDir!.path, type, name));
+    const now = lstamp(`${rootDir!.path}/${file.path}`);
     if (!now || !sameStamp(now, file.stamp)) {
       problems.push({
         kind: 'changed',

@@ -11,6 +11,7 @@ import { prepared, type Db } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import type { ApprovedEntry, MemoryScope, ProjectionProblem } from './approved-projection.js';
 import { buildFtsQuery } from './fts-query.js';
+import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
 
 /** What the FTS rows index and how: a change re-indexes on the next complete scan. */
 export const APPROVED_ANALYZER_VERSION = 'approved-fts@1';
@@ -92,23 +93,24 @@ export function readProjection(db: Db, owner: Omit<ApprovedOwner, 'scope'>): Pro
   ).get(owner.repositoryKey, owner.worktreeKey) as ProjectionRow | undefined;
 }
 
-/** The text an entry is found by: its title, when it applies, and its body. */
-const searchableText = (entry: Pick<ApprovedEntry, 'title' | 'appliesWhen' | 'body'>): string =>
-  [entry.title, entry.appliesWhen ?? '', entry.body].join('\n');
-
 function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof entrySchema>[]): void {
   const db = tx.db;
   const old = prepared(
     db,
-    'SELECT rowid, entry_id, revision, content_digest FROM approved_entries WHERE repository_key = ? AND worktree_key = ?',
+    `SELECT rowid, entry_id, revision, content_digest, frontmatter_json, body_text
+     FROM approved_entries WHERE repository_key = ? AND worktree_key = ?`,
   ).all(owner.repositoryKey, owner.worktreeKey) as Array<{
     rowid: number;
     entry_id: string;
     revision: number;
     content_digest: string;
+    frontmatter_json: string;
+    body_text: string;
   }>;
-  const deleteFts = prepared(db, 'DELETE FROM approved_fts WHERE rowid = ?');
-  for (const row of old) deleteFts.run(row.rowid);
+  for (const row of old) {
+    const { title, appliesWhen } = JSON.parse(row.frontmatter_json) as Pick<ApprovedEntry, 'title' | 'appliesWhen'>;
+    unindexRecallRow(db, 'approved', row.rowid, approvedSearchableText({ title, appliesWhen, body: row.body_text }));
+  }
   prepared(db, 'DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?').run(
     owner.repositoryKey,
     owner.worktreeKey,
@@ -119,7 +121,6 @@ function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof en
     `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status, scope, paths_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'approved', ?, ?)`,
   );
-  const insertFts = prepared(db, 'INSERT INTO approved_fts (rowid, searchable_text) VALUES (?, ?)');
   for (const entry of entries) {
     const { body, paths, contentDigest, scope: _scope, ...frontmatter } = entry;
     const before = previous.get(entry.id);
@@ -136,7 +137,7 @@ function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof en
       owner.scope,
       JSON.stringify(paths),
     );
-    insertFts.run(lastInsertRowid, searchableText(entry));
+    indexRecallRow(db, 'approved', lastInsertRowid, approvedSearchableText(entry));
   }
 }
 
@@ -265,7 +266,7 @@ export function searchApproved(db: Db, owners: ApprovedOwner[], query: string, l
   const rows = db
     .prepare(
       `SELECT a.entry_id AS entryId, a.scope, json_extract(a.frontmatter_json, '$.title') AS title, a.paths_json AS pathsJson
-       FROM approved_fts JOIN approved_entries a ON a.rowid = approved_fts.rowid
+       FROM approved_fts CROSS JOIN approved_entries a ON a.rowid = approved_fts.rowid
        WHERE approved_fts MATCH ? AND (${where})
        ORDER BY bm25(approved_fts), CASE a.scope WHEN 'project' THEN 0 ELSE 1 END, a.entry_id LIMIT ?`,
     )

@@ -67,7 +67,6 @@ export interface EntryProblem {
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: EntryProblem };
 
-const KEY_RE = /^([A-Za-z][A-Za-z0-9_]*)[ \t]*:(.*)$/;
 const ENTRY_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const DELIMITER = '---';
@@ -166,22 +165,50 @@ const lineOf = (text: string, index: number): number => text.slice(0, index).spl
  * brackets inside strings do not count: the index after the closing bracket, or the open depth.
  */
 function scanBrackets(text: string, state: { depth: number; inString: boolean; escaped: boolean }): number {
+  // Char codes, not one-character strings: this loop runs over every bracketed value a scan reads.
   for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
+    const code = text.charCodeAt(index);
     if (state.inString) {
       if (state.escaped) state.escaped = false;
-      else if (char === '\\') state.escaped = true;
-      else if (char === '"') state.inString = false;
+      else if (code === 0x5c /* \ */) state.escaped = true;
+      else if (code === 0x22 /* " */) state.inString = false;
       continue;
     }
-    if (char === '"') state.inString = true;
-    else if (char === '[' || char === '{') state.depth++;
-    else if (char === ']' || char === '}') {
+    if (code === 0x22) state.inString = true;
+    else if (code === 0x5b /* [ */ || code === 0x7b /* { */) state.depth++;
+    else if (code === 0x5d /* ] */ || code === 0x7d /* } */) {
       state.depth--;
       if (state.depth === 0) return index + 1;
     }
   }
   return -1;
+}
+
+/**
+ * `key: rest` of a frontmatter line — a letter, then letters, digits and `_`, spaces or tabs, a
+ * colon — without a regular expression (a scan parses every line of every file): the key and the
+ * text after the colon; null if the line is not a field. The rest may not hold a carriage return
+ * or a line or paragraph separator (what `.` of /^([A-Za-z]\w*)[ \t]*:(.*)$/ would refuse).
+ */
+function splitField(text: string): { key: string; rest: string } | null {
+  const first = text.charCodeAt(0);
+  if (!((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a))) return null;
+  let at = 1;
+  for (; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    const word =
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x5f;
+    if (!word) break;
+  }
+  const keyEnd = at;
+  while (at < text.length && (text.charCodeAt(at) === 0x20 || text.charCodeAt(at) === 0x09)) at++;
+  if (text.charCodeAt(at) !== 0x3a /* : */) return null;
+  const rest = text.slice(at + 1);
+  if (/[\r\u2028\u2029]/.test(rest)) return null;
+  return { key: text.slice(0, keyEnd), rest };
 }
 
 function jsonError(error: unknown, text: string, firstLine: number, key: string): { ok: false; problem: EntryProblem } {
@@ -209,7 +236,8 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
     const line = lines[index]!;
     const lineNumber = index + 1;
     if (line.text === DELIMITER) {
-      const bodyStart = lines.reduce((length, l) => length + l.raw.length, 0);
+      let bodyStart = 0;
+      for (const l of lines) bodyStart += l.raw.length;
       return { ok: true, value: { open: first.raw, items, close: line.raw, body: source.slice(bodyStart), eol } };
     }
     if (line.text.trim() === '') {
@@ -217,17 +245,17 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
       index++;
       continue;
     }
-    const match = KEY_RE.exec(line.text);
+    const match = splitField(line.text);
     if (!match) {
       return fail(
         lineNumber,
         'expected `key: value` (a JSON value; a string may go without quotes) or the closing `---`',
       );
     }
-    const key = match[1]!;
+    const key = match.key;
     if (seen.has(key)) return fail(lineNumber, `\`${key}\` is set twice (first on line ${seen.get(key)})`);
     seen.set(key, lineNumber);
-    const valueText = match[2]!.trim();
+    const valueText = match.rest.trim();
     if (valueText === '') return fail(lineNumber, `\`${key}\` has no value; write "" for an empty string`);
     if (valueText.startsWith('[') || valueText.startsWith('{')) {
       // Scan to the line where the brackets balance.
@@ -235,7 +263,7 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
       const parts: string[] = [];
       let end = -1;
       let at = index;
-      let text = match[2]!;
+      let text = match.rest;
       for (;;) {
         end = scanBrackets(text, state);
         if (end >= 0) {
@@ -258,17 +286,20 @@ export function parseEntryDocument(source: string): ParseResult<EntryDocument> {
         // A newline inside a JSON string literal is never valid; say so where it happens.
         if (state.inString) return fail(at, `a string in the value of \`${key}\` runs past the end of its line`);
       }
-      const json = parts.join('\n');
+      const json = parts.length === 1 ? parts[0]! : parts.join('\n');
       let value: JsonValue;
       try {
         value = JSON.parse(json) as JsonValue;
       } catch (error) {
         return jsonError(error, json.trimStart(), lineNumber, key);
       }
-      const raw = lines
-        .slice(index, at + 1)
-        .map((l) => l.raw)
-        .join('');
+      const raw =
+        at === index
+          ? line.raw
+          : lines
+              .slice(index, at + 1)
+              .map((l) => l.raw)
+              .join('');
       items.push({ kind: 'field', key, value, raw, line: lineNumber });
       index = at + 1;
       continue;

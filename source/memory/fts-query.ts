@@ -37,14 +37,14 @@ const HAS_TOKEN = /[\p{L}\p{N}]/u;
 // Control characters (NUL included) are never part of a word and are not worth sending to SQLite.
 const CONTROL = /\p{Cc}/gu;
 
-/** The distinct search terms of `text`, lower-cased, stop words removed, in first-seen order. */
-export function ftsTerms(text: string): string[] {
+/** The distinct search terms of `text`, lower-cased, stop words removed, in first-seen order; at most `max`. */
+export function ftsTerms(text: string, max = FTS_QUERY_MAX_TERMS): string[] {
   const seen = new Set<string>();
   for (const raw of text.replace(CONTROL, ' ').split(WORD_BREAK)) {
     const word = raw.replace(EDGE_NOISE, '').toLowerCase();
     if (word === '' || !HAS_TOKEN.test(word) || ENGLISH_STOP_WORDS.has(word)) continue;
     seen.add(word);
-    if (seen.size === FTS_QUERY_MAX_TERMS) break;
+    if (seen.size === max) break;
   }
   return [...seen];
 }

@@ -13,6 +13,7 @@ import { type Db, prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import { ANALYZER_VERSION, memoryDigest } from './contracts.js';
 import { RECALL_ALGORITHM } from './rrf.js';
+import { unpoolCandidate } from './recall-terms.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const ownerSchema = z.object({ repositoryKey: hex64, worktreeKey: hex64 }).strict();
@@ -127,12 +128,12 @@ function discardCandidate(tx: Tx, input: z.infer<typeof discardInput>) {
       `Candidate ${row.candidate_id} is ${row.status}; only draft and quarantined candidates can be discarded${row.status === 'promoted' ? ' (a promoted entry is a file: delete or edit it, then memory sync)' : ''}.`,
     );
   }
+  // Out of the dedup pool (a no-op for a candidate that never entered it).
+  unpoolCandidate(tx.db, row.rowid);
   prepared(
     tx.db,
     "UPDATE candidates SET status = 'discarded', revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
   ).run(tx.nowMs, row.candidate_id);
-  // Out of the dedup pool (a no-op for a candidate that never entered it).
-  prepared(tx.db, 'DELETE FROM candidate_fts WHERE rowid = ?').run(row.rowid);
   bumpCandidateGeneration(tx.db, input);
   return { candidateId: row.candidate_id, status: 'discarded' as const, revision: row.revision + 1, replayed: false };
 }
@@ -485,20 +486,6 @@ function beginPromotion(tx: Tx, input: z.infer<typeof planIdInput>) {
   return { work, view: readPlanView(tx.db, row.plan_id)! };
 }
 
-const recordFileInput = z
-  .object({ planId: z.string().min(1), path: z.string().min(1), state: z.enum(['written', 'skipped']) })
-  .strict();
-
-function recordFile(tx: Tx, input: z.infer<typeof recordFileInput>): void {
-  const row = requirePlan(tx.db, input.planId);
-  if (row.status !== 'applying') refuseByStatus(row, 'promote');
-  // A step replayed after a crash finds the bytes already there: it stays "written" if it was.
-  prepared(
-    tx.db,
-    "UPDATE promotion_files SET state = CASE WHEN state = 'written' THEN 'written' ELSE ? END WHERE plan_id = ? AND target_path = ?",
-  ).run(input.state, input.planId, input.path);
-}
-
 const voidInput = z
   .object({ planId: z.string().min(1), reason: z.string().min(1), drifted: z.array(z.string()) })
   .strict();
@@ -515,25 +502,40 @@ function voidPlan(tx: Tx, input: z.infer<typeof voidInput>): MemoryPlanView {
   return readPlanView(tx.db, row.plan_id)!;
 }
 
-/** The closing transaction: the plan applied, its candidates promoted, out of the dedup pool, the pool's generation + 1. */
-function finishPromotion(tx: Tx, input: z.infer<typeof planIdInput>): MemoryPlanView {
+const finishInput = z
+  .object({
+    planId: z.string().min(1),
+    /** What each file step found: written now, or already holding the approved bytes (a step replayed after a crash). */
+    files: z.array(z.object({ path: z.string().min(1), state: z.enum(['written', 'skipped']) }).strict()),
+  })
+  .strict();
+
+/**
+ * The closing transaction: each file's outcome, the plan applied, its candidates promoted, out of
+ * the dedup pool, the pool's generation + 1. The file steps are recorded here, not one commit
+ * each: whether a step is done is decided by the target's content when it runs again, so a
+ * commit per file would only add a durable write per file.
+ */
+function finishPromotion(tx: Tx, input: z.infer<typeof finishInput>): MemoryPlanView {
   const row = requirePlan(tx.db, input.planId);
   if (row.status === 'applied') return readPlanView(tx.db, row.plan_id)!;
   if (row.status !== 'applying') refuseByStatus(row, 'promote');
-  const pending = readFileRows(tx.db, row.plan_id).filter((file) => file.state === 'pending');
-  if (pending.length > 0)
-    throw new CmError('internal', `Plan ${row.plan_id} still has ${pending.length} file(s) to write.`);
+  const outcome = new Map(input.files.map((file) => [file.path, file.state]));
+  const missing = readFileRows(tx.db, row.plan_id).filter((file) => !outcome.has(file.target_path));
+  if (missing.length > 0)
+    throw new CmError('internal', `Plan ${row.plan_id} still has ${missing.length} file(s) to write.`);
+  const mark = prepared(tx.db, 'UPDATE promotion_files SET state = ? WHERE plan_id = ? AND target_path = ?');
+  for (const [path, state] of outcome) mark.run(state, row.plan_id, path);
   const owner = JSON.parse(row.candidate_owner_json) as Owner;
   const promote = prepared(
     tx.db,
     "UPDATE candidates SET status = 'promoted', revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
   );
-  const dropFts = prepared(tx.db, 'DELETE FROM candidate_fts WHERE rowid = ?');
   for (const { candidateId } of JSON.parse(row.candidate_ids_json) as Array<{ candidateId: string }>) {
     const candidate = readCandidate(tx.db, candidateId);
     if (!candidate) continue;
+    unpoolCandidate(tx.db, candidate.rowid);
     promote.run(tx.nowMs, candidateId);
-    dropFts.run(candidate.rowid);
   }
   bumpCandidateGeneration(tx.db, owner);
   setStatus(tx, row.plan_id, 'applied');
@@ -546,7 +548,6 @@ export const promotionCommands = {
   memoryStorePlan: memoryCommand({ schema: storePlanInput, run: (tx, _c, input) => storePlan(tx, input) }),
   memoryApprovePlan: memoryCommand({ schema: approveInput, run: (tx, _c, input) => approvePlan(tx, input) }),
   memoryBeginPromotion: memoryCommand({ schema: planIdInput, run: (tx, _c, input) => beginPromotion(tx, input) }),
-  memoryRecordPlanFile: memoryCommand({ schema: recordFileInput, run: (tx, _c, input) => recordFile(tx, input) }),
   memoryVoidPlan: memoryCommand({ schema: voidInput, run: (tx, _c, input) => voidPlan(tx, input) }),
-  memoryFinishPromotion: memoryCommand({ schema: planIdInput, run: (tx, _c, input) => finishPromotion(tx, input) }),
+  memoryFinishPromotion: memoryCommand({ schema: finishInput, run: (tx, _c, input) => finishPromotion(tx, input) }),
 };

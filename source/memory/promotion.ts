@@ -1,10 +1,11 @@
 // prepare and promote: the file side of the human gate. prepare reads the candidates (read-only)
 // and the memory root's current files, builds the plan (promotion-plan.ts) and journals it through
-// the writer; promote drives an approved plan file by file — re-read the target, compare its blob
-// OID, write the approved bytes by the no-follow writer — recording each step in the journal, then
-// closes it in one transaction and syncs the root into the approved projection. A crash anywhere
-// leaves the journal saying where it stopped; promoting again (or the next open) finishes it, and a
-// file that already holds the approved bytes is not written again. Promote never runs git: the
+// the writer; promote turns the plan applying, drives it file by file — re-read the target,
+// compare its blob OID, write the approved bytes by the no-follow writer — then closes it in one
+// transaction (each file's outcome, the candidates promoted) and syncs the root into the approved
+// projection. A crash anywhere leaves the plan applying; promoting again (or the next open) runs
+// every step again, and the target's content decides: a file that already holds the approved
+// bytes is skipped, never written twice. Promote never runs git: the
 // plan names its root's anchor.
 import { randomBytes } from 'node:crypto';
 import { CmError } from '../errors.js';
@@ -41,9 +42,11 @@ import { MemoryFileError, type MemoryRoot } from './safe-files.js';
 export interface GateWriter {
   storePlan(input: StorePlanInput): Promise<MemoryPlanView>;
   beginPromotion(input: { planId: string }): Promise<{ work: PromotionWork | null; view: MemoryPlanView }>;
-  recordFile(input: { planId: string; path: string; state: 'written' | 'skipped' }): Promise<void>;
   voidPlan(input: { planId: string; reason: string; drifted: string[] }): Promise<MemoryPlanView>;
-  finishPromotion(input: { planId: string }): Promise<MemoryPlanView>;
+  finishPromotion(input: {
+    planId: string;
+    files: Array<{ path: string; state: 'written' | 'skipped' }>;
+  }): Promise<MemoryPlanView>;
   storeScan(input: SyncApprovedInput): Promise<SyncApprovedResult>;
 }
 
@@ -240,6 +243,7 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
     throw fileProblem(error, `nothing was written; fix it and run memory promote ${planId} again`) ?? error;
   }
   let step = 0;
+  const outcomes: Array<{ path: string; state: 'written' | 'skipped' }> = [];
   for (const file of work.files) {
     step += 1;
     let outcome: ReturnType<typeof applyPlanFile>;
@@ -255,12 +259,12 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
       );
     }
     if (outcome.outcome === 'drift') return voided(`${file.path} changed while the plan was applied`, [file.path]);
-    await deps.writer.recordFile({ planId, path: file.path, state: outcome.outcome });
+    outcomes.push({ path: file.path, state: outcome.outcome });
     deps.fault?.(`promote.afterFile.${step}`);
   }
   syncPlanDirectories(root, work);
   deps.fault?.('promote.beforeFinish');
-  const applied = await deps.writer.finishPromotion({ planId });
+  const applied = await deps.writer.finishPromotion({ planId, files: outcomes });
   // The new entries go into the approved projection now: search, get and the next session see them.
   const synced = await syncRoot(
     { memoryStatePath: deps.memoryStatePath, store: (input) => deps.writer.storeScan(input) },

@@ -230,16 +230,19 @@ export interface ReadResult {
 /**
  * Reads one file of a checked directory: never through a link, never more than `maxBytes`, and
  * only if the file did not change while it was read (stat before and after, and the path still
- * names the file that was opened). Null when the file does not exist. A caller that stats every
- * path again later (a scan does) may skip the path check with `confirmPath: false`.
+ * names the file that was opened). Null when the file does not exist. A caller that lstats every
+ * path again after it is done and compares the stamp (a scan does) may leave the checks after
+ * the read to that with `restatLater: true`: the read is then the floor's (open, fstat, one
+ * read, close), and a change during it shows in the later stamp (size, mtime or ctime).
  */
 export function readFileInDirectory(
   directory: CheckedDirectory,
   name: string,
   maxBytes: number,
-  options: { confirmPath?: boolean } = {},
+  options: { restatLater?: boolean } = {},
 ): ReadResult | null {
-  const path = join(directory.path, name);
+  // Plain concatenation: `name` is one checked component, and a scan calls this for every file.
+  const path = `${directory.path}/${name}`;
   const display = `${directory.display}/${name}`;
   let fd: number;
   try {
@@ -261,19 +264,20 @@ export function readFileInDirectory(
         `${display} is ${before.size} bytes, over the ${maxBytes}-byte limit; split it into smaller entries`,
       );
     }
-    // One byte more than the size: a file growing under us shows up as a short or long read.
-    const buffer = Buffer.allocUnsafe(Number(before.size) + 1);
+    const stamp = stampOf(before);
+    const later = options.restatLater ?? false;
+    // One byte more than the size: a file growing under us shows up as a short or long read (left
+    // to the later stamp when the caller re-stats).
+    const buffer = Buffer.allocUnsafe(Number(before.size) + (later ? 0 : 1));
     let length = 0;
-    for (;;) {
+    while (length < buffer.length) {
       const count = readSync(fd, buffer, length, buffer.length - length, null);
       if (count === 0) break;
       length += count;
-      if (length === buffer.length) break;
     }
-    const after = fstatSync(fd, { bigint: true });
-    const stamp = stampOf(before);
-    if (BigInt(length) !== before.size || !sameStamp(stamp, stampOf(after))) throw changedError(display);
-    if (options.confirmPath ?? true) {
+    if (BigInt(length) !== before.size) throw changedError(display);
+    if (!later) {
+      if (!sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })))) throw changedError(display);
       const named = lstatSync(path, { bigint: true, throwIfNoEntry: false });
       if (!named || named.dev !== before.dev || named.ino !== before.ino) throw changedError(display);
     }

@@ -36,6 +36,13 @@ const HEADER = [
 ].join('\n');
 const FOOTER = `</${TAG}>`;
 
+/** What a refresh gives when nothing is approved any more: the notes given earlier no longer stand. */
+export const REFRESHED_EMPTY_TEXT = [
+  `<${TAG}>`,
+  'The reviewed notes given earlier in this session were withdrawn: no approved notes apply now.',
+  FOOTER,
+].join('\n');
+
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
 
 /**

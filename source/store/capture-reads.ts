@@ -383,7 +383,12 @@ export function sessionCursor(db: Db, key: string | undefined): number {
  */
 export function readCaptureStatus(
   db: Db,
-  options: CaptureStatusRequest & { storeId: string; mode: CaptureStatus['mode']; hookErrorsPath: string },
+  options: CaptureStatusRequest & {
+    storeId: string;
+    mode: CaptureStatus['mode'];
+    hookErrorsPath: string;
+    ledger: () => CaptureStatus['ledger'];
+  },
 ): CaptureStatus {
   const after = recoveryCursor(options.afterRecovery);
   // One read transaction: every count and the page describe the same moment.
@@ -424,6 +429,7 @@ export function readCaptureStatus(
       },
       capacity: { bodyBytes: totalBodyBytes({ db }), totalBytes: limits.totalBytes, sessionBytes: limits.sessionBytes },
       recovery: readRecoveryPage(db, after),
+      ledger: options.ledger(),
     };
   })();
 }

@@ -6,6 +6,7 @@ import { migrateToAgents } from './schema/v2-agents.js';
 import { migrateToCapture } from './schema/v3-capture.js';
 import { migrateToSessionSearch } from './schema/v4-session-search.js';
 import { migrateToPiClient } from './schema/v5-pi-client.js';
+import { migrateToSnapshotRefresh } from './schema/v6-snapshot-refresh.js';
 
 export const coreSchema: Schema = {
   name: 'core.sqlite',
@@ -93,5 +94,7 @@ export const coreSchema: Schema = {
     migrateToSessionSearch,
     // v5: pi as a captured client (capture_watches and capture_activations accept client 'pi').
     migrateToPiClient,
+    // v6: a refreshed session-start snapshot waits for its delivery (capture_activations.snapshot_pending).
+    migrateToSnapshotRefresh,
   ],
 };

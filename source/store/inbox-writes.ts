@@ -54,8 +54,9 @@ const SQL = {
   insertCandidate: `INSERT INTO prompt_candidates
       (activation_id, client, host_session_id, turn_ref, digest, body, scope, inbox_id, state)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (client, host_session_id, turn_ref, digest) DO NOTHING`,
-  activeActivation: `SELECT activation_id, snapshot, watch_id FROM capture_activations
+  activeActivation: `SELECT activation_id, snapshot, snapshot_pending, watch_id FROM capture_activations
     WHERE client = ? AND process_instance = ? AND host_session_id = ? AND state = 'active'`,
+  takeRefreshed: 'UPDATE capture_activations SET snapshot_pending = 0 WHERE activation_id = ?',
   nextOrdinal: `SELECT coalesce(max(ordinal), 0) + 1 AS ordinal FROM capture_activations
     WHERE client = ? AND process_instance = ? AND host_session_id = ?`,
   insertActivation: `INSERT INTO capture_activations
@@ -95,6 +96,8 @@ export interface CaptureResult {
   activationId: number;
   /** The context to give the host (SessionStart only), or null. */
   snapshot: string | null;
+  /** A snapshot `memory refresh` replaced, given once at the next UserPromptSubmit or PostToolUse; else null. */
+  refreshed: string | null;
 }
 
 /**
@@ -110,8 +113,13 @@ const SNAPSHOT_SOURCES = new Set([null, 'startup', 'resume', 'clear', 'fork']);
 export interface ActivationRow {
   activation_id: number;
   snapshot: string | null;
+  /** 1 while a refreshed snapshot waits for its delivery. */
+  snapshot_pending: number;
   watch_id: number | null;
 }
+
+/** The events whose hook output may carry additional context: where a refreshed snapshot is delivered. */
+const REFRESH_EVENTS = new Set(['UserPromptSubmit', 'PostToolUse']);
 
 export function captureEvent(
   db: Db,
@@ -151,6 +159,11 @@ export function captureEvent(
         }
         snapshot = activation.snapshot;
       }
+      let refreshed: string | null = null;
+      if (activation.snapshot_pending === 1 && REFRESH_EVENTS.has(payload.event)) {
+        refreshed = activation.snapshot ?? '';
+        prepared(db, SQL.takeRefreshed).run(activation.activation_id);
+      }
 
       // The prompt body is kept once, in its candidate; the envelope keeps its digest.
       let stored = JSON.stringify(payload.value);
@@ -189,7 +202,7 @@ export function captureEvent(
       if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
       if (client === 'claude' && payload.event === 'SubagentStop')
         captureSubagent(db, now, instance, payload, stored, readTail);
-      return { inboxId, activationId: activation.activation_id, snapshot };
+      return { inboxId, activationId: activation.activation_id, snapshot, refreshed };
     },
     fault,
   );
@@ -216,7 +229,7 @@ export function openActivation(
     cwd,
     now,
   ).lastInsertRowid as number;
-  return { activation_id: id, snapshot: null, watch_id: null };
+  return { activation_id: id, snapshot: null, snapshot_pending: 0, watch_id: null };
 }
 
 export function endActivation(db: Db, activationId: number, now: number): void {

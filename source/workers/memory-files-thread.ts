@@ -35,7 +35,6 @@ const deps: GateDeps = {
   writer: {
     storePlan: (input) => writer.call('memoryStorePlan', input),
     beginPromotion: (input) => writer.call('memoryBeginPromotion', input),
-    recordFile: (input) => writer.call('memoryRecordPlanFile', input),
     voidPlan: (input) => writer.call('memoryVoidPlan', input),
     finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
     storeScan: (input) => writer.call('memorySyncApproved', input),

@@ -6,7 +6,7 @@ import { asCmError } from '../errors.js';
 import { AUTO_EXTRACT_GRACE_MS, AUTO_EXTRACT_POLL_MS } from '../limits.js';
 import { dirname } from 'node:path';
 import { runnerRegistry } from '../memory/runner-registry.js';
-import { ExtractionPipeline, type ExtractRequest } from '../memory/pipeline.js';
+import { ExtractionPipeline, type ExtractRequest } from './extraction-pipeline.js';
 import { openMemoryStateReadOnly } from '../memory/state-database.js';
 import { SELECTION_MAX_TURNS } from '../memory/turn-source.js';
 import { databaseError, openDatabase } from '../store/database.js';

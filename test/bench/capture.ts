@@ -9,6 +9,7 @@
 //     default 16) and cold (the call starts the drain thread): MB/s against a raw chunked split +
 //     JSON.parse of the same file, and peak RSS;
 //  4. status with 10k recovery items: the last full page against the first.
+import { ledgerStatusAt } from '../../source/ledger/ledger-status.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -344,7 +345,12 @@ function statusPaging(): Figure {
   const count = 10_000;
   seedRecoveryItems(home, count);
   const reader = openDatabase(storeFiles(home).core, { readonly: true });
-  const options = { storeId: 'bench', mode: 'read-only' as const, hookErrorsPath: storeFiles(home).hookErrors };
+  const options = {
+    storeId: 'bench',
+    mode: 'read-only' as const,
+    hookErrorsPath: storeFiles(home).hookErrors,
+    ledger: () => ledgerStatusAt(storeFiles(home).ledger, storeFiles(home).ledgerHealth),
+  };
   // The last full page (items count-19 … count) against the first: both pages of twenty.
   const lastAfter = `rec-${count - RECOVERY_PAGE_SIZE}`;
   const read = (afterRecovery: string | undefined) => readCaptureStatus(reader, { ...options, afterRecovery });

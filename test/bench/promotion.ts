@@ -1,9 +1,12 @@
-// Promotion and approved-projection figures (the file side, without the database):
-//  1. applying a plan of 50 new entries (re-read each target, compare its blob OID, no-follow
-//     temp file + fsync + rename, one fsync per directory at the end) against the floor of writing the same bytes
-//     with a temp file + fsync + rename, in the same run;
+// Promotion and approved-projection figures:
+//  1. applying a plan of 50 new entries, the file side alone (re-read each target, compare its blob
+//     OID, no-follow temp file + fsync + rename, one fsync per directory at the end), and `promote`
+//     itself (the journal's transactions on a real memory-state, the files, the closing transaction
+//     and the sync of the root), each against the floor of writing the same bytes with a temp file
+//     + fsync + rename, in the same run;
 //  2. scanning 10k entry files (safe reads, parse, re-stat, tree digest) against reading and
-//     hashing the same files; and the unchanged-tree short circuit, absolute.
+//     hashing the same files; and the unchanged-tree short circuit, absolute;
+//  3. `get <entry-id>` as a whole process (the shipped bin, no host: a read-only connection), median.
 import {
   closeSync,
   constants,
@@ -33,7 +36,16 @@ import {
   syncPlanDirectories,
 } from '../../source/memory/promotion-plan.js';
 import { memoryRoot } from '../../source/memory/safe-files.js';
-import { median, type Figure, report, timeMs } from './measure.js';
+import { median, type Figure, report, timeMs, timeMsAsync } from './measure.js';
+import { approvedCommands } from '../../source/memory/approved-store.js';
+import { type GateDeps, promotePlan } from '../../source/memory/promotion.js';
+import { promotionCommands } from '../../source/memory/promotion-store.js';
+import { openMemoryState } from '../../source/memory/state-database.js';
+import { canonicalPlanJson } from '../../source/memory/promotion-plan.js';
+import { commit } from '../../source/store/transaction.js';
+import type { AnyCommand } from '../../source/store/command.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const ROUNDS = 5;
 const ROOT_PATH = '.common-memory/memory';
@@ -235,10 +247,176 @@ async function scanFigures(base: string): Promise<Figure[]> {
   ];
 }
 
+const KEY = 'a'.repeat(64);
+
+/**
+ * A memory-state with 50 draft candidates and their plan, approved, and the writer commands run as
+ * the writer thread runs them (schema-checked, one transaction each) but in this process.
+ */
+function approvedPlan(dir: string): { deps: GateDeps; close(): void } {
+  mkdirSync(dir, { recursive: true });
+  const memoryStatePath = join(dir, 'memory-state.sqlite');
+  const state = openMemoryState(memoryStatePath);
+  const db = state.db;
+  const list = candidates(50);
+  db.prepare(
+    "INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, status, created_at_ms) VALUES ('bench', ?, ?, 's', '0-1', 'd', 'd', 'drafted', 0)",
+  ).run(KEY, KEY);
+  const insert = db.prepare(
+    "INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 'bench', 't', ?, ?, 'draft', 0, 0)",
+  );
+  for (const c of list) insert.run(c.candidateId, KEY, KEY, sha256Hex(c.content), JSON.stringify(c));
+  const run = (name: string, input: unknown): Promise<never> => {
+    const command =
+      (promotionCommands as Record<string, AnyCommand>)[name] ??
+      (approvedCommands as Record<string, AnyCommand>)[name]!;
+    const context = { storeId: 'bench', memoryStateUuid: state.memoryStateUuid, core: db };
+    return Promise.resolve(
+      commit(db, name, (tx) => command.run(tx, context, command.schema.parse(input))),
+    ) as Promise<never>;
+  };
+  const anchor = join(dir, 'worktree');
+  mkdirSync(anchor);
+  const built = buildPromotionPlan({
+    planId: 'plan-bench',
+    scope: 'project',
+    ownerKey: `${KEY}:${KEY}`,
+    candidates: list,
+    currentFiles: [],
+    now: '2026-03-01T00:00:00.000Z',
+  });
+  if (!built.ok) throw new Error(built.refusal.message);
+  const { plan } = built;
+  void run('memoryStorePlan', {
+    planId: plan.planId,
+    owner: { repositoryKey: KEY, worktreeKey: KEY },
+    scope: 'project',
+    anchor,
+    candidateOwner: { repositoryKey: KEY, worktreeKey: KEY },
+    canonicalJson: canonicalPlanJson(plan),
+    planDigest: plan.planDigest,
+    policyVersion: plan.policyVersion,
+    candidates: plan.candidates,
+    diff: plan.diff,
+    files: plan.files.map(({ findings: _f, ...file }) => ({ ...file, findings: [] })),
+  });
+  void run('memoryApprovePlan', { planId: plan.planId, digest: plan.planDigest });
+  const deps: GateDeps = {
+    memoryStatePath,
+    home: dir,
+    writer: {
+      storePlan: (input) => run('memoryStorePlan', input),
+      beginPromotion: (input) => run('memoryBeginPromotion', input),
+      voidPlan: (input) => run('memoryVoidPlan', input),
+      finishPromotion: (input) => run('memoryFinishPromotion', input),
+      storeScan: (input) => run('memorySyncApproved', input),
+    },
+  };
+  return { deps, close: () => db.close() };
+}
+
+async function promoteFigures(base: string): Promise<Figure[]> {
+  const promote: number[] = [];
+  const floor: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const { deps, close } = approvedPlan(join(base, `promote-${round}`));
+    const files = buildPromotionPlan({
+      planId: 'floor',
+      scope: 'project',
+      ownerKey: 'floor',
+      candidates: candidates(50),
+      currentFiles: [],
+      now: '2026-03-01T00:00:00.000Z',
+    });
+    if (!files.ok) throw new Error(files.refusal.message);
+    const runPromote = async () => {
+      promote.push(
+        await timeMsAsync(async () => {
+          const result = await promotePlan(deps, 'plan-bench');
+          if (result.status !== 'applied' || result.sync?.entries !== 50) throw new Error(`promote: ${result.status}`);
+        }),
+      );
+    };
+    const runFloor = () => floor.push(timeMs(() => writeFloor(join(base, `promote-floor-${round}`), files.plan.files)));
+    if (round % 2 === 0) {
+      await runPromote();
+      runFloor();
+    } else {
+      runFloor();
+      await runPromote();
+    }
+    close();
+  }
+  const ratio = median(promote) / median(floor);
+  return [
+    {
+      name: `promote a plan of 50 new entries: journal, files, closing transaction, sync (median of ${ROUNDS})`,
+      value: `${median(promote).toFixed(1)} ms`,
+      floor: `${median(floor).toFixed(1)} ms temp file + fsync + rename`,
+      ratio,
+      target: 'ratio <= 2',
+      met: ratio <= 2,
+    },
+  ];
+}
+
+const BIN = fileURLToPath(new URL('../../bin/common-memory.cjs', import.meta.url));
+
+/** `get <id>` as a person runs it: the shipped bin, no host, one approved entry among 1,000. */
+function getFigures(base: string): Figure[] {
+  const home = join(base, 'get-home');
+  const user = join(home, 'memory', 'work_fact');
+  mkdirSync(user, { recursive: true });
+  for (let i = 0; i < 1000; i++) {
+    const text = formatEntry({
+      id: `m-get-${i}`,
+      type: 'work_fact',
+      title: `Fact ${i}`,
+      appliesWhen: null,
+      priority: 50,
+      confidence: 'high',
+      evidence: null,
+      created: null,
+      supersedes: [],
+      extra: [],
+      body: `Fact number ${i}.\n`,
+    });
+    writeFloor(join(home, 'memory'), [{ path: `work_fact/fact-${i}.md`, content: new TextEncoder().encode(text) }]);
+  }
+  const cli = (...args: string[]) => {
+    const result = spawnSync(process.execPath, [BIN, ...args, '--home', home, '--json'], {
+      cwd: base,
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
+  };
+  cli('note', 'bench');
+  cli('memory', 'sync');
+  const times: number[] = [];
+  for (let round = -1; round < 9; round++) {
+    const start = process.hrtime.bigint();
+    const out = cli('get', 'm-get-500');
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    if (!out.includes('Fact number 500')) throw new Error('get did not answer the entry');
+    if (round >= 0) times.push(elapsed);
+  }
+  return [
+    {
+      name: 'get <entry-id>, whole process (shipped bin, no host, 1,000 approved entries; median of 9)',
+      value: `${median(times).toFixed(0)} ms`,
+      target: 'reported',
+      met: null,
+    },
+  ];
+}
+
 export async function runPromotionBench(): Promise<void> {
   const base = mkdtempSync(join(tmpdir(), 'cm-bench-promotion-'));
   try {
     report(applyFigures(base));
+    report(await promoteFigures(base));
+    report(getFigures(base));
     report(await scanFigures(base));
   } finally {
     rmSync(base, { recursive: true, force: true });

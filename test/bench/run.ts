@@ -10,12 +10,14 @@ import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runSnapshotBench } from './snapshot.js';
 import { runTuiBench } from './tui.js';
+import { runTuiMemoryBench } from './tui-memory.js';
 
 const benches: Record<string, () => Promise<unknown>> = {
   foundation: runFoundationBench,
   agents: runAgentsBench,
   capture: runCaptureBench,
   tui: runTuiBench,
+  'tui-memory': runTuiMemoryBench,
   promotion: runPromotionBench,
   dedup: runDedupBench,
   extraction: runExtractionBench,

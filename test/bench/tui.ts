@@ -50,7 +50,12 @@ function timeToMarkers(
 }
 
 /** Milliseconds from writing `key` until the frame satisfies `accept` (polled every millisecond). */
-async function keyToFrame(view: View, key: string, what: string, accept: (frame: string) => boolean): Promise<number> {
+export async function keyToFrame(
+  view: View,
+  key: string,
+  what: string,
+  accept: (frame: string) => boolean,
+): Promise<number> {
   const started = performance.now();
   await press(view, key);
   await waitForFrame(view, what, accept, 5000, 1);
@@ -58,7 +63,7 @@ async function keyToFrame(view: View, key: string, what: string, accept: (frame:
 }
 
 /** Lets `ms` pass with effects and timers flushed (inside act), as between two keys of a person. */
-const pause = (ms: number) =>
+export const pause = (ms: number) =>
   act(async () => {
     await new Promise((resolve) => setTimeout(resolve, ms));
   });

@@ -28,6 +28,10 @@ export type MessagesReply =
       readonly command: string;
       readonly description?: string;
       readonly preamble?: string;
+      /** Bash's `run_in_background`: the client answers at once and notifies when the command ends. */
+      readonly background?: boolean;
+      /** The answer to the tool result starts this much later (a model still working on it). */
+      readonly thenDelayMs?: number;
       readonly then: string | ((output: string) => string);
     }
   | { readonly type: 'error'; readonly status: number; readonly errorType?: string; readonly message?: string }
@@ -84,7 +88,7 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
   const maxRequests = options.maxRequests ?? 200;
   const requests: RecordedRequest[] = [];
   // tool_use id -> follow-up answer, so the reply to a tool result does not depend on the script.
-  const pendingTools = new Map<string, string | ((output: string) => string)>();
+  const pendingTools = new Map<string, { then: string | ((output: string) => string); delayMs: number }>();
   let messagesSeen = 0;
   let ids = 0;
   const nextId = (prefix: string): string => `${prefix}_fake${String(++ids).padStart(6, '0')}`;
@@ -119,8 +123,11 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     const followUp = toolResult ? pendingTools.get(toolResult.toolUseId) : undefined;
     if (toolResult && followUp !== undefined) {
       pendingTools.delete(toolResult.toolUseId);
-      const text = typeof followUp === 'string' ? followUp : followUp(toolResult.output);
-      return streamMessage(request, res, [{ type: 'text', text }], 'end_turn');
+      const text = typeof followUp.then === 'string' ? followUp.then : followUp.then(toolResult.output);
+      const answer = () => streamMessage(request, res, [{ type: 'text', text }], 'end_turn');
+      if (followUp.delayMs > 0) setTimeout(answer, followUp.delayMs).unref();
+      else answer();
+      return;
     }
     const reply = script({ prompt: last ? userText(last) : null, index, request });
     switch (reply.type) {
@@ -128,8 +135,12 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
         return streamMessage(request, res, [{ type: 'text', text: reply.text }], 'end_turn');
       case 'bash': {
         const id = `toolu_fake${String(++ids).padStart(6, '0')}`;
-        pendingTools.set(id, reply.then);
-        const input = { command: reply.command, description: reply.description ?? `Run ${reply.command}` };
+        pendingTools.set(id, { then: reply.then, delayMs: reply.thenDelayMs ?? 0 });
+        const input = {
+          command: reply.command,
+          description: reply.description ?? `Run ${reply.command}`,
+          ...(reply.background === true ? { run_in_background: true } : {}),
+        };
         const blocks: Block[] = reply.preamble ? [{ type: 'text', text: reply.preamble }] : [];
         blocks.push({ type: 'tool_use', id, name: 'Bash', input });
         return streamMessage(request, res, blocks, 'tool_use');

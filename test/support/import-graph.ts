@@ -16,9 +16,7 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   { name: 'store', paths: ['source/store/', 'source/memory/', 'source/ledger/'] },
   { name: 'api', paths: ['source/api/'] },
   { name: 'hook', paths: ['source/hook/'] },
-  // The extraction pipeline drives the runners and the writer: a worker's job, on that floor
-  // although it lives beside the memory modules it uses.
-  { name: 'workers', paths: ['source/workers/', 'source/memory/pipeline.ts'] },
+  { name: 'workers', paths: ['source/workers/'] },
   { name: 'host', paths: ['source/host/'] },
   { name: 'client', paths: ['source/client/'] },
   // The MCP server a client starts: the memory reads, and the client for what it writes.

@@ -58,6 +58,15 @@ function flushText(report: FlushReport): string {
 
 const pad = (text: string | number, width: number) => String(text).padEnd(width);
 
+/** The read ledger in one line: counts, or unavailable with the reason; the last hook failure. */
+export function ledgerLine(ledger: CaptureStatus['ledger']): string {
+  const last = ledger.lastError
+    ? ` · last failure ${ledger.lastError.code} at ${ledger.lastError.at} (${ledger.lastError.event})`
+    : '';
+  if (ledger.state === 'unavailable') return `read ledger: UNAVAILABLE — ${ledger.reason}${last}`;
+  return `read ledger: ${ledger.state}, ${ledger.roots} conversations (${ledger.activeRoots} active), ${ledger.entries} entries read${last}`;
+}
+
 export function statusText(status: CaptureStatus): string {
   const lines: string[] = [];
   const h = status.host;
@@ -69,6 +78,7 @@ export function statusText(status: CaptureStatus): string {
     `queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}, as context ${q.candidatesAsContext}, unconfirmed ${q.candidatesUnconfirmed}`,
   );
   lines.push(`capacity: ${status.capacity.bodyBytes} of ${status.capacity.totalBytes} bytes of bodies`);
+  lines.push(ledgerLine(status.ledger));
   lines.push('');
   lines.push(`sessions (${status.sessions.length} of ${status.sessionsTotal}, newest first)`);
   const moreSessions = status.nextSessionKey

@@ -15,6 +15,7 @@ import type {
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
 import { memoryInit, memorySearch, memorySync } from './approved.js';
+import { memoryAssemble, memoryRefresh } from './memory-given.js';
 import { memoryApprove, memoryConfirm, memoryDiscard, memoryPlan, memoryPrepare, memoryPromote } from './promote.js';
 
 export interface MemoryFlags {
@@ -29,6 +30,8 @@ export interface MemoryFlags {
   limit?: string | undefined;
   scope?: string | undefined;
   digest?: string | undefined;
+  provider?: string | undefined;
+  dryRun?: boolean | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -68,9 +71,16 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return memoryApprove(home, rest, flags.digest, out);
     case 'promote':
       return memoryPromote(home, rest, out);
+    case 'refresh':
+      if (rest.length > 0) throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY]');
+      return memoryRefresh(home, flags.session, out);
+    case 'assemble':
+      if (rest.length > 0)
+        throw new CmError('usage', 'usage: common-memory memory assemble --provider claude|codex [--dry-run]');
+      return memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, recall, review, lint, retry, sync, search, init, confirm, discard, prepare, plan, approve or promote';
+        'extract, status, recall, review, lint, retry, sync, search, init, confirm, discard, prepare, plan, approve, promote, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined

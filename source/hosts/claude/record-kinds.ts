@@ -88,8 +88,9 @@ export type ClaudeAttachmentKind =
   /** Hook output the model sees (and, for Stop `hook_blocking_error`, a Stop hook sending the model back to work). */
   | 'hook_context'
   /**
-   * A prompt typed while the model worked, delivered mid-turn inside the running turn. It is not
-   * a turn of its own; its UserPromptSubmit candidate, if any, is reported as unconfirmed delivery.
+   * A prompt submitted while the model worked (typed, or a task notification), delivered mid-turn
+   * inside the running turn. It is not a turn of its own; its UserPromptSubmit candidate is matched
+   * by the attachment's `prompt` and consumed as context (none left waiting, its body freed).
    */
   | 'queued_prompt'
   /** Harness context: environment, files, reminders, listings, mode notices… */

@@ -239,6 +239,10 @@ function classifyAttachment(record: Json, uuid: string, timestamp: string | null
     parts.push(entry['content']);
   }
   const kind: MessageKind = known ?? 'unknown_attachment';
+  // A queued prompt (typed mid-turn, or a task notification that arrived while the turn ran) went
+  // through UserPromptSubmit as its `prompt`; `rendered` wraps it in a reminder. The submitted text
+  // is what its prompt candidate holds, so it is the message's text: the candidate is consumed.
+  const submitted = known === 'queued_prompt' ? attachment['prompt'] : undefined;
   return {
     t: 'context',
     message: {
@@ -246,7 +250,7 @@ function classifyAttachment(record: Json, uuid: string, timestamp: string | null
       role: 'system',
       classification: 'context',
       kind,
-      text: parts.join('\n'),
+      text: typeof submitted === 'string' ? submitted : parts.join('\n'),
       line: at.line,
       timestamp,
     },

@@ -1,6 +1,7 @@
 // Dashboard: which store, which host, and how far each history has grown.
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
+import type { HostStatus } from '../../protocol.js';
 import { clockTime, shortId } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
@@ -20,6 +21,13 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Text wrap="truncate-end">{children}</Text>
     </Box>
   );
+}
+
+/** The read ledger in a few words: what the root agents read, or why it cannot be told. */
+function ledgerText(ledger: HostStatus['ledger']): string {
+  const last = ledger.lastError ? ` · last failure ${ledger.lastError.code}` : '';
+  if (ledger.state === 'unavailable') return `unavailable: ${ledger.reason ?? 'unknown'}${last}`;
+  return `${ledger.entries} entries read in ${ledger.roots} conversations (${ledger.activeRoots} active)${last}`;
 }
 
 export function Dashboard() {
@@ -43,6 +51,7 @@ export function Dashboard() {
       <Box marginTop={1} flexDirection="column">
         <Field label="Journal">{status ? `head ${status.heads.journal}` : '…'}</Field>
         <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
+        <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
       </Box>
       <Box marginTop={1}>
         <Text color={theme.muted}>{refreshedAt ? `refreshed ${clockTime(refreshedAt)} ` : ''}</Text>

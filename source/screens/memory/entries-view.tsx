@@ -10,7 +10,7 @@ import { useTheme } from '../widgets/theme.js';
 import { coverageLines, entryLines } from './entries-lines.js';
 import type { EntriesState } from './entries-state.js';
 import { LinePane, position } from './line-pane.js';
-import { type ScreenLine, wrapLines } from './wrap-lines.js';
+import { type ScreenLine, splitLine, wrapLines } from './wrap-lines.js';
 
 /** The open entry's lines, or the search answer's heading lines. */
 export function useEntryLines(state: EntriesState, columns: number): ScreenLine[] {
@@ -50,7 +50,8 @@ export function EntriesView({
   }
   const results = state.result?.results ?? [];
   const listRoom = Math.max(1, room - 2 - lines.length);
-  const window = listWindow(results.length, state.selected, listRoom);
+  // Rows of two or three lines (a long path continues): room for as many as fit in the shortest case.
+  const window = listWindow(results.length, state.selected, Math.max(1, Math.floor(listRoom / 3)));
   return (
     <Box flexDirection="column">
       {state.typing ? (
@@ -58,6 +59,7 @@ export function EntriesView({
       ) : (
         <Box>
           <Text wrap="truncate-end">{state.line.text ? `search: ${state.line.text}` : 'search: (none yet)'}</Text>
+          {state.search ? <Text> </Text> : null}
           {state.search ? <Spinner label="searching…" /> : null}
         </Box>
       )}
@@ -71,10 +73,18 @@ export function EntriesView({
       {results.slice(window.start, window.end).map((hit, offset) => {
         const selected = window.start + offset === state.selected;
         const prefix = `${selected ? '›' : ' '} ${hit.scope.padEnd(7)} `;
+        // Two rows an entry: its title, then its file (a path is never cut; Enter opens the whole entry).
         return (
-          <Text key={`${hit.scope}:${hit.entryId}`} wrap="truncate-end" inverse={selected}>
-            {`${prefix}${truncate(`${hit.title} · ${hit.path}`, columns - prefix.length - 1)}`}
-          </Text>
+          <Box key={`${hit.scope}:${hit.entryId}`} flexDirection="column">
+            <Text wrap="truncate-end" inverse={selected}>
+              {`${prefix}${truncate(hit.title, columns - prefix.length - 1)}`}
+            </Text>
+            {splitLine(`          ${hit.path}`, columns, '          ').map((piece) => (
+              <Text key={piece} color={theme.muted}>
+                {piece}
+              </Text>
+            ))}
+          </Box>
         );
       })}
     </Box>

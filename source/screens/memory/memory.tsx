@@ -4,7 +4,7 @@
 // an entry) and Extraction (runs, counts, quarantined candidates). The states live here, so
 // switching views never loses a plan or a selection; the views only render them.
 import { Box, Text } from 'ink';
-import { useCallback, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -66,6 +66,12 @@ export function Memory() {
   const extraction = useExtractionLines(app, review, columns, view === 'extraction');
   const textRoom = room - 1;
   const lastTop = (lines: number) => Math.max(0, lines - textRoom);
+
+  // Promoted candidates leave the queue: read it again once a plan is applied.
+  const applied = promote.result?.status === 'applied' ? promote.result.planId : null;
+  useEffect(() => {
+    if (applied) dispatchReview({ type: 'reload', quiet: true });
+  }, [applied]);
 
   const promoteChosen = useCallback(() => {
     const candidates = candidatesOf(review);

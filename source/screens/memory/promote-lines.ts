@@ -2,7 +2,7 @@
 // unified diff, line for line), and the result — for a voided plan, which target changed and what
 // to do. Wrapped to the screen, never cut: a diff line wider than the screen continues below it.
 import type { PromoteState } from './promote-state.js';
-import type { PreparedPlan, PromoteResult } from './promotion-methods.js';
+import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
 import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js';
 
 const fileCount = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
@@ -15,12 +15,14 @@ export function chooseLines(state: PromoteState, columns: number): ScreenLine[] 
       'muted',
     );
   const lines: ScreenLine[] = wrapLines(
-    `${state.chosen.length} candidate${state.chosen.length === 1 ? '' : 's'} to promote into the ${state.scope} memory root (${state.scope === 'project' ? "this worktree's .common-memory/memory, committed with git" : 'your user memory, for every repository'}):`,
+    `${state.chosen.length} candidate${state.chosen.length === 1 ? '' : 's'} to promote into the ${state.scope} memory root (${state.scope === 'project' ? "this worktree's .common-memory/memory, which you commit with git" : 'your own memory, read in every repository'}):`,
     columns,
     'heading',
   );
   for (const chosen of state.chosen)
-    lines.push(...wrapLines(`${idLabel(chosen.candidateId)}  ${chosen.label}`, columns, 'text', '          '));
+    lines.push(
+      ...wrapLines(`  ${idLabel(chosen.candidateId)}  ${chosen.label}`, columns, 'text', ' '.repeat(17), true),
+    );
   return lines;
 }
 
@@ -31,63 +33,90 @@ function diffTone(line: string): ScreenLine['tone'] {
   return 'text';
 }
 
-export function planLines(plan: PreparedPlan, columns: number): ScreenLine[] {
+function fileLine(file: MemoryPlanFileView): string {
+  const what = file.action === 'create' ? 'new file' : `changes blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`;
+  return `${file.path} (${what}, ${file.bytes} bytes)`;
+}
+
+export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
   const lines: ScreenLine[] = wrapLines(
-    `Plan ${idLabel(plan.planId)} · digest ${plan.planDigest.slice(0, 16)}… · ${fileCount(plan.files.length)}`,
+    `${fileCount(plan.files.length)} in the ${plan.scope} memory root`,
     columns,
     'heading',
   );
-  for (const file of plan.files)
-    lines.push(
-      ...wrapLines(
-        `${file.targetBlobHash === null ? 'new     ' : 'changed '} ${file.path}${file.targetBlobHash === null ? '' : ` (now blob ${file.targetBlobHash.slice(0, 10)})`}`,
-        columns,
-        'text',
-        '  ',
-      ),
-    );
+  lines.push(...wrapLines(`digest ${plan.planDigest} (approval binds exactly these bytes)`, columns, 'muted'));
+  for (const file of plan.files) {
+    lines.push(...wrapLines(fileLine(file), columns, 'text', '    '));
+    for (const finding of file.findings)
+      lines.push(
+        ...wrapLines(
+          `${finding.severity} ${finding.rule} at ${finding.line}:${finding.column} — ${finding.excerpt}`,
+          columns,
+          'muted',
+          '    ',
+        ),
+      );
+  }
   lines.push({ text: '', tone: 'muted' });
   const diff = plan.diff.replace(/\n$/, '');
+  // A diff line wider than the screen continues under "↪", so a continuation is never read as a line of the file.
   for (const line of diff === '' ? [] : diff.split('\n'))
-    for (const piece of splitLine(line.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' '), columns))
+    for (const piece of splitLine(line.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' '), columns, '↪ '))
       lines.push({ text: piece, tone: diffTone(line) });
   return lines;
 }
 
-function fileOutcome(file: PromoteResult['files'][number]): string {
-  const outcome = typeof file.outcome === 'string' ? file.outcome : typeof file.status === 'string' ? file.status : '';
-  return outcome ? `${outcome.padEnd(9)} ${file.path}` : file.path;
+const STATE_WORDS: Record<MemoryPlanFileView['state'], string> = {
+  pending: 'not written',
+  written: 'written',
+  skipped: 'skipped (it already held the approved bytes)',
+  drifted: 'CHANGED since the plan was prepared: not written',
+};
+
+/** Where a write stands: "2 of 3 files done", from the plan as the journal holds it. */
+export function progressText(plan: MemoryPlanView): string {
+  const done = plan.files.filter((file) => file.state === 'written' || file.state === 'skipped').length;
+  return `${done} of ${fileCount(plan.files.length)} done`;
 }
 
-export function resultLines(result: PromoteResult, columns: number): ScreenLine[] {
+export function resultLines(result: MemoryPromoteResult, columns: number): ScreenLine[] {
   const lines: ScreenLine[] = [];
+  const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
+    lines.push(...wrapLines(text, columns, tone, indent));
+  const files = () => {
+    for (const file of result.files)
+      add(`${STATE_WORDS[file.state]}: ${file.path}`, file.state === 'drifted' ? 'error' : 'text', '    ');
+  };
   if (result.status === 'applied') {
-    lines.push(
-      ...wrapLines(
-        `Promoted: plan ${idLabel(result.planId)} applied, ${fileCount(result.files.length)} with exactly the approved bytes.`,
-        columns,
-        'ok',
-      ),
-    );
-    for (const file of result.files) lines.push(...wrapLines(fileOutcome(file), columns, 'text', '  '));
-    lines.push(
-      ...wrapLines(
-        'The files are in the memory root; common-memory never commits: review them with git status and commit them yourself.',
-        columns,
-        'muted',
-      ),
+    add(`Promoted: plan ${idLabel(result.planId)} applied to the ${result.scope} memory root.`, 'ok');
+    files();
+    if (result.sync)
+      add(
+        `Approved memory: ${result.sync.entries} entries · generation ${result.sync.generation} · coverage ${result.sync.coverage}`,
+        'text',
+      );
+    add(
+      result.scope === 'project'
+        ? "The files are in this worktree's .common-memory/memory. common-memory never commits: review them with git status and commit them yourself."
+        : 'The files are in your user memory root (home/memory); every repository of yours reads them.',
+      'muted',
     );
     return lines;
   }
-  lines.push(...wrapLines(`Plan ${idLabel(result.planId)} was voided: nothing more was written.`, columns, 'error'));
-  if (typeof result.reason === 'string') lines.push(...wrapLines(result.reason, columns, 'text', '  '));
-  for (const file of result.files) lines.push(...wrapLines(fileOutcome(file), columns, 'text', '  '));
-  lines.push(
-    ...wrapLines(
-      'A target file changed after the plan was prepared (edited by hand, or by another promotion), so the approved bytes no longer apply to it. Look at that file, then press Enter to prepare a new plan from the same candidates and read its diff again.',
-      columns,
-      'muted',
-    ),
+  if (result.status !== 'voided') {
+    add(`Plan ${idLabel(result.planId)} is ${result.status}: ${progressText(result)}.`, 'text');
+    files();
+    return lines;
+  }
+  add(`Plan ${idLabel(result.planId)} was voided: nothing more was written.`, 'error');
+  if (result.voidReason) add(result.voidReason, 'text', '  ');
+  files();
+  const drifted = result.files.some((file) => file.state === 'drifted');
+  add(
+    drifted
+      ? 'A target file changed after the plan was prepared (edited by hand, or written by another promotion), so the approved bytes no longer apply to it. Look at that file (git diff), then press Enter to prepare a new plan from the same candidates and read its diff again.'
+      : 'A candidate changed after the plan was prepared. Press Enter to prepare a new plan from the same candidates and read its diff again.',
+    'muted',
   );
   return lines;
 }

@@ -2,7 +2,7 @@
 // scrolled), the approval, the write and its result. Approval is its own action from its own key;
 // nothing else in this reducer approves, and a plan is approved with the digest it was shown with.
 import type { ShownError } from '../format.js';
-import type { PreparedPlan, PromoteResult, PromotionScope } from './promotion-methods.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
 
 export interface ChosenCandidate {
   candidateId: string;
@@ -14,15 +14,17 @@ export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'prom
 
 export interface PromoteState {
   chosen: ChosenCandidate[];
-  scope: PromotionScope;
+  scope: 'project' | 'user';
   phase: PromotePhase;
   /** Bumped for every request, so an answer to an older one is dropped. */
   requestId: number;
-  plan: PreparedPlan | null;
+  plan: MemoryPlanView | null;
   /** The host accepted the approval of this plan's digest: a failed write is retried without approving twice. */
   approved: boolean;
   top: number;
-  result: PromoteResult | null;
+  result: MemoryPromoteResult | null;
+  /** The plan as the journal holds it while its files are written: their states are the progress. */
+  live: MemoryPlanView | null;
   error: ShownError | null;
 }
 
@@ -30,10 +32,11 @@ export type PromoteAction =
   | { type: 'choose'; chosen: ChosenCandidate[] }
   | { type: 'toggleScope' }
   | { type: 'prepare' }
-  | { type: 'prepared'; id: number; plan: PreparedPlan }
+  | { type: 'prepared'; id: number; plan: MemoryPlanView }
   | { type: 'approve' }
-  | { type: 'approved'; id: number }
-  | { type: 'promoted'; id: number; result: PromoteResult }
+  | { type: 'approved'; id: number; plan: MemoryPlanView }
+  | { type: 'progress'; id: number; plan: MemoryPlanView }
+  | { type: 'promoted'; id: number; result: MemoryPromoteResult }
   | { type: 'failed'; id: number; error: ShownError }
   | { type: 'scroll'; delta: number; lastTop: number }
   | { type: 'back' };
@@ -47,14 +50,16 @@ export const initialPromoteState: PromoteState = {
   approved: false,
   top: 0,
   result: null,
+  live: null,
   error: null,
 };
 
-const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'error'> = {
+const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'live' | 'error'> = {
   plan: null,
   approved: false,
   top: 0,
   result: null,
+  live: null,
   error: null,
 };
 
@@ -88,9 +93,13 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       // Approved already (its write failed): write again, never approve twice.
       return next({ phase: state.approved ? 'promoting' : 'approving', error: null });
     case 'approved':
-      return action.id === state.requestId && state.phase === 'approving'
-        ? next({ phase: 'promoting', approved: true })
-        : state;
+      if (action.id !== state.requestId || state.phase !== 'approving') return state;
+      // A plan whose candidates moved since it was prepared is voided by the approval itself.
+      if (action.plan.status === 'voided')
+        return { ...state, phase: 'done', result: { ...action.plan, sync: null }, top: 0 };
+      return next({ phase: 'promoting', approved: true });
+    case 'progress':
+      return action.id === state.requestId && state.phase === 'promoting' ? { ...state, live: action.plan } : state;
     case 'promoted':
       return action.id === state.requestId && state.phase === 'promoting'
         ? { ...state, phase: 'done', result: action.result, top: 0 }

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { LinePane, position } from './line-pane.js';
-import { chooseLines, planLines, resultLines } from './promote-lines.js';
+import { chooseLines, planLines, progressText, resultLines } from './promote-lines.js';
 import type { PromoteState } from './promote-state.js';
 import { type ScreenLine, idLabel } from './wrap-lines.js';
 
@@ -37,12 +37,13 @@ function titleOf(state: PromoteState): string {
 const SPINNER_LABEL: Partial<Record<PromoteState['phase'], string>> = {
   preparing: 'building the plan: target files, exact bytes, secret lint, diff…',
   approving: 'recording the approval of this digest…',
-  promoting: 'writing the approved bytes (temp file, fsync, rename) and syncing the projection…',
+  promoting: 'writing the approved bytes…',
 };
 
 export function PromoteView({ state, lines, room }: { state: PromoteState; lines: ScreenLine[]; room: number }) {
   const theme = useTheme();
-  const label = SPINNER_LABEL[state.phase];
+  const progress = state.phase === 'promoting' && state.live ? ` ${progressText(state.live)}` : '';
+  const label = SPINNER_LABEL[state.phase] && `${SPINNER_LABEL[state.phase]}${progress}`;
   const textRoom = room - 1 - (label ? 1 : 0);
   return (
     <Box flexDirection="column">

@@ -87,8 +87,8 @@ export function targetCandidate(state: ReviewState): MemoryReviewCandidate | und
   return state.open ? openCandidate(state) : candidatesOf(state)[state.selected];
 }
 
-export function isConfirmed(state: ReviewState, statement: { statementId: string; confirmed?: unknown }): boolean {
-  return state.confirmed.has(statement.statementId) || statement.confirmed === true;
+export function isConfirmed(state: ReviewState, statement: { statementId: string; claimSupport: string }): boolean {
+  return state.confirmed.has(statement.statementId) || statement.claimSupport === 'human-confirmed';
 }
 
 type NewJob = ReviewJob extends infer Job ? (Job extends ReviewJob ? Omit<Job, 'id'> : never) : never;

@@ -10,7 +10,7 @@ import { useTheme } from '../widgets/theme.js';
 import { LinePane, position } from './line-pane.js';
 import { candidateLines } from './review-lines.js';
 import { candidatesOf, openCandidate, type ReviewState } from './review-state.js';
-import { type ScreenLine, idLabel } from './wrap-lines.js';
+import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 
 export function firstLine(text: string): string {
   return (text.split('\n').find((line) => line.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
@@ -58,15 +58,13 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
   // Counting quarantined rows walks the queue: once per answer, not once per key.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the title changes with the data, the selection and the marks only
   const title = useMemo(() => queueTitle(state), [state.data, state.selected, state.marked]);
-  const window = listWindow(candidates.length, state.selected, Math.max(1, room - 1));
+  // The title wraps rather than losing its end (the position) on a narrow terminal.
+  const titleLines = wrapLines(title, columns, 'heading');
+  const window = listWindow(candidates.length, state.selected, Math.max(1, room - titleLines.length));
   return (
     <Box flexDirection="column">
-      <Box>
-        <Text bold color={theme.accent} wrap="truncate-end">
-          {title}
-        </Text>
-        {state.load && !state.load.quiet ? <Spinner /> : null}
-      </Box>
+      <LinePane lines={titleLines} top={0} room={titleLines.length} />
+      {state.load && !state.load.quiet ? <Spinner /> : null}
       {state.data && candidates.length === 0 ? (
         <Text wrap="wrap" color={theme.muted}>
           Nothing to review: no draft or quarantined candidates in this repository. Candidates come from extraction (]

@@ -3,10 +3,11 @@
 // action carrying its request id; a superseded or unmounted request's answer is dropped.
 import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
-import { useRequest } from '../widgets/use-request.js';
+import { STATUS_PROGRESS_MS } from '../timing.js';
+import { useRequest, useRequestLoop } from '../widgets/use-request.js';
+import { idLabel } from './wrap-lines.js';
 import type { EntriesAction, EntriesState } from './entries-state.js';
 import type { PromoteAction, PromoteState } from './promote-state.js';
-import { promotionMethods } from './promotion-methods.js';
 import { evidenceToRead, type ReviewAction, type ReviewState } from './review-state.js';
 
 export function useReviewEffects(app: Application, cwd: string, state: ReviewState, dispatch: Dispatch<ReviewAction>) {
@@ -19,23 +20,22 @@ export function useReviewEffects(app: Application, cwd: string, state: ReviewSta
     answered: (view, key) => dispatch({ type: 'evidenceLoaded', sessionKey: key, view }),
     failed: (error, key) => dispatch({ type: 'evidenceFailed', sessionKey: key, error }),
   });
-  const methods = promotionMethods(app);
   useRequest(
     state.job,
-    (job) =>
-      job.kind === 'confirm'
-        ? methods.memoryConfirm({ candidateId: job.candidateId, statementId: job.statementId, cwd })
-        : methods.memoryDiscard({ candidateId: job.candidateId, cwd }),
+    async (job): Promise<string> => {
+      if (job.kind === 'confirm') {
+        const confirmed = await app.memoryConfirm({ candidateId: job.candidateId, statementId: job.statementId, cwd });
+        return confirmed.replayed
+          ? `Statement ${job.statementId} was confirmed already: nothing changed.`
+          : `Statement ${job.statementId} confirmed: its text and citations are recorded as reviewed by you.`;
+      }
+      const discarded = await app.memoryDiscard({ candidateId: job.candidateId, cwd });
+      return discarded.replayed
+        ? `Candidate ${idLabel(job.candidateId)} was discarded already.`
+        : `Candidate ${idLabel(job.candidateId)} discarded: it left the queue (memory-state keeps it; nothing is deleted).`;
+    },
     {
-      answered: (_, job) =>
-        dispatch({
-          type: 'jobDone',
-          id: job.id,
-          notice:
-            job.kind === 'confirm'
-              ? `Statement ${job.statementId.slice(0, 8)} confirmed: its text and citations are recorded as reviewed.`
-              : `Candidate ${job.candidateId.slice(0, 8)} discarded: it left the queue (memory-state keeps it; nothing is deleted).`,
-        }),
+      answered: (notice, job) => dispatch({ type: 'jobDone', id: job.id, notice }),
       failed: (error, job) => dispatch({ type: 'jobFailed', id: job.id, error }),
     },
   );
@@ -47,7 +47,6 @@ export function usePromoteEffects(
   state: PromoteState,
   dispatch: Dispatch<PromoteAction>,
 ) {
-  const methods = promotionMethods(app);
   const { phase, requestId, plan } = state;
   const request = phase === 'preparing' || phase === 'approving' || phase === 'promoting' ? { phase, requestId } : null;
   // One key object per request, so a re-render does not start it again.
@@ -56,7 +55,7 @@ export function usePromoteEffects(
     async () => {
       const id = requestId;
       if (phase === 'preparing') {
-        const prepared = await methods.memoryPrepare({
+        const prepared = await app.memoryPrepare({
           candidateIds: state.chosen.map((chosen) => chosen.candidateId),
           scope: state.scope,
           cwd,
@@ -65,16 +64,32 @@ export function usePromoteEffects(
       }
       if (!plan) throw new Error('no plan to approve or promote');
       if (phase === 'approving') {
-        await methods.memoryApprove({ planId: plan.planId, digest: plan.planDigest, cwd });
-        return () => dispatch({ type: 'approved', id });
+        const approved = await app.memoryApprove({ planId: plan.planId, digest: plan.planDigest });
+        return () => dispatch({ type: 'approved', id, plan: approved });
       }
-      const result = await methods.memoryPromote({ planId: plan.planId, cwd });
+      const result = await app.memoryPromote({ planId: plan.planId });
       return () => dispatch({ type: 'promoted', id, result });
     },
     {
       answered: (report) => report(),
       failed: (error) => dispatch({ type: 'failed', id: requestId, error }),
     },
+  );
+  // While the files are written, the journal's view of the plan says which are done.
+  const watched = phase === 'promoting' && plan ? plan.planId : null;
+  useRequestLoop(
+    () =>
+      watched
+        ? {
+            run: () => app.memoryPlan({ planId: watched }),
+            answered: (live) => {
+              dispatch({ type: 'progress', id: requestId, plan: live });
+              return STATUS_PROGRESS_MS;
+            },
+            failed: () => STATUS_PROGRESS_MS,
+          }
+        : undefined,
+    [watched, requestId],
   );
 }
 

@@ -4,8 +4,7 @@ import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import type { Application } from '../../api/application.js';
 import type { HostStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
-import type { ReaderContent } from '../widgets/reader.js';
-import type { HelpItem, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
+import type { HelpItem, ReaderContent, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
 
 export type Connection = 'in-process host' | 'remote host';
 

@@ -2,7 +2,16 @@
 // header shows. A reducer with named actions; views read it through ShellStateContext only.
 import type { HostStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
-import type { ReaderContent } from '../widgets/reader.js';
+
+/** Text opened in full over the current screen (see widgets/reader.tsx). */
+export interface ReaderContent {
+  title: string;
+  text: string;
+  /** The raw form behind the text (JSON), shown instead with v. */
+  raw?: string;
+  /** Open at the end (a feed whose newest row is last) rather than at the top. */
+  atEnd?: boolean;
+}
 
 export const SCREENS = [
   { name: 'dashboard', title: 'Dashboard', command: 'showDashboard' },

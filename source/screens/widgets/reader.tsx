@@ -8,17 +8,9 @@ import { commandFor } from '../keyboard/key-bindings.js';
 import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
 import { HEADER_LINES } from '../shell/header.js';
 import { useShellActions } from '../shell/shell-context.js';
+import type { ReaderContent } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from './theme.js';
-
-export interface ReaderContent {
-  title: string;
-  text: string;
-  /** The raw form behind the text (JSON), shown instead with v. */
-  raw?: string;
-  /** Open at the end (a feed whose newest row is last) rather than at the top. */
-  atEnd?: boolean;
-}
 
 /** Header, title, help line and the one spare row. */
 const CHROME = HEADER_LINES + 3;

@@ -7,8 +7,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
 import type { Db } from '../store/database.js';
-import type { WriterClient } from '../workers/writer-client.js';
-import { planChunks, type PlannedChunk } from './chunking.js';
+import type { WriterClient } from './writer-client.js';
+import { planChunks, type PlannedChunk } from '../memory/chunking.js';
 import {
   CHUNKER_VERSION,
   CONTRACT_SCHEMA_VERSION,
@@ -19,8 +19,8 @@ import {
   RUNNER_OUTPUT_MAX_BYTES,
   type AdjudicationTask,
   type ExtractionTask,
-} from './contracts.js';
-import { scopeResolver, type Scope } from './repository.js';
+} from '../memory/contracts.js';
+import { scopeResolver, type Scope } from '../memory/repository.js';
 import {
   isExternal,
   type ExternalRunner,
@@ -28,17 +28,17 @@ import {
   type RunnerRegistry,
   type RunnerTask,
   type RunOptions,
-} from './runner.js';
+} from '../memory/runner.js';
 import {
   approvedPlans,
   authorizationManifest,
   executionPlan,
   type Approval,
   type RunnerExecutionPlan,
-} from './runner-plan.js';
-import { extractionTaskId } from './task-store.js';
-import { selectTurns, type Selection } from './turn-source.js';
-import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from './window.js';
+} from '../memory/runner-plan.js';
+import { extractionTaskId } from '../memory/task-store.js';
+import { selectTurns, type Selection } from '../memory/turn-source.js';
+import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from '../memory/window.js';
 
 /** Extraction tasks one run works on (seed 004 §9); the rest stay pending for the next run. */
 export const RUN_TASKS_MAX = 8;

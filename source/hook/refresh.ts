@@ -1,0 +1,111 @@
+// `memory refresh`: replaces a running activation's frozen session-start snapshot with the current
+// selection, to be given to the model once, at that session's next UserPromptSubmit or PostToolUse
+// hook (inbox-writes.ts) — ordinary turns never read memory again. Like a hook, it writes the
+// activation row of core.sqlite directly in one BEGIN IMMEDIATE transaction, and the selection is
+// read from memory-state inside that transaction: what is stored is exactly what that read saw, and
+// no hook or other refresh of the activation can come between the read and the replacement.
+//
+// Which activation: the one a session key names, or else the one whose host process is an
+// ancestor of this process (an agent running `common-memory memory refresh` in its shell tool),
+// narrowed by the host's session id where the host exports it. Not exactly one: refused, with the
+// way to name it.
+import { storeFiles } from '../home.js';
+import { CmError } from '../errors.js';
+import { readSessionSnapshot } from '../memory/snapshot-read.js';
+import { commit } from '../store/transaction.js';
+import type { Db } from '../store/database.js';
+import { openStore } from './main.js';
+import { ancestorInstances, INSTANCE_ENV } from './process-instance.js';
+
+export interface RefreshTarget {
+  /** The activation's session key (as `sessions` and `status` print it). */
+  sessionKey?: string | undefined;
+}
+
+export interface MemoryRefreshResult {
+  sessionKey: string;
+  client: string;
+  /** Entries in the new snapshot, entries left out by the budget, and its size. */
+  entries: number;
+  omitted: number;
+  bytes: number;
+  /** The new snapshot waits for the session's next prompt or tool use. */
+  delivery: 'next UserPromptSubmit or PostToolUse';
+}
+
+interface ActivationRow {
+  activation_id: number;
+  session_key: string;
+  client: string;
+  cwd: string | null;
+  state: string;
+}
+
+/** Host session ids exported to the commands an agent runs, per client. */
+const SESSION_ENV: Record<string, string> = { codex: 'CODEX_THREAD_ID', claude: 'CLAUDE_CODE_SESSION_ID' };
+
+const COLUMNS = 'activation_id, session_key, client, cwd, state';
+
+function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): ActivationRow {
+  if (target.sessionKey !== undefined) {
+    const row = db.prepare(`SELECT ${COLUMNS} FROM capture_activations WHERE session_key = ?`).get(target.sessionKey) as
+      | ActivationRow
+      | undefined;
+    if (!row)
+      throw new CmError(
+        'not_found',
+        `No session has the key ${JSON.stringify(target.sessionKey)}; common-memory sessions lists them.`,
+      );
+    if (row.state !== 'active')
+      throw new CmError('not_found', `Session ${row.session_key} has ended; a new session reads memory at its start.`);
+    if (row.client === 'pi')
+      throw new CmError('usage', 'pi sessions keep their notes in the extension; start a new pi session to read them.');
+    return row;
+  }
+  const instances = ancestorInstances(env);
+  if (instances.length === 0) instances.push('no-ancestor');
+  const marks = instances.map(() => '?').join(', ');
+  let rows = db
+    .prepare(
+      `SELECT ${COLUMNS}, host_session_id FROM capture_activations
+       WHERE state = 'active' AND client IN ('codex', 'claude') AND process_instance IN (${marks})`,
+    )
+    .all(...instances) as Array<ActivationRow & { host_session_id: string }>;
+  const bySession = rows.filter((row) => env[SESSION_ENV[row.client]!] === row.host_session_id);
+  if (bySession.length > 0) rows = bySession;
+  if (rows.length === 1) return rows[0]!;
+  throw new CmError(
+    rows.length === 0 ? 'not_found' : 'usage',
+    rows.length === 0
+      ? `No running Codex or Claude Code session of this data home started this command (checked its parent processes${env[INSTANCE_ENV] ? ` and ${INSTANCE_ENV}` : ''}). Run it from the session's shell, or name one: common-memory memory refresh --session <key> (common-memory sessions lists them).`
+      : `${rows.length} running sessions could have started this command (${rows.map((r) => r.session_key).join(', ')}); name one: common-memory memory refresh --session <key>.`,
+  );
+}
+
+export function refreshSnapshot(
+  home: string,
+  target: RefreshTarget = {},
+  env: NodeJS.ProcessEnv = process.env,
+): MemoryRefreshResult {
+  const db = openStore(home, 2000);
+  try {
+    return commit(db, 'memoryRefresh', () => {
+      const row = findActivation(db, target, env);
+      const snapshot = readSessionSnapshot(storeFiles(home).memoryState, row.cwd);
+      db.prepare('UPDATE capture_activations SET snapshot = ?, snapshot_pending = 1 WHERE activation_id = ?').run(
+        snapshot.text,
+        row.activation_id,
+      );
+      return {
+        sessionKey: row.session_key,
+        client: row.client,
+        entries: snapshot.entryIds.length,
+        omitted: snapshot.omitted,
+        bytes: snapshot.bytes,
+        delivery: 'next UserPromptSubmit or PostToolUse',
+      };
+    });
+  } finally {
+    db.close();
+  }
+}
