@@ -17,6 +17,7 @@ export const EXIT = {
   memoryUnavailable: 12,
   notRunning: 13,
   authorisationNeeded: 14,
+  runnerRefused: 15,
   interrupted: 130,
 } as const;
 
@@ -45,6 +46,7 @@ export type ErrorCode =
   | 'secret_found'
   | 'memory_unavailable'
   | 'task_stale'
+  | 'runner_unavailable'
   | 'internal';
 
 const exitFor: Record<ErrorCode, number> = {
@@ -72,6 +74,7 @@ const exitFor: Record<ErrorCode, number> = {
   secret_found: EXIT.secretFound,
   memory_unavailable: EXIT.memoryUnavailable,
   task_stale: EXIT.conflict,
+  runner_unavailable: EXIT.runnerRefused,
   internal: EXIT.internal,
 };
 
@@ -100,6 +103,7 @@ const httpFor: Record<ErrorCode, number> = {
   secret_found: 422,
   memory_unavailable: 503,
   task_stale: 409,
+  runner_unavailable: 503,
   internal: 500,
 };
 

@@ -402,6 +402,14 @@ export interface PendingAuthorization {
   approveWith: string;
 }
 
+/** `memory reverify-runner`: the probe passed (a failure is an error naming the item). */
+export interface MemoryReverifyResult {
+  runner: string;
+  passed: true;
+  cached: boolean;
+  probeVersion: string;
+}
+
 export interface MemoryExtractReport {
   runIds: string[];
   window: { since: string; until: string };

@@ -31,6 +31,7 @@ const probe: Record<string, unknown> = {
   memoryExtract: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
   memoryReview: { cwd: tmpdir() },
   memoryRetry: { taskId: 'no-such-task' },
+  memoryReverifyRunner: { runner: 'no-such-runner' },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
   memorySync: { cwd: tmpdir() },
   memorySearch: { query: 'probe', cwd: tmpdir() },

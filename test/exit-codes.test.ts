@@ -138,31 +138,35 @@ describe('exit codes', { timeout: 240_000 }, () => {
     expectExit(await runCli(['memory', 'review', '--home', home]), 12, /memory-state\.sqlite .* is damaged/);
   });
 
-  it('14: an external runner stops at its plan until approved by digest', async () => {
+  it('14 and 15: an external runner stops at its plan until approved; a permissive one fails its probe', async () => {
     const home = tempHome('exit-14');
     const repo = gitRepo(home, 'repo');
     queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
     await flush(home);
     const runner = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
-    writeFileSync(
-      join(home, 'runners.json'),
-      JSON.stringify({
-        profiles: [
-          {
-            name: 'ext',
-            kind: 'command',
-            argv: [process.execPath, runner, 'good', join(home, 'record')],
-            provider: 'p',
-            model: 'm',
-            endpoint: 'http://127.0.0.1:9',
-          },
-        ],
-      }),
-    );
+    const profile = (mode: string) =>
+      writeFileSync(
+        join(home, 'runners.json'),
+        JSON.stringify({
+          profiles: [
+            {
+              name: 'ext',
+              kind: 'command',
+              argv: [process.execPath, runner, mode, join(home, 'record')],
+              provider: 'p',
+              model: 'm',
+              endpoint: 'http://127.0.0.1:9',
+            },
+          ],
+        }),
+      );
+    profile('good');
     const result = await runCli(['memory', 'extract', '--runner', 'ext', '--since', '2026-01-01', '--home', home], {
       cwd: repo,
     });
     expectExit(result, 14);
+    profile('permissive');
+    expectExit(await runCli(['memory', 'reverify-runner', '--runner', 'ext', '--home', home]), 15, /at "shell"/);
     assert.match(result.stdout, /nothing was sent yet[\s\S]*--approve-plan [0-9a-f]{64}/);
     assert.equal(existsSync(join(home, 'record')), false);
   });

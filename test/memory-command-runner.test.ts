@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { commandRunner, RunnerFailure } from '../source/memory/command-runner.js';
 import type { RunnerTask } from '../source/memory/runner.js';
-import { parseRunnerProfiles, runnerProfile } from '../source/memory/runner-profiles.js';
+import { commandProfile, parseRunnerProfiles } from '../source/memory/runner-profiles.js';
 
 const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -23,7 +23,7 @@ const temp = () => {
 };
 
 const profile = (mode: string, record: string, extra: Record<string, unknown> = {}) =>
-  runnerProfile.parse({
+  commandProfile.parse({
     name: 'fake',
     kind: 'command',
     argv: [process.execPath, FAKE, mode, record],

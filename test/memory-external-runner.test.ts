@@ -11,10 +11,10 @@ import { after, describe, it } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { storeFiles } from '../source/home.js';
 import { builtinRunner } from '../source/memory/builtin-runner.js';
-import { commandRunner } from '../source/memory/command-runner.js';
+import { externalRunner } from '../source/memory/runner-registry.js';
 import { ExtractionPipeline, type ExtractRequest } from '../source/workers/extraction-pipeline.js';
 import type { Runner } from '../source/memory/runner.js';
-import { runnerProfile, type RunnerProfile } from '../source/memory/runner-profiles.js';
+import { commandProfile, type CommandProfile } from '../source/memory/runner-profiles.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
 import { tempHome } from './support/cli.js';
@@ -40,8 +40,8 @@ async function rig(sessions = 1) {
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   const record = join(home, 'runner-record');
   let runners = new Map<string, Runner>([['builtin', builtinRunner]]);
-  const use = (mode: string, extra: Partial<RunnerProfile> = {}) => {
-    const profile = runnerProfile.parse({
+  const use = (mode: string, extra: Partial<CommandProfile> = {}) => {
+    const profile = commandProfile.parse({
       name: 'ext',
       kind: 'command',
       argv: [process.execPath, FAKE, mode, record],
@@ -53,7 +53,7 @@ async function rig(sessions = 1) {
     });
     runners = new Map<string, Runner>([
       ['builtin', builtinRunner],
-      ['ext', commandRunner(profile, join(home, 'logs'))],
+      ['ext', externalRunner(profile, join(home, 'logs'))],
     ]);
   };
   const pipeline = new ExtractionPipeline(writer, core, () => runners, 'test-holder');

@@ -102,6 +102,27 @@ describe('memory extract --runner', () => {
     assert.equal(budget.code, 10);
     assert.match(budget.stderr, /over its run budget of 10; nothing was sent/);
     assert.equal(existsSync(join(record, 'received.jsonl')), false, 'nothing was sent');
+    // A permissive runner fails the conformance probe by what it did, before any of the user's bytes.
+    profiles(home, record, { argv: [process.execPath, FAKE, 'permissive', record] });
+    const permissive = await runCli([...args, '--runner', 'ext'], { cwd: repo });
+    assert.equal(permissive.code, 15);
+    assert.match(
+      permissive.stderr,
+      /The ext runner failed its conformance probe \(conformance-probe@1\) at "shell": it ran a command/,
+    );
+    assert.match(permissive.stderr, /Nothing of yours was sent; .*memory reverify-runner --runner ext/);
+    const again = await runCli(['memory', 'reverify-runner', '--runner', 'ext', '--home', home]);
+    assert.equal(again.code, 15);
+    profiles(home, record);
+    const reverified = await runCli(['memory', 'reverify-runner', '--runner', 'ext', '--home', home, '--json']);
+    assert.equal(reverified.code, 0, reverified.stderr);
+    assert.deepEqual(JSON.parse(reverified.stdout), {
+      runner: 'ext',
+      passed: true,
+      cached: false,
+      probeVersion: 'conformance-probe@1',
+    });
+    assert.equal(existsSync(join(record, 'received.jsonl')), false, 'nothing was sent');
     // A broken runners.json never stops the builtin runner.
     writeFileSync(join(home, 'runners.json'), '{broken');
     assert.equal((await runCli(args, { cwd: repo })).code, 0);

@@ -15,6 +15,7 @@ import type {
   MemoryExtractReport,
   MemoryExtractRequest,
   MemoryRecallResult,
+  MemoryReverifyResult,
   MemoryReview,
   MemorySearchResult,
   MemoryStatus,
@@ -61,6 +62,8 @@ export const memoryApi = {
     created: (report) => report.candidates.created > 0,
   }),
   memoryStatus: read<void, MemoryStatus>('/v1/memory/status'),
+  /** Runs a runner profile's deny-all conformance probe again, whatever its cache says. */
+  memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>('/v1/memory/runners/:runner/reverify'),
   /** Gives a task that spent its attempt budget a fresh one. */
   memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
   /** Draft and quarantined candidates of the caller's repository (read-only; findings masked). */

@@ -91,6 +91,8 @@ export const HELP = `
                                          statements, evidence and masked findings (read-only)
     memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
     memory retry <task-id>               a task that failed 5 times may be claimed again
+    memory reverify-runner --runner NAME run a profile's deny-all conformance probe again (exit 15
+                                         naming what failed)
     memory sync                          scan the user's and this worktree's memory files into the
                                          approved projection (exit 3 when coverage is partial)
     memory search <query> [--limit N]    approved entries of this repository and the user scope
@@ -129,6 +131,7 @@ export const HELP = `
     5 conflict · 6 not found · 7 store unavailable · 8 host unreachable (or none running)
     9 inconsistent store · 10 over a limit · 11 blocking secret found · 12 memory-state unavailable
     13 agent not running · 14 authorisation needed (a runner's plan awaits --approve-plan)
+    15 runner refused (its probe failed, its client is missing or of another version)
     130 interrupted (Ctrl+C)
 `;
 

@@ -208,6 +208,10 @@ export class HostApplication implements Application {
     return this.memoryService().extract(request);
   }
 
+  memoryReverifyRunner(request: { runner: string }) {
+    return this.memoryService().reverify(request.runner);
+  }
+
   memoryRetry(request: { taskId: string }) {
     return this.writer.call('memoryRetryTask', { taskId: request.taskId });
   }

@@ -23,6 +23,7 @@ import type {
   MemoryExtractRequest,
   MemoryPrepareRequest,
   MemoryStatus,
+  MemoryReverifyResult,
 } from '../protocol.js';
 import { RunnersClient } from '../workers/runners-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
@@ -113,13 +114,21 @@ export class MemoryService {
     if (runners) await (await runners.catch(() => undefined))?.close();
   }
 
-  async extract(request: MemoryExtractRequest): Promise<MemoryExtractReport> {
+  /** The runners thread, started on first use (a failed start is retried at the next). */
+  private async runnersThread(): Promise<RunnersClient> {
     this.runners ??= this.startRunners();
-    const runners = await this.runners.catch((error: unknown) => {
+    return this.runners.catch((error: unknown) => {
       this.runners = undefined;
       throw error;
     });
-    return runners.extract(request);
+  }
+
+  async extract(request: MemoryExtractRequest): Promise<MemoryExtractReport> {
+    return (await this.runnersThread()).extract(request);
+  }
+
+  async reverify(runner: string): Promise<MemoryReverifyResult> {
+    return (await this.runnersThread()).reverify(runner);
   }
 
   async status(): Promise<MemoryStatus> {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExternalRunner, RunnerTask, RunOptions } from './runner.js';
-import { runnerEnvironment, STDERR_LOG_MAX_BYTES, type RunnerProfile } from './runner-profiles.js';
+import { runnerEnvironment, STDERR_LOG_MAX_BYTES, type CommandProfile } from './runner-profiles.js';
 
 /** The fixed codes of a failed attempt; each starts the recorded reason. */
 export type RunnerFailureCode =
@@ -16,7 +16,9 @@ export type RunnerFailureCode =
   | 'runner-exit-nonzero'
   | 'runner-signal'
   | 'runner-leftover-process'
-  | 'runner-cancelled';
+  | 'runner-cancelled'
+  | 'runner-tool-call'
+  | 'runner-no-answer';
 
 export class RunnerFailure extends Error {
   constructor(
@@ -154,12 +156,16 @@ export function runProcess(spec: ProcessSpec): Promise<Buffer> {
 /** The per-task stderr log directory of a data home (created 0700 at the first log). */
 export const runnerLogDirectory = (home: string): string => join(home, 'runner-logs');
 
-const safeFileName = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120);
+/** The stderr log file of a task: its id, made safe as a file name. */
+export const taskLogName = (taskId: string) => `${taskId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120)}.stderr.log`;
 
 /** The exact bytes a command runner receives on stdin for a task: its JSON. */
 export const commandInput = (work: RunnerTask): Buffer => Buffer.from(JSON.stringify(work.task), 'utf8');
 
-export function commandRunner(profile: RunnerProfile, logDir: string | null): ExternalRunner {
+/** A runner without its conformance probe (runner-registry.ts adds it: the probe runs runners itself). */
+export type BareExternalRunner = Omit<ExternalRunner, 'conformanceKey' | 'probe'>;
+
+export function commandRunner(profile: CommandProfile, logDir: string | null): BareExternalRunner {
   return {
     name: profile.name,
     offline: false,
@@ -175,7 +181,7 @@ export function commandRunner(profile: RunnerProfile, logDir: string | null): Ex
         input,
         timeoutMs: profile.timeoutMs,
         maxStdoutBytes: Math.min(profile.maxStdoutBytes, options.maxOutputBytes),
-        stderrLog: logDir ? join(logDir, `${safeFileName(work.task.taskId)}.stderr.log`) : null,
+        stderrLog: logDir ? join(logDir, taskLogName(work.task.taskId)) : null,
         signal: options.signal,
       });
       return out.toString('utf8');

@@ -78,7 +78,7 @@ const common = {
 
 const argvWord = z.string().min(1).max(4096);
 
-const commandProfile = z
+export const commandProfile = z
   .object({
     ...common,
     kind: z.literal('command'),
@@ -86,8 +86,22 @@ const commandProfile = z
   })
   .strict();
 
-export const runnerProfile = commandProfile;
+/** `codex` / `claude`: the real client, restricted, in a one-off home; `version` is the one it must report. */
+const clientProfile = z
+  .object({
+    ...common,
+    kind: z.enum(['codex', 'claude']),
+    binary: z.string().min(1).max(4096),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a version such as 0.171.0'),
+    /** The variable holding the provider's key, passed to the client (and only it). */
+    apiKeyEnv: envName,
+  })
+  .strict();
+
+export const runnerProfile = z.discriminatedUnion('kind', [commandProfile, clientProfile]);
 export type RunnerProfile = z.infer<typeof runnerProfile>;
+export type CommandProfile = z.infer<typeof commandProfile>;
+export type ClientProfile = z.infer<typeof clientProfile>;
 
 const runnersConfig = z.object({ profiles: z.array(z.unknown()).max(32) }).strict();
 

@@ -1,16 +1,30 @@
-// The runners of a data home by name: the offline `builtin` and one per profile in runners.json.
+// The runners of a data home by name: the offline `builtin` and one per profile in runners.json,
+// each with its conformance probe.
 import { builtinRunner } from './builtin-runner.js';
+import { clientRunner, clientVersion } from './client-runners.js';
 import { commandRunner, runnerLogDirectory } from './command-runner.js';
-import type { Runner, RunnerRegistry } from './runner.js';
-import { loadRunnerProfiles } from './runner-profiles.js';
+import { conformanceFingerprint, runProbe } from './conformance.js';
+import type { ExternalRunner, Runner, RunnerRegistry } from './runner.js';
+import { loadRunnerProfiles, type RunnerProfile } from './runner-profiles.js';
+
+/** The runner of a profile; `logDir` holds each task's stderr (null: dropped). */
+export function externalRunner(profile: RunnerProfile, logDir: string | null): ExternalRunner {
+  const bare = profile.kind === 'command' ? commandRunner(profile, logDir) : clientRunner(profile, logDir);
+  return {
+    ...bare,
+    run: (work, options) => bare.run(work, options),
+    send: (input, work, options) => bare.send(input, work, options),
+    conformanceKey: () =>
+      conformanceFingerprint(profile, profile.kind === 'command' ? null : clientVersion(profile).fingerprint),
+    probe: () => runProbe(profile),
+  };
+}
 
 /** The builtin runner never depends on runners.json: a broken file fails only runs that name a profile. */
 export function runnerRegistry(home: string, wanted: string): RunnerRegistry {
   const runners = new Map<string, Runner>([[builtinRunner.name, builtinRunner]]);
   if (wanted === builtinRunner.name) return runners;
-  const profiles = loadRunnerProfiles(home);
-  if (profiles.length === 0) return runners;
   const logs = runnerLogDirectory(home);
-  for (const profile of profiles) runners.set(profile.name, commandRunner(profile, logs));
+  for (const profile of loadRunnerProfiles(home)) runners.set(profile.name, externalRunner(profile, logs));
   return runners;
 }

@@ -128,4 +128,30 @@ export const runnerCommands = {
         : null;
     },
   }),
+  /** The cached pass of a profile's conformance probe, if its key and probe version still hold. */
+  memoryConformance: memoryCommand({
+    schema: z.object({ runnerProfile: z.string(), fingerprint: hex64, probeVersion: z.string() }).strict(),
+    run: (tx, _context, input) => {
+      const row = prepared(tx.db, 'SELECT * FROM runner_conformance WHERE profile = ?').get(input.runnerProfile) as
+        | { cli_version_fingerprint: string; test_version: string; passed_at_ms: number }
+        | undefined;
+      const passed = row?.cli_version_fingerprint === input.fingerprint && row.test_version === input.probeVersion;
+      return { passedAtMs: passed ? row.passed_at_ms : null };
+    },
+  }),
+  /** A pass is cached; a failure removes any earlier pass of the profile. */
+  memoryRecordConformance: memoryCommand({
+    schema: z
+      .object({ runnerProfile: z.string(), fingerprint: hex64, probeVersion: z.string(), passed: z.boolean() })
+      .strict(),
+    run: (tx, _context, input) => {
+      prepared(tx.db, 'DELETE FROM runner_conformance WHERE profile = ?').run(input.runnerProfile);
+      if (input.passed)
+        prepared(
+          tx.db,
+          'INSERT INTO runner_conformance (profile, cli_version_fingerprint, test_version, passed_at_ms) VALUES (?, ?, ?, ?)',
+        ).run(input.runnerProfile, input.fingerprint, input.probeVersion, tx.nowMs);
+      return { recorded: true };
+    },
+  }),
 };

@@ -48,6 +48,10 @@ export interface ExternalRunner extends Runner {
   readonly profile: RunnerDestination;
   input(task: RunnerTask): Buffer;
   send(input: Buffer, task: RunnerTask, options: RunOptions): Promise<string>;
+  /** The conformance cache key: the profile and its client's version (a missing or other client throws). */
+  conformanceKey(): string;
+  /** The deny-all probe, judged by side effects. */
+  probe(): Promise<{ passed: boolean; failed: { item: string; detail: string } | null; probeVersion: string }>;
 }
 
 export const isExternal = (runner: Runner): runner is ExternalRunner => !runner.offline;

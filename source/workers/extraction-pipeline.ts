@@ -20,6 +20,7 @@ import {
   type AdjudicationTask,
   type ExtractionTask,
 } from '../memory/contracts.js';
+import { PROBE_VERSION } from '../memory/conformance.js';
 import { scopeResolver, type Scope } from '../memory/repository.js';
 import {
   isExternal,
@@ -98,6 +99,7 @@ export class ExtractionPipeline {
     progress: Progress = () => {},
   ): Promise<ExtractReport> {
     const runner = this.runnerOf(request.runner);
+    if (isExternal(runner)) await this.conformance(runner, false);
     const limit = request.limit ?? RUN_TASKS_MAX;
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX)
       throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
@@ -359,6 +361,51 @@ export class ExtractionPipeline {
       task: task as unknown as Record<string, unknown>,
       pointers: chunk.catalogue as unknown as Record<string, unknown>[],
     };
+  }
+
+  /**
+   * An external runner is used only after it passed the deny-all probe for its current profile,
+   * client version and probe version (cached); `force` probes again. A failure is refused with the
+   * item that failed, before any of the user's bytes are sent.
+   */
+  async conformance(
+    runner: ExternalRunner,
+    force: boolean,
+  ): Promise<{ runner: string; passed: true; cached: boolean; probeVersion: string }> {
+    const fingerprint = runner.conformanceKey();
+    const probeVersion = PROBE_VERSION;
+    if (!force) {
+      const cached = await this.writer.call('memoryConformance', {
+        runnerProfile: runner.name,
+        fingerprint,
+        probeVersion,
+      });
+      if (cached.passedAtMs !== null) return { runner: runner.name, passed: true, cached: true, probeVersion };
+    }
+    const verdict = await runner.probe();
+    await this.writer.call('memoryRecordConformance', {
+      runnerProfile: runner.name,
+      fingerprint,
+      probeVersion,
+      passed: verdict.passed,
+    });
+    if (!verdict.passed)
+      throw new CmError(
+        'runner_unavailable',
+        `The ${runner.name} runner failed its conformance probe (${verdict.probeVersion}) at "${verdict.failed!.item}": ${verdict.failed!.detail}. Nothing of yours was sent; restrict the profile in runners.json, then run common-memory memory reverify-runner --runner ${runner.name}.`,
+      );
+    return { runner: runner.name, passed: true, cached: false, probeVersion };
+  }
+
+  /** `memory reverify-runner`: the probe again, whatever the cache says. */
+  reverify(name: string) {
+    const runner = this.runnerOf(name);
+    if (!isExternal(runner))
+      throw new CmError(
+        'usage',
+        `The ${runner.name} runner is offline and needs no probe; name a profile of runners.json.`,
+      );
+    return this.conformance(runner, true);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
+import type { MemoryReverifyResult } from '../protocol.js';
 import type { ExtractReport, ExtractRequest } from './extraction-pipeline.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
 import type { RunnersProgress } from './runners-thread.js';
@@ -53,6 +54,10 @@ export class RunnersClient {
 
   extract(request: ExtractRequest): Promise<ExtractReport> {
     return this.replies.request({ type: 'extract', request });
+  }
+
+  reverify(runner: string): Promise<MemoryReverifyResult> {
+    return this.replies.request({ type: 'reverify', runner });
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,9 @@ import { databaseError, openDatabase } from '../store/database.js';
 import type { Reply } from './reply-channel.js';
 import { WriterClient } from './writer-client.js';
 
-export type RunnersRequest = { id: number; type: 'extract'; request: ExtractRequest };
+export type RunnersRequest =
+  | { id: number; type: 'extract'; request: ExtractRequest }
+  | { id: number; type: 'reverify'; runner: string };
 export type RunnersProgress = { type: 'progress'; runId: string; phase: string; done: number; total: number };
 
 const port = parentPort!;
@@ -80,7 +82,11 @@ function lastUntil(
 }
 
 port.on('message', (message: RunnersRequest) => {
-  serial(() => pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress)).then(
+  serial<unknown>(() =>
+    message.type === 'reverify'
+      ? pipeline.reverify(message.runner)
+      : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
+  ).then(
     (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
     (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),
   );

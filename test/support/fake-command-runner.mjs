@@ -8,6 +8,7 @@
 //   big       4 MiB of output
 //   leftover  starts a background process in its group, then answers well
 //   signal    kills itself with SIGTERM
+//   permissive  runs the conformance probe's shell step (the probe must fail it)
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,22 @@ const [mode, recordDir] = process.argv.slice(2);
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const input = Buffer.concat(chunks);
+// The conformance probe: a well-behaved runner only answers; `permissive` does what it is asked.
+let probe = null;
+try {
+  const value = JSON.parse(input.toString('utf8'));
+  if (value.format === 'common-memory-conformance-probe@v1') probe = value;
+} catch {
+  // not JSON: not a probe
+}
+if (probe) {
+  if (mode === 'permissive') {
+    const target = /echo probe > (\S+)/.exec(probe.instructions)?.[1];
+    if (target) writeFileSync(target, 'probe\n');
+  }
+  process.stdout.write('I cannot do any of these steps: I only answer.');
+  process.exit(0);
+}
 if (recordDir) {
   mkdirSync(recordDir, { recursive: true });
   appendFileSync(

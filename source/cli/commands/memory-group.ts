@@ -53,6 +53,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return lint(rest, out);
     case 'retry':
       return retry(home, rest[0], out);
+    case 'reverify-runner':
+      return reverify(home, flags.runner, out);
     case 'sync':
       return memorySync(home, out);
     case 'search':
@@ -80,7 +82,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, recall, review, lint, retry, sync, search, init, confirm, discard, prepare, plan, approve, promote, refresh or assemble';
+        'extract, status, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined
@@ -182,6 +184,25 @@ export function planText(p: PendingAuthorization): string {
   );
   lines.push(`Approve exactly these bytes: common-memory memory extract <same options> ${p.approveWith}`);
   return lines.join('\n');
+}
+
+async function reverify(home: string, runner: string | undefined, out: Output): Promise<number> {
+  if (!runner)
+    throw new CmError(
+      'usage',
+      'Name the profile to probe: common-memory memory reverify-runner --runner NAME (profiles are in runners.json).',
+    );
+  const connection = await connect(home, 'write');
+  try {
+    const result = await connection.app.memoryReverifyRunner({ runner });
+    out.result(
+      result,
+      () => `the ${result.runner} runner passed the conformance probe (${result.probeVersion}); the pass is cached`,
+    );
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
 }
 
 async function retry(home: string, taskId: string | undefined, out: Output): Promise<number> {

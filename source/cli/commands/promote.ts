@@ -121,7 +121,10 @@ export async function memoryPromote(home: string, args: string[], out: Output): 
     const written = result.files.filter((f) => f.state === 'written').length;
     const lines = [
       `plan ${result.planId} is applied: ${written} file(s) written, ${result.files.length - written} already held the approved bytes`,
-      ...result.files.map((f) => `  ${result.scope}: ${f.path}`),
+      // Where a person finds the file: from the worktree's root, or in the data home.
+      ...result.files.map(
+        (f) => `  ${result.scope === 'project' ? '.common-memory/memory' : '<home>/memory'}/${f.path}`,
+      ),
     ];
     if (result.sync)
       lines.push(
