@@ -236,4 +236,23 @@ describe('automatic extraction in a host', () => {
       }
     }
   });
+
+  it('a host extracts by itself the turns sealed before memory-state existed (the backlog of the last year)', async () => {
+    const home = tempHome('memory-auto-backlog');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
+    const flushed = await runCli(['flush', '--home', home, '--json']);
+    assert.equal(flushed.code, 0, flushed.stderr);
+    const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
+    try {
+      const status = await waitFor('an automatic run to draft the backlog candidate', async () => {
+        const s = await memoryStatus(home);
+        return s.candidates.draft === 1 ? s : undefined;
+      });
+      assert.equal(status.lastRun.runner, 'builtin');
+    } finally {
+      host.kill('SIGINT');
+      await collect(host, undefined, 20_000).catch(() => undefined);
+    }
+  });
 });

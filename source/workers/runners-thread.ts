@@ -9,6 +9,7 @@ import { runnerRegistry } from '../memory/runner-registry.js';
 import { ExtractionPipeline, type ExtractRequest } from './extraction-pipeline.js';
 import { openMemoryStateReadOnly } from '../memory/state-database.js';
 import { SELECTION_MAX_TURNS } from '../memory/turn-source.js';
+import { WINDOW_MAX_DAYS } from '../memory/window.js';
 import { databaseError, openDatabase } from '../store/database.js';
 import type { Reply } from './reply-channel.js';
 import { WriterClient } from './writer-client.js';
@@ -70,12 +71,7 @@ function lastUntil(
       .get(automatic ? 1 : 0, owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null) as
       | number
       | null;
-    if (value !== null || !automatic) return value;
-    // The first automatic run starts when memory-state was created: only newly sealed turns.
-    const created = state.db.prepare("SELECT value FROM memory_state_meta WHERE key = 'created_at'").pluck().get() as
-      | string
-      | undefined;
-    return created ? Date.parse(created) : null;
+    return value;
   } finally {
     state.db.close();
   }
@@ -98,8 +94,13 @@ async function startUp(): Promise<void> {
 }
 
 /** The next automatic window: from the last automatic run to now (less a grace for seals still committing), at most SELECTION_MAX_TURNS turns. */
+/** Runs over one automatic window at most: 200 turns are at most 200 chunks, 8 tasks a run. */
+const AUTO_EXTRACT_PASSES_MAX = 25;
+
 function autoWindow(): { sinceMs: number; untilMs: number } | null {
-  const sinceMs = lastUntil(true) ?? Date.now();
+  // Before the first automatic run, the backlog: turns sealed in the last year (the longest
+  // window), also those sealed before memory-state existed, SELECTION_MAX_TURNS per pass.
+  const sinceMs = lastUntil(true) ?? Date.now() - (WINDOW_MAX_DAYS - 1) * 86_400_000;
   let untilMs = Date.now() - AUTO_EXTRACT_GRACE_MS;
   if (untilMs <= sinceMs) return null;
   const sealed = core
@@ -127,16 +128,18 @@ startUp().then(
       const tick = () => {
         serial(async () => {
           const window = autoWindow();
-          if (window)
-            await pipeline.extract(
-              {
-                cwd: null,
-                since: new Date(window.sinceMs).toISOString(),
-                until: new Date(window.untilMs).toISOString(),
-              },
-              () => null,
-              progress,
-            );
+          if (!window) return;
+          const request = {
+            cwd: null,
+            since: new Date(window.sinceMs).toISOString(),
+            until: new Date(window.untilMs).toISOString(),
+          };
+          // A run works on RUN_TASKS_MAX tasks; the same window again plans nothing new and goes on
+          // with the tasks left, until none is left or a pass gets none done.
+          for (let pass = 0; pass < AUTO_EXTRACT_PASSES_MAX; pass++) {
+            const report = await pipeline.extract(request, () => null, progress);
+            if (report.tasks.pending === 0 || report.tasks.submitted + report.tasks.failed === 0) break;
+          }
         })
           .catch(() => undefined) // a failing pass is retried at the next tick; status shows the last run
           .finally(() => setTimeout(tick, AUTO_EXTRACT_POLL_MS).unref());
