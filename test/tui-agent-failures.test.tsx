@@ -11,7 +11,7 @@ import { Host } from '../source/host/host.js';
 import { tempHome } from './support/cli.js';
 import { replyGate, scripted, startFakeOpenAiServer, textReply, type FakeReply } from './support/fake-openai-server.js';
 import { makePiAgentDir } from './support/pi-agent-dir.js';
-import { KEY, mount, press, type, unmount, waitForText, type View } from './support/tui-harness.js';
+import { KEY, mount, press, type, unmount, waitForFrame, waitForText, type View } from './support/tui-harness.js';
 
 async function createAndStart(view: View, fields: string[], name: string): Promise<void> {
   await press(view, '3');
@@ -37,14 +37,15 @@ async function prompt(view: View, text: string): Promise<void> {
 }
 
 describe('Agents screen: failures are said in words', { timeout: 240_000 }, () => {
-  test('no API key: one line saying pi refused and why; o shows the whole text; Esc returns', async () => {
+  test('no API key: one line saying pi refused and why; o shows the whole text; Esc returns; q asks while the agent runs', async () => {
     const home = tempHome('tui-no-key');
     const piConfig = mkdtempSync(join(tmpdir(), 'pi-config-'));
     writeFileSync(join(piConfig, 'auth.json'), '{}');
     const saved = process.env.ANTHROPIC_API_KEY;
     process.env.ANTHROPIC_API_KEY = '';
     const host = await Host.start({ home, serve: true });
-    const view = await mount(host.application, home);
+    const quits: string[] = [];
+    const view = await mount(host.application, home, { onQuit: (how) => quits.push(how) });
     try {
       await createAndStart(view, ['keyless', 'anthropic/claude-sonnet-4-5', piConfig], 'keyless');
       await prompt(view, 'hello');
@@ -64,6 +65,21 @@ describe('Agents screen: failures are said in words', { timeout: 240_000 }, () =
       await waitForText(view, /"operationId": "/);
       await press(view, KEY.escape);
       await waitForText(view, /Timeline of keyless/);
+
+      // This TUI's host runs the agent: q asks first; n stays, y quits.
+      await press(view, 'q');
+      await waitForText(
+        view,
+        /Quit\? This TUI's host stops, and with it the running agent: y quit · n\/Esc stay · keyless/,
+      );
+      await press(view, 'n');
+      await waitForText(view, /↑↓ select · c new/);
+      assert.deepEqual(quits, [], 'n did not quit');
+      await press(view, 'q');
+      await waitForText(view, /Quit\?/);
+      await press(view, 'y');
+      await waitForFrame(view, 'the quit', () => quits.length === 1);
+      assert.deepEqual(quits, ['quit']);
     } finally {
       await unmount(view);
       await host.stop();

@@ -106,7 +106,7 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
       let frame = await waitForText(view, 'install plan for claude');
       await press(view, 'y');
       frame = await waitForText(view, 'installed: claude');
-      assert.match(frame, /backup of the previous file: /);
+      assert.match(frame, /backup of the previous file:\s/);
       await press(view, KEY.escape);
       await waitForText(view, /> Claude Code\s+installed/);
       let settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as typeof userSettings;

@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { BIN, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
 import { spawnInTerminal, terminalEnv } from './support/terminal.js';
+import { startTmux } from './live/tmux.js';
 
 function startTui(home: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
   const child = spawnInTerminal([process.execPath, BIN, ...args], terminalEnv({ COMMON_MEMORY_HOME: home, ...env }));
@@ -116,6 +117,40 @@ describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
       child.kill('SIGKILL');
       await stopHost(host.child);
       await rm(dirname(home), { recursive: true, force: true });
+    }
+  });
+
+  test('at 60×15 every screen keeps the header and the help line; the screen gives up its rows', async () => {
+    const home = tempHome('tui-small');
+    const root = dirname(home);
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: root, TERM: 'xterm-256color' };
+    const tmux = startTmux({
+      dir: root,
+      cwd: root,
+      env: { ...env, COMMON_MEMORY_HOME: home },
+      command: [process.execPath, BIN],
+      columns: 60,
+      rows: 15,
+    });
+    try {
+      await tmux.waitFor('the host up', (screen) => /in-process host · up/.test(screen));
+      for (const key of ['1', '2', '3', '4', '5', '6', '7', '1']) {
+        tmux.type(key);
+        const screen = await tmux.waitFor(`screen ${key} with its header`, (shown) => {
+          const lines = shown.split('\n');
+          return (
+            (lines[0] ?? '').startsWith('common-memory · store') &&
+            new RegExp(`\\[${key} `).test(lines[1] ?? '') &&
+            lines.some((line) => / q quit$|…$/.test(line))
+          );
+        });
+        for (const line of screen.split('\n')) assert.ok(line.length <= 60, `wider than the terminal: ${line}`);
+      }
+      tmux.type('q');
+      await tmux.waitFor('the TUI to end', () => !tmux.alive());
+    } finally {
+      tmux.close();
+      await rm(root, { recursive: true, force: true });
     }
   });
 

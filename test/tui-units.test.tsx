@@ -20,6 +20,8 @@ import { themeFor } from '../source/screens/widgets/theme.js';
 import { CmError } from '../source/errors.js';
 import { render } from 'ink-testing-library';
 import { FeedRows } from '../source/screens/agents/feed-rows.js';
+import { wrapLines } from '../source/screens/integrations/plan-lines.js';
+import { textColumns } from '../source/text-columns.js';
 
 const noKey: Key = {
   upArrow: false,
@@ -273,5 +275,24 @@ describe('agent feed rows', () => {
     assert.doesNotMatch(frame, /^\s*2 /m, 'the empty row is not content');
     assert.match(frame, /3 {2}assistant\s+Hal \[aborted\]/);
     assert.match(frame, /4 {2}assistant\s+\[error: Connection error\.\]/);
+  });
+});
+
+describe('integration panel lines', () => {
+  test('wrap at word boundaries; a command starts its own line and is never broken at a space', () => {
+    const command = "env -u NODE_EXTRA_CA_CERTS '/opt/node/bin/node' '/home/me/cm/bin/common-memory.cjs' hook claude";
+    const prose = 'Codex runs these hooks only once you trust them: open Codex, then run `/hooks trust all` there.';
+    const lines = wrapLines([`each hook runs: ${command}`, prose], 60, [command]).map((line) => line.text);
+    for (const line of lines) assert.ok(textColumns(line) <= 60, `wider than 60: ${line}`);
+    const start = lines.findIndex((line) => line.startsWith('env -u'));
+    assert.ok(start > 0, 'the command starts a line of its own');
+    assert.equal(lines.slice(start, start + 2).join(''), command, 'continued only where it is wider than 60');
+    const rest = [...lines.slice(0, start), ...lines.slice(start + 2)].join(' ');
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    assert.deepEqual(words(rest), words(`each hook runs: ${prose}`), 'no word of the prose was cut');
+    assert.ok(
+      lines.some((line) => line.includes('`/hooks trust all`')),
+      'a backticked command stays together',
+    );
   });
 });

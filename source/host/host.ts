@@ -73,7 +73,8 @@ export class Host {
       // own few milliseconds would otherwise fill a fresh journal with host.started/host.stopped pairs.
       if (options.serve) await writer.call('hostStarted', { hostId, pid: process.pid, processStartedAt, role });
       reader = openDatabase(storeFiles(home).core, { readonly: true });
-      if (options.serve) agents = AgentsClient.start(writer, hostId, maxRecordBytesFromEnv());
+      if (options.serve)
+        agents = AgentsClient.start(writer, hostId, maxRecordBytesFromEnv(), storeFiles(home).memoryState);
       const info: HostInfoFile = {
         hostId,
         storeId: writer.storeId,

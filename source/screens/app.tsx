@@ -1,6 +1,7 @@
 // The shell: header, the current screen, help line. It owns the shell state and hands screens
 // the Application through context; screens never reach the store themselves.
 import { Box, useApp } from 'ink';
+import type { AgentView } from '../protocol.js';
 import { useMemo, useReducer } from 'react';
 import { Agents } from './agents/agents.js';
 import { Dashboard } from './dashboard/dashboard.js';
@@ -15,6 +16,7 @@ import { Header } from './shell/header.js';
 import { HelpLine } from './shell/help-line.js';
 import {
   ShellProviders,
+  useEnvironment,
   useShellActions,
   useShellState,
   type QuitReason,
@@ -61,6 +63,7 @@ function Shell({
       setHelp: (help) => dispatch({ type: 'setHelp', help }),
       read: (content) => dispatch({ type: 'read', content }),
       closeReader: () => dispatch({ type: 'read', content: null }),
+      askQuit: (running) => dispatch({ type: 'askQuit', running }),
       reportStatus: (status) => dispatch({ type: 'statusLoaded', status, at: new Date() }),
       reportStatusError: (error) => dispatch({ type: 'statusFailed', error, at: new Date() }),
       quit: (how = 'quit') => {
@@ -100,8 +103,38 @@ const SCREEN_FOR = {
   showMemory: 'memory',
 } as const;
 
+/** Agents that stop when this TUI's own host stops. */
+const runningAgents = (agents: AgentView[]): string[] =>
+  agents
+    .filter((agent) => agent.generation?.state === 'running' || agent.generation?.state === 'starting')
+    .map((agent) => agent.name);
+
 function useShellKeys(): void {
   const actions = useShellActions();
+  const { app, connection } = useEnvironment();
+  const { quitQuestion } = useShellState();
+  // q quits at once, unless the host in this process runs agents: stopping it stops them, so ask.
+  const quitOrAsk = () => {
+    if (connection !== 'in-process host') return actions.quit();
+    app.listAgents().then(
+      (agents) => {
+        const running = runningAgents(agents);
+        if (running.length > 0) actions.askQuit(running);
+        else actions.quit();
+      },
+      () => actions.quit(),
+    );
+  };
+  useKeyHandler(
+    PRIORITY.question,
+    (input, key) => {
+      const answer = commandFor(['confirm', 'decline'], input, key);
+      if (answer === 'confirm') actions.quit();
+      else if (answer === 'decline') actions.askQuit(null);
+      return true;
+    },
+    quitQuestion !== null,
+  );
   useKeyHandler(PRIORITY.system, (input, key) => {
     if (commandFor(['interrupt'], input, key) === undefined) return false;
     actions.quit('interrupt');
@@ -109,7 +142,7 @@ function useShellKeys(): void {
   });
   useKeyHandler(PRIORITY.global, (input, key) => {
     const command = commandFor(SHELL_COMMANDS, input, key);
-    if (command === 'quit') actions.quit();
+    if (command === 'quit') quitOrAsk();
     else if (command === 'nextScreen') actions.nextScreen();
     else if (command === 'previousScreen') actions.previousScreen();
     else if (command !== undefined) actions.show(SCREEN_FOR[command]);
@@ -126,7 +159,10 @@ function ShellLayout() {
   // screen on every render, which flickers while following.
   return (
     <Box flexDirection="column" height={Math.max(rows - 1, 3)}>
-      <Header />
+      {/* Never shrunk: on a short terminal the screen gives up its rows, never the header or the keys. */}
+      <Box flexShrink={0} flexDirection="column">
+        <Header />
+      </Box>
       {reading ? (
         <Box flexDirection="column" flexGrow={1} overflow="hidden">
           <Reader content={reading} />
@@ -136,7 +172,9 @@ function ShellLayout() {
       <Box flexDirection="column" flexGrow={1} overflow="hidden" display={reading ? 'none' : 'flex'}>
         <CurrentScreen screen={screen} />
       </Box>
-      <HelpLine />
+      <Box flexShrink={0}>
+        <HelpLine />
+      </Box>
     </Box>
   );
 }

@@ -13,12 +13,12 @@ export class AgentsClient {
     this.call = callsOver<AgentsCalls>(new ReplyChannel(worker, 'The agents runtime', 'runtime_failed'));
   }
 
-  static start(writer: WriterClient, hostId: string, maxRecordBytes?: number): AgentsClient {
+  static start(writer: WriterClient, hostId: string, maxRecordBytes?: number, memoryStatePath?: string): AgentsClient {
     const writerPort = writer.openPort();
     const worker = startWorker(
       import.meta.url,
       'agents-thread',
-      { writerPort, storeId: writer.storeId, hostId, maxRecordBytes } satisfies AgentsWorkerData,
+      { writerPort, storeId: writer.storeId, hostId, maxRecordBytes, memoryStatePath } satisfies AgentsWorkerData,
       [writerPort],
     );
     return new AgentsClient(worker);

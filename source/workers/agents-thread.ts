@@ -4,6 +4,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { AbortReceipt, PromptReceipt } from '../protocol.js';
 import { AgentManager } from '../hosts/pi/agent-manager.js';
 import { resolvePiCommand } from '../hosts/pi/pi-command.js';
+import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import type { PiStoreCalls, PiStoreFunctions } from '../hosts/pi/store-port.js';
 import { WriterClient } from './writer-client.js';
 import type { CommandInput, CommandResult } from './writer-commands.js';
@@ -14,6 +15,8 @@ export interface AgentsWorkerData {
   storeId: string;
   hostId: string;
   maxRecordBytes?: number;
+  /** memory-state.sqlite: each generation's pi gets the session-start snapshot from it. */
+  memoryStatePath?: string;
 }
 
 /** What the host may ask of the agents worker: each call's input and answer. */
@@ -42,6 +45,15 @@ const manager = new AgentManager({
   hostId: data.hostId,
   pi: () => resolvePiCommand(),
   ...(data.maxRecordBytes ? { maxRecordBytes: data.maxRecordBytes } : {}),
+  snapshot: (cwd: string) => {
+    if (data.memoryStatePath === undefined) return '';
+    try {
+      return readSessionSnapshot(data.memoryStatePath, cwd).text;
+    } catch {
+      // memory-state unavailable: the agent starts without memory; `memory status` says why
+      return '';
+    }
+  },
 });
 
 serveCalls<AgentsCalls>(parentPort!, {

@@ -59,8 +59,12 @@ function findManifest(entry: string): string {
   throw new Error('its package.json was not found');
 }
 
-/** pi's own arguments for an agent: RPC mode, no session files, offline, no tools or discovered extras (seed 003 E1.4). */
-export function piArguments(model: string | null): string[] {
+/**
+ * pi's own arguments for an agent: RPC mode, no session files, offline, no tools or discovered
+ * extras (seed 003 E1.4); the session-start memory snapshot, when there is one, appended to pi's
+ * system prompt for the whole generation (frozen: the child is started once per generation).
+ */
+export function piArguments(model: string | null, snapshot = ''): string[] {
   const args = [
     '--mode',
     'rpc',
@@ -78,5 +82,6 @@ export function piArguments(model: string | null): string[] {
     if (slash > 0) args.push('--provider', model.slice(0, slash), '--model', model.slice(slash + 1));
     else args.push('--model', model);
   }
+  if (snapshot !== '') args.push('--append-system-prompt', snapshot);
   return args;
 }

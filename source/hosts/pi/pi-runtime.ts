@@ -28,6 +28,8 @@ export interface RuntimeDeps {
   pi: () => PiCommandLine;
   /** Lowers the framer's record limit in drills. */
   maxRecordBytes?: number;
+  /** The session-start memory snapshot for a cwd ('' for none); read once per generation. */
+  snapshot?: (cwd: string) => string;
 }
 
 interface InFlight {
@@ -83,7 +85,8 @@ export class PiRuntime {
     const pi = deps.pi();
     const generation = await deps.writer.call('beginGeneration', { agent, hostId: deps.hostId });
     prepareAgentDir(generation.agentDir, generation.piConfigDir);
-    const child = execa(pi.command, [...pi.args, ...piArguments(generation.model)], {
+    const snapshot = deps.snapshot?.(generation.agentDir) ?? '';
+    const child = execa(pi.command, [...pi.args, ...piArguments(generation.model, snapshot)], {
       stdin: 'pipe',
       stdout: 'pipe',
       stderr: 'pipe',

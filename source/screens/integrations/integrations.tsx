@@ -111,7 +111,11 @@ export function Integrations() {
   const panelRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME);
   useIntegrationsEffects(environment, state, dispatch);
   const planLines = state.panel?.lines;
-  const panelLines = useMemo(() => (planLines ? wrapLines(planLines, columns) : []), [planLines, columns]);
+  const commands = state.panel?.commands;
+  const panelLines = useMemo(
+    () => (planLines ? wrapLines(planLines, columns, commands) : []),
+    [planLines, columns, commands],
+  );
   useIntegrationsInput(state, dispatch, panelRows, panelLines.length);
   useHelp(helpFor(state));
   return (

@@ -3,6 +3,8 @@
 // scrolling window; a huge diff is cut for display with a line that says so and where to see it all.
 import { planDiff } from '../../hosts/integrations.js';
 import type { HookApplyResult, IntegrationPlan } from '../../hosts/integrations.js';
+import { textColumns } from '../../text-columns.js';
+import { wrapText } from '../../text-wrap.js';
 
 /** Enough for any hook config we write; a larger diff is someone else's file and cut visibly. */
 export const PANEL_LINES_MAX = 2000;
@@ -74,16 +76,33 @@ export interface DisplayLine {
   source: string;
 }
 
-/** Hard-wraps lines to the terminal width: the trust how-to and long paths must be read whole, not cut. */
-export function wrapLines(lines: readonly string[], columns: number): DisplayLine[] {
+/**
+ * Wraps lines to the terminal width at word boundaries: the trust how-to and long paths must be
+ * read whole, not cut. A command in `keep` (or between backticks) starts a line of its own and is
+ * never broken at a space; only a word wider than the terminal itself continues on the next row.
+ */
+export function wrapLines(lines: readonly string[], columns: number, keep: readonly string[] = []): DisplayLine[] {
   const width = Math.max(10, columns);
   const wrapped: DisplayLine[] = [];
   for (const line of lines) {
-    const chars = Array.from(line);
-    if (chars.length <= width) wrapped.push({ text: line, source: line });
-    else
-      for (let start = 0; start < chars.length; start += width)
-        wrapped.push({ text: chars.slice(start, start + width).join(''), source: line });
+    const quoted = [...line.matchAll(/`[^`]+`/g)].map((match) => match[0]);
+    for (const piece of wrapText(line, width, '', [...keep, ...quoted]))
+      for (const text of rowsOf(piece, width)) wrapped.push({ text, source: line });
   }
   return wrapped;
+}
+
+/** A line wider than the terminal, in rows of at most `width` columns. */
+function rowsOf(line: string, width: number): string[] {
+  if (textColumns(line) <= width) return [line];
+  const rows: string[] = [];
+  let row = '';
+  for (const char of line) {
+    if (textColumns(row + char) > width) {
+      rows.push(row);
+      row = '';
+    }
+    row += char;
+  }
+  return [...rows, row];
 }

@@ -28,6 +28,8 @@ export interface Panel {
   offset: number;
   /** The plan "y" would apply: set only when it has changes and no refusals. */
   applicable: IntegrationPlan | null;
+  /** Commands shown that a user copies: never broken at a space when wrapped. */
+  commands: string[];
 }
 
 type RequestBody = { kind: 'plan'; client: HookClient; action: HookAction } | { kind: 'apply'; plan: IntegrationPlan };
@@ -114,6 +116,7 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
           lines: planLines(plan),
           offset: 0,
           applicable,
+          commands: [plan.command],
         },
       };
     }
@@ -129,7 +132,14 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
         ...state,
         request: null,
         loadNonce: state.loadNonce + 1,
-        panel: { kind: 'result', title, lines: resultLines(action.plan, action.result), offset: 0, applicable: null },
+        panel: {
+          kind: 'result',
+          title,
+          lines: resultLines(action.plan, action.result),
+          offset: 0,
+          applicable: null,
+          commands: [action.plan.command],
+        },
       };
     }
     case 'requestFailed': {

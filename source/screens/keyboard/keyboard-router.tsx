@@ -7,6 +7,8 @@ import { createContext, useCallback, useContext, useEffect, useRef, type ReactNo
 export const PRIORITY = {
   /** Ctrl+C: always reaches the shell, whatever has the keyboard. */
   system: 100,
+  /** A question of the shell's (quit while agents run): above everything but Ctrl+C. */
+  question: 80,
   /** A reader open over the screen (widgets/reader.tsx): above any text input underneath it. */
   overlay: 70,
   textInput: 50,

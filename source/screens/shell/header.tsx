@@ -7,6 +7,7 @@ import { useTheme } from '../widgets/theme.js';
 import { useEnvironment, useShellState } from './shell-context.js';
 import { SCREENS } from './shell-state.js';
 import { keyLabel } from '../keyboard/key-bindings.js';
+import { useTerminalSize } from '../terminal-size.js';
 
 /** Rows the header takes; screens that size themselves to the terminal subtract it. */
 export const HEADER_LINES = 2;
@@ -17,6 +18,11 @@ export function Header() {
   const theme = useTheme();
   const store = host.status ? shortId(host.status.storeId) : '…';
   const state = host.error ? `down (${host.error.code})` : host.status ? 'up' : 'checking…';
+  const { columns } = useTerminalSize();
+  // Every tab with its title when they fit; otherwise the others by their key alone, so the
+  // current one is never cut off a narrow terminal.
+  const full = SCREENS.map((item) => `${keyLabel(item.command)} ${item.title}`).join(' ');
+  const compact = full.length + 2 > columns;
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -34,7 +40,7 @@ export function Header() {
               <Text bold color={theme.accent}>{`[${tab}]`}</Text>
             </Text>
           ) : (
-            <Text key={item.name}>{`${gap}${tab}`}</Text>
+            <Text key={item.name}>{`${gap}${compact ? keyLabel(item.command) : tab}`}</Text>
           );
         })}
       </Text>

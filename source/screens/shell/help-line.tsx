@@ -11,8 +11,14 @@ const SHARED: HelpItem[] = [{ keys: keyLabel('quit'), label: 'quit' }];
 const WHILE_TYPING: HelpItem[] = [{ keys: keyLabel('interrupt'), label: 'quit' }];
 
 export function HelpLine() {
-  const { help, reading } = useShellState();
+  const { help, reading, quitQuestion } = useShellState();
   const theme = useTheme();
+  if (quitQuestion)
+    return (
+      <Text color={theme.error} wrap="truncate-end">
+        {`Quit? This TUI's host stops, and with it ${quitQuestion.length === 1 ? 'the running agent' : `${quitQuestion.length} running agents`}: ${keyLabel('confirm')} quit · ${keyLabel('decline')} stay · ${quitQuestion.join(', ')}`}
+      </Text>
+    );
   if (reading)
     return (
       <Text color={theme.muted} wrap="truncate-end">

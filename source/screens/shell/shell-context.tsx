@@ -31,6 +31,8 @@ export interface ShellActions {
   /** Any screen that reads the status shares it with the header. */
   reportStatus(status: HostStatus): void;
   reportStatusError(error: ShownError): void;
+  /** Asks before q ends the TUI (running agents of its own host stop with it); null closes the question. */
+  askQuit(running: string[] | null): void;
   /** Ends the TUI; Ctrl+C says so, so the process exits 130 as an interrupted command does. */
   quit(how?: QuitReason): void;
 }

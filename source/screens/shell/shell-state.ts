@@ -48,6 +48,8 @@ export interface ShellState {
   host: HostView;
   /** Text open in full over the screen, or null. */
   reading: ReaderContent | null;
+  /** q pressed while this TUI's own host runs agents: their names, until y or n answers. */
+  quitQuestion: string[] | null;
 }
 
 export type ShellAction =
@@ -56,6 +58,7 @@ export type ShellAction =
   | { type: 'previousScreen' }
   | { type: 'setHelp'; help: ScreenHelp }
   | { type: 'read'; content: ReaderContent | null }
+  | { type: 'askQuit'; running: string[] | null }
   | { type: 'statusLoaded'; status: HostStatus; at: Date }
   | { type: 'statusFailed'; error: ShownError; at: Date };
 
@@ -66,6 +69,7 @@ export const initialShellState: ShellState = {
   help: noHelp,
   host: { status: null, error: null, checkedAt: null },
   reading: null,
+  quitQuestion: null,
 };
 
 export function shellReducer(state: ShellState, action: ShellAction): ShellState {
@@ -83,6 +87,8 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return { ...state, help: action.help };
     case 'read':
       return { ...state, reading: action.content };
+    case 'askQuit':
+      return { ...state, quitQuestion: action.running };
     case 'statusLoaded':
       // The last good status stays shown next to a later error, so the header keeps the store ID.
       return { ...state, host: { status: action.status, error: null, checkedAt: action.at } };
