@@ -3,12 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { recall } from '../source/memory/recall.js';
-import {
-  indexRecallRow,
-  RECALL_ROW_BUDGET,
-  recallTerms,
-  unindexRecallRow,
-} from '../source/memory/recall-terms.js';
+import { indexRecallRow, RECALL_ROW_BUDGET, recallTerms, unindexRecallRow } from '../source/memory/recall-terms.js';
 import { USER_SCOPE } from '../source/memory/repository.js';
 import { memoryStateSchema } from '../source/memory/state-schema.js';
 import { openDatabase, type Db } from '../source/store/database.js';
@@ -24,7 +19,7 @@ function state(): Db {
 }
 
 const termRows = (db: Db, term: string) =>
-  db.prepare("SELECT source_kind AS kind, rows FROM recall_terms WHERE term = ? ORDER BY source_kind").all(term);
+  db.prepare('SELECT source_kind AS kind, rows FROM recall_terms WHERE term = ? ORDER BY source_kind').all(term);
 
 /** A pooled candidate (decided store, still a draft) of `owner`, indexed for recall. */
 function pool(db: Db, owner: typeof project, id: string, content: string): number {
@@ -104,7 +99,10 @@ describe('recall', () => {
     unindexRecallRow(db, 'candidate', a, 'Use pnpm, pnpm only, for installs');
     assert.deepEqual(termRows(db, 'pnpm'), [{ kind: 'candidate', rows: 1 }]);
     assert.deepEqual(termRows(db, 'installs'), []);
-    assert.equal(db.prepare("SELECT count(*) FROM candidate_fts WHERE candidate_fts MATCH 'installs'").pluck().get(), 0);
+    assert.equal(
+      db.prepare("SELECT count(*) FROM candidate_fts WHERE candidate_fts MATCH 'installs'").pluck().get(),
+      0,
+    );
     db.close();
   });
 
@@ -132,9 +130,25 @@ function pool2(db: Db): void {
     `INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, adjudication, decision, created_at_ms, updated_at_ms)
      VALUES (?, ?, ?, 'chunk', 't', ?, ?, 'draft', ?, ?, 0, 0)`,
   );
-  const rowid = insert.run('pooled', project.repositoryKey, project.worktreeKey, 'e'.repeat(64), '{"content":"Use pnpm"}', 'done', 'store').lastInsertRowid;
+  const rowid = insert.run(
+    'pooled',
+    project.repositoryKey,
+    project.worktreeKey,
+    'e'.repeat(64),
+    '{"content":"Use pnpm"}',
+    'done',
+    'store',
+  ).lastInsertRowid;
   db.prepare('INSERT INTO candidate_fts (rowid, searchable_text) VALUES (?, ?)').run(rowid, 'Use pnpm');
-  insert.run('waiting', project.repositoryKey, project.worktreeKey, 'e'.repeat(64), '{"content":"Use yarn"}', 'pending', null);
+  insert.run(
+    'waiting',
+    project.repositoryKey,
+    project.worktreeKey,
+    'e'.repeat(64),
+    '{"content":"Use yarn"}',
+    'pending',
+    null,
+  );
   const entry = db
     .prepare(
       `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status, scope)

@@ -69,7 +69,11 @@ export class HostApplication implements Application {
 
   async status(): Promise<HostStatus> {
     const files = storeFiles(dirname(this.reader.name));
-    return { ...this.identity, heads: readHeads(this.reader), ledger: ledgerStatusAt(files.ledger, files.ledgerHealth) };
+    return {
+      ...this.identity,
+      heads: readHeads(this.reader),
+      ledger: ledgerStatusAt(files.ledger, files.ledgerHealth),
+    };
   }
 
   appendNote(input: NoteInput) {

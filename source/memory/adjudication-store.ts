@@ -316,7 +316,9 @@ function applyDecision(
   if ((a.action === 'update' || a.action === 'merge') && target !== undefined) {
     if (targetKind === 'candidate') {
       const old = db
-        .prepare("SELECT rowid, revision, json_extract(payload_json, '$.content') AS content FROM candidates WHERE candidate_id = ?")
+        .prepare(
+          "SELECT rowid, revision, json_extract(payload_json, '$.content') AS content FROM candidates WHERE candidate_id = ?",
+        )
         .get(target) as { rowid: number; revision: number; content: string };
       db.prepare(
         "UPDATE candidates SET status = 'superseded', superseded_by = ?, revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",

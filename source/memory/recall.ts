@@ -61,8 +61,7 @@ interface ListQuery {
 const APPROVED: ListQuery = {
   fts: 'approved_fts',
   from: 'approved_entries a',
-  select:
-    'a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state',
+  select: 'a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state',
   // The worktree's entries and the user scope's (the same owner for a session outside git).
   owned: '((a.repository_key = ? AND a.worktree_key = ?) OR (a.repository_key = ? AND a.worktree_key = ?))',
   order: 'a.scope, a.entry_id',
@@ -89,10 +88,9 @@ function list(db: Db, query: ListQuery, ownerArgs: string[], match: string, limi
      WHERE ${query.owned} ORDER BY hits.score, ${query.order} LIMIT ?`,
   ).all(match, FIRST_LOOK_FACTOR * limit, ...ownerArgs, limit) as Row[];
   if (firstLook.length === limit) return firstLook;
-  const matched = prepared(
-    db,
-    `SELECT count(*) FROM (SELECT 1 FROM ${query.fts} WHERE ${query.fts} MATCH ? LIMIT ?)`,
-  ).pluck().get(match, FIRST_LOOK_FACTOR * limit) as number;
+  const matched = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${query.fts} WHERE ${query.fts} MATCH ? LIMIT ?)`)
+    .pluck()
+    .get(match, FIRST_LOOK_FACTOR * limit) as number;
   if (matched < FIRST_LOOK_FACTOR * limit) return firstLook;
   return prepared(
     db,

@@ -66,8 +66,7 @@ export async function runRecallBench(): Promise<void> {
   const n = Number(process.env['CM_BENCH_RECALL_N'] ?? 100_000);
   // Heaps' law: ~40·√tokens distinct words; a row has ~14 words on average (candidates and entries).
   const word = zipf(Math.round(40 * Math.sqrt(2 * n * 14)));
-  const sentence = (random: () => number, words: number) =>
-    Array.from({ length: words }, () => word(random)).join(' ');
+  const sentence = (random: () => number, words: number) => Array.from({ length: words }, () => word(random)).join(' ');
   const home = tempHome('bench-recall');
   mkdirSync(home, { recursive: true });
   const db = openDatabase(storeFiles(home).memoryState);
@@ -99,8 +98,20 @@ export async function runRecallBench(): Promise<void> {
           const title = sentence(random, 4 + Math.floor(random() * 5));
           const body = sentence(random, 8 + Math.floor(random() * 13));
           const frontmatter = JSON.stringify({ title, appliesWhen: null });
-          const entry = approved.run(`entry-${i}`, owner.repositoryKey, owner.worktreeKey, 'f'.repeat(64), frontmatter, body);
-          indexRecallRow(db, 'approved', entry.lastInsertRowid, approvedSearchableText({ title, appliesWhen: null, body }));
+          const entry = approved.run(
+            `entry-${i}`,
+            owner.repositoryKey,
+            owner.worktreeKey,
+            'f'.repeat(64),
+            frontmatter,
+            body,
+          );
+          indexRecallRow(
+            db,
+            'approved',
+            entry.lastInsertRowid,
+            approvedSearchableText({ title, appliesWhen: null, body }),
+          );
         }
       })(),
     );
@@ -143,7 +154,9 @@ export async function runRecallBench(): Promise<void> {
       `recall (2 × BM25 3·k + RRF, k=${RECALL_K}): p50 ${p(fused, 50)} ms, p95 ${p(fused, 95)} ms\n`,
     );
     process.stdout.write(`floor (1 × plain BM25 k, candidates):     p50 ${p(floor, 50)} ms, p95 ${p(floor, 95)} ms\n`);
-    process.stdout.write(`1 × pruned BM25 k, candidates:            p50 ${p(pruned, 50)} ms, p95 ${p(pruned, 95)} ms\n`);
+    process.stdout.write(
+      `1 × pruned BM25 k, candidates:            p50 ${p(pruned, 50)} ms, p95 ${p(pruned, 95)} ms\n`,
+    );
     const ratio = percentile(fused, 95) / percentile(floor, 95);
     const met = percentile(fused, 95) <= 10 && ratio <= 2.5;
     process.stdout.write(
