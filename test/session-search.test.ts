@@ -67,8 +67,9 @@ describe('session search', () => {
     await c.flush(home);
     const db = openDatabase(storeFiles(home).core);
     try {
-      // Back to a v3 store: drop the index and the version, as a store sealed before v4 was.
+      // Back to a v3 store: undo what v4 (the index) and v6 (a column) added, as a store sealed before v4 was.
       db.exec('DROP TABLE session_search');
+      db.exec('ALTER TABLE capture_activations DROP COLUMN snapshot_pending');
       db.pragma('user_version = 3');
       migrate(db, coreSchema);
       assert.equal(schemaVersion(db), coreSchema.steps.length);
