@@ -21,7 +21,7 @@ const read = (path: string): string => readFileSync(path, 'utf8');
 const CLAUDE_JSON = `{
   "numStartups": 3,
   "installMethod": "unknown",
-  "projects": {"/work/repo": {"allowedTools": [], "hasTrustDialogAccepted": true}},
+  "projects": {"/home/someone/project": {"allowedTools": [], "hasTrustDialogAccepted": true}},
   "mcpServers": {
     "other": {"type": "stdio", "command": "npx", "args": ["-y", "other-server"], "env": {}}
   },
@@ -60,7 +60,7 @@ describe('install: the MCP server registration', () => {
     assert.deepEqual(value.mcpServers.other, JSON.parse(CLAUDE_JSON).mcpServers.other);
     // Claude's own keys keep their exact text, compact objects included.
     for (const line of [
-      '  "projects": {"/work/repo": {"allowedTools": [], "hasTrustDialogAccepted": true}},',
+      '  "projects": {"/home/someone/project": {"allowedTools": [], "hasTrustDialogAccepted": true}},',
       '  "userID": "abc123"',
       '    "other": {"type": "stdio", "command": "npx", "args": ["-y", "other-server"], "env": {}}',
     ])
