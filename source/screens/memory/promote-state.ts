@@ -41,11 +41,8 @@ export type PromoteAction =
   | { type: 'scroll'; delta: number; lastTop: number }
   | { type: 'back' };
 
-export const initialPromoteState: PromoteState = {
-  chosen: [],
-  scope: 'project',
-  phase: 'choose',
-  requestId: 0,
+/** What a new choice of candidates starts from: no plan, nothing approved, nothing written. */
+const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'live' | 'error'> = {
   plan: null,
   approved: false,
   top: 0,
@@ -54,13 +51,12 @@ export const initialPromoteState: PromoteState = {
   error: null,
 };
 
-const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'live' | 'error'> = {
-  plan: null,
-  approved: false,
-  top: 0,
-  result: null,
-  live: null,
-  error: null,
+export const initialPromoteState: PromoteState = {
+  chosen: [],
+  scope: 'project',
+  phase: 'choose',
+  requestId: 0,
+  ...FRESH,
 };
 
 /** Which request a phase has in flight. */
