@@ -3,16 +3,18 @@
 // the right state, and a pi killed with -9 right after an event loses nothing that was accepted.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { scripted, startFakeOpenAiServer, textReply, type FakeReply } from './support/fake-openai-server.js';
-import { makePiAgentDir, PI_BIN, type PiAgentDir } from './support/pi-agent-dir.js';
+import { textReply, type FakeReply } from './support/fake-openai-server.js';
+import { withInstalledPi } from './support/installed-pi.js';
+import { PI_BIN, type PiAgentDir } from './support/pi-agent-dir.js';
 import { runCli, waitFor } from './support/cli.js';
 import type { CaptureStatus } from '../source/protocol.js';
 
 const TIMEOUT_MS = 60_000;
+const LIFETIME_MS = TIMEOUT_MS + 10_000;
 const PRINT_ARGS = [
   '--offline',
   '--provider',
@@ -27,26 +29,6 @@ const PRINT_ARGS = [
   '--no-context-files',
   '-p',
 ];
-
-async function withInstalledPi(
-  replies: FakeReply[],
-  body: (dir: PiAgentDir, home: string, env: NodeJS.ProcessEnv) => Promise<void>,
-): Promise<void> {
-  const server = await startFakeOpenAiServer({ responder: scripted(replies), lifetimeMs: TIMEOUT_MS + 10_000 });
-  const dir = makePiAgentDir({ baseUrl: server.baseUrl });
-  const home = join(dir.dir, '..', 'home');
-  try {
-    const installed = await runCli(['install', 'pi', '--pi-dir', dir.dir], {
-      env: { COMMON_MEMORY_HOME: '', PI_CODING_AGENT_DIR: '' },
-    });
-    assert.equal(installed.code, 0, installed.stderr);
-    await body(dir, home, { ...dir.env, COMMON_MEMORY_HOME: home });
-  } finally {
-    await server.close();
-    dir.cleanup();
-    rmSync(home, { recursive: true, force: true });
-  }
-}
 
 function startPi(
   dir: PiAgentDir,
@@ -77,43 +59,47 @@ async function status(home: string): Promise<CaptureStatus> {
 test('live pi: two prompts in one print-mode session are two settled turns, each prompt evidence exactly once', {
   timeout: TIMEOUT_MS,
 }, async () => {
-  await withInstalledPi([textReply('first answer', 3), textReply('second answer', 3)], async (dir, home, env) => {
-    const pi = startPi(dir, env, ['first question', 'second question']);
-    assert.equal(await pi.exited, 0);
-    const drained = await runCli(['--json', '--home', home, 'session-drain']);
-    assert.equal(drained.code, 0, drained.stderr);
-    assert.deepEqual(JSON.parse(drained.stdout).isolated, []);
-    const view = await status(home);
-    assert.equal(view.sessions.length, 1);
-    const [session] = view.sessions;
-    assert.equal(session!.client, 'pi');
-    assert.equal(session!.state, 'complete', 'a real quit ended the activation');
-    assert.deepEqual(session!.turns, { settled: 2, failed: 0, interrupted: 0, buffered: 0, incomplete: 0 });
-    assert.equal(view.recovery.total, 0);
-    assert.equal(view.host.hookErrors, 0);
-    const evidence = rows(
-      home,
-      "SELECT body FROM capture_messages WHERE classification = 'evidence' ORDER BY message_id",
-    ).map((r) => r['body']);
-    assert.deepEqual(evidence, ['first question', 'second question']);
-    const answers = rows(home, "SELECT body FROM capture_messages WHERE kind = 'answer' ORDER BY message_id").map(
-      (r) => r['body'],
-    );
-    assert.deepEqual(answers, ['first answer', 'second answer']);
-    assert.deepEqual(rows(home, 'SELECT state, count(*) AS n FROM prompt_candidates GROUP BY state'), [
-      { state: 'delivered', n: 2 },
-    ]);
-    assert.equal(existsSync(join(home, 'hook-errors.jsonl')), false);
-    const flushed = await runCli(['--home', home, 'flush']);
-    assert.equal(flushed.code, 0, flushed.stdout + flushed.stderr);
-  });
+  await withInstalledPi(
+    [textReply('first answer', 3), textReply('second answer', 3)],
+    LIFETIME_MS,
+    async ({ dir, home, env }) => {
+      const pi = startPi(dir, env, ['first question', 'second question']);
+      assert.equal(await pi.exited, 0);
+      const drained = await runCli(['--json', '--home', home, 'session-drain']);
+      assert.equal(drained.code, 0, drained.stderr);
+      assert.deepEqual(JSON.parse(drained.stdout).isolated, []);
+      const view = await status(home);
+      assert.equal(view.sessions.length, 1);
+      const [session] = view.sessions;
+      assert.equal(session!.client, 'pi');
+      assert.equal(session!.state, 'complete', 'a real quit ended the activation');
+      assert.deepEqual(session!.turns, { settled: 2, failed: 0, interrupted: 0, buffered: 0, incomplete: 0 });
+      assert.equal(view.recovery.total, 0);
+      assert.equal(view.host.hookErrors, 0);
+      const evidence = rows(
+        home,
+        "SELECT body FROM capture_messages WHERE classification = 'evidence' ORDER BY message_id",
+      ).map((r) => r['body']);
+      assert.deepEqual(evidence, ['first question', 'second question']);
+      const answers = rows(home, "SELECT body FROM capture_messages WHERE kind = 'answer' ORDER BY message_id").map(
+        (r) => r['body'],
+      );
+      assert.deepEqual(answers, ['first answer', 'second answer']);
+      assert.deepEqual(rows(home, 'SELECT state, count(*) AS n FROM prompt_candidates GROUP BY state'), [
+        { state: 'delivered', n: 2 },
+      ]);
+      assert.equal(existsSync(join(home, 'hook-errors.jsonl')), false);
+      const flushed = await runCli(['--home', home, 'flush']);
+      assert.equal(flushed.code, 0, flushed.stdout + flushed.stderr);
+    },
+  );
 });
 
 test('live pi: kill -9 right after the second prompt was recorded loses nothing accepted', {
   timeout: TIMEOUT_MS,
 }, async () => {
   const slow: FakeReply = { kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 200 };
-  await withInstalledPi([textReply('first answer', 3), slow], async (dir, home, env) => {
+  await withInstalledPi([textReply('first answer', 3), slow], LIFETIME_MS, async ({ dir, home, env }) => {
     const pi = startPi(dir, env, ['first question', 'second question']);
     // The second prompt's user message is in the inbox once the extension's handler returned.
     const accepted = await waitFor(

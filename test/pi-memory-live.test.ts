@@ -5,11 +5,12 @@
 // it; the memory_search and memory_get tools answer with the structured reads.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type FakeReply, scripted, startFakeOpenAiServer, textReply } from './support/fake-openai-server.js';
-import { makePiAgentDir, PI_BIN } from './support/pi-agent-dir.js';
+import { type FakeReply, textReply } from './support/fake-openai-server.js';
+import { withInstalledPi } from './support/installed-pi.js';
+import { PI_BIN } from './support/pi-agent-dir.js';
 import { runCli } from './support/cli.js';
 import { projectRoot, writeEntry } from './support/memory-files.js';
 
@@ -56,24 +57,15 @@ function toolOutput(body: unknown): Record<string, unknown> {
 test('live pi: the approved entry of its repository is in the system prompt of the first request, never in another repository', {
   timeout: TIMEOUT_MS,
 }, async () => {
-  const server = await startFakeOpenAiServer({
-    responder: scripted([
-      textReply('first answer', 2),
-      textReply('second answer', 2),
-      toolCall('memory_search', { query: MARK }),
-      toolCall('memory_get', { id: 'pi-rule' }),
-      textReply('done', 1),
-      textReply('other answer', 2),
-    ]),
-    lifetimeMs: TIMEOUT_MS,
-  });
-  const dir = makePiAgentDir({ baseUrl: server.baseUrl });
-  const home = join(dir.dir, '..', 'home');
-  try {
-    const installed = await runCli(['install', 'pi', '--pi-dir', dir.dir], {
-      env: { COMMON_MEMORY_HOME: '', PI_CODING_AGENT_DIR: '' },
-    });
-    assert.equal(installed.code, 0, installed.stderr);
+  const replies = [
+    textReply('first answer', 2),
+    textReply('second answer', 2),
+    toolCall('memory_search', { query: MARK }),
+    toolCall('memory_get', { id: 'pi-rule' }),
+    textReply('done', 1),
+    textReply('other answer', 2),
+  ];
+  await withInstalledPi(replies, TIMEOUT_MS, async ({ dir, home, env, server }) => {
     const repoA = join(dir.cwd, 'repo-a');
     const repoB = join(dir.cwd, 'repo-b');
     for (const repo of [repoA, repoB]) {
@@ -85,7 +77,6 @@ test('live pi: the approved entry of its repository is in the system prompt of t
     });
     const synced = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repoA });
     assert.equal(synced.code, 0, synced.stderr);
-    const env = { ...dir.env, COMMON_MEMORY_HOME: home };
     const run = (cwd: string, prompts: string[]) =>
       new Promise<number | null>((resolve) => {
         const child = spawn(PI_BIN, [...PRINT_ARGS, '--tools', 'memory_search,memory_get', '-p', ...prompts], {
@@ -122,9 +113,5 @@ test('live pi: the approved entry of its repository is in the system prompt of t
     const inB = server.requests.slice(before).filter((r) => r.method === 'POST');
     assert.ok(inB.length >= 1);
     assert.doesNotMatch(systemPrompt(inB[0]!.body), new RegExp(MARK));
-  } finally {
-    await server.close();
-    dir.cleanup();
-    rmSync(home, { recursive: true, force: true });
-  }
+  });
 });

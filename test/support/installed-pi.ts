@@ -1,0 +1,37 @@
+// The real pi with common-memory's extension installed by `common-memory install pi`, against a
+// fake model server that answers the scripted replies, in a throwaway agent dir and data home.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from './cli.js';
+import { type FakeOpenAiServer, type FakeReply, scripted, startFakeOpenAiServer } from './fake-openai-server.js';
+import { makePiAgentDir, type PiAgentDir } from './pi-agent-dir.js';
+
+export interface InstalledPi {
+  dir: PiAgentDir;
+  home: string;
+  /** pi's environment with the data home set. */
+  env: NodeJS.ProcessEnv;
+  server: FakeOpenAiServer;
+}
+
+export async function withInstalledPi(
+  replies: FakeReply[],
+  lifetimeMs: number,
+  body: (pi: InstalledPi) => Promise<void>,
+): Promise<void> {
+  const server = await startFakeOpenAiServer({ responder: scripted(replies), lifetimeMs });
+  const dir = makePiAgentDir({ baseUrl: server.baseUrl });
+  const home = join(dir.dir, '..', 'home');
+  try {
+    const installed = await runCli(['install', 'pi', '--pi-dir', dir.dir], {
+      env: { COMMON_MEMORY_HOME: '', PI_CODING_AGENT_DIR: '' },
+    });
+    assert.equal(installed.code, 0, installed.stderr);
+    await body({ dir, home, env: { ...dir.env, COMMON_MEMORY_HOME: home }, server });
+  } finally {
+    await server.close();
+    dir.cleanup();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
