@@ -154,6 +154,18 @@ export interface AbortReceipt extends Receipt {
   targetOperationId: string;
 }
 
+/** What a caller is told of a prompt admission; the pi request and generation stay inside the host. */
+export function promptReceiptOf(admission: PromptReceipt): PromptReceipt {
+  const { storeId, operationId, sequence, replayed, messageId } = admission;
+  return { storeId, operationId, sequence, replayed, messageId };
+}
+
+/** What a caller is told of an abort admission; the pi request and generation stay inside the host. */
+export function abortReceiptOf(admission: AbortReceipt): AbortReceipt {
+  const { storeId, operationId, sequence, replayed, targetOperationId } = admission;
+  return { storeId, operationId, sequence, replayed, targetOperationId };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
