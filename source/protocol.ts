@@ -510,6 +510,8 @@ export interface MemoryReviewCandidate {
   decision: string | null;
   /** Masked wherever a finding is. */
   content: string;
+  /** A proposal's own title (masked like content); null for an extraction draft (its first line is the title). */
+  title: string | null;
   type: string;
   priority: number;
   confidence: string;
@@ -521,6 +523,37 @@ export interface MemoryReviewCandidate {
   }>;
   findings: MemoryFindingView[];
   createdAt: string;
+  /** Where it came from: a runner's extraction from captured turns, or an agent's memory_propose. */
+  origin: MemoryCandidateOrigin;
+}
+
+export type MemoryCandidateOrigin =
+  | { kind: 'extraction' }
+  | {
+      kind: 'proposal';
+      /** The client as it named itself to the MCP server (e.g. "claude-code", "codex-mcp-client"). */
+      client: string;
+      clientVersion: string | null;
+      /** SHA-256 of the proposing conversation's reference; null when the client gave none. */
+      conversation: string | null;
+    };
+
+/** One memory an agent proposes through `memory_propose`; the owner is the repository of `cwd`. */
+export interface MemoryProposeRequest {
+  cwd: string;
+  title: string;
+  content: string;
+  type: 'work_fact' | 'work_task' | 'work_method' | 'work_artifact';
+  appliesWhen: string | null;
+  origin: { client: string; clientVersion: string | null; conversation: string | null };
+}
+
+export interface MemoryProposeResult {
+  candidateId: string;
+  status: 'draft' | 'quarantined';
+  created: boolean;
+  /** Rules of the blocking secret findings that quarantined it (never the secret). */
+  blockedBy: string[];
 }
 
 export interface MemoryReview {

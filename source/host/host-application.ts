@@ -32,6 +32,7 @@ import type {
   MemoryApproveRequest,
   MemoryConfirmRequest,
   MemoryDiscardRequest,
+  MemoryProposeRequest,
   MemoryExtractRequest,
   MemoryPrepareRequest,
   MemoryPromoteRequest,
@@ -240,6 +241,10 @@ export class HostApplication implements Application {
 
   memoryDiscard(request: MemoryDiscardRequest) {
     return this.memoryService().discard(request);
+  }
+
+  memoryPropose(request: MemoryProposeRequest) {
+    return this.memoryService().propose(request);
   }
 
   memoryPrepare(request: MemoryPrepareRequest) {
