@@ -241,6 +241,8 @@ export interface CaptureStatus {
     isolated: number;
     hookErrors: number;
     lastHookError: { at: string; code: string } | null;
+    /** Why nothing can be written into the data home (then no hook can record its failure there), or null. */
+    notWritable: string | null;
   };
   capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };
   recovery: { total: number; items: RecoveryItemView[]; nextRecoveryId: string | null };
