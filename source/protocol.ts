@@ -228,7 +228,8 @@ export interface CaptureStatus {
     watch: number;
     isolated: number;
     hookErrors: number;
-    lastHookError: { at: string; code: string } | null;
+    /** `message` and `fix` only for `install_broken`: the installation cannot run, and how to repair it. */
+    lastHookError: { at: string; code: string; message?: string; fix?: string } | null;
   };
   capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };
   recovery: { total: number; items: RecoveryItemView[]; nextRecoveryId: string | null };
