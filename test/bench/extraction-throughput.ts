@@ -32,7 +32,7 @@ function promptPool(): string[] {
   return [...conversation, ...utterances];
 }
 
-/** Windows of at most SELECTION_MAX_TURNS sealed turns, cut between seal times as the host's automatic runs cut them. */
+/** Windows of at most SELECTION_MAX_TURNS sealed turns, cut between seal times as automatic runs cut them. */
 function windows(home: string): Array<{ since: string; until: string }> {
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   try {
