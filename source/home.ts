@@ -1,15 +1,15 @@
 // The data home: where every store of common-memory lives. Resolved once per process,
 // created 0700, never world-readable. Importable from the hook fast path (node:* only).
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { accessSync, constants, chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CmError } from './errors.js';
+import { os } from './ground/lazy-builtin.js';
 
 export const HOME_ENV = 'COMMON_MEMORY_HOME';
 
 export function resolveHome(flag?: string): string {
   const chosen = flag ?? process.env[HOME_ENV];
-  return chosen ? resolve(chosen) : join(homedir(), '.common-memory');
+  return chosen ? resolve(chosen) : join(os().homedir(), '.common-memory');
 }
 
 export const storeFiles = (home: string) => ({
@@ -57,4 +57,22 @@ export function homeError(home: string, error: unknown): CmError {
     'store_unavailable',
     `Cannot use the data home ${home}: ${(error as Error)?.message ?? String(error)}`,
   );
+}
+
+/**
+ * Why hooks and the pi extension cannot write into this data home (a read-only mount, an immutable
+ * file, missing permission), or null when they can. A writer that cannot write cannot say so in the
+ * home either: `status` reads this to name the problem.
+ */
+export function homeWriteProblem(home: string): string | null {
+  const core = storeFiles(home).core;
+  for (const path of existsSync(core) ? [home, core] : [home]) {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      return `${path} is not writable (${code}): hooks and the pi extension cannot record anything; make it writable again.`;
+    }
+  }
+  return null;
 }

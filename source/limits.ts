@@ -209,8 +209,14 @@ export const AUTO_EXTRACT_ENV = 'COMMON_MEMORY_AUTO_EXTRACT';
  * for people. Larger is refused with a structured error, never cut (a cut query would search for something else). */
 export const MCP_QUERY_MAX_CHARS = 1024;
 
-/** An MCP `memory_propose` text: one memory is a few sentences; a proposal is reviewed by a person, so it stays readable. */
-export const MCP_PROPOSAL_MAX_CHARS = 4096;
+/** An MCP `memory_propose` text (UTF-8 bytes): one memory is a few sentences; a person reviews every proposal, so it
+ * stays readable. Over a cap the proposal is refused with a structured error, never cut. */
+export const MCP_PROPOSAL_MAX_BYTES = 4096;
+
+/** A proposal's title and appliesWhen (UTF-8 bytes): display lines; the same caps as the read ledger's, so an entry
+ * promoted from a proposal can always be recorded when an agent reads it. */
+export const MCP_PROPOSAL_TITLE_MAX_BYTES = 512;
+export const MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES = 512;
 
 // The read ledger (what a root agent read, hinted to its subagents). The numbers are starting
 // points to calibrate against real use: each bounds one thing a hook must read or a hint must say.

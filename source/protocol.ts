@@ -154,6 +154,18 @@ export interface AbortReceipt extends Receipt {
   targetOperationId: string;
 }
 
+/** What a caller is told of a prompt admission; the pi request and generation stay inside the host. */
+export function promptReceiptOf(admission: PromptReceipt): PromptReceipt {
+  const { storeId, operationId, sequence, replayed, messageId } = admission;
+  return { storeId, operationId, sequence, replayed, messageId };
+}
+
+/** What a caller is told of an abort admission; the pi request and generation stay inside the host. */
+export function abortReceiptOf(admission: AbortReceipt): AbortReceipt {
+  const { storeId, operationId, sequence, replayed, targetOperationId } = admission;
+  return { storeId, operationId, sequence, replayed, targetOperationId };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
@@ -229,6 +241,8 @@ export interface CaptureStatus {
     isolated: number;
     hookErrors: number;
     lastHookError: { at: string; code: string } | null;
+    /** Why nothing can be written into the data home (then no hook can record its failure there), or null. */
+    notWritable: string | null;
   };
   capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };
   recovery: { total: number; items: RecoveryItemView[]; nextRecoveryId: string | null };
@@ -498,6 +512,8 @@ export interface MemoryReviewCandidate {
   decision: string | null;
   /** Masked wherever a finding is. */
   content: string;
+  /** A proposal's own title (masked like content); null for an extraction draft (its first line is the title). */
+  title: string | null;
   type: string;
   priority: number;
   confidence: string;
@@ -509,6 +525,37 @@ export interface MemoryReviewCandidate {
   }>;
   findings: MemoryFindingView[];
   createdAt: string;
+  /** Where it came from: a runner's extraction from captured turns, or an agent's memory_propose. */
+  origin: MemoryCandidateOrigin;
+}
+
+export type MemoryCandidateOrigin =
+  | { kind: 'extraction' }
+  | {
+      kind: 'proposal';
+      /** The client as it named itself to the MCP server (e.g. "claude-code", "codex-mcp-client"). */
+      client: string;
+      clientVersion: string | null;
+      /** SHA-256 of the proposing conversation's reference; null when the client gave none. */
+      conversation: string | null;
+    };
+
+/** One memory an agent proposes through `memory_propose`; the owner is the repository of `cwd`. */
+export interface MemoryProposeRequest {
+  cwd: string;
+  title: string;
+  content: string;
+  type: 'work_fact' | 'work_task' | 'work_method' | 'work_artifact';
+  appliesWhen: string | null;
+  origin: { client: string; clientVersion: string | null; conversation: string | null };
+}
+
+export interface MemoryProposeResult {
+  candidateId: string;
+  status: 'draft' | 'quarantined';
+  created: boolean;
+  /** Rules of the blocking secret findings that quarantined it (never the secret). */
+  blockedBy: string[];
 }
 
 export interface MemoryReview {

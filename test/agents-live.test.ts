@@ -67,6 +67,11 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
       const agent = await app.createAgent({ name: 'alpha', model: 'fake/fake-model', piConfigDir: piConfig });
       await app.startAgent({ agent: 'alpha' });
       const receipt = await app.prompt({ agent: 'alpha', text: 'Say hello', operationId: 'op-hello' });
+      assert.deepEqual(
+        Object.keys(receipt).sort(),
+        ['messageId', 'operationId', 'replayed', 'sequence', 'storeId'],
+        "the host's pi request and generation never reach a caller",
+      );
       const op = await settled(app, 'op-hello');
       assert.equal(op.state, 'settled');
       assert.equal(op.outcome, 'answered');
@@ -148,6 +153,9 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
         );
         const abort = await app.abort({ agent: 'slow', operationId: 'op-abort' });
         assert.equal(abort.targetOperationId, 'op-slow');
+        assert.deepEqual(Object.keys(abort).sort(), ['operationId', 'replayed', 'sequence', 'storeId', 'targetOperationId']);
+        const replayedAbort = await app.abort({ agent: 'slow', operationId: 'op-abort' });
+        assert.deepEqual(replayedAbort, { ...abort, replayed: true }, 'a replayed abort is the original receipt');
         const op = await settled(app, 'op-slow');
         assert.equal(op.state, 'settled');
         assert.equal(op.outcome, 'aborted');

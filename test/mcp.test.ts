@@ -20,8 +20,9 @@ describe('common-memory mcp', () => {
       const tools = listed.result!.tools as Array<{ name: string; description: string; inputSchema: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['memory_search', 'memory_get', 'memory_status'],
+        ['memory_search', 'memory_get', 'memory_status', 'memory_propose'],
       );
+      assert.match(tools.find((t) => t.name === 'memory_propose')!.description, /review queue.*never secrets/s);
       for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
       for (const name of ['memory_search', 'memory_get'])
         assert.match(tools.find((t) => t.name === name)!.description, /preferences.*Do not read it mechanically/s);

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { PI_EVENT_LOCK_WAIT_MS } from '../source/hook/pi-capture.js';
+import { sha256Hex } from '../source/ground/digests.js';
+import { HOOK_TAIL_MAX_BYTES } from '../source/limits.js';
 import { BIN, runCli, tempHome } from './support/cli.js';
 
 const HOOK = join(BIN, '..', '..', 'dist', 'hook.cjs');
@@ -64,6 +66,78 @@ test('a held write lock: the event gives up within its bound, status shows it, t
         ],
       );
       assert.deepEqual(db.prepare('SELECT body FROM prompt_candidates').pluck().all(), ['kept anyway']);
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(join(home, '..'), { recursive: true, force: true });
+  }
+});
+
+/** Each line of `payloads` through capturePiEvent in one process of its own, as pi's events: the results. */
+function captureStream(home: string, payloads: string[]): boolean[] {
+  const script = `const h = require(${JSON.stringify(HOOK)}); const lines = require('node:fs').readFileSync(0, 'utf8').split('\\n').filter(Boolean); console.log(JSON.stringify(lines.map((l) => h.capturePiEvent('pi:test-instance', l, ${JSON.stringify(BIN)}))));`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['-e', script], {
+      env: { ...process.env, COMMON_MEMORY_HOME: home },
+      input: payloads.join('\n'),
+      encoding: 'utf8',
+      maxBuffer: 1024 * 1024,
+    }),
+  ) as boolean[];
+}
+
+test('a tool output over the 8 MiB bound: the event is kept without its content, the turn settles, status says so', {
+  timeout: 60_000,
+}, async () => {
+  const home = tempHome('pi-huge');
+  const huge = 'x'.repeat(HOOK_TAIL_MAX_BYTES + 1024);
+  const message = (m: Record<string, unknown>) => event('message_end', { message: m });
+  try {
+    const results = captureStream(home, [
+      event('session_start', { reason: 'startup' }),
+      event('input', { text: 'make it big', source: 'interactive', images: 0 }),
+      event('agent_start', {}),
+      message({ role: 'user', content: [{ type: 'text', text: 'make it big' }], timestamp: 1 }),
+      message({
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: 't1', name: 'big_output', arguments: {} }],
+        stopReason: 'toolUse',
+      }),
+      message({ role: 'toolResult', toolCallId: 't1', toolName: 'big_output', content: [{ type: 'text', text: huge }] }),
+      message({ role: 'assistant', content: [{ type: 'text', text: 'that was big' }], stopReason: 'stop' }),
+      event('agent_end', {}),
+      event('SessionEnd', { reason: 'quit' }),
+    ]);
+    assert.deepEqual(results, Array(9).fill(true), 'every event was kept');
+    const errors = readFileSync(join(home, 'hook-errors.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { code: string; message: string });
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]!.code, 'limit_exceeded');
+    assert.match(errors[0]!.message, /toolResult.*kept without its content/);
+    const drained = await runCli(['--json', '--home', home, 'session-drain']);
+    assert.equal(drained.code, 0, drained.stderr);
+    const status = JSON.parse((await runCli(['--json', '--home', home, 'status'])).stdout);
+    assert.equal(status.recovery.total, 0);
+    assert.equal(status.host.hookErrors, 1);
+    assert.equal(status.host.lastHookError.code, 'limit_exceeded');
+    assert.deepEqual(status.sessions[0].turns, { settled: 1, failed: 0, interrupted: 0, buffered: 0, incomplete: 0 });
+    const db = new Database(join(home, 'core.sqlite'), { readonly: true });
+    try {
+      const messages = db.prepare('SELECT kind, classification, body FROM capture_messages ORDER BY message_id').all() as Array<{
+        kind: string;
+        classification: string;
+        body: string;
+      }>;
+      assert.deepEqual(
+        messages.map((m) => `${m.kind}:${m.classification}`),
+        ['prompt:evidence', 'tool_call:context', 'tool_result:context', 'answer:context'],
+      );
+      const content = JSON.stringify([{ type: 'text', text: huge }]);
+      assert.match(messages[2]!.body, new RegExp(`^\\[${content.length} bytes .*not kept; sha256 ${sha256Hex(content)}\\]$`));
+      assert.ok(messages[2]!.body.length < 1000);
     } finally {
       db.close();
     }

@@ -12,6 +12,8 @@ import type {
   MemoryPrepareRequest,
   MemoryPromoteRequest,
   MemoryPromoteResult,
+  MemoryProposeRequest,
+  MemoryProposeResult,
   MemoryExtractReport,
   MemoryExtractRequest,
   MemoryRecallResult,
@@ -23,6 +25,7 @@ import type {
   SessionSearchRequest,
   SessionSearchResult,
 } from '../protocol.js';
+import { proposalFields, proposalOrigin } from '../memory/proposal.js';
 import { read, readByBody, write } from './route.js';
 
 export const memoryApi = {
@@ -110,6 +113,22 @@ export const memoryApi = {
         .strict(),
       shape: '{"candidateId": string, "statementId": string, "cwd": string}',
     },
+  }),
+  /** An agent's proposal (MCP memory_propose) → a draft candidate of the caller's repository, for a person to review. */
+  memoryPropose: write<MemoryProposeRequest, MemoryProposeResult>('/v1/memory/propose', {
+    body: {
+      schema: z
+        .object({
+          cwd: z.string().min(1).max(4096),
+          ...proposalFields,
+          appliesWhen: proposalFields.appliesWhen.nullable(),
+          origin: proposalOrigin,
+        })
+        .strict(),
+      shape:
+        '{"cwd": string, "title": string, "content": string, "type": "work_fact"|"work_task"|"work_method"|"work_artifact", "appliesWhen": string|null, "origin": {"client", "clientVersion", "conversation"}}',
+    },
+    created: (result) => result.created,
   }),
   /** A draft or quarantined candidate leaves the queue and the dedup pool; it is kept, never deleted. */
   memoryDiscard: write<MemoryDiscardRequest, MemoryDiscardResult>('/v1/memory/discard', {

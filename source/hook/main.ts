@@ -4,18 +4,27 @@
 // (store/inbox-writes.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
-import { HOOK_LATE_LOCK_WAIT_MS, HOOK_STDIN_MAX_BYTES } from '../limits.js';
+import { HOOK_LATE_LOCK_WAIT_MS, HOOK_STDIN_MAX_BYTES, HOOK_TAIL_MAX_BYTES } from '../limits.js';
 import { hookDeadlineMs, isLockBusy, waitBudgetMs } from './busy-wait.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { captureEvent, markQuarantineKept } from '../store/inbox-writes.js';
-import { capturePiEnvelope, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
+import { capturePiEnvelope, type OmittedContent, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
 import { parsePayload, type HookClient, type HookPayload } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
@@ -23,6 +32,7 @@ import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
+import { processUptimeMs } from '../ground/lazy-builtin.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
 /** What recordFailure names a quarantine file, relative to the home; nothing else is accepted. */
@@ -37,6 +47,8 @@ interface HookArgs {
   shim?: string;
   /** `--quarantined`: the quarantine file (relative to the home) this event is replayed from; kept at most once. */
   quarantined?: string | undefined;
+  /** Running in pi's own process (the extension's direct channel): its stderr is pi's terminal. */
+  inPiProcess?: boolean;
 }
 
 function parseArgs(argv: string[]): HookArgs {
@@ -140,8 +152,26 @@ export function runHook(argv: string[]): number {
   // The event was kept; only the memory it would have carried is missing: status says why.
   if (snapshotError !== undefined) recordFailure(args, instance, snapshotError, undefined, 'snapshot');
   // Printed only after the commit: a reply never announces an event that was not kept.
-  if (reply) process.stdout.write(`${reply}\n`);
+  if (reply) writeReply(`${reply}\n`);
   return 0;
+}
+
+/**
+ * The reply straight to fd 1: process.stdout would load Node's stream modules first (about 2 ms of
+ * every event). A full non-blocking pipe is waited on; a host that closed it is gone, and nothing
+ * is left to do.
+ */
+function writeReply(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let at = 0;
+  while (at < bytes.length) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /** Thrown past capture for an event that only the ledger handles. */
@@ -215,17 +245,32 @@ function keepLate(
  * unlinked file. Never throws.
  */
 export function capturePiEvent(instance: string, text: string, shim: string): boolean {
-  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim };
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim, inPiProcess: true };
   const raw = Buffer.from(text, 'utf8');
   try {
-    const payload = parsePayload(checkSize(raw));
-    capturePiEnvelope(piConnection(args.home), instance, payload, faultPointFromEnv());
+    // No stdin bound here: the event is already in pi's memory, and an oversized message is kept
+    // without its content by capturePiEnvelope (the omission is reported below).
+    const payload = parsePayload(text);
+    const { omitted } = capturePiEnvelope(piConnection(args, instance), instance, payload, faultPointFromEnv());
+    if (omitted !== null) reportOmitted(args, instance, omitted);
     return true;
   } catch (error) {
     closePiConnection();
     recordFailure(args, instance, error, raw);
     return false;
   }
+}
+
+/** A message kept without its content: a line for `status` (nothing to replay: the event is in the inbox). */
+function reportOmitted(args: HookArgs, instance: string, omitted: OmittedContent): void {
+  appendHookErrorLine(args, {
+    at: new Date().toISOString(),
+    client: args.client,
+    instance,
+    code: 'limit_exceeded',
+    message: `pi ${omitted.role} message of ${omitted.contentBytes} bytes is over the ${HOOK_TAIL_MAX_BYTES}-byte capture bound: kept without its content (sha256 ${omitted.contentSha256}); the interaction is captured.`,
+    elapsedMs: Math.round(performance.now()),
+  });
 }
 
 /**
@@ -235,7 +280,7 @@ export function capturePiEvent(instance: string, text: string, shim: string): bo
  * memory-state that cannot be read gives '' and a line in hook-errors.jsonl for `status`.
  */
 export function piSessionSnapshot(instance: string, cwd: string | null, shim: string): string {
-  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim };
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim, inPiProcess: true };
   try {
     return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
   } catch (error) {
@@ -246,14 +291,26 @@ export function piSessionSnapshot(instance: string, cwd: string | null, shim: st
 
 let piDb: { home: string; ino: number; db: Db } | undefined;
 
-function piConnection(home: string): Db {
+function piConnection(args: HookArgs, instance: string): Db {
+  const home = args.home;
   const path = storeFiles(home).core;
   const ino = existsSync(path) ? statSync(path).ino : -1;
   if (piDb !== undefined && piDb.home === home && piDb.ino === ino) return piDb.db;
+  const replaced = piDb !== undefined && piDb.home === home;
   closePiConnection();
   // In pi's process: pi's own uptime is no part of the budget, so the lock wait is the fixed bound.
   const db = openStore(home, PI_EVENT_LOCK_WAIT_MS);
   piDb = { home, ino: statSync(path).ino, db };
+  // What this pi recorded before is gone with the old file: the new store says so in `status`.
+  if (replaced)
+    appendHookErrorLine(args, {
+      at: new Date().toISOString(),
+      client: args.client,
+      instance,
+      code: 'store_replaced',
+      message: `The data home's core.sqlite was deleted or replaced while pi was running (pid ${process.pid}): what this pi recorded before is not in this store; capture goes on here.`,
+      elapsedMs: Math.round(performance.now()),
+    });
   return db;
 }
 
@@ -292,7 +349,7 @@ function recordFailure(
     instance,
     code: (error as CmError).code ?? 'internal',
     message: (error as Error).message,
-    elapsedMs: Math.round(performance.now()),
+    elapsedMs: Math.round(processUptimeMs()),
   };
   // The event itself was kept: only the session-start memory was not given.
   if (part === 'snapshot') record['part'] = 'snapshot';
@@ -329,7 +386,7 @@ function recordFailure(
   } catch {
     // The quarantine is best effort too; the failure line below still says what happened.
   }
-  appendHookErrorLine(args.home, record);
+  appendHookErrorLine(args, record);
   return kept;
 }
 
@@ -338,23 +395,36 @@ function recordFailure(
  * unresolved failures) and the file goes, its bytes being kept in the store.
  */
 function resolveQuarantine(args: HookArgs, instance: string, marker: string, how: string, file = marker): void {
-  appendHookErrorLine(args.home, {
+  appendHookErrorLine(args, {
     at: new Date().toISOString(),
     client: args.client,
     instance,
     resolved: marker,
     how,
-    elapsedMs: Math.round(performance.now()),
+    elapsedMs: Math.round(processUptimeMs()),
   });
   for (const name of new Set([marker, file])) rmSync(join(args.home, name), { force: true });
 }
 
-function appendHookErrorLine(home: string, record: Record<string, unknown>): void {
+/** Causes already printed on pi's stderr by this process (the extension's channel runs in pi's process). */
+const printedInPi = new Set<string>();
+/** At most this many different causes are printed into one pi's terminal. */
+const PI_PRINTED_CAUSES_MAX = 8;
+
+function appendHookErrorLine(args: HookArgs, record: Record<string, unknown>): void {
   const line = JSON.stringify(record);
   try {
-    ensureHome(home);
-    appendFileSync(storeFiles(home).hookErrors, `${line}\n`, { mode: 0o600 });
+    ensureHome(args.home);
+    appendFileSync(storeFiles(args.home).hookErrors, `${line}\n`, { mode: 0o600 });
   } catch {
-    process.stderr.write(`common-memory hook: ${line}\n`);
+    if (!args.inPiProcess) {
+      process.stderr.write(`common-memory hook: ${line}\n`);
+      return;
+    }
+    // pi's terminal is the user's: one short line per cause, never one per event.
+    const cause = String(record['code'] ?? 'internal');
+    if (printedInPi.has(cause) || printedInPi.size >= PI_PRINTED_CAUSES_MAX) return;
+    printedInPi.add(cause);
+    process.stderr.write(`common-memory: cannot record this pi session (${cause}): ${String(record['message'])}\n`);
   }
 }

@@ -6,14 +6,16 @@ import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
-import type {
-  AbortReceipt,
-  CreateAgentInput,
-  HostStatus,
-  NoteInput,
-  PageRequest,
-  PromptInput,
-  PromptReceipt,
+import {
+  type AbortReceipt,
+  abortReceiptOf,
+  type CreateAgentInput,
+  type HostStatus,
+  type NoteInput,
+  type PageRequest,
+  type PromptInput,
+  type PromptReceipt,
+  promptReceiptOf,
 } from '../protocol.js';
 import { listAgents, requireAgent, toAgentView } from '../store/agents.js';
 import type { Db } from '../store/database.js';
@@ -30,6 +32,7 @@ import type {
   MemoryApproveRequest,
   MemoryConfirmRequest,
   MemoryDiscardRequest,
+  MemoryProposeRequest,
   MemoryExtractRequest,
   MemoryPrepareRequest,
   MemoryPromoteRequest,
@@ -137,13 +140,7 @@ export class HostApplication implements Application {
         operationId,
         piRequestId: earlier.pi_request_id ?? '',
       });
-      return {
-        storeId: admission.storeId,
-        operationId: admission.operationId,
-        sequence: admission.sequence,
-        replayed: admission.replayed,
-        messageId: admission.messageId,
-      };
+      return promptReceiptOf(admission);
     }
     requireAgent(this.reader, input.agent);
     return this.runtime().prompt(input.agent, input.text, operationId);
@@ -152,13 +149,7 @@ export class HostApplication implements Application {
   async abort({ agent, operationId }: { agent: string; operationId?: string | undefined }): Promise<AbortReceipt> {
     if (operationId && findOperation(this.reader, operationId)) {
       const receipt = await this.writer.call('requestAbort', { agent, operationId });
-      return {
-        storeId: receipt.storeId,
-        operationId: receipt.operationId,
-        sequence: receipt.sequence,
-        replayed: receipt.replayed,
-        targetOperationId: receipt.targetOperationId,
-      };
+      return abortReceiptOf(receipt);
     }
     requireAgent(this.reader, agent);
     return this.runtime().abort(agent, operationId);
@@ -250,6 +241,10 @@ export class HostApplication implements Application {
 
   memoryDiscard(request: MemoryDiscardRequest) {
     return this.memoryService().discard(request);
+  }
+
+  memoryPropose(request: MemoryProposeRequest) {
+    return this.memoryService().propose(request);
   }
 
   memoryPrepare(request: MemoryPrepareRequest) {

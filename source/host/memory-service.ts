@@ -22,6 +22,7 @@ import type {
   MemoryExtractReport,
   MemoryExtractRequest,
   MemoryPrepareRequest,
+  MemoryProposeRequest,
   MemoryStatus,
   MemoryReverifyResult,
 } from '../protocol.js';
@@ -163,6 +164,11 @@ export class MemoryService {
       candidateId: request.candidateId,
       statementId: request.statementId,
     });
+  }
+
+  propose(request: MemoryProposeRequest) {
+    const { cwd, ...proposal } = request;
+    return this.writer.call('memoryProposeCandidate', { ...this.owner(cwd), ...proposal });
   }
 
   discard(request: MemoryDiscardRequest) {

@@ -1,14 +1,18 @@
-// What the MCP tools read: memory-state opened read-only per call, exactly as `memory search`,
-// `get` and `memory status` read it without a host (a running host changes nothing: the reads
-// never go through its writer). The caller's scopes come from the directory the client started
-// the server in: its worktree's and the user's.
+// What the MCP tools read and write. Reads: memory-state opened read-only per call, exactly as
+// `memory search`, `get` and `memory status` read it without a host (a running host changes
+// nothing: the reads never go through its writer). A proposal is a write: it goes to the running
+// host's writer, or takes the lease for the call's duration like any memory command — never for
+// longer, so the server never keeps a host from starting. The caller's scopes come from the
+// directory the client started the server in: its worktree's and the user's.
+import { connect } from '../client/connect.js';
 import { storeFiles } from '../home.js';
+import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { approvedViewAt, memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { memoryStatusAt } from '../memory/memory-access.js';
-import { ledgerStatusAt } from '../ledger/ledger-status.js';
-import type { MemoryBackend, McpStatus } from './tools.js';
+import type { ProposalOrigin } from '../memory/proposal.js';
+import type { McpStatus, MemoryBackend } from './tools.js';
 
-export function localBackend(home: string, cwd: string): Omit<MemoryBackend, 'propose'> {
+export function localBackend(home: string, cwd: string, origin: () => ProposalOrigin): Required<MemoryBackend> {
   const path = storeFiles(home).memoryState;
   return {
     search: async (query, limit) => memorySearchAt(path, cwd, query, limit),
@@ -23,6 +27,19 @@ export function localBackend(home: string, cwd: string): Omit<MemoryBackend, 'pr
         candidates: { state: memory.state, reason: memory.reason, draft, quarantined, promoted },
         ledger: { state, reason, roots, entries },
       };
+    },
+    propose: async (proposal) => {
+      const connection = await connect(home, 'write');
+      try {
+        return await connection.app.memoryPropose({
+          cwd,
+          ...proposal,
+          appliesWhen: proposal.appliesWhen ?? null,
+          origin: origin(),
+        });
+      } finally {
+        await connection.close();
+      }
     },
   };
 }

@@ -3,8 +3,28 @@
 // stdin, and holds nothing between calls: each call opens memory-state read-only and closes it.
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { sha256Hex } from '../ground/digests.js';
+import type { ProposalOrigin } from '../memory/proposal.js';
 import { localBackend } from './backend.js';
 import { createMcpServer } from './tools.js';
+
+/**
+ * Where the clients name, in the environment they start an MCP server with, the conversation that
+ * started it (checked with Claude Code 2.1.332 and Codex 0.171.0; see README "The MCP server").
+ * It is the conversation at the server's start: a client keeps one server across a clear.
+ */
+const CONVERSATION_ENV = ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID'] as const;
+
+/** Who proposes: the client as it named itself at initialize, and its conversation as a digest (never the id). */
+export function proposalOrigin(
+  clientInfo: { name?: string; version?: string } | undefined,
+  env: NodeJS.ProcessEnv,
+): ProposalOrigin {
+  const client = (clientInfo?.name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100) || 'unknown client';
+  const version = clientInfo?.version?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100) || null;
+  const named = CONVERSATION_ENV.map((name) => env[name]).find((value) => value !== undefined && value !== '');
+  return { client, clientVersion: version, conversation: named ? sha256Hex(`${client}\0${named}`) : null };
+}
 
 function packageVersion(): string {
   try {
@@ -17,7 +37,11 @@ function packageVersion(): string {
 
 /** Serves until stdin ends; resolves with the exit status. */
 export async function runMcpServer(home: string, cwd: string): Promise<number> {
-  const server = createMcpServer(localBackend(home, cwd), packageVersion());
+  // The origin is read at each proposal: the client names itself at initialize, after the server exists.
+  const server = createMcpServer(
+    localBackend(home, cwd, () => proposalOrigin(server.server.getClientVersion(), process.env)),
+    packageVersion(),
+  );
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

@@ -4,8 +4,9 @@
 import { McpServer, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { asCmError } from '../errors.js';
-import { MCP_PROPOSAL_MAX_CHARS, MCP_QUERY_MAX_CHARS } from '../limits.js';
-import type { MemoryEntryView, MemorySearchResult } from '../protocol.js';
+import { MCP_QUERY_MAX_CHARS } from '../limits.js';
+import { proposalFields } from '../memory/proposal.js';
+import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '../protocol.js';
 import { MCP_SERVER_NAME } from '../hosts/mcp-config.js';
 
 export const MCP_TOOLS = ['memory_search', 'memory_get', 'memory_status', 'memory_propose'] as const;
@@ -22,25 +23,14 @@ export interface McpStatus {
   ledger: { state: 'ready' | 'empty' | 'unavailable'; reason: string | null; roots: number; entries: number };
 }
 
-export interface McpProposal {
-  title: string;
-  content: string;
-  type: string;
-  appliesWhen?: string | undefined;
-}
-
-export interface McpProposalResult {
-  candidateId: string;
-  status: 'draft' | 'quarantined';
-  created: boolean;
-}
+export type McpProposal = z.infer<typeof TOOL_INPUTS.memory_propose>;
 
 export interface MemoryBackend {
   search(query: string, limit: number | undefined): Promise<MemorySearchResult>;
   get(entryId: string): Promise<MemoryEntryView>;
   status(): Promise<McpStatus>;
   /** Absent: the server offers only the read tools. */
-  propose?(proposal: McpProposal): Promise<McpProposalResult>;
+  propose?(proposal: McpProposal): Promise<MemoryProposeResult>;
 }
 
 // The read guidance: read when the conversation lacks what only the user's memory knows; do not
@@ -83,14 +73,19 @@ export const TOOL_INPUTS = {
     .strict(),
   memory_get: z.object({ id: ENTRY_ID }).strict(),
   memory_status: z.object({}).strict(),
+  // The entry types of memory files, so that a reviewed proposal promotes like any other candidate.
   memory_propose: z
     .object({
-      title: z.string().min(1).max(200).describe('A short title, e.g. "Use pnpm in this repository".'),
-      content: z.string().min(1).max(MCP_PROPOSAL_MAX_CHARS).describe('What the user said, in one or two sentences.'),
-      type: z
-        .enum(['preference', 'convention', 'constraint', 'fact'])
-        .describe('preference: how the user likes to work; convention/constraint: this project; fact: background.'),
-      appliesWhen: z.string().max(200).optional().describe('When it applies, e.g. "installing dependencies".'),
+      title: proposalFields.title.describe('A short title, e.g. "Use pnpm in this repository".'),
+      content: proposalFields.content.describe('What the user said, in one or two sentences.'),
+      type: proposalFields.type.describe(
+        'work_method: how the user or this project does things (tools, conventions, preferences); work_fact: a ' +
+          'fact about the user or the project; work_task: something the user wants done later; work_artifact: a ' +
+          'file, service or resource worth remembering.',
+      ),
+      appliesWhen: proposalFields.appliesWhen
+        .optional()
+        .describe('When it applies, e.g. "installing dependencies".'),
     })
     .strict(),
 };

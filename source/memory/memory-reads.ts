@@ -2,7 +2,7 @@
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
 import { utcDay } from './runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
-import type { MemoryReview, MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../protocol.js';
+import type { MemoryCandidateOrigin, MemoryReview, MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../protocol.js';
 import type { Db } from '../store/database.js';
 import type { Draft } from './contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
@@ -136,7 +136,9 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
     );
     const candidates = rows.map((row): MemoryReviewCandidate => {
       const payload = JSON.parse(row.payload_json) as Draft & {
-        masked?: { content: string; statements: Record<string, string> };
+        masked?: { content: string; statements: Record<string, string>; title?: string };
+        origin?: MemoryCandidateOrigin;
+        title?: string;
       };
       const findings = JSON.parse(row.findings_json) as CandidateFinding[];
       const refs = evidence.all(row.candidate_id) as Array<{
@@ -160,6 +162,7 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
         adjudication: row.adjudication,
         decision: row.decision,
         content: masked?.content ?? payload.content,
+        title: (masked ? masked.title : payload.title) ?? null,
         type: payload.type,
         priority: payload.priority,
         confidence: payload.confidence,
@@ -180,6 +183,8 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
           excerpt,
         })),
         createdAt: new Date(row.created_at_ms).toISOString(),
+        // Extraction's payloads carry no origin: they came from captured turns (their evidence says which).
+        origin: payload.origin ?? { kind: 'extraction' },
       };
     });
     return { scope: owner.scope, repositoryKey: owner.repositoryKey, candidates };

@@ -74,7 +74,7 @@ function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeK
       'operation_conflict',
       `Candidate ${id} is ${row.status}; only draft candidates can be promoted. Nothing was prepared.`,
     );
-  const payload = JSON.parse(row.payload_json) as Draft;
+  const payload = JSON.parse(row.payload_json) as Draft & { title?: string };
   const statements = db
     .prepare('SELECT claim_support FROM assessments WHERE candidate_id = ?')
     .pluck()
@@ -141,7 +141,8 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
       candidateId: c.id,
       revision: c.revision,
       type: (ENTRY_TYPES as readonly string[]).includes(c.payload.type) ? (c.payload.type as EntryType) : 'work_fact',
-      title: null,
+      // A proposal names its title; an extraction draft's comes from its first line.
+      title: c.payload.title ?? null,
       content: c.payload.content,
       appliesWhen: c.payload.scene,
       priority: c.payload.priority,

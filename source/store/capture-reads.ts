@@ -1,6 +1,8 @@
 // Reads of host capture: the drain's work units and the status view (never a body).
 // Plain SQL over any connection (the drain's and the API's read-only ones).
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { homeWriteProblem } from '../home.js';
 import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
 import { CmError } from '../errors.js';
 import {
@@ -426,6 +428,8 @@ export function readCaptureStatus(
         isolated: remaining.isolated,
         hookErrors: hookErrors.count,
         lastHookError: hookErrors.count > 0 ? { at: hookErrors.at, code: hookErrors.code } : null,
+        // hook-errors.jsonl lives in the data home: its directory is the home.
+        notWritable: homeWriteProblem(dirname(options.hookErrorsPath)),
       },
       capacity: { bodyBytes: totalBodyBytes({ db }), totalBytes: limits.totalBytes, sessionBytes: limits.sessionBytes },
       recovery: readRecoveryPage(db, after),

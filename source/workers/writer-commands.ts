@@ -5,6 +5,7 @@ import { adjudicationCommands } from '../memory/adjudication-store.js';
 import { approvedCommands } from '../memory/approved-store.js';
 import { extractionCommands } from '../memory/extraction-submit.js';
 import { promotionCommands } from '../memory/promotion-store.js';
+import { proposalCommands } from '../memory/proposal.js';
 import { runnerCommands } from '../memory/runner-store.js';
 import { memoryStateCommands } from '../memory/state-commands.js';
 import { taskCommands } from '../memory/task-store.js';
@@ -28,6 +29,7 @@ export const writerCommands = {
   ...adjudicationCommands,
   ...approvedCommands,
   ...promotionCommands,
+  ...proposalCommands,
   ...runnerCommands,
 };
 

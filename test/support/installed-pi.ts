@@ -4,8 +4,14 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './cli.js';
-import { type FakeOpenAiServer, type FakeReply, scripted, startFakeOpenAiServer } from './fake-openai-server.js';
-import { makePiAgentDir, type PiAgentDir } from './pi-agent-dir.js';
+import {
+  type FakeOpenAiServer,
+  type FakeReply,
+  type Responder,
+  scripted,
+  startFakeOpenAiServer,
+} from './fake-openai-server.js';
+import { makePiAgentDir, type PiAgentDirOptions, type PiAgentDir } from './pi-agent-dir.js';
 
 export interface InstalledPi {
   dir: PiAgentDir;
@@ -16,12 +22,20 @@ export interface InstalledPi {
 }
 
 export async function withInstalledPi(
-  replies: FakeReply[],
+  replies: FakeReply[] | Responder,
   lifetimeMs: number,
   body: (pi: InstalledPi) => Promise<void>,
+  /** The agent dir's own settings (pi's retry) that `install pi` must keep; the fake server's body bound. */
+  options: Omit<PiAgentDirOptions, 'baseUrl'> & { maxBodyBytes?: number } = {},
 ): Promise<void> {
-  const server = await startFakeOpenAiServer({ responder: scripted(replies), lifetimeMs });
-  const dir = makePiAgentDir({ baseUrl: server.baseUrl });
+  const { maxBodyBytes, ...dirOptions } = options;
+  const responder = typeof replies === 'function' ? replies : scripted(replies);
+  const server = await startFakeOpenAiServer({
+    responder,
+    lifetimeMs,
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+  });
+  const dir = makePiAgentDir({ ...dirOptions, baseUrl: server.baseUrl });
   const home = join(dir.dir, '..', 'home');
   try {
     const installed = await runCli(['install', 'pi', '--pi-dir', dir.dir], {

@@ -29,12 +29,16 @@ export class McpTestClient {
   }
 
   /** Starts the server and completes the initialize handshake. */
-  static async start(home: string, cwd: string): Promise<McpTestClient> {
-    const client = new McpTestClient(startCli(['mcp', '--home', home], { cwd }));
+  static async start(
+    home: string,
+    cwd: string,
+    options: { env?: NodeJS.ProcessEnv; clientInfo?: { name: string; version: string } } = {},
+  ): Promise<McpTestClient> {
+    const client = new McpTestClient(startCli(['mcp', '--home', home], { cwd, env: options.env ?? {} }));
     const init = await client.request('initialize', {
       protocolVersion: '2025-06-18',
       capabilities: {},
-      clientInfo: { name: 'test', version: '0' },
+      clientInfo: options.clientInfo ?? { name: 'test', version: '0' },
     });
     if (!init.result) throw new Error(`initialize failed: ${JSON.stringify(init)}\n${client.stderr}`);
     client.notify('notifications/initialized');

@@ -73,6 +73,7 @@ export function statusText(status: CaptureStatus): string {
   lines.push(
     `capture (${status.mode}): inbox ${h.inbox} · watch ${h.watch} · isolated ${h.isolated} · hook errors ${h.hookErrors}${h.lastHookError ? ` (last ${h.lastHookError.code} at ${h.lastHookError.at})` : ''}`,
   );
+  if (h.notWritable !== null) lines.push(`DATA HOME NOT WRITABLE: ${h.notWritable}`);
   const q = status.queue;
   lines.push(
     `queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}, as context ${q.candidatesAsContext}, unconfirmed ${q.candidatesUnconfirmed}`,

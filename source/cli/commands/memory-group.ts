@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { formatFinding, lintText } from '../../memory/secret-lint.js';
+import { originText } from '../../screens/memory/review-lines.js';
 import type {
   MemoryExtractReport,
   MemoryRecallResult,
@@ -303,13 +304,18 @@ function reviewText(r: MemoryReview): string {
     return `no candidates to review in this ${r.scope === 'project' ? 'repository' : 'user scope'}`;
   const lines: string[] = [];
   for (const c of r.candidates) {
-    lines.push(
-      `${c.candidateId}  ${c.status}  ${c.type}  ${c.adjudication === 'done' ? c.decision : 'awaiting adjudication'}`,
-    );
+    const state =
+      c.origin.kind === 'proposal'
+        ? originText(c.origin)
+        : c.adjudication === 'done'
+          ? c.decision
+          : 'awaiting adjudication';
+    lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}`);
+    if (c.title !== null) lines.push(`  ${c.title.replace(/\s+/g, ' ')}`);
     lines.push(`  ${c.content.replace(/\s+/g, ' ')}`);
     for (const s of c.statements)
       lines.push(
-        `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
+        `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.length === 0 ? 'no user turn' : s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
       );
     for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
   }

@@ -177,6 +177,9 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
       this.fail('transcript_invalid_record', at, 'message_end without a message role');
     const role = message['role'];
     if (role === 'user' && this.awaitingRetry) this.close('failed');
+    // A message the capture kept without its content (over its bound): a marker in place of the body.
+    const omitted = omittedMarker(message, at, this);
+    if (omitted !== null) message['content'] = [{ type: 'text', text: omitted }];
     if (role === 'user' && this.open === null) this.start(at);
     const add = (messageRole: Role, kind: MessageKind, text: string, index = 0, evidence = false): void => {
       if (text.length === 0) return;
@@ -261,6 +264,20 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
   reject(code: 'transcript_invalid_record' | 'transcript_unknown_record', at: LinePosition, detail: string): never {
     return this.fail(code, at, detail);
   }
+}
+
+/** The body that stands for a content the capture did not keep, or null when the content is there. */
+function omittedMarker(message: Json, at: LinePosition, parser: PiEventParser): string | null {
+  const omitted = message['omittedContent'];
+  if (omitted === undefined) return null;
+  if (
+    !isObject(omitted) ||
+    typeof omitted['contentBytes'] !== 'number' ||
+    typeof omitted['contentSha256'] !== 'string' ||
+    message['content'] !== undefined
+  )
+    parser.reject('transcript_invalid_record', at, 'a malformed omittedContent');
+  return `[${omitted['contentBytes']} bytes of content over the capture bound, not kept; sha256 ${omitted['contentSha256']}]`;
 }
 
 function stringField(value: Json, key: string, at: LinePosition, parser: PiEventParser): string {

@@ -5,7 +5,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { CmError } from '../../errors.js';
 import { PI_ACCEPT_TIMEOUT_MS, PI_STOP_EXIT_MS, PI_STOP_SETTLE_MS } from '../../limits.js';
-import type { AbortReceipt, PromptReceipt } from '../../protocol.js';
+import { type AbortReceipt, abortReceiptOf, type PromptReceipt, promptReceiptOf } from '../../protocol.js';
 import { prepareAgentDir } from './agent-dir.js';
 import { JsonlFramer, type FrameEvent } from '../../ground/jsonl-framer.js';
 import { piArguments, type PiCommandLine } from './pi-command.js';
@@ -156,13 +156,7 @@ export class PiRuntime {
       operationId,
       piRequestId,
     });
-    const receipt: PromptReceipt = {
-      storeId: admission.storeId,
-      operationId: admission.operationId,
-      sequence: admission.sequence,
-      replayed: admission.replayed,
-      messageId: admission.messageId,
-    };
+    const receipt = promptReceiptOf(admission);
     // A replay returns the original receipt; the prompt is never sent twice.
     if (admission.replayed) return receipt;
     let finish!: () => void;
@@ -201,13 +195,7 @@ export class PiRuntime {
     });
     if (!receipt.replayed && this.inFlight?.operationId === receipt.targetOperationId)
       this.write(encodePiCommand({ type: 'abort', id: newCommandId('abort') }));
-    return {
-      storeId: receipt.storeId,
-      operationId: receipt.operationId,
-      sequence: receipt.sequence,
-      replayed: receipt.replayed,
-      targetOperationId: receipt.targetOperationId,
-    };
+    return abortReceiptOf(receipt);
   }
 
   private async giveUpUnanswered(operationId: string): Promise<void> {

@@ -1,7 +1,7 @@
 // One candidate as the lines the Review screen scrolls through: what it says, each statement with
 // its claim support and what it cites (the user's own words once e shows them), the masked secret
 // findings, and the adjudication. Every line is wrapped to the screen, never cut.
-import type { MemoryFindingView, MemoryReviewCandidate } from '../../protocol.js';
+import type { MemoryCandidateOrigin, MemoryFindingView, MemoryReviewCandidate } from '../../protocol.js';
 import { shortId } from '../format.js';
 import { isConfirmed, type ReviewState } from './review-state.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
@@ -16,6 +16,14 @@ export function findingText(finding: MemoryFindingView): string {
   return `${finding.severity} ${finding.rule} at ${finding.field} ${finding.line}:${finding.column} — ${finding.excerpt}`;
 }
 
+/** Who proposed a candidate: the client as it named itself, and its conversation (a digest, shortened). */
+export function originText(origin: MemoryCandidateOrigin): string {
+  if (origin.kind === 'extraction') return 'extracted from captured turns';
+  const client = origin.clientVersion ? `${origin.client} ${origin.clientVersion}` : origin.client;
+  const conversation = origin.conversation ? ` in conversation ${origin.conversation.slice(0, 12)}` : '';
+  return `proposed by ${client} (memory_propose)${conversation}`;
+}
+
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewState, columns: number): CandidateLines {
@@ -28,11 +36,15 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     `Candidate ${idLabel(candidate.candidateId)} · ${candidate.status} · ${candidate.type} · priority ${candidate.priority} · confidence ${candidate.confidence}`,
     'heading',
   );
-  const decided = candidate.decision ? ` (${candidate.decision})` : '';
-  add(
-    `adjudication ${candidate.adjudication}${decided} · created ${candidate.createdAt.replace('T', ' ').slice(0, 19)} UTC`,
-    'muted',
-  );
+  const created = `created ${candidate.createdAt.replace('T', ' ').slice(0, 19)} UTC`;
+  if (candidate.origin.kind === 'proposal') {
+    add(`${originText(candidate.origin)} · ${created}`, 'muted');
+    add('An agent wrote it, not you: it cites no turn of yours. Keep it only if it is what you said.', 'muted');
+  } else {
+    const decided = candidate.decision ? ` (${candidate.decision})` : '';
+    add(`adjudication ${candidate.adjudication}${decided} · ${created}`, 'muted');
+  }
+  if (candidate.title !== null) add(candidate.title, 'heading', '  ');
   add(candidate.content, 'text', '  ');
   const open = state.open;
   const starts: number[] = [];

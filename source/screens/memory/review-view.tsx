@@ -30,12 +30,15 @@ const CandidateRow = memo(function CandidateRow({
   const theme = useTheme();
   const status = candidate.status === 'quarantined' ? 'QUARANTINED' : 'draft';
   const prefix = `${selected ? '›' : ' '}${marked ? '+' : ' '} ${status.padEnd(11)} ${candidate.type.padEnd(12)} `;
+  // An agent's proposal says so in the row: a person should know it is not their own words.
+  const summary =
+    candidate.origin.kind === 'proposal' ? `proposed: ${candidate.title ?? firstLine(candidate.content)}` : firstLine(candidate.content);
   return (
     <Text
       wrap="truncate-end"
       inverse={selected}
       color={candidate.status === 'quarantined' ? theme.error : undefined}
-    >{`${prefix}${truncate(firstLine(candidate.content), columns - prefix.length - 1)}`}</Text>
+    >{`${prefix}${truncate(summary, columns - prefix.length - 1)}`}</Text>
   );
 });
 
@@ -68,7 +71,7 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
       {state.data && candidates.length === 0 ? (
         <Text wrap="wrap" color={theme.muted}>
           Nothing to review: no draft or quarantined candidates in this repository. Candidates come from extraction (]
-          Extraction shows it; common-memory memory extract runs it).
+          Extraction shows it; common-memory memory extract runs it) and from agents' memory_propose.
         </Text>
       ) : null}
       {candidates.slice(window.start, window.end).map((candidate, offset) => (

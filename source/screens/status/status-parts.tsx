@@ -19,6 +19,11 @@ export function QueueLines({ status }: { status: CaptureStatus | null }) {
         <Text color={host.isolated > 0 ? theme.error : undefined}>{host.isolated}</Text> · hook errors{' '}
         <Text color={host.hookErrors > 0 ? theme.error : undefined}>{hookErrors}</Text>
       </Text>
+      {host.notWritable !== null ? (
+        <Text color={theme.error} wrap="wrap">
+          {'Home      '}not writable: {host.notWritable}
+        </Text>
+      ) : null}
       <Text wrap="truncate-end">
         {'Queue     '}inbox pending {queue.inboxPending} · processed {queue.inboxProcessed} · batches ready{' '}
         {queue.batchesReady} · prompts pending {queue.candidatesPending}
