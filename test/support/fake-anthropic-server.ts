@@ -33,7 +33,8 @@ export type MessagesReply =
       readonly background?: boolean;
       /** The answer to the tool result starts this much later (a model still working on it). */
       readonly thenDelayMs?: number;
-      readonly then: string | ((output: string) => string);
+      /** Omitted: the tool result goes to the script like any other request (a model that keeps calling). */
+      readonly then?: string | ((output: string) => string);
     }
   /**
    * Any other tool_use (e.g. the `Agent` subagent tool); like `bash`, `then` answers its tool result,
@@ -157,7 +158,7 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
       }
       case 'bash': {
         const id = `toolu_fake${String(++ids).padStart(6, '0')}`;
-        pendingTools.set(id, { then: reply.then, delayMs: reply.thenDelayMs ?? 0 });
+        if (reply.then !== undefined) pendingTools.set(id, { then: reply.then, delayMs: reply.thenDelayMs ?? 0 });
         const input = {
           command: reply.command,
           description: reply.description ?? `Run ${reply.command}`,

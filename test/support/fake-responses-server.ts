@@ -18,8 +18,11 @@ export interface RecordedRequest {
 /** What the server answers to one POST /v1/responses. */
 export type ResponsesReply =
   | { readonly type: 'text'; readonly text: string }
-  /** An exec_command function call; once Codex sends back its output, `then` answers it. */
-  | { readonly type: 'exec'; readonly cmd: string; readonly then: string | ((output: string) => string) }
+  /**
+   * An exec_command function call; once Codex sends back its output, `then` answers it. Without
+   * `then` the request carrying its output goes to the script like any other (a model that keeps calling).
+   */
+  | { readonly type: 'exec'; readonly cmd: string; readonly then?: string | ((output: string) => string) }
   /**
    * Any other function call, e.g. an MCP tool (Codex 0.171.0 lists it as function `memory_get` in the
    * namespace `mcp__common_memory`) or a subagent (`spawn_agent` in `multi_agent_v1`). `then` answers
@@ -153,10 +156,10 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
     res: ServerResponse,
     named: { name: string; namespace?: string },
     args: Readonly<Record<string, unknown>>,
-    then: string | ((output: string) => string | ResponsesReply) | ResponsesReply,
+    then: string | ((output: string) => string | ResponsesReply) | ResponsesReply | undefined,
   ): void {
     const callId = nextId('call');
-    pendingCalls.set(callId, then);
+    if (then !== undefined) pendingCalls.set(callId, then);
     const item = { type: 'function_call', id: nextId('fc'), call_id: callId, ...named };
     streamItems(res, [{ ...item, arguments: JSON.stringify(args), status: 'completed' }]);
   }
