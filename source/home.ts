@@ -1,15 +1,15 @@
 // The data home: where every store of common-memory lives. Resolved once per process,
 // created 0700, never world-readable. Importable from the hook fast path (node:* only).
 import { accessSync, constants, chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CmError } from './errors.js';
+import { os } from './ground/lazy-builtin.js';
 
 export const HOME_ENV = 'COMMON_MEMORY_HOME';
 
 export function resolveHome(flag?: string): string {
   const chosen = flag ?? process.env[HOME_ENV];
-  return chosen ? resolve(chosen) : join(homedir(), '.common-memory');
+  return chosen ? resolve(chosen) : join(os().homedir(), '.common-memory');
 }
 
 export const storeFiles = (home: string) => ({

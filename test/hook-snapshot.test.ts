@@ -173,4 +173,29 @@ describe('the SessionStart snapshot', () => {
     assert.equal(await sessionStart(home, repo, 's2', 'p2', 'resume'), '');
     assert.match(await sessionStart(home, repo, 's3', 'p3'), /Kept note/);
   });
+
+  it('stays on its fast path: a snapshot read and its reply load no git, os, timing or socket module of Node', async () => {
+    const home = tempHome('snap-modules');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'm-fast', 'Fast path entry', 'Kept short.');
+    await sync(home, repo);
+    // What the hook process loaded beyond a bare node start, written at exit.
+    const recorder = join(dirname(home), 'record-modules.cjs');
+    const loaded = join(dirname(home), 'modules.txt');
+    writeFileSync(
+      recorder,
+      `const before = new Set(process.moduleLoadList);
+       process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)},
+         process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));`,
+    );
+    const run = await c.hookBin(home, 'codex', start(repo, 's-fast'), 'i-fast', {
+      NODE_OPTIONS: `--require ${recorder}`,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /\[m-fast\]/, 'the snapshot was given');
+    const modules = readFileSync(loaded, 'utf8').split('\n');
+    assert.ok(modules.includes('NativeModule crypto'), `the recorder saw the hook's own loads: ${modules.join(', ')}`);
+    for (const name of ['child_process', 'os', 'perf_hooks', 'net'])
+      assert.ok(!modules.includes(`NativeModule ${name}`), `the hook loaded node:${name}`);
+  });
 });

@@ -173,6 +173,10 @@ describe('read ledger: the cases of the contract', () => {
     const cases: Array<[string, Record<string, unknown>, string | null]> = [
       ['structuredContent', { ...ok, tool_response: { structuredContent: entry, content: [] } }, null],
       ['one JSON text block', { ...ok, tool_response: [{ type: 'text', text: JSON.stringify(entry) }] }, null],
+      // Claude Code 2.1.332 passes an MCP result of one text block as that text, a plain string.
+      ['the one text block as a string', { ...ok, tool_response: JSON.stringify(entry) }, null],
+      ['a string that is prose', { ...ok, tool_response: 'a: A' }, 'did not succeed'],
+      ['a string that is an error', { ...ok, tool_response: JSON.stringify({ error: { code: 'x' } }) }, 'did not succeed'],
       [
         'an error result',
         { ...ok, tool_response: { isError: true, structuredContent: { error: { code: 'x' } } } },

@@ -19,18 +19,13 @@ import { openDatabase, type Db } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
 import { tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
-import { queueSession } from './support/memory-corpus.js';
+import { DURABLE_PROMPTS, queueSession, RECENT_WINDOW } from './support/memory-corpus.js';
 
 after(() => c.closeStores());
 
 const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
-const day = 86_400_000;
-const SINCE = new Date(Date.now() - 30 * day).toISOString().replace(/\.\d+Z$/, 'Z');
-const UNTIL = new Date(Date.now() + day).toISOString().replace(/\.\d+Z$/, 'Z');
-const PROMPTS = [
-  'From now on, use pnpm instead of npm in this repo.',
-  'Always use named exports in TypeScript modules.',
-];
+const { since: SINCE, until: UNTIL } = RECENT_WINDOW;
+const PROMPTS = DURABLE_PROMPTS;
 
 async function rig(sessions = 1) {
   const home = tempHome('external');

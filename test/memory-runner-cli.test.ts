@@ -3,7 +3,7 @@
 // shows the runners and what was sent today; bad profiles, names, digests and budgets are one
 // clear line with their exit code, and nothing is sent.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gitRepo, runCli, tempHome } from './support/cli.js';
@@ -126,5 +126,52 @@ describe('memory extract --runner', () => {
     // A broken runners.json never stops the builtin runner.
     writeFileSync(join(home, 'runners.json'), '{broken');
     assert.equal((await runCli(args, { cwd: repo })).code, 0);
+  });
+
+  it('a codex or claude client missing or of another version: exit 15 naming the fix, nothing sent', async () => {
+    const home = tempHome('runner-cli-client');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+    await c.flush(home);
+    const args = ['memory', 'extract', '--home', home, '--since', '2026-01-01'];
+    // A stand-in client that only says its version (and records that anything else was asked of it).
+    const called = join(home, 'client-called');
+    const fake = join(home, 'old-codex');
+    writeFileSync(fake, `#!/bin/sh\n[ "$1" = --version ] && echo "codex-cli 0.170.0" && exit 0\ntouch '${called}'\n`);
+    chmodSync(fake, 0o755);
+    const client = (kind: string, binary: string) =>
+      writeFileSync(
+        join(home, 'runners.json'),
+        JSON.stringify({
+          profiles: [
+            {
+              name: 'cx',
+              kind,
+              binary,
+              version: kind === 'codex' ? '0.171.0' : '2.1.332',
+              apiKeyEnv: 'EXAMPLE_KEY',
+              provider: 'p',
+              model: 'm',
+              endpoint: 'http://127.0.0.1:9/v1',
+            },
+          ],
+        }),
+      );
+    client('codex', join(home, 'no-such-codex'));
+    const missing = await runCli([...args, '--runner', 'cx'], { cwd: repo });
+    assert.equal(missing.code, 15, missing.stderr);
+    assert.match(
+      missing.stderr,
+      /The cx runner's client .*no-such-codex cannot be run \(ENOENT\); install @openai\/codex@0\.171\.0 or fix "binary"/,
+    );
+    client('codex', fake);
+    const other = await runCli([...args, '--runner', 'cx', '--json'], { cwd: repo });
+    assert.equal(other.code, 15, other.stderr);
+    assert.match(other.stderr, /The cx runner's client is version 0\.170\.0, not 0\.171\.0 as its profile says/);
+    client('claude', fake);
+    const claude = await runCli(['memory', 'reverify-runner', '--runner', 'cx', '--home', home]);
+    assert.equal(claude.code, 15, claude.stderr);
+    assert.match(claude.stderr, /is version 0\.170\.0, not 2\.1\.332/);
+    assert.equal(existsSync(called), false, 'the client was never run beyond --version');
   });
 });

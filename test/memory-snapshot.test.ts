@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   MEMORY_SNAPSHOT_BODY_LINES,
@@ -13,6 +16,8 @@ import {
   selectSnapshot,
   spliceManagedBlock,
 } from '../source/memory/snapshot.js';
+import { snapshotFromState } from '../source/memory/snapshot-read.js';
+import { openMemoryState } from '../source/memory/state-database.js';
 
 const entry = (id: string, priority: number, overrides: Partial<SnapshotEntry> = {}): SnapshotEntry => ({
   entryId: id,
@@ -151,6 +156,72 @@ describe('managed block in CLAUDE.md / AGENTS.md', () => {
       assert.ok(!result.ok);
       assert.match(result.message, where);
       assert.match(result.message, /^CLAUDE\.md has broken common-memory markers .*keep exactly one begin line/);
+    }
+  });
+});
+
+describe('session start snapshot read from memory-state', () => {
+  const project = { scope: 'project' as const, repositoryKey: 'r'.repeat(64), worktreeKey: 'w'.repeat(64) };
+  const user = { scope: 'user' as const, repositoryKey: 'u'.repeat(64), worktreeKey: 'u'.repeat(64) };
+
+  /** A memory-state holding `entries` (each with its owner), and the same entries as the selection sees them. */
+  function stateWith(entries: Array<SnapshotEntry & { owner: typeof project | typeof user }>) {
+    const state = openMemoryState(join(mkdtempSync(join(tmpdir(), 'cm-snapshot-')), 'memory-state.sqlite'));
+    const insert = state.db.prepare(
+      `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json,
+         body_text, status, scope, paths_json) VALUES (?, ?, ?, 1, ?, ?, ?, 'approved', ?, '[]')`,
+    );
+    state.db.transaction(() => {
+      for (const e of entries) {
+        const front = {
+          id: e.entryId,
+          title: e.title,
+          appliesWhen: e.appliesWhen,
+          priority: e.priority,
+          created: e.created,
+        };
+        insert.run(
+          e.entryId,
+          e.owner.repositoryKey,
+          e.owner.worktreeKey,
+          'd'.repeat(64),
+          JSON.stringify(front),
+          e.body,
+          e.scope,
+        );
+      }
+    })();
+    return state.db;
+  }
+
+  it('reads a first page and, only when very short entries fill it, the rest: the same selection as all entries give', () => {
+    const cases = {
+      ordinary: Array.from({ length: 3000 }, (_, i) => entry(`m-${String(i).padStart(5, '0')}`, i % 7)),
+      // Entries of a few dozen bytes: far more than the first page fit the budget.
+      tiny: Array.from({ length: 3000 }, (_, i) => entry(`t${i}`, i % 3, { title: 'x', body: '' })),
+      few: Array.from({ length: 10 }, (_, i) => entry(`f${i}`, i)),
+    };
+    for (const [name, list] of Object.entries(cases)) {
+      // Every third entry is the user's; a few ids are held by both owners.
+      const owned = list.map((e, i) => ({
+        ...e,
+        ...(i % 3 === 0 ? { scope: 'user' as const } : {}),
+        owner: i % 3 === 0 ? user : project,
+      }));
+      const shared = owned
+        .filter((e) => e.owner === user)
+        .slice(0, 5)
+        .map((e) => ({ ...e, scope: 'project' as const, owner: project }));
+      const db = stateWith([...owned, ...shared]);
+      try {
+        const read = snapshotFromState(db, [project, user]);
+        const whole = selectSnapshot([...owned, ...shared], MEMORY_SNAPSHOT_MAX_BYTES, owned.length + shared.length);
+        assert.deepEqual(read, whole, `${name}: the paged read differs from the selection over every entry`);
+        assert.ok(read.entryIds.length > 0, `${name}: nothing shown`);
+        if (name === 'tiny') assert.ok(read.entryIds.length > 64, `tiny: only ${read.entryIds.length} shown`);
+      } finally {
+        db.close();
+      }
     }
   });
 });

@@ -14,6 +14,7 @@ import {
   HOOK_TIMEOUT_SEC,
 } from '../limits.js';
 import type { HookClient } from './payload.js';
+import { processUptimeMs } from '../ground/lazy-builtin.js';
 
 /** The host's deadline for this event, in ms from the hook process's start. */
 export function hookDeadlineMs(client: HookClient, event: string): number {
@@ -28,7 +29,7 @@ export function hookDeadlineMs(client: HookClient, event: string): number {
  * Never below HOOK_LOCK_WAIT_MIN_MS: a hook whose start-up ate its deadline has not been stopped
  * yet, and giving up at once would only lose the event.
  */
-export function waitBudgetMs(deadlineMs: number, elapsedMs = performance.now()): number {
+export function waitBudgetMs(deadlineMs: number, elapsedMs = processUptimeMs()): number {
   return Math.max(HOOK_LOCK_WAIT_MIN_MS, Math.round(deadlineMs - elapsedMs - HOOK_REPLY_MARGIN_MS));
 }
 

@@ -28,16 +28,26 @@ const LEDGER_EVENTS = new Set(['SessionStart', 'UserPromptSubmit', 'PostToolUse'
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The structured result of a tool call as the client passes it: {structuredContent}, or our one JSON text block. */
+/**
+ * The structured result of a tool call as the client passes it: {structuredContent}, our one JSON
+ * text block, or — what Claude Code 2.1.332 really sends at PostToolUse for an MCP tool whose result
+ * is one text block — that block's text as a plain string. Whatever the shape, the value must be
+ * the JSON object our server wrote; prose never is.
+ */
 function structuredResult(response: unknown): Record<string, unknown> | null {
   if (isObject(response) && response['isError'] === true) return null;
   if (isObject(response) && isObject(response['structuredContent'])) return response['structuredContent'];
-  const blocks = isObject(response) && Array.isArray(response['content']) ? response['content'] : response;
-  if (!Array.isArray(blocks) || blocks.length !== 1) return null;
-  const block = blocks[0] as unknown;
-  if (!isObject(block) || block['type'] !== 'text' || typeof block['text'] !== 'string') return null;
+  let text: unknown = response;
+  if (typeof response !== 'string') {
+    const blocks = isObject(response) && Array.isArray(response['content']) ? response['content'] : response;
+    if (!Array.isArray(blocks) || blocks.length !== 1) return null;
+    const block = blocks[0] as unknown;
+    if (!isObject(block) || block['type'] !== 'text') return null;
+    text = block['text'];
+  }
+  if (typeof text !== 'string') return null;
   try {
-    const value = JSON.parse(block['text']) as unknown;
+    const value = JSON.parse(text) as unknown;
     return isObject(value) ? value : null;
   } catch {
     return null;

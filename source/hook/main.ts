@@ -4,7 +4,16 @@
 // (store/inbox-writes.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
@@ -23,6 +32,8 @@ import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
+import { BrokenInstallError } from '../broken-install.js';
+import { processUptimeMs } from '../ground/lazy-builtin.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
 /** What recordFailure names a quarantine file, relative to the home; nothing else is accepted. */
@@ -142,8 +153,26 @@ export function runHook(argv: string[]): number {
   // The event was kept; only the memory it would have carried is missing: status says why.
   if (snapshotError !== undefined) recordFailure(args, instance, snapshotError, undefined, 'snapshot');
   // Printed only after the commit: a reply never announces an event that was not kept.
-  if (reply) process.stdout.write(`${reply}\n`);
+  if (reply) writeReply(`${reply}\n`);
   return 0;
+}
+
+/**
+ * The reply straight to fd 1: process.stdout would load Node's stream modules first (about 2 ms of
+ * every event). A full non-blocking pipe is waited on; a host that closed it is gone, and nothing
+ * is left to do.
+ */
+function writeReply(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let at = 0;
+  while (at < bytes.length) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /** Thrown past capture for an event that only the ledger handles. */
@@ -352,10 +381,12 @@ function recordFailure(
     instance,
     code: (error as CmError).code ?? 'internal',
     message: (error as Error).message,
-    elapsedMs: Math.round(performance.now()),
+    elapsedMs: Math.round(processUptimeMs()),
   };
   // The event itself was kept: only the session-start memory was not given.
   if (part === 'snapshot') record['part'] = 'snapshot';
+  // The installation cannot run in this Node: status shows how to repair it, then the replay lines work.
+  if (error instanceof BrokenInstallError) record['fix'] = error.fix;
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {
@@ -404,7 +435,7 @@ function resolveQuarantine(args: HookArgs, instance: string, marker: string, how
     instance,
     resolved: marker,
     how,
-    elapsedMs: Math.round(performance.now()),
+    elapsedMs: Math.round(processUptimeMs()),
   });
   for (const name of new Set([marker, file])) rmSync(join(args.home, name), { force: true });
 }

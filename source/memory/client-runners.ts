@@ -74,12 +74,16 @@ const CODEX_FEATURES_OFF = [
   'code_mode_host',
   'code_mode_host_grpc',
   'image_generation',
-  'multi_agent',
   'view_image',
   'sleep_tool',
   'goals',
   'skill_mcp_dependency_install',
+  'skill_search',
   'tool_suggest',
+  'daemon_auto_start',
+  'in_app_local_automation',
+  'plugin_sharing',
+  'workspace_dependencies',
 ];
 
 const tomlString = (text: string) => JSON.stringify(text);
@@ -91,6 +95,14 @@ function codexConfig(profile: ClientProfile): string {
     'approval_policy = "never"',
     'sandbox_mode = "read-only"',
     'web_search = "disabled"',
+    'check_for_update_on_startup = false',
+    '[analytics]',
+    'enabled = false',
+    '[feedback]',
+    'enabled = false',
+    // Subagents: `[agents]` is what 0.171.0 reads (`[features].multi_agent` is deprecated and warns).
+    '[agents]',
+    'enabled = false',
     '[model_providers.common_memory_runner]',
     `name = ${tomlString(profile.provider)}`,
     `base_url = ${tomlString(profile.endpoint)}`,
@@ -126,16 +138,47 @@ function codexAnswer(stdout: string): string {
   return answer;
 }
 
-/** The `result` of `claude -p --output-format json`. */
+/**
+ * Codex 0.171.0 answers a call of a tool it does not offer with an error output to the model and
+ * goes on — the model may call again, without end — and reports it only on stderr. The first such
+ * line ends the run: a runner may only answer, and each round trip would send the input again.
+ */
+function codexToolCall(line: string): RunnerFailure | null {
+  const call = /unsupported call: ?(\S*)/.exec(line);
+  return call
+    ? new RunnerFailure(
+        'runner-tool-call',
+        `the model called a tool (${call[1] || 'unknown'}); a runner may only answer`,
+      )
+    : null;
+}
+
+/**
+ * The `result` of `claude -p --output-format json --max-turns 1`. Claude refuses a tool it does not
+ * offer to the model and asks it again; `--max-turns 1` stops there, so a second turn (or the
+ * max-turns stop) means the model called a tool.
+ */
 function claudeAnswer(stdout: string): string {
-  let value: { type?: string; is_error?: boolean; result?: unknown; subtype?: string };
+  let value: {
+    type?: string;
+    is_error?: boolean;
+    result?: unknown;
+    subtype?: string;
+    num_turns?: number;
+    errors?: unknown[];
+  };
   try {
     value = JSON.parse(stdout);
   } catch {
     throw new RunnerFailure('runner-no-answer', 'claude printed no JSON result');
   }
+  if (value.subtype === 'error_max_turns' || (value.num_turns ?? 1) > 1)
+    throw new RunnerFailure('runner-tool-call', 'the model called a tool; a runner may only answer');
   if (value.is_error || typeof value.result !== 'string')
-    throw new RunnerFailure('runner-no-answer', `claude's result is an error (${value.subtype ?? 'unknown'})`);
+    throw new RunnerFailure(
+      'runner-no-answer',
+      `claude's result is an error (${value.subtype ?? 'unknown'}: ${String(value.errors?.[0] ?? value.result ?? 'no reason given').slice(0, 200)})`,
+    );
   return value.result;
 }
 
@@ -193,6 +236,8 @@ export function clientInvocation(profile: ClientProfile, home: string, workDir: 
       '--no-session-persistence',
       '--permission-mode',
       'default',
+      '--max-turns',
+      '1',
     ],
     env: {
       ...base,
@@ -227,6 +272,11 @@ export async function runClient(
       maxStdoutBytes: Math.min(profile.maxStdoutBytes, options.maxOutputBytes),
       stderrLog: options.stderrLog,
       signal: options.signal,
+      watchStderr: profile.kind === 'codex' ? codexToolCall : undefined,
+    }).catch((error: unknown) => {
+      // Claude exits 1 when it stops at --max-turns; its JSON result says why.
+      if (profile.kind === 'claude' && error instanceof RunnerFailure && error.stdout?.length) return error.stdout;
+      throw error;
     });
     const text = out.toString('utf8');
     return profile.kind === 'codex' ? codexAnswer(text) : claudeAnswer(text);

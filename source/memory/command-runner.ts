@@ -24,6 +24,8 @@ export class RunnerFailure extends Error {
   constructor(
     readonly code: RunnerFailureCode,
     detail: string,
+    /** What it printed before a non-zero exit (a client may explain its exit there). */
+    readonly stdout: Buffer | null = null,
   ) {
     super(`${code}: ${detail}`);
   }
@@ -42,7 +44,11 @@ export interface ProcessSpec {
   /** Where stderr goes (bounded); null drops it. */
   stderrLog: string | null;
   signal?: AbortSignal | undefined;
+  /** Each whole stderr line (the first 4 KiB of it); a failure it returns ends the run at once. */
+  watchStderr?: ((line: string) => RunnerFailure | null) | undefined;
 }
+
+const WATCHED_LINE_MAX = 4096;
 
 const groupAlive = (pgid: number): boolean => {
   try {
@@ -118,7 +124,16 @@ export function runProcess(spec: ProcessSpec): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
+    let partial = '';
     child.stderr.on('data', (chunk: Buffer) => {
+      if (spec.watchStderr) {
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop()!.slice(0, WATCHED_LINE_MAX);
+        for (const line of lines) {
+          const found = spec.watchStderr(line.slice(0, WATCHED_LINE_MAX));
+          if (found) fail(found);
+        }
+      }
       if (log === null) return;
       const room = Math.max(0, STDERR_LOG_MAX_BYTES - logged);
       if (room > 0) writeSync(log, chunk.subarray(0, room));
@@ -141,9 +156,14 @@ export function runProcess(spec: ProcessSpec): Promise<Buffer> {
           );
         killGroup(pgid);
         if (!failure && signal) failure = new RunnerFailure('runner-signal', `it was killed by ${signal}`);
-        if (!failure && code !== 0) failure = new RunnerFailure('runner-exit-nonzero', `it exited with status ${code}`);
+        const exitFailure = () =>
+          new RunnerFailure('runner-exit-nonzero', `it exited with status ${code}`, Buffer.concat(chunks));
         // stdout may still hold buffered bytes: wait for its end (the group is dead, so it ends now).
-        const done = () => finish(() => (failure ? reject(failure) : resolve(Buffer.concat(chunks))));
+        const done = () =>
+          finish(() => {
+            if (!failure && code !== 0) failure = exitFailure();
+            return failure ? reject(failure) : resolve(Buffer.concat(chunks));
+          });
         if (child.stdout.readableEnded || child.stdout.destroyed) done();
         else child.stdout.once('close', done);
       };

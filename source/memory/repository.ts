@@ -2,10 +2,10 @@
 // root, both by realpath, and the common directory's device and inode. Two worktrees of one
 // repository share the repository key; a cwd outside git belongs to the user scope. Never the
 // cwd's basename. The keys are digests: absolute paths stay in memory-state and leave it never.
-import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
+import { childProcess } from '../ground/lazy-builtin.js';
 
 export interface RepositoryBinding {
   scope: 'project';
@@ -46,7 +46,8 @@ function gitEnv(): NodeJS.ProcessEnv {
 
 function gitLines(cwd: string): string[] | undefined {
   try {
-    const out = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'], {
+    // Loaded here, not at import: the SessionStart hook reaches git only for an unusual layout.
+    const out = childProcess().execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'], {
       cwd,
       env: gitEnv(),
       encoding: 'utf8',
@@ -151,13 +152,16 @@ export function resolveScopeQuickly(cwd: string | null | undefined): Scope {
   }
 }
 
-/** Resolves each distinct cwd once (planning looks at many sessions of the same few directories). */
+/**
+ * Resolves each distinct cwd once (planning looks at many sessions of the same few directories),
+ * by file reads where they suffice: a git process per directory and run was most of a small run.
+ */
 export function scopeResolver(): (cwd: string | null | undefined) => Scope {
   const cache = new Map<string, Scope>();
   return (cwd) => {
     if (!cwd) return USER_SCOPE;
     let scope = cache.get(cwd);
-    if (!scope) cache.set(cwd, (scope = resolveScope(cwd)));
+    if (!scope) cache.set(cwd, (scope = resolveScopeQuickly(cwd)));
     return scope;
   };
 }

@@ -45,13 +45,19 @@ interface OrderRow {
   body_text: string;
 }
 
+/**
+ * Rows read per owner first: more than a full budget of ordinary entries needs (each renders to
+ * well over 100 bytes). Only a budget filled by very short entries reads again, up to the bound.
+ */
+const FIRST_PAGE_ROWS = 64;
+
 /** The snapshot of `owners` from an open memory-state (read-only is enough); one read transaction. */
 export function snapshotFromState(
   db: Db,
   owners: readonly SnapshotOwner[],
   budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES,
 ): Snapshot {
-  const limit = Math.ceil(budgetBytes / MIN_ENTRY_BYTES) + 1;
+  const bound = Math.ceil(budgetBytes / MIN_ENTRY_BYTES) + 1;
   return db.transaction((): Snapshot => {
     // Each owner's first entries in the order of its index (state-schema v3): no sort of them all.
     const first = db.prepare(
@@ -66,27 +72,37 @@ export function snapshotFromState(
     const count = db
       .prepare('SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?')
       .pluck();
-    const rows: OrderRow[] = [];
     let total = 0;
     for (const owner of owners) {
-      rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
       // An id held by both owners is counted twice here: "N more" may then say one too many.
       total += count.get(owner.repositoryKey, owner.worktreeKey) as number;
     }
-    const entries = rows.map((row): SnapshotEntry => {
-      const front = JSON.parse(row.frontmatter_json) as { title?: unknown; appliesWhen?: unknown };
-      return {
-        entryId: row.entry_id,
-        scope: row.scope,
-        title: typeof front.title === 'string' ? front.title : row.entry_id,
-        appliesWhen: typeof front.appliesWhen === 'string' ? front.appliesWhen : null,
-        priority: typeof row.priority === 'number' ? row.priority : 50,
-        body: row.body_text,
-        created: typeof row.created === 'string' ? row.created : null,
-      };
-    });
-    return selectSnapshot(entries, budgetBytes, total);
+    const select = (limit: number): Snapshot => {
+      const rows: OrderRow[] = [];
+      for (const owner of owners)
+        rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
+      return selectSnapshot(rows.map(snapshotEntry), budgetBytes, total);
+    };
+    const page = Math.min(FIRST_PAGE_ROWS, bound);
+    const firstTry = select(page);
+    // Within the first `page` of the merged order no owner can have run out of read rows: the
+    // selection (and the entry it stopped at) is the one the whole lists give.
+    if (firstTry.entryIds.length < page || page === bound) return firstTry;
+    return select(bound);
   })();
+}
+
+function snapshotEntry(row: OrderRow): SnapshotEntry {
+  const front = JSON.parse(row.frontmatter_json) as { title?: unknown; appliesWhen?: unknown };
+  return {
+    entryId: row.entry_id,
+    scope: row.scope,
+    title: typeof front.title === 'string' ? front.title : row.entry_id,
+    appliesWhen: typeof front.appliesWhen === 'string' ? front.appliesWhen : null,
+    priority: typeof row.priority === 'number' ? row.priority : 50,
+    body: row.body_text,
+    created: typeof row.created === 'string' ? row.created : null,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
+import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
 import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   promotion: runPromotionBench,
   dedup: runDedupBench,
   extraction: runExtractionBench,
+  'extraction-throughput': runExtractionThroughputBench,
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,

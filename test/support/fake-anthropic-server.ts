@@ -33,16 +33,18 @@ export type MessagesReply =
       readonly background?: boolean;
       /** The answer to the tool result starts this much later (a model still working on it). */
       readonly thenDelayMs?: number;
-      readonly then: string | ((output: string) => string);
+      /** Omitted: the tool result goes to the script like any other request (a model that keeps calling). */
+      readonly then?: string | ((output: string) => string);
     }
   /**
-   * Any other tool_use (e.g. the `Agent` subagent tool); like `bash`, `then` answers its tool result.
+   * Any other tool_use (e.g. the `Agent` subagent tool); like `bash`, `then` answers its tool result,
+   * or, when it is a reply itself, the model goes on with that (e.g. ToolSearch, then the MCP tool).
    */
   | {
       readonly type: 'tool';
       readonly name: string;
       readonly input: Readonly<Record<string, unknown>>;
-      readonly then: string | ((output: string) => string);
+      readonly then: string | ((output: string) => string) | MessagesReply;
     }
   | { readonly type: 'error'; readonly status: number; readonly errorType?: string; readonly message?: string }
   /** Starts streaming `text` and never finishes: the client must interrupt (Esc) or time out. */
@@ -98,7 +100,10 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
   const maxRequests = options.maxRequests ?? 200;
   const requests: RecordedRequest[] = [];
   // tool_use id -> follow-up answer, so the reply to a tool result does not depend on the script.
-  const pendingTools = new Map<string, { then: string | ((output: string) => string); delayMs: number }>();
+  const pendingTools = new Map<
+    string,
+    { then: string | ((output: string) => string) | MessagesReply; delayMs: number }
+  >();
   let messagesSeen = 0;
   let ids = 0;
   const nextId = (prefix: string): string => `${prefix}_fake${String(++ids).padStart(6, '0')}`;
@@ -133,23 +138,27 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     const followUp = toolResult ? pendingTools.get(toolResult.toolUseId) : undefined;
     if (toolResult && followUp !== undefined) {
       pendingTools.delete(toolResult.toolUseId);
+      if (typeof followUp.then === 'object') return answer(request, res, followUp.then);
       const text = typeof followUp.then === 'string' ? followUp.then : followUp.then(toolResult.output);
-      const answer = () => streamMessage(request, res, [{ type: 'text', text }], 'end_turn');
-      if (followUp.delayMs > 0) setTimeout(answer, followUp.delayMs).unref();
-      else answer();
+      const finish = () => streamMessage(request, res, [{ type: 'text', text }], 'end_turn');
+      if (followUp.delayMs > 0) setTimeout(finish, followUp.delayMs).unref();
+      else finish();
       return;
     }
-    const reply = script({ prompt: last ? userText(last) : null, index, request });
+    answer(request, res, script({ prompt: last ? userText(last) : null, index, request }));
+  }
+
+  function answer(request: RecordedRequest, res: ServerResponse, reply: MessagesReply): void {
     switch (reply.type) {
       case 'text': {
-        const answer = () => streamMessage(request, res, [{ type: 'text', text: reply.text }], 'end_turn');
-        if ((reply.delayMs ?? 0) > 0) setTimeout(answer, reply.delayMs).unref();
-        else answer();
+        const finish = () => streamMessage(request, res, [{ type: 'text', text: reply.text }], 'end_turn');
+        if ((reply.delayMs ?? 0) > 0) setTimeout(finish, reply.delayMs).unref();
+        else finish();
         return;
       }
       case 'bash': {
         const id = `toolu_fake${String(++ids).padStart(6, '0')}`;
-        pendingTools.set(id, { then: reply.then, delayMs: reply.thenDelayMs ?? 0 });
+        if (reply.then !== undefined) pendingTools.set(id, { then: reply.then, delayMs: reply.thenDelayMs ?? 0 });
         const input = {
           command: reply.command,
           description: reply.description ?? `Run ${reply.command}`,

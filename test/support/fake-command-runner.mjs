@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { answerTask as answer } from './runner-answers.mjs';
 
 const [mode, recordDir] = process.argv.slice(2);
 const chunks = [];
@@ -41,40 +42,6 @@ if (recordDir) {
   );
 }
 process.stderr.write(`fake runner ${mode}: ${input.length} bytes\n`);
-
-function answer(task) {
-  if (task.format === 'common-memory-extraction-task@v1') {
-    const first = task.evidenceCatalog[0];
-    return {
-      format: 'common-memory-candidate-draft-batch@v1',
-      taskId: task.taskId,
-      binding: task.binding,
-      candidates: first
-        ? [
-            {
-              content: 'Use pnpm instead of npm in this repository.',
-              type: 'work_method',
-              priority: 70,
-              confidence: 'high',
-              scene: null,
-              statements: [{ statementId: 's1', text: 'Use pnpm instead of npm.', evidenceIds: [first.evidenceId] }],
-            },
-          ]
-        : [],
-    };
-  }
-  return {
-    format: 'common-memory-adjudication-result@v1',
-    taskId: task.taskId,
-    binding: task.binding,
-    adjudications: task.drafts.map((draft) => ({
-      draftRef: draft.candidateId,
-      action: 'store',
-      targetIds: [],
-      mergedFields: null,
-    })),
-  };
-}
 
 switch (mode) {
   case 'good':

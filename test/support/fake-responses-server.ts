@@ -18,8 +18,11 @@ export interface RecordedRequest {
 /** What the server answers to one POST /v1/responses. */
 export type ResponsesReply =
   | { readonly type: 'text'; readonly text: string }
-  /** An exec_command function call; once Codex sends back its output, `then` answers it. */
-  | { readonly type: 'exec'; readonly cmd: string; readonly then: string | ((output: string) => string) }
+  /**
+   * An exec_command function call; once Codex sends back its output, `then` answers it. Without
+   * `then` the request carrying its output goes to the script like any other (a model that keeps calling).
+   */
+  | { readonly type: 'exec'; readonly cmd: string; readonly then?: string | ((output: string) => string) }
   | { readonly type: 'error'; readonly status: number; readonly code?: string; readonly message?: string };
 
 export interface ResponsesTurn {
@@ -120,7 +123,7 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
         return streamItems(res, [messageItem(nextId('msg'), reply.text)]);
       case 'exec': {
         const callId = nextId('call');
-        pendingCalls.set(callId, reply.then);
+        if (reply.then !== undefined) pendingCalls.set(callId, reply.then);
         return streamItems(res, [
           {
             type: 'function_call',

@@ -98,3 +98,15 @@ export const plantedToken = () =>
     .toString('base64')
     .replace(/[^A-Za-z0-9]/g, 'x')
     .slice(0, 36)}`;
+
+const DAY_MS = 86_400_000;
+/** A window around sessions queued just now: a month back to a day ahead (UTC, whole seconds). */
+export const RECENT_WINDOW = {
+  since: new Date(Date.now() - 30 * DAY_MS).toISOString().replace(/\.\d+Z$/, 'Z'),
+  until: new Date(Date.now() + DAY_MS).toISOString().replace(/\.\d+Z$/, 'Z'),
+};
+/** Two durable statements a user makes: each one draft of a well-behaved extractor. */
+export const DURABLE_PROMPTS = [
+  'From now on, use pnpm instead of npm in this repo.',
+  'Always use named exports in TypeScript modules.',
+];
