@@ -339,10 +339,12 @@ function applyDecision(
 
 export const adjudicationCommands = {
   memoryPlanAdjudication: memoryCommand({
+    replayable: true,
     schema: planInput,
     run: (tx, context, input) => planAdjudication(tx, context.memoryStateUuid, input),
   }),
   memorySubmitAdjudication: memoryCommand({
+    replayable: true,
     schema: submitInput,
     run: (tx, context, input) => submitAdjudication(tx, context.memoryStateUuid, input),
   }),

@@ -179,6 +179,7 @@ function submitExtraction(tx: Tx, input: z.infer<typeof submitInput>) {
 
 export const extractionCommands = {
   memorySubmitExtraction: memoryCommand({
+    replayable: true,
     schema: submitInput,
     run: (tx, _context, input) => submitExtraction(tx, input),
   }),

@@ -32,10 +32,11 @@ export interface RecallResult {
   items: RecallItem[];
 }
 
+/** A listed row; its content is read for the fused items only (a candidate's is parsed out of its JSON). */
 interface Row {
   id: string;
+  rowid: number;
   revision: number;
-  content: string;
   contentDigest: string;
   state: string;
 }
@@ -54,6 +55,8 @@ interface ListQuery {
   from: string;
   fts: 'approved_fts' | 'candidate_fts';
   select: string;
+  /** The content of one row by rowid. */
+  content: string;
   owned: string;
   order: string;
 }
@@ -61,7 +64,8 @@ interface ListQuery {
 const APPROVED: ListQuery = {
   fts: 'approved_fts',
   from: 'approved_entries a',
-  select: 'a.entry_id AS id, a.revision, a.body_text AS content, a.content_digest AS contentDigest, a.status AS state',
+  select: 'a.entry_id AS id, a.rowid, a.revision, a.content_digest AS contentDigest, a.status AS state',
+  content: 'SELECT body_text AS content FROM approved_entries WHERE rowid = ?',
   // The worktree's entries and the user scope's (the same owner for a session outside git).
   owned: '((a.repository_key = ? AND a.worktree_key = ?) OR (a.repository_key = ? AND a.worktree_key = ?))',
   order: 'a.scope, a.entry_id',
@@ -70,8 +74,8 @@ const APPROVED: ListQuery = {
 const CANDIDATES: ListQuery = {
   fts: 'candidate_fts',
   from: 'candidates c',
-  select:
-    "c.candidate_id AS id, c.revision, json_extract(c.payload_json, '$.content') AS content, c.content_digest AS contentDigest, c.status AS state",
+  select: 'c.candidate_id AS id, c.rowid, c.revision, c.content_digest AS contentDigest, c.status AS state',
+  content: "SELECT json_extract(payload_json, '$.content') AS content FROM candidates WHERE rowid = ?",
   owned: '(c.repository_key = ? AND c.worktree_key = ?)',
   order: 'c.candidate_id',
 };
@@ -79,19 +83,21 @@ const CANDIDATES: ListQuery = {
 /** The owner's best `limit` rows of one index by bm25, ties by the list's own order. */
 function list(db: Db, query: ListQuery, ownerArgs: string[], match: string, limit: number): Row[] {
   const alias = query.from.split(' ')[1]!;
-  const firstLook = prepared(
+  const look = FIRST_LOOK_FACTOR * limit;
+  // Every hit of the first look says whether it is the owner's: fewer hits than looked for means
+  // FTS5 matched no more, and the owner's rows among them are all there are (no second query).
+  // LEFT JOIN: a hit counts even if its row were gone (the outer loop stays the hits, as CROSS JOIN).
+  const hits = prepared(
     db,
     `WITH hits AS MATERIALIZED (
        SELECT rowid, bm25(${query.fts}) AS score FROM ${query.fts} WHERE ${query.fts} MATCH ? ORDER BY score LIMIT ?
      )
-     SELECT ${query.select} FROM hits CROSS JOIN ${query.from} ON ${alias}.rowid = hits.rowid
-     WHERE ${query.owned} ORDER BY hits.score, ${query.order} LIMIT ?`,
-  ).all(match, FIRST_LOOK_FACTOR * limit, ...ownerArgs, limit) as Row[];
-  if (firstLook.length === limit) return firstLook;
-  const matched = prepared(db, `SELECT count(*) FROM (SELECT 1 FROM ${query.fts} WHERE ${query.fts} MATCH ? LIMIT ?)`)
-    .pluck()
-    .get(match, FIRST_LOOK_FACTOR * limit) as number;
-  if (matched < FIRST_LOOK_FACTOR * limit) return firstLook;
+     SELECT ${query.select}, ${query.owned} AS owned FROM hits LEFT JOIN ${query.from} ON ${alias}.rowid = hits.rowid
+     ORDER BY hits.score, ${query.order}`,
+  ).all(match, look, ...ownerArgs) as Array<Row & { owned: number | null }>;
+  const owned: Row[] = [];
+  for (const { owned: isOwned, ...row } of hits) if (isOwned && owned.length < limit) owned.push(row);
+  if (owned.length === limit || hits.length < look) return owned;
   return prepared(
     db,
     `SELECT ${query.select} FROM ${query.fts} CROSS JOIN ${query.from} ON ${alias}.rowid = ${query.fts}.rowid
@@ -104,15 +110,21 @@ export function recall(db: Db, owner: Owner, text: string, k = RECALL_K): Recall
   const queryDigest = recallQueryDigest({ ftsQuery: match, perListLimit: 3 * k, limit: k });
   if (match === null) return { recallQueryDigest: queryDigest, resultSetDigest: resultSetDigest([]), items: [] };
   const approvedOwners = [owner.repositoryKey, owner.worktreeKey, USER_SCOPE.repositoryKey, USER_SCOPE.worktreeKey];
+  type Listed = Row & { sourceKind: RecallItem['sourceKind'] };
   const approved = list(db, APPROVED, approvedOwners, match, 3 * k).map(
-    (row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'approved' }),
+    (row): Listed => ({ ...row, sourceKind: 'approved' }),
   );
   const candidates = list(db, CANDIDATES, [owner.repositoryKey, owner.worktreeKey], match, 3 * k).map(
-    (row): Omit<RecallItem, 'rank'> => ({ ...row, sourceKind: 'candidate' }),
+    (row): Listed => ({ ...row, sourceKind: 'candidate' }),
   );
   const byKey = new Map([...approved, ...candidates].map((row) => [`${row.sourceKind}\0${row.id}`, row]));
   const items = fuseRrf([approved, candidates])
     .slice(0, k)
-    .map((fused) => ({ ...byKey.get(`${fused.sourceKind}\0${fused.id}`)!, rank: fused.rank }));
+    .map((fused): RecallItem => {
+      const { rowid, ...row } = byKey.get(`${fused.sourceKind}\0${fused.id}`)!;
+      const query = row.sourceKind === 'approved' ? APPROVED : CANDIDATES;
+      const { content } = prepared(db, query.content).get(rowid) as { content: string };
+      return { ...row, content, rank: fused.rank };
+    });
   return { recallQueryDigest: queryDigest, resultSetDigest: resultSetDigest(items), items };
 }

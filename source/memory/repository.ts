@@ -152,13 +152,16 @@ export function resolveScopeQuickly(cwd: string | null | undefined): Scope {
   }
 }
 
-/** Resolves each distinct cwd once (planning looks at many sessions of the same few directories). */
+/**
+ * Resolves each distinct cwd once (planning looks at many sessions of the same few directories),
+ * by file reads where they suffice: a git process per directory and run was most of a small run.
+ */
 export function scopeResolver(): (cwd: string | null | undefined) => Scope {
   const cache = new Map<string, Scope>();
   return (cwd) => {
     if (!cwd) return USER_SCOPE;
     let scope = cache.get(cwd);
-    if (!scope) cache.set(cwd, (scope = resolveScope(cwd)));
+    if (!scope) cache.set(cwd, (scope = resolveScopeQuickly(cwd)));
     return scope;
   };
 }

@@ -279,10 +279,19 @@ export function acceptSubmission(tx: Tx, task: TaskRow, digest: string, outcome:
 const abandonInput = z.object({ taskId: z.string(), claimToken: z.string(), reason: z.string().max(1000) }).strict();
 
 export const taskCommands = {
-  memoryPlan: memoryCommand({ schema: planInput, run: (tx, _context, input) => plan(tx, input) }),
-  memoryClaimTask: memoryCommand({ schema: claimInput, run: (tx, _context, input) => claim(tx, input) }),
+  memoryPlan: memoryCommand({
+    replayable: true,
+    schema: planInput,
+    run: (tx, _context, input) => plan(tx, input),
+  }),
+  memoryClaimTask: memoryCommand({
+    replayable: true,
+    schema: claimInput,
+    run: (tx, _context, input) => claim(tx, input),
+  }),
   /** The current holder gives up (a runner failure, a time-out): a counted attempt, claimable again. */
   memoryAbandonTask: memoryCommand({
+    replayable: true,
     schema: abandonInput,
     run: (tx, _context, input) => {
       const task = readTask(tx, input.taskId);
@@ -314,6 +323,7 @@ export const taskCommands = {
    * the holder of the data home's lease claims, so those holders are gone. Their attempts count.
    */
   memoryReleaseClaims: memoryCommand({
+    replayable: true,
     schema: z.object({}).strict(),
     run: (tx) => {
       const released = prepared(
@@ -325,6 +335,7 @@ export const taskCommands = {
     },
   }),
   memoryFinishRun: memoryCommand({
+    replayable: true,
     schema: z
       .object({ runId: z.string(), state: z.enum(['done', 'failed']), summary: z.record(z.string(), z.unknown()) })
       .strict(),

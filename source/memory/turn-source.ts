@@ -2,7 +2,7 @@
 // sessions and the prompts of driven pi agents with the rows that answered them. Only a user's
 // delivered message is evidence; everything else comes along as context.
 import { CmError } from '../errors.js';
-import type { Db } from '../store/database.js';
+import { prepared, type Db } from '../store/database.js';
 import { searchSessions } from '../store/session-search.js';
 
 /** More matching turns than this is refused, never cut to a prefix (seed 004 §9). */
@@ -102,26 +102,25 @@ export function selectTurns(core: Db, selection: Selection, inScope: (cwd: strin
 }
 
 function capturedMessages(core: Db, turnId: number): SourceMessage[] {
-  return core
-    .prepare(
-      "SELECT message_key AS key, role, classification, kind, coalesce(body, '') AS body, digest FROM capture_messages WHERE turn_id = ? ORDER BY position",
-    )
-    .all(turnId) as SourceMessage[];
+  // Prepared once per connection: a selection reads the messages of up to 200 turns.
+  return prepared(
+    core,
+    "SELECT message_key AS key, role, classification, kind, coalesce(body, '') AS body, digest FROM capture_messages WHERE turn_id = ? ORDER BY position",
+  ).all(turnId) as SourceMessage[];
 }
 
 /** A driven agent's turn: its user row, then every row of the same generation up to the next user row. */
 function agentMessages(core: Db, sequence: number): SourceMessage[] {
-  const user = core.prepare('SELECT generation_id AS generation FROM timeline WHERE sequence = ?').get(sequence) as {
+  const user = prepared(core, 'SELECT generation_id AS generation FROM timeline WHERE sequence = ?').get(sequence) as {
     generation: string;
   };
-  const rows = core
-    .prepare(
-      `SELECT message_id AS key, role, payload, sequence FROM timeline
+  const rows = prepared(
+    core,
+    `SELECT message_id AS key, role, payload, sequence FROM timeline
        WHERE generation_id = ? AND sequence >= ?
          AND sequence < coalesce((SELECT min(sequence) FROM timeline WHERE generation_id = ? AND role = 'user' AND sequence > ?), 9007199254740991)
        ORDER BY sequence LIMIT 200`,
-    )
-    .all(user.generation, sequence, user.generation, sequence) as Array<{
+  ).all(user.generation, sequence, user.generation, sequence) as Array<{
     key: string;
     role: string;
     payload: string;

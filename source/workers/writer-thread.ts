@@ -38,6 +38,8 @@ try {
   migrate(db, coreSchema);
   const context: WriterContext = { storeId: readStoreId(db) };
   let memory: MemoryState | undefined;
+  /** The memory-state connection's setting (FULL as opened); replayable commands commit without an fsync. */
+  let memorySynchronous: 'FULL' | 'NORMAL' = 'FULL';
   // Opened on first use: a host whose memory-state is damaged still starts and captures.
   const memoryContext = (): { state: MemoryState; context: MemoryContext } => {
     memory ??= openMemoryState(memoryStatePath);
@@ -63,6 +65,11 @@ try {
       let result: unknown;
       if (definition.database === 'memory') {
         const { state, context: memoryCtx } = memoryContext();
+        const synchronous = definition.replayable ? 'NORMAL' : 'FULL';
+        if (memorySynchronous !== synchronous) {
+          state.db.pragma(`synchronous = ${synchronous}`);
+          memorySynchronous = synchronous;
+        }
         result = commit(state.db, request.name, (tx) => definition.run(tx, memoryCtx, parsed.data), fault);
       } else {
         result = commit(db, request.name, (tx) => definition.run(tx, context, parsed.data), fault);

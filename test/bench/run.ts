@@ -3,6 +3,7 @@ import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
+import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   promotion: runPromotionBench,
   dedup: runDedupBench,
   extraction: runExtractionBench,
+  'extraction-throughput': runExtractionThroughputBench,
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
