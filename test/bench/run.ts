@@ -5,6 +5,8 @@ import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
+import { runLedgerBench } from './ledger.js';
+import { runMcpBench } from './mcp.js';
 import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
@@ -29,6 +31,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   recall: runRecallBench,
   snapshot: runSnapshotBench,
   'pi-capture': runPiCaptureBench,
+  ledger: runLedgerBench,
+  mcp: runMcpBench,
 };
 
 const wanted = process.argv.slice(2);
