@@ -7,6 +7,7 @@ import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
+import { runRunnersBench } from './runners.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runSnapshotBench } from './snapshot.js';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
+  runners: runRunnersBench,
   snapshot: runSnapshotBench,
 };
 
