@@ -32,6 +32,7 @@ import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
+import { BrokenInstallError } from '../broken-install.js';
 import { processUptimeMs } from '../ground/lazy-builtin.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
@@ -353,6 +354,8 @@ function recordFailure(
   };
   // The event itself was kept: only the session-start memory was not given.
   if (part === 'snapshot') record['part'] = 'snapshot';
+  // The installation cannot run in this Node: status shows how to repair it, then the replay lines work.
+  if (error instanceof BrokenInstallError) record['fix'] = error.fix;
   try {
     ensureHome(args.home);
     if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {

@@ -19,6 +19,8 @@ import { InvalidConfigError, loadJsonObject, replaceFileAtomically, rewriteJson 
 import type { LoadedJson, WriteFault } from './config-file.js';
 import type { HookAction, HookClient, Refusal } from './hook-config.js';
 import { BIN_PATH } from './hook-config.js';
+import { outdatedReasons } from './install-health.js';
+import type { OutdatedReason } from './install-health.js';
 
 /** The name clients list the server under: tools appear as mcp__common-memory__memory_get. */
 export const MCP_SERVER_NAME = 'common-memory';
@@ -40,6 +42,8 @@ export interface McpPlan {
   readonly after: string | null;
   readonly change: 'add' | 'update' | 'remove' | 'unchanged' | 'absent';
   readonly refusals: readonly Refusal[];
+  /** For `update`: why the entry an earlier install wrote is outdated (a missing path, another Node). */
+  readonly reasons: readonly OutdatedReason[];
   readonly diff: string;
 }
 
@@ -81,6 +85,7 @@ const sameEntry = (value: unknown, entry: McpServerEntry) =>
 interface Decision {
   change: McpPlan['change'];
   refusal?: Refusal;
+  reasons?: OutdatedReason[];
 }
 
 function decide(
@@ -114,22 +119,29 @@ function decide(
     };
   }
   if (action === 'uninstall') return { change: 'remove' };
+  if (sameEntry(existing, entry) && (!claude || (existing as Record<string, unknown>)['type'] === 'stdio'))
+    return { change: 'unchanged' };
+  const found = existing as { command: string; args: string[] };
   return {
-    change:
-      sameEntry(existing, entry) && (!claude || (existing as Record<string, unknown>)['type'] === 'stdio')
-        ? 'unchanged'
-        : 'update',
+    change: 'update',
+    reasons: outdatedReasons(
+      { node: found.command, file: found.args[0]! },
+      { node: entry.command, file: entry.args[0]! },
+    ),
   };
 }
 
-function refusedPlan(base: Omit<McpPlan, 'after' | 'change' | 'refusals' | 'diff'>, refusal: Refusal): McpPlan {
-  return { ...base, after: null, change: 'unchanged', refusals: [refusal], diff: '' };
+type PlanBase = Omit<McpPlan, 'after' | 'change' | 'refusals' | 'reasons' | 'diff'>;
+
+function refusedPlan(base: PlanBase, refusal: Refusal): McpPlan {
+  return { ...base, after: null, change: 'unchanged', refusals: [refusal], reasons: [], diff: '' };
 }
 
 function finish(
-  base: Omit<McpPlan, 'after' | 'change' | 'refusals' | 'diff'>,
+  base: PlanBase,
   change: McpPlan['change'],
   after: string | null,
+  reasons: OutdatedReason[] = [],
 ): McpPlan {
   const written = change === 'add' || change === 'update' || change === 'remove' ? after : null;
   const label = base.before === null ? '/dev/null' : base.path;
@@ -138,6 +150,7 @@ function finish(
     after: written,
     change,
     refusals: [],
+    reasons,
     diff: written === null ? '' : unifiedDiff(base.before ?? '', written, label, base.path),
   };
 }
@@ -173,6 +186,7 @@ export function planClaudeMcp(action: HookAction, path: string, entry: McpServer
     base,
     decision.change,
     decision.change === 'unchanged' || decision.change === 'absent' ? null : rewriteJson(loaded, root),
+    decision.reasons,
   );
 }
 
@@ -241,7 +255,7 @@ export function planCodexMcp(action: HookAction, path: string, entry: McpServerE
       message: `${path} could not be changed without touching other settings; add [${where}] with command = ${JSON.stringify(entry.command)} and args = ${JSON.stringify(entry.args)} by hand.`,
     });
   }
-  return finish(base, decision.change, after);
+  return finish(base, decision.change, after, decision.reasons);
 }
 
 /** Writes an MCP plan; an unchanged plan writes nothing. */
