@@ -77,6 +77,9 @@ export const keyBindings = {
   abortPrompt: [{ input: 'a', label: 'a' }],
   // Capital: giving up an interrupted prompt is rarer and final, so it is not next to "a" by accident.
   abandonPrompt: [{ input: 'A', label: 'A' }],
+  // The feed's rows: ↑↓ choose the agent, so the row to open in full moves with [ and ].
+  olderRow: [{ input: '[', label: '[' }],
+  newerRow: [{ input: ']', label: ']' }],
   // Processing status screen.
   retryItem: [{ key: 'return', label: 'Enter' }],
   drainNow: [{ input: 'd', label: 'd' }],
