@@ -1,10 +1,12 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
+import './production-react.js';
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
+import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
 import { runRunnersBench } from './runners.js';
@@ -29,6 +31,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   recall: runRecallBench,
   runners: runRunnersBench,
   snapshot: runSnapshotBench,
+  'pi-capture': runPiCaptureBench,
 };
 
 const wanted = process.argv.slice(2);
