@@ -6,11 +6,23 @@
 'use strict';
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook') {
-  process.exitCode = require('../dist/hook.cjs').runHook(argv.slice(1));
+  let hook;
+  try {
+    hook = require('../dist/hook.cjs');
+  } catch (error) {
+    // Not built, or a dependency missing: the user's agent goes on, and status says what to fix.
+    hook = { runHook: (args) => require('./unloadable.cjs').recordUnloadableHook(args, error) };
+  }
+  process.exitCode = hook.runHook(argv.slice(1));
 } else {
   // React's development build is several times slower; the shipped TUI runs the production one.
   process.env.NODE_ENV ??= 'production';
-  import('../dist/cli/bundle.mjs').then(async ({ main }) => {
-    process.exitCode = await main(argv);
-  });
+  import('../dist/cli/bundle.mjs').then(
+    async ({ main }) => {
+      process.exitCode = await main(argv);
+    },
+    (error) => {
+      process.exitCode = require('./unloadable.cjs').reportUnloadableCli(error);
+    },
+  );
 }

@@ -47,6 +47,7 @@ export type ErrorCode =
   | 'memory_unavailable'
   | 'task_stale'
   | 'runner_unavailable'
+  | 'install_broken'
   | 'internal';
 
 const exitFor: Record<ErrorCode, number> = {
@@ -75,6 +76,7 @@ const exitFor: Record<ErrorCode, number> = {
   memory_unavailable: EXIT.memoryUnavailable,
   task_stale: EXIT.conflict,
   runner_unavailable: EXIT.runnerRefused,
+  install_broken: EXIT.internal,
   internal: EXIT.internal,
 };
 
@@ -104,6 +106,7 @@ const httpFor: Record<ErrorCode, number> = {
   memory_unavailable: 503,
   task_stale: 409,
   runner_unavailable: 503,
+  install_broken: 500,
   internal: 500,
 };
 

@@ -240,7 +240,8 @@ export interface CaptureStatus {
     watch: number;
     isolated: number;
     hookErrors: number;
-    lastHookError: { at: string; code: string } | null;
+    /** `message` and `fix` only for `install_broken`: the installation cannot run, and how to repair it. */
+    lastHookError: { at: string; code: string; message?: string; fix?: string } | null;
     /** Why nothing can be written into the data home (then no hook can record its failure there), or null. */
     notWritable: string | null;
   };

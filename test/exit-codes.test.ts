@@ -1,13 +1,16 @@
 // Every exit code in README's table, produced by the shipped bin the way a user meets it.
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { flush, hookFiles } from './support/capture.js';
 import { gitRepo, runCli, startCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
 import { queueSession } from './support/memory-corpus.js';
+import { copyInstall } from './support/copied-install.js';
 import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -127,6 +130,20 @@ describe('exit codes', { timeout: 240_000 }, () => {
       assert.equal(existsSync(storeFiles(home).hostInfo), false, 'the host stopped in order');
     } finally {
       tui.kill('SIGKILL');
+    }
+  });
+
+  it('1: an installation that cannot run (not built) names the command that repairs it', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cm-exit-1-'));
+    try {
+      const copy = copyInstall(join(root, 'common-memory'));
+      rmSync(join(copy.dir, 'dist'), { recursive: true });
+      const result = spawnSync(process.execPath, [copy.bin, 'status', '--home', join(root, 'home')], {
+        encoding: 'utf8',
+      });
+      expectExit({ code: result.status, stderr: result.stderr }, 1, /is not built .* To fix, build it: cd /);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

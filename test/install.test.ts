@@ -13,7 +13,7 @@ import { detectFormat } from '../source/hosts/config-file.js';
 import { HOOK_STATUS_MESSAGE, hookCommand, parseHookCommand } from '../source/hosts/hook-config.js';
 import { applyInstall, integrationStatus, planInstall, planUninstall } from '../source/hosts/integrations.js';
 import { unifiedDiff } from '../source/ground/unified-diff.js';
-import { runCli } from './support/cli.js';
+import { BIN, runCli } from './support/cli.js';
 
 const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `cm-install-${label}-`));
 /** The CLI without COMMON_MEMORY_HOME/CODEX_HOME/CLAUDE_CONFIG_DIR from the test's own environment. */
@@ -225,7 +225,8 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     applyInstall(plan);
     const after = read(join(codexHome, 'config.toml'));
     assert.ok(after.startsWith(toml), after);
-    assert.match(after.slice(toml.length), /^\n?\[mcp_servers\]\n*\[mcp_servers\.common-memory\]\ncommand = /);
+    // Ours is a section of its own after the user's file, with no empty [mcp_servers] header.
+    assert.match(after.slice(toml.length), /^\n\[mcp_servers\.common-memory\]\ncommand = /);
   });
 
   it('the unified diff numbers its hunks like diff -u', () => {
@@ -236,11 +237,14 @@ describe('install: planning and applying (the API the TUI uses)', () => {
 
   it('recognises its own command, earlier shims and homes with spaces and quotes; nothing else', () => {
     const home = "/tmp/my homes/it's here";
-    assert.deepEqual(parseHookCommand(hookCommand('claude', home), 'claude'), { home });
-    assert.deepEqual(parseHookCommand(hookCommand('codex'), 'codex'), { home: undefined });
+    const here = { node: process.execPath, bin: BIN };
+    assert.deepEqual(parseHookCommand(hookCommand('claude', home), 'claude'), { home, ...here });
+    assert.deepEqual(parseHookCommand(hookCommand('codex'), 'codex'), { home: undefined, ...here });
     assert.equal(parseHookCommand(hookCommand('codex'), 'claude'), undefined, 'another client');
     assert.deepEqual(parseHookCommand("'/usr/bin/node' '/x/bin/common-memory.js' hook codex", 'codex'), {
       home: undefined,
+      node: '/usr/bin/node',
+      bin: '/x/bin/common-memory.js',
     });
     for (const other of [
       'npx common-memory hook codex',

@@ -175,6 +175,8 @@ describe('read ledger: the cases of the contract', () => {
       ['one JSON text block', { ...ok, tool_response: [{ type: 'text', text: JSON.stringify(entry) }] }, null],
       // Claude Code 2.1.332 passes an MCP result of one text block as that text, a plain string.
       ['the one text block as a string', { ...ok, tool_response: JSON.stringify(entry) }, null],
+      // Codex 0.171.0 names MCP tools with the server name's '-' as '_'.
+      ['the Codex tool name', { ...ok, tool_name: 'mcp__common_memory__memory_get', tool_response: { structuredContent: entry } }, null],
       ['a string that is prose', { ...ok, tool_response: 'a: A' }, 'did not succeed'],
       ['a string that is an error', { ...ok, tool_response: JSON.stringify({ error: { code: 'x' } }) }, 'did not succeed'],
       [

@@ -12,7 +12,7 @@ import { syncedRepo } from './support/approved-repo.js';
 import { McpTestClient } from './support/mcp-client.js';
 
 describe('common-memory mcp', () => {
-  it('lists four strict tools with read guidance; search and get answer as the CLI does; status has no bodies', async () => {
+  it('lists five strict tools with read guidance; search and get answer as the CLI does; status has no bodies', async () => {
     const { home, repo } = await syncedRepo('mcp');
     const client = await McpTestClient.start(home, repo);
     try {
@@ -20,7 +20,7 @@ describe('common-memory mcp', () => {
       const tools = listed.result!.tools as Array<{ name: string; description: string; inputSchema: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['memory_search', 'memory_get', 'memory_status', 'memory_propose'],
+        ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'],
       );
       assert.match(tools.find((t) => t.name === 'memory_propose')!.description, /review queue.*never secrets/s);
       for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, tool.name);

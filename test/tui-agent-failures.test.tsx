@@ -1,6 +1,6 @@
 // What the Agents screen says when a prompt does not get an answer, with the real pi 0.73.1: pi's
 // refusal for want of an API key, the provider's error, an abort — each in one line, the whole
-// text on a key; and the feed opened in full. Driven by keys; frames asserted as plain text.
+// text on a key; and the newest row opened in full. Driven by keys; frames asserted as plain text.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -90,7 +90,7 @@ describe('Agents screen: failures are said in words', { timeout: 240_000 }, () =
     }
   });
 
-  test("the provider's error and an abort: the rows say so, the outcome line too; Enter opens the feed in full", async () => {
+  test("the provider's error and an abort: the rows say so, the outcome line too; Enter opens the aborted row in full", async () => {
     const gate = replyGate();
     const server = await startFakeOpenAiServer({
       responder: scripted([
@@ -120,9 +120,10 @@ describe('Agents screen: failures are said in words', { timeout: 240_000 }, () =
       assert.match(frame, /assistant\s+.*\[aborted\]/, 'the aborted reply is marked aborted');
 
       await press(view, KEY.enter);
-      const full = await waitForText(view, /Timeline of faulty in full/);
+      const full = await waitForText(view, /Timeline row #\d+ of faulty in full/);
       assert.match(full, /#\d+ assistant/);
       assert.match(full, /\[aborted\]/);
+      assert.doesNotMatch(full, /second question/, 'the newest row alone, not the whole feed');
       await press(view, KEY.escape);
       await waitForText(view, /Timeline of faulty · last/);
     } finally {

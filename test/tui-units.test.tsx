@@ -269,7 +269,7 @@ describe('agent feed rows', () => {
       row(3, 'assistant', { role: 'assistant', content: [{ type: 'text', text: 'Hal' }], stopReason: 'aborted' }),
       row(4, 'assistant', { role: 'assistant', content: [], stopReason: 'error', errorMessage: 'Connection error.' }),
     ];
-    const view = render(<FeedRows rows={rows} height={10} columns={80} emptyText="none" />);
+    const view = render(<FeedRows rows={rows} chosen={null} height={10} columns={80} emptyText="none" />);
     const frame = view.lastFrame() ?? '';
     view.unmount();
     assert.doesNotMatch(frame, /^\s*2 /m, 'the empty row is not content');

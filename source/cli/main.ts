@@ -270,6 +270,7 @@ export async function main(argv: string[]): Promise<number> {
         return await runStatus(
           home,
           { afterRecovery: cli.flags.afterRecovery, afterSession: cli.flags.afterSession },
+          { ...installDirs(cli.flags), home: explicitHome(cli.flags.home) },
           out,
         );
       case 'session-drain':
@@ -323,15 +324,7 @@ export async function main(argv: string[]): Promise<number> {
         return await runDoctorCommand(home, out);
       case 'install':
       case 'uninstall': {
-        // The hook gets --home only when the user chose a home; otherwise it resolves it as we do.
-        const chosen = cli.flags.home ?? process.env[HOME_ENV];
-        const flags = {
-          codexHome: cli.flags.codexHome,
-          claudeDir: cli.flags.claudeDir,
-          piDir: cli.flags.piDir,
-          dryRun: cli.flags.dryRun,
-          explicitHome: chosen ? resolveHome(chosen) : undefined,
-        };
+        const flags = { ...installDirs(cli.flags), dryRun: cli.flags.dryRun, explicitHome: explicitHome(cli.flags.home) };
         return await runInstallCommand(command, rest, flags, out);
       }
       default:
@@ -344,6 +337,18 @@ export async function main(argv: string[]): Promise<number> {
     return out.error(error);
   }
 }
+
+/** The hook gets --home only when the user chose a home; otherwise it resolves it as we do. */
+function explicitHome(flag: string | undefined): string | undefined {
+  const chosen = flag ?? process.env[HOME_ENV];
+  return chosen ? resolveHome(chosen) : undefined;
+}
+
+const installDirs = (flags: { codexHome?: string; claudeDir?: string; piDir?: string }) => ({
+  codexHome: flags.codexHome,
+  claudeDir: flags.claudeDir,
+  piDir: flags.piDir,
+});
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const FLAG_NAMES = [...Object.keys(FLAGS).map(kebab), 'help', 'version'];

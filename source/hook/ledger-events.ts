@@ -20,8 +20,14 @@ import type { LedgerEntry, LedgerRead, RecordOutcome } from '../ledger/ledger.js
 import { databaseError, type Db } from '../store/database.js';
 import type { HookPayload } from './payload.js';
 
-/** The tool name both clients give an MCP tool in hook payloads: mcp__<server>__<tool>. */
-export const MEMORY_GET_TOOL = 'mcp__common-memory__memory_get';
+/**
+ * The names the clients give our memory_get in hook payloads, mcp__<server>__<tool>: Claude Code
+ * 2.1.332 keeps the server name as registered; Codex 0.171.0 turns its '-' into '_' (checked live).
+ */
+export const MEMORY_GET_TOOLS: ReadonlySet<unknown> = new Set([
+  'mcp__common-memory__memory_get',
+  'mcp__common_memory__memory_get',
+]);
 
 const LEDGER_EVENTS = new Set(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SubagentStart', 'SessionEnd']);
 
@@ -59,7 +65,7 @@ function structuredResult(response: unknown): Record<string, unknown> | null {
  * memory_get by the root agent whose result is an entry with the id that was asked for.
  */
 export function verifiedRead(value: Record<string, unknown>): { read: LedgerRead } | { reason: string } {
-  if (value['tool_name'] !== MEMORY_GET_TOOL) return { reason: 'not a memory_get call' };
+  if (!MEMORY_GET_TOOLS.has(value['tool_name'])) return { reason: 'not a memory_get call' };
   // Both clients name the agent in events of a subagent; the root's own events carry none.
   if (value['agent_id'] !== undefined && value['agent_id'] !== null) return { reason: 'a read by a subagent' };
   const input = value['tool_input'];
@@ -156,7 +162,7 @@ function apply(db: Db, client: string, payload: HookPayload, now: number): Ledge
 /** Whether this event touches the ledger at all (a PostToolUse of any other tool does not open it). */
 export function isLedgerEvent(payload: HookPayload): boolean {
   if (!LEDGER_EVENTS.has(payload.event)) return false;
-  return payload.event !== 'PostToolUse' || payload.value['tool_name'] === MEMORY_GET_TOOL;
+  return payload.event !== 'PostToolUse' || MEMORY_GET_TOOLS.has(payload.value['tool_name']);
 }
 
 /** Never throws: a failure is kept in ledger-health.json for `status` and the event gets no hint. */

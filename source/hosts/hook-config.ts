@@ -18,6 +18,8 @@ import { InvalidConfigError, loadJsonObject, replaceFileAtomically, rewriteJson 
 import type { LoadedJson, WriteFault } from './config-file.js';
 import { shellQuote } from '../shell-quote.js';
 import { unifiedDiff } from '../ground/unified-diff.js';
+import { outdatedReasons } from './install-health.js';
+import type { OutdatedReason } from './install-health.js';
 
 export type HookClient = 'codex' | 'claude';
 export type HookAction = 'install' | 'uninstall';
@@ -54,6 +56,9 @@ export interface HookChange {
   readonly change: 'add' | 'update' | 'remove' | 'unchanged';
   /** Index of our group in `hooks.<event>`: after the change for add/update/unchanged, before it for remove. */
   readonly group: number;
+  /** For `update`: the command the earlier install wrote, and why it is outdated (a missing path, another Node). */
+  readonly previous?: string;
+  readonly reasons?: readonly OutdatedReason[];
 }
 
 export type RefusalCode = 'invalid_json' | 'unexpected_shape' | 'modified' | 'not_ours' | 'duplicate';
@@ -142,16 +147,27 @@ function shellWords(command: string): string[] | undefined {
  * another package path, the ES module shim of 0.1.0 releases before the hook was bundled): the
  * home it captures into (undefined: the default), or undefined when it is not one of ours.
  */
-export function parseHookCommand(command: string, client: HookClient): { home: string | undefined } | undefined {
+export function parseHookCommand(
+  command: string,
+  client: HookClient,
+): { home: string | undefined; node: string; bin: string } | undefined {
   const words = shellWords(command);
   if (!words) return undefined;
   const rest = words.slice(0, 3).join(' ') === HOOK_ENV_PREFIX.join(' ') ? words.slice(3) : words;
   const [node, bin, verb, named, ...tail] = rest;
   if (!node || !bin || !/\/bin\/common-memory\.c?js$/.test(bin) || verb !== 'hook' || named !== client)
     return undefined;
-  if (tail.length === 0) return { home: undefined };
-  if (tail.length === 2 && tail[0] === '--home') return { home: tail[1] };
+  if (tail.length === 0) return { home: undefined, node, bin };
+  if (tail.length === 2 && tail[0] === '--home') return { home: tail[1], node, bin };
   return undefined;
+}
+
+/** Why an earlier install's command is outdated: the paths it names that this installation's does not. */
+export function hookCommandReasons(previous: string, target: HookTarget): OutdatedReason[] {
+  const before = parseHookCommand(previous, target.client);
+  const now = parseHookCommand(target.command, target.client);
+  if (!before || !now) return [];
+  return outdatedReasons({ node: before.node, file: before.bin }, { node: now.node, file: now.bin });
 }
 
 export function ourHandler(target: HookTarget, spec: HookEventSpec): HookHandler {
@@ -351,10 +367,17 @@ function plan(target: HookTarget, action: HookAction, loaded: LoadedJson): HookP
       }
       if (earlier.length > 0) {
         // Rewritten where it is: the user's groups keep their indexes (Codex keys trust by index).
+        const previous = String(((groups[earlier[0]!] as { hooks: HookHandler[] }).hooks[0] as HookHandler).command);
         hooks[spec.event] = groups.map((group, index) =>
           index === earlier[0] ? { hooks: [ourHandler(target, spec)] } : group,
         );
-        changes.push({ event: spec.event, change: 'update', group: earlier[0]! });
+        changes.push({
+          event: spec.event,
+          change: 'update',
+          group: earlier[0]!,
+          previous,
+          reasons: hookCommandReasons(previous, target),
+        });
         continue;
       }
       // Appended: the user's groups keep their indexes (Codex keys trust by index).

@@ -24,6 +24,10 @@ import { applyHookPlan, assertApplicable, planHooks } from './hook-config.js';
 import { applyMcpPlan, claudeMcpPath, mcpEntry, planClaudeMcp, planCodexMcp, revertMcpPlan } from './mcp-config.js';
 import type { McpPlan } from './mcp-config.js';
 import type { HookAction, HookApplyResult, HookClient, HookPlan } from './hook-config.js';
+import { BIN_PATH } from './hook-config.js';
+import { isBroken, repairCommand, uniqueReasons } from './install-health.js';
+import type { OutdatedReason } from './install-health.js';
+import { planPiExtension } from './pi/extension-install.js';
 
 export type { HookAction, HookApplyResult, HookChange, HookClient, HookPlan, Refusal } from './hook-config.js';
 export type { CodexTrust } from './codex/install.js';
@@ -48,6 +52,10 @@ export interface IntegrationPlan extends HookPlan {
 
 /** Whether applying the plan writes anything (the hooks file, the MCP config or both). */
 export const planChanges = (plan: IntegrationPlan): boolean => plan.after !== null || plan.mcp.after !== null;
+
+/** Why the entries an earlier install wrote are outdated, hooks and MCP server together, each once. */
+export const planOutdatedReasons = (plan: IntegrationPlan): OutdatedReason[] =>
+  uniqueReasons([...plan.changes.flatMap((change) => change.reasons ?? []), ...plan.mcp.reasons]);
 
 /** The diff of every file the plan changes. */
 export const planDiff = (plan: IntegrationPlan): string => `${plan.diff}${plan.mcp.diff}`;
@@ -119,4 +127,79 @@ export function integrationStatus(
   const present = parts.filter((change) => change === 'unchanged').length;
   const state = present === parts.length ? 'installed' : present === 0 ? 'not_installed' : 'partial';
   return { state, plan: planned };
+}
+
+/** Installed entries of ours whose command names a path that is gone: the client runs them and nothing is captured. */
+export interface BrokenIntegration {
+  readonly client: HookClient | 'pi';
+  /** The config file holding them. */
+  readonly path: string;
+  readonly reasons: readonly OutdatedReason[];
+  /** The install command, with this node and shim, that rewrites them. */
+  readonly fix: string;
+}
+
+export interface IntegrationDirs {
+  readonly codexHome?: string | undefined;
+  readonly claudeDir?: string | undefined;
+  readonly piDir?: string | undefined;
+  /** A data home the user chose explicitly (as install takes it). */
+  readonly home?: string | undefined;
+}
+
+/**
+ * What `status` and the Dashboard warn about: for each client, the entries an earlier install
+ * wrote that name a node or shim (or pi extension) that no longer exists. Reads the config files
+ * only; a file that cannot be read or planned is no warning (install says why when it is run).
+ */
+export function brokenIntegrations(dirs: IntegrationDirs = {}): BrokenIntegration[] {
+  const found: BrokenIntegration[] = [];
+  const flag = (name: string, value: string | undefined) => (value === undefined ? [] : [name, value]);
+  const home = flag('--home', dirs.home);
+  for (const client of INTEGRATION_CLIENTS) {
+    const configDir = client === 'codex' ? dirs.codexHome : dirs.claudeDir;
+    try {
+      const planned = planInstall(client, {
+        ...(configDir === undefined ? {} : { configDir }),
+        ...(dirs.home === undefined ? {} : { home: dirs.home }),
+      });
+      const reasons = planOutdatedReasons(planned).filter(isBroken);
+      const dirFlag = flag(client === 'codex' ? '--codex-home' : '--claude-dir', configDir);
+      if (reasons.length > 0)
+        found.push({
+          client,
+          path: planned.path,
+          reasons,
+          fix: repairCommand(process.execPath, BIN_PATH, client, [...dirFlag, ...home]),
+        });
+    } catch {
+      // unreadable: not ours to judge here
+    }
+  }
+  try {
+    const pi = planPiExtension('install', dirs.piDir === undefined ? {} : { piDir: dirs.piDir });
+    const reasons = pi.reasons.filter(isBroken);
+    if (reasons.length > 0)
+      found.push({
+        client: 'pi',
+        path: pi.path,
+        reasons,
+        fix: repairCommand(process.execPath, BIN_PATH, 'pi', flag('--pi-dir', dirs.piDir)),
+      });
+  } catch {
+    // as above
+  }
+  return found;
+}
+
+const CLIENT_LABELS: Record<BrokenIntegration['client'], string> = {
+  codex: "Codex's hooks",
+  claude: "Claude Code's hooks",
+  pi: "pi's extension",
+};
+
+/** One warning a broken integration: what is gone, that nothing is captured, the command that repairs it. */
+export function brokenIntegrationText(broken: BrokenIntegration): string {
+  const why = broken.reasons.map((reason) => reason.message).join('; ');
+  return `${CLIENT_LABELS[broken.client]} in ${broken.path} cannot run: ${why}. Nothing is captured until you repair them: ${broken.fix}`;
 }

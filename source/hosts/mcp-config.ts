@@ -13,12 +13,14 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseToml, patch as patchToml } from '@decimalturn/toml-patch';
+import { parse as parseToml, patch as patchToml, stringify as stringifyToml } from '@decimalturn/toml-patch';
 import { unifiedDiff } from '../ground/unified-diff.js';
 import { InvalidConfigError, loadJsonObject, replaceFileAtomically, rewriteJson } from './config-file.js';
 import type { LoadedJson, WriteFault } from './config-file.js';
 import type { HookAction, HookClient, Refusal } from './hook-config.js';
 import { BIN_PATH } from './hook-config.js';
+import { outdatedReasons } from './install-health.js';
+import type { OutdatedReason } from './install-health.js';
 
 /** The name clients list the server under: tools appear as mcp__common-memory__memory_get. */
 export const MCP_SERVER_NAME = 'common-memory';
@@ -40,6 +42,8 @@ export interface McpPlan {
   readonly after: string | null;
   readonly change: 'add' | 'update' | 'remove' | 'unchanged' | 'absent';
   readonly refusals: readonly Refusal[];
+  /** For `update`: why the entry an earlier install wrote is outdated (a missing path, another Node). */
+  readonly reasons: readonly OutdatedReason[];
   readonly diff: string;
 }
 
@@ -81,6 +85,7 @@ const sameEntry = (value: unknown, entry: McpServerEntry) =>
 interface Decision {
   change: McpPlan['change'];
   refusal?: Refusal;
+  reasons?: OutdatedReason[];
 }
 
 function decide(
@@ -114,22 +119,29 @@ function decide(
     };
   }
   if (action === 'uninstall') return { change: 'remove' };
+  if (sameEntry(existing, entry) && (!claude || (existing as Record<string, unknown>)['type'] === 'stdio'))
+    return { change: 'unchanged' };
+  const found = existing as { command: string; args: string[] };
   return {
-    change:
-      sameEntry(existing, entry) && (!claude || (existing as Record<string, unknown>)['type'] === 'stdio')
-        ? 'unchanged'
-        : 'update',
+    change: 'update',
+    reasons: outdatedReasons(
+      { node: found.command, file: found.args[0]! },
+      { node: entry.command, file: entry.args[0]! },
+    ),
   };
 }
 
-function refusedPlan(base: Omit<McpPlan, 'after' | 'change' | 'refusals' | 'diff'>, refusal: Refusal): McpPlan {
-  return { ...base, after: null, change: 'unchanged', refusals: [refusal], diff: '' };
+type PlanBase = Omit<McpPlan, 'after' | 'change' | 'refusals' | 'reasons' | 'diff'>;
+
+function refusedPlan(base: PlanBase, refusal: Refusal): McpPlan {
+  return { ...base, after: null, change: 'unchanged', refusals: [refusal], reasons: [], diff: '' };
 }
 
 function finish(
-  base: Omit<McpPlan, 'after' | 'change' | 'refusals' | 'diff'>,
+  base: PlanBase,
   change: McpPlan['change'],
   after: string | null,
+  reasons: OutdatedReason[] = [],
 ): McpPlan {
   const written = change === 'add' || change === 'update' || change === 'remove' ? after : null;
   const label = base.before === null ? '/dev/null' : base.path;
@@ -138,6 +150,7 @@ function finish(
     after: written,
     change,
     refusals: [],
+    reasons,
     diff: written === null ? '' : unifiedDiff(base.before ?? '', written, label, base.path),
   };
 }
@@ -173,6 +186,7 @@ export function planClaudeMcp(action: HookAction, path: string, entry: McpServer
     base,
     decision.change,
     decision.change === 'unchanged' || decision.change === 'absent' ? null : rewriteJson(loaded, root),
+    decision.reasons,
   );
 }
 
@@ -200,6 +214,33 @@ function sortedJson(value: unknown): string {
 
 /** New tables as `[mcp_servers.common-memory]` sections, not inline tables. */
 const TOML_FORMAT = { inlineTableStart: 3 };
+
+/**
+ * Our server added as a `[mcp_servers.common-memory]` section at the end of the file, written by
+ * the TOML library (its stringify of just that table): every byte of the user's file stays where it
+ * was. The library's patch would put a new table under an existing implicit `mcp_servers` as a
+ * dotted inline key at the top (`mcp_servers.common-memory = {…}`), unlike the user's own sections.
+ * Where a section cannot be appended (the user wrote `mcp_servers` as an inline table), the patch is
+ * used; either way the result is parsed back and checked.
+ */
+function appendedSection(before: string, next: Record<string, unknown>, where: string): string {
+  const ours = (next['mcp_servers'] as Record<string, unknown>)[MCP_SERVER_NAME];
+  // The library writes the parent's empty `[mcp_servers]` header first: ours starts at our own header.
+  const text = stringifyToml(
+    { mcp_servers: { [MCP_SERVER_NAME]: ours } },
+    { ...TOML_FORMAT, trailingNewline: 1, bracketSpacing: false },
+  );
+  const start = text.indexOf(`[${where}]\n`);
+  if (start < 0) return patchToml(before, next, TOML_FORMAT);
+  const section = text.slice(start);
+  const appended = before === '' ? section : `${before}${before.endsWith('\n') ? '' : '\n'}\n${section}`;
+  try {
+    if (sortedJson(parseToml(appended)) === sortedJson(next)) return appended;
+  } catch {
+    // Not appendable (e.g. an inline `mcp_servers = {…}` cannot be extended by a section).
+  }
+  return patchToml(before, next, TOML_FORMAT);
+}
 
 export function planCodexMcp(action: HookAction, path: string, entry: McpServerEntry): McpPlan {
   const where = `mcp_servers.${MCP_SERVER_NAME}`;
@@ -232,7 +273,8 @@ export function planCodexMcp(action: HookAction, path: string, entry: McpServerE
   else nextServers[MCP_SERVER_NAME] = { command: entry.command, args: [...entry.args] };
   if (Object.keys(nextServers).length > 0) next['mcp_servers'] = nextServers;
   else delete next['mcp_servers'];
-  const after = patchToml(before ?? '', next, TOML_FORMAT);
+  const after =
+    decision.change === 'add' ? appendedSection(before ?? '', next, where) : patchToml(before ?? '', next, TOML_FORMAT);
   // The library's edit is checked, not trusted: the new file must parse to exactly the intended value.
   if (sortedJson(parseToml(after)) !== sortedJson(next)) {
     return refusedPlan(base, {
@@ -241,7 +283,7 @@ export function planCodexMcp(action: HookAction, path: string, entry: McpServerE
       message: `${path} could not be changed without touching other settings; add [${where}] with command = ${JSON.stringify(entry.command)} and args = ${JSON.stringify(entry.args)} by hand.`,
     });
   }
-  return finish(base, decision.change, after);
+  return finish(base, decision.change, after, decision.reasons);
 }
 
 /** Writes an MCP plan; an unchanged plan writes nothing. */

@@ -10,6 +10,7 @@ import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { approvedViewAt, memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { memoryStatusAt } from '../memory/memory-access.js';
 import type { ProposalOrigin } from '../memory/proposal.js';
+import { refreshSnapshot } from '../hook/refresh.js';
 import type { McpStatus, MemoryBackend } from './tools.js';
 
 export function localBackend(home: string, cwd: string, origin: () => ProposalOrigin): Required<MemoryBackend> {
@@ -41,5 +42,9 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
         await connection.close();
       }
     },
+    // The session is found as `memory refresh` run from the session's shell finds it: the client
+    // started this server, so the client's process is among its ancestors, and the conversation id
+    // the client put in the server's environment (server.ts) narrows it further.
+    refresh: async (sessionKey) => refreshSnapshot(home, { sessionKey }, process.env),
   };
 }

@@ -9,11 +9,12 @@ import { localBackend } from './backend.js';
 import { createMcpServer } from './tools.js';
 
 /**
- * Where the clients name, in the environment they start an MCP server with, the conversation that
- * started it (checked with Claude Code 2.1.332 and Codex 0.171.0; see README "The MCP server").
- * It is the conversation at the server's start: a client keeps one server across a clear.
+ * Where a client names, in the environment it starts an MCP server with, the conversation that
+ * started it. Checked live: Claude Code 2.1.332 sets CLAUDE_CODE_SESSION_ID (the root session);
+ * Codex 0.171.0 names none (a Codex proposal has no conversation). It is the conversation at the
+ * server's start.
  */
-const CONVERSATION_ENV = ['CLAUDE_CODE_SESSION_ID', 'CODEX_THREAD_ID'] as const;
+const CONVERSATION_ENV = ['CLAUDE_CODE_SESSION_ID'] as const;
 
 /** Who proposes: the client as it named itself at initialize, and its conversation as a digest (never the id). */
 export function proposalOrigin(

@@ -8,8 +8,9 @@ import { MCP_QUERY_MAX_CHARS } from '../limits.js';
 import { proposalFields } from '../memory/proposal.js';
 import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '../protocol.js';
 import { MCP_SERVER_NAME } from '../hosts/mcp-config.js';
+import type { MemoryRefreshResult } from '../hook/refresh.js';
 
-export const MCP_TOOLS = ['memory_search', 'memory_get', 'memory_status', 'memory_propose'] as const;
+export const MCP_TOOLS = ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'] as const;
 export type McpToolName = (typeof MCP_TOOLS)[number];
 
 /** What `memory_status` reports: counts and states, never a body. */
@@ -31,6 +32,8 @@ export interface MemoryBackend {
   status(): Promise<McpStatus>;
   /** Absent: the server offers only the read tools. */
   propose?(proposal: McpProposal): Promise<MemoryProposeResult>;
+  /** Absent: no memory_refresh tool. */
+  refresh?(sessionKey: string | undefined): Promise<MemoryRefreshResult>;
 }
 
 // The read guidance: read when the conversation lacks what only the user's memory knows; do not
@@ -60,6 +63,11 @@ const DESCRIPTIONS: Record<McpToolName, string> = {
     'convention, a constraint). It becomes a draft candidate in the review queue, with this conversation as ' +
     'its source; a person reviews it before it becomes memory, and nothing is written to any file. Propose only ' +
     'what the user said, in one or two sentences; never secrets, never guesses.',
+  memory_refresh:
+    'Replaces the reviewed notes this session was given at its start with the current selection, for when the ' +
+    'user approved or promoted memory during the session and asks you to pick it up. The new notes arrive once, ' +
+    'as context of your next tool result or prompt; nothing is re-read on later turns. The session is the one ' +
+    'that started this server; only if that is ambiguous, pass `session` (a key from `common-memory sessions`).',
 };
 
 const ENTRY_ID = z.string().min(1).max(256).describe('The entry id, e.g. "use-pnpm" (memory_search lists them).');
@@ -73,6 +81,16 @@ export const TOOL_INPUTS = {
     .strict(),
   memory_get: z.object({ id: ENTRY_ID }).strict(),
   memory_status: z.object({}).strict(),
+  memory_refresh: z
+    .object({
+      session: z
+        .string()
+        .min(1)
+        .max(256)
+        .optional()
+        .describe('The session key, only when the server cannot tell which session started it.'),
+    })
+    .strict(),
   // The entry types of memory files, so that a reviewed proposal promotes like any other candidate.
   memory_propose: z
     .object({
@@ -83,9 +101,7 @@ export const TOOL_INPUTS = {
           'fact about the user or the project; work_task: something the user wants done later; work_artifact: a ' +
           'file, service or resource worth remembering.',
       ),
-      appliesWhen: proposalFields.appliesWhen
-        .optional()
-        .describe('When it applies, e.g. "installing dependencies".'),
+      appliesWhen: proposalFields.appliesWhen.optional().describe('When it applies, e.g. "installing dependencies".'),
     })
     .strict(),
 };
@@ -165,6 +181,11 @@ export function createMcpServer(backend: MemoryBackend, version: string): McpSer
   if (propose) {
     const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
     tool<typeof TOOL_INPUTS.memory_propose>('memory_propose', writes, (proposal) => propose(proposal));
+  }
+  const refresh = backend.refresh?.bind(backend);
+  if (refresh) {
+    const replaces = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+    tool<typeof TOOL_INPUTS.memory_refresh>('memory_refresh', replaces, ({ session }) => refresh(session));
   }
   return server;
 }

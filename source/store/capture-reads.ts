@@ -314,35 +314,36 @@ export function readRecoveryPage(db: Db, after: number, size = RECOVERY_PAGE_SIZ
   return { total, items, nextRecoveryId: rows.length > size && last ? recoveryIdText(last.recoveryId) : null };
 }
 
-function readHookErrors(path: string): CaptureStatus['host']['lastHookError'] & { count: number } {
+function readHookErrors(path: string): { count: number; last: CaptureStatus['host']['lastHookError'] } {
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return { count: 0, at: '', code: '' };
+    return { count: 0, last: null };
   }
   // A failure line names its quarantine (keptAs); a later line "resolved" names one whose event is
   // in the inbox now (kept late by its own hook, or replayed): only unresolved failures count.
-  const failures: { at: string; code: string; keptAs: string | null }[] = [];
+  type Failure = NonNullable<CaptureStatus['host']['lastHookError']> & { keptAs: string | null };
+  const failures: Failure[] = [];
   const resolved = new Set<string>();
   for (const line of text.split('\n')) {
     if (line.length === 0) continue;
     try {
-      const parsed = JSON.parse(line) as {
-        at?: unknown;
-        code?: unknown;
-        resolved?: unknown;
-        keptAs?: unknown;
-        quarantined?: unknown;
-      };
-      if (typeof parsed.resolved === 'string') resolved.add(parsed.resolved);
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (typeof parsed['resolved'] === 'string') resolved.add(parsed['resolved']);
       else {
-        const keptAs = parsed.keptAs ?? parsed.quarantined;
-        failures.push({
-          at: String(parsed.at ?? ''),
-          code: String(parsed.code ?? ''),
+        const keptAs = parsed['keptAs'] ?? parsed['quarantined'];
+        const failure: Failure = {
+          at: String(parsed['at'] ?? ''),
+          code: String(parsed['code'] ?? ''),
           keptAs: typeof keptAs === 'string' ? keptAs : null,
-        });
+        };
+        // A broken installation is the user's to repair: what is wrong and the command that fixes it.
+        if (failure.code === 'install_broken') {
+          failure.message = String(parsed['message'] ?? '');
+          failure.fix = String(parsed['fix'] ?? '');
+        }
+        failures.push(failure);
       }
     } catch {
       failures.push({ at: '', code: 'unreadable', keptAs: null });
@@ -350,7 +351,9 @@ function readHookErrors(path: string): CaptureStatus['host']['lastHookError'] & 
   }
   const open = failures.filter((failure) => failure.keptAs === null || !resolved.has(failure.keptAs));
   const last = open[open.length - 1];
-  return { count: open.length, at: last?.at ?? '', code: last?.code ?? '' };
+  if (last === undefined) return { count: 0, last: null };
+  const { keptAs: _keptAs, ...shown } = last;
+  return { count: open.length, last: shown };
 }
 
 /** The row number a recovery page starts after: 0 for the first page, else the cursor status printed. */
@@ -427,7 +430,7 @@ export function readCaptureStatus(
         watch: remaining.watch,
         isolated: remaining.isolated,
         hookErrors: hookErrors.count,
-        lastHookError: hookErrors.count > 0 ? { at: hookErrors.at, code: hookErrors.code } : null,
+        lastHookError: hookErrors.last,
         // hook-errors.jsonl lives in the data home: its directory is the home.
         notWritable: homeWriteProblem(dirname(options.hookErrorsPath)),
       },

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { CmError } from '../errors.js';
 import { homeError } from '../home.js';
 import { BUSY_TIMEOUT_MS } from '../limits.js';
+import { BrokenInstallError, brokenInstall } from '../broken-install.js';
 
 export type Db = Database.Database;
 
@@ -37,6 +38,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
 
 export function databaseError(path: string, error: unknown): CmError {
   if (error instanceof CmError) return error;
+  const broken = brokenInstall(error);
+  if (broken) return new BrokenInstallError(broken);
   const code = (error as { code?: string })?.code ?? '';
   const name = basename(path);
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {

@@ -1,34 +1,39 @@
-// A newcomer's first hour, end to end: `common-memory install claude` writes the hooks into a
-// sandboxed Claude Code config dir, the real Claude Code 2.1.332 answers one prompt (a fake model
-// server on loopback), and the shipped TUI in a real terminal shows that conversation: the
+// A newcomer's first hour, end to end: `common-memory install claude|codex` writes the hooks into a
+// sandboxed Claude Code config dir / Codex home, the real client answers one prompt (a fake model
+// server on loopback), and the shipped TUI in a real terminal (80x24) shows that conversation: the
 // session in the Sessions screen, what was said in full, the assistant's answer with c.
 import assert from 'node:assert/strict';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { byPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { byPrompt as responsesByPrompt, startFakeResponsesServer } from '../support/fake-responses-server.js';
 import { BIN, runCli, waitFor } from '../support/cli.js';
 import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
-import { FAKE_TEXT_ANSWER, createClaudeSandbox, runClaude } from './harness.js';
+import {
+  FAKE_TEXT_ANSWER,
+  createClaudeSandbox,
+  createCodexSandbox,
+  listCodexHooks,
+  locateClients,
+  runClaude,
+  runCodex,
+  trustedHashToml,
+} from './harness.js';
 
 const PROMPT = 'Say hello to the newcomer please';
 
-test('install the hooks, run Claude Code, open the TUI: the captured conversation is there in full', {
-  timeout: 180_000,
-}, async () => {
-  const server = await startFakeAnthropicServer({ script: byPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }) });
-  const sandbox = await createClaudeSandbox({ baseUrl: server.baseUrl }); // settings.json without hooks
-  const home = join(sandbox.root, 'cm-home');
-  let tui: ReturnType<typeof spawnInTerminal> | undefined;
+/**
+ * Opens the shipped TUI on `home` in a real terminal and walks it as a newcomer: 6 Sessions, the
+ * captured session in the list, Enter for what was said, c for the answer, q. `clientLine` is what
+ * the session's list row shows (client and turn count).
+ */
+async function seeItInTheTui(home: string, configFlags: string[], clientLine: RegExp): Promise<void> {
+  const tui = spawnInTerminal([process.execPath, BIN, '--home', home, ...configFlags], terminalEnv());
   try {
-    const installed = await runCli(['install', 'claude', '--claude-dir', sandbox.configDir, '--home', home]);
-    assert.equal(installed.code, 0, installed.stderr);
-    const run = await runClaude(sandbox, { prompt: PROMPT });
-    assert.equal(run.exitCode, 0, run.stderr);
-
-    tui = spawnInTerminal([process.execPath, BIN, '--home', home, '--claude-dir', sandbox.configDir], terminalEnv());
     let output = '';
     tui.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => tui!.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) => tui.on('exit', (code) => resolve(code)));
     const seen = (what: string, text: string | RegExp, after = 0) =>
       waitFor(
         what,
@@ -44,7 +49,7 @@ test('install the hooks, run Claude Code, open the TUI: the captured conversatio
       'the Sessions screen',
       () => {
         if (output.includes('[6 Sessions]')) return true;
-        tui!.stdin.write('6');
+        tui.stdin.write('6');
         return undefined;
       },
       60_000,
@@ -54,23 +59,23 @@ test('install the hooks, run Claude Code, open the TUI: the captured conversatio
       'the captured session in the list',
       () => {
         if (output.includes(`"${PROMPT}"`)) return true;
-        tui!.stdin.write('r');
+        tui.stdin.write('r');
         return undefined;
       },
       60_000,
     ).catch((error: Error) => assert.fail(`${error.message}\n${output.slice(-3000)}`));
-    assert.match(output, /claude\s+\S+\s+1 turn/, output.slice(-1500));
+    assert.match(output, clientLine, output.slice(-1500));
     let mark = output.length;
     tui.stdin.write('\r');
     await seen('the session open with what was said', PROMPT, mark);
     mark = output.length;
     tui.stdin.write('c');
-    // Claude Code's harness text comes first: page down to the answer.
+    // The client's harness text may come first: page down to the answer.
     await waitFor(
       "the assistant's answer with the context shown",
       () => {
         if (output.slice(mark).includes(FAKE_TEXT_ANSWER)) return true;
-        tui!.stdin.write('\u001B[6~');
+        tui.stdin.write('\u001B[6~');
         return undefined;
       },
       60_000,
@@ -82,7 +87,51 @@ test('install the hooks, run Claude Code, open the TUI: the captured conversatio
     ]);
     assert.equal(code, 0, output.slice(-500));
   } finally {
-    tui?.kill('SIGKILL');
+    tui.kill('SIGKILL');
+  }
+}
+
+test('install the hooks, run Claude Code, open the TUI: the captured conversation is there in full', {
+  timeout: 180_000,
+}, async () => {
+  const server = await startFakeAnthropicServer({ script: byPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }) });
+  const sandbox = await createClaudeSandbox({ baseUrl: server.baseUrl }); // settings.json without hooks
+  const home = join(sandbox.root, 'cm-home');
+  try {
+    const installed = await runCli(['install', 'claude', '--claude-dir', sandbox.configDir, '--home', home]);
+    assert.equal(installed.code, 0, installed.stderr);
+    const run = await runClaude(sandbox, { prompt: PROMPT });
+    assert.equal(run.exitCode, 0, run.stderr);
+    await seeItInTheTui(home, ['--claude-dir', sandbox.configDir], /claude\s+\S+\s+1 turn/);
+  } finally {
+    await server.close();
+    await sandbox.cleanup();
+  }
+});
+
+test('install the hooks, trust them, run Codex, open the TUI: the captured conversation is there in full', {
+  timeout: 240_000,
+}, async () => {
+  const server = await startFakeResponsesServer({
+    script: responsesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }),
+  });
+  const sandbox = await createCodexSandbox({ baseUrl: server.baseUrl }); // no hooks.json yet
+  const home = join(sandbox.root, 'cm-home');
+  try {
+    const installed = await runCli(['install', 'codex', '--codex-home', sandbox.codexHome, '--home', home, '--json']);
+    assert.equal(installed.code, 0, installed.stderr);
+    const { command, path } = JSON.parse(installed.stdout) as { command: string; path: string };
+    // Trusted the way install explains (its scripted way: each hook's hash from codex app-server
+    // into config.toml), so Codex runs the hooks with no bypass flag, as it will every day after.
+    const listed = await listCodexHooks(locateClients().codexLauncher, sandbox.cwd, sandbox.env);
+    const ours = listed.filter((hook) => hook.command === command);
+    assert.ok(ours.length > 0, `Codex lists our hooks: ${JSON.stringify(listed)}`);
+    await appendFile(sandbox.configPath, trustedHashToml(ours));
+    const run = await runCodex({ ...sandbox, hooksPath: path, trust: 'trusted-hash' }, { prompt: PROMPT });
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.ok(!run.args.includes('--dangerously-bypass-hook-trust'));
+    await seeItInTheTui(home, ['--codex-home', sandbox.codexHome], /codex\s+\S+\s+1 turn/);
+  } finally {
     await server.close();
     await sandbox.cleanup();
   }

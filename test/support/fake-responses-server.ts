@@ -23,6 +23,18 @@ export type ResponsesReply =
    * `then` the request carrying its output goes to the script like any other (a model that keeps calling).
    */
   | { readonly type: 'exec'; readonly cmd: string; readonly then?: string | ((output: string) => string) }
+  /**
+   * Any other function call, e.g. an MCP tool (Codex 0.171.0 lists it as function `memory_get` in the
+   * namespace `mcp__common_memory`) or a subagent (`spawn_agent` in `multi_agent_v1`). `then` answers
+   * its output, or, when it is a reply itself, the model goes on with that.
+   */
+  | {
+      readonly type: 'call';
+      readonly name: string;
+      readonly namespace?: string;
+      readonly arguments: Readonly<Record<string, unknown>>;
+      readonly then: string | ((output: string) => string | ResponsesReply) | ResponsesReply;
+    }
   | { readonly type: 'error'; readonly status: number; readonly code?: string; readonly message?: string };
 
 export interface ResponsesTurn {
@@ -72,7 +84,7 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
   const maxRequests = options.maxRequests ?? 200;
   const requests: RecordedRequest[] = [];
   // call_id -> follow-up answer, so the reply to a tool output does not depend on the script.
-  const pendingCalls = new Map<string, string | ((output: string) => string)>();
+  const pendingCalls = new Map<string, string | ((output: string) => string | ResponsesReply) | ResponsesReply>();
   let responsesSeen = 0;
   let ids = 0;
   const nextId = (prefix: string): string => `${prefix}_fake${String(++ids).padStart(6, '0')}`;
@@ -108,7 +120,9 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
       const followUp = toolOutput ? pendingCalls.get(toolOutput.callId) : undefined;
       if (toolOutput && followUp !== undefined) {
         pendingCalls.delete(toolOutput.callId);
-        const text = typeof followUp === 'string' ? followUp : followUp(toolOutput.output);
+        const next = typeof followUp === 'function' ? followUp(toolOutput.output) : followUp;
+        if (typeof next === 'object') return answer(next, res);
+        const text = next;
         return streamItems(res, [messageItem(nextId('msg'), text)]);
       }
       const reply = script({ prompt: lastUserText(request.body), index, request });
@@ -121,19 +135,11 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
     switch (reply.type) {
       case 'text':
         return streamItems(res, [messageItem(nextId('msg'), reply.text)]);
-      case 'exec': {
-        const callId = nextId('call');
-        if (reply.then !== undefined) pendingCalls.set(callId, reply.then);
-        return streamItems(res, [
-          {
-            type: 'function_call',
-            id: nextId('fc'),
-            call_id: callId,
-            name: 'exec_command',
-            arguments: JSON.stringify({ cmd: reply.cmd }),
-            status: 'completed',
-          },
-        ]);
+      case 'exec':
+        return functionCall(res, { name: 'exec_command' }, { cmd: reply.cmd }, reply.then);
+      case 'call': {
+        const named = { name: reply.name, ...(reply.namespace !== undefined ? { namespace: reply.namespace } : {}) };
+        return functionCall(res, named, reply.arguments, reply.then);
       }
       case 'error':
         return sendJson(res, reply.status, {
@@ -144,6 +150,18 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
           },
         });
     }
+  }
+
+  function functionCall(
+    res: ServerResponse,
+    named: { name: string; namespace?: string },
+    args: Readonly<Record<string, unknown>>,
+    then: string | ((output: string) => string | ResponsesReply) | ResponsesReply | undefined,
+  ): void {
+    const callId = nextId('call');
+    if (then !== undefined) pendingCalls.set(callId, then);
+    const item = { type: 'function_call', id: nextId('fc'), call_id: callId, ...named };
+    streamItems(res, [{ ...item, arguments: JSON.stringify(args), status: 'completed' }]);
   }
 
   function streamItems(res: ServerResponse, items: ReadonlyArray<Record<string, unknown>>): void {

@@ -2,14 +2,34 @@
 // API, or — for the two that write — with the lease for this command's duration. No bodies are
 // ever printed.
 import { connect } from '../../client/connect.js';
-import { EXIT } from '../../errors.js';
+import { CmError, EXIT } from '../../errors.js';
 import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../../protocol.js';
 import type { Output } from '../output.js';
+import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
+import type { BrokenIntegration, IntegrationDirs } from '../../hosts/integrations.js';
 
-export async function runStatus(home: string, request: CaptureStatusRequest, out: Output): Promise<number> {
-  const connection = await connect(home, 'read');
+/**
+ * The store's capture status, and — read here, in the command's own environment, where the
+ * clients' config dirs are — the installed hooks that name a path that is gone.
+ */
+export async function runStatus(
+  home: string,
+  request: CaptureStatusRequest,
+  dirs: IntegrationDirs,
+  out: Output,
+): Promise<number> {
+  const brokenHooks = brokenIntegrations(dirs);
+  let connection: Awaited<ReturnType<typeof connect>>;
   try {
-    const status = await connection.app.captureStatus(request);
+    connection = await connect(home, 'read');
+  } catch (error) {
+    // A home the hooks never reached (they cannot run) has no store: say why with the "not found".
+    if (!(error instanceof CmError) || brokenHooks.length === 0) throw error;
+    const warnings = brokenHooks.map((broken) => `warning: ${brokenIntegrationText(broken)}`);
+    throw new CmError(error.code, [error.message, ...warnings].join('\n'));
+  }
+  try {
+    const status = { ...(await connection.app.captureStatus(request)), brokenHooks };
     out.result(status, () => statusText(status));
     return EXIT.ok;
   } finally {
@@ -67,9 +87,12 @@ export function ledgerLine(ledger: CaptureStatus['ledger']): string {
   return `read ledger: ${ledger.state}, ${ledger.roots} conversations (${ledger.activeRoots} active), ${ledger.entries} entries read${last}`;
 }
 
-export function statusText(status: CaptureStatus): string {
+export function statusText(status: CaptureStatus & { brokenHooks?: readonly BrokenIntegration[] }): string {
   const lines: string[] = [];
+  for (const broken of status.brokenHooks ?? []) lines.push(`warning: ${brokenIntegrationText(broken)}`);
   const h = status.host;
+  const last = h.lastHookError;
+  if (last?.fix) lines.push(`warning: hooks cannot run: ${last.message}. To fix, ${last.fix}`);
   lines.push(
     `capture (${status.mode}): inbox ${h.inbox} · watch ${h.watch} · isolated ${h.isolated} · hook errors ${h.hookErrors}${h.lastHookError ? ` (last ${h.lastHookError.code} at ${h.lastHookError.at})` : ''}`,
   );

@@ -4,6 +4,7 @@ import { applyPiExtension, planPiExtension } from '../../hosts/pi/extension-inst
 import type { PiExtensionApplyResult, PiExtensionPlan } from '../../hosts/pi/extension-install.js';
 import { faultPointFromEnv } from '../../ground/faults.js';
 import type { Output } from '../output.js';
+import { reasonLines } from '../../hosts/install-health.js';
 
 export interface PiInstallFlags {
   readonly piDir: string | undefined;
@@ -40,6 +41,8 @@ export function runPiInstall(action: 'install' | 'uninstall', flags: PiInstallFl
       backupPath: applied?.backupPath ?? null,
       extension: plan.extension,
       change: plan.change,
+      previous: plan.previous,
+      outdated: plan.reasons,
       warnings: plan.warnings,
       diff: plan.diff,
     },
@@ -74,6 +77,7 @@ function textResult(plan: PiExtensionPlan, dryRun: boolean, applied: PiExtension
       if (applied?.backupPath) lines.push(`Previous file kept as ${applied.backupPath}`);
     }
   }
+  lines.splice(1, 0, ...reasonLines(plan.reasons));
   if (plan.action === 'install') lines.push(`pi loads: ${plan.extension}`);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   return lines.join('\n');

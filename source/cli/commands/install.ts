@@ -1,12 +1,20 @@
 // `install` / `uninstall codex|claude`: plan the hook config change, show it (--dry-run stops
 // there), apply it transactionally. The work is in source/hosts/integrations.ts, shared with the TUI.
 import { CmError } from '../../errors.js';
-import { applyInstall, planChanges, planDiff, planInstall, planUninstall } from '../../hosts/integrations.js';
+import {
+  applyInstall,
+  planChanges,
+  planDiff,
+  planInstall,
+  planOutdatedReasons,
+  planUninstall,
+} from '../../hosts/integrations.js';
 import type { HookClient, IntegrationApplyResult, IntegrationPlan } from '../../hosts/integrations.js';
 import { assertApplicable } from '../../hosts/hook-config.js';
 import { faultPointFromEnv } from '../../ground/faults.js';
 import type { Output } from '../output.js';
 import { runPiInstall } from './install-pi.js';
+import { reasonLines } from '../../hosts/install-health.js';
 
 export interface InstallFlags {
   readonly codexHome: string | undefined;
@@ -82,6 +90,7 @@ function jsonResult(
     backupPath: applied?.backupPath ?? null,
     command: plan.command,
     changes: plan.changes,
+    outdated: planOutdatedReasons(plan),
     warnings: plan.warnings,
     diff: planDiff(plan),
     trust: plan.trust,
@@ -91,6 +100,7 @@ function jsonResult(
       change: plan.mcp.change,
       command: plan.mcp.entry.command,
       args: plan.mcp.entry.args,
+      reasons: plan.mcp.reasons,
       written: applied?.mcp.written ?? false,
       backupPath: applied?.mcp.backupPath ?? null,
     },
@@ -137,6 +147,8 @@ function textResult(plan: IntegrationPlan, dryRun: boolean, applied: Integration
       if (applied?.backupPath) lines.push(`Previous file kept as ${applied.backupPath}`);
     }
   }
+  // Why: a clone that moved or a Node that is gone leaves hooks that fail; said before the rest.
+  lines.splice(1, 0, ...reasonLines(planOutdatedReasons(plan)));
   const mcpLine = mcpText(plan, dryRun, name);
   if (mcpLine) lines.push(mcpLine);
   if (dryRun && plan.mcp.diff !== '') lines.push('', plan.mcp.diff.trimEnd(), '');

@@ -17,6 +17,8 @@ import { parseSpans } from '../json-preserving.js';
 import type { LoadedJson, WriteFault } from '../config-file.js';
 import { BIN_PATH } from '../hook-config.js';
 import { unifiedDiff } from '../../ground/unified-diff.js';
+import { outdatedReasons } from '../install-health.js';
+import type { OutdatedReason } from '../install-health.js';
 
 /** The extension file this installation ships (no build step: pi loads it as it is), next to its bin. */
 export const PI_EXTENSION_PATH = join(dirname(dirname(BIN_PATH)), 'pi-extension', 'common-memory.js');
@@ -35,6 +37,9 @@ export interface PiExtensionPlan {
   /** The bytes to write; null when nothing changes or the plan is refused. */
   readonly after: string | null;
   readonly change: PiExtensionChange;
+  /** For `update`: the path an earlier install wrote, and why it is outdated (a moved or deleted clone). */
+  readonly previous: string | null;
+  readonly reasons: readonly OutdatedReason[];
   readonly refusals: readonly string[];
   readonly warnings: readonly string[];
   readonly diff: string;
@@ -53,7 +58,7 @@ export function planPiExtension(
   const piDir = resolvePiDir(options.piDir);
   const path = join(piDir, 'settings.json');
   const extension = options.extension ?? PI_EXTENSION_PATH;
-  const base = { action, piDir, path, extension, after: null, warnings: [], diff: '' };
+  const base = { action, piDir, path, extension, after: null, previous: null, reasons: [], warnings: [], diff: '' };
   let loaded: LoadedJson;
   try {
     loaded = loadJsonObject(path);
@@ -81,11 +86,17 @@ export function planPiExtension(
   if (change === 'unchanged') return { ...base, before: loaded.text, change, refusals: [] };
   const after = editExtensions(loaded, extension, ours, action);
   const label = loaded.text === null ? '/dev/null' : path;
+  const previous =
+    change === 'update'
+      ? (entries.find((entry, i) => ours.includes(i) && entry !== extension) as string | undefined)
+      : undefined;
   return {
     ...base,
     before: loaded.text,
     after,
     change,
+    previous: previous ?? null,
+    reasons: previous === undefined ? [] : outdatedReasons({ file: previous }, { file: extension }, 'loads'),
     refusals: [],
     diff: unifiedDiff(loaded.text ?? '', after, label, path),
   };

@@ -1,9 +1,10 @@
 // Agents screen: the agents with their state, create / start / stop / prompt / abort, and the
 // selected agent's live timeline (or journal). Owns its state; the parts below only render it.
 import { Box, Text } from 'ink';
+import { useState } from 'react';
 import { useEnvironment, useHelp, useShellActions } from '../shell/shell-context.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
-import { isEmptyMessage, rawRows, rowsText } from '../row-text.js';
+import { rawRows, rowsText } from '../row-text.js';
 import { OutcomeLine, usePromptOutcome } from './prompt-outcome.js';
 import { HEADER_LINES } from '../shell/header.js';
 import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
@@ -15,8 +16,8 @@ import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { AgentList } from './agent-list.js';
 import { CreateFormView } from './create-form.js';
-import { FeedRows } from './feed-rows.js';
-import { latestOperationId, useAgentFeed, type FeedState } from './use-agent-feed.js';
+import { chosenRow, feedContent, FeedRows } from './feed-rows.js';
+import { feedKey, latestOperationId, useAgentFeed, type FeedState } from './use-agent-feed.js';
 import { useAgentsEffects } from './use-agents-effects.js';
 import { useAgentsInput } from './use-agents-input.js';
 import { selectedAgent, useAgentsState, type AgentsState } from './use-agents-state.js';
@@ -56,6 +57,7 @@ function helpFor(state: AgentsState): HelpItem[] {
     helpItem('prompt', ['openPrompt']),
     interrupted ? helpItem('abandon', ['abandonPrompt']) : helpItem('abort', ['abortPrompt']),
     helpItem(state.stream === 'timeline' ? 'journal' : 'timeline', ['toggleStream']),
+    helpItem('row', ['olderRow', 'newerRow']),
   ];
 }
 
@@ -119,17 +121,32 @@ export function Agents() {
   const { read } = useShellActions();
   useAgentsEffects(app, state, dispatch);
   useAgentsInput(state, dispatch, latest);
-  const shown = feed.rows.filter((row) => !isEmptyMessage(row));
+  const shown = feedContent(feed.rows);
+  // The row Enter opens: chosen with [ and ] for this agent and stream, the newest until then.
+  const [choice, setChoice] = useState<{ key: string; sequence: number } | null>(null);
+  const key = feedKey(state.selectedId, state.stream);
+  const chosen = choice?.key === key ? choice.sequence : null;
+  const row = chosenRow(shown, chosen);
+  useCommandKeys(
+    ['olderRow', 'newerRow'],
+    (command) => {
+      const at = shown.findIndex((item) => item.sequence === row?.sequence);
+      const next = shown[Math.min(shown.length - 1, Math.max(0, at + (command === 'olderRow' ? -1 : 1)))];
+      if (next) setChoice({ key, sequence: next.sequence });
+    },
+    { isActive: state.mode === 'list' && shown.length > 0 },
+  );
   useCommandKeys(
     ['openItem'],
-    () =>
+    () => {
+      if (!row) return;
       read({
-        title: `${state.stream === 'timeline' ? 'Timeline' : 'Journal'} of ${selectedAgent(state)?.name ?? ''} in full`,
-        text: rowsText(shown),
-        raw: rawRows(feed.rows),
-        atEnd: true,
-      }),
-    { isActive: state.mode === 'list' && shown.length > 0 },
+        title: `${state.stream === 'timeline' ? 'Timeline' : 'Journal'} row #${row.sequence} of ${selectedAgent(state)?.name ?? ''} in full`,
+        text: rowsText([row]),
+        raw: rawRows([row]),
+      });
+    },
+    { isActive: state.mode === 'list' && row !== undefined },
   );
   useHelp(helpFor(state), state.mode === 'list');
   const listRows = Math.min(LIST_ROWS_MAX, Math.max(1, state.agents?.length ?? 1));
@@ -158,6 +175,7 @@ export function Agents() {
           <Box flexDirection="column" flexGrow={1} overflow="hidden">
             <FeedRows
               rows={feed.rows}
+              chosen={row?.sequence ?? null}
               height={feedRows}
               columns={columns}
               emptyText={state.selectedId ? '(nothing yet: s starts the agent, p sends a prompt)' : ' '}

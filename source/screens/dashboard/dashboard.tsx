@@ -1,6 +1,10 @@
 // Dashboard: which store, which host, and how far each history has grown.
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
+import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
+import { integrationDirs } from '../integrations/use-integrations-effects.js';
+import { useTerminalSize } from '../terminal-size.js';
+import { wrapText } from '../../text-wrap.js';
 import type { HostStatus } from '../../protocol.js';
 import { clockTime, shortId } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
@@ -30,6 +34,39 @@ function ledgerText(ledger: HostStatus['ledger']): string {
   return `${ledger.entries} entries read in ${ledger.roots} conversations (${ledger.activeRoots} active)${last}`;
 }
 
+/**
+ * Installed hooks that name a node or shim that is gone (a moved clone, a removed Node): nothing
+ * is captured until they are repaired, so the Dashboard says so in full, with the repair.
+ */
+function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
+  const environment = useEnvironment();
+  const theme = useTheme();
+  const { home } = environment;
+  const codexDir = environment.integrations?.codexDir;
+  const claudeDir = environment.integrations?.claudeDir;
+  const { columns } = useTerminalSize();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again at each refresh of the Dashboard.
+  const broken = useMemo(
+    () => brokenIntegrations(integrationDirs({ home, integrations: { codexDir, claudeDir } })),
+    [home, codexDir, claudeDir, refreshedAt],
+  );
+  if (broken.length === 0) return null;
+  // Wrapped here, not by Ink, so that the repair command stays whole on its own line.
+  const lines = broken.flatMap((item) =>
+    wrapText(`${brokenIntegrationText(item)} (or 5 Integrations, i, y)`, Math.max(10, columns), '', [item.fix]),
+  );
+  return (
+    <Box marginTop={1} flexDirection="column">
+      {lines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines have no identity but their place
+        <Text key={index} color={theme.error} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 export function Dashboard() {
   const { home, connection } = useEnvironment();
   const { status, error, loading, refreshedAt } = useDashboardState();
@@ -53,6 +90,7 @@ export function Dashboard() {
         <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
         <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
       </Box>
+      <BrokenHooks refreshedAt={refreshedAt} />
       <Box marginTop={1}>
         <Text color={theme.muted}>{refreshedAt ? `refreshed ${clockTime(refreshedAt)} ` : ''}</Text>
         {loading ? <Spinner label="refreshing…" /> : null}

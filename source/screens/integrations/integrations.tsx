@@ -48,8 +48,14 @@ function helpFor(state: IntegrationsState): HelpItem[] {
 
 function ClientLine({ row, selected, columns }: { row: ClientRow; selected: boolean; columns: number }) {
   const theme = useTheme();
-  const word = row.error ? `error ${row.error.code}` : row.state ? STATE_WORDS[row.state] : '…';
-  const color = row.error || row.state === 'blocked' ? theme.error : row.state === 'installed' ? theme.ok : undefined;
+  const word = row.error
+    ? `error ${row.error.code}`
+    : row.broken.length > 0
+      ? 'broken (i repairs)'
+      : row.state
+        ? STATE_WORDS[row.state]
+        : '…';
+  const color = row.error || row.state === 'blocked' || row.broken.length > 0 ? theme.error : row.state === 'installed' ? theme.ok : undefined;
   const line = `${selected ? '>' : ' '} ${CLIENT_NAMES[row.client].padEnd(12)} ${word.padEnd(17)} ${row.path ?? row.error?.message ?? ''}`;
   return (
     <Text bold={selected} color={color} wrap="truncate-end">
@@ -63,6 +69,8 @@ function hintFor(state: IntegrationsState): string {
   if (!row) return ' ';
   if (row.client === 'codex' && row.state === 'installed')
     return 'Codex runs these hooks only once you trust them: i shows how.';
+  const broken = row.broken[0];
+  if (broken) return `These hooks cannot run, nothing is captured: ${broken.message}. i plans the repair.`;
   if (row.state === 'outdated')
     return 'An earlier common-memory wrote these hooks: i plans rewriting them for this one.';
   if (row.state === 'blocked') return 'Another or a changed entry is in the way: i shows what and how to fix it.';

@@ -1,7 +1,8 @@
 // What the plan and result panels show, as plain lines: a summary, refusals, warnings, the diff
 // and, for a Codex install, how Codex's hook trust works. Held once per plan and shown through a
 // scrolling window; a huge diff is cut for display with a line that says so and where to see it all.
-import { planDiff } from '../../hosts/integrations.js';
+import { planDiff, planOutdatedReasons } from '../../hosts/integrations.js';
+import { reasonLines } from '../../hosts/install-health.js';
 import type { HookApplyResult, IntegrationPlan } from '../../hosts/integrations.js';
 import { textColumns } from '../../text-columns.js';
 import { wrapText } from '../../text-wrap.js';
@@ -39,6 +40,8 @@ export function planSummary(plan: IntegrationPlan): string {
 
 export function planLines(plan: IntegrationPlan): string[] {
   const lines = [`file ${plan.path}`, `MCP config ${plan.mcp.path}`, `change: ${planSummary(plan)}`];
+  // A moved clone or a Node that is gone: why these entries are rewritten.
+  lines.push(...reasonLines(planOutdatedReasons(plan)));
   for (const refusal of plan.refusals) lines.push(`REFUSED (${refusal.code}) at ${refusal.where}: ${refusal.message}`);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   if (plan.refusals.length === 0) {

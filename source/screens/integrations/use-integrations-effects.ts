@@ -9,11 +9,14 @@ import {
   INTEGRATION_CLIENTS,
   integrationStatus,
   planInstall,
+  planOutdatedReasons,
   planUninstall,
   type HookClient,
+  type IntegrationDirs,
   type IntegrationOptions,
 } from '../../hosts/integrations.js';
 import { toShownError } from '../format.js';
+import { isBroken } from '../../hosts/install-health.js';
 import type { ShellEnvironment } from '../shell/shell-context.js';
 import type { ClientRow, IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
@@ -31,13 +34,23 @@ export function optionsFor(
   };
 }
 
+/** The config dirs and data home the shell was given, as `brokenIntegrations` takes them (the Dashboard's warning). */
+export function integrationDirs(environment: Pick<ShellEnvironment, 'home' | 'integrations'>): IntegrationDirs {
+  const claude = optionsFor('claude', environment);
+  return {
+    codexHome: optionsFor('codex', environment).configDir,
+    claudeDir: claude.configDir,
+    home: claude.home,
+  };
+}
+
 function readStates(environment: Pick<ShellEnvironment, 'home' | 'integrations'>): ClientRow[] {
   return INTEGRATION_CLIENTS.map((client) => {
     try {
       const { state, plan } = integrationStatus(client, optionsFor(client, environment));
-      return { client, state, path: plan.path, error: null };
+      return { client, state, path: plan.path, broken: planOutdatedReasons(plan).filter(isBroken), error: null };
     } catch (error) {
-      return { client, state: null, path: null, error: toShownError(error) };
+      return { client, state: null, path: null, broken: [], error: toShownError(error) };
     }
   });
 }

@@ -12,12 +12,15 @@ import type {
 } from '../../hosts/integrations.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
+import type { OutdatedReason } from '../../hosts/install-health.js';
 import { planLines, resultLines } from './plan-lines.js';
 
 export interface ClientRow {
   client: HookClient;
   state: IntegrationState | null;
   path: string | null;
+  /** Installed hooks that name a node or shim that is gone: they cannot run. */
+  broken: readonly OutdatedReason[];
   error: ShownError | null;
 }
 
@@ -58,8 +61,8 @@ export type IntegrationsAction =
 
 export const initialIntegrationsState: IntegrationsState = {
   clients: [
-    { client: 'codex', state: null, path: null, error: null },
-    { client: 'claude', state: null, path: null, error: null },
+    { client: 'codex', state: null, path: null, broken: [], error: null },
+    { client: 'claude', state: null, path: null, broken: [], error: null },
   ],
   selected: 0,
   loadNonce: 0,

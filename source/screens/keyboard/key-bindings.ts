@@ -77,6 +77,9 @@ export const keyBindings = {
   abortPrompt: [{ input: 'a', label: 'a' }],
   // Capital: giving up an interrupted prompt is rarer and final, so it is not next to "a" by accident.
   abandonPrompt: [{ input: 'A', label: 'A' }],
+  // The feed's rows: ↑↓ choose the agent, so the row to open in full moves with [ and ].
+  olderRow: [{ input: '[', label: '[' }],
+  newerRow: [{ input: ']', label: ']' }],
   // Processing status screen.
   retryItem: [{ key: 'return', label: 'Enter' }],
   drainNow: [{ input: 'd', label: 'd' }],
@@ -104,6 +107,9 @@ export const keyBindings = {
   // Approving binds the plan's digest: it is its own key, never Enter, so no key pressed to scroll or open approves.
   approvePlan: [{ input: 'a', label: 'a' }],
   openSearch: [{ input: '/', label: '/' }],
+  // Extraction panel: run with the chosen runner, and choose the next one.
+  runExtraction: [{ input: 'x', label: 'x' }],
+  nextRunner: [{ input: 'r', label: 'r' }],
   // A confirmation step: only "y" goes ahead; anything that closes the question declines.
   confirm: [{ input: 'y', label: 'y' }],
   decline: [
