@@ -17,8 +17,13 @@
 // Memory back into pi: at session start the extension reads the same bounded snapshot of approved
 // memory a Codex or Claude Code session gets (pi's cwd: its repository and the user scope), frozen
 // per data home + pi session (on globalThis, so /reload keeps it and never reads again), and adds
-// it to pi's current system prompt at every before_agent_start. The memory_search and memory_get
-// tools give the model the structured reads of `common-memory memory search` and `get`.
+// it to pi's current system prompt at every before_agent_start. `common-memory memory refresh`
+// replaces that block: the extension takes the refreshed snapshot once, at the next
+// before_agent_start, and gives it from then on (pi has no per-turn context channel as the hooks
+// do; its notes are in the system prompt of every turn). The extension exports its instance and
+// session id to the commands pi runs, so `memory refresh` run by pi's bash tool finds its session.
+// The memory_search and memory_get tools give the model the structured reads of
+// `common-memory memory search` and `get`.
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -76,6 +81,29 @@ function snapshotFor(ctx) {
     state.snapshots.set(key, text);
   }
   return state.snapshots.get(key);
+}
+
+/** A refreshed snapshot waiting for this session replaces its frozen one, once; never throws. */
+function takeRefreshed(ctx) {
+  try {
+    const sessionId = ctx.sessionManager.getSessionId();
+    const hook = hookModule();
+    if (!hook || typeof hook.piRefreshedSnapshot !== 'function') return;
+    const text = hook.piRefreshedSnapshot(state.instance, sessionId, BIN);
+    if (text !== null) state.snapshots.set(`${process.env.COMMON_MEMORY_HOME ?? ''}\0${sessionId}`, text);
+  } catch {
+    // the frozen snapshot stands
+  }
+}
+
+/** What `memory refresh`, run by pi's bash tool, finds this session by (hook/refresh.ts). */
+function exportIdentity(ctx) {
+  try {
+    process.env.COMMON_MEMORY_PI_INSTANCE = state.instance;
+    process.env.COMMON_MEMORY_PI_SESSION = ctx.sessionManager.getSessionId();
+  } catch {
+    // without it, `memory refresh --session <key>` still works
+  }
 }
 
 /** Runs `common-memory <args> --json` in pi's cwd; resolves to the structured result or rejects with its error. */
@@ -190,8 +218,11 @@ export default function commonMemory(pi) {
   pi.on('session_start', (event, ctx) => {
     record('session_start', ctx, { reason: event.reason ?? null });
     snapshotFor(ctx);
+    exportIdentity(ctx);
   });
   pi.on('before_agent_start', (event, ctx) => {
+    snapshotFor(ctx);
+    takeRefreshed(ctx);
     const snapshot = snapshotFor(ctx);
     if (!snapshot) return undefined;
     return { systemPrompt: `${event.systemPrompt}\n\n${snapshot}` };

@@ -132,6 +132,11 @@ describe('an external runner needs an approved plan', () => {
       // Adjudication goes through its own plan and the same CAS submission.
       const adjudication = approved.pendingPlan!;
       assert.equal(adjudication.plans[0]!.taskKind, 'adjudication');
+      // The digest given approved the extraction: it is not "a digest that does not match" the adjudication.
+      assert.equal(adjudication.reason, 'authorisation-needed');
+      assert.equal(adjudication.given, null);
+      const refused = "SELECT count(*) FROM authorization_log WHERE decision = 'refused'";
+      assert.equal(r.memory().prepare(refused).pluck().get(), 2, 'only the wrong manifest was refused');
       assert.match(adjudication.approveWith, /^--approve-plan /);
       r.clearReceived();
       const decided = await r.extract({ approvePlan: adjudication.plans[0]!.planDigest });

@@ -28,11 +28,15 @@ test('live pi (RPC): the data home deleted mid-session: pi answers, the next tur
   const replies = [textReply('first answer', 2), textReply('second answer', 2)];
   await withInstalledPi(replies, LIFETIME_MS, async ({ dir, home, env, server }) => {
     const pi = new RpcPi(['--no-session', '--no-tools'], { env, cwd: dir.cwd });
-    await pi.prompt('before the deletion');
-    rmSync(home, { recursive: true, force: true });
-    await pi.prompt('after the deletion');
-    const exit = await pi.close();
-    assert.equal(exit.code, 0, exit.stderr);
+    try {
+      await pi.prompt('before the deletion');
+      rmSync(home, { recursive: true, force: true });
+      await pi.prompt('after the deletion');
+      const exit = await pi.close();
+      assert.equal(exit.code, 0, exit.stderr);
+    } finally {
+      pi.kill();
+    }
     assert.equal(server.requests.length, 2, 'pi answered both prompts');
     const { status: view, evidence, hookErrors } = await drainAndRead(home);
     assert.equal(view.sessions.length, 1);
@@ -110,7 +114,10 @@ test('live pi: a tool output over 8 MiB: pi answers, the turn settles with a mar
         messages.map((m) => m.kind),
         ['prompt', 'tool_call', 'tool_result', 'answer'],
       );
-      assert.match(messages[2]!.body, /^\[\d+ bytes of content over the capture bound, not kept; sha256 [0-9a-f]{64}\]$/);
+      assert.match(
+        messages[2]!.body,
+        /^\[\d+ bytes of content over the capture bound, not kept; sha256 [0-9a-f]{64}\]$/,
+      );
       assert.equal(hookErrors.length, 1);
       assert.equal(view.host.lastHookError?.code, 'limit_exceeded');
     },

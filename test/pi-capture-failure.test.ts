@@ -104,7 +104,12 @@ test('a tool output over the 8 MiB bound: the event is kept without its content,
         content: [{ type: 'toolCall', id: 't1', name: 'big_output', arguments: {} }],
         stopReason: 'toolUse',
       }),
-      message({ role: 'toolResult', toolCallId: 't1', toolName: 'big_output', content: [{ type: 'text', text: huge }] }),
+      message({
+        role: 'toolResult',
+        toolCallId: 't1',
+        toolName: 'big_output',
+        content: [{ type: 'text', text: huge }],
+      }),
       message({ role: 'assistant', content: [{ type: 'text', text: 'that was big' }], stopReason: 'stop' }),
       event('agent_end', {}),
       event('SessionEnd', { reason: 'quit' }),
@@ -126,7 +131,9 @@ test('a tool output over the 8 MiB bound: the event is kept without its content,
     assert.deepEqual(status.sessions[0].turns, { settled: 1, failed: 0, interrupted: 0, buffered: 0, incomplete: 0 });
     const db = new Database(join(home, 'core.sqlite'), { readonly: true });
     try {
-      const messages = db.prepare('SELECT kind, classification, body FROM capture_messages ORDER BY message_id').all() as Array<{
+      const messages = db
+        .prepare('SELECT kind, classification, body FROM capture_messages ORDER BY message_id')
+        .all() as Array<{
         kind: string;
         classification: string;
         body: string;
@@ -136,7 +143,10 @@ test('a tool output over the 8 MiB bound: the event is kept without its content,
         ['prompt:evidence', 'tool_call:context', 'tool_result:context', 'answer:context'],
       );
       const content = JSON.stringify([{ type: 'text', text: huge }]);
-      assert.match(messages[2]!.body, new RegExp(`^\\[${content.length} bytes .*not kept; sha256 ${sha256Hex(content)}\\]$`));
+      assert.match(
+        messages[2]!.body,
+        new RegExp(`^\\[${content.length} bytes .*not kept; sha256 ${sha256Hex(content)}\\]$`),
+      );
       assert.ok(messages[2]!.body.length < 1000);
     } finally {
       db.close();

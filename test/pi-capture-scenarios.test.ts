@@ -75,14 +75,18 @@ test('live pi (RPC): a compaction between two prompts is no turn of its own', { 
   const replies = [textReply('first answer', 2), textReply('the summary of it all', 2), textReply('second answer', 2)];
   await withInstalledPi(replies, LIFETIME_MS, async ({ dir, home, env, server }) => {
     const pi = new RpcPi(['--no-session', '--no-tools'], { env, cwd: dir.cwd });
-    await pi.prompt('before compaction');
-    const at = pi.events.length;
-    pi.send({ type: 'compact', id: 'compact-1' });
-    const done = await pi.waitEvent('the compact response', (e) => e['id'] === 'compact-1', at);
-    assert.equal(pi.events[done]!['success'], true, JSON.stringify(pi.events[done]));
-    await pi.prompt('after compaction');
-    const exit = await pi.close();
-    assert.equal(exit.code, 0, exit.stderr);
+    try {
+      await pi.prompt('before compaction');
+      const at = pi.events.length;
+      pi.send({ type: 'compact', id: 'compact-1' });
+      const done = await pi.waitEvent('the compact response', (e) => e['id'] === 'compact-1', at);
+      assert.equal(pi.events[done]!['success'], true, JSON.stringify(pi.events[done]));
+      await pi.prompt('after compaction');
+      const exit = await pi.close();
+      assert.equal(exit.code, 0, exit.stderr);
+    } finally {
+      pi.kill();
+    }
     assert.equal(server.requests.length, 3);
     const { status, evidence, hookErrors } = await drainAndRead(home);
     assert.deepEqual(hookErrors, []);

@@ -108,6 +108,74 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     }
   });
 
+  test('Extraction: an external runner stops at its plan, shown whole; only a approves it; sent today before and after', async () => {
+    const home = tempHome('tui-memory-runner');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+    assert.equal((await c.flush(home)).complete, true);
+    const record = join(home, 'record');
+    const fake = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+    writeFileSync(
+      join(home, 'runners.json'),
+      JSON.stringify({
+        profiles: [
+          {
+            name: 'ext',
+            kind: 'command',
+            argv: [process.execPath, fake, 'good', record],
+            provider: 'example-provider',
+            model: 'example-model',
+            endpoint: 'https://api.example.com/v1',
+          },
+        ],
+      }),
+    );
+    const sent = () =>
+      existsSync(join(record, 'received.jsonl'))
+        ? readFileSync(join(record, 'received.jsonl'), 'utf8').trim().split('\n').length
+        : 0;
+    const host = await Host.start({ home, serve: false });
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await openMemory(view);
+      await press(view, '[');
+      await waitForText(
+        view,
+        /ext: example-provider example-model at https:\/\/api\.example\.com\/v1 · sent today 0 of/,
+      );
+      await waitForText(view, /x extract · r runner builtin/);
+      await press(view, 'r');
+      await waitForText(view, /r runner ext/);
+      await press(view, 'x');
+      let frame = await waitForText(view, /The ext runner sends these bytes off this machine; nothing was sent yet\./);
+      assert.match(frame, /provider example-provider, model example-model, endpoint/);
+      assert.match(frame, /provider retention: unknown; local session persistence: none/);
+      assert.match(frame, /extraction \S+: \d+ bytes \(sha256 [0-9a-f]{16}…\), 1 turn\(s\)/);
+      assert.match(frame, /a approve & send · Esc drop plan/);
+      assertHelpFits(frame);
+      await press(view, KEY.pageDown);
+      await waitForText(view, /Last: ext run-\w+ · project · stopped at its plan, nothing sent/);
+      // Neither running again nor Enter approves: the plan stays, nothing is sent.
+      await press(view, 'x');
+      await press(view, KEY.enter);
+      await waitForText(view, /nothing was sent yet/);
+      assert.equal(sent(), 0, 'nothing was sent before the approval key');
+      await press(view, 'a');
+      frame = await waitForText(view, /adjudication \S+: \d+ bytes/);
+      assert.equal(sent(), 1, 'the approved extraction was sent');
+      assert.match(frame, /The ext runner sends these bytes off this machine; nothing was sent yet\./);
+      await waitForText(view, /sent today [1-9]\d* of/);
+      await press(view, KEY.escape);
+      frame = await waitForText(view, /x extract · r runner ext/);
+      assert.doesNotMatch(frame, /nothing was sent yet/);
+      assert.equal(sent(), 1, 'a dropped plan sends nothing');
+      await waitForText(view, /Last: ext run-\w+ · project · done/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
   test('a host that stops answering: the queue read says so and what to do', async () => {
     const home = tempHome('tui-memory-gone');
     const host = await Host.start({ home, serve: false });

@@ -290,6 +290,37 @@ export function piSessionSnapshot(instance: string, cwd: string | null, shim: st
   }
 }
 
+/**
+ * A snapshot `memory refresh` left for this pi session's activation, taken once (its pending mark
+ * cleared in the same transaction), or null when none waits. The extension asks at every
+ * before_agent_start: a plain read of one row, a write only when a refresh waits. Never throws.
+ */
+export function piRefreshedSnapshot(instance: string, sessionId: string, shim: string): string | null {
+  const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim, inPiProcess: true };
+  if (!existsSync(storeFiles(args.home).core)) return null;
+  try {
+    const db = piConnection(args, instance);
+    const find = db.prepare(
+      `SELECT activation_id AS id, snapshot FROM capture_activations
+       WHERE client = 'pi' AND process_instance = ? AND host_session_id = ? AND state = 'active' AND snapshot_pending = 1`,
+    );
+    if (find.get(instance, sessionId) === undefined) return null;
+    return db
+      .transaction(() => {
+        // Read again under the write lock: a second refresh between the look and the take wins.
+        const row = find.get(instance, sessionId) as { id: number; snapshot: string | null } | undefined;
+        if (row === undefined) return null;
+        db.prepare('UPDATE capture_activations SET snapshot_pending = 0 WHERE activation_id = ?').run(row.id);
+        return row.snapshot ?? '';
+      })
+      .immediate();
+  } catch (error) {
+    closePiConnection();
+    recordFailure(args, instance, error, undefined, 'snapshot');
+    return null;
+  }
+}
+
 let piDb: { home: string; ino: number; db: Db } | undefined;
 
 function piConnection(args: HookArgs, instance: string): Db {

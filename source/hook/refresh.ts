@@ -7,8 +7,14 @@
 //
 // Which activation: the one a session key names, or else the one whose host process is an
 // ancestor of this process (an agent running `common-memory memory refresh` in its shell tool),
-// narrowed by the host's session id where the host exports it. Not exactly one: refused, with the
-// way to name it.
+// narrowed by the host's session id where the host exports it. A pi process's instance is random
+// (kept across /reload), so no ancestor walk finds it: the extension exports its instance and
+// session id to the commands pi runs (PI_INSTANCE_ENV, PI_SESSION_ENV). Not exactly one: refused,
+// with the way to name it.
+//
+// pi takes a refresh differently from the hook clients: its memory block is part of the system
+// prompt of every turn, so the extension picks the new snapshot up once, at pi's next
+// before_agent_start, and from then on gives that one (hook/main.ts piRefreshedSnapshot).
 import { storeFiles } from '../home.js';
 import { CmError } from '../errors.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
@@ -29,9 +35,13 @@ export interface MemoryRefreshResult {
   entries: number;
   omitted: number;
   bytes: number;
-  /** The new snapshot waits for the session's next prompt or tool use. */
-  delivery: 'next UserPromptSubmit or PostToolUse';
+  /** When the model gets the new snapshot: once with the next prompt or tool use; for pi, in its system prompt from then on. */
+  delivery: 'next UserPromptSubmit or PostToolUse' | 'next pi prompt, then every later one';
 }
+
+/** What the pi extension exports to the commands pi runs: its process instance and its session id. */
+export const PI_INSTANCE_ENV = 'COMMON_MEMORY_PI_INSTANCE';
+export const PI_SESSION_ENV = 'COMMON_MEMORY_PI_SESSION';
 
 interface ActivationRow {
   activation_id: number;
@@ -58,9 +68,17 @@ function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): 
       );
     if (row.state !== 'active')
       throw new CmError('not_found', `Session ${row.session_key} has ended; a new session reads memory at its start.`);
-    if (row.client === 'pi')
-      throw new CmError('usage', 'pi sessions keep their notes in the extension; start a new pi session to read them.');
     return row;
+  }
+  const piInstance = env[PI_INSTANCE_ENV];
+  if (piInstance) {
+    const row = db
+      .prepare(
+        `SELECT ${COLUMNS} FROM capture_activations WHERE state = 'active' AND client = 'pi' AND process_instance = ?
+         AND host_session_id = ? ORDER BY activation_id DESC LIMIT 1`,
+      )
+      .get(piInstance, env[PI_SESSION_ENV] ?? '') as ActivationRow | undefined;
+    if (row) return row;
   }
   const instances = ancestorInstances(env);
   if (instances.length === 0) instances.push('no-ancestor');
@@ -77,7 +95,7 @@ function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): 
   throw new CmError(
     rows.length === 0 ? 'not_found' : 'usage',
     rows.length === 0
-      ? `No running Codex or Claude Code session of this data home started this command (checked its parent processes${env[INSTANCE_ENV] ? ` and ${INSTANCE_ENV}` : ''}). Run it from the session's shell, or name one: common-memory memory refresh --session <key> (common-memory sessions lists them).`
+      ? `No running Codex, Claude Code or pi session of this data home started this command (checked its parent processes${env[INSTANCE_ENV] ? ` and ${INSTANCE_ENV}` : ''}). Run it from the session's shell, or name one: common-memory memory refresh --session <key> (common-memory sessions lists them).`
       : `${rows.length} running sessions could have started this command (${rows.map((r) => r.session_key).join(', ')}); name one: common-memory memory refresh --session <key>.`,
   );
 }
@@ -102,7 +120,7 @@ export function refreshSnapshot(
         entries: snapshot.entryIds.length,
         omitted: snapshot.omitted,
         bytes: snapshot.bytes,
-        delivery: 'next UserPromptSubmit or PostToolUse',
+        delivery: row.client === 'pi' ? 'next pi prompt, then every later one' : 'next UserPromptSubmit or PostToolUse',
       };
     });
   } finally {

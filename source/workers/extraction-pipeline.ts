@@ -271,7 +271,10 @@ export class ExtractionPipeline {
       if (taskId === null) break;
       let adjudicationGate: Map<string, string> | null = null;
       if (isExternal(runner)) {
-        adjudicationGate = await this.authorise(runner, [taskId], approval, report);
+        // A digest that approved this run's extraction is spent: the adjudication, made from its
+        // results, waits for its own approval (not "a digest that does not match").
+        const given = gate && gate.size > 0 ? {} : approval;
+        adjudicationGate = await this.authorise(runner, [taskId], given, report);
         if (report.pendingPlan || adjudicationGate.size === 0) break;
       }
       const { claim } = await this.writer.call('memoryClaimTask', {

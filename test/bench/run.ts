@@ -5,6 +5,7 @@ import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
+import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
 import { runSecretLintBench } from './secret-lint.js';
@@ -27,6 +28,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
   snapshot: runSnapshotBench,
+  'pi-capture': runPiCaptureBench,
 };
 
 const wanted = process.argv.slice(2);

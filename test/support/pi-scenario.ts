@@ -134,12 +134,19 @@ export class RpcPi {
       this.send({ type: 'get_state', id });
       const answer = await this.waitEvent(`get_state ${id}`, (e) => e['id'] === id, at, timeoutMs);
       const data = this.events[answer]!['data'] as { isStreaming: boolean; isCompacting: boolean };
-      const retrying = this.events.slice(from).some((e) => e['type'] === 'auto_retry_start') &&
+      const retrying =
+        this.events.slice(from).some((e) => e['type'] === 'auto_retry_start') &&
         !this.events.slice(from).some((e) => e['type'] === 'auto_retry_end');
       if (!data.isStreaming && !data.isCompacting && !retrying) return;
       if (Date.now() > deadline) throw new Error('timed out waiting for pi to be idle');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  /** SIGKILL this pi (by its pid) unless it already exited: for a test's finally. */
+  kill(): void {
+    const child = this.running.child;
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 
   /** Closes stdin (pi exits with 0 at EOF) and waits for the exit. */

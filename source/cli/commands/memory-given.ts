@@ -15,7 +15,9 @@ export function memoryRefresh(home: string, sessions: string[] | undefined, out:
     () =>
       `session ${result.sessionKey} (${result.client}): ${result.entries} note${result.entries === 1 ? '' : 's'}` +
       `${result.omitted > 0 ? ` (${result.omitted} more left out by the budget)` : ''}, ${result.bytes} bytes; ` +
-      'given to the model at its next prompt or tool use',
+      (result.client === 'pi'
+        ? "in pi's system prompt from its next prompt on"
+        : 'given to the model at its next prompt or tool use'),
   );
   return EXIT.ok;
 }

@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { formatFinding, lintText } from '../../memory/secret-lint.js';
+import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
 import type {
   MemoryExtractReport,
@@ -161,30 +162,12 @@ function extractText(r: MemoryExtractReport): string {
   return lines.join('\n');
 }
 
-/** A plan as a person reads it before approving: where the bytes go, how many, what they cover. */
+/** A plan as a person reads it before approving, and the flag that approves it. */
 export function planText(p: PendingAuthorization): string {
-  const first = p.plans[0]!;
-  const lines = [
-    p.reason === 'digest-mismatch'
-      ? `The digest you gave (${p.given}) does not match what the ${p.runner} runner would send now; nothing was sent.`
-      : `The ${p.runner} runner sends these bytes off this machine; nothing was sent yet.`,
-    `  provider ${first.provider}, model ${first.model}, endpoint ${first.endpoint}`,
-    `  provider retention: ${first.providerRetention}; local session persistence: ${first.localSessionPersistence}`,
-  ];
-  for (const plan of p.plans) {
-    const turns = plan.inputCoverage.filter(
-      (item) => item.sourceKind === 'transcript' || item.sourceKind === 'context',
-    );
-    lines.push(
-      `  ${plan.taskKind} ${plan.taskId}: ${plan.bytesToSend} bytes (sha256 ${plan.runnerInputDigest.slice(0, 16)}…), ${turns.length} turn(s)${turns.some((t) => t.truncated) ? ', some truncated' : ''}`,
-    );
-    lines.push(`    plan ${plan.planDigest}`);
-  }
-  lines.push(
-    `  total: ${p.manifest.totalBytes} bytes in ${p.plans.length} task(s); manifest ${p.manifest.manifestDigest}`,
-  );
-  lines.push(`Approve exactly these bytes: common-memory memory extract <same options> ${p.approveWith}`);
-  return lines.join('\n');
+  return [
+    ...planLines(p),
+    `Approve exactly these bytes: common-memory memory extract <same options> ${p.approveWith}`,
+  ].join('\n');
 }
 
 async function reverify(home: string, runner: string | undefined, out: Output): Promise<number> {

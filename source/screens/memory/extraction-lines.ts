@@ -1,6 +1,8 @@
 // The extraction panel's text: the running run's progress, the last run's counts, chunk, task and
 // candidate counts (`memory status`), and the quarantined candidates with their masked findings.
 import type { MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../../protocol.js';
+import { planLines } from '../../runner-plan-text.js';
+import type { ExtractionState } from './extraction-state.js';
 import { findingText } from './review-lines.js';
 import { type ScreenLine, wrapLines, idLabel } from './wrap-lines.js';
 
@@ -9,7 +11,10 @@ const at = (instant: string) => `${instant.replace('T', ' ').slice(0, 19)} UTC`;
 
 function runText(run: MemoryRunView): string {
   const summary = run.summary;
-  const parts = [`${run.runner} ${idLabel(run.runId)} · ${run.scope} · ${run.state} · started ${at(run.startedAt)}`];
+  // A run that stopped at its plan is recorded as failed; it sent nothing and waits for an approval.
+  const awaiting = (summary as { awaiting?: string } | null)?.awaiting === 'authorisation';
+  const state = awaiting ? 'stopped at its plan, nothing sent' : run.state;
+  const parts = [`${run.runner} ${idLabel(run.runId)} · ${run.scope} · ${state} · started ${at(run.startedAt)}`];
   if (run.finishedAt) parts.push(`finished ${at(run.finishedAt)}`);
   if (summary?.turns !== undefined) parts.push(plural(summary.turns, 'turn'));
   if (summary?.chunks !== undefined) parts.push(plural(summary.chunks, 'chunk'));
@@ -70,6 +75,63 @@ export function extractionLines(status: MemoryStatus | null, columns: number): S
       'muted',
       '  ',
     );
+  return lines;
+}
+
+/** The runners, what each external one sent today (UTC) against its budget, and the chosen one. */
+export function runnerLines(status: MemoryStatus | null, chosen: string | null, columns: number): ScreenLine[] {
+  const lines: ScreenLine[] = [];
+  const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
+    lines.push(...wrapLines(text, columns, tone, indent));
+  if (!status || status.state === 'unavailable') return [];
+  add(`Runners · sent off this machine today (UTC ${status.spend.day}): ${status.spend.bytesSent} bytes`, 'heading');
+  const current = chosen ?? 'builtin';
+  for (const runner of status.runners) {
+    const mark = runner.name === current ? '▸ ' : '  ';
+    add(
+      runner.offline
+        ? `${mark}${runner.name}: offline, nothing leaves this machine`
+        : `${mark}${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint} · sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes · ${runner.budget?.runBytes} a run`,
+      runner.name === current ? 'ok' : 'text',
+    );
+  }
+  if (status.runnersProblem) add(`runners.json: ${status.runnersProblem}`, 'error', '  ');
+  return lines;
+}
+
+/** The run in flight, the plan waiting for approval (whole), or the last run's result. */
+export function runLines(state: ExtractionState, columns: number): ScreenLine[] {
+  const lines: ScreenLine[] = [];
+  const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
+    lines.push(...wrapLines(text, columns, tone, indent));
+  if (state.request) {
+    add(
+      state.request.approvePlan || state.request.approveManifest
+        ? `Sending the approved bytes to the ${state.request.runner} runner…`
+        : `Extracting with the ${state.request.runner} runner…`,
+      'ok',
+    );
+    return lines;
+  }
+  if (state.error) {
+    add(`extract: error ${state.error.code}: ${state.error.message}`, 'error');
+    return lines;
+  }
+  if (state.pending) {
+    const [head, ...rest] = planLines(state.pending);
+    add(head!, 'heading');
+    for (const line of rest) add(line.trim(), 'text', line.startsWith('    ') ? '    ' : '  ');
+    add('a sends exactly these bytes (this digest) · Esc drops the plan, nothing is sent', 'muted');
+    return lines;
+  }
+  const report = state.report;
+  if (!report) return [];
+  const c = report.candidates;
+  add(
+    `Run: ${report.tasks.submitted} task(s) submitted, ${report.tasks.failed} failed, ${report.tasks.pending} left · candidates ${c.created} drafted, ${c.stored} stored, ${c.quarantined} quarantined`,
+    report.tasks.failed > 0 ? 'error' : 'ok',
+  );
+  for (const failure of report.failures) add(`failed: ${failure}`, 'error', '  ');
   return lines;
 }
 

@@ -1,20 +1,43 @@
 // Extraction: `memory status` read again while shown (faster while a run is active, its progress
 // moves), with the quarantined candidates of the review queue and their masked findings.
 import { Box, Text } from 'ink';
-import { useMemo, useState } from 'react';
+import { type Dispatch, useMemo, useState } from 'react';
 import type { Application } from '../../api/application.js';
 import type { MemoryStatus } from '../../protocol.js';
 import type { ShownError } from '../format.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { useTheme } from '../widgets/theme.js';
-import { useRequestLoop } from '../widgets/use-request.js';
-import { extractionLines, quarantineLines } from './extraction-lines.js';
+import { useRequest, useRequestLoop } from '../widgets/use-request.js';
+import { extractionLines, quarantineLines, runLines, runnerLines } from './extraction-lines.js';
+import type { ExtractionAction, ExtractionState } from './extraction-state.js';
 import { LinePane, position } from './line-pane.js';
 import type { ReviewState } from './review-state.js';
 import { type ScreenLine, wrapLines } from './wrap-lines.js';
 
-export function useExtractionLines(app: Application, review: ReviewState, columns: number, shown: boolean) {
+export function useExtractionLines(
+  app: Application,
+  cwd: string,
+  review: ReviewState,
+  run: { state: ExtractionState; dispatch: Dispatch<ExtractionAction> },
+  columns: number,
+  shown: boolean,
+) {
   const [status, setStatus] = useState<MemoryStatus | null>(null);
+  const { state, dispatch } = run;
+  useRequest(
+    state.request,
+    (request) =>
+      app.memoryExtract({
+        cwd,
+        runner: request.runner,
+        ...(request.approvePlan ? { approvePlan: request.approvePlan } : {}),
+        ...(request.approveManifest ? { approveManifest: request.approveManifest } : {}),
+      }),
+    {
+      answered: (report, request) => dispatch({ type: 'answered', id: request.id, report }),
+      failed: (error, request) => dispatch({ type: 'failed', id: request.id, error }),
+    },
+  );
   const [error, setError] = useState<ShownError | null>(null);
   useRequestLoop(
     () =>
@@ -32,7 +55,8 @@ export function useExtractionLines(app: Application, review: ReviewState, column
             },
           }
         : undefined,
-    [app, shown],
+    // Read again when a run ends: what was sent today is shown before and after it.
+    [app, shown, state.report, state.error],
   );
   const data = review.data;
   const quarantined = useMemo(
@@ -43,11 +67,16 @@ export function useExtractionLines(app: Application, review: ReviewState, column
       ),
     [data, columns],
   );
-  return useMemo((): ScreenLine[] => {
+  const lines = useMemo((): ScreenLine[] => {
     const lines = extractionLines(status, columns);
     if (error) lines.unshift(...wrapLines(`memory status: error ${error.code}: ${error.message}`, columns, 'error'));
-    return [...lines, ...quarantined];
-  }, [status, error, quarantined, columns]);
+    // The plan comes first (it waits for a key), then where bytes may go and what went today.
+    const running = runLines(state, columns);
+    const runners = runnerLines(status, state.runner, columns);
+    const gap = (shown: ScreenLine[]): ScreenLine[] => (shown.length > 0 ? [{ text: '', tone: 'muted' }] : []);
+    return [...running, ...gap(running), ...runners, ...gap(runners), ...lines, ...quarantined];
+  }, [status, error, quarantined, columns, state]);
+  return { lines, runners: status?.runners.map((runner) => runner.name) ?? [] };
 }
 
 export function ExtractionView({ lines, top, room }: { lines: ScreenLine[]; top: number; room: number }) {

@@ -4,6 +4,7 @@ import type { ShownError } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import type { EntriesState } from './entries-state.js';
+import type { ExtractionState } from './extraction-state.js';
 import type { PromoteState } from './promote-state.js';
 import type { ReviewState } from './review-state.js';
 import type { MemoryView } from './use-memory-input.js';
@@ -66,6 +67,7 @@ export function helpFor(
   review: ReviewState,
   promote: PromoteState,
   entries: EntriesState,
+  run: ExtractionState,
 ): HelpItem[] {
   if (view === 'review') {
     if (review.asking) return [helpItem('discard', ['confirm']), helpItem('keep', ['decline'], 'all')];
@@ -124,5 +126,16 @@ export function helpFor(
       helpItem('open', ['openItem']),
     ];
   }
-  return [helpItem('scroll', ['nextPage', 'previousPage']), helpItem('line', ['selectUp', 'selectDown'])];
+  if (run.request) return [{ keys: '', label: 'extracting…' }];
+  if (run.pending)
+    return [
+      helpItem('approve & send', ['approvePlan']),
+      helpItem('drop plan', ['back']),
+      helpItem('scroll', ['nextPage', 'previousPage']),
+    ];
+  return [
+    helpItem('extract', ['runExtraction']),
+    helpItem(`runner ${run.runner ?? 'builtin'}`, ['nextRunner']),
+    helpItem('scroll', ['nextPage', 'previousPage']),
+  ];
 }

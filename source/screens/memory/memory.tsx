@@ -1,7 +1,8 @@
 // Memory: the review → promote half, in four views switched with ] and [ — Review (the queue of
 // candidates; statements, evidence, findings; confirm, discard, mark), Prepare & promote (scope →
 // the plan's diff → approve with a key → write → result), Entries (search approved memory, open
-// an entry) and Extraction (runs, counts, quarantined candidates). The states live here, so
+// an entry) and Extraction (a run with a chosen runner, the plan an external runner waits at and
+// its approval key, what was sent today, counts, quarantined candidates). The states live here, so
 // switching views never loses a plan or a selection; the views only render them.
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
@@ -11,6 +12,7 @@ import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../widgets/theme.js';
 import { entriesReducer, initialEntriesState } from './entries-state.js';
 import { EntriesView, useEntryLines } from './entries-view.js';
+import { extractionReducer, initialExtractionState } from './extraction-state.js';
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
 import { LinePane } from './line-pane.js';
 import { helpFor, messageLines } from './memory-messages.js';
@@ -51,6 +53,7 @@ export function Memory() {
   const [promote, dispatchPromote] = useReducer(promoteReducer, initialPromoteState);
   const [entries, dispatchEntries] = useReducer(entriesReducer, initialEntriesState);
   const [extractionTop, setExtractionTop] = useState(0);
+  const [run, dispatchRun] = useReducer(extractionReducer, initialExtractionState);
   useReviewEffects(app, cwd, review, dispatchReview);
   usePromoteEffects(app, cwd, promote, dispatchPromote);
   useEntriesEffects(app, cwd, entries, dispatchEntries);
@@ -63,7 +66,14 @@ export function Memory() {
   const candidate = useCandidateLines(review, columns);
   const planText = usePromoteLines(promote, columns);
   const entryText = useEntryLines(entries, columns);
-  const extraction = useExtractionLines(app, review, columns, view === 'extraction');
+  const { lines: extraction, runners } = useExtractionLines(
+    app,
+    cwd,
+    review,
+    { state: run, dispatch: dispatchRun },
+    columns,
+    view === 'extraction',
+  );
   const textRoom = room - 1;
   const lastTop = (lines: number) => Math.max(0, lines - textRoom);
 
@@ -105,9 +115,15 @@ export function Memory() {
     {
       top: extractionTop,
       scroll: (delta) => setExtractionTop((top) => Math.min(lastTop(extraction.length), Math.max(0, top + delta))),
+      run,
+      dispatch: (action) => {
+        setExtractionTop(0); // the plan or the result is at the top
+        dispatchRun(action);
+      },
+      runners,
     },
   );
-  useHelp(helpFor(view, review, promote, entries), !(view === 'entries' && entries.typing));
+  useHelp(helpFor(view, review, promote, entries, run), !(view === 'entries' && entries.typing));
 
   return (
     <Box flexDirection="column" flexGrow={1}>

@@ -6,6 +6,7 @@ import { PRIORITY } from '../keyboard/keyboard-router.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { EntriesAction, EntriesState } from './entries-state.js';
+import type { ExtractionAction, ExtractionState } from './extraction-state.js';
 import { busy, type PromoteAction, type PromoteState } from './promote-state.js';
 import type { ReviewAction, ReviewState } from './review-state.js';
 
@@ -134,7 +135,16 @@ function useEntriesKeys(input: MemoryInput, active: boolean) {
   });
 }
 
-export function useMemoryInput(input: MemoryInput, extraction: { scroll(delta: number): void; top: number }) {
+export interface ExtractionInput {
+  scroll(delta: number): void;
+  top: number;
+  run: ExtractionState;
+  dispatch: Dispatch<ExtractionAction>;
+  /** The runners memory status lists (builtin first), for the runner key. */
+  runners: string[];
+}
+
+export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput) {
   const { view } = input;
   const typing = view === 'entries' && input.entries.typing;
   useCommandKeys(
@@ -154,4 +164,15 @@ export function useMemoryInput(input: MemoryInput, extraction: { scroll(delta: n
   useCommandKeys(SCROLL, (command) => extraction.scroll(scrollStep(command, input.room, extraction.top)), {
     isActive: view === 'extraction',
   });
+  const { dispatch, run } = extraction;
+  useCommandKeys(
+    ['nextRunner', 'runExtraction', 'approvePlan', 'back'],
+    (command) => {
+      if (command === 'nextRunner') dispatch({ type: 'nextRunner', names: extraction.runners });
+      else if (command === 'runExtraction') dispatch({ type: 'run' });
+      else if (command === 'approvePlan') dispatch({ type: 'approve' });
+      else dispatch({ type: 'drop' });
+    },
+    { isActive: view === 'extraction' && run.request === null },
+  );
 }

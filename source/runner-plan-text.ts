@@ -1,0 +1,33 @@
+// A pending runner plan as a person reads it before approving — where the bytes go, how many,
+// what they cover — for `memory extract` and the Memory screen alike.
+import type { PendingAuthorization } from './protocol.js';
+
+export function planLines(p: PendingAuthorization): string[] {
+  const first = p.plans[0]!;
+  const lines = [
+    p.reason === 'digest-mismatch'
+      ? `The digest you gave (${p.given}) does not match what the ${p.runner} runner would send now; nothing was sent.`
+      : `The ${p.runner} runner sends these bytes off this machine; nothing was sent yet.`,
+    `  provider ${first.provider}, model ${first.model}, endpoint ${first.endpoint}`,
+    `  provider retention: ${first.providerRetention}; local session persistence: ${first.localSessionPersistence}`,
+  ];
+  for (const plan of p.plans) {
+    const turns = plan.inputCoverage.filter((item) => item.sourceKind === 'transcript');
+    const context = plan.inputCoverage.filter((item) => item.sourceKind === 'context');
+    const contextBytes = context.reduce((sum, item) => sum + item.bytes, 0);
+    lines.push(
+      `  ${plan.taskKind} ${plan.taskId}: ${plan.bytesToSend} bytes (sha256 ${plan.runnerInputDigest.slice(0, 16)}…), ${turns.length} turn(s)${turns.some((t) => t.truncated) ? ', some truncated' : ''}${context.length > 0 ? `, ${context.length} earlier turn(s) as context (${contextBytes} bytes)` : ''}`,
+    );
+    lines.push(`    plan ${plan.planDigest}`);
+  }
+  lines.push(
+    `  total: ${p.manifest.totalBytes} bytes in ${p.plans.length} task(s); manifest ${p.manifest.manifestDigest}`,
+  );
+  return lines;
+}
+
+/** Which digest approves exactly these plans (what `approveWith` names as a flag). */
+export function approvalOf(p: PendingAuthorization): { approvePlan: string } | { approveManifest: string } {
+  const [flag, digest] = p.approveWith.split(' ') as [string, string];
+  return flag === '--approve-plan' ? { approvePlan: digest } : { approveManifest: digest };
+}
