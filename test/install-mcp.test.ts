@@ -90,7 +90,9 @@ describe('install: the MCP server registration', () => {
     assert.equal(plan.mcp.change, 'add');
     applyInstall(plan);
     const after = read(path);
-    for (const line of CODEX_TOML.split('\n')) assert.ok(after.includes(line), `kept: ${line}`);
+    // The user's file byte for byte, then ours as a section of its own like the user's [mcp_servers.docs].
+    assert.ok(after.startsWith(CODEX_TOML), after);
+    assert.match(after.slice(CODEX_TOML.length), /^\n\[mcp_servers\.common-memory\]\ncommand = ".*"\nargs = \[.*\]\n$/);
     const value = JSON.parse(JSON.stringify(parseToml(after))) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     assert.deepEqual(value.mcp_servers['common-memory'], { command: process.execPath, args: [BIN_PATH, 'mcp'] });
     assert.deepEqual(value.mcp_servers.docs, { command: 'npx', args: ['-y', 'docs-server'] });
@@ -106,6 +108,23 @@ describe('install: the MCP server registration', () => {
     assert.match(read(path), /\[mcp_servers\.common-memory\]\ncommand = ".*"\nargs = \[/);
     applyInstall(planUninstall('codex', { configDir: codexHome }));
     assert.equal(read(path).trim(), '', 'only our table was in it');
+  });
+
+  it('codex: a file without a final newline, and an inline mcp_servers table, still get our server and nothing else', () => {
+    for (const [label, text] of [
+      ['no final newline', 'model = "gpt-5"\n[mcp_servers.docs]\ncommand = "npx"'],
+      ['inline mcp_servers', 'model = "gpt-5"\nmcp_servers = { docs = { command = "npx" } }\n'],
+    ] as const) {
+      const codexHome = tempDir(`codex-${label.replace(/ /g, '-')}`);
+      const path = join(codexHome, 'config.toml');
+      writeFileSync(path, text);
+      applyInstall(planInstall('codex', { configDir: codexHome }));
+      const value = JSON.parse(JSON.stringify(parseToml(read(path)))) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      assert.deepEqual(value.mcp_servers['common-memory'], { command: process.execPath, args: [BIN_PATH, 'mcp'] }, label);
+      assert.deepEqual(value.mcp_servers.docs, { command: 'npx' }, label);
+      assert.equal(value.model, 'gpt-5', label);
+      if (label === 'no final newline') assert.ok(read(path).startsWith(`${text}\n\n[mcp_servers.common-memory]\n`));
+    }
   });
 
   it('an entry named common-memory that is not ours is refused, for install and uninstall; nothing is written', () => {

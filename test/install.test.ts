@@ -225,7 +225,8 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     applyInstall(plan);
     const after = read(join(codexHome, 'config.toml'));
     assert.ok(after.startsWith(toml), after);
-    assert.match(after.slice(toml.length), /^\n?\[mcp_servers\]\n*\[mcp_servers\.common-memory\]\ncommand = /);
+    // Ours is a section of its own after the user's file, with no empty [mcp_servers] header.
+    assert.match(after.slice(toml.length), /^\n\[mcp_servers\.common-memory\]\ncommand = /);
   });
 
   it('the unified diff numbers its hunks like diff -u', () => {

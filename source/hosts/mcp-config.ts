@@ -13,7 +13,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseToml, patch as patchToml } from '@decimalturn/toml-patch';
+import { parse as parseToml, patch as patchToml, stringify as stringifyToml } from '@decimalturn/toml-patch';
 import { unifiedDiff } from '../ground/unified-diff.js';
 import { InvalidConfigError, loadJsonObject, replaceFileAtomically, rewriteJson } from './config-file.js';
 import type { LoadedJson, WriteFault } from './config-file.js';
@@ -215,6 +215,33 @@ function sortedJson(value: unknown): string {
 /** New tables as `[mcp_servers.common-memory]` sections, not inline tables. */
 const TOML_FORMAT = { inlineTableStart: 3 };
 
+/**
+ * Our server added as a `[mcp_servers.common-memory]` section at the end of the file, written by
+ * the TOML library (its stringify of just that table): every byte of the user's file stays where it
+ * was. The library's patch would put a new table under an existing implicit `mcp_servers` as a
+ * dotted inline key at the top (`mcp_servers.common-memory = {…}`), unlike the user's own sections.
+ * Where a section cannot be appended (the user wrote `mcp_servers` as an inline table), the patch is
+ * used; either way the result is parsed back and checked.
+ */
+function appendedSection(before: string, next: Record<string, unknown>, where: string): string {
+  const ours = (next['mcp_servers'] as Record<string, unknown>)[MCP_SERVER_NAME];
+  // The library writes the parent's empty `[mcp_servers]` header first: ours starts at our own header.
+  const text = stringifyToml(
+    { mcp_servers: { [MCP_SERVER_NAME]: ours } },
+    { ...TOML_FORMAT, trailingNewline: 1, bracketSpacing: false },
+  );
+  const start = text.indexOf(`[${where}]\n`);
+  if (start < 0) return patchToml(before, next, TOML_FORMAT);
+  const section = text.slice(start);
+  const appended = before === '' ? section : `${before}${before.endsWith('\n') ? '' : '\n'}\n${section}`;
+  try {
+    if (sortedJson(parseToml(appended)) === sortedJson(next)) return appended;
+  } catch {
+    // Not appendable (e.g. an inline `mcp_servers = {…}` cannot be extended by a section).
+  }
+  return patchToml(before, next, TOML_FORMAT);
+}
+
 export function planCodexMcp(action: HookAction, path: string, entry: McpServerEntry): McpPlan {
   const where = `mcp_servers.${MCP_SERVER_NAME}`;
   const before = readText(path);
@@ -246,7 +273,8 @@ export function planCodexMcp(action: HookAction, path: string, entry: McpServerE
   else nextServers[MCP_SERVER_NAME] = { command: entry.command, args: [...entry.args] };
   if (Object.keys(nextServers).length > 0) next['mcp_servers'] = nextServers;
   else delete next['mcp_servers'];
-  const after = patchToml(before ?? '', next, TOML_FORMAT);
+  const after =
+    decision.change === 'add' ? appendedSection(before ?? '', next, where) : patchToml(before ?? '', next, TOML_FORMAT);
   // The library's edit is checked, not trusted: the new file must parse to exactly the intended value.
   if (sortedJson(parseToml(after)) !== sortedJson(next)) {
     return refusedPlan(base, {

@@ -1,4 +1,5 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
+import './production-react.js';
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
