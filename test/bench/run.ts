@@ -1,4 +1,5 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints each figure beside its floor.
+import './production-react.js';
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
@@ -10,6 +11,7 @@ import { runMcpBench } from './mcp.js';
 import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
+import { runRunnersBench } from './runners.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runSnapshotBench } from './snapshot.js';
@@ -29,6 +31,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
+  runners: runRunnersBench,
   snapshot: runSnapshotBench,
   'pi-capture': runPiCaptureBench,
   ledger: runLedgerBench,

@@ -6,12 +6,11 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { act } from 'react';
 import { Host } from '../../source/host/host.js';
 import { BIN, tempHome } from '../support/cli.js';
 import { seedRecoveryItems } from '../support/recovery-seed.js';
 import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
-import { KEY, mount, press, unmount, waitForFrame, type View } from '../support/tui-harness.js';
+import { act, KEY, mount, press, unmount, waitForFrame, type View } from '../support/tui-harness.js';
 import { type Figure, median, report } from './measure.js';
 
 /** Milliseconds from spawn until each marker first appears in the terminal's output. */
