@@ -51,7 +51,7 @@ describe('hooks that cannot run, in the TUI', { timeout: 60_000 }, () => {
       );
 
       await press(view, '5');
-      frame = await waitForText(view, /Claude Code\s+broken \(i repairs\)/);
+      frame = await waitForText(view, /Claude Code\s+broken \(i fixes\)/);
       await press(view, KEY.down);
       frame = await waitForText(view, /These hooks cannot run, nothing is captured: it runs/);
       await press(view, 'i');

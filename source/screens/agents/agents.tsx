@@ -57,7 +57,6 @@ function helpFor(state: AgentsState): HelpItem[] {
     helpItem('prompt', ['openPrompt']),
     interrupted ? helpItem('abandon', ['abandonPrompt']) : helpItem('abort', ['abortPrompt']),
     helpItem(state.stream === 'timeline' ? 'journal' : 'timeline', ['toggleStream']),
-    helpItem('row', ['olderRow', 'newerRow']),
   ];
 }
 
@@ -69,7 +68,10 @@ function FeedTitle({ state, feed }: { state: AgentsState; feed: FeedState }) {
     ? [
         `${feed.rows.length === 0 ? 'no rows yet' : `last #${feed.rows.at(-1)?.sequence}`}`,
         feed.caughtUp ? 'following' : 'catching up…',
-        ...(feed.rows.length > 0 ? [`${keyLabel('openItem')} in full`] : []),
+        // The feed's own keys, here because the help line is full at 80 columns.
+        ...(feed.rows.length > 0
+          ? [`${keyLabel('olderRow')} ${keyLabel('newerRow')} row`, `${keyLabel('openItem')} in full`]
+          : []),
       ]
     : [];
   return (

@@ -4,7 +4,7 @@ import { useMemo, type ReactNode } from 'react';
 import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
 import { integrationDirs } from '../integrations/use-integrations-effects.js';
 import { useTerminalSize } from '../terminal-size.js';
-import { wrapText } from '../../text-wrap.js';
+import { wrapLines } from '../integrations/plan-lines.js';
 import type { HostStatus } from '../../protocol.js';
 import { clockTime, shortId } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
@@ -51,10 +51,13 @@ function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
     [home, codexDir, claudeDir, refreshedAt],
   );
   if (broken.length === 0) return null;
-  // Wrapped here, not by Ink, so that the repair command stays whole on its own line.
-  const lines = broken.flatMap((item) =>
-    wrapText(`${brokenIntegrationText(item)} (or 5 Integrations, i, y)`, Math.max(10, columns), '', [item.fix]),
-  );
+  // Wrapped here, not by Ink: the repair command starts its own line and is never broken at a
+  // space (only a command wider than the terminal goes on to the next row).
+  const lines = wrapLines(
+    broken.map((item) => `${brokenIntegrationText(item)} (or 5 Integrations, i, y)`),
+    columns,
+    broken.map((item) => item.fix),
+  ).map((line) => line.text);
   return (
     <Box marginTop={1} flexDirection="column">
       {lines.map((line, index) => (

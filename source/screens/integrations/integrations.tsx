@@ -51,7 +51,7 @@ function ClientLine({ row, selected, columns }: { row: ClientRow; selected: bool
   const word = row.error
     ? `error ${row.error.code}`
     : row.broken.length > 0
-      ? 'broken (i repairs)'
+      ? 'broken (i fixes)'
       : row.state
         ? STATE_WORDS[row.state]
         : '…';
