@@ -9,6 +9,7 @@ import { runFoundationBench } from './foundation.js';
 import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
+import { runRunnersBench } from './runners.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runSnapshotBench } from './snapshot.js';
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
+  runners: runRunnersBench,
   snapshot: runSnapshotBench,
   'pi-capture': runPiCaptureBench,
 };
