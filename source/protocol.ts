@@ -528,6 +528,11 @@ export interface MemoryReviewCandidate {
   createdAt: string;
   /** Where it came from: a runner's extraction from captured turns, or an agent's memory_propose. */
   origin: MemoryCandidateOrigin;
+  /** The scope it belongs to: a repository's (`project`) or the user scope. */
+  scope: 'project' | 'user';
+  repositoryKey: string;
+  /** The name of its worktree's directory (never a path); null for the user scope or an unknown binding. */
+  repository: string | null;
 }
 
 export type MemoryCandidateOrigin =
@@ -559,10 +564,34 @@ export interface MemoryProposeResult {
   blockedBy: string[];
 }
 
+/**
+ * Which candidates a review lists: `all` (the default) the user scope's and every repository's;
+ * `user` the user scope's; `project` the caller's repository's; `here` the caller's own scope (its
+ * repository, or the user scope outside git) — the one confirm, discard and prepare act on.
+ */
+export type MemoryReviewScope = 'all' | 'user' | 'project' | 'here';
+
+export interface MemoryReviewRequest {
+  cwd: string;
+  scope?: MemoryReviewScope | undefined;
+  /** Page size, 1–200 (default 50). */
+  limit?: number | undefined;
+  /** The previous page's nextAfter: the page starts after that candidate. */
+  after?: string | undefined;
+}
+
 export interface MemoryReview {
-  scope: 'project' | 'user';
+  /** The filter the page was read with. */
+  scope: MemoryReviewScope;
+  /** The scope of the caller's directory (`project` inside a git worktree) and its repository key. */
+  callerScope: 'project' | 'user';
   repositoryKey: string;
+  /** Newest first. */
   candidates: MemoryReviewCandidate[];
+  /** Draft and quarantined candidates the filter matches, on every page. */
+  total: number;
+  /** Give it as `after` (`--after`) for the next, older page; null on the last page. */
+  nextAfter: string | null;
 }
 
 export interface MemoryRecallResult {

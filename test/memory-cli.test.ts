@@ -39,7 +39,11 @@ describe('memory commands', () => {
     assert.equal(listed.code, 0, listed.stderr);
     assert.ok(!listed.stdout.includes(token), 'review never prints the secret');
     const review = json(listed.stdout);
-    assert.equal(review.scope, 'project');
+    assert.equal(review.scope, 'all');
+    assert.equal(review.callerScope, 'project');
+    assert.equal(review.total, 2);
+    assert.ok(review.candidates.every((cand: { scope: string; repository: string }) => cand.scope === 'project'));
+    assert.ok(review.candidates.every((cand: { repository: string }) => cand.repository === 'repo'));
     const byStatus = Object.fromEntries(review.candidates.map((cand: { status: string }) => [cand.status, cand]));
     assert.match(byStatus.draft.content, /named exports/);
     assert.deepEqual(
@@ -53,8 +57,10 @@ describe('memory commands', () => {
     const text = await runCli(['memory', 'review', '--home', home], { cwd: repo });
     assert.ok(!text.stdout.includes(token));
 
-    const elsewhere = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: other })).stdout);
-    assert.equal(elsewhere.candidates.length, 0, 'another repository sees none of them');
+    const elsewhere = json(
+      (await runCli(['memory', 'review', '--home', home, '--json', '--scope', 'project'], { cwd: other })).stdout,
+    );
+    assert.equal(elsewhere.candidates.length, 0, "another repository's own scope holds none of them");
 
     const again = json(
       (await runCli(['memory', 'extract', '--home', home, '--json', '--since', '2026-01-01'], { cwd: repo })).stdout,

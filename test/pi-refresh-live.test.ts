@@ -12,15 +12,9 @@ import { type FakeReply, textReply } from './support/fake-openai-server.js';
 import { withInstalledPi } from './support/installed-pi.js';
 import { BIN, runCli } from './support/cli.js';
 import { projectRoot, writeEntry } from './support/memory-files.js';
-import { RpcPi, rows } from './support/pi-scenario.js';
+import { RpcPi, rows, systemPrompt } from './support/pi-scenario.js';
 
 const TIMEOUT_MS = 90_000;
-
-const systemPrompt = (body: unknown): string => {
-  const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
-  const system = messages.find((m) => m.role === 'system' || m.role === 'developer');
-  return typeof system?.content === 'string' ? system.content : JSON.stringify(system?.content ?? '');
-};
 
 const lastToolText = (body: unknown): string => {
   const messages = (body as { messages: Array<{ role: string; content: unknown }> }).messages;

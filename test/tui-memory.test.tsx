@@ -9,6 +9,7 @@ import { Host } from '../source/host/host.js';
 import * as c from './support/capture.js';
 import { gitRepo, tempHome } from './support/cli.js';
 import { plantedToken, queueSession } from './support/memory-corpus.js';
+import { fillQueue } from './support/memory-queue.js';
 import { KEY, mount, press, type, type View, unmount, waitForText, withOverrides } from './support/tui-harness.js';
 import type { Application } from '../source/api/application.js';
 import { CmError } from '../source/errors.js';
@@ -82,6 +83,32 @@ describe('Memory screen', { timeout: 90_000 }, () => {
       // The cited turn is what the user said, read through the session read on request, its secret masked too.
       const cited = await waitForText(view, /you: Remember that the CI token is ghp_…\[40 chars\] for uploads\./);
       assert.ok(!cited.includes(token), 'the cited turn never shows the secret');
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('Review: a queue longer than a page is read a page at a time as the selection nears its end', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-pages');
+    fillQueue(home, 230); // the draft and 229 newer copies, and the quarantined candidate: 231
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await openMemory(view);
+      await waitForText(view, /Review · 231 in the queue, newest 200 read \(200 draft, 0 quarantined\) · project scope/);
+      await waitForText(view, /· 1 of 231/);
+      let frame = view.lastFrame() ?? '';
+      for (let i = 0; i < 40 && !/Review · 231 in the queue \(230 draft, 1 quarantined\)/.test(frame); i++) {
+        await press(view, KEY.pageDown);
+        frame = view.lastFrame() ?? '';
+      }
+      frame = await waitForText(view, /Review · 231 in the queue \(230 draft, 1 quarantined\) · project scope/);
+      for (let i = 0; i < 40 && !/· 231 of 231/.test(frame); i++) {
+        await press(view, KEY.pageDown);
+        frame = view.lastFrame() ?? '';
+      }
+      frame = await waitForText(view, /· 231 of 231/);
+      assert.match(frame, /QUARANTINED work_fact +The CI token is ghp_…/, 'the oldest candidate is the last row');
     } finally {
       await unmount(view);
       await host.stop();

@@ -19,6 +19,7 @@ import type {
   MemoryRecallResult,
   MemoryReverifyResult,
   MemoryReview,
+  MemoryReviewRequest,
   MemorySearchResult,
   MemoryStatus,
   MemorySyncResult,
@@ -69,10 +70,17 @@ export const memoryApi = {
   memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>('/v1/memory/runners/:runner/reverify'),
   /** Gives a task that spent its attempt budget a fresh one. */
   memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
-  /** Draft and quarantined candidates of the caller's repository (read-only; findings masked). */
-  memoryReview: readByBody<{ cwd: string }, MemoryReview>('/v1/memory/review', {
-    schema: z.object({ cwd: z.string().min(1).max(4096) }).strict(),
-    shape: '{"cwd": string}',
+  /** A page of draft and quarantined candidates, every scope's or one's (read-only; findings masked). */
+  memoryReview: readByBody<MemoryReviewRequest, MemoryReview>('/v1/memory/review', {
+    schema: z
+      .object({
+        cwd: z.string().min(1).max(4096),
+        scope: z.enum(['all', 'user', 'project', 'here']).optional(),
+        limit: z.number().optional(),
+        after: z.string().max(200).optional(),
+      })
+      .strict(),
+    shape: '{"cwd": string, "scope"?: "all"|"user"|"project"|"here", "limit"?: 1..200, "after"?: string}',
   }),
   memoryRecall: readByBody<{ text: string; cwd: string; limit?: number | undefined }, MemoryRecallResult>(
     '/v1/memory/recall',

@@ -87,8 +87,12 @@ export const HELP = `
     memory status                        chunk/task/candidate counts, the last and running run
                                          (exit 12 when memory-state is unavailable)
     memory recall <text> [--limit N]     what memory already holds like <text> (2 x BM25 + RRF)
-    memory review                        draft and quarantined candidates of this repository with
-                                         statements, evidence and masked findings (read-only)
+    memory review [--scope all|user|project] [--limit N] [--after CURSOR]
+                                         draft and quarantined candidates of every scope (--scope
+                                         user: the user scope's; project: this repository's), each
+                                         with its scope, statements, evidence and masked findings;
+                                         newest first, 50 a page (--limit 1-200), the total, and
+                                         --after nextAfter for the next page (read-only)
     memory lint [<path>... | -]          secret lint of files or stdin; exit 11 on a blocking finding
     memory retry <task-id>               a task that failed 5 times may be claimed again
     memory reverify-runner --runner NAME run a profile's deny-all conformance probe again (exit 15
@@ -305,6 +309,7 @@ export async function main(argv: string[]): Promise<number> {
             approveManifest: cli.flags.approveManifest,
             limit: cli.flags.limit,
             scope: cli.flags.scope,
+            after: cli.flags.after,
             digest: cli.flags.digest,
             provider: cli.flags.provider,
             dryRun: cli.flags.dryRun,

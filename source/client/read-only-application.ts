@@ -62,7 +62,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     listSessions: async (request) => listSessions(db, request),
     readSession: async (request) => readSession(db, request),
     memoryStatus: async () => memoryStatusAt(memoryStatePath, false, null),
-    memoryReview: async ({ cwd }) => memoryReviewAt(memoryStatePath, cwd),
+    memoryReview: async (request) => memoryReviewAt(memoryStatePath, request),
     memoryRecall: async ({ text, cwd, limit }) => memoryRecallAt(memoryStatePath, text, cwd, limit),
     memorySearch: async ({ query, cwd, limit }) => memorySearchAt(memoryStatePath, cwd, query, limit),
     memoryGet: async ({ entryId, cwd }) => memoryGetAt(memoryStatePath, cwd, entryId),

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
 import {
+  type MemoryReviewRequest,
   type AbortReceipt,
   abortReceiptOf,
   type CreateAgentInput,
@@ -215,7 +216,7 @@ export class HostApplication implements Application {
     return this.memoryService().status();
   }
 
-  memoryReview(request: { cwd: string }) {
+  memoryReview(request: MemoryReviewRequest) {
     return this.memoryService().review(request);
   }
 

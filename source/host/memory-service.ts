@@ -16,6 +16,7 @@ import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../workers/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
 import type {
+  MemoryReviewRequest,
   MemoryApproveRequest,
   MemoryConfirmRequest,
   MemoryDiscardRequest,
@@ -138,8 +139,8 @@ export class MemoryService {
     return memoryStatusAt(storeFiles(this.home).memoryState, this.auto, client?.active ?? null);
   }
 
-  async review(request: { cwd: string }) {
-    return memoryReviewAt(storeFiles(this.home).memoryState, request.cwd);
+  async review(request: MemoryReviewRequest) {
+    return memoryReviewAt(storeFiles(this.home).memoryState, request);
   }
 
   async recall(request: { text: string; cwd: string; limit?: number | undefined }) {

@@ -4,10 +4,22 @@
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { loadRunnerProfiles } from './runner-profiles.js';
-import type { MemoryRecallResult, MemoryReview, MemoryStatus } from '../protocol.js';
+import type {
+  MemoryRecallResult,
+  MemoryReview,
+  MemoryReviewRequest,
+  MemoryReviewScope,
+  MemoryStatus,
+} from '../protocol.js';
 import type { Db } from '../store/database.js';
-import { emptyMemoryStatus, readMemoryRecall, readMemoryReview, readMemoryStatus } from './memory-reads.js';
-import { publicScope, resolveScope } from './repository.js';
+import {
+  emptyMemoryStatus,
+  parseReviewCursor,
+  readMemoryRecall,
+  readMemoryReview,
+  readMemoryStatus,
+} from './memory-reads.js';
+import { publicScope, resolveScope, USER_SCOPE } from './repository.js';
 import { openMemoryStateReadOnly } from './state-database.js';
 import { buildFtsQuery } from './fts-query.js';
 import { RECALL_K } from './recall.js';
@@ -61,12 +73,32 @@ export function memoryStatusAt(path: string, autoExtract: boolean, active: Memor
   }
 }
 
-export function memoryReviewAt(path: string, cwd: string): MemoryReview {
-  const scope = publicScope(resolveScope(cwd));
+/** Page sizes of `memory review`: the Memory screen reads its largest pages. */
+export const REVIEW_PAGE_DEFAULT = 50;
+export const REVIEW_PAGE_MAX = 200;
+
+const REVIEW_SCOPES: readonly MemoryReviewScope[] = ['all', 'user', 'project', 'here'];
+
+export function memoryReviewAt(path: string, request: MemoryReviewRequest): MemoryReview {
+  const filter = request.scope ?? 'all';
+  if (!REVIEW_SCOPES.includes(filter))
+    throw new CmError('usage', `--scope must be all, user or project, not ${JSON.stringify(filter)}.`);
+  const limit = request.limit ?? REVIEW_PAGE_DEFAULT;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > REVIEW_PAGE_MAX)
+    throw new CmError('usage', `--limit must be a whole number from 1 to ${REVIEW_PAGE_MAX}.`);
+  const after = request.after === undefined ? null : parseReviewCursor(request.after);
+  const caller = publicScope(resolveScope(request.cwd));
+  if (filter === 'project' && caller.scope !== 'project')
+    throw new CmError(
+      'usage',
+      'This directory is not inside a git worktree, so it has no repository scope: run memory review --scope project in the repository, or use --scope user or all.',
+    );
+  const owner = filter === 'all' ? null : filter === 'user' ? USER_SCOPE : caller;
+  const head = { scope: filter, callerScope: caller.scope, repositoryKey: caller.repositoryKey };
   return withMemoryState(
     path,
-    () => ({ scope: scope.scope, repositoryKey: scope.repositoryKey, candidates: [] }),
-    (db) => readMemoryReview(db, scope),
+    () => ({ ...head, candidates: [], total: 0, nextAfter: null }),
+    (db) => ({ ...head, ...readMemoryReview(db, { owner, limit, after }) }),
   );
 }
 

@@ -1,5 +1,8 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
+import { basename } from 'node:path';
+import { CmError } from '../errors.js';
+import { USER_SCOPE } from './repository.js';
 import { utcDay } from './runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
 import type { MemoryCandidateOrigin, MemoryReview, MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../protocol.js';
@@ -110,16 +113,60 @@ export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoE
   })();
 }
 
-/** Draft and quarantined candidates of one scope, newest first, with statements, evidence and masked findings. */
-export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'user' }, limit = 200): MemoryReview {
-  return db.transaction((): MemoryReview => {
+/** A page of the review queue: the owner filter (null: every owner), at most `limit`, after the cursor. */
+export interface ReviewPage {
+  owner: Owner | null;
+  limit: number;
+  after: ReviewCursor | null;
+}
+
+/** Where a review page starts: after this candidate, in the queue's order (newest first, then id). */
+export interface ReviewCursor {
+  createdAtMs: number;
+  candidateId: string;
+}
+
+const REVIEW_CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,100})$/;
+
+export const reviewCursorText = (cursor: ReviewCursor): string => `${cursor.createdAtMs}.${cursor.candidateId}`;
+
+export function parseReviewCursor(text: string): ReviewCursor {
+  const match = REVIEW_CURSOR.exec(text);
+  if (!match)
+    throw new CmError(
+      'invalid_cursor',
+      `${JSON.stringify(text.slice(0, 80))} is not a review cursor; give the nextAfter of the previous page (memory review --json prints it), or leave --after out to start from the newest.`,
+    );
+  return { createdAtMs: Number(match[1]), candidateId: match[2]! };
+}
+
+/** Draft and quarantined candidates, newest first, with statements, evidence, masked findings and their scope. */
+export function readMemoryReview(
+  db: Db,
+  page: ReviewPage,
+): Pick<MemoryReview, 'candidates' | 'total' | 'nextAfter'> {
+  return db.transaction((): Pick<MemoryReview, 'candidates' | 'total' | 'nextAfter'> => {
+    const owner = page.owner;
+    const ownerArgs = [owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null];
+    const where = `c.status IN ('draft', 'quarantined') AND (? IS NULL OR (c.repository_key = ? AND c.worktree_key = ?))`;
+    const total = db.prepare(`SELECT count(*) FROM candidates c WHERE ${where}`).pluck().get(...ownerArgs) as number;
+    const after = page.after;
     const rows = db
       .prepare(
-        `SELECT candidate_id, status, adjudication, decision, payload_json, findings_json, created_at_ms FROM candidates
-         WHERE repository_key = ? AND worktree_key = ? AND status IN ('draft', 'quarantined')
-         ORDER BY created_at_ms DESC, candidate_id LIMIT ?`,
+        `SELECT c.candidate_id, c.status, c.adjudication, c.decision, c.payload_json, c.findings_json, c.created_at_ms,
+                c.repository_key, b.root_realpath
+         FROM candidates c LEFT JOIN repository_bindings b USING (repository_key, worktree_key)
+         WHERE ${where} AND (? IS NULL OR c.created_at_ms < ? OR (c.created_at_ms = ? AND c.candidate_id > ?))
+         ORDER BY c.created_at_ms DESC, c.candidate_id LIMIT ?`,
       )
-      .all(owner.repositoryKey, owner.worktreeKey, limit) as Array<{
+      .all(
+        ...ownerArgs,
+        after?.createdAtMs ?? null,
+        after?.createdAtMs ?? null,
+        after?.createdAtMs ?? null,
+        after?.candidateId ?? null,
+        page.limit + 1,
+      ) as Array<{
       candidate_id: string;
       status: 'draft' | 'quarantined';
       adjudication: MemoryReviewCandidate['adjudication'];
@@ -127,7 +174,12 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
       payload_json: string;
       findings_json: string;
       created_at_ms: number;
+      repository_key: string;
+      root_realpath: string | null;
     }>;
+    const more = rows.length > page.limit;
+    if (more) rows.pop();
+    const last = rows.at(-1);
     const evidence = db.prepare(
       'SELECT statement_id AS statementId, evidence_id AS evidenceId, client, session_key AS sessionKey, turn_key AS turnKey FROM evidence_refs WHERE candidate_id = ? ORDER BY statement_id, evidence_id',
     );
@@ -185,9 +237,15 @@ export function readMemoryReview(db: Db, owner: Owner & { scope: 'project' | 'us
         createdAt: new Date(row.created_at_ms).toISOString(),
         // Extraction's payloads carry no origin: they came from captured turns (their evidence says which).
         origin: payload.origin ?? { kind: 'extraction' },
+        scope: row.repository_key === USER_SCOPE.repositoryKey ? 'user' : 'project',
+        repositoryKey: row.repository_key,
+        // The directory's name only: absolute paths never leave memory-state.
+        repository: row.root_realpath === null ? null : basename(row.root_realpath),
       };
     });
-    return { scope: owner.scope, repositoryKey: owner.repositoryKey, candidates };
+    const nextAfter =
+      more && last ? reviewCursorText({ createdAtMs: last.created_at_ms, candidateId: last.candidate_id }) : null;
+    return { candidates, total, nextAfter };
   })();
 }
 

@@ -6,9 +6,12 @@ import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
+import { runLedgerBench } from './ledger.js';
+import { runMcpBench } from './mcp.js';
 import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
+import { runRunnersBench } from './runners.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runSnapshotBench } from './snapshot.js';
@@ -28,8 +31,11 @@ const benches: Record<string, () => Promise<unknown>> = {
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
+  runners: runRunnersBench,
   snapshot: runSnapshotBench,
   'pi-capture': runPiCaptureBench,
+  ledger: runLedgerBench,
+  mcp: runMcpBench,
 };
 
 const wanted = process.argv.slice(2);

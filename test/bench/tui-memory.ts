@@ -6,63 +6,18 @@
 import { rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
-import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
 import type { Application } from '../../source/api/application.js';
 import type { MemoryReview } from '../../source/protocol.js';
-import { openDatabase } from '../../source/store/database.js';
 import * as c from '../support/capture.js';
 import { gitRepo, tempHome } from '../support/cli.js';
 import { queueSession } from '../support/memory-corpus.js';
+import { fillQueue } from '../support/memory-queue.js';
 import { KEY, mount, press, unmount, waitForFrame, withOverrides } from '../support/tui-harness.js';
 import { type Figure, median, percentile, report } from './measure.js';
 import { keyToFrame, pause } from './tui.js';
 
 const QUEUE = 10_000;
-
-/** Copies the repository's one draft candidate (with its evidence and assessments) until the queue holds `count`. */
-function fillQueue(home: string, count: number): void {
-  const db = openDatabase(storeFiles(home).memoryState);
-  try {
-    db.transaction(() => {
-      const source = db.prepare("SELECT candidate_id FROM candidates WHERE status = 'draft' LIMIT 1").get() as {
-        candidate_id: string;
-      };
-      const copy = (table: string, columns: string) =>
-        db.prepare(
-          `INSERT INTO ${table} (candidate_id, ${columns}) SELECT ?, ${columns} FROM ${table} WHERE candidate_id = ?`,
-        );
-      const evidence = copy(
-        'evidence_refs',
-        'statement_id, evidence_id, pointer_digest, session_key, turn_key, client, relation, strength, limitations_json, task_id',
-      );
-      const assessments = copy(
-        'assessments',
-        'statement_id, citations_digest, provenance_strength, limitations_json, claim_support, assessed_by, statement_text_digest, revision',
-      );
-      const candidate = db.prepare(
-        `INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, revision, content_digest,
-           payload_json, status, adjudication, decision, findings_json, created_at_ms, updated_at_ms)
-         SELECT ?, repository_key, worktree_key, chunk_ref, task_id, revision, content_digest,
-           json_set(payload_json, '$.content', ?), status, adjudication, decision, findings_json, created_at_ms + ?, updated_at_ms
-         FROM candidates WHERE candidate_id = ?`,
-      );
-      for (let i = 1; i < count; i++) {
-        const id = `cand-${String(i).padStart(8, '0')}bench`;
-        candidate.run(
-          id,
-          `Copy ${i} of the statement: always use named exports in TypeScript modules.`,
-          i,
-          source.candidate_id,
-        );
-        evidence.run(id, source.candidate_id);
-        assessments.run(id, source.candidate_id);
-      }
-    })();
-  } finally {
-    db.close();
-  }
-}
 
 /** ↓ moves, PgDn/PgUp, Enter (open) and Esc (back) on Review; each key's time to the frame showing it. */
 async function reviewKeys(app: Application, home: string, repo: string, total: number) {
@@ -122,11 +77,13 @@ export async function runTuiMemoryBench(): Promise<void> {
   try {
     await host.application.memoryExtract({ cwd: repo });
     fillQueue(home, QUEUE);
-    const page = await host.application.memoryReview({ cwd: repo });
+    const page = await host.application.memoryReview({ cwd: repo, scope: 'here', limit: 200 });
     const hosted = await reviewKeys(host.application, home, repo, page.candidates.length);
     // The whole queue handed to the screen at once: what the screen does with 10k rows.
     const whole: MemoryReview = {
       ...page,
+      total: QUEUE,
+      nextAfter: null,
       candidates: Array.from({ length: QUEUE }, (_, i) => {
         const base = page.candidates[i % page.candidates.length]!;
         return { ...base, candidateId: `cand-${String(i).padStart(8, '0')}whole` };

@@ -208,3 +208,10 @@ export async function drainAndRead(home: string): Promise<Captured> {
     : [];
   return { status: await status(home), evidence, messages, hookErrors };
 }
+
+/** The system prompt of a chat-completions request body the fake server recorded. */
+export const systemPrompt = (body: unknown): string => {
+  const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+  const system = messages.find((m) => m.role === 'system' || m.role === 'developer');
+  return typeof system?.content === 'string' ? system.content : JSON.stringify(system?.content ?? '');
+};

@@ -1,6 +1,8 @@
 // `memory extract | status | recall | lint | review`: the memory pipeline on the command line.
 // extract goes to the running host, or takes the lease for its own duration; status, recall and
 // review are reads (read-only without a host); lint runs here and needs no store.
+import { REVIEW_PAGE_MAX } from '../../memory/memory-access.js';
+import { parseReviewCursor } from '../../memory/memory-reads.js';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
@@ -31,6 +33,7 @@ export interface MemoryFlags {
   approveManifest?: string | undefined;
   limit?: string | undefined;
   scope?: string | undefined;
+  after?: string | undefined;
   digest?: string | undefined;
   provider?: string | undefined;
   dryRun?: boolean | undefined;
@@ -50,7 +53,12 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
     case 'recall':
       return recallCommand(home, rest, flags, out);
     case 'review':
-      return review(home, out);
+      if (rest.length > 0)
+        throw new CmError(
+          'usage',
+          'usage: common-memory memory review [--scope all|user|project] [--limit N] [--after CURSOR]',
+        );
+      return review(home, flags, out);
     case 'lint':
       return lint(rest, out);
     case 'retry':
@@ -271,10 +279,25 @@ async function recallCommand(home: string, words: string[], flags: MemoryFlags, 
   }
 }
 
-async function review(home: string, out: Output): Promise<number> {
+async function review(home: string, flags: MemoryFlags, out: Output): Promise<number> {
+  const scope = flags.scope ?? 'all';
+  if (scope !== 'all' && scope !== 'user' && scope !== 'project')
+    throw new CmError('usage', `--scope must be all, user or project, not ${JSON.stringify(scope)}.`);
+  const limit = flags.limit === undefined ? undefined : Number(flags.limit);
+  if (flags.limit !== undefined && (!/^\d{1,3}$/.test(flags.limit) || limit! < 1 || limit! > REVIEW_PAGE_MAX))
+    throw new CmError(
+      'usage',
+      `--limit must be a whole number from 1 to ${REVIEW_PAGE_MAX}, not ${JSON.stringify(flags.limit)}.`,
+    );
+  if (flags.after !== undefined) parseReviewCursor(flags.after); // a bad cursor is refused before connecting
   const connection = await connect(home, 'read');
   try {
-    const result: MemoryReview = await connection.app.memoryReview({ cwd: process.cwd() });
+    const result: MemoryReview = await connection.app.memoryReview({
+      cwd: process.cwd(),
+      scope,
+      limit,
+      after: flags.after,
+    });
     out.result(result, () => reviewText(result));
     return EXIT.ok;
   } finally {
@@ -282,9 +305,10 @@ async function review(home: string, out: Output): Promise<number> {
   }
 }
 
+const REVIEW_SCOPE_TEXT = { all: 'any scope', user: 'the user scope', project: 'this repository', here: 'this scope' };
+
 function reviewText(r: MemoryReview): string {
-  if (r.candidates.length === 0)
-    return `no candidates to review in this ${r.scope === 'project' ? 'repository' : 'user scope'}`;
+  if (r.total === 0) return `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`;
   const lines: string[] = [];
   for (const c of r.candidates) {
     const state =
@@ -293,7 +317,8 @@ function reviewText(r: MemoryReview): string {
         : c.adjudication === 'done'
           ? c.decision
           : 'awaiting adjudication';
-    lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}`);
+    const where = c.scope === 'user' ? 'user scope' : `project ${c.repository ?? c.repositoryKey.slice(0, 12)}`;
+    lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}  (${where})`);
     if (c.title !== null) lines.push(`  ${c.title.replace(/\s+/g, ' ')}`);
     lines.push(`  ${c.content.replace(/\s+/g, ' ')}`);
     for (const s of c.statements)
@@ -302,6 +327,15 @@ function reviewText(r: MemoryReview): string {
       );
     for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
   }
+  const scopeFlag = r.scope === 'all' ? '' : ` --scope ${r.scope}`;
+  lines.push(`${r.candidates.length} of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
+  if (r.nextAfter) lines.push(`Older ones: common-memory memory review${scopeFlag} --after ${r.nextAfter}`);
+  else if (r.candidates.length < r.total) lines.push('That is the last page.');
+  // confirm, discard and prepare act on the scope of the directory they run in.
+  if (r.candidates.some((c) => c.repositoryKey !== r.repositoryKey))
+    lines.push(
+      'confirm, discard and prepare act on the scope they run in: run them in the repository shown (outside git for the user scope).',
+    );
   return lines.join('\n');
 }
 

@@ -25,8 +25,10 @@ export type ReviewJob =
   | { id: number; kind: 'discard'; candidateId: string };
 
 export interface ReviewState {
-  /** A read of the queue in flight (its id), or null. */
+  /** A read of the queue's first page in flight (its id), or null. */
   load: { id: number; quiet: boolean } | null;
+  /** A read of the next page in flight: the selection reached the last row read. */
+  more: { id: number; after: string } | null;
   lastId: number;
   data: MemoryReview | null;
   error: ShownError | null;
@@ -44,6 +46,7 @@ export interface ReviewState {
 export type ReviewAction =
   | { type: 'reload'; quiet?: boolean }
   | { type: 'loaded'; id: number; review: MemoryReview }
+  | { type: 'moreLoaded'; id: number; review: MemoryReview }
   | { type: 'loadFailed'; id: number; error: ShownError }
   | { type: 'select'; delta: number }
   | { type: 'toggleMark' }
@@ -62,6 +65,7 @@ export type ReviewAction =
 
 export const initialReviewState: ReviewState = {
   load: { id: 1, quiet: false },
+  more: null,
   lastId: 1,
   data: null,
   error: null,
@@ -76,6 +80,18 @@ export const initialReviewState: ReviewState = {
 };
 
 export const candidatesOf = (state: ReviewState): MemoryReviewCandidate[] => state.data?.candidates ?? [];
+
+/** Rows before the last one read at which the next page is asked for, so that it is there when ↓ gets there. */
+const READ_AHEAD_ROWS = 20;
+
+/** The state asking for the next page when the selection nears the end of what is read. */
+function readAhead(state: ReviewState): ReviewState {
+  const after = state.data?.nextAfter;
+  if (!after || state.more || state.load || state.selected < candidatesOf(state).length - READ_AHEAD_ROWS)
+    return state;
+  const id = state.lastId + 1;
+  return { ...state, lastId: id, more: { id, after } };
+}
 
 export function openCandidate(state: ReviewState): MemoryReviewCandidate | undefined {
   const id = state.open?.candidateId;
@@ -110,12 +126,27 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       const marked = new Set([...state.marked].filter((id) => ids.has(id)));
       const open = state.open && ids.has(state.open.candidateId) ? state.open : null;
       const selected = Math.min(state.selected, Math.max(0, action.review.candidates.length - 1));
-      return { ...state, load: null, data: action.review, error: null, marked, open, selected };
+      // A first page replaces what was read: a page read before it answers (more) is dropped.
+      return readAhead({ ...state, load: null, more: null, data: action.review, error: null, marked, open, selected });
+    }
+    case 'moreLoaded': {
+      if (state.more?.id !== action.id || !state.data) return state;
+      const known = new Set(state.data.candidates.map((candidate) => candidate.candidateId));
+      const added = action.review.candidates.filter((candidate) => !known.has(candidate.candidateId));
+      const data = {
+        ...action.review,
+        candidates: [...state.data.candidates, ...added],
+      };
+      return readAhead({ ...state, more: null, data });
     }
     case 'loadFailed':
+      if (state.more?.id === action.id) return { ...state, more: null, error: action.error };
       return state.load?.id === action.id ? { ...state, load: null, error: action.error } : state;
     case 'select':
-      return { ...state, selected: moveSelection(state.selected, action.delta, candidatesOf(state).length) };
+      return readAhead({
+        ...state,
+        selected: moveSelection(state.selected, action.delta, candidatesOf(state).length),
+      });
     case 'toggleMark': {
       const candidate = targetCandidate(state);
       if (!candidate) return state;

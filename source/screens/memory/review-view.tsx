@@ -32,7 +32,9 @@ const CandidateRow = memo(function CandidateRow({
   const prefix = `${selected ? '›' : ' '}${marked ? '+' : ' '} ${status.padEnd(11)} ${candidate.type.padEnd(12)} `;
   // An agent's proposal says so in the row: a person should know it is not their own words.
   const summary =
-    candidate.origin.kind === 'proposal' ? `proposed: ${candidate.title ?? firstLine(candidate.content)}` : firstLine(candidate.content);
+    candidate.origin.kind === 'proposal'
+      ? `proposed: ${candidate.title ?? firstLine(candidate.content)}`
+      : firstLine(candidate.content);
   return (
     <Text
       wrap="truncate-end"
@@ -46,12 +48,15 @@ function queueTitle(state: ReviewState): string {
   const candidates = candidatesOf(state);
   if (!state.data) return 'Review';
   const quarantined = candidates.filter((candidate) => candidate.status === 'quarantined').length;
+  const { total } = state.data;
+  // A long queue is read a page at a time, as ↓ gets near the end of what is read.
+  const read = candidates.length < total ? `, newest ${candidates.length} read` : '';
   const parts = [
-    `Review · ${candidates.length} in the queue (${candidates.length - quarantined} draft, ${quarantined} quarantined)`,
-    `${state.data.scope} scope`,
+    `Review · ${total} in the queue${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined)`,
+    `${state.data.callerScope} scope`,
   ];
   if (state.marked.size > 0) parts.push(`${state.marked.size} marked`);
-  if (candidates.length > 0) parts.push(`${state.selected + 1} of ${candidates.length}`);
+  if (candidates.length > 0) parts.push(`${state.selected + 1} of ${total}`);
   return parts.join(' · ');
 }
 

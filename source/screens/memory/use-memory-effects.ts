@@ -3,6 +3,7 @@
 // action carrying its request id; a superseded or unmounted request's answer is dropped.
 import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
+import { REVIEW_PAGE_MAX } from '../../memory/memory-access.js';
 import { STATUS_PROGRESS_MS } from '../timing.js';
 import { useRequest, useRequestLoop } from '../widgets/use-request.js';
 import { idLabel } from './wrap-lines.js';
@@ -11,8 +12,14 @@ import type { PromoteAction, PromoteState } from './promote-state.js';
 import { evidenceToRead, type ReviewAction, type ReviewState } from './review-state.js';
 
 export function useReviewEffects(app: Application, cwd: string, state: ReviewState, dispatch: Dispatch<ReviewAction>) {
-  useRequest(state.load, () => app.memoryReview({ cwd }), {
+  // The caller's own scope: confirm, discard and prepare act on it. The largest pages, read ahead of ↓.
+  const page = { cwd, scope: 'here' as const, limit: REVIEW_PAGE_MAX };
+  useRequest(state.load, () => app.memoryReview(page), {
     answered: (review, { id }) => dispatch({ type: 'loaded', id, review }),
+    failed: (error, { id }) => dispatch({ type: 'loadFailed', id, error }),
+  });
+  useRequest(state.more, ({ after }) => app.memoryReview({ ...page, after }), {
+    answered: (review, { id }) => dispatch({ type: 'moreLoaded', id, review }),
     failed: (error, { id }) => dispatch({ type: 'loadFailed', id, error }),
   });
   const sessionKey = evidenceToRead(state);
