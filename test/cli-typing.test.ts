@@ -157,4 +157,21 @@ describe('what a person types', { timeout: 120_000 }, () => {
     assert.equal(stateText('settled', 'answered'), 'settled (answered)');
     assert.equal(stateText('recorded', null), 'recorded');
   });
+
+  it('a flag that takes a value, given none, is refused: never the default directory instead', async () => {
+    const home = tempHome('empty-flag');
+    // Were the empty value taken as "no flag", install would plan for this dir (or the real ~/.claude).
+    const claude = join(dirname(home), 'claude');
+    for (const args of [
+      ['install', 'claude', '--dry-run', '--claude-dir', '--home', home],
+      ['install', 'claude', '--dry-run', '--claude-dir=', '--home', home],
+      ['status', '--codex-home', '--home', home],
+      ['log', '--limit', '--home', home],
+    ]) {
+      const result = await runCli(args, { env: { CLAUDE_CONFIG_DIR: claude } });
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /--(claude-dir|codex-home|limit) needs a value/);
+      assert.equal(result.stdout, '', 'nothing planned or printed');
+    }
+  });
 });

@@ -120,7 +120,11 @@ describe('install: the MCP server registration', () => {
       writeFileSync(path, text);
       applyInstall(planInstall('codex', { configDir: codexHome }));
       const value = JSON.parse(JSON.stringify(parseToml(read(path)))) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-      assert.deepEqual(value.mcp_servers['common-memory'], { command: process.execPath, args: [BIN_PATH, 'mcp'] }, label);
+      assert.deepEqual(
+        value.mcp_servers['common-memory'],
+        { command: process.execPath, args: [BIN_PATH, 'mcp'] },
+        label,
+      );
       assert.deepEqual(value.mcp_servers.docs, { command: 'npx' }, label);
       assert.equal(value.model, 'gpt-5', label);
       if (label === 'no final newline') assert.ok(read(path).startsWith(`${text}\n\n[mcp_servers.common-memory]\n`));

@@ -21,6 +21,7 @@ import {
 } from '../source/ledger/ledger.js';
 import { ledgerStatusAt } from '../source/ledger/ledger-status.js';
 import {
+  LEDGER_BUSY_TIMEOUT_MS,
   LEDGER_DIGESTS_PER_ID,
   LEDGER_ENTRIES_PER_ROOT,
   LEDGER_IDLE_EXPIRY_MS,
@@ -176,9 +177,17 @@ describe('read ledger: the cases of the contract', () => {
       // Claude Code 2.1.332 passes an MCP result of one text block as that text, a plain string.
       ['the one text block as a string', { ...ok, tool_response: JSON.stringify(entry) }, null],
       // Codex 0.171.0 names MCP tools with the server name's '-' as '_'.
-      ['the Codex tool name', { ...ok, tool_name: 'mcp__common_memory__memory_get', tool_response: { structuredContent: entry } }, null],
+      [
+        'the Codex tool name',
+        { ...ok, tool_name: 'mcp__common_memory__memory_get', tool_response: { structuredContent: entry } },
+        null,
+      ],
       ['a string that is prose', { ...ok, tool_response: 'a: A' }, 'did not succeed'],
-      ['a string that is an error', { ...ok, tool_response: JSON.stringify({ error: { code: 'x' } }) }, 'did not succeed'],
+      [
+        'a string that is an error',
+        { ...ok, tool_response: JSON.stringify({ error: { code: 'x' } }) },
+        'did not succeed',
+      ],
       [
         'an error result',
         { ...ok, tool_response: { isError: true, structuredContent: { error: { code: 'x' } } } },
@@ -332,6 +341,56 @@ describe('read ledger: through the hook', () => {
         release();
       }
     });
+
+  it('a held BEGIN IMMEDIATE on ledger.sqlite: the hook exits 0 within its short wait, records nothing, status shows it', async () => {
+    const { home, repo } = await syncedRepo('ledger-write-locked');
+    const got = await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo });
+    const entry = JSON.parse(got.stdout) as Record<string, unknown>;
+    await rootRead(home, repo, 'sess-w', entry);
+    const second = {
+      ...base('sess-w', repo),
+      hook_event_name: 'PostToolUse',
+      prompt_id: 'p1',
+      tool_name: 'mcp__common-memory__memory_get',
+      tool_input: { id: 'named-exports' },
+      tool_response: JSON.stringify({
+        id: 'named-exports',
+        title: 'Prefer named exports',
+        appliesWhen: null,
+        contentDigest: digest(3),
+        sources: [{ scope: 'user', path: 'work_method/named-exports.md' }],
+      }),
+    };
+    // The same hook unlocked first: the process start the locked run is measured against, in this run.
+    const started = Date.now();
+    assert.equal((await hook(home, { ...second, tool_name: 'Read' })).code, 0);
+    const unlocked = Date.now() - started;
+    // Another writer holds the write lock (WAL: readers still read) for as long as the hook runs.
+    const holder = new Database(storeFiles(home).ledger);
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const lockedStart = Date.now();
+      const post = await hook(home, second);
+      const locked = Date.now() - lockedStart;
+      assert.equal(post.code, 0, post.stderr);
+      assert.equal(post.stdout, '');
+      // It waited its own short busy timeout, not a store's seconds-long one.
+      const waited = `${locked} ms locked against ${unlocked} ms unlocked`;
+      assert.ok(locked - unlocked < LEDGER_BUSY_TIMEOUT_MS + 2_000, waited);
+      const status = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout);
+      assert.equal(status.ledger.lastError?.event, 'PostToolUse', JSON.stringify(status.ledger));
+      assert.equal(status.host.hookErrors, 0, 'capture itself did not fail');
+      const again = await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo });
+      assert.equal(again.stdout, got.stdout, '`get` is unchanged');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    // Released: the first read is there, the one refused under the lock is not (never half-written).
+    const hint = JSON.parse((await subagentStart(home, 'sess-w', repo)).stdout).hookSpecificOutput.additionalContext;
+    assert.match(hint, /use-pnpm/);
+    assert.doesNotMatch(hint, /named-exports/);
+  });
 
   it('ledger status reads counts only, and says unavailable rather than empty', () => {
     const home = tempHome('ledger-status');

@@ -33,7 +33,10 @@ async function review(home: string, repo: string) {
 /** Every file under the memory roots and the repository's git status: a proposal changes none of them. */
 function files(home: string, repo: string): string {
   const list = (dir: string) => readdirSync(dir, { recursive: true }).map(String).sort().join('\n');
-  const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo, encoding: 'utf8' });
+  const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   return `${list(join(repo, '.common-memory'))}\n${list(join(home, 'memory'))}\n${status}`;
 }
 

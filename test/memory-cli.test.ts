@@ -153,16 +153,17 @@ describe('memory commands', () => {
     assert.equal(json(search.stdout).results.length, 1);
   });
 
-  it('two concurrent extract clients through one host never double-claim', async () => {
-    const home = tempHome('memory-concurrent');
+  /** Two `memory extract` processes at once on one data home: through a running host, or each holding the lease. */
+  async function concurrentExtract(withHost: boolean) {
+    const home = tempHome(withHost ? 'memory-concurrent-host' : 'memory-concurrent');
     const repo = gitRepo(home, 'repo');
     for (let i = 0; i < 6; i++)
       queueSession(home, repo, [`Always use named exports in module ${i}.`, `We never squash merge branch ${i}.`]);
     await c.flush(home);
-    const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } });
+    const host = withHost ? startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } }) : null;
     try {
       const deadline = Date.now() + 20_000;
-      while (!existsSync(storeFiles(home).hostInfo)) {
+      while (host && !existsSync(storeFiles(home).hostInfo)) {
         if (Date.now() > deadline) throw new Error('the host did not start within 20 s');
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -186,14 +187,29 @@ describe('memory commands', () => {
           0,
           'no task was claimed twice',
         );
+        assert.equal(db.prepare("SELECT count(*) FROM tasks WHERE kind = 'extraction'").pluck().get(), 6);
+        assert.equal(
+          db.prepare('SELECT count(*) FROM submissions').pluck().get(),
+          db.prepare("SELECT count(*) FROM tasks WHERE status = 'submitted'").pluck().get(),
+          'one submission per submitted task',
+        );
+        assert.equal(
+          db.prepare('SELECT count(DISTINCT content_digest) FROM candidates').pluck().get(),
+          12,
+          'nothing was created twice',
+        );
       } finally {
         db.close();
       }
     } finally {
-      host.kill('SIGINT');
-      await collect(host, undefined, 20_000).catch(() => undefined);
+      host?.kill('SIGINT');
+      if (host) await collect(host, undefined, 20_000).catch(() => undefined);
     }
-  });
+  }
+  it('two concurrent extract clients through one host never double-claim', () => concurrentExtract(true));
+
+  it('two concurrent extract clients without a host (each holding the lease in turn) never double-claim', () =>
+    concurrentExtract(false));
 });
 
 describe('automatic extraction in a host', () => {
@@ -240,6 +256,31 @@ describe('automatic extraction in a host', () => {
         host.kill('SIGINT');
         await collect(host, undefined, 20_000).catch(() => undefined);
       }
+    }
+  });
+
+  it('a host works a window of more than 8 chunks in further passes until no task is left', async () => {
+    const home = tempHome('memory-auto-passes');
+    const repo = gitRepo(home, 'repo');
+    const prompts = Array.from({ length: 130 }, (_, i) =>
+      i % 10 === 0 ? `Always run the migration check before release ${i}.` : `Can you look at step ${i}?`,
+    );
+    queueSession(home, repo, prompts);
+    const flushed = await runCli(['flush', '--home', home, '--json']);
+    assert.equal(flushed.code, 0, flushed.stderr);
+    const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
+    try {
+      const status = await waitFor('automatic passes to submit every task of the window', async () => {
+        const s = await memoryStatus(home);
+        return s.candidates.draft === 13 && s.tasks.pending === 0 && s.tasks.claimed === 0 ? s : undefined;
+      });
+      const chunks = status.chunks.pending + status.chunks.drafted + status.chunks.extracted;
+      assert.ok(chunks > 8, `more than 8 chunks: ${JSON.stringify(status.chunks)}`);
+      assert.ok(status.tasks.submitted > 8, `more than one run's 8 tasks: ${JSON.stringify(status.tasks)}`);
+      assert.equal(status.tasks.waitingForRetry, 0);
+    } finally {
+      host.kill('SIGINT');
+      await collect(host, undefined, 20_000).catch(() => undefined);
     }
   });
 

@@ -286,6 +286,42 @@ describe('driven pi agents', () => {
   });
 });
 
+describe('a window of more than 8 chunks', () => {
+  it('one run works on 8 tasks and leaves the rest pending; running it again finishes them; then nothing is new', async () => {
+    // 130 recorded Codex turns (each carries its context again) make more than 8 chunks of 40 KiB.
+    const prompts = Array.from({ length: 130 }, (_, i) =>
+      i % 10 === 0 ? `Always run the migration check before release ${i}.` : `Can you look at step ${i}?`,
+    );
+    const r = await rig([{ prompts }]);
+    try {
+      const first = await r.extract();
+      assert.ok(first.chunks > 8, `more than 8 chunks: ${first.chunks}`);
+      assert.equal(first.tasks.planned, first.chunks);
+      assert.equal(first.tasks.submitted, 8, 'at most 8 tasks a run');
+      assert.equal(first.tasks.pending, first.chunks - 8);
+      const second = await r.extract();
+      assert.equal(second.tasks.created, 0, 'the same window plans nothing new');
+      assert.equal(second.tasks.submitted, first.chunks - 8);
+      assert.equal(second.tasks.pending, 0);
+      const third = await r.extract();
+      assert.deepEqual([third.tasks.submitted, third.candidates.created, third.tasks.pending], [0, 0, 0]);
+      const db = r.memory();
+      assert.equal(
+        db.prepare("SELECT count(*) FROM tasks WHERE kind = 'extraction' AND status = 'submitted'").pluck().get(),
+        first.chunks,
+      );
+      assert.equal(
+        db.prepare('SELECT count(*) FROM candidates').pluck().get(),
+        first.candidates.created + second.candidates.created,
+      );
+      assert.equal(first.candidates.created + second.candidates.created, 13, 'one draft per durable statement');
+      assert.equal(db.prepare("SELECT count(*) FROM candidates WHERE adjudication = 'pending'").pluck().get(), 0);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
 describe('tasks and submissions', () => {
   async function plannedTask(r: Rig): Promise<string> {
     const report = await r.extract({ limit: 1, runner: 'builtin' }).catch((e) => Promise.reject(e));

@@ -88,12 +88,12 @@ describe('memory review across scopes', () => {
     const text = await review(alpha, '--limit', '2');
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /\(project beta\)/);
-    assert.match(text.stdout, /2 of 5 candidate\(s\) in any scope, newest first\./);
+    assert.match(text.stdout, /2 shown of 5 candidate\(s\) in any scope, newest first\./);
     assert.match(text.stdout, /Older ones: common-memory memory review --after \d+\.\S+/);
     assert.match(text.stdout, /act on the scope they run in/);
     const userText = await review(outside, '--scope', 'user');
     assert.match(userText.stdout, /\(user scope\)/);
-    assert.match(userText.stdout, /1 of 1 candidate\(s\) in the user scope/);
+    assert.match(userText.stdout, /1 shown of 1 candidate\(s\) in the user scope/);
   });
 
   it('a bad scope, limit or cursor, and --scope project outside git, are usage errors (exit 2)', async () => {

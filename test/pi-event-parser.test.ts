@@ -209,4 +209,27 @@ describe('pi event parser', () => {
     assert.equal(parse([end]).failure, 'transcript_order');
     assert.equal(parse([{ type: 'input' }]).failure, 'transcript_invalid_record');
   });
+
+  it('a content the capture did not keep is a marker; a malformed or contradicting mark fails closed', () => {
+    const omittedContent = { role: 'toolResult', contentBytes: 9_000_000, contentSha256: 'a'.repeat(64) };
+    const kept = parse([
+      input('q'),
+      start,
+      user('q'),
+      { type: 'message_end', message: { role: 'toolResult', toolCallId: 't1', omittedContent } },
+      assistant('done'),
+      end,
+    ]);
+    assert.equal(kept.failure, null);
+    const result = kept.turns[0]!.messages.find((m) => m.kind === 'tool_result');
+    assert.equal(result?.text, `[9000000 bytes of content over the capture bound, not kept; sha256 ${'a'.repeat(64)}]`);
+    for (const message of [
+      { role: 'toolResult', omittedContent: { contentBytes: '9' } },
+      { role: 'toolResult', omittedContent, content: [{ type: 'text', text: 'both' }] },
+    ])
+      assert.equal(
+        parse([input('q'), start, user('q'), { type: 'message_end', message }]).failure,
+        'transcript_invalid_record',
+      );
+  });
 });

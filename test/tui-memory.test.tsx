@@ -95,7 +95,8 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      await waitForText(view, /Review · 231 in the queue, newest 200 read \(200 draft, 0 quarantined\) · project scope/);
+      const first = /Review · 231 in the queue, newest 200 read \(200 draft, 0 quarantined\) · project scope/;
+      await waitForText(view, first);
       await waitForText(view, /· 1 of 231/);
       let frame = view.lastFrame() ?? '';
       for (let i = 0; i < 40 && !/Review · 231 in the queue \(230 draft, 1 quarantined\)/.test(frame); i++) {

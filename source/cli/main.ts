@@ -210,6 +210,8 @@ export async function main(argv: string[]): Promise<number> {
     flags: FLAGS,
   });
   const out = createOutput(cli.flags.json);
+  const empty = emptyValueError(cli.flags);
+  if (empty) return out.error(empty);
   // meow answers --help and --version only when they are the only word; anywhere else (after a
   // command, beside --home) they must still answer before anything reads the data home.
   const asked = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
@@ -352,6 +354,21 @@ const installDirs = (flags: { codexHome?: string; claudeDir?: string; piDir?: st
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const FLAG_NAMES = [...Object.keys(FLAGS).map(kebab), 'help', 'version'];
+
+/**
+ * A flag that takes a value given none (`--claude-dir` at the end, or before another flag, or
+ * `--claude-dir=`): the parser takes it as "", which would mean the default — for install, the
+ * user's real config dir. Refused instead.
+ */
+function emptyValueError(flags: Record<string, unknown>): CmError | undefined {
+  for (const [name, spec] of Object.entries(FLAGS)) {
+    if (spec.type !== 'string') continue;
+    const value = flags[name];
+    if (value === '' || (Array.isArray(value) && value.includes('')))
+      return new CmError('usage', `--${kebab(name)} needs a value; nothing was done.`);
+  }
+  return undefined;
+}
 
 /** The first flag this CLI does not know, as a usage error with the nearest known flag as a hint. */
 function unknownFlagError(argv: string[]): CmError | undefined {

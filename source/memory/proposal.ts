@@ -7,7 +7,11 @@
 // same proposal from the same conversation is the same candidate (created: false).
 import { z } from 'zod';
 import { sha256Hex } from '../ground/digests.js';
-import { MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES, MCP_PROPOSAL_MAX_BYTES, MCP_PROPOSAL_TITLE_MAX_BYTES } from '../limits.js';
+import {
+  MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
+  MCP_PROPOSAL_MAX_BYTES,
+  MCP_PROPOSAL_TITLE_MAX_BYTES,
+} from '../limits.js';
 import { memoryCommand } from '../store/command.js';
 import { prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';

@@ -6,6 +6,8 @@ import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
+import { runLedgerBench } from './ledger.js';
+import { runMcpBench } from './mcp.js';
 import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
 import { runRecallBench } from './recall.js';
@@ -32,6 +34,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   runners: runRunnersBench,
   snapshot: runSnapshotBench,
   'pi-capture': runPiCaptureBench,
+  ledger: runLedgerBench,
+  mcp: runMcpBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sha256Hex } from '../../source/ground/digests.js';
 import { storeFiles } from '../../source/home.js';
-import { type MessagesReply, type RecordedRequest, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import {
+  type MessagesReply,
+  type RecordedRequest,
+  startFakeAnthropicServer,
+} from '../support/fake-anthropic-server.js';
 import { BIN, runCli } from '../support/cli.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 import {
@@ -102,9 +106,9 @@ async function world(label: string): Promise<World> {
   const installed = await runCli(['install', 'claude', '--claude-dir', sandbox.configDir, '--home', home]);
   assert.equal(installed.code, 0, installed.stderr);
   // Beside ours, a hook that records what the client passes (the payload shapes checked below).
-  const settings = JSON.parse(
-    execFileSync('cat', [sandbox.settingsPath], { encoding: 'utf8' }),
-  ) as { hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>> };
+  const settings = JSON.parse(execFileSync('cat', [sandbox.settingsPath], { encoding: 'utf8' })) as {
+    hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
+  };
   for (const event of ['PostToolUse', 'SubagentStart'])
     (settings.hooks[event] ??= []).push({
       hooks: [{ type: 'command', command: (recordingHookCommand as (e: string) => string)(event), timeout: 30 }],
@@ -193,6 +197,27 @@ describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () =
     assert.equal(next.length, 1);
     assert.ok(next[0]!.includes(HINT_HEAD) && next[0]!.includes('use-pnpm'), 'the resumed root still hints its read');
     assert.ok(!next[0]!.includes('named-exports'), "the first subagent's own read is not the root's");
+
+    // /clear: Claude Code 2.1.332 ends the session (SessionEnd "clear") and starts a new one under a
+    // new session id (SessionStart "clear"): the new generation's subagent gets no hint.
+    const cleared = await runClaude(sandbox, {
+      prompt: '/clear',
+      resumeSessionId: run.sessionId!,
+      allowedTools: ALLOWED,
+    });
+    assert.equal(cleared.exitCode, 0, cleared.stderr);
+    assert.notEqual(cleared.sessionId, run.sessionId, 'a clear is a new session');
+    const beforeClear = requests.length;
+    const afterClear = await runClaude(sandbox, {
+      prompt: AGAIN_PROMPT,
+      resumeSessionId: cleared.sessionId!,
+      allowedTools: ALLOWED,
+      timeoutMs: 180_000,
+    });
+    assert.equal(afterClear.exitCode, 0, afterClear.stderr);
+    const fresh = [...subagentFirstRequests(requests.slice(beforeClear)).values()];
+    assert.equal(fresh.length, 1, 'the subagent after the clear ran');
+    assert.ok(!fresh[0]!.includes(HINT_HEAD), 'after a clear: no hint');
   });
 
   it('a broken ledger changes nothing the agent sees but the hint; status shows it', async () => {
@@ -202,7 +227,10 @@ describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () =
     const run = await runClaude(sandbox, { prompt: ROOT_PROMPT, allowedTools: ALLOWED, timeoutMs: 180_000 });
     assert.equal(run.exitCode, 0, run.stderr);
     assert.equal(resultOf(run), 'Root: all done.');
-    assert.ok(requests.some((r) => JSON.stringify(r.body).includes(BODY_MARK)), 'memory_get still answers');
+    assert.ok(
+      requests.some((r) => JSON.stringify(r.body).includes(BODY_MARK)),
+      'memory_get still answers',
+    );
     const firsts = [...subagentFirstRequests(requests).values()];
     assert.equal(firsts.length, 1, 'the subagent still ran');
     assert.ok(!firsts[0]!.includes(HINT_HEAD), 'no hint from an unavailable ledger');

@@ -11,7 +11,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
-import { type RecordedRequest, type ResponsesReply, startFakeResponsesServer } from '../support/fake-responses-server.js';
+import {
+  type RecordedRequest,
+  type ResponsesReply,
+  startFakeResponsesServer,
+} from '../support/fake-responses-server.js';
 import { runCli } from '../support/cli.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 import {

@@ -328,7 +328,7 @@ function reviewText(r: MemoryReview): string {
     for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
   }
   const scopeFlag = r.scope === 'all' ? '' : ` --scope ${r.scope}`;
-  lines.push(`${r.candidates.length} of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
+  lines.push(`${r.candidates.length} shown of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
   if (r.nextAfter) lines.push(`Older ones: common-memory memory review${scopeFlag} --after ${r.nextAfter}`);
   else if (r.candidates.length < r.total) lines.push('That is the last page.');
   // confirm, discard and prepare act on the scope of the directory they run in.

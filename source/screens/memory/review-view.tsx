@@ -32,7 +32,9 @@ const CandidateRow = memo(function CandidateRow({
   const prefix = `${selected ? '›' : ' '}${marked ? '+' : ' '} ${status.padEnd(11)} ${candidate.type.padEnd(12)} `;
   // An agent's proposal says so in the row: a person should know it is not their own words.
   const summary =
-    candidate.origin.kind === 'proposal' ? `proposed: ${candidate.title ?? firstLine(candidate.content)}` : firstLine(candidate.content);
+    candidate.origin.kind === 'proposal'
+      ? `proposed: ${candidate.title ?? firstLine(candidate.content)}`
+      : firstLine(candidate.content);
   return (
     <Text
       wrap="truncate-end"
