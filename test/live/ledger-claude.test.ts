@@ -197,6 +197,27 @@ describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () =
     assert.equal(next.length, 1);
     assert.ok(next[0]!.includes(HINT_HEAD) && next[0]!.includes('use-pnpm'), 'the resumed root still hints its read');
     assert.ok(!next[0]!.includes('named-exports'), "the first subagent's own read is not the root's");
+
+    // /clear: Claude Code 2.1.332 ends the session (SessionEnd "clear") and starts a new one under a
+    // new session id (SessionStart "clear"): the new generation's subagent gets no hint.
+    const cleared = await runClaude(sandbox, {
+      prompt: '/clear',
+      resumeSessionId: run.sessionId!,
+      allowedTools: ALLOWED,
+    });
+    assert.equal(cleared.exitCode, 0, cleared.stderr);
+    assert.notEqual(cleared.sessionId, run.sessionId, 'a clear is a new session');
+    const beforeClear = requests.length;
+    const afterClear = await runClaude(sandbox, {
+      prompt: AGAIN_PROMPT,
+      resumeSessionId: cleared.sessionId!,
+      allowedTools: ALLOWED,
+      timeoutMs: 180_000,
+    });
+    assert.equal(afterClear.exitCode, 0, afterClear.stderr);
+    const fresh = [...subagentFirstRequests(requests.slice(beforeClear)).values()];
+    assert.equal(fresh.length, 1, 'the subagent after the clear ran');
+    assert.ok(!fresh[0]!.includes(HINT_HEAD), 'after a clear: no hint');
   });
 
   it('a broken ledger changes nothing the agent sees but the hint; status shows it', async () => {
