@@ -71,6 +71,26 @@ describe('chunks', () => {
     assert.ok(chunks[0]!.transcript.endsWith('<<end-of-transcript>>\n'));
   });
 
+  it('a turn that alone passes 40 KiB is a chunk of its own, whole, never split', () => {
+    const huge = 'b'.repeat(50_000);
+    const chunks = planChunks([
+      turn('s1', 0, 'before'),
+      turn('s1', 1, 'the long one', [{ kind: 'answer', body: huge }]),
+      turn('s1', 2, 'after'),
+    ]);
+    assert.equal(chunks.length, 3);
+    assert.deepEqual(
+      chunks.map((chunk) => [chunk.turnRange.start, chunk.turnRange.end]),
+      [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ],
+    );
+    assert.ok(chunks[1]!.transcript.includes(huge), 'the whole turn');
+    assert.ok(Buffer.byteLength(chunks[1]!.transcript) > CHUNK_MAX_BYTES);
+  });
+
   it('an oversized tool payload is its head and tail with its sha256; coverage says truncated; the user text stays whole and is the only evidence', () => {
     const payload = `HEAD${'x'.repeat(20_000)}TAIL`;
     const [chunk] = planChunks([

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { planText } from '../source/cli/commands/memory-group.js';
 import { CmError } from '../source/errors.js';
 import { storeFiles } from '../source/home.js';
 import { builtinRunner } from '../source/memory/builtin-runner.js';
@@ -27,9 +28,9 @@ const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathn
 const { since: SINCE, until: UNTIL } = RECENT_WINDOW;
 const PROMPTS = DURABLE_PROMPTS;
 
-async function rig(sessions = 1) {
+async function rig(sessions = 1, prompts: readonly string[] = PROMPTS) {
   const home = tempHome('external');
-  for (let i = 0; i < sessions; i++) queueSession(home, null, PROMPTS);
+  for (let i = 0; i < sessions; i++) queueSession(home, null, prompts);
   await c.flush(home);
   const writer = await WriterClient.start(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
@@ -210,6 +211,72 @@ describe('an external runner needs an approved plan', () => {
         attempts: number;
       };
       assert.deepEqual(task, { status: 'pending', attempts: 3 });
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('context disclosure: earlier processed turns of the session only when granted, declared in the plan, dropped first', async () => {
+    const r = await rig(1, [
+      'Alphaword: from now on, use pnpm instead of npm in this repo.',
+      'Alphaword: always use named exports in TypeScript modules.',
+      'Betaword: always indent with tabs in this repo.',
+    ]);
+    try {
+      r.use('good', { conversationContext: true });
+      // The first two turns are extracted first: they are then processed, in the same scope.
+      const early = (await r.extract({ query: 'Alphaword' })).pendingPlan!;
+      assert.equal(early.plans[0]!.inputCoverage.filter((item) => item.sourceKind === 'context').length, 0);
+      const done = await r.extract({ query: 'Alphaword', approvePlan: early.plans[0]!.planDigest });
+      assert.equal(done.tasks.submitted, 1, done.failures.join('; '));
+
+      r.use('good');
+      const plain = (await r.extract({ query: 'Betaword' })).pendingPlan!.plans[0]!;
+      assert.deepEqual(
+        plain.inputCoverage.map((item) => item.sourceKind),
+        ['transcript', 'prompt'],
+        "by default only the chunk's own turn",
+      );
+      r.use('good', { conversationContext: true });
+      const granted = (await r.extract({ query: 'Betaword' })).pendingPlan!;
+      const plan = granted.plans[0]!;
+      const context = plan.inputCoverage.filter((item) => item.sourceKind === 'context');
+      assert.equal(context.length, 2, 'the two earlier turns, named in the plan');
+      assert.ok(plan.bytesToSend > plain.bytesToSend + context[0]!.bytes + context[1]!.bytes - 1);
+      assert.match(planText(granted), /1 turn\(s\), 2 earlier turn\(s\) as context \(\d+ bytes\)/);
+      r.clearReceived();
+      const sent = await r.extract({ query: 'Betaword', approvePlan: plan.planDigest });
+      assert.equal(sent.tasks.submitted, 1, sent.failures.join('; '));
+      const received = r.received()[0]!;
+      assert.equal(sha256(received.text), plan.runnerInputDigest, 'the declared bytes, context included');
+      const given = JSON.parse(received.text).conversationContext as Array<{ turnKey: string; text: string }>;
+      assert.deepEqual(
+        given.map((turn) => turn.turnKey),
+        context.map((item) => item.opaqueSourceId),
+      );
+      assert.match(given[0]!.text, /<<context-user>>\nAlphaword: from now on/);
+      assert.doesNotMatch(received.text.replace(/"transcript":"[^"]*"/, ''), /evidence=none/);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('context is dropped first when the chunk and its context pass the limit', async () => {
+    const big = `Betaword: always indent with tabs. ${'Tabs, not spaces. '.repeat(2_050)}`;
+    const r = await rig(1, ['Alphaword: from now on, use pnpm instead of npm in this repo.', big]);
+    try {
+      r.use('good', { conversationContext: true });
+      const early = (await r.extract({ query: 'Alphaword' })).pendingPlan!;
+      await r.extract({ query: 'Alphaword', approvePlan: early.plans[0]!.planDigest });
+      const plan = (await r.extract({ query: 'Betaword' })).pendingPlan!.plans[0]!;
+      const transcript = plan.inputCoverage.filter((item) => item.sourceKind === 'transcript');
+      assert.equal(transcript.length, 1, 'the turn is whole in its own chunk');
+      assert.ok(transcript[0]!.bytes > 38_000 && transcript[0]!.bytes <= 40 * 1024, String(transcript[0]!.bytes));
+      assert.deepEqual(
+        plan.inputCoverage.filter((item) => item.sourceKind === 'context'),
+        [],
+        'the optional context went first',
+      );
     } finally {
       await r.close();
     }

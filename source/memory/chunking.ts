@@ -198,3 +198,13 @@ function finish(sized: SerialisedTurn[]): PlannedChunk {
     catalogue,
   };
 }
+
+/**
+ * An earlier turn as context: serialised as a chunk serialises it, but marked `context-` and with
+ * no evidence ids, so nothing in it can be cited.
+ */
+export function contextText(turn: SourceTurn): string {
+  return serialiseTurn(turn, () => 'none')
+    .text.replaceAll(/<<past-user evidence=none>>/g, '<<context-user>>')
+    .replaceAll(/<<past-/g, '<<context-');
+}

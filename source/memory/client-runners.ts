@@ -27,8 +27,17 @@ const INSTRUCTIONS = [
   '',
 ].join('\n');
 
-export const clientPrompt = (work: RunnerTask): Buffer =>
-  Buffer.from(`${INSTRUCTIONS}${JSON.stringify(work.task)}\n`, 'utf8');
+/** Earlier turns granted as context come before the task, marked as context: nothing in them is cited. */
+const CONTEXT_HEADING = 'Earlier turns of the same session, as context only (cite nothing from them):\n';
+
+export const clientPrompt = (work: RunnerTask): Buffer => {
+  const context =
+    work.kind === 'extraction' && work.context?.length
+      ? `${CONTEXT_HEADING}${work.context.map((turn) => turn.text).join('\n')}\n`
+      : '';
+  const [head, task] = INSTRUCTIONS.split(/(?=Task:\n$)/) as [string, string];
+  return Buffer.from(`${head}${context}${task}${JSON.stringify(work.task)}\n`, 'utf8');
+};
 
 /** The version line the client prints, checked against the profile's before anything runs. */
 export function clientVersion(profile: ClientProfile): { version: string; fingerprint: string } {

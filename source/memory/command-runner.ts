@@ -179,8 +179,16 @@ export const runnerLogDirectory = (home: string): string => join(home, 'runner-l
 /** The stderr log file of a task: its id, made safe as a file name. */
 export const taskLogName = (taskId: string) => `${taskId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120)}.stderr.log`;
 
-/** The exact bytes a command runner receives on stdin for a task: its JSON. */
-export const commandInput = (work: RunnerTask): Buffer => Buffer.from(JSON.stringify(work.task), 'utf8');
+/** The exact bytes a command runner receives on stdin for a task: its JSON (and the context turns granted). */
+export const commandInput = (work: RunnerTask): Buffer =>
+  Buffer.from(
+    JSON.stringify(
+      work.kind === 'extraction' && work.context?.length
+        ? { ...work.task, conversationContext: work.context.map(({ turnKey, text }) => ({ turnKey, text })) }
+        : work.task,
+    ),
+    'utf8',
+  );
 
 /** A runner without its conformance probe (runner-registry.ts adds it: the probe runs runners itself). */
 export type BareExternalRunner = Omit<ExternalRunner, 'conformanceKey' | 'probe'>;

@@ -33,6 +33,15 @@ function coverageOf(work: RunnerTask, promptDigest: string, promptBytes: number)
         bytes: item.bytes,
         truncated: item.completeness === 'truncated',
       })),
+      // Earlier turns sent as context: only with the profile's conversationContext, each named.
+      ...(work.context ?? []).map((turn) => ({
+        sourceKind: 'context' as const,
+        opaqueSourceId: turn.turnKey,
+        revision: null,
+        contentDigest: sha256Hex(turn.text),
+        bytes: turn.bytes,
+        truncated: false,
+      })),
       prompt,
     ];
   }

@@ -4,8 +4,15 @@
 // runner, bounds, parses and checks that answer and applies it through a submission.
 import type { AdjudicationTask, ExtractionTask } from './contracts.js';
 
+/** An earlier turn of the chunk's session sent as context only (never citable): its text and size. */
+export interface ContextTurn {
+  turnKey: string;
+  text: string;
+  bytes: number;
+}
+
 export type RunnerTask =
-  | { kind: 'extraction'; task: ExtractionTask }
+  | { kind: 'extraction'; task: ExtractionTask; context?: ContextTurn[] }
   | { kind: 'adjudication'; task: AdjudicationTask };
 
 export interface RunOptions {
@@ -36,6 +43,8 @@ export interface RunnerDestination {
   providerRetention: 'unknown' | 'no-retention' | 'provider-policy';
   budget: { runBytes: number; dayBytes: number };
   timeoutMs: number;
+  /** Whether earlier turns of the chunk's session may be sent as context (granted in the profile). */
+  conversationContext: boolean;
 }
 
 /**

@@ -8,7 +8,7 @@ import { CmError } from '../errors.js';
 import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
 import type { Db } from '../store/database.js';
 import type { WriterClient } from './writer-client.js';
-import { planChunks, type PlannedChunk } from '../memory/chunking.js';
+import { CHUNK_MAX_BYTES, contextText, planChunks, type PlannedChunk } from '../memory/chunking.js';
 import {
   CHUNKER_VERSION,
   CONTRACT_SCHEMA_VERSION,
@@ -22,8 +22,12 @@ import {
 } from '../memory/contracts.js';
 import { PROBE_VERSION } from '../memory/conformance.js';
 import { scopeResolver, type Scope } from '../memory/repository.js';
+import { openMemoryStateReadOnly } from '../memory/state-database.js';
+import { storeFiles } from '../home.js';
+import { dirname } from 'node:path';
 import {
   isExternal,
+  type ContextTurn,
   type ExternalRunner,
   type Runner,
   type RunnerRegistry,
@@ -49,6 +53,8 @@ export const TASK_LEASE_MS = 60_000;
 export const RUNNER_TIMEOUT_MS = 120_000;
 /** The outer bound of an external runner, whose own profile timeout (at most 30 min) kills it first. */
 const RUNNER_TIMEOUT_MAX_MS = 31 * 60_000;
+/** Earlier turns of a session an extraction task may carry as context (seed 002 `conversation_context`). */
+export const CONTEXT_TURNS_MAX = 2;
 /** Adjudication tasks one run goes through (a stale one is replaced by a new one). */
 const ADJUDICATION_ROUNDS_MAX = 6;
 
@@ -229,7 +235,10 @@ export class ExtractionPipeline {
       open = open.filter((id) => id !== claim.taskId);
       worked += 1;
       const task = claim.stored.task as unknown as ExtractionTask;
-      const output = await this.runOnce(runner, { kind: 'extraction', task }, { runId, claim, gate });
+      const work = isExternal(runner)
+        ? this.withContext(runner, { kind: 'extraction', task })
+        : { kind: 'extraction' as const, task };
+      const output = await this.runOnce(runner, work, { runId, claim, gate });
       if (output.ok === 'unsent') {
         report.tasks.failed += 1;
         report.failures.push(`${claim.taskId}: ${output.reason}`);
@@ -426,7 +435,7 @@ export class ExtractionPipeline {
     for (const taskId of taskIds) {
       const stored = await this.writer.call('memoryReadTask', { taskId });
       if (!stored) continue;
-      const work = runnerTaskOf(stored.task);
+      const work = this.withContext(runner, runnerTaskOf(stored.task));
       plans.push(executionPlan(runner, work, runner.input(work)));
     }
     const manifest = authorizationManifest(plans);
@@ -489,6 +498,52 @@ export class ExtractionPipeline {
     });
     for (const plan of decided.approved) gate.set(plan.taskId, plan.planDigest);
     return gate;
+  }
+
+  /**
+   * Context disclosure, its own permission: with the profile's `conversationContext`, an extraction
+   * task also carries up to CONTEXT_TURNS_MAX earlier turns of its session — of the same scope, and
+   * already processed (their chunk drafted or extracted) — nearest first to keep; without it, only
+   * the chunk's own turns. Context is optional: the farthest turn is dropped first while the chunk
+   * and its context pass CHUNK_MAX_BYTES, so a chunk at the limit (a turn isolated whole) gets none.
+   */
+  private withContext(runner: ExternalRunner, work: RunnerTask): RunnerTask {
+    if (work.kind !== 'extraction' || !runner.profile.conversationContext) return work;
+    const { task } = work;
+    const state = openMemoryStateReadOnly(storeFiles(dirname(this.core.name)).memoryState);
+    if (!state) return work;
+    let processed: Array<{ turn_range: string }>;
+    try {
+      processed = state.db
+        .prepare(
+          "SELECT turn_range FROM chunks WHERE session_key = ? AND worktree_key = ? AND status IN ('drafted', 'extracted')",
+        )
+        .all(task.session.sessionKey, task.binding.owner.worktreeKey) as Array<{ turn_range: string }>;
+    } finally {
+      state.db.close();
+    }
+    const done = (ordinal: number) =>
+      processed.some(({ turn_range }) => {
+        const [start, end] = turn_range.split('-').map(Number) as [number, number];
+        return ordinal >= start && ordinal <= end;
+      });
+    const resolve = scopeResolver();
+    const earlier = selectTurns(
+      this.core,
+      { sinceMs: 0, untilMs: Date.parse(task.session.timeWindow.end) + 1, sessionKeys: [task.session.sessionKey] },
+      (cwd) => resolve(cwd).worktreeKey === task.binding.owner.worktreeKey,
+    )
+      .filter((turn) => turn.client === task.session.client && turn.ordinal < task.chunk.turnRange.start)
+      .sort((a, b) => a.ordinal - b.ordinal)
+      .slice(-CONTEXT_TURNS_MAX)
+      .filter((turn) => done(turn.ordinal));
+    const context: ContextTurn[] = earlier.map((turn) => {
+      const text = contextText(turn);
+      return { turnKey: turn.turnKey, text, bytes: Buffer.byteLength(text, 'utf8') };
+    });
+    let size = Buffer.byteLength(task.chunk.transcript, 'utf8') + context.reduce((sum, turn) => sum + turn.bytes, 0);
+    while (context.length > 0 && size > CHUNK_MAX_BYTES) size -= context.shift()!.bytes;
+    return context.length > 0 ? { ...work, context } : work;
   }
 
   /**
