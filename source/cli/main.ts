@@ -122,7 +122,8 @@ export const HELP = `
                                          CLAUDE.md / AGENTS.md, the rest kept (--dry-run: the diff)
     get <entry-id>                       one approved entry: title, sources, digest, body
     mcp                                  the MCP server on stdio that Claude Code and Codex start
-                                         (memory_search, memory_get, memory_status); install
+                                         (memory_search, memory_get, memory_status, and
+                                         memory_propose: a draft for memory review); install
                                          codex|claude registers it
 
   Global options

@@ -3,37 +3,23 @@
 // projected by a real `memory sync` of real entry files; p95 beside the transport floor measured in
 // the same run and the same server: `tools/list`, which touches no store.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENTRY_TYPES, formatEntry } from '../../source/memory/entry-format.js';
+import { writeBenchEntries } from './entry-files.js';
 import { BIN, tempHome } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { type Figure, median, percentile, report, timeMs, timeMsAsync } from './measure.js';
 
 const WORDS = ['pnpm', 'lockfile', 'release', 'tag', 'formatter', 'commit', 'review', 'deploy', 'schema', 'migration'];
 
-function writeEntries(repo: string, count: number): void {
-  for (const type of ENTRY_TYPES) mkdirSync(join(repo, '.common-memory', 'memory', type), { recursive: true });
-  for (let i = 0; i < count; i++) {
-    const type = ENTRY_TYPES[i % ENTRY_TYPES.length]!;
-    const id = `bench-${String(i).padStart(6, '0')}`;
-    const a = WORDS[i % WORDS.length]!;
-    const b = WORDS[Math.floor(i / WORDS.length) % WORDS.length]!;
-    const text = formatEntry({
-      id,
-      type,
-      title: `Convention ${i}: ${a} before ${b}`,
-      appliesWhen: `working on ${b}`,
-      priority: i % 101,
-      confidence: 'high',
-      evidence: { summary: '1 statement from 1 user turn' },
-      created: '2026-11-30',
-      supersedes: [],
-      extra: [],
-      body: `Convention ${i}: always ${a} before ${b}; token${i} marks this entry.\n`,
-    });
-    writeFileSync(join(repo, '.common-memory', 'memory', type, `${id}.md`), text);
-  }
+function entryText(i: number) {
+  const a = WORDS[i % WORDS.length]!;
+  const b = WORDS[Math.floor(i / WORDS.length) % WORDS.length]!;
+  return {
+    title: `Convention ${i}: ${a} before ${b}`,
+    appliesWhen: `working on ${b}`,
+    body: `Convention ${i}: always ${a} before ${b}; token${i} marks this entry.\n`,
+  };
 }
 
 export async function runMcpBench(): Promise<Figure[]> {
@@ -43,7 +29,7 @@ export async function runMcpBench(): Promise<Figure[]> {
   const repo = join(home, '..', 'repo');
   mkdirSync(repo, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: repo });
-  const write = timeMs(() => writeEntries(repo, count));
+  const write = timeMs(() => writeBenchEntries(repo, count, entryText));
   let synced = '';
   const sync = timeMs(() => {
     synced = execFileSync(process.execPath, [BIN, 'memory', 'sync', '--home', home, '--json'], {

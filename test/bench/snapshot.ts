@@ -4,37 +4,14 @@
 // and makes one durable insert), alternating, in the same run. Every run is a new activation, so
 // every run reads memory-state and the repository binding again.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { hookCommand } from '../../source/hosts/hook-config.js';
 import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../source/limits.js';
-import { ENTRY_TYPES, formatEntry } from '../../source/memory/entry-format.js';
 import { BIN, tempHome } from '../support/cli.js';
+import { writeBenchEntries } from './entry-files.js';
 import { type Figure, hookFigures, median, report, timeHookAgainstFloor } from './measure.js';
-
-function writeEntries(repo: string, count: number): void {
-  for (let i = 0; i < count; i++) {
-    const type = ENTRY_TYPES[i % ENTRY_TYPES.length]!;
-    const dir = join(repo, '.common-memory', 'memory', type);
-    if (i < ENTRY_TYPES.length) mkdirSync(dir, { recursive: true });
-    const id = `bench-${String(i).padStart(5, '0')}`;
-    const text = formatEntry({
-      id,
-      type,
-      title: `Convention ${i}: run the formatter before committing`,
-      appliesWhen: 'committing changes',
-      priority: i % 101,
-      confidence: 'high',
-      evidence: { summary: '1 statement from 1 user turn' },
-      created: '2026-11-30',
-      supersedes: [],
-      extra: [],
-      body: `Convention ${i}.\n\nRun \`npm run format\` before each commit; CI rejects unformatted files.\nSee the docs.\n`,
-    });
-    writeFileSync(join(dir, `${id}.md`), text);
-  }
-}
 
 export async function runSnapshotBench(): Promise<Figure[]> {
   const count = Number(process.env['CM_BENCH_SNAPSHOT_ENTRIES'] ?? 10_000);
@@ -42,7 +19,11 @@ export async function runSnapshotBench(): Promise<Figure[]> {
   const repo = join(home, '..', 'repo');
   mkdirSync(repo, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: repo });
-  writeEntries(repo, count);
+  writeBenchEntries(repo, count, (i) => ({
+    title: `Convention ${i}: run the formatter before committing`,
+    appliesWhen: 'committing changes',
+    body: `Convention ${i}.\n\nRun \`npm run format\` before each commit; CI rejects unformatted files.\nSee the docs.\n`,
+  }));
   execFileSync(process.execPath, [BIN, 'memory', 'sync', '--home', home, '--json'], { cwd: repo, stdio: 'ignore' });
 
   const payload = (i: number) =>
