@@ -173,5 +173,20 @@ describe('memory extract --runner', () => {
     assert.equal(claude.code, 15, claude.stderr);
     assert.match(claude.stderr, /is version 0\.170\.0, not 2\.1\.332/);
     assert.equal(existsSync(called), false, 'the client was never run beyond --version');
+    // Neither a key variable nor the login: the profile is refused before anything runs.
+    writeFileSync(
+      join(home, 'runners.json'),
+      JSON.stringify({
+        profiles: [
+          { name: 'cx', kind: 'claude', binary: fake, version: '2.1.332', provider: 'p', model: 'm', endpoint: 'e' },
+        ],
+      }),
+    );
+    const keyless = await runCli([...args, '--runner', 'cx'], { cwd: repo });
+    assert.equal(keyless.code, 2, keyless.stderr);
+    assert.match(
+      keyless.stderr,
+      /Runner profile "cx": apiKeyEnv \(the variable holding the key\) or "login": true is needed/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-// The Integrations screen against temporary Codex and Claude config dirs (never the real home):
+// The Integrations screen against temporary Codex, Claude and pi config dirs (never the real home):
 // plan, read the diff, apply only with "y", see the result and the Codex trust how-to; the
 // user's own settings survive; a refused plan cannot be applied; a file changed after planning is
 // not overwritten.
@@ -16,6 +16,7 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
   let host: Host;
   let codexDir: string;
   let claudeDir: string;
+  let piDir: string;
   const userSettings = {
     model: 'my-own-model',
     hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo my own hook' }] }] },
@@ -27,6 +28,8 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
     claudeDir = join(root, 'claude');
     mkdirSync(codexDir);
     mkdirSync(claudeDir);
+    piDir = join(root, 'pi-agent');
+    mkdirSync(piDir);
     writeFileSync(join(claudeDir, 'settings.json'), `${JSON.stringify(userSettings, null, 2)}\n`);
     host = await Host.start({ home: join(root, 'home'), serve: false });
   });
@@ -36,7 +39,7 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
   });
 
   const open = async (): Promise<View> => {
-    const view = await mount(host.application, join(root, 'home'), { integrations: { codexDir, claudeDir } });
+    const view = await mount(host.application, join(root, 'home'), { integrations: { codexDir, claudeDir, piDir } });
     await press(view, '5');
     await waitForText(view, /\[5 Integrations\]/);
     return view;
@@ -156,6 +159,43 @@ describe('Integrations screen', { timeout: 60_000 }, () => {
         '{ "model": "my-own-model", broken',
         'y applies nothing when refused',
       );
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test("pi: the extension entry is planned, written only with y, and removed again, keeping the user's settings byte for byte", async () => {
+    const settingsFile = join(piDir, 'settings.json');
+    const own = '{\n  "defaultProvider": "my-provider",\n  "defaultModel": "my-model"\n}\n';
+    writeFileSync(settingsFile, own);
+    const view = await open();
+    try {
+      await press(view, KEY.down);
+      await press(view, KEY.down);
+      await waitForText(view, /> pi\s+not installed\s+\S*settings\.json/);
+      await press(view, 'i');
+      let frame = await scrollTo(view, 'pi-extension/common-memory.js');
+      assert.match(frame, /install plan for pi/);
+      assert.match(frame, /change: add the extension/);
+      assert.equal(readFileSync(settingsFile, 'utf8'), own, 'nothing is written by planning');
+      await press(view, 'y');
+      frame = await waitForText(view, 'installed: pi');
+      assert.match(frame, /backup of the previous file:\s/);
+      await press(view, KEY.escape);
+      await waitForText(view, /> pi\s+installed/);
+      const installed = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+      assert.equal(installed['defaultProvider'], 'my-provider');
+      assert.equal((installed['extensions'] as string[]).length, 1);
+      assert.match((installed['extensions'] as string[])[0]!, /pi-extension[\\/]common-memory\.js$/);
+      assert.ok(existsSync((installed['extensions'] as string[])[0]!), 'the entry names the shipped extension file');
+
+      await press(view, 'u');
+      await waitForText(view, 'uninstall plan for pi');
+      await press(view, 'y');
+      await waitForText(view, 'uninstalled: pi');
+      await press(view, KEY.escape);
+      await waitForText(view, /> pi\s+not installed/);
+      assert.equal(readFileSync(settingsFile, 'utf8'), own, 'uninstall gives the user their bytes back');
     } finally {
       await unmount(view);
     }

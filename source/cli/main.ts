@@ -21,8 +21,9 @@ import { createOutput } from './output.js';
 
 export const HELP = `
   Usage
-    $ common-memory                      full-screen TUI (needs a terminal); --codex-home and
-                                         --claude-dir choose the config its Integrations screen uses
+    $ common-memory                      full-screen TUI (needs a terminal); --codex-home,
+                                         --claude-dir and --pi-dir choose the config its
+                                         Integrations screen uses
     $ common-memory <command> [options]
 
   Commands
@@ -233,7 +234,11 @@ export async function main(argv: string[]): Promise<number> {
           process.stderr.write(`${HELP}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
           return EXIT.usage;
         }
-        return await runTuiCommand(home, { codexDir: cli.flags.codexHome, claudeDir: cli.flags.claudeDir });
+        return await runTuiCommand(home, {
+          codexDir: cli.flags.codexHome,
+          claudeDir: cli.flags.claudeDir,
+          piDir: cli.flags.piDir,
+        });
       case 'host':
         return await runHostCommand(home, cli.flags.port, out);
       case 'note':
@@ -327,7 +332,11 @@ export async function main(argv: string[]): Promise<number> {
         return await runDoctorCommand(home, out);
       case 'install':
       case 'uninstall': {
-        const flags = { ...installDirs(cli.flags), dryRun: cli.flags.dryRun, explicitHome: explicitHome(cli.flags.home) };
+        const flags = {
+          ...installDirs(cli.flags),
+          dryRun: cli.flags.dryRun,
+          explicitHome: explicitHome(cli.flags.home),
+        };
         return await runInstallCommand(command, rest, flags, out);
       }
       default:

@@ -4,8 +4,8 @@
 // endpoint and provider of the profile, through the same bounded process group as `command`. The
 // bytes sent are the prompt: fixed instructions and the task's JSON, nothing else of the user's.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { sha256Hex } from '../ground/digests.js';
@@ -116,7 +116,8 @@ function codexConfig(profile: ClientProfile): string {
     `name = ${tomlString(profile.provider)}`,
     `base_url = ${tomlString(profile.endpoint)}`,
     'wire_api = "responses"',
-    `env_key = ${tomlString(profile.apiKeyEnv)}`,
+    // With the login, Codex reads the key or token from the copied auth.json.
+    profile.login ? 'requires_openai_auth = true' : `env_key = ${tomlString(profile.apiKeyEnv ?? '')}`,
     'request_max_retries = 0',
     'stream_max_retries = 0',
     '[features]',
@@ -195,6 +196,20 @@ function claudeAnswer(stdout: string): string {
 const CLAUDE_TOOLS =
   'Bash,BashOutput,KillShell,Edit,MultiEdit,Write,Read,Glob,Grep,NotebookEdit,WebFetch,WebSearch,Task,TodoWrite,Skill,SlashCommand';
 
+/** The user's Codex login (auth.json of their CODEX_HOME, else ~/.codex), copied 0600 into a one-off home. */
+function copyCodexLogin(profile: ClientProfile, to: string): void {
+  const from = join(process.env['CODEX_HOME'] || join(homedir(), '.codex'), 'auth.json');
+  try {
+    copyFileSync(from, to);
+    chmodSync(to, 0o600);
+  } catch (error) {
+    throw new CmError(
+      'runner_unavailable',
+      `The ${profile.name} runner uses your Codex login, but ${from} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); run codex login, or give the profile apiKeyEnv instead of "login".`,
+    );
+  }
+}
+
 export interface ClientRun {
   argv: string[];
   env: Record<string, string>;
@@ -204,10 +219,11 @@ export interface ClientRun {
 /** The command line and environment of one run in `home` (created for it), working in `workDir`. */
 export function clientInvocation(profile: ClientProfile, home: string, workDir: string): ClientRun {
   const base = runnerEnvironment(profile);
-  const key = process.env[profile.apiKeyEnv];
+  const key = profile.apiKeyEnv ? process.env[profile.apiKeyEnv] : undefined;
   if (profile.kind === 'codex') {
     mkdirSync(join(home, 'codex'), { recursive: true, mode: 0o700 });
     writeFileSync(join(home, 'codex', 'config.toml'), codexConfig(profile), { mode: 0o600 });
+    if (profile.login) copyCodexLogin(profile, join(home, 'codex', 'auth.json'));
     return {
       argv: [
         profile.binary,
@@ -220,7 +236,12 @@ export function clientInvocation(profile: ClientProfile, home: string, workDir: 
         workDir,
         '-',
       ],
-      env: { ...base, HOME: home, CODEX_HOME: join(home, 'codex'), ...(key ? { [profile.apiKeyEnv]: key } : {}) },
+      env: {
+        ...base,
+        HOME: home,
+        CODEX_HOME: join(home, 'codex'),
+        ...(key && profile.apiKeyEnv ? { [profile.apiKeyEnv]: key } : {}),
+      },
       cwd: workDir,
     };
   }

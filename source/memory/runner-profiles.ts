@@ -94,7 +94,12 @@ const clientProfile = z
     binary: z.string().min(1).max(4096),
     version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a version such as 0.171.0'),
     /** The variable holding the provider's key, passed to the client (and only it). */
-    apiKeyEnv: envName,
+    apiKeyEnv: envName.optional(),
+    /**
+     * Codex only: use your Codex login instead — its auth.json (from your CODEX_HOME, else
+     * ~/.codex) is copied into each one-off home and removed with it.
+     */
+    login: z.boolean().default(false),
   })
   .strict();
 
@@ -133,11 +138,23 @@ export function parseRunnerProfiles(text: string, file = RUNNERS_FILE): RunnerPr
       const field = issue.path.join('.') || '(profile)';
       throw new CmError('invalid_input', `Runner profile ${label}: ${field}: ${issue.message}. ${FIX}`);
     }
+    const problem = credentialProblem(parsed.data);
+    if (problem) throw new CmError('invalid_input', `Runner profile ${label}: ${problem}. ${FIX}`);
     if (profiles.some((profile) => profile.name === parsed.data.name))
       throw new CmError('invalid_input', `Runner profile ${label} is defined twice. ${FIX}`);
     profiles.push(parsed.data);
   });
   return profiles;
+}
+
+/** A client profile says how the client gets its credentials: a key variable, or (Codex) its login. */
+function credentialProblem(profile: RunnerProfile): string | null {
+  if (profile.kind === 'command') return null;
+  if (profile.login && profile.kind !== 'codex')
+    return 'login is for codex profiles; give claude its key with apiKeyEnv';
+  if (!profile.login && !profile.apiKeyEnv)
+    return 'apiKeyEnv (the variable holding the key) or "login": true is needed';
+  return null;
 }
 
 function profileLabel(raw: unknown, index: number): string {

@@ -362,3 +362,31 @@ for (const kind of ['codex', 'claude'] as const) {
     });
   });
 }
+
+describe('the codex profile with "login": your Codex login, copied into each one-off home', () => {
+  it('the client authenticates with the copied auth.json; no copy is left behind', async () => {
+    const dir = tempHome('live-runner-login');
+    const userCodexHome = join(dir, 'user-codex');
+    mkdirSync(userCodexHome, { recursive: true });
+    const token = `sk-login-${randomBytes(6).toString('hex')}`;
+    writeFileSync(join(userCodexHome, 'auth.json'), JSON.stringify({ OPENAI_API_KEY: token }));
+    const server = await fakeModel('codex', goodModel);
+    const client = wrappedClient('codex', dir);
+    process.env['CODEX_HOME'] = userCodexHome;
+    try {
+      const profile = clientProfile('codex', client.binary, server.endpoint, { apiKeyEnv: undefined, login: true });
+      const verdict = await externalRunner(profile, null).probe();
+      assert.equal(verdict.passed, true, JSON.stringify(verdict.failed));
+    } finally {
+      delete process.env['CODEX_HOME'];
+    }
+    assert.ok(server.requests.length > 0);
+    for (const request of server.requests) assert.equal(request.headers['authorization'], `Bearer ${token}`);
+    const envs = readdirSync(client.envDir).map((name) => readFileSync(join(client.envDir, name), 'utf8'));
+    for (const env of envs) {
+      assert.doesNotMatch(env, new RegExp(userCodexHome), "the client never sees the user's Codex home");
+      const home = /^CODEX_HOME=(.*)$/m.exec(env)?.[1];
+      if (home) assert.equal(existsSync(join(home, 'auth.json')), false, 'the copied login is removed');
+    }
+  });
+});

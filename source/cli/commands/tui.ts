@@ -14,6 +14,7 @@ export const isCiMarker = (key: string): boolean =>
 export interface TuiIntegrations {
   codexDir: string | undefined;
   claudeDir: string | undefined;
+  piDir: string | undefined;
 }
 
 export async function runTuiCommand(home: string, integrations: TuiIntegrations): Promise<number> {

@@ -44,11 +44,12 @@ function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
   const { home } = environment;
   const codexDir = environment.integrations?.codexDir;
   const claudeDir = environment.integrations?.claudeDir;
+  const piDir = environment.integrations?.piDir;
   const { columns } = useTerminalSize();
   // biome-ignore lint/correctness/useExhaustiveDependencies: read again at each refresh of the Dashboard.
   const broken = useMemo(
-    () => brokenIntegrations(integrationDirs({ home, integrations: { codexDir, claudeDir } })),
-    [home, codexDir, claudeDir, refreshedAt],
+    () => brokenIntegrations(integrationDirs({ home, integrations: { codexDir, claudeDir, piDir } })),
+    [home, codexDir, claudeDir, piDir, refreshedAt],
   );
   if (broken.length === 0) return null;
   // Wrapped here, not by Ink: the repair command starts its own line and is never broken at a

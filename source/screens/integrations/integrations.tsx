@@ -1,4 +1,5 @@
-// Integrations screen: whether common-memory's hooks are installed in Codex and Claude Code;
+// Integrations screen: whether common-memory's hooks are installed in Codex and Claude Code, and its
+// extension in pi;
 // plan an install or uninstall, read its diff, apply it with "y", see the result and, for Codex,
 // how its hook trust works. Owns its state; the parts only render it.
 import { Box, Text } from 'ink';
@@ -17,8 +18,8 @@ import { useIntegrationsEffects } from './use-integrations-effects.js';
 import { useIntegrationsInput } from './use-integrations-input.js';
 import { useIntegrationsState, type ClientRow, type IntegrationsState, type Panel } from './use-integrations-state.js';
 
-/** Title, two client lines, a hint line, the panel title, the error line. */
-const SCREEN_CHROME = 6;
+/** Title, three client lines, a hint line, the panel title, the error line. */
+const SCREEN_CHROME = 7;
 const SHELL_LINES = HEADER_LINES + 2;
 
 const STATE_WORDS: Record<IntegrationState, string> = {
@@ -29,7 +30,7 @@ const STATE_WORDS: Record<IntegrationState, string> = {
   blocked: 'blocked (install would be refused)',
 };
 
-const CLIENT_NAMES = { codex: 'Codex', claude: 'Claude Code' } as const;
+const CLIENT_NAMES = { codex: 'Codex', claude: 'Claude Code', pi: 'pi' } as const;
 
 function helpFor(state: IntegrationsState): HelpItem[] {
   if (!state.panel) {
@@ -41,7 +42,7 @@ function helpFor(state: IntegrationsState): HelpItem[] {
     ];
   }
   const help: HelpItem[] = [helpItem('scroll', ['selectUp', 'selectDown', 'previousPage', 'nextPage'])];
-  if (state.panel.applicable) help.push(helpItem(`apply ${state.panel.applicable.action}`, ['confirm']));
+  if (state.panel.applicable) help.push(helpItem(`apply ${state.panel.applicable.plan.action}`, ['confirm']));
   help.push({ keys: keyLabel('cancel'), label: 'close' });
   return help;
 }
@@ -55,7 +56,12 @@ function ClientLine({ row, selected, columns }: { row: ClientRow; selected: bool
       : row.state
         ? STATE_WORDS[row.state]
         : '…';
-  const color = row.error || row.state === 'blocked' || row.broken.length > 0 ? theme.error : row.state === 'installed' ? theme.ok : undefined;
+  const color =
+    row.error || row.state === 'blocked' || row.broken.length > 0
+      ? theme.error
+      : row.state === 'installed'
+        ? theme.ok
+        : undefined;
   const line = `${selected ? '>' : ' '} ${CLIENT_NAMES[row.client].padEnd(12)} ${word.padEnd(17)} ${row.path ?? row.error?.message ?? ''}`;
   return (
     <Text bold={selected} color={color} wrap="truncate-end">
@@ -69,10 +75,13 @@ function hintFor(state: IntegrationsState): string {
   if (!row) return ' ';
   if (row.client === 'codex' && row.state === 'installed')
     return 'Codex runs these hooks only once you trust them: i shows how.';
+  if (row.client === 'pi' && row.state === 'installed')
+    return 'pi loads the extension at its next start (or /reload in a running pi).';
+  const these = row.client === 'pi' ? "pi's extension entry" : 'these hooks';
   const broken = row.broken[0];
-  if (broken) return `These hooks cannot run, nothing is captured: ${broken.message}. i plans the repair.`;
-  if (row.state === 'outdated')
-    return 'An earlier common-memory wrote these hooks: i plans rewriting them for this one.';
+  if (broken)
+    return `${row.client === 'pi' ? "pi's extension" : 'These hooks'} cannot run, nothing is captured: ${broken.message}. i plans the repair.`;
+  if (row.state === 'outdated') return `An earlier common-memory wrote ${these}: i plans rewriting it for this one.`;
   if (row.state === 'blocked') return 'Another or a changed entry is in the way: i shows what and how to fix it.';
   return ' ';
 }

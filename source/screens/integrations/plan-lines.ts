@@ -3,7 +3,8 @@
 // scrolling window; a huge diff is cut for display with a line that says so and where to see it all.
 import { planDiff, planOutdatedReasons } from '../../hosts/integrations.js';
 import { reasonLines } from '../../hosts/install-health.js';
-import type { HookApplyResult, IntegrationPlan } from '../../hosts/integrations.js';
+import type { HookApplyResult, HookClient, IntegrationPlan } from '../../hosts/integrations.js';
+import type { PiExtensionApplyResult, PiExtensionPlan } from '../../hosts/pi/extension-install.js';
 import { textColumns } from '../../text-columns.js';
 import { wrapText } from '../../text-wrap.js';
 
@@ -70,6 +71,61 @@ export function resultLines(plan: IntegrationPlan, result: HookApplyResult): str
   if (plan.action === 'install') lines.push(`each hook runs: ${plan.command}`);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   if (plan.trust) lines.push('', ...plan.trust.text.split('\n'));
+  return lines.map(clean);
+}
+
+/** A plan the screen shows: the hooks (and MCP server) of Codex or Claude Code, or pi's extension entry. */
+export type ScreenPlan = { client: HookClient; plan: IntegrationPlan } | { client: 'pi'; plan: PiExtensionPlan };
+
+export type ScreenResult =
+  | { client: HookClient; plan: IntegrationPlan; result: HookApplyResult }
+  | { client: 'pi'; plan: PiExtensionPlan; result: PiExtensionApplyResult };
+
+/** Whether "y" may apply it: something to write and nothing refused. */
+export const screenPlanApplicable = (shown: ScreenPlan): boolean =>
+  shown.plan.refusals.length === 0 && (shown.client === 'pi' ? shown.plan.after !== null : shown.plan.diff !== '');
+
+export const screenPlanLines = (shown: ScreenPlan): string[] =>
+  shown.client === 'pi' ? piPlanLines(shown.plan) : planLines(shown.plan);
+
+export const screenResultLines = (shown: ScreenResult): string[] =>
+  shown.client === 'pi' ? piResultLines(shown.plan, shown.result) : resultLines(shown.plan, shown.result);
+
+const PI_CHANGE_WORDS = {
+  add: 'add the extension to pi\'s "extensions" list',
+  update: 'rewrite the extension entry an earlier install wrote',
+  remove: 'remove the extension entry',
+  unchanged: 'nothing to change',
+} as const;
+
+export function piPlanLines(plan: PiExtensionPlan): string[] {
+  const lines = [`file ${plan.path}`, `extension ${plan.extension}`, `change: ${PI_CHANGE_WORDS[plan.change]}`];
+  lines.push(...reasonLines(plan.reasons));
+  for (const refusal of plan.refusals) lines.push(`REFUSED: ${refusal}`);
+  for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
+  if (plan.refusals.length === 0)
+    lines.push(
+      plan.after === null
+        ? plan.action === 'install'
+          ? 'Already installed: nothing to write.'
+          : 'Nothing of ours to remove: nothing to write.'
+        : 'y writes this change (a backup of the file is kept next to it); pi loads it at its next start or /reload:',
+    );
+  lines.push('');
+  if (plan.diff !== '') lines.push(...plan.diff.replace(/\n$/, '').split('\n'));
+  return bounded(lines.map(clean), 'pi', plan.action);
+}
+
+export function piResultLines(plan: PiExtensionPlan, result: PiExtensionApplyResult): string[] {
+  const lines = result.written
+    ? [
+        `wrote ${result.writtenPath ?? plan.path}`,
+        result.backupPath ? `backup of the previous file: ${result.backupPath}` : 'there was no previous file',
+      ]
+    : [`nothing written: ${plan.path} already had this configuration`];
+  lines.push(`change: ${PI_CHANGE_WORDS[plan.change]}`);
+  if (plan.action === 'install') lines.push('pi loads the extension at its next start (or /reload in a running pi).');
+  for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   return lines.map(clean);
 }
 

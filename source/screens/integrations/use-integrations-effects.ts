@@ -17,7 +17,9 @@ import {
 } from '../../hosts/integrations.js';
 import { toShownError } from '../format.js';
 import { isBroken } from '../../hosts/install-health.js';
+import { applyPiExtension, planPiExtension, type PiExtensionPlan } from '../../hosts/pi/extension-install.js';
 import type { ShellEnvironment } from '../shell/shell-context.js';
+import type { ScreenPlan } from './plan-lines.js';
 import type { ClientRow, IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
 /** The options for one client: its config dir if the shell was given one, and the data home when it is not the default. */
@@ -40,12 +42,31 @@ export function integrationDirs(environment: Pick<ShellEnvironment, 'home' | 'in
   return {
     codexHome: optionsFor('codex', environment).configDir,
     claudeDir: claude.configDir,
+    piDir: environment.integrations?.piDir,
     home: claude.home,
   };
 }
 
+const piOptions = (environment: Pick<ShellEnvironment, 'integrations'>) => {
+  const piDir = environment.integrations?.piDir;
+  return piDir === undefined ? {} : { piDir };
+};
+
+/** pi's row: its extension entry, judged by the install plan like a hook client's hooks. */
+function piRow(plan: PiExtensionPlan): ClientRow {
+  const state =
+    plan.refusals.length > 0
+      ? 'blocked'
+      : plan.change === 'unchanged'
+        ? 'installed'
+        : plan.change === 'update'
+          ? 'outdated'
+          : 'not_installed';
+  return { client: 'pi', state, path: plan.path, broken: plan.reasons.filter(isBroken), error: null };
+}
+
 function readStates(environment: Pick<ShellEnvironment, 'home' | 'integrations'>): ClientRow[] {
-  return INTEGRATION_CLIENTS.map((client) => {
+  const hooks = INTEGRATION_CLIENTS.map((client): ClientRow => {
     try {
       const { state, plan } = integrationStatus(client, optionsFor(client, environment));
       return { client, state, path: plan.path, broken: planOutdatedReasons(plan).filter(isBroken), error: null };
@@ -53,6 +74,24 @@ function readStates(environment: Pick<ShellEnvironment, 'home' | 'integrations'>
       return { client, state: null, path: null, broken: [], error: toShownError(error) };
     }
   });
+  let pi: ClientRow;
+  try {
+    pi = piRow(planPiExtension('install', piOptions(environment)));
+  } catch (error) {
+    pi = { client: 'pi', state: null, path: null, broken: [], error: toShownError(error) };
+  }
+  return [...hooks, pi];
+}
+
+function planFor(
+  request: { client: ClientRow['client']; action: 'install' | 'uninstall' },
+  environment: Pick<ShellEnvironment, 'home' | 'integrations'>,
+): ScreenPlan {
+  if (request.client === 'pi') return { client: 'pi', plan: planPiExtension(request.action, piOptions(environment)) };
+  const options = optionsFor(request.client, environment);
+  const plan =
+    request.action === 'install' ? planInstall(request.client, options) : planUninstall(request.client, options);
+  return { client: request.client, plan };
 }
 
 export function useIntegrationsEffects(
@@ -64,28 +103,33 @@ export function useIntegrationsEffects(
   const { home, integrations } = environment;
   const codexDir = integrations?.codexDir;
   const claudeDir = integrations?.claudeDir;
+  const piDir = integrations?.piDir;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new `loadNonce` is the request to read the states again.
   useEffect(() => {
-    dispatch({ type: 'statesLoaded', clients: readStates({ home, integrations: { codexDir, claudeDir } }) });
-  }, [home, codexDir, claudeDir, loadNonce, dispatch]);
+    dispatch({ type: 'statesLoaded', clients: readStates({ home, integrations: { codexDir, claudeDir, piDir } }) });
+  }, [home, codexDir, claudeDir, piDir, loadNonce, dispatch]);
 
   useEffect(() => {
     if (!request) return;
-    const environmentNow = { home, integrations: { codexDir, claudeDir } };
     try {
       if (request.kind === 'plan') {
-        const options = optionsFor(request.client, environmentNow);
-        const plan =
-          request.action === 'install' ? planInstall(request.client, options) : planUninstall(request.client, options);
-        dispatch({ type: 'planned', id: request.id, plan });
+        const shown = planFor(request, { home, integrations: { codexDir, claudeDir, piDir } });
+        dispatch({ type: 'planned', id: request.id, shown });
       } else {
         // Writes only if the file still holds the bytes the plan showed; otherwise config_conflict.
-        const result = applyInstall(request.plan);
-        dispatch({ type: 'applied', id: request.id, plan: request.plan, result });
+        const { shown } = request;
+        dispatch({
+          type: 'applied',
+          id: request.id,
+          applied:
+            shown.client === 'pi'
+              ? { ...shown, result: applyPiExtension(shown.plan) }
+              : { ...shown, result: applyInstall(shown.plan) },
+        });
       }
     } catch (error) {
       dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
     }
-  }, [home, codexDir, claudeDir, request, dispatch]);
+  }, [home, codexDir, claudeDir, piDir, request, dispatch]);
 }

@@ -1,22 +1,25 @@
-// Integrations screen state: the install state of each client's hooks, the selected client, and
-// a panel showing either a plan (its diff, refusals, warnings and, for Codex, the trust how-to)
+// Integrations screen state: the install state of each client's hooks (pi: its extension entry),
+// the selected client, and a panel showing either a plan (its diff, refusals, warnings and, for Codex, the trust how-to)
 // waiting for "y", or the result of applying one. Plans and writes run in effects; this reducer
 // only decides, from the newest state, what to ask for.
 import { useReducer } from 'react';
-import type {
-  HookAction,
-  HookApplyResult,
-  HookClient,
-  IntegrationPlan,
-  IntegrationState,
-} from '../../hosts/integrations.js';
+import type { HookAction, HookClient, IntegrationState } from '../../hosts/integrations.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
 import type { OutdatedReason } from '../../hosts/install-health.js';
-import { planLines, resultLines } from './plan-lines.js';
+import {
+  type ScreenPlan,
+  type ScreenResult,
+  screenPlanApplicable,
+  screenPlanLines,
+  screenResultLines,
+} from './plan-lines.js';
+
+/** The rows of the screen: the two hook clients, then pi. */
+export type ScreenClient = HookClient | 'pi';
 
 export interface ClientRow {
-  client: HookClient;
+  client: ScreenClient;
   state: IntegrationState | null;
   path: string | null;
   /** Installed hooks that name a node or shim that is gone: they cannot run. */
@@ -30,12 +33,12 @@ export interface Panel {
   lines: string[];
   offset: number;
   /** The plan "y" would apply: set only when it has changes and no refusals. */
-  applicable: IntegrationPlan | null;
+  applicable: ScreenPlan | null;
   /** Commands shown that a user copies: never broken at a space when wrapped. */
   commands: string[];
 }
 
-type RequestBody = { kind: 'plan'; client: HookClient; action: HookAction } | { kind: 'apply'; plan: IntegrationPlan };
+type RequestBody = { kind: 'plan'; client: ScreenClient; action: HookAction } | { kind: 'apply'; shown: ScreenPlan };
 export type IntegrationRequest = RequestBody & { id: number };
 
 export interface IntegrationsState {
@@ -55,14 +58,15 @@ export type IntegrationsAction =
   /** `total`: display lines after wrapping to the terminal, which only the view knows. */
   | { type: 'scroll'; by: number | 'top'; total: number }
   | { type: 'plan'; action: HookAction }
-  | { type: 'planned'; id: number; plan: IntegrationPlan }
-  | { type: 'applied'; id: number; plan: IntegrationPlan; result: HookApplyResult }
+  | { type: 'planned'; id: number; shown: ScreenPlan }
+  | { type: 'applied'; id: number; applied: ScreenResult }
   | { type: 'requestFailed'; id: number; error: ShownError };
 
 export const initialIntegrationsState: IntegrationsState = {
   clients: [
     { client: 'codex', state: null, path: null, broken: [], error: null },
     { client: 'claude', state: null, path: null, broken: [], error: null },
+    { client: 'pi', state: null, path: null, broken: [], error: null },
   ],
   selected: 0,
   loadNonce: 0,
@@ -82,7 +86,10 @@ function ask(
   return { ...state, ...changes, request: { ...request, id }, lastRequestId: id, error: null };
 }
 
-const selectedClient = (state: IntegrationsState): HookClient => state.clients[state.selected]?.client ?? 'codex';
+const selectedClient = (state: IntegrationsState): ScreenClient => state.clients[state.selected]?.client ?? 'codex';
+
+/** The hook command a panel shows, kept whole when wrapped; pi's entry is a path, not a command. */
+const commandsOf = (shown: ScreenPlan): string[] => (shown.client === 'pi' ? [] : [shown.plan.command]);
 
 export function integrationsReducer(state: IntegrationsState, action: IntegrationsAction): IntegrationsState {
   switch (action.type) {
@@ -108,29 +115,29 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
       return state.panel ? state : ask(state, { kind: 'plan', client: selectedClient(state), action: action.action });
     case 'planned': {
       if (state.request?.id !== action.id) return state;
-      const { plan } = action;
-      const applicable = plan.refusals.length === 0 && plan.diff !== '' ? plan : null;
+      const { shown } = action;
       return {
         ...state,
         request: null,
         panel: {
           kind: 'plan',
-          title: `${plan.action} plan for ${plan.client}`,
-          lines: planLines(plan),
+          title: `${shown.plan.action} plan for ${shown.client}`,
+          lines: screenPlanLines(shown),
           offset: 0,
-          applicable,
-          commands: [plan.command],
+          applicable: screenPlanApplicable(shown) ? shown : null,
+          commands: commandsOf(shown),
         },
       };
     }
     case 'confirm':
       // "y" is the only way to write: a plan is never applied by opening it or by any other key.
-      return state.panel?.applicable ? ask(state, { kind: 'apply', plan: state.panel.applicable }) : state;
+      return state.panel?.applicable ? ask(state, { kind: 'apply', shown: state.panel.applicable }) : state;
     case 'decline':
       return state.request ? state : { ...state, panel: null };
     case 'applied': {
       if (state.request?.id !== action.id) return state;
-      const title = `${action.plan.action === 'install' ? 'installed' : 'uninstalled'}: ${action.plan.client}`;
+      const { applied } = action;
+      const title = `${applied.plan.action === 'install' ? 'installed' : 'uninstalled'}: ${applied.client}`;
       return {
         ...state,
         request: null,
@@ -138,10 +145,10 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
         panel: {
           kind: 'result',
           title,
-          lines: resultLines(action.plan, action.result),
+          lines: screenResultLines(applied),
           offset: 0,
           applicable: null,
-          commands: [action.plan.command],
+          commands: commandsOf(applied),
         },
       };
     }
@@ -150,7 +157,7 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
       const name =
         state.request.kind === 'plan'
           ? `${state.request.action} ${state.request.client}`
-          : `apply ${state.request.plan.client}`;
+          : `apply ${state.request.shown.client}`;
       // A failed apply (config changed since planning, disk full…) closes the plan: plan again from the new file.
       return {
         ...state,

@@ -15,7 +15,9 @@ export interface ShellEnvironment {
   /** The directory whose repository the Memory screen reviews and promotes (default: the process's). */
   cwd?: string | undefined;
   /** Where the Integrations screen looks for the clients' config; default: each client's own. Tests point it at temp dirs. */
-  integrations?: { codexDir?: string | undefined; claudeDir?: string | undefined } | undefined;
+  integrations?:
+    | { codexDir?: string | undefined; claudeDir?: string | undefined; piDir?: string | undefined }
+    | undefined;
 }
 
 export type QuitReason = 'quit' | 'interrupt';
