@@ -135,7 +135,9 @@ const write = <T>(db: Db, work: () => T): T => db.transaction(work).immediate();
 /**
  * SessionStart. startup (and fork, and an unknown source): an empty generation — a new root, or
  * the next generation of a known one. resume/compact: the unexpired root's current generation, or
- * an empty one. clear: the current generation is retired and an empty one opened.
+ * an empty one. clear: the current generation is retired and an empty one opened. Both clients
+ * checked live (Claude Code 2.1.332, Codex 0.171.0's TUI) send clear under a new session id, so
+ * there it is a new root; retiring covers a client that clears under the same id.
  */
 export function ledgerSessionStart(db: Db, client: string, sessionId: string, source: string | null, now: number) {
   return write(db, () => {
