@@ -83,6 +83,7 @@ export function selectTurns(core: Db, selection: Selection, inScope: (cwd: strin
       untilMs: selection.untilMs,
       client: selection.client,
       limit: 10_000,
+      keepRepeats: true,
     });
     const turns = new Set(hits.map((hit) => `${hit.sessionKey}\0${hit.turnKey}`));
     rows = rows.filter((row) => turns.has(`${row.sessionKey}\0${row.turnKey}`));
