@@ -30,6 +30,13 @@ export const REQUEST_BODY_MAX_BYTES = 4 * RECORD_MAX_BYTES;
 /** A hook's stdin: host payloads are small; anything larger is refused, never truncated. */
 export const HOOK_STDIN_MAX_BYTES = 4 * 1024 * 1024;
 
+/**
+ * `hook pi`'s stdin, from the pi extension's fallback channel: the event is already whole in pi's
+ * memory (a tool may have printed a whole file), and a message over HOOK_TAIL_MAX_BYTES is kept
+ * without its content, as on the direct channel; only an event beyond this is refused.
+ */
+export const PI_HOOK_STDIN_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Sequences are SQLite INTEGERs; JavaScript numbers are exact up to 2^53-1, which is the real ceiling for us. */
 export const SEQUENCE_MAX = Number.MAX_SAFE_INTEGER;
 

@@ -2,7 +2,7 @@
 // whose write lock is held gives up after PI_EVENT_LOCK_WAIT_MS, records the failure for `status`,
 // and quarantines the event with a replay command that brings it back to its own activation.
 import assert from 'node:assert/strict';
-import { execFileSync, execSync } from 'node:child_process';
+import { execFileSync, execSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -87,71 +87,87 @@ function captureStream(home: string, payloads: string[]): boolean[] {
   ) as boolean[];
 }
 
-test('a tool output over the 8 MiB bound: the event is kept without its content, the turn settles, status says so', {
-  timeout: 60_000,
-}, async () => {
-  const home = tempHome('pi-huge');
-  const huge = 'x'.repeat(HOOK_TAIL_MAX_BYTES + 1024);
-  const message = (m: Record<string, unknown>) => event('message_end', { message: m });
-  try {
-    const results = captureStream(home, [
-      event('session_start', { reason: 'startup' }),
-      event('input', { text: 'make it big', source: 'interactive', images: 0 }),
-      event('agent_start', {}),
-      message({ role: 'user', content: [{ type: 'text', text: 'make it big' }], timestamp: 1 }),
-      message({
-        role: 'assistant',
-        content: [{ type: 'toolCall', id: 't1', name: 'big_output', arguments: {} }],
-        stopReason: 'toolUse',
-      }),
-      message({
-        role: 'toolResult',
-        toolCallId: 't1',
-        toolName: 'big_output',
-        content: [{ type: 'text', text: huge }],
-      }),
-      message({ role: 'assistant', content: [{ type: 'text', text: 'that was big' }], stopReason: 'stop' }),
-      event('agent_end', {}),
-      event('SessionEnd', { reason: 'quit' }),
-    ]);
-    assert.deepEqual(results, Array(9).fill(true), 'every event was kept');
-    const errors = readFileSync(join(home, 'hook-errors.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { code: string; message: string });
-    assert.equal(errors.length, 1);
-    assert.equal(errors[0]!.code, 'limit_exceeded');
-    assert.match(errors[0]!.message, /toolResult.*kept without its content/);
-    const drained = await runCli(['--json', '--home', home, 'session-drain']);
-    assert.equal(drained.code, 0, drained.stderr);
-    const status = JSON.parse((await runCli(['--json', '--home', home, 'status'])).stdout);
-    assert.equal(status.recovery.total, 0);
-    assert.equal(status.host.hookErrors, 1);
-    assert.equal(status.host.lastHookError.code, 'limit_exceeded');
-    assert.deepEqual(status.sessions[0].turns, { settled: 1, failed: 0, interrupted: 0, buffered: 0, incomplete: 0 });
-    const db = new Database(join(home, 'core.sqlite'), { readonly: true });
+/** Each event through its own `common-memory hook pi` child: the extension's fallback channel. */
+function captureByChild(home: string, payloads: string[]): boolean[] {
+  return payloads.map(
+    (payload) =>
+      spawnSync(process.execPath, [BIN, 'hook', 'pi', '--instance', 'pi:test-instance'], {
+        env: { ...process.env, COMMON_MEMORY_HOME: home },
+        input: payload,
+        stdio: ['pipe', 'ignore', 'pipe'],
+      }).status === 0,
+  );
+}
+
+for (const [channel, capture] of [
+  ['direct', captureStream],
+  ['child', captureByChild],
+] as const)
+  test(`${channel} channel: a tool output over the 8 MiB bound is kept without its content, the turn settles, status says so`, {
+    timeout: 60_000,
+  }, async () => {
+    const home = tempHome('pi-huge');
+    const huge = 'x'.repeat(HOOK_TAIL_MAX_BYTES + 1024);
+    const message = (m: Record<string, unknown>) => event('message_end', { message: m });
     try {
-      const messages = db
-        .prepare('SELECT kind, classification, body FROM capture_messages ORDER BY message_id')
-        .all() as Array<{
-        kind: string;
-        classification: string;
-        body: string;
-      }>;
-      assert.deepEqual(
-        messages.map((m) => `${m.kind}:${m.classification}`),
-        ['prompt:evidence', 'tool_call:context', 'tool_result:context', 'answer:context'],
-      );
-      const content = JSON.stringify([{ type: 'text', text: huge }]);
-      assert.match(
-        messages[2]!.body,
-        new RegExp(`^\\[${content.length} bytes .*not kept; sha256 ${sha256Hex(content)}\\]$`),
-      );
-      assert.ok(messages[2]!.body.length < 1000);
+      const results = capture(home, [
+        event('session_start', { reason: 'startup' }),
+        event('input', { text: 'make it big', source: 'interactive', images: 0 }),
+        event('agent_start', {}),
+        message({ role: 'user', content: [{ type: 'text', text: 'make it big' }], timestamp: 1 }),
+        message({
+          role: 'assistant',
+          content: [{ type: 'toolCall', id: 't1', name: 'big_output', arguments: {} }],
+          stopReason: 'toolUse',
+        }),
+        message({
+          role: 'toolResult',
+          toolCallId: 't1',
+          toolName: 'big_output',
+          content: [{ type: 'text', text: huge }],
+        }),
+        message({ role: 'assistant', content: [{ type: 'text', text: 'that was big' }], stopReason: 'stop' }),
+        event('agent_end', {}),
+        event('SessionEnd', { reason: 'quit' }),
+      ]);
+      assert.deepEqual(results, Array(9).fill(true), 'every event was kept');
+      const errors = readFileSync(join(home, 'hook-errors.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { code: string; message: string });
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0]!.code, 'limit_exceeded');
+      assert.match(errors[0]!.message, /toolResult.*kept without its content/);
+      const drained = await runCli(['--json', '--home', home, 'session-drain']);
+      assert.equal(drained.code, 0, drained.stderr);
+      const status = JSON.parse((await runCli(['--json', '--home', home, 'status'])).stdout);
+      assert.equal(status.recovery.total, 0);
+      assert.equal(status.host.hookErrors, 1);
+      assert.equal(status.host.lastHookError.code, 'limit_exceeded');
+      assert.deepEqual(status.sessions[0].turns, { settled: 1, failed: 0, interrupted: 0, buffered: 0, incomplete: 0 });
+      const db = new Database(join(home, 'core.sqlite'), { readonly: true });
+      try {
+        const messages = db
+          .prepare('SELECT kind, classification, body FROM capture_messages ORDER BY message_id')
+          .all() as Array<{
+          kind: string;
+          classification: string;
+          body: string;
+        }>;
+        assert.deepEqual(
+          messages.map((m) => `${m.kind}:${m.classification}`),
+          ['prompt:evidence', 'tool_call:context', 'tool_result:context', 'answer:context'],
+        );
+        const content = JSON.stringify([{ type: 'text', text: huge }]);
+        assert.match(
+          messages[2]!.body,
+          new RegExp(`^\\[${content.length} bytes .*not kept; sha256 ${sha256Hex(content)}\\]$`),
+        );
+        assert.ok(messages[2]!.body.length < 1000);
+      } finally {
+        db.close();
+      }
     } finally {
-      db.close();
+      rmSync(join(home, '..'), { recursive: true, force: true });
     }
-  } finally {
-    rmSync(join(home, '..'), { recursive: true, force: true });
-  }
-});
+  });

@@ -17,7 +17,12 @@ import {
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
-import { HOOK_LATE_LOCK_WAIT_MS, HOOK_STDIN_MAX_BYTES, HOOK_TAIL_MAX_BYTES } from '../limits.js';
+import {
+  HOOK_LATE_LOCK_WAIT_MS,
+  HOOK_STDIN_MAX_BYTES,
+  HOOK_TAIL_MAX_BYTES,
+  PI_HOOK_STDIN_MAX_BYTES,
+} from '../limits.js';
 import { hookDeadlineMs, isLockBusy, waitBudgetMs } from './busy-wait.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
@@ -77,9 +82,12 @@ function parseArgs(argv: string[]): HookArgs {
   return { client: client as HookClient | 'pi', home: resolveHome(homeFlag), instance, quarantined };
 }
 
-function checkSize(raw: Buffer): string {
-  if (raw.length > HOOK_STDIN_MAX_BYTES)
-    throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${HOOK_STDIN_MAX_BYTES}`);
+const stdinBound = (client: HookArgs['client']): number =>
+  client === 'pi' ? PI_HOOK_STDIN_MAX_BYTES : HOOK_STDIN_MAX_BYTES;
+
+function checkSize(raw: Buffer, client: HookArgs['client']): string {
+  const bound = stdinBound(client);
+  if (raw.length > bound) throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${bound}`);
   return raw.toString('utf8');
 }
 
@@ -112,7 +120,7 @@ export function runHook(argv: string[]): number {
   const instance = args.instance ?? processInstance(args.client);
   try {
     raw = readFileSync(0);
-    payload = parsePayload(checkSize(raw));
+    payload = parsePayload(checkSize(raw, args.client));
     // SubagentStart is the ledger's alone: the hint for the subagent; capture keeps nothing of it.
     if (payload.event === 'SubagentStart' && args.client !== 'pi') throw LEDGER_ONLY;
     const deadline = args.client === 'pi' ? PI_EVENT_DEADLINE_MS : hookDeadlineMs(args.client, payload.event);
@@ -201,7 +209,8 @@ function keep(
     if (quarantined !== undefined && !markQuarantineKept(db, quarantined))
       throw new AlreadyKept(`${quarantined} was already kept; nothing to replay.`);
     if (args.client === 'pi') {
-      capturePiEnvelope(db, instance, payload, faultPointFromEnv());
+      const { omitted } = capturePiEnvelope(db, instance, payload, faultPointFromEnv());
+      if (omitted !== null) reportOmitted(args, instance, omitted);
       return '';
     }
     const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
@@ -389,7 +398,7 @@ function recordFailure(
   if (error instanceof BrokenInstallError) record['fix'] = error.fix;
   try {
     ensureHome(args.home);
-    if (raw !== undefined && raw.length <= HOOK_STDIN_MAX_BYTES) {
+    if (raw !== undefined && raw.length <= stdinBound(args.client)) {
       const name = `hook-${args.client}-${at.getTime()}-${process.pid}.json`;
       mkdirSync(storeFiles(args.home).quarantine, { recursive: true, mode: 0o700 });
       writeFileSync(join(storeFiles(args.home).quarantine, name), raw, { mode: 0o600 });
