@@ -101,8 +101,10 @@ describe('session search', () => {
     await c.flush(home);
     const db = openDatabase(storeFiles(home).core);
     try {
-      // Back to a v3 store: undo what v4 (the index) and v6 (a column) added, as a store sealed before v4 was.
+      // Back to a v3 store: undo what v4 (the search index), v6 (a column) and v7 (an index) added,
+      // as a store sealed before v4 was.
       db.exec('DROP TABLE session_search');
+      db.exec('DROP INDEX capture_turns_by_recorded_at');
       db.exec('ALTER TABLE capture_activations DROP COLUMN snapshot_pending');
       db.pragma('user_version = 3');
       migrate(db, coreSchema);
