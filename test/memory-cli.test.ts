@@ -133,9 +133,10 @@ describe('memory commands', () => {
     const over = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
     assert.equal(over.code, 10, over.stderr);
     const message = json(over.stderr).error.message as string;
-    const window = /--since (\S+) --until (\S+) for its first 200 turns, then --since (\S+) --until (\S+) for the rest/.exec(
-      message,
-    );
+    const window =
+      /--since (\S+) --until (\S+) for its first 200 turns, then --since (\S+) --until (\S+) for the rest/.exec(
+        message,
+      );
     assert.ok(window, message);
     assert.equal(window[2], window[3], 'the second part starts where the first ends');
     const parts = [
@@ -154,7 +155,11 @@ describe('memory commands', () => {
       }
       assert.equal(run.code, 0, run.stderr);
       const again = json((await extract()).stdout);
-      assert.deepEqual([again.tasks.created, again.candidates.created], [0, 0], 'a finished selection again creates nothing');
+      assert.deepEqual(
+        [again.tasks.created, again.candidates.created],
+        [0, 0],
+        'a finished selection again creates nothing',
+      );
     }
     assert.deepEqual(turns, [200, 50]);
     const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
@@ -381,7 +386,7 @@ describe('automatic extraction in a host', () => {
       db.exec('DROP INDEX capture_turns_by_recorded_at');
       db.prepare('UPDATE capture_turns SET recorded_at_ms = (SELECT min(recorded_at_ms) FROM capture_turns)').run();
       db.exec(
-        'UPDATE session_search SET recorded_at_ms = (SELECT min(recorded_at_ms) FROM capture_turns) WHERE ref LIKE \'m:%\'',
+        "UPDATE session_search SET recorded_at_ms = (SELECT min(recorded_at_ms) FROM capture_turns) WHERE ref LIKE 'm:%'",
       );
       db.pragma('user_version = 6');
     } finally {
