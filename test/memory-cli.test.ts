@@ -343,6 +343,8 @@ describe('automatic extraction in a host', () => {
   async function autoExtractsLongSession(home: string, repo: string) {
     const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
     try {
+      // Until it serves (a migration may come first), the host holds the lease and a command is refused.
+      await waitFor('the host to serve', async () => (existsSync(storeFiles(home).hostInfo) ? true : undefined));
       const status = await waitFor(
         'automatic passes to draft the 25 rules of the 250-turn session',
         async () => {
