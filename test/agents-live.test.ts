@@ -153,7 +153,13 @@ describe('driven agents with the real pi', { timeout: 180_000 }, () => {
         );
         const abort = await app.abort({ agent: 'slow', operationId: 'op-abort' });
         assert.equal(abort.targetOperationId, 'op-slow');
-        assert.deepEqual(Object.keys(abort).sort(), ['operationId', 'replayed', 'sequence', 'storeId', 'targetOperationId']);
+        assert.deepEqual(Object.keys(abort).sort(), [
+          'operationId',
+          'replayed',
+          'sequence',
+          'storeId',
+          'targetOperationId',
+        ]);
         const replayedAbort = await app.abort({ agent: 'slow', operationId: 'op-abort' });
         assert.deepEqual(replayedAbort, { ...abort, replayed: true }, 'a replayed abort is the original receipt');
         const op = await settled(app, 'op-slow');

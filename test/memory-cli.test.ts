@@ -12,6 +12,20 @@ import { plantedToken, queueSession } from './support/memory-corpus.js';
 
 after(() => c.closeStores());
 
+/** One session longer than one extraction may select: every tenth turn states a rule. */
+const longSession = Array.from({ length: 250 }, (_, i) =>
+  i % 10 === 0 ? `Always run the migration check before release ${i}.` : `Can you look at step ${i}?`,
+);
+
+function sealInstants(home: string): number[] {
+  const db = c.readOnly(home);
+  try {
+    return db.prepare("SELECT recorded_at_ms FROM capture_turns WHERE state <> 'incomplete'").pluck().all() as number[];
+  } finally {
+    db.close();
+  }
+}
+
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('memory commands', () => {
@@ -108,6 +122,48 @@ describe('memory commands', () => {
     const retry = await runCli(['memory', 'retry', 'ext-none', '--home', home, '--json']);
     assert.equal(retry.code, 6, retry.stderr);
     assert.equal((await runCli(['memory', 'frobnicate', '--home', home])).code, 2);
+  });
+
+  it('a session of 250 turns sealed in one drain step is extracted completely by explicit windows, as the refusal says', async () => {
+    const home = tempHome('memory-cli-long');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, longSession);
+    await c.flush(home);
+    assert.equal(new Set(sealInstants(home)).size, 250, 'every sealed turn has its own instant');
+    const over = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
+    assert.equal(over.code, 10, over.stderr);
+    const message = json(over.stderr).error.message as string;
+    const window =
+      /--since (\S+) --until (\S+) for its first 200 turns, then --since (\S+) --until (\S+) for the rest/.exec(
+        message,
+      );
+    assert.ok(window, message);
+    assert.equal(window[2], window[3], 'the second part starts where the first ends');
+    const parts = [
+      ['--since', window[1]!, '--until', window[2]!],
+      ['--since', window[3]!, '--until', window[4]!],
+    ];
+    const turns = [];
+    for (const part of parts) {
+      const extract = () => runCli(['memory', 'extract', '--home', home, '--json', ...part], { cwd: repo });
+      let run = await extract();
+      turns.push(json(run.stdout).turns);
+      // A run works on a bounded number of tasks (exit 3: work remains); the same selection goes on.
+      for (let rerun = 0; run.code === 3 && rerun < 20; rerun++) {
+        run = await extract();
+        assert.equal(json(run.stdout).tasks.created, 0, 'the same selection again plans nothing new');
+      }
+      assert.equal(run.code, 0, run.stderr);
+      const again = json((await extract()).stdout);
+      assert.deepEqual(
+        [again.tasks.created, again.candidates.created],
+        [0, 0],
+        'a finished selection again creates nothing',
+      );
+    }
+    assert.deepEqual(turns, [200, 50]);
+    const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+    assert.equal(s.candidates.draft, 25, 'every tenth turn of the session is a rule');
   });
 
   it('lint: a blocking finding is exit 11 with its rule, position and a masked excerpt; clean text is 0; stdin works', async () => {
@@ -281,6 +337,80 @@ describe('automatic extraction in a host', () => {
     } finally {
       host.kill('SIGINT');
       await collect(host, undefined, 20_000).catch(() => undefined);
+    }
+  });
+
+  async function autoExtractsLongSession(home: string, repo: string) {
+    const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
+    try {
+      // Until it serves (a migration may come first), the host holds the lease and a command is refused.
+      await waitFor('the host to serve', async () => (existsSync(storeFiles(home).hostInfo) ? true : undefined));
+      const status = await waitFor(
+        'automatic passes to draft the 25 rules of the 250-turn session',
+        async () => {
+          const s = await memoryStatus(home);
+          return s.candidates.draft === 25 && s.tasks.pending === 0 && s.tasks.claimed === 0 ? s : undefined;
+        },
+        120_000,
+      );
+      assert.equal(status.tasks.waitingForRetry, 0);
+      const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+      const turnKeys = new Set(
+        review.candidates.flatMap((cand: { statements: Array<{ evidence: Array<{ turnKey: string }> }> }) =>
+          cand.statements.flatMap((statement) => statement.evidence.map((e) => e.turnKey)),
+        ),
+      );
+      assert.equal(turnKeys.size, 25, 'the rules of the first 200 turns and of the last 50');
+    } finally {
+      host.kill('SIGINT');
+      await collect(host, undefined, 20_000).catch(() => undefined);
+    }
+  }
+
+  it('a host extracts a session of 250 turns sealed in one drain step through every pass', async () => {
+    const home = tempHome('memory-auto-long');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, longSession);
+    await c.flush(home);
+    await autoExtractsLongSession(home, repo);
+  });
+
+  it('a store whose turns were sealed in one millisecond (before v7) is re-stamped and then extracted completely', async () => {
+    const home = tempHome('memory-auto-collided');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, longSession);
+    await c.flush(home);
+    c.closeStores();
+    const { openDatabase } = await import('../source/store/database.js');
+    const db = openDatabase(storeFiles(home).core);
+    try {
+      // What a v6 store holds after one drain step: one instant for every turn, no index on it.
+      db.exec('DROP INDEX capture_turns_by_recorded_at');
+      db.prepare('UPDATE capture_turns SET recorded_at_ms = (SELECT min(recorded_at_ms) FROM capture_turns)').run();
+      db.exec(
+        "UPDATE session_search SET recorded_at_ms = (SELECT min(recorded_at_ms) FROM capture_turns) WHERE ref LIKE 'm:%'",
+      );
+      db.pragma('user_version = 6');
+    } finally {
+      db.close();
+    }
+    assert.equal(new Set(sealInstants(home)).size, 1);
+    await autoExtractsLongSession(home, repo);
+    const instants = sealInstants(home);
+    assert.equal(new Set(instants).size, 250, 'the migration gave every turn its own instant');
+    assert.equal(Math.max(...instants) - Math.min(...instants), 249, 'each 1 ms after the one before');
+    const core = c.readOnly(home);
+    try {
+      const stale = core
+        .prepare(
+          `SELECT count(*) FROM session_search s JOIN capture_messages m ON 'm:' || m.message_id = s.ref
+             JOIN capture_turns t ON t.turn_id = m.turn_id WHERE s.recorded_at_ms <> t.recorded_at_ms`,
+        )
+        .pluck()
+        .get();
+      assert.equal(stale, 0, 'search rows moved with their turns');
+    } finally {
+      core.close();
     }
   });
 

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { buildFtsQuery, FTS_QUERY_MAX_TERMS, ftsTerms, quoteFtsTerm } from '../source/memory/fts-query.js';
+import {
+  buildFtsQuery,
+  buildSessionSearchQuery,
+  FTS_QUERY_MAX_TERMS,
+  ftsTerms,
+  quoteFtsTerm,
+  sessionSearchTerms,
+} from '../source/memory/fts-query.js';
 
 // The index the session search uses: porter stemming over unicode61.
 function turnsIndex(rows: string[]) {
@@ -59,6 +66,39 @@ describe('buildFtsQuery', () => {
     assert.deepEqual(terms, words.slice(0, FTS_QUERY_MAX_TERMS));
   });
 });
+
+describe('buildSessionSearchQuery', () => {
+  const cases: [input: string, expected: string | null][] = [
+    ['What did we decide about pnpm?', '"decide" OR "pnpm"'],
+    ['what size must the tui support?', '"size" OR "must" OR "tui" OR "support"'],
+    ['should we, cannot we', '"should" OR "cannot"'],
+    ['the first frame with NODE_ENV', '"first" OR "frame" OR "node_env" OR "node" OR "env"'],
+    [
+      'better-sqlite3 src/index.ts',
+      '"better-sqlite3" OR "better" OR "sqlite3" OR "src/index.ts" OR "src" OR "index" OR "ts"',
+    ],
+    ['the-and-of', '"the-and-of"'],
+    ['the and of', null],
+    ['*** ^^^ ::: ()', null],
+    ['foo OR bar NOT baz', '"foo" OR "bar" OR "baz"'],
+  ];
+  for (const [input, expected] of cases) {
+    it(`${JSON.stringify(input)} → ${expected}`, () => assert.equal(buildSessionSearchQuery(input), expected));
+  }
+
+  it('keeps at most FTS_QUERY_MAX_TERMS terms, parts of compound words included', () => {
+    const words = Array.from({ length: FTS_QUERY_MAX_TERMS }, (_, i) => `a${i}-b${i}`);
+    const terms = sessionSearchTerms(words.join(' '));
+    assert.equal(terms.length, FTS_QUERY_MAX_TERMS);
+    assert.deepEqual(terms.slice(0, 3), ['a0-b0', 'a0', 'b0']);
+  });
+
+  it('recall keeps dropping obligation words (ftsTerms is unchanged)', () => {
+    assert.deepEqual(ftsTerms('we must use pnpm'), ['use', 'pnpm']);
+  });
+});
+
+const BUILDERS = { buildFtsQuery, buildSessionSearchQuery };
 
 describe('buildFtsQuery against a real FTS5 table (porter)', () => {
   const hostile = [
@@ -120,14 +160,15 @@ describe('buildFtsQuery against a real FTS5 table (porter)', () => {
   ];
   it('runs every hostile input without an error', () => {
     const index = turnsIndex(rows);
-    for (const input of hostile) {
-      const query = buildFtsQuery(input);
-      if (query === null) continue;
-      assert.doesNotThrow(
-        () => index.match(query),
-        `query for ${JSON.stringify(input.slice(0, 40))}: ${query.slice(0, 80)}`,
-      );
-    }
+    for (const [name, build] of Object.entries(BUILDERS))
+      for (const input of hostile) {
+        const query = build(input);
+        if (query === null) continue;
+        assert.doesNotThrow(
+          () => index.match(query),
+          `${name} for ${JSON.stringify(input.slice(0, 40))}: ${query.slice(0, 80)}`,
+        );
+      }
     index.db.close();
   });
 
@@ -193,8 +234,10 @@ describe('buildFtsQuery against a real FTS5 table (porter)', () => {
         { length: 1 + Math.floor(next() * 12) },
         () => pieces[Math.floor(next() * pieces.length)],
       ).join('');
-      const query = buildFtsQuery(input);
-      if (query !== null) assert.doesNotThrow(() => index.match(query), `${JSON.stringify(input)} → ${query}`);
+      for (const build of Object.values(BUILDERS)) {
+        const query = build(input);
+        if (query !== null) assert.doesNotThrow(() => index.match(query), `${JSON.stringify(input)} → ${query}`);
+      }
     }
     index.db.close();
   });
@@ -205,6 +248,9 @@ describe('buildFtsQuery against a real FTS5 table (porter)', () => {
     assert.deepEqual(index.match(buildFtsQuery('column:value')!), [6], 'no column filter');
     assert.deepEqual(index.match(buildFtsQuery('NEAR(TODO')!), [4]);
     assert.deepEqual(index.match(buildFtsQuery('"quote me"')!), [7]);
+    assert.deepEqual(index.match(buildSessionSearchQuery('NOT pnpm')!), [1], 'NOT does not exclude');
+    assert.deepEqual(index.match(buildSessionSearchQuery('column:value')!), [6], 'no column filter');
+    assert.deepEqual(index.match(buildSessionSearchQuery('"quote me"')!), [7]);
     index.db.close();
   });
 

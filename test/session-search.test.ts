@@ -8,9 +8,9 @@ import { coreSchema } from '../source/store/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
 import { migrate, schemaVersion } from '../source/store/migrations.js';
 import { appendJournal } from '../source/store/journal.js';
-import { sessionSearch } from '../source/store/session-search.js';
+import { searchSessions, sessionSearch } from '../source/store/session-search.js';
 import { insertTimeline } from '../source/store/timeline.js';
-import { commit } from '../source/store/transaction.js';
+import { commit, type Tx } from '../source/store/transaction.js';
 import { runCli, tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 import { queueSession } from './support/memory-corpus.js';
@@ -23,6 +23,40 @@ const PROMPTS = [
   'Remember: deployments go through the staging cluster first.',
   'What does "NEAR" OR (this) * mean? col:x ^start',
 ];
+
+/** Runs `body` on a fresh, migrated core.sqlite of a temporary data home. */
+function withCoreStore(name: string, body: (db: ReturnType<typeof openDatabase>) => void): void {
+  const home = tempHome(name);
+  mkdirSync(home, { recursive: true });
+  const db = openDatabase(storeFiles(home).core);
+  try {
+    migrate(db, coreSchema);
+    body(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** One message of driven agent a1 (generation g1): its journal record and its timeline row. */
+function agentRow(tx: Tx, messageId: string, role: 'user' | 'assistant', text: string): void {
+  const { sequence } = appendJournal(tx, {
+    kind: 'test',
+    agentId: 'a1',
+    generationId: 'g1',
+    operationId: null,
+    canonicalMessageId: messageId,
+    payload: {},
+  });
+  insertTimeline(tx, {
+    messageId,
+    role,
+    payload: { role, content: [{ type: 'text', text }] },
+    agentId: 'a1',
+    generationId: 'g1',
+    operationId: null,
+    sourceJournalSequence: sequence,
+  });
+}
 
 describe('session search', () => {
   it('finds delivered user turns right after the drain sealed them (porter stems, OR of terms), never assistant text', async () => {
@@ -67,8 +101,10 @@ describe('session search', () => {
     await c.flush(home);
     const db = openDatabase(storeFiles(home).core);
     try {
-      // Back to a v3 store: undo what v4 (the index) and v6 (a column) added, as a store sealed before v4 was.
+      // Back to a v3 store: undo what v4 (the search index), v6 (a column) and v7 (an index) added,
+      // as a store sealed before v4 was.
       db.exec('DROP TABLE session_search');
+      db.exec('DROP INDEX capture_turns_by_recorded_at');
       db.exec('ALTER TABLE capture_activations DROP COLUMN snapshot_pending');
       db.pragma('user_version = 3');
       migrate(db, coreSchema);
@@ -85,43 +121,36 @@ describe('session search', () => {
   });
 
   it("a driven agent's user rows are indexed in the transaction that admits them; its replies are not", () => {
-    const home = tempHome('search-pi');
-    mkdirSync(home, { recursive: true });
-    const db = openDatabase(storeFiles(home).core);
-    try {
-      migrate(db, coreSchema);
+    withCoreStore('search-pi', (db) => {
       commit(db, 'test', (tx) => {
-        for (const [role, text] of [
-          ['user', 'Always run the linter before committing'],
-          ['assistant', 'I will lint before every commit'],
-        ] as const) {
-          const { sequence } = appendJournal(tx, {
-            kind: 'test',
-            agentId: 'a1',
-            generationId: 'g1',
-            operationId: null,
-            canonicalMessageId: `${role}-1`,
-            payload: {},
-          });
-          insertTimeline(tx, {
-            messageId: `${role}-1`,
-            role,
-            payload: { role, content: [{ type: 'text', text }] },
-            agentId: 'a1',
-            generationId: 'g1',
-            operationId: null,
-            sourceJournalSequence: sequence,
-          });
-        }
+        agentRow(tx, 'user-1', 'user', 'Always run the linter before committing');
+        agentRow(tx, 'assistant-1', 'assistant', 'I will lint before every commit');
       });
       const hits = sessionSearch(db, { query: 'linter commit' }).results;
       assert.deepEqual(
         hits.map((hit) => [hit.client, hit.sessionKey, hit.turnKey]),
         [['pi', 'g1', 'user-1']],
       );
-    } finally {
-      db.close();
-    }
+    });
+  });
+
+  it('a text said again word for word is one result, and repeats never shorten the page', () => {
+    withCoreStore('search-repeats', (db) => {
+      const said = [
+        ...Array.from({ length: 30 }, () => 'run the tests for the drain again'),
+        'The drain seals batches of 64 envelopes; keep 64, the hook latency matters more.',
+        ...Array.from({ length: 6 }, (_, i) => `the drain test ${i} times out again`),
+      ];
+      commit(db, 'test', (tx) => {
+        for (const [i, text] of said.entries()) agentRow(tx, `user-${i}`, 'user', text);
+      });
+      const hits = sessionSearch(db, { query: 'drain tests again', limit: 5 }).results;
+      assert.equal(hits.length, 5, 'the page is full although 30 rows repeat one text');
+      const texts = hits.map((hit) => said[Number(hit.turnKey.slice('user-'.length))]);
+      assert.equal(new Set(texts).size, 5, `distinct texts: ${JSON.stringify(texts)}`);
+      const selected = searchSessions(db, { query: 'drain tests again', limit: 100, keepRepeats: true });
+      assert.equal(selected.length, said.length, 'extraction selects every matching turn, repeats included');
+    });
   });
 
   it('the CLI prints the MEMORY.md contract with --json, and refuses bad windows and limits with exit 2', async () => {

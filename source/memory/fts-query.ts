@@ -39,14 +39,48 @@ const CONTROL = /\p{Cc}/gu;
 
 /** The distinct search terms of `text`, lower-cased, stop words removed, in first-seen order; at most `max`. */
 export function ftsTerms(text: string, max = FTS_QUERY_MAX_TERMS): string[] {
+  return collectTerms(text, max, (word) => ENGLISH_STOP_WORDS.has(word));
+}
+
+function collectTerms(text: string, max: number, isStopWord: (word: string) => boolean): string[] {
   const seen = new Set<string>();
   for (const raw of text.replace(CONTROL, ' ').split(WORD_BREAK)) {
     const word = raw.replace(EDGE_NOISE, '').toLowerCase();
-    if (word === '' || !HAS_TOKEN.test(word) || ENGLISH_STOP_WORDS.has(word)) continue;
+    if (word === '' || !HAS_TOKEN.test(word) || isStopWord(word)) continue;
     seen.add(word);
     if (seen.size === max) break;
   }
   return [...seen];
+}
+
+/**
+ * Words a rule is stated with. Session search keeps them: a question about a rule ("what size must
+ * the TUI support?") uses the rule's own word ("the TUI must work at 80 by 24"). Recall, which
+ * compares statements with each other, drops them with the other stop words.
+ */
+const OBLIGATION_WORDS: ReadonlySet<string> = new Set(['must', 'mustn', 'should', 'shouldn', 'cannot']);
+const PART_BREAK = /[^\p{L}\p{N}]+/u;
+
+/**
+ * Session search's terms: those of ftsTerms plus obligation words, and after each compound word
+ * (`node_env`, `better-sqlite3`) its parts. The quoted compound is one FTS5 phrase that BM25 weighs
+ * as one term; its parts add the weight of each rare part, so the row that names the identifier
+ * ranks above short rows that only share common words with the question.
+ */
+export function sessionSearchTerms(text: string, max = FTS_QUERY_MAX_TERMS): string[] {
+  const isStopWord = (word: string) => ENGLISH_STOP_WORDS.has(word) && !OBLIGATION_WORDS.has(word);
+  const terms = new Set<string>();
+  for (const term of collectTerms(text, max, isStopWord)) {
+    const parts = term.split(PART_BREAK).filter((part) => part !== '' && !isStopWord(part));
+    for (const each of parts.length > 1 ? [term, ...parts] : [term]) terms.add(each);
+  }
+  return [...terms].slice(0, max);
+}
+
+/** Session search's FTS5 MATCH expression for `text` (quoted, OR-joined), or null when no searchable word remains. */
+export function buildSessionSearchQuery(text: string): string | null {
+  const terms = sessionSearchTerms(text);
+  return terms.length === 0 ? null : terms.map(quoteFtsTerm).join(' OR ');
 }
 
 /** Double-quotes one term for FTS5; a quote inside is doubled, FTS5's only escape. */

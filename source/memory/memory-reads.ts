@@ -5,7 +5,13 @@ import { CmError } from '../errors.js';
 import { USER_SCOPE } from './repository.js';
 import { utcDay } from './runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
-import type { MemoryCandidateOrigin, MemoryReview, MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../protocol.js';
+import type {
+  MemoryCandidateOrigin,
+  MemoryReview,
+  MemoryReviewCandidate,
+  MemoryRunView,
+  MemoryStatus,
+} from '../protocol.js';
 import type { Db } from '../store/database.js';
 import type { Draft } from './contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
@@ -141,15 +147,15 @@ export function parseReviewCursor(text: string): ReviewCursor {
 }
 
 /** Draft and quarantined candidates, newest first, with statements, evidence, masked findings and their scope. */
-export function readMemoryReview(
-  db: Db,
-  page: ReviewPage,
-): Pick<MemoryReview, 'candidates' | 'total' | 'nextAfter'> {
+export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, 'candidates' | 'total' | 'nextAfter'> {
   return db.transaction((): Pick<MemoryReview, 'candidates' | 'total' | 'nextAfter'> => {
     const owner = page.owner;
     const ownerArgs = [owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null];
     const where = `c.status IN ('draft', 'quarantined') AND (? IS NULL OR (c.repository_key = ? AND c.worktree_key = ?))`;
-    const total = db.prepare(`SELECT count(*) FROM candidates c WHERE ${where}`).pluck().get(...ownerArgs) as number;
+    const total = db
+      .prepare(`SELECT count(*) FROM candidates c WHERE ${where}`)
+      .pluck()
+      .get(...ownerArgs) as number;
     const after = page.after;
     const rows = db
       .prepare(

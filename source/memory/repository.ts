@@ -47,14 +47,18 @@ function gitEnv(): NodeJS.ProcessEnv {
 function gitLines(cwd: string): string[] | undefined {
   try {
     // Loaded here, not at import: the SessionStart hook reaches git only for an unusual layout.
-    const out = childProcess().execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'], {
-      cwd,
-      env: gitEnv(),
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 5000,
-      maxBuffer: 64 * 1024,
-    });
+    const out = childProcess().execFileSync(
+      'git',
+      ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'],
+      {
+        cwd,
+        env: gitEnv(),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 5000,
+        maxBuffer: 64 * 1024,
+      },
+    );
     const lines = out.split('\n').filter((line) => line.length > 0);
     return lines.length === 2 ? lines : undefined;
   } catch {

@@ -4,6 +4,7 @@
 import { CmError } from '../errors.js';
 import { prepared, type Db } from '../store/database.js';
 import { searchSessions } from '../store/session-search.js';
+import { utcText } from './window.js';
 
 /** More matching turns than this is refused, never cut to a prefix (seed 004 §9). */
 export const SELECTION_MAX_TURNS = 200;
@@ -83,14 +84,18 @@ export function selectTurns(core: Db, selection: Selection, inScope: (cwd: strin
       untilMs: selection.untilMs,
       client: selection.client,
       limit: 10_000,
+      keepRepeats: true,
     });
     const turns = new Set(hits.map((hit) => `${hit.sessionKey}\0${hit.turnKey}`));
     rows = rows.filter((row) => turns.has(`${row.sessionKey}\0${row.turnKey}`));
   }
   if (rows.length > SELECTION_MAX_TURNS) {
+    // Seal instants are distinct (see nextSealInstant), so ending the window at the first turn
+    // past the maximum selects the earliest SELECTION_MAX_TURNS turns, and its rest starts there.
+    const boundary = utcText(rows.map((row) => row.recordedAtMs).sort((a, b) => a - b)[SELECTION_MAX_TURNS]!);
     throw new CmError(
       'limit_exceeded',
-      `The selection matches ${rows.length} turns, over the ${SELECTION_MAX_TURNS}-turn maximum of one extraction; nothing was planned. Narrow it with a shorter --since/--until window, --client, --session or --query.`,
+      `The selection matches ${rows.length} turns, over the ${SELECTION_MAX_TURNS}-turn maximum of one extraction; nothing was planned. Extract it in parts: --since ${utcText(selection.sinceMs)} --until ${boundary} for its first ${SELECTION_MAX_TURNS} turns, then --since ${boundary} --until ${utcText(selection.untilMs)} for the rest (run a part again to go on with its tasks); or narrow it with --client, --session or --query.`,
     );
   }
   return rows.map((row) => ({

@@ -139,6 +139,22 @@ function turnDigest(
   return sha256Hex(text);
 }
 
+/**
+ * Every sealed turn gets its own instant, strictly after every instant stored before: the clock
+ * reading, or 1 ms after the last instant when the clock has not moved on (many turns in one drain
+ * step, or a clock set back). An extraction selection is a time window refused over
+ * SELECTION_MAX_TURNS turns, never cut; distinct instants mean some window always holds at most
+ * that many, so explicit windows and the host's automatic passes can reach every turn. A store
+ * from before v7 had collisions re-stamped by its migration. Kept simple on purpose: a
+ * (recorded_at_ms, turn_id) cursor would reach every turn too, but only through a second
+ * selection shape that users could not type as --since/--until.
+ */
+const nextSealInstant = (nowMs: number, lastMs: number): number => Math.max(nowMs, lastMs + 1);
+
+/** The latest instant of any capture turn (index capture_turns_by_recorded_at); -1 when there is none. */
+const lastSealInstant = (db: Tx['db']): number =>
+  (db.prepare('SELECT max(recorded_at_ms) FROM capture_turns').pluck().get() as number | null) ?? -1;
+
 export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
   const { db, nowMs } = tx;
   const placeholders = input.envelopeIds.map(() => '?').join(',');
@@ -192,6 +208,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
       .prepare('SELECT client, host_session_id, session_key FROM capture_activations WHERE activation_id = ?')
       .get(input.activationId) as { client: string; host_session_id: string; session_key: string };
     const m = input.messages;
+    let lastSeal = lastSealInstant(db);
     // A transferred buffer arrives as a plain Uint8Array; bodies are views into it, bound as BLOBs and stored as TEXT.
     const bodies = Buffer.from(m.bodies.buffer, m.bodies.byteOffset, m.bodies.byteLength);
     const body = (i: number) => bodies.subarray(i === 0 ? 0 : m.bodyEnds[i - 1], m.bodyEnds[i]);
@@ -211,6 +228,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
         if (existing.digest === digest) continue; // the same turn again: a no-op
         throw new Rejected('turn_conflict', `turn ${turn.key} was sealed before with different content`);
       }
+      const sealedAtMs = (lastSeal = nextSealInstant(nowMs, lastSeal));
       const batchId = insertBatch.run(input.activationId, nowMs).lastInsertRowid as number;
       let turnId: number;
       if (existing) {
@@ -221,7 +239,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
           turn.error,
           batchId,
           turn.messages,
-          nowMs,
+          sealedAtMs,
           existing.turn_id,
         );
         turnId = existing.turn_id;
@@ -235,7 +253,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
           turn.error,
           batchId,
           turn.messages,
-          nowMs,
+          sealedAtMs,
         ).lastInsertRowid as number;
       }
       for (let i = from; i < to; i++) {
@@ -280,7 +298,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
             client: activation.client,
             sessionKey: activation.session_key,
             turnKey: turn.key,
-            recordedAtMs: nowMs,
+            recordedAtMs: sealedAtMs,
           });
         }
         bodyBytes += bytes.byteLength;

@@ -39,7 +39,9 @@ export interface MemoryCommandDefinition<Schema extends z.ZodType, Result> {
 export type AnyCommand = {
   database?: 'memory';
   replayable?: true;
-  schema: z.ZodType; run(tx: Tx, context: any, input: any): unknown };
+  schema: z.ZodType;
+  run(tx: Tx, context: any, input: any): unknown;
+};
 
 /** Keeps each definition's input and result types (a plain object literal would widen them). */
 export const command = <Schema extends z.ZodType, Result>(definition: CommandDefinition<Schema, Result>) => definition;

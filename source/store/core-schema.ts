@@ -7,6 +7,7 @@ import { migrateToCapture } from './schema/v3-capture.js';
 import { migrateToSessionSearch } from './schema/v4-session-search.js';
 import { migrateToPiClient } from './schema/v5-pi-client.js';
 import { migrateToSnapshotRefresh } from './schema/v6-snapshot-refresh.js';
+import { migrateToSealOrder } from './schema/v7-seal-order.js';
 
 export const coreSchema: Schema = {
   name: 'core.sqlite',
@@ -96,5 +97,7 @@ export const coreSchema: Schema = {
     migrateToPiClient,
     // v6: a refreshed session-start snapshot waits for its delivery (capture_activations.snapshot_pending).
     migrateToSnapshotRefresh,
+    // v7: every sealed turn has its own instant (an index on capture_turns.recorded_at_ms; collisions re-stamped).
+    migrateToSealOrder,
   ],
 };

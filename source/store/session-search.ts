@@ -3,7 +3,7 @@
 // added by the writer in the transaction that seals the turn or admits the prompt.
 import { CmError } from '../errors.js';
 import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
-import { buildFtsQuery } from '../memory/fts-query.js';
+import { buildSessionSearchQuery } from '../memory/fts-query.js';
 import { parseUtc } from '../memory/window.js';
 import type { SessionSearchResult } from '../protocol.js';
 import { prepared, type Db } from './database.js';
@@ -15,6 +15,8 @@ export interface SearchRequest {
   untilMs?: number | undefined;
   client?: string | undefined;
   limit: number;
+  /** Every matching turn, repeats included: extraction selects turns, it does not show a page. */
+  keepRepeats?: boolean | undefined;
 }
 
 export interface SearchHit {
@@ -38,31 +40,64 @@ export function indexUserText(
   ).run(row.body, row.ref, row.client, row.sessionKey, row.turnKey, row.recordedAtMs);
 }
 
-/** Best first (BM25), ties newest first. A query of stop words only finds nothing; FTS5 syntax in it is only text. */
+/**
+ * Best first (BM25), ties newest first; a text said again word for word is one result, its
+ * first-ranked turn: ten copies of "run the tests again" would otherwise fill the page and push the
+ * one turn that answers the question off it. A query of stop words only finds nothing; FTS5
+ * syntax in it is only text.
+ */
 export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
-  const match = buildFtsQuery(request.query);
+  const match = buildSessionSearchQuery(request.query);
   if (match === null) return [];
-  const rows = db
-    .prepare(
-      `SELECT ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
-              snippet(session_search, 0, '[', ']', '…', 16) AS snippet
-       FROM session_search
-       WHERE session_search MATCH ?
-         AND (? IS NULL OR recorded_at_ms >= ?) AND (? IS NULL OR recorded_at_ms < ?) AND (? IS NULL OR client = ?)
-       ORDER BY bm25(session_search), recorded_at_ms DESC, ref
-       LIMIT ?`,
-    )
-    .all(
-      match,
-      request.sinceMs ?? null,
-      request.sinceMs ?? null,
-      request.untilMs ?? null,
-      request.untilMs ?? null,
-      request.client ?? null,
-      request.client ?? null,
-      request.limit,
-    ) as Array<Omit<SearchHit, 'recordedAt'>>;
-  return rows.map((row) => ({ ...row, recordedAt: new Date(row.recordedAtMs).toISOString() }));
+  const filters = [
+    request.sinceMs ?? null,
+    request.sinceMs ?? null,
+    request.untilMs ?? null,
+    request.untilMs ?? null,
+    request.client ?? null,
+    request.client ?? null,
+  ];
+  const where = `WHERE session_search MATCH ?
+    AND (? IS NULL OR recorded_at_ms >= ?) AND (? IS NULL OR recorded_at_ms < ?) AND (? IS NULL OR client = ?)`;
+  const order = 'ORDER BY bm25(session_search), recorded_at_ms DESC, ref';
+  type Row = Omit<SearchHit, 'recordedAt'>;
+  const withDate = (row: Row): SearchHit => ({ ...row, recordedAt: new Date(row.recordedAtMs).toISOString() });
+  if (request.keepRepeats)
+    return (
+      db
+        .prepare(`SELECT ${HIT_COLUMNS} FROM session_search ${where} ${order} LIMIT ?`)
+        .all(match, ...filters, request.limit) as Row[]
+    ).map(withDate);
+  // One ranking pass, read lazily until the page has `limit` distinct texts; the snippets are
+  // made afterwards for the rows kept only. The CAST matters: FTS5 ignores a rowid constraint
+  // bound as a REAL (which a JavaScript number is) and would return every matching row.
+  const ranked = db
+    .prepare(`SELECT rowid AS id, body FROM session_search ${where} ${order}`)
+    .iterate(match, ...filters) as IterableIterator<{ id: number; body: string }>;
+  const kept = firstOfEachText(ranked, (row) => row.body, request.limit);
+  const hit = prepared(
+    db,
+    `SELECT ${HIT_COLUMNS} FROM session_search WHERE session_search MATCH ? AND rowid = CAST(? AS INTEGER)`,
+  );
+  return kept.map(({ id }) => withDate(hit.get(match, id) as Row));
+}
+
+const HIT_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+  snippet(session_search, 0, '[', ']', '…', 16) AS snippet`;
+
+/** The first `limit` rows of a ranked sequence, keeping only the first row of each distinct text; reads no further. */
+export function firstOfEachText<T>(ranked: Iterable<T>, textOf: (row: T) => string, limit: number): T[] {
+  const seen = new Set<string>();
+  const kept: T[] = [];
+  if (limit < 1) return kept;
+  for (const row of ranked) {
+    const text = textOf(row);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    kept.push(row);
+    if (kept.length === limit) break;
+  }
+  return kept;
 }
 
 /** What the API accepts for a search (the CLI's flags as given). */

@@ -103,12 +103,21 @@ function autoWindow(): { sinceMs: number; untilMs: number } | null {
   const sinceMs = lastUntil(true) ?? Date.now() - (WINDOW_MAX_DAYS - 1) * 86_400_000;
   let untilMs = Date.now() - AUTO_EXTRACT_GRACE_MS;
   if (untilMs <= sinceMs) return null;
+  // The window ends at the first turn past SELECTION_MAX_TURNS, counting both kinds of turns a
+  // selection reads. Sealed turns have distinct instants (nextSealInstant in capture-sessions),
+  // so that end is always after sinceMs and every pass makes progress through any backlog.
   const sealed = core
     .prepare(
-      "SELECT recorded_at_ms FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? ORDER BY recorded_at_ms LIMIT 1 OFFSET ?",
+      `SELECT ms FROM (
+         SELECT recorded_at_ms AS ms FROM capture_turns
+           WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= @since AND recorded_at_ms < @until
+         UNION ALL
+         SELECT recorded_at_ms FROM timeline
+           WHERE role = 'user' AND generation_id IS NOT NULL AND recorded_at_ms >= @since AND recorded_at_ms < @until)
+       ORDER BY ms LIMIT 1 OFFSET @offset`,
     )
     .pluck()
-    .get(sinceMs, untilMs, SELECTION_MAX_TURNS) as number | undefined;
+    .get({ since: sinceMs, until: untilMs, offset: SELECTION_MAX_TURNS }) as number | undefined;
   if (sealed !== undefined) untilMs = sealed;
   const any =
     core

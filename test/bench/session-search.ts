@@ -4,11 +4,16 @@
 //   phrase     the whole question quoted as one FTS5 phrase (the common mistake);
 //   and-terms  every word quoted, implicit AND (FTS5's default for bare words), no stop list;
 //   or-terms   every word quoted, OR-joined, no stop list;
-//   buildFtsQuery  quoted terms, OR-joined, English stop list.
+//   or-collapsed   or-terms with the product's collapsing of repeated texts, to show what that alone is worth;
+//   session search what `common-memory search` runs: buildSessionSearchQuery (quoted terms OR-joined, English
+//                  stop list but obligation words kept, compound words also by their parts), repeats collapsed.
+// Quality is reported for the labelled questions and for a held-out set written from the same
+// conversation, so that a rule fitted to the first set shows up as a gap on the second.
 // The hand-written turns are mixed with one-off requests that reuse the same vocabulary, as a
 // real conversation does, so that ranking matters. `node --import tsx test/bench/session-search.ts`
 import Database from 'better-sqlite3';
-import { buildFtsQuery, quoteFtsTerm } from '../../source/memory/fts-query.js';
+import { buildSessionSearchQuery, quoteFtsTerm } from '../../source/memory/fts-query.js';
+import { firstOfEachText } from '../../source/store/session-search.js';
 import { readMemoryFixture } from '../support/fixture-jsonl.js';
 import { percentile, timeMs } from './measure.js';
 
@@ -93,24 +98,34 @@ export function chatterTurns(count: number): Turn[] {
   return turns;
 }
 
-export function readConversation(): { turns: Turn[]; questions: Question[] } {
-  return { turns: readJsonl<Turn>('turns.jsonl'), questions: readJsonl<Question>('questions.jsonl') };
+export function readConversation(): { turns: Turn[]; questions: Question[]; heldOut: Question[] } {
+  return {
+    turns: readJsonl<Turn>('turns.jsonl'),
+    questions: readJsonl<Question>('questions.jsonl'),
+    heldOut: readJsonl<Question>('held-out-questions.jsonl'),
+  };
 }
 
 const words = (text: string) => text.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
 
-export const METHODS: Record<string, (question: string) => string | null> = {
-  phrase: (question) => quoteFtsTerm(question),
-  'and-terms': (question) => words(question).map(quoteFtsTerm).join(' ') || null,
-  'or-terms': (question) => words(question).map(quoteFtsTerm).join(' OR ') || null,
-  buildFtsQuery,
+const orTerms = (question: string) => words(question).map(quoteFtsTerm).join(' OR ') || null;
+
+/** Each method: the MATCH expression for a question, and whether repeated texts collapse into one result. */
+export const METHODS: Record<string, { query: (question: string) => string | null; collapse: boolean }> = {
+  phrase: { query: (question) => quoteFtsTerm(question), collapse: false },
+  'and-terms': { query: (question) => words(question).map(quoteFtsTerm).join(' ') || null, collapse: false },
+  'or-terms': { query: orTerms, collapse: false },
+  'or-collapsed': { query: orTerms, collapse: true },
+  'session search': { query: buildSessionSearchQuery, collapse: true },
 };
 
 export interface SearchQuality {
   turns: number;
   questions: number;
+  heldOutQuestions: number;
   /** method → { at5, at10 } as fractions of the questions whose answer turn is in the top 5 / 10. */
   recall: Record<string, { at5: number; at10: number }>;
+  heldOut: Record<string, { at5: number; at10: number }>;
 }
 
 function buildIndex(turns: readonly Turn[]) {
@@ -120,12 +135,22 @@ function buildIndex(turns: readonly Turn[]) {
   db.transaction(() => {
     for (const [index, turn] of turns.entries()) insert.run(index + 1, turn.text);
   })();
-  const search = db.prepare('SELECT rowid AS id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns), rowid LIMIT 10');
-  return { db, search: (query: string) => (search.all(query) as { id: number }[]).map((row) => row.id) };
+  const top = db.prepare('SELECT rowid AS id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns), rowid LIMIT 10');
+  const ranked = db.prepare('SELECT rowid AS id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns), rowid');
+  return {
+    db,
+    // Collapsing reads the ranking lazily until ten distinct texts, as searchSessions does, so it is timed too.
+    search: (query: string, collapse = false) =>
+      collapse
+        ? firstOfEachText(ranked.iterate(query) as Iterable<{ id: number }>, (row) => turns[row.id - 1]!.text, 10).map(
+            (row) => row.id,
+          )
+        : (top.all(query) as { id: number }[]).map((row) => row.id),
+  };
 }
 
 export function measureSearchQuality(chatter = 1000): SearchQuality {
-  const { turns: conversation, questions } = readConversation();
+  const { turns: conversation, questions, heldOut } = readConversation();
   // The chatter is interleaved with the conversation so row ids carry no hint of the answer.
   const chatterRows = chatterTurns(chatter);
   const turns: Turn[] = [];
@@ -137,21 +162,31 @@ export function measureSearchQuality(chatter = 1000): SearchQuality {
   }
   turns.push(...chatterRows.slice(c));
   const { db, search } = buildIndex(turns);
-  const recall: SearchQuality['recall'] = {};
-  for (const [name, build] of Object.entries(METHODS)) {
-    let at5 = 0;
-    let at10 = 0;
-    for (const { question, answerTurnKey } of questions) {
-      const query = build(question);
-      const ids = query === null ? [] : search(query).map((id) => turns[id - 1]!.turnKey);
-      const rank = ids.indexOf(answerTurnKey);
-      if (rank !== -1 && rank < 5) at5 += 1;
-      if (rank !== -1) at10 += 1;
+  const score = (set: readonly Question[]) => {
+    const recall: SearchQuality['recall'] = {};
+    for (const [name, method] of Object.entries(METHODS)) {
+      let at5 = 0;
+      let at10 = 0;
+      for (const { question, answerTurnKey } of set) {
+        const query = method.query(question);
+        const ids = query === null ? [] : search(query, method.collapse).map((id) => turns[id - 1]!.turnKey);
+        const rank = ids.indexOf(answerTurnKey);
+        if (rank !== -1 && rank < 5) at5 += 1;
+        if (rank !== -1) at10 += 1;
+      }
+      recall[name] = { at5: at5 / set.length, at10: at10 / set.length };
     }
-    recall[name] = { at5: at5 / questions.length, at10: at10 / questions.length };
-  }
+    return recall;
+  };
+  const quality = {
+    turns: turns.length,
+    questions: questions.length,
+    heldOutQuestions: heldOut.length,
+    recall: score(questions),
+    heldOut: score(heldOut),
+  };
   db.close();
-  return { turns: turns.length, questions: questions.length, recall };
+  return quality;
 }
 
 /**
@@ -162,11 +197,11 @@ export function measureSearchLatency(total = 100_000): { turns: number; p95: Rec
   const { turns: conversation, questions } = readConversation();
   const { db, search } = buildIndex([...conversation, ...chatterTurns(total - conversation.length)]);
   const p95: Record<string, number> = {};
-  for (const [name, build] of Object.entries(METHODS)) {
+  for (const [name, method] of Object.entries(METHODS)) {
     const times: number[] = [];
     for (const { question } of questions) {
-      const query = build(question);
-      if (query !== null) times.push(timeMs(() => search(query)));
+      const query = method.query(question);
+      if (query !== null) times.push(timeMs(() => search(query, method.collapse)));
     }
     p95[name] = percentile(times, 95);
   }
@@ -179,6 +214,10 @@ export async function runSessionSearchBench(): Promise<SearchQuality> {
   const quality = measureSearchQuality();
   out(`session search: ${quality.questions} questions over ${quality.turns} user turns (porter, BM25)`);
   for (const [name, { at5, at10 }] of Object.entries(quality.recall)) {
+    out(`  ${name.padEnd(14)} recall@5 ${at5.toFixed(3)}  recall@10 ${at10.toFixed(3)}`);
+  }
+  out(`held-out: ${quality.heldOutQuestions} questions written from the same conversation, over the same turns`);
+  for (const [name, { at5, at10 }] of Object.entries(quality.heldOut)) {
     out(`  ${name.padEnd(14)} recall@5 ${at5.toFixed(3)}  recall@10 ${at10.toFixed(3)}`);
   }
   const latency = measureSearchLatency();

@@ -52,7 +52,10 @@ export async function extractAndCheck(
         const said = turn.messages.filter((m) => m.classification === 'evidence').map((m) => String(m.text));
         assert.ok(said.length > 0 && turn.messages.some((m) => m.classification === 'evidence' && m.role === 'user'));
         // The statement is the user's own sentence of that turn (masked where a secret was).
-        const words = statement.text.replace(/…\[\d+ chars\]/, '').split(/\W+/).filter((w) => w.length > 3);
+        const words = statement.text
+          .replace(/…\[\d+ chars\]/, '')
+          .split(/\W+/)
+          .filter((w) => w.length > 3);
         assert.ok(
           words.every((word) => said.some((text) => text.includes(word))),
           `"${statement.text}" comes from what the user said in ${ref.turnKey}: ${JSON.stringify(said)}`,
@@ -76,4 +79,3 @@ export async function extractAndCheck(
     'no memory command printed the secret',
   );
 }
-

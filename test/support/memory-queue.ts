@@ -46,4 +46,3 @@ export function fillQueue(home: string, count: number): void {
     db.close();
   }
 }
-

@@ -87,8 +87,7 @@ const READ_AHEAD_ROWS = 20;
 /** The state asking for the next page when the selection nears the end of what is read. */
 function readAhead(state: ReviewState): ReviewState {
   const after = state.data?.nextAfter;
-  if (!after || state.more || state.load || state.selected < candidatesOf(state).length - READ_AHEAD_ROWS)
-    return state;
+  if (!after || state.more || state.load || state.selected < candidatesOf(state).length - READ_AHEAD_ROWS) return state;
   const id = state.lastId + 1;
   return { ...state, lastId: id, more: { id, after } };
 }
