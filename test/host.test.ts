@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { Host } from '../source/host/host.js';
 import { HOST_LEASE_LOCAL_WAIT_MS } from '../source/limits.js';
 import { startCli, startHost, stopHost, tempHome, runCli, waitFor } from './support/cli.js';
 import { codeOf } from './support/results.js';
+
+const statSyncOrNull = (path: string) => statSync(path, { throwIfNoEntry: false }) ?? null;
 
 describe('host', () => {
   it('starts with a store ID, announces itself in the journal, and keeps the store ID across restarts with a new host ID', async () => {
@@ -86,6 +90,23 @@ describe('host', () => {
     assert.equal(JSON.parse(stdout.split('\n')[0]!).pid, host.pid);
     host.kill('SIGTERM');
     assert.equal(await exited, 0);
+  });
+
+  it("SIGTERM stops a host in order (exit 0) even with execa's signal-exit handler loaded", async () => {
+    const home = tempHome('host-sigterm');
+    const preload = join(dirname(fileURLToPath(import.meta.url)), 'support', 'signal-exit-preload.cjs');
+    const host = startCli(['host', '--json', '--home', home], { env: { NODE_OPTIONS: `--require ${preload}` } });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      host.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    let stdout = '';
+    host.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    await waitFor('the host to serve', () => stdout.includes('\n') || undefined, 15_000);
+    // The preload registers within 20 ms of the host's own listener.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    host.kill('SIGTERM');
+    assert.deepEqual(await exited, { code: 0, signal: null });
+    assert.ok(!statSyncOrNull(storeFiles(home).hostInfo), 'the host removed its info file on the way out');
   });
 
   it('a host refuses at once a serving host, and names the kind of holder', async () => {

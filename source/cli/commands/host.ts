@@ -18,8 +18,11 @@ export async function runHostCommand(home: string, portFlag: string | undefined,
       `common-memory host ${hostId} serving store ${storeId} on 127.0.0.1:${host.info.port} (data home ${home}). Ctrl+C stops it.`,
   );
   await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    // `on`, not `once`: execa's signal-exit (registered when the host first spawns a child through
+    // it) re-raises a signal once it sees no listener but its own, which killed the host in the
+    // middle of stopping (exit by SIGTERM instead of 0). A second signal while stopping does nothing.
+    process.on('SIGINT', resolve);
+    process.on('SIGTERM', resolve);
   });
   await host.stop();
   return 0;
