@@ -31,7 +31,8 @@ async function reviewKeys(app: Application, home: string, repo: string, total: n
     cpu.push((used.user + used.system) / 1000);
     return wall;
   };
-  const at = (n: number) => (frame: string) => frame.includes(`· ${n} of ${total}`);
+  // The count may wrap onto the next line of the header: compared with the line breaks as spaces.
+  const at = (n: number) => (frame: string) => frame.replace(/\s+/g, ' ').includes(`· ${n} of ${total}`);
   const moves: number[] = [];
   const pages: number[] = [];
   const opens: number[] = [];
@@ -47,7 +48,7 @@ async function reviewKeys(app: Application, home: string, repo: string, total: n
       const key = i < 5 ? KEY.pageDown : KEY.pageUp;
       const page = await keyToFrame(view, key, 'another page', (frame) => !at(before)(frame));
       pages.push(page);
-      selected = Number(/· (\d+) of /.exec(view.lastFrame() ?? '')?.[1]);
+      selected = Number(/· (\d+) of /.exec((view.lastFrame() ?? '').replace(/\s+/g, ' '))?.[1]);
     }
     for (let i = 0; i < 10; i++) {
       await pause(50);
@@ -78,7 +79,8 @@ export async function runTuiMemoryBench(): Promise<void> {
     await host.application.memoryExtract({ cwd: repo });
     fillQueue(home, QUEUE);
     const page = await host.application.memoryReview({ cwd: repo, scope: 'here', limit: 200 });
-    const hosted = await reviewKeys(host.application, home, repo, page.candidates.length);
+    // The screen counts against the queue's total, reading further pages as the selection nears their end.
+    const hosted = await reviewKeys(host.application, home, repo, page.total);
     // The whole queue handed to the screen at once: what the screen does with 10k rows.
     const whole: MemoryReview = {
       ...page,
