@@ -2,7 +2,7 @@
 // that resetting or losing one never touches the other. Digests are lowercase hex TEXT; absolute
 // paths (repository roots) exist only in this file. Migrated like core.sqlite: the version lives
 // in PRAGMA user_version, one step per BEGIN IMMEDIATE (source/store/migrations.ts).
-import { randomUUID } from 'node:crypto';
+import { crypto } from '../ground/lazy-builtin.js';
 import type { Schema } from '../store/migrations.js';
 import { approvedSearchableText, countRecallTerms } from './recall-terms.js';
 
@@ -204,7 +204,7 @@ export const memoryStateSchema: Schema = {
         ) STRICT;
       `);
       db.prepare("INSERT INTO memory_state_meta (key, value) VALUES ('memory_state_uuid', ?), ('created_at', ?)").run(
-        randomUUID(),
+        crypto().randomUUID(),
         new Date().toISOString(),
       );
     },

@@ -1,6 +1,6 @@
 // core.sqlite: journal, timeline, operations, host activations and the hook inbox.
 // node:* and better-sqlite3 only (the hook fast path migrates a fresh store).
-import { randomUUID } from 'node:crypto';
+import { crypto } from '../ground/lazy-builtin.js';
 import type { Schema } from './migrations.js';
 import { migrateToAgents } from './schema/v2-agents.js';
 import { migrateToCapture } from './schema/v3-capture.js';
@@ -83,7 +83,7 @@ export const coreSchema: Schema = {
         ) STRICT;
       `);
       db.prepare("INSERT INTO meta (key, value) VALUES ('store_id', ?), ('created_at', ?)").run(
-        randomUUID(),
+        crypto().randomUUID(),
         new Date().toISOString(),
       );
     },

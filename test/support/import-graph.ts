@@ -43,7 +43,8 @@ export const FORBIDDEN: ReadonlyArray<{ from: string; to: string; why: string }>
 
 /** The hook runs on every client event: its whole graph loads node:* and these packages only. */
 export const HOOK_ENTRY = 'source/hook/main.ts';
-export const HOOK_PACKAGES: readonly string[] = ['better-sqlite3'];
+/** better-sqlite3 for the store; @noble/hashes for short digests without node:crypto's load (ground/digests.ts). */
+export const HOOK_PACKAGES: readonly string[] = ['better-sqlite3', '@noble/hashes'];
 
 export interface ImportEdge {
   to: string;
