@@ -4,7 +4,7 @@
 // scope only, within the byte budget, frozen per activation; a missing, damaged or locked
 // memory-state gives nothing, never fails the hook, and shows in status.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -123,6 +123,13 @@ describe('the SessionStart snapshot', () => {
     assert.equal(priorities[0], 99);
     const more = /\((\d+) more notes not shown/.exec(text);
     assert.equal(Number(more?.[1]), 300 - priorities.length);
+
+    // The number follows the files: 120 deleted by hand and synced again.
+    for (let i = 0; i < 120; i++) rmSync(join(projectRoot(repo), 'work_method', `e-${String(i).padStart(3, '0')}.md`));
+    await sync(home, repo);
+    const after120 = await sessionStart(home, repo, 's2', 'p2');
+    const shown = [...after120.matchAll(/priority (\d+)\)/g)].length;
+    assert.equal(Number(/\((\d+) more notes not shown/.exec(after120)?.[1]), 180 - shown);
   });
 
   it('missing memory-state gives nothing quietly; damaged or locked gives nothing, exits 0 and shows in status', async () => {
@@ -174,7 +181,7 @@ describe('the SessionStart snapshot', () => {
     assert.match(await sessionStart(home, repo, 's3', 'p3'), /Kept note/);
   });
 
-  it('stays on its fast path: a snapshot read and its reply load no git, os, timing or socket module of Node', async () => {
+  it('stays on its fast path: a snapshot read and its reply load no git, os, timing, crypto or socket module of Node', async () => {
     const home = tempHome('snap-modules');
     const repo = gitRepo(home, 'repo');
     writeEntry(projectRoot(repo), 'm-fast', 'Fast path entry', 'Kept short.');
@@ -186,7 +193,7 @@ describe('the SessionStart snapshot', () => {
       recorder,
       `const before = new Set(process.moduleLoadList);
        process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)},
-         process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));`,
+         [...process.moduleLoadList.filter((m) => !before.has(m)), ...Object.keys(require.cache)].join('\\n')));`,
     );
     const run = await c.hookBin(home, 'codex', start(repo, 's-fast'), 'i-fast', {
       NODE_OPTIONS: `--require ${recorder}`,
@@ -194,8 +201,12 @@ describe('the SessionStart snapshot', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /\[m-fast\]/, 'the snapshot was given');
     const modules = readFileSync(loaded, 'utf8').split('\n');
-    assert.ok(modules.includes('NativeModule crypto'), `the recorder saw the hook's own loads: ${modules.join(', ')}`);
-    for (const name of ['child_process', 'os', 'perf_hooks', 'net'])
+    assert.ok(
+      modules.some((m) => m.endsWith(join('dist', 'hook.cjs'))),
+      `the recorder saw the hook's own loads: ${modules.join(', ')}`,
+    );
+    // node:crypto too: the hook's short digests are computed in JavaScript (ground/digests.ts).
+    for (const name of ['child_process', 'os', 'perf_hooks', 'net', 'crypto'])
       assert.ok(!modules.includes(`NativeModule ${name}`), `the hook loaded node:${name}`);
   });
 });

@@ -171,8 +171,15 @@ describe('session start snapshot read from memory-state', () => {
       `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json,
          body_text, status, scope, paths_json) VALUES (?, ?, ?, 1, ?, ?, ?, 'approved', ?, '[]')`,
     );
+    // What the sync keeps beside an owner's entries: their number (the snapshot's "N more").
+    const counted = state.db.prepare(
+      `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, analyzer_version,
+         recall_algorithm_version, entry_count) VALUES (?, ?, 1, '', 'test', 'test', 1)
+       ON CONFLICT (repository_key, worktree_key) DO UPDATE SET entry_count = entry_count + 1`,
+    );
     state.db.transaction(() => {
       for (const e of entries) {
+        counted.run(e.owner.repositoryKey, e.owner.worktreeKey);
         const front = {
           id: e.entryId,
           title: e.title,

@@ -199,11 +199,11 @@ function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncApprovedRes
   const generation = (current?.generation ?? 0) + 1;
   prepared(
     tx.db,
-    `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms)
-     VALUES (?, ?, ?, ?, 'complete', ?, ?, ?, ?, '[]', ?)
+    `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms, entry_count)
+     VALUES (?, ?, ?, ?, 'complete', ?, ?, ?, ?, '[]', ?, ?)
      ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = excluded.generation, source_tree_digest = excluded.source_tree_digest,
        coverage = 'complete', analyzer_version = excluded.analyzer_version, recall_algorithm_version = excluded.recall_algorithm_version,
-       scan_json = excluded.scan_json, problems_json = '[]', synced_at_ms = excluded.synced_at_ms`,
+       scan_json = excluded.scan_json, problems_json = '[]', synced_at_ms = excluded.synced_at_ms, entry_count = excluded.entry_count`,
   ).run(
     owner.repositoryKey,
     owner.worktreeKey,
@@ -214,6 +214,8 @@ function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncApprovedRes
     owner.scope,
     input.scanJson,
     tx.nowMs,
+    // One row per id (the primary key refuses a second): the count replaceEntries just inserted.
+    input.entries.length,
   );
   return { outcome: 'replaced', generation, coverage: 'complete', entries: input.entries.length };
 }

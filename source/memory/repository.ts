@@ -26,11 +26,8 @@ export interface UserScope {
 export type Scope = RepositoryBinding | UserScope;
 
 /** The keys of the user scope: one for every session outside git. */
-export const USER_SCOPE: UserScope = {
-  scope: 'user',
-  repositoryKey: sha256Hex('common-memory user scope@1'),
-  worktreeKey: sha256Hex('common-memory user scope@1'),
-};
+const USER_SCOPE_KEY = sha256Hex('common-memory user scope@1');
+export const USER_SCOPE: UserScope = { scope: 'user', repositoryKey: USER_SCOPE_KEY, worktreeKey: USER_SCOPE_KEY };
 
 /** The environment git runs in: nothing that could point it at another repository or run a helper. */
 function gitEnv(): NodeJS.ProcessEnv {

@@ -69,13 +69,15 @@ export function snapshotFromState(
                 entry_id
        LIMIT ?`,
     );
+    // Kept by the sync that replaced the owner's entries (state-schema v7): counting 10k entries
+    // here cost the hook a few milliseconds at every session start.
     const count = db
-      .prepare('SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?')
+      .prepare('SELECT entry_count FROM approved_projection WHERE repository_key = ? AND worktree_key = ?')
       .pluck();
     let total = 0;
     for (const owner of owners) {
       // An id held by both owners is counted twice here: "N more" may then say one too many.
-      total += count.get(owner.repositoryKey, owner.worktreeKey) as number;
+      total += (count.get(owner.repositoryKey, owner.worktreeKey) as number | undefined) ?? 0;
     }
     const select = (limit: number): Snapshot => {
       const rows: OrderRow[] = [];

@@ -43,14 +43,18 @@ export const REFRESHED_EMPTY_TEXT = [
   FOOTER,
 ].join('\n');
 
-const byteLength = (text: string): number => new TextEncoder().encode(text).length;
+const encoder = new TextEncoder();
+const byteLength = (text: string): number => encoder.encode(text).length;
+
+/** Our frame's tag, opening or closing, in any case: never let untrusted text carry it. */
+const FRAME_TAG = new RegExp(`<(/?)(${TAG})`, 'gi');
 
 /**
  * One line of untrusted text for display: controls and line breaks become spaces, at most
  * `maxChars` characters, and nothing that could close or open our frame.
  */
 export function displayText(text: string, maxChars: number = MEMORY_SNAPSHOT_LINE_MAX_CHARS): string {
-  return singleLineText(text, maxChars).replace(new RegExp(`<(/?)(${TAG})`, 'gi'), '‹$1$2');
+  return singleLineText(text, maxChars).replace(FRAME_TAG, '‹$1$2');
 }
 
 /** Highest priority first; at equal priority the repository's entries, then newer, then by id. */

@@ -318,5 +318,15 @@ export const memoryStateSchema: Schema = {
         countRecallTerms(db, 'approved', text);
       }
     },
+    // v7: how many entries each owner's projection holds, kept by the sync that replaces them, so
+    // that the SessionStart hook says "N more" without counting every entry of the owner.
+    (db) => {
+      db.exec(`
+        ALTER TABLE approved_projection ADD COLUMN entry_count INTEGER NOT NULL DEFAULT 0 CHECK (entry_count >= 0);
+        UPDATE approved_projection SET entry_count = (
+          SELECT count(*) FROM approved_entries e
+          WHERE e.repository_key = approved_projection.repository_key AND e.worktree_key = approved_projection.worktree_key);
+      `);
+    },
   ],
 };

@@ -1,8 +1,8 @@
 // Opening a SQLite store with the settings every process uses. node:* and better-sqlite3 only:
 // the hook fast path imports this module.
 import Database from 'better-sqlite3';
-import { closeSync, openSync } from 'node:fs';
-import { basename } from 'node:path';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
 import { homeError } from '../home.js';
 import { BUSY_TIMEOUT_MS } from '../limits.js';
@@ -15,6 +15,22 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
+/**
+ * better-sqlite3's addon where its own build puts it, or undefined (then better-sqlite3 finds it
+ * with the \`bindings\` package, which walks a stack trace and tries a dozen paths: 1.5–4 ms of
+ * every hook process). Both bundles have \`require\` (the CLI's is made from its own URL); code run
+ * from source under tsx may not, and searches as before.
+ */
+const nativeBinding: string | undefined = (() => {
+  try {
+    if (typeof require !== 'function') return undefined;
+    const addon = join(dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node');
+    return existsSync(addon) ? addon : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db | undefined;
   try {
@@ -22,7 +38,11 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
       // Create the file ourselves so it is 0600 from the first byte; SQLite gives its WAL the same mode.
       closeSync(openSync(path, 'a', 0o600));
     }
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db = new Database(path, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.readonly ?? false,
+      ...(nativeBinding === undefined ? {} : { nativeBinding }),
+    });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
     if (!options.readonly) db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
