@@ -13,7 +13,10 @@ if (argv[0] === 'hook') {
     // Not built, or a dependency missing: the user's agent goes on, and status says what to fix.
     hook = { runHook: (args) => require('./unloadable.cjs').recordUnloadableHook(args, error) };
   }
-  process.exitCode = hook.runHook(argv.slice(1));
+  // Exit as soon as the hook returns (its reply is already written, synchronously): the ledger's
+  // connection is left to this exit, which spares it the checkpoint of a last close
+  // (source/hook/ledger-events.ts).
+  process.exit(hook.runHook(argv.slice(1)));
 } else {
   // React's development build is several times slower; the shipped TUI runs the production one.
   process.env.NODE_ENV ??= 'production';

@@ -290,7 +290,9 @@ describe('read ledger: through the hook', () => {
     [
       'damaged',
       (path) => {
-        writeFileSync(path, 'garbage'.repeat(1000));
+        // The file and the WAL the hooks leave beside it (ledger-events.ts): with the WAL intact,
+        // SQLite would read the pages it holds over a damaged file.
+        for (const file of [path, `${path}-wal`]) writeFileSync(file, 'garbage'.repeat(1000));
         return () => {};
       },
     ],

@@ -165,21 +165,34 @@ export function isLedgerEvent(payload: HookPayload): boolean {
   return payload.event !== 'PostToolUse' || MEMORY_GET_TOOLS.has(payload.value['tool_name']);
 }
 
-/** Never throws: a failure is kept in ledger-health.json for `status` and the event gets no hint. */
+/**
+ * Never throws: a failure is kept in ledger-health.json for `status` and the event gets no hint.
+ *
+ * For the hook process, once: after a success its connection is left open for the process's exit
+ * (bin/common-memory.cjs exits as soon as the hook returns). No host holds this file open, so a
+ * close would be the last one, and SQLite checkpoints and deletes the WAL at the last close: four
+ * fsyncs, and the next event creates the WAL and its index again — a few milliseconds of every
+ * SessionStart, turn and read. Left to the exit, a commit stays in the WAL (synchronous = NORMAL:
+ * no fsync, as before), and SQLite's own automatic checkpoint folds the WAL in every 1000 pages.
+ */
 export function ledgerEvent(home: string, client: string, payload: HookPayload): LedgerEventResult {
   if (!isLedgerEvent(payload)) return { reply: null, outcome: 'not a ledger event' };
   let db: Db | undefined;
   try {
     db = openLedger(storeFiles(home).ledger);
-    return apply(db, client, payload, Date.now());
+    const result = apply(db, client, payload, Date.now());
+    leftForExit.push(db);
+    return result;
   } catch (error) {
+    db?.close();
     const failure = databaseError(storeFiles(home).ledger, error);
     noteLedgerFailure(home, payload.event, failure);
     return { reply: null, outcome: `unavailable: ${failure.code}` };
-  } finally {
-    db?.close();
   }
 }
+
+/** Held so that no collection closes them before the process exits. */
+const leftForExit: Db[] = [];
 
 function noteLedgerFailure(home: string, event: string, error: CmError): void {
   const record = { at: new Date().toISOString(), event, code: error.code, message: error.message };
