@@ -181,7 +181,7 @@ describe('the SessionStart snapshot', () => {
     assert.match(await sessionStart(home, repo, 's3', 'p3'), /Kept note/);
   });
 
-  it('stays on its fast path: a snapshot read and its reply load no git, os, timing, crypto or socket module of Node', async () => {
+  it('stays on its fast path: a snapshot read and its reply load no git, os, timing, crypto, module or socket module of Node', async () => {
     const home = tempHome('snap-modules');
     const repo = gitRepo(home, 'repo');
     writeEntry(projectRoot(repo), 'm-fast', 'Fast path entry', 'Kept short.');
@@ -205,8 +205,9 @@ describe('the SessionStart snapshot', () => {
       modules.some((m) => m.endsWith(join('dist', 'hook.cjs'))),
       `the recorder saw the hook's own loads: ${modules.join(', ')}`,
     );
-    // node:crypto too: the hook's short digests are computed in JavaScript (ground/digests.ts).
-    for (const name of ['child_process', 'os', 'perf_hooks', 'net', 'crypto'])
+    // node:crypto too: the hook's short digests are computed in JavaScript (ground/digests.ts); and
+    // node:module, which only a require made for a lazy built-in would load (ground/lazy-builtin.ts).
+    for (const name of ['child_process', 'os', 'perf_hooks', 'net', 'crypto', 'module'])
       assert.ok(!modules.includes(`NativeModule ${name}`), `the hook loaded node:${name}`);
   });
 });

@@ -113,11 +113,11 @@ function snapshotEntry(row: OrderRow): SnapshotEntry {
  * damaged or of another version.
  */
 export function readSessionSnapshot(path: string, cwd: string | null | undefined, budgetBytes?: number): Snapshot {
-  const owners = snapshotOwners(cwd);
   const state = openMemoryStateReadOnly(path);
+  // Nothing was ever approved: no repository to find.
   if (!state) return selectSnapshot([], budgetBytes);
   try {
-    return snapshotFromState(state.db, owners, budgetBytes);
+    return snapshotFromState(state.db, snapshotOwners(cwd), budgetBytes);
   } finally {
     state.db.close();
   }
