@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -10,6 +21,7 @@ import { gitBlobOid } from '../source/memory/blob-oid.js';
 import { parseEntry } from '../source/memory/entry-format.js';
 import {
   applyPlanFile,
+  applySession,
   buildPromotionPlan,
   type CandidateForPromotion,
   type CurrentFile,
@@ -18,8 +30,9 @@ import {
   entryIdForCandidate,
   type PlanInput,
   type PromotionPlan,
+  syncPlanDirectories,
 } from '../source/memory/promotion-plan.js';
-import { memoryRoot } from '../source/memory/safe-files.js';
+import { MemoryFileError, memoryRoot } from '../source/memory/safe-files.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -303,6 +316,45 @@ describe('applying a plan', () => {
       expected: null,
       found: gitBlobOid(encode('someone else\n')),
     });
+  });
+
+  it('one session for a whole plan: the same outcomes, and the directories it made are flushed once, at the end', () => {
+    const { rootDir, plan, root } = setUp();
+    const session = applySession();
+    assert.deepEqual(driftedTargets(root, plan, session), []);
+    assert.deepEqual(
+      plan.files.map((f) => applyPlanFile(root, 'project', f, {}, session).outcome),
+      ['written', 'written', 'written'],
+    );
+    // work_method/ was made: its parent's fsync is owed to syncPlanDirectories, not done per directory.
+    assert.deepEqual([...session.unsynced.keys()], [realpathSync(rootDir)]);
+    syncPlanDirectories(root, plan, session);
+    syncPlanDirectories(root, plan, session, { ancestors: true });
+    for (const file of plan.files) assert.equal(readFileSync(join(rootDir, file.path), 'utf8'), decode(file.content));
+    const again = applySession();
+    assert.deepEqual(
+      plan.files.map((f) => applyPlanFile(root, 'project', f, {}, again).outcome),
+      ['skipped', 'skipped', 'skipped'],
+    );
+  });
+
+  it('a session checks a directory once, yet refuses it once it became a link: nothing is read or created through it', () => {
+    const { rootDir, plan, root } = setUp();
+    const session = applySession();
+    const [created, update] = [
+      plan.files.find((f) => f.action === 'create' && f.path.startsWith('work_fact/'))!,
+      plan.files.find((f) => f.action === 'update')!,
+    ];
+    assert.equal(applyPlanFile(root, 'project', created, {}, session).outcome, 'written');
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    renameSync(join(rootDir, 'work_fact'), join(dir, 'moved'));
+    symlinkSync(outside, join(rootDir, 'work_fact'));
+    assert.throws(
+      () => applyPlanFile(root, 'project', update, {}, session),
+      (error) => error instanceof MemoryFileError && error.code === 'changed',
+    );
+    assert.deepEqual(readdirSync(outside), []);
   });
 
   it('refuses bytes that do not match the approved digest', () => {

@@ -50,7 +50,7 @@ const problemSchema = z
   .object({ kind: z.string(), path: z.string(), line: z.number().nullable(), message: z.string() })
   .strict();
 
-const syncInput = z
+export const syncInput = z
   .object({
     owner: ownerSchema,
     /** The generation the caller saw before it scanned (null: no projection yet). */
@@ -141,7 +141,7 @@ function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof en
   }
 }
 
-function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncApprovedResult {
+export function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncApprovedResult {
   const { owner } = input;
   const current = readProjection(tx.db, owner);
   if ((current?.generation ?? null) !== input.expectedGeneration) {

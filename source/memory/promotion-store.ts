@@ -11,6 +11,7 @@ import type { MemoryPlanFileView, MemoryPlanStatus, MemoryPlanView } from '../pr
 import { memoryCommand } from '../store/command.js';
 import { type Db, prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
+import { readProjection, type SyncApprovedResult, syncApproved, syncInput } from './approved-store.js';
 import { ANALYZER_VERSION, memoryDigest } from './contracts.js';
 import { RECALL_ALGORITHM } from './rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
@@ -443,6 +444,10 @@ export interface PromotionWork {
   anchor: string;
   owner: Owner;
   canonicalJson: string;
+  /** The plan was applying already: a run before this one was interrupted. */
+  resumed: boolean;
+  /** The owner's approved projection generation when the plan began (null: none yet), for the closing sync's check. */
+  projectionGeneration: number | null;
   files: Array<{
     path: string;
     targetBlobHash: string | null;
@@ -460,6 +465,7 @@ const planIdInput = z.object({ planId: z.string().min(1) }).strict();
  */
 function beginPromotion(tx: Tx, input: z.infer<typeof planIdInput>) {
   const row = requirePlan(tx.db, input.planId);
+  const resumed = row.status === 'applying';
   if (row.status === 'approved') {
     if (voidIfMoved(tx, row) !== null) return { work: null, view: readPlanView(tx.db, row.plan_id)! };
     setStatus(tx, row.plan_id, 'applying');
@@ -475,6 +481,9 @@ function beginPromotion(tx: Tx, input: z.infer<typeof planIdInput>) {
     anchor: row.anchor,
     owner: { repositoryKey: row.repository_key, worktreeKey: row.worktree_key },
     canonicalJson: row.plan_canonical_json,
+    resumed,
+    projectionGeneration:
+      readProjection(tx.db, { repositoryKey: row.repository_key, worktreeKey: row.worktree_key })?.generation ?? null,
     files: readFileRows(tx.db, row.plan_id).map((file) => ({
       path: file.target_path,
       targetBlobHash: file.target_blob_hash,
@@ -507,19 +516,40 @@ const finishInput = z
     planId: z.string().min(1),
     /** What each file step found: written now, or already holding the approved bytes (a step replayed after a crash). */
     files: z.array(z.object({ path: z.string().min(1), state: z.enum(['written', 'skipped']) }).strict()),
+    /**
+     * The scan of the root the plan wrote, stored into the approved projection in this same
+     * transaction (as memorySyncApproved would, with its generation check): one durable commit
+     * closes the plan and shows its entries.
+     */
+    projection: syncInput.optional(),
   })
   .strict();
+
+export type FinishPromotionInput = z.input<typeof finishInput>;
 
 /**
  * The closing transaction: each file's outcome, the plan applied, its candidates promoted, out of
  * the dedup pool, the pool's generation + 1. The file steps are recorded here, not one commit
  * each: whether a step is done is decided by the target's content when it runs again, so a
- * commit per file would only add a durable write per file.
+ * commit per file would only add a durable write per file. With `projection`, the scan of the
+ * root is stored here too: a crash before this commit leaves both to the resumed run, after it
+ * neither is owed.
  */
-function finishPromotion(tx: Tx, input: z.infer<typeof finishInput>): MemoryPlanView {
+function finishPromotion(
+  tx: Tx,
+  input: z.infer<typeof finishInput>,
+): { view: MemoryPlanView; projection: SyncApprovedResult | null } {
   const row = requirePlan(tx.db, input.planId);
-  if (row.status === 'applied') return readPlanView(tx.db, row.plan_id)!;
+  if (row.status === 'applied') return { view: readPlanView(tx.db, row.plan_id)!, projection: null };
   if (row.status !== 'applying') refuseByStatus(row, 'promote');
+  const scanned = input.projection?.owner;
+  if (
+    scanned &&
+    (scanned.scope !== row.scope ||
+      scanned.repositoryKey !== row.repository_key ||
+      scanned.worktreeKey !== row.worktree_key)
+  )
+    throw new CmError('internal', `Plan ${row.plan_id} was closed with the scan of another memory root.`);
   const outcome = new Map(input.files.map((file) => [file.path, file.state]));
   const missing = readFileRows(tx.db, row.plan_id).filter((file) => !outcome.has(file.target_path));
   if (missing.length > 0)
@@ -539,7 +569,8 @@ function finishPromotion(tx: Tx, input: z.infer<typeof finishInput>): MemoryPlan
   }
   bumpCandidateGeneration(tx.db, owner);
   setStatus(tx, row.plan_id, 'applied');
-  return readPlanView(tx.db, row.plan_id)!;
+  const projection = input.projection ? syncApproved(tx, input.projection) : null;
+  return { view: readPlanView(tx.db, row.plan_id)!, projection };
 }
 
 export const promotionCommands = {

@@ -13,7 +13,7 @@ import { sha256Hex } from '../ground/digests.js';
 import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult } from '../protocol.js';
 import type { Db } from '../store/database.js';
-import { readEntryFiles } from './approved-projection.js';
+import { encodePreviousScan, readEntryFiles, scanApprovedRoot } from './approved-projection.js';
 import type { SyncApprovedInput, SyncApprovedResult } from './approved-store.js';
 import { syncRoot } from './approved-access.js';
 import type { Draft } from './contracts.js';
@@ -22,6 +22,7 @@ import { withMemoryState } from './memory-access.js';
 import { memoryRootOf } from './memory-root.js';
 import {
   applyPlanFile,
+  applySession,
   buildPromotionPlan,
   type CandidateForPromotion,
   canonicalPlanJson,
@@ -29,6 +30,7 @@ import {
   syncPlanDirectories,
 } from './promotion-plan.js';
 import {
+  type FinishPromotionInput,
   ownedCandidate,
   type PromotionWork,
   readPlanView,
@@ -43,10 +45,9 @@ export interface GateWriter {
   storePlan(input: StorePlanInput): Promise<MemoryPlanView>;
   beginPromotion(input: { planId: string }): Promise<{ work: PromotionWork | null; view: MemoryPlanView }>;
   voidPlan(input: { planId: string; reason: string; drifted: string[] }): Promise<MemoryPlanView>;
-  finishPromotion(input: {
-    planId: string;
-    files: Array<{ path: string; state: 'written' | 'skipped' }>;
-  }): Promise<MemoryPlanView>;
+  finishPromotion(
+    input: FinishPromotionInput,
+  ): Promise<{ view: MemoryPlanView; projection: SyncApprovedResult | null }>;
   storeScan(input: SyncApprovedInput): Promise<SyncApprovedResult>;
 }
 
@@ -234,10 +235,11 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
     sync: null,
   });
   let root: MemoryRoot;
+  const session = applySession();
   try {
     root = memoryRootOf(work.scope, work.anchor);
     // Every target is checked before the first write: a plan whose files moved writes nothing.
-    const drifted = driftedTargets(root, work);
+    const drifted = driftedTargets(root, work, session);
     if (drifted.length > 0) return await voided(`${drifted.join(', ')} changed since the plan was made`, drifted);
   } catch (error) {
     if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return voided(error.message, []);
@@ -249,7 +251,7 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
     step += 1;
     let outcome: ReturnType<typeof applyPlanFile>;
     try {
-      outcome = applyPlanFile(root, work.scope, file);
+      outcome = applyPlanFile(root, work.scope, file, {}, session);
     } catch (error) {
       if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return voided(error.message, []);
       throw (
@@ -263,20 +265,58 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
     outcomes.push({ path: file.path, state: outcome.outcome });
     deps.fault?.(`promote.afterFile.${step}`);
   }
-  syncPlanDirectories(root, work);
+  // Every rename and every directory made is durable before the journal says applied. A resumed
+  // plan flushes the whole chain: the interrupted run may have made directories it never flushed.
+  syncPlanDirectories(root, work, session, { ancestors: work.resumed });
   deps.fault?.('promote.beforeFinish');
-  const applied = await deps.writer.finishPromotion({ planId, files: outcomes });
-  // The new entries go into the approved projection now: search, get and the next session see them.
-  const synced = await syncRoot(
-    { memoryStatePath: deps.memoryStatePath, store: (input) => deps.writer.storeScan(input) },
-    { scope: work.scope, ...work.owner },
-    work.anchor,
-  ).catch(() => null);
+  const owner = { scope: work.scope, ...work.owner };
+  // The new entries go into the approved projection in the closing transaction: search, get and
+  // the next session see them. The scan runs now (the files are durable); a scan that saw a file
+  // change, or lost the generation check to another sync, is done again after the plan closes.
+  const projection = closingScan(root, owner, work.projectionGeneration);
+  let closed: Awaited<ReturnType<GateWriter['finishPromotion']>>;
+  try {
+    closed = await deps.writer.finishPromotion({ planId, files: outcomes, ...(projection ? { projection } : {}) });
+  } catch (error) {
+    // The projection must never keep the plan from closing: close it alone, then sync as any sync.
+    if (!projection) throw error;
+    closed = await deps.writer.finishPromotion({ planId, files: outcomes });
+  }
+  const stored = closed.projection && closed.projection.outcome !== 'raced' ? closed.projection : null;
+  const synced = stored
+    ? { generation: stored.generation, coverage: stored.coverage, entries: stored.entries }
+    : await syncRoot(
+        { memoryStatePath: deps.memoryStatePath, store: (input) => deps.writer.storeScan(input) },
+        owner,
+        work.anchor,
+      )
+        .then(({ scope }) => ({ generation: scope.generation, coverage: scope.coverage, entries: scope.entries }))
+        .catch(() => null);
+  return { ...closed.view, sync: synced };
+}
+
+/** The scan promote stores with its closing transaction; null when it must be done after (see above). */
+function closingScan(
+  root: MemoryRoot,
+  owner: SyncApprovedInput['owner'],
+  expectedGeneration: number | null,
+): SyncApprovedInput | null {
+  let scan: ReturnType<typeof scanApprovedRoot>;
+  try {
+    scan = scanApprovedRoot(root, owner.scope);
+  } catch {
+    return null;
+  }
+  if (scan.problems.some((problem) => problem.kind === 'changed')) return null;
   return {
-    ...applied,
-    sync: synced
-      ? { generation: synced.scope.generation, coverage: synced.scope.coverage, entries: synced.scope.entries }
-      : null,
+    owner,
+    expectedGeneration,
+    coverage: scan.coverage,
+    unchanged: scan.unchanged,
+    sourceTreeDigest: scan.sourceTreeDigest,
+    scanJson: encodePreviousScan(scan),
+    problems: scan.problems,
+    entries: scan.entries,
   };
 }
 

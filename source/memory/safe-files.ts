@@ -163,12 +163,23 @@ const changedError = (display: string) =>
 export function checkDirectory(
   root: MemoryRoot,
   relativeDir: readonly string[],
-  options: { create: boolean; mode?: number },
+  options: {
+    create: boolean;
+    mode?: number;
+    /**
+     * Directories whose entries a `create` changed (the parent of each one made), by path, to fsync
+     * later (syncDirectories) instead of at once: a batch flushes each parent once. Until then a
+     * made directory may be lost on power failure, never half there.
+     */
+    unsynced?: Map<string, string>;
+  },
 ): CheckedDirectory | null {
   const chain: Array<{ path: string; display: string; dev: bigint; ino: bigint }> = [];
   let path = root.anchor;
   let display = '';
   for (const part of [...root.parts, ...relativeDir]) {
+    const parent = path;
+    const parentDisplay = display;
     path = join(path, part);
     display = display === '' ? part : `${display}/${part}`;
     let stats: BigIntStats | undefined;
@@ -184,7 +195,8 @@ export function checkDirectory(
           throw fileError(mkdirError, display, `cannot create the directory ${display}`);
       }
       stats = lstatSync(path, { bigint: true });
-      fsyncDirectory(join(path, '..'), display);
+      if (options.unsynced) options.unsynced.set(parent, parentDisplay);
+      else fsyncDirectory(parent, display);
     }
     if (stats.isSymbolicLink()) throw symlinkError(display);
     if (!stats.isDirectory()) {
@@ -334,6 +346,19 @@ export function writeMemoryFile(
   const parts = splitRelativePath(relativePath);
   const name = parts[parts.length - 1]!;
   const directory = checkDirectory(root, parts.slice(0, -1), { create: true, mode: options.directoryMode })!;
+  writeFileInDirectory(directory, name, bytes, options);
+}
+
+/**
+ * writeMemoryFile into a directory already checked (checkDirectory): a batch checks each directory
+ * once. The chain is verified again before and after the rename, as for a single write.
+ */
+export function writeFileInDirectory(
+  directory: CheckedDirectory,
+  name: string,
+  bytes: Uint8Array,
+  options: Omit<WriteOptions, 'directoryMode'>,
+): void {
   const target = join(directory.path, name);
   const display = `${directory.display}/${name}`;
   const existing = lstatSync(target, { bigint: true, throwIfNoEntry: false });
@@ -386,4 +411,10 @@ export function syncDirectory(root: MemoryRoot, relativeDir: string): void {
   if (!directory) return;
   fsyncDirectory(directory.path, directory.display);
   verifyDirectory(directory);
+}
+
+/** The fsyncs a batch left for later (checkDirectory's `unsynced`): each directory once, opened without following a link. */
+export function syncDirectories(unsynced: ReadonlyMap<string, string>): void {
+  for (const [path, display] of [...unsynced].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    fsyncDirectory(path, display);
 }

@@ -29,6 +29,7 @@ import { scanApprovedRoot } from '../../source/memory/approved-projection.js';
 import { ENTRY_TYPES, formatEntry } from '../../source/memory/entry-format.js';
 import {
   applyPlanFile,
+  applySession,
   buildPromotionPlan,
   type CandidateForPromotion,
   driftedTargets,
@@ -104,9 +105,11 @@ function applyFigures(base: string): Figure[] {
       const root = memoryRoot(anchor, ROOT_PATH);
       apply.push(
         timeMs(() => {
-          if (driftedTargets(root, plan).length > 0) throw new Error('drift in a fresh root');
-          for (const file of plan.files) applyPlanFile(root, 'project', file);
-          syncPlanDirectories(root, plan);
+          // As promote applies a plan: one session, so each directory is checked and flushed once.
+          const session = applySession();
+          if (driftedTargets(root, plan, session).length > 0) throw new Error('drift in a fresh root');
+          for (const file of plan.files) applyPlanFile(root, 'project', file, {}, session);
+          syncPlanDirectories(root, plan, session);
         }),
       );
     };
