@@ -2,13 +2,13 @@
 // with the session-start memory snapshot — the fake server's first request carries it in the
 // system prompt — and what the user told it reaches session search and extraction as a pi source.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Host } from '../source/host/host.js';
-import { runCli, tempHome, waitFor } from './support/cli.js';
-import { ENTRY, writeEntry } from './support/approved-repo.js';
+import { runCli, waitFor } from './support/cli.js';
+import { syncedRepo } from './support/approved-repo.js';
 import { scripted, startFakeOpenAiServer, textReply } from './support/fake-openai-server.js';
 import { makePiAgentDir } from './support/pi-agent-dir.js';
 
@@ -20,16 +20,9 @@ test('a driven pi agent starts with the memory snapshot; its user rows reach ses
 }, async () => {
   const server = await startFakeOpenAiServer({ responder: scripted([textReply('Noted, composition it is.', 2)]) });
   const config = makePiAgentDir({ baseUrl: server.baseUrl });
-  const home = tempHome('agents-memory');
+  // Synced with one user entry ("Prefer named exports"), which the snapshot carries wherever pi runs.
+  const { home } = await syncedRepo('agents-memory');
   const outside = mkdtempSync(join(tmpdir(), 'cm-outside-git-'));
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  writeEntry(
-    join(home, 'memory'),
-    'work_method/tabs-okapi.md',
-    ENTRY('tabs-okapi', 'Indent okapi files with tabs', 'Files of the okapi tool are indented with tabs.'),
-  );
-  const synced = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: outside });
-  assert.equal(synced.code, 0, synced.stderr);
   const host = await Host.start({ home, serve: true });
   try {
     const app = host.application;
@@ -50,7 +43,7 @@ test('a driven pi agent starts with the memory snapshot; its user rows reach ses
     const system = JSON.stringify(
       (first.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'system'),
     );
-    assert.match(system, /Indent okapi files with tabs/, 'the snapshot is in the first request');
+    assert.match(system, /Prefer named exports/, 'the snapshot is in the first request');
     assert.match(system, /common-memory-notes/);
 
     const found = await app.sessionSearch({ query: 'composition inheritance' });

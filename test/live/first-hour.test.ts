@@ -3,23 +3,10 @@
 // server on loopback), and the shipped TUI in a real terminal (80x24) shows that conversation: the
 // session in the Sessions screen, what was said in full, the assistant's answer with c.
 import assert from 'node:assert/strict';
-import { appendFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { byPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';
-import { byPrompt as responsesByPrompt, startFakeResponsesServer } from '../support/fake-responses-server.js';
 import { BIN, runCli, waitFor } from '../support/cli.js';
 import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
-import {
-  FAKE_TEXT_ANSWER,
-  createClaudeSandbox,
-  createCodexSandbox,
-  listCodexHooks,
-  locateClients,
-  runClaude,
-  runCodex,
-  trustedHashToml,
-} from './harness.js';
+import { FAKE_TEXT_ANSWER, runClaude, runCodex, trustInstalledCodexHooks, withClaude, withCodex } from './harness.js';
 
 const PROMPT = 'Say hello to the newcomer please';
 
@@ -94,45 +81,29 @@ async function seeItInTheTui(home: string, configFlags: string[], clientLine: Re
 test('install the hooks, run Claude Code, open the TUI: the captured conversation is there in full', {
   timeout: 180_000,
 }, async () => {
-  const server = await startFakeAnthropicServer({ script: byPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }) });
-  const sandbox = await createClaudeSandbox({ baseUrl: server.baseUrl }); // settings.json without hooks
-  const home = join(sandbox.root, 'cm-home');
-  try {
+  await withClaude(async ({ sandbox, home }) => {
     const installed = await runCli(['install', 'claude', '--claude-dir', sandbox.configDir, '--home', home]);
     assert.equal(installed.code, 0, installed.stderr);
     const run = await runClaude(sandbox, { prompt: PROMPT });
     assert.equal(run.exitCode, 0, run.stderr);
     await seeItInTheTui(home, ['--claude-dir', sandbox.configDir], /claude\s+\S+\s+1 turn/);
-  } finally {
-    await server.close();
-    await sandbox.cleanup();
-  }
+  });
 });
 
 test('install the hooks, trust them, run Codex, open the TUI: the captured conversation is there in full', {
   timeout: 240_000,
 }, async () => {
-  const server = await startFakeResponsesServer({
-    script: responsesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }),
-  });
-  const sandbox = await createCodexSandbox({ baseUrl: server.baseUrl }); // no hooks.json yet
-  const home = join(sandbox.root, 'cm-home');
-  try {
+  await withCodex(async ({ sandbox, home }) => {
     const installed = await runCli(['install', 'codex', '--codex-home', sandbox.codexHome, '--home', home, '--json']);
     assert.equal(installed.code, 0, installed.stderr);
     const { command, path } = JSON.parse(installed.stdout) as { command: string; path: string };
     // Trusted the way install explains (its scripted way: each hook's hash from codex app-server
     // into config.toml), so Codex runs the hooks with no bypass flag, as it will every day after.
-    const listed = await listCodexHooks(locateClients().codexLauncher, sandbox.cwd, sandbox.env);
-    const ours = listed.filter((hook) => hook.command === command);
+    const { listed, ours } = await trustInstalledCodexHooks(sandbox, command);
     assert.ok(ours.length > 0, `Codex lists our hooks: ${JSON.stringify(listed)}`);
-    await appendFile(sandbox.configPath, trustedHashToml(ours));
     const run = await runCodex({ ...sandbox, hooksPath: path, trust: 'trusted-hash' }, { prompt: PROMPT });
     assert.equal(run.exitCode, 0, run.stderr);
     assert.ok(!run.args.includes('--dangerously-bypass-hook-trust'));
     await seeItInTheTui(home, ['--codex-home', sandbox.codexHome], /codex\s+\S+\s+1 turn/);
-  } finally {
-    await server.close();
-    await sandbox.cleanup();
-  }
+  });
 });

@@ -46,3 +46,5 @@ export {
 } from './hook-records.js';
 export type { HookRecord } from './hook-records.js';
 export { parseJsonLines } from './jsonl.js';
+export { trustInstalledCodexHooks, withClaude, withCodex } from './with-client.js';
+export type { ClientWorld } from './with-client.js';

@@ -10,19 +10,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { byPrompt as messagesByPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';
-import { byPrompt as responsesByPrompt, startFakeResponsesServer } from '../support/fake-responses-server.js';
 import { runCli } from '../support/cli.js';
 import {
-  FAKE_TEXT_ANSWER,
   SCENARIO_PROMPTS,
-  createClaudeSandbox,
-  createCodexSandbox,
   listCodexHooks,
   locateClients,
   runClaude,
   runCodex,
   trustedHashToml,
+  withClaude,
+  withCodex,
 } from './harness.js';
 import type { CodexSandbox } from './harness.js';
 
@@ -55,25 +52,9 @@ async function install(client: 'codex' | 'claude', dirFlag: string, dir: string,
 /** Each plain run fires SessionStart, UserPromptSubmit, Stop and SessionEnd, all of them hooked. */
 const PLAIN_EVENTS = 4;
 
-async function codexWorld(): Promise<{ sandbox: CodexSandbox; home: string; close(): Promise<void> }> {
-  const server = await startFakeResponsesServer({
-    script: responsesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }),
-  });
-  const sandbox = await createCodexSandbox({ baseUrl: server.baseUrl }); // no hookCommand: no hooks.json
-  return {
-    sandbox,
-    home: join(sandbox.root, 'cm-home'),
-    close: async () => {
-      await server.close();
-      await sandbox.cleanup();
-    },
-  };
-}
-
 describe('live: install into the real clients', () => {
   test('codex: installed hooks run with --dangerously-bypass-hook-trust', async () => {
-    const world = await codexWorld();
-    try {
+    await withCodex(async (world) => {
       const installed = await install('codex', '--codex-home', world.sandbox.codexHome, world.home);
       assert.equal(installed.path, join(world.sandbox.codexHome, 'hooks.json'));
       const run = await runCodex(
@@ -88,14 +69,11 @@ describe('live: install into the real clients', () => {
       );
       assert.ok(!warnings.some((e) => /timeout/i.test(JSON.stringify(e))), JSON.stringify(warnings));
       assert.ok(inboxRows(world.home, 'codex') >= PLAIN_EVENTS, `inbox rows: ${inboxRows(world.home, 'codex')}`);
-    } finally {
-      await world.close();
-    }
+    });
   });
 
   test('codex: untrusted hooks are skipped; trusted (trusted_hash) they run with no flag', async () => {
-    const world = await codexWorld();
-    try {
+    await withCodex(async (world) => {
       const installed = await install('codex', '--codex-home', world.sandbox.codexHome, world.home);
       const { codexLauncher } = locateClients();
       // hooksPath set, trust mode not 'bypass': runCodex passes no bypass flag.
@@ -121,26 +99,16 @@ describe('live: install into the real clients', () => {
       const trusted = await runCodex(sandbox, { prompt: SCENARIO_PROMPTS.plain[0]! });
       assert.equal(trusted.exitCode, 0, trusted.stderr);
       assert.ok(inboxRows(world.home, 'codex') >= PLAIN_EVENTS, `inbox rows: ${inboxRows(world.home, 'codex')}`);
-    } finally {
-      await world.close();
-    }
+    });
   });
 
   test('claude: installed hooks run in claude -p', async () => {
-    const server = await startFakeAnthropicServer({
-      script: messagesByPrompt([], { type: 'text', text: FAKE_TEXT_ANSWER }),
-    });
-    const sandbox = await createClaudeSandbox({ baseUrl: server.baseUrl }); // settings.json without hooks
-    try {
-      const home = join(sandbox.root, 'cm-home');
+    await withClaude(async ({ sandbox, home }) => {
       const installed = await install('claude', '--claude-dir', sandbox.configDir, home);
       assert.equal(installed.path, sandbox.settingsPath);
       const run = await runClaude(sandbox, { prompt: SCENARIO_PROMPTS.plain[0]! });
       assert.equal(run.exitCode, 0, run.stderr);
       assert.ok(inboxRows(home, 'claude') >= PLAIN_EVENTS, `inbox rows: ${inboxRows(home, 'claude')}`);
-    } finally {
-      await server.close();
-      await sandbox.cleanup();
-    }
+    });
   });
 });

@@ -6,41 +6,26 @@
 // sourced from the conversation; a broken ledger changes nothing the agent sees but the hint.
 // What was verified here about the client is written down in README "Memory tools for agents".
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sha256Hex } from '../../source/ground/digests.js';
-import { storeFiles } from '../../source/home.js';
+import type { MessagesReply, RecordedRequest } from '../support/fake-anthropic-server.js';
+import { runCli } from '../support/cli.js';
+import { readHookRecords, runClaude } from './harness.js';
 import {
-  type MessagesReply,
-  type RecordedRequest,
-  startFakeAnthropicServer,
-} from '../support/fake-anthropic-server.js';
-import { BIN, runCli } from '../support/cli.js';
-import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
-import {
-  type ClaudeSandbox,
-  HOOK_RECORD_ENV,
-  createClaudeSandbox,
-  readHookRecords,
-  recordingHookCommand,
-  runClaude,
-} from './harness.js';
+  AGAIN_PROMPT,
+  BODY_MARK,
+  HINT_HEAD,
+  ROOT_PROMPT,
+  SUB_AGAIN_PROMPT,
+  SUB_PROMPT,
+  assertHintedRead,
+  assertRootReadOnly,
+  breakLedger,
+  claudeLedgerWorld,
+  ledgerStatus,
+} from './ledger-world.js';
 
-const BODY_MARK = 'quokka-lockfile-body-7781';
-const SUB_BODY_MARK = 'wallaby-exports-body-3319';
-const ROOT_PROMPT = 'Read the pnpm rule, then delegate the check';
-const SUB_PROMPT = 'Subagent: check the exports as well';
-const AGAIN_PROMPT = 'Delegate one more check';
-const SUB_AGAIN_PROMPT = 'Second subagent: look around';
-const HINT_HEAD = 'common-memory: the agent that started you read these reviewed memory entries';
 const MEMORY_GET = 'mcp__common-memory__memory_get';
-
-const cleanups: Array<() => Promise<void>> = [];
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
 
 /** ToolSearch loads a deferred MCP tool's schema (Claude Code defers MCP tools), then the model calls it. */
 const mcpCall = (tool: string, input: Record<string, unknown>, then: MessagesReply | string): MessagesReply => ({
@@ -80,42 +65,8 @@ function script(prompt: string | null): MessagesReply {
   }
 }
 
-interface World {
-  sandbox: ClaudeSandbox;
-  home: string;
-  requests: readonly RecordedRequest[];
-  records: string;
-}
-
 /** A sandboxed Claude Code with `install claude` done, a repository with two approved entries, a recording hook. */
-async function world(label: string): Promise<World> {
-  const server = await startFakeAnthropicServer({ script: ({ prompt }) => script(prompt) });
-  cleanups.push(() => server.close());
-  const records = '';
-  const sandbox = await createClaudeSandbox({
-    baseUrl: server.baseUrl,
-    env: (paths) => ({ [HOOK_RECORD_ENV]: join(paths.root, 'hooks.jsonl') }),
-  });
-  cleanups.push(() => sandbox.cleanup());
-  const home = join(sandbox.root, `cm-home-${label}`);
-  execFileSync('git', ['init', '-q'], { cwd: sandbox.cwd });
-  writeEntry(projectRoot(sandbox.cwd), 'use-pnpm', 'Use pnpm, not npm', `Install with pnpm; ${BODY_MARK}.`);
-  writeEntry(userRoot(home), 'named-exports', 'Prefer named exports', `Named exports only; ${SUB_BODY_MARK}.`);
-  const synced = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: sandbox.cwd });
-  assert.equal(synced.code, 0, synced.stderr);
-  const installed = await runCli(['install', 'claude', '--claude-dir', sandbox.configDir, '--home', home]);
-  assert.equal(installed.code, 0, installed.stderr);
-  // Beside ours, a hook that records what the client passes (the payload shapes checked below).
-  const settings = JSON.parse(execFileSync('cat', [sandbox.settingsPath], { encoding: 'utf8' })) as {
-    hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
-  };
-  for (const event of ['PostToolUse', 'SubagentStart'])
-    (settings.hooks[event] ??= []).push({
-      hooks: [{ type: 'command', command: (recordingHookCommand as (e: string) => string)(event), timeout: 30 }],
-    });
-  writeFileSync(sandbox.settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
-  return { sandbox, home, requests: server.requests, records: records || join(sandbox.root, 'hooks.jsonl') };
-}
+const world = (label: string) => claudeLedgerWorld({ label }, ({ prompt }) => script(prompt));
 
 /** The final answer of a `-p` run (its stream's result line). */
 const resultOf = (run: { events: ReadonlyArray<Record<string, unknown>> }) =>
@@ -132,12 +83,6 @@ function subagentFirstRequests(requests: readonly RecordedRequest[]): Map<string
       first.set(agent, JSON.stringify(request.body));
   }
   return first;
-}
-
-async function statusJson(home: string, cwd: string) {
-  const status = await runCli(['status', '--home', home, '--json'], { cwd });
-  assert.equal(status.code, 0, status.stderr);
-  return JSON.parse(status.stdout) as { ledger: { state: string; roots: number; entries: number; reason: string } };
 }
 
 describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () => {
@@ -166,13 +111,11 @@ describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () =
     const firsts = subagentFirstRequests(requests);
     assert.equal(firsts.size, 1, 'one subagent ran');
     const [subRequest] = [...firsts.values()];
-    assert.ok(subRequest!.includes(HINT_HEAD), 'the subagent got the hint');
-    assert.ok(subRequest!.includes('use-pnpm') && subRequest!.includes('Use pnpm, not npm'), 'with id and title');
-    assert.ok(!subRequest!.includes(BODY_MARK), 'never the body');
+    assertHintedRead(subRequest!);
     assert.equal([...firsts.keys()][0], subGet!['agent_id'], "the header is the hook payload's agent_id");
 
-    const status = await statusJson(home, sandbox.cwd);
-    assert.deepEqual([status.ledger.state, status.ledger.roots, status.ledger.entries], ['ready', 1, 1]);
+    const ledger = await ledgerStatus(home, sandbox.cwd);
+    assert.deepEqual([ledger.state, ledger.roots, ledger.entries], ['ready', 1, 1]);
 
     // The proposal is sourced from this conversation: the client's own name and its session, as a digest.
     const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: sandbox.cwd });
@@ -193,10 +136,7 @@ describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () =
       timeoutMs: 180_000,
     });
     assert.equal(again.exitCode, 0, again.stderr);
-    const next = [...subagentFirstRequests(requests.slice(before)).values()];
-    assert.equal(next.length, 1);
-    assert.ok(next[0]!.includes(HINT_HEAD) && next[0]!.includes('use-pnpm'), 'the resumed root still hints its read');
-    assert.ok(!next[0]!.includes('named-exports'), "the first subagent's own read is not the root's");
+    assertRootReadOnly([...subagentFirstRequests(requests.slice(before)).values()]);
 
     // /clear: Claude Code 2.1.332 ends the session (SessionEnd "clear") and starts a new one under a
     // new session id (SessionStart "clear"): the new generation's subagent gets no hint.
@@ -221,9 +161,9 @@ describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () =
   });
 
   it('a broken ledger changes nothing the agent sees but the hint; status shows it', async () => {
-    const { sandbox, home, requests } = await world('broken');
-    writeFileSync(storeFiles(home).ledger, 'not a database'.repeat(500), { mode: 0o600 });
-    const got = await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: sandbox.cwd });
+    const broken = await world('broken');
+    const { sandbox, home, requests } = broken;
+    const getUnchanged = await breakLedger(broken);
     const run = await runClaude(sandbox, { prompt: ROOT_PROMPT, allowedTools: ALLOWED, timeoutMs: 180_000 });
     assert.equal(run.exitCode, 0, run.stderr);
     assert.equal(resultOf(run), 'Root: all done.');
@@ -235,9 +175,7 @@ describe('the read ledger with the real Claude Code', { timeout: 600_000 }, () =
     assert.equal(firsts.length, 1, 'the subagent still ran');
     assert.ok(!firsts[0]!.includes(HINT_HEAD), 'no hint from an unavailable ledger');
     assert.ok(!firsts[0]!.includes('hook error'), 'and no hook error reached the agent');
-    const status = await statusJson(home, sandbox.cwd);
-    assert.equal(status.ledger.state, 'unavailable');
-    const after = await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: sandbox.cwd });
-    assert.equal(after.stdout, got.stdout, '`get` is unchanged');
+    assert.equal((await ledgerStatus(home, sandbox.cwd)).state, 'unavailable');
+    await getUnchanged();
   });
 });

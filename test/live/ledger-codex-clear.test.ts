@@ -5,63 +5,32 @@
 // new session id, so the ledger sees a new root with an empty generation (README "Memory tools
 // for agents").
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, it } from 'node:test';
+import { appendFileSync } from 'node:fs';
+import { it } from 'node:test';
+import type { RecordedRequest, ResponsesReply } from '../support/fake-responses-server.js';
+import { locateClients, readHookRecords } from './harness.js';
 import {
-  type RecordedRequest,
-  type ResponsesReply,
-  startFakeResponsesServer,
-} from '../support/fake-responses-server.js';
-import { runCli } from '../support/cli.js';
-import { projectRoot, writeEntry } from '../support/memory-files.js';
-import {
-  HOOK_RECORD_ENV,
-  createCodexSandbox,
-  locateClients,
-  readHookRecords,
-  recordingHookCommand,
-} from './harness.js';
+  BODY_MARK,
+  HINT_HEAD,
+  NOTIFIED,
+  SUB_PROMPT,
+  closeLater,
+  codexLedgerWorld,
+  codexMemoryGet,
+  codexSubagent,
+} from './ledger-world.js';
 import { startTmux } from './tmux.js';
 
-const BODY_MARK = 'quokka-lockfile-body-7781';
 const READ_PROMPT = 'Read the pnpm rule please';
 const DELEGATE_PROMPT = 'Now delegate the check';
-const SUB_PROMPT = 'Subagent: check the exports';
-const NOTIFIED = '<subagent_notification>';
-const HINT_HEAD = 'common-memory: the agent that started you read these reviewed memory entries';
-
-const cleanups: Array<() => Promise<void> | void> = [];
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
 
 function script(prompt: string | null): ResponsesReply {
   const said = [READ_PROMPT, SUB_PROMPT, DELEGATE_PROMPT, NOTIFIED].find((text) => prompt?.includes(text));
   switch (said) {
     case READ_PROMPT:
-      return {
-        type: 'call',
-        name: 'memory_get',
-        namespace: 'mcp__common_memory',
-        arguments: { id: 'use-pnpm' },
-        then: 'Root: read it.',
-      };
+      return codexMemoryGet('use-pnpm', 'Root: read it.');
     case DELEGATE_PROMPT:
-      return {
-        type: 'call',
-        name: 'spawn_agent',
-        namespace: 'multi_agent_v1',
-        arguments: { message: SUB_PROMPT },
-        then: (output) => ({
-          type: 'call',
-          name: 'wait_agent',
-          namespace: 'multi_agent_v1',
-          arguments: { targets: [(JSON.parse(output) as { agent_id: string }).agent_id], timeout_ms: 120_000 },
-          then: 'Root: delegated.',
-        }),
-      };
+      return codexSubagent(SUB_PROMPT, 'Root: delegated.');
     case SUB_PROMPT:
       return { type: 'text', text: 'Subagent: checked.' };
     default:
@@ -78,39 +47,15 @@ function turnMeta(request: RecordedRequest): { thread_id?: string; thread_source
 
 it('Codex TUI: after /clear the subagent of the new conversation gets no hint', { timeout: 600_000 }, async () => {
   // The TUI also asks the model for a thread title (its own read-only thread, without spawn_agent).
-  const server = await startFakeResponsesServer({
-    script: ({ prompt, request }) =>
+  const { sandbox, requests, records } = await codexLedgerWorld(
+    {
+      label: 'clear',
+      events: ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PostToolUse', 'SubagentStart'],
+      userEntry: false,
+    },
+    ({ prompt, request }) =>
       turnMeta(request).thread_source === 'thread_title' ? { type: 'text', text: 'A title' } : script(prompt),
-  });
-  cleanups.push(() => server.close());
-  const sandbox = await createCodexSandbox({
-    baseUrl: server.baseUrl,
-    env: (paths) => ({ [HOOK_RECORD_ENV]: join(paths.root, 'hooks.jsonl') }),
-  });
-  cleanups.push(() => sandbox.cleanup());
-  const records = join(sandbox.root, 'hooks.jsonl');
-  const home = join(sandbox.root, 'cm-home');
-  execFileSync('git', ['init', '-q'], { cwd: sandbox.cwd });
-  writeEntry(projectRoot(sandbox.cwd), 'use-pnpm', 'Use pnpm, not npm', `Install with pnpm; ${BODY_MARK}.`);
-  const synced = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: sandbox.cwd });
-  assert.equal(synced.code, 0, synced.stderr);
-  const installed = await runCli(['install', 'codex', '--codex-home', sandbox.codexHome, '--home', home]);
-  assert.equal(installed.code, 0, installed.stderr);
-  const hooksPath = join(sandbox.codexHome, 'hooks.json');
-  const hooks = JSON.parse(readFileSync(hooksPath, 'utf8')) as {
-    hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
-  };
-  for (const event of ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PostToolUse', 'SubagentStart'])
-    (hooks.hooks[event] ??= []).push({
-      hooks: [
-        {
-          type: 'command',
-          command: (recordingHookCommand as (e: string) => string)(event),
-          timeout: event === 'SessionEnd' ? 3 : 30,
-        },
-      ],
-    });
-  writeFileSync(hooksPath, `${JSON.stringify(hooks, null, 2)}\n`);
+  );
   // The folder trusted beforehand, so the TUI opens on its composer rather than its trust question.
   appendFileSync(sandbox.configPath, `\n[projects.${JSON.stringify(sandbox.cwd)}]\ntrust_level = "trusted"\n`);
 
@@ -122,7 +67,7 @@ it('Codex TUI: after /clear the subagent of the new conversation gets no hint', 
     columns: 80,
     rows: 24,
   });
-  cleanups.push(() => term.close());
+  closeLater(() => term.close());
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   // Codex takes keys typed in one burst for a paste (Enter then adds a line): a pause before Enter.
   const say = async (text: string) => {
@@ -158,7 +103,7 @@ it('Codex TUI: after /clear the subagent of the new conversation gets no hint', 
   assert.equal(spawned[0]!['session_id'], cleared, 'the subagent is a child of the new conversation');
 
   const agentId = spawned[0]!['agent_id'];
-  const first = server.requests.find((r) => r.method === 'POST' && turnMeta(r).thread_id === agentId);
+  const first = requests.find((r) => r.method === 'POST' && turnMeta(r).thread_id === agentId);
   assert.ok(first, "the fake server recorded the subagent's first request");
   const body = JSON.stringify(first.body);
   assert.ok(body.includes(SUB_PROMPT), 'it is the subagent request');
@@ -166,7 +111,7 @@ it('Codex TUI: after /clear the subagent of the new conversation gets no hint', 
   // itself is also an example in memory_get's description).
   assert.ok(!body.includes(HINT_HEAD), 'after a clear: no hint');
   assert.ok(
-    server.requests.some((r) => JSON.stringify(r.body).includes(BODY_MARK)),
+    requests.some((r) => JSON.stringify(r.body).includes(BODY_MARK)),
     'the root model did get the body before the clear',
   );
 });
