@@ -106,7 +106,7 @@ export async function acquireLeaseForHost(
   }
 }
 
-type HolderInfo = Partial<LeaseHolder> & { port?: number };
+type HolderInfo = Partial<LeaseHolder> & { port?: number | null; state?: 'starting' | 'ready' };
 
 /** What host.json says about the holder, or null when there is none (or it cannot be read). */
 function readHolderInfo(home: string): HolderInfo | null {
@@ -123,7 +123,10 @@ export function describeHolder(home: string): string {
 
 function describe(info: HolderInfo | null): string {
   if (info === null) return 'another common-memory process';
-  const role = info.role === 'local' ? 'a one-shot common-memory command' : 'a common-memory host';
+  const role =
+    info.role === 'local'
+      ? 'a one-shot common-memory command'
+      : `a common-memory host${info.state === 'starting' ? ' that is still starting' : ''}`;
   return `${role} (pid ${info.pid ?? '?'}, host ${info.hostId ?? '?'}, since ${info.startedAt ?? '?'})`;
 }
 
