@@ -1,6 +1,7 @@
-// The host: exactly one per data home. Start-up order (seed 003): take the lease, open the store
-// and load its identity and heads (the writer), new host ID, reconcile, append host.started (a
-// serving host only), then admit clients. Shutdown runs the same steps backwards.
+// The host: exactly one per data home. Start-up order (seed 003): take the lease, say so in
+// host.json (starting), open the store and load its identity and heads (the writer), new host ID,
+// reconcile, append host.started (a serving host only), then admit clients (host.json: ready).
+// Shutdown runs the same steps backwards.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';

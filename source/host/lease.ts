@@ -81,8 +81,9 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
 /**
  * Takes the lease for a serving host. A one-shot command (a `local` holder) keeps the lease for
  * tens of milliseconds, so the host waits up to `localHolderWaitMs` for it to finish; a serving
- * host holds it until stopped, so it is refused at once. While host.json is missing the holder is
- * still starting (or just stopping): it is waited for too, and named once it says what it is.
+ * host holds it until stopped, so it is refused at once, starting or serving. While host.json is
+ * missing the holder has only just taken the lease (or is stopping): it is waited for too, and
+ * named once it says what it is.
  */
 export async function acquireLeaseForHost(
   home: string,
