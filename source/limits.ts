@@ -195,6 +195,16 @@ export const MEMORY_SCAN_RACY_MS = 2_000;
  */
 export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
 
+/**
+ * How long a command waits for a host that holds the lease but does not serve yet (it migrates the
+ * store, starts its threads): a start takes a second or two on a loaded 2-core machine, and this
+ * covers a slow one without leaving a command hanging behind a migration of a large store.
+ */
+export const HOST_START_WAIT_MS = 10_000;
+
+/** How often a command waiting for a starting host reads host.json again: unnoticeable, and idle for the host. */
+export const HOST_START_POLL_MS = 50;
+
 /** A typed ID prefix shorter than this matches too much to be worth a lookup (and is usually a typing mistake). */
 export const ID_PREFIX_MIN = 4;
 

@@ -61,7 +61,7 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      const queue = await waitForText(view, /Review · 2 in the queue \(1 draft, 1 quarantined\) · project scope/);
+      const queue = await waitForText(view, /Review · project scope · 1 of 2 *\n2 queued \(1 draft, 1 quarantined\)/);
       assert.match(queue, /^[› ] {2}draft +work_\w+ +Always use named exports/m);
       assert.match(queue, /QUARANTINED work_fact +The CI token is ghp_…/);
       assert.ok(!queue.includes(token), 'the list never shows the secret');
@@ -95,15 +95,15 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      const first = /Review · 231 in the queue, newest 200 read \(200 draft, 0 quarantined\) · project scope/;
+      const first = /Review · project scope · 1 of 231 *\n231 queued, newest 200 read \(200 draft, 0 quarantined\)/;
       await waitForText(view, first);
       await waitForText(view, /· 1 of 231/);
       let frame = view.lastFrame() ?? '';
-      for (let i = 0; i < 40 && !/Review · 231 in the queue \(230 draft, 1 quarantined\)/.test(frame); i++) {
+      for (let i = 0; i < 40 && !/231 queued \(230 draft, 1 quarantined\)/.test(frame); i++) {
         await press(view, KEY.pageDown);
         frame = view.lastFrame() ?? '';
       }
-      frame = await waitForText(view, /Review · 231 in the queue \(230 draft, 1 quarantined\) · project scope/);
+      frame = await waitForText(view, /Review · project scope · \d+ of 231 *\n231 queued \(230 draft, 1 quarantined\)/);
       for (let i = 0; i < 40 && !/· 231 of 231/.test(frame); i++) {
         await press(view, KEY.pageDown);
         frame = view.lastFrame() ?? '';
@@ -121,7 +121,7 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      await waitForText(view, /2 in the queue/);
+      await waitForText(view, /2 queued/);
       await press(view, '[');
       const frame = await waitForText(view, /Candidates 1 draft · 1 quarantined/);
       assert.match(frame, /\[Extraction\]/);
@@ -309,7 +309,7 @@ async function toChosen(view: View) {
 /** Opens the Memory screen and prepares a plan of the draft candidate. */
 async function toPlan(view: View) {
   await openMemory(view);
-  await waitForText(view, /2 in the queue/);
+  await waitForText(view, /2 queued/);
   await toChosen(view);
   await press(view, KEY.enter);
   await waitForText(view, /not approved · read the diff/);
@@ -321,7 +321,7 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      await waitForText(view, /2 in the queue/);
+      await waitForText(view, /2 queued/);
       await selectRow(view, /named exports/);
       await press(view, KEY.enter);
       await waitForText(view, /› 1\. Always use named exports/);
@@ -357,7 +357,7 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
       assert.match(readFileSync(target, 'utf8'), /Always use named exports in TypeScript modules\./);
       // The promoted candidate left the review queue.
       await press(view, '[');
-      await waitForText(view, /1 in the queue \(0 draft, 1 quarantined\)/);
+      await waitForText(view, /1 queued \(0 draft, 1 quarantined\)/);
       // The entry is approved memory now: Entries finds it and get opens it.
       await press(view, ']');
       await press(view, ']');
@@ -386,7 +386,7 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      await waitForText(view, /2 in the queue/);
+      await waitForText(view, /2 queued/);
       await toChosen(view);
       await press(view, KEY.enter);
       const plan = await waitForText(view, /not approved · read the diff/);
@@ -415,7 +415,7 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      await waitForText(view, /2 in the queue/);
+      await waitForText(view, /2 queued/);
       await selectRow(view, /QUARANTINED/);
       await press(view, 'd');
       const asked = await waitForText(view, /Discard candidate cand-\w{8}\? .* y discard · n or Esc keep it/s);
@@ -425,7 +425,7 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
       await press(view, 'd');
       await press(view, 'y');
       await waitForText(view, /Candidate cand-\w{8} discarded: it left the queue/);
-      await waitForText(view, /1 in the queue \(1 draft, 0 quarantined\)/);
+      await waitForText(view, /1 queued \(1 draft, 0 quarantined\)/);
     } finally {
       await unmount(view);
       await host.stop();

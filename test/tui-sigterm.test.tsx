@@ -13,6 +13,15 @@ import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 const DEV_TUI = fileURLToPath(new URL('./support/dev-tui.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** Whether the TUI's host serves (host.json says "starting" from the moment it holds the lease). */
+function hostReady(home: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(home, 'host.json'), 'utf8')) as { state?: string }).state === 'ready';
+  } catch {
+    return false;
+  }
+}
+
 async function runAndTerminate(signals: number): Promise<{ code: number | null; output: string; home: string }> {
   const home = tempHome('tui-sigterm');
   const child = spawnInTerminal(['node', '--import', 'tsx', DEV_TUI, '--home', home], terminalEnv(), ROOT);
@@ -23,7 +32,7 @@ async function runAndTerminate(signals: number): Promise<{ code: number | null; 
   try {
     await waitFor(
       'the first frame',
-      () => (output.includes('Dashboard') && existsSync(join(home, 'host.json')) ? true : undefined),
+      () => (output.includes('Dashboard') && hostReady(home) ? true : undefined),
       30_000,
     );
     const { pid } = JSON.parse(readFileSync(join(home, 'host.json'), 'utf8')) as { pid: number };

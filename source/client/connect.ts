@@ -1,13 +1,14 @@
-// How a CLI command or the TUI reaches common-memory: the running host's API when there is one;
-// otherwise, for writes, this process takes the lease for its own duration; for reads, a
-// read-only connection that takes no lease.
+// How a CLI command or the TUI reaches common-memory: the running host's API when there is one
+// (a host that holds the lease but is still starting is waited for, briefly); otherwise, for
+// writes, this process takes the lease for its own duration; for reads, a read-only connection
+// that takes no lease.
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import { Host, type HostInfoFile } from '../host/host.js';
 import { processStartTime } from '../host/lease.js';
-import { HOST_PROBE_TIMEOUT_MS } from '../limits.js';
+import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
 import type { HostStatus } from '../protocol.js';
 import { apiClient } from './api-client.js';
@@ -30,9 +31,13 @@ export function readHostInfo(home: string): HostInfoFile | undefined {
   }
 }
 
-/** The running host's API, or undefined when none answers as the host that host.json names. */
+/**
+ * The running host's API, or undefined when none answers as the host that host.json names. A host
+ * that is still starting (it holds the lease, migrates, starts its threads) is waited for until it
+ * serves, up to HOST_START_WAIT_MS.
+ */
 export async function findRunningHost(home: string): Promise<Application | undefined> {
-  const info = readHostInfo(home);
+  const info = await untilServing(home);
   if (!info || info.role !== 'host' || !info.port || !info.token) return undefined;
   const answer = await probeHost(info.port, info.token);
   if (answer === 'silent' && isAlive(info)) {
@@ -45,6 +50,25 @@ export async function findRunningHost(home: string): Promise<Application | undef
   }
   // A host.json left by a host that died: the lease decides, not this file.
   return answer === info.hostId ? apiClient(info.port, info.token) : undefined;
+}
+
+/** What host.json says once no live host is starting any more: a starting host is waited for, within the bound. */
+async function untilServing(home: string): Promise<HostInfoFile | undefined> {
+  const deadline = Date.now() + HOST_START_WAIT_MS;
+  for (;;) {
+    const info = readHostInfo(home);
+    // A local holder is waited for by the lease itself; a host killed while starting left only its file.
+    if (info?.role !== 'host' || info.state !== 'starting' || !isAlive(info)) return info;
+    if (Date.now() >= deadline) throw stillStarting(home, info);
+    await new Promise((resolve) => setTimeout(resolve, HOST_START_POLL_MS));
+  }
+}
+
+function stillStarting(home: string, info: HostInfoFile): CmError {
+  return new CmError(
+    'host_unreachable',
+    `The common-memory host (pid ${info.pid}) holds ${home} but is still starting after ${HOST_START_WAIT_MS / 1000} s (it may be migrating a large store). Nothing was written. Run the command again once it serves ("common-memory host" prints a line then), or stop it (kill ${info.pid}) and run the command again.`,
+  );
 }
 
 /** The host ID the API answers with; 'silent' when it accepted the connection but gave no answer in time. */
@@ -100,34 +124,41 @@ function isAlive(info: HostInfoFile): boolean {
  */
 export async function connect(home: string, need: 'write' | 'read' | 'host'): Promise<Connection> {
   const remote = await findRunningHost(home);
-  if (remote) return { app: remote, mode: 'remote', close: async () => {} };
+  if (remote) return remoteConnection(remote);
   if (need === 'host') {
     throw new CmError(
       'host_unreachable',
       `No common-memory host is running for ${home}, and agents run inside one. Start it with "common-memory host" in another terminal (or open the TUI), then try again.`,
     );
   }
-  if (need === 'read') {
-    // A read never creates a store: a home without one is "not found", and stays as it was.
-    if (!existsSync(storeFiles(home).core)) throw noStore(home);
-    // A store of an older schema is migrated once (briefly holding the lease), then read without it.
-    if (!isCurrentStore(storeFiles(home).core)) {
-      await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
-    }
-    const reader = openReadOnly(storeFiles(home).core);
-    return { app: reader.app, mode: 'read-only', close: async () => reader.close() };
-  }
   try {
-    const host = await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS });
-    return { app: host.application, mode: 'local', close: () => host.stop() };
+    return need === 'read' ? await readOnlyConnection(home) : await localConnection(home);
   } catch (error) {
-    // A host may have started between our look and our lease attempt.
+    // A host may have taken the lease between our look and our attempt: it is used once it serves.
     if (error instanceof CmError && error.code === 'store_already_open') {
       const late = await findRunningHost(home);
-      if (late) return { app: late, mode: 'remote', close: async () => {} };
+      if (late) return remoteConnection(late);
     }
     throw error;
   }
+}
+
+const remoteConnection = (app: Application): Connection => ({ app, mode: 'remote', close: async () => {} });
+
+async function readOnlyConnection(home: string): Promise<Connection> {
+  // A read never creates a store: a home without one is "not found", and stays as it was.
+  if (!existsSync(storeFiles(home).core)) throw noStore(home);
+  // A store of an older schema is migrated once (briefly holding the lease), then read without it.
+  if (!isCurrentStore(storeFiles(home).core)) {
+    await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
+  }
+  const reader = openReadOnly(storeFiles(home).core);
+  return { app: reader.app, mode: 'read-only', close: async () => reader.close() };
+}
+
+async function localConnection(home: string): Promise<Connection> {
+  const host = await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS });
+  return { app: host.application, mode: 'local', close: () => host.stop() };
 }
 
 export function noStore(home: string): CmError {

@@ -1,6 +1,8 @@
 // Deterministic fault injection for drills. COMMON_MEMORY_FAULTS="appendNote.beforeCommit=throw,appendNote.afterCommit=kill"
 // makes the named commit boundary fail: "throw" rolls the transaction back as a storage failure
-// would; "kill" ends the whole process with SIGKILL, as a power cut would. Unset in normal use.
+// would; "kill" ends the whole process with SIGKILL, as a power cut would; "delay:MS" holds the
+// thread at that boundary for MS milliseconds, as a slow disk or a long migration would. Unset in
+// normal use.
 import { CmError } from '../errors.js';
 
 /** Called at each named commit boundary; throws (or kills the process) where a drill asks for it. */
@@ -20,6 +22,8 @@ export function faultPointFromEnv(): FaultPoint | undefined {
   return (name) => {
     const action = actions.get(name);
     if (action === 'kill') process.kill(process.pid, 'SIGKILL');
+    const delay = /^delay:(\d+)$/.exec(action ?? '');
+    if (delay) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(delay[1]));
     if (action === 'throw')
       throw new CmError('storage_failed', `Injected storage fault at ${name}; nothing was committed.`);
   };

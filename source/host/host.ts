@@ -1,6 +1,7 @@
-// The host: exactly one per data home. Start-up order (seed 003): take the lease, open the store
-// and load its identity and heads (the writer), new host ID, reconcile, append host.started (a
-// serving host only), then admit clients. Shutdown runs the same steps backwards.
+// The host: exactly one per data home. Start-up order (seed 003): take the lease, say so in
+// host.json (starting), open the store and load its identity and heads (the writer), new host ID,
+// reconcile, append host.started (a serving host only), then admit clients (host.json: ready).
+// Shutdown runs the same steps backwards.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -25,13 +26,19 @@ export interface HostOptions {
   leaseWaitMs?: number;
 }
 
+/**
+ * host.json, written by the lease holder as soon as it holds the lease: `starting` while it opens and
+ * migrates the store and starts its threads (no store ID, port or token yet), `ready` once it works —
+ * for a host, once it serves its API. Commands wait for a starting host instead of failing.
+ */
 export interface HostInfoFile {
   hostId: string;
-  storeId: string;
+  storeId: string | null;
   pid: number;
   processStartedAt: string | null;
   role: 'host' | 'local';
   startedAt: string;
+  state: 'starting' | 'ready';
   port: number | null;
   token: string | null;
 }
@@ -66,6 +73,8 @@ export class Host {
     let server: Server | undefined;
     let agents: AgentsClient | undefined;
     try {
+      // Said at once, so that a command run meanwhile waits for this host rather than failing.
+      writeInfoFile(home, { ...holder, storeId: null, state: 'starting', port: null, token: null });
       writer = await WriterClient.start(storeFiles(home).core);
       // Work an earlier host left unfinished is interrupted, never replayed; history is not rebuilt.
       await writer.call('reconcileOnStartup', { hostId });
@@ -82,6 +91,7 @@ export class Host {
         processStartedAt,
         role,
         startedAt,
+        state: 'ready',
         port: null,
         token: null,
       };
@@ -102,6 +112,7 @@ export class Host {
       await agents?.shutdown().catch(() => undefined);
       reader?.close();
       await writer?.close();
+      rmSync(storeFiles(home).hostInfo, { force: true });
       lease.release();
       throw error;
     }

@@ -81,8 +81,9 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
 /**
  * Takes the lease for a serving host. A one-shot command (a `local` holder) keeps the lease for
  * tens of milliseconds, so the host waits up to `localHolderWaitMs` for it to finish; a serving
- * host holds it until stopped, so it is refused at once. While host.json is missing the holder is
- * still starting (or just stopping): it is waited for too, and named once it says what it is.
+ * host holds it until stopped, so it is refused at once, starting or serving. While host.json is
+ * missing the holder has only just taken the lease (or is stopping): it is waited for too, and
+ * named once it says what it is.
  */
 export async function acquireLeaseForHost(
   home: string,
@@ -106,7 +107,7 @@ export async function acquireLeaseForHost(
   }
 }
 
-type HolderInfo = Partial<LeaseHolder> & { port?: number };
+type HolderInfo = Partial<LeaseHolder> & { port?: number | null; state?: 'starting' | 'ready' };
 
 /** What host.json says about the holder, or null when there is none (or it cannot be read). */
 function readHolderInfo(home: string): HolderInfo | null {
@@ -123,7 +124,10 @@ export function describeHolder(home: string): string {
 
 function describe(info: HolderInfo | null): string {
   if (info === null) return 'another common-memory process';
-  const role = info.role === 'local' ? 'a one-shot common-memory command' : 'a common-memory host';
+  const role =
+    info.role === 'local'
+      ? 'a one-shot common-memory command'
+      : `a common-memory host${info.state === 'starting' ? ' that is still starting' : ''}`;
   return `${role} (pid ${info.pid ?? '?'}, host ${info.hostId ?? '?'}, since ${info.startedAt ?? '?'})`;
 }
 

@@ -44,30 +44,44 @@ const CandidateRow = memo(function CandidateRow({
   );
 });
 
-function queueTitle(state: ReviewState): string {
+/**
+ * The queue's header: the scope, the marks and where the selection is. Short enough for one line
+ * at 60 columns, the narrowest supported, with seven-digit counts; what the queue holds is the
+ * line under it, so the position never wraps onto another line as the counts grow.
+ */
+export function queueHeading(state: ReviewState): string {
   const candidates = candidatesOf(state);
   if (!state.data) return 'Review';
+  const parts = ['Review', `${state.data.callerScope} scope`];
+  if (state.marked.size > 0) parts.push(`${state.marked.size} marked`);
+  if (candidates.length > 0) parts.push(`${state.selected + 1} of ${state.data.total}`);
+  return parts.join(' · ');
+}
+
+/** What the queue holds, under the header: within 60 columns up to a million candidates with a page read (wrapped, never cut, beyond); null before the first read. */
+export function queueSummary(state: ReviewState): string | null {
+  const candidates = candidatesOf(state);
+  if (!state.data) return null;
   const quarantined = candidates.filter((candidate) => candidate.status === 'quarantined').length;
   const { total } = state.data;
   // A long queue is read a page at a time, as ↓ gets near the end of what is read.
   const read = candidates.length < total ? `, newest ${candidates.length} read` : '';
-  const parts = [
-    `Review · ${total} in the queue${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined)`,
-    `${state.data.callerScope} scope`,
-  ];
-  if (state.marked.size > 0) parts.push(`${state.marked.size} marked`);
-  if (candidates.length > 0) parts.push(`${state.selected + 1} of ${total}`);
-  return parts.join(' · ');
+  return `${total} queued${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined)`;
 }
 
 export function ReviewQueue({ state, room, columns }: { state: ReviewState; room: number; columns: number }) {
   const theme = useTheme();
   const candidates = candidatesOf(state);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the heading changes with the data, the selection and the marks only
+  const heading = useMemo(() => queueHeading(state), [state.data, state.selected, state.marked]);
   // Counting quarantined rows walks the queue: once per answer, not once per key.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the title changes with the data, the selection and the marks only
-  const title = useMemo(() => queueTitle(state), [state.data, state.selected, state.marked]);
-  // The title wraps rather than losing its end (the position) on a narrow terminal.
-  const titleLines = wrapLines(title, columns, 'heading');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data only
+  const summary = useMemo(() => queueSummary(state), [state.data]);
+  // Both wrap rather than lose their end on a terminal narrower than any supported one.
+  const titleLines = [
+    ...wrapLines(heading, columns, 'heading'),
+    ...(summary === null ? [] : wrapLines(summary, columns, 'text')),
+  ];
   const window = listWindow(candidates.length, state.selected, Math.max(1, room - titleLines.length));
   return (
     <Box flexDirection="column">
