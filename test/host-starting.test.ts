@@ -61,6 +61,9 @@ describe('a command while a host starts', () => {
     ]);
     assert.equal(note.code, 0, note.stderr);
     assert.equal(status.code, 0, status.stderr);
+    // The wait is said once, on stderr; stdout stays the command's JSON.
+    assert.match(note.stderr, new RegExp(`the host \\(pid ${host.child.pid}\\) .* is still starting; waiting`));
+    assert.equal(note.stderr.match(/waiting up to/g)?.length, 1, note.stderr);
     assert.equal(JSON.parse(status.stdout).mode, 'host', 'the read went through the host');
     assert.notEqual(host.stdout(), '', 'the host serves');
     const log = await runCli(['log', '--json', '--limit', '10', '--home', home]);

@@ -259,6 +259,10 @@ describe('read ledger: through the hook', () => {
     assert.match(reply.hookSpecificOutput.additionalContext, /use-pnpm: "Use pnpm, not npm"/);
     assert.doesNotMatch(reply.hookSpecificOutput.additionalContext, /pnpm-lock/);
     assert.equal(statSync(storeFiles(home).ledger).mode & 0o777, 0o600);
+    // Each hook left its connection to its exit: the WAL was not checkpointed away at a last close,
+    // and it holds the ledger's data, so it is the user's alone too.
+    for (const file of [`${storeFiles(home).ledger}-wal`, `${storeFiles(home).ledger}-shm`])
+      assert.equal(statSync(file).mode & 0o777, 0o600, file);
     const other = await subagentStart(home, 'sess-other', repo);
     assert.equal(other.stdout, '', 'no verified parent: nothing');
     const status = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout);

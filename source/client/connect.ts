@@ -36,8 +36,11 @@ export function readHostInfo(home: string): HostInfoFile | undefined {
  * that is still starting (it holds the lease, migrates, starts its threads) is waited for until it
  * serves, up to HOST_START_WAIT_MS.
  */
-export async function findRunningHost(home: string): Promise<Application | undefined> {
-  const info = await untilServing(home);
+export async function findRunningHost(
+  home: string,
+  onStarting?: (pid: number) => void,
+): Promise<Application | undefined> {
+  const info = await untilServing(home, onStarting);
   if (!info || info.role !== 'host' || !info.port || !info.token) return undefined;
   const answer = await probeHost(info.port, info.token);
   if (answer === 'silent' && isAlive(info)) {
@@ -53,12 +56,16 @@ export async function findRunningHost(home: string): Promise<Application | undef
 }
 
 /** What host.json says once no live host is starting any more: a starting host is waited for, within the bound. */
-async function untilServing(home: string): Promise<HostInfoFile | undefined> {
+async function untilServing(
+  home: string,
+  onStarting: ((pid: number) => void) | undefined,
+): Promise<HostInfoFile | undefined> {
   const deadline = Date.now() + HOST_START_WAIT_MS;
-  for (;;) {
+  for (let waited = false; ; waited = true) {
     const info = readHostInfo(home);
     // A local holder is waited for by the lease itself; a host killed while starting left only its file.
     if (info?.role !== 'host' || info.state !== 'starting' || !isAlive(info)) return info;
+    if (!waited) onStarting?.(info.pid);
     if (Date.now() >= deadline) throw stillStarting(home, info);
     await new Promise((resolve) => setTimeout(resolve, HOST_START_POLL_MS));
   }
@@ -123,7 +130,7 @@ function isAlive(info: HostInfoFile): boolean {
  * duration; host: only a running host will do (agents run inside one).
  */
 export async function connect(home: string, need: 'write' | 'read' | 'host'): Promise<Connection> {
-  const remote = await findRunningHost(home);
+  const remote = await findRunningHost(home, sayWaiting(home));
   if (remote) return remoteConnection(remote);
   if (need === 'host') {
     throw new CmError(
@@ -136,12 +143,21 @@ export async function connect(home: string, need: 'write' | 'read' | 'host'): Pr
   } catch (error) {
     // A host may have taken the lease between our look and our attempt: it is used once it serves.
     if (error instanceof CmError && error.code === 'store_already_open') {
-      const late = await findRunningHost(home);
+      const late = await findRunningHost(home, sayWaiting(home));
       if (late) return remoteConnection(late);
     }
     throw error;
   }
 }
+
+/** One line on stderr while a starting host is waited for (stdout stays the command's own, --json too). */
+export const sayWaiting =
+  (home: string) =>
+  (pid: number): void => {
+    process.stderr.write(
+      `common-memory: the host (pid ${pid}) that holds ${home} is still starting; waiting up to ${HOST_START_WAIT_MS / 1000} s for it…\n`,
+    );
+  };
 
 const remoteConnection = (app: Application): Connection => ({ app, mode: 'remote', close: async () => {} });
 

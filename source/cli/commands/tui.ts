@@ -1,6 +1,6 @@
 // `common-memory` with no command: the full-screen TUI. It works as a client of a running host,
 // or starts one in this process (serving the API, so other terminals' commands reach it too).
-import { findRunningHost } from '../../client/connect.js';
+import { findRunningHost, sayWaiting } from '../../client/connect.js';
 import { reconnectingClient } from '../../client/reconnecting-client.js';
 import { CmError, EXIT } from '../../errors.js';
 import { Host } from '../../host/host.js';
@@ -24,7 +24,8 @@ export async function runTuiCommand(home: string, integrations: TuiIntegrations)
   // Ink prints only the final frame when it believes it runs in CI (CI=true and the like, read when
   // ink loads); here a person's terminal is established, so those markers must not blank the screen.
   for (const key of Object.keys(process.env)) if (isCiMarker(key)) delete process.env[key];
-  const remote = await findRunningHost(home);
+  // Before the first frame: a host starting elsewhere is waited for, and the terminal says so.
+  const remote = await findRunningHost(home, sayWaiting(home));
   if (remote) {
     const { runTui } = await import('../../screens/run-tui.js');
     return exitFor(
