@@ -20,6 +20,24 @@ import type { MemoryRoot } from './safe-files.js';
 import { withMemoryState } from './memory-access.js';
 import type { Db } from '../store/database.js';
 
+/** A scan of `owner`'s root as the writer stores it, against the generation the caller saw before it scanned. */
+export function scanInput(
+  owner: ApprovedOwner,
+  expectedGeneration: number | null,
+  scan: ReturnType<typeof scanApprovedRoot>,
+): SyncApprovedInput {
+  return {
+    owner,
+    expectedGeneration,
+    coverage: scan.coverage,
+    unchanged: scan.unchanged,
+    sourceTreeDigest: scan.sourceTreeDigest,
+    scanJson: encodePreviousScan(scan),
+    problems: scan.problems,
+    entries: scan.entries,
+  };
+}
+
 /** Scans of one root per sync: a scan that saw a file change, or lost a race with another sync, is retried. */
 const SYNC_ATTEMPTS = 3;
 export const MEMORY_SEARCH_DEFAULT_LIMIT = 20;
@@ -106,16 +124,7 @@ export async function syncRoot(
     const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
     const scan = scanApprovedRoot(root, owner.scope, previous ? { previous } : {});
     last = scan;
-    result = await deps.store({
-      owner,
-      expectedGeneration: row ? row.generation : null,
-      coverage: scan.coverage,
-      unchanged: scan.unchanged,
-      sourceTreeDigest: scan.sourceTreeDigest,
-      scanJson: encodePreviousScan(scan),
-      problems: scan.problems,
-      entries: scan.entries,
-    });
+    result = await deps.store(scanInput(owner, row ? row.generation : null, scan));
     const drifted = scan.problems.some((problem) => problem.kind === 'changed');
     if (result.outcome !== 'raced' && !drifted) break;
   }

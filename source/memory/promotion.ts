@@ -13,9 +13,9 @@ import { sha256Hex } from '../ground/digests.js';
 import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult } from '../protocol.js';
 import type { Db } from '../store/database.js';
-import { encodePreviousScan, readEntryFiles, scanApprovedRoot } from './approved-projection.js';
+import { readEntryFiles, scanApprovedRoot } from './approved-projection.js';
 import type { SyncApprovedInput, SyncApprovedResult } from './approved-store.js';
-import { syncRoot } from './approved-access.js';
+import { scanInput, syncRoot } from './approved-access.js';
 import type { Draft } from './contracts.js';
 import { ENTRY_TYPES, type EntryType, parseEntry } from './entry-format.js';
 import { withMemoryState } from './memory-access.js';
@@ -308,16 +308,7 @@ function closingScan(
     return null;
   }
   if (scan.problems.some((problem) => problem.kind === 'changed')) return null;
-  return {
-    owner,
-    expectedGeneration,
-    coverage: scan.coverage,
-    unchanged: scan.unchanged,
-    sourceTreeDigest: scan.sourceTreeDigest,
-    scanJson: encodePreviousScan(scan),
-    problems: scan.problems,
-    entries: scan.entries,
-  };
+  return scanInput(owner, expectedGeneration, scan);
 }
 
 /** Finishes every plan a crash left applying; each failure stays in the journal for the next try. */

@@ -38,13 +38,8 @@ import {
 } from '../../source/memory/promotion-plan.js';
 import { memoryRoot } from '../../source/memory/safe-files.js';
 import { median, type Figure, report, timeMs, timeMsAsync } from './measure.js';
-import { approvedCommands } from '../../source/memory/approved-store.js';
-import { type GateDeps, promotePlan } from '../../source/memory/promotion.js';
-import { promotionCommands } from '../../source/memory/promotion-store.js';
-import { openMemoryState } from '../../source/memory/state-database.js';
-import { canonicalPlanJson } from '../../source/memory/promotion-plan.js';
-import { commit } from '../../source/store/transaction.js';
-import type { AnyCommand } from '../../source/store/command.js';
+import { promotePlan } from '../../source/memory/promotion.js';
+import { approvedPlanInProcess } from '../support/in-process-gate.js';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -252,71 +247,8 @@ async function scanFigures(base: string): Promise<Figure[]> {
 
 const KEY = 'a'.repeat(64);
 
-/**
- * A memory-state with 50 draft candidates and their plan, approved, and the writer commands run as
- * the writer thread runs them (schema-checked, one transaction each) but in this process.
- */
-function approvedPlan(dir: string): { deps: GateDeps; close(): void } {
-  mkdirSync(dir, { recursive: true });
-  const memoryStatePath = join(dir, 'memory-state.sqlite');
-  const state = openMemoryState(memoryStatePath);
-  const db = state.db;
-  const list = candidates(50);
-  db.prepare(
-    "INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, status, created_at_ms) VALUES ('bench', ?, ?, 's', '0-1', 'd', 'd', 'drafted', 0)",
-  ).run(KEY, KEY);
-  const insert = db.prepare(
-    "INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 'bench', 't', ?, ?, 'draft', 0, 0)",
-  );
-  for (const c of list) insert.run(c.candidateId, KEY, KEY, sha256Hex(c.content), JSON.stringify(c));
-  const run = (name: string, input: unknown): Promise<never> => {
-    const command =
-      (promotionCommands as Record<string, AnyCommand>)[name] ??
-      (approvedCommands as Record<string, AnyCommand>)[name]!;
-    const context = { storeId: 'bench', memoryStateUuid: state.memoryStateUuid, core: db };
-    return Promise.resolve(
-      commit(db, name, (tx) => command.run(tx, context, command.schema.parse(input))),
-    ) as Promise<never>;
-  };
-  const anchor = join(dir, 'worktree');
-  mkdirSync(anchor);
-  const built = buildPromotionPlan({
-    planId: 'plan-bench',
-    scope: 'project',
-    ownerKey: `${KEY}:${KEY}`,
-    candidates: list,
-    currentFiles: [],
-    now: '2026-03-01T00:00:00.000Z',
-  });
-  if (!built.ok) throw new Error(built.refusal.message);
-  const { plan } = built;
-  void run('memoryStorePlan', {
-    planId: plan.planId,
-    owner: { repositoryKey: KEY, worktreeKey: KEY },
-    scope: 'project',
-    anchor,
-    candidateOwner: { repositoryKey: KEY, worktreeKey: KEY },
-    canonicalJson: canonicalPlanJson(plan),
-    planDigest: plan.planDigest,
-    policyVersion: plan.policyVersion,
-    candidates: plan.candidates,
-    diff: plan.diff,
-    files: plan.files.map(({ findings: _f, ...file }) => ({ ...file, findings: [] })),
-  });
-  void run('memoryApprovePlan', { planId: plan.planId, digest: plan.planDigest });
-  const deps: GateDeps = {
-    memoryStatePath,
-    home: dir,
-    writer: {
-      storePlan: (input) => run('memoryStorePlan', input),
-      beginPromotion: (input) => run('memoryBeginPromotion', input),
-      voidPlan: (input) => run('memoryVoidPlan', input),
-      finishPromotion: (input) => run('memoryFinishPromotion', input),
-      storeScan: (input) => run('memorySyncApproved', input),
-    },
-  };
-  return { deps, close: () => db.close() };
-}
+/** A memory-state with 50 draft candidates and their plan, approved (test/support/in-process-gate.ts). */
+const approvedPlan = (dir: string) => approvedPlanInProcess(dir, KEY, candidates(50), 'plan-bench');
 
 async function promoteFigures(base: string): Promise<Figure[]> {
   const promote: number[] = [];
