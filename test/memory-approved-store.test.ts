@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { encodePreviousScan, scanApprovedRoot } from '../source/memory/approved-projection.js';
+import { scanApprovedRoot } from '../source/memory/approved-projection.js';
+import { scanInput } from '../source/memory/approved-access.js';
 import {
   approvedCommands,
   type ApprovedOwner,
@@ -33,16 +34,7 @@ describe('memorySyncApproved', () => {
     const inputOf = (expectedGeneration: number | null): SyncApprovedInput => {
       const scan = scanApprovedRoot(root, 'user');
       assert.equal(scan.coverage, 'complete', JSON.stringify(scan.problems));
-      return {
-        owner,
-        expectedGeneration,
-        coverage: scan.coverage,
-        unchanged: scan.unchanged,
-        sourceTreeDigest: scan.sourceTreeDigest,
-        scanJson: encodePreviousScan(scan),
-        problems: scan.problems,
-        entries: scan.entries,
-      };
+      return scanInput(owner, expectedGeneration, scan);
     };
     const store = (input: SyncApprovedInput) =>
       commit(state.db, 'memorySyncApproved', (tx) =>
