@@ -11,6 +11,7 @@ import {
   parseEntry,
   parseEntryDocument,
   serializeEntryDocument,
+  singleLineText,
   slugify,
   updateEntryDocument,
 } from '../source/memory/entry-format.js';
@@ -282,5 +283,32 @@ describe('entry format', () => {
       assert.match(check.reason, reason, path);
     }
     assert.ok(!checkEntryPath('work_fact/.x.md', 'existing').ok);
+  });
+});
+
+describe('singleLineText', () => {
+  /** The rule as written, without the shortcuts for ASCII and short lines. */
+  const reference = (text: string, maxChars: number): string => {
+    const line = text
+      .normalize('NFC')
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const chars = [...line];
+    if (chars.length <= maxChars) return line;
+    const cut = chars.slice(0, maxChars - 1).join('');
+    const atWord = cut.replace(/\s+\S*$/, '');
+    return `${atWord.length > maxChars / 2 ? atWord : cut}…`;
+  };
+
+  it('gives what the rule gives for ASCII, composed and decomposed accents, astral characters and controls', () => {
+    const parts = ['plain words', 'e\u0301', 'é', '😀', '\t', '\n', '\u2028', '\u0085', '  ', 'x'.repeat(30), '\u00a0'];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: next() % 12 }, () => parts[next() % parts.length]).join('');
+      for (const max of [1, 5, 20, 80])
+        assert.equal(singleLineText(text, max), reference(text, max), JSON.stringify(text));
+    }
   });
 });

@@ -173,9 +173,8 @@ describe('session start snapshot read from memory-state', () => {
     );
     // What the sync keeps beside an owner's entries: their number (the snapshot's "N more").
     const counted = state.db.prepare(
-      `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, analyzer_version,
-         recall_algorithm_version, entry_count) VALUES (?, ?, 1, '', 'test', 'test', 1)
-       ON CONFLICT (repository_key, worktree_key) DO UPDATE SET entry_count = entry_count + 1`,
+      `INSERT INTO approved_entry_counts (repository_key, worktree_key, entries) VALUES (?, ?, 1)
+       ON CONFLICT (repository_key, worktree_key) DO UPDATE SET entries = entries + 1`,
     );
     state.db.transaction(() => {
       for (const e of entries) {

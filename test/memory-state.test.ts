@@ -69,26 +69,21 @@ describe('memory-state migrations', () => {
   it('v7 counts the entries each owner already had', () => {
     const db = openDatabase(':memory:');
     migrate(db, memoryStateSchema, 6);
-    const owner = db.prepare(
-      `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, analyzer_version,
-         recall_algorithm_version) VALUES (?, ?, 1, '', 'a', 'r')`,
-    );
     const entry = db.prepare(
       `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json,
          body_text, status) VALUES (?, ?, ?, 1, '', '{}', '', 'approved')`,
     );
-    owner.run('r1', 'w1');
-    owner.run('r2', 'w2');
-    owner.run('r3', 'w3');
     for (let i = 0; i < 7; i++) entry.run(`a${i}`, 'r1', 'w1');
     for (let i = 0; i < 2; i++) entry.run(`b${i}`, 'r2', 'w2');
     entry.run('c', 'r1', 'w2');
     migrate(db, memoryStateSchema, 7);
-    const counts = db.prepare('SELECT repository_key, entry_count FROM approved_projection ORDER BY 1').all();
+    const counts = db
+      .prepare('SELECT repository_key, worktree_key, entries FROM approved_entry_counts ORDER BY 1, 2')
+      .all();
     assert.deepEqual(counts, [
-      { repository_key: 'r1', entry_count: 7 },
-      { repository_key: 'r2', entry_count: 2 },
-      { repository_key: 'r3', entry_count: 0 },
+      { repository_key: 'r1', worktree_key: 'w1', entries: 7 },
+      { repository_key: 'r1', worktree_key: 'w2', entries: 1 },
+      { repository_key: 'r2', worktree_key: 'w2', entries: 2 },
     ]);
   });
 

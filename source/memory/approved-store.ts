@@ -199,11 +199,11 @@ export function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncAppr
   const generation = (current?.generation ?? 0) + 1;
   prepared(
     tx.db,
-    `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms, entry_count)
-     VALUES (?, ?, ?, ?, 'complete', ?, ?, ?, ?, '[]', ?, ?)
+    `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms)
+     VALUES (?, ?, ?, ?, 'complete', ?, ?, ?, ?, '[]', ?)
      ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = excluded.generation, source_tree_digest = excluded.source_tree_digest,
        coverage = 'complete', analyzer_version = excluded.analyzer_version, recall_algorithm_version = excluded.recall_algorithm_version,
-       scan_json = excluded.scan_json, problems_json = '[]', synced_at_ms = excluded.synced_at_ms, entry_count = excluded.entry_count`,
+       scan_json = excluded.scan_json, problems_json = '[]', synced_at_ms = excluded.synced_at_ms`,
   ).run(
     owner.repositoryKey,
     owner.worktreeKey,
@@ -214,9 +214,13 @@ export function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncAppr
     owner.scope,
     input.scanJson,
     tx.nowMs,
-    // One row per id (the primary key refuses a second): the count replaceEntries just inserted.
-    input.entries.length,
   );
+  // One row per id (the primary key refuses a second): the count replaceEntries just inserted.
+  prepared(
+    tx.db,
+    `INSERT INTO approved_entry_counts (repository_key, worktree_key, entries) VALUES (?, ?, ?)
+     ON CONFLICT (repository_key, worktree_key) DO UPDATE SET entries = excluded.entries`,
+  ).run(owner.repositoryKey, owner.worktreeKey, input.entries.length);
   return { outcome: 'replaced', generation, coverage: 'complete', entries: input.entries.length };
 }
 

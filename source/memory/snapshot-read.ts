@@ -72,7 +72,7 @@ export function snapshotFromState(
     // Kept by the sync that replaced the owner's entries (state-schema v7): counting 10k entries
     // here cost the hook a few milliseconds at every session start.
     const count = db
-      .prepare('SELECT entry_count FROM approved_projection WHERE repository_key = ? AND worktree_key = ?')
+      .prepare('SELECT entries FROM approved_entry_counts WHERE repository_key = ? AND worktree_key = ?')
       .pluck();
     let total = 0;
     for (const owner of owners) {

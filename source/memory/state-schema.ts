@@ -319,13 +319,19 @@ export const memoryStateSchema: Schema = {
       }
     },
     // v7: how many entries each owner's projection holds, kept by the sync that replaces them, so
-    // that the SessionStart hook says "N more" without counting every entry of the owner.
+    // that the SessionStart hook says "N more" without counting every entry of the owner. A table
+    // of its own: a column of approved_projection would sit behind scan_json, whose overflow pages
+    // (a large root's scan) SQLite walks to reach it.
     (db) => {
       db.exec(`
-        ALTER TABLE approved_projection ADD COLUMN entry_count INTEGER NOT NULL DEFAULT 0 CHECK (entry_count >= 0);
-        UPDATE approved_projection SET entry_count = (
-          SELECT count(*) FROM approved_entries e
-          WHERE e.repository_key = approved_projection.repository_key AND e.worktree_key = approved_projection.worktree_key);
+        CREATE TABLE approved_entry_counts (
+          repository_key TEXT NOT NULL,
+          worktree_key TEXT NOT NULL,
+          entries INTEGER NOT NULL CHECK (entries >= 0),
+          PRIMARY KEY (repository_key, worktree_key)
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO approved_entry_counts (repository_key, worktree_key, entries)
+          SELECT repository_key, worktree_key, count(*) FROM approved_entries GROUP BY repository_key, worktree_key;
       `);
     },
   ],
