@@ -8,7 +8,7 @@ const argv = process.argv.slice(2);
 if (argv[0] === 'hook') {
   let hook;
   try {
-    hook = require('../dist/hook.cjs');
+    hook = require('./hook-loader.cjs').loadHook();
   } catch (error) {
     // Not built, or a dependency missing: the user's agent goes on, and status says what to fix.
     hook = { runHook: (args) => require('./unloadable.cjs').recordUnloadableHook(args, error) };

@@ -12,7 +12,10 @@
 //                        its modules again (measured: Host.start about 290 -> 200 ms).
 // Native and worker-only packages stay external: better-sqlite3 (its addon) and pi (loaded by
 // the agents worker).
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).pathname;
@@ -30,6 +33,7 @@ const esmRequire = {
 };
 
 await build({ ...common, entryPoints: [dist('hook/main.js')], outfile: dist('hook.cjs'), format: 'cjs' });
+await writeHookCodeCache();
 /**
  * Ink's layout engine (yoga) instantiates its inline WebAssembly at start-up. When a global fetch
  * exists it fetches its own data: URL, which loads Node's whole fetch implementation first
@@ -80,4 +84,31 @@ for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-t
     format: 'esm',
     banner: esmRequire,
   });
+}
+
+/**
+ * dist/hook.cjs.v8cache (bin/hook-loader.cjs): V8's code for the hook bundle and for what one
+ * SessionStart event calls, made by running that event into a throwaway data home.
+ */
+async function writeHookCodeCache() {
+  const home = await mkdtemp(join(tmpdir(), 'cm-hook-cache-'));
+  try {
+    const event = {
+      session_id: 'build',
+      transcript_path: null,
+      cwd: home,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    };
+    execFileSync(
+      process.execPath,
+      [new URL('../bin/hook-loader.cjs', import.meta.url).pathname, 'codex', '--home', home],
+      {
+        input: JSON.stringify(event),
+        stdio: ['pipe', 'ignore', 'inherit'],
+      },
+    );
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
 }

@@ -36,9 +36,17 @@ describe('hook dispatch', () => {
     assert.deepEqual(rows, [{ client: 'codex', event: 'SessionStart', payload }]);
   });
 
-  it('runs as one bundled CommonJS file that requires only node:* and better-sqlite3 (no ES module loader)', () => {
+  it('runs as one bundled CommonJS file, through a loader of node:* only, that requires only node:* and better-sqlite3 (no ES module loader)', () => {
     const shim = readFileSync(new URL('../bin/common-memory.cjs', import.meta.url), 'utf8');
-    assert.match(shim, /require\('\.\.\/dist\/hook\.cjs'\)/, 'the shim requires the bundle');
+    assert.match(
+      shim,
+      /require\('\.\/hook-loader\.cjs'\)\.loadHook\(\)/,
+      'the shim loads the bundle through its loader',
+    );
+    const loader = readFileSync(new URL('../bin/hook-loader.cjs', import.meta.url), 'utf8');
+    assert.match(loader, /join\(__dirname, '\.\.', 'dist', 'hook\.cjs'\)/, 'the loader loads the bundle');
+    for (const [, name] of loader.matchAll(/\brequire\('([^']+)'\)/g))
+      assert.ok(name!.startsWith('node:'), `the loader requires ${name}`);
     const bundle = readFileSync(new URL('../dist/hook.cjs', import.meta.url), 'utf8');
     const required = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
     assert.ok(required.has('better-sqlite3'));
