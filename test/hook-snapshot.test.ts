@@ -202,7 +202,7 @@ describe('the SessionStart snapshot', () => {
     assert.match(run.stdout, /\[m-fast\]/, 'the snapshot was given');
     const modules = readFileSync(loaded, 'utf8').split('\n');
     assert.ok(
-      modules.some((m) => m.endsWith(join('dist', 'hook.cjs'))),
+      modules.some((m) => m.endsWith('better_sqlite3.node')),
       `the recorder saw the hook's own loads: ${modules.join(', ')}`,
     );
     // node:crypto too: the hook's short digests are computed in JavaScript (ground/digests.ts); and
