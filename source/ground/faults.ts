@@ -4,6 +4,7 @@
 // thread at that boundary for MS milliseconds, as a slow disk or a long migration would. Unset in
 // normal use.
 import { CmError } from '../errors.js';
+import { sleepSync } from './sleep-sync.js';
 
 /** Called at each named commit boundary; throws (or kills the process) where a drill asks for it. */
 export type FaultPoint = (name: string) => void;
@@ -23,7 +24,7 @@ export function faultPointFromEnv(): FaultPoint | undefined {
     const action = actions.get(name);
     if (action === 'kill') process.kill(process.pid, 'SIGKILL');
     const delay = /^delay:(\d+)$/.exec(action ?? '');
-    if (delay) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(delay[1]));
+    if (delay) sleepSync(Number(delay[1]));
     if (action === 'throw')
       throw new CmError('storage_failed', `Injected storage fault at ${name}; nothing was committed.`);
   };

@@ -39,6 +39,7 @@ import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
 import { BrokenInstallError } from '../broken-install.js';
 import { processUptimeMs } from '../ground/lazy-builtin.js';
+import { sleepSync } from '../ground/sleep-sync.js';
 
 const CLIENTS = new Set<string>(['codex', 'claude', 'pi']);
 /** What recordFailure names a quarantine file, relative to the home; nothing else is accepted. */
@@ -178,7 +179,7 @@ function writeReply(text: string): void {
       at += writeSync(1, bytes, at);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      sleepSync(1);
     }
   }
 }
