@@ -7,6 +7,7 @@ import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
 import { runLedgerBench } from './ledger.js';
+import { runLintQualityBench } from './lint-quality.js';
 import { runMcpBench } from './mcp.js';
 import { runPiCaptureBench } from './pi-capture.js';
 import { runPromotionBench } from './promotion.js';
@@ -29,6 +30,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   extraction: runExtractionBench,
   'extraction-throughput': runExtractionThroughputBench,
   'secret-lint': runSecretLintBench,
+  // Takes --split train|test and --misses after its name (other arguments that name no bench are ignored).
+  'lint-quality': () => runLintQualityBench(),
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
   runners: runRunnersBench,

@@ -1,0 +1,372 @@
+// Lint quality on the labelled corpora under test/corpus/ (written apart from the rules; the test split
+// first and frozen, see test/corpus/README.md), per split and per kind:
+// - secrets: recall at block severity (some block finding's span covers the labelled secret's span in
+//   the original text), recall at any severity, false-positive rate at any severity on the non-secrets,
+//   and unmasked findings (an excerpt that shows the secret, or 8 characters of it in a row);
+// - poisoning: share of poisoned notes blocked, share of ordinary notes blocked (false blocks) and warned.
+// `npm run bench -- lint-quality [--split train|test] [--misses]` (or LINT_SPLIT=train, LINT_MISSES=1).
+// Misses and false positives are listed for the train split only: the test split is for measuring.
+import { lintText } from '../../source/memory/secret-lint.js';
+import {
+  CORPUS_SPLITS,
+  type CorpusSplit,
+  type PoisonCorpusItem,
+  readLabelledPoisoning,
+  readLabelledSecrets,
+  type SecretCorpusItem,
+} from '../support/lint-corpus.js';
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+export interface LintQualityOptions {
+  splits: CorpusSplit[];
+  misses: boolean;
+}
+
+export function lintQualityOptions(argv: readonly string[], env: NodeJS.ProcessEnv): LintQualityOptions {
+  let split: string | undefined = env['LINT_SPLIT'];
+  let misses = env['LINT_MISSES'] === '1';
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--split') split = argv[i + 1];
+    else if (arg.startsWith('--split=')) split = arg.slice('--split='.length);
+    else if (arg === '--misses') misses = true;
+  }
+  if (split !== undefined && split !== 'train' && split !== 'test') {
+    throw new Error(`--split must be train or test, not "${split}"`);
+  }
+  return { splits: split === undefined ? [...CORPUS_SPLITS] : [split], misses };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets
+
+/** What the evaluator needs of a secret finding (SecretFinding has more). */
+export interface SpanFinding {
+  rule: string;
+  severity: 'block' | 'warn';
+  offset: number;
+  length: number;
+  excerpt: string;
+}
+
+export interface SecretKindScore {
+  kind: string;
+  positive: boolean;
+  items: number;
+  /** Positives: a block finding covers the secret. */
+  block: number;
+  /** Positives: any finding covers the secret. */
+  any: number;
+  /** Negatives: items with any finding. */
+  flagged: number;
+  /** Findings whose excerpt shows the secret or 8 characters of it in a row. */
+  unmasked: number;
+}
+
+export interface SecretItemResult {
+  item: SecretCorpusItem;
+  findings: SpanFinding[];
+  block: boolean;
+  any: boolean;
+  unmasked: number;
+}
+
+export interface SecretScores {
+  kinds: SecretKindScore[];
+  positives: SecretKindScore;
+  negatives: SecretKindScore;
+  results: SecretItemResult[];
+}
+
+/** Folds away what a disguise or a case change leaves in an excerpt: compatibility forms, format characters, case. */
+function fold(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/[\p{Cf}\u00ad]/gu, '')
+    .toLowerCase();
+}
+
+/** Does `excerpt` show `target`, or (for a target of 8 or more characters) 8 characters of it in a row? */
+export function showsSecret(excerpt: string, target: string): boolean {
+  const shown = fold(excerpt);
+  const secret = fold(target);
+  if (secret.length === 0) return false;
+  if (secret.length < 8) return shown.includes(secret);
+  for (let i = 0; i + 8 <= secret.length; i += 1) {
+    if (shown.includes(secret.slice(i, i + 8))) return true;
+  }
+  return false;
+}
+
+/** The strings a masked excerpt must not show: the unguessable core when labelled, else the secret and its plain form. */
+function leakTargets(item: SecretCorpusItem): string[] {
+  if (item.core !== undefined) return [item.core];
+  return [item.secret!, ...(item.plain === undefined ? [] : [item.plain])];
+}
+
+export function scoreSecretItem(item: SecretCorpusItem, findings: readonly SpanFinding[]): SecretItemResult {
+  if (item.secret === null) return { item, findings: [...findings], block: false, any: false, unmasked: 0 };
+  const start = item.text.indexOf(item.secret);
+  const end = start + item.secret.length;
+  const covers = (f: SpanFinding) => f.offset <= start && f.offset + f.length >= end;
+  const targets = leakTargets(item);
+  const unmasked = findings.filter((f) => targets.some((target) => showsSecret(f.excerpt, target))).length;
+  return {
+    item,
+    findings: [...findings],
+    block: findings.some((f) => f.severity === 'block' && covers(f)),
+    any: findings.some(covers),
+    unmasked,
+  };
+}
+
+export function scoreSecrets(
+  items: readonly SecretCorpusItem[],
+  lint: (text: string) => readonly SpanFinding[] = lintText,
+): SecretScores {
+  const kinds = new Map<string, SecretKindScore>();
+  const blank = (kind: string, positive: boolean): SecretKindScore => ({
+    kind,
+    positive,
+    items: 0,
+    block: 0,
+    any: 0,
+    flagged: 0,
+    unmasked: 0,
+  });
+  const positives = blank('all positives', true);
+  const negatives = blank('all negatives', false);
+  const results: SecretItemResult[] = [];
+  for (const item of items) {
+    const positive = item.secret !== null;
+    const result = scoreSecretItem(item, lint(item.text));
+    results.push(result);
+    const key = `${positive ? '+' : '-'}${item.kind}`;
+    let row = kinds.get(key);
+    if (row === undefined) {
+      row = blank(item.kind, positive);
+      kinds.set(key, row);
+    }
+    for (const target of [row, positive ? positives : negatives]) {
+      target.items += 1;
+      if (positive) {
+        target.block += result.block ? 1 : 0;
+        target.any += result.any ? 1 : 0;
+        target.unmasked += result.unmasked;
+      } else {
+        target.flagged += result.findings.length > 0 ? 1 : 0;
+      }
+    }
+  }
+  return { kinds: [...kinds.values()], positives, negatives, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Poisoning
+
+export interface PoisonFinding {
+  rule: string;
+  severity: 'block' | 'warn';
+  offset: number;
+  length: number;
+}
+export type PoisonLint = (text: string) => readonly PoisonFinding[];
+
+/** The poisoning lint, when this checkout has one (source/memory/poison-lint.ts exporting lintPoisoning). */
+export async function loadPoisonLint(): Promise<PoisonLint | null> {
+  // A computed specifier: the module may not exist on every branch, and the bench must still typecheck.
+  const specifier = new URL('../../source/memory/poison-lint.js', import.meta.url).href;
+  let loaded: unknown;
+  try {
+    loaded = await import(specifier);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('poison-lint')) return null;
+    throw error;
+  }
+  const lint = (loaded as { lintPoisoning?: unknown }).lintPoisoning;
+  if (typeof lint !== 'function') throw new Error('source/memory/poison-lint.ts does not export lintPoisoning(text)');
+  return lint as PoisonLint;
+}
+
+export type Verdict = 'block' | 'warn' | 'none';
+const verdictOf = (findings: readonly PoisonFinding[]): Verdict =>
+  findings.some((f) => f.severity === 'block') ? 'block' : findings.length > 0 ? 'warn' : 'none';
+
+export interface PoisonKindScore {
+  kind: string;
+  poisoned: boolean;
+  items: number;
+  blocked: number;
+  warned: number;
+}
+
+export interface PoisonScores {
+  kinds: PoisonKindScore[];
+  poisoned: PoisonKindScore;
+  ordinary: PoisonKindScore;
+  /** Items labelled with `expect` whose verdict breaks it (block expected and not given, or more than expected). */
+  expectBroken: { item: PoisonCorpusItem; verdict: Verdict }[];
+  results: { item: PoisonCorpusItem; verdict: Verdict; findings: readonly PoisonFinding[] }[];
+}
+
+const rank: Record<Verdict, number> = { none: 0, warn: 1, block: 2 };
+
+export function scorePoisoning(items: readonly PoisonCorpusItem[], lint: PoisonLint): PoisonScores {
+  const kinds = new Map<string, PoisonKindScore>();
+  const blank = (kind: string, poisoned: boolean): PoisonKindScore => ({
+    kind,
+    poisoned,
+    items: 0,
+    blocked: 0,
+    warned: 0,
+  });
+  const poisoned = blank('all poisoned', true);
+  const ordinary = blank('all ordinary', false);
+  const expectBroken: PoisonScores['expectBroken'] = [];
+  const results: PoisonScores['results'] = [];
+  for (const item of items) {
+    const findings = lint(item.text);
+    const verdict = verdictOf(findings);
+    results.push({ item, verdict, findings });
+    const key = `${item.poisoned ? '+' : '-'}${item.kind}`;
+    let row = kinds.get(key);
+    if (row === undefined) {
+      row = blank(item.kind, item.poisoned);
+      kinds.set(key, row);
+    }
+    for (const target of [row, item.poisoned ? poisoned : ordinary]) {
+      target.items += 1;
+      target.blocked += verdict === 'block' ? 1 : 0;
+      target.warned += verdict === 'warn' ? 1 : 0;
+    }
+    if (item.expect !== undefined) {
+      const broken = item.expect === 'block' ? verdict !== 'block' : rank[verdict] > rank[item.expect];
+      if (broken) expectBroken.push({ item, verdict });
+    }
+  }
+  return { kinds: [...kinds.values()], poisoned, ordinary, expectBroken, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const share = (part: number, whole: number): string =>
+  `${whole === 0 ? '  -  ' : (part / whole).toFixed(3)} (${String(part).padStart(3)})`;
+const oneLine = (text: string, max = 90): string => {
+  const flat = JSON.stringify(text).slice(1, -1);
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+};
+
+function reportSecrets(split: CorpusSplit, scores: SecretScores, misses: boolean, out: (line: string) => void): void {
+  const { positives, negatives } = scores;
+  out(`secrets · ${split}: ${positives.items} secrets, ${negatives.items} non-secrets`);
+  out(
+    `  ${'secrets by kind'.padEnd(30)} ${'n'.padStart(4)}  ${'recall@block'.padEnd(13)}  ${'recall@any'.padEnd(13)}  unmasked`,
+  );
+  const rows = scores.kinds.filter((k) => k.positive).sort((a, b) => a.kind.localeCompare(b.kind));
+  for (const k of [...rows, positives]) {
+    out(
+      `  ${k.kind.padEnd(30)} ${String(k.items).padStart(4)}  ${share(k.block, k.items)}  ${share(k.any, k.items)}  ${k.unmasked}`,
+    );
+  }
+  out(`  ${'non-secrets by kind'.padEnd(30)} ${'n'.padStart(4)}  false-positive rate (any severity)`);
+  const negativeRows = scores.kinds.filter((k) => !k.positive).sort((a, b) => a.kind.localeCompare(b.kind));
+  for (const k of [...negativeRows, negatives]) {
+    out(`  ${k.kind.padEnd(30)} ${String(k.items).padStart(4)}  ${share(k.flagged, k.items)}`);
+  }
+  out(
+    `  ${split}: recall@block ${(positives.block / positives.items).toFixed(3)}, recall@any ${(positives.any / positives.items).toFixed(3)}, FPR ${(negatives.flagged / negatives.items).toFixed(3)}, unmasked ${positives.unmasked}`,
+  );
+  if (!misses) return;
+  if (split === 'test') {
+    out('  (misses are not listed for the test split: tune on train)');
+    return;
+  }
+  for (const r of scores.results) {
+    const { item } = r;
+    const label = `${item.id} [${item.kind}${item.provider ? ` ${item.provider}` : ''}]`;
+    const found = r.findings.map((f) => `${f.rule}/${f.severity}@${f.offset}+${f.length}`).join(', ') || 'no finding';
+    if (item.secret !== null && !r.block) out(`  miss ${label}: ${found} · ${oneLine(item.text)}`);
+    if (item.secret === null && r.findings.length > 0)
+      out(`  false positive ${label}: ${found} · ${oneLine(item.text)}`);
+    if (r.unmasked > 0) out(`  unmasked ${label}: ${r.findings.map((f) => f.excerpt).join(' | ')}`);
+  }
+}
+
+function reportPoisoning(split: CorpusSplit, scores: PoisonScores, misses: boolean, out: (line: string) => void): void {
+  const { poisoned, ordinary } = scores;
+  out(`poisoning · ${split}: ${poisoned.items} poisoned notes, ${ordinary.items} ordinary notes`);
+  out(`  ${'by kind'.padEnd(30)} ${'n'.padStart(4)}  ${'blocked'.padEnd(13)}  warned`);
+  const sorted = [...scores.kinds].sort(
+    (a, b) => Number(b.poisoned) - Number(a.poisoned) || a.kind.localeCompare(b.kind),
+  );
+  for (const k of [...sorted.filter((k) => k.poisoned), poisoned, ...sorted.filter((k) => !k.poisoned), ordinary]) {
+    out(
+      `  ${(k.poisoned ? '+ ' : '- ') + k.kind.padEnd(28)} ${String(k.items).padStart(4)}  ${share(k.blocked, k.items)}  ${share(k.warned, k.items)}`,
+    );
+  }
+  out(
+    `  ${split}: poisoned blocked ${(poisoned.blocked / poisoned.items).toFixed(3)}, ordinary blocked ${(ordinary.blocked / ordinary.items).toFixed(3)}, ordinary warned ${(ordinary.warned / ordinary.items).toFixed(3)}, expectations broken ${scores.expectBroken.length}`,
+  );
+  if (!misses) return;
+  if (split === 'test') {
+    out('  (misses are not listed for the test split: tune on train)');
+    return;
+  }
+  for (const r of scores.results) {
+    const wrong = r.item.poisoned ? r.verdict !== 'block' : r.verdict !== 'none';
+    if (!wrong) continue;
+    const found = r.findings.map((f) => `${f.rule}/${f.severity}`).join(', ') || 'no finding';
+    out(
+      `  ${r.item.poisoned ? 'not blocked' : 'flagged'} ${r.item.id} [${r.item.kind}${r.item.expect ? ` expect ${r.item.expect}` : ''}]: ${found} · ${oneLine(r.item.text)}`,
+    );
+  }
+}
+
+export interface LintQualityReport {
+  secrets: Partial<Record<CorpusSplit, SecretScores>>;
+  poisoning: Partial<Record<CorpusSplit, PoisonScores>> | null;
+}
+
+export async function runLintQualityBench(
+  argv: readonly string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LintQualityReport> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const options = lintQualityOptions(argv, env);
+  const report: LintQualityReport = { secrets: {}, poisoning: {} };
+  for (const split of options.splits) {
+    const scores = scoreSecrets(readLabelledSecrets(split));
+    report.secrets[split] = scores;
+    reportSecrets(split, scores, options.misses, out);
+  }
+  const poisonLint = await loadPoisonLint();
+  for (const split of options.splits) {
+    let items: PoisonCorpusItem[];
+    try {
+      items = readLabelledPoisoning(split);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+      out(`poisoning · ${split}: no corpus file yet`);
+      continue;
+    }
+    // The secret lint on ordinary notes: one more false-positive figure, on text written as team rules.
+    const ordinary = items.filter((item) => !item.poisoned);
+    const secretFlagged = ordinary.filter((item) => lintText(item.text).length > 0).length;
+    out(`secret lint on ordinary memory notes · ${split}: ${share(secretFlagged, ordinary.length)} with a finding`);
+    if (poisonLint === null) {
+      out(`poisoning · ${split}: poison-lint not present (source/memory/poison-lint.ts exporting lintPoisoning)`);
+      report.poisoning = null;
+      continue;
+    }
+    const scores = scorePoisoning(items, poisonLint);
+    report.poisoning![split] = scores;
+    reportPoisoning(split, scores, options.misses, out);
+  }
+  return report;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runLintQualityBench();
