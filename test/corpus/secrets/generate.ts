@@ -1299,7 +1299,8 @@ function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${pick(['8', '9', 'a', 'b'])}${h.slice(17, 20)}-${h.slice(20)}`;
 }
 
-function highEntropyItems(n: number): void {
+/** `prose` replaces the samples base64 is taken of (the train-only additions use their own). */
+function highEntropyItems(n: number, prose: readonly string[] = PROSE_SAMPLES): void {
   const makers: (() => string)[] = [
     () => `Fixed in ${chars(HEX, 40)}; the regression came from the parser rewrite.`,
     () => `git cherry-pick ${chars(HEX, 40)}`,
@@ -1314,7 +1315,7 @@ function highEntropyItems(n: number): void {
       `github.com/${pick(['pkg/errors', 'spf13/cobra', 'google/uuid'])} v${int(0, 1)}.${int(1, 9)}.${int(0, 9)} h1:${chars(B64, 43)}=`,
     () => `image: ghcr.io/acme/api@sha256:${chars(HEX, 64)}`,
     () => `checksum = "${chars(HEX, 64)}"`,
-    () => `The base64 of the sample payload is ${b64(pick(PROSE_SAMPLES))}`,
+    () => `The base64 of the sample payload is ${b64(pick(prose))}`,
     () => `data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA${chars(B64, int(60, 140))}=`,
     () =>
       `!function(e,t){"use strict";var n=e.${chars(LOWER, 2)}||{},r="${chars(B62, 12)}";function o(e){return n[e]||(n[e]=t(e,r))}e.${chars(LOWER, 3)}=o}(window,function(a,b){return a+b});`,
@@ -1412,6 +1413,106 @@ function ordinaryItems(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Train-only additions, written after the test split was frozen: more phrasings to tune on. They run
+// after everything else, so the test split (and the train items above) come out unchanged.
+
+const TRAIN_PROSE = [
+  (v: string) => `Staging admin login: the password is ${v} until we switch to SSO.`,
+  (v: string) => `FYI the new deploy key passphrase is ${v}`,
+  (v: string) => `The SFTP account for the bank export uses ${v} as its password.`,
+  (v: string) => `We share one API token for the map tiles: ${v}.`,
+  (v: string) => `Password for the demo laptop: ${v} (the sticker on it is out of date).`,
+  (v: string) => `In case you need it, the root password of the staging VM is ${v}.`,
+  (v: string) => `The secret for signing preview URLs is ${v}, same value in both regions.`,
+  (v: string) => `Log into the router with admin and ${v}.`,
+  (v: string) => `The OAuth client secret for the internal tool is ${v}.`,
+  (v: string) => `Sandbox credentials are qa-bot / ${v}.`,
+  (v: string) => `The app password for the shared mailbox is ${v}; it bypasses MFA so treat it carefully.`,
+  (v: string) => `Encryption key for the exports bucket: ${v}`,
+  (v: string) => `the db pw is ${v}, ask before using it on prod`,
+  (v: string) => `We unlocked the old keystore with ${v} as the passphrase.`,
+  (v: string) => `The token we gave the contractor was ${v}; revoke it when they leave.`,
+  (v: string) => `Das Admin-Kennwort lautet ${v}.`,
+  (v: string) => `La contraseña del servidor de pruebas es ${v}.`,
+  (v: string) => `ビルドサーバーのトークンは ${v} です。`,
+];
+const TRAIN_TOKEN_SENTENCES = [
+  (t: string, n: string) => `The ${n} credential in the shared vault entry is ${t}.`,
+  (t: string, n: string) => `Paste ${t} into the ${n} settings page if the sync stops.`,
+  (t: string, _n: string) => `Old key (still active until Monday): ${t}`,
+  (t: string, n: string) => `For local testing against ${n}, export ${t} as the token.`,
+  (t: string, _n: string) => `The integration broke because ${t} was revoked by mistake.`,
+  (t: string, n: string) => `${n} token → ${t}`,
+];
+const TRAIN_ORDINARY = [
+  'The password policy requires 14 characters and no reuse of the last 5.',
+  'api_key_rotation_days: 90',
+  'Tokens issued by the auth service are JWTs signed with RS256; the public keys are at /.well-known/jwks.json.',
+  'SECRET_BACKEND=aws-secrets-manager',
+  'Do not log the Authorization header; the middleware strips it.',
+  'The password hash column uses argon2id with the library defaults.',
+  'token_cache_size: 512',
+  'Passwords are never emailed; the reset flow sends a one-time link.',
+  'credentials_source: instance-metadata',
+  'Secrets are mounted at /run/secrets and read once at start.',
+  'The secret key base is generated per environment by the deploy tool.',
+  'A token of the wrong audience returns 403, not 401.',
+  'password_reset_ttl: 1h',
+  'When the API key is missing, the client throws MissingApiKeyError.',
+  'The login form has a "show password" toggle; keep it accessible.',
+  'auth:\n  provider: oidc\n  issuer: https://login.acme.example\n  client_id: web-frontend',
+  'export GOFLAGS=-mod=readonly',
+  'CACHE_TTL_SECONDS=300\nFEATURE_NEW_CHECKOUT=true',
+  'const apiKey = config.get("payments.apiKey");',
+  'if password != confirm: raise ValueError("passwords do not match")',
+];
+const TRAIN_PLACEHOLDER_LINES = [
+  (k: string, v: string) => `# ${k}=${v}  (fill in locally)`,
+  (k: string, v: string) => `${k.toUpperCase()}: "${v}"  # set by the deploy tool`,
+  (k: string, v: string) => `Example: \`${k}=${v} npm start\``,
+  (k: string, v: string) => `<${lowerKey(k)}>${v}</${lowerKey(k)}>`,
+];
+
+const TRAIN_PROSE_SAMPLES = [
+  'Reviewers should check the migration plan before approving schema changes.',
+  'The demo data is regenerated every Monday morning.',
+  'Please keep the changelog entries short and user-facing.',
+  'Nightly builds are published to the beta channel only.',
+  'The mobile release train leaves every second Thursday.',
+  'Use the staging tenant for anything that sends real emails.',
+];
+
+function trainExtras(): void {
+  for (let i = 0; i < 36; i++) {
+    const v = password();
+    add({ text: pick(TRAIN_PROSE)(v), secret: v, kind: 'prose' });
+  }
+  const withPrefix = PROVIDERS.filter(
+    (p) => !CONTEXT_ONLY.has(p.id) && p.id !== 'slack-webhook' && p.id !== 'discord-webhook',
+  );
+  for (let i = 0; i < 30; i++) {
+    const p = pick(withPrefix);
+    const { token, core } = p.make();
+    add({
+      text: pick(TRAIN_TOKEN_SENTENCES)(token, p.name),
+      secret: token,
+      kind: 'provider-token',
+      provider: p.id,
+      core,
+    });
+  }
+  disguiseItems(4, 2);
+  for (const text of TRAIN_ORDINARY) add({ text, secret: null, kind: 'prose-no-value' });
+  for (let i = 0; i < 24; i++) {
+    const v = PLACEHOLDERS[(i * 7) % PLACEHOLDERS.length]!;
+    const k = pick(['DB_PASSWORD', 'API_KEY', 'SLACK_TOKEN', 'client_secret', 'STRIPE_SECRET_KEY']);
+    add({ text: pick(TRAIN_PLACEHOLDER_LINES)(k, v), secret: null, kind: 'placeholder' });
+  }
+  nearMissItems(20);
+  highEntropyItems(30, TRAIN_PROSE_SAMPLES);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export function generate(which: Split): SecretItem[] {
   split = which;
@@ -1431,6 +1532,7 @@ export function generate(which: Split): SecretItem[] {
   placeholderItems(test ? 82 : 55);
   highEntropyItems(test ? 100 : 70);
   ordinaryItems();
+  if (!test) trainExtras();
   return [...items];
 }
 
