@@ -62,8 +62,14 @@ await build({
   // sooner). Identifiers are kept, so stack traces still name their functions.
   minifyWhitespace: true,
   minifySyntax: true,
-  entryPoints: [dist('cli/main.js')],
-  outfile: dist('cli/bundle.mjs'),
+  // Split at the dynamic imports: a plain command loads the entry chunk only, never the TUI (ink,
+  // react, yoga) or the MCP server; they are chunks beside it, loaded when asked for. The chunks
+  // sit in dist/cli like the entry, so paths resolved from import.meta.url stay the same.
+  entryPoints: { bundle: dist('cli/main.js') },
+  outdir: dist('cli'),
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  outExtension: { '.js': '.mjs' },
   format: 'esm',
   alias: { 'react-devtools-core': new URL('./stubs/react-devtools-core.mjs', import.meta.url).pathname },
   banner: esmRequire,

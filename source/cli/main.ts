@@ -16,7 +16,6 @@ import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
 import { runGet } from './commands/approved.js';
 import { runTuiCommand } from './commands/tui.js';
-import { runMcpServer } from '../mcp/server.js';
 import { createOutput } from './output.js';
 
 export const HELP = `
@@ -327,7 +326,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'mcp':
         if (rest.length > 0)
           throw new CmError('usage', 'usage: common-memory mcp [--home DIR] (stdio; started by the client)');
-        return await runMcpServer(home, process.cwd());
+        // Loaded only here: the MCP SDK is a chunk of its own that no other command pays for.
+        return await (await import('../mcp/server.js')).runMcpServer(home, process.cwd());
       case 'doctor':
         return await runDoctorCommand(home, out);
       case 'install':
