@@ -307,7 +307,7 @@ export interface SessionListRequest {
 }
 
 export interface SessionSummary extends CaptureSessionView {
-  /** The first line of the first thing the user said (at most 200 characters), or null before any. */
+  /** The first line of the first thing the user said (at most 200 characters), or null before any; secrets masked. */
   firstPrompt: string | null;
 }
 
@@ -323,6 +323,8 @@ export interface SessionReadRequest {
   sessionKey: string;
   /** Include the assistant, tool and harness messages' text (folded into a count without it). */
   context?: boolean | undefined;
+  /** Show the text as typed; without it, what the secret lint finds is masked. */
+  reveal?: boolean | undefined;
 }
 
 export interface SessionMessageView {
@@ -347,6 +349,10 @@ export interface SessionTurnView {
 export interface SessionView {
   session: SessionSummary;
   turns: SessionTurnView[];
+  /** True when asked to reveal: the text is as typed, nothing masked. */
+  revealed: boolean;
+  /** Secret findings masked in the messages' text (0 when revealed). */
+  secretsMasked: number;
 }
 
 // ---- the memory half: extraction, candidates, recall ----

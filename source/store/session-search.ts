@@ -4,6 +4,7 @@
 import { CmError } from '../errors.js';
 import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
 import { buildSessionSearchQuery } from '../memory/fts-query.js';
+import { maskSecrets, maskSnippet } from '../memory/listing-mask.js';
 import { parseUtc } from '../memory/window.js';
 import type { SessionSearchResult } from '../protocol.js';
 import { prepared, type Db } from './database.js';
@@ -134,16 +135,34 @@ export function searchRequestFrom(input: SessionSearchInput): SearchRequest {
   return { query: input.query, sinceMs, untilMs, client: input.client, limit };
 }
 
-/** The search contract of MEMORY.md: turn references with a short snippet. */
+/**
+ * The search contract of MEMORY.md: turn references with a short snippet, in which what the secret
+ * lint finds is masked (listing-mask.ts): the snippet is made again with markers that let it be
+ * matched back to its text, so a token cut by the snippet's edge or split by a highlight is masked too.
+ */
 export function sessionSearch(db: Db, input: SessionSearchInput): SessionSearchResult {
-  const hits = searchSessions(db, searchRequestFrom(input));
+  const request = searchRequestFrom(input);
+  const hits = searchSessions(db, request);
+  const match = buildSessionSearchQuery(request.query);
+  const marked =
+    match === null
+      ? null
+      : prepared(
+          db,
+          `SELECT body, snippet(session_search, 0, char(1), char(2), char(3), 16) AS snippet
+           FROM session_search WHERE session_search MATCH ? AND ref = ? LIMIT 1`,
+        );
   return {
-    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet }) => ({
-      sessionKey,
-      turnKey,
-      client,
-      recordedAt,
-      snippet,
-    })),
+    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet, ref }) => {
+      const row = marked?.get(match, ref) as { body: string; snippet: string } | undefined;
+      return {
+        sessionKey,
+        turnKey,
+        client,
+        recordedAt,
+        // A row gone between the two reads: its snippet is masked as it is.
+        snippet: row ? maskSnippet(row.body, row.snippet) : maskSecrets(snippet).text,
+      };
+    }),
   };
 }
