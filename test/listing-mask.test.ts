@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { maskedFirstLine, maskSnippet, SNIPPET_MARKS } from '../source/memory/listing-mask.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
+import { gitRepo, runCli, startHost, stopHost, tempHome } from './support/cli.js';
 import * as c from './support/capture.js';
 import { plantedToken, queueSession } from './support/memory-corpus.js';
 
@@ -82,6 +82,24 @@ describe('listings mask secrets (CLI)', () => {
     const revealedJson = JSON.parse((await cli(['session', session.sessionKey, '--reveal', '--json'])).stdout);
     assert.deepEqual([revealedJson.revealed, revealedJson.secretsMasked], [true, 0]);
     assert.ok(revealedJson.session.firstPrompt.includes(github));
+
+    // The same through a running host's HTTP API (the flag crosses it; the masking is the API's).
+    const host = await startHost(home);
+    try {
+      const viaHost = await cli(['sessions', '--json']);
+      assert.equal(viaHost.code, 0, viaHost.stderr);
+      assert.equal(leaked(viaHost.stdout, secrets), null);
+      const searched = await cli(['search', 'deploy', '--json']);
+      assert.equal(leaked(searched.stdout, secrets), null);
+      assert.match(JSON.parse(searched.stdout).results[0].snippet, /ghp_…\[40 chars\]/);
+      const masked = JSON.parse((await cli(['session', session.sessionKey, '--json'])).stdout);
+      assert.deepEqual([masked.revealed, masked.secretsMasked], [false, 2]);
+      const shown = JSON.parse((await cli(['session', session.sessionKey, '--reveal', '--json'])).stdout);
+      assert.deepEqual([shown.revealed, shown.secretsMasked], [true, 0]);
+      assert.ok(JSON.stringify(shown).includes(github));
+    } finally {
+      assert.equal(await stopHost(host.child), 0);
+    }
   });
 });
 

@@ -18,7 +18,9 @@ import { maskText, mergeSpans } from '../source/memory/secret-mask.js';
 import { maskedText } from '../source/screens/memory/review-state.js';
 import { openDatabase } from '../source/store/database.js';
 import { WriterClient } from '../source/workers/writer-client.js';
-import { tempHome } from './support/cli.js';
+import * as c from './support/capture.js';
+import { gitRepo, runCli, tempHome } from './support/cli.js';
+import { queueSession } from './support/memory-corpus.js';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -225,6 +227,30 @@ describe('masking on the real paths (writer commands, the review read)', () => {
       assert.equal(leaked(JSON.stringify(review.candidates), all), null);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('masking through the shipped bin (extraction with the builtin runner → review)', () => {
+  after(() => c.closeStores());
+
+  it('a turn with two tokens of different lengths in one sentence: the quarantined candidate shows neither', async () => {
+    const home = tempHome('secret-mask-cli');
+    const repo = gitRepo(home, 'repo');
+    const r = random(99);
+    const secrets = [`AKIA${r.pick(BASE32, 16)}`, `ghp_${r.pick(BASE62, 36)}`];
+    queueSession(home, repo, [`From now on, always deploy with ${secrets[0]} and ${secrets[1]} 🙂 in this repo.`]);
+    await c.flush(home);
+    const extracted = await runCli(['memory', 'extract', '--home', home, '--since', '2026-01-01', '--json'], {
+      cwd: repo,
+    });
+    assert.equal(extracted.code, 0, extracted.stderr);
+    assert.equal(JSON.parse(extracted.stdout).candidates.quarantined, 1);
+    for (const args of [['--json'], []]) {
+      const review = await runCli(['memory', 'review', '--home', home, ...args], { cwd: repo });
+      assert.equal(review.code, 0, review.stderr);
+      assert.equal(leaked(review.stdout, secrets), null, review.stdout);
+      assert.match(review.stdout, /deploy with AKIA…\[20 chars\] and ghp_…\[40 chars\] 🙂 in this repo/);
     }
   });
 });
