@@ -17,9 +17,8 @@ import { prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import { memoryDigest } from './contracts.js';
 import { ENTRY_TYPES } from './entry-format.js';
-import type { CandidateFinding } from './extraction-submit.js';
+import { type CandidateFinding, maskFindings } from './extraction-submit.js';
 import { lintText } from './secret-lint.js';
-import { maskText } from './secret-mask.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -96,7 +95,7 @@ function propose(tx: Tx, input: z.infer<typeof proposalInput>): ProposalOutcome 
     const found = lintText(text);
     for (const f of found)
       findings.push({ field, line: f.line, column: f.column, rule: f.rule, severity: f.severity, excerpt: f.excerpt });
-    return maskText(text, found);
+    return maskFindings(text, found);
   };
   const masked = {
     title: lint('title', input.title),
