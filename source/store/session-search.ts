@@ -28,6 +28,8 @@ export interface SearchHit {
   snippet: string;
   /** Internal pointer ("m:<message>" or "t:<timeline sequence>"), for planning. */
   ref: string;
+  /** The FTS row, to make its snippet again with markers (the masked snippet of `sessionSearch`). */
+  rowid: number;
   recordedAtMs: number;
 }
 
@@ -83,7 +85,7 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   return kept.map(({ id }) => withDate(hit.get(match, id) as Row));
 }
 
-const HIT_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+const HIT_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
   snippet(session_search, 0, '[', ']', '…', 16) AS snippet`;
 
 /** The first `limit` rows of a ranked sequence, keeping only the first row of each distinct text; reads no further. */
@@ -150,11 +152,11 @@ export function sessionSearch(db: Db, input: SessionSearchInput): SessionSearchR
       : prepared(
           db,
           `SELECT body, snippet(session_search, 0, char(1), char(2), char(3), 16) AS snippet
-           FROM session_search WHERE session_search MATCH ? AND ref = ? LIMIT 1`,
+           FROM session_search WHERE session_search MATCH ? AND rowid = CAST(? AS INTEGER)`,
         );
   return {
-    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet, ref }) => {
-      const row = marked?.get(match, ref) as { body: string; snippet: string } | undefined;
+    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet, rowid }) => {
+      const row = marked?.get(match, rowid) as { body: string; snippet: string } | undefined;
       return {
         sessionKey,
         turnKey,
