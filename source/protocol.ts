@@ -307,7 +307,7 @@ export interface SessionListRequest {
 }
 
 export interface SessionSummary extends CaptureSessionView {
-  /** The first line of the first thing the user said (at most 200 characters), or null before any. */
+  /** The first line of the first thing the user said (at most 200 characters), or null before any; secrets masked. */
   firstPrompt: string | null;
 }
 
@@ -323,6 +323,8 @@ export interface SessionReadRequest {
   sessionKey: string;
   /** Include the assistant, tool and harness messages' text (folded into a count without it). */
   context?: boolean | undefined;
+  /** Show the text as typed; without it, what the secret lint finds is masked. */
+  reveal?: boolean | undefined;
 }
 
 export interface SessionMessageView {
@@ -347,6 +349,10 @@ export interface SessionTurnView {
 export interface SessionView {
   session: SessionSummary;
   turns: SessionTurnView[];
+  /** True when asked to reveal: the text is as typed, nothing masked. */
+  revealed: boolean;
+  /** Secret findings masked in the messages' text (0 when revealed). */
+  secretsMasked: number;
 }
 
 // ---- the memory half: extraction, candidates, recall ----
@@ -394,7 +400,32 @@ export interface RunnerExecutionPlan {
   bytesToSend: number;
   localSessionPersistence: 'none';
   providerRetention: 'unknown' | 'no-retention' | 'provider-policy';
+  /** Secret findings in the task's texts before the bytes were built (masked: never the secret). */
+  inputFindings: RunnerInputFinding[];
+  /** Blocking findings replaced by `[secret:<rule>]` before the bytes were digested (the bytes above hold none). */
+  secretsReplaced: number;
   authorization: 'pending' | 'approved';
+}
+
+/** A secret finding in a runner's input, as its plan lists it. */
+export interface RunnerInputFinding {
+  rule: string;
+  severity: 'block' | 'warn';
+  /** Which text of the task: the chunk's transcript, an earlier turn sent as context, a draft, a pool summary. */
+  source: 'transcript' | 'context' | 'draft' | 'pool';
+  /** The captured turn the finding is in (transcript and context); null for drafts and pool items. */
+  turn: string | null;
+  /** The chunk, the context turn, the candidate id or the pool item (`approved:<id>`, `candidate:<id>`). */
+  ref: string;
+  /** Position in that text (1-based; columns in UTF-16 code units). */
+  line: number;
+  column: number;
+  /** The masked secret: at most its first four characters, then its length. */
+  excerpt: string;
+  /** True for a blocking finding: the runner gets `[secret:<rule>]` in its place. */
+  replaced: boolean;
+  /** How the lint saw through a disguise (`zero-width`, `base64`, …), when it did. */
+  transform?: string;
 }
 
 export interface AuthorizationManifest {

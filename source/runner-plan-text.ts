@@ -1,6 +1,28 @@
 // A pending runner plan as a person reads it before approving — where the bytes go, how many,
 // what they cover — for `memory extract` and the Memory screen alike.
-import type { PendingAuthorization } from './protocol.js';
+import type { PendingAuthorization, RunnerExecutionPlan } from './protocol.js';
+
+/** Findings shown per plan; the rest are counted (`--json` lists them all). */
+const FINDINGS_SHOWN_MAX = 10;
+
+/** What the lint found in a plan's input (masked) and how many secrets the bytes carry as placeholders instead. */
+function findingLines(plan: RunnerExecutionPlan): string[] {
+  const findings = plan.inputFindings ?? [];
+  if (findings.length === 0) return ['    secret lint: nothing found in these bytes'];
+  const lines = [
+    `    secret lint: ${findings.length} finding(s); ${plan.secretsReplaced} blocked secret(s) replaced by [secret:<rule>] before the digest, so these bytes do not hold them`,
+  ];
+  for (const finding of findings.slice(0, FINDINGS_SHOWN_MAX)) {
+    const where = finding.turn ? `turn ${finding.turn}` : `${finding.source} ${finding.ref}`;
+    const via = finding.transform ? ` (${finding.transform})` : '';
+    lines.push(
+      `      ${finding.severity} ${finding.rule}${via} in ${where} ${finding.line}:${finding.column} — ${finding.excerpt}${finding.replaced ? ` → [secret:${finding.rule}]` : ' (sent as is: a warning)'}`,
+    );
+  }
+  if (findings.length > FINDINGS_SHOWN_MAX)
+    lines.push(`      … ${findings.length - FINDINGS_SHOWN_MAX} more (--json lists them all)`);
+  return lines;
+}
 
 export function planLines(p: PendingAuthorization): string[] {
   const first = p.plans[0]!;
@@ -18,7 +40,7 @@ export function planLines(p: PendingAuthorization): string[] {
     lines.push(
       `  ${plan.taskKind} ${plan.taskId}: ${plan.bytesToSend} bytes (sha256 ${plan.runnerInputDigest.slice(0, 16)}…), ${turns.length} turn(s)${turns.some((t) => t.truncated) ? ', some truncated' : ''}${context.length > 0 ? `, ${context.length} earlier turn(s) as context (${contextBytes} bytes)` : ''}`,
     );
-    lines.push(`    plan ${plan.planDigest}`);
+    lines.push(...findingLines(plan), `    plan ${plan.planDigest}`);
   }
   lines.push(
     `  total: ${p.manifest.totalBytes} bytes in ${p.plans.length} task(s); manifest ${p.manifest.manifestDigest}`,

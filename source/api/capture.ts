@@ -28,6 +28,9 @@ export const captureApi = {
     limit: optionalNumber('limit'),
     after: optionalText('after'),
   }),
-  /** One session's turns: what the user said in full; context folded unless asked for. */
-  readSession: read<SessionReadRequest, SessionView>('/v1/sessions/:sessionKey', { context: flag('context') }),
+  /** One session's turns: what the user said in full (secrets masked unless `reveal`); context folded unless asked for. */
+  readSession: read<SessionReadRequest, SessionView>('/v1/sessions/:sessionKey', {
+    context: flag('context'),
+    reveal: flag('reveal'),
+  }),
 };

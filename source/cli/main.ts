@@ -57,9 +57,10 @@ export const HELP = `
                                          --after-recovery: nextRecoveryId); no conversation bodies
     sessions [--client C] [--limit N] [--after KEY]
                                          captured sessions, newest first: client, state, directory,
-                                         turns and the first thing you said (20 a page)
-    session <key> [--context]            one session's turns in order with what you said in full;
-                                         --context adds the assistant, tool and harness text
+                                         turns and the first thing you said, masked (20 a page)
+    session <key> [--context] [--reveal] one session's turns in order with what you said in full;
+                                         --context adds the assistant, tool and harness text;
+                                         secrets masked unless --reveal (shows them as typed)
     session-drain [--recover ID]         turn the hook inbox into sessions, turns and batches now;
                                          --recover retries one recovery item (exit 3 if it fails again)
     flush                                drain, then exit 0 when everything settled is processed,
@@ -72,7 +73,7 @@ export const HELP = `
     uninstall codex|claude|pi [--dry-run] remove only common-memory's entries (same options)
     search <query> [--since T] [--until T] [--client C] [--limit N]
                                          what you said in captured sessions and to driven agents:
-                                         turn references with a snippet, best match first (BM25);
+                                         turn references with a masked snippet, best match first (BM25);
                                          T is UTC (2026-08-01 or 2026-08-01T09:30:00Z), --until
                                          exclusive; C codex|claude|pi; N 1-100 (default 20)
     memory extract [--since T --until T] [--query Q] [--client C] [--session KEY]... [--limit 1-8]
@@ -164,6 +165,7 @@ const FLAGS = {
   until: { type: 'string' },
   client: { type: 'string' },
   context: { type: 'boolean', default: false },
+  reveal: { type: 'boolean', default: false },
   query: { type: 'string' },
   session: { type: 'string', isMultiple: true },
   runner: { type: 'string' },
@@ -291,7 +293,7 @@ export async function main(argv: string[]): Promise<number> {
           out,
         );
       case 'session':
-        return await runSession(home, rest[0], cli.flags.context, out);
+        return await runSession(home, rest[0], { context: cli.flags.context, reveal: cli.flags.reveal }, out);
       case 'search':
         return await runSearch(
           home,

@@ -11,6 +11,7 @@ import { CmError } from '../errors.js';
 import { sha256Hex } from '../ground/digests.js';
 import { type BareExternalRunner, RunnerFailure, runProcess, taskLogName } from './command-runner.js';
 import type { RunnerTask, RunOptions } from './runner.js';
+import { screenRunnerTask } from './runner-input-lint.js';
 import { runnerEnvironment, type ClientProfile } from './runner-profiles.js';
 
 /** The instructions before the task's JSON; its version enters every plan (the prompt is sent). */
@@ -30,7 +31,9 @@ const INSTRUCTIONS = [
 /** Earlier turns granted as context come before the task, marked as context: nothing in them is cited. */
 const CONTEXT_HEADING = 'Earlier turns of the same session, as context only (cite nothing from them):\n';
 
-export const clientPrompt = (work: RunnerTask): Buffer => {
+/** The prompt's bytes, with every blocking secret replaced by `[secret:<rule>]` (a task already screened is unchanged). */
+export const clientPrompt = (given: RunnerTask): Buffer => {
+  const work = screenRunnerTask(given).work;
   const context =
     work.kind === 'extraction' && work.context?.length
       ? `${CONTEXT_HEADING}${work.context.map((turn) => turn.text).join('\n')}\n`

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExternalRunner, RunnerTask, RunOptions } from './runner.js';
+import { screenRunnerTask } from './runner-input-lint.js';
 import { runnerEnvironment, STDERR_LOG_MAX_BYTES, type CommandProfile } from './runner-profiles.js';
 
 /** The fixed codes of a failed attempt; each starts the recorded reason. */
@@ -179,9 +180,13 @@ export const runnerLogDirectory = (home: string): string => join(home, 'runner-l
 /** The stderr log file of a task: its id, made safe as a file name. */
 export const taskLogName = (taskId: string) => `${taskId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120)}.stderr.log`;
 
-/** The exact bytes a command runner receives on stdin for a task: its JSON (and the context turns granted). */
-export const commandInput = (work: RunnerTask): Buffer =>
-  Buffer.from(
+/**
+ * The exact bytes a command runner receives on stdin for a task: its JSON (and the context turns
+ * granted), with every blocking secret replaced by `[secret:<rule>]` (a task already screened is unchanged).
+ */
+export const commandInput = (task: RunnerTask): Buffer => {
+  const work = screenRunnerTask(task).work;
+  return Buffer.from(
     JSON.stringify(
       work.kind === 'extraction' && work.context?.length
         ? { ...work.task, conversationContext: work.context.map(({ turnKey, text }) => ({ turnKey, text })) }
@@ -189,6 +194,7 @@ export const commandInput = (work: RunnerTask): Buffer =>
     ),
     'utf8',
   );
+};
 
 /** A runner without its conformance probe (runner-registry.ts adds it: the probe runs runners itself). */
 export type BareExternalRunner = Omit<ExternalRunner, 'conformanceKey' | 'probe'>;

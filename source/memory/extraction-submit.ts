@@ -10,6 +10,7 @@ import type { Tx } from '../store/transaction.js';
 import type { EvidencePointer } from './chunking.js';
 import { draftBatch, FORMATS, memoryDigest, parseRunnerOutput, type Draft, type ExtractionTask } from './contracts.js';
 import { lintText, type SecretFinding } from './secret-lint.js';
+import { maskText } from './secret-mask.js';
 import { acceptSubmission, beginSubmission, failAttempt } from './task-store.js';
 import { canonicalJson } from '../store/operations.js';
 
@@ -33,13 +34,8 @@ export interface ExtractionOutcome {
 
 const collapse = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
-/** The text with every finding's span replaced by its masked excerpt: what a person may be shown. */
-export function maskFindings(text: string, findings: readonly SecretFinding[]): string {
-  let out = text;
-  for (const finding of [...findings].sort((a, b) => b.offset - a.offset))
-    out = `${out.slice(0, finding.offset)}${finding.excerpt}${out.slice(finding.offset + finding.length)}`;
-  return out;
-}
+/** The text with every finding's span masked: what a person may be shown (secret-mask.ts's `maskText`). */
+export const maskFindings = (text: string, findings: readonly SecretFinding[]): string => maskText(text, findings);
 
 function lintDraft(candidate: Draft): {
   findings: CandidateFinding[];

@@ -5,7 +5,7 @@
 // another provider, model, endpoint or profile are another plan and need another approval.
 import { sha256Hex } from '../ground/digests.js';
 import { memoryDigest, type AdjudicationTask, type ExtractionTask } from './contracts.js';
-import type { AuthorizationManifest, InputCoverageItem, RunnerExecutionPlan } from '../protocol.js';
+import type { AuthorizationManifest, InputCoverageItem, RunnerExecutionPlan, RunnerInputFinding } from '../protocol.js';
 import type { ExternalRunner, RunnerTask } from './runner.js';
 
 export type { AuthorizationManifest, InputCoverageItem, RunnerExecutionPlan };
@@ -67,8 +67,16 @@ function coverageOf(work: RunnerTask, promptDigest: string, promptBytes: number)
   ];
 }
 
-/** The plan of one task: `input` is exactly the bytes the runner's `send` will get. */
-export function executionPlan(runner: ExternalRunner, work: RunnerTask, input: Buffer): RunnerExecutionPlan {
+/**
+ * The plan of one task: `input` is exactly the bytes the runner's `send` will get, built from the
+ * screened task (runner-input-lint.ts); `screening` lists what the lint found and replaced there.
+ */
+export function executionPlan(
+  runner: ExternalRunner,
+  work: RunnerTask,
+  input: Buffer,
+  screening: { findings: RunnerInputFinding[]; replaced: number },
+): RunnerExecutionPlan {
   const inputCoverage = coverageOf(work, sha256Hex(input), input.length);
   const body = {
     format: PLAN_FORMAT,
@@ -84,6 +92,8 @@ export function executionPlan(runner: ExternalRunner, work: RunnerTask, input: B
     bytesToSend: input.length,
     localSessionPersistence: 'none',
     providerRetention: runner.profile.providerRetention,
+    inputFindings: screening.findings,
+    secretsReplaced: screening.replaced,
   } as const;
   return { ...body, planDigest: memoryDigest(body), authorization: 'pending' };
 }

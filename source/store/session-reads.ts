@@ -14,6 +14,7 @@ import type {
 import { readSessions, sessionCursor } from './capture-reads.js';
 import type { Db } from './database.js';
 import { resolveIdPrefix } from './id-prefix.js';
+import { maskedFirstLine, maskSecrets } from '../memory/listing-mask.js';
 
 const SESSIONS_DEFAULT = 20;
 const FIRST_PROMPT_CHARS = 200;
@@ -60,8 +61,18 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
   const messages = db.prepare(
     'SELECT role, kind, classification, body, timestamp FROM capture_messages WHERE turn_id = ? ORDER BY position',
   );
-  return {
-    session: { ...summary, firstPrompt: firstPrompt(db, key) } satisfies SessionSummary,
+  // `session <key>` is the explicit reader of what was typed: it masks what the lint finds unless
+  // asked to reveal, and says how many it masked.
+  const reveal = request.reveal === true;
+  let masked = 0;
+  const shownText = (text: string | null): string | null => {
+    if (text === null || reveal) return text;
+    const result = maskSecrets(text);
+    masked += result.masked;
+    return result.text;
+  };
+  const view = {
+    session: { ...summary, firstPrompt: firstPrompt(db, key, reveal) } satisfies SessionSummary,
     turns: turns.map((turn): SessionTurnView => {
       const shown: SessionMessageView[] = [];
       const folded: Record<string, number> = {};
@@ -78,7 +89,7 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
             role: row.role,
             kind: row.kind,
             classification: row.classification,
-            text: row.body,
+            text: shownText(row.body),
             timestamp: row.timestamp,
           });
       }
@@ -92,9 +103,11 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
       };
     }),
   };
+  return { ...view, revealed: reveal, secretsMasked: masked };
 }
 
-function firstPrompt(db: Db, sessionKey: string): string | null {
+/** The first line of the first thing the user said; what the secret lint finds is masked unless `reveal`. */
+function firstPrompt(db: Db, sessionKey: string, reveal = false): string | null {
   const body = db
     .prepare(
       `SELECT m.body FROM capture_messages m JOIN capture_turns t ON t.turn_id = m.turn_id JOIN capture_activations a ON a.activation_id = t.activation_id
@@ -103,6 +116,9 @@ function firstPrompt(db: Db, sessionKey: string): string | null {
     .pluck()
     .get(sessionKey) as string | undefined;
   if (body === undefined) return null;
-  const line = body.trim().split('\n')[0]!;
-  return line.length > FIRST_PROMPT_CHARS ? `${line.slice(0, FIRST_PROMPT_CHARS - 1)}…` : line;
+  if (reveal) {
+    const line = body.trim().split('\n')[0]!;
+    return line.length > FIRST_PROMPT_CHARS ? `${line.slice(0, FIRST_PROMPT_CHARS - 1)}…` : line;
+  }
+  return maskedFirstLine(body, FIRST_PROMPT_CHARS);
 }

@@ -4,6 +4,7 @@
 import { CmError } from '../errors.js';
 import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
 import { buildSessionSearchQuery } from '../memory/fts-query.js';
+import { maskSecrets, maskSnippet } from '../memory/listing-mask.js';
 import { parseUtc } from '../memory/window.js';
 import type { SessionSearchResult } from '../protocol.js';
 import { prepared, type Db } from './database.js';
@@ -27,6 +28,8 @@ export interface SearchHit {
   snippet: string;
   /** Internal pointer ("m:<message>" or "t:<timeline sequence>"), for planning. */
   ref: string;
+  /** The FTS row, to make its snippet again with markers (the masked snippet of `sessionSearch`). */
+  rowid: number;
   recordedAtMs: number;
 }
 
@@ -82,7 +85,7 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   return kept.map(({ id }) => withDate(hit.get(match, id) as Row));
 }
 
-const HIT_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+const HIT_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
   snippet(session_search, 0, '[', ']', '…', 16) AS snippet`;
 
 /** The first `limit` rows of a ranked sequence, keeping only the first row of each distinct text; reads no further. */
@@ -134,16 +137,34 @@ export function searchRequestFrom(input: SessionSearchInput): SearchRequest {
   return { query: input.query, sinceMs, untilMs, client: input.client, limit };
 }
 
-/** The search contract of MEMORY.md: turn references with a short snippet. */
+/**
+ * The search contract of MEMORY.md: turn references with a short snippet, in which what the secret
+ * lint finds is masked (listing-mask.ts): the snippet is made again with markers that let it be
+ * matched back to its text, so a token cut by the snippet's edge or split by a highlight is masked too.
+ */
 export function sessionSearch(db: Db, input: SessionSearchInput): SessionSearchResult {
-  const hits = searchSessions(db, searchRequestFrom(input));
+  const request = searchRequestFrom(input);
+  const hits = searchSessions(db, request);
+  const match = buildSessionSearchQuery(request.query);
+  const marked =
+    match === null
+      ? null
+      : prepared(
+          db,
+          `SELECT body, snippet(session_search, 0, char(1), char(2), char(3), 16) AS snippet
+           FROM session_search WHERE session_search MATCH ? AND rowid = CAST(? AS INTEGER)`,
+        );
   return {
-    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet }) => ({
-      sessionKey,
-      turnKey,
-      client,
-      recordedAt,
-      snippet,
-    })),
+    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet, rowid }) => {
+      const row = marked?.get(match, rowid) as { body: string; snippet: string } | undefined;
+      return {
+        sessionKey,
+        turnKey,
+        client,
+        recordedAt,
+        // A row gone between the two reads: its snippet is masked as it is.
+        snippet: row ? maskSnippet(row.body, row.snippet) : maskSecrets(snippet).text,
+      };
+    }),
   };
 }

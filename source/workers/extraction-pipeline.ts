@@ -41,6 +41,7 @@ import {
   type Approval,
   type RunnerExecutionPlan,
 } from '../memory/runner-plan.js';
+import { screenRunnerTask, type ScreenedRunnerTask } from '../memory/runner-input-lint.js';
 import { extractionTaskId } from '../memory/task-store.js';
 import { selectTurns, type Selection } from '../memory/turn-source.js';
 import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from '../memory/window.js';
@@ -435,8 +436,9 @@ export class ExtractionPipeline {
     for (const taskId of taskIds) {
       const stored = await this.writer.call('memoryReadTask', { taskId });
       if (!stored) continue;
-      const work = this.withContext(runner, runnerTaskOf(stored.task));
-      plans.push(executionPlan(runner, work, runner.input(work)));
+      // Secrets are replaced before the bytes are built: the plan's digest covers the bytes without them.
+      const screened = screenRunnerTask(this.withContext(runner, runnerTaskOf(stored.task)));
+      plans.push(executionPlan(runner, screened.work, runner.input(screened.work), screened));
     }
     const manifest = authorizationManifest(plans);
     const gate = new Map<string, string>();
@@ -566,8 +568,14 @@ export class ExtractionPipeline {
         return { ok: 'unsent' as const, reason, budget };
       };
       const planDigest = context.gate?.get(work.task.taskId);
-      const input = runner.input(work);
-      const plan = executionPlan(runner, work, input);
+      let screened: ScreenedRunnerTask;
+      try {
+        screened = screenRunnerTask(work);
+      } catch (error) {
+        return unsent(`runner-input-secret: ${(error as Error).message}`, false);
+      }
+      const input = runner.input(screened.work);
+      const plan = executionPlan(runner, screened.work, input, screened);
       if (planDigest === undefined || plan.planDigest !== planDigest)
         return unsent(
           'runner-plan-changed: its bytes are not those of the approved plan; nothing was sent (run memory extract again to see the new plan)',
@@ -587,7 +595,7 @@ export class ExtractionPipeline {
           true,
         );
       this.runBytesSent += input.length;
-      send = (options) => runner.send(input, work, options);
+      send = (options) => runner.send(input, screened.work, options);
     }
     const timeoutMs = isExternal(runner) ? RUNNER_TIMEOUT_MAX_MS : RUNNER_TIMEOUT_MS;
     const controller = new AbortController();

@@ -1,5 +1,7 @@
 // `sessions` and `session <key>`: what was captured from Codex and Claude Code, read back. The
-// user's words are printed in full; assistant, tool and harness text only with --context.
+// user's words are printed in full; assistant, tool and harness text only with --context. What the
+// secret lint finds is masked (the API masks it, so --json too); `session <key> --reveal` is the one
+// reader of the text as typed.
 import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import type { SessionSummary, SessionView } from '../../protocol.js';
@@ -45,18 +47,18 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
 export async function runSession(
   home: string,
   key: string | undefined,
-  context: boolean,
+  flags: { context: boolean; reveal: boolean },
   out: Output,
 ): Promise<number> {
   if (!key)
     throw new CmError(
       'usage',
-      'usage: common-memory session <session-key> [--context]   (common-memory sessions lists the keys)',
+      'usage: common-memory session <session-key> [--context] [--reveal]   (common-memory sessions lists the keys)',
     );
   const connection = await connect(home, 'read');
   try {
-    const view = await connection.app.readSession({ sessionKey: key, context });
-    out.result(view, () => sessionText(view, context));
+    const view = await connection.app.readSession({ sessionKey: key, context: flags.context, reveal: flags.reveal });
+    out.result(view, () => sessionText(view, flags.context));
     return 0;
   } finally {
     await connection.close();
@@ -89,5 +91,11 @@ function sessionText(view: SessionView, context: boolean): string {
   });
   if (view.turns.length === 0)
     lines.push('', 'No turn sealed yet (they appear once a turn ends and the host drains the inbox).');
+  if (view.revealed) lines.push('', 'Shown as typed (--reveal): secrets are not masked.');
+  else if (view.secretsMasked > 0)
+    lines.push(
+      '',
+      `${view.secretsMasked} secret finding(s) masked; common-memory session ${view.session.sessionKey} --reveal shows the text as typed.`,
+    );
   return lines.join('\n');
 }

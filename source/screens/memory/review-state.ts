@@ -2,7 +2,8 @@
 // marked for promotion, the open candidate (its chosen statement, scroll position, whether its
 // evidence is shown), the cited turns read so far, a discard question, and a confirm or discard in
 // flight. Keys become named actions; a 10k queue is never copied on a key, only its index moves.
-import { lintText, maskSecret } from '../../memory/secret-lint.js';
+import { lintText } from '../../memory/secret-lint.js';
+import { maskText } from '../../memory/secret-mask.js';
 import type { MemoryReview, MemoryReviewCandidate, SessionView } from '../../protocol.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
@@ -234,15 +235,5 @@ export function evidenceToRead(state: ReviewState): string | undefined {
 
 /** The user's words with every secret the lint finds masked, as the candidates' own text is: the screen never shows one. */
 export function maskedText(text: string): string {
-  // Overlapping findings are joined first, so every character of every secret is covered.
-  const spans: { start: number; end: number }[] = [];
-  for (const finding of lintText(text).sort((a, b) => a.offset - b.offset)) {
-    const last = spans.at(-1);
-    if (last && finding.offset <= last.end) last.end = Math.max(last.end, finding.offset + finding.length);
-    else spans.push({ start: finding.offset, end: finding.offset + finding.length });
-  }
-  let masked = text;
-  for (const { start, end } of spans.reverse())
-    masked = masked.slice(0, start) + maskSecret(text.slice(start, end)) + masked.slice(end);
-  return masked;
+  return maskText(text, lintText(text));
 }
