@@ -37,6 +37,12 @@ export const HOOK_STDIN_MAX_BYTES = 4 * 1024 * 1024;
  */
 export const PI_HOOK_STDIN_MAX_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The first bytes of a hook's stdin kept (quarantine/*.head) when it is over its bound: enough to
+ * see which client and event sent it, small enough that a flood of hostile events stays cheap on disk.
+ */
+export const HOOK_OVER_LIMIT_HEAD_BYTES = 64 * 1024;
+
 /** Sequences are SQLite INTEGERs; JavaScript numbers are exact up to 2^53-1, which is the real ceiling for us. */
 export const SEQUENCE_MAX = Number.MAX_SAFE_INTEGER;
 
