@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { INSTANCE_ENV } from '../source/hook/process-instance.js';
+import { readTail } from '../source/hook/transcript-tail.js';
 import { HOOK_STDIN_MAX_BYTES } from '../source/limits.js';
 import { openDatabase } from '../source/store/database.js';
 import { BIN, runCli, tempHome } from './support/cli.js';
@@ -72,6 +73,33 @@ describe('hook: transcript paths that are not plain files of the client', () => 
     assert.match(String(line?.['message']), /transcript\.fifo/);
   });
 
+  it('the FIFO session is isolated by the drain, and retrying it does not hang on the FIFO either', async () => {
+    const home = tempHome('hostile-fifo-drain');
+    const fifo = join(dirname(home), 'transcript.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const event of ['UserPromptSubmit', 'Stop']) {
+      const payload = JSON.parse(stop('s-fifo-drain', fifo)) as Record<string, unknown>;
+      const result = await hook(home, 'claude', JSON.stringify({ ...payload, hook_event_name: event, prompt: 'hi' }));
+      assert.equal(result.code, 0, result.stderr);
+    }
+    const drained = await runCli(['--json', '--home', home, 'session-drain'], { timeoutMs: 20_000 });
+    assert.equal(drained.code, 0, drained.stderr);
+    const status = JSON.parse((await runCli(['--json', '--home', home, 'status'])).stdout) as {
+      recovery: { items: Array<{ id: string; code: string }> };
+    };
+    const item = status.recovery.items[0];
+    assert.equal(item?.code, 'transcript_unreadable');
+    const retried = await runCli(['--json', '--home', home, 'session-drain', '--recover', item!.id], {
+      timeoutMs: 20_000,
+    });
+    assert.equal(retried.code, 3, 'incomplete: the session stays isolated');
+    assert.equal((JSON.parse(retried.stdout) as { recovered: boolean }).recovered, false);
+    const after = JSON.parse((await runCli(['--json', '--home', home, 'status'])).stdout) as {
+      recovery: { items: Array<{ id: string; detail: string }> };
+    };
+    assert.match(after.recovery.items[0]?.detail ?? '', /not a regular file/);
+  });
+
   it('a symlink is followed only into the client transcript directory ($CLAUDE_CONFIG_DIR/projects); one pointing elsewhere is refused, the event kept', async () => {
     const home = tempHome('hostile-link');
     const root = dirname(home);
@@ -107,6 +135,15 @@ describe('hook: transcript paths that are not plain files of the client', () => 
     assert.equal(lines[0]?.['code'], 'transcript_refused');
     assert.match(String(lines[0]?.['message']), /outside\.jsonl/);
     assert.match(String(lines[0]?.['message']), /outside .*projects/);
+  });
+
+  it("a read not done by the host's deadline is given up with the reason (the tail reader, by itself)", () => {
+    const file = join(dirname(tempHome('hostile-deadline')), 'transcript.jsonl');
+    writeFileSync(file, '{"type":"user"}\n');
+    assert.equal(readTail(file, 0, { deadlineMs: Number.POSITIVE_INFINITY }).state, 'captured');
+    const late = readTail(file, 0, { deadlineMs: 0 });
+    assert.equal(late.state, 'unreadable');
+    assert.match(late.reason ?? '', /deadline/);
   });
 
   it('Codex: a link into $CODEX_HOME/sessions is followed', async () => {

@@ -115,7 +115,7 @@ export function readConfigText(path: string): string | null {
 export function assertWritable(path: string): void {
   const target = resolveTarget(path);
   const uid = process.getuid?.() ?? -1;
-  const gids = new Set(process.getgroups?.() ?? []);
+  const gids = new Set([...(process.getgroups?.() ?? []), process.getgid?.() ?? -1]);
   const writable = (stats: import('node:fs').Stats): boolean => {
     if (uid === 0 || stats.uid === uid) return (stats.mode & 0o200) !== 0;
     if (gids.has(stats.gid)) return (stats.mode & 0o020) !== 0;
