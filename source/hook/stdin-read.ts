@@ -13,21 +13,24 @@ export interface StdinRead {
   knownBytes: number | null;
 }
 
-/** One read's size: a host payload is a few KiB, so the first read is usually the last. */
-const FIRST_CHUNK_BYTES = 64 * 1024;
+/** The first buffer: a host payload is a few KiB, so the usual event never allocates more. */
+const FIRST_BYTES = 64 * 1024;
 
 export function readStdinBounded(bound: number, fd = 0): StdinRead {
-  let buffer = Buffer.allocUnsafe(Math.min(FIRST_CHUNK_BYTES, bound + 1));
+  let buffer = Buffer.allocUnsafe(Math.min(FIRST_BYTES, bound + 1));
   let filled = 0;
   for (;;) {
     if (filled === buffer.length) {
       if (filled > bound) break;
-      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, bound + 1));
-      buffer.copy(grown, 0, 0, filled);
-      buffer = grown;
+      // A large payload: one buffer of the bound + 1 byte, allocated once (the OS maps its pages
+      // as they are filled), so memory never grows past it however much more arrives.
+      const whole = Buffer.allocUnsafe(bound + 1);
+      buffer.copy(whole, 0, 0, filled);
+      buffer = whole;
     }
     let read: number;
     try {
+      // A pipe gives what it holds at each read (at most its 64 KiB buffer): the chunks are the OS's.
       read = readSync(fd, buffer, filled, buffer.length - filled, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
