@@ -28,7 +28,7 @@ import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
-import type { Tail } from '../store/inbox-writes.js';
+import type { TailReader } from '../store/inbox-writes.js';
 import { readStdinBounded } from './stdin-read.js';
 import { decodeKeepingBytes } from './raw-text.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
@@ -181,14 +181,14 @@ export function runHook(argv: string[]): number {
     const ledger = ledgerEvent(args.home, args.client, payload);
     if (ledger.reply !== null) reply = ledger.reply;
   }
-  // The event was kept (or quarantined) without its transcript bytes: status says why.
+  // The transcript was not read (the event itself is kept, or quarantined): status says why.
   for (const reason of refusedTails)
     appendHookErrorLine(args, {
       at: new Date().toISOString(),
       client: args.client,
       instance,
       code: 'transcript_refused',
-      message: `${reason}; the event is kept without its transcript bytes.`,
+      message: `${reason}: it was not read.`,
       elapsedMs: Math.round(processUptimeMs()),
     });
   // The event was kept; only the memory it would have carried is missing: status says why.
@@ -215,8 +215,6 @@ function writeReply(text: string): void {
     }
   }
 }
-
-type TailReader = (path: string, from: number) => Tail;
 
 /**
  * The transcript reader of this event: regular files only, links only into the client's own
