@@ -48,6 +48,7 @@ export type ErrorCode =
   | 'task_stale'
   | 'runner_unavailable'
   | 'install_broken'
+  | 'permission_denied'
   | 'internal';
 
 const exitFor: Record<ErrorCode, number> = {
@@ -77,6 +78,7 @@ const exitFor: Record<ErrorCode, number> = {
   task_stale: EXIT.conflict,
   runner_unavailable: EXIT.runnerRefused,
   install_broken: EXIT.internal,
+  permission_denied: EXIT.storeUnavailable,
   internal: EXIT.internal,
 };
 
@@ -107,6 +109,7 @@ const httpFor: Record<ErrorCode, number> = {
   task_stale: 409,
   runner_unavailable: 503,
   install_broken: 500,
+  permission_denied: 403,
   internal: 500,
 };
 

@@ -37,6 +37,12 @@ export const HOOK_STDIN_MAX_BYTES = 4 * 1024 * 1024;
  */
 export const PI_HOOK_STDIN_MAX_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The first bytes of a hook's stdin kept (quarantine/*.head) when it is over its bound: enough to
+ * see which client and event sent it, small enough that a flood of hostile events stays cheap on disk.
+ */
+export const HOOK_OVER_LIMIT_HEAD_BYTES = 64 * 1024;
+
 /** Sequences are SQLite INTEGERs; JavaScript numbers are exact up to 2^53-1, which is the real ceiling for us. */
 export const SEQUENCE_MAX = Number.MAX_SAFE_INTEGER;
 
@@ -153,6 +159,13 @@ export const CODEX_CLAMPED_HOOK_TIMEOUT_SEC = 3;
 /** Claude's SessionEnd default of 1.5 s can be overrun by a node start on a loaded 2-core machine; a per-hook timeout lifts it, and it delays exit only while our hook runs. */
 export const CLAUDE_SESSION_END_TIMEOUT_SEC = 5;
 
+/**
+ * A client config file `install` reads (settings.json, .claude.json, hooks.json, config.toml): real ones are a few
+ * KiB (a long-used .claude.json a few MiB of project history); a larger one is refused before it is read (a
+ * 100 MB settings.json took 86 s and 2.7 GB), and nothing is written.
+ */
+export const CONFIG_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
 // ---- memory files (canonical Markdown entries, promotion, approved projection) ----
 
 /** One entry file: a note a person reviews in a diff and a model reads at session start; 64 KiB is a long document. A larger file is refused, never truncated. */
@@ -225,6 +238,17 @@ export const AUTO_EXTRACT_ENV = 'COMMON_MEMORY_AUTO_EXTRACT';
 /** An MCP `memory_search` query: a few words an agent types, not a document; the API's own 4096-character bound is
  * for people. Larger is refused with a structured error, never cut (a cut query would search for something else). */
 export const MCP_QUERY_MAX_CHARS = 1024;
+
+/** Input a caller sent (an id, a tool name) quoted back in an error message: enough to recognise it; a message
+ * never grows with what a hostile caller sends (a 100 KB id was echoed whole). The full length is said instead. */
+export const ECHO_INPUT_MAX_CHARS = 80;
+
+/** An MCP error message written to the client: the SDK's own messages quote input too, so each is cut here. */
+export const MCP_ERROR_MESSAGE_MAX_CHARS = 1024;
+
+/** One JSON-RPC line an MCP client sends: a proposal is a few KiB; a longer line is answered with an error and
+ * dropped as it arrives, so the server never holds more than this of one line (the SDK would close at 10 MB). */
+export const MCP_LINE_MAX_BYTES = 1024 * 1024;
 
 /** An MCP `memory_propose` text (UTF-8 bytes): one memory is a few sentences; a person reviews every proposal, so it
  * stays readable. Over a cap the proposal is refused with a structured error, never cut. */

@@ -4,21 +4,14 @@
 // (store/inbox-writes.ts), reply, exit. It never runs a model, never processes the queue and never waits for
 // the host. It never fails the user's agent: on any error it exits 0 with no context and leaves a
 // record of the failure for `status` to show.
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { ensureHome, resolveHome, storeFiles } from '../home.js';
 import {
   HOOK_LATE_LOCK_WAIT_MS,
+  HOOK_OVER_LIMIT_HEAD_BYTES,
+  HOOK_REPLY_MARGIN_MS,
   HOOK_STDIN_MAX_BYTES,
   HOOK_TAIL_MAX_BYTES,
   PI_HOOK_STDIN_MAX_BYTES,
@@ -35,6 +28,9 @@ import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
+import type { TailReader } from '../store/inbox-writes.js';
+import { readStdinBounded } from './stdin-read.js';
+import { decodeKeepingBytes } from './raw-text.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
 import { shellQuote } from '../shell-quote.js';
 import { BrokenInstallError } from '../broken-install.js';
@@ -86,10 +82,30 @@ function parseArgs(argv: string[]): HookArgs {
 const stdinBound = (client: HookArgs['client']): number =>
   client === 'pi' ? PI_HOOK_STDIN_MAX_BYTES : HOOK_STDIN_MAX_BYTES;
 
-function checkSize(raw: Buffer, client: HookArgs['client']): string {
+/**
+ * Stdin over its bound: reading stopped at bound + 1 bytes. Nothing can be replayed from a cut
+ * payload, so only its first bytes are kept (HOOK_OVER_LIMIT_HEAD_BYTES) with its size, known
+ * when stdin is a regular file, else "at least".
+ */
+class StdinOverLimit extends CmError {
+  constructor(
+    readonly head: Buffer,
+    readonly knownBytes: number | null,
+    bound: number,
+  ) {
+    super(
+      'limit_exceeded',
+      `hook payload of ${knownBytes ?? `more than ${bound}`} bytes is over ${bound}: reading stopped at the bound, the first ${head.length} bytes are kept`,
+    );
+  }
+}
+
+function readPayloadBytes(client: HookArgs['client']): Buffer {
   const bound = stdinBound(client);
-  if (raw.length > bound) throw new CmError('limit_exceeded', `hook payload of ${raw.length} bytes is over ${bound}`);
-  return raw.toString('utf8');
+  const input = readStdinBounded(bound);
+  if (input.over)
+    throw new StdinOverLimit(Buffer.from(input.bytes.subarray(0, HOOK_OVER_LIMIT_HEAD_BYTES)), input.knownBytes, bound);
+  return input.bytes;
 }
 
 /** Opens (and on first use creates) the store; SQLite's own busy handler covers this rare wait. */
@@ -117,15 +133,19 @@ export function runHook(argv: string[]): number {
   let payload: HookPayload | undefined;
   let snapshotError: unknown;
   let snapshot: SnapshotReader = () => '';
+  let tails: TailReader = readTail;
+  /** Transcripts the hook would not or could not read, with why: recorded once the event is kept. */
+  const refusedTails = new Set<string>();
   // Known before anything can fail: a replay of this event must join the same activation.
   const instance = args.instance ?? processInstance(args.client);
   try {
-    raw = readFileSync(0);
-    payload = parsePayload(checkSize(raw, args.client));
+    raw = readPayloadBytes(args.client);
+    payload = parsePayload(decodeKeepingBytes(raw));
     // SubagentStart is the ledger's alone: the hint for the subagent; capture keeps nothing of it.
     if (payload.event === 'SubagentStart' && args.client !== 'pi') throw LEDGER_ONLY;
     const deadline = args.client === 'pi' ? PI_EVENT_DEADLINE_MS : hookDeadlineMs(args.client, payload.event);
     db = openStore(args.home, waitBudgetMs(deadline));
+    tails = tailReader(args, deadline - HOOK_REPLY_MARGIN_MS, refusedTails);
     // The write lock may be waited for as long as the host's deadline for this event allows.
     db.pragma(`busy_timeout = ${waitBudgetMs(deadline)}`);
     const cwd = payload.cwd;
@@ -137,7 +157,7 @@ export function runHook(argv: string[]): number {
         return '';
       }
     };
-    reply = keep(db, args, instance, payload, args.quarantined, snapshot);
+    reply = keep(db, args, instance, payload, args.quarantined, snapshot, tails);
     if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
   } catch (error) {
     if (error === LEDGER_ONLY) {
@@ -148,7 +168,9 @@ export function runHook(argv: string[]): number {
     } else {
       const kept = recordFailure(args, instance, error, raw);
       reply =
-        db !== undefined && payload !== undefined ? keepLate(db, args, instance, payload, snapshot, error, kept) : '';
+        db !== undefined && payload !== undefined
+          ? keepLate(db, args, instance, payload, snapshot, tails, error, kept)
+          : '';
     }
   } finally {
     db?.close();
@@ -159,6 +181,16 @@ export function runHook(argv: string[]): number {
     const ledger = ledgerEvent(args.home, args.client, payload);
     if (ledger.reply !== null) reply = ledger.reply;
   }
+  // The transcript was not read (the event itself is kept, or quarantined): status says why.
+  for (const reason of refusedTails)
+    appendHookErrorLine(args, {
+      at: new Date().toISOString(),
+      client: args.client,
+      instance,
+      code: 'transcript_refused',
+      message: `${reason}: it was not read.`,
+      elapsedMs: Math.round(processUptimeMs()),
+    });
   // The event was kept; only the memory it would have carried is missing: status says why.
   if (snapshotError !== undefined) recordFailure(args, instance, snapshotError, undefined, 'snapshot');
   // Printed only after the commit: a reply never announces an event that was not kept.
@@ -184,6 +216,20 @@ function writeReply(text: string): void {
   }
 }
 
+/**
+ * The transcript reader of this event: regular files only, links only into the client's own
+ * transcript directory, done by `deadlineMs` (transcript-tail.ts); each refusal's reason goes
+ * into `refused`.
+ */
+function tailReader(args: HookArgs, deadlineMs: number, refused: Set<string>): TailReader {
+  const client = args.client === 'pi' ? undefined : args.client;
+  return (path, from) => {
+    const tail = readTail(path, from, { client, deadlineMs });
+    if (tail.reason !== undefined) refused.add(tail.reason);
+    return tail;
+  };
+}
+
 /** Thrown past capture for an event that only the ledger handles. */
 const LEDGER_ONLY = new Error('ledger only');
 
@@ -205,6 +251,7 @@ function keep(
   payload: HookPayload,
   quarantined: string | undefined,
   snapshot: SnapshotReader,
+  tails: TailReader,
 ): string {
   const run = (): string => {
     if (quarantined !== undefined && !markQuarantineKept(db, quarantined))
@@ -214,7 +261,7 @@ function keep(
       if (omitted !== null) reportOmitted(args, instance, omitted);
       return '';
     }
-    const result = captureEvent(db, args.client, instance, payload, readTail, faultPointFromEnv(), snapshot);
+    const result = captureEvent(db, args.client, instance, payload, tails, faultPointFromEnv(), snapshot);
     return hookReply(payload.event, result.snapshot, result.refreshed);
   };
   // Nested in the marker's transaction, the capture's own transaction is a savepoint of it.
@@ -234,13 +281,14 @@ function keepLate(
   instance: string,
   payload: HookPayload,
   snapshot: SnapshotReader,
+  tails: TailReader,
   error: unknown,
   kept: Quarantined | undefined,
 ): string {
   if (!isLockBusy(error) || kept === undefined) return '';
   try {
     db.pragma(`busy_timeout = ${HOOK_LATE_LOCK_WAIT_MS}`);
-    const reply = keep(db, args, instance, payload, kept.marker, snapshot);
+    const reply = keep(db, args, instance, payload, kept.marker, snapshot, tails);
     resolveQuarantine(args, instance, kept.marker, 'kept late', kept.file);
     return reply;
   } catch {
@@ -399,7 +447,14 @@ function recordFailure(
   if (error instanceof BrokenInstallError) record['fix'] = error.fix;
   try {
     ensureHome(args.home);
-    if (raw !== undefined && raw.length <= stdinBound(args.client)) {
+    if (error instanceof StdinOverLimit) {
+      if (error.knownBytes !== null) record['payloadBytes'] = error.knownBytes;
+      else record['payloadBytesAtLeast'] = stdinBound(args.client) + 1;
+      const name = `hook-${args.client}-${at.getTime()}-${process.pid}.head`;
+      mkdirSync(storeFiles(args.home).quarantine, { recursive: true, mode: 0o700 });
+      writeFileSync(join(storeFiles(args.home).quarantine, name), error.head, { mode: 0o600 });
+      record['head'] = `quarantine/${name}`;
+    } else if (raw !== undefined && raw.length <= stdinBound(args.client)) {
       const name = `hook-${args.client}-${at.getTime()}-${process.pid}.json`;
       mkdirSync(storeFiles(args.home).quarantine, { recursive: true, mode: 0o700 });
       writeFileSync(join(storeFiles(args.home).quarantine, name), raw, { mode: 0o600 });

@@ -4,6 +4,7 @@
 import { CmError } from '../errors.js';
 import type { CaptureClient } from '../protocol.js';
 import type { InboxEvent } from '../store/inbox-writes.js';
+import { identityOf } from './raw-text.js';
 
 export type HookClient = CaptureClient;
 
@@ -29,7 +30,8 @@ function identifier(value: Record<string, unknown>, key: string, required: boole
     return null;
   }
   if (field.length > ID_MAX_CHARS) throw invalid(`${key} is longer than ${ID_MAX_CHARS} characters`);
-  return field;
+  // Bytes that are not UTF-8 (kept as lone surrogates by raw-text.ts) get an identity of their own.
+  return identityOf(field);
 }
 
 export function parsePayload(text: string): HookPayload {

@@ -90,11 +90,29 @@ async function route(app: Application, method: string, url: URL, request: Incomi
   throw new CmError('not_found', `No route ${method} ${url.pathname}.`);
 }
 
+/**
+ * The Host header names this server only as a loopback address with its own port. A web page can
+ * rebind its own DNS name to 127.0.0.1 (DNS rebinding) and reach this port from the browser; its
+ * requests then carry its name as Host, and are refused before anything else is looked at.
+ */
+function hostAllowed(request: IncomingMessage, port: number): boolean {
+  const host = request.headers.host?.toLowerCase();
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}` || host === `[::1]:${port}`;
+}
+
+/**
+ * Statuses after which the rest of the request is not read: the connection is closed instead, so
+ * that a refused client cannot make the host read (and discard) a body of any size.
+ */
+const CLOSE_AFTER = new Set([401, 413, 421]);
+
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
+  const close = CLOSE_AFTER.has(status);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
+    ...(close ? { connection: 'close' } : {}),
   });
   response.end(text);
 }
@@ -104,7 +122,17 @@ export async function startApiServer(
   token: string,
   port: number,
 ): Promise<{ server: Server; port: number }> {
+  let listening = port;
   const server = createServer((request, response) => {
+    if (!hostAllowed(request, listening)) {
+      send(response, 421, {
+        error: {
+          code: 'misdirected_request',
+          message: `The Host header must be 127.0.0.1:${listening}, localhost:${listening} or [::1]:${listening}; this server answers loopback clients only.`,
+        },
+      });
+      return;
+    }
     if (!authorized(request, token)) {
       send(response, 401, {
         error: {
@@ -135,5 +163,6 @@ export async function startApiServer(
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const address = server.address();
-  return { server, port: typeof address === 'object' && address ? address.port : port };
+  listening = typeof address === 'object' && address ? address.port : port;
+  return { server, port: listening };
 }

@@ -6,6 +6,7 @@ import {
   closeSync,
   copyFileSync,
   constants,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -20,6 +21,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
+import { CONFIG_FILE_MAX_BYTES } from '../limits.js';
 import { type JsonFormat, parseSpans, serializePreserving } from './json-preserving.js';
 
 export const DEFAULT_JSON_FORMAT: JsonFormat = { indent: 2, eol: '\n', finalNewline: true, bom: false };
@@ -68,15 +70,91 @@ export function rewriteJson(loaded: LoadedJson, value: unknown): string {
   return `${loaded.format.bom ? '\uFEFF' : ''}${body.slice(0, start)}${json}${body.slice(end)}`;
 }
 
+/**
+ * A client config file's text, or null when it does not exist. Only a regular file (through a
+ * link) of at most CONFIG_FILE_MAX_BYTES is read: the size is checked on the open descriptor
+ * before a byte is read, so a huge (or endless) file costs nothing.
+ */
+export function readConfigText(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw ioError(path, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile())
+      throw new CmError(
+        'invalid_input',
+        `${path} is not a regular file. Replace it with a file (or remove it); nothing was written.`,
+      );
+    if (stats.size > CONFIG_FILE_MAX_BYTES)
+      throw new CmError(
+        'limit_exceeded',
+        `${path} is ${stats.size} bytes, over the ${CONFIG_FILE_MAX_BYTES}-byte bound for a client config file; it was not read and nothing was written. Shrink or move it, then try again.`,
+      );
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof CmError) throw error;
+    throw ioError(path, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Refuses to replace `path` when its user could not write it: a file whose owner has no write bit
+ * (0444: the user made it read-only; a rename would replace it all the same), or a directory that
+ * is not writable for its owner (the temp file and the rename need it). Judged by the mode bits
+ * and ownership rather than access(2): root may write anything, and a read-only mark is the user's
+ * word whoever runs the command. Also refuses a file of another owner that is not writable for
+ * this user's group or others.
+ */
+export function assertWritable(path: string): void {
+  const target = resolveTarget(path);
+  const uid = process.getuid?.() ?? -1;
+  const gids = new Set([...(process.getgroups?.() ?? []), process.getgid?.() ?? -1]);
+  const writable = (stats: import('node:fs').Stats): boolean => {
+    if (uid === 0 || stats.uid === uid) return (stats.mode & 0o200) !== 0;
+    if (gids.has(stats.gid)) return (stats.mode & 0o020) !== 0;
+    return (stats.mode & 0o002) !== 0;
+  };
+  let file: import('node:fs').Stats | undefined;
+  try {
+    file = statSync(target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(target, error);
+  }
+  if (file !== undefined && !writable(file))
+    throw new CmError(
+      'permission_denied',
+      `${target} is read-only (mode ${(file.mode & 0o7777).toString(8)}); nothing was written. If you mean common-memory to change it, make it writable (chmod u+w ${target}) and run the command again.`,
+    );
+  // The nearest existing directory: the one the file (or its missing parents) would be created in.
+  let dir = dirname(target);
+  for (;;) {
+    try {
+      const stats = statSync(dir);
+      if (!writable(stats))
+        throw new CmError(
+          'permission_denied',
+          `The directory ${dir} is not writable (mode ${(stats.mode & 0o7777).toString(8)}), so ${target} cannot be replaced; nothing was written. Make it writable (chmod u+w ${dir}) and run the command again.`,
+        );
+      return;
+    } catch (error) {
+      if (error instanceof CmError) throw error;
+      const parent = dirname(dir);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === dir) throw ioError(dir, error);
+      dir = parent;
+    }
+  }
+}
+
 /** Reads a JSON object file; a missing or blank file is an empty object. Invalid JSON throws InvalidConfigError. */
 export function loadJsonObject(path: string): LoadedJson {
-  let text: string | null;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(path, error);
-    text = null;
-  }
+  const text = readConfigText(path);
   if (text === null || text.replace(/^\uFEFF/, '').trim().length === 0) {
     return {
       text,
@@ -127,13 +205,8 @@ export function replaceFileAtomically(
   const target = resolveTarget(path);
   const dir = dirname(target);
   const name = basename(target);
-  let current: string | null;
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(target, error);
-    current = null;
-  }
+  assertWritable(path);
+  const current = readConfigText(target);
   if (current !== expected) {
     throw new CmError(
       'config_conflict',
@@ -205,7 +278,7 @@ function fsyncPath(path: string): void {
 function ioError(path: string, error: unknown): CmError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM')
-    return new CmError('invalid_input', `Cannot write ${path}: permission denied. Nothing was changed.`);
+    return new CmError('permission_denied', `Cannot write ${path}: permission denied. Nothing was changed.`);
   if (code === 'ENOSPC') return new CmError('storage_failed', `The disk holding ${path} is full. Nothing was changed.`);
   return new CmError('internal', `Cannot update ${path}: ${(error as Error).message}. Nothing was changed.`);
 }

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { claudeSettingsWarnings, claudeTarget, resolveClaudeDir } from './claude/install.js';
 import { codexConfigWarnings, codexShiftWarnings, codexTarget, codexTrust, resolveCodexHome } from './codex/install.js';
 import type { CodexTrust } from './codex/install.js';
-import type { WriteFault } from './config-file.js';
+import { assertWritable, type WriteFault } from './config-file.js';
 import { applyHookPlan, assertApplicable, planHooks } from './hook-config.js';
 import { applyMcpPlan, claudeMcpPath, mcpEntry, planClaudeMcp, planCodexMcp, revertMcpPlan } from './mcp-config.js';
 import type { McpPlan } from './mcp-config.js';
@@ -94,6 +94,9 @@ export const planUninstall = (client: HookClient, options: IntegrationOptions = 
 /** Applies an install or uninstall plan (see the top of this module). `fault` is for crash drills. */
 export function applyInstall(plan: IntegrationPlan, options: { fault?: WriteFault } = {}): IntegrationApplyResult {
   assertApplicable(plan);
+  // Both files are checked before either is written: a read-only one refuses the whole change.
+  if (plan.mcp.after !== null) assertWritable(plan.mcp.path);
+  if (plan.after !== null) assertWritable(plan.path);
   // The MCP config first: if the hooks file then cannot be written, the MCP config is put back,
   // so an install or uninstall takes effect in both files or in neither.
   const mcp = applyMcpPlan(plan.mcp, options.fault ? (name) => options.fault!(`mcp.${name}`) : undefined);

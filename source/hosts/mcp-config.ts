@@ -10,12 +10,18 @@
 // every other byte is kept (json-preserving). config.toml is edited with a TOML library that
 // patches the document (comments, order and layout kept), never by string surgery, and the
 // result is parsed back and checked to hold exactly the intended change.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml, patch as patchToml, stringify as stringifyToml } from '@decimalturn/toml-patch';
 import { unifiedDiff } from '../ground/unified-diff.js';
-import { InvalidConfigError, loadJsonObject, replaceFileAtomically, rewriteJson } from './config-file.js';
+import {
+  InvalidConfigError,
+  loadJsonObject,
+  readConfigText,
+  replaceFileAtomically,
+  rewriteJson,
+} from './config-file.js';
 import type { LoadedJson, WriteFault } from './config-file.js';
 import type { HookAction, HookClient, Refusal } from './hook-config.js';
 import { BIN_PATH } from './hook-config.js';
@@ -190,14 +196,7 @@ export function planClaudeMcp(action: HookAction, path: string, entry: McpServer
   );
 }
 
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
+const readText = (path: string): string | null => readConfigText(path);
 
 /** JSON with object keys sorted: the same value gives the same text whatever the key order. */
 function sortedJson(value: unknown): string {

@@ -1,6 +1,7 @@
 // Drives a transcript parser over a file from its saved cursor, in bounded chunks, so a large
 // rollout never sits in memory whole. Reads only; the parsers themselves stay free of I/O.
 
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_CHUNK_BYTES } from '../limits.js';
 import type { CursorState, ParseProgress, TranscriptTurn } from './transcript-model.js';
@@ -38,8 +39,10 @@ export async function parseTranscriptFile<S extends CursorState>(
 ): Promise<FileParseResult<S>> {
   const chunkBytes = options.chunkBytes ?? TRANSCRIPT_READ_CHUNK_BYTES;
   const onClosed = options.onClosed;
-  const handle = await open(path, 'r');
+  // Non-blocking, and only a regular file: a FIFO would block the open (and every read) for good.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${path} is not a regular file`);
     let buf = Buffer.allocUnsafe(chunkBytes);
     let filled = 0;
     let cursor = parser.state.consumedBytes;

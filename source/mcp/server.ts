@@ -5,8 +5,11 @@ import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { sha256Hex } from '../ground/digests.js';
 import type { ProposalOrigin } from '../memory/proposal.js';
+import { echoed } from '../echo-text.js';
+import { MCP_ERROR_MESSAGE_MAX_CHARS } from '../limits.js';
 import { localBackend } from './backend.js';
-import { createMcpServer } from './tools.js';
+import { checkedLines } from './stdio-lines.js';
+import { createMcpServer, MCP_TOOLS } from './tools.js';
 
 /**
  * Where a client names, in the environment it starts an MCP server with, the conversation that
@@ -36,6 +39,43 @@ function packageVersion(): string {
   }
 }
 
+const TOOLS = new Set<string>(MCP_TOOLS);
+
+type Transport = InstanceType<typeof StdioServerTransport>;
+type Message = Parameters<Transport['send']>[0];
+
+/**
+ * What the SDK says quotes the caller's input whole ("Tool <name> not found" with a 100 KB name):
+ * an unknown tool is answered here with its name cut (echo-text.ts), and every error message
+ * written is cut at MCP_ERROR_MESSAGE_MAX_CHARS.
+ */
+function boundEchoes(transport: Transport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message: Message) => {
+    const error = (message as { error?: { message?: unknown } }).error;
+    if (error !== undefined && typeof error.message === 'string' && error.message.length > MCP_ERROR_MESSAGE_MAX_CHARS)
+      message = {
+        ...message,
+        error: { ...error, message: `${error.message.slice(0, MCP_ERROR_MESSAGE_MAX_CHARS)}… (cut)` },
+      } as Message;
+    return send(message);
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message: Message) => {
+    const request = message as { id?: string | number; method?: string; params?: { name?: unknown } };
+    const name = request.params?.name;
+    if (request.method === 'tools/call' && request.id !== undefined && typeof name === 'string' && !TOOLS.has(name)) {
+      void send({
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: -32602, message: `Tool ${echoed(name)} not found; the tools are ${[...TOOLS].join(', ')}.` },
+      } as Message).catch(() => undefined);
+      return;
+    }
+    receive?.(message);
+  };
+}
+
 /** Serves until stdin ends; resolves with the exit status. */
 export async function runMcpServer(home: string, cwd: string): Promise<number> {
   // The origin is read at each proposal: the client names itself at initialize, after the server exists.
@@ -43,12 +83,15 @@ export async function runMcpServer(home: string, cwd: string): Promise<number> {
     localBackend(home, cwd, () => proposalOrigin(server.server.getClientVersion(), process.env)),
     packageVersion(),
   );
-  const transport = new StdioServerTransport();
+  // Lines that are no JSON-RPC message are answered here (stdio-lines.ts); the rest reach the SDK.
+  const input = process.stdin.pipe(checkedLines((reply) => process.stdout.write(reply)));
+  const transport = new StdioServerTransport(input, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);
   });
   await server.connect(transport);
+  boundEchoes(transport);
   await closed;
   await server.close().catch(() => undefined);
   return 0;

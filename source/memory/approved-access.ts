@@ -2,6 +2,7 @@
 // user root in the data home and, inside a git worktree, the worktree's) and stores each scan
 // through the writer; `memory search` and `get` read memory-state read-only. The scopes a caller
 // sees come from its directory: its worktree's and the user's, never another repository's.
+import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../protocol.js';
 import { decodePreviousScan, encodePreviousScan, scanApprovedRoot } from './approved-projection.js';
@@ -213,7 +214,7 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
   const notFound = () =>
     new CmError(
       'not_found',
-      `No approved memory entry has the id ${JSON.stringify(entryId)} in this repository or the user scope. Run common-memory memory sync after editing files, or memory search to find ids.`,
+      `No approved memory entry has the id ${echoed(entryId)} in this repository or the user scope. Run common-memory memory sync after editing files, or memory search to find ids.`,
     );
   const entry = withMemoryState(
     path,

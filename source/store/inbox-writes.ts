@@ -40,6 +40,8 @@ export interface Tail {
   from: number;
   to: number;
   bytes: Buffer | null;
+  /** Why a transcript was not read (a refused file type or link, a missed deadline): recorded by the hook. */
+  reason?: string;
 }
 
 /** Reads a transcript's tail from byte `from` (the hook's transcript-tail.ts). */

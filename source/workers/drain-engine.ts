@@ -3,6 +3,7 @@
 // thread), and submits each activation's step as one writer command. A parse, cursor or
 // delivery-authentication failure isolates that activation with a recovery item while the other
 // activations go on; SQLite, file I/O and capacity errors are raised as they are.
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CmError } from '../errors.js';
 import {
@@ -303,8 +304,17 @@ export class DrainEngine {
   ): Promise<ParseProgress<CursorState>> {
     let exists = true;
     try {
-      await (await open(watch.transcriptPath, 'r')).close();
+      // Non-blocking: the path came from a hook payload, and a FIFO would block open() for good.
+      const handle = await open(watch.transcriptPath, constants.O_RDONLY | constants.O_NONBLOCK);
+      const regular = (await handle.stat()).isFile();
+      await handle.close();
+      if (!regular)
+        throw new CaptureFault(
+          'transcript_unreadable',
+          'the transcript path is not a regular file (a FIFO, device or directory); it is not read',
+        );
     } catch (error) {
+      if (error instanceof CaptureFault) throw error;
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // file I/O errors are raised, never filed as a bad session
       exists = false;
     }

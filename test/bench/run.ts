@@ -6,6 +6,7 @@ import { runDedupBench } from './dedup.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
+import { runHookHostileBench } from './hook-hostile.js';
 import { runLedgerBench } from './ledger.js';
 import { runLintQualityBench } from './lint-quality.js';
 import { runMcpBench } from './mcp.js';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   foundation: runFoundationBench,
   agents: runAgentsBench,
   capture: runCaptureBench,
+  'hook-hostile': runHookHostileBench,
   tui: runTuiBench,
   'tui-memory': runTuiMemoryBench,
   promotion: runPromotionBench,

@@ -6,10 +6,10 @@
 // keep the host's trust mechanism; no trust store is written"); we explain how to grant it and
 // name the exact keys. The warnings below need only a line scan of config.toml; the one change we
 // make there, the MCP server's table, goes through a TOML library (hosts/mcp-config.ts).
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { CODEX_CLAMPED_HOOK_TIMEOUT_SEC, HOOK_TIMEOUT_SEC } from '../../limits.js';
+import { readConfigText } from '../config-file.js';
 import { hookCommand } from '../hook-config.js';
 import type { HookEventSpec, HookPlan, HookTarget } from '../hook-config.js';
 
@@ -97,8 +97,9 @@ export function codexConfigWarnings(codexHome: string): string[] {
   const path = join(codexHome, 'config.toml');
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readConfigText(path) ?? '';
   } catch {
+    // Unreadable or over the size bound (refused unread): the MCP plan, which must read it, says so.
     return [];
   }
   const warnings: string[] = [];
