@@ -3,6 +3,7 @@ import './production-react.js';
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
+import { runExtractionQualityBench } from './extraction-quality.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
@@ -27,6 +28,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   promotion: runPromotionBench,
   dedup: runDedupBench,
   extraction: runExtractionBench,
+  'extraction-quality': runExtractionQualityBench,
   'extraction-throughput': runExtractionThroughputBench,
   'secret-lint': runSecretLintBench,
   'session-search': runSessionSearchBench,
