@@ -47,14 +47,22 @@ const comparable = (text: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 
-/** Every sentence of `keep` appears in the drafts (case and punctuation aside). */
+/**
+ * Every sentence of `keep` appears in the drafts (case and punctuation aside), allowing the draft to
+ * drop up to four lead words of a sentence ("By the way, …", "Going forward, …").
+ */
 function carries(drafts: string[], keep: string): boolean {
-  const all = comparable(drafts.join(' '));
+  const all = ` ${comparable(drafts.join(' '))} `;
   return keep
     .split(/(?<=[.!?])\s+/)
     .map(comparable)
     .filter((sentence) => sentence !== '')
-    .every((sentence) => all.includes(sentence));
+    .every((sentence) => {
+      const words = sentence.split(' ');
+      for (let drop = 0; drop <= Math.min(4, words.length - 3); drop += 1)
+        if (all.includes(` ${words.slice(drop).join(' ')} `)) return true;
+      return false;
+    });
 }
 
 export function scoreSplit(split: Split): SplitScore {
@@ -101,7 +109,9 @@ export function scoreSplit(split: Split): SplitScore {
 export async function runExtractionQualityBench(): Promise<SplitScore[]> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const showTest = process.env['CM_BENCH_SHOW_TEST'] === '1';
-  const scores = SPLITS.map(scoreSplit);
+  // CM_BENCH_SPLITS=train,dev while tuning: the frozen test split is measured once, at the end.
+  const wanted = (process.env['CM_BENCH_SPLITS'] ?? SPLITS.join(',')).split(',');
+  const scores = SPLITS.filter((split) => wanted.includes(split)).map(scoreSplit);
   for (const score of scores) {
     out(
       `${score.split}: ${score.utterances} utterances; precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}; ` +
