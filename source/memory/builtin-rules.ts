@@ -265,7 +265,11 @@ const PASTED_LINE: RegExp[] = [
 function isPastedLine(line: string): boolean {
   if (line.length > PROSE_LINE_MAX_CHARS) return true;
   if (PASTED_LINE.some((pattern) => pattern.test(line))) return true;
-  const text = line.trim();
+  // Inline code spans and emoji are how people quote code and tone in prose: one symbol each.
+  const text = line
+    .trim()
+    .replace(/`[^`\n]{1,200}`/g, '`')
+    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]+/gu, '!');
   if (text.length < 20) return false;
   // Logs and code are dense with symbols; prose is not.
   const symbols = text.replace(/[\p{L}\p{N}\s'’,.!?-]/gu, '').length;
@@ -292,7 +296,10 @@ export function proseLines(text: string): string[] {
 const ABBREVIATION_END = /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no)\.$/i;
 
 function sentencesOf(line: string): string[] {
-  const parts = line.replace(/^(?:[-*•]|\d+[.)])\s+/, '').split(/(?<=[.!?])\s+(?=[A-Z`"'(\[])/);
+  // After ". " before a capital or a quote, and after a full-width stop ("。", "！", "？") of CJK text.
+  const parts = line
+    .replace(/^(?:[-*•]|\d+[.)])\s+/, '')
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'(\[])|(?<=[。！？])\s*(?=\S)/u);
   const sentences: string[] = [];
   for (const part of parts) {
     const last = sentences.length - 1;
