@@ -468,7 +468,7 @@ function qualifies(next: SentenceView, nextMatch: Match | null): boolean {
   for (const against of ['first-person', 'request-me', 'agreement', 'lets', 'musing', 'ends-colon', 'emote'])
     if (fired.has(against)) return false;
   if (QUALIFIER_LEAD.test(next.cleaned) || fired.has('reason')) return true;
-  const imperative = fired.has('imperative') || fired.has('dont') || rule !== null;
+  const imperative = fired.has('imperative') || fired.has('dont') || rule?.type === 'work_method';
   // A rule of its own joins only when it points back ("… instead", "… it", "… them").
   if (imperative) return nextMatch !== null && (fired.has('contrast-instead') || ANAPHORA.test(next.cleaned));
   // A declarative sentence (not a fragment, not about the file in front of us) explaining the rule.

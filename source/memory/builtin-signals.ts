@@ -20,7 +20,7 @@ const TASK_VERBS = new Set(
   (
     'implement create fix refactor migrate port convert find summarize summarise explain look figure profile ' +
     'audit translate upgrade tear draft increase rename move remove delete scale cherry-pick show tell try retry ' +
-    'revert undo investigate debug help change install rewrite open go get fetch print paste send rollback ' +
+    'revert undo investigate debug help change install rewrite open go get print paste send rollback ' +
     'restart reinstall skip disable enable comment-out'
   ).split(' '),
 );
@@ -158,7 +158,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'stative',
     has(
-      /^(?!(?:let's|let|i|you|please|it|this|that|there|here|what|which|who)\b)(?:the |our |all |every |each |any |no )?[\w./@`'<>&-]+(?: [\w./@`'<>&-]+){0,6} (?:is|are|live|lives|go|goes|sit|sits|follow|follows|come|comes|uses|return|returns|expire|expires|stay|stays|belong|belongs|look|looks|needs|hold|holds|implement|implements|reads|talk|talks|listen|listens|runs|get|gets|start|starts|map|maps|share|decide|decides|record|records|writes|require|requires|includes|expose|exposes|expect|expects|handles|wraps|keeps|creates|has|have)\b/,
+      /^(?!(?:let's|let|i|you|please|it|this|that|there|here|what|which|who|no|yes|ok|okay|nope|wait|we|we're|they)\b)(?:the |our |all |every |each |any |no )?[\w./@`'<>&-]+(?: [\w./@`'<>&-]+){0,6} (?:is|are|live|lives|go|goes|sit|sits|follow|follows|come|comes|uses|return|returns|expire|expires|stay|stays|belong|belongs|look|looks|needs|hold|holds|implement|implements|reads|talk|talks|listen|listens|runs|get|gets|start|starts|map|maps|share|decide|decides|record|records|writes|require|requires|includes|expose|exposes|expect|expects|handles|wraps|keeps|creates|has|have|happen|happens|live|sit|stay|belong|follow|come|hold|talk|listen|run|start|decide|record|write|include|handle|wrap|keep|create|build|builds|ship|ships|cover|covers|point|points|depend|depends|load|loads|publish|publishes|produce|produces|call|calls|own|owns|contain|contains|apply|applies|mean|means|matter|matters|count|counts|fail|check|checks|block|blocks|reject|rejects|accept|accepts|need|use)\b/,
     ),
   ],
   [
@@ -234,7 +234,14 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'bug',
     has(
-      /\b(?:broken|breaks|fails?|failing|crash(?:es|ed)?|leaks?|hangs?|doesn't work|does nothing|returns? (?:a )?\d{3}|wrong|off by|twice|times? out|slow|slower|(?:a|the|this) bug|flaky|out of memory|stuck|404|500|an error|errors? (?:when|on|in|after)|can see other|doesn't compile|doesn't run)\b/,
+      /\b(?:broken|breaks|fails?|failing|crash(?:es|ed)?|leaks?|hangs?|doesn't work|does nothing|returns? (?:a )?\d{3}|wrong|off by|twice|times? out|slow|slower|(?:a|the|this) bug|out of memory|stuck|404|500|an error|errors? (?:when|on|in|after)|can see other|doesn't compile|doesn't run)\b/,
+    ),
+  ],
+  // "Use uv to add httpx": a tool for one action, not a standing choice of tool.
+  [
+    'use-to-act',
+    has(
+      /^(?:please )?use \S+ to (?:add|install|run|create|generate|build|fix|update|remove|upgrade|bump|set up|scaffold|migrate|deploy|publish|rebuild|reinstall|download)\b/,
     ),
   ],
   ['request-me', has(/\b(?:show|tell|give|send|get|help) (?:me|us)\b|\bfor me\b|\blet me\b/)],
@@ -303,6 +310,19 @@ export function sentenceSignals(raw: string, cleaned: string): string[] {
   const contrast = any('contrast-not', 'contrast-instead', 'contrast-over');
   if (contrast && !fired.has('imperative') && !any('stative', 'we-habit', 'modal')) names.push('contrast-fragment');
   if (fired.has('credential') && fired.has('token-shaped')) names.push('credential+token');
+  if (fired.has('imperative') && !specific && any('scope', 'scope-env', 'everywhere', 'quantifier', 'generic-new'))
+    names.push('imperative+scope');
+  // "X is generated, so never edit it", "…; run them before …": a rule in a later clause.
+  const clauses = s.split(/\s*(?:[,;:]|\s[-–—])\s+(?:so |and |then |but )?/).slice(1);
+  if (
+    clauses.some((clause) => imperativeVerb(clause) !== null || /^(?:don't|do not|never|always|avoid)\b/.test(clause))
+  )
+    names.push('clause-imperative');
+  if (fired.has('conditional')) {
+    const main = s.slice(s.indexOf(',') + 1).trim();
+    if (imperativeVerb(main) !== null || /^(?:don't|do not|never|always|avoid|make sure|it goes|they go)\b/.test(main))
+      names.push('conditional-imperative');
+  }
   return names;
 }
 
@@ -318,4 +338,7 @@ export const SIGNAL_NAMES: readonly string[] = [
   'short+rule',
   'contrast-fragment',
   'credential+token',
+  'imperative+scope',
+  'clause-imperative',
+  'conditional-imperative',
 ];
