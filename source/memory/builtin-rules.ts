@@ -499,15 +499,21 @@ export function draftCandidates(turns: readonly UserTurn[]): DraftCandidate[] {
   const found = new Map<string, DraftCandidate & { order: number }>();
   for (const turn of turns) {
     const sentences = turnSentences(turn.text);
+    // Each sentence is matched once, whether it is read as a rule or as the qualifier of one.
+    const matches = new Map<number, Match | null>();
+    const matchAt = (at: number) => {
+      if (!matches.has(at)) matches.set(at, matchStatement(sentences[at]!));
+      return matches.get(at)!;
+    };
     for (let index = 0; index < sentences.length; index += 1) {
-      const match = DEPENDENT_LEAD.test(viewOf(sentences[index]!).cleaned) ? null : matchStatement(sentences[index]!);
+      const match = DEPENDENT_LEAD.test(viewOf(sentences[index]!).cleaned) ? null : matchAt(index);
       if (!match) continue;
       let content = match.content;
       // A rule keeps the sentence after it that qualifies it, within the statement bound.
       const following = sentences[index + 1];
       if (following !== undefined) {
         const next = viewOf(following);
-        const nextMatch = matchStatement(following);
+        const nextMatch = matchAt(index + 1);
         const joined = `${content} ${asStatement(next.cleaned)}`;
         if (joined.length <= STATEMENT_MAX_CHARS && qualifies(next, nextMatch)) {
           content = joined;
