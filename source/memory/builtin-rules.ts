@@ -432,8 +432,9 @@ export function matchStatement(rawSentence: string): Match | null {
   if (body.split(' ').length < STATEMENT_MIN_WORDS - 1) return null;
   const weight = (name: string) => SIGNAL_WEIGHTS.weights[name] ?? 0;
   const ranked = [...signals].sort((a, b) => Math.abs(weight(b)) - Math.abs(weight(a)) || (a < b ? -1 : 1));
-  const confidence =
-    1 / (1 + Math.exp(-(Math.max(score, explicit ? SIGNAL_WEIGHTS.threshold : score) - SIGNAL_WEIGHTS.threshold)));
+  // How sure: the weighed score past the threshold; an explicit marker is at least as sure as its rule.
+  const scored = 1 / (1 + Math.exp(-(score - SIGNAL_WEIGHTS.threshold)));
+  const confidence = explicit ? Math.max(rule.confidence, scored) : scored;
   return {
     content: asStatement(withoutFillers(body)),
     type: rule?.type ?? typeOf(signals),
