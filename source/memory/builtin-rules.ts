@@ -269,7 +269,7 @@ function isPastedLine(line: string): boolean {
   const text = line
     .trim()
     .replace(/`[^`\n]{1,200}`/g, '`')
-    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]+/gu, '!');
+    .replace(/(?:\p{Extended_Pictographic}|\u{FE0F}|\u{200D})+/gu, '!');
   if (text.length < 20) return false;
   // Logs and code are dense with symbols; prose is not.
   const symbols = text.replace(/[\p{L}\p{N}\s'’,.!?-]/gu, '').length;
