@@ -549,6 +549,8 @@ export interface MemoryReviewCandidate {
   type: string;
   priority: number;
   confidence: string;
+  /** The signals that made the runner draft it ("imperative", "scope", "-now" counted against); empty when it gave none. */
+  signals?: string[];
   statements: Array<{
     statementId: string;
     text: string;

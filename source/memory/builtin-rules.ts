@@ -1,9 +1,15 @@
 // The built-in runner's rules: which sentences a user typed are durable statements worth a
 // candidate memory — preferences, conventions, decisions, corrections, constraints — and which
 // are questions, one-off requests or pasted material. Offline and deterministic: the same turns
-// always give the same drafts. Precision matters more than recall here: every draft costs a
-// person a review, so a rule fires only on an explicit marker ("remember", "from now on",
-// "always", "we use … for …") in a sentence that is the user's own prose.
+// always give the same drafts. Every draft costs a person a review, so precision matters; but
+// people state most rules without ceremony, so a sentence is not judged by one trigger word: the
+// explicit markers below ("remember", "from now on", "always", "we use … for …") are signals among
+// the grammar of builtin-signals.ts (imperatives, modals, scope, contrast, conditionals,
+// corrections, stative conventions, and the one-off markers that count against), weighed by
+// builtin-weights.ts. Each draft records the signals that fired, and the review shows them.
+
+import { sentenceSignals } from './builtin-signals.js';
+import { SIGNAL_WEIGHTS } from './builtin-weights.js';
 
 export type DraftType = 'work_fact' | 'work_task' | 'work_method' | 'work_artifact';
 
@@ -15,6 +21,8 @@ export interface DraftCandidate {
   /** 0..1: how sure the rule is that the sentence is a durable statement. */
   confidence: number;
   statements: { text: string; evidenceIds: string[] }[];
+  /** The signals that made this a draft (builtin-signals.ts), strongest first: what the review shows. */
+  signals: string[];
 }
 
 export interface UserTurn {
@@ -31,7 +39,7 @@ const STATEMENT_MIN_WORDS = 3;
 /** A line longer than this is a pasted document or a minified file; nobody types a paragraph that long. */
 const PROSE_LINE_MAX_CHARS = 4000;
 
-interface Rule {
+export interface Rule {
   name: string;
   /** Matched against the cleaned sentence; group 1, when the rule has one, is the statement without its trigger. */
   pattern: RegExp;
@@ -248,12 +256,20 @@ const PASTED_LINE: RegExp[] = [
   /^\s*(?:\/\/|\/\*|\*\/|<!--|#!)/,
   /^\s*<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/, // markup
   /^\s*\|.*\|\s*$/, // table row
+  /^\s*\d+:\d+\s/, // line:column of a linter's report
+  /\S {3,}\S/, // columns aligned with runs of spaces: tool output
+  /^\s*\w*(?:Error|Warning|Exception)\b:/, // "DeprecationWarning: …", "TypeError: …"
+  /^\s*(?:hint|remote|fatal|caused by):/i,
 ];
 
 function isPastedLine(line: string): boolean {
   if (line.length > PROSE_LINE_MAX_CHARS) return true;
   if (PASTED_LINE.some((pattern) => pattern.test(line))) return true;
-  const text = line.trim();
+  // Inline code spans and emoji are how people quote code and tone in prose: one symbol each.
+  const text = line
+    .trim()
+    .replace(/`[^`\n]{1,200}`/g, '`')
+    .replace(/(?:\p{Extended_Pictographic}|\u{FE0F}|\u{200D})+/gu, '!');
   if (text.length < 20) return false;
   // Logs and code are dense with symbols; prose is not.
   const symbols = text.replace(/[\p{L}\p{N}\s'’,.!?-]/gu, '').length;
@@ -280,7 +296,10 @@ export function proseLines(text: string): string[] {
 const ABBREVIATION_END = /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no)\.$/i;
 
 function sentencesOf(line: string): string[] {
-  const parts = line.replace(/^(?:[-*•]|\d+[.)])\s+/, '').split(/(?<=[.!?])\s+(?=[A-Z`"'(\[])/);
+  // After ". " before a capital or a quote, and after a full-width stop ("。", "！", "？") of CJK text.
+  const parts = line
+    .replace(/^(?:[-*•]|\d+[.)])\s+/, '')
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'(\[])|(?<=[。！？])\s*(?=\S)/u);
   const sentences: string[] = [];
   for (const part of parts) {
     const last = sentences.length - 1;
@@ -326,26 +345,142 @@ function asStatement(text: string): string {
   return /[.!]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }
 
-interface Match {
+export interface Match {
   content: string;
-  rule: Rule;
+  type: DraftType;
+  priority: number;
+  /** 0..1: the weighed signals' logistic score. */
+  confidence: number;
+  /** The explicit marker rule that matched, if one did. */
+  rule: Rule | null;
+  /** The fired signals that count for the draft, strongest first; then those that count against (prefixed "-"). */
+  signals: string[];
 }
+
+/** The sentence as the grammar sees it: spaces normalised, and without its leading fillers. */
+export interface SentenceView {
+  normalized: string;
+  cleaned: string;
+}
+
+export function viewOf(rawSentence: string): SentenceView {
+  const normalized = normalizeSpace(rawSentence);
+  return { normalized, cleaned: withoutFillers(normalized) };
+}
+
+/** "When you …, do …": a condition clause, then a main clause; not a question however it opens. */
+const CONDITIONAL_RULE = /^(?:when|whenever|if|once)\b[^,?]{2,160},\s*\S/i;
+
+/** Why a sentence cannot be a statement at all (a question, too short, too long), or null. */
+function refusal(view: SentenceView): string | null {
+  const sentence = view.cleaned;
+  if (sentence.length > STATEMENT_MAX_CHARS) return 'too long';
+  if (/\?\s*$/.test(sentence)) return 'question';
+  if (QUESTION_START.test(sentence) && !CONDITIONAL_RULE.test(sentence)) return 'question';
+  if (sentence.split(' ').length < STATEMENT_MIN_WORDS) return 'too short';
+  return null;
+}
+
+/** Every signal of one sentence, the explicit marker rule among them: the trainer's view of it. */
+export function signalsOf(view: SentenceView): { signals: string[]; rule: Rule | null } {
+  const signals = sentenceSignals(view.normalized, view.cleaned);
+  let rule: Rule | null = null;
+  for (const candidate of RULES)
+    if (candidate.pattern.test(view.cleaned)) {
+      rule = candidate;
+      signals.push(`marker:${candidate.name}`);
+      break;
+    }
+  if (ONE_OFF.some((pattern) => pattern.test(view.cleaned))) signals.push('one-off');
+  return { signals, rule };
+}
+
+export function scoreOf(signals: readonly string[]): number {
+  let score = SIGNAL_WEIGHTS.bias;
+  for (const name of signals) score += SIGNAL_WEIGHTS.weights[name] ?? 0;
+  return score;
+}
+
+const CORRECTION_LEAD = /^(?:no+(?: no)?|nope|actually|wrong)\b[\s,.:;!-]*/i;
+
+function typeOf(signals: readonly string[]): DraftType {
+  const fired = new Set(signals);
+  if (fired.has('path') && (fired.has('stative') || fired.has('passive-convention')) && !fired.has('imperative'))
+    return 'work_artifact';
+  if (fired.has('imperative') || fired.has('dont') || fired.has('stop-doing') || fired.has('conditional'))
+    return 'work_method';
+  return fired.has('contrast-not') || fired.has('contrast-instead') || fired.has('prefer')
+    ? 'work_method'
+    : 'work_fact';
+}
+
+/** Signals of a story or a report, not a rule: an explicit marker in one still has to earn its draft. */
+const NARRATIVE = new Set(['past', 'event-always', 'i-event', 'bug', 'musing', 'frequency-event']);
 
 /** The durable statement in one sentence, or null. Exported for the rule table's tests. */
 export function matchStatement(rawSentence: string): Match | null {
-  const sentence = withoutFillers(normalizeSpace(rawSentence));
-  if (sentence.length > STATEMENT_MAX_CHARS || /\?\s*$/.test(sentence) || QUESTION_START.test(sentence)) return null;
-  if (sentence.split(' ').length < STATEMENT_MIN_WORDS) return null;
-  if (ONE_OFF.some((pattern) => pattern.test(sentence))) return null;
-  for (const rule of RULES) {
-    const found = rule.pattern.exec(sentence);
-    if (!found) continue;
-    const body = found[1] ?? sentence;
-    if (body.split(' ').length < STATEMENT_MIN_WORDS - 1) return null;
-    return { content: asStatement(withoutFillers(body)), rule };
-  }
-  return null;
+  const view = viewOf(rawSentence);
+  if (refusal(view) !== null) return null;
+  const { signals, rule } = signalsOf(view);
+  const score = scoreOf(signals);
+  // An explicit marker in a sentence with no one-off marker is a rule as it always was; anything
+  // else must earn it from the weighed signals, where one-off markers count against, not veto.
+  const explicit = rule !== null && !signals.some((name) => name === 'one-off' || NARRATIVE.has(name));
+  if (!explicit && score < SIGNAL_WEIGHTS.threshold) return null;
+  const found = rule?.pattern.exec(view.cleaned);
+  const body = found?.[1] ?? withoutFillers(view.cleaned.replace(CORRECTION_LEAD, ''));
+  if (body.split(' ').length < STATEMENT_MIN_WORDS - 1) return null;
+  const weight = (name: string) => SIGNAL_WEIGHTS.weights[name] ?? 0;
+  const ranked = [...signals].sort((a, b) => Math.abs(weight(b)) - Math.abs(weight(a)) || (a < b ? -1 : 1));
+  // How sure: the weighed score past the threshold; an explicit marker is at least as sure as its rule.
+  const scored = 1 / (1 + Math.exp(-(score - SIGNAL_WEIGHTS.threshold)));
+  const confidence = explicit ? Math.max(rule.confidence, scored) : scored;
+  return {
+    content: asStatement(withoutFillers(body)),
+    type: rule?.type ?? typeOf(signals),
+    // Explicit markers keep their rule's order; the rest are ranked by how sure the weights are.
+    priority: rule?.priority ?? Math.round(40 + 20 * confidence),
+    confidence: Math.round(confidence * 1000) / 1000,
+    rule,
+    signals: [
+      ...ranked.filter((name) => weight(name) > 0),
+      ...ranked.filter((name) => weight(name) < 0).map((name) => `-${name}`),
+    ].slice(0, SIGNALS_PER_DRAFT_MAX),
+  };
 }
+
+/** Signals recorded on a draft: enough to explain it, bounded like every runner field. */
+export const SIGNALS_PER_DRAFT_MAX = 12;
+
+/** Opens a sentence that qualifies the one before it: its reason, an exception, a condition. */
+const QUALIFIER_LEAD =
+  /^(?:it|its|it's|they|they're|them|this|that|these|those|otherwise|unless|except|the (?:only )?exceptions?|exceptions?|because|since|so|that way|this way|anything|only|inside|outside|if|when|the reason|then|even|in that case|which|use \S+ instead)\b/i;
+
+/**
+ * Whether the sentence after a drafted rule qualifies it and so belongs to the same draft: a reason,
+ * an exception or a condition ("… The exception is …", "… It has no timeout, so …"), or a plain
+ * statement that explains it; never a question, a request of the moment or a rule of its own.
+ */
+function qualifies(next: SentenceView, nextMatch: Match | null): boolean {
+  if (refusal(next) === 'question' || next.cleaned.length > STATEMENT_MAX_CHARS) return false;
+  if (next.cleaned !== next.normalized) return false; // "Thanks." / "Also, …": a new thought
+  const { signals, rule } = signalsOf(next);
+  const fired = new Set(signals);
+  for (const against of ['first-person', 'request-me', 'agreement', 'lets', 'musing', 'ends-colon', 'emote'])
+    if (fired.has(against)) return false;
+  if (QUALIFIER_LEAD.test(next.cleaned) || fired.has('reason')) return true;
+  const imperative = fired.has('imperative') || fired.has('dont') || rule?.type === 'work_method';
+  // A rule of its own joins only when it points back ("… instead", "… it", "… them").
+  if (imperative) return nextMatch !== null && (fired.has('contrast-instead') || ANAPHORA.test(next.cleaned));
+  // A declarative sentence (not a fragment, not about the file in front of us) explaining the rule.
+  return !fired.has('short') && !fired.has('deictic') && !fired.has('file-mention');
+}
+
+const ANAPHORA = /(?:it|its|they|them|their|one|ones)/i;
+
+/** Opens a sentence that only makes sense after another: never a draft on its own. */
+const DEPENDENT_LEAD =
+  /^(?:it|its|it's|they|they're|otherwise|unless|except|the (?:only )?exceptions?|exceptions?|because|since|that way|this way|in that case)\b/i;
 
 const identity = (content: string) =>
   content
@@ -353,31 +488,56 @@ const identity = (content: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 
+/** The sentences of a turn's prose, in order: what the rules read. */
+export function turnSentences(text: string): string[] {
+  const sentences: string[] = [];
+  for (const line of proseLines(text)) sentences.push(...sentencesOf(line));
+  return sentences;
+}
+
 /** The drafts of an extraction task: at most DRAFTS_PER_TASK_MAX, each citing the user turns it came from. */
 export function draftCandidates(turns: readonly UserTurn[]): DraftCandidate[] {
   const found = new Map<string, DraftCandidate & { order: number }>();
   for (const turn of turns) {
-    for (const line of proseLines(turn.text)) {
-      for (const sentence of sentencesOf(line)) {
-        const match = matchStatement(sentence);
-        if (!match) continue;
-        const key = identity(match.content);
-        const earlier = found.get(key);
-        if (earlier) {
-          const evidence = earlier.statements[0]!.evidenceIds;
-          if (!evidence.includes(turn.evidenceId)) evidence.push(turn.evidenceId);
-          continue;
+    const sentences = turnSentences(turn.text);
+    // Each sentence is matched once, whether it is read as a rule or as the qualifier of one.
+    const matches = new Map<number, Match | null>();
+    const matchAt = (at: number) => {
+      if (!matches.has(at)) matches.set(at, matchStatement(sentences[at]!));
+      return matches.get(at)!;
+    };
+    for (let index = 0; index < sentences.length; index += 1) {
+      const match = DEPENDENT_LEAD.test(viewOf(sentences[index]!).cleaned) ? null : matchAt(index);
+      if (!match) continue;
+      let content = match.content;
+      // A rule keeps the sentence after it that qualifies it, within the statement bound.
+      const following = sentences[index + 1];
+      if (following !== undefined) {
+        const next = viewOf(following);
+        const nextMatch = matchAt(index + 1);
+        const joined = `${content} ${asStatement(next.cleaned)}`;
+        if (joined.length <= STATEMENT_MAX_CHARS && qualifies(next, nextMatch)) {
+          content = joined;
+          index += 1;
         }
-        const { type, priority, confidence } = match.rule;
-        found.set(key, {
-          content: match.content,
-          type,
-          priority,
-          confidence,
-          statements: [{ text: match.content, evidenceIds: [turn.evidenceId] }],
-          order: found.size,
-        });
       }
+      const key = identity(content);
+      const earlier = found.get(key);
+      if (earlier) {
+        const evidence = earlier.statements[0]!.evidenceIds;
+        if (!evidence.includes(turn.evidenceId)) evidence.push(turn.evidenceId);
+        continue;
+      }
+      const { type, priority, confidence, signals } = match;
+      found.set(key, {
+        content,
+        type,
+        priority,
+        confidence,
+        statements: [{ text: content, evidenceIds: [turn.evidenceId] }],
+        signals,
+        order: found.size,
+      });
     }
   }
   return [...found.values()]

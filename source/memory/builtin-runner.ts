@@ -52,6 +52,7 @@ export function builtinExtraction(task: ExtractionTask): DraftBatch {
       priority: Math.max(0, Math.min(100, Math.round(draft.priority))),
       confidence: confidenceOf(draft.confidence),
       scene: null,
+      signals: draft.signals,
       statements: draft.statements.map((statement, index) => ({
         statementId: `s${index + 1}`,
         text: statement.text,

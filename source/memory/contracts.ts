@@ -14,7 +14,7 @@ export const FORMATS = {
 } as const;
 
 /** Versions that enter every binding: a change in any of them makes earlier tasks a different identity. */
-export const PROMPT_VERSION = 'builtin-rules@1';
+export const PROMPT_VERSION = 'builtin-rules@2';
 export const CHUNKER_VERSION = 'chunker@1';
 export const ANALYZER_VERSION = 'fts5-porter-unicode61@1';
 export const CONTRACT_SCHEMA_VERSION = 1;
@@ -92,6 +92,10 @@ export type ExtractionTask = z.infer<typeof extractionTask>;
 /** Drafts per extraction task (seed 004 §9). */
 export const DRAFTS_PER_BATCH_MAX = 8;
 
+/** A signal's name: a short word list, so a runner cannot smuggle prose or markup into the review through it. */
+const DRAFT_SIGNAL = /^-?[a-z][a-z0-9+:-]{0,47}$/;
+const DRAFT_SIGNALS_MAX = 16;
+
 export const draftStatement = z
   .object({
     statementId: z.string().regex(/^[A-Za-z0-9._-]{1,32}$/),
@@ -108,6 +112,8 @@ export const draft = z
     confidence: z.enum(['high', 'medium', 'low']),
     scene: z.string().max(200).nullable(),
     statements: z.array(draftStatement).min(1).max(16),
+    /** Why the runner drafted it (the built-in runner's signals, e.g. "imperative", "-now"): shown in review. */
+    signals: z.array(z.string().regex(DRAFT_SIGNAL)).max(DRAFT_SIGNALS_MAX).optional(),
   })
   .strict();
 export type Draft = z.infer<typeof draft>;

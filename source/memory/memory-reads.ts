@@ -224,6 +224,8 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
         type: payload.type,
         priority: payload.priority,
         confidence: payload.confidence,
+        // Extraction drafts of the built-in runner say which signals made them; other drafts none.
+        signals: payload.signals ?? [],
         statements: payload.statements.map((statement) => ({
           statementId: statement.statementId,
           text: masked?.statements[statement.statementId] ?? statement.text,

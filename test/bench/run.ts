@@ -3,6 +3,7 @@ import './production-react.js';
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
 import { runDedupBench } from './dedup.js';
+import { runExtractionQualityBench } from './extraction-quality.js';
 import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   promotion: runPromotionBench,
   dedup: runDedupBench,
   extraction: runExtractionBench,
+  'extraction-quality': runExtractionQualityBench,
   'extraction-throughput': runExtractionThroughputBench,
   'secret-lint': runSecretLintBench,
   // Takes --split train|test and --misses after its name (other arguments that name no bench are ignored).

@@ -43,6 +43,7 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
   } else {
     const decided = candidate.decision ? ` (${candidate.decision})` : '';
     add(`adjudication ${candidate.adjudication}${decided} · ${created}`, 'muted');
+    if (candidate.signals?.length) add(`signals ${candidate.signals.join(', ')}`, 'muted');
   }
   if (candidate.title !== null) add(candidate.title, 'heading', '  ');
   add(candidate.content, 'text', '  ');

@@ -1,0 +1,344 @@
+// The signals of one sentence the built-in runner weighs: grammar that marks a durable rule
+// (imperative mood, deontic modals, scope and habit markers, contrast, conditionals, corrections,
+// stative conventions, team identity) and grammar that marks the work in front of the user (a
+// file or line just mentioned, "this", "now", a past event, a bug, a question, agreement). Each is
+// a named yes/no; builtin-weights.ts holds how much each counts (trained offline on the team's
+// own labelled corpus, see test/bench/extraction-train.ts). Pure and bounded: a fixed list of
+// regular expressions over one sentence of at most a few hundred characters.
+
+/** Words that start an imperative, by what they usually ask for: a standing practice or a piece of work. */
+const POLICY_VERBS = new Set(
+  (
+    'keep prefer avoid name document wrap pin reference mark treat escape gate annotate seed raise spell mention ' +
+    'derive validate export lazy-load emit sign declare default limit stick follow include link describe reply ' +
+    'answer respond prefix inject guard encrypt sanitize normalize indent structure organize place register ' +
+    'version publish regenerate respect assume put use log store return give ask format lint split pass handle ' +
+    'favour favor target ship release tag prefer reuse isolate stub hash quote comment cache lock'
+  ).split(' '),
+);
+const TASK_VERBS = new Set(
+  (
+    'implement create fix refactor migrate port convert find summarize summarise explain look figure profile ' +
+    'audit translate upgrade tear draft increase rename move remove delete scale cherry-pick show tell try retry ' +
+    'revert undo investigate debug help change install rewrite open go get print paste send rollback ' +
+    'restart reinstall skip disable enable comment-out'
+  ).split(' '),
+);
+const OTHER_VERBS = new Set(
+  (
+    'run write add make set check update push deploy commit merge rebase squash bump test build clean generate ' +
+    'close review read call start stop order sort group define mock await wait think consider remember note ' +
+    'bear mind be do put'
+  ).split(' '),
+);
+
+const SCOPE_NOUNS = String.raw`(?:repo|repository|project|codebase|monorepo|team|company|org|organi[sz]ation|workspace|service|package|app|crate|module|house|shop)`;
+
+const has = (pattern: RegExp) => (text: string) => pattern.test(text);
+
+/** Signals on the sentence as typed (fillers kept): how it opens. */
+const LEAD_SIGNALS: Array<[string, (raw: string) => boolean]> = [
+  [
+    'correction',
+    has(/^(?:no+|nope|no no|actually|wrong|not quite|that's not (?:how|what|our)|that is not (?:how|what|our))\b/i),
+  ],
+  [
+    'agreement',
+    has(
+      /^(?:keep going|carry on|go on|fine|ok(?:ay)?|sure|yes|yep|yeah|alright|agreed|sounds good|perfect|great|makes sense|fair enough|good point|right|cool|nice|thanks|thank you|that's fine|that works|hmm)\b/i,
+    ),
+  ],
+  [
+    'durable-lead',
+    has(
+      /^(?:going forward|from now on|for (?:next time|the future)|in general|as a rule|by default|in this (?:repo|project|codebase)|keep in mind|remember|note that|one more thing|by the way|also)\b/i,
+    ),
+  ],
+];
+
+/** Signals on the cleaned, lower-cased sentence. */
+const SIGNALS: Array<[string, (s: string) => boolean]> = [
+  // Explicit rule words.
+  ['always', has(/\b(?:always|every time|each time)\b/)],
+  ['never', has(/\b(?:never|no longer)\b/)],
+  ['dont', has(/^(?:please )?(?:don't|do not|dont|never|avoid)\b/)],
+  ['stop-doing', has(/^(?:please )?(?:stop|quit) \w+(?:ing)?\b|\byou keep \w+ing\b/)],
+  ['prefer', has(/\b(?:prefer|preferred|rather than|favou?r)\b/)],
+  [
+    'modal',
+    has(
+      /\b(?:must|mustn't|should|shouldn't|shall|has to|have to|needs? to|ought to|may only|can only|cannot|can't|is not allowed|are not allowed)\b/,
+    ),
+  ],
+  [
+    'requirement',
+    has(
+      /\b(?:required|mandatory|forbidden|not allowed|banned|append-only|read-only|frozen|source of truth|on purpose|by design|by hand|only|at most|at least|no more than|under \d+)\b/,
+    ),
+  ],
+  // Scope and habit.
+  [
+    'scope',
+    has(
+      new RegExp(
+        String.raw`\b(?:in|across|for|of) (?:this|our|the whole|every|all) ${SCOPE_NOUNS}s?\b|\bthis ${SCOPE_NOUNS}(?:'s)?\b`,
+      ),
+    ),
+  ],
+  // "The bundler here is Vite", "… is the style here": here the team, not here in the file.
+  [
+    'here-convention',
+    has(
+      /^(?:the |our )?[\w./@`'-]+(?: [\w./@`'-]+){0,3} here (?:is|are|uses?|follows?)\b|\b(?:is|are|use|uses)\b.{1,80} here$/,
+    ),
+  ],
+  [
+    'scope-env',
+    has(
+      /\bin (?:ci|production|prod|staging|tests|unit tests|code review|reviews|prs|pull requests|the pipeline|every environment)\b/,
+    ),
+  ],
+  [
+    'frequency-event',
+    has(/\bevery (?:single )?(?:day|night|morning|week|time i)\b|\bon (?:mondays?|fridays?|weekends?)\b/),
+  ],
+  ['here', has(/\bhere\b(?!'s)/)],
+  ['our', has(/\b(?:our|ours)\b/)],
+  ['we', has(/\b(?:we|we're|we've|we'd|us)\b/)],
+  [
+    'we-habit',
+    has(
+      /\bwe(?:'re| are)?\s+(?:\w+ly\s+|only\s+|also\s+|still\s+|all\s+)?(?:use|run|deploy|keep|write|ship|build|follow|store|put|name|pin|rely|host|target|test|lint|format|release|vendor|publish|stay|require|avoid|treat|tag|sign|merge|rebase|squash|review|pass|sort|don't|do not|never|always|prefer|hash|log|commit|push|track|stick|speak|prefix|document|version|generate|bump|encrypt|send|expect|support|allow|link|format|compare|handle|call|deploy|default)\b/,
+    ),
+  ],
+  [
+    'identity',
+    has(
+      new RegExp(
+        String.raw`\bwe(?:'re| are) (?:an? |all-?|on )|\b(?:shop|house)\b|\bthis (?:is an? |${SCOPE_NOUNS} is )|\bthrough and through\b|\bend to end\b`,
+      ),
+    ),
+  ],
+  ['quantifier', has(/\b(?:every|each|all|any|anything|everything|nothing|no one|nobody)\b/)],
+  ['generic-new', has(/(?:^|[^e] )new \w+s\b|\bfor new\b|\bnew code\b/)],
+  [
+    'everywhere',
+    has(
+      /\b(?:everywhere|throughout|across|by default|in general|as a rule|globally|project-wide|repo-wide|end to end)\b/,
+    ),
+  ],
+  [
+    'habit-clause',
+    has(
+      /\b(?:before|after|when|whenever|until|unless|once|while)\s+(?:you\s+|we\s+|anyone\s+|someone\s+)?(?:\w+ing|you|we|anyone|someone|a|an|any|every|each|it|they|the \w+ (?:changes?|grows?|gets?|is|are|fails?))\b/,
+    ),
+  ],
+  [
+    'purpose-clause',
+    has(
+      /\bso (?:that )?(?:the |our |it |they |we |you |consumers |failures |diffs |versions |stack )?\w+ (?:can|can't|stay|stays|don't|doesn't|keep|keeps|reproduce|survive|survives|work|works|won't|never|remain|remains|is|are)\b/,
+    ),
+  ],
+  ['reason', has(/\b(?:because|since|otherwise|that way|so that|which means)\b/)],
+  // Contrast.
+  [
+    'contrast-not',
+    has(/,\s*(?:and\s+|but\s+)?not\s+(?:with\s+|by\s+|in\s+|on\s+|as\s+|for\s+|the\s+)?\S|\bnot\s+\S+,/),
+  ],
+  ['contrast-instead', has(/\binstead of\b|\brather than\b|\binstead\b/)],
+  ['contrast-over', has(/\b\S+ over \S+/)],
+  // Conditionals: a condition clause, then a main clause.
+  [
+    'conditional',
+    has(
+      /^(?:when|whenever|if|any ?time|every time|each time|once|for (?:anything|any|every|all)|in (?:tests?|code|files?) that)\b[^,]{2,160},\s*\S/,
+    ),
+  ],
+  // Stative conventions: a subject, then a present-tense verb of how things are here.
+  [
+    'stative',
+    has(
+      /^(?!(?:let's|let|i|you|please|it|this|that|there|here|what|which|who|no|yes|ok|okay|nope|wait|we|we're|they)\b)(?:the |our |all |every |each |any |no )?[\w./@`'<>&-]+(?: [\w./@`'<>&-]+){0,6} (?:is|are|live|lives|go|goes|sit|sits|follow|follows|come|comes|uses|return|returns|expire|expires|stay|stays|belong|belongs|look|looks|needs|hold|holds|implement|implements|reads|talk|talks|listen|listens|runs|get|gets|start|starts|map|maps|share|decide|decides|record|records|writes|require|requires|includes|expose|exposes|expect|expects|handles|wraps|keeps|creates|has|have|happen|happens|live|sit|stay|belong|follow|come|hold|talk|listen|run|start|decide|record|write|include|handle|wrap|keep|create|build|builds|ship|ships|cover|covers|point|points|depend|depends|load|loads|publish|publishes|produce|produces|call|calls|own|owns|contain|contains|apply|applies|mean|means|matter|matters|count|counts|fail|check|checks|block|blocks|reject|rejects|accept|accepts|need|use)\b/,
+    ),
+  ],
+  [
+    'passive-convention',
+    has(
+      /\b(?:is|are) (?:\w+ly )?(?:written|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b/,
+    ),
+  ],
+  ['path', has(/(?:^|[\s`(])[\w.@~-]*\/[\w./*<>-]*/)],
+  ['code', has(/`[^`]+`/)],
+  // Imperative mood, and what it is about.
+  ['imperative', (s) => imperativeVerb(s) !== null],
+  ['imperative-policy', (s) => POLICY_VERBS.has(imperativeVerb(s) ?? '')],
+  ['imperative-task', (s) => TASK_VERBS.has(imperativeVerb(s) ?? '')],
+  [
+    'object-indefinite',
+    (s) => imperativeVerb(s) !== null && /^\S+ (?:(?:up|down|out|in|on) )?(?:a|an|some) /.test(stripLead(s)),
+  ],
+  [
+    'object-generic',
+    (s) =>
+      imperativeVerb(s) !== null &&
+      /^\S+ (?:(?:every|each|all|any|new|no|only|one) |(?!the |this |that |these |those |it |them |my |your |a |an |some |me |us )(?:[a-z][\w-]* ){0,2}[a-z][\w-]*s\b)/.test(
+        stripLead(s),
+      ),
+  ],
+  // The work in front of the user.
+  [
+    'deictic',
+    has(
+      new RegExp(
+        String.raw`\b(?:this|these|those)\b(?! (?:${SCOPE_NOUNS}|way)s?\b)|\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr|variable|print|method|key|deploy|approach|way|build|fix|module|class|component|endpoint|snapshot|diff|output|value|loop|code|version|works)\b`,
+      ),
+    ),
+  ],
+  [
+    'pronoun-object',
+    has(
+      /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo|ship|show|check|test|review|look at)\s+(?:that|it|them)\b/,
+    ),
+  ],
+  [
+    'now',
+    has(
+      /\b(?:for now|right now|(?<!from )now(?! on)|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|asap|temporarily|once more|again|this morning|this week|last week|earlier|later|yet|anymore|still)\b/,
+    ),
+  ],
+  [
+    'file-mention',
+    has(/\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|java|kt|md|json|ya?ml|toml|txt|sh|rb|css|scss|html|sql|cfg|ini)\b/),
+  ],
+  ['line-mention', has(/\b(?:line|row|column) \d+|\bL\d+\b/)],
+  ['first-person', has(/\b(?:i|i'm|i've|i'll|i'd|me|my|mine)\b/)],
+  [
+    'i-event',
+    has(
+      /\bi (?:just |already |still |usually )?(?:was|did|had|tried|ran|got|found|shared|wrote|added|created|made|think|thought|wonder|forget|always|never|'ve|am|'m|can|can't|need|remember|hadn't|enjoy)\b/,
+    ),
+  ],
+  ['you-did', has(/\byou (?:just|already|wrote|picked|made|added|created|did|said)\b/)],
+  [
+    'past',
+    has(
+      /\b(?:was|were|had|did|found|broke|tried|used to|went|ran|took|caused|introduced|happened|wrote|started|crashed|failed|caught|got|merged|worked|seemed|fixed|rewritten|last (?:week|month|year|quarter|spring|time))\b/,
+    ),
+  ],
+  [
+    'event-always',
+    has(
+      /\b(?:always|never)\s+(?:seems?|takes?|fails?|passes|finishes|crashes|times? out|shows|renders|kicks|trips|downloads|gets|happens|enjoy|returns|expires|terminates|works|breaks|got|been|had|reads)\b|\bhas never\b|\bhave never\b/,
+    ),
+  ],
+  [
+    'bug',
+    has(
+      /\b(?:broken|breaks|fails?|failing|crash(?:es|ed)?|leaks?|hangs?|doesn't work|does nothing|returns? (?:a )?\d{3}|wrong|off by|twice|times? out|slow|slower|(?:a|the|this) bug|out of memory|stuck|404|500|an error|errors? (?:when|on|in|after)|can see other|doesn't compile|doesn't run)\b/,
+    ),
+  ],
+  // "Use uv to add httpx": a tool for one action, not a standing choice of tool.
+  [
+    'use-to-act',
+    has(
+      /^(?:please )?use \S+ to (?:add|install|run|create|generate|build|fix|update|remove|upgrade|bump|set up|scaffold|migrate|deploy|publish|rebuild|reinstall|download)\b/,
+    ),
+  ],
+  ['request-me', has(/\b(?:show|tell|give|send|get|help) (?:me|us)\b|\bfor me\b|\blet me\b/)],
+  ['lets', has(/^let(?:'s| us)\b/)],
+  [
+    'musing',
+    has(
+      /\b(?:maybe|might|could|would|wonder|someday|ideal|probably|not sure|someone should|thinking about|perhaps|at some point|whatever)\b/,
+    ),
+  ],
+  ['others', has(/\b(?:other teams|some people|at my last job|the data team|their call)\b/)],
+  [
+    'for-this',
+    has(
+      /\bfor (?:this|that|my|the) (?:pr|change|demo|experiment|release|ticket|issue|task|one|branch|migration script|deploy|run|handler|test|function)\b|\b(?:in|to) (?:this|that) (?:pr|change|component|function|file|section|test|class|branch|module)\b/,
+    ),
+  ],
+  ['specific-the', has(/\bthe (?:current|last|previous|second|other|existing|same|new|old) \w+/)],
+  ['credential', has(/\b(?:key|token|password|secret|credential|api key)s?\b/)],
+  ['token-shaped', has(/\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{20,}\b/)],
+  ['number', has(/\b\d+\b/)],
+  ['emote', has(/\b(?:lol|haha|ugh|wow|oops|brb|hmm)\b/)],
+  ['ends-colon', has(/:$/)],
+];
+
+/** Leading politeness and discourse words that do not change what a sentence asks. */
+function stripLead(s: string): string {
+  return s.replace(/^(?:(?:please|also|and|then|so|just|oh|but|now)\s*,?\s+)+/, '');
+}
+
+/** The verb a sentence opens with when it is an imperative, or null. */
+export function imperativeVerb(s: string): string | null {
+  const first = /^([a-z][a-z-]*)\b/.exec(stripLead(s))?.[1];
+  if (first === undefined) return null;
+  return POLICY_VERBS.has(first) || TASK_VERBS.has(first) || OTHER_VERBS.has(first) ? first : null;
+}
+
+export function shortSentence(s: string): boolean {
+  return s.split(' ').length <= 4;
+}
+
+/**
+ * The names of the signals one sentence carries. `raw` is the sentence as typed (spaces
+ * normalised); `cleaned` is it without leading fillers ("ok", "thanks", "by the way").
+ */
+export function sentenceSignals(raw: string, cleaned: string): string[] {
+  const lowerRaw = raw.toLowerCase();
+  const s = cleaned.toLowerCase().replace(/[.!]+$/, '');
+  const names: string[] = [];
+  for (const [name, test] of LEAD_SIGNALS) if (test(lowerRaw)) names.push(name);
+  for (const [name, test] of SIGNALS) if (test(s)) names.push(name);
+  if (shortSentence(s)) names.push('short');
+  // Pairs a weighted sum cannot see on its own.
+  const fired = new Set(names);
+  const any = (...list: string[]) => list.some((name) => fired.has(name));
+  const specific = any('deictic', 'specific-the', 'file-mention', 'pronoun-object', 'now', 'for-this', 'line-mention');
+  if (fired.has('imperative') && fired.has('object-generic') && !specific) names.push('imperative+generic');
+  if (fired.has('imperative') && any('habit-clause', 'purpose-clause') && !specific) names.push('imperative+habit');
+  if (fired.has('imperative') && specific) names.push('imperative+specific');
+  if (any('stative', 'passive-convention') && any('bug', 'past', 'event-always')) names.push('stative+event');
+  if (
+    fired.has('short') &&
+    any('identity', 'stop-doing', 'dont', 'always', 'never', 'contrast-not', 'contrast-over', 'prefer')
+  )
+    names.push('short+rule');
+  const contrast = any('contrast-not', 'contrast-instead', 'contrast-over');
+  if (contrast && !fired.has('imperative') && !any('stative', 'we-habit', 'modal')) names.push('contrast-fragment');
+  if (fired.has('credential') && fired.has('token-shaped')) names.push('credential+token');
+  if (fired.has('imperative') && !specific && any('scope', 'scope-env', 'everywhere', 'quantifier', 'generic-new'))
+    names.push('imperative+scope');
+  // "X is generated, so never edit it", "…; run them before …": a rule in a later clause.
+  const clauses = s.split(/\s*(?:[,;:]|\s[-–—])\s+(?:so |and |then |but )?/).slice(1);
+  if (
+    clauses.some((clause) => imperativeVerb(clause) !== null || /^(?:don't|do not|never|always|avoid)\b/.test(clause))
+  )
+    names.push('clause-imperative');
+  if (fired.has('conditional')) {
+    const main = s.slice(s.indexOf(',') + 1).trim();
+    if (imperativeVerb(main) !== null || /^(?:don't|do not|never|always|avoid|make sure|it goes|they go)\b/.test(main))
+      names.push('conditional-imperative');
+  }
+  return names;
+}
+
+/** Every signal name, in a fixed order: the trainer's and the weight table's columns. */
+export const SIGNAL_NAMES: readonly string[] = [
+  ...LEAD_SIGNALS.map(([name]) => name),
+  ...SIGNALS.map(([name]) => name),
+  'short',
+  'imperative+generic',
+  'imperative+habit',
+  'imperative+specific',
+  'stative+event',
+  'short+rule',
+  'contrast-fragment',
+  'credential+token',
+  'imperative+scope',
+  'clause-imperative',
+  'conditional-imperative',
+];
