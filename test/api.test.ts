@@ -29,6 +29,8 @@ const probe: Record<string, unknown> = {
   listSessions: {},
   readSession: { sessionKey: 'no-such-session' },
   memoryExtract: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
+  memoryExtractStart: { cwd: tmpdir(), since: '2026-01-01', until: '2026-01-02' },
+  memoryExtractRun: { runId: 'no-such-run' },
   memoryReview: { cwd: tmpdir() },
   memoryRetry: { taskId: 'no-such-task' },
   memoryReverifyRunner: { runner: 'no-such-runner' },

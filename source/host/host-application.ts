@@ -204,6 +204,14 @@ export class HostApplication implements Application {
     return this.memoryService().extract(request);
   }
 
+  memoryExtractStart(request: MemoryExtractRequest) {
+    return this.memoryService().startExtract(request);
+  }
+
+  memoryExtractRun(request: { runId: string }) {
+    return this.memoryService().extractRun(request);
+  }
+
   memoryReverifyRunner(request: { runner: string }) {
     return this.memoryService().reverify(request.runner);
   }

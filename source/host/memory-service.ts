@@ -6,7 +6,7 @@
 // crash interrupted.
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
+import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../memory/memory-access.js';
 import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { readPlanAt } from '../memory/promotion.js';
 import { unfinishedPlanIds } from '../memory/promotion-store.js';
@@ -15,6 +15,7 @@ import { withMemoryState } from '../memory/memory-access.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../workers/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
+import { ExtractRuns } from './extract-runs.js';
 import type {
   MemoryReviewRequest,
   MemoryApproveRequest,
@@ -22,6 +23,7 @@ import type {
   MemoryDiscardRequest,
   MemoryExtractReport,
   MemoryExtractRequest,
+  MemoryExtractRun,
   MemoryPrepareRequest,
   MemoryProposeRequest,
   MemoryStatus,
@@ -38,6 +40,13 @@ export function autoExtractEnabled(env: NodeJS.ProcessEnv = process.env): boolea
 
 export class MemoryService {
   private runners: Promise<RunnersClient> | undefined;
+  /** The runners thread once started: whose progress a followed run shows. */
+  private runnersStarted: RunnersClient | undefined;
+  /** Extraction runs clients follow (memory extract through a host). */
+  private readonly followed = new ExtractRuns(
+    () => this.runnersStarted?.active ?? null,
+    (runId) => storedExtractRunAt(storeFiles(this.home).memoryState, runId),
+  );
 
   private constructor(
     private readonly home: string,
@@ -100,7 +109,12 @@ export class MemoryService {
   }
 
   private startRunners(): Promise<RunnersClient> {
-    return RunnersClient.start(storeFiles(this.home).core, this.writer, this.auto, holderName(`host-${this.hostId}`));
+    return RunnersClient.start(
+      storeFiles(this.home).core,
+      this.writer,
+      this.auto,
+      holderName(`host-${this.hostId}`),
+    ).then((client) => (this.runnersStarted = client));
   }
 
   /** The sync a real host runs at start; awaited before the writer goes away. */
@@ -113,6 +127,7 @@ export class MemoryService {
     this.filesClient = undefined;
     const runners = this.runners;
     this.runners = undefined;
+    this.runnersStarted = undefined;
     if (runners) await (await runners.catch(() => undefined))?.close();
   }
 
@@ -127,6 +142,16 @@ export class MemoryService {
 
   async extract(request: MemoryExtractRequest): Promise<MemoryExtractReport> {
     return (await this.runnersThread()).extract(request);
+  }
+
+  /** Starts an extraction run a client follows by its id (extractRun); answers at once. */
+  async startExtract(request: MemoryExtractRequest): Promise<MemoryExtractRun> {
+    const runners = await this.runnersThread();
+    return this.followed.start(request, (withId) => runners.extract(withId));
+  }
+
+  async extractRun(request: { runId: string }): Promise<MemoryExtractRun> {
+    return this.followed.view(request.runId);
   }
 
   async reverify(runner: string): Promise<MemoryReverifyResult> {

@@ -5,6 +5,7 @@
 //   env       its whole environment as JSON (for the canary test)
 //   fail      exit status 3
 //   sleep     never answers
+//   slow      answers as `good` after <delay-ms> (the argument after <recordDir>; default 3000)
 //   big       4 MiB of output
 //   leftover  starts a background process in its group, then answers well
 //   signal    kills itself with SIGTERM
@@ -59,6 +60,11 @@ switch (mode) {
   case 'sleep':
     setInterval(() => {}, 1000);
     break;
+  case 'slow': {
+    const answerNow = () => process.stdout.write(JSON.stringify(answer(JSON.parse(input.toString('utf8')))));
+    setTimeout(answerNow, Number(process.argv[4] ?? 3000));
+    break;
+  }
   case 'big':
     process.stdout.write('x'.repeat(4 * 1024 * 1024));
     break;
