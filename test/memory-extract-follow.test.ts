@@ -104,6 +104,12 @@ describe('memory extract through a host: a run the CLI follows', () => {
       });
       assert.equal(again.code, 14, again.stderr);
       assert.deepEqual(json(again.stdout).candidates, report.candidates);
+      // With the host gone, memory-state's record of the run answers.
+      await stopHost(host.child);
+      const recorded = await runCli(['memory', 'extract', '--follow', runId, '--home', home, '--json'], { cwd: repo });
+      assert.equal(recorded.code, 14, recorded.stderr);
+      assert.deepEqual(json(recorded.stdout).candidates, report.candidates);
+      assert.deepEqual(json(recorded.stdout).runIds, [runId]);
       const unknown = await runCli(['memory', 'extract', '--follow', 'run-nope', '--home', home, '--json'], { env });
       assert.equal(unknown.code, 6, unknown.stderr);
       assert.match(json(unknown.stderr).error.message, /No extraction run "run-nope".*memory status/);
