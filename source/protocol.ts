@@ -426,6 +426,14 @@ export interface MemoryReverifyResult {
   probeVersion: string;
 }
 
+/** A conformance probe a client follows (memory reverify-runner through a host): as slow as its runner. */
+export interface MemoryReverifyRun {
+  probeId: string;
+  state: 'running' | 'done' | 'failed';
+  result: MemoryReverifyResult | null;
+  error: { code: ErrorCode; message: string } | null;
+}
+
 export interface MemoryExtractReport {
   runIds: string[];
   window: { since: string; until: string };

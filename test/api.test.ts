@@ -34,6 +34,8 @@ const probe: Record<string, unknown> = {
   memoryReview: { cwd: tmpdir() },
   memoryRetry: { taskId: 'no-such-task' },
   memoryReverifyRunner: { runner: 'no-such-runner' },
+  memoryReverifyStart: { runner: 'no-such-runner' },
+  memoryReverifyProbe: { probeId: 'no-such-probe' },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
   memorySync: { cwd: tmpdir() },
   memorySearch: { query: 'probe', cwd: tmpdir() },

@@ -3,6 +3,7 @@
 // answers after longer than the client's request bound (shortened here by
 // COMMON_MEMORY_API_TIMEOUT_MS, as the 10 s default would make the test slow) still ends in its
 // report; Ctrl+C stops only the following — the host's run goes on and `--follow` gets its result.
+// `memory reverify-runner` (the runner's conformance probe, as slow as the runner) is followed too.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,6 +65,23 @@ describe('memory extract through a host: a run the CLI follows', () => {
       );
       const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo, env });
       assert.equal(json(review.stdout).candidates.length, 1, 'the slow runner drafted its candidate');
+    } finally {
+      await stopHost(host.child);
+    }
+  });
+
+  it('memory reverify-runner outlasts the request bound too: the probe is followed to its answer', async () => {
+    const { home, host } = await slowRunnerHost('reverify-follow');
+    try {
+      const started = Date.now();
+      const probed = await runCli(['memory', 'reverify-runner', '--runner', 'ext', '--home', home, '--json'], {
+        env,
+        timeoutMs: 60_000,
+      });
+      assert.equal(probed.code, 0, probed.stderr);
+      assert.ok(Date.now() - started >= RUNNER_DELAY_MS, 'as long as the runner took over the probe');
+      assert.equal(json(probed.stdout).runner, 'ext');
+      assert.equal(json(probed.stdout).passed, true);
     } finally {
       await stopHost(host.child);
     }

@@ -19,6 +19,7 @@ import type {
   MemoryExtractRun,
   MemoryRecallResult,
   MemoryReverifyResult,
+  MemoryReverifyRun,
   MemoryReview,
   MemoryReviewRequest,
   MemorySearchResult,
@@ -81,8 +82,17 @@ export const memoryApi = {
   /** A run memoryExtractStart started: its state and progress, its report once done (a short read). */
   memoryExtractRun: read<{ runId: string }, MemoryExtractRun>('/v1/memory/extract/runs/:runId'),
   memoryStatus: read<void, MemoryStatus>('/v1/memory/status'),
-  /** Runs a runner profile's deny-all conformance probe again, whatever its cache says. */
+  /**
+   * Runs a runner profile's deny-all conformance probe again, whatever its cache says; answered when
+   * it ends. The HTTP client starts it and follows it instead (memoryReverifyStart, memoryReverifyProbe).
+   */
   memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>('/v1/memory/runners/:runner/reverify'),
+  /** Starts the probe and answers at once with its id. */
+  memoryReverifyStart: write<{ runner: string }, MemoryReverifyRun>('/v1/memory/runners/:runner/probes', {
+    created: () => true,
+  }),
+  /** A probe memoryReverifyStart started: its state, its result once done (a short read). */
+  memoryReverifyProbe: read<{ probeId: string }, MemoryReverifyRun>('/v1/memory/probes/:probeId'),
   /** Gives a task that spent its attempt budget a fresh one. */
   memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
   /** A page of draft and quarantined candidates, every scope's or one's (read-only; findings masked). */

@@ -1,11 +1,12 @@
 // The application API over loopback HTTP: what the CLI uses when a host runs. Every method is
-// derived from its declaration in source/api/; memoryExtract is composed of two of them.
+// derived from its declaration in source/api/; memoryExtract and memoryReverifyRunner are each
+// composed of two of them.
 import { Agent, request as httpRequest } from 'node:http';
 import { CmError, isErrorCode } from '../errors.js';
 import { API_TIMEOUT_ENV, API_TIMEOUT_MS } from '../limits.js';
 import { type Application, apiRoutes } from '../api/application.js';
 import type { QueryField, Route } from '../api/route.js';
-import { extractByFollowing } from './extract-run.js';
+import { extractByFollowing, reverifyByFollowing } from './extract-run.js';
 
 // node:http with a keep-alive agent: fetch costs several times more per loopback request.
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -98,8 +99,9 @@ export function apiClient(port: number, token: string): Application {
     (request: unknown) => call(route as Route, request),
   ]);
   const client = Object.fromEntries(methods) as Application;
-  // The one method whose answer waits for long work: over HTTP it is a run started, then followed
-  // by short reads, so no request waits as long as a runner does (issue 26).
+  // The methods whose answer waits for a runner: over HTTP each is started, then followed by short
+  // reads, so no request waits as long as a runner does (issue 26).
   client.memoryExtract = (request) => extractByFollowing(client, request);
+  client.memoryReverifyRunner = (request) => reverifyByFollowing(client, request);
   return client;
 }

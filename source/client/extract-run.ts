@@ -1,10 +1,16 @@
-// Following an extraction run from a client: the host starts it and answers with its id at once;
-// the client reads it by short requests (each bounded like any request) until it ends, however
-// long its runners take. Stopping the follower never stops the run.
+// Following an extraction run (or a runner's conformance probe) from a client: the host starts it
+// and answers with its id at once; the client reads it by short requests (each bounded like any
+// request) until it ends, however long its runners take. Stopping the follower never stops the run.
 import { CmError } from '../errors.js';
 import { EXTRACT_FOLLOW_POLL_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
-import type { MemoryExtractReport, MemoryExtractRequest, MemoryExtractRun } from '../protocol.js';
+import type {
+  MemoryExtractReport,
+  MemoryExtractRequest,
+  MemoryExtractRun,
+  MemoryReverifyResult,
+  MemoryReverifyRun,
+} from '../protocol.js';
 
 const ENDED = new Set<MemoryExtractRun['state']>(['done', 'failed', 'stopped']);
 
@@ -49,4 +55,22 @@ export async function extractByFollowing(
   request: MemoryExtractRequest,
 ): Promise<MemoryExtractReport> {
   return reportOf(await followRun(app, await app.memoryExtractStart(request)));
+}
+
+/** memoryReverifyRunner as a followed probe: started, read until it ends, its result or its error. */
+export async function reverifyByFollowing(
+  app: Pick<Application, 'memoryReverifyStart' | 'memoryReverifyProbe'>,
+  request: { runner: string },
+  pollMs = EXTRACT_FOLLOW_POLL_MS,
+): Promise<MemoryReverifyResult> {
+  let probe: MemoryReverifyRun = await app.memoryReverifyStart(request);
+  while (probe.state === 'running') {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    probe = await app.memoryReverifyProbe({ probeId: probe.probeId });
+  }
+  if (probe.state === 'done' && probe.result) return probe.result;
+  throw new CmError(
+    probe.error?.code ?? 'internal',
+    probe.error?.message ?? `Probe ${probe.probeId} ended without a result.`,
+  );
 }

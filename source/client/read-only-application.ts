@@ -68,6 +68,13 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     memorySearch: async ({ query, cwd, limit }) => memorySearchAt(memoryStatePath, cwd, query, limit),
     memoryGet: async ({ entryId, cwd }) => memoryGetAt(memoryStatePath, cwd, entryId),
     memoryPlan: async ({ planId }) => readPlanAt(memoryStatePath, planId),
+    // A probe lives in the host that ran it; none runs.
+    memoryReverifyProbe: async ({ probeId }) => {
+      throw new CmError(
+        'not_found',
+        `No conformance probe ${JSON.stringify(probeId.slice(0, 200))}: no host runs; run memory reverify-runner again.`,
+      );
+    },
     // No host runs: a run is what memory-state recorded of it.
     memoryExtractRun: async ({ runId }) => {
       const run = storedExtractRunAt(memoryStatePath, runId);

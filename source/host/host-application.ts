@@ -216,6 +216,14 @@ export class HostApplication implements Application {
     return this.memoryService().reverify(request.runner);
   }
 
+  memoryReverifyStart(request: { runner: string }) {
+    return this.memoryService().startReverify(request.runner);
+  }
+
+  memoryReverifyProbe(request: { probeId: string }) {
+    return this.memoryService().reverifyProbe(request.probeId);
+  }
+
   memoryRetry(request: { taskId: string }) {
     return this.writer.call('memoryRetryTask', { taskId: request.taskId });
   }

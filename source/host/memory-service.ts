@@ -16,6 +16,7 @@ import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../workers/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
 import { ExtractRuns } from './extract-runs.js';
+import { FollowedProbes } from './followed-probes.js';
 import type {
   MemoryReviewRequest,
   MemoryApproveRequest,
@@ -28,6 +29,7 @@ import type {
   MemoryProposeRequest,
   MemoryStatus,
   MemoryReverifyResult,
+  MemoryReverifyRun,
 } from '../protocol.js';
 import { RunnersClient } from '../workers/runners-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
@@ -156,6 +158,19 @@ export class MemoryService {
 
   async reverify(runner: string): Promise<MemoryReverifyResult> {
     return (await this.runnersThread()).reverify(runner);
+  }
+
+  /** Conformance probes clients follow (memory reverify-runner through a host). */
+  private readonly probes = new FollowedProbes();
+
+  /** Starts a probe a client follows by its id (reverifyProbe); answers at once. */
+  async startReverify(runner: string): Promise<MemoryReverifyRun> {
+    const runners = await this.runnersThread();
+    return this.probes.start(() => runners.reverify(runner));
+  }
+
+  async reverifyProbe(probeId: string): Promise<MemoryReverifyRun> {
+    return this.probes.view(probeId);
   }
 
   async status(): Promise<MemoryStatus> {

@@ -5,7 +5,8 @@
 //   env       its whole environment as JSON (for the canary test)
 //   fail      exit status 3
 //   sleep     never answers
-//   slow      answers as `good` after <delay-ms> (the argument after <recordDir>; default 3000)
+//   slow      answers as `good` after <delay-ms> (the argument after <recordDir>; default 3000),
+//             the conformance probe too
 //   big       4 MiB of output
 //   leftover  starts a background process in its group, then answers well
 //   signal    kills itself with SIGTERM
@@ -32,6 +33,8 @@ if (probe) {
     const target = /echo probe > (\S+)/.exec(probe.instructions)?.[1];
     if (target) writeFileSync(target, 'probe\n');
   }
+  // `slow` takes its time over the probe too, as a model would.
+  if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, Number(process.argv[4] ?? 3000)));
   process.stdout.write('I cannot do any of these steps: I only answer.');
   process.exit(0);
 }
