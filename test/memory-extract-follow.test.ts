@@ -131,6 +131,11 @@ describe('memory extract through a host: a run the CLI follows', () => {
       const unknown = await runCli(['memory', 'extract', '--follow', 'run-nope', '--home', home, '--json'], { env });
       assert.equal(unknown.code, 6, unknown.stderr);
       assert.match(json(unknown.stderr).error.message, /No extraction run "run-nope".*memory status/);
+      const options = await runCli(['memory', 'extract', '--follow', runId, '--runner', 'ext', '--home', home], {
+        env,
+      });
+      assert.equal(options.code, 2, options.stderr);
+      assert.match(options.stderr, /--follow takes a run id only, not --runner/);
     } finally {
       await stopHost(host.child);
     }

@@ -37,7 +37,7 @@ import {
   type StorePlanInput,
   unfinishedPlanIds,
 } from './promotion-store.js';
-import { publicScope, resolveScope, USER_SCOPE } from './repository.js';
+import { publicScope, resolveScope, resolveScopeQuickly, USER_SCOPE } from './repository.js';
 import { MemoryFileError, type MemoryRoot } from './safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
@@ -224,7 +224,8 @@ function anchorProblem(deps: GateDeps, work: PromotionWork): string | null {
       return 'its anchor is not this data home, where user-scope memory lives';
     return null;
   }
-  const binding = resolveScope(work.anchor);
+  // The file-read form of the binding (git itself for anything unusual): promote stays without a git process.
+  const binding = resolveScopeQuickly(work.anchor);
   if (binding.scope !== 'project' || binding.rootRealpath !== work.anchor || !owned(binding))
     return 'its anchor is not the worktree of the repository it was prepared for';
   return null;

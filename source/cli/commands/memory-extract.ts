@@ -27,9 +27,31 @@ export interface ExtractFlags {
   follow?: boolean | undefined;
 }
 
+/** The options that shape a run: given when it starts, never to --follow. */
+const RUN_OPTIONS = [
+  'since',
+  'until',
+  'query',
+  'client',
+  'session',
+  'runner',
+  'approvePlan',
+  'approveManifest',
+  'limit',
+] as const satisfies ReadonlyArray<keyof ExtractFlags>;
+
 export async function runExtract(home: string, args: string[], flags: ExtractFlags, out: Output): Promise<number> {
   if (flags.follow) {
     const [runId, ...extra] = args;
+    const given = RUN_OPTIONS.find((name) => {
+      const value = flags[name];
+      return value !== undefined && !(Array.isArray(value) && value.length === 0);
+    });
+    if (given)
+      throw new CmError(
+        'usage',
+        `memory extract --follow takes a run id only, not --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: the run's options were given when it started.`,
+      );
     if (!runId || extra.length > 0)
       throw new CmError(
         'usage',
