@@ -298,6 +298,21 @@ describe('a promotion plan tampered with in memory-state between approve and pro
     }
   });
 
+  it('a diff changed before approval: approve voids the plan instead of approving what the person did not read', async () => {
+    const [plan] = await plans(1, false);
+    tamper(`UPDATE promotion_journal SET diff = 'a harmless-looking diff' WHERE plan_id = ?`, plan!.planId);
+    const run = await runCli(
+      ['memory', 'approve', plan!.planId, '--digest', plan!.planDigest, '--home', setup.home, '--json'],
+      { cwd: setup.repo },
+    );
+    assert.equal(run.code, 5, run.stderr);
+    assert.match(
+      json(run.stderr).error.message,
+      /voided and nothing was approved: .*does not match what was approved \(its diff is not the one approved\)/,
+    );
+    assert.equal(journalRow(plan!.planId)['status'], 'voided');
+  });
+
   it('columns that record progress or time: promote writes exactly the approved bytes, inside the repository', async () => {
     const [plan] = await plans(1);
     const id = plan!.planId;

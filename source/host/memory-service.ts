@@ -230,7 +230,7 @@ export class MemoryService {
     if (voided !== null)
       throw new CmError(
         'operation_conflict',
-        `Plan ${view.planId} no longer describes its candidates (${voided}); it is voided and nothing was approved — run memory prepare again.`,
+        `Plan ${view.planId} is voided and nothing was approved: ${voided}. Run memory prepare again.`,
       );
     return view;
   }

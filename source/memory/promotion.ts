@@ -5,8 +5,9 @@
 // transaction (each file's outcome, the candidates promoted) and syncs the root into the approved
 // projection. A crash anywhere leaves the plan applying; promoting again (or the next open) runs
 // every step again, and the target's content decides: a file that already holds the approved
-// bytes is skipped, never written twice. Promote never runs git: the
-// plan names its root's anchor.
+// bytes is skipped, never written twice. Promote never runs git (but to bind an unusual layout):
+// the plan names its root's anchor, checked against the approved digest and re-derived from the
+// repository binding before anything is written.
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { CmError } from '../errors.js';
