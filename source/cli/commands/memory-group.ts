@@ -171,7 +171,9 @@ export function statusText(s: MemoryStatus): string {
   if (s.runnersProblem) lines.push(`runner profiles: ${s.runnersProblem}`);
   lines.push(`sent off this machine today (UTC ${s.spend.day}): ${s.spend.bytesSent} bytes`);
   if (s.activeRun)
-    lines.push(`running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total}`);
+    lines.push(
+      `running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total} (follow it: memory extract --follow ${s.activeRun.runId})`,
+    );
   if (s.lastRun)
     lines.push(`last run: ${s.lastRun.runId} ${s.lastRun.state} (${s.lastRun.runner}, started ${s.lastRun.startedAt})`);
   return lines.join('\n');
