@@ -46,8 +46,23 @@ export const HOOK_OVER_LIMIT_HEAD_BYTES = 64 * 1024;
 /** Sequences are SQLite INTEGERs; JavaScript numbers are exact up to 2^53-1, which is the real ceiling for us. */
 export const SEQUENCE_MAX = Number.MAX_SAFE_INTEGER;
 
-/** How long a CLI waits for the host API before treating it as unreachable. */
+/**
+ * How long a CLI waits for one answer of the host API before treating it as unreachable. Every
+ * request is short: long work (an extraction run) is started, then followed by short reads, so a
+ * run may take as long as its runners do.
+ */
 export const API_TIMEOUT_MS = 10_000;
+
+/** Replaces API_TIMEOUT_MS (whole milliseconds): tests shorten it to show a run outlasts it. */
+export const API_TIMEOUT_ENV = 'COMMON_MEMORY_API_TIMEOUT_MS';
+
+/** How long a host keeps a finished extraction run's report for a follower: a terminal closed mid-run is reopened within it. memory-state's record answers after. */
+export const EXTRACT_RUNS_KEPT_MS = 60 * 60 * 1000;
+/** How many finished runs it keeps at most: a script starting runs in a loop does not make it grow without end. */
+export const EXTRACT_RUNS_KEPT = 64;
+
+/** How often a client following an extraction run reads it: progress shows promptly, a host sees about two short reads a second. */
+export const EXTRACT_FOLLOW_POLL_MS = 400;
 
 /** How long a command waits for a host that holds the data home to answer its first request: a host that
  * answers nothing (suspended, wedged) is reported as unreachable instead of being waited out. A loaded 2-core

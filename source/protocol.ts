@@ -1,6 +1,7 @@
 // The application's public language: the DTOs that the host API, the CLI and the screens share.
 // Pure types and tiny pure helpers; no store, no I/O. The methods that carry them are declared in
 // source/api/.
+import type { ErrorCode } from './errors.js';
 
 export type Stream = 'journal' | 'timeline';
 
@@ -456,6 +457,14 @@ export interface MemoryReverifyResult {
   probeVersion: string;
 }
 
+/** A conformance probe a client follows (memory reverify-runner through a host): as slow as its runner. */
+export interface MemoryReverifyRun {
+  probeId: string;
+  state: 'running' | 'done' | 'failed';
+  result: MemoryReverifyResult | null;
+  error: { code: ErrorCode; message: string } | null;
+}
+
 export interface MemoryExtractReport {
   runIds: string[];
   window: { since: string; until: string };
@@ -481,6 +490,28 @@ export interface MemoryExtractReport {
   failures: string[];
   /** Present when an external runner's plans wait for an approval: nothing was sent for them. */
   pendingPlan?: PendingAuthorization;
+}
+
+/**
+ * An extraction run followed by its id: `memory extract` through a host starts one and reads it
+ * until it ends (no request waits for the run itself, so a run may last as long as its runners).
+ */
+export interface MemoryExtractRun {
+  /** The run's id, as `memory status` shows it (activeRun, lastRun). */
+  runId: string;
+  /**
+   * waiting: another run (the host's own, automatic) goes first; running; done: `report` holds the
+   * result; failed: `error` says why; stopped: the process that ran it stopped before it ended
+   * (`stoppedBecause`) — what it finished is kept.
+   */
+  state: 'waiting' | 'running' | 'done' | 'failed' | 'stopped';
+  /** What the run last reported while running: its phase (plan, extract, adjudicate) and counts. */
+  progress: { phase: string; done: number; total: number } | null;
+  startedAt: string;
+  finishedAt: string | null;
+  report: MemoryExtractReport | null;
+  error: { code: ErrorCode; message: string } | null;
+  stoppedBecause: string | null;
 }
 
 export interface MemoryRunView {

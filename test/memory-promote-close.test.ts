@@ -12,8 +12,6 @@ import { type CandidateForPromotion } from '../source/memory/promotion-plan.js';
 import { promotePlan } from '../source/memory/promotion.js';
 import { approvedPlanInProcess } from './support/in-process-gate.js';
 
-const KEY = 'b'.repeat(64);
-
 const candidates = (count: number): CandidateForPromotion[] =>
   Array.from({ length: count }, (_, i) => ({
     candidateId: `c-close-${i}`,
@@ -30,7 +28,7 @@ const candidates = (count: number): CandidateForPromotion[] =>
   }));
 
 /** An approved plan of three new entries, and the writer commands run in this process, counted. */
-const approvedPlan = (dir: string) => approvedPlanInProcess(dir, KEY, candidates(3), 'plan-close');
+const approvedPlan = (dir: string) => approvedPlanInProcess(dir, candidates(3), 'plan-close');
 
 describe('promote closes a plan and its projection in one commit', () => {
   let dir: string;
@@ -53,7 +51,7 @@ describe('promote closes a plan and its projection in one commit', () => {
     const stored = setup.db
       .prepare('SELECT count(*) FROM approved_entries WHERE repository_key = ?')
       .pluck()
-      .get(KEY) as number;
+      .get(setup.owner.repositoryKey) as number;
     assert.equal(stored, 3);
     assert.equal(readEntryFiles(memoryRootOf('project', setup.anchor)).length, 3);
   });
@@ -66,7 +64,7 @@ describe('promote closes a plan and its projection in one commit', () => {
       const begun = await begin(input);
       // Another sync of the same root lands between begin and close (an empty root: generation 1).
       await setup.run('memorySyncApproved', {
-        owner: { scope: 'project', repositoryKey: KEY, worktreeKey: KEY },
+        owner: { scope: 'project', ...setup.owner },
         expectedGeneration: null,
         coverage: 'complete',
         unchanged: false,

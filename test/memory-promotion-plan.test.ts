@@ -79,6 +79,7 @@ function input(
     planId: 'plan-1',
     scope: 'project',
     ownerKey: 'owner-a',
+    anchor: '/repo',
     candidates,
     currentFiles,
     now: '2026-03-01T10:00:00.000Z',

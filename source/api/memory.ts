@@ -16,8 +16,10 @@ import type {
   MemoryProposeResult,
   MemoryExtractReport,
   MemoryExtractRequest,
+  MemoryExtractRun,
   MemoryRecallResult,
   MemoryReverifyResult,
+  MemoryReverifyRun,
   MemoryReview,
   MemoryReviewRequest,
   MemorySearchResult,
@@ -28,6 +30,26 @@ import type {
 } from '../protocol.js';
 import { proposalFields, proposalOrigin } from '../memory/proposal.js';
 import { read, readByBody, write } from './route.js';
+
+/** What an extraction run is asked for: the body of memoryExtract and memoryExtractStart. */
+const extractBody = {
+  schema: z
+    .object({
+      since: z.string().optional(),
+      until: z.string().optional(),
+      query: z.string().max(4096).optional(),
+      client: z.enum(['codex', 'claude', 'pi']).optional(),
+      sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
+      runner: z.string().max(64).optional(),
+      approvePlan: z.string().max(128).optional(),
+      approveManifest: z.string().max(128).optional(),
+      limit: z.number().optional(),
+      cwd: z.string().min(1).max(4096),
+    })
+    .strict(),
+  shape:
+    '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "approvePlan"?, "approveManifest"?, "limit"?}',
+};
 
 export const memoryApi = {
   /** BM25 over what users said (delivered user turns, driven agents' user rows). */
@@ -43,31 +65,34 @@ export const memoryApi = {
       .strict(),
     shape: '{"query": string, "since"?, "until"?, "client"?, "limit"?: number}',
   }),
-  /** One extraction run over the caller's repository (the scope comes from its directory, never wider). */
+  /**
+   * One extraction run over the caller's repository (the scope comes from its directory, never
+   * wider), answered when it ends. The HTTP client does not wait on this: it starts the run and
+   * follows it (memoryExtractStart, memoryExtractRun), so no request lasts as long as a runner.
+   */
   memoryExtract: write<MemoryExtractRequest, MemoryExtractReport>('/v1/memory/extract', {
-    body: {
-      schema: z
-        .object({
-          since: z.string().optional(),
-          until: z.string().optional(),
-          query: z.string().max(4096).optional(),
-          client: z.enum(['codex', 'claude', 'pi']).optional(),
-          sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
-          runner: z.string().max(64).optional(),
-          approvePlan: z.string().max(128).optional(),
-          approveManifest: z.string().max(128).optional(),
-          limit: z.number().optional(),
-          cwd: z.string().min(1).max(4096),
-        })
-        .strict(),
-      shape:
-        '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "approvePlan"?, "approveManifest"?, "limit"?}',
-    },
+    body: extractBody,
     created: (report) => report.candidates.created > 0,
   }),
+  /** Starts an extraction run and answers at once with its id; memoryExtractRun follows it. */
+  memoryExtractStart: write<MemoryExtractRequest, MemoryExtractRun>('/v1/memory/extract/runs', {
+    body: extractBody,
+    created: () => true,
+  }),
+  /** A run memoryExtractStart started: its state and progress, its report once done (a short read). */
+  memoryExtractRun: read<{ runId: string }, MemoryExtractRun>('/v1/memory/extract/runs/:runId'),
   memoryStatus: read<void, MemoryStatus>('/v1/memory/status'),
-  /** Runs a runner profile's deny-all conformance probe again, whatever its cache says. */
+  /**
+   * Runs a runner profile's deny-all conformance probe again, whatever its cache says; answered when
+   * it ends. The HTTP client starts it and follows it instead (memoryReverifyStart, memoryReverifyProbe).
+   */
   memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>('/v1/memory/runners/:runner/reverify'),
+  /** Starts the probe and answers at once with its id. */
+  memoryReverifyStart: write<{ runner: string }, MemoryReverifyRun>('/v1/memory/runners/:runner/probes', {
+    created: () => true,
+  }),
+  /** A probe memoryReverifyStart started: its state, its result once done (a short read). */
+  memoryReverifyProbe: read<{ probeId: string }, MemoryReverifyRun>('/v1/memory/probes/:probeId'),
   /** Gives a task that spent its attempt budget a fresh one. */
   memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
   /** A page of draft and quarantined candidates, every scope's or one's (read-only; findings masked). */

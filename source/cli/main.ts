@@ -84,7 +84,10 @@ export const HELP = `
                                          200 turns, 366 days; exit 3 when tasks remain or failed.
                                          Another runner (a profile of runners.json) first prints
                                          the exact bytes it would send and exits 14 until you
-                                         approve that plan by its digest
+                                         approve that plan by its digest. Through a host the run
+                                         is followed: progress on stderr, Ctrl+C stops following
+                                         (exit 130), the run goes on
+    memory extract --follow <run-id>     follow a run again: its progress, then its report
     memory status                        chunk/task/candidate counts, the last and running run
                                          (exit 12 when memory-state is unavailable)
     memory recall <text> [--limit N]     what memory already holds like <text> (2 x BM25 + RRF)
@@ -320,6 +323,7 @@ export async function main(argv: string[]): Promise<number> {
             digest: cli.flags.digest,
             provider: cli.flags.provider,
             dryRun: cli.flags.dryRun,
+            follow: cli.flags.follow,
           },
           out,
         );

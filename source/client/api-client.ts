@@ -1,13 +1,21 @@
 // The application API over loopback HTTP: what the CLI uses when a host runs. Every method is
-// derived from its declaration in source/api/.
+// derived from its declaration in source/api/; memoryExtract and memoryReverifyRunner are each
+// composed of two of them.
 import { Agent, request as httpRequest } from 'node:http';
 import { CmError, isErrorCode } from '../errors.js';
-import { API_TIMEOUT_MS } from '../limits.js';
+import { API_TIMEOUT_ENV, API_TIMEOUT_MS } from '../limits.js';
 import { type Application, apiRoutes } from '../api/application.js';
 import type { QueryField, Route } from '../api/route.js';
+import { extractByFollowing, reverifyByFollowing } from './extract-run.js';
 
 // node:http with a keep-alive agent: fetch costs several times more per loopback request.
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+/** The bound of one request: API_TIMEOUT_MS, or a whole number of milliseconds in COMMON_MEMORY_API_TIMEOUT_MS. */
+function requestTimeoutMs(): number {
+  const set = process.env[API_TIMEOUT_ENV];
+  return set !== undefined && /^\d{1,9}$/.test(set) && Number(set) > 0 ? Number(set) : API_TIMEOUT_MS;
+}
 
 function send(
   port: number,
@@ -16,22 +24,20 @@ function send(
   path: string,
   body: string | undefined,
 ): Promise<{ status: number; text: string }> {
+  const timeout = requestTimeoutMs();
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
     if (body !== undefined)
       Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    const request = httpRequest(
-      { host: '127.0.0.1', port, method, path, headers, agent, timeout: API_TIMEOUT_MS },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${API_TIMEOUT_MS} ms`)));
+    const request = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent, timeout }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeout} ms`)));
     request.on('error', reject);
     request.end(body);
   });
@@ -92,5 +98,10 @@ export function apiClient(port: number, token: string): Application {
     name,
     (request: unknown) => call(route as Route, request),
   ]);
-  return Object.fromEntries(methods) as Application;
+  const client = Object.fromEntries(methods) as Application;
+  // The methods whose answer waits for a runner: over HTTP each is started, then followed by short
+  // reads, so no request waits as long as a runner does (issue 26).
+  client.memoryExtract = (request) => extractByFollowing(client, request);
+  client.memoryReverifyRunner = (request) => reverifyByFollowing(client, request);
+  return client;
 }

@@ -12,7 +12,8 @@ import { readHeads, readStoreId } from '../store/sequences.js';
 import { sessionSearch } from '../store/session-search.js';
 import { listSessions, readSession } from '../store/session-reads.js';
 import { storeFiles } from '../home.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
+import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../memory/memory-access.js';
+import { CmError } from '../errors.js';
 import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { readPlanAt } from '../memory/promotion.js';
@@ -67,6 +68,23 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     memorySearch: async ({ query, cwd, limit }) => memorySearchAt(memoryStatePath, cwd, query, limit),
     memoryGet: async ({ entryId, cwd }) => memoryGetAt(memoryStatePath, cwd, entryId),
     memoryPlan: async ({ planId }) => readPlanAt(memoryStatePath, planId),
+    // A probe lives in the host that ran it; none runs.
+    memoryReverifyProbe: async ({ probeId }) => {
+      throw new CmError(
+        'not_found',
+        `No conformance probe ${JSON.stringify(probeId.slice(0, 200))}: no host runs; run memory reverify-runner again.`,
+      );
+    },
+    // No host runs: a run is what memory-state recorded of it.
+    memoryExtractRun: async ({ runId }) => {
+      const run = storedExtractRunAt(memoryStatePath, runId);
+      if (!run)
+        throw new CmError(
+          'not_found',
+          `No extraction run ${JSON.stringify(runId.slice(0, 200))} in this data home; memory status shows the last and the running run.`,
+        );
+      return run;
+    },
   });
   return { app, close: () => db.close() };
 }

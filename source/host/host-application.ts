@@ -204,8 +204,24 @@ export class HostApplication implements Application {
     return this.memoryService().extract(request);
   }
 
+  memoryExtractStart(request: MemoryExtractRequest) {
+    return this.memoryService().startExtract(request);
+  }
+
+  memoryExtractRun(request: { runId: string }) {
+    return this.memoryService().extractRun(request);
+  }
+
   memoryReverifyRunner(request: { runner: string }) {
     return this.memoryService().reverify(request.runner);
+  }
+
+  memoryReverifyStart(request: { runner: string }) {
+    return this.memoryService().startReverify(request.runner);
+  }
+
+  memoryReverifyProbe(request: { probeId: string }) {
+    return this.memoryService().reverifyProbe(request.probeId);
   }
 
   memoryRetry(request: { taskId: string }) {

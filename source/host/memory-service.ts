@@ -6,7 +6,7 @@
 // crash interrupted.
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt } from '../memory/memory-access.js';
+import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../memory/memory-access.js';
 import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { readPlanAt } from '../memory/promotion.js';
 import { unfinishedPlanIds } from '../memory/promotion-store.js';
@@ -15,6 +15,8 @@ import { withMemoryState } from '../memory/memory-access.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../workers/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
+import { ExtractRuns } from './extract-runs.js';
+import { FollowedProbes } from './followed-probes.js';
 import type {
   MemoryReviewRequest,
   MemoryApproveRequest,
@@ -22,10 +24,12 @@ import type {
   MemoryDiscardRequest,
   MemoryExtractReport,
   MemoryExtractRequest,
+  MemoryExtractRun,
   MemoryPrepareRequest,
   MemoryProposeRequest,
   MemoryStatus,
   MemoryReverifyResult,
+  MemoryReverifyRun,
 } from '../protocol.js';
 import { RunnersClient } from '../workers/runners-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
@@ -38,6 +42,13 @@ export function autoExtractEnabled(env: NodeJS.ProcessEnv = process.env): boolea
 
 export class MemoryService {
   private runners: Promise<RunnersClient> | undefined;
+  /** The runners thread once started: whose progress a followed run shows. */
+  private runnersStarted: RunnersClient | undefined;
+  /** Extraction runs clients follow (memory extract through a host). */
+  private readonly followed = new ExtractRuns(
+    () => this.runnersStarted?.active ?? null,
+    (runId) => storedExtractRunAt(storeFiles(this.home).memoryState, runId),
+  );
 
   private constructor(
     private readonly home: string,
@@ -100,7 +111,12 @@ export class MemoryService {
   }
 
   private startRunners(): Promise<RunnersClient> {
-    return RunnersClient.start(storeFiles(this.home).core, this.writer, this.auto, holderName(`host-${this.hostId}`));
+    return RunnersClient.start(
+      storeFiles(this.home).core,
+      this.writer,
+      this.auto,
+      holderName(`host-${this.hostId}`),
+    ).then((client) => (this.runnersStarted = client));
   }
 
   /** The sync a real host runs at start; awaited before the writer goes away. */
@@ -113,6 +129,7 @@ export class MemoryService {
     this.filesClient = undefined;
     const runners = this.runners;
     this.runners = undefined;
+    this.runnersStarted = undefined;
     if (runners) await (await runners.catch(() => undefined))?.close();
   }
 
@@ -129,8 +146,31 @@ export class MemoryService {
     return (await this.runnersThread()).extract(request);
   }
 
+  /** Starts an extraction run a client follows by its id (extractRun); answers at once. */
+  async startExtract(request: MemoryExtractRequest): Promise<MemoryExtractRun> {
+    const runners = await this.runnersThread();
+    return this.followed.start(request, (withId) => runners.extract(withId));
+  }
+
+  async extractRun(request: { runId: string }): Promise<MemoryExtractRun> {
+    return this.followed.view(request.runId);
+  }
+
   async reverify(runner: string): Promise<MemoryReverifyResult> {
     return (await this.runnersThread()).reverify(runner);
+  }
+
+  /** Conformance probes clients follow (memory reverify-runner through a host). */
+  private readonly probes = new FollowedProbes();
+
+  /** Starts a probe a client follows by its id (reverifyProbe); answers at once. */
+  async startReverify(runner: string): Promise<MemoryReverifyRun> {
+    const runners = await this.runnersThread();
+    return this.probes.start(() => runners.reverify(runner));
+  }
+
+  async reverifyProbe(probeId: string): Promise<MemoryReverifyRun> {
+    return this.probes.view(probeId);
   }
 
   async status(): Promise<MemoryStatus> {
@@ -190,7 +230,7 @@ export class MemoryService {
     if (voided !== null)
       throw new CmError(
         'operation_conflict',
-        `Plan ${view.planId} no longer describes its candidates (${voided}); it is voided and nothing was approved — run memory prepare again.`,
+        `Plan ${view.planId} is voided and nothing was approved: ${voided}. Run memory prepare again.`,
       );
     return view;
   }

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { loadRunnerProfiles } from './runner-profiles.js';
 import type {
+  MemoryExtractRun,
   MemoryRecallResult,
   MemoryReview,
   MemoryReviewRequest,
@@ -18,6 +19,7 @@ import {
   readMemoryRecall,
   readMemoryReview,
   readMemoryStatus,
+  readStoredExtractRun,
 } from './memory-reads.js';
 import { publicScope, resolveScope, USER_SCOPE } from './repository.js';
 import { openMemoryStateReadOnly } from './state-database.js';
@@ -74,6 +76,15 @@ export function memoryStatusAt(path: string, autoExtract: boolean, active: Memor
 }
 
 /** Page sizes of `memory review`: the Memory screen reads its largest pages. */
+/** A run memory-state recorded (see readStoredExtractRun); undefined when it holds none of that id. */
+export function storedExtractRunAt(path: string, runId: string): MemoryExtractRun | undefined {
+  return withMemoryState(
+    path,
+    () => undefined,
+    (db) => readStoredExtractRun(db, runId),
+  );
+}
+
 export const REVIEW_PAGE_DEFAULT = 50;
 export const REVIEW_PAGE_MAX = 200;
 

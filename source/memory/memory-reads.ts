@@ -7,6 +7,8 @@ import { utcDay } from './runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
 import type {
   MemoryCandidateOrigin,
+  MemoryExtractReport,
+  MemoryExtractRun,
   MemoryReview,
   MemoryReviewCandidate,
   MemoryRunView,
@@ -64,6 +66,42 @@ function runView(row: {
     startedAt: new Date(row.started_at_ms).toISOString(),
     finishedAt: row.finished_at_ms === null ? null : new Date(row.finished_at_ms).toISOString(),
     summary: row.summary_json === null ? null : (JSON.parse(row.summary_json) as MemoryRunView['summary']),
+  };
+}
+
+/**
+ * An extraction run as memory-state recorded it, for a follower the process that ran it cannot
+ * answer (it stopped, or it is not this process): a run recorded running was stopped with it.
+ */
+export function readStoredExtractRun(db: Db, runId: string): MemoryExtractRun | undefined {
+  const row = db.prepare('SELECT * FROM runs WHERE run_id = ?').get(runId) as Parameters<typeof runView>[0] | undefined;
+  if (!row) return undefined;
+  const run = runView(row);
+  const summary = (run.summary ?? {}) as Partial<MemoryExtractReport> & { awaiting?: string };
+  const base = {
+    runId,
+    progress: null,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    report: null,
+    error: null,
+  };
+  if (run.state === 'done')
+    return {
+      ...base,
+      state: 'done',
+      report: { ...summary, runIds: [runId] } as MemoryExtractReport,
+      stoppedBecause: null,
+    };
+  return {
+    ...base,
+    state: 'stopped',
+    stoppedBecause:
+      run.state === 'running'
+        ? 'the process that ran it stopped before it ended; what it finished is kept — run memory extract again to go on'
+        : summary.awaiting === 'authorisation'
+          ? "it ended waiting for an approval of its runner's plan — run memory extract again to see the plan"
+          : 'it ended without a report — memory status shows the last run',
   };
 }
 

@@ -43,7 +43,8 @@ import {
   writeFileInDirectory,
 } from './safe-files.js';
 
-export const PLAN_FORMAT = 'common-memory-promotion-plan@1';
+/** @2 binds the anchor, the candidates' owner, the diff and the findings a person read (issue 26). */
+export const PLAN_FORMAT = 'common-memory-promotion-plan@2';
 /** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
 export const PROMOTION_POLICY_VERSION = 'promotion-policy@1';
 
@@ -82,6 +83,10 @@ export interface PlanInput {
   scope: PromotionScope;
   /** Whose memory root this is (memory-state's owner keys), bound into the digest. */
   ownerKey: string;
+  /** Whose candidates these are, when not the root's owner (a repository's candidates promoted to the user scope). */
+  candidateOwnerKey?: string;
+  /** Where the root is (the worktree's root or the data home, a real path): its digest is bound, so promote writes only there. */
+  anchor: string;
   candidates: CandidateForPromotion[];
   currentFiles: CurrentFile[];
   /** ISO time written as `created` / `updated`: a plan is a value, so the caller gives the clock. */
@@ -109,6 +114,9 @@ export interface PromotionPlan {
   planId: string;
   scope: PromotionScope;
   ownerKey: string;
+  candidateOwnerKey: string;
+  /** sha256 of the anchor: the path stays in memory-state, its identity is in the digest. */
+  anchorDigest: string;
   policyVersion: string;
   candidates: Array<{ candidateId: string; revision: number }>;
   files: PlanFile[];
@@ -321,6 +329,8 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     planId: input.planId,
     scope: input.scope,
     ownerKey: input.ownerKey,
+    candidateOwnerKey: input.candidateOwnerKey ?? input.ownerKey,
+    anchorDigest: sha256Hex(input.anchor),
     policyVersion: PROMOTION_POLICY_VERSION,
     candidates: input.candidates
       .map((c) => ({ candidateId: c.candidateId, revision: c.revision }))
@@ -348,9 +358,20 @@ function planDiff(files: PlanFile[], current: Map<string, { bytes: Uint8Array }>
     .join('');
 }
 
+export type ShownFinding = Pick<SecretFinding, 'line' | 'column' | 'rule' | 'severity' | 'excerpt'>;
+
+/** Findings as they are stored and digested: the fields a person is shown, in a fixed key order. */
+export const findingsJson = (findings: ReadonlyArray<ShownFinding>): string =>
+  JSON.stringify(
+    findings.map(({ line, column, rule, severity, excerpt }) => ({ line, column, rule, severity, excerpt })),
+  );
+
 /**
  * The canonical serialisation a plan's digest is taken over: fixed key order, files by path, the
- * content by its sha256. The diff and findings are derived from these, so they are not in it.
+ * content by its sha256. Everything promote acts on is in it — where (scope, owner, the anchor's
+ * digest), what (each file) and for whom (the candidates and their owner) — and what the person
+ * read before approving (the diff, each file's findings), by digest: a journal row that disagrees
+ * with it is not the plan that was approved.
  */
 export function canonicalPlanJson(plan: Omit<PromotionPlan, 'planDigest'>): string {
   return JSON.stringify({
@@ -358,8 +379,11 @@ export function canonicalPlanJson(plan: Omit<PromotionPlan, 'planDigest'>): stri
     planId: plan.planId,
     scope: plan.scope,
     ownerKey: plan.ownerKey,
+    candidateOwnerKey: plan.candidateOwnerKey,
+    anchorDigest: plan.anchorDigest,
     policyVersion: plan.policyVersion,
     candidates: plan.candidates.map((c) => ({ candidateId: c.candidateId, revision: c.revision })),
+    diffDigest: sha256Hex(plan.diff),
     files: plan.files.map((f) => ({
       path: f.path,
       entryId: f.entryId,
@@ -368,8 +392,87 @@ export function canonicalPlanJson(plan: Omit<PromotionPlan, 'planDigest'>): stri
       targetBlobHash: f.targetBlobHash,
       sanitizedContentDigest: f.sanitizedContentDigest,
       bytes: f.content.length,
+      findingsDigest: sha256Hex(findingsJson(f.findings)),
     })),
   });
+}
+
+/** A plan as memory-state holds it, column by column (promotion_journal and promotion_files). */
+export interface StoredPlan {
+  planId: string;
+  scope: string;
+  ownerKey: string;
+  candidateOwnerKey: string;
+  anchor: string;
+  canonicalJson: string;
+  planDigest: string;
+  candidatesJson: string;
+  policyVersion: string;
+  diff: string;
+  files: ReadonlyArray<{
+    path: string;
+    entryId: string;
+    action: string;
+    candidateIdsJson: string;
+    targetBlobHash: string | null;
+    content: Uint8Array;
+    sanitizedContentDigest: string;
+    findingsJson: string;
+  }>;
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a stored plan is not the plan its digest names, or null: every column that decides what
+ * promote writes, where, for whom, or what the person was shown is compared with the canonical JSON,
+ * and that with its digest. Pure: the store reads the rows, promote voids on an answer.
+ */
+export function storedPlanProblem(stored: StoredPlan): string | null {
+  if (sha256Hex(stored.canonicalJson) !== stored.planDigest) return 'the plan does not match its digest';
+  const canonical = parsedOrNull(stored.canonicalJson) as Record<string, unknown> | null;
+  if (!canonical || typeof canonical !== 'object') return 'the plan is not readable';
+  if (canonical['format'] !== PLAN_FORMAT) return 'it was prepared by an earlier version';
+  if (canonical['planId'] !== stored.planId) return 'its id is not the one approved';
+  if (canonical['scope'] !== stored.scope) return 'its scope is not the one approved';
+  if (canonical['ownerKey'] !== stored.ownerKey) return "its memory root's owner is not the one approved";
+  if (canonical['candidateOwnerKey'] !== stored.candidateOwnerKey)
+    return "its candidates' owner is not the one approved";
+  if (canonical['anchorDigest'] !== sha256Hex(stored.anchor)) return 'its anchor is not the one approved';
+  if (canonical['policyVersion'] !== stored.policyVersion) return 'its policy version is not the one approved';
+  if (!sameJson(canonical['candidates'], parsedOrNull(stored.candidatesJson)))
+    return 'its candidates are not the ones approved';
+  if (canonical['diffDigest'] !== sha256Hex(stored.diff)) return 'its diff is not the one approved';
+  const listed = Array.isArray(canonical['files']) ? (canonical['files'] as Array<Record<string, unknown>>) : [];
+  if (listed.length !== stored.files.length) return 'its files are not the files it lists';
+  for (const file of stored.files) {
+    const entry = listed.find((f) => f['path'] === file.path);
+    if (!entry) return 'its files are not the files it lists';
+    const findings = parsedOrNull(file.findingsJson);
+    if (
+      entry['entryId'] !== file.entryId ||
+      entry['action'] !== file.action ||
+      !sameJson(entry['candidateIds'], parsedOrNull(file.candidateIdsJson)) ||
+      entry['targetBlobHash'] !== file.targetBlobHash ||
+      entry['findingsDigest'] !== (Array.isArray(findings) ? sha256Hex(findingsJson(findings as ShownFinding[])) : null)
+    )
+      return `the record of ${file.path} is not the one approved`;
+    if (
+      entry['sanitizedContentDigest'] !== file.sanitizedContentDigest ||
+      entry['bytes'] !== file.content.length ||
+      sha256Hex(file.content) !== file.sanitizedContentDigest
+    )
+      return `the stored bytes of ${file.path} are not the approved ones`;
+  }
+  return null;
 }
 
 export const planDigestOf = (plan: Omit<PromotionPlan, 'planDigest'>): string => sha256Hex(canonicalPlanJson(plan));

@@ -13,6 +13,7 @@ import { type Db, prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import { readProjection, type SyncApprovedResult, syncApproved, syncInput } from './approved-store.js';
 import { ANALYZER_VERSION, memoryDigest } from './contracts.js';
+import { storedPlanProblem } from './promotion-plan.js';
 import { RECALL_ALGORITHM } from './rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
 
@@ -309,6 +310,7 @@ interface PlanRow {
   plan_digest: string;
   candidate_ids_json: string;
   assessment_digest: string;
+  policy_version: string;
   diff: string;
   status: MemoryPlanStatus;
   void_reason: string | null;
@@ -342,6 +344,52 @@ function requirePlan(db: Db, planId: string): PlanRow {
       `No promotion plan ${JSON.stringify(planId)}; memory prepare makes one and prints its id.`,
     );
   return row;
+}
+
+function ownerKeyOf(json: string): string {
+  try {
+    const owner = JSON.parse(json) as Partial<Owner> | null;
+    return `${owner?.repositoryKey}:${owner?.worktreeKey}`;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Why the journal's rows are not the plan that was approved (or, with `approval`, why it cannot
+ * be promoted), or null. Each column promote acts on is compared with the plan's canonical JSON
+ * and that with its digest (storedPlanProblem); an approval must be recorded for that digest.
+ */
+function journalProblem(db: Db, row: PlanRow, options: { approval: boolean }): string | null {
+  const problem = storedPlanProblem({
+    planId: row.plan_id,
+    scope: row.scope,
+    ownerKey: `${row.repository_key}:${row.worktree_key}`,
+    candidateOwnerKey: ownerKeyOf(row.candidate_owner_json),
+    anchor: row.anchor,
+    canonicalJson: row.plan_canonical_json,
+    planDigest: row.plan_digest,
+    candidatesJson: row.candidate_ids_json,
+    policyVersion: row.policy_version,
+    diff: row.diff,
+    files: readFileRows(db, row.plan_id).map((file) => ({
+      path: file.target_path,
+      entryId: file.entry_id,
+      action: file.action,
+      candidateIdsJson: file.candidate_ids_json,
+      targetBlobHash: file.target_blob_hash,
+      content: file.sanitized_content,
+      sanitizedContentDigest: file.sanitized_digest,
+      findingsJson: file.findings_json,
+    })),
+  });
+  if (problem !== null) return `memory-state's record of the plan does not match what was approved (${problem})`;
+  if (!options.approval) return null;
+  const approved = prepared(
+    db,
+    "SELECT 1 FROM authorization_log WHERE plan_digest = ? AND decision = 'approved' AND via = 'digest' AND task_id IS NULL AND runner_profile IS NULL",
+  ).get(row.plan_digest);
+  return approved ? null : 'no approval of its digest is recorded in memory-state';
 }
 
 const fileView = (row: FileRow): MemoryPlanFileView => ({
@@ -425,6 +473,12 @@ function approvePlan(tx: Tx, input: z.infer<typeof approveInput>) {
       `The digest ${input.digest} is not plan ${row.plan_id}'s (${row.plan_digest}); nothing was approved — read the plan's diff and approve the digest it shows.`,
     );
   }
+  // A record that is not the plan its digest names is voided: approving it would approve other bytes.
+  const damaged = journalProblem(tx.db, row, { approval: false });
+  if (damaged !== null) {
+    setStatus(tx, row.plan_id, 'voided', damaged);
+    return { voided: damaged, view: readPlanView(tx.db, row.plan_id)! };
+  }
   // A plan that no longer describes its candidates is voided in this transaction, and says so.
   const moved = voidIfMoved(tx, row);
   if (moved !== null) return { voided: moved, view: readPlanView(tx.db, row.plan_id)! };
@@ -466,13 +520,21 @@ const planIdInput = z.object({ planId: z.string().min(1) }).strict();
 function beginPromotion(tx: Tx, input: z.infer<typeof planIdInput>) {
   const row = requirePlan(tx.db, input.planId);
   const resumed = row.status === 'applying';
-  if (row.status === 'approved') {
-    if (voidIfMoved(tx, row) !== null) return { work: null, view: readPlanView(tx.db, row.plan_id)! };
-    setStatus(tx, row.plan_id, 'applying');
-  } else if (row.status !== 'applying') {
+  if (row.status !== 'approved' && row.status !== 'applying') {
     // An applied plan asked again answers as it is: promote is safe to repeat.
     if (row.status === 'applied') return { work: null, view: readPlanView(tx.db, row.plan_id)! };
     refuseByStatus(row, 'promote');
+  }
+  // The rows promote is about to act on must be the plan a person approved, every column of them,
+  // whether it starts now or resumes: a record changed in memory-state since voids the plan here.
+  const damaged = journalProblem(tx.db, row, { approval: true });
+  if (damaged !== null) {
+    setStatus(tx, row.plan_id, 'voided', damaged);
+    return { work: null, view: readPlanView(tx.db, row.plan_id)! };
+  }
+  if (row.status === 'approved') {
+    if (voidIfMoved(tx, row) !== null) return { work: null, view: readPlanView(tx.db, row.plan_id)! };
+    setStatus(tx, row.plan_id, 'applying');
   }
   const work: PromotionWork = {
     planId: row.plan_id,

@@ -5,11 +5,12 @@
 // transaction (each file's outcome, the candidates promoted) and syncs the root into the approved
 // projection. A crash anywhere leaves the plan applying; promoting again (or the next open) runs
 // every step again, and the target's content decides: a file that already holds the approved
-// bytes is skipped, never written twice. Promote never runs git: the
-// plan names its root's anchor.
+// bytes is skipped, never written twice. Promote never runs git (but to bind an unusual layout):
+// the plan names its root's anchor, checked against the approved digest and re-derived from the
+// repository binding before anything is written.
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { CmError } from '../errors.js';
-import { sha256Hex } from '../ground/digests.js';
 import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult } from '../protocol.js';
 import type { Db } from '../store/database.js';
@@ -37,7 +38,7 @@ import {
   type StorePlanInput,
   unfinishedPlanIds,
 } from './promotion-store.js';
-import { publicScope, resolveScope, USER_SCOPE } from './repository.js';
+import { publicScope, resolveScope, resolveScopeQuickly, USER_SCOPE } from './repository.js';
 import { MemoryFileError, type MemoryRoot } from './safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
@@ -158,6 +159,8 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
     planId,
     scope,
     ownerKey: `${owner.repositoryKey}:${owner.worktreeKey}`,
+    candidateOwnerKey: `${candidateOwner.repositoryKey}:${candidateOwner.worktreeKey}`,
+    anchor: root.anchor,
     candidates,
     currentFiles,
     now: new Date().toISOString(),
@@ -201,24 +204,32 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The journal's rows must be the plan its digest names: every file as the canonical JSON lists it. */
-function checkWork(work: PromotionWork): void {
-  const damaged = (why: string) =>
-    new CmError('inconsistent', `Plan ${work.planId} in memory-state is damaged (${why}); nothing was written.`);
-  if (sha256Hex(work.canonicalJson) !== work.planDigest) throw damaged('it does not match its digest');
-  const listed = (JSON.parse(work.canonicalJson) as { files: Array<Record<string, unknown>> }).files;
-  if (listed.length !== work.files.length) throw damaged('its files are not the files it lists');
-  for (const file of work.files) {
-    const entry = listed.find((f) => f['path'] === file.path);
-    if (
-      !entry ||
-      entry['targetBlobHash'] !== file.targetBlobHash ||
-      entry['sanitizedContentDigest'] !== file.sanitizedContentDigest ||
-      entry['bytes'] !== file.content.length ||
-      sha256Hex(file.content) !== file.sanitizedContentDigest
-    )
-      throw damaged(`the stored bytes of ${file.path} are not the approved ones`);
+/**
+ * Why the plan's anchor is not where its owner's memory root is now, or null. The anchor is
+ * re-derived from the binding the plan was prepared for — a project plan's anchor must be the root
+ * of a git worktree whose repository and worktree keys are the plan's (the worktree key digests the
+ * root's real path), a user plan's the data home — so a path changed in memory-state never leads
+ * promote anywhere else, even when the digest and approval were forged to match it.
+ */
+function anchorProblem(deps: GateDeps, work: PromotionWork): string | null {
+  const owned = (keys: { repositoryKey: string; worktreeKey: string }) =>
+    keys.repositoryKey === work.owner.repositoryKey && keys.worktreeKey === work.owner.worktreeKey;
+  if (work.scope === 'user') {
+    let home: string | null;
+    try {
+      home = realpathSync(deps.home);
+    } catch {
+      home = null;
+    }
+    if (home !== work.anchor || !owned(USER_SCOPE))
+      return 'its anchor is not this data home, where user-scope memory lives';
+    return null;
   }
+  // The file-read form of the binding (git itself for anything unusual): promote stays without a git process.
+  const binding = resolveScopeQuickly(work.anchor);
+  if (binding.scope !== 'project' || binding.rootRealpath !== work.anchor || !owned(binding))
+    return 'its anchor is not the worktree of the repository it was prepared for';
+  return null;
 }
 
 /** MemoryFileError codes that mean the root cannot be written safely as planned: the plan is voided. */
@@ -229,11 +240,14 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
   const begun = await deps.writer.beginPromotion({ planId });
   if (!begun.work) return { ...begun.view, sync: null };
   const work = begun.work;
-  checkWork(work);
   const voided = async (reason: string, drifted: string[]): Promise<MemoryPromoteResult> => ({
     ...(await deps.writer.voidPlan({ planId, reason, drifted })),
     sync: null,
   });
+  // The journal's rows were checked against the approved digest as the plan began; where they
+  // point is checked against the repository itself, before anything is read or written there.
+  const misplaced = anchorProblem(deps, work);
+  if (misplaced !== null) return voided(misplaced, []);
   let root: MemoryRoot;
   const session = applySession();
   try {

@@ -62,6 +62,8 @@ const ADJUDICATION_ROUNDS_MAX = 6;
 export type ExtractRequest = Omit<MemoryExtractRequest, 'cwd'> & {
   /** The caller's directory: its repository is the run's scope; a caller cannot widen it. Null: every session in its own scope (the host's automatic runs). */
   cwd: string | null;
+  /** The id of the (first) run, when a follower already holds it (the host's followed runs); otherwise a new one. */
+  runId?: string | undefined;
 };
 
 export type ExtractReport = MemoryExtractReport;
@@ -165,7 +167,7 @@ export class ExtractionPipeline {
         auto: request.cwd === null,
         scope: scope.scope,
       };
-      await this.runScope(scope, chunks, runner, limit, requestRecord, report, progress, request);
+      await this.runScope(scope, chunks, runner, limit, requestRecord, report, progress, request, request.runId);
       if (report.pendingPlan) break; // one approval at a time: the next scope waits for the next run
     }
     return report;
@@ -180,9 +182,10 @@ export class ExtractionPipeline {
     report: ExtractReport,
     progress: Progress,
     approval: Approval,
+    presetRunId?: string,
   ): Promise<void> {
     const owner = { repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
-    const runId = `run-${randomUUID()}`;
+    const runId = presetRunId !== undefined && report.runIds.length === 0 ? presetRunId : `run-${randomUUID()}`;
     this.runBytesSent = 0;
     report.runIds.push(runId);
     report.chunks += chunks.length;
@@ -239,6 +242,8 @@ export class ExtractionPipeline {
       const work = isExternal(runner)
         ? this.withContext(runner, { kind: 'extraction', task })
         : { kind: 'extraction' as const, task };
+      // Progress before the runner answers too: a model's runner may take minutes over one task.
+      progress({ phase: 'extract', done: worked - 1, total: Math.min(limit, planned.taskIds.length), runId });
       const output = await this.runOnce(runner, work, { runId, claim, gate });
       if (output.ok === 'unsent') {
         report.tasks.failed += 1;

@@ -82,6 +82,7 @@ function applyFigures(base: string): Figure[] {
     planId: 'bench',
     scope: 'project',
     ownerKey: 'bench',
+    anchor: join(base, 'anchor'),
     candidates: candidates(50),
     currentFiles: [],
     now: '2026-03-01T00:00:00.000Z',
@@ -245,10 +246,8 @@ async function scanFigures(base: string): Promise<Figure[]> {
   ];
 }
 
-const KEY = 'a'.repeat(64);
-
 /** A memory-state with 50 draft candidates and their plan, approved (test/support/in-process-gate.ts). */
-const approvedPlan = (dir: string) => approvedPlanInProcess(dir, KEY, candidates(50), 'plan-bench');
+const approvedPlan = (dir: string) => approvedPlanInProcess(dir, candidates(50), 'plan-bench');
 
 async function promoteFigures(base: string): Promise<Figure[]> {
   const promote: number[] = [];
@@ -259,6 +258,7 @@ async function promoteFigures(base: string): Promise<Figure[]> {
       planId: 'floor',
       scope: 'project',
       ownerKey: 'floor',
+      anchor: join(base, 'anchor'),
       candidates: candidates(50),
       currentFiles: [],
       now: '2026-03-01T00:00:00.000Z',

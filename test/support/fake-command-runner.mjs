@@ -5,6 +5,8 @@
 //   env       its whole environment as JSON (for the canary test)
 //   fail      exit status 3
 //   sleep     never answers
+//   slow      answers as `good` after <delay-ms> (the argument after <recordDir>; default 3000),
+//             the conformance probe too
 //   big       4 MiB of output
 //   leftover  starts a background process in its group, then answers well
 //   signal    kills itself with SIGTERM
@@ -31,6 +33,8 @@ if (probe) {
     const target = /echo probe > (\S+)/.exec(probe.instructions)?.[1];
     if (target) writeFileSync(target, 'probe\n');
   }
+  // `slow` takes its time over the probe too, as a model would.
+  if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, Number(process.argv[4] ?? 3000)));
   process.stdout.write('I cannot do any of these steps: I only answer.');
   process.exit(0);
 }
@@ -59,6 +63,11 @@ switch (mode) {
   case 'sleep':
     setInterval(() => {}, 1000);
     break;
+  case 'slow': {
+    const answerNow = () => process.stdout.write(JSON.stringify(answer(JSON.parse(input.toString('utf8')))));
+    setTimeout(answerNow, Number(process.argv[4] ?? 3000));
+    break;
+  }
   case 'big':
     process.stdout.write('x'.repeat(4 * 1024 * 1024));
     break;

@@ -1,7 +1,9 @@
 // An approved promotion plan over a real memory-state, with the gate's writer commands run as the
 // writer thread runs them (schema-checked, one transaction each) but in this process: what the
-// promote tests and the promotion bench drive promotePlan with. The commands run are counted.
-import { mkdirSync } from 'node:fs';
+// promote tests and the promotion bench drive promotePlan with. The commands run are counted. The
+// plan's root is a real git worktree, bound as prepare binds one: promote re-derives the anchor.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../../source/ground/digests.js';
 import { approvedCommands } from '../../source/memory/approved-store.js';
@@ -12,6 +14,7 @@ import {
 } from '../../source/memory/promotion-plan.js';
 import type { GateDeps } from '../../source/memory/promotion.js';
 import { promotionCommands } from '../../source/memory/promotion-store.js';
+import { resolveScope } from '../../source/memory/repository.js';
 import { openMemoryState } from '../../source/memory/state-database.js';
 import type { AnyCommand } from '../../source/store/command.js';
 import type { Db } from '../../source/store/database.js';
@@ -22,6 +25,8 @@ export interface InProcessGate {
   db: Db;
   /** The worktree the plan writes into. */
   anchor: string;
+  /** Its keys: the owner of the plan and of its candidates. */
+  owner: { repositoryKey: string; worktreeKey: string };
   planId: string;
   /** The writer commands run since the plan was approved, in order. */
   commits: string[];
@@ -29,24 +34,31 @@ export interface InProcessGate {
   close(): void;
 }
 
-/** `candidates` as drafts of one owner (`key` for repository and worktree), their plan stored and approved. */
+/** `candidates` as drafts of a fresh git worktree's repository, their plan stored and approved. */
 export function approvedPlanInProcess(
   dir: string,
-  key: string,
   candidates: CandidateForPromotion[],
   planId = 'plan-in-process',
 ): InProcessGate {
   mkdirSync(dir, { recursive: true });
+  const worktree = join(dir, 'worktree');
+  mkdirSync(worktree);
+  execFileSync('git', ['init', '-q'], { cwd: worktree });
+  const binding = resolveScope(worktree);
+  if (binding.scope !== 'project') throw new Error('git init made no worktree');
+  const anchor = realpathSync(worktree);
+  const owner = { repositoryKey: binding.repositoryKey, worktreeKey: binding.worktreeKey };
   const memoryStatePath = join(dir, 'memory-state.sqlite');
   const state = openMemoryState(memoryStatePath);
   const db = state.db;
   db.prepare(
     "INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, status, created_at_ms) VALUES ('gate', ?, ?, 's', '0-1', 'd', 'd', 'drafted', 0)",
-  ).run(key, key);
+  ).run(owner.repositoryKey, owner.worktreeKey);
   const insert = db.prepare(
     "INSERT INTO candidates (candidate_id, repository_key, worktree_key, chunk_ref, task_id, content_digest, payload_json, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 'gate', 't', ?, ?, 'draft', 0, 0)",
   );
-  for (const c of candidates) insert.run(c.candidateId, key, key, sha256Hex(c.content), JSON.stringify(c));
+  for (const c of candidates)
+    insert.run(c.candidateId, owner.repositoryKey, owner.worktreeKey, sha256Hex(c.content), JSON.stringify(c));
   const commits: string[] = [];
   const run = (name: string, input: unknown): Promise<never> => {
     const command =
@@ -56,12 +68,11 @@ export function approvedPlanInProcess(
     commits.push(name);
     return Promise.resolve(commit(db, name, (tx) => command.run(tx, context, command.schema.parse(input)))) as never;
   };
-  const anchor = join(dir, 'worktree');
-  mkdirSync(anchor);
   const built = buildPromotionPlan({
     planId,
     scope: 'project',
-    ownerKey: `${key}:${key}`,
+    ownerKey: `${owner.repositoryKey}:${owner.worktreeKey}`,
+    anchor,
     candidates,
     currentFiles: [],
     now: '2026-03-01T00:00:00.000Z',
@@ -70,16 +81,25 @@ export function approvedPlanInProcess(
   const { plan } = built;
   void run('memoryStorePlan', {
     planId: plan.planId,
-    owner: { repositoryKey: key, worktreeKey: key },
+    owner,
     scope: 'project',
     anchor,
-    candidateOwner: { repositoryKey: key, worktreeKey: key },
+    candidateOwner: owner,
     canonicalJson: canonicalPlanJson(plan),
     planDigest: plan.planDigest,
     policyVersion: plan.policyVersion,
     candidates: plan.candidates,
     diff: plan.diff,
-    files: plan.files.map(({ findings: _f, ...file }) => ({ ...file, findings: [] })),
+    files: plan.files.map(({ findings, ...file }) => ({
+      ...file,
+      findings: findings.map(({ line, column, rule, severity, excerpt }) => ({
+        line,
+        column,
+        rule,
+        severity,
+        excerpt,
+      })),
+    })),
   });
   void run('memoryApprovePlan', { planId: plan.planId, digest: plan.planDigest });
   commits.length = 0;
@@ -94,5 +114,5 @@ export function approvedPlanInProcess(
       storeScan: (input) => run('memorySyncApproved', input),
     },
   };
-  return { deps, db, anchor, planId, commits, run, close: () => db.close() };
+  return { deps, db, anchor, owner, planId, commits, run, close: () => db.close() };
 }

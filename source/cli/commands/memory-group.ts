@@ -1,5 +1,5 @@
 // `memory extract | status | recall | lint | review`: the memory pipeline on the command line.
-// extract goes to the running host, or takes the lease for its own duration; status, recall and
+// extract (memory-extract.ts) is a run in the running host, or in this command holding the lease; status, recall and
 // review are reads (read-only without a host); lint runs here and needs no store.
 import { REVIEW_PAGE_MAX } from '../../memory/memory-access.js';
 import { parseReviewCursor } from '../../memory/memory-reads.js';
@@ -7,20 +7,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { formatFinding, lintText } from '../../memory/secret-lint.js';
-import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
-import type {
-  MemoryExtractReport,
-  MemoryRecallResult,
-  MemoryReview,
-  MemoryStatus,
-  PendingAuthorization,
-} from '../../protocol.js';
+import type { MemoryRecallResult, MemoryReview, MemoryStatus } from '../../protocol.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
 import { memoryInit, memorySearch, memorySync } from './approved.js';
 import { memoryAssemble, memoryRefresh } from './memory-given.js';
 import { memoryApprove, memoryConfirm, memoryDiscard, memoryPlan, memoryPrepare, memoryPromote } from './promote.js';
+import { runExtract } from './memory-extract.js';
+
+export { planText } from './memory-extract.js';
 
 export interface MemoryFlags {
   since?: string | undefined;
@@ -37,17 +33,18 @@ export interface MemoryFlags {
   digest?: string | undefined;
   provider?: string | undefined;
   dryRun?: boolean | undefined;
+  /** memory extract --follow <run-id>: follow a run again. */
+  follow?: boolean | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
 const LINT_FILE_MAX_BYTES = 16 * 1024 * 1024;
-const PROGRESS_POLL_MS = 500;
 
 export async function runMemory(home: string, args: string[], flags: MemoryFlags, out: Output): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'extract':
-      return extract(home, flags, out);
+      return runExtract(home, rest, flags, out);
     case 'status':
       return status(home, out);
     case 'recall':
@@ -101,81 +98,6 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       );
     }
   }
-}
-
-async function extract(home: string, flags: MemoryFlags, out: Output): Promise<number> {
-  const request = {
-    since: flags.since,
-    until: flags.until,
-    query: flags.query,
-    client: flags.client,
-    sessions: flags.session && flags.session.length > 0 ? flags.session : undefined,
-    runner: flags.runner,
-    approvePlan: digestFlag(flags.approvePlan, '--approve-plan'),
-    approveManifest: digestFlag(flags.approveManifest, '--approve-manifest'),
-    limit: wholeNumber(flags.limit, '--limit'),
-    cwd: process.cwd(),
-  };
-  if (request.approvePlan !== undefined && request.approveManifest !== undefined)
-    throw new CmError('usage', 'Give --approve-plan or --approve-manifest, not both.');
-  const connection = await connect(home, 'write');
-  let polling = true;
-  try {
-    const running = connection.app.memoryExtract(request);
-    // Progress while it runs (text mode, on stderr): what the pipeline last reported.
-    if (!out.json) {
-      void (async () => {
-        let last = '';
-        while (polling) {
-          await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS));
-          const active = polling ? (await connection.app.memoryStatus().catch(() => null))?.activeRun : null;
-          const line = active ? `${active.phase} ${active.done}/${active.total}` : '';
-          if (polling && line && line !== last) process.stderr.write(`memory extract: ${line}\n`);
-          last = line;
-        }
-      })();
-    }
-    const report = await running;
-    out.result(report, () => extractText(report));
-    if (report.pendingPlan) return EXIT.authorisationNeeded;
-    return report.failures.length > 0 || report.tasks.pending > 0 || report.tasks.waitingForRetry > 0
-      ? EXIT.incomplete
-      : EXIT.ok;
-  } finally {
-    polling = false;
-    await connection.close();
-  }
-}
-
-function digestFlag(value: string | undefined, flag: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[0-9a-f]{64}$/.test(value))
-    throw new CmError(
-      'usage',
-      `${flag} takes the 64-hex-digit digest that memory extract printed, not ${JSON.stringify(value.slice(0, 80))}.`,
-    );
-  return value;
-}
-
-function extractText(r: MemoryExtractReport): string {
-  if (r.pendingPlan) return planText(r.pendingPlan);
-  const c = r.candidates;
-  const lines = [
-    `window ${r.window.since} .. ${r.window.until}: ${r.turns} turn(s), ${r.chunks} chunk(s)`,
-    `tasks: ${r.tasks.planned} planned (${r.tasks.created} new), ${r.tasks.submitted} submitted, ${r.tasks.failed} failed, ${r.tasks.pending} left for the next run${r.tasks.waitingForRetry ? `, ${r.tasks.waitingForRetry} waiting for a retry` : ''}${r.tasks.stale ? `, ${r.tasks.stale} stale adjudication(s) redone` : ''}`,
-    `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (secret found)`,
-  ];
-  for (const failure of r.failures) lines.push(`  failed: ${failure}`);
-  if (c.created > 0) lines.push('review them: common-memory memory review --json');
-  return lines.join('\n');
-}
-
-/** A plan as a person reads it before approving, and the flag that approves it. */
-export function planText(p: PendingAuthorization): string {
-  return [
-    ...planLines(p),
-    `Approve exactly these bytes: common-memory memory extract <same options> ${p.approveWith}`,
-  ].join('\n');
 }
 
 async function reverify(home: string, runner: string | undefined, out: Output): Promise<number> {
@@ -249,7 +171,9 @@ export function statusText(s: MemoryStatus): string {
   if (s.runnersProblem) lines.push(`runner profiles: ${s.runnersProblem}`);
   lines.push(`sent off this machine today (UTC ${s.spend.day}): ${s.spend.bytesSent} bytes`);
   if (s.activeRun)
-    lines.push(`running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total}`);
+    lines.push(
+      `running: ${s.activeRun.runId} ${s.activeRun.phase} ${s.activeRun.done}/${s.activeRun.total} (follow it: memory extract --follow ${s.activeRun.runId})`,
+    );
   if (s.lastRun)
     lines.push(`last run: ${s.lastRun.runId} ${s.lastRun.state} (${s.lastRun.runner}, started ${s.lastRun.startedAt})`);
   return lines.join('\n');
