@@ -176,7 +176,9 @@ describe('secret lint on random text', () => {
         );
         end = finding.offset + finding.length;
         const secret = text.slice(finding.offset, finding.offset + finding.length);
-        assert.equal(finding.excerpt, maskSecret(secret));
+        // A disguised secret is masked as decoded; its span of the text as written is wider.
+        if (finding.transform === undefined) assert.equal(finding.excerpt, maskSecret(secret));
+        else assert.match(finding.excerpt, /^.{0,4}…\[\d+ chars\]$/u);
         const lines = text.slice(0, finding.offset).split('\n');
         assert.deepEqual([finding.line, finding.column], [lines.length, lines.at(-1)!.length + 1]);
       }

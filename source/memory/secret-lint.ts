@@ -1,14 +1,21 @@
-// Secret lint: finds credentials in text before it can become a memory. Each rule is written
-// from the token format its provider documents (prefixes, lengths, alphabets), plus keyword
-// context (`password = …`), URLs with a password, private key blocks, JWTs and a Shannon
-// entropy rule for long random-looking runs. A finding names its rule and position and carries
-// a masked excerpt — never the secret itself.
+// Secret lint: finds credentials in text before it can become a memory. Each format rule is
+// written from the token format its provider documents (prefixes, lengths, alphabets; see
+// secret-rules.ts), plus keyword context (`password = …`, "the password for the box is …"), URLs
+// with a password, private key blocks, JWTs and a Shannon entropy rule for long random-looking
+// runs. A finding names its rule and position and carries a masked excerpt — never the secret.
 //
-// Speed: every rule has keywords, and a rule's regex runs only when one of its keywords occurs
-// in the lower-cased text. Without that prefilter every regex walks every line; with it a 64 KiB
-// line with no keyword costs one lower-casing, a few substring searches and the entropy scan.
+// Disguises: the rules also run over a normalised view of the text (invisible characters removed,
+// full-width letters, escapes and entities decoded, wrapped tokens joined) and over base64 and hex
+// segments that decode to text (secret-normalise.ts). Such a finding is reported at the span of
+// the original text that carries the secret, with `transform` naming what was taken off.
+//
+// Speed: a rule's regex runs only when one of its keywords occurs in the lower-cased text. The
+// view is linted only when it differs from the text, and decoding is capped per segment.
 
-export type SecretSeverity = 'block' | 'warn';
+import { decodedSegments, normaliseText, type SourceSpan, transformBit, transformNames } from './secret-normalise.js';
+import { B, FORMAT_RULES, type Rule, type SecretSeverity } from './secret-rules.js';
+
+export type { SecretSeverity } from './secret-rules.js';
 
 export interface SecretFinding {
   rule: string;
@@ -19,21 +26,16 @@ export interface SecretFinding {
   column: number;
   /** 0-based offset of the secret in the text (UTF-16 code units). */
   offset: number;
+  /** Length of the span of the text that carries the secret (its disguise included). */
   length: number;
   /** The masked secret: at most its first four characters when it is long enough to spare them, then its length. */
   excerpt: string;
-}
-
-interface Rule {
-  name: string;
-  severity: SecretSeverity;
-  /** Lower-case substrings; the regex runs only when the text contains one. */
-  keywords: string[];
-  /** Global regex; the secret is group `secretGroup` (0 = the whole match). */
-  pattern: RegExp;
-  secretGroup?: number;
-  /** A second look at a match: return null to drop it, or the severity it deserves. */
-  check?: (secret: string, match: RegExpExecArray) => SecretSeverity | null;
+  /**
+   * Set when the secret was found only after taking a disguise off: the transforms joined by `+`
+   * (`nfkc`, `zero-width`, `wrapped`, `html-entity`, `url-escape`, `json-escape`, `base64`, `hex`).
+   * The excerpt then masks the secret as decoded; offset and length still cover the original span.
+   */
+  transform?: string;
 }
 
 /** Shannon entropy threshold (bits per character) of the entropy rule. */
@@ -41,12 +43,23 @@ export const ENTROPY_MIN_BITS = 4.0;
 /** Shortest run the entropy rule looks at: below this, random-looking identifiers are too common. */
 export const ENTROPY_MIN_RUN = 20;
 
-// Token boundaries: a token that is part of a longer word or run is not that token.
-const B = String.raw`(?<![A-Za-z0-9_])`;
-const E = String.raw`(?![A-Za-z0-9_])`;
-
 const PLACEHOLDER =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|%\(?\w+\)?s?|\{\{.*\}\}|<[^>]*>|\[[^\]]*\]|(?:process\.env|os\.environ|env|ENV|System\.getenv|getenv)\b.*|[x*•.#_-]+|(?:true|false|null|none|nil|undefined|required|optional|string|redacted|hidden|secret|password|changeme|example|placeholder|dummy|fake|test|todo|your[\w-]*|my[\w-]*|\.\.\.)\b.*)$/i;
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%\(?\w+\)?s?|%[A-Za-z_]\w*%|\{\{.*\}\}|\{[A-Za-z_][\w.-]*\}|<[^>]*>|\[[^\]]*\]|(?:process\.env|os\.environ|env|ENV|System\.getenv|getenv|secrets\.|vars\.)\b.*|[x*•.#_?-]+|(?:true|false|null|none|nil|undefined|required|optional|string|redacted|hidden|secret|secrets|password|passwd|pass|pwd|changeme|example|placeholder|dummy|fake|test|todo|tbd|your[\w-]*|my[\w-]*|\.\.\.)\b.*)$/i;
+
+/**
+ * Words and shapes that say a value is a stand-in, anywhere in it: documentation keys (AWS's
+ * documented example key ends in EXAMPLE), `your-token-here`, masks (`****`, `xxxx`), templates.
+ */
+const PLACEHOLDER_MARK =
+  /example|placeholder|changeme|change[_-]me|replace[_-]?me|dummy|redacted|sample|your[_-]?(?:own[_-]?)?(?:token|key|secret|password|pass|api|access|app|client)|(?:token|key|secret|password)[_-]?here|insert[_-]|x{5,}|X{5,}|\*{3,}|•{3,}|\.{3}|…|<[^>]*>|\$\{|\{\{/i;
+
+/** A token body no generator would produce: one short unit repeated, or an alphabet written out. */
+const FAKE_BODY = /(.{1,4})\1{4,}|abcdefgh|ABCDEFGH|01234567|12345678/;
+
+/** A value written where a real one would go, but a stand-in (`<password>`, `changeme`, `${VAR}`, `xxx`, `AKIA…EXAMPLE`). */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value) || PLACEHOLDER_MARK.test(value);
+}
 
 /** Shannon entropy of `text` in bits per character. A hex string can never exceed log2(16) = 4.0. */
 export function shannonEntropy(text: string): number {
@@ -71,7 +84,7 @@ const classesOf = (text: string) => [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].
 /** Keyword-context values: a placeholder or an environment reference is not a secret; a short or plain one is worth a warning. */
 function contextValue(value: string): SecretSeverity | null {
   const bare = value.replace(/^["'`]|["'`,;]+$/g, '');
-  if (bare.length < 8 || PLACEHOLDER.test(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
+  if (bare.length < 8 || isPlaceholder(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
   return bare.length >= 12 && classesOf(bare) >= 2
     ? 'block'
     : bare.length >= 8 && classesOf(bare) >= 3
@@ -79,189 +92,71 @@ function contextValue(value: string): SecretSeverity | null {
       : 'warn';
 }
 
-const RULES: Rule[] = [
-  {
-    name: 'private-key-block',
-    severity: 'block',
-    keywords: ['private key'],
-    // PEM (PKCS#1, PKCS#8, SEC1, OpenSSH, encrypted) and PGP armour; the whole block up to its END line when present.
-    // The body never contains five dashes, so a scan for END stops at the next armour line (linear time).
-    pattern:
-      /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:(?:[^-]|-(?!----)){0,16384}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
+// Values a sentence puts after "password is" that are not passwords: paths, URLs, addresses,
+// versions, numbers with a unit, technical names with a number (sha256, base64, oauth2, ed25519).
+const PROSE_NOT_VALUE =
+  /^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)|@[\w-]+\.[a-z]{2,}$|^v?\d+(?:\.\d+)+\w*$|^\d+(?:[-_]?[a-z]{1,12})$|^(?:sha|md|utf|base|rsa|aes|hs|rs|es|ed|x|v|ipv|http|https|oauth|tls|ssl|pbkdf|argon|scrypt|bcrypt|crc|ecdsa|p|chacha|blake|gpt|claude|o|win|ubuntu|node|python|java|es)[-_]?\d+[a-z]*$|\.(?:txt|json|env|ya?ml|pem|key|toml|ini|conf|cfg|sh|ts|js|py|md)$/i;
+
+/**
+ * A value said in a sentence ("the password for the build box is …"). Stricter than `key = value`:
+ * prose is full of "the token is valid", "the password is stored in the vault". Dictionary words
+ * (letters only, or words joined by - and _) are never secrets here; a value needs letters with
+ * digits or symbols. `marked`: the sentence said "is", ":" or "=" before it (without that, only a
+ * value of three character classes counts).
+ */
+function proseValue(value: string, marked: boolean): SecretSeverity | null {
+  const bare = value.replace(/^[("'`“‘]+/, '').replace(/[)"'`”’.,;:!?]+$/, '');
+  if (bare.length < 8 || bare.length > 128) return null;
+  if (isPlaceholder(bare) || CODE_VALUE.test(bare) || PROSE_NOT_VALUE.test(bare)) return null;
+  if (/^[A-Za-z]+(?:[-_'][A-Za-z]+)*$/.test(bare) || /^[\d\s.,:/-]+$/.test(bare)) return null;
+  const classes = classesOf(bare);
+  if (!/[A-Za-z]/.test(bare) || !/[\d\W_]/.test(bare)) return null;
+  if (classes >= 3) return 'block';
+  return marked && classes >= 2 && bare.length >= 10 && shannonEntropy(bare) >= 3.0 ? 'block' : null;
+}
+
+/** A private key block: the armour alone (documentation, a truncated paste with "...") is not a key. */
+const PRIVATE_KEY_RULE: Rule = {
+  name: 'private-key-block',
+  severity: 'block',
+  keywords: ['private key'],
+  // PEM (PKCS#1, PKCS#8, SEC1, OpenSSH, encrypted) and PGP armour; the whole block up to its END line when present.
+  // The body never contains five dashes, so a scan for END stops at the next armour line (linear time).
+  pattern:
+    /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:(?:[^-]|-(?!----)){0,16384}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
+  check: (secret, match) => {
+    // With its END line the body is in the match; without, it is what follows the BEGIN line.
+    const body = /-----END /.test(secret) ? secret : match.input.slice(match.index, match.index + secret.length + 96);
+    const bare = body.replace(/-----[A-Z ]+-----/g, ' ').replace(/\\[nr]|[ \t\r\n]/g, '');
+    return /[A-Za-z0-9+/]{24,}/.test(bare) ? 'block' : null;
   },
-  {
-    name: 'aws-access-key-id',
-    severity: 'block',
-    keywords: ['akia', 'asia', 'abia', 'acca'],
-    // AKIA: long-term user keys; ASIA: temporary (STS) keys; ABIA/ACCA: other documented IAM prefixes.
-    pattern: new RegExp(String.raw`${B}(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}${E}`, 'g'),
-  },
-  {
-    name: 'aws-secret-access-key',
-    severity: 'block',
-    keywords: ['aws_secret', 'secret_access_key', 'secretaccesskey', 'aws secret'],
-    pattern:
-      /(?:aws_?secret_?access_?key|secret_?access_?key|aws secret access key)["'\s]*[:=]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
-    secretGroup: 1,
-  },
-  {
-    name: 'gcp-service-account-key',
-    severity: 'block',
-    keywords: ['private_key_id'],
-    pattern: /"private_key_id"\s*:\s*"([0-9a-f]{40})"/g,
-    secretGroup: 1,
-  },
-  {
-    name: 'gcp-api-key',
-    severity: 'block',
-    keywords: ['aiza'],
-    pattern: new RegExp(String.raw`${B}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g'),
-  },
-  {
-    name: 'github-fine-grained-token',
-    severity: 'block',
-    keywords: ['github_pat_'],
-    pattern: new RegExp(
-      String.raw`${B}github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}${E}|${B}github_pat_[A-Za-z0-9_]{50,255}${E}`,
-      'g',
-    ),
-  },
-  {
-    name: 'github-token',
-    severity: 'block',
-    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
-    // Classic personal (ghp_), OAuth (gho_), user-to-server (ghu_), server-to-server (ghs_), refresh (ghr_): 36 base62.
-    pattern: new RegExp(String.raw`${B}gh[pousr]_[A-Za-z0-9]{36,251}${E}`, 'g'),
-  },
-  {
-    name: 'gitlab-token',
-    severity: 'block',
-    keywords: ['glpat-', 'gldt-', 'glrt-', 'glptt-'],
-    pattern: new RegExp(String.raw`${B}(?:glpat|gldt|glrt|glptt)-[A-Za-z0-9_-]{20,}`, 'g'),
-  },
-  {
-    name: 'anthropic-api-key',
-    severity: 'block',
-    keywords: ['sk-ant-'],
-    pattern: new RegExp(String.raw`${B}sk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{32,}`, 'g'),
-  },
-  {
-    name: 'openai-api-key',
-    severity: 'block',
-    keywords: ['sk-'],
-    // Project, service-account and admin keys (sk-proj-, sk-svcacct-, sk-admin-), and legacy user keys
-    // whose body carries the marker T3BlbkFJ ("OpenAI" in base64), or a long plain sk- key.
-    pattern: new RegExp(
-      String.raw`${B}sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|${B}sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}${E}|${B}sk-(?!ant-)[A-Za-z0-9]{40,64}${E}`,
-      'g',
-    ),
-    check: (secret) => (secret.startsWith('sk-') && !/\d/.test(secret) ? null : 'block'),
-  },
-  {
-    name: 'slack-token',
-    severity: 'block',
-    keywords: ['xox'],
-    // Bot (xoxb), user (xoxp), app-level (xapp handled below), legacy workspace (xoxa/xoxo/xoxr/xoxs) tokens.
-    pattern: new RegExp(String.raw`${B}xox[abposre]-[0-9A-Za-z-]{10,250}`, 'g'),
-  },
-  {
-    name: 'slack-app-token',
-    severity: 'block',
-    keywords: ['xapp-'],
-    pattern: new RegExp(String.raw`${B}xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}`, 'g'),
-  },
-  {
-    name: 'slack-webhook',
-    severity: 'block',
-    keywords: ['hooks.slack.com'],
-    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g,
-  },
-  {
-    name: 'stripe-live-key',
-    severity: 'block',
-    keywords: ['sk_live_', 'rk_live_'],
-    pattern: new RegExp(String.raw`${B}(?:sk|rk)_live_[0-9A-Za-z]{20,247}${E}`, 'g'),
-  },
-  {
-    name: 'stripe-test-key',
-    severity: 'warn',
-    keywords: ['sk_test_', 'rk_test_'],
-    pattern: new RegExp(String.raw`${B}(?:sk|rk)_test_[0-9A-Za-z]{20,247}${E}`, 'g'),
-  },
-  {
-    name: 'npm-token',
-    severity: 'block',
-    keywords: ['npm_'],
-    pattern: new RegExp(String.raw`${B}npm_[A-Za-z0-9]{36}${E}`, 'g'),
-    check: (secret) => (/\d/.test(secret) && /[A-Z]/.test(secret) ? 'block' : null),
-  },
-  {
-    name: 'sendgrid-api-key',
-    severity: 'block',
-    keywords: ['sg.'],
-    pattern: new RegExp(String.raw`${B}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`, 'g'),
-  },
-  {
-    name: 'huggingface-token',
-    severity: 'block',
-    keywords: ['hf_'],
-    pattern: new RegExp(String.raw`${B}hf_[A-Za-z]{34,40}${E}`, 'g'),
-  },
-  {
-    name: 'pypi-token',
-    severity: 'block',
-    keywords: ['pypi-'],
-    // "pypi-" then a macaroon whose base64 always begins with the encoded "pypi.org" location.
-    pattern: new RegExp(String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, 'g'),
-  },
-  {
-    name: 'google-oauth-client-secret',
-    severity: 'block',
-    keywords: ['gocspx-'],
-    pattern: new RegExp(String.raw`${B}GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])`, 'g'),
-  },
-  {
-    name: 'digitalocean-token',
-    severity: 'block',
-    keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
-    pattern: new RegExp(String.raw`${B}do[opr]_v1_[a-f0-9]{64}${E}`, 'g'),
-  },
-  {
-    name: 'shopify-token',
-    severity: 'block',
-    keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
-    pattern: new RegExp(String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`, 'g'),
-  },
-  {
-    name: 'docker-hub-token',
-    severity: 'block',
-    keywords: ['dckr_pat_'],
-    pattern: new RegExp(String.raw`${B}dckr_pat_[A-Za-z0-9_-]{27,}`, 'g'),
-  },
-  {
-    name: 'azure-storage-key',
-    severity: 'block',
-    keywords: ['accountkey='],
-    // A storage connection string's AccountKey: 64 random bytes in base64 (88 characters, "==" padded).
-    pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/g,
-    secretGroup: 1,
-  },
+};
+
+// The key names a value follows in `key = value` and in prose.
+const PROSE_KEY = String.raw`(?:password|passphrase|passcode|passwd|pwd|pw|secret(?:[ _-]key)?|(?:access |auth |api |bot |bearer )?token|api[ _-]?key|access[ _-]?key|credentials?)`;
+// "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
+const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?)?`;
+const PROSE_MARK = String.raw`(?:[^\S\n]*(?::|=)|[^\S\n]+(?:is|was|are|were|set to|changed to|reset to|became|will be|should be)(?:[^\S\n]+now)?(?:[^\S\n]*:)?)`;
+
+const CONTEXT_RULES: Rule[] = [
   {
     name: 'jwt',
     severity: 'block',
     keywords: ['eyj'],
     // header.payload.signature, each base64url; the header and payload are JSON objects, so both start with eyJ.
     pattern: new RegExp(String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`, 'g'),
+    format: true,
   },
   {
     name: 'url-credentials',
     severity: 'block',
     keywords: ['://'],
-    // scheme://user:password@host — the password is the secret.
-    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{1,128}:([^\s@/"'<>]{1,256})@([A-Za-z0-9.-]+|\[[0-9a-f:]+\])/gi,
+    // scheme://user:password@host (a DSN) — the password is the secret; `redis://:password@host` has no user.
+    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{0,128}:([^\s@/"'<>]{1,256})@([A-Za-z0-9.-]+|\[[0-9a-f:]+\])/gi,
     secretGroup: 1,
     // A placeholder is documentation; a password for a database on this machine is still worth a warning.
-    check: (secret, match) => (PLACEHOLDER.test(secret) ? null : LOCAL_HOST.test(match[2] ?? '') ? 'warn' : 'block'),
+    check: (secret, match) =>
+      isPlaceholder(secret) || /^\d{1,5}$/.test(secret) ? null : LOCAL_HOST.test(match[2] ?? '') ? 'warn' : 'block',
   },
   {
     name: 'authorization-header',
@@ -269,7 +164,7 @@ const RULES: Rule[] = [
     keywords: ['bearer', 'basic '],
     pattern: /\b(?:authorization\s*[:=]\s*["']?)?(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{16,}=*)/gi,
     secretGroup: 1,
-    check: (secret) => (classesOf(secret) >= 2 && !PLACEHOLDER.test(secret) ? 'block' : null),
+    check: (secret) => (classesOf(secret) >= 2 && !isPlaceholder(secret) ? 'block' : null),
   },
   {
     name: 'keyword-secret',
@@ -277,6 +172,7 @@ const RULES: Rule[] = [
     keywords: [
       'pass',
       'pwd',
+      'pw',
       'secret',
       'token',
       'api_key',
@@ -287,11 +183,23 @@ const RULES: Rule[] = [
       'credential',
       'auth',
     ],
-    // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`; the value is the secret.
+    // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`, `DB_PASS=…`; the value is the secret.
     pattern:
-      /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|private[_-]?key|credentials?|auth[_-]?key)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string))?["']?\s*(?::=|=>|[:=])\s*(["'`]?)([^\s"'`,;]{6,512})\1/gi,
+      /(?:password|passwd|passphrase|pass|pwd|(?<![A-Za-z])pw|secret|token|api[_-]?key|apikey|private[_-]?key|credentials?|auth[_-]?key)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(["'`]?)([^\s"'`,;]{6,512})\1/gi,
     secretGroup: 2,
     check: (secret) => contextValue(secret),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: ['pass', 'pw', 'secret', 'token', 'api key', 'api-key', 'access key', 'credential'],
+    // "the password for the build box is …", "login with password …", "api key: …" — in a sentence.
+    pattern: new RegExp(
+      String.raw`\b${PROSE_KEY}\b${PROSE_FILLER}(${PROSE_MARK})?[^\S\n]+["'\x60“‘]?([^\s"'\x60”’<>]{8,128})`,
+      'gi',
+    ),
+    secretGroup: 2,
+    check: (secret, match) => proseValue(secret, match[1] !== undefined),
   },
   {
     name: 'provider-session-id',
@@ -303,6 +211,8 @@ const RULES: Rule[] = [
     secretGroup: 1,
   },
 ];
+
+const RULES: Rule[] = [PRIVATE_KEY_RULE, ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })), ...CONTEXT_RULES];
 
 // Runs the entropy rule looks at: base64 and base64url alphabets (hex is a subset).
 // `=` only as trailing padding, so `state=…` is the key `state` and a value, not one run.
@@ -351,6 +261,7 @@ function entropyFindings(text: string): { offset: number; length: number }[] {
     // An alphabet written out (base64 tables, test data) is ordered, never random.
     if (/abcdefgh|ABCDEFGH|01234567/.test(run)) continue;
     if (isIdentifier(run) || shannonEntropy(run) < ENTROPY_MIN_BITS || decodesToText(run)) continue;
+    if (PLACEHOLDER_MARK.test(run)) continue;
     found.push({ offset, length: run.length });
   }
   return found;
@@ -386,11 +297,17 @@ interface Raw {
   length: number;
   /** Index in RULES; the entropy rule ranks last. Decides between overlapping findings. */
   rank: number;
+  /** 0: the text as written; 1: its normalised view; 2+: decoded segments. Breaks ties of rank. */
+  layer: number;
+  /** Transforms (bit set) the secret went through. */
+  bits: number;
+  /** The secret as the rule saw it (for the masked excerpt only). */
+  secret: string;
 }
 
 /** Drops findings that overlap one of a more specific rule (lower rank); the result is sorted by offset. */
 function keepMostSpecific(raw: Raw[]): Raw[] {
-  raw.sort((a, b) => a.rank - b.rank || a.offset - b.offset);
+  raw.sort((a, b) => a.rank - b.rank || a.layer - b.layer || a.offset - b.offset);
   // Kept findings never overlap, so sorted by offset a new one can only overlap its two neighbours.
   const kept: Raw[] = [];
   for (const finding of raw) {
@@ -410,40 +327,106 @@ function keepMostSpecific(raw: Raw[]): Raw[] {
   return kept;
 }
 
-/**
- * Every secret finding in `text`, in order of position; overlapping findings keep the most specific
- * rule. `prefilter: false` runs every rule's regex regardless of keywords (the benchmark's baseline;
- * the findings are the same, since every pattern contains one of its keywords).
- */
-export function lintText(text: string, options: { prefilter?: boolean } = {}): SecretFinding[] {
-  const prefilter = options.prefilter ?? true;
+/** The rules over one text, as it is. */
+function ruleFindings(text: string, prefilter: boolean, layer: number): Raw[] {
   const lower = prefilter ? text.toLowerCase() : '';
   const raw: Raw[] = [];
   RULES.forEach((rule, rank) => {
-    if (prefilter && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
+    if (prefilter && rule.keywords.length > 0 && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
     rule.pattern.lastIndex = 0;
     for (const match of text.matchAll(rule.pattern)) {
       const group = rule.secretGroup ?? 0;
       const secret = match[group];
       if (secret === undefined || secret === '') continue;
+      // A documented format with a stand-in body is documentation (`AKIA…EXAMPLE`, `ghp_xxxx…`).
+      if (rule.format && (PLACEHOLDER_MARK.test(secret) || FAKE_BODY.test(secret))) continue;
       const severity = rule.check ? rule.check(secret, match) : rule.severity;
       if (severity === null) continue;
       const offset = match.index + (group === 0 ? 0 : match[0].lastIndexOf(secret));
-      raw.push({ rule: rule.name, severity, offset, length: secret.length, rank });
+      raw.push({ rule: rule.name, severity, offset, length: secret.length, rank, layer, bits: 0, secret });
     }
   });
   for (const { offset, length } of entropyFindings(text)) {
-    raw.push({ rule: 'high-entropy-string', severity: 'warn', offset, length, rank: RULES.length });
+    const secret = text.slice(offset, offset + length);
+    raw.push({
+      rule: 'high-entropy-string',
+      severity: 'warn',
+      offset,
+      length,
+      rank: RULES.length,
+      layer,
+      bits: 0,
+      secret,
+    });
   }
+  return raw;
+}
+
+/** Decoded segments inside decoded segments are followed this deep (base64 of a line holding hex, say). */
+const DECODE_DEPTH = 2;
+
+/**
+ * Findings in `text` and in what its disguises hide, each at its span of `text`: the text as
+ * written, its normalised view (findings that crossed a transform), and the base64 and hex
+ * segments of the view that decode to text (linted the same way, `depth` levels down).
+ */
+function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[] {
+  const found = ruleFindings(text, prefilter, depth * 2);
+  const view = normaliseText(text);
+  const toText = (start: number, end: number): SourceSpan =>
+    view.changed ? view.map.toSource(start, end) : { start, end, bits: 0 };
+  if (view.changed) {
+    for (const finding of ruleFindings(view.text, prefilter, depth * 2 + 1)) {
+      const span = view.map.toSource(finding.offset, finding.offset + finding.length);
+      // Untouched by any transform: the same finding the text as written gives (or its context changed by a join elsewhere).
+      if (span.bits === 0) continue;
+      found.push({ ...finding, offset: span.start, length: span.end - span.start, bits: span.bits });
+    }
+  }
+  if (depth < DECODE_DEPTH) {
+    for (const segment of decodedSegments(view.text)) {
+      const bit = transformBit(segment.transform);
+      for (const inner of layeredFindings(segment.text, prefilter, depth + 1)) {
+        const encoded = segment.encodedSpan(inner.offset, inner.offset + inner.length);
+        const span = toText(encoded.start, encoded.end);
+        found.push({
+          ...inner,
+          offset: span.start,
+          length: span.end - span.start,
+          bits: inner.bits | span.bits | bit,
+          layer: depth * 2 + 2,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Every secret finding in `text`, in order of position; overlapping findings keep the most specific
+ * rule. Disguised secrets are found through the normalised view and decoded segments, and reported
+ * at the original span with `transform` set. `prefilter: false` runs every rule's regex regardless
+ * of keywords (the benchmark's baseline; the findings are the same, since every pattern contains
+ * one of its keywords).
+ */
+export function lintText(text: string, options: { prefilter?: boolean } = {}): SecretFinding[] {
+  const prefilter = options.prefilter ?? true;
   const starts = lineStarts(text);
-  return keepMostSpecific(raw).map(({ rule, severity, offset, length }) => ({
-    rule,
-    severity,
-    ...position(starts, offset),
-    offset,
-    length,
-    excerpt: maskSecret(text.slice(offset, offset + length)),
-  }));
+  return keepMostSpecific(layeredFindings(text, prefilter, 0)).map(
+    ({ rule, severity, offset, length, bits, secret }) => {
+      const finding: SecretFinding = {
+        rule,
+        severity,
+        ...position(starts, offset),
+        offset,
+        length,
+        excerpt: maskSecret(secret),
+      };
+      const transform = transformNames(bits);
+      if (transform !== undefined) finding.transform = transform;
+      return finding;
+    },
+  );
 }
 
 /** True when any finding blocks (the candidate is quarantined, the promotion refused). */
