@@ -136,7 +136,7 @@ const PRIVATE_KEY_RULE: Rule = {
 const PROSE_KEY = String.raw`(?:password|passphrase|passcode|passwd|pwd|pw|secret(?:[ _-]key)?|(?:access |auth |api |bot |bearer )?token|api[ _-]?key|access[ _-]?key|credentials?)`;
 // "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
 const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?)?`;
-const PROSE_MARK = String.raw`(?:[^\S\n]*(?::|=)|[^\S\n]+(?:is|was|are|were|set to|changed to|reset to|became|will be|should be)(?:[^\S\n]+now)?(?:[^\S\n]*:)?)`;
+const PROSE_MARK = String.raw`(?:[^\S\n]*[:=]|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to)(?:[^\S\n]*:)?)`;
 
 const CONTEXT_RULES: Rule[] = [
   {
@@ -195,7 +195,7 @@ const CONTEXT_RULES: Rule[] = [
     keywords: ['pass', 'pw', 'secret', 'token', 'api key', 'api-key', 'access key', 'credential'],
     // "the password for the build box is …", "login with password …", "api key: …" — in a sentence.
     pattern: new RegExp(
-      String.raw`\b${PROSE_KEY}\b${PROSE_FILLER}(${PROSE_MARK})?[^\S\n]+["'\x60“‘]?([^\s"'\x60”’<>]{8,128})`,
+      String.raw`\b${PROSE_KEY}\b${PROSE_FILLER}(${PROSE_MARK})?[^\S\n]+["'\x60“‘]?([^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)])`,
       'gi',
     ),
     secretGroup: 2,
@@ -371,20 +371,24 @@ const DECODE_DEPTH = 2;
  * segments of the view that decode to text (linted the same way, `depth` levels down).
  */
 function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[] {
-  const found = ruleFindings(text, prefilter, depth * 2);
-  const view = normaliseText(text);
-  const toText = (start: number, end: number): SourceSpan =>
-    view.changed ? view.map.toSource(start, end) : { start, end, bits: 0 };
-  if (view.changed) {
-    for (const finding of ruleFindings(view.text, prefilter, depth * 2 + 1)) {
+  const found = ruleFindings(text, prefilter, depth * 3);
+  // Two views: one with the characters cleaned, one that also joins wrapped tokens. A join can glue
+  // a word to the token that follows on the next line, so the view without joins is linted too.
+  const clean = normaliseText(text, { joinWrapped: false });
+  const joined = normaliseText(text);
+  const views = [clean, joined].filter((view, index) => view.changed && (index === 0 || view.text !== clean.text));
+  views.forEach((view, index) => {
+    for (const finding of ruleFindings(view.text, prefilter, depth * 3 + 1 + index)) {
       const span = view.map.toSource(finding.offset, finding.offset + finding.length);
       // Untouched by any transform: the same finding the text as written gives (or its context changed by a join elsewhere).
       if (span.bits === 0) continue;
       found.push({ ...finding, offset: span.start, length: span.end - span.start, bits: span.bits });
     }
-  }
+  });
   if (depth < DECODE_DEPTH) {
-    for (const segment of decodedSegments(view.text)) {
+    const toText = (start: number, end: number): SourceSpan =>
+      joined.changed ? joined.map.toSource(start, end) : { start, end, bits: 0 };
+    for (const segment of decodedSegments(joined.text)) {
       const bit = transformBit(segment.transform);
       for (const inner of layeredFindings(segment.text, prefilter, depth + 1)) {
         const encoded = segment.encodedSpan(inner.offset, inner.offset + inner.length);
@@ -394,7 +398,7 @@ function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[]
           offset: span.start,
           length: span.end - span.start,
           bits: inner.bits | span.bits | bit,
-          layer: depth * 2 + 2,
+          layer: depth * 3 + 3,
         });
       }
     }

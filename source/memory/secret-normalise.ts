@@ -189,7 +189,8 @@ function nfkcAscii(char: string): string | undefined {
  * ASCII, HTML entities, unreserved URL escapes and JS/JSON escapes decoded, and a token wrapped
  * over lines joined (a break between two runs of token characters long enough to be one token).
  */
-export function normaliseText(text: string): NormalisedText {
+export function normaliseText(text: string, options: { joinWrapped?: boolean } = {}): NormalisedText {
+  const joinWrapped = options.joinWrapped ?? true;
   const pieces: Piece[] = [];
   const parts: string[] = [];
   let out = 0;
@@ -222,8 +223,15 @@ export function normaliseText(text: string): NormalisedText {
     copy(at);
     if (raw === '\n' || first === 0x0a || first === 0x0d || (first === 0x5c && /^\\\r?\n/.test(raw))) {
       // A line break: joined only when it splits what looks like one token.
+      if (!joinWrapped) {
+        copy(at + raw.length);
+        tail = 0;
+        continue;
+      }
       const head = leadingRun(text, at + raw.length);
-      const joins = tail > 0 && head > 0 && tail + head >= WRAP_MIN && Math.max(tail, head) >= WRAP_SIDE;
+      const joins =
+        joinWrapped &&
+        tail > 0 && head > 0 && tail + head >= WRAP_MIN && Math.max(tail, head) >= WRAP_SIDE;
       if (joins) replace(at, raw.length, '', BIT.wrapped);
       else {
         copy(at + raw.length);
