@@ -60,7 +60,10 @@ describe('disguised tokens are found at their original span', () => {
     const token = githubToken('wrap');
     const head = 'export GITHUB_TOKEN=';
     const text = `${head}${token.slice(0, 22)}\n    ${token.slice(22)}\nnext line`;
-    assertCovers(text, head.length, head.length + token.length + 5, token, { rule: 'github-token', transform: 'wrapped' });
+    assertCovers(text, head.length, head.length + token.length + 5, token, {
+      rule: 'github-token',
+      transform: 'wrapped',
+    });
   });
 
   it('wrapped with a trailing backslash (shell continuation)', () => {
@@ -98,7 +101,10 @@ describe('disguised tokens are found at their original span', () => {
     const token = githubToken('entity');
     const entity = `&#${token.charCodeAt(15)};`;
     const text = `<p>key: ${token.slice(0, 15)}${entity}${token.slice(16)}</p>`;
-    assertCovers(text, 8, 8 + token.length - 1 + entity.length, token, { rule: 'github-token', transform: 'html-entity' });
+    assertCovers(text, 8, 8 + token.length - 1 + entity.length, token, {
+      rule: 'github-token',
+      transform: 'html-entity',
+    });
   });
 
   it('one character as a hexadecimal HTML entity', () => {
@@ -110,8 +116,8 @@ describe('disguised tokens are found at their original span', () => {
 
   it('one character as a URL escape', () => {
     const token = githubToken('url-escape');
-    const escape = `%${token.charCodeAt(20).toString(16).toUpperCase()}`;
-    const text = `https://example.test/callback?t=${token.slice(0, 20)}${escape}${token.slice(21)}&x=1`;
+    const escaped = `%${token.charCodeAt(20).toString(16).toUpperCase()}`;
+    const text = `https://example.test/callback?t=${token.slice(0, 20)}${escaped}${token.slice(21)}&x=1`;
     const start = text.indexOf('=') + 1;
     assertCovers(text, start, start + token.length + 2, token, { rule: 'github-token', transform: 'url-escape' });
   });

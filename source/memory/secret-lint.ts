@@ -12,7 +12,14 @@
 // Speed: a rule's regex runs only when one of its keywords occurs in the lower-cased text. The
 // view is linted only when it differs from the text, and decoding is capped per segment.
 
-import { decodedSegments, normaliseText, type SourceSpan, transformBit, transformNames } from './secret-normalise.js';
+import {
+  decodedSegments,
+  type NormalisedText,
+  normaliseText,
+  type SourceSpan,
+  transformBit,
+  transformNames,
+} from './secret-normalise.js';
 import { B, FORMAT_RULES, type Rule, type SecretSeverity } from './secret-rules.js';
 
 export type { SecretSeverity } from './secret-rules.js';
@@ -64,14 +71,27 @@ export function isPlaceholder(value: string): boolean {
 /** Shannon entropy of `text` in bits per character. A hex string can never exceed log2(16) = 4.0. */
 export function shannonEntropy(text: string): number {
   if (text.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
+  // ASCII counted in an array (a 64 KiB run costs well under a millisecond), anything else by code point.
+  const ascii = new Uint32Array(128);
+  let others: Map<number, number> | undefined;
+  let total = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.codePointAt(i)!;
+    if (code > 0xffff) i += 1;
+    total += 1;
+    if (code < 128) ascii[code]! += 1;
+    else {
+      others ??= new Map();
+      others.set(code, (others.get(code) ?? 0) + 1);
+    }
+  }
   let bits = 0;
-  const total = [...text].length;
-  for (const count of counts.values()) {
+  const add = (count: number) => {
     const p = count / total;
     bits -= p * Math.log2(p);
-  }
+  };
+  for (const count of ascii) if (count > 0) add(count);
+  if (others) for (const count of others.values()) add(count);
   return bits;
 }
 
@@ -212,7 +232,11 @@ const CONTEXT_RULES: Rule[] = [
   },
 ];
 
-const RULES: Rule[] = [PRIVATE_KEY_RULE, ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })), ...CONTEXT_RULES];
+export const RULES: Rule[] = [
+  PRIVATE_KEY_RULE,
+  ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })),
+  ...CONTEXT_RULES,
+];
 
 // Runs the entropy rule looks at: base64 and base64url alphabets (hex is a subset).
 // `=` only as trailing padding, so `state=…` is the key `state` and a value, not one run.
@@ -247,7 +271,7 @@ function isIdentifier(run: string): boolean {
   return words.join('').length / Math.max(1, run.replace(/[/_+-]/g, '').length) >= 0.85;
 }
 
-function entropyFindings(text: string): { offset: number; length: number }[] {
+export function entropyFindings(text: string): { offset: number; length: number }[] {
   const found: { offset: number; length: number }[] = [];
   for (const match of text.matchAll(RUN)) {
     const run = match[0].replace(/^[-_=/+]+|[-_/+]+$/, '');
@@ -327,12 +351,30 @@ function keepMostSpecific(raw: Raw[]): Raw[] {
   return kept;
 }
 
+const KEYWORDS = [...new Set(RULES.flatMap((rule) => rule.keywords))].sort((a, b) => b.length - a.length);
+// Every keyword at every position, in one pass: ~130 substring searches over 64 KiB cost ~10 ms,
+// one alternation in a lookahead well under one. At each position the longest keyword is captured;
+// every shorter keyword that occurs there is a prefix of it.
+const KEYWORD_SCAN = new RegExp(
+  `(?=(${KEYWORDS.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`,
+  'g',
+);
+
+/** The keywords that occur in `text`. */
+export function keywordsIn(text: string): Set<string> {
+  const captured = new Set<string>();
+  for (const match of text.toLowerCase().matchAll(KEYWORD_SCAN)) captured.add(match[1]!);
+  const present = new Set<string>();
+  for (const keyword of KEYWORDS) for (const found of captured) if (found.startsWith(keyword)) present.add(keyword);
+  return present;
+}
+
 /** The rules over one text, as it is. */
 function ruleFindings(text: string, prefilter: boolean, layer: number): Raw[] {
-  const lower = prefilter ? text.toLowerCase() : '';
+  const present = prefilter ? keywordsIn(text) : undefined;
   const raw: Raw[] = [];
   RULES.forEach((rule, rank) => {
-    if (prefilter && rule.keywords.length > 0 && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
+    if (present && rule.keywords.length > 0 && !rule.keywords.some((keyword) => present.has(keyword))) return;
     rule.pattern.lastIndex = 0;
     for (const match of text.matchAll(rule.pattern)) {
       const group = rule.secretGroup ?? 0;
@@ -362,6 +404,30 @@ function ruleFindings(text: string, prefilter: boolean, layer: number): Raw[] {
   return raw;
 }
 
+/** How far around a changed character of a view the rules look: a token and its key fit in it. */
+const VIEW_WINDOW = 512;
+
+/**
+ * Findings of the rules in the windows of a view around its changed characters. A finding that
+ * crosses no change is one the text as written already gives, so the rest of the view is not
+ * linted again: a 40 KiB chunk with a few joined lines costs a few windows, not a second pass.
+ */
+function windowFindings(view: NormalisedText, prefilter: boolean, layer: number): Raw[] {
+  const windows: { start: number; end: number }[] = [];
+  for (const { start, end } of view.map.changedSpans()) {
+    const from = Math.max(0, start - VIEW_WINDOW);
+    const to = Math.min(view.text.length, end + VIEW_WINDOW);
+    const last = windows.at(-1);
+    if (last && from <= last.end) last.end = Math.max(last.end, to);
+    else windows.push({ start: from, end: to });
+  }
+  const found: Raw[] = [];
+  for (const window of windows)
+    for (const finding of ruleFindings(view.text.slice(window.start, window.end), prefilter, layer))
+      found.push({ ...finding, offset: finding.offset + window.start });
+  return found;
+}
+
 /** Decoded segments inside decoded segments are followed this deep (base64 of a line holding hex, say). */
 const DECODE_DEPTH = 2;
 
@@ -378,7 +444,7 @@ function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[]
   const joined = normaliseText(text);
   const views = [clean, joined].filter((view, index) => view.changed && (index === 0 || view.text !== clean.text));
   views.forEach((view, index) => {
-    for (const finding of ruleFindings(view.text, prefilter, depth * 3 + 1 + index)) {
+    for (const finding of windowFindings(view, prefilter, depth * 3 + 1 + index)) {
       const span = view.map.toSource(finding.offset, finding.offset + finding.length);
       // Untouched by any transform: the same finding the text as written gives (or its context changed by a join elsewhere).
       if (span.bits === 0) continue;

@@ -76,6 +76,13 @@ export class OffsetMap {
     return low;
   }
 
+  /** The spans of the view that are not the text as written (replaced or deleted characters), in order. */
+  changedSpans(): { start: number; end: number }[] {
+    return this.#pieces
+      .filter((piece) => piece.bits !== 0)
+      .map((piece) => ({ start: piece.out, end: piece.out + piece.outLength }));
+  }
+
   /** The source span of view characters [start, end) (end > start), and the transforms it crossed. */
   toSource(start: number, end: number): SourceSpan {
     const pieces = this.#pieces;
@@ -178,10 +185,16 @@ const NAMED_ENTITIES: Record<string, string> = {
 // `-._~` never need escaping in a URL, so an escaped one is a disguise. (`%40` in a password stays.)
 const UNRESERVED = /^[A-Za-z0-9._~-]$/;
 
-/** NFKC of one code point, kept only when it turns into ASCII (full-width or mathematical letters, ligatures). */
+/**
+ * NFKC of one code point, kept only when it turns into a letter or digit (mathematical letters,
+ * ligatures, superscripts) or it is a full-width form (U+FF01–U+FF5E, the ASCII shapes). Others
+ * (an ellipsis becoming "...") change nothing a token is made of.
+ */
 function nfkcAscii(char: string): string | undefined {
+  const code = char.codePointAt(0)!;
+  if (code >= 0xff01 && code <= 0xff5e) return String.fromCharCode(code - 0xfee0);
   const normal = char.normalize('NFKC');
-  return normal !== char && /^[\x20-\x7E]+$/.test(normal) ? normal : undefined;
+  return normal !== char && /^[A-Za-z0-9]+$/.test(normal) ? normal : undefined;
 }
 
 /**
@@ -229,9 +242,7 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
         continue;
       }
       const head = leadingRun(text, at + raw.length);
-      const joins =
-        joinWrapped &&
-        tail > 0 && head > 0 && tail + head >= WRAP_MIN && Math.max(tail, head) >= WRAP_SIDE;
+      const joins = joinWrapped && tail > 0 && head > 0 && tail + head >= WRAP_MIN && Math.max(tail, head) >= WRAP_SIDE;
       if (joins) replace(at, raw.length, '', BIT.wrapped);
       else {
         copy(at + raw.length);
