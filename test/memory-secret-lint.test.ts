@@ -204,14 +204,22 @@ describe('entropy', () => {
     assert.deepEqual(lintText(`digest ${uniform}`), []);
   });
 
-  it('flags random base64 of 20+ characters, not 19', () => {
+  it('flags random base64 of 20+ characters, not 19, where its line says it is a credential', () => {
     const token = expandTemplate('entropy', '{{rand:base64url:40}}');
     assert.deepEqual(
-      lintText(`value ${token} end`).map((f) => f.rule),
+      lintText(`session cookie ${token} end`).map((f) => f.rule),
       ['high-entropy-string'],
     );
     assert.ok(shannonEntropy('aB3dE5gH7jK9mN1pQ2s') > 4);
-    assert.deepEqual(lintText('value aB3dE5gH7jK9mN1pQ2s end'), [], '19 characters');
+    assert.deepEqual(lintText('session cookie aB3dE5gH7jK9mN1pQ2s end'), [], '19 characters');
+  });
+
+  it('a random run with no credential word on its line, or a public one, is not a finding', () => {
+    const token = expandTemplate('entropy-alone', '{{rand:base64url:40}}');
+    assert.deepEqual(lintText(`build artefact ${token} uploaded`), []);
+    assert.deepEqual(lintText(`{"id": "${token}"}`), []);
+    assert.deepEqual(lintText(`publishable key ${token}`), []);
+    assert.deepEqual(lintText(`-----BEGIN CERTIFICATE-----\nsigned key ${token}`), []);
   });
 });
 

@@ -51,7 +51,7 @@ export const ENTROPY_MIN_BITS = 4.0;
 export const ENTROPY_MIN_RUN = 20;
 
 const PLACEHOLDER =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%\(?\w+\)?s?|%[A-Za-z_]\w*%|\{\{.*\}\}|\{[A-Za-z_][\w.-]*\}|<[^>]*>|\[[^\]]*\]|(?:process\.env|os\.environ|env|ENV|System\.getenv|getenv|secrets\.|vars\.)\b.*|[x*•.#_?-]+|(?:true|false|null|none|nil|undefined|required|optional|string|redacted|hidden|secret|secrets|password|passwd|pass|pwd|changeme|example|placeholder|dummy|fake|test|todo|tbd|your[\w-]*|my[\w-]*|\.\.\.)\b.*)$/i;
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%\(\w+\)s|%[sd]|%[A-Za-z_]\w*%|__[A-Za-z][\w]*__|@@\w+@@|#\{.*\}|\{\{.*\}\}|\{[A-Za-z_][\w.-]*\}|<[^>]*>|\[[^\]]*\]|(?:process\.env|os\.environ|env|ENV|System\.getenv|getenv|secrets\.|vars\.)\b.*|[x*•.#_?-]+|(?:true|false|null|none|nil|undefined|required|optional|string|redacted|hidden|secret|secrets|password|passwd|pass|pwd|changeme|example|placeholder|dummy|fake|test|todo|tbd|\.\.\.)\b.*|(?:your|my)[_-]?(?:own[_-]?)?(?:password|passwd|pass|secret|token|key|api[_-]?key|app|user|db|[a-z]+[_-](?:key|token|secret|password))\b.*)$/i;
 
 /**
  * Words and shapes that say a value is a stand-in, anywhere in it: documentation keys (AWS's
@@ -62,6 +62,14 @@ const PLACEHOLDER_MARK =
 
 /** A token body no generator would produce: one short unit repeated, or an alphabet written out. */
 const FAKE_BODY = /(.{1,4})\1{4,}|abcdefgh|ABCDEFGH|01234567|12345678/;
+
+/**
+ * Values their providers publish by design: Stripe publishable keys, Mapbox public tokens, SSH
+ * public keys. A `key = …` or a high-entropy run holding one is not a secret.
+ */
+const PUBLIC_VALUE = /^(?:pk_(?:live|test)_|pk\.eyJ|ssh-(?:rsa|ed25519|dss) |ecdsa-sha2-|AAAA[BC]3NzaC1)/;
+// Encrypted at rest, safe to commit: sops `ENC[…]`, Bitnami sealed secrets (long base64 from "AgB"), Ansible Vault.
+const ENCRYPTED_VALUE = /^(?:ENC\[|AgB[A-Za-z0-9+/]{200,}|\$ANSIBLE_VAULT;)/;
 
 /** A value written where a real one would go, but a stand-in (`<password>`, `changeme`, `${VAR}`, `xxx`, `AKIA…EXAMPLE`). */
 export function isPlaceholder(value: string): boolean {
@@ -105,11 +113,18 @@ const classesOf = (text: string) => [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].
 function contextValue(value: string): SecretSeverity | null {
   const bare = value.replace(/^["'`]|["'`,;]+$/g, '');
   if (bare.length < 8 || isPlaceholder(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
+  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare)) return null;
   return bare.length >= 12 && classesOf(bare) >= 2
     ? 'block'
     : bare.length >= 8 && classesOf(bare) >= 3
       ? 'block'
       : 'warn';
+}
+
+/** A password on a command line: a placeholder or a variable (`-p$MYSQL_PWD`) is not one. */
+function cliValue(value: string): SecretSeverity | null {
+  if (isPlaceholder(value) || /^[$%]/.test(value) || CODE_VALUE.test(value)) return null;
+  return classesOf(value) >= 2 ? 'block' : 'warn';
 }
 
 // Values a sentence puts after "password is" that are not passwords: paths, URLs, addresses,
@@ -128,6 +143,7 @@ function proseValue(value: string, marked: boolean): SecretSeverity | null {
   const bare = value.replace(/^[("'`“‘]+/, '').replace(/[)"'`”’.,;:!?]+$/, '');
   if (bare.length < 8 || bare.length > 128) return null;
   if (isPlaceholder(bare) || CODE_VALUE.test(bare) || PROSE_NOT_VALUE.test(bare)) return null;
+  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare)) return null;
   if (/^[A-Za-z]+(?:[-_'][A-Za-z]+)*$/.test(bare) || /^[\d\s.,:/-]+$/.test(bare)) return null;
   const classes = classesOf(bare);
   if (!/[A-Za-z]/.test(bare) || !/[\d\W_]/.test(bare)) return null;
@@ -153,9 +169,14 @@ const PRIVATE_KEY_RULE: Rule = {
 };
 
 // The key names a value follows in `key = value` and in prose.
-const PROSE_KEY = String.raw`(?:password|passphrase|passcode|passwd|pwd|pw|secret(?:[ _-]key)?|(?:access |auth |api |bot |bearer )?token|api[ _-]?key|access[ _-]?key|credentials?)`;
+// Names of keys that are secrets (`encryption_key`, `ALGOLIA_ADMIN_KEY`), unlike `public_key`, `site_key`, `primary_key`.
+const SECRET_KEY_NAME = String.raw`(?:encryption|signing|master|admin|secret|private|access|app|client|auth|session|license|shared|pre-?shared|webhook|hmac|jwt|cookie|root|service|account|deploy|bot|consumer|psk|api)[ _-]?key`;
+const PROSE_KEY = String.raw`(?:password|passphrase|passcode|passwd|pwd|pw|secret|(?:access |auth |api |bot |bearer )?token|${SECRET_KEY_NAME}|apikey|credentials?)`;
 // "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
 const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?)?`;
+// A value in a sentence: no spaces or quotes, and it does not end with the sentence's punctuation.
+const PROSE_VALUE = String.raw`[^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)」）。](?=[\s"'\x60”’<>.,;:)」）。]|$)`;
+const PROSE_KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'credential'];
 const PROSE_MARK = String.raw`(?:[^\S\n]*[:=]|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to)(?:[^\S\n]*:)?)`;
 
 const CONTEXT_RULES: Rule[] = [
@@ -202,24 +223,100 @@ const CONTEXT_RULES: Rule[] = [
       'private_key',
       'credential',
       'auth',
+      'key',
     ],
-    // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`, `DB_PASS=…`; the value is the secret.
-    pattern:
-      /(?:password|passwd|passphrase|pass|pwd|(?<![A-Za-z])pw|secret|token|api[_-]?key|apikey|private[_-]?key|credentials?|auth[_-]?key)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(["'`]?)([^\s"'`,;]{6,512})\1/gi,
+    // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`, `DB_PASS=…`, `encryption_key = …`; the value is the secret.
+    pattern: new RegExp(
+      String.raw`(?:password|passwd|passphrase|pass|pwd|(?<![A-Za-z])pw|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(?:<(?:code|kbd|tt|samp)>\s*)?(["'\x60]?)([^\s"'\x60,;<]{6,512})\1`,
+      'gi',
+    ),
     secretGroup: 2,
+    check: (secret) => contextValue(secret),
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // XML and HTML: `<DB_PASSWORD>…</DB_PASSWORD>`, `<add key="API_TOKEN" value="…"/>`, `<input name="api_secret" value="…">`.
+    pattern: new RegExp(
+      String.raw`<((?:[A-Za-z_][\w.-]{0,64}?)?(?:password|passwd|passphrase|secret|token|${SECRET_KEY_NAME}|apikey|credentials?))>\s*([^<\s]{6,512})\s*</\1>|\b(?:key|name|id)\s*=\s*["'][^"'\n]{0,64}?(?:password|passwd|passphrase|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)["'](?:\s+[\w-]+\s*=\s*["'][^"'\n]{0,64}["'])?\s+value\s*=\s*["']([^"'\n]{6,512})["']`,
+      'gi',
+    ),
+    secretGroup: [2, 3],
     check: (secret) => contextValue(secret),
   },
   {
     name: 'prose-secret',
     severity: 'block',
-    keywords: ['pass', 'pw', 'secret', 'token', 'api key', 'api-key', 'access key', 'credential'],
-    // "the password for the build box is …", "login with password …", "api key: …" — in a sentence.
+    keywords: PROSE_KEYWORDS,
+    // "the password for the build box is …", "api key for the geocoder: …", "DB_PASSWORD for staging is …".
     pattern: new RegExp(
-      String.raw`\b${PROSE_KEY}\b${PROSE_FILLER}(${PROSE_MARK})?[^\S\n]+["'\x60“‘]?([^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)])`,
+      String.raw`(?<![A-Za-z0-9])${PROSE_KEY}\b${PROSE_FILLER}${PROSE_MARK}[^\S\n]*(?:<(?:code|kbd|tt|samp)>)?["'\x60“‘]?(${PROSE_VALUE})`,
       'gi',
     ),
-    secretGroup: 2,
-    check: (secret, match) => proseValue(secret, match[1] !== undefined),
+    secretGroup: 1,
+    check: (secret) => proseValue(secret, true),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // "login with password …", "use token …": the value right after its name, no verb.
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${PROSE_KEY}\b[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})`, 'gi'),
+    secretGroup: 1,
+    check: (secret) => proseValue(secret, false),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // "log in as admin with … as the password", "type … when gpg asks for the passphrase": the value first.
+    pattern: new RegExp(
+      String.raw`\b(?:with|use|using|enter|type|paste)[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})["'\x60”’]?[^\S\n]+(?:as|when|for|at)\b[^.\n]{0,48}?(?<![A-Za-z0-9])${PROSE_KEY}\b`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret) => proseValue(secret, true),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: [
+      'パスワード',
+      '暗証番号',
+      '密码',
+      '密碼',
+      '口令',
+      '비밀번호',
+      'пароль',
+      'passwort',
+      'kennwort',
+      'mot de passe',
+      'contraseña',
+      'senha',
+      'wachtwoord',
+      'hasło',
+      'lösenord',
+      'salasana',
+      'parola',
+    ],
+    // The word for "password" in other languages, then a particle or verb, then the value.
+    pattern: new RegExp(
+      String.raw`(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|пароль|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|salasana|parola)[^\S\n]*(?:は|が|：|:|=|是|为|為|는|은|—|-)?[^\S\n]*(?:ist|est|es|é|is|lautet|jest|är|on|è|:)?[^\S\n]*["'\x60“‘「]?(${PROSE_VALUE})`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret) => proseValue(secret, true),
+  },
+  {
+    name: 'cli-password',
+    severity: 'block',
+    keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'auth ', '-u ', '--user'],
+    // A password on a command line: `mysql -u root -p…`, `sshpass -p …`, `redis-cli -a …`, Redis `AUTH …`, `curl -u user:…`.
+    pattern:
+      /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p|sshpass\s+-p\s*|redis-cli\b[^\n|;&]{0,160}?\s-a\s+|(?<=\s|^)AUTH\s+|(?:curl|wget|http)\b[^\n|;&]{0,160}?\s(?:-u|--user)\s+["']?[^\s:'"]{1,64}:)["']?([^\s'"]{6,256})/g,
+    secretGroup: 1,
+    check: (secret) => cliValue(secret),
   },
   {
     name: 'provider-session-id',
@@ -271,6 +368,30 @@ function isIdentifier(run: string): boolean {
   return words.join('').length / Math.max(1, run.replace(/[/_+-]/g, '').length) >= 0.85;
 }
 
+// Words near a random run that say it is a credential, and words that say it is public or a digest.
+const SECRET_CONTEXT =
+  /key|token|secret|pass|pwd|auth|credential|bearer|signature|\bsig\b|cookie|session|vault|private|api|login|\bpsk\b/i;
+const PUBLIC_CONTEXT =
+  /public|publishable|site-?key|site_key|fingerprint|checksum|digest|integrity|nonce|ENC\[|ANSIBLE_VAULT|encryptedData|BEGIN CERTIFICATE|BEGIN PUBLIC KEY|BEGIN PGP PUBLIC/i;
+const CONTEXT_BEFORE = 64;
+const CONTEXT_AFTER = 32;
+
+/**
+ * A random-looking run is worth a warning only where the text says it is a credential: a word such
+ * as key, token, secret or password on its line just before it or just after it. Alone, such runs
+ * are as often ids, cache keys, encrypted values and fixture names as they are secrets.
+ */
+function inSecretContext(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const lineEnd = text.indexOf('\n', end);
+  const before = text.slice(Math.max(lineStart, start - CONTEXT_BEFORE), start);
+  const after = text.slice(end, Math.min(lineEnd === -1 ? text.length : lineEnd, end + CONTEXT_AFTER));
+  if (!SECRET_CONTEXT.test(before) && !SECRET_CONTEXT.test(after)) return false;
+  // A public or encrypted value: also look at the lines just above (a PEM or sops header).
+  const above = text.slice(Math.max(0, start - 512), start);
+  return !PUBLIC_CONTEXT.test(before) && !PUBLIC_CONTEXT.test(above);
+}
+
 export function entropyFindings(text: string): { offset: number; length: number }[] {
   const found: { offset: number; length: number }[] = [];
   for (const match of text.matchAll(RUN)) {
@@ -285,7 +406,8 @@ export function entropyFindings(text: string): { offset: number; length: number 
     // An alphabet written out (base64 tables, test data) is ordered, never random.
     if (/abcdefgh|ABCDEFGH|01234567/.test(run)) continue;
     if (isIdentifier(run) || shannonEntropy(run) < ENTROPY_MIN_BITS || decodesToText(run)) continue;
-    if (PLACEHOLDER_MARK.test(run)) continue;
+    if (PLACEHOLDER_MARK.test(run) || PUBLIC_VALUE.test(run)) continue;
+    if (!inSecretContext(text, offset, offset + run.length)) continue;
     found.push({ offset, length: run.length });
   }
   return found;
@@ -331,7 +453,13 @@ interface Raw {
 
 /** Drops findings that overlap one of a more specific rule (lower rank); the result is sorted by offset. */
 function keepMostSpecific(raw: Raw[]): Raw[] {
-  raw.sort((a, b) => a.rank - b.rank || a.layer - b.layer || a.offset - b.offset);
+  // Of one rule, a blocking finding before a warning, then the widest: the view of a token whose
+  // disguise cut it short in the text as written covers all of it.
+  const weight = (finding: Raw) => (finding.severity === 'block' ? 0 : 1);
+  raw.sort(
+    (a, b) =>
+      a.rank - b.rank || weight(a) - weight(b) || b.length - a.length || a.layer - b.layer || a.offset - b.offset,
+  );
   // Kept findings never overlap, so sorted by offset a new one can only overlap its two neighbours.
   const kept: Raw[] = [];
   for (const finding of raw) {
@@ -377,7 +505,8 @@ function ruleFindings(text: string, prefilter: boolean, layer: number): Raw[] {
     if (present && rule.keywords.length > 0 && !rule.keywords.some((keyword) => present.has(keyword))) return;
     rule.pattern.lastIndex = 0;
     for (const match of text.matchAll(rule.pattern)) {
-      const group = rule.secretGroup ?? 0;
+      const groups = rule.secretGroup ?? 0;
+      const group = typeof groups === 'number' ? groups : (groups.find((index) => match[index] !== undefined) ?? 0);
       const secret = match[group];
       if (secret === undefined || secret === '') continue;
       // A documented format with a stand-in body is documentation (`AKIA…EXAMPLE`, `ghp_xxxx…`).
@@ -385,6 +514,9 @@ function ruleFindings(text: string, prefilter: boolean, layer: number): Raw[] {
       const severity = rule.check ? rule.check(secret, match) : rule.severity;
       if (severity === null) continue;
       const offset = match.index + (group === 0 ? 0 : match[0].lastIndexOf(secret));
+      // A value cut short by an ellipsis (`sk-ant-api03-...`) is an example, not a credential.
+      if (!rule.format && /^(?:\.\.\.|…)/.test(text.slice(offset + secret.length, offset + secret.length + 3)))
+        continue;
       raw.push({ rule: rule.name, severity, offset, length: secret.length, rank, layer, bits: 0, secret });
     }
   });
@@ -428,6 +560,19 @@ function windowFindings(view: NormalisedText, prefilter: boolean, layer: number)
   return found;
 }
 
+/**
+ * Whether the text as written has a finding of `rule` that starts `span` and ends where a plain line
+ * break begins an unindented line: a token complete at the end of its line, not one wrapped.
+ */
+function completeBeforeBreak(text: string, originals: Raw[], rule: string, span: SourceSpan): boolean {
+  return originals.some((original) => {
+    if (original.rule !== rule || original.offset !== span.start) return false;
+    const end = original.offset + original.length;
+    // A plain break before an unindented line; a trailing backslash or an indented next line says the value goes on.
+    return end < span.end && text[end - 1] !== '\\' && /^\r?\n(?![ \t])/.test(text.slice(end, end + 3));
+  });
+}
+
 /** Decoded segments inside decoded segments are followed this deep (base64 of a line holding hex, say). */
 const DECODE_DEPTH = 2;
 
@@ -438,6 +583,7 @@ const DECODE_DEPTH = 2;
  */
 function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[] {
   const found = ruleFindings(text, prefilter, depth * 3);
+  const originals = [...found];
   // Two views: one with the characters cleaned, one that also joins wrapped tokens. A join can glue
   // a word to the token that follows on the next line, so the view without joins is linted too.
   const clean = normaliseText(text, { joinWrapped: false });
@@ -448,24 +594,33 @@ function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[]
       const span = view.map.toSource(finding.offset, finding.offset + finding.length);
       // Untouched by any transform: the same finding the text as written gives (or its context changed by a join elsewhere).
       if (span.bits === 0) continue;
+      // A token complete at the end of its line, with a word on the next: the join glued the word on.
+      if (completeBeforeBreak(text, originals, finding.rule, span)) continue;
       found.push({ ...finding, offset: span.start, length: span.end - span.start, bits: span.bits });
     }
   });
   if (depth < DECODE_DEPTH) {
-    const toText = (start: number, end: number): SourceSpan =>
-      joined.changed ? joined.map.toSource(start, end) : { start, end, bits: 0 };
-    for (const segment of decodedSegments(joined.text)) {
-      const bit = transformBit(segment.transform);
-      for (const inner of layeredFindings(segment.text, prefilter, depth + 1)) {
-        const encoded = segment.encodedSpan(inner.offset, inner.offset + inner.length);
-        const span = toText(encoded.start, encoded.end);
-        found.push({
-          ...inner,
-          offset: span.start,
-          length: span.end - span.start,
-          bits: inner.bits | span.bits | bit,
-          layer: depth * 3 + 3,
-        });
+    // Encoded segments of the cleaned view, and of the joined view those a join runs through (base64
+    // wrapped at 76 columns); a join elsewhere could glue a word to a segment and misalign it.
+    const sources: [NormalisedText, boolean][] = [[clean, false]];
+    if (joined.changed && joined.text !== clean.text) sources.push([joined, true]);
+    for (const [view, onlyWrapped] of sources) {
+      const toText = (start: number, end: number): SourceSpan =>
+        view.changed ? view.map.toSource(start, end) : { start, end, bits: 0 };
+      for (const segment of decodedSegments(view.text)) {
+        if (onlyWrapped && (toText(segment.start, segment.end).bits & transformBit('wrapped')) === 0) continue;
+        const bit = transformBit(segment.transform);
+        for (const inner of layeredFindings(segment.text, prefilter, depth + 1)) {
+          const encoded = segment.encodedSpan(inner.offset, inner.offset + inner.length);
+          const span = toText(encoded.start, encoded.end);
+          found.push({
+            ...inner,
+            offset: span.start,
+            length: span.end - span.start,
+            bits: inner.bits | span.bits | bit,
+            layer: depth * 3 + 3,
+          });
+        }
       }
     }
   }
@@ -511,4 +666,6 @@ export function formatFinding(finding: SecretFinding, path?: string): string {
 }
 
 /** The rule names, for documentation and for tests that every rule has a corpus entry. */
-export const SECRET_RULE_NAMES: readonly string[] = [...RULES.map((rule) => rule.name), 'high-entropy-string'];
+export const SECRET_RULE_NAMES: readonly string[] = [
+  ...new Set([...RULES.map((rule) => rule.name), 'high-entropy-string']),
+];

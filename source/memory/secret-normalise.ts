@@ -119,7 +119,8 @@ const INVISIBLE = new RegExp(String.raw`^(?:[${INVISIBLE_CLASS}]|\uDB40[\uDC00-\
 const HAS_INVISIBLE = new RegExp(String.raw`[${INVISIBLE_CLASS}]|\uDB40[\uDC00-\uDC7F]`);
 
 // Characters a token is made of; a line break between two runs of them may be a token wrapped.
-const TOKEN_CHAR = /[A-Za-z0-9_+/=.-]/;
+// Passwords carry symbols too; quotes, brackets, commas and semicolons end a token.
+const TOKEN_CHAR = /[A-Za-z0-9_+/=.!#$%&*?@^~|-]/;
 /** A wrapped token: the runs either side of the break add up to at least this, one of them at least WRAP_SIDE. */
 const WRAP_MIN = 16;
 const WRAP_SIDE = 8;
@@ -401,7 +402,7 @@ export function decodedSegments(text: string): DecodedSegment[] {
       // Byte i is carried by base64 characters ⌊i/3⌋·4 … ⌊i/3⌋·4+3.
       encodedSpan: (from, to) => ({
         start: start + Math.floor(from / 3) * 4,
-        end: start + Math.min(usable, Math.ceil(to / 3) * 4),
+        end: start + Math.min(run.length, Math.ceil(to / 3) * 4),
       }),
     });
   }

@@ -10,9 +10,9 @@ export interface Rule {
   severity: SecretSeverity;
   /** Lower-case substrings; the regex runs only when the text contains one. Empty: always runs. */
   keywords: string[];
-  /** Global regex; the secret is group `secretGroup` (0 = the whole match). */
+  /** Global regex; the secret is group `secretGroup` (0 = the whole match; of a list, the first that matched). */
   pattern: RegExp;
-  secretGroup?: number;
+  secretGroup?: number | number[];
   /** A second look at a match: return null to drop it, or the severity it deserves. */
   check?: (secret: string, match: RegExpExecArray) => SecretSeverity | null;
   /** A documented token format (the placeholder check applies), as opposed to a value found by its context. */
@@ -460,6 +460,28 @@ export const FORMAT_RULES: Rule[] = [
     severity: 'block',
     keywords: ['hrku-'],
     pattern: re(String.raw`${B}HRKU-[A-Za-z0-9_-]{30,}`),
+  },
+  {
+    name: 'circleci-token',
+    severity: 'block',
+    keywords: ['ccipat_', 'cciprj_'],
+    // Personal (CCIPAT_) and project (CCIPRJ_) API tokens: 22 characters, "_", 40 hex.
+    pattern: re(String.raw`${B}CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}${E}`),
+  },
+  {
+    name: 'tailscale-key',
+    severity: 'block',
+    keywords: ['tskey-'],
+    // Auth, API, OAuth client, SCIM and webhook keys: "tskey-<kind>-", a key id, "-", the secret.
+    pattern: re(String.raw`${B}tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}${E}`),
+  },
+  {
+    name: 'azure-sas-signature',
+    severity: 'block',
+    keywords: ['sig='],
+    // A shared access signature URL: the signed version (sv=) and the signature (sig=, HMAC-SHA256 in base64, URL-escaped).
+    pattern: /[?&]sv=\d{4}-\d{2}-\d{2}[^\s"'<>]{0,400}?[?&]sig=((?:[A-Za-z0-9+/]|%2[BbFf]){30,}(?:=|%3[Dd]){0,2})/g,
+    secretGroup: 1,
   },
   {
     name: 'dropbox-token',
