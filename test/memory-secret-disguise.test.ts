@@ -177,6 +177,20 @@ describe('secrets in prose and DSNs', () => {
     ['key: value', `pw: ${password}`],
     ['an api key in prose', `the api key for the weather service is ${password}`],
     ['credentials', `credentials are set to "${password}"`],
+    ['a key name ending in _KEY', `ALGOLIA_ADMIN_KEY => '${password}',`],
+    ['an env name before "for"', `Note: DB_PASSWORD for staging is ${password} for now.`],
+    ['an arrow', `- SMTP_PASSWORD → ${password}`],
+    ['the value first', `log in as admin with ${password} as the password`],
+    ['the value before "when … passphrase"', `type ${password} when gpg asks for the passphrase`],
+    ['a user and password with a slash', `the kiosk login is admin / ${password}.`],
+    ['Japanese', `パスワードは ${password} です。`],
+    ['German', `Das Passwort ist ${password}.`],
+    ['an XML element', `<ssh_passphrase>${password}</ssh_passphrase>`],
+    ['an XML key/value pair', `<add key="SMTP_PASSWORD" value="${password}" />`],
+    ['an HTML input', `<input type="hidden" name="api_secret" value="${password}">`],
+    ['mysql -p', `mysql -u root -p${password} -h 127.0.0.1 shop`],
+    ['curl -u', `curl -u ci-bot:${password} https://nexus.internal.test/`],
+    ['Redis AUTH', `The instance needs AUTH ${password} before any command.`],
   ] as const) {
     it(`finds a password in ${name}`, () => {
       const start = sentence.indexOf(password);
@@ -231,6 +245,17 @@ describe('placeholders and prose without a secret', () => {
     'the password was reset to the default by IT',
     'password hashing uses argon2id with 64 MiB',
     'the token for the deploy job is GITHUB_TOKEN',
+    "readSession: { sessionKey: 'no-such-session' },",
+    "claimToken: 'not-the-token',",
+    "* - 'bypass': `--dangerously-bypass-hook-trust` on every run",
+    'password: process.env.STRIPE_KEY',
+    'aws_secret_access_key: sk-ant-api03-...',
+    'api_key: "abc123def456..."',
+    'STRIPE_PUBLISHABLE_KEY=pk_live_51Habc123DEF456ghi789JKL',
+    'db_password: ENC[AES256_GCM,data:3btSSgg9B5Cp5qSiqJ/nZe4Z,iv:fy009UvWwJ00+qa83kj5gXoB7hyb8==,type:str]',
+    'mysql -u root -p$MYSQL_PWD shop',
+    'the token is refreshed by the consumer group every hour',
+    'passwort: erforderlich',
   ]) {
     it(`finds nothing in ${JSON.stringify(text)}`, () => assert.deepEqual(lintText(text), []));
   }

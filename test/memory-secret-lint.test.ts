@@ -251,6 +251,25 @@ describe('speed', () => {
       'sk-',
       'Bearer ',
       'AKIA',
+      // The prose, command-line and markup rules, and each disguise the normaliser takes off.
+      'the password for the box is ',
+      'with abc ',
+      'login is a / ',
+      '<password>',
+      'key="password" value="',
+      'mysql -p',
+      'AUTH ',
+      'パスワードは ',
+      'X_KEY=',
+      '?sv=2022-01-01&sig=',
+      '&#65;',
+      '%41',
+      '\\u0041',
+      '\u200B',
+      'abcdefghij\n',
+      'abcdefghij\\\n',
+      'QUJDREVGR0g',
+      '41424344',
     ];
     for (const unit of units) {
       const line = fill(unit);

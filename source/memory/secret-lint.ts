@@ -110,10 +110,12 @@ const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])$/i;
 const classesOf = (text: string) => [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
 
 /** Keyword-context values: a placeholder or an environment reference is not a secret; a short or plain one is worth a warning. */
-function contextValue(value: string): SecretSeverity | null {
+function contextValue(value: string, key = ''): SecretSeverity | null {
   const bare = value.replace(/^["'`]|["'`,;]+$/g, '');
   if (bare.length < 8 || isPlaceholder(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
   if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare)) return null;
+  // Words joined by hyphens (`not-the-token`, `no-such-session`) name things; as a password they are a passphrase worth a warning.
+  if (/^[A-Za-z]+(?:[-_.][A-Za-z]+)+$/.test(bare)) return /pass|pwd|pw/i.test(key) && bare.length >= 12 ? 'warn' : null;
   return bare.length >= 12 && classesOf(bare) >= 2
     ? 'block'
     : bare.length >= 8 && classesOf(bare) >= 3
@@ -170,14 +172,14 @@ const PRIVATE_KEY_RULE: Rule = {
 
 // The key names a value follows in `key = value` and in prose.
 // Names of keys that are secrets (`encryption_key`, `ALGOLIA_ADMIN_KEY`), unlike `public_key`, `site_key`, `primary_key`.
-const SECRET_KEY_NAME = String.raw`(?:encryption|signing|master|admin|secret|private|access|app|client|auth|session|license|shared|pre-?shared|webhook|hmac|jwt|cookie|root|service|account|deploy|bot|consumer|psk|api)[ _-]?key`;
-const PROSE_KEY = String.raw`(?:password|passphrase|passcode|passwd|pwd|pw|secret|(?:access |auth |api |bot |bearer )?token|${SECRET_KEY_NAME}|apikey|credentials?)`;
+const SECRET_KEY_NAME = String.raw`(?:encryption|signing|master|admin|secret|private|access|app|client|auth|license|shared|pre-?shared|webhook|hmac|jwt|cookie|root|service|account|deploy|bot|consumer|psk|api)[ _-]?key`;
+const PROSE_KEY = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pw|secrets?|(?:access |auth |api |bot |bearer )?tokens?|${SECRET_KEY_NAME}s?|apikeys?|credentials?|creds)`;
 // "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
 const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?)?`;
 // A value in a sentence: no spaces or quotes, and it does not end with the sentence's punctuation.
 const PROSE_VALUE = String.raw`[^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)」）。](?=[\s"'\x60”’<>.,;:)」）。]|$)`;
 const PROSE_KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'credential'];
-const PROSE_MARK = String.raw`(?:[^\S\n]*[:=]|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to)(?:[^\S\n]*:)?)`;
+const PROSE_MARK = String.raw`(?:[^\S\n]*(?:[:=：]|→|->|=>)|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to)(?:[^\S\n]*:)?)`;
 
 const CONTEXT_RULES: Rule[] = [
   {
@@ -227,11 +229,11 @@ const CONTEXT_RULES: Rule[] = [
     ],
     // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`, `DB_PASS=…`, `encryption_key = …`; the value is the secret.
     pattern: new RegExp(
-      String.raw`(?:password|passwd|passphrase|pass|pwd|(?<![A-Za-z])pw|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(?:<(?:code|kbd|tt|samp)>\s*)?(["'\x60]?)([^\s"'\x60,;<]{6,512})\1`,
+      String.raw`(?:password|passwd|passphrase|(?<![A-Za-z])pass|pwd|(?<![A-Za-z])pw|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(?:<(?:code|kbd|tt|samp)>\s*)?(["'\x60]?)([^\s"'\x60,;<]{6,512})\1`,
       'gi',
     ),
     secretGroup: 2,
-    check: (secret) => contextValue(secret),
+    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
   },
   {
     name: 'keyword-secret',
@@ -243,7 +245,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: [2, 3],
-    check: (secret) => contextValue(secret),
+    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
   },
   {
     name: 'prose-secret',
@@ -302,11 +304,33 @@ const CONTEXT_RULES: Rule[] = [
     ],
     // The word for "password" in other languages, then a particle or verb, then the value.
     pattern: new RegExp(
-      String.raw`(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|пароль|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|salasana|parola)[^\S\n]*(?:は|が|：|:|=|是|为|為|는|은|—|-)?[^\S\n]*(?:ist|est|es|é|is|lautet|jest|är|on|è|:)?[^\S\n]*["'\x60“‘「]?(${PROSE_VALUE})`,
+      String.raw`(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|пароль|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|salasana|parola)(?:[^\S\n]*(?:は|が|：|:|=|是|为|為|는|은|—)|[^\S\n]+(?:ist|est|es|é|is|lautet|jest|är|on|è|:))[^\S\n]*["'\x60“‘「]?(${PROSE_VALUE})`,
       'gi',
     ),
     secretGroup: 1,
     check: (secret) => proseValue(secret, true),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: ['login', 'cred', 'user', 'account'],
+    // "the kiosk login is admin / …", "credentials: deploy / …": a user and a password with a slash between.
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9])(?:login|logon|sign-?in|credentials?|creds|user(?:name)?[ ]?/[ ]?pass(?:word)?|account)\b[^.\n]{0,40}?${PROSE_MARK}[^\S\n]*["'\x60“‘]?[^\s/"'\x60]{1,64}[^\S\n]*/[^\S\n]*(${PROSE_VALUE})`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret) => proseValue(secret, true),
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: ['_key'],
+    // An environment variable named …_KEY holds a key (`OPENWEATHER_KEY=…`), unless it says it is public or an id.
+    pattern:
+      /(?<![A-Za-z0-9_])(?!(?:[A-Z0-9]+_)*(?:PUBLIC|PUBLISHABLE|PUB|SITE|PRIMARY|PARTITION|SORT|FOREIGN|CACHE|IDEMPOTENCY|KMS|LOOKUP|MAP|GPG|PGP|SSH|RSA|ROUTING|REGISTRY|INDEX|HASH|ID)_KEY\b)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY["']?\s*(?::=|=>|[:=])\s*(["'\x60]?)([^\s"'\x60,;<]{8,512})\1/g,
+    secretGroup: 2,
+    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
   },
   {
     name: 'cli-password',
@@ -586,8 +610,9 @@ function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[]
   const originals = [...found];
   // Two views: one with the characters cleaned, one that also joins wrapped tokens. A join can glue
   // a word to the token that follows on the next line, so the view without joins is linted too.
-  const clean = normaliseText(text, { joinWrapped: false });
   const joined = normaliseText(text);
+  // Without a join the two views are one: normalise once.
+  const clean = joined.joined ? normaliseText(text, { joinWrapped: false }) : joined;
   const views = [clean, joined].filter((view, index) => view.changed && (index === 0 || view.text !== clean.text));
   views.forEach((view, index) => {
     for (const finding of windowFindings(view, prefilter, depth * 3 + 1 + index)) {

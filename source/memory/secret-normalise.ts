@@ -36,16 +36,27 @@ export function transformBit(name: Transform): number {
 }
 
 /**
- * A piece of the view: `outLength` characters at `out` that come from `srcLength` characters at
- * `src`. Identity pieces (`bits` 0) map character by character; a replaced piece maps as a whole
- * (any character of it stands for the whole source span). A deletion has `outLength` 0.
+ * The pieces of a view, as parallel arrays (a text with many escapes has many pieces; objects would
+ * cost a collection). Piece i: `outLength[i]` characters at `out[i]` that come from `srcLength[i]`
+ * characters at `src[i]`. Identity pieces (`bits` 0) map character by character; a replaced piece
+ * maps as a whole (any character of it stands for the whole source span). A deletion has outLength 0.
  */
-interface Piece {
-  out: number;
-  src: number;
-  outLength: number;
-  srcLength: number;
-  bits: number;
+export class Pieces {
+  readonly out: number[] = [];
+  readonly src: number[] = [];
+  readonly outLength: number[] = [];
+  readonly srcLength: number[] = [];
+  readonly bits: number[] = [];
+  push(out: number, src: number, outLength: number, srcLength: number, bits: number): void {
+    this.out.push(out);
+    this.src.push(src);
+    this.outLength.push(outLength);
+    this.srcLength.push(srcLength);
+    this.bits.push(bits);
+  }
+  get length(): number {
+    return this.out.length;
+  }
 }
 
 export interface SourceSpan {
@@ -57,48 +68,47 @@ export interface SourceSpan {
 
 /** Maps ranges of a view back to the text it was made from. */
 export class OffsetMap {
-  readonly #pieces: Piece[];
-  constructor(pieces: Piece[]) {
+  readonly #pieces: Pieces;
+  constructor(pieces: Pieces) {
     this.#pieces = pieces;
   }
 
   /** The last non-empty piece that starts at or before `out` (a deletion sits before the piece at its position). */
   #index(out: number): number {
-    const pieces = this.#pieces;
+    const starts = this.#pieces.out;
     let low = 0;
-    let high = pieces.length - 1;
+    let high = starts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (pieces[mid]!.out <= out) low = mid;
+      if (starts[mid]! <= out) low = mid;
       else high = mid - 1;
     }
-    while (low > 0 && pieces[low]!.outLength === 0) low -= 1;
+    while (low > 0 && this.#pieces.outLength[low] === 0) low -= 1;
     return low;
   }
 
   /** The spans of the view that are not the text as written (replaced or deleted characters), in order. */
   changedSpans(): { start: number; end: number }[] {
-    return this.#pieces
-      .filter((piece) => piece.bits !== 0)
-      .map((piece) => ({ start: piece.out, end: piece.out + piece.outLength }));
+    const { out, outLength, bits } = this.#pieces;
+    const spans: { start: number; end: number }[] = [];
+    for (let i = 0; i < out.length; i += 1)
+      if (bits[i] !== 0) spans.push({ start: out[i]!, end: out[i]! + outLength[i]! });
+    return spans;
   }
 
   /** The source span of view characters [start, end) (end > start), and the transforms it crossed. */
   toSource(start: number, end: number): SourceSpan {
-    const pieces = this.#pieces;
-    if (pieces.length === 0) return { start, end, bits: 0 };
+    const p = this.#pieces;
+    if (p.length === 0) return { start, end, bits: 0 };
     const first = this.#index(start);
     const last = this.#index(end - 1);
-    const a = pieces[first]!;
-    const b = pieces[last]!;
-    const srcStart = a.bits === 0 ? a.src + (start - a.out) : a.src;
-    const srcEnd = b.bits === 0 ? b.src + (end - 1 - b.out) + 1 : b.src + b.srcLength;
+    const srcStart = p.bits[first] === 0 ? p.src[first]! + (start - p.out[first]!) : p.src[first]!;
+    const srcEnd = p.bits[last] === 0 ? p.src[last]! + (end - 1 - p.out[last]!) + 1 : p.src[last]! + p.srcLength[last]!;
     let bits = 0;
     for (let i = first; i <= last; i += 1) {
-      const piece = pieces[i]!;
       // A deletion counts only when it lies inside the span, not at its edge.
-      if (piece.outLength === 0 && (piece.out <= start || piece.out >= end)) continue;
-      bits |= piece.bits;
+      if (p.outLength[i] === 0 && (p.out[i]! <= start || p.out[i]! >= end)) continue;
+      bits |= p.bits[i]!;
     }
     return { start: srcStart, end: srcEnd, bits };
   }
@@ -108,6 +118,8 @@ export interface NormalisedText {
   text: string;
   /** Whether the view differs from the text at all. */
   changed: boolean;
+  /** Whether a wrapped token was joined (otherwise the view is the same with or without joins). */
+  joined: boolean;
   map: OffsetMap;
 }
 
@@ -205,24 +217,25 @@ function nfkcAscii(char: string): string | undefined {
  */
 export function normaliseText(text: string, options: { joinWrapped?: boolean } = {}): NormalisedText {
   const joinWrapped = options.joinWrapped ?? true;
-  const pieces: Piece[] = [];
+  const pieces = new Pieces();
   const parts: string[] = [];
   let out = 0;
   let copied = 0;
   let changed = false;
+  let joined = false;
   // Length of the run of token characters at the end of the view so far (for wrapped tokens).
   let tail = 0;
   const copy = (until: number) => {
     if (until <= copied) return;
     const chunk = text.slice(copied, until);
-    pieces.push({ out, src: copied, outLength: chunk.length, srcLength: chunk.length, bits: 0 });
+    pieces.push(out, copied, chunk.length, chunk.length, 0);
     parts.push(chunk);
     out += chunk.length;
     tail = trailingRun(chunk, tail);
     copied = until;
   };
   const replace = (src: number, srcLength: number, value: string, bits: number) => {
-    pieces.push({ out, src, outLength: value.length, srcLength, bits });
+    pieces.push(out, src, value.length, srcLength, bits);
     parts.push(value);
     out += value.length;
     tail = value.length === 0 ? tail : trailingRun(value, tail);
@@ -244,8 +257,10 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
       }
       const head = leadingRun(text, at + raw.length);
       const joins = joinWrapped && tail > 0 && head > 0 && tail + head >= WRAP_MIN && Math.max(tail, head) >= WRAP_SIDE;
-      if (joins) replace(at, raw.length, '', BIT.wrapped);
-      else {
+      if (joins) {
+        replace(at, raw.length, '', BIT.wrapped);
+        joined = true;
+      } else {
         copy(at + raw.length);
         tail = 0;
       }
@@ -290,8 +305,8 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
   }
   copy(text.length);
   return changed
-    ? { text: parts.join(''), changed, map: new OffsetMap(pieces) }
-    : { text, changed, map: new OffsetMap([]) };
+    ? { text: parts.join(''), changed, joined, map: new OffsetMap(pieces) }
+    : { text, changed, joined, map: new OffsetMap(new Pieces()) };
 }
 
 /** A decoded character goes through the same cleaning as a typed one: invisible → removed, full-width → ASCII. */
