@@ -191,6 +191,11 @@ describe('secrets in prose and DSNs', () => {
     ['mysql -p', `mysql -u root -p${password} -h 127.0.0.1 shop`],
     ['curl -u', `curl -u ci-bot:${password} https://nexus.internal.test/`],
     ['Redis AUTH', `The instance needs AUTH ${password} before any command.`],
+    ['"set … password to …"', `I set the staging admin password to ${password} yesterday`],
+    ['a parenthesis before the colon', `DB password (prod): ${password}`],
+    ['docker login -p', `docker login -u bot -p ${password} registry.example.test`],
+    ['Spanish', `La contraseña es ${password}`],
+    ['a wifi key', `the wifi key is ${password}`],
   ] as const) {
     it(`finds a password in ${name}`, () => {
       const start = sentence.indexOf(password);
@@ -256,6 +261,13 @@ describe('placeholders and prose without a secret', () => {
     'mysql -u root -p$MYSQL_PWD shop',
     'the token is refreshed by the consumer group every hour',
     'passwort: erforderlich',
+    'the password must contain a digit and a symbol',
+    'password: ${{ secrets.DB_PASSWORD }}',
+    'password=$(cat /run/secrets/db_password)',
+    'the token is passed via the X-Auth-Token header',
+    'the secret key is generated at startup with crypto.randomBytes(32)',
+    'password hash: $2b$12$KIXQJjHTkOV3wqRkzEg2OeY0sJZ7rX4VJ2x0nE1Ff6q3yOq1m1Z2a',
+    'the password to production is kept by the on-call',
   ]) {
     it(`finds nothing in ${JSON.stringify(text)}`, () => assert.deepEqual(lintText(text), []));
   }

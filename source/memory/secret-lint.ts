@@ -172,14 +172,14 @@ const PRIVATE_KEY_RULE: Rule = {
 
 // The key names a value follows in `key = value` and in prose.
 // Names of keys that are secrets (`encryption_key`, `ALGOLIA_ADMIN_KEY`), unlike `public_key`, `site_key`, `primary_key`.
-const SECRET_KEY_NAME = String.raw`(?:encryption|signing|master|admin|secret|private|access|app|client|auth|license|shared|pre-?shared|webhook|hmac|jwt|cookie|root|service|account|deploy|bot|consumer|psk|api)[ _-]?key`;
+const SECRET_KEY_NAME = String.raw`(?:wifi|wi-fi|wpa2?|wlan|network|encryption|signing|master|admin|secret|private|access|app|client|auth|license|shared|pre-?shared|webhook|hmac|jwt|cookie|root|service|account|deploy|bot|consumer|psk|api)[ _-]?key`;
 const PROSE_KEY = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pw|secrets?|(?:access |auth |api |bot |bearer )?tokens?|${SECRET_KEY_NAME}s?|apikeys?|credentials?|creds)`;
 // "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
-const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?)?`;
+const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?|[^\S\n]*\([^()\n]{1,32}\))?`;
 // A value in a sentence: no spaces or quotes, and it does not end with the sentence's punctuation.
-const PROSE_VALUE = String.raw`[^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)」）。](?=[\s"'\x60”’<>.,;:)」）。]|$)`;
+const PROSE_VALUE = String.raw`(?=[^\s"'\x60<>]{0,127}?[\d!#$%&*+/=?@^_~-])[^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)」）。](?=[\s"'\x60”’<>.,;:)」）。]|$)`;
 const PROSE_KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'credential'];
-const PROSE_MARK = String.raw`(?:[^\S\n]*(?:[:=：]|→|->|=>)|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to)(?:[^\S\n]*:)?)`;
+const PROSE_MARK = String.raw`(?:[^\S\n]*(?:[:=：]|→|->|=>)|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to|to|es|est|ist|är|jest|lautet)(?:[^\S\n]*:)?)`;
 
 const CONTEXT_RULES: Rule[] = [
   {
@@ -335,10 +335,10 @@ const CONTEXT_RULES: Rule[] = [
   {
     name: 'cli-password',
     severity: 'block',
-    keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'auth ', '-u ', '--user'],
+    keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'auth ', '-u ', '--user', 'login', 'htpasswd'],
     // A password on a command line: `mysql -u root -p…`, `sshpass -p …`, `redis-cli -a …`, Redis `AUTH …`, `curl -u user:…`.
     pattern:
-      /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p|sshpass\s+-p\s*|redis-cli\b[^\n|;&]{0,160}?\s-a\s+|(?<=\s|^)AUTH\s+|(?:curl|wget|http)\b[^\n|;&]{0,160}?\s(?:-u|--user)\s+["']?[^\s:'"]{1,64}:)["']?([^\s'"]{6,256})/g,
+      /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p|sshpass\s+-p\s*|redis-cli\b[^\n|;&]{0,160}?\s-a\s+|(?<=\s|^)AUTH\s+|(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n|;&]{0,160}?\s(?:-p|--password)\s+|htpasswd\b[^\n|;&]{0,80}?\s-\w*b\w*\s+\S+\s+\S+\s+|(?:curl|wget|http)\b[^\n|;&]{0,160}?\s(?:-u|--user)\s+["']?[^\s:'"]{1,64}:)["']?([^\s'"]{6,256})/g,
     secretGroup: 1,
     check: (secret) => cliValue(secret),
   },
@@ -396,7 +396,7 @@ function isIdentifier(run: string): boolean {
 const SECRET_CONTEXT =
   /key|token|secret|pass|pwd|auth|credential|bearer|signature|\bsig\b|cookie|session|vault|private|api|login|\bpsk\b/i;
 const PUBLIC_CONTEXT =
-  /public|publishable|site-?key|site_key|fingerprint|checksum|digest|integrity|nonce|ENC\[|ANSIBLE_VAULT|encryptedData|BEGIN CERTIFICATE|BEGIN PUBLIC KEY|BEGIN PGP PUBLIC/i;
+  /public|\bhash(?:ed)?\b|\$2[aby]\$|publishable|site-?key|site_key|fingerprint|checksum|digest|integrity|nonce|ENC\[|ANSIBLE_VAULT|encryptedData|BEGIN CERTIFICATE|BEGIN PUBLIC KEY|BEGIN PGP PUBLIC/i;
 const CONTEXT_BEFORE = 64;
 const CONTEXT_AFTER = 32;
 
