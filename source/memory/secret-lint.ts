@@ -141,7 +141,10 @@ const PROSE_NOT_VALUE =
  * digits or symbols. `marked`: the sentence said "is", ":" or "=" before it (without that, only a
  * value of three character classes counts).
  */
-function proseValue(value: string, marked: boolean): SecretSeverity | null {
+function proseValue(value: string, marked: boolean, match?: RegExpExecArray): SecretSeverity | null {
+  // "the hash of the password is …", "the token's sha256 is …": a digest of a secret, not the secret.
+  if (match && DIGEST_WORDS.test(match.input.slice(Math.max(0, match.index - 32), match.index + match[0].length)))
+    return null;
   const bare = value.replace(/^[("'`“‘]+/, '').replace(/[)"'`”’.,;:!?]+$/, '');
   if (bare.length < 8 || bare.length > 128) return null;
   if (isPlaceholder(bare) || CODE_VALUE.test(bare) || PROSE_NOT_VALUE.test(bare)) return null;
@@ -176,6 +179,7 @@ const SECRET_KEY_NAME = String.raw`(?:wifi|wi-fi|wpa2?|wlan|network|encryption|s
 const PROSE_KEY = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pw|secrets?|(?:access |auth |api |bot |bearer )?tokens?|${SECRET_KEY_NAME}s?|apikeys?|credentials?|creds)`;
 // "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
 const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?|[^\S\n]*\([^()\n]{1,32}\))?`;
+const DIGEST_WORDS = /\b(?:hash(?:ed|es)?|digest|checksum|fingerprint|sha-?(?:1|256|384|512)|md5)\b/i;
 // A value in a sentence: no spaces or quotes, and it does not end with the sentence's punctuation.
 const PROSE_VALUE = String.raw`(?=[^\s"'\x60<>]{0,127}?[\d!#$%&*+/=?@^_~-])[^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)」）。](?=[\s"'\x60”’<>.,;:)」）。]|$)`;
 const PROSE_KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'credential'];
@@ -229,7 +233,7 @@ const CONTEXT_RULES: Rule[] = [
     ],
     // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`, `DB_PASS=…`, `encryption_key = …`; the value is the secret.
     pattern: new RegExp(
-      String.raw`(?:password|passwd|passphrase|(?<![A-Za-z])pass|pwd|(?<![A-Za-z])pw|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(?:<(?:code|kbd|tt|samp)>\s*)?(["'\x60]?)([^\s"'\x60,;<]{6,512})\1`,
+      String.raw`(?:password|passwd|passphrase|(?<![A-Za-z])pass|pwd|(?<![A-Za-z])pw|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)(?:[_-]?(?:key|id|value|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(?:<(?:code|kbd|tt|samp)>\s*)?(["'\x60]?)([^\s"'\x60,;<]{6,512})\1`,
       'gi',
     ),
     secretGroup: 2,
@@ -257,7 +261,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: 1,
-    check: (secret) => proseValue(secret, true),
+    check: (secret, match) => proseValue(secret, true, match),
   },
   {
     name: 'prose-secret',
@@ -266,7 +270,7 @@ const CONTEXT_RULES: Rule[] = [
     // "login with password …", "use token …": the value right after its name, no verb.
     pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${PROSE_KEY}\b[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})`, 'gi'),
     secretGroup: 1,
-    check: (secret) => proseValue(secret, false),
+    check: (secret, match) => proseValue(secret, false, match),
   },
   {
     name: 'prose-secret',
@@ -278,7 +282,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: 1,
-    check: (secret) => proseValue(secret, true),
+    check: (secret, match) => proseValue(secret, true, match),
   },
   {
     name: 'prose-secret',
@@ -308,7 +312,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: 1,
-    check: (secret) => proseValue(secret, true),
+    check: (secret, match) => proseValue(secret, true, match),
   },
   {
     name: 'prose-secret',
@@ -320,7 +324,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: 1,
-    check: (secret) => proseValue(secret, true),
+    check: (secret, match) => proseValue(secret, true, match),
   },
   {
     name: 'keyword-secret',
@@ -396,7 +400,7 @@ function isIdentifier(run: string): boolean {
 const SECRET_CONTEXT =
   /key|token|secret|pass|pwd|auth|credential|bearer|signature|\bsig\b|cookie|session|vault|private|api|login|\bpsk\b/i;
 const PUBLIC_CONTEXT =
-  /public|\bhash(?:ed)?\b|\$2[aby]\$|publishable|site-?key|site_key|fingerprint|checksum|digest|integrity|nonce|ENC\[|ANSIBLE_VAULT|encryptedData|BEGIN CERTIFICATE|BEGIN PUBLIC KEY|BEGIN PGP PUBLIC/i;
+  /public|\bhash(?:ed)?\b|\$2[aby]\$|publishable|site[ _-]?key|recaptcha|fingerprint|checksum|digest|integrity|nonce|ENC\[|ANSIBLE_VAULT|encryptedData|BEGIN CERTIFICATE|BEGIN PUBLIC KEY|BEGIN PGP PUBLIC/i;
 const CONTEXT_BEFORE = 64;
 const CONTEXT_AFTER = 32;
 
