@@ -157,6 +157,17 @@ describe('disguised tokens are found at their original span', () => {
     assert.equal(finding.transform, 'zero-width+wrapped');
   });
 
+  it('prose and code broken at a line end are not joined: only what looks like a token piece is', () => {
+    for (const text of [
+      'as the README explains\ncommon-memory install pi',
+      '```sh\nCOMMON_MEMORY_HOME=$(mktemp -d)',
+      'better-sqlite3\nships prebuilt binaries for these platforms',
+    ])
+      assert.equal(normaliseText(text).joined, false, text);
+    const token = githubToken('joined');
+    assert.equal(normaliseText(`${token.slice(0, 20)}\n${token.slice(20)}`).joined, true);
+  });
+
   it('a finding on the text as written has no transform, and a disguise-free text is unchanged', () => {
     const token = githubToken('plain');
     const [finding] = lintText(`token ${token}\nnext line`);

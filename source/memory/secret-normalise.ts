@@ -256,7 +256,12 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
         continue;
       }
       const head = leadingRun(text, at + raw.length);
-      const joins = joinWrapped && tail > 0 && head > 0 && tail + head >= WRAP_MIN && Math.max(tail, head) >= WRAP_SIDE;
+      const joins =
+        tail > 0 &&
+        head > 0 &&
+        tail + head >= WRAP_MIN &&
+        Math.max(tail, head) >= WRAP_SIDE &&
+        !wordLike(trailingText(text, at) + text.slice(at + raw.length, at + raw.length + head));
       if (joins) {
         replace(at, raw.length, '', BIT.wrapped);
         joined = true;
@@ -344,6 +349,25 @@ function trailingRun(chunk: string, before: number): number {
     run += 1;
   }
   return run + before;
+}
+
+/** Up to 32 token characters of the text as written just before `at`. */
+function trailingText(text: string, at: number): string {
+  let from = at;
+  while (from > 0 && at - from < 32 && TOKEN_CHAR.test(text[from - 1]!)) from -= 1;
+  return text.slice(from, at);
+}
+
+/**
+ * Words and names (`explains` + `common-memory`, `sh` + `COMMON_MEMORY_HOME`) are prose or code
+ * broken at a line end, not a token: runs of lower-case letters (capitalised or not) and upper-case
+ * acronyms cover nearly all their letters and digits. A random token's pieces do not.
+ */
+function wordLike(run: string): boolean {
+  const alnum = run.replace(/[^A-Za-z0-9]/g, '').length;
+  if (alnum === 0) return true;
+  const words = run.match(/[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])/g) ?? [];
+  return words.join('').length / alnum >= 0.85;
 }
 
 function leadingRun(text: string, from: number): number {
