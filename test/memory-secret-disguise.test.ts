@@ -4,8 +4,9 @@
 // written in two halves), so this file holds nothing a scanner would take for a live token.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lintText, type SecretFinding } from '../source/memory/secret-lint.js';
+import { formatFinding, lintText, type SecretFinding } from '../source/memory/secret-lint.js';
 import { normaliseText } from '../source/memory/secret-normalise.js';
+import { runCli, tempHome } from './support/cli.js';
 import { expandTemplate } from './support/secret-corpus.js';
 
 const githubToken = (seed: string) => expandTemplate(seed, '{{cat:gh:p_}}{{rand:base62:36}}');
@@ -348,5 +349,34 @@ describe('property: the reported span always covers the disguised token', () => 
       const masked = `${text.slice(0, finding.offset)}${'#'.repeat(finding.length)}${text.slice(finding.offset + finding.length)}`;
       assert.ok(!normaliseText(masked).text.includes(token.slice(6, 14)), JSON.stringify({ text, finding }));
     }
+  });
+});
+
+describe('memory lint (the built CLI) reports a disguised secret masked, with its transform', () => {
+  it('a zero-width space inside a token: exit 11, the transform in --json and in the line for a person', async () => {
+    const token = githubToken('cli');
+    const input = `notes\nci token ${token.slice(0, 12)}\u200B${token.slice(12)}\n`;
+    const home = tempHome('secret-disguise-cli');
+    const json = await runCli(['memory', 'lint', '-', '--json', '--home', home], { input });
+    assert.equal(json.code, 11, json.stderr);
+    const parsed = JSON.parse(json.stdout) as {
+      findings: { rule: string; line: number; column: number; transform?: string }[];
+    };
+    assert.deepEqual(
+      parsed.findings.map(({ rule, line, column, transform }) => ({ rule, line, column, transform })),
+      [{ rule: 'github-token', line: 2, column: 10, transform: 'zero-width' }],
+    );
+    const human = await runCli(['memory', 'lint', '-', '--home', home], { input });
+    assert.equal(human.code, 11);
+    assert.match(human.stdout, /^-:2:10 block github-token ghp_…\[40 chars\] \(through zero-width\)$/m);
+    for (const output of [json.stdout, human.stdout]) assert.ok(!output.includes(token.slice(4, 12)));
+  });
+
+  it('formatFinding names the transform only when there is one', () => {
+    const token = githubToken('format');
+    const [plain] = lintText(`x ${token}`);
+    assert.equal(formatFinding(plain!), '1:3 block github-token ghp_…[40 chars]');
+    const [disguised] = lintText(`x ${token.slice(0, 9)}&#${token.charCodeAt(9)};${token.slice(10)}`);
+    assert.equal(formatFinding(disguised!), '1:3 block github-token ghp_…[40 chars] (through html-entity)');
   });
 });

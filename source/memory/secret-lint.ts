@@ -688,10 +688,14 @@ export function hasBlockingFinding(findings: readonly SecretFinding[]): boolean 
   return findings.some((finding) => finding.severity === 'block');
 }
 
-/** One line for a person: `path:line:column severity rule excerpt` (the path left out when there is none). */
+/**
+ * One line for a person: `path:line:column severity rule excerpt` (the path left out when there is
+ * none), then `(through zero-width+wrapped)` when the secret was disguised.
+ */
 export function formatFinding(finding: SecretFinding, path?: string): string {
   const where = `${path === undefined ? '' : `${path}:`}${finding.line}:${finding.column}`;
-  return `${where} ${finding.severity} ${finding.rule} ${finding.excerpt}`;
+  const through = finding.transform === undefined ? '' : ` (through ${finding.transform})`;
+  return `${where} ${finding.severity} ${finding.rule} ${finding.excerpt}${through}`;
 }
 
 /** The rule names, for documentation and for tests that every rule has a corpus entry. */
