@@ -9,8 +9,9 @@
 // segments that decode to text (secret-normalise.ts). Such a finding is reported at the span of
 // the original text that carries the secret, with `transform` naming what was taken off.
 //
-// Speed: a rule's regex runs only when one of its keywords occurs in the lower-cased text. The
-// view is linted only when it differs from the text, and decoding is capped per segment.
+// Speed: a rule's regex runs only when one of its keywords occurs in the lower-cased text (one
+// scan finds them all; the few rules without a keyword always run). A view is linted only in
+// windows around what it changed, and decoding is capped per segment and two levels deep.
 
 import {
   decodedSegments,
@@ -357,11 +358,7 @@ const CONTEXT_RULES: Rule[] = [
   },
 ];
 
-export const RULES: Rule[] = [
-  PRIVATE_KEY_RULE,
-  ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })),
-  ...CONTEXT_RULES,
-];
+const RULES: Rule[] = [PRIVATE_KEY_RULE, ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })), ...CONTEXT_RULES];
 
 // Runs the entropy rule looks at: base64 and base64url alphabets (hex is a subset).
 // `=` only as trailing padding, so `state=…` is the key `state` and a value, not one run.
@@ -420,7 +417,7 @@ function inSecretContext(text: string, start: number, end: number): boolean {
   return !PUBLIC_CONTEXT.test(before) && !PUBLIC_CONTEXT.test(above);
 }
 
-export function entropyFindings(text: string): { offset: number; length: number }[] {
+function entropyFindings(text: string): { offset: number; length: number }[] {
   const found: { offset: number; length: number }[] = [];
   for (const match of text.matchAll(RUN)) {
     const run = match[0].replace(/^[-_=/+]+|[-_/+]+$/, '');
@@ -517,7 +514,7 @@ const KEYWORD_SCAN = new RegExp(
 );
 
 /** The keywords that occur in `text`. */
-export function keywordsIn(text: string): Set<string> {
+function keywordsIn(text: string): Set<string> {
   const captured = new Set<string>();
   for (const match of text.toLowerCase().matchAll(KEYWORD_SCAN)) captured.add(match[1]!);
   const present = new Set<string>();
