@@ -169,6 +169,13 @@ describe('disguised tokens are found at their original span', () => {
     assert.equal(normaliseText(`${token.slice(0, 20)}\n${token.slice(20)}`).joined, true);
   });
 
+  it('the view says which transforms it applied (invisible characters were there)', () => {
+    const view = normaliseText('plain\u200B text with &amp; and\u00AD more');
+    assert.equal(view.text, 'plain text with & and more');
+    assert.equal(view.transforms, 'zero-width+html-entity');
+    assert.equal(normaliseText('nothing to take off').transforms, undefined);
+  });
+
   it('a finding on the text as written has no transform, and a disguise-free text is unchanged', () => {
     const token = githubToken('plain');
     const [finding] = lintText(`token ${token}\nnext line`);
