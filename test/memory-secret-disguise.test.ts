@@ -295,6 +295,41 @@ describe('placeholders and prose without a secret', () => {
   }
 });
 
+describe('a segment that decodes to one bare random-looking value is that value encoded', () => {
+  const value = expandTemplate('bare', '{{rand:base62:6}}#{{rand:digits:4}}{{rand:base62:6}}');
+  for (const [name, encoded] of [
+    ['base64', Buffer.from(value).toString('base64')],
+    ['hex', Buffer.from(value).toString('hex')],
+  ] as const) {
+    it(`${name}: the whole segment, blocking, masked`, () => {
+      const text = `{"payload": "${encoded}"}`;
+      const finding = findingOver(text, 13, 13 + encoded.length);
+      assert.equal(finding.rule, 'encoded-secret');
+      assert.equal(finding.severity, 'block');
+      assert.equal(finding.transform, name);
+      assert.ok(!finding.excerpt.includes(value.slice(0, 6)));
+    });
+  }
+
+  it('names, versions, URLs, dates, addresses, ids and settings encoded are not', () => {
+    for (const plain of [
+      'my-service-account-01',
+      'v2.14.3-rc.1',
+      'x86_64-linux-gnu',
+      'AppleWebKit/537.36',
+      'Mozilla/5.0',
+      'https://api.example.com/v1/items',
+      '2024-05-01T10:00:00Z',
+      'ops+alerts1@example.com',
+      '550e8400-e29b-41d4-a716-446655440000',
+      'env=prod;region=eu-west-1',
+      '/var/lib/app/data-01',
+    ])
+      for (const encoded of [Buffer.from(plain).toString('base64'), Buffer.from(plain).toString('hex')])
+        assert.deepEqual(lintText(`value: ${encoded}`), [], plain);
+  });
+});
+
 describe('high-entropy non-secrets stay quiet through the decoders', () => {
   it('base64 of prose, hex of prose, a SHA and a UUID', () => {
     for (const text of [

@@ -382,6 +382,12 @@ function decodesToText(run: string): boolean {
   return printable / bytes.length >= 0.95;
 }
 
+/** The share of a run's letters and digits that are in words (lower-case runs, capitalised or not, and acronyms). */
+function wordShare(run: string): number {
+  const words = run.match(/[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])/g) ?? [];
+  return words.join('').length / Math.max(1, run.replace(/[^A-Za-z0-9]/g, '').length);
+}
+
 /**
  * Names and paths (`cacheCreationEphemeral5mInputTokens`, `r0/openai-docs/SKILL`) are almost all
  * words: runs of lower-case letters (capitalised or not) and upper-case acronyms. In a random
@@ -598,6 +604,22 @@ function completeBeforeBreak(text: string, originals: Raw[], rule: string, span:
   });
 }
 
+/**
+ * A decoded segment that is one value with no spaces, of three character classes and random
+ * enough (`Harbor#5082Falcon`), and none of a path, URL, address, version, date or placeholder.
+ */
+function isBareSecret(decoded: string): boolean {
+  const value = decoded.replace(/\r?\n$/, '');
+  if (/\s/.test(value) || value.length > 128 || /^\d{4}-\d\d-\d\d/.test(value)) return false;
+  // An id (a UUID, a hex digest) or settings (`env=prod;region=eu-west-1`) encoded is not a secret.
+  if (HEX_LIKE.test(value) || /[=;&,].*[=;&,]/.test(value)) return false;
+  // Both cases and a digit; then a symbol a name would not have, or pieces that are not words
+  // (`AppleWebKit/537.36`, `x86_64-linux-gnu` and `my-service-account-01` are names).
+  if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/\d/.test(value)) return false;
+  if (!/[!#$%&*+=?@^~]/.test(value) && wordShare(value) >= 0.5) return false;
+  return proseValue(value, false) === 'block' && shannonEntropy(value) >= 3;
+}
+
 /** Decoded segments inside decoded segments are followed this deep (base64 of a line holding hex, say). */
 const DECODE_DEPTH = 2;
 
@@ -636,7 +658,23 @@ function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[]
       for (const segment of decodedSegments(view.text)) {
         if (onlyWrapped && (toText(segment.start, segment.end).bits & transformBit('wrapped')) === 0) continue;
         const bit = transformBit(segment.transform);
-        for (const inner of layeredFindings(segment.text, prefilter, depth + 1)) {
+        const inners = layeredFindings(segment.text, prefilter, depth + 1);
+        // A segment that decodes to one bare random-looking value (a Kubernetes Secret's value, a
+        // password stored in base64) is that value encoded: the segment is the secret.
+        if (!inners.some((inner) => inner.severity === 'block') && isBareSecret(segment.text)) {
+          const span = toText(segment.start, segment.end);
+          found.push({
+            rule: 'encoded-secret',
+            severity: 'block',
+            offset: span.start,
+            length: span.end - span.start,
+            rank: RULES.length,
+            layer: depth * 3 + 3,
+            bits: span.bits | bit,
+            secret: segment.text.trim(),
+          });
+        }
+        for (const inner of inners) {
           const encoded = segment.encodedSpan(inner.offset, inner.offset + inner.length);
           const span = toText(encoded.start, encoded.end);
           found.push({
@@ -697,5 +735,5 @@ export function formatFinding(finding: SecretFinding, path?: string): string {
 
 /** The rule names, for documentation and for tests that every rule has a corpus entry. */
 export const SECRET_RULE_NAMES: readonly string[] = [
-  ...new Set([...RULES.map((rule) => rule.name), 'high-entropy-string']),
+  ...new Set([...RULES.map((rule) => rule.name), 'encoded-secret', 'high-entropy-string']),
 ];
