@@ -290,6 +290,13 @@ describe('placeholders and prose without a secret', () => {
     'the hash of the password is 2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a48',
     'token_hash = "594e519ae499312b29433b7dd8a97ff068defcba9755b6d5d00e84c524d67b06"',
     'recaptcha site key 6LcTiIfAPfRe8m3TvhcjT_fKJgwI06WJ1mahA1vmQ',
+    'password: op://Engineering/db/password',
+    'API_TOKEN=vault:secret/data/ci#token',
+    'the api key is arn:aws:secretsmanager:eu-west-1:123456789012:secret:maps-AbCdEf',
+    '"client_secret": "projects/p/secrets/oauth/versions/latest"',
+    'password: p@ssw0rd',
+    'API_TOKEN=test1234',
+    'client_secret: aaaaaaaaaaaaaaaaaaaa',
   ]) {
     it(`finds nothing in ${JSON.stringify(text)}`, () => assert.deepEqual(lintText(text), []));
   }

@@ -72,9 +72,18 @@ const PUBLIC_VALUE = /^(?:pk_(?:live|test)_|pk\.eyJ|ssh-(?:rsa|ed25519|dss) |ecd
 // Encrypted at rest, safe to commit: sops `ENC[…]`, Bitnami sealed secrets (long base64 from "AgB"), Ansible Vault.
 const ENCRYPTED_VALUE = /^(?:ENC\[|AgB[A-Za-z0-9+/]{200,}|\$ANSIBLE_VAULT;)/;
 
+/**
+ * Where a secret lives rather than the secret: secret-manager references (1Password `op://`, Vault,
+ * AWS Secrets Manager ARNs, Google Secret Manager paths) and documentation's stock passwords.
+ */
+const REFERENCE_OR_STOCK =
+  /^(?:[a-z][a-z0-9+.-]*:\/\/|arn:aws[\w-]*:|projects\/[^/]+\/secrets\/|vault:|ref\+|secretref:)|^(?:p[a@]ssw[o0]rd|passw0rd|test|foo(?:bar)?|demo)[\W_]*\d{0,6}[\W_]*$/i;
+
 /** A value written where a real one would go, but a stand-in (`<password>`, `changeme`, `${VAR}`, `xxx`, `AKIA…EXAMPLE`). */
 export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value) || PLACEHOLDER_MARK.test(value);
+  return (
+    PLACEHOLDER.test(value) || PLACEHOLDER_MARK.test(value) || REFERENCE_OR_STOCK.test(value) || FAKE_BODY.test(value)
+  );
 }
 
 /** Shannon entropy of `text` in bits per character. A hex string can never exceed log2(16) = 4.0. */
