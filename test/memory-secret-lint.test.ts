@@ -53,7 +53,9 @@ describe('secret lint on the corpus', () => {
           !finding.excerpt.includes(secret.slice(4, 12)) || secret.length <= 4,
           `${entry.id}: ${finding.excerpt}`,
         );
-        assert.equal(finding.excerpt, maskSecret(secret));
+        // A secret found through a disguise is masked as decoded (the span as written is the disguise).
+        if (finding.transform === undefined) assert.equal(finding.excerpt, maskSecret(secret));
+        else assert.match(finding.excerpt, /^.{0,4}…\[\d+ chars\]$/u);
         assert.ok(!formatFinding(finding).includes(secret.slice(4, 12)));
       }
     }
@@ -176,7 +178,9 @@ describe('secret lint on random text', () => {
         );
         end = finding.offset + finding.length;
         const secret = text.slice(finding.offset, finding.offset + finding.length);
-        assert.equal(finding.excerpt, maskSecret(secret));
+        // A disguised secret is masked as decoded; its span of the text as written is wider.
+        if (finding.transform === undefined) assert.equal(finding.excerpt, maskSecret(secret));
+        else assert.match(finding.excerpt, /^.{0,4}…\[\d+ chars\]$/u);
         const lines = text.slice(0, finding.offset).split('\n');
         assert.deepEqual([finding.line, finding.column], [lines.length, lines.at(-1)!.length + 1]);
       }
@@ -202,24 +206,41 @@ describe('entropy', () => {
     assert.deepEqual(lintText(`digest ${uniform}`), []);
   });
 
-  it('flags random base64 of 20+ characters, not 19', () => {
+  it('flags random base64 of 20+ characters, not 19, where its line says it is a credential', () => {
     const token = expandTemplate('entropy', '{{rand:base64url:40}}');
     assert.deepEqual(
-      lintText(`value ${token} end`).map((f) => f.rule),
+      lintText(`session cookie ${token} end`).map((f) => f.rule),
       ['high-entropy-string'],
     );
     assert.ok(shannonEntropy('aB3dE5gH7jK9mN1pQ2s') > 4);
-    assert.deepEqual(lintText('value aB3dE5gH7jK9mN1pQ2s end'), [], '19 characters');
+    assert.deepEqual(lintText('session cookie aB3dE5gH7jK9mN1pQ2s end'), [], '19 characters');
+  });
+
+  it('a random run with no credential word on its line, or a public one, is not a finding', () => {
+    const token = expandTemplate('entropy-alone', '{{rand:base64url:40}}');
+    assert.deepEqual(lintText(`build artefact ${token} uploaded`), []);
+    assert.deepEqual(lintText(`{"id": "${token}"}`), []);
+    assert.deepEqual(lintText(`publishable key ${token}`), []);
+    assert.deepEqual(lintText(`-----BEGIN CERTIFICATE-----\nsigned key ${token}`), []);
   });
 });
+
+/** The fastest of three runs: the cost of the work, without the scheduler's pauses on a shared machine. */
+function fastestOf3(run: () => void): number {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i += 1) {
+    const start = process.hrtime.bigint();
+    run();
+    fastest = Math.min(fastest, Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return fastest;
+}
 
 describe('speed', () => {
   it('a 64 KiB line takes milliseconds, and the prefilter never changes the findings', () => {
     for (const [name, line] of Object.entries(benchLines())) {
       lintText(line);
-      const start = process.hrtime.bigint();
-      lintText(line);
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const ms = fastestOf3(() => lintText(line));
       // Generous for a loaded 2-core machine; the bench reports the real figure (a few ms).
       assert.ok(ms < 250, `${name}: ${ms} ms`);
     }
@@ -241,13 +262,30 @@ describe('speed', () => {
       'sk-',
       'Bearer ',
       'AKIA',
+      // The prose, command-line and markup rules, and each disguise the normaliser takes off.
+      'the password for the box is ',
+      'with abc ',
+      'login is a / ',
+      '<password>',
+      'key="password" value="',
+      'mysql -p',
+      'AUTH ',
+      'パスワードは ',
+      'X_KEY=',
+      '?sv=2022-01-01&sig=',
+      '&#65;',
+      '%41',
+      '\\u0041',
+      '\u200B',
+      'abcdefghij\n',
+      'abcdefghij\\\n',
+      'QUJDREVGR0g',
+      '41424344',
     ];
     for (const unit of units) {
       const line = fill(unit);
       lintText(line);
-      const start = process.hrtime.bigint();
-      lintText(line);
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const ms = fastestOf3(() => lintText(line));
       assert.ok(ms < 250, `${JSON.stringify(unit)} repeated: ${ms} ms`);
     }
   });
