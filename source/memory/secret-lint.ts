@@ -489,6 +489,8 @@ interface Raw {
   bits: number;
   /** The secret as the rule saw it (for the masked excerpt only). */
   secret: string;
+  /** A stretch of a finding that overlapped more specific ones: its excerpt shows only its length. */
+  piece?: boolean;
 }
 
 /** Drops findings that overlap one of a more specific rule (lower rank); the result is sorted by offset. */
@@ -500,21 +502,51 @@ function keepMostSpecific(raw: Raw[]): Raw[] {
     (a, b) =>
       a.rank - b.rank || weight(a) - weight(b) || b.length - a.length || a.layer - b.layer || a.offset - b.offset,
   );
-  // Kept findings never overlap, so sorted by offset a new one can only overlap its two neighbours.
+  // Kept findings never overlap, so sorted by offset a new one can only overlap its neighbours.
   const kept: Raw[] = [];
-  for (const finding of raw) {
+  const insertAt = (offset: number) => {
     let low = 0;
     let high = kept.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (kept[mid]!.offset < finding.offset) low = mid + 1;
+      if (kept[mid]!.offset < offset) low = mid + 1;
       else high = mid;
     }
+    return low;
+  };
+  const overlapped: Raw[] = [];
+  for (const finding of raw) {
+    const low = insertAt(finding.offset);
     const before = kept[low - 1];
     const after = kept[low];
-    if (before && before.offset + before.length > finding.offset) continue;
-    if (after && after.offset < finding.offset + finding.length) continue;
-    kept.splice(low, 0, finding);
+    if (
+      (before && before.offset + before.length > finding.offset) ||
+      (after && after.offset < finding.offset + finding.length)
+    )
+      overlapped.push(finding);
+    else kept.splice(low, 0, finding);
+  }
+  // An overlapped finding may reach past what was kept (a wrapped-token join that swallowed the
+  // start of the next token, say): dropping it whole would leave that part of its secret unmasked.
+  // Each stretch of it no kept finding covers is kept as a piece of its own, so every character
+  // any rule found stays covered and kept findings still never overlap.
+  for (const finding of overlapped) {
+    const end = finding.offset + finding.length;
+    let at = finding.offset;
+    let index = insertAt(at);
+    const previous = kept[index - 1];
+    if (previous) at = Math.max(at, previous.offset + previous.length);
+    while (at < end) {
+      const next = kept[index];
+      const stop = next && next.offset < end ? next.offset : end;
+      if (stop > at) {
+        kept.splice(index, 0, { ...finding, offset: at, length: stop - at, piece: true });
+        index += 1;
+      }
+      if (!next || next.offset >= end) break;
+      at = Math.max(at, next.offset + next.length);
+      index += 1;
+    }
   }
   return kept;
 }
@@ -711,14 +743,19 @@ export function lintText(text: string, options: { prefilter?: boolean } = {}): S
   const prefilter = options.prefilter ?? true;
   const starts = lineStarts(text);
   return keepMostSpecific(layeredFindings(text, prefilter, 0)).map(
-    ({ rule, severity, offset, length, bits, secret }) => {
+    ({ rule, severity, offset, length, bits, secret, piece }) => {
       const finding: SecretFinding = {
         rule,
         severity,
         ...position(starts, offset),
         offset,
         length,
-        excerpt: maskSecret(secret),
+        // A piece is masked as it stands in the text (as written, or by its length when disguised).
+        excerpt: !piece
+          ? maskSecret(secret)
+          : bits === 0
+            ? maskSecret(text.slice(offset, offset + length))
+            : `…[${length} chars]`,
       };
       const transform = transformNames(bits);
       if (transform !== undefined) finding.transform = transform;
