@@ -29,7 +29,8 @@ import {
   updateEntryDocument,
 } from './entry-format.js';
 import { writeModesFor } from './memory-root.js';
-import { lintText as secretLint, type SecretFinding } from './secret-lint.js';
+import { isPoisonRule, lintMemoryText } from './memory-lint.js';
+import type { SecretFinding } from './secret-lint.js';
 import {
   type CheckedDirectory,
   checkDirectory,
@@ -47,7 +48,7 @@ export const PLAN_FORMAT = 'common-memory-promotion-plan@1';
 /** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
 export const PROMOTION_POLICY_VERSION = 'promotion-policy@1';
 
-/** The secret lint a plan runs; a `block` finding refuses the plan. */
+/** The memory lint a plan runs (secrets and poisoning); a `block` finding refuses the plan. */
 export type LintText = (text: string) => SecretFinding[];
 
 export type PromotionScope = 'project' | 'user';
@@ -86,7 +87,7 @@ export interface PlanInput {
   currentFiles: CurrentFile[];
   /** ISO time written as `created` / `updated`: a plan is a value, so the caller gives the clock. */
   now: string;
-  /** Default: the secret lint of source/memory/secret-lint.ts. */
+  /** Default: the memory lint of source/memory/memory-lint.ts (secrets and poisoning). */
   lintText?: LintText;
 }
 
@@ -118,7 +119,7 @@ export interface PromotionPlan {
 
 export type PlanRefusal =
   /** Findings on line 0 are in the file name. */
-  | { reason: 'secret'; message: string; findings: Array<SecretFinding & { candidateId: string }> }
+  | { reason: 'secret' | 'poisoning'; message: string; findings: Array<SecretFinding & { candidateId: string }> }
   | { reason: 'invalid'; message: string };
 
 export type PlanResult = { ok: true; plan: PromotionPlan } | { ok: false; refusal: PlanRefusal };
@@ -286,7 +287,7 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   // The lint runs over the exact bytes that would be written, after every transformation, and over
   // the path (a file name is committed too). A refusal names the candidate, never the path: a path
   // made from a title could carry the very secret.
-  const lint = input.lintText ?? secretLint;
+  const lint = input.lintText ?? lintMemoryText;
   const planFiles: PlanFile[] = [];
   const blocking: Array<SecretFinding & { candidateId: string }> = [];
   for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
@@ -301,15 +302,23 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     });
   }
   if (blocking.length > 0) {
-    const first = blocking[0]!;
-    const where = first.line === 0 ? 'its file name' : `line ${first.line} of its entry`;
+    // A secret is named first: of the two, it is the one that must never reach a file.
+    const first = blocking.find((f) => !isPoisonRule(f.rule)) ?? blocking[0]!;
+    const poisoning = isPoisonRule(first.rule);
+    const where =
+      first.line === 0
+        ? 'its file name'
+        : poisoning
+          ? `line ${first.line}, column ${first.column} of its entry`
+          : `line ${first.line} of its entry`;
+    const what = poisoning ? 'text written to steer the model that reads it' : 'what looks like a secret';
     const more = blocking.length > 1 ? `, and ${blocking.length - 1} more finding(s)` : '';
     return {
       ok: false,
       refusal: {
-        reason: 'secret',
+        reason: poisoning ? 'poisoning' : 'secret',
         message:
-          `refused: candidate ${first.candidateId} has what looks like a secret at ${where} ` +
+          `refused: candidate ${first.candidateId} has ${what} at ${where} ` +
           `(${first.rule}: ${first.excerpt})${more}; discard or edit the candidate`,
         findings: blocking,
       },

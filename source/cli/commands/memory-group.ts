@@ -6,7 +6,8 @@ import { parseReviewCursor } from '../../memory/memory-reads.js';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import { formatFinding, lintText } from '../../memory/secret-lint.js';
+import { lintMemoryText } from '../../memory/memory-lint.js';
+import { formatFinding } from '../../memory/secret-lint.js';
 import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
 import type {
@@ -358,7 +359,7 @@ function readInput(path: string): string {
 async function lint(paths: string[], out: Output): Promise<number> {
   const inputs = paths.length === 0 ? ['-'] : paths;
   const findings = inputs.flatMap((path) =>
-    lintText(readInput(path)).map((f) => ({
+    lintMemoryText(readInput(path)).map((f) => ({
       path,
       line: f.line,
       column: f.column,
@@ -370,7 +371,7 @@ async function lint(paths: string[], out: Output): Promise<number> {
   const blocking = findings.filter((f) => f.severity === 'block').length;
   out.result({ findings }, () =>
     findings.length === 0
-      ? 'no secrets found'
+      ? 'no secrets or poisoning found'
       : [
           ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, f.path)),
           `${findings.length} finding(s), ${blocking} blocking`,
