@@ -29,6 +29,7 @@ import {
   updateEntryDocument,
 } from './entry-format.js';
 import { writeModesFor } from './memory-root.js';
+import type { SnapshotEntry } from './snapshot.js';
 import { isPoisonRule, lintMemoryText } from './memory-lint.js';
 import type { SecretFinding } from './secret-lint.js';
 import {
@@ -147,7 +148,7 @@ export function sanitizeBody(text: string): string {
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-function titleOf(candidate: CandidateForPromotion): string {
+function titleOf(candidate: Pick<CandidateForPromotion, 'title' | 'content'>): string {
   const source = candidate.title ?? candidate.content.split('\n').find((line) => line.trim() !== '') ?? '';
   const title = singleLineText(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
   return title === '' ? 'Untitled entry' : title;
@@ -177,6 +178,29 @@ function freePath(type: EntryType, title: string, taken: Set<string>): string {
     const path = entryPath(type, slug);
     if (!taken.has(path)) return path;
   }
+}
+
+/**
+ * The entry a candidate would become, as the SessionStart snapshot reads it: the same title, body,
+ * `appliesWhen` and priority prepare writes (an update keeps the id of the entry it rewrites).
+ * `memory review` shows its lines so the reviewer reads what the model will.
+ */
+export function snapshotEntryFor(
+  candidate: Pick<CandidateForPromotion, 'candidateId' | 'title' | 'content' | 'appliesWhen' | 'priority'>,
+  scope: PromotionScope,
+  updatesEntryId: string | null = null,
+): SnapshotEntry {
+  const appliesWhen =
+    candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
+  return {
+    entryId: updatesEntryId ?? entryIdForCandidate(candidate.candidateId),
+    scope,
+    title: titleOf(candidate),
+    appliesWhen: appliesWhen === '' ? null : appliesWhen,
+    priority: Math.min(100, Math.max(0, Math.round(candidate.priority))),
+    body: sanitizeBody(candidate.content),
+    created: null,
+  };
 }
 
 const invalid = (message: string): PlanResult => ({ ok: false, refusal: { reason: 'invalid', message } });

@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { lintMemoryText } from '../../memory/memory-lint.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
 import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
@@ -320,13 +321,22 @@ function reviewText(r: MemoryReview): string {
           : 'awaiting adjudication';
     const where = c.scope === 'user' ? 'user scope' : `project ${c.repository ?? c.repositoryKey.slice(0, 12)}`;
     lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}  (${where})`);
-    if (c.title !== null) lines.push(`  ${c.title.replace(/\s+/g, ' ')}`);
-    lines.push(`  ${c.content.replace(/\s+/g, ' ')}`);
+    // Hidden characters as ⟨U+XXXX⟩: the reviewer reads what the model will.
+    if (c.title !== null) lines.push(`  ${visibleText(c.title).replace(/\s+/g, ' ')}`);
+    lines.push(`  ${visibleText(c.content).replace(/\s+/g, ' ')}`);
     for (const s of c.statements)
       lines.push(
         `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.length === 0 ? 'no user turn' : s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
       );
     for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+    if (c.snapshot) {
+      lines.push(
+        c.status === 'quarantined'
+          ? '  the snapshot would give (never: it is quarantined):'
+          : '  the snapshot will give:',
+      );
+      for (const line of c.snapshot.split('\n')) lines.push(`    ${line}`);
+    }
   }
   const scopeFlag = r.scope === 'all' ? '' : ` --scope ${r.scope}`;
   lines.push(`${r.candidates.length} shown of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
