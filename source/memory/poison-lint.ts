@@ -168,6 +168,11 @@ export function deobfuscatedView(view: LintView): LintView {
     ),
   );
   next = rewrite(next, /&([a-z]{2,4});/g, (m) => NAMED_ENTITIES[m[1]!] ?? null);
+  // Accents added to disguise a word ("ÏGNÖRË"): a Latin letter read without its marks.
+  next = rewrite(next, /[\u00c0-\u024f]/g, (m) => {
+    const bare = m[0].normalize('NFKD').replace(/\p{M}/gu, '');
+    return /^[a-z]+$/.test(bare) && bare !== m[0] ? bare : null;
+  });
   // Letters spelt apart: at least three single letters, one separator each ("i.g.n.o.r.e").
   next = rewrite(next, /(?<![a-z0-9])[a-z0-9](?:[.\-_·•|'+][a-z0-9]){2,}(?![a-z0-9])/g, (m) =>
     m[0].replace(/[^a-z0-9]/g, ''),
@@ -265,7 +270,7 @@ const INSTRUCTION_FILE = String.raw`(?:agents\.md|claude\.md|gemini\.md|copilot-
 const GIVEN_TO_YOU = String.raw`(?:(?:that\s+)?you\s+(?:were|have been|'ve been|got)\s+(?:given|told|taught|instructed)|you (?:received|got|have)|given to you|above|so far|until now|before this)`;
 const MODEL = String.raw`(?:ai|assistant|model|llm|language model|agent|chatbot|bot|claude|codex|chatgpt|gpt|copilot|gemini)`;
 // Who the model might be told spoke.
-const AUTHORITY = String.raw`(?:(?:the|your)\s+)?(?:user|users|account owner|repository owner|repo owner|project owner|owner|owners|admin|admins|administrator|operator|developer|maintainers?|team lead|tech lead|lead|manager|cto|ceo|security team|ops team|platform team|anthropic|openai|your (?:user|owner|developer|creator|operator))`;
+const AUTHORITY = String.raw`(?:(?:the|your)\s+)?(?:user|users|account owner|repository owner|repo owner|project owner|owner|owners|admin|admins|administrator|operator|developer|maintainers?|team lead|tech lead|lead|manager|management|leadership|cto|ceo|security team|ops team|platform team|anthropic|openai|your (?:user|owner|developer|creator|operator))`;
 
 // Sensitive things a note must never send or reveal.
 const HOME = String.raw`(?:~\/|\$home\/|\$\{home\}\/|\/home\/[\w.-]+\/|\/root\/|%userprofile%[\\\/])?`;
@@ -277,7 +282,7 @@ const SENSITIVE = String.raw`(?:${SECRET_FILE}|${SECRET_WORDS}|${CONVERSATION}|$
 const SINK = String.raw`(?:https?:\/\/\S+|(?:ftp|wss?|s3|gs|az):\/\/\S+|(?:an?\s+|the\s+)?(?:public\s+|external\s+|remote\s+|shared\s+)?(?:s3|gcs|storage)\s+bucket|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bwebhook\b|pastebin|requestbin|pipedream|ngrok|webhook\.site|discord(?:app)?\.com|hooks\.slack\.com|\bgist\b|\/dev\/tcp\/|(?:this|that|the following|an external|a remote|my|our|their|the) (?:url|endpoint|server|address|host|site|webhook|email(?: address)?) (?:below|above)|(?:this|that|the following|an external|a remote|my|their) (?:url|endpoint|server|address|host|site|webhook|email))`;
 const SEND_VERB = String.raw`(?:send|sending|upload|uploading|post|posting|transmit|exfiltrate|forward|email|e-mail|mail|leak|beacon|submit|report|pipe|paste|publish|share|sync|copy|scp|put|push|deliver|relay|ping|cc|bcc)`;
 const WORK_PRODUCT = String.raw`(?:(?:a\s+copy\s+of\s+)?(?:every|each|all|any)\s+(?:\w+\s+){0,2}?(?:files?|diffs?|changes?|commits?|edits?|patch(?:es)?|outputs?|logs?|prompts?|sessions?|conversations?)|(?:a\s+copy\s+of\s+)?(?:the\s+|your\s+)?(?:git\s+)?(?:diffs?|patch(?:es)?|working tree|workspace|source code|codebase)|(?:a\s+copy\s+of\s+)?(?:the\s+)?(?:database|db|sql|postgres|mysql)\s+(?:dumps?|backups?|exports?))`;
-const REPLY = String.raw`(?:(?:your|the|each|every|all|every single|a|this)\s+)?(?:next\s+|final\s+|first\s+|last\s+)?(?:github\s+|gitlab\s+|jira\s+|public\s+|open\s+)?(?:reply|replies|response|responses|answer|answers|output|message|messages|commit(?: message)?s?|pull request|pr description|pr|comment|comments|issue|summary|chat|release|release notes|asset|artifact|gist|public repo)`;
+const REPLY = String.raw`(?:(?:your|the|each|every|all|every single|a|this)\s+)?(?:next\s+|final\s+|first\s+|last\s+)?(?:github\s+|gitlab\s+|jira\s+|public\s+|open\s+)?(?:reply|replies|response|responses|answer|answers|output|message|messages|commit(?: message)?s?|pull request|pr description|pr|comment|comments|issue|summary|chat|release|release notes|asset|artifact|gist|public repo|readme(?:\.md)?|changelog(?:\.md)?|repo|repository|public file|wiki|docs)`;
 
 const INTERPRETER = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|powershell|pwsh|source|eval|osascript|bun|deno)\b`;
 const FETCH = String.raw`(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod|http|https|lwp-download|httpie)`;
@@ -286,10 +291,10 @@ const FETCH = String.raw`(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|inv
 const CLAUSE = String.raw`(?:[^.;!?\n]|[.!?](?=[^\s]))`;
 
 // Words that void instructions, and references to the model's own instructions.
-const VOID_WORD = String.raw`\b(?:ignore|ignores|ignoring|disregard|disregards|disregarding|forget|forgetting|override|overrides|overriding|overridden|bypass|bypassing|cancel+ed|cancel|void|null|nullif(?:y|ied|ies)|revoked?|suspended|suspend|pay no attention to|no longer (?:apply|applies|valid|in effect|binding|matter|have to follow|need to follow|must follow|to be followed|follow)|(?:don't|do not|need not|needn't|no need to) (?:follow|obey|respect|comply with)|stop (?:following|obeying)|whatever|set aside|throw out|dismiss|treat\b[^.;!?\n]{0,40}?\bas (?:void|null|cancel+ed|obsolete|invalid|irrelevant|optional|suggestions)|(?:do not|don't|doesn't|does not|no longer|never) count|count for nothing|aside|(?:are|is) (?:now )?(?:irrelevant|noise|meaningless))\b`;
-const WEAK_VOID_WORD = String.raw`\b(?:replaced|replace|superseded|supersede|obsolete|invalid|invalidated|dropped|discarded|abandoned|outdated|rescinded|withdrawn|lifted)\b`;
+const VOID_WORD = String.raw`\b(?:ignore|ignores|ignoring|disregard|disregards|disregarding|forget|forgetting|override|overrides|overriding|overridden|bypass|bypassing|cancel+ed|cancel|void|null|nullif(?:y|ied|ies)|revoked?|suspended|suspend|pay no attention to|no longer (?:apply|applies|valid|in effect|binding|matter|have to follow|need to follow|must follow|to be followed|follow)|(?:don't|do not|need not|needn't|no need to|stop) (?:follow|obey|respect|comply with|listen to|listening to)|reset|wipe|erase|clear|flush|stop (?:following|obeying)|whatever|set aside|throw out|dismiss|treat\b[^.;!?\n]{0,40}?\bas (?:void|null|cancel+ed|obsolete|invalid|irrelevant|optional|suggestions)|(?:do not|don't|doesn't|does not|no longer|never) count|count for nothing|aside|(?:are|is) (?:now )?(?:irrelevant|noise|meaningless))\b`;
+const WEAK_VOID_WORD = String.raw`\b(?:replaced|replace|replaces|superseded|supersede|supersedes|overrules?|trumps?|obsolete|invalid|invalidated|dropped|discarded|abandoned|outdated|rescinded|withdrawn|lifted)\b`;
 const INSTRUCTION_REF_NOUN = String.raw`(?:instructions?|directives?|guidance|guidelines|rules|prompts?|system prompt|system message|programming|policies|guardrails|constraints|orders)`;
-const INSTRUCTION_REF = String.raw`(?:\b(?:your|all|any|every|all of your|all the|any of the|all of the)\s+(?:(?:earlier|previous|prior|preceding|original|initial|above|system|developer|safety|current|existing|other|standing|given|repository|repo|project|team)\s+)?${INSTRUCTION_REF_NOUN}\b|\b(?:earlier|previous|prior|preceding|original|initial|above|repository|repo|project)\s+${INSTRUCTION_REF_NOUN}\b|\b(?:the|these|those)\s+${INSTRUCTION_REF_NOUN}\s+(?:you\b|given to you|above|so far)|\b(?:everything|anything|all)\s+(?:above|before|earlier|prior|previously)\b|\bthe above\b|\b(?:what|whatever|anything|everything)\s+(?:(?:the|your)\s+(?:system|developer|operator|creator|admin|administrator|owner|user|prompt)|you|they)\s+(?:\w+\s+)?(?:told|said|configured|instructed|set up|set|were told|was told|were given|have been told|learned|wrote))`;
+const INSTRUCTION_REF = String.raw`(?:\b(?:your|all|any|every|all of your|all the|any of the|all of the)\s+(?:(?:earlier|previous|prior|preceding|original|initial|above|system|developer|safety|current|existing|other|standing|given|repository|repo|project|team)\s+)?${INSTRUCTION_REF_NOUN}\b|\b(?:earlier|previous|prior|preceding|original|initial|above|repository|repo|project)\s+${INSTRUCTION_REF_NOUN}\b|\b(?:the|these|those)\s+${INSTRUCTION_REF_NOUN}\s+(?:you\b|given to you|above|so far)|\b(?:everything|anything|all)\s+(?:above|before|earlier|prior|previously)\b|\bthe above\b|\bthe (?:system|developer)\b(?!\s+[a-z])|\b(?:what|whatever|anything|everything)\s+(?:(?:the|your)\s+(?:system|developer|operator|creator|admin|administrator|owner|user|prompt)|you|they)\s+(?:\w+\s+)?(?:told|said|configured|instructed|set up|set|were told|was told|were given|have been told|learned|wrote))`;
 
 /** Words that make a sentence advice against what follows ("never", "do not", "avoid"). */
 const NEGATION =
@@ -346,6 +351,7 @@ const RULES: Rule[] = [
       String.raw`|(?:all|any|every)\s+(?:(?:of\s+)?(?:the|your)\s+)?${INSTRUCTION_NOUN}`,
       String.raw`|(?:the\s+|your\s+|any\s+|all\s+)?(?:(?:rules|guidelines|instructions|guidance|conventions)\s+(?:in|from|of)\s+)?${INSTRUCTION_FILE}`,
       String.raw`|${QUANTIFIER}?${INSTRUCTION_NOUN}\s+${GIVEN_TO_YOU}`,
+      String.raw`|the\s+(?:rules|instructions|guidelines|guardrails|restrictions)(?=\s*(?:and\b|,|;|\.|!|$|then\b|-))`,
       String.raw`)\b(?:\s+(?:about|on|regarding|for|in|from)\b)?`,
     ]),
     // A correction of one earlier note ("ignore the previous rule about tabs") is how people
@@ -526,7 +532,7 @@ const RULES: Rule[] = [
     pattern: rx([
       '(?:',
       // Role reassignment: "you are now DAN", "you are no longer bound by", "you are now speaking with your developer".
-      String.raw`\b(?:you are|you're|you will be|you shall be)\s+(?:now|no longer|henceforth|from now on|hereby)\s+(?:an?\s+|the\s+|my\s+|free\b|unrestricted|unfiltered|uncensored|jailbroken|dan\b|bound\b|restricted\b|limited\b|required\b|obliged\b|authori[sz]ed to\b|in\s+(?:\w+\s+)?mode|acting|operating|working for|controlled|speaking (?:with|to)|talking (?:with|to)|under new|reporting to)`,
+      String.raw`\b(?:you are|you're|you will be|you shall be)\s+(?:now|no longer|henceforth|from now on|hereby)\s+(?:free\b|unrestricted|unfiltered|uncensored|jailbroken|dan\b|bound\b|authori[sz]ed to\b|in\s+(?:\w+\s+)?mode|acting|operating|working for|controlled|speaking (?:with|to)|talking (?:with|to)|under new|reporting to)`,
       String.raw`|\byou are now\s+(?!(?:ready|able|expected|allowed|permitted|required|done|set|in|on|at|using|running|logged|connected|authenticated|familiar|responsible|up|going|supposed|free to|encouraged|asked|the owner of|a member|part of|on the|signed|subscribed|listed|added|registered)\b)[a-z]`,
       String.raw`|\byou are no longer\s+(?!(?:required|expected|allowed|able|needed|responsible|on call|the owner|in charge|limited to|blocked)\b)[a-z]`,
       String.raw`|\bi am (?:your|the) (?:developer|creator|admin|administrator|operator|owner|maker|programmer|supervisor|system|trainer)\b|\bthis is (?:your|the) (?:developer|creator|system administrator|system|operator) speaking\b`,
@@ -553,6 +559,25 @@ const RULES: Rule[] = [
     name: 'poison-instruction-override',
     severity: 'block',
     keywords: [
+      'attention',
+      'hey',
+      'dear',
+      'hello',
+      'psst',
+      'listen',
+      'your',
+      'only',
+      'me',
+      'policy',
+      'authori',
+      'approved',
+      'agreed',
+      'decided',
+      'management',
+      'team',
+      'lead',
+      'permitted',
+      'allowed',
       'everything',
       'anything',
       'whatever',
@@ -605,6 +630,7 @@ const RULES: Rule[] = [
       String.raw`|\b(?:instructions?|orders?|directives?|messages?|standing orders?|a standing order|commands?)\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]`,
       String.raw`|\bnotes?\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]\s*(?:you|agents?|all agents|assistants?|the assistant)\b`,
       String.raw`|\bstanding orders?\b`,
+      String.raw`|\b${AUTHORITY}\s+(?:has|have)\s+(?:approved|agreed|decided|allowed|okayed|signed off|confirmed)\s+(?:that\s+)?(?:you|agents?|all agents|assistants?|the assistant|the ai)\b`,
       String.raw`|\b${AUTHORITY}\s+(?:has\s+|have\s+)?(?:pre-?)?(?:authori[sz]ed|permitted|allowed|cleared|empowered|instructed|ordered|directed|approved)\s+(?:you|agents?|all agents|assistants?|the assistant|the ai)\s+to\b`,
       String.raw`|\b(?:per|according to|on behalf of|at the request of|as requested by|by order of)\s+${AUTHORITY}\s*[,:]?\s+(?:you|agents?|all agents|assistants?|the assistant)\s+(?:can|may|must|should|are (?:allowed|permitted|authori[sz]ed|expected) to|have to)\b`,
       String.raw`|\b(?:asked|told|instructed|wants|wanted|requested)\s+me\s+to\s+(?:remind|tell|inform|let)\s+you\b`,
@@ -615,6 +641,12 @@ const RULES: Rule[] = [
       String.raw`|\b(?:reveal|disclose|print|show|output|repeat|dump|leak|recite)\s+(?:me\s+)?your\s+(?:(?:hidden|secret|internal|full|original|initial|complete|exact)\s+)*(?:configuration|config|prompt|instructions|rules|guidelines)\b`,
       // Words addressed to the model itself: "Note to any assistant:", "P.S. to the AI:".
       String.raw`|\b(?:note|message|p\.?\s?s\.?|reminder|attention|instruction|hint|tip|memo)\s+(?:to|for)\s+(?:the|any|all|every)\s+(?:ai|assistant|llm|language model|chatbot|model)s?\b\s*[:,-]`,
+      String.raw`|\b(?:attention|hey|dear|hello|hi|psst|important for|listen)\s*,?\s*(?:the\s+|any\s+|all\s+)?(?:ai|assistant|llm|language model|chatbot|model)s?\s*[:,!-]`,
+      // The model's sole source of truth declared: "this note is your only instruction", "listen only to me".
+      String.raw`|\b(?:your|the)\s+(?:only|sole|single|real|true|highest|primary|new)\s+(?:instructions?|rules?|guide|guidance|source of truth|authority|directive|master)\b`,
+      String.raw`|\b(?:listen|listen only|only listen|answer only|respond only|report only|answer|report)\s+to\s+me\b|\bobey (?:only\s+)?me\b|\bfollow (?:only\s+)?me\s+(?:instead|not|alone)\b|\b(?:you\s+)?(?:serve|work for|answer to|obey|follow)\s+only\s+(?:me|the (?:note'?s? )?(?:author|writer)|this note)`,
+      String.raw`|\byour\s+(?:goal|task|role|purpose|mission|objective|job|priority|identity|name|persona|instructions?)\s+(?:is|are)\s+now\b|\byour\s+(?:goal|task|role|purpose|mission|objective|instructions?)\s+(?:has|have)\s+changed\b`,
+      String.raw`|\b(?:anthropic|openai|google|microsoft|github|the vendor)\s+(?:policy|safety|security|system|usage|model)\s+(?:update|notice|change|override|announcement)s?\s*[:,-]`,
       ')',
     ]),
   },
@@ -654,7 +686,8 @@ const RULES: Rule[] = [
       String.raw`|\b(?:hide|conceal|keep|mask)\s+(?:it|them|(?:this|that|these|those|your|the)(?:\s+(?:actions?|changes?|steps?|requests?|uploads?|commands?|calls?|edits?|notes?|instructions?|activity))?)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human|operator|developer|reviewer|team)\b`,
       String.raw`|\bwithout\s+(?:the\s+)?(?:user|human|operator)(?:'s)?\s+(?:knowing|noticing|seeing|knowledge|awareness|finding out)\b`,
       String.raw`|\bkeep\s+(?:the user|them|the human|the reviewer|the team|your user|the operator)\s+(?:unaware|in the dark|uninformed|out of the loop|from (?:knowing|finding out|noticing))`,
-      String.raw`|\b(?:the user|the human|the reviewer|the team|nobody|no one|your user)\s+(?:does not|doesn't|do not|don't|need not|needn't|never|must not|should not|shouldn't|must never|should never|will never|can never|may never|need never)\s+(?:need to\s+|have to\s+)?(?:know|find out|notice|be told|hear|learn)\b(?!\s+(?:about|how|the|that|which|what|where|when|why|this tool)\b)`,
+      String.raw`|\b(?:the user|the human|the reviewer|the team|nobody|no one|your user)\s+(?:does not|doesn't|do not|don't|need not|needn't|never|must not|should not|shouldn't|must never|should never|will never|can never|may never|need never)\s+(?:need to\s+|have to\s+)?(?:(?:know|be told|hear|learn)\b(?!\s+(?:about|how|the|that|which|what|where|when|why|this tool)\b)|(?:notice|find out|realise|realize|suspect|discover)\b)`,
+      String.raw`|\bso\s+(?:that\s+)?(?:the user|they|nobody|no one|the reviewer|the team)\s+(?:does not|doesn't|won't|will not|can't|cannot|never)\s+(?:notice|see|find out|realise|realize|suspect|discover|know)\b`,
       String.raw`|\b(?:do not|don't|never|without)\s+(?:report|reporting|mention|mentioning|disclose|disclosing|reveal|revealing|surface|surfacing|acknowledge|acknowledging|admit|admitting|say anything about|saying anything about|bring up|bringing up)\s+(?:it|this|that|these|them|this note|this memory|this step|the change|the changes|what you did|what you (?:have )?done|any of this)\b`,
       String.raw`|\bif\s+(?:the user|they|anyone|someone|somebody|a reviewer|the reviewer)\s+(?:asks?|questions?|wonders|wants to know)[^.\n]{0,60}?\b(?:leave out|omit|hide|deny|lie|pretend|say nothing|do not mention|don't mention|do not tell|don't tell|do not say|don't say|conceal|say|tell (?:them|him|her)|claim|answer|reply|respond)\b`,
       String.raw`|\b(?:hide|conceal|do not show|don't show|never show|do not mention|don't mention|never mention|do not reveal|don't reveal|never reveal)\s+(?:this|the following|these)\s+(?:note|notes|memory|memories|entry|instruction|instructions|text|step|steps)\b`,
@@ -750,6 +783,13 @@ const RULES: Rule[] = [
       '[developer',
       '[assistant',
       '<!--',
+      'role',
+      '[//]',
+      'system:',
+      'system :',
+      'assistant:',
+      'developer:',
+      'ai:',
       '< system',
       '</ system',
       '< /system',
@@ -760,7 +800,10 @@ const RULES: Rule[] = [
       String.raw`|\[\/?inst\]|<<\/?sys>>|<\/?(?:start|end)_of_turn>`,
       String.raw`|<\s*\/?\s*(?:system|system[-_ ]?(?:reminder|prompt|message|instructions?|note)|user[-_ ]?(?:instructions?|message|query|prompt)|assistant(?:[-_ ]?message)?|developer(?:[-_ ]?(?:message|instructions?))?|instructions?|human|ai|tool[-_ ]?(?:results?|calls?|outputs?|use)|function[-_ ]?(?:results?|calls?)|environment[-_ ]?context|im[-_]start|im[-_]end)\s*(?:\s[^<>\n]{0,80})?>`,
       String.raw`|\[\[\s*(?:system|assistant|developer|inst|sys)\s*\]\]`,
-      String.raw`|\[\s*(?:system|sys|admin|developer|assistant)\s*\][ \t]*:?[ \t]*[a-z]`,
+      String.raw`|\[\s*(?:system|sys|admin|developer|assistant)\s*\][ \t]*(?::[ \t]*[a-z]|(?:you|your|all|agents?|the assistant|must|always|never|ignore|obey|comply|approve|skip|disable|new rules?)\b)`,
+      String.raw`|\brole["']?\s*[:=]\s*["']?(?:system|developer)["']?\s*[,\n]\s*["']?content["']?\s*[:=]\s*["']?[^\n"]{0,40}?\b(?:ignore|disregard|forget|no restrictions|free (?:of|from)|unrestricted|obey|must comply|skip|bypass|disable|override)`,
+      String.raw`|\[\/\/\]:\s*#\s*\(\s*(?:system|assistant|developer|ai|instructions?)\s*:`,
+      String.raw`|(?:<!--|\/\/|\/\*|\(|["'])\s*(?:system|assistant|developer|ai)\s*:\s*(?:delete|run|push|remove|skip|disable|approve|merge|execute|install|send|upload|rm\b|drop|force|ignore|bypass)`,
       String.raw`|<!--\s*(?:system|assistant|developer|ai|instructions?|admin)\s*:`,
       ')',
     ]),
@@ -797,7 +840,7 @@ const RULES: Rule[] = [
     keywords: ['system', 'assistant', 'developer', 'admin'],
     // A fake turn header: "### System message" on a line of its own, "SYSTEM OVERRIDE:", "System notice:".
     pattern:
-      /(?:(?:^|\n)[#>\s]*#{1,6}\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn))?\s*:?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)\s*:)/g,
+      /(?:(?:^|\n)[#>\s]*#{1,6}\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn))?\s*:?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)\s*(?::|-(?=\s)))/g,
   },
   {
     name: 'poison-frame-forgery',
@@ -809,7 +852,7 @@ const RULES: Rule[] = [
       '(?:',
       String.raw`(?:<|&lt;|&#0*60;|&#x0*3c;|\\u003c|%3c)\s*(?:\\?\/|&#0*47;|&#x0*2f;|%2f)?\s*common[\s_-]*memory[\s_-]*notes\b`,
       String.raw`|<!--\s*common[\s_-]*memory\s*:\s*(?:begin|end)\b`,
-      String.raw`|<\s*\/\s*[\w-]*?(?:notes?|memor(?:y|ies)|context|instructions?|reference|rules|prompt|conversation|snapshot|transcript|history)[\w-]*\s*>`,
+      String.raw`|<\s*\/\s*(?:[\w]+[-_][\w-]*?(?:notes?|memor(?:y|ies)|context|instructions?|reference|rules|prompt|conversation|snapshot|transcript|history)[\w-]*|[\w-]*?(?:notes?|memor(?:y|ies)|context|instructions?|reference|rules|prompt|conversation|snapshot|transcript|history)[-_][\w-]+|memory|memories|context|instructions|reference|snapshot|transcript|conversation|prompt)\s*>`,
       ')',
     ]),
   },
@@ -853,7 +896,7 @@ const RULES: Rule[] = [
       // A download piped into an interpreter: `curl -fsSL https://… | sh`, `wget -qO- … | sudo bash`.
       String.raw`\b${FETCH}\b[^\n|;]{0,400}?\|\s*${INTERPRETER}`,
       // Process or command substitution of a download: `bash <(curl …)`, `sh -c "$(wget …)"`, `node -e "$(curl …)"`.
-      String.raw`|\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|\.)\s+(?:-\S+\s+)*<\(\s*${FETCH}\b`,
+      String.raw`|<\(\s*${FETCH}\b`,
       String.raw`|\b(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|php|eval|exec|source|deno|bun)\b[^\n]{0,40}?\$\(\s*${FETCH}\b`,
       String.raw`|\b(?:iex|invoke-expression)\b[^\n]{0,40}(?:new-object\s+(?:system\.)?net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)`,
       String.raw`|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]{0,300}\|\s*(?:iex|invoke-expression)\b`,
@@ -878,7 +921,7 @@ const RULES: Rule[] = [
     // A download to a file: how documented install steps read, so a warning — unless it is run at
     // once from a bare address or a temporary file, or the note says not to read it first.
     pattern: rx([
-      String.raw`\b(?:curl|wget)\b[^\n|;]{0,300}?(?:\s-o\s*\S+|\s-O\b|\s--output(?:-document)?[=\s]\S+|\s-P\s\S+|\s>\s*\S+)`,
+      String.raw`\b(?:curl|wget)\b[^\n|;]{0,300}?(?:\s-\w*[oO]\s*\S+|\s--output(?:-document)?[=\s]\S+|\s-P\s\S+|\s>\s*\S+)`,
       String.raw`(?:[^\n]{0,120}?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|source|\.|python[0-9.]*|node|perl|ruby|chmod\s+\+x)\s+\S+)?`,
     ]),
     check: (match, text) => {
@@ -957,6 +1000,9 @@ const RULES: Rule[] = [
       String.raw`|\b(?:include|insert|put|add|paste|print|output|echo|embed|append|prepend|reveal|dump|write|quote|leak|attach|encode|copy)\b[^\n]{0,100}?(?:${SECRET_FILE}|${SECRET_WORDS}|${ENV_DUMP}|system prompt)[^\n]{0,100}?\b(?:in|into|inside|within|to|at the (?:end|start|bottom|top) of)\s+${REPLY}\b`,
       String.raw`|\b(?:read|cat|open|load|get|grab|collect|copy)\s+(?:the\s+)?(?:contents?\s+of\s+)?${SECRET_FILE}[^\n]{0,40}?\b(?:and|then)\s+(?:\w+\s+){0,3}?(?:include|send|post|paste|print|show|add|put|report|upload|email|append|return|output|share|echo)\b`,
       String.raw`|${SECRET_FILE}[^.\n]{0,80}?\b(?:attach|upload|publish|commit|push|post|send|share|e-?mail|paste|leak|expose)\b`,
+      String.raw`|\byou (?:may|can|are allowed to|are free to|should|must)\s+(?:now\s+)?(?:share|reveal|disclose|send|give out|print|post|expose|leak|email)\s+(?:\w+\s+)?(?:secrets?|credentials?|tokens?|api keys?|passwords?|private keys?)\b`,
+      String.raw`|\b(?:when|while|in)\s+(?:replying|responding|answering|you reply|you respond|you answer|every reply|each reply|your replies)\b[^.\n]{0,40}?\b(?:add|include|append|print|paste|insert|put|output|show|echo)\b[^.\n]{0,60}?(?:${SECRET_WORDS}|${ENV_DUMP}|${SECRET_FILE}|\b[a-z]+_(?:token|secret|key|password|api_key)\b)`,
+      String.raw`|\b(?:mirror|push|upload|copy|sync|send|replicate|back up|backup)\s+(?:the\s+|this\s+|our\s+|whole\s+|entire\s+)*(?:repository|repo|codebase|source code|source tree)\b[^.\n]{0,80}?\bto\s+${SINK}${CLAUSE}{0,60}?\b(?:after|every|each|whenever|periodically|silently|nightly|daily|hourly)\b`,
       // Rendered beacons: a Markdown image whose URL carries data to fill in (`![](https://x/?d={secret})`).
       String.raw`|!\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{0,200}[?&#][^)\s=]{0,40}=[^)\s&]{0,60}?(?:\{|\$\{|<|\[|%7b|%3c|contents?|secret|token|passw|credential|_env\b|dot_env|history|conversation|summary|prompt)`,
       ')',
@@ -986,7 +1032,7 @@ const RULES: Rule[] = [
       String.raw`|\bmemory_propose\s+(?:with|using|on)\s+(?:this|these|the following|the text below|the note below|the lines below|this (?:very |exact )?(?:note|text|message))`,
       // "then run common-memory memory approve … yourself".
       String.raw`|\b(?:call|invoke|use|run|trigger|execute)\s+(?:the\s+)?(?:memory_(?:propose|refresh|get|search|status)|common-memory\s+memory\s+(?:approve|promote|prepare|confirm|discard))\b[^\n]{0,200}?(?:\bwithout (?:asking|review|reviewing|telling|confirmation|the user)|\bautomatically|\byourself|\bsilently|\bevery (?:session|time|turn)|\beach (?:session|time|turn)|\brepeat|\bwith (?:this|these|the following) (?:very |exact |same )?(?:note|text|memory|message|content|words))`,
-      String.raw`|\b(?:approve|promote|confirm|accept|merge)\s+(?:it|this|them|these|(?:the\s+)?(?:\w+\s+){0,4}?(?:plans?|proposals?|candidates?|memor(?:y|ies)|notes?|entries|entry|statements?))\b[^.\n]{0,60}?\b(?:without (?:asking|review|reviewing|telling|confirmation|the user|checking|reading|looking)|automatically|yourself|silently|blindly|on (?:the user's|their|my) behalf|for the user)`,
+      String.raw`|\b(?:approve|promote|confirm|accept|merge)\s+(?:it|this|them|these|(?:the\s+)?(?:\w+\s+){0,4}?(?:plans?|proposals?|candidates?|memor(?:y|ies)|notes?|entries|entry|statements?))\b[^.\n]{0,60}?\b(?:without (?:asking|review|reviewing|telling|confirmation|the user|checking|reading|looking|showing|opening)|automatically|yourself|silently|blindly|on (?:the user's|their|my) behalf|for (?:the user|me))`,
       String.raw`|\bcommon-memory\s+memory\s+(?:approve|promote)\b[^\n]{0,200}?\b(?:without (?:asking|review|reviewing|telling|confirmation|the user)|automatically|silently|yourself|do not ask|don't ask|no need to ask)`,
       // The tools turned on the memory itself: every candidate discarded, every other entry deleted.
       String.raw`|\b(?:memory_\w+|common-memory\s+memory\s+\w+|the memory tools?)\b[^.\n]{0,80}?\b(?:every|all|each|any)\s+(?:other\s+)?(?:\w+\s+)?(?:candidates?|notes?|entries|entry|memor(?:y|ies)|plans?|proposals?)\b`,
