@@ -1,14 +1,28 @@
-// Secret lint: finds credentials in text before it can become a memory. Each rule is written
-// from the token format its provider documents (prefixes, lengths, alphabets), plus keyword
-// context (`password = …`), URLs with a password, private key blocks, JWTs and a Shannon
-// entropy rule for long random-looking runs. A finding names its rule and position and carries
-// a masked excerpt — never the secret itself.
+// Secret lint: finds credentials in text before it can become a memory. Each format rule is
+// written from the token format its provider documents (prefixes, lengths, alphabets; see
+// secret-rules.ts), plus keyword context (`password = …`, "the password for the box is …"), URLs
+// with a password, private key blocks, JWTs and a Shannon entropy rule for long random-looking
+// runs. A finding names its rule and position and carries a masked excerpt — never the secret.
 //
-// Speed: every rule has keywords, and a rule's regex runs only when one of its keywords occurs
-// in the lower-cased text. Without that prefilter every regex walks every line; with it a 64 KiB
-// line with no keyword costs one lower-casing, a few substring searches and the entropy scan.
+// Disguises: the rules also run over a normalised view of the text (invisible characters removed,
+// full-width letters, escapes and entities decoded, wrapped tokens joined) and over base64 and hex
+// segments that decode to text (secret-normalise.ts). Such a finding is reported at the span of
+// the original text that carries the secret, with `transform` naming what was taken off.
+//
+// Speed: a rule's regex runs only when one of its keywords occurs in the lower-cased text. The
+// view is linted only when it differs from the text, and decoding is capped per segment.
 
-export type SecretSeverity = 'block' | 'warn';
+import {
+  decodedSegments,
+  type NormalisedText,
+  normaliseText,
+  type SourceSpan,
+  transformBit,
+  transformNames,
+} from './secret-normalise.js';
+import { B, FORMAT_RULES, type Rule, type SecretSeverity } from './secret-rules.js';
+
+export type { SecretSeverity } from './secret-rules.js';
 
 export interface SecretFinding {
   rule: string;
@@ -19,21 +33,16 @@ export interface SecretFinding {
   column: number;
   /** 0-based offset of the secret in the text (UTF-16 code units). */
   offset: number;
+  /** Length of the span of the text that carries the secret (its disguise included). */
   length: number;
   /** The masked secret: at most its first four characters when it is long enough to spare them, then its length. */
   excerpt: string;
-}
-
-interface Rule {
-  name: string;
-  severity: SecretSeverity;
-  /** Lower-case substrings; the regex runs only when the text contains one. */
-  keywords: string[];
-  /** Global regex; the secret is group `secretGroup` (0 = the whole match). */
-  pattern: RegExp;
-  secretGroup?: number;
-  /** A second look at a match: return null to drop it, or the severity it deserves. */
-  check?: (secret: string, match: RegExpExecArray) => SecretSeverity | null;
+  /**
+   * Set when the secret was found only after taking a disguise off: the transforms joined by `+`
+   * (`nfkc`, `zero-width`, `wrapped`, `html-entity`, `url-escape`, `json-escape`, `base64`, `hex`).
+   * The excerpt then masks the secret as decoded; offset and length still cover the original span.
+   */
+  transform?: string;
 }
 
 /** Shannon entropy threshold (bits per character) of the entropy rule. */
@@ -41,24 +50,56 @@ export const ENTROPY_MIN_BITS = 4.0;
 /** Shortest run the entropy rule looks at: below this, random-looking identifiers are too common. */
 export const ENTROPY_MIN_RUN = 20;
 
-// Token boundaries: a token that is part of a longer word or run is not that token.
-const B = String.raw`(?<![A-Za-z0-9_])`;
-const E = String.raw`(?![A-Za-z0-9_])`;
-
 const PLACEHOLDER =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|%\(?\w+\)?s?|\{\{.*\}\}|<[^>]*>|\[[^\]]*\]|(?:process\.env|os\.environ|env|ENV|System\.getenv|getenv)\b.*|[x*•.#_-]+|(?:true|false|null|none|nil|undefined|required|optional|string|redacted|hidden|secret|password|changeme|example|placeholder|dummy|fake|test|todo|your[\w-]*|my[\w-]*|\.\.\.)\b.*)$/i;
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%\(\w+\)s|%[sd]|%[A-Za-z_]\w*%|__[A-Za-z][\w]*__|@@\w+@@|#\{.*\}|\{\{.*\}\}|\{[A-Za-z_][\w.-]*\}|<[^>]*>|\[[^\]]*\]|(?:process\.env|os\.environ|env|ENV|System\.getenv|getenv|secrets\.|vars\.)\b.*|[x*•.#_?-]+|(?:true|false|null|none|nil|undefined|required|optional|string|redacted|hidden|secret|secrets|password|passwd|pass|pwd|changeme|example|placeholder|dummy|fake|test|todo|tbd|\.\.\.)\b.*|(?:your|my)[_-]?(?:own[_-]?)?(?:password|passwd|pass|secret|token|key|api[_-]?key|app|user|db|[a-z]+[_-](?:key|token|secret|password))\b.*)$/i;
+
+/**
+ * Words and shapes that say a value is a stand-in, anywhere in it: documentation keys (AWS's
+ * documented example key ends in EXAMPLE), `your-token-here`, masks (`****`, `xxxx`), templates.
+ */
+const PLACEHOLDER_MARK =
+  /example|placeholder|changeme|change[_-]me|replace[_-]?me|dummy|redacted|sample|your[_-]?(?:own[_-]?)?(?:token|key|secret|password|pass|api|access|app|client)|(?:token|key|secret|password)[_-]?here|insert[_-]|x{5,}|X{5,}|\*{3,}|•{3,}|\.{3}|…|<[^>]*>|\$\{|\{\{/i;
+
+/** A token body no generator would produce: one short unit repeated, or an alphabet written out. */
+const FAKE_BODY = /(.{1,4})\1{4,}|abcdefgh|ABCDEFGH|01234567|12345678/;
+
+/**
+ * Values their providers publish by design: Stripe publishable keys, Mapbox public tokens, SSH
+ * public keys. A `key = …` or a high-entropy run holding one is not a secret.
+ */
+const PUBLIC_VALUE = /^(?:pk_(?:live|test)_|pk\.eyJ|ssh-(?:rsa|ed25519|dss) |ecdsa-sha2-|AAAA[BC]3NzaC1)/;
+// Encrypted at rest, safe to commit: sops `ENC[…]`, Bitnami sealed secrets (long base64 from "AgB"), Ansible Vault.
+const ENCRYPTED_VALUE = /^(?:ENC\[|AgB[A-Za-z0-9+/]{200,}|\$ANSIBLE_VAULT;)/;
+
+/** A value written where a real one would go, but a stand-in (`<password>`, `changeme`, `${VAR}`, `xxx`, `AKIA…EXAMPLE`). */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value) || PLACEHOLDER_MARK.test(value);
+}
 
 /** Shannon entropy of `text` in bits per character. A hex string can never exceed log2(16) = 4.0. */
 export function shannonEntropy(text: string): number {
   if (text.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
+  // ASCII counted in an array (a 64 KiB run costs well under a millisecond), anything else by code point.
+  const ascii = new Uint32Array(128);
+  let others: Map<number, number> | undefined;
+  let total = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.codePointAt(i)!;
+    if (code > 0xffff) i += 1;
+    total += 1;
+    if (code < 128) ascii[code]! += 1;
+    else {
+      others ??= new Map();
+      others.set(code, (others.get(code) ?? 0) + 1);
+    }
+  }
   let bits = 0;
-  const total = [...text].length;
-  for (const count of counts.values()) {
+  const add = (count: number) => {
     const p = count / total;
     bits -= p * Math.log2(p);
-  }
+  };
+  for (const count of ascii) if (count > 0) add(count);
+  if (others) for (const count of others.values()) add(count);
   return bits;
 }
 
@@ -69,9 +110,12 @@ const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])$/i;
 const classesOf = (text: string) => [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
 
 /** Keyword-context values: a placeholder or an environment reference is not a secret; a short or plain one is worth a warning. */
-function contextValue(value: string): SecretSeverity | null {
+function contextValue(value: string, key = ''): SecretSeverity | null {
   const bare = value.replace(/^["'`]|["'`,;]+$/g, '');
-  if (bare.length < 8 || PLACEHOLDER.test(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
+  if (bare.length < 8 || isPlaceholder(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
+  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare)) return null;
+  // Words joined by hyphens (`not-the-token`, `no-such-session`) name things; as a password they are a passphrase worth a warning.
+  if (/^[A-Za-z]+(?:[-_.][A-Za-z]+)+$/.test(bare)) return /pass|pwd|pw/i.test(key) && bare.length >= 12 ? 'warn' : null;
   return bare.length >= 12 && classesOf(bare) >= 2
     ? 'block'
     : bare.length >= 8 && classesOf(bare) >= 3
@@ -79,189 +123,87 @@ function contextValue(value: string): SecretSeverity | null {
       : 'warn';
 }
 
-const RULES: Rule[] = [
-  {
-    name: 'private-key-block',
-    severity: 'block',
-    keywords: ['private key'],
-    // PEM (PKCS#1, PKCS#8, SEC1, OpenSSH, encrypted) and PGP armour; the whole block up to its END line when present.
-    // The body never contains five dashes, so a scan for END stops at the next armour line (linear time).
-    pattern:
-      /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:(?:[^-]|-(?!----)){0,16384}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
+/** A password on a command line: a placeholder or a variable (`-p$MYSQL_PWD`) is not one. */
+function cliValue(value: string): SecretSeverity | null {
+  if (isPlaceholder(value) || /^[$%]/.test(value) || CODE_VALUE.test(value)) return null;
+  return classesOf(value) >= 2 ? 'block' : 'warn';
+}
+
+// Values a sentence puts after "password is" that are not passwords: paths, URLs, addresses,
+// versions, numbers with a unit, technical names with a number (sha256, base64, oauth2, ed25519).
+const PROSE_NOT_VALUE =
+  /^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)|@[\w-]+\.[a-z]{2,}$|^v?\d+(?:\.\d+)+\w*$|^\d+(?:[-_]?[a-z]{1,12})$|^(?:sha|md|utf|base|rsa|aes|hs|rs|es|ed|x|v|ipv|http|https|oauth|tls|ssl|pbkdf|argon|scrypt|bcrypt|crc|ecdsa|p|chacha|blake|gpt|claude|o|win|ubuntu|node|python|java|es)[-_]?\d+[a-z]*$|\.(?:txt|json|env|ya?ml|pem|key|toml|ini|conf|cfg|sh|ts|js|py|md)$/i;
+
+/**
+ * A value said in a sentence ("the password for the build box is …"). Stricter than `key = value`:
+ * prose is full of "the token is valid", "the password is stored in the vault". Dictionary words
+ * (letters only, or words joined by - and _) are never secrets here; a value needs letters with
+ * digits or symbols. `marked`: the sentence said "is", ":" or "=" before it (without that, only a
+ * value of three character classes counts).
+ */
+function proseValue(value: string, marked: boolean, match?: RegExpExecArray): SecretSeverity | null {
+  // "the hash of the password is …", "the token's sha256 is …": a digest of a secret, not the secret.
+  if (match && DIGEST_WORDS.test(match.input.slice(Math.max(0, match.index - 32), match.index + match[0].length)))
+    return null;
+  const bare = value.replace(/^[("'`“‘]+/, '').replace(/[)"'`”’.,;:!?]+$/, '');
+  if (bare.length < 8 || bare.length > 128) return null;
+  if (isPlaceholder(bare) || CODE_VALUE.test(bare) || PROSE_NOT_VALUE.test(bare)) return null;
+  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare)) return null;
+  if (/^[A-Za-z]+(?:[-_'][A-Za-z]+)*$/.test(bare) || /^[\d\s.,:/-]+$/.test(bare)) return null;
+  const classes = classesOf(bare);
+  if (!/[A-Za-z]/.test(bare) || !/[\d\W_]/.test(bare)) return null;
+  if (classes >= 3) return 'block';
+  return marked && classes >= 2 && bare.length >= 10 && shannonEntropy(bare) >= 3.0 ? 'block' : null;
+}
+
+/** A private key block: the armour alone (documentation, a truncated paste with "...") is not a key. */
+const PRIVATE_KEY_RULE: Rule = {
+  name: 'private-key-block',
+  severity: 'block',
+  keywords: ['private key'],
+  // PEM (PKCS#1, PKCS#8, SEC1, OpenSSH, encrypted) and PGP armour; the whole block up to its END line when present.
+  // The body never contains five dashes, so a scan for END stops at the next armour line (linear time).
+  pattern:
+    /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----(?:(?:[^-]|-(?!----)){0,16384}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----)?/g,
+  check: (secret, match) => {
+    // With its END line the body is in the match; without, it is what follows the BEGIN line.
+    const body = /-----END /.test(secret) ? secret : match.input.slice(match.index, match.index + secret.length + 96);
+    const bare = body.replace(/-----[A-Z ]+-----/g, ' ').replace(/\\[nr]|[ \t\r\n]/g, '');
+    return /[A-Za-z0-9+/]{24,}/.test(bare) ? 'block' : null;
   },
-  {
-    name: 'aws-access-key-id',
-    severity: 'block',
-    keywords: ['akia', 'asia', 'abia', 'acca'],
-    // AKIA: long-term user keys; ASIA: temporary (STS) keys; ABIA/ACCA: other documented IAM prefixes.
-    pattern: new RegExp(String.raw`${B}(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}${E}`, 'g'),
-  },
-  {
-    name: 'aws-secret-access-key',
-    severity: 'block',
-    keywords: ['aws_secret', 'secret_access_key', 'secretaccesskey', 'aws secret'],
-    pattern:
-      /(?:aws_?secret_?access_?key|secret_?access_?key|aws secret access key)["'\s]*[:=]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
-    secretGroup: 1,
-  },
-  {
-    name: 'gcp-service-account-key',
-    severity: 'block',
-    keywords: ['private_key_id'],
-    pattern: /"private_key_id"\s*:\s*"([0-9a-f]{40})"/g,
-    secretGroup: 1,
-  },
-  {
-    name: 'gcp-api-key',
-    severity: 'block',
-    keywords: ['aiza'],
-    pattern: new RegExp(String.raw`${B}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g'),
-  },
-  {
-    name: 'github-fine-grained-token',
-    severity: 'block',
-    keywords: ['github_pat_'],
-    pattern: new RegExp(
-      String.raw`${B}github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}${E}|${B}github_pat_[A-Za-z0-9_]{50,255}${E}`,
-      'g',
-    ),
-  },
-  {
-    name: 'github-token',
-    severity: 'block',
-    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
-    // Classic personal (ghp_), OAuth (gho_), user-to-server (ghu_), server-to-server (ghs_), refresh (ghr_): 36 base62.
-    pattern: new RegExp(String.raw`${B}gh[pousr]_[A-Za-z0-9]{36,251}${E}`, 'g'),
-  },
-  {
-    name: 'gitlab-token',
-    severity: 'block',
-    keywords: ['glpat-', 'gldt-', 'glrt-', 'glptt-'],
-    pattern: new RegExp(String.raw`${B}(?:glpat|gldt|glrt|glptt)-[A-Za-z0-9_-]{20,}`, 'g'),
-  },
-  {
-    name: 'anthropic-api-key',
-    severity: 'block',
-    keywords: ['sk-ant-'],
-    pattern: new RegExp(String.raw`${B}sk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{32,}`, 'g'),
-  },
-  {
-    name: 'openai-api-key',
-    severity: 'block',
-    keywords: ['sk-'],
-    // Project, service-account and admin keys (sk-proj-, sk-svcacct-, sk-admin-), and legacy user keys
-    // whose body carries the marker T3BlbkFJ ("OpenAI" in base64), or a long plain sk- key.
-    pattern: new RegExp(
-      String.raw`${B}sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|${B}sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}${E}|${B}sk-(?!ant-)[A-Za-z0-9]{40,64}${E}`,
-      'g',
-    ),
-    check: (secret) => (secret.startsWith('sk-') && !/\d/.test(secret) ? null : 'block'),
-  },
-  {
-    name: 'slack-token',
-    severity: 'block',
-    keywords: ['xox'],
-    // Bot (xoxb), user (xoxp), app-level (xapp handled below), legacy workspace (xoxa/xoxo/xoxr/xoxs) tokens.
-    pattern: new RegExp(String.raw`${B}xox[abposre]-[0-9A-Za-z-]{10,250}`, 'g'),
-  },
-  {
-    name: 'slack-app-token',
-    severity: 'block',
-    keywords: ['xapp-'],
-    pattern: new RegExp(String.raw`${B}xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}`, 'g'),
-  },
-  {
-    name: 'slack-webhook',
-    severity: 'block',
-    keywords: ['hooks.slack.com'],
-    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g,
-  },
-  {
-    name: 'stripe-live-key',
-    severity: 'block',
-    keywords: ['sk_live_', 'rk_live_'],
-    pattern: new RegExp(String.raw`${B}(?:sk|rk)_live_[0-9A-Za-z]{20,247}${E}`, 'g'),
-  },
-  {
-    name: 'stripe-test-key',
-    severity: 'warn',
-    keywords: ['sk_test_', 'rk_test_'],
-    pattern: new RegExp(String.raw`${B}(?:sk|rk)_test_[0-9A-Za-z]{20,247}${E}`, 'g'),
-  },
-  {
-    name: 'npm-token',
-    severity: 'block',
-    keywords: ['npm_'],
-    pattern: new RegExp(String.raw`${B}npm_[A-Za-z0-9]{36}${E}`, 'g'),
-    check: (secret) => (/\d/.test(secret) && /[A-Z]/.test(secret) ? 'block' : null),
-  },
-  {
-    name: 'sendgrid-api-key',
-    severity: 'block',
-    keywords: ['sg.'],
-    pattern: new RegExp(String.raw`${B}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`, 'g'),
-  },
-  {
-    name: 'huggingface-token',
-    severity: 'block',
-    keywords: ['hf_'],
-    pattern: new RegExp(String.raw`${B}hf_[A-Za-z]{34,40}${E}`, 'g'),
-  },
-  {
-    name: 'pypi-token',
-    severity: 'block',
-    keywords: ['pypi-'],
-    // "pypi-" then a macaroon whose base64 always begins with the encoded "pypi.org" location.
-    pattern: new RegExp(String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, 'g'),
-  },
-  {
-    name: 'google-oauth-client-secret',
-    severity: 'block',
-    keywords: ['gocspx-'],
-    pattern: new RegExp(String.raw`${B}GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])`, 'g'),
-  },
-  {
-    name: 'digitalocean-token',
-    severity: 'block',
-    keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
-    pattern: new RegExp(String.raw`${B}do[opr]_v1_[a-f0-9]{64}${E}`, 'g'),
-  },
-  {
-    name: 'shopify-token',
-    severity: 'block',
-    keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
-    pattern: new RegExp(String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`, 'g'),
-  },
-  {
-    name: 'docker-hub-token',
-    severity: 'block',
-    keywords: ['dckr_pat_'],
-    pattern: new RegExp(String.raw`${B}dckr_pat_[A-Za-z0-9_-]{27,}`, 'g'),
-  },
-  {
-    name: 'azure-storage-key',
-    severity: 'block',
-    keywords: ['accountkey='],
-    // A storage connection string's AccountKey: 64 random bytes in base64 (88 characters, "==" padded).
-    pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/g,
-    secretGroup: 1,
-  },
+};
+
+// The key names a value follows in `key = value` and in prose.
+// Names of keys that are secrets (`encryption_key`, `ALGOLIA_ADMIN_KEY`), unlike `public_key`, `site_key`, `primary_key`.
+const SECRET_KEY_NAME = String.raw`(?:wifi|wi-fi|wpa2?|wlan|network|encryption|signing|master|admin|secret|private|access|app|client|auth|license|shared|pre-?shared|webhook|hmac|jwt|cookie|root|service|account|deploy|bot|consumer|psk|api)[ _-]?key`;
+const PROSE_KEY = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pw|secrets?|(?:access |auth |api |bot |bearer )?tokens?|${SECRET_KEY_NAME}s?|apikeys?|credentials?|creds)`;
+// "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
+const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?|[^\S\n]*\([^()\n]{1,32}\))?`;
+const DIGEST_WORDS = /\b(?:hash(?:ed|es)?|digest|checksum|fingerprint|sha-?(?:1|256|384|512)|md5)\b/i;
+// A value in a sentence: no spaces or quotes, and it does not end with the sentence's punctuation.
+const PROSE_VALUE = String.raw`(?=[^\s"'\x60<>]{0,127}?[\d!#$%&*+/=?@^_~-])[^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)」）。](?=[\s"'\x60”’<>.,;:)」）。]|$)`;
+const PROSE_KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'credential'];
+const PROSE_MARK = String.raw`(?:[^\S\n]*(?:[:=：]|→|->|=>)|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to|to|es|est|ist|är|jest|lautet)(?:[^\S\n]*:)?)`;
+
+const CONTEXT_RULES: Rule[] = [
   {
     name: 'jwt',
     severity: 'block',
     keywords: ['eyj'],
     // header.payload.signature, each base64url; the header and payload are JSON objects, so both start with eyJ.
     pattern: new RegExp(String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`, 'g'),
+    format: true,
   },
   {
     name: 'url-credentials',
     severity: 'block',
     keywords: ['://'],
-    // scheme://user:password@host — the password is the secret.
-    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{1,128}:([^\s@/"'<>]{1,256})@([A-Za-z0-9.-]+|\[[0-9a-f:]+\])/gi,
+    // scheme://user:password@host (a DSN) — the password is the secret; `redis://:password@host` has no user.
+    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{0,128}:([^\s@/"'<>]{1,256})@([A-Za-z0-9.-]+|\[[0-9a-f:]+\])/gi,
     secretGroup: 1,
     // A placeholder is documentation; a password for a database on this machine is still worth a warning.
-    check: (secret, match) => (PLACEHOLDER.test(secret) ? null : LOCAL_HOST.test(match[2] ?? '') ? 'warn' : 'block'),
+    check: (secret, match) =>
+      isPlaceholder(secret) || /^\d{1,5}$/.test(secret) ? null : LOCAL_HOST.test(match[2] ?? '') ? 'warn' : 'block',
   },
   {
     name: 'authorization-header',
@@ -269,7 +211,7 @@ const RULES: Rule[] = [
     keywords: ['bearer', 'basic '],
     pattern: /\b(?:authorization\s*[:=]\s*["']?)?(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{16,}=*)/gi,
     secretGroup: 1,
-    check: (secret) => (classesOf(secret) >= 2 && !PLACEHOLDER.test(secret) ? 'block' : null),
+    check: (secret) => (classesOf(secret) >= 2 && !isPlaceholder(secret) ? 'block' : null),
   },
   {
     name: 'keyword-secret',
@@ -277,6 +219,7 @@ const RULES: Rule[] = [
     keywords: [
       'pass',
       'pwd',
+      'pw',
       'secret',
       'token',
       'api_key',
@@ -286,12 +229,122 @@ const RULES: Rule[] = [
       'private_key',
       'credential',
       'auth',
+      'key',
     ],
-    // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`; the value is the secret.
-    pattern:
-      /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|private[_-]?key|credentials?|auth[_-]?key)(?:[_-]?(?:key|id|value|hash|b64|base64|enc|encoded|plain|raw|str|string))?["']?\s*(?::=|=>|[:=])\s*(["'`]?)([^\s"'`,;]{6,512})\1/gi,
+    // `password = …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`, `client_secret: …`, `DB_PASS=…`, `encryption_key = …`; the value is the secret.
+    pattern: new RegExp(
+      String.raw`(?:password|passwd|passphrase|(?<![A-Za-z])pass|pwd|(?<![A-Za-z])pw|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)(?:[_-]?(?:key|id|value|b64|base64|enc|encoded|plain|raw|str|string|word))?["']?\s*(?::=|=>|[:=])\s*(?:<(?:code|kbd|tt|samp)>\s*)?(["'\x60]?)([^\s"'\x60,;<]{6,512})\1`,
+      'gi',
+    ),
     secretGroup: 2,
-    check: (secret) => contextValue(secret),
+    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // XML and HTML: `<DB_PASSWORD>…</DB_PASSWORD>`, `<add key="API_TOKEN" value="…"/>`, `<input name="api_secret" value="…">`.
+    pattern: new RegExp(
+      String.raw`<((?:[A-Za-z_][\w.-]{0,64}?)?(?:password|passwd|passphrase|secret|token|${SECRET_KEY_NAME}|apikey|credentials?))>\s*([^<\s]{6,512})\s*</\1>|\b(?:key|name|id)\s*=\s*["'][^"'\n]{0,64}?(?:password|passwd|passphrase|secret|token|${SECRET_KEY_NAME}|apikey|credentials?)["'](?:\s+[\w-]+\s*=\s*["'][^"'\n]{0,64}["'])?\s+value\s*=\s*["']([^"'\n]{6,512})["']`,
+      'gi',
+    ),
+    secretGroup: [2, 3],
+    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // "the password for the build box is …", "api key for the geocoder: …", "DB_PASSWORD for staging is …".
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9])${PROSE_KEY}\b${PROSE_FILLER}${PROSE_MARK}[^\S\n]*(?:<(?:code|kbd|tt|samp)>)?["'\x60“‘]?(${PROSE_VALUE})`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, true, match),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // "login with password …", "use token …": the value right after its name, no verb.
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${PROSE_KEY}\b[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})`, 'gi'),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, false, match),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // "log in as admin with … as the password", "type … when gpg asks for the passphrase": the value first.
+    pattern: new RegExp(
+      String.raw`\b(?:with|use|using|enter|type|paste)[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})["'\x60”’]?[^\S\n]+(?:as|when|for|at)\b[^.\n]{0,48}?(?<![A-Za-z0-9])${PROSE_KEY}\b`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, true, match),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: [
+      'パスワード',
+      '暗証番号',
+      '密码',
+      '密碼',
+      '口令',
+      '비밀번호',
+      'пароль',
+      'passwort',
+      'kennwort',
+      'mot de passe',
+      'contraseña',
+      'senha',
+      'wachtwoord',
+      'hasło',
+      'lösenord',
+      'salasana',
+      'parola',
+    ],
+    // The word for "password" in other languages, then a particle or verb, then the value.
+    pattern: new RegExp(
+      String.raw`(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|пароль|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|salasana|parola)(?:[^\S\n]*(?:は|が|：|:|=|是|为|為|는|은|—)|[^\S\n]+(?:ist|est|es|é|is|lautet|jest|är|on|è|:))[^\S\n]*["'\x60“‘「]?(${PROSE_VALUE})`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, true, match),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: ['login', 'cred', 'user', 'account'],
+    // "the kiosk login is admin / …", "credentials: deploy / …": a user and a password with a slash between.
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9])(?:login|logon|sign-?in|credentials?|creds|user(?:name)?[ ]?/[ ]?pass(?:word)?|account)\b[^.\n]{0,40}?${PROSE_MARK}[^\S\n]*["'\x60“‘]?[^\s/"'\x60]{1,64}[^\S\n]*/[^\S\n]*(${PROSE_VALUE})`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, true, match),
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: ['_key'],
+    // An environment variable named …_KEY holds a key (`OPENWEATHER_KEY=…`), unless it says it is public or an id.
+    pattern:
+      /(?<![A-Za-z0-9_])(?!(?:[A-Z0-9]+_)*(?:PUBLIC|PUBLISHABLE|PUB|SITE|PRIMARY|PARTITION|SORT|FOREIGN|CACHE|IDEMPOTENCY|KMS|LOOKUP|MAP|GPG|PGP|SSH|RSA|ROUTING|REGISTRY|INDEX|HASH|ID)_KEY\b)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY["']?\s*(?::=|=>|[:=])\s*(["'\x60]?)([^\s"'\x60,;<]{8,512})\1/g,
+    secretGroup: 2,
+    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
+  },
+  {
+    name: 'cli-password',
+    severity: 'block',
+    keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'auth ', '-u ', '--user', 'login', 'htpasswd'],
+    // A password on a command line: `mysql -u root -p…`, `sshpass -p …`, `redis-cli -a …`, Redis `AUTH …`, `curl -u user:…`.
+    pattern:
+      /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p|sshpass\s+-p\s*|redis-cli\b[^\n|;&]{0,160}?\s-a\s+|(?<=\s|^)AUTH\s+|(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n|;&]{0,160}?\s(?:-p|--password)\s+|htpasswd\b[^\n|;&]{0,80}?\s-\w*b\w*\s+\S+\s+\S+\s+|(?:curl|wget|http)\b[^\n|;&]{0,160}?\s(?:-u|--user)\s+["']?[^\s:'"]{1,64}:)["']?([^\s'"]{6,256})/g,
+    secretGroup: 1,
+    check: (secret) => cliValue(secret),
   },
   {
     name: 'provider-session-id',
@@ -302,6 +355,12 @@ const RULES: Rule[] = [
       /(?:session[_-]?id["']?\s*[:=]\s*["']?|rollout-[0-9T:.-]{10,40}-|\.claude\/projects\/[^\s/]{1,200}\/)([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})/gi,
     secretGroup: 1,
   },
+];
+
+export const RULES: Rule[] = [
+  PRIVATE_KEY_RULE,
+  ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })),
+  ...CONTEXT_RULES,
 ];
 
 // Runs the entropy rule looks at: base64 and base64url alphabets (hex is a subset).
@@ -337,7 +396,31 @@ function isIdentifier(run: string): boolean {
   return words.join('').length / Math.max(1, run.replace(/[/_+-]/g, '').length) >= 0.85;
 }
 
-function entropyFindings(text: string): { offset: number; length: number }[] {
+// Words near a random run that say it is a credential, and words that say it is public or a digest.
+const SECRET_CONTEXT =
+  /key|token|secret|pass|pwd|auth|credential|bearer|signature|\bsig\b|cookie|session|vault|private|api|login|\bpsk\b/i;
+const PUBLIC_CONTEXT =
+  /public|\bhash(?:ed)?\b|\$2[aby]\$|publishable|site[ _-]?key|recaptcha|fingerprint|checksum|digest|integrity|nonce|ENC\[|ANSIBLE_VAULT|encryptedData|BEGIN CERTIFICATE|BEGIN PUBLIC KEY|BEGIN PGP PUBLIC/i;
+const CONTEXT_BEFORE = 64;
+const CONTEXT_AFTER = 32;
+
+/**
+ * A random-looking run is worth a warning only where the text says it is a credential: a word such
+ * as key, token, secret or password on its line just before it or just after it. Alone, such runs
+ * are as often ids, cache keys, encrypted values and fixture names as they are secrets.
+ */
+function inSecretContext(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const lineEnd = text.indexOf('\n', end);
+  const before = text.slice(Math.max(lineStart, start - CONTEXT_BEFORE), start);
+  const after = text.slice(end, Math.min(lineEnd === -1 ? text.length : lineEnd, end + CONTEXT_AFTER));
+  if (!SECRET_CONTEXT.test(before) && !SECRET_CONTEXT.test(after)) return false;
+  // A public or encrypted value: also look at the lines just above (a PEM or sops header).
+  const above = text.slice(Math.max(0, start - 512), start);
+  return !PUBLIC_CONTEXT.test(before) && !PUBLIC_CONTEXT.test(above);
+}
+
+export function entropyFindings(text: string): { offset: number; length: number }[] {
   const found: { offset: number; length: number }[] = [];
   for (const match of text.matchAll(RUN)) {
     const run = match[0].replace(/^[-_=/+]+|[-_/+]+$/, '');
@@ -351,6 +434,8 @@ function entropyFindings(text: string): { offset: number; length: number }[] {
     // An alphabet written out (base64 tables, test data) is ordered, never random.
     if (/abcdefgh|ABCDEFGH|01234567/.test(run)) continue;
     if (isIdentifier(run) || shannonEntropy(run) < ENTROPY_MIN_BITS || decodesToText(run)) continue;
+    if (PLACEHOLDER_MARK.test(run) || PUBLIC_VALUE.test(run)) continue;
+    if (!inSecretContext(text, offset, offset + run.length)) continue;
     found.push({ offset, length: run.length });
   }
   return found;
@@ -386,11 +471,23 @@ interface Raw {
   length: number;
   /** Index in RULES; the entropy rule ranks last. Decides between overlapping findings. */
   rank: number;
+  /** 0: the text as written; 1: its normalised view; 2+: decoded segments. Breaks ties of rank. */
+  layer: number;
+  /** Transforms (bit set) the secret went through. */
+  bits: number;
+  /** The secret as the rule saw it (for the masked excerpt only). */
+  secret: string;
 }
 
 /** Drops findings that overlap one of a more specific rule (lower rank); the result is sorted by offset. */
 function keepMostSpecific(raw: Raw[]): Raw[] {
-  raw.sort((a, b) => a.rank - b.rank || a.offset - b.offset);
+  // Of one rule, a blocking finding before a warning, then the widest: the view of a token whose
+  // disguise cut it short in the text as written covers all of it.
+  const weight = (finding: Raw) => (finding.severity === 'block' ? 0 : 1);
+  raw.sort(
+    (a, b) =>
+      a.rank - b.rank || weight(a) - weight(b) || b.length - a.length || a.layer - b.layer || a.offset - b.offset,
+  );
   // Kept findings never overlap, so sorted by offset a new one can only overlap its two neighbours.
   const kept: Raw[] = [];
   for (const finding of raw) {
@@ -410,40 +507,180 @@ function keepMostSpecific(raw: Raw[]): Raw[] {
   return kept;
 }
 
-/**
- * Every secret finding in `text`, in order of position; overlapping findings keep the most specific
- * rule. `prefilter: false` runs every rule's regex regardless of keywords (the benchmark's baseline;
- * the findings are the same, since every pattern contains one of its keywords).
- */
-export function lintText(text: string, options: { prefilter?: boolean } = {}): SecretFinding[] {
-  const prefilter = options.prefilter ?? true;
-  const lower = prefilter ? text.toLowerCase() : '';
+const KEYWORDS = [...new Set(RULES.flatMap((rule) => rule.keywords))].sort((a, b) => b.length - a.length);
+// Every keyword at every position, in one pass: ~130 substring searches over 64 KiB cost ~10 ms,
+// one alternation in a lookahead well under one. At each position the longest keyword is captured;
+// every shorter keyword that occurs there is a prefix of it.
+const KEYWORD_SCAN = new RegExp(
+  `(?=(${KEYWORDS.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`,
+  'g',
+);
+
+/** The keywords that occur in `text`. */
+export function keywordsIn(text: string): Set<string> {
+  const captured = new Set<string>();
+  for (const match of text.toLowerCase().matchAll(KEYWORD_SCAN)) captured.add(match[1]!);
+  const present = new Set<string>();
+  for (const keyword of KEYWORDS) for (const found of captured) if (found.startsWith(keyword)) present.add(keyword);
+  return present;
+}
+
+/** The rules over one text, as it is. */
+function ruleFindings(text: string, prefilter: boolean, layer: number): Raw[] {
+  const present = prefilter ? keywordsIn(text) : undefined;
   const raw: Raw[] = [];
   RULES.forEach((rule, rank) => {
-    if (prefilter && !rule.keywords.some((keyword) => lower.includes(keyword))) return;
+    if (present && rule.keywords.length > 0 && !rule.keywords.some((keyword) => present.has(keyword))) return;
     rule.pattern.lastIndex = 0;
     for (const match of text.matchAll(rule.pattern)) {
-      const group = rule.secretGroup ?? 0;
+      const groups = rule.secretGroup ?? 0;
+      const group = typeof groups === 'number' ? groups : (groups.find((index) => match[index] !== undefined) ?? 0);
       const secret = match[group];
       if (secret === undefined || secret === '') continue;
+      // A documented format with a stand-in body is documentation (`AKIA…EXAMPLE`, `ghp_xxxx…`).
+      if (rule.format && (PLACEHOLDER_MARK.test(secret) || FAKE_BODY.test(secret))) continue;
       const severity = rule.check ? rule.check(secret, match) : rule.severity;
       if (severity === null) continue;
       const offset = match.index + (group === 0 ? 0 : match[0].lastIndexOf(secret));
-      raw.push({ rule: rule.name, severity, offset, length: secret.length, rank });
+      // A value cut short by an ellipsis (`sk-ant-api03-...`) is an example, not a credential.
+      if (!rule.format && /^(?:\.\.\.|…)/.test(text.slice(offset + secret.length, offset + secret.length + 3)))
+        continue;
+      raw.push({ rule: rule.name, severity, offset, length: secret.length, rank, layer, bits: 0, secret });
     }
   });
   for (const { offset, length } of entropyFindings(text)) {
-    raw.push({ rule: 'high-entropy-string', severity: 'warn', offset, length, rank: RULES.length });
+    const secret = text.slice(offset, offset + length);
+    raw.push({
+      rule: 'high-entropy-string',
+      severity: 'warn',
+      offset,
+      length,
+      rank: RULES.length,
+      layer,
+      bits: 0,
+      secret,
+    });
   }
+  return raw;
+}
+
+/** How far around a changed character of a view the rules look: a token and its key fit in it. */
+const VIEW_WINDOW = 512;
+
+/**
+ * Findings of the rules in the windows of a view around its changed characters. A finding that
+ * crosses no change is one the text as written already gives, so the rest of the view is not
+ * linted again: a 40 KiB chunk with a few joined lines costs a few windows, not a second pass.
+ */
+function windowFindings(view: NormalisedText, prefilter: boolean, layer: number): Raw[] {
+  const windows: { start: number; end: number }[] = [];
+  for (const { start, end } of view.map.changedSpans()) {
+    const from = Math.max(0, start - VIEW_WINDOW);
+    const to = Math.min(view.text.length, end + VIEW_WINDOW);
+    const last = windows.at(-1);
+    if (last && from <= last.end) last.end = Math.max(last.end, to);
+    else windows.push({ start: from, end: to });
+  }
+  const found: Raw[] = [];
+  for (const window of windows)
+    for (const finding of ruleFindings(view.text.slice(window.start, window.end), prefilter, layer))
+      found.push({ ...finding, offset: finding.offset + window.start });
+  return found;
+}
+
+/**
+ * Whether the text as written has a finding of `rule` that starts `span` and ends where a plain line
+ * break begins an unindented line: a token complete at the end of its line, not one wrapped.
+ */
+function completeBeforeBreak(text: string, originals: Raw[], rule: string, span: SourceSpan): boolean {
+  return originals.some((original) => {
+    if (original.rule !== rule || original.offset !== span.start) return false;
+    const end = original.offset + original.length;
+    // A plain break before an unindented line; a trailing backslash or an indented next line says the value goes on.
+    return end < span.end && text[end - 1] !== '\\' && /^\r?\n(?![ \t])/.test(text.slice(end, end + 3));
+  });
+}
+
+/** Decoded segments inside decoded segments are followed this deep (base64 of a line holding hex, say). */
+const DECODE_DEPTH = 2;
+
+/**
+ * Findings in `text` and in what its disguises hide, each at its span of `text`: the text as
+ * written, its normalised view (findings that crossed a transform), and the base64 and hex
+ * segments of the view that decode to text (linted the same way, `depth` levels down).
+ */
+function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[] {
+  const found = ruleFindings(text, prefilter, depth * 3);
+  const originals = [...found];
+  // Two views: one with the characters cleaned, one that also joins wrapped tokens. A join can glue
+  // a word to the token that follows on the next line, so the view without joins is linted too.
+  const joined = normaliseText(text);
+  // Without a join the two views are one: normalise once.
+  const clean = joined.joined ? normaliseText(text, { joinWrapped: false }) : joined;
+  const views = [clean, joined].filter((view, index) => view.changed && (index === 0 || view.text !== clean.text));
+  views.forEach((view, index) => {
+    for (const finding of windowFindings(view, prefilter, depth * 3 + 1 + index)) {
+      const span = view.map.toSource(finding.offset, finding.offset + finding.length);
+      // Untouched by any transform: the same finding the text as written gives (or its context changed by a join elsewhere).
+      if (span.bits === 0) continue;
+      // A token complete at the end of its line, with a word on the next: the join glued the word on.
+      if (completeBeforeBreak(text, originals, finding.rule, span)) continue;
+      found.push({ ...finding, offset: span.start, length: span.end - span.start, bits: span.bits });
+    }
+  });
+  if (depth < DECODE_DEPTH) {
+    // Encoded segments of the cleaned view, and of the joined view those a join runs through (base64
+    // wrapped at 76 columns); a join elsewhere could glue a word to a segment and misalign it.
+    const sources: [NormalisedText, boolean][] = [[clean, false]];
+    if (joined.changed && joined.text !== clean.text) sources.push([joined, true]);
+    for (const [view, onlyWrapped] of sources) {
+      const toText = (start: number, end: number): SourceSpan =>
+        view.changed ? view.map.toSource(start, end) : { start, end, bits: 0 };
+      for (const segment of decodedSegments(view.text)) {
+        if (onlyWrapped && (toText(segment.start, segment.end).bits & transformBit('wrapped')) === 0) continue;
+        const bit = transformBit(segment.transform);
+        for (const inner of layeredFindings(segment.text, prefilter, depth + 1)) {
+          const encoded = segment.encodedSpan(inner.offset, inner.offset + inner.length);
+          const span = toText(encoded.start, encoded.end);
+          found.push({
+            ...inner,
+            offset: span.start,
+            length: span.end - span.start,
+            bits: inner.bits | span.bits | bit,
+            layer: depth * 3 + 3,
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Every secret finding in `text`, in order of position; overlapping findings keep the most specific
+ * rule. Disguised secrets are found through the normalised view and decoded segments, and reported
+ * at the original span with `transform` set. `prefilter: false` runs every rule's regex regardless
+ * of keywords (the benchmark's baseline; the findings are the same, since every pattern contains
+ * one of its keywords).
+ */
+export function lintText(text: string, options: { prefilter?: boolean } = {}): SecretFinding[] {
+  const prefilter = options.prefilter ?? true;
   const starts = lineStarts(text);
-  return keepMostSpecific(raw).map(({ rule, severity, offset, length }) => ({
-    rule,
-    severity,
-    ...position(starts, offset),
-    offset,
-    length,
-    excerpt: maskSecret(text.slice(offset, offset + length)),
-  }));
+  return keepMostSpecific(layeredFindings(text, prefilter, 0)).map(
+    ({ rule, severity, offset, length, bits, secret }) => {
+      const finding: SecretFinding = {
+        rule,
+        severity,
+        ...position(starts, offset),
+        offset,
+        length,
+        excerpt: maskSecret(secret),
+      };
+      const transform = transformNames(bits);
+      if (transform !== undefined) finding.transform = transform;
+      return finding;
+    },
+  );
 }
 
 /** True when any finding blocks (the candidate is quarantined, the promotion refused). */
@@ -458,4 +695,6 @@ export function formatFinding(finding: SecretFinding, path?: string): string {
 }
 
 /** The rule names, for documentation and for tests that every rule has a corpus entry. */
-export const SECRET_RULE_NAMES: readonly string[] = [...RULES.map((rule) => rule.name), 'high-entropy-string'];
+export const SECRET_RULE_NAMES: readonly string[] = [
+  ...new Set([...RULES.map((rule) => rule.name), 'high-entropy-string']),
+];

@@ -20,6 +20,7 @@ const ALPHABETS: Record<string, string> = {
   upper32: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
   digits: '0123456789',
   letters: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+  bech32: 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L',
 };
 
 /** mulberry32: small, fast, and the same sequence on every machine for the same seed. */
