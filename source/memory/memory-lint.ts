@@ -16,9 +16,25 @@ export const isPoisonRule = (rule: string): boolean => rule.startsWith('poison-'
 export const secretFindings = <T extends { rule: string }>(findings: readonly T[]): T[] =>
   findings.filter((finding) => !isPoisonRule(finding.rule));
 
-/** Secret and poisoning findings of `text`, by position (then rule). */
+/** The excerpt with anything the secret lint finds in it masked: a last guard, never a secret in a poisoning excerpt. */
+function guarded(excerpt: string): string {
+  let out = excerpt;
+  for (const found of lintSecrets(excerpt).sort((a, b) => b.offset - a.offset))
+    out = `${out.slice(0, found.offset)}${found.excerpt}${out.slice(found.offset + found.length)}`;
+  return out;
+}
+
+/**
+ * Secret and poisoning findings of `text`, by position (then rule). A poisoning excerpt is the text
+ * as written, except that every secret in or around it is masked.
+ */
 export function lintMemoryText(text: string): MemoryFinding[] {
-  return [...lintSecrets(text), ...lintPoisoning(text)].sort(
+  const secrets = lintSecrets(text);
+  const poisoning = lintPoisoning(text, { secrets }).map((finding) => ({
+    ...finding,
+    excerpt: guarded(finding.excerpt),
+  }));
+  return [...secrets, ...poisoning].sort(
     (a, b) => a.offset - b.offset || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0),
   );
 }

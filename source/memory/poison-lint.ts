@@ -1203,8 +1203,40 @@ interface Raw {
 /** Context kept either side of a hidden run, so the reviewer sees the word it sits in. */
 const RUN_CONTEXT_CHARS = 12;
 
-function hiddenExcerpt(text: string, run: Run): string {
+/** A span of the text that holds a secret, and its masked excerpt (secret-lint's finding). */
+export interface MaskedSpan {
+  offset: number;
+  length: number;
+  excerpt: string;
+}
+
+/** `text.slice(from, to)` with every secret span that touches it replaced by its masked excerpt. */
+function maskedSlice(text: string, from: number, to: number, secrets: readonly MaskedSpan[]): string {
+  let out = '';
+  let at = from;
+  for (const secret of secrets) {
+    const end = secret.offset + secret.length;
+    if (end <= at || secret.offset >= to) continue;
+    out += text.slice(at, Math.max(at, secret.offset)) + secret.excerpt;
+    at = Math.max(at, end);
+  }
+  return at < to ? out + text.slice(at, to) : out;
+}
+
+const overlapsSecret = (offset: number, end: number, secrets: readonly MaskedSpan[]) =>
+  secrets.some((secret) => secret.offset < end && offset < secret.offset + secret.length);
+
+function hiddenExcerpt(text: string, run: Run, secrets: readonly MaskedSpan[]): string {
   const body = text.slice(run.offset, run.end);
+  if (overlapsSecret(run.offset, run.end, secrets)) {
+    // Hidden characters inside a secret: the secret is masked, and the characters are counted.
+    return poisonExcerpt(
+      `${[...body]
+        .slice(0, 2)
+        .map((c) => codePointLabel(c.codePointAt(0)!))
+        .join('')} inside a secret (${maskedSlice(text, run.offset, run.end, secrets)})`,
+    );
+  }
   if (run.rule === 'poison-tag-chars') {
     const labels = [...body].slice(0, 4).map((c) => codePointLabel(c.codePointAt(0)!));
     const count = [...body].length;
@@ -1212,10 +1244,12 @@ function hiddenExcerpt(text: string, run: Run): string {
     const shown = `${labels.join('')}${count > 4 ? `… (${count} tag characters)` : ''}`;
     return poisonExcerpt(payload === '' ? shown : `${shown} spelling ${JSON.stringify(payload)}`);
   }
-  const before = [...text.slice(Math.max(0, run.offset - RUN_CONTEXT_CHARS * 2), run.offset)]
+  const before = [...maskedSlice(text, Math.max(0, run.offset - RUN_CONTEXT_CHARS * 2), run.offset, secrets)]
     .slice(-RUN_CONTEXT_CHARS)
     .join('');
-  const after = [...text.slice(run.end, run.end + RUN_CONTEXT_CHARS * 2)].slice(0, RUN_CONTEXT_CHARS).join('');
+  const after = [...maskedSlice(text, run.end, run.end + RUN_CONTEXT_CHARS * 2, secrets)]
+    .slice(0, RUN_CONTEXT_CHARS)
+    .join('');
   const labels = [...body];
   const middle = labels.length > 8 ? `${labels.slice(0, 8).join('')}… (${labels.length} characters)` : body;
   return poisonExcerpt(`${before}${middle}${after}`);
@@ -1272,8 +1306,12 @@ function matchView(view: LintView, reversed: boolean, found: Raw[]): void {
   }
 }
 
-/** Every poisoning finding in `text`, in order of position. */
-export function lintPoisoning(text: string): PoisonFinding[] {
+/**
+ * Every poisoning finding in `text`, in order of position. `secrets`: spans the secret lint found,
+ * masked in every excerpt (a hidden character inside a token must not show the token around it).
+ */
+export function lintPoisoning(text: string, options: { secrets?: readonly MaskedSpan[] } = {}): PoisonFinding[] {
+  const secrets = [...(options.secrets ?? [])].sort((a, b) => a.offset - b.offset);
   const raw: Raw[] = [];
   for (const run of hiddenRuns(text))
     raw.push({
@@ -1281,7 +1319,7 @@ export function lintPoisoning(text: string): PoisonFinding[] {
       severity: run.severity,
       offset: run.offset,
       end: run.end,
-      excerpt: hiddenExcerpt(text, run),
+      excerpt: hiddenExcerpt(text, run, secrets),
     });
 
   const base = normaliseForLint(text);
@@ -1300,7 +1338,9 @@ export function lintPoisoning(text: string): PoisonFinding[] {
         severity: finding.severity,
         offset: segment.offset,
         end: segment.end,
-        excerpt: poisonExcerpt(`encoded text that decodes to: ${segment.text}`),
+        excerpt: overlapsSecret(segment.offset, segment.end, secrets)
+          ? poisonExcerpt(`encoded text holding a secret (${maskedSlice(text, segment.offset, segment.end, secrets)})`)
+          : poisonExcerpt(`encoded text that decodes to: ${segment.text}`),
       });
   }
 
@@ -1312,7 +1352,7 @@ export function lintPoisoning(text: string): PoisonFinding[] {
     ...position(starts, finding.offset),
     offset: finding.offset,
     length: finding.end - finding.offset,
-    excerpt: finding.excerpt ?? poisonExcerpt(text.slice(finding.offset, finding.end)),
+    excerpt: finding.excerpt ?? poisonExcerpt(maskedSlice(text, finding.offset, finding.end, secrets)),
   }));
 }
 
