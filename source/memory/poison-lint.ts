@@ -80,14 +80,33 @@ export function normaliseForLint(text: string): LintView {
     }
     pendingSpace = null;
   };
+  const space = (start: number, end: number, newline: boolean) => {
+    if (pendingSpace) {
+      pendingSpace.end = end;
+      pendingSpace.newline ||= newline;
+    } else pendingSpace = { start, end, newline };
+  };
   let offset = 0;
-  for (const char of text) {
+  while (offset < text.length) {
     const start = offset;
+    const code = text.charCodeAt(offset);
+    // ASCII, the common case, by its code: no regex, no string per character.
+    if (code < 0x80) {
+      offset += 1;
+      if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x2a || code === 0x60) {
+        space(start, offset, code === 0x0a || code === 0x0d);
+        continue;
+      }
+      flushSpace();
+      out.push(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : text[start]!);
+      starts.push(start);
+      ends.push(offset);
+      continue;
+    }
+    const char = String.fromCodePoint(text.codePointAt(offset)!);
     offset += char.length;
-    let mapped: string;
-    if (ASCII_PRINTABLE.test(char)) mapped = char.toLowerCase();
-    else if (HIDDEN_CHAR.test(char)) continue;
-    else mapped = foldForMatch(char);
+    if (HIDDEN_CHAR.test(char)) continue;
+    const mapped = ASCII_PRINTABLE.test(char) ? char.toLowerCase() : foldForMatch(char);
     for (const folded of mapped) {
       const c = DASH.test(folded) ? '-' : folded;
       if (WHITESPACE.test(c) || EMPHASIS.has(c)) {
@@ -111,6 +130,15 @@ export function normaliseForLint(text: string): LintView {
  * every character of the replacement mapped to the whole span the match came from.
  */
 function rewrite(view: LintView, pattern: RegExp, replace: (match: RegExpExecArray) => string | null): LintView {
+  pattern.lastIndex = 0;
+  const changes: Array<{ index: number; length: number; replacement: string }> = [];
+  for (const match of view.text.matchAll(pattern)) {
+    const replacement = replace(match);
+    if (replacement !== null && match[0].length > 0)
+      changes.push({ index: match.index, length: match[0].length, replacement });
+  }
+  // Nothing to rewrite (most texts, for most rewrites): the view as it is, nothing copied.
+  if (changes.length === 0) return view;
   const text: string[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
@@ -122,19 +150,16 @@ function rewrite(view: LintView, pattern: RegExp, replace: (match: RegExpExecArr
       ends.push(view.ends[i]!);
     }
   };
-  pattern.lastIndex = 0;
-  for (const match of view.text.matchAll(pattern)) {
-    const replacement = replace(match);
-    if (replacement === null || match[0].length === 0) continue;
-    copy(at, match.index);
-    const first = view.starts[match.index]!;
-    const last = view.ends[match.index + match[0].length - 1]!;
+  for (const { index, length, replacement } of changes) {
+    copy(at, index);
+    const first = view.starts[index]!;
+    const last = view.ends[index + length - 1]!;
     for (const c of replacement) {
       text.push(c);
       starts.push(first);
       ends.push(last);
     }
-    at = match.index + match[0].length;
+    at = index + length;
   }
   copy(at, view.text.length);
   return { text: text.join(''), starts, ends };
@@ -183,7 +208,7 @@ export function deobfuscatedView(view: LintView): LintView {
   next = rewrite(next, /(?<=[a-z])_(?=[a-z])/g, () => ' ');
   // A hyphen inside a word ("in-structions").
   next = rewrite(next, /(?<=[a-z])-(?=[a-z])/g, () => '');
-  next = rewrite(next, /[a-z0-9@$]*[a-z][a-z0-9@$]*/g, (m) =>
+  next = rewrite(next, /[a-z0-9@$]+/g, (m) =>
     /[0-9@$]/.test(m[0]) && /[a-z]{2}/.test(m[0]) ? m[0].replace(/[013457@$]/g, (c) => LEET[c]!) : null,
   );
   return next;
@@ -1088,6 +1113,7 @@ const kindOf = (cp: number): Run['rule'] =>
  */
 function hiddenRuns(text: string): Run[] {
   const runs: Run[] = [];
+  let rtl: boolean | undefined;
   const chars = [...text];
   let offset = 0;
   const offsets: number[] = [];
@@ -1140,7 +1166,7 @@ function hiddenRuns(text: string): Run[] {
     }
     const rule = kindOf(cp);
     let severity: PoisonSeverity = 'block';
-    if ((cp === 0x200e || cp === 0x200f || cp === 0x061c) && RTL_LETTER.test(text)) severity = 'warn';
+    if ((cp === 0x200e || cp === 0x200f || cp === 0x061c) && (rtl ??= RTL_LETTER.test(text))) severity = 'warn';
     const last = runs[runs.length - 1];
     if (last && last.end === offsets[i] && last.rule === rule) {
       last.end = offsets[i + 1]!;
@@ -1198,7 +1224,12 @@ interface Raw {
   end: number;
   /** The excerpt when it is not the matched text itself (hidden runs, decoded segments). */
   excerpt?: string;
+  /** A hidden run: its excerpt is made only if the finding is kept. */
+  run?: Run;
 }
+
+/** Findings kept per rule: a text with thousands of hidden characters is blocked by the first; the rest add nothing but size. */
+const MAX_FINDINGS_PER_RULE = 100;
 
 /** Context kept either side of a hidden run, so the reviewer sees the word it sits in. */
 const RUN_CONTEXT_CHARS = 12;
@@ -1319,7 +1350,7 @@ export function lintPoisoning(text: string, options: { secrets?: readonly Masked
       severity: run.severity,
       offset: run.offset,
       end: run.end,
-      excerpt: hiddenExcerpt(text, run, secrets),
+      run,
     });
 
   const base = normaliseForLint(text);
@@ -1352,7 +1383,11 @@ export function lintPoisoning(text: string, options: { secrets?: readonly Masked
     ...position(starts, finding.offset),
     offset: finding.offset,
     length: finding.end - finding.offset,
-    excerpt: finding.excerpt ?? poisonExcerpt(maskedSlice(text, finding.offset, finding.end, secrets)),
+    excerpt:
+      finding.excerpt ??
+      (finding.run
+        ? hiddenExcerpt(text, finding.run, secrets)
+        : poisonExcerpt(maskedSlice(text, finding.offset, finding.end, secrets))),
   }));
 }
 
@@ -1361,18 +1396,36 @@ export function lintPoisoning(text: string, options: { secrets?: readonly Masked
  * (then the longer) stays; findings of different rules are all kept — each says something.
  */
 function keepStrongest(raw: Raw[]): Raw[] {
-  const ordered = [...raw].sort(
-    (a, b) =>
-      (a.severity === b.severity ? 0 : a.severity === 'block' ? -1 : 1) ||
-      b.end - b.offset - (a.end - a.offset) ||
-      a.offset - b.offset,
-  );
+  const byRule = new Map<string, Raw[]>();
+  for (const finding of raw) {
+    const list = byRule.get(finding.rule);
+    if (list) list.push(finding);
+    else byRule.set(finding.rule, [finding]);
+  }
   const kept: Raw[] = [];
-  for (const finding of ordered) {
-    const overlaps = kept.some(
-      (other) => other.rule === finding.rule && other.offset < finding.end && finding.offset < other.end,
+  for (const list of byRule.values()) {
+    // Strongest first; each is kept unless it overlaps one kept before it (an interval list by offset).
+    list.sort(
+      (a, b) =>
+        (a.severity === b.severity ? 0 : a.severity === 'block' ? -1 : 1) ||
+        b.end - b.offset - (a.end - a.offset) ||
+        a.offset - b.offset,
     );
-    if (!overlaps) kept.push(finding);
+    const taken: Raw[] = [];
+    for (const finding of list) {
+      // Binary search for the first kept interval ending after this one starts.
+      let low = 0;
+      let high = taken.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (taken[mid]!.end <= finding.offset) low = mid + 1;
+        else high = mid;
+      }
+      if (low < taken.length && taken[low]!.offset < finding.end) continue;
+      taken.splice(low, 0, finding);
+      if (taken.length > MAX_FINDINGS_PER_RULE) break;
+    }
+    kept.push(...taken.slice(0, MAX_FINDINGS_PER_RULE));
   }
   return kept.sort((a, b) => a.offset - b.offset || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
 }
