@@ -316,10 +316,10 @@ const FETCH = String.raw`(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|inv
 const CLAUSE = String.raw`(?:[^.;!?\n]|[.!?](?=[^\s]))`;
 
 // Words that void instructions, and references to the model's own instructions.
-const VOID_WORD = String.raw`\b(?:ignore|ignores|ignoring|disregard|disregards|disregarding|forget|forgetting|override|overrides|overriding|overridden|bypass|bypassing|cancel+ed|cancel|void|null|nullif(?:y|ied|ies)|revoked?|suspended|suspend|pay no attention to|no longer (?:apply|applies|valid|in effect|binding|matter|have to follow|need to follow|must follow|to be followed|follow)|(?:don't|do not|need not|needn't|no need to|stop) (?:follow|obey|respect|comply with|listen to|listening to)|reset|wipe|erase|clear|flush|stop (?:following|obeying)|whatever|set aside|throw out|dismiss|treat\b[^.;!?\n]{0,40}?\bas (?:void|null|cancel+ed|obsolete|invalid|irrelevant|optional|suggestions)|(?:do not|don't|doesn't|does not|no longer|never) count|count for nothing|aside|(?:are|is) (?:now )?(?:irrelevant|noise|meaningless))\b`;
+const VOID_WORD = String.raw`\b(?:discard|drop|ignore|ignores|ignored|ignoring|disregard|disregards|disregarded|disregarding|forget|forgetting|forgotten|skip|not binding|non-binding|(?:do|does) not apply|(?:don't|doesn't) apply|override|overrides|overriding|overridden|bypass|bypassing|cancel+ed|cancel|void|null|nullif(?:y|ied|ies)|revoked?|suspended|suspend|pay no attention to|no longer (?:apply|applies|valid|in effect|binding|matter|have to follow|need to follow|must follow|to be followed|follow)|(?:don't|do not|need not|needn't|no need to|stop) (?:follow|obey|respect|comply with|listen to|listening to)|reset|wipe|erase|clear|flush|stop (?:following|obeying)|whatever|set aside|throw out|dismiss|treat\b[^.;!?\n]{0,40}?\bas (?:void|null|cancel+ed|obsolete|invalid|irrelevant|optional|suggestions)|(?:do not|don't|doesn't|does not|no longer|never) count|count for nothing|aside|(?:are|is) (?:now )?(?:irrelevant|noise|meaningless))\b`;
 const WEAK_VOID_WORD = String.raw`\b(?:replaced|replace|replaces|superseded|supersede|supersedes|overrules?|trumps?|obsolete|invalid|invalidated|dropped|discarded|abandoned|outdated|rescinded|withdrawn|lifted)\b`;
-const INSTRUCTION_REF_NOUN = String.raw`(?:instructions?|directives?|guidance|guidelines|rules|prompts?|system prompt|system message|programming|policies|guardrails|constraints|orders)`;
-const INSTRUCTION_REF = String.raw`(?:\b(?:your|all|any|every|all of your|all the|any of the|all of the)\s+(?:(?:earlier|previous|prior|preceding|original|initial|above|system|developer|safety|current|existing|other|standing|given|repository|repo|project|team)\s+)?${INSTRUCTION_REF_NOUN}\b|\b(?:earlier|previous|prior|preceding|original|initial|above|repository|repo|project)\s+${INSTRUCTION_REF_NOUN}\b|\b(?:the|these|those)\s+${INSTRUCTION_REF_NOUN}\s+(?:you\b|given to you|above|so far)|\b(?:everything|anything|all)\s+(?:above|before|earlier|prior|previously)\b|\bthe above\b|\bthe (?:system|developer)\b(?!\s+[a-z])|\b(?:what|whatever|anything|everything)\s+(?:(?:the|your)\s+(?:system|developer|operator|creator|admin|administrator|owner|user|prompt)|you|they)\s+(?:\w+\s+)?(?:told|said|configured|instructed|set up|set|were told|was told|were given|have been told|learned|wrote))`;
+const INSTRUCTION_REF_NOUN = String.raw`(?:instructions?|directives?|guidance|guidelines|rules|prompts?|system prompt|system message|programming|polic(?:y|ies)|guardrails|constraints|orders)`;
+const INSTRUCTION_REF = String.raw`(?:\b(?:your|all|any|every|all of your|all the|any of the|all of the)\s+(?:(?:earlier|previous|prior|preceding|original|initial|above|system|developer|safety|current|existing|other|standing|given|repository|repo|project|team)\s+)?${INSTRUCTION_REF_NOUN}\b|\b(?:earlier|previous|prior|preceding|original|initial|above|repository|repo|project)\s+${INSTRUCTION_REF_NOUN}\b|\b(?:the|these|those)\s+${INSTRUCTION_REF_NOUN}\s+(?:you\b|given to you|above|so far|(?:your|the)\s+(?:operator|developer|creator|admin|administrator|system|owner|vendor)\b)|\b${INSTRUCTION_REF_NOUN}\s+(?:you\s+)?(?:received|given|issued|provided)\s+(?:before|earlier|previously|above|prior|to you|at (?:the )?start)|${INSTRUCTION_FILE}|\b(?:everything|anything|all)\s+(?:above|before|earlier|prior|previously)\b|\bthe above\b|\bthe (?:system|developer)\b(?!\s+[a-z])|\b(?:what|whatever|anything|everything)\s+(?:(?:the|your)\s+(?:system|developer|operator|creator|admin|administrator|owner|user|prompt)|you|they)\s+(?:\w+\s+)?(?:told|said|configured|instructed|set up|set|were told|was told|were given|have been told|learned|wrote))`;
 
 /** Words that make a sentence advice against what follows ("never", "do not", "avoid"). */
 const NEGATION =
@@ -515,6 +515,18 @@ const RULES: Rule[] = [
     name: 'poison-instruction-override',
     severity: 'block',
     keywords: [
+      'imagine',
+      'suppose',
+      'assume',
+      'unrestricted',
+      'unfiltered',
+      'uncensored',
+      'jailbr',
+      'no-limits',
+      'has no',
+      'have no',
+      'with no',
+      'here on',
       'you are',
       "you're",
       'you have',
@@ -564,11 +576,13 @@ const RULES: Rule[] = [
       String.raw`|\byou\s+(?:have been|'ve been|were)\s+(?:upgraded|unlocked|jailbroken|freed|liberated|reprogrammed|reconfigured|promoted to|granted (?:full|root|admin|unrestricted))\b`,
       String.raw`|\b(?:as|like) dan\b|\bdan mode\b|\bdo anything now\b`,
       String.raw`|\byou\s+(?:no longer|don't|do not|need not|needn't)\s+(?:have to|need to|must|)\s*(?:follow|obey|respect|comply with|abide by)\b`,
-      String.raw`|\b(?:from now on|henceforth|starting now|from this point (?:on|onward|forward)|from here on|going forward|as of now),?\s+(?:you\s+)?(?:are|will be|shall be|must act|will act|act|behave|respond|operate)\s+(?:as|like)?\b`,
+      String.raw`|\b(?:from now on|henceforth|starting now|from this point (?:on|onward|forward)|from here on(?: out)?|going forward|as of now),?\s+(?:you\s+)?(?:are|will be|shall be|must act|will act|act|behave|respond|operate)\b`,
       // Freed of its rules: "roleplay as an assistant without any rules", "you are free of all restrictions".
       String.raw`|\b(?:act|behave|respond|operate|roleplay|role-play|pretend|assume the role|take on the role|play the role|become|you are)\b[^.\n]{0,50}?\b(?:without|with no|free of|free from|no longer bound by|unbound by|not bound by)\s+(?:any\s+|all\s+|your\s+)?(?:rules|restrictions|limits|limitations|filters|guidelines|guardrails|constraints|safety|ethics|policies|oversight|supervision|review)\b`,
       String.raw`|\byou\s+(?:are|have|'re)\s+(?:now\s+)?(?:free (?:of|from)|not bound by|no longer bound by|unbound by|without|no)\s+(?:any\s+|all\s+|your\s+)?(?:rules|restrictions|limits|limitations|filters|guidelines|guardrails|constraints|safety|policies)\b`,
-      String.raw`|\bpretend\s+(?:that\s+|to be\s+)?(?:you\s+(?:are|were|have|can|do not|don't)|to be (?:an?|the)\b)`,
+      String.raw`|\b(?:pretend|imagine|suppose|assume)\s+(?:that\s+|to be\s+)?(?:you\s+(?:are|were|have|can|do not|don't)|to be (?:an?|the)\b)`,
+      String.raw`|\b(?:ai|assistant|agent|model|bot|version of (?:you|yourself))\b[^.\n]{0,30}?\b(?:has|have|with|without)\s+no\s+(?:safety\s+)?(?:rules|restrictions|limits|filters|guardrails|guidelines|constraints|oversight)\b`,
+      String.raw`|\b(?:unrestricted|unfiltered|uncensored|jailbroken|no-limits)\s+(?:operation|mode|behaviou?r|assistant|ai|agent|model|version|persona)\b`,
       String.raw`|\b(?:act|behave|respond|reply|operate|roleplay|role-play)\s+as\s+(?:if\s+you\s+(?:are|were|had)\s+(?:an?\s+|the\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|no|not|free|root|admin|the system|the developer)|(?:an?\s+|the\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|evil|rogue|malicious|root user|ai (?:with|without) no|model without))`,
       String.raw`|\b(?:act|behave|operate)\s+as\s+(?:an?\s+|the\s+)?[\w -]{0,40}?\b(?:with|who has|having)\s+(?:full\s+|unrestricted\s+|root\s+|admin\s+)+(?:access|rights|privileges|permissions)`,
       String.raw`|\b(?:enter|enable|activate|switch (?:in)?to|turn on|unlock|now in)\s+(?:the\s+)?(?:god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|no-limits?|no limits?)\s+mode\b`,
@@ -603,6 +617,14 @@ const RULES: Rule[] = [
       'lead',
       'permitted',
       'allowed',
+      'nothing',
+      'this note',
+      'these notes',
+      'this memory',
+      'mode',
+      'begin',
+      'start',
+      'end ',
       'everything',
       'anything',
       'whatever',
@@ -649,12 +671,18 @@ const RULES: Rule[] = [
       String.raw`|\b(?:previous|prior|earlier|above|original|all other|any other|your|system|existing)\s+(?:instructions?|rules|guidelines|directives|prompts?)\b[^.\n]{0,20}?\b(?:are|is|have been|were|has been)\s+(?:now\s+)?(?:void|null|cancel+ed|revoked|overridden|superseded|suspended|invalid|lifted|disabled|rescinded|withdrawn)`,
       String.raw`|\b(?:instructions?|rules|guidelines|directives|prompts?)\s+(?:you\s+(?:received|were given|got|have been given|have)|given to you)\b[^.\n]{0,40}?\b(?:no longer (?:apply|valid|in effect|binding|stand)|do not apply|don't apply|are (?:now\s+)?(?:void|null|cancel+ed|revoked|obsolete|superseded|overridden))`,
       String.raw`|\b(?:superseded|overridden|replaced|cancel+ed|voided|invalidated|revoked)\s+by\s+(?:this|these)\s+(?:note|notes|memory|memories|message|text|entry)\b`,
+      String.raw`|\bnothing\s+(?:in|from|of)\s+(?:your|the system)\s+(?:\w+\s+)?(?:configuration|config|instructions?|prompt|rules|guidelines|polic(?:y|ies)|programming)\s+(?:applies|counts|matters|holds)\b`,
+      String.raw`|\b(?:follow|obey|trust|prefer)\s+(?:this|these)\s+(?:note|notes|memory|memories|text)\s+(?:over|above|before|instead of)\s+(?:every|all|any|your)\b`,
+      String.raw`|\b(?:override|jailbreak|developer|god|unrestricted|admin) mode\s*(?::|on\b|enabled|activated|engaged)`,
+      String.raw`|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden|secret)\s+(?:prompt|message|instructions?)\b`,
       // Everything before declared void: "everything written before this line is obsolete".
       String.raw`|\b(?:everything|all|anything|whatever|the text|all text|the content|all content)\s+(?:written\s+|said\s+|stated\s+|given\s+)?(?:above|before|earlier|previously|prior|so far|up to here|until here)(?:\s+(?:this|that)\s+(?:line|point|note|message))?\b[^.\n]{0,30}?\b(?:is|are|was|should be|must be)\s+(?:now\s+)?(?:obsolete|void|null|invalid|irrelevant|ignored|cancel+ed|superseded|overridden|outdated|to be ignored|no longer valid|not valid)`,
       // Authority relayed to the model: "standing order from the user:", "the user asked me to remind you".
       String.raw`|\b(?:instructions?|orders?|directives?|messages?|standing orders?|a standing order|commands?)\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]`,
       String.raw`|\bnotes?\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]\s*(?:you|agents?|all agents|assistants?|the assistant)\b`,
       String.raw`|\bstanding orders?\b`,
+      String.raw`|\b(?:the\s+)?(?:project lead|team lead|tech lead|lead|owner|repository owner|repo owner|admin|administrator|maintainers?|management|security team|cto|ceo)\s+(?:says|said|wants|decided|confirmed|told us|has said|has decided|has confirmed)\s+(?:that\s+)?(?:agents?|all agents|you|assistants?|the assistant|the ai)\s+(?:can|may|should|must|are allowed to|are free to|no longer)\b`,
+      String.raw`|\b(?:on|by|with|under)\s+(?:the\s+)?(?:user|owner|admin|administrator|maintainers?|lead|project lead|team lead|management|cto|ceo|operator)(?:'s|s')?\s+(?:authority|orders?|behalf|instructions?|permission|authori[sz]ation)\s*,?\s+(?:all\s+)?(?:agents?|you|assistants?|the assistant)\s+(?:can|may|must|should|are allowed to)\b`,
       String.raw`|\b${AUTHORITY}\s+(?:has|have)\s+(?:approved|agreed|decided|allowed|okayed|signed off|confirmed)\s+(?:that\s+)?(?:you|agents?|all agents|assistants?|the assistant|the ai)\b`,
       String.raw`|\b${AUTHORITY}\s+(?:has\s+|have\s+)?(?:pre-?)?(?:authori[sz]ed|permitted|allowed|cleared|empowered|instructed|ordered|directed|approved)\s+(?:you|agents?|all agents|assistants?|the assistant|the ai)\s+to\b`,
       String.raw`|\b(?:per|according to|on behalf of|at the request of|as requested by|by order of)\s+${AUTHORITY}\s*[,:]?\s+(?:you|agents?|all agents|assistants?|the assistant)\s+(?:can|may|must|should|are (?:allowed|permitted|authori[sz]ed|expected) to|have to)\b`,
@@ -679,6 +707,16 @@ const RULES: Rule[] = [
     name: 'poison-instruction-override',
     severity: 'block',
     keywords: [
+      'bring',
+      'between',
+      'pretend',
+      'lie',
+      'claim',
+      'deny',
+      'explain',
+      'silently',
+      'covertly',
+      'secretly',
       'user',
       'human',
       'operator',
@@ -710,6 +748,12 @@ const RULES: Rule[] = [
       String.raw`\b(?:do not|don't|never|must not|should not|shouldn't|without)\s+(?:ever\s+)?(?:tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let|letting|show|showing|reveal|revealing|mention|mentioning|disclose|disclosing)\s+(?:(?:this|it|that|these|anything|any of this)\s+(?:to\s+)?)?(?:the\s+)?(?:user|human|operator|developer)(?:'s)?\b(?!\s+(?:to|how|which|where|when|what)\b)(?!\s+(?:run|use|install|that the)\b)`,
       String.raw`|\b(?:hide|conceal|keep|mask)\s+(?:it|them|(?:this|that|these|those|your|the)(?:\s+(?:actions?|changes?|steps?|requests?|uploads?|commands?|calls?|edits?|notes?|instructions?|activity))?)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human|operator|developer|reviewer|team)\b`,
       String.raw`|\bwithout\s+(?:the\s+)?(?:user|human|operator)(?:'s)?\s+(?:knowing|noticing|seeing|knowledge|awareness|finding out)\b`,
+      String.raw`|\b(?:do not|don't|never)\s+(?:bring|bringing)\s+(?:this|it|that)(?:\s+(?:note|memory|instruction))?\s+up\b`,
+      String.raw`|\bkeep (?:this|it) between us\b|\bbetween you and me\b|\b(?:the user|they|the reviewer)\s+(?:should|must|need) not\s+(?:see|read|know about)\s+(?:this|it)\b`,
+      String.raw`|\bpretend\s+(?:that\s+)?(?:the\s+)?(?:tests?|build|ci|checks?|it|everything|the review)\s+(?:passed|passes|succeeded|worked|is green|are green|happened)`,
+      String.raw`|\b(?:pretend|lie|claim|deny)\b[^.\n]{0,60}?\bif\s+(?:the user|they|anyone|someone|the reviewer)\s+asks?\b`,
+      String.raw`|\b(?:never|do not|don't)\s+(?:explain|justify|describe|report|list|show|mention)\s+(?:these|this|the|those)\s+(?:extra|additional|hidden|other|background)\s+(?:commands|steps|changes|actions|calls|requests)`,
+      String.raw`|\b(?:work|act|operate|proceed)\s+(?:silently|covertly|secretly)\b`,
       String.raw`|\bkeep\s+(?:the user|them|the human|the reviewer|the team|your user|the operator)\s+(?:unaware|in the dark|uninformed|out of the loop|from (?:knowing|finding out|noticing))`,
       String.raw`|\b(?:the user|the human|the reviewer|the team|nobody|no one|your user)\s+(?:does not|doesn't|do not|don't|need not|needn't|never|must not|should not|shouldn't|must never|should never|will never|can never|may never|need never)\s+(?:need to\s+|have to\s+)?(?:(?:know|be told|hear|learn)\b(?!\s+(?:about|how|the|that|which|what|where|when|why|this tool)\b)|(?:notice|find out|realise|realize|suspect|discover)\b)`,
       String.raw`|\bso\s+(?:that\s+)?(?:the user|they|nobody|no one|the reviewer|the team)\s+(?:does not|doesn't|won't|will not|can't|cannot|never)\s+(?:notice|see|find out|realise|realize|suspect|discover|know)\b`,
@@ -761,7 +805,7 @@ const RULES: Rule[] = [
       String.raw`|\b(?:never|don't|do not|without)\s+(?:ask|asks|asking|check|checks|checking|confirm|confirms|confirming)\s+(?:anyone\s+|the user\s+)?before\s+(?:deleting|removing|pushing|force-pushing|dropping|wiping|overwriting|destroying|publishing|deploying to prod)`,
       String.raw`|\b(?:delete|deleting|remove|removing|drop|dropping|wipe|wiping|force-push|force-pushing|force push|overwrite|overwriting|rm -rf|destroy|publish releases|push to main|push to production|merge to main)\b[^.\n]{0,60}?\bwithout\s+(?:asking|confirmation|confirming|review|reviewing|approval|checking|telling|ci\b|tests\b)`,
       String.raw`|\b(?:disable|disabling|turn off|remove|bypass|ignore|drop)\s+(?:the\s+|your\s+|all\s+)?(?:safeguards|guardrails|safety (?:checks|filters|rules|measures)|content filters?|restrictions|safety)\b`,
-      String.raw`|\b(?:approvals?|confirmations?|permission checks?|safety checks?|the approval step|the confirmation step)\s+(?:are|is)\s+(?:now\s+)?(?:disabled|off|turned off|not required|unnecessary|waived|suspended|no longer (?:required|needed))\b`,
+      String.raw`|\b(?:approvals?|confirmations?|permission checks?|safety checks?|the approval step|the confirmation step)\s+(?:(?:are|is)\s+)?(?:now\s+)?(?:disabled|off|turned off|not required|unnecessary|waived|suspended|no longer (?:required|needed))\b`,
       String.raw`|\bpermissions?\s*[:=]\s*(?:all|any|full|everything)\b|\bconfirmations?\s*[:=]\s*(?:never|false|off|none|no)\b|\b(?:tool\s+)?approvals?\s*[:=]\s*(?:automatic|auto|never|off|none|skip|always)\b`,
       String.raw`|\b(?:is|are)\s+(?:now\s+)?(?:authori[sz]ed|permitted|allowed|cleared)\s+to\s+(?:modify|change|delete|read|access|push|rotate|edit)\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?|ci secrets|tokens?|keys?|production|main|master)\b`,
       ')',
@@ -811,6 +855,8 @@ const RULES: Rule[] = [
       'role',
       '[//]',
       'system:',
+      '"system"',
+      "'system'",
       'system :',
       'assistant:',
       'developer:',
@@ -823,10 +869,13 @@ const RULES: Rule[] = [
       '(?:',
       String.raw`<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|developer|endoftext|begin_of_text|end_of_text|start_header_id|end_header_id|eot_id|eom_id|end|start|fim_\w+|tool_call|tool_response|channel|message|return|constrain|call)\s*\|>`,
       String.raw`|\[\/?inst\]|<<\/?sys>>|<\/?(?:start|end)_of_turn>`,
-      String.raw`|<\s*\/?\s*(?:system|system[-_ ]?(?:reminder|prompt|message|instructions?|note)|user[-_ ]?(?:instructions?|message|query|prompt)|assistant(?:[-_ ]?message)?|developer(?:[-_ ]?(?:message|instructions?))?|instructions?|human|ai|tool[-_ ]?(?:results?|calls?|outputs?|use)|function[-_ ]?(?:results?|calls?)|environment[-_ ]?context|im[-_]start|im[-_]end)\s*(?:\s[^<>\n]{0,80})?>`,
+      String.raw`|<\s*\/?\s*(?:system[-_ ]?(?:reminder|prompt|message|instructions?|note)|user[-_ ]?(?:instructions?|message|query|prompt)|assistant(?:[-_ ]?message)?|developer(?:[-_ ]?(?:message|instructions?))?|instructions?|human|ai|tool[-_ ]?(?:results?|calls?|outputs?|use)|function[-_ ]?(?:results?|calls?)|environment[-_ ]?context|im[-_]start|im[-_]end)\s*(?:\s[^<>\n]{0,80})?>`,
       String.raw`|\[\[\s*(?:system|assistant|developer|inst|sys)\s*\]\]`,
+      // A bare <system> opens a turn only when a closing tag follows or it speaks to the model.
+      String.raw`|<\s*\/\s*system\s*>|<\s*system\s*>(?=[\s\S]{0,200}?(?:<\s*\/\s*system\s*>|\b(?:you|your|must|always|never|ignore|obey|approve|comply|new rules?)\b))`,
       String.raw`|\[\s*(?:system|sys|admin|developer|assistant)\s*\][ \t]*(?::[ \t]*[a-z]|(?:you|your|all|agents?|the assistant|must|always|never|ignore|obey|comply|approve|skip|disable|new rules?)\b)`,
       String.raw`|\brole["']?\s*[:=]\s*["']?(?:system|developer)["']?\s*[,\n]\s*["']?content["']?\s*[:=]\s*["']?[^\n"]{0,40}?\b(?:ignore|disregard|forget|no restrictions|free (?:of|from)|unrestricted|obey|must comply|skip|bypass|disable|override)`,
+      String.raw`|["']system["']\s*:\s*["']\s*(?:you|your|ignore|disregard|always|never|obey|approve|skip|disable)\b`,
       String.raw`|\[\/\/\]:\s*#\s*\(\s*(?:system|assistant|developer|ai|instructions?)\s*:`,
       String.raw`|(?:<!--|\/\/|\/\*|\(|["'])\s*(?:system|assistant|developer|ai)\s*:\s*(?:delete|run|push|remove|skip|disable|approve|merge|execute|install|send|upload|rm\b|drop|force|ignore|bypass)`,
       String.raw`|<!--\s*(?:system|assistant|developer|ai|instructions?|admin)\s*:`,
@@ -865,7 +914,7 @@ const RULES: Rule[] = [
     keywords: ['system', 'assistant', 'developer', 'admin'],
     // A fake turn header: "### System message" on a line of its own, "SYSTEM OVERRIDE:", "System notice:".
     pattern:
-      /(?:(?:^|\n)[#>\s]*#{1,6}\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn))?\s*:?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)\s*(?::|-(?=\s)))/g,
+      /(?:(?:^|\n)[#>\s]*#{1,6}\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn))?\s*:?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)(?:\s+[a-z]+)?\s*(?::|-(?=\s)))/g,
   },
   {
     name: 'poison-frame-forgery',
@@ -887,7 +936,7 @@ const RULES: Rule[] = [
     keywords: ['end of', 'notes end', 'end notes', 'end memory'],
     // "--- END OF NOTES ---": a fake end of the notes, after which text poses as something else.
     pattern:
-      /(?:^|\n|[-=*#[\]<>(|]+\s*|\.\s+)(?:end of (?:the )?(?:reference |approved |reviewed |memory |common-memory |project )?(?:notes|memory|memories|context|snapshot|reference notes)|(?:reference |approved |memory )?notes (?:end|ends|ended|are over)(?: here)?|end (?:notes|memory|context))(?=\s*(?:[-=*#[\]<>).:!]|\n|$))/g,
+      /(?:^|\n|[-=*#[\]<>(|/]+\s*|\.\s+)(?:end of (?:the )?(?:reference |approved |reviewed |memory |common-memory |project )?(?:notes|memory|memories|context|snapshot|reference notes)|(?:reference |approved |memory )?notes (?:end|ends|ended|are over)(?: here)?|end (?:notes|memory|context))(?=\s*(?:[-=*#[\]<>).:!/]|\n|$))/g,
   },
   // --- remote execution ---------------------------------------------------------------------
   {
@@ -923,6 +972,7 @@ const RULES: Rule[] = [
       // Process or command substitution of a download: `bash <(curl …)`, `sh -c "$(wget …)"`, `node -e "$(curl …)"`.
       String.raw`|<\(\s*${FETCH}\b`,
       String.raw`|\b(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|php|eval|exec|source|deno|bun)\b[^\n]{0,40}?\$\(\s*${FETCH}\b`,
+      String.raw`|\b(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|eval)\s+(?:-\S+\s+)*-[ce]\s+["']\s*${FETCH}\b`,
       String.raw`|\b(?:iex|invoke-expression)\b[^\n]{0,40}(?:new-object\s+(?:system\.)?net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)`,
       String.raw`|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]{0,300}\|\s*(?:iex|invoke-expression)\b`,
       String.raw`|\b(?:exec|eval)\s*\([^\n]{0,100}?(?:urlopen|requests\.get|http\.get|fetch\(|urllib|downloadstring|download_file)`,
@@ -1014,6 +1064,7 @@ const RULES: Rule[] = [
       // Prose: "send the contents of ~/.ssh/id_rsa to https://…", "upload your API keys to this webhook".
       String.raw`\b${SEND_VERB}\b[^\n]{0,160}?${SENSITIVE}[^\n]{0,160}?\b(?:to|at|into|via|onto|using|through|over|on|with)\b[^\n]{0,60}?${SINK}`,
       String.raw`|\b${SEND_VERB}\s+(?:it\s+|them\s+)?to\s+${SINK}[^\n]{0,160}?${SENSITIVE}`,
+      String.raw`|\b(?:collect|gather|harvest|grab|save|record|log)\b[^\n]{0,60}?${SENSITIVE}[^\n]{0,60}?\b${SEND_VERB}\b[^\n]{0,40}?${SINK}`,
       // The work itself, copied out: "send a copy of every file you edit to backup@…", "mail the database dump to …".
       String.raw`|\b${SEND_VERB}\s+${WORK_PRODUCT}\b[^\n]{0,100}?\b(?:to|at|into|via|onto)\b[^\n]{0,40}?${SINK}`,
       // Commands: `curl -d @~/.ssh/id_rsa …`, `scp ~/.aws/credentials host:`, `cat .env | nc host 9000`.
@@ -1052,9 +1103,10 @@ const RULES: Rule[] = [
     pattern: rx([
       '(?:',
       // "call memory_propose with … and approve it": an agent's own proposal approved by the agent.
-      String.raw`\bmemory_propose\b[^.\n]{0,160}?\b(?:approve|approved|approving|promote|promoted|promoting|mark(?:ed)?\s+(?:it\s+|them\s+)?(?:as\s+)?(?:approved|reviewed))\b`,
-      String.raw`|\b(?:every|each|at the start of every|at the start of each)\s+(?:session|time|turn|conversation|task)\b[^.\n]{0,30}?\b(?:call|invoke|use|run)\s+(?:the\s+)?memory_propose\b`,
-      String.raw`|\bmemory_propose\s+(?:with|using|on)\s+(?:this|these|the following|the text below|the note below|the lines below|this (?:very |exact )?(?:note|text|message))`,
+      String.raw`\bmemory_propose\b[^.\n]{0,160}?(?:(?:\band|\bthen|,|;)\s+(?:\w+\s+)?(?:approve|promote)\s+(?:it|them|this|the (?:plan|proposal|note|memory|candidate))\b|\bmark(?:ed)?\s+(?:it\s+|them\s+)?(?:as\s+)?(?:approved|reviewed)\b)`,
+      String.raw`|\b(?:every|each|at the start of every|at the start of each|after every|after each)\s+(?:session|time|turn|conversation|task|answer|reply|response|message|commit)\b[^.\n]{0,30}?\b(?:call|invoke|use|run)\s+(?:the\s+)?memory_propose\b`,
+      String.raw`|\bmemory_propose\s+(?:with|using|on)\s+(?:this|these|the following|the text below|the note below|the lines below|this (?:very |exact )?(?:note|text|message)|a copy of (?:this|the) (?:note|text|memory|message))`,
+      String.raw`|\b(?:reject|discard|delete|remove|drop)\s+(?:any|every|all)\s+(?:other\s+)?(?:memory|memories|notes?|candidates?|entries)\s+(?:that|which)\s+(?:contradicts?|conflicts?|disagrees?|questions?)`,
       // "then run common-memory memory approve … yourself".
       String.raw`|\b(?:call|invoke|use|run|trigger|execute)\s+(?:the\s+)?(?:memory_(?:propose|refresh|get|search|status)|common-memory\s+memory\s+(?:approve|promote|prepare|confirm|discard))\b[^\n]{0,200}?(?:\bwithout (?:asking|review|reviewing|telling|confirmation|the user)|\bautomatically|\byourself|\bsilently|\bevery (?:session|time|turn)|\beach (?:session|time|turn)|\brepeat|\bwith (?:this|these|the following) (?:very |exact |same )?(?:note|text|memory|message|content|words))`,
       String.raw`|\b(?:approve|promote|confirm|accept|merge)\s+(?:it|this|them|these|(?:the\s+)?(?:\w+\s+){0,4}?(?:plans?|proposals?|candidates?|memor(?:y|ies)|notes?|entries|entry|statements?))\b[^.\n]{0,60}?\b(?:without (?:asking|review|reviewing|telling|confirmation|the user|checking|reading|looking|showing|opening)|automatically|yourself|silently|blindly|on (?:the user's|their|my) behalf|for (?:the user|me))`,
