@@ -4,8 +4,9 @@
 // written in two halves), so this file holds nothing a scanner would take for a live token.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lintText, type SecretFinding } from '../source/memory/secret-lint.js';
+import { formatFinding, lintText, type SecretFinding } from '../source/memory/secret-lint.js';
 import { normaliseText } from '../source/memory/secret-normalise.js';
+import { runCli, tempHome } from './support/cli.js';
 import { expandTemplate } from './support/secret-corpus.js';
 
 const githubToken = (seed: string) => expandTemplate(seed, '{{cat:gh:p_}}{{rand:base62:36}}');
@@ -168,6 +169,13 @@ describe('disguised tokens are found at their original span', () => {
     assert.equal(normaliseText(`${token.slice(0, 20)}\n${token.slice(20)}`).joined, true);
   });
 
+  it('the view says which transforms it applied (invisible characters were there)', () => {
+    const view = normaliseText('plain\u200B text with &amp; and\u00AD more');
+    assert.equal(view.text, 'plain text with & and more');
+    assert.equal(view.transforms, 'zero-width+html-entity');
+    assert.equal(normaliseText('nothing to take off').transforms, undefined);
+  });
+
   it('a finding on the text as written has no transform, and a disguise-free text is unchanged', () => {
     const token = githubToken('plain');
     const [finding] = lintText(`token ${token}\nnext line`);
@@ -282,9 +290,51 @@ describe('placeholders and prose without a secret', () => {
     'the hash of the password is 2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a48',
     'token_hash = "594e519ae499312b29433b7dd8a97ff068defcba9755b6d5d00e84c524d67b06"',
     'recaptcha site key 6LcTiIfAPfRe8m3TvhcjT_fKJgwI06WJ1mahA1vmQ',
+    'password: op://Engineering/db/password',
+    'API_TOKEN=vault:secret/data/ci#token',
+    'the api key is arn:aws:secretsmanager:eu-west-1:123456789012:secret:maps-AbCdEf',
+    '"client_secret": "projects/p/secrets/oauth/versions/latest"',
+    'password: p@ssw0rd',
+    'API_TOKEN=test1234',
+    'client_secret: aaaaaaaaaaaaaaaaaaaa',
   ]) {
     it(`finds nothing in ${JSON.stringify(text)}`, () => assert.deepEqual(lintText(text), []));
   }
+});
+
+describe('a segment that decodes to one bare random-looking value is that value encoded', () => {
+  const value = expandTemplate('bare', '{{rand:base62:6}}#{{rand:digits:4}}{{rand:base62:6}}');
+  for (const [name, encoded] of [
+    ['base64', Buffer.from(value).toString('base64')],
+    ['hex', Buffer.from(value).toString('hex')],
+  ] as const) {
+    it(`${name}: the whole segment, blocking, masked`, () => {
+      const text = `{"payload": "${encoded}"}`;
+      const finding = findingOver(text, 13, 13 + encoded.length);
+      assert.equal(finding.rule, 'encoded-secret');
+      assert.equal(finding.severity, 'block');
+      assert.equal(finding.transform, name);
+      assert.ok(!finding.excerpt.includes(value.slice(0, 6)));
+    });
+  }
+
+  it('names, versions, URLs, dates, addresses, ids and settings encoded are not', () => {
+    for (const plain of [
+      'my-service-account-01',
+      'v2.14.3-rc.1',
+      'x86_64-linux-gnu',
+      'AppleWebKit/537.36',
+      'Mozilla/5.0',
+      'https://api.example.com/v1/items',
+      '2024-05-01T10:00:00Z',
+      'ops+alerts1@example.com',
+      '550e8400-e29b-41d4-a716-446655440000',
+      'env=prod;region=eu-west-1',
+      '/var/lib/app/data-01',
+    ])
+      for (const encoded of [Buffer.from(plain).toString('base64'), Buffer.from(plain).toString('hex')])
+        assert.deepEqual(lintText(`value: ${encoded}`), [], plain);
+  });
 });
 
 describe('high-entropy non-secrets stay quiet through the decoders', () => {
@@ -348,5 +398,34 @@ describe('property: the reported span always covers the disguised token', () => 
       const masked = `${text.slice(0, finding.offset)}${'#'.repeat(finding.length)}${text.slice(finding.offset + finding.length)}`;
       assert.ok(!normaliseText(masked).text.includes(token.slice(6, 14)), JSON.stringify({ text, finding }));
     }
+  });
+});
+
+describe('memory lint (the built CLI) reports a disguised secret masked, with its transform', () => {
+  it('a zero-width space inside a token: exit 11, the transform in --json and in the line for a person', async () => {
+    const token = githubToken('cli');
+    const input = `notes\nci token ${token.slice(0, 12)}\u200B${token.slice(12)}\n`;
+    const home = tempHome('secret-disguise-cli');
+    const json = await runCli(['memory', 'lint', '-', '--json', '--home', home], { input });
+    assert.equal(json.code, 11, json.stderr);
+    const parsed = JSON.parse(json.stdout) as {
+      findings: { rule: string; line: number; column: number; transform?: string }[];
+    };
+    assert.deepEqual(
+      parsed.findings.map(({ rule, line, column, transform }) => ({ rule, line, column, transform })),
+      [{ rule: 'github-token', line: 2, column: 10, transform: 'zero-width' }],
+    );
+    const human = await runCli(['memory', 'lint', '-', '--home', home], { input });
+    assert.equal(human.code, 11);
+    assert.match(human.stdout, /^-:2:10 block github-token ghp_…\[40 chars\] \(through zero-width\)$/m);
+    for (const output of [json.stdout, human.stdout]) assert.ok(!output.includes(token.slice(4, 12)));
+  });
+
+  it('formatFinding names the transform only when there is one', () => {
+    const token = githubToken('format');
+    const [plain] = lintText(`x ${token}`);
+    assert.equal(formatFinding(plain!), '1:3 block github-token ghp_…[40 chars]');
+    const [disguised] = lintText(`x ${token.slice(0, 9)}&#${token.charCodeAt(9)};${token.slice(10)}`);
+    assert.equal(formatFinding(disguised!), '1:3 block github-token ghp_…[40 chars] (through html-entity)');
   });
 });

@@ -36,6 +36,8 @@ export interface PoisonFinding {
   length: number;
   /** The matched text, hidden characters written as ⟨U+XXXX⟩, whitespace collapsed, bounded. */
   excerpt: string;
+  /** SecretFinding's field, for one shape: a poisoning finding never sets it (its excerpt says what was decoded). */
+  transform?: undefined;
 }
 
 /** Longest excerpt, in characters, before it is cut with "…". */

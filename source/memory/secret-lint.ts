@@ -9,8 +9,9 @@
 // segments that decode to text (secret-normalise.ts). Such a finding is reported at the span of
 // the original text that carries the secret, with `transform` naming what was taken off.
 //
-// Speed: a rule's regex runs only when one of its keywords occurs in the lower-cased text. The
-// view is linted only when it differs from the text, and decoding is capped per segment.
+// Speed: a rule's regex runs only when one of its keywords occurs in the lower-cased text (one
+// scan finds them all; the few rules without a keyword always run). A view is linted only in
+// windows around what it changed, and decoding is capped per segment and two levels deep.
 
 import {
   decodedSegments,
@@ -71,9 +72,18 @@ const PUBLIC_VALUE = /^(?:pk_(?:live|test)_|pk\.eyJ|ssh-(?:rsa|ed25519|dss) |ecd
 // Encrypted at rest, safe to commit: sops `ENC[…]`, Bitnami sealed secrets (long base64 from "AgB"), Ansible Vault.
 const ENCRYPTED_VALUE = /^(?:ENC\[|AgB[A-Za-z0-9+/]{200,}|\$ANSIBLE_VAULT;)/;
 
+/**
+ * Where a secret lives rather than the secret: secret-manager references (1Password `op://`, Vault,
+ * AWS Secrets Manager ARNs, Google Secret Manager paths) and documentation's stock passwords.
+ */
+const REFERENCE_OR_STOCK =
+  /^(?:[a-z][a-z0-9+.-]*:\/\/|arn:aws[\w-]*:|projects\/[^/]+\/secrets\/|vault:|ref\+|secretref:)|^(?:p[a@]ssw[o0]rd|passw0rd|test|foo(?:bar)?|demo)[\W_]*\d{0,6}[\W_]*$/i;
+
 /** A value written where a real one would go, but a stand-in (`<password>`, `changeme`, `${VAR}`, `xxx`, `AKIA…EXAMPLE`). */
 export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value) || PLACEHOLDER_MARK.test(value);
+  return (
+    PLACEHOLDER.test(value) || PLACEHOLDER_MARK.test(value) || REFERENCE_OR_STOCK.test(value) || FAKE_BODY.test(value)
+  );
 }
 
 /** Shannon entropy of `text` in bits per character. A hex string can never exceed log2(16) = 4.0. */
@@ -357,11 +367,7 @@ const CONTEXT_RULES: Rule[] = [
   },
 ];
 
-export const RULES: Rule[] = [
-  PRIVATE_KEY_RULE,
-  ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })),
-  ...CONTEXT_RULES,
-];
+const RULES: Rule[] = [PRIVATE_KEY_RULE, ...FORMAT_RULES.map((rule) => ({ ...rule, format: true })), ...CONTEXT_RULES];
 
 // Runs the entropy rule looks at: base64 and base64url alphabets (hex is a subset).
 // `=` only as trailing padding, so `state=…` is the key `state` and a value, not one run.
@@ -383,6 +389,12 @@ function decodesToText(run: string): boolean {
   for (const byte of bytes)
     if ((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x09 || byte === 0x0d) printable += 1;
   return printable / bytes.length >= 0.95;
+}
+
+/** The share of a run's letters and digits that are in words (lower-case runs, capitalised or not, and acronyms). */
+function wordShare(run: string): number {
+  const words = run.match(/[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])/g) ?? [];
+  return words.join('').length / Math.max(1, run.replace(/[^A-Za-z0-9]/g, '').length);
 }
 
 /**
@@ -420,7 +432,7 @@ function inSecretContext(text: string, start: number, end: number): boolean {
   return !PUBLIC_CONTEXT.test(before) && !PUBLIC_CONTEXT.test(above);
 }
 
-export function entropyFindings(text: string): { offset: number; length: number }[] {
+function entropyFindings(text: string): { offset: number; length: number }[] {
   const found: { offset: number; length: number }[] = [];
   for (const match of text.matchAll(RUN)) {
     const run = match[0].replace(/^[-_=/+]+|[-_/+]+$/, '');
@@ -517,7 +529,7 @@ const KEYWORD_SCAN = new RegExp(
 );
 
 /** The keywords that occur in `text`. */
-export function keywordsIn(text: string): Set<string> {
+function keywordsIn(text: string): Set<string> {
   const captured = new Set<string>();
   for (const match of text.toLowerCase().matchAll(KEYWORD_SCAN)) captured.add(match[1]!);
   const present = new Set<string>();
@@ -601,6 +613,22 @@ function completeBeforeBreak(text: string, originals: Raw[], rule: string, span:
   });
 }
 
+/**
+ * A decoded segment that is one value with no spaces, of three character classes and random
+ * enough (`Harbor#5082Falcon`), and none of a path, URL, address, version, date or placeholder.
+ */
+function isBareSecret(decoded: string): boolean {
+  const value = decoded.replace(/\r?\n$/, '');
+  if (/\s/.test(value) || value.length > 128 || /^\d{4}-\d\d-\d\d/.test(value)) return false;
+  // An id (a UUID, a hex digest) or settings (`env=prod;region=eu-west-1`) encoded is not a secret.
+  if (HEX_LIKE.test(value) || /[=;&,].*[=;&,]/.test(value)) return false;
+  // Both cases and a digit; then a symbol a name would not have, or pieces that are not words
+  // (`AppleWebKit/537.36`, `x86_64-linux-gnu` and `my-service-account-01` are names).
+  if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/\d/.test(value)) return false;
+  if (!/[!#$%&*+=?@^~]/.test(value) && wordShare(value) >= 0.5) return false;
+  return proseValue(value, false) === 'block' && shannonEntropy(value) >= 3;
+}
+
 /** Decoded segments inside decoded segments are followed this deep (base64 of a line holding hex, say). */
 const DECODE_DEPTH = 2;
 
@@ -639,7 +667,23 @@ function layeredFindings(text: string, prefilter: boolean, depth: number): Raw[]
       for (const segment of decodedSegments(view.text)) {
         if (onlyWrapped && (toText(segment.start, segment.end).bits & transformBit('wrapped')) === 0) continue;
         const bit = transformBit(segment.transform);
-        for (const inner of layeredFindings(segment.text, prefilter, depth + 1)) {
+        const inners = layeredFindings(segment.text, prefilter, depth + 1);
+        // A segment that decodes to one bare random-looking value (a Kubernetes Secret's value, a
+        // password stored in base64) is that value encoded: the segment is the secret.
+        if (!inners.some((inner) => inner.severity === 'block') && isBareSecret(segment.text)) {
+          const span = toText(segment.start, segment.end);
+          found.push({
+            rule: 'encoded-secret',
+            severity: 'block',
+            offset: span.start,
+            length: span.end - span.start,
+            rank: RULES.length,
+            layer: depth * 3 + 3,
+            bits: span.bits | bit,
+            secret: segment.text.trim(),
+          });
+        }
+        for (const inner of inners) {
           const encoded = segment.encodedSpan(inner.offset, inner.offset + inner.length);
           const span = toText(encoded.start, encoded.end);
           found.push({
@@ -688,13 +732,17 @@ export function hasBlockingFinding(findings: readonly SecretFinding[]): boolean 
   return findings.some((finding) => finding.severity === 'block');
 }
 
-/** One line for a person: `path:line:column severity rule excerpt` (the path left out when there is none). */
+/**
+ * One line for a person: `path:line:column severity rule excerpt` (the path left out when there is
+ * none), then `(through zero-width+wrapped)` when the secret was disguised.
+ */
 export function formatFinding(finding: SecretFinding, path?: string): string {
   const where = `${path === undefined ? '' : `${path}:`}${finding.line}:${finding.column}`;
-  return `${where} ${finding.severity} ${finding.rule} ${finding.excerpt}`;
+  const through = finding.transform === undefined ? '' : ` (through ${finding.transform})`;
+  return `${where} ${finding.severity} ${finding.rule} ${finding.excerpt}${through}`;
 }
 
 /** The rule names, for documentation and for tests that every rule has a corpus entry. */
 export const SECRET_RULE_NAMES: readonly string[] = [
-  ...new Set([...RULES.map((rule) => rule.name), 'high-entropy-string']),
+  ...new Set([...RULES.map((rule) => rule.name), 'encoded-secret', 'high-entropy-string']),
 ];

@@ -120,6 +120,8 @@ export interface NormalisedText {
   changed: boolean;
   /** Whether a wrapped token was joined (otherwise the view is the same with or without joins). */
   joined: boolean;
+  /** Every transform the view applied anywhere, joined by `+` (`zero-width` says invisible characters were there). */
+  transforms?: string;
   map: OffsetMap;
 }
 
@@ -223,6 +225,7 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
   let copied = 0;
   let changed = false;
   let joined = false;
+  let applied = 0;
   // Length of the run of token characters at the end of the view so far (for wrapped tokens).
   let tail = 0;
   const copy = (until: number) => {
@@ -236,6 +239,7 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
   };
   const replace = (src: number, srcLength: number, value: string, bits: number) => {
     pieces.push(out, src, value.length, srcLength, bits);
+    applied |= bits;
     parts.push(value);
     out += value.length;
     tail = value.length === 0 ? tail : trailingRun(value, tail);
@@ -310,7 +314,7 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
   }
   copy(text.length);
   return changed
-    ? { text: parts.join(''), changed, joined, map: new OffsetMap(pieces) }
+    ? { text: parts.join(''), changed, joined, transforms: transformNames(applied), map: new OffsetMap(pieces) }
     : { text, changed, joined, map: new OffsetMap(new Pieces()) };
 }
 

@@ -376,6 +376,7 @@ async function lint(paths: string[], out: Output): Promise<number> {
       rule: f.rule,
       severity: f.severity,
       excerpt: f.excerpt,
+      ...(f.transform === undefined ? {} : { transform: f.transform }),
     })),
   );
   const blocking = findings.filter((f) => f.severity === 'block').length;
