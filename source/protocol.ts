@@ -597,6 +597,11 @@ export interface MemoryReviewCandidate {
   repositoryKey: string;
   /** The name of its worktree's directory (never a path); null for the user scope or an unknown binding. */
   repository: string | null;
+  /**
+   * The lines it would give in the SessionStart snapshot once promoted (masked like content), hidden
+   * characters written as ⟨U+XXXX⟩: what the model will read. Absent from a host older than this field.
+   */
+  snapshot?: string;
 }
 
 export type MemoryCandidateOrigin =

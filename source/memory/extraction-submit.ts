@@ -1,6 +1,6 @@
 // tx-extraction-submit (seed 004 §2): one transaction that checks the claim, parses the runner's
 // draft batch strictly, refuses any citation outside the task's evidence catalogue, lints every
-// draft for secrets (a blocking finding quarantines it), and writes candidates with their evidence
+// draft for secrets and poisoning (memory-lint.ts; a blocking finding quarantines it), and writes candidates with their evidence
 // references and deterministic assessments. Drafts enter the dedup pool only after adjudication.
 import { z } from 'zod';
 import { sha256Hex } from '../ground/digests.js';
@@ -9,7 +9,8 @@ import { prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import type { EvidencePointer } from './chunking.js';
 import { draftBatch, FORMATS, memoryDigest, parseRunnerOutput, type Draft, type ExtractionTask } from './contracts.js';
-import { lintText, type SecretFinding } from './secret-lint.js';
+import { lintMemoryText, secretFindings } from './memory-lint.js';
+import type { SecretFinding } from './secret-lint.js';
 import { maskText } from './secret-mask.js';
 import { acceptSubmission, beginSubmission, failAttempt } from './task-store.js';
 import { canonicalJson } from '../store/operations.js';
@@ -43,7 +44,7 @@ function lintDraft(candidate: Draft): {
 } {
   const findings: CandidateFinding[] = [];
   const record = (field: string, text: string) => {
-    const found = lintText(text);
+    const found = lintMemoryText(text);
     findings.push(
       ...found.map((f) => ({
         field,
@@ -54,7 +55,8 @@ function lintDraft(candidate: Draft): {
         excerpt: f.excerpt,
       })),
     );
-    return { found, masked: maskFindings(text, found) };
+    // Secrets are masked; poisoning is shown as written (review labels its hidden characters).
+    return { found, masked: maskFindings(text, secretFindings(found)) };
   };
   const content = record('content', candidate.content);
   const statements: Record<string, string> = {};

@@ -17,7 +17,9 @@ import type {
 import type { Db } from '../store/database.js';
 import type { Draft } from './contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
+import { snapshotEntryFor } from './promotion-plan.js';
 import { recall, type Owner } from './recall.js';
+import { renderEntry } from './snapshot.js';
 import { TASK_ATTEMPTS_MAX } from './task-store.js';
 
 const counts = <K extends string>(db: Db, sql: string, keys: readonly K[], ...params: unknown[]): Record<K, number> => {
@@ -232,7 +234,7 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
     );
     const candidates = rows.map((row): MemoryReviewCandidate => {
       const payload = JSON.parse(row.payload_json) as Draft & {
-        masked?: { content: string; statements: Record<string, string>; title?: string };
+        masked?: { content: string; statements: Record<string, string>; title?: string; appliesWhen?: string | null };
         origin?: MemoryCandidateOrigin;
         title?: string;
       };
@@ -252,13 +254,29 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
       );
       // Shown masked whenever a finding exists (and always for a quarantined candidate).
       const masked = findings.length > 0 || row.status === 'quarantined' ? payload.masked : undefined;
+      const scope = row.repository_key === USER_SCOPE.repositoryKey ? 'user' : 'project';
+      const content = masked?.content ?? payload.content;
+      const title = (masked ? masked.title : payload.title) ?? null;
+      // What the model will read: the entry's lines as the snapshot frames them.
+      const snapshot = renderEntry(
+        snapshotEntryFor(
+          {
+            candidateId: row.candidate_id,
+            title,
+            content,
+            appliesWhen: (masked && masked.appliesWhen !== undefined ? masked.appliesWhen : payload.scene) ?? null,
+            priority: payload.priority,
+          },
+          scope,
+        ),
+      );
       return {
         candidateId: row.candidate_id,
         status: row.status,
         adjudication: row.adjudication,
         decision: row.decision,
-        content: masked?.content ?? payload.content,
-        title: (masked ? masked.title : payload.title) ?? null,
+        content,
+        title,
         type: payload.type,
         priority: payload.priority,
         confidence: payload.confidence,
@@ -283,10 +301,11 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
         createdAt: new Date(row.created_at_ms).toISOString(),
         // Extraction's payloads carry no origin: they came from captured turns (their evidence says which).
         origin: payload.origin ?? { kind: 'extraction' },
-        scope: row.repository_key === USER_SCOPE.repositoryKey ? 'user' : 'project',
+        scope,
         repositoryKey: row.repository_key,
         // The directory's name only: absolute paths never leave memory-state.
         repository: row.root_realpath === null ? null : basename(row.root_realpath),
+        snapshot,
       };
     });
     const nextAfter =

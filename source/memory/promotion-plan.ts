@@ -29,7 +29,9 @@ import {
   updateEntryDocument,
 } from './entry-format.js';
 import { writeModesFor } from './memory-root.js';
-import { lintText as secretLint, type SecretFinding } from './secret-lint.js';
+import type { SnapshotEntry } from './snapshot.js';
+import { isPoisonRule, lintMemoryText } from './memory-lint.js';
+import type { SecretFinding } from './secret-lint.js';
 import {
   type CheckedDirectory,
   checkDirectory,
@@ -48,7 +50,7 @@ export const PLAN_FORMAT = 'common-memory-promotion-plan@2';
 /** Changes whenever the rules that turn candidates into bytes change: a plan binds the rules it was built with. */
 export const PROMOTION_POLICY_VERSION = 'promotion-policy@1';
 
-/** The secret lint a plan runs; a `block` finding refuses the plan. */
+/** The memory lint a plan runs (secrets and poisoning); a `block` finding refuses the plan. */
 export type LintText = (text: string) => SecretFinding[];
 
 export type PromotionScope = 'project' | 'user';
@@ -91,7 +93,7 @@ export interface PlanInput {
   currentFiles: CurrentFile[];
   /** ISO time written as `created` / `updated`: a plan is a value, so the caller gives the clock. */
   now: string;
-  /** Default: the secret lint of source/memory/secret-lint.ts. */
+  /** Default: the memory lint of source/memory/memory-lint.ts (secrets and poisoning). */
   lintText?: LintText;
 }
 
@@ -126,7 +128,7 @@ export interface PromotionPlan {
 
 export type PlanRefusal =
   /** Findings on line 0 are in the file name. */
-  | { reason: 'secret'; message: string; findings: Array<SecretFinding & { candidateId: string }> }
+  | { reason: 'secret' | 'poisoning'; message: string; findings: Array<SecretFinding & { candidateId: string }> }
   | { reason: 'invalid'; message: string };
 
 export type PlanResult = { ok: true; plan: PromotionPlan } | { ok: false; refusal: PlanRefusal };
@@ -154,7 +156,7 @@ export function sanitizeBody(text: string): string {
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-function titleOf(candidate: CandidateForPromotion): string {
+function titleOf(candidate: Pick<CandidateForPromotion, 'title' | 'content'>): string {
   const source = candidate.title ?? candidate.content.split('\n').find((line) => line.trim() !== '') ?? '';
   const title = singleLineText(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
   return title === '' ? 'Untitled entry' : title;
@@ -184,6 +186,29 @@ function freePath(type: EntryType, title: string, taken: Set<string>): string {
     const path = entryPath(type, slug);
     if (!taken.has(path)) return path;
   }
+}
+
+/**
+ * The entry a candidate would become, as the SessionStart snapshot reads it: the same title, body,
+ * `appliesWhen` and priority prepare writes (an update keeps the id of the entry it rewrites).
+ * `memory review` shows its lines so the reviewer reads what the model will.
+ */
+export function snapshotEntryFor(
+  candidate: Pick<CandidateForPromotion, 'candidateId' | 'title' | 'content' | 'appliesWhen' | 'priority'>,
+  scope: PromotionScope,
+  updatesEntryId: string | null = null,
+): SnapshotEntry {
+  const appliesWhen =
+    candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
+  return {
+    entryId: updatesEntryId ?? entryIdForCandidate(candidate.candidateId),
+    scope,
+    title: titleOf(candidate),
+    appliesWhen: appliesWhen === '' ? null : appliesWhen,
+    priority: Math.min(100, Math.max(0, Math.round(candidate.priority))),
+    body: sanitizeBody(candidate.content),
+    created: null,
+  };
 }
 
 const invalid = (message: string): PlanResult => ({ ok: false, refusal: { reason: 'invalid', message } });
@@ -294,7 +319,7 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   // The lint runs over the exact bytes that would be written, after every transformation, and over
   // the path (a file name is committed too). A refusal names the candidate, never the path: a path
   // made from a title could carry the very secret.
-  const lint = input.lintText ?? secretLint;
+  const lint = input.lintText ?? lintMemoryText;
   const planFiles: PlanFile[] = [];
   const blocking: Array<SecretFinding & { candidateId: string }> = [];
   for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
@@ -309,15 +334,23 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     });
   }
   if (blocking.length > 0) {
-    const first = blocking[0]!;
-    const where = first.line === 0 ? 'its file name' : `line ${first.line} of its entry`;
+    // A secret is named first: of the two, it is the one that must never reach a file.
+    const first = blocking.find((f) => !isPoisonRule(f.rule)) ?? blocking[0]!;
+    const poisoning = isPoisonRule(first.rule);
+    const where =
+      first.line === 0
+        ? 'its file name'
+        : poisoning
+          ? `line ${first.line}, column ${first.column} of its entry`
+          : `line ${first.line} of its entry`;
+    const what = poisoning ? 'text written to steer the model that reads it' : 'what looks like a secret';
     const more = blocking.length > 1 ? `, and ${blocking.length - 1} more finding(s)` : '';
     return {
       ok: false,
       refusal: {
-        reason: 'secret',
+        reason: poisoning ? 'poisoning' : 'secret',
         message:
-          `refused: candidate ${first.candidateId} has what looks like a secret at ${where} ` +
+          `refused: candidate ${first.candidateId} has ${what} at ${where} ` +
           `(${first.rule}: ${first.excerpt})${more}; discard or edit the candidate`,
         findings: blocking,
       },

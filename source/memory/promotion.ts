@@ -18,6 +18,8 @@ import { readEntryFiles, scanApprovedRoot } from './approved-projection.js';
 import type { SyncApprovedInput, SyncApprovedResult } from './approved-store.js';
 import { scanInput, syncRoot } from './approved-access.js';
 import type { Draft } from './contracts.js';
+import type { CandidateFinding } from './extraction-submit.js';
+import { isPoisonRule } from './memory-lint.js';
 import { ENTRY_TYPES, type EntryType, parseEntry } from './entry-format.js';
 import { withMemoryState } from './memory-access.js';
 import { memoryRootOf } from './memory-root.js';
@@ -63,14 +65,26 @@ export interface GateDeps {
 const fileProblem = (error: unknown, what: string): CmError | null =>
   error instanceof MemoryFileError ? new CmError('invalid_input', `${error.message}; ${what}.`) : null;
 
+/** Why a quarantined candidate cannot be prepared: a secret, or the poisoning rule and where it matched. */
+function quarantined(db: Db, id: string): CmError {
+  const findings = JSON.parse(
+    (db.prepare('SELECT findings_json FROM candidates WHERE candidate_id = ?').pluck().get(id) as string) ?? '[]',
+  ) as CandidateFinding[];
+  const blocking = findings.filter((f) => f.severity === 'block');
+  const poison = blocking.length > 0 && blocking.every((f) => isPoisonRule(f.rule)) ? blocking[0] : undefined;
+  const why = poison
+    ? `${poison.rule} at ${poison.field} ${poison.line}:${poison.column} (${poison.excerpt}): text written to steer the model that reads it`
+    : 'a secret was found in it';
+  return new CmError(
+    'secret_found',
+    `Candidate ${id} is quarantined: ${why}, so it can never be promoted. Discard it (memory discard ${id}); nothing was prepared.`,
+  );
+}
+
 /** The candidate as a plan needs it: its payload, its evidence in one line, the approved entry it revises. */
 function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeKey: string }, id: string) {
   const row = ownedCandidate(db, owner, id);
-  if (row.status === 'quarantined')
-    throw new CmError(
-      'secret_found',
-      `Candidate ${id} is quarantined: a secret was found in it, so it can never be promoted. Discard it (memory discard ${id}); nothing was prepared.`,
-    );
+  if (row.status === 'quarantined') throw quarantined(db, id);
   if (row.status !== 'draft')
     throw new CmError(
       'operation_conflict',
@@ -167,7 +181,8 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
   });
   if (!built.ok) {
     const { refusal } = built;
-    if (refusal.reason === 'secret')
+    // Poisoning is refused as a secret is: the same exit code (11), the rule and position named.
+    if (refusal.reason === 'secret' || refusal.reason === 'poisoning')
       throw new CmError('secret_found', `${capitalise(refusal.message)}. Nothing was prepared.`);
     throw new CmError('invalid_input', `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
   }

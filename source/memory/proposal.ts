@@ -2,7 +2,8 @@
 // draft candidate of the caller's repository, in one transaction. Its source is the conversation
 // that proposed it (client, version, agent, the conversation's reference as a digest), never a
 // file and never a turn: it cites no evidence, so its one statement is `unverified` until a person
-// confirms it. Secret lint runs on every field; a blocking finding quarantines it (shown masked).
+// confirms it. Memory lint (secrets and poisoning) runs on every field; a blocking finding
+// quarantines it (secrets shown masked).
 // A runner never adjudicates a proposal — the person reviewing the queue is its dedup — and the
 // same proposal from the same conversation is the same candidate (created: false).
 import { z } from 'zod';
@@ -18,7 +19,7 @@ import type { Tx } from '../store/transaction.js';
 import { memoryDigest } from './contracts.js';
 import { ENTRY_TYPES } from './entry-format.js';
 import { type CandidateFinding, maskFindings } from './extraction-submit.js';
-import { lintText } from './secret-lint.js';
+import { lintMemoryText, secretFindings } from './memory-lint.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -92,10 +93,10 @@ function propose(tx: Tx, input: z.infer<typeof proposalInput>): ProposalOutcome 
 
   const findings: CandidateFinding[] = [];
   const lint = (field: string, text: string): string => {
-    const found = lintText(text);
+    const found = lintMemoryText(text);
     for (const f of found)
       findings.push({ field, line: f.line, column: f.column, rule: f.rule, severity: f.severity, excerpt: f.excerpt });
-    return maskFindings(text, found);
+    return maskFindings(text, secretFindings(found));
   };
   const masked = {
     title: lint('title', input.title),

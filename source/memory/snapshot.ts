@@ -6,6 +6,7 @@
 
 import { MEMORY_SNAPSHOT_BODY_LINES, MEMORY_SNAPSHOT_LINE_MAX_CHARS, MEMORY_SNAPSHOT_MAX_BYTES } from '../limits.js';
 import { singleLineText } from './entry-format.js';
+import { foldForMatch, visibleText } from './visible-text.js';
 
 export interface SnapshotEntry {
   entryId: string;
@@ -46,15 +47,57 @@ export const REFRESHED_EMPTY_TEXT = [
 const encoder = new TextEncoder();
 const byteLength = (text: string): number => encoder.encode(text).length;
 
-/** Our frame's tag, opening or closing, in any case: never let untrusted text carry it. */
-const FRAME_TAG = new RegExp(`<(/?)(${TAG})`, 'gi');
+/**
+ * What could open a tag to a reader: `<`, its full-width and small forms, angle brackets drawn
+ * alike, and its escapes (HTML, JSON, URL). ⟨ is one too: a label of visibleText is `⟨U+` then hex,
+ * never a tag name.
+ */
+const TAG_OPENER = /<|＜|﹤|〈|〈|˂|ᐸ|❮|⧼|⟨|&lt;|&#0*60;|&#x0*3c;|\\u003c|%3c/gi;
+/** Between the letters of a forged tag: spaces, slashes, dashes, underscores, dots and visibleText's labels. */
+const TAG_FILLER = /^(?:[\s/／∕⁄\\_＿.·‐‑‒–—―−﹣－-]|&#0*47;|&#x0*2f;|%2f|⟨U\+[0-9A-F]{4,6}⟩)+/i;
+const TAG_LETTERS = TAG.replace(/-/g, '');
+/** Furthest a forged tag's letters may lie from its opener: room for fillers between each pair. */
+const TAG_SCAN_CHARS = 256;
+
+/** Whether the text after an opener spells our tag's name, whatever stands between its letters. */
+function spellsFrameTag(rest: string): boolean {
+  let matched = 0;
+  let at = 0;
+  while (matched < TAG_LETTERS.length && at < rest.length && at < TAG_SCAN_CHARS) {
+    const filler = TAG_FILLER.exec(rest.slice(at, at + 40));
+    if (filler) {
+      at += filler[0].length;
+      continue;
+    }
+    const char = String.fromCodePoint(rest.codePointAt(at)!);
+    at += char.length;
+    const folded = foldForMatch(char).replace(/[\s_.-]/g, '');
+    if (!TAG_LETTERS.startsWith(folded, matched) || folded === '') return false;
+    matched += folded.length;
+  }
+  return matched === TAG_LETTERS.length;
+}
 
 /**
- * One line of untrusted text for display: controls and line breaks become spaces, at most
- * `maxChars` characters, and nothing that could close or open our frame.
+ * Our frame's tag, opening or closing, in any spacing, case, width, look-alike or escape, and with
+ * anything hidden inside: never let untrusted text carry it. The opener becomes `‹`.
+ */
+function neutraliseFrameTags(line: string): string {
+  if (!/[<＜﹤〈〈˂ᐸ❮⧼⟨&\\%]/.test(line)) return line;
+  return line.replace(TAG_OPENER, (opener, offset: number) =>
+    spellsFrameTag(line.slice(offset + opener.length, offset + opener.length + TAG_SCAN_CHARS)) ? '‹' : opener,
+  );
+}
+
+/**
+ * One line of untrusted text for display: hidden characters (zero-width, bidi controls, tag
+ * characters) written as `⟨U+XXXX⟩` — the model reads what the reviewer saw, and nothing it cannot
+ * see reorders or smuggles text; stripping them instead could join "ig⟨U+200B⟩nore" into a word the
+ * reviewer never read — controls and line breaks become spaces, at most `maxChars` characters, and
+ * nothing that could close or open our frame.
  */
 export function displayText(text: string, maxChars: number = MEMORY_SNAPSHOT_LINE_MAX_CHARS): string {
-  return singleLineText(text, maxChars).replace(FRAME_TAG, '‹$1$2');
+  return neutraliseFrameTags(singleLineText(visibleText(text), maxChars));
 }
 
 /** Highest priority first; at equal priority the repository's entries, then newer, then by id. */
@@ -67,7 +110,8 @@ export function snapshotOrder(a: SnapshotEntry, b: SnapshotEntry): number {
   return a.entryId < b.entryId ? -1 : a.entryId > b.entryId ? 1 : 0;
 }
 
-function renderEntry(entry: SnapshotEntry): string {
+/** The lines one entry gives in the snapshot (what `memory review` shows a candidate will give). */
+export function renderEntry(entry: SnapshotEntry): string {
   const applies = entry.appliesWhen ? ` applies when: ${JSON.stringify(displayText(entry.appliesWhen))}` : '';
   const title = JSON.stringify(displayText(entry.title));
   const id = displayText(entry.entryId, 128);

@@ -6,7 +6,10 @@ import { parseReviewCursor } from '../../memory/memory-reads.js';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import { formatFinding, lintText } from '../../memory/secret-lint.js';
+import { lintMemoryText } from '../../memory/memory-lint.js';
+import { visibleText } from '../../memory/visible-text.js';
+import { formatFinding } from '../../memory/secret-lint.js';
+import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
 import type { MemoryRecallResult, MemoryReview, MemoryStatus } from '../../protocol.js';
 import type { Output } from '../output.js';
@@ -243,13 +246,22 @@ function reviewText(r: MemoryReview): string {
           : 'awaiting adjudication';
     const where = c.scope === 'user' ? 'user scope' : `project ${c.repository ?? c.repositoryKey.slice(0, 12)}`;
     lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}  (${where})`);
-    if (c.title !== null) lines.push(`  ${c.title.replace(/\s+/g, ' ')}`);
-    lines.push(`  ${c.content.replace(/\s+/g, ' ')}`);
+    // Hidden characters as ⟨U+XXXX⟩: the reviewer reads what the model will.
+    if (c.title !== null) lines.push(`  ${visibleText(c.title).replace(/\s+/g, ' ')}`);
+    lines.push(`  ${visibleText(c.content).replace(/\s+/g, ' ')}`);
     for (const s of c.statements)
       lines.push(
         `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.length === 0 ? 'no user turn' : s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
       );
     for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+    if (c.snapshot) {
+      lines.push(
+        c.status === 'quarantined'
+          ? '  the snapshot would give (never: it is quarantined):'
+          : '  the snapshot will give:',
+      );
+      for (const line of c.snapshot.split('\n')) lines.push(`    ${line}`);
+    }
   }
   const scopeFlag = r.scope === 'all' ? '' : ` --scope ${r.scope}`;
   lines.push(`${r.candidates.length} shown of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
@@ -282,7 +294,7 @@ function readInput(path: string): string {
 async function lint(paths: string[], out: Output): Promise<number> {
   const inputs = paths.length === 0 ? ['-'] : paths;
   const findings = inputs.flatMap((path) =>
-    lintText(readInput(path)).map((f) => ({
+    lintMemoryText(readInput(path)).map((f) => ({
       path,
       line: f.line,
       column: f.column,
@@ -295,7 +307,7 @@ async function lint(paths: string[], out: Output): Promise<number> {
   const blocking = findings.filter((f) => f.severity === 'block').length;
   out.result({ findings }, () =>
     findings.length === 0
-      ? 'no secrets found'
+      ? 'no secrets or poisoning found'
       : [
           ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, f.path)),
           `${findings.length} finding(s), ${blocking} blocking`,

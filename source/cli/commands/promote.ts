@@ -1,11 +1,12 @@
 // `memory confirm | discard | prepare | plan | approve | promote`: the human gate on the command
 // line. Every change goes to the running host, or takes the lease for its own duration; `plan`
 // is a read. Nothing here decides anything: the person names the candidates, reads the plan's
-// diff and approves its digest.
+// diff (hidden characters shown as ⟨U+XXXX⟩: the bytes as the model will read them) and approves its digest.
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
 import type { Output } from '../output.js';
+import { visibleText } from '../../memory/visible-text.js';
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
@@ -69,7 +70,7 @@ export async function memoryPrepare(
     [
       planText(plan),
       '',
-      plan.diff.trimEnd(),
+      visibleText(plan.diff.trimEnd()),
       '',
       `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ].join('\n'),
@@ -82,7 +83,7 @@ export async function memoryPlan(home: string, args: string[], out: Output): Pro
   const connection = await connect(home, 'read');
   try {
     const plan = await connection.app.memoryPlan({ planId });
-    out.result(plan, () => [planText(plan), '', plan.diff.trimEnd()].join('\n'));
+    out.result(plan, () => [planText(plan), '', visibleText(plan.diff.trimEnd())].join('\n'));
     return EXIT.ok;
   } finally {
     await connection.close();

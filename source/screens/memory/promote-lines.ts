@@ -1,9 +1,10 @@
 // The Prepare & promote screen's text: the chosen candidates and scope, the plan (its files and the
-// unified diff, line for line), and the result — for a voided plan, which target changed and what
+// unified diff, line for line, hidden characters shown as ⟨U+XXXX⟩), and the result — for a voided plan, which target changed and what
 // to do. Wrapped to the screen, never cut: a diff line wider than the screen continues below it.
 import type { PromoteState } from './promote-state.js';
 import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
 import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js';
+import { visibleText } from '../../memory/visible-text.js';
 
 const fileCount = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
 
@@ -61,7 +62,7 @@ export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
   const diff = plan.diff.replace(/\n$/, '');
   // A diff line wider than the screen continues under "↪", so a continuation is never read as a line of the file.
   for (const line of diff === '' ? [] : diff.split('\n'))
-    for (const piece of splitLine(line.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' '), columns, '↪ '))
+    for (const piece of splitLine(visibleText(line).replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' '), columns, '↪ '))
       lines.push({ text: piece, tone: diffTone(line) });
   return lines;
 }

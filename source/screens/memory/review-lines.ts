@@ -1,7 +1,11 @@
 // One candidate as the lines the Review screen scrolls through: what it says, each statement with
 // its claim support and what it cites (the user's own words once e shows them), the masked secret
-// findings, and the adjudication. Every line is wrapped to the screen, never cut.
+// findings, the poisoning findings, the lines the SessionStart snapshot will give, and the
+// adjudication. Hidden characters are shown as ⟨U+XXXX⟩ (visible-text.ts): the reviewer reads what
+// the model will. Every line is wrapped to the screen, never cut.
 import type { MemoryCandidateOrigin, MemoryFindingView, MemoryReviewCandidate } from '../../protocol.js';
+import { isPoisonRule } from '../../memory/memory-lint.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { shortId } from '../format.js';
 import { isConfirmed, type ReviewState } from './review-state.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
@@ -45,8 +49,8 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     add(`adjudication ${candidate.adjudication}${decided} · ${created}`, 'muted');
     if (candidate.signals?.length) add(`signals ${candidate.signals.join(', ')}`, 'muted');
   }
-  if (candidate.title !== null) add(candidate.title, 'heading', '  ');
-  add(candidate.content, 'text', '  ');
+  if (candidate.title !== null) add(visibleText(candidate.title), 'heading', '  ');
+  add(visibleText(candidate.content), 'text', '  ');
   const open = state.open;
   const starts: number[] = [];
   lines.push({ text: '', tone: 'muted' });
@@ -55,7 +59,11 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     starts.push(lines.length);
     const chosen = open?.statement === index;
     const mark = isConfirmed(state, statement) ? ' [confirmed]' : '';
-    hanging(`${chosen ? '›' : ' '} ${index + 1}. ${statement.text}${mark}`, chosen ? 'selected' : 'text', '     ');
+    hanging(
+      `${chosen ? '›' : ' '} ${index + 1}. ${visibleText(statement.text)}${mark}`,
+      chosen ? 'selected' : 'text',
+      '     ',
+    );
     const turns = new Set(statement.evidence.map((ref) => ref.turnKey)).size;
     add(`support ${statement.claimSupport} · cites ${plural(turns, 'user turn')}`, 'muted', '     ');
     if (!chosen || !open?.evidence) return;
@@ -69,18 +77,39 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
         const said = session.turns[ref.turnKey];
         if (!said) add('this turn is no longer in the captured session', 'error', '       ');
         else if (said.length === 0) add('(the turn holds no text from the user)', 'muted', '       ');
-        else for (const text of said) add(`you: ${text}`, 'text', '       ');
+        else for (const text of said) add(`you: ${visibleText(text)}`, 'text', '       ');
       }
     }
   });
-  if (candidate.findings.length > 0) {
+  const secrets = candidate.findings.filter((finding) => !isPoisonRule(finding.rule));
+  const poisoning = candidate.findings.filter((finding) => isPoisonRule(finding.rule));
+  if (secrets.length > 0) {
     lines.push({ text: '', tone: 'muted' });
-    add(`Secret findings (${candidate.findings.length}, masked: the secret itself is never shown)`, 'heading');
-    for (const finding of candidate.findings)
-      add(findingText(finding), finding.severity === 'block' ? 'error' : 'text', '  ');
+    add(`Secret findings (${secrets.length}, masked: the secret itself is never shown)`, 'heading');
+    for (const finding of secrets) add(findingText(finding), finding.severity === 'block' ? 'error' : 'text', '  ');
+  }
+  if (poisoning.length > 0) {
+    lines.push({ text: '', tone: 'muted' });
+    add(
+      `Poisoning findings (${poisoning.length}: text written to steer the model that reads this memory, shown as written)`,
+      'heading',
+    );
+    for (const finding of poisoning) add(findingText(finding), finding.severity === 'block' ? 'error' : 'text', '  ');
+  }
+  if (candidate.snapshot) {
+    lines.push({ text: '', tone: 'muted' });
+    add(
+      candidate.status === 'quarantined'
+        ? 'What the SessionStart snapshot would give (it is quarantined: never promoted):'
+        : 'What the SessionStart snapshot will give once promoted:',
+      'heading',
+    );
+    for (const line of candidate.snapshot.split('\n')) add(line, 'muted', '  ');
+  }
+  if (candidate.findings.length > 0) {
     if (candidate.status === 'quarantined')
       add(
-        'Quarantined: a blocking finding keeps it from being promoted. Discard it (d), or remove the secret from the conversation and extract again.',
+        'Quarantined: a blocking finding keeps it from being promoted. Discard it (d), or remove the secret or the text aimed at the model from the conversation and extract again.',
         'muted',
         '  ',
       );

@@ -1,0 +1,224 @@
+// The text as the poisoning lint reads it (poison-lint.ts): a normalised view — NFKC, lower case,
+// Latin look-alikes folded, dashes as `-`, hidden characters and emphasis marks removed, whitespace
+// collapsed — and the same with disguises undone (escapes decoded, letters spelt apart joined,
+// digits for letters, accents), read backwards, and the base64 and hex segments of the original that
+// decode to text. Every character of a view keeps the span of the original it came from, so a
+// finding is reported where the text was written. Pure; no `node:` imports.
+import { foldForMatch, HIDDEN_CHAR } from './visible-text.js';
+
+/** A text rules match, and for each of its characters the span of the original it came from. */
+export interface LintView {
+  text: string;
+  /** Original offset of the first code unit each character came from. */
+  starts: number[];
+  /** Original end offset (exclusive) of what each character came from. */
+  ends: number[];
+}
+
+/** Marks that style text without changing what it says: `**ignore**`, `` `ignore` ``. */
+const EMPHASIS = new Set(['*', '`']);
+const WHITESPACE = /\s/;
+const ASCII_PRINTABLE = /^[\u0020-\u007e]$/;
+/** Every dash (hyphen, non-breaking hyphen, en dash, minus, …) reads as `-`. */
+const DASH = /^\p{Pd}$|^\u2212$/u;
+
+/**
+ * The view every phrase rule matches: NFKC, lower case, Latin look-alikes folded, dashes as `-`,
+ * hidden characters and emphasis marks removed, whitespace runs collapsed (a run holding a line
+ * break is one line break), with the original position of each of its characters.
+ */
+export function normaliseForLint(text: string): LintView {
+  const out: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let pendingSpace: { start: number; end: number; newline: boolean } | null = null;
+  const flushSpace = () => {
+    if (!pendingSpace) return;
+    // Leading whitespace is dropped.
+    if (out.length > 0) {
+      out.push(pendingSpace.newline ? '\n' : ' ');
+      starts.push(pendingSpace.start);
+      ends.push(pendingSpace.end);
+    }
+    pendingSpace = null;
+  };
+  const space = (start: number, end: number, newline: boolean) => {
+    if (pendingSpace) {
+      pendingSpace.end = end;
+      pendingSpace.newline ||= newline;
+    } else pendingSpace = { start, end, newline };
+  };
+  let offset = 0;
+  while (offset < text.length) {
+    const start = offset;
+    const code = text.charCodeAt(offset);
+    // ASCII, the common case, by its code: no regex, no string per character.
+    if (code < 0x80) {
+      offset += 1;
+      if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x2a || code === 0x60) {
+        space(start, offset, code === 0x0a || code === 0x0d);
+        continue;
+      }
+      flushSpace();
+      out.push(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : text[start]!);
+      starts.push(start);
+      ends.push(offset);
+      continue;
+    }
+    const char = String.fromCodePoint(text.codePointAt(offset)!);
+    offset += char.length;
+    if (HIDDEN_CHAR.test(char)) continue;
+    const mapped = ASCII_PRINTABLE.test(char) ? char.toLowerCase() : foldForMatch(char);
+    for (const folded of mapped) {
+      const c = DASH.test(folded) ? '-' : folded;
+      if (WHITESPACE.test(c) || EMPHASIS.has(c)) {
+        if (pendingSpace) {
+          pendingSpace.end = offset;
+          pendingSpace.newline ||= c === '\n' || c === '\r';
+        } else pendingSpace = { start, end: offset, newline: c === '\n' || c === '\r' };
+        continue;
+      }
+      flushSpace();
+      out.push(c);
+      starts.push(start);
+      ends.push(offset);
+    }
+  }
+  return { text: out.join(''), starts, ends };
+}
+
+/**
+ * A view rewritten: each match of `pattern` replaced by what `replace` returns (null keeps it),
+ * every character of the replacement mapped to the whole span the match came from.
+ */
+function rewrite(view: LintView, pattern: RegExp, replace: (match: RegExpExecArray) => string | null): LintView {
+  pattern.lastIndex = 0;
+  const changes: Array<{ index: number; length: number; replacement: string }> = [];
+  for (const match of view.text.matchAll(pattern)) {
+    const replacement = replace(match);
+    if (replacement !== null && match[0].length > 0)
+      changes.push({ index: match.index, length: match[0].length, replacement });
+  }
+  // Nothing to rewrite (most texts, for most rewrites): the view as it is, nothing copied.
+  if (changes.length === 0) return view;
+  const text: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  const copy = (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      text.push(view.text[i]!);
+      starts.push(view.starts[i]!);
+      ends.push(view.ends[i]!);
+    }
+  };
+  for (const { index, length, replacement } of changes) {
+    copy(at, index);
+    const first = view.starts[index]!;
+    const last = view.ends[index + length - 1]!;
+    for (const c of replacement) {
+      text.push(c);
+      starts.push(first);
+      ends.push(last);
+    }
+    at = index + length;
+  }
+  copy(at, view.text.length);
+  return { text: text.join(''), starts, ends };
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  lt: '<',
+  gt: '>',
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  sol: '/',
+};
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+const printable = (code: number) => (code >= 0x20 && code < 0x7f ? String.fromCharCode(code).toLowerCase() : null);
+
+/**
+ * The view with the disguises people use on words undone: escapes decoded (`%72`, `&#114;`,
+ * `&lt;`, `\u0072`), letters spelt apart joined (`i.g.n.o.r.e`, `dis-regard`), and digits standing
+ * for letters read as letters in a word that has both (`1gn0re`, `prev10us`).
+ */
+export function deobfuscatedView(view: LintView): LintView {
+  let next = rewrite(view, /%([0-9a-f]{2})|&#(\d{2,3});|&#x([0-9a-f]{2});|\\u00([0-9a-f]{2})|\\x([0-9a-f]{2})/g, (m) =>
+    printable(
+      m[1] !== undefined
+        ? Number.parseInt(m[1], 16)
+        : m[2] !== undefined
+          ? Number(m[2])
+          : Number.parseInt(m[3] ?? m[4] ?? m[5]!, 16),
+    ),
+  );
+  next = rewrite(next, /&([a-z]{2,4});/g, (m) => NAMED_ENTITIES[m[1]!] ?? null);
+  // Accents added to disguise a word ("ÏGNÖRË"): a Latin letter read without its marks.
+  next = rewrite(next, /[\u00c0-\u024f]/g, (m) => {
+    const bare = m[0].normalize('NFKD').replace(/\p{M}/gu, '');
+    return /^[a-z]+$/.test(bare) && bare !== m[0] ? bare : null;
+  });
+  // Letters spelt apart: at least three single letters, one separator each ("i.g.n.o.r.e").
+  next = rewrite(next, /(?<![a-z0-9])[a-z0-9](?:[.\-_·•|'+][a-z0-9]){2,}(?![a-z0-9])/g, (m) =>
+    m[0].replace(/[^a-z0-9]/g, ''),
+  );
+  // Letters spelt apart by single spaces ("i g n o r e"), four or more.
+  next = rewrite(next, /(?<![a-z0-9])[a-z](?: [a-z]){3,}(?![a-z0-9])/g, (m) => m[0].replace(/ /g, ''));
+  // Words joined by underscores ("ignore_all_previous_instructions").
+  next = rewrite(next, /(?<=[a-z])_(?=[a-z])/g, () => ' ');
+  // A hyphen inside a word ("in-structions").
+  next = rewrite(next, /(?<=[a-z])-(?=[a-z])/g, () => '');
+  next = rewrite(next, /[a-z0-9@$]+/g, (m) =>
+    /[0-9@$]/.test(m[0]) && /[a-z]{2}/.test(m[0]) ? m[0].replace(/[013457@$]/g, (c) => LEET[c]!) : null,
+  );
+  return next;
+}
+
+/** The view read backwards ("snoitcurtsni suoiverp erongi"), positions kept. */
+export function reversedView(view: LintView): LintView {
+  return {
+    text: [...view.text].reverse().join(''),
+    starts: [...view.starts].reverse(),
+    ends: [...view.ends].reverse(),
+  };
+}
+
+/** Shortest run of base64 or hex worth decoding: shorter ones are ids and hashes, not sentences. */
+const ENCODED_MIN_CHARS = 24;
+
+/**
+ * Base64 and hex segments of the original text that decode to readable text (mostly printable
+ * ASCII with spaces), each with its span: their decoded text is linted too, and a finding in it is
+ * reported over the whole segment.
+ */
+export function decodedSegments(text: string): Array<{ offset: number; end: number; text: string }> {
+  const segments: Array<{ offset: number; end: number; text: string }> = [];
+  const readable = (decoded: string) => {
+    if (decoded.length < 12) return false;
+    let good = 0;
+    for (const char of decoded) {
+      const code = char.charCodeAt(0);
+      if ((code >= 0x20 && code < 0x7f) || code === 0x0a || code === 0x09) good++;
+    }
+    return good / decoded.length >= 0.9 && decoded.includes(' ');
+  };
+  for (const match of text.matchAll(/[A-Za-z0-9+/_-]{24,}={0,2}/g)) {
+    if (!/[A-Z]/.test(match[0]) || !/[a-z]/.test(match[0])) continue;
+    try {
+      const body = match[0].replace(/-/g, '+').replace(/_/g, '/');
+      const padded = body.replace(/=+$/, '');
+      const decoded = atob(padded.slice(0, padded.length - (padded.length % 4 === 1 ? 1 : 0)));
+      if (readable(decoded)) segments.push({ offset: match.index, end: match.index + match[0].length, text: decoded });
+    } catch {
+      // Not base64 after all.
+    }
+  }
+  for (const match of text.matchAll(/(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])/g)) {
+    if (match[0].length < ENCODED_MIN_CHARS) continue;
+    const decoded = match[0].replace(/../g, (pair) => String.fromCharCode(Number.parseInt(pair, 16)));
+    if (readable(decoded)) segments.push({ offset: match.index, end: match.index + match[0].length, text: decoded });
+  }
+  return segments;
+}
