@@ -112,8 +112,9 @@ export async function memoryApprove(
   return EXIT.ok;
 }
 
-export async function memoryPromote(home: string, args: string[], out: Output): Promise<number> {
+export async function memoryPromote(home: string, args: string[], dryRun: boolean, out: Output): Promise<number> {
   const planId = need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.');
+  if (dryRun) return promotePreview(home, planId, out);
   const result: MemoryPromoteResult = await withWrite(home, (app) => app.memoryPromote({ planId }));
   out.result(result, () => {
     if (result.status === 'voided')
@@ -136,6 +137,42 @@ export async function memoryPromote(home: string, args: string[], out: Output): 
   });
   // Voided: nothing was promoted — a conflict between the plan and the files, to prepare again.
   return result.status === 'voided' ? EXIT.conflict : EXIT.ok;
+}
+
+/**
+ * `memory promote --dry-run`: the plan as the journal holds it and the files promote would write,
+ * read-only (no lease, nothing written; an interrupted promotion is not finished either). A plan
+ * promote would refuse is refused the same way.
+ */
+async function promotePreview(home: string, planId: string, out: Output): Promise<number> {
+  const connection = await connect(home, 'read');
+  let plan: MemoryPlanView;
+  try {
+    plan = await connection.app.memoryPlan({ planId });
+  } finally {
+    await connection.close();
+  }
+  if (plan.status === 'generated')
+    throw new CmError(
+      'operation_conflict',
+      `Plan ${planId} is not approved yet; read its diff and run memory approve ${planId} --digest ${plan.planDigest}. Nothing was written.`,
+    );
+  if (plan.status === 'voided')
+    throw new CmError(
+      'operation_conflict',
+      `Plan ${planId} was voided (${plan.voidReason ?? 'no reason recorded'}); nothing was written — run memory prepare again.`,
+    );
+  const pending = plan.files.filter((f) => f.state === 'pending');
+  const root = plan.scope === 'project' ? '.common-memory/memory' : '<home>/memory';
+  out.result({ ...plan, dryRun: true }, () =>
+    [
+      plan.status === 'applied'
+        ? `Dry run — nothing was written. Plan ${planId} is already applied; promote would write nothing.`
+        : `Dry run — nothing was written. Plan ${planId} would write ${pending.length} file(s)${plan.status === 'applying' ? ' (finishing an interrupted promotion)' : ''}, each only if its target still has the blob it had at prepare:`,
+      ...pending.map((f) => `  ${f.action} ${root}/${f.path}`),
+    ].join('\n'),
+  );
+  return EXIT.ok;
 }
 
 function planText(plan: MemoryPlanView): string {
