@@ -8,7 +8,6 @@ import {
   constants,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
