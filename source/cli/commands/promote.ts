@@ -5,12 +5,18 @@
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
+import { storeFiles } from '../../home.js';
+import { resolveMemoryId } from '../../memory/memory-ids.js';
 import type { Output } from '../output.js';
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
   return value;
 };
+
+/** A typed candidate or plan ID (the TUI's short form, or any unique start) as the whole ID. */
+const whole = (home: string, kind: 'candidate' | 'plan', typed: string): string =>
+  resolveMemoryId(storeFiles(home).memoryState, kind, typed);
 
 async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof connect>>['app']) => Promise<T>) {
   const connection = await connect(home, 'write');
@@ -24,7 +30,7 @@ async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof 
 export async function memoryConfirm(home: string, args: string[], out: Output): Promise<number> {
   const usage =
     'Give the candidate and the statement: common-memory memory confirm <candidate-id> <statement-id> (memory review lists both).';
-  const candidateId = need(args[0], usage);
+  const candidateId = whole(home, 'candidate', need(args[0], usage));
   const statementId = need(args[1], usage);
   const result = await withWrite(home, (app) => app.memoryConfirm({ candidateId, statementId, cwd: process.cwd() }));
   out.result(result, () =>
@@ -36,9 +42,13 @@ export async function memoryConfirm(home: string, args: string[], out: Output): 
 }
 
 export async function memoryDiscard(home: string, args: string[], out: Output): Promise<number> {
-  const candidateId = need(
-    args[0],
-    'Give the candidate to discard: common-memory memory discard <candidate-id> (memory review lists them).',
+  const candidateId = whole(
+    home,
+    'candidate',
+    need(
+      args[0],
+      'Give the candidate to discard: common-memory memory discard <candidate-id> (memory review lists them).',
+    ),
   );
   const result = await withWrite(home, (app) => app.memoryDiscard({ candidateId, cwd: process.cwd() }));
   out.result(result, () =>
@@ -63,7 +73,11 @@ export async function memoryPrepare(
   if (scope !== undefined && scope !== 'project' && scope !== 'user')
     throw new CmError('usage', '--scope must be project or user.');
   const plan = await withWrite(home, (app) =>
-    app.memoryPrepare({ candidateIds: args, scope: scope as 'project' | 'user' | undefined, cwd: process.cwd() }),
+    app.memoryPrepare({
+      candidateIds: args.map((id) => whole(home, 'candidate', id)),
+      scope: scope as 'project' | 'user' | undefined,
+      cwd: process.cwd(),
+    }),
   );
   out.result(plan, () =>
     [
@@ -78,7 +92,11 @@ export async function memoryPrepare(
 }
 
 export async function memoryPlan(home: string, args: string[], out: Output): Promise<number> {
-  const planId = need(args[0], 'Give the plan: common-memory memory plan <plan-id> (memory prepare prints it).');
+  const planId = whole(
+    home,
+    'plan',
+    need(args[0], 'Give the plan: common-memory memory plan <plan-id> (memory prepare prints it).'),
+  );
   const connection = await connect(home, 'read');
   try {
     const plan = await connection.app.memoryPlan({ planId });
@@ -95,14 +113,15 @@ export async function memoryApprove(
   digest: string | undefined,
   out: Output,
 ): Promise<number> {
-  const planId = need(
+  const typed = need(
     args[0],
     'Give the plan and its digest: common-memory memory approve <plan-id> --digest <plan-digest> (memory prepare prints both).',
   );
   const bound = need(
     digest,
-    `Approval binds the plan's digest: common-memory memory approve ${planId} --digest <plan-digest> (memory plan ${planId} shows it).`,
+    `Approval binds the plan's digest: common-memory memory approve ${typed} --digest <plan-digest> (memory plan ${typed} shows it).`,
   );
+  const planId = whole(home, 'plan', typed);
   const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));
   out.result(
     plan,
@@ -113,7 +132,7 @@ export async function memoryApprove(
 }
 
 export async function memoryPromote(home: string, args: string[], dryRun: boolean, out: Output): Promise<number> {
-  const planId = need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.');
+  const planId = whole(home, 'plan', need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.'));
   if (dryRun) return promotePreview(home, planId, out);
   const result: MemoryPromoteResult = await withWrite(home, (app) => app.memoryPromote({ planId }));
   out.result(result, () => {
