@@ -139,9 +139,7 @@ export function groupHelp(group: string, width = helpWidth()): string {
     ...wrapText(`${capital(GROUPS[group] ?? group)}.`, width, '  '),
     ...section(
       'Commands',
-      subcommandsOf(group)
-        .map((spec) => described(usageLine(spec), spec.summary, width, 4, 41))
-        .flat(),
+      subcommandsOf(group).flatMap((spec) => described(usageLine(spec), spec.summary, width, 4, 41)),
     ),
     '',
     ...wrapText(`common-memory ${group} <command> --help prints that command's options.`, width, '  '),
