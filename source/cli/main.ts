@@ -17,7 +17,6 @@ import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
 import { runGet } from './commands/approved.js';
 import { runTuiCommand } from './commands/tui.js';
-import { runMcpServer } from '../mcp/server.js';
 import { createOutput, type Output } from './output.js';
 import type { CommandPath, FlagValues } from './commands.js';
 import { commandHelp, globalHelp, groupHelp, helpWidth } from './help.js';
@@ -117,7 +116,8 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
   'memory refresh': (c) => memory('refresh', c),
   'memory assemble': (c) => memory('assemble', c),
   get: ({ home, args, out }) => runGet(home, args[0], out),
-  mcp: ({ home }) => runMcpServer(home, process.cwd()),
+  // Loaded only here: the MCP SDK is needed by no other command.
+  mcp: async ({ home }) => (await import('../mcp/server.js')).runMcpServer(home, process.cwd()),
 };
 
 const history = (stream: 'journal' | 'timeline', { home, flags, out }: Context) =>
