@@ -14,6 +14,7 @@ import {
   subcommandsOf,
   TOP_WORDS,
 } from './commands.js';
+import { synopsis } from './help.js';
 
 export type Parsed =
   /** A command to run (the TUI when its path is ""). */
@@ -126,11 +127,12 @@ export function maxArguments(spec: CommandSpec): number {
 
 function tooManyArguments(spec: CommandSpec, args: string[]): CmError {
   const extra = JSON.stringify(args[maxArguments(spec)]!.slice(0, 80));
+  const usage = ` usage: common-memory ${synopsis(spec)}`;
   return new CmError(
     'usage',
     spec.args === ''
-      ? `\`${commandName(spec)}\` takes no arguments (${extra} is one); nothing was done.${helpHint(spec)}`
-      : `\`${commandName(spec)}\` takes ${spec.args}, and ${extra} is one word too many; nothing was done.${helpHint(spec)}`,
+      ? `\`${commandName(spec)}\` takes no arguments (${extra} is one); nothing was done.${usage}`
+      : `\`${commandName(spec)}\` takes ${spec.args}, and ${extra} is one word too many; nothing was done.${usage}`,
   );
 }
 
