@@ -22,16 +22,23 @@ import type { CommandPath, FlagValues } from './commands.js';
 import { commandHelp, globalHelp, groupHelp, helpWidth } from './help.js';
 import { parseCommandLine } from './parse.js';
 
-// The package's description and version, read once when asked (help, --version): never on the path of a command.
+// The package's description and version, read when asked (help, --version), never on a command's
+// path: the nearest package.json of common-memory above this module (source/cli, dist/cli or a
+// bundle's chunk directory).
 function packageJson(): { description?: string; version?: string } {
-  try {
-    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      description?: string;
-      version?: string;
-    };
-  } catch {
-    return {};
+  for (let up = '../'; up.length <= 5 * 3; up += '../') {
+    try {
+      const found = JSON.parse(readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8')) as {
+        name?: string;
+        description?: string;
+        version?: string;
+      };
+      if (found.name === 'common-memory') return found;
+    } catch {
+      // not here: one level up
+    }
   }
+  return {};
 }
 
 /** Global help, for a run without a terminal and for --help. */
