@@ -5,7 +5,7 @@
 // the CLI, also one bundled file (scripts/bundle.mjs).
 'use strict';
 const argv = process.argv.slice(2);
-if (argv[0] === 'hook') {
+if (argv[0] === 'hook' && !argv.includes('--help')) {
   let hook;
   try {
     hook = require('./hook-loader.cjs').loadHook();

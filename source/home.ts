@@ -1,9 +1,10 @@
 // The data home: where every store of common-memory lives. Resolved once per process,
 // created 0700, never world-readable. Importable from the hook fast path (node:* only).
-import { accessSync, constants, chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, chmodSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CmError } from './errors.js';
 import { os } from './ground/lazy-builtin.js';
+import { DirectoryError, makeDirectories } from './ground/make-directories.js';
 
 export const HOME_ENV = 'COMMON_MEMORY_HOME';
 
@@ -26,14 +27,9 @@ export const storeFiles = (home: string) => ({
 /** Creates the data home (0700) if needed and checks that we may use it. */
 export function ensureHome(home: string): void {
   try {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
+    // Bounded: Node's recursive mkdir loops forever on a path it cannot make (`--home /proc/x`).
+    makeDirectories(home, 0o700);
     const stat = statSync(home);
-    if (!stat.isDirectory()) {
-      throw new CmError(
-        'store_unavailable',
-        `The data home ${home} is not a directory. Choose another with --home or ${HOME_ENV}.`,
-      );
-    }
     // A home created by an older run with a looser umask is tightened, never loosened.
     if ((stat.mode & 0o077) !== 0) chmodSync(home, stat.mode & 0o700);
   } catch (error) {
@@ -43,6 +39,13 @@ export function ensureHome(home: string): void {
 
 export function homeError(home: string, error: unknown): CmError {
   if (error instanceof CmError) return error;
+  if (error instanceof DirectoryError) {
+    const choose = `Choose another with --home or ${HOME_ENV}.`;
+    if (error.at === home && error.code === 'ENOTDIR')
+      return new CmError('store_unavailable', `The data home ${home} is a file, not a directory. ${choose}`);
+    if (error.code !== 'EACCES' && error.code !== 'EPERM' && error.code !== 'ENOSPC')
+      return new CmError('store_unavailable', `Cannot create the data home ${home}: ${error.message}. ${choose}`);
+  }
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'EACCES' || code === 'EPERM') {
     return new CmError(

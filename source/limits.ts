@@ -21,6 +21,13 @@ export const FOLLOW_BACKOFF_MAX_MS = 4000;
 /** SQLite busy timeout: long enough to wait out another short transaction, short enough that a hook stays within host deadlines. */
 export const BUSY_TIMEOUT_MS = 1000;
 
+/**
+ * A store read where its directory cannot be written (a read-only mount, chmod a-w) is read from a
+ * copy in memory (store/database.ts): the whole file is held, so it is bounded. A larger store
+ * needs its data home writable (or a copy of it in a writable place) to be read.
+ */
+export const READ_ONLY_COPY_MAX_BYTES = 1024 * 1024 * 1024;
+
 /** Operation IDs are identities, not documents (agent names are shorter still: 64, AGENT_NAME in store/agents.ts). */
 export const OPERATION_ID_MAX_CHARS = 128;
 

@@ -56,7 +56,8 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
         storeId: readStoreId(db),
         mode: 'read-only',
         ...request,
-        hookErrorsPath: join(dirname(db.name), 'hook-errors.jsonl'),
+        // From the path, not db.name: a store read from a copy in memory (read-only home) is named ":memory:".
+        hookErrorsPath: join(dirname(corePath), 'hook-errors.jsonl'),
         ledger: () => ledgerOf(dirname(corePath)),
       }),
     sessionSearch: async (request) => sessionSearch(db, request),

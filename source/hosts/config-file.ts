@@ -9,7 +9,6 @@ import {
   fstatSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -21,6 +20,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
+import { DirectoryError, makeDirectories } from '../ground/make-directories.js';
 import { CONFIG_FILE_MAX_BYTES } from '../limits.js';
 import { type JsonFormat, parseSpans, serializePreserving } from './json-preserving.js';
 
@@ -214,7 +214,7 @@ export function replaceFileAtomically(
     );
   }
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectories(dir); // bounded, unlike a recursive mkdir on a path it cannot make
     removeStaleTemps(dir, name);
     let backupPath: string | null = null;
     let mode: number | undefined;
@@ -246,6 +246,8 @@ export function replaceFileAtomically(
     return { writtenPath: target, backupPath };
   } catch (error) {
     if (error instanceof CmError) throw error;
+    if (error instanceof DirectoryError && error.code !== 'EACCES' && error.code !== 'EPERM')
+      throw new CmError('store_unavailable', `Cannot create ${dir}: ${error.message}. Nothing was changed.`);
     throw ioError(target, error);
   }
 }

@@ -2,6 +2,7 @@
 // user root in the data home and, inside a git worktree, the worktree's) and stores each scan
 // through the writer; `memory search` and `get` read memory-state read-only. The scopes a caller
 // sees come from its directory: its worktree's and the user's, never another repository's.
+import { existsSync } from 'node:fs';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../protocol.js';
@@ -155,6 +156,71 @@ export async function syncRoot(
       outcome: result!.outcome as 'replaced' | 'unchanged' | 'partial',
     },
     problems,
+  };
+}
+
+/** What `memory sync` would do to one scope, and what the projection holds now. */
+export type SyncPreviewScope = MemorySyncResult['scopes'][number] & {
+  current: { generation: number; entries: number };
+};
+
+/**
+ * `memory sync --dry-run`: scans the caller's roots the way sync does and compares each scan with
+ * the stored projection, read-only; nothing is stored and no file or store is created. A data home
+ * that does not exist yet has an empty user root.
+ */
+export function previewSyncApproved(
+  memoryStatePath: string,
+  home: string,
+  cwd: string,
+): Omit<MemorySyncResult, 'scopes'> & { scopes: SyncPreviewScope[] } {
+  const scopes: SyncPreviewScope[] = [];
+  const problems: MemoryProblemView[] = [];
+  for (const { owner, anchor } of targetsOf(home, cwd)) {
+    const stored = withMemoryState(
+      memoryStatePath,
+      () => undefined,
+      (db) => ({ row: readProjection(db, owner), view: readOwnerView(db, owner) }),
+    );
+    const current = { generation: stored?.view.generation ?? 0, entries: stored?.view.entries ?? 0 };
+    let scan: ReturnType<typeof scanApprovedRoot> | null = null;
+    if (existsSync(anchor)) {
+      let root: MemoryRoot;
+      try {
+        root = memoryRootOf(owner.scope, anchor);
+      } catch (error) {
+        throw new CmError(
+          'invalid_input',
+          `Cannot open the ${owner.scope} memory root: ${error instanceof Error ? error.message : String(error)}.`,
+        );
+      }
+      scan = scanApprovedRoot(root, owner.scope);
+      for (const problem of scan.problems) problems.push({ scope: owner.scope, ...problem });
+    }
+    const row = stored?.row;
+    const scope = owner.scope;
+    if (scan && scan.coverage === 'partial') {
+      scopes.push({ scope, ...current, coverage: 'partial', outcome: 'partial', current });
+    } else if (row && (scan === null ? current.entries === 0 : row.source_tree_digest === scan.sourceTreeDigest)) {
+      scopes.push({ scope, ...current, coverage: 'complete', outcome: 'unchanged', current });
+    } else {
+      const entries = scan?.entries.length ?? 0;
+      scopes.push({
+        scope,
+        generation: current.generation + 1,
+        coverage: 'complete',
+        entries,
+        outcome: 'replaced',
+        current,
+      });
+    }
+  }
+  return {
+    generation: scopes.reduce((sum, s) => sum + s.generation, 0),
+    coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial',
+    entries: scopes.reduce((sum, s) => sum + s.entries, 0),
+    problems,
+    scopes,
   };
 }
 

@@ -1,11 +1,11 @@
 // Opening a SQLite store with the settings every process uses. node:* and better-sqlite3 only:
 // the hook fast path imports this module.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
 import { homeError } from '../home.js';
-import { BUSY_TIMEOUT_MS } from '../limits.js';
+import { BUSY_TIMEOUT_MS, READ_ONLY_COPY_MAX_BYTES } from '../limits.js';
 import { BrokenInstallError, brokenInstall } from '../broken-install.js';
 
 export type Db = Database.Database;
@@ -48,6 +48,54 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     // Reading the schema here turns a damaged file into a clear error at open, not at the first query.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    db?.close();
+    if (options.readonly && walCannotBeMade(path, error)) return openCopy(path, options);
+    throw databaseError(path, error);
+  }
+}
+
+/**
+ * A WAL store opened read-only needs its `-wal` and `-shm` files, and SQLite creates them when
+ * they are missing (the last connection to close removes them). Where the reader cannot create a
+ * file next to the store (a read-only mount, chmod a-w, another owner) the open fails, although
+ * nothing is to be written: SQLITE_READONLY_DIRECTORY (EACCES) or SQLITE_CANTOPEN (EROFS). With no
+ * `-wal` file every committed transaction is in the main file, so its bytes are the whole store.
+ */
+function walCannotBeMade(path: string, error: unknown): boolean {
+  const code = (error as { code?: string })?.code ?? '';
+  return (
+    (code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN') &&
+    path !== ':memory:' &&
+    !existsSync(`${path}-wal`)
+  );
+}
+
+/**
+ * The store read from a copy in memory: nothing is created beside it. The copy is marked a
+ * rollback-journal database (header bytes 18-19: 2 is WAL, which an in-memory database cannot
+ * use; the pages read the same). A file that changed while it was copied (a writer of another
+ * user) is refused rather than read torn.
+ */
+function openCopy(path: string, options: OpenOptions): Db {
+  let db: Db | undefined;
+  try {
+    const before = statSync(path);
+    if (before.size > READ_ONLY_COPY_MAX_BYTES)
+      throw new CmError(
+        'store_unavailable',
+        `${path} cannot be read in place: its directory is read-only and SQLite needs to create ${basename(path)}-wal there; reading it from memory is limited to ${READ_ONLY_COPY_MAX_BYTES} bytes and it has ${before.size}. Make the data home writable, or copy it somewhere writable and read that with --home.`,
+      );
+    const bytes = readFileSync(path);
+    const after = statSync(path);
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || existsSync(`${path}-wal`))
+      throw new CmError('storage_failed', `${path} changed while it was read (read-only data home). Try again.`);
+    if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) bytes[18] = bytes[19] = 1;
+    db = new Database(bytes, { readonly: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
+    db.pragma('foreign_keys = ON');
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     return db;
   } catch (error) {

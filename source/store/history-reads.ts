@@ -14,8 +14,7 @@ import {
 } from '../protocol.js';
 import { type Db, prepared } from './database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
-import { ID_PREFIX_MIN } from '../limits.js';
-import { resolveIdPrefix } from './id-prefix.js';
+import { ID_PREFIX_HINT, resolveIdPrefix } from './id-prefix.js';
 import { operationDetail } from './operation-detail.js';
 import { findOperation, toOperationView } from './operations.js';
 import { readHeads, readStoreId } from './sequences.js';
@@ -126,9 +125,10 @@ export function readMessage(db: Db, typed: string): MessageView {
   const lower = typed.toLowerCase();
   const messageId = isUuid(lower) ? lower : resolveIdPrefix(db, 'timeline', 'message_id', lower, 'message');
   if (!isUuid(messageId)) {
+    // Nothing starts with it: not found, as for every other lookup.
     throw new CmError(
-      'invalid_input',
-      `${JSON.stringify(typed)} is not a message ID: give the whole UUID or its first ${ID_PREFIX_MIN} or more characters (no timeline message starts with it).`,
+      'not_found',
+      `${JSON.stringify(typed)} is not a message ID in this store: ${ID_PREFIX_HINT.replace('the whole ID', 'the whole UUID')}.`,
     );
   }
   const record = prepared(db, 'SELECT * FROM timeline WHERE message_id = ?').get(messageId) as
@@ -158,7 +158,7 @@ export function readMessage(db: Db, typed: string): MessageView {
 export function readOperation(db: Db, typed: string): OperationView {
   const operationId = resolveIdPrefix(db, 'operations', 'operation_id', typed, 'operation');
   const record = findOperation(db, operationId);
-  if (!record) throw new CmError('not_found', `No operation ${operationId} in this store.`);
+  if (!record) throw new CmError('not_found', `No operation ${operationId} in this store: ${ID_PREFIX_HINT}.`);
   const view = toOperationView(record);
   const detail = operationDetail(db, view.operationId, view.journalSequence);
   return { ...view, detail: detail?.line ?? null, detailText: detail?.text ?? null };

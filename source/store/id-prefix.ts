@@ -6,14 +6,23 @@ import { type Db, prepared } from './database.js';
 
 const SHOWN = 5;
 
+/** What every "not found" of a lookup that takes a start of an ID says about typing one. */
+export const ID_PREFIX_HINT = `give the whole ID or a unique start of it (${ID_PREFIX_MIN} characters or more)`;
+
+/** Whether any ID of the column starts with `text` (an exact match included); false below the minimum. */
+export function hasIdPrefix(db: Db, table: IdTable, column: IdColumn, text: string): boolean {
+  if (text.length < ID_PREFIX_MIN) return false;
+  return (
+    prepared(db, `SELECT 1 FROM ${table} WHERE ${column} >= ? AND ${column} < ? LIMIT 1`).get(text, `${text}\uffff`) !==
+    undefined
+  );
+}
+
+type IdTable = 'operations' | 'timeline' | 'capture_activations' | 'candidates' | 'promotion_journal';
+type IdColumn = 'operation_id' | 'message_id' | 'session_key' | 'candidate_id' | 'plan_id';
+
 /** The full ID `text` names, or `text` itself when nothing matches (the caller reports "not found"). */
-export function resolveIdPrefix(
-  db: Db,
-  table: 'operations' | 'timeline' | 'capture_activations',
-  column: 'operation_id' | 'message_id' | 'session_key',
-  text: string,
-  what: string,
-): string {
+export function resolveIdPrefix(db: Db, table: IdTable, column: IdColumn, text: string, what: string): string {
   if (text.length < ID_PREFIX_MIN) return text;
   // A range over the key's index: every ID that starts with `text`, exact match included.
   const matches = prepared(

@@ -13,7 +13,7 @@ import type {
 } from '../protocol.js';
 import { readSessions, sessionCursor } from './capture-reads.js';
 import type { Db } from './database.js';
-import { resolveIdPrefix } from './id-prefix.js';
+import { ID_PREFIX_HINT, resolveIdPrefix } from './id-prefix.js';
 import { maskedFirstLine, maskSecrets } from '../memory/listing-mask.js';
 
 const SESSIONS_DEFAULT = 20;
@@ -45,7 +45,10 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
     .pluck()
     .get(key) as number | undefined;
   if (activation === undefined)
-    throw new CmError('not_found', `No captured session ${request.sessionKey}; "common-memory sessions" lists them.`);
+    throw new CmError(
+      'not_found',
+      `No captured session ${request.sessionKey}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them.`,
+    );
   const summary = readSessions(db, activation + 1, 1).sessions[0]!;
   const turns = db
     .prepare(

@@ -66,11 +66,11 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
     case 'reverify-runner':
       return reverify(home, flags.runner, out);
     case 'sync':
-      return memorySync(home, out);
+      return memorySync(home, flags.dryRun ?? false, out);
     case 'search':
       return memorySearch(home, rest, flags.limit, out);
     case 'init':
-      return memoryInit(home, flags.scope, out);
+      return memoryInit(home, flags.scope, flags.dryRun ?? false, out);
     case 'confirm':
       return memoryConfirm(home, rest, out);
     case 'discard':
@@ -82,9 +82,10 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
     case 'approve':
       return memoryApprove(home, rest, flags.digest, out);
     case 'promote':
-      return memoryPromote(home, rest, out);
+      return memoryPromote(home, rest, flags.dryRun ?? false, out);
     case 'refresh':
-      if (rest.length > 0) throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY]');
+      if (rest.length > 0 || (flags.session?.length ?? 0) > 1)
+        throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY] (one session)');
       return memoryRefresh(home, flags.session, out);
     case 'assemble':
       if (rest.length > 0)

@@ -5,6 +5,8 @@
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
+import { storeFiles } from '../../home.js';
+import { resolveMemoryId } from '../../memory/memory-ids.js';
 import type { Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
 
@@ -12,6 +14,10 @@ const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
   return value;
 };
+
+/** A typed candidate or plan ID (the TUI's short form, or any unique start) as the whole ID. */
+const whole = (home: string, kind: 'candidate' | 'plan', typed: string): string =>
+  resolveMemoryId(storeFiles(home).memoryState, kind, typed);
 
 async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof connect>>['app']) => Promise<T>) {
   const connection = await connect(home, 'write');
@@ -25,7 +31,7 @@ async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof 
 export async function memoryConfirm(home: string, args: string[], out: Output): Promise<number> {
   const usage =
     'Give the candidate and the statement: common-memory memory confirm <candidate-id> <statement-id> (memory review lists both).';
-  const candidateId = need(args[0], usage);
+  const candidateId = whole(home, 'candidate', need(args[0], usage));
   const statementId = need(args[1], usage);
   const result = await withWrite(home, (app) => app.memoryConfirm({ candidateId, statementId, cwd: process.cwd() }));
   out.result(result, () =>
@@ -37,9 +43,13 @@ export async function memoryConfirm(home: string, args: string[], out: Output): 
 }
 
 export async function memoryDiscard(home: string, args: string[], out: Output): Promise<number> {
-  const candidateId = need(
-    args[0],
-    'Give the candidate to discard: common-memory memory discard <candidate-id> (memory review lists them).',
+  const candidateId = whole(
+    home,
+    'candidate',
+    need(
+      args[0],
+      'Give the candidate to discard: common-memory memory discard <candidate-id> (memory review lists them).',
+    ),
   );
   const result = await withWrite(home, (app) => app.memoryDiscard({ candidateId, cwd: process.cwd() }));
   out.result(result, () =>
@@ -64,7 +74,11 @@ export async function memoryPrepare(
   if (scope !== undefined && scope !== 'project' && scope !== 'user')
     throw new CmError('usage', '--scope must be project or user.');
   const plan = await withWrite(home, (app) =>
-    app.memoryPrepare({ candidateIds: args, scope: scope as 'project' | 'user' | undefined, cwd: process.cwd() }),
+    app.memoryPrepare({
+      candidateIds: args.map((id) => whole(home, 'candidate', id)),
+      scope: scope as 'project' | 'user' | undefined,
+      cwd: process.cwd(),
+    }),
   );
   out.result(plan, () =>
     [
@@ -79,7 +93,11 @@ export async function memoryPrepare(
 }
 
 export async function memoryPlan(home: string, args: string[], out: Output): Promise<number> {
-  const planId = need(args[0], 'Give the plan: common-memory memory plan <plan-id> (memory prepare prints it).');
+  const planId = whole(
+    home,
+    'plan',
+    need(args[0], 'Give the plan: common-memory memory plan <plan-id> (memory prepare prints it).'),
+  );
   const connection = await connect(home, 'read');
   try {
     const plan = await connection.app.memoryPlan({ planId });
@@ -96,14 +114,15 @@ export async function memoryApprove(
   digest: string | undefined,
   out: Output,
 ): Promise<number> {
-  const planId = need(
+  const typed = need(
     args[0],
     'Give the plan and its digest: common-memory memory approve <plan-id> --digest <plan-digest> (memory prepare prints both).',
   );
   const bound = need(
     digest,
-    `Approval binds the plan's digest: common-memory memory approve ${planId} --digest <plan-digest> (memory plan ${planId} shows it).`,
+    `Approval binds the plan's digest: common-memory memory approve ${typed} --digest <plan-digest> (memory plan ${typed} shows it).`,
   );
+  const planId = whole(home, 'plan', typed);
   const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));
   out.result(
     plan,
@@ -113,8 +132,9 @@ export async function memoryApprove(
   return EXIT.ok;
 }
 
-export async function memoryPromote(home: string, args: string[], out: Output): Promise<number> {
-  const planId = need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.');
+export async function memoryPromote(home: string, args: string[], dryRun: boolean, out: Output): Promise<number> {
+  const planId = whole(home, 'plan', need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.'));
+  if (dryRun) return promotePreview(home, planId, out);
   const result: MemoryPromoteResult = await withWrite(home, (app) => app.memoryPromote({ planId }));
   out.result(result, () => {
     if (result.status === 'voided')
@@ -137,6 +157,42 @@ export async function memoryPromote(home: string, args: string[], out: Output): 
   });
   // Voided: nothing was promoted — a conflict between the plan and the files, to prepare again.
   return result.status === 'voided' ? EXIT.conflict : EXIT.ok;
+}
+
+/**
+ * `memory promote --dry-run`: the plan as the journal holds it and the files promote would write,
+ * read-only (no lease, nothing written; an interrupted promotion is not finished either). A plan
+ * promote would refuse is refused the same way.
+ */
+async function promotePreview(home: string, planId: string, out: Output): Promise<number> {
+  const connection = await connect(home, 'read');
+  let plan: MemoryPlanView;
+  try {
+    plan = await connection.app.memoryPlan({ planId });
+  } finally {
+    await connection.close();
+  }
+  if (plan.status === 'generated')
+    throw new CmError(
+      'operation_conflict',
+      `Plan ${planId} is not approved yet; read its diff and run memory approve ${planId} --digest ${plan.planDigest}. Nothing was written.`,
+    );
+  if (plan.status === 'voided')
+    throw new CmError(
+      'operation_conflict',
+      `Plan ${planId} was voided (${plan.voidReason ?? 'no reason recorded'}); nothing was written — run memory prepare again.`,
+    );
+  const pending = plan.files.filter((f) => f.state === 'pending');
+  const root = plan.scope === 'project' ? '.common-memory/memory' : '<home>/memory';
+  out.result({ ...plan, dryRun: true }, () =>
+    [
+      plan.status === 'applied'
+        ? `Dry run — nothing was written. Plan ${planId} is already applied; promote would write nothing.`
+        : `Dry run — nothing was written. Plan ${planId} would write ${pending.length} file(s)${plan.status === 'applying' ? ' (finishing an interrupted promotion)' : ''}, each only if its target still has the blob it had at prepare:`,
+      ...pending.map((f) => `  ${f.action} ${root}/${f.path}`),
+    ].join('\n'),
+  );
+  return EXIT.ok;
 }
 
 function planText(plan: MemoryPlanView): string {

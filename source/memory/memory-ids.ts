@@ -1,0 +1,25 @@
+// Candidate and plan IDs as people type them: the short form the TUI shows ("cand-557dbd08", the
+// kind and eight hex digits) or any unique start of 4 characters or more stands for the whole ID,
+// as operation and message IDs do. Resolved read-only in memory-state before a command is sent,
+// so the writer and the API keep taking whole IDs.
+import { CmError } from '../errors.js';
+import { hasIdPrefix, ID_PREFIX_HINT, resolveIdPrefix } from '../store/id-prefix.js';
+import { withMemoryState } from './memory-access.js';
+
+const KINDS = {
+  candidate: { table: 'candidates', column: 'candidate_id', noun: 'candidate', listed: 'memory review lists them' },
+  plan: { table: 'promotion_journal', column: 'plan_id', noun: 'promotion plan', listed: 'memory prepare prints it' },
+} as const;
+
+/** The whole ID `typed` names; not found when no ID of that kind starts with it. */
+export function resolveMemoryId(memoryStatePath: string, kind: keyof typeof KINDS, typed: string): string {
+  const { table, column, noun, listed } = KINDS[kind];
+  const resolved = withMemoryState(
+    memoryStatePath,
+    () => null,
+    (db) => (hasIdPrefix(db, table, column, typed) ? resolveIdPrefix(db, table, column, typed, noun) : null),
+  );
+  if (resolved === null)
+    throw new CmError('not_found', `No ${noun} ${JSON.stringify(typed)} in memory: ${ID_PREFIX_HINT}; ${listed}.`);
+  return resolved;
+}
