@@ -93,11 +93,8 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
     ),
   sessions: ({ home, flags, out }) =>
     runSessions(home, { client: flags.client, limit: flags.limit, after: flags.after }, out),
-  session: ({ home, args, flags, out }) => {
-    if (flags.reveal)
-      throw new CmError('usage', 'session --reveal is not available in this build: session prints what was captured.');
-    return runSession(home, args[0], { context: flags.context ?? false, reveal: flags.reveal ?? false }, out);
-  },
+  session: ({ home, args, flags, out }) =>
+    runSession(home, args[0], { context: flags.context ?? false, reveal: flags.reveal ?? false }, out),
   'session-drain': ({ home, flags, out }) => runSessionDrain(home, flags.recover, out),
   flush: ({ home, out }) => runFlush(home, out),
   install: (c) => install('install', c),

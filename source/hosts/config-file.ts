@@ -137,11 +137,16 @@ export function assertWritable(path: string): void {
   for (;;) {
     try {
       const stats = statSync(dir);
-      if (!writable(stats))
+      if (!writable(stats)) {
+        const mode = (stats.mode & 0o7777).toString(8);
+        // Missing parents are what the user named: say that they cannot be made, and why.
         throw new CmError(
           'permission_denied',
-          `The directory ${dir} is not writable (mode ${(stats.mode & 0o7777).toString(8)}), so ${target} cannot be replaced; nothing was written. Make it writable (chmod u+w ${dir}) and run the command again.`,
+          dir === dirname(target)
+            ? `The directory ${dir} is not writable (mode ${mode}), so ${target} cannot be replaced; nothing was written. Make it writable (chmod u+w ${dir}) and run the command again.`
+            : `Cannot create ${dirname(target)}: ${dir} is not writable (mode ${mode}); nothing was written. Choose a directory you can create, or make ${dir} writable (chmod u+w ${dir}).`,
         );
+      }
       return;
     } catch (error) {
       if (error instanceof CmError) throw error;
