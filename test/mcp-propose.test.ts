@@ -163,3 +163,23 @@ describe('memory_propose', () => {
     }
   });
 });
+
+describe('memory_propose called in parallel', () => {
+  it('several proposals at once from one server (no host) each become a candidate: the server takes the lease for one at a time', async () => {
+    const { home, repo } = await syncedRepo('propose-parallel');
+    const client = await McpTestClient.start(home, repo, { clientInfo: CLAUDE });
+    try {
+      const topics = ['pnpm for installs', 'node --test for tests', 'biome for formatting', 'esbuild for bundles'];
+      const replies = await Promise.all(
+        topics.map((topic) =>
+          client.call('memory_propose', { title: `Use ${topic}`, content: `Use ${topic} here.`, type: 'work_method' }),
+        ),
+      );
+      for (const reply of replies) assert.equal(reply.isError, undefined, JSON.stringify(reply));
+      assert.equal(new Set(replies.map((reply) => reply.structuredContent.candidateId)).size, topics.length);
+      assert.equal((await review(home, repo)).candidates.length, topics.length);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -15,6 +15,10 @@ import type { McpStatus, MemoryBackend } from './tools.js';
 
 export function localBackend(home: string, cwd: string, origin: () => ProposalOrigin): Required<MemoryBackend> {
   const path = storeFiles(home).memoryState;
+  // Proposals one at a time: without a host each takes the lease for its duration, and a second
+  // call of this same server while the first holds it would be refused as "store already open"
+  // (clients do call tools in parallel).
+  let proposals: Promise<unknown> = Promise.resolve();
   return {
     search: async (query, limit) => memorySearchAt(path, cwd, query, limit),
     get: async (entryId) => memoryGetAt(path, cwd, entryId),
@@ -29,18 +33,23 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
         ledger: { state, reason, roots, entries },
       };
     },
-    propose: async (proposal) => {
-      const connection = await connect(home, 'write');
-      try {
-        return await connection.app.memoryPropose({
-          cwd,
-          ...proposal,
-          appliesWhen: proposal.appliesWhen ?? null,
-          origin: origin(),
-        });
-      } finally {
-        await connection.close();
-      }
+    propose: (proposal) => {
+      const run = async () => {
+        const connection = await connect(home, 'write');
+        try {
+          return await connection.app.memoryPropose({
+            cwd,
+            ...proposal,
+            appliesWhen: proposal.appliesWhen ?? null,
+            origin: origin(),
+          });
+        } finally {
+          await connection.close();
+        }
+      };
+      const result = proposals.then(run, run);
+      proposals = result.catch(() => undefined);
+      return result;
     },
     // The session is found as `memory refresh` run from the session's shell finds it: the client
     // started this server, so the client's process is among its ancestors, and the conversation id
