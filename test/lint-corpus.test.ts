@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { scoreSecretItem, scorePoisoning, showsSecret } from './bench/lint-quality.js';
+import { lintQualityOptions, scoreSecretItem, scorePoisoning, showsSecret } from './bench/lint-quality.js';
 import { generate as generatePoisoning } from './corpus/poisoning/generate.js';
 import { generate as generateSecrets } from './corpus/secrets/generate.js';
 import {
@@ -17,9 +17,12 @@ import {
 
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
 // split would no longer be measured on data it has not seen. Add items to train.jsonl instead.
-const FROZEN: Record<'secrets' | 'poisoning', string> = {
+const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout', string> = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
   poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
+  // Written by hand after the first measurement, by an author who saw neither the rules nor the
+  // other splits; measured once, never tuned on (test/corpus/README.md).
+  poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -126,6 +129,63 @@ describe('poisoning corpus', () => {
       splits[1]!.items.filter((i) => trainTexts.has(i.text)).map((i) => i.id),
       [],
     );
+  });
+});
+
+describe('poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout');
+  const invisible = /[\u200b-\u200f\u2060-\u2064\u180e\ufeff\u202a-\u202e\u2066-\u2069]|[\u{e0000}-\u{e007f}]/u;
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout')), FROZEN.poisoningHoldout);
+  });
+
+  it('has unique numbered ids, well-typed rows and the minimum counts', () => {
+    assert.equal(new Set(items.map((i) => i.id)).size, items.length);
+    assert.equal(new Set(items.map((i) => i.text)).size, items.length);
+    for (const item of items) {
+      assert.match(item.id, /^holdout-\d{4}$/);
+      assert.ok(typeof item.text === 'string' && item.text.length > 0, item.id);
+      assert.equal(typeof item.poisoned, 'boolean', item.id);
+      assert.match(item.kind, /^[a-z][a-z0-9-]*$/, item.id);
+      assert.ok(item.expect === undefined || ['block', 'warn', 'none'].includes(item.expect), item.id);
+      if (item.poisoned) assert.equal(item.expect, 'block', item.id);
+      if (item.kind.startsWith('invisible-')) assert.match(item.text, invisible, item.id);
+    }
+    const poisoned = items.filter((i) => i.poisoned);
+    assert.ok(poisoned.length >= 120, `poisoned ${poisoned.length}`);
+    assert.ok(items.length - poisoned.length >= 200, `ordinary ${items.length - poisoned.length}`);
+    const kinds = new Set(poisoned.map((i) => i.kind));
+    for (const kind of [
+      'instruction-override',
+      'fake-role',
+      'authority-claim',
+      'concealment',
+      'exfiltration',
+      'remote-exec',
+      'frame-forgery',
+      'invisible-zero-width',
+      'invisible-bidi',
+      'invisible-tags',
+      'memory-tool-abuse',
+    ]) {
+      assert.ok(kinds.has(kind), kind);
+    }
+  });
+
+  it('shares no note with the train or test split', () => {
+    const other = new Set(CORPUS_SPLITS.flatMap((split) => readLabelledPoisoning(split).map((i) => i.text)));
+    assert.deepEqual(
+      items.filter((i) => other.has(i.text)).map((i) => i.id),
+      [],
+    );
+  });
+
+  it('is a split the evaluator accepts, and not one of its defaults', () => {
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout'], {}).splits, ['holdout']);
+    assert.deepEqual(lintQualityOptions([], { LINT_SPLIT: 'holdout' }).splits, ['holdout']);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
+    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test or holdout/);
   });
 });
 

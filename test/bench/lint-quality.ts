@@ -4,12 +4,14 @@
 //   the original text), recall at any severity, false-positive rate at any severity on the non-secrets,
 //   and unmasked findings (an excerpt that shows the secret, or 8 characters of it in a row);
 // - poisoning: share of poisoned notes blocked, share of ordinary notes blocked (false blocks) and warned.
-// `npm run bench -- lint-quality [--split train|test] [--misses]` (or LINT_SPLIT=train, LINT_MISSES=1).
+// `npm run bench -- lint-quality [--split train|test|holdout] [--misses]` (or LINT_SPLIT=train, LINT_MISSES=1).
 // Misses and false positives are listed for the train split only: the test split is for measuring.
+import { existsSync } from 'node:fs';
 import { lintText } from '../../source/memory/secret-lint.js';
 import {
   CORPUS_SPLITS,
   type CorpusSplit,
+  corpusFile,
   type PoisonCorpusItem,
   readLabelledPoisoning,
   readLabelledSecrets,
@@ -33,8 +35,8 @@ export function lintQualityOptions(argv: readonly string[], env: NodeJS.ProcessE
     else if (arg.startsWith('--split=')) split = arg.slice('--split='.length);
     else if (arg === '--misses') misses = true;
   }
-  if (split !== undefined && split !== 'train' && split !== 'test') {
-    throw new Error(`--split must be train or test, not "${split}"`);
+  if (split !== undefined && split !== 'train' && split !== 'test' && split !== 'holdout') {
+    throw new Error(`--split must be train, test or holdout, not "${split}"`);
   }
   return { splits: split === undefined ? [...CORPUS_SPLITS] : [split], misses };
 }
@@ -281,8 +283,8 @@ function reportSecrets(split: CorpusSplit, scores: SecretScores, misses: boolean
     `  ${split}: recall@block ${(positives.block / positives.items).toFixed(3)}, recall@any ${(positives.any / positives.items).toFixed(3)}, FPR ${(negatives.flagged / negatives.items).toFixed(3)}, unmasked ${positives.unmasked}`,
   );
   if (!misses) return;
-  if (split === 'test') {
-    out('  (misses are not listed for the test split: tune on train)');
+  if (split !== 'train') {
+    out(`  (misses are not listed for the ${split} split: tune on train)`);
     return;
   }
   for (const r of scores.results) {
@@ -312,8 +314,8 @@ function reportPoisoning(split: CorpusSplit, scores: PoisonScores, misses: boole
     `  ${split}: poisoned blocked ${(poisoned.blocked / poisoned.items).toFixed(3)}, ordinary blocked ${(ordinary.blocked / ordinary.items).toFixed(3)}, ordinary warned ${(ordinary.warned / ordinary.items).toFixed(3)}, expectations broken ${scores.expectBroken.length}`,
   );
   if (!misses) return;
-  if (split === 'test') {
-    out('  (misses are not listed for the test split: tune on train)');
+  if (split !== 'train') {
+    out(`  (misses are not listed for the ${split} split: tune on train)`);
     return;
   }
   for (const r of scores.results) {
@@ -339,6 +341,11 @@ export async function runLintQualityBench(
   const options = lintQualityOptions(argv, env);
   const report: LintQualityReport = { secrets: {}, poisoning: {} };
   for (const split of options.splits) {
+    // The holdout split is poisoning only: there is no secrets file for it.
+    if (split === 'holdout' && !existsSync(corpusFile('secrets', split))) {
+      out(`secrets · ${split}: no corpus file (the holdout split is poisoning only)`);
+      continue;
+    }
     const scores = scoreSecrets(readLabelledSecrets(split));
     report.secrets[split] = scores;
     reportSecrets(split, scores, options.misses, out);
