@@ -152,7 +152,9 @@ describe('extraction with the builtin runner', () => {
     ]);
     try {
       const report = await r.extract();
+      // One draft per session by the rules, and one by the repetition pass (said in two sessions).
       assert.equal(report.candidates.created, 2);
+      assert.deepEqual(report.repetition, { tasks: 1, candidates: 1 });
       const db = r.memory();
       const live = db
         .prepare(
@@ -163,14 +165,15 @@ describe('extraction with the builtin runner', () => {
       // The fixed rule: equal words, so the smaller text in code-point order ('!' before '.') survives.
       assert.equal(live[0]!.content, 'Always use named exports in TypeScript modules!');
       const superseded = db
-        .prepare("SELECT candidate_id, superseded_by FROM candidates WHERE status = 'superseded'")
-        .get() as { candidate_id: string; superseded_by: string };
-      assert.equal(superseded.superseded_by, live[0]!.candidate_id);
+        .prepare("SELECT candidate_id, superseded_by FROM candidates WHERE status = 'superseded' ORDER BY candidate_id")
+        .all() as Array<{ candidate_id: string; superseded_by: string }>;
+      assert.equal(superseded.length, 2);
+      assert.ok(superseded.every((row) => row.superseded_by === live[0]!.candidate_id));
       assert.ok(
         db
           .prepare('SELECT count(*) FROM candidate_provenance WHERE candidate_id IN (?, ?)')
           .pluck()
-          .get(superseded.candidate_id, live[0]!.candidate_id),
+          .get(superseded[0]!.candidate_id, live[0]!.candidate_id),
         'the fold is recorded',
       );
       assert.deepEqual(
@@ -181,7 +184,7 @@ describe('extraction with the builtin runner', () => {
         [r.keys[0]!.turnKeys[0], r.keys[1]!.turnKeys[0]].sort(),
         'the survivor cites the turn of each session',
       );
-      assert.equal(db.prepare('SELECT count(*) FROM candidates').pluck().get(), 2, 'nothing is deleted');
+      assert.equal(db.prepare('SELECT count(*) FROM candidates').pluck().get(), 3, 'nothing is deleted');
     } finally {
       await r.close();
     }

@@ -3,7 +3,7 @@
 // added by the writer in the transaction that seals the turn or admits the prompt.
 import { CmError } from '../errors.js';
 import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
-import { buildSessionSearchQuery } from '../memory/fts-query.js';
+import { buildSessionSearchQuery, quoteFtsTerm, sessionSearchTerms } from '../memory/fts-query.js';
 import { parseUtc } from '../memory/window.js';
 import type { SessionSearchResult } from '../protocol.js';
 import { prepared, type Db } from './database.js';
@@ -17,6 +17,10 @@ export interface SearchRequest {
   limit: number;
   /** Every matching turn, repeats included: extraction selects turns, it does not show a page. */
   keepRepeats?: boolean | undefined;
+  /** With keepRepeats: each hit carries the user text it matched (extraction's repetition pass compares it). */
+  withBody?: boolean | undefined;
+  /** Only turns holding every term (AND, not OR): looking for a statement said again, not for a topic. */
+  allTerms?: boolean | undefined;
 }
 
 export interface SearchHit {
@@ -28,6 +32,8 @@ export interface SearchHit {
   /** Internal pointer ("m:<message>" or "t:<timeline sequence>"), for planning. */
   ref: string;
   recordedAtMs: number;
+  /** Only when the request asked `withBody`. */
+  body?: string;
 }
 
 export function indexUserText(
@@ -47,7 +53,12 @@ export function indexUserText(
  * syntax in it is only text.
  */
 export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
-  const match = buildSessionSearchQuery(request.query);
+  const terms = request.allTerms ? sessionSearchTerms(request.query) : [];
+  const match = request.allTerms
+    ? terms.length === 0
+      ? null
+      : terms.map(quoteFtsTerm).join(' AND ')
+    : buildSessionSearchQuery(request.query);
   if (match === null) return [];
   const filters = [
     request.sinceMs ?? null,
@@ -65,7 +76,9 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   if (request.keepRepeats)
     return (
       db
-        .prepare(`SELECT ${HIT_COLUMNS} FROM session_search ${where} ${order} LIMIT ?`)
+        .prepare(
+          `SELECT ${HIT_COLUMNS}${request.withBody ? ', body' : ''} FROM session_search ${where} ${order} LIMIT ?`,
+        )
         .all(match, ...filters, request.limit) as Row[]
     ).map(withDate);
   // One ranking pass, read lazily until the page has `limit` distinct texts; the snippets are

@@ -42,6 +42,8 @@ import {
   type RunnerExecutionPlan,
 } from '../memory/runner-plan.js';
 import { extractionTaskId } from '../memory/task-store.js';
+import { repetitionDraftBatch } from '../memory/repetition.js';
+import { repetitionChunks } from './repetition-pass.js';
 import { selectTurns, type Selection } from '../memory/turn-source.js';
 import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from '../memory/window.js';
 
@@ -182,6 +184,8 @@ export class ExtractionPipeline {
   ): Promise<void> {
     const owner = { repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
     const runId = `run-${randomUUID()}`;
+    const resolve = scopeResolver();
+    const repetitions = repetitionChunks(this.core, chunks, (cwd) => resolve(cwd).worktreeKey === scope.worktreeKey);
     this.runBytesSent = 0;
     report.runIds.push(runId);
     report.chunks += chunks.length;
@@ -201,12 +205,18 @@ export class ExtractionPipeline {
               inode: scope.commonDirectoryIdentity.inode,
             }
           : null,
-      chunks: chunks.map((chunk) => this.extractionTask(chunk, owner)),
+      chunks: [...chunks, ...repetitions.map((repetition) => repetition.chunk)].map((chunk) =>
+        this.extractionTask(chunk, owner),
+      ),
     });
     report.tasks.planned += planned.taskIds.length;
     report.tasks.created += planned.created;
 
-    let open = [...planned.open];
+    // A repetition's task is answered here, offline, whatever the runner: it is never sent anywhere.
+    const statements = new Map(
+      repetitions.map((repetition) => [extractionTaskId(repetition.chunk.chunkRef), repetition.statement]),
+    );
+    let open = planned.open.filter((id) => !statements.has(id));
     const gate = isExternal(runner) ? await this.authorise(runner, open.slice(0, limit), approval, report) : null;
     if (gate) {
       if (report.pendingPlan) {
@@ -221,6 +231,9 @@ export class ExtractionPipeline {
       }
       open = open.filter((id) => gate.has(id));
     }
+    // After the gate: a run that waits for an approval (or is over budget) changes nothing yet.
+    for (const taskId of planned.open.filter((id) => statements.has(id)))
+      await this.answerRepetition(taskId, statements.get(taskId)!, report);
     let budgetStop = false;
     let worked = 0;
     while (open.length > 0 && worked < limit) {
@@ -329,6 +342,30 @@ export class ExtractionPipeline {
       summary: { ...report, runIds: undefined } as Record<string, unknown>,
     });
     progress({ phase: 'done', done: 1, total: 1, runId });
+  }
+
+  /** Claims a repetition task and submits its one draft, citing every occurrence (repetition.ts). */
+  private async answerRepetition(taskId: string, statement: string, report: ExtractReport): Promise<void> {
+    const { claim } = await this.writer.call('memoryClaimTask', {
+      holder: this.holder,
+      leaseMs: TASK_LEASE_MS,
+      taskIds: [taskId],
+    });
+    if (!claim) return; // held by a live claim elsewhere: that holder answers it
+    const task = claim.stored.task as unknown as ExtractionTask;
+    const outcome = await this.writer.call('memorySubmitExtraction', {
+      taskId,
+      claimToken: claim.claimToken,
+      output: JSON.stringify(repetitionDraftBatch(task, statement)),
+    });
+    if (outcome.outcome === 'accepted') {
+      report.repetition ??= { tasks: 0, candidates: 0 };
+      report.repetition.tasks += 1;
+      report.repetition.candidates += outcome.candidateIds.length;
+      report.candidates.quarantined += outcome.quarantined;
+    } else {
+      report.failures.push(`${taskId}: ${outcome.reason}`);
+    }
   }
 
   private extractionTask(chunk: PlannedChunk, owner: { repositoryKey: string; worktreeKey: string }) {
