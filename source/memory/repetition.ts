@@ -7,10 +7,10 @@
 import { contentWordCount, normalizeStatement } from './adjudication-rules.js';
 import { FORMATS, type DraftBatch, type ExtractionTask } from './contracts.js';
 
-/** Statements of one run looked up in session search: a bound on the queries one run makes. */
-export const REPETITION_STATEMENTS_MAX = 48;
-/** Session-search hits read per statement: the restatements rank first, so a page is enough. */
-export const REPETITION_HITS_MAX = 50;
+/** Statements of one run looked up in session search: a bound on the queries one run makes (each is an FTS5 AND query; 16 keeps a run of the extraction bench at ~1,100 turns/s). */
+export const REPETITION_STATEMENTS_MAX = 16;
+/** Session-search hits read per statement, first indexed first: the earliest occurrences are what a draft cites. */
+export const REPETITION_HITS_MAX = 24;
 /** Occurrences one repetition draft cites (the earliest ones): enough to show the habit. */
 export const REPETITION_OCCURRENCES_MAX = 8;
 /** Sessions that must say it: twice is a habit, once is a remark. */
@@ -91,10 +91,19 @@ export function repeatableStatements(
     .map(([normalized, text]) => ({ normalized, text }));
 }
 
+/** The sentences of `text` by their normalised form (the first wording of each). */
+export function normalizedSentences(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const sentence of sentencesOf(text)) {
+    const normalized = normalizeStatement(sentence);
+    if (!out.has(normalized)) out.set(normalized, sentence);
+  }
+  return out;
+}
+
 /** The sentence of `text` that says `normalized` again, or null. */
 export function occurrenceIn(text: string, normalized: string): string | null {
-  for (const sentence of sentencesOf(text)) if (normalizeStatement(sentence) === normalized) return sentence;
-  return null;
+  return normalizedSentences(text).get(normalized) ?? null;
 }
 
 export interface Occurrence {

@@ -17,9 +17,9 @@ export interface SearchRequest {
   limit: number;
   /** Every matching turn, repeats included: extraction selects turns, it does not show a page. */
   keepRepeats?: boolean | undefined;
-  /** With keepRepeats: each hit carries the user text it matched (extraction's repetition pass compares it). */
+  /** With keepRepeats: each hit carries the user text it matched, and no snippet (extraction's repetition pass compares it). */
   withBody?: boolean | undefined;
-  /** Only turns holding every term (AND, not OR): looking for a statement said again, not for a topic. */
+  /** Only turns holding every term (AND, not OR), first indexed first, no ranking: looking for a statement said again, not for a topic. */
   allTerms?: boolean | undefined;
 }
 
@@ -70,16 +70,17 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   ];
   const where = `WHERE session_search MATCH ?
     AND (? IS NULL OR recorded_at_ms >= ?) AND (? IS NULL OR recorded_at_ms < ?) AND (? IS NULL OR client = ?)`;
-  const order = 'ORDER BY bm25(session_search), recorded_at_ms DESC, ref';
+  // FTS5 reads its matches in rowid order (the order rows were indexed): that order with a LIMIT
+  // stops early, where any other order would read and sort every match first.
+  const order = request.allTerms ? 'ORDER BY rowid' : 'ORDER BY bm25(session_search), recorded_at_ms DESC, ref';
   type Row = Omit<SearchHit, 'recordedAt'>;
   const withDate = (row: Row): SearchHit => ({ ...row, recordedAt: new Date(row.recordedAtMs).toISOString() });
   if (request.keepRepeats)
     return (
-      db
-        .prepare(
-          `SELECT ${HIT_COLUMNS}${request.withBody ? ', body' : ''} FROM session_search ${where} ${order} LIMIT ?`,
-        )
-        .all(match, ...filters, request.limit) as Row[]
+      prepared(
+        db,
+        `SELECT ${request.withBody ? BODY_COLUMNS : HIT_COLUMNS} FROM session_search ${where} ${order} LIMIT ?`,
+      ).all(match, ...filters, request.limit) as Row[]
     ).map(withDate);
   // One ranking pass, read lazily until the page has `limit` distinct texts; the snippets are
   // made afterwards for the rows kept only. The CAST matters: FTS5 ignores a rowid constraint
@@ -97,6 +98,9 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
 
 const HIT_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
   snippet(session_search, 0, '[', ']', '…', 16) AS snippet`;
+/** A hit with the whole text it matched instead of a snippet (nobody is shown it; making snippets costs). */
+const BODY_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+  '' AS snippet, body`;
 
 /** The first `limit` rows of a ranked sequence, keeping only the first row of each distinct text; reads no further. */
 export function firstOfEachText<T>(ranked: Iterable<T>, textOf: (row: T) => string, limit: number): T[] {

@@ -43,7 +43,7 @@ import {
 } from '../memory/runner-plan.js';
 import { extractionTaskId } from '../memory/task-store.js';
 import { repetitionDraftBatch } from '../memory/repetition.js';
-import { repetitionChunks } from './repetition-pass.js';
+import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
 import { selectTurns, type Selection } from '../memory/turn-source.js';
 import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from '../memory/window.js';
 
@@ -184,8 +184,7 @@ export class ExtractionPipeline {
   ): Promise<void> {
     const owner = { repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
     const runId = `run-${randomUUID()}`;
-    const resolve = scopeResolver();
-    const repetitions = repetitionChunks(this.core, chunks, (cwd) => resolve(cwd).worktreeKey === scope.worktreeKey);
+    const repetitions = this.repetitions(scope, chunks);
     this.runBytesSent = 0;
     report.runIds.push(runId);
     report.chunks += chunks.length;
@@ -342,6 +341,25 @@ export class ExtractionPipeline {
       summary: { ...report, runIds: undefined } as Record<string, unknown>,
     });
     progress({ phase: 'done', done: 1, total: 1, runId });
+  }
+
+  /** The repetition chunks of a scope's run whose task is not answered yet (repetition-pass.ts). */
+  private repetitions(scope: Scope, chunks: readonly PlannedChunk[]): RepetitionChunk[] {
+    const resolve = scopeResolver();
+    const state = openMemoryStateReadOnly(storeFiles(dirname(this.core.name)).memoryState);
+    try {
+      // Done: its task was answered. A chunk planned but not answered (a run that waited for an
+      // approval, or died holding the claim) is planned again, which finds its task open.
+      const held = state?.db.prepare("SELECT 1 FROM tasks WHERE task_id = ? AND status = 'submitted'");
+      return repetitionChunks(
+        this.core,
+        chunks,
+        (cwd) => resolve(cwd).worktreeKey === scope.worktreeKey,
+        (chunkRef) => held?.get(extractionTaskId(chunkRef)) !== undefined,
+      );
+    } finally {
+      state?.db.close();
+    }
   }
 
   /** Claims a repetition task and submits its one draft, citing every occurrence (repetition.ts). */
