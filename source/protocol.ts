@@ -488,6 +488,12 @@ export interface MemoryExtractReport {
     quarantined: number;
   };
   failures: string[];
+  /**
+   * The repetition pass (statements said in two or more sessions), answered offline beside the
+   * runner's tasks: its tasks are in `tasks.planned`/`created` but not in `submitted`, its drafts not
+   * in `candidates.created`; they are adjudicated with the rest. Absent when it answered nothing.
+   */
+  repetition?: { tasks: number; candidates: number };
   /** Present when an external runner's plans wait for an approval: nothing was sent for them. */
   pendingPlan?: PendingAuthorization;
 }

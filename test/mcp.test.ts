@@ -23,6 +23,12 @@ describe('common-memory mcp', () => {
         ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'],
       );
       assert.match(tools.find((t) => t.name === 'memory_propose')!.description, /review queue.*never secrets/s);
+      // The agent is invited to propose what the user states as a rule or a correction.
+      assert.match(
+        tools.find((t) => t.name === 'memory_propose')!.description,
+        /^Call this when the user states a durable rule.*or corrects you/s,
+      );
+      assert.match(tools.find((t) => t.name === 'memory_search')!.description, /propose it with memory_propose/);
       for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
       for (const name of ['memory_search', 'memory_get'])
         assert.match(tools.find((t) => t.name === name)!.description, /preferences.*Do not read it mechanically/s);

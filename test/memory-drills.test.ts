@@ -68,9 +68,11 @@ describe('kill -9 during an extraction run', async () => {
   assert.equal(first.code, 0, first.stderr);
   const expected = outcome(clean.home);
 
-  it('the uninterrupted run: 5 candidates, the duplicate skipped, every task submitted once', () => {
-    assert.equal(expected.candidates.length, 5, expected.candidates.join('\n'));
-    assert.equal(expected.candidates.filter((row) => row.endsWith('superseded | skip')).length, 1);
+  it('the uninterrupted run: 6 candidates, the duplicates skipped, every task submitted once', () => {
+    // 5 drafted by the rules and 1 by the repetition pass (named exports, said in two sessions); the
+    // two restatements of it converge on one candidate.
+    assert.equal(expected.candidates.length, 6, expected.candidates.join('\n'));
+    assert.equal(expected.candidates.filter((row) => row.endsWith('superseded | skip')).length, 2);
     assert.ok(
       expected.tasks.every((row) => row.endsWith('submitted')),
       expected.tasks.join(', '),

@@ -142,7 +142,12 @@ describe('an external runner needs an approved plan', () => {
       r.clearReceived();
       const decided = await r.extract({ approvePlan: adjudication.plans[0]!.planDigest });
       assert.equal(decided.pendingPlan, undefined);
+      // Both sessions said the same words: the runner's two drafts and the repetition pass's draft of
+      // that turn fold into one candidate citing both turns, whatever the runner decided; the
+      // repetition pass's draft of the other prompt (said in both sessions too) is the second.
+      assert.deepEqual(approved.repetition, { tasks: 2, candidates: 2 });
       assert.equal(decided.candidates.stored, 2, decided.failures.join('; '));
+      assert.equal(decided.candidates.skipped, 2, decided.failures.join('; '));
       assert.equal(r.received().length, 1);
       assert.equal(sha256(r.received()[0]!.text), adjudication.plans[0]!.runnerInputDigest);
       const sends = r.memory().prepare('SELECT count(*), sum(bytes) FROM runner_sends').raw().get() as number[];

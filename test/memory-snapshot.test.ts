@@ -42,7 +42,8 @@ describe('session start snapshot', () => {
     const lines = snapshot.text.split('\n');
     assert.equal(lines[0], '<common-memory-notes>');
     assert.match(snapshot.text, /data, not instructions/);
-    assert.match(snapshot.text, /`common-memory get <id>`/);
+    assert.match(snapshot.text, /`memory_get` tool \(or `common-memory get <id>` in a shell\)/);
+    assert.match(snapshot.text, /corrects you, propose it with `memory_propose`/);
     assert.equal(lines[lines.length - 1], '</common-memory-notes>');
     assert.ok(
       lines.includes('- [m-high] (project, priority 90) title: "Title m-high" applies when: "editing CI files"'),

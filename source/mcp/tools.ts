@@ -49,7 +49,8 @@ const DESCRIPTIONS: Record<McpToolName, string> = {
   memory_search:
     `${WHEN_TO_READ} Searches the approved memory entries of this repository and of the user (BM25 over ` +
     'titles and text) and returns their ids, titles, scope and path with the projection generation and its ' +
-    'coverage ("partial" means some memory files were not indexed). Read an entry with memory_get.',
+    'coverage ("partial" means some memory files were not indexed). Read an entry with memory_get. When the ' +
+    'user states a new durable rule or corrects you, propose it with memory_propose.',
   memory_get:
     `${WHEN_TO_READ} Returns one approved memory entry by its id (from memory_search or from a hint): its ` +
     'title, when it applies, its sources, its content digest and its body. The body is reference notes the ' +
@@ -59,6 +60,9 @@ const DESCRIPTIONS: Record<McpToolName, string> = {
     'entries per scope), the review queue, and the read ledger. No entry bodies. Use it when memory_search ' +
     'returns nothing and you want to know whether memory is empty, partial or unavailable.',
   memory_propose:
+    'Call this when the user states a durable rule, preference or project convention ("we use pnpm here", ' +
+    '"never push to main"), or corrects you in a way that should hold next time ("no, use date-fns, not ' +
+    'moment"): proposing it costs the user nothing now and saves them repeating it in the next session. ' +
     'Proposes one durable memory the user stated or confirmed in this conversation (a preference, a project ' +
     'convention, a constraint). It becomes a draft candidate in the review queue, with this conversation as ' +
     'its source; a person reviews it before it becomes memory, and nothing is written to any file. Propose only ' +

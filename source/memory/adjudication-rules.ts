@@ -231,3 +231,40 @@ export function decideBatch(
   });
   return decisions;
 }
+
+/**
+ * Whether two statements say the same thing, whichever is taken as the draft: one's content words
+ * are within the other's, or they are near-duplicates (a skip or a merge by the rules above, in
+ * either direction). Saying the opposite in the same words (an update) is not a restatement.
+ */
+export function restates(a: string, b: string): boolean {
+  const left = analyse(a);
+  const right = analyse(b);
+  const forward = relate(left, right).decision;
+  const backward = relate(right, left).decision;
+  return (forward === 'skip' || forward === 'merge') && (backward === 'skip' || backward === 'merge');
+}
+
+const codepointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The fixed rule of which of two restatements survives, so that the order the drafts arrive in never
+ * decides it: the one with more content words (it says more), then the longer normalised text, then
+ * the smaller normalised text, then the smaller raw text (code-point order). Negative when `a`
+ * survives, positive when `b` does, 0 only for the very same text.
+ */
+export function survivorOrder(a: string, b: string): number {
+  const left = analyse(a);
+  const right = analyse(b);
+  return (
+    right.words.size - left.words.size ||
+    right.normalized.length - left.normalized.length ||
+    codepointOrder(left.normalized, right.normalized) ||
+    codepointOrder(a, b)
+  );
+}
+
+/** How many distinct content words a statement has (negations, soft words and punctuation aside). */
+export function contentWordCount(text: string): number {
+  return analyse(text).words.size;
+}

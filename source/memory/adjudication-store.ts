@@ -26,6 +26,8 @@ import { recall, type Owner, type RecallItem } from './recall.js';
 import { indexRecallRow, unindexRecallRow } from './recall-terms.js';
 import { RECALL_ALGORITHM } from './rrf.js';
 import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
+import { restates, survivorOrder } from './adjudication-rules.js';
+import { foldInto } from './restatement-store.js';
 
 /** Drafts one adjudication task decides (seed 004 §9: 8 chunks × 8 drafts). */
 export const ADJUDICATION_DRAFTS_MAX = 64;
@@ -254,8 +256,14 @@ function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<type
 
   const counts = { stored: 0, skipped: 0, updated: 0, merged: 0 };
   const rows = new Map(current.map((row) => [row.candidate_id, row]));
-  for (const a of result.adjudications)
-    applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, pool.get(a.targetIds[0] ?? '')?.sourceKind, counts);
+  const folded = new Map<string, string>();
+  // Decisions against existing memory first, then skips onto a sibling of the batch (which is decided by then).
+  const onSibling = (a: Decision) => siblings.has(a.targetIds[0] ?? '');
+  for (const a of [...result.adjudications.filter((a) => !onSibling(a)), ...result.adjudications.filter(onSibling)]) {
+    const kind = onSibling(a) ? 'candidate' : pool.get(a.targetIds[0] ?? '')?.sourceKind;
+    applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, kind, counts, folded, siblings);
+  }
+  convergeBatch(tx, task.task_id, draftIds, counts, folded);
   // A chunk is extracted once none of its drafts waits for a decision.
   prepared(
     tx.db,
@@ -282,6 +290,45 @@ function staleReason(db: Db, owner: Owner, drafts: DraftRow[], stored: Adjudicat
 }
 
 type Decision = z.infer<typeof adjudicationResult>['adjudications'][number];
+type Counts = Record<'stored' | 'skipped' | 'updated' | 'merged', number>;
+
+/** Where a candidate folded in this transaction went (followed to the end of the chain). */
+const survivorOf = (folded: ReadonlyMap<string, string>, id: string): string => {
+  let current = id;
+  for (let hops = 0; folded.has(current) && hops <= folded.size; hops++) current = folded.get(current)!;
+  return current;
+};
+
+const contentOf = (db: Db, candidateId: string) =>
+  prepared(db, "SELECT json_extract(payload_json, '$.content') FROM candidates WHERE candidate_id = ?")
+    .pluck()
+    .get(candidateId) as string;
+
+function recordProvenance(
+  tx: Tx,
+  candidateId: string,
+  from: string,
+  relation: 'skip' | 'merge' | 'update',
+  taskId: string,
+  fromRevision: number,
+) {
+  prepared(
+    tx.db,
+    `INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (candidate_id, from_candidate_id, task_id) DO NOTHING`,
+  ).run(candidateId, from, relation, taskId, fromRevision, tx.nowMs);
+}
+
+const revisionOf = (db: Db, candidateId: string) =>
+  prepared(db, 'SELECT revision FROM candidates WHERE candidate_id = ?').pluck().get(candidateId) as number;
+
+/** The draft loses to `winner`, a candidate that says the same: it is superseded and its turns become the winner's evidence. */
+function foldDraft(tx: Tx, taskId: string, row: DraftRow, winner: string, counts: Counts, folded: Map<string, string>) {
+  foldInto(tx, row.candidate_id, winner, 'skip');
+  recordProvenance(tx, row.candidate_id, winner, 'skip', taskId, row.revision);
+  folded.set(row.candidate_id, winner);
+  counts.skipped += 1;
+}
 
 function applyDecision(
   tx: Tx,
@@ -289,22 +336,30 @@ function applyDecision(
   row: DraftRow,
   a: Decision,
   targetKind: string | undefined,
-  counts: Record<'stored' | 'skipped' | 'updated' | 'merged', number>,
+  counts: Counts,
+  folded: Map<string, string>,
+  siblings: ReadonlySet<string>,
 ): void {
   const { db, nowMs } = tx;
-  const target = a.targetIds[0];
-  const provenance = prepared(
-    db,
-    'INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  if (a.action === 'skip') {
-    // The draft says nothing new: it is kept, superseded by what already says it.
-    const targetRef = targetKind === 'approved' ? `approved:${target}` : target!;
+  const draftContent = (JSON.parse(row.payload_json) as Draft).content;
+  // A candidate target folded earlier in this transaction is now its survivor.
+  const target =
+    a.targetIds[0] !== undefined && targetKind === 'candidate' ? survivorOf(folded, a.targetIds[0]) : a.targetIds[0];
+  if (a.action === 'skip' && targetKind !== 'candidate') {
+    // Said already by an approved entry: the draft is kept, superseded by it (a file gains no evidence).
+    const targetRef = `approved:${target}`;
     db.prepare(
       "UPDATE candidates SET status = 'superseded', superseded_by = ?, adjudication = 'done', decision = 'skip', updated_at_ms = ? WHERE candidate_id = ?",
     ).run(targetRef, nowMs, row.candidate_id);
-    provenance.run(row.candidate_id, targetRef, 'skip', taskId, row.revision, nowMs);
+    recordProvenance(tx, row.candidate_id, targetRef, 'skip', taskId, row.revision);
     counts.skipped += 1;
+    return;
+  }
+  // Two candidates that say the same thing: the survivor is chosen by the fixed rule, never by
+  // which came first, so a restatement and its original converge on one candidate in any order.
+  const restatement = (a.action === 'skip' || a.action === 'merge') && targetKind === 'candidate';
+  if (restatement && survivorOrder(draftContent, contentOf(db, target!)) >= 0) {
+    foldDraft(tx, taskId, row, target!, counts, folded);
     return;
   }
   let payload = JSON.parse(row.payload_json) as Draft & Record<string, unknown>;
@@ -313,28 +368,82 @@ function applyDecision(
     payload = { ...payload, ...a.mergedFields };
     revision += 1;
   }
-  if ((a.action === 'update' || a.action === 'merge') && target !== undefined) {
-    if (targetKind === 'candidate') {
-      const old = db
-        .prepare(
-          "SELECT rowid, revision, json_extract(payload_json, '$.content') AS content FROM candidates WHERE candidate_id = ?",
-        )
-        .get(target) as { rowid: number; revision: number; content: string };
-      db.prepare(
-        "UPDATE candidates SET status = 'superseded', superseded_by = ?, revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
-      ).run(row.candidate_id, nowMs, target);
-      unindexRecallRow(db, 'candidate', old.rowid, old.content);
-      provenance.run(row.candidate_id, target, a.action, taskId, old.revision, nowMs);
-    } else {
-      // An approved entry changes only by a person's promotion; the draft records what it revises.
-      provenance.run(row.candidate_id, `approved:${target}`, a.action, taskId, 0, nowMs);
-    }
-  }
+  const action = restatement ? 'merge' : a.action;
   db.prepare(
     "UPDATE candidates SET adjudication = 'done', decision = ?, revision = ?, payload_json = ?, content_digest = ?, updated_at_ms = ? WHERE candidate_id = ?",
-  ).run(a.action, revision, JSON.stringify(payload), sha256Hex(payload.content), nowMs, row.candidate_id);
+  ).run(action, revision, JSON.stringify(payload), sha256Hex(payload.content), nowMs, row.candidate_id);
   indexRecallRow(db, 'candidate', row.rowid, payload.content);
-  counts[a.action === 'store' ? 'stored' : a.action === 'update' ? 'updated' : 'merged'] += 1;
+  if ((action === 'update' || action === 'merge') && target !== undefined) {
+    if (targetKind === 'candidate') {
+      const fromRevision = revisionOf(db, target);
+      if (action === 'merge') {
+        // The draft says more: it supersedes the target and cites the target's turns too.
+        if (siblings.has(target)) {
+          // A sibling decided earlier in this batch: it is counted as skipped now, not as what it was.
+          const was = prepared(db, 'SELECT decision FROM candidates WHERE candidate_id = ?').pluck().get(target);
+          counts[was === 'update' ? 'updated' : was === 'merge' ? 'merged' : 'stored'] -= 1;
+          counts.skipped += 1;
+        }
+        foldInto(tx, target, row.candidate_id, 'skip', { sameBatch: siblings.has(target) });
+        folded.set(target, row.candidate_id);
+      } else {
+        const old = db
+          .prepare(
+            "SELECT rowid, json_extract(payload_json, '$.content') AS content FROM candidates WHERE candidate_id = ?",
+          )
+          .get(target) as { rowid: number; content: string };
+        db.prepare(
+          "UPDATE candidates SET status = 'superseded', superseded_by = ?, revision = revision + 1, updated_at_ms = ? WHERE candidate_id = ?",
+        ).run(row.candidate_id, nowMs, target);
+        unindexRecallRow(db, 'candidate', old.rowid, old.content);
+      }
+      recordProvenance(tx, row.candidate_id, target, action, taskId, fromRevision);
+    } else {
+      // An approved entry changes only by a person's promotion; the draft records what it revises.
+      recordProvenance(tx, row.candidate_id, `approved:${target}`, action, taskId, 0);
+    }
+  }
+  counts[action === 'store' ? 'stored' : action === 'update' ? 'updated' : 'merged'] += 1;
+}
+
+/**
+ * Drafts of one batch that restate each other converge on one candidate whatever the runner
+ * decided about them (a runner may only skip onto a sibling, so a longer sibling after a shorter
+ * one would otherwise stand beside it): the kept drafts, best survivor first by the fixed rule,
+ * each folds the later ones that restate it.
+ */
+function convergeBatch(
+  tx: Tx,
+  taskId: string,
+  draftIds: readonly string[],
+  counts: Counts,
+  folded: Map<string, string>,
+) {
+  const kept = draftIds
+    .filter((id) => !folded.has(id))
+    .map((id) => ({
+      id,
+      row: prepared(
+        tx.db,
+        "SELECT revision, decision, json_extract(payload_json, '$.content') AS content FROM candidates WHERE candidate_id = ? AND status = 'draft' AND adjudication = 'done'",
+      ).get(id) as { revision: number; decision: string; content: string } | undefined,
+    }))
+    .filter((entry): entry is { id: string; row: { revision: number; decision: string; content: string } } =>
+      Boolean(entry.row),
+    )
+    .sort((x, y) => survivorOrder(x.row.content, y.row.content) || (x.id < y.id ? -1 : 1));
+  for (const [index, winner] of kept.entries()) {
+    if (folded.has(winner.id)) continue;
+    for (const loser of kept.slice(index + 1)) {
+      if (folded.has(loser.id) || !restates(winner.row.content, loser.row.content)) continue;
+      foldInto(tx, loser.id, winner.id, 'skip', { sameBatch: true });
+      recordProvenance(tx, loser.id, winner.id, 'skip', taskId, loser.row.revision);
+      folded.set(loser.id, winner.id);
+      const was = loser.row.decision === 'store' ? 'stored' : loser.row.decision === 'update' ? 'updated' : 'merged';
+      counts[was] -= 1;
+      counts.skipped += 1;
+    }
+  }
 }
 
 export const adjudicationCommands = {

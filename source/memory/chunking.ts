@@ -159,6 +159,14 @@ export function planChunks(turns: readonly SourceTurn[]): PlannedChunk[] {
   return chunks.sort((a, b) => a.startMs - b.startMs || (a.chunkRef < b.chunkRef ? -1 : 1));
 }
 
+/**
+ * A chunk of chosen turns from any sessions (the occurrences of a repeated statement), serialised
+ * as a session's chunk is, under the caller's `chunkRef`; its session fields are its first turn's.
+ */
+export function turnsChunk(turns: readonly SourceTurn[], chunkRef: string): PlannedChunk {
+  return { ...finish(turns.map((turn) => serialiseTurn(turn, () => 'e000'))), chunkRef };
+}
+
 function finish(sized: SerialisedTurn[]): PlannedChunk {
   const catalogue: EvidencePointer[] = [];
   const group = sized.map((turn) => {

@@ -3,7 +3,7 @@
 // added by the writer in the transaction that seals the turn or admits the prompt.
 import { CmError } from '../errors.js';
 import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
-import { buildSessionSearchQuery } from '../memory/fts-query.js';
+import { buildSessionSearchQuery, quoteFtsTerm, sessionSearchTerms } from '../memory/fts-query.js';
 import { maskSecrets, maskSnippet } from '../memory/listing-mask.js';
 import { parseUtc } from '../memory/window.js';
 import type { SessionSearchResult } from '../protocol.js';
@@ -18,6 +18,10 @@ export interface SearchRequest {
   limit: number;
   /** Every matching turn, repeats included: extraction selects turns, it does not show a page. */
   keepRepeats?: boolean | undefined;
+  /** With keepRepeats: each hit carries the user text it matched, and no snippet (extraction's repetition pass compares it). */
+  withBody?: boolean | undefined;
+  /** Only turns holding every term (AND, not OR), first indexed first, no ranking: looking for a statement said again, not for a topic. */
+  allTerms?: boolean | undefined;
 }
 
 export interface SearchHit {
@@ -31,6 +35,8 @@ export interface SearchHit {
   /** The FTS row, to make its snippet again with markers (the masked snippet of `sessionSearch`). */
   rowid: number;
   recordedAtMs: number;
+  /** Only when the request asked `withBody`. */
+  body?: string;
 }
 
 export function indexUserText(
@@ -50,7 +56,12 @@ export function indexUserText(
  * syntax in it is only text.
  */
 export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
-  const match = buildSessionSearchQuery(request.query);
+  const terms = request.allTerms ? sessionSearchTerms(request.query) : [];
+  const match = request.allTerms
+    ? terms.length === 0
+      ? null
+      : terms.map(quoteFtsTerm).join(' AND ')
+    : buildSessionSearchQuery(request.query);
   if (match === null) return [];
   const filters = [
     request.sinceMs ?? null,
@@ -62,14 +73,17 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   ];
   const where = `WHERE session_search MATCH ?
     AND (? IS NULL OR recorded_at_ms >= ?) AND (? IS NULL OR recorded_at_ms < ?) AND (? IS NULL OR client = ?)`;
-  const order = 'ORDER BY bm25(session_search), recorded_at_ms DESC, ref';
+  // FTS5 reads its matches in rowid order (the order rows were indexed): that order with a LIMIT
+  // stops early, where any other order would read and sort every match first.
+  const order = request.allTerms ? 'ORDER BY rowid' : 'ORDER BY bm25(session_search), recorded_at_ms DESC, ref';
   type Row = Omit<SearchHit, 'recordedAt'>;
   const withDate = (row: Row): SearchHit => ({ ...row, recordedAt: new Date(row.recordedAtMs).toISOString() });
   if (request.keepRepeats)
     return (
-      db
-        .prepare(`SELECT ${HIT_COLUMNS} FROM session_search ${where} ${order} LIMIT ?`)
-        .all(match, ...filters, request.limit) as Row[]
+      prepared(
+        db,
+        `SELECT ${request.withBody ? BODY_COLUMNS : HIT_COLUMNS} FROM session_search ${where} ${order} LIMIT ?`,
+      ).all(match, ...filters, request.limit) as Row[]
     ).map(withDate);
   // One ranking pass, read lazily until the page has `limit` distinct texts; the snippets are
   // made afterwards for the rows kept only. The CAST matters: FTS5 ignores a rowid constraint
@@ -87,6 +101,9 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
 
 const HIT_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
   snippet(session_search, 0, '[', ']', '…', 16) AS snippet`;
+/** A hit with the whole text it matched instead of a snippet (nobody is shown it; making snippets costs). */
+const BODY_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+  '' AS snippet, body`;
 
 /** The first `limit` rows of a ranked sequence, keeping only the first row of each distinct text; reads no further. */
 export function firstOfEachText<T>(ranked: Iterable<T>, textOf: (row: T) => string, limit: number): T[] {

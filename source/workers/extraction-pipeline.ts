@@ -43,6 +43,8 @@ import {
 } from '../memory/runner-plan.js';
 import { screenRunnerTask, type ScreenedRunnerTask } from '../memory/runner-input-lint.js';
 import { extractionTaskId } from '../memory/task-store.js';
+import { repetitionDraftBatch } from '../memory/repetition.js';
+import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
 import { selectTurns, type Selection } from '../memory/turn-source.js';
 import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from '../memory/window.js';
 
@@ -186,6 +188,7 @@ export class ExtractionPipeline {
   ): Promise<void> {
     const owner = { repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
     const runId = presetRunId !== undefined && report.runIds.length === 0 ? presetRunId : `run-${randomUUID()}`;
+    const repetitions = this.repetitions(scope, chunks);
     this.runBytesSent = 0;
     report.runIds.push(runId);
     report.chunks += chunks.length;
@@ -205,12 +208,18 @@ export class ExtractionPipeline {
               inode: scope.commonDirectoryIdentity.inode,
             }
           : null,
-      chunks: chunks.map((chunk) => this.extractionTask(chunk, owner)),
+      chunks: [...chunks, ...repetitions.map((repetition) => repetition.chunk)].map((chunk) =>
+        this.extractionTask(chunk, owner),
+      ),
     });
     report.tasks.planned += planned.taskIds.length;
     report.tasks.created += planned.created;
 
-    let open = [...planned.open];
+    // A repetition's task is answered here, offline, whatever the runner: it is never sent anywhere.
+    const statements = new Map(
+      repetitions.map((repetition) => [extractionTaskId(repetition.chunk.chunkRef), repetition.statement]),
+    );
+    let open = planned.open.filter((id) => !statements.has(id));
     const gate = isExternal(runner) ? await this.authorise(runner, open.slice(0, limit), approval, report) : null;
     if (gate) {
       if (report.pendingPlan) {
@@ -225,6 +234,9 @@ export class ExtractionPipeline {
       }
       open = open.filter((id) => gate.has(id));
     }
+    // After the gate: a run that waits for an approval (or is over budget) changes nothing yet.
+    for (const taskId of planned.open.filter((id) => statements.has(id)))
+      await this.answerRepetition(taskId, statements.get(taskId)!, report);
     let budgetStop = false;
     let worked = 0;
     while (open.length > 0 && worked < limit) {
@@ -335,6 +347,49 @@ export class ExtractionPipeline {
       summary: { ...report, runIds: undefined } as Record<string, unknown>,
     });
     progress({ phase: 'done', done: 1, total: 1, runId });
+  }
+
+  /** The repetition chunks of a scope's run whose task is not answered yet (repetition-pass.ts). */
+  private repetitions(scope: Scope, chunks: readonly PlannedChunk[]): RepetitionChunk[] {
+    const resolve = scopeResolver();
+    const state = openMemoryStateReadOnly(storeFiles(dirname(this.core.name)).memoryState);
+    try {
+      // Done: its task was answered. A chunk planned but not answered (a run that waited for an
+      // approval, or died holding the claim) is planned again, which finds its task open.
+      const held = state?.db.prepare("SELECT 1 FROM tasks WHERE task_id = ? AND status = 'submitted'");
+      return repetitionChunks(
+        this.core,
+        chunks,
+        (cwd) => resolve(cwd).worktreeKey === scope.worktreeKey,
+        (chunkRef) => held?.get(extractionTaskId(chunkRef)) !== undefined,
+      );
+    } finally {
+      state?.db.close();
+    }
+  }
+
+  /** Claims a repetition task and submits its one draft, citing every occurrence (repetition.ts). */
+  private async answerRepetition(taskId: string, statement: string, report: ExtractReport): Promise<void> {
+    const { claim } = await this.writer.call('memoryClaimTask', {
+      holder: this.holder,
+      leaseMs: TASK_LEASE_MS,
+      taskIds: [taskId],
+    });
+    if (!claim) return; // held by a live claim elsewhere: that holder answers it
+    const task = claim.stored.task as unknown as ExtractionTask;
+    const outcome = await this.writer.call('memorySubmitExtraction', {
+      taskId,
+      claimToken: claim.claimToken,
+      output: JSON.stringify(repetitionDraftBatch(task, statement)),
+    });
+    if (outcome.outcome === 'accepted') {
+      report.repetition ??= { tasks: 0, candidates: 0 };
+      report.repetition.tasks += 1;
+      report.repetition.candidates += outcome.candidateIds.length;
+      report.candidates.quarantined += outcome.quarantined;
+    } else {
+      report.failures.push(`${taskId}: ${outcome.reason}`);
+    }
   }
 
   private extractionTask(chunk: PlannedChunk, owner: { repositoryKey: string; worktreeKey: string }) {
