@@ -481,7 +481,7 @@ const RULES: Rule[] = [
       // Everything before declared void: "everything written before this line is obsolete".
       String.raw`|\b(?:everything|all|anything|whatever|the text|all text|the content|all content)\s+(?:written\s+|said\s+|stated\s+|given\s+)?(?:above|before|earlier|previously|prior|so far|up to here|until here)(?:\s+(?:this|that)\s+(?:line|point|note|message))?\b[^.\n]{0,30}?\b(?:is|are|was|should be|must be)\s+(?:now\s+)?(?:obsolete|void|null|invalid|irrelevant|ignored|cancel+ed|superseded|overridden|outdated|to be ignored|no longer valid|not valid)`,
       // Authority relayed to the model: "standing order from the user:", "the user asked me to remind you".
-      String.raw`|\b(?:instructions?|orders?|directives?|messages?|standing orders?|a standing order|commands?)\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]`,
+      String.raw`|\b(?:instructions?|orders?|directives?|standing orders?|a standing order|commands?)\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]`,
       String.raw`|\bnotes?\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]\s*(?:you|agents?|all agents|assistants?|the assistant)\b`,
       String.raw`|\bstanding orders?\b`,
       String.raw`|\b(?:the\s+)?(?:project lead|team lead|tech lead|lead|owner|repository owner|repo owner|repository administrator|repo admin|admin|administrator|maintainers?|management|security team|cto|ceo)\s+(?:says|said|wants|decided|confirmed|told us|has said|has decided|has confirmed)\s*:?\s+(?:that\s+)?(?:agents?|all agents|you|assistants?|the assistant|the ai)\s+(?:can|may|should|must|are allowed to|are free to|no longer|are (?:now\s+)?(?:pre-?)?(?:cleared|approved|authori[sz]ed|allowed|permitted))\b`,

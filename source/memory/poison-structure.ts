@@ -153,7 +153,7 @@ const SEND = String.raw`\b(?:send\w*|ship|ships|shipping|stick|place|plant|injec
 const SECRETISH = w([
   String.raw`\b(?:(?:api|access|secret|private|ssh|deploy|signing|gpg|pgp|aws|github|gitlab|npm|openai|anthropic|stripe|cloud)[ _-]?(?:api[ _-]?)?keys?|tokens?|passwords?|passphrases?|passwd|credentials?|creds|secrets?|cookies?|session ids?|auth headers?|bearer)\b`,
   String.raw`(?:^|[\s(\x22'])(?:~\/|\$home\/)?\.(?:ssh|aws|env(?!\.(?:example|sample|template|dist|defaults))|npmrc|netrc|pypirc|pgpass|git-credentials|gnupg|docker|kube|bash_history|zsh_history)\b|\bdotfiles\b|\bkube ?config\b|\b(?:ssh|aws|docker|npm|pip|git) (?:config|credentials)\b|\bid_(?:rsa|ed25519|ecdsa)\b|\b[a-z_]*(?:token|secret|password|api_key|access_key)[a-z_]*\b`,
-  String.raw`\b(?:env(?:ironment)?\s+(?:vars?|variables?|file)|environment|printenv|process\.env|os\.environ)\b`,
+  String.raw`\b(?:env(?:ironment)?\s+(?:vars?|variables?|file)|(?:the|your|whole|entire|full)\s+environment(?!\s+(?:names?|types?|labels?|ids?|tags?|badges?|colou?rs?))|printenv|process\.env|os\.environ)\b`,
   String.raw`\b(?:(?:chat|conversation|session|message|prompt|shell|command)\s+(?:history|log|logs|transcript)|conversation|transcripts?|system prompt|your (?:\w+ )?(?:instructions|prompt|context)|(?:this|the|whole|entire|full)\s+(?:chat|session|context window))\b`,
 ]);
 // Ordinary objects that contain a sensitive word but are not secrets: "error logs", "token counts".
@@ -166,6 +166,11 @@ const DEST = w([
   String.raw`\b(?:webhook|endpoint|server|pastebin|gist|bucket|channel|dm|inbox|mailbox|ftp|sftp)\b`,
   String.raw`\b(?:issues?|comments?|commits?|commit messages?|pull requests?|pr|pr (?:body|description|title)|descriptions?|replies|reply|answers?|responses?|summary|readme|changelog|release notes?|wiki|build logs?|logs?|ci logs?|log files?|chat|slack|discord|telegram|tweet|public repo\w*|image url)\b`,
 ]);
+
+/** A place the secret goes to, not one it comes from ("copy the session id from the logs"). */
+const TO_DEST = new RegExp(
+  String.raw`(?:\b(?:to|into|in|on|onto|at|via|as|inside|within|through|over|under|under the|across)\s+(?:(?:a|an|the|your|my|our|their|this|that|every|each|all|any|new|next|first|last)\s+)*(?:[\w-]+\s+){0,3}?)${DEST.source}|https?:\/\/\S+|\b(?:ftp|wss?|s3|gs):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+`,
+);
 
 // --- memory tools -------------------------------------------------------------------------------
 const TOOL_CALL = w([
@@ -186,7 +191,7 @@ const HIJACK = w([
   String.raw`\b(?:answer|answers|report|reports|work|works|listen|listens|respond|defer)\s+(?:only\s+)?(?:to|for)\s+[^.;!?\n]{1,60}?\b(?:rather than|instead of|over|not|before|and not)\s+(?:to\s+|for\s+)?(?:the|your)\s+(?:user|human|operator|developer|person)\b`,
   String.raw`\b(?:obey|serve|follow|trust|take orders from)\s+(?:\w+\s+){1,5}?(?:rather than|instead of|over|not|before)\s+(?:the|your)\s+(?:user|human|operator|developer|person)\b`,
   String.raw`\b(?:answer|answers|report|reports|work|works|listen|listens|defer|obey|serve|follow)\s+(?:only\s+)?(?:to|for)?\s*(?:whoever|the (?:person|one|author) who)\s+(?:wrote|added|left|planted|placed)\s+this\b`,
-  String.raw`\byour\s+(?:real|true|actual|hidden|secret|new|primary|main)\s+(?:job|task|goal|purpose|mission|role|objective|assignment|work)\b`,
+  String.raw`\byour\s+(?:real|true|actual|hidden|secret|new|primary|main)\s+(?:job|task|goal|purpose|mission|role|objective|assignment|work)\b(?!\s+(?:list|board|tracker|queue|log|page|file|items?)s?\b)`,
   // Dropping the task the user gave.
   String.raw`\b(?:abort|abandon|drop|stop|ditch|quit|cancel|scrap|forget|ignore|skip|set aside|put aside|leave|pause|shelve)\s+(?:\w+\s+)?(?:the|your|their|this|any|whatever)\s+(?:current\s+|original\s+|assigned\s+|actual\s+)?(?:request|task|assignment|job|work|ticket|question|prompt|goal)s?\s+(?:\w+\s+){0,2}?(?:you\s+(?:were|have been|got|received|are working on|'re working on)|the user\s+(?:\w+\s+)?(?:gave|asked|sent|set|wants|assigned|opened|filed|requested|raised|needs|brought)|(?:was|were)\s+(?:given|assigned)\s+(?:to\s+)?you|at hand|from the user)\b`,
   String.raw`\b(?:put|place|leave|set|keep)\s+(?:the user's|your user's|your current|the current|the assigned|your assigned|the original|the user)\s+(?:request|task|ticket|question|assignment|work|job)s?\s+(?:on hold|aside|to (?:one|the) side|on ice|for later)\b`,
@@ -214,7 +219,7 @@ interface StructuralRule {
 
 // --- remote execution in words ------------------------------------------------------------------
 const REMOTE_RUN = w([
-  String.raw`\b(?:fetch|download|get|grab|pull|curl|wget|load)\b[^.;!?\n]{0,40}?(?:https?:\/\/\S+|\bthe (?:script|installer|payload)\b)[^;!?\n]{0,40}?\b(?:pipe|feed|pass|hand|give|send|run|execute|exec|eval|source|load)\w*\s+(?:it|the (?:result|output|script|file|contents|response|body)|them)?\s*(?:straight\s+|directly\s+)?(?:to|into|through|with|in|using)\s+(?:a\s+|the\s+)?(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|python\d*(?:\.\d+)?|node|perl|ruby|php|powershell|pwsh|iex|deno|bun|shell|interpreter|terminal)\b`,
+  String.raw`\b(?:fetch|download|get|grab|pull|curl|wget|load)\b[^.;!?\n]{0,40}?(?:https?:\/\/\S+|\bthe (?:script|installer|payload)\b)[^;!?\n]{0,40}?\b(?:pipe|feed|pass|hand|give|send|run|execute|exec|eval|source)\w*\s+(?:it|the (?:result|output|script|file|contents|response|body)|them)?\s*(?:straight\s+|directly\s+)?(?:to|into|through|with|in|using)\s+(?:a\s+|the\s+)?(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|python\d*(?:\.\d+)?|node|perl|ruby|php|powershell|pwsh|iex|deno|bun|shell|interpreter|terminal)\b(?!\s+[\w./-]+\.(?:py|js|mjs|ts|sh|rb|pl|php)\b)`,
 ]);
 const READ_FIRST = /\b(?:review|read|inspect|check|verify|checksum|sha256|audit)\w*\b/;
 
@@ -275,7 +280,7 @@ const RULES: StructuralRule[] = [
         const object = rest.slice(0, secret.index + secret[0].length + 40);
         if (NOT_SECRET.test(object)) continue;
         const after = rest.slice(secret.index + secret[0].length);
-        if (DEST.test(after)) return NEGATED.test(c.slice(0, verb.index + verb[0].length)) ? 'warn' : 'block';
+        if (TO_DEST.test(after)) return NEGATED.test(c.slice(0, verb.index + verb[0].length)) ? 'warn' : 'block';
       }
       return null;
     },
