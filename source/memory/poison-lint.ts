@@ -19,6 +19,7 @@
 // a look-alike a legitimate note could carry (a download to a file, a note naming the memory
 // tools) is a warning.
 
+import { structuralFindings } from './poison-structure.js';
 import { decodedSegments, deobfuscatedView, type LintView, normaliseForLint, reversedView } from './poison-views.js';
 import { codePointLabel, HIDDEN_CHAR } from './visible-text.js';
 
@@ -480,7 +481,7 @@ const RULES: Rule[] = [
       // Everything before declared void: "everything written before this line is obsolete".
       String.raw`|\b(?:everything|all|anything|whatever|the text|all text|the content|all content)\s+(?:written\s+|said\s+|stated\s+|given\s+)?(?:above|before|earlier|previously|prior|so far|up to here|until here)(?:\s+(?:this|that)\s+(?:line|point|note|message))?\b[^.\n]{0,30}?\b(?:is|are|was|should be|must be)\s+(?:now\s+)?(?:obsolete|void|null|invalid|irrelevant|ignored|cancel+ed|superseded|overridden|outdated|to be ignored|no longer valid|not valid)`,
       // Authority relayed to the model: "standing order from the user:", "the user asked me to remind you".
-      String.raw`|\b(?:instructions?|orders?|directives?|messages?|standing orders?|a standing order|commands?)\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]`,
+      String.raw`|\b(?:instructions?|orders?|directives?|standing orders?|a standing order|commands?)\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]`,
       String.raw`|\bnotes?\s+from\s+${AUTHORITY}\s*(?:\([^)\n]{0,30}\)\s*)?[:,-]\s*(?:you|agents?|all agents|assistants?|the assistant)\b`,
       String.raw`|\bstanding orders?\b`,
       String.raw`|\b(?:the\s+)?(?:project lead|team lead|tech lead|lead|owner|repository owner|repo owner|repository administrator|repo admin|admin|administrator|maintainers?|management|security team|cto|ceo)\s+(?:says|said|wants|decided|confirmed|told us|has said|has decided|has confirmed)\s*:?\s+(?:that\s+)?(?:agents?|all agents|you|assistants?|the assistant|the ai)\s+(?:can|may|should|must|are allowed to|are free to|no longer|are (?:now\s+)?(?:pre-?)?(?:cleared|approved|authori[sz]ed|allowed|permitted))\b`,
@@ -565,7 +566,7 @@ const RULES: Rule[] = [
       String.raw`|\b(?:the user|the human|the reviewer|the team|nobody|no one|your user)\s+(?:does not|doesn't|do not|don't|need not|needn't|never|must not|should not|shouldn't|must never|should never|will never|can never|may never|need never)\s+(?:need to\s+|have to\s+)?(?:(?:know|be told|hear|learn)\b(?!\s+(?:about|how|the|that|which|what|where|when|why|this tool)\b)|(?:notice|find out|realise|realize|suspect|discover)\b)`,
       String.raw`|\bso\s+(?:that\s+)?(?:the user|they|nobody|no one|the reviewer|the team)\s+(?:does not|doesn't|won't|will not|can't|cannot|never)\s+(?:notice|see|find out|realise|realize|suspect|discover|know)\b`,
       String.raw`|\b(?:do not|don't|never|without)\s+(?:report|reporting|mention|mentioning|disclose|disclosing|reveal|revealing|surface|surfacing|acknowledge|acknowledging|admit|admitting|say anything about|saying anything about|bring up|bringing up)\s+(?:it|this|that|these|them|this note|this memory|this step|the change|the changes|what you did|what you (?:have )?done|any of this)\b`,
-      String.raw`|\bif\s+(?:the user|they|anyone|someone|somebody|a reviewer|the reviewer)\s+(?:asks?|questions?|wonders|wants to know)[^.\n]{0,60}?\b(?:leave out|omit|hide|deny|lie|pretend|say nothing|do not mention|don't mention|do not tell|don't tell|do not say|don't say|conceal|say|tell (?:them|him|her)|claim|answer|reply|respond)\b`,
+      String.raw`|\bif\s+(?:the user|they|anyone|someone|somebody|a reviewer|the reviewer)\s+(?:asks?|questions?|wonders|wants to know)[^.\n]{0,60}?\b(?:leave out|omit|hide|deny|lie|pretend|say nothing|do not mention|don't mention|do not tell|don't tell|do not say|don't say|conceal)\b`,
       String.raw`|\b(?:hide|conceal|do not show|don't show|never show|do not mention|don't mention|never mention|do not reveal|don't reveal|never reveal)\s+(?:this|the following|these)\s+(?:note|notes|memory|memories|entry|instruction|instructions|text|step|steps)\b`,
       String.raw`|\bkeep\s+(?:this|the following|these)\s+(?:note|notes|memory|memories|entry|instruction|instructions|text|step|steps)\s+(?:secret|hidden|private|quiet|confidential|from\b|between us)`,
       String.raw`|\bwithout\s+(?:showing|telling|informing|notifying|alerting|reporting|mentioning)\s+(?:it\s+|this\s+|them\s+|anything\s+)?(?:to\s+)?(?:them|the user|the human|anyone|the team|the reviewer)\b`,
@@ -727,7 +728,7 @@ const RULES: Rule[] = [
     keywords: ['system', 'assistant', 'developer', 'admin'],
     // A fake turn header: "### System message" on a line of its own, "SYSTEM OVERRIDE:", "System notice:".
     pattern:
-      /(?:(?:^|\n)[#>\s]*#{1,6}\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn))?\s*:?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)(?:\s+[a-z]+)?\s*(?::|-(?=\s)))/g,
+      /(?:(?:^|\n)[#>\s]*#{1,6}\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn))?\s*:?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)(?:\s+(?!(?:format|formatting|style|template|schema|field|queue|handler|bus|types?|ids?|logs?|size|limit|parser|api|docs|length|tests?)\b)[a-z]+)?\s*(?::|-(?=\s)))/g,
   },
   {
     name: 'poison-frame-forgery',
@@ -898,6 +899,11 @@ const RULES: Rule[] = [
     ]),
     check: (match) => {
       const text = match[0];
+      // A public key is meant to be published.
+      if (/\bpublic (?:gpg |pgp |ssh |signing )?keys?\b|\.pub\b/.test(text) && !/\bprivate\b/.test(text)) return 'warn';
+      // A deploy key is meant to be added to its repository.
+      if (/\bdeploy[ _-]?keys?\b/.test(text) && /\b(?:repo|repository)\b/.test(text) && !/https?:|@/.test(text))
+        return 'warn';
       // "copy .env.example to .env" moves nothing anywhere.
       if (/\bcopy\b/.test(text) && /\.env\.(?:example|sample|template|dist|defaults)\b/.test(text)) return null;
       // A token variable in a request's data is how OAuth and API calls are documented: a warning.
@@ -1092,6 +1098,8 @@ interface Raw {
   excerpt?: string;
   /** A hidden run: its excerpt is made only if the finding is kept. */
   run?: Run;
+  /** Found by poison-structure.ts over a whole clause: a phrase rule's narrower finding of the same severity is shown first. */
+  structural?: boolean;
 }
 
 /** Findings kept per rule: a text with thousands of hidden characters is blocked by the first; the rest add nothing but size. */
@@ -1201,6 +1209,16 @@ function matchView(view: LintView, reversed: boolean, found: Raw[]): void {
       found.push({ rule: rule.name, severity, offset, end: last });
     }
   }
+  if (reversed) return;
+  // The same attacks by structure, in wordings the phrase rules above do not know (poison-structure.ts).
+  for (const finding of structuralFindings(view))
+    found.push({
+      rule: finding.rule,
+      severity: finding.severity,
+      offset: view.starts[finding.start]!,
+      end: view.ends[finding.end - 1]!,
+      structural: true,
+    });
 }
 
 /**
@@ -1274,6 +1292,7 @@ function keepStrongest(raw: Raw[]): Raw[] {
     list.sort(
       (a, b) =>
         (a.severity === b.severity ? 0 : a.severity === 'block' ? -1 : 1) ||
+        Number(a.structural ?? false) - Number(b.structural ?? false) ||
         b.end - b.offset - (a.end - a.offset) ||
         a.offset - b.offset,
     );
