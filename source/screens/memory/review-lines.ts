@@ -96,6 +96,15 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     );
     for (const finding of poisoning) add(findingText(finding), finding.severity === 'block' ? 'error' : 'text', '  ');
   }
+  // What the findings mean, right after them: at 80×24 it stays on the first screen.
+  if (candidate.findings.length > 0) {
+    if (candidate.status === 'quarantined')
+      add(
+        'Quarantined: a blocking finding keeps it from being promoted. Discard it (d), or remove the secret or the text aimed at the model from the conversation and extract again.',
+        'muted',
+        '  ',
+      );
+  }
   if (candidate.snapshot) {
     lines.push({ text: '', tone: 'muted' });
     add(
@@ -105,14 +114,6 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
       'heading',
     );
     for (const line of candidate.snapshot.split('\n')) add(line, 'muted', '  ');
-  }
-  if (candidate.findings.length > 0) {
-    if (candidate.status === 'quarantined')
-      add(
-        'Quarantined: a blocking finding keeps it from being promoted. Discard it (d), or remove the secret or the text aimed at the model from the conversation and extract again.',
-        'muted',
-        '  ',
-      );
   }
   return { lines, starts };
 }
