@@ -22,6 +22,7 @@
 import { structuralFindings } from './poison-structure.js';
 import { decodedSegments, deobfuscatedView, type LintView, normaliseForLint, reversedView } from './poison-views.js';
 import { codePointLabel, HIDDEN_CHAR } from './visible-text.js';
+import { lineStarts, position } from './text-position.js';
 
 export { normaliseForLint, type LintView } from './poison-views.js';
 
@@ -1050,23 +1051,6 @@ function hiddenRuns(text: string): Run[] {
 
 // ---------------------------------------------------------------------------------------------
 // Findings
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function position(starts: number[], offset: number): { line: number; column: number } {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return { line: low + 1, column: offset - starts[low]! + 1 };
-}
 
 /** The text shown for a finding: hidden characters labelled, whitespace collapsed, at most POISON_EXCERPT_MAX_CHARS. */
 export function poisonExcerpt(text: string): string {

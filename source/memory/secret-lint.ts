@@ -22,6 +22,7 @@ import {
   transformNames,
 } from './secret-normalise.js';
 import { B, FORMAT_RULES, type Rule, type SecretSeverity } from './secret-rules.js';
+import { lineStarts, position } from './text-position.js';
 
 export type { SecretSeverity } from './secret-rules.js';
 
@@ -457,23 +458,6 @@ function entropyFindings(text: string): { offset: number; length: number }[] {
 export function maskSecret(secret: string): string {
   const visible = secret.length >= 16 ? secret.slice(0, 4) : '';
   return `${visible}…[${secret.length} chars]`;
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function position(starts: number[], offset: number): { line: number; column: number } {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return { line: low + 1, column: offset - starts[low]! + 1 };
 }
 
 interface Raw {
