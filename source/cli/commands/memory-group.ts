@@ -17,27 +17,17 @@ import { wholeNumber } from './memory.js';
 import { memoryInit, memorySearch, memorySync } from './approved.js';
 import { memoryAssemble, memoryRefresh } from './memory-given.js';
 import { memoryApprove, memoryConfirm, memoryDiscard, memoryPlan, memoryPrepare, memoryPromote } from './promote.js';
-import { runExtract } from './memory-extract.js';
+import { type ExtractFlags, runExtract } from './memory-extract.js';
 
 export { planText } from './memory-extract.js';
 
-export interface MemoryFlags {
-  since?: string | undefined;
-  until?: string | undefined;
-  query?: string | undefined;
-  client?: string | undefined;
-  session?: string[] | undefined;
-  runner?: string | undefined;
-  approvePlan?: string | undefined;
-  approveManifest?: string | undefined;
-  limit?: string | undefined;
+/** The memory group's options: memory extract's, and those of the other subcommands. */
+export interface MemoryFlags extends ExtractFlags {
   scope?: string | undefined;
   after?: string | undefined;
   digest?: string | undefined;
   provider?: string | undefined;
   dryRun?: boolean | undefined;
-  /** memory extract --follow <run-id>: follow a run again. */
-  follow?: boolean | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
