@@ -142,8 +142,8 @@ describe('the command table', { timeout: 600_000 }, () => {
     }
   });
 
-  it('README lists every command with every flag it takes', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it('docs/commands.md lists every command with every flag it takes', () => {
+    const readme = readFileSync(new URL('../docs/commands.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Commands'), readme.indexOf('### Reading history'));
     const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---'));
     /** The commands a row names: each code span of its first cell, word by word, `a\|b` either. */
@@ -161,11 +161,11 @@ describe('the command table', { timeout: 600_000 }, () => {
           ? row.startsWith('| *(none)*')
           : named(row).some((span) => words.every((word, index) => span[index]?.includes(word))),
       );
-      assert.ok(mine.length > 0, `README has no row for ${spec.path || '(none)'}`);
+      assert.ok(mine.length > 0, `docs/commands.md has no row for ${spec.path || '(none)'}`);
       for (const name of Object.keys(spec.flags))
         assert.ok(
           mine.some((row) => row.includes(`--${kebab(name)}`)),
-          `README's row for ${spec.path || '(none)'} lacks --${kebab(name)}`,
+          `docs/commands.md's row for ${spec.path || '(none)'} lacks --${kebab(name)}`,
         );
     }
   });

@@ -1,4 +1,4 @@
-// Every exit code in README's table, produced by the shipped bin the way a user meets it.
+// Every exit code in docs/exit-codes.md's table, produced by the shipped bin the way a user meets it.
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { queueSession } from './support/memory-corpus.js';
 import { copyInstall } from './support/copied-install.js';
 import { spawnInTerminal, terminalEnv } from './support/terminal.js';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../docs/exit-codes.md', import.meta.url), 'utf8');
 const documented = [...README.slice(README.indexOf('## Exit codes')).matchAll(/^\| (\d+) \|/gm)].map((match) =>
   Number(match[1]),
 );
@@ -189,8 +189,8 @@ describe('exit codes', { timeout: 240_000 }, () => {
     assert.equal(existsSync(join(home, 'record')), false);
   });
 
-  it("every code in README's table was produced above", () => {
-    assert.ok(documented.length >= 14, `read ${documented.join(', ')} from README`);
+  it("every code in docs/exit-codes.md's table was produced above", () => {
+    assert.ok(documented.length >= 14, `read ${documented.join(', ')} from docs/exit-codes.md`);
     assert.deepEqual(
       [...produced].sort((a, b) => a - b),
       [...documented].sort((a, b) => a - b),

@@ -1,7 +1,8 @@
 // What the published package holds and needs: a license, no unused source maps, pi optional.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { PI_PACKAGE, resolvePiCommand } from '../source/hosts/pi/pi-command.js';
@@ -66,21 +67,54 @@ describe('the package', () => {
     assert.ok(resolvePiCommand({}).args[0]!.endsWith('.js'), 'installed here, it resolves');
   });
 
-  it('README: two quick-start commands, a throwaway trial, and no document outside the repository', () => {
+  it('README: at most 200 lines, two quick-start commands, a throwaway trial, a first memory end to end', () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    assert.ok(readme.split('\n').length <= 200, `README has ${readme.split('\n').length} lines`);
     const quick = readme.slice(readme.indexOf('## Quick start'));
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(quick)![1]!.trim().split('\n');
     assert.equal(firstBlock.length, 2, firstBlock.join('\n'));
     assert.match(quick, /COMMON_MEMORY_HOME=\$\(mktemp -d\) npm start/);
-    for (const [, target] of readme.matchAll(/\]\(([^)#]+)\)/g))
-      assert.ok(!/^\.\.\/|^\//.test(target!) && !/(PRODUCT|HOSTS|STYLE|seeds)/.test(target!), target);
-    assert.doesNotMatch(readme, /seed \d{3}|PRODUCT\.md|HOSTS\.md|STYLE\.md/);
-    for (const section of [
-      '### Privacy',
-      '### Supported platforms',
-      '## Benchmarks',
-      '### How the hooks find common-memory',
+    for (const step of [
+      'install claude',
+      'flush',
+      'memory review',
+      'memory prepare',
+      'memory approve',
+      'memory promote',
     ])
-      assert.ok(readme.includes(section), section);
+      assert.ok(readme.includes(`common-memory ${step}`), step);
+    for (const section of ['### Privacy', '### Supported platforms']) assert.ok(readme.includes(section), section);
+  });
+
+  it('README and docs/: every relative link resolves to a file and heading here, none outside the repository', () => {
+    const pages = ['README.md', ...readdirSync(`${ROOT}docs`).map((name) => `docs/${name}`)];
+    const anchors = (text: string): Set<string> =>
+      new Set(
+        [...text.matchAll(/^#+ (.*)$/gm)].map((heading) =>
+          heading[1]!
+            .toLowerCase()
+            .replace(/[^a-z0-9 _-]/g, '')
+            .replace(/ /g, '-'),
+        ),
+      );
+    for (const page of pages) {
+      const text = readFileSync(`${ROOT}${page}`, 'utf8');
+      assert.doesNotMatch(text, /seed \d{3}|PRODUCT\.md|HOSTS\.md|STYLE\.md/, page);
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^https?:/.test(target!)) continue;
+        const [file, anchor] = target!.split('#');
+        const resolved = file ? normalize(join(dirname(page), file)) : page;
+        assert.ok(!resolved.startsWith('..') && !/^\//.test(file!), `${page}: ${target} leaves the repository`);
+        assert.ok(existsSync(`${ROOT}${resolved}`), `${page}: ${target} does not exist`);
+        if (anchor && resolved.endsWith('.md'))
+          assert.ok(anchors(readFileSync(`${ROOT}${resolved}`, 'utf8')).has(anchor), `${page}: no heading #${anchor}`);
+      }
+    }
+    for (const [page, section] of [
+      ['docs/benchmarks.md', '## Benchmarks'],
+      ['docs/capture.md', '## How the hooks find common-memory'],
+      ['docs/data-home.md', '## Privacy'],
+    ] as const)
+      assert.ok(readFileSync(`${ROOT}${page}`, 'utf8').includes(section), `${page}: ${section}`);
   });
 });

@@ -111,7 +111,7 @@ export type ClientProfile = z.infer<typeof clientProfile>;
 const runnersConfig = z.object({ profiles: z.array(z.unknown()).max(32) }).strict();
 
 /** The hint every configuration error ends with. */
-const FIX = `Fix it in ${RUNNERS_FILE} in the data home (see README "External runners").`;
+const FIX = `Fix it in ${RUNNERS_FILE} in the data home (see docs/runners.md).`;
 
 /** Parses the text of runners.json; each problem is one line that names the profile and field. */
 export function parseRunnerProfiles(text: string, file = RUNNERS_FILE): RunnerProfile[] {

@@ -4,7 +4,7 @@
 // a subagent, whose own first model request carries the hint (the entry's id and title, never its
 // body). A subagent's own memory_get is not hinted to the next subagent of the root; a proposal is
 // sourced from the conversation; a broken ledger changes nothing the agent sees but the hint.
-// What was verified here about the client is written down in README "Memory tools for agents".
+// What was verified here about the client is written down in docs/mcp-and-ledger.md.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256Hex } from '../../source/ground/digests.js';

@@ -2,8 +2,7 @@
 // 80x24; `codex exec` has no clear). The model reads an entry with memory_get, the user types
 // /clear, then the model spawns a subagent: what Codex fires on the clear and what the subagent's
 // first model request carries are checked here. Found: /clear fires SessionStart "clear" under a
-// new session id, so the ledger sees a new root with an empty generation (README "Memory tools
-// for agents").
+// new session id, so the ledger sees a new root with an empty generation (docs/mcp-and-ledger.md).
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { it } from 'node:test';

@@ -4,7 +4,7 @@
 // records the read (Codex does fire it for MCP tools); the model spawns a subagent
 // (`spawn_agent`), whose own first model request carries the hint — id and title, never the body.
 // A subagent's own memory_get is not hinted to the root's next subagent; a broken ledger changes
-// nothing the agent sees but the hint. What was verified here is in README "Memory tools for agents".
+// nothing the agent sees but the hint. What was verified here is in docs/mcp-and-ledger.md.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordedRequest, ResponsesReply } from '../support/fake-responses-server.js';

@@ -42,7 +42,7 @@ export function piSettingsProblem(model: string | undefined, piConfigDir: string
     return `The pi config dir ${piConfigDir} does not exist or is not a directory.`;
   const present = CONFIG_FILES.filter((name) => existsSync(join(piConfigDir, name)));
   if (!present.includes('models.json') && !present.includes('auth.json')) {
-    return `The pi config dir ${piConfigDir} has neither models.json (providers and models) nor auth.json (API keys), so pi would have no provider. See "Giving pi a provider" in the README.`;
+    return `The pi config dir ${piConfigDir} has neither models.json (providers and models) nor auth.json (API keys), so pi would have no provider. See "Giving pi a provider" in docs/agents.md.`;
   }
   for (const name of present) {
     try {
