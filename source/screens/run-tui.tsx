@@ -13,6 +13,8 @@ export interface RunTuiOptions {
   onExit?: () => void;
   /** Rejects when what the TUI depends on failed (the host did not start): the TUI closes and rethrows. */
   failed?: Promise<never>;
+  /** Called once, after the first frame is written: what the first frame does not need starts here. */
+  onFirstFrame?: () => void;
 }
 
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
@@ -49,6 +51,7 @@ export async function runTui(options: RunTuiOptions): Promise<QuitReason> {
   process.on('SIGTERM', stopOnSignal);
   process.on('SIGHUP', stopOnSignal);
   try {
+    let drawn = false;
     // Ctrl+C goes through the keyboard router like every key (exitOnCtrlC would bypass it).
     instance = render(
       <App
@@ -58,7 +61,15 @@ export async function runTui(options: RunTuiOptions): Promise<QuitReason> {
         integrations={options.integrations}
         onQuit={(reason) => (how = reason)}
       />,
-      { exitOnCtrlC: false },
+      {
+        exitOnCtrlC: false,
+        // Ink calls this just before it writes the frame: the callback runs once that write is done.
+        onRender: () => {
+          if (drawn) return;
+          drawn = true;
+          if (options.onFirstFrame) setImmediate(options.onFirstFrame);
+        },
+      },
     );
     if (failure) instance.unmount();
     await instance.waitUntilExit();

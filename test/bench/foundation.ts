@@ -24,7 +24,7 @@ import {
 
 const ROUNDS = 5;
 
-async function noteThroughApi(): Promise<Figure[]> {
+export async function noteThroughApi(): Promise<Figure[]> {
   const home = tempHome('bench-note');
   const { child } = await startHost(home);
   const info = JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8'));
@@ -62,6 +62,8 @@ async function noteThroughApi(): Promise<Figure[]> {
       ratio,
       target: 'ratio >= 0.5',
       met: ratio >= 0.5,
+      id: 'note.api',
+      better: 'higher',
     },
     {
       name: 'note via host API, one client waiting for each reply',
@@ -74,7 +76,7 @@ async function noteThroughApi(): Promise<Figure[]> {
   ];
 }
 
-function hookPath(): Figure[] {
+export function hookPath(): Figure[] {
   const home = tempHome('bench-hook');
   const payload = readFileSync(
     new URL('../../fixtures/codex/hooks/a/02-UserPromptSubmit.json', import.meta.url),
@@ -84,7 +86,7 @@ function hookPath(): Figure[] {
     ...process.env,
     NODE_OPTIONS: '',
   });
-  return hookFigures('hook dispatch', times);
+  return hookFigures('hook dispatch', times, 'hook.dispatch');
 }
 
 async function paging(): Promise<Figure> {

@@ -2,7 +2,7 @@
 // written → answer parsed), at 100k approved entries of the repository (CM_BENCH_MCP_ENTRIES),
 // projected by a real `memory sync` of real entry files; p95 beside the transport floor measured in
 // the same run and the same server: `tools/list`, which touches no store.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBenchEntries } from './entry-files.js';
@@ -20,6 +20,40 @@ function entryText(i: number) {
     appliesWhen: `working on ${b}`,
     body: `Convention ${i}: always ${a} before ${b}; token${i} marks this entry.\n`,
   };
+}
+
+/**
+ * Whole-process start of `common-memory mcp`: from spawn to the answer of its initialize request,
+ * beside bare `node -e 0` spawned and waited for, alternating (median of 9 each).
+ */
+export async function mcpStartFigures(): Promise<Figure[]> {
+  const home = tempHome('bench-mcp-start');
+  mkdirSync(home, { recursive: true });
+  const start: number[] = [];
+  const bare: number[] = [];
+  for (let round = -1; round < 9; round++) {
+    let client: McpTestClient | undefined;
+    const started = await timeMsAsync(async () => {
+      client = await McpTestClient.start(home, home);
+    });
+    await client?.close();
+    const floor = timeMs(() => spawnSync(process.execPath, ['-e', '0']));
+    if (round < 0) continue; // the first run creates the store
+    start.push(started);
+    bare.push(floor);
+  }
+  return [
+    {
+      name: 'MCP server start, spawn to the initialize answer (median of 9)',
+      value: `${median(start).toFixed(0)} ms`,
+      floor: `${median(bare).toFixed(0)} ms bare node -e 0`,
+      ratio: median(start) / median(bare),
+      target: 'reported',
+      met: null,
+      id: 'mcp.start',
+      better: 'lower',
+    },
+  ];
 }
 
 export async function runMcpBench(): Promise<Figure[]> {

@@ -50,6 +50,13 @@ export interface Figure {
   target: string;
   /** MET or MISS against a bound the figure can miss; null for a figure only reported (printed INFO, never MET). */
   met: boolean | null;
+  /**
+   * A name that stays the same from run to run, for figures the ratio guard keeps (guard.ts): set
+   * only where `ratio` is the figure against its same-run floor.
+   */
+  id?: string;
+  /** Which way the ratio improves: 'lower' for a time against a floor's time, 'higher' for a rate against a floor's rate. */
+  better?: 'higher' | 'lower';
 }
 
 export function report(figures: Figure[]): void {
@@ -136,7 +143,7 @@ export function timeHookAgainstFloor(
 }
 
 /** The figures every hook timing prints: the ratio, the absolute target, and the floor as this environment would have it. */
-export function hookFigures(name: string, times: HookTimes): Figure[] {
+export function hookFigures(name: string, times: HookTimes, id?: string): Figure[] {
   const hook = median(times.hook);
   const floor = median(times.floor);
   const figures: Figure[] = [
@@ -147,6 +154,7 @@ export function hookFigures(name: string, times: HookTimes): Figure[] {
       ratio: hook / floor,
       target: 'ratio <= 1.5',
       met: hook / floor <= 1.5,
+      ...(id === undefined ? {} : { id, better: 'lower' as const }),
     },
     { name: `${name}, absolute (median)`, value: `${hook.toFixed(1)} ms`, target: '<= 120 ms', met: hook <= 120 },
   ];

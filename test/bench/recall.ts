@@ -22,7 +22,7 @@ import { memoryStateSchema } from '../../source/memory/state-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 import { tempHome } from '../support/cli.js';
-import { percentile, timeMs } from './measure.js';
+import { type Figure, percentile, timeMs } from './measure.js';
 
 const WORDS = (
   'use prefer never always run test lint build deploy commit branch merge squash release staging production database migration schema index query ' +
@@ -62,7 +62,7 @@ function zipf(tail: number): (random: () => number) => string {
   };
 }
 
-export async function runRecallBench(): Promise<void> {
+export async function runRecallBench(): Promise<Figure[]> {
   const n = Number(process.env['CM_BENCH_RECALL_N'] ?? 100_000);
   // Heaps' law: ~40·√tokens distinct words; a row has ~14 words on average (candidates and entries).
   const word = zipf(Math.round(40 * Math.sqrt(2 * n * 14)));
@@ -163,6 +163,18 @@ export async function runRecallBench(): Promise<void> {
       `${met ? 'MET' : 'MISS'} recall p95 ${p(fused, 95)} ms, ${ratio.toFixed(2)}× the plain query (target ≤ 10 ms and ≤ 2.5×); ` +
         `${(percentile(fused, 95) / percentile(pruned, 95)).toFixed(2)}× one pruned query (INFO)\n`,
     );
+    return [
+      {
+        name: `recall p95 at ${n} candidates + ${n} approved entries`,
+        value: `${p(fused, 95)} ms`,
+        floor: `${p(floor, 95)} ms one plain BM25 query`,
+        ratio,
+        target: '<= 10 ms and <= 2.5x',
+        met,
+        id: 'recall.p95',
+        better: 'lower',
+      },
+    ];
   } finally {
     db.close();
     rmSync(dirname(home), { recursive: true, force: true });

@@ -57,7 +57,7 @@ export async function runSnapshotBench(): Promise<Figure[]> {
       target: `<= ${MEMORY_SNAPSHOT_MAX_BYTES} bytes`,
       met: bytes <= MEMORY_SNAPSHOT_MAX_BYTES && shown > 0,
     },
-    ...hookFigures(`hook SessionStart + snapshot of ${count} entries`, times),
+    ...hookFigures(`hook SessionStart + snapshot of ${count} entries`, times, 'snapshot.session-start'),
     {
       name: 'hook SessionStart with no memory at all, same run (median)',
       value: `${median(bareTimes.hook).toFixed(1)} ms`,

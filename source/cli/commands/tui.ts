@@ -32,20 +32,45 @@ export async function runTuiCommand(home: string, integrations: TuiIntegrations)
       await runTui({ app: reconnectingClient(home, remote), home, integrations, connection: 'remote host' }),
     );
   }
-  // The first frame does not wait for the host: its threads start while the UI loads and draws,
-  // and the screens' first requests are answered once it is up (until then they show "…").
-  const starting = Host.start({ home, serve: true });
-  const ready = handled(starting.then((host) => host.application));
-  const failed = handled(starting.then(() => new Promise<never>(() => {})));
+  // The first frame does not wait for the host, nor share the CPU with it: the host (its lease,
+  // its threads, migrations, memory-state) starts once the first frame is written, and the screens'
+  // first requests are answered once it is up (until then they show "…").
+  let starting: Promise<Host> | undefined;
+  const host = deferred<Host>();
+  const ready = handled(host.promise.then((started) => started.application));
+  const failed = handled(host.promise.then(() => new Promise<never>(() => {})));
+  const startHost = () => {
+    starting ??= Host.start({ home, serve: true });
+    starting.then(host.resolve, host.reject);
+  };
   const { runTui } = await import('../../screens/run-tui.js');
   try {
     return exitFor(
-      await runTui({ app: deferredApplication(ready), home, integrations, connection: 'in-process host', failed }),
+      await runTui({
+        app: deferredApplication(ready),
+        home,
+        integrations,
+        connection: 'in-process host',
+        failed,
+        onFirstFrame: startHost,
+      }),
     );
   } finally {
-    // A host that failed to start has nothing to stop; its error is the one runTui raised.
-    await (await starting.catch(() => undefined))?.stop();
+    // A host that failed to start has nothing to stop; its error is the one runTui raised. A TUI
+    // that ended before its first frame never started one.
+    await (await starting?.catch(() => undefined))?.stop();
   }
+}
+
+/** A promise and the functions that settle it. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
 }
 
 /** Ctrl+C ends the TUI as it ends any command: exit 130, after the same orderly shutdown as q. */

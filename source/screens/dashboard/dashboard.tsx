@@ -1,6 +1,6 @@
 // Dashboard: which store, which host, and how far each history has grown.
 import { Box, Text } from 'ink';
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
 import { integrationDirs } from '../integrations/use-integrations-effects.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -46,9 +46,11 @@ function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
   const claudeDir = environment.integrations?.claudeDir;
   const piDir = environment.integrations?.piDir;
   const { columns } = useTerminalSize();
+  const [broken, setBroken] = useState<ReturnType<typeof brokenIntegrations>>([]);
+  // After the frame, never in it: reading the clients' config files is no part of the first frame.
   // biome-ignore lint/correctness/useExhaustiveDependencies: read again at each refresh of the Dashboard.
-  const broken = useMemo(
-    () => brokenIntegrations(integrationDirs({ home, integrations: { codexDir, claudeDir, piDir } })),
+  useEffect(
+    () => setBroken(brokenIntegrations(integrationDirs({ home, integrations: { codexDir, claudeDir, piDir } }))),
     [home, codexDir, claudeDir, piDir, refreshedAt],
   );
   if (broken.length === 0) return null;
