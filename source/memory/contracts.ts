@@ -89,6 +89,8 @@ export const extractionTask = z
   .strict();
 export type ExtractionTask = z.infer<typeof extractionTask>;
 
+/** Characters of a pool item's content an adjudication task shows a runner (its summary). */
+export const POOL_SUMMARY_MAX_CHARS = 500;
 /** Drafts per extraction task (seed 004 §9). */
 export const DRAFTS_PER_BATCH_MAX = 8;
 

@@ -294,7 +294,8 @@ export class ExtractionPipeline {
     report.tasks.pending += open.length;
 
     for (let round = 0; round < ADJUDICATION_ROUNDS_MAX && !budgetStop; round++) {
-      const { taskId } = await this.writer.call('memoryPlanAdjudication', { owner, runId });
+      const { taskId, folded } = await this.writer.call('memoryPlanAdjudication', { owner, runId });
+      report.candidates.skipped += folded;
       if (taskId === null) break;
       let adjudicationGate: Map<string, string> | null = null;
       if (isExternal(runner)) {
