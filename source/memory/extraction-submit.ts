@@ -8,7 +8,15 @@ import { memoryCommand } from '../store/command.js';
 import { prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import type { EvidencePointer } from './chunking.js';
-import { draftBatch, FORMATS, memoryDigest, parseRunnerOutput, type Draft, type ExtractionTask } from './contracts.js';
+import {
+  draftBatch,
+  FORMATS,
+  memoryDigest,
+  parseRunnerOutput,
+  SUBMISSIONS_PER_BATCH_MAX,
+  type Draft,
+  type ExtractionTask,
+} from './contracts.js';
 import { lintMemoryText, type MemoryFinding, secretFindings } from './memory-lint.js';
 import type { SecretFinding } from './secret-lint.js';
 import { maskText } from './secret-mask.js';
@@ -199,5 +207,11 @@ export const extractionCommands = {
     replayable: true,
     schema: submitInput,
     run: (tx, _context, input) => submitExtraction(tx, input),
+  }),
+  /** Several submissions in one transaction, each decided as alone (an offline runner's run). */
+  memorySubmitExtractions: memoryCommand({
+    replayable: true,
+    schema: z.object({ submissions: z.array(submitInput).min(1).max(SUBMISSIONS_PER_BATCH_MAX) }).strict(),
+    run: (tx, _context, input) => input.submissions.map((submission) => submitExtraction(tx, submission)),
   }),
 };
