@@ -79,9 +79,12 @@ describe('kill -9 during an extraction run', async () => {
     );
   });
 
+  // The built-in runner claims and submits a run's extraction tasks in one commit each
+  // (memoryClaimTasks, memorySubmitExtractions); its adjudication task is claimed alone.
   for (const boundary of [
+    'memoryClaimTasks.afterCommit',
+    'memorySubmitExtractions.afterCommit',
     'memoryClaimTask.afterCommit',
-    'memorySubmitExtraction.afterCommit',
     'memorySubmitAdjudication.afterCommit',
   ]) {
     it(`killed at ${boundary}: the next run ends where an uninterrupted one does, and doctor is clean`, async () => {

@@ -14,12 +14,14 @@ describe('memory-state durability', () => {
     assert.deepEqual(replayable, [
       'memoryAbandonTask',
       'memoryClaimTask',
+      'memoryClaimTasks',
       'memoryFinishRun',
       'memoryPlan',
       'memoryPlanAdjudication',
       'memoryReleaseClaims',
       'memorySubmitAdjudication',
       'memorySubmitExtraction',
+      'memorySubmitExtractions',
     ]);
     for (const name of replayable) assert.equal(commands[name]!.database, 'memory', `${name} is a memory command`);
     const kept = ['memoryRecordSend', 'memoryRecordAuthorization', 'memoryFinishPromotion', 'memoryDiscardCandidate'];

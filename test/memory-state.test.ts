@@ -87,6 +87,25 @@ describe('memory-state migrations', () => {
     ]);
   });
 
+  it('v8 indexes the dedup pool by owner and content digest, and a probe of it uses the index', () => {
+    const db = openDatabase(':memory:');
+    migrate(db, memoryStateSchema, 7);
+    const indexed = () =>
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'candidates_pooled_by_content'").all();
+    assert.deepEqual(indexed(), []);
+    migrate(db, memoryStateSchema, 8);
+    assert.equal(indexed().length, 1);
+    // The exact-repeat probe (exact-repeat.ts) is a search of that index, not a scan of the owner's candidates.
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT candidate_id FROM candidates
+         WHERE repository_key = ? AND worktree_key = ? AND content_digest = ?
+           AND status = 'draft' AND adjudication = 'done' AND decision IN ('store', 'update', 'merge') LIMIT 2`,
+      )
+      .all('r', 'w', 'd') as Array<{ detail: string }>;
+    assert.match(plan.map((row) => row.detail).join('\n'), /USING INDEX candidates_pooled_by_content/);
+  });
+
   it('a newer or damaged file is memory_unavailable with what to do, and is left as it was', () => {
     const home = freshHome();
     const path = storeFiles(home).memoryState;

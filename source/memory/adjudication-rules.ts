@@ -44,7 +44,7 @@ const CONTRACTIONS: [RegExp, string][] = [
 
 // A token is letters and digits, joined inside by the characters of paths, versions and package
 // names (`src/log.ts`, `node:test`, `3.12`, `kebab-case`, `@scope/pkg`); edges are punctuation.
-const TOKEN = /[\p{L}\p{N}@#]+(?:[./:_+\-][\p{L}\p{N}@#]+)*\+*/gu;
+const TOKEN = /[\p{L}\p{N}@#]+(?:[./:_+-][\p{L}\p{N}@#]+)*\+*/gu;
 
 /**
  * One statement in canonical form: Unicode NFKC, lower case, typographic quotes straightened,
@@ -123,7 +123,22 @@ interface Analysed {
   negations: number;
 }
 
+/** Texts whose analysis is kept: a run compares the same few sentences again and again. */
+const ANALYSED_MAX = 4096;
+const analyses = new Map<string, Analysed>();
+
+/** A text's analysis, remembered (it is a pure function of the text, and never changed by a caller). */
 function analyse(text: string): Analysed {
+  let known = analyses.get(text);
+  if (known === undefined) {
+    if (analyses.size >= ANALYSED_MAX) analyses.clear();
+    known = analyseText(text);
+    analyses.set(text, known);
+  }
+  return known;
+}
+
+function analyseText(text: string): Analysed {
   // Code spans name the exact thing (`any`, `dist/`): they are content even when they are stop words.
   const code = new Set((text.match(/`[^`]+`/g) ?? []).flatMap((span) => normalizeStatement(span).split(' ')));
   const normalized = normalizeStatement(text);

@@ -18,6 +18,7 @@ import {
   FORMATS,
   memoryDigest,
   parseRunnerOutput,
+  POOL_SUMMARY_MAX_CHARS,
   PROMPT_VERSION,
   type AdjudicationTask,
   type Draft,
@@ -27,7 +28,8 @@ import { indexRecallRow, unindexRecallRow } from './recall-terms.js';
 import { RECALL_ALGORITHM } from './rrf.js';
 import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
 import { restates, survivorOrder } from './adjudication-rules.js';
-import { foldInto } from './restatement-store.js';
+import { foldExactRepeats } from './exact-repeat.js';
+import { foldInto, recordProvenance, settleDecided } from './restatement-store.js';
 
 /** Drafts one adjudication task decides (seed 004 §9: 8 chunks × 8 drafts). */
 export const ADJUDICATION_DRAFTS_MAX = 64;
@@ -97,7 +99,7 @@ function snapshot(db: Db, owner: Owner, drafts: readonly DraftRow[]): RecallSnap
       revision: item.revision,
       contentDigest: item.contentDigest,
       state: item.state,
-      summary: item.content.slice(0, 500),
+      summary: item.content.slice(0, POOL_SUMMARY_MAX_CHARS),
     })),
     poolItemRevisions: items.map((item) => ({ sourceKind: item.sourceKind, id: item.id, revision: item.revision })),
     recallQueryDigest: memoryDigest(queryDigests),
@@ -159,19 +161,24 @@ const planInput = z
   })
   .strict();
 
-/** The open adjudication task of the owner, or a new one over its pending drafts; null when none waits. */
+/**
+ * The open adjudication task of the owner, or a new one over its pending drafts; null when none
+ * waits. `folded`: drafts decided on the way, as repeats of the pool (counted as skipped).
+ */
 function planAdjudication(
   tx: Tx,
   memoryStateUuid: string,
   input: z.infer<typeof planInput>,
-): { taskId: string | null } {
+): { taskId: string | null; folded: number } {
   const open = tx.db
     .prepare(
       "SELECT task_id AS taskId FROM tasks WHERE kind = 'adjudication' AND repository_key = ? AND worktree_key = ? AND status IN ('pending', 'claimed') ORDER BY created_at_ms LIMIT 1",
     )
     .get(input.owner.repositoryKey, input.owner.worktreeKey) as { taskId: string } | undefined;
-  if (open) return open;
-  return { taskId: createTask(tx, memoryStateUuid, input.owner, input.runId, input.candidateIds) };
+  if (open) return { ...open, folded: 0 };
+  // No task holds a pending draft now: word-for-word repeats of the pool fold first (exact-repeat.ts).
+  const folded = foldExactRepeats(tx, input.owner, input.candidateIds).length;
+  return { taskId: createTask(tx, memoryStateUuid, input.owner, input.runId, input.candidateIds), folded };
 }
 
 export type AdjudicationOutcome =
@@ -264,17 +271,7 @@ function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<type
     applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, kind, counts, folded, siblings);
   }
   convergeBatch(tx, task.task_id, draftIds, counts, folded);
-  // A chunk is extracted once none of its drafts waits for a decision.
-  prepared(
-    tx.db,
-    `UPDATE chunks SET status = 'extracted' WHERE status = 'drafted' AND chunk_ref IN (SELECT DISTINCT chunk_ref FROM candidates WHERE candidate_id IN (SELECT value FROM json_each(?)))
-    AND NOT EXISTS (SELECT 1 FROM candidates c WHERE c.chunk_ref = chunks.chunk_ref AND c.status = 'draft' AND c.adjudication = 'pending')`,
-  ).run(JSON.stringify(draftIds));
-  prepared(
-    tx.db,
-    `INSERT INTO candidate_projection (repository_key, worktree_key, generation, analyzer_version, recall_algorithm_version) VALUES (?, ?, 1, ?, ?)
-    ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = generation + 1`,
-  ).run(owner.repositoryKey, owner.worktreeKey, ANALYZER_VERSION, RECALL_ALGORITHM);
+  settleDecided(tx.db, owner, draftIds);
   const outcome = { outcome: 'accepted' as const, taskId: task.task_id, ...counts };
   acceptSubmission(tx, task, digest, outcome);
   return { ...outcome, replayed: false };
@@ -303,21 +300,6 @@ const contentOf = (db: Db, candidateId: string) =>
   prepared(db, "SELECT json_extract(payload_json, '$.content') FROM candidates WHERE candidate_id = ?")
     .pluck()
     .get(candidateId) as string;
-
-function recordProvenance(
-  tx: Tx,
-  candidateId: string,
-  from: string,
-  relation: 'skip' | 'merge' | 'update',
-  taskId: string,
-  fromRevision: number,
-) {
-  prepared(
-    tx.db,
-    `INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT (candidate_id, from_candidate_id, task_id) DO NOTHING`,
-  ).run(candidateId, from, relation, taskId, fromRevision, tx.nowMs);
-}
 
 const revisionOf = (db: Db, candidateId: string) =>
   prepared(db, 'SELECT revision FROM candidates WHERE candidate_id = ?').pluck().get(candidateId) as number;

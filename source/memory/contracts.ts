@@ -89,6 +89,10 @@ export const extractionTask = z
   .strict();
 export type ExtractionTask = z.infer<typeof extractionTask>;
 
+/** Submissions (and claims) one writer command carries at most: a run's tasks (seed 004 §9) with room for its repetitions. */
+export const SUBMISSIONS_PER_BATCH_MAX = 64;
+/** Characters of a pool item's content an adjudication task shows a runner (its summary). */
+export const POOL_SUMMARY_MAX_CHARS = 500;
 /** Drafts per extraction task (seed 004 §9). */
 export const DRAFTS_PER_BATCH_MAX = 8;
 

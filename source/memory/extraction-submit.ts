@@ -8,8 +8,16 @@ import { memoryCommand } from '../store/command.js';
 import { prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import type { EvidencePointer } from './chunking.js';
-import { draftBatch, FORMATS, memoryDigest, parseRunnerOutput, type Draft, type ExtractionTask } from './contracts.js';
-import { lintMemoryText, secretFindings } from './memory-lint.js';
+import {
+  draftBatch,
+  FORMATS,
+  memoryDigest,
+  parseRunnerOutput,
+  SUBMISSIONS_PER_BATCH_MAX,
+  type Draft,
+  type ExtractionTask,
+} from './contracts.js';
+import { lintMemoryText, type MemoryFinding, secretFindings } from './memory-lint.js';
 import type { SecretFinding } from './secret-lint.js';
 import { maskText } from './secret-mask.js';
 import { acceptSubmission, beginSubmission, failAttempt } from './task-store.js';
@@ -38,13 +46,32 @@ const collapse = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim(
 /** The text with every finding's span masked: what a person may be shown (secret-mask.ts's `maskText`). */
 export const maskFindings = (text: string, findings: readonly SecretFinding[]): string => maskText(text, findings);
 
+/** Texts whose findings are kept: far more than one run's distinct drafts, a bounded few MB at most. */
+const LINT_MEMO_MAX = 4096;
+const lintMemo = new Map<string, readonly MemoryFinding[]>();
+
+/**
+ * The lint of a text, remembered: drafts restate the same sentences run after run (a rule said in
+ * every session), and the poisoning lint's views and patterns cost more than the rest of a
+ * submission. The lint is a pure function of the text, so a remembered answer is the answer.
+ */
+function lintOnce(text: string): readonly MemoryFinding[] {
+  let found = lintMemo.get(text);
+  if (found === undefined) {
+    if (lintMemo.size >= LINT_MEMO_MAX) lintMemo.clear();
+    found = Object.freeze(lintMemoryText(text));
+    lintMemo.set(text, found);
+  }
+  return found;
+}
+
 function lintDraft(candidate: Draft): {
   findings: CandidateFinding[];
   masked: { content: string; statements: Record<string, string> };
 } {
   const findings: CandidateFinding[] = [];
   const record = (field: string, text: string) => {
-    const found = lintMemoryText(text);
+    const found = lintOnce(text);
     findings.push(
       ...found.map((f) => ({
         field,
@@ -180,5 +207,11 @@ export const extractionCommands = {
     replayable: true,
     schema: submitInput,
     run: (tx, _context, input) => submitExtraction(tx, input),
+  }),
+  /** Several submissions in one transaction, each decided as alone (an offline runner's run). */
+  memorySubmitExtractions: memoryCommand({
+    replayable: true,
+    schema: z.object({ submissions: z.array(submitInput).min(1).max(SUBMISSIONS_PER_BATCH_MAX) }).strict(),
+    run: (tx, _context, input) => input.submissions.map((submission) => submitExtraction(tx, submission)),
   }),
 };

@@ -6,7 +6,9 @@
 import { prepared, type Db } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
 import { restates } from './adjudication-rules.js';
-import { memoryDigest } from './contracts.js';
+import { ANALYZER_VERSION, memoryDigest } from './contracts.js';
+import type { Owner } from './recall.js';
+import { RECALL_ALGORITHM } from './rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
 
 interface Statement {
@@ -119,4 +121,37 @@ export function foldInto(
     "UPDATE candidates SET status = 'superseded', superseded_by = ?, decision = CASE WHEN adjudication = 'pending' OR ? THEN ? ELSE decision END, adjudication = 'done', updated_at_ms = ? WHERE candidate_id = ?",
   ).run(winnerId, options.sameBatch ? 1 : 0, decision, nowMs, loserId);
   return added;
+}
+
+/** The provenance row of a decision: `candidateId` was superseded by, merged with or revised `from`. */
+export function recordProvenance(
+  tx: Tx,
+  candidateId: string,
+  from: string,
+  relation: 'skip' | 'merge' | 'update',
+  taskId: string,
+  fromRevision: number,
+) {
+  prepared(
+    tx.db,
+    `INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (candidate_id, from_candidate_id, task_id) DO NOTHING`,
+  ).run(candidateId, from, relation, taskId, fromRevision, tx.nowMs);
+}
+
+/**
+ * After drafts were decided: a chunk is extracted once none of its drafts waits for a decision, and
+ * the owner's candidate projection has a new generation (its pool changed).
+ */
+export function settleDecided(db: Db, owner: Owner, draftIds: readonly string[]): void {
+  prepared(
+    db,
+    `UPDATE chunks SET status = 'extracted' WHERE status = 'drafted' AND chunk_ref IN (SELECT DISTINCT chunk_ref FROM candidates WHERE candidate_id IN (SELECT value FROM json_each(?)))
+    AND NOT EXISTS (SELECT 1 FROM candidates c WHERE c.chunk_ref = chunks.chunk_ref AND c.status = 'draft' AND c.adjudication = 'pending')`,
+  ).run(JSON.stringify(draftIds));
+  prepared(
+    db,
+    `INSERT INTO candidate_projection (repository_key, worktree_key, generation, analyzer_version, recall_algorithm_version) VALUES (?, ?, 1, ?, ?)
+    ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = generation + 1`,
+  ).run(owner.repositoryKey, owner.worktreeKey, ANALYZER_VERSION, RECALL_ALGORITHM);
 }

@@ -10,6 +10,7 @@ import { sha256Hex } from '../ground/digests.js';
 import { memoryCommand } from '../store/command.js';
 import { prepared } from '../store/database.js';
 import type { Tx } from '../store/transaction.js';
+import { SUBMISSIONS_PER_BATCH_MAX } from './contracts.js';
 
 /** Automatic attempts of one task before it waits for `memory retry` (seed 002's recovery budget). */
 export const TASK_ATTEMPTS_MAX = 5;
@@ -276,6 +277,35 @@ export function acceptSubmission(tx: Tx, task: TaskRow, digest: string, outcome:
   );
 }
 
+const claimManyInput = z
+  .object({
+    holder: z.string().min(1).max(128),
+    leaseMs: z.number().int().min(1000).max(3_600_000),
+    /** Claim the first claimable of these, in order, up to `max` of them. */
+    taskIds: z.array(z.string()).min(1).max(1000),
+    max: z.number().int().min(1).max(SUBMISSIONS_PER_BATCH_MAX),
+  })
+  .strict();
+
+/**
+ * Up to `max` claims in one transaction, each as `claim` makes it: an offline runner answers in
+ * milliseconds, so one commit for a run's tasks costs less than the tasks' own work.
+ */
+function claimMany(tx: Tx, input: z.infer<typeof claimManyInput>): { claims: Claim[]; waiting: string[] } {
+  const claims: Claim[] = [];
+  const waiting: string[] = [];
+  let taskIds = input.taskIds;
+  while (claims.length < input.max && taskIds.length > 0) {
+    const next = claim(tx, { holder: input.holder, leaseMs: input.leaseMs, taskIds });
+    waiting.push(...next.waiting);
+    if (!next.claim) break;
+    const taken = next.claim.taskId;
+    claims.push(next.claim);
+    taskIds = taskIds.filter((id) => id !== taken && !next.waiting.includes(id));
+  }
+  return { claims, waiting };
+}
+
 const abandonInput = z.object({ taskId: z.string(), claimToken: z.string(), reason: z.string().max(1000) }).strict();
 
 export const taskCommands = {
@@ -288,6 +318,11 @@ export const taskCommands = {
     replayable: true,
     schema: claimInput,
     run: (tx, _context, input) => claim(tx, input),
+  }),
+  memoryClaimTasks: memoryCommand({
+    replayable: true,
+    schema: claimManyInput,
+    run: (tx, _context, input) => claimMany(tx, input),
   }),
   /** The current holder gives up (a runner failure, a time-out): a counted attempt, claimable again. */
   memoryAbandonTask: memoryCommand({

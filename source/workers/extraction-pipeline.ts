@@ -17,6 +17,7 @@ import {
   memoryDigest,
   PROMPT_VERSION,
   RUNNER_OUTPUT_MAX_BYTES,
+  SUBMISSIONS_PER_BATCH_MAX,
   type AdjudicationTask,
   type ExtractionTask,
 } from '../memory/contracts.js';
@@ -235,11 +236,16 @@ export class ExtractionPipeline {
       open = open.filter((id) => gate.has(id));
     }
     // After the gate: a run that waits for an approval (or is over budget) changes nothing yet.
-    for (const taskId of planned.open.filter((id) => statements.has(id)))
-      await this.answerRepetition(taskId, statements.get(taskId)!, report);
+    await this.answerRepetitions(
+      planned.open.filter((id) => statements.has(id)),
+      statements,
+      report,
+    );
     let budgetStop = false;
     let worked = 0;
-    while (open.length > 0 && worked < limit) {
+    const total = Math.min(limit, planned.taskIds.length);
+    if (!isExternal(runner)) open = await this.extractOffline(runner, open, limit, { runId, total }, report, progress);
+    while (isExternal(runner) && open.length > 0 && worked < limit) {
       const { claim, waiting } = await this.writer.call('memoryClaimTask', {
         holder: this.holder,
         leaseMs: leaseFor(runner),
@@ -294,7 +300,8 @@ export class ExtractionPipeline {
     report.tasks.pending += open.length;
 
     for (let round = 0; round < ADJUDICATION_ROUNDS_MAX && !budgetStop; round++) {
-      const { taskId } = await this.writer.call('memoryPlanAdjudication', { owner, runId });
+      const { taskId, folded } = await this.writer.call('memoryPlanAdjudication', { owner, runId });
+      report.candidates.skipped += folded;
       if (taskId === null) break;
       let adjudicationGate: Map<string, string> | null = null;
       if (isExternal(runner)) {
@@ -368,28 +375,109 @@ export class ExtractionPipeline {
     }
   }
 
-  /** Claims a repetition task and submits its one draft, citing every occurrence (repetition.ts). */
-  private async answerRepetition(taskId: string, statement: string, report: ExtractReport): Promise<void> {
-    const { claim } = await this.writer.call('memoryClaimTask', {
-      holder: this.holder,
-      leaseMs: TASK_LEASE_MS,
-      taskIds: [taskId],
-    });
-    if (!claim) return; // held by a live claim elsewhere: that holder answers it
-    const task = claim.stored.task as unknown as ExtractionTask;
-    const outcome = await this.writer.call('memorySubmitExtraction', {
-      taskId,
-      claimToken: claim.claimToken,
-      output: JSON.stringify(repetitionDraftBatch(task, statement)),
-    });
-    if (outcome.outcome === 'accepted') {
-      report.repetition ??= { tasks: 0, candidates: 0 };
-      report.repetition.tasks += 1;
-      report.repetition.candidates += outcome.candidateIds.length;
-      report.candidates.quarantined += outcome.quarantined;
-    } else {
-      report.failures.push(`${taskId}: ${outcome.reason}`);
+  /**
+   * Claims the repetition tasks and submits the one draft of each, citing every occurrence
+   * (repetition.ts): one commit to claim them and one to submit them.
+   */
+  private async answerRepetitions(
+    taskIds: readonly string[],
+    statements: ReadonlyMap<string, string>,
+    report: ExtractReport,
+  ): Promise<void> {
+    for (let from = 0; from < taskIds.length; from += SUBMISSIONS_PER_BATCH_MAX) {
+      const batch = taskIds.slice(from, from + SUBMISSIONS_PER_BATCH_MAX);
+      // A task held by a live claim elsewhere is not claimed: that holder answers it.
+      const { claims } = await this.writer.call('memoryClaimTasks', {
+        holder: this.holder,
+        leaseMs: TASK_LEASE_MS,
+        taskIds: batch,
+        max: batch.length,
+      });
+      if (claims.length === 0) continue;
+      const outcomes = await this.writer.call('memorySubmitExtractions', {
+        submissions: claims.map((claim) => ({
+          taskId: claim.taskId,
+          claimToken: claim.claimToken,
+          output: JSON.stringify(
+            repetitionDraftBatch(claim.stored.task as unknown as ExtractionTask, statements.get(claim.taskId)!),
+          ),
+        })),
+      });
+      outcomes.forEach((outcome, index) => {
+        if (outcome.outcome === 'accepted') {
+          report.repetition ??= { tasks: 0, candidates: 0 };
+          report.repetition.tasks += 1;
+          report.repetition.candidates += outcome.candidateIds.length;
+          report.candidates.quarantined += outcome.quarantined;
+        } else {
+          report.failures.push(`${claims[index]!.taskId}: ${outcome.reason}`);
+        }
+      });
     }
+  }
+
+  /**
+   * The extraction tasks of an offline runner, which answers in milliseconds: claimed together,
+   * answered one by one, submitted together — two commits for a run's tasks instead of two for
+   * each, every submission decided as alone. Returns the tasks left open.
+   */
+  private async extractOffline(
+    runner: Runner,
+    open: string[],
+    limit: number,
+    run: { runId: string; total: number },
+    report: ExtractReport,
+    progress: Progress,
+  ): Promise<string[]> {
+    let worked = 0;
+    while (open.length > 0 && worked < limit) {
+      const { claims, waiting } = await this.writer.call('memoryClaimTasks', {
+        holder: this.holder,
+        leaseMs: leaseFor(runner),
+        taskIds: open,
+        max: limit - worked,
+      });
+      const taken = new Set(claims.map((claim) => claim.taskId));
+      open = open.filter((id) => !waiting.includes(id) && !taken.has(id));
+      report.tasks.waitingForRetry += waiting.length;
+      if (claims.length === 0) break;
+      progress({ phase: 'extract', done: worked, total: run.total, runId: run.runId });
+      const submissions: Array<{ taskId: string; claimToken: string; output: string }> = [];
+      for (const claim of claims) {
+        const task = claim.stored.task as unknown as ExtractionTask;
+        const output = await this.runOnce(
+          runner,
+          { kind: 'extraction', task },
+          { runId: run.runId, claim, gate: null },
+        );
+        if (output.ok === true) {
+          submissions.push({ taskId: claim.taskId, claimToken: claim.claimToken, output: output.text });
+          continue;
+        }
+        if (output.ok === false)
+          await this.writer.call('memoryAbandonTask', {
+            taskId: claim.taskId,
+            claimToken: claim.claimToken,
+            reason: output.reason,
+          });
+        report.tasks.failed += 1;
+        report.failures.push(`${claim.taskId}: ${output.reason}`);
+      }
+      const outcomes = submissions.length > 0 ? await this.writer.call('memorySubmitExtractions', { submissions }) : [];
+      outcomes.forEach((outcome, index) => {
+        if (outcome.outcome === 'accepted') {
+          report.tasks.submitted += 1;
+          report.candidates.created += outcome.candidateIds.length;
+          report.candidates.quarantined += outcome.quarantined;
+        } else {
+          report.tasks.failed += 1;
+          report.failures.push(`${submissions[index]!.taskId}: ${outcome.reason}`);
+        }
+      });
+      worked += claims.length;
+      progress({ phase: 'extract', done: worked, total: run.total, runId: run.runId });
+    }
+    return open;
   }
 
   private extractionTask(chunk: PlannedChunk, owner: { repositoryKey: string; worktreeKey: string }) {
