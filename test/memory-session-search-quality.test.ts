@@ -4,7 +4,8 @@ import { measureSearchQuality, readConversation } from './bench/session-search.j
 
 describe('session search quality on the labelled conversation', () => {
   it('has at least 50 questions, each answered by a turn of the conversation', () => {
-    const { turns, questions } = readConversation();
+    const { turns, sets } = readConversation();
+    const questions = sets.labelled;
     assert.ok(questions.length >= 50);
     const keys = new Set(turns.map((turn) => turn.turnKey));
     for (const { answerTurnKey } of questions) assert.ok(keys.has(answerTurnKey), answerTurnKey);
@@ -12,7 +13,8 @@ describe('session search quality on the labelled conversation', () => {
   });
 
   it('has a held-out set of at least 30 questions, each answered by a turn of the conversation', () => {
-    const { turns, heldOut } = readConversation();
+    const { turns, sets } = readConversation();
+    const heldOut = sets['held-out 1'];
     assert.ok(heldOut.length >= 30);
     const keys = new Set(turns.map((turn) => turn.turnKey));
     for (const { answerTurnKey } of heldOut) assert.ok(keys.has(answerTurnKey), answerTurnKey);
@@ -21,8 +23,8 @@ describe('session search quality on the labelled conversation', () => {
   it('session search beats plain FTS5 BM25 of OR-joined words at @5 and @10, on both question sets', () => {
     const quality = measureSearchQuality();
     for (const [set, recall] of [
-      ['labelled', quality.recall],
-      ['held-out', quality.heldOut],
+      ['labelled', quality.sets.labelled.recall],
+      ['held-out', quality.sets['held-out 1'].recall],
     ] as const) {
       const ours = recall['session search']!;
       const plain = recall['or-terms']!;
@@ -32,7 +34,7 @@ describe('session search quality on the labelled conversation', () => {
   });
 
   it('quoted terms OR-joined with a stop list beat plain FTS5 BM25 of the phrase and of AND-ed words', () => {
-    const { recall } = measureSearchQuality();
+    const { recall } = measureSearchQuality().sets.labelled;
     const ours = recall['session search']!;
     for (const baseline of ['phrase', 'and-terms']) {
       assert.ok(

@@ -22,6 +22,8 @@ export interface SearchRequest {
   withBody?: boolean | undefined;
   /** Only turns holding every term (AND, not OR), first indexed first, no ranking: looking for a statement said again, not for a topic. */
   allTerms?: boolean | undefined;
+  /** The time the query's words ("last Tuesday", "two weeks ago") are read against; the clock when absent. */
+  nowMs?: number | undefined;
 }
 
 export interface SearchHit {
