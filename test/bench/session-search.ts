@@ -211,9 +211,10 @@ function buildIndex(turns: readonly Turn[]) {
   };
 }
 
-const askedAtMs = (question: Question) => Date.parse(question.askedAt ?? ASKED_AT);
+export const askedAtMs = (question: Question) => Date.parse(question.askedAt ?? ASKED_AT);
 
-export function measureSearchQuality(chatter = 1000): SearchQuality {
+/** The conversation with `chatter` one-off requests interleaved, indexed; and the question sets. */
+export function conversationIndex(chatter = 1000) {
   const { turns: conversation, sets } = readConversation();
   // The chatter is interleaved with the conversation so row ids carry no hint of the answer.
   const chatterRows = chatterTurns(chatter);
@@ -225,7 +226,11 @@ export function measureSearchQuality(chatter = 1000): SearchQuality {
     c += step;
   }
   turns.push(...chatterRows.slice(c));
-  const { db, search } = buildIndex(turns);
+  return { turns, sets, ...buildIndex(turns) };
+}
+
+export function measureSearchQuality(chatter = 1000): SearchQuality {
+  const { turns, sets, db, search } = conversationIndex(chatter);
   const score = (set: readonly Question[]) => {
     const recall: Record<string, Recall> = {};
     const byKind: Record<string, Record<string, Recall>> = {};
