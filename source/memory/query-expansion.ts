@@ -96,12 +96,21 @@ export function wordRoot(word: string): string | null {
   if (!PLAIN_WORD.test(word)) return null;
   for (const ending of DERIVATIONAL) {
     if (!word.endsWith(ending)) continue;
-    let root = word.slice(0, -ending.length);
+    const stem = word.slice(0, -ending.length);
     // "formatter" → "formatt" → "format": a doubled last consonant belongs to the ending.
-    if (/([b-df-hj-np-tv-z])\1$/u.test(root)) root = root.slice(0, -1);
+    const root = /([b-df-hj-np-tv-z])\1$/u.test(stem) ? stem.slice(0, -1) : stem;
+    // Porter already takes -er off a stem of measure above 1 ("manager" → "manag"): the family
+    // would only count the word twice, and a common word counted twice drowns the rest.
+    if (ending.startsWith('er') && root === stem && porterMeasure(stem) > 1) return null;
     return root.length >= ROOT_MIN ? root : null;
   }
   return null;
+}
+
+/** Porter's measure of a stem: how many vowel-consonant sequences follow its first consonants. */
+function porterMeasure(stem: string): number {
+  const shape = [...stem].map((ch, i) => (/[aeiou]/u.test(ch) || (ch === 'y' && i > 0) ? 'v' : 'c')).join('');
+  return (shape.replace(/^c+/u, '').match(/v+c+/gu) ?? []).length;
 }
 
 export interface Expansion {

@@ -157,12 +157,12 @@ const RULES: { pattern: RegExp; window: (match: RegExpExecArray, nowMs: number) 
   },
 ];
 
-/** Reads the time expressions of `text` at `nowMs`; each one found is taken out of the text. */
+/** Reads the time expressions of `text` at `nowMs`; each one found is taken out of the text. Part of a file name or an identifier (`monday.ts`, `last_week`) is not one. */
 export function readTimeExpressions(text: string, nowMs: number): TimeReading {
   const windows: TimeWindow[] = [];
   let rest = text;
   for (const { pattern, window } of RULES) {
-    const whole = new RegExp(`(?<![\\p{L}\\p{N}-])(?:${pattern.source})(?![\\p{L}\\p{N}-])`, 'giu');
+    const whole = new RegExp(`(?<![\\p{L}\\p{N}_./-])(?:${pattern.source})(?![\\p{L}\\p{N}_-]|[./][\\p{L}\\p{N}])`, 'giu');
     rest = rest.replace(whole, (...args) => {
       const groups = args.slice(0, -2) as string[];
       const match = Object.assign(
