@@ -102,7 +102,8 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   // made afterwards for the rows kept only. The CAST matters: FTS5 ignores a rowid constraint
   // bound as a REAL (which a JavaScript number is) and would return every matching row.
   const ranked = db
-    .prepare(`SELECT rowid AS id, body, session_key AS sessionKey FROM session_search ${where} ${ranking}`)
+    // Only what collapsing needs: the sort holds every matching row, so each column costs at 100k rows.
+    .prepare(`SELECT rowid AS id, body FROM session_search ${where} ${ranking}`)
     .iterate(
       match,
       ...filters,
@@ -122,7 +123,6 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
 interface RankedRow {
   id: number;
   body: string;
-  sessionKey: string;
 }
 
 /** Of the best FOLLOWED_HITS hits, how many are followed to the next turn of their session. */
@@ -136,16 +136,17 @@ const FOLLOW_SPAN_ROWS = 1000;
  * turn (looked for in the rows indexed after it, as turns are indexed in the order they are said).
  */
 function withFollowers(db: Db, kept: RankedRow[], limit: number): RankedRow[] {
+  const session = prepared(db, 'SELECT session_key FROM session_search WHERE rowid = CAST(? AS INTEGER)').pluck();
   const next = prepared(
     db,
-    `SELECT rowid AS id, body, session_key AS sessionKey FROM session_search
+    `SELECT rowid AS id, body FROM session_search
      WHERE rowid > CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) AND session_key = ? ORDER BY rowid LIMIT 1`,
   );
   const page: RankedRow[] = [];
   for (const [index, row] of kept.entries()) {
     const follower =
       index < FOLLOWED_HITS
-        ? (next.get(row.id, row.id + FOLLOW_SPAN_ROWS, row.sessionKey) as RankedRow | undefined)
+        ? (next.get(row.id, row.id + FOLLOW_SPAN_ROWS, session.get(row.id)) as RankedRow | undefined)
         : undefined;
     if (follower) page.push(follower);
     page.push(row);
