@@ -162,7 +162,10 @@ export function readTimeExpressions(text: string, nowMs: number): TimeReading {
   const windows: TimeWindow[] = [];
   let rest = text;
   for (const { pattern, window } of RULES) {
-    const whole = new RegExp(`(?<![\\p{L}\\p{N}_./-])(?:${pattern.source})(?![\\p{L}\\p{N}_-]|[./][\\p{L}\\p{N}])`, 'giu');
+    const whole = new RegExp(
+      `(?<![\\p{L}\\p{N}_./-])(?:${pattern.source})(?![\\p{L}\\p{N}_-]|[./][\\p{L}\\p{N}])`,
+      'giu',
+    );
     rest = rest.replace(whole, (...args) => {
       const groups = args.slice(0, -2) as string[];
       const match = Object.assign(
