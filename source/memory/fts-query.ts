@@ -3,6 +3,8 @@
 // the terms are OR-joined so that BM25 ranks by how many of them a row has, and common English
 // words are dropped. Quoting the whole input as one phrase instead finds only rows that repeat
 // the user's exact word order, which is why it misses most of what a person is looking for.
+import { expandTerms } from './query-expansion.js';
+import { readTimeExpressions, type TimeWindow } from './time-expression.js';
 
 /** Terms kept from one query: enough for any question a person types, bounded so that a pasted document cannot make one query scan the index hundreds of times. */
 export const FTS_QUERY_MAX_TERMS = 32;
@@ -81,6 +83,37 @@ export function sessionSearchTerms(text: string, max = FTS_QUERY_MAX_TERMS): str
 export function buildSessionSearchQuery(text: string): string | null {
   const terms = sessionSearchTerms(text);
   return terms.length === 0 ? null : terms.map(quoteFtsTerm).join(' OR ');
+}
+
+export interface SessionSearchPlan {
+  /** The FTS5 MATCH expression: the query's terms, then the words and word families that widen them; null when no searchable word remains. */
+  match: string | null;
+  /** Windows named by the query's time expressions; turns in them rank first. */
+  windows: TimeWindow[];
+  /** The query asks what was said after what it describes ("what did I say next"): the turn that follows a match is the answer. */
+  follow: boolean;
+}
+
+// "what did I say next", "and afterwards?", "what came after that": the words describe one turn,
+// the question is about the turn after it in the same session.
+const FOLLOW_UP = /(?<![\p{L}\p{N}])(?:next|afterwards|after that|right after)(?![\p{L}\p{N}])/giu;
+
+/**
+ * What `common-memory search` runs for `text` at `nowMs`: time expressions become windows and
+ * leave the words; the remaining terms are widened by related words and word families
+ * (query-expansion.ts), all OR-joined into one BM25 query, so widening costs no second pass.
+ */
+export function planSessionSearch(text: string, nowMs: number): SessionSearchPlan {
+  const { windows, rest } = readTimeExpressions(text, nowMs);
+  const follow = FOLLOW_UP.test(rest);
+  const terms = sessionSearchTerms(rest.replace(FOLLOW_UP, ' '));
+  const { words, prefixes } = expandTerms(terms);
+  const parts = [
+    ...terms.map(quoteFtsTerm),
+    ...words.slice(0, FTS_QUERY_MAX_TERMS).map(quoteFtsTerm),
+    ...prefixes.slice(0, FTS_QUERY_MAX_TERMS).map((root) => `${quoteFtsTerm(root)}*`),
+  ];
+  return { match: parts.length === 0 ? null : parts.join(' OR '), windows, follow };
 }
 
 /** Double-quotes one term for FTS5; a quote inside is doubled, FTS5's only escape. */

@@ -3,7 +3,7 @@
 // added by the writer in the transaction that seals the turn or admits the prompt.
 import { CmError } from '../errors.js';
 import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
-import { buildSessionSearchQuery, quoteFtsTerm, sessionSearchTerms } from '../memory/fts-query.js';
+import { buildSessionSearchQuery, planSessionSearch, quoteFtsTerm, sessionSearchTerms } from '../memory/fts-query.js';
 import { maskSecrets, maskSnippet } from '../memory/listing-mask.js';
 import { parseUtc } from '../memory/window.js';
 import type { SessionSearchResult } from '../protocol.js';
@@ -22,6 +22,8 @@ export interface SearchRequest {
   withBody?: boolean | undefined;
   /** Only turns holding every term (AND, not OR), first indexed first, no ranking: looking for a statement said again, not for a topic. */
   allTerms?: boolean | undefined;
+  /** The time the query's words ("last Tuesday", "two weeks ago") are read against; the clock when absent. */
+  nowMs?: number | undefined;
 }
 
 export interface SearchHit {
@@ -57,11 +59,14 @@ export function indexUserText(
  */
 export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   const terms = request.allTerms ? sessionSearchTerms(request.query) : [];
+  // Selecting turns for extraction matches the words as typed; a person's search is planned.
+  const plan =
+    request.allTerms || request.keepRepeats ? null : planSessionSearch(request.query, request.nowMs ?? Date.now());
   const match = request.allTerms
     ? terms.length === 0
       ? null
       : terms.map(quoteFtsTerm).join(' AND ')
-    : buildSessionSearchQuery(request.query);
+    : (plan?.match ?? buildSessionSearchQuery(request.query));
   if (match === null) return [];
   const filters = [
     request.sinceMs ?? null,
@@ -85,22 +90,79 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
         `SELECT ${request.withBody ? BODY_COLUMNS : HIT_COLUMNS} FROM session_search ${where} ${order} LIMIT ?`,
       ).all(match, ...filters, request.limit) as Row[]
     ).map(withDate);
+  // A turn said in a window the query names ranks as if it matched WINDOW_BOOST times better
+  // (BM25 is negative, lower first): a preference, not a filter, as people misremember days.
+  const windows = plan?.windows ?? [];
+  const inWindow = windows.map(() => '(recorded_at_ms >= ? AND recorded_at_ms < ?)').join(' OR ');
+  const ranking =
+    windows.length === 0
+      ? order
+      : `ORDER BY bm25(session_search) * CASE WHEN ${inWindow} THEN ${WINDOW_BOOST} ELSE 1 END, recorded_at_ms DESC, ref`;
   // One ranking pass, read lazily until the page has `limit` distinct texts; the snippets are
   // made afterwards for the rows kept only. The CAST matters: FTS5 ignores a rowid constraint
   // bound as a REAL (which a JavaScript number is) and would return every matching row.
   const ranked = db
-    .prepare(`SELECT rowid AS id, body FROM session_search ${where} ${order}`)
-    .iterate(match, ...filters) as IterableIterator<{ id: number; body: string }>;
-  const kept = firstOfEachText(ranked, (row) => row.body, request.limit);
+    // Only what collapsing needs: the sort holds every matching row, so each column costs at 100k rows.
+    .prepare(`SELECT rowid AS id, body FROM session_search ${where} ${ranking}`)
+    .iterate(
+      match,
+      ...filters,
+      ...windows.flatMap((window) => [window.sinceMs, window.untilMs]),
+    ) as IterableIterator<RankedRow>;
+  let kept = firstOfEachText(ranked, (row) => row.body, request.limit);
+  if (plan?.follow) kept = withFollowers(db, kept, request.limit);
   const hit = prepared(
     db,
     `SELECT ${HIT_COLUMNS} FROM session_search WHERE session_search MATCH ? AND rowid = CAST(? AS INTEGER)`,
   );
-  return kept.map(({ id }) => withDate(hit.get(match, id) as Row));
+  // A follower need not hold a query word, so it has no snippet of matches: its text stands in.
+  const plain = prepared(db, `SELECT ${FOLLOWER_COLUMNS} FROM session_search WHERE rowid = CAST(? AS INTEGER)`);
+  return kept.map(({ id }) => withDate((hit.get(match, id) ?? plain.get(id)) as Row));
 }
+
+interface RankedRow {
+  id: number;
+  body: string;
+}
+
+/** Of the best FOLLOWED_HITS hits, how many are followed to the next turn of their session. */
+const FOLLOWED_HITS = 3;
+/** How far past a hit its session's next turn is looked for, in rows indexed after it. */
+const FOLLOW_SPAN_ROWS = 1000;
+
+/**
+ * A question about what came after ("what did I say next") is answered by the turn after the
+ * one its words describe: each of the best hits is preceded on the page by its session's next
+ * turn (looked for in the rows indexed after it, as turns are indexed in the order they are said).
+ */
+function withFollowers(db: Db, kept: RankedRow[], limit: number): RankedRow[] {
+  const session = prepared(db, 'SELECT session_key FROM session_search WHERE rowid = CAST(? AS INTEGER)').pluck();
+  const next = prepared(
+    db,
+    `SELECT rowid AS id, body FROM session_search
+     WHERE rowid > CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) AND session_key = ? ORDER BY rowid LIMIT 1`,
+  );
+  const page: RankedRow[] = [];
+  for (const [index, row] of kept.entries()) {
+    const follower =
+      index < FOLLOWED_HITS
+        ? (next.get(row.id, row.id + FOLLOW_SPAN_ROWS, session.get(row.id)) as RankedRow | undefined)
+        : undefined;
+    if (follower) page.push(follower);
+    page.push(row);
+  }
+  const seen = new Set<number>();
+  return page.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, limit);
+}
+
+/** How much better a turn in a named window ranks than its BM25 alone. */
+const WINDOW_BOOST = 3;
 
 const HIT_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
   snippet(session_search, 0, '[', ']', '…', 16) AS snippet`;
+/** A follower's whole text as its snippet: sessionSearch masks it whole, then shortens it (a cut first could split a secret). */
+const FOLLOWER_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+  body AS snippet`;
 /** A hit with the whole text it matched instead of a snippet (nobody is shown it; making snippets costs). */
 const BODY_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
   '' AS snippet, body`;
@@ -119,6 +181,10 @@ export function firstOfEachText<T>(ranked: Iterable<T>, textOf: (row: T) => stri
   }
   return kept;
 }
+
+const FOLLOWER_SNIPPET_CHARS = 120;
+const shorten = (text: string) =>
+  text.length > FOLLOWER_SNIPPET_CHARS ? `${text.slice(0, FOLLOWER_SNIPPET_CHARS)}…` : text;
 
 /** What the API accepts for a search (the CLI's flags as given). */
 export interface SessionSearchInput {
@@ -161,8 +227,9 @@ export function searchRequestFrom(input: SessionSearchInput): SearchRequest {
  */
 export function sessionSearch(db: Db, input: SessionSearchInput): SessionSearchResult {
   const request = searchRequestFrom(input);
-  const hits = searchSessions(db, request);
-  const match = buildSessionSearchQuery(request.query);
+  const nowMs = Date.now();
+  const hits = searchSessions(db, { ...request, nowMs });
+  const { match } = planSessionSearch(request.query, nowMs);
   const marked =
     match === null
       ? null
@@ -179,8 +246,8 @@ export function sessionSearch(db: Db, input: SessionSearchInput): SessionSearchR
         turnKey,
         client,
         recordedAt,
-        // A row gone between the two reads: its snippet is masked as it is.
-        snippet: row ? maskSnippet(row.body, row.snippet) : maskSecrets(snippet).text,
+        // A follower (no query word) or a row gone between the two reads: masked as it is, then shortened.
+        snippet: row ? maskSnippet(row.body, row.snippet) : shorten(maskSecrets(snippet).text),
       };
     }),
   };
