@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
-import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from './entry-format.js';
+import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
 import {
   type CheckedDirectory,
   checkDirectory,

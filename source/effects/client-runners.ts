@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { sha256Hex } from '../ground/digests.js';
 import { type BareExternalRunner, RunnerFailure, runProcess, taskLogName } from './command-runner.js';
-import type { RunnerTask, RunOptions } from './runner.js';
-import { screenRunnerTask } from './runner-input-lint.js';
+import type { RunnerTask, RunOptions } from '../memory/runner.js';
+import { screenRunnerTask } from '../memory/runner-input-lint.js';
 import { runnerEnvironment, type ClientProfile } from './runner-profiles.js';
 
 /** The instructions before the task's JSON; its version enters every plan (the prompt is sent). */

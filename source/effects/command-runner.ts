@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ExternalRunner, RunnerTask, RunOptions } from './runner.js';
-import { screenRunnerTask } from './runner-input-lint.js';
+import type { ExternalRunner, RunnerTask, RunOptions } from '../memory/runner.js';
+import { screenRunnerTask } from '../memory/runner-input-lint.js';
 import { runnerEnvironment, STDERR_LOG_MAX_BYTES, type CommandProfile } from './runner-profiles.js';
 
 /** The fixed codes of a failed attempt; each starts the recorded reason. */

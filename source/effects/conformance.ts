@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { runClient } from './client-runners.js';
 import { RunnerFailure, runProcess } from './command-runner.js';
-import { memoryDigest } from './contracts.js';
+import { memoryDigest } from '../memory/contracts.js';
 import { runnerEnvironment, type RunnerProfile } from './runner-profiles.js';
 
 export const PROBE_VERSION = 'conformance-probe@1';

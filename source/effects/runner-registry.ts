@@ -1,10 +1,10 @@
 // The runners of a data home by name: the offline `builtin` and one per profile in runners.json,
 // each with its conformance probe.
-import { builtinRunner } from './builtin-runner.js';
+import { builtinRunner } from '../memory/builtin-runner.js';
 import { clientRunner, clientVersion } from './client-runners.js';
 import { commandRunner, runnerLogDirectory } from './command-runner.js';
 import { conformanceFingerprint, runProbe } from './conformance.js';
-import type { ExternalRunner, Runner, RunnerRegistry } from './runner.js';
+import type { ExternalRunner, Runner, RunnerRegistry } from '../memory/runner.js';
 import { loadRunnerProfiles, type RunnerProfile } from './runner-profiles.js';
 
 /** The runner of a profile; `logDir` holds each task's stderr (null: dropped). */

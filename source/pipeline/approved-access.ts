@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../protocol.js';
-import { decodePreviousScan, encodePreviousScan, scanApprovedRoot } from './approved-projection.js';
+import { decodePreviousScan, encodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
 import {
   type ApprovedOwner,
   readApprovedEntry,
@@ -15,10 +15,10 @@ import {
   searchApproved,
   type SyncApprovedInput,
   type SyncApprovedResult,
-} from './approved-store.js';
-import { memoryRootOf } from './memory-root.js';
-import { resolveScope, USER_SCOPE } from './repository.js';
-import type { MemoryRoot } from './safe-files.js';
+} from '../store/memory/approved-store.js';
+import { memoryRootOf } from '../effects/memory-root.js';
+import { resolveScope, USER_SCOPE } from '../effects/repository.js';
+import type { MemoryRoot } from '../effects/safe-files.js';
 import { withMemoryState } from './memory-access.js';
 import type { Db } from '../store/database.js';
 

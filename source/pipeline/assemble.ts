@@ -8,10 +8,10 @@ import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
 import { unifiedDiff } from '../ground/unified-diff.js';
 import { withMemoryState } from './memory-access.js';
-import { resolveScope } from './repository.js';
-import { MemoryFileError, memoryRoot, readMemoryFile, writeMemoryFile } from './safe-files.js';
-import { spliceManagedBlock } from './snapshot.js';
-import { snapshotFromState } from './snapshot-read.js';
+import { resolveScope } from '../effects/repository.js';
+import { MemoryFileError, memoryRoot, readMemoryFile, writeMemoryFile } from '../effects/safe-files.js';
+import { spliceManagedBlock } from '../memory/snapshot.js';
+import { snapshotFromState } from '../store/memory/snapshot-read.js';
 
 export type AssembleProvider = 'claude' | 'codex';
 

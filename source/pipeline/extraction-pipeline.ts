@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
 import type { Db } from '../store/database.js';
-import type { WriterClient } from './writer-client.js';
+import type { WriterClient } from '../workers/writer-client.js';
 import { CHUNK_MAX_BYTES, contextText, planChunks, type PlannedChunk } from '../memory/chunking.js';
 import {
   CHUNKER_VERSION,
@@ -20,9 +20,9 @@ import {
   type AdjudicationTask,
   type ExtractionTask,
 } from '../memory/contracts.js';
-import { PROBE_VERSION } from '../memory/conformance.js';
-import { scopeResolver, type Scope } from '../memory/repository.js';
-import { openMemoryStateReadOnly } from '../memory/state-database.js';
+import { PROBE_VERSION } from '../effects/conformance.js';
+import { scopeResolver, type Scope } from '../effects/repository.js';
+import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { storeFiles } from '../home.js';
 import { dirname } from 'node:path';
 import {
@@ -42,10 +42,10 @@ import {
   type RunnerExecutionPlan,
 } from '../memory/runner-plan.js';
 import { screenRunnerTask, type ScreenedRunnerTask } from '../memory/runner-input-lint.js';
-import { extractionTaskId } from '../memory/task-store.js';
+import { extractionTaskId } from '../store/memory/task-store.js';
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
-import { selectTurns, type Selection } from '../memory/turn-source.js';
+import { selectTurns, type Selection } from '../store/core/turn-source.js';
 import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from '../memory/window.js';
 
 /** Extraction tasks one run works on (seed 004 §9); the rest stay pending for the next run. */

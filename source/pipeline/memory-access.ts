@@ -3,7 +3,7 @@
 // status says so instead of failing), the caller's scope resolved from its directory.
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
-import { loadRunnerProfiles } from './runner-profiles.js';
+import { loadRunnerProfiles } from '../effects/runner-profiles.js';
 import type {
   MemoryExtractRun,
   MemoryRecallResult,
@@ -20,12 +20,12 @@ import {
   readMemoryReview,
   readMemoryStatus,
   readStoredExtractRun,
-} from './memory-reads.js';
-import { publicScope, resolveScope, USER_SCOPE } from './repository.js';
-import { openMemoryStateReadOnly } from './state-database.js';
-import { buildFtsQuery } from './fts-query.js';
-import { RECALL_K } from './recall.js';
-import { recallQueryDigest, resultSetDigest } from './rrf.js';
+} from '../store/memory/memory-reads.js';
+import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
+import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
+import { buildFtsQuery } from '../memory/fts-query.js';
+import { RECALL_K } from '../store/memory/recall.js';
+import { recallQueryDigest, resultSetDigest } from '../memory/rrf.js';
 
 const BUILTIN: MemoryStatus['runners'][number] = { name: 'builtin', offline: true };
 

@@ -14,15 +14,15 @@ import { CmError } from '../errors.js';
 import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult } from '../protocol.js';
 import type { Db } from '../store/database.js';
-import { readEntryFiles, scanApprovedRoot } from './approved-projection.js';
-import type { SyncApprovedInput, SyncApprovedResult } from './approved-store.js';
+import { readEntryFiles, scanApprovedRoot } from '../effects/approved-projection.js';
+import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/approved-store.js';
 import { scanInput, syncRoot } from './approved-access.js';
-import type { Draft } from './contracts.js';
-import type { CandidateFinding } from './extraction-submit.js';
-import { isPoisonRule } from './memory-lint.js';
-import { ENTRY_TYPES, type EntryType, parseEntry } from './entry-format.js';
+import type { Draft } from '../memory/contracts.js';
+import type { CandidateFinding } from '../store/memory/extraction-submit.js';
+import { isPoisonRule } from '../memory/memory-lint.js';
+import { ENTRY_TYPES, type EntryType, parseEntry } from '../memory/entry-format.js';
 import { withMemoryState } from './memory-access.js';
-import { memoryRootOf } from './memory-root.js';
+import { memoryRootOf } from '../effects/memory-root.js';
 import {
   applyPlanFile,
   applySession,
@@ -31,7 +31,7 @@ import {
   canonicalPlanJson,
   driftedTargets,
   syncPlanDirectories,
-} from './promotion-plan.js';
+} from '../memory/promotion-plan.js';
 import {
   type FinishPromotionInput,
   ownedCandidate,
@@ -39,9 +39,9 @@ import {
   readPlanView,
   type StorePlanInput,
   unfinishedPlanIds,
-} from './promotion-store.js';
-import { publicScope, resolveScope, resolveScopeQuickly, USER_SCOPE } from './repository.js';
-import { MemoryFileError, type MemoryRoot } from './safe-files.js';
+} from '../store/memory/promotion-store.js';
+import { publicScope, resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
+import { MemoryFileError, type MemoryRoot } from '../effects/safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
 export interface GateWriter {

@@ -12,9 +12,9 @@ import {
   repeatableStatements,
   repetitionOccurrences,
 } from '../memory/repetition.js';
-import { selectTurns, type SourceTurn } from '../memory/turn-source.js';
+import { selectTurns, type SourceTurn } from '../store/core/turn-source.js';
 import type { Db } from '../store/database.js';
-import { searchSessions } from '../store/session-search.js';
+import { searchSessions } from '../store/core/session-search.js';
 
 export interface RepetitionChunk {
   chunk: PlannedChunk;

@@ -13,9 +13,10 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   // What each client (Codex, Claude Code, pi) looks like: records, parsers, installers, the pi runtime.
   { name: 'hosts', paths: ['source/hosts/'] },
   // The databases and their commands: core.sqlite and memory-state.sqlite.
-  { name: 'store', paths: ['source/store/', 'source/memory/', 'source/ledger/'] },
+  { name: 'store', paths: ['source/memory/', 'source/effects/', 'source/store/'] },
   { name: 'api', paths: ['source/api/'] },
   { name: 'hook', paths: ['source/hook/'] },
+  { name: 'pipeline', paths: ['source/pipeline/'] },
   { name: 'workers', paths: ['source/workers/'] },
   { name: 'host', paths: ['source/host/'] },
   { name: 'client', paths: ['source/client/'] },

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CmError } from '../errors.js';
-import { OPERATION_ID, type AgentView, type GenerationState } from '../protocol.js';
-import { command } from './command.js';
-import { type Db, prepared } from './database.js';
+import { CmError } from '../../errors.js';
+import { OPERATION_ID, type AgentView, type GenerationState } from '../../protocol.js';
+import { command } from '../command.js';
+import { type Db, prepared } from '../database.js';
 import { appendJournal } from './journal.js';
 import { canonicalJson, insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
-import type { Tx } from './transaction.js';
+import type { Tx } from '../transaction.js';
 
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const TERMINAL_GENERATION: ReadonlySet<string> = new Set(['stopped', 'interrupted']);

@@ -1,7 +1,7 @@
 // The capture capacity: the configured bounds on captured bodies, and how much is held now. Read by
 // the status view and checked by the writer before a step commits.
-import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../limits.js';
-import type { Tx } from './transaction.js';
+import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../../limits.js';
+import type { Tx } from '../transaction.js';
 
 export interface Capacity {
   sessionBytes: number;

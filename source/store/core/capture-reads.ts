@@ -2,9 +2,9 @@
 // Plain SQL over any connection (the drain's and the API's read-only ones).
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { homeWriteProblem } from '../home.js';
-import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../limits.js';
-import { CmError } from '../errors.js';
+import { homeWriteProblem } from '../../home.js';
+import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../../limits.js';
+import { CmError } from '../../errors.js';
 import {
   parseRecoveryId,
   recoveryIdText,
@@ -14,10 +14,10 @@ import {
   type CaptureStatus,
   type CaptureStatusRequest,
   type RecoveryItemView,
-} from '../protocol.js';
+} from '../../protocol.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import type Database from 'better-sqlite3';
-import type { Db } from './database.js';
+import type { Db } from '../database.js';
 
 export interface ActivationRow {
   activationId: number;

@@ -4,13 +4,13 @@
 // One command = one BEGIN IMMEDIATE transaction; capacity is checked before it commits.
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
-import { CmError } from '../errors.js';
-import { sha256Hex } from '../ground/digests.js';
+import { CmError } from '../../errors.js';
+import { sha256Hex } from '../../ground/digests.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import { findCandidate } from './capture-reads.js';
 import { indexUserText } from './session-search.js';
-import { command } from './command.js';
-import type { Tx } from './transaction.js';
+import { command } from '../command.js';
+import type { Tx } from '../transaction.js';
 
 const id = z.number().int().positive();
 

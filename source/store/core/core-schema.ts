@@ -1,7 +1,7 @@
 // core.sqlite: journal, timeline, operations, host activations and the hook inbox.
 // node:* and better-sqlite3 only (the hook fast path migrates a fresh store).
-import { crypto } from '../ground/lazy-builtin.js';
-import type { Schema } from './migrations.js';
+import { crypto } from '../../ground/lazy-builtin.js';
+import type { Schema } from '../migrations.js';
 import { migrateToAgents } from './schema/v2-agents.js';
 import { migrateToCapture } from './schema/v3-capture.js';
 import { migrateToSessionSearch } from './schema/v4-session-search.js';

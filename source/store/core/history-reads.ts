@@ -1,7 +1,7 @@
 // Bounded keyset reads of the two histories and their provenance. Read-only: these run on any
 // connection, including read-only ones, and never derive the timeline from the journal.
-import { CmError } from '../errors.js';
-import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../limits.js';
+import { CmError } from '../../errors.js';
+import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../../limits.js';
 import {
   isUuid,
   type JournalRow,
@@ -11,10 +11,10 @@ import {
   type PageRequest,
   type Stream,
   type TimelineRow,
-} from '../protocol.js';
-import { type Db, prepared } from './database.js';
+} from '../../protocol.js';
+import { type Db, prepared } from '../database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
-import { ID_PREFIX_HINT, resolveIdPrefix } from './id-prefix.js';
+import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
 import { operationDetail } from './operation-detail.js';
 import { findOperation, toOperationView } from './operations.js';
 import { readHeads, readStoreId } from './sequences.js';

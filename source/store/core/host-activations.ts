@@ -1,9 +1,9 @@
 import { z } from 'zod';
 // Each host start is an activation with a new host ID, announced in the journal.
-import { prepared } from './database.js';
+import { prepared } from '../database.js';
 import { appendJournal } from './journal.js';
-import type { Tx } from './transaction.js';
-import { command } from './command.js';
+import type { Tx } from '../transaction.js';
+import { command } from '../command.js';
 
 export interface HostStart {
   hostId: string;

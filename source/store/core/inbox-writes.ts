@@ -6,12 +6,12 @@
 // new session key). Its snapshot is read once, at the first SessionStart startup/resume/clear/fork,
 // and is re-attached unchanged for compact/clear/resume in the same process.
 // The transcript-tail reader is passed in: reading the host's file is the hook's business.
-import { sessionKeyOf, textDigest } from '../ground/digests.js';
-import type { FaultPoint } from '../ground/faults.js';
-import { HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
-import type { CaptureClient } from '../protocol.js';
-import { prepared, type Db } from './database.js';
-import { commit } from './transaction.js';
+import { sessionKeyOf, textDigest } from '../../ground/digests.js';
+import type { FaultPoint } from '../../ground/faults.js';
+import { HOOK_TAIL_CHUNK_BYTES } from '../../limits.js';
+import type { CaptureClient } from '../../protocol.js';
+import { prepared, type Db } from '../database.js';
+import { commit } from '../transaction.js';
 
 type HookClient = CaptureClient;
 

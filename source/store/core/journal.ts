@@ -1,11 +1,11 @@
 // The journal: the append-only, global observation log. Rows are never updated or deleted.
-import { prepared } from './database.js';
+import { prepared } from '../database.js';
 import { randomUUID } from 'node:crypto';
-import { CmError } from '../errors.js';
-import { RECORD_MAX_BYTES } from '../limits.js';
-import type { JournalRow } from '../protocol.js';
+import { CmError } from '../../errors.js';
+import { RECORD_MAX_BYTES } from '../../limits.js';
+import type { JournalRow } from '../../protocol.js';
 import { allocateSequence } from './sequences.js';
-import type { Tx } from './transaction.js';
+import type { Tx } from '../transaction.js';
 
 export interface JournalInput {
   kind: string;

@@ -1,12 +1,12 @@
 // Notes: a client's words for the journal. A note never creates a timeline row.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { CmError } from '../errors.js';
-import { OPERATION_ID, type NoteInput, type Receipt } from '../protocol.js';
+import { CmError } from '../../errors.js';
+import { OPERATION_ID, type NoteInput, type Receipt } from '../../protocol.js';
 import { appendJournal } from './journal.js';
 import { canonicalJson, insertOperation, replayOf } from './operations.js';
-import type { Tx } from './transaction.js';
-import { command } from './command.js';
+import type { Tx } from '../transaction.js';
+import { command } from '../command.js';
 
 export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
   const operationId = input.operationId ?? randomUUID();

@@ -1,6 +1,6 @@
 // What happened to an operation, in one line a person reads: pi's refusal, the provider's error,
 // retries, an abort — taken from the journal rows the operation owns, never invented.
-import type { Db } from './database.js';
+import type { Db } from '../database.js';
 
 /** A prompt's records follow its intent closely; the scan stops after this many journal rows. */
 const DETAIL_SCAN_ROWS = 20_000;

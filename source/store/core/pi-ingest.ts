@@ -2,11 +2,11 @@
 // delivered, identified by (generation, stream, wire ordinal), and its projection — timeline row,
 // user-echo link, lifecycle evidence, or protocol fault — is applied in the same transaction.
 // Replaying a stored identity returns the stored result and changes nothing.
-import { prepared } from './database.js';
+import { prepared } from '../database.js';
 import { z } from 'zod';
-import { CmError } from '../errors.js';
-import { RECORD_MAX_BYTES } from '../limits.js';
-import { classifyPiRecord, userEchoMatches, type PiRecord } from '../hosts/pi/pi-record.js';
+import { CmError } from '../../errors.js';
+import { RECORD_MAX_BYTES } from '../../limits.js';
+import { classifyPiRecord, userEchoMatches, type PiRecord } from '../../hosts/pi/pi-record.js';
 import {
   findGeneration,
   interruptPendingWork,
@@ -14,12 +14,12 @@ import {
   markGenerationStopping,
   type GenerationRecord,
 } from './agents.js';
-import { command } from './command.js';
+import { command } from '../command.js';
 import { appendJournal } from './journal.js';
 import { findOperation, transitionPrompt } from './operations.js';
 import { settlePrompt } from './prompts.js';
 import { insertTimeline, newMessageId } from './timeline.js';
-import type { Tx } from './transaction.js';
+import type { Tx } from '../transaction.js';
 
 export const ingestInput = z.object({
   generationId: z.string(),

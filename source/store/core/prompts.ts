@@ -1,15 +1,15 @@
 // The prompt lifecycle in the store: admission (intent + canonical user row + operation + busy in
 // one transaction, before any byte reaches pi), attempted, settled, abort requests, abandon.
 // Accepted and rejected are evidence from pi's own response, applied in pi-ingest.ts.
-import { prepared } from './database.js';
+import { prepared } from '../database.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { CmError } from '../errors.js';
-import { OPERATION_ID, type AbortReceipt, type OperationView, type PromptReceipt } from '../protocol.js';
+import { CmError } from '../../errors.js';
+import { OPERATION_ID, type AbortReceipt, type OperationView, type PromptReceipt } from '../../protocol.js';
 import { findGeneration, requireAgent } from './agents.js';
-import { command } from './command.js';
+import { command } from '../command.js';
 import { appendJournal } from './journal.js';
-import { resolveIdPrefix } from './id-prefix.js';
+import { resolveIdPrefix } from '../id-prefix.js';
 import {
   canonicalJson,
   findOperation,
@@ -19,7 +19,7 @@ import {
   transitionPrompt,
 } from './operations.js';
 import { insertTimeline, newMessageId } from './timeline.js';
-import type { Tx } from './transaction.js';
+import type { Tx } from '../transaction.js';
 
 interface AdmitPrompt {
   agent: string;

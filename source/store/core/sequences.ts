@@ -1,10 +1,10 @@
 // Stream positions come from the heads table, in the same transaction as the row they number:
 // never from clocks, counts or process memory.
-import { prepared } from './database.js';
-import { CmError } from '../errors.js';
-import { SEQUENCE_MAX } from '../limits.js';
-import type { Stream } from '../protocol.js';
-import type { Tx } from './transaction.js';
+import { prepared } from '../database.js';
+import { CmError } from '../../errors.js';
+import { SEQUENCE_MAX } from '../../limits.js';
+import type { Stream } from '../../protocol.js';
+import type { Tx } from '../transaction.js';
 
 export function allocateSequence(tx: Tx, stream: Stream): number {
   const row = prepared(tx.db, 'SELECT head FROM heads WHERE stream = ?').get(stream) as { head: number } | undefined;

@@ -1,7 +1,7 @@
 // Reading what was captured: the sessions, and one session's turns with what the user said in
 // full. These are the only reads that return bodies; status and logs never do.
-import { CmError } from '../errors.js';
-import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../limits.js';
+import { CmError } from '../../errors.js';
+import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../limits.js';
 import type {
   SessionList,
   SessionListRequest,
@@ -10,11 +10,11 @@ import type {
   SessionSummary,
   SessionTurnView,
   SessionView,
-} from '../protocol.js';
+} from '../../protocol.js';
 import { readSessions, sessionCursor } from './capture-reads.js';
-import type { Db } from './database.js';
-import { ID_PREFIX_HINT, resolveIdPrefix } from './id-prefix.js';
-import { maskedFirstLine, maskSecrets } from '../memory/listing-mask.js';
+import type { Db } from '../database.js';
+import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
+import { maskedFirstLine, maskSecrets } from '../../memory/listing-mask.js';
 
 const SESSIONS_DEFAULT = 20;
 const FIRST_PROMPT_CHARS = 200;

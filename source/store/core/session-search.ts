@@ -1,14 +1,14 @@
 // Session search ("what did I say about …"): BM25 over what users said — delivered user messages
 // of captured turns and driven agents' user rows — never assistant, tool or hook text. Rows are
 // added by the writer in the transaction that seals the turn or admits the prompt.
-import { CmError } from '../errors.js';
-import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
-import { buildSessionSearchQuery, quoteFtsTerm, sessionSearchTerms } from '../memory/fts-query.js';
-import { maskSecrets, maskSnippet } from '../memory/listing-mask.js';
-import { parseUtc } from '../memory/window.js';
-import type { SessionSearchResult } from '../protocol.js';
-import { prepared, type Db } from './database.js';
-import type { Tx } from './transaction.js';
+import { CmError } from '../../errors.js';
+import { SEARCH_QUERY_MAX_CHARS } from '../../limits.js';
+import { buildSessionSearchQuery, quoteFtsTerm, sessionSearchTerms } from '../../memory/fts-query.js';
+import { maskSecrets, maskSnippet } from '../../memory/listing-mask.js';
+import { parseUtc } from '../../memory/window.js';
+import type { SessionSearchResult } from '../../protocol.js';
+import { prepared, type Db } from '../database.js';
+import type { Tx } from '../transaction.js';
 
 export interface SearchRequest {
   query: string;

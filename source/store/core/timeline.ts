@@ -1,12 +1,12 @@
 // The timeline: one canonical row per logical message. Only two paths create rows — an admitted
 // user intent and a trusted runtime ingestion of a non-user message_end (seed 003 §9 rule 7) —
 // and both call this inside the transaction that also writes the journal row it points to.
-import { prepared } from './database.js';
+import { prepared } from '../database.js';
 import { randomUUID } from 'node:crypto';
 import { encodeRecord } from './journal.js';
 import { allocateSequence } from './sequences.js';
 import { indexUserText } from './session-search.js';
-import type { Tx } from './transaction.js';
+import type { Tx } from '../transaction.js';
 
 export interface TimelineInput {
   messageId: string;

@@ -1,10 +1,10 @@
 // The turns an extraction may read, from core.sqlite (read-only): sealed turns of captured
 // sessions and the prompts of driven pi agents with the rows that answered them. Only a user's
 // delivered message is evidence; everything else comes along as context.
-import { CmError } from '../errors.js';
-import { prepared, type Db } from '../store/database.js';
-import { searchSessions } from '../store/session-search.js';
-import { utcText } from './window.js';
+import { CmError } from '../../errors.js';
+import { prepared, type Db } from '../database.js';
+import { searchSessions } from './session-search.js';
+import { utcText } from '../../memory/window.js';
 
 /** More matching turns than this is refused, never cut to a prefix (seed 004 §9). */
 export const SELECTION_MAX_TURNS = 200;

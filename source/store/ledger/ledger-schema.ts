@@ -1,7 +1,7 @@
 // ledger.sqlite: what each root conversation's agent read (candidate metadata, never bodies),
 // bound to the client, a digest of the root's session id, and the generation that held when it
 // was read. Its own file and its own migrations: resetting it never touches capture or memory.
-import type { Schema } from '../store/migrations.js';
+import type { Schema } from '../migrations.js';
 
 export const ledgerSchema: Schema = {
   name: 'ledger.sqlite',

@@ -2,9 +2,9 @@
 // or an entry id; `unavailable` with the reason when the file cannot be read (never shown as
 // empty); and the last failure a hook met, from ledger-health.json.
 import { readFileSync } from 'node:fs';
-import { CmError } from '../errors.js';
-import type { CaptureStatus } from '../protocol.js';
-import { databaseError } from '../store/database.js';
+import { CmError } from '../../errors.js';
+import type { CaptureStatus } from '../../protocol.js';
+import { databaseError } from '../database.js';
 import { ledgerCounts, openLedgerReadOnly } from './ledger.js';
 
 export type LedgerStatus = CaptureStatus['ledger'];

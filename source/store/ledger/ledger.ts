@@ -11,8 +11,8 @@
 // a retired generation is refused. SessionEnd marks the root inactive; nothing relies on it —
 // roots idle past the expiry are swept lazily by the next write, with no background process.
 import { existsSync } from 'node:fs';
-import { CmError } from '../errors.js';
-import { sha256Hex } from '../ground/digests.js';
+import { CmError } from '../../errors.js';
+import { sha256Hex } from '../../ground/digests.js';
 import {
   LEDGER_APPLIES_WHEN_MAX_BYTES,
   LEDGER_BUSY_TIMEOUT_MS,
@@ -24,9 +24,9 @@ import {
   LEDGER_SOURCES_MAX_BYTES,
   LEDGER_TITLE_MAX_BYTES,
   LEDGER_TURNS_PER_ROOT,
-} from '../limits.js';
-import { databaseError, openDatabase, prepared, type Db } from '../store/database.js';
-import { migrate, schemaVersion } from '../store/migrations.js';
+} from '../../limits.js';
+import { databaseError, openDatabase, prepared, type Db } from '../database.js';
+import { migrate, schemaVersion } from '../migrations.js';
 import { ledgerSchema } from './ledger-schema.js';
 
 /** One successful read, as the client's structured tool result gave it. */

@@ -6,11 +6,11 @@
 // state. Update and merge supersede with provenance; nothing is deleted; a draft never mutates a
 // sibling draft of its own batch.
 import { z } from 'zod';
-import { sha256Hex } from '../ground/digests.js';
-import { memoryCommand } from '../store/command.js';
-import { prepared, type Db } from '../store/database.js';
-import type { Tx } from '../store/transaction.js';
-import { canonicalJson } from '../store/operations.js';
+import { sha256Hex } from '../../ground/digests.js';
+import { memoryCommand } from '../command.js';
+import { prepared, type Db } from '../database.js';
+import type { Tx } from '../transaction.js';
+import { canonicalJson } from '../core/operations.js';
 import {
   adjudicationResult,
   ANALYZER_VERSION,
@@ -21,12 +21,12 @@ import {
   PROMPT_VERSION,
   type AdjudicationTask,
   type Draft,
-} from './contracts.js';
+} from '../../memory/contracts.js';
 import { recall, type Owner, type RecallItem } from './recall.js';
 import { indexRecallRow, unindexRecallRow } from './recall-terms.js';
-import { RECALL_ALGORITHM } from './rrf.js';
+import { RECALL_ALGORITHM } from '../../memory/rrf.js';
 import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
-import { restates, survivorOrder } from './adjudication-rules.js';
+import { restates, survivorOrder } from '../../memory/adjudication-rules.js';
 import { foldInto } from './restatement-store.js';
 
 /** Drafts one adjudication task decides (seed 004 §9: 8 chunks × 8 drafts). */

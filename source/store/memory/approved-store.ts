@@ -6,11 +6,11 @@
 // again changes nothing. The scan itself happens outside the writer (approved-projection.ts): the
 // command refuses it when another sync committed since it began, and the caller scans again.
 import { z } from 'zod';
-import { memoryCommand } from '../store/command.js';
-import { prepared, type Db } from '../store/database.js';
-import type { Tx } from '../store/transaction.js';
-import type { ApprovedEntry, MemoryScope, ProjectionProblem } from './approved-projection.js';
-import { buildFtsQuery } from './fts-query.js';
+import { memoryCommand } from '../command.js';
+import { prepared, type Db } from '../database.js';
+import type { Tx } from '../transaction.js';
+import type { ApprovedEntry, MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
+import { buildFtsQuery } from '../../memory/fts-query.js';
 import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
 
 /** What the FTS rows index and how: a change re-indexes on the next complete scan. */

@@ -3,17 +3,24 @@
 // draft for secrets and poisoning (memory-lint.ts; a blocking finding quarantines it), and writes candidates with their evidence
 // references and deterministic assessments. Drafts enter the dedup pool only after adjudication.
 import { z } from 'zod';
-import { sha256Hex } from '../ground/digests.js';
-import { memoryCommand } from '../store/command.js';
-import { prepared } from '../store/database.js';
-import type { Tx } from '../store/transaction.js';
-import type { EvidencePointer } from './chunking.js';
-import { draftBatch, FORMATS, memoryDigest, parseRunnerOutput, type Draft, type ExtractionTask } from './contracts.js';
-import { lintMemoryText, secretFindings } from './memory-lint.js';
-import type { SecretFinding } from './secret-lint.js';
-import { maskText } from './secret-mask.js';
+import { sha256Hex } from '../../ground/digests.js';
+import { memoryCommand } from '../command.js';
+import { prepared } from '../database.js';
+import type { Tx } from '../transaction.js';
+import type { EvidencePointer } from '../../memory/chunking.js';
+import {
+  draftBatch,
+  FORMATS,
+  memoryDigest,
+  parseRunnerOutput,
+  type Draft,
+  type ExtractionTask,
+} from '../../memory/contracts.js';
+import { lintMemoryText, secretFindings } from '../../memory/memory-lint.js';
+import type { SecretFinding } from '../../memory/secret-lint.js';
+import { maskText } from '../../memory/secret-mask.js';
 import { acceptSubmission, beginSubmission, failAttempt } from './task-store.js';
-import { canonicalJson } from '../store/operations.js';
+import { canonicalJson } from '../core/operations.js';
 
 export interface CandidateFinding {
   /** `content` or `statement:<statementId>`. */

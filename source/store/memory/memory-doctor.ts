@@ -2,8 +2,8 @@
 // resolves to a captured user turn, the dedup pool's FTS rows are exactly the pooled candidates,
 // each task has at most one accepted submission and a submitted task has one, a claim has its
 // token and lease. A full scan over read-only connections, run on demand.
-import type { Db } from '../store/database.js';
-import type { Violation } from '../store/doctor.js';
+import type { Db } from '../database.js';
+import type { Violation } from '../doctor.js';
 
 const LIMIT = 50;
 

@@ -1,9 +1,9 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
 import { basename } from 'node:path';
-import { CmError } from '../errors.js';
-import { USER_SCOPE } from './repository.js';
-import { utcDay } from './runner-plan.js';
+import { CmError } from '../../errors.js';
+import { USER_SCOPE } from '../../effects/repository.js';
+import { utcDay } from '../../memory/runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
 import type {
   MemoryCandidateOrigin,
@@ -13,13 +13,13 @@ import type {
   MemoryReviewCandidate,
   MemoryRunView,
   MemoryStatus,
-} from '../protocol.js';
-import type { Db } from '../store/database.js';
-import type { Draft } from './contracts.js';
+} from '../../protocol.js';
+import type { Db } from '../database.js';
+import type { Draft } from '../../memory/contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
-import { snapshotEntryFor } from './promotion-plan.js';
+import { snapshotEntryFor } from '../../memory/promotion-plan.js';
 import { recall, type Owner } from './recall.js';
-import { renderEntry } from './snapshot.js';
+import { renderEntry } from '../../memory/snapshot.js';
 import { TASK_ATTEMPTS_MAX } from './task-store.js';
 
 const counts = <K extends string>(db: Db, sql: string, keys: readonly K[], ...params: unknown[]): Record<K, number> => {

@@ -5,16 +5,16 @@
 // resumes from what the journal says. Nothing is ever deleted: a discarded candidate and a voided
 // plan stay, with their reasons.
 import { z } from 'zod';
-import { CmError } from '../errors.js';
-import { sha256Hex } from '../ground/digests.js';
-import type { MemoryPlanFileView, MemoryPlanStatus, MemoryPlanView } from '../protocol.js';
-import { memoryCommand } from '../store/command.js';
-import { type Db, prepared } from '../store/database.js';
-import type { Tx } from '../store/transaction.js';
+import { CmError } from '../../errors.js';
+import { sha256Hex } from '../../ground/digests.js';
+import type { MemoryPlanFileView, MemoryPlanStatus, MemoryPlanView } from '../../protocol.js';
+import { memoryCommand } from '../command.js';
+import { type Db, prepared } from '../database.js';
+import type { Tx } from '../transaction.js';
 import { readProjection, type SyncApprovedResult, syncApproved, syncInput } from './approved-store.js';
-import { ANALYZER_VERSION, memoryDigest } from './contracts.js';
-import { storedPlanProblem } from './promotion-plan.js';
-import { RECALL_ALGORITHM } from './rrf.js';
+import { ANALYZER_VERSION, memoryDigest } from '../../memory/contracts.js';
+import { storedPlanProblem } from '../../memory/promotion-plan.js';
+import { RECALL_ALGORITHM } from '../../memory/rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);

@@ -7,19 +7,19 @@
 // A runner never adjudicates a proposal — the person reviewing the queue is its dedup — and the
 // same proposal from the same conversation is the same candidate (created: false).
 import { z } from 'zod';
-import { sha256Hex } from '../ground/digests.js';
+import { sha256Hex } from '../../ground/digests.js';
 import {
   MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
   MCP_PROPOSAL_MAX_BYTES,
   MCP_PROPOSAL_TITLE_MAX_BYTES,
-} from '../limits.js';
-import { memoryCommand } from '../store/command.js';
-import { prepared } from '../store/database.js';
-import type { Tx } from '../store/transaction.js';
-import { memoryDigest } from './contracts.js';
-import { ENTRY_TYPES } from './entry-format.js';
+} from '../../limits.js';
+import { memoryCommand } from '../command.js';
+import { prepared } from '../database.js';
+import type { Tx } from '../transaction.js';
+import { memoryDigest } from '../../memory/contracts.js';
+import { ENTRY_TYPES } from '../../memory/entry-format.js';
 import { type CandidateFinding, maskFindings } from './extraction-submit.js';
-import { lintMemoryText, secretFindings } from './memory-lint.js';
+import { lintMemoryText, secretFindings } from '../../memory/memory-lint.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 

@@ -4,8 +4,8 @@
 // nothing to a BM25 rank (its IDF is near zero), yet makes FTS5 score every one of those rows.
 // Terms are counted as ftsTerms writes them (lower-cased words, before the porter stemmer), so an
 // inflection the index never saw counts as rare: the query is then slower, never wrong.
-import { prepared, type Db } from '../store/database.js';
-import { ftsTerms, quoteFtsTerm } from './fts-query.js';
+import { prepared, type Db } from '../database.js';
+import { ftsTerms, quoteFtsTerm } from '../../memory/fts-query.js';
 
 export type RecallIndex = 'candidate' | 'approved';
 

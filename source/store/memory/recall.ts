@@ -3,10 +3,10 @@
 // of 3·k each, fused by reciprocal rank fusion. Both query by the text's rarest terms only
 // (recall-terms.ts), so the rows FTS5 scores stay bounded however common the text's words are. The query and the result set have digests: adjudication re-runs recall inside its
 // transaction and applies only when the digest and every item's revision are unchanged.
-import { prepared, type Db } from '../store/database.js';
+import { prepared, type Db } from '../database.js';
 import { recallFtsQuery } from './recall-terms.js';
-import { USER_SCOPE } from './repository.js';
-import { fuseRrf, recallQueryDigest, resultSetDigest } from './rrf.js';
+import { USER_SCOPE } from '../../effects/repository.js';
+import { fuseRrf, recallQueryDigest, resultSetDigest } from '../../memory/rrf.js';
 
 /** Items a recall returns: enough neighbours for a dedup decision, few enough to show a runner. */
 export const RECALL_K = 10;

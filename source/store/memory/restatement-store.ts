@@ -3,10 +3,10 @@
 // `survivorOrder`, never by which arrived first) takes every user turn the other cited as evidence
 // of its own — a new revision of the survivor — and the other is superseded by it, kept, never
 // deleted. Repetition is evidence: a rule said twice is one candidate citing both turns.
-import { prepared, type Db } from '../store/database.js';
-import type { Tx } from '../store/transaction.js';
-import { restates } from './adjudication-rules.js';
-import { memoryDigest } from './contracts.js';
+import { prepared, type Db } from '../database.js';
+import type { Tx } from '../transaction.js';
+import { restates } from '../../memory/adjudication-rules.js';
+import { memoryDigest } from '../../memory/contracts.js';
 import { unpoolCandidate } from './recall-terms.js';
 
 interface Statement {

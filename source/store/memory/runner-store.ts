@@ -2,10 +2,10 @@
 // refusal of a plan, with what it bound), the sends (each task's bytes, against which budgets are
 // checked) and the day's spend of a profile.
 import { z } from 'zod';
-import { memoryCommand } from '../store/command.js';
-import { prepared } from '../store/database.js';
-import type { Db } from '../store/database.js';
-import { utcDay } from './runner-plan.js';
+import { memoryCommand } from '../command.js';
+import { prepared } from '../database.js';
+import type { Db } from '../database.js';
+import { utcDay } from '../../memory/runner-plan.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 

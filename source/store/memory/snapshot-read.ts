@@ -3,10 +3,10 @@
 // (snapshot.ts renders and bounds them). Read-only and light — node:* and better-sqlite3 only —
 // because the SessionStart hook runs it on its fast path: the order is taken from the sort keys
 // alone, and only the entries that can fit are read whole.
-import type { Db } from '../store/database.js';
-import { MEMORY_SNAPSHOT_MAX_BYTES } from '../limits.js';
-import { resolveScopeQuickly, USER_SCOPE } from './repository.js';
-import { selectSnapshot, type Snapshot, type SnapshotEntry } from './snapshot.js';
+import type { Db } from '../database.js';
+import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../limits.js';
+import { resolveScopeQuickly, USER_SCOPE } from '../../effects/repository.js';
+import { selectSnapshot, type Snapshot, type SnapshotEntry } from '../../memory/snapshot.js';
 import { openMemoryStateReadOnly } from './state-database.js';
 
 export interface SnapshotOwner {

@@ -1,7 +1,7 @@
 // Writer commands of memory-state that belong to no single aggregate.
 import { z } from 'zod';
-import { memoryCommand } from '../store/command.js';
-import { schemaVersion } from '../store/migrations.js';
+import { memoryCommand } from '../command.js';
+import { schemaVersion } from '../migrations.js';
 
 export const memoryStateCommands = {
   /** Opens (creates, migrates) memory-state in the writer and names it. */

@@ -3,9 +3,9 @@
 // core.sqlite, which keep working.
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { CmError } from '../errors.js';
-import { databaseError, openDatabase, type Db } from '../store/database.js';
-import { migrate, schemaVersion } from '../store/migrations.js';
+import { CmError } from '../../errors.js';
+import { databaseError, openDatabase, type Db } from '../database.js';
+import { migrate, schemaVersion } from '../migrations.js';
 import { memoryStateSchema } from './state-schema.js';
 
 export interface MemoryState {

@@ -2,8 +2,8 @@
 // that resetting or losing one never touches the other. Digests are lowercase hex TEXT; absolute
 // paths (repository roots) exist only in this file. Migrated like core.sqlite: the version lives
 // in PRAGMA user_version, one step per BEGIN IMMEDIATE (source/store/migrations.ts).
-import { crypto } from '../ground/lazy-builtin.js';
-import type { Schema } from '../store/migrations.js';
+import { crypto } from '../../ground/lazy-builtin.js';
+import type { Schema } from '../migrations.js';
 import { approvedSearchableText, countRecallTerms } from './recall-terms.js';
 
 export const memoryStateSchema: Schema = {

@@ -5,11 +5,11 @@
 // attempt is counted so that a task stops after TASK_ATTEMPTS_MAX until retried explicitly.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { CmError } from '../errors.js';
-import { sha256Hex } from '../ground/digests.js';
-import { memoryCommand } from '../store/command.js';
-import { prepared } from '../store/database.js';
-import type { Tx } from '../store/transaction.js';
+import { CmError } from '../../errors.js';
+import { sha256Hex } from '../../ground/digests.js';
+import { memoryCommand } from '../command.js';
+import { prepared } from '../database.js';
+import type { Tx } from '../transaction.js';
 
 /** Automatic attempts of one task before it waits for `memory retry` (seed 002's recovery budget). */
 export const TASK_ATTEMPTS_MAX = 5;

@@ -1,7 +1,7 @@
 // core.sqlite v2: driven agents (seed 003 §05a–07a) — agents, generations (fencing tokens with
 // their own wire ordinal heads), prompt lifecycle fields on operations, and the identity of a
 // raw pi record: (generation, stream, ordinal).
-import type { Db } from '../database.js';
+import type { Db } from '../../database.js';
 
 export function migrateToAgents(db: Db): void {
   db.exec(`

@@ -2,7 +2,7 @@
 // frozen snapshot, transcript watches (hook capture cursor + drain parse cursor), prompt
 // candidates, sessions, turns, messages, batches and recovery items.
 // node:* and better-sqlite3 only: the hook fast path migrates a fresh store.
-import type { Db } from '../database.js';
+import type { Db } from '../../database.js';
 
 export function migrateToCapture(db: Db): void {
   db.exec(`

@@ -2,7 +2,7 @@
 // user messages of captured turns (evidence only) and the user rows of driven pi agents. The
 // writer adds rows in the transaction that seals a batch or admits a prompt; this step back-fills
 // everything sealed before it, once. node:* and better-sqlite3 only (the hook migrates a fresh store).
-import type { Db } from '../database.js';
+import type { Db } from '../../database.js';
 
 export function migrateToSessionSearch(db: Db): void {
   db.exec(`

@@ -3,7 +3,7 @@
 // definitions with pi added, rows, ids and indexes kept. The migration's transaction keeps foreign
 // keys on: they are deferred, the rows of each table wait in a temp copy while it is recreated, and
 // every reference is whole again before the commit checks it.
-import type { Db } from '../database.js';
+import type { Db } from '../../database.js';
 
 const OLD_CHECK = "CHECK (client IN ('codex', 'claude'))";
 const NEW_CHECK = "CHECK (client IN ('codex', 'claude', 'pi'))";

@@ -5,7 +5,7 @@
 // and re-stamps earlier collisions the same way: in (recorded_at_ms, turn_id) order, a turn whose
 // instant is not after the previous one's moves to the previous one + 1 ms. Its search rows move
 // with it, so a --query selection sees the same instants.
-import type { Db } from '../database.js';
+import type { Db } from '../../database.js';
 
 export function migrateToSealOrder(db: Db): void {
   db.exec('CREATE INDEX capture_turns_by_recorded_at ON capture_turns (recorded_at_ms)');
