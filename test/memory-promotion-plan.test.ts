@@ -20,18 +20,15 @@ import { MEMORY_ENTRY_MAX_BYTES } from '../source/limits.js';
 import { gitBlobOid } from '../source/memory/blob-oid.js';
 import { parseEntry } from '../source/memory/entry-format.js';
 import {
-  applyPlanFile,
-  applySession,
   buildPromotionPlan,
   type CandidateForPromotion,
   type CurrentFile,
   checkPlanIntegrity,
-  driftedTargets,
   entryIdForCandidate,
   type PlanInput,
   type PromotionPlan,
-  syncPlanDirectories,
 } from '../source/memory/promotion-plan.js';
+import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../source/effects/promotion-apply.js';
 import { MemoryFileError, memoryRoot } from '../source/effects/safe-files.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);

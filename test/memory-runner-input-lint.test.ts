@@ -9,7 +9,7 @@ import { commandInput } from '../source/effects/command-runner.js';
 import type { AdjudicationTask, ExtractionTask } from '../source/memory/contracts.js';
 import type { RunnerTask } from '../source/memory/runner.js';
 import { screenRunnerTask, secretPlaceholder } from '../source/memory/runner-input-lint.js';
-import type { SourceTurn } from '../source/store/core/turn-source.js';
+import type { SourceTurn } from '../source/memory/source-turn.js';
 import { plantedToken } from './support/memory-corpus.js';
 
 const turn = (ordinal: number, said: string, answer = 'Noted.'): SourceTurn => ({

@@ -23,15 +23,8 @@ import { isPoisonRule } from '../memory/memory-lint.js';
 import { ENTRY_TYPES, type EntryType, parseEntry } from '../memory/entry-format.js';
 import { withMemoryState } from './memory-access.js';
 import { memoryRootOf } from '../effects/memory-root.js';
-import {
-  applyPlanFile,
-  applySession,
-  buildPromotionPlan,
-  type CandidateForPromotion,
-  canonicalPlanJson,
-  driftedTargets,
-  syncPlanDirectories,
-} from '../memory/promotion-plan.js';
+import { buildPromotionPlan, type CandidateForPromotion, canonicalPlanJson } from '../memory/promotion-plan.js';
+import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../effects/promotion-apply.js';
 import {
   type FinishPromotionInput,
   ownedCandidate,

@@ -12,7 +12,8 @@ import {
   repeatableStatements,
   repetitionOccurrences,
 } from '../memory/repetition.js';
-import { selectTurns, type SourceTurn } from '../store/core/turn-source.js';
+import { selectTurns } from '../store/core/turn-source.js';
+import type { SourceTurn } from '../memory/source-turn.js';
 import type { Db } from '../store/database.js';
 import { searchSessions } from '../store/core/session-search.js';
 

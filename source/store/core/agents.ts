@@ -10,7 +10,8 @@ import { OPERATION_ID, type AgentView, type GenerationState } from '../../protoc
 import { command } from '../command.js';
 import { type Db, prepared } from '../database.js';
 import { appendJournal } from './journal.js';
-import { canonicalJson, insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
+import { insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
+import { canonicalJson } from '../../ground/canonical-json.js';
 import type { Tx } from '../transaction.js';
 
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { OPERATION_ID, type NoteInput, type Receipt } from '../../protocol.js';
 import { appendJournal } from './journal.js';
-import { canonicalJson, insertOperation, replayOf } from './operations.js';
+import { insertOperation, replayOf } from './operations.js';
+import { canonicalJson } from '../../ground/canonical-json.js';
 import type { Tx } from '../transaction.js';
 import { command } from '../command.js';
 

@@ -4,33 +4,11 @@
 import { CmError } from '../../errors.js';
 import { prepared, type Db } from '../database.js';
 import { searchSessions } from './session-search.js';
+import type { SourceMessage, SourceTurn } from '../../memory/source-turn.js';
 import { utcText } from '../../memory/window.js';
 
 /** More matching turns than this is refused, never cut to a prefix (seed 004 §9). */
 export const SELECTION_MAX_TURNS = 200;
-
-export interface SourceMessage {
-  key: string;
-  role: string;
-  classification: 'evidence' | 'context';
-  kind: string;
-  body: string;
-  digest: string;
-}
-
-export interface SourceTurn {
-  client: string;
-  sessionKey: string;
-  turnKey: string;
-  /** Seal (or admission) time. */
-  recordedAtMs: number;
-  cwd: string | null;
-  /** Order within the session. */
-  ordinal: number;
-  /** The turn's content digest (its revision). */
-  digest: string;
-  messages: SourceMessage[];
-}
 
 export interface Selection {
   sinceMs: number;

@@ -10,7 +10,7 @@ import { sha256Hex } from '../../ground/digests.js';
 import { memoryCommand } from '../command.js';
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
-import { canonicalJson } from '../core/operations.js';
+import { canonicalJson } from '../../ground/canonical-json.js';
 import {
   adjudicationResult,
   ANALYZER_VERSION,

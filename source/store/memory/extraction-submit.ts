@@ -20,7 +20,7 @@ import { lintMemoryText, secretFindings } from '../../memory/memory-lint.js';
 import type { SecretFinding } from '../../memory/secret-lint.js';
 import { maskText } from '../../memory/secret-mask.js';
 import { acceptSubmission, beginSubmission, failAttempt } from './task-store.js';
-import { canonicalJson } from '../core/operations.js';
+import { canonicalJson } from '../../ground/canonical-json.js';
 
 export interface CandidateFinding {
   /** `content` or `statement:<statementId>`. */
