@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
 import type { Db } from '../store/database.js';
-import type { WriterClient } from '../workers/writer-client.js';
+import type { WriterPort } from '../store/writer-commands.js';
 import { CHUNK_MAX_BYTES, contextText, planChunks, type PlannedChunk } from '../memory/chunking.js';
 import {
   CHUNKER_VERSION,
@@ -77,15 +77,13 @@ export type Progress = (event: {
   runId: string;
 }) => void;
 
-type Writer = Pick<WriterClient, 'call' | 'storeId'>;
-
 export class ExtractionPipeline {
   private memoryStateUuid: string | undefined;
   /** Bytes an external runner was sent in the current scope's run (the run budget counts them all). */
   private runBytesSent = 0;
 
   constructor(
-    private readonly writer: Writer,
+    private readonly writer: WriterPort,
     private readonly core: Db,
     /** A function is asked at each run: profiles are read from the data home's configuration then. */
     private readonly runners: RunnerRegistry | ((wanted: string) => RunnerRegistry),

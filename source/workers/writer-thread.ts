@@ -14,7 +14,7 @@ import { commit } from '../store/transaction.js';
 import { faultPointFromEnv } from '../ground/faults.js';
 import type { AnyCommand, MemoryContext, WriterContext } from '../store/command.js';
 import { memoryUnavailable, openMemoryState, type MemoryState } from '../store/memory/state-database.js';
-import { writerCommands } from './writer-commands.js';
+import { writerCommands } from '../store/writer-commands.js';
 import type { Reply } from './reply-channel.js';
 
 export type WriterRequest = { id: number; name: string; input: unknown };
