@@ -16,7 +16,7 @@ import {
 } from '../source/store/memory/approved-store.js';
 import { memoryRoot } from '../source/effects/safe-files.js';
 import { openMemoryState } from '../source/store/memory/state-database.js';
-import { commit } from '../source/store/transaction.js';
+import { commitOn } from '../source/store/transaction.js';
 import { tempHome } from './support/cli.js';
 
 const owner: ApprovedOwner = { scope: 'user', repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };
@@ -37,7 +37,7 @@ describe('memorySyncApproved', () => {
       return scanInput(owner, expectedGeneration, scan);
     };
     const store = (input: SyncApprovedInput) =>
-      commit(state.db, 'memorySyncApproved', (tx) =>
+      commitOn('memory', state.db, 'memorySyncApproved', (tx) =>
         approvedCommands.memorySyncApproved.run(
           tx,
           {} as never,

@@ -107,7 +107,7 @@ function snapshot(db: Db, owner: Owner, drafts: readonly DraftRow[]): RecallSnap
 
 /** Builds and stores an adjudication task for the given drafts (all pending ones of the owner by default). */
 function createTask(
-  tx: Tx,
+  tx: Tx<'memory'>,
   memoryStateUuid: string,
   owner: Owner,
   runId: string | null,
@@ -161,7 +161,7 @@ const planInput = z
 
 /** The open adjudication task of the owner, or a new one over its pending drafts; null when none waits. */
 function planAdjudication(
-  tx: Tx,
+  tx: Tx<'memory'>,
   memoryStateUuid: string,
   input: z.infer<typeof planInput>,
 ): { taskId: string | null } {
@@ -188,7 +188,7 @@ export type AdjudicationOutcome =
 
 const submitInput = z.object({ taskId: z.string(), claimToken: z.string(), output: z.string() }).strict();
 
-function submitAdjudication(tx: Tx, memoryStateUuid: string, input: z.infer<typeof submitInput>) {
+function submitAdjudication(tx: Tx<'memory'>, memoryStateUuid: string, input: z.infer<typeof submitInput>) {
   const begun = beginSubmission(tx, input.taskId, input.claimToken, input.output);
   if (begun.replay) return begun.replay as AdjudicationOutcome;
   if (begun.refusal) return begun.refusal;
@@ -305,7 +305,7 @@ const contentOf = (db: Db, candidateId: string) =>
     .get(candidateId) as string;
 
 function recordProvenance(
-  tx: Tx,
+  tx: Tx<'memory'>,
   candidateId: string,
   from: string,
   relation: 'skip' | 'merge' | 'update',
@@ -323,7 +323,14 @@ const revisionOf = (db: Db, candidateId: string) =>
   prepared(db, 'SELECT revision FROM candidates WHERE candidate_id = ?').pluck().get(candidateId) as number;
 
 /** The draft loses to `winner`, a candidate that says the same: it is superseded and its turns become the winner's evidence. */
-function foldDraft(tx: Tx, taskId: string, row: DraftRow, winner: string, counts: Counts, folded: Map<string, string>) {
+function foldDraft(
+  tx: Tx<'memory'>,
+  taskId: string,
+  row: DraftRow,
+  winner: string,
+  counts: Counts,
+  folded: Map<string, string>,
+) {
   foldInto(tx, row.candidate_id, winner, 'skip');
   recordProvenance(tx, row.candidate_id, winner, 'skip', taskId, row.revision);
   folded.set(row.candidate_id, winner);
@@ -331,7 +338,7 @@ function foldDraft(tx: Tx, taskId: string, row: DraftRow, winner: string, counts
 }
 
 function applyDecision(
-  tx: Tx,
+  tx: Tx<'memory'>,
   taskId: string,
   row: DraftRow,
   a: Decision,
@@ -413,7 +420,7 @@ function applyDecision(
  * each folds the later ones that restate it.
  */
 function convergeBatch(
-  tx: Tx,
+  tx: Tx<'memory'>,
   taskId: string,
   draftIds: readonly string[],
   counts: Counts,

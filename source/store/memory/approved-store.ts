@@ -93,7 +93,7 @@ export function readProjection(db: Db, owner: Omit<ApprovedOwner, 'scope'>): Pro
   ).get(owner.repositoryKey, owner.worktreeKey) as ProjectionRow | undefined;
 }
 
-function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof entrySchema>[]): void {
+function replaceEntries(tx: Tx<'memory'>, owner: ApprovedOwner, entries: z.infer<typeof entrySchema>[]): void {
   const db = tx.db;
   const old = prepared(
     db,
@@ -141,7 +141,7 @@ function replaceEntries(tx: Tx, owner: ApprovedOwner, entries: z.infer<typeof en
   }
 }
 
-export function syncApproved(tx: Tx, input: z.infer<typeof syncInput>): SyncApprovedResult {
+export function syncApproved(tx: Tx<'memory'>, input: z.infer<typeof syncInput>): SyncApprovedResult {
   const { owner } = input;
   const current = readProjection(tx.db, owner);
   if ((current?.generation ?? null) !== input.expectedGeneration) {

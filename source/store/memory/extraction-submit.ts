@@ -78,7 +78,7 @@ export function candidateIdOf(taskId: string, index: number): string {
 
 const submitInput = z.object({ taskId: z.string(), claimToken: z.string(), output: z.string() }).strict();
 
-function submitExtraction(tx: Tx, input: z.infer<typeof submitInput>) {
+function submitExtraction(tx: Tx<'memory'>, input: z.infer<typeof submitInput>) {
   const begun = beginSubmission(tx, input.taskId, input.claimToken, input.output);
   if (begun.replay) return begun.replay as ExtractionOutcome;
   if (begun.refusal) return begun.refusal;

@@ -70,7 +70,7 @@ function citationsDigestOf(db: Db, candidateId: string, statementId: string): st
 
 const confirmInput = ownerSchema.extend({ candidateId: z.string().min(1), statementId: z.string().min(1) }).strict();
 
-function confirmStatement(tx: Tx, input: z.infer<typeof confirmInput>) {
+function confirmStatement(tx: Tx<'memory'>, input: z.infer<typeof confirmInput>) {
   const row = ownedCandidate(tx.db, input, input.candidateId);
   if (row.status !== 'draft' && row.status !== 'quarantined') {
     throw new CmError(
@@ -120,7 +120,7 @@ function confirmStatement(tx: Tx, input: z.infer<typeof confirmInput>) {
 
 const discardInput = ownerSchema.extend({ candidateId: z.string().min(1) }).strict();
 
-function discardCandidate(tx: Tx, input: z.infer<typeof discardInput>) {
+function discardCandidate(tx: Tx<'memory'>, input: z.infer<typeof discardInput>) {
   const row = ownedCandidate(tx.db, input, input.candidateId);
   if (row.status === 'discarded')
     return { candidateId: row.candidate_id, status: 'discarded' as const, revision: row.revision, replayed: true };
@@ -178,7 +178,7 @@ function candidatesMoved(
 }
 
 /** Voids the plan in this transaction when its candidates moved; returns why, or null. */
-function voidIfMoved(tx: Tx, row: PlanRow): string | null {
+function voidIfMoved(tx: Tx<'memory'>, row: PlanRow): string | null {
   const moved = candidatesMoved(
     tx.db,
     JSON.parse(row.candidate_ids_json) as Array<{ candidateId: string; revision: number }>,
@@ -235,7 +235,7 @@ const storePlanInput = z
 
 export type StorePlanInput = z.input<typeof storePlanInput>;
 
-function storePlan(tx: Tx, input: z.infer<typeof storePlanInput>): MemoryPlanView {
+function storePlan(tx: Tx<'memory'>, input: z.infer<typeof storePlanInput>): MemoryPlanView {
   if (sha256Hex(input.canonicalJson) !== input.planDigest)
     throw new CmError('internal', 'The plan does not match its digest; nothing was stored.');
   for (const file of input.files) {
@@ -427,7 +427,7 @@ export const unfinishedPlanIds = (db: Db): string[] =>
     .pluck()
     .all() as string[];
 
-function setStatus(tx: Tx, planId: string, status: MemoryPlanStatus, reason: string | null = null): void {
+function setStatus(tx: Tx<'memory'>, planId: string, status: MemoryPlanStatus, reason: string | null = null): void {
   prepared(
     tx.db,
     'UPDATE promotion_journal SET status = ?, void_reason = coalesce(?, void_reason), updated_at_ms = ? WHERE plan_id = ?',
@@ -464,7 +464,7 @@ function refuseByStatus(row: PlanRow, doing: 'approve' | 'promote'): never {
 
 const approveInput = z.object({ planId: z.string().min(1), digest: z.string().min(1) }).strict();
 
-function approvePlan(tx: Tx, input: z.infer<typeof approveInput>) {
+function approvePlan(tx: Tx<'memory'>, input: z.infer<typeof approveInput>) {
   const row = requirePlan(tx.db, input.planId);
   if (row.status !== 'generated') refuseByStatus(row, 'approve');
   if (input.digest.toLowerCase() !== row.plan_digest) {
@@ -517,7 +517,7 @@ const planIdInput = z.object({ planId: z.string().min(1) }).strict();
  * approved → applying (or an applying plan resumed): the plan's bytes for the file steps. The
  * candidates are checked again; if they moved, the plan is voided here and nothing is written.
  */
-function beginPromotion(tx: Tx, input: z.infer<typeof planIdInput>) {
+function beginPromotion(tx: Tx<'memory'>, input: z.infer<typeof planIdInput>) {
   const row = requirePlan(tx.db, input.planId);
   const resumed = row.status === 'applying';
   if (row.status !== 'approved' && row.status !== 'applying') {
@@ -561,7 +561,7 @@ const voidInput = z
   .object({ planId: z.string().min(1), reason: z.string().min(1), drifted: z.array(z.string()) })
   .strict();
 
-function voidPlan(tx: Tx, input: z.infer<typeof voidInput>): MemoryPlanView {
+function voidPlan(tx: Tx<'memory'>, input: z.infer<typeof voidInput>): MemoryPlanView {
   const row = requirePlan(tx.db, input.planId);
   if (row.status === 'applied') refuseByStatus(row, 'promote');
   if (row.status !== 'voided') setStatus(tx, row.plan_id, 'voided', input.reason);
@@ -598,7 +598,7 @@ export type FinishPromotionInput = z.input<typeof finishInput>;
  * neither is owed.
  */
 function finishPromotion(
-  tx: Tx,
+  tx: Tx<'memory'>,
   input: z.infer<typeof finishInput>,
 ): { view: MemoryPlanView; projection: SyncApprovedResult | null } {
   const row = requirePlan(tx.db, input.planId);

@@ -71,7 +71,7 @@ export interface ProposalOutcome {
 /** The statement a proposal carries: its content, citing nothing. */
 const STATEMENT_ID = 's1';
 
-function propose(tx: Tx, input: z.infer<typeof proposalInput>): ProposalOutcome {
+function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): ProposalOutcome {
   const { db, nowMs } = tx;
   const conversation = input.origin.conversation ?? sha256Hex(`${input.origin.client}\0unnamed conversation`);
   const chunkRef = `proposal:${conversation.slice(0, 32)}`;

@@ -48,7 +48,7 @@ function statementFor(survivor: readonly Statement[], folded: Statement | undefi
  * of evidence references the winner gained.
  */
 export function foldInto(
-  tx: Tx,
+  tx: Tx<'memory'>,
   loserId: string,
   winnerId: string,
   decision: 'skip' | 'merge',

@@ -9,7 +9,7 @@ import { CmError } from '../../errors.js';
 import { sha256Hex } from '../../ground/digests.js';
 import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';
-import type { Tx } from '../transaction.js';
+import type { Reader, Tx } from '../transaction.js';
 
 /** Automatic attempts of one task before it waits for `memory retry` (seed 002's recovery budget). */
 export const TASK_ATTEMPTS_MAX = 5;
@@ -36,7 +36,7 @@ export interface TaskRow {
   superseded_by: string | null;
 }
 
-export const readTask = (tx: Pick<Tx, 'db'>, taskId: string) =>
+export const readTask = (tx: Reader<'memory'>, taskId: string) =>
   prepared(tx.db, 'SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
 
 export const extractionTaskId = (chunkRef: string) => `ext-${sha256Hex(chunkRef).slice(0, 24)}`;
@@ -70,7 +70,7 @@ const planInput = z
   })
   .strict();
 
-function plan(tx: Tx, input: z.infer<typeof planInput>) {
+function plan(tx: Tx<'memory'>, input: z.infer<typeof planInput>) {
   const { db, nowMs } = tx;
   const { repositoryKey, worktreeKey } = input.owner;
   if (input.binding) {
@@ -165,7 +165,7 @@ export interface Claim {
 }
 
 /** tx-claim: pending, or claimed with an expired lease (that earlier attempt counts as failed); never submitted or stale. */
-function claim(tx: Tx, input: z.infer<typeof claimInput>): { claim: Claim | null; waiting: string[] } {
+function claim(tx: Tx<'memory'>, input: z.infer<typeof claimInput>): { claim: Claim | null; waiting: string[] } {
   const waiting: string[] = [];
   for (const taskId of input.taskIds) {
     const task = readTask(tx, taskId);
@@ -214,7 +214,7 @@ export type SubmissionRefusal =
  * refuses a different answer (audited); otherwise the claim token must hold a live lease.
  */
 export function beginSubmission(
-  tx: Tx,
+  tx: Tx<'memory'>,
   taskId: string,
   claimToken: string,
   output: string,
@@ -256,7 +256,7 @@ export function beginSubmission(
 }
 
 /** A failed attempt: counted, the lease released, the task claimable again (until the budget is spent). */
-export function failAttempt(tx: Tx, task: TaskRow, reason: string): SubmissionRefusal {
+export function failAttempt(tx: Tx<'memory'>, task: TaskRow, reason: string): SubmissionRefusal {
   const attempts = task.attempts + 1;
   prepared(
     tx.db,
@@ -266,7 +266,7 @@ export function failAttempt(tx: Tx, task: TaskRow, reason: string): SubmissionRe
 }
 
 /** The accepted submission: stored with its outcome, the task submitted for good. */
-export function acceptSubmission(tx: Tx, task: TaskRow, digest: string, outcome: object): void {
+export function acceptSubmission(tx: Tx<'memory'>, task: TaskRow, digest: string, outcome: object): void {
   prepared(
     tx.db,
     'INSERT INTO submissions (task_id, response_digest, outcome_json, received_at_ms) VALUES (?, ?, ?, ?)',
