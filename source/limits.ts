@@ -190,6 +190,10 @@ export const CONFIG_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 // ---- memory files (canonical Markdown entries, promotion, approved projection) ----
 
+/** Candidates in one review page: a screenful by default, and a page whose masked findings stay a small reply at most. */
+export const REVIEW_PAGE_DEFAULT = 50;
+export const REVIEW_PAGE_MAX = 200;
+
 /** One entry file: a note a person reviews in a diff and a model reads at session start; 64 KiB is a long document. A larger file is refused, never truncated. */
 export const MEMORY_ENTRY_MAX_BYTES = 64 * 1024;
 

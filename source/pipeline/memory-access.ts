@@ -3,6 +3,7 @@
 // status says so instead of failing), the caller's scope resolved from its directory.
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
+import { REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX } from '../limits.js';
 import { loadRunnerProfiles } from '../effects/runner-profiles.js';
 import type {
   MemoryExtractRun,
@@ -15,12 +16,12 @@ import type {
 import type { Db } from '../store/database.js';
 import {
   emptyMemoryStatus,
-  parseReviewCursor,
   readMemoryRecall,
   readMemoryReview,
   readMemoryStatus,
   readStoredExtractRun,
 } from '../store/memory/memory-reads.js';
+import { parseReviewCursor } from '../memory/review-cursor.js';
 import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
 import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { buildFtsQuery } from '../memory/fts-query.js';
@@ -84,9 +85,6 @@ export function storedExtractRunAt(path: string, runId: string): MemoryExtractRu
     (db) => readStoredExtractRun(db, runId),
   );
 }
-
-export const REVIEW_PAGE_DEFAULT = 50;
-export const REVIEW_PAGE_MAX = 200;
 
 const REVIEW_SCOPES: readonly MemoryReviewScope[] = ['all', 'user', 'project', 'here'];
 

@@ -72,24 +72,9 @@ export const EXCEPTIONS: ReadonlyArray<{ from: string; to: string; why: string }
     why: '`memory assemble` writes into the worktree the command runs in; to move behind the client',
   },
   {
-    from: 'source/cli/commands/memory-group.ts',
-    to: 'source/pipeline/memory-access.ts',
-    why: 'the review page size (REVIEW_PAGE_MAX), a constant; to move to limits.ts',
-  },
-  {
-    from: 'source/cli/commands/memory-group.ts',
-    to: 'source/store/memory/memory-reads.ts',
-    why: 'parseReviewCursor, a pure parser of the review cursor; to move to the domain',
-  },
-  {
     from: 'source/cli/commands/promote.ts',
     to: 'source/pipeline/memory-ids.ts',
     why: 'short candidate and plan IDs are resolved read-only before the command is sent; to move behind the client',
-  },
-  {
-    from: 'source/screens/memory/use-memory-effects.ts',
-    to: 'source/pipeline/memory-access.ts',
-    why: 'the review page size (REVIEW_PAGE_MAX), a constant; to move to limits.ts',
   },
   {
     from: 'source/mcp/',

@@ -1,7 +1,7 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
 import { basename } from 'node:path';
-import { CmError } from '../../errors.js';
+import { type ReviewCursor, reviewCursorText } from '../../memory/review-cursor.js';
 import { USER_SCOPE } from '../../effects/repository.js';
 import { utcDay } from '../../memory/runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
@@ -164,26 +164,6 @@ export interface ReviewPage {
   owner: Owner | null;
   limit: number;
   after: ReviewCursor | null;
-}
-
-/** Where a review page starts: after this candidate, in the queue's order (newest first, then id). */
-export interface ReviewCursor {
-  createdAtMs: number;
-  candidateId: string;
-}
-
-const REVIEW_CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,100})$/;
-
-export const reviewCursorText = (cursor: ReviewCursor): string => `${cursor.createdAtMs}.${cursor.candidateId}`;
-
-export function parseReviewCursor(text: string): ReviewCursor {
-  const match = REVIEW_CURSOR.exec(text);
-  if (!match)
-    throw new CmError(
-      'invalid_cursor',
-      `${JSON.stringify(text.slice(0, 80))} is not a review cursor; give the nextAfter of the previous page (memory review --json prints it), or leave --after out to start from the newest.`,
-    );
-  return { createdAtMs: Number(match[1]), candidateId: match[2]! };
 }
 
 /** Draft and quarantined candidates, newest first, with statements, evidence, masked findings and their scope. */
