@@ -37,7 +37,7 @@ const TEST_TIMEOUT_MS = 15 * 60_000;
 const MUTATIONS = [
   {
     id: 'record-limit-in-utf16-units',
-    file: 'source/store/journal.ts',
+    file: 'source/store/core/journal.ts',
     from: 'const bytes = Buffer.byteLength(text);',
     to: 'const bytes = text.length;',
     tests: ['test/limits.test.ts'],
@@ -45,7 +45,7 @@ const MUTATIONS = [
   },
   {
     id: 'record-limit-refuses-the-limit',
-    file: 'source/store/journal.ts',
+    file: 'source/store/core/journal.ts',
     from: 'if (bytes > RECORD_MAX_BYTES) {',
     to: 'if (bytes >= RECORD_MAX_BYTES) {',
     tests: ['test/limits.test.ts'],
@@ -60,14 +60,14 @@ const MUTATIONS = [
   },
   {
     id: 'busy-check-removed-from-the-store',
-    file: 'source/store/prompts.ts',
+    file: 'source/store/core/prompts.ts',
     from: 'if (agent.active_operation_id) {',
     to: 'if (Number.isNaN(0)) {',
     tests: ['test/layers.test.ts'],
   },
   {
     id: 'recovery-page-ends-with-an-empty-page',
-    file: 'source/store/capture-reads.ts',
+    file: 'source/store/core/capture-reads.ts',
     from: 'nextRecoveryId: rows.length > size && last',
     to: 'nextRecoveryId: rows.length >= size && last',
     tests: ['test/paging.test.ts'],
@@ -75,7 +75,7 @@ const MUTATIONS = [
   },
   {
     id: 'page-bytes-refuse-the-limit',
-    file: 'source/store/history-reads.ts',
+    file: 'source/store/core/history-reads.ts',
     from: 'if (rows.length > 0 && bytes + size > PAGE_MAX_BYTES) break;',
     to: 'if (rows.length > 0 && bytes + size >= PAGE_MAX_BYTES) break;',
     tests: ['test/limits.test.ts', 'test/store.test.ts'],
@@ -83,7 +83,7 @@ const MUTATIONS = [
   },
   {
     id: 'page-rows-refuse-the-maximum',
-    file: 'source/store/history-reads.ts',
+    file: 'source/store/core/history-reads.ts',
     from: 'request.limit > PAGE_LIMIT_MAX) {',
     to: 'request.limit >= PAGE_LIMIT_MAX) {',
     tests: ['test/limits.test.ts'],
@@ -122,28 +122,28 @@ const MUTATIONS = [
   },
   {
     id: 'sequence-passes-its-ceiling',
-    file: 'source/store/sequences.ts',
+    file: 'source/store/core/sequences.ts',
     from: 'if (row.head >= SEQUENCE_MAX) {',
     to: 'if (row.head > SEQUENCE_MAX) {',
     tests: ['test/limits.test.ts'],
   },
   {
     id: 'session-capacity-refuses-the-limit',
-    file: 'source/store/capture-sessions.ts',
+    file: 'source/store/core/capture-sessions.ts',
     from: 'if (session > limits.sessionBytes) {',
     to: 'if (session >= limits.sessionBytes) {',
     tests: ['test/limits.test.ts'],
   },
   {
     id: 'total-capacity-refuses-the-limit',
-    file: 'source/store/capture-sessions.ts',
+    file: 'source/store/core/capture-sessions.ts',
     from: 'if (total > limits.totalBytes) {',
     to: 'if (total >= limits.totalBytes) {',
     tests: ['test/limits.test.ts'],
   },
   {
     id: 'session-page-ends-with-an-empty-page',
-    file: 'source/store/capture-reads.ts',
+    file: 'source/store/core/capture-reads.ts',
     from: 'nextSessionKey: rows.length > limit ?',
     to: 'nextSessionKey: rows.length >= limit ?',
     tests: ['test/paging.test.ts'],
@@ -158,14 +158,14 @@ const MUTATIONS = [
   },
   {
     id: 'note-replay-ignored-in-the-store',
-    file: 'source/store/notes.ts',
+    file: 'source/store/core/notes.ts',
     from: 'if (earlier) return { storeId, operationId, sequence: earlier.journal_sequence, replayed: true };',
     to: '',
     tests: ['test/store.test.ts'],
   },
   {
     id: 'recovery-step-ignores-the-open-item',
-    file: 'source/store/capture-sessions.ts',
+    file: 'source/store/core/capture-sessions.ts',
     from: "if ((open?.recovery_id ?? null) !== input.recoveryId) return { outcome: 'stale' };",
     to: '',
     tests: ['test/layers.test.ts'],
@@ -202,7 +202,7 @@ const MUTATIONS = [
   },
   {
     id: 'journal-page-skips-its-first-row',
-    file: 'source/store/history-reads.ts',
+    file: 'source/store/core/history-reads.ts',
     from: 'prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after, request.limit)',
     to: 'prepared(db, `SELECT * FROM ${table} WHERE sequence > ? ORDER BY sequence LIMIT ?`).all(request.after + 1, request.limit)',
     tests: ['test/paging.test.ts'],

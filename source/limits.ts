@@ -28,7 +28,7 @@ export const BUSY_TIMEOUT_MS = 1000;
  */
 export const READ_ONLY_COPY_MAX_BYTES = 1024 * 1024 * 1024;
 
-/** Operation IDs are identities, not documents (agent names are shorter still: 64, AGENT_NAME in store/agents.ts). */
+/** Operation IDs are identities, not documents (agent names are shorter still: 64, AGENT_NAME in store/core/agents.ts). */
 export const OPERATION_ID_MAX_CHARS = 128;
 
 /** HTTP request bodies: a note of RECORD_MAX_BYTES plus JSON escaping headroom. */
@@ -196,6 +196,10 @@ export const CLAUDE_SESSION_END_TIMEOUT_SEC = 5;
 export const CONFIG_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 // ---- memory files (canonical Markdown entries, promotion, approved projection) ----
+
+/** Candidates in one review page: a screenful by default, and a page whose masked findings stay a small reply at most. */
+export const REVIEW_PAGE_DEFAULT = 50;
+export const REVIEW_PAGE_MAX = 200;
 
 /** One entry file: a note a person reviews in a diff and a model reads at session start; 64 KiB is a long document. A larger file is refused, never truncated. */
 export const MEMORY_ENTRY_MAX_BYTES = 64 * 1024;

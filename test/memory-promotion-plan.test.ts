@@ -20,19 +20,16 @@ import { MEMORY_ENTRY_MAX_BYTES } from '../source/limits.js';
 import { gitBlobOid } from '../source/memory/blob-oid.js';
 import { parseEntry } from '../source/memory/entry-format.js';
 import {
-  applyPlanFile,
-  applySession,
   buildPromotionPlan,
   type CandidateForPromotion,
   type CurrentFile,
   checkPlanIntegrity,
-  driftedTargets,
   entryIdForCandidate,
   type PlanInput,
   type PromotionPlan,
-  syncPlanDirectories,
 } from '../source/memory/promotion-plan.js';
-import { MemoryFileError, memoryRoot } from '../source/memory/safe-files.js';
+import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../source/effects/promotion-apply.js';
+import { MemoryFileError, memoryRoot } from '../source/effects/safe-files.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

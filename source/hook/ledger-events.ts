@@ -6,7 +6,7 @@
 // fails the hook: a locked, damaged or newer ledger is `unavailable`, kept for `status`, and the
 // event gets no hint.
 import { writeFileSync } from 'node:fs';
-import { CmError } from '../errors.js';
+import type { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import {
   openLedger,
@@ -15,8 +15,8 @@ import {
   ledgerSessionEnd,
   ledgerSessionStart,
   ledgerTurn,
-} from '../ledger/ledger.js';
-import type { LedgerEntry, LedgerRead, RecordOutcome } from '../ledger/ledger.js';
+} from '../store/ledger/ledger.js';
+import type { LedgerEntry, LedgerRead, RecordOutcome } from '../store/ledger/ledger.js';
 import { databaseError, type Db } from '../store/database.js';
 import type { HookPayload } from './payload.js';
 

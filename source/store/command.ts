@@ -3,7 +3,7 @@
 // (core.sqlite) or `memoryCommand` (memory-state.sqlite, served by the same writer thread).
 import type { z } from 'zod';
 import type { Db } from './database.js';
-import type { Tx } from './transaction.js';
+import type { DatabaseFile, Tx } from './transaction.js';
 
 export interface WriterContext {
   storeId: string;
@@ -31,7 +31,7 @@ export interface MemoryCommandDefinition<Schema extends z.ZodType, Result> {
    */
   replayable?: true;
   schema: Schema;
-  run(tx: Tx, context: MemoryContext, input: z.infer<Schema>): Result;
+  run(tx: Tx<'memory'>, context: MemoryContext, input: z.infer<Schema>): Result;
 }
 
 /** The registry's runtime view: the writer validates the input against the schema before `run`. */
@@ -40,7 +40,7 @@ export type AnyCommand = {
   database?: 'memory';
   replayable?: true;
   schema: z.ZodType;
-  run(tx: Tx, context: any, input: any): unknown;
+  run(tx: Tx<DatabaseFile>, context: any, input: any): unknown;
 };
 
 /** Keeps each definition's input and result types (a plain object literal would widen them). */

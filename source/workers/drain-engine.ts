@@ -40,8 +40,8 @@ import {
   type ActivationRow,
   type EnvelopeRow,
   type WatchRow,
-} from '../store/capture-reads.js';
-import type { CaptureStepInput, StepOutcome } from '../store/capture-sessions.js';
+} from '../store/core/capture-reads.js';
+import type { CaptureStepInput, StepOutcome } from '../store/core/capture-sessions.js';
 import type { Db } from '../store/database.js';
 import { RECOVERY_CODES, type RecoveryCode } from './recovery-codes.js';
 import { StepMessages } from './step-messages.js';
@@ -250,7 +250,7 @@ export class DrainEngine {
     const first = envelopes[0];
     const last = envelopes[envelopes.length - 1];
     if (!first || !last) return undefined;
-    // A session ends at SessionEnd; a subagent's own activation (store/inbox-writes.ts) at its SubagentStop.
+    // A session ends at SessionEnd; a subagent's own activation (store/core/inbox-writes.ts) at its SubagentStop.
     const subagent = activation.hostSessionId.includes(':agent-');
     const ended = envelopes.some((e) => e.event === 'SessionEnd' || (subagent && e.event === 'SubagentStop'));
     const watch = activation.watchId === null ? undefined : readWatch(this.reader, activation.watchId);

@@ -6,10 +6,10 @@ import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
-import type { CommandInput, CommandName, CommandResult } from './writer-commands.js';
+import type { CommandInput, CommandName, CommandResult, WriterPort } from '../store/writer-commands.js';
 import type { WriterReady } from './writer-thread.js';
 
-export class WriterClient {
+export class WriterClient implements WriterPort {
   private readonly replies: ReplyChannel;
 
   private constructor(

@@ -5,11 +5,12 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { apiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
-import { coreSchema } from '../../source/store/core-schema.js';
+import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
-import { appendNote } from '../../source/store/notes.js';
-import { readStoreId } from '../../source/store/sequences.js';
+import { appendNote } from '../../source/store/core/notes.js';
+import { readStoreId } from '../../source/store/core/sequences.js';
+import { commit } from '../../source/store/transaction.js';
 import { hookCommand } from '../../source/hosts/hook-config.js';
 import { startHost, stopHost, tempHome } from '../support/cli.js';
 import {
@@ -99,9 +100,9 @@ async function paging(): Promise<Figure> {
     migrate(db, coreSchema);
     const storeId = readStoreId(db);
     for (let batch = 0; batch < rows / 5000; batch++) {
-      db.transaction(() => {
-        for (let i = 0; i < 5000; i++) appendNote({ db, nowMs: Date.now() }, storeId, { text: `note ${batch}-${i}` });
-      }).immediate();
+      commit(db, 'benchNotes', (tx) => {
+        for (let i = 0; i < 5000; i++) appendNote(tx, storeId, { text: `note ${batch}-${i}` });
+      });
     }
     db.close();
   }

@@ -84,7 +84,7 @@ function benchChunk(): string {
     'README.md',
     'source/memory/secret-lint.ts',
     'source/memory/promotion-plan.ts',
-    'source/memory/proposal.ts',
+    'source/store/memory/proposal.ts',
   ];
   let text = '';
   for (const file of files) {

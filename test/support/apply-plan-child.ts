@@ -3,13 +3,9 @@
 // durable, the rename has not happened) or `after:<i>` (file i is applied). Prints one JSON line
 // per step. Usage: node --import tsx apply-plan-child.ts <plan.json>
 import { readFileSync } from 'node:fs';
-import {
-  applyPlanFile,
-  driftedTargets,
-  type PromotionScope,
-  syncPlanDirectories,
-} from '../../source/memory/promotion-plan.js';
-import { memoryRoot } from '../../source/memory/safe-files.js';
+import type { PromotionScope } from '../../source/memory/promotion-plan.js';
+import { applyPlanFile, driftedTargets, syncPlanDirectories } from '../../source/effects/promotion-apply.js';
+import { memoryRoot } from '../../source/effects/safe-files.js';
 
 interface ChildPlan {
   anchor: string;
