@@ -4,14 +4,10 @@
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { loadRunnerProfiles } from './runner-profiles.js';
-import type {
-  MemoryExtractRun,
-  MemoryRecallResult,
-  MemoryReview,
-  MemoryReviewRequest,
-  MemoryReviewScope,
-  MemoryStatus,
-} from '../protocol.js';
+import type { MemoryExtractRun, MemoryStatus } from '../api/memory-runs.js';
+import type { MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
+import type { MemoryReviewRequest } from '../api/memory.js';
+import type { MemoryReviewScope } from '../api/memory-views.js';
 import type { Db } from '../store/database.js';
 import {
   emptyMemoryStatus,

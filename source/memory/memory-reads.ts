@@ -5,15 +5,8 @@ import { CmError } from '../errors.js';
 import { USER_SCOPE } from './repository.js';
 import { utcDay } from './runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
-import type {
-  MemoryCandidateOrigin,
-  MemoryExtractReport,
-  MemoryExtractRun,
-  MemoryReview,
-  MemoryReviewCandidate,
-  MemoryRunView,
-  MemoryStatus,
-} from '../protocol.js';
+import type { MemoryCandidateOrigin, MemoryReview, MemoryReviewCandidate } from '../api/memory-views.js';
+import type { MemoryExtractReport, MemoryExtractRun, MemoryRunView, MemoryStatus } from '../api/memory-runs.js';
 import type { Db } from '../store/database.js';
 import type { Draft } from './contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';

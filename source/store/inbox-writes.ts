@@ -9,7 +9,7 @@
 import { sessionKeyOf, textDigest } from '../ground/digests.js';
 import type { FaultPoint } from '../ground/faults.js';
 import { HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
-import type { CaptureClient } from '../protocol.js';
+import type { CaptureClient } from '../api/common.js';
 import { prepared, type Db } from './database.js';
 import { commit } from './transaction.js';
 

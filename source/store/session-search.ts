@@ -6,7 +6,7 @@ import { SEARCH_QUERY_MAX_CHARS } from '../limits.js';
 import { buildSessionSearchQuery, quoteFtsTerm, sessionSearchTerms } from '../memory/fts-query.js';
 import { maskSecrets, maskSnippet } from '../memory/listing-mask.js';
 import { parseUtc } from '../memory/window.js';
-import type { SessionSearchResult } from '../protocol.js';
+import type { SessionSearchResult } from '../api/capture.js';
 import { prepared, type Db } from './database.js';
 import type { Tx } from './transaction.js';
 

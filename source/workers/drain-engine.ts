@@ -22,7 +22,7 @@ import {
   type TranscriptTurn,
 } from '../hosts/transcript-model.js';
 import { DRAIN_STEP_GAP_MS, DRAIN_STEP_MAX_BYTES, DRAIN_STEP_MAX_ENVELOPES, HOOK_TAIL_CHUNK_BYTES } from '../limits.js';
-import { parseRecoveryId, recoveryIdText, type DrainReport } from '../protocol.js';
+import { parseRecoveryId, recoveryIdText, type DrainReport } from '../api/capture.js';
 import {
   firstPendingEnvelope,
   nextActivation,

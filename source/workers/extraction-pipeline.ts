@@ -5,7 +5,8 @@
 // a replayed submission returns its stored outcome.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
-import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
+import type { MemoryExtractReport } from '../api/memory-runs.js';
+import type { MemoryExtractRequest } from '../api/memory.js';
 import type { Db } from '../store/database.js';
 import type { WriterClient } from './writer-client.js';
 import { CHUNK_MAX_BYTES, contextText, planChunks, type PlannedChunk } from '../memory/chunking.js';

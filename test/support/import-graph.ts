@@ -7,14 +7,16 @@ import { dirname, join, normalize, relative } from 'node:path';
 
 /** Lowest first. A module may import modules on its own floor or on a lower one. */
 export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
-  // Shared helpers and the application's language (errors, limits, protocol, home, text widths …):
-  // source/ground/ and every module directly in source/.
+  // Shared helpers (errors, limits, home, text widths …): source/ground/ and every module directly in source/.
   { name: 'ground', paths: ['source/ground/', 'source/*'] },
+  // The application's language, each API area declared once: its routes, its requests (zod
+  // schemas) and its responses. The pi runtime and the store answer in it, so it sits below them;
+  // the two texts the CLI and the screens share (a session, a runner plan) are written from it.
+  { name: 'api', paths: ['source/api/', 'source/session-text.ts', 'source/runner-plan-text.ts'] },
   // What each client (Codex, Claude Code, pi) looks like: records, parsers, installers, the pi runtime.
   { name: 'hosts', paths: ['source/hosts/'] },
   // The databases and their commands: core.sqlite and memory-state.sqlite.
   { name: 'store', paths: ['source/store/', 'source/memory/', 'source/ledger/'] },
-  { name: 'api', paths: ['source/api/'] },
   { name: 'hook', paths: ['source/hook/'] },
   { name: 'workers', paths: ['source/workers/'] },
   { name: 'host', paths: ['source/host/'] },
