@@ -4,7 +4,7 @@
 import { faultPointFromEnv } from '../ground/faults.js';
 import { HOOK_LATE_LOCK_WAIT_MS } from '../limits.js';
 import type { Db } from '../store/database.js';
-import { captureEvent, markQuarantineKept, type TailReader } from '../store/inbox-writes.js';
+import { captureEvent, markQuarantineKept, type TailReader } from '../store/core/inbox-writes.js';
 import { isLockBusy } from './busy-wait.js';
 import { type Quarantined, reportOmitted, resolveQuarantine } from './failures.js';
 import type { HookArgs } from './hook-args.js';

@@ -1,7 +1,7 @@
 // The hook's connection to the core store: opened, and on first use created and migrated, within
 // the event's budget.
 import { ensureHome, storeFiles } from '../home.js';
-import { coreSchema } from '../store/core-schema.js';
+import { coreSchema } from '../store/core/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 

@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolveHome, storeFiles } from '../home.js';
 import { faultPointFromEnv } from '../ground/faults.js';
-import { readSessionSnapshot } from '../memory/snapshot-read.js';
+import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import type { Db } from '../store/database.js';
 import { appendHookErrorLine, recordFailure, reportOmitted } from './failures.js';
 import type { HookArgs } from './hook-args.js';

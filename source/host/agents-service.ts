@@ -12,9 +12,9 @@ import {
 } from '../api/agents.js';
 import type { MethodsOf } from '../api/route.js';
 import { CmError } from '../errors.js';
-import { listAgents, requireAgent, toAgentView } from '../store/agents.js';
+import { listAgents, requireAgent, toAgentView } from '../store/core/agents.js';
 import type { Db } from '../store/database.js';
-import { findOperation } from '../store/operations.js';
+import { findOperation } from '../store/core/operations.js';
 import type { AgentsClient } from '../workers/agents-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
 

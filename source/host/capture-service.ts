@@ -1,7 +1,7 @@
 // The capture area behind the application API: status and session reads on the host's read-only connection,
 // drains and recoveries in the drain thread (started on first use when this process only holds
 // the lease for a CLI command; at start-up in a real host).
-import { ledgerStatusAt } from '../ledger/ledger-status.js';
+import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import type {
@@ -15,10 +15,10 @@ import type {
   SessionSearchRequest,
 } from '../api/capture.js';
 import type { MethodsOf } from '../api/route.js';
-import { readCaptureStatus, readRemaining } from '../store/capture-reads.js';
+import { readCaptureStatus, readRemaining } from '../store/core/capture-reads.js';
 import type { Db } from '../store/database.js';
-import { listSessions, readSession } from '../store/session-reads.js';
-import { sessionSearch } from '../store/session-search.js';
+import { listSessions, readSession } from '../store/core/session-reads.js';
+import { sessionSearch } from '../store/core/session-search.js';
 import { DrainClient } from '../workers/drain-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
 

@@ -5,10 +5,10 @@ import type { HistoryRoutes, HostStatus, NoteInput } from '../api/history.js';
 import type { PageRequest } from '../api/common.js';
 import type { MethodsOf } from '../api/route.js';
 import { storeFiles } from '../home.js';
-import { ledgerStatusAt } from '../ledger/ledger-status.js';
+import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 import type { Db } from '../store/database.js';
-import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
-import { readHeads } from '../store/sequences.js';
+import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/core/history-reads.js';
+import { readHeads } from '../store/core/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 
 export interface HostIdentity {
