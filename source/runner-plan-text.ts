@@ -1,6 +1,6 @@
 // A pending runner plan as a person reads it before approving — where the bytes go, how many,
 // what they cover — for `memory extract` and the Memory screen alike.
-import type { PendingAuthorization, RunnerExecutionPlan } from './protocol.js';
+import type { PendingAuthorization, RunnerExecutionPlan } from './api/memory-runs.js';
 
 /** Findings shown per plan; the rest are counted (`--json` lists them all). */
 const FINDINGS_SHOWN_MAX = 10;

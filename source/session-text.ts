@@ -1,6 +1,6 @@
 // How a captured session and its folded lines are named in text: shared by `sessions` and the
 // TUI's Sessions screen, so both say the same.
-import type { SessionSummary, SessionTurnView } from './protocol.js';
+import type { SessionSummary, SessionTurnView } from './api/capture.js';
 
 /** "12 turns (1 failed, 2 open)". */
 export function turnCount(session: SessionSummary): string {

@@ -6,7 +6,8 @@
 // Needs the build: npx tsc -p tsconfig.build.json
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { JournalRow, OperationView, PromptReceipt } from '../source/protocol.js';
+import type { JournalRow, OperationView } from '../source/api/history.js';
+import type { PromptReceipt } from '../source/api/agents.js';
 import {
   assertIntent,
   assertProvenance,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Host } from '../source/host/host.js';
 import type { Application } from '../source/api/application.js';
-import type { OperationView, TimelineRow } from '../source/protocol.js';
+import type { OperationView, TimelineRow } from '../source/api/history.js';
 import { openDatabase } from '../source/store/database.js';
 import { runDoctor } from '../source/store/doctor.js';
 import { storeFiles } from '../source/home.js';

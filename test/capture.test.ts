@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '
 import { basename, dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { after, describe, it } from 'node:test';
-import type { CaptureStatus } from '../source/protocol.js';
+import type { CaptureStatus } from '../source/api/capture.js';
 import { storeFiles } from '../source/home.js';
 import { storeTail } from '../source/store/core/inbox-writes.js';
 import { textDigest } from '../source/ground/digests.js';

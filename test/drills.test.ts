@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { apiClient } from '../source/client/api-client.js';
-import type { JournalRow } from '../source/protocol.js';
+import type { JournalRow } from '../source/api/history.js';
 import { runCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
 
 async function readAll(home: string): Promise<JournalRow[]> {

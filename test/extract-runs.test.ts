@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { type ActiveRun, ExtractRuns } from '../source/host/extract-runs.js';
 import { EXTRACT_RUNS_KEPT, EXTRACT_RUNS_KEPT_MS } from '../source/limits.js';
-import type { MemoryExtractReport, MemoryExtractRun } from '../source/protocol.js';
+import type { MemoryExtractReport, MemoryExtractRun } from '../source/api/memory-runs.js';
 
 const report = (runId: string): MemoryExtractReport => ({
   runIds: [runId],

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { storeFiles } from '../source/home.js';
 import { sha256Hex } from '../source/ground/digests.js';
-import type { MemoryPlanView } from '../source/protocol.js';
+import type { MemoryPlanView } from '../source/api/memory-views.js';
 import * as c from './support/capture.js';
 import { gitRepo, runCli, tempHome } from './support/cli.js';
 import { queueSession } from './support/memory-corpus.js';

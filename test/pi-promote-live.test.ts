@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { MemoryReviewCandidate } from '../source/protocol.js';
+import type { MemoryReviewCandidate } from '../source/api/memory-views.js';
 import { textReply } from './support/fake-openai-server.js';
 import { withInstalledPi } from './support/installed-pi.js';
 import { runCli } from './support/cli.js';

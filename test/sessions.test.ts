@@ -6,7 +6,7 @@ import * as c from './support/capture.js';
 import { runCli, tempHome } from './support/cli.js';
 import { wrapText } from '../source/text-wrap.js';
 import { textColumns } from '../source/text-columns.js';
-import type { SessionList, SessionView } from '../source/protocol.js';
+import type { SessionList, SessionView } from '../source/api/capture.js';
 
 async function capturedHome(): Promise<string> {
   const home = tempHome('sessions');

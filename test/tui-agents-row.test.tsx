@@ -6,7 +6,8 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe, test } from 'node:test';
 import { Host } from '../source/host/host.js';
-import type { Page, TimelineRow } from '../source/protocol.js';
+import type { Page } from '../source/api/common.js';
+import type { TimelineRow } from '../source/api/history.js';
 import { tempHome } from './support/cli.js';
 import { KEY, mount, press, unmount, waitForFrame, waitForText, withOverrides } from './support/tui-harness.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Box } from 'ink';
 import { render } from 'ink-testing-library';
-import type { MemoryReview, MemoryReviewCandidate } from '../source/protocol.js';
+import type { MemoryReview, MemoryReviewCandidate } from '../source/api/memory-views.js';
 import { initialReviewState, type ReviewState, reviewReducer } from '../source/screens/memory/review-state.js';
 import { ReviewQueue } from '../source/screens/memory/review-view.js';
 import { textColumns } from '../source/text-columns.js';

@@ -3,7 +3,7 @@
 // secret findings; the lines the SessionStart snapshot will give are shown with the candidate.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MemoryPlanView, MemoryReviewCandidate } from '../source/protocol.js';
+import type { MemoryPlanView, MemoryReviewCandidate } from '../source/api/memory-views.js';
 import { planLines } from '../source/screens/memory/promote-lines.js';
 import { candidateLines } from '../source/screens/memory/review-lines.js';
 import { initialReviewState } from '../source/screens/memory/review-state.js';

@@ -13,7 +13,7 @@ import { fillQueue } from './support/memory-queue.js';
 import { KEY, mount, press, type, type View, unmount, waitForText, withOverrides } from './support/tui-harness.js';
 import type { Application } from '../source/api/application.js';
 import { CmError } from '../source/errors.js';
-import type { MemoryPlanView, MemoryPromoteResult } from '../source/protocol.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../source/api/memory-views.js';
 
 after(() => c.closeStores());
 

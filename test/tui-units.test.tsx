@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Key } from 'ink';
-import type { JournalRow, Page } from '../source/protocol.js';
+import type { JournalRow } from '../source/api/history.js';
+import type { Page } from '../source/api/common.js';
 import { formatRow } from '../source/screens/history/history-rows.js';
 import {
   canAdvance,

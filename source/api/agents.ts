@@ -1,51 +1,87 @@
 // The agents area: driven pi agents, their generations, prompts and aborts.
 import { z } from 'zod';
-import type {
-  AbortReceipt,
-  AgentView,
-  CreateAgentInput,
-  OperationView,
-  PromptInput,
-  PromptReceipt,
-} from '../protocol.js';
-import { read, write } from './route.js';
+import type { Receipt } from './common.js';
+import type { OperationView } from './history.js';
+import { body, read, write } from './route.js';
 
-const optionalOperation = {
-  schema: z.object({ operationId: z.string().optional() }).strict(),
-  shape: '{"operationId"?: string}',
-};
+const createAgentBody = z
+  .object({
+    name: z.string(),
+    model: z.string().optional(),
+    /** A pi agent dir whose models.json/auth.json/settings.json are copied into the agent's private dir. */
+    piConfigDir: z.string().optional(),
+    operationId: z.string().optional(),
+  })
+  .strict();
+export type CreateAgentInput = z.infer<typeof createAgentBody>;
+
+const promptBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
+export type PromptInput = { agent: string } & z.infer<typeof promptBody>;
+
+const optionalOperation = z.object({ operationId: z.string().optional() }).strict();
 
 export const agentsApi = {
   listAgents: read<void, AgentView[]>('/v1/agents'),
-  createAgent: write<CreateAgentInput, AgentView>('/v1/agents', {
-    body: {
-      schema: z
-        .object({
-          name: z.string(),
-          model: z.string().optional(),
-          piConfigDir: z.string().optional(),
-          operationId: z.string().optional(),
-        })
-        .strict(),
-      shape: '{"name": string, "model"?, "piConfigDir"?, "operationId"?}',
-    },
-    created: () => true,
-  }),
+  createAgent: write<CreateAgentInput, AgentView>('/v1/agents', { body: body(createAgentBody), created: () => true }),
   /** Starts a new generation (a pi process) of the named agent. */
   startAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/start'),
   /** Orderly stop of the agent's current generation. */
   stopAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/stop'),
   prompt: write<PromptInput, PromptReceipt>('/v1/agents/:agent/prompts', {
-    body: {
-      schema: z.object({ text: z.string(), operationId: z.string().optional() }).strict(),
-      shape: '{"text": string, "operationId"?: string}',
-    },
+    body: body(promptBody),
     created: (receipt) => !receipt.replayed,
   }),
   /** Without an operation ID the abort is pinned to the agent's active prompt. */
-  abort: write<{ agent: string; operationId?: string | undefined }, AbortReceipt>('/v1/agents/:agent/abort', {
-    body: optionalOperation,
+  abort: write<{ agent: string } & z.infer<typeof optionalOperation>, AbortReceipt>('/v1/agents/:agent/abort', {
+    body: body(optionalOperation),
   }),
   /** Records the decision to give up an interrupted prompt; keeps every message. */
   abandon: write<{ operationId: string }, OperationView>('/v1/operations/:operationId/abandon'),
 };
+
+export type AgentsRoutes = typeof agentsApi;
+
+export type GenerationState = 'starting' | 'running' | 'stopping' | 'stopped' | 'interrupted';
+
+export interface AgentView {
+  agentId: string;
+  name: string;
+  model: string | null;
+  /**
+   * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
+   * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
+   */
+  generation: {
+    generationId: string;
+    number: number;
+    state: GenerationState;
+    pid: number | null;
+    projectionError: string | null;
+    endReason: string | null;
+  } | null;
+  /** The prompt operation the agent is working on; null when idle. */
+  activeOperationId: string | null;
+  createdAt: string;
+}
+
+export interface PromptReceipt extends Receipt {
+  /** The canonical user message created at admission. */
+  messageId: string;
+}
+
+export interface AbortReceipt extends Receipt {
+  /** The prompt operation the abort was pinned to. */
+  targetOperationId: string;
+}
+
+/** What a caller is told of a prompt admission; the pi request and generation stay inside the host. */
+export function promptReceiptOf(admission: PromptReceipt): PromptReceipt {
+  const { storeId, operationId, sequence, replayed, messageId } = admission;
+  return { storeId, operationId, sequence, replayed, messageId };
+}
+
+/** What a caller is told of an abort admission; the pi request and generation stay inside the host. */
+export function abortReceiptOf(admission: AbortReceipt): AbortReceipt {
+  const { storeId, operationId, sequence, replayed, targetOperationId } = admission;
+  return { storeId, operationId, sequence, replayed, targetOperationId };
+}

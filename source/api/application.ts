@@ -1,14 +1,16 @@
 // What a screen or a CLI command may ask of common-memory: every API area's declarations, merged.
 //
 // How to add an API method:
-//   1. Declare it in its area's file (source/api/<area>.ts, or a new area added to `apiRoutes`
+//   1. Declare it in its area's file (source/api/<area>.ts, or a new area added to `areaRoutes`
 //      below): `read<Request, Response>(path, queryFields)` for a GET that a read-only connection
-//      answers too (`readByBody(path, body)` when the request does not fit a query string), or
-//      `write<Request, Response>(path, { body, created })` for a POST that changes something.
-//      Request and response types live in source/protocol.ts; ":name" path segments are request
-//      fields; `body` is the zod schema of the other fields.
-//   2. Implement it in source/host/host-application.ts (the compiler asks for it), and, for a read,
-//      in source/client/read-only-application.ts (the compiler asks for that too).
+//      answers too (`readByBody(path, body(schema))` when the request does not fit a query
+//      string), or `write<Request, Response>(path, { body: body(schema), created })` for a POST
+//      that changes something. The request type is the body schema's `z.infer` (with the ":name"
+//      path segments, which are string fields of the request); the response type is declared in
+//      the area too; the shape an invalid body is told follows from the schema.
+//   2. Implement it in the area's service in source/host/ (<area>-service.ts, which `implements`
+//      the area's route table: the compiler asks for it), and, for a read, in
+//      source/client/read-only-application.ts (the compiler asks for that too).
 // The HTTP route (source/host/api-server.ts), the client method (source/client/api-client.ts) and
 // a read-only connection's refusal of a write follow from the declaration; nothing else changes.
 import { agentsApi } from './agents.js';
@@ -18,6 +20,10 @@ import { memoryApi } from './memory.js';
 import { CmError } from '../errors.js';
 import type { MethodsOf, ReadMethodsOf } from './route.js';
 
+/** The areas, each a route table; a method's name is unique across them. */
+export const areaRoutes = { history: historyApi, agents: agentsApi, capture: captureApi, memory: memoryApi };
+type AreaRoutes = typeof areaRoutes;
+
 export const apiRoutes = { ...historyApi, ...agentsApi, ...captureApi, ...memoryApi };
 
 export type ApiRoutes = typeof apiRoutes;
@@ -25,6 +31,18 @@ export type MethodName = keyof ApiRoutes;
 
 /** Implemented in-process by the host, over HTTP by the client, and for reads by a read-only connection. */
 export type Application = MethodsOf<ApiRoutes>;
+
+/** One service per area, each with every method its area declares. */
+export type AreaServices = { [Area in keyof AreaRoutes]: MethodsOf<AreaRoutes[Area]> };
+
+/** The application the host answers with: each method is its area's service's own. */
+export function applicationOf(services: AreaServices): Application {
+  const methods = Object.entries(areaRoutes).flatMap(([area, routes]) => {
+    const service = services[area as keyof AreaServices] as unknown as Record<string, (request: unknown) => unknown>;
+    return Object.keys(routes).map((name) => [name, (request: unknown) => service[name]!(request)]);
+  });
+  return Object.fromEntries(methods) as Application;
+}
 
 /** The reads a read-only connection answers (no host, no lease). */
 export type ReadOnlyReads = ReadMethodsOf<ApiRoutes>;

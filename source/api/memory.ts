@@ -1,82 +1,151 @@
-// The memory area: session search and the memory pipeline — extraction runs, status, the
-// review listing and recall — and the human gate: confirm, discard, prepare, approve, promote.
+// The memory area: the memory pipeline — extraction runs, status, the review listing and recall —
+// the approved projection, and the human gate: confirm, discard, prepare, approve, promote.
 import { z } from 'zod';
+import {
+  MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
+  MCP_PROPOSAL_MAX_BYTES,
+  MCP_PROPOSAL_TITLE_MAX_BYTES,
+} from '../limits.js';
+import { CAPTURE_CLIENTS, ENTRY_TYPES } from './common.js';
 import type {
-  MemoryApproveRequest,
-  MemoryConfirmRequest,
-  MemoryConfirmResult,
-  MemoryDiscardRequest,
-  MemoryDiscardResult,
-  MemoryEntryView,
-  MemoryPlanView,
-  MemoryPrepareRequest,
-  MemoryPromoteRequest,
-  MemoryPromoteResult,
-  MemoryProposeRequest,
-  MemoryProposeResult,
   MemoryExtractReport,
-  MemoryExtractRequest,
   MemoryExtractRun,
-  MemoryRecallResult,
   MemoryReverifyResult,
   MemoryReverifyRun,
-  MemoryReview,
-  MemoryReviewRequest,
-  MemorySearchResult,
   MemoryStatus,
-  MemorySyncResult,
-  SessionSearchRequest,
-  SessionSearchResult,
-} from '../protocol.js';
-import { proposalFields, proposalOrigin } from '../store/memory/proposal.js';
-import { read, readByBody, write } from './route.js';
+} from './memory-runs.js';
+import {
+  type MemoryConfirmResult,
+  type MemoryDiscardResult,
+  type MemoryEntryView,
+  type MemoryPlanView,
+  type MemoryPromoteResult,
+  type MemoryProposeResult,
+  type MemoryRecallResult,
+  type MemoryReview,
+  type MemorySearchResult,
+  type MemorySyncResult,
+  reviewScope,
+} from './memory-views.js';
+import { body, read, readByBody, write } from './route.js';
 
-/** What an extraction run is asked for: the body of memoryExtract and memoryExtractStart. */
-const extractBody = {
-  schema: z
-    .object({
-      since: z.string().optional(),
-      until: z.string().optional(),
-      query: z.string().max(4096).optional(),
-      client: z.enum(['codex', 'claude', 'pi']).optional(),
-      sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
-      runner: z.string().max(64).optional(),
-      approvePlan: z.string().max(128).optional(),
-      approveManifest: z.string().max(128).optional(),
-      limit: z.number().optional(),
-      cwd: z.string().min(1).max(4096),
-    })
-    .strict(),
-  shape:
-    '{"cwd": string, "since"?, "until"?, "query"?, "client"?, "sessions"?, "runner"?, "approvePlan"?, "approveManifest"?, "limit"?}',
+export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** Who proposed it: what the client said it is at MCP initialize, and the conversation if the client names it. */
+export const proposalOrigin = z
+  .object({
+    client: z.string().min(1).max(100),
+    clientVersion: z.string().max(100).nullable(),
+    /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
+    conversation: hex64.nullable(),
+  })
+  .strict();
+export type ProposalOrigin = z.infer<typeof proposalOrigin>;
+
+/** Text of at most `maxBytes` UTF-8 bytes (so at most that many characters too, which JSON Schema can say). */
+const utf8Text = (maxBytes: number, min = 1) =>
+  z
+    .string()
+    .min(min)
+    .max(maxBytes)
+    .refine((text) => Buffer.byteLength(text, 'utf8') <= maxBytes, { message: `over ${maxBytes} bytes of UTF-8` });
+
+/** What an agent gives: the fields of `memory_propose`, each bounded in bytes. */
+export const proposalFields = {
+  title: utf8Text(MCP_PROPOSAL_TITLE_MAX_BYTES),
+  content: utf8Text(MCP_PROPOSAL_MAX_BYTES),
+  type: z.enum(ENTRY_TYPES),
+  appliesWhen: utf8Text(MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES, 0),
 };
 
+/** The caller's directory: its repository (or the user scope outside git) is the request's scope. */
+const cwd = z.string().min(1).max(4096);
+const candidateId = z.string().min(1).max(200);
+const planId = z.string().min(1).max(200);
+
+/** What an extraction run is asked for: the body of memoryExtract and memoryExtractStart. */
+const extractBody = z
+  .object({
+    cwd,
+    /** Canonical UTC; without --since, since the last run of this scope. */
+    since: z.string().optional(),
+    until: z.string().optional(),
+    query: z.string().max(4096).optional(),
+    client: z.enum(CAPTURE_CLIENTS).optional(),
+    sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
+    runner: z.string().max(64).optional(),
+    /** An approval of one plan (or of a run's only plan) by its digest. */
+    approvePlan: z.string().max(128).optional(),
+    /** An approval of every plan of a run by its manifest's digest. */
+    approveManifest: z.string().max(128).optional(),
+    /** Extraction tasks this run works on, 1..8. */
+    limit: z.number().optional(),
+  })
+  .strict();
+export type MemoryExtractRequest = z.infer<typeof extractBody>;
+
+const reviewBody = z
+  .object({
+    cwd,
+    scope: reviewScope.optional(),
+    /** Page size, 1–200 (default 50). */
+    limit: z.number().describe('1..200').optional(),
+    /** The previous page's nextAfter: the page starts after that candidate. */
+    after: z.string().max(200).optional(),
+  })
+  .strict();
+export type MemoryReviewRequest = z.infer<typeof reviewBody>;
+
+const recallBody = z.object({ text: z.string(), cwd, limit: z.number().optional() }).strict();
+export type MemoryRecallRequest = z.infer<typeof recallBody>;
+
+const searchBody = z.object({ query: z.string().max(4096), cwd, limit: z.number().optional() }).strict();
+export type MemorySearchRequest = z.infer<typeof searchBody>;
+
+const getBody = z.object({ entryId: z.string().min(1).max(256), cwd }).strict();
+
+const confirmBody = z.object({ candidateId, statementId: z.string().min(1).max(200), cwd }).strict();
+export type MemoryConfirmRequest = z.infer<typeof confirmBody>;
+
+/** One memory an agent proposes through `memory_propose`; the owner is the repository of `cwd`. */
+const proposeBody = z
+  .object({ cwd, ...proposalFields, appliesWhen: proposalFields.appliesWhen.nullable(), origin: proposalOrigin })
+  .strict();
+export type MemoryProposeRequest = z.infer<typeof proposeBody>;
+
+const discardBody = z.object({ candidateId, cwd }).strict();
+export type MemoryDiscardRequest = z.infer<typeof discardBody>;
+
+const prepareBody = z
+  .object({
+    candidateIds: z.array(candidateId).min(1).max(200),
+    /** Default: the worktree's memory root inside git, the user's outside. */
+    scope: z.enum(['project', 'user']).optional(),
+    cwd,
+  })
+  .strict();
+export type MemoryPrepareRequest = z.infer<typeof prepareBody>;
+
+const planBody = z.object({ planId }).strict();
+export type MemoryPromoteRequest = z.infer<typeof planBody>;
+
+/** The planDigest the person read: approval binds exactly these bytes. */
+const approveBody = z.object({ planId, digest: z.string().min(1).max(200) }).strict();
+export type MemoryApproveRequest = z.infer<typeof approveBody>;
+
 export const memoryApi = {
-  /** BM25 over what users said (delivered user turns, driven agents' user rows). */
-  sessionSearch: readByBody<SessionSearchRequest, SessionSearchResult>('/v1/search', {
-    schema: z
-      .object({
-        query: z.string(),
-        since: z.string().optional(),
-        until: z.string().optional(),
-        client: z.string().optional(),
-        limit: z.number().optional(),
-      })
-      .strict(),
-    shape: '{"query": string, "since"?, "until"?, "client"?, "limit"?: number}',
-  }),
   /**
    * One extraction run over the caller's repository (the scope comes from its directory, never
    * wider), answered when it ends. The HTTP client does not wait on this: it starts the run and
    * follows it (memoryExtractStart, memoryExtractRun), so no request lasts as long as a runner.
    */
   memoryExtract: write<MemoryExtractRequest, MemoryExtractReport>('/v1/memory/extract', {
-    body: extractBody,
+    body: body(extractBody),
     created: (report) => report.candidates.created > 0,
   }),
   /** Starts an extraction run and answers at once with its id; memoryExtractRun follows it. */
   memoryExtractStart: write<MemoryExtractRequest, MemoryExtractRun>('/v1/memory/extract/runs', {
-    body: extractBody,
+    body: body(extractBody),
     created: () => true,
   }),
   /** A run memoryExtractStart started: its state and progress, its report once done (a short read). */
@@ -96,108 +165,45 @@ export const memoryApi = {
   /** Gives a task that spent its attempt budget a fresh one. */
   memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
   /** A page of draft and quarantined candidates, every scope's or one's (read-only; findings masked). */
-  memoryReview: readByBody<MemoryReviewRequest, MemoryReview>('/v1/memory/review', {
-    schema: z
-      .object({
-        cwd: z.string().min(1).max(4096),
-        scope: z.enum(['all', 'user', 'project', 'here']).optional(),
-        limit: z.number().optional(),
-        after: z.string().max(200).optional(),
-      })
-      .strict(),
-    shape: '{"cwd": string, "scope"?: "all"|"user"|"project"|"here", "limit"?: 1..200, "after"?: string}',
-  }),
-  memoryRecall: readByBody<{ text: string; cwd: string; limit?: number | undefined }, MemoryRecallResult>(
-    '/v1/memory/recall',
-    {
-      schema: z.object({ text: z.string(), cwd: z.string().min(1).max(4096), limit: z.number().optional() }).strict(),
-      shape: '{"text": string, "cwd": string, "limit"?: number}',
-    },
-  ),
+  memoryReview: readByBody<MemoryReviewRequest, MemoryReview>('/v1/memory/review', body(reviewBody)),
+  memoryRecall: readByBody<MemoryRecallRequest, MemoryRecallResult>('/v1/memory/recall', body(recallBody)),
   /** Scans the caller's memory roots (its worktree's and the user's) into the approved projection. */
   memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', {
-    body: { schema: z.object({ cwd: z.string().min(1).max(4096) }).strict(), shape: '{"cwd": string}' },
+    body: body(z.object({ cwd }).strict()),
     created: (result) => result.scopes.some((scope) => scope.outcome === 'replaced'),
   }),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
-  memorySearch: readByBody<{ query: string; cwd: string; limit?: number | undefined }, MemorySearchResult>(
-    '/v1/memory/search',
-    {
-      schema: z
-        .object({ query: z.string().max(4096), cwd: z.string().min(1).max(4096), limit: z.number().optional() })
-        .strict(),
-      shape: '{"query": string, "cwd": string, "limit"?: number}',
-    },
-  ),
+  memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>('/v1/memory/search', body(searchBody)),
   /** One approved entry by id, from the caller's worktree or the user scope. */
-  memoryGet: readByBody<{ entryId: string; cwd: string }, MemoryEntryView>('/v1/memory/entry', {
-    schema: z.object({ entryId: z.string().min(1).max(256), cwd: z.string().min(1).max(4096) }).strict(),
-    shape: '{"entryId": string, "cwd": string}',
-  }),
+  memoryGet: readByBody<z.infer<typeof getBody>, MemoryEntryView>('/v1/memory/entry', body(getBody)),
   /** Marks one statement of a candidate human-confirmed, if its text and citations are what was assessed. */
   memoryConfirm: write<MemoryConfirmRequest, MemoryConfirmResult>('/v1/memory/confirm', {
-    body: {
-      schema: z
-        .object({
-          candidateId: z.string().min(1).max(200),
-          statementId: z.string().min(1).max(200),
-          cwd: z.string().min(1).max(4096),
-        })
-        .strict(),
-      shape: '{"candidateId": string, "statementId": string, "cwd": string}',
-    },
+    body: body(confirmBody),
   }),
   /** An agent's proposal (MCP memory_propose) → a draft candidate of the caller's repository, for a person to review. */
   memoryPropose: write<MemoryProposeRequest, MemoryProposeResult>('/v1/memory/propose', {
-    body: {
-      schema: z
-        .object({
-          cwd: z.string().min(1).max(4096),
-          ...proposalFields,
-          appliesWhen: proposalFields.appliesWhen.nullable(),
-          origin: proposalOrigin,
-        })
-        .strict(),
-      shape:
-        '{"cwd": string, "title": string, "content": string, "type": "work_fact"|"work_task"|"work_method"|"work_artifact", "appliesWhen": string|null, "origin": {"client", "clientVersion", "conversation"}}',
-    },
+    body: body(proposeBody),
     created: (result) => result.created,
   }),
   /** A draft or quarantined candidate leaves the queue and the dedup pool; it is kept, never deleted. */
   memoryDiscard: write<MemoryDiscardRequest, MemoryDiscardResult>('/v1/memory/discard', {
-    body: {
-      schema: z.object({ candidateId: z.string().min(1).max(200), cwd: z.string().min(1).max(4096) }).strict(),
-      shape: '{"candidateId": string, "cwd": string}',
-    },
+    body: body(discardBody),
   }),
   /** A promotion plan for candidates of the caller's repository: exact bytes, blob OIDs, a diff; status generated. */
   memoryPrepare: write<MemoryPrepareRequest, MemoryPlanView>('/v1/memory/prepare', {
-    body: {
-      schema: z
-        .object({
-          candidateIds: z.array(z.string().min(1).max(200)).min(1).max(200),
-          scope: z.enum(['project', 'user']).optional(),
-          cwd: z.string().min(1).max(4096),
-        })
-        .strict(),
-      shape: '{"candidateIds": string[], "scope"?: "project"|"user", "cwd": string}',
-    },
+    body: body(prepareBody),
     created: () => true,
   }),
   /** One plan as the journal holds it (its diff, files and status). */
-  memoryPlan: readByBody<{ planId: string }, MemoryPlanView>('/v1/memory/plan', {
-    schema: z.object({ planId: z.string().min(1).max(200) }).strict(),
-    shape: '{"planId": string}',
-  }),
+  memoryPlan: readByBody<z.infer<typeof planBody>, MemoryPlanView>('/v1/memory/plan', body(planBody)),
   /** The person's approval of a generated plan, bound to its digest. */
   memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', {
-    body: {
-      schema: z.object({ planId: z.string().min(1).max(200), digest: z.string().min(1).max(200) }).strict(),
-      shape: '{"planId": string, "digest": string}',
-    },
+    body: body(approveBody),
   }),
   /** Writes an approved plan's exact bytes into the memory root (or finishes an interrupted one), then syncs. */
   memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', {
-    body: { schema: z.object({ planId: z.string().min(1).max(200) }).strict(), shape: '{"planId": string}' },
+    body: body(planBody),
   }),
 };
+
+export type MemoryRoutes = typeof memoryApi;

@@ -3,6 +3,7 @@
 // client and the read-only application are all derived from the declarations in this folder.
 import type { z } from 'zod';
 import { CmError } from '../errors.js';
+import { shapeOf } from './shape.js';
 
 /** How one request field travels in a GET query string. */
 export interface QueryField<T> {
@@ -15,6 +16,11 @@ export interface QueryField<T> {
 export interface Body<Req> {
   schema: z.ZodType<Partial<Req>>;
   shape: string;
+}
+
+/** A body from its schema: the shape an invalid request is told is written from the schema itself. */
+export function body<S extends z.ZodType>(schema: S): Body<z.infer<S>> {
+  return { schema: schema as z.ZodType<Partial<z.infer<S>>>, shape: shapeOf(schema) };
 }
 
 export type Access = 'read' | 'write';
@@ -64,6 +70,13 @@ export type MethodOf<R> = R extends { types?: { request: infer Req; response: in
   : never;
 
 export type MethodsOf<Routes> = { [K in keyof Routes]: MethodOf<Routes[K]> };
+
+/** A route's request and response types. */
+export type RequestOf<R> = R extends { types?: { request: infer Req } } ? Req : never;
+export type ResponseOf<R> = R extends { types?: { response: infer Res } } ? Res : never;
+
+/** A worker thread's call that does a route's work: the route's request in, its response out. */
+export type CallOf<R> = { input: RequestOf<R>; result: ResponseOf<R> };
 
 /** The methods a read-only connection answers itself; it refuses the others. */
 export type ReadMethodsOf<Routes> = {

@@ -1,7 +1,7 @@
 // Agents as people type them: the name, the whole ID, or a unique start of the ID.
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
-import type { AgentView } from '../protocol.js';
+import type { AgentView } from '../api/agents.js';
 import { ID_PREFIX_MIN } from '../limits.js';
 
 /** The agent `typed` names; undefined when none does (the host then says "no agent named …"). */

@@ -3,7 +3,7 @@
 import { accessSync, constants, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CmError } from '../errors.js';
-import { isUuid, type HistoryCursor, type Stream } from '../protocol.js';
+import { isUuid, type HistoryCursor, type Stream } from '../api/common.js';
 
 export function readCursorFile(path: string, stream: Stream): HistoryCursor | undefined {
   let text: string;

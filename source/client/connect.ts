@@ -10,7 +10,7 @@ import { Host, type HostInfoFile } from '../host/host.js';
 import { processStartTime } from '../host/lease.js';
 import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
-import type { HostStatus } from '../protocol.js';
+import type { HostStatus } from '../api/history.js';
 import { apiClient } from './api-client.js';
 import { isCurrentStore, openReadOnly } from './read-only-application.js';
 

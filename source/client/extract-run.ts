@@ -6,11 +6,11 @@ import { EXTRACT_FOLLOW_POLL_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
 import type {
   MemoryExtractReport,
-  MemoryExtractRequest,
   MemoryExtractRun,
   MemoryReverifyResult,
   MemoryReverifyRun,
-} from '../protocol.js';
+} from '../api/memory-runs.js';
+import type { MemoryExtractRequest } from '../api/memory.js';
 
 const ENDED = new Set<MemoryExtractRun['state']>(['done', 'failed', 'stopped']);
 

@@ -2,7 +2,7 @@
 // No zod on the fast path: only the fields capture relies on are checked, unknown fields are kept
 // as they are in the envelope.
 import { CmError } from '../errors.js';
-import type { CaptureClient } from '../protocol.js';
+import type { CaptureClient } from '../api/common.js';
 import type { InboxEvent } from '../store/core/inbox-writes.js';
 import { identityOf } from './raw-text.js';
 

@@ -20,7 +20,7 @@ import { CmError } from '../errors.js';
 import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import { commit } from '../store/transaction.js';
 import type { Db } from '../store/database.js';
-import { openStore } from './main.js';
+import { openStore } from './open-store.js';
 import { ancestorInstances, INSTANCE_ENV } from './process-instance.js';
 
 export interface RefreshTarget {

@@ -1,16 +1,29 @@
-// Host capture behind the application API: status reads on the host's read-only connection,
+// The capture area behind the application API: status and session reads on the host's read-only connection,
 // drains and recoveries in the drain thread (started on first use when this process only holds
 // the lease for a CLI command; at start-up in a real host).
 import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
-import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../protocol.js';
+import type {
+  CaptureRoutes,
+  CaptureStatus,
+  CaptureStatusRequest,
+  DrainReport,
+  FlushReport,
+  SessionListRequest,
+  SessionReadRequest,
+  SessionSearchRequest,
+} from '../api/capture.js';
+import type { MethodsOf } from '../api/route.js';
 import { readCaptureStatus, readRemaining } from '../store/core/capture-reads.js';
 import type { Db } from '../store/database.js';
+import { listSessions, readSession } from '../store/core/session-reads.js';
+import { sessionSearch } from '../store/core/session-search.js';
 import { DrainClient } from '../workers/drain-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
 
-export class CaptureService {
+/** Every method of the capture area (the compiler asks for each one the area declares). */
+export class CaptureService implements MethodsOf<CaptureRoutes> {
   private drainClient: Promise<DrainClient> | undefined;
 
   private constructor(
@@ -45,7 +58,7 @@ export class CaptureService {
     if (drain) await (await drain).close();
   }
 
-  async status(request: CaptureStatusRequest): Promise<CaptureStatus> {
+  async captureStatus(request: CaptureStatusRequest): Promise<CaptureStatus> {
     return readCaptureStatus(this.reader, {
       storeId: this.storeId,
       mode: this.mode,
@@ -73,5 +86,17 @@ export class CaptureService {
     const complete =
       remaining.buffered === 0 && remaining.inbox === 0 && remaining.watch === 0 && remaining.isolated === 0;
     return { ...report, complete, remaining };
+  }
+
+  async listSessions(request: SessionListRequest) {
+    return listSessions(this.reader, request);
+  }
+
+  async readSession(request: SessionReadRequest) {
+    return readSession(this.reader, request);
+  }
+
+  async sessionSearch(request: SessionSearchRequest) {
+    return sessionSearch(this.reader, request);
   }
 }

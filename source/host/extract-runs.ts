@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { asCmError, CmError } from '../errors.js';
 import { EXTRACT_RUNS_KEPT, EXTRACT_RUNS_KEPT_MS } from '../limits.js';
-import type { MemoryExtractReport, MemoryExtractRequest, MemoryExtractRun } from '../protocol.js';
+import type { MemoryExtractReport, MemoryExtractRun } from '../api/memory-runs.js';
+import type { MemoryExtractRequest } from '../api/memory.js';
 
 /** What the runners thread last reported: the run at work and its counts. */
 export type ActiveRun = { runId: string; phase: string; done: number; total: number } | null;

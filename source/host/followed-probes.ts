@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { asCmError, CmError } from '../errors.js';
 import { EXTRACT_RUNS_KEPT, EXTRACT_RUNS_KEPT_MS } from '../limits.js';
-import type { MemoryReverifyResult, MemoryReverifyRun } from '../protocol.js';
+import type { MemoryReverifyResult, MemoryReverifyRun } from '../api/memory-runs.js';
 
 interface Entry {
   view: MemoryReverifyRun;

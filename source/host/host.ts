@@ -8,12 +8,14 @@ import type { Server } from 'node:http';
 import { ensureHome, storeFiles } from '../home.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { join } from 'node:path';
+import { type Application, applicationOf } from '../api/application.js';
 import { AgentsClient } from '../workers/agents-client.js';
 import { WriterClient } from '../workers/writer-client.js';
 import { startApiServer } from './api-server.js';
 import { CaptureService } from './capture-service.js';
 import { MemoryService } from './memory-service.js';
-import { HostApplication } from './host-application.js';
+import { AgentsService } from './agents-service.js';
+import { HistoryService } from './history-service.js';
 import { HOST_LEASE_LOCAL_WAIT_MS } from '../limits.js';
 import { acquireLease, acquireLeaseForHost, processStartTime, type Lease } from './lease.js';
 
@@ -48,13 +50,15 @@ export class Host {
 
   private constructor(
     readonly home: string,
-    readonly application: HostApplication,
+    readonly application: Application,
     readonly info: HostInfoFile,
     private readonly lease: Lease,
     private readonly writer: WriterClient,
     private readonly reader: Db,
     private readonly server: Server | undefined,
     private readonly agents: AgentsClient | undefined,
+    private readonly capture: CaptureService,
+    private readonly memory: MemoryService,
   ) {}
 
   static async start(options: HostOptions): Promise<Host> {
@@ -72,6 +76,8 @@ export class Host {
     let reader: Db | undefined;
     let server: Server | undefined;
     let agents: AgentsClient | undefined;
+    let capture: CaptureService | undefined;
+    let memory: MemoryService | undefined;
     try {
       // Said at once, so that a command run meanwhile waits for this host rather than failing.
       writeInfoFile(home, { ...holder, storeId: null, state: 'starting', port: null, token: null });
@@ -96,9 +102,14 @@ export class Host {
         token: null,
       };
       const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
-      const application = new HostApplication(writer, reader, identity, join(home, 'agents'), agents);
-      application.capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);
-      application.memory = await MemoryService.start(home, writer, hostId, options.serve);
+      capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);
+      memory = await MemoryService.start(home, writer, hostId, options.serve);
+      const application = applicationOf({
+        history: new HistoryService(writer, reader, identity),
+        agents: new AgentsService(writer, reader, join(home, 'agents'), agents),
+        capture,
+        memory,
+      });
       if (options.serve) {
         info.token = randomBytes(32).toString('hex');
         const served = await startApiServer(application, info.token, options.port ?? 0);
@@ -106,7 +117,7 @@ export class Host {
         info.port = served.port;
       }
       writeInfoFile(home, info);
-      return new Host(home, application, info, lease, writer, reader, server, agents);
+      return new Host(home, application, info, lease, writer, reader, server, agents, capture, memory);
     } catch (error) {
       server?.close();
       await agents?.shutdown().catch(() => undefined);
@@ -129,9 +140,9 @@ export class Host {
       // Admission closes first; every agent is stopped and its generation retired before the store is released.
       await this.agents?.shutdown();
       // The drain stops before the writer: no capture step is left half-submitted.
-      await this.application.capture?.close();
+      await this.capture.close();
       // Runs stop before the writer too: a run resumes from its last committed step.
-      await this.application.memory?.close();
+      await this.memory.close();
       if (this.info.role === 'host') await this.writer.call('hostStopped', { hostId: this.info.hostId });
     } finally {
       this.reader.close();

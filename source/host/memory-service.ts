@@ -18,19 +18,26 @@ import { storeFiles } from '../home.js';
 import { ExtractRuns } from './extract-runs.js';
 import { FollowedProbes } from './followed-probes.js';
 import type {
-  MemoryReviewRequest,
   MemoryApproveRequest,
   MemoryConfirmRequest,
   MemoryDiscardRequest,
-  MemoryExtractReport,
   MemoryExtractRequest,
-  MemoryExtractRun,
   MemoryPrepareRequest,
+  MemoryPromoteRequest,
   MemoryProposeRequest,
+  MemoryRecallRequest,
+  MemoryReviewRequest,
+  MemoryRoutes,
+  MemorySearchRequest,
+} from '../api/memory.js';
+import type { MethodsOf } from '../api/route.js';
+import type {
+  MemoryExtractReport,
+  MemoryExtractRun,
   MemoryStatus,
   MemoryReverifyResult,
   MemoryReverifyRun,
-} from '../protocol.js';
+} from '../api/memory-runs.js';
 import { RunnersClient } from '../workers/runners-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
 
@@ -40,7 +47,8 @@ export function autoExtractEnabled(env: NodeJS.ProcessEnv = process.env): boolea
   return !(value === 'off' || value === '0' || value === 'false' || value === 'no');
 }
 
-export class MemoryService {
+/** Every method of the memory area (the compiler asks for each one the area declares). */
+export class MemoryService implements MethodsOf<MemoryRoutes> {
   private runners: Promise<RunnersClient> | undefined;
   /** The runners thread once started: whose progress a followed run shows. */
   private runnersStarted: RunnersClient | undefined;
@@ -68,7 +76,7 @@ export class MemoryService {
       // failure shows in `memory status` (unfinished plans) or the next sync (coverage), never stops the host.
       service.startSync = service
         .resume()
-        .then(() => service.sync(process.cwd()))
+        .then(() => service.memorySync({ cwd: process.cwd() }))
         .catch(() => undefined);
     } else if (service.unfinishedPromotions() > 0) {
       // A command holding the lease is an open too: a plan a crash left applying is finished first.
@@ -142,53 +150,58 @@ export class MemoryService {
     });
   }
 
-  async extract(request: MemoryExtractRequest): Promise<MemoryExtractReport> {
+  async memoryExtract(request: MemoryExtractRequest): Promise<MemoryExtractReport> {
     return (await this.runnersThread()).extract(request);
   }
 
-  /** Starts an extraction run a client follows by its id (extractRun); answers at once. */
-  async startExtract(request: MemoryExtractRequest): Promise<MemoryExtractRun> {
+  /** Starts an extraction run a client follows by its id (memoryExtractRun); answers at once. */
+  async memoryExtractStart(request: MemoryExtractRequest): Promise<MemoryExtractRun> {
     const runners = await this.runnersThread();
     return this.followed.start(request, (withId) => runners.extract(withId));
   }
 
-  async extractRun(request: { runId: string }): Promise<MemoryExtractRun> {
+  async memoryExtractRun(request: { runId: string }): Promise<MemoryExtractRun> {
     return this.followed.view(request.runId);
   }
 
-  async reverify(runner: string): Promise<MemoryReverifyResult> {
+  async memoryReverifyRunner({ runner }: { runner: string }): Promise<MemoryReverifyResult> {
     return (await this.runnersThread()).reverify(runner);
   }
 
   /** Conformance probes clients follow (memory reverify-runner through a host). */
   private readonly probes = new FollowedProbes();
 
-  /** Starts a probe a client follows by its id (reverifyProbe); answers at once. */
-  async startReverify(runner: string): Promise<MemoryReverifyRun> {
+  /** Starts a probe a client follows by its id (memoryReverifyProbe); answers at once. */
+  async memoryReverifyStart({ runner }: { runner: string }): Promise<MemoryReverifyRun> {
     const runners = await this.runnersThread();
     return this.probes.start(() => runners.reverify(runner));
   }
 
-  async reverifyProbe(probeId: string): Promise<MemoryReverifyRun> {
+  async memoryReverifyProbe({ probeId }: { probeId: string }): Promise<MemoryReverifyRun> {
     return this.probes.view(probeId);
   }
 
-  async status(): Promise<MemoryStatus> {
+  /** Gives a task that spent its attempt budget a fresh one. */
+  memoryRetry({ taskId }: { taskId: string }) {
+    return this.writer.call('memoryRetryTask', { taskId });
+  }
+
+  async memoryStatus(): Promise<MemoryStatus> {
     if (this.unfinishedPromotions() > 0) await this.resume().catch(() => undefined);
     const client = this.runners ? await this.runners.catch(() => undefined) : undefined;
     return memoryStatusAt(storeFiles(this.home).memoryState, this.auto, client?.active ?? null);
   }
 
-  async review(request: MemoryReviewRequest) {
+  async memoryReview(request: MemoryReviewRequest) {
     return memoryReviewAt(storeFiles(this.home).memoryState, request);
   }
 
-  async recall(request: { text: string; cwd: string; limit?: number | undefined }) {
+  async memoryRecall(request: MemoryRecallRequest) {
     return memoryRecallAt(storeFiles(this.home).memoryState, request.text, request.cwd, request.limit);
   }
 
   /** Scans the memory roots of `cwd` into the approved projection (the files thread reads, the writer stores). */
-  async sync(cwd: string) {
+  async memorySync({ cwd }: { cwd: string }) {
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().sync(cwd));
   }
@@ -199,7 +212,7 @@ export class MemoryService {
     return { repositoryKey, worktreeKey };
   }
 
-  confirm(request: MemoryConfirmRequest) {
+  memoryConfirm(request: MemoryConfirmRequest) {
     return this.writer.call('memoryConfirmStatement', {
       ...this.owner(request.cwd),
       candidateId: request.candidateId,
@@ -207,25 +220,25 @@ export class MemoryService {
     });
   }
 
-  propose(request: MemoryProposeRequest) {
+  memoryPropose(request: MemoryProposeRequest) {
     const { cwd, ...proposal } = request;
     return this.writer.call('memoryProposeCandidate', { ...this.owner(cwd), ...proposal });
   }
 
-  discard(request: MemoryDiscardRequest) {
+  memoryDiscard(request: MemoryDiscardRequest) {
     return this.writer.call('memoryDiscardCandidate', { ...this.owner(request.cwd), candidateId: request.candidateId });
   }
 
-  async prepare(request: MemoryPrepareRequest) {
+  async memoryPrepare(request: MemoryPrepareRequest) {
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().prepare(request));
   }
 
-  async plan(request: { planId: string }) {
+  async memoryPlan(request: { planId: string }) {
     return readPlanAt(storeFiles(this.home).memoryState, request.planId);
   }
 
-  async approve(request: MemoryApproveRequest) {
+  async memoryApprove(request: MemoryApproveRequest) {
     const { voided, view } = await this.writer.call('memoryApprovePlan', request);
     if (voided !== null)
       throw new CmError(
@@ -235,16 +248,16 @@ export class MemoryService {
     return view;
   }
 
-  async promote(request: { planId: string }) {
+  async memoryPromote(request: MemoryPromoteRequest) {
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().promote(request.planId));
   }
 
-  async search(request: { query: string; cwd: string; limit?: number | undefined }) {
+  async memorySearch(request: MemorySearchRequest) {
     return memorySearchAt(storeFiles(this.home).memoryState, request.cwd, request.query, request.limit);
   }
 
-  async get(request: { entryId: string; cwd: string }) {
+  async memoryGet(request: { entryId: string; cwd: string }) {
     return memoryGetAt(storeFiles(this.home).memoryState, request.cwd, request.entryId);
   }
 }

@@ -9,7 +9,7 @@ import { storeFiles } from '../home.js';
 import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 import { approvedViewAt, memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
 import { memoryStatusAt } from '../pipeline/memory-access.js';
-import type { ProposalOrigin } from '../store/memory/proposal.js';
+import type { ProposalOrigin } from '../api/memory.js';
 import { refreshSnapshot } from '../hook/refresh.js';
 import type { McpStatus, MemoryBackend } from './tools.js';
 

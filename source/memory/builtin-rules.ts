@@ -58,10 +58,8 @@ const RECURRENCE = String.raw`(?:before (?:every|each|any)|after (?:every|each|a
 const RULES: Rule[] = [
   {
     name: 'from-now-on',
-    pattern: new RegExp(
-      String.raw`^(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\s*,?\s+(.+)$`,
-      'i',
-    ),
+    pattern:
+      /^(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\s*,?\s+(.+)$/i,
     type: 'work_method',
     priority: 85,
     confidence: 0.85,
@@ -299,7 +297,7 @@ function sentencesOf(line: string): string[] {
   // After ". " before a capital or a quote, and after a full-width stop ("。", "！", "？") of CJK text.
   const parts = line
     .replace(/^(?:[-*•]|\d+[.)])\s+/, '')
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'(\[])|(?<=[。！？])\s*(?=\S)/u);
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'([])|(?<=[。！？])\s*(?=\S)/u);
   const sentences: string[] = [];
   for (const part of parts) {
     const last = sentences.length - 1;

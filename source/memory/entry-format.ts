@@ -12,11 +12,12 @@ import {
   MEMORY_SLUG_MAX_CHARS,
   MEMORY_TITLE_MAX_CHARS,
 } from '../limits.js';
+import { ENTRY_TYPES, type EntryType } from '../api/common.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-export const ENTRY_TYPES = ['work_fact', 'work_task', 'work_method', 'work_artifact'] as const;
-export type EntryType = (typeof ENTRY_TYPES)[number];
+// The entry types are the API's language (a proposal names one); this module is their home for the domain.
+export { ENTRY_TYPES, type EntryType } from '../api/common.js';
 
 export const CONFIDENCE_LEVELS = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCE_LEVELS)[number];

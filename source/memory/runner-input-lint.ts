@@ -8,7 +8,7 @@
 // Only the text changes: ids, digests, the binding and the evidence catalogue stay as they were, so
 // a runner still copies the binding and cites the same evidence ids. Pure: a task in, a task out.
 import { CmError } from '../errors.js';
-import type { RunnerInputFinding } from '../protocol.js';
+import type { RunnerInputFinding } from '../api/memory-runs.js';
 import type { ExtractionTask } from './contracts.js';
 import type { RunnerTask } from './runner.js';
 import { lintText, type SecretFinding } from './secret-lint.js';

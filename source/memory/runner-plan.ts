@@ -5,7 +5,12 @@
 // another provider, model, endpoint or profile are another plan and need another approval.
 import { sha256Hex } from '../ground/digests.js';
 import { memoryDigest, type AdjudicationTask, type ExtractionTask } from './contracts.js';
-import type { AuthorizationManifest, InputCoverageItem, RunnerExecutionPlan, RunnerInputFinding } from '../protocol.js';
+import type {
+  AuthorizationManifest,
+  InputCoverageItem,
+  RunnerExecutionPlan,
+  RunnerInputFinding,
+} from '../api/memory-runs.js';
 import type { ExternalRunner, RunnerTask } from './runner.js';
 
 export type { AuthorizationManifest, InputCoverageItem, RunnerExecutionPlan };

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
-import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../protocol.js';
+import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../api/memory-views.js';
 import { decodePreviousScan, encodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
 import {
   type ApprovedOwner,

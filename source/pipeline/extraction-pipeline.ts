@@ -5,7 +5,8 @@
 // a replayed submission returns its stored outcome.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
-import type { MemoryExtractReport, MemoryExtractRequest } from '../protocol.js';
+import type { MemoryExtractReport } from '../api/memory-runs.js';
+import type { MemoryExtractRequest } from '../api/memory.js';
 import type { Db } from '../store/database.js';
 import type { WriterPort } from '../store/writer-commands.js';
 import { CHUNK_MAX_BYTES, contextText, planChunks, type PlannedChunk } from '../memory/chunking.js';
@@ -18,7 +19,6 @@ import {
   PROMPT_VERSION,
   RUNNER_OUTPUT_MAX_BYTES,
   SUBMISSIONS_PER_BATCH_MAX,
-  type AdjudicationTask,
   type ExtractionTask,
 } from '../memory/contracts.js';
 import { PROBE_VERSION } from '../effects/conformance.js';
@@ -43,7 +43,7 @@ import {
   type RunnerExecutionPlan,
 } from '../memory/runner-plan.js';
 import { screenRunnerTask, type ScreenedRunnerTask } from '../memory/runner-input-lint.js';
-import { extractionTaskId } from '../store/memory/task-store.js';
+import { extractionTaskId, type StoredTask } from '../store/memory/task-store.js';
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
 import { selectTurns, type Selection } from '../store/core/turn-source.js';
@@ -254,7 +254,7 @@ export class ExtractionPipeline {
       if (!claim) break;
       open = open.filter((id) => id !== claim.taskId);
       worked += 1;
-      const task = claim.stored.task as unknown as ExtractionTask;
+      const task = extractionTaskOf(claim.stored.task);
       const work = isExternal(runner)
         ? this.withContext(runner, { kind: 'extraction', task })
         : { kind: 'extraction' as const, task };
@@ -315,11 +315,11 @@ export class ExtractionPipeline {
         taskIds: [taskId],
       });
       if (!claim) break; // held by a live claim elsewhere, or out of attempts: the next run goes on
-      const output = await this.runOnce(
-        runner,
-        { kind: 'adjudication', task: claim.stored.task as unknown as AdjudicationTask },
-        { runId, claim, gate: adjudicationGate },
-      );
+      const output = await this.runOnce(runner, runnerTaskOf(claim.stored.task), {
+        runId,
+        claim,
+        gate: adjudicationGate,
+      });
       progress({ phase: 'adjudicate', done: round + 1, total: round + 1, runId });
       if (output.ok === 'unsent') {
         report.failures.push(`${taskId}: ${output.reason}`);
@@ -397,7 +397,7 @@ export class ExtractionPipeline {
           taskId: claim.taskId,
           claimToken: claim.claimToken,
           output: JSON.stringify(
-            repetitionDraftBatch(claim.stored.task as unknown as ExtractionTask, statements.get(claim.taskId)!),
+            repetitionDraftBatch(extractionTaskOf(claim.stored.task), statements.get(claim.taskId)!),
           ),
         })),
       });
@@ -442,7 +442,7 @@ export class ExtractionPipeline {
       progress({ phase: 'extract', done: worked, total: run.total, runId: run.runId });
       const submissions: Array<{ taskId: string; claimToken: string; output: string }> = [];
       for (const claim of claims) {
-        const task = claim.stored.task as unknown as ExtractionTask;
+        const task = extractionTaskOf(claim.stored.task);
         const output = await this.runOnce(
           runner,
           { kind: 'extraction', task },
@@ -517,8 +517,9 @@ export class ExtractionPipeline {
       turnRange: `${chunk.turnRange.start}-${chunk.turnRange.end}`,
       chunkDigest: chunk.chunkDigest,
       sourceInputDigest: chunk.sourceInputDigest,
-      task: task as unknown as Record<string, unknown>,
-      pointers: chunk.catalogue as unknown as Record<string, unknown>[],
+      task,
+      // Plain copies: the writer command's schema takes records, which an interface is not to the compiler.
+      pointers: chunk.catalogue.map((pointer) => ({ ...pointer })),
     };
   }
 
@@ -767,11 +768,16 @@ export class ExtractionPipeline {
 const leaseFor = (runner: Runner) =>
   isExternal(runner) ? Math.max(TASK_LEASE_MS, runner.profile.timeoutMs + 60_000) : TASK_LEASE_MS;
 
-/** A stored task as the runner receives it. */
-function runnerTaskOf(task: Record<string, unknown>): RunnerTask {
-  return task['format'] === FORMATS.adjudicationTask
-    ? { kind: 'adjudication', task: task as unknown as AdjudicationTask }
-    : { kind: 'extraction', task: task as unknown as ExtractionTask };
+/** A stored task as the runner receives it: its format says its kind. */
+function runnerTaskOf(task: StoredTask['task']): RunnerTask {
+  return task.format === FORMATS.adjudicationTask ? { kind: 'adjudication', task } : { kind: 'extraction', task };
+}
+
+/** A task claimed among extraction tasks: an adjudication task there is a planning bug, said so. */
+function extractionTaskOf(task: StoredTask['task']): ExtractionTask {
+  if (task.format !== FORMATS.extractionTask)
+    throw new CmError('internal', `Task ${task.taskId} was claimed as an extraction task but is ${task.format}.`);
+  return task;
 }
 
 export const holderName = (label: string) => `${label}:${randomBytes(6).toString('hex')}`;

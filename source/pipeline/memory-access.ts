@@ -3,16 +3,12 @@
 // status says so instead of failing), the caller's scope resolved from its directory.
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
-import { REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX } from '../limits.js';
 import { loadRunnerProfiles } from '../effects/runner-profiles.js';
-import type {
-  MemoryExtractRun,
-  MemoryRecallResult,
-  MemoryReview,
-  MemoryReviewRequest,
-  MemoryReviewScope,
-  MemoryStatus,
-} from '../protocol.js';
+import type { MemoryExtractRun, MemoryStatus } from '../api/memory-runs.js';
+import type { MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
+import type { MemoryReviewRequest } from '../api/memory.js';
+import type { MemoryReviewScope } from '../api/memory-views.js';
+import { REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX } from '../limits.js';
 import type { Db } from '../store/database.js';
 import {
   emptyMemoryStatus,

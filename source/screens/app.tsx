@@ -1,7 +1,7 @@
 // The shell: header, the current screen, help line. It owns the shell state and hands screens
 // the Application through context; screens never reach the store themselves.
 import { Box, useApp } from 'ink';
-import type { AgentView } from '../protocol.js';
+import type { AgentView } from '../api/agents.js';
 import { useMemo, useReducer } from 'react';
 import { Agents } from './agents/agents.js';
 import { Dashboard } from './dashboard/dashboard.js';

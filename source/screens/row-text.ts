@@ -2,7 +2,7 @@
 // message or operation it belongs to) and its text — a message as readable text, anything else as
 // indented JSON. The raw form is the row exactly as the API returned it.
 import { messageText } from '../message-text.js';
-import type { JournalRow, TimelineRow } from '../protocol.js';
+import type { JournalRow, TimelineRow } from '../api/history.js';
 import { wrapped } from './format.js';
 
 export type AnyRow = JournalRow | TimelineRow;

@@ -1,6 +1,6 @@
 // The host's handle on the agents worker.
 import type { Worker } from 'node:worker_threads';
-import type { AbortReceipt, PromptReceipt } from '../protocol.js';
+import type { AbortReceipt, PromptReceipt } from '../api/agents.js';
 import type { AgentsCalls, AgentsWorkerData } from './agents-thread.js';
 import { callsOver, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';

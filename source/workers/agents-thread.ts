@@ -1,7 +1,8 @@
 // The agents worker: hosts the AgentManager, its pi children and their pipe readers, off the main
 // thread. It reaches the writer through its own port; the main thread's calls are typed by AgentsCalls.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { AbortReceipt, PromptReceipt } from '../protocol.js';
+import type { AgentsRoutes } from '../api/agents.js';
+import type { CallOf, RequestOf } from '../api/route.js';
 import { AgentManager } from '../hosts/pi/agent-manager.js';
 import { resolvePiCommand } from '../hosts/pi/pi-command.js';
 import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
@@ -19,13 +20,15 @@ export interface AgentsWorkerData {
   memoryStatePath?: string;
 }
 
-/** What the host may ask of the agents worker: each call's input and answer. */
+/** What the host may ask of the agents worker: the runtime's part of the agents routes. */
 export type AgentsCalls = {
-  start: { input: { agent: string }; result: void };
-  stop: { input: { agent: string }; result: void };
-  prompt: { input: { agent: string; text: string; operationId: string }; result: PromptReceipt };
+  /** The route answers with the agent's view, which the host reads itself once the thread is done. */
+  start: { input: RequestOf<AgentsRoutes['startAgent']>; result: void };
+  stop: { input: RequestOf<AgentsRoutes['stopAgent']>; result: void };
+  /** The host has chosen the operation ID by then (a stored one is a replay and never gets here). */
+  prompt: CallOf<AgentsRoutes['prompt']> & { input: { operationId: string } };
   /** Without an operation ID the abort is pinned to the agent's active prompt. */
-  abort: { input: { agent: string; operationId?: string | undefined }; result: AbortReceipt };
+  abort: CallOf<AgentsRoutes['abort']>;
   shutdown: { input: Record<string, never>; result: void };
 };
 

@@ -2,7 +2,7 @@
 import type { Worker } from 'node:worker_threads';
 import { CmError } from '../errors.js';
 import { DRAIN_YOUNG_GENERATION_MB } from '../limits.js';
-import type { DrainReport } from '../protocol.js';
+import type { DrainReport } from '../api/capture.js';
 import type { DrainCalls, DrainReady, DrainWorkerData } from './drain-thread.js';
 import { callsOver, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';

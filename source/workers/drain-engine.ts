@@ -28,7 +28,7 @@ import {
   DRAIN_STEP_MAX_ENVELOPES,
   HOOK_TAIL_CHUNK_BYTES,
 } from '../limits.js';
-import { parseRecoveryId, recoveryIdText, type DrainReport } from '../protocol.js';
+import { parseRecoveryId, recoveryIdText, type DrainReport } from '../api/capture.js';
 import {
   firstPendingEnvelope,
   nextActivation,

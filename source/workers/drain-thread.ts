@@ -5,16 +5,17 @@ import { asCmError } from '../errors.js';
 import { DRAIN_POLL_MS } from '../limits.js';
 import { databaseError, openDatabase } from '../store/database.js';
 import { nextActivation } from '../store/core/capture-reads.js';
-import type { DrainReport } from '../protocol.js';
+import type { CaptureRoutes } from '../api/capture.js';
+import type { ResponseOf } from '../api/route.js';
 import { DrainEngine } from './drain-engine.js';
 import { WriterClient } from './writer-client.js';
 import { serveCalls } from './reply-channel.js';
 
-/** What the host may ask of the drain thread: each call's input and answer. */
+/** What the host may ask of the drain thread: the work of the capture area's sessionDrain route. */
 export type DrainCalls = {
-  drain: { input: Record<string, never>; result: DrainReport };
+  drain: { input: Record<string, never>; result: ResponseOf<CaptureRoutes['sessionDrain']> };
   /** Retries exactly one recovery item ("rec-<n>"). */
-  recover: { input: { recoveryId: string }; result: DrainReport };
+  recover: { input: { recoveryId: string }; result: ResponseOf<CaptureRoutes['sessionDrain']> };
 };
 
 export interface DrainWorkerData {

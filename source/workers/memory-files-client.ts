@@ -1,6 +1,6 @@
 // The host's handle on the memory files thread (sync scans, prepare, promote).
 import type { Worker } from 'node:worker_threads';
-import type { MemoryPrepareRequest } from '../protocol.js';
+import type { MemoryPrepareRequest } from '../api/memory.js';
 import type { MemoryFilesCalls, MemoryFilesWorkerData } from './memory-files-thread.js';
 import { callsOver, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';

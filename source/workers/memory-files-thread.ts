@@ -6,7 +6,9 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { syncApproved } from '../pipeline/approved-access.js';
 import { type GateDeps, preparePlan, promotePlan, resumePromotions } from '../pipeline/promotion.js';
-import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult, MemorySyncResult } from '../protocol.js';
+import type { MemoryPromoteResult } from '../api/memory-views.js';
+import type { MemoryRoutes } from '../api/memory.js';
+import type { CallOf } from '../api/route.js';
 import { serveCalls } from './reply-channel.js';
 import { WriterClient } from './writer-client.js';
 
@@ -17,11 +19,11 @@ export interface MemoryFilesWorkerData {
   storeId: string;
 }
 
-/** What the host may ask of the memory files thread. */
+/** What the host may ask of the memory files thread: the work of three memory routes, and resume. */
 export type MemoryFilesCalls = {
-  sync: { input: { cwd: string }; result: MemorySyncResult };
-  prepare: { input: MemoryPrepareRequest; result: MemoryPlanView };
-  promote: { input: { planId: string }; result: MemoryPromoteResult };
+  sync: CallOf<MemoryRoutes['memorySync']>;
+  prepare: CallOf<MemoryRoutes['memoryPrepare']>;
+  promote: CallOf<MemoryRoutes['memoryPromote']>;
   /** Finishes the plans a crash left applying. */
   resume: { input: Record<string, never>; result: MemoryPromoteResult[] };
 };

@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
-import type { MemoryReverifyResult } from '../protocol.js';
+import type { MemoryReverifyResult } from '../api/memory-runs.js';
 import type { ExtractReport, ExtractRequest } from '../pipeline/extraction-pipeline.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
 import type { RunnersProgress } from './runners-thread.js';

@@ -10,7 +10,7 @@ import { apiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
 import type { Application } from '../../source/api/application.js';
-import type { JournalRow } from '../../source/protocol.js';
+import type { JournalRow } from '../../source/api/history.js';
 import { WriterClient } from '../../source/workers/writer-client.js';
 import { startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { median, percentile, rawCommitsPerSecond, report, type Figure } from './measure.js';

@@ -27,13 +27,13 @@ import { sha256Hex } from '../../source/ground/digests.js';
 import { MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
 import { scanApprovedRoot } from '../../source/effects/approved-projection.js';
 import { ENTRY_TYPES, formatEntry } from '../../source/memory/entry-format.js';
-import { buildPromotionPlan, type CandidateForPromotion, type PlanInput } from '../../source/memory/promotion-plan.js';
 import {
   applyPlanFile,
   applySession,
   driftedTargets,
   syncPlanDirectories,
 } from '../../source/effects/promotion-apply.js';
+import { buildPromotionPlan, type CandidateForPromotion, type PlanInput } from '../../source/memory/promotion-plan.js';
 import { memoryRoot } from '../../source/effects/safe-files.js';
 import { median, type Figure, report, timeMs, timeMsAsync } from './measure.js';
 import { promotePlan } from '../../source/pipeline/promotion.js';

@@ -17,9 +17,9 @@
 // real conversation does, so that ranking matters. `node --import tsx test/bench/session-search.ts`
 import Database from 'better-sqlite3';
 import { buildSessionSearchQuery, quoteFtsTerm } from '../../source/memory/fts-query.js';
+import { firstOfEachText, searchSessions } from '../../source/store/core/session-search.js';
 import { coreSchema } from '../../source/store/core/core-schema.js';
 import { migrate } from '../../source/store/migrations.js';
-import { firstOfEachText, searchSessions } from '../../source/store/core/session-search.js';
 import { readMemoryFixture } from '../support/fixture-jsonl.js';
 import { percentile, timeMs } from './measure.js';
 

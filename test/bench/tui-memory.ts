@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { Host } from '../../source/host/host.js';
 import type { Application } from '../../source/api/application.js';
-import type { MemoryReview } from '../../source/protocol.js';
+import type { MemoryReview } from '../../source/api/memory-views.js';
 import * as c from '../support/capture.js';
 import { gitRepo, tempHome } from '../support/cli.js';
 import { queueSession } from '../support/memory-corpus.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
-import type { CaptureStatus, FlushReport } from '../../source/protocol.js';
+import type { CaptureStatus, FlushReport } from '../../source/api/capture.js';
 import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import { BIN, runCli, tempHome } from '../support/cli.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
-import type { CaptureStatus, FlushReport } from '../../source/protocol.js';
+import type { CaptureStatus, FlushReport } from '../../source/api/capture.js';
 import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import { byPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';

@@ -8,7 +8,7 @@
 // the user's own prompt stays the one evidence turn (fake Messages server on loopback).
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import type { CaptureStatus, FlushReport } from '../../source/protocol.js';
+import type { CaptureStatus, FlushReport } from '../../source/api/capture.js';
 import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import { byPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';

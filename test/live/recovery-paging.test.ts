@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import type { CaptureStatus } from '../../source/protocol.js';
+import type { CaptureStatus } from '../../source/api/capture.js';
 import { RECOVERY_PAGE_SIZE } from '../../source/limits.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { runCodexScenario, shellQuote } from './harness.js';

@@ -8,7 +8,7 @@ import { apiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
 import type { Application } from '../../source/api/application.js';
-import type { JournalRow, OperationView, TimelineRow } from '../../source/protocol.js';
+import type { JournalRow, OperationView, TimelineRow } from '../../source/api/history.js';
 import { openDatabase } from '../../source/store/database.js';
 import { runDoctor } from '../../source/store/doctor.js';
 import { fakePiCommand, type FakePiScript } from './fake-pi.js';

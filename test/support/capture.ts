@@ -9,7 +9,7 @@ import { parsePayload, type HookClient } from '../../source/hook/payload.js';
 import { readTail } from '../../source/hook/transcript-tail.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { Host } from '../../source/host/host.js';
-import type { CaptureStatus, DrainReport, FlushReport } from '../../source/protocol.js';
+import type { CaptureStatus, DrainReport, FlushReport } from '../../source/api/capture.js';
 import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase, type Db } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';

@@ -10,9 +10,12 @@ import { dirname, join, normalize, relative } from 'node:path';
 
 /** Lowest first. A module may import modules on its own floor or on a lower one. */
 export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
-  // Shared helpers and the application's language (errors, limits, protocol, home, text widths …):
-  // source/ground/ and every module directly in source/.
+  // Shared helpers (errors, limits, home, text widths …): source/ground/ and every module directly in source/.
   { name: 'ground', paths: ['source/ground/', 'source/*'] },
+  // The application's language, each API area declared once: its routes, its requests (zod
+  // schemas) and its responses. The domain, the pi runtime and the store answer in it, so it sits below them;
+  // the two texts the CLI and the screens share (a session, a runner plan) are written from it.
+  { name: 'api', paths: ['source/api/', 'source/session-text.ts', 'source/runner-plan-text.ts'] },
   // The memory half's pure domain (entry format, lint, extraction and adjudication rules, chunking,
   // contracts, RRF, plans): values in, values out, so every rule is testable without a disk.
   { name: 'domain', paths: ['source/memory/'] },
@@ -24,7 +27,6 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   // The databases: store/core (core.sqlite), store/memory (memory-state.sqlite), store/ledger, and
   // beside them the plumbing they share (database, transaction, command, migrations, the registry).
   { name: 'store', paths: ['source/store/'] },
-  { name: 'api', paths: ['source/api/'] },
   { name: 'hook', paths: ['source/hook/'] },
   // The orchestrators over the domain, the effects and the store: extract, promote, sync, the reads.
   { name: 'pipeline', paths: ['source/pipeline/'] },
@@ -104,7 +106,8 @@ export const HOOK_PACKAGES: readonly string[] = ['better-sqlite3', '@noble/hashe
 export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
   { path: 'source/hook/', why: 'the hook itself' },
   { path: 'source/ground/', why: 'shared helpers, node:* only' },
-  { path: 'source/*', why: "the application's language: errors, limits, protocol types, home" },
+  { path: 'source/*', why: 'shared helpers: errors, limits, home' },
+  { path: 'source/api/common.ts', why: "the API's common language (receipts, client names), zod-free" },
   { path: 'source/memory/snapshot.ts', why: 'renders the session-start snapshot (pure)' },
   { path: 'source/memory/entry-format.ts', why: 'the entry format the snapshot renders (pure)' },
   { path: 'source/memory/visible-text.ts', why: 'what the snapshot shows of a text (pure)' },
@@ -133,8 +136,8 @@ export const SQL_EXCEPTIONS: ReadonlyArray<{ path: string; why: string }> = [
     why: "the host lease is its own one-table lock file, not one of the store's databases",
   },
   {
-    path: 'source/hook/main.ts',
-    why: 'marks a delivered snapshot; to move to store/core/ when hook/main.ts is split (issue 24 item 4)',
+    path: 'source/hook/pi-channel.ts',
+    why: "marks a delivered snapshot on pi's channel; to move to store/core/",
   },
   { path: 'source/hook/refresh.ts', why: 'the snapshot refresh of an activation; to move to store/core/' },
   {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import type { CaptureStatus } from '../../source/protocol.js';
+import type { CaptureStatus } from '../../source/api/capture.js';
 import { runCli } from './cli.js';
 import { PI_BIN } from './pi-agent-dir.js';
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
-import type { MemoryPlanView } from '../../source/protocol.js';
+import type { MemoryPlanView } from '../../source/api/memory-views.js';
 import { gitRepo, runCli, startHost, stopHost, tempHome } from './cli.js';
 import * as c from './capture.js';
 import { queueSession } from './memory-corpus.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
-import type { AgentView } from '../../protocol.js';
+import type { AgentView } from '../../api/agents.js';
 import type { Output } from '../output.js';
 import { isBlank, readStdinText } from '../stdin.js';
 import { agentNameFor } from '../agent-names.js';

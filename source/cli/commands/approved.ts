@@ -10,7 +10,7 @@ import { ensureHome, storeFiles } from '../../home.js';
 import { previewSyncApproved } from '../../pipeline/approved-access.js';
 import { resolveScope } from '../../effects/repository.js';
 import { MemoryFileError, readMemoryFile } from '../../effects/safe-files.js';
-import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../protocol.js';
+import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../api/memory-views.js';
 import type { Output } from '../output.js';
 import { preview } from '../output.js';
 import { wholeNumber } from './memory.js';

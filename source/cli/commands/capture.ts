@@ -3,7 +3,7 @@
 // ever printed.
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../../protocol.js';
+import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../../api/capture.js';
 import type { Output } from '../output.js';
 import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
 import type { BrokenIntegration, IntegrationDirs } from '../../hosts/integrations.js';

@@ -5,15 +5,8 @@ import { connect, type Connection } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_DEFAULT } from '../../limits.js';
 import type { Application } from '../../api/application.js';
-import {
-  isUuid,
-  type HistoryCursor,
-  type JournalRow,
-  type Page,
-  type PageRequest,
-  type Stream,
-  type TimelineRow,
-} from '../../protocol.js';
+import { isUuid, type HistoryCursor, type Page, type PageRequest, type Stream } from '../../api/common.js';
+import type { JournalRow, TimelineRow } from '../../api/history.js';
 import { assertCursorDirectory, readCursorFile, writeCursorFile } from '../cursor-file.js';
 import { agentIdFor } from '../agent-names.js';
 import { messageText } from '../../message-text.js';

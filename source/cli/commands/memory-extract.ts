@@ -4,10 +4,11 @@
 // command's. No request waits for the run itself, so a runner may take as long as it needs.
 // Ctrl+C stops following; a host's run goes on, and `memory extract --follow <run-id>` follows it
 // again (memory status shows the running run too).
+import { CAPTURE_CLIENTS, type CaptureClient } from '../../api/common.js';
 import { connect, type Connection } from '../../client/connect.js';
 import { followRun, reportOf } from '../../client/extract-run.js';
 import { CmError, EXIT } from '../../errors.js';
-import type { MemoryExtractReport, MemoryExtractRun, PendingAuthorization } from '../../protocol.js';
+import type { MemoryExtractReport, MemoryExtractRun, PendingAuthorization } from '../../api/memory-runs.js';
 import { planLines } from '../../runner-plan-text.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
@@ -73,7 +74,7 @@ export async function runExtract(home: string, args: string[], flags: ExtractFla
     since: flags.since,
     until: flags.until,
     query: flags.query,
-    client: flags.client,
+    client: clientFlag(flags.client),
     sessions: flags.session && flags.session.length > 0 ? flags.session : undefined,
     runner: flags.runner,
     approvePlan: digestFlag(flags.approvePlan, '--approve-plan'),
@@ -89,6 +90,18 @@ export async function runExtract(home: string, args: string[], flags: ExtractFla
   } finally {
     await connection.close();
   }
+}
+
+/** --client: one of the capturing clients, refused here as the host's API would refuse it. */
+function clientFlag(value: string | undefined): CaptureClient | undefined {
+  if (value === undefined) return undefined;
+  const client = CAPTURE_CLIENTS.find((name) => name === value);
+  if (!client)
+    throw new CmError(
+      'usage',
+      `--client takes ${CAPTURE_CLIENTS.join(', ')}, not ${JSON.stringify(value.slice(0, 80))}.`,
+    );
+  return client;
 }
 
 /**

@@ -3,7 +3,7 @@
 // for the command's duration).
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import type { SessionSearchResult } from '../../protocol.js';
+import type { SessionSearchResult } from '../../api/capture.js';
 import type { Output } from '../output.js';
 
 export interface SearchFlags {

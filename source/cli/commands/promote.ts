@@ -4,7 +4,7 @@
 // diff (hidden characters shown as ⟨U+XXXX⟩: the bytes as the model will read them) and approves its digest.
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { storeFiles } from '../../home.js';
 import { resolveMemoryId } from '../../pipeline/memory-ids.js';
 import type { Output } from '../output.js';

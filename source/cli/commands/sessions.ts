@@ -4,7 +4,7 @@
 // reader of the text as typed.
 import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
-import type { SessionSummary, SessionView } from '../../protocol.js';
+import type { SessionSummary, SessionView } from '../../api/capture.js';
 import { foldedText, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';

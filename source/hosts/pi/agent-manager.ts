@@ -2,7 +2,7 @@
 // await so two prompts can never both pass the busy check (seed 003 §9 rule 4), an admission
 // barrier closed at shutdown, and the runtimes' ends awaited before the host releases the store.
 import { CmError } from '../../errors.js';
-import type { AbortReceipt, PromptReceipt } from '../../protocol.js';
+import type { AbortReceipt, PromptReceipt } from '../../api/agents.js';
 import { PiRuntime, type RuntimeDeps } from './pi-runtime.js';
 
 interface Slot {

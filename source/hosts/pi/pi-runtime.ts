@@ -5,7 +5,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { CmError } from '../../errors.js';
 import { PI_ACCEPT_TIMEOUT_MS, PI_STOP_EXIT_MS, PI_STOP_SETTLE_MS } from '../../limits.js';
-import { type AbortReceipt, abortReceiptOf, type PromptReceipt, promptReceiptOf } from '../../protocol.js';
+import { type AbortReceipt, abortReceiptOf, type PromptReceipt, promptReceiptOf } from '../../api/agents.js';
 import { prepareAgentDir } from './agent-dir.js';
 import { JsonlFramer, type FrameEvent } from '../../ground/jsonl-framer.js';
 import { piArguments, type PiCommandLine } from './pi-command.js';

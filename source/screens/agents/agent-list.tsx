@@ -1,7 +1,7 @@
 // The agent list: one line per agent with its model, current generation, busy/idle and a
 // projection fault. States are spelled in words, so NO_COLOR loses nothing.
 import { Box, Text } from 'ink';
-import type { AgentView } from '../../protocol.js';
+import type { AgentView } from '../../api/agents.js';
 import { shortId, truncate } from '../format.js';
 import { listWindow } from '../widgets/list-window.js';
 import { useTheme } from '../widgets/theme.js';

@@ -2,7 +2,7 @@
 // looking at the pi config dir a user typed), so keys that arrive together each edit the newest text.
 import { resolve } from 'node:path';
 import { piSettingsProblem } from '../../hosts/pi/agent-dir.js';
-import type { CreateAgentInput } from '../../protocol.js';
+import type { CreateAgentInput } from '../../api/agents.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 import type { ShownError } from '../format.js';
 

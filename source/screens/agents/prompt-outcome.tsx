@@ -6,7 +6,7 @@ import { Text } from 'ink';
 import { useState } from 'react';
 import type { Application } from '../../api/application.js';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS } from '../../limits.js';
-import type { OperationView } from '../../protocol.js';
+import type { OperationView } from '../../api/history.js';
 import { shortId, truncate } from '../format.js';
 import { keyLabel } from '../keyboard/key-bindings.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';

@@ -4,7 +4,8 @@
 import { useReducer } from 'react';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_MAX } from '../../limits.js';
 import type { Application } from '../../api/application.js';
-import type { JournalRow, Page, Stream, TimelineRow } from '../../protocol.js';
+import type { JournalRow, TimelineRow } from '../../api/history.js';
+import type { Page, Stream } from '../../api/common.js';
 import type { ShownError } from '../format.js';
 import { useRequestLoop } from '../widgets/use-request.js';
 

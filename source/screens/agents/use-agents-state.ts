@@ -2,7 +2,8 @@
 // one agent command in flight. Keys become named actions; every decision is made here from the
 // newest state, so keys that arrive together never act on a stale selection.
 import { useReducer } from 'react';
-import type { AgentView, CreateAgentInput, Stream } from '../../protocol.js';
+import type { AgentView, CreateAgentInput } from '../../api/agents.js';
+import type { Stream } from '../../api/common.js';
 import type { ShownError } from '../format.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 import { attemptFor, type Attempt } from '../widgets/attempt.js';

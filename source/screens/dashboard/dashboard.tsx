@@ -5,7 +5,7 @@ import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrati
 import { integrationDirs } from '../integrations/use-integrations-effects.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { wrapLines } from '../integrations/plan-lines.js';
-import type { HostStatus } from '../../protocol.js';
+import type { HostStatus } from '../../api/history.js';
 import { clockTime, shortId } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';

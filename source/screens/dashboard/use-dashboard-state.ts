@@ -1,7 +1,7 @@
 // Dashboard state: the latest host status and when it was read. Refreshed every
 // DASHBOARD_REFRESH_MS while the dashboard is mounted; the loop stops on unmount.
 import { useReducer } from 'react';
-import type { HostStatus } from '../../protocol.js';
+import type { HostStatus } from '../../api/history.js';
 import type { ShownError } from '../format.js';
 import { useRequestLoop } from '../widgets/use-request.js';
 import { useEnvironment, useShellActions } from '../shell/shell-context.js';

@@ -4,7 +4,7 @@
 import { useEffect, type Dispatch } from 'react';
 import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS } from '../../limits.js';
 import type { Application } from '../../api/application.js';
-import type { Page, PageRequest } from '../../protocol.js';
+import type { Page, PageRequest } from '../../api/common.js';
 import { useRequest } from '../widgets/use-request.js';
 import {
   canAdvance,

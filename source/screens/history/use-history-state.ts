@@ -2,7 +2,8 @@
 // follow mode and the note input. Keys become named actions; every decision is made here from
 // the newest state, so keys that arrive together never act on a stale page.
 import { useReducer } from 'react';
-import type { JournalRow, Page, Receipt, Stream, TimelineRow } from '../../protocol.js';
+import type { JournalRow, TimelineRow } from '../../api/history.js';
+import type { Page, Receipt, Stream } from '../../api/common.js';
 import type { ShownError } from '../format.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 

@@ -1,6 +1,6 @@
 // Approved memory as screen lines: the search answer's generation and coverage per scope, and one
 // entry read with `get` — its id, title, when it applies, content digest, every source, the body.
-import type { MemoryEntryView, MemorySearchResult, MemoryScopeView } from '../../protocol.js';
+import type { MemoryEntryView, MemorySearchResult, MemoryScopeView } from '../../api/memory-views.js';
 import { type ScreenLine, wrapLines } from './wrap-lines.js';
 
 export function scopeText(scopes: MemoryScopeView[]): string {

@@ -1,6 +1,6 @@
 // Entries state: the search line, the last search's answer (with generation and coverage), the
 // selected result, and the open entry with its scroll position.
-import type { MemoryEntryView, MemorySearchResult } from '../../protocol.js';
+import type { MemoryEntryView, MemorySearchResult } from '../../api/memory-views.js';
 import type { ShownError } from '../format.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 import { moveSelection } from '../widgets/list-window.js';

@@ -1,6 +1,7 @@
 // The extraction panel's text: the running run's progress, the last run's counts, chunk, task and
 // candidate counts (`memory status`), and the quarantined candidates with their masked findings.
-import type { MemoryReviewCandidate, MemoryRunView, MemoryStatus } from '../../protocol.js';
+import type { MemoryReviewCandidate } from '../../api/memory-views.js';
+import type { MemoryRunView, MemoryStatus } from '../../api/memory-runs.js';
 import { planLines } from '../../runner-plan-text.js';
 import type { ExtractionState } from './extraction-state.js';
 import { findingText } from './review-lines.js';

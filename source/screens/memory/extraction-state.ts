@@ -2,7 +2,7 @@
 // runner stopped at (shown whole: task, provider, model, endpoint, bytes, coverage, retention) and
 // the last report. Only `approve` — its own key — runs with the plan's digest; starting a run again
 // never approves, and a plan is approved with exactly the digest it was shown with.
-import type { MemoryExtractReport, PendingAuthorization } from '../../protocol.js';
+import type { MemoryExtractReport, PendingAuthorization } from '../../api/memory-runs.js';
 import { approvalOf } from '../../runner-plan-text.js';
 import type { ShownError } from '../format.js';
 

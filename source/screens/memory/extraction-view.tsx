@@ -3,7 +3,7 @@
 import { Box, Text } from 'ink';
 import { type Dispatch, useMemo, useState } from 'react';
 import type { Application } from '../../api/application.js';
-import type { MemoryStatus } from '../../protocol.js';
+import type { MemoryStatus } from '../../api/memory-runs.js';
 import type { ShownError } from '../format.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { useTheme } from '../widgets/theme.js';

@@ -2,7 +2,7 @@
 // unified diff, line for line, hidden characters shown as ⟨U+XXXX⟩), and the result — for a voided plan, which target changed and what
 // to do. Wrapped to the screen, never cut: a diff line wider than the screen continues below it.
 import type { PromoteState } from './promote-state.js';
-import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
+import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js';
 import { visibleText } from '../../memory/visible-text.js';
 

@@ -2,7 +2,7 @@
 // scrolled), the approval, the write and its result. Approval is its own action from its own key;
 // nothing else in this reducer approves, and a plan is approved with the digest it was shown with.
 import type { ShownError } from '../format.js';
-import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 
 export interface ChosenCandidate {
   candidateId: string;

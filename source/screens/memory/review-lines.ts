@@ -3,7 +3,7 @@
 // findings, the poisoning findings, the lines the SessionStart snapshot will give, and the
 // adjudication. Hidden characters are shown as ⟨U+XXXX⟩ (visible-text.ts): the reviewer reads what
 // the model will. Every line is wrapped to the screen, never cut.
-import type { MemoryCandidateOrigin, MemoryFindingView, MemoryReviewCandidate } from '../../protocol.js';
+import type { MemoryCandidateOrigin, MemoryFindingView, MemoryReviewCandidate } from '../../api/memory-views.js';
 import { isPoisonRule } from '../../memory/memory-lint.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { shortId } from '../format.js';

@@ -4,7 +4,8 @@
 // flight. Keys become named actions; a 10k queue is never copied on a key, only its index moves.
 import { lintText } from '../../memory/secret-lint.js';
 import { maskText } from '../../memory/secret-mask.js';
-import type { MemoryReview, MemoryReviewCandidate, SessionView } from '../../protocol.js';
+import type { MemoryReview, MemoryReviewCandidate } from '../../api/memory-views.js';
+import type { SessionView } from '../../api/capture.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
 

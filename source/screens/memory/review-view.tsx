@@ -2,7 +2,7 @@
 // opened with its statements, evidence and findings. The reducer owns every decision.
 import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
-import type { MemoryReviewCandidate } from '../../protocol.js';
+import type { MemoryReviewCandidate } from '../../api/memory-views.js';
 import { truncate } from '../format.js';
 import { listWindow } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';

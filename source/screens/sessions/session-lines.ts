@@ -1,7 +1,7 @@
 // A captured session as the lines the Sessions screen scrolls through: each turn's heading, what
 // the user said in full and wrapped, and the folded context (or its text, when shown).
 import { foldedText } from '../../session-text.js';
-import type { SessionView } from '../../protocol.js';
+import type { SessionView } from '../../api/capture.js';
 import { wrapText } from '../../text-wrap.js';
 
 export interface SessionLine {

@@ -3,7 +3,7 @@
 // with PgUp/PgDn; c shows or folds the assistant, tool and harness text; Esc goes back.
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import type { SessionList, SessionView } from '../../protocol.js';
+import type { SessionList, SessionView } from '../../api/capture.js';
 import { turnCount } from '../../session-text.js';
 import { type ShownError, truncate } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';

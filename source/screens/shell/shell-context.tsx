@@ -2,7 +2,7 @@
 // when state changes, and the actions object never changes identity.
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import type { Application } from '../../api/application.js';
-import type { HostStatus } from '../../protocol.js';
+import type { HostStatus } from '../../api/history.js';
 import type { ShownError } from '../format.js';
 import type { HelpItem, ReaderContent, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
 

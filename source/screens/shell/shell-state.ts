@@ -1,6 +1,6 @@
 // The shell's own state: which screen is shown, what its help line says, and the host state the
 // header shows. A reducer with named actions; views read it through ShellStateContext only.
-import type { HostStatus } from '../../protocol.js';
+import type { HostStatus } from '../../api/history.js';
 import type { ShownError } from '../format.js';
 
 /** Text opened in full over the current screen (see widgets/reader.tsx). */

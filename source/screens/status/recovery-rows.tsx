@@ -1,7 +1,7 @@
 // One page of recovery items (at most twenty), shown through a window that keeps the selection
 // visible. Nothing here depends on the total: 10 000 items render like 20.
 import { Box, Text } from 'ink';
-import type { RecoveryItemView } from '../../protocol.js';
+import type { RecoveryItemView } from '../../api/capture.js';
 import { truncate } from '../format.js';
 import { listWindow } from '../widgets/list-window.js';
 import { useTheme } from '../widgets/theme.js';

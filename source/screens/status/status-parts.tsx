@@ -1,7 +1,7 @@
 // The upper part of the status screen: queue states (host inbox / watch / isolated, hook errors,
 // inbox and batch counts) and the newest sessions. Counts only: status never shows a body.
 import { Box, Text } from 'ink';
-import type { CaptureSessionView, CaptureStatus } from '../../protocol.js';
+import type { CaptureSessionView, CaptureStatus } from '../../api/capture.js';
 import { truncate } from '../format.js';
 import { useTheme } from '../widgets/theme.js';
 

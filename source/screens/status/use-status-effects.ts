@@ -2,7 +2,7 @@
 // its progress shows in the counts), and the one drain / flush / retry in flight.
 import { useEffect, type Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
-import type { DrainReport, FlushReport } from '../../protocol.js';
+import type { DrainReport, FlushReport } from '../../api/capture.js';
 import { useRequest } from '../widgets/use-request.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { prefetchCursor, type StatusAction, type StatusJob, type StatusState } from './use-status-state.js';

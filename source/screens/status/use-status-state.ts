@@ -3,7 +3,7 @@
 // pending retry confirmation and the one drain / flush / retry in flight. Only one page of
 // recovery items (at most twenty) is ever held, whatever the total.
 import { useReducer } from 'react';
-import type { CaptureStatus, DrainReport, FlushReport } from '../../protocol.js';
+import type { CaptureStatus, DrainReport, FlushReport } from '../../api/capture.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
 

@@ -8,13 +8,13 @@ import { CmError } from '../../errors.js';
 import {
   parseRecoveryId,
   recoveryIdText,
-  type CaptureClient,
   type CaptureSessionState,
   type CaptureSessionView,
   type CaptureStatus,
   type CaptureStatusRequest,
   type RecoveryItemView,
-} from '../../protocol.js';
+} from '../../api/capture.js';
+import type { CaptureClient } from '../../api/common.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import type Database from 'better-sqlite3';
 import type { Db } from '../database.js';

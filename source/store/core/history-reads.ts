@@ -2,16 +2,8 @@
 // connection, including read-only ones, and never derive the timeline from the journal.
 import { CmError } from '../../errors.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../../limits.js';
-import {
-  isUuid,
-  type JournalRow,
-  type MessageView,
-  type OperationView,
-  type Page,
-  type PageRequest,
-  type Stream,
-  type TimelineRow,
-} from '../../protocol.js';
+import { isUuid, type Page, type PageRequest, type Stream } from '../../api/common.js';
+import type { JournalRow, MessageView, OperationView, TimelineRow } from '../../api/history.js';
 import { type Db, prepared } from '../database.js';
 import { toJournalRow, type JournalRecord } from './journal.js';
 import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';

@@ -9,7 +9,7 @@
 import { sessionKeyOf, textDigest } from '../../ground/digests.js';
 import type { FaultPoint } from '../../ground/faults.js';
 import { HOOK_TAIL_CHUNK_BYTES } from '../../limits.js';
-import type { CaptureClient } from '../../protocol.js';
+import type { CaptureClient } from '../../api/common.js';
 import { prepared, type Db } from '../database.js';
 import { commit } from '../transaction.js';
 
@@ -174,20 +174,19 @@ export function captureEvent(
         digest = textDigest(payload.prompt);
         stored = JSON.stringify({ ...payload.value, prompt: `sha256:${digest}` });
       }
-      const inboxId = appendEnvelope(
-        db,
+      const inboxId = appendEnvelope(db, {
         now,
         client,
         instance,
         activation,
-        payload.sessionId,
-        payload.event,
-        payload.transcriptPath,
+        sessionId: payload.sessionId,
+        event: payload.event,
+        transcriptPath: payload.transcriptPath,
         copyTail,
         stored,
         readTail,
         early,
-      );
+      });
 
       if (digest !== null) {
         prepared(db, SQL.insertCandidate).run(
@@ -238,21 +237,28 @@ export function endActivation(db: Db, activationId: number, now: number): void {
   prepared(db, SQL.endActivation).run(now, activationId);
 }
 
+/** What one inbox envelope holds, and where its transcript bytes come from. */
+interface Envelope {
+  now: number;
+  client: HookClient;
+  instance: string;
+  activation: ActivationRow;
+  sessionId: string;
+  event: string;
+  transcriptPath: string | null;
+  /** The transcript bytes after the watch's cursor go with the envelope (the watch is kept either way). */
+  copyTail: boolean;
+  /** The payload as the inbox keeps it. */
+  stored: string;
+  readTail: TailReader;
+  /** The tail read before the transaction: used when no other hook moved the cursor since. */
+  early?: Tail | null;
+}
+
 /** One inbox envelope; with `copyTail`, the transcript bytes after the watch's cursor go with it. */
-function appendEnvelope(
-  db: Db,
-  now: number,
-  client: HookClient,
-  instance: string,
-  activation: ActivationRow,
-  sessionId: string,
-  event: string,
-  transcriptPath: string | null,
-  copyTail: boolean,
-  stored: string,
-  readTail: TailReader,
-  early: Tail | null = null,
-): number {
+function appendEnvelope(db: Db, envelope: Envelope): number {
+  const { now, client, instance, activation, sessionId, event, transcriptPath, copyTail, stored, readTail } = envelope;
+  const early = envelope.early ?? null;
   let watchId = activation.watch_id;
   let tail: Tail = { state: 'none', from: 0, to: 0, bytes: null };
   if (transcriptPath !== null) {
@@ -328,7 +334,18 @@ function captureSubagent(
     return;
   const sessionId = `${payload.sessionId}:agent-${agentId}`;
   const activation = openActivation(db, 'claude', instance, sessionId, payload.cwd, now);
-  appendEnvelope(db, now, 'claude', instance, activation, sessionId, 'SubagentStop', path, true, stored, readTail);
+  appendEnvelope(db, {
+    now,
+    client: 'claude',
+    instance,
+    activation,
+    sessionId,
+    event: 'SubagentStop',
+    transcriptPath: path,
+    copyTail: true,
+    stored,
+    readTail,
+  });
   endActivation(db, activation.activation_id, now);
 }
 

@@ -3,7 +3,7 @@ import { prepared } from '../database.js';
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../../errors.js';
 import { RECORD_MAX_BYTES } from '../../limits.js';
-import type { JournalRow } from '../../protocol.js';
+import type { JournalRow } from '../../api/history.js';
 import { allocateSequence } from './sequences.js';
 import type { Tx } from '../transaction.js';
 

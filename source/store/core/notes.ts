@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
-import { OPERATION_ID, type NoteInput, type Receipt } from '../../protocol.js';
+import { OPERATION_ID, type Receipt } from '../../api/common.js';
+import type { NoteInput } from '../../api/history.js';
 import { appendJournal } from './journal.js';
 import { insertOperation, replayOf } from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';

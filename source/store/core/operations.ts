@@ -1,7 +1,7 @@
 // Operations: the durable record of each client intent, keyed by the caller's operation ID.
 // Replay is decided by identity and the original input, never by text alone.
 import { CmError } from '../../errors.js';
-import type { OperationView } from '../../protocol.js';
+import type { OperationView } from '../../api/history.js';
 import { type Db, prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 

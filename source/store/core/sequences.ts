@@ -3,7 +3,7 @@
 import { prepared } from '../database.js';
 import { CmError } from '../../errors.js';
 import { SEQUENCE_MAX } from '../../limits.js';
-import type { Stream } from '../../protocol.js';
+import type { Stream } from '../../api/common.js';
 import type { Tx } from '../transaction.js';
 
 export function allocateSequence(tx: Tx, stream: Stream): number {

@@ -10,7 +10,7 @@ import type {
   SessionSummary,
   SessionTurnView,
   SessionView,
-} from '../../protocol.js';
+} from '../../api/capture.js';
 import { readSessions, sessionCursor } from './capture-reads.js';
 import type { Db } from '../database.js';
 import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';

@@ -11,7 +11,7 @@ import {
 } from '../../memory/fts-query.js';
 import { maskSecrets, maskSnippet } from '../../memory/listing-mask.js';
 import { parseUtc } from '../../memory/window.js';
-import type { SessionSearchResult } from '../../protocol.js';
+import type { SessionSearchResult } from '../../api/capture.js';
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
 

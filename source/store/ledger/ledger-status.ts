@@ -3,7 +3,7 @@
 // empty); and the last failure a hook met, from ledger-health.json.
 import { readFileSync } from 'node:fs';
 import { CmError } from '../../errors.js';
-import type { CaptureStatus } from '../../protocol.js';
+import type { CaptureStatus } from '../../api/capture.js';
 import { databaseError } from '../database.js';
 import { ledgerCounts, openLedgerReadOnly } from './ledger.js';
 

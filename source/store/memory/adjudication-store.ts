@@ -26,10 +26,10 @@ import {
 import { recall, type Owner, type RecallItem } from './recall.js';
 import { indexRecallRow, unindexRecallRow } from './recall-terms.js';
 import { RECALL_ALGORITHM } from '../../memory/rrf.js';
-import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
-import { restates, survivorOrder } from '../../memory/adjudication-rules.js';
 import { foldExactRepeats } from './exact-repeat.js';
 import { foldInto, recordProvenance, settleDecided } from './restatement-store.js';
+import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
+import { restates, survivorOrder } from '../../memory/adjudication-rules.js';
 
 /** Drafts one adjudication task decides (seed 004 §9: 8 chunks × 8 drafts). */
 export const ADJUDICATION_DRAFTS_MAX = 64;

@@ -1,19 +1,13 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
 import { basename } from 'node:path';
-import { type ReviewCursor, reviewCursorText } from '../../memory/review-cursor.js';
+import { CmError } from '../../errors.js';
 import { USER_SCOPE } from '../../effects/repository.js';
 import { utcDay } from '../../memory/runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
-import type {
-  MemoryCandidateOrigin,
-  MemoryExtractReport,
-  MemoryExtractRun,
-  MemoryReview,
-  MemoryReviewCandidate,
-  MemoryRunView,
-  MemoryStatus,
-} from '../../protocol.js';
+import type { MemoryCandidateOrigin, MemoryReview, MemoryReviewCandidate } from '../../api/memory-views.js';
+import type { MemoryExtractReport, MemoryExtractRun, MemoryRunView, MemoryStatus } from '../../api/memory-runs.js';
+import { type ReviewCursor, reviewCursorText } from '../../memory/review-cursor.js';
 import type { Db } from '../database.js';
 import type { Draft } from '../../memory/contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';

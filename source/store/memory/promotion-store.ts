@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { sha256Hex } from '../../ground/digests.js';
-import type { MemoryPlanFileView, MemoryPlanStatus, MemoryPlanView } from '../../protocol.js';
+import type { MemoryPlanFileView, MemoryPlanStatus, MemoryPlanView } from '../../api/memory-views.js';
 import { memoryCommand } from '../command.js';
 import { type Db, prepared } from '../database.js';
 import type { Tx } from '../transaction.js';

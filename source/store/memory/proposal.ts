@@ -7,48 +7,14 @@
 // A runner never adjudicates a proposal — the person reviewing the queue is its dedup — and the
 // same proposal from the same conversation is the same candidate (created: false).
 import { z } from 'zod';
+import { hex64, proposalFields, proposalOrigin } from '../../api/memory.js';
 import { sha256Hex } from '../../ground/digests.js';
-import {
-  MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
-  MCP_PROPOSAL_MAX_BYTES,
-  MCP_PROPOSAL_TITLE_MAX_BYTES,
-} from '../../limits.js';
 import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 import { memoryDigest } from '../../memory/contracts.js';
-import { ENTRY_TYPES } from '../../memory/entry-format.js';
 import { type CandidateFinding, maskFindings } from './extraction-submit.js';
 import { lintMemoryText, secretFindings } from '../../memory/memory-lint.js';
-
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-
-/** Who proposed it: what the client said it is at MCP initialize, and the conversation if the client names it. */
-export const proposalOrigin = z
-  .object({
-    client: z.string().min(1).max(100),
-    clientVersion: z.string().max(100).nullable(),
-    /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
-    conversation: hex64.nullable(),
-  })
-  .strict();
-export type ProposalOrigin = z.infer<typeof proposalOrigin>;
-
-/** Text of at most `maxBytes` UTF-8 bytes (so at most that many characters too, which JSON Schema can say). */
-const utf8Text = (maxBytes: number, min = 1) =>
-  z
-    .string()
-    .min(min)
-    .max(maxBytes)
-    .refine((text) => Buffer.byteLength(text, 'utf8') <= maxBytes, { message: `over ${maxBytes} bytes of UTF-8` });
-
-/** What an agent gives: the fields of `memory_propose`, each bounded in bytes. */
-export const proposalFields = {
-  title: utf8Text(MCP_PROPOSAL_TITLE_MAX_BYTES),
-  content: utf8Text(MCP_PROPOSAL_MAX_BYTES),
-  type: z.enum(ENTRY_TYPES),
-  appliesWhen: utf8Text(MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES, 0),
-};
 
 export const proposalInput = z
   .object({

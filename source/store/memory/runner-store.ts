@@ -6,6 +6,7 @@ import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';
 import type { Db } from '../database.js';
 import { utcDay } from '../../memory/runner-plan.js';
+import type { StoredTask } from './task-store.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -123,9 +124,7 @@ export const runnerCommands = {
       const row = prepared(tx.db, 'SELECT task_json, status FROM tasks WHERE task_id = ?').get(input.taskId) as
         | { task_json: string; status: string }
         | undefined;
-      return row
-        ? { status: row.status, task: (JSON.parse(row.task_json) as { task: Record<string, unknown> }).task }
-        : null;
+      return row ? { status: row.status, task: (JSON.parse(row.task_json) as StoredTask).task } : null;
     },
   }),
   /** The cached pass of a profile's conformance probe, if its key and probe version still hold. */

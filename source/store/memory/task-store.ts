@@ -10,7 +10,7 @@ import { sha256Hex } from '../../ground/digests.js';
 import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';
 import type { Reader, Tx } from '../transaction.js';
-import { SUBMISSIONS_PER_BATCH_MAX } from '../../memory/contracts.js';
+import { type AdjudicationTask, type ExtractionTask, SUBMISSIONS_PER_BATCH_MAX } from '../../memory/contracts.js';
 
 /** Automatic attempts of one task before it waits for `memory retry` (seed 002's recovery budget). */
 export const TASK_ATTEMPTS_MAX = 5;
@@ -155,14 +155,22 @@ const claimInput = z
   })
   .strict();
 
+/**
+ * A task as the tasks table keeps it (task_json): the runner-facing task the planner wrote, whose
+ * `format` says its kind, and for extraction the local pointers of its evidence ids.
+ */
+export interface StoredTask {
+  task: ExtractionTask | AdjudicationTask;
+  pointers?: unknown[];
+}
+
 export interface Claim {
   taskId: string;
   kind: 'extraction' | 'adjudication';
   claimToken: string;
   leaseEpoch: number;
   leaseExpiresAtMs: number;
-  /** The stored task_json: { task, pointers? }. */
-  stored: { task: Record<string, unknown>; pointers?: unknown[] };
+  stored: StoredTask;
 }
 
 /** tx-claim: pending, or claimed with an expired lease (that earlier attempt counts as failed); never submitted or stale. */
@@ -197,7 +205,7 @@ function claim(tx: Tx<'memory'>, input: z.infer<typeof claimInput>): { claim: Cl
         claimToken,
         leaseEpoch: task.lease_epoch + 1,
         leaseExpiresAtMs,
-        stored: JSON.parse(task.task_json) as Claim['stored'],
+        stored: JSON.parse(task.task_json) as StoredTask,
       },
       waiting,
     };
