@@ -341,7 +341,10 @@ export interface SessionTurnView {
   turnKey: string;
   state: string;
   error: string | null;
+  /** When the turn was sealed (processed by the drain). */
   recordedAt: string;
+  /** When it was typed: the client record's own time of its first message with one (the user's words first); null when the client wrote none. */
+  typedAt: string | null;
   messages: SessionMessageView[];
   /** Context messages left out (without `context`), by kind: { answer: 1, tool_call: 2 }. */
   folded: Record<string, number>;

@@ -5,7 +5,7 @@
 import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import type { SessionSummary, SessionView } from '../../protocol.js';
-import { foldedText, turnCount } from '../../session-text.js';
+import { foldedText, turnHeading, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
 
@@ -77,10 +77,7 @@ function summaryLines(session: SessionSummary): string[] {
 function sessionText(view: SessionView, context: boolean): string {
   const lines = summaryLines(view.session).slice(0, 2);
   view.turns.forEach((turn, index) => {
-    lines.push(
-      '',
-      `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`,
-    );
+    lines.push('', turnHeading(turn, index));
     for (const message of turn.messages) {
       const who =
         message.classification === 'evidence' ? 'you' : `${message.role} (${message.kind.replace(/_/g, ' ')})`;
