@@ -76,6 +76,8 @@ export interface HostStatus {
   heads: { journal: number; timeline: number };
   /** The read ledger's health (counts only), as `status` shows it. */
   ledger: CaptureStatus['ledger'];
+  /** Captured events the drain has not read yet, and sealed turns no automatic extraction has read: what a host, or flush, processes. */
+  waiting: { events: number; turns: number };
 }
 
 export interface MessageView {
@@ -268,10 +270,31 @@ export interface DrainReport {
   recovered: boolean | null;
 }
 
+export interface FlushRequest {
+  /** Also draft candidates from every sealed turn not yet extracted (the builtin runner's automatic pass a running host makes). */
+  extract?: boolean | undefined;
+}
+
+/** What flush's extraction did: the automatic pass over every turn sealed since the last one. */
+export interface FlushExtraction {
+  /** done: the pass ran; off: COMMON_MEMORY_AUTO_EXTRACT turns automatic extraction off; failed: it stopped (`error`). */
+  state: 'done' | 'off' | 'failed';
+  /** Runs made (one per repository and pass); turns read in the window. */
+  runs: number;
+  turns: number;
+  candidates: { created: number; updated: number; merged: number; quarantined: number };
+  /** Tasks still to do (pending or waiting for a retry) and tasks that failed in this flush. */
+  tasksLeft: number;
+  tasksFailed: number;
+  error: string | null;
+}
+
 export interface FlushReport extends DrainReport {
-  /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated. */
+  /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated (and, when extracting, no task is left or failed). */
   complete: boolean;
   remaining: { buffered: number; inbox: number; watch: number; isolated: number };
+  /** Present when the flush extracted too (FlushRequest.extract). */
+  extraction?: FlushExtraction;
 }
 
 const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;

@@ -5,6 +5,7 @@ import type {
   CaptureStatusRequest,
   DrainReport,
   FlushReport,
+  FlushRequest,
   SessionList,
   SessionListRequest,
   SessionReadRequest,
@@ -21,7 +22,10 @@ export const captureApi = {
   sessionDrain: write<{ recover?: string | undefined }, DrainReport>('/v1/capture/drain', {
     body: { schema: z.object({ recover: z.string().max(64).optional() }).strict(), shape: '{"recover"?: "rec-<n>"}' },
   }),
-  flush: write<void, FlushReport>('/v1/capture/flush'),
+  /** Drains the inbox; with `extract`, then drafts candidates from every sealed turn (what a host does by itself). */
+  flush: write<FlushRequest, FlushReport>('/v1/capture/flush', {
+    body: { schema: z.object({ extract: z.boolean().optional() }).strict(), shape: '{"extract"?: true|false}' },
+  }),
   /** Captured sessions, newest first, with each one's first prompt line. */
   listSessions: read<SessionListRequest, SessionList>('/v1/sessions', {
     client: optionalText('client'),

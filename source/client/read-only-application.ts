@@ -12,7 +12,13 @@ import { readHeads, readStoreId } from '../store/sequences.js';
 import { sessionSearch } from '../store/session-search.js';
 import { listSessions, readSession } from '../store/session-reads.js';
 import { storeFiles } from '../home.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../memory/memory-access.js';
+import {
+  memoryRecallAt,
+  memoryReviewAt,
+  memoryStatusAt,
+  storedExtractRunAt,
+  waitingAt,
+} from '../memory/memory-access.js';
 import { CmError } from '../errors.js';
 import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { ledgerStatusAt } from '../ledger/ledger-status.js';
@@ -45,6 +51,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
       mode: 'read-only',
       heads: readHeads(db),
       ledger: ledgerOf(dirname(corePath)),
+      waiting: waitingAt(db, memoryStatePath),
     }),
     journal: async (request) => readJournalPage(db, request),
     timeline: async (request) => readTimelinePage(db, request),

@@ -3,6 +3,7 @@
 import { dirname } from 'node:path';
 import { storeFiles } from '../home.js';
 import { ledgerStatusAt } from '../ledger/ledger-status.js';
+import { waitingAt } from '../memory/memory-access.js';
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
@@ -11,6 +12,8 @@ import {
   type AbortReceipt,
   abortReceiptOf,
   type CreateAgentInput,
+  type FlushReport,
+  type FlushRequest,
   type HostStatus,
   type NoteInput,
   type PageRequest,
@@ -77,6 +80,7 @@ export class HostApplication implements Application {
       ...this.identity,
       heads: readHeads(this.reader),
       ledger: ledgerStatusAt(files.ledger, files.ledgerHealth),
+      waiting: waitingAt(this.reader, files.memoryState),
     };
   }
 
@@ -176,8 +180,13 @@ export class HostApplication implements Application {
     return this.captureService().sessionDrain(request);
   }
 
-  flush() {
-    return this.captureService().flush();
+  async flush(request: FlushRequest): Promise<FlushReport> {
+    const report = await this.captureService().flush();
+    if (!request.extract) return report;
+    // Everything the drain sealed is in the extraction's window: it ended before this instant.
+    const extraction = await this.memoryService().extractSealed(Date.now());
+    const extracted = extraction.state === 'done' && extraction.tasksLeft === 0 && extraction.tasksFailed === 0;
+    return { ...report, complete: report.complete && (extraction.state === 'off' || extracted), extraction };
   }
 
   async sessionSearch(request: SessionSearchRequest) {

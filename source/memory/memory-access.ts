@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { loadRunnerProfiles } from './runner-profiles.js';
 import type {
+  HostStatus,
   MemoryExtractRun,
   MemoryRecallResult,
   MemoryReview,
@@ -19,8 +20,11 @@ import {
   readMemoryRecall,
   readMemoryReview,
   readMemoryStatus,
+  readLastAutoUntil,
   readStoredExtractRun,
 } from './memory-reads.js';
+import { readWaiting } from '../store/capture-reads.js';
+import { WINDOW_MAX_DAYS } from './window.js';
 import { publicScope, resolveScope, USER_SCOPE } from './repository.js';
 import { openMemoryStateReadOnly } from './state-database.js';
 import { buildFtsQuery } from './fts-query.js';
@@ -55,6 +59,21 @@ export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db
   } finally {
     state.db.close();
   }
+}
+
+/**
+ * What waits to be processed (HostStatus.waiting): events the drain has not read, and sealed turns
+ * no automatic extraction has read — before the first, those of the last year, as its window.
+ * Memory-state that cannot be read counts no turns (memory status says why).
+ */
+export function waitingAt(core: Db, memoryStatePath: string): HostStatus['waiting'] {
+  let since: number | null = null;
+  try {
+    since = withMemoryState(memoryStatePath, () => null, readLastAutoUntil);
+  } catch {
+    return { ...readWaiting(core, Number.MAX_SAFE_INTEGER), turns: 0 };
+  }
+  return readWaiting(core, since ?? Date.now() - (WINDOW_MAX_DAYS - 1) * 86_400_000);
 }
 
 export function memoryStatusAt(path: string, autoExtract: boolean, active: MemoryStatus['activeRun']): MemoryStatus {

@@ -205,6 +205,22 @@ export function readRemaining(db: Db): Remaining {
     .get() as Remaining;
 }
 
+/**
+ * What waits to be processed: captured events the drain has not turned into turns yet (isolated
+ * ones excepted: status lists those), and turns sealed at or after `sealedSinceMs` that no
+ * automatic extraction has read.
+ */
+export function readWaiting(db: Db, sealedSinceMs: number): { events: number; turns: number } {
+  return db
+    .prepare(
+      `SELECT
+        (SELECT count(*) FROM inbox i WHERE i.state = 'pending'
+           AND NOT EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = i.activation_id AND r.state = 'open')) AS events,
+        (SELECT count(*) FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ?) AS turns`,
+    )
+    .get(sealedSinceMs) as { events: number; turns: number };
+}
+
 interface SessionRow {
   client: CaptureClient;
   sessionKey: string;

@@ -11,6 +11,8 @@ import { visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
 import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
+import { waitingText } from '../../waiting-text.js';
+import { waitingWithoutHost } from '../waiting.js';
 import type { MemoryRecallResult, MemoryReview, MemoryStatus } from '../../protocol.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
@@ -216,7 +218,10 @@ async function review(home: string, flags: MemoryFlags, out: Output): Promise<nu
       limit,
       after: flags.after,
     });
-    out.result(result, () => reviewText(result));
+    const waiting = await waitingWithoutHost(connection);
+    out.result({ ...result, waiting }, () =>
+      [reviewText(result), ...(waiting === null ? [] : [waitingText(waiting)!])].join('\n'),
+    );
     return EXIT.ok;
   } finally {
     await connection.close();

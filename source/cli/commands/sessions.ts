@@ -8,6 +8,8 @@ import type { SessionSummary, SessionView } from '../../protocol.js';
 import { foldedText, turnHeading, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
+import { waitingWithoutHost } from '../waiting.js';
+import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
 
 export interface SessionsFlags {
   client?: string | undefined;
@@ -28,14 +30,22 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
       limit: flags.limit === undefined ? undefined : Number(flags.limit),
       after: flags.after,
     });
-    out.result(list, () => {
+    const waiting = await waitingWithoutHost(connection);
+    const note = waiting === null ? [] : wrapText(waitingText(waiting)!, width(), '', [FLUSH_COMMAND, SERVICE_COMMAND]);
+    out.result({ ...list, waiting }, () => {
       if (list.sessions.length === 0)
-        return 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.';
+        return [
+          waiting === null
+            ? 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.'
+            : 'No session has a sealed turn yet.',
+          ...note,
+        ].join('\n');
       const lines = list.sessions.flatMap((session) => [...summaryLines(session), '']);
       lines.push(
         `${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`,
       );
       if (list.nextAfter) lines.push(`Older ones: common-memory sessions --after ${list.nextAfter}`);
+      lines.push(...note);
       return lines.join('\n');
     });
     return 0;

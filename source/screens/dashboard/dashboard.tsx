@@ -6,6 +6,7 @@ import { integrationDirs } from '../integrations/use-integrations-effects.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { wrapLines } from '../integrations/plan-lines.js';
 import type { HostStatus } from '../../protocol.js';
+import { FLUSH_COMMAND, waitingCounts } from '../../waiting-text.js';
 import { clockTime, shortId } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
@@ -32,6 +33,12 @@ function ledgerText(ledger: HostStatus['ledger']): string {
   const last = ledger.lastError ? ` · last failure ${ledger.lastError.code}` : '';
   if (ledger.state === 'unavailable') return `unavailable: ${ledger.reason ?? 'unknown'}${last}`;
   return `${ledger.entries} entries read in ${ledger.roots} conversations (${ledger.activeRoots} active)${last}`;
+}
+
+/** What the host has yet to process (it does so by itself; flush does it at once). */
+function waitingLine(waiting: HostStatus['waiting']): string {
+  const counts = waitingCounts(waiting);
+  return counts === null ? 'nothing: every captured event is processed' : `${counts} · now: ${FLUSH_COMMAND}`;
 }
 
 /**
@@ -93,6 +100,7 @@ export function Dashboard() {
         <Field label="Journal">{status ? `head ${status.heads.journal}` : '…'}</Field>
         <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
         <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
+        <Field label="Waiting">{status ? waitingLine(status.waiting) : '…'}</Field>
       </Box>
       <BrokenHooks refreshedAt={refreshedAt} />
       <Box marginTop={1}>
