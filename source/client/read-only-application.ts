@@ -3,7 +3,7 @@
 import { dirname, join } from 'node:path';
 import { type Application, readOnlyApplication } from '../api/application.js';
 import { listAgents } from '../store/agents.js';
-import { readCaptureStatus } from '../store/capture-reads.js';
+import { lastEventsAt, readCaptureStatus } from '../store/capture-reads.js';
 import { coreSchema } from '../store/core-schema.js';
 import { openDatabase } from '../store/database.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
@@ -52,6 +52,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
       heads: readHeads(db),
       ledger: ledgerOf(dirname(corePath)),
       waiting: waitingAt(db, memoryStatePath),
+      lastEventAt: lastEventsAt(db),
     }),
     journal: async (request) => readJournalPage(db, request),
     timeline: async (request) => readTimelinePage(db, request),

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { storeFiles } from '../home.js';
 import { ledgerStatusAt } from '../ledger/ledger-status.js';
 import { waitingAt } from '../memory/memory-access.js';
+import { lastEventsAt } from '../store/capture-reads.js';
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
@@ -81,6 +82,7 @@ export class HostApplication implements Application {
       heads: readHeads(this.reader),
       ledger: ledgerStatusAt(files.ledger, files.ledgerHealth),
       waiting: waitingAt(this.reader, files.memoryState),
+      lastEventAt: lastEventsAt(this.reader),
     };
   }
 

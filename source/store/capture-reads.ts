@@ -221,6 +221,26 @@ export function readWaiting(db: Db, sealedSinceMs: number): { events: number; tu
     .get(sealedSinceMs) as { events: number; turns: number };
 }
 
+/** When the last hook event of each client reached the store (ms), or null when none ever did. */
+export function readLastEvents(db: Db): { codex: number | null; claude: number | null } {
+  const last = db.prepare(
+    `SELECT max(ms) FROM (
+       SELECT max(received_at_ms) AS ms FROM inbox WHERE client = @client
+       UNION ALL SELECT max(started_at_ms) FROM capture_activations WHERE client = @client)`,
+  );
+  return {
+    codex: last.pluck().get({ client: 'codex' }) as number | null,
+    claude: last.pluck().get({ client: 'claude' }) as number | null,
+  };
+}
+
+/** readLastEvents as ISO instants. */
+export function lastEventsAt(db: Db): { codex: string | null; claude: string | null } {
+  const { codex, claude } = readLastEvents(db);
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return { codex: iso(codex), claude: iso(claude) };
+}
+
 interface SessionRow {
   client: CaptureClient;
   sessionKey: string;

@@ -8,7 +8,7 @@ import { AUTO_EXTRACT_ENV } from '../../limits.js';
 import type { Output } from '../output.js';
 import { serviceEnvironment, serviceStatus, type ServiceStatus } from '../../service/service-manager.js';
 import { serviceStatusText } from './service.js';
-import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
+import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
 import type { BrokenIntegration, IntegrationDirs } from '../../hosts/integrations.js';
 
 /**
@@ -32,8 +32,17 @@ export async function runStatus(
     throw new CmError(error.code, [error.message, ...warnings].join('\n'));
   }
   try {
-    const status = { ...(await connection.app.captureStatus(request)), brokenHooks, service: serviceOf(home) };
-    out.result(status, () => [...statusText(status).split('\n'), '', ...serviceLines(status.service)].join('\n'));
+    const captured = await connection.app.captureStatus(request);
+    const untrusted = silentHooks(dirs, (await connection.app.status()).lastEventAt);
+    const status = { ...captured, brokenHooks, silentHooks: untrusted, service: serviceOf(home) };
+    out.result(status, () =>
+      [
+        ...untrusted.map((silent) => `warning: ${silentHooksText(silent)}`),
+        ...statusText(status).split('\n'),
+        '',
+        ...serviceLines(status.service),
+      ].join('\n'),
+    );
     return EXIT.ok;
   } finally {
     await connection.close();

@@ -1,7 +1,7 @@
 // Dashboard: which store, which host, and how far each history has grown.
 import { Box, Text } from 'ink';
 import { useMemo, type ReactNode } from 'react';
-import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
+import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
 import { integrationDirs } from '../integrations/use-integrations-effects.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { wrapLines } from '../integrations/plan-lines.js';
@@ -45,7 +45,7 @@ function waitingLine(waiting: HostStatus['waiting']): string {
  * Installed hooks that name a node or shim that is gone (a moved clone, a removed Node): nothing
  * is captured until they are repaired, so the Dashboard says so in full, with the repair.
  */
-function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
+function BrokenHooks({ refreshedAt, status }: { refreshedAt: Date | null; status: HostStatus | null }) {
   const environment = useEnvironment();
   const theme = useTheme();
   const { home } = environment;
@@ -58,11 +58,24 @@ function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
     () => brokenIntegrations(integrationDirs({ home, integrations: { codexDir, claudeDir, piDir } })),
     [home, codexDir, claudeDir, piDir, refreshedAt],
   );
-  if (broken.length === 0) return null;
+  // Codex hooks that never ran since they were written: most likely not trusted yet.
+  const lastCodex = status?.lastEventAt.codex ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again at each refresh of the Dashboard.
+  const silent = useMemo(
+    () =>
+      status
+        ? silentHooks(integrationDirs({ home, integrations: { codexDir, claudeDir, piDir } }), { codex: lastCodex })
+        : [],
+    [home, codexDir, claudeDir, piDir, refreshedAt, lastCodex, status === null],
+  );
+  if (broken.length === 0 && silent.length === 0) return null;
   // Wrapped here, not by Ink: the repair command starts its own line and is never broken at a
   // space (only a command wider than the terminal goes on to the next row).
   const lines = wrapLines(
-    broken.map((item) => `${brokenIntegrationText(item)} (or 5 Integrations, i, y)`),
+    [
+      ...broken.map((item) => `${brokenIntegrationText(item)} (or 5 Integrations, i, y)`),
+      ...silent.map(silentHooksText),
+    ],
     columns,
     broken.map((item) => item.fix),
   ).map((line) => line.text);
@@ -102,7 +115,7 @@ export function Dashboard() {
         <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
         <Field label="Waiting">{status ? waitingLine(status.waiting) : '…'}</Field>
       </Box>
-      <BrokenHooks refreshedAt={refreshedAt} />
+      <BrokenHooks refreshedAt={refreshedAt} status={status} />
       <Box marginTop={1}>
         <Text color={theme.muted}>{refreshedAt ? `refreshed ${clockTime(refreshedAt)} ` : ''}</Text>
         {loading ? <Spinner label="refreshing…" /> : null}
