@@ -30,3 +30,13 @@ export function foldedText(folded: SessionTurnView['folded']): string {
   if (other > 0) parts.push(`${other} harness line${other > 1 ? 's' : ''}`);
   return parts.join(', ');
 }
+
+/**
+ * "Turn 2 · settled · 2026-11-30 20:57:55 UTC": when the turn was typed (the client's own time),
+ * else — a client record without one — when it was sealed, marked as such.
+ */
+export function turnHeading(turn: SessionTurnView, index: number): string {
+  const when = turn.typedAt ?? turn.recordedAt;
+  const sealed = turn.typedAt === null ? ' (sealed)' : '';
+  return `Turn ${index + 1} · ${turn.state} · ${when.replace('T', ' ').slice(0, 19)} UTC${sealed}${turn.error ? ` · ${turn.error}` : ''}`;
+}

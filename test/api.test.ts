@@ -25,6 +25,7 @@ const probe: Record<string, unknown> = {
   abandon: { operationId: 'no-such-operation' },
   captureStatus: {},
   sessionDrain: {},
+  flush: {},
   sessionSearch: { query: 'probe' },
   listSessions: {},
   readSession: { sessionKey: 'no-such-session' },

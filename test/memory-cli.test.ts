@@ -322,7 +322,8 @@ describe('automatic extraction in a host', () => {
       i % 10 === 0 ? `Always run the migration check before release ${i}.` : `Can you look at step ${i}?`,
     );
     queueSession(home, repo, prompts);
-    const flushed = await runCli(['flush', '--home', home, '--json']);
+    // Sealed without extracting (flush extracts too unless the setting is off): the host's passes are tested.
+    const flushed = await runCli(['flush', '--home', home, '--json'], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } });
     assert.equal(flushed.code, 0, flushed.stderr);
     const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
     try {
@@ -414,12 +415,43 @@ describe('automatic extraction in a host', () => {
     }
   });
 
+  it('without any host, flush drains and extracts: the candidate is in memory review, and flush says what it did', async () => {
+    const home = tempHome('memory-flush-extracts');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+    const waiting = await runCli(['sessions', '--home', home]);
+    assert.equal(waiting.code, 0, waiting.stderr);
+    assert.match(waiting.stdout, /1 captured event\(s\) wait to be processed/);
+    assert.match(waiting.stdout, /common-memory flush/);
+    assert.match(waiting.stdout, /common-memory service install/);
+    const empty = await runCli(['memory', 'review', '--home', home], { cwd: repo });
+    assert.match(empty.stdout, /wait to be processed[\s\S]*common-memory flush/);
+    const flushed = await runCli(['flush', '--home', home, '--json'], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
+    assert.equal(flushed.code, 0, flushed.stderr);
+    const report = json(flushed.stdout);
+    assert.equal(report.complete, true);
+    assert.equal(report.extraction.state, 'done');
+    assert.equal(report.extraction.candidates.created, 1);
+    assert.ok(report.extraction.turns >= 1, JSON.stringify(report.extraction));
+    const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+    assert.equal(review.candidates.length, 1);
+    assert.match(review.candidates[0].content, /named exports/);
+    // Nothing waits any more; a second flush finds nothing new and drafts nothing twice.
+    const quiet = await runCli(['sessions', '--home', home]);
+    assert.doesNotMatch(quiet.stdout, /wait to be processed/);
+    const again = await runCli(['flush', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /extracted: 0 turn\(s\) in 0 run\(s\) → candidates: 0 new/);
+    assert.match(again.stdout, /complete: everything settled is processed/);
+  });
+
   it('a host extracts by itself the turns sealed before memory-state existed (the backlog of the last year)', async () => {
     const home = tempHome('memory-auto-backlog');
     const repo = gitRepo(home, 'repo');
     queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
-    const flushed = await runCli(['flush', '--home', home, '--json']);
+    const flushed = await runCli(['flush', '--home', home, '--json'], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } });
     assert.equal(flushed.code, 0, flushed.stderr);
+    assert.equal(json(flushed.stdout).extraction.state, 'off', 'sealed only: the backlog is left to the host');
     const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
     try {
       const status = await waitFor('an automatic run to draft the backlog candidate', async () => {

@@ -45,8 +45,11 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
       Object.values(turn!.folded).reduce((a, b) => a + b, 0) > 0,
       'the assistant and tool messages are folded into counts',
     );
+    // When it was typed: the client record's own time (the fixture's user line), not when the drain sealed it.
+    assert.equal(turn!.typedAt, '2026-11-30T20:57:55.991Z');
+    assert.notEqual(turn!.recordedAt, turn!.typedAt);
     const printed = await runCli(['session', session!.sessionKey, '--home', home]);
-    assert.match(printed.stdout, /Turn 1 · settled/);
+    assert.match(printed.stdout, /Turn 1 · settled · 2026-11-30 20:57:55 UTC/);
     assert.ok(printed.stdout.includes(turn!.messages[0]!.text!.split('\n')[0]!), 'the user words in full');
     assert.match(printed.stdout, /folded \(--context shows them\)/);
     const withContext = JSON.parse(

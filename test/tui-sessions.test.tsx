@@ -21,7 +21,8 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
       await waitForText(view, /› claude complete +1 turn/);
       await waitForText(view, /"hello"/);
       await press(view, KEY.enter);
-      await waitForText(view, /Turn 1 · settled/);
+      // When it was typed (the transcript's own time), not when the drain sealed it.
+      await waitForText(view, /Turn 1 · settled · 2026-11-30 20:57:55 UTC/);
       await waitForText(view, /you:\n +hello/);
       await waitForText(view, /1 answer, 8 harness lines folded \(c shows them\)/);
       await press(view, 'c');

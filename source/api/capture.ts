@@ -18,6 +18,14 @@ const sessionSearchBody = z
   .strict();
 export type SessionSearchRequest = z.infer<typeof sessionSearchBody>;
 
+const flushBody = z
+  .object({
+    /** Also draft candidates from every sealed turn not yet extracted (the builtin runner's automatic pass a running host makes). */
+    extract: z.boolean().optional(),
+  })
+  .strict();
+export type FlushRequest = z.infer<typeof flushBody>;
+
 export const captureApi = {
   captureStatus: read<CaptureStatusRequest, CaptureStatus>('/v1/capture/status', {
     afterRecovery: optionalText('after-recovery'),
@@ -25,7 +33,8 @@ export const captureApi = {
   }),
   /** Drains the inbox now; with `recover`, retries exactly that recovery item. */
   sessionDrain: write<z.infer<typeof drainBody>, DrainReport>('/v1/capture/drain', { body: body(drainBody) }),
-  flush: write<void, FlushReport>('/v1/capture/flush'),
+  /** Drains the inbox; with `extract`, then drafts candidates from every sealed turn (what a host does by itself). */
+  flush: write<FlushRequest, FlushReport>('/v1/capture/flush', { body: body(flushBody) }),
   /** Captured sessions, newest first, with each one's first prompt line. */
   listSessions: read<SessionListRequest, SessionList>('/v1/sessions', {
     client: optionalText('client'),
@@ -134,10 +143,26 @@ export interface DrainReport {
   recovered: boolean | null;
 }
 
+/** What flush's extraction did: the automatic pass over every turn sealed since the last one. */
+export interface FlushExtraction {
+  /** done: the pass ran; off: COMMON_MEMORY_AUTO_EXTRACT turns automatic extraction off; failed: it stopped (`error`). */
+  state: 'done' | 'off' | 'failed';
+  /** Runs made (one per repository and pass); turns read in the window. */
+  runs: number;
+  turns: number;
+  candidates: { created: number; updated: number; merged: number; quarantined: number };
+  /** Tasks still to do (pending or waiting for a retry) and tasks that failed in this flush. */
+  tasksLeft: number;
+  tasksFailed: number;
+  error: string | null;
+}
+
 export interface FlushReport extends DrainReport {
-  /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated. */
+  /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated (and, when extracting, no task is left or failed). */
   complete: boolean;
   remaining: { buffered: number; inbox: number; watch: number; isolated: number };
+  /** Present when the flush extracted too (FlushRequest.extract). */
+  extraction?: FlushExtraction;
 }
 
 const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;
@@ -198,7 +223,10 @@ export interface SessionTurnView {
   turnKey: string;
   state: string;
   error: string | null;
+  /** When the turn was sealed (processed by the drain). */
   recordedAt: string;
+  /** When it was typed: the client record's own time of its first message with one (the user's words first); null when the client wrote none. */
+  typedAt: string | null;
   messages: SessionMessageView[];
   /** Context messages left out (without `context`), by kind: { answer: 1, tool_call: 2 }. */
   folded: Record<string, number>;

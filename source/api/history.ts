@@ -65,6 +65,10 @@ export interface HostStatus {
   heads: { journal: number; timeline: number };
   /** The read ledger's health (counts only), as `status` shows it. */
   ledger: CaptureStatus['ledger'];
+  /** Captured events the drain has not read yet, and sealed turns no automatic extraction has read: what a host, or flush, processes. */
+  waiting: { events: number; turns: number };
+  /** When the last hook event of each client arrived (ISO), or null: hooks installed after it that never ran may be untrusted. */
+  lastEventAt: { codex: string | null; claude: string | null };
 }
 
 export interface MessageView {

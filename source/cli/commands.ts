@@ -114,6 +114,26 @@ export const COMMAND_SPECS = [
     flags: { port: ['N', 'the loopback port (default: any free one)'] },
   },
   {
+    path: 'service install',
+    args: '',
+    summary: 'keep the headless host running: a per-user service, started at login',
+    details:
+      'A systemd user unit on Linux, a launchd agent on macOS, for this data home; restarted after a failure; output appended to service.log in the data home. Run again to update or restart it.',
+    flags: { dryRun: 'print the unit and the commands; write and run nothing' },
+  },
+  {
+    path: 'service uninstall',
+    args: '',
+    summary: 'stop the service and remove its file (only one service install wrote)',
+    flags: { dryRun: 'say what it would remove and run; change nothing' },
+  },
+  {
+    path: 'service status',
+    args: '',
+    summary: "whether this data home's service is installed, starts at login and runs",
+    flags: {},
+  },
+  {
     path: 'note',
     args: '<text>',
     summary: 'append a note to the journal ("-" reads stdin)',
@@ -395,6 +415,7 @@ export type CommandPath = (typeof COMMAND_SPECS)[number]['path'];
 /** Commands with subcommands, and what each group is for. */
 export const GROUPS: Readonly<Record<string, string>> = {
   agent: 'named pi agents driven through the host',
+  service: 'the host as a per-user background service (systemd, launchd)',
   memory: 'the memory pipeline: extract, review, promote, approved memory',
 };
 

@@ -12,6 +12,7 @@ import { runHostCommand } from './commands/host.js';
 import { runInstallCommand } from './commands/install.js';
 import { runMessage, runOperation } from './commands/lookup.js';
 import { runNote } from './commands/note.js';
+import { runService } from './commands/service.js';
 import { runSearch } from './commands/memory.js';
 import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
@@ -61,6 +62,9 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
     return runTuiCommand(home, { codexDir: flags.codexHome, claudeDir: flags.claudeDir, piDir: flags.piDir });
   },
   host: ({ home, flags, out }) => runHostCommand(home, flags.port, out),
+  'service install': ({ home, flags, out }) => runService('install', home, flags.dryRun ?? false, out),
+  'service uninstall': ({ home, flags, out }) => runService('uninstall', home, flags.dryRun ?? false, out),
+  'service status': ({ home, out }) => runService('status', home, false, out),
   note: ({ home, args, flags, out }) => runNote(home, args, flags.operationId, out),
   log: (c) => history('journal', c),
   timeline: (c) => history('timeline', c),

@@ -3,7 +3,7 @@
 import { dirname, join } from 'node:path';
 import { type Application, readOnlyApplication } from '../api/application.js';
 import { listAgents } from '../store/core/agents.js';
-import { readCaptureStatus } from '../store/core/capture-reads.js';
+import { lastEventsAt, readCaptureStatus } from '../store/core/capture-reads.js';
 import { coreSchema } from '../store/core/core-schema.js';
 import { openDatabase } from '../store/database.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/core/history-reads.js';
@@ -12,7 +12,13 @@ import { readHeads, readStoreId } from '../store/core/sequences.js';
 import { sessionSearch } from '../store/core/session-search.js';
 import { listSessions, readSession } from '../store/core/session-reads.js';
 import { storeFiles } from '../home.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
+import {
+  memoryRecallAt,
+  memoryReviewAt,
+  memoryStatusAt,
+  storedExtractRunAt,
+  waitingAt,
+} from '../pipeline/memory-access.js';
 import { CmError } from '../errors.js';
 import { memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
 import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
@@ -45,6 +51,8 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
       mode: 'read-only',
       heads: readHeads(db),
       ledger: ledgerOf(dirname(corePath)),
+      waiting: waitingAt(db, memoryStatePath),
+      lastEventAt: lastEventsAt(db),
     }),
     journal: async (request) => readJournalPage(db, request),
     timeline: async (request) => readTimelinePage(db, request),

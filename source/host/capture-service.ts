@@ -9,7 +9,9 @@ import type {
   CaptureStatus,
   CaptureStatusRequest,
   DrainReport,
+  FlushExtraction,
   FlushReport,
+  FlushRequest,
   SessionListRequest,
   SessionReadRequest,
   SessionSearchRequest,
@@ -80,12 +82,23 @@ export class CaptureService implements MethodsOf<CaptureRoutes> {
     return request.recover !== undefined ? drain.recover(request.recover) : drain.drain();
   }
 
-  async flush(): Promise<FlushReport> {
+  /**
+   * Flush's extraction (the memory area's automatic pass), given by the host once its memory
+   * service runs; without it a flush only drains.
+   */
+  extractSealed: ((sealedByMs: number) => Promise<FlushExtraction>) | undefined;
+
+  async flush(request: FlushRequest): Promise<FlushReport> {
     const report = await (await this.drainer()).drain();
     const remaining = readRemaining(this.reader);
     const complete =
       remaining.buffered === 0 && remaining.inbox === 0 && remaining.watch === 0 && remaining.isolated === 0;
-    return { ...report, complete, remaining };
+    const drained = { ...report, complete, remaining };
+    if (!request.extract || !this.extractSealed) return drained;
+    // Everything the drain sealed is in the extraction's window: it ended before this instant.
+    const extraction = await this.extractSealed(Date.now());
+    const extracted = extraction.state === 'done' && extraction.tasksLeft === 0 && extraction.tasksFailed === 0;
+    return { ...drained, complete: complete && (extraction.state === 'off' || extracted), extraction };
   }
 
   async listSessions(request: SessionListRequest) {

@@ -5,6 +5,8 @@ import type { HistoryRoutes, HostStatus, NoteInput } from '../api/history.js';
 import type { PageRequest } from '../api/common.js';
 import type { MethodsOf } from '../api/route.js';
 import { storeFiles } from '../home.js';
+import { waitingAt } from '../pipeline/memory-access.js';
+import { lastEventsAt } from '../store/core/capture-reads.js';
 import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 import type { Db } from '../store/database.js';
 import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/core/history-reads.js';
@@ -33,6 +35,8 @@ export class HistoryService implements MethodsOf<HistoryRoutes> {
       ...this.identity,
       heads: readHeads(this.reader),
       ledger: ledgerStatusAt(files.ledger, files.ledgerHealth),
+      waiting: waitingAt(this.reader, files.memoryState),
+      lastEventAt: lastEventsAt(this.reader),
     };
   }
 

@@ -104,6 +104,8 @@ export class Host {
       const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
       capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);
       memory = await MemoryService.start(home, writer, hostId, options.serve);
+      const extractor = memory;
+      capture.extractSealed = (sealedByMs) => extractor.extractSealed(sealedByMs);
       const application = applicationOf({
         history: new HistoryService(writer, reader, identity),
         agents: new AgentsService(writer, reader, join(home, 'agents'), agents),

@@ -15,6 +15,7 @@ import { withMemoryState } from '../pipeline/memory-access.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../pipeline/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
+import type { FlushExtraction } from '../api/capture.js';
 import { ExtractRuns } from './extract-runs.js';
 import { FollowedProbes } from './followed-probes.js';
 import type {
@@ -45,6 +46,34 @@ import type { WriterClient } from '../workers/writer-client.js';
 export function autoExtractEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env[AUTO_EXTRACT_ENV]?.trim().toLowerCase();
   return !(value === 'off' || value === '0' || value === 'false' || value === 'no');
+}
+
+/** The runs of one automatic pass in a few counts: what flush says it did. */
+export function flushExtraction(
+  state: FlushExtraction['state'],
+  reports: readonly MemoryExtractReport[],
+  error: string | null,
+): FlushExtraction {
+  const last = reports.at(-1);
+  const sum = (pick: (report: MemoryExtractReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
+  return {
+    state,
+    runs: sum((r) => r.runIds.length),
+    // Passes over the same window read the same turns: each window's turns count once.
+    turns: [...new Map(reports.map((r) => [`${r.window.since}/${r.window.until}`, r.turns])).values()].reduce(
+      (total, turns) => total + turns,
+      0,
+    ),
+    candidates: {
+      created: sum((r) => r.candidates.created + (r.repetition?.candidates ?? 0)),
+      updated: sum((r) => r.candidates.updated),
+      merged: sum((r) => r.candidates.merged),
+      quarantined: sum((r) => r.candidates.quarantined),
+    },
+    tasksLeft: last ? last.tasks.pending + last.tasks.waitingForRetry : 0,
+    tasksFailed: sum((r) => r.tasks.failed),
+    error,
+  };
 }
 
 /** Every method of the memory area (the compiler asks for each one the area declares). */
@@ -162,6 +191,19 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   async memoryExtractRun(request: { runId: string }): Promise<MemoryExtractRun> {
     return this.followed.view(request.runId);
+  }
+
+  /**
+   * Flush's extraction: the builtin runner's automatic pass over every turn sealed by `sealedByMs`,
+   * whether or not a host runs (off when the setting turns automatic extraction off).
+   */
+  async extractSealed(sealedByMs: number): Promise<FlushExtraction> {
+    if (!autoExtractEnabled()) return flushExtraction('off', [], null);
+    try {
+      return flushExtraction('done', await (await this.runnersThread()).autoExtract(sealedByMs), null);
+    } catch (error) {
+      return flushExtraction('failed', [], error instanceof Error ? error.message : String(error));
+    }
   }
 
   async memoryReverifyRunner({ runner }: { runner: string }): Promise<MemoryReverifyResult> {

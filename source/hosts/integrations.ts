@@ -15,7 +15,9 @@
 // config_conflict error otherwise: plan again), via temp file + fsync + rename, after keeping a
 // backup of the previous file next to it. Applying an unchanged plan writes nothing.
 // integrationStatus() summarises a client for a list view without planning twice.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readConfigText } from './config-file.js';
 import { claudeSettingsWarnings, claudeTarget, resolveClaudeDir } from './claude/install.js';
 import { codexConfigWarnings, codexShiftWarnings, codexTarget, codexTrust, resolveCodexHome } from './codex/install.js';
 import type { CodexTrust } from './codex/install.js';
@@ -205,4 +207,63 @@ const CLIENT_LABELS: Record<BrokenIntegration['client'], string> = {
 export function brokenIntegrationText(broken: BrokenIntegration): string {
   const why = broken.reasons.map((reason) => reason.message).join('; ');
   return `${CLIENT_LABELS[broken.client]} in ${broken.path} cannot run: ${why}. Nothing is captured until you repair them: ${broken.fix}`;
+}
+
+/** Installed hooks of a client from which no event arrived since they were written: for Codex, most likely not trusted yet. */
+export interface SilentHooks {
+  readonly client: 'codex';
+  /** The hooks file, and when it was last written (ISO): our hooks are in it since then. */
+  readonly path: string;
+  readonly writtenAt: string;
+  /** When the client's last event arrived, or null: never. */
+  readonly lastEventAt: string | null;
+  /** Whether config.toml names a trusted hash for every hook of ours (trusted once; a later edit needs trusting again). */
+  readonly trustRecorded: boolean;
+  /** The client's trust step, in one line. */
+  readonly fix: string;
+}
+
+/**
+ * What `status` and the Dashboard warn about: Codex's hooks of ours are all in its hooks.json, yet
+ * no Codex event reached the store since that file was written. Codex reads untrusted hooks and
+ * silently does not run them, so nothing is captured and nothing says so; hooks that run leave an
+ * event at the next Codex session. (Also shown when Codex simply was not used since: it says so.)
+ */
+export function silentHooks(dirs: IntegrationDirs, lastEventAt: { codex: string | null }): SilentHooks[] {
+  try {
+    const { state, plan: planned } = integrationStatus('codex', {
+      ...(dirs.codexHome === undefined ? {} : { configDir: dirs.codexHome }),
+      ...(dirs.home === undefined ? {} : { home: dirs.home }),
+    });
+    if (state !== 'installed') return [];
+    const writtenMs = statSync(planned.path).mtimeMs;
+    const last = lastEventAt.codex === null ? null : Date.parse(lastEventAt.codex);
+    if (last !== null && last >= writtenMs) return [];
+    const keys = codexTrust(planned).keys;
+    const config = readConfigText(join(planned.configDir, 'config.toml')) ?? '';
+    const trustRecorded = keys.every((key) => config.includes(`[hooks.state.${JSON.stringify(key)}]`));
+    return [
+      {
+        client: 'codex',
+        path: planned.path,
+        writtenAt: new Date(writtenMs).toISOString(),
+        lastEventAt: lastEventAt.codex,
+        trustRecorded,
+        fix: 'start codex and choose "Trust all and continue" (or type /hooks in Codex); for codex exec: --dangerously-bypass-hook-trust; common-memory install codex --dry-run shows the scripted way',
+      },
+    ];
+  } catch {
+    return []; // unreadable: install says why when it is run
+  }
+}
+
+export function silentHooksText(silent: SilentHooks): string {
+  const since =
+    silent.lastEventAt === null
+      ? 'no Codex event ever arrived'
+      : `no Codex event arrived since (the last at ${silent.lastEventAt})`;
+  const trust = silent.trustRecorded
+    ? 'config.toml trusts them, but a changed hook needs trusting again'
+    : 'config.toml does not trust them yet';
+  return `Codex's hooks in ${silent.path} were written at ${silent.writtenAt} and ${since}: Codex runs hooks only once trusted (${trust}), and nothing is captured until then. To trust them, ${silent.fix}.`;
 }

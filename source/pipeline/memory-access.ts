@@ -8,6 +8,7 @@ import type { MemoryExtractRun, MemoryStatus } from '../api/memory-runs.js';
 import type { MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
 import type { MemoryReviewRequest } from '../api/memory.js';
 import type { MemoryReviewScope } from '../api/memory-views.js';
+import type { HostStatus } from '../api/history.js';
 import { REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX } from '../limits.js';
 import type { Db } from '../store/database.js';
 import {
@@ -15,9 +16,12 @@ import {
   readMemoryRecall,
   readMemoryReview,
   readMemoryStatus,
+  readLastAutoUntil,
   readStoredExtractRun,
 } from '../store/memory/memory-reads.js';
 import { parseReviewCursor } from '../memory/review-cursor.js';
+import { readWaiting } from '../store/core/capture-reads.js';
+import { WINDOW_MAX_DAYS } from '../memory/window.js';
 import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
 import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { buildFtsQuery } from '../memory/fts-query.js';
@@ -52,6 +56,21 @@ export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db
   } finally {
     state.db.close();
   }
+}
+
+/**
+ * What waits to be processed (HostStatus.waiting): events the drain has not read, and sealed turns
+ * no automatic extraction has read — before the first, those of the last year, as its window.
+ * Memory-state that cannot be read counts no turns (memory status says why).
+ */
+export function waitingAt(core: Db, memoryStatePath: string): HostStatus['waiting'] {
+  let since: number | null = null;
+  try {
+    since = withMemoryState(memoryStatePath, () => null, readLastAutoUntil);
+  } catch {
+    return { ...readWaiting(core, Number.MAX_SAFE_INTEGER), turns: 0 };
+  }
+  return readWaiting(core, since ?? Date.now() - (WINDOW_MAX_DAYS - 1) * 86_400_000);
 }
 
 export function memoryStatusAt(path: string, autoExtract: boolean, active: MemoryStatus['activeRun']): MemoryStatus {

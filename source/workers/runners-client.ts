@@ -56,6 +56,11 @@ export class RunnersClient {
     return this.replies.request({ type: 'extract', request });
   }
 
+  /** The automatic pass now, over every turn sealed by `sealedByMs` (flush): each run's report. */
+  autoExtract(sealedByMs: number): Promise<ExtractReport[]> {
+    return this.replies.request({ type: 'auto', sealedByMs });
+  }
+
   reverify(runner: string): Promise<MemoryReverifyResult> {
     return this.replies.request({ type: 'reverify', runner });
   }

@@ -6,7 +6,7 @@ import { asCmError } from '../errors.js';
 import { AUTO_EXTRACT_GRACE_MS, AUTO_EXTRACT_POLL_MS } from '../limits.js';
 import { dirname } from 'node:path';
 import { runnerRegistry } from '../effects/runner-registry.js';
-import { ExtractionPipeline, type ExtractRequest } from '../pipeline/extraction-pipeline.js';
+import { ExtractionPipeline, type ExtractReport, type ExtractRequest } from '../pipeline/extraction-pipeline.js';
 import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { SELECTION_MAX_TURNS } from '../store/core/turn-source.js';
 import { WINDOW_MAX_DAYS } from '../memory/window.js';
@@ -16,7 +16,9 @@ import { WriterClient } from './writer-client.js';
 
 export type RunnersRequest =
   | { id: number; type: 'extract'; request: ExtractRequest }
-  | { id: number; type: 'reverify'; runner: string };
+  | { id: number; type: 'reverify'; runner: string }
+  /** The automatic pass now (flush), over every turn sealed by `sealedByMs`. */
+  | { id: number; type: 'auto'; sealedByMs: number };
 export type RunnersProgress = { type: 'progress'; runId: string; phase: string; done: number; total: number };
 
 const port = parentPort!;
@@ -81,7 +83,9 @@ port.on('message', (message: RunnersRequest) => {
   serial<unknown>(() =>
     message.type === 'reverify'
       ? pipeline.reverify(message.runner)
-      : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
+      : message.type === 'auto'
+        ? autoPassNow(message.sealedByMs)
+        : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
   ).then(
     (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
     (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),
@@ -93,15 +97,18 @@ async function startUp(): Promise<void> {
   await writer.call('memoryReleaseClaims', {});
 }
 
-/** The next automatic window: from the last automatic run to now (less a grace for seals still committing), at most SELECTION_MAX_TURNS turns. */
 /** Runs over one automatic window at most: 200 turns are at most 200 chunks, 8 tasks a run. */
 const AUTO_EXTRACT_PASSES_MAX = 25;
 
-function autoWindow(): { sinceMs: number; untilMs: number } | null {
+/**
+ * The next automatic window: from the last automatic run to `endMs` (now less a grace for seals
+ * still committing; for flush, past the last seal), at most SELECTION_MAX_TURNS turns.
+ */
+function autoWindow(endMs: number): { sinceMs: number; untilMs: number } | null {
   // Before the first automatic run, the backlog: turns sealed in the last year (the longest
   // window), also those sealed before memory-state existed, SELECTION_MAX_TURNS per pass.
   const sinceMs = lastUntil(true) ?? Date.now() - (WINDOW_MAX_DAYS - 1) * 86_400_000;
-  let untilMs = Date.now() - AUTO_EXTRACT_GRACE_MS;
+  let untilMs = endMs;
   if (untilMs <= sinceMs) return null;
   // The window ends at the first turn past SELECTION_MAX_TURNS, counting both kinds of turns a
   // selection reads. Sealed turns have distinct instants (nextSealInstant in capture-sessions),
@@ -131,25 +138,50 @@ function autoWindow(): { sinceMs: number; untilMs: number } | null {
   return any === undefined || untilMs <= sinceMs ? null : { sinceMs, untilMs };
 }
 
+/** One automatic pass over the window ending at `endMs`: every report of its runs (none when nothing is new). */
+async function autoPass(endMs: number): Promise<ExtractReport[]> {
+  const reports: ExtractReport[] = [];
+  // A backlog longer than SELECTION_MAX_TURNS takes several windows, each from the last one's end.
+  for (let window = autoWindow(endMs); window; window = autoWindow(endMs)) {
+    const request = {
+      cwd: null,
+      since: new Date(window.sinceMs).toISOString(),
+      until: new Date(window.untilMs).toISOString(),
+    };
+    // A run works on RUN_TASKS_MAX tasks; the same window again plans nothing new and goes on
+    // with the tasks left, until none is left or a pass gets none done.
+    let report: ExtractReport | undefined;
+    for (let pass = 0; pass < AUTO_EXTRACT_PASSES_MAX; pass++) {
+      report = await pipeline.extract(request, () => null, progress);
+      reports.push(report);
+      if (report.tasks.pending === 0 || report.tasks.submitted + report.tasks.failed === 0) break;
+    }
+    // Tasks left (or runs that did not finish the window): the next window waits for the next pass.
+    if (!report || report.tasks.pending > 0 || lastUntil(true) !== window.untilMs) break;
+  }
+  return reports;
+}
+
+/**
+ * The automatic pass on request (flush): every turn sealed by `sealedByMs` is in its window. With
+ * no host beside it (a command holding the lease) nothing else seals, so the window ends now, past
+ * the last seal instant; in a host the drain may be sealing meanwhile, so it waits out the grace.
+ */
+async function autoPassNow(sealedByMs: number): Promise<ExtractReport[]> {
+  if (auto) {
+    const wait = sealedByMs + AUTO_EXTRACT_GRACE_MS - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return autoPass(Date.now() - AUTO_EXTRACT_GRACE_MS);
+  }
+  const lastSeal = core.prepare('SELECT max(recorded_at_ms) FROM capture_turns').pluck().get() as number | null;
+  return autoPass(Math.max(Date.now(), (lastSeal ?? 0) + 1));
+}
+
 startUp().then(
   () => {
     if (auto) {
       const tick = () => {
-        serial(async () => {
-          const window = autoWindow();
-          if (!window) return;
-          const request = {
-            cwd: null,
-            since: new Date(window.sinceMs).toISOString(),
-            until: new Date(window.untilMs).toISOString(),
-          };
-          // A run works on RUN_TASKS_MAX tasks; the same window again plans nothing new and goes on
-          // with the tasks left, until none is left or a pass gets none done.
-          for (let pass = 0; pass < AUTO_EXTRACT_PASSES_MAX; pass++) {
-            const report = await pipeline.extract(request, () => null, progress);
-            if (report.tasks.pending === 0 || report.tasks.submitted + report.tasks.failed === 0) break;
-          }
-        })
+        serial(() => autoPass(Date.now() - AUTO_EXTRACT_GRACE_MS))
           .catch(() => undefined) // a failing pass is retried at the next tick; status shows the last run
           .finally(() => setTimeout(tick, AUTO_EXTRACT_POLL_MS).unref());
       };

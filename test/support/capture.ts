@@ -111,7 +111,7 @@ export async function withLocalHost<T>(home: string, work: (app: Host['applicati
 }
 
 export const drain = (home: string): Promise<DrainReport> => withLocalHost(home, (app) => app.sessionDrain({}));
-export const flush = (home: string): Promise<FlushReport> => withLocalHost(home, (app) => app.flush());
+export const flush = (home: string): Promise<FlushReport> => withLocalHost(home, (app) => app.flush({}));
 export const status = (home: string, afterRecovery?: string): Promise<CaptureStatus> =>
   withLocalHost(home, (app) => app.captureStatus({ afterRecovery }));
 

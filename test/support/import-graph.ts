@@ -15,12 +15,16 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   // The application's language, each API area declared once: its routes, its requests (zod
   // schemas) and its responses. The domain, the pi runtime and the store answer in it, so it sits below them;
   // the two texts the CLI and the screens share (a session, a runner plan) are written from it.
-  { name: 'api', paths: ['source/api/', 'source/session-text.ts', 'source/runner-plan-text.ts'] },
+  {
+    name: 'api',
+    paths: ['source/api/', 'source/session-text.ts', 'source/runner-plan-text.ts', 'source/waiting-text.ts'],
+  },
   // The memory half's pure domain (entry format, lint, extraction and adjudication rules, chunking,
   // contracts, RRF, plans): values in, values out, so every rule is testable without a disk.
   { name: 'domain', paths: ['source/memory/'] },
-  // What each client (Codex, Claude Code, pi) looks like: records, parsers, installers, the pi runtime.
-  { name: 'hosts', paths: ['source/hosts/'] },
+  // What each client (Codex, Claude Code, pi) looks like: records, parsers, installers, the pi runtime;
+  // and the installer of the host itself as a per-user service (systemd, launchd).
+  { name: 'hosts', paths: ['source/hosts/', 'source/service/'] },
   // The memory half's effects: safe file reads and the no-follow writer, the projection scan,
   // promotion apply, git/repository resolution, runner processes and their conformance.
   { name: 'effects', paths: ['source/effects/'] },

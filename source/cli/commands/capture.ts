@@ -3,9 +3,18 @@
 // ever printed.
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../../api/capture.js';
+import type {
+  CaptureStatus,
+  CaptureStatusRequest,
+  DrainReport,
+  FlushExtraction,
+  FlushReport,
+} from '../../api/capture.js';
+import { AUTO_EXTRACT_ENV } from '../../limits.js';
 import type { Output } from '../output.js';
-import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
+import { serviceEnvironment, serviceStatus, type ServiceStatus } from '../../service/service-manager.js';
+import { serviceStatusText } from './service.js';
+import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
 import type { BrokenIntegration, IntegrationDirs } from '../../hosts/integrations.js';
 
 /**
@@ -29,13 +38,36 @@ export async function runStatus(
     throw new CmError(error.code, [error.message, ...warnings].join('\n'));
   }
   try {
-    const status = { ...(await connection.app.captureStatus(request)), brokenHooks };
-    out.result(status, () => statusText(status));
+    const captured = await connection.app.captureStatus(request);
+    const untrusted = silentHooks(dirs, (await connection.app.status()).lastEventAt);
+    const status = { ...captured, brokenHooks, silentHooks: untrusted, service: serviceOf(home) };
+    out.result(status, () =>
+      [
+        ...untrusted.map((silent) => `warning: ${silentHooksText(silent)}`),
+        ...statusText(status).split('\n'),
+        '',
+        ...serviceLines(status.service),
+      ].join('\n'),
+    );
     return EXIT.ok;
   } finally {
     await connection.close();
   }
 }
+
+/** This data home's service as status reports it; null where there is none to ask about (another platform). */
+function serviceOf(home: string): ServiceStatus | null {
+  try {
+    return serviceStatus(home, serviceEnvironment());
+  } catch {
+    return null;
+  }
+}
+
+const serviceLines = (service: ServiceStatus | null): string[] =>
+  service === null
+    ? ['service: not available on this platform (run common-memory host yourself)']
+    : serviceStatusText(service);
 
 export async function runSessionDrain(home: string, recover: string | undefined, out: Output): Promise<number> {
   const connection = await connect(home, 'write');
@@ -51,7 +83,7 @@ export async function runSessionDrain(home: string, recover: string | undefined,
 export async function runFlush(home: string, out: Output): Promise<number> {
   const connection = await connect(home, 'write');
   try {
-    const report = await connection.app.flush();
+    const report = await connection.app.flush({ extract: true });
     out.result(report, () => flushText(report));
     return report.complete ? EXIT.ok : EXIT.incomplete;
   } finally {
@@ -73,7 +105,34 @@ function drainText(report: DrainReport, recover: string | undefined): string {
 
 function flushText(report: FlushReport): string {
   const r = report.remaining;
-  return `${drainText(report, undefined)}\n${report.complete ? 'complete: everything settled is processed' : `incomplete: ${r.buffered} buffered turn(s), ${r.inbox} inbox envelope(s), ${r.watch} watched session(s), ${r.isolated} isolated`}`;
+  const captured =
+    r.buffered + r.inbox + r.watch + r.isolated === 0
+      ? 'captured: everything settled is sealed into turns'
+      : `waiting: ${r.buffered} buffered turn(s), ${r.inbox} inbox envelope(s), ${r.watch} watched session(s), ${r.isolated} isolated (status says why)`;
+  const lines = [drainText(report, undefined), captured];
+  if (report.extraction) lines.push(...extractionLines(report.extraction));
+  lines.push(report.complete ? 'complete: everything settled is processed' : 'incomplete (exit 3)');
+  return lines.join('\n');
+}
+
+/** What flush's extraction did, and the next step: review what it drafted, or run it again. */
+export function extractionLines(x: FlushExtraction): string[] {
+  if (x.state === 'off')
+    return [`extraction: off (${AUTO_EXTRACT_ENV}); draft candidates with: common-memory memory extract`];
+  if (x.state === 'failed')
+    return [
+      `extraction failed: ${x.error ?? 'unknown error'}`,
+      'Run common-memory flush again; memory status shows the last run.',
+    ];
+  const c = x.candidates;
+  const lines = [
+    `extracted: ${x.turns} turn(s) in ${x.runs} run(s) → candidates: ${c.created} new, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined`,
+  ];
+  if (x.tasksFailed > 0)
+    lines.push(`${x.tasksFailed} task(s) failed: memory status lists them (memory retry <task-id>).`);
+  if (x.tasksLeft > 0) lines.push(`${x.tasksLeft} task(s) left: run common-memory flush again.`);
+  if (c.created + c.updated + c.merged + c.quarantined > 0) lines.push('Review them: common-memory memory review');
+  return lines;
 }
 
 const pad = (text: string | number, width: number) => String(text).padEnd(width);

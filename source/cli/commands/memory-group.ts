@@ -13,6 +13,8 @@ import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
 import type { MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
+import { waitingText } from '../../waiting-text.js';
+import { waitingWithoutHost } from '../waiting.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
 import { memoryInit, memorySearch, memorySync } from './approved.js';
@@ -217,7 +219,10 @@ async function review(home: string, flags: MemoryFlags, out: Output): Promise<nu
       limit,
       after: flags.after,
     });
-    out.result(result, () => reviewText(result));
+    const waiting = await waitingWithoutHost(connection);
+    out.result({ ...result, waiting }, () =>
+      [reviewText(result), ...(waiting === null ? [] : [waitingText(waiting)!])].join('\n'),
+    );
     return EXIT.ok;
   } finally {
     await connection.close();

@@ -5,9 +5,11 @@
 import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import type { SessionSummary, SessionView } from '../../api/capture.js';
-import { foldedText, turnCount } from '../../session-text.js';
+import { foldedText, turnHeading, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
+import { waitingWithoutHost } from '../waiting.js';
+import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
 
 export interface SessionsFlags {
   client?: string | undefined;
@@ -28,14 +30,22 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
       limit: flags.limit === undefined ? undefined : Number(flags.limit),
       after: flags.after,
     });
-    out.result(list, () => {
+    const waiting = await waitingWithoutHost(connection);
+    const note = waiting === null ? [] : wrapText(waitingText(waiting)!, width(), '', [FLUSH_COMMAND, SERVICE_COMMAND]);
+    out.result({ ...list, waiting }, () => {
       if (list.sessions.length === 0)
-        return 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.';
+        return [
+          waiting === null
+            ? 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.'
+            : 'No session has a sealed turn yet.',
+          ...note,
+        ].join('\n');
       const lines = list.sessions.flatMap((session) => [...summaryLines(session), '']);
       lines.push(
         `${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`,
       );
       if (list.nextAfter) lines.push(`Older ones: common-memory sessions --after ${list.nextAfter}`);
+      lines.push(...note);
       return lines.join('\n');
     });
     return 0;
@@ -77,10 +87,7 @@ function summaryLines(session: SessionSummary): string[] {
 function sessionText(view: SessionView, context: boolean): string {
   const lines = summaryLines(view.session).slice(0, 2);
   view.turns.forEach((turn, index) => {
-    lines.push(
-      '',
-      `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`,
-    );
+    lines.push('', turnHeading(turn, index));
     for (const message of turn.messages) {
       const who =
         message.classification === 'evidence' ? 'you' : `${message.role} (${message.kind.replace(/_/g, ' ')})`;

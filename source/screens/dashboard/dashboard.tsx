@@ -1,11 +1,12 @@
 // Dashboard: which store, which host, and how far each history has grown.
 import { Box, Text } from 'ink';
-import { useEffect, useState, type ReactNode } from 'react';
-import { brokenIntegrationText, brokenIntegrations } from '../../hosts/integrations.js';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
 import { integrationDirs } from '../integrations/use-integrations-effects.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { wrapLines } from '../integrations/plan-lines.js';
 import type { HostStatus } from '../../api/history.js';
+import { FLUSH_COMMAND, waitingCounts } from '../../waiting-text.js';
 import { clockTime, shortId } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
@@ -34,11 +35,17 @@ function ledgerText(ledger: HostStatus['ledger']): string {
   return `${ledger.entries} entries read in ${ledger.roots} conversations (${ledger.activeRoots} active)${last}`;
 }
 
+/** What the host has yet to process (it does so by itself; flush does it at once). */
+function waitingLine(waiting: HostStatus['waiting']): string {
+  const counts = waitingCounts(waiting);
+  return counts === null ? 'nothing: every captured event is processed' : `${counts} · now: ${FLUSH_COMMAND}`;
+}
+
 /**
  * Installed hooks that name a node or shim that is gone (a moved clone, a removed Node): nothing
  * is captured until they are repaired, so the Dashboard says so in full, with the repair.
  */
-function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
+function BrokenHooks({ refreshedAt, status }: { refreshedAt: Date | null; status: HostStatus | null }) {
   const environment = useEnvironment();
   const theme = useTheme();
   const { home } = environment;
@@ -53,11 +60,24 @@ function BrokenHooks({ refreshedAt }: { refreshedAt: Date | null }) {
     () => setBroken(brokenIntegrations(integrationDirs({ home, integrations: { codexDir, claudeDir, piDir } }))),
     [home, codexDir, claudeDir, piDir, refreshedAt],
   );
-  if (broken.length === 0) return null;
+  // Codex hooks that never ran since they were written: most likely not trusted yet.
+  const lastCodex = status?.lastEventAt.codex ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again at each refresh of the Dashboard.
+  const silent = useMemo(
+    () =>
+      status
+        ? silentHooks(integrationDirs({ home, integrations: { codexDir, claudeDir, piDir } }), { codex: lastCodex })
+        : [],
+    [home, codexDir, claudeDir, piDir, refreshedAt, lastCodex, status === null],
+  );
+  if (broken.length === 0 && silent.length === 0) return null;
   // Wrapped here, not by Ink: the repair command starts its own line and is never broken at a
   // space (only a command wider than the terminal goes on to the next row).
   const lines = wrapLines(
-    broken.map((item) => `${brokenIntegrationText(item)} (or 5 Integrations, i, y)`),
+    [
+      ...broken.map((item) => `${brokenIntegrationText(item)} (or 5 Integrations, i, y)`),
+      ...silent.map(silentHooksText),
+    ],
     columns,
     broken.map((item) => item.fix),
   ).map((line) => line.text);
@@ -95,8 +115,9 @@ export function Dashboard() {
         <Field label="Journal">{status ? `head ${status.heads.journal}` : '…'}</Field>
         <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
         <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
+        <Field label="Waiting">{status ? waitingLine(status.waiting) : '…'}</Field>
       </Box>
-      <BrokenHooks refreshedAt={refreshedAt} />
+      <BrokenHooks refreshedAt={refreshedAt} status={status} />
       <Box marginTop={1}>
         <Text color={theme.muted}>{refreshedAt ? `refreshed ${clockTime(refreshedAt)} ` : ''}</Text>
         {loading ? <Spinner label="refreshing…" /> : null}

@@ -1,6 +1,6 @@
 // A captured session as the lines the Sessions screen scrolls through: each turn's heading, what
 // the user said in full and wrapped, and the folded context (or its text, when shown).
-import { foldedText } from '../../session-text.js';
+import { foldedText, turnHeading } from '../../session-text.js';
 import type { SessionView } from '../../api/capture.js';
 import { wrapText } from '../../text-wrap.js';
 
@@ -14,7 +14,7 @@ export function sessionLines(view: SessionView, columns: number, context: boolea
   view.turns.forEach((turn, index) => {
     if (index > 0) lines.push({ text: '', tone: 'muted' });
     lines.push({
-      text: `Turn ${index + 1} · ${turn.state} · ${turn.recordedAt.replace('T', ' ').slice(0, 19)} UTC${turn.error ? ` · ${turn.error}` : ''}`,
+      text: turnHeading(turn, index),
       tone: 'heading',
     });
     for (const message of turn.messages) {

@@ -8,7 +8,7 @@ import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { prefetchCursor, type StatusAction, type StatusJob, type StatusState } from './use-status-state.js';
 
 function perform(app: Application, job: StatusJob): Promise<DrainReport | FlushReport> {
-  if (job.kind === 'flush') return app.flush();
+  if (job.kind === 'flush') return app.flush({});
   return app.sessionDrain(job.kind === 'retry' ? { recover: job.recoveryId } : {});
 }
 

@@ -205,6 +205,42 @@ export function readRemaining(db: Db): Remaining {
     .get() as Remaining;
 }
 
+/**
+ * What waits to be processed: captured events the drain has not turned into turns yet (isolated
+ * ones excepted: status lists those), and turns sealed at or after `sealedSinceMs` that no
+ * automatic extraction has read.
+ */
+export function readWaiting(db: Db, sealedSinceMs: number): { events: number; turns: number } {
+  return db
+    .prepare(
+      `SELECT
+        (SELECT count(*) FROM inbox i WHERE i.state = 'pending'
+           AND NOT EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = i.activation_id AND r.state = 'open')) AS events,
+        (SELECT count(*) FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ?) AS turns`,
+    )
+    .get(sealedSinceMs) as { events: number; turns: number };
+}
+
+/** When the last hook event of each client reached the store (ms), or null when none ever did. */
+export function readLastEvents(db: Db): { codex: number | null; claude: number | null } {
+  const last = db.prepare(
+    `SELECT max(ms) FROM (
+       SELECT max(received_at_ms) AS ms FROM inbox WHERE client = @client
+       UNION ALL SELECT max(started_at_ms) FROM capture_activations WHERE client = @client)`,
+  );
+  return {
+    codex: last.pluck().get({ client: 'codex' }) as number | null,
+    claude: last.pluck().get({ client: 'claude' }) as number | null,
+  };
+}
+
+/** readLastEvents as ISO instants. */
+export function lastEventsAt(db: Db): { codex: string | null; claude: string | null } {
+  const { codex, claude } = readLastEvents(db);
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return { codex: iso(codex), claude: iso(claude) };
+}
+
 interface SessionRow {
   client: CaptureClient;
   sessionKey: string;

@@ -79,13 +79,14 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
     turns: turns.map((turn): SessionTurnView => {
       const shown: SessionMessageView[] = [];
       const folded: Record<string, number> = {};
-      for (const row of messages.all(turn.turnId) as {
+      const rows = messages.all(turn.turnId) as {
         role: string;
         kind: string;
         classification: 'evidence' | 'context';
         body: string | null;
         timestamp: string | null;
-      }[]) {
+      }[];
+      for (const row of rows) {
         if (row.classification === 'context' && !request.context) folded[row.kind] = (folded[row.kind] ?? 0) + 1;
         else
           shown.push({
@@ -101,6 +102,7 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
         state: turn.state,
         error: turn.error,
         recordedAt: new Date(turn.recordedAtMs).toISOString(),
+        typedAt: typedAt(rows),
         messages: shown,
         folded,
       };
@@ -124,4 +126,18 @@ function firstPrompt(db: Db, sessionKey: string, reveal = false): string | null 
     return line.length > FIRST_PROMPT_CHARS ? `${line.slice(0, FIRST_PROMPT_CHARS - 1)}…` : line;
   }
   return maskedFirstLine(body, FIRST_PROMPT_CHARS);
+}
+
+/**
+ * When a turn was typed: the client's own timestamp of what the user said (else of its first
+ * message that has one), as an ISO instant. The seal time says when the drain processed it, which
+ * without a running host can be hours later.
+ */
+function typedAt(rows: readonly { classification: string; timestamp: string | null }[]): string | null {
+  const ordered = [...rows.filter((row) => row.classification === 'evidence'), ...rows];
+  for (const row of ordered) {
+    const ms = row.timestamp === null ? Number.NaN : Date.parse(row.timestamp);
+    if (Number.isFinite(ms)) return new Date(ms).toISOString();
+  }
+  return null;
 }

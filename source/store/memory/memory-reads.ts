@@ -296,3 +296,13 @@ export function readMemoryRecall(db: Db, owner: Owner, text: string, k?: number)
     items: result.items.map(({ rank, sourceKind, id }) => ({ rank, sourceKind, id })),
   };
 }
+
+/** Where the last finished automatic run ended (ms): turns sealed from then on wait for the next one; null before any. */
+export function readLastAutoUntil(db: Db): number | null {
+  return db
+    .prepare(
+      "SELECT max(json_extract(request_json, '$.untilMs')) FROM runs WHERE state = 'done' AND json_extract(request_json, '$.auto') = 1",
+    )
+    .pluck()
+    .get() as number | null;
+}
