@@ -32,6 +32,7 @@ import type { TailReader } from '../store/inbox-writes.js';
 import { readStdinBounded } from './stdin-read.js';
 import { decodeKeepingBytes } from './raw-text.js';
 import { readSessionSnapshot } from '../memory/snapshot-read.js';
+import { cliCommand } from './cli-command.js';
 import { shellQuote } from '../shell-quote.js';
 import { BrokenInstallError } from '../broken-install.js';
 import { processUptimeMs } from '../ground/lazy-builtin.js';
@@ -151,7 +152,7 @@ export function runHook(argv: string[]): number {
     const cwd = payload.cwd;
     snapshot = () => {
       try {
-        return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+        return readSessionSnapshot(storeFiles(args.home).memoryState, cwd, cliCommand(args.home, args.shim)).text;
       } catch (error) {
         snapshotError = error;
         return '';
@@ -341,7 +342,7 @@ function reportOmitted(args: HookArgs, instance: string, omitted: OmittedContent
 export function piSessionSnapshot(instance: string, cwd: string | null, shim: string): string {
   const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim, inPiProcess: true };
   try {
-    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd, cliCommand(args.home, args.shim)).text;
   } catch (error) {
     recordFailure(args, instance, error, undefined, 'snapshot');
     return '';
