@@ -756,8 +756,9 @@ export interface MemoryDiscardResult {
 
 export interface MemoryPrepareRequest {
   candidateIds: string[];
-  /** Default: the worktree's memory root inside git, the user's outside. */
+  /** Default: the candidates' own scope (their repository's worktree, or the user's for one from outside git). */
   scope?: 'project' | 'user' | undefined;
+  /** The caller's directory. The plan goes to the candidates' own scope, never this directory's. */
   cwd: string;
 }
 

@@ -9,7 +9,7 @@ import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../memory/memory-access.js';
 import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
 import { readPlanAt } from '../memory/promotion.js';
-import { unfinishedPlanIds } from '../memory/promotion-store.js';
+import { candidateOwnerOf, unfinishedPlanIds } from '../memory/promotion-store.js';
 import { publicScope, resolveScope } from '../memory/repository.js';
 import { withMemoryState } from '../memory/memory-access.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
@@ -199,9 +199,22 @@ export class MemoryService {
     return { repositoryKey, worktreeKey };
   }
 
+  /**
+   * Whose candidate it is: its own scope, whichever directory the person works from (one inbox for
+   * every repository); the caller's for an id memory-state does not hold (the writer says not found).
+   */
+  private candidateOwner(candidateId: string, cwd: string) {
+    const own = withMemoryState(
+      storeFiles(this.home).memoryState,
+      () => undefined,
+      (db) => candidateOwnerOf(db, candidateId),
+    );
+    return own ? { repositoryKey: own.repositoryKey, worktreeKey: own.worktreeKey } : this.owner(cwd);
+  }
+
   confirm(request: MemoryConfirmRequest) {
     return this.writer.call('memoryConfirmStatement', {
-      ...this.owner(request.cwd),
+      ...this.candidateOwner(request.candidateId, request.cwd),
       candidateId: request.candidateId,
       statementId: request.statementId,
     });
@@ -213,7 +226,10 @@ export class MemoryService {
   }
 
   discard(request: MemoryDiscardRequest) {
-    return this.writer.call('memoryDiscardCandidate', { ...this.owner(request.cwd), candidateId: request.candidateId });
+    return this.writer.call('memoryDiscardCandidate', {
+      ...this.candidateOwner(request.candidateId, request.cwd),
+      candidateId: request.candidateId,
+    });
   }
 
   async prepare(request: MemoryPrepareRequest) {
