@@ -2,6 +2,7 @@
 import './production-react.js';
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
+import { runCliBench } from './cli.js';
 import { runDedupBench } from './dedup.js';
 import { runExtractionQualityBench } from './extraction-quality.js';
 import { runExtractionBench } from './extraction-rules.js';
@@ -43,6 +44,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'pi-capture': runPiCaptureBench,
   ledger: runLedgerBench,
   mcp: runMcpBench,
+  cli: runCliBench,
 };
 
 const wanted = process.argv.slice(2);
