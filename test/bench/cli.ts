@@ -4,7 +4,6 @@
 // host running. Medians and their ratio to the bare start; targets from the issue: MCP and the
 // read commands within 2x. CM_BENCH_CLI_ROUNDS rounds (default 15).
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { gitRepo, BIN, tempHome } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { type Figure, median, report } from './measure.js';
