@@ -122,7 +122,7 @@ function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeK
  * for every repository) — and, for a project plan, their worktree as it is now: the root their
  * binding recorded must still be that repository's worktree, or nothing is prepared.
  */
-function candidatesScope(deps: GateDeps, ids: readonly string[], scope: 'project' | 'user' | undefined) {
+function candidatesScope(deps: GateDeps, ids: readonly string[], scope: 'project' | 'user' | undefined, cwd: string) {
   const owners = withMemoryState(
     deps.memoryStatePath,
     () => null,
@@ -155,7 +155,8 @@ function candidatesScope(deps: GateDeps, ids: readonly string[], scope: 'project
     );
   const candidateOwner = { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey };
   if (chosen === 'user') return { scope: chosen, candidateOwner, anchor: deps.home };
-  const root = owner.rootRealpath;
+  // A proposal's repository may have no binding recorded yet: the caller's worktree, if it is that one.
+  const root = owner.rootRealpath ?? (resolveScope(cwd) as { rootRealpath?: string }).rootRealpath ?? null;
   const now = root === null ? null : resolveScope(root);
   if (
     root === null ||
@@ -178,7 +179,7 @@ function candidatesScope(deps: GateDeps, ids: readonly string[], scope: 'project
 export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest): Promise<MemoryPlanView> {
   const ids = [...new Set(request.candidateIds)];
   if (ids.length === 0) throw new CmError('usage', 'Name the candidates to promote: memory prepare <candidate-id>…');
-  const { scope, candidateOwner, anchor } = candidatesScope(deps, ids, request.scope);
+  const { scope, candidateOwner, anchor } = candidatesScope(deps, ids, request.scope, request.cwd);
   const owner = scope === 'project' ? candidateOwner : USER_SCOPE;
   const read = withMemoryState(
     deps.memoryStatePath,
