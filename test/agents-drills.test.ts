@@ -9,14 +9,14 @@ import { request } from 'node:http';
 import { describe, it } from 'node:test';
 import type { Application } from '../source/api/application.js';
 import type { JournalRow, PromptReceipt } from '../source/protocol.js';
-import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/agents.js';
-import { coreSchema } from '../source/store/core-schema.js';
+import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/core/agents.js';
+import { coreSchema } from '../source/store/core/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
 import { runDoctor } from '../source/store/doctor.js';
 import { migrate } from '../source/store/migrations.js';
-import { ingestPiRecord, type IngestInput } from '../source/store/pi-ingest.js';
-import { admitPrompt, markAttempted } from '../source/store/prompts.js';
-import { readHeads, readStoreId } from '../source/store/sequences.js';
+import { ingestPiRecord, type IngestInput } from '../source/store/core/pi-ingest.js';
+import { admitPrompt, markAttempted } from '../source/store/core/prompts.js';
+import { readHeads, readStoreId } from '../source/store/core/sequences.js';
 import { commit } from '../source/store/transaction.js';
 import {
   assertIntent,

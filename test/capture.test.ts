@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { after, describe, it } from 'node:test';
 import type { CaptureStatus } from '../source/protocol.js';
 import { storeFiles } from '../source/home.js';
-import { storeTail } from '../source/store/inbox-writes.js';
+import { storeTail } from '../source/store/core/inbox-writes.js';
 import { textDigest } from '../source/ground/digests.js';
 import {
   CAPACITY_ENV,
@@ -16,7 +16,7 @@ import {
   RECOVERY_PAGE_SIZE,
   STATUS_SESSIONS_MAX,
 } from '../source/limits.js';
-import { coreSchema } from '../source/store/core-schema.js';
+import { coreSchema } from '../source/store/core/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
 import { migrate } from '../source/store/migrations.js';
 import { runCli, tempHome } from './support/cli.js';

@@ -10,13 +10,13 @@ import { after, describe, it } from 'node:test';
 import { storeFiles } from '../source/home.js';
 import { applyInstall, planInstall } from '../source/hosts/integrations.js';
 import type { Application } from '../source/api/application.js';
-import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/agents.js';
-import { applyStep } from '../source/store/capture-sessions.js';
-import { coreSchema } from '../source/store/core-schema.js';
+import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/core/agents.js';
+import { applyStep } from '../source/store/core/capture-sessions.js';
+import { coreSchema } from '../source/store/core/core-schema.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { migrate } from '../source/store/migrations.js';
-import { admitPrompt } from '../source/store/prompts.js';
-import { readHeads, readStoreId } from '../source/store/sequences.js';
+import { admitPrompt } from '../source/store/core/prompts.js';
+import { readHeads, readStoreId } from '../source/store/core/sequences.js';
 import { commit } from '../source/store/transaction.js';
 import {
   ended,

@@ -18,8 +18,8 @@ import {
   readsForChild,
   recordRootRead,
   type LedgerRead,
-} from '../source/ledger/ledger.js';
-import { ledgerStatusAt } from '../source/ledger/ledger-status.js';
+} from '../source/store/ledger/ledger.js';
+import { ledgerStatusAt } from '../source/store/ledger/ledger-status.js';
 import {
   LEDGER_BUSY_TIMEOUT_MS,
   LEDGER_DIGESTS_PER_ID,

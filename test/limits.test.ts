@@ -23,12 +23,12 @@ import {
   SEQUENCE_MAX,
   TRANSCRIPT_LINE_MAX_BYTES,
 } from '../source/limits.js';
-import { coreSchema } from '../source/store/core-schema.js';
+import { coreSchema } from '../source/store/core/core-schema.js';
 import { openDatabase, type Db } from '../source/store/database.js';
-import { readJournalPage } from '../source/store/history-reads.js';
+import { readJournalPage } from '../source/store/core/history-reads.js';
 import { migrate } from '../source/store/migrations.js';
-import { appendNote } from '../source/store/notes.js';
-import { readStoreId } from '../source/store/sequences.js';
+import { appendNote } from '../source/store/core/notes.js';
+import { readStoreId } from '../source/store/core/sequences.js';
 import { commit } from '../source/store/transaction.js';
 import * as c from './support/capture.js';
 import { runCli, startHost, stopHost, tempHome } from './support/cli.js';

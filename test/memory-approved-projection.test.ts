@@ -10,11 +10,11 @@ import {
   type ProjectionScan,
   scanApprovedRoot,
   sourceTreeDigest,
-} from '../source/memory/approved-projection.js';
+} from '../source/effects/approved-projection.js';
 import { formatEntry, type MemoryEntry } from '../source/memory/entry-format.js';
-import { memoryRoot } from '../source/memory/safe-files.js';
+import { memoryRoot } from '../source/effects/safe-files.js';
 import { sha256Hex } from '../source/ground/digests.js';
-import { temporaryName } from '../source/memory/safe-files.js';
+import { temporaryName } from '../source/effects/safe-files.js';
 
 const ROOT_PATH = '.common-memory/memory';
 

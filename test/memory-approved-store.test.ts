@@ -5,17 +5,17 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { scanApprovedRoot } from '../source/memory/approved-projection.js';
-import { scanInput } from '../source/memory/approved-access.js';
+import { scanApprovedRoot } from '../source/effects/approved-projection.js';
+import { scanInput } from '../source/pipeline/approved-access.js';
 import {
   approvedCommands,
   type ApprovedOwner,
   readProjection,
   searchApproved,
   type SyncApprovedInput,
-} from '../source/memory/approved-store.js';
-import { memoryRoot } from '../source/memory/safe-files.js';
-import { openMemoryState } from '../source/memory/state-database.js';
+} from '../source/store/memory/approved-store.js';
+import { memoryRoot } from '../source/effects/safe-files.js';
+import { openMemoryState } from '../source/store/memory/state-database.js';
 import { commit } from '../source/store/transaction.js';
 import { tempHome } from './support/cli.js';
 

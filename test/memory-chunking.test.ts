@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { evidenceTexts } from '../source/memory/builtin-runner.js';
 import { CHUNK_MAX_BYTES, EXCERPT_BYTES, planChunks } from '../source/memory/chunking.js';
-import type { SourceTurn } from '../source/memory/turn-source.js';
+import type { SourceTurn } from '../source/store/core/turn-source.js';
 
 function turn(
   session: string,

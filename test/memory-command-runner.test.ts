@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CmError } from '../source/errors.js';
-import { commandRunner, RunnerFailure } from '../source/memory/command-runner.js';
+import { commandRunner, RunnerFailure } from '../source/effects/command-runner.js';
 import type { RunnerTask } from '../source/memory/runner.js';
-import { commandProfile, parseRunnerProfiles } from '../source/memory/runner-profiles.js';
+import { commandProfile, parseRunnerProfiles } from '../source/effects/runner-profiles.js';
 
 const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
 const dirs: string[] = [];

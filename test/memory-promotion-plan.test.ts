@@ -32,7 +32,7 @@ import {
   type PromotionPlan,
   syncPlanDirectories,
 } from '../source/memory/promotion-plan.js';
-import { MemoryFileError, memoryRoot } from '../source/memory/safe-files.js';
+import { MemoryFileError, memoryRoot } from '../source/effects/safe-files.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

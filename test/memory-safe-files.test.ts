@@ -23,7 +23,7 @@ import {
   readMemoryFile,
   temporaryName,
   writeMemoryFile,
-} from '../source/memory/safe-files.js';
+} from '../source/effects/safe-files.js';
 
 const ROOT_PATH = '.common-memory/memory';
 const OPTIONS = { fileMode: 0o600, directoryMode: 0o700 };

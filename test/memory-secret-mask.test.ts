@@ -11,8 +11,8 @@ import {
   MCP_PROPOSAL_MAX_BYTES,
   MCP_PROPOSAL_TITLE_MAX_BYTES,
 } from '../source/limits.js';
-import { maskFindings } from '../source/memory/extraction-submit.js';
-import { readMemoryReview } from '../source/memory/memory-reads.js';
+import { maskFindings } from '../source/store/memory/extraction-submit.js';
+import { readMemoryReview } from '../source/store/memory/memory-reads.js';
 import { lintText, maskSecret, type SecretFinding } from '../source/memory/secret-lint.js';
 import { maskText, mergeSpans } from '../source/memory/secret-mask.js';
 import { maskedText } from '../source/screens/memory/review-state.js';

@@ -16,8 +16,8 @@ import {
   selectSnapshot,
   spliceManagedBlock,
 } from '../source/memory/snapshot.js';
-import { snapshotFromState } from '../source/memory/snapshot-read.js';
-import { openMemoryState } from '../source/memory/state-database.js';
+import { snapshotFromState } from '../source/store/memory/snapshot-read.js';
+import { openMemoryState } from '../source/store/memory/state-database.js';
 
 const entry = (id: string, priority: number, overrides: Partial<SnapshotEntry> = {}): SnapshotEntry => ({
   entryId: id,

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { coreSchema } from '../source/store/core-schema.js';
+import { coreSchema } from '../source/store/core/core-schema.js';
 import { openDatabase } from '../source/store/database.js';
 import { migrate } from '../source/store/migrations.js';
 

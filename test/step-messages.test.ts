@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256Hex, textDigest } from '../source/ground/digests.js';
 import type { TranscriptMessage, TranscriptTurn } from '../source/hosts/transcript-model.js';
-import { captureCommands, type CaptureStepInput } from '../source/store/capture-sessions.js';
+import { captureCommands, type CaptureStepInput } from '../source/store/core/capture-sessions.js';
 import { StepMessages } from '../source/workers/step-messages.js';
 
 const message = (key: string, text: string, classification: 'evidence' | 'context' = 'context'): TranscriptMessage => ({

@@ -4,13 +4,13 @@ import { describe, it } from 'node:test';
 import { CmError } from '../source/errors.js';
 import { storeFiles } from '../source/home.js';
 import { PAGE_LIMIT_MAX, RECORD_MAX_BYTES } from '../source/limits.js';
-import { coreSchema } from '../source/store/core-schema.js';
+import { coreSchema } from '../source/store/core/core-schema.js';
 import { openDatabase, type Db } from '../source/store/database.js';
 import { runDoctor } from '../source/store/doctor.js';
-import { readJournalPage, readTimelinePage } from '../source/store/history-reads.js';
+import { readJournalPage, readTimelinePage } from '../source/store/core/history-reads.js';
 import { migrate, schemaVersion } from '../source/store/migrations.js';
-import { appendNote } from '../source/store/notes.js';
-import { readHeads, readStoreId } from '../source/store/sequences.js';
+import { appendNote } from '../source/store/core/notes.js';
+import { readHeads, readStoreId } from '../source/store/core/sequences.js';
 import { commit } from '../source/store/transaction.js';
 import { tempHome } from './support/cli.js';
 

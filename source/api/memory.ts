@@ -28,7 +28,7 @@ import type {
   SessionSearchRequest,
   SessionSearchResult,
 } from '../protocol.js';
-import { proposalFields, proposalOrigin } from '../memory/proposal.js';
+import { proposalFields, proposalOrigin } from '../store/memory/proposal.js';
 import { read, readByBody, write } from './route.js';
 
 /** What an extraction run is asked for: the body of memoryExtract and memoryExtractStart. */

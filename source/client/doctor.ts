@@ -1,8 +1,8 @@
 // The consistency self-check over read-only connections (it works beside a running host):
 // core.sqlite's checks, then memory-state's.
 import { storeFiles } from '../home.js';
-import { runMemoryDoctor } from '../memory/memory-doctor.js';
-import { openMemoryStateReadOnly } from '../memory/state-database.js';
+import { runMemoryDoctor } from '../store/memory/memory-doctor.js';
+import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { type Db, openDatabase } from '../store/database.js';
 import { runDoctor, type Violation } from '../store/doctor.js';
 

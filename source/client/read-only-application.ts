@@ -2,21 +2,21 @@
 // It answers the API's reads; its refusals of the writes are derived from the declarations.
 import { dirname, join } from 'node:path';
 import { type Application, readOnlyApplication } from '../api/application.js';
-import { listAgents } from '../store/agents.js';
-import { readCaptureStatus } from '../store/capture-reads.js';
-import { coreSchema } from '../store/core-schema.js';
+import { listAgents } from '../store/core/agents.js';
+import { readCaptureStatus } from '../store/core/capture-reads.js';
+import { coreSchema } from '../store/core/core-schema.js';
 import { openDatabase } from '../store/database.js';
-import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
+import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/core/history-reads.js';
 import { schemaVersion } from '../store/migrations.js';
-import { readHeads, readStoreId } from '../store/sequences.js';
-import { sessionSearch } from '../store/session-search.js';
-import { listSessions, readSession } from '../store/session-reads.js';
+import { readHeads, readStoreId } from '../store/core/sequences.js';
+import { sessionSearch } from '../store/core/session-search.js';
+import { listSessions, readSession } from '../store/core/session-reads.js';
 import { storeFiles } from '../home.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../memory/memory-access.js';
+import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
 import { CmError } from '../errors.js';
-import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
-import { ledgerStatusAt } from '../ledger/ledger-status.js';
-import { readPlanAt } from '../memory/promotion.js';
+import { memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
+import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
+import { readPlanAt } from '../pipeline/promotion.js';
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
 export function isCurrentStore(corePath: string): boolean {

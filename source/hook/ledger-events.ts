@@ -15,8 +15,8 @@ import {
   ledgerSessionEnd,
   ledgerSessionStart,
   ledgerTurn,
-} from '../ledger/ledger.js';
-import type { LedgerEntry, LedgerRead, RecordOutcome } from '../ledger/ledger.js';
+} from '../store/ledger/ledger.js';
+import type { LedgerEntry, LedgerRead, RecordOutcome } from '../store/ledger/ledger.js';
 import { databaseError, type Db } from '../store/database.js';
 import type { HookPayload } from './payload.js';
 

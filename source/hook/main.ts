@@ -17,21 +17,21 @@ import {
   PI_HOOK_STDIN_MAX_BYTES,
 } from '../limits.js';
 import { hookDeadlineMs, isLockBusy, waitBudgetMs } from './busy-wait.js';
-import { coreSchema } from '../store/core-schema.js';
+import { coreSchema } from '../store/core/core-schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../ground/faults.js';
-import { captureEvent, markQuarantineKept } from '../store/inbox-writes.js';
+import { captureEvent, markQuarantineKept } from '../store/core/inbox-writes.js';
 import { capturePiEnvelope, type OmittedContent, PI_EVENT_DEADLINE_MS, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
 import { parsePayload, type HookClient, type HookPayload } from './payload.js';
 import { processInstance } from './process-instance.js';
 import { hookReply } from './reply.js';
 import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
-import type { TailReader } from '../store/inbox-writes.js';
+import type { TailReader } from '../store/core/inbox-writes.js';
 import { readStdinBounded } from './stdin-read.js';
 import { decodeKeepingBytes } from './raw-text.js';
-import { readSessionSnapshot } from '../memory/snapshot-read.js';
+import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import { cliCommand } from './cli-command.js';
 import { shellQuote } from '../shell-quote.js';
 import { BrokenInstallError } from '../broken-install.js';

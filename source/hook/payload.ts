@@ -3,7 +3,7 @@
 // as they are in the envelope.
 import { CmError } from '../errors.js';
 import type { CaptureClient } from '../protocol.js';
-import type { InboxEvent } from '../store/inbox-writes.js';
+import type { InboxEvent } from '../store/core/inbox-writes.js';
 import { identityOf } from './raw-text.js';
 
 export type HookClient = CaptureClient;

@@ -16,7 +16,7 @@ import { commit } from '../store/transaction.js';
 import { HOOK_TAIL_MAX_BYTES } from '../limits.js';
 import { CmError } from '../errors.js';
 import { sessionKeyOf, sha256Hex, textDigest } from '../ground/digests.js';
-import { endActivation, openActivation, storeTail } from '../store/inbox-writes.js';
+import { endActivation, openActivation, storeTail } from '../store/core/inbox-writes.js';
 import type { HookPayload } from './payload.js';
 
 /** How long pi may be held by one event: the extension's child channel is stopped after it. */

@@ -17,7 +17,7 @@
 // before_agent_start, and from then on gives that one (hook/main.ts piRefreshedSnapshot).
 import { storeFiles } from '../home.js';
 import { CmError } from '../errors.js';
-import { readSessionSnapshot } from '../memory/snapshot-read.js';
+import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import { cliCommand } from './cli-command.js';
 import { commit } from '../store/transaction.js';
 import type { Db } from '../store/database.js';

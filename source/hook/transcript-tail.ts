@@ -17,7 +17,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { HOOK_TAIL_CHUNK_BYTES, HOOK_TAIL_MAX_BYTES } from '../limits.js';
-import type { Tail } from '../store/inbox-writes.js';
+import type { Tail } from '../store/core/inbox-writes.js';
 import { os, processUptimeMs } from '../ground/lazy-builtin.js';
 
 export interface TailOptions {

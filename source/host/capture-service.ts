@@ -1,11 +1,11 @@
 // Host capture behind the application API: status reads on the host's read-only connection,
 // drains and recoveries in the drain thread (started on first use when this process only holds
 // the lease for a CLI command; at start-up in a real host).
-import { ledgerStatusAt } from '../ledger/ledger-status.js';
+import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import type { CaptureStatus, CaptureStatusRequest, DrainReport, FlushReport } from '../protocol.js';
-import { readCaptureStatus, readRemaining } from '../store/capture-reads.js';
+import { readCaptureStatus, readRemaining } from '../store/core/capture-reads.js';
 import type { Db } from '../store/database.js';
 import { DrainClient } from '../workers/drain-client.js';
 import type { WriterClient } from '../workers/writer-client.js';

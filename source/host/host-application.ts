@@ -2,7 +2,7 @@
 // connection. The HTTP server and the TUI both speak to this object.
 import { dirname } from 'node:path';
 import { storeFiles } from '../home.js';
-import { ledgerStatusAt } from '../ledger/ledger-status.js';
+import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 import { randomUUID } from 'node:crypto';
 import { CmError } from '../errors.js';
 import type { Application } from '../api/application.js';
@@ -18,16 +18,16 @@ import {
   type PromptReceipt,
   promptReceiptOf,
 } from '../protocol.js';
-import { listAgents, requireAgent, toAgentView } from '../store/agents.js';
+import { listAgents, requireAgent, toAgentView } from '../store/core/agents.js';
 import type { Db } from '../store/database.js';
 import type { AgentsClient } from '../workers/agents-client.js';
-import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/history-reads.js';
-import { findOperation } from '../store/operations.js';
-import { readHeads } from '../store/sequences.js';
+import { readJournalPage, readMessage, readOperation, readTimelinePage } from '../store/core/history-reads.js';
+import { findOperation } from '../store/core/operations.js';
+import { readHeads } from '../store/core/sequences.js';
 import type { WriterClient } from '../workers/writer-client.js';
 import type { CaptureService } from './capture-service.js';
 import type { MemoryService } from './memory-service.js';
-import { sessionSearch } from '../store/session-search.js';
+import { sessionSearch } from '../store/core/session-search.js';
 import type {
   CaptureStatusRequest,
   MemoryApproveRequest,
@@ -41,7 +41,7 @@ import type {
   SessionReadRequest,
   SessionSearchRequest,
 } from '../protocol.js';
-import { listSessions, readSession } from '../store/session-reads.js';
+import { listSessions, readSession } from '../store/core/session-reads.js';
 
 export interface HostIdentity {
   storeId: string;

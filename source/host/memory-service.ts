@@ -6,14 +6,14 @@
 // crash interrupted.
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../memory/memory-access.js';
-import { memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
-import { readPlanAt } from '../memory/promotion.js';
-import { candidateOwnerOf, unfinishedPlanIds } from '../memory/promotion-store.js';
-import { publicScope, resolveScope } from '../memory/repository.js';
-import { withMemoryState } from '../memory/memory-access.js';
+import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
+import { memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
+import { readPlanAt } from '../pipeline/promotion.js';
+import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
+import { publicScope, resolveScope } from '../effects/repository.js';
+import { withMemoryState } from '../pipeline/memory-access.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
-import { holderName } from '../workers/extraction-pipeline.js';
+import { holderName } from '../pipeline/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
 import { ExtractRuns } from './extract-runs.js';
 import { FollowedProbes } from './followed-probes.js';

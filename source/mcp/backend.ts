@@ -6,10 +6,10 @@
 // directory the client started the server in: its worktree's and the user's.
 import { connect } from '../client/connect.js';
 import { storeFiles } from '../home.js';
-import { ledgerStatusAt } from '../ledger/ledger-status.js';
-import { approvedViewAt, memoryGetAt, memorySearchAt } from '../memory/approved-access.js';
-import { memoryStatusAt } from '../memory/memory-access.js';
-import type { ProposalOrigin } from '../memory/proposal.js';
+import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
+import { approvedViewAt, memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
+import { memoryStatusAt } from '../pipeline/memory-access.js';
+import type { ProposalOrigin } from '../store/memory/proposal.js';
 import { refreshSnapshot } from '../hook/refresh.js';
 import type { McpStatus, MemoryBackend } from './tools.js';
 

@@ -5,7 +5,7 @@
 // messages a runner may cite — nothing else can be evidence.
 import { sha256Hex } from '../ground/digests.js';
 import { CHUNKER_VERSION, memoryDigest } from './contracts.js';
-import type { SourceTurn } from './turn-source.js';
+import type { SourceTurn } from '../store/core/turn-source.js';
 
 /** One chunk's transcript: a runner reads it whole; 40 KiB is ~10k tokens (seed 004 §4). */
 export const CHUNK_MAX_BYTES = 40 * 1024;

@@ -4,7 +4,7 @@
 // only then looked at.
 import { z } from 'zod';
 import { sha256Hex } from '../ground/digests.js';
-import { canonicalJson } from '../store/operations.js';
+import { canonicalJson } from '../store/core/operations.js';
 
 export const FORMATS = {
   extractionTask: 'common-memory-extraction-task@v1',

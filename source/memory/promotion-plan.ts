@@ -28,7 +28,7 @@ import {
   slugify,
   updateEntryDocument,
 } from './entry-format.js';
-import { writeModesFor } from './memory-root.js';
+import { writeModesFor } from '../effects/memory-root.js';
 import type { SnapshotEntry } from './snapshot.js';
 import { isPoisonRule, lintMemoryText } from './memory-lint.js';
 import type { SecretFinding } from './secret-lint.js';
@@ -43,7 +43,7 @@ import {
   verifyDirectory,
   type WriteOptions,
   writeFileInDirectory,
-} from './safe-files.js';
+} from '../effects/safe-files.js';
 
 /** @2 binds the anchor, the candidates' owner, the diff and the findings a person read (issue 26). */
 export const PLAN_FORMAT = 'common-memory-promotion-plan@2';

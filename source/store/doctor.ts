@@ -1,6 +1,6 @@
 // Consistency self-check (seed 003, B5). A full scan: run on demand, never on the hot path.
 import type { Db } from './database.js';
-import { PROMPT_STATES } from './operations.js';
+import { PROMPT_STATES } from './core/operations.js';
 
 export interface Violation {
   check: string;

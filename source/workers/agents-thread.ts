@@ -7,10 +7,10 @@ import { cliCommand } from '../hook/cli-command.js';
 import type { AbortReceipt, PromptReceipt } from '../protocol.js';
 import { AgentManager } from '../hosts/pi/agent-manager.js';
 import { resolvePiCommand } from '../hosts/pi/pi-command.js';
-import { readSessionSnapshot } from '../memory/snapshot-read.js';
+import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import type { PiStoreCalls, PiStoreFunctions } from '../hosts/pi/store-port.js';
 import { WriterClient } from './writer-client.js';
-import type { CommandInput, CommandResult } from './writer-commands.js';
+import type { CommandInput, CommandResult } from '../store/writer-commands.js';
 import { serveCalls } from './reply-channel.js';
 
 export interface AgentsWorkerData {

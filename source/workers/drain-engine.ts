@@ -34,8 +34,8 @@ import {
   type ActivationRow,
   type EnvelopeRow,
   type WatchRow,
-} from '../store/capture-reads.js';
-import type { CaptureStepInput, StepOutcome } from '../store/capture-sessions.js';
+} from '../store/core/capture-reads.js';
+import type { CaptureStepInput, StepOutcome } from '../store/core/capture-sessions.js';
 import type { Db } from '../store/database.js';
 import { RECOVERY_CODES, type RecoveryCode } from './recovery-codes.js';
 import { StepMessages } from './step-messages.js';

@@ -4,7 +4,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError } from '../errors.js';
 import { DRAIN_POLL_MS } from '../limits.js';
 import { databaseError, openDatabase } from '../store/database.js';
-import { nextActivation } from '../store/capture-reads.js';
+import { nextActivation } from '../store/core/capture-reads.js';
 import type { DrainReport } from '../protocol.js';
 import { DrainEngine } from './drain-engine.js';
 import { WriterClient } from './writer-client.js';

@@ -4,8 +4,8 @@
 // writer over its own port for every commit. One job at a time: a root has one writer.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
-import { syncApproved } from '../memory/approved-access.js';
-import { type GateDeps, preparePlan, promotePlan, resumePromotions } from '../memory/promotion.js';
+import { syncApproved } from '../pipeline/approved-access.js';
+import { type GateDeps, preparePlan, promotePlan, resumePromotions } from '../pipeline/promotion.js';
 import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult, MemorySyncResult } from '../protocol.js';
 import { serveCalls } from './reply-channel.js';
 import { WriterClient } from './writer-client.js';

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import type { MemoryReverifyResult } from '../protocol.js';
-import type { ExtractReport, ExtractRequest } from './extraction-pipeline.js';
+import type { ExtractReport, ExtractRequest } from '../pipeline/extraction-pipeline.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
 import type { RunnersProgress } from './runners-thread.js';
 import { startWorker } from './start-worker.js';

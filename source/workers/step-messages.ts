@@ -4,7 +4,7 @@
 // the garbage collector) until the whole step is planned; the buffer is then transferred to the
 // writer, not cloned.
 import type { TranscriptTurn } from '../hosts/transcript-model.js';
-import type { CaptureStepInput } from '../store/capture-sessions.js';
+import type { CaptureStepInput } from '../store/core/capture-sessions.js';
 
 /**
  * Where a step's bodies start; growth doubles. A full 4 MiB step of recorded Codex turns holds

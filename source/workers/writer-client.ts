@@ -6,7 +6,7 @@ import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
-import type { CommandInput, CommandName, CommandResult } from './writer-commands.js';
+import type { CommandInput, CommandName, CommandResult } from '../store/writer-commands.js';
 import type { WriterReady } from './writer-thread.js';
 
 export class WriterClient {

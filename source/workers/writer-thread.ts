@@ -5,16 +5,16 @@
 // only the memory commands (each retries the open), never capture.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError, CmError } from '../errors.js';
-import { coreSchema } from '../store/core-schema.js';
+import { coreSchema } from '../store/core/core-schema.js';
 import { databaseError, openDatabase } from '../store/database.js';
 import { WRITER_BUSY_TIMEOUT_MS } from '../limits.js';
 import { migrate } from '../store/migrations.js';
-import { readStoreId } from '../store/sequences.js';
+import { readStoreId } from '../store/core/sequences.js';
 import { commit } from '../store/transaction.js';
 import { faultPointFromEnv } from '../ground/faults.js';
 import type { AnyCommand, MemoryContext, WriterContext } from '../store/command.js';
-import { memoryUnavailable, openMemoryState, type MemoryState } from '../memory/state-database.js';
-import { writerCommands } from './writer-commands.js';
+import { memoryUnavailable, openMemoryState, type MemoryState } from '../store/memory/state-database.js';
+import { writerCommands } from '../store/writer-commands.js';
 import type { Reply } from './reply-channel.js';
 
 export type WriterRequest = { id: number; name: string; input: unknown };

@@ -9,18 +9,18 @@
 //     default 16) and cold (the call starts the drain thread): MB/s against a raw chunked split +
 //     JSON.parse of the same file, and peak RSS;
 //  4. status with 10k recovery items: the last full page against the first.
-import { ledgerStatusAt } from '../../source/ledger/ledger-status.js';
+import { ledgerStatusAt } from '../../source/store/ledger/ledger-status.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { storeFiles } from '../../source/home.js';
-import { storeTail } from '../../source/store/inbox-writes.js';
+import { storeTail } from '../../source/store/core/inbox-writes.js';
 import { textDigest } from '../../source/ground/digests.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { hookCommand } from '../../source/hosts/hook-config.js';
-import { readCaptureStatus } from '../../source/store/capture-reads.js';
-import { coreSchema } from '../../source/store/core-schema.js';
+import { readCaptureStatus } from '../../source/store/core/capture-reads.js';
+import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 import { RECOVERY_PAGE_SIZE } from '../../source/limits.js';

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
 import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES } from '../../source/limits.js';
-import { SELECTION_MAX_TURNS } from '../../source/memory/turn-source.js';
+import { SELECTION_MAX_TURNS } from '../../source/store/core/turn-source.js';
 import { openDatabase } from '../../source/store/database.js';
 import { tempHome } from '../support/cli.js';
 import { readMemoryFixture } from '../support/fixture-jsonl.js';

@@ -5,11 +5,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { apiClient } from '../../source/client/api-client.js';
 import { storeFiles } from '../../source/home.js';
-import { coreSchema } from '../../source/store/core-schema.js';
+import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
-import { appendNote } from '../../source/store/notes.js';
-import { readStoreId } from '../../source/store/sequences.js';
+import { appendNote } from '../../source/store/core/notes.js';
+import { readStoreId } from '../../source/store/core/sequences.js';
 import { hookCommand } from '../../source/hosts/hook-config.js';
 import { startHost, stopHost, tempHome } from '../support/cli.js';
 import {

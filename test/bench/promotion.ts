@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sha256Hex } from '../../source/ground/digests.js';
 import { MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
-import { scanApprovedRoot } from '../../source/memory/approved-projection.js';
+import { scanApprovedRoot } from '../../source/effects/approved-projection.js';
 import { ENTRY_TYPES, formatEntry } from '../../source/memory/entry-format.js';
 import {
   applyPlanFile,
@@ -36,9 +36,9 @@ import {
   type PlanInput,
   syncPlanDirectories,
 } from '../../source/memory/promotion-plan.js';
-import { memoryRoot } from '../../source/memory/safe-files.js';
+import { memoryRoot } from '../../source/effects/safe-files.js';
 import { median, type Figure, report, timeMs, timeMsAsync } from './measure.js';
-import { promotePlan } from '../../source/memory/promotion.js';
+import { promotePlan } from '../../source/pipeline/promotion.js';
 import { approvedPlanInProcess } from '../support/in-process-gate.js';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

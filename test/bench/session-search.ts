@@ -13,7 +13,7 @@
 // real conversation does, so that ranking matters. `node --import tsx test/bench/session-search.ts`
 import Database from 'better-sqlite3';
 import { buildSessionSearchQuery, quoteFtsTerm } from '../../source/memory/fts-query.js';
-import { firstOfEachText } from '../../source/store/session-search.js';
+import { firstOfEachText } from '../../source/store/core/session-search.js';
 import { readMemoryFixture } from '../support/fixture-jsonl.js';
 import { percentile, timeMs } from './measure.js';
 

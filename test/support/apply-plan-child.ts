@@ -9,7 +9,7 @@ import {
   type PromotionScope,
   syncPlanDirectories,
 } from '../../source/memory/promotion-plan.js';
-import { memoryRoot } from '../../source/memory/safe-files.js';
+import { memoryRoot } from '../../source/effects/safe-files.js';
 
 interface ChildPlan {
   anchor: string;

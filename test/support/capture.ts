@@ -4,13 +4,13 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHome, storeFiles } from '../../source/home.js';
-import { captureEvent } from '../../source/store/inbox-writes.js';
+import { captureEvent } from '../../source/store/core/inbox-writes.js';
 import { parsePayload, type HookClient } from '../../source/hook/payload.js';
 import { readTail } from '../../source/hook/transcript-tail.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { Host } from '../../source/host/host.js';
 import type { CaptureStatus, DrainReport, FlushReport } from '../../source/protocol.js';
-import { coreSchema } from '../../source/store/core-schema.js';
+import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase, type Db } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 import { runCli } from './cli.js';

@@ -6,16 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../../source/ground/digests.js';
-import { approvedCommands } from '../../source/memory/approved-store.js';
+import { approvedCommands } from '../../source/store/memory/approved-store.js';
 import {
   buildPromotionPlan,
   type CandidateForPromotion,
   canonicalPlanJson,
 } from '../../source/memory/promotion-plan.js';
-import type { GateDeps } from '../../source/memory/promotion.js';
-import { promotionCommands } from '../../source/memory/promotion-store.js';
-import { resolveScope } from '../../source/memory/repository.js';
-import { openMemoryState } from '../../source/memory/state-database.js';
+import type { GateDeps } from '../../source/pipeline/promotion.js';
+import { promotionCommands } from '../../source/store/memory/promotion-store.js';
+import { resolveScope } from '../../source/effects/repository.js';
+import { openMemoryState } from '../../source/store/memory/state-database.js';
 import type { AnyCommand } from '../../source/store/command.js';
 import type { Db } from '../../source/store/database.js';
 import { commit } from '../../source/store/transaction.js';

@@ -2,7 +2,7 @@
 // screen's and the status reads' behaviour and figures with thousands of items.
 import { mkdirSync } from 'node:fs';
 import { storeFiles } from '../../source/home.js';
-import { coreSchema } from '../../source/store/core-schema.js';
+import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 

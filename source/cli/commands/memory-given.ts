@@ -5,7 +5,7 @@
 import { EXIT } from '../../errors.js';
 import { storeFiles } from '../../home.js';
 import { refreshSnapshot } from '../../hook/refresh.js';
-import { applyAssemble, planAssemble } from '../../memory/assemble.js';
+import { applyAssemble, planAssemble } from '../../pipeline/assemble.js';
 import type { Output } from '../output.js';
 
 export function memoryRefresh(home: string, sessions: string[] | undefined, out: Output): number {

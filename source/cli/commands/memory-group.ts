@@ -1,8 +1,8 @@
 // `memory extract | status | recall | lint | review`: the memory pipeline on the command line.
 // extract (memory-extract.ts) is a run in the running host, or in this command holding the lease; status, recall and
 // review are reads (read-only without a host); lint runs here and needs no store.
-import { REVIEW_PAGE_MAX } from '../../memory/memory-access.js';
-import { parseReviewCursor } from '../../memory/memory-reads.js';
+import { REVIEW_PAGE_MAX } from '../../pipeline/memory-access.js';
+import { parseReviewCursor } from '../../store/memory/memory-reads.js';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';

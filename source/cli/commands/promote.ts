@@ -6,7 +6,7 @@ import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../protocol.js';
 import { storeFiles } from '../../home.js';
-import { resolveMemoryId } from '../../memory/memory-ids.js';
+import { resolveMemoryId } from '../../pipeline/memory-ids.js';
 import type { Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
 

@@ -3,7 +3,7 @@
 // action carrying its request id; a superseded or unmounted request's answer is dropped.
 import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
-import { REVIEW_PAGE_MAX } from '../../memory/memory-access.js';
+import { REVIEW_PAGE_MAX } from '../../pipeline/memory-access.js';
 import { STATUS_PROGRESS_MS } from '../timing.js';
 import { useRequest, useRequestLoop } from '../widgets/use-request.js';
 import { idLabel } from './wrap-lines.js';

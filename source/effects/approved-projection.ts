@@ -1,0 +1,429 @@
+// The approved projection's source side: scan a memory root, read every entry file safely, parse
+// it, and say whether the result covers the whole tree. The scan is a value a database stores:
+// the entries, a digest of the source tree ((path, content digest) pairs in path order), the
+// stamps of the files read, and every problem with its path and line. Coverage is `complete` only
+// when every entry file was read and parsed and nothing changed during the scan (every file is
+// stat'ed again at the end); otherwise `partial`, and the caller keeps its previous generation.
+
+import { lstatSync, readdirSync } from 'node:fs';
+import { sha256Hex } from '../ground/digests.js';
+import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
+import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
+import {
+  type CheckedDirectory,
+  checkDirectory,
+  type FileStamp,
+  MemoryFileError,
+  type MemoryRoot,
+  readFileInDirectory,
+  sameStamp,
+  verifyDirectory,
+} from './safe-files.js';
+
+export const SOURCE_TREE_FORMAT = 'common-memory-source-tree@1';
+
+export type MemoryScope = 'project' | 'user';
+
+export interface ApprovedEntry extends Omit<MemoryEntry, 'extra'> {
+  scope: MemoryScope;
+  /** Where the entry is, relative to the memory root; more than one when identical copies exist. */
+  paths: string[];
+  /** sha256 of the file's bytes (its canonical bytes: a file round-trips byte for byte). */
+  contentDigest: string;
+  /** Frontmatter fields we do not interpret, as a JSON object. */
+  extra: Record<string, unknown>;
+}
+
+export interface ScannedFile {
+  path: string;
+  stamp: FileStamp;
+  contentDigest: string;
+}
+
+export type ProblemKind =
+  | 'unsafe'
+  | 'unreadable'
+  | 'malformed'
+  | 'misplaced'
+  | 'duplicate-id'
+  | 'changed'
+  | 'too-many-files';
+
+export interface ProjectionProblem {
+  kind: ProblemKind;
+  /** Relative to the memory root ("" for the root itself). */
+  path: string;
+  /** 1-based line in the file, or null when the problem is not about a line. */
+  line: number | null;
+  message: string;
+}
+
+export interface ProjectionScan {
+  scope: MemoryScope;
+  coverage: 'complete' | 'partial';
+  sourceTreeDigest: string;
+  /** Nothing changed since `previous`: no file was read, `entries` is empty, the caller keeps what it has. */
+  unchanged: boolean;
+  entries: ApprovedEntry[];
+  /** What was read, for the next scan's short circuit. */
+  files: ScannedFile[];
+  problems: ProjectionProblem[];
+  scannedAtMs: number;
+}
+
+/** What a previous complete scan left, to recognise an unchanged tree without reading it. */
+export interface PreviousScan {
+  coverage: 'complete' | 'partial';
+  sourceTreeDigest: string;
+  files: ScannedFile[];
+  scannedAtMs: number;
+}
+
+export const sourceTreeDigest = (files: ReadonlyArray<{ path: string; contentDigest: string }>): string =>
+  sha256Hex(JSON.stringify([SOURCE_TREE_FORMAT, files.map((f) => [f.path, f.contentDigest])]));
+
+/** Hidden files are not entries (a writer's temporary file is one); neither is anything but `*.md`. */
+const isEntryName = (name: string): boolean => !name.startsWith('.') && name.endsWith('.md');
+
+interface Listed {
+  directory: CheckedDirectory;
+  type: EntryType;
+  /** The entry files to read. */
+  names: string[];
+  /** Every non-hidden `*.md` name listed, refused ones included: what a second listing must match. */
+  listing: string[];
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The type directories and entry file names of a root; problems for links and oddities. */
+function listRoot(
+  root: MemoryRoot,
+  problems: ProjectionProblem[],
+): { rootDir: CheckedDirectory | null; listed: Listed[] } {
+  let rootDir: CheckedDirectory | null;
+  try {
+    rootDir = checkDirectory(root, [], { create: false });
+  } catch (error) {
+    problems.push({ kind: 'unsafe', path: '', line: null, message: describe(error) });
+    return { rootDir: null, listed: [] };
+  }
+  if (!rootDir) return { rootDir: null, listed: [] };
+  const listed: Listed[] = [];
+  const present = new Set(readdirSync(rootDir.path));
+  for (const type of ENTRY_TYPES) {
+    if (!present.has(type)) continue;
+    let directory: CheckedDirectory;
+    try {
+      directory = checkDirectory(root, [type], { create: false })!;
+    } catch (error) {
+      problems.push({ kind: 'unsafe', path: type, line: null, message: describe(error) });
+      continue;
+    }
+    const names: string[] = [];
+    const listing: string[] = [];
+    for (const dirent of readdirSync(directory.path, { withFileTypes: true })) {
+      const name = dirent.name;
+      if (!isEntryName(name)) continue;
+      listing.push(name);
+      const path = `${type}/${name}`;
+      if (dirent.isSymbolicLink()) {
+        problems.push({
+          kind: 'unsafe',
+          path,
+          line: null,
+          message: `${path} is a symbolic link; links are never followed — replace it with the file`,
+        });
+        continue;
+      }
+      const check = checkEntryPath(path, 'existing');
+      if (!check.ok) {
+        problems.push({ kind: 'misplaced', path, line: null, message: check.reason });
+        continue;
+      }
+      names.push(name);
+    }
+    names.sort();
+    listed.push({ directory, type, names, listing: listing.sort() });
+  }
+  return { rootDir, listed };
+}
+
+const lstamp = (path: string): FileStamp | null => {
+  const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!stats || !stats.isFile()) return null;
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs };
+};
+
+/**
+ * True when every file has the stamp the previous complete scan saw, and none was modified so
+ * close to that scan that a change could hide within the timestamp granularity.
+ */
+function unchangedSince(previous: PreviousScan, listed: Listed[]): boolean {
+  if (previous.coverage !== 'complete') return false;
+  const count = listed.reduce((sum, l) => sum + l.names.length, 0);
+  if (count !== previous.files.length) return false;
+  const byPath = new Map(previous.files.map((f) => [f.path, f.stamp]));
+  const racyAfterNs = BigInt(previous.scannedAtMs - MEMORY_SCAN_RACY_MS) * 1_000_000n;
+  for (const { directory, type, names } of listed) {
+    for (const name of names) {
+      const before = byPath.get(`${type}/${name}`);
+      const now = lstamp(`${directory.path}/${name}`);
+      if (!before || !now || !sameStamp(before, now)) return false;
+      if (now.mtimeNs >= racyAfterNs || now.ctimeNs >= racyAfterNs) return false;
+    }
+  }
+  return true;
+}
+
+/** Scans a memory root. Reads only regular files below it, never through a link. */
+export function scanApprovedRoot(
+  root: MemoryRoot,
+  scope: MemoryScope,
+  options: {
+    previous?: PreviousScan;
+    /** The scan's time (the reference for the next short circuit); default now. */
+    nowMs?: number;
+    /** Called after each file is read: tests change files here to prove drift is caught. */
+    afterRead?: (path: string) => void;
+  } = {},
+): ProjectionScan {
+  const scannedAtMs = options.nowMs ?? Date.now();
+  const problems: ProjectionProblem[] = [];
+  const { rootDir, listed } = listRoot(root, problems);
+  if (options.previous && problems.length === 0 && unchangedSince(options.previous, listed)) {
+    return {
+      scope,
+      coverage: 'complete',
+      sourceTreeDigest: options.previous.sourceTreeDigest,
+      unchanged: true,
+      entries: [],
+      files: options.previous.files,
+      problems,
+      // The previous scan's time stays the reference: files stay "racy" relative to when they were read.
+      scannedAtMs: options.previous.scannedAtMs,
+    };
+  }
+
+  const files: ScannedFile[] = [];
+  const parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }> = [];
+  let total = 0;
+  for (const { directory, type, names } of listed) {
+    for (const name of names) {
+      const path = `${type}/${name}`;
+      if (++total > MEMORY_ROOT_MAX_FILES) {
+        problems.push({
+          kind: 'too-many-files',
+          path,
+          line: null,
+          message: `the memory root holds more than ${MEMORY_ROOT_MAX_FILES} entry files; the rest were not read`,
+        });
+        break;
+      }
+      let read: ReturnType<typeof readFileInDirectory>;
+      try {
+        // Every path is lstat'ed again after the scan and compared with the stamp read here: that
+        // covers "unchanged while read" and "the path still names this file".
+        read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES, { restatLater: true });
+      } catch (error) {
+        const kind: ProblemKind =
+          error instanceof MemoryFileError && error.code === 'symlink'
+            ? 'unsafe'
+            : error instanceof MemoryFileError && error.code === 'changed'
+              ? 'changed'
+              : 'unreadable';
+        problems.push({ kind, path, line: null, message: describe(error) });
+        continue;
+      }
+      if (!read) {
+        problems.push({ kind: 'changed', path, line: null, message: `${path} disappeared during the scan` });
+        continue;
+      }
+      options.afterRead?.(path);
+      const contentDigest = sha256Hex(read.bytes);
+      files.push({ path, stamp: read.stamp, contentDigest });
+      const entry = parseEntry(read.bytes);
+      if (!entry.ok) {
+        problems.push({
+          kind: 'malformed',
+          path,
+          line: entry.problem.line,
+          message: `${path}:${entry.problem.line}: ${entry.problem.message}`,
+        });
+        continue;
+      }
+      if (entry.value.entry.type !== type) {
+        const line = entry.value.document.items.find((i) => i.kind === 'field' && i.key === 'type');
+        problems.push({
+          kind: 'misplaced',
+          path,
+          line: line?.kind === 'field' ? line.line : null,
+          message:
+            `${path}: its type is ${entry.value.entry.type} but it is in ${type}/; ` +
+            `move it to ${entry.value.entry.type}/`,
+        });
+        continue;
+      }
+      parsed.push({ path, contentDigest, entry: entry.value.entry });
+    }
+  }
+
+  // Anything that changed while we read makes the scan partial: every file and directory again.
+  for (const file of files) {
+    const now = lstamp(`${rootDir!.path}/${file.path}`);
+    if (!now || !sameStamp(now, file.stamp)) {
+      problems.push({
+        kind: 'changed',
+        path: file.path,
+        line: null,
+        message: `${file.path} changed during the scan; sync again`,
+      });
+    }
+  }
+  try {
+    if (rootDir) verifyDirectory(rootDir);
+    for (const { directory, type, listing } of listed) {
+      verifyDirectory(directory);
+      const again = readdirSync(directory.path).filter(isEntryName).sort();
+      if (again.join('/') !== listing.join('/')) {
+        problems.push({
+          kind: 'changed',
+          path: type,
+          line: null,
+          message: `files were added or removed in ${type}/ during the scan; sync again`,
+        });
+      }
+    }
+  } catch (error) {
+    problems.push({ kind: 'changed', path: '', line: null, message: describe(error) });
+  }
+
+  const entries = collectEntries(scope, parsed, problems);
+  return {
+    scope,
+    coverage: problems.length === 0 ? 'complete' : 'partial',
+    sourceTreeDigest: sourceTreeDigest(files),
+    unchanged: false,
+    entries,
+    files,
+    problems,
+    scannedAtMs,
+  };
+}
+
+/**
+ * One entry per id: identical copies are one entry with several paths; different contents under
+ * one id are a problem.
+ */
+function collectEntries(
+  scope: MemoryScope,
+  parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }>,
+  problems: ProjectionProblem[],
+): ApprovedEntry[] {
+  const byId = new Map<string, ApprovedEntry>();
+  for (const { path, contentDigest, entry } of parsed) {
+    const known = byId.get(entry.id);
+    if (known) {
+      if (known.contentDigest === contentDigest) known.paths.push(path);
+      else {
+        problems.push({
+          kind: 'duplicate-id',
+          path,
+          line: null,
+          message: `${path} has the id ${entry.id} of ${known.paths[0]} with other contents; give one of them a new id`,
+        });
+      }
+      continue;
+    }
+    byId.set(entry.id, {
+      id: entry.id,
+      type: entry.type,
+      title: entry.title,
+      appliesWhen: entry.appliesWhen,
+      priority: entry.priority,
+      confidence: entry.confidence,
+      evidence: entry.evidence,
+      created: entry.created,
+      supersedes: entry.supersedes,
+      body: entry.body,
+      extra: entry.extra.length === 0 ? {} : Object.fromEntries(entry.extra),
+      scope,
+      paths: [path],
+      contentDigest,
+    });
+  }
+  return [...byId.values()];
+}
+
+const STAMP_KEYS = ['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const;
+
+/**
+ * What a database keeps of a scan for the next short circuit, as JSON: stamps are 64-bit, so they
+ * are decimal strings.
+ */
+export function encodePreviousScan(
+  scan: Pick<ProjectionScan, 'coverage' | 'sourceTreeDigest' | 'files' | 'scannedAtMs'>,
+): string {
+  return JSON.stringify({
+    coverage: scan.coverage,
+    sourceTreeDigest: scan.sourceTreeDigest,
+    scannedAtMs: scan.scannedAtMs,
+    files: scan.files.map((f) => [f.path, f.contentDigest, ...STAMP_KEYS.map((key) => f.stamp[key].toString())]),
+  });
+}
+
+/** The stored form back; null when it cannot be read, which only costs a full scan. */
+export function decodePreviousScan(text: string): PreviousScan | null {
+  try {
+    const value = JSON.parse(text) as {
+      coverage: unknown;
+      sourceTreeDigest: unknown;
+      scannedAtMs: unknown;
+      files: unknown;
+    };
+    if (value.coverage !== 'complete' && value.coverage !== 'partial') return null;
+    if (typeof value.sourceTreeDigest !== 'string' || typeof value.scannedAtMs !== 'number') return null;
+    if (!Array.isArray(value.files)) return null;
+    const files = value.files.map((row: unknown) => {
+      if (!Array.isArray(row) || row.length !== 7 || !row.every((cell) => typeof cell === 'string'))
+        throw new Error('row');
+      const [path, contentDigest, ...stamp] = row as string[];
+      const [dev, ino, size, mtimeNs, ctimeNs] = stamp.map((cell) => BigInt(cell)) as [
+        bigint,
+        bigint,
+        bigint,
+        bigint,
+        bigint,
+      ];
+      return { path: path!, contentDigest: contentDigest!, stamp: { dev, ino, size, mtimeNs, ctimeNs } };
+    });
+    return {
+      coverage: value.coverage,
+      sourceTreeDigest: value.sourceTreeDigest,
+      scannedAtMs: value.scannedAtMs,
+      files,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bytes of every entry file of a root, for a promotion plan (which needs the current files to
+ * compare against, choose free slugs and find the entries it updates). A link or any unsafe
+ * component is refused outright: a plan is never made against a root that cannot be written safely.
+ */
+export function readEntryFiles(root: MemoryRoot): Array<{ path: string; bytes: Uint8Array }> {
+  const problems: ProjectionProblem[] = [];
+  const { listed } = listRoot(root, problems);
+  const unsafe = problems.find((problem) => problem.kind === 'unsafe');
+  if (unsafe) throw new MemoryFileError('symlink', unsafe.path, unsafe.message);
+  const files: Array<{ path: string; bytes: Uint8Array }> = [];
+  for (const { directory, type, names } of listed) {
+    for (const name of names) {
+      const read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
+      if (read) files.push({ path: `${type}/${name}`, bytes: read.bytes });
+    }
+  }
+  return files;
+}

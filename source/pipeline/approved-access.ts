@@ -1,0 +1,292 @@
+// The approved projection as the API serves it: `memory sync` scans the caller's memory roots (the
+// user root in the data home and, inside a git worktree, the worktree's) and stores each scan
+// through the writer; `memory search` and `get` read memory-state read-only. The scopes a caller
+// sees come from its directory: its worktree's and the user's, never another repository's.
+import { existsSync } from 'node:fs';
+import { echoed } from '../echo-text.js';
+import { CmError } from '../errors.js';
+import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../protocol.js';
+import { decodePreviousScan, encodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
+import {
+  type ApprovedOwner,
+  readApprovedEntry,
+  readOwnerView,
+  readProjection,
+  searchApproved,
+  type SyncApprovedInput,
+  type SyncApprovedResult,
+} from '../store/memory/approved-store.js';
+import { memoryRootOf } from '../effects/memory-root.js';
+import { resolveScope, USER_SCOPE } from '../effects/repository.js';
+import type { MemoryRoot } from '../effects/safe-files.js';
+import { withMemoryState } from './memory-access.js';
+import type { Db } from '../store/database.js';
+
+/** A scan of `owner`'s root as the writer stores it, against the generation the caller saw before it scanned. */
+export function scanInput(
+  owner: ApprovedOwner,
+  expectedGeneration: number | null,
+  scan: ReturnType<typeof scanApprovedRoot>,
+): SyncApprovedInput {
+  return {
+    owner,
+    expectedGeneration,
+    coverage: scan.coverage,
+    unchanged: scan.unchanged,
+    sourceTreeDigest: scan.sourceTreeDigest,
+    scanJson: encodePreviousScan(scan),
+    problems: scan.problems,
+    entries: scan.entries,
+  };
+}
+
+/** Scans of one root per sync: a scan that saw a file change, or lost a race with another sync, is retried. */
+const SYNC_ATTEMPTS = 3;
+export const MEMORY_SEARCH_DEFAULT_LIMIT = 20;
+
+interface Target {
+  owner: ApprovedOwner;
+  /** The root's anchor and path: the worktree or the data home. */
+  anchor: string;
+}
+
+const userOwner: ApprovedOwner = {
+  scope: 'user',
+  repositoryKey: USER_SCOPE.repositoryKey,
+  worktreeKey: USER_SCOPE.worktreeKey,
+};
+
+/** The caller's owners, the repository's first: the order of precedence for one id in both. */
+function targetsOf(home: string, cwd: string): Target[] {
+  const scope = resolveScope(cwd);
+  const targets: Target[] = [];
+  if (scope.scope === 'project') {
+    targets.push({
+      owner: { scope: 'project', repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey },
+      anchor: scope.rootRealpath,
+    });
+  }
+  targets.push({ owner: userOwner, anchor: home });
+  return targets;
+}
+
+export const ownersOf = (cwd: string): ApprovedOwner[] => targetsOf('', cwd).map((target) => target.owner);
+
+export interface SyncDeps {
+  memoryStatePath: string;
+  home: string;
+  /** Opens (creates, migrates) memory-state in the writer. */
+  open(): Promise<unknown>;
+  store(input: SyncApprovedInput): Promise<SyncApprovedResult>;
+}
+
+/** Scans and stores every root of the caller; a root that stays partial keeps its previous projection. */
+export async function syncApproved(deps: SyncDeps, cwd: string): Promise<MemorySyncResult> {
+  await deps.open();
+  const scopes: MemorySyncResult['scopes'] = [];
+  const problems: MemoryProblemView[] = [];
+  for (const { owner, anchor } of targetsOf(deps.home, cwd)) {
+    const one = await syncRoot(deps, owner, anchor);
+    scopes.push(one.scope);
+    problems.push(...one.problems);
+  }
+  return {
+    generation: scopes.reduce((sum, s) => sum + s.generation, 0),
+    coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial',
+    entries: scopes.reduce((sum, s) => sum + s.entries, 0),
+    problems,
+    scopes,
+  };
+}
+
+/** Scans one owner's root (its anchor known: promote syncs what it wrote without asking git) and stores the scan. */
+export async function syncRoot(
+  deps: Pick<SyncDeps, 'memoryStatePath' | 'store'>,
+  owner: ApprovedOwner,
+  anchor: string,
+): Promise<{ scope: MemorySyncResult['scopes'][number]; problems: MemoryProblemView[] }> {
+  let root: MemoryRoot;
+  try {
+    root = memoryRootOf(owner.scope, anchor);
+  } catch (error) {
+    throw new CmError(
+      'invalid_input',
+      `Cannot open the ${owner.scope} memory root: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  }
+  const problems: MemoryProblemView[] = [];
+  let result: SyncApprovedResult | undefined;
+  let last: ReturnType<typeof scanApprovedRoot> | undefined;
+  for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
+    const row = withMemoryState(
+      deps.memoryStatePath,
+      () => undefined,
+      (db) => readProjection(db, owner),
+    );
+    const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
+    const scan = scanApprovedRoot(root, owner.scope, previous ? { previous } : {});
+    last = scan;
+    result = await deps.store(scanInput(owner, row ? row.generation : null, scan));
+    const drifted = scan.problems.some((problem) => problem.kind === 'changed');
+    if (result.outcome !== 'raced' && !drifted) break;
+  }
+  for (const problem of last!.problems) problems.push({ scope: owner.scope, ...problem });
+  if (result!.outcome === 'raced') {
+    // Other syncs kept committing while this one scanned: theirs stand; this one reports partial.
+    const message = 'other syncs changed the projection while this one scanned; sync again';
+    problems.push({ scope: owner.scope, kind: 'changed', path: '', line: null, message });
+    return {
+      scope: {
+        scope: owner.scope,
+        generation: result!.generation,
+        coverage: 'partial',
+        entries: 0,
+        outcome: 'partial',
+      },
+      problems,
+    };
+  }
+  const { generation, coverage, entries } = result!;
+  return {
+    scope: {
+      scope: owner.scope,
+      generation,
+      coverage,
+      entries,
+      outcome: result!.outcome as 'replaced' | 'unchanged' | 'partial',
+    },
+    problems,
+  };
+}
+
+/** What `memory sync` would do to one scope, and what the projection holds now. */
+export type SyncPreviewScope = MemorySyncResult['scopes'][number] & {
+  current: { generation: number; entries: number };
+};
+
+/**
+ * `memory sync --dry-run`: scans the caller's roots the way sync does and compares each scan with
+ * the stored projection, read-only; nothing is stored and no file or store is created. A data home
+ * that does not exist yet has an empty user root.
+ */
+export function previewSyncApproved(
+  memoryStatePath: string,
+  home: string,
+  cwd: string,
+): Omit<MemorySyncResult, 'scopes'> & { scopes: SyncPreviewScope[] } {
+  const scopes: SyncPreviewScope[] = [];
+  const problems: MemoryProblemView[] = [];
+  for (const { owner, anchor } of targetsOf(home, cwd)) {
+    const stored = withMemoryState(
+      memoryStatePath,
+      () => undefined,
+      (db) => ({ row: readProjection(db, owner), view: readOwnerView(db, owner) }),
+    );
+    const current = { generation: stored?.view.generation ?? 0, entries: stored?.view.entries ?? 0 };
+    let scan: ReturnType<typeof scanApprovedRoot> | null = null;
+    if (existsSync(anchor)) {
+      let root: MemoryRoot;
+      try {
+        root = memoryRootOf(owner.scope, anchor);
+      } catch (error) {
+        throw new CmError(
+          'invalid_input',
+          `Cannot open the ${owner.scope} memory root: ${error instanceof Error ? error.message : String(error)}.`,
+        );
+      }
+      scan = scanApprovedRoot(root, owner.scope);
+      for (const problem of scan.problems) problems.push({ scope: owner.scope, ...problem });
+    }
+    const row = stored?.row;
+    const scope = owner.scope;
+    if (scan && scan.coverage === 'partial') {
+      scopes.push({ scope, ...current, coverage: 'partial', outcome: 'partial', current });
+    } else if (row && (scan === null ? current.entries === 0 : row.source_tree_digest === scan.sourceTreeDigest)) {
+      scopes.push({ scope, ...current, coverage: 'complete', outcome: 'unchanged', current });
+    } else {
+      const entries = scan?.entries.length ?? 0;
+      scopes.push({
+        scope,
+        generation: current.generation + 1,
+        coverage: 'complete',
+        entries,
+        outcome: 'replaced',
+        current,
+      });
+    }
+  }
+  return {
+    generation: scopes.reduce((sum, s) => sum + s.generation, 0),
+    coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial',
+    entries: scopes.reduce((sum, s) => sum + s.entries, 0),
+    problems,
+    scopes,
+  };
+}
+
+function validLimit(limit: number | undefined): number {
+  if (limit === undefined) return MEMORY_SEARCH_DEFAULT_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100)
+    throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
+  return limit;
+}
+
+export function memorySearchAt(path: string, cwd: string, query: string, limit?: number): MemorySearchResult {
+  if (query.trim() === '')
+    throw new CmError('usage', 'Give words to search for, e.g. common-memory memory search "release checklist".');
+  const max = validLimit(limit);
+  const owners = ownersOf(cwd);
+  return withMemoryState(
+    path,
+    () => ({ ...emptyView(owners), results: [] }),
+    (db) =>
+      db.transaction(
+        (): MemorySearchResult => ({ ...scopesView(db, owners), results: searchApproved(db, owners, query, max) }),
+      )(),
+  );
+}
+
+type ApprovedView = Omit<MemorySearchResult, 'results'>;
+
+function emptyView(owners: ApprovedOwner[]): ApprovedView {
+  const scopes = owners.map((o) => ({ scope: o.scope, generation: 0, coverage: 'partial' as const, entries: 0 }));
+  return { generation: 0, coverage: 'partial', scopes };
+}
+
+function scopesView(db: Db, owners: ApprovedOwner[]): ApprovedView {
+  const scopes = owners.map((owner) => {
+    const { scope, generation, coverage, entries } = readOwnerView(db, owner);
+    return { scope, generation, coverage, entries };
+  });
+  return {
+    generation: scopes.reduce((sum, s) => sum + s.generation, 0),
+    coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial',
+    scopes,
+  };
+}
+
+/** Generation, coverage and entry counts of the caller's scopes: what a status shows, no entry text. */
+export function approvedViewAt(path: string, cwd: string): ApprovedView {
+  const owners = ownersOf(cwd);
+  return withMemoryState(
+    path,
+    () => emptyView(owners),
+    (db) => db.transaction(() => scopesView(db, owners))(),
+  );
+}
+
+export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
+  const owners = ownersOf(cwd);
+  const notFound = () =>
+    new CmError(
+      'not_found',
+      `No approved memory entry has the id ${echoed(entryId)} in this repository or the user scope. Run common-memory memory sync after editing files, or memory search to find ids.`,
+    );
+  const entry = withMemoryState(
+    path,
+    () => undefined,
+    (db) => readApprovedEntry(db, owners, entryId),
+  );
+  if (!entry) throw notFound();
+  return entry;
+}

@@ -1,0 +1,145 @@
+// The memory reads as the host and a read-only connection answer them: memory-state opened
+// read-only per request (a missing file is "nothing yet"; a damaged one is memory_unavailable, and
+// status says so instead of failing), the caller's scope resolved from its directory.
+import { dirname } from 'node:path';
+import { CmError } from '../errors.js';
+import { loadRunnerProfiles } from '../effects/runner-profiles.js';
+import type {
+  MemoryExtractRun,
+  MemoryRecallResult,
+  MemoryReview,
+  MemoryReviewRequest,
+  MemoryReviewScope,
+  MemoryStatus,
+} from '../protocol.js';
+import type { Db } from '../store/database.js';
+import {
+  emptyMemoryStatus,
+  parseReviewCursor,
+  readMemoryRecall,
+  readMemoryReview,
+  readMemoryStatus,
+  readStoredExtractRun,
+} from '../store/memory/memory-reads.js';
+import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
+import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
+import { buildFtsQuery } from '../memory/fts-query.js';
+import { RECALL_K } from '../store/memory/recall.js';
+import { recallQueryDigest, resultSetDigest } from '../memory/rrf.js';
+
+const BUILTIN: MemoryStatus['runners'][number] = { name: 'builtin', offline: true };
+
+/** The runners of the data home holding memory-state: the builtin and each readable profile. */
+function runnersOf(memoryStatePath: string): { runners: MemoryStatus['runners']; problem: string | null } {
+  try {
+    const profiles = loadRunnerProfiles(dirname(memoryStatePath)).map((profile) => ({
+      name: profile.name,
+      offline: false,
+      provider: profile.provider,
+      model: profile.model,
+      endpoint: profile.endpoint,
+      budget: profile.budget,
+    }));
+    return { runners: [BUILTIN, ...profiles], problem: null };
+  } catch (error) {
+    return { runners: [BUILTIN], problem: (error as Error).message };
+  }
+}
+
+/** `read` over a read-only memory-state; `missing` when the file does not exist yet. */
+export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db) => T): T {
+  const state = openMemoryStateReadOnly(path);
+  if (!state) return missing();
+  try {
+    return read(state.db);
+  } finally {
+    state.db.close();
+  }
+}
+
+export function memoryStatusAt(path: string, autoExtract: boolean, active: MemoryStatus['activeRun']): MemoryStatus {
+  const { runners, problem } = runnersOf(path);
+  try {
+    const status = withMemoryState(
+      path,
+      () => emptyMemoryStatus('empty', null, runners, autoExtract),
+      (db) => readMemoryStatus(db, runners, autoExtract),
+    );
+    const sent = new Map(status.spend.byProfile.map((row) => [row.profile, row.bytes]));
+    for (const runner of status.runners) if (!runner.offline) runner.sentToday = sent.get(runner.name) ?? 0;
+    return { ...status, runnersProblem: problem, activeRun: active };
+  } catch (error) {
+    if (error instanceof CmError && error.code === 'memory_unavailable')
+      return { ...emptyMemoryStatus('unavailable', error.message, runners, autoExtract), runnersProblem: problem };
+    throw error;
+  }
+}
+
+/** Page sizes of `memory review`: the Memory screen reads its largest pages. */
+/** A run memory-state recorded (see readStoredExtractRun); undefined when it holds none of that id. */
+export function storedExtractRunAt(path: string, runId: string): MemoryExtractRun | undefined {
+  return withMemoryState(
+    path,
+    () => undefined,
+    (db) => readStoredExtractRun(db, runId),
+  );
+}
+
+export const REVIEW_PAGE_DEFAULT = 50;
+export const REVIEW_PAGE_MAX = 200;
+
+const REVIEW_SCOPES: readonly MemoryReviewScope[] = ['all', 'user', 'project', 'here'];
+
+export function memoryReviewAt(path: string, request: MemoryReviewRequest): MemoryReview {
+  const filter = request.scope ?? 'all';
+  if (!REVIEW_SCOPES.includes(filter))
+    throw new CmError('usage', `--scope must be all, user or project, not ${JSON.stringify(filter)}.`);
+  const limit = request.limit ?? REVIEW_PAGE_DEFAULT;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > REVIEW_PAGE_MAX)
+    throw new CmError('usage', `--limit must be a whole number from 1 to ${REVIEW_PAGE_MAX}.`);
+  const after = request.after === undefined ? null : parseReviewCursor(request.after);
+  const caller = publicScope(resolveScope(request.cwd));
+  if (filter === 'project' && caller.scope !== 'project')
+    throw new CmError(
+      'usage',
+      'This directory is not inside a git worktree, so it has no repository scope: run memory review --scope project in the repository, or use --scope user or all.',
+    );
+  const owner = filter === 'all' ? null : filter === 'user' ? USER_SCOPE : caller;
+  const head = { scope: filter, callerScope: caller.scope, repositoryKey: caller.repositoryKey };
+  return withMemoryState(
+    path,
+    () => ({ ...head, candidates: [], total: 0, nextAfter: null }),
+    (db) => ({ ...head, ...readMemoryReview(db, { owner, limit, after }) }),
+  );
+}
+
+/** Recall text is what a person or a draft says: bounded like a search query. */
+export const RECALL_TEXT_MAX_CHARS = 4096;
+
+export function memoryRecallAt(path: string, text: string, cwd: string, limit?: number): MemoryRecallResult {
+  if (text.trim() === '')
+    throw new CmError('usage', 'Give the text to recall against, e.g. common-memory memory recall "use pnpm".');
+  if (text.length > RECALL_TEXT_MAX_CHARS)
+    throw new CmError(
+      'limit_exceeded',
+      `The recall text is over ${RECALL_TEXT_MAX_CHARS} characters; use a shorter text.`,
+    );
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1 || limit > 100))
+    throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
+  const scope = publicScope(resolveScope(cwd));
+  return withMemoryState(
+    path,
+    () => emptyRecall(text, limit),
+    (db) => readMemoryRecall(db, scope, text, limit),
+  );
+}
+
+/** A recall before memory-state exists: the same digests as over an empty pool. */
+function emptyRecall(text: string, limit?: number): MemoryRecallResult {
+  const k = limit ?? RECALL_K;
+  return {
+    recallQueryDigest: recallQueryDigest({ ftsQuery: buildFtsQuery(text), perListLimit: 3 * k, limit: k }),
+    resultSetDigest: resultSetDigest([]),
+    items: [],
+  };
+}

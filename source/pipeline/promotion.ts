@@ -1,0 +1,418 @@
+// prepare and promote: the file side of the human gate. prepare reads the candidates (read-only)
+// and the memory root's current files, builds the plan (promotion-plan.ts) and journals it through
+// the writer; promote turns the plan applying, drives it file by file — re-read the target,
+// compare its blob OID, write the approved bytes by the no-follow writer — then closes it in one
+// transaction (each file's outcome, the candidates promoted) and syncs the root into the approved
+// projection. A crash anywhere leaves the plan applying; promoting again (or the next open) runs
+// every step again, and the target's content decides: a file that already holds the approved
+// bytes is skipped, never written twice. Promote never runs git (but to bind an unusual layout):
+// the plan names its root's anchor, checked against the approved digest and re-derived from the
+// repository binding before anything is written.
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { CmError } from '../errors.js';
+import type { FaultPoint } from '../ground/faults.js';
+import type { MemoryPlanView, MemoryPrepareRequest, MemoryPromoteResult } from '../protocol.js';
+import type { Db } from '../store/database.js';
+import { readEntryFiles, scanApprovedRoot } from '../effects/approved-projection.js';
+import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/approved-store.js';
+import { scanInput, syncRoot } from './approved-access.js';
+import type { Draft } from '../memory/contracts.js';
+import type { CandidateFinding } from '../store/memory/extraction-submit.js';
+import { isPoisonRule } from '../memory/memory-lint.js';
+import { ENTRY_TYPES, type EntryType, parseEntry } from '../memory/entry-format.js';
+import { withMemoryState } from './memory-access.js';
+import { memoryRootOf } from '../effects/memory-root.js';
+import {
+  applyPlanFile,
+  applySession,
+  buildPromotionPlan,
+  type CandidateForPromotion,
+  canonicalPlanJson,
+  driftedTargets,
+  syncPlanDirectories,
+} from '../memory/promotion-plan.js';
+import {
+  type FinishPromotionInput,
+  candidateOwnerOf,
+  ownedCandidate,
+  type PromotionWork,
+  readPlanView,
+  type StorePlanInput,
+  unfinishedPlanIds,
+} from '../store/memory/promotion-store.js';
+import { resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
+import { MemoryFileError, type MemoryRoot } from '../effects/safe-files.js';
+
+/** The writer commands prepare and promote use (the worker passes its writer's). */
+export interface GateWriter {
+  storePlan(input: StorePlanInput): Promise<MemoryPlanView>;
+  beginPromotion(input: { planId: string }): Promise<{ work: PromotionWork | null; view: MemoryPlanView }>;
+  voidPlan(input: { planId: string; reason: string; drifted: string[] }): Promise<MemoryPlanView>;
+  finishPromotion(
+    input: FinishPromotionInput,
+  ): Promise<{ view: MemoryPlanView; projection: SyncApprovedResult | null }>;
+  storeScan(input: SyncApprovedInput): Promise<SyncApprovedResult>;
+}
+
+export interface GateDeps {
+  memoryStatePath: string;
+  home: string;
+  writer: GateWriter;
+  /** Drills stop the process at a named step: promote.afterFile.<n>, promote.beforeFinish. */
+  fault?: FaultPoint | undefined;
+}
+
+const fileProblem = (error: unknown, what: string): CmError | null =>
+  error instanceof MemoryFileError ? new CmError('invalid_input', `${error.message}; ${what}.`) : null;
+
+/** Why a quarantined candidate cannot be prepared: a secret, or the poisoning rule and where it matched. */
+function quarantined(db: Db, id: string): CmError {
+  const findings = JSON.parse(
+    (db.prepare('SELECT findings_json FROM candidates WHERE candidate_id = ?').pluck().get(id) as string) ?? '[]',
+  ) as CandidateFinding[];
+  const blocking = findings.filter((f) => f.severity === 'block');
+  const poison = blocking.length > 0 && blocking.every((f) => isPoisonRule(f.rule)) ? blocking[0] : undefined;
+  const why = poison
+    ? `${poison.rule} at ${poison.field} ${poison.line}:${poison.column} (${poison.excerpt}): text written to steer the model that reads it`
+    : 'a secret was found in it';
+  return new CmError(
+    'secret_found',
+    `Candidate ${id} is quarantined: ${why}, so it can never be promoted. Discard it (memory discard ${id}); nothing was prepared.`,
+  );
+}
+
+/** The candidate as a plan needs it: its payload, its evidence in one line, the approved entry it revises. */
+function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeKey: string }, id: string) {
+  const row = ownedCandidate(db, owner, id);
+  if (row.status === 'quarantined') throw quarantined(db, id);
+  if (row.status !== 'draft')
+    throw new CmError(
+      'operation_conflict',
+      `Candidate ${id} is ${row.status}; only draft candidates can be promoted. Nothing was prepared.`,
+    );
+  const payload = JSON.parse(row.payload_json) as Draft & { title?: string };
+  const statements = db
+    .prepare('SELECT claim_support FROM assessments WHERE candidate_id = ?')
+    .pluck()
+    .all(id) as string[];
+  const turns = db
+    .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
+    .pluck()
+    .get(id) as number;
+  const confirmed = statements.filter((s) => s === 'human-confirmed').length;
+  const revises = db
+    .prepare(
+      "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
+    )
+    .pluck()
+    .all(id) as string[];
+  return {
+    revision: row.revision,
+    payload,
+    revises,
+    evidenceSummary:
+      `${statements.length} statement(s) from ${turns} user turn(s)` +
+      (confirmed > 0 ? `, ${confirmed} confirmed by a person` : ''),
+  };
+}
+
+/**
+ * The scope the candidates belong to — one, whichever directory prepare was asked from (one inbox
+ * for every repository) — and, for a project plan, their worktree as it is now: the root their
+ * binding recorded must still be that repository's worktree, or nothing is prepared.
+ */
+function candidatesScope(deps: GateDeps, ids: readonly string[], scope: 'project' | 'user' | undefined, cwd: string) {
+  const owners = withMemoryState(
+    deps.memoryStatePath,
+    () => null,
+    (db) => ids.map((id) => ({ id, owner: candidateOwnerOf(db, id) })),
+  );
+  if (!owners)
+    throw new CmError('not_found', `No candidate ${JSON.stringify(ids[0])}: memory holds no candidates yet.`);
+  const missing = owners.find((o) => o.owner === undefined);
+  if (missing)
+    throw new CmError(
+      'not_found',
+      `No candidate ${JSON.stringify(missing.id)}; memory review lists the candidates. Nothing was prepared.`,
+    );
+  const [first, ...rest] = owners as Array<{ id: string; owner: NonNullable<(typeof owners)[number]['owner']> }>;
+  const { owner } = first!;
+  const other = rest.find(
+    (o) => o.owner.repositoryKey !== owner.repositoryKey || o.owner.worktreeKey !== owner.worktreeKey,
+  );
+  if (other)
+    throw new CmError(
+      'usage',
+      `${first!.id} and ${other.id} belong to different repositories (or one to the user scope): prepare each one's candidates in a plan of its own. Nothing was prepared.`,
+    );
+  const ofUser = owner.repositoryKey === USER_SCOPE.repositoryKey && owner.worktreeKey === USER_SCOPE.worktreeKey;
+  const chosen = scope ?? (ofUser ? 'user' : 'project');
+  if (chosen === 'project' && ofUser)
+    throw new CmError(
+      'usage',
+      `${first!.id} came from outside any git worktree: it belongs to the user scope (--scope user). Nothing was prepared.`,
+    );
+  const candidateOwner = { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey };
+  if (chosen === 'user') return { scope: chosen, candidateOwner, anchor: deps.home };
+  // A proposal's repository may have no binding recorded yet: the caller's worktree, if it is that one.
+  const root = owner.rootRealpath ?? (resolveScope(cwd) as { rootRealpath?: string }).rootRealpath ?? null;
+  const now = root === null ? null : resolveScope(root);
+  if (
+    root === null ||
+    now?.scope !== 'project' ||
+    now.rootRealpath !== root ||
+    now.repositoryKey !== owner.repositoryKey ||
+    now.worktreeKey !== owner.worktreeKey
+  )
+    throw new CmError(
+      'not_found',
+      `${first!.id} belongs to the repository worktree at ${root ?? '(unknown)'}, which is gone or is no longer that repository's: nothing was prepared. Restore it, prepare into your user memory with --scope user, or discard the candidate.`,
+    );
+  return { scope: chosen, candidateOwner, anchor: root };
+}
+
+/**
+ * Builds a plan for candidates of one scope and journals it (status generated): into their own
+ * repository's memory root (or the user's with --scope user), never the caller's directory's.
+ */
+export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest): Promise<MemoryPlanView> {
+  const ids = [...new Set(request.candidateIds)];
+  if (ids.length === 0) throw new CmError('usage', 'Name the candidates to promote: memory prepare <candidate-id>…');
+  const { scope, candidateOwner, anchor } = candidatesScope(deps, ids, request.scope, request.cwd);
+  const owner = scope === 'project' ? candidateOwner : USER_SCOPE;
+  const read = withMemoryState(
+    deps.memoryStatePath,
+    () => null,
+    (db) => ids.map((id) => ({ id, ...candidateForPromotion(db, candidateOwner, id) })),
+  );
+  if (!read) throw new CmError('not_found', `No candidate ${JSON.stringify(ids[0])}: memory holds no candidates yet.`);
+
+  let root: MemoryRoot;
+  let currentFiles: Array<{ path: string; bytes: Uint8Array }>;
+  try {
+    root = memoryRootOf(scope, anchor);
+    currentFiles = readEntryFiles(root);
+  } catch (error) {
+    throw fileProblem(error, 'nothing was prepared') ?? error;
+  }
+  const entryIds = new Set(
+    currentFiles.flatMap((file) => {
+      const parsed = parseEntry(file.bytes);
+      return parsed.ok ? [parsed.value.entry.id] : [];
+    }),
+  );
+  const candidates: CandidateForPromotion[] = read.map((c) => {
+    const inRoot = c.revises.find((entryId) => entryIds.has(entryId)) ?? null;
+    return {
+      candidateId: c.id,
+      revision: c.revision,
+      type: (ENTRY_TYPES as readonly string[]).includes(c.payload.type) ? (c.payload.type as EntryType) : 'work_fact',
+      // A proposal names its title; an extraction draft's comes from its first line.
+      title: c.payload.title ?? null,
+      content: c.payload.content,
+      appliesWhen: c.payload.scene,
+      priority: c.payload.priority,
+      confidence: c.payload.confidence,
+      evidenceSummary: c.evidenceSummary,
+      supersedes: c.revises.filter((entryId) => entryId !== inRoot),
+      updatesEntryId: inRoot,
+    };
+  });
+  const planId = `plan-${randomBytes(8).toString('hex')}`;
+  const built = buildPromotionPlan({
+    planId,
+    scope,
+    ownerKey: `${owner.repositoryKey}:${owner.worktreeKey}`,
+    candidateOwnerKey: `${candidateOwner.repositoryKey}:${candidateOwner.worktreeKey}`,
+    anchor: root.anchor,
+    candidates,
+    currentFiles,
+    now: new Date().toISOString(),
+  });
+  if (!built.ok) {
+    const { refusal } = built;
+    // Poisoning is refused as a secret is: the same exit code (11), the rule and position named.
+    if (refusal.reason === 'secret' || refusal.reason === 'poisoning')
+      throw new CmError('secret_found', `${capitalise(refusal.message)}. Nothing was prepared.`);
+    throw new CmError('invalid_input', `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
+  }
+  const { plan } = built;
+  return deps.writer.storePlan({
+    planId,
+    owner: { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey },
+    scope,
+    anchor: root.anchor,
+    candidateOwner: { repositoryKey: candidateOwner.repositoryKey, worktreeKey: candidateOwner.worktreeKey },
+    canonicalJson: canonicalPlanJson(plan),
+    planDigest: plan.planDigest,
+    policyVersion: plan.policyVersion,
+    candidates: plan.candidates,
+    diff: plan.diff,
+    files: plan.files.map((file) => ({
+      path: file.path,
+      entryId: file.entryId,
+      action: file.action,
+      candidateIds: file.candidateIds,
+      targetBlobHash: file.targetBlobHash,
+      content: file.content,
+      sanitizedContentDigest: file.sanitizedContentDigest,
+      findings: file.findings.map(({ line, column, rule, severity, excerpt }) => ({
+        line,
+        column,
+        rule,
+        severity,
+        excerpt,
+      })),
+    })),
+  });
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * Why the plan's anchor is not where its owner's memory root is now, or null. The anchor is
+ * re-derived from the binding the plan was prepared for — a project plan's anchor must be the root
+ * of a git worktree whose repository and worktree keys are the plan's (the worktree key digests the
+ * root's real path), a user plan's the data home — so a path changed in memory-state never leads
+ * promote anywhere else, even when the digest and approval were forged to match it.
+ */
+function anchorProblem(deps: GateDeps, work: PromotionWork): string | null {
+  const owned = (keys: { repositoryKey: string; worktreeKey: string }) =>
+    keys.repositoryKey === work.owner.repositoryKey && keys.worktreeKey === work.owner.worktreeKey;
+  if (work.scope === 'user') {
+    let home: string | null;
+    try {
+      home = realpathSync(deps.home);
+    } catch {
+      home = null;
+    }
+    if (home !== work.anchor || !owned(USER_SCOPE))
+      return 'its anchor is not this data home, where user-scope memory lives';
+    return null;
+  }
+  // The file-read form of the binding (git itself for anything unusual): promote stays without a git process.
+  const binding = resolveScopeQuickly(work.anchor);
+  if (binding.scope !== 'project' || binding.rootRealpath !== work.anchor || !owned(binding))
+    return 'its anchor is not the worktree of the repository it was prepared for';
+  return null;
+}
+
+/** MemoryFileError codes that mean the root cannot be written safely as planned: the plan is voided. */
+const UNSAFE = new Set(['invalid_path', 'symlink', 'not_directory', 'not_regular_file', 'too_large', 'changed']);
+
+/** Applies an approved plan, or finishes one a crash interrupted; an applied plan answers as it is. */
+export async function promotePlan(deps: GateDeps, planId: string): Promise<MemoryPromoteResult> {
+  const begun = await deps.writer.beginPromotion({ planId });
+  if (!begun.work) return { ...begun.view, sync: null };
+  const work = begun.work;
+  const voided = async (reason: string, drifted: string[]): Promise<MemoryPromoteResult> => ({
+    ...(await deps.writer.voidPlan({ planId, reason, drifted })),
+    sync: null,
+  });
+  // The journal's rows were checked against the approved digest as the plan began; where they
+  // point is checked against the repository itself, before anything is read or written there.
+  const misplaced = anchorProblem(deps, work);
+  if (misplaced !== null) return voided(misplaced, []);
+  let root: MemoryRoot;
+  const session = applySession();
+  try {
+    root = memoryRootOf(work.scope, work.anchor);
+    // Every target is checked before the first write: a plan whose files moved writes nothing.
+    const drifted = driftedTargets(root, work, session);
+    if (drifted.length > 0) return await voided(`${drifted.join(', ')} changed since the plan was made`, drifted);
+  } catch (error) {
+    if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return voided(error.message, []);
+    throw fileProblem(error, `nothing was written; fix it and run memory promote ${planId} again`) ?? error;
+  }
+  let step = 0;
+  const outcomes: Array<{ path: string; state: 'written' | 'skipped' }> = [];
+  for (const file of work.files) {
+    step += 1;
+    let outcome: ReturnType<typeof applyPlanFile>;
+    try {
+      outcome = applyPlanFile(root, work.scope, file, {}, session);
+    } catch (error) {
+      if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return voided(error.message, []);
+      throw (
+        fileProblem(
+          error,
+          `the files before it hold the approved bytes; fix it and run memory promote ${planId} again to finish`,
+        ) ?? error
+      );
+    }
+    if (outcome.outcome === 'drift') return voided(`${file.path} changed while the plan was applied`, [file.path]);
+    outcomes.push({ path: file.path, state: outcome.outcome });
+    deps.fault?.(`promote.afterFile.${step}`);
+  }
+  // Every rename and every directory made is durable before the journal says applied. A resumed
+  // plan flushes the whole chain: the interrupted run may have made directories it never flushed.
+  syncPlanDirectories(root, work, session, { ancestors: work.resumed });
+  deps.fault?.('promote.beforeFinish');
+  const owner = { scope: work.scope, ...work.owner };
+  // The new entries go into the approved projection in the closing transaction: search, get and
+  // the next session see them. The scan runs now (the files are durable); a scan that saw a file
+  // change, or lost the generation check to another sync, is done again after the plan closes.
+  const projection = closingScan(root, owner, work.projectionGeneration);
+  let closed: Awaited<ReturnType<GateWriter['finishPromotion']>>;
+  try {
+    closed = await deps.writer.finishPromotion({ planId, files: outcomes, ...(projection ? { projection } : {}) });
+  } catch (error) {
+    // The projection must never keep the plan from closing: close it alone, then sync as any sync.
+    if (!projection) throw error;
+    closed = await deps.writer.finishPromotion({ planId, files: outcomes });
+  }
+  const stored = closed.projection && closed.projection.outcome !== 'raced' ? closed.projection : null;
+  const synced = stored
+    ? { generation: stored.generation, coverage: stored.coverage, entries: stored.entries }
+    : await syncRoot(
+        { memoryStatePath: deps.memoryStatePath, store: (input) => deps.writer.storeScan(input) },
+        owner,
+        work.anchor,
+      )
+        .then(({ scope }) => ({ generation: scope.generation, coverage: scope.coverage, entries: scope.entries }))
+        .catch(() => null);
+  return { ...closed.view, sync: synced };
+}
+
+/** The scan promote stores with its closing transaction; null when it must be done after (see above). */
+function closingScan(
+  root: MemoryRoot,
+  owner: SyncApprovedInput['owner'],
+  expectedGeneration: number | null,
+): SyncApprovedInput | null {
+  let scan: ReturnType<typeof scanApprovedRoot>;
+  try {
+    scan = scanApprovedRoot(root, owner.scope);
+  } catch {
+    return null;
+  }
+  if (scan.problems.some((problem) => problem.kind === 'changed')) return null;
+  return scanInput(owner, expectedGeneration, scan);
+}
+
+/** Finishes every plan a crash left applying; each failure stays in the journal for the next try. */
+export async function resumePromotions(deps: GateDeps): Promise<MemoryPromoteResult[]> {
+  const ids = withMemoryState(deps.memoryStatePath, () => [] as string[], unfinishedPlanIds);
+  const done: MemoryPromoteResult[] = [];
+  for (const planId of ids) {
+    const result = await promotePlan(deps, planId).catch(() => null);
+    if (result) done.push(result);
+  }
+  return done;
+}
+
+/** One plan as the journal holds it (read-only). */
+export function readPlanAt(memoryStatePath: string, planId: string): MemoryPlanView {
+  const view = withMemoryState(
+    memoryStatePath,
+    () => undefined,
+    (db) => readPlanView(db, planId),
+  );
+  if (!view)
+    throw new CmError(
+      'not_found',
+      `No promotion plan ${JSON.stringify(planId)}; memory prepare makes one and prints its id.`,
+    );
+  return view;
+}

@@ -1,0 +1,43 @@
+// Notes: a client's words for the journal. A note never creates a timeline row.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { CmError } from '../../errors.js';
+import { OPERATION_ID, type NoteInput, type Receipt } from '../../protocol.js';
+import { appendJournal } from './journal.js';
+import { canonicalJson, insertOperation, replayOf } from './operations.js';
+import type { Tx } from '../transaction.js';
+import { command } from '../command.js';
+
+export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
+  const operationId = input.operationId ?? randomUUID();
+  if (!OPERATION_ID.test(operationId)) {
+    throw new CmError(
+      'invalid_input',
+      `Operation ID ${JSON.stringify(operationId)} is not valid: use 1–128 letters, digits, ".", "_", ":" or "-" (a UUID is best).`,
+    );
+  }
+  if (typeof input.text !== 'string' || input.text.length === 0) {
+    throw new CmError('invalid_input', 'A note needs some text.');
+  }
+  const canonicalInput = canonicalJson({ text: input.text });
+  const earlier = replayOf(tx, operationId, 'note', null, canonicalInput);
+  if (earlier) return { storeId, operationId, sequence: earlier.journal_sequence, replayed: true };
+
+  const { sequence } = appendJournal(tx, { kind: 'client.note', operationId, payload: { text: input.text } });
+  insertOperation(tx, {
+    operationId,
+    kind: 'note',
+    agentId: null,
+    input: canonicalInput,
+    state: 'recorded',
+    journalSequence: sequence,
+  });
+  return { storeId, operationId, sequence, replayed: false };
+}
+
+export const noteCommands = {
+  appendNote: command({
+    schema: z.object({ text: z.string(), operationId: z.string().optional() }),
+    run: (tx, context, input) => appendNote(tx, context.storeId, input),
+  }),
+};

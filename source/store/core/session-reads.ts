@@ -1,0 +1,127 @@
+// Reading what was captured: the sessions, and one session's turns with what the user said in
+// full. These are the only reads that return bodies; status and logs never do.
+import { CmError } from '../../errors.js';
+import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../limits.js';
+import type {
+  SessionList,
+  SessionListRequest,
+  SessionMessageView,
+  SessionReadRequest,
+  SessionSummary,
+  SessionTurnView,
+  SessionView,
+} from '../../protocol.js';
+import { readSessions, sessionCursor } from './capture-reads.js';
+import type { Db } from '../database.js';
+import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
+import { maskedFirstLine, maskSecrets } from '../../memory/listing-mask.js';
+
+const SESSIONS_DEFAULT = 20;
+const FIRST_PROMPT_CHARS = 200;
+const CLIENTS = new Set(['codex', 'claude']);
+
+export function listSessions(db: Db, request: SessionListRequest): SessionList {
+  const limit = request.limit ?? SESSIONS_DEFAULT;
+  if (!Number.isSafeInteger(limit) || limit < PAGE_LIMIT_MIN || limit > PAGE_LIMIT_MAX) {
+    throw new CmError(
+      'invalid_input',
+      `"limit" must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(request.limit)}.`,
+    );
+  }
+  if (request.client !== undefined && !CLIENTS.has(request.client))
+    throw new CmError('invalid_input', `--client is codex or claude, not ${JSON.stringify(request.client)}.`);
+  const page = readSessions(db, sessionCursor(db, request.after), limit, request.client ?? null);
+  return {
+    sessions: page.sessions.map((session) => ({ ...session, firstPrompt: firstPrompt(db, session.sessionKey) })),
+    total: page.total,
+    nextAfter: page.nextSessionKey,
+  };
+}
+
+export function readSession(db: Db, request: SessionReadRequest): SessionView {
+  const key = resolveIdPrefix(db, 'capture_activations', 'session_key', request.sessionKey, 'session');
+  const activation = db
+    .prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?')
+    .pluck()
+    .get(key) as number | undefined;
+  if (activation === undefined)
+    throw new CmError(
+      'not_found',
+      `No captured session ${request.sessionKey}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them.`,
+    );
+  const summary = readSessions(db, activation + 1, 1).sessions[0]!;
+  const turns = db
+    .prepare(
+      'SELECT turn_id AS turnId, turn_key AS turnKey, state, error, recorded_at_ms AS recordedAtMs FROM capture_turns WHERE activation_id = ? ORDER BY turn_id',
+    )
+    .all(activation) as {
+    turnId: number;
+    turnKey: string;
+    state: string;
+    error: string | null;
+    recordedAtMs: number;
+  }[];
+  const messages = db.prepare(
+    'SELECT role, kind, classification, body, timestamp FROM capture_messages WHERE turn_id = ? ORDER BY position',
+  );
+  // `session <key>` is the explicit reader of what was typed: it masks what the lint finds unless
+  // asked to reveal, and says how many it masked.
+  const reveal = request.reveal === true;
+  let masked = 0;
+  const shownText = (text: string | null): string | null => {
+    if (text === null || reveal) return text;
+    const result = maskSecrets(text);
+    masked += result.masked;
+    return result.text;
+  };
+  const view = {
+    session: { ...summary, firstPrompt: firstPrompt(db, key, reveal) } satisfies SessionSummary,
+    turns: turns.map((turn): SessionTurnView => {
+      const shown: SessionMessageView[] = [];
+      const folded: Record<string, number> = {};
+      for (const row of messages.all(turn.turnId) as {
+        role: string;
+        kind: string;
+        classification: 'evidence' | 'context';
+        body: string | null;
+        timestamp: string | null;
+      }[]) {
+        if (row.classification === 'context' && !request.context) folded[row.kind] = (folded[row.kind] ?? 0) + 1;
+        else
+          shown.push({
+            role: row.role,
+            kind: row.kind,
+            classification: row.classification,
+            text: shownText(row.body),
+            timestamp: row.timestamp,
+          });
+      }
+      return {
+        turnKey: turn.turnKey,
+        state: turn.state,
+        error: turn.error,
+        recordedAt: new Date(turn.recordedAtMs).toISOString(),
+        messages: shown,
+        folded,
+      };
+    }),
+  };
+  return { ...view, revealed: reveal, secretsMasked: masked };
+}
+
+/** The first line of the first thing the user said; what the secret lint finds is masked unless `reveal`. */
+function firstPrompt(db: Db, sessionKey: string, reveal = false): string | null {
+  const body = db
+    .prepare(
+      `SELECT m.body FROM capture_messages m JOIN capture_turns t ON t.turn_id = m.turn_id JOIN capture_activations a ON a.activation_id = t.activation_id
+       WHERE a.session_key = ? AND m.classification = 'evidence' AND m.body IS NOT NULL ORDER BY t.turn_id, m.position LIMIT 1`,
+    )
+    .pluck()
+    .get(sessionKey) as string | undefined;
+  if (body === undefined) return null;
+  if (reveal) {
+    const line = body.trim().split('\n')[0]!;
+    return line.length > FIRST_PROMPT_CHARS ? `${line.slice(0, FIRST_PROMPT_CHARS - 1)}…` : line;
+  }
+  return maskedFirstLine(body, FIRST_PROMPT_CHARS);
+}

@@ -1,0 +1,162 @@
+// The turns an extraction may read, from core.sqlite (read-only): sealed turns of captured
+// sessions and the prompts of driven pi agents with the rows that answered them. Only a user's
+// delivered message is evidence; everything else comes along as context.
+import { CmError } from '../../errors.js';
+import { prepared, type Db } from '../database.js';
+import { searchSessions } from './session-search.js';
+import { utcText } from '../../memory/window.js';
+
+/** More matching turns than this is refused, never cut to a prefix (seed 004 §9). */
+export const SELECTION_MAX_TURNS = 200;
+
+export interface SourceMessage {
+  key: string;
+  role: string;
+  classification: 'evidence' | 'context';
+  kind: string;
+  body: string;
+  digest: string;
+}
+
+export interface SourceTurn {
+  client: string;
+  sessionKey: string;
+  turnKey: string;
+  /** Seal (or admission) time. */
+  recordedAtMs: number;
+  cwd: string | null;
+  /** Order within the session. */
+  ordinal: number;
+  /** The turn's content digest (its revision). */
+  digest: string;
+  messages: SourceMessage[];
+}
+
+export interface Selection {
+  sinceMs: number;
+  untilMs: number;
+  client?: string | undefined;
+  sessionKeys?: readonly string[] | undefined;
+  query?: string | undefined;
+}
+
+/** A turn before its messages are read: `ref` says where they are (`c:` captured, `t:` timeline). */
+type TurnRow = Omit<SourceTurn, 'messages'> & { ref: string };
+
+/** Sealed turns of captured sessions; `--client pi` includes sessions captured by pi's extension. */
+function capturedTurns(core: Db, selection: Selection): TurnRow[] {
+  return core
+    .prepare(
+      `SELECT a.client, a.session_key AS sessionKey, t.turn_key AS turnKey, t.recorded_at_ms AS recordedAtMs, a.cwd, t.turn_id AS ordinal,
+              t.digest, 'c:' || t.turn_id AS ref
+       FROM capture_turns t JOIN capture_activations a ON a.activation_id = t.activation_id
+       WHERE t.state IN ('settled', 'failed', 'interrupted') AND t.recorded_at_ms >= ? AND t.recorded_at_ms < ?
+         AND (? IS NULL OR a.client = ?)
+       ORDER BY t.turn_id`,
+    )
+    .all(selection.sinceMs, selection.untilMs, selection.client ?? null, selection.client ?? null) as TurnRow[];
+}
+
+function agentTurns(core: Db, selection: Selection): TurnRow[] {
+  if (selection.client !== undefined && selection.client !== 'pi') return [];
+  return core
+    .prepare(
+      `SELECT 'pi' AS client, generation_id AS sessionKey, message_id AS turnKey, recorded_at_ms AS recordedAtMs, NULL AS cwd, sequence AS ordinal,
+              message_id AS digest, 't:' || sequence AS ref
+       FROM timeline WHERE role = 'user' AND generation_id IS NOT NULL AND recorded_at_ms >= ? AND recorded_at_ms < ?
+       ORDER BY sequence`,
+    )
+    .all(selection.sinceMs, selection.untilMs) as TurnRow[];
+}
+
+/** The turns of a selection, each with its messages; refuses a selection over SELECTION_MAX_TURNS. */
+export function selectTurns(core: Db, selection: Selection, inScope: (cwd: string | null) => boolean): SourceTurn[] {
+  let rows = [...capturedTurns(core, selection), ...agentTurns(core, selection)].filter((row) => inScope(row.cwd));
+  if (selection.sessionKeys && selection.sessionKeys.length > 0) {
+    const keys = new Set(selection.sessionKeys);
+    rows = rows.filter((row) => keys.has(row.sessionKey));
+  }
+  if (selection.query !== undefined) {
+    // Session search narrows to the turns whose user text matches; a turn is kept whole.
+    const hits = searchSessions(core, {
+      query: selection.query,
+      sinceMs: selection.sinceMs,
+      untilMs: selection.untilMs,
+      client: selection.client,
+      limit: 10_000,
+      keepRepeats: true,
+    });
+    const turns = new Set(hits.map((hit) => `${hit.sessionKey}\0${hit.turnKey}`));
+    rows = rows.filter((row) => turns.has(`${row.sessionKey}\0${row.turnKey}`));
+  }
+  if (rows.length > SELECTION_MAX_TURNS) {
+    // Seal instants are distinct (see nextSealInstant), so ending the window at the first turn
+    // past the maximum selects the earliest SELECTION_MAX_TURNS turns, and its rest starts there.
+    const boundary = utcText(rows.map((row) => row.recordedAtMs).sort((a, b) => a - b)[SELECTION_MAX_TURNS]!);
+    throw new CmError(
+      'limit_exceeded',
+      `The selection matches ${rows.length} turns, over the ${SELECTION_MAX_TURNS}-turn maximum of one extraction; nothing was planned. Extract it in parts: --since ${utcText(selection.sinceMs)} --until ${boundary} for its first ${SELECTION_MAX_TURNS} turns, then --since ${boundary} --until ${utcText(selection.untilMs)} for the rest (run a part again to go on with its tasks); or narrow it with --client, --session or --query.`,
+    );
+  }
+  return rows.map((row) => ({
+    ...row,
+    messages: row.ref.startsWith('c:')
+      ? capturedMessages(core, Number(row.ref.slice(2)))
+      : agentMessages(core, Number(row.ref.slice(2))),
+  }));
+}
+
+function capturedMessages(core: Db, turnId: number): SourceMessage[] {
+  // Prepared once per connection: a selection reads the messages of up to 200 turns.
+  return prepared(
+    core,
+    "SELECT message_key AS key, role, classification, kind, coalesce(body, '') AS body, digest FROM capture_messages WHERE turn_id = ? ORDER BY position",
+  ).all(turnId) as SourceMessage[];
+}
+
+/** A driven agent's turn: its user row, then every row of the same generation up to the next user row. */
+function agentMessages(core: Db, sequence: number): SourceMessage[] {
+  const user = prepared(core, 'SELECT generation_id AS generation FROM timeline WHERE sequence = ?').get(sequence) as {
+    generation: string;
+  };
+  const rows = prepared(
+    core,
+    `SELECT message_id AS key, role, payload, sequence FROM timeline
+       WHERE generation_id = ? AND sequence >= ?
+         AND sequence < coalesce((SELECT min(sequence) FROM timeline WHERE generation_id = ? AND role = 'user' AND sequence > ?), 9007199254740991)
+       ORDER BY sequence LIMIT 200`,
+  ).all(user.generation, sequence, user.generation, sequence) as Array<{
+    key: string;
+    role: string;
+    payload: string;
+    sequence: number;
+  }>;
+  return rows.map((row) => {
+    const body = payloadText(row.payload);
+    const isUser = row.role === 'user' && row.sequence === sequence;
+    return {
+      key: row.key,
+      role: row.role === 'toolResult' ? 'tool' : row.role,
+      classification: isUser ? 'evidence' : 'context',
+      kind: isUser ? 'prompt' : row.role === 'toolResult' ? 'tool_result' : 'answer',
+      body,
+      digest: row.key,
+    };
+  });
+}
+
+function payloadText(payload: string): string {
+  try {
+    const content = (JSON.parse(payload) as { content?: unknown }).content;
+    if (typeof content === 'string') return content;
+    if (!Array.isArray(content)) return '';
+    return content
+      .map((block: { type?: string; text?: unknown }) =>
+        typeof block?.text === 'string' ? block.text : block?.type === 'toolCall' ? JSON.stringify(block) : '',
+      )
+      .filter(Boolean)
+      .join('\n');
+  } catch {
+    return '';
+  }
+}

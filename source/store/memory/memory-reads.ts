@@ -1,0 +1,324 @@
+// Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
+// connection. Nothing here prints a secret: a candidate with findings is shown masked.
+import { basename } from 'node:path';
+import { CmError } from '../../errors.js';
+import { USER_SCOPE } from '../../effects/repository.js';
+import { utcDay } from '../../memory/runner-plan.js';
+import { sentByProfileOn } from './runner-store.js';
+import type {
+  MemoryCandidateOrigin,
+  MemoryExtractReport,
+  MemoryExtractRun,
+  MemoryReview,
+  MemoryReviewCandidate,
+  MemoryRunView,
+  MemoryStatus,
+} from '../../protocol.js';
+import type { Db } from '../database.js';
+import type { Draft } from '../../memory/contracts.js';
+import type { CandidateFinding } from './extraction-submit.js';
+import { snapshotEntryFor } from '../../memory/promotion-plan.js';
+import { recall, type Owner } from './recall.js';
+import { renderEntry } from '../../memory/snapshot.js';
+import { TASK_ATTEMPTS_MAX } from './task-store.js';
+
+const counts = <K extends string>(db: Db, sql: string, keys: readonly K[], ...params: unknown[]): Record<K, number> => {
+  const out = Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+  for (const row of db.prepare(sql).all(...params) as Array<{ key: string; n: number }>)
+    if (row.key in out) out[row.key as K] = row.n;
+  return out;
+};
+
+export function emptyMemoryStatus(
+  state: MemoryStatus['state'],
+  reason: string | null,
+  runners: MemoryStatus['runners'],
+  autoExtract: boolean,
+): MemoryStatus {
+  return {
+    state,
+    reason,
+    chunks: { pending: 0, drafted: 0, extracted: 0, stale: 0 },
+    tasks: { pending: 0, claimed: 0, submitted: 0, stale: 0, waitingForRetry: 0 },
+    candidates: { draft: 0, quarantined: 0, promoted: 0, discarded: 0, superseded: 0, awaitingAdjudication: 0 },
+    runners,
+    runnersProblem: null,
+    spend: { day: utcDay(Date.now()), bytesSent: 0, byProfile: [] },
+    lastRun: null,
+    activeRun: null,
+    autoExtract,
+    promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
+  };
+}
+
+function runView(row: {
+  run_id: string;
+  runner: string;
+  request_json: string;
+  state: MemoryRunView['state'];
+  summary_json: string | null;
+  started_at_ms: number;
+  finished_at_ms: number | null;
+}): MemoryRunView {
+  return {
+    runId: row.run_id,
+    runner: row.runner,
+    scope: (JSON.parse(row.request_json) as { scope?: 'project' | 'user' }).scope ?? 'user',
+    state: row.state,
+    startedAt: new Date(row.started_at_ms).toISOString(),
+    finishedAt: row.finished_at_ms === null ? null : new Date(row.finished_at_ms).toISOString(),
+    summary: row.summary_json === null ? null : (JSON.parse(row.summary_json) as MemoryRunView['summary']),
+  };
+}
+
+/**
+ * An extraction run as memory-state recorded it, for a follower the process that ran it cannot
+ * answer (it stopped, or it is not this process): a run recorded running was stopped with it.
+ */
+export function readStoredExtractRun(db: Db, runId: string): MemoryExtractRun | undefined {
+  const row = db.prepare('SELECT * FROM runs WHERE run_id = ?').get(runId) as Parameters<typeof runView>[0] | undefined;
+  if (!row) return undefined;
+  const run = runView(row);
+  const summary = (run.summary ?? {}) as Partial<MemoryExtractReport> & { awaiting?: string };
+  const base = {
+    runId,
+    progress: null,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    report: null,
+    error: null,
+  };
+  if (run.state === 'done')
+    return {
+      ...base,
+      state: 'done',
+      report: { ...summary, runIds: [runId] } as MemoryExtractReport,
+      stoppedBecause: null,
+    };
+  return {
+    ...base,
+    state: 'stopped',
+    stoppedBecause:
+      run.state === 'running'
+        ? 'the process that ran it stopped before it ended; what it finished is kept — run memory extract again to go on'
+        : summary.awaiting === 'authorisation'
+          ? "it ended waiting for an approval of its runner's plan — run memory extract again to see the plan"
+          : 'it ended without a report — memory status shows the last run',
+  };
+}
+
+export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoExtract: boolean): MemoryStatus {
+  return db.transaction((): MemoryStatus => {
+    const status = emptyMemoryStatus('ready', null, runners, autoExtract);
+    // A memory-state of an earlier version (not yet migrated by a writer) has sent nothing.
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'runner_sends'").get()) {
+      const byProfile = sentByProfileOn(db, status.spend.day);
+      status.spend = { ...status.spend, bytesSent: byProfile.reduce((sum, row) => sum + row.bytes, 0), byProfile };
+    }
+    status.chunks = counts(db, 'SELECT status AS key, count(*) AS n FROM chunks GROUP BY status', [
+      'pending',
+      'drafted',
+      'extracted',
+      'stale',
+    ] as const);
+    const tasks = counts(db, 'SELECT status AS key, count(*) AS n FROM tasks GROUP BY status', [
+      'pending',
+      'claimed',
+      'submitted',
+      'stale',
+    ] as const);
+    const waiting = db
+      .prepare("SELECT count(*) FROM tasks WHERE status = 'pending' AND attempts >= ?")
+      .pluck()
+      .get(TASK_ATTEMPTS_MAX) as number;
+    status.tasks = { ...tasks, waitingForRetry: waiting };
+    const candidates = counts(db, 'SELECT status AS key, count(*) AS n FROM candidates GROUP BY status', [
+      'draft',
+      'quarantined',
+      'promoted',
+      'discarded',
+      'superseded',
+    ] as const);
+    const awaiting = db
+      .prepare("SELECT count(*) FROM candidates WHERE status = 'draft' AND adjudication = 'pending'")
+      .pluck()
+      .get() as number;
+    status.candidates = { ...candidates, awaitingAdjudication: awaiting };
+    const last = db.prepare('SELECT * FROM runs ORDER BY started_at_ms DESC, run_id DESC LIMIT 1').get() as
+      | Parameters<typeof runView>[0]
+      | undefined;
+    status.lastRun = last ? runView(last) : null;
+    status.promotions = counts(db, 'SELECT status AS key, count(*) AS n FROM promotion_journal GROUP BY status', [
+      'generated',
+      'approved',
+      'applying',
+      'applied',
+      'voided',
+    ] as const);
+    return status;
+  })();
+}
+
+/** A page of the review queue: the owner filter (null: every owner), at most `limit`, after the cursor. */
+export interface ReviewPage {
+  owner: Owner | null;
+  limit: number;
+  after: ReviewCursor | null;
+}
+
+/** Where a review page starts: after this candidate, in the queue's order (newest first, then id). */
+export interface ReviewCursor {
+  createdAtMs: number;
+  candidateId: string;
+}
+
+const REVIEW_CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,100})$/;
+
+export const reviewCursorText = (cursor: ReviewCursor): string => `${cursor.createdAtMs}.${cursor.candidateId}`;
+
+export function parseReviewCursor(text: string): ReviewCursor {
+  const match = REVIEW_CURSOR.exec(text);
+  if (!match)
+    throw new CmError(
+      'invalid_cursor',
+      `${JSON.stringify(text.slice(0, 80))} is not a review cursor; give the nextAfter of the previous page (memory review --json prints it), or leave --after out to start from the newest.`,
+    );
+  return { createdAtMs: Number(match[1]), candidateId: match[2]! };
+}
+
+/** Draft and quarantined candidates, newest first, with statements, evidence, masked findings and their scope. */
+export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, 'candidates' | 'total' | 'nextAfter'> {
+  return db.transaction((): Pick<MemoryReview, 'candidates' | 'total' | 'nextAfter'> => {
+    const owner = page.owner;
+    const ownerArgs = [owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null];
+    const where = `c.status IN ('draft', 'quarantined') AND (? IS NULL OR (c.repository_key = ? AND c.worktree_key = ?))`;
+    const total = db
+      .prepare(`SELECT count(*) FROM candidates c WHERE ${where}`)
+      .pluck()
+      .get(...ownerArgs) as number;
+    const after = page.after;
+    const rows = db
+      .prepare(
+        `SELECT c.candidate_id, c.status, c.adjudication, c.decision, c.payload_json, c.findings_json, c.created_at_ms,
+                c.repository_key, b.root_realpath
+         FROM candidates c LEFT JOIN repository_bindings b USING (repository_key, worktree_key)
+         WHERE ${where} AND (? IS NULL OR c.created_at_ms < ? OR (c.created_at_ms = ? AND c.candidate_id > ?))
+         ORDER BY c.created_at_ms DESC, c.candidate_id LIMIT ?`,
+      )
+      .all(
+        ...ownerArgs,
+        after?.createdAtMs ?? null,
+        after?.createdAtMs ?? null,
+        after?.createdAtMs ?? null,
+        after?.candidateId ?? null,
+        page.limit + 1,
+      ) as Array<{
+      candidate_id: string;
+      status: 'draft' | 'quarantined';
+      adjudication: MemoryReviewCandidate['adjudication'];
+      decision: string | null;
+      payload_json: string;
+      findings_json: string;
+      created_at_ms: number;
+      repository_key: string;
+      root_realpath: string | null;
+    }>;
+    const more = rows.length > page.limit;
+    if (more) rows.pop();
+    const last = rows.at(-1);
+    const evidence = db.prepare(
+      'SELECT statement_id AS statementId, evidence_id AS evidenceId, client, session_key AS sessionKey, turn_key AS turnKey FROM evidence_refs WHERE candidate_id = ? ORDER BY statement_id, evidence_id',
+    );
+    const support = db.prepare(
+      'SELECT statement_id AS statementId, claim_support AS claimSupport FROM assessments WHERE candidate_id = ?',
+    );
+    const candidates = rows.map((row): MemoryReviewCandidate => {
+      const payload = JSON.parse(row.payload_json) as Draft & {
+        masked?: { content: string; statements: Record<string, string>; title?: string; appliesWhen?: string | null };
+        origin?: MemoryCandidateOrigin;
+        title?: string;
+      };
+      const findings = JSON.parse(row.findings_json) as CandidateFinding[];
+      const refs = evidence.all(row.candidate_id) as Array<{
+        statementId: string;
+        evidenceId: string;
+        client: string;
+        sessionKey: string;
+        turnKey: string;
+      }>;
+      const claims = new Map(
+        (support.all(row.candidate_id) as Array<{ statementId: string; claimSupport: string }>).map((s) => [
+          s.statementId,
+          s.claimSupport,
+        ]),
+      );
+      // Shown masked whenever a finding exists (and always for a quarantined candidate).
+      const masked = findings.length > 0 || row.status === 'quarantined' ? payload.masked : undefined;
+      const scope = row.repository_key === USER_SCOPE.repositoryKey ? 'user' : 'project';
+      const content = masked?.content ?? payload.content;
+      const title = (masked ? masked.title : payload.title) ?? null;
+      // What the model will read: the entry's lines as the snapshot frames them.
+      const snapshot = renderEntry(
+        snapshotEntryFor(
+          {
+            candidateId: row.candidate_id,
+            title,
+            content,
+            appliesWhen: (masked && masked.appliesWhen !== undefined ? masked.appliesWhen : payload.scene) ?? null,
+            priority: payload.priority,
+          },
+          scope,
+        ),
+      );
+      return {
+        candidateId: row.candidate_id,
+        status: row.status,
+        adjudication: row.adjudication,
+        decision: row.decision,
+        content,
+        title,
+        type: payload.type,
+        priority: payload.priority,
+        confidence: payload.confidence,
+        // Extraction drafts of the built-in runner say which signals made them; other drafts none.
+        signals: payload.signals ?? [],
+        statements: payload.statements.map((statement) => ({
+          statementId: statement.statementId,
+          text: masked?.statements[statement.statementId] ?? statement.text,
+          evidence: refs
+            .filter((ref) => ref.statementId === statement.statementId)
+            .map(({ evidenceId, client, sessionKey, turnKey }) => ({ evidenceId, client, sessionKey, turnKey })),
+          claimSupport: claims.get(statement.statementId) ?? 'unverified',
+        })),
+        findings: findings.map(({ field, line, column, rule, severity, excerpt }) => ({
+          field,
+          line,
+          column,
+          rule,
+          severity,
+          excerpt,
+        })),
+        createdAt: new Date(row.created_at_ms).toISOString(),
+        // Extraction's payloads carry no origin: they came from captured turns (their evidence says which).
+        origin: payload.origin ?? { kind: 'extraction' },
+        scope,
+        repositoryKey: row.repository_key,
+        // The directory's name only: absolute paths never leave memory-state.
+        repository: row.root_realpath === null ? null : basename(row.root_realpath),
+        snapshot,
+      };
+    });
+    const nextAfter =
+      more && last ? reviewCursorText({ createdAtMs: last.created_at_ms, candidateId: last.candidate_id }) : null;
+    return { candidates, total, nextAfter };
+  })();
+}
+
+export function readMemoryRecall(db: Db, owner: Owner, text: string, k?: number) {
+  const result = recall(db, owner, text, k);
+  return {
+    recallQueryDigest: result.recallQueryDigest,
+    resultSetDigest: result.resultSetDigest,
+    items: result.items.map(({ rank, sourceKind, id }) => ({ rank, sourceKind, id })),
+  };
+}

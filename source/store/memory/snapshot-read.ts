@@ -1,0 +1,133 @@
+// The session-start snapshot read from memory-state: the approved entries of the session's
+// worktree and of the user scope, highest priority first, as many as the byte budget holds
+// (snapshot.ts renders and bounds them). Read-only and light — node:* and better-sqlite3 only —
+// because the SessionStart hook runs it on its fast path: the order is taken from the sort keys
+// alone, and only the entries that can fit are read whole.
+import type { Db } from '../database.js';
+import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../limits.js';
+import { resolveScopeQuickly, USER_SCOPE } from '../../effects/repository.js';
+import { selectSnapshot, type Snapshot, type SnapshotEntry } from '../../memory/snapshot.js';
+import { openMemoryStateReadOnly } from './state-database.js';
+
+export interface SnapshotOwner {
+  scope: 'project' | 'user';
+  repositoryKey: string;
+  worktreeKey: string;
+}
+
+/** The owners a session at `cwd` reads: its worktree's (inside git), then the user scope's. */
+export function snapshotOwners(cwd: string | null | undefined): SnapshotOwner[] {
+  const scope = resolveScopeQuickly(cwd);
+  const user: SnapshotOwner = {
+    scope: 'user',
+    repositoryKey: USER_SCOPE.repositoryKey,
+    worktreeKey: USER_SCOPE.worktreeKey,
+  };
+  if (scope.scope !== 'project') return [user];
+  return [{ scope: 'project', repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey }, user];
+}
+
+/**
+ * The smallest rendered entry is longer than this many bytes (its id, scope, priority and quoted
+ * title on one line), so no budget holds more than budget / this entries: only that many are read.
+ */
+const MIN_ENTRY_BYTES = 32;
+
+/** Of each body, the characters its excerpt is taken from: more than its first lines need, far below 64 KiB. */
+const EXCERPT_SOURCE_CHARS = 4 * 1024;
+
+interface OrderRow {
+  entry_id: string;
+  scope: 'project' | 'user';
+  priority: number | null;
+  created: string | null;
+  frontmatter_json: string;
+  body_text: string;
+}
+
+/**
+ * Rows read per owner first: more than a full budget of ordinary entries needs (each renders to
+ * well over 100 bytes). Only a budget filled by very short entries reads again, up to the bound.
+ */
+const FIRST_PAGE_ROWS = 64;
+
+/**
+ * The snapshot of `owners` from an open memory-state (read-only is enough); one read transaction.
+ * `cli`: the shell command the frame names beside the MCP tools (selectSnapshot).
+ */
+export function snapshotFromState(
+  db: Db,
+  owners: readonly SnapshotOwner[],
+  budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES,
+  cli?: string,
+): Snapshot {
+  const bound = Math.ceil(budgetBytes / MIN_ENTRY_BYTES) + 1;
+  return db.transaction((): Snapshot => {
+    // Each owner's first entries in the order of its index (state-schema v3): no sort of them all.
+    const first = db.prepare(
+      `SELECT entry_id, scope, json_extract(frontmatter_json, '$.priority') AS priority,
+              json_extract(frontmatter_json, '$.created') AS created, frontmatter_json,
+              substr(body_text, 1, ${EXCERPT_SOURCE_CHARS}) AS body_text
+       FROM approved_entries WHERE repository_key = ? AND worktree_key = ? AND status = 'approved'
+       ORDER BY json_extract(frontmatter_json, '$.priority') DESC, json_extract(frontmatter_json, '$.created') DESC,
+                entry_id
+       LIMIT ?`,
+    );
+    // Kept by the sync that replaced the owner's entries (state-schema v7): counting 10k entries
+    // here cost the hook a few milliseconds at every session start.
+    const count = db
+      .prepare('SELECT entries FROM approved_entry_counts WHERE repository_key = ? AND worktree_key = ?')
+      .pluck();
+    let total = 0;
+    for (const owner of owners) {
+      // An id held by both owners is counted twice here: "N more" may then say one too many.
+      total += (count.get(owner.repositoryKey, owner.worktreeKey) as number | undefined) ?? 0;
+    }
+    const select = (limit: number): Snapshot => {
+      const rows: OrderRow[] = [];
+      for (const owner of owners)
+        rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
+      return selectSnapshot(rows.map(snapshotEntry), budgetBytes, total, cli);
+    };
+    const page = Math.min(FIRST_PAGE_ROWS, bound);
+    const firstTry = select(page);
+    // Within the first `page` of the merged order no owner can have run out of read rows: the
+    // selection (and the entry it stopped at) is the one the whole lists give.
+    if (firstTry.entryIds.length < page || page === bound) return firstTry;
+    return select(bound);
+  })();
+}
+
+function snapshotEntry(row: OrderRow): SnapshotEntry {
+  const front = JSON.parse(row.frontmatter_json) as { title?: unknown; appliesWhen?: unknown };
+  return {
+    entryId: row.entry_id,
+    scope: row.scope,
+    title: typeof front.title === 'string' ? front.title : row.entry_id,
+    appliesWhen: typeof front.appliesWhen === 'string' ? front.appliesWhen : null,
+    priority: typeof row.priority === 'number' ? row.priority : 50,
+    body: row.body_text,
+    created: typeof row.created === 'string' ? row.created : null,
+  };
+}
+
+/**
+ * The snapshot for a session at `cwd` from the memory-state file at `path`: empty when the file
+ * does not exist yet (nothing was ever approved); throws memory_unavailable when it is locked,
+ * damaged or of another version. `cli`: the shell command the frame names (hook/cli-command.ts).
+ */
+export function readSessionSnapshot(
+  path: string,
+  cwd: string | null | undefined,
+  cli: string,
+  budgetBytes?: number,
+): Snapshot {
+  const state = openMemoryStateReadOnly(path);
+  // Nothing was ever approved: no repository to find.
+  if (!state) return selectSnapshot([], budgetBytes);
+  try {
+    return snapshotFromState(state.db, snapshotOwners(cwd), budgetBytes, cli);
+  } finally {
+    state.db.close();
+  }
+}

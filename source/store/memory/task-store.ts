@@ -1,0 +1,352 @@
+// Writer commands of extraction tasks on memory-state (seed 004 §2): plan (chunks + tasks,
+// idempotent), claim (lease + random token; submitted and stale tasks never again), abandon, and
+// the bookkeeping every submission shares — one accepted submission per task, a replay with the
+// same digest returns the stored outcome, a different one is audited and refused, and a failed
+// attempt is counted so that a task stops after TASK_ATTEMPTS_MAX until retried explicitly.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { CmError } from '../../errors.js';
+import { sha256Hex } from '../../ground/digests.js';
+import { memoryCommand } from '../command.js';
+import { prepared } from '../database.js';
+import type { Tx } from '../transaction.js';
+
+/** Automatic attempts of one task before it waits for `memory retry` (seed 002's recovery budget). */
+export const TASK_ATTEMPTS_MAX = 5;
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+export const ownerInput = z.object({ repositoryKey: hex64, worktreeKey: hex64 }).strict();
+
+export interface TaskRow {
+  task_id: string;
+  kind: 'extraction' | 'adjudication';
+  run_id: string | null;
+  repository_key: string;
+  worktree_key: string;
+  chunk_ref: string | null;
+  draft_batch_ref: string | null;
+  task_json: string;
+  lease_holder: string | null;
+  lease_epoch: number;
+  claim_token: string | null;
+  lease_expires_at_ms: number | null;
+  status: 'pending' | 'claimed' | 'submitted' | 'stale';
+  attempts: number;
+  last_error: string | null;
+  superseded_by: string | null;
+}
+
+export const readTask = (tx: Pick<Tx, 'db'>, taskId: string) =>
+  prepared(tx.db, 'SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
+
+export const extractionTaskId = (chunkRef: string) => `ext-${sha256Hex(chunkRef).slice(0, 24)}`;
+
+const planInput = z
+  .object({
+    runId: z.string().min(1),
+    runner: z.string().min(1),
+    request: z.record(z.string(), z.unknown()),
+    requestDigest: hex64,
+    owner: ownerInput,
+    /** The repository binding (absolute root inside): null for the user scope. */
+    binding: z
+      .object({ rootRealpath: z.string(), rootRealpathDigest: hex64, device: z.string(), inode: z.string() })
+      .strict()
+      .nullable(),
+    chunks: z.array(
+      z
+        .object({
+          chunkRef: z.string().min(1),
+          sessionKey: z.string().min(1),
+          turnRange: z.string(),
+          chunkDigest: hex64,
+          sourceInputDigest: hex64,
+          /** The runner-facing ExtractionTask and the local pointers of its evidence ids. */
+          task: z.record(z.string(), z.unknown()),
+          pointers: z.array(z.record(z.string(), z.unknown())),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+function plan(tx: Tx, input: z.infer<typeof planInput>) {
+  const { db, nowMs } = tx;
+  const { repositoryKey, worktreeKey } = input.owner;
+  if (input.binding) {
+    prepared(
+      db,
+      `INSERT INTO repository_bindings (repository_key, worktree_key, root_realpath, root_realpath_digest, common_dir_device, common_dir_inode)
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (repository_key, worktree_key) DO UPDATE SET status = 'active'`,
+    ).run(
+      repositoryKey,
+      worktreeKey,
+      input.binding.rootRealpath,
+      input.binding.rootRealpathDigest,
+      input.binding.device,
+      input.binding.inode,
+    );
+  }
+  prepared(
+    db,
+    `INSERT INTO runs (run_id, repository_key, worktree_key, runner, request_json, request_digest, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
+  ).run(
+    input.runId,
+    repositoryKey,
+    worktreeKey,
+    input.runner,
+    JSON.stringify(input.request),
+    input.requestDigest,
+    nowMs,
+  );
+  const insertChunk = prepared(
+    db,
+    `INSERT INTO chunks (chunk_ref, repository_key, worktree_key, session_key, turn_range, chunk_digest, source_input_digest, created_at_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_ref) DO NOTHING`,
+  );
+  const insertTask = prepared(
+    db,
+    `INSERT INTO tasks (task_id, kind, run_id, repository_key, worktree_key, chunk_ref, task_json, created_at_ms)
+    VALUES (?, 'extraction', ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING`,
+  );
+  let created = 0;
+  const taskIds: string[] = [];
+  const open: string[] = [];
+  for (const chunk of input.chunks) {
+    const taskId = extractionTaskId(chunk.chunkRef);
+    if (chunk.task['taskId'] !== taskId)
+      throw new CmError(
+        'invalid_input',
+        `memoryPlan: chunk ${chunk.chunkRef} carries task ${String(chunk.task['taskId'])}, expected ${taskId}.`,
+      );
+    insertChunk.run(
+      chunk.chunkRef,
+      repositoryKey,
+      worktreeKey,
+      chunk.sessionKey,
+      chunk.turnRange,
+      chunk.chunkDigest,
+      chunk.sourceInputDigest,
+      nowMs,
+    );
+    created += insertTask.run(
+      taskId,
+      input.runId,
+      repositoryKey,
+      worktreeKey,
+      chunk.chunkRef,
+      JSON.stringify({ task: chunk.task, pointers: chunk.pointers }),
+      nowMs,
+    ).changes;
+    taskIds.push(taskId);
+    if (['pending', 'claimed'].includes(readTask(tx, taskId)!.status)) open.push(taskId);
+  }
+  /** open: the tasks still to be done (pending, or claimed by a live or an expired lease). */
+  return { runId: input.runId, taskIds, open, created };
+}
+
+const claimInput = z
+  .object({
+    holder: z.string().min(1).max(128),
+    leaseMs: z.number().int().min(1000).max(3_600_000),
+    /** Claim the first claimable of these, in order. */
+    taskIds: z.array(z.string()).min(1).max(1000),
+  })
+  .strict();
+
+export interface Claim {
+  taskId: string;
+  kind: 'extraction' | 'adjudication';
+  claimToken: string;
+  leaseEpoch: number;
+  leaseExpiresAtMs: number;
+  /** The stored task_json: { task, pointers? }. */
+  stored: { task: Record<string, unknown>; pointers?: unknown[] };
+}
+
+/** tx-claim: pending, or claimed with an expired lease (that earlier attempt counts as failed); never submitted or stale. */
+function claim(tx: Tx, input: z.infer<typeof claimInput>): { claim: Claim | null; waiting: string[] } {
+  const waiting: string[] = [];
+  for (const taskId of input.taskIds) {
+    const task = readTask(tx, taskId);
+    if (!task) continue;
+    const expired = task.status === 'claimed' && (task.lease_expires_at_ms ?? 0) < tx.nowMs;
+    if (task.status !== 'pending' && !expired) continue;
+    const attempts = task.attempts + (expired ? 1 : 0);
+    if (attempts >= TASK_ATTEMPTS_MAX) {
+      if (expired)
+        prepared(
+          tx.db,
+          "UPDATE tasks SET status = 'pending', attempts = ?, last_error = 'lease expired', lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE task_id = ?",
+        ).run(attempts, taskId);
+      waiting.push(taskId);
+      continue;
+    }
+    const claimToken = randomBytes(16).toString('hex');
+    const leaseExpiresAtMs = tx.nowMs + input.leaseMs;
+    prepared(
+      tx.db,
+      `UPDATE tasks SET status = 'claimed', lease_holder = ?, lease_epoch = lease_epoch + 1, claim_token = ?, lease_expires_at_ms = ?, attempts = ?,
+         last_error = CASE WHEN ? THEN 'lease expired' ELSE last_error END WHERE task_id = ?`,
+    ).run(input.holder, claimToken, leaseExpiresAtMs, attempts, expired ? 1 : 0, taskId);
+    return {
+      claim: {
+        taskId,
+        kind: task.kind,
+        claimToken,
+        leaseEpoch: task.lease_epoch + 1,
+        leaseExpiresAtMs,
+        stored: JSON.parse(task.task_json) as Claim['stored'],
+      },
+      waiting,
+    };
+  }
+  return { claim: null, waiting };
+}
+
+export type SubmissionRefusal =
+  | { outcome: 'lease_lost'; reason: string }
+  | { outcome: 'conflict'; reason: string }
+  | { outcome: 'rejected'; reason: string; attempts: number };
+
+/**
+ * The checks every submission starts with: a stored submission answers a replay (same digest) or
+ * refuses a different answer (audited); otherwise the claim token must hold a live lease.
+ */
+export function beginSubmission(
+  tx: Tx,
+  taskId: string,
+  claimToken: string,
+  output: string,
+): { task: TaskRow; digest: string; replay?: unknown; refusal?: SubmissionRefusal } {
+  const task = readTask(tx, taskId);
+  if (!task) throw new CmError('not_found', `No memory task ${taskId}.`);
+  const digest = sha256Hex(output);
+  const stored = prepared(
+    tx.db,
+    'SELECT response_digest AS digest, outcome_json AS outcome FROM submissions WHERE task_id = ?',
+  ).get(taskId) as { digest: string; outcome: string } | undefined;
+  if (stored) {
+    if (stored.digest === digest)
+      return { task, digest, replay: { ...(JSON.parse(stored.outcome) as object), replayed: true } };
+    prepared(
+      tx.db,
+      'INSERT INTO submission_conflicts (task_id, response_digest, reason, received_at_ms) VALUES (?, ?, ?, ?)',
+    ).run(taskId, digest, 'different answer after an accepted one', tx.nowMs);
+    return {
+      task,
+      digest,
+      refusal: {
+        outcome: 'conflict',
+        reason: `task ${taskId} already has an accepted submission with another digest; this one was recorded and refused`,
+      },
+    };
+  }
+  if (task.status !== 'claimed' || task.claim_token !== claimToken || (task.lease_expires_at_ms ?? 0) < tx.nowMs) {
+    return {
+      task,
+      digest,
+      refusal: {
+        outcome: 'lease_lost',
+        reason: `the lease on task ${taskId} was lost (it is ${task.status}${task.claim_token !== claimToken ? ', claimed by another holder' : ''}); the submission was refused`,
+      },
+    };
+  }
+  return { task, digest };
+}
+
+/** A failed attempt: counted, the lease released, the task claimable again (until the budget is spent). */
+export function failAttempt(tx: Tx, task: TaskRow, reason: string): SubmissionRefusal {
+  const attempts = task.attempts + 1;
+  prepared(
+    tx.db,
+    "UPDATE tasks SET status = 'pending', attempts = ?, last_error = ?, lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE task_id = ?",
+  ).run(attempts, reason.slice(0, 1000), task.task_id);
+  return { outcome: 'rejected', reason, attempts };
+}
+
+/** The accepted submission: stored with its outcome, the task submitted for good. */
+export function acceptSubmission(tx: Tx, task: TaskRow, digest: string, outcome: object): void {
+  prepared(
+    tx.db,
+    'INSERT INTO submissions (task_id, response_digest, outcome_json, received_at_ms) VALUES (?, ?, ?, ?)',
+  ).run(task.task_id, digest, JSON.stringify(outcome), tx.nowMs);
+  prepared(tx.db, "UPDATE tasks SET status = 'submitted', lease_expires_at_ms = NULL WHERE task_id = ?").run(
+    task.task_id,
+  );
+}
+
+const abandonInput = z.object({ taskId: z.string(), claimToken: z.string(), reason: z.string().max(1000) }).strict();
+
+export const taskCommands = {
+  memoryPlan: memoryCommand({
+    replayable: true,
+    schema: planInput,
+    run: (tx, _context, input) => plan(tx, input),
+  }),
+  memoryClaimTask: memoryCommand({
+    replayable: true,
+    schema: claimInput,
+    run: (tx, _context, input) => claim(tx, input),
+  }),
+  /** The current holder gives up (a runner failure, a time-out): a counted attempt, claimable again. */
+  memoryAbandonTask: memoryCommand({
+    replayable: true,
+    schema: abandonInput,
+    run: (tx, _context, input) => {
+      const task = readTask(tx, input.taskId);
+      if (!task) throw new CmError('not_found', `No memory task ${input.taskId}.`);
+      if (task.status !== 'claimed' || task.claim_token !== input.claimToken) return { outcome: 'lease_lost' as const };
+      return {
+        outcome: 'abandoned' as const,
+        attempts: failAttempt(tx, task, input.reason).outcome === 'rejected' ? task.attempts + 1 : task.attempts,
+      };
+    },
+  }),
+  /** An explicit retry of a task that spent its attempt budget. */
+  memoryRetryTask: memoryCommand({
+    schema: z.object({ taskId: z.string() }).strict(),
+    run: (tx, _context, input) => {
+      const task = readTask(tx, input.taskId);
+      if (!task) throw new CmError('not_found', `No memory task ${input.taskId}.`);
+      if (task.status !== 'pending')
+        throw new CmError(
+          'operation_conflict',
+          `Task ${input.taskId} is ${task.status}; only a pending task waits for a retry.`,
+        );
+      prepared(tx.db, 'UPDATE tasks SET attempts = 0 WHERE task_id = ?').run(input.taskId);
+      return { taskId: input.taskId, attempts: 0 };
+    },
+  }),
+  /**
+   * At the start of a lease holder (host or command), every claim left is an earlier holder's: only
+   * the holder of the data home's lease claims, so those holders are gone. Their attempts count.
+   */
+  memoryReleaseClaims: memoryCommand({
+    replayable: true,
+    schema: z.object({}).strict(),
+    run: (tx) => {
+      const released = prepared(
+        tx.db,
+        "UPDATE tasks SET status = 'pending', attempts = attempts + 1, last_error = 'its holder stopped before submitting', lease_holder = NULL, claim_token = NULL, lease_expires_at_ms = NULL WHERE status = 'claimed'",
+      ).run().changes;
+      prepared(tx.db, "UPDATE runs SET state = 'failed', finished_at_ms = ? WHERE state = 'running'").run(tx.nowMs);
+      return { released };
+    },
+  }),
+  memoryFinishRun: memoryCommand({
+    replayable: true,
+    schema: z
+      .object({ runId: z.string(), state: z.enum(['done', 'failed']), summary: z.record(z.string(), z.unknown()) })
+      .strict(),
+    run: (tx, _context, input) => {
+      prepared(tx.db, 'UPDATE runs SET state = ?, summary_json = ?, finished_at_ms = ? WHERE run_id = ?').run(
+        input.state,
+        JSON.stringify(input.summary),
+        tx.nowMs,
+        input.runId,
+      );
+      return { runId: input.runId };
+    },
+  }),
+};

@@ -1,0 +1,39 @@
+// The writer's command registry. Each aggregate contributes its named commands (source/store/*);
+// a new capability adds its module here and the writer thread stays unchanged.
+import type { z } from 'zod';
+import { adjudicationCommands } from './memory/adjudication-store.js';
+import { approvedCommands } from './memory/approved-store.js';
+import { extractionCommands } from './memory/extraction-submit.js';
+import { promotionCommands } from './memory/promotion-store.js';
+import { proposalCommands } from './memory/proposal.js';
+import { runnerCommands } from './memory/runner-store.js';
+import { memoryStateCommands } from './memory/state-commands.js';
+import { taskCommands } from './memory/task-store.js';
+import { agentCommands } from './core/agents.js';
+import { captureCommands } from './core/capture-sessions.js';
+import { hostCommands } from './core/host-activations.js';
+import { noteCommands } from './core/notes.js';
+import { ingestCommands } from './core/pi-ingest.js';
+import { promptCommands } from './core/prompts.js';
+
+export const writerCommands = {
+  ...noteCommands,
+  ...hostCommands,
+  ...agentCommands,
+  ...promptCommands,
+  ...ingestCommands,
+  ...captureCommands,
+  ...memoryStateCommands,
+  ...taskCommands,
+  ...extractionCommands,
+  ...adjudicationCommands,
+  ...approvedCommands,
+  ...promotionCommands,
+  ...proposalCommands,
+  ...runnerCommands,
+};
+
+export type WriterCommands = typeof writerCommands;
+export type CommandName = keyof WriterCommands;
+export type CommandInput<K extends CommandName> = z.input<WriterCommands[K]['schema']>;
+export type CommandResult<K extends CommandName> = ReturnType<WriterCommands[K]['run']>;
