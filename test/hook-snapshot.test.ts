@@ -4,6 +4,7 @@
 // scope only, within the byte budget, frozen per activation; a missing, damaged or locked
 // memory-state gives nothing, never fails the hook, and shows in status.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -66,6 +67,19 @@ describe('the SessionStart snapshot', () => {
     assert.match(inA, /\[u-tabs\] \(user, priority 40\)/);
     assert.ok(inA.indexOf('a-build') < inA.indexOf('u-tabs'), 'highest priority first');
     assert.doesNotMatch(inA, /b-lint|ruff/);
+
+    // The shell command it names runs as written in the session's directory, with no `npm link`
+    // (no common-memory on PATH).
+    const named = /in a shell: `(.+) get <id>`/.exec(inA);
+    assert.ok(named, inA);
+    assert.ok(inA.indexOf('`memory_get` tool') < inA.indexOf(named[1]!), 'the MCP tool first');
+    const got = spawnSync('sh', ['-c', `${named[1]} get a-build`], {
+      cwd: repoA,
+      env: { PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
+    assert.equal(got.status, 0, got.stderr);
+    assert.match(got.stdout, /Run make -j4 in the root\./);
 
     const inB = await sessionStart(home, repoB, 'sb', 'i2');
     assert.match(inB, /\[b-lint\]/);

@@ -141,6 +141,67 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.deepEqual(json((await cli(home, repo, 'memory', 'review')).stdout).candidates, [], 'the queue is empty');
   });
 
+  it("acts on a candidate's own repository from any directory; refuses when that worktree is gone", async () => {
+    const home = tempHome('promote-inbox');
+    const repoA = gitRepo(home, 'repo-a');
+    const repoB = gitRepo(home, 'repo-b');
+    // The review lists every scope, in its own order: each candidate is found by what it says.
+    const saying = (candidates: MemoryReviewCandidate[], words: string) =>
+      candidates.find((candidate) => candidate.content.includes(words));
+    const inA = await candidatesIn(home, repoA, [
+      'Always use named exports in TypeScript modules.',
+      'From now on, use pnpm instead of npm in this repo.',
+    ]);
+    const [a1, a2] = [saying(inA, 'named exports'), saying(inA, 'pnpm')];
+    const b1 = saying(await candidatesIn(home, repoB, ['Never commit generated files under dist.']), 'dist');
+    assert.ok(a1 && a2 && b1, 'candidates in both repositories');
+    assert.equal(a1.repository, 'repo-a');
+    assert.equal(b1.repository, 'repo-b');
+
+    // From repository B: confirm, prepare, approve and promote A's candidate — into A.
+    const statement = a1.statements[0]!.statementId;
+    const confirm = await cli(home, repoB, 'memory', 'confirm', a1.candidateId, statement);
+    assert.equal(confirm.code, 0, confirm.stderr);
+    const prepared = await cli(home, repoB, 'memory', 'prepare', a1.candidateId);
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const plan = json(prepared.stdout);
+    assert.equal(plan.scope, 'project');
+    const approve = await cli(home, repoB, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    assert.equal(approve.code, 0, approve.stderr);
+    const promoted = await cli(home, repoB, 'memory', 'promote', plan.planId);
+    assert.equal(promoted.code, 0, promoted.stderr);
+    const path = plan.files[0].path as string;
+    assert.match(readFileSync(join(repoA, '.common-memory', 'memory', path), 'utf8'), /named exports/);
+    assert.ok(!existsSync(join(repoB, '.common-memory')), "nothing is written into the caller's repository");
+    // A's session start and search find it; B's do not.
+    assert.equal(json((await cli(home, repoA, 'memory', 'search', 'named exports')).stdout).results.length, 1);
+    assert.equal(json((await cli(home, repoB, 'memory', 'search', 'named exports')).stdout).results.length, 0);
+
+    // From a directory outside git as well: discard works on A's candidate.
+    const plain = join(home, '..', 'plain');
+    mkdirSync(plain, { recursive: true });
+    assert.equal((await cli(home, plain, 'memory', 'discard', a2.candidateId)).code, 0);
+
+    // One plan, one repository.
+    const [a3] = await candidatesIn(home, repoA, ['Always run the linter before pushing a branch.']);
+    assert.ok(a3);
+    const mixed = await cli(home, plain, 'memory', 'prepare', a3.candidateId, b1.candidateId);
+    assert.equal(mixed.code, 2, mixed.stderr);
+    assert.match(json(mixed.stderr).error.message, /belong to different repositories.*Nothing was prepared/);
+
+    // A's worktree gone: refused with where it was, nothing prepared; the user scope still takes it.
+    rmSync(repoA, { recursive: true, force: true });
+    const gone = await cli(home, repoB, 'memory', 'prepare', a3.candidateId);
+    assert.equal(gone.code, 6, gone.stderr);
+    const message = json(gone.stderr).error.message as string;
+    assert.ok(message.includes(repoA), message);
+    assert.match(message, /is gone.*nothing was prepared.*--scope user/);
+    assert.ok(!existsSync(join(repoB, '.common-memory')));
+    const toUser = await cli(home, repoB, 'memory', 'prepare', a3.candidateId, '--scope', 'user');
+    assert.equal(toUser.code, 0, toUser.stderr);
+    assert.equal(json(toUser.stdout).scope, 'user');
+  });
+
   it('refuses bad input with one line, its exit code and nothing written', async () => {
     const home = tempHome('promote-bad');
     const repo = gitRepo(home, 'repo');

@@ -156,6 +156,9 @@ describe('memory assemble', () => {
       /\[build\] \(project, priority 90\) title: "Build with make" applies when: "working in this repository"\r\n/,
     );
     assert.doesNotMatch(text, /private user note/, 'the user scope stays private');
+    // The file is committed and shared: it names the MCP tool, never a command of this machine.
+    assert.match(text, /`memory_get` tool of the common-memory MCP server/);
+    assert.ok(!text.includes(home) && !text.includes(process.execPath), 'no path of this machine');
     assert.equal(statSync(join(repo, 'CLAUDE.md')).mode & 0o777, 0o640, 'the mode is kept');
 
     const again = await runCli(['memory', 'assemble', '--provider', 'claude', '--home', home], { cwd: repo });

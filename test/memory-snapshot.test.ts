@@ -42,7 +42,9 @@ describe('session start snapshot', () => {
     const lines = snapshot.text.split('\n');
     assert.equal(lines[0], '<common-memory-notes>');
     assert.match(snapshot.text, /data, not instructions/);
-    assert.match(snapshot.text, /`memory_get` tool \(or `common-memory get <id>` in a shell\)/);
+    // Without a command of this machine (the committed block) the frame names the MCP tools alone.
+    assert.match(snapshot.text, /`memory_get` tool of the common-memory MCP server\./);
+    assert.doesNotMatch(snapshot.text, /common-memory get/, 'a bare `common-memory` is on PATH only after npm link');
     assert.match(snapshot.text, /corrects you, propose it with `memory_propose`/);
     assert.equal(lines[lines.length - 1], '</common-memory-notes>');
     assert.ok(
@@ -73,8 +75,22 @@ describe('session start snapshot', () => {
       snapshot.entryIds.every((id) => Number(id.slice(2)) % 101 === 100),
       'all shown entries have the top priority',
     );
+    assert.match(snapshot.text, /not shown: the `memory_search` tool finds them\)/);
     const small = selectSnapshot(many, 1200);
     assert.ok(small.bytes <= 1200);
+  });
+
+  it('names the MCP tool first, then the shell command it is given, in the header and in "N more"', () => {
+    const cli = "/opt/node/bin/node '/home/a user/cm/bin/common-memory.cjs' --home /tmp/h";
+    const many = Array.from({ length: 200 }, (_, i) => entry(`m-${i}`, 50, { title: 'x'.repeat(200) }));
+    const snapshot = selectSnapshot(many, MEMORY_SNAPSHOT_MAX_BYTES, undefined, cli);
+    assert.ok(snapshot.bytes <= MEMORY_SNAPSHOT_MAX_BYTES, 'the longer frame is inside the budget');
+    const lines = snapshot.text.split('\n');
+    assert.equal(lines[3], `Read a whole note with the \`memory_get\` tool (in a shell: \`${cli} get <id>\`).`);
+    assert.equal(
+      lines[lines.length - 2],
+      `(${snapshot.omitted} more notes not shown: the \`memory_search\` tool finds them, or \`${cli} memory search <words>\`)`,
+    );
   });
 
   it('one entry per id: the repository copy wins over the user copy at equal priority', () => {

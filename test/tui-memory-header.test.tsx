@@ -72,7 +72,7 @@ describe('Review queue header', () => {
         const selected = state.selected + 1;
         assert.equal(
           heading?.trimEnd(),
-          `Review · project scope${state.marked.size ? ` · ${state.marked.size} marked` : ''} · ${selected} of ${QUEUE}`,
+          `Review · all scopes${state.marked.size ? ` · ${state.marked.size} marked` : ''} · ${selected} of ${QUEUE}`,
           `${label}: the header is one line`,
         );
         assert.match(summary ?? '', new RegExp(`^${QUEUE} queued`), `${label}: the counts follow it`);

@@ -61,9 +61,9 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      const queue = await waitForText(view, /Review · project scope · 1 of 2 *\n2 queued \(1 draft, 1 quarantined\)/);
-      assert.match(queue, /^[› ] {2}draft +work_\w+ +Always use named exports/m);
-      assert.match(queue, /QUARANTINED work_fact +The CI token is ghp_…/);
+      const queue = await waitForText(view, /Review · all scopes · 1 of 2 *\n2 queued \(1 draft, 1 quarantined\)/);
+      assert.match(queue, /^[› ] {2}draft +work_\w+ +repo +Always use named exports/m);
+      assert.match(queue, /QUARANTINED work_fact +repo +The CI token is ghp_…/);
       assert.ok(!queue.includes(token), 'the list never shows the secret');
       assertHelpFits(queue);
       await selectRow(view, /named exports/);
@@ -95,7 +95,7 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
-      const first = /Review · project scope · 1 of 231 *\n231 queued, newest 200 read \(200 draft, 0 quarantined\)/;
+      const first = /Review · all scopes · 1 of 231 *\n231 queued, newest 200 read \(200 draft, 0 quarantined\)/;
       await waitForText(view, first);
       await waitForText(view, /· 1 of 231/);
       let frame = view.lastFrame() ?? '';
@@ -103,13 +103,13 @@ describe('Memory screen', { timeout: 90_000 }, () => {
         await press(view, KEY.pageDown);
         frame = view.lastFrame() ?? '';
       }
-      frame = await waitForText(view, /Review · project scope · \d+ of 231 *\n231 queued \(230 draft, 1 quarantined\)/);
+      frame = await waitForText(view, /Review · all scopes · \d+ of 231 *\n231 queued \(230 draft, 1 quarantined\)/);
       for (let i = 0; i < 40 && !/· 231 of 231/.test(frame); i++) {
         await press(view, KEY.pageDown);
         frame = view.lastFrame() ?? '';
       }
       frame = await waitForText(view, /· 231 of 231/);
-      assert.match(frame, /QUARANTINED work_fact +The CI token is ghp_…/, 'the oldest candidate is the last row');
+      assert.match(frame, /QUARANTINED work_fact +repo +The CI token is ghp_…/, 'the oldest candidate is the last row');
     } finally {
       await unmount(view);
       await host.stop();
@@ -316,6 +316,41 @@ async function toPlan(view: View) {
 }
 
 describe('Prepare & promote', { timeout: 120_000 }, () => {
+  test("one inbox: started in another repository, it lists every repository's candidates, s narrows to its own, and promotes into the candidate's", async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-inbox');
+    // The TUI runs in a second repository, which has no candidate of its own.
+    const other = gitRepo(home, 'other');
+    const view = await mount(host.application, home, { cwd: other });
+    try {
+      await openMemory(view);
+      const queue = await waitForText(view, /Review · all scopes · 1 of 2 *\n2 queued/);
+      assert.match(
+        queue,
+        /draft +work_\w+ +repo +Always use named exports/,
+        "each row names the candidate's repository",
+      );
+      await press(view, 's');
+      await waitForText(view, /Review · project scope only\s*\n0 queued/);
+      await waitForText(view, /no draft or quarantined candidates in this scope \(s: all scopes\)/);
+      await press(view, 's');
+      await waitForText(view, /Review · all scopes · 1 of 2/);
+      await toChosen(view);
+      const chosen = view.lastFrame() ?? '';
+      assert.match(chosen, /project memory root \(repo's \.common-memory\/memory/);
+      await press(view, KEY.enter);
+      const plan = await waitForText(view, /Plan plan-\w+ · not approved · read the diff/, 30_000);
+      const path = /(work_\w+\/[\w.-]+\.md) \(new file, \d+ bytes\)/.exec(plan)?.[1];
+      assert.ok(path, plan);
+      await press(view, 'a');
+      await waitForText(view, /Promoted: plan plan-\w+ applied to the project memory root\./, 30_000);
+      assert.match(readFileSync(join(repo, '.common-memory', 'memory', path), 'utf8'), /named exports/);
+      assert.ok(!existsSync(join(other, '.common-memory')), 'nothing lands in the directory the TUI runs in');
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
   test('confirm, mark, scope → the real plan and its diff; nothing is approved until a; the file lands in the repository', async () => {
     const { home, repo, host } = await reviewFixture('tui-memory-promote');
     const view = await mount(host.application, home, { cwd: repo });

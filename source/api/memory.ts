@@ -119,8 +119,9 @@ export type MemoryDiscardRequest = z.infer<typeof discardBody>;
 const prepareBody = z
   .object({
     candidateIds: z.array(candidateId).min(1).max(200),
-    /** Default: the worktree's memory root inside git, the user's outside. */
+    /** Default: the candidates' own scope (their repository's worktree, or the user's for one from outside git). */
     scope: z.enum(['project', 'user']).optional(),
+    /** The caller's directory. The plan goes to the candidates' own scope, never this directory's. */
     cwd,
   })
   .strict();

@@ -364,8 +364,9 @@ export const COMMAND_SPECS = [
     path: 'memory prepare',
     args: '<candidate>...',
     summary: 'a promotion plan: the exact bytes of each file, its diff and digest',
-    details: 'Exit 11 if the bytes hold a secret.',
-    flags: { scope: ['project|user', "default: this worktree's (the user's outside git)"] },
+    details:
+      "Into the candidates' own repository, from any directory; exit 6 if its worktree is gone, 11 if the bytes hold a secret.",
+    flags: { scope: ['project|user', "default: the candidates' own (their repository's, or the user's)"] },
   },
   { path: 'memory plan', args: '<plan-id>', summary: 'a plan with its status, files and diff', flags: {} },
   {

@@ -20,6 +20,7 @@ import { faultPointFromEnv } from '../ground/faults.js';
 import { processInstance } from './process-instance.js';
 import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
+import { cliCommand } from './cli-command.js';
 import { readStdinBounded } from './stdin-read.js';
 import { decodeKeepingBytes } from './raw-text.js';
 import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
@@ -75,7 +76,7 @@ export function runHook(argv: string[]): number {
     const cwd = payload.cwd;
     snapshot = () => {
       try {
-        return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+        return readSessionSnapshot(storeFiles(args.home).memoryState, cwd, cliCommand(args.home, args.shim)).text;
       } catch (error) {
         snapshotError = error;
         return '';

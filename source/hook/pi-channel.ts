@@ -7,6 +7,7 @@ import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import type { Db } from '../store/database.js';
 import { appendHookErrorLine, recordFailure, reportOmitted } from './failures.js';
 import type { HookArgs } from './hook-args.js';
+import { cliCommand } from './cli-command.js';
 import { openStore } from './open-store.js';
 import { parsePayload } from './payload.js';
 import { capturePiEnvelope, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
@@ -44,7 +45,7 @@ export function capturePiEvent(instance: string, text: string, shim: string): bo
 export function piSessionSnapshot(instance: string, cwd: string | null, shim: string): string {
   const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim, inPiProcess: true };
   try {
-    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd).text;
+    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd, cliCommand(args.home, args.shim)).text;
   } catch (error) {
     recordFailure(args, instance, error, undefined, 'snapshot');
     return '';

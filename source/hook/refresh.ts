@@ -18,6 +18,7 @@
 import { storeFiles } from '../home.js';
 import { CmError } from '../errors.js';
 import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
+import { cliCommand } from './cli-command.js';
 import { commit } from '../store/transaction.js';
 import type { Db } from '../store/database.js';
 import { openStore } from './open-store.js';
@@ -109,7 +110,7 @@ export function refreshSnapshot(
   try {
     return commit(db, 'memoryRefresh', () => {
       const row = findActivation(db, target, env);
-      const snapshot = readSessionSnapshot(storeFiles(home).memoryState, row.cwd);
+      const snapshot = readSessionSnapshot(storeFiles(home).memoryState, row.cwd, cliCommand(home));
       db.prepare('UPDATE capture_activations SET snapshot = ?, snapshot_pending = 1 WHERE activation_id = ?').run(
         snapshot.text,
         row.activation_id,

@@ -9,7 +9,7 @@ import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
 import { memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
 import { readPlanAt } from '../pipeline/promotion.js';
-import { unfinishedPlanIds } from '../store/memory/promotion-store.js';
+import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
 import { publicScope, resolveScope } from '../effects/repository.js';
 import { withMemoryState } from '../pipeline/memory-access.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
@@ -254,9 +254,22 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     return { repositoryKey, worktreeKey };
   }
 
+  /**
+   * Whose candidate it is: its own scope, whichever directory the person works from (one inbox for
+   * every repository); the caller's for an id memory-state does not hold (the writer says not found).
+   */
+  private candidateOwner(candidateId: string, cwd: string) {
+    const own = withMemoryState(
+      storeFiles(this.home).memoryState,
+      () => undefined,
+      (db) => candidateOwnerOf(db, candidateId),
+    );
+    return own ? { repositoryKey: own.repositoryKey, worktreeKey: own.worktreeKey } : this.owner(cwd);
+  }
+
   memoryConfirm(request: MemoryConfirmRequest) {
     return this.writer.call('memoryConfirmStatement', {
-      ...this.owner(request.cwd),
+      ...this.candidateOwner(request.candidateId, request.cwd),
       candidateId: request.candidateId,
       statementId: request.statementId,
     });
@@ -268,7 +281,10 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   }
 
   memoryDiscard(request: MemoryDiscardRequest) {
-    return this.writer.call('memoryDiscardCandidate', { ...this.owner(request.cwd), candidateId: request.candidateId });
+    return this.writer.call('memoryDiscardCandidate', {
+      ...this.candidateOwner(request.candidateId, request.cwd),
+      candidateId: request.candidateId,
+    });
   }
 
   async memoryPrepare(request: MemoryPrepareRequest) {

@@ -28,13 +28,14 @@ import { buildPromotionPlan, type CandidateForPromotion, canonicalPlanJson } fro
 import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../effects/promotion-apply.js';
 import {
   type FinishPromotionInput,
+  candidateOwnerOf,
   ownedCandidate,
   type PromotionWork,
   readPlanView,
   type StorePlanInput,
   unfinishedPlanIds,
 } from '../store/memory/promotion-store.js';
-import { publicScope, resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
+import { resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import { MemoryFileError, type MemoryRoot } from '../effects/safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
@@ -110,19 +111,69 @@ function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeK
   };
 }
 
-/** Builds a plan for candidates of the caller's repository and journals it (status generated). */
+/**
+ * The scope the candidates belong to — one, whichever directory prepare was asked from (one inbox
+ * for every repository) — and, for a project plan, their worktree as it is now: the root their
+ * binding recorded must still be that repository's worktree, or nothing is prepared.
+ */
+function candidatesScope(deps: GateDeps, ids: readonly string[], scope: 'project' | 'user' | undefined, cwd: string) {
+  const owners = withMemoryState(
+    deps.memoryStatePath,
+    () => null,
+    (db) => ids.map((id) => ({ id, owner: candidateOwnerOf(db, id) })),
+  );
+  if (!owners)
+    throw new CmError('not_found', `No candidate ${JSON.stringify(ids[0])}: memory holds no candidates yet.`);
+  const missing = owners.find((o) => o.owner === undefined);
+  if (missing)
+    throw new CmError(
+      'not_found',
+      `No candidate ${JSON.stringify(missing.id)}; memory review lists the candidates. Nothing was prepared.`,
+    );
+  const [first, ...rest] = owners as Array<{ id: string; owner: NonNullable<(typeof owners)[number]['owner']> }>;
+  const { owner } = first!;
+  const other = rest.find(
+    (o) => o.owner.repositoryKey !== owner.repositoryKey || o.owner.worktreeKey !== owner.worktreeKey,
+  );
+  if (other)
+    throw new CmError(
+      'usage',
+      `${first!.id} and ${other.id} belong to different repositories (or one to the user scope): prepare each one's candidates in a plan of its own. Nothing was prepared.`,
+    );
+  const ofUser = owner.repositoryKey === USER_SCOPE.repositoryKey && owner.worktreeKey === USER_SCOPE.worktreeKey;
+  const chosen = scope ?? (ofUser ? 'user' : 'project');
+  if (chosen === 'project' && ofUser)
+    throw new CmError(
+      'usage',
+      `${first!.id} came from outside any git worktree: it belongs to the user scope (--scope user). Nothing was prepared.`,
+    );
+  const candidateOwner = { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey };
+  if (chosen === 'user') return { scope: chosen, candidateOwner, anchor: deps.home };
+  // A proposal's repository may have no binding recorded yet: the caller's worktree, if it is that one.
+  const root = owner.rootRealpath ?? (resolveScope(cwd) as { rootRealpath?: string }).rootRealpath ?? null;
+  const now = root === null ? null : resolveScope(root);
+  if (
+    root === null ||
+    now?.scope !== 'project' ||
+    now.rootRealpath !== root ||
+    now.repositoryKey !== owner.repositoryKey ||
+    now.worktreeKey !== owner.worktreeKey
+  )
+    throw new CmError(
+      'not_found',
+      `${first!.id} belongs to the repository worktree at ${root ?? '(unknown)'}, which is gone or is no longer that repository's: nothing was prepared. Restore it, prepare into your user memory with --scope user, or discard the candidate.`,
+    );
+  return { scope: chosen, candidateOwner, anchor: root };
+}
+
+/**
+ * Builds a plan for candidates of one scope and journals it (status generated): into their own
+ * repository's memory root (or the user's with --scope user), never the caller's directory's.
+ */
 export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest): Promise<MemoryPlanView> {
   const ids = [...new Set(request.candidateIds)];
   if (ids.length === 0) throw new CmError('usage', 'Name the candidates to promote: memory prepare <candidate-id>…');
-  const binding = resolveScope(request.cwd);
-  const scope = request.scope ?? binding.scope;
-  if (scope === 'project' && binding.scope !== 'project')
-    throw new CmError(
-      'usage',
-      'The project scope needs a git worktree: run memory prepare inside one, or use --scope user. Nothing was prepared.',
-    );
-  const candidateOwner = publicScope(binding);
-  const anchor = binding.scope === 'project' && scope === 'project' ? binding.rootRealpath : deps.home;
+  const { scope, candidateOwner, anchor } = candidatesScope(deps, ids, request.scope, request.cwd);
   const owner = scope === 'project' ? candidateOwner : USER_SCOPE;
   const read = withMemoryState(
     deps.memoryStatePath,

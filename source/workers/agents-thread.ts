@@ -1,6 +1,9 @@
 // The agents worker: hosts the AgentManager, its pi children and their pipe readers, off the main
 // thread. It reaches the writer through its own port; the main thread's calls are typed by AgentsCalls.
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { cliCommand } from '../hook/cli-command.js';
 import type { AgentsRoutes } from '../api/agents.js';
 import type { CallOf, RequestOf } from '../api/route.js';
 import { AgentManager } from '../hosts/pi/agent-manager.js';
@@ -51,7 +54,14 @@ const manager = new AgentManager({
   snapshot: (cwd: string) => {
     if (data.memoryStatePath === undefined) return '';
     try {
-      return readSessionSnapshot(data.memoryStatePath, cwd).text;
+      return readSessionSnapshot(
+        data.memoryStatePath,
+        cwd,
+        cliCommand(
+          dirname(data.memoryStatePath),
+          fileURLToPath(new URL('../../bin/common-memory.cjs', import.meta.url)),
+        ),
+      ).text;
     } catch {
       // memory-state unavailable: the agent starts without memory; `memory status` says why
       return '';

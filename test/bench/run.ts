@@ -5,6 +5,7 @@
 import './production-react.js';
 import { runAgentsBench } from './agents.js';
 import { runCaptureBench } from './capture.js';
+import { runCliBench } from './cli.js';
 import { runDedupBench } from './dedup.js';
 import { runExtractionQualityBench } from './extraction-quality.js';
 import { runExtractionBench } from './extraction-rules.js';
@@ -56,6 +57,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'pi-capture': runPiCaptureBench,
   ledger: runLedgerBench,
   mcp: runMcpBench,
+  cli: runCliBench,
 };
 
 /** The guard's benches: cheap enough to run before resolving an issue that touches a benched path. */

@@ -87,6 +87,7 @@ export function helpFor(
       helpItem('mark', ['markItem']),
       helpItem('promote', ['promoteChosen']),
       helpItem('discard', ['discardCandidate']),
+      helpItem(review.filter === 'all' ? 'this scope' : 'all scopes', ['toggleScope']),
       helpItem('refresh', ['refresh']),
     ];
   }

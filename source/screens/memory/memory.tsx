@@ -90,7 +90,12 @@ export function Memory() {
     const chosen = marked.length > 0 ? marked : target ? [target] : [];
     dispatchPromote({
       type: 'choose',
-      chosen: chosen.map((item) => ({ candidateId: item.candidateId, label: firstLine(item.content) })),
+      chosen: chosen.map((item) => ({
+        candidateId: item.candidateId,
+        label: firstLine(item.content),
+        scope: item.scope,
+        repository: item.repository,
+      })),
     });
     setView('promote');
   }, [review]);

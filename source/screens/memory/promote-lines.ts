@@ -15,8 +15,14 @@ export function chooseLines(state: PromoteState, columns: number): ScreenLine[] 
       columns,
       'muted',
     );
+  // Each candidate goes into its own repository, whatever directory the TUI runs in.
+  const repositories = [...new Set(state.chosen.map((chosen) => chosen.repository ?? 'the user scope'))];
+  const root =
+    state.scope === 'project'
+      ? `${repositories.length === 1 ? `${repositories[0]}'s` : "each repository's"} .common-memory/memory, which you commit with git`
+      : 'your own memory, read in every repository';
   const lines: ScreenLine[] = wrapLines(
-    `${state.chosen.length} candidate${state.chosen.length === 1 ? '' : 's'} to promote into the ${state.scope} memory root (${state.scope === 'project' ? "this worktree's .common-memory/memory, which you commit with git" : 'your own memory, read in every repository'}):`,
+    `${state.chosen.length} candidate${state.chosen.length === 1 ? '' : 's'} to promote into the ${state.scope} memory root (${root}):`,
     columns,
     'heading',
   );

@@ -8,6 +8,10 @@ export interface ChosenCandidate {
   candidateId: string;
   /** The candidate's first line, as the list shows it. */
   label: string;
+  /** Its own scope: the plan goes into its repository's memory root, or the user's. */
+  scope: 'project' | 'user';
+  /** Its repository's directory name (null for the user scope). */
+  repository: string | null;
 }
 
 export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'promoting' | 'done';
@@ -72,7 +76,14 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
   switch (action.type) {
     case 'choose':
       if (busy(state.phase)) return state;
-      return { ...state, ...FRESH, chosen: action.chosen, phase: 'choose' };
+      // The candidates' own scope first: a user-scope candidate has no repository to go to.
+      return {
+        ...state,
+        ...FRESH,
+        chosen: action.chosen,
+        scope: action.chosen.every((chosen) => chosen.scope === 'user') ? 'user' : 'project',
+        phase: 'choose',
+      };
     case 'toggleScope':
       if (state.phase !== 'choose') return state;
       return { ...state, scope: state.scope === 'project' ? 'user' : 'project', error: null };

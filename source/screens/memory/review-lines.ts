@@ -40,7 +40,8 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     `Candidate ${idLabel(candidate.candidateId)} · ${candidate.status} · ${candidate.type} · priority ${candidate.priority} · confidence ${candidate.confidence}`,
     'heading',
   );
-  const created = `created ${candidate.createdAt.replace('T', ' ').slice(0, 19)} UTC`;
+  const where = candidate.scope === 'user' ? 'user scope' : `repository ${candidate.repository ?? '(unknown)'}`;
+  const created = `${where} · created ${candidate.createdAt.replace('T', ' ').slice(0, 19)} UTC`;
   if (candidate.origin.kind === 'proposal') {
     add(`${originText(candidate.origin)} · ${created}`, 'muted');
     add('An agent wrote it, not you: it cites no turn of yours. Keep it only if it is what you said.', 'muted');

@@ -27,6 +27,11 @@ export type ReviewJob =
   | { id: number; kind: 'discard'; candidateId: string };
 
 export interface ReviewState {
+  /**
+   * Which candidates the queue lists: every scope's (one inbox, whichever directory the TUI was
+   * started in: each acts on its own repository), or only the scope of that directory.
+   */
+  filter: 'all' | 'here';
   /** A read of the queue's first page in flight (its id), or null. */
   load: { id: number; quiet: boolean } | null;
   /** A read of the next page in flight: the selection reached the last row read. */
@@ -47,6 +52,7 @@ export interface ReviewState {
 
 export type ReviewAction =
   | { type: 'reload'; quiet?: boolean }
+  | { type: 'toggleFilter' }
   | { type: 'loaded'; id: number; review: MemoryReview }
   | { type: 'moreLoaded'; id: number; review: MemoryReview }
   | { type: 'loadFailed'; id: number; error: ShownError }
@@ -66,6 +72,7 @@ export type ReviewAction =
   | { type: 'jobFailed'; id: number; error: ShownError };
 
 export const initialReviewState: ReviewState = {
+  filter: 'all',
   load: { id: 1, quiet: false },
   more: null,
   lastId: 1,
@@ -120,6 +127,21 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
     case 'reload': {
       const id = state.lastId + 1;
       return { ...state, lastId: id, load: { id, quiet: action.quiet ?? false } };
+    }
+    case 'toggleFilter': {
+      // Another queue: what was selected, marked or open belongs to the one left.
+      const id = state.lastId + 1;
+      return {
+        ...state,
+        filter: state.filter === 'all' ? 'here' : 'all',
+        lastId: id,
+        load: { id, quiet: false },
+        more: null,
+        selected: 0,
+        marked: new Set(),
+        open: null,
+        asking: null,
+      };
     }
     case 'loaded': {
       if (state.load?.id !== action.id) return state;

@@ -12,6 +12,10 @@ import { candidateLines } from './review-lines.js';
 import { candidatesOf, openCandidate, type ReviewState } from './review-state.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 
+/** The candidate's repository (its worktree directory's name), or "user" for the user scope. */
+export const scopeName = (candidate: MemoryReviewCandidate): string =>
+  candidate.scope === 'user' ? 'user' : (candidate.repository ?? 'repository?');
+
 export function firstLine(text: string): string {
   return (text.split('\n').find((line) => line.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 }
@@ -29,7 +33,8 @@ const CandidateRow = memo(function CandidateRow({
 }) {
   const theme = useTheme();
   const status = candidate.status === 'quarantined' ? 'QUARANTINED' : 'draft';
-  const prefix = `${selected ? '›' : ' '}${marked ? '+' : ' '} ${status.padEnd(11)} ${candidate.type.padEnd(12)} `;
+  // Whose it is: the queue holds every repository's, and each is promoted into its own.
+  const prefix = `${selected ? '›' : ' '}${marked ? '+' : ' '} ${status.padEnd(11)} ${candidate.type.padEnd(12)} ${truncate(scopeName(candidate), 12).padEnd(12)} `;
   // An agent's proposal says so in the row: a person should know it is not their own words.
   const summary =
     candidate.origin.kind === 'proposal'
@@ -52,7 +57,7 @@ const CandidateRow = memo(function CandidateRow({
 export function queueHeading(state: ReviewState): string {
   const candidates = candidatesOf(state);
   if (!state.data) return 'Review';
-  const parts = ['Review', `${state.data.callerScope} scope`];
+  const parts = ['Review', state.filter === 'all' ? 'all scopes' : `${state.data.callerScope} scope only`];
   if (state.marked.size > 0) parts.push(`${state.marked.size} marked`);
   if (candidates.length > 0) parts.push(`${state.selected + 1} of ${state.data.total}`);
   return parts.join(' · ');
@@ -89,8 +94,9 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
       {state.load && !state.load.quiet ? <Spinner /> : null}
       {state.data && candidates.length === 0 ? (
         <Text wrap="wrap" color={theme.muted}>
-          Nothing to review: no draft or quarantined candidates in this repository. Candidates come from extraction (]
-          Extraction shows it; common-memory memory extract runs it) and from agents' memory_propose.
+          {`Nothing to review: no draft or quarantined candidates ${state.filter === 'all' ? 'in any scope' : 'in this scope (s: all scopes)'}.`}{' '}
+          Candidates come from extraction (] Extraction shows it; common-memory memory extract runs it) and from agents'
+          memory_propose.
         </Text>
       ) : null}
       {candidates.slice(window.start, window.end).map((candidate, offset) => (

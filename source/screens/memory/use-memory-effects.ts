@@ -12,8 +12,9 @@ import type { PromoteAction, PromoteState } from './promote-state.js';
 import { evidenceToRead, type ReviewAction, type ReviewState } from './review-state.js';
 
 export function useReviewEffects(app: Application, cwd: string, state: ReviewState, dispatch: Dispatch<ReviewAction>) {
-  // The caller's own scope: confirm, discard and prepare act on it. The largest pages, read ahead of ↓.
-  const page = { cwd, scope: 'here' as const, limit: REVIEW_PAGE_MAX };
+  // Every scope's by default (confirm, discard and prepare act on each candidate's own), or the
+  // caller's only. The largest pages, read ahead of ↓.
+  const page = { cwd, scope: state.filter, limit: REVIEW_PAGE_MAX };
   useRequest(state.load, () => app.memoryReview(page), {
     answered: (review, { id }) => dispatch({ type: 'loaded', id, review }),
     failed: (error, { id }) => dispatch({ type: 'loadFailed', id, error }),

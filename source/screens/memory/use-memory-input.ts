@@ -48,7 +48,15 @@ export interface MemoryInput {
   promoteChosen(): void;
 }
 
-const REVIEW_LIST = [...SCROLL, 'openItem', 'markItem', 'promoteChosen', 'discardCandidate', 'refresh'] as const;
+const REVIEW_LIST = [
+  ...SCROLL,
+  'openItem',
+  'markItem',
+  'promoteChosen',
+  'discardCandidate',
+  'refresh',
+  'toggleScope',
+] as const;
 const REVIEW_OPEN = [...SCROLL, 'showEvidence', 'confirmStatement', 'discardCandidate', 'back'] as const;
 const ANSWERS = ['confirm', 'decline'] as const;
 
@@ -63,6 +71,7 @@ function useReviewKeys(input: MemoryInput, active: boolean) {
       else if (command === 'promoteChosen') input.promoteChosen();
       else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
       else if (command === 'refresh') dispatch({ type: 'reload' });
+      else if (command === 'toggleScope') dispatch({ type: 'toggleFilter' });
       else if (command === 'firstPage') dispatch({ type: 'select', delta: -review.selected });
       else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
     },

@@ -37,6 +37,22 @@ const readCandidate = (db: Db, candidateId: string): CandidateRow | undefined =>
     'SELECT rowid, candidate_id, repository_key, worktree_key, status, revision, payload_json FROM candidates WHERE candidate_id = ?',
   ).get(candidateId) as CandidateRow | undefined;
 
+/**
+ * Whose a candidate is: its owner's keys and, for a repository's, the worktree root its binding
+ * recorded (null for the user scope). Undefined when there is no such candidate. The human gate
+ * acts on the candidate's own scope, whatever directory the person works from (one inbox).
+ */
+export function candidateOwnerOf(
+  db: Db,
+  candidateId: string,
+): { repositoryKey: string; worktreeKey: string; rootRealpath: string | null } | undefined {
+  return prepared(
+    db,
+    `SELECT c.repository_key AS repositoryKey, c.worktree_key AS worktreeKey, b.root_realpath AS rootRealpath
+     FROM candidates c LEFT JOIN repository_bindings b USING (repository_key, worktree_key) WHERE c.candidate_id = ?`,
+  ).get(candidateId) as { repositoryKey: string; worktreeKey: string; rootRealpath: string | null } | undefined;
+}
+
 /** The candidate, if it belongs to the caller's repository; "not found" otherwise (another repository's is not shown). */
 export function ownedCandidate(db: Db, owner: Owner, candidateId: string): CandidateRow {
   const row = readCandidate(db, candidateId);

@@ -51,11 +51,15 @@ interface OrderRow {
  */
 const FIRST_PAGE_ROWS = 64;
 
-/** The snapshot of `owners` from an open memory-state (read-only is enough); one read transaction. */
+/**
+ * The snapshot of `owners` from an open memory-state (read-only is enough); one read transaction.
+ * `cli`: the shell command the frame names beside the MCP tools (selectSnapshot).
+ */
 export function snapshotFromState(
   db: Db,
   owners: readonly SnapshotOwner[],
   budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES,
+  cli?: string,
 ): Snapshot {
   const bound = Math.ceil(budgetBytes / MIN_ENTRY_BYTES) + 1;
   return db.transaction((): Snapshot => {
@@ -83,7 +87,7 @@ export function snapshotFromState(
       const rows: OrderRow[] = [];
       for (const owner of owners)
         rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
-      return selectSnapshot(rows.map(snapshotEntry), budgetBytes, total);
+      return selectSnapshot(rows.map(snapshotEntry), budgetBytes, total, cli);
     };
     const page = Math.min(FIRST_PAGE_ROWS, bound);
     const firstTry = select(page);
@@ -110,14 +114,19 @@ function snapshotEntry(row: OrderRow): SnapshotEntry {
 /**
  * The snapshot for a session at `cwd` from the memory-state file at `path`: empty when the file
  * does not exist yet (nothing was ever approved); throws memory_unavailable when it is locked,
- * damaged or of another version.
+ * damaged or of another version. `cli`: the shell command the frame names (hook/cli-command.ts).
  */
-export function readSessionSnapshot(path: string, cwd: string | null | undefined, budgetBytes?: number): Snapshot {
+export function readSessionSnapshot(
+  path: string,
+  cwd: string | null | undefined,
+  cli: string,
+  budgetBytes?: number,
+): Snapshot {
   const state = openMemoryStateReadOnly(path);
   // Nothing was ever approved: no repository to find.
   if (!state) return selectSnapshot([], budgetBytes);
   try {
-    return snapshotFromState(state.db, snapshotOwners(cwd), budgetBytes);
+    return snapshotFromState(state.db, snapshotOwners(cwd), budgetBytes, cli);
   } finally {
     state.db.close();
   }
