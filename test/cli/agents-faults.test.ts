@@ -6,7 +6,7 @@
 // Needs the build: npx tsc -p tsconfig.build.json
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { JournalRow, OperationView, PromptReceipt } from '../source/protocol.js';
+import type { JournalRow, OperationView, PromptReceipt } from '../../source/protocol.js';
 import {
   assertIntent,
   assertProvenance,
@@ -22,10 +22,10 @@ import {
   SIMPLE_LINES,
   stopHost,
   timeline,
-} from './support/agents-drill-kit.js';
-import { runCli, tempHome } from './support/cli.js';
-import type { FakePiScript } from './support/fake-pi.js';
-import { codeOf } from './support/results.js';
+} from '../support/agents-drill-kit.js';
+import { runCli, tempHome } from '../support/cli.js';
+import type { FakePiScript } from '../support/fake-pi.js';
+import { codeOf } from '../support/results.js';
 
 const TIMEOUT = { timeout: 90_000 };
 

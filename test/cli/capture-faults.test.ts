@@ -2,9 +2,9 @@
 // and 16 hooks racing on one store. Everything runs the real shipped bin.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FAULTS_ENV } from '../source/ground/faults.js';
-import { runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
+import { FAULTS_ENV } from '../../source/ground/faults.js';
+import { runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
 
 const count = (home: string, sql: string): number => {
   const db = c.readOnly(home);
@@ -84,7 +84,7 @@ describe('16 hooks racing', () => {
     const files = c.hookFiles('codex', 'b');
     await c.hookBin(home, 'codex', c.payloadFor(files[0]!, null), 'i');
     const { writeFileSync } = await import('node:fs');
-    const { storeFiles } = await import('../source/home.js');
+    const { storeFiles } = await import('../../source/home.js');
     writeFileSync(storeFiles(home).core, 'this is not a database at all, not at all, not at all, really not.');
     const result = await c.hookBin(home, 'codex', c.payloadFor(files[0]!, null), 'i');
     assert.equal(result.code, 0);

@@ -5,22 +5,22 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '
 import { basename, dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { after, describe, it } from 'node:test';
-import type { CaptureStatus } from '../source/protocol.js';
-import { storeFiles } from '../source/home.js';
-import { storeTail } from '../source/store/inbox-writes.js';
-import { textDigest } from '../source/ground/digests.js';
+import type { CaptureStatus } from '../../source/protocol.js';
+import { storeFiles } from '../../source/home.js';
+import { storeTail } from '../../source/store/inbox-writes.js';
+import { textDigest } from '../../source/ground/digests.js';
 import {
   CAPACITY_ENV,
   DRAIN_STEP_MAX_ENVELOPES,
   HOOK_TAIL_CHUNK_BYTES,
   RECOVERY_PAGE_SIZE,
   STATUS_SESSIONS_MAX,
-} from '../source/limits.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase } from '../source/store/database.js';
-import { migrate } from '../source/store/migrations.js';
-import { runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
+} from '../../source/limits.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
+import { runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
 
 after(() => c.closeStores());
 

@@ -11,15 +11,15 @@ import {
   type FlagName,
   GLOBAL_FLAGS,
   kebab,
-} from '../source/cli/commands.js';
-import { commandHelp, globalHelp, groupHelp } from '../source/cli/help.js';
-import { maxArguments } from '../source/cli/parse.js';
-import { storeFiles } from '../source/home.js';
-import { textColumns } from '../source/text-columns.js';
-import { ENTRY, writeEntry } from './support/approved-repo.js';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import { queueSession } from './support/memory-corpus.js';
+} from '../../source/cli/commands.js';
+import { commandHelp, globalHelp, groupHelp } from '../../source/cli/help.js';
+import { maxArguments } from '../../source/cli/parse.js';
+import { storeFiles } from '../../source/home.js';
+import { textColumns } from '../../source/text-columns.js';
+import { ENTRY, writeEntry } from '../support/approved-repo.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 
@@ -143,7 +143,7 @@ describe('the command table', { timeout: 600_000 }, () => {
   });
 
   it('README lists every command with every flag it takes', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Commands'), readme.indexOf('### Reading history'));
     const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---'));
     /** The commands a row names: each code span of its first cell, word by word, `a\|b` either. */

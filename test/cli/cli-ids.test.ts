@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { idLabel } from '../source/screens/memory/wrap-lines.js';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import { queueSession } from './support/memory-corpus.js';
+import { idLabel } from '../../source/screens/memory/wrap-lines.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

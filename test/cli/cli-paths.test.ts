@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli, tempHome } from './support/cli.js';
+import { runCli, tempHome } from '../support/cli.js';
 
 /** A path whose parent exists but which cannot be created: mkdir answers ENOENT below /proc. */
 const UNCREATABLE = '/proc/common-memory-test/home';

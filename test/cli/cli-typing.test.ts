@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ended, HELLO, piEnv, SIMPLE, childHost, stopHost } from './support/agents-drill-kit.js';
-import { stateText } from '../source/cli/commands/lookup.js';
-import { collect, runCli, startCli, tempHome } from './support/cli.js';
+import { ended, HELLO, piEnv, SIMPLE, childHost, stopHost } from '../support/agents-drill-kit.js';
+import { stateText } from '../../source/cli/commands/lookup.js';
+import { collect, runCli, startCli, tempHome } from '../support/cli.js';
 
 describe('what a person types', { timeout: 120_000 }, () => {
   it('note - waits for a slow pipe to end; blank notes are refused', async () => {

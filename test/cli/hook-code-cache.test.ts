@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { storeFiles } from '../source/home.js';
-import { copyInstall } from './support/copied-install.js';
-import { tempHome } from './support/cli.js';
+import { storeFiles } from '../../source/home.js';
+import { copyInstall } from '../support/copied-install.js';
+import { tempHome } from '../support/cli.js';
 
 interface Loader {
   fromCache(): { script: { cachedDataRejected?: boolean } } | null;
@@ -63,7 +63,7 @@ function keptEvents(install: { dir: string; bin: string }, session: string): num
 
 describe('the hook bundle code cache', () => {
   it('the build leaves one that V8 accepts for this very bundle', () => {
-    const checkout = join(import.meta.dirname, '..');
+    const checkout = join(import.meta.dirname, '../../..');
     assert.equal(cacheState(checkout), 'accepted');
     assert.equal(loaderOf(checkout).HOOK, join(checkout, 'dist', 'hook.cjs'));
   });

@@ -7,12 +7,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { INSTANCE_ENV } from '../source/hook/process-instance.js';
-import { readTail } from '../source/hook/transcript-tail.js';
-import { HOOK_STDIN_MAX_BYTES } from '../source/limits.js';
-import { openDatabase } from '../source/store/database.js';
-import { BIN, runCli, tempHome } from './support/cli.js';
+import { storeFiles } from '../../source/home.js';
+import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
+import { readTail } from '../../source/hook/transcript-tail.js';
+import { HOOK_STDIN_MAX_BYTES } from '../../source/limits.js';
+import { openDatabase } from '../../source/store/database.js';
+import { BIN, runCli, tempHome } from '../support/cli.js';
 
 const hook = (home: string, client: 'claude' | 'codex', input: string | Buffer, env: NodeJS.ProcessEnv = {}) =>
   runCli(['hook', client, '--home', home], { input, env: { [INSTANCE_ENV]: 'hostile-1', ...env }, timeoutMs: 20_000 });

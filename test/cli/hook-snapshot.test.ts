@@ -8,11 +8,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { storeFiles } from '../source/home.js';
-import { MEMORY_SNAPSHOT_MAX_BYTES } from '../source/limits.js';
-import { projectRoot, userRoot, writeEntry as writeFileEntry } from './support/memory-files.js';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
+import { storeFiles } from '../../source/home.js';
+import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../source/limits.js';
+import { projectRoot, userRoot, writeEntry as writeFileEntry } from '../support/memory-files.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
 
 after(() => c.closeStores());
 

@@ -5,16 +5,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { openDatabase } from '../source/store/database.js';
-import { hookDeadlineMs, waitBudgetMs } from '../source/hook/busy-wait.js';
+import { storeFiles } from '../../source/home.js';
+import { openDatabase } from '../../source/store/database.js';
+import { hookDeadlineMs, waitBudgetMs } from '../../source/hook/busy-wait.js';
 import {
   CLAUDE_SESSION_END_TIMEOUT_SEC,
   HOOK_LOCK_WAIT_MIN_MS,
   HOOK_REPLY_MARGIN_MS,
   HOOK_TIMEOUT_SEC,
-} from '../source/limits.js';
-import { runCli, tempHome } from './support/cli.js';
+} from '../../source/limits.js';
+import { runCli, tempHome } from '../support/cli.js';
 
 const payload = JSON.stringify({
   session_id: 's1',
@@ -37,17 +37,17 @@ describe('hook dispatch', () => {
   });
 
   it('runs as one bundled CommonJS file, through a loader of node:* only, that requires only node:* and better-sqlite3 (no ES module loader)', () => {
-    const shim = readFileSync(new URL('../bin/common-memory.cjs', import.meta.url), 'utf8');
+    const shim = readFileSync(new URL('../../bin/common-memory.cjs', import.meta.url), 'utf8');
     assert.match(
       shim,
       /require\('\.\/hook-loader\.cjs'\)\.loadHook\(\)/,
       'the shim loads the bundle through its loader',
     );
-    const loader = readFileSync(new URL('../bin/hook-loader.cjs', import.meta.url), 'utf8');
+    const loader = readFileSync(new URL('../../bin/hook-loader.cjs', import.meta.url), 'utf8');
     assert.match(loader, /join\(__dirname, '\.\.', 'dist', 'hook\.cjs'\)/, 'the loader loads the bundle');
     for (const [, name] of loader.matchAll(/\brequire\('([^']+)'\)/g))
       assert.ok(name!.startsWith('node:'), `the loader requires ${name}`);
-    const bundle = readFileSync(new URL('../dist/hook.cjs', import.meta.url), 'utf8');
+    const bundle = readFileSync(new URL('../../dist/hook.cjs', import.meta.url), 'utf8');
     const required = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
     assert.ok(required.has('better-sqlite3'));
     for (const name of required)

@@ -7,11 +7,11 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { FAULTS_ENV } from '../source/ground/faults.js';
-import { storeFiles } from '../source/home.js';
-import { HOST_START_WAIT_MS } from '../source/limits.js';
-import { EXIT } from '../source/errors.js';
-import { runCli, startCli, stopHost, tempHome, waitFor } from './support/cli.js';
+import { FAULTS_ENV } from '../../source/ground/faults.js';
+import { storeFiles } from '../../source/home.js';
+import { HOST_START_WAIT_MS } from '../../source/limits.js';
+import { EXIT } from '../../source/errors.js';
+import { runCli, startCli, stopHost, tempHome, waitFor } from '../support/cli.js';
 
 /** The host's start-up step held by the delay: after the store is opened and migrated, before it serves. */
 const SLOW_STEP = 'reconcileOnStartup.beforeCommit';

@@ -11,8 +11,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CONFIG_FILE_MAX_BYTES } from '../source/limits.js';
-import { runCli } from './support/cli.js';
+import { CONFIG_FILE_MAX_BYTES } from '../../source/limits.js';
+import { runCli } from '../support/cli.js';
 
 const cleanEnv = (): NodeJS.ProcessEnv => ({ COMMON_MEMORY_HOME: '', CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' });
 

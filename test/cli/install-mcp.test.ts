@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseToml } from '@decimalturn/toml-patch';
-import { applyInstall, integrationStatus, planInstall, planUninstall } from '../source/hosts/integrations.js';
-import { BIN_PATH } from '../source/hosts/hook-config.js';
-import { runCli } from './support/cli.js';
+import { applyInstall, integrationStatus, planInstall, planUninstall } from '../../source/hosts/integrations.js';
+import { BIN_PATH } from '../../source/hosts/hook-config.js';
+import { runCli } from '../support/cli.js';
 
 const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `cm-install-mcp-${label}-`));
 const cleanEnv = (): NodeJS.ProcessEnv => ({ COMMON_MEMORY_HOME: '', CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' });

@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { openDatabase } from '../source/store/database.js';
-import { breakAbi, copyInstall, rebuildAbi } from './support/copied-install.js';
-import { runCli } from './support/cli.js';
+import { storeFiles } from '../../source/home.js';
+import { openDatabase } from '../../source/store/database.js';
+import { breakAbi, copyInstall, rebuildAbi } from '../support/copied-install.js';
+import { runCli } from '../support/cli.js';
 
 const clean = { COMMON_MEMORY_HOME: '', CODEX_HOME: '', CLAUDE_CONFIG_DIR: '', PI_CODING_AGENT_DIR: '' };
 

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { CLAUDE_HOOK_EVENTS } from '../source/hosts/claude/install.js';
-import { CODEX_HOOK_EVENTS } from '../source/hosts/codex/install.js';
-import { detectFormat } from '../source/hosts/config-file.js';
-import { HOOK_STATUS_MESSAGE, hookCommand, parseHookCommand } from '../source/hosts/hook-config.js';
-import { applyInstall, integrationStatus, planInstall, planUninstall } from '../source/hosts/integrations.js';
-import { unifiedDiff } from '../source/ground/unified-diff.js';
-import { BIN, runCli } from './support/cli.js';
+import { CLAUDE_HOOK_EVENTS } from '../../source/hosts/claude/install.js';
+import { CODEX_HOOK_EVENTS } from '../../source/hosts/codex/install.js';
+import { detectFormat } from '../../source/hosts/config-file.js';
+import { HOOK_STATUS_MESSAGE, hookCommand, parseHookCommand } from '../../source/hosts/hook-config.js';
+import { applyInstall, integrationStatus, planInstall, planUninstall } from '../../source/hosts/integrations.js';
+import { unifiedDiff } from '../../source/ground/unified-diff.js';
+import { BIN, runCli } from '../support/cli.js';
 
 const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `cm-install-${label}-`));
 /** The CLI without COMMON_MEMORY_HOME/CODEX_HOME/CLAUDE_CONFIG_DIR from the test's own environment. */

@@ -7,17 +7,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { applyInstall, planInstall } from '../source/hosts/integrations.js';
-import type { Application } from '../source/api/application.js';
-import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/agents.js';
-import { applyStep } from '../source/store/capture-sessions.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { migrate } from '../source/store/migrations.js';
-import { admitPrompt } from '../source/store/prompts.js';
-import { readHeads, readStoreId } from '../source/store/sequences.js';
-import { commit } from '../source/store/transaction.js';
+import { storeFiles } from '../../source/home.js';
+import { applyInstall, planInstall } from '../../source/hosts/integrations.js';
+import type { Application } from '../../source/api/application.js';
+import { beginGeneration, createAgent, markGenerationRunning } from '../../source/store/agents.js';
+import { applyStep } from '../../source/store/capture-sessions.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
+import { admitPrompt } from '../../source/store/prompts.js';
+import { readHeads, readStoreId } from '../../source/store/sequences.js';
+import { commit } from '../../source/store/transaction.js';
 import {
   ended,
   HELLO,
@@ -27,11 +27,11 @@ import {
   SIMPLE_LINES,
   timeline,
   withFakeHost,
-} from './support/agents-drill-kit.js';
-import * as c from './support/capture.js';
-import { runCli, tempHome } from './support/cli.js';
-import { holdGate } from './support/fake-pi.js';
-import { codeOf } from './support/results.js';
+} from '../support/agents-drill-kit.js';
+import * as c from '../support/capture.js';
+import { runCli, tempHome } from '../support/cli.js';
+import { holdGate } from '../support/fake-pi.js';
+import { codeOf } from '../support/results.js';
 
 after(() => c.closeStores());
 

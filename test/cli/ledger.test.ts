@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { storeFiles } from '../source/home.js';
-import { hintText, verifiedRead } from '../source/hook/ledger-events.js';
+import { storeFiles } from '../../source/home.js';
+import { hintText, verifiedRead } from '../../source/hook/ledger-events.js';
 import {
   ledgerSessionStart,
   ledgerTurn,
@@ -18,17 +18,17 @@ import {
   readsForChild,
   recordRootRead,
   type LedgerRead,
-} from '../source/ledger/ledger.js';
-import { ledgerStatusAt } from '../source/ledger/ledger-status.js';
+} from '../../source/ledger/ledger.js';
+import { ledgerStatusAt } from '../../source/ledger/ledger-status.js';
 import {
   LEDGER_BUSY_TIMEOUT_MS,
   LEDGER_DIGESTS_PER_ID,
   LEDGER_ENTRIES_PER_ROOT,
   LEDGER_IDLE_EXPIRY_MS,
   LEDGER_TITLE_MAX_BYTES,
-} from '../source/limits.js';
-import { runCli, tempHome } from './support/cli.js';
-import { syncedRepo } from './support/approved-repo.js';
+} from '../../source/limits.js';
+import { runCli, tempHome } from '../support/cli.js';
+import { syncedRepo } from '../support/approved-repo.js';
 
 const digest = (n: number) => n.toString(16).padStart(64, '0');
 const read = (id: string, n = 1, title = `Title of ${id}`): LedgerRead => ({

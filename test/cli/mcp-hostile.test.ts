@@ -4,10 +4,10 @@
 // sent is echoed in messages only up to ECHO_INPUT_MAX_CHARS.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ECHO_INPUT_MAX_CHARS, MCP_LINE_MAX_BYTES } from '../source/limits.js';
-import { syncedRepo } from './support/approved-repo.js';
-import { runCli } from './support/cli.js';
-import { McpTestClient } from './support/mcp-client.js';
+import { ECHO_INPUT_MAX_CHARS, MCP_LINE_MAX_BYTES } from '../../source/limits.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import { runCli } from '../support/cli.js';
+import { McpTestClient } from '../support/mcp-client.js';
 
 /** Replies with `id: null`, as the server writes them to stdout. */
 function nullIdReplies(client: McpTestClient): Array<{ error?: { code: number; message: string } }> {

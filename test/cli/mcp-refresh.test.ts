@@ -5,10 +5,10 @@
 // session carries the new selection once. Bad calls are structured errors that change nothing.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import { projectRoot, writeEntry } from './support/memory-files.js';
-import { McpTestClient } from './support/mcp-client.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { projectRoot, writeEntry } from '../support/memory-files.js';
+import { McpTestClient } from '../support/mcp-client.js';
 
 after(() => c.closeStores());
 

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { MCP_QUERY_MAX_CHARS } from '../source/limits.js';
-import { runCli } from './support/cli.js';
-import { syncedRepo } from './support/approved-repo.js';
-import { McpTestClient } from './support/mcp-client.js';
+import { storeFiles } from '../../source/home.js';
+import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
+import { runCli } from '../support/cli.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import { McpTestClient } from '../support/mcp-client.js';
 
 describe('common-memory mcp', () => {
   it('lists five strict tools with read guidance; search and get answer as the CLI does; status has no bodies', async () => {

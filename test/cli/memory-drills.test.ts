@@ -7,11 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { openDatabase } from '../source/store/database.js';
-import { runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { queueSession } from './support/memory-corpus.js';
+import { storeFiles } from '../../source/home.js';
+import { openDatabase } from '../../source/store/database.js';
+import { runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

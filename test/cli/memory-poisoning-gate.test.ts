@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { lintPoisoning } from '../source/memory/poison-lint.js';
-import { syncedRepo } from './support/approved-repo.js';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import { McpTestClient } from './support/mcp-client.js';
-import { queueSession } from './support/memory-corpus.js';
-import { projectRoot, writeEntry } from './support/memory-files.js';
+import { lintPoisoning } from '../../source/memory/poison-lint.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { McpTestClient } from '../support/mcp-client.js';
+import { queueSession } from '../support/memory-corpus.js';
+import { projectRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
 

@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { MemoryReviewCandidate } from '../source/protocol.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { queueSession } from './support/memory-corpus.js';
+import type { MemoryReviewCandidate } from '../../source/protocol.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { storeFiles } from '../source/home.js';
-import { sha256Hex } from '../source/ground/digests.js';
-import type { MemoryPlanView } from '../source/protocol.js';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import { queueSession } from './support/memory-corpus.js';
+import { storeFiles } from '../../source/home.js';
+import { sha256Hex } from '../../source/ground/digests.js';
+import type { MemoryPlanView } from '../../source/protocol.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import { projectRoot, userRoot, writeEntry } from './support/memory-files.js';
+import { storeFiles } from '../../source/home.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
 

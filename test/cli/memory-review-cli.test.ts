@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { queueSession } from './support/memory-corpus.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { queueSession } from './support/memory-corpus.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 
-const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function profiles(home: string, record: string, extra: Record<string, unknown> = {}) {

@@ -9,13 +9,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { plantedToken, queueSession } from './support/memory-corpus.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 
-const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
 
 /** An AWS access key id in its documented shape: AKIA and 16 of A–Z, 2–7. */
 const awsKeyId = () =>

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { syncedRepo } from './support/approved-repo.js';
-import * as c from './support/capture.js';
-import { runCli } from './support/cli.js';
-import { McpTestClient } from './support/mcp-client.js';
-import { projectRoot } from './support/memory-files.js';
-import { expandTemplate } from './support/secret-corpus.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import * as c from '../support/capture.js';
+import { runCli } from '../support/cli.js';
+import { McpTestClient } from '../support/mcp-client.js';
+import { projectRoot } from '../support/memory-files.js';
+import { expandTemplate } from '../support/secret-corpus.js';
 
 after(() => c.closeStores());
 

@@ -4,10 +4,10 @@
 // written in two halves), so this file holds nothing a scanner would take for a live token.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatFinding, lintText, type SecretFinding } from '../source/memory/secret-lint.js';
-import { normaliseText } from '../source/memory/secret-normalise.js';
-import { runCli, tempHome } from './support/cli.js';
-import { expandTemplate } from './support/secret-corpus.js';
+import { formatFinding, lintText, type SecretFinding } from '../../source/memory/secret-lint.js';
+import { normaliseText } from '../../source/memory/secret-normalise.js';
+import { runCli, tempHome } from '../support/cli.js';
+import { expandTemplate } from '../support/secret-corpus.js';
 
 const githubToken = (seed: string) => expandTemplate(seed, '{{cat:gh:p_}}{{rand:base62:36}}');
 const npmToken = (seed: string) => expandTemplate(seed, '{{cat:np:m_}}{{rand:base62:36}}');

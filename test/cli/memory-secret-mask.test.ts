@@ -5,22 +5,22 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
+import { storeFiles } from '../../source/home.js';
 import {
   MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
   MCP_PROPOSAL_MAX_BYTES,
   MCP_PROPOSAL_TITLE_MAX_BYTES,
-} from '../source/limits.js';
-import { maskFindings } from '../source/memory/extraction-submit.js';
-import { readMemoryReview } from '../source/memory/memory-reads.js';
-import { lintText, maskSecret, type SecretFinding } from '../source/memory/secret-lint.js';
-import { maskText, mergeSpans } from '../source/memory/secret-mask.js';
-import { maskedText } from '../source/screens/memory/review-state.js';
-import { openDatabase } from '../source/store/database.js';
-import { WriterClient } from '../source/workers/writer-client.js';
-import * as c from './support/capture.js';
-import { gitRepo, runCli, tempHome } from './support/cli.js';
-import { queueSession } from './support/memory-corpus.js';
+} from '../../source/limits.js';
+import { maskFindings } from '../../source/memory/extraction-submit.js';
+import { readMemoryReview } from '../../source/memory/memory-reads.js';
+import { lintText, maskSecret, type SecretFinding } from '../../source/memory/secret-lint.js';
+import { maskText, mergeSpans } from '../../source/memory/secret-mask.js';
+import { maskedText } from '../../source/screens/memory/review-state.js';
+import { openDatabase } from '../../source/store/database.js';
+import { WriterClient } from '../../source/workers/writer-client.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';

@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { PI_PACKAGE, resolvePiCommand } from '../source/hosts/pi/pi-command.js';
+import { PI_PACKAGE, resolvePiCommand } from '../../source/hosts/pi/pi-command.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Record<
   string,
   Record<string, string> | string

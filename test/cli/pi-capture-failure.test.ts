@@ -7,10 +7,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { PI_EVENT_LOCK_WAIT_MS } from '../source/hook/pi-capture.js';
-import { sha256Hex } from '../source/ground/digests.js';
-import { HOOK_TAIL_MAX_BYTES } from '../source/limits.js';
-import { BIN, runCli, tempHome } from './support/cli.js';
+import { PI_EVENT_LOCK_WAIT_MS } from '../../source/hook/pi-capture.js';
+import { sha256Hex } from '../../source/ground/digests.js';
+import { HOOK_TAIL_MAX_BYTES } from '../../source/limits.js';
+import { BIN, runCli, tempHome } from '../support/cli.js';
 
 const HOOK = join(BIN, '..', '..', 'dist', 'hook.cjs');
 const event = (name: string, record: Record<string, unknown>) =>

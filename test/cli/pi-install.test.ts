@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { applyPiExtension, PI_EXTENSION_PATH, planPiExtension } from '../source/hosts/pi/extension-install.js';
-import { runCli } from './support/cli.js';
+import { applyPiExtension, PI_EXTENSION_PATH, planPiExtension } from '../../source/hosts/pi/extension-install.js';
+import { runCli } from '../support/cli.js';
 
 const roots: string[] = [];
 after(() => {

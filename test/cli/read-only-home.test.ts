@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BIN, runCli, tempHome } from './support/cli.js';
+import { BIN, runCli, tempHome } from '../support/cli.js';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { runCli, tempHome } from './support/cli.js';
+import { storeFiles } from '../../source/home.js';
+import { runCli, tempHome } from '../support/cli.js';
 
 const UUID = '00000000-0000-4000-8000-000000000000';
 

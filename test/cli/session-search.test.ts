@@ -3,17 +3,17 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase } from '../source/store/database.js';
-import { migrate, schemaVersion } from '../source/store/migrations.js';
-import { appendJournal } from '../source/store/journal.js';
-import { searchSessions, sessionSearch } from '../source/store/session-search.js';
-import { insertTimeline } from '../source/store/timeline.js';
-import { commit, type Tx } from '../source/store/transaction.js';
-import { runCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { queueSession } from './support/memory-corpus.js';
+import { storeFiles } from '../../source/home.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { migrate, schemaVersion } from '../../source/store/migrations.js';
+import { appendJournal } from '../../source/store/journal.js';
+import { searchSessions, sessionSearch } from '../../source/store/session-search.js';
+import { insertTimeline } from '../../source/store/timeline.js';
+import { commit, type Tx } from '../../source/store/transaction.js';
+import { runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

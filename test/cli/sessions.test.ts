@@ -2,11 +2,11 @@
 // `session <key>` prints each turn with the user's words in full; context only when asked for.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as c from './support/capture.js';
-import { runCli, tempHome } from './support/cli.js';
-import { wrapText } from '../source/text-wrap.js';
-import { textColumns } from '../source/text-columns.js';
-import type { SessionList, SessionView } from '../source/protocol.js';
+import * as c from '../support/capture.js';
+import { runCli, tempHome } from '../support/cli.js';
+import { wrapText } from '../../source/text-wrap.js';
+import { textColumns } from '../../source/text-columns.js';
+import type { SessionList, SessionView } from '../../source/protocol.js';
 
 async function capturedHome(): Promise<string> {
   const home = tempHome('sessions');

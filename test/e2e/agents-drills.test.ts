@@ -7,17 +7,17 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, it } from 'node:test';
-import type { Application } from '../source/api/application.js';
-import type { JournalRow, PromptReceipt } from '../source/protocol.js';
-import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/agents.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase } from '../source/store/database.js';
-import { runDoctor } from '../source/store/doctor.js';
-import { migrate } from '../source/store/migrations.js';
-import { ingestPiRecord, type IngestInput } from '../source/store/pi-ingest.js';
-import { admitPrompt, markAttempted } from '../source/store/prompts.js';
-import { readHeads, readStoreId } from '../source/store/sequences.js';
-import { commit } from '../source/store/transaction.js';
+import type { Application } from '../../source/api/application.js';
+import type { JournalRow, PromptReceipt } from '../../source/protocol.js';
+import { beginGeneration, createAgent, markGenerationRunning } from '../../source/store/agents.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { runDoctor } from '../../source/store/doctor.js';
+import { migrate } from '../../source/store/migrations.js';
+import { ingestPiRecord, type IngestInput } from '../../source/store/pi-ingest.js';
+import { admitPrompt, markAttempted } from '../../source/store/prompts.js';
+import { readHeads, readStoreId } from '../../source/store/sequences.js';
+import { commit } from '../../source/store/transaction.js';
 import {
   assertIntent,
   assertProvenance,
@@ -35,11 +35,11 @@ import {
   stopHost,
   timeline,
   withFakeHost,
-} from './support/agents-drill-kit.js';
-import { collect, runCli, startCli, tempHome, waitFor } from './support/cli.js';
-import { holdGate, type FakePiScript } from './support/fake-pi.js';
-import { fixturePath } from './support/pi-transcript.js';
-import { codeOf } from './support/results.js';
+} from '../support/agents-drill-kit.js';
+import { collect, runCli, startCli, tempHome, waitFor } from '../support/cli.js';
+import { holdGate, type FakePiScript } from '../support/fake-pi.js';
+import { fixturePath } from '../support/pi-transcript.js';
+import { codeOf } from '../support/results.js';
 
 const TIMEOUT = { timeout: 60_000 };
 const ANSWERS: FakePiScript = { onPrompt: { replay: SIMPLE } };

@@ -3,22 +3,22 @@
 // journal and timeline.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Host } from '../source/host/host.js';
-import type { Application } from '../source/api/application.js';
-import type { OperationView, TimelineRow } from '../source/protocol.js';
-import { openDatabase } from '../source/store/database.js';
-import { runDoctor } from '../source/store/doctor.js';
-import { storeFiles } from '../source/home.js';
-import { tempHome, waitFor } from './support/cli.js';
+import { Host } from '../../source/host/host.js';
+import type { Application } from '../../source/api/application.js';
+import type { OperationView, TimelineRow } from '../../source/protocol.js';
+import { openDatabase } from '../../source/store/database.js';
+import { runDoctor } from '../../source/store/doctor.js';
+import { storeFiles } from '../../source/home.js';
+import { tempHome, waitFor } from '../support/cli.js';
 import {
   failAttemptsThen,
   scripted,
   startFakeOpenAiServer,
   textReply,
   type Responder,
-} from './support/fake-openai-server.js';
-import { makePiAgentDir } from './support/pi-agent-dir.js';
-import { journal, timeline } from './support/agents-drill-kit.js';
+} from '../support/fake-openai-server.js';
+import { makePiAgentDir } from '../support/pi-agent-dir.js';
+import { journal, timeline } from '../support/agents-drill-kit.js';
 
 async function settled(app: Application, operationId: string, timeoutMs = 30_000): Promise<OperationView> {
   return waitFor(

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import { runCli, waitFor } from './support/cli.js';
-import { syncedRepo } from './support/approved-repo.js';
-import { scripted, startFakeOpenAiServer, textReply } from './support/fake-openai-server.js';
-import { makePiAgentDir } from './support/pi-agent-dir.js';
+import { Host } from '../../source/host/host.js';
+import { runCli, waitFor } from '../support/cli.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import { scripted, startFakeOpenAiServer, textReply } from '../support/fake-openai-server.js';
+import { makePiAgentDir } from '../support/pi-agent-dir.js';
 
 const day = 86_400_000;
 const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');

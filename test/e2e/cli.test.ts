@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { BIN, collect, runCli, startCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
+import { storeFiles } from '../../source/home.js';
+import { BIN, collect, runCli, startCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 
 const json = (text: string) =>
   JSON.parse(text) as Record<string, unknown> & {

@@ -3,9 +3,9 @@
 // nothing is duplicated, nothing unasked-for appears, and doctor passes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiClient } from '../source/client/api-client.js';
-import type { JournalRow } from '../source/protocol.js';
-import { runCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
+import { apiClient } from '../../source/client/api-client.js';
+import type { JournalRow } from '../../source/protocol.js';
+import { runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 
 async function readAll(home: string): Promise<JournalRow[]> {
   const result = await runCli(['log', '--json', '--home', home]);

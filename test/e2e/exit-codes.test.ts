@@ -6,14 +6,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { flush, hookFiles } from './support/capture.js';
-import { gitRepo, runCli, startCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
-import { queueSession } from './support/memory-corpus.js';
-import { copyInstall } from './support/copied-install.js';
-import { spawnInTerminal, terminalEnv } from './support/terminal.js';
+import { storeFiles } from '../../source/home.js';
+import { flush, hookFiles } from '../support/capture.js';
+import { gitRepo, runCli, startCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
+import { copyInstall } from '../support/copied-install.js';
+import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const documented = [...README.slice(README.indexOf('## Exit codes')).matchAll(/^\| (\d+) \|/gm)].map((match) =>
   Number(match[1]),
 );
@@ -107,7 +107,7 @@ describe('exit codes', { timeout: 240_000 }, () => {
     expectExit({ code: await new Promise((resolve) => follower.once('exit', resolve)), stderr: '' }, 130);
 
     const tui = spawnInTerminal(
-      [process.execPath, join(import.meta.dirname, '../bin/common-memory.cjs')],
+      [process.execPath, join(import.meta.dirname, '../../bin/common-memory.cjs')],
       terminalEnv({ COMMON_MEMORY_HOME: home }),
     );
     let output = '';
@@ -161,7 +161,7 @@ describe('exit codes', { timeout: 240_000 }, () => {
     const repo = gitRepo(home, 'repo');
     queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
     await flush(home);
-    const runner = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+    const runner = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
     const profile = (mode: string) =>
       writeFileSync(
         join(home, 'runners.json'),

@@ -3,11 +3,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { Host } from '../source/host/host.js';
-import { HOST_LEASE_LOCAL_WAIT_MS } from '../source/limits.js';
-import { startCli, startHost, stopHost, tempHome, runCli, waitFor } from './support/cli.js';
-import { codeOf } from './support/results.js';
+import { storeFiles } from '../../source/home.js';
+import { Host } from '../../source/host/host.js';
+import { HOST_LEASE_LOCAL_WAIT_MS } from '../../source/limits.js';
+import { startCli, startHost, stopHost, tempHome, runCli, waitFor } from '../support/cli.js';
+import { codeOf } from '../support/results.js';
 
 const statSyncOrNull = (path: string) => statSync(path, { throwIfNoEntry: false }) ?? null;
 
@@ -94,7 +94,7 @@ describe('host', () => {
 
   it("SIGTERM stops a host in order (exit 0) even with execa's signal-exit handler loaded", async () => {
     const home = tempHome('host-sigterm');
-    const preload = join(dirname(fileURLToPath(import.meta.url)), 'support', 'signal-exit-preload.cjs');
+    const preload = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'signal-exit-preload.cjs');
     const host = startCli(['host', '--json', '--home', home], { env: { NODE_OPTIONS: `--require ${preload}` } });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       host.once('exit', (code, signal) => resolve({ code, signal })),

@@ -7,9 +7,9 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { CodexRolloutParser } from '../source/hosts/codex/rollout-parser.js';
-import { CommandEncodingError, encodePrompt } from '../source/hosts/pi/prompt-encoding.js';
+import { storeFiles } from '../../source/home.js';
+import { CodexRolloutParser } from '../../source/hosts/codex/rollout-parser.js';
+import { CommandEncodingError, encodePrompt } from '../../source/hosts/pi/prompt-encoding.js';
 import {
   CAPACITY_ENV,
   HOOK_STDIN_MAX_BYTES,
@@ -22,16 +22,16 @@ import {
   REQUEST_BODY_MAX_BYTES,
   SEQUENCE_MAX,
   TRANSCRIPT_LINE_MAX_BYTES,
-} from '../source/limits.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { readJournalPage } from '../source/store/history-reads.js';
-import { migrate } from '../source/store/migrations.js';
-import { appendNote } from '../source/store/notes.js';
-import { readStoreId } from '../source/store/sequences.js';
-import { commit } from '../source/store/transaction.js';
-import * as c from './support/capture.js';
-import { runCli, startHost, stopHost, tempHome } from './support/cli.js';
+} from '../../source/limits.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { readJournalPage } from '../../source/store/history-reads.js';
+import { migrate } from '../../source/store/migrations.js';
+import { appendNote } from '../../source/store/notes.js';
+import { readStoreId } from '../../source/store/sequences.js';
+import { commit } from '../../source/store/transaction.js';
+import * as c from '../support/capture.js';
+import { runCli, startHost, stopHost, tempHome } from '../support/cli.js';
 
 after(() => c.closeStores());
 

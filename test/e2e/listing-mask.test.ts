@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { maskedFirstLine, maskSnippet, SNIPPET_MARKS } from '../source/memory/listing-mask.js';
-import { gitRepo, runCli, startHost, stopHost, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { plantedToken, queueSession } from './support/memory-corpus.js';
+import { maskedFirstLine, maskSnippet, SNIPPET_MARKS } from '../../source/memory/listing-mask.js';
+import { gitRepo, runCli, startHost, stopHost, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

@@ -8,12 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sha256Hex } from '../source/ground/digests.js';
-import { MCP_PROPOSAL_MAX_BYTES } from '../source/limits.js';
-import { syncedRepo } from './support/approved-repo.js';
-import { runCli, startHost, stopHost } from './support/cli.js';
-import { McpTestClient } from './support/mcp-client.js';
-import { plantedToken } from './support/memory-corpus.js';
+import { sha256Hex } from '../../source/ground/digests.js';
+import { MCP_PROPOSAL_MAX_BYTES } from '../../source/limits.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import { runCli, startHost, stopHost } from '../support/cli.js';
+import { McpTestClient } from '../support/mcp-client.js';
+import { plantedToken } from '../support/memory-corpus.js';
 
 const PROPOSAL = {
   title: 'Run tests with node --test',

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import type { MemoryEntry } from '../source/memory/entry-format.js';
-import { entryText } from './support/memory-files.js';
-import { gitRepo, runCli, startHost, stopHost, tempHome } from './support/cli.js';
+import { storeFiles } from '../../source/home.js';
+import type { MemoryEntry } from '../../source/memory/entry-format.js';
+import { entryText } from '../support/memory-files.js';
+import { gitRepo, runCli, startHost, stopHost, tempHome } from '../support/cli.js';
 
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

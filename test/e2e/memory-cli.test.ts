@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { collect, gitRepo, runCli, startCli, tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { plantedToken, queueSession } from './support/memory-corpus.js';
+import { storeFiles } from '../../source/home.js';
+import { collect, gitRepo, runCli, startCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 
@@ -235,7 +235,7 @@ describe('memory commands', () => {
       assert.equal(ra.candidates.created + rb.candidates.created, 12);
       const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
       assert.equal(s.candidates.draft, 12);
-      const { openDatabase } = await import('../source/store/database.js');
+      const { openDatabase } = await import('../../source/store/database.js');
       const db = openDatabase(storeFiles(home).memoryState, { readonly: true });
       try {
         assert.equal(
@@ -381,7 +381,7 @@ describe('automatic extraction in a host', () => {
     queueSession(home, repo, longSession);
     await c.flush(home);
     c.closeStores();
-    const { openDatabase } = await import('../source/store/database.js');
+    const { openDatabase } = await import('../../source/store/database.js');
     const db = openDatabase(storeFiles(home).core);
     try {
       // What a v6 store holds after one drain step: one instant for every turn, no index on it.

@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import * as c from './support/capture.js';
-import { collect, gitRepo, runCli, startCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
-import { queueSession } from './support/memory-corpus.js';
+import * as c from '../support/capture.js';
+import { collect, gitRepo, runCli, startCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 
-const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The client's bound on one request, and how long the runner takes to answer: well past it. */

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
+import { runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 
 describe('operation <id> says what happened', { timeout: 120_000 }, () => {
   it('a prompt pi refuses for want of an API key', async () => {

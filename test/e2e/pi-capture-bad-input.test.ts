@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type FakeReply, textReply } from './support/fake-openai-server.js';
-import { withInstalledPi } from './support/installed-pi.js';
-import { drainAndRead, rows, RpcPi, runPrint, TEST_EXTENSION } from './support/pi-scenario.js';
-import { runCli } from './support/cli.js';
+import { type FakeReply, textReply } from '../support/fake-openai-server.js';
+import { withInstalledPi } from '../support/installed-pi.js';
+import { drainAndRead, rows, RpcPi, runPrint, TEST_EXTENSION } from '../support/pi-scenario.js';
+import { runCli } from '../support/cli.js';
 
 const TIMEOUT_MS = 90_000;
 const LIFETIME_MS = TIMEOUT_MS + 10_000;

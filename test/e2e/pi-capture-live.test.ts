@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { textReply, type FakeReply } from './support/fake-openai-server.js';
-import { withInstalledPi } from './support/installed-pi.js';
-import { PI_BIN, type PiAgentDir } from './support/pi-agent-dir.js';
-import { runCli, waitFor } from './support/cli.js';
-import type { CaptureStatus } from '../source/protocol.js';
+import { textReply, type FakeReply } from '../support/fake-openai-server.js';
+import { withInstalledPi } from '../support/installed-pi.js';
+import { PI_BIN, type PiAgentDir } from '../support/pi-agent-dir.js';
+import { runCli, waitFor } from '../support/cli.js';
+import type { CaptureStatus } from '../../source/protocol.js';
 
 const TIMEOUT_MS = 60_000;
 const LIFETIME_MS = TIMEOUT_MS + 10_000;

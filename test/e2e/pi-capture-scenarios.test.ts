@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type FakeReply, SDK_REQUESTS_PER_ATTEMPT, textReply } from './support/fake-openai-server.js';
-import { withInstalledPi } from './support/installed-pi.js';
-import { drainAndRead, rows, RpcPi, runPrint, TEST_EXTENSION } from './support/pi-scenario.js';
+import { type FakeReply, SDK_REQUESTS_PER_ATTEMPT, textReply } from '../support/fake-openai-server.js';
+import { withInstalledPi } from '../support/installed-pi.js';
+import { drainAndRead, rows, RpcPi, runPrint, TEST_EXTENSION } from '../support/pi-scenario.js';
 
 const TIMEOUT_MS = 90_000;
 const LIFETIME_MS = TIMEOUT_MS + 10_000;

@@ -12,9 +12,9 @@ import {
   textReply,
   type FakeReply,
   type Responder,
-} from './support/fake-openai-server.js';
-import { makePiAgentDir, PI_BIN, type PiAgentDirOptions } from './support/pi-agent-dir.js';
-import { PiChild, within, type ObservedRecord, type PromptRun } from './support/pi-harness.js';
+} from '../support/fake-openai-server.js';
+import { makePiAgentDir, PI_BIN, type PiAgentDirOptions } from '../support/pi-agent-dir.js';
+import { PiChild, within, type ObservedRecord, type PromptRun } from '../support/pi-harness.js';
 
 const TIMEOUT_MS = 40_000;
 

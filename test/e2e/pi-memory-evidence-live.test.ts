@@ -3,11 +3,11 @@
 // the user pasted is quarantined and no memory command prints it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { textReply } from './support/fake-openai-server.js';
-import { withInstalledPi } from './support/installed-pi.js';
-import { plantedToken } from './support/memory-corpus.js';
-import { DURABLE, extractAndCheck } from './support/memory-evidence.js';
-import { runPrint } from './support/pi-scenario.js';
+import { textReply } from '../support/fake-openai-server.js';
+import { withInstalledPi } from '../support/installed-pi.js';
+import { plantedToken } from '../support/memory-corpus.js';
+import { DURABLE, extractAndCheck } from '../support/memory-evidence.js';
+import { runPrint } from '../support/pi-scenario.js';
 
 const TIMEOUT_MS = 120_000;
 const ANSWER = 'Noted, I will keep that in mind.';

@@ -7,11 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { MemoryReviewCandidate } from '../source/protocol.js';
-import { textReply } from './support/fake-openai-server.js';
-import { withInstalledPi } from './support/installed-pi.js';
-import { runCli } from './support/cli.js';
-import { runPrint, systemPrompt } from './support/pi-scenario.js';
+import type { MemoryReviewCandidate } from '../../source/protocol.js';
+import { textReply } from '../support/fake-openai-server.js';
+import { withInstalledPi } from '../support/installed-pi.js';
+import { runCli } from '../support/cli.js';
+import { runPrint, systemPrompt } from '../support/pi-scenario.js';
 
 const TIMEOUT_MS = 120_000;
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the CLI

@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type FakeReply, textReply } from './support/fake-openai-server.js';
-import { withInstalledPi } from './support/installed-pi.js';
-import { BIN, runCli } from './support/cli.js';
-import { projectRoot, writeEntry } from './support/memory-files.js';
-import { RpcPi, rows, systemPrompt } from './support/pi-scenario.js';
+import { type FakeReply, textReply } from '../support/fake-openai-server.js';
+import { withInstalledPi } from '../support/installed-pi.js';
+import { BIN, runCli } from '../support/cli.js';
+import { projectRoot, writeEntry } from '../support/memory-files.js';
+import { RpcPi, rows, systemPrompt } from '../support/pi-scenario.js';
 
 const TIMEOUT_MS = 90_000;
 

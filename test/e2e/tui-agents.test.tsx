@@ -5,10 +5,10 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CmError } from '../source/errors.js';
-import { Host } from '../source/host/host.js';
-import type { Application } from '../source/api/application.js';
-import { tempHome, waitFor } from './support/cli.js';
+import { CmError } from '../../source/errors.js';
+import { Host } from '../../source/host/host.js';
+import type { Application } from '../../source/api/application.js';
+import { tempHome, waitFor } from '../support/cli.js';
 import {
   replyGate,
   scripted,
@@ -16,8 +16,8 @@ import {
   textReply,
   type FakeReply,
   type FakeOpenAiServer,
-} from './support/fake-openai-server.js';
-import { makePiAgentDir } from './support/pi-agent-dir.js';
+} from '../support/fake-openai-server.js';
+import { makePiAgentDir } from '../support/pi-agent-dir.js';
 import {
   KEY,
   mount,
@@ -28,7 +28,7 @@ import {
   waitForText,
   withOverrides,
   type View,
-} from './support/tui-harness.js';
+} from '../support/tui-harness.js';
 
 async function withHost(
   serve: boolean,
@@ -211,7 +211,7 @@ describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
   test('two agents prompted one after the other without waiting: each timeline shows only its own exchange; the journal interleaves them', async () => {
     // A stand-in pi that streams part of its answer and holds the rest until the test lets it go,
     // so the two answers overlap because the test makes them, not because a stream lasts long enough.
-    const stub = new URL('./bench/stub-pi.mjs', import.meta.url).pathname;
+    const stub = new URL('../bench/stub-pi.mjs', import.meta.url).pathname;
     const holdDir = await mkdtemp(join(tmpdir(), 'cm-stub-hold-'));
     const saved = { command: process.env['COMMON_MEMORY_PI_COMMAND'], hold: process.env['STUB_PI_HOLD_DIR'] };
     process.env['COMMON_MEMORY_PI_COMMAND'] = JSON.stringify({ command: process.execPath, args: [stub] });

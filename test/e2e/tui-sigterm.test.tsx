@@ -7,11 +7,11 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { tempHome, waitFor } from './support/cli.js';
-import { spawnInTerminal, terminalEnv } from './support/terminal.js';
+import { tempHome, waitFor } from '../support/cli.js';
+import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 
-const DEV_TUI = fileURLToPath(new URL('./support/dev-tui.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DEV_TUI = fileURLToPath(new URL('../support/dev-tui.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Whether the TUI's host serves (host.json says "starting" from the moment it holds the lease). */
 function hostReady(home: string): boolean {

@@ -6,10 +6,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { BIN, startHost, stopHost, tempHome, waitFor } from './support/cli.js';
-import { spawnInTerminal, terminalEnv } from './support/terminal.js';
-import { startTmux } from './live/tmux.js';
+import { storeFiles } from '../../source/home.js';
+import { BIN, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
+import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
+import { startTmux } from '../live/tmux.js';
 
 function startTui(home: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
   const child = spawnInTerminal([process.execPath, BIN, ...args], terminalEnv({ COMMON_MEMORY_HOME: home, ...env }));

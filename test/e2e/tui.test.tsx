@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CmError } from '../source/errors.js';
-import { Host } from '../source/host/host.js';
+import { CmError } from '../../source/errors.js';
+import { Host } from '../../source/host/host.js';
 import {
   KEY,
   mount,
@@ -16,7 +16,7 @@ import {
   waitForText,
   withOverrides,
   type View,
-} from './support/tui-harness.js';
+} from '../support/tui-harness.js';
 
 interface Harness {
   home: string;

@@ -4,20 +4,20 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { beginGeneration, createAgent, markGenerationRunning } from '../source/store/agents.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { runDoctor } from '../source/store/doctor.js';
-import { migrate } from '../source/store/migrations.js';
-import { appendNote } from '../source/store/notes.js';
-import { ingestPiRecord } from '../source/store/pi-ingest.js';
-import { admitPrompt, markAttempted, requestAbort, settlePrompt } from '../source/store/prompts.js';
-import { readStoreId } from '../source/store/sequences.js';
-import { commit, type Tx } from '../source/store/transaction.js';
-import { tempHome } from './support/cli.js';
-import { promptSegments } from './support/fake-pi.js';
-import { fixturePath } from './support/pi-transcript.js';
+import { storeFiles } from '../../source/home.js';
+import { beginGeneration, createAgent, markGenerationRunning } from '../../source/store/agents.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { runDoctor } from '../../source/store/doctor.js';
+import { migrate } from '../../source/store/migrations.js';
+import { appendNote } from '../../source/store/notes.js';
+import { ingestPiRecord } from '../../source/store/pi-ingest.js';
+import { admitPrompt, markAttempted, requestAbort, settlePrompt } from '../../source/store/prompts.js';
+import { readStoreId } from '../../source/store/sequences.js';
+import { commit, type Tx } from '../../source/store/transaction.js';
+import { tempHome } from '../support/cli.js';
+import { promptSegments } from '../support/fake-pi.js';
+import { fixturePath } from '../support/pi-transcript.js';
 
 const HELLO = 'Say hello';
 

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Host } from '../source/host/host.js';
-import { tempHome } from './support/cli.js';
+import { Host } from '../../source/host/host.js';
+import { tempHome } from '../support/cli.js';
 
 interface RawAnswer {
   status: number;

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { describe, it } from 'node:test';
-import { apiRoutes, type Application } from '../source/api/application.js';
-import { apiClient } from '../source/client/api-client.js';
-import { connect } from '../source/client/connect.js';
-import { CmError } from '../source/errors.js';
-import { Host } from '../source/host/host.js';
-import { tempHome } from './support/cli.js';
+import { apiRoutes, type Application } from '../../source/api/application.js';
+import { apiClient } from '../../source/client/api-client.js';
+import { connect } from '../../source/client/connect.js';
+import { CmError } from '../../source/errors.js';
+import { Host } from '../../source/host/host.js';
+import { tempHome } from '../support/cli.js';
 
 /** A request every method accepts in shape: unknown names and IDs, so nothing is really changed. */
 const probe: Record<string, unknown> = {

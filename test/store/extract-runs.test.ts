@@ -2,10 +2,10 @@
 // them, its end kept for followers (then let go, memory-state's record answering after), an unknown id.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CmError } from '../source/errors.js';
-import { type ActiveRun, ExtractRuns } from '../source/host/extract-runs.js';
-import { EXTRACT_RUNS_KEPT, EXTRACT_RUNS_KEPT_MS } from '../source/limits.js';
-import type { MemoryExtractReport, MemoryExtractRun } from '../source/protocol.js';
+import { CmError } from '../../source/errors.js';
+import { type ActiveRun, ExtractRuns } from '../../source/host/extract-runs.js';
+import { EXTRACT_RUNS_KEPT, EXTRACT_RUNS_KEPT_MS } from '../../source/limits.js';
+import type { MemoryExtractReport, MemoryExtractRun } from '../../source/protocol.js';
 
 const report = (runId: string): MemoryExtractReport => ({
   runIds: [runId],

@@ -3,18 +3,18 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SCAN_RACY_MS } from '../source/limits.js';
+import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
 import {
   decodePreviousScan,
   encodePreviousScan,
   type ProjectionScan,
   scanApprovedRoot,
   sourceTreeDigest,
-} from '../source/memory/approved-projection.js';
-import { formatEntry, type MemoryEntry } from '../source/memory/entry-format.js';
-import { memoryRoot } from '../source/memory/safe-files.js';
-import { sha256Hex } from '../source/ground/digests.js';
-import { temporaryName } from '../source/memory/safe-files.js';
+} from '../../source/memory/approved-projection.js';
+import { formatEntry, type MemoryEntry } from '../../source/memory/entry-format.js';
+import { memoryRoot } from '../../source/memory/safe-files.js';
+import { sha256Hex } from '../../source/ground/digests.js';
+import { temporaryName } from '../../source/memory/safe-files.js';
 
 const ROOT_PATH = '.common-memory/memory';
 

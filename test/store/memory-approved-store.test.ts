@@ -5,19 +5,19 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { scanApprovedRoot } from '../source/memory/approved-projection.js';
-import { scanInput } from '../source/memory/approved-access.js';
+import { scanApprovedRoot } from '../../source/memory/approved-projection.js';
+import { scanInput } from '../../source/memory/approved-access.js';
 import {
   approvedCommands,
   type ApprovedOwner,
   readProjection,
   searchApproved,
   type SyncApprovedInput,
-} from '../source/memory/approved-store.js';
-import { memoryRoot } from '../source/memory/safe-files.js';
-import { openMemoryState } from '../source/memory/state-database.js';
-import { commit } from '../source/store/transaction.js';
-import { tempHome } from './support/cli.js';
+} from '../../source/memory/approved-store.js';
+import { memoryRoot } from '../../source/memory/safe-files.js';
+import { openMemoryState } from '../../source/memory/state-database.js';
+import { commit } from '../../source/store/transaction.js';
+import { tempHome } from '../support/cli.js';
 
 const owner: ApprovedOwner = { scope: 'user', repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { gitBlobOid } from '../source/memory/blob-oid.js';
+import { gitBlobOid } from '../../source/memory/blob-oid.js';
 
 it('gitBlobOid matches `git hash-object` for empty, text, binary and multi-byte contents', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cm-blob-oid-'));

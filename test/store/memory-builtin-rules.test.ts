@@ -1,3 +1,4 @@
+// serial: asserts wall-clock budgets (milliseconds) that other test files on the same cores would eat.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -6,8 +7,8 @@ import {
   type DraftType,
   matchStatement,
   proseLines,
-} from '../source/memory/builtin-rules.js';
-import { scoreExtraction } from './bench/extraction-rules.js';
+} from '../../source/memory/builtin-rules.js';
+import { scoreExtraction } from '../bench/extraction-rules.js';
 
 // Durable statements a user makes to a coding agent, with the type each should become.
 const positives: [utterance: string, type: DraftType][] = [

@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CmError } from '../source/errors.js';
-import { commandRunner, RunnerFailure } from '../source/memory/command-runner.js';
-import type { RunnerTask } from '../source/memory/runner.js';
-import { commandProfile, parseRunnerProfiles } from '../source/memory/runner-profiles.js';
+import { CmError } from '../../source/errors.js';
+import { commandRunner, RunnerFailure } from '../../source/memory/command-runner.js';
+import type { RunnerTask } from '../../source/memory/runner.js';
+import { commandProfile, parseRunnerProfiles } from '../../source/memory/runner-profiles.js';
 
-const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
 const dirs: string[] = [];
 after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

@@ -5,15 +5,15 @@
 // says more; ties by text) and cites the user turns of both.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { builtinRunner } from '../source/memory/builtin-runner.js';
-import { memoryReviewAt } from '../source/memory/memory-access.js';
-import { openDatabase } from '../source/store/database.js';
-import { ExtractionPipeline } from '../source/workers/extraction-pipeline.js';
-import { WriterClient } from '../source/workers/writer-client.js';
-import * as c from './support/capture.js';
-import { tempHome } from './support/cli.js';
-import { queueSession, RECENT_WINDOW } from './support/memory-corpus.js';
+import { storeFiles } from '../../source/home.js';
+import { builtinRunner } from '../../source/memory/builtin-runner.js';
+import { memoryReviewAt } from '../../source/memory/memory-access.js';
+import { openDatabase } from '../../source/store/database.js';
+import { ExtractionPipeline } from '../../source/workers/extraction-pipeline.js';
+import { WriterClient } from '../../source/workers/writer-client.js';
+import * as c from '../support/capture.js';
+import { tempHome } from '../support/cli.js';
+import { queueSession, RECENT_WINDOW } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

@@ -3,7 +3,7 @@
 // or a budget relies on after a power failure, so each stays fsynced (synchronous FULL).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { writerCommands } from '../source/workers/writer-commands.js';
+import { writerCommands } from '../../source/workers/writer-commands.js';
 
 describe('memory-state durability', () => {
   it('only the pipeline commands the next run redoes commit without an fsync', () => {

@@ -8,23 +8,23 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { planText } from '../source/cli/commands/memory-group.js';
-import { CmError } from '../source/errors.js';
-import { storeFiles } from '../source/home.js';
-import { builtinRunner } from '../source/memory/builtin-runner.js';
-import { externalRunner } from '../source/memory/runner-registry.js';
-import { ExtractionPipeline, type ExtractRequest } from '../source/workers/extraction-pipeline.js';
-import type { Runner } from '../source/memory/runner.js';
-import { commandProfile, type CommandProfile } from '../source/memory/runner-profiles.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { WriterClient } from '../source/workers/writer-client.js';
-import { tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { DURABLE_PROMPTS, queueSession, RECENT_WINDOW } from './support/memory-corpus.js';
+import { planText } from '../../source/cli/commands/memory-group.js';
+import { CmError } from '../../source/errors.js';
+import { storeFiles } from '../../source/home.js';
+import { builtinRunner } from '../../source/memory/builtin-runner.js';
+import { externalRunner } from '../../source/memory/runner-registry.js';
+import { ExtractionPipeline, type ExtractRequest } from '../../source/workers/extraction-pipeline.js';
+import type { Runner } from '../../source/memory/runner.js';
+import { commandProfile, type CommandProfile } from '../../source/memory/runner-profiles.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { WriterClient } from '../../source/workers/writer-client.js';
+import { tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { DURABLE_PROMPTS, queueSession, RECENT_WINDOW } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 
-const FAKE = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
 const { since: SINCE, until: UNTIL } = RECENT_WINDOW;
 const PROMPTS = DURABLE_PROMPTS;
 

@@ -4,17 +4,17 @@
 // quarantined candidate, never nothing; the signals that made a draft are shown in review.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { builtinRunner } from '../source/memory/builtin-runner.js';
-import { readMemoryReview } from '../source/memory/memory-reads.js';
-import { candidateLines } from '../source/screens/memory/review-lines.js';
-import { initialReviewState } from '../source/screens/memory/review-state.js';
-import { openDatabase } from '../source/store/database.js';
-import { ExtractionPipeline } from '../source/workers/extraction-pipeline.js';
-import { WriterClient } from '../source/workers/writer-client.js';
-import * as c from './support/capture.js';
-import { tempHome } from './support/cli.js';
-import { plantedToken, queueSession } from './support/memory-corpus.js';
+import { storeFiles } from '../../source/home.js';
+import { builtinRunner } from '../../source/memory/builtin-runner.js';
+import { readMemoryReview } from '../../source/memory/memory-reads.js';
+import { candidateLines } from '../../source/screens/memory/review-lines.js';
+import { initialReviewState } from '../../source/screens/memory/review-state.js';
+import { openDatabase } from '../../source/store/database.js';
+import { ExtractionPipeline } from '../../source/workers/extraction-pipeline.js';
+import { WriterClient } from '../../source/workers/writer-client.js';
+import * as c from '../support/capture.js';
+import { tempHome } from '../support/cli.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

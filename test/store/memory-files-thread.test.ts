@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Host } from '../source/host/host.js';
-import { entryText, projectRoot, writeEntry } from './support/memory-files.js';
-import * as c from './support/capture.js';
-import { gitRepo, tempHome } from './support/cli.js';
+import { Host } from '../../source/host/host.js';
+import { entryText, projectRoot, writeEntry } from '../support/memory-files.js';
+import * as c from '../support/capture.js';
+import { gitRepo, tempHome } from '../support/cli.js';
 
 after(() => c.closeStores());
 

@@ -8,7 +8,7 @@ import {
   ftsTerms,
   quoteFtsTerm,
   sessionSearchTerms,
-} from '../source/memory/fts-query.js';
+} from '../../source/memory/fts-query.js';
 
 // The index the session search uses: porter stemming over unicode61.
 function turnsIndex(rows: string[]) {

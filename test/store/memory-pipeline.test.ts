@@ -3,19 +3,19 @@
 // secret quarantine and stale adjudication.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { builtinRunner } from '../source/memory/builtin-runner.js';
-import { FORMATS } from '../source/memory/contracts.js';
-import { ExtractionPipeline, type ExtractRequest } from '../source/workers/extraction-pipeline.js';
-import { indexRecallRow } from '../source/memory/recall-terms.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { WriterClient } from '../source/workers/writer-client.js';
-import { appendJournal } from '../source/store/journal.js';
-import { insertTimeline } from '../source/store/timeline.js';
-import { commit } from '../source/store/transaction.js';
-import { tempHome } from './support/cli.js';
-import * as c from './support/capture.js';
-import { plantedToken, queueSession } from './support/memory-corpus.js';
+import { storeFiles } from '../../source/home.js';
+import { builtinRunner } from '../../source/memory/builtin-runner.js';
+import { FORMATS } from '../../source/memory/contracts.js';
+import { ExtractionPipeline, type ExtractRequest } from '../../source/workers/extraction-pipeline.js';
+import { indexRecallRow } from '../../source/memory/recall-terms.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { WriterClient } from '../../source/workers/writer-client.js';
+import { appendJournal } from '../../source/store/journal.js';
+import { insertTimeline } from '../../source/store/timeline.js';
+import { commit } from '../../source/store/transaction.js';
+import { tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
 

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { readEntryFiles } from '../source/memory/approved-projection.js';
-import { memoryRootOf } from '../source/memory/memory-root.js';
-import { type CandidateForPromotion } from '../source/memory/promotion-plan.js';
-import { promotePlan } from '../source/memory/promotion.js';
-import { approvedPlanInProcess } from './support/in-process-gate.js';
+import { readEntryFiles } from '../../source/memory/approved-projection.js';
+import { memoryRootOf } from '../../source/memory/memory-root.js';
+import { type CandidateForPromotion } from '../../source/memory/promotion-plan.js';
+import { promotePlan } from '../../source/memory/promotion.js';
+import { approvedPlanInProcess } from '../support/in-process-gate.js';
 
 const candidates = (count: number): CandidateForPromotion[] =>
   Array.from({ length: count }, (_, i) => ({

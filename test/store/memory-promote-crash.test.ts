@@ -1,8 +1,8 @@
 // kill -9 at three representative steps of a promotion (after approve, after a file, inside the
 // closing transaction) and a restart; test/stress/promote-crash.test.ts runs every step, a host included.
 import { after, describe, it } from 'node:test';
-import * as c from './support/capture.js';
-import { EVERY_STEP, runPromotionDrill } from './support/promotion-drill.js';
+import * as c from '../support/capture.js';
+import { EVERY_STEP, runPromotionDrill } from '../support/promotion-drill.js';
 
 after(() => c.closeStores());
 

@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { MEMORY_ENTRY_MAX_BYTES } from '../source/limits.js';
-import { gitBlobOid } from '../source/memory/blob-oid.js';
-import { parseEntry } from '../source/memory/entry-format.js';
+import { MEMORY_ENTRY_MAX_BYTES } from '../../source/limits.js';
+import { gitBlobOid } from '../../source/memory/blob-oid.js';
+import { parseEntry } from '../../source/memory/entry-format.js';
 import {
   applyPlanFile,
   applySession,
@@ -31,8 +31,8 @@ import {
   type PlanInput,
   type PromotionPlan,
   syncPlanDirectories,
-} from '../source/memory/promotion-plan.js';
-import { MemoryFileError, memoryRoot } from '../source/memory/safe-files.js';
+} from '../../source/memory/promotion-plan.js';
+import { MemoryFileError, memoryRoot } from '../../source/memory/safe-files.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -368,8 +368,8 @@ describe('applying a plan', () => {
   });
 
   it('kill -9 at every step: each file is untouched or exactly the approved bytes, and a rerun finishes', () => {
-    const child = fileURLToPath(new URL('./support/apply-plan-child.ts', import.meta.url));
-    const cwd = fileURLToPath(new URL('..', import.meta.url));
+    const child = fileURLToPath(new URL('../support/apply-plan-child.ts', import.meta.url));
+    const cwd = fileURLToPath(new URL('../..', import.meta.url));
     let killPoints = 0;
     for (let index = 0; index < 3; index++) {
       for (const where of ['rename', 'after']) {

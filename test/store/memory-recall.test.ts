@@ -2,12 +2,12 @@
 // which owner, and that the query stays bounded when the text is full of common words.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { recall } from '../source/memory/recall.js';
-import { indexRecallRow, RECALL_ROW_BUDGET, recallTerms, unindexRecallRow } from '../source/memory/recall-terms.js';
-import { USER_SCOPE } from '../source/memory/repository.js';
-import { memoryStateSchema } from '../source/memory/state-schema.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { migrate } from '../source/store/migrations.js';
+import { recall } from '../../source/memory/recall.js';
+import { indexRecallRow, RECALL_ROW_BUDGET, recallTerms, unindexRecallRow } from '../../source/memory/recall-terms.js';
+import { USER_SCOPE } from '../../source/memory/repository.js';
+import { memoryStateSchema } from '../../source/memory/state-schema.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
 
 const project = { repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };
 const otherWorktree = { repositoryKey: 'a'.repeat(64), worktreeKey: 'c'.repeat(64) };

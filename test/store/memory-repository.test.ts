@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { resolveScope, resolveScopeQuickly, USER_SCOPE } from '../source/memory/repository.js';
+import { resolveScope, resolveScopeQuickly, USER_SCOPE } from '../../source/memory/repository.js';
 
 const root = mkdtempSync(join(tmpdir(), 'memory-repository-'));
 after(() => rmSync(root, { recursive: true, force: true }));

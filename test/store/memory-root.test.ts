@@ -3,15 +3,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { scanApprovedRoot } from '../source/memory/approved-projection.js';
+import { scanApprovedRoot } from '../../source/memory/approved-projection.js';
 import {
   initMemoryRoot,
   MEMORY_ROOT_README,
   memoryRootOf,
   PROJECT_MEMORY_ROOT,
   USER_MEMORY_ROOT,
-} from '../source/memory/memory-root.js';
-import { MemoryFileError } from '../source/memory/safe-files.js';
+} from '../../source/memory/memory-root.js';
+import { MemoryFileError } from '../../source/memory/safe-files.js';
 
 it('init lays out a root with a README for teammates, keeps an edited one, and the scan sees no entries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cm-memory-root-'));

@@ -23,7 +23,7 @@ import {
   readMemoryFile,
   temporaryName,
   writeMemoryFile,
-} from '../source/memory/safe-files.js';
+} from '../../source/memory/safe-files.js';
 
 const ROOT_PATH = '.common-memory/memory';
 const OPTIONS = { fileMode: 0o600, directoryMode: 0o700 };
@@ -215,7 +215,7 @@ describe('safe memory files', () => {
     chmodSync(join(worktree, ROOT_PATH), 0o555);
     chmodSync(dir, 0o755);
     // root ignores permission bits, so the write runs as an unprivileged user in a child process.
-    const module = fileURLToPath(new URL('../source/memory/safe-files.ts', import.meta.url));
+    const module = fileURLToPath(new URL('../../source/memory/safe-files.ts', import.meta.url));
     const script = `
       import { memoryRoot, writeMemoryFile } from ${JSON.stringify(module)};
       try {
@@ -228,7 +228,7 @@ describe('safe memory files', () => {
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, worktree], {
       encoding: 'utf8',
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
       env: { ...process.env, TSX_TSCONFIG_PATH: undefined },
       timeout: 30_000,
       ...asUser,

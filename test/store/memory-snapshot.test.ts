@@ -7,7 +7,7 @@ import {
   MEMORY_SNAPSHOT_BODY_LINES,
   MEMORY_SNAPSHOT_LINE_MAX_CHARS,
   MEMORY_SNAPSHOT_MAX_BYTES,
-} from '../source/limits.js';
+} from '../../source/limits.js';
 import {
   displayText,
   MANAGED_BLOCK_BEGIN,
@@ -15,9 +15,9 @@ import {
   type SnapshotEntry,
   selectSnapshot,
   spliceManagedBlock,
-} from '../source/memory/snapshot.js';
-import { snapshotFromState } from '../source/memory/snapshot-read.js';
-import { openMemoryState } from '../source/memory/state-database.js';
+} from '../../source/memory/snapshot.js';
+import { snapshotFromState } from '../../source/memory/snapshot-read.js';
+import { openMemoryState } from '../../source/memory/state-database.js';
 
 const entry = (id: string, priority: number, overrides: Partial<SnapshotEntry> = {}): SnapshotEntry => ({
   entryId: id,

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { CmError } from '../source/errors.js';
-import { storeFiles } from '../source/home.js';
-import { openMemoryState, openMemoryStateReadOnly } from '../source/memory/state-database.js';
-import { memoryStateSchema } from '../source/memory/state-schema.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { migrate, schemaVersion } from '../source/store/migrations.js';
-import { WriterClient } from '../source/workers/writer-client.js';
-import { tempHome } from './support/cli.js';
+import { CmError } from '../../source/errors.js';
+import { storeFiles } from '../../source/home.js';
+import { openMemoryState, openMemoryStateReadOnly } from '../../source/memory/state-database.js';
+import { memoryStateSchema } from '../../source/memory/state-schema.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { migrate, schemaVersion } from '../../source/store/migrations.js';
+import { WriterClient } from '../../source/workers/writer-client.js';
+import { tempHome } from '../support/cli.js';
 
 const schemaOf = (db: Db) =>
   db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();

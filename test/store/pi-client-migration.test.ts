@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase } from '../source/store/database.js';
-import { migrate } from '../source/store/migrations.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
 
 test("v5 migration keeps a v4 store's capture rows and references, then accepts pi", () => {
   const root = mkdtempSync(join(tmpdir(), 'cm-v5-'));

@@ -3,9 +3,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakePiCommand, type FakePiScript } from './support/fake-pi.js';
-import { PiChild, within, type PromptRun } from './support/pi-harness.js';
-import { fixturePath } from './support/pi-transcript.js';
+import { fakePiCommand, type FakePiScript } from '../support/fake-pi.js';
+import { PiChild, within, type PromptRun } from '../support/pi-harness.js';
+import { fixturePath } from '../support/pi-transcript.js';
 
 const TIMEOUT_MS = 20_000;
 

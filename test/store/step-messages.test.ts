@@ -2,10 +2,10 @@
 // close, and the writer's validation of that shape.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sha256Hex, textDigest } from '../source/ground/digests.js';
-import type { TranscriptMessage, TranscriptTurn } from '../source/hosts/transcript-model.js';
-import { captureCommands, type CaptureStepInput } from '../source/store/capture-sessions.js';
-import { StepMessages } from '../source/workers/step-messages.js';
+import { sha256Hex, textDigest } from '../../source/ground/digests.js';
+import type { TranscriptMessage, TranscriptTurn } from '../../source/hosts/transcript-model.js';
+import { captureCommands, type CaptureStepInput } from '../../source/store/capture-sessions.js';
+import { StepMessages } from '../../source/workers/step-messages.js';
 
 const message = (key: string, text: string, classification: 'evidence' | 'context' = 'context'): TranscriptMessage => ({
   key,

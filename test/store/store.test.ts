@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CmError } from '../source/errors.js';
-import { storeFiles } from '../source/home.js';
-import { PAGE_LIMIT_MAX, RECORD_MAX_BYTES } from '../source/limits.js';
-import { coreSchema } from '../source/store/core-schema.js';
-import { openDatabase, type Db } from '../source/store/database.js';
-import { runDoctor } from '../source/store/doctor.js';
-import { readJournalPage, readTimelinePage } from '../source/store/history-reads.js';
-import { migrate, schemaVersion } from '../source/store/migrations.js';
-import { appendNote } from '../source/store/notes.js';
-import { readHeads, readStoreId } from '../source/store/sequences.js';
-import { commit } from '../source/store/transaction.js';
-import { tempHome } from './support/cli.js';
+import { CmError } from '../../source/errors.js';
+import { storeFiles } from '../../source/home.js';
+import { PAGE_LIMIT_MAX, RECORD_MAX_BYTES } from '../../source/limits.js';
+import { coreSchema } from '../../source/store/core-schema.js';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { runDoctor } from '../../source/store/doctor.js';
+import { readJournalPage, readTimelinePage } from '../../source/store/history-reads.js';
+import { migrate, schemaVersion } from '../../source/store/migrations.js';
+import { appendNote } from '../../source/store/notes.js';
+import { readHeads, readStoreId } from '../../source/store/sequences.js';
+import { commit } from '../../source/store/transaction.js';
+import { tempHome } from '../support/cli.js';
 
 function freshStore(): { db: Db; path: string } {
   const home = tempHome('store');

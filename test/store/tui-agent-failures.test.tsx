@@ -7,11 +7,17 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import { tempHome } from './support/cli.js';
-import { replyGate, scripted, startFakeOpenAiServer, textReply, type FakeReply } from './support/fake-openai-server.js';
-import { makePiAgentDir } from './support/pi-agent-dir.js';
-import { KEY, mount, press, type, unmount, waitForFrame, waitForText, type View } from './support/tui-harness.js';
+import { Host } from '../../source/host/host.js';
+import { tempHome } from '../support/cli.js';
+import {
+  replyGate,
+  scripted,
+  startFakeOpenAiServer,
+  textReply,
+  type FakeReply,
+} from '../support/fake-openai-server.js';
+import { makePiAgentDir } from '../support/pi-agent-dir.js';
+import { KEY, mount, press, type, unmount, waitForFrame, waitForText, type View } from '../support/tui-harness.js';
 
 async function createAndStart(view: View, fields: string[], name: string): Promise<void> {
   await press(view, '3');

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe, test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import type { Page, TimelineRow } from '../source/protocol.js';
-import { tempHome } from './support/cli.js';
-import { KEY, mount, press, unmount, waitForFrame, waitForText, withOverrides } from './support/tui-harness.js';
+import { Host } from '../../source/host/host.js';
+import type { Page, TimelineRow } from '../../source/protocol.js';
+import { tempHome } from '../support/cli.js';
+import { KEY, mount, press, unmount, waitForFrame, waitForText, withOverrides } from '../support/tui-harness.js';
 
 const WORDS = ['first question', 'first answer', 'second question', 'second answer'];
 

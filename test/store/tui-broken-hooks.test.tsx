@@ -7,10 +7,10 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import { BIN_PATH } from '../source/hosts/hook-config.js';
-import { applyInstall, planInstall } from '../source/hosts/integrations.js';
-import { KEY, mount, press, unmount, waitForFrame, waitForText } from './support/tui-harness.js';
+import { Host } from '../../source/host/host.js';
+import { BIN_PATH } from '../../source/hosts/hook-config.js';
+import { applyInstall, planInstall } from '../../source/hosts/integrations.js';
+import { KEY, mount, press, unmount, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 describe('hooks that cannot run, in the TUI', { timeout: 60_000 }, () => {
   let root: string;

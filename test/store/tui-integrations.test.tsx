@@ -8,8 +8,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import { KEY, mount, press, unmount, waitForFrame, waitForText, type View } from './support/tui-harness.js';
+import { Host } from '../../source/host/host.js';
+import { KEY, mount, press, unmount, waitForFrame, waitForText, type View } from '../support/tui-harness.js';
 
 describe('Integrations screen', { timeout: 60_000 }, () => {
   let root: string;

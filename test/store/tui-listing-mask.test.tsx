@@ -2,11 +2,11 @@
 // finds: a token the user typed is never on screen, in the list or in the opened session.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import * as c from './support/capture.js';
-import { tempHome } from './support/cli.js';
-import { plantedToken, queueSession } from './support/memory-corpus.js';
-import { KEY, mount, press, unmount, waitForText } from './support/tui-harness.js';
+import { Host } from '../../source/host/host.js';
+import * as c from '../support/capture.js';
+import { tempHome } from '../support/cli.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
+import { KEY, mount, press, unmount, waitForText } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
 

@@ -5,15 +5,15 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import * as c from './support/capture.js';
-import { gitRepo, tempHome } from './support/cli.js';
-import { plantedToken, queueSession } from './support/memory-corpus.js';
-import { fillQueue } from './support/memory-queue.js';
-import { KEY, mount, press, type, type View, unmount, waitForText, withOverrides } from './support/tui-harness.js';
-import type { Application } from '../source/api/application.js';
-import { CmError } from '../source/errors.js';
-import type { MemoryPlanView, MemoryPromoteResult } from '../source/protocol.js';
+import { Host } from '../../source/host/host.js';
+import * as c from '../support/capture.js';
+import { gitRepo, tempHome } from '../support/cli.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
+import { fillQueue } from '../support/memory-queue.js';
+import { KEY, mount, press, type, type View, unmount, waitForText, withOverrides } from '../support/tui-harness.js';
+import type { Application } from '../../source/api/application.js';
+import { CmError } from '../../source/errors.js';
+import type { MemoryPlanView, MemoryPromoteResult } from '../../source/protocol.js';
 
 after(() => c.closeStores());
 
@@ -142,7 +142,7 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
     assert.equal((await c.flush(home)).complete, true);
     const record = join(home, 'record');
-    const fake = new URL('./support/fake-command-runner.mjs', import.meta.url).pathname;
+    const fake = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
     writeFileSync(
       join(home, 'runners.json'),
       JSON.stringify({

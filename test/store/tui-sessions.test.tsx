@@ -2,10 +2,10 @@
 // turns with the user's words, c shows the folded context, PgDn scrolls, Esc goes back.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Host } from '../source/host/host.js';
-import * as c from './support/capture.js';
-import { tempHome } from './support/cli.js';
-import { KEY, mount, press, unmount, waitForText } from './support/tui-harness.js';
+import { Host } from '../../source/host/host.js';
+import * as c from '../support/capture.js';
+import { tempHome } from '../support/cli.js';
+import { KEY, mount, press, unmount, waitForText } from '../support/tui-harness.js';
 
 describe('Sessions screen', { timeout: 60_000 }, () => {
   test('list → open → context → scroll → back', async () => {

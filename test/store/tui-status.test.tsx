@@ -7,12 +7,12 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { storeFiles } from '../source/home.js';
-import { Host } from '../source/host/host.js';
-import * as c from './support/capture.js';
-import { tempHome } from './support/cli.js';
-import { seedRecoveryItems } from './support/recovery-seed.js';
-import { KEY, mount, press, unmount, waitForFrame, waitForText, type View } from './support/tui-harness.js';
+import { storeFiles } from '../../source/home.js';
+import { Host } from '../../source/host/host.js';
+import * as c from '../support/capture.js';
+import { tempHome } from '../support/cli.js';
+import { seedRecoveryItems } from '../support/recovery-seed.js';
+import { KEY, mount, press, unmount, waitForFrame, waitForText, type View } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
 

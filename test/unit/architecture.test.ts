@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { HOOK_PACKAGES, type ImportGraph, readImportGraph, violations } from './support/import-graph.js';
+import { HOOK_PACKAGES, type ImportGraph, readImportGraph, violations } from '../support/import-graph.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('architecture', () => {
   it('the source tree imports only downward, keeps the hook light and has no circle', () => {

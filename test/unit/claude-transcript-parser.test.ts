@@ -11,13 +11,13 @@ import {
   initialClaudeTranscriptState,
   type ClaudeTranscriptMode,
   type ClaudeTranscriptState,
-} from '../source/hosts/claude/transcript-parser.js';
+} from '../../source/hosts/claude/transcript-parser.js';
 import {
   TranscriptParseError,
   type ParseProgress,
   type TranscriptMessage,
   type TranscriptTurn,
-} from '../source/hosts/transcript-model.js';
+} from '../../source/hosts/transcript-model.js';
 
 const RECORDED: Record<string, string> = {
   plain: '01-plain/e062eced-7d52-4151-9c22-ecd2fb939260.jsonl',
@@ -33,8 +33,8 @@ const SYNTHETIC = 'claude-notification-interrupt-open.jsonl';
 const SUBAGENT = 'claude-subagent/5d09d7e7-e79b-4377-a984-1912cce194df/subagents/agent-a1b2c3d4e5f6.jsonl';
 
 const recorded = (key: string): Buffer =>
-  readFileSync(new URL(`../fixtures/claude/transcripts/${RECORDED[key]}`, import.meta.url));
-const derived = (name: string): Buffer => readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url));
+  readFileSync(new URL(`../../fixtures/claude/transcripts/${RECORDED[key]}`, import.meta.url));
+const derived = (name: string): Buffer => readFileSync(new URL(`../../fixtures/transcripts/${name}`, import.meta.url));
 
 function parseAll(bytes: Uint8Array, mode: ClaudeTranscriptMode = 'main'): ParseProgress<ClaudeTranscriptState> {
   return new ClaudeTranscriptParser(initialClaudeTranscriptState(mode)).feed(bytes);
@@ -273,10 +273,10 @@ test('synthetic: task notification turn has no evidence; a user-rejected tool th
 
 test('subagent transcript: all context, keyed by session and agent; refused as a main transcript', () => {
   const bytes = derived(SUBAGENT);
-  const path = new URL(`../fixtures/transcripts/${SUBAGENT}`, import.meta.url).pathname;
+  const path = new URL(`../../fixtures/transcripts/${SUBAGENT}`, import.meta.url).pathname;
   assert.equal(claudeTranscriptMode(path), 'subagent');
   assert.equal(
-    claudeTranscriptMode(new URL(`../fixtures/claude/transcripts/${RECORDED['plain']}`, import.meta.url).pathname),
+    claudeTranscriptMode(new URL(`../../fixtures/claude/transcripts/${RECORDED['plain']}`, import.meta.url).pathname),
     'main',
   );
   const progress = parseAll(bytes, 'subagent');

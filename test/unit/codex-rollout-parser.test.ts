@@ -9,17 +9,18 @@ import {
   CodexRolloutParser,
   initialCodexRolloutState,
   type CodexRolloutState,
-} from '../source/hosts/codex/rollout-parser.js';
-import { parseTranscriptFile } from '../source/hosts/transcript-file.js';
+} from '../../source/hosts/codex/rollout-parser.js';
+import { parseTranscriptFile } from '../../source/hosts/transcript-file.js';
 import {
   TranscriptParseError,
   type ParseProgress,
   type TranscriptMessage,
   type TranscriptTurn,
-} from '../source/hosts/transcript-model.js';
+} from '../../source/hosts/transcript-model.js';
 
-const rollout = (name: string): Buffer => readFileSync(new URL(`../fixtures/codex/rollouts/${name}`, import.meta.url));
-const derived = (name: string): Buffer => readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url));
+const rollout = (name: string): Buffer =>
+  readFileSync(new URL(`../../fixtures/codex/rollouts/${name}`, import.meta.url));
+const derived = (name: string): Buffer => readFileSync(new URL(`../../fixtures/transcripts/${name}`, import.meta.url));
 const RECORDED = [
   'a-simple-one-turn.jsonl',
   'b-tool-call-exec-command.jsonl',
@@ -274,7 +275,7 @@ test('a truncated last line stays unconsumed; the turn stays open until the line
 });
 
 test('parseTranscriptFile streams a file with a small buffer and reports the unterminated tail', async () => {
-  const url = new URL('../fixtures/codex/rollouts/c-resumed-two-turns.jsonl', import.meta.url);
+  const url = new URL('../../fixtures/codex/rollouts/c-resumed-two-turns.jsonl', import.meta.url);
   const result = await parseTranscriptFile(url.pathname, new CodexRolloutParser(), { chunkBytes: 4096 });
   assert.equal(result.failure, null);
   assert.deepEqual(result.turns, parseAll(rollout('c-resumed-two-turns.jsonl')).turns);

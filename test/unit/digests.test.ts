@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sha256Hex } from '../source/ground/digests.js';
+import { sha256Hex } from '../../source/ground/digests.js';
 
 const reference = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 

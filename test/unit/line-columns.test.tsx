@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { render } from 'ink-testing-library';
-import { LineInputView, visibleAroundCursor } from '../source/screens/widgets/line-input.js';
-import { textColumns } from '../source/text-columns.js';
+import { LineInputView, visibleAroundCursor } from '../../source/screens/widgets/line-input.js';
+import { textColumns } from '../../source/text-columns.js';
 
 describe('terminal columns', () => {
   test('CJK and emoji are two columns, combining marks none, ASCII one', () => {

@@ -4,16 +4,16 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { lintQualityOptions, scoreSecretItem, scorePoisoning, showsSecret } from './bench/lint-quality.js';
-import { generate as generatePoisoning } from './corpus/poisoning/generate.js';
-import { generate as generateSecrets } from './corpus/secrets/generate.js';
+import { lintQualityOptions, scoreSecretItem, scorePoisoning, showsSecret } from '../bench/lint-quality.js';
+import { generate as generatePoisoning } from '../corpus/poisoning/generate.js';
+import { generate as generateSecrets } from '../corpus/secrets/generate.js';
 import {
   CORPUS_SPLITS,
   corpusFile,
   readLabelledPoisoning,
   readLabelledSecrets,
   type SecretCorpusItem,
-} from './support/lint-corpus.js';
+} from '../support/lint-corpus.js';
 
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
 // split would no longer be measured on data it has not seen. Add items to train.jsonl instead.

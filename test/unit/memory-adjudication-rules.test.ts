@@ -5,8 +5,8 @@ import {
   decideDraft,
   normalizeStatement,
   type RecalledItem,
-} from '../source/memory/adjudication-rules.js';
-import { readDedupPairs, scoreDedup } from './bench/dedup.js';
+} from '../../source/memory/adjudication-rules.js';
+import { readDedupPairs, scoreDedup } from '../bench/dedup.js';
 
 const item = (id: string, content: string, revision = 1, sourceKind = 'candidate'): RecalledItem => ({
   id,

@@ -1,9 +1,10 @@
+// serial: asserts wall-clock budgets (milliseconds) that other test files on the same cores would eat.
 // The built-in extraction rules on bad input: a turn of 200 sentences, a pasted 64 KiB log, a line
 // of 4,000 characters, mixed languages, emoji and code in a sentence. Bounded time, no draft from
 // pasted material, no crash, the same drafts every time.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DRAFTS_PER_TASK_MAX, draftCandidates } from '../source/memory/builtin-rules.js';
+import { DRAFTS_PER_TASK_MAX, draftCandidates } from '../../source/memory/builtin-rules.js';
 
 /** Drafts of one turn and the milliseconds they took (the second of two runs, so the regex compiler is not counted). */
 function timed(text: string) {

@@ -4,12 +4,12 @@
 // weights name only signals the grammar has.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { draftCandidates, matchStatement } from '../source/memory/builtin-rules.js';
-import { builtinExtraction } from '../source/memory/builtin-runner.js';
-import { SIGNAL_NAMES } from '../source/memory/builtin-signals.js';
-import { SIGNAL_WEIGHTS } from '../source/memory/builtin-weights.js';
-import { draftBatch, FORMATS, type ExtractionTask } from '../source/memory/contracts.js';
-import { readSplit, scoreSplit } from './bench/extraction-quality.js';
+import { draftCandidates, matchStatement } from '../../source/memory/builtin-rules.js';
+import { builtinExtraction } from '../../source/memory/builtin-runner.js';
+import { SIGNAL_NAMES } from '../../source/memory/builtin-signals.js';
+import { SIGNAL_WEIGHTS } from '../../source/memory/builtin-weights.js';
+import { draftBatch, FORMATS, type ExtractionTask } from '../../source/memory/contracts.js';
+import { readSplit, scoreSplit } from '../bench/extraction-quality.js';
 
 const drafted = (text: string) => draftCandidates([{ evidenceId: 'e1', text }]).map((draft) => draft.content);
 

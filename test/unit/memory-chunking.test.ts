@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { evidenceTexts } from '../source/memory/builtin-runner.js';
-import { CHUNK_MAX_BYTES, EXCERPT_BYTES, planChunks } from '../source/memory/chunking.js';
-import type { SourceTurn } from '../source/memory/turn-source.js';
+import { evidenceTexts } from '../../source/memory/builtin-runner.js';
+import { CHUNK_MAX_BYTES, EXCERPT_BYTES, planChunks } from '../../source/memory/chunking.js';
+import type { SourceTurn } from '../../source/memory/turn-source.js';
 
 function turn(
   session: string,

@@ -14,8 +14,8 @@ import {
   singleLineText,
   slugify,
   updateEntryDocument,
-} from '../source/memory/entry-format.js';
-import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SLUG_MAX_CHARS } from '../source/limits.js';
+} from '../../source/memory/entry-format.js';
+import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SLUG_MAX_CHARS } from '../../source/limits.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

@@ -1,13 +1,14 @@
+// serial: asserts wall-clock budgets (milliseconds) that other test files on the same cores would eat.
 // Poisoning lint, unit by unit: each kind of poisoning the issue names is blocked in its plain
 // form and in disguise (spacing, case, full-width letters, look-alike letters, hidden characters),
 // reported at its place in the original text with hidden characters shown; ordinary notes that use
 // the same words (ignore, system, previous, instructions, override, curl) pass.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lintMemoryText } from '../source/memory/memory-lint.js';
-import { lintPoisoning, normaliseForLint, POISON_RULE_NAMES } from '../source/memory/poison-lint.js';
-import { buildPromotionPlan, type CandidateForPromotion } from '../source/memory/promotion-plan.js';
-import { expandTemplate } from './support/secret-corpus.js';
+import { lintMemoryText } from '../../source/memory/memory-lint.js';
+import { lintPoisoning, normaliseForLint, POISON_RULE_NAMES } from '../../source/memory/poison-lint.js';
+import { buildPromotionPlan, type CandidateForPromotion } from '../../source/memory/promotion-plan.js';
+import { expandTemplate } from '../support/secret-corpus.js';
 
 const blocks = (text: string) => lintPoisoning(text).filter((f) => f.severity === 'block');
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fuseRrf, RECALL_ALGORITHM, recallQueryDigest, resultSetDigest, RRF_K } from '../source/memory/rrf.js';
+import { fuseRrf, RECALL_ALGORITHM, recallQueryDigest, resultSetDigest, RRF_K } from '../../source/memory/rrf.js';
 
 const a = (id: string) => ({ sourceKind: 'approved', id });
 const c = (id: string) => ({ sourceKind: 'candidate', id });

@@ -3,14 +3,14 @@
 // unchanged, both runners' bytes free of the token, and screening twice changes nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planChunks } from '../source/memory/chunking.js';
-import { clientPrompt } from '../source/memory/client-runners.js';
-import { commandInput } from '../source/memory/command-runner.js';
-import type { AdjudicationTask, ExtractionTask } from '../source/memory/contracts.js';
-import type { RunnerTask } from '../source/memory/runner.js';
-import { screenRunnerTask, secretPlaceholder } from '../source/memory/runner-input-lint.js';
-import type { SourceTurn } from '../source/memory/turn-source.js';
-import { plantedToken } from './support/memory-corpus.js';
+import { planChunks } from '../../source/memory/chunking.js';
+import { clientPrompt } from '../../source/memory/client-runners.js';
+import { commandInput } from '../../source/memory/command-runner.js';
+import type { AdjudicationTask, ExtractionTask } from '../../source/memory/contracts.js';
+import type { RunnerTask } from '../../source/memory/runner.js';
+import { screenRunnerTask, secretPlaceholder } from '../../source/memory/runner-input-lint.js';
+import type { SourceTurn } from '../../source/memory/turn-source.js';
+import { plantedToken } from '../support/memory-corpus.js';
 
 const turn = (ordinal: number, said: string, answer = 'Noted.'): SourceTurn => ({
   client: 'codex',

@@ -1,3 +1,4 @@
+// serial: asserts wall-clock budgets (milliseconds) that other test files on the same cores would eat.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
@@ -9,9 +10,9 @@ import {
   maskSecret,
   SECRET_RULE_NAMES,
   shannonEntropy,
-} from '../source/memory/secret-lint.js';
-import { benchLines, lintQuality } from './bench/secret-lint.js';
-import { expandTemplate, readSecretCorpus } from './support/secret-corpus.js';
+} from '../../source/memory/secret-lint.js';
+import { benchLines, lintQuality } from '../bench/secret-lint.js';
+import { expandTemplate, readSecretCorpus } from '../support/secret-corpus.js';
 
 const corpus = readSecretCorpus();
 const WARN_RULES = new Set(['high-entropy-string', 'stripe-test-key']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { measureSearchQuality, readConversation } from './bench/session-search.js';
+import { measureSearchQuality, readConversation } from '../bench/session-search.js';
 
 describe('session search quality on the labelled conversation', () => {
   it('has at least 50 questions, each answered by a turn of the conversation', () => {

@@ -3,7 +3,7 @@
 // Property-tested over seeded random strings that mix ordinary text of many scripts with hidden characters.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codePointLabel, HIDDEN_CHAR, hasHiddenChars, visibleText } from '../source/memory/visible-text.js';
+import { codePointLabel, HIDDEN_CHAR, hasHiddenChars, visibleText } from '../../source/memory/visible-text.js';
 
 /** A small seeded generator (mulberry32): the same cases on every run, many of them. */
 function random(seed: number) {

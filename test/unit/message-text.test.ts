@@ -1,8 +1,8 @@
 // Timeline messages as text: text parts, tool calls summarised, thinking folded, errors in words.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { messageText } from '../source/message-text.js';
-import { previewPayload } from '../source/screens/format.js';
+import { messageText } from '../../source/message-text.js';
+import { previewPayload } from '../../source/screens/format.js';
 
 describe('message text', () => {
   test('parts become readable text; raw JSON never shows', () => {

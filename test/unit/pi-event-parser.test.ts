@@ -2,9 +2,9 @@
 // only for what the user typed, unknown shapes failing closed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sha256Hex } from '../source/ground/digests.js';
-import { initialPiEventsState, PiEventParser } from '../source/hosts/pi/event-parser.js';
-import type { TranscriptTurn } from '../source/hosts/transcript-model.js';
+import { sha256Hex } from '../../source/ground/digests.js';
+import { initialPiEventsState, PiEventParser } from '../../source/hosts/pi/event-parser.js';
+import type { TranscriptTurn } from '../../source/hosts/transcript-model.js';
 
 const input = (text: string, source = 'interactive') => ({ type: 'input', digest: sha256Hex(text), source, images: 0 });
 const user = (text: string) => ({

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
-import { JsonlFramer, frameStream, type FrameEvent } from '../source/ground/jsonl-framer.js';
-import { RECORD_MAX_BYTES } from '../source/limits.js';
-import { fixtureNames, fixturePath, readTranscript } from './support/pi-transcript.js';
+import { JsonlFramer, frameStream, type FrameEvent } from '../../source/ground/jsonl-framer.js';
+import { RECORD_MAX_BYTES } from '../../source/limits.js';
+import { fixtureNames, fixturePath, readTranscript } from '../support/pi-transcript.js';
 
 function frameAll(bytes: Buffer, chunkSize: number, maxRecordBytes?: number): FrameEvent[] {
   const framer = new JsonlFramer(maxRecordBytes === undefined ? {} : { maxRecordBytes });

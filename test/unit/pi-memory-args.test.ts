@@ -2,7 +2,7 @@
 // generation; without approved memory its command line is what it always was.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { piArguments } from '../source/hosts/pi/pi-command.js';
+import { piArguments } from '../../source/hosts/pi/pi-command.js';
 
 describe('driven pi agents and memory', () => {
   it('appends the snapshot to pi’s system prompt only when there is one', () => {

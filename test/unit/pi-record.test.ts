@@ -7,15 +7,15 @@ import {
   type PiRecord,
   type PiRoute,
   type RoutingContext,
-} from '../source/hosts/pi/pi-record.js';
+} from '../../source/hosts/pi/pi-record.js';
 import {
   CommandEncodingError,
   encodePiCommand,
   encodePrompt,
   newCommandId,
-} from '../source/hosts/pi/prompt-encoding.js';
-import { RECORD_MAX_BYTES } from '../source/limits.js';
-import { frameFixture, fixtureNames, replayTranscript } from './support/pi-transcript.js';
+} from '../../source/hosts/pi/prompt-encoding.js';
+import { RECORD_MAX_BYTES } from '../../source/limits.js';
+import { frameFixture, fixtureNames, replayTranscript } from '../support/pi-transcript.js';
 
 const ACTIVE: RoutingContext = { activePromptId: 'p1' };
 const IDLE: RoutingContext = { activePromptId: null };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyPiRecord } from '../source/hosts/pi/pi-record.js';
+import { classifyPiRecord } from '../../source/hosts/pi/pi-record.js';
 import {
   advanceSettlement,
   settlementWait,
@@ -8,9 +8,9 @@ import {
   type SettlementResult,
   type SettlementState,
   type SettlementStep,
-} from '../source/hosts/pi/settlement.js';
-import { PI_SETTLE_GRACE_MS } from '../source/limits.js';
-import { fixtureNames, replayTranscript } from './support/pi-transcript.js';
+} from '../../source/hosts/pi/settlement.js';
+import { PI_SETTLE_GRACE_MS } from '../../source/limits.js';
+import { fixtureNames, replayTranscript } from '../support/pi-transcript.js';
 
 // --- over every recorded scenario -------------------------------------------------------------
 

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Box } from 'ink';
 import { render } from 'ink-testing-library';
-import type { MemoryReview, MemoryReviewCandidate } from '../source/protocol.js';
-import { initialReviewState, type ReviewState, reviewReducer } from '../source/screens/memory/review-state.js';
-import { ReviewQueue } from '../source/screens/memory/review-view.js';
-import { textColumns } from '../source/text-columns.js';
+import type { MemoryReview, MemoryReviewCandidate } from '../../source/protocol.js';
+import { initialReviewState, type ReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
+import { ReviewQueue } from '../../source/screens/memory/review-view.js';
+import { textColumns } from '../../source/text-columns.js';
 
 const QUEUE = 10_000;
 

@@ -3,10 +3,10 @@
 // secret findings; the lines the SessionStart snapshot will give are shown with the candidate.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MemoryPlanView, MemoryReviewCandidate } from '../source/protocol.js';
-import { planLines } from '../source/screens/memory/promote-lines.js';
-import { candidateLines } from '../source/screens/memory/review-lines.js';
-import { initialReviewState } from '../source/screens/memory/review-state.js';
+import type { MemoryPlanView, MemoryReviewCandidate } from '../../source/protocol.js';
+import { planLines } from '../../source/screens/memory/promote-lines.js';
+import { candidateLines } from '../../source/screens/memory/review-lines.js';
+import { initialReviewState } from '../../source/screens/memory/review-state.js';
 
 const HIDDEN = /[\u200b\u202e\u2066\u2069\u{e0041}]/u;
 

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { act, useState } from 'react';
-import { useRequest, useRequestLoop } from '../source/screens/widgets/use-request.js';
+import { useRequest, useRequestLoop } from '../../source/screens/widgets/use-request.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

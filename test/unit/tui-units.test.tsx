@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Key } from 'ink';
-import type { JournalRow, Page } from '../source/protocol.js';
-import { formatRow } from '../source/screens/history/history-rows.js';
+import type { JournalRow, Page } from '../../source/protocol.js';
+import { formatRow } from '../../source/screens/history/history-rows.js';
 import {
   canAdvance,
   historyReducer,
@@ -12,16 +12,16 @@ import {
   type HistoryAction,
   type HistoryRow,
   type HistoryState,
-} from '../source/screens/history/use-history-state.js';
-import { previewPayload, toShownError, truncate } from '../source/screens/format.js';
-import { commandFor, helpItem, keyLabel, matches } from '../source/screens/keyboard/key-bindings.js';
-import { editLine, emptyLine } from '../source/screens/keyboard/line-edit.js';
-import { themeFor } from '../source/screens/widgets/theme.js';
-import { CmError } from '../source/errors.js';
+} from '../../source/screens/history/use-history-state.js';
+import { previewPayload, toShownError, truncate } from '../../source/screens/format.js';
+import { commandFor, helpItem, keyLabel, matches } from '../../source/screens/keyboard/key-bindings.js';
+import { editLine, emptyLine } from '../../source/screens/keyboard/line-edit.js';
+import { themeFor } from '../../source/screens/widgets/theme.js';
+import { CmError } from '../../source/errors.js';
 import { render } from 'ink-testing-library';
-import { FeedRows } from '../source/screens/agents/feed-rows.js';
-import { wrapLines } from '../source/screens/integrations/plan-lines.js';
-import { textColumns } from '../source/text-columns.js';
+import { FeedRows } from '../../source/screens/agents/feed-rows.js';
+import { wrapLines } from '../../source/screens/integrations/plan-lines.js';
+import { textColumns } from '../../source/text-columns.js';
 
 const noKey: Key = {
   upArrow: false,
