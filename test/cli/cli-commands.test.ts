@@ -19,6 +19,7 @@ import { textColumns } from '../../source/text-columns.js';
 import { ENTRY, writeEntry } from '../support/approved-repo.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
@@ -71,7 +72,7 @@ describe('the command table', { timeout: 600_000 }, () => {
       const home = tempHome('flags');
       const flag = flagNotTaken(spec);
       const words = [...spec.path.split(' ').filter(Boolean), ...argsFor(spec), ...flag];
-      const result = await runCli([...words, '--home', home], { cwd: dirname(home) });
+      const result = await runCliInProcess([...words, '--home', home], { cwd: dirname(home) });
       const shown = spec.path === '' ? 'common-memory' : spec.path;
       assert.equal(result.code, 2, `${words.join(' ')}: ${result.stderr}`);
       assert.equal(
@@ -90,7 +91,7 @@ describe('the command table', { timeout: 600_000 }, () => {
   });
 
   it('the refusal names the command and, with --json, is one JSON object on stderr', async () => {
-    const result = await runCli(['memory', 'approve', 'p-1', '--dry-run', '--json']);
+    const result = await runCliInProcess(['memory', 'approve', 'p-1', '--dry-run', '--json']);
     assert.equal(result.code, 2);
     assert.deepEqual(JSON.parse(result.stderr), {
       error: {
@@ -99,12 +100,12 @@ describe('the command table', { timeout: 600_000 }, () => {
           '`memory approve` does not take --dry-run; nothing was done. Run common-memory memory approve --help for its options.',
       },
     });
-    const typo = await runCli(['memory', 'review', '--scpoe', 'user']);
+    const typo = await runCliInProcess(['memory', 'review', '--scpoe', 'user']);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /Unknown flag --scpoe\. Did you mean --scope\?/);
-    const other = await runCli(['sessions', '--limt', '3']);
+    const other = await runCliInProcess(['sessions', '--limt', '3']);
     assert.match(other.stderr, /Did you mean --limit\?/, "did-you-mean among the command's own flags");
-    const extra = await runCli(['doctor', 'now']);
+    const extra = await runCliInProcess(['doctor', 'now']);
     assert.equal(extra.code, 2);
     assert.match(extra.stderr, /`doctor` takes no arguments \("now" is one\)/);
   });
@@ -112,7 +113,7 @@ describe('the command table', { timeout: 600_000 }, () => {
   it('<command> --help prints that command: usage, summary, its flags; no line wider than 80', async () => {
     for (const spec of COMMAND_SPECS) {
       if (spec.path === '') continue;
-      const result = await runCli([...spec.path.split(' '), '--help', '--home', tempHome('help')]);
+      const result = await runCliInProcess([...spec.path.split(' '), '--help', '--home', tempHome('help')]);
       assert.equal(result.code, 0, `${spec.path}: ${result.stderr}`);
       assert.match(result.stdout, new RegExp(`\\$ common-memory ${spec.path.replace(/[|]/g, '\\|')}\\b`));
       assert.ok(result.stdout.includes(spec.summary.slice(1, 20)), `${spec.path}: its summary`);
@@ -123,12 +124,16 @@ describe('the command table', { timeout: 600_000 }, () => {
       assert.deepEqual(wide, [], `${spec.path} --help`);
     }
     for (const args of [['--help'], ['memory', '--help'], ['agent', '--help']]) {
-      const result = await runCli(args);
+      const result = await runCliInProcess(args);
       assert.equal(result.code, 0);
       const wide = result.stdout.split('\n').filter((line) => textColumns(line) > 80);
       assert.deepEqual(wide, [], args.join(' '));
     }
-    assert.match((await runCli(['memory', '--help'])).stdout, /memory promote <plan-id>/);
+    assert.match((await runCliInProcess(['memory', '--help'])).stdout, /memory promote <plan-id>/);
+    // Through the shipped bin too: its shim sends `hook --help` to this help, not to the hook's fast path.
+    const hookHelp = await runCli(['hook', '--help']);
+    assert.equal(hookHelp.code, 0, hookHelp.stderr);
+    assert.match(hookHelp.stdout, /\$ common-memory hook\b/);
   });
 
   it('help wraps to the width it is given', () => {
