@@ -3,7 +3,7 @@
 // can never pass as a limit in UTF-16 units: at the edge, the UTF-16 length is about half the bytes.
 // Each limit goes through the entry point a user or host reaches: the CLI, the HTTP API, the hook.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -32,6 +32,7 @@ import { readStoreId } from '../../source/store/sequences.js';
 import { commit } from '../../source/store/transaction.js';
 import * as c from '../support/capture.js';
 import { runCli, startHost, stopHost, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 after(() => c.closeStores());
 
@@ -70,9 +71,14 @@ function noteOfRecordBytes(bytes: number): string {
   return text;
 }
 
-/** The journal's notes (a CLI without a host also journals its short host start and stop). */
+/**
+ * The journal's notes (a CLI without a host also journals its short host start and stop), read by
+ * the CLI in-process: the count is the check here, not the process that reads it. (Commands that
+ * write stay spawned: in-process they start the host's worker threads on the TypeScript sources,
+ * which costs more than loading the bundle.)
+ */
 const notes = async (home: string): Promise<number> => {
-  const result = await runCli(['log', '--json', '--home', home]);
+  const result = await runCliInProcess(['log', '--json', '--home', home]);
   assert.equal(result.code, 0, result.stderr);
   const pages = result.stdout
     .trim()
@@ -89,7 +95,16 @@ async function assertRecordEdge(home: string): Promise<void> {
   const ok = await runCli(['note', '-', '--json', '--home', home], { input: exact });
   assert.equal(ok.code, 0, ok.stderr);
   const { sequence } = JSON.parse(ok.stdout) as { sequence: number };
-  const page = await runCli(['log', '--json', '--after', String(sequence - 1), '--limit', '1', '--home', home]);
+  const page = await runCliInProcess([
+    'log',
+    '--json',
+    '--after',
+    String(sequence - 1),
+    '--limit',
+    '1',
+    '--home',
+    home,
+  ]);
   const row = (JSON.parse(page.stdout) as { rows: Array<{ payload: { text: string } }> }).rows[0]!;
   assert.equal(row.payload.text, exact, 'the note at the limit is stored byte for byte');
 
@@ -274,7 +289,7 @@ describe('counted limits through the CLI', { timeout: 60_000 }, () => {
     for (let i = 0; i < PAGE_LIMIT_MAX + 1; i++) appendNoteDirect(db, `n\u00E9${i}`);
     db.close();
     const rows = async (limit: number) => {
-      const result = await runCli(['log', '--json', '--limit', String(limit), '--home', home]);
+      const result = await runCliInProcess(['log', '--json', '--limit', String(limit), '--home', home]);
       return result.code === 0 ? (JSON.parse(result.stdout) as { rows: unknown[] }).rows.length : result.code;
     };
     assert.equal(await rows(PAGE_LIMIT_MIN), PAGE_LIMIT_MIN);
@@ -311,15 +326,29 @@ describe('page bytes (PAGE_MAX_BYTES)', () => {
     // Nine multi-byte notes (eight of nearly a record each, the ninth fills the rest); the page's encoding is 2 ("[]") plus each row's JSON and a separator.
     const pageBytes = (rows: unknown[]) =>
       2 + rows.reduce<number>((sum, row) => sum + Buffer.byteLength(JSON.stringify(row)) + 1, 0);
-    const layout = (extra: number) => {
-      const home = tempHome('lim-pagebytes');
-      const db = openStore(home);
-      const notes = 9;
-      const firstRows: unknown[] = [];
+    const notes = 9;
+    // The eight large notes are the same for both layouts: written once, and each layout gets a copy
+    // of that store (closed, so its file holds everything) to add its own last note to.
+    const base = tempHome('lim-pagebytes');
+    const firstRows: unknown[] = [];
+    {
+      const db = openStore(base);
       for (let i = 0; i < notes - 1; i++) {
         appendNoteDirect(db, utf8OfBytes(RECORD_MAX_BYTES - 1024));
         firstRows.push(readJournalPage(db, { after: i, limit: 1 }).rows[0]);
       }
+      db.close();
+    }
+    const layout = (extra: number) => {
+      const home = tempHome('lim-pagebytes');
+      mkdirSync(home, { recursive: true });
+      copyFileSync(storeFiles(base).core, storeFiles(home).core);
+      const db = openStore(home);
+      assert.deepEqual(
+        readJournalPage(db, { after: 0, limit: PAGE_LIMIT_MAX }).rows,
+        firstRows,
+        'the copy holds the eight notes',
+      );
       // The last note fills the page to exactly PAGE_MAX_BYTES + extra: a row like the previous one with
       // its own position and a five-byte text is measured, and the text grown by the room left.
       const probe = { ...(firstRows[notes - 2] as object), sequence: notes, payload: { text: 'probe' } };
