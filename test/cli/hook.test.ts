@@ -145,22 +145,29 @@ describe('hook dispatch', () => {
       hook_event_name: 'SessionEnd',
     });
     assert.equal((await runCli(['hook', 'codex', '--home', home], { input: payload })).code, 0);
-    // Another process holds the write lock a second past Codex's 3 s SessionEnd clamp.
+    // Another process holds the write lock past Codex's 3 s SessionEnd clamp: until the hook has
+    // quarantined the event (its error line is the event waited for), then lets it go.
     const blocker = openDatabase(storeFiles(home).core);
     blocker.exec('BEGIN IMMEDIATE');
-    const heldMs = hookDeadlineMs('codex', 'SessionEnd') + 1000;
-    const release = setTimeout(() => blocker.exec('ROLLBACK'), heldMs);
+    const deadlineMs = hookDeadlineMs('codex', 'SessionEnd');
     const started = performance.now();
+    let heldMs = Number.POSITIVE_INFINITY;
+    const watch = setInterval(() => {
+      if (!blocker.inTransaction || !existsSync(storeFiles(home).hookErrors)) return;
+      heldMs = performance.now() - started;
+      blocker.exec('ROLLBACK');
+    }, 20);
     let result: Awaited<ReturnType<typeof runCli>>;
     try {
       result = await runCli(['hook', 'codex', '--home', home], { input: event });
     } finally {
-      clearTimeout(release);
+      clearInterval(watch);
       if (blocker.inTransaction) blocker.exec('ROLLBACK');
       blocker.close();
     }
     assert.equal(result.code, 0);
-    assert.ok(performance.now() - started >= heldMs - 100, 'the hook waited for the lock');
+    assert.ok(heldMs >= deadlineMs - 100, `the lock was held past the deadline (${heldMs} ms)`);
+    assert.ok(performance.now() - started >= heldMs, 'the hook waited for the lock');
     const lines = readFileSync(storeFiles(home).hookErrors, 'utf8')
       .trim()
       .split('\n')
