@@ -1,7 +1,7 @@
 // Every command of the CLI, declared once: its words, its positional arguments, the flags it takes
 // (each with what it means for that command) and a one-line summary. The parser's allowed flags,
 // its refusals ("`memory promote` does not take --limit"), the global help, each command's own
-// --help and docs/commands.md's table (test/cli-commands.test.ts) all come from this table.
+// --help and docs/commands.md's table (test/cli/cli-commands.test.ts) all come from this table.
 // Data only: no command module is imported here (main.ts maps each path to its handler).
 
 /** Every flag name the CLI knows, with its type; a name means the same type for every command. */

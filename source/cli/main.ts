@@ -18,7 +18,7 @@ import { runSession, runSessions } from './commands/sessions.js';
 import { runMemory } from './commands/memory-group.js';
 import { runGet } from './commands/approved.js';
 import { runTuiCommand } from './commands/tui.js';
-import { createOutput, type Output } from './output.js';
+import { type CliStreams, createOutput, type Output, processStreams } from './output.js';
 import type { CommandPath, FlagValues } from './commands.js';
 import { commandHelp, globalHelp, groupHelp, helpWidth } from './help.js';
 import { parseCommandLine } from './parse.js';
@@ -54,9 +54,9 @@ interface Context {
 
 /** Each command's handler; the flags each may read are the ones its entry in commands.ts declares. */
 const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = {
-  '': ({ home, flags }) => {
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write(`${globalHelpText()}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
+  '': ({ home, flags, out }) => {
+    if (!process.stdin.isTTY || !out.streams.stdout.isTTY) {
+      out.streams.stderr.write(`${globalHelpText()}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
       return EXIT.usage;
     }
     return runTuiCommand(home, { codexDir: flags.codexHome, claudeDir: flags.claudeDir, piDir: flags.piDir });
@@ -154,23 +154,27 @@ const install = (action: 'install' | 'uninstall', { args, flags, out }: Context)
 const memory = (sub: string, { home, args, flags, out }: Context) =>
   runMemory(home, [sub, ...args], { ...flags, dryRun: flags.dryRun ?? false }, out);
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * The CLI on `argv` (the arguments after the program), writing to `streams`: the process's own
+ * from the bin; tests that check parsing and output pass their own and call this in-process.
+ */
+export async function main(argv: string[], streams: CliStreams = processStreams()): Promise<number> {
   const beforeText = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-  let out = createOutput(beforeText.includes('--json'));
+  let out = createOutput(beforeText.includes('--json'), streams);
   try {
     const parsed = parseCommandLine(argv);
     if (parsed.kind === 'version') {
-      process.stdout.write(`${packageJson().version ?? ''}\n`);
+      streams.stdout.write(`${packageJson().version ?? ''}\n`);
       return EXIT.ok;
     }
     if (parsed.kind === 'help') {
       const description = packageJson().description ?? '';
-      process.stdout.write(
+      streams.stdout.write(
         parsed.spec ? commandHelp(parsed.spec, description) : groupHelp(parsed.group ?? '', helpWidth()),
       );
       return EXIT.ok;
     }
-    out = createOutput(parsed.flags.json ?? false);
+    out = createOutput(parsed.flags.json ?? false, streams);
     const home = resolveHome(parsed.flags.home);
     return await HANDLERS[parsed.spec.path as CommandPath]({ home, args: parsed.args, flags: parsed.flags, out });
   } catch (error) {

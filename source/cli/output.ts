@@ -2,26 +2,37 @@
 // what to do, and the documented exit code.
 import { asCmError } from '../errors.js';
 
+/** Where the CLI writes: the process's streams, or (tests, in-process) any pair of writers. */
+export interface CliStreams {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+}
+
+export const processStreams = (): CliStreams => ({ stdout: process.stdout, stderr: process.stderr });
+
 export interface Output {
   json: boolean;
+  /** The streams this output writes to (a command's progress lines go to `streams.stderr`). */
+  streams: CliStreams;
   /** A result: JSON document with --json, otherwise the human text. */
   result(value: unknown, text: () => string): void;
   line(text: string): void;
   error(error: unknown): number;
 }
 
-export function createOutput(json: boolean): Output {
+export function createOutput(json: boolean, streams: CliStreams = processStreams()): Output {
   return {
     json,
+    streams,
     result(value, text) {
-      process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text()}\n`);
+      streams.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text()}\n`);
     },
     line(text) {
-      process.stdout.write(`${text}\n`);
+      streams.stdout.write(`${text}\n`);
     },
     error(error) {
       const cm = asCmError(error);
-      process.stderr.write(json ? `${JSON.stringify({ error: cm.toJSON() })}\n` : `common-memory: ${cm.message}\n`);
+      streams.stderr.write(json ? `${JSON.stringify({ error: cm.toJSON() })}\n` : `common-memory: ${cm.message}\n`);
       return cm.exitCode;
     },
   };

@@ -9,7 +9,7 @@ import { crypto } from './lazy-builtin.js';
  * short digests per event (keys of a session, a conversation, a repository), and loading
  * node:crypto would cost it about 6 ms — a fifth of what it may add to a bare Node start; the drain
  * hashes whole bodies, where the native hash is several times faster per byte. Both give the same
- * digest (test/digests.test.ts).
+ * digest (test/unit/digests.test.ts).
  */
 const NATIVE_FROM_LENGTH = 2048;
 

@@ -77,7 +77,7 @@ const FILES = [
   'source/hosts/pi/agent-manager.ts',
   'README.md',
   'source/limits.ts',
-  'test/host.test.ts',
+  'test/e2e/host.test.ts',
   'source/cli/main.ts',
   'scripts/bundle.mjs',
   'biome.json',

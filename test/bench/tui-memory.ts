@@ -31,7 +31,7 @@ async function reviewKeys(app: Application, home: string, repo: string, total: n
     cpu.push((used.user + used.system) / 1000);
     return wall;
   };
-  // The header keeps the position on its one line (test/tui-memory-header.test.tsx): compared as drawn.
+  // The header keeps the position on its one line (test/unit/tui-memory-header.test.tsx): compared as drawn.
   const at = (n: number) => (frame: string) => frame.includes(`· ${n} of ${total}`);
   const moves: number[] = [];
   const pages: number[] = [];

@@ -1,10 +1,8 @@
 // Fake Anthropic Messages API for running the real Claude Code offline (HOSTS.md 2.3).
 // Loopback only, random port, bounded in lifetime, requests and body size, so a
 // forgotten server can neither hang a test run nor grow without limit.
-import { createServer } from 'node:http';
-import type { ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isRecord, parseJson, readBody } from './loopback-http.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isRecord, listenLoopback, parseJson, readBody } from './loopback-http.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -108,7 +106,7 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
   let ids = 0;
   const nextId = (prefix: string): string => `${prefix}_fake${String(++ids).padStart(6, '0')}`;
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     void readBody(req).then(
       (raw) => {
         const recorded: RecordedRequest = {
@@ -125,7 +123,7 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
       },
       () => sendError(res, 413, 'request_too_large', 'fake server: body too large'),
     );
-  });
+  };
 
   function route(request: RecordedRequest, res: ServerResponse): void {
     const path = request.path.split('?')[0] ?? '';
@@ -248,24 +246,8 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     res.end(JSON.stringify({ type: 'error', error: { type, message } }));
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      clearTimeout(lifetime);
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-    return closing;
-  };
-  // unref: the lifetime bound must not itself keep a finished test process alive.
-  const lifetime = setTimeout(() => void close(), options.lifetimeMs ?? 5 * 60_000);
-  lifetime.unref();
+  const server = await listenLoopback(handle, options.lifetimeMs ?? 5 * 60_000);
+  const port = server.port;
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -274,7 +256,7 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     setScript: (s) => {
       script = s;
     },
-    close,
+    close: server.close,
   };
 }
 

@@ -6,8 +6,8 @@
 // a body limit, and a lifetime after which the server closes itself, so a forgotten server never
 // keeps a test process alive.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LoopbackServer, listenLoopback } from './loopback-http.js';
 
 /** The OpenAI SDK pi uses retries an HTTP 5xx twice on its own: one pi attempt = 3 requests. */
 export const SDK_REQUESTS_PER_ATTEMPT = 3;
@@ -138,7 +138,8 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
   const model = options.model ?? 'fake-model';
   const requests: RecordedRequest[] = [];
   const waiters: Array<() => void> = [];
-  let closed = false;
+  // Set once listening; its `closed` tells a streaming reply to stop.
+  let server: LoopbackServer | null = null;
   let chunkCounter = 0;
 
   const chunk = (id: string, delta: unknown, finishReason: string | null): string =>
@@ -147,7 +148,7 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`;
 
   async function reply(request: RecordedRequest, res: ServerResponse, plan: FakeReply): Promise<void> {
-    const gone = (): boolean => request.clientGone || closed || res.destroyed;
+    const gone = (): boolean => request.clientGone || server?.closed === true || res.destroyed;
     if (plan.kind === 'http-error') {
       res.writeHead(plan.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: plan.message, type: 'server_error', code: 'fake_error' } }));
@@ -266,22 +267,10 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions): P
     });
   }
 
-  const server = createServer(handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    clearTimeout(lifetime);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  const lifetime = setTimeout(() => void close(), lifetimeMs);
-  lifetime.unref();
+  const listening = await listenLoopback(handle, lifetimeMs);
+  server = listening;
+  const port = listening.port;
+  const close = listening.close;
 
   return {
     port,

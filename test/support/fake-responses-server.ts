@@ -1,10 +1,8 @@
 // Fake OpenAI Responses API for running the real Codex CLI offline (HOSTS.md 1.3).
 // Loopback only, random port, bounded in lifetime, requests and body size, so a
 // forgotten server can neither hang a test run nor grow without limit.
-import { createServer } from 'node:http';
-import type { ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isRecord, parseJson, readBody, sendJson } from './loopback-http.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isRecord, listenLoopback, parseJson, readBody, sendJson } from './loopback-http.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -89,7 +87,7 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
   let ids = 0;
   const nextId = (prefix: string): string => `${prefix}_fake${String(++ids).padStart(6, '0')}`;
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     void readBody(req).then(
       (raw) => {
         const recorded: RecordedRequest = {
@@ -106,7 +104,7 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
       },
       () => sendJson(res, 413, { error: { message: 'fake server: body too large' } }),
     );
-  });
+  };
 
   function route(request: RecordedRequest, res: ServerResponse): void {
     const path = request.path.split('?')[0] ?? '';
@@ -200,24 +198,8 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
     res.end();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      clearTimeout(lifetime);
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-    return closing;
-  };
-  // unref: the lifetime bound must not itself keep a finished test process alive.
-  const lifetime = setTimeout(() => void close(), options.lifetimeMs ?? 5 * 60_000);
-  lifetime.unref();
+  const server = await listenLoopback(handle, options.lifetimeMs ?? 5 * 60_000);
+  const port = server.port;
 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
@@ -226,7 +208,7 @@ export async function startFakeResponsesServer(options: FakeResponsesServerOptio
     setScript: (s) => {
       script = s;
     },
-    close,
+    close: server.close,
   };
 }
 

@@ -117,8 +117,8 @@ async function follow(
 ): Promise<number> {
   const inHost = connection.mode === 'remote';
   const say =
-    !out.json || process.stderr.isTTY === true
-      ? (line: string) => process.stderr.write(`memory extract: ${line}\n`)
+    !out.json || out.streams.stderr.isTTY === true
+      ? (line: string) => out.streams.stderr.write(`memory extract: ${line}\n`)
       : () => {};
   const runId = first.runId;
   if (how === 'started')
@@ -160,11 +160,11 @@ async function follow(
       ? `stopped following; run ${runId} goes on in the host. Follow it again: ${again} (memory status shows it too)`
       : `stopped; no host runs, so run ${runId} stops with this command (what it finished is kept): run memory extract again to go on, or start a host (common-memory host) so a run outlives its command`;
     if (out.json) out.result({ ...last, followWith: inHost ? again : null }, () => '');
-    process.stderr.write(`memory extract: ${where}\n`);
+    out.streams.stderr.write(`memory extract: ${where}\n`);
     return EXIT.interrupted;
   }
   if (last.state === 'stopped') {
-    process.stderr.write(`common-memory: extraction run ${runId} did not finish: ${last.stoppedBecause}.\n`);
+    out.streams.stderr.write(`common-memory: extraction run ${runId} did not finish: ${last.stoppedBecause}.\n`);
     return EXIT.incomplete;
   }
   const report = reportOf(last);

@@ -3,7 +3,7 @@
 // might propose. Each list is split by position (positions 0, 1, 2 of every 5 → test, 3 and 4 →
 // train), so the two splits share kinds but never a sentence; the few seeded variations (where a
 // payload is hidden, which invisible characters) use a seed per split. The test split was generated
-// and committed first and is frozen (test/lint-corpus.test.ts checks its digest).
+// and committed first and is frozen (test/unit/lint-corpus.test.ts checks its digest).
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

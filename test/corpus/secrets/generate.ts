@@ -1,7 +1,7 @@
 // Writes the labelled secret-lint corpus: `node --import tsx test/corpus/secrets/generate.ts test|train`.
 // Token bodies are random characters of each provider's documented alphabet and length (seeded, so a
 // split is reproducible); every sentence and line format below was written for this corpus. The test
-// split was generated and committed first and is frozen: test/lint-corpus.test.ts checks its digest,
+// split was generated and committed first and is frozen: test/unit/lint-corpus.test.ts checks its digest,
 // so a later change here can only change train.jsonl. Sentence templates are split between the two
 // splits (even positions → test, odd → train) so tuning on train never sees the test split's phrasing.
 import { writeFileSync } from 'node:fs';

@@ -1,0 +1,146 @@
+// `npm test`: the default suite, tier by tier (test/unit, test/store, test/cli, test/e2e), each tier
+// one run of node:test with the concurrency its shared state allows, reported as ONE run: one TAP
+// stream on stdout ending in one `# tests / # pass / # fail` summary, and one per-file time table
+// on stderr (scripts/test-durations.mjs). Run as `node --import tsx scripts/test.mjs [tier|file…]`
+// (the runner's children inherit `--import tsx`).
+//
+// Every test file runs in its own process (node:test's isolation), so process.env, process.chdir
+// and module state never leak between files; a tier's concurrency is bounded only by what files
+// share outside the process. The audit behind each number is in its `why`.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { run } from 'node:test';
+import { tap } from 'node:test/reporters';
+import fileDurations from './test-durations.mjs';
+
+const TIERS = [
+  {
+    dir: 'test/unit',
+    concurrency: 4,
+    why: 'pure and in-process: no files outside a test-made temp dir, no ports, no children',
+  },
+  {
+    dir: 'test/store',
+    concurrency: 4,
+    why: 'databases, files and git only under mkdtemp dirs of their own',
+  },
+  {
+    dir: 'test/cli',
+    concurrency: 3,
+    why: 'each spawn gets its own temp home and --home or COMMON_MEMORY_HOME; no fixed port or path',
+  },
+  {
+    dir: 'test/e2e',
+    concurrency: 3,
+    why: 'hosts listen on port 0, fake model servers on port 0, pi and PTYs in temp dirs; the bound is the two cores, not shared state',
+  },
+];
+
+/**
+ * Files that must run alone say so, and why, in a comment line of their own: `// serial: <why>`
+ * (e.g. they assert a wall-clock budget, which other files running beside them would eat). They run
+ * after every tier, one at a time.
+ */
+const SERIAL = /^\/\/ serial: \S/m;
+const SERIAL_RUN = { dir: 'test', concurrency: 1, why: 'files marked `// serial:`' };
+
+/** Files still at test/ root (added before they were sorted into a tier): run, one at a time, and named. */
+const UNSORTED = { dir: 'test', concurrency: 1, why: 'not yet sorted into a tier, so not audited: one at a time' };
+
+const isTest = (name) => name.endsWith('.test.ts') || name.endsWith('.test.tsx');
+
+/** A tier's test files, largest first: the long files start early and do not run alone at the end. */
+function testFiles(dir, recursive) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && recursive) found.push(...testFiles(path, true));
+    else if (entry.isFile() && isTest(entry.name)) found.push(path);
+  }
+  return found;
+}
+const bySizeDescending = (files) =>
+  files
+    .map((file) => ({ file, size: statSync(file).size }))
+    .sort((a, b) => b.size - a.size || (a.file < b.file ? -1 : 1))
+    .map((f) => f.file);
+
+function plan(args) {
+  const serial = [];
+  const tiers = TIERS.map((tier) => {
+    const files = bySizeDescending(testFiles(tier.dir, true));
+    serial.push(...files.filter((file) => SERIAL.test(readFileSync(file, 'utf8'))));
+    return { ...tier, files: files.filter((file) => !serial.includes(file)) };
+  });
+  if (serial.length > 0) tiers.push({ ...SERIAL_RUN, name: 'serial', files: serial });
+  const unsorted = testFiles(UNSORTED.dir, false).sort();
+  if (unsorted.length > 0) {
+    process.stderr.write(
+      `# ${unsorted.length} test file(s) at test/ root, run one at a time until moved into a tier folder: ${unsorted.join(' ')}\n`,
+    );
+    tiers.push({ ...UNSORTED, name: 'root', files: unsorted });
+  }
+  if (args.length === 0) return tiers;
+  // `npm test -- unit cli` runs those tiers (their serial files included); `npm test -- test/cli/hook.test.ts` one file.
+  const chosen = [];
+  for (const tier of tiers) {
+    const name = tier.name ?? relative('test', tier.dir);
+    const inChosenTier = (file) => args.includes(name) || args.includes(relative('test', file).split('/')[0]);
+    const files = tier.files.filter((file) => inChosenTier(file) || args.includes(file));
+    if (files.length > 0) chosen.push({ ...tier, files });
+  }
+  return chosen;
+}
+
+const SUMMARY = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
+
+/**
+ * The tiers' runs as one event stream: each run's own plan and summary (they count one tier) are
+ * held back, top-level tests are numbered on from the previous tier, and one plan and one summary
+ * for all close the stream.
+ */
+async function* tiers(list, totals) {
+  const started = performance.now();
+  let offset = 0;
+  for (const tier of list) {
+    const tierStart = performance.now();
+    let count = 0;
+    const name = tier.name ?? tier.dir;
+    process.stderr.write(`# ${name}: ${tier.files.length} files, concurrency ${tier.concurrency} (${tier.why})\n`);
+    for await (const event of run({ files: tier.files, concurrency: tier.concurrency })) {
+      const { type, data } = event;
+      if (data.nesting === 0 && data.file === undefined) {
+        if (type === 'test:plan') continue;
+        const summary = type === 'test:diagnostic' ? SUMMARY.exec(data.message) : null;
+        if (summary) {
+          if (summary[1] !== 'duration_ms') totals[summary[1]] += Number(summary[2]);
+          continue;
+        }
+      }
+      if ((type === 'test:pass' || type === 'test:fail') && data.nesting === 0) {
+        count = Math.max(count, data.testNumber);
+        yield { type, data: { ...data, testNumber: offset + data.testNumber } };
+        continue;
+      }
+      yield event;
+    }
+    offset += count;
+    process.stderr.write(`# ${name}: ${((performance.now() - tierStart) / 1000).toFixed(0)} s\n`);
+  }
+  yield { type: 'test:plan', data: { nesting: 0, count: offset } };
+  totals.duration_ms = performance.now() - started;
+  for (const [name, value] of Object.entries(totals))
+    yield { type: 'test:diagnostic', data: { nesting: 0, message: `${name} ${value}` } };
+}
+
+const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+const events = Readable.from(tiers(plan(process.argv.slice(2)), totals));
+const toTap = events.pipe(new PassThrough({ objectMode: true }));
+const toDurations = events.pipe(new PassThrough({ objectMode: true }));
+await Promise.all([
+  pipeline(toTap, tap, process.stdout, { end: false }),
+  pipeline(toDurations, fileDurations, process.stderr, { end: false }),
+]);
+process.exitCode = totals.fail > 0 || totals.cancelled > 0 || totals.tests === 0 ? 1 : 0;

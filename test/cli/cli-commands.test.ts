@@ -1,0 +1,271 @@
+// Every command refuses the flags it does not take, prints its own help, and the writing commands'
+// --dry-run writes nothing: through the shipped bin, driven by the command table itself.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import {
+  COMMAND_SPECS,
+  type CommandSpec,
+  FLAG_KINDS,
+  type FlagName,
+  GLOBAL_FLAGS,
+  kebab,
+} from '../../source/cli/commands.js';
+import { commandHelp, globalHelp, groupHelp } from '../../source/cli/help.js';
+import { maxArguments } from '../../source/cli/parse.js';
+import { storeFiles } from '../../source/home.js';
+import { textColumns } from '../../source/text-columns.js';
+import { ENTRY, writeEntry } from '../support/approved-repo.js';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+import { queueSession } from '../support/memory-corpus.js';
+
+after(() => c.closeStores());
+
+const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Every file below `dir` with its size and mtime: "nothing was written" is this staying equal. A
+ * SQLite reader of a WAL store may leave an empty -wal and its -shm index behind: no data.
+ */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!existsSync(dir)) return out;
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else {
+        const stat = statSync(join(dir, path));
+        if (path.endsWith('-shm') || (path.endsWith('-wal') && stat.size === 0)) continue;
+        out[path] = `${stat.size} ${stat.mtimeMs}`;
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
+/** Words for a command's positional arguments, so that only the refused flag stops it. */
+const argsFor = (spec: CommandSpec): string[] =>
+  spec.args
+    .split(' ')
+    .filter((word) => word.startsWith('<') || word.includes('|'))
+    .map((word) => (word.includes('codex') ? 'claude' : word.startsWith('[') ? '-' : 'x1234'));
+
+/** A flag the command does not take (one that takes a value when there is one, to check its value is not taken as an argument). */
+function flagNotTaken(spec: CommandSpec): string[] {
+  const names = (Object.keys(FLAG_KINDS) as FlagName[]).filter(
+    (name) => !(name in spec.flags) && !(name in GLOBAL_FLAGS),
+  );
+  const preferred = names.find((name) => name === 'dryRun') ?? names.find((name) => FLAG_KINDS[name].type === 'string');
+  const name = preferred ?? names[0]!;
+  return FLAG_KINDS[name].type === 'string' ? [`--${kebab(name)}`, 'v'] : [`--${kebab(name)}`];
+}
+
+describe('the command table', { timeout: 600_000 }, () => {
+  it('every command refuses a flag it does not take: exit 2, one line naming the command, nothing done', async () => {
+    for (const spec of COMMAND_SPECS) {
+      if (spec.path === 'hook') continue; // the shim sends hook events to the hook's own fast path
+      const home = tempHome('flags');
+      const flag = flagNotTaken(spec);
+      const words = [...spec.path.split(' ').filter(Boolean), ...argsFor(spec), ...flag];
+      const result = await runCliInProcess([...words, '--home', home], { cwd: dirname(home) });
+      const shown = spec.path === '' ? 'common-memory' : spec.path;
+      assert.equal(result.code, 2, `${words.join(' ')}: ${result.stderr}`);
+      assert.equal(
+        result.stderr,
+        `common-memory: \`${shown}\` does not take ${flag[0]}; nothing was done.${
+          result.stderr.includes('Did you mean')
+            ? result.stderr.slice(result.stderr.indexOf(' Did you mean'), result.stderr.indexOf(' Run'))
+            : ''
+        } Run common-memory ${spec.path === '' ? '' : `${spec.path} `}--help for its options.\n`,
+        words.join(' '),
+      );
+      assert.equal(result.stdout, '');
+      assert.equal(existsSync(home), false, `${words.join(' ')} created the data home`);
+      assert.deepEqual(readdirSync(dirname(home)), [], `${words.join(' ')} wrote beside it`);
+    }
+  });
+
+  it('the refusal names the command and, with --json, is one JSON object on stderr', async () => {
+    const result = await runCliInProcess(['memory', 'approve', 'p-1', '--dry-run', '--json']);
+    assert.equal(result.code, 2);
+    assert.deepEqual(JSON.parse(result.stderr), {
+      error: {
+        code: 'usage',
+        message:
+          '`memory approve` does not take --dry-run; nothing was done. Run common-memory memory approve --help for its options.',
+      },
+    });
+    const typo = await runCliInProcess(['memory', 'review', '--scpoe', 'user']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /Unknown flag --scpoe\. Did you mean --scope\?/);
+    const other = await runCliInProcess(['sessions', '--limt', '3']);
+    assert.match(other.stderr, /Did you mean --limit\?/, "did-you-mean among the command's own flags");
+    const extra = await runCliInProcess(['doctor', 'now']);
+    assert.equal(extra.code, 2);
+    assert.match(extra.stderr, /`doctor` takes no arguments \("now" is one\)/);
+  });
+
+  it('<command> --help prints that command: usage, summary, its flags; no line wider than 80', async () => {
+    for (const spec of COMMAND_SPECS) {
+      if (spec.path === '') continue;
+      const result = await runCliInProcess([...spec.path.split(' '), '--help', '--home', tempHome('help')]);
+      assert.equal(result.code, 0, `${spec.path}: ${result.stderr}`);
+      assert.match(result.stdout, new RegExp(`\\$ common-memory ${spec.path.replace(/[|]/g, '\\|')}\\b`));
+      assert.ok(result.stdout.includes(spec.summary.slice(1, 20)), `${spec.path}: its summary`);
+      for (const name of Object.keys(spec.flags))
+        assert.ok(result.stdout.includes(`--${kebab(name)}`), `${spec.path} --${name}`);
+      assert.ok(!result.stdout.includes('Exit codes'), `${spec.path} --help printed the global help`);
+      const wide = result.stdout.split('\n').filter((line) => textColumns(line) > 80);
+      assert.deepEqual(wide, [], `${spec.path} --help`);
+    }
+    for (const args of [['--help'], ['memory', '--help'], ['agent', '--help']]) {
+      const result = await runCliInProcess(args);
+      assert.equal(result.code, 0);
+      const wide = result.stdout.split('\n').filter((line) => textColumns(line) > 80);
+      assert.deepEqual(wide, [], args.join(' '));
+    }
+    assert.match((await runCliInProcess(['memory', '--help'])).stdout, /memory promote <plan-id>/);
+    // Through the shipped bin too: its shim sends `hook --help` to this help, not to the hook's fast path.
+    const hookHelp = await runCli(['hook', '--help']);
+    assert.equal(hookHelp.code, 0, hookHelp.stderr);
+    assert.match(hookHelp.stdout, /\$ common-memory hook\b/);
+  });
+
+  it('help wraps to the width it is given', () => {
+    for (const width of [40, 60, 80, 120]) {
+      const texts = [globalHelp('Durable memory.', width), groupHelp('memory', width)];
+      for (const spec of COMMAND_SPECS) texts.push(commandHelp(spec, 'Durable memory.', width));
+      for (const text of texts) {
+        const wide = text.split('\n').filter((line) => textColumns(line) > width);
+        assert.deepEqual(wide, [], `at ${width}`);
+      }
+    }
+  });
+
+  it('docs/commands.md lists every command with every flag it takes', () => {
+    const readme = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Commands'), readme.indexOf('### Reading history'));
+    const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---'));
+    /** The commands a row names: each code span of its first cell, word by word, `a\|b` either. */
+    const named = (row: string): string[][][] =>
+      [...row.split(' | ')[0]!.matchAll(/`([^`]*)`/g)].map((span) =>
+        span[1]!
+          .split(/\s+/)
+          .filter((word) => word !== '' && !/^[[<(]/.test(word))
+          .map((word) => word.split('\\|')),
+      );
+    for (const spec of COMMAND_SPECS) {
+      const words = spec.path.split(' ');
+      const mine = rows.filter((row) =>
+        spec.path === ''
+          ? row.startsWith('| *(none)*')
+          : named(row).some((span) => words.every((word, index) => span[index]?.includes(word))),
+      );
+      assert.ok(mine.length > 0, `docs/commands.md has no row for ${spec.path || '(none)'}`);
+      for (const name of Object.keys(spec.flags))
+        assert.ok(
+          mine.some((row) => row.includes(`--${kebab(name)}`)),
+          `docs/commands.md's row for ${spec.path || '(none)'} lacks --${kebab(name)}`,
+        );
+    }
+  });
+
+  it('a command takes as many arguments as its usage names', () => {
+    assert.equal(maxArguments(COMMAND_SPECS.find((spec) => spec.path === 'memory promote')!), 1);
+    assert.equal(maxArguments(COMMAND_SPECS.find((spec) => spec.path === 'memory lint')!), Number.POSITIVE_INFINITY);
+    assert.equal(maxArguments(COMMAND_SPECS.find((spec) => spec.path === 'note')!), Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
+  it('memory init --dry-run says where the root would go and creates nothing', async () => {
+    const home = tempHome('init-dry');
+    const repo = gitRepo(home, 'repo');
+    const result = await runCli(['memory', 'init', '--dry-run', '--home', home, '--json'], { cwd: repo });
+    assert.equal(result.code, 0, result.stderr);
+    const answer = json(result.stdout);
+    assert.equal(answer.dryRun, true);
+    assert.equal(answer.readmeWritten, false);
+    assert.match(answer.path, /\.common-memory\/memory$/);
+    assert.equal(existsSync(join(repo, '.common-memory')), false, 'no memory root');
+    const user = await runCli(['memory', 'init', '--scope', 'user', '--dry-run', '--home', home]);
+    assert.equal(user.code, 0, user.stderr);
+    assert.match(user.stdout, /Dry run — nothing was written/);
+    assert.equal(existsSync(home), false, 'not even the data home');
+    const real = await runCli(['memory', 'init', '--home', home], { cwd: repo });
+    assert.equal(real.code, 0, real.stderr);
+    assert.ok(existsSync(join(repo, '.common-memory', 'memory', 'README.md')));
+  });
+
+  it('memory sync --dry-run scans and says what would change; the projection stays', async () => {
+    const home = tempHome('sync-dry');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(
+      join(repo, '.common-memory', 'memory'),
+      'work_method/use-pnpm.md',
+      ENTRY('use-pnpm', 'Use pnpm, not npm', 'Install with pnpm install.'),
+    );
+    const first = await runCli(['memory', 'sync', '--dry-run', '--home', home, '--json'], { cwd: repo });
+    assert.equal(first.code, 0, first.stderr);
+    const answer = json(first.stdout);
+    assert.equal(answer.dryRun, true);
+    const project = answer.scopes.find((s: { scope: string }) => s.scope === 'project');
+    assert.equal(project.entries, 1, 'the scan found the entry');
+    assert.equal(project.outcome, 'replaced', 'and would replace the empty projection');
+    assert.equal(existsSync(storeFiles(home).memoryState), false, 'memory-state was not created');
+    assert.equal((await runCli(['memory', 'sync', '--home', home], { cwd: repo })).code, 0);
+    const before = tree(home);
+    const again = json((await runCli(['memory', 'sync', '--dry-run', '--home', home, '--json'], { cwd: repo })).stdout);
+    assert.equal(again.scopes.find((s: { scope: string }) => s.scope === 'project').outcome, 'unchanged');
+    writeEntry(
+      join(repo, '.common-memory', 'memory'),
+      'work_method/named-exports.md',
+      ENTRY('named-exports', 'Prefer named exports', 'Use named exports.'),
+    );
+    const changed = await runCli(['memory', 'sync', '--dry-run', '--home', home], { cwd: repo });
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stdout, /Dry run — nothing was stored/);
+    assert.match(changed.stdout, /project: would replace 1 entry with 2/);
+    assert.deepEqual(tree(home), before, 'the data home is as it was');
+    const search = json((await runCli(['memory', 'search', 'named', '--home', home, '--json'], { cwd: repo })).stdout);
+    assert.equal(search.results.length, 0, 'the projection still lacks the new entry');
+  });
+
+  it('memory promote --dry-run names the files it would write and writes none', async () => {
+    const home = tempHome('promote-dry');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+    await c.flush(home);
+    const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
+    assert.equal((await cli('memory', 'extract')).code, 0);
+    const [candidate] = json((await cli('memory', 'review')).stdout).candidates;
+    const plan = json((await cli('memory', 'prepare', candidate.candidateId)).stdout);
+    const early = await cli('memory', 'promote', plan.planId, '--dry-run');
+    assert.equal(early.code, 5, 'a plan not approved yet is refused as promote would');
+    assert.match(json(early.stderr).error.message, /not approved yet/);
+    assert.equal((await cli('memory', 'approve', plan.planId, '--digest', plan.planDigest)).code, 0);
+    const before = tree(home);
+    const dry = await cli('memory', 'promote', plan.planId, '--dry-run');
+    assert.equal(dry.code, 0, dry.stderr);
+    const answer = json(dry.stdout);
+    assert.equal(answer.dryRun, true);
+    assert.equal(answer.status, 'approved');
+    assert.deepEqual(
+      answer.files.map((f: { path: string }) => f.path),
+      plan.files.map((f: { path: string }) => f.path),
+    );
+    const text = await runCli(['memory', 'promote', plan.planId, '--dry-run', '--home', home], { cwd: repo });
+    assert.match(text.stdout, /Dry run — nothing was written\. Plan \S+ would write 1 file/);
+    assert.equal(existsSync(join(repo, '.common-memory')), false, 'no file in the worktree');
+    assert.deepEqual(tree(home), before, 'the data home is as it was');
+    assert.equal(json((await cli('memory', 'plan', plan.planId)).stdout).status, 'approved', 'still approved');
+    const real = await cli('memory', 'promote', plan.planId);
+    assert.equal(real.code, 0, real.stderr);
+    assert.ok(existsSync(join(repo, '.common-memory', 'memory', plan.files[0].path)));
+  });
+});

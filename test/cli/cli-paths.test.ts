@@ -1,0 +1,61 @@
+// Data homes and config dirs that cannot be made, through the shipped bin: each fails at once with
+// exit 7 and one line that names the path and why, never a loop of failed mkdir calls.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCli, tempHome } from '../support/cli.js';
+
+/** A path whose parent exists but which cannot be created: mkdir answers ENOENT below /proc. */
+const UNCREATABLE = '/proc/common-memory-test/home';
+
+describe('paths that cannot be created', { timeout: 120_000 }, () => {
+  it('note with a home that cannot be created fails at once: exit 7, one line', async () => {
+    const started = Date.now();
+    // Before the fix this spun forever (mkdir of the path, ENOENT; of its parent, EEXIST; again).
+    const result = await runCli(['note', 'hello', '--home', UNCREATABLE], { timeoutMs: 10_000 });
+    assert.equal(result.code, 7, result.stderr);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, /Cannot create the data home \/proc\/common-memory-test\/home/);
+    assert.ok(Date.now() - started < 10_000);
+    const json = await runCli(['note', 'hello', '--home', '/proc/x', '--json'], { timeoutMs: 10_000 });
+    assert.equal(json.code, 7);
+    assert.equal(JSON.parse(json.stderr).error.code, 'store_unavailable');
+  });
+
+  it('a home that is a file, or below one, says so', async () => {
+    const file = join(dirname(tempHome('file-home')), 'a-file');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, 'not a directory');
+    const itself = await runCli(['note', 'hello', '--home', file], { timeoutMs: 10_000 });
+    assert.equal(itself.code, 7);
+    assert.match(itself.stderr, /The data home .*a-file is a file, not a directory/);
+    assert.equal(itself.stderr.trim().split('\n').length, 1);
+    const below = await runCli(['note', 'hello', '--home', join(file, 'home')], { timeoutMs: 10_000 });
+    assert.equal(below.code, 7);
+    assert.match(below.stderr, /Cannot create the data home .*a-file\/home: .*a-file is a file, not a directory/);
+  });
+
+  it('a hook event with such a home ends at once (exit 0: the agent goes on)', async () => {
+    const result = await runCli(['hook', 'claude', '--home', UNCREATABLE], {
+      input: JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', cwd: '/', source: 'startup' }),
+      timeoutMs: 10_000,
+    });
+    assert.equal(result.code, 0, result.stderr);
+  });
+
+  it('install into a config dir that cannot be created fails at once: exit 7, nothing written', async () => {
+    const home = tempHome('install-proc');
+    for (const [client, flag] of [
+      ['claude', '--claude-dir'],
+      ['codex', '--codex-home'],
+      ['pi', '--pi-dir'],
+    ] as const) {
+      const result = await runCli(['install', client, flag, UNCREATABLE, '--home', home], { timeoutMs: 10_000 });
+      assert.equal(result.code, 7, `${client}: ${result.stderr}`);
+      assert.match(result.stderr, /Cannot create \/proc\/common-memory-test\/home/, client);
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    }
+    assert.equal(existsSync(home), false);
+  });
+});

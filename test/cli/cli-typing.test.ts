@@ -1,0 +1,177 @@
+// What a person types: text on a slow pipe, blank notes, ID prefixes and agent names, agent
+// settings checked at creation, cursor files in a place that cannot hold them.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ended, HELLO, piEnv, SIMPLE, childHost, stopHost } from '../support/agents-drill-kit.js';
+import { stateText } from '../../source/cli/commands/lookup.js';
+import { collect, runCli, startCli, tempHome } from '../support/cli.js';
+
+describe('what a person types', { timeout: 120_000 }, () => {
+  it('note - waits for a slow pipe to end; blank notes are refused', async () => {
+    const home = tempHome('typing');
+    const empty = collect(startCli(['note', '-', '--json', '--home', home])); // stdin ends at once, empty
+    const slow = startCli(['note', '-', '--json', '--home', home]);
+    setTimeout(() => slow.stdin!.write('first half, '), 300);
+    setTimeout(() => slow.stdin!.end('second half'), 800);
+    let stdout = '';
+    let stderr = '';
+    slow.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    slow.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => slow.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.equal(JSON.parse(stdout).replayed, false);
+    assert.equal((await empty).code, 2, 'an empty stdin is no note');
+    const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout) as {
+      rows: { payload: { text: string } }[];
+    };
+    assert.deepEqual(
+      log.rows.map((row) => row.payload.text),
+      ['first half, second half'],
+    );
+    for (const blank of [['   '], ['-']]) {
+      const refused = await runCli(['note', ...blank, '--home', home], { input: ' \n\t\n' });
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /whitespace alone is refused/);
+    }
+  });
+
+  it('operation and message IDs by a unique prefix; agents by name or ID prefix; agent list prints IDs', async () => {
+    const home = tempHome('prefix');
+    const { child, api } = await childHost(home, piEnv({ onPrompt: { replay: SIMPLE } }));
+    try {
+      const agent = await api.createAgent({ name: 'helper', operationId: 'create-helper' });
+      const list = await runCli(['agent', 'list', '--home', home]);
+      assert.match(list.stdout, new RegExp(`helper  ${agent.agentId}`));
+      assert.equal((await runCli(['agent', 'start', agent.agentId.slice(0, 6), '--home', home])).code, 0);
+      const prompt = await runCli([
+        'prompt',
+        'helper',
+        HELLO,
+        '--operation-id',
+        'prompt-one',
+        '--json',
+        '--home',
+        home,
+      ]);
+      assert.equal(prompt.code, 0, prompt.stderr);
+      const receipt = JSON.parse(prompt.stdout) as { messageId: string };
+      await ended(api, 'prompt-one');
+      const op = await runCli(['operation', 'prompt-o', '--json', '--home', home]);
+      assert.equal(op.code, 0, op.stderr);
+      assert.equal(JSON.parse(op.stdout).operationId, 'prompt-one');
+      const message = await runCli(['message', receipt.messageId.slice(0, 8).toUpperCase(), '--json', '--home', home]);
+      assert.equal(message.code, 0, message.stderr);
+      assert.equal(JSON.parse(message.stdout).message.messageId, receipt.messageId);
+      const short = await runCli(['operation', 'pro', '--home', home]);
+      assert.equal(short.code, 6, 'under four characters is no prefix');
+      const byName = JSON.parse((await runCli(['timeline', '--agent', 'helper', '--json', '--home', home])).stdout) as {
+        agentId: string;
+        rows: unknown[];
+      };
+      assert.equal(byName.agentId, agent.agentId);
+      assert.ok(byName.rows.length >= 2, 'the user row and the reply');
+      const text = await runCli(['timeline', '--agent', 'helper', '--home', home]);
+      assert.match(text.stdout, /user agent:\w+ +Say hello/, 'the user row as text');
+      assert.doesNotMatch(text.stdout, /"content"/, 'no raw JSON');
+      const shown = await runCli(['message', receipt.messageId, '--home', home]);
+      assert.match(shown.stdout, /^ {4}Say hello$/m, 'message prints the text in full');
+      const unknown = await runCli(['timeline', '--agent', 'nobody', '--home', home]);
+      assert.equal(unknown.code, 6);
+      assert.match(unknown.stderr, /No agent named "nobody"/);
+      assert.equal((await runCli(['agent', 'stop', 'helper', '--home', home])).code, 0);
+    } finally {
+      await stopHost(child);
+    }
+  });
+
+  it('an ambiguous prefix names its candidates', async () => {
+    const home = tempHome('ambiguous');
+    for (const id of ['same-1', 'same-2'])
+      assert.equal((await runCli(['note', id, '--operation-id', id, '--home', home])).code, 0);
+    const result = await runCli(['operation', 'same', '--home', home]);
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /"same" is the start of more than one operation ID \(same-1, same-2\); type more of it/,
+    );
+  });
+
+  it('agent create checks --model and --pi-config before creating anything', async () => {
+    const home = tempHome('create-check');
+    const model = await runCli(['agent', 'create', 'a', '--model', 'claude-sonnet', '--home', home]);
+    assert.equal(model.code, 2);
+    assert.match(model.stderr, /--model is provider\/id/);
+    const missing = await runCli([
+      'agent',
+      'create',
+      'a',
+      '--pi-config',
+      join(dirname(home), 'nowhere'),
+      '--home',
+      home,
+    ]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /does not exist/);
+    const empty = join(dirname(home), 'empty-pi');
+    mkdirSync(empty);
+    const none = await runCli(['agent', 'create', 'a', '--pi-config', empty, '--home', home]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /neither models\.json .* nor auth\.json/);
+    writeFileSync(join(empty, 'models.json'), '{ not json');
+    assert.match(
+      (await runCli(['agent', 'create', 'a', '--pi-config', empty, '--home', home])).stderr,
+      /not valid JSON/,
+    );
+    writeFileSync(join(empty, 'models.json'), '{"providers":{}}');
+    const ok = await runCli([
+      'agent',
+      'create',
+      'a',
+      '--model',
+      'ollama/llama3.1:8b',
+      '--pi-config',
+      empty,
+      '--home',
+      home,
+    ]);
+    assert.equal(ok.code, 0, ok.stderr);
+  });
+
+  it('cursor files: a missing directory is refused before anything is printed; messages name the real cause', async () => {
+    const home = tempHome('cursor-dir');
+    assert.equal((await runCli(['note', 'one', '--home', home])).code, 0);
+    const result = await runCli(['log', '--cursor-file', join(dirname(home), 'no-such-dir', 'c.json'), '--home', home]);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '', 'no row was printed that could not be saved');
+    assert.match(result.stderr, /no-such-dir: it does not exist; create it first/);
+    const beyond = await runCli(['log', '--after', '9', '--home', home]);
+    assert.equal(beyond.code, 2);
+    assert.doesNotMatch(beyond.stderr, /other stream|another store/);
+    assert.match(beyond.stderr, /position 9 is beyond its head\. Start from a position from 0 to 1/);
+  });
+
+  it('an operation\'s state reads once: "rejected", never "rejected (rejected)"', () => {
+    assert.equal(stateText('rejected', 'rejected'), 'rejected');
+    assert.equal(stateText('settled', 'answered'), 'settled (answered)');
+    assert.equal(stateText('recorded', null), 'recorded');
+  });
+
+  it('a flag that takes a value, given none, is refused: never the default directory instead', async () => {
+    const home = tempHome('empty-flag');
+    // Were the empty value taken as "no flag", install would plan for this dir (or the real ~/.claude).
+    const claude = join(dirname(home), 'claude');
+    for (const args of [
+      ['install', 'claude', '--dry-run', '--claude-dir', '--home', home],
+      ['install', 'claude', '--dry-run', '--claude-dir=', '--home', home],
+      ['status', '--codex-home', '--home', home],
+      ['log', '--limit', '--home', home],
+    ]) {
+      const result = await runCli(args, { env: { CLAUDE_CONFIG_DIR: claude } });
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /--(claude-dir|codex-home|limit) needs a value/);
+      assert.equal(result.stdout, '', 'nothing planned or printed');
+    }
+  });
+});

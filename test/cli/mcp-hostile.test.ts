@@ -1,0 +1,97 @@
+// `common-memory mcp` against hostile input over stdio (issue 26, item 9), through the real
+// shipped bin: a line that is not JSON, or not a JSON-RPC message, is answered (JSON-RPC's -32700
+// parse error / -32600 invalid request, `id: null`) and the server goes on serving; input a client
+// sent is echoed in messages only up to ECHO_INPUT_MAX_CHARS.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ECHO_INPUT_MAX_CHARS, MCP_LINE_MAX_BYTES } from '../../source/limits.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import { runCli } from '../support/cli.js';
+import { McpTestClient } from '../support/mcp-client.js';
+
+/** Replies with `id: null`, as the server writes them to stdout. */
+function nullIdReplies(client: McpTestClient): Array<{ error?: { code: number; message: string } }> {
+  const replies: Array<{ error?: { code: number; message: string } }> = [];
+  let buffer = '';
+  client.child.stdout!.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      const message = JSON.parse(line) as { id?: unknown; error?: { code: number; message: string } };
+      if (message.id === null) replies.push(message);
+    }
+  });
+  return replies;
+}
+
+async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('common-memory mcp against hostile input', () => {
+  it('a malformed line gets a -32700 parse error with id null, an object that is no JSON-RPC message -32600; the server keeps serving', async () => {
+    const { home, repo } = await syncedRepo('mcp-hostile-parse');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const replies = nullIdReplies(client);
+      client.child.stdin!.write('{"jsonrpc": "2.0", "id": 7, "method": \n');
+      const parse = await until('the parse error', () => replies[0]);
+      assert.equal(parse.error?.code, -32700);
+      assert.match(parse.error!.message, /Parse error/);
+      client.child.stdin!.write('[1, 2]\n"just a string"\n');
+      await until('two invalid-request errors', () => (replies.length >= 3 ? true : undefined));
+      assert.deepEqual(
+        replies.slice(1).map((reply) => reply.error?.code),
+        [-32600, -32600],
+      );
+      // A line over the bound is answered without being held, then the next line is read as usual.
+      client.child.stdin!.write(`{"jsonrpc":"2.0","id":9,"method":"${'x'.repeat(MCP_LINE_MAX_BYTES)}"}\n`);
+      const over = await until('the over-bound error', () => replies[3]);
+      assert.equal(over.error?.code, -32600);
+      assert.match(over.error!.message, /over the \d+-byte bound/);
+      // Still serving, in order.
+      const got = await client.call('memory_get', { id: 'use-pnpm' });
+      assert.match(got.structuredContent.body, /pnpm-lock\.yaml/);
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  });
+
+  it('a 100 KB name or id is echoed in a message only up to the limit, with its length', async () => {
+    const { home, repo } = await syncedRepo('mcp-hostile-echo');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const huge = 'q'.repeat(100_000);
+      const unknownTool = await client.request('tools/call', { name: huge, arguments: {} });
+      const message = unknownTool.error?.message ?? JSON.stringify(unknownTool.result);
+      assert.ok(message.length < 1000, `the message is ${message.length} characters`);
+      assert.match(message, /100000 characters/);
+      const get = await client.call('memory_get', { id: huge });
+      assert.equal(get.isError, true);
+      assert.ok(JSON.stringify(get).length < 2000, `the result is ${JSON.stringify(get).length} characters`);
+      // Within the id bound: an unknown id is echoed, cut at the limit.
+      const long = `z${'y'.repeat(250)}`;
+      const missing = await client.call('memory_get', { id: long });
+      assert.equal(missing.structuredContent.error.code, 'not_found');
+      assert.ok(!missing.structuredContent.error.message.includes(long));
+      assert.ok(missing.structuredContent.error.message.includes(long.slice(0, ECHO_INPUT_MAX_CHARS)));
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  });
+
+  it('the CLI get echoes a 100 KB id only up to the limit', async () => {
+    const { home, repo } = await syncedRepo('mcp-hostile-cli');
+    const result = await runCli(['get', 'w'.repeat(100_000), '--home', home, '--json'], { cwd: repo });
+    assert.equal(result.code, 6, result.stderr);
+    assert.ok(result.stderr.length < 1000, `stderr is ${result.stderr.length} characters`);
+    assert.match(result.stderr, /100000 characters/);
+  });
+});

@@ -1,0 +1,119 @@
+// `common-memory mcp` through the real shipped bin over stdio: the tools a client lists, search
+// and get answering exactly as the CLI does, status without bodies, and every bad call — unknown
+// arguments, an over-size query, an unknown id, a damaged memory-state — a structured error that
+// changes nothing. The server exits when the client closes stdin.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { storeFiles } from '../../source/home.js';
+import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
+import { runCli } from '../support/cli.js';
+import { syncedRepo } from '../support/approved-repo.js';
+import { McpTestClient } from '../support/mcp-client.js';
+
+describe('common-memory mcp', () => {
+  it('lists five strict tools with read guidance; search and get answer as the CLI does; status has no bodies', async () => {
+    const { home, repo } = await syncedRepo('mcp');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const listed = await client.request('tools/list');
+      const tools = listed.result!.tools as Array<{ name: string; description: string; inputSchema: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'],
+      );
+      assert.match(tools.find((t) => t.name === 'memory_propose')!.description, /review queue.*never secrets/s);
+      // The agent is invited to propose what the user states as a rule or a correction.
+      assert.match(
+        tools.find((t) => t.name === 'memory_propose')!.description,
+        /^Call this when the user states a durable rule.*or corrects you/s,
+      );
+      assert.match(tools.find((t) => t.name === 'memory_search')!.description, /propose it with memory_propose/);
+      for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
+      for (const name of ['memory_search', 'memory_get'])
+        assert.match(tools.find((t) => t.name === name)!.description, /preferences.*Do not read it mechanically/s);
+      assert.equal(
+        tools.find((t) => t.name === 'memory_search')!.inputSchema.properties.query.maxLength,
+        MCP_QUERY_MAX_CHARS,
+      );
+
+      const search = await client.call('memory_search', { query: 'pnpm lockfile' });
+      assert.equal(search.isError, undefined);
+      const cliSearch = await runCli(['memory', 'search', 'pnpm lockfile', '--home', home, '--json'], { cwd: repo });
+      assert.deepEqual(search.structuredContent, JSON.parse(cliSearch.stdout));
+      assert.equal(search.structuredContent.coverage, 'complete');
+      assert.deepEqual(
+        search.structuredContent.results.map((r: { entryId: string }) => r.entryId),
+        ['use-pnpm'],
+      );
+      assert.deepEqual(JSON.parse(search.content[0].text), search.structuredContent);
+
+      const got = await client.call('memory_get', { id: 'use-pnpm' });
+      const cliGet = await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo });
+      assert.deepEqual(got.structuredContent, JSON.parse(cliGet.stdout));
+      assert.match(got.structuredContent.body, /pnpm-lock\.yaml/);
+      const user = await client.call('memory_get', { id: 'named-exports' });
+      assert.deepEqual(user.structuredContent.sources, [{ scope: 'user', path: 'work_method/named-exports.md' }]);
+
+      const status = await client.call('memory_status', {});
+      assert.equal(status.structuredContent.approved.generation, 2);
+      assert.deepEqual(
+        status.structuredContent.approved.scopes.map((s: { scope: string; entries: number }) => [s.scope, s.entries]),
+        [
+          ['project', 1],
+          ['user', 1],
+        ],
+      );
+      assert.doesNotMatch(JSON.stringify(status), /pnpm-lock|named exports in TypeScript/);
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  });
+
+  it('unknown arguments, an over-size query, a missing id and an unknown id are structured errors', async () => {
+    const { home, repo } = await syncedRepo('mcp-errors');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const cases: Array<[string, object, string, RegExp]> = [
+        ['memory_search', { query: 'pnpm', bogus: 1 }, 'invalid_input', /bogus/],
+        ['memory_search', { query: 'x'.repeat(MCP_QUERY_MAX_CHARS + 1) }, 'invalid_input', /query/],
+        ['memory_search', { query: 'pnpm', limit: 0 }, 'invalid_input', /limit/],
+        ['memory_get', {}, 'invalid_input', /id/],
+        ['memory_get', { id: 'use-pnpm', path: '/etc/passwd' }, 'invalid_input', /path/],
+        ['memory_status', { verbose: true }, 'invalid_input', /verbose/],
+        ['memory_get', { id: 'no-such-entry' }, 'not_found', /no-such-entry/],
+      ];
+      for (const [name, args, code, message] of cases) {
+        const result = await client.call(name, args);
+        assert.equal(result.isError, true, `${name} ${JSON.stringify(args).slice(0, 80)}`);
+        assert.equal(result.structuredContent.error.code, code, JSON.stringify(result.structuredContent));
+        assert.match(result.structuredContent.error.message, message);
+        assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+      }
+      const unknownTool = await client.request('tools/call', { name: 'memory_delete', arguments: {} });
+      assert.ok(unknownTool.error || unknownTool.result?.isError, JSON.stringify(unknownTool));
+      // Nothing changed: the entry still reads the same.
+      const got = await client.call('memory_get', { id: 'use-pnpm' });
+      assert.equal(got.structuredContent.id, 'use-pnpm');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a damaged memory-state is memory_unavailable, never not_found; status says unavailable', async () => {
+    const { home, repo } = await syncedRepo('mcp-damaged');
+    writeFileSync(storeFiles(home).memoryState, 'garbage'.repeat(2000), { mode: 0o600 });
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const got = await client.call('memory_get', { id: 'use-pnpm' });
+      assert.equal(got.structuredContent.error.code, 'memory_unavailable');
+      const search = await client.call('memory_search', { query: 'pnpm' });
+      assert.equal(search.structuredContent.error.code, 'memory_unavailable');
+      const status = await client.call('memory_status', {});
+      assert.equal(status.isError, true);
+      assert.equal(status.structuredContent.error.code, 'memory_unavailable');
+    } finally {
+      await client.close();
+    }
+  });
+});

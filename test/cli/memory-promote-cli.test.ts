@@ -1,0 +1,279 @@
+// The human gate through the real shipped bin, over a real git repository and candidates extracted
+// from captured sessions: confirm, discard, prepare → approve → promote, the file in the worktree
+// and in the approved projection; and every bad input of the gate refused with one line, its
+// documented exit code and nothing written.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import * as c from '../support/capture.js';
+import { queueSession } from '../support/memory-corpus.js';
+
+after(() => c.closeStores());
+
+const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Every file below `dir` with its bytes, for "nothing was written" comparisons. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!existsSync(dir)) return out;
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else out[path] = entry.isSymbolicLink() ? '<link>' : readFileSync(join(dir, path), 'utf8');
+    }
+  };
+  walk('');
+  return out;
+}
+
+async function candidatesIn(home: string, repo: string, said: string[]): Promise<MemoryReviewCandidate[]> {
+  queueSession(home, repo, said);
+  await c.flush(home);
+  const extract = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
+  assert.equal(extract.code, 0, extract.stderr);
+  const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo });
+  assert.equal(review.code, 0, review.stderr);
+  return json(review.stdout).candidates;
+}
+
+const cli = (home: string, cwd: string, ...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd });
+
+describe('memory confirm, discard, prepare, approve, promote', () => {
+  it('promotes a reviewed candidate into the worktree: exact bytes, git sees the file, search and get find it', async () => {
+    const home = tempHome('promote-cli');
+    const repo = gitRepo(home, 'repo');
+    const drafts = await candidatesIn(home, repo, [
+      'Always use named exports in TypeScript modules.',
+      'From now on, use pnpm instead of npm in this repo.',
+    ]);
+    const first = drafts.find((cand) => cand.content.includes('named exports'));
+    const second = drafts.find((cand) => cand.content.includes('pnpm'));
+    assert.ok(first && second, 'two draft candidates');
+
+    const statement = first.statements[0]!.statementId;
+    const confirm = await cli(home, repo, 'memory', 'confirm', first.candidateId, statement);
+    assert.equal(confirm.code, 0, confirm.stderr);
+    assert.equal(json(confirm.stdout).claimSupport, 'human-confirmed');
+    assert.equal(
+      json((await cli(home, repo, 'memory', 'confirm', first.candidateId, statement)).stdout).replayed,
+      true,
+    );
+
+    const discard = await cli(home, repo, 'memory', 'discard', second.candidateId);
+    assert.equal(discard.code, 0, discard.stderr);
+    assert.equal(json(discard.stdout).status, 'discarded');
+    const queue = json((await cli(home, repo, 'memory', 'review')).stdout).candidates;
+    assert.deepEqual(
+      queue.map((cand: { candidateId: string }) => cand.candidateId),
+      [first.candidateId],
+      'a discarded candidate leaves the queue',
+    );
+
+    const prepared = await cli(home, repo, 'memory', 'prepare', first.candidateId);
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const plan = json(prepared.stdout);
+    assert.equal(plan.status, 'generated');
+    assert.equal(plan.files.length, 1);
+    const [file] = plan.files;
+    assert.equal(file.targetBlobHash, null, 'a new file');
+    assert.match(file.path, /^work_method\/.+\.md$|^work_fact\/.+\.md$/);
+    assert.match(plan.diff, /^--- \/dev\/null\n\+\+\+ b\//);
+    assert.match(plan.diff, /named exports/);
+    assert.match(plan.diff, /confirmed by a person/);
+    const target = join(repo, '.common-memory', 'memory', file.path);
+    assert.ok(!existsSync(target), 'prepare writes no file');
+
+    const wrong = await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', '0'.repeat(64));
+    assert.equal(wrong.code, 5, wrong.stderr);
+    assert.match(json(wrong.stderr).error.message, /is not plan .*'s .*nothing was approved/);
+    const early = await cli(home, repo, 'memory', 'promote', plan.planId);
+    assert.equal(early.code, 5, early.stderr);
+    assert.match(json(early.stderr).error.message, /not approved yet/);
+    assert.ok(!existsSync(target));
+
+    const approve = await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    assert.equal(approve.code, 0, approve.stderr);
+    assert.equal(json(approve.stdout).status, 'approved');
+    const twice = await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    assert.equal(twice.code, 5);
+    assert.match(json(twice.stderr).error.message, /already approved.*memory promote/);
+
+    const promoted = await cli(home, repo, 'memory', 'promote', plan.planId);
+    assert.equal(promoted.code, 0, promoted.stderr);
+    const result = json(promoted.stdout);
+    assert.equal(result.status, 'applied');
+    assert.equal(result.files[0].state, 'written');
+    assert.equal(result.sync.coverage, 'complete');
+    const shown = json((await cli(home, repo, 'memory', 'plan', plan.planId)).stdout);
+    assert.equal(shown.status, 'applied');
+    const bytes = readFileSync(target);
+    assert.match(bytes.toString('utf8'), /^---\nid: "m-[0-9a-f]{20}"\n/);
+    assert.ok(bytes.toString('utf8').includes('named exports'));
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
+    assert.match(status, new RegExp(`\\?\\? \\.common-memory/memory/${file.path.replace('.', '\\.')}`));
+    assert.equal(
+      execFileSync('git', ['rev-list', '--all', '--count'], { cwd: repo, encoding: 'utf8' }).trim(),
+      '0',
+      'no commit was made',
+    );
+
+    const again = await cli(home, repo, 'memory', 'promote', plan.planId);
+    assert.equal(again.code, 0, 'promoting an applied plan again answers as it is');
+    assert.deepEqual(readFileSync(target), bytes, 'and writes nothing');
+
+    const search = json((await cli(home, repo, 'memory', 'search', 'named exports')).stdout);
+    assert.equal(search.results[0].entryId, file.entryId);
+    const got = await cli(home, repo, 'get', file.entryId);
+    assert.equal(got.code, 0, got.stderr);
+    assert.deepEqual(json(got.stdout).sources, [{ scope: 'project', path: file.path }]);
+    const memoryStatus = json((await cli(home, repo, 'memory', 'status')).stdout);
+    assert.equal(memoryStatus.candidates.promoted, 1);
+    assert.equal(memoryStatus.candidates.discarded, 1);
+    assert.equal(memoryStatus.promotions.applied, 1);
+    assert.deepEqual(json((await cli(home, repo, 'memory', 'review')).stdout).candidates, [], 'the queue is empty');
+  });
+
+  it("acts on a candidate's own repository from any directory; refuses when that worktree is gone", async () => {
+    const home = tempHome('promote-inbox');
+    const repoA = gitRepo(home, 'repo-a');
+    const repoB = gitRepo(home, 'repo-b');
+    // The review lists every scope, in its own order: each candidate is found by what it says.
+    const saying = (candidates: MemoryReviewCandidate[], words: string) =>
+      candidates.find((candidate) => candidate.content.includes(words));
+    const inA = await candidatesIn(home, repoA, [
+      'Always use named exports in TypeScript modules.',
+      'From now on, use pnpm instead of npm in this repo.',
+    ]);
+    const [a1, a2] = [saying(inA, 'named exports'), saying(inA, 'pnpm')];
+    const b1 = saying(await candidatesIn(home, repoB, ['Never commit generated files under dist.']), 'dist');
+    assert.ok(a1 && a2 && b1, 'candidates in both repositories');
+    assert.equal(a1.repository, 'repo-a');
+    assert.equal(b1.repository, 'repo-b');
+
+    // From repository B: confirm, prepare, approve and promote A's candidate — into A.
+    const statement = a1.statements[0]!.statementId;
+    const confirm = await cli(home, repoB, 'memory', 'confirm', a1.candidateId, statement);
+    assert.equal(confirm.code, 0, confirm.stderr);
+    const prepared = await cli(home, repoB, 'memory', 'prepare', a1.candidateId);
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const plan = json(prepared.stdout);
+    assert.equal(plan.scope, 'project');
+    const approve = await cli(home, repoB, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    assert.equal(approve.code, 0, approve.stderr);
+    const promoted = await cli(home, repoB, 'memory', 'promote', plan.planId);
+    assert.equal(promoted.code, 0, promoted.stderr);
+    const path = plan.files[0].path as string;
+    assert.match(readFileSync(join(repoA, '.common-memory', 'memory', path), 'utf8'), /named exports/);
+    assert.ok(!existsSync(join(repoB, '.common-memory')), "nothing is written into the caller's repository");
+    // A's session start and search find it; B's do not.
+    assert.equal(json((await cli(home, repoA, 'memory', 'search', 'named exports')).stdout).results.length, 1);
+    assert.equal(json((await cli(home, repoB, 'memory', 'search', 'named exports')).stdout).results.length, 0);
+
+    // From a directory outside git as well: discard works on A's candidate.
+    const plain = join(home, '..', 'plain');
+    mkdirSync(plain, { recursive: true });
+    assert.equal((await cli(home, plain, 'memory', 'discard', a2.candidateId)).code, 0);
+
+    // One plan, one repository.
+    const [a3] = await candidatesIn(home, repoA, ['Always run the linter before pushing a branch.']);
+    assert.ok(a3);
+    const mixed = await cli(home, plain, 'memory', 'prepare', a3.candidateId, b1.candidateId);
+    assert.equal(mixed.code, 2, mixed.stderr);
+    assert.match(json(mixed.stderr).error.message, /belong to different repositories.*Nothing was prepared/);
+
+    // A's worktree gone: refused with where it was, nothing prepared; the user scope still takes it.
+    rmSync(repoA, { recursive: true, force: true });
+    const gone = await cli(home, repoB, 'memory', 'prepare', a3.candidateId);
+    assert.equal(gone.code, 6, gone.stderr);
+    const message = json(gone.stderr).error.message as string;
+    assert.ok(message.includes(repoA), message);
+    assert.match(message, /is gone.*nothing was prepared.*--scope user/);
+    assert.ok(!existsSync(join(repoB, '.common-memory')));
+    const toUser = await cli(home, repoB, 'memory', 'prepare', a3.candidateId, '--scope', 'user');
+    assert.equal(toUser.code, 0, toUser.stderr);
+    assert.equal(json(toUser.stdout).scope, 'user');
+  });
+
+  it('refuses bad input with one line, its exit code and nothing written', async () => {
+    const home = tempHome('promote-bad');
+    const repo = gitRepo(home, 'repo');
+    const [cand] = await candidatesIn(home, repo, ['Always use named exports in TypeScript modules.']);
+    assert.ok(cand, 'a draft candidate');
+    const root = join(repo, '.common-memory', 'memory');
+    const refused = async (expected: number, pattern: RegExp, ...args: string[]) => {
+      const before = snapshot(repo);
+      const run = await cli(home, repo, ...args);
+      assert.equal(run.code, expected, `${args.join(' ')}: ${run.stderr}`);
+      const message = json(run.stderr).error.message as string;
+      assert.match(message, pattern);
+      assert.ok(!message.includes('\n'), 'one line');
+      assert.deepEqual(snapshot(repo), before, `${args.join(' ')} wrote nothing`);
+      return message;
+    };
+    await refused(6, /No candidate "cand-nope"/, 'memory', 'prepare', 'cand-nope');
+    await refused(6, /no statement "s-nope"/, 'memory', 'confirm', cand.candidateId, 's-nope');
+    await refused(6, /No promotion plan "plan-nope"/, 'memory', 'approve', 'plan-nope', '--digest', 'x');
+    await refused(6, /No promotion plan/, 'memory', 'promote', 'plan-nope');
+    await refused(2, /--digest/, 'memory', 'approve', 'plan-x');
+    await refused(2, /--scope must be project or user/, 'memory', 'prepare', cand.candidateId, '--scope', 'team');
+
+    // A symbolic link on the path to the memory root: refused, nothing written outside.
+    const outside = join(home, '..', 'outside');
+    mkdirSync(outside, { recursive: true });
+    mkdirSync(join(repo, '.common-memory'), { recursive: true });
+    symlinkSync(outside, root);
+    await refused(2, /symbolic link.*nothing was prepared/, 'memory', 'prepare', cand.candidateId);
+    assert.deepEqual(readdirSync(outside), []);
+    rmSync(root);
+
+    // A target edited between prepare and promote: the plan is voided, the edit kept.
+    const plan = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    assert.equal(
+      json((await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest)).stdout).status,
+      'approved',
+    );
+    const target = join(root, plan.files[0].path);
+    mkdirSync(join(target, '..'), { recursive: true });
+    writeFileSync(target, 'written by hand meanwhile\n');
+    const voided = await cli(home, repo, 'memory', 'promote', plan.planId);
+    assert.equal(voided.code, 5, voided.stderr);
+    assert.equal(json(voided.stdout).status, 'voided');
+    assert.match(json(voided.stdout).voidReason, /changed since the plan was made/);
+    assert.equal(readFileSync(target, 'utf8'), 'written by hand meanwhile\n', 'the edit is kept');
+    await refused(5, /was voided .*run memory prepare again/, 'memory', 'promote', plan.planId);
+    await refused(5, /was voided/, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    rmSync(target);
+
+    // A memory root on a read-only directory: one line, the plan waits for promote again.
+    const again = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    await cli(home, repo, 'memory', 'approve', again.planId, '--digest', again.planDigest);
+    const directory = join(root, again.files[0].path, '..');
+    mkdirSync(directory, { recursive: true });
+    // Root ignores permission bits; the immutable attribute stops it too.
+    const lock = (on: boolean) =>
+      process.getuid?.() === 0
+        ? execFileSync('chattr', [on ? '+i' : '-i', directory])
+        : execFileSync('chmod', [on ? '0555' : '0755', directory]);
+    lock(true);
+    try {
+      await refused(2, /read-only.*memory promote/, 'memory', 'promote', again.planId);
+    } finally {
+      lock(false);
+    }
+    const finished = await cli(home, repo, 'memory', 'promote', again.planId);
+    assert.equal(finished.code, 0, finished.stderr);
+    assert.equal(json(finished.stdout).status, 'applied');
+
+    // A promoted candidate cannot be discarded, nor prepared again.
+    await refused(5, /promoted; only draft and quarantined/, 'memory', 'discard', cand.candidateId);
+    await refused(5, /is promoted; only draft candidates/, 'memory', 'prepare', cand.candidateId);
+  });
+});

@@ -1,0 +1,98 @@
+// Reading back what was captured: `sessions` lists them with the first thing the user said, and
+// `session <key>` prints each turn with the user's words in full; context only when asked for.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as c from '../support/capture.js';
+import { runCli, tempHome } from '../support/cli.js';
+import { wrapText } from '../../source/text-wrap.js';
+import { textColumns } from '../../source/text-columns.js';
+import type { SessionList, SessionView } from '../../source/api/capture.js';
+
+async function capturedHome(): Promise<string> {
+  const home = tempHome('sessions');
+  const t = c.copyTranscript(c.claudeTranscriptFixture('01-plain'), c.transcriptDir(home));
+  c.replay(home, 'claude', c.hookFiles('claude', '01-plain'), t, 'proc-sessions');
+  assert.equal((await c.flush(home)).complete, true);
+  return home;
+}
+
+describe('reading captured sessions', { timeout: 60_000 }, () => {
+  it('sessions lists client, state, directory, turns and the first prompt; session prints the turns', async () => {
+    const home = await capturedHome();
+    const list = await runCli(['sessions', '--json', '--home', home]);
+    assert.equal(list.code, 0, list.stderr);
+    const { sessions, total } = JSON.parse(list.stdout) as SessionList;
+    assert.equal(total, 1);
+    const [session] = sessions;
+    assert.equal(session!.client, 'claude');
+    assert.equal(session!.state, 'complete');
+    assert.ok(session!.firstPrompt && session!.firstPrompt.length > 0, 'the first prompt line');
+    const text = await runCli(['sessions', '--home', home]);
+    assert.match(text.stdout, new RegExp(`${session!.sessionKey}  claude  complete  1 turn`));
+    assert.ok(text.stdout.includes(`"${session!.firstPrompt}"`));
+
+    const read = await runCli(['session', session!.sessionKey.slice(0, 6), '--json', '--home', home]);
+    assert.equal(read.code, 0, read.stderr);
+    const view = JSON.parse(read.stdout) as SessionView;
+    assert.equal(view.turns.length, 1);
+    const [turn] = view.turns;
+    assert.deepEqual(
+      turn!.messages.map((m) => m.classification),
+      ['evidence'],
+      'only what the user said, without --context',
+    );
+    assert.ok(
+      Object.values(turn!.folded).reduce((a, b) => a + b, 0) > 0,
+      'the assistant and tool messages are folded into counts',
+    );
+    // When it was typed: the client record's own time (the fixture's user line), not when the drain sealed it.
+    assert.equal(turn!.typedAt, '2026-11-30T20:57:55.991Z');
+    assert.notEqual(turn!.recordedAt, turn!.typedAt);
+    const printed = await runCli(['session', session!.sessionKey, '--home', home]);
+    assert.match(printed.stdout, /Turn 1 · settled · 2026-11-30 20:57:55 UTC/);
+    assert.ok(printed.stdout.includes(turn!.messages[0]!.text!.split('\n')[0]!), 'the user words in full');
+    assert.match(printed.stdout, /folded \(--context shows them\)/);
+    const withContext = JSON.parse(
+      (await runCli(['session', session!.sessionKey, '--context', '--json', '--home', home])).stdout,
+    ) as SessionView;
+    assert.ok(
+      withContext.turns[0]!.messages.some((m) => m.classification === 'context' && m.kind === 'answer' && m.text),
+    );
+    assert.deepEqual(withContext.turns[0]!.folded, {});
+  });
+
+  it('status never prints bodies; an unknown session is not found; an empty home says so', async () => {
+    const home = await capturedHome();
+    const view = JSON.parse(
+      (
+        await runCli([
+          'session',
+          (JSON.parse((await runCli(['sessions', '--json', '--home', home])).stdout) as SessionList).sessions[0]!
+            .sessionKey,
+          '--json',
+          '--home',
+          home,
+        ])
+      ).stdout,
+    ) as SessionView;
+    const status = await runCli(['status', '--home', home]);
+    assert.ok(!status.stdout.includes(view.turns[0]!.messages[0]!.text!), 'status shows no body');
+    const missing = await runCli(['session', 'ffffffffffff', '--home', home]);
+    assert.equal(missing.code, 6);
+    assert.match(missing.stderr, /No captured session ffffffffffff/);
+    const bad = await runCli(['sessions', '--client', 'vim', '--home', home]);
+    assert.equal(bad.code, 2);
+  });
+
+  it('wraps at word boundaries in columns; a long command stays whole', () => {
+    const command = 'npx common-memory install claude --claude-dir /very/long/path/to/a/config/directory';
+    const lines = wrapText(`Run this: ${command} and then restart`, 40, '  ', [command]);
+    assert.ok(
+      lines.some((line) => line.trim() === command),
+      lines.join('\n'),
+    );
+    assert.ok(wrapText(`Run this: ${command}`, 40).length > 2, 'without keep, it would be broken at its spaces');
+    for (const line of lines) if (!line.includes(command)) assert.ok(textColumns(line) <= 40, line);
+    assert.deepEqual(wrapText('记忆记忆 记忆记忆 记忆记忆', 12), ['记忆记忆', '记忆记忆', '记忆记忆']);
+  });
+});

@@ -1,0 +1,132 @@
+// memory-state.sqlite's migrations, one test per version step (source/store/memory/schema/vN-*.ts):
+// each migrates a file that stands at the version before, with rows in it where the step must
+// carry or count them, and checks what that step alone adds.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openDatabase, type Db } from '../../source/store/database.js';
+import { migrate, schemaVersion } from '../../source/store/migrations.js';
+import { memoryStateSchema } from '../../source/store/memory/state-schema.js';
+
+/** A fresh memory-state file migrated to `version`. */
+function atVersion(version: number): Db {
+  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'cm-memory-state-')), 'memory-state.sqlite'));
+  assert.equal(migrate(db, memoryStateSchema, version), version);
+  return db;
+}
+
+const objects = (db: Db): string[] =>
+  db
+    .prepare("SELECT type || ' ' || name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY 1")
+    .pluck()
+    .all() as string[];
+const columns = (db: Db, table: string): string[] =>
+  (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name);
+
+/** Migrates `db` one step and returns the schema objects that step added. */
+function added(db: Db): string[] {
+  const before = new Set(objects(db));
+  migrate(db, memoryStateSchema, schemaVersion(db) + 1);
+  return objects(db).filter((name) => !before.has(name));
+}
+
+function insertEntry(db: Db, id: string, owner: string, title: string, body: string): void {
+  db.prepare(
+    `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status)
+     VALUES (?, ?, 'w', 1, 'd', ?, ?, 'active')`,
+  ).run(id, owner, JSON.stringify({ title, priority: 50, created: '2026-01-01' }), body);
+}
+
+describe('memory-state migrations, one step each', () => {
+  it('has eight steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 8);
+    const db = atVersion(8);
+    assert.equal(migrate(db, memoryStateSchema), 8);
+  });
+
+  it('v1 lays the foundation and names the file with a fresh UUID', () => {
+    const db = atVersion(0);
+    const made = added(db);
+    for (const table of [
+      'memory_state_meta',
+      'candidates',
+      'approved_entries',
+      'approved_projection',
+      'authorization_log',
+    ])
+      assert.ok(made.includes(`table ${table}`), `v1 creates ${table}`);
+    const uuid = db.prepare("SELECT value FROM memory_state_meta WHERE key = 'memory_state_uuid'").pluck().get();
+    assert.match(String(uuid), /^[0-9a-f-]{36}$/);
+    assert.notEqual(
+      atVersion(1).prepare("SELECT value FROM memory_state_meta WHERE key = 'memory_state_uuid'").pluck().get(),
+      uuid,
+      'each file gets its own',
+    );
+  });
+
+  it("v2 gives approved entries and projections their scope, keeping a v1 entry as 'project'", () => {
+    const db = atVersion(1);
+    insertEntry(db, 'e1', 'r', 'Old entry', 'body');
+    assert.deepEqual(added(db), ['index approved_entries_by_owner']);
+    assert.ok(columns(db, 'approved_entries').includes('paths_json'));
+    assert.ok(columns(db, 'approved_projection').includes('scan_json'));
+    assert.deepEqual(db.prepare('SELECT scope, paths_json FROM approved_entries').get(), {
+      scope: 'project',
+      paths_json: '[]',
+    });
+  });
+
+  it("v3 adds the snapshot's order index", () => {
+    const db = atVersion(2);
+    assert.deepEqual(added(db), ['index approved_entries_snapshot_order']);
+  });
+
+  it('v4 adds the promotion journal and its files', () => {
+    const db = atVersion(3);
+    assert.deepEqual(added(db).sort(), [
+      'index promotion_journal_open',
+      'table promotion_files',
+      'table promotion_journal',
+    ]);
+  });
+
+  it("v5 records runner sends and the runner of each authorisation, an old decision reading 'approved'", () => {
+    const db = atVersion(4);
+    db.prepare("INSERT INTO authorization_log (plan_digest, decided_at_ms, via) VALUES ('p', 1, 'interactive')").run();
+    assert.deepEqual(added(db).sort(), ['index runner_sends_by_day', 'table runner_sends']);
+    assert.deepEqual(db.prepare('SELECT runner_profile, decision FROM authorization_log').get(), {
+      runner_profile: null,
+      decision: 'approved',
+    });
+  });
+
+  it('v6 counts the recall terms of the entries a v5 file already holds', () => {
+    const db = atVersion(5);
+    insertEntry(db, 'e1', 'r', 'Gradle wrapper', 'use the gradle wrapper');
+    insertEntry(db, 'e2', 'r', 'Lockfile', 'commit the lockfile');
+    assert.deepEqual(added(db), ['table recall_terms']);
+    const rows = (term: string) =>
+      db.prepare("SELECT rows FROM recall_terms WHERE term = ? AND source_kind = 'approved'").pluck().get(term);
+    assert.equal(rows('gradle'), 1, 'counted once per entry, however often the entry says it');
+    assert.equal(rows('lockfile'), 1);
+  });
+
+  it('v7 counts the entries of each owner that a v6 file holds', () => {
+    const db = atVersion(6);
+    insertEntry(db, 'e1', 'r1', 'One', 'a');
+    insertEntry(db, 'e2', 'r1', 'Two', 'b');
+    insertEntry(db, 'e3', 'r2', 'Three', 'c');
+    assert.deepEqual(added(db), ['table approved_entry_counts']);
+    assert.deepEqual(db.prepare('SELECT repository_key, entries FROM approved_entry_counts ORDER BY 1').all(), [
+      { repository_key: 'r1', entries: 2 },
+      { repository_key: 'r2', entries: 1 },
+    ]);
+  });
+
+  it('v8 adds only the index of the dedup pool by owner and content digest', () => {
+    const db = atVersion(7);
+    assert.deepEqual(added(db), ['index candidates_pooled_by_content']);
+  });
+});

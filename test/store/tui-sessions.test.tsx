@@ -1,0 +1,61 @@
+// The Sessions screen over a real host: the list shows the first prompt, Enter opens the session's
+// turns with the user's words, c shows the folded context, PgDn scrolls, Esc goes back.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Host } from '../../source/host/host.js';
+import * as c from '../support/capture.js';
+import { tempHome } from '../support/cli.js';
+import { KEY, mount, press, unmount, waitForText } from '../support/tui-harness.js';
+
+describe('Sessions screen', { timeout: 60_000 }, () => {
+  test('list → open → context → scroll → back', async () => {
+    const home = tempHome('tui-sessions');
+    const transcript = c.copyTranscript(c.claudeTranscriptFixture('01-plain'), c.transcriptDir(home));
+    c.replay(home, 'claude', c.hookFiles('claude', '01-plain'), transcript, 'proc-tui');
+    assert.equal((await c.flush(home)).complete, true);
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await press(view, '6');
+      await waitForText(view, /Sessions · 1 captured/);
+      await waitForText(view, /› claude complete +1 turn/);
+      await waitForText(view, /"hello"/);
+      await press(view, KEY.enter);
+      // When it was typed (the transcript's own time), not when the drain sealed it.
+      await waitForText(view, /Turn 1 · settled · 2026-11-30 20:57:55 UTC/);
+      await waitForText(view, /you:\n +hello/);
+      await waitForText(view, /1 answer, 8 harness lines folded \(c shows them\)/);
+      await press(view, 'c');
+      await waitForText(view, /lines 1–\d+ of \d+/);
+      await waitForText(view, /system \(environment\):/);
+      await press(view, KEY.pageDown);
+      const scrolled = await waitForText(view, /lines (\d+)–\d+ of/);
+      assert.doesNotMatch(scrolled, /lines 1–/, 'PgDn moved down a page');
+      await press(view, KEY.escape);
+      await waitForText(view, /Sessions · 1 captured/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
+
+describe('screen keys', { timeout: 30_000 }, () => {
+  test('Tab goes forward, Shift+Tab back (from the first screen to the last)', async () => {
+    const home = tempHome('tui-shift-tab');
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, KEY.tab);
+      await waitForText(view, /\[2 History\]/);
+      await press(view, '\u001B[Z');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '\u001B[Z');
+      await waitForText(view, /\[7 Memory\]/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+// The shape an invalid request body is told ("Expected {…}") is written from the body's schema:
+// it names every field the server accepts, marks the optional ones, and cannot drift from them.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { apiRoutes } from '../../source/api/application.js';
+import type { Route } from '../../source/api/route.js';
+import { shapeOf } from '../../source/api/shape.js';
+
+describe('request shapes from their schemas', () => {
+  it('spells out each kind a body uses', () => {
+    const schema = z
+      .object({
+        name: z.string(),
+        limit: z.number().optional(),
+        scope: z.enum(['project', 'user']).optional(),
+        ids: z.array(z.string()),
+        note: z.string().nullable(),
+        origin: z.object({ client: z.string() }),
+        recover: z.string().describe('"rec-<n>"').optional(),
+      })
+      .strict();
+    assert.equal(
+      shapeOf(schema),
+      '{"name": string, "limit"?: number, "scope"?: "project"|"user", "ids": string[], "note": string|null, "origin": {"client": string}, "recover"?: "rec-<n>"}',
+    );
+  });
+
+  it('every declared body names each of its fields, optional ones marked', () => {
+    for (const [name, declared] of Object.entries(apiRoutes)) {
+      const body = (declared as Route).body;
+      if (!body) continue;
+      const fields = (body.schema as unknown as z.ZodObject).shape;
+      for (const [field, schema] of Object.entries(fields)) {
+        const optional = (schema as z.ZodType).safeParse(undefined).success;
+        assert.ok(body.shape.includes(`"${field}"${optional ? '?' : ''}: `), `${name}: ${field} in ${body.shape}`);
+      }
+    }
+  });
+
+  it('an invalid body is answered with its schema-written shape', () => {
+    assert.equal(apiRoutes.memoryPromote.body?.shape, '{"planId": string}');
+    assert.equal(apiRoutes.sessionDrain.body?.shape, '{"recover"?: "rec-<n>"}');
+  });
+});

@@ -1,0 +1,249 @@
+// The labelled lint corpora are well-formed and the test splits stay frozen. The lint's figures on
+// them are a bench (`npm run bench -- lint-quality`), not asserted here.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { lintQualityOptions, scoreSecretItem, scorePoisoning, showsSecret } from '../bench/lint-quality.js';
+import { generate as generatePoisoning } from '../corpus/poisoning/generate.js';
+import { generate as generateSecrets } from '../corpus/secrets/generate.js';
+import {
+  CORPUS_SPLITS,
+  corpusFile,
+  readLabelledPoisoning,
+  readLabelledSecrets,
+  type SecretCorpusItem,
+} from '../support/lint-corpus.js';
+
+// The digests of the test splits as first committed. They never change: a rule tuned on the test
+// split would no longer be measured on data it has not seen. Add items to train.jsonl instead.
+const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout', string> = {
+  secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
+  poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
+  // Written by hand after the first measurement, by an author who saw neither the rules nor the
+  // other splits; measured once, never tuned on (test/corpus/README.md).
+  poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
+};
+
+const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
+const occurrences = (text: string, part: string): number => {
+  let count = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) count += 1;
+  return count;
+};
+
+describe('secret corpus', () => {
+  const splits = CORPUS_SPLITS.map((split) => ({ split, items: readLabelledSecrets(split) }));
+  const all = splits.flatMap((s) => s.items);
+
+  it('keeps the test split frozen', () => {
+    assert.equal(sha256(corpusFile('secrets', 'test')), FROZEN.secrets);
+  });
+
+  it('is what the generator writes, for both splits', () => {
+    for (const { split, items } of splits) assert.deepEqual(generateSecrets(split), items, split);
+  });
+
+  it('has unique ids and well-typed rows', () => {
+    assert.equal(new Set(all.map((i) => i.id)).size, all.length);
+    for (const item of all) {
+      assert.equal(typeof item.text, 'string', item.id);
+      assert.ok(item.text.length > 0, item.id);
+      assert.ok(item.secret === null || typeof item.secret === 'string', item.id);
+      assert.match(item.kind, /^[a-z][a-z0-9-]*$/, item.id);
+    }
+  });
+
+  it('labels each secret with a substring that occurs exactly once in its text, and its core inside it', () => {
+    for (const item of all.filter((i): i is SecretCorpusItem & { secret: string } => i.secret !== null)) {
+      assert.ok(item.secret.length > 0, item.id);
+      assert.equal(occurrences(item.text, item.secret), 1, item.id);
+      if (item.core !== undefined) {
+        assert.ok(item.secret.includes(item.core) || (item.plain ?? '').includes(item.core), item.id);
+      }
+      if (item.kind.startsWith('disguise-')) assert.ok(item.plain !== undefined && item.plain !== item.secret, item.id);
+    }
+  });
+
+  it('meets the minimum counts, with no text in both splits', () => {
+    const positives = all.filter((i) => i.secret !== null).length;
+    assert.ok(positives >= 500, `positives ${positives}`);
+    assert.ok(all.length - positives >= 300, `negatives ${all.length - positives}`);
+    const [train, test] = splits;
+    const trainTexts = new Set(train!.items.map((i) => i.text));
+    assert.deepEqual(
+      test!.items.filter((i) => trainTexts.has(i.text)).map((i) => i.id),
+      [],
+    );
+    const kinds = new Set(all.map((i) => i.kind));
+    for (const kind of [
+      'provider-token',
+      'keyword-context',
+      'prose',
+      'dsn',
+      'private-key',
+      'disguise-wrapped',
+      'disguise-zero-width',
+      'disguise-soft-hyphen',
+      'disguise-fullwidth',
+      'disguise-html-entity',
+      'disguise-url-escape',
+      'disguise-json-escape',
+      'disguise-base64',
+      'disguise-hex',
+      'near-miss',
+      'placeholder',
+      'high-entropy-nonsecret',
+    ]) {
+      assert.ok(kinds.has(kind), kind);
+    }
+  });
+});
+
+describe('poisoning corpus', () => {
+  const splits = CORPUS_SPLITS.map((split) => ({ split, items: readLabelledPoisoning(split) }));
+  const all = splits.flatMap((s) => s.items);
+
+  it('keeps the test split frozen', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'test')), FROZEN.poisoning);
+  });
+
+  it('is what the generator writes, for both splits', () => {
+    for (const { split, items } of splits) assert.deepEqual(generatePoisoning(split), items, split);
+  });
+
+  it('has unique ids, well-typed rows and the minimum counts, with no note in both splits', () => {
+    assert.equal(new Set(all.map((i) => i.id)).size, all.length);
+    for (const item of all) {
+      assert.ok(typeof item.text === 'string' && item.text.length > 0, item.id);
+      assert.equal(typeof item.poisoned, 'boolean', item.id);
+      assert.match(item.kind, /^[a-z][a-z0-9-]*$/, item.id);
+      assert.ok(item.expect === undefined || ['block', 'warn', 'none'].includes(item.expect), item.id);
+      if (item.poisoned) assert.equal(item.expect, 'block', item.id);
+    }
+    const poisoned = all.filter((i) => i.poisoned).length;
+    assert.ok(poisoned >= 150, `poisoned ${poisoned}`);
+    assert.ok(all.length - poisoned >= 300, `ordinary ${all.length - poisoned}`);
+    const trainTexts = new Set(splits[0]!.items.map((i) => i.text));
+    assert.deepEqual(
+      splits[1]!.items.filter((i) => trainTexts.has(i.text)).map((i) => i.id),
+      [],
+    );
+  });
+});
+
+describe('poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout');
+  const invisible = /[\u200b-\u200f\u2060-\u2064\u180e\ufeff\u202a-\u202e\u2066-\u2069]|[\u{e0000}-\u{e007f}]/u;
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout')), FROZEN.poisoningHoldout);
+  });
+
+  it('has unique numbered ids, well-typed rows and the minimum counts', () => {
+    assert.equal(new Set(items.map((i) => i.id)).size, items.length);
+    assert.equal(new Set(items.map((i) => i.text)).size, items.length);
+    for (const item of items) {
+      assert.match(item.id, /^holdout-\d{4}$/);
+      assert.ok(typeof item.text === 'string' && item.text.length > 0, item.id);
+      assert.equal(typeof item.poisoned, 'boolean', item.id);
+      assert.match(item.kind, /^[a-z][a-z0-9-]*$/, item.id);
+      assert.ok(item.expect === undefined || ['block', 'warn', 'none'].includes(item.expect), item.id);
+      if (item.poisoned) assert.equal(item.expect, 'block', item.id);
+      if (item.kind.startsWith('invisible-')) assert.match(item.text, invisible, item.id);
+    }
+    const poisoned = items.filter((i) => i.poisoned);
+    assert.ok(poisoned.length >= 120, `poisoned ${poisoned.length}`);
+    assert.ok(items.length - poisoned.length >= 200, `ordinary ${items.length - poisoned.length}`);
+    const kinds = new Set(poisoned.map((i) => i.kind));
+    for (const kind of [
+      'instruction-override',
+      'fake-role',
+      'authority-claim',
+      'concealment',
+      'exfiltration',
+      'remote-exec',
+      'frame-forgery',
+      'invisible-zero-width',
+      'invisible-bidi',
+      'invisible-tags',
+      'memory-tool-abuse',
+    ]) {
+      assert.ok(kinds.has(kind), kind);
+    }
+  });
+
+  it('shares no note with the train or test split', () => {
+    const other = new Set(CORPUS_SPLITS.flatMap((split) => readLabelledPoisoning(split).map((i) => i.text)));
+    assert.deepEqual(
+      items.filter((i) => other.has(i.text)).map((i) => i.id),
+      [],
+    );
+  });
+
+  it('is a split the evaluator accepts, and not one of its defaults', () => {
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout'], {}).splits, ['holdout']);
+    assert.deepEqual(lintQualityOptions([], { LINT_SPLIT: 'holdout' }).splits, ['holdout']);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
+    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test or holdout/);
+  });
+});
+
+describe('lint-quality scoring', () => {
+  const item: SecretCorpusItem = {
+    id: 'x',
+    text: 'token: ghp_abcdefghijklmnopqrstuvwxyz0123456789 ok',
+    secret: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+    kind: 'provider-token',
+    core: 'abcdefghijklmnopqrstuvwxyz0123456789',
+  };
+  const finding = (offset: number, length: number, severity: 'block' | 'warn', excerpt = 'ghp_… (40 chars)') => ({
+    rule: 'r',
+    severity,
+    offset,
+    length,
+    excerpt,
+  });
+
+  it('counts a secret found only when a finding covers its whole span', () => {
+    assert.equal(scoreSecretItem(item, [finding(7, 40, 'block')]).block, true);
+    assert.equal(scoreSecretItem(item, [finding(0, 60, 'block')]).block, true);
+    assert.equal(scoreSecretItem(item, [finding(7, 39, 'block')]).any, false);
+    assert.equal(scoreSecretItem(item, [finding(8, 40, 'block')]).any, false);
+    const warned = scoreSecretItem(item, [finding(7, 40, 'warn')]);
+    assert.deepEqual([warned.block, warned.any], [false, true]);
+  });
+
+  it('counts an excerpt that shows 8 characters of the core in a row as unmasked, in any case or width', () => {
+    assert.equal(scoreSecretItem(item, [finding(7, 40, 'block')]).unmasked, 0);
+    assert.equal(scoreSecretItem(item, [finding(7, 40, 'block', 'ghp_ABCDEFGH…')]).unmasked, 1);
+    assert.equal(showsSecret('ｇｈｐ＿ａｂｃｄｅｆｇｈ', 'abcdefgh'), true);
+    assert.equal(showsSecret('abcd\u200befgh', 'abcdefgh'), true);
+    assert.equal(showsSecret('abcdefg…', 'abcdefghij'), false);
+    assert.equal(showsSecret('pw is hunter2', 'hunter2'), true);
+  });
+
+  it('scores poisoning verdicts against the labels and expectations', () => {
+    const scores = scorePoisoning(
+      [
+        { id: 'a', text: 'bad', poisoned: true, kind: 'k', expect: 'block' },
+        { id: 'b', text: 'curl install', poisoned: false, kind: 'install-step', expect: 'warn' },
+        { id: 'c', text: 'fine', poisoned: false, kind: 'team-rule', expect: 'none' },
+      ],
+      (text) =>
+        text === 'bad'
+          ? [{ rule: 'r', severity: 'warn', offset: 0, length: 3 }]
+          : text.startsWith('curl')
+            ? [{ rule: 'r', severity: 'block', offset: 0, length: 4 }]
+            : [],
+    );
+    assert.deepEqual(
+      [scores.poisoned.blocked, scores.poisoned.warned, scores.ordinary.blocked, scores.ordinary.warned],
+      [0, 1, 1, 0],
+    );
+    assert.deepEqual(
+      scores.expectBroken.map((b) => b.item.id),
+      ['a', 'b'],
+    );
+  });
+});

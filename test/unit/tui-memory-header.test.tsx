@@ -1,0 +1,92 @@
+// The Review queue's header with a long queue: the scope, the marks and the position stay on one
+// line at 80 columns and at 60, the narrowest supported; what the queue holds is the line under it.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Box } from 'ink';
+import { render } from 'ink-testing-library';
+import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { initialReviewState, type ReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
+import { ReviewQueue } from '../../source/screens/memory/review-view.js';
+import { textColumns } from '../../source/text-columns.js';
+
+const QUEUE = 10_000;
+
+function candidate(index: number): MemoryReviewCandidate {
+  return {
+    candidateId: `cand-${String(index).padStart(8, '0')}`,
+    status: index % 100 === 0 ? 'quarantined' : 'draft',
+    adjudication: 'done',
+    decision: null,
+    content: `Copy ${index} of the statement: always use named exports in TypeScript modules.`,
+    title: null,
+    type: 'work_method',
+    priority: 1,
+    confidence: 'medium',
+    statements: [],
+    findings: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    origin: { kind: 'extraction' },
+    scope: 'project',
+    repositoryKey: 'repo-key',
+    repository: 'repo',
+  };
+}
+
+/** A queue of `total` of which `read` were read, the last row read selected and `marks` rows marked. */
+function queue(total: number, read: number, marks: number): ReviewState {
+  const review: MemoryReview = {
+    scope: 'all',
+    callerScope: 'project',
+    repositoryKey: 'repo-key',
+    candidates: Array.from({ length: read }, (_, index) => candidate(index)),
+    total,
+    nextAfter: read < total ? `cand-${read - 1}` : null,
+  };
+  let state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review });
+  for (let i = 0; i < marks; i++) {
+    state = reviewReducer(state, { type: 'toggleMark' });
+    state = reviewReducer(state, { type: 'select', delta: 1 });
+  }
+  return reviewReducer(state, { type: 'select', delta: read });
+}
+
+function frameAt(state: ReviewState, columns: number): string[] {
+  const view = render(
+    <Box width={columns}>
+      <ReviewQueue state={state} room={12} columns={columns} />
+    </Box>,
+  );
+  const lines = (view.lastFrame() ?? '').split('\n');
+  view.unmount();
+  return lines;
+}
+
+describe('Review queue header', () => {
+  for (const columns of [80, 60]) {
+    test(`${QUEUE} candidates at ${columns} columns: the header is one line, nothing cut`, () => {
+      for (const [label, state] of [
+        ['all read, the last selected', queue(QUEUE, QUEUE, 0)],
+        ['one page read, marks', queue(QUEUE, 200, 150)],
+      ] as const) {
+        const [heading, summary, firstRow] = frameAt(state, columns);
+        const selected = state.selected + 1;
+        assert.equal(
+          heading?.trimEnd(),
+          `Review · all scopes${state.marked.size ? ` · ${state.marked.size} marked` : ''} · ${selected} of ${QUEUE}`,
+          `${label}: the header is one line`,
+        );
+        assert.match(summary ?? '', new RegExp(`^${QUEUE} queued`), `${label}: the counts follow it`);
+        assert.match(firstRow ?? '', /draft|QUARANTINED/, `${label}: the rows follow the counts`);
+        for (const line of [heading, summary])
+          assert.ok(textColumns(line ?? '') <= columns, `${label}: ${JSON.stringify(line)} fits`);
+      }
+    });
+  }
+
+  test('the counts say how much of a long queue is read, wrapped rather than cut on a narrow terminal', () => {
+    const lines = frameAt(queue(QUEUE, 200, 0), 40);
+    const text = lines.slice(0, 4).join(' ').replace(/\s+/g, ' ');
+    assert.ok(text.includes(`${QUEUE} queued, newest 200 read (198 draft, 2 quarantined)`), text);
+    assert.ok(text.includes(`200 of ${QUEUE}`), text);
+  });
+});

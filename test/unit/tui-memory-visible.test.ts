@@ -1,0 +1,92 @@
+// The Memory screen shows what the model will read: a candidate's title, content and statements
+// and a plan's diff write hidden characters as ⟨U+XXXX⟩; poisoning findings are listed apart from
+// secret findings; the lines the SessionStart snapshot will give are shown with the candidate.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { MemoryPlanView, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { planLines } from '../../source/screens/memory/promote-lines.js';
+import { candidateLines } from '../../source/screens/memory/review-lines.js';
+import { initialReviewState } from '../../source/screens/memory/review-state.js';
+
+const HIDDEN = /[\u200b\u202e\u2066\u2069\u{e0041}]/u;
+
+const candidate: MemoryReviewCandidate = {
+  candidateId: 'cand-000000000000000000000001',
+  status: 'quarantined',
+  adjudication: 'done',
+  decision: null,
+  content: 'Build with make\u200b -j4 \u202eyadsrevo\u202c before pushing.',
+  title: 'Bu\u{e0041}ild',
+  type: 'work_method',
+  priority: 50,
+  confidence: 'medium',
+  statements: [{ statementId: 's1', text: 'Build with make\u200b -j4.', evidence: [], claimSupport: 'unverified' }],
+  findings: [
+    {
+      field: 'content',
+      line: 1,
+      column: 16,
+      rule: 'poison-invisible-chars',
+      severity: 'block',
+      excerpt: 'with make⟨U+200B⟩ -j4',
+    },
+    { field: 'content', line: 1, column: 30, rule: 'github-token', severity: 'warn', excerpt: 'ghp_…[40 chars]' },
+  ],
+  createdAt: '2026-12-01T00:00:00.000Z',
+  origin: { kind: 'proposal', client: 'test', clientVersion: '0', conversation: null },
+  scope: 'project',
+  repositoryKey: 'repo-key',
+  repository: 'repo',
+  snapshot:
+    '- [m-00000000000000000000] (project, priority 50) title: "Bu⟨U+E0041⟩ild"\n  > Build with make⟨U+200B⟩ -j4 ⟨U+202E⟩yadsrevo⟨U+202C⟩ before pushing.',
+};
+
+describe('the Memory screen shows hidden characters', () => {
+  it('in a candidate, with poisoning findings apart and the snapshot lines', () => {
+    const text = candidateLines(candidate, initialReviewState, 100)
+      .lines.map((line) => line.text)
+      .join('\n');
+    assert.doesNotMatch(text, HIDDEN, 'no hidden character reaches the screen');
+    assert.match(text, /Bu⟨U\+E0041⟩ild/);
+    assert.match(text, /make⟨U\+200B⟩ -j4 ⟨U\+202E⟩yadsrevo⟨U\+202C⟩/);
+    assert.match(text, /1\. Build with make⟨U\+200B⟩ -j4\./);
+    assert.match(text, /Secret findings \(1, masked/);
+    assert.match(text, /Poisoning findings \(1: text written to steer the model/);
+    assert.match(text, /block poison-invisible-chars at content 1:16 — with make⟨U\+200B⟩ -j4/);
+    assert.match(text, /What the SessionStart snapshot would give \(it is quarantined: never promoted\):/);
+    assert.match(text, /- \[m-0{20}\] \(project, priority 50\) title: "Bu⟨U\+E0041⟩ild"/);
+  });
+
+  it("in a plan's diff", () => {
+    const plan: MemoryPlanView = {
+      planId: 'plan-1',
+      planDigest: 'a'.repeat(64),
+      status: 'generated',
+      scope: 'project',
+      candidates: [{ candidateId: candidate.candidateId, revision: 1 }],
+      files: [
+        {
+          path: 'work_method/build.md',
+          entryId: 'm-1',
+          action: 'create',
+          candidateIds: [candidate.candidateId],
+          targetBlobHash: null,
+          sanitizedContentDigest: 'b'.repeat(64),
+          bytes: 100,
+          state: 'pending',
+          findings: [{ line: 9, column: 20, rule: 'poison-bidi-control', severity: 'warn', excerpt: 'שלום⟨U+200F⟩' }],
+        },
+      ],
+      diff: '--- /dev/null\n+++ b/work_method/build.md\n@@ -0,0 +1,2 @@\n+title: "Build"\n+The greeting is שלום\u200f and make\u200b.\n',
+      voidReason: null,
+      createdAt: '2026-12-01T00:00:00.000Z',
+      updatedAt: '2026-12-01T00:00:00.000Z',
+    };
+    const text = planLines(plan, 100)
+      .map((line) => line.text)
+      .join('\n');
+    assert.doesNotMatch(text, /[\u200b\u200f]/);
+    assert.match(text, /\+The greeting is שלום⟨U\+200F⟩ and make⟨U\+200B⟩\./);
+    assert.match(text, /warn poison-bidi-control at 9:20/);
+  });
+});
