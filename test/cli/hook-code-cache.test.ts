@@ -63,7 +63,7 @@ function keptEvents(install: { dir: string; bin: string }, session: string): num
 
 describe('the hook bundle code cache', () => {
   it('the build leaves one that V8 accepts for this very bundle', () => {
-    const checkout = join(import.meta.dirname, '../../..');
+    const checkout = join(import.meta.dirname, '../..');
     assert.equal(cacheState(checkout), 'accepted');
     assert.equal(loaderOf(checkout).HOOK, join(checkout, 'dist', 'hook.cjs'));
   });

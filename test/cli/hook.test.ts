@@ -166,7 +166,11 @@ describe('hook dispatch', () => {
       blocker.close();
     }
     assert.equal(result.code, 0);
-    assert.ok(heldMs >= deadlineMs - 100, `the lock was held past the deadline (${heldMs} ms)`);
+    // The hook gives up at its deadline less the margin it keeps to reply in time.
+    assert.ok(
+      heldMs >= deadlineMs - HOOK_REPLY_MARGIN_MS - 100,
+      `the lock was held until the hook's deadline (${heldMs} ms)`,
+    );
     assert.ok(performance.now() - started >= heldMs, 'the hook waited for the lock');
     const lines = readFileSync(storeFiles(home).hookErrors, 'utf8')
       .trim()

@@ -107,7 +107,7 @@ describe('exit codes', { timeout: 240_000 }, () => {
     expectExit({ code: await new Promise((resolve) => follower.once('exit', resolve)), stderr: '' }, 130);
 
     const tui = spawnInTerminal(
-      [process.execPath, join(import.meta.dirname, '../bin/common-memory.cjs')],
+      [process.execPath, join(import.meta.dirname, '../../bin/common-memory.cjs')],
       terminalEnv({ COMMON_MEMORY_HOME: home }),
     );
     let output = '';

@@ -112,7 +112,7 @@ describe('architecture', () => {
     it('fails on the CLI importing the store', () => {
       plant(
         'source/cli/commands/promote.ts',
-        "\nexport { prepared as planted } from '../../../store/database.js';\n",
+        "\nexport { prepared as planted } from '../../store/database.js';\n",
         (found) =>
           assert.deepEqual(found, [
             'source/cli/commands/promote.ts imports source/store/database.ts: cli never import store: they read and write through the application API (api/, client/), so one process owns each write',
@@ -130,8 +130,8 @@ describe('architecture', () => {
 
     it('fails on the hook reaching a module off its list', () => {
       const planted = join(copy, 'source/hook/planted.ts');
-      writeFileSync(planted, "export { recall } from '../../store/memory/recall.js';\n");
-      plant('source/hook/main.ts', "\nexport { recall as planted } from '../planted.js';\n", (found) => {
+      writeFileSync(planted, "export { recall } from '../store/memory/recall.js';\n");
+      plant('source/hook/main.ts', "\nexport { recall as planted } from './planted.js';\n", (found) => {
         rmSync(planted);
         assert.ok(
           found.includes(

@@ -35,10 +35,13 @@ function ledgerText(ledger: HostStatus['ledger']): string {
   return `${ledger.entries} entries read in ${ledger.roots} conversations (${ledger.activeRoots} active)${last}`;
 }
 
-/** What the host has yet to process (it does so by itself; flush does it at once). */
-function waitingLine(waiting: HostStatus['waiting']): string {
+/**
+ * What the host has yet to process (it does so by itself; flush does it at once); null when nothing
+ * waits, so that at 80×24 the row gives its line to a warning (broken hooks) that matters more.
+ */
+function waitingLine(waiting: HostStatus['waiting']): string | null {
   const counts = waitingCounts(waiting);
-  return counts === null ? 'nothing: every captured event is processed' : `${counts} · now: ${FLUSH_COMMAND}`;
+  return counts === null ? null : `${counts} · now: ${FLUSH_COMMAND}`;
 }
 
 /**
@@ -115,7 +118,9 @@ export function Dashboard() {
         <Field label="Journal">{status ? `head ${status.heads.journal}` : '…'}</Field>
         <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
         <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
-        <Field label="Waiting">{status ? waitingLine(status.waiting) : '…'}</Field>
+        {status && waitingLine(status.waiting) !== null ? (
+          <Field label="Waiting">{waitingLine(status.waiting)}</Field>
+        ) : null}
       </Box>
       <BrokenHooks refreshedAt={refreshedAt} status={status} />
       <Box marginTop={1}>
