@@ -3,6 +3,8 @@
 // children) whose pi is the fake-pi double replaying recorded pi 0.73.1 output. Every assertion
 // is about committed facts read back through the application API (or the CLI with --json);
 // doctor runs after every drill. Drills that kill the host itself live in agents-faults.test.ts.
+// serial: its acceptance groups are suites with a 60 s budget each, driving a host and several pi
+// children at once; beside other e2e files on two cores they ran out of it.
 // The CLI parts need the build: npx tsc -p tsconfig.build.json
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
