@@ -100,6 +100,7 @@ export function Dashboard() {
   const { home, connection } = useEnvironment();
   const { status, error, loading, refreshedAt } = useDashboardState();
   const theme = useTheme();
+  const waiting = status ? waitingLine(status.waiting) : null;
   useHelp([helpItem('history', ['showHistory'])]);
   return (
     <Box flexDirection="column" paddingTop={1}>
@@ -118,9 +119,7 @@ export function Dashboard() {
         <Field label="Journal">{status ? `head ${status.heads.journal}` : '…'}</Field>
         <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
         <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
-        {status && waitingLine(status.waiting) !== null ? (
-          <Field label="Waiting">{waitingLine(status.waiting)}</Field>
-        ) : null}
+        {waiting ? <Field label="Waiting">{waiting}</Field> : null}
       </Box>
       <BrokenHooks refreshedAt={refreshedAt} status={status} />
       <Box marginTop={1}>
