@@ -6,10 +6,16 @@
 // schemas up front (memory_propose's description invites too); Claude Code lists MCP tools by name
 // and loads a schema through ToolSearch when the model asks.
 import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RecordedRequest } from '../support/fake-responses-server.js';
+import { locateClients } from './clients.js';
 import { runClaude, runCodex } from './harness.js';
-import { claudeLedgerWorld, codexLedgerWorld } from './ledger-world.js';
+import { claudeLedgerWorld, closeLater, codexLedgerWorld } from './ledger-world.js';
+import { startTmux } from './tmux.js';
 
 const PROMPT = 'Hello; nothing to do yet.';
 
@@ -39,25 +45,84 @@ function assertOffered(first: string, names: { propose: string; get: string }, s
   assert.ok(first.includes('the `memory_get` tool'), 'the frame names the MCP tool before the CLI');
 }
 
+/**
+ * Under load a client may send its first request before the MCP server answered `initialize`
+ * (neither client waits for a server it does not require: Claude Code lists it as still connecting,
+ * Codex omits a pending optional server). Then the SessionStart frame is what the first request
+ * has, and it must carry the way to read a note without the tools: the shell command.
+ */
+function assertFrameStandsAlone(first: string, t: { diagnostic(message: string): void }, names: { propose: string }) {
+  assert.ok(first.includes('common-memory-notes'), 'the SessionStart frame is in the first request');
+  assert.match(first, /in a shell: `[^`]*common-memory\.cjs[^`]* get <id>`/, 'the frame names the shell command');
+  t.diagnostic(`tools in the first request under load: ${first.includes(names.propose) ? 'yes' : 'no'}`);
+}
+
+/** Runs `body` while two processes keep both cores busy (killed by their pids after it). */
+async function underLoad<T>(body: () => Promise<T>): Promise<T> {
+  const busy: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  try {
+    return await body();
+  } finally {
+    for (const child of busy) child.kill('SIGKILL');
+  }
+}
+
+const CLAUDE_NAMES = { propose: 'mcp__common-memory__memory_propose', get: 'mcp__common-memory__memory_get' };
+const CODEX_NAMES = { propose: 'memory_propose', get: 'memory_get' };
+
 describe('memory tools are offered at the first model request', { timeout: 600_000 }, () => {
   it('claude -p: the first request lists memory_propose and memory_get, and the frame invites proposals', async () => {
     const { sandbox, requests } = await claudeLedgerWorld({ label: 'offered' }, () => ({ type: 'text', text: 'ok' }));
     const run = await runClaude(sandbox, { prompt: PROMPT, timeoutMs: 180_000 });
     assert.equal(run.exitCode, 0, run.stderr);
-    assertOffered(
-      firstModelRequest(requests, /^\/v1\/messages/),
-      {
-        propose: 'mcp__common-memory__memory_propose',
-        get: 'mcp__common-memory__memory_get',
-      },
-      false,
+    assertOffered(firstModelRequest(requests, /^\/v1\/messages/), CLAUDE_NAMES, false);
+  });
+
+  it('interactive Claude Code in a terminal: the first request of the session lists them too', async () => {
+    const { sandbox, requests } = await claudeLedgerWorld({ label: 'offered-tty' }, () => ({
+      type: 'text',
+      text: 'Answered by the fake server.',
+    }));
+    const term = startTmux({
+      dir: mkdtempSync(join(tmpdir(), 'cm-tmux-')),
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, TERM: 'xterm-256color' },
+      command: [locateClients().claudeBinary],
+    });
+    closeLater(() => term.close());
+    await term.waitFor('the prompt box', (screen) => /^❯/m.test(screen), 60_000);
+    term.type(PROMPT);
+    term.press('Enter');
+    await term.waitFor('the answer', (screen) => screen.includes('Answered by the fake server.'), 120_000);
+    assertOffered(firstModelRequest(requests, /^\/v1\/messages/), CLAUDE_NAMES, false);
+  });
+
+  it('claude -p with both cores kept busy beside it: the frame carries the shell command, tools or not', async (t) => {
+    const { sandbox, requests } = await claudeLedgerWorld({ label: 'offered-load' }, () => ({
+      type: 'text',
+      text: 'ok',
+    }));
+    const run = await underLoad(() => runClaude(sandbox, { prompt: PROMPT, timeoutMs: 300_000 }));
+    assert.equal(run.exitCode, 0, run.stderr);
+    assertFrameStandsAlone(firstModelRequest(requests, /^\/v1\/messages/), t, CLAUDE_NAMES);
+  });
+
+  it('codex exec with both cores kept busy beside it: the frame carries the shell command, tools or not', async (t) => {
+    const { sandbox, requests } = await codexLedgerWorld({ label: 'offered-load' }, () => ({
+      type: 'text',
+      text: 'ok',
+    }));
+    const run = await underLoad(() =>
+      runCodex(sandbox, { prompt: PROMPT, extraArgs: ['--dangerously-bypass-hook-trust'] }),
     );
+    assert.equal(run.exitCode, 0, run.stderr);
+    assertFrameStandsAlone(firstModelRequest(requests, /./), t, CODEX_NAMES);
   });
 
   it('codex exec: the first request lists memory_propose and memory_get, and the frame invites proposals', async () => {
     const { sandbox, requests } = await codexLedgerWorld({ label: 'offered' }, () => ({ type: 'text', text: 'ok' }));
     const run = await runCodex(sandbox, { prompt: PROMPT, extraArgs: ['--dangerously-bypass-hook-trust'] });
     assert.equal(run.exitCode, 0, run.stderr);
-    assertOffered(firstModelRequest(requests, /./), { propose: 'memory_propose', get: 'memory_get' }, true);
+    assertOffered(firstModelRequest(requests, /./), CODEX_NAMES, true);
   });
 });
