@@ -12,6 +12,8 @@ const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Reco
   string,
   Record<string, string> | string
 >;
+/** The pages a reader of the repository reads: the README and every page of docs/. */
+const PAGES = ['README.md', ...readdirSync(`${ROOT}docs`).map((name) => `docs/${name}`)];
 
 describe('the package', () => {
   it('packs bin, dist and LICENSE, without source maps (nothing runs with --enable-source-maps)', () => {
@@ -87,7 +89,6 @@ describe('the package', () => {
   });
 
   it('README and docs/: every relative link resolves to a file and heading here, none outside the repository', () => {
-    const pages = ['README.md', ...readdirSync(`${ROOT}docs`).map((name) => `docs/${name}`)];
     const anchors = (text: string): Set<string> =>
       new Set(
         [...text.matchAll(/^#+ (.*)$/gm)].map((heading) =>
@@ -97,7 +98,7 @@ describe('the package', () => {
             .replace(/ /g, '-'),
         ),
       );
-    for (const page of pages) {
+    for (const page of PAGES) {
       const text = readFileSync(`${ROOT}${page}`, 'utf8');
       assert.doesNotMatch(text, /seed \d{3}|PRODUCT\.md|HOSTS\.md|STYLE\.md/, page);
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -116,5 +117,22 @@ describe('the package', () => {
       ['docs/data-home.md', '## Privacy'],
     ] as const)
       assert.ok(readFileSync(`${ROOT}${page}`, 'utf8').includes(section), `${page}: ${section}`);
+  });
+
+  it('README and docs/: every table cell is a sentence, at most 200 characters; the detail goes in prose below', () => {
+    const long: string[] = [];
+    for (const page of PAGES) {
+      let fenced = false;
+      for (const [index, line] of readFileSync(`${ROOT}${page}`, 'utf8').split('\n').entries()) {
+        if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+        if (fenced || !line.startsWith('|')) continue;
+        // A cell ends at a pipe that is not escaped, as GitHub splits a row (`a\|b` stays in one cell).
+        for (const cell of line.replace(/^\||\|\s*$/g, '').split(/(?<!\\)\|/)) {
+          const text = cell.trim();
+          if (text.length > 200) long.push(`${page}:${index + 1}: ${text.length} characters: ${text.slice(0, 60)}…`);
+        }
+      }
+    }
+    assert.deepEqual(long, [], 'move the detail out of these cells into prose after the table');
   });
 });
