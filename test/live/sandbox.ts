@@ -49,7 +49,9 @@ export async function makeSandbox(prefix: string): Promise<Sandbox> {
     cwd,
     cleanup: async () => {
       if (process.env[KEEP_ENV] === '1') return;
-      await rm(root, { recursive: true, force: true });
+      // A client's own background writer (Claude Code's session files) may still be finishing a
+      // write after the client exited: rmdir then meets ENOTEMPTY, and a retry succeeds.
+      await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
