@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The shim, in CommonJS so that the hook never starts Node's ES module loader. `hook` goes to the
 // fast path (one bundled file: node:* and better-sqlite3 only) before anything heavy is loaded:
-// hosts start a hook process per event with deadlines of a second or two. Everything else goes to
-// the CLI, also one bundled file (scripts/bundle.mjs).
+// hosts start a hook process per event with deadlines of a second or two. The TUI goes to the ES
+// module bundle (ink, react); every other command to the CLI without them (scripts/bundle.mjs).
 'use strict';
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook' && !argv.includes('--help')) {
@@ -17,7 +17,7 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
   // connection is left to this exit, which spares it the checkpoint of a last close
   // (source/hook/ledger-events.ts).
   process.exit(hook.runHook(argv.slice(1)));
-} else {
+} else if (isTui(argv)) {
   // React's development build is several times slower; the shipped TUI runs the production one.
   process.env.NODE_ENV ??= 'production';
   import('../dist/cli/bundle.mjs').then(
@@ -28,4 +28,31 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
       process.exitCode = require('./unloadable.cjs').reportUnloadableCli(error);
     },
   );
+} else {
+  // Every other command: the CLI without the TUI, one CommonJS file through its code cache.
+  process.env.NODE_ENV ??= 'production';
+  let cli;
+  try {
+    cli = require('./code-cache.cjs').loadCached(require('node:path').join(__dirname, '..', 'dist', 'cli', 'main.cjs'));
+  } catch (error) {
+    process.exitCode = require('./unloadable.cjs').reportUnloadableCli(error);
+  }
+  cli?.main(argv).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+/**
+ * The TUI is asked for when no word names a command: only the TUI's own flags (those with a value
+ * take the next word). Anything else goes to the plain CLI, which hands a TUI run it receives
+ * anyway to the ES module bundle (scripts/stubs/tui-in-esm.cjs).
+ */
+function isTui(words) {
+  const valued = new Set(['--home', '--codex-home', '--claude-dir', '--pi-dir']);
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
+    if (valued.has(word)) index++;
+    else if (![...valued].some((flag) => word.startsWith(`${flag}=`))) return false;
+  }
+  return true;
 }

@@ -13,7 +13,7 @@
 // Native and worker-only packages stay external: better-sqlite3 (its addon) and pi (loaded by
 // the agents worker).
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -55,6 +55,8 @@ const yogaWithoutFetch = {
   },
 };
 
+// Chunks are named by their content: those of earlier builds would pile up (and be packed).
+for (const name of await readdir(dist('cli'))) if (/^(chunk-|bundle\.)/.test(name)) await rm(dist(`cli/${name}`));
 await build({
   ...common,
   plugins: [yogaWithoutFetch],
@@ -77,6 +79,55 @@ await build({
 if (!yogaLoaderPatched)
   throw new Error("bundle: yoga-layout's wasm loader was not found; update the yoga-without-fetch plugin");
 
+/**
+ * dist/cli/main.cjs — the CLI without the TUI, as one CommonJS file that bin/code-cache.cjs loads
+ * with V8's code cache: every command but the TUI (plain reads, `mcp`, `host`, `flush`…) is a
+ * whole process that clients and scripts start in loops, and compiling the ES module chunks was
+ * about a quarter of a plain read's process (V8's code cache is for scripts, not ES modules, in
+ * Node 20). `commands/tui.js` is replaced by a stub that hands a TUI run to bundle.mjs whole.
+ * `import.meta` is what an ES module would see from dist/cli (workers and the shim are found from
+ * it); `resolve` finds a package's package.json, which is all the CLI asks it for (pi's bin).
+ */
+const cjsImportMeta = `const __cmImportMeta = {
+  url: require('node:url').pathToFileURL(__filename).href,
+  resolve(name) {
+    const { dirname, join } = require('node:path');
+    for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+      const manifest = join(dir, 'node_modules', name, 'package.json');
+      if (require('node:fs').existsSync(manifest)) return require('node:url').pathToFileURL(manifest).href;
+    }
+    throw Object.assign(new Error("Cannot find package '" + name + "'"), { code: 'ERR_MODULE_NOT_FOUND' });
+  },
+};`;
+const elsewhere = {
+  name: 'tui-elsewhere',
+  setup(b) {
+    const stub = (name) => ({ path: new URL(`./stubs/${name}`, import.meta.url).pathname });
+    b.onResolve({ filter: /^\.\/commands\/tui\.js$/ }, () => stub('tui-in-esm.cjs'));
+  },
+};
+const cjsOptions = {
+  ...common,
+  metafile: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  format: 'cjs',
+  define: { 'import.meta': '__cmImportMeta' },
+  banner: { js: cjsImportMeta },
+};
+const cjs = await build({
+  ...cjsOptions,
+  entryPoints: [dist('cli/main.js')],
+  outfile: dist('cli/main.cjs'),
+  plugins: [elsewhere],
+});
+
+const tuiInCjs = Object.keys(cjs.metafile.inputs).filter((input) =>
+  /node_modules\/(ink|react|yoga-layout)\//.test(input),
+);
+if (tuiInCjs.length > 0)
+  throw new Error(`bundle: dist/cli/main.cjs contains the TUI (${tuiInCjs[0]}); it belongs to bundle.mjs only`);
+
 for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread', 'memory-files-thread']) {
   const file = dist(`workers/${name}.js`);
   // Bundled in place: only tsc output may be bundled, once.
@@ -91,6 +142,9 @@ for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-t
     banner: esmRequire,
   });
 }
+
+// Last: the CLI's code cache runs commands that start the (bundled) worker threads.
+execFileSync(process.execPath, [new URL('./cli-code-cache.cjs', import.meta.url).pathname], { stdio: 'inherit' });
 
 /**
  * dist/hook.cjs.v8cache (bin/hook-loader.cjs): V8's code for the hook bundle and for what one

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
-import { Host, type HostInfoFile } from '../host/host.js';
+import type { Host, HostInfoFile } from '../host/host.js';
 import { processStartTime } from '../host/lease.js';
 import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
@@ -161,19 +161,26 @@ export const sayWaiting =
 
 const remoteConnection = (app: Application): Connection => ({ app, mode: 'remote', close: async () => {} });
 
+/**
+ * The host's code is loaded only by the commands that start one: a read answered by a running host
+ * or read-only never loads it (whole-process start-up of plain reads, scripts call them in loops).
+ */
+const startHost = async (home: string): Promise<Host> =>
+  (await import('../host/host.js')).Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS });
+
 async function readOnlyConnection(home: string): Promise<Connection> {
   // A read never creates a store: a home without one is "not found", and stays as it was.
   if (!existsSync(storeFiles(home).core)) throw noStore(home);
   // A store of an older schema is migrated once (briefly holding the lease), then read without it.
   if (!isCurrentStore(storeFiles(home).core)) {
-    await (await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS })).stop();
+    await (await startHost(home)).stop();
   }
   const reader = openReadOnly(storeFiles(home).core);
   return { app: reader.app, mode: 'read-only', close: async () => reader.close() };
 }
 
 async function localConnection(home: string): Promise<Connection> {
-  const host = await Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS });
+  const host = await startHost(home);
   return { app: host.application, mode: 'local', close: () => host.stop() };
 }
 

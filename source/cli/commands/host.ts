@@ -1,6 +1,5 @@
 // `host`: the headless host. Runs until SIGINT or SIGTERM, then shuts down in order.
 import { CmError } from '../../errors.js';
-import { Host } from '../../host/host.js';
 import type { Output } from '../output.js';
 
 export async function runHostCommand(home: string, portFlag: string | undefined, out: Output): Promise<number> {
@@ -10,6 +9,7 @@ export async function runHostCommand(home: string, portFlag: string | undefined,
     if (!/^\d{1,5}$/.test(portFlag) || port > 65535)
       throw new CmError('usage', `--port must be a port number (0–65535), not ${JSON.stringify(portFlag)}.`);
   }
+  const { Host } = await import('../../host/host.js');
   const host = await Host.start({ home, serve: true, port });
   const { hostId, storeId, pid } = host.info;
   out.result(
