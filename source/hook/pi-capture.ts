@@ -1,10 +1,11 @@
 // The pi extension's one transaction per event (pi has no transcript of its own that we read: the
 // events are the record). Each event becomes one inbox envelope whose tail is the event as one
-// JSON line, appended to a per-activation event stream (a watch of its own, `pi-events:<key>`), so
-// the drain reads pi exactly as it reads a transcript: bytes after a cursor, parsed by a strict
-// parser (source/hosts/pi/event-parser.ts). The user's input is kept once, as a prompt candidate
-// of its own (the same text typed twice is two candidates); its line carries only the digest. A
-// quit (SessionEnd) ends the activation; reload/new/resume/fork do not.
+// JSON line, appended to a per-activation event stream (a watch of its own, `pi-events:<key>`;
+// its rows are written by store/core/pi-inbox.ts), so the drain reads pi exactly as it reads a
+// transcript: bytes after a cursor, parsed by a strict parser (source/hosts/pi/event-parser.ts).
+// The user's input is kept once, as a prompt candidate of its own (the same text typed twice is
+// two candidates); its line carries only the digest. A quit (SessionEnd) ends the activation;
+// reload/new/resume/fork do not.
 //
 // A message over HOOK_TAIL_MAX_BYTES (a tool that printed a whole file) is kept without its
 // content: the line says how many bytes the content was and its sha256, the drain turns it into a
@@ -12,11 +13,10 @@
 // stays whole and settles; a session never stops being captured because one tool output was huge.
 import type { Db } from '../store/database.js';
 import type { FaultPoint } from '../ground/faults.js';
-import { commit } from '../store/transaction.js';
 import { HOOK_TAIL_MAX_BYTES } from '../limits.js';
 import { CmError } from '../errors.js';
-import { sessionKeyOf, sha256Hex, textDigest } from '../ground/digests.js';
-import { endActivation, openActivation, storeTail } from '../store/core/inbox-writes.js';
+import { sha256Hex, textDigest } from '../ground/digests.js';
+import { appendPiEvent, type PiEvent } from '../store/core/pi-inbox.js';
 import type { HookPayload } from './payload.js';
 
 /** How long pi may be held by one event: the extension's child channel is stopped after it. */
@@ -39,20 +39,24 @@ export interface OmittedContent {
 }
 
 /** The line the drain reads: the extension's record, with the input's text replaced by its digest. */
-function eventLine(payload: HookPayload): { line: Buffer; prompt: string | null; omitted: OmittedContent | null } {
+function eventLine(payload: HookPayload): {
+  line: Buffer;
+  prompt: PiEvent['prompt'];
+  omitted: OmittedContent | null;
+} {
   const record = payload.value['record'];
   if (typeof record !== 'object' || record === null || Array.isArray(record))
     throw new CmError('invalid_input', 'pi event: record is not an object');
   const value = record as Record<string, unknown>;
   if (value['type'] !== payload.event)
     throw new CmError('invalid_input', 'pi event: record type differs from the event name');
-  let prompt: string | null = null;
+  let prompt: PiEvent['prompt'] = null;
   let kept: Record<string, unknown> = value;
   if (payload.event === 'input') {
     if (typeof value['text'] !== 'string') throw new CmError('invalid_input', 'pi input event without text');
-    prompt = value['text'];
+    prompt = { text: value['text'], digest: textDigest(value['text']) };
     const { text: _text, ...rest } = value;
-    kept = { ...rest, digest: textDigest(prompt) };
+    kept = { ...rest, digest: prompt.digest };
   }
   const line = Buffer.from(`${JSON.stringify(kept)}\n`, 'utf8');
   if (line.length <= HOOK_TAIL_MAX_BYTES || payload.event !== 'message_end') return { line, prompt, omitted: null };
@@ -72,81 +76,12 @@ function withoutContent(record: Record<string, unknown>): { line: Buffer; omitte
     contentSha256: sha256Hex(text),
   };
   const line = Buffer.from(`${JSON.stringify({ ...record, message: { ...rest, omittedContent: omitted } })}\n`, 'utf8');
-  // Only the content can be huge; a line still over the bound is over_limit below, never cut.
+  // Only the content can be huge; a line still over the bound is over_limit in its envelope (pi-inbox.ts), never cut.
   return { line, omitted };
 }
 
 export function capturePiEnvelope(db: Db, instance: string, payload: HookPayload, fault?: FaultPoint): PiCaptureResult {
   const { line, prompt, omitted } = eventLine(payload);
-  return commit(
-    db,
-    'hookCapture',
-    (tx) => {
-      const now = tx.nowMs;
-      const activation = openActivation(db, 'pi', instance, payload.sessionId, payload.cwd, now);
-      if (activation.watch_id === null) {
-        const { ordinal } = db
-          .prepare('SELECT ordinal FROM capture_activations WHERE activation_id = ?')
-          .get(activation.activation_id) as { ordinal: number };
-        const stream = `pi-events:${sessionKeyOf('pi', instance, payload.sessionId, ordinal)}`;
-        activation.watch_id = db
-          .prepare("INSERT INTO capture_watches (client, transcript_path, host_session_id) VALUES ('pi', ?, ?)")
-          .run(stream, payload.sessionId).lastInsertRowid as number;
-        db.prepare('UPDATE capture_activations SET watch_id = ? WHERE activation_id = ?').run(
-          activation.watch_id,
-          activation.activation_id,
-        );
-      }
-      const { captured_bytes: from } = db
-        .prepare('SELECT captured_bytes FROM capture_watches WHERE watch_id = ?')
-        .get(activation.watch_id) as { captured_bytes: number };
-      // Over the bound is an explicit state (the drain files it as a recovery item), never a cut line.
-      const over = line.length > HOOK_TAIL_MAX_BYTES;
-      const to = over ? from : from + line.length;
-      const stored = JSON.stringify({
-        hook_event_name: payload.event,
-        session_id: payload.sessionId,
-        cwd: payload.cwd,
-        lineBytes: line.length,
-      });
-      const inboxId = db
-        .prepare(
-          `INSERT INTO inbox (client, event, received_at_ms, payload, state, activation_id, host_session_id, process_instance, watch_id, tail_state, tail_from, tail_to)
-           VALUES ('pi', ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          payload.event,
-          now,
-          stored,
-          activation.activation_id,
-          payload.sessionId,
-          instance,
-          activation.watch_id,
-          over ? 'over_limit' : 'captured',
-          from,
-          to,
-        ).lastInsertRowid as number;
-      if (!over) {
-        storeTail(db, inboxId, line);
-        db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(to, activation.watch_id);
-      }
-      if (prompt !== null) {
-        db.prepare(
-          `INSERT INTO prompt_candidates (activation_id, client, host_session_id, turn_ref, digest, body, scope, inbox_id, state)
-           VALUES (?, 'pi', ?, ?, ?, ?, ?, ?, 'pending')`,
-        ).run(
-          activation.activation_id,
-          payload.sessionId,
-          `input-${inboxId}`,
-          textDigest(prompt),
-          prompt,
-          payload.cwd,
-          inboxId,
-        );
-      }
-      if (payload.event === 'SessionEnd') endActivation(db, activation.activation_id, now);
-      return { inboxId, activationId: activation.activation_id, omitted };
-    },
-    fault,
-  );
+  const event = { instance, sessionId: payload.sessionId, cwd: payload.cwd, event: payload.event, line, prompt };
+  return { ...appendPiEvent(db, event, fault), omitted };
 }

@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolveHome, storeFiles } from '../home.js';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
+import { takePiRefreshedSnapshot } from '../store/core/pi-inbox.js';
 import type { Db } from '../store/database.js';
 import { appendHookErrorLine, recordFailure, reportOmitted } from './failures.js';
 import type { HookArgs } from './hook-args.js';
@@ -61,21 +62,7 @@ export function piRefreshedSnapshot(instance: string, sessionId: string, shim: s
   const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim, inPiProcess: true };
   if (!existsSync(storeFiles(args.home).core)) return null;
   try {
-    const db = piConnection(args, instance);
-    const find = db.prepare(
-      `SELECT activation_id AS id, snapshot FROM capture_activations
-       WHERE client = 'pi' AND process_instance = ? AND host_session_id = ? AND state = 'active' AND snapshot_pending = 1`,
-    );
-    if (find.get(instance, sessionId) === undefined) return null;
-    return db
-      .transaction(() => {
-        // Read again under the write lock: a second refresh between the look and the take wins.
-        const row = find.get(instance, sessionId) as { id: number; snapshot: string | null } | undefined;
-        if (row === undefined) return null;
-        db.prepare('UPDATE capture_activations SET snapshot_pending = 0 WHERE activation_id = ?').run(row.id);
-        return row.snapshot ?? '';
-      })
-      .immediate();
+    return takePiRefreshedSnapshot(piConnection(args, instance), instance, sessionId);
   } catch (error) {
     closePiConnection();
     recordFailure(args, instance, error, undefined, 'snapshot');

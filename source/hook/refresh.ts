@@ -21,6 +21,13 @@ import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import { cliCommand } from './cli-command.js';
 import { commit } from '../store/transaction.js';
 import type { Db } from '../store/database.js';
+import {
+  activationByKey,
+  activeHookActivations,
+  activePiActivation,
+  type RefreshActivation,
+  replaceSnapshot,
+} from '../store/core/snapshot-refresh.js';
 import { openStore } from './open-store.js';
 import { ancestorInstances, INSTANCE_ENV } from './process-instance.js';
 
@@ -44,24 +51,12 @@ export interface MemoryRefreshResult {
 export const PI_INSTANCE_ENV = 'COMMON_MEMORY_PI_INSTANCE';
 export const PI_SESSION_ENV = 'COMMON_MEMORY_PI_SESSION';
 
-interface ActivationRow {
-  activation_id: number;
-  session_key: string;
-  client: string;
-  cwd: string | null;
-  state: string;
-}
-
 /** Host session ids exported to the commands an agent runs, per client. */
 const SESSION_ENV: Record<string, string> = { codex: 'CODEX_THREAD_ID', claude: 'CLAUDE_CODE_SESSION_ID' };
 
-const COLUMNS = 'activation_id, session_key, client, cwd, state';
-
-function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): ActivationRow {
+function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): RefreshActivation {
   if (target.sessionKey !== undefined) {
-    const row = db.prepare(`SELECT ${COLUMNS} FROM capture_activations WHERE session_key = ?`).get(target.sessionKey) as
-      | ActivationRow
-      | undefined;
+    const row = activationByKey(db, target.sessionKey);
     if (!row)
       throw new CmError(
         'not_found',
@@ -73,23 +68,12 @@ function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): 
   }
   const piInstance = env[PI_INSTANCE_ENV];
   if (piInstance) {
-    const row = db
-      .prepare(
-        `SELECT ${COLUMNS} FROM capture_activations WHERE state = 'active' AND client = 'pi' AND process_instance = ?
-         AND host_session_id = ? ORDER BY activation_id DESC LIMIT 1`,
-      )
-      .get(piInstance, env[PI_SESSION_ENV] ?? '') as ActivationRow | undefined;
+    const row = activePiActivation(db, piInstance, env[PI_SESSION_ENV] ?? '');
     if (row) return row;
   }
   const instances = ancestorInstances(env);
   if (instances.length === 0) instances.push('no-ancestor');
-  const marks = instances.map(() => '?').join(', ');
-  let rows = db
-    .prepare(
-      `SELECT ${COLUMNS}, host_session_id FROM capture_activations
-       WHERE state = 'active' AND client IN ('codex', 'claude') AND process_instance IN (${marks})`,
-    )
-    .all(...instances) as Array<ActivationRow & { host_session_id: string }>;
+  let rows = activeHookActivations(db, instances);
   const bySession = rows.filter((row) => env[SESSION_ENV[row.client]!] === row.host_session_id);
   if (bySession.length > 0) rows = bySession;
   if (rows.length === 1) return rows[0]!;
@@ -108,13 +92,10 @@ export function refreshSnapshot(
 ): MemoryRefreshResult {
   const db = openStore(home, 2000);
   try {
-    return commit(db, 'memoryRefresh', () => {
+    return commit(db, 'memoryRefresh', (tx) => {
       const row = findActivation(db, target, env);
       const snapshot = readSessionSnapshot(storeFiles(home).memoryState, row.cwd, cliCommand(home));
-      db.prepare('UPDATE capture_activations SET snapshot = ?, snapshot_pending = 1 WHERE activation_id = ?').run(
-        snapshot.text,
-        row.activation_id,
-      );
+      replaceSnapshot(tx, row.activation_id, snapshot.text);
       return {
         sessionKey: row.session_key,
         client: row.client,

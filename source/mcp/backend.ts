@@ -1,34 +1,29 @@
-// What the MCP tools read and write. Reads: memory-state opened read-only per call, exactly as
-// `memory search`, `get` and `memory status` read it without a host (a running host changes
-// nothing: the reads never go through its writer). A proposal is a write: it goes to the running
+// What the MCP tools read and write. Reads: memory-state opened read-only per call
+// (client/local-memory.ts), exactly as `memory search`, `get` and `memory status` read it without
+// a host (a running host changes nothing: the reads never go through its writer). A proposal is a write: it goes to the running
 // host's writer, or takes the lease for the call's duration like any memory command — never for
 // longer, so the server never keeps a host from starting. The caller's scopes come from the
 // directory the client started the server in: its worktree's and the user's.
 import { connect } from '../client/connect.js';
-import { storeFiles } from '../home.js';
-import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
-import { approvedViewAt, memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
-import { memoryStatusAt } from '../pipeline/memory-access.js';
+import { approvedEntryIn, memoryOverviewIn, searchApprovedIn } from '../client/local-memory.js';
 import type { ProposalOrigin } from '../api/memory.js';
 import { refreshSnapshot } from '../hook/refresh.js';
 import type { McpStatus, MemoryBackend } from './tools.js';
 
 export function localBackend(home: string, cwd: string, origin: () => ProposalOrigin): Required<MemoryBackend> {
-  const path = storeFiles(home).memoryState;
   // Proposals one at a time: without a host each takes the lease for its duration, and a second
   // call of this same server while the first holds it would be refused as "store already open"
   // (clients do call tools in parallel).
   let proposals: Promise<unknown> = Promise.resolve();
   return {
-    search: async (query, limit) => memorySearchAt(path, cwd, query, limit),
-    get: async (entryId) => memoryGetAt(path, cwd, entryId),
+    search: async (query, limit) => searchApprovedIn(home, cwd, query, limit),
+    get: async (entryId) => approvedEntryIn(home, cwd, entryId),
     status: async (): Promise<McpStatus> => {
-      const memory = memoryStatusAt(path, false, null);
+      const { approved, memory, ledger } = memoryOverviewIn(home, cwd);
       const { draft, quarantined, promoted } = memory.candidates;
-      const files = storeFiles(home);
-      const { state, reason, roots, entries } = ledgerStatusAt(files.ledger, files.ledgerHealth);
+      const { state, reason, roots, entries } = ledger;
       return {
-        approved: approvedViewAt(path, cwd),
+        approved,
         candidates: { state: memory.state, reason: memory.reason, draft, quarantined, promoted },
         ledger: { state, reason, roots, entries },
       };

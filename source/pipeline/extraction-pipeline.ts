@@ -43,7 +43,7 @@ import {
   type RunnerExecutionPlan,
 } from '../memory/runner-plan.js';
 import { screenRunnerTask, type ScreenedRunnerTask } from '../memory/runner-input-lint.js';
-import { extractionTaskId, type StoredTask } from '../store/memory/task-store.js';
+import { extractionTaskId, isTaskSubmitted, processedTurnRanges, type StoredTask } from '../store/memory/task-store.js';
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
 import { selectTurns, type Selection } from '../store/core/turn-source.js';
@@ -361,12 +361,11 @@ export class ExtractionPipeline {
     try {
       // Done: its task was answered. A chunk planned but not answered (a run that waited for an
       // approval, or died holding the claim) is planned again, which finds its task open.
-      const held = state?.db.prepare("SELECT 1 FROM tasks WHERE task_id = ? AND status = 'submitted'");
       return repetitionChunks(
         this.core,
         chunks,
         (cwd) => resolve(cwd).worktreeKey === scope.worktreeKey,
-        (chunkRef) => held?.get(extractionTaskId(chunkRef)) !== undefined,
+        (chunkRef) => state !== undefined && isTaskSubmitted(state.db, extractionTaskId(chunkRef)),
       );
     } finally {
       state?.db.close();
@@ -661,19 +660,15 @@ export class ExtractionPipeline {
     const { task } = work;
     const state = openMemoryStateReadOnly(storeFiles(dirname(this.core.name)).memoryState);
     if (!state) return work;
-    let processed: Array<{ turn_range: string }>;
+    let processed: string[];
     try {
-      processed = state.db
-        .prepare(
-          "SELECT turn_range FROM chunks WHERE session_key = ? AND worktree_key = ? AND status IN ('drafted', 'extracted')",
-        )
-        .all(task.session.sessionKey, task.binding.owner.worktreeKey) as Array<{ turn_range: string }>;
+      processed = processedTurnRanges(state.db, task.session.sessionKey, task.binding.owner.worktreeKey);
     } finally {
       state.db.close();
     }
     const done = (ordinal: number) =>
-      processed.some(({ turn_range }) => {
-        const [start, end] = turn_range.split('-').map(Number) as [number, number];
+      processed.some((range) => {
+        const [start, end] = range.split('-').map(Number) as [number, number];
         return ordinal >= start && ordinal <= end;
       });
     const resolve = scopeResolver();

@@ -19,7 +19,7 @@ import { readEntryFiles, scanApprovedRoot } from '../effects/approved-projection
 import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/approved-store.js';
 import { scanInput, syncRoot } from './approved-access.js';
 import type { Draft } from '../memory/contracts.js';
-import type { CandidateFinding } from '../store/memory/extraction-submit.js';
+import { candidateFindings, candidateSupport } from '../store/memory/candidate-support.js';
 import { isPoisonRule } from '../memory/memory-lint.js';
 import { ENTRY_TYPES, type EntryType, parseEntry } from '../memory/entry-format.js';
 import { withMemoryState } from './memory-access.js';
@@ -62,10 +62,7 @@ const fileProblem = (error: unknown, what: string): CmError | null =>
 
 /** Why a quarantined candidate cannot be prepared: a secret, or the poisoning rule and where it matched. */
 function quarantined(db: Db, id: string): CmError {
-  const findings = JSON.parse(
-    (db.prepare('SELECT findings_json FROM candidates WHERE candidate_id = ?').pluck().get(id) as string) ?? '[]',
-  ) as CandidateFinding[];
-  const blocking = findings.filter((f) => f.severity === 'block');
+  const blocking = candidateFindings(db, id).filter((f) => f.severity === 'block');
   const poison = blocking.length > 0 && blocking.every((f) => isPoisonRule(f.rule)) ? blocking[0] : undefined;
   const why = poison
     ? `${poison.rule} at ${poison.field} ${poison.line}:${poison.column} (${poison.excerpt}): text written to steer the model that reads it`
@@ -86,21 +83,8 @@ function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeK
       `Candidate ${id} is ${row.status}; only draft candidates can be promoted. Nothing was prepared.`,
     );
   const payload = JSON.parse(row.payload_json) as Draft & { title?: string };
-  const statements = db
-    .prepare('SELECT claim_support FROM assessments WHERE candidate_id = ?')
-    .pluck()
-    .all(id) as string[];
-  const turns = db
-    .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
-    .pluck()
-    .get(id) as number;
+  const { statements, turns, revises } = candidateSupport(db, id);
   const confirmed = statements.filter((s) => s === 'human-confirmed').length;
-  const revises = db
-    .prepare(
-      "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
-    )
-    .pluck()
-    .all(id) as string[];
   return {
     revision: row.revision,
     payload,

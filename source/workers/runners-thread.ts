@@ -8,7 +8,8 @@ import { dirname } from 'node:path';
 import { runnerRegistry } from '../effects/runner-registry.js';
 import { ExtractionPipeline, type ExtractReport, type ExtractRequest } from '../pipeline/extraction-pipeline.js';
 import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
-import { SELECTION_MAX_TURNS } from '../store/core/turn-source.js';
+import { readLastUntil } from '../store/memory/memory-reads.js';
+import { hasTurnsBetween, lastSealMs, SELECTION_MAX_TURNS, turnInstantAfter } from '../store/core/turn-source.js';
 import { WINDOW_MAX_DAYS } from '../memory/window.js';
 import { databaseError, openDatabase } from '../store/database.js';
 import type { Reply } from './reply-channel.js';
@@ -64,16 +65,7 @@ function lastUntil(
   const state = openMemoryStateReadOnly(memoryStatePath);
   if (!state) return null;
   try {
-    const value = state.db
-      .prepare(
-        `SELECT max(json_extract(request_json, '$.untilMs')) FROM runs WHERE state = 'done' AND json_extract(request_json, '$.auto') = ?
-           AND (? IS NULL OR (repository_key = ? AND worktree_key = ?))`,
-      )
-      .pluck()
-      .get(automatic ? 1 : 0, owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null) as
-      | number
-      | null;
-    return value;
+    return readLastUntil(state.db, automatic, owner);
   } finally {
     state.db.close();
   }
@@ -113,29 +105,9 @@ function autoWindow(endMs: number): { sinceMs: number; untilMs: number } | null 
   // The window ends at the first turn past SELECTION_MAX_TURNS, counting both kinds of turns a
   // selection reads. Sealed turns have distinct instants (nextSealInstant in capture-sessions),
   // so that end is always after sinceMs and every pass makes progress through any backlog.
-  const sealed = core
-    .prepare(
-      `SELECT ms FROM (
-         SELECT recorded_at_ms AS ms FROM capture_turns
-           WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= @since AND recorded_at_ms < @until
-         UNION ALL
-         SELECT recorded_at_ms FROM timeline
-           WHERE role = 'user' AND generation_id IS NOT NULL AND recorded_at_ms >= @since AND recorded_at_ms < @until)
-       ORDER BY ms LIMIT 1 OFFSET @offset`,
-    )
-    .pluck()
-    .get({ since: sinceMs, until: untilMs, offset: SELECTION_MAX_TURNS }) as number | undefined;
+  const sealed = turnInstantAfter(core, sinceMs, untilMs, SELECTION_MAX_TURNS);
   if (sealed !== undefined) untilMs = sealed;
-  const any =
-    core
-      .prepare(
-        "SELECT 1 FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1",
-      )
-      .get(sinceMs, untilMs) ??
-    core
-      .prepare("SELECT 1 FROM timeline WHERE role = 'user' AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1")
-      .get(sinceMs, untilMs);
-  return any === undefined || untilMs <= sinceMs ? null : { sinceMs, untilMs };
+  return untilMs <= sinceMs || !hasTurnsBetween(core, sinceMs, untilMs) ? null : { sinceMs, untilMs };
 }
 
 /** One automatic pass over the window ending at `endMs`: every report of its runs (none when nothing is new). */
@@ -173,7 +145,7 @@ async function autoPassNow(sealedByMs: number): Promise<ExtractReport[]> {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     return autoPass(Date.now() - AUTO_EXTRACT_GRACE_MS);
   }
-  const lastSeal = core.prepare('SELECT max(recorded_at_ms) FROM capture_turns').pluck().get() as number | null;
+  const lastSeal = lastSealMs(core);
   return autoPass(Math.max(Date.now(), (lastSeal ?? 0) + 1));
 }
 

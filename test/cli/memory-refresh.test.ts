@@ -4,12 +4,13 @@
 // the activation is found from the command's parent processes or named by its key; a broken
 // memory-state changes nothing. assemble keeps every byte outside its block and shows a diff.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import * as c from '../support/capture.js';
-import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { BIN, gitRepo, runCli, tempHome } from '../support/cli.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
@@ -123,6 +124,51 @@ describe('memory refresh', () => {
     const ended = await runCli(['memory', 'refresh', '--session', before.key, '--home', home]);
     assert.equal(ended.code, 6);
     assert.match(ended.stderr, /has ended/);
+  });
+
+  it("finds pi's session from the instance and session pi exports; pi's extension takes the new snapshot once", async () => {
+    const home = tempHome('refresh');
+    const repo = gitRepo(home, 'repo');
+    const HOOK = join(BIN, '..', '..', 'dist', 'hook.cjs');
+    // What pi's extension calls, in a process of its own as in pi's: the bundle's exports.
+    const inPi = (call: string): unknown =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          ['-e', `const h = require(${JSON.stringify(HOOK)}); console.log(JSON.stringify(${call}));`],
+          {
+            env: { ...process.env, COMMON_MEMORY_HOME: home },
+            encoding: 'utf8',
+          },
+        ),
+      );
+    const start = JSON.stringify({
+      hook_event_name: 'session_start',
+      session_id: 'pi-s1',
+      cwd: repo,
+      record: { type: 'session_start', reason: 'startup' },
+    });
+    assert.equal(inPi(`h.capturePiEvent('pi:inst-1', ${JSON.stringify(start)}, 'common-memory')`), true);
+    assert.equal(inPi("h.piRefreshedSnapshot('pi:inst-1', 'pi-s1', 'common-memory')"), null, 'nothing waits yet');
+
+    writeEntry(projectRoot(repo), 'lint', 'Lint before pushing', 'Run the linter.');
+    await sync(home, repo);
+    const piEnv = { COMMON_MEMORY_PI_INSTANCE: 'pi:inst-1', COMMON_MEMORY_PI_SESSION: 'pi-s1' };
+    const other = await runCli(['memory', 'refresh', '--home', home], {
+      cwd: repo,
+      env: { ...piEnv, COMMON_MEMORY_PI_SESSION: 'pi-s2' },
+    });
+    assert.equal(other.code, 6, 'another pi session of the same instance is not this one');
+    const refreshed = await runCli(['memory', 'refresh', '--home', home, '--json'], { cwd: repo, env: piEnv });
+    assert.equal(refreshed.code, 0, refreshed.stderr);
+    assert.deepEqual(
+      { client: json(refreshed.stdout)['client'], delivery: json(refreshed.stdout)['delivery'] },
+      { client: 'pi', delivery: 'next pi prompt, then every later one' },
+    );
+    const taken = inPi("h.piRefreshedSnapshot('pi:inst-1', 'pi-s1', 'common-memory')");
+    assert.match(String(taken), /Lint before pushing/);
+    assert.equal(activation(home, 'pi-s1').pending, 0, 'taken in the same transaction');
+    assert.equal(inPi("h.piRefreshedSnapshot('pi:inst-1', 'pi-s1', 'common-memory')"), null, 'once');
   });
 });
 

@@ -1,4 +1,4 @@
-// The import graph keeps its direction: ground < domain (memory/) < hosts < effects < store < api <
+// The import graph keeps its direction: ground < api < domain (memory/) < hosts < effects < store <
 // hook < pipeline < workers < host < client < mcp < screens < cli (see test/support/import-graph.ts
 // for the floors, the rules and the reason for each), the pure domain loads nothing with effects,
 // the hook loads only its listed modules and light packages, SQL is written in store/** only, and
@@ -125,6 +125,28 @@ describe('architecture', () => {
         assert.deepEqual(found, [
           'source/pipeline/approved-access.ts writes SQL: SQL lives in source/store/** only, one file per aggregate, so a schema change has one place to look',
         ]),
+      );
+    });
+
+    it('fails on SQL written in the hook', () => {
+      plant(
+        'source/hook/pi-channel.ts',
+        "\nexport const planted = 'UPDATE capture_activations SET snapshot_pending = 0 WHERE activation_id = ?';\n",
+        (found) =>
+          assert.deepEqual(found, [
+            'source/hook/pi-channel.ts writes SQL: SQL lives in source/store/** only, one file per aggregate, so a schema change has one place to look',
+          ]),
+      );
+    });
+
+    it('fails on the MCP server reading memory past the client', () => {
+      plant(
+        'source/mcp/backend.ts',
+        "\nexport { memorySearchAt as planted } from '../pipeline/approved-access.js';\n",
+        (found) =>
+          assert.deepEqual(found, [
+            'source/mcp/backend.ts imports source/pipeline/approved-access.ts: mcp never import pipeline: they read and write through the application API (api/, client/), so one process owns each write',
+          ]),
       );
     });
 

@@ -1,15 +1,10 @@
 // `memory sync | search | init` and `get`: the approved projection on the command line. sync goes
 // to the running host or takes the lease for its own duration; search and get are reads (read-only
 // without a host); init lays out a memory root and needs no store.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect } from '../../client/connect.js';
+import { previewSyncIn } from '../../client/local-memory.js';
+import { initMemoryRootIn } from '../../client/memory-files.js';
 import { CmError, EXIT } from '../../errors.js';
-import { initMemoryRoot, memoryRootOf, USER_MEMORY_ROOT } from '../../effects/memory-root.js';
-import { ensureHome, storeFiles } from '../../home.js';
-import { previewSyncApproved } from '../../pipeline/approved-access.js';
-import { resolveScope } from '../../effects/repository.js';
-import { MemoryFileError, readMemoryFile } from '../../effects/safe-files.js';
 import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../api/memory-views.js';
 import type { Output } from '../output.js';
 import { preview } from '../output.js';
@@ -45,7 +40,7 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
 
 /** `memory sync --dry-run`: the scan and what it would change, here and read-only (no host, no lease, no store). */
 function memorySyncPreview(home: string, out: Output): number {
-  const preview = previewSyncApproved(storeFiles(home).memoryState, home, process.cwd());
+  const preview = previewSyncIn(home, process.cwd());
   const entries = (n: number) => `${n} entr${n === 1 ? 'y' : 'ies'}`;
   out.result({ ...preview, dryRun: true }, () => {
     const lines = ['Dry run — nothing was stored.'];
@@ -130,42 +125,12 @@ export async function memoryInit(
   dryRun: boolean,
   out: Output,
 ): Promise<number> {
-  if (scopeFlag !== undefined && scopeFlag !== 'project' && scopeFlag !== 'user')
-    throw new CmError('usage', '--scope must be project or user.');
-  const binding = resolveScope(process.cwd());
-  const scope = (scopeFlag ?? binding.scope) as 'project' | 'user';
-  if (scope === 'project' && binding.scope !== 'project') {
-    throw new CmError(
-      'usage',
-      'The project scope needs a git worktree: run memory init inside one, or use --scope user.',
-    );
-  }
-  const anchor = binding.scope === 'project' && scope === 'project' ? binding.rootRealpath : home;
-  try {
-    if (dryRun) {
-      // A data home that does not exist yet holds no README: the real run would create both.
-      const root = existsSync(anchor) ? memoryRootOf(scope, anchor) : null;
-      const path = root ? [root.anchor, ...root.parts].join('/') : join(anchor, USER_MEMORY_ROOT);
-      const readmeWritten = root === null || readMemoryFile(root, 'README.md', 64 * 1024) === null;
-      out.result(
-        { scope, path, readmeWritten: false, wouldWriteReadme: readmeWritten, dryRun: true },
-        () =>
-          `Dry run — nothing was written. The ${scope} memory root is ${path}; ${readmeWritten ? 'memory init would write its README.md' : 'it is already laid out (memory init would keep its README.md)'}.`,
-      );
-      return EXIT.ok;
-    }
-    if (scope === 'user') ensureHome(home);
-    const root = memoryRootOf(scope, anchor);
-    const { readmeWritten } = initMemoryRoot(root, scope);
-    const path = [root.anchor, ...root.parts].join('/');
-    out.result(
-      { scope, path, readmeWritten, dryRun: false },
-      () =>
-        `${scope} memory root: ${path}${readmeWritten ? ' (README.md written)' : ' (already laid out; README.md kept)'}`,
-    );
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof MemoryFileError) throw new CmError('invalid_input', `${error.message}; nothing was written.`);
-    throw error;
-  }
+  const result = initMemoryRootIn(home, process.cwd(), scopeFlag, dryRun);
+  const { scope, path } = result;
+  out.result(result, () =>
+    result.dryRun
+      ? `Dry run — nothing was written. The ${scope} memory root is ${path}; ${result.wouldWriteReadme ? 'memory init would write its README.md' : 'it is already laid out (memory init would keep its README.md)'}.`
+      : `${scope} memory root: ${path}${result.readmeWritten ? ' (README.md written)' : ' (already laid out; README.md kept)'}`,
+  );
+  return EXIT.ok;
 }

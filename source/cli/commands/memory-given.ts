@@ -3,9 +3,8 @@
 // transaction on core.sqlite, no host needed); assemble writes a repository's CLAUDE.md / AGENTS.md
 // managed block from the approved projection (read-only) and needs no store either.
 import { EXIT } from '../../errors.js';
-import { storeFiles } from '../../home.js';
 import { refreshSnapshot } from '../../hook/refresh.js';
-import { applyAssemble, planAssemble } from '../../pipeline/assemble.js';
+import { assembleIn } from '../../client/memory-files.js';
 import type { Output } from '../output.js';
 
 export function memoryRefresh(home: string, sessions: string[] | undefined, out: Output): number {
@@ -23,10 +22,8 @@ export function memoryRefresh(home: string, sessions: string[] | undefined, out:
 }
 
 export function memoryAssemble(home: string, provider: string | undefined, dryRun: boolean, out: Output): number {
-  const plan = planAssemble(storeFiles(home).memoryState, process.cwd(), provider);
-  if (!dryRun) applyAssemble(plan);
-  const { target: _target, ...shown } = plan;
-  out.result({ ...shown, dryRun }, () => {
+  const plan = assembleIn(home, process.cwd(), provider, dryRun);
+  out.result({ ...plan, dryRun }, () => {
     const what = `${plan.entries} note${plan.entries === 1 ? '' : 's'}${plan.omitted > 0 ? ` (${plan.omitted} more left out by the budget)` : ''}`;
     if (plan.action === 'unchanged') return `${plan.file} is up to date (${what})`;
     const verb = dryRun ? 'would be' : 'was';

@@ -5,8 +5,7 @@
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
-import { storeFiles } from '../../home.js';
-import { resolveMemoryId } from '../../pipeline/memory-ids.js';
+import { wholeMemoryId } from '../../client/local-memory.js';
 import type { Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
 
@@ -14,10 +13,6 @@ const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
   return value;
 };
-
-/** A typed candidate or plan ID (the TUI's short form, or any unique start) as the whole ID. */
-const whole = (home: string, kind: 'candidate' | 'plan', typed: string): string =>
-  resolveMemoryId(storeFiles(home).memoryState, kind, typed);
 
 async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof connect>>['app']) => Promise<T>) {
   const connection = await connect(home, 'write');
@@ -31,7 +26,7 @@ async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof 
 export async function memoryConfirm(home: string, args: string[], out: Output): Promise<number> {
   const usage =
     'Give the candidate and the statement: common-memory memory confirm <candidate-id> <statement-id> (memory review lists both).';
-  const candidateId = whole(home, 'candidate', need(args[0], usage));
+  const candidateId = wholeMemoryId(home, 'candidate', need(args[0], usage));
   const statementId = need(args[1], usage);
   const result = await withWrite(home, (app) => app.memoryConfirm({ candidateId, statementId, cwd: process.cwd() }));
   out.result(result, () =>
@@ -43,7 +38,7 @@ export async function memoryConfirm(home: string, args: string[], out: Output): 
 }
 
 export async function memoryDiscard(home: string, args: string[], out: Output): Promise<number> {
-  const candidateId = whole(
+  const candidateId = wholeMemoryId(
     home,
     'candidate',
     need(
@@ -75,7 +70,7 @@ export async function memoryPrepare(
     throw new CmError('usage', '--scope must be project or user.');
   const plan = await withWrite(home, (app) =>
     app.memoryPrepare({
-      candidateIds: args.map((id) => whole(home, 'candidate', id)),
+      candidateIds: args.map((id) => wholeMemoryId(home, 'candidate', id)),
       scope: scope as 'project' | 'user' | undefined,
       cwd: process.cwd(),
     }),
@@ -93,7 +88,7 @@ export async function memoryPrepare(
 }
 
 export async function memoryPlan(home: string, args: string[], out: Output): Promise<number> {
-  const planId = whole(
+  const planId = wholeMemoryId(
     home,
     'plan',
     need(args[0], 'Give the plan: common-memory memory plan <plan-id> (memory prepare prints it).'),
@@ -122,7 +117,7 @@ export async function memoryApprove(
     digest,
     `Approval binds the plan's digest: common-memory memory approve ${typed} --digest <plan-digest> (memory plan ${typed} shows it).`,
   );
-  const planId = whole(home, 'plan', typed);
+  const planId = wholeMemoryId(home, 'plan', typed);
   const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));
   out.result(
     plan,
@@ -133,7 +128,11 @@ export async function memoryApprove(
 }
 
 export async function memoryPromote(home: string, args: string[], dryRun: boolean, out: Output): Promise<number> {
-  const planId = whole(home, 'plan', need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.'));
+  const planId = wholeMemoryId(
+    home,
+    'plan',
+    need(args[0], 'Give the approved plan: common-memory memory promote <plan-id>.'),
+  );
   if (dryRun) return promotePreview(home, planId, out);
   const result: MemoryPromoteResult = await withWrite(home, (app) => app.memoryPromote({ planId }));
   out.result(result, () => {

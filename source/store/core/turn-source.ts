@@ -84,6 +84,45 @@ export function selectTurns(core: Db, selection: Selection, inScope: (cwd: strin
   }));
 }
 
+/**
+ * The instant of the turn that follows the first `offset` turns of [sinceMs, untilMs) — counting
+ * both kinds of turns a selection reads — or undefined when no more than `offset` are there: where
+ * a window of at most `offset` turns ends (seal instants are distinct, see nextSealInstant).
+ */
+export function turnInstantAfter(core: Db, sinceMs: number, untilMs: number, offset: number): number | undefined {
+  return core
+    .prepare(
+      `SELECT ms FROM (
+         SELECT recorded_at_ms AS ms FROM capture_turns
+           WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= @since AND recorded_at_ms < @until
+         UNION ALL
+         SELECT recorded_at_ms FROM timeline
+           WHERE role = 'user' AND generation_id IS NOT NULL AND recorded_at_ms >= @since AND recorded_at_ms < @until)
+       ORDER BY ms LIMIT 1 OFFSET @offset`,
+    )
+    .pluck()
+    .get({ since: sinceMs, until: untilMs, offset }) as number | undefined;
+}
+
+/** Whether a sealed captured turn, or a user row of the timeline, was recorded in [sinceMs, untilMs). */
+export function hasTurnsBetween(core: Db, sinceMs: number, untilMs: number): boolean {
+  return (
+    (core
+      .prepare(
+        "SELECT 1 FROM capture_turns WHERE state IN ('settled', 'failed', 'interrupted') AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1",
+      )
+      .get(sinceMs, untilMs) ??
+      core
+        .prepare("SELECT 1 FROM timeline WHERE role = 'user' AND recorded_at_ms >= ? AND recorded_at_ms < ? LIMIT 1")
+        .get(sinceMs, untilMs)) !== undefined
+  );
+}
+
+/** When the last captured turn was sealed (ms); null before any. */
+export function lastSealMs(core: Db): number | null {
+  return core.prepare('SELECT max(recorded_at_ms) FROM capture_turns').pluck().get() as number | null;
+}
+
 function capturedMessages(core: Db, turnId: number): SourceMessage[] {
   // Prepared once per connection: a selection reads the messages of up to 200 turns.
   return prepared(

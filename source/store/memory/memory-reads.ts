@@ -1,7 +1,6 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
 import { basename } from 'node:path';
-import { CmError } from '../../errors.js';
 import { USER_SCOPE } from '../../effects/repository.js';
 import { utcDay } from '../../memory/runner-plan.js';
 import { sentByProfileOn } from './runner-store.js';
@@ -297,12 +296,21 @@ export function readMemoryRecall(db: Db, owner: Owner, text: string, k?: number)
   };
 }
 
-/** Where the last finished automatic run ended (ms): turns sealed from then on wait for the next one; null before any. */
-export function readLastAutoUntil(db: Db): number | null {
+/**
+ * Where the last finished run of a kind ended (ms), automatic or manual, of one scope or any;
+ * null before any. Turns sealed from then on wait for the next run of that kind.
+ */
+export function readLastUntil(db: Db, automatic: boolean, owner: Owner | null = null): number | null {
   return db
     .prepare(
-      "SELECT max(json_extract(request_json, '$.untilMs')) FROM runs WHERE state = 'done' AND json_extract(request_json, '$.auto') = 1",
+      `SELECT max(json_extract(request_json, '$.untilMs')) FROM runs WHERE state = 'done' AND json_extract(request_json, '$.auto') = ?
+         AND (? IS NULL OR (repository_key = ? AND worktree_key = ?))`,
     )
     .pluck()
-    .get() as number | null;
+    .get(automatic ? 1 : 0, owner?.repositoryKey ?? null, owner?.repositoryKey ?? null, owner?.worktreeKey ?? null) as
+    | number
+    | null;
 }
+
+/** Where the last finished automatic run ended (ms), of any scope; null before any. */
+export const readLastAutoUntil = (db: Db): number | null => readLastUntil(db, true);

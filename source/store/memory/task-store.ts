@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { sha256Hex } from '../../ground/digests.js';
 import { memoryCommand } from '../command.js';
-import { prepared } from '../database.js';
+import { type Db, prepared } from '../database.js';
 import type { Reader, Tx } from '../transaction.js';
 import { type AdjudicationTask, type ExtractionTask, SUBMISSIONS_PER_BATCH_MAX } from '../../memory/contracts.js';
 
@@ -41,6 +41,19 @@ export const readTask = (tx: Reader<'memory'>, taskId: string) =>
   prepared(tx.db, 'SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
 
 export const extractionTaskId = (chunkRef: string) => `ext-${sha256Hex(chunkRef).slice(0, 24)}`;
+
+/** Whether a task's submission was accepted (its chunk is done, whatever the run that planned it). */
+export const isTaskSubmitted = (db: Db, taskId: string): boolean =>
+  prepared(db, "SELECT 1 FROM tasks WHERE task_id = ? AND status = 'submitted'").get(taskId) !== undefined;
+
+/** The turn ranges ("start-end") of a session's chunks in a worktree whose drafts are in: turns already processed. */
+export const processedTurnRanges = (db: Db, sessionKey: string, worktreeKey: string): string[] =>
+  prepared(
+    db,
+    "SELECT turn_range FROM chunks WHERE session_key = ? AND worktree_key = ? AND status IN ('drafted', 'extracted')",
+  )
+    .pluck()
+    .all(sessionKey, worktreeKey) as string[];
 
 const planInput = z
   .object({

@@ -1,0 +1,39 @@
+// Memory read in the caller's own process, with no host and no lease: memory-state (and the
+// ledger) opened read-only for each call, exactly as a host's reads would see them — a running
+// host changes nothing, these reads never go through its writer. The MCP server answers its read
+// tools with them, and the CLI resolves typed IDs and previews a sync before anything is sent.
+import { storeFiles } from '../home.js';
+import { approvedViewAt, memoryGetAt, memorySearchAt, previewSyncApproved } from '../pipeline/approved-access.js';
+import { memoryStatusAt } from '../pipeline/memory-access.js';
+import { resolveMemoryId } from '../pipeline/memory-ids.js';
+import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
+
+/** The approved entries of `cwd`'s scopes (its worktree's and the user's) that match `query`. */
+export const searchApprovedIn = (home: string, cwd: string, query: string, limit?: number) =>
+  memorySearchAt(storeFiles(home).memoryState, cwd, query, limit);
+
+/** One approved entry of `cwd`'s scopes, whole. */
+export const approvedEntryIn = (home: string, cwd: string, entryId: string) =>
+  memoryGetAt(storeFiles(home).memoryState, cwd, entryId);
+
+/** What a status shows of memory from `cwd`: its scopes' projections, the candidates, the ledger. */
+export function memoryOverviewIn(home: string, cwd: string) {
+  const files = storeFiles(home);
+  const memory = memoryStatusAt(files.memoryState, false, null);
+  const ledger = ledgerStatusAt(files.ledger, files.ledgerHealth);
+  return { approved: approvedViewAt(files.memoryState, cwd), memory, ledger };
+}
+
+/**
+ * A candidate or plan ID as a person typed it (the short form the TUI shows, or any unique start)
+ * as the whole ID the API takes; not found when none starts with it.
+ */
+export const wholeMemoryId = (home: string, kind: 'candidate' | 'plan', typed: string): string =>
+  resolveMemoryId(storeFiles(home).memoryState, kind, typed);
+
+/**
+ * `memory sync --dry-run`: what a sync from `cwd` would change, scanned here and compared with the
+ * stored projection; nothing is stored and no file or store is created.
+ */
+export const previewSyncIn = (home: string, cwd: string) =>
+  previewSyncApproved(storeFiles(home).memoryState, home, cwd);

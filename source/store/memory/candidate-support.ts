@@ -1,0 +1,40 @@
+// What a promotion plan says of each candidate (pipeline/promotion.ts builds it): why a quarantined
+// one can never be prepared (its findings), the support its statements have, how many user turns
+// its evidence spans, and the approved entries it revises. Reads only, on the caller's connection.
+import type { Db } from '../database.js';
+import type { CandidateFinding } from './extraction-submit.js';
+
+/** The lint findings recorded with a candidate ([] for none, or no such candidate). */
+export function candidateFindings(db: Db, candidateId: string): CandidateFinding[] {
+  const json = db.prepare('SELECT findings_json FROM candidates WHERE candidate_id = ?').pluck().get(candidateId) as
+    | string
+    | undefined;
+  return JSON.parse(json ?? '[]') as CandidateFinding[];
+}
+
+export interface CandidateSupport {
+  /** Each assessed statement's claim support ('human-confirmed' where a person confirmed it). */
+  statements: string[];
+  /** The distinct user turns its evidence cites. */
+  turns: number;
+  /** The approved entries it updates or merges into, oldest decision first. */
+  revises: string[];
+}
+
+export function candidateSupport(db: Db, candidateId: string): CandidateSupport {
+  const statements = db
+    .prepare('SELECT claim_support FROM assessments WHERE candidate_id = ?')
+    .pluck()
+    .all(candidateId) as string[];
+  const turns = db
+    .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
+    .pluck()
+    .get(candidateId) as number;
+  const revises = db
+    .prepare(
+      "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
+    )
+    .pluck()
+    .all(candidateId) as string[];
+  return { statements, turns, revises };
+}
