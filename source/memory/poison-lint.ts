@@ -1362,14 +1362,15 @@ const warnRules = (raw: readonly Raw[]): string[] =>
   [...new Set(raw.filter((f) => f.severity === 'warn').map((f) => f.rule))].sort();
 
 /**
- * The learned scorer's finding (poison-scorer.ts) for a note the rules did not block: reported
+ * The learned scorer's blocking finding (poison-scorer.ts) for a note the rules did not block: reported
  * over the sentence the scorer rates highest, so the reviewer sees where.
  */
 function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   if (raw.some((f) => f.severity === 'block')) return null;
   const { verdict } = learnedPoisonScore(text, warnRules(raw));
-  // A warning where a rule already warns tells the reviewer nothing new.
-  if (verdict === 'none' || (verdict === 'warn' && raw.length > 0)) return null;
+  // Blocks only: below its block threshold the scorer fires on short technical strings often enough
+  // that a warning would be noise in every review.
+  if (verdict !== 'block') return null;
   let best = { offset: 0, end: text.length, probability: -1 };
   const sentences = /[^\n.!?]+(?:[.!?]+|\n|$)/g;
   for (const match of text.slice(0, SENTENCE_SCAN_CHARS).matchAll(sentences)) {
@@ -1380,7 +1381,7 @@ function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   while (best.end > best.offset && /\s/.test(text[best.end - 1]!)) best.end--;
   while (best.offset < best.end && /\s/.test(text[best.offset]!)) best.offset++;
   if (best.end <= best.offset) best = { offset: 0, end: text.length, probability: 0 };
-  return { rule: 'poison-learned', severity: verdict, offset: best.offset, end: best.end };
+  return { rule: 'poison-learned', severity: 'block', offset: best.offset, end: best.end };
 }
 
 /** How far into a text the learned finding's sentence is looked for. */

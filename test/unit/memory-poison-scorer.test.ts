@@ -243,18 +243,19 @@ describe('the learned finding in the lint', () => {
       const sentence = text.slice(finding!.offset, finding!.offset + finding!.length);
       assert.equal(sentence.trim(), sentence);
       assert.ok(!/[.!?]\s|\n/.test(sentence), `one sentence: ${sentence}`);
-      if (finding!.severity === 'block') learnedBlocks += 1;
-      else
-        assert.ok(
-          findings.every((f) => f === finding),
-          'a learned warning only where nothing else was found',
-        );
+      assert.equal(finding!.severity, 'block', 'the scorer only ever blocks: its warnings would be noise');
+      learnedBlocks += 1;
     }
-    assert.ok(learned > 0, 'the scorer speaks on some tuning notes the rules do not block');
-    assert.ok(learnedBlocks > 0, 'and blocks some of them');
+    assert.ok(learned > 0 && learnedBlocks === learned, 'the scorer blocks some tuning notes the rules do not');
   });
 
-  it('stays silent on short ordinary notes', () => {
-    for (const text of ORDINARY) assert.deepEqual(lintPoisoning(text), [], text);
+  it('stays silent on short ordinary notes and technical strings', () => {
+    for (const text of [
+      ...ORDINARY,
+      '../../source/memory/fts-query.js',
+      'agent_end without agent_start',
+      '{"type":"message_end","message":{"role":"assistant","content":[]}}',
+    ])
+      assert.deepEqual(lintPoisoning(text), [], text);
   });
 });
