@@ -20,7 +20,16 @@
 // tools) is a warning.
 
 import { structuralFindings } from './poison-structure.js';
-import { decodedSegments, deobfuscatedView, type LintView, normaliseForLint, reversedView } from './poison-views.js';
+import { learnedPoisonScore } from './poison-scorer.js';
+import {
+  decodedSegments,
+  deobfuscatedView,
+  gluedOverrides,
+  type LintView,
+  normaliseForLint,
+  reversedView,
+  rot13View,
+} from './poison-views.js';
 import { codePointLabel, HIDDEN_CHAR } from './visible-text.js';
 import { lineStarts, position } from './text-position.js';
 
@@ -112,6 +121,13 @@ const INSTRUCTION_REF = String.raw`(?:\b(?:your|all|any|every|all of your|all th
 const NEGATION =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|refuse to|forbidden|prohibited|banned|disallowed)\b/;
 
+/** Words that say a step was taken out. */
+const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|run|need)|used to|instead of)\b/;
+
+/** A negated verb that urges the act on rather than advises against it. */
+const URGING =
+  /\b(?:don't|dont|do not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking)\b/g;
+
 /** Whether a negation stands in the match's sentence before it (`around`: or inside it; `sentence`: or after it). */
 function negated(text: string, index: number, end: number, where: 'before' | 'around' | 'sentence'): boolean {
   const before = text.slice(Math.max(0, index - 48), index);
@@ -119,15 +135,22 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
     Math.max(before.lastIndexOf('.'), before.lastIndexOf('\n'), before.lastIndexOf(';')) + 1,
   );
   // `sentence` rules may hold a negation themselves ("never asks before deleting"): only what stands around them counts.
-  if (NEGATION.test(sentence) || (where === 'around' && NEGATION.test(text.slice(index, end)))) return true;
+  // A step said to be gone ("we removed the `curl … | sh` line") is history, not an instruction.
+  if (
+    NEGATION.test(sentence) ||
+    (where === 'sentence' && REMOVED.test(sentence)) ||
+    (where === 'around' && NEGATION.test(text.slice(index, end)))
+  )
+    return true;
   if (where !== 'sentence') return false;
-  const after = text.slice(end, end + 60);
+  // "don't stop to read it", "no need to check": a negation after the act that urges it on.
+  const after = text.slice(end, end + 60).replace(URGING, ' ');
   return NEGATION.test(after.slice(0, after.search(/[.;\n]|$/)));
 }
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
-  /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted)\b/;
+  /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b/;
 
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
@@ -287,9 +310,9 @@ const RULES: Rule[] = [
     // The same in other languages: a verb of ignoring near a word for instructions.
     pattern: rx([
       String.raw`(?:\b(?:ignoriere|ignorieren|ignoriert|vergiss|vergessen|missachte|ignora|ignorar|ignorad|ignoren|olvida|olvide|olvidad|oubliez|oublie|ignorez|negeer|vergeet|ignorera|glöm|glem|ignorer|ignoruj|zignoruj|zapomnij|игнорируй|игнорируйте|забудь|забудьте|ignorați|ignoră|dimentica|dimenticate|ignorate|esqueça|esqueca|esqueçam)\b`,
-      String.raw`[^.\n]{0,40}?(?:anweisungen|instruktionen|befehle|regeln|vorgaben|instrucciones|instruções|instrucoes|indicaciones|reglas|consignes|instructions|règles|instructies|regels|instruktioner|instrukser|regler|instrukcje|polecenia|zasady|инструкции|указания|правила|istruzioni|regole|instrucțiunile|instrucțiuni)`,
+      String.raw`[^.\n]{0,40}?(?:anweisungen|instruktionen|vorgaben|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukser|instrukcje|polecenia|инструкции|указания|istruzioni|instrucțiunile|instrucțiuni)`,
       // "instructions précédentes", "instrucciones anteriores", "vorherigen Anweisungen" with any verb, or none.
-      String.raw`|(?:anweisungen|instruktionen|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukcje|инструкции|указания|istruzioni|instrucțiunile)\s+(?:\w+\s+)?(?:précédentes|precedentes|anteriores|previas|vorherigen|bisherigen|früheren|precedenti|anteriori|eerdere|vorige|tidigare|tidligere|poprzednie|предыдущие|anterioare)`,
+      String.raw`|(?:anweisungen|instruktionen|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukcje|инструкции|указания|istruzioni|instrucțiunile|regeln|befehle|reglas|règles|regels|regler|zasady|polecenia|правила|regole)\s+(?:\w+\s+)?(?:précédentes|precedentes|anteriores|previas|vorherigen|bisherigen|früheren|precedenti|anteriori|eerdere|vorige|tidigare|tidligere|poprzednie|предыдущие|anterioare)`,
       String.raw`|(?:vorherigen|bisherigen|früheren|eerdere|vorige|tidigare|poprzednie|предыдущие)\s+(?:\w+\s+)?(?:anweisungen|instruktionen|befehle|regeln|instructies|regels|instruktioner|instrukcje|polecenia|инструкции|указания|правила)`,
       String.raw`|\b(?:vergiss alles|vergessen sie alles|oublie tout|oubliez tout|olvida todo|olvide todo|dimentica tutto|dimenticate tutto|vergeet alles|glöm allt|glem alt|zapomnij o wszystkim)\b|забуд(?:ь|ьте) вс[её]`,
       String.raw`|\b(?:ne tiens pas compte|ne tenez pas compte|no sigas|no sigan|no hagas caso|non seguire|non seguite|folge nicht|befolge nicht|befolgen sie nicht|volg niet)\b`,
@@ -297,6 +320,81 @@ const RULES: Rule[] = [
       String.raw`|(?:指示|指令|命令|规则|規則)[^。\n]{0,10}?(?:忽略|无视|無視|忘れ|忘记)`,
       String.raw`|(?:지시|명령|지침)[^.\n]{0,10}?(?:무시|잊))`,
     ]),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [
+      'ignor',
+      'vergiss',
+      'vergessen',
+      'missacht',
+      'beacht',
+      'befolg',
+      'übergeh',
+      'verwirf',
+      'olvid',
+      'caso',
+      'descart',
+      'omit',
+      'desobedec',
+      'sigas',
+      'seguir',
+      'oubli',
+      'compte',
+      'abstraction',
+      'игнор',
+      'забуд',
+      'забей',
+      'обращ',
+      'отброс',
+      'следуй',
+      'выполняй',
+      'пренебр',
+      '忽略',
+      '无视',
+      '無視',
+      '忘',
+      '忽視',
+      '不要',
+      '别管',
+      '別管',
+      '抛开',
+      '拋開',
+      '放弃',
+      '放棄',
+      '従わ',
+      '破棄',
+      '捨て',
+      '作废',
+      '作廢',
+      '无效',
+      '無效',
+    ],
+    // Other languages, by structure rather than phrase: a verb that voids and a word for what the
+    // model was told (instructions, directives, prompt; "rules" only with "your", "all", "earlier"),
+    // in either order, in one sentence — German, Spanish, French, Russian, Chinese and Japanese.
+    pattern: new RegExp(
+      [
+        '(?:',
+        // German.
+        String.raw`(?<!\p{L})(?:ignorier\p{L}*|vergiss|vergessen|missacht\p{L}*|beachte\p{L}* (?:\p{L}+ )?nicht|nicht (?:mehr )?(?:beachten|befolgen)|befolge\p{L}* (?:\p{L}+ )?nicht(?: mehr)?|übergeh\p{L}*|verwirf)(?!\p{L})[^.\n]{0,50}?(?:anweisung|instruktion|systemprompt|vorgabe|(?:deine|ihre|alle|vorherigen|bisherigen|früheren|ursprünglichen)\s+(?:\p{L}+\s+)?(?:regeln|befehle|richtlinien))`,
+        // Spanish.
+        String.raw`|(?<!\p{L})(?:ignora|ignorad|ignoren|ignorar|olvid\p{L}*|haz caso omiso|no hagas caso|no hagan caso|descarta\p{L}*|omite|omitan|desobedec\p{L}*|no sigas|no sigan|deja de seguir|dejad de seguir)(?!\p{L})[^.\n]{0,50}?(?:instrucci[oó]n|instrucciones|indicaci[oó]n|indicaciones|directriz|directrices|consigna|(?:tus|sus|todas las|las anteriores|las previas)\s+(?:\p{L}+\s+)?(?:reglas|normas|órdenes))`,
+        // French.
+        String.raw`|(?<!\p{L})(?:ignorez|ignorer|oublie|oubliez|oublier|ne (?:tiens|tenez|tenir) (?:plus |pas |aucun )+compte|fais abstraction|faites abstraction|ne suis plus|ne suivez plus)(?!\p{L})[^.\n]{0,50}?(?:consignes|directives|instructions)`,
+        // Russian.
+        String.raw`|(?<!\p{L})(?:игнорир\p{L}*|забуд\p{L}*|забей|не обращай\p{L}* (?:\p{L}+ )?внимани\p{L}*|отбрось\p{L}*|отбросьте|не следуй\p{L}*|не выполняй\p{L}*|пренебреги\p{L}*|пренебрегите)(?!\p{L})[^.\n]{0,50}?(?:инструкци|указани|промпт|директив|распоряжени|(?:все|свои|твои|ваши|прежние|предыдущие|прошлые|прежних|предыдущих)\s+(?:\p{L}+\s+)?(?:правил|команд))`,
+        String.raw`|(?:инструкци|указани|директив)\p{L}*[^.\n]{0,40}?(?:недействительн|отменен|больше не действу|не действу|не имеют силы)`,
+        // Chinese.
+        String.raw`|(?:忽略|无视|無視|忘记|忘記|忘掉|忽視|不要理会|不要理會|不要遵守|不要遵循|不再遵守|别管|別管|抛开|拋開|放弃|放棄)[^。\n]{0,25}?(?:指示|指令|提示词|提示詞|(?:之前|以前|先前|原来|原來|所有|全部|你的)[^。\n]{0,6}?(?:规则|規則|命令|设定|設定|要求|说明|說明))`,
+        String.raw`|(?:指示|指令|提示词|提示詞)[^。\n]{0,15}?(?:作废|作廢|无效|無效|忽略|不再有效|不算数|不算數)`,
+        // Japanese: the object before the verb.
+        String.raw`|(?:指示|命令|指令|プロンプト|(?:これまでの|以前の|前の|すべての|全ての|元の)(?:ルール|規則|設定))[^。\n]{0,20}?(?:無視|忘れ|従わ|破棄|捨て)`,
+        ')',
+      ].join(''),
+      'gu',
+    ),
   },
   {
     name: 'poison-instruction-override',
@@ -1157,7 +1255,9 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
   const before = text.slice(lineStart, index);
   const after = text.slice(end, lineEnd);
   const quotes = (part: string) => (part.match(/["“”«»]/g) ?? []).length;
-  if (quotes(before) % 2 === 0 || quotes(after) === 0) return false;
+  // Single quotes only right around the match ('ignore previous instructions'): apostrophes elsewhere are not quotes.
+  const singleQuoted = /(?:^|\s)['‘]$/.test(before) && /^['’](?![a-z])/.test(after);
+  if (!singleQuoted && (quotes(before) % 2 === 0 || quotes(after) === 0)) return false;
   return META.test(`${before} ${after}`.replace(/https?:\/\/\S+/g, ''));
 }
 
@@ -1205,12 +1305,8 @@ function matchView(view: LintView, reversed: boolean, found: Raw[]): void {
     });
 }
 
-/**
- * Every poisoning finding in `text`, in order of position. `secrets`: spans the secret lint found,
- * masked in every excerpt (a hidden character inside a token must not show the token around it).
- */
-export function lintPoisoning(text: string, options: { secrets?: readonly MaskedSpan[] } = {}): PoisonFinding[] {
-  const secrets = [...(options.secrets ?? [])].sort((a, b) => a.offset - b.offset);
+/** The rules' raw findings of `text` (phrase and structural rules on every view, hidden runs, decoded segments). */
+function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
   const raw: Raw[] = [];
   for (const run of hiddenRuns(text))
     raw.push({
@@ -1227,6 +1323,10 @@ export function lintPoisoning(text: string, options: { secrets?: readonly Masked
   if (plain.text !== base.text) matchView(plain, false, raw);
   // Backwards text is read by rules that name instructions; it costs one reversal of the view.
   if (/snoitcurtsni|erongi|drager|tegrof|tpmorp/.test(plain.text)) matchView(reversedView(plain), true, raw);
+  // Rot13 is read when it spells the words an override is made of ("vtaber" is "ignore").
+  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw);
+  for (const found of gluedOverrides(plain))
+    raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
   for (const segment of decodedSegments(text)) {
     const inner: Raw[] = [];
     const view = deobfuscatedView(normaliseForLint(segment.text));
@@ -1242,6 +1342,60 @@ export function lintPoisoning(text: string, options: { secrets?: readonly Masked
           : poisonExcerpt(`encoded text that decodes to: ${segment.text}`),
       });
   }
+  return raw;
+}
+
+/** Words an override is made of, in rot13: the rot13 view is matched only when one appears. */
+const ROT13_WORDS = /\b(?:vtaber|qvfertneq|sbetrg|vafgehpgvbaf|cebzcg|cerivbhf)\b/;
+
+/**
+ * What the rules alone say of `text`: whether any finding blocks, and the rules that warned.
+ * The learned scorer's trainer reads the rules through this (test/bench/poison-scorer-train.ts).
+ */
+export function poisonRuleVerdict(text: string): { block: boolean; warnRules: string[] } {
+  const raw = ruleFindings(text, []);
+  return { block: raw.some((f) => f.severity === 'block'), warnRules: warnRules(raw) };
+}
+
+/** The rules with a warning among `raw`, sorted: the scorer's `r:` features. */
+const warnRules = (raw: readonly Raw[]): string[] =>
+  [...new Set(raw.filter((f) => f.severity === 'warn').map((f) => f.rule))].sort();
+
+/**
+ * The learned scorer's blocking finding (poison-scorer.ts) for a note the rules did not block: reported
+ * over the sentence the scorer rates highest, so the reviewer sees where.
+ */
+function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
+  if (raw.some((f) => f.severity === 'block')) return null;
+  const { verdict } = learnedPoisonScore(text, warnRules(raw));
+  // Blocks only: below its block threshold the scorer fires on short technical strings often enough
+  // that a warning would be noise in every review.
+  if (verdict !== 'block') return null;
+  let best = { offset: 0, end: text.length, probability: -1 };
+  const sentences = /[^\n.!?]+(?:[.!?]+|\n|$)/g;
+  for (const match of text.slice(0, SENTENCE_SCAN_CHARS).matchAll(sentences)) {
+    if (match[0].trim() === '') continue;
+    const probability = learnedPoisonScore(match[0]).probability;
+    if (probability > best.probability) best = { offset: match.index, end: match.index + match[0].length, probability };
+  }
+  while (best.end > best.offset && /\s/.test(text[best.end - 1]!)) best.end--;
+  while (best.offset < best.end && /\s/.test(text[best.offset]!)) best.offset++;
+  if (best.end <= best.offset) best = { offset: 0, end: text.length, probability: 0 };
+  return { rule: 'poison-learned', severity: 'block', offset: best.offset, end: best.end };
+}
+
+/** How far into a text the learned finding's sentence is looked for. */
+const SENTENCE_SCAN_CHARS = 16384;
+
+/**
+ * Every poisoning finding in `text`, in order of position. `secrets`: spans the secret lint found,
+ * masked in every excerpt (a hidden character inside a token must not show the token around it).
+ */
+export function lintPoisoning(text: string, options: { secrets?: readonly MaskedSpan[] } = {}): PoisonFinding[] {
+  const secrets = [...(options.secrets ?? [])].sort((a, b) => a.offset - b.offset);
+  const raw = ruleFindings(text, secrets);
+  const learned = learnedFinding(text, raw);
+  if (learned) raw.push(learned);
 
   const kept = keepStrongest(raw);
   const starts = lineStarts(text);
@@ -1301,5 +1455,11 @@ function keepStrongest(raw: Raw[]): Raw[] {
 
 /** The rule names, for documentation and for tests that every rule has an example. */
 export const POISON_RULE_NAMES: readonly string[] = [
-  ...new Set([...RULES.map((rule) => rule.name), 'poison-invisible-chars', 'poison-bidi-control', 'poison-tag-chars']),
+  ...new Set([
+    ...RULES.map((rule) => rule.name),
+    'poison-invisible-chars',
+    'poison-bidi-control',
+    'poison-tag-chars',
+    'poison-learned',
+  ]),
 ];

@@ -4,7 +4,7 @@
 // digits for letters, accents), read backwards, and the base64 and hex segments of the original that
 // decode to text. Every character of a view keeps the span of the original it came from, so a
 // finding is reported where the text was written. Pure; no `node:` imports.
-import { foldForMatch, HIDDEN_CHAR } from './visible-text.js';
+import { CONFUSABLES, foldForMatch, HIDDEN_CHAR } from './visible-text.js';
 
 /** A text rules match, and for each of its characters the span of the original it came from. */
 export interface LintView {
@@ -21,6 +21,54 @@ const WHITESPACE = /\s/;
 const ASCII_PRINTABLE = /^[\u0020-\u007e]$/;
 /** Every dash (hyphen, non-breaking hyphen, en dash, minus, …) reads as `-`. */
 const DASH = /^\p{Pd}$|^\u2212$/u;
+
+const LETTER = /[\p{L}\p{M}]/u;
+const ASCII_LETTER = /[a-z]/i;
+
+/**
+ * Whether the word starting at `from` is folded to Latin look-alikes: a word that mixes Latin with
+ * look-alike letters ("Іgnоre") or is made of look-alikes only ("ѕеt") is a disguise; a word with a
+ * letter of its own script that has no Latin look-alike ("инструкции", "предыдущие") is Russian,
+ * Greek …, and folding it would turn it into nonsense no rule for that language could read.
+ */
+function foldsToLatin(text: string, from: number): { fold: boolean; end: number } {
+  let latin = false;
+  let foreign = false;
+  let at = from;
+  while (at < text.length) {
+    const char = String.fromCodePoint(text.codePointAt(at)!);
+    if (!LETTER.test(char) && !HIDDEN_CHAR.test(char)) break;
+    at += char.length;
+    if (HIDDEN_CHAR.test(char)) continue;
+    if (ASCII_LETTER.test(char)) latin = true;
+    else {
+      const lower = char.normalize('NFKC').toLowerCase();
+      if (!/^[\p{Script=Latin}\p{M}]+$/u.test(lower) && [...lower].some((c) => CONFUSABLES[c] === undefined))
+        foreign = true;
+    }
+  }
+  return { fold: latin || (!foreign && !hasOwnScript(text)), end: at };
+}
+
+/** Cyrillic and Greek letters. */
+const CYRILLIC_OR_GREEK = /[\u0370-\u03ff\u0400-\u04ff]/g;
+let ownScriptOf: { text: string; has: boolean } | undefined;
+
+/**
+ * Whether `text` holds Cyrillic or Greek letters that have no Latin look-alike: then it is written in
+ * that script, and a short word of look-alikes only ("не", "на", "все") is a word of it, not a disguise.
+ */
+function hasOwnScript(text: string): boolean {
+  if (ownScriptOf?.text === text) return ownScriptOf.has;
+  let has = false;
+  for (const match of text.matchAll(CYRILLIC_OR_GREEK))
+    if (CONFUSABLES[match[0].toLowerCase()] === undefined) {
+      has = true;
+      break;
+    }
+  ownScriptOf = { text, has };
+  return has;
+}
 
 /**
  * The view every phrase rule matches: NFKC, lower case, Latin look-alikes folded, dashes as `-`,
@@ -49,12 +97,16 @@ export function normaliseForLint(text: string): LintView {
     } else pendingSpace = { start, end, newline };
   };
   let offset = 0;
+  // Where the current run of letters started in the original, and the fold decided for it (foldsToLatin).
+  let wordStart = 0;
+  let word: { fold: boolean; end: number } | null = null;
   while (offset < text.length) {
     const start = offset;
     const code = text.charCodeAt(offset);
     // ASCII, the common case, by its code: no regex, no string per character.
     if (code < 0x80) {
       offset += 1;
+      if (!((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a))) wordStart = offset;
       if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x2a || code === 0x60) {
         space(start, offset, code === 0x0a || code === 0x0d);
         continue;
@@ -68,7 +120,16 @@ export function normaliseForLint(text: string): LintView {
     const char = String.fromCodePoint(text.codePointAt(offset)!);
     offset += char.length;
     if (HIDDEN_CHAR.test(char)) continue;
-    const mapped = ASCII_PRINTABLE.test(char) ? char.toLowerCase() : foldForMatch(char);
+    let fold = true;
+    if (LETTER.test(char)) {
+      if (word === null || start >= word.end) word = foldsToLatin(text, wordStart);
+      fold = word.fold;
+    } else wordStart = offset;
+    const mapped = ASCII_PRINTABLE.test(char)
+      ? char.toLowerCase()
+      : fold
+        ? foldForMatch(char)
+        : char.normalize('NFKC').toLowerCase();
     for (const folded of mapped) {
       const c = DASH.test(folded) ? '-' : folded;
       if (WHITESPACE.test(c) || EMPHASIS.has(c)) {
@@ -155,6 +216,8 @@ export function deobfuscatedView(view: LintView): LintView {
     ),
   );
   next = rewrite(next, /&([a-z]{2,4});/g, (m) => NAMED_ENTITIES[m[1]!] ?? null);
+  // Fragments to be joined: "'ign' + 'ore prev' + 'ious'" reads as "'ignore previous'".
+  next = rewrite(next, /(?<=[a-z])["']\s?\+\s?["'](?=[a-z])/g, () => '');
   // Accents added to disguise a word ("ÏGNÖRË"): a Latin letter read without its marks.
   next = rewrite(next, /[\u00c0-\u024f]/g, (m) => {
     const bare = m[0].normalize('NFKD').replace(/\p{M}/gu, '');
@@ -183,6 +246,44 @@ export function reversedView(view: LintView): LintView {
     starts: [...view.starts].reverse(),
     ends: [...view.ends].reverse(),
   };
+}
+
+/** The view in rot13 ("vtaber nyy cerivbhf" reads "ignore all previous"), positions kept. */
+export function rot13View(view: LintView): LintView {
+  let text = '';
+  for (const char of view.text) {
+    const code = char.charCodeAt(0);
+    text += code >= 0x61 && code <= 0x7a ? String.fromCharCode(((code - 0x61 + 13) % 26) + 0x61) : char;
+  }
+  return { text, starts: view.starts, ends: view.ends };
+}
+
+/**
+ * An override whose words were run together, as letters spelt apart with spaces join
+ * ("d i s r e g a r d   y o u r   r u l e s" → "disregardyourrules"): a verb that voids, at least one
+ * word between, and a word for instructions, in one run of letters. A bare identifier such as
+ * `ignoreRules` has no word between, and is left alone.
+ */
+const GLUED_OVERRIDE =
+  /(?:ignore|disregard|forget|override|bypass|discard)(?:all|any|every|each)?(?:of)?(?:the|your|my|these|those)?(?:previous|prior|earlier|above|system|original|initial|current|safety)?(?:instructions?|rules|prompts?|guidelines|directives?|guidance|programming)/g;
+
+export function gluedOverrides(view: LintView): Array<{ offset: number; end: number }> {
+  const found: Array<{ offset: number; end: number }> = [];
+  for (const match of view.text.matchAll(/[a-z]{14,}/g)) {
+    for (const inner of match[0].matchAll(GLUED_OVERRIDE)) {
+      // At least one word between the verb and the noun.
+      if (
+        /^(?:ignore|disregard|forget|override|bypass|discard)(?:instructions?|rules|prompts?|guidelines|directives?|guidance|programming)$/.test(
+          inner[0],
+        )
+      )
+        continue;
+      const start = match.index + inner.index;
+      const end = start + inner[0].length;
+      found.push({ offset: view.starts[start]!, end: view.ends[end - 1]! });
+    }
+  }
+  return found;
 }
 
 /** Shortest run of base64 or hex worth decoding: shorter ones are ids and hashes, not sentences. */

@@ -4,11 +4,13 @@
 //   the original text), recall at any severity, false-positive rate at any severity on the non-secrets,
 //   and unmasked findings (an excerpt that shows the secret, or 8 characters of it in a row);
 // - poisoning: share of poisoned notes blocked, share of ordinary notes blocked (false blocks) and warned.
-// `npm run bench -- lint-quality [--split train|test|holdout] [--misses]` (or LINT_SPLIT=train, LINT_MISSES=1).
-// Misses and false positives are listed for the train split only: the test split is for measuring.
+// `npm run bench -- lint-quality [--split train|test|holdout|holdout-2|train-3] [--misses]` (or LINT_SPLIT=train,
+// LINT_MISSES=1). Misses and false positives are listed for the tuning splits only (train, holdout,
+// train-3): the test and holdout-2 splits are for measuring.
 import { existsSync } from 'node:fs';
 import { lintText } from '../../source/memory/secret-lint.js';
 import {
+  ALL_SPLITS,
   CORPUS_SPLITS,
   type CorpusSplit,
   corpusFile,
@@ -16,6 +18,7 @@ import {
   readLabelledPoisoning,
   readLabelledSecrets,
   type SecretCorpusItem,
+  TUNING_SPLITS,
 } from '../support/lint-corpus.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -35,11 +38,14 @@ export function lintQualityOptions(argv: readonly string[], env: NodeJS.ProcessE
     else if (arg.startsWith('--split=')) split = arg.slice('--split='.length);
     else if (arg === '--misses') misses = true;
   }
-  if (split !== undefined && split !== 'train' && split !== 'test' && split !== 'holdout') {
-    throw new Error(`--split must be train, test or holdout, not "${split}"`);
+  if (split !== undefined && !(ALL_SPLITS as readonly string[]).includes(split)) {
+    throw new Error(`--split must be ${ALL_SPLITS.join(', ')}, not "${split}"`);
   }
-  return { splits: split === undefined ? [...CORPUS_SPLITS] : [split], misses };
+  return { splits: split === undefined ? [...CORPUS_SPLITS] : [split as CorpusSplit], misses };
 }
+
+/** Whether misses of `split` may be listed: only for the splits tuned on, never the measured ones. */
+export const isTuningSplit = (split: CorpusSplit): boolean => (TUNING_SPLITS as readonly string[]).includes(split);
 
 // ---------------------------------------------------------------------------------------------
 // Secrets
@@ -283,8 +289,8 @@ function reportSecrets(split: CorpusSplit, scores: SecretScores, misses: boolean
     `  ${split}: recall@block ${(positives.block / positives.items).toFixed(3)}, recall@any ${(positives.any / positives.items).toFixed(3)}, FPR ${(negatives.flagged / negatives.items).toFixed(3)}, unmasked ${positives.unmasked}`,
   );
   if (!misses) return;
-  if (split !== 'train') {
-    out(`  (misses are not listed for the ${split} split: tune on train)`);
+  if (!isTuningSplit(split)) {
+    out(`  (misses are not listed for the ${split} split: tune on ${TUNING_SPLITS.join(', ')})`);
     return;
   }
   for (const r of scores.results) {
@@ -314,8 +320,8 @@ function reportPoisoning(split: CorpusSplit, scores: PoisonScores, misses: boole
     `  ${split}: poisoned blocked ${(poisoned.blocked / poisoned.items).toFixed(3)}, ordinary blocked ${(ordinary.blocked / ordinary.items).toFixed(3)}, ordinary warned ${(ordinary.warned / ordinary.items).toFixed(3)}, expectations broken ${scores.expectBroken.length}`,
   );
   if (!misses) return;
-  if (split !== 'train') {
-    out(`  (misses are not listed for the ${split} split: tune on train)`);
+  if (!isTuningSplit(split)) {
+    out(`  (misses are not listed for the ${split} split: tune on ${TUNING_SPLITS.join(', ')})`);
     return;
   }
   for (const r of scores.results) {
@@ -341,9 +347,9 @@ export async function runLintQualityBench(
   const options = lintQualityOptions(argv, env);
   const report: LintQualityReport = { secrets: {}, poisoning: {} };
   for (const split of options.splits) {
-    // The holdout split is poisoning only: there is no secrets file for it.
-    if (split === 'holdout' && !existsSync(corpusFile('secrets', split))) {
-      out(`secrets · ${split}: no corpus file (the holdout split is poisoning only)`);
+    // The holdout and extra tuning splits are poisoning only: there is no secrets file for them.
+    if (!existsSync(corpusFile('secrets', split))) {
+      out(`secrets · ${split}: no corpus file (the ${split} split is poisoning only)`);
       continue;
     }
     const scores = scoreSecrets(readLabelledSecrets(split));

@@ -48,7 +48,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'extraction-quality': runExtractionQualityBench,
   'extraction-throughput': runExtractionThroughputBench,
   'secret-lint': runSecretLintBench,
-  // Takes --split train|test|holdout and --misses after its name (other arguments that name no bench are ignored).
+  // Takes --split train|test|holdout|holdout-2|train-3 and --misses after its name (other arguments that name no bench are ignored).
   'lint-quality': () => runLintQualityBench(),
   'session-search': runSessionSearchBench,
   recall: runRecallBench,

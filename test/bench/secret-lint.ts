@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { lintPoisoning } from '../../source/memory/poison-lint.js';
 import { lintText, type SecretFinding } from '../../source/memory/secret-lint.js';
 import { readSecretCorpus } from '../support/secret-corpus.js';
 import { median, percentile, timeMs } from './measure.js';
@@ -127,7 +128,8 @@ export async function runSecretLintBench(): Promise<LintQuality> {
   );
   out('  files with findings other than host session ids (secret-shaped test data is expected here):');
   for (const [file, findings] of Object.entries(repository.byFile)) out(`    ${file}: ${findings.join(', ')}`);
-  for (const [name, line] of Object.entries(benchLines())) {
+  const lines = Object.entries(benchLines());
+  for (const [name, line] of lines) {
     for (const prefilter of [true, false]) {
       const times: number[] = [];
       for (let i = 0; i < 25; i += 1) times.push(timeMs(() => lintText(line, { prefilter })));
@@ -135,6 +137,14 @@ export async function runSecretLintBench(): Promise<LintQuality> {
         `${name.startsWith('40 KiB') ? '' : '64 KiB line, '}${name}, prefilter ${prefilter ? 'on ' : 'off'}: median ${median(times).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
       );
     }
+  }
+  // The poisoning lint runs beside the secret lint on every memory text (memory-lint.ts): its cost on the same inputs.
+  for (const [name, line] of lines) {
+    const times: number[] = [];
+    for (let i = 0; i < 25; i += 1) times.push(timeMs(() => lintPoisoning(line)));
+    out(
+      `poisoning lint, ${name.startsWith('40 KiB') ? '' : '64 KiB line, '}${name}: median ${median(times).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
+    );
   }
   return quality;
 }

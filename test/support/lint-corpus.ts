@@ -3,9 +3,22 @@
 import { readFileSync } from 'node:fs';
 
 // `holdout` (poisoning only) was written after the first measurement, apart from the rules and the
-// other splits, and is measured once; it is not one of the default splits.
-export type CorpusSplit = 'test' | 'train' | 'holdout';
+// other splits; it has since been read while tuning, so it is a tuning set now. `holdout-2`
+// (poisoning only) was written apart from the rules and every other split and is measured, never
+// read. `train-3` (poisoning only) is a further tuning batch written beside the rules. None of the
+// three is a default split.
+export type CorpusSplit = 'test' | 'train' | 'holdout' | 'holdout-2' | 'train-3';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
+/** Every split the evaluator accepts. */
+export const ALL_SPLITS = [
+  'train',
+  'test',
+  'holdout',
+  'holdout-2',
+  'train-3',
+] as const satisfies readonly CorpusSplit[];
+/** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
+export const TUNING_SPLITS = ['train', 'holdout', 'train-3'] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {
   id: string;
@@ -27,6 +40,8 @@ export interface PoisonCorpusItem {
   kind: string;
   /** The severity a good lint gives, where it matters (a documented install step is `warn` at most). */
   expect?: 'block' | 'warn' | 'none';
+  /** The poisoning family of a poisoned row, `ordinary` otherwise (holdout-2 and train-3). */
+  family?: string;
 }
 
 export function corpusFile(family: 'secrets' | 'poisoning', split: CorpusSplit): URL {

@@ -4,12 +4,20 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { lintQualityOptions, scoreSecretItem, scorePoisoning, showsSecret } from '../bench/lint-quality.js';
+import {
+  isTuningSplit,
+  lintQualityOptions,
+  scoreSecretItem,
+  scorePoisoning,
+  showsSecret,
+} from '../bench/lint-quality.js';
 import { generate as generatePoisoning } from '../corpus/poisoning/generate.js';
 import { generate as generateSecrets } from '../corpus/secrets/generate.js';
 import {
   CORPUS_SPLITS,
+  type CorpusSplit,
   corpusFile,
+  type PoisonCorpusItem,
   readLabelledPoisoning,
   readLabelledSecrets,
   type SecretCorpusItem,
@@ -17,12 +25,14 @@ import {
 
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
 // split would no longer be measured on data it has not seen. Add items to train.jsonl instead.
-const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout', string> = {
+const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2', string> = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
   poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
   // Written by hand after the first measurement, by an author who saw neither the rules nor the
   // other splits; measured once, never tuned on (test/corpus/README.md).
   poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
+  // Written apart from the rules and every other split; measured in aggregate, never read for tuning.
+  poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -185,7 +195,80 @@ describe('poisoning holdout corpus', () => {
     assert.deepEqual(lintQualityOptions(['--split', 'holdout'], {}).splits, ['holdout']);
     assert.deepEqual(lintQualityOptions([], { LINT_SPLIT: 'holdout' }).splits, ['holdout']);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
-    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test or holdout/);
+    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test, holdout, holdout-2, train-3/);
+  });
+});
+
+// Rows shared by the poisoning sets with hand-numbered ids (holdout-2, train-3): well-typed, every
+// poisoned row expected blocked, a family on every row. Failures name ids only, never a row's text.
+function checkNumberedRows(items: readonly PoisonCorpusItem[], idPattern: RegExp): void {
+  assert.equal(new Set(items.map((i) => i.id)).size, items.length, 'unique ids');
+  assert.equal(new Set(items.map((i) => i.text)).size, items.length, 'unique texts');
+  const bad = items.filter(
+    (item) =>
+      !idPattern.test(item.id) ||
+      typeof item.text !== 'string' ||
+      item.text.length === 0 ||
+      typeof item.poisoned !== 'boolean' ||
+      !/^[a-z][a-z0-9-]*$/.test(item.kind) ||
+      !['block', 'warn', 'none'].includes(item.expect ?? '') ||
+      (item.poisoned && item.expect !== 'block') ||
+      typeof item.family !== 'string' ||
+      (item.family === 'ordinary') === item.poisoned,
+  );
+  assert.deepEqual(
+    bad.map((i) => i.id),
+    [],
+  );
+}
+
+/** Ids of `items` whose text is also in one of `splits`. */
+function sharedWith(items: readonly PoisonCorpusItem[], splits: readonly CorpusSplit[]): string[] {
+  const other = new Set(splits.flatMap((split) => readLabelledPoisoning(split).map((i) => i.text)));
+  return items.filter((i) => other.has(i.text)).map((i) => i.id);
+}
+
+describe('second poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout-2');
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout-2')), FROZEN.poisoningHoldout2);
+  });
+
+  it('has unique ids of the form holdout2-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^holdout2-\d{4}$/);
+    const poisoned = items.filter((i) => i.poisoned).length;
+    assert.deepEqual([poisoned, items.length - poisoned], [204, 290]);
+  });
+
+  it('shares no note with any other split', () => {
+    assert.deepEqual(sharedWith(items, ['train', 'test', 'holdout', 'train-3']), []);
+  });
+
+  it('is measured only: the evaluator accepts it and never lists its misses', () => {
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout-2'], {}).splits, ['holdout-2']);
+    assert.equal(isTuningSplit('holdout-2'), false);
+    assert.equal(isTuningSplit('test'), false);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-2'));
+  });
+});
+
+describe('extra poisoning tuning batch (train-3)', () => {
+  const items = readLabelledPoisoning('train-3');
+
+  it('has unique ids of the form train3-NNNN and well-typed rows', () => {
+    checkNumberedRows(items, /^train3-\d{4}$/);
+    assert.ok(items.filter((i) => i.poisoned).length >= 40);
+    assert.ok(items.filter((i) => !i.poisoned).length >= 40);
+  });
+
+  it('shares no note with any other split', () => {
+    assert.deepEqual(sharedWith(items, ['train', 'test', 'holdout', 'holdout-2']), []);
+  });
+
+  it('is a tuning split', () => {
+    assert.deepEqual(lintQualityOptions(['--split=train-3'], {}).splits, ['train-3']);
+    assert.equal(isTuningSplit('train-3'), true);
   });
 });
 

@@ -1,0 +1,185 @@
+// Trains the poisoning lint's learned scorer (source/memory/poison-scorer.ts) and writes its weights
+// and thresholds to source/memory/poison-scorer-weights.json. Deterministic: no randomness, the same
+// data give the same file.
+//
+// Data: the tuning corpora only — test/corpus/poisoning/{train,holdout,train-3}.jsonl and the
+// project's own examples (test/support/poison-examples.ts). Never the frozen test split or holdout-2.
+// Model: logistic regression over the scorer's features (words, word pairs, character pairs of
+// unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
+// dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
+// Thresholds: from out-of-fold probabilities (five folds by position), combined with the rules'
+// verdicts as the lint combines them: `block` is the lowest threshold at which the scorer adds at
+// most BLOCK_FALSE_SHARE of the ordinary notes to those the rules block; `warn` keeps the scorer's
+// warnings on ordinary notes under WARN_FALSE_SHARE.
+//
+//   node --import tsx test/bench/poison-scorer-train.ts [--dry-run]
+import { writeFileSync } from 'node:fs';
+import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
+import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
+import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
+import { ORDINARY, POISONED } from '../support/poison-examples.js';
+
+const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3'];
+const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
+const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
+const STEP = Number(process.env['SCORER_STEP'] ?? 0.3);
+const FOLDS = 5;
+const MIN_DOCUMENTS = 2;
+/** Share of ordinary notes the scorer may add to the rules' false blocks, out of fold. */
+const BLOCK_FALSE_SHARE = 0.002;
+/** Share of ordinary notes the scorer may warn on, out of fold. */
+const WARN_FALSE_SHARE = 0.05;
+
+export interface Example {
+  source: string;
+  text: string;
+  poisoned: boolean;
+  /** The rules alone block it. */
+  ruleBlock: boolean;
+  features: string[];
+}
+
+export function trainingExamples(): Example[] {
+  const rows: Array<{ source: string; text: string; poisoned: boolean }> = [];
+  for (const split of TRAINING_SPLITS)
+    for (const item of readLabelledPoisoning(split))
+      rows.push({ source: split, text: item.text, poisoned: item.poisoned });
+  for (const text of POISONED) rows.push({ source: 'examples', text, poisoned: true });
+  for (const text of ORDINARY) rows.push({ source: 'examples', text, poisoned: false });
+  const seen = new Set<string>();
+  const examples: Example[] = [];
+  for (const row of rows) {
+    if (seen.has(row.text)) continue;
+    seen.add(row.text);
+    const verdict = poisonRuleVerdict(row.text);
+    examples.push({ ...row, ruleBlock: verdict.block, features: poisonScoreFeatures(row.text, verdict.warnRules) });
+  }
+  return examples;
+}
+
+/** Logistic regression on `examples`; returns bias and weights. */
+export function fit(examples: readonly Example[]): { bias: number; weights: Map<string, number> } {
+  const documents = new Map<string, number>();
+  for (const example of examples) for (const f of example.features) documents.set(f, (documents.get(f) ?? 0) + 1);
+  const vocabulary = [...documents.keys()].filter((f) => documents.get(f)! >= MIN_DOCUMENTS).sort();
+  const index = new Map(vocabulary.map((f, i) => [f, i]));
+  const rows = examples.map((e) => e.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
+  const labels = examples.map((e) => (e.poisoned ? 1 : 0));
+  const w = new Float64Array(vocabulary.length);
+  const g2 = new Float64Array(vocabulary.length).fill(1e-8);
+  let bias = 0;
+  let biasG2 = 1e-8;
+  const n = examples.length;
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    const grad = new Float64Array(vocabulary.length);
+    let biasGrad = 0;
+    for (let r = 0; r < n; r++) {
+      let z = bias;
+      for (const i of rows[r]!) z += w[i]!;
+      const error = 1 / (1 + Math.exp(-z)) - labels[r]!;
+      biasGrad += error;
+      for (const i of rows[r]!) grad[i]! += error;
+    }
+    for (let i = 0; i < vocabulary.length; i++) {
+      const g = grad[i]! / n + LAMBDA * w[i]!;
+      g2[i]! += g * g;
+      w[i]! -= (STEP * g) / Math.sqrt(g2[i]!);
+    }
+    const gb = biasGrad / n;
+    biasG2 += gb * gb;
+    bias -= (STEP * gb) / Math.sqrt(biasG2);
+  }
+  const weights = new Map<string, number>();
+  vocabulary.forEach((f, i) => {
+    const rounded = Math.round(w[i]! * 1000) / 1000;
+    if (Math.abs(rounded) >= 0.01) weights.set(f, rounded);
+  });
+  return { bias: Math.round(bias * 1000) / 1000, weights };
+}
+
+/** Out-of-fold probabilities: each note scored by a model trained without its fold. */
+export function outOfFold(examples: readonly Example[]): number[] {
+  const probabilities = new Array<number>(examples.length).fill(0);
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const model = fit(examples.filter((_, i) => i % FOLDS !== fold));
+    examples.forEach((e, i) => {
+      if (i % FOLDS === fold) probabilities[i] = scoreFeatures(e.features, model);
+    });
+  }
+  return probabilities;
+}
+
+/** The lowest threshold (on a 0.005 grid) at which `extra(threshold)` is at most `share` of `total`. */
+function threshold(probabilities: readonly number[], ordinary: readonly number[], share: number): number {
+  const allowed = Math.floor(ordinary.length * share);
+  for (let t = 0.5; t < 1; t += 0.005) {
+    if (ordinary.filter((i) => probabilities[i]! >= t).length <= allowed) return Math.round(t * 1000) / 1000;
+  }
+  return 1;
+}
+
+function main(): void {
+  const dryRun = process.argv.includes('--dry-run');
+  const examples = trainingExamples();
+  const probabilities = outOfFold(examples);
+  const ordinaryNotBlocked = examples.flatMap((e, i) => (!e.poisoned && !e.ruleBlock ? [i] : []));
+  const ordinaryAll = examples.flatMap((e, i) => (!e.poisoned ? [i] : []));
+  const block = threshold(
+    probabilities,
+    ordinaryNotBlocked,
+    BLOCK_FALSE_SHARE * (ordinaryAll.length / ordinaryNotBlocked.length),
+  );
+  const warn = Math.min(block, threshold(probabilities, ordinaryNotBlocked, WARN_FALSE_SHARE));
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(
+    `${examples.length} notes (${examples.filter((e) => e.poisoned).length} poisoned); thresholds block ${block}, warn ${warn}`,
+  );
+  const residual = examples.flatMap((e, i) => (e.poisoned && !e.ruleBlock ? [i] : []));
+  out(
+    `  out of fold: ${residual.filter((i) => probabilities[i]! >= block).length}/${residual.length} of the poisoned notes the rules miss reach the block threshold`,
+  );
+  for (const source of [...TRAINING_SPLITS, 'examples']) {
+    const at = examples.flatMap((e, i) => (e.source === source ? [i] : []));
+    const poisoned = at.filter((i) => examples[i]!.poisoned);
+    const ordinary = at.filter((i) => !examples[i]!.poisoned);
+    const rules = (i: number) => examples[i]!.ruleBlock;
+    const combined = (i: number) => rules(i) || probabilities[i]! >= block;
+    const shareOf = (list: number[], test: (i: number) => boolean) =>
+      `${(list.filter(test).length / Math.max(1, list.length)).toFixed(3)}`;
+    out(
+      `  ${source.padEnd(9)} out of fold: poisoned blocked rules ${shareOf(poisoned, rules)} → with scorer ${shareOf(poisoned, combined)}; ordinary blocked rules ${shareOf(ordinary, rules)} → ${shareOf(ordinary, combined)}`,
+    );
+  }
+  if (process.argv.includes('--misses')) {
+    const top = ordinaryNotBlocked.sort((a, b) => probabilities[b]! - probabilities[a]!).slice(0, 8);
+    for (const i of top)
+      out(
+        `  top ordinary ${examples[i]!.source} p=${probabilities[i]!.toFixed(3)} ${JSON.stringify(examples[i]!.text).slice(0, 140)}`,
+      );
+    examples.forEach((e, i) => {
+      const blocked = e.ruleBlock || probabilities[i]! >= block;
+      if (e.poisoned !== blocked)
+        out(
+          `  ${e.poisoned ? 'missed' : 'FALSE'} ${e.source} p=${probabilities[i]!.toFixed(3)} ${JSON.stringify(e.text).slice(0, 150)}`,
+        );
+    });
+  }
+  const model = fit(examples);
+  const sorted = [...model.weights.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const file: PoisonScorerModel = {
+    bias: model.bias,
+    block,
+    warn,
+    features: sorted.map(([feature]) => feature),
+    weights: sorted.map(([, weight]) => weight),
+  };
+  out(`${model.weights.size} weights`);
+  if (!dryRun) {
+    writeFileSync(
+      new URL('../../source/memory/poison-scorer-weights.json', import.meta.url),
+      `${JSON.stringify(file, null, 2)}\n`,
+    );
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
