@@ -107,9 +107,9 @@ export const keyBindings = {
   // Approving binds the plan's digest: it is its own key, never Enter, so no key pressed to scroll or open approves.
   approvePlan: [{ input: 'a', label: 'a' }],
   openSearch: [{ input: '/', label: '/' }],
-  // Extraction panel: run with the chosen runner, and choose the next one.
+  // Extraction panel: run with the chosen runner, and open the runner chooser.
   runExtraction: [{ input: 'x', label: 'x' }],
-  nextRunner: [{ input: 'r', label: 'r' }],
+  chooseRunner: [{ input: 'r', label: 'r' }],
   // A confirmation step: only "y" goes ahead; anything that closes the question declines.
   confirm: [{ input: 'y', label: 'y' }],
   decline: [
