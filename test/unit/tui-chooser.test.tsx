@@ -5,72 +5,25 @@
 // and the router's global keys (Tab, q) still work while a chooser is shown. In process, with a fake
 // Application: no host, no store.
 import assert from 'node:assert/strict';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Box, type Key, Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { useReducer } from 'react';
-import type { Application } from '../../source/api/application.js';
-import type { HostStatus } from '../../source/api/history.js';
 import type { MemoryStatus } from '../../source/api/memory-runs.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
-import { commandFor } from '../../source/screens/keyboard/key-bindings.js';
+import { commandFor, NO_KEY } from '../../source/screens/keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from '../../source/screens/keyboard/keyboard-router.js';
 import { pastedMoves, useChooserKeys } from '../../source/screens/keyboard/use-chooser-keys.js';
 import { Chooser } from '../../source/screens/widgets/chooser.js';
 import { moveSelection } from '../../source/screens/widgets/list-window.js';
+import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
 import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
 
-/** Answers the methods given; any other call waits for ever (the screen shows "…"), as a slow host would. */
-// biome-ignore lint/suspicious/noExplicitAny: each fake method takes its own request type
-function fakeApp(methods: Record<string, (...args: any[]) => Promise<unknown>>): Application {
-  return new Proxy({} as Application, {
-    get: (_target, property) =>
-      typeof property === 'string' ? (methods[property] ?? (() => new Promise(() => {}))) : undefined,
-  });
-}
-
-const HOME = join(tmpdir(), 'cm-chooser-never-created');
-const DIRS = { codexDir: join(HOME, 'codex'), claudeDir: join(HOME, 'claude'), piDir: join(HOME, 'pi') };
-
-const hostStatus: HostStatus = {
-  storeId: 'store-0001',
-  hostId: 'host-0001',
-  pid: 4242,
-  startedAt: '2026-12-02T10:00:00.000Z',
-  mode: 'host',
-  heads: { journal: 12, timeline: 7 },
-  ledger: { state: 'ready', entries: 0, roots: 0, activeRoots: 0, reason: null, lastError: null },
-  waiting: { events: 0, turns: 0 },
-  lastEventAt: { codex: null, claude: null },
-};
-
+const { home: HOME, dirs: DIRS } = absentDirs('cm-chooser');
+const status = hostStatus();
 const noService = async () => null;
 
-const key = (flags: Partial<Key> = {}): Key => ({
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-  ...flags,
-});
+const key = (flags: Partial<Key> = {}): Key => ({ ...NO_KEY, ...flags });
 
 describe('pasted move letters', () => {
   test('a paste of j and k moves by its net count; a single key, or a paste with anything else, is not one', () => {
@@ -271,7 +224,7 @@ async function openExtraction(view: View) {
 describe('the runner chooser (Memory · Extraction)', () => {
   const app = () =>
     fakeApp({
-      status: async () => hostStatus,
+      status: async () => status,
       memoryStatus: async () => memoryStatus,
       memoryReview: async () => review([]),
       listAgents: async () => [],
@@ -281,7 +234,7 @@ describe('the runner chooser (Memory · Extraction)', () => {
     const extracted: Array<{ runner: string }> = [];
     const view = await mount(
       fakeApp({
-        status: async () => hostStatus,
+        status: async () => status,
         memoryStatus: async () => memoryStatus,
         memoryReview: async () => review([]),
         memoryExtract: async (request: { runner: string }) => {
@@ -360,7 +313,7 @@ describe('the scope chooser (Memory · Prepare & promote)', () => {
     const prepared: Array<{ scope: string; candidateIds: string[] }> = [];
     const view = await mount(
       fakeApp({
-        status: async () => hostStatus,
+        status: async () => status,
         memoryReview: async () => review([candidate('cand-0001aaaa', 'Always use named exports.')]),
         memoryPrepare: async (request: { scope: string; candidateIds: string[] }) => {
           prepared.push(request);
@@ -404,7 +357,7 @@ describe('the scope chooser (Memory · Prepare & promote)', () => {
 
 describe('the client chooser (Integrations)', () => {
   test('held ↓↓↑ lands on Claude Code; Enter plans its install; a paste of j moves on; Tab still leaves', async () => {
-    const view = await mount(fakeApp({ status: async () => hostStatus }), HOME, {
+    const view = await mount(fakeApp({ status: async () => status }), HOME, {
       service: noService,
       integrations: DIRS,
     });

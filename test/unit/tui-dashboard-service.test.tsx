@@ -2,40 +2,17 @@
 // command to run when it is missing. Read after the first frame (the frame never waits for
 // systemctl), through an injected probe: no service manager is asked here.
 import assert from 'node:assert/strict';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Application } from '../../source/api/application.js';
-import type { HostStatus } from '../../source/api/history.js';
 import { serviceLine } from '../../source/screens/dashboard/service-line.js';
 import type { ServiceProbe } from '../../source/screens/shell/shell-context.js';
 import type { ServiceStatus } from '../../source/service/service-manager.js';
 import { textColumns } from '../../source/text-columns.js';
+import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
 import { mount, unmount, waitForText } from '../support/tui-harness.js';
 
-const HOME = join(tmpdir(), 'cm-dashboard-service-never-created');
-const DIRS = { codexDir: join(HOME, 'codex'), claudeDir: join(HOME, 'claude'), piDir: join(HOME, 'pi') };
-
-const hostStatus: HostStatus = {
-  storeId: 'store-0001',
-  hostId: 'host-0001',
-  pid: 4242,
-  startedAt: '2026-12-02T10:00:00.000Z',
-  mode: 'host',
-  heads: { journal: 12, timeline: 7 },
-  ledger: { state: 'ready', entries: 0, roots: 0, activeRoots: 0, reason: null, lastError: null },
-  waiting: { events: 3, turns: 1 },
-  lastEventAt: { codex: null, claude: null },
-};
-
-const app = new Proxy({} as Application, {
-  get: (_target, property) =>
-    property === 'status'
-      ? async () => hostStatus
-      : typeof property === 'string'
-        ? () => new Promise(() => {})
-        : undefined,
-});
+const { home: HOME, dirs: DIRS } = absentDirs('cm-dashboard-service');
+const status = hostStatus({ waiting: { events: 3, turns: 1 } });
+const app = fakeApp({ status: async () => status });
 
 function service(changes: Partial<ServiceStatus>): ServiceStatus {
   return {

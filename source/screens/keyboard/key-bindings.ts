@@ -144,6 +144,30 @@ export const keyBindings = {
 
 export type Command = keyof typeof keyBindings;
 
+/** A key with no flag set: a printable key on its own (each letter of a paste is matched as one). */
+export const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
+
 function matchesSpec(spec: KeySpec, input: string, key: Key): boolean {
   if (Boolean(spec.ctrl) !== key.ctrl) return false;
   if (spec.key === 'tab' && Boolean(spec.shift) !== key.shift) return false;

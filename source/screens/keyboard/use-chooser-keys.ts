@@ -5,7 +5,7 @@
 // of the move letters (j, k) reaches Ink as one string: it moves once per letter. A paste never
 // chooses: only Enter pressed on its own does.
 import type { Key } from 'ink';
-import { type Command, commandFor } from './key-bindings.js';
+import { type Command, commandFor, NO_KEY } from './key-bindings.js';
 import { PRIORITY, useKeyHandler } from './keyboard-router.js';
 
 export interface ChooserHandlers {
@@ -26,37 +26,13 @@ export interface ChooserKeyOptions {
 
 const MOVES = ['selectUp', 'selectDown'] as const;
 
-/** A key with no flag set: how each letter of a paste is matched against the key table. */
-const LETTER: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
-
 /** The net move of a paste made only of move letters ("jjjk": +2); null for anything else. */
 export function pastedMoves(input: string, key: Key): number | null {
   const letters = [...input];
   if (letters.length < 2 || key.ctrl || key.meta) return null;
   let delta = 0;
   for (const letter of letters) {
-    const move = commandFor(MOVES, letter, LETTER);
+    const move = commandFor(MOVES, letter, NO_KEY);
     if (move === undefined) return null;
     delta += move === 'selectDown' ? 1 : -1;
   }
