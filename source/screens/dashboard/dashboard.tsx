@@ -162,7 +162,8 @@ export function Dashboard() {
         <Text color={theme.muted}>{refreshedAt ? `refreshed ${clockTime(refreshedAt)} ` : ''}</Text>
         {loading ? <Spinner label="refreshing…" /> : null}
       </Box>
-      <ErrorLine error={error} prefix="status" />
+      {/* No blank row kept for an error that is not there: at 80×24 a broken-hooks warning needs it. */}
+      {error ? <ErrorLine error={error} prefix="status" /> : null}
     </Box>
   );
 }
