@@ -4,6 +4,9 @@
 /** Dashboard heads: once a second reads as "live" and is one cheap status call for the host. */
 export const DASHBOARD_REFRESH_MS = 1000;
 
+/** The Dashboard's background service line: it changes when someone installs or stops the service, and a read runs systemctl twice. */
+export const SERVICE_REFRESH_MS = 5000;
+
 /** Header host state when the dashboard is not shown: a dead host is noticed within seconds. */
 export const HEADER_REFRESH_MS = 5000;
 

@@ -2,7 +2,7 @@
 // read, and the service manager's commands run through an injected runner — systemctl --user on
 // Linux, launchctl on macOS — so that tests see the exact commands without a service manager.
 // Uninstall removes a file only when it carries the ownership marker.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -171,7 +171,15 @@ function unreachable(command: readonly string[], result: CommandResult): string 
   return null;
 }
 
-export function serviceStatus(home: string, env: ServiceEnvironment): ServiceStatus {
+/**
+ * The status read, step by step: it yields each command it needs answered and returns the status.
+ * Written once for both ways of answering — at once (the CLI's `status`) or without blocking the
+ * thread (the Dashboard, which must not stall its keys on systemctl).
+ */
+function* statusSteps(
+  home: string,
+  env: ServiceEnvironment,
+): Generator<readonly string[], ServiceStatus, CommandResult> {
   const plan = planService(home, env);
   const file = fileState(plan.path);
   const base = { kind: plan.kind, name: plan.name, path: plan.path, logPath: plan.logPath, file };
@@ -179,11 +187,11 @@ export function serviceStatus(home: string, env: ServiceEnvironment): ServiceSta
     return { ...base, installed: false, enabled: false, running: false, state: 'not installed', problem: null };
   if (plan.kind === 'systemd') {
     const [activeCommand, enabledCommand] = plan.statusCommands as [string[], string[]];
-    const active = env.run(activeCommand[0]!, activeCommand.slice(1));
+    const active = yield activeCommand;
     const problem = unreachable(activeCommand, active);
     if (problem)
       return { ...base, installed: file === 'ours', enabled: null, running: null, state: 'unknown', problem };
-    const enabled = env.run(enabledCommand[0]!, enabledCommand.slice(1));
+    const enabled = yield enabledCommand;
     const state = active.stdout.trim() || 'unknown';
     return {
       ...base,
@@ -195,12 +203,58 @@ export function serviceStatus(home: string, env: ServiceEnvironment): ServiceSta
     };
   }
   const [printCommand] = plan.statusCommands as [string[]];
-  const printed = env.run(printCommand[0]!, printCommand.slice(1));
+  const printed = yield printCommand;
   const problem = unreachable(printCommand, printed);
   if (problem) return { ...base, installed: file === 'ours', enabled: null, running: null, state: 'unknown', problem };
   const loaded = printed.code === 0;
   const state = loaded ? (/^\s*state = (.+)$/m.exec(printed.stdout)?.[1]?.trim() ?? 'loaded') : 'not loaded';
   return { ...base, installed: file === 'ours', enabled: loaded, running: state === 'running', state, problem: null };
+}
+
+export function serviceStatus(home: string, env: ServiceEnvironment): ServiceStatus {
+  const steps = statusSteps(home, env);
+  let step = steps.next();
+  while (!step.done) step = steps.next(env.run(step.value[0]!, step.value.slice(1)));
+  return step.value;
+}
+
+/** Runs one command without blocking the thread. */
+export type AsyncCommandRunner = (command: string, args: readonly string[]) => Promise<CommandResult>;
+
+export const runCommandAsync: AsyncCommandRunner = (command, args) =>
+  new Promise((resolve) => {
+    execFile(command, [...args], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
+      // A number: the command ran and exited with it; otherwise it could not be run (or was killed).
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, stdout, stderr, ...(error && code === null ? { error: error.message } : {}) });
+    });
+  });
+
+/** The status as serviceStatus reads it, its commands run without blocking the thread. */
+export async function serviceStatusLater(
+  home: string,
+  env: ServiceEnvironment,
+  run: AsyncCommandRunner = runCommandAsync,
+): Promise<ServiceStatus> {
+  const steps = statusSteps(home, env);
+  let step = steps.next();
+  while (!step.done) step = steps.next(await run(step.value[0]!, step.value.slice(1)));
+  return step.value;
+}
+
+/**
+ * This data home's service, or null on a platform without one (service install refuses there):
+ * what the Dashboard shows, read without blocking the thread.
+ */
+export async function probeService(home: string): Promise<ServiceStatus | null> {
+  let env: ServiceEnvironment;
+  try {
+    env = serviceEnvironment();
+    planService(home, env);
+  } catch {
+    return null;
+  }
+  return serviceStatusLater(home, env);
 }
 
 export interface ServiceChange {

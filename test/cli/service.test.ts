@@ -14,6 +14,8 @@ import {
   type ServiceEnvironment,
   serviceEnvironment,
   serviceStatus,
+  runCommandAsync,
+  serviceStatusLater,
   uninstallService,
 } from '../../source/service/service-manager.js';
 import { launchdPlist, SERVICE_MARKER, systemdUnit } from '../../source/service/service-unit.js';
@@ -197,6 +199,44 @@ describe('service install, status and uninstall (injected runner)', () => {
     uninstallService(box.home, env, false);
     assert.deepEqual(ran, [`launchctl bootout gui/501/${label}`]);
     assert.equal(existsSync(installed.plan.path), false);
+  });
+
+  it('read without blocking (the Dashboard): the same status and commands as the blocking read', async () => {
+    const box = sandbox();
+    const { ran, run } = recorder((args) => (args[1] === 'is-active' ? { code: 3, stdout: 'failed\n' } : {}));
+    const env = environment(box, run);
+    const later: string[] = [];
+    const runLater = async (command: string, args: readonly string[]) => {
+      later.push([command, ...args].join(' '));
+      return run(command, args);
+    };
+    assert.equal((await serviceStatusLater(box.home, env, runLater)).file, 'absent');
+    assert.deepEqual(later, [], 'no service file: nothing is asked');
+    installService(box.home, env, false);
+    ran.length = 0;
+    const blocking = serviceStatus(box.home, env);
+    const commands = [...ran];
+    ran.length = 0;
+    const status = await serviceStatusLater(box.home, env, runLater);
+    assert.deepEqual(status, blocking);
+    assert.deepEqual(later, commands);
+    assert.deepEqual(
+      { installed: status.installed, running: status.running, state: status.state },
+      { installed: true, running: false, state: 'failed' },
+    );
+    // The manager out of reach stops at the first command, as the blocking read does.
+    const noBus = recorder(() => ({ code: 1, stderr: 'Failed to connect to bus: No medium found' }));
+    const unreachable = await serviceStatusLater(box.home, env, async (command, args) => noBus.run(command, args));
+    assert.equal(unreachable.running, null);
+    assert.equal(noBus.ran.length, 1);
+  });
+
+  it('the non-blocking runner reports the exit code, and a command that could not start as such', async () => {
+    const exited = await runCommandAsync(process.execPath, ['-e', 'process.stdout.write("up"); process.exit(3)']);
+    assert.deepEqual({ code: exited.code, stdout: exited.stdout }, { code: 3, stdout: 'up' });
+    const missing = await runCommandAsync(join(tmpdir(), 'no-such-command-here'), []);
+    assert.equal(missing.code, null);
+    assert.match(missing.error ?? '', /ENOENT/);
   });
 });
 

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
 import { BIN_PATH } from '../../source/hosts/hook-config.js';
 import { applyInstall, planInstall } from '../../source/hosts/integrations.js';
+import type { ServiceStatus } from '../../source/service/service-manager.js';
 import { KEY, mount, press, unmount, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 describe('hooks that cannot run, in the TUI', { timeout: 60_000 }, () => {
@@ -39,9 +40,24 @@ describe('hooks that cannot run, in the TUI', { timeout: 60_000 }, () => {
   });
 
   test('the Dashboard says they cannot run and how to repair them; Integrations repairs them with i, y', async () => {
-    const view = await mount(host.application, home, { integrations: { codexDir, claudeDir } });
+    // The service line shares the screen with the warning (the probe is injected: no systemctl here).
+    const service = async (): Promise<ServiceStatus> => ({
+      kind: 'systemd',
+      name: 'common-memory-host',
+      path: join(root, 'common-memory-host.service'),
+      logPath: join(home, 'service.log'),
+      file: 'absent',
+      installed: false,
+      enabled: false,
+      running: false,
+      state: 'not installed',
+      problem: null,
+    });
+    const view = await mount(host.application, home, { integrations: { codexDir, claudeDir }, service });
     try {
       let frame = await waitForText(view, /Claude Code's hooks in .*settings\.json/);
+      frame = await waitForText(view, /Service +not installed · keep a host running: common-memory service install/);
+      assert.match(frame, /refreshed \d\d:\d\d:\d\d/, 'the whole Dashboard fits beside the warning');
       const flat = frame.replace(/\n/g, ' ');
       assert.match(flat, /cannot run: it runs .*moved-away.*which does not exist/);
       assert.match(frame, /install claude --claude-dir/, 'the repair command is shown');

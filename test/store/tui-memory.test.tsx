@@ -172,7 +172,12 @@ describe('Memory screen', { timeout: 90_000 }, () => {
         /ext: example-provider example-model at https:\/\/api\.example\.com\/v1 · sent today 0 of/,
       );
       await waitForText(view, /x extract · r runner builtin/);
+      // r opens the runner chooser on the current runner; ↓ and Enter choose the external one.
       await press(view, 'r');
+      await waitForText(view, /^> builtin: offline/m);
+      await press(view, KEY.down);
+      await waitForText(view, /^> ext: example-provider/m);
+      await press(view, KEY.enter);
       await waitForText(view, /r runner ext/);
       await press(view, 'x');
       let frame = await waitForText(view, /The ext runner sends these bytes off this machine; nothing was sent yet\./);

@@ -15,7 +15,7 @@ import {
   type HistoryState,
 } from '../../source/screens/history/use-history-state.js';
 import { previewPayload, toShownError, truncate } from '../../source/screens/format.js';
-import { commandFor, helpItem, keyLabel, matches } from '../../source/screens/keyboard/key-bindings.js';
+import { commandFor, helpItem, keyLabel, matches, NO_KEY } from '../../source/screens/keyboard/key-bindings.js';
 import { editLine, emptyLine } from '../../source/screens/keyboard/line-edit.js';
 import { themeFor } from '../../source/screens/widgets/theme.js';
 import { CmError } from '../../source/errors.js';
@@ -24,28 +24,7 @@ import { FeedRows } from '../../source/screens/agents/feed-rows.js';
 import { wrapLines } from '../../source/screens/integrations/plan-lines.js';
 import { textColumns } from '../../source/text-columns.js';
 
-const noKey: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+const noKey: Key = NO_KEY;
 
 function row(sequence: number, payload: unknown = { text: `note ${sequence}` }): JournalRow {
   return {

@@ -1,4 +1,5 @@
-// Dashboard: which store, which host, and how far each history has grown.
+// Dashboard: which store, which host, whether the background service runs, and how far each
+// history has grown.
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
@@ -13,6 +14,10 @@ import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { ErrorLine } from '../widgets/error-line.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
+import { useRequestLoop } from '../widgets/use-request.js';
+import { probeService, type ServiceStatus } from '../../service/service-manager.js';
+import { SERVICE_REFRESH_MS } from '../timing.js';
+import { serviceLine } from './service-line.js';
 import { useDashboardState } from './use-dashboard-state.js';
 
 const LABEL_WIDTH = 11;
@@ -96,6 +101,34 @@ function BrokenHooks({ refreshedAt, status }: { refreshedAt: Date | null; status
   );
 }
 
+/** Whether the background service is installed and runs, read after the first frame and every few seconds. */
+function ServiceField() {
+  const { home, service = probeService } = useEnvironment();
+  const theme = useTheme();
+  const [status, setStatus] = useState<ServiceStatus | null | undefined | Error>(undefined);
+  useRequestLoop(
+    () => ({
+      run: () => service(home),
+      answered: (value) => {
+        setStatus(value);
+        return SERVICE_REFRESH_MS;
+      },
+      failed: (error) => {
+        setStatus(new Error(error.message));
+        return SERVICE_REFRESH_MS;
+      },
+    }),
+    [home, service],
+  );
+  const line = serviceLine(status);
+  const color = { text: undefined, muted: theme.muted, ok: theme.ok, error: theme.error }[line.tone];
+  return (
+    <Field label="Service">
+      <Text color={color}>{line.text}</Text>
+    </Field>
+  );
+}
+
 export function Dashboard() {
   const { home, connection } = useEnvironment();
   const { status, error, loading, refreshedAt } = useDashboardState();
@@ -114,10 +147,13 @@ export function Dashboard() {
           ? `${connection} · mode ${status.mode} · host ${shortId(status.hostId)} · pid ${status.pid}`
           : connection}
       </Field>
+      <ServiceField />
       <Field label="Started">{status ? status.startedAt : '…'}</Field>
       <Box marginTop={1} flexDirection="column">
-        <Field label="Journal">{status ? `head ${status.heads.journal}` : '…'}</Field>
-        <Field label="Timeline">{status ? `head ${status.heads.timeline}` : '…'}</Field>
+        {/* The two heads share a line, so the service line costs the screen no row. */}
+        <Field label="Heads">
+          {status ? `journal ${status.heads.journal} · timeline ${status.heads.timeline}` : '…'}
+        </Field>
         <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
         {waiting ? <Field label="Waiting">{waiting}</Field> : null}
       </Box>
@@ -126,7 +162,8 @@ export function Dashboard() {
         <Text color={theme.muted}>{refreshedAt ? `refreshed ${clockTime(refreshedAt)} ` : ''}</Text>
         {loading ? <Spinner label="refreshing…" /> : null}
       </Box>
-      <ErrorLine error={error} prefix="status" />
+      {/* No blank row kept for an error that is not there: at 80×24 a broken-hooks warning needs it. */}
+      {error ? <ErrorLine error={error} prefix="status" /> : null}
     </Box>
   );
 }

@@ -1,17 +1,17 @@
 // Integrations screen: whether common-memory's hooks are installed in Codex and Claude Code, and its
-// extension in pi;
-// plan an install or uninstall, read its diff, apply it with "y", see the result and, for Codex,
-// how its hook trust works. Owns its state; the parts only render it.
+// extension in pi, as a chooser of clients; plan an install or uninstall, read its diff, apply it
+// with "y", see the result and, for Codex, how its hook trust works. Owns its state; the parts
+// only render it.
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { wrapLines, type DisplayLine } from './plan-lines.js';
 import type { IntegrationState } from '../../hosts/integrations.js';
-import { truncate } from '../format.js';
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
+import { Chooser, type ChooserOption } from '../widgets/chooser.js';
 import { ErrorLine } from '../widgets/error-line.js';
 import { useTheme } from '../widgets/theme.js';
 import { useIntegrationsEffects } from './use-integrations-effects.js';
@@ -35,8 +35,8 @@ const CLIENT_NAMES = { codex: 'Codex', claude: 'Claude Code', pi: 'pi' } as cons
 function helpFor(state: IntegrationsState): HelpItem[] {
   if (!state.panel) {
     return [
-      helpItem('select', ['selectUp', 'selectDown']),
-      helpItem('plan install', ['planInstall']),
+      helpItem('choose', ['selectUp', 'selectDown']),
+      helpItem('plan install', ['planInstall', 'openItem']),
       helpItem('plan uninstall', ['planUninstall']),
       helpItem('refresh', ['refresh']),
     ];
@@ -47,8 +47,8 @@ function helpFor(state: IntegrationsState): HelpItem[] {
   return help;
 }
 
-function ClientLine({ row, selected, columns }: { row: ClientRow; selected: boolean; columns: number }) {
-  const theme = useTheme();
+/** A client's row: its name, the state of its hooks (or extension) and the file they are in. */
+function clientOption(row: ClientRow): ChooserOption {
   const word = row.error
     ? `error ${row.error.code}`
     : row.broken.length > 0
@@ -56,18 +56,12 @@ function ClientLine({ row, selected, columns }: { row: ClientRow; selected: bool
       : row.state
         ? STATE_WORDS[row.state]
         : '…';
-  const color =
-    row.error || row.state === 'blocked' || row.broken.length > 0
-      ? theme.error
-      : row.state === 'installed'
-        ? theme.ok
-        : undefined;
-  const line = `${selected ? '>' : ' '} ${CLIENT_NAMES[row.client].padEnd(12)} ${word.padEnd(17)} ${row.path ?? row.error?.message ?? ''}`;
-  return (
-    <Text bold={selected} color={color} wrap="truncate-end">
-      {truncate(line, columns)}
-    </Text>
-  );
+  const tone =
+    row.error || row.state === 'blocked' || row.broken.length > 0 ? 'error' : row.state === 'installed' ? 'ok' : 'text';
+  return {
+    label: `${CLIENT_NAMES[row.client].padEnd(12)} ${word.padEnd(17)} ${row.path ?? row.error?.message ?? ''}`,
+    tone,
+  };
 }
 
 function hintFor(state: IntegrationsState): string {
@@ -133,6 +127,7 @@ export function Integrations() {
     () => (planLines ? wrapLines(planLines, columns, commands) : []),
     [planLines, columns, commands],
   );
+  const options = useMemo(() => state.clients.map(clientOption), [state.clients]);
   useIntegrationsInput(state, dispatch, panelRows, panelLines.length);
   useHelp(helpFor(state));
   return (
@@ -140,9 +135,7 @@ export function Integrations() {
       <Text bold color={theme.accent}>
         {"Integrations · common-memory's hooks in the clients' config"}
       </Text>
-      {state.clients.map((row, index) => (
-        <ClientLine key={row.client} row={row} selected={index === state.selected} columns={columns} />
-      ))}
+      <Chooser options={options} highlighted={state.selected} columns={columns} />
       <Text color={theme.muted} wrap="truncate-end">
         {hintFor(state)}
       </Text>

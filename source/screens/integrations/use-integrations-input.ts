@@ -1,10 +1,12 @@
-// Keys of the integrations screen: list keys (select, plan install / uninstall) while no panel is
-// open; scroll, "y" and Esc while one is.
+// Keys of the integrations screen: while no panel is open, the client chooser (↑↓ choose, Enter
+// plans an install of the highlighted client, as i does) and the list keys (plan install /
+// uninstall, refresh); scroll, "y" and Esc while a panel is open.
 import type { Dispatch } from 'react';
+import { useChooserKeys } from '../keyboard/use-chooser-keys.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import type { IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
-const LIST_COMMANDS = ['selectUp', 'selectDown', 'planInstall', 'planUninstall', 'refresh'] as const;
+const LIST_COMMANDS = ['planInstall', 'planUninstall', 'refresh'] as const;
 const PANEL_COMMANDS = [
   'confirm',
   'decline',
@@ -22,6 +24,13 @@ export function useIntegrationsInput(
   panelLines: number,
 ): void {
   const panelOpen = state.panel !== null;
+  useChooserKeys(
+    {
+      onMove: (delta) => dispatch({ type: 'move', delta }),
+      onChoose: () => dispatch({ type: 'plan', action: 'install' }),
+    },
+    { isActive: !panelOpen },
+  );
   useCommandKeys(
     LIST_COMMANDS,
     (command) => {

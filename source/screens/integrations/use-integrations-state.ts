@@ -54,7 +54,9 @@ export interface IntegrationsState {
 
 export type IntegrationsAction =
   | { type: 'statesLoaded'; clients: ClientRow[] }
-  | { type: 'selectUp' | 'selectDown' | 'refresh' | 'confirm' | 'decline' }
+  | { type: 'refresh' | 'confirm' | 'decline' }
+  /** The client chooser's highlight moves (↑↓, a held key, a paste of j/k). */
+  | { type: 'move'; delta: number }
   /** `total`: display lines after wrapping to the terminal, which only the view knows. */
   | { type: 'scroll'; by: number | 'top'; total: number }
   | { type: 'plan'; action: HookAction }
@@ -95,14 +97,10 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
   switch (action.type) {
     case 'statesLoaded':
       return { ...state, clients: action.clients };
-    case 'selectUp':
-    case 'selectDown':
+    case 'move':
       return state.panel
         ? state
-        : {
-            ...state,
-            selected: moveSelection(state.selected, action.type === 'selectUp' ? -1 : 1, state.clients.length),
-          };
+        : { ...state, selected: moveSelection(state.selected, action.delta, state.clients.length) };
     case 'refresh':
       return { ...state, loadNonce: state.loadNonce + 1 };
     case 'scroll': {

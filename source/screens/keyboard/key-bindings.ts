@@ -107,9 +107,9 @@ export const keyBindings = {
   // Approving binds the plan's digest: it is its own key, never Enter, so no key pressed to scroll or open approves.
   approvePlan: [{ input: 'a', label: 'a' }],
   openSearch: [{ input: '/', label: '/' }],
-  // Extraction panel: run with the chosen runner, and choose the next one.
+  // Extraction panel: run with the chosen runner, and open the runner chooser.
   runExtraction: [{ input: 'x', label: 'x' }],
-  nextRunner: [{ input: 'r', label: 'r' }],
+  chooseRunner: [{ input: 'r', label: 'r' }],
   // A confirmation step: only "y" goes ahead; anything that closes the question declines.
   confirm: [{ input: 'y', label: 'y' }],
   decline: [
@@ -143,6 +143,30 @@ export const keyBindings = {
 } satisfies Record<string, KeySpec[]>;
 
 export type Command = keyof typeof keyBindings;
+
+/** A key with no flag set: a printable key on its own (each letter of a paste is matched as one). */
+export const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
 
 function matchesSpec(spec: KeySpec, input: string, key: Key): boolean {
   if (Boolean(spec.ctrl) !== key.ctrl) return false;

@@ -3,6 +3,7 @@
 import type { MemoryReviewCandidate } from '../../api/memory-views.js';
 import type { MemoryRunView, MemoryStatus } from '../../api/memory-runs.js';
 import { planLines } from '../../runner-plan-text.js';
+import type { ChooserOption } from '../widgets/chooser.js';
 import type { ExtractionState } from './extraction-state.js';
 import { findingText } from './review-lines.js';
 import { type ScreenLine, wrapLines, idLabel } from './wrap-lines.js';
@@ -79,6 +80,23 @@ export function extractionLines(status: MemoryStatus | null, columns: number): S
   return lines;
 }
 
+type RunnerView = MemoryStatus['runners'][number];
+
+/** A runner in one line: where its bytes go and what it sent today (UTC) against its budgets. */
+export function runnerText(runner: RunnerView): string {
+  return runner.offline
+    ? `${runner.name}: offline, nothing leaves this machine`
+    : `${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint} · sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes · ${runner.budget?.runBytes} a run`;
+}
+
+/** The runner chooser's options: the runners as listed when it opened, each as the list says it. */
+export function runnerOptions(names: readonly string[], status: MemoryStatus | null): ChooserOption[] {
+  return names.map((name) => {
+    const runner = status?.runners.find((item) => item.name === name);
+    return { label: runner ? runnerText(runner) : name };
+  });
+}
+
 /** The runners, what each external one sent today (UTC) against its budget, and the chosen one. */
 export function runnerLines(status: MemoryStatus | null, chosen: string | null, columns: number): ScreenLine[] {
   const lines: ScreenLine[] = [];
@@ -89,12 +107,7 @@ export function runnerLines(status: MemoryStatus | null, chosen: string | null, 
   const current = chosen ?? 'builtin';
   for (const runner of status.runners) {
     const mark = runner.name === current ? '▸ ' : '  ';
-    add(
-      runner.offline
-        ? `${mark}${runner.name}: offline, nothing leaves this machine`
-        : `${mark}${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint} · sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes · ${runner.budget?.runBytes} a run`,
-      runner.name === current ? 'ok' : 'text',
-    );
+    add(`${mark}${runnerText(runner)}`, runner.name === current ? 'ok' : 'text');
   }
   if (status.runnersProblem) add(`runners.json: ${status.runnersProblem}`, 'error', '  ');
   return lines;

@@ -1,10 +1,13 @@
-// Extraction state: the runner chosen for the next run, the run in flight, the plan an external
-// runner stopped at (shown whole: task, provider, model, endpoint, bytes, coverage, retention) and
-// the last report. Only `approve` — its own key — runs with the plan's digest; starting a run again
-// never approves, and a plan is approved with exactly the digest it was shown with.
+// Extraction state: the runner chosen for the next run (r opens the runner chooser: its highlight
+// lives here, so keys that arrive together move from the newest state), the run in flight, the
+// plan an external runner stopped at (shown whole: task, provider, model, endpoint, bytes,
+// coverage, retention) and the last report. Only `approve` — its own key — runs with the plan's
+// digest; starting a run again never approves, and a plan is approved with exactly the digest it
+// was shown with.
 import type { MemoryExtractReport, PendingAuthorization } from '../../api/memory-runs.js';
 import { approvalOf } from '../../runner-plan-text.js';
 import type { ShownError } from '../format.js';
+import { moveSelection } from '../widgets/list-window.js';
 
 export interface ExtractionRequest {
   id: number;
@@ -16,6 +19,8 @@ export interface ExtractionRequest {
 export interface ExtractionState {
   /** The runner the next run uses (null: the builtin one, until status lists the profiles). */
   runner: string | null;
+  /** The runner chooser while open: the runners as listed when it opened, and the highlighted one. */
+  choosing: { names: readonly string[]; highlighted: number } | null;
   /** The run in flight, or null. */
   request: ExtractionRequest | null;
   requestId: number;
@@ -25,7 +30,10 @@ export interface ExtractionState {
 }
 
 export type ExtractionAction =
-  | { type: 'nextRunner'; names: string[] }
+  | { type: 'openRunners'; names: readonly string[] }
+  | { type: 'moveRunner'; delta: number }
+  | { type: 'chooseRunner' }
+  | { type: 'closeRunners' }
   | { type: 'run' }
   | { type: 'approve' }
   | { type: 'drop' }
@@ -34,6 +42,7 @@ export type ExtractionAction =
 
 export const initialExtractionState: ExtractionState = {
   runner: null,
+  choosing: null,
   request: null,
   requestId: 0,
   pending: null,
@@ -43,14 +52,27 @@ export const initialExtractionState: ExtractionState = {
 
 export function extractionReducer(state: ExtractionState, action: ExtractionAction): ExtractionState {
   switch (action.type) {
-    case 'nextRunner': {
+    case 'openRunners': {
       if (state.request || action.names.length === 0) return state;
-      const index = action.names.indexOf(state.runner ?? 'builtin');
-      // Another runner is another destination: a plan shown for the old one is dropped.
-      return { ...state, runner: action.names[(index + 1) % action.names.length]!, pending: null, error: null };
+      const highlighted = Math.max(0, action.names.indexOf(state.runner ?? 'builtin'));
+      return { ...state, choosing: { names: action.names, highlighted } };
     }
+    case 'moveRunner': {
+      if (!state.choosing) return state;
+      const { names, highlighted } = state.choosing;
+      return { ...state, choosing: { names, highlighted: moveSelection(highlighted, action.delta, names.length) } };
+    }
+    case 'chooseRunner': {
+      const runner = state.choosing?.names[state.choosing.highlighted];
+      if (!runner) return state;
+      if (runner === (state.runner ?? 'builtin')) return { ...state, choosing: null };
+      // Another runner is another destination: a plan shown for the old one is dropped.
+      return { ...state, runner, choosing: null, pending: null, error: null };
+    }
+    case 'closeRunners':
+      return { ...state, choosing: null };
     case 'run': {
-      if (state.request) return state;
+      if (state.request || state.choosing) return state;
       const id = state.requestId + 1;
       return {
         ...state,
@@ -61,7 +83,7 @@ export function extractionReducer(state: ExtractionState, action: ExtractionActi
       };
     }
     case 'approve': {
-      if (state.request || !state.pending) return state;
+      if (state.request || state.choosing || !state.pending) return state;
       const id = state.requestId + 1;
       const request = { id, runner: state.pending.runner, ...approvalOf(state.pending) };
       return { ...state, requestId: id, request, error: null };

@@ -1,5 +1,6 @@
 // Extraction: `memory status` read again while shown (faster while a run is active, its progress
-// moves), with the quarantined candidates of the review queue and their masked findings.
+// moves), with the quarantined candidates of the review queue and their masked findings, and the
+// runner chooser over them while it is open.
 import { Box, Text } from 'ink';
 import { type Dispatch, useMemo, useState } from 'react';
 import type { Application } from '../../api/application.js';
@@ -8,7 +9,8 @@ import type { ShownError } from '../format.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { useTheme } from '../widgets/theme.js';
 import { useRequest, useRequestLoop } from '../widgets/use-request.js';
-import { extractionLines, quarantineLines, runLines, runnerLines } from './extraction-lines.js';
+import { type ChooserOption, Chooser } from '../widgets/chooser.js';
+import { extractionLines, quarantineLines, runLines, runnerLines, runnerOptions } from './extraction-lines.js';
 import type { ExtractionAction, ExtractionState } from './extraction-state.js';
 import { LinePane, position } from './line-pane.js';
 import type { ReviewState } from './review-state.js';
@@ -76,17 +78,41 @@ export function useExtractionLines(
     const gap = (shown: ScreenLine[]): ScreenLine[] => (shown.length > 0 ? [{ text: '', tone: 'muted' }] : []);
     return [...running, ...gap(running), ...runners, ...gap(runners), ...lines, ...quarantined];
   }, [status, error, quarantined, columns, state]);
-  return { lines, runners: status?.runners.map((runner) => runner.name) ?? [] };
+  const names = state.choosing?.names;
+  const runnerChoices = useMemo(() => (names ? runnerOptions(names, status) : []), [names, status]);
+  return { lines, runners: status?.runners.map((runner) => runner.name) ?? [], runnerChoices };
 }
 
-export function ExtractionView({ lines, top, room }: { lines: ScreenLine[]; top: number; room: number }) {
+export function ExtractionView({
+  lines,
+  top,
+  room,
+  chooser,
+  columns,
+}: {
+  lines: ScreenLine[];
+  top: number;
+  room: number;
+  /** The runner chooser, while open (r): its options and the highlighted one. */
+  chooser: { options: ChooserOption[]; highlighted: number } | null;
+  columns: number;
+}) {
   const theme = useTheme();
+  const textRoom = room - 1 - (chooser ? chooser.options.length + 1 : 0);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
-        {`Extraction${position(top, room - 1, lines.length)}`}
+        {`Extraction${position(top, textRoom, lines.length)}`}
       </Text>
-      <LinePane lines={lines} top={top} room={room - 1} />
+      {chooser ? (
+        <>
+          <Text bold wrap="truncate-end">
+            The runner for the next run (x):
+          </Text>
+          <Chooser options={chooser.options} highlighted={chooser.highlighted} columns={columns} />
+        </>
+      ) : null}
+      <LinePane lines={lines} top={top} room={textRoom} />
     </Box>
   );
 }

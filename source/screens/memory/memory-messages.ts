@@ -94,7 +94,10 @@ export function helpFor(
   if (view === 'promote') {
     switch (promote.phase) {
       case 'choose':
-        return [helpItem(`scope ${promote.scope}`, ['toggleScope']), helpItem('prepare plan', ['openItem'])];
+        return [
+          helpItem(`scope ${promote.scope}`, ['selectUp', 'selectDown', 'toggleScope']),
+          helpItem('prepare plan', ['openItem']),
+        ];
       case 'plan':
         return [
           helpItem('scroll diff', ['nextPage', 'previousPage']),
@@ -128,6 +131,12 @@ export function helpFor(
     ];
   }
   if (run.request) return [{ keys: '', label: 'extracting…' }];
+  if (run.choosing)
+    return [
+      helpItem('choose', ['selectUp', 'selectDown']),
+      helpItem('use this runner', ['openItem']),
+      helpItem(`keep ${run.runner ?? 'builtin'}`, ['back']),
+    ];
   if (run.pending)
     return [
       helpItem('approve & send', ['approvePlan']),
@@ -136,7 +145,7 @@ export function helpFor(
     ];
   return [
     helpItem('extract', ['runExtraction']),
-    helpItem(`runner ${run.runner ?? 'builtin'}`, ['nextRunner']),
+    helpItem(`runner ${run.runner ?? 'builtin'}`, ['chooseRunner']),
     helpItem('scroll', ['nextPage', 'previousPage']),
   ];
 }

@@ -66,14 +66,11 @@ export function Memory() {
   const candidate = useCandidateLines(review, columns);
   const planText = usePromoteLines(promote, columns);
   const entryText = useEntryLines(entries, columns);
-  const { lines: extraction, runners } = useExtractionLines(
-    app,
-    cwd,
-    review,
-    { state: run, dispatch: dispatchRun },
-    columns,
-    view === 'extraction',
-  );
+  const {
+    lines: extraction,
+    runners,
+    runnerChoices,
+  } = useExtractionLines(app, cwd, review, { state: run, dispatch: dispatchRun }, columns, view === 'extraction');
   const textRoom = room - 1;
   const lastTop = (lines: number) => Math.max(0, lines - textRoom);
 
@@ -141,9 +138,17 @@ export function Memory() {
             <ReviewQueue state={review} room={room} columns={columns} />
           )
         ) : null}
-        {view === 'promote' ? <PromoteView state={promote} lines={planText} room={room} /> : null}
+        {view === 'promote' ? <PromoteView state={promote} lines={planText} room={room} columns={columns} /> : null}
         {view === 'entries' ? <EntriesView state={entries} lines={entryText} room={room} columns={columns} /> : null}
-        {view === 'extraction' ? <ExtractionView lines={extraction} top={extractionTop} room={room} /> : null}
+        {view === 'extraction' ? (
+          <ExtractionView
+            lines={extraction}
+            top={extractionTop}
+            room={room}
+            columns={columns}
+            chooser={run.choosing ? { options: runnerChoices, highlighted: run.choosing.highlighted } : null}
+          />
+        ) : null}
       </Box>
       <LinePane lines={messages} top={0} room={messages.length} />
     </Box>

@@ -1,12 +1,25 @@
-// The Prepare & promote screen's text: the chosen candidates and scope, the plan (its files and the
+// The Prepare & promote screen's text: the scope chooser's options, the chosen candidates, the plan (its files and the
 // unified diff, line for line, hidden characters shown as ⟨U+XXXX⟩), and the result — for a voided plan, which target changed and what
 // to do. Wrapped to the screen, never cut: a diff line wider than the screen continues below it.
-import type { PromoteState } from './promote-state.js';
+import type { ChooserOption } from '../widgets/chooser.js';
+import { type ChosenCandidate, type PromoteState, SCOPES } from './promote-state.js';
 import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js';
 import { visibleText } from '../../memory/visible-text.js';
 
 const fileCount = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
+
+/** The scope chooser's options, in SCOPES order: where each memory root is and who reads it. */
+export function scopeOptions(chosen: readonly ChosenCandidate[]): ChooserOption[] {
+  const repositories = [...new Set(chosen.flatMap((item) => (item.repository ? [item.repository] : [])))];
+  const where = repositories.length === 1 ? `${repositories[0]}'s` : "each candidate's repository's";
+  return SCOPES.map((scope) => ({
+    label:
+      scope === 'project'
+        ? `project · ${where} .common-memory/memory, committed with git`
+        : 'user · your own memory, read in every repository',
+  }));
+}
 
 export function chooseLines(state: PromoteState, columns: number): ScreenLine[] {
   if (state.chosen.length === 0)

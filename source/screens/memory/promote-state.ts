@@ -1,7 +1,9 @@
-// Prepare & promote state: the candidates chosen on Review and the scope, then the plan (its diff
-// scrolled), the approval, the write and its result. Approval is its own action from its own key;
-// nothing else in this reducer approves, and a plan is approved with the digest it was shown with.
+// Prepare & promote state: the candidates chosen on Review and the scope (a chooser: the highlighted
+// scope is the chosen one), then the plan (its diff scrolled), the approval, the write and its
+// result. Approval is its own action from its own key; nothing else in this reducer approves, and a
+// plan is approved with the digest it was shown with.
 import type { ShownError } from '../format.js';
+import { moveSelection } from '../widgets/list-window.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 
 export interface ChosenCandidate {
@@ -13,6 +15,9 @@ export interface ChosenCandidate {
   /** Its repository's directory name (null for the user scope). */
   repository: string | null;
 }
+
+/** The memory roots a plan can go into, in the order the scope chooser lists them. */
+export const SCOPES = ['project', 'user'] as const;
 
 export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'promoting' | 'done';
 
@@ -35,6 +40,8 @@ export interface PromoteState {
 export type PromoteAction =
   | { type: 'choose'; chosen: ChosenCandidate[] }
   | { type: 'toggleScope' }
+  /** The scope chooser's highlight moves: the highlighted scope is the one Enter prepares for. */
+  | { type: 'moveScope'; delta: number }
   | { type: 'prepare' }
   | { type: 'prepared'; id: number; plan: MemoryPlanView }
   | { type: 'approve' }
@@ -87,6 +94,11 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
     case 'toggleScope':
       if (state.phase !== 'choose') return state;
       return { ...state, scope: state.scope === 'project' ? 'user' : 'project', error: null };
+    case 'moveScope': {
+      if (state.phase !== 'choose' || state.chosen.length === 0) return state;
+      const index = moveSelection(SCOPES.indexOf(state.scope), action.delta, SCOPES.length);
+      return { ...state, scope: SCOPES[index]!, error: null };
+    }
     case 'prepare':
       // From the chooser, or again after a result (a voided plan is prepared anew from the same candidates).
       if ((state.phase !== 'choose' && state.phase !== 'done') || state.chosen.length === 0) return state;

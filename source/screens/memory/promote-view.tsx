@@ -1,12 +1,13 @@
-// Prepare & promote: the chosen candidates and scope, then the plan's files and diff (scrolled),
-// the approval and write with their progress, and the result.
+// Prepare & promote: the scope chooser and the chosen candidates, then the plan's files and diff
+// (scrolled), the approval and write with their progress, and the result.
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { LinePane, position } from './line-pane.js';
-import { chooseLines, planLines, progressText, resultLines } from './promote-lines.js';
-import type { PromoteState } from './promote-state.js';
+import { Chooser } from '../widgets/chooser.js';
+import { chooseLines, planLines, progressText, resultLines, scopeOptions } from './promote-lines.js';
+import { type PromoteState, SCOPES } from './promote-state.js';
 import { type ScreenLine, idLabel } from './wrap-lines.js';
 
 export function usePromoteLines(state: PromoteState, columns: number): ScreenLine[] {
@@ -40,17 +41,31 @@ const SPINNER_LABEL: Partial<Record<PromoteState['phase'], string>> = {
   promoting: 'writing the approved bytes…',
 };
 
-export function PromoteView({ state, lines, room }: { state: PromoteState; lines: ScreenLine[]; room: number }) {
+export function PromoteView({
+  state,
+  lines,
+  room,
+  columns,
+}: {
+  state: PromoteState;
+  lines: ScreenLine[];
+  room: number;
+  columns: number;
+}) {
   const theme = useTheme();
   const progress = state.phase === 'promoting' && state.live ? ` ${progressText(state.live)}` : '';
   const label = SPINNER_LABEL[state.phase] && `${SPINNER_LABEL[state.phase]}${progress}`;
-  const textRoom = room - 1 - (label ? 1 : 0);
+  // The scope is chosen while the candidates wait for their plan: ↑↓ (or s) and Enter.
+  const choosing = state.phase === 'choose' && state.chosen.length > 0;
+  const options = useMemo(() => scopeOptions(state.chosen), [state.chosen]);
+  const textRoom = room - 1 - (label ? 1 : 0) - (choosing ? options.length : 0);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
         {`${titleOf(state)}${position(state.top, textRoom, lines.length)}`}
       </Text>
       {label ? <Spinner label={label} /> : null}
+      {choosing ? <Chooser options={options} highlighted={SCOPES.indexOf(state.scope)} columns={columns} /> : null}
       <LinePane lines={lines} top={state.top} room={textRoom} />
     </Box>
   );

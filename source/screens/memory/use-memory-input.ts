@@ -3,6 +3,7 @@
 // commands. A discard question holds the screen's other keys until y, n or Esc answers it.
 import type { Dispatch } from 'react';
 import { PRIORITY } from '../keyboard/keyboard-router.js';
+import { useChooserKeys } from '../keyboard/use-chooser-keys.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { EntriesAction, EntriesState } from './entries-state.js';
@@ -106,11 +107,12 @@ function useReviewKeys(input: MemoryInput, active: boolean) {
 function usePromoteKeys(input: MemoryInput, active: boolean) {
   const { promote, dispatchPromote: dispatch, room, lastTop } = input;
   const { phase } = promote;
-  useCommandKeys(
-    ['toggleScope', 'openItem'],
-    (command) => dispatch({ type: command === 'toggleScope' ? 'toggleScope' : 'prepare' }),
+  // The scope chooser: ↑↓ (or s) move between project and user, Enter prepares the plan for it.
+  useChooserKeys(
+    { onMove: (delta) => dispatch({ type: 'moveScope', delta }), onChoose: () => dispatch({ type: 'prepare' }) },
     { isActive: active && phase === 'choose' },
   );
+  useCommandKeys(['toggleScope'], () => dispatch({ type: 'toggleScope' }), { isActive: active && phase === 'choose' });
   useCommandKeys(
     [...SCROLL, 'approvePlan', 'openItem', 'back'],
     (command) => {
@@ -175,13 +177,26 @@ export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput) 
   });
   const { dispatch, run } = extraction;
   useCommandKeys(
-    ['nextRunner', 'runExtraction', 'approvePlan', 'back'],
+    ['chooseRunner', 'runExtraction', 'approvePlan', 'back'],
     (command) => {
-      if (command === 'nextRunner') dispatch({ type: 'nextRunner', names: extraction.runners });
+      if (command === 'chooseRunner') dispatch({ type: 'openRunners', names: extraction.runners });
       else if (command === 'runExtraction') dispatch({ type: 'run' });
       else if (command === 'approvePlan') dispatch({ type: 'approve' });
       else dispatch({ type: 'drop' });
     },
     { isActive: view === 'extraction' && run.request === null },
+  );
+  // The runner chooser, while open, takes ↑↓, Enter and Esc before the panel; its other keys wait.
+  useChooserKeys(
+    {
+      onMove: (delta) => dispatch({ type: 'moveRunner', delta }),
+      onChoose: () => dispatch({ type: 'chooseRunner' }),
+      onClose: () => dispatch({ type: 'closeRunners' }),
+    },
+    {
+      isActive: view === 'extraction' && run.choosing !== null,
+      priority: PRIORITY.screen + 1,
+      holds: [...SCROLL, 'chooseRunner', 'runExtraction', 'approvePlan', 'nextView', 'previousView'],
+    },
   );
 }

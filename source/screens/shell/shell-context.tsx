@@ -3,6 +3,7 @@
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import type { Application } from '../../api/application.js';
 import type { HostStatus } from '../../api/history.js';
+import type { ServiceStatus } from '../../service/service-manager.js';
 import type { ShownError } from '../format.js';
 import type { HelpItem, ReaderContent, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
 
@@ -18,7 +19,12 @@ export interface ShellEnvironment {
   integrations?:
     | { codexDir?: string | undefined; claudeDir?: string | undefined; piDir?: string | undefined }
     | undefined;
+  /** Reads this data home's background service (default: from systemd or launchd); tests inject one. */
+  service?: ServiceProbe | undefined;
 }
+
+/** The background service of a data home; null where the platform has none (not Linux or macOS). */
+export type ServiceProbe = (home: string) => Promise<ServiceStatus | null>;
 
 export type QuitReason = 'quit' | 'interrupt';
 

@@ -1,9 +1,10 @@
-// The one list widget of the screens (agents, recovery items, clients, and the lists to come): the
+// The screens' lists (agents, recovery items, review queues, and the choosers' options): the
 // selection lives in the screen's reducer and moves by commands from the keyboard router; this
-// module only says which slice is on screen and where a move lands. Not ink-select-input: it keeps
-// its own selection state and its own useInput outside the router, so keys that arrive together (a
-// held ↓, a paste) act on stale state, and a higher-priority handler (a question, a text input)
-// cannot take the keys from it — keyboard state belongs in reducers, behind one router.
+// module only says which slice is on screen and where a move lands. The choosers draw their few
+// options with ink-select-input (widgets/chooser.tsx) but never let it read keys: its own selection
+// state and its own useInput sit outside the router, so keys that arrive together (a held ↓, a
+// paste) would act on stale state, and a higher-priority handler (a question, a text input) could
+// not take the keys from it — keyboard state belongs in reducers, behind one router.
 //
 // Which slice of a list is on screen: the selected row stays visible and the window moves only
 // when the selection leaves it, so a long list never renders more rows than fit.

@@ -1,0 +1,35 @@
+// A fake Application for in-process screen tests (no host, no store) and the host status it gives.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Application } from '../../source/api/application.js';
+import type { HostStatus } from '../../source/api/history.js';
+
+/** Answers the methods given; any other call waits for ever (the screen shows "…"), as a slow host would. */
+// biome-ignore lint/suspicious/noExplicitAny: each fake method takes its own request type
+export function fakeApp(methods: Record<string, (...args: any[]) => Promise<unknown>>): Application {
+  return new Proxy({} as Application, {
+    get: (_target, property) =>
+      typeof property === 'string' ? (methods[property] ?? (() => new Promise(() => {}))) : undefined,
+  });
+}
+
+/** A data home and client config dirs that are never created: the screens only read them. */
+export function absentDirs(name: string) {
+  const home = join(tmpdir(), `${name}-never-created`);
+  return { home, dirs: { codexDir: join(home, 'codex'), claudeDir: join(home, 'claude'), piDir: join(home, 'pi') } };
+}
+
+export function hostStatus(changes: Partial<HostStatus> = {}): HostStatus {
+  return {
+    storeId: 'store-0001',
+    hostId: 'host-0001',
+    pid: 4242,
+    startedAt: '2026-12-02T10:00:00.000Z',
+    mode: 'host',
+    heads: { journal: 12, timeline: 7 },
+    ledger: { state: 'ready', entries: 0, roots: 0, activeRoots: 0, reason: null, lastError: null },
+    waiting: { events: 0, turns: 0 },
+    lastEventAt: { codex: null, claude: null },
+    ...changes,
+  };
+}
