@@ -1,7 +1,7 @@
 // The agents area: driven pi agents, their generations, prompts and aborts.
 import { z } from 'zod';
-import type { Receipt } from './common.js';
-import type { OperationView } from './history.js';
+import { nullableText, receiptSchema } from './common-schemas.js';
+import { type OperationView, operationViewSchema } from './history.js';
 import { body, read, write } from './route.js';
 
 const createAgentBody = z
@@ -20,59 +20,77 @@ export type PromptInput = { agent: string } & z.infer<typeof promptBody>;
 
 const optionalOperation = z.object({ operationId: z.string().optional() }).strict();
 
+export const generationStateSchema = z.enum(['starting', 'running', 'stopping', 'stopped', 'interrupted']);
+export type GenerationState = z.infer<typeof generationStateSchema>;
+
+export const agentViewSchema = z
+  .object({
+    agentId: z.string(),
+    name: z.string(),
+    model: nullableText,
+    /**
+     * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
+     * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
+     */
+    generation: z
+      .object({
+        generationId: z.string(),
+        number: z.number(),
+        state: generationStateSchema,
+        pid: z.number().nullable(),
+        projectionError: nullableText,
+        endReason: nullableText,
+      })
+      .strict()
+      .nullable(),
+    /** The prompt operation the agent is working on; null when idle. */
+    activeOperationId: nullableText,
+    createdAt: z.string(),
+  })
+  .strict();
+export type AgentView = z.infer<typeof agentViewSchema>;
+
+export const promptReceiptSchema = receiptSchema
+  .extend({
+    /** The canonical user message created at admission. */
+    messageId: z.string(),
+  })
+  .strict();
+export type PromptReceipt = z.infer<typeof promptReceiptSchema>;
+
+export const abortReceiptSchema = receiptSchema
+  .extend({
+    /** The prompt operation the abort was pinned to. */
+    targetOperationId: z.string(),
+  })
+  .strict();
+export type AbortReceipt = z.infer<typeof abortReceiptSchema>;
+
 export const agentsApi = {
-  listAgents: read<void, AgentView[]>('/v1/agents'),
-  createAgent: write<CreateAgentInput, AgentView>('/v1/agents', { body: body(createAgentBody), created: () => true }),
+  listAgents: read('/v1/agents', z.array(agentViewSchema)),
+  createAgent: write<CreateAgentInput, AgentView>('/v1/agents', agentViewSchema, {
+    body: body(createAgentBody),
+    created: () => true,
+  }),
   /** Starts a new generation (a pi process) of the named agent. */
-  startAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/start'),
+  startAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/start', agentViewSchema),
   /** Orderly stop of the agent's current generation. */
-  stopAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/stop'),
-  prompt: write<PromptInput, PromptReceipt>('/v1/agents/:agent/prompts', {
+  stopAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/stop', agentViewSchema),
+  prompt: write<PromptInput, PromptReceipt>('/v1/agents/:agent/prompts', promptReceiptSchema, {
     body: body(promptBody),
     created: (receipt) => !receipt.replayed,
   }),
   /** Without an operation ID the abort is pinned to the agent's active prompt. */
-  abort: write<{ agent: string } & z.infer<typeof optionalOperation>, AbortReceipt>('/v1/agents/:agent/abort', {
-    body: body(optionalOperation),
-  }),
+  abort: write<{ agent: string } & z.infer<typeof optionalOperation>, AbortReceipt>(
+    '/v1/agents/:agent/abort',
+    abortReceiptSchema,
+    { body: body(optionalOperation) },
+  ),
   /** Records the decision to give up an interrupted prompt; keeps every message. */
-  abandon: write<{ operationId: string }, OperationView>('/v1/operations/:operationId/abandon'),
+  abandon: write<{ operationId: string }, OperationView>('/v1/operations/:operationId/abandon', operationViewSchema),
 };
 
 export type AgentsRoutes = typeof agentsApi;
-
-export type GenerationState = 'starting' | 'running' | 'stopping' | 'stopped' | 'interrupted';
-
-export interface AgentView {
-  agentId: string;
-  name: string;
-  model: string | null;
-  /**
-   * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
-   * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
-   */
-  generation: {
-    generationId: string;
-    number: number;
-    state: GenerationState;
-    pid: number | null;
-    projectionError: string | null;
-    endReason: string | null;
-  } | null;
-  /** The prompt operation the agent is working on; null when idle. */
-  activeOperationId: string | null;
-  createdAt: string;
-}
-
-export interface PromptReceipt extends Receipt {
-  /** The canonical user message created at admission. */
-  messageId: string;
-}
-
-export interface AbortReceipt extends Receipt {
-  /** The prompt operation the abort was pinned to. */
-  targetOperationId: string;
-}
 
 /** What a caller is told of a prompt admission; the pi request and generation stay inside the host. */
 export function promptReceiptOf(admission: PromptReceipt): PromptReceipt {

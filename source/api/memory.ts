@@ -7,12 +7,16 @@ import {
   MCP_PROPOSAL_TITLE_MAX_BYTES,
 } from '../limits.js';
 import { CAPTURE_CLIENTS, ENTRY_TYPES } from './common.js';
-import type {
-  MemoryExtractReport,
-  MemoryExtractRun,
-  MemoryReverifyResult,
-  MemoryReverifyRun,
-  MemoryStatus,
+import {
+  type MemoryExtractReport,
+  type MemoryExtractRun,
+  type MemoryReverifyResult,
+  type MemoryReverifyRun,
+  memoryExtractReportSchema,
+  memoryExtractRunSchema,
+  memoryReverifyResultSchema,
+  memoryReverifyRunSchema,
+  memoryStatusSchema,
 } from './memory-runs.js';
 import {
   type MemoryConfirmResult,
@@ -25,6 +29,16 @@ import {
   type MemoryReview,
   type MemorySearchResult,
   type MemorySyncResult,
+  memoryConfirmResultSchema,
+  memoryDiscardResultSchema,
+  memoryEntryViewSchema,
+  memoryPlanViewSchema,
+  memoryPromoteResultSchema,
+  memoryProposeResultSchema,
+  memoryRecallResultSchema,
+  memoryReviewSchema,
+  memorySearchResultSchema,
+  memorySyncResultSchema,
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
@@ -134,75 +148,111 @@ export type MemoryPromoteRequest = z.infer<typeof planBody>;
 const approveBody = z.object({ planId, digest: z.string().min(1).max(200) }).strict();
 export type MemoryApproveRequest = z.infer<typeof approveBody>;
 
+/** A task given a fresh attempt budget. */
+const retryResultSchema = z.object({ taskId: z.string(), attempts: z.number() }).strict();
+
 export const memoryApi = {
   /**
    * One extraction run over the caller's repository (the scope comes from its directory, never
    * wider), answered when it ends. The HTTP client does not wait on this: it starts the run and
    * follows it (memoryExtractStart, memoryExtractRun), so no request lasts as long as a runner.
    */
-  memoryExtract: write<MemoryExtractRequest, MemoryExtractReport>('/v1/memory/extract', {
+  memoryExtract: write<MemoryExtractRequest, MemoryExtractReport>('/v1/memory/extract', memoryExtractReportSchema, {
     body: body(extractBody),
     created: (report) => report.candidates.created > 0,
   }),
   /** Starts an extraction run and answers at once with its id; memoryExtractRun follows it. */
-  memoryExtractStart: write<MemoryExtractRequest, MemoryExtractRun>('/v1/memory/extract/runs', {
+  memoryExtractStart: write<MemoryExtractRequest, MemoryExtractRun>('/v1/memory/extract/runs', memoryExtractRunSchema, {
     body: body(extractBody),
     created: () => true,
   }),
   /** A run memoryExtractStart started: its state and progress, its report once done (a short read). */
-  memoryExtractRun: read<{ runId: string }, MemoryExtractRun>('/v1/memory/extract/runs/:runId'),
-  memoryStatus: read<void, MemoryStatus>('/v1/memory/status'),
+  memoryExtractRun: read<{ runId: string }, MemoryExtractRun>('/v1/memory/extract/runs/:runId', memoryExtractRunSchema),
+  memoryStatus: read('/v1/memory/status', memoryStatusSchema),
   /**
    * Runs a runner profile's deny-all conformance probe again, whatever its cache says; answered when
    * it ends. The HTTP client starts it and follows it instead (memoryReverifyStart, memoryReverifyProbe).
    */
-  memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>('/v1/memory/runners/:runner/reverify'),
+  memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>(
+    '/v1/memory/runners/:runner/reverify',
+    memoryReverifyResultSchema,
+  ),
   /** Starts the probe and answers at once with its id. */
-  memoryReverifyStart: write<{ runner: string }, MemoryReverifyRun>('/v1/memory/runners/:runner/probes', {
-    created: () => true,
-  }),
+  memoryReverifyStart: write<{ runner: string }, MemoryReverifyRun>(
+    '/v1/memory/runners/:runner/probes',
+    memoryReverifyRunSchema,
+    {
+      created: () => true,
+    },
+  ),
   /** A probe memoryReverifyStart started: its state, its result once done (a short read). */
-  memoryReverifyProbe: read<{ probeId: string }, MemoryReverifyRun>('/v1/memory/probes/:probeId'),
+  memoryReverifyProbe: read<{ probeId: string }, MemoryReverifyRun>(
+    '/v1/memory/probes/:probeId',
+    memoryReverifyRunSchema,
+  ),
   /** Gives a task that spent its attempt budget a fresh one. */
-  memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
+  memoryRetry: write<{ taskId: string }, z.infer<typeof retryResultSchema>>(
+    '/v1/memory/tasks/:taskId/retry',
+    retryResultSchema,
+  ),
   /** A page of draft and quarantined candidates, every scope's or one's (read-only; findings masked). */
-  memoryReview: readByBody<MemoryReviewRequest, MemoryReview>('/v1/memory/review', body(reviewBody)),
-  memoryRecall: readByBody<MemoryRecallRequest, MemoryRecallResult>('/v1/memory/recall', body(recallBody)),
+  memoryReview: readByBody<MemoryReviewRequest, MemoryReview>(
+    '/v1/memory/review',
+    body(reviewBody),
+    memoryReviewSchema,
+  ),
+  memoryRecall: readByBody<MemoryRecallRequest, MemoryRecallResult>(
+    '/v1/memory/recall',
+    body(recallBody),
+    memoryRecallResultSchema,
+  ),
   /** Scans the caller's memory roots (its worktree's and the user's) into the approved projection. */
-  memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', {
+  memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', memorySyncResultSchema, {
     body: body(z.object({ cwd }).strict()),
     created: (result) => result.scopes.some((scope) => scope.outcome === 'replaced'),
   }),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
-  memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>('/v1/memory/search', body(searchBody)),
+  memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>(
+    '/v1/memory/search',
+    body(searchBody),
+    memorySearchResultSchema,
+  ),
   /** One approved entry by id, from the caller's worktree or the user scope. */
-  memoryGet: readByBody<z.infer<typeof getBody>, MemoryEntryView>('/v1/memory/entry', body(getBody)),
+  memoryGet: readByBody<z.infer<typeof getBody>, MemoryEntryView>(
+    '/v1/memory/entry',
+    body(getBody),
+    memoryEntryViewSchema,
+  ),
   /** Marks one statement of a candidate human-confirmed, if its text and citations are what was assessed. */
-  memoryConfirm: write<MemoryConfirmRequest, MemoryConfirmResult>('/v1/memory/confirm', {
+  memoryConfirm: write<MemoryConfirmRequest, MemoryConfirmResult>('/v1/memory/confirm', memoryConfirmResultSchema, {
     body: body(confirmBody),
   }),
   /** An agent's proposal (MCP memory_propose) → a draft candidate of the caller's repository, for a person to review. */
-  memoryPropose: write<MemoryProposeRequest, MemoryProposeResult>('/v1/memory/propose', {
+  memoryPropose: write<MemoryProposeRequest, MemoryProposeResult>('/v1/memory/propose', memoryProposeResultSchema, {
     body: body(proposeBody),
     created: (result) => result.created,
   }),
   /** A draft or quarantined candidate leaves the queue and the dedup pool; it is kept, never deleted. */
-  memoryDiscard: write<MemoryDiscardRequest, MemoryDiscardResult>('/v1/memory/discard', {
+  memoryDiscard: write<MemoryDiscardRequest, MemoryDiscardResult>('/v1/memory/discard', memoryDiscardResultSchema, {
     body: body(discardBody),
   }),
   /** A promotion plan for candidates of the caller's repository: exact bytes, blob OIDs, a diff; status generated. */
-  memoryPrepare: write<MemoryPrepareRequest, MemoryPlanView>('/v1/memory/prepare', {
+  memoryPrepare: write<MemoryPrepareRequest, MemoryPlanView>('/v1/memory/prepare', memoryPlanViewSchema, {
     body: body(prepareBody),
     created: () => true,
   }),
   /** One plan as the journal holds it (its diff, files and status). */
-  memoryPlan: readByBody<z.infer<typeof planBody>, MemoryPlanView>('/v1/memory/plan', body(planBody)),
+  memoryPlan: readByBody<z.infer<typeof planBody>, MemoryPlanView>(
+    '/v1/memory/plan',
+    body(planBody),
+    memoryPlanViewSchema,
+  ),
   /** The person's approval of a generated plan, bound to its digest. */
-  memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', {
+  memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', memoryPlanViewSchema, {
     body: body(approveBody),
   }),
   /** Writes an approved plan's exact bytes into the memory root (or finishes an interrupted one), then syncs. */
-  memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', {
+  memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', memoryPromoteResultSchema, {
     body: body(planBody),
   }),
 };
