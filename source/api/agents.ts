@@ -4,66 +4,59 @@ import { nullableText, receiptSchema } from './common-schemas.js';
 import { type OperationView, operationViewSchema } from './history.js';
 import { body, read, write } from './route.js';
 
-const createAgentBody = z
-  .object({
-    name: z.string(),
-    model: z.string().optional(),
-    /** A pi agent dir whose models.json/auth.json/settings.json are copied into the agent's private dir. */
-    piConfigDir: z.string().optional(),
-    operationId: z.string().optional(),
-  })
-  .strict();
+const createAgentBody = z.strictObject({
+  name: z.string(),
+  model: z.string().optional(),
+  /** A pi agent dir whose models.json/auth.json/settings.json are copied into the agent's private dir. */
+  piConfigDir: z.string().optional(),
+  operationId: z.string().optional(),
+});
 export type CreateAgentInput = z.infer<typeof createAgentBody>;
 
-const promptBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
+const promptBody = z.strictObject({ text: z.string(), operationId: z.string().optional() });
 export type PromptInput = { agent: string } & z.infer<typeof promptBody>;
 
-const optionalOperation = z.object({ operationId: z.string().optional() }).strict();
+const optionalOperation = z.strictObject({ operationId: z.string().optional() });
 
 export const generationStateSchema = z.enum(['starting', 'running', 'stopping', 'stopped', 'interrupted']);
 export type GenerationState = z.infer<typeof generationStateSchema>;
 
-export const agentViewSchema = z
-  .object({
-    agentId: z.string(),
-    name: z.string(),
-    model: nullableText,
-    /**
-     * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
-     * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
-     */
-    generation: z
-      .object({
-        generationId: z.string(),
-        number: z.number(),
-        state: generationStateSchema,
-        pid: z.number().nullable(),
-        projectionError: nullableText,
-        endReason: nullableText,
-      })
-      .strict()
-      .nullable(),
-    /** The prompt operation the agent is working on; null when idle. */
-    activeOperationId: nullableText,
-    createdAt: z.string(),
-  })
-  .strict();
+export const agentViewSchema = z.strictObject({
+  agentId: z.string(),
+  name: z.string(),
+  model: nullableText,
+  /**
+   * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
+   * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
+   */
+  generation: z
+    .strictObject({
+      generationId: z.string(),
+      number: z.number(),
+      state: generationStateSchema,
+      pid: z.number().nullable(),
+      projectionError: nullableText,
+      endReason: nullableText,
+    })
+    .nullable(),
+  /** The prompt operation the agent is working on; null when idle. */
+  activeOperationId: nullableText,
+  createdAt: z.string(),
+});
 export type AgentView = z.infer<typeof agentViewSchema>;
 
-export const promptReceiptSchema = receiptSchema
-  .extend({
-    /** The canonical user message created at admission. */
-    messageId: z.string(),
-  })
-  .strict();
+export const promptReceiptSchema = z.strictObject({
+  ...receiptSchema.shape,
+  /** The canonical user message created at admission. */
+  messageId: z.string(),
+});
 export type PromptReceipt = z.infer<typeof promptReceiptSchema>;
 
-export const abortReceiptSchema = receiptSchema
-  .extend({
-    /** The prompt operation the abort was pinned to. */
-    targetOperationId: z.string(),
-  })
-  .strict();
+export const abortReceiptSchema = z.strictObject({
+  ...receiptSchema.shape,
+  /** The prompt operation the abort was pinned to. */
+  targetOperationId: z.string(),
+});
 export type AbortReceipt = z.infer<typeof abortReceiptSchema>;
 
 export const agentsApi = {

@@ -4,26 +4,22 @@ import { z } from 'zod';
 import { captureClientSchema, nullableText } from './common-schemas.js';
 import { body, flag, optionalNumber, optionalText, read, readByBody, write } from './route.js';
 
-const drainBody = z.object({ recover: z.string().max(64).describe('"rec-<n>"').optional() }).strict();
+const drainBody = z.strictObject({ recover: z.string().max(64).describe('"rec-<n>"').optional() });
 
-const sessionSearchBody = z
-  .object({
-    query: z.string(),
-    /** Canonical UTC instants (2026-08-01 or 2026-08-01T09:30:00Z); until is exclusive. */
-    since: z.string().optional(),
-    until: z.string().optional(),
-    client: z.string().optional(),
-    limit: z.number().optional(),
-  })
-  .strict();
+const sessionSearchBody = z.strictObject({
+  query: z.string(),
+  /** Canonical UTC instants (2026-08-01 or 2026-08-01T09:30:00Z); until is exclusive. */
+  since: z.string().optional(),
+  until: z.string().optional(),
+  client: z.string().optional(),
+  limit: z.number().optional(),
+});
 export type SessionSearchRequest = z.infer<typeof sessionSearchBody>;
 
-const flushBody = z
-  .object({
-    /** Also draft candidates from every sealed turn not yet extracted (the builtin runner's automatic pass a running host makes). */
-    extract: z.boolean().optional(),
-  })
-  .strict();
+const flushBody = z.strictObject({
+  /** Also draft candidates from every sealed turn not yet extracted (the builtin runner's automatic pass a running host makes). */
+  extract: z.boolean().optional(),
+});
 export type FlushRequest = z.infer<typeof flushBody>;
 
 /** active: the host session still runs; pending: envelopes wait for the drain; isolated: a recovery item holds it; incomplete: ended with an unfinished turn; complete: everything sealed. */
@@ -38,34 +34,30 @@ const captureSessionFields = {
   cwd: nullableText,
   startedAt: z.string(),
   /** settled: sealed turns (settled, failed and interrupted ones, each its own batch); buffered: open in a running session; incomplete: open when the session ended. */
-  turns: z
-    .object({
-      settled: z.number(),
-      failed: z.number(),
-      interrupted: z.number(),
-      buffered: z.number(),
-      incomplete: z.number(),
-    })
-    .strict(),
+  turns: z.strictObject({
+    settled: z.number(),
+    failed: z.number(),
+    interrupted: z.number(),
+    buffered: z.number(),
+    incomplete: z.number(),
+  }),
   inbox: z.number(),
   bodyBytes: z.number(),
 };
-export const captureSessionViewSchema = z.object(captureSessionFields).strict();
+export const captureSessionViewSchema = z.strictObject(captureSessionFields);
 export type CaptureSessionView = z.infer<typeof captureSessionViewSchema>;
 
-export const recoveryItemViewSchema = z
-  .object({
-    /** Stable across retries: "rec-<n>". */
-    id: z.string(),
-    code: z.string(),
-    client: captureClientSchema,
-    sessionKey: z.string(),
-    inboxId: z.number(),
-    attempts: z.number(),
-    detail: z.string(),
-    createdAt: z.string(),
-  })
-  .strict();
+export const recoveryItemViewSchema = z.strictObject({
+  /** Stable across retries: "rec-<n>". */
+  id: z.string(),
+  code: z.string(),
+  client: captureClientSchema,
+  sessionKey: z.string(),
+  inboxId: z.number(),
+  attempts: z.number(),
+  detail: z.string(),
+  createdAt: z.string(),
+});
 export type RecoveryItemView = z.infer<typeof recoveryItemViewSchema>;
 
 /** Two independent keyset cursors: the recovery page and the sessions page, each as status printed it. */
@@ -74,66 +66,55 @@ export interface CaptureStatusRequest {
   afterSession?: string | undefined;
 }
 
-export const captureStatusSchema = z
-  .object({
-    storeId: z.string(),
-    mode: z.enum(['host', 'local', 'read-only']),
-    /** One page, newest first (at most STATUS_SESSIONS_MAX). */
-    sessions: z.array(captureSessionViewSchema),
-    sessionsTotal: z.number(),
-    /** The session key the next page starts after (`--after-session`); null on the last page. */
-    nextSessionKey: nullableText,
-    /**
-     * Queue states of capture work (no bodies). candidatesAsContext: prompts the host recorded as
-     * context (a task notification), matched and consumed. candidatesUnconfirmed: prompts of ended,
-     * drained sessions that no sealed turn delivered (none matched, or its turn stayed incomplete) —
-     * unconfirmed delivery, bodies kept.
-     */
-    queue: z
-      .object({
-        inboxPending: z.number(),
-        inboxProcessed: z.number(),
-        inboxLegacy: z.number(),
-        batchesReady: z.number(),
-        candidatesPending: z.number(),
-        candidatesDelivered: z.number(),
-        candidatesAsContext: z.number(),
-        candidatesUnconfirmed: z.number(),
-      })
-      .strict(),
-    /** inbox: envelopes waiting (not isolated); watch: transcripts of running sessions; isolated: open recovery items; hookErrors: hook runs that could not reach the store. */
-    host: z
-      .object({
-        inbox: z.number(),
-        watch: z.number(),
-        isolated: z.number(),
-        hookErrors: z.number(),
-        /** `message` and `fix` only for `install_broken`: the installation cannot run, and how to repair it. */
-        lastHookError: z
-          .object({ at: z.string(), code: z.string(), message: z.string().optional(), fix: z.string().optional() })
-          .strict()
-          .nullable(),
-        /** Why nothing can be written into the data home (then no hook can record its failure there), or null. */
-        notWritable: nullableText,
-      })
-      .strict(),
-    capacity: z.object({ bodyBytes: z.number(), totalBytes: z.number(), sessionBytes: z.number() }).strict(),
-    recovery: z
-      .object({ total: z.number(), items: z.array(recoveryItemViewSchema), nextRecoveryId: nullableText })
-      .strict(),
-    /** The read ledger: roots and entries kept, `unavailable` with its reason, the last failure a hook met. */
-    ledger: z
-      .object({
-        state: z.enum(['ready', 'empty', 'unavailable']),
-        reason: nullableText,
-        roots: z.number(),
-        activeRoots: z.number(),
-        entries: z.number(),
-        lastError: z.object({ at: z.string(), event: z.string(), code: z.string() }).strict().nullable(),
-      })
-      .strict(),
-  })
-  .strict();
+export const captureStatusSchema = z.strictObject({
+  storeId: z.string(),
+  mode: z.enum(['host', 'local', 'read-only']),
+  /** One page, newest first (at most STATUS_SESSIONS_MAX). */
+  sessions: z.array(captureSessionViewSchema),
+  sessionsTotal: z.number(),
+  /** The session key the next page starts after (`--after-session`); null on the last page. */
+  nextSessionKey: nullableText,
+  /**
+   * Queue states of capture work (no bodies). candidatesAsContext: prompts the host recorded as
+   * context (a task notification), matched and consumed. candidatesUnconfirmed: prompts of ended,
+   * drained sessions that no sealed turn delivered (none matched, or its turn stayed incomplete) —
+   * unconfirmed delivery, bodies kept.
+   */
+  queue: z.strictObject({
+    inboxPending: z.number(),
+    inboxProcessed: z.number(),
+    inboxLegacy: z.number(),
+    batchesReady: z.number(),
+    candidatesPending: z.number(),
+    candidatesDelivered: z.number(),
+    candidatesAsContext: z.number(),
+    candidatesUnconfirmed: z.number(),
+  }),
+  /** inbox: envelopes waiting (not isolated); watch: transcripts of running sessions; isolated: open recovery items; hookErrors: hook runs that could not reach the store. */
+  host: z.strictObject({
+    inbox: z.number(),
+    watch: z.number(),
+    isolated: z.number(),
+    hookErrors: z.number(),
+    /** `message` and `fix` only for `install_broken`: the installation cannot run, and how to repair it. */
+    lastHookError: z
+      .strictObject({ at: z.string(), code: z.string(), message: z.string().optional(), fix: z.string().optional() })
+      .nullable(),
+    /** Why nothing can be written into the data home (then no hook can record its failure there), or null. */
+    notWritable: nullableText,
+  }),
+  capacity: z.strictObject({ bodyBytes: z.number(), totalBytes: z.number(), sessionBytes: z.number() }),
+  recovery: z.strictObject({ total: z.number(), items: z.array(recoveryItemViewSchema), nextRecoveryId: nullableText }),
+  /** The read ledger: roots and entries kept, `unavailable` with its reason, the last failure a hook met. */
+  ledger: z.strictObject({
+    state: z.enum(['ready', 'empty', 'unavailable']),
+    reason: nullableText,
+    roots: z.number(),
+    activeRoots: z.number(),
+    entries: z.number(),
+    lastError: z.strictObject({ at: z.string(), event: z.string(), code: z.string() }).nullable(),
+  }),
+});
 export type CaptureStatus = z.infer<typeof captureStatusSchema>;
 
 const drainReportFields = {
@@ -144,57 +125,47 @@ const drainReportFields = {
   /** For --recover: the item was consumed (true) or is still open with the same ID (false). */
   recovered: z.boolean().nullable(),
 };
-export const drainReportSchema = z.object(drainReportFields).strict();
+export const drainReportSchema = z.strictObject(drainReportFields);
 export type DrainReport = z.infer<typeof drainReportSchema>;
 
 /** What flush's extraction did: the automatic pass over every turn sealed since the last one. */
-export const flushExtractionSchema = z
-  .object({
-    /** done: the pass ran; off: COMMON_MEMORY_AUTO_EXTRACT turns automatic extraction off; failed: it stopped (`error`). */
-    state: z.enum(['done', 'off', 'failed']),
-    /** Runs made (one per repository and pass); turns read in the window. */
-    runs: z.number(),
-    turns: z.number(),
-    candidates: z
-      .object({ created: z.number(), updated: z.number(), merged: z.number(), quarantined: z.number() })
-      .strict(),
-    /** Tasks still to do (pending or waiting for a retry) and tasks that failed in this flush. */
-    tasksLeft: z.number(),
-    tasksFailed: z.number(),
-    error: nullableText,
-  })
-  .strict();
+export const flushExtractionSchema = z.strictObject({
+  /** done: the pass ran; off: COMMON_MEMORY_AUTO_EXTRACT turns automatic extraction off; failed: it stopped (`error`). */
+  state: z.enum(['done', 'off', 'failed']),
+  /** Runs made (one per repository and pass); turns read in the window. */
+  runs: z.number(),
+  turns: z.number(),
+  candidates: z.strictObject({ created: z.number(), updated: z.number(), merged: z.number(), quarantined: z.number() }),
+  /** Tasks still to do (pending or waiting for a retry) and tasks that failed in this flush. */
+  tasksLeft: z.number(),
+  tasksFailed: z.number(),
+  error: nullableText,
+});
 export type FlushExtraction = z.infer<typeof flushExtractionSchema>;
 
-export const flushReportSchema = z
-  .object({
-    ...drainReportFields,
-    /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated (and, when extracting, no task is left or failed). */
-    complete: z.boolean(),
-    remaining: z.object({ buffered: z.number(), inbox: z.number(), watch: z.number(), isolated: z.number() }).strict(),
-    /** Present when the flush extracted too (FlushRequest.extract). */
-    extraction: flushExtractionSchema.optional(),
-  })
-  .strict();
+export const flushReportSchema = z.strictObject({
+  ...drainReportFields,
+  /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated (and, when extracting, no task is left or failed). */
+  complete: z.boolean(),
+  remaining: z.strictObject({ buffered: z.number(), inbox: z.number(), watch: z.number(), isolated: z.number() }),
+  /** Present when the flush extracted too (FlushRequest.extract). */
+  extraction: flushExtractionSchema.optional(),
+});
 export type FlushReport = z.infer<typeof flushReportSchema>;
 
 // ---- session search ----
 
-export const sessionSearchResultSchema = z
-  .object({
-    results: z.array(
-      z
-        .object({
-          sessionKey: z.string(),
-          turnKey: z.string(),
-          client: z.string(),
-          recordedAt: z.string(),
-          snippet: z.string(),
-        })
-        .strict(),
-    ),
-  })
-  .strict();
+export const sessionSearchResultSchema = z.strictObject({
+  results: z.array(
+    z.strictObject({
+      sessionKey: z.string(),
+      turnKey: z.string(),
+      client: z.string(),
+      recordedAt: z.string(),
+      snippet: z.string(),
+    }),
+  ),
+});
 export type SessionSearchResult = z.infer<typeof sessionSearchResultSchema>;
 
 // ---- reading what was captured: sessions and their turns (bodies only on these explicit reads) ----
@@ -207,23 +178,19 @@ export interface SessionListRequest {
   after?: string | undefined;
 }
 
-export const sessionSummarySchema = z
-  .object({
-    ...captureSessionFields,
-    /** The first line of the first thing the user said (at most 200 characters), or null before any; secrets masked. */
-    firstPrompt: nullableText,
-  })
-  .strict();
+export const sessionSummarySchema = z.strictObject({
+  ...captureSessionFields,
+  /** The first line of the first thing the user said (at most 200 characters), or null before any; secrets masked. */
+  firstPrompt: nullableText,
+});
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
-export const sessionListSchema = z
-  .object({
-    sessions: z.array(sessionSummarySchema),
-    total: z.number(),
-    /** Give it as `after` for the next (older) page; null on the last page. */
-    nextAfter: nullableText,
-  })
-  .strict();
+export const sessionListSchema = z.strictObject({
+  sessions: z.array(sessionSummarySchema),
+  total: z.number(),
+  /** Give it as `after` for the next (older) page; null on the last page. */
+  nextAfter: nullableText,
+});
 export type SessionList = z.infer<typeof sessionListSchema>;
 
 export interface SessionReadRequest {
@@ -235,44 +202,38 @@ export interface SessionReadRequest {
   reveal?: boolean | undefined;
 }
 
-export const sessionMessageViewSchema = z
-  .object({
-    role: z.string(),
-    kind: z.string(),
-    classification: z.enum(['evidence', 'context']),
-    /** The message's text: always for what the user said; for context only when asked for. */
-    text: nullableText,
-    timestamp: nullableText,
-  })
-  .strict();
+export const sessionMessageViewSchema = z.strictObject({
+  role: z.string(),
+  kind: z.string(),
+  classification: z.enum(['evidence', 'context']),
+  /** The message's text: always for what the user said; for context only when asked for. */
+  text: nullableText,
+  timestamp: nullableText,
+});
 export type SessionMessageView = z.infer<typeof sessionMessageViewSchema>;
 
-export const sessionTurnViewSchema = z
-  .object({
-    turnKey: z.string(),
-    state: z.string(),
-    error: nullableText,
-    /** When the turn was sealed (processed by the drain). */
-    recordedAt: z.string(),
-    /** When it was typed: the client record's own time of its first message with one (the user's words first); null when the client wrote none. */
-    typedAt: nullableText,
-    messages: z.array(sessionMessageViewSchema),
-    /** Context messages left out (without `context`), by kind: { answer: 1, tool_call: 2 }. */
-    folded: z.record(z.string(), z.number()),
-  })
-  .strict();
+export const sessionTurnViewSchema = z.strictObject({
+  turnKey: z.string(),
+  state: z.string(),
+  error: nullableText,
+  /** When the turn was sealed (processed by the drain). */
+  recordedAt: z.string(),
+  /** When it was typed: the client record's own time of its first message with one (the user's words first); null when the client wrote none. */
+  typedAt: nullableText,
+  messages: z.array(sessionMessageViewSchema),
+  /** Context messages left out (without `context`), by kind: { answer: 1, tool_call: 2 }. */
+  folded: z.record(z.string(), z.number()),
+});
 export type SessionTurnView = z.infer<typeof sessionTurnViewSchema>;
 
-export const sessionViewSchema = z
-  .object({
-    session: sessionSummarySchema,
-    turns: z.array(sessionTurnViewSchema),
-    /** True when asked to reveal: the text is as typed, nothing masked. */
-    revealed: z.boolean(),
-    /** Secret findings masked in the messages' text (0 when revealed). */
-    secretsMasked: z.number(),
-  })
-  .strict();
+export const sessionViewSchema = z.strictObject({
+  session: sessionSummarySchema,
+  turns: z.array(sessionTurnViewSchema),
+  /** True when asked to reveal: the text is as typed, nothing masked. */
+  revealed: z.boolean(),
+  /** Secret findings masked in the messages' text (0 when revealed). */
+  secretsMasked: z.number(),
+});
 export type SessionView = z.infer<typeof sessionViewSchema>;
 
 export const captureApi = {

@@ -10,27 +10,28 @@ export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fa
 /** Names a check that must hold: `Agrees<Same<A, B>>` fails to compile when A and B differ. */
 export type Agrees<Check extends true> = Check;
 
-export const receiptSchema = z
-  .object({ storeId: z.string(), operationId: z.string(), sequence: z.number(), replayed: z.boolean() })
-  .strict();
+export const receiptSchema = z.strictObject({
+  storeId: z.string(),
+  operationId: z.string(),
+  sequence: z.number(),
+  replayed: z.boolean(),
+});
 export type ReceiptAgrees = Agrees<Same<z.infer<typeof receiptSchema>, Receipt>>;
 
 /** A page of a stream whose rows each answer to `row`. */
 export const pageSchema = <Row extends z.ZodType>(row: Row) =>
-  z
-    .object({
-      storeId: z.string(),
-      stream: z.enum(['journal', 'timeline']),
-      agentId: z.string().nullable(),
-      rows: z.array(row),
-      nextAfter: z.number(),
-      head: z.number(),
-    })
-    .strict();
+  z.strictObject({
+    storeId: z.string(),
+    stream: z.enum(['journal', 'timeline']),
+    agentId: z.string().nullable(),
+    rows: z.array(row),
+    nextAfter: z.number(),
+    head: z.number(),
+  });
 export type PageAgrees = Agrees<Same<z.infer<ReturnType<typeof pageSchema<z.ZodNumber>>>, Page<number>>>;
 
 /** An error as an answer carries it (a failed run, a failed probe). */
-export const errorSchema = z.object({ code: z.custom<ErrorCode>(isErrorCode), message: z.string() }).strict();
+export const errorSchema = z.strictObject({ code: z.custom<ErrorCode>(isErrorCode), message: z.string() });
 
 export const captureClientSchema = z.enum(CAPTURE_CLIENTS);
 

@@ -14,225 +14,193 @@ export type MemoryReviewScope = z.infer<typeof reviewScope>;
 const severity = z.enum(['block', 'warn']);
 const coverage = z.enum(['complete', 'partial']);
 
-export const memoryFindingViewSchema = z
-  .object({
-    field: z.string(),
-    line: z.number(),
-    column: z.number(),
-    rule: z.string(),
-    severity,
-    excerpt: z.string(),
-  })
-  .strict();
+export const memoryFindingViewSchema = z.strictObject({
+  field: z.string(),
+  line: z.number(),
+  column: z.number(),
+  rule: z.string(),
+  severity,
+  excerpt: z.string(),
+});
 export type MemoryFindingView = z.infer<typeof memoryFindingViewSchema>;
 
 export const memoryCandidateOriginSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('extraction') }).strict(),
-  z
-    .object({
-      kind: z.literal('proposal'),
-      /** The client as it named itself to the MCP server (e.g. "claude-code", "codex-mcp-client"). */
-      client: z.string(),
-      clientVersion: nullableText,
-      /** SHA-256 of the proposing conversation's reference; null when the client gave none. */
-      conversation: nullableText,
-    })
-    .strict(),
+  z.strictObject({ kind: z.literal('extraction') }),
+  z.strictObject({
+    kind: z.literal('proposal'),
+    /** The client as it named itself to the MCP server (e.g. "claude-code", "codex-mcp-client"). */
+    client: z.string(),
+    clientVersion: nullableText,
+    /** SHA-256 of the proposing conversation's reference; null when the client gave none. */
+    conversation: nullableText,
+  }),
 ]);
 export type MemoryCandidateOrigin = z.infer<typeof memoryCandidateOriginSchema>;
 
-export const memoryReviewCandidateSchema = z
-  .object({
-    candidateId: z.string(),
-    status: z.enum(['draft', 'quarantined']),
-    adjudication: z.enum(['pending', 'done', 'failed']),
-    decision: nullableText,
-    /** Masked wherever a finding is. */
-    content: z.string(),
-    /** A proposal's own title (masked like content); null for an extraction draft (its first line is the title). */
-    title: nullableText,
-    type: z.string(),
-    priority: z.number(),
-    confidence: z.string(),
-    /** The signals that made the runner draft it ("imperative", "scope", "-now" counted against); empty when it gave none. */
-    signals: z.array(z.string()).optional(),
-    statements: z.array(
-      z
-        .object({
-          statementId: z.string(),
-          text: z.string(),
-          evidence: z.array(
-            z
-              .object({ evidenceId: z.string(), client: z.string(), sessionKey: z.string(), turnKey: z.string() })
-              .strict(),
-          ),
-          claimSupport: z.string(),
-        })
-        .strict(),
-    ),
-    findings: z.array(memoryFindingViewSchema),
-    createdAt: z.string(),
-    /** Where it came from: a runner's extraction from captured turns, or an agent's memory_propose. */
-    origin: memoryCandidateOriginSchema,
-    /** The scope it belongs to: a repository's (`project`) or the user scope. */
-    scope: projectOrUser,
-    repositoryKey: z.string(),
-    /** The name of its worktree's directory (never a path); null for the user scope or an unknown binding. */
-    repository: nullableText,
-    /**
-     * The lines it would give in the SessionStart snapshot once promoted (masked like content), hidden
-     * characters written as ⟨U+XXXX⟩: what the model will read. Absent from a host older than this field.
-     */
-    snapshot: z.string().optional(),
-  })
-  .strict();
+export const memoryReviewCandidateSchema = z.strictObject({
+  candidateId: z.string(),
+  status: z.enum(['draft', 'quarantined']),
+  adjudication: z.enum(['pending', 'done', 'failed']),
+  decision: nullableText,
+  /** Masked wherever a finding is. */
+  content: z.string(),
+  /** A proposal's own title (masked like content); null for an extraction draft (its first line is the title). */
+  title: nullableText,
+  type: z.string(),
+  priority: z.number(),
+  confidence: z.string(),
+  /** The signals that made the runner draft it ("imperative", "scope", "-now" counted against); empty when it gave none. */
+  signals: z.array(z.string()).optional(),
+  statements: z.array(
+    z.strictObject({
+      statementId: z.string(),
+      text: z.string(),
+      evidence: z.array(
+        z.strictObject({ evidenceId: z.string(), client: z.string(), sessionKey: z.string(), turnKey: z.string() }),
+      ),
+      claimSupport: z.string(),
+    }),
+  ),
+  findings: z.array(memoryFindingViewSchema),
+  createdAt: z.string(),
+  /** Where it came from: a runner's extraction from captured turns, or an agent's memory_propose. */
+  origin: memoryCandidateOriginSchema,
+  /** The scope it belongs to: a repository's (`project`) or the user scope. */
+  scope: projectOrUser,
+  repositoryKey: z.string(),
+  /** The name of its worktree's directory (never a path); null for the user scope or an unknown binding. */
+  repository: nullableText,
+  /**
+   * The lines it would give in the SessionStart snapshot once promoted (masked like content), hidden
+   * characters written as ⟨U+XXXX⟩: what the model will read. Absent from a host older than this field.
+   */
+  snapshot: z.string().optional(),
+});
 export type MemoryReviewCandidate = z.infer<typeof memoryReviewCandidateSchema>;
 
-export const memoryProposeResultSchema = z
-  .object({
-    candidateId: z.string(),
-    status: z.enum(['draft', 'quarantined']),
-    created: z.boolean(),
-    /** Rules of the blocking secret findings that quarantined it (never the secret). */
-    blockedBy: z.array(z.string()),
-  })
-  .strict();
+export const memoryProposeResultSchema = z.strictObject({
+  candidateId: z.string(),
+  status: z.enum(['draft', 'quarantined']),
+  created: z.boolean(),
+  /** Rules of the blocking secret findings that quarantined it (never the secret). */
+  blockedBy: z.array(z.string()),
+});
 export type MemoryProposeResult = z.infer<typeof memoryProposeResultSchema>;
 
-export const memoryReviewSchema = z
-  .object({
-    /** The filter the page was read with. */
-    scope: reviewScope,
-    /** The scope of the caller's directory (`project` inside a git worktree) and its repository key. */
-    callerScope: projectOrUser,
-    repositoryKey: z.string(),
-    /** Newest first. */
-    candidates: z.array(memoryReviewCandidateSchema),
-    /** Draft and quarantined candidates the filter matches, on every page. */
-    total: z.number(),
-    /** Give it as `after` (`--after`) for the next, older page; null on the last page. */
-    nextAfter: nullableText,
-  })
-  .strict();
+export const memoryReviewSchema = z.strictObject({
+  /** The filter the page was read with. */
+  scope: reviewScope,
+  /** The scope of the caller's directory (`project` inside a git worktree) and its repository key. */
+  callerScope: projectOrUser,
+  repositoryKey: z.string(),
+  /** Newest first. */
+  candidates: z.array(memoryReviewCandidateSchema),
+  /** Draft and quarantined candidates the filter matches, on every page. */
+  total: z.number(),
+  /** Give it as `after` (`--after`) for the next, older page; null on the last page. */
+  nextAfter: nullableText,
+});
 export type MemoryReview = z.infer<typeof memoryReviewSchema>;
 
-export const memoryRecallResultSchema = z
-  .object({
-    recallQueryDigest: z.string(),
-    resultSetDigest: z.string(),
-    items: z.array(z.object({ rank: z.number(), sourceKind: z.string(), id: z.string() }).strict()),
-  })
-  .strict();
+export const memoryRecallResultSchema = z.strictObject({
+  recallQueryDigest: z.string(),
+  resultSetDigest: z.string(),
+  items: z.array(z.strictObject({ rank: z.number(), sourceKind: z.string(), id: z.string() })),
+});
 export type MemoryRecallResult = z.infer<typeof memoryRecallResultSchema>;
 
 // ---- the memory half: the approved projection ----
 
-export const memoryProblemViewSchema = z
-  .object({
-    scope: projectOrUser,
-    kind: z.string(),
-    /** Relative to the scope's memory root. */
-    path: z.string(),
-    line: z.number().nullable(),
-    message: z.string(),
-  })
-  .strict();
+export const memoryProblemViewSchema = z.strictObject({
+  scope: projectOrUser,
+  kind: z.string(),
+  /** Relative to the scope's memory root. */
+  path: z.string(),
+  line: z.number().nullable(),
+  message: z.string(),
+});
 export type MemoryProblemView = z.infer<typeof memoryProblemViewSchema>;
 
 /** One owner of approved memory as the projection knows it. */
 const memoryScopeFields = { scope: projectOrUser, generation: z.number(), coverage, entries: z.number() };
-export const memoryScopeViewSchema = z.object(memoryScopeFields).strict();
+export const memoryScopeViewSchema = z.strictObject(memoryScopeFields);
 export type MemoryScopeView = z.infer<typeof memoryScopeViewSchema>;
 
-export const memorySyncResultSchema = z
-  .object({
-    /** The sum of the scopes' generations: it grows whenever either scope's projection changes. */
-    generation: z.number(),
-    /** partial when any scope's last scan was partial (its previous projection is kept). */
-    coverage,
-    entries: z.number(),
-    problems: z.array(memoryProblemViewSchema),
-    scopes: z.array(z.object({ ...memoryScopeFields, outcome: z.enum(['replaced', 'unchanged', 'partial']) }).strict()),
-  })
-  .strict();
+export const memorySyncResultSchema = z.strictObject({
+  /** The sum of the scopes' generations: it grows whenever either scope's projection changes. */
+  generation: z.number(),
+  /** partial when any scope's last scan was partial (its previous projection is kept). */
+  coverage,
+  entries: z.number(),
+  problems: z.array(memoryProblemViewSchema),
+  scopes: z.array(z.strictObject({ ...memoryScopeFields, outcome: z.enum(['replaced', 'unchanged', 'partial']) })),
+});
 export type MemorySyncResult = z.infer<typeof memorySyncResultSchema>;
 
-export const memorySearchResultSchema = z
-  .object({
-    generation: z.number(),
-    coverage,
-    results: z.array(
-      z.object({ entryId: z.string(), title: z.string(), scope: projectOrUser, path: z.string() }).strict(),
-    ),
-    scopes: z.array(memoryScopeViewSchema),
-  })
-  .strict();
+export const memorySearchResultSchema = z.strictObject({
+  generation: z.number(),
+  coverage,
+  results: z.array(z.strictObject({ entryId: z.string(), title: z.string(), scope: projectOrUser, path: z.string() })),
+  scopes: z.array(memoryScopeViewSchema),
+});
 export type MemorySearchResult = z.infer<typeof memorySearchResultSchema>;
 
-export const memoryEntryViewSchema = z
-  .object({
-    id: z.string(),
-    title: z.string(),
-    appliesWhen: nullableText,
-    /** sha256 of the file's bytes. */
-    contentDigest: z.string(),
-    sources: z.array(z.object({ scope: projectOrUser, path: z.string() }).strict()),
-    body: z.string(),
-    type: z.string(),
-    priority: z.number(),
-  })
-  .strict();
+export const memoryEntryViewSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  appliesWhen: nullableText,
+  /** sha256 of the file's bytes. */
+  contentDigest: z.string(),
+  sources: z.array(z.strictObject({ scope: projectOrUser, path: z.string() })),
+  body: z.string(),
+  type: z.string(),
+  priority: z.number(),
+});
 export type MemoryEntryView = z.infer<typeof memoryEntryViewSchema>;
 
 // ---- the memory half: the human gate (confirm, discard, prepare, approve, promote) ----
 
-export const memoryConfirmResultSchema = z
-  .object({
-    candidateId: z.string(),
-    statementId: z.string(),
-    claimSupport: z.literal('human-confirmed'),
-    /** The assessment's revision after the confirmation. */
-    revision: z.number(),
-    /** The statement was confirmed already: nothing changed. */
-    replayed: z.boolean(),
-  })
-  .strict();
+export const memoryConfirmResultSchema = z.strictObject({
+  candidateId: z.string(),
+  statementId: z.string(),
+  claimSupport: z.literal('human-confirmed'),
+  /** The assessment's revision after the confirmation. */
+  revision: z.number(),
+  /** The statement was confirmed already: nothing changed. */
+  replayed: z.boolean(),
+});
 export type MemoryConfirmResult = z.infer<typeof memoryConfirmResultSchema>;
 
-export const memoryDiscardResultSchema = z
-  .object({
-    candidateId: z.string(),
-    status: z.literal('discarded'),
-    revision: z.number(),
-    /** The candidate was discarded already: nothing changed. */
-    replayed: z.boolean(),
-  })
-  .strict();
+export const memoryDiscardResultSchema = z.strictObject({
+  candidateId: z.string(),
+  status: z.literal('discarded'),
+  revision: z.number(),
+  /** The candidate was discarded already: nothing changed. */
+  replayed: z.boolean(),
+});
 export type MemoryDiscardResult = z.infer<typeof memoryDiscardResultSchema>;
 
 export const memoryPlanStatusSchema = z.enum(['generated', 'approved', 'applying', 'applied', 'voided']);
 export type MemoryPlanStatus = z.infer<typeof memoryPlanStatusSchema>;
 
-export const memoryPlanFileViewSchema = z
-  .object({
-    /** Relative to the scope's memory root. */
-    path: z.string(),
-    entryId: z.string(),
-    action: z.enum(['create', 'update']),
-    candidateIds: z.array(z.string()),
-    /** The target's git blob OID when the plan was made; null for a new file. */
-    targetBlobHash: nullableText,
-    /** sha256 of the exact bytes approval binds. */
-    sanitizedContentDigest: z.string(),
-    bytes: z.number(),
-    /** pending until promote reaches it; skipped: it already held the approved bytes; drifted: it changed since prepare. */
-    state: z.enum(['pending', 'written', 'skipped', 'drifted']),
-    /** Lint findings below `block` in these bytes (masked). */
-    findings: z.array(
-      z.object({ line: z.number(), column: z.number(), rule: z.string(), severity, excerpt: z.string() }).strict(),
-    ),
-  })
-  .strict();
+export const memoryPlanFileViewSchema = z.strictObject({
+  /** Relative to the scope's memory root. */
+  path: z.string(),
+  entryId: z.string(),
+  action: z.enum(['create', 'update']),
+  candidateIds: z.array(z.string()),
+  /** The target's git blob OID when the plan was made; null for a new file. */
+  targetBlobHash: nullableText,
+  /** sha256 of the exact bytes approval binds. */
+  sanitizedContentDigest: z.string(),
+  bytes: z.number(),
+  /** pending until promote reaches it; skipped: it already held the approved bytes; drifted: it changed since prepare. */
+  state: z.enum(['pending', 'written', 'skipped', 'drifted']),
+  /** Lint findings below `block` in these bytes (masked). */
+  findings: z.array(
+    z.strictObject({ line: z.number(), column: z.number(), rule: z.string(), severity, excerpt: z.string() }),
+  ),
+});
 export type MemoryPlanFileView = z.infer<typeof memoryPlanFileViewSchema>;
 
 const memoryPlanFields = {
@@ -240,7 +208,7 @@ const memoryPlanFields = {
   planDigest: z.string(),
   status: memoryPlanStatusSchema,
   scope: projectOrUser,
-  candidates: z.array(z.object({ candidateId: z.string(), revision: z.number() }).strict()),
+  candidates: z.array(z.strictObject({ candidateId: z.string(), revision: z.number() })),
   files: z.array(memoryPlanFileViewSchema),
   /** Unified diff of every target, before → after. */
   diff: z.string(),
@@ -249,14 +217,12 @@ const memoryPlanFields = {
   createdAt: z.string(),
   updatedAt: z.string(),
 };
-export const memoryPlanViewSchema = z.object(memoryPlanFields).strict();
+export const memoryPlanViewSchema = z.strictObject(memoryPlanFields);
 export type MemoryPlanView = z.infer<typeof memoryPlanViewSchema>;
 
-export const memoryPromoteResultSchema = z
-  .object({
-    ...memoryPlanFields,
-    /** The approved projection after promotion (promote runs sync). */
-    sync: z.object({ generation: z.number(), coverage, entries: z.number() }).strict().nullable(),
-  })
-  .strict();
+export const memoryPromoteResultSchema = z.strictObject({
+  ...memoryPlanFields,
+  /** The approved projection after promotion (promote runs sync). */
+  sync: z.strictObject({ generation: z.number(), coverage, entries: z.number() }).nullable(),
+});
 export type MemoryPromoteResult = z.infer<typeof memoryPromoteResultSchema>;

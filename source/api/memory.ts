@@ -46,14 +46,12 @@ import { body, read, readByBody, write } from './route.js';
 export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** Who proposed it: what the client said it is at MCP initialize, and the conversation if the client names it. */
-export const proposalOrigin = z
-  .object({
-    client: z.string().min(1).max(100),
-    clientVersion: z.string().max(100).nullable(),
-    /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
-    conversation: hex64.nullable(),
-  })
-  .strict();
+export const proposalOrigin = z.strictObject({
+  client: z.string().min(1).max(100),
+  clientVersion: z.string().max(100).nullable(),
+  /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
+  conversation: hex64.nullable(),
+});
 export type ProposalOrigin = z.infer<typeof proposalOrigin>;
 
 /** Text of at most `maxBytes` UTF-8 bytes (so at most that many characters too, which JSON Schema can say). */
@@ -78,78 +76,75 @@ const candidateId = z.string().min(1).max(200);
 const planId = z.string().min(1).max(200);
 
 /** What an extraction run is asked for: the body of memoryExtract and memoryExtractStart. */
-const extractBody = z
-  .object({
-    cwd,
-    /** Canonical UTC; without --since, since the last run of this scope. */
-    since: z.string().optional(),
-    until: z.string().optional(),
-    query: z.string().max(4096).optional(),
-    client: z.enum(CAPTURE_CLIENTS).optional(),
-    sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
-    runner: z.string().max(64).optional(),
-    /** An approval of one plan (or of a run's only plan) by its digest. */
-    approvePlan: z.string().max(128).optional(),
-    /** An approval of every plan of a run by its manifest's digest. */
-    approveManifest: z.string().max(128).optional(),
-    /** Extraction tasks this run works on, 1..8. */
-    limit: z.number().optional(),
-  })
-  .strict();
+const extractBody = z.strictObject({
+  cwd,
+  /** Canonical UTC; without --since, since the last run of this scope. */
+  since: z.string().optional(),
+  until: z.string().optional(),
+  query: z.string().max(4096).optional(),
+  client: z.enum(CAPTURE_CLIENTS).optional(),
+  sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
+  runner: z.string().max(64).optional(),
+  /** An approval of one plan (or of a run's only plan) by its digest. */
+  approvePlan: z.string().max(128).optional(),
+  /** An approval of every plan of a run by its manifest's digest. */
+  approveManifest: z.string().max(128).optional(),
+  /** Extraction tasks this run works on, 1..8. */
+  limit: z.number().optional(),
+});
 export type MemoryExtractRequest = z.infer<typeof extractBody>;
 
-const reviewBody = z
-  .object({
-    cwd,
-    scope: reviewScope.optional(),
-    /** Page size, 1–200 (default 50). */
-    limit: z.number().describe('1..200').optional(),
-    /** The previous page's nextAfter: the page starts after that candidate. */
-    after: z.string().max(200).optional(),
-  })
-  .strict();
+const reviewBody = z.strictObject({
+  cwd,
+  scope: reviewScope.optional(),
+  /** Page size, 1–200 (default 50). */
+  limit: z.number().describe('1..200').optional(),
+  /** The previous page's nextAfter: the page starts after that candidate. */
+  after: z.string().max(200).optional(),
+});
 export type MemoryReviewRequest = z.infer<typeof reviewBody>;
 
-const recallBody = z.object({ text: z.string(), cwd, limit: z.number().optional() }).strict();
+const recallBody = z.strictObject({ text: z.string(), cwd, limit: z.number().optional() });
 export type MemoryRecallRequest = z.infer<typeof recallBody>;
 
-const searchBody = z.object({ query: z.string().max(4096), cwd, limit: z.number().optional() }).strict();
+const searchBody = z.strictObject({ query: z.string().max(4096), cwd, limit: z.number().optional() });
 export type MemorySearchRequest = z.infer<typeof searchBody>;
 
-const getBody = z.object({ entryId: z.string().min(1).max(256), cwd }).strict();
+const getBody = z.strictObject({ entryId: z.string().min(1).max(256), cwd });
 
-const confirmBody = z.object({ candidateId, statementId: z.string().min(1).max(200), cwd }).strict();
+const confirmBody = z.strictObject({ candidateId, statementId: z.string().min(1).max(200), cwd });
 export type MemoryConfirmRequest = z.infer<typeof confirmBody>;
 
 /** One memory an agent proposes through `memory_propose`; the owner is the repository of `cwd`. */
-const proposeBody = z
-  .object({ cwd, ...proposalFields, appliesWhen: proposalFields.appliesWhen.nullable(), origin: proposalOrigin })
-  .strict();
+const proposeBody = z.strictObject({
+  cwd,
+  ...proposalFields,
+  appliesWhen: proposalFields.appliesWhen.nullable(),
+  origin: proposalOrigin,
+});
 export type MemoryProposeRequest = z.infer<typeof proposeBody>;
 
-const discardBody = z.object({ candidateId, cwd }).strict();
+const discardBody = z.strictObject({ candidateId, cwd });
 export type MemoryDiscardRequest = z.infer<typeof discardBody>;
 
-const prepareBody = z
-  .object({
-    candidateIds: z.array(candidateId).min(1).max(200),
-    /** Default: the candidates' own scope (their repository's worktree, or the user's for one from outside git). */
-    scope: z.enum(['project', 'user']).optional(),
-    /** The caller's directory. The plan goes to the candidates' own scope, never this directory's. */
-    cwd,
-  })
-  .strict();
+const prepareBody = z.strictObject({
+  candidateIds: z.array(candidateId).min(1).max(200),
+  /** Default: the candidates' own scope (their repository's worktree, or the user's for one from outside git). */
+  scope: z.enum(['project', 'user']).optional(),
+  /** The caller's directory. The plan goes to the candidates' own scope, never this directory's. */
+  cwd,
+});
 export type MemoryPrepareRequest = z.infer<typeof prepareBody>;
 
-const planBody = z.object({ planId }).strict();
+const planBody = z.strictObject({ planId });
 export type MemoryPromoteRequest = z.infer<typeof planBody>;
 
 /** The planDigest the person read: approval binds exactly these bytes. */
-const approveBody = z.object({ planId, digest: z.string().min(1).max(200) }).strict();
+const approveBody = z.strictObject({ planId, digest: z.string().min(1).max(200) });
 export type MemoryApproveRequest = z.infer<typeof approveBody>;
 
 /** A task given a fresh attempt budget. */
-const retryResultSchema = z.object({ taskId: z.string(), attempts: z.number() }).strict();
+const retryResultSchema = z.strictObject({ taskId: z.string(), attempts: z.number() });
 
 export const memoryApi = {
   /**
@@ -208,7 +203,7 @@ export const memoryApi = {
   ),
   /** Scans the caller's memory roots (its worktree's and the user's) into the approved projection. */
   memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', memorySyncResultSchema, {
-    body: body(z.object({ cwd }).strict()),
+    body: body(z.strictObject({ cwd })),
     created: (result) => result.scopes.some((scope) => scope.outcome === 'replaced'),
   }),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
