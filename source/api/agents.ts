@@ -1,78 +1,89 @@
 // The agents area: driven pi agents, their generations, prompts and aborts.
 import { z } from 'zod';
-import type { Receipt } from './common.js';
-import type { OperationView } from './history.js';
+import { nullableText, receiptSchema } from './common-schemas.js';
+import { type OperationView, operationViewSchema } from './history.js';
 import { body, read, write } from './route.js';
 
-const createAgentBody = z
-  .object({
-    name: z.string(),
-    model: z.string().optional(),
-    /** A pi agent dir whose models.json/auth.json/settings.json are copied into the agent's private dir. */
-    piConfigDir: z.string().optional(),
-    operationId: z.string().optional(),
-  })
-  .strict();
+const createAgentBody = z.strictObject({
+  name: z.string(),
+  model: z.string().optional(),
+  /** A pi agent dir whose models.json/auth.json/settings.json are copied into the agent's private dir. */
+  piConfigDir: z.string().optional(),
+  operationId: z.string().optional(),
+});
 export type CreateAgentInput = z.infer<typeof createAgentBody>;
 
-const promptBody = z.object({ text: z.string(), operationId: z.string().optional() }).strict();
+const promptBody = z.strictObject({ text: z.string(), operationId: z.string().optional() });
 export type PromptInput = { agent: string } & z.infer<typeof promptBody>;
 
-const optionalOperation = z.object({ operationId: z.string().optional() }).strict();
+const optionalOperation = z.strictObject({ operationId: z.string().optional() });
 
-export const agentsApi = {
-  listAgents: read<void, AgentView[]>('/v1/agents'),
-  createAgent: write<CreateAgentInput, AgentView>('/v1/agents', { body: body(createAgentBody), created: () => true }),
-  /** Starts a new generation (a pi process) of the named agent. */
-  startAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/start'),
-  /** Orderly stop of the agent's current generation. */
-  stopAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/stop'),
-  prompt: write<PromptInput, PromptReceipt>('/v1/agents/:agent/prompts', {
-    body: body(promptBody),
-    created: (receipt) => !receipt.replayed,
-  }),
-  /** Without an operation ID the abort is pinned to the agent's active prompt. */
-  abort: write<{ agent: string } & z.infer<typeof optionalOperation>, AbortReceipt>('/v1/agents/:agent/abort', {
-    body: body(optionalOperation),
-  }),
-  /** Records the decision to give up an interrupted prompt; keeps every message. */
-  abandon: write<{ operationId: string }, OperationView>('/v1/operations/:operationId/abandon'),
-};
+export const generationStateSchema = z.enum(['starting', 'running', 'stopping', 'stopped', 'interrupted']);
+export type GenerationState = z.infer<typeof generationStateSchema>;
 
-export type AgentsRoutes = typeof agentsApi;
-
-export type GenerationState = 'starting' | 'running' | 'stopping' | 'stopped' | 'interrupted';
-
-export interface AgentView {
-  agentId: string;
-  name: string;
-  model: string | null;
+export const agentViewSchema = z.strictObject({
+  agentId: z.string(),
+  name: z.string(),
+  model: nullableText,
   /**
    * The current (latest) generation, if the agent was ever started. endReason: why it ended (a
    * stop request, pi exiting, a storage failure, an oversized record …); null while it runs.
    */
-  generation: {
-    generationId: string;
-    number: number;
-    state: GenerationState;
-    pid: number | null;
-    projectionError: string | null;
-    endReason: string | null;
-  } | null;
+  generation: z
+    .strictObject({
+      generationId: z.string(),
+      number: z.number(),
+      state: generationStateSchema,
+      pid: z.number().nullable(),
+      projectionError: nullableText,
+      endReason: nullableText,
+    })
+    .nullable(),
   /** The prompt operation the agent is working on; null when idle. */
-  activeOperationId: string | null;
-  createdAt: string;
-}
+  activeOperationId: nullableText,
+  createdAt: z.string(),
+});
+export type AgentView = z.infer<typeof agentViewSchema>;
 
-export interface PromptReceipt extends Receipt {
+export const promptReceiptSchema = z.strictObject({
+  ...receiptSchema.shape,
   /** The canonical user message created at admission. */
-  messageId: string;
-}
+  messageId: z.string(),
+});
+export type PromptReceipt = z.infer<typeof promptReceiptSchema>;
 
-export interface AbortReceipt extends Receipt {
+export const abortReceiptSchema = z.strictObject({
+  ...receiptSchema.shape,
   /** The prompt operation the abort was pinned to. */
-  targetOperationId: string;
-}
+  targetOperationId: z.string(),
+});
+export type AbortReceipt = z.infer<typeof abortReceiptSchema>;
+
+export const agentsApi = {
+  listAgents: read('/v1/agents', z.array(agentViewSchema)),
+  createAgent: write<CreateAgentInput, AgentView>('/v1/agents', agentViewSchema, {
+    body: body(createAgentBody),
+    created: () => true,
+  }),
+  /** Starts a new generation (a pi process) of the named agent. */
+  startAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/start', agentViewSchema),
+  /** Orderly stop of the agent's current generation. */
+  stopAgent: write<{ agent: string }, AgentView>('/v1/agents/:agent/stop', agentViewSchema),
+  prompt: write<PromptInput, PromptReceipt>('/v1/agents/:agent/prompts', promptReceiptSchema, {
+    body: body(promptBody),
+    created: (receipt) => !receipt.replayed,
+  }),
+  /** Without an operation ID the abort is pinned to the agent's active prompt. */
+  abort: write<{ agent: string } & z.infer<typeof optionalOperation>, AbortReceipt>(
+    '/v1/agents/:agent/abort',
+    abortReceiptSchema,
+    { body: body(optionalOperation) },
+  ),
+  /** Records the decision to give up an interrupted prompt; keeps every message. */
+  abandon: write<{ operationId: string }, OperationView>('/v1/operations/:operationId/abandon', operationViewSchema),
+};
+
+export type AgentsRoutes = typeof agentsApi;
 
 /** What a caller is told of a prompt admission; the pi request and generation stay inside the host. */
 export function promptReceiptOf(admission: PromptReceipt): PromptReceipt {

@@ -2,12 +2,14 @@
 //
 // How to add an API method:
 //   1. Declare it in its area's file (source/api/<area>.ts, or a new area added to `areaRoutes`
-//      below): `read<Request, Response>(path, queryFields)` for a GET that a read-only connection
-//      answers too (`readByBody(path, body(schema))` when the request does not fit a query
-//      string), or `write<Request, Response>(path, { body: body(schema), created })` for a POST
-//      that changes something. The request type is the body schema's `z.infer` (with the ":name"
-//      path segments, which are string fields of the request); the response type is declared in
-//      the area too; the shape an invalid body is told follows from the schema.
+//      below): `read<Request, Response>(path, responseSchema, queryFields)` for a GET that a
+//      read-only connection answers too (`readByBody(path, body(schema), responseSchema)` when the
+//      request does not fit a query string), or `write<Request, Response>(path, responseSchema,
+//      { body: body(schema), created })` for a POST that changes something. The request type is the
+//      body schema's `z.infer` (with the ":name" path segments, which are string fields of the
+//      request); the response type is the response schema's `z.infer`, declared in the area; the
+//      shape an invalid body is told follows from the schema. Responses are not parsed at run time;
+//      the tests parse real answers with the schema (test/support/checked-application.ts).
 //   2. Implement it in the area's service in source/host/ (<area>-service.ts, which `implements`
 //      the area's route table: the compiler asks for it), and, for a read, in
 //      source/client/read-only-application.ts (the compiler asks for that too).

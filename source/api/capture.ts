@@ -1,84 +1,64 @@
 // The capture area: sessions captured from Codex, Claude Code and pi, the inbox's drain, recovery
 // items, and reading and searching what was captured.
 import { z } from 'zod';
-import type { CaptureClient } from './common.js';
+import { captureClientSchema, nullableText } from './common-schemas.js';
 import { body, flag, optionalNumber, optionalText, read, readByBody, write } from './route.js';
 
-const drainBody = z.object({ recover: z.string().max(64).describe('"rec-<n>"').optional() }).strict();
+const drainBody = z.strictObject({ recover: z.string().max(64).describe('"rec-<n>"').optional() });
 
-const sessionSearchBody = z
-  .object({
-    query: z.string(),
-    /** Canonical UTC instants (2026-08-01 or 2026-08-01T09:30:00Z); until is exclusive. */
-    since: z.string().optional(),
-    until: z.string().optional(),
-    client: z.string().optional(),
-    limit: z.number().optional(),
-  })
-  .strict();
+const sessionSearchBody = z.strictObject({
+  query: z.string(),
+  /** Canonical UTC instants (2026-08-01 or 2026-08-01T09:30:00Z); until is exclusive. */
+  since: z.string().optional(),
+  until: z.string().optional(),
+  client: z.string().optional(),
+  limit: z.number().optional(),
+});
 export type SessionSearchRequest = z.infer<typeof sessionSearchBody>;
 
-const flushBody = z
-  .object({
-    /** Also draft candidates from every sealed turn not yet extracted (the builtin runner's automatic pass a running host makes). */
-    extract: z.boolean().optional(),
-  })
-  .strict();
+const flushBody = z.strictObject({
+  /** Also draft candidates from every sealed turn not yet extracted (the builtin runner's automatic pass a running host makes). */
+  extract: z.boolean().optional(),
+});
 export type FlushRequest = z.infer<typeof flushBody>;
 
-export const captureApi = {
-  captureStatus: read<CaptureStatusRequest, CaptureStatus>('/v1/capture/status', {
-    afterRecovery: optionalText('after-recovery'),
-    afterSession: optionalText('after-session'),
-  }),
-  /** Drains the inbox now; with `recover`, retries exactly that recovery item. */
-  sessionDrain: write<z.infer<typeof drainBody>, DrainReport>('/v1/capture/drain', { body: body(drainBody) }),
-  /** Drains the inbox; with `extract`, then drafts candidates from every sealed turn (what a host does by itself). */
-  flush: write<FlushRequest, FlushReport>('/v1/capture/flush', { body: body(flushBody) }),
-  /** Captured sessions, newest first, with each one's first prompt line. */
-  listSessions: read<SessionListRequest, SessionList>('/v1/sessions', {
-    client: optionalText('client'),
-    limit: optionalNumber('limit'),
-    after: optionalText('after'),
-  }),
-  /** One session's turns: what the user said in full (secrets masked unless `reveal`); context folded unless asked for. */
-  readSession: read<SessionReadRequest, SessionView>('/v1/sessions/:sessionKey', {
-    context: flag('context'),
-    reveal: flag('reveal'),
-  }),
-  /** BM25 over what users said (delivered user turns, driven agents' user rows). */
-  sessionSearch: readByBody<SessionSearchRequest, SessionSearchResult>('/v1/search', body(sessionSearchBody)),
-};
-
-export type CaptureRoutes = typeof captureApi;
-
 /** active: the host session still runs; pending: envelopes wait for the drain; isolated: a recovery item holds it; incomplete: ended with an unfinished turn; complete: everything sealed. */
-export type CaptureSessionState = 'active' | 'pending' | 'isolated' | 'incomplete' | 'complete';
+export const captureSessionStateSchema = z.enum(['active', 'pending', 'isolated', 'incomplete', 'complete']);
+export type CaptureSessionState = z.infer<typeof captureSessionStateSchema>;
 
-export interface CaptureSessionView {
-  client: CaptureClient;
-  sessionKey: string;
-  hostSessionId: string;
-  state: CaptureSessionState;
-  cwd: string | null;
-  startedAt: string;
+const captureSessionFields = {
+  client: captureClientSchema,
+  sessionKey: z.string(),
+  hostSessionId: z.string(),
+  state: captureSessionStateSchema,
+  cwd: nullableText,
+  startedAt: z.string(),
   /** settled: sealed turns (settled, failed and interrupted ones, each its own batch); buffered: open in a running session; incomplete: open when the session ended. */
-  turns: { settled: number; failed: number; interrupted: number; buffered: number; incomplete: number };
-  inbox: number;
-  bodyBytes: number;
-}
+  turns: z.strictObject({
+    settled: z.number(),
+    failed: z.number(),
+    interrupted: z.number(),
+    buffered: z.number(),
+    incomplete: z.number(),
+  }),
+  inbox: z.number(),
+  bodyBytes: z.number(),
+};
+export const captureSessionViewSchema = z.strictObject(captureSessionFields);
+export type CaptureSessionView = z.infer<typeof captureSessionViewSchema>;
 
-export interface RecoveryItemView {
+export const recoveryItemViewSchema = z.strictObject({
   /** Stable across retries: "rec-<n>". */
-  id: string;
-  code: string;
-  client: CaptureClient;
-  sessionKey: string;
-  inboxId: number;
-  attempts: number;
-  detail: string;
-  createdAt: string;
-}
+  id: z.string(),
+  code: z.string(),
+  client: captureClientSchema,
+  sessionKey: z.string(),
+  inboxId: z.number(),
+  attempts: z.number(),
+  detail: z.string(),
+  createdAt: z.string(),
+});
+export type RecoveryItemView = z.infer<typeof recoveryItemViewSchema>;
 
 /** Two independent keyset cursors: the recovery page and the sessions page, each as status printed it. */
 export interface CaptureStatusRequest {
@@ -86,98 +66,107 @@ export interface CaptureStatusRequest {
   afterSession?: string | undefined;
 }
 
-export interface CaptureStatus {
-  storeId: string;
-  mode: 'host' | 'local' | 'read-only';
+export const captureStatusSchema = z.strictObject({
+  storeId: z.string(),
+  mode: z.enum(['host', 'local', 'read-only']),
   /** One page, newest first (at most STATUS_SESSIONS_MAX). */
-  sessions: CaptureSessionView[];
-  sessionsTotal: number;
+  sessions: z.array(captureSessionViewSchema),
+  sessionsTotal: z.number(),
   /** The session key the next page starts after (`--after-session`); null on the last page. */
-  nextSessionKey: string | null;
+  nextSessionKey: nullableText,
   /**
    * Queue states of capture work (no bodies). candidatesAsContext: prompts the host recorded as
    * context (a task notification), matched and consumed. candidatesUnconfirmed: prompts of ended,
    * drained sessions that no sealed turn delivered (none matched, or its turn stayed incomplete) —
    * unconfirmed delivery, bodies kept.
    */
-  queue: {
-    inboxPending: number;
-    inboxProcessed: number;
-    inboxLegacy: number;
-    batchesReady: number;
-    candidatesPending: number;
-    candidatesDelivered: number;
-    candidatesAsContext: number;
-    candidatesUnconfirmed: number;
-  };
+  queue: z.strictObject({
+    inboxPending: z.number(),
+    inboxProcessed: z.number(),
+    inboxLegacy: z.number(),
+    batchesReady: z.number(),
+    candidatesPending: z.number(),
+    candidatesDelivered: z.number(),
+    candidatesAsContext: z.number(),
+    candidatesUnconfirmed: z.number(),
+  }),
   /** inbox: envelopes waiting (not isolated); watch: transcripts of running sessions; isolated: open recovery items; hookErrors: hook runs that could not reach the store. */
-  host: {
-    inbox: number;
-    watch: number;
-    isolated: number;
-    hookErrors: number;
+  host: z.strictObject({
+    inbox: z.number(),
+    watch: z.number(),
+    isolated: z.number(),
+    hookErrors: z.number(),
     /** `message` and `fix` only for `install_broken`: the installation cannot run, and how to repair it. */
-    lastHookError: { at: string; code: string; message?: string; fix?: string } | null;
+    lastHookError: z
+      .strictObject({ at: z.string(), code: z.string(), message: z.string().optional(), fix: z.string().optional() })
+      .nullable(),
     /** Why nothing can be written into the data home (then no hook can record its failure there), or null. */
-    notWritable: string | null;
-  };
-  capacity: { bodyBytes: number; totalBytes: number; sessionBytes: number };
-  recovery: { total: number; items: RecoveryItemView[]; nextRecoveryId: string | null };
+    notWritable: nullableText,
+  }),
+  capacity: z.strictObject({ bodyBytes: z.number(), totalBytes: z.number(), sessionBytes: z.number() }),
+  recovery: z.strictObject({ total: z.number(), items: z.array(recoveryItemViewSchema), nextRecoveryId: nullableText }),
   /** The read ledger: roots and entries kept, `unavailable` with its reason, the last failure a hook met. */
-  ledger: {
-    state: 'ready' | 'empty' | 'unavailable';
-    reason: string | null;
-    roots: number;
-    activeRoots: number;
-    entries: number;
-    lastError: { at: string; event: string; code: string } | null;
-  };
-}
+  ledger: z.strictObject({
+    state: z.enum(['ready', 'empty', 'unavailable']),
+    reason: nullableText,
+    roots: z.number(),
+    activeRoots: z.number(),
+    entries: z.number(),
+    lastError: z.strictObject({ at: z.string(), event: z.string(), code: z.string() }).nullable(),
+  }),
+});
+export type CaptureStatus = z.infer<typeof captureStatusSchema>;
 
-export interface DrainReport {
-  steps: number;
-  sealedTurns: number;
+const drainReportFields = {
+  steps: z.number(),
+  sealedTurns: z.number(),
   /** Recovery items opened or kept by this run. */
-  isolated: string[];
+  isolated: z.array(z.string()),
   /** For --recover: the item was consumed (true) or is still open with the same ID (false). */
-  recovered: boolean | null;
-}
+  recovered: z.boolean().nullable(),
+};
+export const drainReportSchema = z.strictObject(drainReportFields);
+export type DrainReport = z.infer<typeof drainReportSchema>;
 
 /** What flush's extraction did: the automatic pass over every turn sealed since the last one. */
-export interface FlushExtraction {
+export const flushExtractionSchema = z.strictObject({
   /** done: the pass ran; off: COMMON_MEMORY_AUTO_EXTRACT turns automatic extraction off; failed: it stopped (`error`). */
-  state: 'done' | 'off' | 'failed';
+  state: z.enum(['done', 'off', 'failed']),
   /** Runs made (one per repository and pass); turns read in the window. */
-  runs: number;
-  turns: number;
-  candidates: { created: number; updated: number; merged: number; quarantined: number };
+  runs: z.number(),
+  turns: z.number(),
+  candidates: z.strictObject({ created: z.number(), updated: z.number(), merged: z.number(), quarantined: z.number() }),
   /** Tasks still to do (pending or waiting for a retry) and tasks that failed in this flush. */
-  tasksLeft: number;
-  tasksFailed: number;
-  error: string | null;
-}
+  tasksLeft: z.number(),
+  tasksFailed: z.number(),
+  error: nullableText,
+});
+export type FlushExtraction = z.infer<typeof flushExtractionSchema>;
 
-export interface FlushReport extends DrainReport {
+export const flushReportSchema = z.strictObject({
+  ...drainReportFields,
   /** True when everything settled is processed and nothing remains buffered, inboxed, watched or isolated (and, when extracting, no task is left or failed). */
-  complete: boolean;
-  remaining: { buffered: number; inbox: number; watch: number; isolated: number };
+  complete: z.boolean(),
+  remaining: z.strictObject({ buffered: z.number(), inbox: z.number(), watch: z.number(), isolated: z.number() }),
   /** Present when the flush extracted too (FlushRequest.extract). */
-  extraction?: FlushExtraction;
-}
-
-const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;
-export const recoveryIdText = (id: number): string => `rec-${id}`;
-/** The row number of a recovery ID, or undefined when the text is not one. */
-export const parseRecoveryId = (text: string): number | undefined => {
-  const match = RECOVERY_ID.exec(text);
-  return match ? Number(match[1]) : undefined;
-};
+  extraction: flushExtractionSchema.optional(),
+});
+export type FlushReport = z.infer<typeof flushReportSchema>;
 
 // ---- session search ----
 
-export interface SessionSearchResult {
-  results: Array<{ sessionKey: string; turnKey: string; client: string; recordedAt: string; snippet: string }>;
-}
+export const sessionSearchResultSchema = z.strictObject({
+  results: z.array(
+    z.strictObject({
+      sessionKey: z.string(),
+      turnKey: z.string(),
+      client: z.string(),
+      recordedAt: z.string(),
+      snippet: z.string(),
+    }),
+  ),
+});
+export type SessionSearchResult = z.infer<typeof sessionSearchResultSchema>;
 
 // ---- reading what was captured: sessions and their turns (bodies only on these explicit reads) ----
 
@@ -189,17 +178,20 @@ export interface SessionListRequest {
   after?: string | undefined;
 }
 
-export interface SessionSummary extends CaptureSessionView {
+export const sessionSummarySchema = z.strictObject({
+  ...captureSessionFields,
   /** The first line of the first thing the user said (at most 200 characters), or null before any; secrets masked. */
-  firstPrompt: string | null;
-}
+  firstPrompt: nullableText,
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
-export interface SessionList {
-  sessions: SessionSummary[];
-  total: number;
+export const sessionListSchema = z.strictObject({
+  sessions: z.array(sessionSummarySchema),
+  total: z.number(),
   /** Give it as `after` for the next (older) page; null on the last page. */
-  nextAfter: string | null;
-}
+  nextAfter: nullableText,
+});
+export type SessionList = z.infer<typeof sessionListSchema>;
 
 export interface SessionReadRequest {
   /** A session key, or a unique start of one (4 characters or more). */
@@ -210,33 +202,76 @@ export interface SessionReadRequest {
   reveal?: boolean | undefined;
 }
 
-export interface SessionMessageView {
-  role: string;
-  kind: string;
-  classification: 'evidence' | 'context';
+export const sessionMessageViewSchema = z.strictObject({
+  role: z.string(),
+  kind: z.string(),
+  classification: z.enum(['evidence', 'context']),
   /** The message's text: always for what the user said; for context only when asked for. */
-  text: string | null;
-  timestamp: string | null;
-}
+  text: nullableText,
+  timestamp: nullableText,
+});
+export type SessionMessageView = z.infer<typeof sessionMessageViewSchema>;
 
-export interface SessionTurnView {
-  turnKey: string;
-  state: string;
-  error: string | null;
+export const sessionTurnViewSchema = z.strictObject({
+  turnKey: z.string(),
+  state: z.string(),
+  error: nullableText,
   /** When the turn was sealed (processed by the drain). */
-  recordedAt: string;
+  recordedAt: z.string(),
   /** When it was typed: the client record's own time of its first message with one (the user's words first); null when the client wrote none. */
-  typedAt: string | null;
-  messages: SessionMessageView[];
+  typedAt: nullableText,
+  messages: z.array(sessionMessageViewSchema),
   /** Context messages left out (without `context`), by kind: { answer: 1, tool_call: 2 }. */
-  folded: Record<string, number>;
-}
+  folded: z.record(z.string(), z.number()),
+});
+export type SessionTurnView = z.infer<typeof sessionTurnViewSchema>;
 
-export interface SessionView {
-  session: SessionSummary;
-  turns: SessionTurnView[];
+export const sessionViewSchema = z.strictObject({
+  session: sessionSummarySchema,
+  turns: z.array(sessionTurnViewSchema),
   /** True when asked to reveal: the text is as typed, nothing masked. */
-  revealed: boolean;
+  revealed: z.boolean(),
   /** Secret findings masked in the messages' text (0 when revealed). */
-  secretsMasked: number;
-}
+  secretsMasked: z.number(),
+});
+export type SessionView = z.infer<typeof sessionViewSchema>;
+
+export const captureApi = {
+  captureStatus: read<CaptureStatusRequest, CaptureStatus>('/v1/capture/status', captureStatusSchema, {
+    afterRecovery: optionalText('after-recovery'),
+    afterSession: optionalText('after-session'),
+  }),
+  /** Drains the inbox now; with `recover`, retries exactly that recovery item. */
+  sessionDrain: write<z.infer<typeof drainBody>, DrainReport>('/v1/capture/drain', drainReportSchema, {
+    body: body(drainBody),
+  }),
+  /** Drains the inbox; with `extract`, then drafts candidates from every sealed turn (what a host does by itself). */
+  flush: write<FlushRequest, FlushReport>('/v1/capture/flush', flushReportSchema, { body: body(flushBody) }),
+  /** Captured sessions, newest first, with each one's first prompt line. */
+  listSessions: read<SessionListRequest, SessionList>('/v1/sessions', sessionListSchema, {
+    client: optionalText('client'),
+    limit: optionalNumber('limit'),
+    after: optionalText('after'),
+  }),
+  /** One session's turns: what the user said in full (secrets masked unless `reveal`); context folded unless asked for. */
+  readSession: read<SessionReadRequest, SessionView>('/v1/sessions/:sessionKey', sessionViewSchema, {
+    context: flag('context'),
+    reveal: flag('reveal'),
+  }),
+  /** BM25 over what users said (delivered user turns, driven agents' user rows). */
+  sessionSearch: readByBody<SessionSearchRequest, SessionSearchResult>(
+    '/v1/search',
+    body(sessionSearchBody),
+    sessionSearchResultSchema,
+  ),
+};
+
+export type CaptureRoutes = typeof captureApi;
+
+const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;
+export const recoveryIdText = (id: number): string => `rec-${id}`;
+/** The row number of a recovery ID, or undefined when the text is not one. */
+export const parseRecoveryId = (text: string): number | undefined => {
+  const match = RECOVERY_ID.exec(text);
+  return match ? Number(match[1]) : undefined;
+};

@@ -1,192 +1,210 @@
 // The memory area's extraction side, as callers see it: runner execution plans and their
 // approval, extraction reports and runs, conformance probes, and the pipeline's status.
-import type { ErrorCode } from '../errors.js';
+import { z } from 'zod';
+import { errorSchema, nullableText, projectOrUser } from './common-schemas.js';
+
+const taskKind = z.enum(['extraction', 'adjudication']);
+const authorization = z.enum(['pending', 'approved']);
 
 /** What an external runner would receive for one task, shown before anything is sent. */
-export interface InputCoverageItem {
-  sourceKind: 'transcript' | 'context' | 'draft' | 'candidate-pool' | 'prompt';
-  opaqueSourceId: string;
-  revision: number | null;
-  contentDigest: string;
-  bytes: number;
-  truncated: boolean;
-}
-
-export interface RunnerExecutionPlan {
-  format: 'common-memory-runner-execution-plan@v1';
-  planDigest: string;
-  taskKind: 'extraction' | 'adjudication';
-  taskId: string;
-  runnerInputDigest: string;
-  inputCoverageDigest: string;
-  inputCoverage: InputCoverageItem[];
-  runnerProfile: string;
-  provider: string;
-  model: string;
-  endpoint: string;
-  bytesToSend: number;
-  localSessionPersistence: 'none';
-  providerRetention: 'unknown' | 'no-retention' | 'provider-policy';
-  /** Secret findings in the task's texts before the bytes were built (masked: never the secret). */
-  inputFindings: RunnerInputFinding[];
-  /** Blocking findings replaced by `[secret:<rule>]` before the bytes were digested (the bytes above hold none). */
-  secretsReplaced: number;
-  authorization: 'pending' | 'approved';
-}
+export const inputCoverageItemSchema = z.strictObject({
+  sourceKind: z.enum(['transcript', 'context', 'draft', 'candidate-pool', 'prompt']),
+  opaqueSourceId: z.string(),
+  revision: z.number().nullable(),
+  contentDigest: z.string(),
+  bytes: z.number(),
+  truncated: z.boolean(),
+});
+export type InputCoverageItem = z.infer<typeof inputCoverageItemSchema>;
 
 /** A secret finding in a runner's input, as its plan lists it. */
-export interface RunnerInputFinding {
-  rule: string;
-  severity: 'block' | 'warn';
+export const runnerInputFindingSchema = z.strictObject({
+  rule: z.string(),
+  severity: z.enum(['block', 'warn']),
   /** Which text of the task: the chunk's transcript, an earlier turn sent as context, a draft, a pool summary. */
-  source: 'transcript' | 'context' | 'draft' | 'pool';
+  source: z.enum(['transcript', 'context', 'draft', 'pool']),
   /** The captured turn the finding is in (transcript and context); null for drafts and pool items. */
-  turn: string | null;
+  turn: nullableText,
   /** The chunk, the context turn, the candidate id or the pool item (`approved:<id>`, `candidate:<id>`). */
-  ref: string;
+  ref: z.string(),
   /** Position in that text (1-based; columns in UTF-16 code units). */
-  line: number;
-  column: number;
+  line: z.number(),
+  column: z.number(),
   /** The masked secret: at most its first four characters, then its length. */
-  excerpt: string;
+  excerpt: z.string(),
   /** True for a blocking finding: the runner gets `[secret:<rule>]` in its place. */
-  replaced: boolean;
+  replaced: z.boolean(),
   /** How the lint saw through a disguise (`zero-width`, `base64`, …), when it did. */
-  transform?: string;
-}
+  transform: z.string().optional(),
+});
+export type RunnerInputFinding = z.infer<typeof runnerInputFindingSchema>;
 
-export interface AuthorizationManifest {
-  format: 'common-memory-authorization-manifest@v1';
-  manifestDigest: string;
-  plans: Array<{ planDigest: string; taskKind: 'extraction' | 'adjudication'; taskId: string; bytesToSend: number }>;
-  totalBytes: number;
-  authorization: 'pending' | 'approved';
-}
+export const runnerExecutionPlanSchema = z.strictObject({
+  format: z.literal('common-memory-runner-execution-plan@v1'),
+  planDigest: z.string(),
+  taskKind,
+  taskId: z.string(),
+  runnerInputDigest: z.string(),
+  inputCoverageDigest: z.string(),
+  inputCoverage: z.array(inputCoverageItemSchema),
+  runnerProfile: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  endpoint: z.string(),
+  bytesToSend: z.number(),
+  localSessionPersistence: z.literal('none'),
+  providerRetention: z.enum(['unknown', 'no-retention', 'provider-policy']),
+  /** Secret findings in the task's texts before the bytes were built (masked: never the secret). */
+  inputFindings: z.array(runnerInputFindingSchema),
+  /** Blocking findings replaced by `[secret:<rule>]` before the bytes were digested (the bytes above hold none). */
+  secretsReplaced: z.number(),
+  authorization,
+});
+export type RunnerExecutionPlan = z.infer<typeof runnerExecutionPlanSchema>;
+
+export const authorizationManifestSchema = z.strictObject({
+  format: z.literal('common-memory-authorization-manifest@v1'),
+  manifestDigest: z.string(),
+  plans: z.array(z.strictObject({ planDigest: z.string(), taskKind, taskId: z.string(), bytesToSend: z.number() })),
+  totalBytes: z.number(),
+  authorization,
+});
+export type AuthorizationManifest = z.infer<typeof authorizationManifestSchema>;
 
 /** A run stopped before sending: these plans need an approval by digest. */
-export interface PendingAuthorization {
-  runner: string;
+export const pendingAuthorizationSchema = z.strictObject({
+  runner: z.string(),
   /** needed: nothing was approved yet; mismatch: the digest given is not this plan's (it changed, or is another's). */
-  reason: 'authorisation-needed' | 'digest-mismatch';
-  given: string | null;
-  manifest: AuthorizationManifest;
-  plans: RunnerExecutionPlan[];
+  reason: z.enum(['authorisation-needed', 'digest-mismatch']),
+  given: nullableText,
+  manifest: authorizationManifestSchema,
+  plans: z.array(runnerExecutionPlanSchema),
   /** The flag that approves exactly these plans. */
-  approveWith: string;
-}
+  approveWith: z.string(),
+});
+export type PendingAuthorization = z.infer<typeof pendingAuthorizationSchema>;
 
 /** `memory reverify-runner`: the probe passed (a failure is an error naming the item). */
-export interface MemoryReverifyResult {
-  runner: string;
-  passed: true;
-  cached: boolean;
-  probeVersion: string;
-}
+export const memoryReverifyResultSchema = z.strictObject({
+  runner: z.string(),
+  passed: z.literal(true),
+  cached: z.boolean(),
+  probeVersion: z.string(),
+});
+export type MemoryReverifyResult = z.infer<typeof memoryReverifyResultSchema>;
 
 /** A conformance probe a client follows (memory reverify-runner through a host): as slow as its runner. */
-export interface MemoryReverifyRun {
-  probeId: string;
-  state: 'running' | 'done' | 'failed';
-  result: MemoryReverifyResult | null;
-  error: { code: ErrorCode; message: string } | null;
-}
+export const memoryReverifyRunSchema = z.strictObject({
+  probeId: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  result: memoryReverifyResultSchema.nullable(),
+  error: errorSchema.nullable(),
+});
+export type MemoryReverifyRun = z.infer<typeof memoryReverifyRunSchema>;
 
-export interface MemoryExtractReport {
-  runIds: string[];
-  window: { since: string; until: string };
-  turns: number;
-  chunks: number;
-  tasks: {
-    planned: number;
-    created: number;
-    submitted: number;
-    failed: number;
-    pending: number;
-    waitingForRetry: number;
-    stale: number;
-  };
-  candidates: {
-    created: number;
-    skipped: number;
-    updated: number;
-    merged: number;
-    stored: number;
-    quarantined: number;
-  };
-  failures: string[];
+export const memoryExtractReportSchema = z.strictObject({
+  runIds: z.array(z.string()),
+  window: z.strictObject({ since: z.string(), until: z.string() }),
+  turns: z.number(),
+  chunks: z.number(),
+  tasks: z.strictObject({
+    planned: z.number(),
+    created: z.number(),
+    submitted: z.number(),
+    failed: z.number(),
+    pending: z.number(),
+    waitingForRetry: z.number(),
+    stale: z.number(),
+  }),
+  candidates: z.strictObject({
+    created: z.number(),
+    skipped: z.number(),
+    updated: z.number(),
+    merged: z.number(),
+    stored: z.number(),
+    quarantined: z.number(),
+  }),
+  failures: z.array(z.string()),
   /**
    * The repetition pass (statements said in two or more sessions), answered offline beside the
    * runner's tasks: its tasks are in `tasks.planned`/`created` but not in `submitted`, its drafts not
    * in `candidates.created`; they are adjudicated with the rest. Absent when it answered nothing.
    */
-  repetition?: { tasks: number; candidates: number };
+  repetition: z.strictObject({ tasks: z.number(), candidates: z.number() }).optional(),
   /** Present when an external runner's plans wait for an approval: nothing was sent for them. */
-  pendingPlan?: PendingAuthorization;
-}
+  pendingPlan: pendingAuthorizationSchema.optional(),
+});
+export type MemoryExtractReport = z.infer<typeof memoryExtractReportSchema>;
 
 /**
  * An extraction run followed by its id: `memory extract` through a host starts one and reads it
  * until it ends (no request waits for the run itself, so a run may last as long as its runners).
  */
-export interface MemoryExtractRun {
+export const memoryExtractRunSchema = z.strictObject({
   /** The run's id, as `memory status` shows it (activeRun, lastRun). */
-  runId: string;
+  runId: z.string(),
   /**
    * waiting: another run (the host's own, automatic) goes first; running; done: `report` holds the
    * result; failed: `error` says why; stopped: the process that ran it stopped before it ended
    * (`stoppedBecause`) — what it finished is kept.
    */
-  state: 'waiting' | 'running' | 'done' | 'failed' | 'stopped';
+  state: z.enum(['waiting', 'running', 'done', 'failed', 'stopped']),
   /** What the run last reported while running: its phase (plan, extract, adjudicate) and counts. */
-  progress: { phase: string; done: number; total: number } | null;
-  startedAt: string;
-  finishedAt: string | null;
-  report: MemoryExtractReport | null;
-  error: { code: ErrorCode; message: string } | null;
-  stoppedBecause: string | null;
-}
+  progress: z.strictObject({ phase: z.string(), done: z.number(), total: z.number() }).nullable(),
+  startedAt: z.string(),
+  finishedAt: nullableText,
+  report: memoryExtractReportSchema.nullable(),
+  error: errorSchema.nullable(),
+  stoppedBecause: nullableText,
+});
+export type MemoryExtractRun = z.infer<typeof memoryExtractRunSchema>;
 
-export interface MemoryRunView {
-  runId: string;
-  runner: string;
-  scope: 'project' | 'user';
-  state: 'running' | 'done' | 'failed';
-  startedAt: string;
-  finishedAt: string | null;
-  summary: Partial<MemoryExtractReport> | null;
-}
+export const memoryRunViewSchema = z.strictObject({
+  runId: z.string(),
+  runner: z.string(),
+  scope: projectOrUser,
+  state: z.enum(['running', 'done', 'failed']),
+  startedAt: z.string(),
+  finishedAt: nullableText,
+  summary: memoryExtractReportSchema.partial().nullable(),
+});
+export type MemoryRunView = z.infer<typeof memoryRunViewSchema>;
 
-export interface MemoryStatus {
+/** An object of counts, one number per name. */
+const counts = <const Names extends readonly string[]>(...names: Names) =>
+  z.strictObject(Object.fromEntries(names.map((name) => [name, z.number()])) as { [N in Names[number]]: z.ZodNumber });
+
+export const memoryStatusSchema = z.strictObject({
   /** unavailable: memory-state cannot be read (the reason says why); capture is not affected. */
-  state: 'ready' | 'empty' | 'unavailable';
-  reason: string | null;
-  chunks: { pending: number; drafted: number; extracted: number; stale: number };
-  tasks: { pending: number; claimed: number; submitted: number; stale: number; waitingForRetry: number };
-  candidates: {
-    draft: number;
-    quarantined: number;
-    promoted: number;
-    discarded: number;
-    superseded: number;
-    awaitingAdjudication: number;
-  };
+  state: z.enum(['ready', 'empty', 'unavailable']),
+  reason: nullableText,
+  chunks: counts('pending', 'drafted', 'extracted', 'stale'),
+  tasks: counts('pending', 'claimed', 'submitted', 'stale', 'waitingForRetry'),
+  candidates: counts('draft', 'quarantined', 'promoted', 'discarded', 'superseded', 'awaitingAdjudication'),
   /** The builtin runner and each profile of runners.json, with its budgets and what it sent today (UTC). */
-  runners: Array<{
-    name: string;
-    offline: boolean;
-    provider?: string;
-    model?: string;
-    endpoint?: string;
-    budget?: { runBytes: number; dayBytes: number };
-    sentToday?: number;
-  }>;
+  runners: z.array(
+    z.strictObject({
+      name: z.string(),
+      offline: z.boolean(),
+      provider: z.string().optional(),
+      model: z.string().optional(),
+      endpoint: z.string().optional(),
+      budget: z.strictObject({ runBytes: z.number(), dayBytes: z.number() }).optional(),
+      sentToday: z.number().optional(),
+    }),
+  ),
   /** Why runners.json could not be read (its profiles are then not listed), or null. */
-  runnersProblem: string | null;
+  runnersProblem: nullableText,
   /** Bytes sent to external runners on the current UTC day, in all and by profile. */
-  spend: { day: string; bytesSent: number; byProfile: Array<{ profile: string; bytes: number; tasks: number }> };
-  lastRun: MemoryRunView | null;
-  activeRun: { runId: string; phase: string; done: number; total: number } | null;
-  autoExtract: boolean;
+  spend: z.strictObject({
+    day: z.string(),
+    bytesSent: z.number(),
+    byProfile: z.array(z.strictObject({ profile: z.string(), bytes: z.number(), tasks: z.number() })),
+  }),
+  lastRun: memoryRunViewSchema.nullable(),
+  activeRun: z.strictObject({ runId: z.string(), phase: z.string(), done: z.number(), total: z.number() }).nullable(),
+  autoExtract: z.boolean(),
   /** Promotion plans by status; `applying` ones were interrupted and finish at the next open. */
-  promotions: { generated: number; approved: number; applying: number; applied: number; voided: number };
-}
+  promotions: counts('generated', 'approved', 'applying', 'applied', 'voided'),
+});
+export type MemoryStatus = z.infer<typeof memoryStatusSchema>;

@@ -1,6 +1,7 @@
 // The memory area's views: the review queue and proposals, recall, the approved projection
 // (sync, search, entries) and the human gate's results (confirm, discard, plans, promote).
 import { z } from 'zod';
+import { nullableText, projectOrUser } from './common-schemas.js';
 
 /**
  * Which candidates a review lists: `all` (the default) the user scope's and every repository's;
@@ -10,193 +11,218 @@ import { z } from 'zod';
 export const reviewScope = z.enum(['all', 'user', 'project', 'here']);
 export type MemoryReviewScope = z.infer<typeof reviewScope>;
 
-export interface MemoryFindingView {
-  field: string;
-  line: number;
-  column: number;
-  rule: string;
-  severity: 'block' | 'warn';
-  excerpt: string;
-}
+const severity = z.enum(['block', 'warn']);
+const coverage = z.enum(['complete', 'partial']);
 
-export interface MemoryReviewCandidate {
-  candidateId: string;
-  status: 'draft' | 'quarantined';
-  adjudication: 'pending' | 'done' | 'failed';
-  decision: string | null;
+export const memoryFindingViewSchema = z.strictObject({
+  field: z.string(),
+  line: z.number(),
+  column: z.number(),
+  rule: z.string(),
+  severity,
+  excerpt: z.string(),
+});
+export type MemoryFindingView = z.infer<typeof memoryFindingViewSchema>;
+
+export const memoryCandidateOriginSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('extraction') }),
+  z.strictObject({
+    kind: z.literal('proposal'),
+    /** The client as it named itself to the MCP server (e.g. "claude-code", "codex-mcp-client"). */
+    client: z.string(),
+    clientVersion: nullableText,
+    /** SHA-256 of the proposing conversation's reference; null when the client gave none. */
+    conversation: nullableText,
+  }),
+]);
+export type MemoryCandidateOrigin = z.infer<typeof memoryCandidateOriginSchema>;
+
+export const memoryReviewCandidateSchema = z.strictObject({
+  candidateId: z.string(),
+  status: z.enum(['draft', 'quarantined']),
+  adjudication: z.enum(['pending', 'done', 'failed']),
+  decision: nullableText,
   /** Masked wherever a finding is. */
-  content: string;
+  content: z.string(),
   /** A proposal's own title (masked like content); null for an extraction draft (its first line is the title). */
-  title: string | null;
-  type: string;
-  priority: number;
-  confidence: string;
+  title: nullableText,
+  type: z.string(),
+  priority: z.number(),
+  confidence: z.string(),
   /** The signals that made the runner draft it ("imperative", "scope", "-now" counted against); empty when it gave none. */
-  signals?: string[];
-  statements: Array<{
-    statementId: string;
-    text: string;
-    evidence: Array<{ evidenceId: string; client: string; sessionKey: string; turnKey: string }>;
-    claimSupport: string;
-  }>;
-  findings: MemoryFindingView[];
-  createdAt: string;
+  signals: z.array(z.string()).optional(),
+  statements: z.array(
+    z.strictObject({
+      statementId: z.string(),
+      text: z.string(),
+      evidence: z.array(
+        z.strictObject({ evidenceId: z.string(), client: z.string(), sessionKey: z.string(), turnKey: z.string() }),
+      ),
+      claimSupport: z.string(),
+    }),
+  ),
+  findings: z.array(memoryFindingViewSchema),
+  createdAt: z.string(),
   /** Where it came from: a runner's extraction from captured turns, or an agent's memory_propose. */
-  origin: MemoryCandidateOrigin;
+  origin: memoryCandidateOriginSchema,
   /** The scope it belongs to: a repository's (`project`) or the user scope. */
-  scope: 'project' | 'user';
-  repositoryKey: string;
+  scope: projectOrUser,
+  repositoryKey: z.string(),
   /** The name of its worktree's directory (never a path); null for the user scope or an unknown binding. */
-  repository: string | null;
+  repository: nullableText,
   /**
    * The lines it would give in the SessionStart snapshot once promoted (masked like content), hidden
    * characters written as ⟨U+XXXX⟩: what the model will read. Absent from a host older than this field.
    */
-  snapshot?: string;
-}
+  snapshot: z.string().optional(),
+});
+export type MemoryReviewCandidate = z.infer<typeof memoryReviewCandidateSchema>;
 
-export type MemoryCandidateOrigin =
-  | { kind: 'extraction' }
-  | {
-      kind: 'proposal';
-      /** The client as it named itself to the MCP server (e.g. "claude-code", "codex-mcp-client"). */
-      client: string;
-      clientVersion: string | null;
-      /** SHA-256 of the proposing conversation's reference; null when the client gave none. */
-      conversation: string | null;
-    };
-
-export interface MemoryProposeResult {
-  candidateId: string;
-  status: 'draft' | 'quarantined';
-  created: boolean;
+export const memoryProposeResultSchema = z.strictObject({
+  candidateId: z.string(),
+  status: z.enum(['draft', 'quarantined']),
+  created: z.boolean(),
   /** Rules of the blocking secret findings that quarantined it (never the secret). */
-  blockedBy: string[];
-}
+  blockedBy: z.array(z.string()),
+});
+export type MemoryProposeResult = z.infer<typeof memoryProposeResultSchema>;
 
-export interface MemoryReview {
+export const memoryReviewSchema = z.strictObject({
   /** The filter the page was read with. */
-  scope: MemoryReviewScope;
+  scope: reviewScope,
   /** The scope of the caller's directory (`project` inside a git worktree) and its repository key. */
-  callerScope: 'project' | 'user';
-  repositoryKey: string;
+  callerScope: projectOrUser,
+  repositoryKey: z.string(),
   /** Newest first. */
-  candidates: MemoryReviewCandidate[];
+  candidates: z.array(memoryReviewCandidateSchema),
   /** Draft and quarantined candidates the filter matches, on every page. */
-  total: number;
+  total: z.number(),
   /** Give it as `after` (`--after`) for the next, older page; null on the last page. */
-  nextAfter: string | null;
-}
+  nextAfter: nullableText,
+});
+export type MemoryReview = z.infer<typeof memoryReviewSchema>;
 
-export interface MemoryRecallResult {
-  recallQueryDigest: string;
-  resultSetDigest: string;
-  items: Array<{ rank: number; sourceKind: string; id: string }>;
-}
+export const memoryRecallResultSchema = z.strictObject({
+  recallQueryDigest: z.string(),
+  resultSetDigest: z.string(),
+  items: z.array(z.strictObject({ rank: z.number(), sourceKind: z.string(), id: z.string() })),
+});
+export type MemoryRecallResult = z.infer<typeof memoryRecallResultSchema>;
 
 // ---- the memory half: the approved projection ----
 
-export interface MemoryProblemView {
-  scope: 'project' | 'user';
-  kind: string;
+export const memoryProblemViewSchema = z.strictObject({
+  scope: projectOrUser,
+  kind: z.string(),
   /** Relative to the scope's memory root. */
-  path: string;
-  line: number | null;
-  message: string;
-}
+  path: z.string(),
+  line: z.number().nullable(),
+  message: z.string(),
+});
+export type MemoryProblemView = z.infer<typeof memoryProblemViewSchema>;
 
 /** One owner of approved memory as the projection knows it. */
-export interface MemoryScopeView {
-  scope: 'project' | 'user';
-  generation: number;
-  coverage: 'complete' | 'partial';
-  entries: number;
-}
+const memoryScopeFields = { scope: projectOrUser, generation: z.number(), coverage, entries: z.number() };
+export const memoryScopeViewSchema = z.strictObject(memoryScopeFields);
+export type MemoryScopeView = z.infer<typeof memoryScopeViewSchema>;
 
-export interface MemorySyncResult {
+export const memorySyncResultSchema = z.strictObject({
   /** The sum of the scopes' generations: it grows whenever either scope's projection changes. */
-  generation: number;
+  generation: z.number(),
   /** partial when any scope's last scan was partial (its previous projection is kept). */
-  coverage: 'complete' | 'partial';
-  entries: number;
-  problems: MemoryProblemView[];
-  scopes: Array<MemoryScopeView & { outcome: 'replaced' | 'unchanged' | 'partial' }>;
-}
+  coverage,
+  entries: z.number(),
+  problems: z.array(memoryProblemViewSchema),
+  scopes: z.array(z.strictObject({ ...memoryScopeFields, outcome: z.enum(['replaced', 'unchanged', 'partial']) })),
+});
+export type MemorySyncResult = z.infer<typeof memorySyncResultSchema>;
 
-export interface MemorySearchResult {
-  generation: number;
-  coverage: 'complete' | 'partial';
-  results: Array<{ entryId: string; title: string; scope: 'project' | 'user'; path: string }>;
-  scopes: MemoryScopeView[];
-}
+export const memorySearchResultSchema = z.strictObject({
+  generation: z.number(),
+  coverage,
+  results: z.array(z.strictObject({ entryId: z.string(), title: z.string(), scope: projectOrUser, path: z.string() })),
+  scopes: z.array(memoryScopeViewSchema),
+});
+export type MemorySearchResult = z.infer<typeof memorySearchResultSchema>;
 
-export interface MemoryEntryView {
-  id: string;
-  title: string;
-  appliesWhen: string | null;
+export const memoryEntryViewSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  appliesWhen: nullableText,
   /** sha256 of the file's bytes. */
-  contentDigest: string;
-  sources: Array<{ scope: 'project' | 'user'; path: string }>;
-  body: string;
-  type: string;
-  priority: number;
-}
+  contentDigest: z.string(),
+  sources: z.array(z.strictObject({ scope: projectOrUser, path: z.string() })),
+  body: z.string(),
+  type: z.string(),
+  priority: z.number(),
+});
+export type MemoryEntryView = z.infer<typeof memoryEntryViewSchema>;
 
 // ---- the memory half: the human gate (confirm, discard, prepare, approve, promote) ----
 
-export interface MemoryConfirmResult {
-  candidateId: string;
-  statementId: string;
-  claimSupport: 'human-confirmed';
+export const memoryConfirmResultSchema = z.strictObject({
+  candidateId: z.string(),
+  statementId: z.string(),
+  claimSupport: z.literal('human-confirmed'),
   /** The assessment's revision after the confirmation. */
-  revision: number;
+  revision: z.number(),
   /** The statement was confirmed already: nothing changed. */
-  replayed: boolean;
-}
+  replayed: z.boolean(),
+});
+export type MemoryConfirmResult = z.infer<typeof memoryConfirmResultSchema>;
 
-export interface MemoryDiscardResult {
-  candidateId: string;
-  status: 'discarded';
-  revision: number;
+export const memoryDiscardResultSchema = z.strictObject({
+  candidateId: z.string(),
+  status: z.literal('discarded'),
+  revision: z.number(),
   /** The candidate was discarded already: nothing changed. */
-  replayed: boolean;
-}
+  replayed: z.boolean(),
+});
+export type MemoryDiscardResult = z.infer<typeof memoryDiscardResultSchema>;
 
-export type MemoryPlanStatus = 'generated' | 'approved' | 'applying' | 'applied' | 'voided';
+export const memoryPlanStatusSchema = z.enum(['generated', 'approved', 'applying', 'applied', 'voided']);
+export type MemoryPlanStatus = z.infer<typeof memoryPlanStatusSchema>;
 
-export interface MemoryPlanFileView {
+export const memoryPlanFileViewSchema = z.strictObject({
   /** Relative to the scope's memory root. */
-  path: string;
-  entryId: string;
-  action: 'create' | 'update';
-  candidateIds: string[];
+  path: z.string(),
+  entryId: z.string(),
+  action: z.enum(['create', 'update']),
+  candidateIds: z.array(z.string()),
   /** The target's git blob OID when the plan was made; null for a new file. */
-  targetBlobHash: string | null;
+  targetBlobHash: nullableText,
   /** sha256 of the exact bytes approval binds. */
-  sanitizedContentDigest: string;
-  bytes: number;
+  sanitizedContentDigest: z.string(),
+  bytes: z.number(),
   /** pending until promote reaches it; skipped: it already held the approved bytes; drifted: it changed since prepare. */
-  state: 'pending' | 'written' | 'skipped' | 'drifted';
+  state: z.enum(['pending', 'written', 'skipped', 'drifted']),
   /** Lint findings below `block` in these bytes (masked). */
-  findings: Array<{ line: number; column: number; rule: string; severity: 'block' | 'warn'; excerpt: string }>;
-}
+  findings: z.array(
+    z.strictObject({ line: z.number(), column: z.number(), rule: z.string(), severity, excerpt: z.string() }),
+  ),
+});
+export type MemoryPlanFileView = z.infer<typeof memoryPlanFileViewSchema>;
 
-export interface MemoryPlanView {
-  planId: string;
-  planDigest: string;
-  status: MemoryPlanStatus;
-  scope: 'project' | 'user';
-  candidates: Array<{ candidateId: string; revision: number }>;
-  files: MemoryPlanFileView[];
+const memoryPlanFields = {
+  planId: z.string(),
+  planDigest: z.string(),
+  status: memoryPlanStatusSchema,
+  scope: projectOrUser,
+  candidates: z.array(z.strictObject({ candidateId: z.string(), revision: z.number() })),
+  files: z.array(memoryPlanFileViewSchema),
   /** Unified diff of every target, before → after. */
-  diff: string;
+  diff: z.string(),
   /** Why a voided plan was voided (a drifted target, a candidate that changed). */
-  voidReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type MemoryPromoteResult = MemoryPlanView & {
-  /** The approved projection after promotion (promote runs sync). */
-  sync: { generation: number; coverage: 'complete' | 'partial'; entries: number } | null;
+  voidReason: nullableText,
+  createdAt: z.string(),
+  updatedAt: z.string(),
 };
+export const memoryPlanViewSchema = z.strictObject(memoryPlanFields);
+export type MemoryPlanView = z.infer<typeof memoryPlanViewSchema>;
+
+export const memoryPromoteResultSchema = z.strictObject({
+  ...memoryPlanFields,
+  /** The approved projection after promotion (promote runs sync). */
+  sync: z.strictObject({ generation: z.number(), coverage, entries: z.number() }).nullable(),
+});
+export type MemoryPromoteResult = z.infer<typeof memoryPromoteResultSchema>;

@@ -7,12 +7,16 @@ import {
   MCP_PROPOSAL_TITLE_MAX_BYTES,
 } from '../limits.js';
 import { CAPTURE_CLIENTS, ENTRY_TYPES } from './common.js';
-import type {
-  MemoryExtractReport,
-  MemoryExtractRun,
-  MemoryReverifyResult,
-  MemoryReverifyRun,
-  MemoryStatus,
+import {
+  type MemoryExtractReport,
+  type MemoryExtractRun,
+  type MemoryReverifyResult,
+  type MemoryReverifyRun,
+  memoryExtractReportSchema,
+  memoryExtractRunSchema,
+  memoryReverifyResultSchema,
+  memoryReverifyRunSchema,
+  memoryStatusSchema,
 } from './memory-runs.js';
 import {
   type MemoryConfirmResult,
@@ -25,6 +29,16 @@ import {
   type MemoryReview,
   type MemorySearchResult,
   type MemorySyncResult,
+  memoryConfirmResultSchema,
+  memoryDiscardResultSchema,
+  memoryEntryViewSchema,
+  memoryPlanViewSchema,
+  memoryPromoteResultSchema,
+  memoryProposeResultSchema,
+  memoryRecallResultSchema,
+  memoryReviewSchema,
+  memorySearchResultSchema,
+  memorySyncResultSchema,
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
@@ -32,14 +46,12 @@ import { body, read, readByBody, write } from './route.js';
 export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** Who proposed it: what the client said it is at MCP initialize, and the conversation if the client names it. */
-export const proposalOrigin = z
-  .object({
-    client: z.string().min(1).max(100),
-    clientVersion: z.string().max(100).nullable(),
-    /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
-    conversation: hex64.nullable(),
-  })
-  .strict();
+export const proposalOrigin = z.strictObject({
+  client: z.string().min(1).max(100),
+  clientVersion: z.string().max(100).nullable(),
+  /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
+  conversation: hex64.nullable(),
+});
 export type ProposalOrigin = z.infer<typeof proposalOrigin>;
 
 /** Text of at most `maxBytes` UTF-8 bytes (so at most that many characters too, which JSON Schema can say). */
@@ -64,75 +76,75 @@ const candidateId = z.string().min(1).max(200);
 const planId = z.string().min(1).max(200);
 
 /** What an extraction run is asked for: the body of memoryExtract and memoryExtractStart. */
-const extractBody = z
-  .object({
-    cwd,
-    /** Canonical UTC; without --since, since the last run of this scope. */
-    since: z.string().optional(),
-    until: z.string().optional(),
-    query: z.string().max(4096).optional(),
-    client: z.enum(CAPTURE_CLIENTS).optional(),
-    sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
-    runner: z.string().max(64).optional(),
-    /** An approval of one plan (or of a run's only plan) by its digest. */
-    approvePlan: z.string().max(128).optional(),
-    /** An approval of every plan of a run by its manifest's digest. */
-    approveManifest: z.string().max(128).optional(),
-    /** Extraction tasks this run works on, 1..8. */
-    limit: z.number().optional(),
-  })
-  .strict();
+const extractBody = z.strictObject({
+  cwd,
+  /** Canonical UTC; without --since, since the last run of this scope. */
+  since: z.string().optional(),
+  until: z.string().optional(),
+  query: z.string().max(4096).optional(),
+  client: z.enum(CAPTURE_CLIENTS).optional(),
+  sessions: z.array(z.string().min(1).max(200)).max(100).optional(),
+  runner: z.string().max(64).optional(),
+  /** An approval of one plan (or of a run's only plan) by its digest. */
+  approvePlan: z.string().max(128).optional(),
+  /** An approval of every plan of a run by its manifest's digest. */
+  approveManifest: z.string().max(128).optional(),
+  /** Extraction tasks this run works on, 1..8. */
+  limit: z.number().optional(),
+});
 export type MemoryExtractRequest = z.infer<typeof extractBody>;
 
-const reviewBody = z
-  .object({
-    cwd,
-    scope: reviewScope.optional(),
-    /** Page size, 1–200 (default 50). */
-    limit: z.number().describe('1..200').optional(),
-    /** The previous page's nextAfter: the page starts after that candidate. */
-    after: z.string().max(200).optional(),
-  })
-  .strict();
+const reviewBody = z.strictObject({
+  cwd,
+  scope: reviewScope.optional(),
+  /** Page size, 1–200 (default 50). */
+  limit: z.number().describe('1..200').optional(),
+  /** The previous page's nextAfter: the page starts after that candidate. */
+  after: z.string().max(200).optional(),
+});
 export type MemoryReviewRequest = z.infer<typeof reviewBody>;
 
-const recallBody = z.object({ text: z.string(), cwd, limit: z.number().optional() }).strict();
+const recallBody = z.strictObject({ text: z.string(), cwd, limit: z.number().optional() });
 export type MemoryRecallRequest = z.infer<typeof recallBody>;
 
-const searchBody = z.object({ query: z.string().max(4096), cwd, limit: z.number().optional() }).strict();
+const searchBody = z.strictObject({ query: z.string().max(4096), cwd, limit: z.number().optional() });
 export type MemorySearchRequest = z.infer<typeof searchBody>;
 
-const getBody = z.object({ entryId: z.string().min(1).max(256), cwd }).strict();
+const getBody = z.strictObject({ entryId: z.string().min(1).max(256), cwd });
 
-const confirmBody = z.object({ candidateId, statementId: z.string().min(1).max(200), cwd }).strict();
+const confirmBody = z.strictObject({ candidateId, statementId: z.string().min(1).max(200), cwd });
 export type MemoryConfirmRequest = z.infer<typeof confirmBody>;
 
 /** One memory an agent proposes through `memory_propose`; the owner is the repository of `cwd`. */
-const proposeBody = z
-  .object({ cwd, ...proposalFields, appliesWhen: proposalFields.appliesWhen.nullable(), origin: proposalOrigin })
-  .strict();
+const proposeBody = z.strictObject({
+  cwd,
+  ...proposalFields,
+  appliesWhen: proposalFields.appliesWhen.nullable(),
+  origin: proposalOrigin,
+});
 export type MemoryProposeRequest = z.infer<typeof proposeBody>;
 
-const discardBody = z.object({ candidateId, cwd }).strict();
+const discardBody = z.strictObject({ candidateId, cwd });
 export type MemoryDiscardRequest = z.infer<typeof discardBody>;
 
-const prepareBody = z
-  .object({
-    candidateIds: z.array(candidateId).min(1).max(200),
-    /** Default: the candidates' own scope (their repository's worktree, or the user's for one from outside git). */
-    scope: z.enum(['project', 'user']).optional(),
-    /** The caller's directory. The plan goes to the candidates' own scope, never this directory's. */
-    cwd,
-  })
-  .strict();
+const prepareBody = z.strictObject({
+  candidateIds: z.array(candidateId).min(1).max(200),
+  /** Default: the candidates' own scope (their repository's worktree, or the user's for one from outside git). */
+  scope: z.enum(['project', 'user']).optional(),
+  /** The caller's directory. The plan goes to the candidates' own scope, never this directory's. */
+  cwd,
+});
 export type MemoryPrepareRequest = z.infer<typeof prepareBody>;
 
-const planBody = z.object({ planId }).strict();
+const planBody = z.strictObject({ planId });
 export type MemoryPromoteRequest = z.infer<typeof planBody>;
 
 /** The planDigest the person read: approval binds exactly these bytes. */
-const approveBody = z.object({ planId, digest: z.string().min(1).max(200) }).strict();
+const approveBody = z.strictObject({ planId, digest: z.string().min(1).max(200) });
 export type MemoryApproveRequest = z.infer<typeof approveBody>;
+
+/** A task given a fresh attempt budget. */
+const retryResultSchema = z.strictObject({ taskId: z.string(), attempts: z.number() });
 
 export const memoryApi = {
   /**
@@ -140,69 +152,102 @@ export const memoryApi = {
    * wider), answered when it ends. The HTTP client does not wait on this: it starts the run and
    * follows it (memoryExtractStart, memoryExtractRun), so no request lasts as long as a runner.
    */
-  memoryExtract: write<MemoryExtractRequest, MemoryExtractReport>('/v1/memory/extract', {
+  memoryExtract: write<MemoryExtractRequest, MemoryExtractReport>('/v1/memory/extract', memoryExtractReportSchema, {
     body: body(extractBody),
     created: (report) => report.candidates.created > 0,
   }),
   /** Starts an extraction run and answers at once with its id; memoryExtractRun follows it. */
-  memoryExtractStart: write<MemoryExtractRequest, MemoryExtractRun>('/v1/memory/extract/runs', {
+  memoryExtractStart: write<MemoryExtractRequest, MemoryExtractRun>('/v1/memory/extract/runs', memoryExtractRunSchema, {
     body: body(extractBody),
     created: () => true,
   }),
   /** A run memoryExtractStart started: its state and progress, its report once done (a short read). */
-  memoryExtractRun: read<{ runId: string }, MemoryExtractRun>('/v1/memory/extract/runs/:runId'),
-  memoryStatus: read<void, MemoryStatus>('/v1/memory/status'),
+  memoryExtractRun: read<{ runId: string }, MemoryExtractRun>('/v1/memory/extract/runs/:runId', memoryExtractRunSchema),
+  memoryStatus: read('/v1/memory/status', memoryStatusSchema),
   /**
    * Runs a runner profile's deny-all conformance probe again, whatever its cache says; answered when
    * it ends. The HTTP client starts it and follows it instead (memoryReverifyStart, memoryReverifyProbe).
    */
-  memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>('/v1/memory/runners/:runner/reverify'),
+  memoryReverifyRunner: write<{ runner: string }, MemoryReverifyResult>(
+    '/v1/memory/runners/:runner/reverify',
+    memoryReverifyResultSchema,
+  ),
   /** Starts the probe and answers at once with its id. */
-  memoryReverifyStart: write<{ runner: string }, MemoryReverifyRun>('/v1/memory/runners/:runner/probes', {
-    created: () => true,
-  }),
+  memoryReverifyStart: write<{ runner: string }, MemoryReverifyRun>(
+    '/v1/memory/runners/:runner/probes',
+    memoryReverifyRunSchema,
+    {
+      created: () => true,
+    },
+  ),
   /** A probe memoryReverifyStart started: its state, its result once done (a short read). */
-  memoryReverifyProbe: read<{ probeId: string }, MemoryReverifyRun>('/v1/memory/probes/:probeId'),
+  memoryReverifyProbe: read<{ probeId: string }, MemoryReverifyRun>(
+    '/v1/memory/probes/:probeId',
+    memoryReverifyRunSchema,
+  ),
   /** Gives a task that spent its attempt budget a fresh one. */
-  memoryRetry: write<{ taskId: string }, { taskId: string; attempts: number }>('/v1/memory/tasks/:taskId/retry'),
+  memoryRetry: write<{ taskId: string }, z.infer<typeof retryResultSchema>>(
+    '/v1/memory/tasks/:taskId/retry',
+    retryResultSchema,
+  ),
   /** A page of draft and quarantined candidates, every scope's or one's (read-only; findings masked). */
-  memoryReview: readByBody<MemoryReviewRequest, MemoryReview>('/v1/memory/review', body(reviewBody)),
-  memoryRecall: readByBody<MemoryRecallRequest, MemoryRecallResult>('/v1/memory/recall', body(recallBody)),
+  memoryReview: readByBody<MemoryReviewRequest, MemoryReview>(
+    '/v1/memory/review',
+    body(reviewBody),
+    memoryReviewSchema,
+  ),
+  memoryRecall: readByBody<MemoryRecallRequest, MemoryRecallResult>(
+    '/v1/memory/recall',
+    body(recallBody),
+    memoryRecallResultSchema,
+  ),
   /** Scans the caller's memory roots (its worktree's and the user's) into the approved projection. */
-  memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', {
-    body: body(z.object({ cwd }).strict()),
+  memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', memorySyncResultSchema, {
+    body: body(z.strictObject({ cwd })),
     created: (result) => result.scopes.some((scope) => scope.outcome === 'replaced'),
   }),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
-  memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>('/v1/memory/search', body(searchBody)),
+  memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>(
+    '/v1/memory/search',
+    body(searchBody),
+    memorySearchResultSchema,
+  ),
   /** One approved entry by id, from the caller's worktree or the user scope. */
-  memoryGet: readByBody<z.infer<typeof getBody>, MemoryEntryView>('/v1/memory/entry', body(getBody)),
+  memoryGet: readByBody<z.infer<typeof getBody>, MemoryEntryView>(
+    '/v1/memory/entry',
+    body(getBody),
+    memoryEntryViewSchema,
+  ),
   /** Marks one statement of a candidate human-confirmed, if its text and citations are what was assessed. */
-  memoryConfirm: write<MemoryConfirmRequest, MemoryConfirmResult>('/v1/memory/confirm', {
+  memoryConfirm: write<MemoryConfirmRequest, MemoryConfirmResult>('/v1/memory/confirm', memoryConfirmResultSchema, {
     body: body(confirmBody),
   }),
   /** An agent's proposal (MCP memory_propose) → a draft candidate of the caller's repository, for a person to review. */
-  memoryPropose: write<MemoryProposeRequest, MemoryProposeResult>('/v1/memory/propose', {
+  memoryPropose: write<MemoryProposeRequest, MemoryProposeResult>('/v1/memory/propose', memoryProposeResultSchema, {
     body: body(proposeBody),
     created: (result) => result.created,
   }),
   /** A draft or quarantined candidate leaves the queue and the dedup pool; it is kept, never deleted. */
-  memoryDiscard: write<MemoryDiscardRequest, MemoryDiscardResult>('/v1/memory/discard', {
+  memoryDiscard: write<MemoryDiscardRequest, MemoryDiscardResult>('/v1/memory/discard', memoryDiscardResultSchema, {
     body: body(discardBody),
   }),
   /** A promotion plan for candidates of the caller's repository: exact bytes, blob OIDs, a diff; status generated. */
-  memoryPrepare: write<MemoryPrepareRequest, MemoryPlanView>('/v1/memory/prepare', {
+  memoryPrepare: write<MemoryPrepareRequest, MemoryPlanView>('/v1/memory/prepare', memoryPlanViewSchema, {
     body: body(prepareBody),
     created: () => true,
   }),
   /** One plan as the journal holds it (its diff, files and status). */
-  memoryPlan: readByBody<z.infer<typeof planBody>, MemoryPlanView>('/v1/memory/plan', body(planBody)),
+  memoryPlan: readByBody<z.infer<typeof planBody>, MemoryPlanView>(
+    '/v1/memory/plan',
+    body(planBody),
+    memoryPlanViewSchema,
+  ),
   /** The person's approval of a generated plan, bound to its digest. */
-  memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', {
+  memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', memoryPlanViewSchema, {
     body: body(approveBody),
   }),
   /** Writes an approved plan's exact bytes into the memory root (or finishes an interrupted one), then syncs. */
-  memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', {
+  memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', memoryPromoteResultSchema, {
     body: body(planBody),
   }),
 };

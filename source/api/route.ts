@@ -1,6 +1,8 @@
 // An API method, declared once: its path, how its request travels, whether a read-only connection
-// may answer it, and (as type parameters) its request and response. The HTTP server, the HTTP
-// client and the read-only application are all derived from the declarations in this folder.
+// may answer it, its request and its response (each type the `z.infer` of its area's schema). The
+// HTTP server, the HTTP client and the read-only application are all derived from the declarations
+// in this folder. The response schema is checked by the tests against a real host's answers; the
+// shipped client does not parse answers with it (every call would pay for it).
 import type { z } from 'zod';
 import { CmError } from '../errors.js';
 import { shapeOf } from './shape.js';
@@ -35,6 +37,8 @@ export interface Route<Req = never, Res = unknown, Kind extends Access = Access>
   readonly query: { readonly [K in keyof Req]?: QueryField<Req[K]> };
   /** POST: the body; without one the body is not read. */
   readonly body: Body<Req> | undefined;
+  /** What the host answers; its `z.infer` is `Res`. Checked by the tests, not at run time. */
+  readonly response: z.ZodType<Res>;
   /** 201 instead of 200: the answer made something new (a replay of a receipt is a 200). */
   readonly created: (response: Res) => boolean;
   /** Carries the request and response types; never set at run time. */
@@ -46,22 +50,36 @@ const never = () => false;
 /** A GET that a read-only connection answers too. */
 export function read<Req = void, Res = never>(
   path: string,
+  response: z.ZodType<Res>,
   query: Route<Req, Res>['query'] = {},
 ): Route<Req, Res, 'read'> {
-  return { kind: 'read', method: 'GET', path, query, body: undefined, created: never };
+  return { kind: 'read', method: 'GET', path, query, body: undefined, response, created: never };
 }
 
 /** A read whose request is too large or too free for a query string: a POST a read-only connection answers too. */
-export function readByBody<Req, Res = never>(path: string, body: Body<Req>): Route<Req, Res, 'read'> {
-  return { kind: 'read', method: 'POST', path, query: {}, body, created: never };
+export function readByBody<Req, Res = never>(
+  path: string,
+  body: Body<Req>,
+  response: z.ZodType<Res>,
+): Route<Req, Res, 'read'> {
+  return { kind: 'read', method: 'POST', path, query: {}, body, response, created: never };
 }
 
 /** A POST answered by the host or a command holding the lease; a read-only connection refuses it. */
 export function write<Req = void, Res = never>(
   path: string,
+  response: z.ZodType<Res>,
   options: { body?: Body<Req>; created?: (response: Res) => boolean } = {},
 ): Route<Req, Res, 'write'> {
-  return { kind: 'write', method: 'POST', path, query: {}, body: options.body, created: options.created ?? never };
+  return {
+    kind: 'write',
+    method: 'POST',
+    path,
+    query: {},
+    body: options.body,
+    response,
+    created: options.created ?? never,
+  };
 }
 
 /** The method a route declares: one request in, one response out. */

@@ -292,4 +292,26 @@ describe('install ownership: the command checks the plan, the apply step checks 
     assert.equal(readFileSync(path, 'utf8'), text);
     assert.deepEqual(readdirSync(dir).sort(), before);
   });
+
+  it('the apply step alone: a refused plan whose MCP part would add our server writes neither file', async () => {
+    // The hooks step refuses a refused plan by itself; only applyInstall's own check keeps the MCP
+    // config (written first) from being written and then put back, leaving backups behind.
+    const { dir, path, text } = await modifiedSettings();
+    const mcpPath = join(dir, '.claude.json');
+    const mcpText = '{\n  "numStartups": 3,\n  "mcpServers": {}\n}\n';
+    writeFileSync(mcpPath, mcpText);
+    const plan = planInstall('claude', { configDir: dir });
+    assert.ok(plan.refusals.some((refusal) => refusal.code === 'modified'));
+    assert.equal(plan.mcp.change, 'add', 'the MCP part on its own would be written');
+    const before = readdirSync(dir).sort();
+    const steps: string[] = [];
+    assert.throws(
+      () => applyInstall(plan, { fault: (step) => steps.push(step) }),
+      (error: { code?: string }) => error.code === 'config_conflict',
+    );
+    assert.deepEqual(steps, [], 'no write began');
+    assert.equal(readFileSync(mcpPath, 'utf8'), mcpText);
+    assert.equal(readFileSync(path, 'utf8'), text);
+    assert.deepEqual(readdirSync(dir).sort(), before);
+  });
 });

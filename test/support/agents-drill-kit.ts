@@ -1,6 +1,7 @@
 // Shared helpers for the driven-agents drills (seed 003 B3, §8 groups B–D): a host — in process or
 // as a `common-memory host` child — whose pi is the fake-pi double, and readers that check the
-// committed journal, timeline and operations through the application API only.
+// committed journal, timeline and operations through the application API only. Every answer the
+// drills get is checked against its route's response schema.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
@@ -11,6 +12,7 @@ import type { Application } from '../../source/api/application.js';
 import type { JournalRow, OperationView, TimelineRow } from '../../source/api/history.js';
 import { openDatabase } from '../../source/store/database.js';
 import { runDoctor } from '../../source/store/doctor.js';
+import { checkedApplication } from './checked-application.js';
 import { fakePiCommand, type FakePiScript } from './fake-pi.js';
 import { fixturePath } from './pi-transcript.js';
 import { runCli, startHost, stopHost, waitFor } from './cli.js';
@@ -124,7 +126,7 @@ export async function withFakeHost(
     }
   }
   try {
-    await body({ app: host.application, host, home: options.home });
+    await body({ app: checkedApplication(host.application), host, home: options.home });
   } finally {
     await host.stop();
   }
@@ -138,7 +140,7 @@ export async function childHost(
 ): Promise<{ child: ChildProcess; api: Application; pid: number }> {
   const { child, info } = await startHost(home, env);
   const token = (JSON.parse(readFileSync(storeFiles(home).hostInfo, 'utf8')) as { token: string }).token;
-  return { child, api: apiClient(info.port, token), pid: info.pid };
+  return { child, api: checkedApplication(apiClient(info.port, token)), pid: info.pid };
 }
 
 /** Resolves when the child is gone (killed by a fault or by us). */

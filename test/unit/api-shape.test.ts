@@ -43,3 +43,21 @@ describe('request shapes from their schemas', () => {
     assert.equal(apiRoutes.sessionDrain.body?.shape, '{"recover"?: "rec-<n>"}');
   });
 });
+
+describe('response schemas', () => {
+  const receipt = { storeId: 's', operationId: 'op', sequence: 3, replayed: false };
+
+  it('every route carries one', () => {
+    for (const [name, declared] of Object.entries(apiRoutes))
+      assert.ok((declared as Route).response instanceof z.ZodType, `${name} has a response schema`);
+  });
+
+  it('refuse an answer with a field missing, of another type, or undeclared', () => {
+    const schema = apiRoutes.appendNote.response;
+    assert.equal(schema.safeParse(receipt).success, true);
+    const { replayed: _, ...missing } = receipt;
+    assert.equal(schema.safeParse(missing).success, false, 'missing');
+    assert.equal(schema.safeParse({ ...receipt, sequence: '3' }).success, false, 'another type');
+    assert.equal(schema.safeParse({ ...receipt, generationId: 'g' }).success, false, 'undeclared');
+  });
+});
