@@ -330,7 +330,7 @@ const QUESTION_START =
 // One-off markers: a statement about the work in front of the user right now, not a rule for later.
 const ONE_OFF = [
   /\b(?:this|these)\b(?!\s+(?:repo|repository|project|codebase|monorepo|team|company|org|organi[sz]ation|workspace)\b)/i,
-  /\b(?:for now|right now|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|in a minute|asap|temporarily|once more|again)\b/i,
+  /\b(?:for now|right now|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|in a minute|asap|temporarily|once more|again|yet)\b/i,
   /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo)\s+(?:it|them|that(?=\s*$|\s*[,.;:!]|\s+(?:to|in|on|for|from|with|again|now|back|instead|as|into|before|after|and|so|too|here|there)\b))\b/i, // "that" as a pronoun, not "that key"
   /\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr)\b/i,
   /\bnever mind\b/i,
@@ -444,10 +444,8 @@ const NARRATIVE = new Set([
   'relative-specific',
   'agreement',
   'permissive',
-  'deictic',
   'for-this',
   'specific-the',
-  'now',
   'you-did',
   'check-whether',
 ]);

@@ -230,7 +230,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'event-always',
     has(
-      /\b(?:always|never)\s+(?:seems?|takes?|fails?|passes|finishes|crashes|times? out|shows|renders|kicks|trips|downloads|gets|happens|enjoy|returns|expires|terminates|works|breaks|got|been|had|reads|panics|loops|hangs|drops|fires|submits|shows|persists|reconnects|flushes|invalidates|scales|reports|segfaults|forget|forgets|run over|runs over|end up|ended up|gives up)\b|\bhas never\b|\bhave never\b/,
+      /\b(?:always|never)\s+(?:seems?|takes?|fails?|passes|finishes|crashes|times? out|shows|renders|kicks|trips|downloads|gets|happens|enjoy|returns|expires|terminates|works|breaks|got|been|had|reads|panics|loops|hangs|drops|fires|submits|shows|persists|reconnects|flushes|invalidates|scales|reports|segfaults|run over|runs over|end up|ended up|gives up)\b|\bhas never\b|\bhave never\b/,
     ),
   ],
   [

@@ -1,8 +1,8 @@
 // Trains the built-in runner's signal weights (source/memory/builtin-weights.ts): a logistic
-// regression over the yes/no signals of builtin-signals.ts, fitted on the train split of the team's
+// regression over the yes/no signals of builtin-signals.ts, fitted on the train and train-2 splits of the team's
 // corpus and the team's earlier labelled utterances, then a threshold chosen on the same data for
 // precision first. Offline and deterministic (full-batch gradient descent from zero, fixed steps);
-// the dev split is only reported, the frozen test split is never read here.
+// the dev splits are only reported, the frozen test and holdout splits are never read here.
 // `node --import tsx test/bench/extraction-train.ts [--write]`
 import { writeFileSync } from 'node:fs';
 import { laterClauses, MARKER_AGAINST, signalsOf, turnSentences, viewOf } from '../../source/memory/builtin-rules.js';
