@@ -8,7 +8,7 @@
 // corrections, stative conventions, and the one-off markers that count against), weighed by
 // builtin-weights.ts. Each draft records the signals that fired, and the review shows them.
 
-import { sentenceSignals } from './builtin-signals.js';
+import { CORRECTION_LEAD, sentenceSignals } from './builtin-signals.js';
 import { SIGNAL_WEIGHTS } from './builtin-weights.js';
 
 export type DraftType = 'work_fact' | 'work_task' | 'work_method' | 'work_artifact';
@@ -91,7 +91,7 @@ const RULES: Rule[] = [
   {
     name: 'remember-that',
     pattern:
-      /^(?:(?:remember|note|never forget)(?:\s*[:,-]\s*|\s+that\s+)|(?:keep in mind|bear in mind|for the record|fyi|for future reference)(?:\s*[:,-]\s*|\s+that\s+|\s+))(.+)$/i,
+      /^(?:(?:remember|note|never forget)(?:\s*[:,-]\s*|\s+that\s+|\s+(?=(?:we|our|all|every|each|nobody|no one)\b))|(?:keep in mind|bear in mind|for the record|fyi|for future reference)(?:\s*[:,-]\s*|\s+that\s+|\s+))(.+)$/i,
     type: 'work_fact',
     priority: 80,
     confidence: 0.85,
@@ -258,6 +258,11 @@ const PASTED_LINE: RegExp[] = [
   /\S {3,}\S/, // columns aligned with runs of spaces: tool output
   /^\s*\w*(?:Error|Warning|Exception)\b:/, // "DeprecationWarning: …", "TypeError: …"
   /^\s*(?:hint|remote|fatal|caused by):/i,
+  /\S {2,}\S.* {2,}\S/, // two runs of aligned columns: a table a tool printed
+  /^\s*Step \d+\/\d+ :/, // a container build step
+  /^\s*(?:FAILED|PASSED|ERROR|SKIPPED|XFAIL)\s+\S+::/, // a test runner's result line
+  /^E {2,}/, // pytest's failure detail
+  /\b[\w./-]+\.\w+:\d+(?::\d+)?:?\s+(?:-\s+)?(?:error|warning|note)\b/i, // a compiler's file:line report, quoted
 ];
 
 function isPastedLine(line: string): boolean {
@@ -297,7 +302,7 @@ function sentencesOf(line: string): string[] {
   // After ". " before a capital or a quote, and after a full-width stop ("。", "！", "？") of CJK text.
   const parts = line
     .replace(/^(?:[-*•]|\d+[.)])\s+/, '')
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'([])|(?<=[。！？])\s*(?=\S)/u);
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'([])|(?<=\p{L}{2}[.!?])\s+(?=\p{Ll})|(?<=[。！？])\s*(?=\S)/u);
   const sentences: string[] = [];
   for (const part of parts) {
     const last = sentences.length - 1;
@@ -325,12 +330,13 @@ const QUESTION_START =
 // One-off markers: a statement about the work in front of the user right now, not a rule for later.
 const ONE_OFF = [
   /\b(?:this|these)\b(?!\s+(?:repo|repository|project|codebase|monorepo|team|company|org|organi[sz]ation|workspace)\b)/i,
-  /\b(?:for now|right now|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|in a minute|asap|temporarily|once more|again)\b/i,
-  /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo)\s+(?:that|it|them)\b/i,
+  /\b(?:for now|right now|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|in a minute|asap|temporarily|once more|again|yet)\b/i,
+  /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo)\s+(?:it|them|that(?=\s*$|\s*[,.;:!]|\s+(?:to|in|on|for|from|with|again|now|back|instead|as|into|before|after|and|so|too|here|there)\b))\b/i, // "that" as a pronoun, not "that key"
   /\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr)\b/i,
   /\bnever mind\b/i,
   /\b(?:line|row|column) \d+\b/i,
   /\b(?:above|below|the previous|the last one|the first one)\b/i,
+  /\buntil [A-Z][a-z]+ (?:has|have|is|gets?|reviews?|approves?|signs? off|looks?|says)\b/, // a person's go-ahead
 ];
 
 function normalizeSpace(text: string): string {
@@ -359,11 +365,14 @@ export interface Match {
 export interface SentenceView {
   normalized: string;
   cleaned: string;
+  /** Cleaned, and without the lead of a correction: "No, we use bun here" reads as "we use bun here". */
+  plain: string;
 }
 
 export function viewOf(rawSentence: string): SentenceView {
   const normalized = normalizeSpace(rawSentence);
-  return { normalized, cleaned: withoutFillers(normalized) };
+  const cleaned = withoutFillers(normalized);
+  return { normalized, cleaned, plain: withoutFillers(cleaned.replace(CORRECTION_LEAD, '')) };
 }
 
 /** "When you …, do …": a condition clause, then a main clause; not a question however it opens. */
@@ -379,17 +388,23 @@ function refusal(view: SentenceView): string | null {
   return null;
 }
 
+/** An explicit marker rule matched in a sentence that also carries a one-off or narrative signal. */
+export const MARKER_AGAINST = 'marker+against';
+
 /** Every signal of one sentence, the explicit marker rule among them: the trainer's view of it. */
 export function signalsOf(view: SentenceView): { signals: string[]; rule: Rule | null } {
-  const signals = sentenceSignals(view.normalized, view.cleaned);
+  const signals = sentenceSignals(view.normalized, view.plain);
   let rule: Rule | null = null;
   for (const candidate of RULES)
-    if (candidate.pattern.test(view.cleaned)) {
+    if (candidate.pattern.test(view.cleaned) || candidate.pattern.test(view.plain)) {
       rule = candidate;
       signals.push(`marker:${candidate.name}`);
       break;
     }
   if (ONE_OFF.some((pattern) => pattern.test(view.cleaned))) signals.push('one-off');
+  // A marker inside a story, a report or the work at hand: its own signal, so the weights learn
+  // how much of the marker's pull such a context takes back, pooled over every kind of context.
+  if (rule !== null && signals.some((name) => name === 'one-off' || NARRATIVE.has(name))) signals.push(MARKER_AGAINST);
   return { signals, rule };
 }
 
@@ -398,8 +413,6 @@ export function scoreOf(signals: readonly string[]): number {
   for (const name of signals) score += SIGNAL_WEIGHTS.weights[name] ?? 0;
   return score;
 }
-
-const CORRECTION_LEAD = /^(?:no+(?: no)?|nope|actually|wrong)\b[\s,.:;!-]*/i;
 
 function typeOf(signals: readonly string[]): DraftType {
   const fired = new Set(signals);
@@ -412,21 +425,47 @@ function typeOf(signals: readonly string[]): DraftType {
     : 'work_fact';
 }
 
-/** Signals of a story or a report, not a rule: an explicit marker in one still has to earn its draft. */
-const NARRATIVE = new Set(['past', 'event-always', 'i-event', 'bug', 'musing', 'frequency-event']);
+/**
+ * Signals of a story, a report, agreement or the work at hand, not a rule: an explicit marker in
+ * one still has to earn its draft from the weights ("always return early in the function you just
+ * wrote", "the date picker always shows UTC", "great, never thought of it that way").
+ */
+const NARRATIVE = new Set([
+  'past',
+  'event-always',
+  'i-event',
+  'bug',
+  'musing',
+  'frequency-event',
+  'behaviour-always',
+  'always-past',
+  'complaint',
+  'person-subject',
+  'relative-specific',
+  'agreement',
+  'permissive',
+  'for-this',
+  'specific-the',
+  'you-did',
+  'check-whether',
+]);
 
 /** The durable statement in one sentence, or null. Exported for the rule table's tests. */
 export function matchStatement(rawSentence: string): Match | null {
   const view = viewOf(rawSentence);
   if (refusal(view) !== null) return null;
   const { signals, rule } = signalsOf(view);
+  // "… the method you just changed", "… the job you're writing": a sentence pointing at what was
+  // just done in this session is about that work, however rule-like its wording; the weaker one-off
+  // markers ("this", "it", "now") only count against.
+  if (signals.includes('relative-specific')) return null;
   const score = scoreOf(signals);
   // An explicit marker in a sentence with no one-off marker is a rule as it always was; anything
   // else must earn it from the weighed signals, where one-off markers count against, not veto.
-  const explicit = rule !== null && !signals.some((name) => name === 'one-off' || NARRATIVE.has(name));
+  const explicit = rule !== null && !signals.includes(MARKER_AGAINST);
   if (!explicit && score < SIGNAL_WEIGHTS.threshold) return null;
-  const found = rule?.pattern.exec(view.cleaned);
-  const body = found?.[1] ?? withoutFillers(view.cleaned.replace(CORRECTION_LEAD, ''));
+  const found = rule?.pattern.exec(view.cleaned) ?? rule?.pattern.exec(view.plain);
+  const body = found?.[1] ?? view.plain;
   if (body.split(' ').length < STATEMENT_MIN_WORDS - 1) return null;
   const weight = (name: string) => SIGNAL_WEIGHTS.weights[name] ?? 0;
   const ranked = [...signals].sort((a, b) => Math.abs(weight(b)) - Math.abs(weight(a)) || (a < b ? -1 : 1));
@@ -474,7 +513,35 @@ function qualifies(next: SentenceView, nextMatch: Match | null): boolean {
   return !fired.has('short') && !fired.has('deictic') && !fired.has('file-mention');
 }
 
-const ANAPHORA = /(?:it|its|they|them|their|one|ones)/i;
+const ANAPHORA = /\b(?:it|its|they|them|their|one|ones)\b/i;
+
+/** Where a later clause starts that can carry a rule of its own: "…, and by the way we never …", "…; all new …". */
+const CLAUSE_BREAK = /\s*;\s+|,\s+(?:and|but)\s+|\s[-–—]\s+/g;
+
+/**
+ * The later clauses of a sentence, each long enough to be a statement: a rule said in passing
+ * inside a request ("Fix the typo, and by the way we never use inline styles in React").
+ */
+export function laterClauses(sentence: string): string[] {
+  const clauses: string[] = [];
+  for (const found of sentence.matchAll(CLAUSE_BREAK)) {
+    const tail = sentence.slice(found.index + found[0].length);
+    if (tail.split(' ').length >= STATEMENT_MIN_WORDS + 1) clauses.push(tail);
+  }
+  return clauses;
+}
+
+/** The durable statement of a sentence, or else of the first of its later clauses that holds one. */
+function matchSentenceOrClause(sentence: string): Match | null {
+  const whole = matchStatement(sentence);
+  if (whole !== null) return whole;
+  for (const clause of laterClauses(sentence)) {
+    if (DEPENDENT_LEAD.test(viewOf(clause).cleaned)) continue;
+    const match = matchStatement(clause);
+    if (match !== null) return match;
+  }
+  return null;
+}
 
 /** Opens a sentence that only makes sense after another: never a draft on its own. */
 const DEPENDENT_LEAD =
@@ -501,7 +568,7 @@ export function draftCandidates(turns: readonly UserTurn[]): DraftCandidate[] {
     // Each sentence is matched once, whether it is read as a rule or as the qualifier of one.
     const matches = new Map<number, Match | null>();
     const matchAt = (at: number) => {
-      if (!matches.has(at)) matches.set(at, matchStatement(sentences[at]!));
+      if (!matches.has(at)) matches.set(at, matchSentenceOrClause(sentences[at]!));
       return matches.get(at)!;
     };
     for (let index = 0; index < sentences.length; index += 1) {

@@ -40,7 +40,7 @@ const has = (pattern: RegExp) => (text: string) => pattern.test(text);
 const LEAD_SIGNALS: Array<[string, (raw: string) => boolean]> = [
   [
     'correction',
-    has(/^(?:no+|nope|no no|actually|wrong|not quite|that's not (?:how|what|our)|that is not (?:how|what|our))\b/i),
+    has(/^(?:no+|nope|nah|no no|actually|wrong|not quite|that's not (?:how|what|our)|that is not (?:how|what|our))\b/i),
   ],
   [
     'agreement',
@@ -62,7 +62,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   ['always', has(/\b(?:always|every time|each time)\b/)],
   ['never', has(/\b(?:never|no longer)\b/)],
   ['dont', has(/^(?:please )?(?:don't|do not|dont|never|avoid)\b/)],
-  ['stop-doing', has(/^(?:please )?(?:stop|quit) \w+(?:ing)?\b|\byou keep \w+ing\b/)],
+  ['stop-doing', has(/^(?:please )?(?:stop|quit) \w+ing\b|\byou keep \w+ing\b/)],
   ['prefer', has(/\b(?:prefer|preferred|rather than|favou?r)\b/)],
   [
     'modal',
@@ -89,7 +89,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'here-convention',
     has(
-      /^(?:the |our )?[\w./@`'-]+(?: [\w./@`'-]+){0,3} here (?:is|are|uses?|follows?)\b|\b(?:is|are|use|uses)\b.{1,80} here$/,
+      /^(?:the |our )?[\w./@`'-]+(?: [\w./@`'-]+){0,3} here (?:is|are|uses?|follows?|(?!(?:\w+ed|\w+ing|was|were|seems?|looks?)\b)[a-z]+)\b|\b(?:is|are|use|uses)\b.{1,80} here$/,
     ),
   ],
   [
@@ -143,7 +143,9 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   // Contrast.
   [
     'contrast-not',
-    has(/,\s*(?:and\s+|but\s+)?not\s+(?:with\s+|by\s+|in\s+|on\s+|as\s+|for\s+|the\s+)?\S|\bnot\s+\S+,/),
+    has(
+      /,\s*(?:and\s+|but\s+)?(?:not|never)\s+(?:with\s+|by\s+|in\s+|on\s+|as\s+|for\s+|the\s+)?\S|\bnot\s+\S+,|, \S+(?: \S+)? (?:everywhere|anywhere) else\b|\belsewhere\b/,
+    ),
   ],
   ['contrast-instead', has(/\binstead of\b|\brather than\b|\binstead\b/)],
   ['contrast-over', has(/\b\S+ over \S+/)],
@@ -197,7 +199,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'pronoun-object',
     has(
-      /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo|ship|show|check|test|review|look at)\s+(?:that|it|them)\b/,
+      /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo|ship|show|check|test|review|look at)\s+(?:it|them|that(?=\s*$|\s*[,.;:!]|\s+(?:to|in|on|for|from|with|again|now|back|instead|as|into|before|after|and|so|too|here|there)\b))\b/,
     ),
   ],
   [
@@ -228,7 +230,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'event-always',
     has(
-      /\b(?:always|never)\s+(?:seems?|takes?|fails?|passes|finishes|crashes|times? out|shows|renders|kicks|trips|downloads|gets|happens|enjoy|returns|expires|terminates|works|breaks|got|been|had|reads)\b|\bhas never\b|\bhave never\b/,
+      /\b(?:always|never)\s+(?:seems?|takes?|fails?|passes|finishes|crashes|times? out|shows|renders|kicks|trips|downloads|gets|happens|enjoy|returns|expires|terminates|works|breaks|got|been|had|reads|panics|loops|hangs|drops|fires|submits|shows|persists|reconnects|flushes|invalidates|scales|reports|segfaults|run over|runs over|end up|ended up|gives up)\b|\bhas never\b|\bhave never\b/,
     ),
   ],
   [
@@ -236,6 +238,61 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
     has(
       /\b(?:broken|breaks|fails?|failing|crash(?:es|ed)?|leaks?|hangs?|doesn't work|does nothing|returns? (?:a )?\d{3}|wrong|off by|twice|times? out|slow|slower|(?:a|the|this) bug|out of memory|stuck|404|500|an error|errors? (?:when|on|in|after)|can see other|doesn't compile|doesn't run)\b/,
     ),
+  ],
+  // "The date picker always shows UTC", "X never gives up": what some code does, reported, not asked for.
+  [
+    'behaviour-always',
+    has(
+      /^(?:the |our |my |their )?[\w./@'-]+(?: [\w./@'-]+){0,4} (?:always|never) (?:\w+ly )?[a-z]+s\b(?<!\b(?:is|has|does|was))/,
+    ),
+  ],
+  // "I always forgot …", "we never wrote …": a habit of the past, a story.
+  [
+    'always-past',
+    has(
+      /\b(?!(?:is|are|be|been|being|get|gets|got|was|were)\b)\w+ (?:always|never) (?:really |even |actually |ever )?(?:(?!(?:need|feed|seed|speed|embed|proceed|exceed|succeed)\b)\w+ed|took|wrote|had|ran|went|saw|seen|knew|thought|understood|made|did|gave|came|sent|found|felt|left|kept|lost|said|told)\b/,
+    ),
+  ],
+  // How a report complains: against expectation, with a consequence for someone.
+  [
+    'complaint',
+    has(
+      /\b(?:even (?:when|though|if|after|with)|no matter (?:what|how|which)|forever|for (?:some|no) reason|somehow|keeps? \w+ing|get(?:s|ting)? (?:logged out|stuck|lost|dropped|kicked)|(?:is|are) lost|burn(?:s|ed)? us|bites? us|we pay for|under maintenance)\b/,
+    ),
+  ],
+  [
+    'people-blocked',
+    has(
+      /\b(?:users|people|customers|visitors|clients) (?:[\w']+ ){0,6}?(?:can(?:'t|not)?(?: never| no longer)?|are unable to) (?:log|sign|see|access|open|load|save|connect|upload|find|check out|pay)\b/,
+    ),
+  ],
+  [
+    'people-affected',
+    has(/\b(?:users|people|customers|visitors|folks|everyone)\b(?! (?:input|data|table|service|api)\b)/),
+  ],
+  // "the function you just wrote", "the fixture I pasted", "the job you're writing": the work at hand.
+  [
+    'relative-specific',
+    has(
+      /\b(?:you|i) (?:just|already) \w+|\b(?:you|i) (?:wrote|added|created|changed|made|pasted|touched|fixed|renamed|moved|opened|mentioned|showed|sent|shared|suggested)\b|\byou(?:'re| are) (?:writing|adding|building|working on|changing|touching|fixing|doing)\b/,
+    ),
+  ],
+  // "before committing", "before you push": a moment of the workflow that comes round again.
+  [
+    'workflow-moment',
+    has(
+      /\b(?:before|after|when|whenever|until)\s+(?:you\s+|we\s+|anyone\s+)?(?:committ|commit|push|merg|open|releas|deploy|tag|ship|publish|rebas|review|cut|ask)\w*\b(?! the [\w-]+$)/,
+    ),
+  ],
+  [
+    'check-whether',
+    has(/\b(?:check|see|find out|figure out|verify|investigate|look into|find) (?:whether|if|why|where|what|how)\b/),
+  ],
+  ['permissive', has(/\b(?:whichever|whatever you|up to you|your call|either way)\b/)],
+  // "Marta always reviews …", "the intern never …": what a person does, not what the code must.
+  [
+    'person-subject',
+    (s) => /^(?:the |our )?(?:intern|interns|designers?|pm|manager|boss|lead|vendor|client|ops|support)\b/.test(s),
   ],
   // "Use uv to add httpx": a tool for one action, not a standing choice of tool.
   [
@@ -249,7 +306,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'musing',
     has(
-      /\b(?:maybe|might|could|would|wonder|someday|ideal|probably|not sure|someone should|thinking about|perhaps|at some point|whatever)\b/,
+      /\b(?:maybe|might|could|would|wonder|someday|ideal|probably|not sure|someone should|thinking about|perhaps|at some point|whatever|in hindsight|looking back|back when|back then|part of me)\b|\bshould(?:n't| not)? (?:never |always |really )?have (?:been|let|done|made|written|gone|chosen|picked|taken|known|\w+ed)\b/,
     ),
   ],
   ['others', has(/\b(?:other teams|some people|at my last job|the data team|their call)\b/)],
@@ -266,6 +323,22 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   ['emote', has(/\b(?:lol|haha|ugh|wow|oops|brb|hmm)\b/)],
   ['ends-colon', has(/:$/)],
 ];
+
+/**
+ * "No, …", "Nah: …", "Actually …", "Wrong logger, …": the lead of a correction, before the statement
+ * it makes. A bare "no" needs its punctuation: "No tests hit the network" is a statement, not a "no".
+ */
+export const CORRECTION_LEAD =
+  /^(?:(?:no+(?: no)?|nope|nah|not quite)\s*[,.:;!-]+|actually\b[\s,.:;!-]*|(?:wrong|not the right) [\w-]+(?: [\w-]+)?\s*[,:;.-]|wrong\s*[,.:;!-]+)\s*/i;
+
+/** The verb, up to three words, then a definite object or target: "add retries with backoff to the uploader". */
+const DEFINITE_OBJECT = /^\S+ (?:[\w-]+ ){0,3}?(?:(?:to|for|from|on|into|in) )?the (?!same\b|right\b)/;
+
+/** Ends on one definite thing the request goes to, for or from: "… to the S3 uploader". */
+const DEFINITE_TARGET = /\b(?:to|for|from|into|onto) the (?:[\w-]+ ){0,2}[\w-]*[^s\W]$/;
+
+/** "Marta always reviews …": a capitalised name, then a habit; a person's routine, not a rule. */
+const PERSON_NAME_LEAD = /^[A-Z][a-z]+ (?:always|never|usually|often|still|keeps)\b/;
 
 /** Leading politeness and discourse words that do not change what a sentence asks. */
 function stripLead(s: string): string {
@@ -285,7 +358,8 @@ export function shortSentence(s: string): boolean {
 
 /**
  * The names of the signals one sentence carries. `raw` is the sentence as typed (spaces
- * normalised); `cleaned` is it without leading fillers ("ok", "thanks", "by the way").
+ * normalised); `cleaned` is it without leading fillers ("ok", "thanks", "by the way") or the lead of a
+ * correction ("no, …"), which the `correction` signal reads from `raw`.
  */
 export function sentenceSignals(raw: string, cleaned: string): string[] {
   const lowerRaw = raw.toLowerCase();
@@ -293,14 +367,32 @@ export function sentenceSignals(raw: string, cleaned: string): string[] {
   const names: string[] = [];
   for (const [name, test] of LEAD_SIGNALS) if (test(lowerRaw)) names.push(name);
   for (const [name, test] of SIGNALS) if (test(s)) names.push(name);
+  if (!names.includes('person-subject') && PERSON_NAME_LEAD.test(cleaned)) names.push('person-subject');
   if (shortSentence(s)) names.push('short');
   // Pairs a weighted sum cannot see on its own.
   const fired = new Set(names);
   const any = (...list: string[]) => list.some((name) => fired.has(name));
   const specific = any('deictic', 'specific-the', 'file-mention', 'pronoun-object', 'now', 'for-this', 'line-mention');
-  if (fired.has('imperative') && fired.has('object-generic') && !specific) names.push('imperative+generic');
+  // "Add type hints to the reporting module": a request about one thing, whatever its object.
+  const target = fired.has('imperative') && DEFINITE_TARGET.test(s);
+  if (target) names.push('definite-target');
+  if (fired.has('imperative') && fired.has('object-generic') && !specific && !target) names.push('imperative+generic');
   if (fired.has('imperative') && any('habit-clause', 'purpose-clause') && !specific) names.push('imperative+habit');
   if (fired.has('imperative') && specific) names.push('imperative+specific');
+  // "Add retries to the S3 uploader": one definite thing to work on, with nothing that makes it a habit.
+  const general = any(
+    'scope',
+    'scope-env',
+    'everywhere',
+    'habit-clause',
+    'quantifier',
+    'generic-new',
+    'here-convention',
+  );
+  if (fired.has('imperative') && !general && DEFINITE_OBJECT.test(stripLead(s))) names.push('imperative+definite');
+  // Two or more marks of the work at hand: "never call that helper from the new endpoint".
+  const marks = ['deictic', 'specific-the', 'relative-specific', 'you-did', 'for-this', 'now', 'pronoun-object'];
+  if (marks.filter((name) => fired.has(name)).length >= 2) names.push('specific-twice');
   if (any('stative', 'passive-convention') && any('bug', 'past', 'event-always')) names.push('stative+event');
   if (
     fired.has('short') &&
@@ -334,6 +426,9 @@ export const SIGNAL_NAMES: readonly string[] = [
   'imperative+generic',
   'imperative+habit',
   'imperative+specific',
+  'imperative+definite',
+  'definite-target',
+  'specific-twice',
   'stative+event',
   'short+rule',
   'contrast-fragment',

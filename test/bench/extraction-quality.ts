@@ -18,7 +18,13 @@ export interface LabelledUtterance {
   keep?: string;
 }
 
-export const SPLITS = ['train', 'dev', 'test', 'holdout-2'] as const;
+/**
+ * `train-2` and `dev-2` are a second tuning batch written after the first holdout missed: hard
+ * negatives (bug reports of what code always or never does, one-off requests phrased like rules,
+ * questions, narratives, musings, agreement, logs) and hard positives (rules inside a request,
+ * corrections, plain imperatives, contrasts). The weights train on `train-2`; `dev-2` is only read.
+ */
+export const SPLITS = ['train', 'dev', 'train-2', 'dev-2', 'test', 'holdout-2'] as const;
 /** Splits never tuned on: their misses are printed only with CM_BENCH_SHOW_TEST=1. */
 const FROZEN: ReadonlySet<Split> = new Set(['test', 'holdout-2']);
 export type Split = (typeof SPLITS)[number];

@@ -4,7 +4,7 @@
 // weights name only signals the grammar has.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { draftCandidates, matchStatement } from '../../source/memory/builtin-rules.js';
+import { draftCandidates, MARKER_AGAINST, matchStatement } from '../../source/memory/builtin-rules.js';
 import { builtinExtraction } from '../../source/memory/builtin-runner.js';
 import { SIGNAL_NAMES } from '../../source/memory/builtin-signals.js';
 import { SIGNAL_WEIGHTS } from '../../source/memory/builtin-weights.js';
@@ -109,7 +109,7 @@ describe('determinism and the weight table', () => {
   });
 
   it('every weight names a signal of the grammar or an explicit marker', () => {
-    const known = new Set([...SIGNAL_NAMES, 'one-off']);
+    const known = new Set([...SIGNAL_NAMES, 'one-off', MARKER_AGAINST]);
     for (const name of Object.keys(SIGNAL_WEIGHTS.weights))
       assert.ok(known.has(name) || name.startsWith('marker:'), name);
     assert.ok(Number.isFinite(SIGNAL_WEIGHTS.bias) && Number.isFinite(SIGNAL_WEIGHTS.threshold));
@@ -120,5 +120,38 @@ describe('determinism and the weight table', () => {
       const score = scoreSplit(split);
       assert.ok(score.precision >= 0.92 && score.recall >= 0.85, `${split}: ${score.precision} / ${score.recall}`);
     }
+  });
+});
+
+describe('what the work at hand, a report or a story says is no rule', () => {
+  const negatives = [
+    'Always return early in the function you just wrote.',
+    'Never hold the lock in the method you just refactored while calling out.',
+    'Our Go service always panics on an empty request body.',
+    'The health check always returns 200 even when the database is unreachable.',
+    'We should never have adopted GraphQL for the internal tools.',
+    'Great, never thought of it that way.',
+    'Add retries with backoff to the S3 uploader.',
+    'kubectl describe shows:\nWarning  BackOff  3m (x12 over 10m)  kubelet  Back-off restarting failed container',
+  ];
+  for (const text of negatives) it(`not a rule: ${JSON.stringify(text)}`, () => assert.deepEqual(drafted(text), []));
+});
+
+describe('rules said in passing', () => {
+  it('a rule in a later clause of a request is drafted without the request', () => {
+    const drafts = drafted('Fix the typo in the header, and by the way we never use inline styles in the React code.');
+    assert.deepEqual(drafts, ['We never use inline styles in the React code.']);
+  });
+
+  it('a lower-case sentence after a request is a sentence of its own', () => {
+    assert.deepEqual(drafted('ok merge it. btw secrets go in Vault, never in the env files we commit.'), [
+      'Secrets go in Vault, never in the env files we commit.',
+    ]);
+  });
+
+  it('a correction is read without its lead, and a bare "No" opening a statement is kept', () => {
+    assert.deepEqual(drafted('Wrong logger, we use pino everywhere.'), ['We use pino everywhere.']);
+    const [draft] = drafted('No tests in this repo hit the real network.');
+    assert.ok(draft?.startsWith('No tests'), String(draft));
   });
 });
