@@ -94,7 +94,10 @@ describe('memory tools are offered at the first model request', { timeout: 600_0
     term.type(PROMPT);
     term.press('Enter');
     await term.waitFor('the answer', (screen) => screen.includes('Answered by the fake server.'), 120_000);
-    assertOffered(firstModelRequest(requests, /^\/v1\/messages/), CLAUDE_NAMES, false);
+    // The interactive client also asks the model for side work (a session title) with no tools at
+    // all: the first request of the conversation is the first that carries what the user typed.
+    const conversation = requests.filter((r) => JSON.stringify(r.body ?? '').includes(PROMPT));
+    assertOffered(firstModelRequest(conversation, /^\/v1\/messages/), CLAUDE_NAMES, false);
   });
 
   it('claude -p with both cores kept busy beside it: the frame carries the shell command, tools or not', async (t) => {
