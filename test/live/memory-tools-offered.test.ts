@@ -54,7 +54,7 @@ function assertOffered(first: string, names: { propose: string; get: string }, s
 function assertFrameStandsAlone(first: string, t: { diagnostic(message: string): void }, names: { propose: string }) {
   assert.ok(first.includes('common-memory-notes'), 'the SessionStart frame is in the first request');
   assert.match(first, /in a shell: `[^`]*common-memory\.cjs[^`]* get <id>`/, 'the frame names the shell command');
-  t.diagnostic(`tools in the first request under load: ${first.includes(names.propose) ? 'yes' : 'no'}`);
+  t.diagnostic(`tools in the first request: ${first.includes(names.propose) ? 'yes' : 'no'}`);
 }
 
 /** Runs `body` while two processes keep both cores busy (killed by their pids after it). */
@@ -78,8 +78,14 @@ describe('memory tools are offered at the first model request', { timeout: 600_0
     assertOffered(firstModelRequest(requests, /^\/v1\/messages/), CLAUDE_NAMES, false);
   });
 
-  it('interactive Claude Code in a terminal: the first request of the session lists them too', async () => {
-    const { sandbox, requests } = await claudeLedgerWorld({ label: 'offered-tty' }, () => ({
+  /**
+   * Interactive Claude Code shows its prompt box before the MCP server is connected (measured with
+   * 2.1.332: a prompt sent at once goes without the tools, one sent 2 s later has them), so a
+   * prompt typed the moment the box appears is answered from the frame, which carries the shell
+   * command; a person who takes a moment to type gets the tools.
+   */
+  const interactiveFirstRequest = async (label: string, pauseMs: number): Promise<string> => {
+    const { sandbox, requests } = await claudeLedgerWorld({ label }, () => ({
       type: 'text',
       text: 'Answered by the fake server.',
     }));
@@ -91,13 +97,21 @@ describe('memory tools are offered at the first model request', { timeout: 600_0
     });
     closeLater(() => term.close());
     await term.waitFor('the prompt box', (screen) => /^❯/m.test(screen), 60_000);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
     term.type(PROMPT);
     term.press('Enter');
     await term.waitFor('the answer', (screen) => screen.includes('Answered by the fake server.'), 120_000);
-    // The interactive client also asks the model for side work (a session title) with no tools at
-    // all: the first request of the conversation is the first that carries what the user typed.
+    // Side requests (a session title) carry no tools: the conversation's first is the first with the prompt.
     const conversation = requests.filter((r) => JSON.stringify(r.body ?? '').includes(PROMPT));
-    assertOffered(firstModelRequest(conversation, /^\/v1\/messages/), CLAUDE_NAMES, false);
+    return firstModelRequest(conversation, /^\/v1\/messages/);
+  };
+
+  it('interactive Claude Code, typed 2 s after the prompt box appears: the first request lists them', async () => {
+    assertOffered(await interactiveFirstRequest('offered-tty', 2_000), CLAUDE_NAMES, false);
+  });
+
+  it('interactive Claude Code, typed the moment the box appears: the frame carries the shell command', async (t) => {
+    assertFrameStandsAlone(await interactiveFirstRequest('offered-tty-at-once', 0), t, CLAUDE_NAMES);
   });
 
   it('claude -p with both cores kept busy beside it: the frame carries the shell command, tools or not', async (t) => {
