@@ -36,7 +36,7 @@ describe('hook dispatch', () => {
     assert.deepEqual(rows, [{ client: 'codex', event: 'SessionStart', payload }]);
   });
 
-  it('runs as one bundled CommonJS file, through a loader of node:* only, that requires only node:* and better-sqlite3 (no ES module loader)', () => {
+  it('runs as one bundled CommonJS file, through a loader of node:* only (and the code-cache reader, itself node:* only), that requires only node:* and better-sqlite3 (no ES module loader)', () => {
     const shim = readFileSync(new URL('../../bin/common-memory.cjs', import.meta.url), 'utf8');
     assert.match(
       shim,
@@ -45,8 +45,17 @@ describe('hook dispatch', () => {
     );
     const loader = readFileSync(new URL('../../bin/hook-loader.cjs', import.meta.url), 'utf8');
     assert.match(loader, /join\(__dirname, '\.\.', 'dist', 'hook\.cjs'\)/, 'the loader loads the bundle');
-    for (const [, name] of loader.matchAll(/\brequire\('([^']+)'\)/g))
-      assert.ok(name!.startsWith('node:'), `the loader requires ${name}`);
+    // The loader and the code-cache reader it shares with the plain CLI (bin/code-cache.cjs).
+    const cacheReader = readFileSync(new URL('../../bin/code-cache.cjs', import.meta.url), 'utf8');
+    for (const [file, text] of [
+      ['hook-loader.cjs', loader],
+      ['code-cache.cjs', cacheReader],
+    ] as const)
+      for (const [, name] of text.matchAll(/\brequire\('([^']+)'\)/g))
+        assert.ok(
+          name!.startsWith('node:') || (file === 'hook-loader.cjs' && name === './code-cache.cjs'),
+          `${file} requires ${name}`,
+        );
     const bundle = readFileSync(new URL('../../dist/hook.cjs', import.meta.url), 'utf8');
     const required = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
     assert.ok(required.has('better-sqlite3'));
