@@ -68,15 +68,15 @@ describe('TUI over a real host', () => {
     const status = await harness.host.application.status();
     const view = await mount(harness.host.application, harness.home);
     try {
-      const frame = await waitForText(view, `head ${status.heads.journal}`);
+      const frame = await waitForText(view, `journal ${status.heads.journal} · timeline`);
       assert.match(frame, new RegExp(`store ${status.storeId.slice(0, 8)} · in-process host · up`));
       assert.ok(frame.includes(status.storeId), 'full store ID on the dashboard');
       assert.ok(frame.includes(`pid ${process.pid}`));
       assert.ok(frame.includes(`host ${status.hostId.slice(0, 8)}`));
-      assert.match(frame, /Timeline\s+head 0/);
+      assert.match(frame, /Heads\s+journal \d+ · timeline 0/);
       assert.match(frame, /2 history · q quit/);
       await harness.host.application.appendNote({ text: 'seen by the dashboard' });
-      await waitForText(view, `head ${status.heads.journal + 1}`, 5000);
+      await waitForText(view, `journal ${status.heads.journal + 1} · timeline`, 5000);
     } finally {
       await unmount(view);
     }
@@ -103,7 +103,7 @@ describe('TUI over a real host', () => {
     let quits = 0;
     const view = await mount(harness.host.application, harness.home, { onQuit: () => (quits += 1) });
     try {
-      await waitForText(view, 'head ');
+      await waitForText(view, 'Heads ');
       await press(view, 'q');
       assert.equal(quits, 1);
     } finally {
