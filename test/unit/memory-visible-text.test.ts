@@ -4,18 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { codePointLabel, HIDDEN_CHAR, hasHiddenChars, visibleText } from '../../source/memory/visible-text.js';
+import { seededRandom } from '../support/seeded-random.js';
 
-/** A small seeded generator (mulberry32): the same cases on every run, many of them. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HIDDEN = [
   0x00ad, 0x034f, 0x061c, 0x115f, 0x1160, 0x17b4, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b,
@@ -39,7 +29,7 @@ const VISIBLE = [
 
 describe('visibleText', () => {
   it('labels every hidden character and keeps every other character (property, 2000 seeded cases)', () => {
-    const next = random(20261202);
+    const next = seededRandom(20261202);
     for (let n = 0; n < 2000; n++) {
       const parts: Array<{ char: string; hidden: boolean }> = [];
       const length = Math.floor(next() * 40);
