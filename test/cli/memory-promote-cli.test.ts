@@ -11,25 +11,11 @@ import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { queueSession } from '../support/memory-corpus.js';
+import { filesBelow } from '../support/file-tree.js';
 
 after(() => c.closeStores());
 
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** Every file below `dir` with its bytes, for "nothing was written" comparisons. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!existsSync(dir)) return out;
-  const walk = (relative: string) => {
-    for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
-      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) walk(path);
-      else out[path] = entry.isSymbolicLink() ? '<link>' : readFileSync(join(dir, path), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
 
 async function candidatesIn(home: string, repo: string, said: string[]): Promise<MemoryReviewCandidate[]> {
   queueSession(home, repo, said);
@@ -209,13 +195,13 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.ok(cand, 'a draft candidate');
     const root = join(repo, '.common-memory', 'memory');
     const refused = async (expected: number, pattern: RegExp, ...args: string[]) => {
-      const before = snapshot(repo);
+      const before = filesBelow(repo);
       const run = await cli(home, repo, ...args);
       assert.equal(run.code, expected, `${args.join(' ')}: ${run.stderr}`);
       const message = json(run.stderr).error.message as string;
       assert.match(message, pattern);
       assert.ok(!message.includes('\n'), 'one line');
-      assert.deepEqual(snapshot(repo), before, `${args.join(' ')} wrote nothing`);
+      assert.deepEqual(filesBelow(repo), before, `${args.join(' ')} wrote nothing`);
       return message;
     };
     await refused(6, /No candidate "cand-nope"/, 'memory', 'prepare', 'cand-nope');

@@ -5,7 +5,7 @@
 // writes nothing anywhere; the columns that only record progress or timestamps change nothing
 // promote writes.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -15,25 +15,11 @@ import type { MemoryPlanView } from '../../source/api/memory-views.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { queueSession } from '../support/memory-corpus.js';
+import { filesBelow } from '../support/file-tree.js';
 
 after(() => c.closeStores());
 
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** Every file below `dir` with its bytes (symbolic links marked), for "nothing was written". */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!existsSync(dir)) return out;
-  const walk = (relative: string) => {
-    for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
-      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) walk(path);
-      else out[path] = entry.isSymbolicLink() ? '<link>' : readFileSync(join(dir, path), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
 
 interface Setup {
   home: string;
@@ -85,10 +71,10 @@ const journalRow = (planId: string): Record<string, unknown> => {
  * then; exit 5, the refusal naming the reason) — and nothing written anywhere.
  */
 async function promoteVoids(planId: string, reason: RegExp, what: string): Promise<void> {
-  const before = snapshot(setup.repo);
+  const before = filesBelow(setup.repo);
   const run = await runCli(['memory', 'promote', planId, '--home', setup.home, '--json'], { cwd: setup.repo });
-  assert.deepEqual(snapshot(setup.outside), {}, `${what}: nothing written outside the repository`);
-  assert.deepEqual(snapshot(setup.repo), before, `${what}: nothing written in the repository`);
+  assert.deepEqual(filesBelow(setup.outside), {}, `${what}: nothing written outside the repository`);
+  assert.deepEqual(filesBelow(setup.repo), before, `${what}: nothing written in the repository`);
   assert.ok(!existsSync(join(setup.home, 'memory')), `${what}: nothing written in the user memory root`);
   assert.equal(run.code, 5, `${what}: exit 5, got ${run.code}: ${run.stdout} ${run.stderr}`);
   const said = run.stdout
@@ -327,6 +313,6 @@ describe('a promotion plan tampered with in memory-state between approve and pro
     const file = plan!.files[0]!;
     const bytes = readFileSync(join(setup.repo, '.common-memory', 'memory', file.path));
     assert.equal(sha256Hex(bytes), file.sanitizedContentDigest, 'the approved bytes');
-    assert.deepEqual(snapshot(setup.outside), {});
+    assert.deepEqual(filesBelow(setup.outside), {});
   });
 });
