@@ -2,7 +2,10 @@
 // marks and joiners none. Counting code points instead puts the cursor of a CJK line off screen.
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 const EMOJI = /\p{Extended_Pictographic}/u;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made at first use: ICU's segmenter costs milliseconds to build, and most text is printable ASCII,
+// which needs none.
+let segmenter: Intl.Segmenter | undefined;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Columns of one code point (a grapheme's first code point decides for the whole grapheme). */
 export function codePointColumns(char: string): number {
@@ -14,6 +17,8 @@ export function codePointColumns(char: string): number {
 }
 
 export function textColumns(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let columns = 0;
   for (const { segment } of segmenter.segment(text)) {
     const first = String.fromCodePoint(segment.codePointAt(0) ?? 0);

@@ -4,24 +4,28 @@
 import { readFileSync } from 'node:fs';
 import { CmError, EXIT } from '../errors.js';
 import { HOME_ENV, resolveHome } from '../home.js';
-import { runAbandon, runAbort, runAgent, runPrompt } from './commands/agents.js';
-import { runFlush, runSessionDrain, runStatus } from './commands/capture.js';
-import { runDoctorCommand } from './commands/doctor.js';
-import { runHistory } from './commands/history.js';
-import { runHostCommand } from './commands/host.js';
-import { runInstallCommand } from './commands/install.js';
-import { runMessage, runOperation } from './commands/lookup.js';
-import { runNote } from './commands/note.js';
-import { runService } from './commands/service.js';
-import { runSearch } from './commands/memory.js';
-import { runSession, runSessions } from './commands/sessions.js';
-import { runMemory } from './commands/memory-group.js';
-import { runGet } from './commands/approved.js';
-import { runTuiCommand } from './commands/tui.js';
 import { type CliStreams, createOutput, type Output, processStreams } from './output.js';
 import type { CommandPath, FlagValues } from './commands.js';
 import { commandHelp, globalHelp, groupHelp, helpWidth } from './help.js';
 import { parseCommandLine } from './parse.js';
+
+// Each command's module is loaded when that command runs, never at start: in the CommonJS bundle
+// (dist/cli/main.cjs) a module's top level — zod schemas, rule tables — runs only when it is first
+// imported, and a plain read is a whole process that scripts call in loops.
+const agentsCommand = () => import('./commands/agents.js');
+const approvedCommand = () => import('./commands/approved.js');
+const captureCommand = () => import('./commands/capture.js');
+const doctorCommand = () => import('./commands/doctor.js');
+const historyCommand = () => import('./commands/history.js');
+const hostCommand = () => import('./commands/host.js');
+const installCommand = () => import('./commands/install.js');
+const lookupCommand = () => import('./commands/lookup.js');
+const memoryGroupCommand = () => import('./commands/memory-group.js');
+const memoryCommand = () => import('./commands/memory.js');
+const noteCommand = () => import('./commands/note.js');
+const serviceCommand = () => import('./commands/service.js');
+const sessionsCommand = () => import('./commands/sessions.js');
+const tuiCommand = () => import('./commands/tui.js');
 
 // The package's description and version, read when asked (help, --version), never on a command's
 // path: the nearest package.json of common-memory above this module (source/cli, dist/cli or a
@@ -54,57 +58,73 @@ interface Context {
 
 /** Each command's handler; the flags each may read are the ones its entry in commands.ts declares. */
 const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = {
-  '': ({ home, flags, out }) => {
+  '': async ({ home, flags, out }) => {
     if (!process.stdin.isTTY || !out.streams.stdout.isTTY) {
       out.streams.stderr.write(`${globalHelpText()}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
       return EXIT.usage;
     }
-    return runTuiCommand(home, { codexDir: flags.codexHome, claudeDir: flags.claudeDir, piDir: flags.piDir });
+    return (await tuiCommand()).runTuiCommand(home, {
+      codexDir: flags.codexHome,
+      claudeDir: flags.claudeDir,
+      piDir: flags.piDir,
+    });
   },
-  host: ({ home, flags, out }) => runHostCommand(home, flags.port, out),
-  'service install': ({ home, flags, out }) => runService('install', home, flags.dryRun ?? false, out),
-  'service uninstall': ({ home, flags, out }) => runService('uninstall', home, flags.dryRun ?? false, out),
-  'service status': ({ home, out }) => runService('status', home, false, out),
-  note: ({ home, args, flags, out }) => runNote(home, args, flags.operationId, out),
+  host: async ({ home, flags, out }) => (await hostCommand()).runHostCommand(home, flags.port, out),
+  'service install': async ({ home, flags, out }) =>
+    (await serviceCommand()).runService('install', home, flags.dryRun ?? false, out),
+  'service uninstall': async ({ home, flags, out }) =>
+    (await serviceCommand()).runService('uninstall', home, flags.dryRun ?? false, out),
+  'service status': async ({ home, out }) => (await serviceCommand()).runService('status', home, false, out),
+  note: async ({ home, args, flags, out }) => (await noteCommand()).runNote(home, args, flags.operationId, out),
   log: (c) => history('journal', c),
   timeline: (c) => history('timeline', c),
-  'agent create': ({ home, args, flags, out }) =>
-    runAgent(
+  'agent create': async ({ home, args, flags, out }) =>
+    (await agentsCommand()).runAgent(
       home,
       ['create', ...args],
       { model: flags.model, piConfig: flags.piConfig, operationId: flags.operationId },
       out,
     ),
-  'agent start': ({ home, args, out }) => runAgent(home, ['start', ...args], {}, out),
-  'agent stop': ({ home, args, out }) => runAgent(home, ['stop', ...args], {}, out),
-  'agent list': ({ home, out }) => runAgent(home, ['list'], {}, out),
-  prompt: ({ home, args, flags, out }) => runPrompt(home, args, flags.operationId, out),
-  abort: ({ home, args, flags, out }) => runAbort(home, args[0], flags.operationId, out),
-  abandon: ({ home, args, out }) => runAbandon(home, args[0], out),
-  message: ({ home, args, out }) => runMessage(home, args[0], out),
-  operation: ({ home, args, out }) => runOperation(home, args[0], out),
-  doctor: ({ home, out }) => runDoctorCommand(home, out),
+  'agent start': async ({ home, args, out }) => (await agentsCommand()).runAgent(home, ['start', ...args], {}, out),
+  'agent stop': async ({ home, args, out }) => (await agentsCommand()).runAgent(home, ['stop', ...args], {}, out),
+  'agent list': async ({ home, out }) => (await agentsCommand()).runAgent(home, ['list'], {}, out),
+  prompt: async ({ home, args, flags, out }) => (await agentsCommand()).runPrompt(home, args, flags.operationId, out),
+  abort: async ({ home, args, flags, out }) => (await agentsCommand()).runAbort(home, args[0], flags.operationId, out),
+  abandon: async ({ home, args, out }) => (await agentsCommand()).runAbandon(home, args[0], out),
+  message: async ({ home, args, out }) => (await lookupCommand()).runMessage(home, args[0], out),
+  operation: async ({ home, args, out }) => (await lookupCommand()).runOperation(home, args[0], out),
+  doctor: async ({ home, out }) => (await doctorCommand()).runDoctorCommand(home, out),
   hook: () => {
     // bin/common-memory.cjs sends `hook` to the hook's fast path before this module loads.
     throw new CmError('usage', 'common-memory hook runs through bin/common-memory.cjs with the event on stdin.');
   },
-  status: ({ home, flags, out }) =>
-    runStatus(
+  status: async ({ home, flags, out }) =>
+    (await captureCommand()).runStatus(
       home,
       { afterRecovery: flags.afterRecovery, afterSession: flags.afterSession },
       { ...installDirs(flags), home: explicitHome(flags.home) },
       out,
     ),
-  sessions: ({ home, flags, out }) =>
-    runSessions(home, { client: flags.client, limit: flags.limit, after: flags.after }, out),
-  session: ({ home, args, flags, out }) =>
-    runSession(home, args[0], { context: flags.context ?? false, reveal: flags.reveal ?? false }, out),
-  'session-drain': ({ home, flags, out }) => runSessionDrain(home, flags.recover, out),
-  flush: ({ home, out }) => runFlush(home, out),
+  sessions: async ({ home, flags, out }) =>
+    (await sessionsCommand()).runSessions(home, { client: flags.client, limit: flags.limit, after: flags.after }, out),
+  session: async ({ home, args, flags, out }) =>
+    (await sessionsCommand()).runSession(
+      home,
+      args[0],
+      { context: flags.context ?? false, reveal: flags.reveal ?? false },
+      out,
+    ),
+  'session-drain': async ({ home, flags, out }) => (await captureCommand()).runSessionDrain(home, flags.recover, out),
+  flush: async ({ home, out }) => (await captureCommand()).runFlush(home, out),
   install: (c) => install('install', c),
   uninstall: (c) => install('uninstall', c),
-  search: ({ home, args, flags, out }) =>
-    runSearch(home, args, { since: flags.since, until: flags.until, client: flags.client, limit: flags.limit }, out),
+  search: async ({ home, args, flags, out }) =>
+    (await memoryCommand()).runSearch(
+      home,
+      args,
+      { since: flags.since, until: flags.until, client: flags.client, limit: flags.limit },
+      out,
+    ),
   'memory extract': (c) => memory('extract', c),
   'memory status': (c) => memory('status', c),
   'memory recall': (c) => memory('recall', c),
@@ -123,13 +143,13 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
   'memory promote': (c) => memory('promote', c),
   'memory refresh': (c) => memory('refresh', c),
   'memory assemble': (c) => memory('assemble', c),
-  get: ({ home, args, out }) => runGet(home, args[0], out),
+  get: async ({ home, args, out }) => (await approvedCommand()).runGet(home, args[0], out),
   // Loaded only here: the MCP SDK is needed by no other command.
   mcp: async ({ home }) => (await import('../mcp/server.js')).runMcpServer(home, process.cwd()),
 };
 
-const history = (stream: 'journal' | 'timeline', { home, flags, out }: Context) =>
-  runHistory(
+const history = async (stream: 'journal' | 'timeline', { home, flags, out }: Context) =>
+  (await historyCommand()).runHistory(
     {
       home,
       stream,
@@ -142,8 +162,8 @@ const history = (stream: 'journal' | 'timeline', { home, flags, out }: Context) 
     out,
   );
 
-const install = (action: 'install' | 'uninstall', { args, flags, out }: Context) =>
-  runInstallCommand(
+const install = async (action: 'install' | 'uninstall', { args, flags, out }: Context) =>
+  (await installCommand()).runInstallCommand(
     action,
     args,
     { ...installDirs(flags), dryRun: flags.dryRun ?? false, explicitHome: explicitHome(flags.home) },
@@ -151,8 +171,8 @@ const install = (action: 'install' | 'uninstall', { args, flags, out }: Context)
   );
 
 // The memory group reads only the flags each subcommand declares: the parser refused the others.
-const memory = (sub: string, { home, args, flags, out }: Context) =>
-  runMemory(home, [sub, ...args], { ...flags, dryRun: flags.dryRun ?? false }, out);
+const memory = async (sub: string, { home, args, flags, out }: Context) =>
+  (await memoryGroupCommand()).runMemory(home, [sub, ...args], { ...flags, dryRun: flags.dryRun ?? false }, out);
 
 /**
  * The CLI on `argv` (the arguments after the program), writing to `streams`: the process's own

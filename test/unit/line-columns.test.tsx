@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { render } from 'ink-testing-library';
 import { LineInputView, visibleAroundCursor } from '../../source/screens/widgets/line-input.js';
 import { textColumns } from '../../source/text-columns.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 describe('terminal columns', () => {
   test('CJK and emoji are two columns, combining marks none, ASCII one', () => {
@@ -13,6 +14,19 @@ describe('terminal columns', () => {
     assert.equal(textColumns('👩‍💻'), 2);
     assert.equal(textColumns('é'), 1);
     assert.equal(textColumns('ｔｅｓｔ'), 8);
+  });
+
+  test('printable ASCII (counted without the segmenter) agrees with the grapheme count around it', () => {
+    const random = seededRandom(7);
+    for (let round = 0; round < 200; round++) {
+      const ascii = Array.from({ length: Math.floor(random() * 40) }, () =>
+        String.fromCharCode(0x20 + Math.floor(random() * 95)),
+      ).join('');
+      assert.equal(textColumns(ascii), ascii.length, JSON.stringify(ascii));
+      // One wide character sends the same text through the segmenter: the ASCII part counts the same.
+      assert.equal(textColumns(`${ascii}记`), ascii.length + 2, JSON.stringify(ascii));
+    }
+    assert.equal(textColumns('a\tb'), 2, 'a control character is not printable: no column');
   });
 
   test('the window around the cursor is measured in columns', () => {
