@@ -29,11 +29,13 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
     },
   );
 } else {
-  // Every other command: the CLI without the TUI, one CommonJS file through its code cache.
+  // Every other command: the CLI without the TUI, one CommonJS file through its code cache; `mcp`
+  // the same CLI with the MCP server, which no other command needs to read.
   process.env.NODE_ENV ??= 'production';
+  const bundle = argv[0] === 'mcp' ? 'mcp.cjs' : 'main.cjs';
   let cli;
   try {
-    cli = require('./code-cache.cjs').loadCached(require('node:path').join(__dirname, '..', 'dist', 'cli', 'main.cjs'));
+    cli = require('./code-cache.cjs').loadCached(require('node:path').join(__dirname, '..', 'dist', 'cli', bundle));
   } catch (error) {
     process.exitCode = require('./unloadable.cjs').reportUnloadableCli(error);
   }

@@ -99,11 +99,17 @@ const cjsImportMeta = `const __cmImportMeta = {
     throw Object.assign(new Error("Cannot find package '" + name + "'"), { code: 'ERR_MODULE_NOT_FOUND' });
   },
 };`;
-const elsewhere = {
+const stub = (name) => ({ path: new URL(`./stubs/${name}`, import.meta.url).pathname });
+const tuiElsewhere = {
   name: 'tui-elsewhere',
   setup(b) {
-    const stub = (name) => ({ path: new URL(`./stubs/${name}`, import.meta.url).pathname });
     b.onResolve({ filter: /^\.\/commands\/tui\.js$/ }, () => stub('tui-in-esm.cjs'));
+  },
+};
+const mcpElsewhere = {
+  name: 'mcp-elsewhere',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/mcp\/server\.js$/ }, () => stub('mcp-elsewhere.cjs'));
   },
 };
 const cjsOptions = {
@@ -115,18 +121,29 @@ const cjsOptions = {
   define: { 'import.meta': '__cmImportMeta' },
   banner: { js: cjsImportMeta },
 };
+// dist/cli/mcp.cjs is the same CLI with the MCP server, which only `mcp` runs (the shim sends it
+// there): the SDK and the tool schemas are about a third of the CLI, read and compiled by no other
+// command.
 const cjs = await build({
   ...cjsOptions,
   entryPoints: [dist('cli/main.js')],
   outfile: dist('cli/main.cjs'),
-  plugins: [elsewhere],
+  plugins: [tuiElsewhere, mcpElsewhere],
+});
+const mcp = await build({
+  ...cjsOptions,
+  entryPoints: [dist('cli/main.js')],
+  outfile: dist('cli/mcp.cjs'),
+  plugins: [tuiElsewhere],
 });
 
-const tuiInCjs = Object.keys(cjs.metafile.inputs).filter((input) =>
-  /node_modules\/(ink|react|yoga-layout)\//.test(input),
-);
-if (tuiInCjs.length > 0)
-  throw new Error(`bundle: dist/cli/main.cjs contains the TUI (${tuiInCjs[0]}); it belongs to bundle.mjs only`);
+const refuse = (result, file, pattern, what, home) => {
+  const found = Object.keys(result.metafile.inputs).find((input) => pattern.test(input));
+  if (found) throw new Error(`bundle: ${file} contains ${what} (${found}); it belongs to ${home} only`);
+};
+refuse(cjs, 'dist/cli/main.cjs', /node_modules\/(ink|react|yoga-layout)\//, 'the TUI', 'bundle.mjs');
+refuse(mcp, 'dist/cli/mcp.cjs', /node_modules\/(ink|react|yoga-layout)\//, 'the TUI', 'bundle.mjs');
+refuse(cjs, 'dist/cli/main.cjs', /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'mcp.cjs');
 
 for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread', 'memory-files-thread']) {
   const file = dist(`workers/${name}.js`);

@@ -12,17 +12,14 @@ import { readHeads, readStoreId } from '../store/core/sequences.js';
 import { sessionSearch } from '../store/core/session-search.js';
 import { listSessions, readSession } from '../store/core/session-reads.js';
 import { storeFiles } from '../home.js';
-import {
-  memoryRecallAt,
-  memoryReviewAt,
-  memoryStatusAt,
-  storedExtractRunAt,
-  waitingAt,
-} from '../pipeline/memory-access.js';
 import { CmError } from '../errors.js';
-import { memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
 import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
-import { readPlanAt } from '../pipeline/promotion.js';
+
+// The memory half is loaded by the reads that need it: a plain read (`sessions`, `log`) is a whole
+// process, and these modules bring the lint and promotion rules, which it never runs.
+const memoryAccess = () => import('../pipeline/memory-access.js');
+const approvedAccess = () => import('../pipeline/approved-access.js');
+const promotion = () => import('../pipeline/promotion.js');
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
 export function isCurrentStore(corePath: string): boolean {
@@ -51,7 +48,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
       mode: 'read-only',
       heads: readHeads(db),
       ledger: ledgerOf(dirname(corePath)),
-      waiting: waitingAt(db, memoryStatePath),
+      waiting: (await memoryAccess()).waitingAt(db, memoryStatePath),
       lastEventAt: lastEventsAt(db),
     }),
     journal: async (request) => readJournalPage(db, request),
@@ -71,12 +68,14 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     sessionSearch: async (request) => sessionSearch(db, request),
     listSessions: async (request) => listSessions(db, request),
     readSession: async (request) => readSession(db, request),
-    memoryStatus: async () => memoryStatusAt(memoryStatePath, false, null),
-    memoryReview: async (request) => memoryReviewAt(memoryStatePath, request),
-    memoryRecall: async ({ text, cwd, limit }) => memoryRecallAt(memoryStatePath, text, cwd, limit),
-    memorySearch: async ({ query, cwd, limit }) => memorySearchAt(memoryStatePath, cwd, query, limit),
-    memoryGet: async ({ entryId, cwd }) => memoryGetAt(memoryStatePath, cwd, entryId),
-    memoryPlan: async ({ planId }) => readPlanAt(memoryStatePath, planId),
+    memoryStatus: async () => (await memoryAccess()).memoryStatusAt(memoryStatePath, false, null),
+    memoryReview: async (request) => (await memoryAccess()).memoryReviewAt(memoryStatePath, request),
+    memoryRecall: async ({ text, cwd, limit }) =>
+      (await memoryAccess()).memoryRecallAt(memoryStatePath, text, cwd, limit),
+    memorySearch: async ({ query, cwd, limit }) =>
+      (await approvedAccess()).memorySearchAt(memoryStatePath, cwd, query, limit),
+    memoryGet: async ({ entryId, cwd }) => (await approvedAccess()).memoryGetAt(memoryStatePath, cwd, entryId),
+    memoryPlan: async ({ planId }) => (await promotion()).readPlanAt(memoryStatePath, planId),
     // A probe lives in the host that ran it; none runs.
     memoryReverifyProbe: async ({ probeId }) => {
       throw new CmError(
@@ -86,7 +85,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     },
     // No host runs: a run is what memory-state recorded of it.
     memoryExtractRun: async ({ runId }) => {
-      const run = storedExtractRunAt(memoryStatePath, runId);
+      const run = (await memoryAccess()).storedExtractRunAt(memoryStatePath, runId);
       if (!run)
         throw new CmError(
           'not_found',

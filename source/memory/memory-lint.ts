@@ -9,13 +9,6 @@ import { lintText as lintSecrets, type SecretFinding } from './secret-lint.js';
 
 export type MemoryFinding = SecretFinding | PoisonFinding;
 
-/** Poisoning rules are named `poison-…`; every other rule is a secret rule. */
-export const isPoisonRule = (rule: string): boolean => rule.startsWith('poison-');
-
-/** Secret findings only: the ones whose spans are masked wherever the text is shown or stored masked. */
-export const secretFindings = <T extends { rule: string }>(findings: readonly T[]): T[] =>
-  findings.filter((finding) => !isPoisonRule(finding.rule));
-
 /** The excerpt with anything the secret lint finds in it masked: a last guard, never a secret in a poisoning excerpt. */
 function guarded(excerpt: string): string {
   let out = excerpt;

@@ -7,12 +7,7 @@
 
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { sha256Hex } from '../ground/digests.js';
-import {
-  MEMORY_APPLIES_WHEN_MAX_CHARS,
-  MEMORY_ENTRY_MAX_BYTES,
-  MEMORY_SLUG_MAX_CHARS,
-  MEMORY_TITLE_MAX_CHARS,
-} from '../limits.js';
+import { MEMORY_APPLIES_WHEN_MAX_CHARS, MEMORY_ENTRY_MAX_BYTES, MEMORY_SLUG_MAX_CHARS } from '../limits.js';
 import { gitBlobOid } from './blob-oid.js';
 import {
   type Confidence,
@@ -28,8 +23,9 @@ import {
   slugify,
   updateEntryDocument,
 } from './entry-format.js';
-import type { SnapshotEntry } from './snapshot.js';
-import { isPoisonRule, lintMemoryText } from './memory-lint.js';
+import { lintMemoryText } from './memory-lint.js';
+import { isPoisonRule } from './finding-kind.js';
+import { entryIdForCandidate, sanitizeBody, titleOf } from './candidate-entry.js';
 import type { SecretFinding } from './secret-lint.js';
 
 /** @2 binds the anchor, the candidates' owner, the diff and the findings a person read (issue 26). */
@@ -123,32 +119,6 @@ export type PlanResult = { ok: true; plan: PromotionPlan } | { ok: false; refusa
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The id a new entry gets from its candidate: stable, so preparing the same candidate twice targets one entry. */
-export const entryIdForCandidate = (candidateId: string): string =>
-  `m-${sha256Hex(`common-memory entry@1\0${candidateId}`).slice(0, 20)}`;
-
-/**
- * The body as it is written: NFC, LF line ends, no control characters but tabs, no trailing
- * spaces, no leading or trailing blank lines, one final newline.
- */
-export function sanitizeBody(text: string): string {
-  const lines = text
-    .normalize('NFC')
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
-    .split('\n')
-    .map((line) => line.replace(/\s+$/, ''));
-  while (lines.length > 0 && lines[0] === '') lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
-}
-
-function titleOf(candidate: Pick<CandidateForPromotion, 'title' | 'content'>): string {
-  const source = candidate.title ?? candidate.content.split('\n').find((line) => line.trim() !== '') ?? '';
-  const title = singleLineText(source.replace(/^\s*#+\s*/, ''), MEMORY_TITLE_MAX_CHARS);
-  return title === '' ? 'Untitled entry' : title;
-}
-
 function entryFields(candidate: CandidateForPromotion): Record<string, JsonValue | null> {
   const appliesWhen =
     candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
@@ -173,29 +143,6 @@ function freePath(type: EntryType, title: string, taken: Set<string>): string {
     const path = entryPath(type, slug);
     if (!taken.has(path)) return path;
   }
-}
-
-/**
- * The entry a candidate would become, as the SessionStart snapshot reads it: the same title, body,
- * `appliesWhen` and priority prepare writes (an update keeps the id of the entry it rewrites).
- * `memory review` shows its lines so the reviewer reads what the model will.
- */
-export function snapshotEntryFor(
-  candidate: Pick<CandidateForPromotion, 'candidateId' | 'title' | 'content' | 'appliesWhen' | 'priority'>,
-  scope: PromotionScope,
-  updatesEntryId: string | null = null,
-): SnapshotEntry {
-  const appliesWhen =
-    candidate.appliesWhen === null ? null : singleLineText(candidate.appliesWhen, MEMORY_APPLIES_WHEN_MAX_CHARS);
-  return {
-    entryId: updatesEntryId ?? entryIdForCandidate(candidate.candidateId),
-    scope,
-    title: titleOf(candidate),
-    appliesWhen: appliesWhen === '' ? null : appliesWhen,
-    priority: Math.min(100, Math.max(0, Math.round(candidate.priority))),
-    body: sanitizeBody(candidate.content),
-    created: null,
-  };
 }
 
 const invalid = (message: string): PlanResult => ({ ok: false, refusal: { reason: 'invalid', message } });

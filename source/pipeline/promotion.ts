@@ -20,7 +20,7 @@ import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/appr
 import { scanInput, syncRoot } from './approved-access.js';
 import type { Draft } from '../memory/contracts.js';
 import { candidateFindings, candidateSupport } from '../store/memory/candidate-support.js';
-import { isPoisonRule } from '../memory/memory-lint.js';
+import { isPoisonRule } from '../memory/finding-kind.js';
 import { ENTRY_TYPES, type EntryType, parseEntry } from '../memory/entry-format.js';
 import { withMemoryState } from './memory-access.js';
 import { memoryRootOf } from '../effects/memory-root.js';

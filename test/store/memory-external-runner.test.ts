@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { planText } from '../../source/cli/commands/memory-group.js';
+import { planText } from '../../source/cli/commands/memory-extract.js';
 import { CmError } from '../../source/errors.js';
 import { storeFiles } from '../../source/home.js';
 import { builtinRunner } from '../../source/memory/builtin-runner.js';

@@ -24,10 +24,10 @@ import {
   type CandidateForPromotion,
   type CurrentFile,
   checkPlanIntegrity,
-  entryIdForCandidate,
   type PlanInput,
   type PromotionPlan,
 } from '../../source/memory/promotion-plan.js';
+import { entryIdForCandidate } from '../../source/memory/candidate-entry.js';
 import {
   applyPlanFile,
   applySession,

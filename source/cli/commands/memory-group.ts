@@ -6,10 +6,8 @@ import { parseReviewCursor } from '../../memory/review-cursor.js';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import { lintMemoryText } from '../../memory/memory-lint.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
-import { planLines } from '../../runner-plan-text.js';
 import { originText } from '../../screens/memory/review-lines.js';
 import type { MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
@@ -17,12 +15,15 @@ import { waitingText } from '../../waiting-text.js';
 import { waitingWithoutHost } from '../waiting.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
-import { memoryInit, memorySearch, memorySync } from './approved.js';
-import { memoryAssemble, memoryRefresh } from './memory-given.js';
-import { memoryApprove, memoryConfirm, memoryDiscard, memoryPlan, memoryPrepare, memoryPromote } from './promote.js';
-import { type ExtractFlags, runExtract } from './memory-extract.js';
+import type { ExtractFlags } from './memory-extract.js';
 
-export { planText } from './memory-extract.js';
+// Each subcommand's module is loaded when it runs: a read (`memory review --json`) is a whole
+// process that scripts call in loops, and the plan and lint rules are most of the memory half.
+const approved = () => import('./approved.js');
+const given = () => import('./memory-given.js');
+const promote = () => import('./promote.js');
+const extract = () => import('./memory-extract.js');
+const memoryLint = () => import('../../memory/memory-lint.js');
 
 /** The memory group's options: memory extract's, and those of the other subcommands. */
 export interface MemoryFlags extends ExtractFlags {
@@ -40,7 +41,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
   const [sub, ...rest] = args;
   switch (sub) {
     case 'extract':
-      return runExtract(home, rest, flags, out);
+      return (await extract()).runExtract(home, rest, flags, out);
     case 'status':
       return status(home, out);
     case 'recall':
@@ -59,31 +60,31 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
     case 'reverify-runner':
       return reverify(home, flags.runner, out);
     case 'sync':
-      return memorySync(home, flags.dryRun ?? false, out);
+      return (await approved()).memorySync(home, flags.dryRun ?? false, out);
     case 'search':
-      return memorySearch(home, rest, flags.limit, out);
+      return (await approved()).memorySearch(home, rest, flags.limit, out);
     case 'init':
-      return memoryInit(home, flags.scope, flags.dryRun ?? false, out);
+      return (await approved()).memoryInit(home, flags.scope, flags.dryRun ?? false, out);
     case 'confirm':
-      return memoryConfirm(home, rest, out);
+      return (await promote()).memoryConfirm(home, rest, out);
     case 'discard':
-      return memoryDiscard(home, rest, out);
+      return (await promote()).memoryDiscard(home, rest, out);
     case 'prepare':
-      return memoryPrepare(home, rest, flags.scope, out);
+      return (await promote()).memoryPrepare(home, rest, flags.scope, out);
     case 'plan':
-      return memoryPlan(home, rest, out);
+      return (await promote()).memoryPlan(home, rest, out);
     case 'approve':
-      return memoryApprove(home, rest, flags.digest, out);
+      return (await promote()).memoryApprove(home, rest, flags.digest, out);
     case 'promote':
-      return memoryPromote(home, rest, flags.dryRun ?? false, out);
+      return (await promote()).memoryPromote(home, rest, flags.dryRun ?? false, out);
     case 'refresh':
       if (rest.length > 0 || (flags.session?.length ?? 0) > 1)
         throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY] (one session)');
-      return memoryRefresh(home, flags.session, out);
+      return (await given()).memoryRefresh(home, flags.session, out);
     case 'assemble':
       if (rest.length > 0)
         throw new CmError('usage', 'usage: common-memory memory assemble --provider claude|codex [--dry-run]');
-      return memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
+      return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
         'extract, status, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, refresh or assemble';
@@ -290,6 +291,7 @@ function readInput(path: string): string {
 
 async function lint(paths: string[], out: Output): Promise<number> {
   const inputs = paths.length === 0 ? ['-'] : paths;
+  const { lintMemoryText } = await memoryLint();
   const findings = inputs.flatMap((path) =>
     lintMemoryText(readInput(path)).map((f) => ({
       path,

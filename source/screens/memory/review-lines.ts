@@ -4,7 +4,7 @@
 // adjudication. Hidden characters are shown as ⟨U+XXXX⟩ (visible-text.ts): the reviewer reads what
 // the model will. Every line is wrapped to the screen, never cut.
 import type { MemoryCandidateOrigin, MemoryFindingView, MemoryReviewCandidate } from '../../api/memory-views.js';
-import { isPoisonRule } from '../../memory/memory-lint.js';
+import { isPoisonRule } from '../../memory/finding-kind.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { shortId } from '../format.js';
 import { isConfirmed, type ReviewState } from './review-state.js';

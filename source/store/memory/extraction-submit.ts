@@ -17,7 +17,8 @@ import {
   type Draft,
   type ExtractionTask,
 } from '../../memory/contracts.js';
-import { lintMemoryText, type MemoryFinding, secretFindings } from '../../memory/memory-lint.js';
+import { lintMemoryText, type MemoryFinding } from '../../memory/memory-lint.js';
+import { secretFindings } from '../../memory/finding-kind.js';
 import type { SecretFinding } from '../../memory/secret-lint.js';
 import { maskText } from '../../memory/secret-mask.js';
 import { acceptSubmission, beginSubmission, failAttempt } from './task-store.js';

@@ -10,7 +10,7 @@ import { type ReviewCursor, reviewCursorText } from '../../memory/review-cursor.
 import type { Db } from '../database.js';
 import type { Draft } from '../../memory/contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
-import { snapshotEntryFor } from '../../memory/promotion-plan.js';
+import { snapshotEntryFor } from '../../memory/candidate-entry.js';
 import { recall, type Owner } from './recall.js';
 import { renderEntry } from '../../memory/snapshot.js';
 import { TASK_ATTEMPTS_MAX } from './task-store.js';

@@ -14,7 +14,8 @@ import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 import { memoryDigest } from '../../memory/contracts.js';
 import { type CandidateFinding, maskFindings } from './extraction-submit.js';
-import { lintMemoryText, secretFindings } from '../../memory/memory-lint.js';
+import { lintMemoryText } from '../../memory/memory-lint.js';
+import { secretFindings } from '../../memory/finding-kind.js';
 
 export const proposalInput = z
   .object({
