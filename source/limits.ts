@@ -229,6 +229,17 @@ export const MEMORY_SNAPSHOT_BODY_LINES = 3;
 export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
 
 /**
+ * How long the SessionStart hook (and a refresh) may spend bringing the approved projection up to
+ * date with changed memory files — reading the changed files and waiting for memory-state's write
+ * lock — before it answers with the previous projection marked `coverage: partial`. A pull that
+ * touches tens of entries takes a few milliseconds; this bound is for a fresh clone of thousands.
+ */
+export const MEMORY_FOLLOW_HOOK_BUDGET_MS = 400;
+
+/** The same bound for `get`, `memory search` and the MCP reads, which no host deadline presses. */
+export const MEMORY_FOLLOW_READ_BUDGET_MS = 5_000;
+
+/**
  * A file whose modification time is this close to (or after) the previous scan may have changed
  * within the filesystem's timestamp granularity without its size or mtime changing ("racily
  * clean", as git calls it), so the unchanged-tree short circuit re-reads it.

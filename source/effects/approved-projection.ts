@@ -47,7 +47,8 @@ export type ProblemKind =
   | 'misplaced'
   | 'duplicate-id'
   | 'changed'
-  | 'too-many-files';
+  | 'too-many-files'
+  | 'deadline';
 
 export interface ProjectionProblem {
   kind: ProblemKind;
@@ -176,18 +177,40 @@ function unchangedSince(previous: PreviousScan, listed: Listed[]): boolean {
   return true;
 }
 
+/**
+ * The files whose stamp is the one `previous` read and that were not modified close to that scan
+ * (see unchangedSince): their bytes are the ones `previous` digested, so an incremental scan may
+ * take their entry from the projection instead of reading them.
+ */
+function settledDigests(previous: PreviousScan | undefined): (path: string, now: FileStamp) => string | undefined {
+  if (!previous) return () => undefined;
+  const byPath = new Map(previous.files.map((f) => [f.path, f]));
+  const racyAfterNs = BigInt(previous.scannedAtMs - MEMORY_SCAN_RACY_MS) * 1_000_000n;
+  return (path, now) => {
+    const before = byPath.get(path);
+    if (!before || !sameStamp(before.stamp, now)) return undefined;
+    if (now.mtimeNs >= racyAfterNs || now.ctimeNs >= racyAfterNs) return undefined;
+    return before.contentDigest;
+  };
+}
+
+export interface ScanOptions {
+  previous?: PreviousScan;
+  /**
+   * The entry the projection holds for a file the previous scan read, when it still holds it with
+   * that content digest: with `previous`, only the files whose stamp changed are read again.
+   */
+  known?: (path: string, contentDigest: string) => MemoryEntry | undefined;
+  /** Date.now() past which no further file is read: the scan is then partial (kind `deadline`). */
+  deadlineMs?: number;
+  /** The scan's time (the reference for the next short circuit); default now. */
+  nowMs?: number;
+  /** Called after each file is read: tests change files here to prove drift is caught. */
+  afterRead?: (path: string) => void;
+}
+
 /** Scans a memory root. Reads only regular files below it, never through a link. */
-export function scanApprovedRoot(
-  root: MemoryRoot,
-  scope: MemoryScope,
-  options: {
-    previous?: PreviousScan;
-    /** The scan's time (the reference for the next short circuit); default now. */
-    nowMs?: number;
-    /** Called after each file is read: tests change files here to prove drift is caught. */
-    afterRead?: (path: string) => void;
-  } = {},
-): ProjectionScan {
+export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: ScanOptions = {}): ProjectionScan {
   const scannedAtMs = options.nowMs ?? Date.now();
   const problems: ProjectionProblem[] = [];
   const { rootDir, listed } = listRoot(root, problems);
@@ -207,8 +230,11 @@ export function scanApprovedRoot(
 
   const files: ScannedFile[] = [];
   const parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }> = [];
+  const settled = settledDigests(options.known ? options.previous : undefined);
   let total = 0;
+  let stopped = false;
   for (const { directory, type, names } of listed) {
+    if (stopped) break;
     for (const name of names) {
       const path = `${type}/${name}`;
       if (++total > MEMORY_ROOT_MAX_FILES) {
@@ -218,6 +244,25 @@ export function scanApprovedRoot(
           line: null,
           message: `the memory root holds more than ${MEMORY_ROOT_MAX_FILES} entry files; the rest were not read`,
         });
+        break;
+      }
+      const stamp = options.known ? lstamp(`${directory.path}/${name}`) : null;
+      const digest = stamp ? settled(path, stamp) : undefined;
+      const reused = digest === undefined ? undefined : options.known!(path, digest);
+      if (stamp && digest !== undefined && reused) {
+        // Not read: its stamp is the one the previous scan digested, and the projection holds its entry.
+        files.push({ path, stamp, contentDigest: digest });
+        parsed.push({ path, contentDigest: digest, entry: reused });
+        continue;
+      }
+      if (options.deadlineMs !== undefined && Date.now() > options.deadlineMs) {
+        problems.push({
+          kind: 'deadline',
+          path,
+          line: null,
+          message: `reading the changed entry files took longer than allowed here; ${path} and the files after it were not read (common-memory memory sync reads them all)`,
+        });
+        stopped = true;
         break;
       }
       let read: ReturnType<typeof readFileInDirectory>;
