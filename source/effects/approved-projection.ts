@@ -6,6 +6,7 @@
 // stat'ed again at the end); otherwise `partial`, and the caller keeps its previous generation.
 
 import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
@@ -61,6 +62,8 @@ export interface ProjectionProblem {
 
 export interface ProjectionScan {
   scope: MemoryScope;
+  /** The root's directory stamps, taken before it was listed (directoryStamps). */
+  directories: DirectoryStamps;
   coverage: 'complete' | 'partial';
   sourceTreeDigest: string;
   /** Nothing changed since `previous`: no file was read, `entries` is empty, the caller keeps what it has. */
@@ -78,6 +81,47 @@ export interface PreviousScan {
   sourceTreeDigest: string;
   files: ScannedFile[];
   scannedAtMs: number;
+}
+
+/**
+ * The stamps (device, inode, mtime, ctime) of a root and its type directories, and when they were
+ * taken. A name added, removed or renamed in a directory changes its mtime and ctime — and that is
+ * how git writes a file on pull, checkout, merge or rebase (it unlinks and creates it), and how most
+ * editors save (a temporary file renamed over the old one). Only a write into an existing file
+ * (`>>`, some editors) leaves them alone; the file's own stamp shows it.
+ */
+export interface DirectoryStamps {
+  stamps: string;
+  takenAtMs: number;
+  /** Entry files the scan found (listed), to decide whether each file's stamp is worth checking. */
+  files: number;
+}
+
+const directoryStamp = (path: string): string => {
+  const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!stats) return '-';
+  return `${stats.isDirectory() ? 'd' : 'x'}:${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+};
+
+/** The stamps of the root and of every type directory (absent ones too: a new one is a change). */
+export function directoryStamps(root: MemoryRoot): string {
+  const base = join(root.anchor, ...root.parts);
+  return [base, ...ENTRY_TYPES.map((type) => join(base, type))].map(directoryStamp).join(' ');
+}
+
+/**
+ * True when the directories have the stamps `stored` took and none was modified so close to that
+ * moment that a change could hide within the timestamp granularity.
+ */
+export function directoriesSettled(stored: DirectoryStamps, now: string): boolean {
+  if (stored.stamps !== now) return false;
+  const racyAfterNs = BigInt(stored.takenAtMs - MEMORY_SCAN_RACY_MS) * 1_000_000n;
+  for (const stamp of now.split(' ')) {
+    if (stamp === '-') continue;
+    const [, , , mtimeNs, ctimeNs] = stamp.split(':');
+    if (BigInt(mtimeNs!) >= racyAfterNs || BigInt(ctimeNs!) >= racyAfterNs) return false;
+  }
+  return true;
 }
 
 export const sourceTreeDigest = (files: ReadonlyArray<{ path: string; contentDigest: string }>): string =>
@@ -213,10 +257,19 @@ export interface ScanOptions {
 export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: ScanOptions = {}): ProjectionScan {
   const scannedAtMs = options.nowMs ?? Date.now();
   const problems: ProjectionProblem[] = [];
+  // Before the listing: a change made while the scan runs leaves stamps newer than these.
+  const takenAtMs = Date.now();
+  const stamps = directoryStamps(root);
   const { rootDir, listed } = listRoot(root, problems);
+  const directories: DirectoryStamps = {
+    stamps,
+    takenAtMs,
+    files: listed.reduce((sum, l) => sum + l.names.length, 0),
+  };
   if (options.previous && problems.length === 0 && unchangedSince(options.previous, listed)) {
     return {
       scope,
+      directories,
       coverage: 'complete',
       sourceTreeDigest: options.previous.sourceTreeDigest,
       unchanged: true,
@@ -346,6 +399,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
   const entries = collectEntries(scope, parsed, problems);
   return {
     scope,
+    directories,
     coverage: problems.length === 0 ? 'complete' : 'partial',
     sourceTreeDigest: sourceTreeDigest(files),
     unchanged: false,

@@ -42,6 +42,7 @@ export function scanInput(
     scanJson: encodePreviousScan(scan),
     problems: scan.problems,
     entries: scan.entries,
+    directories: scan.directories,
   };
 }
 
@@ -263,7 +264,7 @@ function followFiles(memoryStatePath: string, cwd: string): FollowResult {
     owner,
     root: () => memoryRootOf(owner.scope, anchor),
   }));
-  return followApproved(memoryStatePath, targets, MEMORY_FOLLOW_READ_BUDGET_MS);
+  return followApproved(memoryStatePath, targets, { budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS });
 }
 
 /** The view with every scope the follow could not bring up to date marked partial, with the first reason. */

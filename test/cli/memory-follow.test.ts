@@ -4,7 +4,7 @@
 // MCP read answer from the current files — no `memory sync`, no host.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -123,6 +123,12 @@ describe('the projection follows the files', () => {
     } finally {
       assert.equal(await client.close(), 0);
     }
+
+    // A write into the existing file (no directory changes): the next SessionStart sees it.
+    appendFileSync(join(projectRoot(ours), 'work_method', 'kept-rule.md'), 'Appended by hand.\n');
+    const appended = await sessionStart(home, ours, 's3');
+    assert.deepEqual(idsIn(appended), ['edited-rule', 'kept-rule'], appended);
+    assert.match(appended, /Appended by hand\./);
   });
 
   it('a fresh clone with entries and no memory-state yet gives them at its first SessionStart', async () => {

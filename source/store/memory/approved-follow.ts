@@ -4,13 +4,20 @@
 // stored first. The Markdown files are canonical; this keeps memory-state from silently disagreeing
 // with them.
 //
-// How a change is seen cheaply (the SessionStart hook runs this on its fast path): the projection
-// keeps the stamp (device, inode, size, mtime, ctime) of every entry file it read (scan_json). The
-// check lists the root's type directories and lstat's each entry file: a new or removed name, or a
-// file whose stamp differs, or one modified so close to the last read that a change could hide in
-// the timestamp granularity, is a change. Stamps, not git: the user root is not in git, hand edits
-// are not committed, and a checkout rewrites files (new inode, new mtime) without touching HEAD's
-// meaning for them. An unchanged tree costs the listing and one lstat per file, no read, no write.
+// How a change is seen cheaply (the SessionStart hook runs this on its fast path), in two steps:
+// 1. The stamps (device, inode, mtime, ctime) of the root and its type directories, kept beside the
+//    complete projection (approved-sync.ts): a name added, removed or renamed changes them, and
+//    that is how git writes files on pull, checkout, merge and rebase (unlink, create) and how most
+//    editors save. A handful of lstat calls and one short row: the hook's whole cost when nothing
+//    changed in a large root.
+// 2. The stamp of every entry file against the one the projection read (scan_json): this sees a
+//    write into an existing file, which leaves the directories alone. Done when the directories
+//    changed, and otherwise for roots of at most `fileStampsUpTo` files — every file for `get`,
+//    search and the MCP reads; the hook's bound keeps one lstat per file off its path for a root of
+//    thousands, where such an in-place write is seen by the next read, the host's watcher or the
+//    next directory change. A file modified so close to the last reading that a change could hide
+//    in the timestamp granularity counts as changed ("racily clean", as git says).
+// Stamps, not git: the user root is not in git, and hand edits are not committed.
 //
 // A change is read incrementally — only the files whose stamp changed; the others' entries are taken
 // from the projection by their content digest — and stored in one transaction that touches only the
@@ -23,6 +30,8 @@ import { existsSync } from 'node:fs';
 import { CmError } from '../../errors.js';
 import {
   decodePreviousScan,
+  directoriesSettled,
+  directoryStamps,
   encodePreviousScan,
   type ProjectionScan,
   scanApprovedRoot,
@@ -33,7 +42,9 @@ import { openDatabase, type Db } from '../database.js';
 import { commitOn } from '../transaction.js';
 import {
   type ApprovedOwner,
+  keepDirectoryStamps,
   readProjection,
+  readQuickProjection,
   type StoredEntry,
   storedEntriesByPath,
   type SyncApprovedInput,
@@ -89,16 +100,23 @@ const toInput = (owner: ApprovedOwner, expectedGeneration: number | null, scan: 
   scanJson: encodePreviousScan(scan),
   problems: scan.problems,
   entries: scan.entries,
+  directories: scan.directories,
 });
 
 const firstProblem = (scan: ProjectionScan): string =>
   scan.problems[0]?.message ?? 'the memory files could not all be read';
 
-/**
- * Brings the projection of `targets` up to date with their files, within `budgetMs` (file reads and
- * the wait for the write lock). Never throws.
- */
-export function followApproved(memoryStatePath: string, targets: FollowTarget[], budgetMs: number): FollowResult {
+export interface FollowOptions {
+  /** File reads and the wait for the write lock, in all. */
+  budgetMs: number;
+  /** Above this many entry files, settled directories are taken as an unchanged root (step 2 above). */
+  fileStampsUpTo?: number;
+}
+
+/** Brings the projection of `targets` up to date with their files, within the budget. Never throws. */
+export function followApproved(memoryStatePath: string, targets: FollowTarget[], options: FollowOptions): FollowResult {
+  const { budgetMs } = options;
+  const fileStampsUpTo = options.fileStampsUpTo ?? Number.POSITIVE_INFINITY;
   const deadlineMs = Date.now() + budgetMs;
   const result: FollowResult = { stored: [], partial: [] };
   let reader: Db | undefined;
@@ -130,6 +148,7 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
           return writer;
         },
         deadlineMs,
+        fileStampsUpTo,
         result,
       );
       if (reason !== null) result.partial.push({ scope: target.owner.scope, reason });
@@ -154,6 +173,7 @@ function followOne(
   reader: Db,
   writerOf: () => Db,
   deadlineMs: number,
+  fileStampsUpTo: number,
   result: FollowResult,
 ): string | null {
   const { owner } = target;
@@ -163,6 +183,14 @@ function followOne(
   } catch (error) {
     return `the ${owner.scope} memory root cannot be opened: ${describe(error)}`;
   }
+  const quick = readQuickProjection(reader, owner);
+  const stampsNow = quick?.directories ? directoryStamps(root) : null;
+  const settled =
+    quick?.coverage === 'complete' &&
+    quick.directories !== null &&
+    stampsNow !== null &&
+    directoriesSettled(quick.directories, stampsNow);
+  if (settled && quick.directories!.files > fileStampsUpTo) return null;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const row = readProjection(reader, owner);
     const previous = row?.scan_json ? (decodePreviousScan(row.scan_json) ?? undefined) : undefined;
@@ -173,7 +201,20 @@ function followOne(
       return entry && entry.contentDigest === digest ? asParsed(entry) : undefined;
     };
     const scan = scanApprovedRoot(root, owner.scope, { ...(previous ? { previous } : {}), known, deadlineMs });
-    if (scan.unchanged && row?.coverage === 'complete') return null;
+    if (scan.unchanged && row?.coverage === 'complete') {
+      if (settled) return null;
+      // Nothing changed but the directories' stamps are new or were taken too close to a change:
+      // keep the ones just taken, so the next check can stop at step 1.
+      try {
+        commitOn('memory', writerOf(), 'memoryFollowDirectories', (tx) => {
+          if (readQuickProjection(tx.db, owner)?.generation === row.generation)
+            keepDirectoryStamps(tx, owner, scan.directories);
+        });
+      } catch {
+        // only costs the per-file check next time
+      }
+      return null;
+    }
     // The same problems as last time, already recorded: nothing to write, the reason stands.
     if (
       scan.coverage === 'partial' &&

@@ -61,6 +61,10 @@ export const syncInput = z
     scanJson: z.string(),
     problems: z.array(problemSchema),
     entries: z.array(entrySchema),
+    directories: z
+      .object({ stamps: z.string(), takenAtMs: z.number(), files: z.number().int().nonnegative() })
+      .strict()
+      .optional(),
   })
   .strict();
 

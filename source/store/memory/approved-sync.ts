@@ -11,7 +11,7 @@
 // sync that committed in between wins (the caller scans again or reports partial).
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
-import type { MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
+import type { DirectoryStamps, MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
 import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
 
 /** What the FTS rows index and how: a change re-indexes on the next complete scan. */
@@ -54,6 +54,8 @@ export interface SyncApprovedInput {
   scanJson: string;
   problems: Array<Omit<ProjectionProblem, 'kind'> & { kind: string }>;
   entries: StoredEntryInput[];
+  /** The root's directory stamps as the scan took them: kept with a complete projection only. */
+  directories?: DirectoryStamps | undefined;
 }
 
 export interface SyncApprovedResult {
@@ -80,6 +82,54 @@ export function readProjection(db: Db, owner: Omit<ApprovedOwner, 'scope'>): Pro
     `SELECT scope, generation, source_tree_digest, coverage, scan_json, problems_json, synced_at_ms
      FROM approved_projection WHERE repository_key = ? AND worktree_key = ?`,
   ).get(owner.repositoryKey, owner.worktreeKey) as ProjectionRow | undefined;
+}
+
+/**
+ * The directory stamps of an owner's root beside its projection, in memory_state_meta (a key per
+ * owner): the hook reads this one short row, not the stamps of every file, to see nothing changed.
+ * Kept only while the projection is complete and matches them.
+ */
+const directoriesKey = (owner: Omit<ApprovedOwner, 'scope'>) =>
+  `approved_directories:${owner.repositoryKey}:${owner.worktreeKey}`;
+
+export interface QuickProjection {
+  generation: number;
+  coverage: 'complete' | 'partial';
+  directories: DirectoryStamps | null;
+}
+
+/** The generation, coverage and directory stamps of an owner: what the unchanged-tree check needs. */
+export function readQuickProjection(db: Db, owner: Omit<ApprovedOwner, 'scope'>): QuickProjection | undefined {
+  const row = prepared(
+    db,
+    `SELECT p.generation, p.coverage, m.value AS directories FROM approved_projection p
+     LEFT JOIN memory_state_meta m ON m.key = ?
+     WHERE p.repository_key = ? AND p.worktree_key = ?`,
+  ).get(directoriesKey(owner), owner.repositoryKey, owner.worktreeKey) as
+    | { generation: number; coverage: 'complete' | 'partial'; directories: string | null }
+    | undefined;
+  if (!row) return undefined;
+  let directories: DirectoryStamps | null = null;
+  try {
+    directories = row.directories === null ? null : (JSON.parse(row.directories) as DirectoryStamps);
+  } catch {
+    // unreadable: only costs the per-file check
+  }
+  return { generation: row.generation, coverage: row.coverage, directories };
+}
+
+/** Records (or, with null, forgets) the directory stamps that match the owner's complete projection. */
+export function keepDirectoryStamps(
+  tx: Tx<'memory'>,
+  owner: Omit<ApprovedOwner, 'scope'>,
+  directories: DirectoryStamps | null,
+): void {
+  if (directories === null) prepared(tx.db, 'DELETE FROM memory_state_meta WHERE key = ?').run(directoriesKey(owner));
+  else
+    prepared(
+      tx.db,
+      'INSERT INTO memory_state_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(directoriesKey(owner), JSON.stringify(directories));
 }
 
 /** A stored entry as its file gave it: what an incremental scan reuses for a file whose stamp did not change. */
@@ -187,6 +237,7 @@ export function syncApproved(tx: Tx<'memory'>, input: SyncApprovedInput): SyncAp
   const problemsJson = JSON.stringify(input.problems);
   if (input.coverage === 'partial') {
     // Readers keep the last complete projection; they are told it is not the whole tree.
+    keepDirectoryStamps(tx, owner, null);
     if (current) {
       prepared(
         tx.db,
@@ -221,9 +272,11 @@ export function syncApproved(tx: Tx<'memory'>, input: SyncApprovedInput): SyncAp
       `UPDATE approved_projection SET coverage = 'complete', problems_json = '[]', synced_at_ms = ?, scan_json = CASE WHEN ? THEN scan_json ELSE ? END
        WHERE repository_key = ? AND worktree_key = ?`,
     ).run(tx.nowMs, input.unchanged ? 1 : 0, input.scanJson, owner.repositoryKey, owner.worktreeKey);
+    keepDirectoryStamps(tx, owner, input.directories ?? null);
     return { outcome: 'unchanged', generation: current.generation, coverage: 'complete', entries: count() };
   }
   replaceEntries(tx, owner, input.entries);
+  keepDirectoryStamps(tx, owner, input.directories ?? null);
   const generation = (current?.generation ?? 0) + 1;
   prepared(
     tx.db,

@@ -143,11 +143,11 @@ export function readSessionSnapshot(
   cwd: string | null | undefined,
   cli: string,
   budgetBytes?: number,
-  follow?: { home: string; budgetMs: number },
+  follow?: { home: string; budgetMs: number; fileStampsUpTo?: number },
 ): Snapshot {
   let partialReason: string | undefined;
   if (follow) {
-    const followed = followApproved(path, snapshotTargets(cwd, follow.home), follow.budgetMs);
+    const followed = followApproved(path, snapshotTargets(cwd, follow.home), follow);
     partialReason = followed.partial[0]?.reason;
   }
   const state = openMemoryStateReadOnly(path);
