@@ -3,7 +3,7 @@
 // through the writer; `memory search` and `get` read memory-state read-only. The scopes a caller
 // sees come from its directory: its worktree's and the user's, never another repository's.
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_FOLLOW_READ_BUDGET_MS } from '../limits.js';
 import { sha256Hex } from '../ground/digests.js';
 import { followApproved, type FollowResult } from '../store/memory/approved-follow.js';
@@ -259,12 +259,26 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
  * (approved-follow.ts): what could not be is a partial scope with its reason, never a stale
  * answer given as complete. memory-state lives in the data home, the user root's anchor.
  */
-function followFiles(memoryStatePath: string, cwd: string): FollowResult {
+export function followFiles(memoryStatePath: string, cwd: string): FollowResult {
   const targets = targetsOf(dirname(memoryStatePath), cwd).map(({ owner, anchor }) => ({
     owner,
     root: () => memoryRootOf(owner.scope, anchor),
   }));
   return followApproved(memoryStatePath, targets, { budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS });
+}
+
+/** The absolute paths of the memory roots a session at `cwd` reads (whether they exist or not). */
+export function memoryRootPaths(home: string, cwd: string): string[] {
+  const paths: string[] = [];
+  for (const { owner, anchor } of targetsOf(home, cwd)) {
+    try {
+      const root = memoryRootOf(owner.scope, anchor);
+      paths.push(join(root.anchor, ...root.parts));
+    } catch {
+      // an anchor that cannot be opened has no root to watch
+    }
+  }
+  return paths;
 }
 
 /** The view with every scope the follow could not bring up to date marked partial, with the first reason. */
