@@ -8,6 +8,7 @@ import { MEMORY_ENTRY_MAX_BYTES, MEMORY_FOLLOW_READ_BUDGET_MS } from '../limits.
 import { sha256Hex } from '../ground/digests.js';
 import { followApproved, type FollowResult } from '../store/memory/approved-follow.js';
 import { readMemoryFile } from '../effects/safe-files.js';
+import { parseEntry } from '../memory/entry-format.js';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../api/memory-views.js';
@@ -333,8 +334,9 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
   );
   if (!entry) throw notFound();
   if (followed.partial.length === 0) return entry;
-  // The projection could not be brought up to date: the entry is given only if one of its files
-  // still holds exactly the bytes it was read from — never the body of a removed or changed file.
+  // The projection could not be brought up to date: the entry is given from its file — as
+  // projected when the file still holds those bytes, else as the file says now — never the body
+  // of a removed file.
   const home = dirname(path);
   const anchors = new Map(targetsOf(home, cwd).map((t) => [t.owner.scope, t.anchor]));
   let present = false;
@@ -345,7 +347,22 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
       const read = readMemoryFile(memoryRootOf(source.scope, anchor), source.path, MEMORY_ENTRY_MAX_BYTES);
       if (!read) continue;
       present = true;
-      if (sha256Hex(read.bytes) === entry.contentDigest) return entry;
+      const digest = sha256Hex(read.bytes);
+      if (digest === entry.contentDigest) return entry;
+      const parsed = parseEntry(read.bytes);
+      if (parsed.ok && parsed.value.entry.id === entry.id) {
+        const now = parsed.value.entry;
+        return {
+          id: now.id,
+          title: now.title,
+          appliesWhen: now.appliesWhen,
+          contentDigest: digest,
+          sources: [source],
+          body: now.body,
+          type: now.type,
+          priority: now.priority,
+        };
+      }
     } catch {
       // unreadable: judged like a changed file below
     }
