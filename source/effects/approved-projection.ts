@@ -95,6 +95,11 @@ export interface DirectoryStamps {
   takenAtMs: number;
   /** Entry files the scan found (listed), to decide whether each file's stamp is worth checking. */
   files: number;
+  /**
+   * Kept with a partial projection whose reading ran out of time: while the directories keep these
+   * stamps, a session start does not spend its bound again on the same files (approved-follow.ts).
+   */
+  outOfTime?: boolean;
 }
 
 const directoryStamp = (path: string): string => {

@@ -86,9 +86,14 @@ export async function runSnapshotBench(): Promise<Figure[]> {
 
   const env = { ...process.env, [INSTANCE_ENV]: 'bench' };
   const times = timeHookAgainstFloor(hookCommand('codex', home), payload, 15, env);
-  // The same event into a data home with no memory at all: what the snapshot itself adds.
+  // The same event into a data home with no memory at all, from a repository with no memory root:
+  // what the snapshot itself adds.
   const bare = tempHome('bench-snapshot-bare');
-  const bareTimes = timeHookAgainstFloor(hookCommand('codex', bare), payload, 15, env);
+  const bareRepo = join(bare, '..', 'repo');
+  mkdirSync(bareRepo, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: bareRepo });
+  const barePayload = (i: number) => payload(i).replace(JSON.stringify(repo), JSON.stringify(bareRepo));
+  const bareTimes = timeHookAgainstFloor(hookCommand('codex', bare), barePayload, 15, env);
   // A changed tree before every run: the 10k root, then a root of 500 entries.
   const changed = timeHookAgainstFloor(hookCommand('codex', home), payload, 15, env, (i) =>
     pullOneEntry(repo, (i * 7919) % count, i),

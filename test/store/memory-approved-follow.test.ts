@@ -91,10 +91,16 @@ describe('following the memory files', () => {
     const { statePath, worktree, target } = setUp('follow-bound', 3);
     followApproved(statePath, [target], { budgetMs: 5000 });
     writeEntry(projectRoot(worktree), 'e-9', 'Entry 9', 'Body 9.');
-    const late = followApproved(statePath, [target], { budgetMs: -1 });
+    settle();
+    const late = followApproved(statePath, [target], { budgetMs: -1, fileStampsUpTo: 1000 });
     assert.equal(late.partial.length, 1);
     assert.match(late.partial[0]!.reason, /took longer than allowed.*memory sync/);
     assert.equal(storedTitles(statePath)['e-9'], undefined, 'the previous projection stands');
+    // The next session start does not spend its bound on the same directories again, and says why.
+    const again = followApproved(statePath, [target], { budgetMs: 5000, fileStampsUpTo: 1000 });
+    assert.match(again.partial[0]!.reason, /not all read within the time a session start allows/);
+    assert.equal(storedTitles(statePath)['e-9'], undefined);
+    // A read (no such bound) reads them all.
     assert.deepEqual(followApproved(statePath, [target], { budgetMs: 5000 }).partial, []);
     assert.equal(storedTitles(statePath)['e-9'], 'Entry 9');
   });

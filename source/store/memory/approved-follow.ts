@@ -71,6 +71,9 @@ export interface FollowResult {
   partial: FollowReason[];
 }
 
+const OUT_OF_TIME =
+  'the memory files were not all read within the time a session start allows; common-memory memory sync, a memory read or a running host reads them';
+
 /** Scans of one root before giving up on a race with another sync (the host's watcher, another hook). */
 const ATTEMPTS = 2;
 
@@ -191,6 +194,17 @@ function followOne(
     stampsNow !== null &&
     directoriesSettled(quick.directories, stampsNow);
   if (settled && quick.directories!.files > fileStampsUpTo) return null;
+  // A bounded caller (the hook) that ran out of time on these very directories does not spend its
+  // bound on them again: a root too large to read in one session start is read by memory sync, a
+  // read (with its longer bound) or the host, and until then the answer says so.
+  if (
+    Number.isFinite(fileStampsUpTo) &&
+    quick?.coverage === 'partial' &&
+    quick.directories?.outOfTime === true &&
+    stampsNow !== null &&
+    directoriesSettled(quick.directories, stampsNow)
+  )
+    return OUT_OF_TIME;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const row = readProjection(reader, owner);
     const previous = row?.scan_json ? (decodePreviousScan(row.scan_json) ?? undefined) : undefined;

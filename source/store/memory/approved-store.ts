@@ -62,7 +62,12 @@ export const syncInput = z
     problems: z.array(problemSchema),
     entries: z.array(entrySchema),
     directories: z
-      .object({ stamps: z.string(), takenAtMs: z.number(), files: z.number().int().nonnegative() })
+      .object({
+        stamps: z.string(),
+        takenAtMs: z.number(),
+        files: z.number().int().nonnegative(),
+        outOfTime: z.boolean().optional(),
+      })
       .strict()
       .optional(),
   })

@@ -237,7 +237,8 @@ export function syncApproved(tx: Tx<'memory'>, input: SyncApprovedInput): SyncAp
   const problemsJson = JSON.stringify(input.problems);
   if (input.coverage === 'partial') {
     // Readers keep the last complete projection; they are told it is not the whole tree.
-    keepDirectoryStamps(tx, owner, null);
+    const outOfTime = input.problems.some((problem) => problem.kind === 'deadline');
+    keepDirectoryStamps(tx, owner, outOfTime && input.directories ? { ...input.directories, outOfTime } : null);
     if (current) {
       prepared(
         tx.db,
