@@ -229,6 +229,25 @@ export const MEMORY_SNAPSHOT_BODY_LINES = 3;
 export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
 
 /**
+ * How long the SessionStart hook (and a refresh) may spend bringing the approved projection up to
+ * date with changed memory files — reading the changed files and waiting for memory-state's write
+ * lock — before it answers with the previous projection marked `coverage: partial`. A pull that
+ * touches tens of entries takes milliseconds; a fresh clone of ten thousand about a second.
+ */
+export const MEMORY_FOLLOW_HOOK_BUDGET_MS = 1_500;
+
+/**
+ * Up to this many entry files in a root, the hook checks each file's stamp at every session start
+ * (about a millisecond per thousand); above it, it checks the directories' stamps only, which every
+ * added, removed or renamed file changes, and leaves a write into an existing file to the reads
+ * and the host's watcher (approved-follow.ts).
+ */
+export const MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX = 1_000;
+
+/** The same bound for `get`, `memory search` and the MCP reads, which no host deadline presses. */
+export const MEMORY_FOLLOW_READ_BUDGET_MS = 5_000;
+
+/**
  * A file whose modification time is this close to (or after) the previous scan may have changed
  * within the filesystem's timestamp granularity without its size or mtime changing ("racily
  * clean", as git calls it), so the unchanged-tree short circuit re-reads it.

@@ -140,6 +140,8 @@ export type MemorySyncResult = z.infer<typeof memorySyncResultSchema>;
 export const memorySearchResultSchema = z.strictObject({
   generation: z.number(),
   coverage,
+  /** When coverage is partial because the projection could not be brought up to date with the files now: why. */
+  reason: z.string().optional(),
   results: z.array(z.strictObject({ entryId: z.string(), title: z.string(), scope: projectOrUser, path: z.string() })),
   scopes: z.array(memoryScopeViewSchema),
 });

@@ -6,6 +6,7 @@
 // stat'ed again at the end); otherwise `partial`, and the caller keeps its previous generation.
 
 import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
@@ -47,7 +48,8 @@ export type ProblemKind =
   | 'misplaced'
   | 'duplicate-id'
   | 'changed'
-  | 'too-many-files';
+  | 'too-many-files'
+  | 'deadline';
 
 export interface ProjectionProblem {
   kind: ProblemKind;
@@ -60,6 +62,8 @@ export interface ProjectionProblem {
 
 export interface ProjectionScan {
   scope: MemoryScope;
+  /** The root's directory stamps, taken before it was listed (directoryStamps). */
+  directories: DirectoryStamps;
   coverage: 'complete' | 'partial';
   sourceTreeDigest: string;
   /** Nothing changed since `previous`: no file was read, `entries` is empty, the caller keeps what it has. */
@@ -77,6 +81,52 @@ export interface PreviousScan {
   sourceTreeDigest: string;
   files: ScannedFile[];
   scannedAtMs: number;
+}
+
+/**
+ * The stamps (device, inode, mtime, ctime) of a root and its type directories, and when they were
+ * taken. A name added, removed or renamed in a directory changes its mtime and ctime — and that is
+ * how git writes a file on pull, checkout, merge or rebase (it unlinks and creates it), and how most
+ * editors save (a temporary file renamed over the old one). Only a write into an existing file
+ * (`>>`, some editors) leaves them alone; the file's own stamp shows it.
+ */
+export interface DirectoryStamps {
+  stamps: string;
+  takenAtMs: number;
+  /** Entry files the scan found (listed), to decide whether each file's stamp is worth checking. */
+  files: number;
+  /**
+   * Kept with a partial projection whose reading ran out of time: while the directories keep these
+   * stamps, a session start does not spend its bound again on the same files (approved-follow.ts).
+   */
+  outOfTime?: boolean;
+}
+
+const directoryStamp = (path: string): string => {
+  const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!stats) return '-';
+  return `${stats.isDirectory() ? 'd' : 'x'}:${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+};
+
+/** The stamps of the root and of every type directory (absent ones too: a new one is a change). */
+export function directoryStamps(root: MemoryRoot): string {
+  const base = join(root.anchor, ...root.parts);
+  return [base, ...ENTRY_TYPES.map((type) => join(base, type))].map(directoryStamp).join(' ');
+}
+
+/**
+ * True when the directories have the stamps `stored` took and none was modified so close to that
+ * moment that a change could hide within the timestamp granularity.
+ */
+export function directoriesSettled(stored: DirectoryStamps, now: string): boolean {
+  if (stored.stamps !== now) return false;
+  const racyAfterNs = BigInt(stored.takenAtMs - MEMORY_SCAN_RACY_MS) * 1_000_000n;
+  for (const stamp of now.split(' ')) {
+    if (stamp === '-') continue;
+    const [, , , mtimeNs, ctimeNs] = stamp.split(':');
+    if (BigInt(mtimeNs!) >= racyAfterNs || BigInt(ctimeNs!) >= racyAfterNs) return false;
+  }
+  return true;
 }
 
 export const sourceTreeDigest = (files: ReadonlyArray<{ path: string; contentDigest: string }>): string =>
@@ -176,24 +226,55 @@ function unchangedSince(previous: PreviousScan, listed: Listed[]): boolean {
   return true;
 }
 
+/**
+ * The files whose stamp is the one `previous` read and that were not modified close to that scan
+ * (see unchangedSince): their bytes are the ones `previous` digested, so an incremental scan may
+ * take their entry from the projection instead of reading them.
+ */
+function settledDigests(previous: PreviousScan | undefined): (path: string, now: FileStamp) => string | undefined {
+  if (!previous) return () => undefined;
+  const byPath = new Map(previous.files.map((f) => [f.path, f]));
+  const racyAfterNs = BigInt(previous.scannedAtMs - MEMORY_SCAN_RACY_MS) * 1_000_000n;
+  return (path, now) => {
+    const before = byPath.get(path);
+    if (!before || !sameStamp(before.stamp, now)) return undefined;
+    if (now.mtimeNs >= racyAfterNs || now.ctimeNs >= racyAfterNs) return undefined;
+    return before.contentDigest;
+  };
+}
+
+export interface ScanOptions {
+  previous?: PreviousScan;
+  /**
+   * The entry the projection holds for a file the previous scan read, when it still holds it with
+   * that content digest: with `previous`, only the files whose stamp changed are read again.
+   */
+  known?: (path: string, contentDigest: string) => MemoryEntry | undefined;
+  /** Date.now() past which no further file is read: the scan is then partial (kind `deadline`). */
+  deadlineMs?: number;
+  /** The scan's time (the reference for the next short circuit); default now. */
+  nowMs?: number;
+  /** Called after each file is read: tests change files here to prove drift is caught. */
+  afterRead?: (path: string) => void;
+}
+
 /** Scans a memory root. Reads only regular files below it, never through a link. */
-export function scanApprovedRoot(
-  root: MemoryRoot,
-  scope: MemoryScope,
-  options: {
-    previous?: PreviousScan;
-    /** The scan's time (the reference for the next short circuit); default now. */
-    nowMs?: number;
-    /** Called after each file is read: tests change files here to prove drift is caught. */
-    afterRead?: (path: string) => void;
-  } = {},
-): ProjectionScan {
+export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: ScanOptions = {}): ProjectionScan {
   const scannedAtMs = options.nowMs ?? Date.now();
   const problems: ProjectionProblem[] = [];
+  // Before the listing: a change made while the scan runs leaves stamps newer than these.
+  const takenAtMs = Date.now();
+  const stamps = directoryStamps(root);
   const { rootDir, listed } = listRoot(root, problems);
+  const directories: DirectoryStamps = {
+    stamps,
+    takenAtMs,
+    files: listed.reduce((sum, l) => sum + l.names.length, 0),
+  };
   if (options.previous && problems.length === 0 && unchangedSince(options.previous, listed)) {
     return {
       scope,
+      directories,
       coverage: 'complete',
       sourceTreeDigest: options.previous.sourceTreeDigest,
       unchanged: true,
@@ -207,8 +288,11 @@ export function scanApprovedRoot(
 
   const files: ScannedFile[] = [];
   const parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }> = [];
+  const settled = settledDigests(options.known ? options.previous : undefined);
   let total = 0;
+  let stopped = false;
   for (const { directory, type, names } of listed) {
+    if (stopped) break;
     for (const name of names) {
       const path = `${type}/${name}`;
       if (++total > MEMORY_ROOT_MAX_FILES) {
@@ -218,6 +302,25 @@ export function scanApprovedRoot(
           line: null,
           message: `the memory root holds more than ${MEMORY_ROOT_MAX_FILES} entry files; the rest were not read`,
         });
+        break;
+      }
+      const stamp = options.known ? lstamp(`${directory.path}/${name}`) : null;
+      const digest = stamp ? settled(path, stamp) : undefined;
+      const reused = digest === undefined ? undefined : options.known!(path, digest);
+      if (stamp && digest !== undefined && reused) {
+        // Not read: its stamp is the one the previous scan digested, and the projection holds its entry.
+        files.push({ path, stamp, contentDigest: digest });
+        parsed.push({ path, contentDigest: digest, entry: reused });
+        continue;
+      }
+      if (options.deadlineMs !== undefined && Date.now() > options.deadlineMs) {
+        problems.push({
+          kind: 'deadline',
+          path,
+          line: null,
+          message: `reading the changed entry files took longer than allowed here; ${path} and the files after it were not read (common-memory memory sync reads them all)`,
+        });
+        stopped = true;
         break;
       }
       let read: ReturnType<typeof readFileInDirectory>;
@@ -301,6 +404,7 @@ export function scanApprovedRoot(
   const entries = collectEntries(scope, parsed, problems);
   return {
     scope,
+    directories,
     coverage: problems.length === 0 ? 'complete' : 'partial',
     sourceTreeDigest: sourceTreeDigest(files),
     unchanged: false,

@@ -17,7 +17,6 @@
 // guards against is a link committed into the repository or left in the data home (static links,
 // which are always refused); whoever can race the writer can already write those files.
 
-import { createHash } from 'node:crypto';
 import {
   type BigIntStats,
   closeSync,
@@ -35,6 +34,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { sha256Hex } from '../ground/digests.js';
 
 export type MemoryFileErrorCode =
   | 'invalid_path'
@@ -327,8 +327,7 @@ export interface WriteOptions {
  * The temporary file a write goes through: hidden, so scans skip it; fixed per target, so a
  * crash's leftover is reused.
  */
-export const temporaryName = (name: string): string =>
-  `.cm-${createHash('sha256').update(name).digest('hex').slice(0, 16)}.tmp`;
+export const temporaryName = (name: string): string => `.cm-${sha256Hex(name).slice(0, 16)}.tmp`;
 
 /**
  * Writes `bytes` to `<root>/<relativePath>` atomically and durably: a temporary file in the same

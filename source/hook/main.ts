@@ -6,7 +6,12 @@
 // record of the failure for `status` to show.
 import { writeSync } from 'node:fs';
 import { storeFiles } from '../home.js';
-import { HOOK_OVER_LIMIT_HEAD_BYTES, HOOK_REPLY_MARGIN_MS } from '../limits.js';
+import {
+  HOOK_OVER_LIMIT_HEAD_BYTES,
+  HOOK_REPLY_MARGIN_MS,
+  MEMORY_FOLLOW_HOOK_BUDGET_MS,
+  MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
+} from '../limits.js';
 import { hookDeadlineMs, waitBudgetMs } from './busy-wait.js';
 import type { Db } from '../store/database.js';
 import type { TailReader } from '../store/core/inbox-writes.js';
@@ -76,7 +81,17 @@ export function runHook(argv: string[]): number {
     const cwd = payload.cwd;
     snapshot = () => {
       try {
-        return readSessionSnapshot(storeFiles(args.home).memoryState, cwd, cliCommand(args.home, args.shim)).text;
+        return readSessionSnapshot(
+          storeFiles(args.home).memoryState,
+          cwd,
+          cliCommand(args.home, args.shim),
+          undefined,
+          {
+            home: args.home,
+            budgetMs: MEMORY_FOLLOW_HOOK_BUDGET_MS,
+            fileStampsUpTo: MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
+          },
+        ).text;
       } catch (error) {
         snapshotError = error;
         return '';

@@ -18,6 +18,7 @@
 import { storeFiles } from '../home.js';
 import { CmError } from '../errors.js';
 import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
+import { MEMORY_FOLLOW_HOOK_BUDGET_MS, MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX } from '../limits.js';
 import { cliCommand } from './cli-command.js';
 import { commit } from '../store/transaction.js';
 import type { Db } from '../store/database.js';
@@ -94,7 +95,11 @@ export function refreshSnapshot(
   try {
     return commit(db, 'memoryRefresh', (tx) => {
       const row = findActivation(db, target, env);
-      const snapshot = readSessionSnapshot(storeFiles(home).memoryState, row.cwd, cliCommand(home));
+      const snapshot = readSessionSnapshot(storeFiles(home).memoryState, row.cwd, cliCommand(home), undefined, {
+        home,
+        budgetMs: MEMORY_FOLLOW_HOOK_BUDGET_MS,
+        fileStampsUpTo: MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
+      });
       replaceSnapshot(tx, row.activation_id, snapshot.text);
       return {
         sessionKey: row.session_key,

@@ -7,7 +7,8 @@
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
-import { memoryGetAt, memorySearchAt } from '../pipeline/approved-access.js';
+import { followFiles, memoryGetAt, memoryRootPaths, memorySearchAt } from '../pipeline/approved-access.js';
+import { MemoryRootWatcher } from './memory-watch.js';
 import { readPlanAt } from '../pipeline/promotion.js';
 import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
 import { publicScope, resolveScope } from '../effects/repository.js';
@@ -98,6 +99,9 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   static async start(home: string, writer: WriterClient, hostId: string, serve: boolean): Promise<MemoryService> {
     const service = new MemoryService(home, writer, hostId, serve && autoExtractEnabled());
     if (serve) {
+      // A real host follows the memory files as they change (memory-watch.ts).
+      service.watcher = new MemoryRootWatcher((cwd) => followFiles(storeFiles(home).memoryState, cwd));
+      service.watchRoots(process.cwd());
       service.runners = service.startRunners();
       // A damaged memory-state must not stop the host: the runners report it on first use instead.
       await service.runners.catch(() => (service.runners = undefined));
@@ -115,6 +119,18 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   }
 
   private filesClient: MemoryFilesClient | undefined;
+  private watcher: MemoryRootWatcher | undefined;
+
+  /** Watches the memory roots a session at `cwd` reads (a real host only). */
+  private watchRoots(cwd: string): void {
+    if (!this.watcher) return;
+    this.watcher.watch(memoryRootPaths(this.home, cwd).map((path) => ({ path, cwd })));
+  }
+
+  /** The memory roots this host watches now. */
+  watchedRoots(): string[] {
+    return this.watcher?.watched() ?? [];
+  }
 
   private files(): MemoryFilesClient {
     this.filesClient ??= MemoryFilesClient.start(this.home, storeFiles(this.home).memoryState, this.writer);
@@ -160,6 +176,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   private startSync: Promise<unknown> | undefined;
 
   async close(): Promise<void> {
+    this.watcher?.close();
     await this.startSync;
     await Promise.allSettled([...this.inFlight]);
     await this.filesClient?.close();
@@ -244,6 +261,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   /** Scans the memory roots of `cwd` into the approved projection (the files thread reads, the writer stores). */
   async memorySync({ cwd }: { cwd: string }) {
+    this.watchRoots(cwd);
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().sync(cwd));
   }
@@ -312,10 +330,12 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   }
 
   async memorySearch(request: MemorySearchRequest) {
+    this.watchRoots(request.cwd);
     return memorySearchAt(storeFiles(this.home).memoryState, request.cwd, request.query, request.limit);
   }
 
   async memoryGet(request: { entryId: string; cwd: string }) {
+    this.watchRoots(request.cwd);
     return memoryGetAt(storeFiles(this.home).memoryState, request.cwd, request.entryId);
   }
 }

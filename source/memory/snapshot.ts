@@ -155,6 +155,8 @@ export function selectSnapshot(
   budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES,
   total?: number,
   cli?: string,
+  /** Why these notes may not match the memory files now (the projection's coverage is partial). */
+  partialReason?: string,
 ): Snapshot {
   const seen = new Set<string>();
   const ordered = [...entries]
@@ -163,7 +165,10 @@ export function selectSnapshot(
   if (ordered.length === 0) return { text: '', entryIds: [], omitted: 0, bytes: 0 };
   const count = Math.max(total ?? 0, ordered.length);
   // Room kept for the frame and the longest "N more" line there could be.
-  const head = header(cli);
+  const head =
+    partialReason === undefined
+      ? header(cli)
+      : `${header(cli)}\n(coverage: partial — ${displayText(partialReason)}. These are the notes as last read in full; the memory files may differ.)`;
   let used = byteLength(head) + 1 + byteLength(FOOTER) + byteLength(omittedLine(count, cli)) + 1;
   const blocks: string[] = [];
   const entryIds: string[] = [];

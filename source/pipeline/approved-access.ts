@@ -3,6 +3,12 @@
 // through the writer; `memory search` and `get` read memory-state read-only. The scopes a caller
 // sees come from its directory: its worktree's and the user's, never another repository's.
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { MEMORY_ENTRY_MAX_BYTES, MEMORY_FOLLOW_READ_BUDGET_MS } from '../limits.js';
+import { sha256Hex } from '../ground/digests.js';
+import { followApproved, type FollowResult } from '../store/memory/approved-follow.js';
+import { readMemoryFile } from '../effects/safe-files.js';
+import { parseEntry } from '../memory/entry-format.js';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../api/memory-views.js';
@@ -37,6 +43,7 @@ export function scanInput(
     scanJson: encodePreviousScan(scan),
     problems: scan.problems,
     entries: scan.entries,
+    directories: scan.directories,
   };
 }
 
@@ -236,7 +243,8 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
     throw new CmError('usage', 'Give words to search for, e.g. common-memory memory search "release checklist".');
   const max = validLimit(limit);
   const owners = ownersOf(cwd);
-  return withMemoryState(
+  const followed = followFiles(path, cwd);
+  const found = withMemoryState(
     path,
     () => ({ ...emptyView(owners), results: [] }),
     (db) =>
@@ -244,6 +252,42 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
         (): MemorySearchResult => ({ ...scopesView(db, owners), results: searchApproved(db, owners, query, max) }),
       )(),
   );
+  return withFollowed(found, followed);
+}
+
+/**
+ * Brings the projection of `cwd`'s scopes up to date with their files before a read answers
+ * (approved-follow.ts): what could not be is a partial scope with its reason, never a stale
+ * answer given as complete. memory-state lives in the data home, the user root's anchor.
+ */
+export function followFiles(memoryStatePath: string, cwd: string): FollowResult {
+  const targets = targetsOf(dirname(memoryStatePath), cwd).map(({ owner, anchor }) => ({
+    owner,
+    root: () => memoryRootOf(owner.scope, anchor),
+  }));
+  return followApproved(memoryStatePath, targets, { budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS });
+}
+
+/** The absolute paths of the memory roots a session at `cwd` reads (whether they exist or not). */
+export function memoryRootPaths(home: string, cwd: string): string[] {
+  const paths: string[] = [];
+  for (const { owner, anchor } of targetsOf(home, cwd)) {
+    try {
+      const root = memoryRootOf(owner.scope, anchor);
+      paths.push(join(root.anchor, ...root.parts));
+    } catch {
+      // an anchor that cannot be opened has no root to watch
+    }
+  }
+  return paths;
+}
+
+/** The view with every scope the follow could not bring up to date marked partial, with the first reason. */
+function withFollowed<T extends ApprovedView>(view: T, followed: FollowResult): T {
+  if (followed.partial.length === 0) return view;
+  const partial = new Set(followed.partial.map((p) => p.scope));
+  const scopes = view.scopes.map((s) => (partial.has(s.scope) ? { ...s, coverage: 'partial' as const } : s));
+  return { ...view, scopes, coverage: 'partial', reason: followed.partial[0]!.reason };
 }
 
 type ApprovedView = Omit<MemorySearchResult, 'results'>;
@@ -280,13 +324,52 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
   const notFound = () =>
     new CmError(
       'not_found',
-      `No approved memory entry has the id ${echoed(entryId)} in this repository or the user scope. Run common-memory memory sync after editing files, or memory search to find ids.`,
+      `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
     );
+  const followed = followFiles(path, cwd);
   const entry = withMemoryState(
     path,
     () => undefined,
     (db) => readApprovedEntry(db, owners, entryId),
   );
   if (!entry) throw notFound();
-  return entry;
+  if (followed.partial.length === 0) return entry;
+  // The projection could not be brought up to date: the entry is given from its file — as
+  // projected when the file still holds those bytes, else as the file says now — never the body
+  // of a removed file.
+  const home = dirname(path);
+  const anchors = new Map(targetsOf(home, cwd).map((t) => [t.owner.scope, t.anchor]));
+  let present = false;
+  for (const source of entry.sources) {
+    const anchor = anchors.get(source.scope);
+    if (anchor === undefined) continue;
+    try {
+      const read = readMemoryFile(memoryRootOf(source.scope, anchor), source.path, MEMORY_ENTRY_MAX_BYTES);
+      if (!read) continue;
+      present = true;
+      const digest = sha256Hex(read.bytes);
+      if (digest === entry.contentDigest) return entry;
+      const parsed = parseEntry(read.bytes);
+      if (parsed.ok && parsed.value.entry.id === entry.id) {
+        const now = parsed.value.entry;
+        return {
+          id: now.id,
+          title: now.title,
+          appliesWhen: now.appliesWhen,
+          contentDigest: digest,
+          sources: [source],
+          body: now.body,
+          type: now.type,
+          priority: now.priority,
+        };
+      }
+    } catch {
+      // unreadable: judged like a changed file below
+    }
+  }
+  if (!present) throw notFound();
+  throw new CmError(
+    'memory_unavailable',
+    `The file of ${echoed(entryId)} changed and the projection could not be brought up to date: ${followed.partial[0]!.reason}. Try again, or run common-memory memory sync.`,
+  );
 }

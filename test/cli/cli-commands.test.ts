@@ -232,8 +232,13 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
     assert.match(changed.stdout, /Dry run — nothing was stored/);
     assert.match(changed.stdout, /project: would replace 1 entry with 2/);
     assert.deepEqual(tree(home), before, 'the data home is as it was');
+    // The dry run stored nothing (the tree above); the next read follows the files and stores it.
     const search = json((await runCli(['memory', 'search', 'named', '--home', home, '--json'], { cwd: repo })).stdout);
-    assert.equal(search.results.length, 0, 'the projection still lacks the new entry');
+    assert.deepEqual(
+      search.results.map((r: { entryId: string }) => r.entryId),
+      ['named-exports'],
+    );
+    assert.notDeepEqual(tree(home), before, 'the read stored it');
   });
 
   it('memory promote --dry-run names the files it would write and writes none', async () => {

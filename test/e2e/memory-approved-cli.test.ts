@@ -182,10 +182,10 @@ describe('approved projection commands', () => {
       during.results.map((r: { entryId: string }) => r.entryId),
       ['use-pnpm'],
     );
+    // get answers from the entry's file, never from a projection the file no longer matches.
     assert.match(
       json((await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout).body,
-      /lockfile/,
-      'the previous projection is kept',
+      /A changed body that must not be projected yet\./,
     );
 
     // Fixed: complete again, the pending edit is projected.

@@ -89,6 +89,15 @@ export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
   { path: 'source/memory/query-expansion.ts', why: 'fts-query widens search words with it (pure, no imports)' },
   { path: 'source/memory/time-expression.ts', why: 'fts-query reads time expressions with it (pure, no imports)' },
   { path: 'source/effects/repository.ts', why: 'resolves the session scope from .git without spawning git' },
+  {
+    path: 'source/effects/memory-root.ts',
+    why: "where a scope's memory root is, for the snapshot to follow its files",
+  },
+  { path: 'source/effects/safe-files.ts', why: 'no-follow reads of the memory files (node:fs only)' },
+  {
+    path: 'source/effects/approved-projection.ts',
+    why: 'stamps the memory files and reads the changed ones: the snapshot follows the files',
+  },
   { path: 'source/store/database.ts', why: 'opens a database file' },
   { path: 'source/store/migrations.ts', why: 'migrates a fresh store on first use' },
   { path: 'source/store/transaction.ts', why: 'the commit boundary' },
@@ -101,6 +110,11 @@ export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
   { path: 'source/store/memory/schema/', why: "memory-state's migration steps (imported by its schema)" },
   { path: 'source/store/memory/recall-terms.ts', why: 'term counts used by the v6 migration step' },
   { path: 'source/store/memory/snapshot-read.ts', why: 'reads the snapshot entries (read-only, bounded)' },
+  {
+    path: 'source/store/memory/approved-follow.ts',
+    why: 'brings the projection up to date with changed memory files before the snapshot (bounded)',
+  },
+  { path: 'source/store/memory/approved-sync.ts', why: 'stores a scan of a memory root (zod-free SQL)' },
   { path: 'source/store/ledger/', why: 'the ledger events the hook records' },
 ];
 

@@ -1,29 +1,28 @@
 // The approved projection in memory-state (seed 004 DEV-1): per owner (a repository worktree, or
 // the user scope) the entries of its memory root with their FTS rows, the generation, the source
-// tree digest and the coverage of the last scan. A complete scan of a changed tree replaces the
-// owner's entries and FTS rows and bumps the generation in one transaction; a partial scan only
-// records its coverage and problems, so readers keep the last complete projection; the same tree
-// again changes nothing. The scan itself happens outside the writer (approved-projection.ts): the
-// command refuses it when another sync committed since it began, and the caller scans again.
+// tree digest and the coverage of the last scan. Storing a scan (approved-sync.ts) is the writer's
+// command here, its input checked; the reads below serve search, get and status. The scan itself
+// happens outside the writer (approved-projection.ts): the command refuses it when another sync
+// committed since it began, and the caller scans again.
 import { z } from 'zod';
 import { memoryCommand } from '../command.js';
 import { prepared, type Db } from '../database.js';
-import type { Tx } from '../transaction.js';
-import type { ApprovedEntry, MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
+import type { MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
 import { buildFtsQuery } from '../../memory/fts-query.js';
-import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
+import { type ApprovedOwner, readProjection, syncApproved } from './approved-sync.js';
 
-/** What the FTS rows index and how: a change re-indexes on the next complete scan. */
-export const APPROVED_ANALYZER_VERSION = 'approved-fts@1';
-export const APPROVED_RECALL_VERSION = 'recall-rrf@1';
+export {
+  APPROVED_ANALYZER_VERSION,
+  APPROVED_RECALL_VERSION,
+  type ApprovedOwner,
+  type ProjectionRow,
+  readProjection,
+  type SyncApprovedInput,
+  type SyncApprovedResult,
+  syncApproved,
+} from './approved-sync.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-
-export interface ApprovedOwner {
-  scope: MemoryScope;
-  repositoryKey: string;
-  worktreeKey: string;
-}
 
 const ownerSchema = z.object({ scope: z.enum(['project', 'user']), repositoryKey: hex64, worktreeKey: hex64 }).strict();
 
@@ -62,167 +61,17 @@ export const syncInput = z
     scanJson: z.string(),
     problems: z.array(problemSchema),
     entries: z.array(entrySchema),
+    directories: z
+      .object({
+        stamps: z.string(),
+        takenAtMs: z.number(),
+        files: z.number().int().nonnegative(),
+        outOfTime: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
-
-export type SyncApprovedInput = z.input<typeof syncInput>;
-
-export interface SyncApprovedResult {
-  /** raced: another sync committed after this scan began; scan again. */
-  outcome: 'replaced' | 'unchanged' | 'partial' | 'raced';
-  generation: number;
-  coverage: 'complete' | 'partial';
-  entries: number;
-}
-
-export interface ProjectionRow {
-  scope: MemoryScope;
-  generation: number;
-  source_tree_digest: string;
-  coverage: 'complete' | 'partial';
-  scan_json: string | null;
-  problems_json: string;
-  synced_at_ms: number | null;
-}
-
-export function readProjection(db: Db, owner: Omit<ApprovedOwner, 'scope'>): ProjectionRow | undefined {
-  return prepared(
-    db,
-    `SELECT scope, generation, source_tree_digest, coverage, scan_json, problems_json, synced_at_ms
-     FROM approved_projection WHERE repository_key = ? AND worktree_key = ?`,
-  ).get(owner.repositoryKey, owner.worktreeKey) as ProjectionRow | undefined;
-}
-
-function replaceEntries(tx: Tx<'memory'>, owner: ApprovedOwner, entries: z.infer<typeof entrySchema>[]): void {
-  const db = tx.db;
-  const old = prepared(
-    db,
-    `SELECT rowid, entry_id, revision, content_digest, frontmatter_json, body_text
-     FROM approved_entries WHERE repository_key = ? AND worktree_key = ?`,
-  ).all(owner.repositoryKey, owner.worktreeKey) as Array<{
-    rowid: number;
-    entry_id: string;
-    revision: number;
-    content_digest: string;
-    frontmatter_json: string;
-    body_text: string;
-  }>;
-  for (const row of old) {
-    const { title, appliesWhen } = JSON.parse(row.frontmatter_json) as Pick<ApprovedEntry, 'title' | 'appliesWhen'>;
-    unindexRecallRow(db, 'approved', row.rowid, approvedSearchableText({ title, appliesWhen, body: row.body_text }));
-  }
-  prepared(db, 'DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?').run(
-    owner.repositoryKey,
-    owner.worktreeKey,
-  );
-  const previous = new Map(old.map((row) => [row.entry_id, row]));
-  const insert = prepared(
-    db,
-    `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status, scope, paths_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'approved', ?, ?)`,
-  );
-  for (const entry of entries) {
-    const { body, paths, contentDigest, scope: _scope, ...frontmatter } = entry;
-    const before = previous.get(entry.id);
-    // An entry's revision counts its content changes: recall compares it before applying a decision.
-    const revision = !before ? 1 : before.content_digest === contentDigest ? before.revision : before.revision + 1;
-    const { lastInsertRowid } = insert.run(
-      entry.id,
-      owner.repositoryKey,
-      owner.worktreeKey,
-      revision,
-      contentDigest,
-      JSON.stringify(frontmatter),
-      body,
-      owner.scope,
-      JSON.stringify(paths),
-    );
-    indexRecallRow(db, 'approved', lastInsertRowid, approvedSearchableText(entry));
-  }
-}
-
-export function syncApproved(tx: Tx<'memory'>, input: z.infer<typeof syncInput>): SyncApprovedResult {
-  const { owner } = input;
-  const current = readProjection(tx.db, owner);
-  if ((current?.generation ?? null) !== input.expectedGeneration) {
-    return {
-      outcome: 'raced',
-      generation: current?.generation ?? 0,
-      coverage: current?.coverage ?? 'partial',
-      entries: 0,
-    };
-  }
-  const count = (): number =>
-    prepared(tx.db, 'SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?')
-      .pluck()
-      .get(owner.repositoryKey, owner.worktreeKey) as number;
-  const problemsJson = JSON.stringify(input.problems);
-  if (input.coverage === 'partial') {
-    // Readers keep the last complete projection; they are told it is not the whole tree.
-    if (current) {
-      prepared(
-        tx.db,
-        "UPDATE approved_projection SET coverage = 'partial', problems_json = ?, synced_at_ms = ? WHERE repository_key = ? AND worktree_key = ?",
-      ).run(problemsJson, tx.nowMs, owner.repositoryKey, owner.worktreeKey);
-    } else {
-      prepared(
-        tx.db,
-        `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms)
-         VALUES (?, ?, 0, '', 'partial', ?, ?, ?, NULL, ?, ?)`,
-      ).run(
-        owner.repositoryKey,
-        owner.worktreeKey,
-        APPROVED_ANALYZER_VERSION,
-        APPROVED_RECALL_VERSION,
-        owner.scope,
-        problemsJson,
-        tx.nowMs,
-      );
-    }
-    return {
-      outcome: 'partial',
-      generation: current?.generation ?? 0,
-      coverage: 'partial',
-      entries: current ? count() : 0,
-    };
-  }
-  if (current && (input.unchanged || current.source_tree_digest === input.sourceTreeDigest)) {
-    // The same tree: no new generation. The stamps may be newer (a touched file), so keep them.
-    prepared(
-      tx.db,
-      `UPDATE approved_projection SET coverage = 'complete', problems_json = '[]', synced_at_ms = ?, scan_json = CASE WHEN ? THEN scan_json ELSE ? END
-       WHERE repository_key = ? AND worktree_key = ?`,
-    ).run(tx.nowMs, input.unchanged ? 1 : 0, input.scanJson, owner.repositoryKey, owner.worktreeKey);
-    return { outcome: 'unchanged', generation: current.generation, coverage: 'complete', entries: count() };
-  }
-  replaceEntries(tx, owner, input.entries);
-  const generation = (current?.generation ?? 0) + 1;
-  prepared(
-    tx.db,
-    `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms)
-     VALUES (?, ?, ?, ?, 'complete', ?, ?, ?, ?, '[]', ?)
-     ON CONFLICT (repository_key, worktree_key) DO UPDATE SET generation = excluded.generation, source_tree_digest = excluded.source_tree_digest,
-       coverage = 'complete', analyzer_version = excluded.analyzer_version, recall_algorithm_version = excluded.recall_algorithm_version,
-       scan_json = excluded.scan_json, problems_json = '[]', synced_at_ms = excluded.synced_at_ms`,
-  ).run(
-    owner.repositoryKey,
-    owner.worktreeKey,
-    generation,
-    input.sourceTreeDigest,
-    APPROVED_ANALYZER_VERSION,
-    APPROVED_RECALL_VERSION,
-    owner.scope,
-    input.scanJson,
-    tx.nowMs,
-  );
-  // One row per id (the primary key refuses a second): the count replaceEntries just inserted.
-  prepared(
-    tx.db,
-    `INSERT INTO approved_entry_counts (repository_key, worktree_key, entries) VALUES (?, ?, ?)
-     ON CONFLICT (repository_key, worktree_key) DO UPDATE SET entries = excluded.entries`,
-  ).run(owner.repositoryKey, owner.worktreeKey, input.entries.length);
-  return { outcome: 'replaced', generation, coverage: 'complete', entries: input.entries.length };
-}
 
 export const approvedCommands = {
   /** Stores one owner's scan: replace + new generation, or coverage only, or nothing (same tree). */

@@ -8,6 +8,9 @@ import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../limits.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../../effects/repository.js';
 import { selectSnapshot, type Snapshot, type SnapshotEntry } from '../../memory/snapshot.js';
 import { openMemoryStateReadOnly } from './state-database.js';
+import { memoryRootOf } from '../../effects/memory-root.js';
+import { type FollowTarget, followApproved } from './approved-follow.js';
+import { readProjection } from './approved-sync.js';
 
 export interface SnapshotOwner {
   scope: 'project' | 'user';
@@ -17,14 +20,22 @@ export interface SnapshotOwner {
 
 /** The owners a session at `cwd` reads: its worktree's (inside git), then the user scope's. */
 export function snapshotOwners(cwd: string | null | undefined): SnapshotOwner[] {
+  return snapshotTargets(cwd, '').map((target) => target.owner);
+}
+
+/** The owners with their memory roots: the worktree's root and `home`'s user root. */
+function snapshotTargets(cwd: string | null | undefined, home: string): FollowTarget[] {
   const scope = resolveScopeQuickly(cwd);
-  const user: SnapshotOwner = {
-    scope: 'user',
-    repositoryKey: USER_SCOPE.repositoryKey,
-    worktreeKey: USER_SCOPE.worktreeKey,
+  const user: FollowTarget = {
+    owner: { scope: 'user', repositoryKey: USER_SCOPE.repositoryKey, worktreeKey: USER_SCOPE.worktreeKey },
+    root: () => memoryRootOf('user', home),
   };
   if (scope.scope !== 'project') return [user];
-  return [{ scope: 'project', repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey }, user];
+  const project: FollowTarget = {
+    owner: { scope: 'project', repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey },
+    root: () => memoryRootOf('project', scope.rootRealpath),
+  };
+  return [project, user];
 }
 
 /**
@@ -60,6 +71,8 @@ export function snapshotFromState(
   owners: readonly SnapshotOwner[],
   budgetBytes: number = MEMORY_SNAPSHOT_MAX_BYTES,
   cli?: string,
+  /** Why the projection may not match the files (it could not be brought up to date now). */
+  partialReason?: string,
 ): Snapshot {
   const bound = Math.ceil(budgetBytes / MIN_ENTRY_BYTES) + 1;
   return db.transaction((): Snapshot => {
@@ -79,7 +92,14 @@ export function snapshotFromState(
       .prepare('SELECT entries FROM approved_entry_counts WHERE repository_key = ? AND worktree_key = ?')
       .pluck();
     let total = 0;
+    // A scope whose last reading of its files was partial keeps its previous projection: said so.
+    let reason = partialReason;
     for (const owner of owners) {
+      const row = reason === undefined ? readProjection(db, owner) : undefined;
+      if (row?.coverage === 'partial') {
+        const problems = JSON.parse(row.problems_json) as Array<{ message?: string }>;
+        reason = problems[0]?.message ?? `the ${owner.scope} memory files were not all read`;
+      }
       // An id held by both owners is counted twice here: "N more" may then say one too many.
       total += (count.get(owner.repositoryKey, owner.worktreeKey) as number | undefined) ?? 0;
     }
@@ -87,7 +107,7 @@ export function snapshotFromState(
       const rows: OrderRow[] = [];
       for (const owner of owners)
         rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
-      return selectSnapshot(rows.map(snapshotEntry), budgetBytes, total, cli);
+      return selectSnapshot(rows.map(snapshotEntry), budgetBytes, total, cli, reason);
     };
     const page = Math.min(FIRST_PAGE_ROWS, bound);
     const firstTry = select(page);
@@ -115,18 +135,26 @@ function snapshotEntry(row: OrderRow): SnapshotEntry {
  * The snapshot for a session at `cwd` from the memory-state file at `path`: empty when the file
  * does not exist yet (nothing was ever approved); throws memory_unavailable when it is locked,
  * damaged or of another version. `cli`: the shell command the frame names (hook/cli-command.ts).
+ * With `follow`, the projection is first brought up to date with the files of the session's
+ * memory roots (approved-follow.ts), within `budgetMs`; what could not be is said in the frame.
  */
 export function readSessionSnapshot(
   path: string,
   cwd: string | null | undefined,
   cli: string,
   budgetBytes?: number,
+  follow?: { home: string; budgetMs: number; fileStampsUpTo?: number },
 ): Snapshot {
+  let partialReason: string | undefined;
+  if (follow) {
+    const followed = followApproved(path, snapshotTargets(cwd, follow.home), follow);
+    partialReason = followed.partial[0]?.reason;
+  }
   const state = openMemoryStateReadOnly(path);
   // Nothing was ever approved: no repository to find.
   if (!state) return selectSnapshot([], budgetBytes);
   try {
-    return snapshotFromState(state.db, snapshotOwners(cwd), budgetBytes, cli);
+    return snapshotFromState(state.db, snapshotOwners(cwd), budgetBytes, cli, partialReason);
   } finally {
     state.db.close();
   }
