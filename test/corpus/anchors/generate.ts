@@ -133,7 +133,7 @@ function makeWorld(pick: Pick, random: () => number): World {
 type Made = Omit<AnchorCase, 'id' | 'files'> & { files?: Record<string, string> };
 type Template = (w: World) => Made;
 
-const without = (items: string[], gone: string): string[] => items.filter((item) => item !== gone);
+const _without = (items: string[], gone: string): string[] => items.filter((item) => item !== gone);
 const deleteDir = (w: World, dir: string): Change[] =>
   Object.keys(w.files)
     .filter((path) => path.startsWith(`${dir}/`))
@@ -427,7 +427,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: true,
         entry: { title: 'Known good build', body: `The last known good build was {{GONE}}.` },
@@ -611,7 +611,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [{ op: 'delete', path: w.file }],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -620,7 +620,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [{ op: 'delete', path: 'package.json' }],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -653,7 +653,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [{ op: 'delete', path: w.other }],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -662,7 +662,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -686,7 +686,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
     kind: 'hex-not-a-commit',
     stale: false,
     phrasings: [
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -695,7 +695,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -704,7 +704,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -713,7 +713,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         },
         change: [],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -734,7 +734,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         entry: { title: `${w.module} baseline`, body: `Benchmarks compare against commit {{HEAD7}}.` },
         change: [{ op: 'delete', path: w.other }, { op: 'commit' }],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: { title: 'Import commit', body: `The repository was imported at {{HEAD}}; older history is elsewhere.` },
@@ -761,13 +761,13 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
     kind: 'version-and-domain',
     stale: false,
     phrasings: [
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: { title: 'Versions', body: 'We pin `v2.3.1` of the client and talk to `api.example.com`.' },
         change: [],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
@@ -782,7 +782,7 @@ const KINDS: Array<{ kind: string; stale: boolean; phrasings: Template[] }> = [
         entry: { title: 'Identifiers', body: 'Name booleans like `isReady` or `hasToken`; avoid `flag`.' },
         change: [{ op: 'delete', path: w.file }],
       }),
-      (w) => ({
+      (_w) => ({
         kind: '',
         stale: false,
         entry: {
