@@ -286,11 +286,11 @@ function commandClaims(piece: Piece): CommandClaims {
   return claims;
 }
 
-function isBranchName(name: string): boolean {
+function isBranchName(name: string, explicit = false): boolean {
   if (name.length > 100 || !/^[A-Za-z0-9][\w./-]*$/.test(name)) return false;
   if (name.includes('..') || name.endsWith('/') || name.endsWith('.lock') || name.endsWith('.')) return false;
-  // A file argument (`git checkout -- src/a.ts`) or a commit is not a branch.
-  if (/\.[A-Za-z]{1,5}$/.test(name) || /^[0-9a-f]{7,40}$/.test(name)) return false;
+  // After `git checkout`, a file argument (`src/a.ts`) or a commit is not a branch; "the `release/2.x` branch" is.
+  if ((!explicit && /\.[A-Za-z]{1,5}$/.test(name)) || /^[0-9a-f]{7,40}$/.test(name)) return false;
   return name !== 'HEAD' && name !== '-';
 }
 
@@ -299,7 +299,7 @@ function branchMentions(text: string): string[] {
   const names: string[] = [];
   for (const match of text.matchAll(/`([^`\s]+)`\s+branch\b|\bbranch(?:es)?\s+(?:named\s+|called\s+)?`([^`\s]+)`/gi)) {
     const name = match[1] ?? match[2]!;
-    if (isBranchName(name)) names.push(name);
+    if (isBranchName(name, true)) names.push(name);
   }
   return names;
 }
@@ -349,11 +349,13 @@ function symbolName(text: string): string | null {
   return name;
 }
 
-/** "the `scripts` folder": a one-word code span followed by folder/directory names a directory. */
-function directoryWord(text: string, piece: Piece): boolean {
+/** The word after a one-token code span: "the `scripts` folder", "the `main` branch". */
+function wordAfter(text: string, piece: Piece): string {
   const after = text.slice(piece.offset, piece.offset + piece.text.length + 24);
-  return /^`+[^`]+`+\s+(folder|directory|dir)\b/i.test(after);
+  return /^`+[^`]+`+\s+(\w+)/.exec(after)?.[1]?.toLowerCase() ?? '';
 }
+const directoryWord = (text: string, piece: Piece): boolean =>
+  ['folder', 'directory', 'dir'].includes(wordAfter(text, piece));
 
 // ---- extraction ----
 
@@ -371,6 +373,8 @@ export function extractAnchors(source: AnchorSource, options: ExtractOptions = {
     for (const script of claims.scripts) found.push({ at: piece.offset, anchor: { kind: 'script', ...script } });
     for (const name of claims.binaries) found.push({ at: piece.offset, anchor: { kind: 'binary', name } });
     for (const name of claims.branches) found.push({ at: piece.offset, anchor: { kind: 'branch', name } });
+    // A branch named in backticks is handled by branchMentions, never as a path.
+    if (piece.code && wordAfter(text, piece) === 'branch') continue;
     const inCommand = claims.scripts.length + claims.binaries.length + claims.branches.length > 0;
     const tokens = [...piece.text.matchAll(/\S+/g)];
     for (const match of tokens) {
