@@ -11,7 +11,12 @@ import { extractAnchors } from '../../source/memory/anchors.js';
 import { planAnchorRun } from '../../source/pipeline/anchor-refresh.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
-import { countStaleEntries, readVerdicts, recordAnchors } from '../../source/store/memory/anchor-store.js';
+import {
+  countStaleEntries,
+  readAnchorSummary,
+  readVerdicts,
+  recordAnchors,
+} from '../../source/store/memory/anchor-store.js';
 import { memoryStateSchema } from '../../source/store/memory/state-schema.js';
 import type { Tx } from '../../source/store/transaction.js';
 import { git } from '../support/anchor-cases.js';
@@ -130,6 +135,10 @@ describe('anchor verification against a worktree', () => {
     const cold = verifyAnchors(root, entries);
     assert.ok(cold.counts.reads > 0 && cold.counts.gitProcesses === 1);
     const warm = verifyAnchors(root, entries, JSON.parse(JSON.stringify(cold.cache)));
+    const changedInputs = Object.entries(cold.cache.results).filter(
+      ([key, result]) => JSON.stringify(warm.cache.results[key]?.inputs) !== JSON.stringify(result.inputs),
+    );
+    assert.deepEqual(changedInputs, [], 'no input changed between the runs');
     assert.equal(warm.counts.judged, 0);
     assert.equal(warm.counts.gitProcesses, 0);
     assert.ok(warm.counts.reads <= 1, 'at most the git directory’s commondir probe');
@@ -154,6 +163,7 @@ describe('verdicts in memory-state', () => {
 
   it('a run stores anchors and verdicts beside the entries; status counts stale entries', () => {
     const { db } = store();
+    assert.equal(readAnchorSummary(db).state, 'unverified', 'before any run');
     const root = repo(BASE);
     db.prepare(
       `INSERT INTO approved_entries (entry_id, repository_key, worktree_key, revision, content_digest, frontmatter_json, body_text, status)
@@ -179,6 +189,12 @@ describe('verdicts in memory-state', () => {
     assert.equal(read.verdicts.get('cfg')!.failed[0]!.reason, '`src/legacy/config.ts` no longer exists');
     assert.equal(read.verdicts.get('tone')!.verdict, 'fresh');
     assert.deepEqual(countStaleEntries(db, [owner]), { available: true, stale: [1] });
+    assert.deepEqual(readAnchorSummary(db), {
+      state: 'verified',
+      reason: null,
+      staleEntries: { project: 1, user: 0 },
+      verifiedAt: new Date(1_000).toISOString(),
+    });
     // The next run re-extracts nothing (same content) and, with the tree unchanged, reads nothing.
     const again = planAnchorRun(db, owner, root);
     assert.equal(again.counts.extracted, 0);
@@ -192,5 +208,6 @@ describe('verdicts in memory-state', () => {
     assert.equal(read.available, false);
     assert.match(read.available ? '' : read.reason, /no such table/);
     assert.equal(countStaleEntries(older, [owner]).available, false);
+    assert.equal(readAnchorSummary(older).state, 'unavailable');
   });
 });

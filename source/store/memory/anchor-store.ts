@@ -180,6 +180,39 @@ export function readVerdicts(db: Db, owners: readonly OwnerKeys[], entryIds?: re
   }
 }
 
+export interface AnchorSummary {
+  state: 'verified' | 'unverified' | 'unavailable';
+  reason: string | null;
+  staleEntries: { project: number; user: number };
+  verifiedAt: string | null;
+}
+
+/** Stale entries per scope over every owner, for `memory status`: the counts each run kept, no scan. */
+export function readAnchorSummary(db: Db): AnchorSummary {
+  try {
+    const rows = prepared(
+      db,
+      `SELECT coalesce(p.scope, 'project') AS scope, sum(v.stale_entries) AS stale, max(v.verified_at_ms) AS at
+       FROM anchor_verification v LEFT JOIN approved_projection p
+         ON p.repository_key = v.repository_key AND p.worktree_key = v.worktree_key
+       GROUP BY 1`,
+    ).all() as Array<{ scope: 'project' | 'user'; stale: number; at: number }>;
+    if (rows.length === 0)
+      return { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null };
+    const staleEntries = { project: 0, user: 0 };
+    for (const row of rows) staleEntries[row.scope] += row.stale;
+    const at = Math.max(...rows.map((row) => row.at));
+    return { state: 'verified', reason: null, staleEntries, verifiedAt: new Date(at).toISOString() };
+  } catch (error) {
+    return {
+      state: 'unavailable',
+      reason: error instanceof Error ? error.message : String(error),
+      staleEntries: { project: 0, user: 0 },
+      verifiedAt: null,
+    };
+  }
+}
+
 /** Stale entries per owner, for `memory status` (a count kept by the run, never a scan). */
 export function countStaleEntries(
   db: Db,
