@@ -11,12 +11,13 @@ import { extractAnchors } from '../../source/memory/anchors.js';
 import { planAnchorRun } from '../../source/pipeline/anchor-refresh.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
+import { recordAnchors } from '../../source/store/memory/anchor-store.js';
 import {
   countStaleEntries,
   readAnchorSummary,
   readVerdicts,
-  recordAnchors,
-} from '../../source/store/memory/anchor-store.js';
+  verdictFor,
+} from '../../source/store/memory/verdict-read.js';
 import { memoryStateSchema } from '../../source/store/memory/state-schema.js';
 import type { Tx } from '../../source/store/transaction.js';
 import { git } from '../support/anchor-cases.js';
@@ -183,11 +184,16 @@ describe('verdicts in memory-state', () => {
     const plan = planAnchorRun(db, owner, root);
     assert.equal(plan.counts.extracted, 2);
     assert.deepEqual(recordAnchors(tx(db), plan.input as never), { entries: 2, stale: 1 });
-    const read = readVerdicts(db, [owner]);
+    const read = readVerdicts(db, [owner], { entryIds: ['cfg', 'tone', 'absent'] });
     assert.ok(read.available);
     assert.equal(read.verdicts.get('cfg')!.verdict, 'stale');
     assert.equal(read.verdicts.get('cfg')!.failed[0]!.reason, '`src/legacy/config.ts` no longer exists');
     assert.equal(read.verdicts.get('tone')!.verdict, 'fresh');
+    assert.equal(read.verdicts.has('absent'), false);
+    assert.equal(verdictFor(read, 'cfg', digest)?.verdict, 'stale');
+    assert.equal(verdictFor(read, 'cfg', 'd'.repeat(64)), null, 'a verdict of an older text says nothing');
+    const stale = readVerdicts(db, [owner], { stale: true });
+    assert.deepEqual(stale.available ? [...stale.verdicts.keys()] : null, ['cfg']);
     assert.deepEqual(countStaleEntries(db, [owner]), { available: true, stale: [1] });
     assert.deepEqual(readAnchorSummary(db), {
       state: 'verified',
@@ -204,7 +210,7 @@ describe('verdicts in memory-state', () => {
   it('a store that cannot answer (an older version without the table) says unavailable, not stale', () => {
     const older = openDatabase(join(mkdtempSync(join(tmpdir(), 'cm-anchor-old-')), 'memory-state.sqlite'));
     migrate(older, memoryStateSchema, 8);
-    const read = readVerdicts(older, [owner]);
+    const read = readVerdicts(older, [owner], { stale: true });
     assert.equal(read.available, false);
     assert.match(read.available ? '' : read.reason, /no such table/);
     assert.equal(countStaleEntries(older, [owner]).available, false);

@@ -10,6 +10,7 @@ import {
   MAX_ANCHORS_PER_ENTRY,
   readPathToken,
 } from '../../source/memory/anchors.js';
+import { rankStaleLast, staleNote } from '../../source/memory/staleness.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const keys = (body: string, root?: string): string[] =>
@@ -158,5 +159,26 @@ describe('anchor extraction', () => {
       const anchors: Anchor[] = extractAnchors({ title: '', body });
       assert.ok(anchors.length <= MAX_ANCHORS_PER_ENTRY);
     }
+  });
+});
+
+describe('how a stale entry is shown', () => {
+  it('names the first failed claim and how many more', () => {
+    assert.equal(
+      staleNote([
+        { anchor: '`src/a.ts`', reason: '`src/a.ts` no longer exists' },
+        { anchor: '`make proto`', reason: '`make proto`: Makefile no longer defines "proto"' },
+      ]),
+      'may be stale: `src/a.ts` no longer exists (and 1 more)',
+    );
+    assert.equal(staleNote([{ anchor: 'x', reason: 'x is gone' }]), 'may be stale: x is gone');
+  });
+
+  it('search keeps its order, stale entries last', () => {
+    const hits = ['a', 'b', 'c', 'd'].map((entryId) => ({ entryId }));
+    assert.deepEqual(
+      rankStaleLast(hits, new Set(['a', 'c'])).map((h) => h.entryId),
+      ['b', 'd', 'a', 'c'],
+    );
   });
 });

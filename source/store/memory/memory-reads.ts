@@ -1,6 +1,6 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
-import { readAnchorSummary } from './anchor-store.js';
+import { readAnchorSummary } from './verdict-read.js';
 import { basename } from 'node:path';
 import { USER_SCOPE } from '../../effects/repository.js';
 import { utcDay } from '../../memory/runner-plan.js';

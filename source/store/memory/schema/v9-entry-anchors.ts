@@ -2,7 +2,7 @@
 // against the worktree, beside the entry (memory/anchors.ts, effects/anchor-verify.ts). A table of
 // its own, keyed like approved_entries: a sync that replaces an owner's entries leaves these rows
 // alone, and content_digest says which entry text the anchors were read from, so an edited entry is
-// re-extracted. anchor_verification keeps the verifier's stamp cache per owner, so a run on an
+// re-extracted; the partial index finds an owner's stale entries without reading the fresh ones. anchor_verification keeps the verifier's stamp cache per owner, so a run on an
 // unchanged tree re-reads nothing.
 import type { Db } from '../../database.js';
 
@@ -19,6 +19,7 @@ export function migrateToEntryAnchors(db: Db): void {
           verified_at_ms INTEGER NOT NULL,
           PRIMARY KEY (repository_key, worktree_key, entry_id)
         ) STRICT, WITHOUT ROWID;
+        CREATE INDEX entry_anchors_stale ON entry_anchors (repository_key, worktree_key) WHERE verdict = 'stale';
         CREATE TABLE anchor_verification (
           repository_key TEXT NOT NULL,
           worktree_key TEXT NOT NULL,
