@@ -152,8 +152,15 @@ class Worktree {
     return result;
   }
 
+  private readonly stamps = new Map<string, string>();
+
   stamp(relative: string): string {
-    return stampOf(this.probe(relative));
+    let stamp = this.stamps.get(relative);
+    if (stamp === undefined) {
+      stamp = stampOf(this.probe(relative));
+      this.stamps.set(relative, stamp);
+    }
+    return stamp;
   }
 }
 
@@ -412,13 +419,17 @@ function judgeSymbol(tree: Worktree, anchor: Extract<Anchor, { kind: 'symbol' }>
 }
 
 /** The verdict of one entry from its anchors' results. */
-export function entryVerdict(anchors: readonly Anchor[], results: ReadonlyMap<string, AnchorResult>): EntryVerdict {
+export function entryVerdict(
+  anchors: readonly Anchor[],
+  results: ReadonlyMap<string, AnchorResult>,
+  keys: readonly string[] = anchors.map(anchorKey),
+): EntryVerdict {
   if (anchors.length === 0) return { verdict: 'fresh' };
   const failed: FailedAnchor[] = [];
   let held = 0;
   let skipReason = '';
-  for (const anchor of anchors) {
-    const key = anchorKey(anchor);
+  for (const [index, anchor] of anchors.entries()) {
+    const key = keys[index]!;
     const result = results.get(key);
     if (result?.status === 'failed')
       failed.push({ anchor: describeAnchor(anchor), key, reason: result.reason ?? 'failed' });
@@ -438,12 +449,19 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
   const tree = new Worktree(root);
   const cached = previous?.version === 1 && previous.root === root ? previous.results : {};
   const unique = new Map<string, Anchor>();
-  for (const entry of entries) for (const anchor of entry.anchors) unique.set(anchorKey(anchor), anchor);
+  // Each key once per entry: the verdicts below reuse them (10k entries make 30k keys).
+  const entryKeys = entries.map((entry) => entry.anchors.map(anchorKey));
+  entries.forEach((entry, index) => {
+    entry.anchors.forEach((anchor, at) => unique.set(entryKeys[index]![at]!, anchor));
+  });
 
   const results: Record<string, Judged> = {};
   const gitAnchors: Array<[string, Extract<Anchor, { kind: 'commit' | 'branch' }>]> = [];
-  const stillValid = (judged: Judged | undefined, stamp: (input: string) => string): judged is Judged =>
-    judged !== undefined && Object.entries(judged.inputs).every(([input, value]) => stamp(input) === value);
+  const stillValid = (judged: Judged | undefined, stamp: (input: string) => string): judged is Judged => {
+    if (judged === undefined) return false;
+    for (const input in judged.inputs) if (stamp(input) !== judged.inputs[input]) return false;
+    return true;
+  };
 
   let git: { dirs: GitDirs; stamp: string } | null | undefined;
   const gitState = () => {
@@ -513,6 +531,8 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
     ]),
   );
   const verdicts = new Map<string, EntryVerdict>();
-  for (const entry of entries) verdicts.set(entry.entryId, entryVerdict(entry.anchors, anchorResults));
+  entries.forEach((entry, index) => {
+    verdicts.set(entry.entryId, entryVerdict(entry.anchors, anchorResults, entryKeys[index]));
+  });
   return { verdicts, anchors: anchorResults, cache: { version: 1, root, results }, counts: tree.counts };
 }
