@@ -452,7 +452,9 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
   // Each key once per entry: the verdicts below reuse them (10k entries make 30k keys).
   const entryKeys = entries.map((entry) => entry.anchors.map(anchorKey));
   entries.forEach((entry, index) => {
-    entry.anchors.forEach((anchor, at) => unique.set(entryKeys[index]![at]!, anchor));
+    entry.anchors.forEach((anchor, at) => {
+      unique.set(entryKeys[index]![at]!, anchor);
+    });
   });
 
   const results: Record<string, Judged> = {};
