@@ -206,5 +206,16 @@ export const memoryStatusSchema = z.strictObject({
   autoExtract: z.boolean(),
   /** Promotion plans by status; `applying` ones were interrupted and finish at the next open. */
   promotions: counts('generated', 'approved', 'applying', 'applied', 'voided'),
+  /**
+   * Approved entries whose anchors (paths, scripts, commits … they name) no longer hold, per scope,
+   * from the last verification run (docs/memory-staleness.md). unverified: no run yet; unavailable:
+   * the verdicts cannot be read (the reason says why) — never "everything is stale".
+   */
+  anchors: z.strictObject({
+    state: z.enum(['verified', 'unverified', 'unavailable']),
+    reason: nullableText,
+    staleEntries: counts('project', 'user'),
+    verifiedAt: nullableText,
+  }),
 });
 export type MemoryStatus = z.infer<typeof memoryStatusSchema>;

@@ -3,6 +3,7 @@
 // writer thread stays unchanged.
 import type { z } from 'zod';
 import { adjudicationCommands } from './memory/adjudication-store.js';
+import { anchorCommands } from './memory/anchor-store.js';
 import { approvedCommands } from './memory/approved-store.js';
 import { extractionCommands } from './memory/extraction-submit.js';
 import { promotionCommands } from './memory/promotion-store.js';
@@ -29,6 +30,7 @@ export const writerCommands = {
   ...extractionCommands,
   ...adjudicationCommands,
   ...approvedCommands,
+  ...anchorCommands,
   ...promotionCommands,
   ...proposalCommands,
   ...runnerCommands,

@@ -4,6 +4,8 @@
 // them and appends their ratios to test/bench/history.jsonl (guard.ts).
 import './production-react.js';
 import { runAgentsBench } from './agents.js';
+import { runAnchorQualityBench } from './anchor-quality.js';
+import { runAnchorVerifyBench } from './anchor-verify.js';
 import { runCaptureBench } from './capture.js';
 import { runCliBench } from './cli.js';
 import { runDedupBench } from './dedup.js';
@@ -50,6 +52,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   'secret-lint': runSecretLintBench,
   // Takes --split train|test|holdout|holdout-2|train-3 and --misses after its name (other arguments that name no bench are ignored).
   'lint-quality': () => runLintQualityBench(),
+  // Takes --split train|test and --misses (train only) after its name.
+  'anchor-quality': () => runAnchorQualityBench(),
+  'anchor-verify': runAnchorVerifyBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
   runners: runRunnersBench,

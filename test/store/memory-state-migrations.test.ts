@@ -40,10 +40,10 @@ function insertEntry(db: Db, id: string, owner: string, title: string, body: str
 }
 
 describe('memory-state migrations, one step each', () => {
-  it('has eight steps, and a file at the latest version stays there', () => {
-    assert.equal(memoryStateSchema.steps.length, 8);
-    const db = atVersion(8);
-    assert.equal(migrate(db, memoryStateSchema), 8);
+  it('has nine steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 9);
+    const db = atVersion(9);
+    assert.equal(migrate(db, memoryStateSchema), 9);
   });
 
   it('v1 lays the foundation and names the file with a fresh UUID', () => {
@@ -128,5 +128,27 @@ describe('memory-state migrations, one step each', () => {
   it('v8 adds only the index of the dedup pool by owner and content digest', () => {
     const db = atVersion(7);
     assert.deepEqual(added(db), ['index candidates_pooled_by_content']);
+  });
+
+  it("v9 adds entries' anchors and verdicts beside them, leaving a v8 file's entries as they were", () => {
+    const db = atVersion(8);
+    insertEntry(db, 'e1', 'r', 'Config loader', 'see `src/config.ts`');
+    assert.deepEqual(added(db).sort(), [
+      'index entry_anchors_stale',
+      'table anchor_verification',
+      'table entry_anchors',
+    ]);
+    assert.equal(db.prepare('SELECT count(*) FROM approved_entries').pluck().get(), 1);
+    assert.equal(db.prepare('SELECT count(*) FROM entry_anchors').pluck().get(), 0, 'no verdict until a run');
+    assert.throws(
+      () =>
+        db
+          .prepare(
+            "INSERT INTO entry_anchors (repository_key, worktree_key, entry_id, content_digest, anchors_json, verdict, verified_at_ms) VALUES ('r', 'w', 'e1', 'd', '[]', 'maybe', 1)",
+          )
+          .run(),
+      /CHECK constraint failed/,
+      'a verdict is fresh, stale or unknown',
+    );
   });
 });

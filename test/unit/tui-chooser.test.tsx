@@ -209,6 +209,7 @@ const memoryStatus: MemoryStatus = {
   activeRun: null,
   autoExtract: true,
   promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
+  anchors: { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null },
 };
 
 /** The Memory screen's Extraction view ([ from Review), its runners listed. */

@@ -153,6 +153,12 @@ async function status(home: string, out: Output): Promise<number> {
   }
 }
 
+function anchorsLine(anchors: MemoryStatus['anchors']): string {
+  if (anchors.state === 'unavailable') return `stale entries: unavailable — ${anchors.reason}`;
+  if (anchors.state === 'unverified') return 'stale entries: not verified yet';
+  return `stale entries: ${anchors.staleEntries.project} project, ${anchors.staleEntries.user} user (verified ${anchors.verifiedAt})`;
+}
+
 export function statusText(s: MemoryStatus): string {
   if (s.state === 'unavailable') return `memory: unavailable — ${s.reason}`;
   const lines = [
@@ -166,6 +172,7 @@ export function statusText(s: MemoryStatus): string {
     lines.push(
       `runner ${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint}; sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes (run budget ${runner.budget?.runBytes})`,
     );
+  lines.push(anchorsLine(s.anchors));
   if (s.runnersProblem) lines.push(`runner profiles: ${s.runnersProblem}`);
   lines.push(`sent off this machine today (UTC ${s.spend.day}): ${s.spend.bytesSent} bytes`);
   if (s.activeRun)

@@ -1,5 +1,6 @@
 // Reads of memory-state for status, the review listing and recall: plain SQL over a read-only
 // connection. Nothing here prints a secret: a candidate with findings is shown masked.
+import { readAnchorSummary } from './verdict-read.js';
 import { basename } from 'node:path';
 import { USER_SCOPE } from '../../effects/repository.js';
 import { utcDay } from '../../memory/runner-plan.js';
@@ -41,6 +42,7 @@ export function emptyMemoryStatus(
     activeRun: null,
     autoExtract,
     promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
+    anchors: { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null },
   };
 }
 
@@ -148,6 +150,7 @@ export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoE
       'applied',
       'voided',
     ] as const);
+    status.anchors = readAnchorSummary(db);
     return status;
   })();
 }

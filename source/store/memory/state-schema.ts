@@ -12,6 +12,7 @@ import { migrateToExternalRunners } from './schema/v5-external-runners.js';
 import { migrateToRecallTerms } from './schema/v6-recall-terms.js';
 import { migrateToEntryCounts } from './schema/v7-entry-counts.js';
 import { migrateToPooledByContent } from './schema/v8-pooled-by-content.js';
+import { migrateToEntryAnchors } from './schema/v9-entry-anchors.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -24,5 +25,6 @@ export const memoryStateSchema: Schema = {
     migrateToRecallTerms,
     migrateToEntryCounts,
     migrateToPooledByContent,
+    migrateToEntryAnchors,
   ],
 };
