@@ -9,6 +9,7 @@ import { runFlush, runSessionDrain, runStatus } from './commands/capture.js';
 import { runDoctorCommand } from './commands/doctor.js';
 import { runHistory } from './commands/history.js';
 import { runHostCommand } from './commands/host.js';
+import { runImportCommand } from './commands/import.js';
 import { runInstallCommand } from './commands/install.js';
 import { runMessage, runOperation } from './commands/lookup.js';
 import { runNote } from './commands/note.js';
@@ -101,6 +102,22 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
     runSession(home, args[0], { context: flags.context ?? false, reveal: flags.reveal ?? false }, out),
   'session-drain': ({ home, flags, out }) => runSessionDrain(home, flags.recover, out),
   flush: ({ home, out }) => runFlush(home, out),
+  import: ({ home, args, flags, out }) =>
+    runImportCommand(
+      home,
+      args,
+      {
+        claudeDir: flags.claudeDir,
+        codexHome: flags.codexHome,
+        piDir: flags.piDir,
+        since: flags.since,
+        until: flags.until,
+        repository: flags.repository,
+        dryRun: flags.dryRun,
+        yes: flags.yes,
+      },
+      out,
+    ),
   install: (c) => install('install', c),
   uninstall: (c) => install('uninstall', c),
   search: ({ home, args, flags, out }) =>

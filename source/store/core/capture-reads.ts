@@ -454,6 +454,7 @@ export function readCaptureStatus(
     const remaining = readRemaining(db);
     const hookErrors = readHookErrors(options.hookErrorsPath);
     const limits = capacity();
+    const imported = readImportCounts(db);
     return {
       storeId: options.storeId,
       mode: options.mode,
@@ -471,8 +472,21 @@ export function readCaptureStatus(
         notWritable: homeWriteProblem(dirname(options.hookErrorsPath)),
       },
       capacity: { bodyBytes: totalBodyBytes({ db }), totalBytes: limits.totalBytes, sessionBytes: limits.sessionBytes },
+      imports: { liveSessions: total - imported.sessions, ...imported },
       recovery: readRecoveryPage(db, after),
       ledger: options.ledger(),
     };
   })();
+}
+
+/** Imported sessions, their sealed turns and the files in quarantine: what status counts apart from live capture. */
+export function readImportCounts(db: Db): { sessions: number; turns: number; quarantined: number } {
+  return db
+    .prepare(
+      `SELECT (SELECT count(*) FROM capture_activations WHERE origin = 'imported') AS sessions,
+              (SELECT count(*) FROM capture_turns t JOIN capture_activations a USING (activation_id)
+                 WHERE a.origin = 'imported' AND t.state <> 'incomplete') AS turns,
+              (SELECT count(*) FROM import_quarantine WHERE state = 'open') AS quarantined`,
+    )
+    .get() as { sessions: number; turns: number; quarantined: number };
 }
