@@ -351,3 +351,33 @@ describe('import: killed, it goes on', () => {
     assert.equal(evidence(home).length, 20);
   });
 });
+
+describe('import: extraction follows', () => {
+  it('drafts a candidate from a durable rule said in an imported session, none from a question; a gone directory binds to the user scope', async () => {
+    const home = tempHome('imp');
+    const dir = join(dirname(home), 'claude');
+    const project = join(dir, 'projects', '-home-user-project');
+    mkdirSync(project, { recursive: true });
+    const said = (fixture: string, text: string) => {
+      const file = c.claudeTranscriptFixture(fixture);
+      const original = (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { content: string }).content;
+      writeFileSync(
+        join(project, basename(file)),
+        readFileSync(file, 'utf8').split(JSON.stringify(original).slice(1, -1)).join(text),
+      );
+    };
+    said('01-plain', 'In this repository we always use pnpm, never npm, to install packages.');
+    said('07-tool-fail', 'What does the build script in this folder do?');
+    const result = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home, '--yes', '--json'], {
+      env: { [AUTO_EXTRACT_ENV]: 'on' },
+    });
+    const report = JSON.parse(result.stdout) as ImportReport;
+    assert.equal(report.extraction?.state, 'done', result.stderr);
+    assert.equal(report.repositories[0]?.exists, false);
+    const review = await runCliInProcess(['memory', 'review', '--home', home, '--json']);
+    const text = review.stdout;
+    assert.match(text, /pnpm/, 'the rule became a candidate');
+    assert.doesNotMatch(text, /build script/, 'the question did not');
+    assert.match(text, /"scope":"user"/, 'a directory that no longer exists binds to the user scope');
+  });
+});
