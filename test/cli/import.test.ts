@@ -381,3 +381,28 @@ describe('import: extraction follows', () => {
     assert.match(text, /"scope":"user"/, 'a directory that no longer exists binds to the user scope');
   });
 });
+
+describe('import: refusals say what happened and what to do', () => {
+  it('pi, another client’s dir, an unknown flag, a bad date and a missing folder are refused; nothing is written', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    const cases: Array<[string[], RegExp]> = [
+      [['import', 'pi'], /pi's session files cannot be imported yet.*install pi/],
+      [['import', 'claude', '--codex-home', dir], /import claude reads --claude-dir only/],
+      [['import', 'claude', '--bogus'], /Unknown flag --bogus/],
+      [['import', 'claude', '--claude-dir', dir, '--since', '2026-13-01'], /--since/],
+      [
+        ['import', 'claude', '--claude-dir', dir, '--since', '2026-12-01', '--until', '2026-11-01'],
+        /is not before --until/,
+      ],
+      [['import', 'claude', '--claude-dir', join(dir, 'nope')], /No Claude Code transcripts at .*--claude-dir DIR/],
+      [['import'], /Name the client to import from/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCliInProcess([...args, '--home', home]);
+      assert.notEqual(result.code, 0, args.join(' '));
+      assert.match(result.stderr, message, args.join(' '));
+    }
+    assert.equal(existsSync(home), false);
+  });
+});
