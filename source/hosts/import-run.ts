@@ -125,7 +125,17 @@ export async function runImport(
     let stepFrom = from;
     let sealedHere = 0;
     let stopped: string | null = null;
+    // One step in flight: the file's next chunk parses while the writer applies this one. A step
+    // issued after one the store refused finds the cursor where it was and writes nothing (stale).
+    let inFlight: Promise<void> | null = null;
+    /** Waits for the step in flight: its turns counted, or the file stopped (StopFile). */
+    const settle = async () => {
+      const applying = inFlight;
+      inFlight = null;
+      if (applying) await applying;
+    };
     const commit = async (fed: ParseProgress<CursorState>) => {
+      await settle();
       if (fed.sessionKey === null) return; // no session line yet: nothing to keep
       const turns = pending;
       pending = [];
@@ -134,63 +144,59 @@ export async function runImport(
         first = Math.min(first, ms);
         last = Math.max(last, ms);
       }
-      const outcome = await sink.commit({
-        path: file.path,
-        cwd,
-        hostSessionId: fed.sessionKey,
-        startedAtMs: starts.length > 0 ? Math.min(...starts) : Math.round(file.mtimeMs),
-        fromBytes: stepFrom,
-        progress: fed,
-        turns,
-      });
+      const applying = sink
+        .commit({
+          path: file.path,
+          cwd,
+          hostSessionId: fed.sessionKey,
+          startedAtMs: starts.length > 0 ? Math.min(...starts) : Math.round(file.mtimeMs),
+          fromBytes: stepFrom,
+          progress: fed,
+          turns,
+        })
+        .then((outcome) => {
+          if (outcome.outcome === 'applied') {
+            report.turns += outcome.sealed;
+            report.turnsAlreadyStored += outcome.skipped;
+            sealedHere += outcome.sealed;
+            return;
+          }
+          if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
+          else if (outcome.outcome === 'stale') stopped = 'another import moved this file on meanwhile; skipped';
+          else stopped = `${outcome.code}: ${outcome.detail}`;
+          throw new StopFile(outcome.outcome === 'rejected');
+        });
+      applying.catch(() => undefined); // read by settle; not an unhandled rejection meanwhile
+      inFlight = applying;
       report.bytes += fed.consumedBytes - stepFrom;
       stepFrom = fed.consumedBytes;
-      if (outcome.outcome === 'applied') {
-        report.turns += outcome.sealed;
-        report.turnsAlreadyStored += outcome.skipped;
-        sealedHere += outcome.sealed;
-      } else if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
-      else if (outcome.outcome === 'stale') stopped = 'another import moved this file on meanwhile; skipped';
-      else stopped = `${outcome.code}: ${outcome.detail}`;
-      if (stopped !== null) throw new StopFile(outcome.outcome === 'rejected');
     };
-    let result: Awaited<ReturnType<typeof parseImportFile>>;
-    try {
-      result = await parseImportFile(plan.client, file.path, state, async (turns, fed) => {
+    const importFile = async () => {
+      const parsed = await parseImportFile(plan.client, file.path, state, async (turns, fed) => {
         pending.push(...turns);
         if (fed.consumedBytes - stepFrom >= IMPORT_STEP_BYTES) await commit(fed);
         progress();
       });
+      // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
+      if ('consumedBytes' in parsed && (pending.length > 0 || parsed.consumedBytes > stepFrom)) await commit(parsed);
+      await settle();
+      return parsed;
+    };
+    let result: Awaited<ReturnType<typeof parseImportFile>>;
+    try {
+      result = await importFile();
     } catch (error) {
+      // A step still in flight when the parse stopped: its outcome no longer matters.
+      await (inFlight as Promise<void> | null)?.catch(() => undefined);
       if (!(error instanceof StopFile)) {
-        if ((error as NodeJS.ErrnoException).code === 'EACCES') {
-          report.skipped += 1;
-          notes.push({ path: file.path, what: 'skipped', reason: 'not readable (EACCES)' });
-          continue;
-        }
-        throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+        stopped = 'not readable (EACCES)';
       }
-      if (error.quarantine) {
-        report.quarantined += 1;
-        notes.push({ path: file.path, what: 'quarantined', reason: stopped! });
-        await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
-      } else {
-        report.skipped += 1;
-        notes.push({ path: file.path, what: 'skipped', reason: stopped! });
-      }
+      const quarantined = error instanceof StopFile && error.quarantine;
+      report[quarantined ? 'quarantined' : 'skipped'] += 1;
+      notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason: stopped! });
+      if (quarantined) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
       continue;
-    }
-    // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
-    if ('consumedBytes' in result && (pending.length > 0 || result.consumedBytes > stepFrom)) {
-      try {
-        await commit(result);
-      } catch (error) {
-        if (!(error instanceof StopFile)) throw error;
-        report[error.quarantine ? 'quarantined' : 'skipped'] += 1;
-        notes.push({ path: file.path, what: error.quarantine ? 'quarantined' : 'skipped', reason: stopped! });
-        if (error.quarantine) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
-        continue;
-      }
     }
     if (result.failure) {
       const f = result.failure;
