@@ -406,3 +406,23 @@ describe('import: refusals say what happened and what to do', () => {
     assert.equal(existsSync(home), false);
   });
 });
+
+describe('import: capacity', () => {
+  it('a session over the per-session capacity quarantines its file; the smaller sessions import', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    // A session capacity of 6,000 bytes of bodies: the recorded sessions hold 4,420–5,160 bytes,
+    // except the resumed and compacted one (about 12 KB), which does not fit.
+    const result = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes'], {
+      ...OFF,
+      COMMON_MEMORY_CAPACITY_BYTES: '6000:100000000',
+    });
+    const over = result.report.notes.filter((n) =>
+      /import_over_capacity: its session would hold \d+ bytes/.test(n.reason),
+    );
+    assert.equal(over.length, 1, JSON.stringify(result.report.notes));
+    assert.equal(result.report.quarantined, 1);
+    assert.equal(result.report.sessions, 6, 'the sessions that fit import');
+    assert.equal(result.code, 3);
+  });
+});

@@ -9,7 +9,14 @@ import { sha256Hex, sessionKeyOf } from '../../ground/digests.js';
 import { command } from '../command.js';
 import type { Db } from '../database.js';
 import type { Tx } from '../transaction.js';
-import { checkCapacity, lastSealInstant, messageColumns, nextSealInstant, turnDigest } from './capture-sessions.js';
+import {
+  checkCapacity,
+  lastSealInstant,
+  limits,
+  messageColumns,
+  nextSealInstant,
+  turnDigest,
+} from './capture-sessions.js';
 import { indexUserText } from './session-search.js';
 
 /** The process instance of every imported activation: no client process was watched. */
@@ -54,11 +61,13 @@ export type ImportStepOutcome =
   | { outcome: 'stale' }
   /** Live capture watches this very file: it is captured there, never imported. */
   | { outcome: 'live' }
-  | { outcome: 'rejected'; code: 'turn_conflict' | 'transcript_session_mismatch'; detail: string };
+  | { outcome: 'rejected'; code: RejectionCode; detail: string };
+
+type RejectionCode = 'turn_conflict' | 'transcript_session_mismatch' | 'import_over_capacity';
 
 class Rejected extends Error {
   constructor(
-    readonly code: 'turn_conflict' | 'transcript_session_mismatch',
+    readonly code: RejectionCode,
     readonly detail: string,
   ) {
     super(detail);
@@ -180,6 +189,17 @@ function applyImportStep(tx: Tx, input: ImportStepInput): ImportStepOutcome {
     db.prepare(
       'UPDATE capture_sessions SET body_bytes = body_bytes + ?, buffered_turns = 0, updated_at_ms = ? WHERE activation_id = ?',
     ).run(bodyBytes, nowMs, activation.activationId);
+    // One long session over its capacity is that file's problem (quarantined, the rest imports);
+    // the whole store over its capacity stops the import (checkCapacity raises it).
+    const held = db
+      .prepare('SELECT body_bytes FROM capture_sessions WHERE activation_id = ?')
+      .pluck()
+      .get(activation.activationId) as number;
+    if (held > limits.sessionBytes)
+      throw new Rejected(
+        'import_over_capacity',
+        `its session would hold ${held} bytes of bodies, over the ${limits.sessionBytes}-byte capacity of one session; the turns before this step are kept`,
+      );
     checkCapacity(tx, activation.activationId);
   }
   // A file that reads again resolves its quarantine (a later failure opens it again).

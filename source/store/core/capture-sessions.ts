@@ -122,7 +122,7 @@ class Rejected extends Error {
   }
 }
 
-const limits = capacity();
+export const limits = capacity();
 
 /** The digest of a sealed turn: what a replay must match. `from`..`to` are its rows; `bodyDigests` their digests, computed once. */
 export function turnDigest(
