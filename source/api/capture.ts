@@ -31,6 +31,8 @@ const captureSessionFields = {
   sessionKey: z.string(),
   hostSessionId: z.string(),
   state: captureSessionStateSchema,
+  /** live: captured by the hooks or pi's extension; imported: read by `import` from a transcript the client stored. */
+  origin: z.enum(['live', 'imported']),
   cwd: nullableText,
   startedAt: z.string(),
   /** settled: sealed turns (settled, failed and interrupted ones, each its own batch); buffered: open in a running session; incomplete: open when the session ended. */

@@ -136,6 +136,8 @@ describe('import: what it would do, then once', () => {
     );
     const status = JSON.parse((await runCliInProcess(['status', '--home', home, '--json'])).stdout) as CaptureStatus;
     assert.deepEqual(status.imports, { liveSessions: 0, sessions: 7, turns: 11, quarantined: 0 });
+    const listed = await runCliInProcess(['sessions', '--home', home]);
+    assert.match(listed.stdout, /claude \(imported\) {2}complete/, 'sessions marks what was imported');
 
     const again = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
     assert.deepEqual(

@@ -246,6 +246,7 @@ interface SessionRow {
   sessionKey: string;
   hostSessionId: string;
   activationState: 'active' | 'ended';
+  origin: 'live' | 'imported';
   cwd: string | null;
   startedAtMs: number;
   buffered: number;
@@ -275,7 +276,7 @@ export function readSessions(
 ): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
   const rows = db
     .prepare(
-      `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.cwd, a.started_at_ms AS startedAtMs,
+      `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.origin, a.cwd, a.started_at_ms AS startedAtMs,
         coalesce(s.buffered_turns, 0) AS buffered, coalesce(s.body_bytes, 0) AS bodyBytes,
         (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'settled') AS settled,
         (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'failed') AS failed,
@@ -301,6 +302,7 @@ export function readSessions(
       sessionKey: row.sessionKey,
       hostSessionId: row.hostSessionId,
       state: sessionState(row),
+      origin: row.origin,
       cwd: row.cwd,
       startedAt: new Date(row.startedAtMs).toISOString(),
       turns: {
