@@ -116,6 +116,15 @@ export const TOTAL_BODY_MAX_BYTES = 64 * 1024 * 1024;
 /** Tests and benchmarks may raise or lower the capacity with "<session>:<total>" bytes; unset in normal use. */
 export const CAPACITY_ENV = 'COMMON_MEMORY_CAPACITY_BYTES';
 
+/** One transcript file an import reads: a larger file (a 2 GB log gone wrong) is refused whole with an over-limit record, never read in part. */
+export const IMPORT_FILE_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Transcript bytes an import parses before it commits them as one step: a kill loses at most this much work, and the writer's lock is held briefly. */
+export const IMPORT_STEP_BYTES = 4 * 1024 * 1024;
+
+/** Bytes of a transcript's start read for its recorded working directory (Codex: line 0; Claude: the first lines that carry one). */
+export const IMPORT_HEADER_BYTES = 256 * 1024;
+
 /** Envelopes one drain step takes from an activation: one transaction stays short so a hook never waits past its deadline. */
 export const DRAIN_STEP_MAX_ENVELOPES = 64;
 

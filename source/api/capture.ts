@@ -1,7 +1,7 @@
 // The capture area: sessions captured from Codex, Claude Code and pi, the inbox's drain, recovery
 // items, and reading and searching what was captured.
 import { z } from 'zod';
-import { captureClientSchema, nullableText } from './common-schemas.js';
+import { captureClientSchema, errorSchema, nullableText } from './common-schemas.js';
 import { body, flag, optionalNumber, optionalText, read, readByBody, write } from './route.js';
 
 const drainBody = z.strictObject({ recover: z.string().max(64).describe('"rec-<n>"').optional() });
@@ -31,6 +31,8 @@ const captureSessionFields = {
   sessionKey: z.string(),
   hostSessionId: z.string(),
   state: captureSessionStateSchema,
+  /** live: captured by the hooks or pi's extension; imported: read by `import` from a transcript the client stored. */
+  origin: z.enum(['live', 'imported']),
   cwd: nullableText,
   startedAt: z.string(),
   /** settled: sealed turns (settled, failed and interrupted ones, each its own batch); buffered: open in a running session; incomplete: open when the session ended. */
@@ -104,6 +106,13 @@ export const captureStatusSchema = z.strictObject({
     notWritable: nullableText,
   }),
   capacity: z.strictObject({ bodyBytes: z.number(), totalBytes: z.number(), sessionBytes: z.number() }),
+  /** Sessions captured live by the hooks beside those imported from stored transcripts (`import`), and files an import quarantined. */
+  imports: z.strictObject({
+    liveSessions: z.number(),
+    sessions: z.number(),
+    turns: z.number(),
+    quarantined: z.number(),
+  }),
   recovery: z.strictObject({ total: z.number(), items: z.array(recoveryItemViewSchema), nextRecoveryId: nullableText }),
   /** The read ledger: roots and entries kept, `unavailable` with its reason, the last failure a hook met. */
   ledger: z.strictObject({
@@ -152,6 +161,80 @@ export const flushReportSchema = z.strictObject({
   extraction: flushExtractionSchema.optional(),
 });
 export type FlushReport = z.infer<typeof flushReportSchema>;
+
+// ---- imports: conversations a client stored before common-memory was installed ----
+
+const importBody = z.strictObject({
+  client: z.enum(['claude', 'codex']),
+  /** The client's transcript folder, absolute (Claude Code: <config dir>/projects; Codex: $CODEX_HOME/sessions). */
+  root: z.string().min(1),
+  /** Canonical UTC instants; a file is in the range when it was last written in [since, until). */
+  since: z.string().optional(),
+  until: z.string().optional(),
+  /** Only sessions whose recorded working directory is this absolute path or under it. */
+  repository: z.string().optional(),
+  /** Draft candidates from what was imported, as a host does after live capture (default true). */
+  extract: z.boolean().optional(),
+});
+export type ImportRequest = z.infer<typeof importBody>;
+
+/** One file the import passed over or could not read whole, and why. */
+export const importNoteSchema = z.strictObject({
+  path: z.string(),
+  what: z.enum(['skipped', 'quarantined', 'partial', 'open']),
+  reason: z.string(),
+});
+export type ImportNote = z.infer<typeof importNoteSchema>;
+
+export const importReportSchema = z.strictObject({
+  client: z.enum(['claude', 'codex']),
+  root: z.string(),
+  /** True for what an import would do (nothing written). */
+  dryRun: z.boolean(),
+  /** Transcript files read (new bytes parsed). */
+  files: z.number(),
+  /** Sessions with at least one turn imported (dry run: found). */
+  sessions: z.number(),
+  /** Turns imported (dry run: found), settled, failed or interrupted. */
+  turns: z.number(),
+  /** Files passed over: links, FIFOs, unreadable directories, files live capture already has. */
+  skipped: z.number(),
+  /** Files a parser refused, or over the byte bound: recorded, the file itself untouched. */
+  quarantined: z.number(),
+  /** Transcript bytes parsed. */
+  bytes: z.number(),
+  /** Turns whose session and turn id were already stored (captured live, or imported from another file): not stored again. */
+  turnsAlreadyStored: z.number(),
+  /** Turns with no end recorded yet: read again by the next import. */
+  openTurns: z.number(),
+  /** The first and last instants the imported turns recorded. */
+  firstAt: nullableText,
+  lastAt: nullableText,
+  /** Where the sessions ran; `exists` false: the directory is gone, so its memory binds to the user scope. */
+  repositories: z.array(z.strictObject({ cwd: nullableText, sessions: z.number(), exists: z.boolean() })),
+  notes: z.array(importNoteSchema),
+  extraction: flushExtractionSchema.nullable(),
+});
+export type ImportReport = z.infer<typeof importReportSchema>;
+
+export const importProgressSchema = z.strictObject({
+  filesDone: z.number(),
+  filesTotal: z.number(),
+  sessions: z.number(),
+  turns: z.number(),
+  bytes: z.number(),
+  elapsedMs: z.number(),
+});
+export type ImportProgress = z.infer<typeof importProgressSchema>;
+
+export const importRunSchema = z.strictObject({
+  importId: z.string(),
+  state: z.enum(['running', 'extracting', 'done', 'failed']),
+  progress: importProgressSchema,
+  report: importReportSchema.nullable(),
+  error: errorSchema.nullable(),
+});
+export type ImportRun = z.infer<typeof importRunSchema>;
 
 // ---- session search ----
 
@@ -247,6 +330,13 @@ export const captureApi = {
   }),
   /** Drains the inbox; with `extract`, then drafts candidates from every sealed turn (what a host does by itself). */
   flush: write<FlushRequest, FlushReport>('/v1/capture/flush', flushReportSchema, { body: body(flushBody) }),
+  /** Starts importing a client's stored transcripts and answers at once with the run's id (captureImportRun follows it). */
+  captureImportStart: write<ImportRequest, ImportRun>('/v1/capture/imports', importRunSchema, {
+    body: body(importBody),
+    created: () => true,
+  }),
+  /** An import captureImportStart started: its progress, its report once done (a short read). */
+  captureImportRun: read<{ importId: string }, ImportRun>('/v1/capture/imports/:importId', importRunSchema),
   /** Captured sessions, newest first, with each one's first prompt line. */
   listSessions: read<SessionListRequest, SessionList>('/v1/sessions', sessionListSchema, {
     client: optionalText('client'),

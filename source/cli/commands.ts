@@ -41,6 +41,8 @@ export const FLAG_KINDS = {
   provider: { type: 'string' },
   instance: { type: 'string' },
   quarantined: { type: 'string' },
+  repository: { type: 'string' },
+  yes: { type: 'boolean' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: true }>;
 
 export type FlagName = keyof typeof FLAG_KINDS;
@@ -240,6 +242,23 @@ export const COMMAND_SPECS = [
     args: '',
     summary: 'drain; exit 0 when everything settled is processed, 3 while anything waits',
     flags: {},
+  },
+  {
+    path: 'import',
+    args: 'claude|codex|pi',
+    summary: 'import the conversations a client stored before common-memory was installed',
+    details:
+      'Without --yes it says what it would import (sessions, turns, bytes, dates, repositories) and writes nothing. With --yes it imports through the same parsers as live capture, once (a turn captured live or imported before is not stored again), then drafts candidates. Files it cannot read are skipped or quarantined, and the rest imports. pi session files cannot be imported yet.',
+    flags: {
+      claudeDir: ['DIR', 'Claude Code config dir (default $CLAUDE_CONFIG_DIR or ~/.claude)'],
+      codexHome: ['DIR', 'Codex home (default $CODEX_HOME or ~/.codex)'],
+      piDir: ['DIR', 'pi agent dir (refused: pi cannot be imported yet)'],
+      since: ['DATE', 'only files last written at or after DATE (UTC)'],
+      until: ['DATE', 'only files last written before DATE (UTC)'],
+      repository: ['PATH', 'only sessions that ran in PATH or under it'],
+      dryRun: 'say what it would import; write nothing (the default without --yes)',
+      yes: 'import: you have read what it would import and confirm it',
+    },
   },
   {
     path: 'install',

@@ -17,6 +17,7 @@ const approvedCommand = () => import('./commands/approved.js');
 const captureCommand = () => import('./commands/capture.js');
 const doctorCommand = () => import('./commands/doctor.js');
 const historyCommand = () => import('./commands/history.js');
+const importCommand = () => import('./commands/import.js');
 const hostCommand = () => import('./commands/host.js');
 const installCommand = () => import('./commands/install.js');
 const lookupCommand = () => import('./commands/lookup.js');
@@ -116,6 +117,22 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
     ),
   'session-drain': async ({ home, flags, out }) => (await captureCommand()).runSessionDrain(home, flags.recover, out),
   flush: async ({ home, out }) => (await captureCommand()).runFlush(home, out),
+  import: async ({ home, args, flags, out }) =>
+    (await importCommand()).runImportCommand(
+      home,
+      args,
+      {
+        claudeDir: flags.claudeDir,
+        codexHome: flags.codexHome,
+        piDir: flags.piDir,
+        since: flags.since,
+        until: flags.until,
+        repository: flags.repository,
+        dryRun: flags.dryRun,
+        yes: flags.yes,
+      },
+      out,
+    ),
   install: (c) => install('install', c),
   uninstall: (c) => install('uninstall', c),
   search: async ({ home, args, flags, out }) =>

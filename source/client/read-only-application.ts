@@ -83,6 +83,13 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
         `No conformance probe ${JSON.stringify(probeId.slice(0, 200))}: no host runs; run memory reverify-runner again.`,
       );
     },
+    // An import lives in the host that runs it; none runs.
+    captureImportRun: async ({ importId }) => {
+      throw new CmError(
+        'not_found',
+        `No import ${JSON.stringify(importId.slice(0, 200))}: no host runs; run common-memory import again (it goes on where it stopped).`,
+      );
+    },
     // No host runs: a run is what memory-state recorded of it.
     memoryExtractRun: async ({ runId }) => {
       const run = (await memoryAccess()).storedExtractRunAt(memoryStatePath, runId);

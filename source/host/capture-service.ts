@@ -12,6 +12,8 @@ import type {
   FlushExtraction,
   FlushReport,
   FlushRequest,
+  ImportRequest,
+  ImportRun,
   SessionListRequest,
   SessionReadRequest,
   SessionSearchRequest,
@@ -22,6 +24,10 @@ import type { Db } from '../store/database.js';
 import { listSessions, readSession } from '../store/core/session-reads.js';
 import { sessionSearch } from '../store/core/session-search.js';
 import { DrainClient } from '../workers/drain-client.js';
+import { runImport } from '../hosts/import-run.js';
+import { storeImportSink } from '../workers/import-sink.js';
+import { parseUtc } from '../memory/window.js';
+import { ImportRuns } from './import-runs.js';
 import type { WriterClient } from '../workers/writer-client.js';
 
 /** Every method of the capture area (the compiler asks for each one the area declares). */
@@ -99,6 +105,35 @@ export class CaptureService implements MethodsOf<CaptureRoutes> {
     const extraction = await this.extractSealed(Date.now());
     const extracted = extraction.state === 'done' && extraction.tasksLeft === 0 && extraction.tasksFailed === 0;
     return { ...drained, complete: complete && (extraction.state === 'off' || extracted), extraction };
+  }
+
+  private readonly imports = new ImportRuns();
+
+  /**
+   * Imports a client's stored transcripts in this process (the host's, or the command's that holds
+   * the lease), then — like flush — drafts candidates from what it sealed.
+   */
+  async captureImportStart(request: ImportRequest): Promise<ImportRun> {
+    if (!this.writer)
+      throw new CmError('internal', 'This connection is read-only; importing needs the host or the lease.');
+    const writer = this.writer;
+    const plan = {
+      client: request.client,
+      root: request.root,
+      sinceMs: request.since === undefined ? Number.NEGATIVE_INFINITY : parseUtc(request.since, '--since'),
+      untilMs: request.until === undefined ? Number.POSITIVE_INFINITY : parseUtc(request.until, '--until'),
+      repository: request.repository ?? null,
+      dryRun: false,
+    };
+    return this.imports.start({
+      run: (onProgress) => runImport(plan, storeImportSink(this.reader, writer, request.client), onProgress),
+      extract: (report) =>
+        report.turns > 0 && request.extract !== false && this.extractSealed ? this.extractSealed(Date.now()) : null,
+    });
+  }
+
+  async captureImportRun(request: { importId: string }): Promise<ImportRun> {
+    return this.imports.view(request.importId);
   }
 
   async listSessions(request: SessionListRequest) {

@@ -11,7 +11,7 @@ export interface TranscriptFeeder<S extends CursorState> {
   readonly state: S;
 }
 
-export interface FileParseOptions {
+export interface FileParseOptions<S extends CursorState = CursorState> {
   /** Read size; the buffer grows only for a line longer than this. */
   chunkBytes?: number;
   /**
@@ -20,6 +20,11 @@ export interface FileParseOptions {
    * failure belong to no consumed state (see JsonlTranscriptParser.feed).
    */
   onClosed?: (turn: TranscriptTurn) => void;
+  /**
+   * Called after each successful feed, before the next read, with the progress so far: a caller
+   * commits the turns handed over until then together with this cursor (an import's step).
+   */
+  afterFeed?: (progress: ParseProgress<S>) => Promise<void>;
 }
 
 export interface FileParseResult<S extends CursorState> extends ParseProgress<S> {
@@ -35,7 +40,7 @@ export interface FileParseResult<S extends CursorState> extends ParseProgress<S>
 export async function parseTranscriptFile<S extends CursorState>(
   path: string,
   parser: TranscriptFeeder<S>,
-  options: FileParseOptions = {},
+  options: FileParseOptions<S> = {},
 ): Promise<FileParseResult<S>> {
   const chunkBytes = options.chunkBytes ?? TRANSCRIPT_READ_CHUNK_BYTES;
   const onClosed = options.onClosed;
@@ -66,6 +71,7 @@ export async function parseTranscriptFile<S extends CursorState>(
       buf.copy(buf, 0, used, filled);
       filled -= used;
       cursor = last.consumedBytes;
+      if (options.afterFeed) await options.afterFeed(last);
     }
     last ??= parser.feed(new Uint8Array(0));
     return { ...last, turns, unconsumedBytes: filled };

@@ -13,6 +13,7 @@ import { memoryStateCommands } from './memory/state-commands.js';
 import { taskCommands } from './memory/task-store.js';
 import { agentCommands } from './core/agents.js';
 import { captureCommands } from './core/capture-sessions.js';
+import { importCommands } from './core/capture-imports.js';
 import { hostCommands } from './core/host-activations.js';
 import { noteCommands } from './core/notes.js';
 import { ingestCommands } from './core/pi-ingest.js';
@@ -25,6 +26,7 @@ export const writerCommands = {
   ...promptCommands,
   ...ingestCommands,
   ...captureCommands,
+  ...importCommands,
   ...memoryStateCommands,
   ...taskCommands,
   ...extractionCommands,

@@ -6,15 +6,8 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CmError } from '../errors.js';
-import {
-  ClaudeTranscriptParser,
-  claudeTranscriptMode,
-  initialClaudeTranscriptState,
-  type ClaudeTranscriptState,
-} from '../hosts/claude/transcript-parser.js';
-import { CodexRolloutParser, initialCodexRolloutState, type CodexRolloutState } from '../hosts/codex/rollout-parser.js';
-import { initialPiEventsState, PiEventParser, type PiEventsState } from '../hosts/pi/event-parser.js';
-import { parseTranscriptFile, type TranscriptFeeder } from '../hosts/transcript-file.js';
+import { parseTranscriptFile } from '../hosts/transcript-file.js';
+import { transcriptParser, type AnyTranscriptParser } from '../hosts/transcript-parsers.js';
 import {
   TranscriptParseError,
   type CursorState,
@@ -65,7 +58,7 @@ export class CaptureFault extends Error {
   }
 }
 
-type AnyParser = TranscriptFeeder<CursorState> & { readonly state: CursorState };
+type AnyParser = AnyTranscriptParser;
 
 /** Where the next step of an activation continues when it is planned before the previous one committed. */
 interface Continuation {
@@ -349,16 +342,7 @@ function makeParser(activation: ActivationRow, watch: WatchRow): AnyParser {
     }
   }
   try {
-    if (activation.client === 'pi')
-      return new PiEventParser((state as PiEventsState | null) ?? initialPiEventsState()) as unknown as AnyParser;
-    if (activation.client === 'codex')
-      return new CodexRolloutParser(
-        (state as CodexRolloutState | null) ?? initialCodexRolloutState(),
-      ) as unknown as AnyParser;
-    return new ClaudeTranscriptParser(
-      (state as ClaudeTranscriptState | null) ??
-        initialClaudeTranscriptState(claudeTranscriptMode(watch.transcriptPath)),
-    ) as unknown as AnyParser;
+    return transcriptParser(activation.client, watch.transcriptPath, state);
   } catch (error) {
     if (error instanceof TranscriptParseError) throw faultOf(error);
     throw error;
@@ -464,7 +448,7 @@ function feedEnvelopes(
   return last;
 }
 
-function faultOf(error: TranscriptParseError): CaptureFault {
+export function faultOf(error: TranscriptParseError): CaptureFault {
   const code = RECOVERY_CODES.has(error.code) ? error.code : 'transcript_invalid_record';
   return new CaptureFault(code, `line ${error.line} (byte ${error.byteOffset}): ${error.detail}`);
 }

@@ -185,7 +185,7 @@ function hookPhaseFigures(path: string): Figure[] {
  * A rollout of about `mb` MB: session_meta, then the recorded tool turn again and again with fresh
  * turn ids and ordinals. `session` replaces the recorded thread id (two sessions in one store).
  */
-function buildRollout(path: string, mb: number, session?: string): { turns: number; prompt: string } {
+export function buildRollout(path: string, mb: number, session?: string): { turns: number; prompt: string } {
   const lines = readFileSync(ROLLOUT_B, 'utf8')
     .split('\n')
     .filter((line) => line.length > 0);

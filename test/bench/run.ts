@@ -14,6 +14,7 @@ import { runExtractionBench } from './extraction-rules.js';
 import { runExtractionThroughputBench } from './extraction-throughput.js';
 import { runFoundationBench } from './foundation.js';
 import { runHookHostileBench } from './hook-hostile.js';
+import { runImportBench } from './import.js';
 import { runLedgerBench } from './ledger.js';
 import { runLintQualityBench } from './lint-quality.js';
 import { runMcpBench } from './mcp.js';
@@ -42,6 +43,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   agents: runAgentsBench,
   capture: runCaptureBench,
   'hook-hostile': runHookHostileBench,
+  import: runImportBench,
   tui: runTuiBench,
   'tui-memory': runTuiMemoryBench,
   promotion: runPromotionBench,

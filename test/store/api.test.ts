@@ -1,7 +1,7 @@
 // The API's declarations are the only place a method is written down: the HTTP server, the client
 // and the read-only connection must all follow them, method by method.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -37,6 +37,8 @@ const probe: Record<string, unknown> = {
   captureStatus: {},
   sessionDrain: {},
   flush: {},
+  captureImportStart: { client: 'codex', root: join(tmpdir(), 'no-such-codex-sessions') },
+  captureImportRun: { importId: 'no-such-import' },
   sessionSearch: { query: 'probe' },
   listSessions: {},
   readSession: { sessionKey: 'no-such-session' },
@@ -162,6 +164,16 @@ describe('the API declarations', () => {
         assert.ok(sessions.sessions[0], 'the queued session is listed');
         await app.readSession({ sessionKey: sessions.sessions[0].sessionKey });
         await app.sessionSearch({ query: 'pnpm' });
+        // An import of one recorded rollout, started and followed as the import command does.
+        const sessionsDir = join(home, '..', 'codex-sessions');
+        mkdirSync(sessionsDir, { recursive: true });
+        copyFileSync(c.rolloutFixture('a-simple-one-turn.jsonl'), join(sessionsDir, 'rollout-a.jsonl'));
+        const { importId } = await app.captureImportStart({ client: 'codex', root: sessionsDir, extract: false });
+        const imported = await waitFor('the import to end', async () => {
+          const run = await app.captureImportRun({ importId });
+          return run.state === 'running' || run.state === 'extracting' ? undefined : run;
+        });
+        assert.equal(imported.report?.turns, 1, JSON.stringify(imported));
 
         const agent = await app.createAgent({ name: 'a', operationId: 'op-create' });
         await app.startAgent({ agent: 'a' });

@@ -161,6 +161,10 @@ export function statusText(status: CaptureStatus & { brokenHooks?: readonly Brok
     `queue: inbox pending ${q.inboxPending}, processed ${q.inboxProcessed}, legacy ${q.inboxLegacy} · batches ready ${q.batchesReady} · prompt candidates pending ${q.candidatesPending}, delivered ${q.candidatesDelivered}, as context ${q.candidatesAsContext}, unconfirmed ${q.candidatesUnconfirmed}`,
   );
   lines.push(`capacity: ${status.capacity.bodyBytes} of ${status.capacity.totalBytes} bytes of bodies`);
+  const i = status.imports;
+  lines.push(
+    `sessions: ${i.liveSessions} captured live · ${i.sessions} imported (${i.turns} turns)${i.quarantined > 0 ? ` · ${i.quarantined} imported file(s) quarantined` : ''}`,
+  );
   lines.push(ledgerLine(status.ledger));
   lines.push('');
   lines.push(`sessions (${status.sessions.length} of ${status.sessionsTotal}, newest first)`);

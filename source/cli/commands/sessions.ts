@@ -78,7 +78,7 @@ export async function runSession(
 function summaryLines(session: SessionSummary): string[] {
   const when = session.startedAt.replace('T', ' ').slice(0, 16);
   return [
-    `${session.sessionKey}  ${session.client}  ${session.state}  ${turnCount(session)}  ${when} UTC`,
+    `${session.sessionKey}  ${session.client}${session.origin === 'imported' ? ' (imported)' : ''}  ${session.state}  ${turnCount(session)}  ${when} UTC`,
     `  in ${session.cwd ?? '(unknown directory)'}`,
     ...(session.firstPrompt ? wrapText(`"${session.firstPrompt}"`, width(), '  ') : ['  (nothing said yet)']),
   ];

@@ -246,6 +246,7 @@ interface SessionRow {
   sessionKey: string;
   hostSessionId: string;
   activationState: 'active' | 'ended';
+  origin: 'live' | 'imported';
   cwd: string | null;
   startedAtMs: number;
   buffered: number;
@@ -275,7 +276,7 @@ export function readSessions(
 ): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
   const rows = db
     .prepare(
-      `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.cwd, a.started_at_ms AS startedAtMs,
+      `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.origin, a.cwd, a.started_at_ms AS startedAtMs,
         coalesce(s.buffered_turns, 0) AS buffered, coalesce(s.body_bytes, 0) AS bodyBytes,
         (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'settled') AS settled,
         (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'failed') AS failed,
@@ -301,6 +302,7 @@ export function readSessions(
       sessionKey: row.sessionKey,
       hostSessionId: row.hostSessionId,
       state: sessionState(row),
+      origin: row.origin,
       cwd: row.cwd,
       startedAt: new Date(row.startedAtMs).toISOString(),
       turns: {
@@ -454,6 +456,7 @@ export function readCaptureStatus(
     const remaining = readRemaining(db);
     const hookErrors = readHookErrors(options.hookErrorsPath);
     const limits = capacity();
+    const imported = readImportCounts(db);
     return {
       storeId: options.storeId,
       mode: options.mode,
@@ -471,8 +474,21 @@ export function readCaptureStatus(
         notWritable: homeWriteProblem(dirname(options.hookErrorsPath)),
       },
       capacity: { bodyBytes: totalBodyBytes({ db }), totalBytes: limits.totalBytes, sessionBytes: limits.sessionBytes },
+      imports: { liveSessions: total - imported.sessions, ...imported },
       recovery: readRecoveryPage(db, after),
       ledger: options.ledger(),
     };
   })();
+}
+
+/** Imported sessions, their sealed turns and the files in quarantine: what status counts apart from live capture. */
+export function readImportCounts(db: Db): { sessions: number; turns: number; quarantined: number } {
+  return db
+    .prepare(
+      `SELECT (SELECT count(*) FROM capture_activations WHERE origin = 'imported') AS sessions,
+              (SELECT count(*) FROM capture_turns t JOIN capture_activations a USING (activation_id)
+                 WHERE a.origin = 'imported' AND t.state <> 'incomplete') AS turns,
+              (SELECT count(*) FROM import_quarantine WHERE state = 'open') AS quarantined`,
+    )
+    .get() as { sessions: number; turns: number; quarantined: number };
 }

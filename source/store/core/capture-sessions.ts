@@ -67,7 +67,7 @@ function validColumns(value: unknown): value is MessageColumns {
   return end === bodies.byteLength && isUtf8(bodies);
 }
 
-const messageColumns = z.custom<MessageColumns>(validColumns, { message: 'invalid message columns' });
+export const messageColumns = z.custom<MessageColumns>(validColumns, { message: 'invalid message columns' });
 
 const turnInput = z.object({
   key: z.string().min(1),
@@ -122,10 +122,10 @@ class Rejected extends Error {
   }
 }
 
-const limits = capacity();
+export const limits = capacity();
 
 /** The digest of a sealed turn: what a replay must match. `from`..`to` are its rows; `bodyDigests` their digests, computed once. */
-function turnDigest(
+export function turnDigest(
   state: string,
   error: string | null,
   m: MessageColumns,
@@ -149,10 +149,10 @@ function turnDigest(
  * (recorded_at_ms, turn_id) cursor would reach every turn too, but only through a second
  * selection shape that users could not type as --since/--until.
  */
-const nextSealInstant = (nowMs: number, lastMs: number): number => Math.max(nowMs, lastMs + 1);
+export const nextSealInstant = (nowMs: number, lastMs: number): number => Math.max(nowMs, lastMs + 1);
 
 /** The latest instant of any capture turn (index capture_turns_by_recorded_at); -1 when there is none. */
-const lastSealInstant = (db: Tx['db']): number =>
+export const lastSealInstant = (db: Tx['db']): number =>
   (db.prepare('SELECT max(recorded_at_ms) FROM capture_turns').pluck().get() as number | null) ?? -1;
 
 export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
@@ -339,7 +339,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
 }
 
 /** Over capacity, the whole transaction rolls back; existing data and cursors stay where they were. */
-function checkCapacity(tx: Tx, activationId: number): void {
+export function checkCapacity(tx: Tx, activationId: number): void {
   const { body_bytes: session } = tx.db
     .prepare('SELECT body_bytes FROM capture_sessions WHERE activation_id = ?')
     .get(activationId) as { body_bytes: number };

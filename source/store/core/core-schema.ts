@@ -8,6 +8,7 @@ import { migrateToSessionSearch } from './schema/v4-session-search.js';
 import { migrateToPiClient } from './schema/v5-pi-client.js';
 import { migrateToSnapshotRefresh } from './schema/v6-snapshot-refresh.js';
 import { migrateToSealOrder } from './schema/v7-seal-order.js';
+import { migrateToImports } from './schema/v8-imports.js';
 
 export const coreSchema: Schema = {
   name: 'core.sqlite',
@@ -99,5 +100,7 @@ export const coreSchema: Schema = {
     migrateToSnapshotRefresh,
     // v7: every sealed turn has its own instant (an index on capture_turns.recorded_at_ms; collisions re-stamped).
     migrateToSealOrder,
+    // v8: imported conversations — an origin on watches and activations, source lines, quarantined files.
+    migrateToImports,
   ],
 };

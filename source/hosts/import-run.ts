@@ -1,0 +1,242 @@
+// One import of a client's stored transcripts (`import`): every file under the client's folder,
+// oldest first, through its strict parser, committed in steps of IMPORT_STEP_BYTES through a sink
+// — the store's writer for a real import, a counter for a dry run — so the same code says what an
+// import would do and does it. A file is the unit of failure: a link, a FIFO, an unreadable
+// directory or a file live capture already has is skipped; a file over the byte bound, a record
+// the parser refuses or a file shorter than what was imported is quarantined; the rest imports.
+// A killed import goes on from each file's committed cursor: nothing is read or stored twice.
+import { existsSync } from 'node:fs';
+import type { ImportNote, ImportProgress, ImportReport } from '../api/capture.js';
+import { IMPORT_STEP_BYTES } from '../limits.js';
+import {
+  findImportFiles,
+  isInside,
+  overLimitText,
+  parseImportFile,
+  recordedCwd,
+  turnStartMs,
+  type ImportClient,
+  type ImportFile,
+} from './import-files.js';
+import type { CursorState, ParseProgress, TranscriptTurn } from './transcript-model.js';
+
+export type ImportCommitOutcome =
+  | { outcome: 'applied'; sealed: number; skipped: number; sessionKey: string | null }
+  | { outcome: 'stale' }
+  | { outcome: 'live' }
+  | { outcome: 'rejected'; code: string; detail: string };
+
+export interface ImportStep {
+  path: string;
+  cwd: string | null;
+  hostSessionId: string;
+  startedAtMs: number;
+  fromBytes: number;
+  progress: ParseProgress<CursorState>;
+  turns: TranscriptTurn[];
+}
+
+/** Where the import's work goes: the store (a real import) or nowhere (a dry run). */
+export interface ImportSink {
+  /** The file's watch: live capture's, or where an earlier import stopped; undefined for a new file. */
+  cursor(path: string): { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null } | undefined;
+  commit(step: ImportStep): Promise<ImportCommitOutcome>;
+  quarantine(path: string, bytes: number, code: string, detail: string): Promise<void>;
+}
+
+export interface ImportPlan {
+  client: ImportClient;
+  root: string;
+  sinceMs: number;
+  untilMs: number;
+  repository: string | null;
+  dryRun: boolean;
+}
+
+export async function runImport(
+  plan: ImportPlan,
+  sink: ImportSink,
+  onProgress: (progress: ImportProgress) => void = () => {},
+): Promise<ImportReport> {
+  const started = performance.now();
+  const found = findImportFiles(plan.client, plan.root, plan.sinceMs, plan.untilMs);
+  const notes: ImportNote[] = found.skipped.map((s) => ({ path: s.path, what: 'skipped', reason: s.reason }));
+  const report: ImportReport = {
+    client: plan.client,
+    root: plan.root,
+    dryRun: plan.dryRun,
+    files: 0,
+    sessions: 0,
+    turns: 0,
+    skipped: found.skipped.length,
+    quarantined: 0,
+    bytes: 0,
+    turnsAlreadyStored: 0,
+    openTurns: 0,
+    firstAt: null,
+    lastAt: null,
+    repositories: [],
+    notes,
+    extraction: null,
+  };
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  const repositories = new Map<string | null, number>();
+  const quarantine = async (file: ImportFile, code: string, detail: string) => {
+    report.quarantined += 1;
+    notes.push({ path: file.path, what: 'quarantined', reason: `${code}: ${detail}` });
+    await sink.quarantine(file.path, file.bytes, code, detail);
+  };
+  for (const file of found.over) await quarantine(file, 'import_over_limit', overLimitText(file));
+  let filesDone = 0;
+  const progress = () =>
+    onProgress({
+      filesDone,
+      filesTotal: found.files.length,
+      sessions: report.sessions,
+      turns: report.turns,
+      bytes: report.bytes,
+      elapsedMs: Math.round(performance.now() - started),
+    });
+  for (const file of found.files) {
+    filesDone += 1;
+    const cwd = recordedCwd(file.path);
+    if (plan.repository !== null && !isInside(cwd, plan.repository)) continue;
+    const cursor = sink.cursor(file.path);
+    if (cursor?.origin === 'live') {
+      report.skipped += 1;
+      notes.push({ path: file.path, what: 'skipped', reason: 'captured live by the hooks; not imported again' });
+      continue;
+    }
+    const from = cursor?.consumedBytes ?? 0;
+    if (from > file.bytes) {
+      await quarantine(
+        file,
+        'transcript_cursor_mismatch',
+        `the file has ${file.bytes} bytes, fewer than the ${from} already imported (replaced or truncated)`,
+      );
+      continue;
+    }
+    if (from === file.bytes) continue; // nothing new since the last import
+    report.files += 1;
+    let state: unknown = null;
+    if (cursor?.parserState) state = JSON.parse(cursor.parserState) as unknown;
+    let pending: TranscriptTurn[] = [];
+    let stepFrom = from;
+    let sealedHere = 0;
+    let stopped: string | null = null;
+    // One step in flight: the file's next chunk parses while the writer applies this one. A step
+    // issued after one the store refused finds the cursor where it was and writes nothing (stale).
+    let inFlight: Promise<void> | null = null;
+    /** Waits for the step in flight: its turns counted, or the file stopped (StopFile). */
+    const settle = async () => {
+      const applying = inFlight;
+      inFlight = null;
+      if (applying) await applying;
+    };
+    const commit = async (fed: ParseProgress<CursorState>) => {
+      await settle();
+      if (fed.sessionKey === null) return; // no session line yet: nothing to keep
+      const turns = pending;
+      pending = [];
+      const starts = turns.map(turnStartMs).filter((ms): ms is number => ms !== null);
+      for (const ms of starts) {
+        first = Math.min(first, ms);
+        last = Math.max(last, ms);
+      }
+      const applying = sink
+        .commit({
+          path: file.path,
+          cwd,
+          hostSessionId: fed.sessionKey,
+          startedAtMs: starts.length > 0 ? Math.min(...starts) : Math.round(file.mtimeMs),
+          fromBytes: stepFrom,
+          progress: fed,
+          turns,
+        })
+        .then((outcome) => {
+          if (outcome.outcome === 'applied') {
+            report.turns += outcome.sealed;
+            report.turnsAlreadyStored += outcome.skipped;
+            sealedHere += outcome.sealed;
+            return;
+          }
+          if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
+          else if (outcome.outcome === 'stale') stopped = 'another import moved this file on meanwhile; skipped';
+          else stopped = `${outcome.code}: ${outcome.detail}`;
+          throw new StopFile(outcome.outcome === 'rejected');
+        });
+      applying.catch(() => undefined); // read by settle; not an unhandled rejection meanwhile
+      inFlight = applying;
+      report.bytes += fed.consumedBytes - stepFrom;
+      stepFrom = fed.consumedBytes;
+    };
+    const importFile = async () => {
+      const parsed = await parseImportFile(plan.client, file.path, state, async (turns, fed) => {
+        pending.push(...turns);
+        if (fed.consumedBytes - stepFrom >= IMPORT_STEP_BYTES) await commit(fed);
+        progress();
+      });
+      // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
+      if ('consumedBytes' in parsed && (pending.length > 0 || parsed.consumedBytes > stepFrom)) await commit(parsed);
+      await settle();
+      return parsed;
+    };
+    let result: Awaited<ReturnType<typeof parseImportFile>>;
+    try {
+      result = await importFile();
+    } catch (error) {
+      // A step still in flight when the parse stopped: its outcome no longer matters.
+      await (inFlight as Promise<void> | null)?.catch(() => undefined);
+      if (!(error instanceof StopFile)) {
+        if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+        stopped = 'not readable (EACCES)';
+      }
+      const quarantined = error instanceof StopFile && error.quarantine;
+      report[quarantined ? 'quarantined' : 'skipped'] += 1;
+      notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason: stopped! });
+      if (quarantined) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
+      continue;
+    }
+    if (result.failure) {
+      const f = result.failure;
+      await quarantine(file, f.code, `line ${f.line} (byte ${f.byteOffset}): ${f.detail}`);
+    } else {
+      if (result.unconsumedBytes > 0)
+        notes.push({
+          path: file.path,
+          what: 'partial',
+          reason: `its last ${result.unconsumedBytes} bytes end in no newline (a client still writing it?); the next import reads them once the line is complete`,
+        });
+      if (result.openTurns.length > 0) {
+        report.openTurns += result.openTurns.length;
+        notes.push({
+          path: file.path,
+          what: 'open',
+          reason: `${result.openTurns.length} turn(s) with no end recorded yet; the next import reads them once they end`,
+        });
+      }
+    }
+    if (sealedHere > 0) {
+      report.sessions += 1;
+      repositories.set(cwd, (repositories.get(cwd) ?? 0) + 1);
+    }
+    progress();
+  }
+  progress();
+  report.firstAt = Number.isFinite(first) ? new Date(first).toISOString() : null;
+  report.lastAt = Number.isFinite(last) ? new Date(last).toISOString() : null;
+  report.repositories = [...repositories].map(([cwd, sessions]) => ({
+    cwd,
+    sessions,
+    exists: cwd !== null && existsSync(cwd),
+  }));
+  return report;
+}
+
+/** Ends one file's import: a commit the store refused (quarantine) or passed over (skip). */
+class StopFile extends Error {
+  constructor(readonly quarantine: boolean) {
+    super('stop file');
+  }
+}

@@ -1,0 +1,430 @@
+// `import claude|codex`: the transcripts the real clients wrote (the recorded fixtures), laid out as
+// the clients lay them out, imported through the drain's parsers — a dry run writes nothing, an
+// import stores each turn once, again adds nothing, a session captured live is not stored twice,
+// a bad file is skipped or quarantined while the rest imports, and a killed import goes on.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { CaptureStatus, ImportReport } from '../../source/api/capture.js';
+import { AUTO_EXTRACT_ENV, IMPORT_FILE_MAX_BYTES } from '../../source/limits.js';
+import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+import { runCli, tempHome } from '../support/cli.js';
+
+after(() => c.closeStores());
+
+const OFF = { [AUTO_EXTRACT_ENV]: 'off' };
+const CLAUDE_SCENARIOS = readdirSync(join(c.FIXTURES, 'claude', 'transcripts'));
+const CODEX_ROLLOUTS = readdirSync(join(c.FIXTURES, 'codex', 'rollouts')).filter((name) => name.endsWith('.jsonl'));
+
+/** A Claude Code config dir holding every recorded transcript in one project folder, as the client lays it out. */
+function claudeDir(home: string): { dir: string; project: string } {
+  const dir = join(dirname(home), 'claude');
+  const project = join(dir, 'projects', '-home-user-project');
+  mkdirSync(project, { recursive: true });
+  for (const scenario of CLAUDE_SCENARIOS) c.copyTranscript(c.claudeTranscriptFixture(scenario), project);
+  return { dir, project };
+}
+
+/** A Codex home holding the recorded rollouts under sessions/YYYY/MM/DD, named as Codex names them. */
+function codexHome(home: string, names = CODEX_ROLLOUTS): { dir: string; day: string } {
+  const dir = join(dirname(home), 'codex');
+  const day = join(dir, 'sessions', '2026', '11', '30');
+  mkdirSync(day, { recursive: true });
+  for (const name of names) copyFileSync(c.rolloutFixture(name), join(day, rolloutName(c.rolloutFixture(name))));
+  return { dir, day };
+}
+
+const threadOf = (file: string) =>
+  (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { payload: { id: string } }).payload.id;
+const rolloutName = (file: string) => `rollout-2026-11-30T20-56-56-${threadOf(file)}.jsonl`;
+
+async function importJson(
+  args: string[],
+  env: Record<string, string> = OFF,
+): Promise<{ code: number | null; report: ImportReport; stderr: string }> {
+  const result = await runCliInProcess(['import', ...args, '--json'], { env });
+  assert.ok(result.stdout.trim().startsWith('{'), `import printed no report: ${result.stderr}`);
+  return { code: result.code, report: JSON.parse(result.stdout) as ImportReport, stderr: result.stderr };
+}
+
+function rows<T>(home: string, sql: string): T[] {
+  const db = c.readOnly(home);
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+const evidence = (home: string) =>
+  rows<{ body: string }>(
+    home,
+    "SELECT body FROM capture_messages WHERE classification = 'evidence' ORDER BY message_id",
+  ).map((r) => r.body);
+const turnCount = (home: string) => rows<{ n: number }>(home, 'SELECT count(*) AS n FROM capture_turns')[0]!.n;
+
+describe('import: what it would do, then once', () => {
+  it('without --yes (and with --dry-run) it says what it would import and writes nothing, not even a data home', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    const text = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home], { env: OFF });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /would import from Claude Code .*: 7 session\(s\), 11 turn\(s\)/);
+    assert.match(text.stdout, /dates: 2026-11-30T20:57:55\.991Z to /);
+    assert.match(
+      text.stdout,
+      /\/home\/user\/project: 7 session\(s\) — no longer exists: its memory binds to your user scope/,
+    );
+    assert.match(text.stdout, /Nothing was written/);
+    const dry = await importJson(['claude', '--claude-dir', dir, '--home', home, '--dry-run', '--yes']);
+    assert.equal(dry.report.dryRun, true);
+    assert.equal(dry.report.turns, 11);
+    assert.equal(existsSync(home), false, 'a dry run creates no data home');
+  });
+
+  it('--yes imports every turn once, apart from live capture, searchable; a second import adds nothing', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    // Text mode: progress goes to stderr (with --json only when stderr is a terminal).
+    const first = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home, '--yes'], {
+      env: OFF,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /imported from Claude Code .*: 7 session\(s\), 11 turn\(s\), [\d.]+ MB in 8 file\(s\)/);
+    assert.match(first.stdout, /skipped: 0 file\(s\) · quarantined: 0 file\(s\)/);
+    assert.match(
+      first.stderr,
+      /import: 8\/8 files · 7 sessions · 11 turns · [\d.]+ MB at [\d.]+ MB\/s/,
+      'progress on stderr',
+    );
+    const stored = rows<{ origin: string; sourceLine: number | null; n: number }>(
+      home,
+      `SELECT a.origin, min(t.source_line) AS sourceLine, count(*) AS n FROM capture_turns t JOIN capture_activations a USING (activation_id) GROUP BY a.origin`,
+    );
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0]!.origin, 'imported');
+    assert.equal(stored[0]!.n, 11);
+    assert.ok(stored[0]!.sourceLine! >= 1, 'each imported turn keeps its source line');
+    const watches = rows<{ origin: string; path: string }>(
+      home,
+      'SELECT origin, transcript_path AS path FROM capture_watches',
+    );
+    assert.ok(
+      watches.every((w) => w.origin === 'imported' && w.path.startsWith(dir)),
+      'provenance: the source file',
+    );
+    assert.ok(evidence(home).includes('hello'), 'what the user typed is evidence');
+    const search = await runCliInProcess(['search', 'hello', '--home', home, '--json']);
+    assert.ok(
+      (JSON.parse(search.stdout) as { results: unknown[] }).results.length > 0,
+      'imported evidence is searchable',
+    );
+    const status = JSON.parse((await runCliInProcess(['status', '--home', home, '--json'])).stdout) as CaptureStatus;
+    assert.deepEqual(status.imports, { liveSessions: 0, sessions: 7, turns: 11, quarantined: 0 });
+    const listed = await runCliInProcess(['sessions', '--home', home]);
+    assert.match(listed.stdout, /claude \(imported\) {2}complete/, 'sessions marks what was imported');
+
+    const again = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual(
+      { files: again.report.files, sessions: again.report.sessions, turns: again.report.turns },
+      { files: 0, sessions: 0, turns: 0 },
+    );
+    assert.equal(turnCount(home), 11, 'a second import creates nothing');
+  });
+
+  it('Codex rollouts: the evidence is exactly what live capture of the same rollout stores', async () => {
+    const liveHome = tempHome('imp');
+    const t = c.copyTranscript(c.rolloutFixture('b-tool-call-exec-command.jsonl'), c.transcriptDir(liveHome));
+    c.replay(liveHome, 'codex', c.hookFiles('codex', 'b'), t, 'proc-b');
+    await c.flush(liveHome);
+    const home = tempHome('imp');
+    const { dir } = codexHome(home, ['b-tool-call-exec-command.jsonl']);
+    const result = await importJson(['codex', '--codex-home', dir, '--home', home, '--yes']);
+    assert.equal(result.report.turns, 1);
+    assert.deepEqual(evidence(home), evidence(liveHome));
+    const kinds = (h: string) =>
+      rows<{ kind: string }>(h, 'SELECT kind FROM capture_messages ORDER BY message_id').map((r) => r.kind);
+    assert.deepEqual(kinds(home), kinds(liveHome), 'every message classified as live capture classifies it');
+  });
+
+  it('a session captured live is not imported again: its own file is skipped, a copy of it adds no turn', async () => {
+    const home = tempHome('imp');
+    const { dir, day } = codexHome(home, []);
+    const live = join(day, rolloutName(c.rolloutFixture('b-tool-call-exec-command.jsonl')));
+    copyFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), live);
+    c.replay(home, 'codex', c.hookFiles('codex', 'b'), live, 'proc-b');
+    await c.flush(home);
+    assert.equal(turnCount(home), 1);
+    // The same session in another file (a copied config dir): identity is the session and turn ids.
+    const copy = join(dir, 'sessions', '2026', '12', '01');
+    mkdirSync(copy, { recursive: true });
+    copyFileSync(live, join(copy, basename(live)));
+    const result = await importJson(['codex', '--codex-home', dir, '--home', home, '--yes']);
+    assert.equal(result.report.turns, 0);
+    assert.equal(result.report.turnsAlreadyStored, 1);
+    assert.ok(result.report.notes.some((n) => n.path === live && /captured live/.test(n.reason)));
+    assert.equal(turnCount(home), 1);
+    assert.deepEqual(evidence(home), ['TOOL: run echo hi']);
+    const status = JSON.parse((await runCliInProcess(['status', '--home', home, '--json'])).stdout) as CaptureStatus;
+    assert.equal(status.imports.liveSessions, 1);
+    assert.equal(status.imports.sessions, 0);
+  });
+});
+
+describe('import: bad input is skipped or quarantined, the rest imports', () => {
+  it('an unknown record quarantines that file only (the file untouched, recorded, exit 3); the others import', async () => {
+    const home = tempHome('imp');
+    const { dir, project } = claudeDir(home);
+    const bad = join(project, readdirSync(project).sort()[0]!);
+    const sessionId = basename(bad, '.jsonl');
+    appendFileSync(bad, `${JSON.stringify({ type: 'brand-new-record', sessionId, uuid: randomUUID() })}\n`);
+    const before = readFileSync(bad);
+    const result = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.equal(result.code, 3);
+    assert.equal(result.report.quarantined, 1);
+    assert.ok(
+      result.report.notes.some(
+        (n) => n.path === bad && n.what === 'quarantined' && /transcript_unknown_record/.test(n.reason),
+      ),
+    );
+    assert.ok(result.report.sessions >= 6, 'the other files import');
+    assert.deepEqual(readFileSync(bad), before, 'every byte of the file is kept where the client wrote it');
+    const q = rows<{ code: string; state: string }>(home, 'SELECT code, state FROM import_quarantine');
+    assert.deepEqual(q, [{ code: 'transcript_unknown_record', state: 'open' }]);
+    const status = JSON.parse((await runCliInProcess(['status', '--home', home, '--json'])).stdout) as CaptureStatus;
+    assert.equal(status.imports.quarantined, 1);
+  });
+
+  it('a rollout of an older Codex version is quarantined as unsupported; the others import', async () => {
+    const home = tempHome('imp');
+    const { dir, day } = codexHome(home, ['a-simple-one-turn.jsonl', 'b-tool-call-exec-command.jsonl']);
+    const old = join(day, rolloutName(c.rolloutFixture('a-simple-one-turn.jsonl')));
+    writeFileSync(old, readFileSync(old, 'utf8').replace('"cli_version":"0.171.0"', '"cli_version":"0.100.0"'));
+    const result = await importJson(['codex', '--codex-home', dir, '--home', home, '--yes']);
+    assert.equal(result.report.quarantined, 1);
+    assert.ok(result.report.notes.some((n) => n.path === old && /transcript_unsupported_version/.test(n.reason)));
+    assert.deepEqual(evidence(home), ['TOOL: run echo hi']);
+  });
+
+  it('a partial last line (a client still writing) imports what is complete; the next import reads the rest once', async () => {
+    const home = tempHome('imp');
+    const { dir, project } = claudeDir(home);
+    const file = c.claudeTranscriptFixture('02-03-04-08-tool-resume-continue-compact');
+    const target = join(project, basename(file));
+    const whole = readFileSync(file);
+    const cut = c.offsetAfter(file, '"type":"assistant"') + 40; // inside the next line
+    writeFileSync(target, whole.subarray(0, cut));
+    const first = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.ok(first.report.notes.some((n) => n.path === target && n.what === 'partial'));
+    const afterFirst = turnCount(home);
+    writeFileSync(target, whole);
+    const second = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.equal(second.report.files, 1, 'only the grown file is read again');
+    assert.ok(turnCount(home) > afterFirst);
+    assert.equal(turnCount(home), 11, 'the same turns as one import of the whole file');
+    const keys = rows<{ n: number; d: number }>(
+      home,
+      'SELECT count(*) AS n, count(DISTINCT turn_key) AS d FROM capture_turns',
+    )[0]!;
+    assert.equal(keys.n, keys.d, 'no turn twice');
+  });
+
+  it('a link, a FIFO and a file over the byte bound are each passed over with a line; the rest imports', async () => {
+    const home = tempHome('imp');
+    const { dir, project } = claudeDir(home);
+    const outside = join(dirname(home), 'elsewhere.jsonl');
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), outside);
+    symlinkSync(outside, join(project, 'linked.jsonl'));
+    execFileSync('mkfifo', [join(project, 'fifo.jsonl')]);
+    const huge = join(project, 'huge.jsonl');
+    writeFileSync(huge, '');
+    truncateSync(huge, IMPORT_FILE_MAX_BYTES + 1); // sparse: no disk, and never read
+    const result = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    const note = (name: string) => result.report.notes.find((n) => n.path === join(project, name));
+    assert.match(note('linked.jsonl')!.reason, /symbolic link/);
+    assert.match(note('fifo.jsonl')!.reason, /not a regular file/);
+    assert.equal(note('huge.jsonl')!.what, 'quarantined');
+    assert.match(note('huge.jsonl')!.reason, /import_over_limit: \d+ bytes, over the \d+-byte bound/);
+    assert.equal(result.report.skipped, 2);
+    assert.equal(result.report.quarantined, 1);
+    assert.equal(result.report.turns, 11, 'every regular file imports');
+  });
+
+  it('a session id in two files: the turns of the second copy are already stored, the session is not doubled', async () => {
+    const home = tempHome('imp');
+    const { dir, project } = claudeDir(home);
+    const other = join(dir, 'projects', '-home-user-other');
+    mkdirSync(other, { recursive: true });
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), join(other, basename(c.claudeTranscriptFixture('01-plain'))));
+    const result = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.equal(result.report.turns, 11);
+    assert.ok(result.report.turnsAlreadyStored >= 1);
+    assert.equal(turnCount(home), 11);
+    assert.ok(existsSync(project));
+  });
+
+  it('a directory the user cannot read is skipped with a line; its siblings import', async (t) => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    const locked = join(dir, 'projects', '-home-user-locked');
+    mkdirSync(locked);
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), join(locked, 'x.jsonl'));
+    chmodSync(locked, 0o000);
+    t.after(() => chmodSync(locked, 0o755));
+    // root reads any directory: the command runs as an unprivileged user then, with its own data home.
+    const asRoot = process.getuid?.() === 0;
+    const env = { ...process.env, ...OFF };
+    let report: ImportReport;
+    if (asRoot) {
+      for (let d = dir; d !== dirname(dirname(home)); d = dirname(d)) chmodSync(d, 0o755);
+      execFileSync('chmod', ['-R', 'a+rX', join(dir, 'projects', '-home-user-project')]);
+      const nobodyHome = join(dirname(home), 'nobody-home');
+      mkdirSync(nobodyHome, { mode: 0o700 });
+      execFileSync('chown', ['65534:65534', nobodyHome]);
+      const result = execFileSync(
+        process.execPath,
+        [
+          c.FIXTURES.replace(/fixtures\/$/, 'bin/common-memory.cjs'),
+          'import',
+          'claude',
+          '--claude-dir',
+          dir,
+          '--home',
+          nobodyHome,
+          '--yes',
+          '--json',
+        ],
+        { uid: 65534, gid: 65534, env: { ...env, HOME: nobodyHome }, encoding: 'utf8' },
+      );
+      report = JSON.parse(result) as ImportReport;
+    } else report = (await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes'])).report;
+    assert.ok(
+      report.notes.some(
+        (n) => n.path === locked && n.what === 'skipped' && /directory not readable \(EACCES\)/.test(n.reason),
+      ),
+    );
+    assert.equal(report.turns, 11);
+  });
+});
+
+describe('import: killed, it goes on', () => {
+  it('kill -9 after its first commit; the next import stores the rest and nothing twice', async () => {
+    const home = tempHome('imp');
+    const { dir, day } = codexHome(home, []);
+    // Twenty sessions of the recorded tool turn, each with its own thread id.
+    const source = readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8');
+    const thread = threadOf(c.rolloutFixture('b-tool-call-exec-command.jsonl'));
+    for (let i = 0; i < 20; i++) {
+      const id = `01a22e40-36ff-79a2-a0b6-${String(i).padStart(12, '0')}`;
+      writeFileSync(
+        join(day, `rollout-2026-11-30T20-56-${String(i).padStart(2, '0')}-${id}.jsonl`),
+        source.split(thread).join(id),
+      );
+    }
+    const args = ['import', 'codex', '--codex-home', dir, '--home', home, '--yes', '--json'];
+    const killed = await runCli(args, { env: { ...OFF, COMMON_MEMORY_FAULTS: 'captureImportStep.afterCommit=kill' } });
+    assert.equal(killed.signal, 'SIGKILL', `the import was to die at its first commit: ${killed.stderr}`);
+    assert.equal(turnCount(home), 1, 'one step committed before the kill');
+    const resumed = await runCli(args, { env: { ...OFF } });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const report = JSON.parse(resumed.stdout) as ImportReport;
+    assert.equal(report.turns, 19);
+    assert.equal(report.files, 19, 'the committed file is not read again');
+    const keys = rows<{ n: number; d: number }>(
+      home,
+      "SELECT count(*) AS n, count(DISTINCT w.host_session_id || ':' || t.turn_key) AS d FROM capture_turns t JOIN capture_watches w USING (watch_id)",
+    )[0]!;
+    assert.deepEqual(keys, { n: 20, d: 20 });
+    assert.equal(evidence(home).length, 20);
+  });
+});
+
+describe('import: extraction follows', () => {
+  it('drafts a candidate from a durable rule said in an imported session, none from a question; a gone directory binds to the user scope', async () => {
+    const home = tempHome('imp');
+    const dir = join(dirname(home), 'claude');
+    const project = join(dir, 'projects', '-home-user-project');
+    mkdirSync(project, { recursive: true });
+    const said = (fixture: string, text: string) => {
+      const file = c.claudeTranscriptFixture(fixture);
+      const original = (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { content: string }).content;
+      writeFileSync(
+        join(project, basename(file)),
+        readFileSync(file, 'utf8').split(JSON.stringify(original).slice(1, -1)).join(text),
+      );
+    };
+    said('01-plain', 'In this repository we always use pnpm, never npm, to install packages.');
+    said('07-tool-fail', 'What does the build script in this folder do?');
+    const result = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home, '--yes', '--json'], {
+      env: { [AUTO_EXTRACT_ENV]: 'on' },
+    });
+    const report = JSON.parse(result.stdout) as ImportReport;
+    assert.equal(report.extraction?.state, 'done', result.stderr);
+    assert.equal(report.repositories[0]?.exists, false);
+    const review = await runCliInProcess(['memory', 'review', '--home', home, '--json']);
+    const text = review.stdout;
+    assert.match(text, /pnpm/, 'the rule became a candidate');
+    assert.doesNotMatch(text, /build script/, 'the question did not');
+    assert.match(text, /"scope":"user"/, 'a directory that no longer exists binds to the user scope');
+  });
+});
+
+describe('import: refusals say what happened and what to do', () => {
+  it('pi, another client’s dir, an unknown flag, a bad date and a missing folder are refused; nothing is written', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    const cases: Array<[string[], RegExp]> = [
+      [['import', 'pi'], /pi's session files cannot be imported yet.*install pi/],
+      [['import', 'claude', '--codex-home', dir], /import claude reads --claude-dir only/],
+      [['import', 'claude', '--bogus'], /Unknown flag --bogus/],
+      [['import', 'claude', '--claude-dir', dir, '--since', '2026-13-01'], /--since/],
+      [
+        ['import', 'claude', '--claude-dir', dir, '--since', '2026-12-01', '--until', '2026-11-01'],
+        /is not before --until/,
+      ],
+      [['import', 'claude', '--claude-dir', join(dir, 'nope')], /No Claude Code transcripts at .*--claude-dir DIR/],
+      [['import'], /Name the client to import from/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCliInProcess([...args, '--home', home]);
+      assert.notEqual(result.code, 0, args.join(' '));
+      assert.match(result.stderr, message, args.join(' '));
+    }
+    assert.equal(existsSync(home), false);
+  });
+});
+
+describe('import: capacity', () => {
+  it('a session over the per-session capacity quarantines its file; the smaller sessions import', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    // A session capacity of 6,000 bytes of bodies: the recorded sessions hold 4,420–5,160 bytes,
+    // except the resumed and compacted one (about 12 KB), which does not fit.
+    const result = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes'], {
+      ...OFF,
+      COMMON_MEMORY_CAPACITY_BYTES: '6000:100000000',
+    });
+    const over = result.report.notes.filter((n) =>
+      /import_over_capacity: its session would hold \d+ bytes/.test(n.reason),
+    );
+    assert.equal(over.length, 1, JSON.stringify(result.report.notes));
+    assert.equal(result.report.quarantined, 1);
+    assert.equal(result.report.sessions, 6, 'the sessions that fit import');
+    assert.equal(result.code, 3);
+  });
+});
