@@ -3,6 +3,9 @@
 // (drill 3), a second host while agents run (drill 7), and the CLI's errors for a missing pi and
 // for prompts to stopped or unknown agents. The host's pi is the fake-pi double; faults are
 // injected with COMMON_MEMORY_FAULTS at named writer commit boundaries. Doctor runs after each.
+// The CLI's calls to a running host (or a read-only store) are made in-process
+// (support/cli-in-process.ts); the second host is a real process. The bin's exit codes themselves
+// are e2e/exit-codes.test.ts.
 // Needs the build: npx tsc -p tsconfig.build.json
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -25,6 +28,7 @@ import {
   timeline,
 } from '../support/agents-drill-kit.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import type { FakePiScript } from '../support/fake-pi.js';
 import { codeOf } from '../support/results.js';
 
@@ -106,8 +110,9 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
       const death = await exited(first.child);
       assert.equal(death.signal, 'SIGKILL', 'the injected fault killed the whole host');
       // What the dead host left, read without any host (a read-only connection).
-      const left = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout).rows as JournalRow[];
-      const leftTimeline = JSON.parse((await runCli(['timeline', '--json', '--home', home])).stdout).rows as unknown[];
+      const left = JSON.parse((await runCliInProcess(['log', '--json', '--home', home])).stdout).rows as JournalRow[];
+      const leftTimeline = JSON.parse((await runCliInProcess(['timeline', '--json', '--home', home])).stdout)
+        .rows as unknown[];
 
       const second = await childHost(home, piEnv(GRACE_SETTLED));
       try {
@@ -172,10 +177,27 @@ describe('B3.1 kill -9 of the host at the four commit boundaries of a prompt', T
         };
         assert.deepEqual(replay, expected);
         if (original) assert.deepEqual(replay, { ...original, replayed: true });
-        const viaCli = await runCli(['prompt', 'a', HELLO, '--operation-id', 'op-1', '--json', '--home', home]);
+        const viaCli = await runCliInProcess([
+          'prompt',
+          'a',
+          HELLO,
+          '--operation-id',
+          'op-1',
+          '--json',
+          '--home',
+          home,
+        ]);
         assert.equal(viaCli.code, 0, viaCli.stderr);
         assert.deepEqual(JSON.parse(viaCli.stdout), expected);
-        const conflict = await runCli(['prompt', 'a', 'something else', '--operation-id', 'op-1', '--home', home]);
+        const conflict = await runCliInProcess([
+          'prompt',
+          'a',
+          'something else',
+          '--operation-id',
+          'op-1',
+          '--home',
+          home,
+        ]);
         assert.equal(conflict.code, 5, 'the same ID with other content is a conflict');
         assert.deepEqual(await timeline(api), rows, 'a replay adds no timeline row');
         const after = await journal(api);
@@ -228,7 +250,7 @@ describe('B3.3 a storage failure while ingesting pi records', TIMEOUT, () => {
       // The host itself keeps working: a note still commits.
       assert.equal((await api.appendNote({ text: 'still here', operationId: 'n-1' })).replayed, false);
       // The agent list says why the generation ended.
-      const listed = await runCli(['agent', 'list', '--home', home]);
+      const listed = await runCliInProcess(['agent', 'list', '--home', home]);
       assert.match(listed.stdout, /storing a pi record failed/);
       await doctorCli(home);
     } finally {
@@ -285,7 +307,7 @@ describe('B3.3 a storage failure while retiring a generation', TIMEOUT, () => {
       await first.api.createAgent({ name: 'a' });
       await first.api.createAgent({ name: 'b' });
       await first.api.startAgent({ agent: 'a' });
-      const stop = await runCli(['agent', 'stop', 'a', '--home', home]);
+      const stop = await runCliInProcess(['agent', 'stop', 'a', '--home', home]);
       assert.equal(stop.code, 7, stop.stderr);
       assert.match(stop.stderr, /Injected storage fault at retireGeneration\.beforeCommit/);
       assert.equal(
@@ -354,21 +376,21 @@ describe('bad input through the CLI', TIMEOUT, () => {
       COMMON_MEMORY_PI_COMMAND: JSON.stringify({ command: '/nonexistent/bin/pi', args: [] }),
     });
     try {
-      assert.equal((await runCli(['agent', 'create', 'a', '--home', home])).code, 0);
-      const start = await runCli(['agent', 'start', 'a', '--home', home]);
+      assert.equal((await runCliInProcess(['agent', 'create', 'a', '--home', home])).code, 0);
+      const start = await runCliInProcess(['agent', 'start', 'a', '--home', home]);
       assert.equal(start.code, 1);
       assert.match(start.stderr, /Could not start pi \(\/nonexistent\/bin\/pi\).*COMMON_MEMORY_PI_COMMAND/s);
-      const list = JSON.parse((await runCli(['agent', 'list', '--json', '--home', home])).stdout) as {
+      const list = JSON.parse((await runCliInProcess(['agent', 'list', '--json', '--home', home])).stdout) as {
         generation: { state: string; number: number };
       }[];
       assert.deepEqual(
         list.map((a) => [a.generation.number, a.generation.state]),
         [[1, 'interrupted']],
       );
-      const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout).rows as JournalRow[];
+      const log = JSON.parse((await runCliInProcess(['log', '--json', '--home', home])).stdout).rows as JournalRow[];
       const retired = log.find((row) => row.kind === 'generation.interrupted');
       assert.match((retired!.payload as { reason: string }).reason, /pi could not start/);
-      const prompt = await runCli(['prompt', 'a', 'hello', '--home', home]);
+      const prompt = await runCliInProcess(['prompt', 'a', 'hello', '--home', home]);
       assert.equal(prompt.code, 13, 'not running');
       assert.match(prompt.stderr, /not running/);
       await doctorCli(home);
@@ -385,20 +407,32 @@ describe('bad input through the CLI', TIMEOUT, () => {
       await api.startAgent({ agent: 'idle' });
       await api.stopAgent({ agent: 'idle' });
       const heads = (await api.status()).heads;
-      const unknown = await runCli(['prompt', 'ghost', 'hello', '--home', home]);
+      const unknown = await runCliInProcess(['prompt', 'ghost', 'hello', '--home', home]);
       assert.equal(unknown.code, 6, unknown.stderr);
       assert.match(unknown.stderr, /No agent named "ghost"/);
-      const stopped = await runCli(['prompt', 'idle', 'hello', '--operation-id', 'op-stopped', '--home', home]);
+      const stopped = await runCliInProcess([
+        'prompt',
+        'idle',
+        'hello',
+        '--operation-id',
+        'op-stopped',
+        '--home',
+        home,
+      ]);
       assert.equal(stopped.code, 13, stopped.stderr);
       assert.match(stopped.stderr, /idle is not running.*agent start idle/s);
-      assert.equal((await runCli(['agent', 'stop', 'ghost', '--home', home])).code, 6);
-      assert.equal((await runCli(['abort', 'ghost', '--home', home])).code, 6);
-      const stopAgain = await runCli(['agent', 'stop', 'idle', '--home', home]);
+      assert.equal((await runCliInProcess(['agent', 'stop', 'ghost', '--home', home])).code, 6);
+      assert.equal((await runCliInProcess(['abort', 'ghost', '--home', home])).code, 6);
+      const stopAgain = await runCliInProcess(['agent', 'stop', 'idle', '--home', home]);
       assert.equal(stopAgain.code, 13);
       assert.match(stopAgain.stderr, /not running/);
-      assert.equal((await runCli(['abort', 'idle', '--home', home])).code, 13);
+      assert.equal((await runCliInProcess(['abort', 'idle', '--home', home])).code, 13);
       assert.deepEqual((await api.status()).heads, heads, 'refused requests write nothing');
-      assert.equal((await runCli(['operation', 'op-stopped', '--home', home])).code, 6, 'no operation was created');
+      assert.equal(
+        (await runCliInProcess(['operation', 'op-stopped', '--home', home])).code,
+        6,
+        'no operation was created',
+      );
       await doctorCli(home);
     } finally {
       await stopHost(child);

@@ -1,5 +1,7 @@
 // Host capture on recorded data: hooks → inbox → drain → sessions, turns, batches; delivery
-// authentication; isolation and recovery; status paging; capacity.
+// authentication; isolation and recovery; status paging; capacity. Status, a read, is taken the
+// way `common-memory status` takes it (support/capture.ts status; the paging through the CLI
+// in-process, support/cli-in-process.ts); the hook is the real bin.
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -20,6 +22,7 @@ import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import * as c from '../support/capture.js';
 
 after(() => c.closeStores());
@@ -398,7 +401,13 @@ describe('isolation and recovery', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let pages = 1; ; pages++) {
-      const result = await runCli(['status', '--json', '--home', home, ...(cursor ? ['--after-session', cursor] : [])]);
+      const result = await runCliInProcess([
+        'status',
+        '--json',
+        '--home',
+        home,
+        ...(cursor ? ['--after-session', cursor] : []),
+      ]);
       assert.equal(result.code, 0, result.stderr);
       const page = JSON.parse(result.stdout) as CaptureStatus;
       assert.equal(page.sessionsTotal, count);
@@ -411,7 +420,7 @@ describe('isolation and recovery', () => {
       seen,
       Array.from({ length: count }, (_, i) => `session-${count - 1 - i}`),
     );
-    const bad = await runCli(['status', '--json', '--home', home, '--after-session', 'no-such-session']);
+    const bad = await runCliInProcess(['status', '--json', '--home', home, '--after-session', 'no-such-session']);
     assert.equal(bad.code, 2);
     assert.match(JSON.parse(bad.stderr).error.message, /not a session key/);
   });

@@ -3,6 +3,8 @@
 // children) whose pi is the fake-pi double replaying recorded pi 0.73.1 output. Every assertion
 // is about committed facts read back through the application API (or the CLI with --json);
 // doctor runs after every drill. Drills that kill the host itself live in agents-faults.test.ts.
+// The CLI's calls are made in-process (support/cli-in-process.ts), to the host's API as the bin's
+// would be; `log --follow`, which is stopped with a signal, and calls made at once are the real bin.
 // serial: its acceptance groups are suites with a 60 s budget each, driving a host and several pi
 // children at once; beside other e2e files on two cores they ran out of it.
 // The CLI parts need the build: npx tsc -p tsconfig.build.json
@@ -40,6 +42,7 @@ import {
   withFakeHost,
 } from '../support/agents-drill-kit.js';
 import { collect, runCli, startCli, tempHome, waitFor } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { holdGate, type FakePiScript } from '../support/fake-pi.js';
 import { fixturePath } from '../support/pi-transcript.js';
 import { codeOf } from '../support/results.js';
@@ -139,7 +142,7 @@ describe('B3 drills with the fake pi', TIMEOUT, () => {
         for (let after = 0; after < head; after += 1) await app.journal({ after, limit: 1 });
         assert.equal((await app.journal({ after: head, limit: 100 })).rows.length, 0);
         assert.ok(Date.now() - started < 5_000, 'paging over the oversized event does not stall');
-        const listed = await runCli(['agent', 'list', '--home', home]);
+        const listed = await runCliInProcess(['agent', 'list', '--home', home]);
         assert.equal(listed.code, 0, listed.stderr);
         assert.match(listed.stdout, /big .*generation 1 interrupted.*oversized stdout line/);
       },
@@ -267,7 +270,7 @@ describe('B3 drills with the fake pi', TIMEOUT, () => {
         assert.equal(all.filter((row) => row.kind === 'prompt.requested').length, 1);
         assert.equal(all.filter((row) => row.kind === 'prompt.attempted').length, 1, 'sent to pi exactly once');
         // A new client reads the whole history from the start.
-        const fresh = await runCli(['timeline', '--json', '--home', home]);
+        const fresh = await runCliInProcess(['timeline', '--json', '--home', home]);
         assert.deepEqual(
           JSON.parse(fresh.stdout).rows.map((row: { messageId: string }) => row.messageId),
           rows.map((row) => row.messageId),
@@ -837,7 +840,13 @@ describe('acceptance D: six everyday milestones through the CLI', { timeout: 120
   it('note → journal only; prompt → one user row; echo → no new row; answer → raw + one canonical row; stop/reopen → same rows; two agents → rules hold', async () => {
     const home = tempHome('acc-d');
     const env = piEnv({ onPrompt: { replay: SIMPLE } });
+    /** In-process (one call at a time); `bin` is the shipped bin, for the calls made at once. */
     const cli = async (...args: string[]) => {
+      const result = await runCliInProcess([...args, '--json', '--home', home]);
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+      return JSON.parse(result.stdout);
+    };
+    const bin = async (...args: string[]) => {
       const result = await runCli([...args, '--json', '--home', home]);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       return JSON.parse(result.stdout);
@@ -891,10 +900,10 @@ describe('acceptance D: six everyday milestones through the CLI', { timeout: 120
       assert.deepEqual(await cli('message', rows[1]!.messageId!), answer);
       // 6. Two agents at once: the rules still hold.
       await cli('agent', 'create', 'b');
-      await Promise.all([cli('agent', 'start', 'a'), cli('agent', 'start', 'b')]);
+      await Promise.all([bin('agent', 'start', 'a'), bin('agent', 'start', 'b')]);
       await Promise.all([
-        cli('prompt', 'a', HELLO, '--operation-id', 'd-a'),
-        cli('prompt', 'b', HELLO, '--operation-id', 'd-b'),
+        bin('prompt', 'a', HELLO, '--operation-id', 'd-a'),
+        bin('prompt', 'b', HELLO, '--operation-id', 'd-b'),
       ]);
       for (const op of ['d-a', 'd-b'])
         await waitFor(`${op} to settle`, async () =>

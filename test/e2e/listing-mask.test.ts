@@ -1,13 +1,15 @@
-// Listings mask what the secret lint finds, through the shipped bin: `sessions` (the first prompt)
-// and `search` (snippets), in text and --json, never print a token the user typed; `session <key>`
-// masks it by default, says so, and `--reveal` shows the text as typed. The snippet masking is
-// also checked on its own: a snippet that starts inside a token or highlights a word of it shows
-// no 8 characters of it.
+// Listings mask what the secret lint finds: `sessions` (the first prompt) and `search` (snippets),
+// in text and --json, never print a token the user typed; `session <key>` masks it by default, says
+// so, and `--reveal` shows the text as typed. The first listing goes through the shipped bin, the
+// others call the CLI in-process (support/cli-in-process.ts), without a host and against a host
+// process. The snippet masking is also checked on its own: a snippet that starts inside a token or
+// highlights a word of it shows no 8 characters of it.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { maskedFirstLine, maskSnippet, SNIPPET_MARKS } from '../../source/memory/listing-mask.js';
 import { gitRepo, runCli, startHost, stopHost, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import * as c from '../support/capture.js';
 import { plantedToken, queueSession } from '../support/memory-corpus.js';
 
@@ -36,9 +38,9 @@ describe('listings mask secrets (CLI)', () => {
       'Then run the smoke tests on the release box.',
     ]);
     await c.flush(home);
-    const cli = (args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const cli = (args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
 
-    const sessions = await cli(['sessions']);
+    const sessions = await runCli(['sessions', '--home', home], { cwd: repo });
     assert.equal(sessions.code, 0, sessions.stderr);
     assert.equal(leaked(sessions.stdout, secrets), null, sessions.stdout);
     assert.match(

@@ -3,6 +3,8 @@
 // its conversation digest, never a file), shown so in `memory review`; secret lint quarantines a
 // proposal with a blocking finding; the same proposal twice is one candidate; bad input is a
 // structured error that creates nothing; with a host running, the proposal goes through its writer.
+// `memory review`, a read, is called in-process (support/cli-in-process.ts); prepare, which takes
+// the lease, is the bin.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { sha256Hex } from '../../source/ground/digests.js';
 import { MCP_PROPOSAL_MAX_BYTES } from '../../source/limits.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import { runCli, startHost, stopHost } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { plantedToken } from '../support/memory-corpus.js';
 
@@ -25,7 +28,7 @@ const PROPOSAL = {
 const CLAUDE = { name: 'claude-code', version: '2.1.332' };
 
 async function review(home: string, repo: string) {
-  const result = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo });
+  const result = await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo });
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as { candidates: Array<Record<string, any>> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -76,7 +79,7 @@ describe('memory_propose', () => {
       assert.deepEqual(candidate!.statements[0].evidence, []);
       assert.doesNotMatch(JSON.stringify(listed), /session-1234/, 'the conversation id is kept only as a digest');
 
-      const text = await runCli(['memory', 'review', '--home', home], { cwd: repo });
+      const text = await runCliInProcess(['memory', 'review', '--home', home], { cwd: repo });
       assert.match(text.stdout, /proposed by claude-code 2\.1\.332 \(memory_propose\) in conversation [0-9a-f]{12}/);
       assert.equal(files(home, repo), before, 'a proposal writes no memory file');
 

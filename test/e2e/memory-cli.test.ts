@@ -1,12 +1,17 @@
 // The memory commands through the real shipped bin: extract / review / status / recall / lint,
 // scoped by the caller's git repository, with documented exit codes; a damaged memory-state
-// fails only memory commands.
+// fails only memory commands. After the first walk-through, the reads (memory status, review,
+// search, sessions; each a read-only connection or a host's API) are called in-process
+// (support/cli-in-process.ts): the polls of a host's progress above all. Commands that write stay
+// with the bin: without a host they open the store with a local host, whose worker threads
+// start far slower under the tsx loader than from dist.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { collect, gitRepo, runCli, startCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import * as c from '../support/capture.js';
 import { plantedToken, queueSession } from '../support/memory-corpus.js';
 
@@ -117,11 +122,11 @@ describe('memory commands', () => {
     const over = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
     assert.equal(over.code, 10, over.stderr);
     assert.match(json(over.stderr).error.message, /201 turns/);
-    const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+    const s = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout);
     assert.equal(s.tasks.pending + s.tasks.submitted, 0);
     const retry = await runCli(['memory', 'retry', 'ext-none', '--home', home, '--json']);
     assert.equal(retry.code, 6, retry.stderr);
-    assert.equal((await runCli(['memory', 'frobnicate', '--home', home])).code, 2);
+    assert.equal((await runCliInProcess(['memory', 'frobnicate', '--home', home])).code, 2);
   });
 
   it('a session of 250 turns sealed in one drain step is extracted completely by explicit windows, as the refusal says', async () => {
@@ -162,7 +167,7 @@ describe('memory commands', () => {
       );
     }
     assert.deepEqual(turns, [200, 50]);
-    const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+    const s = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout);
     assert.equal(s.candidates.draft, 25, 'every tenth turn of the session is a rule');
   });
 
@@ -198,14 +203,14 @@ describe('memory commands', () => {
     queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
     writeFileSync(storeFiles(home).memoryState, 'garbage'.repeat(2000), { mode: 0o600 });
     await c.flush(home);
-    const status = await runCli(['memory', 'status', '--home', home, '--json']);
+    const status = await runCliInProcess(['memory', 'status', '--home', home, '--json']);
     assert.equal(status.code, 12, status.stdout);
     assert.match(json(status.stdout).reason, /moved aside/);
     const extract = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
     assert.equal(extract.code, 12, extract.stderr);
     assert.match(json(extract.stderr).error.message, /Capture and core.sqlite are not affected/);
     assert.equal((await runCli(['note', 'still here', '--home', home])).code, 0);
-    const search = await runCli(['search', 'named', 'exports', '--home', home, '--json']);
+    const search = await runCliInProcess(['search', 'named', 'exports', '--home', home, '--json']);
     assert.equal(json(search.stdout).results.length, 1);
   });
 
@@ -233,7 +238,7 @@ describe('memory commands', () => {
       const rb = json(b.stdout);
       assert.equal(ra.tasks.submitted + rb.tasks.submitted, 6, 'each task submitted by exactly one run');
       assert.equal(ra.candidates.created + rb.candidates.created, 12);
-      const s = json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+      const s = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout);
       assert.equal(s.candidates.draft, 12);
       const { openDatabase } = await import('../../source/store/database.js');
       const db = openDatabase(storeFiles(home).memoryState, { readonly: true });
@@ -279,7 +284,7 @@ describe('automatic extraction in a host', () => {
     }
   }
   const memoryStatus = async (home: string) =>
-    json((await runCli(['memory', 'status', '--home', home, '--json'])).stdout);
+    json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout);
 
   it('a host extracts newly sealed turns by itself with the builtin runner; the setting turns it off', async () => {
     for (const setting of ['on', 'off']) {
@@ -298,7 +303,9 @@ describe('automatic extraction in a host', () => {
           });
           assert.equal(status.autoExtract, true);
           assert.equal(status.lastRun.runner, 'builtin');
-          const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+          const review = json(
+            (await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout,
+          );
           assert.match(review.candidates[0].content, /named exports/);
         } else {
           // Two poll intervals and the grace later, nothing ran.
@@ -355,7 +362,9 @@ describe('automatic extraction in a host', () => {
         120_000,
       );
       assert.equal(status.tasks.waitingForRetry, 0);
-      const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+      const review = json(
+        (await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout,
+      );
       const turnKeys = new Set(
         review.candidates.flatMap((cand: { statements: Array<{ evidence: Array<{ turnKey: string }> }> }) =>
           cand.statements.flatMap((statement) => statement.evidence.map((e) => e.turnKey)),
@@ -419,12 +428,12 @@ describe('automatic extraction in a host', () => {
     const home = tempHome('memory-flush-extracts');
     const repo = gitRepo(home, 'repo');
     queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
-    const waiting = await runCli(['sessions', '--home', home]);
+    const waiting = await runCliInProcess(['sessions', '--home', home]);
     assert.equal(waiting.code, 0, waiting.stderr);
     assert.match(waiting.stdout, /1 captured event\(s\) wait to be processed/);
     assert.match(waiting.stdout, /common-memory flush/);
     assert.match(waiting.stdout, /common-memory service install/);
-    const empty = await runCli(['memory', 'review', '--home', home], { cwd: repo });
+    const empty = await runCliInProcess(['memory', 'review', '--home', home], { cwd: repo });
     assert.match(empty.stdout, /wait to be processed[\s\S]*common-memory flush/);
     const flushed = await runCli(['flush', '--home', home, '--json'], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
     assert.equal(flushed.code, 0, flushed.stderr);
@@ -433,11 +442,11 @@ describe('automatic extraction in a host', () => {
     assert.equal(report.extraction.state, 'done');
     assert.equal(report.extraction.candidates.created, 1);
     assert.ok(report.extraction.turns >= 1, JSON.stringify(report.extraction));
-    const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+    const review = json((await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
     assert.equal(review.candidates.length, 1);
     assert.match(review.candidates[0].content, /named exports/);
     // Nothing waits any more; a second flush finds nothing new and drafts nothing twice.
-    const quiet = await runCli(['sessions', '--home', home]);
+    const quiet = await runCliInProcess(['sessions', '--home', home]);
     assert.doesNotMatch(quiet.stdout, /wait to be processed/);
     const again = await runCli(['flush', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
     assert.equal(again.code, 0, again.stderr);

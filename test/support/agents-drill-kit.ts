@@ -15,7 +15,8 @@ import { runDoctor } from '../../source/store/doctor.js';
 import { checkedApplication } from './checked-application.js';
 import { fakePiCommand, type FakePiScript } from './fake-pi.js';
 import { fixturePath } from './pi-transcript.js';
-import { runCli, startHost, stopHost, waitFor } from './cli.js';
+import { runCliInProcess } from './cli-in-process.js';
+import { startHost, stopHost, waitFor } from './cli.js';
 import { readAllPages } from './results.js';
 
 /** The recorded answer to "Say hello" (fixtures/pi/a-simple-prompt): the fake echoes exactly this user text. */
@@ -96,9 +97,12 @@ export function doctorInProcess(home: string): void {
   }
 }
 
-/** Doctor as users run it: `common-memory doctor --json`, exit 0 and consistent. */
+/**
+ * Doctor as users run it, `common-memory doctor --json` (in-process: a read-only check, so no
+ * spawn per drill; the bin's doctor is e2e/drills.test.ts): exit 0 and consistent.
+ */
 export async function doctorCli(home: string): Promise<void> {
-  const result = await runCli(['doctor', '--json', '--home', home]);
+  const result = await runCliInProcess(['doctor', '--json', '--home', home]);
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.equal(JSON.parse(result.stdout).consistent, true);
 }

@@ -9,6 +9,7 @@ import { parsePayload, type HookClient } from '../../source/hook/payload.js';
 import { readTail } from '../../source/hook/transcript-tail.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { Host } from '../../source/host/host.js';
+import { connect } from '../../source/client/connect.js';
 import type { CaptureStatus, DrainReport, FlushReport } from '../../source/api/capture.js';
 import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase, type Db } from '../../source/store/database.js';
@@ -112,8 +113,19 @@ export async function withLocalHost<T>(home: string, work: (app: Host['applicati
 
 export const drain = (home: string): Promise<DrainReport> => withLocalHost(home, (app) => app.sessionDrain({}));
 export const flush = (home: string): Promise<FlushReport> => withLocalHost(home, (app) => app.flush({}));
-export const status = (home: string, afterRecovery?: string): Promise<CaptureStatus> =>
-  withLocalHost(home, (app) => app.captureStatus({ afterRecovery }));
+/**
+ * Capture status the way `common-memory status` reads it: from a running host, else over a
+ * read-only connection (a store of an older schema migrated first). No local host: its worker
+ * threads take seconds to start under the tsx loader.
+ */
+export async function status(home: string, afterRecovery?: string): Promise<CaptureStatus> {
+  const connection = await connect(home, 'read');
+  try {
+    return await connection.app.captureStatus({ afterRecovery });
+  } finally {
+    await connection.close();
+  }
+}
 
 export function readOnly(home: string): Db {
   return openDatabase(storeFiles(home).core, { readonly: true });

@@ -2,6 +2,11 @@
 // parsing, results and errors, where the process itself is not what is tested: no spawn, no bundle
 // to load. Exit codes of the real process, stdin, signals and the hook's fast path stay with
 // support/cli.ts `runCli`, which runs the shipped bin.
+//
+// It pays for reads (a read-only connection) and for calls to a running host (its HTTP API): a few
+// milliseconds against about half a second of CPU per spawn. A command that writes without a host
+// starts a local host here, whose worker threads each load the tsx loader (about 0.7 s of CPU
+// apiece, against 0.1 s from dist): slower than the bin, so such calls stay with `runCli`.
 import { main } from '../../source/cli/main.js';
 import type { CliResult } from './cli.js';
 

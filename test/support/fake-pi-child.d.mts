@@ -1,0 +1,2 @@
+/** Splits a stdout fixture into prompt segments (see fake-pi-child.mjs). */
+export function promptSegments(fixtureText: string): string[][];
