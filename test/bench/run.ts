@@ -27,6 +27,7 @@ import { runSessionSearchBench } from './session-search.js';
 import { runSnapshotBench } from './snapshot.js';
 import { runTuiBench } from './tui.js';
 import { runTuiMemoryBench } from './tui-memory.js';
+import { runTurnCandidateBench } from './turn-candidate.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   ledger: runLedgerBench,
   mcp: runMcpBench,
   cli: runCliBench,
+  'turn-candidate': runTurnCandidateBench,
 };
 
 /** The guard's benches: cheap enough to run before resolving an issue that touches a benched path. */

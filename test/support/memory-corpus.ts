@@ -12,7 +12,7 @@ import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
 import { rolloutFixture } from './capture.js';
 
-const FIXTURE_PROMPT = 'Say hello';
+export const FIXTURE_PROMPT = 'Say hello';
 let sessionCounter = 0;
 
 export interface QueuedSession {
