@@ -100,10 +100,20 @@ export async function runTurnCandidateBench(): Promise<void> {
     for (let n = 0; n < TURNS; n++) {
       const rule = RULES[n % RULES.length]!;
       const turnId = `bench-turn-${n}`;
-      await hookBin(home, 'codex', payloadFor(prompt!, rollout, { cwd: repo, session_id: parts.sessionId, turn_id: turnId, prompt: rule }), instance);
+      await hookBin(
+        home,
+        'codex',
+        payloadFor(prompt!, rollout, { cwd: repo, session_id: parts.sessionId, turn_id: turnId, prompt: rule }),
+        instance,
+      );
       appendFileSync(rollout, turnLines(parts, turnId, rule, n));
       const hookStart = performance.now();
-      const stopped = await hookBin(home, 'codex', payloadFor(stop!, rollout, { cwd: repo, session_id: parts.sessionId, turn_id: turnId }), instance);
+      const stopped = await hookBin(
+        home,
+        'codex',
+        payloadFor(stop!, rollout, { cwd: repo, session_id: parts.sessionId, turn_id: turnId }),
+        instance,
+      );
       const ended = performance.now();
       if (stopped.code !== 0) throw new Error(`the Stop hook failed: ${stopped.stderr}`);
       hookTimes.push(ended - hookStart);
