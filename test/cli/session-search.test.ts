@@ -101,8 +101,13 @@ describe('session search', () => {
     await c.flush(home);
     const db = openDatabase(storeFiles(home).core);
     try {
-      // Back to a v3 store: undo what v4 (the search index), v6 (a column) and v7 (an index) added,
-      // as a store sealed before v4 was.
+      // Back to a v3 store: undo what v4 (the search index), v6 (a column), v7 (an index) and v8
+      // (imports) added, as a store sealed before v4 was.
+      db.exec('DROP TABLE import_quarantine');
+      db.exec('DROP INDEX capture_watches_by_session');
+      db.exec('ALTER TABLE capture_turns DROP COLUMN source_line');
+      db.exec('ALTER TABLE capture_activations DROP COLUMN origin');
+      db.exec('ALTER TABLE capture_watches DROP COLUMN origin');
       db.exec('DROP TABLE session_search');
       db.exec('DROP INDEX capture_turns_by_recorded_at');
       db.exec('ALTER TABLE capture_activations DROP COLUMN snapshot_pending');

@@ -51,7 +51,10 @@ describe('the CLI bundle is split so that only the TUI loads ink, react and yoga
   });
 
   it('the TUI chunk does load them (the check above can fail)', () => {
-    const tui = closure([...entry, dynamicTarget(entry, 'source/screens/run-tui.tsx')]);
+    // Two dynamic steps: the entry loads the TUI command's module when it runs, and that loads the TUI.
+    const command = closure([...entry, dynamicTarget(entry, 'source/cli/commands/tui.ts')]);
+    assert.deepEqual(uiSources(command), [], 'the TUI command module alone loads none of them');
+    const tui = closure([...command, dynamicTarget(command, 'source/screens/run-tui.tsx')]);
     assert.ok(uiSources(tui).some((source) => source.includes('node_modules/ink/')));
   });
 });
