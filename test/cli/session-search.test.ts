@@ -1,6 +1,7 @@
 // Session search: FTS5 (porter) over what users said, maintained in the sealing transaction,
 // back-filled by the migration, queried through the CLI with escaped input.
 import assert from 'node:assert/strict';
+import { undoImportsStep } from '../support/rewind-store.js';
 import { mkdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
@@ -103,11 +104,7 @@ describe('session search', () => {
     try {
       // Back to a v3 store: undo what v4 (the search index), v6 (a column), v7 (an index) and v8
       // (imports) added, as a store sealed before v4 was.
-      db.exec('DROP TABLE import_quarantine');
-      db.exec('DROP INDEX capture_watches_by_session');
-      db.exec('ALTER TABLE capture_turns DROP COLUMN source_line');
-      db.exec('ALTER TABLE capture_activations DROP COLUMN origin');
-      db.exec('ALTER TABLE capture_watches DROP COLUMN origin');
+      undoImportsStep(db);
       db.exec('DROP TABLE session_search');
       db.exec('DROP INDEX capture_turns_by_recorded_at');
       db.exec('ALTER TABLE capture_activations DROP COLUMN snapshot_pending');

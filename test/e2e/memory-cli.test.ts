@@ -6,6 +6,7 @@
 // with the bin: without a host they open the store with a local host, whose worker threads
 // start far slower under the tsx loader than from dist.
 import assert from 'node:assert/strict';
+import { undoImportsStep } from '../support/rewind-store.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -394,7 +395,9 @@ describe('automatic extraction in a host', () => {
     const { openDatabase } = await import('../../source/store/database.js');
     const db = openDatabase(storeFiles(home).core);
     try {
-      // What a v6 store holds after one drain step: one instant for every turn, no index on it.
+      // What a v6 store holds after one drain step: one instant for every turn, no index on it (and
+      // nothing of v8).
+      undoImportsStep(db);
       db.exec('DROP INDEX capture_turns_by_recorded_at');
       db.prepare('UPDATE capture_turns SET recorded_at_ms = (SELECT min(recorded_at_ms) FROM capture_turns)').run();
       db.exec(
