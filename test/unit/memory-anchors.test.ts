@@ -85,9 +85,9 @@ describe('anchor extraction', () => {
   });
 
   it('keeps an absolute path only inside the worktree, relative to it', () => {
-    assert.deepEqual(keys('Edit `/work/repo/src/a.ts`, not `/etc/hosts`.', '/work/repo'), ['path:src/a.ts']);
-    assert.deepEqual(keys('Edit `/work/repo/src/a.ts`.'), [], 'no worktree given: no absolute path is an anchor');
-    assert.deepEqual(keys('Edit `/work/repository-other/a.ts`.', '/work/repo'), [], 'a sibling sharing a prefix');
+    assert.deepEqual(keys('Edit `/srv/repo/src/a.ts`, not `/etc/hosts`.', '/srv/repo'), ['path:src/a.ts']);
+    assert.deepEqual(keys('Edit `/srv/repo/src/a.ts`.'), [], 'no worktree given: no absolute path is an anchor');
+    assert.deepEqual(keys('Edit `/srv/repository-other/a.ts`.', '/srv/repo'), [], 'a sibling sharing a prefix');
   });
 
   it(`keeps at most ${MAX_ANCHORS_PER_ENTRY} anchors, in order of mention, each once`, () => {
