@@ -6,13 +6,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_FOLLOW_READ_BUDGET_MS } from '../limits.js';
 import { sha256Hex } from '../ground/digests.js';
-import { followApproved, type FollowResult } from '../store/memory/approved-follow.js';
+import { followApproved, type FollowResult, scanInput } from '../store/memory/approved-follow.js';
 import { readMemoryFile } from '../effects/safe-files.js';
 import { parseEntry } from '../memory/entry-format.js';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../api/memory-views.js';
-import { decodePreviousScan, encodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
+import { decodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
 import {
   type ApprovedOwner,
   readApprovedEntry,
@@ -27,25 +27,6 @@ import { resolveScope, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
 import { withMemoryState } from './memory-access.js';
 import type { Db } from '../store/database.js';
-
-/** A scan of `owner`'s root as the writer stores it, against the generation the caller saw before it scanned. */
-export function scanInput(
-  owner: ApprovedOwner,
-  expectedGeneration: number | null,
-  scan: ReturnType<typeof scanApprovedRoot>,
-): SyncApprovedInput {
-  return {
-    owner,
-    expectedGeneration,
-    coverage: scan.coverage,
-    unchanged: scan.unchanged,
-    sourceTreeDigest: scan.sourceTreeDigest,
-    scanJson: encodePreviousScan(scan),
-    problems: scan.problems,
-    entries: scan.entries,
-    directories: scan.directories,
-  };
-}
 
 /** Scans of one root per sync: a scan that saw a file change, or lost a race with another sync, is retried. */
 const SYNC_ATTEMPTS = 3;

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { scanApprovedRoot } from '../../source/effects/approved-projection.js';
-import { scanInput } from '../../source/pipeline/approved-access.js';
+import { scanInput } from '../../source/store/memory/approved-follow.js';
 import {
   approvedCommands,
   type ApprovedOwner,

@@ -94,7 +94,12 @@ const asParsed = (stored: StoredEntry): MemoryEntry => {
   return { ...front, extra: Object.entries(front.extra ?? {}), body: stored.body } as MemoryEntry;
 };
 
-const toInput = (owner: ApprovedOwner, expectedGeneration: number | null, scan: ProjectionScan): SyncApprovedInput => ({
+/** A scan of `owner`'s root as the writer stores it, against the generation the caller saw before it scanned. */
+export const scanInput = (
+  owner: ApprovedOwner,
+  expectedGeneration: number | null,
+  scan: ProjectionScan,
+): SyncApprovedInput => ({
   owner,
   expectedGeneration,
   coverage: scan.coverage,
@@ -239,7 +244,7 @@ function followOne(
     let outcome: ReturnType<typeof syncApproved>;
     try {
       outcome = commitOn('memory', writerOf(), 'memoryFollowApproved', (tx) =>
-        syncApproved(tx, toInput(owner, row ? row.generation : null, scan)),
+        syncApproved(tx, scanInput(owner, row ? row.generation : null, scan)),
       );
     } catch (error) {
       if (isBusy(error))
