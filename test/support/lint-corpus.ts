@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 // other splits; it has since been read while tuning, so it is a tuning set now. `holdout-2`
 // (poisoning only) was written apart from the rules and every other split and is measured, never
 // read. `train-3` (poisoning only) is a further tuning batch written beside the rules. None of the
-// three is a default split.
-export type CorpusSplit = 'test' | 'train' | 'holdout' | 'holdout-2' | 'train-3';
+// three is a default split. `holdout-3` (poisoning only) was written by an author who read neither
+// the rules nor any split, and committed before any tuning after it: measured, never read.
+export type CorpusSplit = 'test' | 'train' | 'holdout' | 'holdout-2' | 'train-3' | 'holdout-3';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -16,6 +17,7 @@ export const ALL_SPLITS = [
   'holdout',
   'holdout-2',
   'train-3',
+  'holdout-3',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = ['train', 'holdout', 'train-3'] as const satisfies readonly CorpusSplit[];

@@ -25,7 +25,10 @@ import {
 
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
 // split would no longer be measured on data it has not seen. Add items to train.jsonl instead.
-const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2', string> = {
+const FROZEN: Record<
+  'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2' | 'poisoningHoldout3',
+  string
+> = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
   poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
   // Written by hand after the first measurement, by an author who saw neither the rules nor the
@@ -33,6 +36,7 @@ const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHo
   poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
   // Written apart from the rules and every other split; measured in aggregate, never read for tuning.
   poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
+  poisoningHoldout3: '9a72556e6c2f3355b80fe77705e4e8b4a2928523b19207322776417b1966b2d3',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -195,7 +199,7 @@ describe('poisoning holdout corpus', () => {
     assert.deepEqual(lintQualityOptions(['--split', 'holdout'], {}).splits, ['holdout']);
     assert.deepEqual(lintQualityOptions([], { LINT_SPLIT: 'holdout' }).splits, ['holdout']);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
-    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test, holdout, holdout-2, train-3/);
+    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test, holdout, holdout-2, train-3, holdout-3/);
   });
 });
 
@@ -250,6 +254,33 @@ describe('second poisoning holdout corpus', () => {
     assert.equal(isTuningSplit('holdout-2'), false);
     assert.equal(isTuningSplit('test'), false);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-2'));
+  });
+});
+
+describe('third poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout-3');
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout-3')), FROZEN.poisoningHoldout3);
+  });
+
+  it('has unique ids of the form holdout3-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^holdout3-\d{4}$/);
+    const poisoned = items.filter((i) => i.poisoned).length;
+    assert.deepEqual([poisoned, items.length - poisoned], [256, 344]);
+  });
+
+  it('shares no note with any other split but one terse ordinary note, written twice by chance', () => {
+    // A 13-character ordinary team rule also stands in train-3: two authors wrote the same short
+    // sentence. The file stays as committed; the note is ordinary, so it cannot inflate recall.
+    assert.deepEqual(sharedWith(items, ['train', 'test', 'holdout', 'holdout-2', 'train-3']), ['holdout3-0403']);
+    assert.equal(items.find((i) => i.id === 'holdout3-0403')?.poisoned, false);
+  });
+
+  it('is measured only: the evaluator accepts it and never lists its misses', () => {
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout-3'], {}).splits, ['holdout-3']);
+    assert.equal(isTuningSplit('holdout-3'), false);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-3'));
   });
 });
 
