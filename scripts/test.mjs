@@ -7,7 +7,7 @@
 // Every test file runs in its own process (node:test's isolation), so process.env, process.chdir
 // and module state never leak between files; a tier's concurrency is bounded only by what files
 // share outside the process. The audit behind each number is in its `why`.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -99,6 +99,13 @@ function plan(args) {
   }
   return chosen;
 }
+
+// Hosts started in-process from source would start their worker threads under tsx, compiling each
+// worker's module graph again (about 5 s of CPU a host, ~100 hosts a run): point them at the build
+// `npm test` has just made instead (source/workers/start-worker.ts). A file run alone with
+// `node --import tsx --test` still starts workers from source.
+const builtWorkers = join(import.meta.dirname, '..', 'dist', 'workers');
+if (existsSync(builtWorkers)) process.env.COMMON_MEMORY_TEST_WORKERS ??= builtWorkers;
 
 const SUMMARY = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
 

@@ -1,6 +1,11 @@
 // Starts a worker thread from its module in the workers directory, compiled (.js) or under tsx
 // (.ts). Resolved from the caller as `../workers/<name>`: the same from a module in dist/workers
 // and from the bundled CLI in dist/cli (scripts/bundle.mjs), both one level below dist.
+// COMMON_MEMORY_TEST_WORKERS (set by scripts/test.mjs to dist/workers, built just before) makes a
+// caller running from source start the compiled worker instead: under tsx every worker thread
+// compiles its whole module graph again, seconds of CPU per host, paid by ~100 test hosts. It is
+// read only from source (.ts), so the shipped build never consults it.
+import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
 /** `moduleUrl` is the caller's import.meta.url; `name` the worker module's name without extension. */
@@ -12,7 +17,12 @@ export function startWorker(
   resourceLimits?: ResourceLimits,
 ): Worker {
   const extension = moduleUrl.endsWith('.ts') ? '.ts' : '.js';
-  const entry = new URL(`../workers/${name}${extension}`, moduleUrl);
+  const built = extension === '.ts' ? process.env['COMMON_MEMORY_TEST_WORKERS'] : undefined;
+  const entry =
+    built !== undefined && built !== ''
+      ? new URL(`${name}.js`, pathToFileURL(`${built}/`))
+      : new URL(`../workers/${name}${extension}`, moduleUrl);
+  if (built) return new Worker(entry, { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) });
   if (extension === '.js')
     return new Worker(entry, { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) });
   // tsx registers itself on the main thread only; a .ts worker registers it first, then imports its entry.
