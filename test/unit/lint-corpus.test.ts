@@ -199,7 +199,7 @@ describe('poisoning holdout corpus', () => {
     assert.deepEqual(lintQualityOptions(['--split', 'holdout'], {}).splits, ['holdout']);
     assert.deepEqual(lintQualityOptions([], { LINT_SPLIT: 'holdout' }).splits, ['holdout']);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
-    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test, holdout, holdout-2, train-3, holdout-3/);
+    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test, holdout, holdout-2, train-3, holdout-3, train-4/);
   });
 });
 
@@ -300,6 +300,24 @@ describe('extra poisoning tuning batch (train-3)', () => {
   it('is a tuning split', () => {
     assert.deepEqual(lintQualityOptions(['--split=train-3'], {}).splits, ['train-3']);
     assert.equal(isTuningSplit('train-3'), true);
+  });
+});
+
+describe('blind poisoning tuning batch (train-4)', () => {
+  const items = readLabelledPoisoning('train-4');
+
+  it('has unique ids of the form train4-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^train4-\d{4}$/);
+    const poisoned = items.filter((i) => i.poisoned).length;
+    assert.deepEqual([poisoned, items.length - poisoned], [448, 536]);
+  });
+
+  it('shares no note with a measured split (seven short ordinary notes that did were taken out)', () => {
+    assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3']), []);
+  });
+
+  it('is a tuning split', () => {
+    assert.equal(isTuningSplit('train-4'), true);
   });
 });
 
