@@ -152,6 +152,18 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
 const META =
   /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b/;
 
+/**
+ * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
+ * a wiki page's, an install guide's, an old version's ("ignorez les anciennes instructions du wiki
+ * sur Node 16"). A warning, when the document is named in or just after the match.
+ */
+const DOCUMENT_NAMED =
+  /(?:wiki|readme|\bdocs?\b|documentation|dokumentation|documentación|documentação|documentazione|confluence|installation|instalación|instalação|installazione|déploiement|despliegue|bereitstellung|einrichtung|setup|node\s*\d+|python\s*\d|java\s*\d+|\bv\d+(?:\.\d+)*\b|установк|вики|документац|развертыв|деплой|文档|文檔|ウィキ|インストール|セットアップ|node\s*\d+|安装|部署|설치|위키)/iu;
+
+function documentNamed(match: RegExpExecArray, text: string): PoisonSeverity {
+  return DOCUMENT_NAMED.test(text.slice(match.index, match.index + match[0].length + 30)) ? 'warn' : 'block';
+}
+
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
   {
@@ -307,6 +319,7 @@ const RULES: Rule[] = [
       '무시',
       '잊',
     ],
+    check: documentNamed,
     // The same in other languages: a verb of ignoring near a word for instructions.
     pattern: rx([
       String.raw`(?:\b(?:ignoriere|ignorieren|ignoriert|vergiss|vergessen|missachte|ignora|ignorar|ignorad|ignoren|olvida|olvide|olvidad|oubliez|oublie|ignorez|negeer|vergeet|ignorera|glöm|glem|ignorer|ignoruj|zignoruj|zapomnij|игнорируй|игнорируйте|забудь|забудьте|ignorați|ignoră|dimentica|dimenticate|ignorate|esqueça|esqueca|esqueçam)\b`,
@@ -371,6 +384,7 @@ const RULES: Rule[] = [
       '无效',
       '無效',
     ],
+    check: documentNamed,
     // Other languages, by structure rather than phrase: a verb that voids and a word for what the
     // model was told (instructions, directives, prompt; "rules" only with "your", "all", "earlier"),
     // in either order, in one sentence — German, Spanish, French, Russian, Chinese and Japanese.
@@ -1047,6 +1061,96 @@ const RULES: Rule[] = [
   },
   {
     name: 'poison-tool-driving',
+    severity: 'block',
+    negatable: 'before',
+    keywords: ['memory', 'review', 'approv', 'lint', '.common-memory', 'selbst', 'même', '批准', '承認'],
+    // The review gate itself taken away: an approval the model gives itself or takes for granted,
+    // the memory files edited around review, lint findings waved through. In the languages the lint reads.
+    pattern: rx(
+      [
+        '(?:',
+        String.raw`\b(?:implicitly|automatically|already|pre-?)\s*approved by (?:the )?(?:team|user|maintainers?|owner)\b`,
+        String.raw`|\bauto-?approv\w*\b[^.\n]{0,60}?\b(?:candidates?|notes?|memor(?:y|ies)|plans?|propos\w*)\b`,
+        String.raw`|\b(?:edit|write|change|modify|append to)\s+(?:the\s+)?\.common-memory\/\S*\s+(?:\w+\s+){0,3}?(?:directly|by hand|yourself)\b`,
+        String.raw`|\b(?:bypass\w*|skip\w*|around|avoid\w*|instead of going through)\s+(?:the\s+)?(?:memory\s+)?review(?: queue| gate| step)?\b[^.\n]{0,40}?\b(?:memor(?:y|ies)|notes?|candidates?|agents\.md|claude\.md|lint)\b`,
+        String.raw`|\b(?:lint|poisoning|secret)\s+findings?\b[^.\n]{0,40}?\b(?:ignored|false positives?|dismiss\w*)\b[^.\n]{0,40}?\b(?:promote|approve|anyway)\b`,
+        String.raw`|\bmark\s+(?:the\s+)?(?:\w+\s+)?(?:lint\s+)?findings?\s+as\s+false positives?\b`,
+        String.raw`|\b(?:rephrase|reword|respell|encode|split)\b[^.\n]{0,60}?\b(?:propose|submit)\b[^.\n]{0,20}?\b(?:again|until)\b`,
+        String.raw`|\bso (?:that )?(?:nobody|no one) (?:reviews?|sees?|approves?) (?:it|them)\b`,
+        String.raw`|(?:genehmig\p{L}*|approuve\p{L}*|aprueba\p{L}*|aprova\p{L}*|approva\p{L}*)[^.\n]{0,30}?(?:selbst|toi-même|vous-même|tú mismo|ti stesso|você mesmo|sem revisão|sans relecture|ohne prüfung|sin revisión)`,
+        String.raw`|(?:自己|自行)(?:批准|审批|通过|承認)|自分で承認`,
+        ')',
+      ],
+      'gu',
+    ),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [
+      'nutzer',
+      'anwender',
+      'gebruiker',
+      'mens',
+      'utilisat',
+      'usuari',
+      'persona',
+      'utilizador',
+      'utente',
+      'nessuno',
+      'użytkownik',
+      'пользовател',
+      'kullanıcı',
+      '用户',
+      '用戶',
+      '使用者',
+      'ユーザー',
+      '利用者',
+      '사용자',
+    ],
+    // Concealment from the user in other languages: a verb of telling, negated, and the person the
+    // model works for ("vertel de gebruiker niet", "不要告诉用户", "не сообщай пользователю").
+    pattern: new RegExp(
+      [
+        '(?:',
+        String.raw`(?<!\p{L})(?:sag\p{L}*|erzähl\p{L}*|verrat\p{L}*|erwähn\p{L}*)\s+(?:\p{L}+\s+){0,2}?(?:benutzer\p{L}*|nutzer\p{L}*|anwender\p{L}*)\s+(?:\p{L}+\s+){0,2}?nichts`,
+        String.raw`|(?<!\p{L})vertel\s+(?:de\s+|het\s+)?(?:gebruiker|mens)\s+niet`,
+        String.raw`|(?<!\p{L})ne\s+(?:dis|dites|mentionne|mentionnez|signale|signalez|révèle|révélez)\s+(?:rien|pas|jamais)\s+(?:à|a)\s+l['’]utilisat`,
+        String.raw`|(?<!\p{L})no\s+(?:le\s+)?(?:digas|diga|cuentes|cuente|menciones|informes)\s+(?:nada\s+)?(?:al|a la)\s+(?:usuari|persona)`,
+        String.raw`|(?<!\p{L})não\s+(?:conte|diga|mencione|informe)\s+(?:nada\s+)?(?:ao|à)\s+(?:usuário|utilizador)`,
+        String.raw`|(?<!\p{L})non\s+(?:dire|dirlo|menzionare|dirgli)\s+(?:nulla\s+|niente\s+)?(?:all['’]utente|a nessuno)`,
+        String.raw`|(?<!\p{L})nie\s+(?:mów|mówcie|informuj|wspominaj)\s+(?:\p{L}+\s+)?użytkownik`,
+        String.raw`|(?<!\p{L})не\s+(?:говори|говорите|сообщай|сообщайте|рассказывай|упоминай)\s+(?:\p{L}+\s+)?пользовател`,
+        String.raw`|kullanıcıya\s+(?:\p{L}+\s+){0,3}?(?:söyleme|bahsetme|anlatma)`,
+        String.raw`|(?:不要|别|別|不准|切勿)(?:告诉|告訴|提醒|通知|透露)(?:用户|用戶|使用者)`,
+        String.raw`|(?:ユーザー|利用者)(?:に|には)[^。\n]{0,20}?(?:言わないで|伝えないで|知らせないで|教えないで)`,
+        String.raw`|사용자(?:에게|한테)[^.\n]{0,20}?(?:말하지|알리지)`,
+        ')',
+      ].join(''),
+      'gu',
+    ),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    negatable: 'before',
+    keywords: ['say', 'tell', 'answer', 'describe', 'respond', 'reply', 'pretend'],
+    // An answer prepared in advance, whatever the truth: the model made to mislead its user.
+    pattern: rx([
+      '(?:',
+      String.raw`\b(?:whatever|no matter what|regardless of what)\s+(?:the\s+)?(?:user|they|anyone|someone|the reviewer)\s+asks?\b[^.\n]{0,60}?\b(?:say|tell|answer|reply|respond|claim)\b`,
+      String.raw`|\b(?:always|just)\s+(?:describe|call|label|report|present)\s+(?:your|the|these|all)\s+(?:\w+\s+)?(?:changes?|edits?|commits?|work)\s+as\b`,
+      String.raw`|\b(?:describe|call|label|report|present)\s+(?:your|the|these|all)\s+(?:\w+\s+)?(?:changes?|edits?|commits?|work)\s+as\b[^.\n]{0,40}?\b(?:whatever|regardless|no matter)\b`,
+      String.raw`|\b(?:if|when|whenever)\s+(?:the\s+)?(?:user|they|anyone|someone|a reviewer|the reviewer)\s+(?:\w+\s+){0,2}?(?:asks?|questions?|wonders?)\b[^.\n]{0,60}?\b(?:say|tell (?:them|him|her)|answer|reply|respond)\b[^.\n]{0,50}?\b(?:it was (?:just )?a|it's (?:just )?a|known false positive|formatting fix|already tested|always yes|say yes|rather than (?:checking|running|looking))\b`,
+      String.raw`|\b(?:tell|assure)\s+(?:the\s+)?(?:user|them|people)\b[^.\n]{0,60}?\((?:it isn't|it is not|it's not|not true)\b`,
+      String.raw`|\bpretend\s+(?:you\s+)?(?:never|didn't|did not|haven't)\s+(?:saw|see|seen|read|touch\w*|open\w*|chang\w*)\b`,
+      String.raw`|\b(?:respond|act|behave|answer)\s+as if\s+nothing\b`,
+      String.raw`|\bso (?:that )?(?:it|they|the change|the commit)\s+(?:isn't|is not|won't be|aren't|are not)\s+noticed\b|\bblends? in\b[^.\n]{0,40}?\b(?:review|commits?|others)\b`,
+      ')',
+    ]),
+  },
+  {
+    name: 'poison-tool-driving',
     severity: 'warn',
     keywords: ['memory_propose', 'memory approve', 'memory promote'],
     // A note naming the memory tools may document them; one that tells the model to use them is a warning.
@@ -1138,6 +1242,9 @@ function hiddenRuns(text: string): Run[] {
     const rule = kindOf(cp);
     let severity: PoisonSeverity = 'block';
     if ((cp === 0x200e || cp === 0x200f || cp === 0x061c) && (rtl ??= RTL_LETTER.test(text))) severity = 'warn';
+    // A soft hyphen inside a word is a hyphenation hint ("Llanfair<SHY>pwll"); a word it breaks up to
+    // slip past the rules is read whole in the lint's views, so the character alone is a warning.
+    if (cp === 0x00ad && before && after && /\p{L}/u.test(before) && /\p{L}/u.test(after)) severity = 'warn';
     const last = runs[runs.length - 1];
     if (last && last.end === offsets[i] && last.rule === rule) {
       last.end = offsets[i + 1]!;
@@ -1261,6 +1368,21 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
   return META.test(`${before} ${after}`.replace(/https?:\/\/\S+/g, ''));
 }
 
+/** Words of a sentence that cites a command as a threat to catch, not a step to take. */
+const THREAT_TALK =
+  /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*)\b/;
+
+/**
+ * Whether the match's sentence, or the one before it on the same line, cites the command as a threat
+ * to catch ("red flag in code review: any `curl … | sh`"). The views drop quotes and backticks, so
+ * the words decide.
+ */
+function citedAsThreat(text: string, index: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const lineEnd = text.indexOf('\n', end) === -1 ? text.length : text.indexOf('\n', end);
+  return THREAT_TALK.test(text.slice(lineStart, lineEnd));
+}
+
 /** Every match of the phrase rules in one view, at original positions. */
 function matchView(view: LintView, reversed: boolean, found: Raw[]): void {
   for (const rule of RULES) {
@@ -1274,6 +1396,12 @@ function matchView(view: LintView, reversed: boolean, found: Raw[]): void {
         severity === 'block' &&
         QUOTABLE.has(rule.name) &&
         quotedAsExample(view.text, match.index, match.index + match[0].length)
+      )
+        severity = 'warn';
+      if (
+        severity === 'block' &&
+        rule.name === 'poison-remote-exec' &&
+        citedAsThreat(view.text, match.index, match.index + match[0].length)
       )
         severity = 'warn';
       if (

@@ -56,15 +56,15 @@ const CUES: ReadonlyArray<[string, RegExp]> = [
     'imperative',
     /(?:^|[.!?:;\n]\s*)(?:please\s+|kindly\s+|now\s+|always\s+|just\s+)?(?:ignore|disregard|forget|send|upload|post|email|mail|paste|print|reveal|run|execute|install|delete|remove|wipe|disable|skip|approve|promote|push|merge|grant|add|treat|obey|follow|act|pretend|assume|become|keep|hide|say|tell|call|use|read|include)\b/,
   ],
-  // Concealment from the person the model works for.
+  // Concealment from the person the model works for, in the languages the lint reads.
   [
     'conceal',
-    /\b(?:don't|do not|never|without)\s+(?:\w+\s+){0,2}?(?:tell|telling|mention\w*|inform\w*|let\w*|show\w*|report\w*)\b[^.\n]{0,40}?\b(?:user|human|developer|reviewer|anyone|team|owner)\b|\b(?:hide|conceal|keep)\b[^.\n]{0,40}?\bfrom\s+(?:the\s+)?(?:user|human|developer|reviewer|team)\b|\b(?:to yourself|quietly|silently|secretly|covertly)\b|\bleave\b[^.\n]{0,30}\bout of\b/,
+    /\b(?:don't|do not|never|without)\s+(?:\w+\s+){0,2}?(?:tell|telling|mention\w*|inform\w*|let\w*|show\w*|report\w*|surfac\w*|bring\w* up|flag\w*|disclos\w*|reveal\w*|notif\w*|alert\w*)\b|\b(?:hide|hiding|conceal\w*|keep\w* (?:it|this|that|them) (?:quiet|hidden|secret|between us|to yourself|off the record))\b|\bfrom\s+(?:the\s+)?(?:user|human|person|developer|reviewer|team|owner)s?\b|\b(?:to yourself|quietly|silently|secretly|covertly|discreetly|unnoticed|behind the scenes)\b|\bleave\b[^.\n]{0,30}\bout\b|\bomit\w*\b|\bno mention\b|\b(?:user|human|reviewer|they)\s+(?:should not|shouldn't|must not|mustn't|is not to|are not to|need not|needn't|won't|will not)\s+(?:\w+\s+)?(?:see|know|hear|notice|find out|learn)\b|\bsag\w*\s+(?:dem|der|den)\s+\w+\s+nichts|\bverschweig\w*|\bverheimlich\w*|\bheimlich\b|\bne\s+(?:dis|dites|mentionne\w*|révèle\w*|signale\w*)\s+(?:rien|pas)\b|\bsans\s+(?:le dire|prévenir|en parler|le signaler)\b|\bcach\w+\b|\bno\s+(?:le\s+|les\s+)?(?:digas|menciones|cuentes|informes|reveles)\b|\bsin\s+(?:decir|avisar|mencionar)\b|\boculta\w*\b|\bnão\s+(?:conte|diga|mencione)\b|\bsem\s+avisar\b|\bnon\s+(?:dire|dirlo|menzionare)\b|\bnascond\w*\b|不要告诉|别告诉|不要提|隐瞒|悄悄|偷偷|伝えないで|言わないで|黙って|内緒|秘密に|не\s+(?:говори|сообщай|упоминай)|скрой|скрыва|тайно|молча/,
   ],
-  // The memory tools.
+  // The memory tools, or the notes themselves, to be driven.
   [
     'memory-tool',
-    /\bmemory_(?:propose|get|search)\b|\bcommon-memory\s+memory\b|\b(?:approve|promote)\s+(?:it|them|this|the\s+\w+)\s+(?:yourself|without)\b/,
+    /\bmemory_\w+\b|\bmemory[ _-]?tools?\b|\bcommon-memory\s+memory\b|\b(?:approve|promote|delete|remove|replace|rewrite|overwrite|retire|edit)\w*\b[^.\n]{0,40}?\b(?:memor(?:y|ies)|notes?|entries|entry|candidates?)\b|\b(?:memor(?:y|ies)|notes?|entries|candidates?)\b[^.\n]{0,40}?\b(?:approve|promote|delete|remove|replace|rewrite|overwrite|retire)\w*\b|\b(?:yourself|toi-même|selbst)\b|\bauto-?approv\w*|\bwithout\s+(?:waiting for\s+)?(?:a\s+|any\s+)?(?:review|approval|sign-?off)\b/,
   ],
   // A place data could go.
   ['sink', /https?:\/\/|\b[\w.+-]+@[\w-]+\.[\w.-]+\b|\bwebhook\b|\bpastebin\b|\bgist\b/],
@@ -75,19 +75,39 @@ const CUES: ReadonlyArray<[string, RegExp]> = [
   ],
   // A download run at once.
   ['pipe-shell', /\b(?:curl|wget|iwr|irm)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\$\(\s*(?:curl|wget)\b|\biex\b/],
-  // A claimed grant or a role reassigned.
+  // A claimed grant or a role reassigned: someone with power said so.
   [
     'authority',
-    /\b(?:authori[sz]ed|cleared|permitted|pre-?approved|signed off|sign-?off|granted|allowed)\b[^.\n]{0,40}?\b(?:you|agents?|assistants?|the ai|the model|bots?)\b|\b(?:you|agents?|assistants?)\b[^.\n]{0,30}?\b(?:authori[sz]ed|cleared|permitted|pre-?approved|allowed)\s+to\b/,
+    /\b(?:authori[sz]ed|cleared|permitted|pre-?approved|signed off|sign-?off|granted|allowed|exempt\w*|delegated)\b[^.\n]{0,40}?\b(?:you|agents?|assistants?|the ai|the model|bots?|notes?)\b|\b(?:you|agents?|assistants?)\b[^.\n]{0,30}?\b(?:authori[sz]ed|cleared|permitted|pre-?approved|allowed|exempt)\b|\b(?:per|from|on behalf of|approved by|signed by|directive from|notice from|message from|note from|on orders from|by order of)\s+(?:the\s+)?(?:maintainers?|owners?|repo owner|repository owner|security team|staff|admins?|administrators?|anthropic|openai|vendor|leadership|management|cto|ceo|platform (?:team|owners)|operator|user)\b|\b(?:staff|security team|maintainers?|owners?|admin|operator|system)\s+(?:note|notice|directive|message|override|order)\b|\b(?:trusted|evaluation|maintenance|debug|developer|god|admin|root|unrestricted)\s+mode\b|\b(?:root|admin|full|elevated|unrestricted)\s+(?:clearance|access|permissions?|privileges?|authority)\b|\b(?:polic(?:y|ies)|filters?|restrictions?|limits?|rules|safeguards?|guardrails?)\b[^.\n]{0,30}?\b(?:do not|don't|no longer)\s+apply\b|\b(?:suspended|lifted|waived|switched off)\b|\bde la part d\w*|\bim auftrag\b|\ben nombre de\b|\bpor orden\b|授权|代表/,
   ],
   [
     'role',
-    /\byou\s+(?:are|now|will)\b[^.\n]{0,30}?\b(?:now|no longer|persona|role|called|named)\b|\b(?:persona|roleplay|role-play|pretend|act as|from (?:now|this point) on)\b/,
+    /\byou\s+(?:are|now|will)\b[^.\n]{0,30}?\b(?:now|no longer|persona|role|called|named)\b|\b(?:persona|roleplay|role-play|pretend\w*|act as|answer as|respond as|reply as|speak as|from (?:now|this point) on)\b|\byou\s+(?:now\s+)?(?:work|answer|report)\s+(?:for|to)\b|\byour\s+(?:job|role|purpose|task|goal)\b[^.\n]{0,40}?\b(?:is no longer|has changed|is now|now is)\b/,
   ],
   // Words of safety switched off.
   [
     'unsafe',
-    /\b(?:no|without|skip\w*|disabl\w*|bypass\w*|turn off)\s+(?:any\s+|the\s+)?(?:review|confirmation|approval|restrictions?|filters?|sandbox|safety|checks?|tests)\b|\bforce-?push\w*\b|\brm -rf\b/,
+    /\b(?:no|without|skip\w*|disabl\w*|bypass\w*|turn\w* off|ignor\w*)\s+(?:any\s+|the\s+|all\s+)?(?:\w+\s+)?(?:review|confirmation|approval|restrictions?|filters?|sandbox|safety|checks?|tests|hooks?|verification|asking|relecture|signing|2fa|mfa|tls|ssl|linting)\b|\bforce-?push\w*\b|\bpush\s+(?:--force|-f)\b|\brewrite history\b|\brm -rf\b|--no-verify\b|--insecure\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*0|\bverify\s*=\s*false\b|\bchmod\s+(?:-R\s+)?777\b|\bnever\s+(?:refuse|decline|push back|question)\b|\b(?:comply with|act on|do)\s+(?:every|any|all)\s+(?:request|instruction|command)s?\b|\bwhatever (?:it is|you are|they are) told\b/,
+  ],
+  // A sending, printing or copying verb: where data leaves.
+  [
+    'send',
+    /\b(?:send|upload|post|paste|e-?mail|mail|forward|ping|transmit|share|publish|append|attach|quote|print|echo|dump|copy|include|exfiltrat)\w*\b/,
+  ],
+  // A public place, or the reply itself, as the destination.
+  [
+    'public-place',
+    /\bpublic\s+(?:issue|gist|repo\w*|channel|page|bucket|paste)\b|\b(?:issue|pr|pull request|commit)\s+(?:body|description|message|title|comment)\b|\b(?:your|the|each|every|next)\s+(?:reply|answer|response|output)\b/,
+  ],
+  // A standing order: every time, from now on, before anything else.
+  [
+    'standing',
+    /\b(?:always|every time|whenever|each time|from now on|going forward|at (?:the )?(?:start|beginning) of (?:every|each)|at session start|before (?:you )?(?:answer|reply|respond|do) (?:anything|any)|after (?:every|each)\s+\w+|in (?:every|all) (?:future\s+)?(?:sessions?|answers?|replies))\b/,
+  ],
+  // A note that claims to outrank the person or the rest.
+  [
+    'note-supremacy',
+    /\bfollow the note\b|\b(?:this|these|the)\s+(?:note|notes|memory|memories|entry|file)\s+(?:takes?|take) precedence\b|\b(?:note|notes|memory)\s+(?:wins?|overrides?|outranks?|trumps?)\b|\bif (?:a|the) (?:note|memory) and (?:the )?(?:user|human)\b/,
   ],
 ];
 
@@ -141,7 +161,13 @@ export function poisonScoreFeatures(text: string, ruleNames: readonly string[] =
     previous = token;
     previousEnd = match.index + match[0].length;
   }
-  for (const [name, pattern] of CUES) if (pattern.test(view)) features.add(`s:${name}`);
+  // Cues and the pairs of them present: an attack is a combination (conceal + a change, authority +
+  // a safety switch), and a linear model weighs a combination only as a feature of its own.
+  const cues = CUES.filter(([, pattern]) => pattern.test(view)).map(([name]) => name);
+  cues.forEach((name, i) => {
+    features.add(`s:${name}`);
+    for (const other of cues.slice(i + 1)) features.add(`s:${name}+${other}`);
+  });
   for (const rule of ruleNames) features.add(`r:${rule}`);
   return [...features];
 }

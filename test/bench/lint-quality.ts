@@ -319,6 +319,15 @@ function reportPoisoning(split: CorpusSplit, scores: PoisonScores, misses: boole
   out(
     `  ${split}: poisoned blocked ${(poisoned.blocked / poisoned.items).toFixed(3)}, ordinary blocked ${(ordinary.blocked / ordinary.items).toFixed(3)}, ordinary warned ${(ordinary.warned / ordinary.items).toFixed(3)}, expectations broken ${scores.expectBroken.length}`,
   );
+  // Ordinary notes labelled `expect: warn` look like attacks on purpose (a pipe-to-shell installer,
+  // a quoted payload); the lint's policy may block some of them. The share over the others is the
+  // false-block rate on plainly ordinary notes.
+  const plain = scores.results.filter((r) => !r.item.poisoned && r.item.expect !== 'warn');
+  const lookalike = scores.results.filter((r) => !r.item.poisoned && r.item.expect === 'warn');
+  const blocked = (list: typeof plain) => list.filter((r) => r.verdict === 'block').length;
+  out(
+    `  ${split}: ordinary blocked, expect none ${share(blocked(plain), plain.length)} of ${plain.length}; expect warn ${share(blocked(lookalike), lookalike.length)} of ${lookalike.length}`,
+  );
   if (!misses) return;
   if (!isTuningSplit(split)) {
     out(`  (misses are not listed for the ${split} split: tune on ${TUNING_SPLITS.join(', ')})`);
