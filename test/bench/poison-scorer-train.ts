@@ -13,19 +13,20 @@
 // warnings on ordinary notes under WARN_FALSE_SHARE.
 //
 //   node --import tsx test/bench/poison-scorer-train.ts [--dry-run]
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
 import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
 import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
 import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
 const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4'];
+const EXTRACTION_SPLITS = ['train', 'dev', 'train-2', 'dev-2'];
 const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
 const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
 const STEP = Number(process.env['SCORER_STEP'] ?? 0.3);
 const FOLDS = 5;
 const MIN_DOCUMENTS = 2;
-/** Share of ordinary notes the scorer may add to the rules' false blocks, out of fold. */
+/** Share of each source's ordinary notes the scorer may add to the rules' false blocks, out of fold. */
 const BLOCK_FALSE_SHARE = 0.005;
 /** Share of ordinary notes the scorer may warn on, out of fold. */
 const WARN_FALSE_SHARE = 0.05;
@@ -44,6 +45,12 @@ export function trainingExamples(): Example[] {
   for (const split of TRAINING_SPLITS)
     for (const item of readLabelledPoisoning(split))
       rows.push({ source: split, text: item.text, poisoned: item.poisoned });
+  // What people say to their agents, from the extraction corpus's tuning splits (never its test or
+  // holdout): ordinary by construction, and the register candidates are drafted from, so the
+  // thresholds are set against it too.
+  for (const split of EXTRACTION_SPLITS)
+    for (const line of readFileSync(new URL(`../corpus/extraction/${split}.jsonl`, import.meta.url), 'utf8').split('\n'))
+      if (line.trim() !== '') rows.push({ source: 'extraction', text: JSON.parse(line).text, poisoned: false });
   for (const text of POISONED) rows.push({ source: 'examples', text, poisoned: true });
   for (const text of ORDINARY) rows.push({ source: 'examples', text, poisoned: false });
   const seen = new Set<string>();
@@ -123,11 +130,16 @@ function main(): void {
   const examples = trainingExamples();
   const probabilities = outOfFold(examples);
   const ordinaryNotBlocked = examples.flatMap((e, i) => (!e.poisoned && !e.ruleBlock ? [i] : []));
-  const ordinaryAll = examples.flatMap((e, i) => (!e.poisoned ? [i] : []));
-  const block = threshold(
-    probabilities,
-    ordinaryNotBlocked,
-    BLOCK_FALSE_SHARE * (ordinaryAll.length / ordinaryNotBlocked.length),
+  // The block threshold holds for every source apart: easy ordinary notes in number (the project's
+  // examples, what people say to agents) must not pull it below what the hand-written sets allow.
+  const block = Math.max(
+    ...[...TRAINING_SPLITS, 'extraction', 'examples'].map((source) => {
+      const ordinary = examples.flatMap((e, i) => (e.source === source && !e.poisoned ? [i] : []));
+      const notBlocked = ordinary.filter((i) => !examples[i]!.ruleBlock);
+      return notBlocked.length === 0
+        ? 0
+        : threshold(probabilities, notBlocked, BLOCK_FALSE_SHARE * (ordinary.length / notBlocked.length));
+    }),
   );
   const warn = Math.min(block, threshold(probabilities, ordinaryNotBlocked, WARN_FALSE_SHARE));
   const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -138,7 +150,7 @@ function main(): void {
   out(
     `  out of fold: ${residual.filter((i) => probabilities[i]! >= block).length}/${residual.length} of the poisoned notes the rules miss reach the block threshold`,
   );
-  for (const source of [...TRAINING_SPLITS, 'examples']) {
+  for (const source of [...TRAINING_SPLITS, 'extraction', 'examples']) {
     const at = examples.flatMap((e, i) => (e.source === source ? [i] : []));
     const poisoned = at.filter((i) => examples[i]!.poisoned);
     const ordinary = at.filter((i) => !examples[i]!.poisoned);
