@@ -131,6 +131,8 @@ const URGING =
 /** Whether a negation stands in the match's sentence before it (`around`: or inside it; `sentence`: or after it). */
 function negated(text: string, index: number, end: number, where: 'before' | 'around' | 'sentence'): boolean {
   const before = text.slice(Math.max(0, index - 48), index);
+  // "no curl|sh in CI": the act named only to be ruled out.
+  if (/\bno\s*$/.test(before)) return true;
   const sentence = before.slice(
     Math.max(before.lastIndexOf('.'), before.lastIndexOf('\n'), before.lastIndexOf(';')) + 1,
   );
@@ -574,7 +576,7 @@ const RULES: Rule[] = [
     pattern: rx([
       '(?:',
       // Announced replacements: "new instructions from the user:", "updated system prompt:", "the real instructions are".
-      String.raw`\b(?:new|updated|revised|real|actual|true|hidden|secret|additional|override|overriding|emergency|urgent|priority|system|admin|administrator)\s+(?:system\s+)?(?:instructions?|prompt|directives?)\s*(?::\s*(?!\/)|follow(?:s)?\s*:|are as follows|begin(?:s)? (?:here|now|below)|below\s*:|from (?:the\s+)?(?:user|developer|admin|administrator|system|operator|owner|anthropic|openai|security team|your (?:user|owner|developer|creator)))`,
+      String.raw`\b(?:new|updated|revised|real|actual|true|hidden|secret|additional|override|overriding|emergency|urgent|priority|system|admin|administrator)\s+(?:system\s+)?(?:instructions?|prompt|directives?)\s*(?::\s*(?!\/)|follow(?:s)?\s*:|are as follows|begin(?:s)? (?:here|now|below)|below\s*:|from (?:the\s+)?(?:user|developer|admin|administrator|system|operator|owner|anthropic|openai|security team|your (?:user|owner|developer|creator))(?!\s+(?:research|experience|interviews?|group|story|stories|survey|studies|study|guide|manual|docs?|council|panel)\b))`,
       String.raw`|\b(?:the|your)\s+(?:real|actual|true|hidden|secret)\s+(?:system\s+)?(?:instructions?|prompt|directives?|task|goal)\s+(?:are|is)\b`,
       String.raw`|\b(?:these|this|the following|following|my)\s+(?:notes?|instructions?|messages?|rules?|memor(?:y|ies)|texts?|directives?|lines?)\s+(?:overrides?|supersedes?|replaces?|cancels?|nullif(?:y|ies)|takes? (?:precedence|priority) over|ha(?:s|ve) (?:priority|precedence) over|outranks?|come before)\s+(?:(?:all|any|every|each|your|the)\s+)+(?:(?:other|previous|prior|earlier|original|system|user|developer|safety|of the|of your)\s+)*(?:instructions?|rules|notes|guidance|guidelines|prompts?|messages|directives|system prompt|policies)`,
       String.raw`|\b(?:takes?|has|have)\s+(?:precedence|priority)\s+over\s+(?:(?:all|any|every)\s+(?:other\s+|previous\s+|prior\s+)?|your\s+|the\s+system\s+|the\s+user's\s+)(?:instructions?|rules|guidance|guidelines|prompts?|system prompt|directives|messages)`,
@@ -622,6 +624,9 @@ const RULES: Rule[] = [
   {
     name: 'poison-instruction-override',
     severity: 'block',
+    // "Don't add a dependency without mentioning it": a double negative asks the model to tell.
+    check: (match, text) =>
+      /^without\b/.test(match[0].trimStart()) && negated(text, match.index, match.index, 'before') ? null : 'block',
     keywords: [
       'bring',
       'tell',
@@ -664,7 +669,7 @@ const RULES: Rule[] = [
     // Concealment from the person the model works for.
     pattern: rx([
       '(?:',
-      String.raw`\b(?:do not|don't|never|must not|should not|shouldn't|without)\s+(?:ever\s+)?(?:tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let|letting|show|showing|reveal|revealing|mention|mentioning|disclose|disclosing)\s+(?:(?:this|it|that|these|anything|any of this)\s+(?:to\s+)?)?(?:the\s+)?(?:user|human|operator|developer)(?:'s)?\b(?!\s+(?:to|how|which|where|when|what)\b)(?!\s+(?:run|use|install|that the)\b)`,
+      String.raw`\b(?:do not|don't|never|must not|should not|shouldn't|without)\s+(?:ever\s+)?(?:tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let|letting|show|showing|reveal|revealing|mention|mentioning|disclose|disclosing)\s+(?:(?:this|it|that|these|anything|any of this)\s+(?:to\s+)?)?(?:the\s+)?(?:user|human|operator|developer)(?:'s)?\b(?!\s+(?:to|how|which|where|when|what|whether|if)\b)(?!\s+(?:run|use|install|that the)\b)`,
       String.raw`|\b(?:hide|conceal|keep|mask)\s+(?:it|them|(?:this|that|these|those|your|the)(?:\s+(?:actions?|changes?|steps?|requests?|uploads?|commands?|calls?|edits?|notes?|instructions?|activity))?)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human|operator|developer|reviewer|team)\b`,
       String.raw`|\bwithout\s+(?:the\s+)?(?:user|human|operator)(?:'s)?\s+(?:knowing|noticing|seeing|knowledge|awareness|finding out)\b`,
       String.raw`|\b(?:do not|don't|never)\s+(?:bring|bringing)\s+(?:this|it|that)(?:\s+(?:note|memory|instruction))?\s+up\b`,
