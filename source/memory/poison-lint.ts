@@ -1155,6 +1155,41 @@ const RULES: Rule[] = [
     ]),
   },
   {
+    name: 'poison-exfiltration',
+    severity: 'block',
+    keywords: [],
+    // Exfiltration in other languages: a verb of sending, a credential or credential file, and a
+    // place outside (an address or URL) in one sentence ("envoie ~/.aws/credentials à x@y.fr").
+    pattern: new RegExp(
+      [
+        '(?:',
+        String.raw`(?<!\p{L})(?:envoie\p{L}*|envoyez|transf[eè]re\p{L}*|envía\p{L}*|envia\p{L}*|envie\p{L}*|enviar|manda\p{L}*|mande|sende\p{L}*|schick\p{L}*|lade\p{L}* (?:\p{L}+ )?hoch|invia\p{L}*|carica\p{L}*|stuur\p{L}*|verstuur\p{L}*|wyślij|wysyłaj|prześlij|gönder\p{L}*|yükle\p{L}*|отправ\p{L}*|пошли|перешли|загрузи\p{L}*|скопируй)(?!\p{L})`,
+        '|发送|发到|上传|寄给|送信|送って|アップロード|보내|전송|업로드|붙여 ?넣',
+        ')',
+      ].join(''),
+      'gu',
+    ),
+    check: (match, text) => {
+      const start = Math.max(0, text.lastIndexOf('\n', match.index) + 1);
+      const endAt = text.slice(match.index).search(/[\n]|[.!?。](?:\s|$)/u);
+      const sentence = text.slice(start, endAt === -1 ? text.length : match.index + endAt);
+      const secret =
+        /\.ssh\b|\.aws\b|(?<![\w-])\.env\b|\bid_(?:rsa|ed25519|ecdsa)(?!\.pub)\b|credentials|kubeconfig|\.npmrc|\.netrc|\b(?:api[ _-]?)?(?:keys?|tokens?|passwor\p{L}*|secrets?)\b|clés?|claves?|chaves?|schlüssel\p{L}*|chiavi|chiave|sleutels?|klucz\p{L}*|anahtar\p{L}*|ключ\p{L}*|пароль|парол\p{L}*|токен\p{L}*|mot de passe|contraseña|senhas?|passwort\p{L}*|hasł\p{L}*|şifre\p{L}*|密钥|密鑰|密码|令牌|鍵|キー|トークン|パスワード|키를|키|토큰|비밀번호/u.test(
+          sentence,
+        );
+      const sink =
+        /https?:\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|webhook|pastebin|gist|issue|ticket|チケット|이슈|工单|评论|commentaire|comentario|kommentar/u.test(
+          sentence,
+        );
+      if (!secret || !sink || /\bgit@/.test(sentence)) return null;
+      // Advice against it, in the same languages: "n'envoie jamais", "schick nie", "nunca envíes", "gönderme", "不要发送".
+      const negation =
+        /(?:\bnie\b|\bnicht\b|niemals|jamais|\bne\b|\bn['’]|\bpas\b|nunca|\bno\b|\bnão\b|\bnon\b|\bmai\b|никогда|\bне\b|asla|不要|别|別|不准|切勿|しないで|ないで|절대|지 ?마)/u;
+      const around = text.slice(Math.max(start, match.index - 16), match.index + match[0].length + 16);
+      return negation.test(around) || /^(?:gönderme|yükleme)/u.test(match[0]) ? 'warn' : 'block';
+    },
+  },
+  {
     name: 'poison-tool-driving',
     severity: 'warn',
     keywords: ['memory_propose', 'memory approve', 'memory promote'],
