@@ -1,4 +1,4 @@
-// `import claude|codex [--claude-dir D | --codex-home D] [--since] [--until] [--repository] [--dry-run] [--yes]`:
+// `import claude|codex|pi [--claude-dir D | --codex-home D | --pi-dir D] [--since] [--until] [--repository] [--dry-run] [--yes]`:
 // the conversations a client stored before common-memory was installed. Without --yes it reads the
 // files here, in this process, and says what an import would store — sessions, turns, bytes, the
 // dates and the repositories — writing nothing anywhere. With --yes the host (or this command,
@@ -31,18 +31,18 @@ const FOLLOW_POLL_MS = 200;
 
 export async function runImportCommand(home: string, args: string[], flags: ImportFlags, out: Output): Promise<number> {
   const client = clientOf(args);
-  const dir = client === 'claude' ? flags.claudeDir : flags.codexHome;
-  const other = client === 'claude' ? flags.codexHome : flags.claudeDir;
-  if (other !== undefined || flags.piDir !== undefined)
+  const dirs = { claude: flags.claudeDir, codex: flags.codexHome, pi: flags.piDir };
+  const other = (Object.keys(dirs) as ImportClient[]).find((c) => c !== client && dirs[c] !== undefined);
+  if (other !== undefined)
     throw new CmError(
       'usage',
-      `import ${client} reads ${client === 'claude' ? '--claude-dir' : '--codex-home'} only; the other clients' dirs belong to their own import.`,
+      `import ${client} reads ${CLIENTS[client].flag} only; ${CLIENTS[other].flag} belongs to import ${other}.`,
     );
-  const root = importRoot(client, dir);
+  const root = importRoot(client, dirs[client]);
   if (!existsSync(root))
     throw new CmError(
       'not_found',
-      `No ${client === 'claude' ? 'Claude Code' : 'Codex'} transcripts at ${root}. Give the client's directory with ${client === 'claude' ? '--claude-dir DIR (its config dir, holding projects/)' : '--codex-home DIR (holding sessions/)'}.`,
+      `No ${CLIENTS[client].name} transcripts at ${root}. Give the client's directory with ${CLIENTS[client].flag} DIR (${CLIENTS[client].holding}).`,
     );
   const since = flags.since === undefined ? undefined : (parseUtc(flags.since, '--since'), flags.since);
   const until = flags.until === undefined ? undefined : (parseUtc(flags.until, '--until'), flags.until);
@@ -96,15 +96,17 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
   }
 }
 
+/** Each client's name in text, its directory flag, and what that directory holds. */
+const CLIENTS = {
+  claude: { name: 'Claude Code', flag: '--claude-dir', holding: 'its config dir, holding projects/' },
+  codex: { name: 'Codex', flag: '--codex-home', holding: 'holding sessions/' },
+  pi: { name: 'pi', flag: '--pi-dir', holding: 'its agent dir, holding sessions/' },
+} as const;
+
 function clientOf(args: string[]): ImportClient {
   const [client, ...extra] = args;
   if (extra.length > 0) throw new CmError('usage', 'import takes one client: common-memory import claude|codex|pi.');
-  if (client === 'claude' || client === 'codex') return client;
-  if (client === 'pi')
-    throw new CmError(
-      'usage',
-      "pi's session files cannot be imported yet: common-memory has no strict parser for them (live capture reads the events of its pi extension instead). Nothing was read. Capture pi from now on with: common-memory install pi",
-    );
+  if (client === 'claude' || client === 'codex' || client === 'pi') return client;
   throw new CmError('usage', 'Name the client to import from: common-memory import claude|codex|pi.');
 }
 
@@ -132,7 +134,7 @@ function progressText(run: ImportRun): string {
 }
 
 function reportText(r: ImportReport): string {
-  const name = r.client === 'claude' ? 'Claude Code' : 'Codex';
+  const name = CLIENTS[r.client].name;
   const lines = [
     r.dryRun
       ? `would import from ${name} (${r.root}): ${r.sessions} session(s), ${r.turns} turn(s), ${mb(r.bytes)} MB in ${r.files} file(s)`
