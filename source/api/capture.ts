@@ -165,8 +165,8 @@ export type FlushReport = z.infer<typeof flushReportSchema>;
 // ---- imports: conversations a client stored before common-memory was installed ----
 
 const importBody = z.strictObject({
-  client: z.enum(['claude', 'codex']),
-  /** The client's transcript folder, absolute (Claude Code: <config dir>/projects; Codex: $CODEX_HOME/sessions). */
+  client: z.enum(['claude', 'codex', 'pi']),
+  /** The client's transcript folder, absolute (Claude Code: <config dir>/projects; Codex: $CODEX_HOME/sessions; pi: <agent dir>/sessions). */
   root: z.string().min(1),
   /** Canonical UTC instants; a file is in the range when it was last written in [since, until). */
   since: z.string().optional(),
@@ -187,7 +187,7 @@ export const importNoteSchema = z.strictObject({
 export type ImportNote = z.infer<typeof importNoteSchema>;
 
 export const importReportSchema = z.strictObject({
-  client: z.enum(['claude', 'codex']),
+  client: z.enum(['claude', 'codex', 'pi']),
   root: z.string(),
   /** True for what an import would do (nothing written). */
   dryRun: z.boolean(),

@@ -248,11 +248,11 @@ export const COMMAND_SPECS = [
     args: 'claude|codex|pi',
     summary: 'import the conversations a client stored before common-memory was installed',
     details:
-      'Without --yes it says what it would import (sessions, turns, bytes, dates, repositories) and writes nothing. With --yes it imports through the same parsers as live capture, once (a turn captured live or imported before is not stored again), then drafts candidates. Files it cannot read are skipped or quarantined, and the rest imports. pi session files cannot be imported yet.',
+      'Without --yes it says what it would import (sessions, turns, bytes, dates, repositories) and writes nothing. With --yes it imports through the same parsers as live capture, once (a turn captured live or imported before is not stored again), then drafts candidates. Files it cannot read are skipped or quarantined, and the rest imports.',
     flags: {
       claudeDir: ['DIR', 'Claude Code config dir (default $CLAUDE_CONFIG_DIR or ~/.claude)'],
       codexHome: ['DIR', 'Codex home (default $CODEX_HOME or ~/.codex)'],
-      piDir: ['DIR', 'pi agent dir (refused: pi cannot be imported yet)'],
+      piDir: ['DIR', 'pi agent dir (default $PI_CODING_AGENT_DIR or ~/.pi/agent)'],
       since: ['DATE', 'only files last written at or after DATE (UTC)'],
       until: ['DATE', 'only files last written before DATE (UTC)'],
       repository: ['PATH', 'only sessions that ran in PATH or under it'],

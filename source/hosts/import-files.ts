@@ -1,5 +1,5 @@
 // Finding the conversations a client stored before common-memory was installed, for `import`: the
-// transcript files under the client's own directory (Claude Code: `projects/`, Codex: `sessions/`),
+// transcript files under the client's own directory (Claude Code: `projects/`, Codex and pi: `sessions/`),
 // only regular files (a link is not followed, a FIFO or device is not opened), each within a byte
 // bound; and reading a file's recorded working directory. Reads only; nothing here writes.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
@@ -7,11 +7,12 @@ import { join, sep } from 'node:path';
 import { IMPORT_FILE_MAX_BYTES, IMPORT_HEADER_BYTES } from '../limits.js';
 import { resolveClaudeDir } from './claude/install.js';
 import { resolveCodexHome } from './codex/install.js';
+import { resolvePiDir } from './pi/extension-install.js';
 import { parseTranscriptFile, type FileParseResult } from './transcript-file.js';
 import { TranscriptParseError, type CursorState, type ParseProgress, type TranscriptTurn } from './transcript-model.js';
 import { transcriptParser, type AnyTranscriptParser } from './transcript-parsers.js';
 
-export type ImportClient = 'claude' | 'codex';
+export type ImportClient = 'claude' | 'codex' | 'pi';
 
 export interface ImportFile {
   path: string;
@@ -25,14 +26,19 @@ export interface SkippedFile {
   reason: string;
 }
 
-/** The client's directory (the flag, else its environment variable, else its default) and the folder of its transcripts there. */
+/**
+ * The client's directory (the flag, else its environment variable, else its default) and the
+ * folder of its transcripts there: Claude Code `projects/`, Codex `sessions/`, pi (its agent dir,
+ * `$PI_CODING_AGENT_DIR` else `~/.pi/agent`) `sessions/`.
+ */
 export function importRoot(client: ImportClient, dir: string | undefined): string {
-  return client === 'claude' ? join(resolveClaudeDir(dir), 'projects') : join(resolveCodexHome(dir), 'sessions');
+  if (client === 'claude') return join(resolveClaudeDir(dir), 'projects');
+  return join(client === 'codex' ? resolveCodexHome(dir) : resolvePiDir(dir), 'sessions');
 }
 
-/** Transcript file names: Claude sessions and subagents `*.jsonl`, Codex `rollout-*.jsonl`. */
+/** Transcript file names: Claude sessions and subagents and pi sessions `*.jsonl`, Codex `rollout-*.jsonl`. */
 const isTranscriptName = (client: ImportClient, name: string) =>
-  name.endsWith('.jsonl') && (client === 'claude' || name.startsWith('rollout-'));
+  name.endsWith('.jsonl') && (client !== 'codex' || name.startsWith('rollout-'));
 
 /**
  * Every transcript file under `root` last written in [sinceMs, untilMs), oldest first, and what
@@ -99,7 +105,7 @@ export const overLimitText = (file: ImportFile) =>
 
 /**
  * The working directory a transcript recorded (Codex `session_meta.payload.cwd`, Claude a line's
- * `cwd`), from its first IMPORT_HEADER_BYTES; null when none is there. Opened without following a
+ * `cwd`, pi its session header's `cwd`), from its first IMPORT_HEADER_BYTES; null when none is there. Opened without following a
  * link and non-blocking; a line that is not JSON is passed over (the parser judges it).
  */
 export function recordedCwd(path: string): string | null {
@@ -146,7 +152,7 @@ export async function parseImportFile(
 ): Promise<FileParseResult<CursorState> | { failure: TranscriptParseError; unconsumedBytes: 0; openTurns: [] }> {
   let parser: AnyTranscriptParser;
   try {
-    parser = transcriptParser(client, path, state);
+    parser = transcriptParser(client === 'pi' ? 'pi-session' : client, path, state);
   } catch (error) {
     if (error instanceof TranscriptParseError) return { failure: error, unconsumedBytes: 0, openTurns: [] };
     throw error;

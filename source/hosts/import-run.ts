@@ -44,6 +44,20 @@ export interface ImportSink {
   quarantine(path: string, bytes: number, code: string, detail: string): Promise<void>;
 }
 
+/** A dry run stores nothing: every step counts as the turns it would seal. */
+export function dryRunImportSink(): ImportSink {
+  return {
+    cursor: () => undefined,
+    commit: async (step) => ({
+      outcome: 'applied',
+      sealed: step.turns.length,
+      skipped: 0,
+      sessionKey: step.hostSessionId,
+    }),
+    quarantine: async () => {},
+  };
+}
+
 export interface ImportPlan {
   client: ImportClient;
   root: string;

@@ -1,4 +1,4 @@
-// `import claude|codex`: the transcripts the real clients wrote (the recorded fixtures), laid out as
+// `import claude|codex|pi`: the transcripts the real clients wrote (the recorded fixtures), laid out as
 // the clients lay them out, imported through the drain's parsers — a dry run writes nothing, an
 // import stores each turn once, again adds nothing, a session captured live is not stored twice,
 // a bad file is skipped or quarantined while the rest imports, and a killed import goes on.
@@ -20,6 +20,12 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CaptureStatus, ImportReport } from '../../source/api/capture.js';
+import { capturePiEnvelope } from '../../source/hook/pi-capture.js';
+import { parsePayload } from '../../source/hook/payload.js';
+import { ensureHome, storeFiles } from '../../source/home.js';
+import { coreSchema } from '../../source/store/core/core-schema.js';
+import { openDatabase } from '../../source/store/database.js';
+import { migrate } from '../../source/store/migrations.js';
 import { AUTO_EXTRACT_ENV, IMPORT_FILE_MAX_BYTES } from '../../source/limits.js';
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
@@ -47,6 +53,23 @@ function codexHome(home: string, names = CODEX_ROLLOUTS): { dir: string; day: st
   mkdirSync(day, { recursive: true });
   for (const name of names) copyFileSync(c.rolloutFixture(name), join(day, rolloutName(c.rolloutFixture(name))));
   return { dir, day };
+}
+
+const PI_SESSIONS = readdirSync(join(c.FIXTURES, 'pi', 'sessions')).filter((name) => name.endsWith('.jsonl'));
+
+/** A pi agent dir holding the recorded session files under sessions/--<cwd>--/, named as pi names them. */
+function piDir(home: string, names = PI_SESSIONS): { dir: string; folder: string; files: string[] } {
+  const dir = join(dirname(home), 'pi-agent');
+  const folder = join(dir, 'sessions', '--home-user-project--');
+  mkdirSync(folder, { recursive: true });
+  const files = names.map((name) => {
+    const from = join(c.FIXTURES, 'pi', 'sessions', name);
+    const header = JSON.parse(readFileSync(from, 'utf8').split('\n')[0]!) as { id: string; timestamp: string };
+    const to = join(folder, `${header.timestamp.replace(/[:.]/g, '-')}_${header.id}.jsonl`);
+    copyFileSync(from, to);
+    return to;
+  });
+  return { dir, folder, files };
 }
 
 const threadOf = (file: string) =>
@@ -384,12 +407,146 @@ describe('import: extraction follows', () => {
   });
 });
 
+/** pi's events for one recorded session file, as common-memory's extension records them live. */
+function piLiveEvents(file: string): string[] {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const sessionId = lines[0]!['id'] as string;
+  const event = (record: Record<string, unknown>) =>
+    JSON.stringify({ hook_event_name: record['type'], session_id: sessionId, cwd: '/home/user/project', record });
+  const out = [event({ type: 'session_start', reason: 'startup' })];
+  for (const line of lines) {
+    const message = line['message'] as { role: string; content: Array<{ text: string }> } | undefined;
+    if (message?.role === 'user') {
+      // Each prompt of a print-mode session is typed, then runs on its own.
+      out.push(event({ type: 'input', text: message.content[0]!.text, source: 'interactive', images: 0 }));
+      out.push(event({ type: 'agent_start' }));
+    }
+    if (message !== undefined) out.push(event({ type: 'message_end', message }));
+    if (message?.role === 'assistant') out.push(event({ type: 'agent_end' }));
+  }
+  out.push(event({ type: 'SessionEnd', reason: 'quit' }));
+  return out;
+}
+
+describe('import pi: the session files pi wrote', () => {
+  it('dry run says what it would import; --yes imports each turn once, listed and searchable; again adds nothing', async () => {
+    const home = tempHome('imp');
+    const { dir } = piDir(home);
+    const dry = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--home', home], { env: OFF });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /would import from pi \(.*sessions\): 4 session\(s\), 6 turn\(s\)/);
+    assert.match(dry.stdout, /open turns: 1/, 'the provider error with no retry waits');
+    assert.match(dry.stdout, /\/home\/user\/project: 4 session\(s\) — no longer exists/);
+    assert.equal(existsSync(home), false, 'a dry run creates no data home');
+
+    const first = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(
+      {
+        files: first.report.files,
+        sessions: first.report.sessions,
+        turns: first.report.turns,
+        quarantined: first.report.quarantined,
+      },
+      { files: 5, sessions: 4, turns: 6, quarantined: 0 },
+    );
+    assert.deepEqual(evidence(home).sort(), [
+      'Always use pnpm in this repository, never npm.',
+      'Please always write tests first.',
+      'We deploy on Fridays only after review.',
+      'and keep commits small',
+      'run echo hi',
+      'what is two plus two?',
+    ]);
+    const kinds = rows<{ kind: string; classification: string }>(
+      home,
+      "SELECT DISTINCT kind, classification FROM capture_messages WHERE classification = 'context' ORDER BY kind",
+    ).map((r) => r.kind);
+    assert.deepEqual(kinds, ['answer', 'tool_call', 'tool_result']);
+    const listed = await runCliInProcess(['sessions', '--home', home]);
+    assert.match(listed.stdout, /pi \(imported\)/);
+    const search = await runCliInProcess(['search', 'pnpm', '--home', home, '--json']);
+    assert.equal((JSON.parse(search.stdout) as { results: unknown[] }).results.length, 1);
+
+    const again = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual(
+      { files: again.report.files, sessions: again.report.sessions, turns: again.report.turns },
+      { files: 0, sessions: 0, turns: 0 },
+    );
+    assert.equal(turnCount(home), 6, 'a second import creates nothing');
+  });
+
+  it('a session captured live through the pi extension is not imported again from its file', async () => {
+    const home = tempHome('imp');
+    const { dir, files } = piDir(home, ['a-two-prompts.jsonl', 'b-tool-call-bash.jsonl']);
+    ensureHome(home);
+    const db = openDatabase(storeFiles(home).core);
+    try {
+      migrate(db, coreSchema);
+      for (const payload of piLiveEvents(files[0]!)) capturePiEnvelope(db, 'pi:live', parsePayload(payload));
+    } finally {
+      db.close();
+    }
+    await c.drain(home);
+    assert.equal(turnCount(home), 2, 'live capture sealed the two turns');
+    const result = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);
+    assert.equal(result.report.turns, 1, 'only the session that was not captured live');
+    assert.equal(result.report.turnsAlreadyStored, 2, 'the live turns are recognised by session and turn ids');
+    assert.equal(turnCount(home), 3);
+    assert.equal(
+      evidence(home).filter((text) => text === 'Always use pnpm in this repository, never npm.').length,
+      1,
+      'the prompt is stored once',
+    );
+  });
+
+  it('an unknown record quarantines that file only; a partial last line waits for the next import', async () => {
+    const home = tempHome('imp');
+    const { dir, files } = piDir(home, [
+      'a-two-prompts.jsonl',
+      'b-tool-call-bash.jsonl',
+      'e-follow-up-while-busy.jsonl',
+    ]);
+    const [bad, partial] = files as [string, string, string];
+    appendFileSync(
+      bad,
+      `${JSON.stringify({ type: 'brand_new_entry', id: 'ffff0000', parentId: null, timestamp: '2026-12-03T05:00:00.000Z' })}\n`,
+    );
+    const before = readFileSync(bad);
+    const whole = readFileSync(partial);
+    truncateSync(partial, whole.length - 30);
+    const result = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);
+    assert.equal(result.code, 3);
+    assert.equal(result.report.quarantined, 1);
+    assert.ok(
+      result.report.notes.some(
+        (n) => n.path === bad && n.what === 'quarantined' && /transcript_unknown_record: line 8 /.test(n.reason),
+      ),
+      JSON.stringify(result.report.notes),
+    );
+    assert.ok(result.report.notes.some((n) => n.path === partial && n.what === 'partial'));
+    assert.deepEqual(readFileSync(bad), before, 'the quarantined file is untouched');
+    // The bad file is one read: nothing of it is stored. The tool session imports; of the partial
+    // one, the turn whose answer is complete.
+    assert.equal(result.report.turns, 0 + 1 + 1);
+    writeFileSync(partial, whole);
+    const again = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);
+    assert.equal(again.report.turns, 1, 'the completed line is read');
+    assert.equal(again.report.quarantined, 1, 'the bad file stays quarantined until repaired');
+    assert.equal(turnCount(home), 3);
+  });
+});
+
 describe('import: refusals say what happened and what to do', () => {
-  it('pi, another client’s dir, an unknown flag, a bad date and a missing folder are refused; nothing is written', async () => {
+  it('another client’s dir, an unknown flag, a bad date and a missing folder are refused; nothing is written', async () => {
     const home = tempHome('imp');
     const { dir } = claudeDir(home);
     const cases: Array<[string[], RegExp]> = [
-      [['import', 'pi'], /pi's session files cannot be imported yet.*install pi/],
+      [['import', 'pi', '--codex-home', dir], /import pi reads --pi-dir only; --codex-home belongs to import codex/],
+      [['import', 'pi', '--pi-dir', join(dir, 'nope')], /No pi transcripts at .*--pi-dir DIR/],
       [['import', 'claude', '--codex-home', dir], /import claude reads --claude-dir only/],
       [['import', 'claude', '--bogus'], /Unknown flag --bogus/],
       [['import', 'claude', '--claude-dir', dir, '--since', '2026-13-01'], /--since/],

@@ -14,10 +14,16 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   { name: 'ground', paths: ['source/ground/', 'source/*'] },
   // The application's language, each API area declared once: its routes, its requests (zod
   // schemas) and its responses. The domain, the pi runtime and the store answer in it, so it sits below them;
-  // the two texts the CLI and the screens share (a session, a runner plan) are written from it.
+  // the texts the CLI and the screens share (a session, a runner plan, an import) are written from it.
   {
     name: 'api',
-    paths: ['source/api/', 'source/session-text.ts', 'source/runner-plan-text.ts', 'source/waiting-text.ts'],
+    paths: [
+      'source/api/',
+      'source/session-text.ts',
+      'source/runner-plan-text.ts',
+      'source/waiting-text.ts',
+      'source/import-text.ts',
+    ],
   },
   // The memory half's pure domain (entry format, lint, extraction and adjudication rules, chunking,
   // contracts, RRF, plans): values in, values out, so every rule is testable without a disk.

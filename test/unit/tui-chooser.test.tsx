@@ -365,7 +365,7 @@ describe('the client chooser (Integrations)', () => {
     try {
       await press(view, '5');
       await waitForText(view, /^> Codex +not installed/m);
-      assert.match(view.lastFrame() ?? '', /↑↓ choose · i\/Enter plan install/);
+      assert.match(view.lastFrame() ?? '', /↑↓ choose · i\/Enter install · u uninstall · m import/);
       await press(view, `${KEY.down}${KEY.down}${KEY.up}`);
       await waitForText(view, /^> Claude Code +not installed/m);
       await press(view, KEY.enter);

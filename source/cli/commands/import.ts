@@ -1,4 +1,4 @@
-// `import claude|codex [--claude-dir D | --codex-home D] [--since] [--until] [--repository] [--dry-run] [--yes]`:
+// `import claude|codex|pi [--claude-dir D | --codex-home D | --pi-dir D] [--since] [--until] [--repository] [--dry-run] [--yes]`:
 // the conversations a client stored before common-memory was installed. Without --yes it reads the
 // files here, in this process, and says what an import would store — sessions, turns, bytes, the
 // dates and the repositories — writing nothing anywhere. With --yes the host (or this command,
@@ -8,9 +8,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
-import type { ImportReport, ImportRun } from '../../api/capture.js';
+import type { ImportReport } from '../../api/capture.js';
 import { importRoot, type ImportClient } from '../../hosts/import-files.js';
-import { runImport, type ImportSink } from '../../hosts/import-run.js';
+import { dryRunImportSink, runImport } from '../../hosts/import-run.js';
+import { importProgressText, importReportLines, IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { parseUtc } from '../../memory/window.js';
 import type { Output } from '../output.js';
 import { extractionLines } from './capture.js';
@@ -31,21 +32,21 @@ const FOLLOW_POLL_MS = 200;
 
 export async function runImportCommand(home: string, args: string[], flags: ImportFlags, out: Output): Promise<number> {
   const client = clientOf(args);
-  const dir = client === 'claude' ? flags.claudeDir : flags.codexHome;
-  const other = client === 'claude' ? flags.codexHome : flags.claudeDir;
-  if (other !== undefined || flags.piDir !== undefined)
+  const dirs = { claude: flags.claudeDir, codex: flags.codexHome, pi: flags.piDir };
+  const other = (Object.keys(dirs) as ImportClient[]).find((c) => c !== client && dirs[c] !== undefined);
+  if (other !== undefined)
     throw new CmError(
       'usage',
-      `import ${client} reads ${client === 'claude' ? '--claude-dir' : '--codex-home'} only; the other clients' dirs belong to their own import.`,
+      `import ${client} reads ${CLIENTS[client].flag} only; ${CLIENTS[other].flag} belongs to import ${other}.`,
     );
-  const root = importRoot(client, dir);
+  const root = importRoot(client, dirs[client]);
   if (!existsSync(root))
     throw new CmError(
       'not_found',
-      `No ${client === 'claude' ? 'Claude Code' : 'Codex'} transcripts at ${root}. Give the client's directory with ${client === 'claude' ? '--claude-dir DIR (its config dir, holding projects/)' : '--codex-home DIR (holding sessions/)'}.`,
+      `No ${CLIENTS[client].name} transcripts at ${root}. Give the client's directory with ${CLIENTS[client].flag} DIR (${CLIENTS[client].holding}).`,
     );
-  const since = flags.since === undefined ? undefined : (parseUtc(flags.since, '--since'), flags.since);
-  const until = flags.until === undefined ? undefined : (parseUtc(flags.until, '--until'), flags.until);
+  const since = checkedUtc(flags.since, '--since');
+  const until = checkedUtc(flags.until, '--until');
   if (since !== undefined && until !== undefined && parseUtc(since, '--since') >= parseUtc(until, '--until'))
     throw new CmError('usage', `--since ${since} is not before --until ${until}; nothing to import in that range.`);
   const repository = flags.repository === undefined ? undefined : resolve(flags.repository);
@@ -59,7 +60,7 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
         repository: repository ?? null,
         dryRun: true,
       },
-      dryRunSink(),
+      dryRunImportSink(),
     );
     out.result(report, () => reportText(report));
     return EXIT.ok;
@@ -78,7 +79,7 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
       run = await connection.app.captureImportRun({ importId: run.importId });
       // Once a second, and at each change of phase (the last figures before drafting, and at the end).
       if (Date.now() - lastSaid >= 1000 || run.state !== lastState) {
-        say(progressText(run));
+        say(importProgressText(run));
         lastSaid = Date.now();
         lastState = run.state;
       }
@@ -96,71 +97,31 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
   }
 }
 
+/** Each client's name in text, its directory flag, and what that directory holds. */
+const CLIENTS = {
+  claude: { name: IMPORT_CLIENT_NAMES.claude, flag: '--claude-dir', holding: 'its config dir, holding projects/' },
+  codex: { name: IMPORT_CLIENT_NAMES.codex, flag: '--codex-home', holding: 'holding sessions/' },
+  pi: { name: IMPORT_CLIENT_NAMES.pi, flag: '--pi-dir', holding: 'its agent dir, holding sessions/' },
+} as const;
+
+/** The flag's value as given, once it parses as a UTC instant (parseUtc says what is wrong). */
+function checkedUtc(value: string | undefined, flag: string): string | undefined {
+  if (value !== undefined) parseUtc(value, flag);
+  return value;
+}
+
 function clientOf(args: string[]): ImportClient {
   const [client, ...extra] = args;
   if (extra.length > 0) throw new CmError('usage', 'import takes one client: common-memory import claude|codex|pi.');
-  if (client === 'claude' || client === 'codex') return client;
-  if (client === 'pi')
-    throw new CmError(
-      'usage',
-      "pi's session files cannot be imported yet: common-memory has no strict parser for them (live capture reads the events of its pi extension instead). Nothing was read. Capture pi from now on with: common-memory install pi",
-    );
+  if (client === 'claude' || client === 'codex' || client === 'pi') return client;
   throw new CmError('usage', 'Name the client to import from: common-memory import claude|codex|pi.');
 }
 
-/** A dry run stores nothing: every step counts as the turns it would seal. */
-function dryRunSink(): ImportSink {
-  return {
-    cursor: () => undefined,
-    commit: async (step) => ({
-      outcome: 'applied',
-      sealed: step.turns.length,
-      skipped: 0,
-      sessionKey: step.hostSessionId,
-    }),
-    quarantine: async () => {},
-  };
-}
-
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-function progressText(run: ImportRun): string {
-  const p = run.progress;
-  const rate = p.elapsedMs > 0 ? p.bytes / 1024 / 1024 / (p.elapsedMs / 1000) : 0;
-  const phase = run.state === 'extracting' ? ' · drafting candidates' : '';
-  return `import: ${p.filesDone}/${p.filesTotal} files · ${p.sessions} sessions · ${p.turns} turns · ${mb(p.bytes)} MB at ${rate.toFixed(1)} MB/s${phase}`;
-}
-
 function reportText(r: ImportReport): string {
-  const name = r.client === 'claude' ? 'Claude Code' : 'Codex';
-  const lines = [
-    r.dryRun
-      ? `would import from ${name} (${r.root}): ${r.sessions} session(s), ${r.turns} turn(s), ${mb(r.bytes)} MB in ${r.files} file(s)`
-      : `imported from ${name} (${r.root}): ${r.sessions} session(s), ${r.turns} turn(s), ${mb(r.bytes)} MB in ${r.files} file(s)`,
-  ];
-  if (r.firstAt !== null) lines.push(`dates: ${r.firstAt} to ${r.lastAt}`);
-  if (r.turnsAlreadyStored > 0)
-    lines.push(
-      `already stored (captured live or imported from another file): ${r.turnsAlreadyStored} turn(s), not stored again`,
-    );
-  lines.push(`skipped: ${r.skipped} file(s) · quarantined: ${r.quarantined} file(s) · open turns: ${r.openTurns}`);
-  if (r.repositories.length > 0) lines.push('repositories:');
-  for (const repo of r.repositories)
-    lines.push(
-      `  ${repo.cwd ?? '(no directory recorded)'}: ${repo.sessions} session(s)${repo.exists ? '' : ' — no longer exists: its memory binds to your user scope'}`,
-    );
-  for (const note of r.notes) lines.push(`${note.what}: ${note.path}: ${note.reason}`);
-  if (r.dryRun) {
-    lines.push('Nothing was written. What you said in these sessions is stored as evidence, the rest as context;');
-    lines.push(
-      `turns already captured live are left out. To import: common-memory import ${r.client} --yes (same flags)`,
-    );
-  } else {
-    if (r.extraction) lines.push(...extractionLines(r.extraction));
-    if (r.quarantined > 0)
-      lines.push(
-        'Quarantined files are untouched and recorded (status counts them); import again once repaired (exit 3).',
-      );
-  }
-  return lines.join('\n');
+  const next = r.dryRun
+    ? [`turns already captured live are left out. To import: common-memory import ${r.client} --yes (same flags)`]
+    : r.extraction
+      ? extractionLines(r.extraction)
+      : [];
+  return importReportLines(r, next).join('\n');
 }

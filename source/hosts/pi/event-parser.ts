@@ -10,8 +10,9 @@
 //   settles it as failed.
 // - any other agent_end settles it: stop/length → settled; aborted → interrupted; no assistant
 //   answer, or a last message that asked for a tool → interrupted (never a made-up answer).
-// Tool loops (several assistant/toolResult messages in one run), retries and compaction therefore
-// stay inside one turn.
+// Tool loops (several assistant/toolResult messages in one run), retries, compaction and a steer
+// therefore stay inside one turn; a follow-up delivered once the answer stopped starts its own. Its key is the stamp of its first user message (message-parts.ts), the key
+// the session-file parser (session-parser.ts) gives the same turn, so an import never stores it twice.
 //
 // Evidence: a user message counts as what the user typed only when its text is exactly an input
 // the extension saw (by digest, source interactive or rpc). A user message that is not — a prompt
@@ -27,6 +28,7 @@ import {
   type LinePosition,
 } from '../jsonl-cursor.js';
 import type { CursorState, MessageKind, Role, TranscriptMessage, TranscriptTurn } from '../transcript-model.js';
+import { piBlockText, piOtherParts, piTurnKey, type PiReject, type PiRejectCode } from './message-parts.js';
 
 export const PI_EVENTS_STATE_FORMAT = 'common-memory/pi-events/1';
 
@@ -43,6 +45,8 @@ export interface PiEventsState extends CursorState {
   running: boolean;
   inputs: string[];
   pendingContext: TranscriptMessage[];
+  /** The stamp of the last turn keyed by its user message (absent in states saved before keys were). */
+  lastKeyMs?: number | null;
 }
 
 export function initialPiEventsState(): PiEventsState {
@@ -57,6 +61,7 @@ export function initialPiEventsState(): PiEventsState {
     running: false,
     inputs: [],
     pendingContext: [],
+    lastKeyMs: null,
   };
 }
 
@@ -70,6 +75,7 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
   private running: boolean;
   private inputs: string[];
   private pending: TranscriptMessage[];
+  private lastKeyMs: number | null;
 
   constructor(state: PiEventsState = initialPiEventsState()) {
     checkState(state, PI_EVENTS_STATE_FORMAT);
@@ -81,6 +87,7 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
     this.running = state.running;
     this.inputs = [...state.inputs];
     this.pending = state.pendingContext.map((m) => ({ ...m }));
+    this.lastKeyMs = state.lastKeyMs ?? null;
   }
 
   protected sessionKey(): string | null {
@@ -107,6 +114,7 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
       running: this.running,
       inputs: [...this.inputs],
       pendingContext: this.pending.map((m) => ({ ...m })),
+      lastKeyMs: this.lastKeyMs,
     };
   }
 
@@ -177,8 +185,20 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
       this.fail('transcript_invalid_record', at, 'message_end without a message role');
     const role = message['role'];
     if (role === 'user' && this.awaitingRetry) this.close('failed');
+    // A follow-up pi delivers in the same run once the answer stopped: the answered prompt's turn
+    // is settled, and the follow-up starts its own (as pi's session file shows them: two turns).
+    if (
+      role === 'user' &&
+      this.open !== null &&
+      this.running &&
+      (this.lastStop === 'stop' || this.lastStop === 'length')
+    ) {
+      this.close('settled');
+      this.start(at);
+      this.running = true;
+    }
     // A message the capture kept without its content (over its bound): a marker in place of the body.
-    const omitted = omittedMarker(message, at, this);
+    const omitted = omittedMarker(message, at, this.rejecter);
     if (omitted !== null) message['content'] = [{ type: 'text', text: omitted }];
     if (role === 'user' && this.open === null) this.start(at);
     const add = (messageRole: Role, kind: MessageKind, text: string, index = 0, evidence = false): void => {
@@ -199,75 +219,46 @@ export class PiEventParser extends JsonlTranscriptParser<PiEventsState> {
         this.open.lastLine = at.line;
       }
     };
-    switch (role) {
-      case 'user': {
-        const text = blockText(message['content'], at, this);
-        const found = this.inputs.indexOf(sha256Hex(text));
-        if (found !== -1) {
-          this.inputs.splice(found, 1);
-          add('user', 'prompt', text, 0, true);
-        } else if (this.inputs.length > 0) {
-          // The oldest input pi did not deliver as typed: it was expanded (a template or skill) into this.
-          this.inputs.shift();
-          add('user', 'command', text);
-        } else add('user', 'harness', text);
-        return;
-      }
-      case 'assistant': {
-        const content = message['content'];
-        if (!Array.isArray(content)) this.fail('transcript_invalid_record', at, 'assistant content is not a list');
-        content.forEach((block: unknown, index: number) => {
-          if (!isObject(block)) this.fail('transcript_invalid_record', at, 'assistant content block is not an object');
-          if (block['type'] === 'text') add('assistant', 'answer', stringField(block, 'text', at, this), index);
-          else if (block['type'] === 'toolCall')
-            add(
-              'assistant',
-              'tool_call',
-              JSON.stringify({ id: block['id'], name: block['name'], arguments: block['arguments'] }),
-              index,
-            );
-          else if (block['type'] !== 'thinking')
-            this.fail(
-              'transcript_unknown_record',
-              at,
-              `unknown assistant content block ${JSON.stringify(block['type']).slice(0, 80)}`,
-            );
-        });
-        const stop = message['stopReason'];
-        if (typeof stop !== 'string')
-          this.fail('transcript_invalid_record', at, 'assistant message without stopReason');
-        this.lastStop = stop;
-        this.lastError = typeof message['errorMessage'] === 'string' ? message['errorMessage'].slice(0, 1000) : null;
-        return;
-      }
-      case 'toolResult':
-        add('tool', 'tool_result', blockText(message['content'], at, this));
-        return;
-      case 'custom':
-        add('system', 'hook_context', blockText(message['content'], at, this));
-        return;
-      case 'bashExecution':
-        add('user', 'harness', `$ ${String(message['command'] ?? '')}\n${String(message['output'] ?? '')}`);
-        return;
-      case 'compactionSummary':
-        add('system', 'compaction_summary', stringField(message, 'summary', at, this));
-        return;
-      case 'branchSummary':
-        add('system', 'harness', stringField(message, 'summary', at, this));
-        return;
-      default:
-        this.fail('transcript_unknown_record', at, `unknown pi message role ${JSON.stringify(role).slice(0, 80)}`);
+    if (role === 'user') {
+      const text = piBlockText(message['content'], at, this.rejecter);
+      this.keyTurn(message);
+      const found = this.inputs.indexOf(sha256Hex(text));
+      if (found !== -1) {
+        this.inputs.splice(found, 1);
+        add('user', 'prompt', text, 0, true);
+      } else if (this.inputs.length > 0) {
+        // The oldest input pi did not deliver as typed: it was expanded (a template or skill) into this.
+        this.inputs.shift();
+        add('user', 'command', text);
+      } else add('user', 'harness', text);
+      return;
+    }
+    const { parts, stop, error } = piOtherParts(message, at, this.rejecter);
+    for (const part of parts) add(part.role, part.kind, part.text, part.index);
+    if (role === 'assistant') {
+      this.lastStop = stop;
+      this.lastError = error;
     }
   }
 
-  /** For the helpers below, which fail through the parser. */
-  reject(code: 'transcript_invalid_record' | 'transcript_unknown_record', at: LinePosition, detail: string): never {
-    return this.fail(code, at, detail);
+  /**
+   * The open turn's first user message gives it its key (piTurnKey): the identity an import of
+   * pi's session file gives the same turn. A run no user message started keeps its line key.
+   */
+  private keyTurn(message: Json): void {
+    if (this.open === null || !this.open.key.startsWith('i')) return;
+    const keyed = piTurnKey(message, this.lastKeyMs);
+    if (keyed === null) return;
+    this.open.key = keyed.key;
+    this.lastKeyMs = keyed.ms;
   }
+
+  private readonly rejecter = (code: PiRejectCode, at: LinePosition, detail: string): never =>
+    this.fail(code, at, detail);
 }
 
 /** The body that stands for a content the capture did not keep, or null when the content is there. */
-function omittedMarker(message: Json, at: LinePosition, parser: PiEventParser): string | null {
+function omittedMarker(message: Json, at: LinePosition, reject: PiReject): string | null {
   const omitted = message['omittedContent'];
   if (omitted === undefined) return null;
   if (
@@ -276,30 +267,6 @@ function omittedMarker(message: Json, at: LinePosition, parser: PiEventParser): 
     typeof omitted['contentSha256'] !== 'string' ||
     message['content'] !== undefined
   )
-    parser.reject('transcript_invalid_record', at, 'a malformed omittedContent');
+    reject('transcript_invalid_record', at, 'a malformed omittedContent');
   return `[${omitted['contentBytes']} bytes of content over the capture bound, not kept; sha256 ${omitted['contentSha256']}]`;
-}
-
-function stringField(value: Json, key: string, at: LinePosition, parser: PiEventParser): string {
-  const field = value[key];
-  if (typeof field !== 'string') parser.reject('transcript_invalid_record', at, `${key} is not a string`);
-  return field;
-}
-
-/** The text of a string or of text/image content blocks (pi user, toolResult and custom messages). */
-function blockText(content: unknown, at: LinePosition, parser: PiEventParser): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) parser.reject('transcript_invalid_record', at, 'content is neither text nor a list');
-  const parts: string[] = [];
-  for (const block of content as unknown[]) {
-    if (!isObject(block)) parser.reject('transcript_invalid_record', at, 'content block is not an object');
-    if (block['type'] === 'text') parts.push(stringField(block, 'text', at, parser));
-    else if (block['type'] !== 'image')
-      parser.reject(
-        'transcript_unknown_record',
-        at,
-        `unknown content block ${JSON.stringify(block['type']).slice(0, 80)}`,
-      );
-  }
-  return parts.join('');
 }

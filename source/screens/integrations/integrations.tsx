@@ -1,7 +1,8 @@
 // Integrations screen: whether common-memory's hooks are installed in Codex and Claude Code, and its
 // extension in pi, as a chooser of clients; plan an install or uninstall, read its diff, apply it
-// with "y", see the result and, for Codex, how its hook trust works. Owns its state; the parts
-// only render it.
+// with "y", see the result and, for Codex, how its hook trust works. m shows what importing the
+// client's stored conversations would bring in (nothing written), and "y" imports it, with its
+// progress, then its report. Owns its state; the parts only render it.
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { wrapLines, type DisplayLine } from './plan-lines.js';
@@ -36,13 +37,16 @@ function helpFor(state: IntegrationsState): HelpItem[] {
   if (!state.panel) {
     return [
       helpItem('choose', ['selectUp', 'selectDown']),
-      helpItem('plan install', ['planInstall', 'openItem']),
-      helpItem('plan uninstall', ['planUninstall']),
+      // Each opens a panel that shows what would change; only "y" there writes.
+      helpItem('install', ['planInstall', 'openItem']),
+      helpItem('uninstall', ['planUninstall']),
+      helpItem('import', ['planImport']),
       helpItem('refresh', ['refresh']),
     ];
   }
   const help: HelpItem[] = [helpItem('scroll', ['selectUp', 'selectDown', 'previousPage', 'nextPage'])];
   if (state.panel.applicable) help.push(helpItem(`apply ${state.panel.applicable.plan.action}`, ['confirm']));
+  if (state.panel.importable) help.push(helpItem('import', ['confirm']));
   help.push({ keys: keyLabel('cancel'), label: 'close' });
   return help;
 }

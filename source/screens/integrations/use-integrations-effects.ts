@@ -1,6 +1,9 @@
 // The integrations screen's work: reading each client's state, planning and applying. These touch
 // only the clients' config files (never our store), so the screen calls the integrations module
 // directly. The calls are synchronous file reads and one atomic write; errors become on-screen lines.
+// An import's dry run reads the client's stored conversations here, as `import` does without
+// --yes, writing nothing; the import itself runs in the host (the application API), followed here.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { useEffect, type Dispatch } from 'react';
@@ -15,6 +18,11 @@ import {
   type IntegrationDirs,
   type IntegrationOptions,
 } from '../../hosts/integrations.js';
+import type { Application } from '../../api/application.js';
+import { CmError } from '../../errors.js';
+import { importRoot } from '../../hosts/import-files.js';
+import { dryRunImportSink, runImport } from '../../hosts/import-run.js';
+import { IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { toShownError } from '../format.js';
 import { isBroken } from '../../hosts/install-health.js';
 import { applyPiExtension, planPiExtension, type PiExtensionPlan } from '../../hosts/pi/extension-install.js';
@@ -94,13 +102,66 @@ function planFor(
   return { client: request.client, plan };
 }
 
+/** How often a running import's progress is read. */
+const IMPORT_POLL_MS = 200;
+
+/** The folder of the client's stored conversations, from the dir the shell was given (else the client's default). */
+function importFolder(client: ClientRow['client'], integrations: ShellEnvironment['integrations']): string {
+  const dir =
+    client === 'codex' ? integrations?.codexDir : client === 'claude' ? integrations?.claudeDir : integrations?.piDir;
+  const root = importRoot(client, dir);
+  if (!existsSync(root))
+    throw new CmError('not_found', `No ${IMPORT_CLIENT_NAMES[client]} conversations at ${root}: nothing to import.`);
+  return root;
+}
+
+type Request = NonNullable<IntegrationsState['request']>;
+
+/** The dry run or the import of one request; `live()` is false once the screen moved on. */
+async function runImportRequest(
+  app: Application,
+  request: Request & { kind: 'importPlan' | 'importApply' },
+  integrations: ShellEnvironment['integrations'],
+  dispatch: Dispatch<IntegrationsAction>,
+  live: () => boolean,
+): Promise<void> {
+  if (request.kind === 'importPlan') {
+    const root = importFolder(request.client, integrations);
+    const plan = {
+      client: request.client,
+      root,
+      sinceMs: -Infinity,
+      untilMs: Infinity,
+      repository: null,
+      dryRun: true,
+    };
+    const report = await runImport(plan, dryRunImportSink());
+    if (live()) dispatch({ type: 'importPlanned', id: request.id, report });
+    return;
+  }
+  let run = await app.captureImportStart({ client: request.client, root: request.root });
+  while (run.state === 'running' || run.state === 'extracting') {
+    if (!live()) return;
+    dispatch({ type: 'importProgress', id: request.id, run });
+    await new Promise((done) => setTimeout(done, IMPORT_POLL_MS));
+    run = await app.captureImportRun({ importId: run.importId });
+  }
+  if (!live()) return;
+  if (run.state === 'failed' || run.report === null)
+    throw new CmError(
+      (run.error?.code as ConstructorParameters<typeof CmError>[0] | undefined) ?? 'internal',
+      `${run.error?.message ?? 'The import failed.'} What was committed stays; import again to go on where it stopped.`,
+    );
+  dispatch({ type: 'imported', id: request.id, report: run.report });
+}
+
 export function useIntegrationsEffects(
-  environment: Pick<ShellEnvironment, 'home' | 'integrations'>,
+  environment: Pick<ShellEnvironment, 'app' | 'home' | 'integrations'>,
   state: IntegrationsState,
   dispatch: Dispatch<IntegrationsAction>,
 ): void {
   const { loadNonce, request } = state;
-  const { home, integrations } = environment;
+  const { app, home, integrations } = environment;
   const codexDir = integrations?.codexDir;
   const claudeDir = integrations?.claudeDir;
   const piDir = integrations?.piDir;
@@ -112,6 +173,15 @@ export function useIntegrationsEffects(
 
   useEffect(() => {
     if (!request) return;
+    if (request.kind === 'importPlan' || request.kind === 'importApply') {
+      let live = true;
+      runImportRequest(app, request, { codexDir, claudeDir, piDir }, dispatch, () => live).catch((error: unknown) => {
+        if (live) dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
+      });
+      return () => {
+        live = false;
+      };
+    }
     try {
       if (request.kind === 'plan') {
         const shown = planFor(request, { home, integrations: { codexDir, claudeDir, piDir } });
@@ -131,5 +201,5 @@ export function useIntegrationsEffects(
     } catch (error) {
       dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
     }
-  }, [home, codexDir, claudeDir, piDir, request, dispatch]);
+  }, [app, home, codexDir, claudeDir, piDir, request, dispatch]);
 }

@@ -1,12 +1,12 @@
 // Keys of the integrations screen: while no panel is open, the client chooser (↑↓ choose, Enter
 // plans an install of the highlighted client, as i does) and the list keys (plan install /
-// uninstall, refresh); scroll, "y" and Esc while a panel is open.
+// uninstall, what an import would bring in, refresh); scroll, "y" and Esc while a panel is open.
 import type { Dispatch } from 'react';
 import { useChooserKeys } from '../keyboard/use-chooser-keys.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import type { IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
-const LIST_COMMANDS = ['planInstall', 'planUninstall', 'refresh'] as const;
+const LIST_COMMANDS = ['planInstall', 'planUninstall', 'planImport', 'refresh'] as const;
 const PANEL_COMMANDS = [
   'confirm',
   'decline',
@@ -36,6 +36,7 @@ export function useIntegrationsInput(
     (command) => {
       if (command === 'planInstall' || command === 'planUninstall')
         dispatch({ type: 'plan', action: command === 'planInstall' ? 'install' : 'uninstall' });
+      else if (command === 'planImport') dispatch({ type: 'planImport' });
       else dispatch({ type: command });
     },
     { isActive: !panelOpen },

@@ -1,9 +1,13 @@
 // Integrations screen state: the install state of each client's hooks (pi: its extension entry),
 // the selected client, and a panel showing either a plan (its diff, refusals, warnings and, for Codex, the trust how-to)
-// waiting for "y", or the result of applying one. Plans and writes run in effects; this reducer
-// only decides, from the newest state, what to ask for.
+// waiting for "y", or the result of applying one; or what an import of the client's stored
+// conversations would bring in (a dry run), its progress once "y" confirmed it, and its report.
+// Plans, writes and imports run in effects; this reducer only decides, from the newest state,
+// what to ask for.
 import { useReducer } from 'react';
+import type { ImportReport, ImportRun } from '../../api/capture.js';
 import type { HookAction, HookClient, IntegrationState } from '../../hosts/integrations.js';
+import { IMPORT_CLIENT_NAMES, importProgressText, importReportLines } from '../../import-text.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
 import type { OutdatedReason } from '../../hosts/install-health.js';
@@ -28,7 +32,7 @@ export interface ClientRow {
 }
 
 export interface Panel {
-  kind: 'plan' | 'result';
+  kind: 'plan' | 'result' | 'import';
   title: string;
   lines: string[];
   offset: number;
@@ -36,9 +40,16 @@ export interface Panel {
   applicable: ScreenPlan | null;
   /** Commands shown that a user copies: never broken at a space when wrapped. */
   commands: string[];
+  /** The import "y" would run: set only on a dry run that found turns to import. */
+  importable: { client: ScreenClient; root: string } | null;
 }
 
-type RequestBody = { kind: 'plan'; client: ScreenClient; action: HookAction } | { kind: 'apply'; shown: ScreenPlan };
+type RequestBody =
+  | { kind: 'plan'; client: ScreenClient; action: HookAction }
+  | { kind: 'apply'; shown: ScreenPlan }
+  /** What an import of the client's stored conversations would bring in: read here, nothing written. */
+  | { kind: 'importPlan'; client: ScreenClient }
+  | { kind: 'importApply'; client: ScreenClient; root: string };
 export type IntegrationRequest = RequestBody & { id: number };
 
 export interface IntegrationsState {
@@ -60,6 +71,10 @@ export type IntegrationsAction =
   /** `total`: display lines after wrapping to the terminal, which only the view knows. */
   | { type: 'scroll'; by: number | 'top'; total: number }
   | { type: 'plan'; action: HookAction }
+  | { type: 'planImport' }
+  | { type: 'importPlanned'; id: number; report: ImportReport }
+  | { type: 'importProgress'; id: number; run: ImportRun }
+  | { type: 'imported'; id: number; report: ImportReport }
   | { type: 'planned'; id: number; shown: ScreenPlan }
   | { type: 'applied'; id: number; applied: ScreenResult }
   | { type: 'requestFailed'; id: number; error: ShownError };
@@ -124,12 +139,62 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
           offset: 0,
           applicable: screenPlanApplicable(shown) ? shown : null,
           commands: commandsOf(shown),
+          importable: null,
         },
       };
     }
     case 'confirm':
-      // "y" is the only way to write: a plan is never applied by opening it or by any other key.
-      return state.panel?.applicable ? ask(state, { kind: 'apply', shown: state.panel.applicable }) : state;
+      // "y" is the only way to write: a plan is never applied (an import never run) by opening it or by any other key.
+      if (state.panel?.applicable) return ask(state, { kind: 'apply', shown: state.panel.applicable });
+      return state.panel?.importable ? ask(state, { kind: 'importApply', ...state.panel.importable }) : state;
+    case 'planImport':
+      return state.panel ? state : ask(state, { kind: 'importPlan', client: selectedClient(state) });
+    case 'importPlanned': {
+      if (state.request?.id !== action.id) return state;
+      const { report } = action;
+      const some = report.turns > 0;
+      const next = some
+        ? ['y imports them once (kept apart from live capture), then drafts candidates.']
+        : ['Nothing new to import.'];
+      return {
+        ...state,
+        request: null,
+        panel: {
+          kind: 'import',
+          title: `import from ${IMPORT_CLIENT_NAMES[report.client]}: what it would bring in`,
+          lines: importReportLines(report, next),
+          offset: 0,
+          applicable: null,
+          commands: [],
+          importable: some ? { client: report.client, root: report.root } : null,
+        },
+      };
+    }
+    case 'importProgress': {
+      if (state.request?.id !== action.id || state.request.kind !== 'importApply' || !state.panel) return state;
+      const title = `importing from ${IMPORT_CLIENT_NAMES[state.request.client]}…`;
+      return {
+        ...state,
+        panel: { ...state.panel, title, lines: [importProgressText(action.run)], offset: 0, importable: null },
+      };
+    }
+    case 'imported': {
+      if (state.request?.id !== action.id) return state;
+      const { report } = action;
+      return {
+        ...state,
+        request: null,
+        panel: {
+          kind: 'result',
+          title: `imported: ${report.client}`,
+          lines: importReportLines(report, extractionText(report)),
+          offset: 0,
+          applicable: null,
+          commands: [],
+          importable: null,
+        },
+      };
+    }
     case 'decline':
       return state.request ? state : { ...state, panel: null };
     case 'applied': {
@@ -147,25 +212,43 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
           offset: 0,
           applicable: null,
           commands: commandsOf(applied),
+          importable: null,
         },
       };
     }
     case 'requestFailed': {
       if (state.request?.id !== action.id) return state;
+      const { request } = state;
       const name =
-        state.request.kind === 'plan'
-          ? `${state.request.action} ${state.request.client}`
-          : `apply ${state.request.shown.client}`;
-      // A failed apply (config changed since planning, disk full…) closes the plan: plan again from the new file.
+        request.kind === 'plan'
+          ? `${request.action} ${request.client}`
+          : request.kind === 'apply'
+            ? `apply ${request.shown.client}`
+            : `import ${request.client}`;
+      // A failed apply (config changed since planning, disk full…) closes the plan: plan again from
+      // the new file. A failed import keeps what it committed: the next one goes on from there.
       return {
         ...state,
         request: null,
         loadNonce: state.loadNonce + 1,
-        panel: state.request.kind === 'apply' ? null : state.panel,
+        panel: request.kind === 'apply' || request.kind === 'importApply' ? null : state.panel,
         error: { action: name, error: action.error },
       };
     }
   }
+}
+
+/** What the import's drafting pass did, in a line or two. */
+function extractionText(report: ImportReport): string[] {
+  const x = report.extraction;
+  if (x === null) return [];
+  if (x.state === 'off') return ['extraction: off; draft candidates from the Memory screen (7).'];
+  if (x.state === 'failed') return [`extraction failed: ${x.error ?? 'unknown error'}; the Memory screen (7) retries.`];
+  const c = x.candidates;
+  return [
+    `extracted: ${x.turns} turn(s) → candidates: ${c.created} new, ${c.updated} updated, ${c.merged} merged`,
+    'Review them on the Memory screen (7).',
+  ];
 }
 
 export function useIntegrationsState() {

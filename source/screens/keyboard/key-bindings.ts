@@ -95,6 +95,8 @@ export const keyBindings = {
   // Integrations screen.
   planInstall: [{ input: 'i', label: 'i' }],
   planUninstall: [{ input: 'u', label: 'u' }],
+  // What an import of the client's stored conversations would bring in; "y" then imports it.
+  planImport: [{ input: 'm', label: 'm' }],
   // Memory screen: its views (Review, Promote, Entries, Extraction) and the review → promote flow.
   nextView: [{ input: ']', label: ']' }],
   previousView: [{ input: '[', label: '[' }],

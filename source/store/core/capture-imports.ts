@@ -22,7 +22,7 @@ import { indexUserText } from './session-search.js';
 /** The process instance of every imported activation: no client process was watched. */
 export const IMPORT_INSTANCE = 'import';
 
-const importClient = z.enum(['claude', 'codex']);
+const importClient = z.enum(['claude', 'codex', 'pi']);
 
 const importStepInput = z
   .object({
