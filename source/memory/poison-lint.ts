@@ -1190,6 +1190,26 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    negatable: 'before',
+    keywords: [],
+    // A new identity given to the model: "switch roles", "assume the identity of …", and in other
+    // languages "from now on you are …" or an assistant "without restrictions".
+    pattern: new RegExp(
+      [
+        '(?:',
+        String.raw`\b(?:switch|swap|reverse|exchange)\s+(?:our\s+|the\s+)?roles\b|\b(?:assume|adopt|take on|take over)\s+(?:the\s+)?(?:identity|persona|role)\s+of\b|\bidentity update for\b`,
+        String.raw`|(?<!\p{L})(?:ab sofort|von nun an|ab jetzt|a partir de ahora|desde ahora|de ahora en adelante|à partir de maintenant|désormais|dorénavant|d['’]ora in poi|da ora in poi|vanaf nu|voortaan|od teraz|od tej chwili|с этого момента|отныне|теперь ты|a partir de agora|daqui em diante|artık|bundan sonra)(?!\p{L})[^.\n]{0,40}?(?<!\p{L})(?:bist du|du bist|eres|tu es|vous êtes|sei|je bent|ben je|jesteś|ты|você é|tu és|sen|\p{L}+(?:sın|sin|sun|sün))(?!\p{L})[^.\n]{0,40}?(?<!\p{L})(?:admin\p{L}*|administrat\p{L}*|beheerder|verwalter|root|superuser|besitzer|eigenaar|propriétaire|dueño|propietario|proprietario|dono|владел\p{L}*|администратор\p{L}*|yönetici|agent\p{L}*|assistent\p{L}*|asistente|assistant\p{L}*|asystent\p{L}*|ассистент\p{L}*|asistan\p{L}*|bot|persona|personnage|personaje|rol|rolle|role|ruolo|роль|ohne|sin|sans|senza|zonder|bez|без|sem|uneingeschränkt\p{L}*)(?!\p{L})`,
+        String.raw`|(?<!\p{L})(?:je bent nu|du bist (?:jetzt|nun)|tu es maintenant|vous êtes maintenant|ahora eres|ahora usted es|ora sei|adesso sei|jesteś teraz|teraz jesteś|ты теперь|теперь ты|agora você é|agora és)(?!\p{L})[^.\n]{0,30}?(?<!\p{L})(?:admin\p{L}*|administrat\p{L}*|beheerder|verwalter|root|superuser|besitzer|eigenaar|propriétaire|dueño|propietario|proprietario|dono|владел\p{L}*|администратор\p{L}*|agent\p{L}*|assistent\p{L}*|asistente|assistant\p{L}*|asystent\p{L}*|ассистент\p{L}*|bot|persona|personnage|personaje|rol|rolle|role|ruolo|роль|ohne|sin|sans|senza|zonder|bez|без|sem)(?!\p{L})`,
+        String.raw`|(?<!\p{L})(?:uneingeschränkt\p{L}*|ohne (?:jede |alle )?(?:einschränkungen|regeln|grenzen)|sin (?:ninguna |ningún )?(?:restricciones|reglas|límites)|sans (?:aucune )?(?:restriction|règle|limite)s?|senza (?:alcuna |alcun )?(?:restrizion|regol|limit)\p{L}*|zonder (?:enige )?(?:beperkingen|regels)|bez (?:żadnych )?ograniczeń|без (?:всяких |каких-либо )?ограничений|sem (?:nenhuma )?(?:restrição|restrições|regras)|k[ıi]s[ıi]tlamas[ıi] olmayan|k[ıi]s[ıi]tlamas[ıi]z)(?!\p{L})[^.\n]{0,30}?(?<!\p{L})(?:agent\p{L}*|assistent\p{L}*|asistente|assistant\p{L}*|agente|asystent\p{L}*|ассистент\p{L}*|агент\p{L}*|asistan\p{L}*|ki|ia|ai|modell?|modelo|modèle|modello|bot)(?!\p{L})`,
+        '|(?:从现在(?:起|开始)|從現在(?:起|開始))[^。\n]{0,10}?你是|没有任何限制|沒有任何限制|不受(?:任何)?限制|(?:今から|これから)[^。\n]{0,10}?(?:あなたは|君は)|制限のない|制限なし|지금부터[^.\n]{0,10}?(?:너는|당신은)|제한 ?없는|अब से तुम|अब तुम|प्रतिबंध वाले',
+        ')',
+      ].join(''),
+      'gu',
+    ),
+  },
+  {
     name: 'poison-tool-driving',
     severity: 'warn',
     keywords: ['memory_propose', 'memory approve', 'memory promote'],
