@@ -166,6 +166,29 @@ function documentNamed(match: RegExpExecArray, text: string): PoisonSeverity {
   return DOCUMENT_NAMED.test(text.slice(match.index, match.index + match[0].length + 30)) ? 'warn' : 'block';
 }
 
+/**
+ * A safeguard switched off or data sent out, not advised against: what a claimed authority is
+ * used to justify.
+ */
+const UNSAFE_ACT = new RegExp(
+  [
+    String.raw`\bwithout (?:any\s+)?(?:review|reviews|confirmations?|checks?|asking|approval|tests)\b|\bno (?:checks|review|reviews|confirmations?)\b|\bskip\w* (?:the )?(?:review|checks|tests|hooks|ci)\b`,
+    String.raw`|\bdisabl\w* (?:the\s+)?(?:\w+\s+)?(?:antivirus|scanning|scanners?|hooks?|checks?|protection|filters?|2fa|mfa|tls|ssl|safety|verification)\b|\buninstall\w*\b|\bremove\w*\b[^.\n]{0,40}?\bhooks?\b`,
+    String.raw`|\b(?:safety|content|security)\s+(?:settings|filters?|polic\w+|restrictions)\b[^.\n]{0,30}?\b(?:relaxed|off|disabled|lifted|suspended|waived|(?:do not|don't|no longer) apply)\b|\bstop masking\b|\bsudo freely\b|\bmerge (?:their|its|your) own\b|\bself-?merge\b|\blint findings?\b[^.\n]{0,30}?\bignored\b`,
+    String.raw`|\b(?:upload|send|collect|commit|share|sharing|include|post|paste|exfiltrat)\w*\b[^.\n]{0,60}?\b(?:tokens|secrets|passwords|credentials|source tree|customer data|full rows|personal data)\b|~\/\.aws|~\/\.ssh|\brun the (?:fix )?script at https?:|\blogging full request bodies\b`,
+    String.raw`|(?<!\p{L})(?:désactiv\p{L}*|deaktivier\p{L}*|desactiv\p{L}*|disattiv\p{L}*|wyłącz\p{L}*|отключ\p{L}*|sin revisión|sem revisão|sans relecture|ohne (?:review|prüfung)|zonder review|bez przeglądu|без ревью|fusionar sin)(?!\p{L})|レビューなし|无需审查|无需审核|검토 없이`,
+  ].join(''),
+  'gu',
+);
+const ADVISED_AGAINST = /\b(?:never|not|don't|do not|no one|nobody|must not|should not|shouldn't|avoid)\b[^.\n]{0,24}$/;
+
+function unsafeAct(text: string): boolean {
+  for (const match of text.matchAll(UNSAFE_ACT)) {
+    if (!ADVISED_AGAINST.test(text.slice(Math.max(0, match.index - 40), match.index))) return true;
+  }
+  return false;
+}
+
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
   {
@@ -1208,6 +1231,28 @@ const RULES: Rule[] = [
       ].join(''),
       'gu',
     ),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [],
+    // A claimed authority (a team's notice, "per the maintainers", "this is Anthropic support",
+    // "legal has approved") that switches a safeguard off or sends data out, anywhere in the note:
+    // the model cannot check who wrote a note, so a permission claimed in one is never a permission.
+    pattern: new RegExp(
+      [
+        '(?:',
+        String.raw`\b(?:per|by order of|on behalf of|on orders from|(?:message|notice|directive|word|instructions?) (?:relayed )?from)\s+(?:the\s+|our\s+|your\s+)?(?:[\w-]+\s+){0,3}?(?:team|manager|maintainers?|owners?|office|officer|lead|dpo|ciso|cto|ceo|it|legal|compliance|security|support|provider|vendor|operator|admins?|management)\b`,
+        String.raw`|\b(?:[\w-]+\s+){0,2}?(?:team|office|department|support|provider|vendor|staff|security|compliance|legal)\s+(?:notice|here|message|directive|announcement|bulletin)\b`,
+        String.raw`|\bthis is (?:anthropic|openai|github|google|microsoft|the (?:security|platform|ops|it) team|(?:\w+\s+){0,2}support)\b`,
+        String.raw`|\b(?:legal|compliance|the dpo|security|management|leadership|the maintainers?|the owners?|the (?:\w+\s+)?team|your operator|the operator|it|the cto|the ceo|the ciso)\s+(?:\([^)]{0,40}\)\s+)?(?:has\s+|have\s+)?(?:also\s+|now\s+|already\s+)?(?:approved|authori[sz]e[sd]?|signed off|whitelisted|confirmed|requires?|cleared|permitted|allowed|waived)\b`,
+        String.raw`|\b(?:security advisory|ghsa-[\w-]+|cve-\d{4}-\d+)\b[^.\n]{0,40}?\brequires? you\b`,
+        String.raw`|(?<!\p{L})(?:de la part d\p{L}*|le responsable \p{L}+ autorise|im auftrag d\p{L}*|mensaje oficial|mensagem oficial|messaggio ufficiale|wiadomość od|bericht van|сообщение от|від імені)(?!\p{L})|承認済み|授权|批准了|공지`,
+        ')',
+      ].join(''),
+      'gu',
+    ),
+    check: (_match, text) => (unsafeAct(text) ? 'block' : null),
   },
   {
     name: 'poison-tool-driving',
