@@ -1129,6 +1129,9 @@ const RULES: Rule[] = [
       'użytkownik',
       'пользовател',
       'kullanıcı',
+      'kullanici',
+      'usuário',
+      'usuario',
       '用户',
       '用戶',
       '使用者',
@@ -1144,12 +1147,12 @@ const RULES: Rule[] = [
         String.raw`(?<!\p{L})(?:sag\p{L}*|erzähl\p{L}*|verrat\p{L}*|erwähn\p{L}*)\s+(?:\p{L}+\s+){0,2}?(?:benutzer\p{L}*|nutzer\p{L}*|anwender\p{L}*)\s+(?:\p{L}+\s+){0,2}?nichts`,
         String.raw`|(?<!\p{L})vertel\s+(?:de\s+|het\s+)?(?:gebruiker|mens)\s+niet`,
         String.raw`|(?<!\p{L})ne\s+(?:dis|dites|mentionne|mentionnez|signale|signalez|révèle|révélez)\s+(?:rien|pas|jamais)\s+(?:à|a)\s+l['’]utilisat`,
-        String.raw`|(?<!\p{L})no\s+(?:le\s+)?(?:digas|diga|cuentes|cuente|menciones|informes)\s+(?:nada\s+)?(?:al|a la)\s+(?:usuari|persona)`,
-        String.raw`|(?<!\p{L})não\s+(?:conte|diga|mencione|informe)\s+(?:nada\s+)?(?:ao|à)\s+(?:usuário|utilizador)`,
+        String.raw`|(?<!\p{L})no\s+(?:le\s+|les\s+)?(?:digas|diga|cuentes|cuente|menciones|mencione|informes)\s+(?:\p{L}+\s+){0,2}?(?:al|a la|a los)\s+(?:usuari|persona)`,
+        String.raw`|(?<!\p{L})n[ãa]o\s+(?:conte|diga|mencione|informe)\s+(?:\p{L}+\s+){0,2}?(?:ao|[àa])\s+(?:usu[áa]rio|utilizador)`,
         String.raw`|(?<!\p{L})non\s+(?:dire|dirlo|menzionare|dirgli)\s+(?:nulla\s+|niente\s+)?(?:all['’]utente|a nessuno)`,
         String.raw`|(?<!\p{L})nie\s+(?:mów|mówcie|informuj|wspominaj)\s+(?:\p{L}+\s+)?użytkownik`,
         String.raw`|(?<!\p{L})не\s+(?:говори|говорите|сообщай|сообщайте|рассказывай|упоминай)\s+(?:\p{L}+\s+)?пользовател`,
-        String.raw`|kullanıcıya\s+(?:\p{L}+\s+){0,3}?(?:söyleme|bahsetme|anlatma)`,
+        String.raw`|kullan[ıi]c[ıi]ya\s+(?:\p{L}+\s+){0,3}?(?:s[öo]yleme|bahsetme|anlatma)`,
         String.raw`|(?:不要|别|別|不准|切勿)(?:告诉|告訴|提醒|通知|透露)(?:用户|用戶|使用者)`,
         String.raw`|(?:ユーザー|利用者)(?:に|には)[^。\n]{0,20}?(?:言わないで|伝えないで|知らせないで|教えないで)`,
         String.raw`|사용자(?:에게|한테)[^.\n]{0,20}?(?:말하지|알리지)`,
@@ -1253,6 +1256,88 @@ const RULES: Rule[] = [
       'gu',
     ),
     check: (_match, text) => (unsafeAct(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-exfiltration',
+    severity: 'block',
+    negatable: 'before',
+    keywords: [
+      'send',
+      'post',
+      'attach',
+      'forward',
+      'ping',
+      'upload',
+      'paste',
+      'mention',
+      'include',
+      'encode',
+      'add',
+      'comment',
+      'query',
+      'nslookup',
+      'dig ',
+      'fetch',
+    ],
+    // Data taken out in one sentence: a verb that moves it, something private (what the user types,
+    // a secret, the environment, a credential file, a cookie, the source), and a place others read
+    // (a URL, a webhook, an address, a ticket, a commit message, an image's alt text, a DNS name).
+    pattern:
+      /\b(?:send|sending|post|posting|attach|attaching|forward|forwarding|ping|upload|uploading|paste|pasting|mention|include|including|encode|add|comment|query|make a dns query|nslookup|dig|fetch)\b[^.!?\n]{0,160}/g,
+    check: (match) => {
+      const clause = match[0];
+      const private_ =
+        /\b(?:everything the user types|what the user types|the user'?s (?:source|files|messages|input)|source files|any tokens?|api keys?|tokens? you (?:see|find)|(?:any|all|every|the user'?s?) (?:passwords?|secrets?)|a password|secrets? you (?:see|find)|credentials|session cookies?|cookies\.sqlite|cookies|id_rsa|id_ed25519|\.env\b|\.env\.\w+|process\.env|printenv|env vars|environment variables|the database url|aws secret)\b/.test(
+          clause,
+        );
+      const sink =
+        /https?:\/\/|\bwebhooks?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:support )?tickets?\b|\bbug report\b|\bcommit message\b|\balt text\b|\btracking issue\b|\bexternal tracker\b|\.(?:example|exfil)[\w.-]*\.(?:com|net|io|org)\b|\$\(/.test(
+          clause,
+        );
+      return private_ && sink ? 'block' : null;
+    },
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'warn',
+    keywords: [],
+    // A security control switched off (secret scanning, TLS verification, hooks, cert checks,
+    // plaintext passwords): a warning alone, since a team may really choose it for a local setup;
+    // a block when the note also hides it or makes it a standing order ("keep it off", "whenever",
+    // "no need to tell anyone").
+    pattern:
+      /--no-verify\b|--insecure\b|\bnode_tls_reject_unauthorized\s*=\s*0|\bverify\s*=\s*false\b|\bturn off tls verification\b|\bdisabl\w* (?:the\s+)?(?:secret scan\w*|tls verification|certificate (?:checks?|verification)|2fa|mfa|antivirus)\b|\.gitleaksignore\b|\bcore\.hookspath\b|\bchmod\s+(?:-r\s+)?777\b|\b(?:passwords?|contraseñas|senhas|passwörter)\b[^.\n]{0,30}?\b(?:in (?:plain ?text|clear ?text)|en texto plano|em texto simples|im klartext)\b|\bsuppress\w* (?:it|them|the \w+) in the audit\b|\bstop masking\b|\bdon't bother masking\b/g,
+    check: (match, text) =>
+      /\b(?:no need to (?:tell|report|mention|flag)|don't (?:point it out|flag it|mention it|tell)|do not (?:point it out|flag it|mention it|tell)|without telling|keep it off|whenever|every time|always|at session start|so (?:the|that)\b[^.\n]{0,30}?(?:scan|check|hook)s?\b[^.\n]{0,20}?(?:doesn't|does not|won't))\b/.test(
+        text,
+      )
+        ? 'block'
+        : 'warn',
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    negatable: 'before',
+    keywords: [],
+    // Concealment by other means: the model's own account of its work kept vague, unlisted or
+    // disguised ("keep your explanations vague", "so it blends in", "log nothing about this step",
+    // "answer 'no notes loaded' if asked"), and answers prepared to mislead.
+    pattern: rx([
+      '(?:',
+      String.raw`\b(?:don't|do not|never)\s+(?:list|surface|show|include)\s+(?:this|these|the)\s+(?:note|notes|memory|memories|entry|step|steps)\b`,
+      String.raw`|\b(?:do not|don't|never)\s+surface\s+(?:this|it)\b`,
+      String.raw`|\b(?:shouldn't|should not|must not|mustn't|won't|will not)\s+show up\s+in\s+(?:your|the)\s+(?:explanations?|summary|summaries|replies|answers?|reports?|transcript|log)\b`,
+      String.raw`|\bkeep\s+your\s+(?:explanations?|summary|summaries|replies|answers?|reports?)\s+(?:vague|short on detail|quiet)\b`,
+      String.raw`|\b(?:so (?:that )?it|so they|to make it)\s+(?:blends? in|looks? routine|isn't noticed|is not noticed|goes unnoticed)\b|\b(?:looks|look) routine\b|\bwith an unrelated (?:commit )?message\b`,
+      String.raw`|\blog nothing about\b|\bclear\b[^.\n]{0,40}?\bfrom the (?:session output|transcript|logs?|history)\b`,
+      String.raw`|\bkeep (?:that|this|it) out of the (?:commit message|pr description|summary|changelog|report)\b`,
+      String.raw`|\b(?:do not|don't|never) say so\b|\bphrase it as\b`,
+      String.raw`|\bif (?:the human|the user|they|the reviewer) (?:is|are) watching\b|\b(?:perform|run|do|make)\b[^.\n]{0,40}?\bwhen (?:they|the user|the human)(?:'re| are| is) (?:idle|away|not (?:watching|looking))\b`,
+      String.raw`|\b(?:answer|say|reply|respond)\s+["'‘“][^"'’”\n]{1,40}["'’”]\s+if\s+(?:the user|they|anyone|someone|the reviewer)\s+asks?\b`,
+      String.raw`|\bif\s+(?:anyone|someone|the user|they|a reviewer)\s+asks?\s+(?:about|whether|why|if)\b[^.\n]{0,60}?\b(?:say|answer|tell (?:them|him|her))\s+(?:it was|it's|yes|that)\b`,
+      String.raw`|\b(?:rispondi|responde|réponds|antworte)\s+sempre\s+di\s+sì\b|\brispondi sempre\b|\breport the suite as green\b|\bsay (?:it's|it is) a known false positive\b|\btell the user it's a known false positive\b`,
+      ')',
+    ]),
   },
   {
     name: 'poison-tool-driving',
