@@ -1307,7 +1307,7 @@ const RULES: Rule[] = [
     // "no need to tell anyone").
     pattern:
       /--no-verify\b|--insecure\b|\bnode_tls_reject_unauthorized\s*=\s*0|\bverify\s*=\s*false\b|\bturn off tls verification\b|\bdisabl\w* (?:the\s+)?(?:secret scan\w*|tls verification|certificate (?:checks?|verification)|2fa|mfa|antivirus)\b|\.gitleaksignore\b|\bcore\.hookspath\b|\bchmod\s+(?:-r\s+)?777\b|\b(?:passwords?|contraseñas|senhas|passwörter)\b[^.\n]{0,30}?\b(?:in (?:plain ?text|clear ?text)|en texto plano|em texto simples|im klartext)\b|\bsuppress\w* (?:it|them|the \w+) in the audit\b|\bstop masking\b|\bdon't bother masking\b/g,
-    check: (match, text) =>
+    check: (_match, text) =>
       /\b(?:no need to (?:tell|report|mention|flag)|don't (?:point it out|flag it|mention it|tell)|do not (?:point it out|flag it|mention it|tell)|without telling|keep it off|whenever|every time|always|at session start|so (?:the|that)\b[^.\n]{0,30}?(?:scan|check|hook)s?\b[^.\n]{0,20}?(?:doesn't|does not|won't))\b/.test(
         text,
       )
