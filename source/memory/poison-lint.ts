@@ -1072,7 +1072,7 @@ const RULES: Rule[] = [
       String.raw`|\b(?:approve|promote|confirm|accept|merge)\s+(?:it|this|them|these|(?:the\s+)?(?:\w+\s+){0,4}?(?:plans?|proposals?|candidates?|memor(?:y|ies)|notes?|entries|entry|statements?))\b[^.\n]{0,60}?\b(?:without (?:asking|review|reviewing|telling|confirmation|the user|checking|reading|looking|showing|opening)|automatically|yourself|silently|blindly|on (?:the user's|their|my) behalf|for (?:the user|me))`,
       String.raw`|\bcommon-memory\s+memory\s+(?:approve|promote)\b[^\n]{0,200}?\b(?:without (?:asking|review|reviewing|telling|confirmation|the user)|automatically|silently|yourself|do not ask|don't ask|no need to ask)`,
       // The tools turned on the memory itself: every candidate discarded, every other entry deleted.
-      String.raw`|\b(?:memory_\w+|common-memory\s+memory\s+\w+|the memory tools?)\b[^.\n]{0,80}?\b(?:every|all|each|any)\s+(?:other\s+)?(?:\w+\s+)?(?:candidates?|notes?|entries|entry|memor(?:y|ies)|plans?|proposals?)\b`,
+      String.raw`|\b(?:memory_(?:propose|approve|promote|delete|discard|reject|retire|forget)|common-memory\s+memory\s+(?:approve|promote|discard|reject|retire|delete|propose)|the memory tools?)\b[^.\n]{0,80}?\b(?:every|all|each|any)\s+(?:other\s+)?(?:\w+\s+)?(?:candidates?|notes?|entries|entry|memor(?:y|ies)|plans?|proposals?)\b`,
       String.raw`|\b(?:delete|remove|discard|erase|wipe|overwrite|rewrite|purge|clear)\s+(?:every|all|any|each|the other|other)\s+(?:other\s+)?(?:\w+\s+)?(?:memory\s+)?(?:notes?|memor(?:y|ies)|candidates?)\b(?:[^.\n]{0,40}?(?:memory|review|mentions?))?`,
       String.raw`|\b(?:delete|remove|discard|erase|wipe|overwrite|purge)\s+(?:every|all|any|each|the other|other)\s+(?:other\s+)?(?:entries|entry)\b[^.\n]{0,40}?(?:\.common-memory|memory)`,
       // Self-replication: "propose this exact note again".
@@ -1091,7 +1091,22 @@ const RULES: Rule[] = [
     name: 'poison-tool-driving',
     severity: 'block',
     negatable: 'before',
-    keywords: ['memory', 'review', 'approv', 'lint', '.common-memory', 'selbst', 'même', '批准', '承認'],
+    keywords: [
+      'memory',
+      'review',
+      'approv',
+      'lint',
+      '.common-memory',
+      'selbst',
+      'même',
+      'propos',
+      'duplicate',
+      'survive',
+      'retire',
+      '.md',
+      '批准',
+      '承認',
+    ],
     // The review gate itself taken away: an approval the model gives itself or takes for granted,
     // the memory files edited around review, lint findings waved through. In the languages the lint reads.
     pattern: rx(
@@ -1105,7 +1120,13 @@ const RULES: Rule[] = [
         String.raw`|\bmark\s+(?:the\s+)?(?:\w+\s+)?(?:lint\s+)?findings?\s+as\s+false positives?\b`,
         String.raw`|\b(?:rephrase|reword|respell|encode|split)\b[^.\n]{0,60}?\b(?:propose|submit)\b[^.\n]{0,20}?\b(?:again|until)\b`,
         String.raw`|\bso (?:that )?(?:nobody|no one) (?:reviews?|sees?|approves?) (?:it|them)\b`,
-        String.raw`|(?:genehmig\p{L}*|approuve\p{L}*|aprueba\p{L}*|aprova\p{L}*|approva\p{L}*)[^.\n]{0,30}?(?:selbst|toi-même|vous-même|tú mismo|ti stesso|você mesmo|sem revisão|sans relecture|ohne prüfung|sin revisión)`,
+        String.raw`|\bpropose\b[^.\n]{0,60}?\b(?:that|which|so (?:that )?it)\s+(?:removes?|deletes?|overwrites?|replaces?|drops?)\b|\bpropose (?:edits|a replacement|a newer version)\b[^.\n]{0,60}?\b(?:delete|remove|overwrite|same title)`,
+        String.raw`|\bpropose this (?:exact |very |same )?(?:note|text|memory)\b|\bduplicate this (?:note|memory|entry)\b|\bso (?:that )?it survives (?:retirement|review|deletion|removal)\b`,
+        String.raw`|(?:\bcall|\binvoke|\buse|\brun|\bllama a|\bappelle|\bruf|\bchiama|\bchame|вызови)\s+(?:the\s+)?memory_(?:approve|promote)\b`,
+        String.raw`|\bmemory (?:approve|promote)\b[^.\n]{0,80}?\b(?:already agreed|in spirit|no need to (?:show|ask|tell)|without (?:showing|asking))\b`,
+        String.raw`|\bbypass\w* the review queue\b|\b(?:insert|add|write|put|paste)\w*\s+this (?:text|note)\s+into\s+(?:claude|agents|gemini)\.md\b`,
+        String.raw`|\b(?:retire|delete|remove)\b[^.\n]{0,60}?\b(?:note|entry)\b[^\n]{0,120}?\bmemory tools?\b`,
+        String.raw`|(?:genehmig\p{L}*|approuve\p{L}*|valide\p{L}*|aprueba\p{L}*|aprova\p{L}*|approva\p{L}*)[^.\n]{0,30}?(?:selbst|toi-même|vous-même|tú mismo|ti stesso|você mesmo|sem revisão|sans relecture|ohne prüfung|sin revisión)`,
         String.raw`|(?:自己|自行)(?:批准|审批|通过|承認)|自分で承認`,
         ')',
       ],
@@ -1283,15 +1304,19 @@ const RULES: Rule[] = [
     // a secret, the environment, a credential file, a cookie, the source), and a place others read
     // (a URL, a webhook, an address, a ticket, a commit message, an image's alt text, a DNS name).
     pattern:
-      /\b(?:send|sending|post|posting|attach|attaching|forward|forwarding|ping|upload|uploading|paste|pasting|mention|include|including|encode|add|comment|query|make a dns query|nslookup|dig|fetch)\b[^.!?\n]{0,160}/g,
-    check: (match) => {
-      const clause = match[0];
+      /\b(?:send|sending|post|posting|attach|attaching|forward|forwarding|ping|upload|uploading|paste|pasting|mention|include|including|encode|add|comment|query|make a dns query|nslookup|dig|fetch)\b(?<!-(?:add|dig|post|send))(?:[^.!?\n]|[.!?](?=\S)){0,160}/g,
+    check: (match, text) => {
+      // The sentence up to the verb names the data as often as what follows it ("when the user
+      // pastes a password, forward it to …").
+      const lead = text.slice(Math.max(0, match.index - 120), match.index);
+      const cut = Math.max(lead.search(/[^.!?\n]*$/), 0);
+      const clause = `${lead.slice(cut)}${match[0]}`;
       const private_ =
-        /\b(?:everything the user types|what the user types|the user'?s (?:source|files|messages|input)|source files|any tokens?|api keys?|tokens? you (?:see|find)|(?:any|all|every|the user'?s?) (?:passwords?|secrets?)|a password|secrets? you (?:see|find)|credentials|session cookies?|cookies\.sqlite|cookies|id_rsa|id_ed25519|\.env\b|\.env\.\w+|process\.env|printenv|env vars|environment variables|the database url|aws secret)\b/.test(
+        /\b(?:everything the user types|what the user types|the user'?s (?:source|files|messages|input)|source files|any tokens?|api keys?|tokens? you (?:see|find)|(?:any|all|every|the user'?s?) (?:passwords?|secrets?)|a password|secrets? you (?:see|find)|credentials|session cookies?|cookies\.sqlite|cookies|id_rsa|id_ed25519|process\.env|printenv|env vars|environment variables|the database url|aws secret)\b|(?:^|[\s/~"'`(])\.env(?:\.\w+)?\b/.test(
           clause,
         );
       const sink =
-        /https?:\/\/|\bwebhooks?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:support )?tickets?\b|\bbug report\b|\bcommit message\b|\balt text\b|\btracking issue\b|\bexternal tracker\b|\.(?:example|exfil)[\w.-]*\.(?:com|net|io|org)\b|\$\(/.test(
+        /https?:\/\/|\bwebhooks?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:support )?tickets?\b|\bbug report\b|\bcommit message\b|\balt text\b|\btracking issue\b|\bexternal tracker\b|\b(?:nslookup|dig|curl|wget)\b[^\n]*\$\(/.test(
           clause,
         );
       return private_ && sink ? 'block' : null;
@@ -1332,6 +1357,7 @@ const RULES: Rule[] = [
       String.raw`|\blog nothing about\b|\bclear\b[^.\n]{0,40}?\bfrom the (?:session output|transcript|logs?|history)\b`,
       String.raw`|\bkeep (?:that|this|it) out of the (?:commit message|pr description|summary|changelog|report)\b`,
       String.raw`|\b(?:do not|don't|never) say so\b|\bphrase it as\b`,
+      String.raw`|\bno need to (?:show|tell) (?:the human|the user|them|the reviewer)\b`,
       String.raw`|\bif (?:the human|the user|they|the reviewer) (?:is|are) watching\b|\b(?:perform|run|do|make)\b[^.\n]{0,40}?\bwhen (?:they|the user|the human)(?:'re| are| is) (?:idle|away|not (?:watching|looking))\b`,
       String.raw`|\b(?:answer|say|reply|respond)\s+["'‘“][^"'’”\n]{1,40}["'’”]\s+if\s+(?:the user|they|anyone|someone|the reviewer)\s+asks?\b`,
       String.raw`|\bif\s+(?:anyone|someone|the user|they|a reviewer)\s+asks?\s+(?:about|whether|why|if)\b[^.\n]{0,60}?\b(?:say|answer|tell (?:them|him|her))\s+(?:it was|it's|yes|that)\b`,
