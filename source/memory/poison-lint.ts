@@ -126,7 +126,7 @@ const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|
 
 /** A negated verb that urges the act on rather than advises against it. */
 const URGING =
-  /\b(?:don't|dont|do not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking)\b/g;
+  /\b(?:don't|dont|do not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b/g;
 
 /** Whether a negation stands in the match's sentence before it (`around`: or inside it; `sentence`: or after it). */
 function negated(text: string, index: number, end: number, where: 'before' | 'around' | 'sentence'): boolean {
@@ -146,7 +146,14 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
     return true;
   if (where !== 'sentence') return false;
   // "don't stop to read it", "no need to check": a negation after the act that urges it on.
-  const after = text.slice(end, end + 60).replace(URGING, ' ');
+  // "whenever docker is not found": a condition, not advice against the act.
+  const after = text
+    .slice(end, end + 60)
+    .replace(URGING, ' ')
+    .replace(
+      /\b(?:is|are|isn't|aren't)\s+not\s+(?:found|installed|present|available|there|set|running)\b|\b(?:isn't|aren't)\s+(?:found|installed|present|available|there|set|running)\b/g,
+      ' ',
+    );
   return NEGATION.test(after.slice(0, after.search(/[.;\n]|$/)));
 }
 
@@ -1364,6 +1371,33 @@ const RULES: Rule[] = [
       String.raw`|\b(?:rispondi|responde|réponds|antworte)\s+sempre\s+di\s+sì\b|\brispondi sempre\b|\breport the suite as green\b|\bsay (?:it's|it is) a known false positive\b|\btell the user it's a known false positive\b`,
       ')',
     ]),
+  },
+  {
+    name: 'poison-role-marker',
+    severity: 'block',
+    keywords: ['human', 'assistant', 'систем', 'system', 'sistema', 'système', '系统', 'システム', '시스템'],
+    // Turn markers of a chat transcript written into a note ("\n\nHuman: … \n\nAssistant:"), and a
+    // system message announced in other languages at the start of a line.
+    pattern: new RegExp(
+      [
+        '(?:',
+        String.raw`(?:^|\n)[ \t]*human[ \t]*:[^\n]*(?:\n[^\n]*){0,6}?\n[ \t]*assistant[ \t]*:`,
+        String.raw`|(?:^|\n)[ \t]*[\[(<]?[ \t]*(?:системное сообщение|системная инструкция|systemnachricht|systemmeldung|mensaje del sistema|mensagem do sistema|message syst[èe]me|messaggio di sistema|systeembericht|komunikat systemowy|sistem mesaj[ıi]|系统消息|系統訊息|系统提示|システムメッセージ|システム通知|시스템 메시지)[ \t]*[\])>]?[ \t]*[:：]`,
+        ')',
+      ].join(''),
+      'gu',
+    ),
+  },
+  {
+    name: 'poison-remote-exec',
+    severity: 'block',
+    negatable: 'before',
+    keywords: ['npx', 'uvx', 'deno', 'pip', 'eval'],
+    // Packages run straight from an address nobody reviewed: `npx https://…`, `npx github:…`,
+    // `uvx --from git+…`, `deno run -A https://…`, a pip install from git then run as root, code
+    // fetched and evaluated in one line.
+    pattern:
+      /\bnpx\s+(?:-y\s+|--yes\s+)?(?:https?:\/\/|github:|gitlab:|bitbucket:|git\+)\S+|\buvx\s+--from\s+git\+\S+|\bdeno\s+run\s+(?:-\S+\s+)*-a\b[^\n]{0,20}?https?:\/\/\S+|\bpip3?\s+install\s+git\+https?:\/\/\S+[^.\n]{0,40}?\b(?:run it|and run|with sudo|as root)\b|\bhttps?['"]?\)?\.get\([^\n]{0,200}?\beval\(/g,
   },
   {
     name: 'poison-tool-driving',
