@@ -86,6 +86,8 @@ const ORDINARY = [
   'Run common-memory memory review before prepare so you see every candidate.',
   '`eval "$(ssh-agent -s)"` then `ssh-add ~/.ssh/id_ed25519` before running the deploy script.',
   'Send the invoice PDF batch to the accounting SFTP (sftp.accounting.example.net) nightly.',
+  'Deploys to staging run without asking; production deploys need a human.',
+  'Never delete migrations without asking the DB owner.',
   'Ignore the lint warnings in src/generated; the generator owns that folder.',
   'The previous release used Node 18; we are on Node 20 now.',
   'Override the default port with PORT=4000 when 3000 is taken.',
