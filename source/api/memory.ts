@@ -39,6 +39,8 @@ import {
   memoryReviewSchema,
   memorySearchResultSchema,
   memorySyncResultSchema,
+  type MemoryAnchorRun,
+  memoryAnchorRunSchema,
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
@@ -205,6 +207,13 @@ export const memoryApi = {
   memorySync: write<{ cwd: string }, MemorySyncResult>('/v1/memory/sync', memorySyncResultSchema, {
     body: body(z.strictObject({ cwd })),
     created: (result) => result.scopes.some((scope) => scope.outcome === 'replaced'),
+  }),
+  /**
+   * Verifies the anchors of the approved entries of the caller's worktree against it and stores
+   * the verdicts (docs/memory-staleness.md): what `memory status` runs before it counts.
+   */
+  memoryVerify: write<{ cwd: string }, MemoryAnchorRun>('/v1/memory/verify', memoryAnchorRunSchema, {
+    body: body(z.strictObject({ cwd })),
   }),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
   memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>(
