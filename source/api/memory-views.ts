@@ -160,7 +160,7 @@ export const memorySearchResultSchema = z.strictObject({
   coverage,
   /** When coverage is partial because the projection could not be brought up to date with the files now: why. */
   reason: z.string().optional(),
-  /** Stale entries (an anchor no longer holds) come last, marked, with the first failed anchor's note. */
+  /** Stale entries (an anchor no longer holds) come last, marked `stale: true` with the first failed anchor's note. */
   results: z.array(
     z.strictObject({
       entryId: z.string(),

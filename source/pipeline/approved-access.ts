@@ -243,18 +243,16 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
 }
 
 /**
- * Search's results with each stale entry marked (its first failed anchor's note) and moved last
+ * Search's results with each stale entry marked (`stale: true` and its first failed anchor's note) and moved last
  * (docs/memory-staleness.md). Verdicts that cannot be read leave the results as they were.
  */
 function staleLast(db: Db, owners: ApprovedOwner[], hits: ApprovedHit[]): MemorySearchResult['results'] {
   const read = readVerdicts(db, owners, { entryIds: hits.map((hit) => hit.entryId) });
   const marked = hits.map(({ contentDigest, ...hit }) => {
     const verdict = verdictFor(read, hit.entryId, contentDigest);
-    return verdict?.verdict === 'stale'
-      ? { ...hit, stale: true, staleNote: staleNote(verdict.failed) }
-      : { ...hit, stale: false };
+    return verdict?.verdict === 'stale' ? { ...hit, stale: true, staleNote: staleNote(verdict.failed) } : hit;
   });
-  return rankStaleLast(marked, new Set(marked.filter((hit) => hit.stale).map((hit) => hit.entryId)));
+  return rankStaleLast(marked, new Set(marked.filter((hit) => 'stale' in hit).map((hit) => hit.entryId)));
 }
 
 /** What the stored verdicts say of this text of an entry: `get` and MCP `memory_get` carry it. */

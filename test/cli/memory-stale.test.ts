@@ -38,8 +38,7 @@ async function sessionStart(home: string, cwd: string, session: string): Promise
 
 const idsIn = (snapshot: string) => [...snapshot.matchAll(/^- \[([^\]]+)\] \(/gm)].map((m) => m[1]!).sort();
 
-const LEGACY_BODY =
-  'Configuration is loaded by `src/legacy/config.ts`; run `pnpm run lint:legacy` after editing it.';
+const LEGACY_BODY = 'Configuration is loaded by `src/legacy/config.ts`; run `pnpm run lint:legacy` after editing it.';
 
 /** A repository whose file and script the `legacy-config` entry names, and a `kept-rule` entry that names nothing. */
 function repository(home: string): string {
@@ -120,11 +119,11 @@ async function checkStaleReads(home: string, repo: string): Promise<void> {
   // Both match "configuration"; the stale one is ranked last and marked.
   const search = await runCli(['memory', 'search', 'configuration', '--home', home, '--json'], { cwd: repo });
   assert.equal(search.code, 0, search.stderr);
-  const results = JSON.parse(search.stdout).results as Array<{ entryId: string; stale: boolean; staleNote?: string }>;
+  const results = JSON.parse(search.stdout).results as Array<{ entryId: string; stale?: boolean; staleNote?: string }>;
   assert.deepEqual(
     results.map((r) => [r.entryId, r.stale]),
     [
-      ['kept-rule', false],
+      ['kept-rule', undefined],
       ['legacy-config', true],
     ],
   );
