@@ -175,6 +175,26 @@ export const memorySearchResultSchema = z.strictObject({
 });
 export type MemorySearchResult = z.infer<typeof memorySearchResultSchema>;
 
+/** The stale entries of the caller's worktree, for the Memory screen: each with its failed anchors. */
+export const memoryStaleResultSchema = z.strictObject({
+  /** unavailable: the verdicts cannot be read (the reason says why) — never "everything is stale". */
+  state: z.enum(['verified', 'unverified', 'unavailable']),
+  reason: nullableText,
+  /** Stale entries in all; `entries` holds the first of them by id. */
+  total: z.number(),
+  entries: z.array(
+    z.strictObject({
+      entryId: z.string(),
+      title: z.string(),
+      scope: projectOrUser,
+      path: z.string(),
+      failedAnchors: z.array(failedAnchorSchema),
+      verifiedAt: z.string(),
+    }),
+  ),
+});
+export type MemoryStaleResult = z.infer<typeof memoryStaleResultSchema>;
+
 export const memoryEntryViewSchema = z.strictObject({
   id: z.string(),
   title: z.string(),

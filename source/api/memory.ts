@@ -41,6 +41,8 @@ import {
   memorySyncResultSchema,
   type MemoryAnchorRun,
   memoryAnchorRunSchema,
+  type MemoryStaleResult,
+  memoryStaleResultSchema,
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
@@ -215,6 +217,12 @@ export const memoryApi = {
   memoryVerify: write<{ cwd: string }, MemoryAnchorRun>('/v1/memory/verify', memoryAnchorRunSchema, {
     body: body(z.strictObject({ cwd })),
   }),
+  /** The stale entries of the caller's worktree with their failed anchors (the last verification's verdicts). */
+  memoryStale: readByBody<{ cwd: string }, MemoryStaleResult>(
+    '/v1/memory/stale',
+    body(z.strictObject({ cwd })),
+    memoryStaleResultSchema,
+  ),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
   memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>(
     '/v1/memory/search',

@@ -7,7 +7,13 @@
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
-import { followFiles, memoryGetAt, memorySearchAt, watchedPathsOf } from '../pipeline/approved-access.js';
+import {
+  followFiles,
+  memoryGetAt,
+  memorySearchAt,
+  memoryStaleAt,
+  watchedPathsOf,
+} from '../pipeline/approved-access.js';
 import { gitDirectoryOf, MEMORY_WATCH_DEBOUNCE_MS, MEMORY_WATCH_MAX_ROOTS, MemoryRootWatcher } from './memory-watch.js';
 import { readPlanAt } from '../pipeline/promotion.js';
 import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
@@ -360,6 +366,10 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     this.watchRoots(cwd);
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().verify(cwd));
+  }
+
+  async memoryStale({ cwd }: { cwd: string }) {
+    return memoryStaleAt(storeFiles(this.home).memoryState, cwd);
   }
 
   async memorySearch(request: MemorySearchRequest) {

@@ -11,7 +11,15 @@ import { readMemoryFile } from '../effects/safe-files.js';
 import { parseEntry } from '../memory/entry-format.js';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
-import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../api/memory-views.js';
+import type {
+  MemoryEntryView,
+  MemoryProblemView,
+  MemorySearchResult,
+  MemoryStaleResult,
+  MemorySyncResult,
+} from '../api/memory-views.js';
+import { readStaleEntries } from '../store/memory/anchor-store.js';
+import { readAnchorSummary } from '../store/memory/verdict-read.js';
 import { decodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
 import {
   type ApprovedHit,
@@ -393,4 +401,50 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
     'memory_unavailable',
     `The file of ${echoed(entryId)} changed and the projection could not be brought up to date: ${followed.partial[0]!.reason}. Try again, or run common-memory memory sync.`,
   );
+}
+
+/** Stale entries the Memory screen lists at most. */
+export const MEMORY_STALE_LIST_MAX = 200;
+
+/**
+ * The stale entries of `cwd`'s worktree with their failed anchors, from the last verification
+ * (user-scope entries are never verified). Verdicts that cannot be read are `unavailable`.
+ */
+export function memoryStaleAt(path: string, cwd: string): MemoryStaleResult {
+  const owners = ownersOf(cwd).filter((owner) => owner.scope === 'project');
+  const none = (state: MemoryStaleResult['state'], reason: string | null): MemoryStaleResult => ({
+    state,
+    reason,
+    total: 0,
+    entries: [],
+  });
+  try {
+    return withMemoryState(
+      path,
+      () => none('unverified', null),
+      (db) =>
+        db.transaction((): MemoryStaleResult => {
+          const summary = readAnchorSummary(db);
+          if (summary.state !== 'verified') return none(summary.state, summary.reason);
+          const { rows, total } = readStaleEntries(db, owners, MEMORY_STALE_LIST_MAX);
+          return {
+            state: 'verified',
+            reason: null,
+            total,
+            entries: rows.map((row) => ({
+              entryId: row.entryId,
+              title: row.title,
+              scope: row.scope,
+              path: (JSON.parse(row.pathsJson) as string[])[0] ?? '',
+              failedAnchors: (JSON.parse(row.failedJson) as Array<{ anchor: string; reason: string }>).map(
+                ({ anchor, reason }) => ({ anchor, reason }),
+              ),
+              verifiedAt: new Date(row.verifiedAtMs).toISOString(),
+            })),
+          };
+        })(),
+    );
+  } catch (error) {
+    return none('unavailable', error instanceof Error ? error.message : String(error));
+  }
 }
