@@ -5,6 +5,7 @@ import { REVIEW_PAGE_MAX } from '../../limits.js';
 import { parseReviewCursor } from '../../memory/review-cursor.js';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
+import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
@@ -144,7 +145,7 @@ async function status(home: string, out: Output): Promise<number> {
     // With memory-state there, this worktree's entries are verified first (bounded; an unchanged
     // tree costs a stat of each anchor's inputs). That stores verdicts: it needs the host or the
     // lease. Another command holding the lease only leaves the counts of the last run.
-    const verify = s.state === 'ready';
+    const verify = s.state === 'ready' && insideWorktree(process.cwd());
     if ((verify || s.promotions.applying > 0) && connection.mode === 'read-only') {
       // A promotion a crash interrupted: opening memory with the lease finishes it too.
       const mustWrite = s.promotions.applying > 0;
