@@ -44,6 +44,7 @@ const deps: GateDeps = {
     finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
     storeScan: (input) => writer.call('memorySyncApproved', input),
   },
+  verify: (worktree) => verifyWorktreeAnchors(data.memoryStatePath, writer, worktree),
 };
 
 let queue: Promise<unknown> = Promise.resolve();

@@ -209,4 +209,40 @@ describe('stale entries are never given as true', () => {
     assert.equal(got.verification, 'unavailable');
     assert.equal(got.stale, false);
   });
+
+  it('a promoted entry is verified as promote syncs it: no sync or status in between', async () => {
+    const home = tempHome('stale-promote');
+    const repo = repository(home);
+    const client = await McpTestClient.start(home, repo);
+    let candidateId: string;
+    try {
+      const proposed = await client.call('memory_propose', {
+        title: 'Legacy lint',
+        content: 'After editing `src/legacy/config.ts`, run `pnpm run lint:legacy`.',
+        type: 'work_method',
+        appliesWhen: 'editing configuration',
+      });
+      assert.equal(proposed.structuredContent.status, 'draft', JSON.stringify(proposed));
+      candidateId = proposed.structuredContent.candidateId as string;
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+    const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
+    const prepared = await cli('memory', 'prepare', candidateId);
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const plan = JSON.parse(prepared.stdout) as {
+      planId: string;
+      planDigest: string;
+      files: Array<{ entryId: string }>;
+    };
+    assert.equal((await cli('memory', 'approve', plan.planId, '--digest', plan.planDigest)).code, 0);
+    const entryId = plan.files[0]!.entryId;
+    assert.equal(storedVerdict(home, entryId), undefined, 'not verified before it is promoted');
+    const promoted = await cli('memory', 'promote', plan.planId);
+    assert.equal(promoted.code, 0, promoted.stderr);
+    assert.equal(storedVerdict(home, entryId), 'fresh');
+    const anchors = readState<string>(home, 'SELECT anchors_json FROM entry_anchors WHERE entry_id = ?', entryId);
+    assert.match(anchors!, /src\/legacy\/config\.ts/);
+    assert.match(anchors!, /lint:legacy/);
+  });
 });
