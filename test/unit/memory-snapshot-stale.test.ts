@@ -44,6 +44,7 @@ describe('stale entries in the snapshot', () => {
     const given = Array.from({ length: 200 }, (_, i) => entry(`e-${String(i).padStart(3, '0')}`));
     for (const budget of [1024, 2048, 8192]) {
       const snapshot = selectSnapshot(given, budget, 210, 'cm', undefined, stale);
+      assert.equal(snapshot.bytes, bytes(snapshot.text));
       assert.ok(snapshot.bytes <= budget, `${snapshot.bytes} > ${budget}`);
       const lines = snapshot.text.split('\n').filter((line) => /may be stale/.test(line));
       if (budget >= 2048) {
