@@ -126,6 +126,18 @@ const memoryScopeFields = { scope: projectOrUser, generation: z.number(), covera
 export const memoryScopeViewSchema = z.strictObject(memoryScopeFields);
 export type MemoryScopeView = z.infer<typeof memoryScopeViewSchema>;
 
+/** One verification run of a worktree's entries: how many were verified and how many are stale. */
+export const memoryAnchorRunSchema = z.strictObject({
+  state: z.enum(['verified', 'skipped', 'failed']),
+  entries: z.number(),
+  stale: z.number(),
+  reason: nullableText,
+});
+export type MemoryAnchorRun = z.infer<typeof memoryAnchorRunSchema>;
+
+/** A failed anchor of a stale entry: the claim as a person reads it, and why it no longer holds. */
+const failedAnchorSchema = z.strictObject({ anchor: z.string(), reason: z.string() });
+
 export const memorySyncResultSchema = z.strictObject({
   /** The sum of the scopes' generations: it grows whenever either scope's projection changes. */
   generation: z.number(),
@@ -134,6 +146,12 @@ export const memorySyncResultSchema = z.strictObject({
   entries: z.number(),
   problems: z.array(memoryProblemViewSchema),
   scopes: z.array(z.strictObject({ ...memoryScopeFields, outcome: z.enum(['replaced', 'unchanged', 'partial']) })),
+  /**
+   * The verification of the worktree's entries against the tree that followed the sync
+   * (docs/memory-staleness.md): skipped outside git; failed with the reason (the sync stands).
+   * Absent from a host older than this field.
+   */
+  anchors: memoryAnchorRunSchema.optional(),
 });
 export type MemorySyncResult = z.infer<typeof memorySyncResultSchema>;
 
@@ -142,10 +160,40 @@ export const memorySearchResultSchema = z.strictObject({
   coverage,
   /** When coverage is partial because the projection could not be brought up to date with the files now: why. */
   reason: z.string().optional(),
-  results: z.array(z.strictObject({ entryId: z.string(), title: z.string(), scope: projectOrUser, path: z.string() })),
+  /** Stale entries (an anchor no longer holds) come last, marked `stale: true` with the first failed anchor's note. */
+  results: z.array(
+    z.strictObject({
+      entryId: z.string(),
+      title: z.string(),
+      scope: projectOrUser,
+      path: z.string(),
+      stale: z.boolean().optional(),
+      staleNote: z.string().optional(),
+    }),
+  ),
   scopes: z.array(memoryScopeViewSchema),
 });
 export type MemorySearchResult = z.infer<typeof memorySearchResultSchema>;
+
+/** The stale entries of the caller's worktree, for the Memory screen: each with its failed anchors. */
+export const memoryStaleResultSchema = z.strictObject({
+  /** unavailable: the verdicts cannot be read (the reason says why) — never "everything is stale". */
+  state: z.enum(['verified', 'unverified', 'unavailable']),
+  reason: nullableText,
+  /** Stale entries in all; `entries` holds the first of them by id. */
+  total: z.number(),
+  entries: z.array(
+    z.strictObject({
+      entryId: z.string(),
+      title: z.string(),
+      scope: projectOrUser,
+      path: z.string(),
+      failedAnchors: z.array(failedAnchorSchema),
+      verifiedAt: z.string(),
+    }),
+  ),
+});
+export type MemoryStaleResult = z.infer<typeof memoryStaleResultSchema>;
 
 export const memoryEntryViewSchema = z.strictObject({
   id: z.string(),
@@ -157,6 +205,15 @@ export const memoryEntryViewSchema = z.strictObject({
   body: z.string(),
   type: z.string(),
   priority: z.number(),
+  /**
+   * What the last verification of its anchors said about this text of the entry: stale (an anchor
+   * no longer holds: failedAnchors says which), fresh, unknown (none could be checked), unverified
+   * (no verdict for this text yet) or unavailable (the verdicts cannot be read). Absent from a host
+   * older than these fields.
+   */
+  verification: z.enum(['fresh', 'stale', 'unknown', 'unverified', 'unavailable']).optional(),
+  stale: z.boolean().optional(),
+  failedAnchors: z.array(failedAnchorSchema).optional(),
 });
 export type MemoryEntryView = z.infer<typeof memoryEntryViewSchema>;
 

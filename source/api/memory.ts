@@ -39,6 +39,10 @@ import {
   memoryReviewSchema,
   memorySearchResultSchema,
   memorySyncResultSchema,
+  type MemoryAnchorRun,
+  memoryAnchorRunSchema,
+  type MemoryStaleResult,
+  memoryStaleResultSchema,
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
@@ -206,6 +210,19 @@ export const memoryApi = {
     body: body(z.strictObject({ cwd })),
     created: (result) => result.scopes.some((scope) => scope.outcome === 'replaced'),
   }),
+  /**
+   * Verifies the anchors of the approved entries of the caller's worktree against it and stores
+   * the verdicts (docs/memory-staleness.md): what `memory status` runs before it counts.
+   */
+  memoryVerify: write<{ cwd: string }, MemoryAnchorRun>('/v1/memory/verify', memoryAnchorRunSchema, {
+    body: body(z.strictObject({ cwd })),
+  }),
+  /** The stale entries of the caller's worktree with their failed anchors (the last verification's verdicts). */
+  memoryStale: readByBody<{ cwd: string }, MemoryStaleResult>(
+    '/v1/memory/stale',
+    body(z.strictObject({ cwd })),
+    memoryStaleResultSchema,
+  ),
   /** BM25 over the approved entries of the caller's worktree and the user scope, with generation and coverage. */
   memorySearch: readByBody<MemorySearchRequest, MemorySearchResult>(
     '/v1/memory/search',

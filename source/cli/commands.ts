@@ -308,6 +308,8 @@ export const COMMAND_SPECS = [
     path: 'memory status',
     args: '',
     summary: 'chunk/task/candidate counts, the last and running run (exit 12: unavailable)',
+    details:
+      "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones.",
     flags: {},
   },
   {
@@ -349,7 +351,8 @@ export const COMMAND_SPECS = [
     path: 'memory sync',
     args: '',
     summary: "scan the user's and this worktree's memory files into the approved projection",
-    details: 'Exit 3 when coverage is partial.',
+    details:
+      "Then verifies this worktree's entries against it (stale entries are counted). Exit 3 when coverage is partial.",
     flags: { dryRun: 'scan and say what would change; store nothing' },
   },
   {

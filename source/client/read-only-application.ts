@@ -75,6 +75,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     memorySearch: async ({ query, cwd, limit }) =>
       (await approvedAccess()).memorySearchAt(memoryStatePath, cwd, query, limit),
     memoryGet: async ({ entryId, cwd }) => (await approvedAccess()).memoryGetAt(memoryStatePath, cwd, entryId),
+    memoryStale: async ({ cwd }) => (await approvedAccess()).memoryStaleAt(memoryStatePath, cwd),
     memoryPlan: async ({ planId }) => (await promotion()).readPlanAt(memoryStatePath, planId),
     // A probe lives in the host that ran it; none runs.
     memoryReverifyProbe: async ({ probeId }) => {

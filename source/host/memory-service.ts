@@ -7,8 +7,14 @@
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
-import { followFiles, memoryGetAt, memoryRootPaths, memorySearchAt } from '../pipeline/approved-access.js';
-import { MemoryRootWatcher } from './memory-watch.js';
+import {
+  followFiles,
+  memoryGetAt,
+  memorySearchAt,
+  memoryStaleAt,
+  watchedPathsOf,
+} from '../pipeline/approved-access.js';
+import { gitDirectoryOf, MEMORY_WATCH_DEBOUNCE_MS, MEMORY_WATCH_MAX_ROOTS, MemoryRootWatcher } from './memory-watch.js';
 import { readPlanAt } from '../pipeline/promotion.js';
 import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
 import { publicScope, resolveScope } from '../effects/repository.js';
@@ -99,8 +105,18 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   static async start(home: string, writer: WriterClient, hostId: string, serve: boolean): Promise<MemoryService> {
     const service = new MemoryService(home, writer, hostId, serve && autoExtractEnabled());
     if (serve) {
-      // A real host follows the memory files as they change (memory-watch.ts).
-      service.watcher = new MemoryRootWatcher((cwd) => followFiles(storeFiles(home).memoryState, cwd));
+      // A real host follows the memory files as they change (memory-watch.ts), and verifies the
+      // entries' anchors again when they or the worktree's git state change.
+      service.watcher = new MemoryRootWatcher((cwd) => {
+        followFiles(storeFiles(home).memoryState, cwd);
+        return service.verifyQuietly(cwd);
+      });
+      service.treeWatcher = new MemoryRootWatcher(
+        (cwd) => service.verifyQuietly(cwd),
+        MEMORY_WATCH_DEBOUNCE_MS,
+        MEMORY_WATCH_MAX_ROOTS,
+        false,
+      );
       service.watchRoots(process.cwd());
       service.runners = service.startRunners();
       // A damaged memory-state must not stop the host: the runners report it on first use instead.
@@ -120,11 +136,26 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   private filesClient: MemoryFilesClient | undefined;
   private watcher: MemoryRootWatcher | undefined;
+  /** The git directories of the worktrees served: a commit, checkout or pull verifies their entries again. */
+  private treeWatcher: MemoryRootWatcher | undefined;
 
-  /** Watches the memory roots a session at `cwd` reads (a real host only). */
+  /** Watches the memory roots a session at `cwd` reads, and its worktree's git directory (a real host only). */
   private watchRoots(cwd: string): void {
     if (!this.watcher) return;
-    this.watcher.watch(memoryRootPaths(this.home, cwd).map((path) => ({ path, cwd })));
+    const { roots, worktree } = watchedPathsOf(this.home, cwd);
+    this.watcher.watch(roots.map((path) => ({ path, cwd })));
+    const gitDir = worktree ? gitDirectoryOf(worktree) : null;
+    if (gitDir) this.treeWatcher?.watch([{ path: gitDir, cwd }]);
+  }
+
+  /** The host's own verification after a change it saw: its failure is the next run's to report. */
+  private async verifyQuietly(cwd: string): Promise<unknown> {
+    try {
+      await this.writer.call('memoryOpen', {});
+      return await this.track(this.files().verify(cwd));
+    } catch {
+      return undefined;
+    }
   }
 
   /** The memory roots this host watches now. */
@@ -177,6 +208,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   async close(): Promise<void> {
     this.watcher?.close();
+    this.treeWatcher?.close();
     await this.startSync;
     await Promise.allSettled([...this.inFlight]);
     await this.filesClient?.close();
@@ -327,6 +359,17 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   async memoryPromote(request: MemoryPromoteRequest) {
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().promote(request.planId));
+  }
+
+  /** Verifies the anchors of the approved entries of `cwd`'s worktree and stores the verdicts. */
+  async memoryVerify({ cwd }: { cwd: string }) {
+    this.watchRoots(cwd);
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().verify(cwd));
+  }
+
+  async memoryStale({ cwd }: { cwd: string }) {
+    return memoryStaleAt(storeFiles(this.home).memoryState, cwd);
   }
 
   async memorySearch(request: MemorySearchRequest) {

@@ -5,7 +5,14 @@
 // (approved-follow.ts) finds nothing to do. A watch is a hint, never the truth: a missed event costs
 // nothing but that check's work. Roots are watched recursively (a type directory made later is
 // seen); a root that does not exist yet is not watched until a later call finds it.
-import { type FSWatcher, watch } from 'node:fs';
+//
+// The same watcher, not recursive, follows a worktree's git directory: a commit, checkout, pull,
+// merge or reset rewrites files there (index, HEAD, ORIG_HEAD …), and the host then verifies the
+// anchors of that worktree's entries again (pipeline/anchor-refresh.ts) — so the next SessionStart
+// reads a verdict of the tree as it is. A hand edit in the tree that git does not see is not
+// watched (a 100k-file tree is never watched whole): the next `memory sync` or `memory status` sees it.
+import { type FSWatcher, lstatSync, readFileSync, watch } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export interface WatchedRoot {
   /** The root's absolute path. */
@@ -28,6 +35,8 @@ export class MemoryRootWatcher {
     private readonly follow: (cwd: string) => Promise<unknown> | unknown,
     private readonly debounceMs = MEMORY_WATCH_DEBOUNCE_MS,
     private readonly maxRoots = MEMORY_WATCH_MAX_ROOTS,
+    /** Whole trees (memory roots); false: the directory's own entries (a git directory). */
+    private readonly recursive = true,
   ) {}
 
   /** Watches these roots (already watched ones stay as they are). */
@@ -37,7 +46,7 @@ export class MemoryRootWatcher {
       if (this.roots.has(path)) continue;
       let watcher: FSWatcher;
       try {
-        watcher = watch(path, { recursive: true, persistent: false }, () => this.changed(path));
+        watcher = watch(path, { recursive: this.recursive, persistent: false }, () => this.changed(path));
       } catch {
         continue; // not there (yet), or not watchable: the reads' own check still follows the files
       }
@@ -76,5 +85,22 @@ export class MemoryRootWatcher {
   close(): void {
     this.closed = true;
     for (const path of [...this.roots.keys()]) this.unwatch(path);
+  }
+}
+
+/**
+ * The git directory of the worktree at `root`: its `.git` directory, or the directory a `.git`
+ * file (a linked worktree) names. Null when there is none or it cannot be read.
+ */
+export function gitDirectoryOf(root: string): string | null {
+  const dotGit = join(root, '.git');
+  try {
+    const stats = lstatSync(dotGit);
+    if (stats.isDirectory()) return dotGit;
+    if (!stats.isFile()) return null;
+    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+    return pointer ? resolve(root, pointer[1]!) : null;
+  } catch {
+    return null;
   }
 }

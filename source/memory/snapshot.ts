@@ -26,6 +26,43 @@ export interface Snapshot {
   /** Entries that did not fit the budget. */
   omitted: number;
   bytes: number;
+  /** Stale entries left out (an anchor no longer holds), in order: each said so in one line. */
+  withheld?: string[];
+}
+
+/** An entry left out of the snapshot because a claim it makes about the repository no longer holds. */
+export interface WithheldEntry {
+  entryId: string;
+  /** Why, for the first failed anchor: "`src/legacy/config.ts` no longer exists". */
+  reason: string;
+  /** Failed anchors beyond the first. */
+  more: number;
+}
+
+/** Withheld entries named one per line, at most this many; the rest are counted in one line. */
+export const WITHHELD_LINES_MAX = 3;
+/** A withheld entry's reason is cut to this many characters. */
+const WITHHELD_REASON_MAX_CHARS = 160;
+
+const withheldLine = (entry: WithheldEntry): string =>
+  `(may be stale, not given: ${displayText(entry.entryId, 128)} — ${displayText(entry.reason, WITHHELD_REASON_MAX_CHARS)}${
+    entry.more > 0 ? ` (and ${entry.more} more)` : ''
+  })`;
+
+/**
+ * The lines that say which stale entries were left out: one per entry up to WITHHELD_LINES_MAX,
+ * then one line counting the rest. Bounded: at most WITHHELD_LINES_MAX + 1 short lines.
+ */
+export function withheldLines(withheld: readonly WithheldEntry[], cli?: string): string[] {
+  const named = withheld.slice(0, WITHHELD_LINES_MAX).map(withheldLine);
+  const rest = withheld.length - named.length;
+  if (rest > 0)
+    named.push(
+      `(${rest} more note${rest === 1 ? '' : 's'} may be stale and ${rest === 1 ? 'was' : 'were'} not given${
+        cli === undefined ? '' : `: \`${cli} memory status\` counts them`
+      })`,
+    );
+  return named;
 }
 
 const TAG = 'common-memory-notes';
@@ -157,19 +194,30 @@ export function selectSnapshot(
   cli?: string,
   /** Why these notes may not match the memory files now (the projection's coverage is partial). */
   partialReason?: string,
+  /**
+   * Entries left out because their last verification found a claim that no longer holds (stale):
+   * never given as true, each said so (withheldLines), within the budget.
+   */
+  withheld: readonly WithheldEntry[] = [],
 ): Snapshot {
-  const seen = new Set<string>();
+  const seen = new Set<string>(withheld.map((entry) => entry.entryId));
   const ordered = [...entries]
     .sort(snapshotOrder)
     .filter((entry) => !seen.has(entry.entryId) && seen.add(entry.entryId));
-  if (ordered.length === 0) return { text: '', entryIds: [], omitted: 0, bytes: 0 };
-  const count = Math.max(total ?? 0, ordered.length);
+  if (ordered.length === 0 && withheld.length === 0) return { text: '', entryIds: [], omitted: 0, bytes: 0 };
+  const count = Math.max((total ?? 0) - withheld.length, ordered.length);
+  let stale = withheldLines(withheld, cli);
   // Room kept for the frame and the longest "N more" line there could be.
   const head =
     partialReason === undefined
       ? header(cli)
       : `${header(cli)}\n(coverage: partial — ${displayText(partialReason)}. These are the notes as last read in full; the memory files may differ.)`;
-  let used = byteLength(head) + 1 + byteLength(FOOTER) + byteLength(omittedLine(count, cli)) + 1;
+  const frame = byteLength(head) + 1 + byteLength(FOOTER) + byteLength(omittedLine(count, cli)) + 1;
+  const linesBytes = (lines: readonly string[]) => lines.reduce((sum, line) => sum + byteLength(line) + 1, 0);
+  // A budget too small for the named lines still says how many were left out, in one line.
+  if (frame + linesBytes(stale) > budgetBytes)
+    stale = [`(${withheld.length} note${withheld.length === 1 ? '' : 's'} may be stale and not given)`];
+  let used = frame + linesBytes(stale);
   const blocks: string[] = [];
   const entryIds: string[] = [];
   for (const entry of ordered) {
@@ -181,9 +229,11 @@ export function selectSnapshot(
     entryIds.push(entry.entryId);
   }
   const omitted = count - entryIds.length;
-  const lines = [head, ...blocks, ...(omitted > 0 ? [omittedLine(omitted, cli)] : []), FOOTER];
+  const lines = [head, ...blocks, ...(omitted > 0 ? [omittedLine(omitted, cli)] : []), ...stale, FOOTER];
   const text = lines.join('\n');
-  return { text, entryIds, omitted, bytes: byteLength(text) };
+  const snapshot: Snapshot = { text, entryIds, omitted, bytes: byteLength(text) };
+  if (withheld.length > 0) snapshot.withheld = withheld.map((entry) => entry.entryId);
+  return snapshot;
 }
 
 export const MANAGED_BLOCK_BEGIN =

@@ -12,6 +12,8 @@ import {
   readEntriesForAnchors,
 } from '../store/memory/anchor-store.js';
 import type { WriterPort } from '../store/writer-commands.js';
+import { resolveScope } from '../effects/repository.js';
+import { withMemoryState } from './memory-access.js';
 
 export interface AnchorRunPlan {
   input: RecordAnchorsInput;
@@ -77,4 +79,42 @@ export async function refreshAnchors(
   const plan = planAnchorRun(db, owner, worktreeRoot);
   await writer.call('memoryRecordAnchors', plan.input);
   return plan.counts;
+}
+
+/** What one verification of a worktree's entries did, as `memory sync` and the host report it. */
+export interface AnchorRunSummary {
+  /** verified: the verdicts are stored; skipped: nothing to verify here; failed: the reason says why. */
+  state: 'verified' | 'skipped' | 'failed';
+  entries: number;
+  stale: number;
+  reason: string | null;
+}
+
+/**
+ * Verifies the approved entries of the worktree at `cwd` and stores their verdicts (the seam for
+ * `memory sync`, `memory status` and the host's watch of the tree). User-scope entries are not
+ * verified (they apply to every repository): outside a git worktree there is nothing to do. A run
+ * that fails stores nothing and says why; the verdicts of the last run stand.
+ */
+export async function verifyWorktreeAnchors(
+  memoryStatePath: string,
+  writer: Pick<WriterPort, 'call'>,
+  cwd: string,
+): Promise<AnchorRunSummary> {
+  try {
+    const scope = resolveScope(cwd);
+    if (scope.scope !== 'project')
+      return { state: 'skipped', entries: 0, stale: 0, reason: 'not inside a git worktree' };
+    const owner = { repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
+    const plan = withMemoryState(
+      memoryStatePath,
+      () => undefined,
+      (db) => planAnchorRun(db, owner, scope.rootRealpath),
+    );
+    if (!plan) return { state: 'skipped', entries: 0, stale: 0, reason: 'nothing is approved yet' };
+    await writer.call('memoryRecordAnchors', plan.input);
+    return { state: 'verified', entries: plan.counts.entries, stale: plan.counts.stale, reason: null };
+  } catch (error) {
+    return { state: 'failed', entries: 0, stale: 0, reason: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -11,9 +11,18 @@ import { readMemoryFile } from '../effects/safe-files.js';
 import { parseEntry } from '../memory/entry-format.js';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
-import type { MemoryEntryView, MemoryProblemView, MemorySearchResult, MemorySyncResult } from '../api/memory-views.js';
+import type {
+  MemoryEntryView,
+  MemoryProblemView,
+  MemorySearchResult,
+  MemoryStaleResult,
+  MemorySyncResult,
+} from '../api/memory-views.js';
+import { readStaleEntries } from '../store/memory/anchor-store.js';
+import { readAnchorSummary } from '../store/memory/verdict-read.js';
 import { decodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
 import {
+  type ApprovedHit,
   type ApprovedOwner,
   readApprovedEntry,
   readOwnerView,
@@ -27,6 +36,8 @@ import { resolveScope, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
 import { withMemoryState } from './memory-access.js';
 import type { Db } from '../store/database.js';
+import { readVerdicts, type VerdictRead, verdictFor } from '../store/memory/verdict-read.js';
+import { rankStaleLast, staleNote } from '../memory/staleness.js';
 
 /** Scans of one root per sync: a scan that saw a file change, or lost a race with another sync, is retried. */
 const SYNC_ATTEMPTS = 3;
@@ -230,10 +241,35 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
     () => ({ ...emptyView(owners), results: [] }),
     (db) =>
       db.transaction(
-        (): MemorySearchResult => ({ ...scopesView(db, owners), results: searchApproved(db, owners, query, max) }),
+        (): MemorySearchResult => ({
+          ...scopesView(db, owners),
+          results: staleLast(db, owners, searchApproved(db, owners, query, max)),
+        }),
       )(),
   );
   return withFollowed(found, followed);
+}
+
+/**
+ * Search's results with each stale entry marked (`stale: true` and its first failed anchor's note) and moved last
+ * (docs/memory-staleness.md). Verdicts that cannot be read leave the results as they were.
+ */
+function staleLast(db: Db, owners: ApprovedOwner[], hits: ApprovedHit[]): MemorySearchResult['results'] {
+  const read = readVerdicts(db, owners, { entryIds: hits.map((hit) => hit.entryId) });
+  const marked = hits.map(({ contentDigest, ...hit }) => {
+    const verdict = verdictFor(read, hit.entryId, contentDigest);
+    return verdict?.verdict === 'stale' ? { ...hit, stale: true, staleNote: staleNote(verdict.failed) } : hit;
+  });
+  return rankStaleLast(marked, new Set(marked.filter((hit) => 'stale' in hit).map((hit) => hit.entryId)));
+}
+
+/** What the stored verdicts say of this text of an entry: `get` and MCP `memory_get` carry it. */
+function withVerification(entry: MemoryEntryView, read: VerdictRead | undefined): MemoryEntryView {
+  if (!read?.available) return { ...entry, verification: 'unavailable', stale: false, failedAnchors: [] };
+  const verdict = verdictFor(read, entry.id, entry.contentDigest);
+  if (!verdict) return { ...entry, verification: 'unverified', stale: false, failedAnchors: [] };
+  const failedAnchors = verdict.failed.map(({ anchor, reason }) => ({ anchor, reason }));
+  return { ...entry, verification: verdict.verdict, stale: verdict.verdict === 'stale', failedAnchors };
 }
 
 /**
@@ -249,18 +285,23 @@ export function followFiles(memoryStatePath: string, cwd: string): FollowResult 
   return followApproved(memoryStatePath, targets, { budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS });
 }
 
-/** The absolute paths of the memory roots a session at `cwd` reads (whether they exist or not). */
-export function memoryRootPaths(home: string, cwd: string): string[] {
-  const paths: string[] = [];
+/**
+ * What a host watches for a session at `cwd`: the absolute paths of the memory roots it reads
+ * (whether they exist or not), and its worktree (null outside git), whose git state it follows.
+ */
+export function watchedPathsOf(home: string, cwd: string): { roots: string[]; worktree: string | null } {
+  const roots: string[] = [];
+  let worktree: string | null = null;
   for (const { owner, anchor } of targetsOf(home, cwd)) {
+    if (owner.scope === 'project') worktree = anchor;
     try {
       const root = memoryRootOf(owner.scope, anchor);
-      paths.push(join(root.anchor, ...root.parts));
+      roots.push(join(root.anchor, ...root.parts));
     } catch {
       // an anchor that cannot be opened has no root to watch
     }
   }
-  return paths;
+  return { roots, worktree };
 }
 
 /** The view with every scope the follow could not bring up to date marked partial, with the first reason. */
@@ -308,12 +349,16 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
       `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
     );
   const followed = followFiles(path, cwd);
-  const entry = withMemoryState(
+  const stored = withMemoryState(
     path,
     () => undefined,
-    (db) => readApprovedEntry(db, owners, entryId),
+    (db) => {
+      const found = readApprovedEntry(db, owners, entryId);
+      return found && { entry: found, verdicts: readVerdicts(db, owners, { entryIds: [entryId] }) };
+    },
   );
-  if (!entry) throw notFound();
+  if (!stored) throw notFound();
+  const entry = withVerification(stored.entry, stored.verdicts);
   if (followed.partial.length === 0) return entry;
   // The projection could not be brought up to date: the entry is given from its file — as
   // projected when the file still holds those bytes, else as the file says now — never the body
@@ -333,16 +378,19 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
       const parsed = parseEntry(read.bytes);
       if (parsed.ok && parsed.value.entry.id === entry.id) {
         const now = parsed.value.entry;
-        return {
-          id: now.id,
-          title: now.title,
-          appliesWhen: now.appliesWhen,
-          contentDigest: digest,
-          sources: [source],
-          body: now.body,
-          type: now.type,
-          priority: now.priority,
-        };
+        return withVerification(
+          {
+            id: now.id,
+            title: now.title,
+            appliesWhen: now.appliesWhen,
+            contentDigest: digest,
+            sources: [source],
+            body: now.body,
+            type: now.type,
+            priority: now.priority,
+          },
+          stored.verdicts,
+        );
       }
     } catch {
       // unreadable: judged like a changed file below
@@ -353,4 +401,50 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
     'memory_unavailable',
     `The file of ${echoed(entryId)} changed and the projection could not be brought up to date: ${followed.partial[0]!.reason}. Try again, or run common-memory memory sync.`,
   );
+}
+
+/** Stale entries the Memory screen lists at most. */
+export const MEMORY_STALE_LIST_MAX = 200;
+
+/**
+ * The stale entries of `cwd`'s worktree with their failed anchors, from the last verification
+ * (user-scope entries are never verified). Verdicts that cannot be read are `unavailable`.
+ */
+export function memoryStaleAt(path: string, cwd: string): MemoryStaleResult {
+  const owners = ownersOf(cwd).filter((owner) => owner.scope === 'project');
+  const none = (state: MemoryStaleResult['state'], reason: string | null): MemoryStaleResult => ({
+    state,
+    reason,
+    total: 0,
+    entries: [],
+  });
+  try {
+    return withMemoryState(
+      path,
+      () => none('unverified', null),
+      (db) =>
+        db.transaction((): MemoryStaleResult => {
+          const summary = readAnchorSummary(db);
+          if (summary.state !== 'verified') return none(summary.state, summary.reason);
+          const { rows, total } = readStaleEntries(db, owners, MEMORY_STALE_LIST_MAX);
+          return {
+            state: 'verified',
+            reason: null,
+            total,
+            entries: rows.map((row) => ({
+              entryId: row.entryId,
+              title: row.title,
+              scope: row.scope,
+              path: (JSON.parse(row.pathsJson) as string[])[0] ?? '',
+              failedAnchors: (JSON.parse(row.failedJson) as Array<{ anchor: string; reason: string }>).map(
+                ({ anchor, reason }) => ({ anchor, reason }),
+              ),
+              verifiedAt: new Date(row.verifiedAtMs).toISOString(),
+            })),
+          };
+        })(),
+    );
+  } catch (error) {
+    return none('unavailable', error instanceof Error ? error.message : String(error));
+  }
 }

@@ -56,6 +56,11 @@ export interface GateDeps {
   writer: GateWriter;
   /** Drills stop the process at a named step: promote.afterFile.<n>, promote.beforeFinish. */
   fault?: FaultPoint | undefined;
+  /**
+   * Verifies the anchors of a worktree's entries once promote synced its projection
+   * (anchor-refresh.ts verifyWorktreeAnchors); never fails the promotion.
+   */
+  verify?: ((worktree: string) => Promise<unknown>) | undefined;
 }
 
 const fileProblem = (error: unknown, what: string): CmError | null =>
@@ -351,6 +356,8 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
       )
         .then(({ scope }) => ({ generation: scope.generation, coverage: scope.coverage, entries: scope.entries }))
         .catch(() => null);
+  // The promoted entries' anchors are read and verified now, not at the next sync or status.
+  if (synced && work.scope === 'project' && deps.verify) await deps.verify(work.anchor).catch(() => undefined);
   return { ...closed.view, sync: synced };
 }
 

@@ -27,6 +27,9 @@ export class MemoryFilesClient {
   sync(cwd: string) {
     return this.call('sync', { cwd });
   }
+  verify(cwd: string) {
+    return this.call('verify', { cwd });
+  }
   prepare(request: MemoryPrepareRequest) {
     return this.call('prepare', request);
   }

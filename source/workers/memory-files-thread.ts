@@ -5,6 +5,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { syncApproved } from '../pipeline/approved-access.js';
+import { type AnchorRunSummary, verifyWorktreeAnchors } from '../pipeline/anchor-refresh.js';
 import { type GateDeps, preparePlan, promotePlan, resumePromotions } from '../pipeline/promotion.js';
 import type { MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryRoutes } from '../api/memory.js';
@@ -24,6 +25,8 @@ export type MemoryFilesCalls = {
   sync: CallOf<MemoryRoutes['memorySync']>;
   prepare: CallOf<MemoryRoutes['memoryPrepare']>;
   promote: CallOf<MemoryRoutes['memoryPromote']>;
+  /** Verifies the anchors of the approved entries of `cwd`'s worktree and stores the verdicts. */
+  verify: { input: { cwd: string }; result: AnchorRunSummary };
   /** Finishes the plans a crash left applying. */
   resume: { input: Record<string, never>; result: MemoryPromoteResult[] };
 };
@@ -41,6 +44,7 @@ const deps: GateDeps = {
     finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
     storeScan: (input) => writer.call('memorySyncApproved', input),
   },
+  verify: (worktree) => verifyWorktreeAnchors(data.memoryStatePath, writer, worktree),
 };
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -51,9 +55,11 @@ function serial<T>(work: () => Promise<T>): Promise<T> {
 }
 
 serveCalls<MemoryFilesCalls>(parentPort!, {
+  // The approved projection synced, then its entries verified against the worktree: a failed
+  // verification is reported beside the sync, never fails it.
   sync: ({ cwd }) =>
-    serial(() =>
-      syncApproved(
+    serial(async () => {
+      const synced = await syncApproved(
         {
           memoryStatePath: data.memoryStatePath,
           home: data.home,
@@ -61,8 +67,10 @@ serveCalls<MemoryFilesCalls>(parentPort!, {
           store: (input) => writer.call('memorySyncApproved', input),
         },
         cwd,
-      ),
-    ),
+      );
+      return { ...synced, anchors: await verifyWorktreeAnchors(data.memoryStatePath, writer, cwd) };
+    }),
+  verify: ({ cwd }) => serial(() => verifyWorktreeAnchors(data.memoryStatePath, writer, cwd)),
   prepare: (request) => serial(() => preparePlan(deps, request)),
   promote: ({ planId }) => serial(() => promotePlan(deps, planId)),
   resume: () => serial(() => resumePromotions(deps)),

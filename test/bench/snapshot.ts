@@ -6,7 +6,9 @@
 // did not change since the projection read them (approved-follow.ts). Then the same with a changed
 // tree: before each run one entry file is replaced the way git writes it on a pull (a new file
 // renamed over the old one), so each run finds the change, reads that file and stores it — in the
-// 10k root and in a root of 500 entries.
+// 10k root and in a root of 500 entries. `memory sync` verifies the entries' anchors (each names
+// the package script `format`, which the repository defines): the hook reads a stored verdict for
+// every entry it gives (docs/memory-staleness.md).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,18 +27,26 @@ const benchText = (i: number) => ({
   body: `Convention ${i}.\n\nRun \`npm run format\` before each commit; CI rejects unformatted files.\nSee the docs.\n`,
 });
 
-/** A repository with `count` approved entries, projected by a real `memory sync`. */
-function syncedBenchRepo(name: string, count: number): { home: string; repo: string } {
+/** A repository with `count` approved entries, projected and verified by a real `memory sync`. */
+function syncedBenchRepo(
+  name: string,
+  count: number,
+): { home: string; repo: string; verified: { entries: number; stale: number } } {
   const home = tempHome(name);
   const repo = join(home, '..', 'repo');
   mkdirSync(repo, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: repo });
+  writeFileSync(join(repo, 'package.json'), JSON.stringify({ scripts: { format: 'prettier --write .' } }));
   writeBenchEntries(repo, count, benchText);
   // Entries are committed well before a session starts: files written within the timestamp
   // granularity of the sync would be read again by the next check ("racily clean").
   sleepSync(MEMORY_SCAN_RACY_MS + 100);
-  execFileSync(process.execPath, [BIN, 'memory', 'sync', '--home', home, '--json'], { cwd: repo, stdio: 'ignore' });
-  return { home, repo };
+  const synced = execFileSync(process.execPath, [BIN, 'memory', 'sync', '--home', home, '--json'], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).toString();
+  const anchors = (JSON.parse(synced) as { anchors?: { entries: number; stale: number } }).anchors;
+  return { home, repo, verified: { entries: anchors?.entries ?? 0, stale: anchors?.stale ?? 0 } };
 }
 
 /** Replaces entry `i` of the bench the way git writes a pulled file: a new file renamed over it. */
@@ -63,7 +73,7 @@ function pullOneEntry(repo: string, i: number, round: number): void {
 
 export async function runSnapshotBench(): Promise<Figure[]> {
   const count = Number(process.env['CM_BENCH_SNAPSHOT_ENTRIES'] ?? 10_000);
-  const { home, repo } = syncedBenchRepo('bench-snapshot', count);
+  const { home, repo, verified } = syncedBenchRepo('bench-snapshot', count);
 
   const payload = (i: number) =>
     JSON.stringify({
@@ -106,9 +116,9 @@ export async function runSnapshotBench(): Promise<Figure[]> {
   const figures: Figure[] = [
     {
       name: `snapshot from ${count} approved entries`,
-      value: `${shown} entries shown, ${bytes} bytes`,
-      target: `<= ${MEMORY_SNAPSHOT_MAX_BYTES} bytes`,
-      met: bytes <= MEMORY_SNAPSHOT_MAX_BYTES && shown > 0,
+      value: `${shown} entries shown, ${bytes} bytes; verdicts stored for ${verified.entries} (${verified.stale} stale)`,
+      target: `<= ${MEMORY_SNAPSHOT_MAX_BYTES} bytes, every entry verified`,
+      met: bytes <= MEMORY_SNAPSHOT_MAX_BYTES && shown > 0 && verified.entries === count,
     },
     ...hookFigures(`hook SessionStart + snapshot of ${count} entries`, times, 'snapshot.session-start'),
     ...changedFigure(`hook SessionStart after one of ${count} entry files changed`, changed),

@@ -5,7 +5,7 @@
 // real SessionStart hook gives once the candidate is promoted; and an approved entry that forges
 // the end of the notes frame (written by hand and committed) never closes the frame the hook gives.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { lintPoisoning } from '../../source/memory/poison-lint.js';
@@ -131,6 +131,9 @@ describe('memory poisoning at the gate', () => {
 
   it('memory review shows hidden characters, the findings and the snapshot lines; the hook gives exactly those lines once promoted', async () => {
     const { home, repo } = await syncedRepo('poison-review');
+    // One entry below names the directory `tools/`: promote verifies it (docs/memory-staleness.md),
+    // and an entry whose directory is missing would be left out of the snapshot as stale.
+    mkdirSync(join(repo, 'tools'));
     const client = await McpTestClient.start(home, repo);
     let hiddenId: string;
     let warnedId: string;

@@ -52,6 +52,8 @@ const probe: Record<string, unknown> = {
   memoryReverifyProbe: { probeId: 'no-such-probe' },
   memoryRecall: { text: 'probe', cwd: tmpdir() },
   memorySync: { cwd: tmpdir() },
+  memoryVerify: { cwd: tmpdir() },
+  memoryStale: { cwd: tmpdir() },
   memorySearch: { query: 'probe', cwd: tmpdir() },
   memoryGet: { entryId: 'no-such-entry', cwd: tmpdir() },
   memoryConfirm: { candidateId: 'no-such-candidate', statementId: 's1', cwd: tmpdir() },
@@ -232,6 +234,8 @@ describe('the API declarations', () => {
         await app.memoryApprove({ planId: plan.planId, digest: plan.planDigest });
         await app.memoryPromote({ planId: plan.planId });
         await app.memorySync({ cwd: repo });
+        assert.equal((await app.memoryVerify({ cwd: repo })).state, 'verified');
+        assert.equal((await app.memoryStale({ cwd: repo })).state, 'verified');
         const found = await app.memorySearch({ query: 'pnpm', cwd: repo });
         assert.ok(found.results[0], 'the promoted entry is found');
         await app.memoryGet({ entryId: found.results[0].entryId, cwd: repo });

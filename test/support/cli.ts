@@ -69,8 +69,9 @@ export async function waitFor<T>(
 export async function startHost(
   home: string,
   env: NodeJS.ProcessEnv = {},
+  cwd?: string,
 ): Promise<{ child: ChildProcess; info: { hostId: string; storeId: string; port: number; pid: number } }> {
-  const child = startCli(['host', '--json', '--home', home], { env });
+  const child = startCli(['host', '--json', '--home', home], { env, ...(cwd === undefined ? {} : { cwd }) });
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -117,6 +117,10 @@ export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
   { path: 'source/store/memory/recall-terms.ts', why: 'term counts used by the v6 migration step' },
   { path: 'source/store/memory/snapshot-read.ts', why: 'reads the snapshot entries (read-only, bounded)' },
   {
+    path: 'source/store/memory/verdict-read.ts',
+    why: "reads the stored verdicts of the snapshot's entries (primary-key probes, zod-free): stale ones are left out",
+  },
+  {
     path: 'source/store/memory/approved-follow.ts',
     why: 'brings the projection up to date with changed memory files before the snapshot (bounded)',
   },

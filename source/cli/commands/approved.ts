@@ -29,6 +29,12 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
       for (const problem of result.problems) lines.push(`  ${problem.scope} ${problem.kind}: ${problem.message}`);
       if (result.coverage === 'partial')
         lines.push('the previous projection is kept for the partial scope(s); fix the files above and sync again');
+      const anchors = result.anchors;
+      if (anchors?.state === 'verified')
+        lines.push(
+          `verified against this worktree: ${anchors.stale} of ${anchors.entries} entr${anchors.entries === 1 ? 'y' : 'ies'} stale${anchors.stale > 0 ? ' (memory search marks them; the session snapshot leaves them out)' : ''}`,
+        );
+      else if (anchors?.state === 'failed') lines.push(`verification failed: ${anchors.reason}`);
       return lines.join('\n');
     });
     // Partial: work remains (a file to fix or a change to catch up with).
@@ -79,7 +85,10 @@ export async function memorySearch(
       limit: wholeNumber(limit, '--limit'),
     });
     out.result(result, () => {
-      const lines = result.results.map((r) => `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${preview(r.title, 60)}`);
+      const lines = result.results.map(
+        (r) =>
+          `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
+      );
       if (lines.length === 0) lines.push('no approved memory matches');
       lines.push(
         `(generation ${result.generation}, coverage ${result.coverage}${result.coverage === 'partial' ? ': run common-memory memory sync' : ''})`,
@@ -102,6 +111,12 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
       [
         `${entry.id}: ${preview(entry.title, 100)}`,
         ...(entry.appliesWhen ? [`applies when: ${preview(entry.appliesWhen, 100)}`] : []),
+        ...(entry.stale
+          ? [
+              'STALE: a claim it makes about this repository no longer holds:',
+              ...(entry.failedAnchors ?? []).map((failed) => `  - ${preview(failed.reason, 100)}`),
+            ]
+          : []),
         `sources: ${entry.sources.map((s) => `${s.scope}:${s.path}`).join(', ')}`,
         `sha256 ${entry.contentDigest}`,
         '',

@@ -5,11 +5,12 @@ import { REVIEW_PAGE_MAX } from '../../limits.js';
 import { parseReviewCursor } from '../../memory/review-cursor.js';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
+import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
 import { originText } from '../../screens/memory/review-lines.js';
-import type { MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
+import type { MemoryAnchorRun, MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
 import { waitingText } from '../../waiting-text.js';
 import { waitingWithoutHost } from '../waiting.js';
@@ -140,13 +141,32 @@ async function status(home: string, out: Output): Promise<number> {
   let connection = await connect(home, 'read');
   try {
     let s = await connection.app.memoryStatus();
-    if (s.promotions.applying > 0 && connection.mode === 'read-only') {
-      // A promotion a crash interrupted: opening memory with the lease finishes it, then status reads again.
+    let verification: MemoryAnchorRun | null = null;
+    // With memory-state there, this worktree's entries are verified first (bounded; an unchanged
+    // tree costs a stat of each anchor's inputs). That stores verdicts: it needs the host or the
+    // lease. Another command holding the lease only leaves the counts of the last run.
+    const verify = s.state === 'ready' && insideWorktree(process.cwd());
+    if ((verify || s.promotions.applying > 0) && connection.mode === 'read-only') {
+      // A promotion a crash interrupted: opening memory with the lease finishes it too.
+      const mustWrite = s.promotions.applying > 0;
       await connection.close();
-      connection = await connect(home, 'write');
-      s = await connection.app.memoryStatus();
+      try {
+        connection = await connect(home, 'write');
+      } catch (error) {
+        if (mustWrite) throw error;
+        connection = await connect(home, 'read');
+      }
     }
-    out.result(s, () => statusText(s));
+    if (verify && connection.mode !== 'read-only') {
+      verification = await connection.app.memoryVerify({ cwd: process.cwd() }).catch((error: unknown) => ({
+        state: 'failed' as const,
+        entries: 0,
+        stale: 0,
+        reason: error instanceof Error ? error.message : String(error),
+      }));
+    }
+    if (verify || s.promotions.applying > 0) s = await connection.app.memoryStatus();
+    out.result({ ...s, verification }, () => statusText(s, verification));
     return s.state === 'unavailable' ? EXIT.memoryUnavailable : EXIT.ok;
   } finally {
     await connection.close();
@@ -159,7 +179,7 @@ function anchorsLine(anchors: MemoryStatus['anchors']): string {
   return `stale entries: ${anchors.staleEntries.project} project, ${anchors.staleEntries.user} user (verified ${anchors.verifiedAt})`;
 }
 
-export function statusText(s: MemoryStatus): string {
+export function statusText(s: MemoryStatus, verification: MemoryAnchorRun | null = null): string {
   if (s.state === 'unavailable') return `memory: unavailable — ${s.reason}`;
   const lines = [
     `memory (${s.state}${s.autoExtract ? ', extracting new turns automatically' : ''})`,
@@ -173,6 +193,8 @@ export function statusText(s: MemoryStatus): string {
       `runner ${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint}; sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes (run budget ${runner.budget?.runBytes})`,
     );
   lines.push(anchorsLine(s.anchors));
+  if (verification?.state === 'failed')
+    lines.push(`verification of this worktree: failed — ${verification.reason} (the counts are the last run's)`);
   if (s.runnersProblem) lines.push(`runner profiles: ${s.runnersProblem}`);
   lines.push(`sent off this machine today (UTC ${s.spend.day}): ${s.spend.bytesSent} bytes`);
   if (s.activeRun)

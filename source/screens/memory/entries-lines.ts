@@ -1,6 +1,12 @@
-// Approved memory as screen lines: the search answer's generation and coverage per scope, and one
-// entry read with `get` — its id, title, when it applies, content digest, every source, the body.
-import type { MemoryEntryView, MemorySearchResult, MemoryScopeView } from '../../api/memory-views.js';
+// Approved memory as screen lines: the search answer's generation and coverage per scope, the
+// heading of the stale entries' list, and one entry read with `get` — its id, title, when it
+// applies, whether it is stale and why, content digest, every source, the body.
+import type {
+  MemoryEntryView,
+  MemorySearchResult,
+  MemoryScopeView,
+  MemoryStaleResult,
+} from '../../api/memory-views.js';
 import { type ScreenLine, wrapLines } from './wrap-lines.js';
 
 export function scopeText(scopes: MemoryScopeView[]): string {
@@ -35,9 +41,32 @@ export function entryLines(entry: MemoryEntryView, columns: number): ScreenLine[
   add(entry.title, 'heading');
   add(`id ${entry.id} · ${entry.type} · priority ${entry.priority}`, 'muted');
   if (entry.appliesWhen) add(`applies when: ${entry.appliesWhen}`, 'text');
+  if (entry.stale) {
+    add('Stale: a claim it makes about this repository no longer holds — not given at session start.', 'error');
+    for (const failed of entry.failedAnchors ?? []) add(`✗ ${failed.reason}`, 'error', '  ');
+  }
   add(`content digest sha256:${entry.contentDigest}`, 'muted');
   for (const source of entry.sources) add(`source ${source.scope}: ${source.path}`, 'muted');
   lines.push({ text: '', tone: 'muted' });
   add(entry.body, 'text');
+  return lines;
+}
+
+/** What the list shows before any search: the stale entries (or that there are none), then how to search. */
+export function staleHeadingLines(stale: MemoryStaleResult | null, columns: number): ScreenLine[] {
+  const lines: ScreenLine[] = [];
+  const add = (text: string, tone: ScreenLine['tone']) => lines.push(...wrapLines(text, columns, tone));
+  if (stale?.state === 'verified' && stale.total > 0) {
+    const shown = stale.entries.length < stale.total ? ` (the first ${stale.entries.length})` : '';
+    add(
+      `Stale entries: ${stale.total}${shown} — each names something this repository no longer has; not given at session start.`,
+      'heading',
+    );
+  } else if (stale?.state === 'verified') add('No stale entries: every claim checked still holds.', 'muted');
+  else if (stale?.state === 'unverified')
+    add('Entries not verified yet: common-memory memory status verifies them.', 'muted');
+  else if (stale?.state === 'unavailable')
+    add(`Stale entries cannot be read: ${stale.reason ?? 'unknown reason'}.`, 'muted');
+  add('Press / and type words to search approved memory (e.g. release checklist), then Enter.', 'muted');
   return lines;
 }

@@ -1,6 +1,7 @@
 // Entries state: the search line, the last search's answer (with generation and coverage), the
-// selected result, and the open entry with its scroll position.
-import type { MemoryEntryView, MemorySearchResult } from '../../api/memory-views.js';
+// stale entries listed before any search, the selected row, and the open entry with its scroll
+// position.
+import type { MemoryEntryView, MemorySearchResult, MemoryStaleResult } from '../../api/memory-views.js';
 import type { ShownError } from '../format.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 import { moveSelection } from '../widgets/list-window.js';
@@ -16,6 +17,16 @@ export interface EntriesState {
   entry: MemoryEntryView | null;
   top: number;
   error: ShownError | null;
+  /** The stale entries of this worktree (memoryStale), read when the screen opens; listed until a search. */
+  staleLoad: { id: number } | null;
+  stale: MemoryStaleResult | null;
+}
+
+/** The rows the list shows and Enter opens: the last search's, or before any search the stale entries. */
+export function listedRows(
+  state: EntriesState,
+): Array<{ entryId: string; title: string; scope: string; path: string }> {
+  return state.result ? state.result.results : (state.stale?.entries ?? []);
 }
 
 export type EntriesAction =
@@ -29,6 +40,7 @@ export type EntriesAction =
   | { type: 'entryRead'; id: number; entry: MemoryEntryView }
   | { type: 'failed'; id: number; error: ShownError }
   | { type: 'scroll'; delta: number; lastTop: number }
+  | { type: 'staleLoaded'; id: number; stale: MemoryStaleResult }
   | { type: 'back' };
 
 export const initialEntriesState: EntriesState = {
@@ -42,6 +54,8 @@ export const initialEntriesState: EntriesState = {
   entry: null,
   top: 0,
   error: null,
+  staleLoad: { id: 0 },
+  stale: null,
 };
 
 export function entriesReducer(state: EntriesState, action: EntriesAction): EntriesState {
@@ -62,9 +76,9 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
       if (state.search?.id !== action.id) return state;
       return { ...state, result: { ...action.result, query: state.search.query }, search: null, selected: 0 };
     case 'select':
-      return { ...state, selected: moveSelection(state.selected, action.delta, state.result?.results.length ?? 0) };
+      return { ...state, selected: moveSelection(state.selected, action.delta, listedRows(state).length) };
     case 'openEntry': {
-      const hit = state.result?.results[state.selected];
+      const hit = listedRows(state)[state.selected];
       if (!hit) return state;
       const id = state.lastId + 1;
       return { ...state, lastId: id, open: { id, entryId: hit.entryId }, entry: null, top: 0, error: null };
@@ -77,6 +91,8 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
       return state;
     case 'scroll':
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
+    case 'staleLoaded':
+      return state.staleLoad?.id === action.id ? { ...state, stale: action.stale, staleLoad: null } : state;
     case 'back':
       return { ...state, open: null, entry: null, error: null };
   }

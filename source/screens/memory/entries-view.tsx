@@ -7,8 +7,8 @@ import { LineInputView } from '../widgets/line-input.js';
 import { listWindow } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
-import { coverageLines, entryLines } from './entries-lines.js';
-import type { EntriesState } from './entries-state.js';
+import { coverageLines, entryLines, staleHeadingLines } from './entries-lines.js';
+import { type EntriesState, listedRows } from './entries-state.js';
 import { LinePane, position } from './line-pane.js';
 import { type ScreenLine, splitLine, wrapLines } from './wrap-lines.js';
 
@@ -17,12 +17,13 @@ export function useEntryLines(state: EntriesState, columns: number): ScreenLine[
   return useMemo(() => {
     if (state.open) return state.entry ? entryLines(state.entry, columns) : [];
     if (state.result) return coverageLines(state.result, columns);
+    if (state.stale) return staleHeadingLines(state.stale, columns);
     return wrapLines(
       'Search approved memory: press / and type words (e.g. release checklist), then Enter. Entries are the Markdown files promoted into this repository and your user memory.',
       columns,
       'muted',
     );
-  }, [state.open, state.entry, state.result, columns]);
+  }, [state.open, state.entry, state.result, state.stale, columns]);
 }
 
 export function EntriesView({
@@ -48,7 +49,16 @@ export function EntriesView({
       </Box>
     );
   }
-  const results = state.result?.results ?? [];
+  const results = listedRows(state);
+  // Before any search the list is the stale entries: each with its first failed anchor.
+  const failedOf = new Map(
+    state.result ? [] : (state.stale?.entries ?? []).map((entry) => [entry.entryId, entry.failedAnchors]),
+  );
+  const staleOf = new Map(
+    (state.result?.results ?? [])
+      .filter((hit) => hit.stale)
+      .map((hit) => [hit.entryId, hit.staleNote ?? 'may be stale']),
+  );
   const listRoom = Math.max(1, room - 2 - lines.length);
   // Rows of two or three lines (a long path continues): room for as many as fit in the shortest case.
   const window = listWindow(results.length, state.selected, Math.max(1, Math.floor(listRoom / 3)));
@@ -73,7 +83,12 @@ export function EntriesView({
       {results.slice(window.start, window.end).map((hit, offset) => {
         const selected = window.start + offset === state.selected;
         const prefix = `${selected ? '›' : ' '} ${hit.scope.padEnd(7)} `;
-        // Two rows an entry: its title, then its file (a path is never cut; Enter opens the whole entry).
+        const failed = failedOf.get(hit.entryId);
+        const note = failed?.[0]
+          ? `✗ ${failed[0].reason}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`
+          : staleOf.get(hit.entryId);
+        // Two rows an entry: its title, then its file (a path is never cut; Enter opens the whole
+        // entry); a stale one has a third, its first failed anchor, cut to the width.
         return (
           <Box key={`${hit.scope}:${hit.entryId}`} flexDirection="column">
             <Text wrap="truncate-end" inverse={selected}>
@@ -84,6 +99,7 @@ export function EntriesView({
                 {piece}
               </Text>
             ))}
+            {note ? <Text color={theme.error} wrap="truncate-end">{`          ${note}`}</Text> : null}
           </Box>
         );
       })}

@@ -107,6 +107,16 @@ export function useEntriesEffects(
   state: EntriesState,
   dispatch: Dispatch<EntriesAction>,
 ) {
+  useRequest(state.staleLoad, () => app.memoryStale({ cwd }), {
+    answered: (stale, { id }) => dispatch({ type: 'staleLoaded', id, stale }),
+    // The list is a courtesy: when it cannot be read, the screen stays a search screen and says why.
+    failed: (error, { id }) =>
+      dispatch({
+        type: 'staleLoaded',
+        id,
+        stale: { state: 'unavailable', reason: error.message, total: 0, entries: [] },
+      }),
+  });
   useRequest(state.search, (search) => app.memorySearch({ query: search.query, cwd }), {
     answered: (result, { id }) => dispatch({ type: 'searched', id, result }),
     failed: (error, { id }) => dispatch({ type: 'failed', id, error }),

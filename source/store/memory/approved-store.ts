@@ -111,6 +111,8 @@ export interface ApprovedHit {
   title: string;
   scope: MemoryScope;
   path: string;
+  /** The entry text's digest: whose verdict applies (verdict-read.ts verdictFor). */
+  contentDigest: string;
 }
 
 /** BM25 over the approved entries of the owners, best first; ties by scope order then id. */
@@ -120,7 +122,8 @@ export function searchApproved(db: Db, owners: ApprovedOwner[], query: string, l
   const where = owners.map(() => '(a.repository_key = ? AND a.worktree_key = ?)').join(' OR ');
   const rows = db
     .prepare(
-      `SELECT a.entry_id AS entryId, a.scope, json_extract(a.frontmatter_json, '$.title') AS title, a.paths_json AS pathsJson
+      `SELECT a.entry_id AS entryId, a.scope, json_extract(a.frontmatter_json, '$.title') AS title, a.paths_json AS pathsJson,
+              a.content_digest AS contentDigest
        FROM approved_fts CROSS JOIN approved_entries a ON a.rowid = approved_fts.rowid
        WHERE approved_fts MATCH ? AND (${where})
        ORDER BY bm25(approved_fts), CASE a.scope WHEN 'project' THEN 0 ELSE 1 END, a.entry_id LIMIT ?`,
@@ -130,12 +133,14 @@ export function searchApproved(db: Db, owners: ApprovedOwner[], query: string, l
     scope: MemoryScope;
     title: string;
     pathsJson: string;
+    contentDigest: string;
   }>;
   return rows.map((row) => ({
     entryId: row.entryId,
     title: row.title,
     scope: row.scope,
     path: (JSON.parse(row.pathsJson) as string[])[0]!,
+    contentDigest: row.contentDigest,
   }));
 }
 

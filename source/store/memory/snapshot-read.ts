@@ -6,7 +6,8 @@
 import type { Db } from '../database.js';
 import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../limits.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../../effects/repository.js';
-import { selectSnapshot, type Snapshot, type SnapshotEntry } from '../../memory/snapshot.js';
+import { selectSnapshot, type Snapshot, type SnapshotEntry, type WithheldEntry } from '../../memory/snapshot.js';
+import { readVerdicts, verdictFor } from './verdict-read.js';
 import { openMemoryStateReadOnly } from './state-database.js';
 import { memoryRootOf } from '../../effects/memory-root.js';
 import { type FollowTarget, followApproved } from './approved-follow.js';
@@ -54,6 +55,7 @@ interface OrderRow {
   created: string | null;
   frontmatter_json: string;
   body_text: string;
+  content_digest: string;
 }
 
 /**
@@ -80,7 +82,7 @@ export function snapshotFromState(
     const first = db.prepare(
       `SELECT entry_id, scope, json_extract(frontmatter_json, '$.priority') AS priority,
               json_extract(frontmatter_json, '$.created') AS created, frontmatter_json,
-              substr(body_text, 1, ${EXCERPT_SOURCE_CHARS}) AS body_text
+              substr(body_text, 1, ${EXCERPT_SOURCE_CHARS}) AS body_text, content_digest
        FROM approved_entries WHERE repository_key = ? AND worktree_key = ? AND status = 'approved'
        ORDER BY json_extract(frontmatter_json, '$.priority') DESC, json_extract(frontmatter_json, '$.created') DESC,
                 entry_id
@@ -107,15 +109,44 @@ export function snapshotFromState(
       const rows: OrderRow[] = [];
       for (const owner of owners)
         rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
-      return selectSnapshot(rows.map(snapshotEntry), budgetBytes, total, cli, reason);
+      const { given, withheld } = withholdStale(db, owners, rows);
+      return selectSnapshot(given.map(snapshotEntry), budgetBytes, total, cli, reason, withheld);
     };
     const page = Math.min(FIRST_PAGE_ROWS, bound);
     const firstTry = select(page);
     // Within the first `page` of the merged order no owner can have run out of read rows: the
-    // selection (and the entry it stopped at) is the one the whole lists give.
-    if (firstTry.entryIds.length < page || page === bound) return firstTry;
+    // selection (and the entry it stopped at) is the one the whole lists give. Stale entries left
+    // out count as read rows.
+    if (firstTry.entryIds.length + (firstTry.withheld?.length ?? 0) < page || page === bound) return firstTry;
     return select(bound);
   })();
+}
+
+/**
+ * The rows whose stored verdict (for this very text) is stale are left out and named; every other
+ * row is given. Only the repository's entries have verdicts (one primary-key probe each: the rows
+ * read, never the tree). Verdicts that cannot be read — a damaged, locked or older store — leave
+ * the rows exactly as without verification, never "everything is stale".
+ */
+function withholdStale(
+  db: Db,
+  owners: readonly SnapshotOwner[],
+  rows: readonly OrderRow[],
+): { given: OrderRow[]; withheld: WithheldEntry[] } {
+  const project = owners.filter((owner) => owner.scope === 'project');
+  const ids = rows.filter((row) => row.scope === 'project').map((row) => row.entry_id);
+  if (project.length === 0 || ids.length === 0) return { given: [...rows], withheld: [] };
+  const read = readVerdicts(db, project, { entryIds: ids });
+  if (!read.available) return { given: [...rows], withheld: [] };
+  const given: OrderRow[] = [];
+  const withheld: WithheldEntry[] = [];
+  for (const row of rows) {
+    const verdict = row.scope === 'project' ? verdictFor(read, row.entry_id, row.content_digest) : null;
+    if (verdict?.verdict === 'stale' && verdict.failed.length > 0)
+      withheld.push({ entryId: row.entry_id, reason: verdict.failed[0]!.reason, more: verdict.failed.length - 1 });
+    else given.push(row);
+  }
+  return { given, withheld };
 }
 
 function snapshotEntry(row: OrderRow): SnapshotEntry {
