@@ -21,7 +21,8 @@ import {
 import type { CursorState, ParseProgress, TranscriptTurn } from './transcript-model.js';
 
 export type ImportCommitOutcome =
-  | { outcome: 'applied'; sealed: number; skipped: number; sessionKey: string | null }
+  /** `skippedLive`: of the `skipped` turns (stored already from another file), those live capture stored. */
+  | { outcome: 'applied'; sealed: number; skipped: number; skippedLive: number; sessionKey: string | null }
   | { outcome: 'stale' }
   | { outcome: 'live' }
   | { outcome: 'rejected'; code: string; detail: string };
@@ -39,21 +40,45 @@ export interface ImportStep {
 /** Where the import's work goes: the store (a real import) or nowhere (a dry run). */
 export interface ImportSink {
   /** The file's watch: live capture's, or where an earlier import stopped; undefined for a new file. */
-  cursor(path: string): { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null } | undefined;
+  cursor(
+    path: string,
+  ): { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null; hasTurns: boolean } | undefined;
   commit(step: ImportStep): Promise<ImportCommitOutcome>;
   quarantine(path: string, bytes: number, code: string, detail: string): Promise<void>;
 }
 
-/** A dry run stores nothing: every step counts as the turns it would seal. */
-export function dryRunImportSink(): ImportSink {
+/**
+ * A dry run stores nothing. With no store to look at (no data home yet) every step counts as the
+ * turns it would seal; `stored` answers, for a store that exists, where a step's turns are already
+ * (readStoredTurns), so the dry run counts what an import would skip as the import does. A session
+ * in two files is counted once, as the import stores it once.
+ */
+export function dryRunImportSink(store?: {
+  cursor: ImportSink['cursor'];
+  stored(step: ImportStep): Map<string, 'own' | 'live' | 'imported'>;
+}): ImportSink {
+  const counted = new Set<string>();
   return {
-    cursor: () => undefined,
-    commit: async (step) => ({
-      outcome: 'applied',
-      sealed: step.turns.length,
-      skipped: 0,
-      sessionKey: step.hostSessionId,
-    }),
+    cursor: (path) => store?.cursor(path),
+    commit: async (step) => {
+      const stored = store?.stored(step) ?? new Map<string, 'own' | 'live' | 'imported'>();
+      let sealed = 0;
+      let skipped = 0;
+      let skippedLive = 0;
+      for (const turn of step.turns) {
+        const where = stored.get(turn.key);
+        if (where === 'own') continue; // the same turn again: a no-op, as the import's
+        const id = JSON.stringify([step.hostSessionId, turn.key]);
+        if (where !== undefined || counted.has(id)) {
+          skipped += 1;
+          if (where === 'live') skippedLive += 1;
+          continue;
+        }
+        counted.add(id);
+        sealed += 1;
+      }
+      return { outcome: 'applied', sealed, skipped, skippedLive, sessionKey: step.hostSessionId };
+    },
     quarantine: async () => {},
   };
 }
@@ -86,6 +111,8 @@ export async function runImport(
     quarantined: 0,
     bytes: 0,
     turnsAlreadyStored: 0,
+    alreadyImported: 0,
+    capturedLive: 0,
     openTurns: 0,
     firstAt: null,
     lastAt: null,
@@ -118,7 +145,7 @@ export async function runImport(
     if (plan.repository !== null && !isInside(cwd, plan.repository)) continue;
     const cursor = sink.cursor(file.path);
     if (cursor?.origin === 'live') {
-      report.skipped += 1;
+      report.capturedLive += 1;
       notes.push({ path: file.path, what: 'skipped', reason: 'captured live by the hooks; not imported again' });
       continue;
     }
@@ -131,13 +158,18 @@ export async function runImport(
       );
       continue;
     }
-    if (from === file.bytes) continue; // nothing new since the last import
+    if (from === file.bytes) {
+      if (cursor?.hasTurns) report.alreadyImported += 1; // nothing new since the last import
+      continue;
+    }
     report.files += 1;
     let state: unknown = null;
     if (cursor?.parserState) state = JSON.parse(cursor.parserState) as unknown;
     let pending: TranscriptTurn[] = [];
     let stepFrom = from;
     let sealedHere = 0;
+    let skippedHere = 0;
+    let skippedLiveHere = 0;
     let stopped: string | null = null;
     // One step in flight: the file's next chunk parses while the writer applies this one. A step
     // issued after one the store refused finds the cursor where it was and writes nothing (stale).
@@ -173,6 +205,8 @@ export async function runImport(
             report.turns += outcome.sealed;
             report.turnsAlreadyStored += outcome.skipped;
             sealedHere += outcome.sealed;
+            skippedHere += outcome.skipped;
+            skippedLiveHere += outcome.skippedLive;
             return;
           }
           if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
@@ -234,6 +268,10 @@ export async function runImport(
     if (sealedHere > 0) {
       report.sessions += 1;
       repositories.set(cwd, (repositories.get(cwd) ?? 0) + 1);
+    } else if (skippedHere > 0) {
+      // Every turn read was stored before: by live capture (pi's extension, a hooked copy), or by
+      // an import of another file holding the same session.
+      report[skippedLiveHere > 0 ? 'capturedLive' : 'alreadyImported'] += 1;
     }
     progress();
   }
