@@ -7,7 +7,7 @@
 // A killed import goes on from each file's committed cursor: nothing is read or stored twice.
 import { existsSync } from 'node:fs';
 import type { ImportNote, ImportProgress, ImportReport } from '../api/capture.js';
-import { IMPORT_STEP_BYTES } from '../limits.js';
+import { IMPORT_REST_MS, IMPORT_STEP_BYTES } from '../limits.js';
 import {
   findImportFiles,
   isInside,
@@ -158,7 +158,14 @@ export async function runImport(
       );
       continue;
     }
-    if (from === file.bytes) {
+    // A Claude file at rest whose last turn the previous import left open is read again (no new bytes):
+    // that turn may now import as settled (endsOnAnswer).
+    const openAtRest =
+      plan.client === 'claude' &&
+      Date.now() - file.mtimeMs >= IMPORT_REST_MS &&
+      cursor?.parserState != null &&
+      (JSON.parse(cursor.parserState) as { openTurn?: unknown }).openTurn != null;
+    if (from === file.bytes && !openAtRest) {
       if (cursor?.hasTurns) report.alreadyImported += 1; // nothing new since the last import
       continue;
     }
@@ -228,7 +235,16 @@ export async function runImport(
       // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
       if ('consumedBytes' in parsed && (pending.length > 0 || parsed.consumedBytes > stepFrom)) await commit(parsed);
       await settle();
-      return parsed;
+      if (!('consumedBytes' in parsed) || parsed.failure) return parsed;
+      const atRest = plan.client === 'claude' && Date.now() - file.mtimeMs >= IMPORT_REST_MS;
+      const ended = atRest ? parsed.openTurns.filter(endsOnAnswer) : [];
+      if (ended.length === 0) return parsed;
+      // Stored as settled, it leaves the parser's state (Claude's `openTurn`): the end that may come
+      // later (a resumed session's stop summary, its next prompt) finds no open turn to settle again.
+      pending = ended.map((turn) => ({ ...turn, state: 'settled' }));
+      await commit({ ...parsed, state: { ...parsed.state, openTurn: null } as CursorState });
+      await settle();
+      return { ...parsed, openTurns: parsed.openTurns.filter((turn) => !ended.includes(turn)) };
     };
     let result: Awaited<ReturnType<typeof parseImportFile>>;
     try {
@@ -284,6 +300,16 @@ export async function runImport(
     exists: cwd !== null && existsSync(cwd),
   }));
   return report;
+}
+
+/**
+ * Claude Code records no end of a turn when no Stop hook ran (a session without common-memory's
+ * hooks): the last turn of such a file stays open. Once the file is at rest, an open turn whose last
+ * message is the model's answer evidently finished, as the parser settles a turn at the next prompt.
+ */
+function endsOnAnswer(turn: TranscriptTurn): boolean {
+  const last = turn.messages.at(-1);
+  return last !== undefined && last.role === 'assistant' && last.kind === 'answer';
 }
 
 /** Ends one file's import: a commit the store refused (quarantine) or passed over (skip). */

@@ -16,6 +16,7 @@ import {
   rmSync,
   symlinkSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -27,7 +28,7 @@ import { ensureHome, storeFiles } from '../../source/home.js';
 import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
-import { AUTO_EXTRACT_ENV, IMPORT_FILE_MAX_BYTES } from '../../source/limits.js';
+import { AUTO_EXTRACT_ENV, IMPORT_FILE_MAX_BYTES, IMPORT_REST_MS } from '../../source/limits.js';
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
@@ -337,6 +338,36 @@ describe('import: bad input is skipped or quarantined, the rest imports', () => 
       'SELECT count(*) AS n, count(DISTINCT turn_key) AS d FROM capture_turns',
     )[0]!;
     assert.equal(keys.n, keys.d, 'no turn twice');
+  });
+
+  it('a Claude session without Stop hooks: its last turn, ended on the answer, imports once the file is at rest', async () => {
+    const home = tempHome('imp');
+    const dir = join(dirname(home), 'claude');
+    const project = join(dir, 'projects', '-home-user-project');
+    mkdirSync(project, { recursive: true });
+    const file = c.claudeTranscriptFixture('01-plain');
+    const target = join(project, basename(file));
+    // As Claude Code writes a session no Stop hook ran in: no stop_hook_summary closes the turn.
+    const whole = readFileSync(file);
+    const stopLine = whole.lastIndexOf(0x0a, whole.indexOf('"stop_hook_summary"')) + 1;
+    writeFileSync(target, whole.subarray(0, stopLine));
+    const fresh = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual([fresh.report.turns, fresh.report.openTurns], [0, 1], 'a file just written: its turn may go on');
+    const old = new Date(Date.now() - IMPORT_REST_MS - 60_000);
+    utimesSync(target, old, old);
+    const dry = await importJson(['claude', '--claude-dir', dir, '--home', home]);
+    assert.deepEqual([dry.report.turns, dry.report.openTurns], [1, 0], 'the dry run counts it too');
+    const atRest = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual([atRest.report.sessions, atRest.report.turns, atRest.report.openTurns], [1, 1, 0]);
+    assert.deepEqual(rows<{ state: string }>(home, 'SELECT state FROM capture_turns'), [{ state: 'settled' }]);
+    assert.ok(evidence(home).includes('hello'));
+    const again = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual([again.report.files, again.report.turns, again.report.alreadyImported], [0, 0, 1]);
+    // The session resumed later: the stop summary (its turn's end) arrives; nothing is stored twice.
+    writeFileSync(target, whole);
+    const resumed = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.equal(resumed.report.quarantined, 0, JSON.stringify(resumed.report.notes));
+    assert.equal(turnCount(home), 1);
   });
 
   it('a link, a FIFO and a file over the byte bound are each passed over with a line; the rest imports', async () => {
