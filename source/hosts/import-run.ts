@@ -42,7 +42,14 @@ export interface ImportSink {
   /** The file's watch: live capture's, or where an earlier import stopped; undefined for a new file. */
   cursor(
     path: string,
-  ): { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null; hasTurns: boolean } | undefined;
+  ):
+    | {
+        origin: 'live' | 'imported';
+        consumedBytes: number;
+        parserState: string | null;
+        stored: 'live' | 'imported' | null;
+      }
+    | undefined;
   commit(step: ImportStep): Promise<ImportCommitOutcome>;
   quarantine(path: string, bytes: number, code: string, detail: string): Promise<void>;
 }
@@ -166,7 +173,9 @@ export async function runImport(
       cursor?.parserState != null &&
       (JSON.parse(cursor.parserState) as { openTurn?: unknown }).openTurn != null;
     if (from === file.bytes && !openAtRest) {
-      if (cursor?.hasTurns) report.alreadyImported += 1; // nothing new since the last import
+      // Nothing new since the last import: its session is counted where its turns are.
+      if (cursor?.stored === 'imported') report.alreadyImported += 1;
+      else if (cursor?.stored === 'live') report.capturedLive += 1;
       continue;
     }
     report.files += 1;

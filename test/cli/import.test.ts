@@ -271,6 +271,12 @@ describe('import: what it would do, then once', () => {
     const result = await importJson(['codex', '--codex-home', dir, '--home', home, '--yes']);
     assert.equal(result.report.capturedLive, 2);
     assert.equal(result.report.skipped, 0, 'a file captured live is counted as such, not as skipped');
+    const after = await importJson(['codex', '--codex-home', dir, '--home', home]);
+    assert.deepEqual(
+      [after.report.turns, after.report.capturedLive, after.report.alreadyImported],
+      [0, 2, 0],
+      'after the import the copy still counts as captured live, not as imported',
+    );
     assert.equal(result.report.turns, 0);
     assert.equal(result.report.turnsAlreadyStored, 1);
     assert.ok(result.report.notes.some((n) => n.path === live && /captured live/.test(n.reason)));

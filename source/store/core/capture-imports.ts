@@ -294,22 +294,43 @@ export const importCommands = {
   captureImportQuarantine: command({ schema: quarantineInput, run: (tx, _context, input) => quarantine(tx, input) }),
 };
 
-/** Where an import of this file goes on: its watch (live or imported), cursor, parser state, and whether it stored a turn. */
+/**
+ * Where an import of this file goes on: its watch (live or imported), cursor and parser state, and
+ * where its session's turns are stored — by this file's import (`imported`, or another file's),
+ * by live capture (`live`: pi's extension, the hooks on a copy), or nowhere yet (null).
+ */
 export function readImportWatch(
   db: Db,
   client: string,
   sourcePath: string,
-): { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null; hasTurns: boolean } | undefined {
-  const row = db
+):
+  | {
+      origin: 'live' | 'imported';
+      consumedBytes: number;
+      parserState: string | null;
+      stored: 'live' | 'imported' | null;
+    }
+  | undefined {
+  return db
     .prepare(
       `SELECT origin, consumed_bytes AS consumedBytes, parser_state AS parserState,
-         EXISTS (SELECT 1 FROM capture_turns t WHERE t.watch_id = w.watch_id) AS hasTurns
+         CASE
+           WHEN EXISTS (SELECT 1 FROM capture_turns t WHERE t.watch_id = w.watch_id) THEN 'imported'
+           WHEN EXISTS (SELECT 1 FROM capture_watches o JOIN capture_turns t ON t.watch_id = o.watch_id
+                        WHERE o.client = w.client AND o.host_session_id = w.host_session_id AND o.origin = 'live') THEN 'live'
+           WHEN EXISTS (SELECT 1 FROM capture_watches o JOIN capture_turns t ON t.watch_id = o.watch_id
+                        WHERE o.client = w.client AND o.host_session_id = w.host_session_id) THEN 'imported'
+         END AS stored
        FROM capture_watches w WHERE client = ? AND transcript_path = ?`,
     )
     .get(client, sourcePath) as
-    | { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null; hasTurns: number }
+    | {
+        origin: 'live' | 'imported';
+        consumedBytes: number;
+        parserState: string | null;
+        stored: 'live' | 'imported' | null;
+      }
     | undefined;
-  return row && { ...row, hasTurns: row.hasTurns === 1 };
 }
 
 /**
