@@ -40,9 +40,7 @@ export interface ImportStep {
 /** Where the import's work goes: the store (a real import) or nowhere (a dry run). */
 export interface ImportSink {
   /** The file's watch: live capture's, or where an earlier import stopped; undefined for a new file. */
-  cursor(
-    path: string,
-  ):
+  cursor(path: string):
     | {
         origin: 'live' | 'imported';
         consumedBytes: number;
