@@ -27,6 +27,10 @@ export function importReportLines(r: ImportReport, next: string[]): string[] {
       : `imported from ${name} (${r.root}): ${r.sessions} session(s), ${r.turns} turn(s), ${mb(r.bytes)} MB in ${r.files} file(s)`,
   ];
   if (r.firstAt !== null) lines.push(`dates: ${r.firstAt} to ${r.lastAt}`);
+  if (r.alreadyImported > 0 || r.capturedLive > 0)
+    lines.push(
+      `already imported: ${r.alreadyImported} session(s) · captured live: ${r.capturedLive} session(s) — not ${r.dryRun ? 'counted above' : 'imported again'}`,
+    );
   if (r.turnsAlreadyStored > 0)
     lines.push(
       `already stored (captured live or imported from another file): ${r.turnsAlreadyStored} turn(s), not stored again`,
@@ -39,7 +43,7 @@ export function importReportLines(r: ImportReport, next: string[]): string[] {
     );
   for (const note of r.notes) lines.push(`${note.what}: ${note.path}: ${note.reason}`);
   if (r.dryRun)
-    lines.push('Nothing was written. What you said in these sessions is stored as evidence, the rest as context;');
+    lines.push('Nothing was written. What you said in these sessions is stored as evidence, the rest as context.');
   lines.push(...next);
   if (!r.dryRun && r.quarantined > 0)
     lines.push(

@@ -122,6 +122,12 @@ export const IMPORT_FILE_MAX_BYTES = 512 * 1024 * 1024;
 /** Transcript bytes an import parses before it commits them as one step: a kill loses at most this much work, and the writer's lock is held briefly. */
 export const IMPORT_STEP_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A Claude Code transcript not written for this long is at rest: its open last turn, ended on the
+ * model's answer, is imported as settled (Claude records no end of a turn when no Stop hook ran).
+ */
+export const IMPORT_REST_MS = 10 * 60 * 1000;
+
 /** Bytes of a transcript's start read for its recorded working directory (Codex: line 0; Claude: the first lines that carry one). */
 export const IMPORT_HEADER_BYTES = 256 * 1024;
 

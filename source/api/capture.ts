@@ -197,7 +197,7 @@ export const importReportSchema = z.strictObject({
   sessions: z.number(),
   /** Turns imported (dry run: found), settled, failed or interrupted. */
   turns: z.number(),
-  /** Files passed over: links, FIFOs, unreadable directories, files live capture already has. */
+  /** Files passed over: links, FIFOs, unreadable directories. */
   skipped: z.number(),
   /** Files a parser refused, or over the byte bound: recorded, the file itself untouched. */
   quarantined: z.number(),
@@ -205,6 +205,10 @@ export const importReportSchema = z.strictObject({
   bytes: z.number(),
   /** Turns whose session and turn id were already stored (captured live, or imported from another file): not stored again. */
   turnsAlreadyStored: z.number(),
+  /** Sessions with nothing new to import: every byte of their file imported before, or every turn read stored by an import of another file. */
+  alreadyImported: z.number(),
+  /** Sessions live capture has: their file watched by the hooks, or every turn read stored live. */
+  capturedLive: z.number(),
   /** Turns with no end recorded yet: read again by the next import. */
   openTurns: z.number(),
   /** The first and last instants the imported turns recorded. */

@@ -7,7 +7,7 @@
 // A killed import goes on from each file's committed cursor: nothing is read or stored twice.
 import { existsSync } from 'node:fs';
 import type { ImportNote, ImportProgress, ImportReport } from '../api/capture.js';
-import { IMPORT_STEP_BYTES } from '../limits.js';
+import { IMPORT_REST_MS, IMPORT_STEP_BYTES } from '../limits.js';
 import {
   findImportFiles,
   isInside,
@@ -21,7 +21,8 @@ import {
 import type { CursorState, ParseProgress, TranscriptTurn } from './transcript-model.js';
 
 export type ImportCommitOutcome =
-  | { outcome: 'applied'; sealed: number; skipped: number; sessionKey: string | null }
+  /** `skippedLive`: of the `skipped` turns (stored already from another file), those live capture stored. */
+  | { outcome: 'applied'; sealed: number; skipped: number; skippedLive: number; sessionKey: string | null }
   | { outcome: 'stale' }
   | { outcome: 'live' }
   | { outcome: 'rejected'; code: string; detail: string };
@@ -39,21 +40,50 @@ export interface ImportStep {
 /** Where the import's work goes: the store (a real import) or nowhere (a dry run). */
 export interface ImportSink {
   /** The file's watch: live capture's, or where an earlier import stopped; undefined for a new file. */
-  cursor(path: string): { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null } | undefined;
+  cursor(path: string):
+    | {
+        origin: 'live' | 'imported';
+        consumedBytes: number;
+        parserState: string | null;
+        stored: 'live' | 'imported' | null;
+      }
+    | undefined;
   commit(step: ImportStep): Promise<ImportCommitOutcome>;
   quarantine(path: string, bytes: number, code: string, detail: string): Promise<void>;
 }
 
-/** A dry run stores nothing: every step counts as the turns it would seal. */
-export function dryRunImportSink(): ImportSink {
+/**
+ * A dry run stores nothing. With no store to look at (no data home yet) every step counts as the
+ * turns it would seal; `stored` answers, for a store that exists, where a step's turns are already
+ * (readStoredTurns), so the dry run counts what an import would skip as the import does. A session
+ * in two files is counted once, as the import stores it once.
+ */
+export function dryRunImportSink(store?: {
+  cursor: ImportSink['cursor'];
+  stored(step: ImportStep): Map<string, 'own' | 'live' | 'imported'>;
+}): ImportSink {
+  const counted = new Set<string>();
   return {
-    cursor: () => undefined,
-    commit: async (step) => ({
-      outcome: 'applied',
-      sealed: step.turns.length,
-      skipped: 0,
-      sessionKey: step.hostSessionId,
-    }),
+    cursor: (path) => store?.cursor(path),
+    commit: async (step) => {
+      const stored = store?.stored(step) ?? new Map<string, 'own' | 'live' | 'imported'>();
+      let sealed = 0;
+      let skipped = 0;
+      let skippedLive = 0;
+      for (const turn of step.turns) {
+        const where = stored.get(turn.key);
+        if (where === 'own') continue; // the same turn again: a no-op, as the import's
+        const id = JSON.stringify([step.hostSessionId, turn.key]);
+        if (where !== undefined || counted.has(id)) {
+          skipped += 1;
+          if (where === 'live') skippedLive += 1;
+          continue;
+        }
+        counted.add(id);
+        sealed += 1;
+      }
+      return { outcome: 'applied', sealed, skipped, skippedLive, sessionKey: step.hostSessionId };
+    },
     quarantine: async () => {},
   };
 }
@@ -86,6 +116,8 @@ export async function runImport(
     quarantined: 0,
     bytes: 0,
     turnsAlreadyStored: 0,
+    alreadyImported: 0,
+    capturedLive: 0,
     openTurns: 0,
     firstAt: null,
     lastAt: null,
@@ -118,7 +150,7 @@ export async function runImport(
     if (plan.repository !== null && !isInside(cwd, plan.repository)) continue;
     const cursor = sink.cursor(file.path);
     if (cursor?.origin === 'live') {
-      report.skipped += 1;
+      report.capturedLive += 1;
       notes.push({ path: file.path, what: 'skipped', reason: 'captured live by the hooks; not imported again' });
       continue;
     }
@@ -131,13 +163,27 @@ export async function runImport(
       );
       continue;
     }
-    if (from === file.bytes) continue; // nothing new since the last import
+    // A Claude file at rest whose last turn the previous import left open is read again (no new bytes):
+    // that turn may now import as settled (endsOnAnswer).
+    const openAtRest =
+      plan.client === 'claude' &&
+      Date.now() - file.mtimeMs >= IMPORT_REST_MS &&
+      cursor?.parserState != null &&
+      (JSON.parse(cursor.parserState) as { openTurn?: unknown }).openTurn != null;
+    if (from === file.bytes && !openAtRest) {
+      // Nothing new since the last import: its session is counted where its turns are.
+      if (cursor?.stored === 'imported') report.alreadyImported += 1;
+      else if (cursor?.stored === 'live') report.capturedLive += 1;
+      continue;
+    }
     report.files += 1;
     let state: unknown = null;
     if (cursor?.parserState) state = JSON.parse(cursor.parserState) as unknown;
     let pending: TranscriptTurn[] = [];
     let stepFrom = from;
     let sealedHere = 0;
+    let skippedHere = 0;
+    let skippedLiveHere = 0;
     let stopped: string | null = null;
     // One step in flight: the file's next chunk parses while the writer applies this one. A step
     // issued after one the store refused finds the cursor where it was and writes nothing (stale).
@@ -173,6 +219,8 @@ export async function runImport(
             report.turns += outcome.sealed;
             report.turnsAlreadyStored += outcome.skipped;
             sealedHere += outcome.sealed;
+            skippedHere += outcome.skipped;
+            skippedLiveHere += outcome.skippedLive;
             return;
           }
           if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
@@ -194,7 +242,16 @@ export async function runImport(
       // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
       if ('consumedBytes' in parsed && (pending.length > 0 || parsed.consumedBytes > stepFrom)) await commit(parsed);
       await settle();
-      return parsed;
+      if (!('consumedBytes' in parsed) || parsed.failure) return parsed;
+      const atRest = plan.client === 'claude' && Date.now() - file.mtimeMs >= IMPORT_REST_MS;
+      const ended = atRest ? parsed.openTurns.filter(endsOnAnswer) : [];
+      if (ended.length === 0) return parsed;
+      // Stored as settled, it leaves the parser's state (Claude's `openTurn`): the end that may come
+      // later (a resumed session's stop summary, its next prompt) finds no open turn to settle again.
+      pending = ended.map((turn) => ({ ...turn, state: 'settled' }));
+      await commit({ ...parsed, state: { ...parsed.state, openTurn: null } as CursorState });
+      await settle();
+      return { ...parsed, openTurns: parsed.openTurns.filter((turn) => !ended.includes(turn)) };
     };
     let result: Awaited<ReturnType<typeof parseImportFile>>;
     try {
@@ -234,6 +291,10 @@ export async function runImport(
     if (sealedHere > 0) {
       report.sessions += 1;
       repositories.set(cwd, (repositories.get(cwd) ?? 0) + 1);
+    } else if (skippedHere > 0) {
+      // Every turn read was stored before: by live capture (pi's extension, a hooked copy), or by
+      // an import of another file holding the same session.
+      report[skippedLiveHere > 0 ? 'capturedLive' : 'alreadyImported'] += 1;
     }
     progress();
   }
@@ -246,6 +307,16 @@ export async function runImport(
     exists: cwd !== null && existsSync(cwd),
   }));
   return report;
+}
+
+/**
+ * Claude Code records no end of a turn when no Stop hook ran (a session without common-memory's
+ * hooks): the last turn of such a file stays open. Once the file is at rest, an open turn whose last
+ * message is the model's answer evidently finished, as the parser settles a turn at the next prompt.
+ */
+function endsOnAnswer(turn: TranscriptTurn): boolean {
+  const last = turn.messages.at(-1);
+  return last !== undefined && last.role === 'assistant' && last.kind === 'answer';
 }
 
 /** Ends one file's import: a commit the store refused (quarantine) or passed over (skip). */

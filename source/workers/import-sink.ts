@@ -1,9 +1,10 @@
 // The store's side of an import (hosts/import-run.ts): each step's turns in the writer's column form
 // (the drain's StepMessages), committed by the writer as live capture's steps are; a file's cursor
-// read over the caller's read-only connection; a refused file recorded in quarantine.
-import type { ImportCommitOutcome, ImportSink, ImportStep } from '../hosts/import-run.js';
+// read over the caller's read-only connection; a refused file recorded in quarantine. A dry run
+// reads the same cursors and the turns already stored, over a read-only connection, and writes nothing.
+import { dryRunImportSink, type ImportCommitOutcome, type ImportSink, type ImportStep } from '../hosts/import-run.js';
 import type { ImportClient } from '../hosts/import-files.js';
-import { readImportWatch } from '../store/core/capture-imports.js';
+import { readImportWatch, readStoredTurns } from '../store/core/capture-imports.js';
 import type { Db } from '../store/database.js';
 import type { WriterClient } from './writer-client.js';
 import { StepMessages } from './step-messages.js';
@@ -46,4 +47,19 @@ export function storeImportSink(reader: Db, writer: WriterClient, client: Import
       });
     },
   };
+}
+
+/** A dry run that looks at the store (read-only): where each file's import stopped, and which turns it has. */
+export function storeDryRunImportSink(reader: Db, client: ImportClient): ImportSink {
+  return dryRunImportSink({
+    cursor: (path) => readImportWatch(reader, client, path),
+    stored: (step) =>
+      readStoredTurns(
+        reader,
+        client,
+        step.hostSessionId,
+        step.path,
+        step.turns.map((turn) => turn.key),
+      ),
+  });
 }

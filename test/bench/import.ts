@@ -4,10 +4,19 @@
 // a host, timed from the call to its report (the host start and the extraction left out: extraction
 // is off). The floor is the drain's own: a raw chunked split + JSON.parse of the same bytes; the
 // target is the drain's target. Peak RSS is the whole child's.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//
+// Time to the first candidate: the real CLI, `import codex --yes`, of CM_BENCH_IMPORT_SESSIONS
+// one-turn rollouts (default 1,000) built from the recorded tool turn, each saying a durable rule,
+// extraction on (the built-in runner, as a user has it); timed from the spawn until the data home's
+// memory review (read here, as `memory review` reads it) holds a candidate. Its floor: the same
+// command on one such session, in the same run.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { storeFiles } from '../../source/home.js';
 import { AUTO_EXTRACT_ENV } from '../../source/limits.js';
+import { memoryReviewAt } from '../../source/pipeline/memory-access.js';
 import { tempHome } from '../support/cli.js';
 import { buildRollout } from './capture.js';
 import { type Figure, median, rawChunkedJsonParse, report, timeMs } from './measure.js';
@@ -107,6 +116,115 @@ export async function importThroughput(): Promise<Figure[]> {
   }
 }
 
+const ROLLOUT_B = new URL('../../fixtures/codex/rollouts/b-tool-call-exec-command.jsonl', import.meta.url).pathname;
+const CLI = new URL('../../bin/common-memory.cjs', import.meta.url).pathname;
+
+/** Durable rules, one per session (a number makes each its own), in the words a user says them. */
+const RULES = [
+  (i: number) => `In this repository we always use pnpm, never npm, to install packages for module ${i}.`,
+  (i: number) => `Always run the linter before you commit anything in module ${i}.`,
+  (i: number) => `Never push directly to the main branch of repository ${i}; open a pull request instead.`,
+  (i: number) => `From now on, write every test for package ${i} with node:test, not jest.`,
+];
+
+/** `count` one-turn Codex rollouts under `<codex>/sessions/…`, each its own thread saying one rule. */
+function ruleRollouts(codex: string, count: number): void {
+  const recorded = readFileSync(ROLLOUT_B, 'utf8');
+  const thread = (JSON.parse(recorded.split('\n')[0]!) as { payload: { id: string } }).payload.id;
+  const day = join(codex, 'sessions', '2026', '11', '30');
+  mkdirSync(day, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const id = `01a22e40-36ff-79a2-a0b6-${String(i).padStart(12, '0')}`;
+    const text = recorded
+      .split(thread)
+      .join(id)
+      .split('TOOL: run echo hi')
+      .join(RULES[i % RULES.length]!(i));
+    const name = `rollout-2026-11-30T${String(10 + (Math.floor(i / 3600) % 10)).padStart(2, '0')}-${String(Math.floor(i / 60) % 60).padStart(2, '0')}-${String(i % 60).padStart(2, '0')}-${id}.jsonl`;
+    writeFileSync(join(day, name), text);
+  }
+}
+
+/** Spawns `import codex --yes` (the built CLI) and reads the memory review until it holds a candidate. */
+async function timeToFirstCandidate(
+  root: string,
+  sessions: number,
+): Promise<{ firstMs: number | null; exitMs: number; code: number | null; candidates: number; stderr: string }> {
+  const codex = join(root, `codex-${sessions}`);
+  const home = join(root, `home-${sessions}`);
+  ruleRollouts(codex, sessions);
+  const state = storeFiles(home).memoryState;
+  const start = performance.now();
+  const child = spawn(
+    process.execPath,
+    [CLI, 'import', 'codex', '--codex-home', codex, '--home', home, '--yes', '--json'],
+    {
+      env: { ...process.env, [AUTO_EXTRACT_ENV]: 'on' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  let exited: number | null | undefined;
+  let exitMs = 0;
+  const done = new Promise<void>((resolve) =>
+    child.on('close', (code) => {
+      exited = code;
+      exitMs = performance.now() - start;
+      resolve();
+    }),
+  );
+  const candidates = () => {
+    if (!existsSync(state)) return 0;
+    try {
+      return memoryReviewAt(state, { cwd: tmpdir(), limit: 1 }).total;
+    } catch {
+      return 0; // being created by the import's first write
+    }
+  };
+  let firstMs: number | null = null;
+  while (firstMs === null) {
+    if (candidates() > 0) firstMs = performance.now() - start;
+    else if (exited !== undefined) break;
+    else await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await done;
+  return { firstMs, exitMs, code: exited ?? null, candidates: candidates(), stderr };
+}
+
+export async function firstCandidateFigures(): Promise<Figure[]> {
+  const sessions = Number(process.env['CM_BENCH_IMPORT_SESSIONS'] ?? 1000);
+  const root = dirname(tempHome('bench-import-first'));
+  try {
+    const load = loadavg()[0]!;
+    const floor = await timeToFirstCandidate(root, 1);
+    const run = await timeToFirstCandidate(root, sessions);
+    if (floor.firstMs === null || run.firstMs === null)
+      throw new Error(
+        `no candidate was drafted (exit ${floor.code} / ${run.code}): ${floor.stderr.slice(-400)} ${run.stderr.slice(-400)}`,
+      );
+    return [
+      {
+        name: `time from import codex --yes (the real CLI, extraction on) to the first candidate in memory review, ${sessions} one-turn sessions each saying a durable rule (the command ended at ${(run.exitMs / 1000).toFixed(1)} s with ${run.candidates} candidates; exit ${run.code}; load average ${load.toFixed(1)} at the start)`,
+        value: `${(run.firstMs / 1000).toFixed(2)} s`,
+        floor: `${(floor.firstMs / 1000).toFixed(2)} s for one such session`,
+        ratio: run.firstMs / floor.firstMs,
+        target: 'reported; the issue sets no bound',
+        met: null,
+        id: 'import.first-candidate',
+        better: 'lower',
+      },
+    ];
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 export async function runImportBench(): Promise<void> {
-  report(await importThroughput());
+  // CM_BENCH_IMPORT_ONLY=first|throughput runs one of the two.
+  const only = process.env['CM_BENCH_IMPORT_ONLY'];
+  if (only !== 'first') report(await importThroughput());
+  if (only !== 'throughput') report(await firstCandidateFigures());
 }

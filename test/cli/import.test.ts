@@ -13,8 +13,10 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -26,7 +28,7 @@ import { ensureHome, storeFiles } from '../../source/home.js';
 import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
-import { AUTO_EXTRACT_ENV, IMPORT_FILE_MAX_BYTES } from '../../source/limits.js';
+import { AUTO_EXTRACT_ENV, IMPORT_FILE_MAX_BYTES, IMPORT_REST_MS } from '../../source/limits.js';
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
@@ -170,6 +172,65 @@ describe('import: what it would do, then once', () => {
     assert.equal(turnCount(home), 11, 'a second import creates nothing');
   });
 
+  it('the dry run looks at the store (read-only): after an import it says nothing new would be imported', async () => {
+    const home = tempHome('imp');
+    const { dir, project } = claudeDir(home);
+    await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    const files = storeFiles(home);
+    const before = readFileSync(files.core);
+    const text = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home], { env: OFF });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /would import from Claude Code .*: 0 session\(s\), 0 turn\(s\), 0\.0 MB in 0 file\(s\)/);
+    assert.match(text.stdout, /already imported: 7 session\(s\) · captured live: 0 session\(s\)/);
+    assert.match(text.stdout, /Nothing new would be imported\./);
+    assert.doesNotMatch(text.stdout, /To import:/);
+    const dry = await importJson(['claude', '--claude-dir', dir, '--home', home, '--dry-run']);
+    assert.deepEqual(
+      { files: dry.report.files, sessions: dry.report.sessions, turns: dry.report.turns },
+      { files: 0, sessions: 0, turns: 0 },
+    );
+    assert.equal(dry.report.alreadyImported, 7, 'each session imported (a file that held no turn is none)');
+    assert.deepEqual(readFileSync(files.core), before, 'the dry run wrote nothing to the store');
+    assert.equal(turnCount(home), 11);
+
+    // A file that grew since (a session resumed) would bring only its new turns.
+    const grown = join(project, 'resumed.jsonl');
+    const file = c.claudeTranscriptFixture('02-03-04-08-tool-resume-continue-compact');
+    const whole = readFileSync(file);
+    const cut = c.offsetAfter(file, '"type":"assistant"');
+    rmSync(join(project, basename(file)));
+    writeFileSync(grown, whole.subarray(0, cut));
+    const fresh = tempHome('imp');
+    const partHome = await importJson(['claude', '--claude-dir', dir, '--home', fresh, '--yes']);
+    assert.equal(partHome.code, 0);
+    const partTurns = turnCount(fresh);
+    writeFileSync(grown, whole);
+    const grownDry = await importJson(['claude', '--claude-dir', dir, '--home', fresh]);
+    assert.equal(grownDry.report.files, 1, 'only the grown file would be read');
+    assert.equal(grownDry.report.alreadyImported, 6);
+    assert.equal(grownDry.report.sessions, 1);
+    const grownReal = await importJson(['claude', '--claude-dir', dir, '--home', fresh, '--yes']);
+    assert.equal(grownDry.report.turns, grownReal.report.turns, 'the dry run counts what the import then stores');
+    assert.equal(turnCount(fresh), partTurns + grownReal.report.turns);
+  });
+
+  it('the dry run counts a session in two files once, as the import stores it', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    const other = join(dir, 'projects', '-home-user-other');
+    mkdirSync(other, { recursive: true });
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), join(other, basename(c.claudeTranscriptFixture('01-plain'))));
+    const dry = await importJson(['claude', '--claude-dir', dir, '--home', home]);
+    assert.equal(existsSync(home), false, 'a dry run creates no data home');
+    const real = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.equal(dry.report.turns, 11);
+    assert.deepEqual(
+      [dry.report.sessions, dry.report.turns, dry.report.turnsAlreadyStored, dry.report.alreadyImported],
+      [real.report.sessions, real.report.turns, real.report.turnsAlreadyStored, real.report.alreadyImported],
+    );
+    assert.equal(real.report.alreadyImported, 1, 'the copy: every turn stored from the other file');
+  });
+
   it('Codex rollouts: the evidence is exactly what live capture of the same rollout stores', async () => {
     const liveHome = tempHome('imp');
     const t = c.copyTranscript(c.rolloutFixture('b-tool-call-exec-command.jsonl'), c.transcriptDir(liveHome));
@@ -197,7 +258,25 @@ describe('import: what it would do, then once', () => {
     const copy = join(dir, 'sessions', '2026', '12', '01');
     mkdirSync(copy, { recursive: true });
     copyFileSync(live, join(copy, basename(live)));
+    const dry = await importJson(['codex', '--codex-home', dir, '--home', home]);
+    assert.deepEqual(
+      { sessions: dry.report.sessions, turns: dry.report.turns, capturedLive: dry.report.capturedLive },
+      { sessions: 0, turns: 0, capturedLive: 2 },
+      'the dry run sees the live file and the copy of its session as captured live',
+    );
+    assert.equal(dry.report.turnsAlreadyStored, 1);
+    const text = await runCliInProcess(['import', 'codex', '--codex-home', dir, '--home', home], { env: OFF });
+    assert.match(text.stdout, /already imported: 0 session\(s\) · captured live: 2 session\(s\)/);
+    assert.match(text.stdout, /Nothing new would be imported\./);
     const result = await importJson(['codex', '--codex-home', dir, '--home', home, '--yes']);
+    assert.equal(result.report.capturedLive, 2);
+    assert.equal(result.report.skipped, 0, 'a file captured live is counted as such, not as skipped');
+    const after = await importJson(['codex', '--codex-home', dir, '--home', home]);
+    assert.deepEqual(
+      [after.report.turns, after.report.capturedLive, after.report.alreadyImported],
+      [0, 2, 0],
+      'after the import the copy still counts as captured live, not as imported',
+    );
     assert.equal(result.report.turns, 0);
     assert.equal(result.report.turnsAlreadyStored, 1);
     assert.ok(result.report.notes.some((n) => n.path === live && /captured live/.test(n.reason)));
@@ -265,6 +344,36 @@ describe('import: bad input is skipped or quarantined, the rest imports', () => 
       'SELECT count(*) AS n, count(DISTINCT turn_key) AS d FROM capture_turns',
     )[0]!;
     assert.equal(keys.n, keys.d, 'no turn twice');
+  });
+
+  it('a Claude session without Stop hooks: its last turn, ended on the answer, imports once the file is at rest', async () => {
+    const home = tempHome('imp');
+    const dir = join(dirname(home), 'claude');
+    const project = join(dir, 'projects', '-home-user-project');
+    mkdirSync(project, { recursive: true });
+    const file = c.claudeTranscriptFixture('01-plain');
+    const target = join(project, basename(file));
+    // As Claude Code writes a session no Stop hook ran in: no stop_hook_summary closes the turn.
+    const whole = readFileSync(file);
+    const stopLine = whole.lastIndexOf(0x0a, whole.indexOf('"stop_hook_summary"')) + 1;
+    writeFileSync(target, whole.subarray(0, stopLine));
+    const fresh = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual([fresh.report.turns, fresh.report.openTurns], [0, 1], 'a file just written: its turn may go on');
+    const old = new Date(Date.now() - IMPORT_REST_MS - 60_000);
+    utimesSync(target, old, old);
+    const dry = await importJson(['claude', '--claude-dir', dir, '--home', home]);
+    assert.deepEqual([dry.report.turns, dry.report.openTurns], [1, 0], 'the dry run counts it too');
+    const atRest = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual([atRest.report.sessions, atRest.report.turns, atRest.report.openTurns], [1, 1, 0]);
+    assert.deepEqual(rows<{ state: string }>(home, 'SELECT state FROM capture_turns'), [{ state: 'settled' }]);
+    assert.ok(evidence(home).includes('hello'));
+    const again = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.deepEqual([again.report.files, again.report.turns, again.report.alreadyImported], [0, 0, 1]);
+    // The session resumed later: the stop summary (its turn's end) arrives; nothing is stored twice.
+    writeFileSync(target, whole);
+    const resumed = await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes']);
+    assert.equal(resumed.report.quarantined, 0, JSON.stringify(resumed.report.notes));
+    assert.equal(turnCount(home), 1);
   });
 
   it('a link, a FIFO and a file over the byte bound are each passed over with a line; the rest imports', async () => {

@@ -93,5 +93,13 @@ test('live pi with the extension: the session captured live is not stored again 
     assert.equal(report.files, 1, 'pi wrote its session file beside the live capture');
     assert.equal(report.turns, 0, 'nothing is stored twice');
     assert.equal(report.turnsAlreadyStored, 2, 'both turns are recognised by session and turn ids');
+    assert.equal(report.capturedLive, 1, 'the session is counted as captured live');
+    const dry = await runCli(['--json', '--home', pi.home, 'import', 'pi', '--pi-dir', pi.dir.dir]);
+    const planned = JSON.parse(dry.stdout) as ImportReport;
+    assert.deepEqual(
+      [planned.sessions, planned.turns, planned.capturedLive],
+      [0, 0, 1],
+      'the dry run says it is captured live and would import nothing',
+    );
   });
 });

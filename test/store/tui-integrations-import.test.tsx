@@ -1,6 +1,6 @@
 // The Integrations screen offers the import of a client's stored conversations, at 80×24: m shows
 // what it would bring in and writes nothing; only "y" imports, with its progress, then its report;
-// the sessions are then in the store once, and importing again stores nothing new.
+// the sessions are then in the store once, and the dry run then says nothing new would come in.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -93,13 +93,18 @@ describe('Integrations screen: import', { timeout: 60_000 }, () => {
 
       await press(view, KEY.escape);
       await waitForFrame(view, 'the panel closed', (text) => !text.includes('imported: pi'));
-      // The dry run reads the files as `import` without --yes does (the store's cursors are the
-      // host's); the import itself goes on from them and stores nothing twice.
+      // The dry run looks at the store (read-only, beside the host): what was imported is said as
+      // such and not offered again; y does nothing then.
       await press(view, 'm');
-      await waitForText(view, 'import from pi: what it would bring in');
+      frame = await waitForText(view, 'import from pi: what it would bring in');
+      assert.match(frame, /would import from pi \(.*\):\s+0\s+session\(s\),\s+0\s+turn\(s\)/);
+      assert.match(frame, /already imported: 4 session\(s\) · captured live: 0 session\(s\)/);
+      assert.match(frame, /Nothing new to import\./);
+      assert.doesNotMatch(frame, /y import ·/);
+      assertFits(frame);
       await press(view, 'y');
-      frame = await waitForText(view, 'imported: pi');
-      assert.match(frame, /imported from pi \(.*\):\s+0\s+session\(s\),\s+0\s+turn\(s\)/);
+      await new Promise((done) => setTimeout(done, 300));
+      assert.ok(!view.frames.at(-1)!.includes('importing from pi'), 'y imports nothing when nothing is new');
       assert.equal((await host.application.listSessions({ limit: 10 })).sessions.length, 4);
     } finally {
       await unmount(view);

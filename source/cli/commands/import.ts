@@ -1,7 +1,8 @@
 // `import claude|codex|pi [--claude-dir D | --codex-home D | --pi-dir D] [--since] [--until] [--repository] [--dry-run] [--yes]`:
 // the conversations a client stored before common-memory was installed. Without --yes it reads the
 // files here, in this process, and says what an import would store — sessions, turns, bytes, the
-// dates and the repositories — writing nothing anywhere. With --yes the host (or this command,
+// dates and the repositories — writing nothing anywhere; it looks at the data home's store
+// (read-only) for what is already imported or captured live. With --yes the host (or this command,
 // holding the lease) imports them through the drain's parsers and drafts candidates, and this
 // command follows it, with progress on stderr.
 import { existsSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { ImportReport } from '../../api/capture.js';
 import { importRoot, type ImportClient } from '../../hosts/import-files.js';
-import { dryRunImportSink, runImport } from '../../hosts/import-run.js';
+import { dryRunImport } from '../../client/import-dry-run.js';
 import { importProgressText, importReportLines, IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { parseUtc } from '../../memory/window.js';
 import type { Output } from '../output.js';
@@ -51,17 +52,13 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
     throw new CmError('usage', `--since ${since} is not before --until ${until}; nothing to import in that range.`);
   const repository = flags.repository === undefined ? undefined : resolve(flags.repository);
   if (flags.dryRun || !flags.yes) {
-    const report = await runImport(
-      {
-        client,
-        root,
-        sinceMs: since === undefined ? Number.NEGATIVE_INFINITY : parseUtc(since, '--since'),
-        untilMs: until === undefined ? Number.POSITIVE_INFINITY : parseUtc(until, '--until'),
-        repository: repository ?? null,
-        dryRun: true,
-      },
-      dryRunImportSink(),
-    );
+    const report = await dryRunImport(home, {
+      client,
+      root,
+      sinceMs: since === undefined ? Number.NEGATIVE_INFINITY : parseUtc(since, '--since'),
+      untilMs: until === undefined ? Number.POSITIVE_INFINITY : parseUtc(until, '--until'),
+      repository: repository ?? null,
+    });
     out.result(report, () => reportText(report));
     return EXIT.ok;
   }
@@ -119,7 +116,11 @@ function clientOf(args: string[]): ImportClient {
 
 function reportText(r: ImportReport): string {
   const next = r.dryRun
-    ? [`turns already captured live are left out. To import: common-memory import ${r.client} --yes (same flags)`]
+    ? [
+        r.turns === 0
+          ? 'Nothing new would be imported.'
+          : `To import: common-memory import ${r.client} --yes (same flags)`,
+      ]
     : r.extraction
       ? extractionLines(r.extraction)
       : [];

@@ -21,7 +21,7 @@ import {
 import type { Application } from '../../api/application.js';
 import { CmError } from '../../errors.js';
 import { importRoot } from '../../hosts/import-files.js';
-import { dryRunImportSink, runImport } from '../../hosts/import-run.js';
+import { dryRunImport } from '../../client/import-dry-run.js';
 import { IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { toShownError } from '../format.js';
 import { isBroken } from '../../hosts/install-health.js';
@@ -120,6 +120,7 @@ type Request = NonNullable<IntegrationsState['request']>;
 /** The dry run or the import of one request; `live()` is false once the screen moved on. */
 async function runImportRequest(
   app: Application,
+  home: string,
   request: Request & { kind: 'importPlan' | 'importApply' },
   integrations: ShellEnvironment['integrations'],
   dispatch: Dispatch<IntegrationsAction>,
@@ -127,15 +128,8 @@ async function runImportRequest(
 ): Promise<void> {
   if (request.kind === 'importPlan') {
     const root = importFolder(request.client, integrations);
-    const plan = {
-      client: request.client,
-      root,
-      sinceMs: -Infinity,
-      untilMs: Infinity,
-      repository: null,
-      dryRun: true,
-    };
-    const report = await runImport(plan, dryRunImportSink());
+    const plan = { client: request.client, root, sinceMs: -Infinity, untilMs: Infinity, repository: null };
+    const report = await dryRunImport(home, plan);
     if (live()) dispatch({ type: 'importPlanned', id: request.id, report });
     return;
   }
@@ -175,9 +169,11 @@ export function useIntegrationsEffects(
     if (!request) return;
     if (request.kind === 'importPlan' || request.kind === 'importApply') {
       let live = true;
-      runImportRequest(app, request, { codexDir, claudeDir, piDir }, dispatch, () => live).catch((error: unknown) => {
-        if (live) dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
-      });
+      runImportRequest(app, home, request, { codexDir, claudeDir, piDir }, dispatch, () => live).catch(
+        (error: unknown) => {
+          if (live) dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
+        },
+      );
       return () => {
         live = false;
       };

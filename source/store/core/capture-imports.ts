@@ -56,7 +56,8 @@ const importStepInput = z
 export type ImportStepInput = z.infer<typeof importStepInput>;
 
 export type ImportStepOutcome =
-  | { outcome: 'applied'; sealed: number; skipped: number; sessionKey: string | null }
+  /** `skippedLive`: of the `skipped` turns, those live capture stored. */
+  | { outcome: 'applied'; sealed: number; skipped: number; skippedLive: number; sessionKey: string | null }
   /** Another import moved this file's cursor first: nothing written. */
   | { outcome: 'stale' }
   /** Live capture watches this very file: it is captured there, never imported. */
@@ -101,10 +102,12 @@ function applyImportStep(tx: Tx, input: ImportStepInput): ImportStepOutcome {
 
   const findOwn = db.prepare('SELECT state, digest FROM capture_turns WHERE watch_id = ? AND turn_key = ?');
   // The same host session's turn in any other file, live or imported: the client's own identity.
-  const findElsewhere = db.prepare(
-    `SELECT 1 FROM capture_turns t JOIN capture_watches w ON w.watch_id = t.watch_id
+  const findElsewhere = db
+    .prepare(
+      `SELECT w.origin FROM capture_turns t JOIN capture_watches w ON w.watch_id = t.watch_id
      WHERE w.client = ? AND w.host_session_id = ? AND t.turn_key = ? AND t.watch_id <> ? AND t.state <> 'incomplete' LIMIT 1`,
-  );
+    )
+    .pluck();
   const insertBatch = db.prepare(
     "INSERT INTO capture_batches (activation_id, state, sealed_at_ms) VALUES (?, 'ready', ?)",
   );
@@ -121,6 +124,7 @@ function applyImportStep(tx: Tx, input: ImportStepInput): ImportStepOutcome {
   let lastSeal = lastSealInstant(db);
   let sealed = 0;
   let skipped = 0;
+  let skippedLive = 0;
   let bodyBytes = 0;
   let row = 0;
   for (const turn of input.turns) {
@@ -134,8 +138,12 @@ function applyImportStep(tx: Tx, input: ImportStepInput): ImportStepOutcome {
       if (own.digest === digest) continue; // the same turn again: a no-op
       throw new Rejected('turn_conflict', `turn ${turn.key} was imported before with different content`);
     }
-    if (findElsewhere.get(input.client, input.hostSessionId, turn.key, watch.watchId) !== undefined) {
+    const elsewhere = findElsewhere.get(input.client, input.hostSessionId, turn.key, watch.watchId) as
+      | string
+      | undefined;
+    if (elsewhere !== undefined) {
       skipped += 1;
+      if (elsewhere === 'live') skippedLive += 1;
       continue;
     }
     activation ??= importedActivation(tx, input, watch.watchId);
@@ -206,7 +214,7 @@ function applyImportStep(tx: Tx, input: ImportStepInput): ImportStepOutcome {
   db.prepare(
     "UPDATE import_quarantine SET state = 'resolved', updated_at_ms = ? WHERE client = ? AND source_path = ? AND state = 'open'",
   ).run(nowMs, input.client, input.sourcePath);
-  return { outcome: 'applied', sealed, skipped, sessionKey: activation?.sessionKey ?? null };
+  return { outcome: 'applied', sealed, skipped, skippedLive, sessionKey: activation?.sessionKey ?? null };
 }
 
 /** The imported session of this file, created with its first stored turn (an ended activation). */
@@ -286,17 +294,66 @@ export const importCommands = {
   captureImportQuarantine: command({ schema: quarantineInput, run: (tx, _context, input) => quarantine(tx, input) }),
 };
 
-/** Where an import of this file goes on: its watch (live or imported), cursor and parser state. */
+/**
+ * Where an import of this file goes on: its watch (live or imported), cursor and parser state, and
+ * where its session's turns are stored — by this file's import (`imported`, or another file's),
+ * by live capture (`live`: pi's extension, the hooks on a copy), or nowhere yet (null).
+ */
 export function readImportWatch(
   db: Db,
   client: string,
   sourcePath: string,
-): { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null } | undefined {
+):
+  | {
+      origin: 'live' | 'imported';
+      consumedBytes: number;
+      parserState: string | null;
+      stored: 'live' | 'imported' | null;
+    }
+  | undefined {
   return db
     .prepare(
-      'SELECT origin, consumed_bytes AS consumedBytes, parser_state AS parserState FROM capture_watches WHERE client = ? AND transcript_path = ?',
+      `SELECT origin, consumed_bytes AS consumedBytes, parser_state AS parserState,
+         CASE
+           WHEN EXISTS (SELECT 1 FROM capture_turns t WHERE t.watch_id = w.watch_id) THEN 'imported'
+           WHEN EXISTS (SELECT 1 FROM capture_watches o JOIN capture_turns t ON t.watch_id = o.watch_id
+                        WHERE o.client = w.client AND o.host_session_id = w.host_session_id AND o.origin = 'live') THEN 'live'
+           WHEN EXISTS (SELECT 1 FROM capture_watches o JOIN capture_turns t ON t.watch_id = o.watch_id
+                        WHERE o.client = w.client AND o.host_session_id = w.host_session_id) THEN 'imported'
+         END AS stored
+       FROM capture_watches w WHERE client = ? AND transcript_path = ?`,
     )
     .get(client, sourcePath) as
-    | { origin: 'live' | 'imported'; consumedBytes: number; parserState: string | null }
+    | {
+        origin: 'live' | 'imported';
+        consumedBytes: number;
+        parserState: string | null;
+        stored: 'live' | 'imported' | null;
+      }
     | undefined;
+}
+
+/**
+ * Where each of these turns of a host session is stored already, for a dry run: `own` in this very
+ * file's watch, else the origin of the watch that holds it (`live` or `imported`); absent: not stored.
+ * The same identity the import applies (client, the client's session id, its turn id).
+ */
+export function readStoredTurns(
+  db: Db,
+  client: string,
+  hostSessionId: string,
+  sourcePath: string,
+  turnKeys: string[],
+): Map<string, 'own' | 'live' | 'imported'> {
+  const find = db.prepare(
+    `SELECT w.transcript_path AS path, w.origin FROM capture_turns t JOIN capture_watches w ON w.watch_id = t.watch_id
+     WHERE w.client = ? AND w.host_session_id = ? AND t.turn_key = ? AND t.state <> 'incomplete'
+     ORDER BY w.transcript_path = ? DESC LIMIT 1`,
+  );
+  const stored = new Map<string, 'own' | 'live' | 'imported'>();
+  for (const key of turnKeys) {
+    const row = find.get(client, hostSessionId, key, sourcePath) as { path: string; origin: string } | undefined;
+    if (row) stored.set(key, row.path === sourcePath ? 'own' : row.origin === 'live' ? 'live' : 'imported');
+  }
+  return stored;
 }
