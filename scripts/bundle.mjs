@@ -7,6 +7,8 @@
 //   dist/cli/bundle.mjs — the CLI and the TUI. It stays one level below dist, like the modules
 //                        it replaces, so paths it resolves from its own URL (the workers, the
 //                        shim) stay the same.
+//   dist/cli/main.cjs, read.cjs, mcp.cjs — the CLI without the TUI for every other command, the
+//                        reads and `mcp` (CommonJS, each with its V8 code cache).
 //   dist/workers/<name>-thread.js — each worker thread in place of its tsc output: every host
 //                        start (the TUI, session-drain, flush) starts three of them, each loading
 //                        its modules again (measured: Host.start about 290 -> 200 ms).
@@ -114,11 +116,12 @@ if (!yogaLoaderPatched)
   throw new Error("bundle: yoga-layout's wasm loader was not found; update the yoga-without-fetch plugin");
 
 /**
- * dist/cli/main.cjs — the CLI without the TUI, as one CommonJS file that bin/code-cache.cjs loads
- * with V8's code cache: every command but the TUI (plain reads, `mcp`, `host`, `flush`…) is a
- * whole process that clients and scripts start in loops, and compiling the ES module chunks was
+ * dist/cli/{main,read,mcp}.cjs — the CLI without the TUI, as CommonJS files that bin/code-cache.cjs
+ * loads with V8's code cache: every command but the TUI (plain reads, `mcp`, `host`, `flush`…) is
+ * a whole process that clients and scripts start in loops, and compiling the ES module chunks was
  * about a quarter of a plain read's process (V8's code cache is for scripts, not ES modules, in
- * Node 20). `commands/tui.js` is replaced by a stub that hands a TUI run to bundle.mjs whole.
+ * Node 20). Each is the whole CLI entry with some commands' modules (onlyCommands below);
+ * `commands/tui.js` is replaced by a stub that hands a TUI run to bundle.mjs whole.
  * `import.meta` is what an ES module would see from dist/cli (workers and the shim are found from
  * it); `resolve` finds a package's package.json, which is all the CLI asks it for (pi's bin).
  */
@@ -205,6 +208,32 @@ function exportedNames(source) {
   return [...names];
 }
 
+/**
+ * The MCP SDK's Node shims through scripts/stubs/mcp-shims-lazy.mjs, which loads the SDK's JSON
+ * schema validator (Ajv) at its first use instead of at the server's start. The build fails if the
+ * shims export anything else (a new SDK: look again).
+ */
+const lazyMcpShims = {
+  name: 'lazy-mcp-shims',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) =>
+      args.pluginData === 'real' ? undefined : { path: stub('mcp-shims-lazy.mjs') },
+    );
+    b.onResolve({ filter: /^mcp-shims-of-the-sdk$/ }, async (args) => {
+      const real = await b.resolve('@modelcontextprotocol/server/_shims', {
+        kind: 'import-statement',
+        resolveDir: dist('mcp'),
+        pluginData: 'real',
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      const exported = exportedNames(await readFile(real.path, 'utf8')).sort().join(', ');
+      if (exported !== 'DefaultJsonSchemaValidator, process')
+        throw new Error(`bundle: the MCP SDK's shims (${real.path}) export ${exported}; update lazy-mcp-shims`);
+      return { path: real.path };
+    });
+  },
+};
+
 const cjsOptions = {
   ...common,
   metafile: true,
@@ -219,7 +248,7 @@ const cliBundle = (file, keeps) =>
     ...cjsOptions,
     entryPoints: [dist('cli/main.js')],
     outfile: dist(file),
-    plugins: [leanZod, weightsBeside(file), onlyCommands(keeps)],
+    plugins: [leanZod, weightsBeside(file), onlyCommands(keeps), lazyMcpShims],
   });
 /** The command modules (and their lazily loaded parts) of the reads that scripts and agents call in loops. */
 const READ_MODULES = new Set(
