@@ -219,14 +219,16 @@ const lazyMcpShims = {
     b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) =>
       args.pluginData === 'real' ? undefined : { path: stub('mcp-shims-lazy.mjs') },
     );
-    b.onResolve({ filter: /^mcp-shims-of-the-sdk$/ }, async (args) => {
+    b.onResolve({ filter: /^mcp-shims-of-the-sdk$/ }, async () => {
       const real = await b.resolve('@modelcontextprotocol/server/_shims', {
         kind: 'import-statement',
         resolveDir: dist('mcp'),
         pluginData: 'real',
       });
       if (real.errors.length > 0) return { errors: real.errors };
-      const exported = exportedNames(await readFile(real.path, 'utf8')).sort().join(', ');
+      const exported = exportedNames(await readFile(real.path, 'utf8'))
+        .sort()
+        .join(', ');
       if (exported !== 'DefaultJsonSchemaValidator, process')
         throw new Error(`bundle: the MCP SDK's shims (${real.path}) export ${exported}; update lazy-mcp-shims`);
       return { path: real.path };
@@ -279,8 +281,20 @@ for (const [result, file] of [
   [mcp, 'dist/cli/mcp.cjs'],
 ]) {
   refuse(result, file, TUI, 'the TUI', 'bundle.mjs');
-  refuse(result, file, /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/, "zod's locales", 'zod (lean-zod leaves them out)');
-  refuse(result, file, /node_modules\/zod\/v4\/classic\/from-json-schema/, "zod's fromJSONSchema", 'zod (lean-zod leaves it out)');
+  refuse(
+    result,
+    file,
+    /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/,
+    "zod's locales",
+    'zod (lean-zod leaves them out)',
+  );
+  refuse(
+    result,
+    file,
+    /node_modules\/zod\/v4\/classic\/from-json-schema/,
+    "zod's fromJSONSchema",
+    'zod (lean-zod leaves it out)',
+  );
   // The weights' module in the file is the few lines weights-beside writes, not the table.
   for (const output of Object.values(result.metafile.outputs))
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs))

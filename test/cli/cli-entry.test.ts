@@ -147,7 +147,10 @@ describe('the bin loads the bundle a run needs', () => {
     for (const [pattern, what] of [
       [/@decimalturn\/toml-patch\//, 'toml-patch'],
       [/@modelcontextprotocol\//, 'the MCP SDK'],
-      [/source\/cli\/commands\/(install|import|note|agents|capture|promote|memory-extract)\.ts$/, 'a command of main.cjs'],
+      [
+        /source\/cli\/commands\/(install|import|note|agents|capture|promote|memory-extract)\.ts$/,
+        'a command of main.cjs',
+      ],
     ] as Array<[RegExp, string]>)
       assert.deepEqual(
         read.filter((source) => pattern.test(source)),
