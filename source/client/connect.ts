@@ -10,7 +10,6 @@ import { processStartTime } from '../host/lease.js';
 import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
 import type { HostStatus } from '../api/history.js';
-import { apiClient } from './api-client.js';
 import { http } from '../ground/lazy-builtin.js';
 import { isCurrentStore, openReadOnly } from './read-only-application.js';
 
@@ -52,7 +51,8 @@ export async function findRunningHost(
     );
   }
   // A host.json left by a host that died: the lease decides, not this file.
-  return answer === info.hostId ? apiClient(info.port, info.token) : undefined;
+  // The HTTP client (and the route tables it is made from) only when a host answers.
+  return answer === info.hostId ? (await import('./api-client.js')).apiClient(info.port, info.token) : undefined;
 }
 
 /** What host.json says once no live host is starting any more: a starting host is waited for, within the bound. */
