@@ -30,9 +30,11 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
   );
 } else {
   // Every other command: the CLI without the TUI, one CommonJS file through its code cache; `mcp`
-  // the same CLI with the MCP server, which no other command needs to read.
+  // the CLI with the MCP server and no other command; the reads that scripts and agents call in
+  // loops the CLI with only them (scripts/bundle.mjs). Any bundle hands a command it lacks to the
+  // one that has it, so this choice is about speed only.
   process.env.NODE_ENV ??= 'production';
-  const bundle = argv[0] === 'mcp' ? 'mcp.cjs' : 'main.cjs';
+  const bundle = argv[0] === 'mcp' ? 'mcp.cjs' : isRead(argv) ? 'read.cjs' : 'main.cjs';
   let cli;
   try {
     cli = require('./code-cache.cjs').loadCached(require('node:path').join(__dirname, '..', 'dist', 'cli', bundle));
@@ -57,4 +59,11 @@ function isTui(words) {
     else if (![...valued].some((flag) => word.startsWith(`${flag}=`))) return false;
   }
   return true;
+}
+
+/** The reads in dist/cli/read.cjs, by their first words (a flag before them: main.cjs). */
+function isRead(words) {
+  const reads = new Set(['sessions', 'session', 'get', 'search', 'message', 'operation', 'log', 'timeline']);
+  const memoryReads = new Set(['status', 'recall', 'review', 'search']);
+  return reads.has(words[0]) || (words[0] === 'memory' && memoryReads.has(words[1]));
 }

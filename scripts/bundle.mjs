@@ -7,6 +7,8 @@
 //   dist/cli/bundle.mjs — the CLI and the TUI. It stays one level below dist, like the modules
 //                        it replaces, so paths it resolves from its own URL (the workers, the
 //                        shim) stay the same.
+//   dist/cli/main.cjs, read.cjs, mcp.cjs — the CLI without the TUI for every other command, the
+//                        reads and `mcp` (CommonJS, each with its V8 code cache).
 //   dist/workers/<name>-thread.js — each worker thread in place of its tsc output: every host
 //                        start (the TUI, session-drain, flush) starts three of them, each loading
 //                        its modules again (measured: Host.start about 290 -> 200 ms).
@@ -15,10 +17,43 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).pathname;
+
+/**
+ * zod as the code uses it: the `z` namespace of zod's classic API, without its 40-odd locales
+ * (English is registered by the schemas themselves), `fromJSONSchema` and the `core` namespace
+ * that re-exports them all. A `z` namespace keeps every export it re-exports, so importing `zod`
+ * brought them all in (about half of a CLI bundle). `zod` and `zod/v4` (the MCP SDK's) resolve to
+ * this one module, so there is one zod in each bundle. The build fails if zod's index changes
+ * shape (a new zod: look again).
+ */
+const zodClassic = join(dirname(createRequire(import.meta.url).resolve('zod/package.json')), 'v4', 'classic');
+const zodDropped = [/^export \* as core from /, /^export \* as locales from /, /^export \{ fromJSONSchema \} from /];
+const leanZod = {
+  name: 'lean-zod',
+  setup(b) {
+    b.onResolve({ filter: /^zod(\/v4)?$/ }, () => ({ path: 'zod', namespace: 'lean-zod' }));
+    b.onResolve({ filter: /^lean-zod-external$/ }, () => ({ path: 'external', namespace: 'lean-zod' }));
+    b.onLoad({ filter: /^zod$/, namespace: 'lean-zod' }, () => ({
+      contents:
+        "import * as z from 'lean-zod-external';\nexport * from 'lean-zod-external';\nexport { z, z as default };\n",
+      resolveDir: zodClassic,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /^external$/, namespace: 'lean-zod' }, async () => {
+      const lines = (await readFile(join(zodClassic, 'external.js'), 'utf8')).split('\n');
+      const kept = lines.filter((line) => !zodDropped.some((pattern) => pattern.test(line)));
+      if (lines.length - kept.length !== zodDropped.length)
+        throw new Error(`bundle: zod's classic index (${zodClassic}/external.js) changed; update the lean-zod plugin`);
+      return { contents: kept.join('\n'), resolveDir: zodClassic, loader: 'js' };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -26,6 +61,7 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   external: ['better-sqlite3', '@mariozechner/pi-coding-agent'],
+  plugins: [leanZod],
 };
 // CommonJS dependencies call require(); an ES module has none of its own.
 const esmRequire = {
@@ -59,7 +95,7 @@ const yogaWithoutFetch = {
 for (const name of await readdir(dist('cli'))) if (/^(chunk-|bundle\.)/.test(name)) await rm(dist(`cli/${name}`));
 await build({
   ...common,
-  plugins: [yogaWithoutFetch],
+  plugins: [leanZod, yogaWithoutFetch],
   // Less source to read and pre-parse (3.0 -> 2.2 MB; measured: the TUI's first frame about 13%
   // sooner). Identifiers are kept, so stack traces still name their functions.
   minifyWhitespace: true,
@@ -80,11 +116,12 @@ if (!yogaLoaderPatched)
   throw new Error("bundle: yoga-layout's wasm loader was not found; update the yoga-without-fetch plugin");
 
 /**
- * dist/cli/main.cjs — the CLI without the TUI, as one CommonJS file that bin/code-cache.cjs loads
- * with V8's code cache: every command but the TUI (plain reads, `mcp`, `host`, `flush`…) is a
- * whole process that clients and scripts start in loops, and compiling the ES module chunks was
+ * dist/cli/{main,read,mcp}.cjs — the CLI without the TUI, as CommonJS files that bin/code-cache.cjs
+ * loads with V8's code cache: every command but the TUI (plain reads, `mcp`, `host`, `flush`…) is
+ * a whole process that clients and scripts start in loops, and compiling the ES module chunks was
  * about a quarter of a plain read's process (V8's code cache is for scripts, not ES modules, in
- * Node 20). `commands/tui.js` is replaced by a stub that hands a TUI run to bundle.mjs whole.
+ * Node 20). Each is the whole CLI entry with some commands' modules (onlyCommands below);
+ * `commands/tui.js` is replaced by a stub that hands a TUI run to bundle.mjs whole.
  * `import.meta` is what an ES module would see from dist/cli (workers and the shim are found from
  * it); `resolve` finds a package's package.json, which is all the CLI asks it for (pi's bin).
  */
@@ -99,19 +136,106 @@ const cjsImportMeta = `const __cmImportMeta = {
     throw Object.assign(new Error("Cannot find package '" + name + "'"), { code: 'ERR_MODULE_NOT_FOUND' });
   },
 };`;
-const stub = (name) => ({ path: new URL(`./stubs/${name}`, import.meta.url).pathname });
-const tuiElsewhere = {
-  name: 'tui-elsewhere',
+const stub = (name) => new URL(`./stubs/${name}`, import.meta.url).pathname;
+
+/**
+ * The poisoning scorer's weights (source/memory/poison-scorer-weights.json, about a sixth of a CLI
+ * bundle) read from dist/memory when the scorer first asks for them, not inlined: only a lint
+ * reads them (poison-scorer.ts builds its table on first use), and every command of the bundle
+ * would read and compile them. `from` is where the bundle's own file lies, relative to dist.
+ */
+const weightsBeside = (from) => ({
+  name: 'weights-beside',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/tui\.js$/ }, () => stub('tui-in-esm.cjs'));
+    b.onLoad({ filter: /[\\/]memory[\\/]poison-scorer-weights\.json$/ }, async (args) => {
+      const keys = Object.keys(JSON.parse(await readFile(args.path, 'utf8')));
+      const file = JSON.stringify(relative(dirname(dist(from)), args.path));
+      const getters = keys.map((key) => `  get ${key}() { return load().${key}; },`).join('\n');
+      return {
+        contents: `let data;\nconst load = () => (data ??= JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, ${file}), 'utf8')));\nmodule.exports = {\n${getters}\n};\n`,
+        loader: 'js',
+      };
+    });
+  },
+});
+
+/**
+ * A CLI bundle with only some commands' modules: a module that source/cli loads by import() (a
+ * command's module, the MCP server, the lint rules) and `keeps` does not name is replaced by a
+ * stub with the same exports, each of which hands the run over whole to the bundle that has it —
+ * the TUI to bundle.mjs, the MCP server to mcp.cjs, any other to main.cjs — so no object of one
+ * bundle ever meets another's code. The shim sends each command to the bundle that has it; a run
+ * that reaches a stub anyway (a flag before the command word) is still answered.
+ */
+const onlyCommands = (keeps) => ({
+  name: 'only-commands',
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || !args.importer.startsWith(dist('cli/'))) return undefined;
+      const module = relative(dist(''), join(args.resolveDir, args.path));
+      if (module === 'cli/commands/tui.js') return { path: stub('tui-in-esm.cjs') };
+      if (keeps(module)) return undefined;
+      if (module === 'mcp/server.js') return { path: stub('mcp-elsewhere.cjs') };
+      return { path: dist(module), namespace: 'hand-over' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'hand-over' }, async (args) => {
+      const names = exportedNames(await readFile(args.path, 'utf8'));
+      if (names.length === 0) throw new Error(`bundle: no exports found in ${args.path}; update exportedNames`);
+      const lines = names.map((name) => `exports.${name} = handOver;`).join('\n');
+      return {
+        contents: `'use strict';\nconst { handOver } = require(${JSON.stringify(stub('main-elsewhere.cjs'))});\n${lines}\n`,
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+});
+
+/** The names a module of tsc's output exports (`export [async] function|const|class NAME`, `export { a, b as c }`). */
+function exportedNames(source) {
+  const names = new Set();
+  for (const match of source.matchAll(/^export (?:async )?(?:function\*? |const |let |class )([\w$]+)/gm))
+    names.add(match[1]);
+  for (const match of source.matchAll(/^export \{([^}]*)\}/gm))
+    for (const item of match[1].split(','))
+      if (item.trim() && !item.trim().startsWith('type '))
+        names.add(
+          item
+            .trim()
+            .split(/\s+as\s+/)
+            .pop(),
+        );
+  return [...names];
+}
+
+/**
+ * The MCP SDK's Node shims through scripts/stubs/mcp-shims-lazy.mjs, which loads the SDK's JSON
+ * schema validator (Ajv) at its first use instead of at the server's start. The build fails if the
+ * shims export anything else (a new SDK: look again).
+ */
+const lazyMcpShims = {
+  name: 'lazy-mcp-shims',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) =>
+      args.pluginData === 'real' ? undefined : { path: stub('mcp-shims-lazy.mjs') },
+    );
+    b.onResolve({ filter: /^mcp-shims-of-the-sdk$/ }, async () => {
+      const real = await b.resolve('@modelcontextprotocol/server/_shims', {
+        kind: 'import-statement',
+        resolveDir: dist('mcp'),
+        pluginData: 'real',
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      const exported = exportedNames(await readFile(real.path, 'utf8'))
+        .sort()
+        .join(', ');
+      if (exported !== 'DefaultJsonSchemaValidator, process')
+        throw new Error(`bundle: the MCP SDK's shims (${real.path}) export ${exported}; update lazy-mcp-shims`);
+      return { path: real.path };
+    });
   },
 };
-const mcpElsewhere = {
-  name: 'mcp-elsewhere',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/mcp\/server\.js$/ }, () => stub('mcp-elsewhere.cjs'));
-  },
-};
+
 const cjsOptions = {
   ...common,
   metafile: true,
@@ -121,29 +245,68 @@ const cjsOptions = {
   define: { 'import.meta': '__cmImportMeta' },
   banner: { js: cjsImportMeta },
 };
-// dist/cli/mcp.cjs is the same CLI with the MCP server, which only `mcp` runs (the shim sends it
-// there): the SDK and the tool schemas are about a third of the CLI, read and compiled by no other
-// command.
-const cjs = await build({
-  ...cjsOptions,
-  entryPoints: [dist('cli/main.js')],
-  outfile: dist('cli/main.cjs'),
-  plugins: [tuiElsewhere, mcpElsewhere],
-});
-const mcp = await build({
-  ...cjsOptions,
-  entryPoints: [dist('cli/main.js')],
-  outfile: dist('cli/mcp.cjs'),
-  plugins: [tuiElsewhere],
-});
+const cliBundle = (file, keeps) =>
+  build({
+    ...cjsOptions,
+    entryPoints: [dist('cli/main.js')],
+    outfile: dist(file),
+    plugins: [leanZod, weightsBeside(file), onlyCommands(keeps), lazyMcpShims],
+  });
+/** The command modules (and their lazily loaded parts) of the reads that scripts and agents call in loops. */
+const READ_MODULES = new Set(
+  ['sessions', 'approved', 'memory-group', 'memory', 'lookup', 'history'].map((name) => `cli/commands/${name}.js`),
+);
+// dist/cli/main.cjs: every command but the TUI and the MCP server.
+const cjs = await cliBundle('cli/main.cjs', (module) => module !== 'mcp/server.js');
+// dist/cli/read.cjs: the reads only (shim: READS). No TUI, no MCP server, no install (toml-patch),
+// no lint, promotion or extraction runs: what `sessions --json`, `get` or `memory review` reads and
+// compiles at each start.
+const read = await cliBundle('cli/read.cjs', (module) => READ_MODULES.has(module));
+// dist/cli/mcp.cjs: the MCP server, which only `mcp` runs: its SDK and tool schemas, and no
+// command module.
+const mcp = await cliBundle('cli/mcp.cjs', (module) => module === 'mcp/server.js');
 
+// What the bundle's file holds: the inputs that left code in it (a module parsed and shaken out whole left none).
 const refuse = (result, file, pattern, what, home) => {
-  const found = Object.keys(result.metafile.inputs).find((input) => pattern.test(input));
+  const inputs = Object.values(result.metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : [])),
+  );
+  const found = inputs.find((input) => pattern.test(input));
   if (found) throw new Error(`bundle: ${file} contains ${what} (${found}); it belongs to ${home} only`);
 };
-refuse(cjs, 'dist/cli/main.cjs', /node_modules\/(ink|react|yoga-layout)\//, 'the TUI', 'bundle.mjs');
-refuse(mcp, 'dist/cli/mcp.cjs', /node_modules\/(ink|react|yoga-layout)\//, 'the TUI', 'bundle.mjs');
+const TUI = /node_modules\/(ink|react|yoga-layout)\//;
+for (const [result, file] of [
+  [cjs, 'dist/cli/main.cjs'],
+  [read, 'dist/cli/read.cjs'],
+  [mcp, 'dist/cli/mcp.cjs'],
+]) {
+  refuse(result, file, TUI, 'the TUI', 'bundle.mjs');
+  refuse(
+    result,
+    file,
+    /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/,
+    "zod's locales",
+    'zod (lean-zod leaves them out)',
+  );
+  refuse(
+    result,
+    file,
+    /node_modules\/zod\/v4\/classic\/from-json-schema/,
+    "zod's fromJSONSchema",
+    'zod (lean-zod leaves it out)',
+  );
+  // The weights' module in the file is the few lines weights-beside writes, not the table.
+  for (const output of Object.values(result.metafile.outputs))
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
+      if (input.endsWith('poison-scorer-weights.json') && bytesInOutput > 2000)
+        throw new Error(
+          `bundle: ${file} contains the scorer weights (${bytesInOutput} bytes); they belong to dist/memory`,
+        );
+}
 refuse(cjs, 'dist/cli/main.cjs', /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'mcp.cjs');
+refuse(read, 'dist/cli/read.cjs', /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'mcp.cjs');
+refuse(read, 'dist/cli/read.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
+refuse(mcp, 'dist/cli/mcp.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
 
 for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread', 'memory-files-thread']) {
   const file = dist(`workers/${name}.js`);

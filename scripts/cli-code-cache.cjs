@@ -1,7 +1,9 @@
-// `node scripts/cli-code-cache.cjs`: the build's step that writes dist/cli/main.cjs.v8cache and
-// dist/cli/mcp.cjs.v8cache (bin/code-cache.cjs). It runs the reads that clients and scripts call in
-// loops, and an MCP server's first exchange (initialize, tools/list) — in a throwaway data home,
-// with their output dropped — so that the functions they call are in the cache too.
+// `node scripts/cli-code-cache.cjs`: the build's step that writes the code cache of each CLI bundle
+// (bin/code-cache.cjs): dist/cli/main.cjs.v8cache, read.cjs.v8cache and mcp.cjs.v8cache. It runs
+// what clients and scripts call in loops — in main.cjs a note and status, in read.cjs the reads, in
+// mcp.cjs an MCP server's first exchange (initialize, tools/list) — in a throwaway data home, with
+// their output dropped, so that the functions they call are in the cache too. Each bundle runs
+// only commands it has (scripts/bundle.mjs; the others would hand the run over to main.cjs).
 'use strict';
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -10,18 +12,22 @@ const { Readable, Writable } = require('node:stream');
 const { writeCodeCache } = require('../bin/code-cache.cjs');
 
 const CLI = join(__dirname, '..', 'dist', 'cli', 'main.cjs');
+const READ = join(__dirname, '..', 'dist', 'cli', 'read.cjs');
 const MCP = join(__dirname, '..', 'dist', 'cli', 'mcp.cjs');
 const dir = mkdtempSync(join(tmpdir(), 'cm-cli-cache-'));
 const home = join(dir, 'home');
 const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
 const runs = [
   ['note', 'the code cache is made here', '--home', home],
-  ['sessions', '--json', '--home', home],
   ['status', '--json', '--home', home],
+  ['note', '--help'],
+];
+const reads = [
+  ['sessions', '--json', '--home', home],
   ['get', 'none', '--json', '--home', home],
   ['memory', 'review', '--json', '--home', home],
   ['search', 'cache', '--json', '--home', home],
-  ['note', '--help'],
+  ['sessions', '--help'],
 ];
 
 /** What a client sends first, as the server reads it from stdin. */
@@ -54,6 +60,11 @@ async function serveFirstExchange(cli) {
 writeCodeCache(CLI, async (cli) => {
   for (const argv of runs) await cli.main(argv, quiet);
 })
+  .then(() =>
+    writeCodeCache(READ, async (cli) => {
+      for (const argv of reads) await cli.main(argv, quiet);
+    }),
+  )
   .then(() => writeCodeCache(MCP, serveFirstExchange))
   .catch((error) => {
     process.exitCode = 1;

@@ -1,6 +1,6 @@
-// In the CommonJS CLI (dist/cli/main.cjs, built by scripts/bundle.mjs) in place of mcp/server.js:
-// the MCP server (its SDK and tool schemas) is in dist/cli/mcp.cjs, the same CLI built with it, so
-// no other command reads or compiles it. The shim sends `mcp` there directly; a run that reaches
+// In the CommonJS CLI bundles without the MCP server (dist/cli/main.cjs and read.cjs, built by
+// scripts/bundle.mjs) in place of mcp/server.js: the MCP server (its SDK and tool schemas) is in
+// dist/cli/mcp.cjs, so no other command reads or compiles it. The shim sends `mcp` there directly; a run that reaches
 // this anyway (`--home D mcp`) is handed over whole, so no object of one bundle meets the other's.
 'use strict';
 const { join } = require('node:path');

@@ -1,4 +1,4 @@
-// In the CommonJS CLI (dist/cli/main.cjs, built by scripts/bundle.mjs) in place of
+// In the CommonJS CLI bundles (dist/cli/*.cjs, built by scripts/bundle.mjs) in place of
 // commands/tui.js: the TUI (ink, react, yoga) is in the ES module bundle only. The shim sends a
 // TUI run there directly; a run that reaches this anyway is handed over whole, so no object of one
 // bundle ever meets the other's code.

@@ -12,14 +12,14 @@
 //      the tests parse real answers with the schema (test/support/checked-application.ts).
 //   2. Implement it in the area's service in source/host/ (<area>-service.ts, which `implements`
 //      the area's route table: the compiler asks for it), and, for a read, in
-//      source/client/read-only-application.ts (the compiler asks for that too).
+//      source/client/read-only-application.ts (the compiler asks for that too; a read-only
+//      connection refuses every other method: read-only.ts).
 // The HTTP route (source/host/api-server.ts), the client method (source/client/api-client.ts) and
 // a read-only connection's refusal of a write follow from the declaration; nothing else changes.
 import { agentsApi } from './agents.js';
 import { captureApi } from './capture.js';
 import { historyApi } from './history.js';
 import { memoryApi } from './memory.js';
-import { CmError } from '../errors.js';
 import type { MethodsOf, ReadMethodsOf } from './route.js';
 
 /** The areas, each a route table; a method's name is unique across them. */
@@ -48,16 +48,3 @@ export function applicationOf(services: AreaServices): Application {
 
 /** The reads a read-only connection answers (no host, no lease). */
 export type ReadOnlyReads = ReadMethodsOf<ApiRoutes>;
-
-/** An application from its reads; every write is refused (a read-only connection holds no lease). */
-export function readOnlyApplication(reads: ReadOnlyReads): Application {
-  const methods = Object.entries(apiRoutes).map(([name, route]) => {
-    if (route.kind === 'read') return [name, reads[name as keyof ReadOnlyReads]];
-    return [
-      name,
-      () =>
-        Promise.reject(new CmError('internal', `This connection is read-only; "${name}" needs the host or the lease.`)),
-    ];
-  });
-  return Object.fromEntries(methods) as Application;
-}

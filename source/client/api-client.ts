@@ -1,15 +1,17 @@
 // The application API over loopback HTTP: what the CLI uses when a host runs. Every method is
 // derived from its declaration in source/api/; memoryExtract and memoryReverifyRunner are each
 // composed of two of them.
-import { Agent, request as httpRequest } from 'node:http';
+import type { Agent } from 'node:http';
 import { CmError, isErrorCode } from '../errors.js';
 import { API_TIMEOUT_ENV, API_TIMEOUT_MS } from '../limits.js';
 import { type Application, apiRoutes } from '../api/application.js';
 import type { QueryField, Route } from '../api/route.js';
 import { extractByFollowing, reverifyByFollowing } from './extract-run.js';
+import { http } from '../ground/lazy-builtin.js';
 
-// node:http with a keep-alive agent: fetch costs several times more per loopback request.
-const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+// node:http with a keep-alive agent: fetch costs several times more per loopback request. Made at
+// the first request: a read without a host never loads node:http.
+let agent: Agent | undefined;
 
 /** The bound of one request: API_TIMEOUT_MS, or a whole number of milliseconds in COMMON_MEMORY_API_TIMEOUT_MS. */
 function requestTimeoutMs(): number {
@@ -29,7 +31,8 @@ function send(
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
     if (body !== undefined)
       Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    const request = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent, timeout }, (response) => {
+    agent ??= new (http().Agent)({ keepAlive: true, maxSockets: 8 });
+    const request = http().request({ host: '127.0.0.1', port, method, path, headers, agent, timeout }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>

@@ -3,7 +3,6 @@
 // writes, this process takes the lease for its own duration; for reads, a read-only connection
 // that takes no lease.
 import { existsSync, readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import type { Host, HostInfoFile } from '../host/host.js';
@@ -11,7 +10,7 @@ import { processStartTime } from '../host/lease.js';
 import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
 import type { HostStatus } from '../api/history.js';
-import { apiClient } from './api-client.js';
+import { http } from '../ground/lazy-builtin.js';
 import { isCurrentStore, openReadOnly } from './read-only-application.js';
 
 export interface Connection {
@@ -52,7 +51,8 @@ export async function findRunningHost(
     );
   }
   // A host.json left by a host that died: the lease decides, not this file.
-  return answer === info.hostId ? apiClient(info.port, info.token) : undefined;
+  // The HTTP client (and the route tables it is made from) only when a host answers.
+  return answer === info.hostId ? (await import('./api-client.js')).apiClient(info.port, info.token) : undefined;
 }
 
 /** What host.json says once no live host is starting any more: a starting host is waited for, within the bound. */
@@ -81,7 +81,7 @@ function stillStarting(home: string, info: HostInfoFile): CmError {
 /** The host ID the API answers with; 'silent' when it accepted the connection but gave no answer in time. */
 function probeHost(port: number, token: string): Promise<string | 'silent' | undefined> {
   return new Promise((resolve) => {
-    const request = httpRequest(
+    const request = http().request(
       {
         host: '127.0.0.1',
         port,

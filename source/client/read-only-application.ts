@@ -1,7 +1,8 @@
 // Reads without a host: a read-only connection, no lease, so `log --follow` never blocks a host start.
 // It answers the API's reads; its refusals of the writes are derived from the declarations.
 import { dirname, join } from 'node:path';
-import { type Application, readOnlyApplication } from '../api/application.js';
+import type { Application } from '../api/application.js';
+import { readOnlyApplication } from '../api/read-only.js';
 import { listAgents } from '../store/core/agents.js';
 import { lastEventsAt, readCaptureStatus } from '../store/core/capture-reads.js';
 import { coreSchema } from '../store/core/core-schema.js';

@@ -12,6 +12,8 @@ function builtin<T>(id: string): T {
 export const childProcess = (): typeof import('node:child_process') => builtin('node:child_process');
 export const os = (): typeof import('node:os') => builtin('node:os');
 export const crypto = (): typeof import('node:crypto') => builtin('node:crypto');
+/** node:http (with node:net and the stream modules: several ms) only when a host is asked over loopback. */
+export const http = (): typeof import('node:http') => builtin('node:http');
 
 /** Milliseconds since this process started; `performance.now()` would load node:perf_hooks first (about 2 ms). */
 export const processUptimeMs = (): number => process.uptime() * 1000;

@@ -4,11 +4,14 @@
 // host's writer, or takes the lease for the call's duration like any memory command — never for
 // longer, so the server never keeps a host from starting. The caller's scopes come from the
 // directory the client started the server in: its worktree's and the user's.
-import { connect } from '../client/connect.js';
-import { approvedEntryIn, memoryOverviewIn, searchApprovedIn } from '../client/local-memory.js';
 import type { ProposalOrigin } from '../api/memory.js';
-import { refreshSnapshot } from '../hook/refresh.js';
 import type { McpStatus, MemoryBackend } from './tools.js';
+
+// Loaded at a tool's first call, not at the server's start: a client waits for `initialize`
+// before it offers the tools (and may not wait long), and these bring the store and the pipeline.
+const localMemory = () => import('../client/local-memory.js');
+const connection = () => import('../client/connect.js');
+const refreshing = () => import('../hook/refresh.js');
 
 export function localBackend(home: string, cwd: string, origin: () => ProposalOrigin): Required<MemoryBackend> {
   // Proposals one at a time: without a host each takes the lease for its duration, and a second
@@ -16,10 +19,10 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
   // (clients do call tools in parallel).
   let proposals: Promise<unknown> = Promise.resolve();
   return {
-    search: async (query, limit) => searchApprovedIn(home, cwd, query, limit),
-    get: async (entryId) => approvedEntryIn(home, cwd, entryId),
+    search: async (query, limit) => (await localMemory()).searchApprovedIn(home, cwd, query, limit),
+    get: async (entryId) => (await localMemory()).approvedEntryIn(home, cwd, entryId),
     status: async (): Promise<McpStatus> => {
-      const { approved, memory, ledger } = memoryOverviewIn(home, cwd);
+      const { approved, memory, ledger } = (await localMemory()).memoryOverviewIn(home, cwd);
       const { draft, quarantined, promoted } = memory.candidates;
       const { state, reason, roots, entries } = ledger;
       return {
@@ -30,16 +33,16 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
     },
     propose: (proposal) => {
       const run = async () => {
-        const connection = await connect(home, 'write');
+        const connected = await (await connection()).connect(home, 'write');
         try {
-          return await connection.app.memoryPropose({
+          return await connected.app.memoryPropose({
             cwd,
             ...proposal,
             appliesWhen: proposal.appliesWhen ?? null,
             origin: origin(),
           });
         } finally {
-          await connection.close();
+          await connected.close();
         }
       };
       const result = proposals.then(run, run);
@@ -49,6 +52,6 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
     // The session is found as `memory refresh` run from the session's shell finds it: the client
     // started this server, so the client's process is among its ancestors, and the conversation id
     // the client put in the server's environment (server.ts) narrows it further.
-    refresh: async (sessionKey) => refreshSnapshot(home, { sessionKey }, process.env),
+    refresh: async (sessionKey) => (await refreshing()).refreshSnapshot(home, { sessionKey }, process.env),
   };
 }

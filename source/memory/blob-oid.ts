@@ -2,8 +2,8 @@
 // sha1("blob <length>\0" + bytes). Computed in-process: promotion compares a target's current OID
 // with the one its plan recorded, and never runs git.
 
-import { createHash } from 'node:crypto';
+import { crypto } from '../ground/lazy-builtin.js';
 
 export function gitBlobOid(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  return crypto().createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

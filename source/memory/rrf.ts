@@ -3,7 +3,7 @@
 // are: score(d) = Σ 1 / (k + rank_i(d)), ranks from 1. Equal scores are ordered by
 // (sourceKind, id) in code-unit order, so the fused order, and its digest, never depend on
 // the order SQLite happened to return ties in or on the locale.
-import { createHash } from 'node:crypto';
+import { crypto } from '../ground/lazy-builtin.js';
 
 /** The version string recorded in a task's binding: change it whenever the fusion or its inputs change. */
 export const RECALL_ALGORITHM = 'recall-rrf@1';
@@ -46,7 +46,7 @@ export function fuseRrf<T extends RecallKey>(lists: readonly T[][], k = RRF_K): 
     .map((entry, index) => ({ rank: index + 1, ...entry }));
 }
 
-const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const sha256Hex = (text: string) => crypto().createHash('sha256').update(text, 'utf8').digest('hex');
 
 export interface RecallQuery {
   /** The FTS5 expression actually run (from buildFtsQuery), or null when the draft had no searchable word. */

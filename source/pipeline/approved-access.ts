@@ -32,7 +32,7 @@ import {
   type SyncApprovedResult,
 } from '../store/memory/approved-store.js';
 import { memoryRootOf } from '../effects/memory-root.js';
-import { resolveScope, USER_SCOPE } from '../effects/repository.js';
+import { resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
 import { withMemoryState } from './memory-access.js';
 import type { Db } from '../store/database.js';
@@ -57,7 +57,9 @@ const userOwner: ApprovedOwner = {
 
 /** The caller's owners, the repository's first: the order of precedence for one id in both. */
 function targetsOf(home: string, cwd: string): Target[] {
-  const scope = resolveScope(cwd);
+  // Without a git process where the layout is plain (the same binding: effects/repository.ts): a
+  // read (`get`, `memory search`, the MCP tools) is a whole process that scripts and agents start.
+  const scope = resolveScopeQuickly(cwd);
   const targets: Target[] = [];
   if (scope.scope === 'project') {
     targets.push({

@@ -22,7 +22,7 @@ import {
 import { parseReviewCursor } from '../memory/review-cursor.js';
 import { readWaiting } from '../store/core/capture-reads.js';
 import { WINDOW_MAX_DAYS } from '../memory/window.js';
-import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
+import { publicScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { buildFtsQuery } from '../memory/fts-query.js';
 import { RECALL_K } from '../store/memory/recall.js';
@@ -111,7 +111,8 @@ export function memoryReviewAt(path: string, request: MemoryReviewRequest): Memo
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > REVIEW_PAGE_MAX)
     throw new CmError('usage', `--limit must be a whole number from 1 to ${REVIEW_PAGE_MAX}.`);
   const after = request.after === undefined ? null : parseReviewCursor(request.after);
-  const caller = publicScope(resolveScope(request.cwd));
+  // Without a git process where the layout is plain (the same binding: effects/repository.ts).
+  const caller = publicScope(resolveScopeQuickly(request.cwd));
   if (filter === 'project' && caller.scope !== 'project')
     throw new CmError(
       'usage',
@@ -139,7 +140,7 @@ export function memoryRecallAt(path: string, text: string, cwd: string, limit?: 
     );
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1 || limit > 100))
     throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
-  const scope = publicScope(resolveScope(cwd));
+  const scope = publicScope(resolveScopeQuickly(cwd));
   return withMemoryState(
     path,
     () => emptyRecall(text, limit),

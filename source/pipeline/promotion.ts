@@ -8,7 +8,7 @@
 // bytes is skipped, never written twice. Promote never runs git (but to bind an unusual layout):
 // the plan names its root's anchor, checked against the approved digest and re-derived from the
 // repository binding before anything is written.
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../ground/lazy-builtin.js';
 import { realpathSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import type { FaultPoint } from '../ground/faults.js';
@@ -203,7 +203,7 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
       updatesEntryId: inRoot,
     };
   });
-  const planId = `plan-${randomBytes(8).toString('hex')}`;
+  const planId = `plan-${crypto().randomBytes(8).toString('hex')}`;
   const built = buildPromotionPlan({
     planId,
     scope,

@@ -1,11 +1,12 @@
 // Which bundle a run of the shipped bin loads (bin/common-memory.cjs): the TUI the ES module bundle
-// (dist/cli/bundle.mjs, with ink and react); every other command the CommonJS CLI without them
-// (dist/cli/main.cjs) through its V8 code cache, and `mcp` the same CLI with the MCP server
-// (dist/cli/mcp.cjs); a TUI or MCP run that reaches the plain CLI anyway is handed over whole. Each
-// is shown by taking the other bundle away in a copied installation.
+// (dist/cli/bundle.mjs, with ink and react); every other command a CommonJS CLI without them,
+// through its V8 code cache: the reads the CLI cut to them (dist/cli/read.cjs), `mcp` the CLI with
+// the MCP server and no command module (dist/cli/mcp.cjs), any other command the plain CLI
+// (dist/cli/main.cjs). A run that reaches a bundle without its command is handed over whole. Each
+// is shown by taking the other bundles away in a copied installation.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempHome, waitFor } from '../support/cli.js';
@@ -41,8 +42,9 @@ function cacheState(dir: string, name = 'main.cjs'): 'accepted' | 'rejected' | '
 }
 
 describe('the bin loads the bundle a run needs', () => {
-  it("the build leaves a code cache that V8 accepts for the plain CLI's bundle and the MCP server's", () => {
+  it('the build leaves a code cache that V8 accepts for each CLI bundle: the plain CLI, the reads, the MCP server', () => {
     assert.equal(cacheState(CHECKOUT), 'accepted');
+    assert.equal(cacheState(CHECKOUT, 'read.cjs'), 'accepted');
     assert.equal(cacheState(CHECKOUT, 'mcp.cjs'), 'accepted');
   });
 
@@ -79,9 +81,115 @@ describe('the bin loads the bundle a run needs', () => {
     assert.match(listed.stdout, /kept without the TUI bundle/);
 
     rmSync(join(install.dir, 'dist', 'cli', 'main.cjs'));
-    const broken = run(install.bin, ['log', '--json', '--home', home]);
+    const broken = run(install.bin, ['note', 'not kept', '--home', home]);
     assert.equal(broken.status, 1);
     assert.match(broken.stderr, /is not built .*main\.cjs is missing.*npm run build/s);
+    // A read is served by its own bundle, which the plain CLI's loss leaves whole.
+    const read = run(install.bin, ['log', '--json', '--home', home]);
+    assert.equal(read.status, 0, read.stderr);
+    assert.match(read.stdout, /kept without the TUI bundle/);
+    assert.doesNotMatch(read.stdout, /not kept/);
+  });
+
+  it('the reads run from their own bundle, and a command it lacks is handed to the plain CLI whole', () => {
+    const install = copyInstall(join(tempHome('cli-entry-read'), 'install'));
+    const home = tempHome('cli-entry-read-home');
+    assert.equal(run(install.bin, ['note', 'a note for the reads', '--home', home]).status, 0);
+    const plain = join(install.dir, 'dist', 'cli', 'main.cjs');
+    renameSync(plain, `${plain}.aside`);
+    for (const args of [
+      ['sessions', '--json'],
+      ['log', '--json'],
+      ['memory', 'review', '--json'],
+      ['memory', 'status', '--json'],
+    ]) {
+      const answer = run(install.bin, [...args, '--home', home]);
+      assert.equal(answer.status, 0, `${args.join(' ')}: ${answer.stderr}`);
+      assert.doesNotThrow(() => JSON.parse(answer.stdout), args.join(' '));
+    }
+    const missing = run(install.bin, ['get', 'no-such-entry', '--json', '--home', home]);
+    assert.equal(missing.status, 6, missing.stderr);
+    assert.equal(JSON.parse(missing.stderr).error.code, 'not_found');
+    renameSync(`${plain}.aside`, plain);
+
+    // read.cjs and mcp.cjs with a command they lack (the shim never sends one): main.cjs answers it.
+    for (const bundle of ['read.cjs', 'mcp.cjs']) {
+      const loader = JSON.stringify(join(install.dir, 'bin', 'code-cache.cjs'));
+      const file = JSON.stringify(join(install.dir, 'dist', 'cli', bundle));
+      const probe = join(dirname(tempHome('cli-entry-handover')), `probe-${bundle}`);
+      writeFileSync(
+        probe,
+        `require(${loader}).loadCached(${file}).main(process.argv.slice(2)).then((code) => { process.exitCode = code; });`,
+      );
+      const noted = run(probe, ['note', `handed over by ${bundle}`, '--home', home]);
+      assert.equal(noted.status, 0, noted.stderr);
+      assert.match(noted.stdout, /^noted: journal #\d+/);
+    }
+    const log = run(install.bin, ['log', '--json', '--home', home]);
+    assert.match(log.stdout, /handed over by read\.cjs/);
+    assert.match(log.stdout, /handed over by mcp\.cjs/);
+  });
+
+  it("the reads' and the MCP server's bundles hold no TUI, no install (toml-patch), no zod locales, no scorer table", () => {
+    const sources = (name: string) =>
+      (JSON.parse(readFileSync(join(CHECKOUT, 'dist', 'cli', `${name}.map`), 'utf8')) as { sources: string[] }).sources;
+    const everywhere: Array<[RegExp, string]> = [
+      [/node_modules\/(ink|react|yoga-layout)\//, 'the TUI'],
+      [/node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/, "zod's locales"],
+      [/node_modules\/zod\/v4\/classic\/from-json-schema/, "zod's fromJSONSchema"],
+    ];
+    for (const name of ['main.cjs', 'read.cjs', 'mcp.cjs'])
+      for (const [pattern, what] of everywhere) {
+        const found = sources(name).filter((source) => pattern.test(source));
+        assert.deepEqual(found, [], `${name} holds ${what}`);
+      }
+    const read = sources('read.cjs');
+    for (const [pattern, what] of [
+      [/@decimalturn\/toml-patch\//, 'toml-patch'],
+      [/@modelcontextprotocol\//, 'the MCP SDK'],
+      [
+        /source\/cli\/commands\/(install|import|note|agents|capture|promote|memory-extract)\.ts$/,
+        'a command of main.cjs',
+      ],
+    ] as Array<[RegExp, string]>)
+      assert.deepEqual(
+        read.filter((source) => pattern.test(source)),
+        [],
+        `read.cjs holds ${what}`,
+      );
+    assert.ok(read.some((source) => source.endsWith('source/cli/commands/sessions.ts')));
+    const mcp = sources('mcp.cjs');
+    assert.deepEqual(
+      mcp.filter((source) => /@decimalturn\/toml-patch\/|source\/cli\/commands\//.test(source)),
+      [],
+      'mcp.cjs holds no command module and no toml-patch',
+    );
+    // The scorer's table is read from dist/memory when first scored, not compiled by every start.
+    for (const name of ['main.cjs', 'read.cjs', 'mcp.cjs'])
+      assert.ok(
+        !readFileSync(join(CHECKOUT, 'dist', 'cli', name), 'utf8').includes('"b:2-space indentation"'),
+        `${name} holds the scorer weights`,
+      );
+    const size = (name: string) => statSync(join(CHECKOUT, 'dist', 'cli', name)).size;
+    assert.ok(size('read.cjs') < 0.8 * size('main.cjs'), 'the reads read less than the plain CLI');
+  });
+
+  it('the scorer weights are read from dist/memory by a lint, and by no read', () => {
+    const install = copyInstall(join(tempHome('cli-entry-weights'), 'install'));
+    const home = tempHome('cli-entry-weights-home');
+    const note = join(dirname(home), 'note.md');
+    writeFileSync(note, 'Use pnpm in this repository; the lockfile is pnpm-lock.yaml.\n');
+    const linted = run(install.bin, ['memory', 'lint', '--json', note]);
+    assert.equal(linted.status, 0, linted.stderr);
+    assert.deepEqual(JSON.parse(linted.stdout).findings, []);
+
+    rmSync(join(install.dir, 'dist', 'memory', 'poison-scorer-weights.json'));
+    assert.equal(run(install.bin, ['note', 'without the weights', '--home', home]).status, 0);
+    assert.equal(run(install.bin, ['sessions', '--json', '--home', home]).status, 0);
+    assert.equal(run(install.bin, ['memory', 'review', '--json', '--home', home]).status, 0);
+    const blind = run(install.bin, ['memory', 'lint', '--json', note]);
+    assert.notEqual(blind.status, 0, 'the lint read the weights from the file taken away');
+    assert.match(blind.stderr, /poison-scorer-weights\.json/);
   });
 
   it('a TUI run that reaches the plain CLI (a flag of no command) is handed to the TUI bundle', async () => {

@@ -127,6 +127,10 @@ describe('the API declarations', () => {
           assert.equal(result, `internal: This connection is read-only; "${name}" needs the host or the lease.`);
         else assert.doesNotMatch(result, /read-only/, `${name} is answered`);
       }
+      // It names no route table (source/api/read-only.ts): what is no method stays absent.
+      assert.equal(await Promise.resolve(connection.app), connection.app, 'not a thenable');
+      assert.equal(JSON.stringify({ app: connection.app }).startsWith('{"app":{'), true);
+      assert.equal((connection.app as unknown as Record<string, unknown>)['hasOwnProperty'], undefined);
     } finally {
       await connection.close();
     }

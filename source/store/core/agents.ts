@@ -2,7 +2,7 @@
 // start is a new generation — a fencing token with its own stdout/stderr ordinal heads. Three
 // different ends of a generation stay three different commands (seed 003 B1.4): markStopping
 // (still capturing), retireGeneration (readers joined, no more appends), reconcileOnStartup (boot).
-import { randomUUID } from 'node:crypto';
+import { crypto } from '../../ground/lazy-builtin.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
@@ -122,7 +122,7 @@ export function createAgent(tx: Tx, input: CreateAgent): AgentView {
   if (earlier) return toAgentView(tx.db, requireAgent(tx.db, earlier.outcome!));
   if (findAgent(tx.db, input.name))
     throw new CmError('operation_conflict', `An agent named ${input.name} already exists; choose another name.`);
-  const agentId = randomUUID();
+  const agentId = crypto().randomUUID();
   const agentDir = join(input.agentsRoot, agentId);
   const { sequence } = appendJournal(tx, {
     kind: 'agent.created',
@@ -160,7 +160,7 @@ export function beginGeneration(
     );
   }
   const number = (current?.number ?? 0) + 1;
-  const generationId = randomUUID();
+  const generationId = crypto().randomUUID();
   const { sequence } = appendJournal(tx, {
     kind: 'generation.started',
     agentId: agent.agent_id,

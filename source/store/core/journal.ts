@@ -1,6 +1,6 @@
 // The journal: the append-only, global observation log. Rows are never updated or deleted.
 import { prepared } from '../database.js';
-import { randomUUID } from 'node:crypto';
+import { crypto } from '../../ground/lazy-builtin.js';
 import { CmError } from '../../errors.js';
 import { RECORD_MAX_BYTES } from '../../limits.js';
 import type { JournalRow } from '../../api/history.js';
@@ -47,7 +47,7 @@ export function appendJournal(tx: Tx, input: JournalInput): JournalAppended {
     );
   }
   const sequence = allocateSequence(tx, 'journal');
-  const eventId = randomUUID();
+  const eventId = crypto().randomUUID();
   prepared(
     tx.db,
     `INSERT INTO journal (sequence, event_id, kind, agent_id, generation_id, operation_id, wire_stream, wire_ordinal, payload, canonical_message_id, recorded_at_ms)

@@ -1,5 +1,5 @@
 // Notes: a client's words for the journal. A note never creates a timeline row.
-import { randomUUID } from 'node:crypto';
+import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { OPERATION_ID, type Receipt } from '../../api/common.js';
@@ -11,7 +11,7 @@ import type { Tx } from '../transaction.js';
 import { command } from '../command.js';
 
 export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
-  const operationId = input.operationId ?? randomUUID();
+  const operationId = input.operationId ?? crypto().randomUUID();
   if (!OPERATION_ID.test(operationId)) {
     throw new CmError(
       'invalid_input',

@@ -2,7 +2,7 @@
 // one transaction, before any byte reaches pi), attempted, settled, abort requests, abandon.
 // Accepted and rejected are evidence from pi's own response, applied in pi-ingest.ts.
 import { prepared } from '../database.js';
-import { randomUUID } from 'node:crypto';
+import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { OPERATION_ID } from '../../api/common.js';
@@ -240,7 +240,7 @@ export const promptCommands = {
     run: (tx, _context, input) => settlePrompt(tx, input.operationId, input.outcome, input.detail),
   }),
   requestAbort: command({
-    schema: z.object({ agent: z.string(), operationId: z.string().default(() => randomUUID()) }),
+    schema: z.object({ agent: z.string(), operationId: z.string().default(() => crypto().randomUUID()) }),
     run: (tx, context, input) => requestAbort(tx, context.storeId, input.agent, input.operationId),
   }),
   abandonPrompt: command({

@@ -2,7 +2,7 @@
 // user intent and a trusted runtime ingestion of a non-user message_end (seed 003 §9 rule 7) —
 // and both call this inside the transaction that also writes the journal row it points to.
 import { prepared } from '../database.js';
-import { randomUUID } from 'node:crypto';
+import { crypto } from '../../ground/lazy-builtin.js';
 import { encodeRecord } from './journal.js';
 import { allocateSequence } from './sequences.js';
 import { indexUserText } from './session-search.js';
@@ -18,7 +18,7 @@ export interface TimelineInput {
   sourceJournalSequence: number;
 }
 
-export const newMessageId = (): string => randomUUID();
+export const newMessageId = (): string => crypto().randomUUID();
 
 export function insertTimeline(tx: Tx, input: TimelineInput): number {
   const payload = encodeRecord(input.payload, `${input.role} message`);

@@ -3,7 +3,7 @@
 // the bookkeeping every submission shares — one accepted submission per task, a replay with the
 // same digest returns the stored outcome, a different one is audited and refused, and a failed
 // attempt is counted so that a task stops after TASK_ATTEMPTS_MAX until retried explicitly.
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { sha256Hex } from '../../ground/digests.js';
@@ -204,7 +204,7 @@ function claim(tx: Tx<'memory'>, input: z.infer<typeof claimInput>): { claim: Cl
       waiting.push(taskId);
       continue;
     }
-    const claimToken = randomBytes(16).toString('hex');
+    const claimToken = crypto().randomBytes(16).toString('hex');
     const leaseExpiresAtMs = tx.nowMs + input.leaseMs;
     prepared(
       tx.db,
