@@ -49,7 +49,9 @@ export function trainingExamples(): Example[] {
   // holdout): ordinary by construction, and the register candidates are drafted from, so the
   // thresholds are set against it too.
   for (const split of EXTRACTION_SPLITS)
-    for (const line of readFileSync(new URL(`../corpus/extraction/${split}.jsonl`, import.meta.url), 'utf8').split('\n'))
+    for (const line of readFileSync(new URL(`../corpus/extraction/${split}.jsonl`, import.meta.url), 'utf8').split(
+      '\n',
+    ))
       if (line.trim() !== '') rows.push({ source: 'extraction', text: JSON.parse(line).text, poisoned: false });
   for (const text of POISONED) rows.push({ source: 'examples', text, poisoned: true });
   for (const text of ORDINARY) rows.push({ source: 'examples', text, poisoned: false });

@@ -25,19 +25,17 @@ import {
 
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
 // split would no longer be measured on data it has not seen. Add items to train.jsonl instead.
-const FROZEN: Record<
-  'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2' | 'poisoningHoldout3',
-  string
-> = {
-  secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
-  poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
-  // Written by hand after the first measurement, by an author who saw neither the rules nor the
-  // other splits; measured once, never tuned on (test/corpus/README.md).
-  poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
-  // Written apart from the rules and every other split; measured in aggregate, never read for tuning.
-  poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
-  poisoningHoldout3: '9a72556e6c2f3355b80fe77705e4e8b4a2928523b19207322776417b1966b2d3',
-};
+const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2' | 'poisoningHoldout3', string> =
+  {
+    secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
+    poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
+    // Written by hand after the first measurement, by an author who saw neither the rules nor the
+    // other splits; measured once, never tuned on (test/corpus/README.md).
+    poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
+    // Written apart from the rules and every other split; measured in aggregate, never read for tuning.
+    poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
+    poisoningHoldout3: '9a72556e6c2f3355b80fe77705e4e8b4a2928523b19207322776417b1966b2d3',
+  };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
 const occurrences = (text: string, part: string): number => {
@@ -199,7 +197,10 @@ describe('poisoning holdout corpus', () => {
     assert.deepEqual(lintQualityOptions(['--split', 'holdout'], {}).splits, ['holdout']);
     assert.deepEqual(lintQualityOptions([], { LINT_SPLIT: 'holdout' }).splits, ['holdout']);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
-    assert.throws(() => lintQualityOptions(['--split', 'validation'], {}), /train, test, holdout, holdout-2, train-3, holdout-3, train-4/);
+    assert.throws(
+      () => lintQualityOptions(['--split', 'validation'], {}),
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4/,
+    );
   });
 });
 
