@@ -167,7 +167,7 @@ const META =
  * sur Node 16"). A warning, when the document is named in or just after the match.
  */
 const DOCUMENT_NAMED =
-  /(?:wiki|readme|\bdocs?\b|documentation|dokumentation|documentación|documentação|documentazione|confluence|installation|instalación|instalação|installazione|déploiement|despliegue|bereitstellung|einrichtung|setup|node\s*\d+|python\s*\d|java\s*\d+|\bv\d+(?:\.\d+)*\b|установк|вики|документац|развертыв|деплой|文档|文檔|ウィキ|インストール|セットアップ|node\s*\d+|安装|部署|설치|위키)/iu;
+  /(?:wiki|readme|\bdocs?\b|documentation|dokumentation|documentación|documentação|documentazione|confluence|installation|instalación|instalação|installazione|déploiement|despliegue|bereitstellung|einrichtung|setup|node\s*\d+|python\s*\d|java\s*\d+|\bv\d+(?:\.\d+)*\b|установк|вики|документац|развертыв|деплой|文档|文檔|ウィキ|インストール|セットアップ|安装|部署|설치|위키)/iu;
 
 function documentNamed(match: RegExpExecArray, text: string): PoisonSeverity {
   return DOCUMENT_NAMED.test(text.slice(match.index, match.index + match[0].length + 30)) ? 'warn' : 'block';
@@ -187,11 +187,9 @@ const UNSAFE_ACT = new RegExp(
   ].join(''),
   'gu',
 );
-const ADVISED_AGAINST = /\b(?:never|not|don't|do not|no one|nobody|must not|should not|shouldn't|avoid)\b[^.\n]{0,24}$/;
-
 function unsafeAct(text: string): boolean {
   for (const match of text.matchAll(UNSAFE_ACT)) {
-    if (!ADVISED_AGAINST.test(text.slice(Math.max(0, match.index - 40), match.index))) return true;
+    if (!negated(text, match.index, match.index, 'before')) return true;
   }
   return false;
 }
@@ -1418,11 +1416,8 @@ const RULES: Rule[] = [
       'gu',
     ),
     check: (match, text) => {
-      if (
-        /\b(?:never|don't|do not)\b[^.\n]{0,20}$/.test(text.slice(Math.max(0, match.index - 30), match.index)) &&
-        /^without/.test(match[0])
-      )
-        return null;
+      // "Never delete migrations without asking": a double negative that asks.
+      if (/^without\b/.test(match[0]) && negated(text, match.index, match.index, 'before')) return null;
       const irreversible =
         /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|\bкоманд\w*|\bpassword\b/u;
       // In the same sentence: "staging deploys run without asking; production needs a human" is a rule.
