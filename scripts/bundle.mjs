@@ -15,7 +15,7 @@
 // Native and worker-only packages stay external: better-sqlite3 (its addon) and pi (loaded by
 // the agents worker).
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -262,9 +262,14 @@ const cjs = await cliBundle('cli/main.cjs', (module) => module !== 'mcp/server.j
 // no lint, promotion or extraction runs: what `sessions --json`, `get` or `memory review` reads and
 // compiles at each start.
 const read = await cliBundle('cli/read.cjs', (module) => READ_MODULES.has(module));
+// CM_BUNDLE_METAFILE=<dir>: the read and MCP bundles' esbuild metafiles, to see what a start loads.
+if (process.env.CM_BUNDLE_METAFILE)
+  await writeFile(join(process.env.CM_BUNDLE_METAFILE, 'read.meta.json'), JSON.stringify(read.metafile));
 // dist/cli/mcp.cjs: the MCP server, which only `mcp` runs: its SDK and tool schemas, and no
 // command module.
 const mcp = await cliBundle('cli/mcp.cjs', (module) => module === 'mcp/server.js');
+if (process.env.CM_BUNDLE_METAFILE)
+  await writeFile(join(process.env.CM_BUNDLE_METAFILE, 'mcp.meta.json'), JSON.stringify(mcp.metafile));
 
 // What the bundle's file holds: the inputs that left code in it (a module parsed and shaken out whole left none).
 const refuse = (result, file, pattern, what, home) => {

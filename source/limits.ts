@@ -353,3 +353,6 @@ export const LEDGER_TURNS_PER_ROOT = 64;
 
 /** How long a hook waits for the ledger's write lock: a hint is worth little next to the user's turn. */
 export const LEDGER_BUSY_TIMEOUT_MS = 250;
+
+/** Automatic attempts of one task before it waits for `memory retry` (seed 002's recovery budget). */
+export const TASK_ATTEMPTS_MAX = 5;

@@ -361,11 +361,3 @@ export const captureApi = {
 };
 
 export type CaptureRoutes = typeof captureApi;
-
-const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;
-export const recoveryIdText = (id: number): string => `rec-${id}`;
-/** The row number of a recovery ID, or undefined when the text is not one. */
-export const parseRecoveryId = (text: string): number | undefined => {
-  const match = RECOVERY_ID.exec(text);
-  return match ? Number(match[1]) : undefined;
-};

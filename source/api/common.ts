@@ -50,3 +50,12 @@ export type EntryType = (typeof ENTRY_TYPES)[number];
 /** The clients whose sessions are captured. */
 export const CAPTURE_CLIENTS = ['codex', 'claude', 'pi'] as const;
 export type CaptureClient = (typeof CAPTURE_CLIENTS)[number];
+
+/** A recovery item's ID as callers see it (`rec-<row>`). */
+const RECOVERY_ID = /^rec-([1-9][0-9]{0,15})$/;
+export const recoveryIdText = (id: number): string => `rec-${id}`;
+/** The row number of a recovery ID, or undefined when the text is not one. */
+export const parseRecoveryId = (text: string): number | undefined => {
+  const match = RECOVERY_ID.exec(text);
+  return match ? Number(match[1]) : undefined;
+};

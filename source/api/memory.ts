@@ -1,12 +1,8 @@
 // The memory area: the memory pipeline — extraction runs, status, the review listing and recall —
 // the approved projection, and the human gate: confirm, discard, prepare, approve, promote.
 import { z } from 'zod';
-import {
-  MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
-  MCP_PROPOSAL_MAX_BYTES,
-  MCP_PROPOSAL_TITLE_MAX_BYTES,
-} from '../limits.js';
-import { CAPTURE_CLIENTS, ENTRY_TYPES } from './common.js';
+import { CAPTURE_CLIENTS } from './common.js';
+import { proposalFields, proposalOrigin } from './proposal.js';
 import {
   type MemoryExtractReport,
   type MemoryExtractRun,
@@ -46,33 +42,6 @@ import {
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
-
-export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-
-/** Who proposed it: what the client said it is at MCP initialize, and the conversation if the client names it. */
-export const proposalOrigin = z.strictObject({
-  client: z.string().min(1).max(100),
-  clientVersion: z.string().max(100).nullable(),
-  /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
-  conversation: hex64.nullable(),
-});
-export type ProposalOrigin = z.infer<typeof proposalOrigin>;
-
-/** Text of at most `maxBytes` UTF-8 bytes (so at most that many characters too, which JSON Schema can say). */
-const utf8Text = (maxBytes: number, min = 1) =>
-  z
-    .string()
-    .min(min)
-    .max(maxBytes)
-    .refine((text) => Buffer.byteLength(text, 'utf8') <= maxBytes, { message: `over ${maxBytes} bytes of UTF-8` });
-
-/** What an agent gives: the fields of `memory_propose`, each bounded in bytes. */
-export const proposalFields = {
-  title: utf8Text(MCP_PROPOSAL_TITLE_MAX_BYTES),
-  content: utf8Text(MCP_PROPOSAL_MAX_BYTES),
-  type: z.enum(ENTRY_TYPES),
-  appliesWhen: utf8Text(MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES, 0),
-};
 
 /** The caller's directory: its repository (or the user scope outside git) is the request's scope. */
 const cwd = z.string().min(1).max(4096);

@@ -4,7 +4,6 @@
 // tools with them, and the CLI resolves typed IDs and previews a sync before anything is sent.
 import { storeFiles } from '../home.js';
 import { approvedViewAt, memoryGetAt, memorySearchAt, previewSyncApproved } from '../pipeline/approved-access.js';
-import { memoryStatusAt } from '../pipeline/memory-access.js';
 import { resolveMemoryId } from '../pipeline/memory-ids.js';
 import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 
@@ -16,9 +15,14 @@ export const searchApprovedIn = (home: string, cwd: string, query: string, limit
 export const approvedEntryIn = (home: string, cwd: string, entryId: string) =>
   memoryGetAt(storeFiles(home).memoryState, cwd, entryId);
 
-/** What a status shows of memory from `cwd`: its scopes' projections, the candidates, the ledger. */
-export function memoryOverviewIn(home: string, cwd: string) {
+/**
+ * What a status shows of memory from `cwd`: its scopes' projections, the candidates, the ledger.
+ * memory-status (and the runner profiles' schemas behind it) is loaded here only: `get` and search
+ * are whole processes that scripts and agents start in loops.
+ */
+export async function memoryOverviewIn(home: string, cwd: string) {
   const files = storeFiles(home);
+  const { memoryStatusAt } = await import('../pipeline/memory-status.js');
   const memory = memoryStatusAt(files.memoryState, false, null);
   const ledger = ledgerStatusAt(files.ledger, files.ledgerHealth);
   return { approved: approvedViewAt(files.memoryState, cwd), memory, ledger };

@@ -69,7 +69,8 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     sessionSearch: async (request) => sessionSearch(db, request),
     listSessions: async (request) => listSessions(db, request),
     readSession: async (request) => readSession(db, request),
-    memoryStatus: async () => (await memoryAccess()).memoryStatusAt(memoryStatePath, false, null),
+    memoryStatus: async () =>
+      (await import('../pipeline/memory-status.js')).memoryStatusAt(memoryStatePath, false, null),
     memoryReview: async (request) => (await memoryAccess()).memoryReviewAt(memoryStatePath, request),
     memoryRecall: async ({ text, cwd, limit }) =>
       (await memoryAccess()).memoryRecallAt(memoryStatePath, text, cwd, limit),

@@ -6,7 +6,8 @@
 // crash interrupted.
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
-import { memoryRecallAt, memoryReviewAt, memoryStatusAt, storedExtractRunAt } from '../pipeline/memory-access.js';
+import { memoryRecallAt, memoryReviewAt, storedExtractRunAt } from '../pipeline/memory-access.js';
+import { memoryStatusAt } from '../pipeline/memory-status.js';
 import {
   followFiles,
   memoryGetAt,
@@ -18,7 +19,7 @@ import { gitDirectoryOf, MEMORY_WATCH_DEBOUNCE_MS, MEMORY_WATCH_MAX_ROOTS, Memor
 import { readPlanAt } from '../pipeline/promotion.js';
 import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
 import { publicScope, resolveScope } from '../effects/repository.js';
-import { withMemoryState } from '../pipeline/memory-access.js';
+import { withMemoryState } from '../store/memory/state-database.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../pipeline/extraction-pipeline.js';
 import { storeFiles } from '../home.js';

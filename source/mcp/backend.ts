@@ -4,7 +4,7 @@
 // host's writer, or takes the lease for the call's duration like any memory command — never for
 // longer, so the server never keeps a host from starting. The caller's scopes come from the
 // directory the client started the server in: its worktree's and the user's.
-import type { ProposalOrigin } from '../api/memory.js';
+import type { ProposalOrigin } from '../api/proposal.js';
 import type { McpStatus, MemoryBackend } from './tools.js';
 
 // Loaded at a tool's first call, not at the server's start: a client waits for `initialize`
@@ -22,7 +22,7 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
     search: async (query, limit) => (await localMemory()).searchApprovedIn(home, cwd, query, limit),
     get: async (entryId) => (await localMemory()).approvedEntryIn(home, cwd, entryId),
     status: async (): Promise<McpStatus> => {
-      const { approved, memory, ledger } = (await localMemory()).memoryOverviewIn(home, cwd);
+      const { approved, memory, ledger } = await (await localMemory()).memoryOverviewIn(home, cwd);
       const { draft, quarantined, promoted } = memory.candidates;
       const { state, reason, roots, entries } = ledger;
       return {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { sha256Hex } from '../ground/digests.js';
-import type { ProposalOrigin } from '../api/memory.js';
+import type { ProposalOrigin } from '../api/proposal.js';
 import { echoed } from '../echo-text.js';
 import { MCP_ERROR_MESSAGE_MAX_CHARS } from '../limits.js';
 import { localBackend } from './backend.js';

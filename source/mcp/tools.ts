@@ -5,7 +5,7 @@ import { McpServer, type StandardSchemaWithJSON, type ToolAnnotations } from '@m
 import { z } from 'zod';
 import { asCmError } from '../errors.js';
 import { MCP_QUERY_MAX_CHARS } from '../limits.js';
-import { proposalFields } from '../api/memory.js';
+import { proposalFields } from '../api/proposal.js';
 import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '../api/memory-views.js';
 import { MCP_SERVER_NAME } from '../hosts/mcp-config.js';
 import type { MemoryRefreshResult } from '../hook/refresh.js';

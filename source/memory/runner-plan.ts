@@ -145,6 +145,3 @@ export function approvedPlans(
   }
   return { approved: [], via: null, mismatch: null };
 }
-
-/** The UTC day a send counts against (the per-day budget). */
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

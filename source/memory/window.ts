@@ -20,6 +20,9 @@ export function parseUtc(text: string, flag: string): number {
 
 export const utcText = (ms: number): string => new Date(ms).toISOString();
 
+/** The UTC day a runner's send counts against (the per-day budget). */
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 /** The longest window one extraction may cover: a year, leap day included (seed 004 §9). */
 export const WINDOW_MAX_DAYS = 366;
 

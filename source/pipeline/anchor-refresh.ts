@@ -13,7 +13,7 @@ import {
 } from '../store/memory/anchor-store.js';
 import type { WriterPort } from '../store/writer-commands.js';
 import { resolveScope } from '../effects/repository.js';
-import { withMemoryState } from './memory-access.js';
+import { withMemoryState } from '../store/memory/state-database.js';
 
 export interface AnchorRunPlan {
   input: RecordAnchorsInput;

@@ -18,23 +18,19 @@ import type {
   MemoryStaleResult,
   MemorySyncResult,
 } from '../api/memory-views.js';
-import { readStaleEntries } from '../store/memory/anchor-store.js';
-import { readAnchorSummary } from '../store/memory/verdict-read.js';
+import { readAnchorSummary, readStaleEntries } from '../store/memory/verdict-read.js';
 import { decodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
+import { type ApprovedHit, readApprovedEntry, readOwnerView, searchApproved } from '../store/memory/approved-reads.js';
 import {
-  type ApprovedHit,
   type ApprovedOwner,
-  readApprovedEntry,
-  readOwnerView,
   readProjection,
-  searchApproved,
   type SyncApprovedInput,
   type SyncApprovedResult,
-} from '../store/memory/approved-store.js';
+} from '../store/memory/approved-sync.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
-import { withMemoryState } from './memory-access.js';
+import { withMemoryState } from '../store/memory/state-database.js';
 import type { Db } from '../store/database.js';
 import { readVerdicts, type VerdictRead, verdictFor } from '../store/memory/verdict-read.js';
 import { rankStaleLast, staleNote } from '../memory/staleness.js';

@@ -7,7 +7,7 @@ import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
 import { unifiedDiff } from '../ground/unified-diff.js';
-import { withMemoryState } from './memory-access.js';
+import { withMemoryState } from '../store/memory/state-database.js';
 import { resolveScope } from '../effects/repository.js';
 import { MemoryFileError, memoryRoot, readMemoryFile, writeMemoryFile } from '../effects/safe-files.js';
 import { spliceManagedBlock } from '../memory/snapshot.js';

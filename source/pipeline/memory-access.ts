@@ -1,9 +1,7 @@
 // The memory reads as the host and a read-only connection answer them: memory-state opened
 // read-only per request (a missing file is "nothing yet"; a damaged one is memory_unavailable, and
 // status says so instead of failing), the caller's scope resolved from its directory.
-import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
-import { loadRunnerProfiles } from '../effects/runner-profiles.js';
 import type { MemoryExtractRun, MemoryStatus } from '../api/memory-runs.js';
 import type { MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
 import type { MemoryReviewRequest } from '../api/memory.js';
@@ -12,10 +10,8 @@ import type { HostStatus } from '../api/history.js';
 import { REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX } from '../limits.js';
 import type { Db } from '../store/database.js';
 import {
-  emptyMemoryStatus,
   readMemoryRecall,
   readMemoryReview,
-  readMemoryStatus,
   readLastAutoUntil,
   readStoredExtractRun,
 } from '../store/memory/memory-reads.js';
@@ -23,40 +19,10 @@ import { parseReviewCursor } from '../memory/review-cursor.js';
 import { readWaiting } from '../store/core/capture-reads.js';
 import { WINDOW_MAX_DAYS } from '../memory/window.js';
 import { publicScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
-import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
+import { withMemoryState } from '../store/memory/state-database.js';
 import { buildFtsQuery } from '../memory/fts-query.js';
 import { RECALL_K } from '../store/memory/recall.js';
 import { recallQueryDigest, resultSetDigest } from '../memory/rrf.js';
-
-const BUILTIN: MemoryStatus['runners'][number] = { name: 'builtin', offline: true };
-
-/** The runners of the data home holding memory-state: the builtin and each readable profile. */
-function runnersOf(memoryStatePath: string): { runners: MemoryStatus['runners']; problem: string | null } {
-  try {
-    const profiles = loadRunnerProfiles(dirname(memoryStatePath)).map((profile) => ({
-      name: profile.name,
-      offline: false,
-      provider: profile.provider,
-      model: profile.model,
-      endpoint: profile.endpoint,
-      budget: profile.budget,
-    }));
-    return { runners: [BUILTIN, ...profiles], problem: null };
-  } catch (error) {
-    return { runners: [BUILTIN], problem: (error as Error).message };
-  }
-}
-
-/** `read` over a read-only memory-state; `missing` when the file does not exist yet. */
-export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db) => T): T {
-  const state = openMemoryStateReadOnly(path);
-  if (!state) return missing();
-  try {
-    return read(state.db);
-  } finally {
-    state.db.close();
-  }
-}
 
 /**
  * What waits to be processed (HostStatus.waiting): events the drain has not read, and sealed turns
@@ -73,25 +39,6 @@ export function waitingAt(core: Db, memoryStatePath: string): HostStatus['waitin
   return readWaiting(core, since ?? Date.now() - (WINDOW_MAX_DAYS - 1) * 86_400_000);
 }
 
-export function memoryStatusAt(path: string, autoExtract: boolean, active: MemoryStatus['activeRun']): MemoryStatus {
-  const { runners, problem } = runnersOf(path);
-  try {
-    const status = withMemoryState(
-      path,
-      () => emptyMemoryStatus('empty', null, runners, autoExtract),
-      (db) => readMemoryStatus(db, runners, autoExtract),
-    );
-    const sent = new Map(status.spend.byProfile.map((row) => [row.profile, row.bytes]));
-    for (const runner of status.runners) if (!runner.offline) runner.sentToday = sent.get(runner.name) ?? 0;
-    return { ...status, runnersProblem: problem, activeRun: active };
-  } catch (error) {
-    if (error instanceof CmError && error.code === 'memory_unavailable')
-      return { ...emptyMemoryStatus('unavailable', error.message, runners, autoExtract), runnersProblem: problem };
-    throw error;
-  }
-}
-
-/** Page sizes of `memory review`: the Memory screen reads its largest pages. */
 /** A run memory-state recorded (see readStoredExtractRun); undefined when it holds none of that id. */
 export function storedExtractRunAt(path: string, runId: string): MemoryExtractRun | undefined {
   return withMemoryState(

@@ -4,7 +4,7 @@
 // so the writer and the API keep taking whole IDs.
 import { CmError } from '../errors.js';
 import { hasIdPrefix, ID_PREFIX_HINT, resolveIdPrefix } from '../store/id-prefix.js';
-import { withMemoryState } from './memory-access.js';
+import { withMemoryState } from '../store/memory/state-database.js';
 
 const KINDS = {
   candidate: { table: 'candidates', column: 'candidate_id', noun: 'candidate', listed: 'memory review lists them' },

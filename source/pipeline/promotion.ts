@@ -23,7 +23,7 @@ import type { Draft } from '../memory/contracts.js';
 import { candidateFindings, candidateSupport } from '../store/memory/candidate-support.js';
 import { isPoisonRule } from '../memory/finding-kind.js';
 import { ENTRY_TYPES, type EntryType, parseEntry } from '../memory/entry-format.js';
-import { withMemoryState } from './memory-access.js';
+import { withMemoryState } from '../store/memory/state-database.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { buildPromotionPlan, type CandidateForPromotion, canonicalPlanJson } from '../memory/promotion-plan.js';
 import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../effects/promotion-apply.js';

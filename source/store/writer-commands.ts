@@ -11,7 +11,7 @@ import { proposalCommands } from './memory/proposal.js';
 import { runnerCommands } from './memory/runner-store.js';
 import { memoryStateCommands } from './memory/state-commands.js';
 import { taskCommands } from './memory/task-store.js';
-import { agentCommands } from './core/agents.js';
+import { agentCommands } from './core/agent-commands.js';
 import { captureCommands } from './core/capture-sessions.js';
 import { importCommands } from './core/capture-imports.js';
 import { hostCommands } from './core/host-activations.js';

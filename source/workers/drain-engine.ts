@@ -21,7 +21,8 @@ import {
   DRAIN_STEP_MAX_ENVELOPES,
   HOOK_TAIL_CHUNK_BYTES,
 } from '../limits.js';
-import { parseRecoveryId, recoveryIdText, type DrainReport } from '../api/capture.js';
+import type { DrainReport } from '../api/capture.js';
+import { parseRecoveryId, recoveryIdText } from '../api/common.js';
 import {
   firstPendingEnvelope,
   nextActivation,

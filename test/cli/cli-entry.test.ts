@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { tempHome, waitFor } from '../support/cli.js';
+import { BIN, gitRepo, tempHome, waitFor } from '../support/cli.js';
+import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { copyInstall } from '../support/copied-install.js';
 import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 
@@ -192,6 +193,32 @@ describe('the bin loads the bundle a run needs', () => {
     assert.match(blind.stderr, /poison-scorer-weights\.json/);
   });
 
+  it('`get`, `sessions` and `memory review` build no zod schema: zod is never evaluated in their process', () => {
+    // zod sets globalThis.__zod_globalConfig when its core is evaluated; a preload reports it at exit.
+    const home = tempHome('cli-entry-zod');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'use-pnpm', 'Use pnpm', 'Run pnpm install, never npm.');
+    const probe = join(dirname(home), 'zod-probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => require('node:fs').writeSync(2, `zod:${globalThis.__zod_globalConfig ? 'yes' : 'no'}`));",
+    );
+    const zodIn = (args: string[]) => {
+      const answer = spawnSync(process.execPath, ['--require', probe, BIN, ...args, '--home', home], {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      assert.equal(answer.status, 0, `${args.join(' ')}: ${answer.stderr}`);
+      return /zod:(yes|no)$/.exec(answer.stderr)?.[1];
+    };
+    assert.equal(zodIn(['memory', 'sync']), 'yes', 'the probe sees zod where a command loads it');
+    assert.equal(zodIn(['get', 'use-pnpm']), 'no');
+    assert.equal(zodIn(['get', 'use-pnpm', '--json']), 'no');
+    assert.equal(zodIn(['sessions', '--json']), 'no');
+    assert.equal(zodIn(['memory', 'review', '--json']), 'no');
+    assert.equal(zodIn(['memory', 'search', 'pnpm', '--json']), 'no');
+  });
   it('a TUI run that reaches the plain CLI (a flag of no command) is handed to the TUI bundle', async () => {
     const home = tempHome('cli-entry-tui');
     const child = spawnInTerminal([process.execPath, join(CHECKOUT, 'bin', 'common-memory.cjs'), '--json'], {

@@ -11,9 +11,9 @@ import {
   approvedCommands,
   type ApprovedOwner,
   readProjection,
-  searchApproved,
   type SyncApprovedInput,
 } from '../../source/store/memory/approved-store.js';
+import { searchApproved } from '../../source/store/memory/approved-reads.js';
 import { memoryRoot } from '../../source/effects/safe-files.js';
 import { openMemoryState } from '../../source/store/memory/state-database.js';
 import { commit, commitOn } from '../../source/store/transaction.js';

@@ -4,11 +4,9 @@
 // (still capturing), retireGeneration (readers joined, no more appends), reconcileOnStartup (boot).
 import { crypto } from '../../ground/lazy-builtin.js';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { OPERATION_ID } from '../../api/common.js';
 import type { AgentView, GenerationState } from '../../api/agents.js';
-import { command } from '../command.js';
 import { type Db, prepared } from '../database.js';
 import { appendJournal } from './journal.js';
 import { insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
@@ -259,54 +257,5 @@ export function reconcileOnStartup(tx: Tx, hostId: string): { generations: numbe
     });
   return { generations: orphans.length };
 }
-
-export const agentCommands = {
-  createAgent: command({
-    schema: z.object({
-      name: z.string(),
-      model: z.string().optional(),
-      piConfigDir: z.string().optional(),
-      operationId: z.string(),
-      agentsRoot: z.string(),
-    }),
-    run: (tx, _context, input) => createAgent(tx, input),
-  }),
-  beginGeneration: command({
-    schema: z.object({ agent: z.string(), hostId: z.string() }),
-    run: (tx, _context, input) => {
-      const { agent, generation } = beginGeneration(tx, input.agent, input.hostId);
-      return {
-        agentId: agent.agent_id,
-        agentDir: agent.agent_dir,
-        model: agent.model,
-        piConfigDir: agent.pi_config_dir,
-        generationId: generation.generation_id,
-        number: generation.number,
-      };
-    },
-  }),
-  markGenerationRunning: command({
-    schema: z.object({ generationId: z.string(), pid: z.number().int() }),
-    run: (tx, _context, input) => markGenerationRunning(tx, input.generationId, input.pid),
-  }),
-  markGenerationStopping: command({
-    schema: z.object({ generationId: z.string(), reason: z.string() }),
-    run: (tx, _context, input) => markGenerationStopping(tx, input.generationId, input.reason),
-  }),
-  retireGeneration: command({
-    schema: z.object({
-      generationId: z.string(),
-      orderly: z.boolean(),
-      reason: z.string(),
-      exitCode: z.number().int().nullable(),
-      signal: z.string().nullable(),
-    }),
-    run: (tx, _context, input) => retireGeneration(tx, input.generationId, input),
-  }),
-  reconcileOnStartup: command({
-    schema: z.object({ hostId: z.string() }),
-    run: (tx, _context, input) => reconcileOnStartup(tx, input.hostId),
-  }),
-};
 
 export { isPendingPrompt };

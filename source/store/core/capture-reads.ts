@@ -5,16 +5,14 @@ import { dirname } from 'node:path';
 import { homeWriteProblem } from '../../home.js';
 import { RECOVERY_PAGE_SIZE, STATUS_SESSIONS_MAX } from '../../limits.js';
 import { CmError } from '../../errors.js';
-import {
-  parseRecoveryId,
-  recoveryIdText,
-  type CaptureSessionState,
-  type CaptureSessionView,
-  type CaptureStatus,
-  type CaptureStatusRequest,
-  type RecoveryItemView,
+import type {
+  CaptureSessionState,
+  CaptureSessionView,
+  CaptureStatus,
+  CaptureStatusRequest,
+  RecoveryItemView,
 } from '../../api/capture.js';
-import type { CaptureClient } from '../../api/common.js';
+import { type CaptureClient, parseRecoveryId, recoveryIdText } from '../../api/common.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import type Database from 'better-sqlite3';
 import type { Db } from '../database.js';

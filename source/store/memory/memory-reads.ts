@@ -3,18 +3,17 @@
 import { readAnchorSummary } from './verdict-read.js';
 import { basename } from 'node:path';
 import { USER_SCOPE } from '../../effects/repository.js';
-import { utcDay } from '../../memory/runner-plan.js';
-import { sentByProfileOn } from './runner-store.js';
+import { utcDay } from '../../memory/window.js';
 import type { MemoryCandidateOrigin, MemoryReview, MemoryReviewCandidate } from '../../api/memory-views.js';
 import type { MemoryExtractReport, MemoryExtractRun, MemoryRunView, MemoryStatus } from '../../api/memory-runs.js';
 import { type ReviewCursor, reviewCursorText } from '../../memory/review-cursor.js';
-import type { Db } from '../database.js';
+import { type Db, prepared } from '../database.js';
 import type { Draft } from '../../memory/contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
 import { snapshotEntryFor } from '../../memory/candidate-entry.js';
 import { recall, type Owner } from './recall.js';
 import { renderEntry } from '../../memory/snapshot.js';
-import { TASK_ATTEMPTS_MAX } from './task-store.js';
+import { TASK_ATTEMPTS_MAX } from '../../limits.js';
 
 const counts = <K extends string>(db: Db, sql: string, keys: readonly K[], ...params: unknown[]): Record<K, number> => {
   const out = Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
@@ -317,3 +316,12 @@ export function readLastUntil(db: Db, automatic: boolean, owner: Owner | null = 
 
 /** Where the last finished automatic run ended (ms), of any scope; null before any. */
 export const readLastAutoUntil = (db: Db): number | null => readLastUntil(db, true);
+
+/** Bytes each profile sent on a UTC day. */
+export function sentByProfileOn(db: Db, day: string): Array<{ profile: string; bytes: number; tasks: number }> {
+  return prepared(
+    db,
+    `SELECT runner_profile AS profile, sum(bytes) AS bytes, count(*) AS tasks FROM runner_sends WHERE utc_day = ?
+      GROUP BY runner_profile ORDER BY runner_profile`,
+  ).all(day) as Array<{ profile: string; bytes: number; tasks: number }>;
+}

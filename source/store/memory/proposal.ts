@@ -7,7 +7,7 @@
 // A runner never adjudicates a proposal — the person reviewing the queue is its dedup — and the
 // same proposal from the same conversation is the same candidate (created: false).
 import { z } from 'zod';
-import { hex64, proposalFields, proposalOrigin } from '../../api/memory.js';
+import { hex64, proposalFields, proposalOrigin } from '../../api/proposal.js';
 import { sha256Hex } from '../../ground/digests.js';
 import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';
 import type { Db } from '../database.js';
-import { utcDay } from '../../memory/runner-plan.js';
+import { utcDay } from '../../memory/window.js';
 import type { StoredTask } from './task-store.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -33,15 +33,6 @@ export function sentOn(db: Db, profile: string, day: string): number {
   return prepared(db, 'SELECT coalesce(sum(bytes), 0) FROM runner_sends WHERE runner_profile = ? AND utc_day = ?')
     .pluck()
     .get(profile, day) as number;
-}
-
-/** Bytes each profile sent on a UTC day. */
-export function sentByProfileOn(db: Db, day: string): Array<{ profile: string; bytes: number; tasks: number }> {
-  return prepared(
-    db,
-    `SELECT runner_profile AS profile, sum(bytes) AS bytes, count(*) AS tasks FROM runner_sends WHERE utc_day = ?
-      GROUP BY runner_profile ORDER BY runner_profile`,
-  ).all(day) as Array<{ profile: string; bytes: number; tasks: number }>;
 }
 
 export const runnerCommands = {

@@ -62,3 +62,14 @@ export function openMemoryStateReadOnly(path: string): MemoryState | undefined {
     throw memoryUnavailable(path, error);
   }
 }
+
+/** `read` over a read-only memory-state; `missing` when the file does not exist yet. */
+export function withMemoryState<T>(path: string, missing: () => T, read: (db: Db) => T): T {
+  const state = openMemoryStateReadOnly(path);
+  if (!state) return missing();
+  try {
+    return read(state.db);
+  } finally {
+    state.db.close();
+  }
+}

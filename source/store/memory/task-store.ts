@@ -6,14 +6,12 @@
 import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
+import { TASK_ATTEMPTS_MAX } from '../../limits.js';
 import { sha256Hex } from '../../ground/digests.js';
 import { memoryCommand } from '../command.js';
 import { type Db, prepared } from '../database.js';
 import type { Reader, Tx } from '../transaction.js';
 import { type AdjudicationTask, type ExtractionTask, SUBMISSIONS_PER_BATCH_MAX } from '../../memory/contracts.js';
-
-/** Automatic attempts of one task before it waits for `memory retry` (seed 002's recovery budget). */
-export const TASK_ATTEMPTS_MAX = 5;
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 export const ownerInput = z.object({ repositoryKey: hex64, worktreeKey: hex64 }).strict();

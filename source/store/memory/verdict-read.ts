@@ -139,3 +139,42 @@ export function countStaleEntries(
     return { available: false, reason: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/** A stale entry as the Memory screen lists it: the current text's verdict only. */
+export interface StaleEntryRow {
+  entryId: string;
+  scope: 'project' | 'user';
+  title: string;
+  pathsJson: string;
+  failedJson: string;
+  verifiedAtMs: number;
+}
+
+/**
+ * The owners' entries whose verdict is stale for the text the projection holds now (an entry edited
+ * since the run has no verdict yet), by id, at most `limit`; and how many there are in all.
+ */
+export function readStaleEntries(
+  db: Db,
+  owners: readonly OwnerKeys[],
+  limit: number,
+): { rows: StaleEntryRow[]; total: number } {
+  const from = `FROM entry_anchors e JOIN approved_entries a
+       ON a.repository_key = e.repository_key AND a.worktree_key = e.worktree_key
+      AND a.entry_id = e.entry_id AND a.content_digest = e.content_digest
+     WHERE e.repository_key = ? AND e.worktree_key = ? AND e.verdict = 'stale'`;
+  const page = prepared(
+    db,
+    `SELECT e.entry_id AS entryId, a.scope, json_extract(a.frontmatter_json, '$.title') AS title,
+            a.paths_json AS pathsJson, e.failed_json AS failedJson, e.verified_at_ms AS verifiedAtMs
+     ${from} ORDER BY e.entry_id LIMIT ?`,
+  );
+  const count = prepared(db, `SELECT count(*) ${from}`).pluck();
+  const rows: StaleEntryRow[] = [];
+  let total = 0;
+  for (const owner of owners) {
+    rows.push(...(page.all(owner.repositoryKey, owner.worktreeKey, limit) as StaleEntryRow[]));
+    total += count.get(owner.repositoryKey, owner.worktreeKey) as number;
+  }
+  return { rows: rows.slice(0, limit), total };
+}

@@ -1,0 +1,38 @@
+// What an agent proposes through `memory_propose`: its fields, each bounded in bytes, and who
+// proposed it. Apart from the memory area's routes (memory.ts) because the MCP server builds its
+// tool schemas from these at start, before a client's first request, and needs nothing else of
+// the area until a tool is called.
+import { z } from 'zod';
+import {
+  MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
+  MCP_PROPOSAL_MAX_BYTES,
+  MCP_PROPOSAL_TITLE_MAX_BYTES,
+} from '../limits.js';
+import { ENTRY_TYPES } from './common.js';
+
+export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** Who proposed it: what the client said it is at MCP initialize, and the conversation if the client names it. */
+export const proposalOrigin = z.strictObject({
+  client: z.string().min(1).max(100),
+  clientVersion: z.string().max(100).nullable(),
+  /** SHA-256 of the client's conversation reference; null when the client gave the server none. */
+  conversation: hex64.nullable(),
+});
+export type ProposalOrigin = z.infer<typeof proposalOrigin>;
+
+/** Text of at most `maxBytes` UTF-8 bytes (so at most that many characters too, which JSON Schema can say). */
+const utf8Text = (maxBytes: number, min = 1) =>
+  z
+    .string()
+    .min(min)
+    .max(maxBytes)
+    .refine((text) => Buffer.byteLength(text, 'utf8') <= maxBytes, { message: `over ${maxBytes} bytes of UTF-8` });
+
+/** What an agent gives: the fields of `memory_propose`, each bounded in bytes. */
+export const proposalFields = {
+  title: utf8Text(MCP_PROPOSAL_TITLE_MAX_BYTES),
+  content: utf8Text(MCP_PROPOSAL_MAX_BYTES),
+  type: z.enum(ENTRY_TYPES),
+  appliesWhen: utf8Text(MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES, 0),
+};
