@@ -1,10 +1,12 @@
 // The Sessions screen over a real host: the list shows the first prompt, Enter opens the session's
 // turns with the user's words, c shows the folded context, PgDn scrolls, Esc goes back.
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
 import * as c from '../support/capture.js';
-import { tempHome } from '../support/cli.js';
+import { tempHome, waitFor } from '../support/cli.js';
 import { KEY, mount, press, unmount, waitForText } from '../support/tui-harness.js';
 
 describe('Sessions screen', { timeout: 60_000 }, () => {
@@ -33,6 +35,35 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
       assert.doesNotMatch(scrolled, /lines 1–/, 'PgDn moved down a page');
       await press(view, KEY.escape);
       await waitForText(view, /Sessions · 1 captured/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('a session read by `import` is marked imported, in the list and in its header', async () => {
+    const home = tempHome('tui-sessions-imported');
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      const sessionsDir = join(home, '..', 'codex-sessions');
+      mkdirSync(sessionsDir, { recursive: true });
+      copyFileSync(c.rolloutFixture('a-simple-one-turn.jsonl'), join(sessionsDir, 'rollout-a.jsonl'));
+      const { importId } = await host.application.captureImportStart({
+        client: 'codex',
+        root: sessionsDir,
+        extract: false,
+      });
+      await waitFor('the import to end', async () => {
+        const run = await host.application.captureImportRun({ importId });
+        return run.state === 'running' || run.state === 'extracting' ? undefined : run;
+      });
+      await press(view, '6');
+      await waitForText(view, /Sessions · 1 captured/);
+      await waitForText(view, /› codex/);
+      await waitForText(view, /^ +imported · "/m);
+      await press(view, KEY.enter);
+      await waitForText(view, /Session \S+ · codex \(imported\) · /);
     } finally {
       await unmount(view);
       await host.stop();

@@ -3,7 +3,7 @@
 // with PgUp/PgDn; c shows or folds the assistant, tool and harness text; Esc goes back.
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import type { SessionList, SessionView } from '../../api/capture.js';
+import type { CaptureSessionView, SessionList, SessionView } from '../../api/capture.js';
 import { turnCount } from '../../session-text.js';
 import { type ShownError, truncate } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
@@ -21,6 +21,10 @@ import { sessionLines } from './session-lines.js';
 /** Header, help line, the screen's title and its error line. */
 const CHROME = HEADER_LINES + 4;
 const LIST_SIZE = 100;
+
+/** The client, and whether `import` read the session from a transcript the client stored (as `sessions` says it). */
+const clientOf = (session: CaptureSessionView) =>
+  session.origin === 'imported' ? `${session.client} (imported)` : session.client;
 
 export function Sessions() {
   const { app } = useEnvironment();
@@ -104,7 +108,7 @@ export function Sessions() {
     return (
       <Box flexDirection="column">
         <Text bold color={theme.accent} wrap="truncate-end">
-          {`Session ${open.key.slice(0, 12)} · ${session ? `${session.client} · ${session.state} · ${turnCount(session)}` : ''}${lines.length > room ? ` · lines ${top + 1}–${top + shown.length} of ${lines.length}` : ''}`}
+          {`Session ${open.key.slice(0, 12)} · ${session ? `${clientOf(session)} · ${session.state} · ${turnCount(session)}` : ''}${lines.length > room ? ` · lines ${top + 1}–${top + shown.length} of ${lines.length}` : ''}`}
         </Text>
         {view ? null : <Spinner />}
         {shown.map((line, index) => (
@@ -139,6 +143,7 @@ export function Sessions() {
       {sessions.slice(window.start, window.end).map((session, offset) => {
         const index = window.start + offset;
         const mark = index === selected ? '›' : ' ';
+        const origin = session.origin === 'imported' ? 'imported · ' : '';
         return (
           <Box key={session.sessionKey} flexDirection="column">
             <Text wrap="truncate-end" inverse={index === selected}>
@@ -147,7 +152,7 @@ export function Sessions() {
             <Text
               wrap="truncate-end"
               color={theme.muted}
-            >{`    ${session.firstPrompt ? `"${truncate(session.firstPrompt, columns - 8)}"` : '(nothing said yet)'}`}</Text>
+            >{`    ${origin}${session.firstPrompt ? `"${truncate(session.firstPrompt, columns - 8 - origin.length)}"` : '(nothing said yet)'}`}</Text>
           </Box>
         );
       })}
