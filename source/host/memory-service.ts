@@ -31,6 +31,7 @@ import type {
   MemoryDiscardRequest,
   MemoryExtractRequest,
   MemoryPrepareRequest,
+  MemoryRetireRequest,
   MemoryPromoteRequest,
   MemoryProposeRequest,
   MemoryRecallRequest,
@@ -340,6 +341,11 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   async memoryPrepare(request: MemoryPrepareRequest) {
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().prepare(request));
+  }
+
+  async memoryRetire(request: MemoryRetireRequest) {
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().retire(request));
   }
 
   async memoryPlan(request: { planId: string }) {

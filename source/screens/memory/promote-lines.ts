@@ -54,7 +54,12 @@ function diffTone(line: string): ScreenLine['tone'] {
 }
 
 function fileLine(file: MemoryPlanFileView): string {
-  const what = file.action === 'create' ? 'new file' : `changes blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`;
+  const what =
+    file.action === 'create'
+      ? 'new file'
+      : file.action === 'remove'
+        ? `REMOVES blob ${file.targetBlobHash?.slice(0, 10) ?? ''}; git keeps its history`
+        : `changes blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`;
   return `${file.path} (${what}, ${file.bytes} bytes)`;
 }
 
@@ -89,13 +94,16 @@ export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
 const STATE_WORDS: Record<MemoryPlanFileView['state'], string> = {
   pending: 'not written',
   written: 'written',
-  skipped: 'skipped (it already held the approved bytes)',
+  skipped: 'skipped (it already held the approved bytes, or was removed already)',
   drifted: 'CHANGED since the plan was prepared: not written',
+  removed: 'removed',
 };
 
 /** Where a write stands: "2 of 3 files done", from the plan as the journal holds it. */
 export function progressText(plan: MemoryPlanView): string {
-  const done = plan.files.filter((file) => file.state === 'written' || file.state === 'skipped').length;
+  const done = plan.files.filter(
+    (file) => file.state === 'written' || file.state === 'skipped' || file.state === 'removed',
+  ).length;
   return `${done} of ${fileCount(plan.files.length)} done`;
 }
 
@@ -132,8 +140,11 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
   if (result.voidReason) add(result.voidReason, 'text', '  ');
   files();
   const drifted = result.files.some((file) => file.state === 'drifted');
+  const retirement = result.files.every((file) => file.action === 'remove');
   add(
-    drifted
+    retirement
+      ? 'The file changed after the retirement plan was prepared, so it was kept. Look at it (git diff), then press Enter to prepare the retirement again and read it again.'
+      : drifted
       ? 'A target file changed after the plan was prepared (edited by hand, or written by another promotion), so the approved bytes no longer apply to it. Look at that file (git diff), then press Enter to prepare a new plan from the same candidates and read its diff again.'
       : 'A candidate changed after the plan was prepared. Press Enter to prepare a new plan from the same candidates and read its diff again.',
     'muted',
