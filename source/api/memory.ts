@@ -125,6 +125,8 @@ const proposeBody = z.strictObject({
   ...proposalFields,
   appliesWhen: proposalFields.appliesWhen.nullable(),
   origin: proposalOrigin,
+  /** An approved entry this candidate rewrites (the Memory screen's "edit through a candidate"): promote updates that entry's file. */
+  revises: z.string().min(1).max(256).optional(),
 });
 export type MemoryProposeRequest = z.infer<typeof proposeBody>;
 

@@ -72,11 +72,7 @@ function targetDirectory(
  * after the read: after all reads (driftedTargets), or after the read when nothing is written and
  * before and after the rename when something is (applyPlanFile).
  */
-function targetState(
-  file: PlanStep,
-  directory: CheckedDirectory | null,
-  name: string,
-): ApplyOutcome | null {
+function targetState(file: PlanStep, directory: CheckedDirectory | null, name: string): ApplyOutcome | null {
   const current = directory ? readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES) : null;
   if (file.action === 'remove') return removalState(file, current);
   if (current && Buffer.compare(current.bytes, file.content) === 0) return { outcome: 'skipped' };

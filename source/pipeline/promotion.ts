@@ -284,8 +284,11 @@ export async function prepareRetirement(deps: GateDeps, request: MemoryRetireReq
     : here.scope === 'project'
       ? ['project', 'user']
       : ['user'];
-  const found: Array<{ scope: 'project' | 'user'; root: MemoryRoot; files: Array<{ path: string; bytes: Uint8Array }> }> =
-    [];
+  const found: Array<{
+    scope: 'project' | 'user';
+    root: MemoryRoot;
+    files: Array<{ path: string; bytes: Uint8Array }>;
+  }> = [];
   for (const scope of scopes) {
     const anchor = scope === 'project' ? (here as { rootRealpath: string }).rootRealpath : deps.home;
     let root: MemoryRoot;

@@ -22,6 +22,12 @@ export function scopeOptions(chosen: readonly ChosenCandidate[]): ChooserOption[
 }
 
 export function chooseLines(state: PromoteState, columns: number): ScreenLine[] {
+  if (state.retire)
+    return wrapLines(
+      `Retire entry ${state.retire.entryId} (${state.retire.title}) from the ${state.retire.scope} memory root: Enter prepares its retirement plan again.`,
+      columns,
+      'heading',
+    );
   if (state.chosen.length === 0)
     return wrapLines(
       'No candidates chosen. On Review, mark candidates with m (or select one), then press p to bring them here.',
@@ -58,7 +64,7 @@ function fileLine(file: MemoryPlanFileView): string {
     file.action === 'create'
       ? 'new file'
       : file.action === 'remove'
-        ? `REMOVES blob ${file.targetBlobHash?.slice(0, 10) ?? ''}; git keeps its history`
+        ? `REMOVED, blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`
         : `changes blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`;
   return `${file.path} (${what}, ${file.bytes} bytes)`;
 }
@@ -115,6 +121,18 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
     for (const file of result.files)
       add(`${STATE_WORDS[file.state]}: ${file.path}`, file.state === 'drifted' ? 'error' : 'text', '    ');
   };
+  const retirement = result.files.every((file) => file.action === 'remove');
+  if (result.status === 'applied' && retirement) {
+    add(`Retired: plan ${idLabel(result.planId)} removed the entry's file from the ${result.scope} memory root.`, 'ok');
+    files();
+    add(
+      result.scope === 'project'
+        ? 'It is no longer given or found. The removal is a change in this worktree: commit it with git, which keeps the file in its history.'
+        : 'It is no longer given or found in any repository of yours.',
+      'muted',
+    );
+    return lines;
+  }
   if (result.status === 'applied') {
     add(`Promoted: plan ${idLabel(result.planId)} applied to the ${result.scope} memory root.`, 'ok');
     files();
@@ -140,13 +158,12 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
   if (result.voidReason) add(result.voidReason, 'text', '  ');
   files();
   const drifted = result.files.some((file) => file.state === 'drifted');
-  const retirement = result.files.every((file) => file.action === 'remove');
   add(
     retirement
       ? 'The file changed after the retirement plan was prepared, so it was kept. Look at it (git diff), then press Enter to prepare the retirement again and read it again.'
       : drifted
-      ? 'A target file changed after the plan was prepared (edited by hand, or written by another promotion), so the approved bytes no longer apply to it. Look at that file (git diff), then press Enter to prepare a new plan from the same candidates and read its diff again.'
-      : 'A candidate changed after the plan was prepared. Press Enter to prepare a new plan from the same candidates and read its diff again.',
+        ? 'A target file changed after the plan was prepared (edited by hand, or written by another promotion), so the approved bytes no longer apply to it. Look at that file (git diff), then press Enter to prepare a new plan from the same candidates and read its diff again.'
+        : 'A candidate changed after the plan was prepared. Press Enter to prepare a new plan from the same candidates and read its diff again.',
     'muted',
   );
   return lines;
