@@ -6,13 +6,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { syncApproved } from '../pipeline/approved-access.js';
 import { type AnchorRunSummary, verifyWorktreeAnchors } from '../pipeline/anchor-refresh.js';
-import {
-  type GateDeps,
-  preparePlan,
-  prepareRetirement,
-  promotePlan,
-  resumePromotions,
-} from '../pipeline/promotion.js';
+import { type GateDeps, preparePlan, prepareRetirement, promotePlan, resumePromotions } from '../pipeline/promotion.js';
 import type { MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryRoutes } from '../api/memory.js';
 import type { CallOf } from '../api/route.js';
