@@ -7,7 +7,8 @@
 // carried the claim: the assertion can fail.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -16,13 +17,21 @@ import { byPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-se
 import { BIN, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { createClaudeSandbox, runClaude, shellQuote } from './harness.js';
+import { locateClients } from './clients.js';
+import { startTmux } from './tmux.js';
 
 const home = tempHome('live-stale');
 const hook = `${shellQuote(process.execPath)} ${shellQuote(BIN)} hook claude --home ${shellQuote(home)}`;
-const cleanups: Array<() => Promise<void>> = [];
+const cleanups: Array<() => Promise<void> | void> = [];
 after(async () => {
-  for (const cleanup of cleanups) await cleanup();
+  for (const cleanup of cleanups.reverse()) await cleanup();
 });
+
+/** The first test's sandbox and server, its repository left with the stale entry: the interactive test starts there. */
+let world: {
+  sandbox: Awaited<ReturnType<typeof createClaudeSandbox>>;
+  server: Awaited<ReturnType<typeof startFakeAnthropicServer>>;
+} | null = null;
 
 /** Words only the stale entry's body holds, and only the kept entry's. */
 const STALE_MARK = 'marmoset-legacy-loader';
@@ -59,7 +68,8 @@ const firstRequest = (requests: ReadonlyArray<{ method: string; path: string; bo
 describe('a stale entry at session start with the real Claude Code', () => {
   it("after the entry's file and script are removed and committed, the first request carries the notice, not the claim", async () => {
     const server = await startFakeAnthropicServer({ script: byPrompt([], { type: 'text', text: 'ok' }) });
-    try {
+    cleanups.push(() => server.close());
+    {
       const sandbox = await createClaudeSandbox({ baseUrl: server.baseUrl, hookCommand: hook });
       cleanups.push(() => sandbox.cleanup());
       const repo = sandbox.cwd;
@@ -115,8 +125,40 @@ describe('a stale entry at session start with the real Claude Code', () => {
       assert.ok(request.includes(NOTICE), `the one-line notice is given:\n${request.slice(0, 4000)}`);
       assert.match(request, new RegExp(KEPT_MARK), 'the entry that names nothing is still given');
       process.stdout.write(`# first request after the removal carries: ${NOTICE}\n`);
-    } finally {
-      await server.close();
+      world = { sandbox, server };
     }
+  });
+
+  it('interactive Claude Code in a real terminal: the request with the first prompt carries the notice, not the claim', {
+    timeout: 180_000,
+  }, async () => {
+    assert.ok(world, 'the first test left the repository with its stale entry');
+    const { sandbox, server } = world;
+    const dir = mkdtempSync(join(tmpdir(), 'cm-tmux-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const term = startTmux({
+      dir,
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, TERM: 'xterm-256color' },
+      command: [locateClients().claudeBinary],
+    });
+    cleanups.push(() => term.close());
+    const ready = (screen: string): boolean => /^❯/m.test(screen) && /shift\+tab to cycle/.test(screen);
+    await term.waitFor('the prompt box', ready, 60_000);
+    const before = server.requests.length;
+    const prompt = 'Which file loads the configuration here?';
+    term.type(prompt);
+    term.press('Enter');
+    await term.waitFor('the answer', (screen) => /\bok\b/.test(screen.split(prompt)[1] ?? ''), 60_000);
+    const asked = server.requests
+      .slice(before)
+      .filter(
+        (r) => r.method === 'POST' && r.path.startsWith('/v1/messages') && JSON.stringify(r.body).includes(prompt),
+      );
+    assert.ok(asked.length > 0, 'the prompt reached the model');
+    const request = JSON.stringify(asked[0]!.body);
+    assert.doesNotMatch(request, new RegExp(STALE_MARK), 'the stale claim is not given');
+    assert.ok(request.includes(NOTICE), `the one-line notice is given:\n${request.slice(0, 4000)}`);
+    assert.match(request, new RegExp(KEPT_MARK));
   });
 });

@@ -227,7 +227,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
     [
       plan.status === 'applied'
         ? `Dry run — nothing was written. Plan ${planId} is already applied; promote would write nothing.`
-        : `Dry run — nothing was written. Plan ${planId} would write ${pending.length} file(s)${plan.status === 'applying' ? ' (finishing an interrupted promotion)' : ''}, each only if its target still has the blob it had at prepare:`,
+        : `Dry run — nothing was written. Plan ${planId} would ${pending.every((f) => f.action === 'remove') ? 'remove' : 'write'} ${pending.length} file(s)${plan.status === 'applying' ? ' (finishing an interrupted promotion)' : ''}, each only if its target still has the blob it had at prepare:`,
       ...pending.map((f) => `  ${f.action} ${root}/${f.path}`),
     ].join('\n'),
   );

@@ -128,8 +128,10 @@ export function useEntryActionEffects(
         revises: entry.id,
       });
       const made = proposed.created ? 'made' : 'already there';
+      // The candidate belongs to this directory's scope; a user-scope entry is rewritten in the user root.
+      const where = entry.sources[0]?.scope === 'user' ? ' (choose the user scope on Prepare & promote)' : '';
       return {
-        notice: `Candidate ${idLabel(proposed.candidateId)} ${made}: a copy of ${entry.id} marked as revising it. Review it on Review; promoting it rewrites ${entry.id}'s file.`,
+        notice: `Candidate ${idLabel(proposed.candidateId)} ${made}: a copy of ${entry.id} marked as revising it. Review it on Review; promoting it${where} rewrites ${entry.id}'s file.`,
         verified: false,
       };
     },
