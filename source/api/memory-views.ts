@@ -246,15 +246,19 @@ export const memoryPlanFileViewSchema = z.strictObject({
   /** Relative to the scope's memory root. */
   path: z.string(),
   entryId: z.string(),
-  action: z.enum(['create', 'update']),
+  /** remove: a retirement (memory retire), which takes the entry's file out of the root. */
+  action: z.enum(['create', 'update', 'remove']),
   candidateIds: z.array(z.string()),
   /** The target's git blob OID when the plan was made; null for a new file. */
   targetBlobHash: nullableText,
   /** sha256 of the exact bytes approval binds. */
   sanitizedContentDigest: z.string(),
   bytes: z.number(),
-  /** pending until promote reaches it; skipped: it already held the approved bytes; drifted: it changed since prepare. */
-  state: z.enum(['pending', 'written', 'skipped', 'drifted']),
+  /**
+   * pending until promote reaches it; skipped: it already held the approved bytes (a removal: it was
+   * gone already); removed: a retirement's file taken out; drifted: it changed since prepare.
+   */
+  state: z.enum(['pending', 'written', 'skipped', 'drifted', 'removed']),
   /** Lint findings below `block` in these bytes (masked). */
   findings: z.array(
     z.strictObject({ line: z.number(), column: z.number(), rule: z.string(), severity, excerpt: z.string() }),

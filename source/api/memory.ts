@@ -94,6 +94,8 @@ const proposeBody = z.strictObject({
   ...proposalFields,
   appliesWhen: proposalFields.appliesWhen.nullable(),
   origin: proposalOrigin,
+  /** An approved entry this candidate rewrites (the Memory screen's "edit through a candidate"): promote updates that entry's file. */
+  revises: z.string().min(1).max(256).optional(),
 });
 export type MemoryProposeRequest = z.infer<typeof proposeBody>;
 
@@ -108,6 +110,15 @@ const prepareBody = z.strictObject({
   cwd,
 });
 export type MemoryPrepareRequest = z.infer<typeof prepareBody>;
+
+/** The approved entry to retire (memory retire): its file is removed by a plan, approved like any. */
+const retireBody = z.strictObject({
+  entryId: z.string().min(1).max(256),
+  /** Default: the caller's worktree's memory root, then the user's. */
+  scope: z.enum(['project', 'user']).optional(),
+  cwd,
+});
+export type MemoryRetireRequest = z.infer<typeof retireBody>;
 
 const planBody = z.strictObject({ planId });
 export type MemoryPromoteRequest = z.infer<typeof planBody>;
@@ -220,6 +231,14 @@ export const memoryApi = {
   /** A promotion plan for candidates of the caller's repository: exact bytes, blob OIDs, a diff; status generated. */
   memoryPrepare: write<MemoryPrepareRequest, MemoryPlanView>('/v1/memory/prepare', memoryPlanViewSchema, {
     body: body(prepareBody),
+    created: () => true,
+  }),
+  /**
+   * A retirement plan: removes one approved entry's file (its exact bytes and blob recorded), status
+   * generated, approved and promoted like any plan (docs/memory-staleness.md).
+   */
+  memoryRetire: write<MemoryRetireRequest, MemoryPlanView>('/v1/memory/retire', memoryPlanViewSchema, {
+    body: body(retireBody),
     created: () => true,
   }),
   /** One plan as the journal holds it (its diff, files and status). */

@@ -405,6 +405,14 @@ export const COMMAND_SPECS = [
     flags: { dryRun: 'say which files it would write; write nothing' },
   },
   {
+    path: 'memory retire',
+    args: '<entry-id>',
+    summary: "a plan that removes an approved entry's file (its exact bytes, diff and digest)",
+    details:
+      'Approve and promote it like any plan; promote removes the file only if it still holds those bytes. Exit 6 if no file holds the entry.',
+    flags: { scope: ['project|user', "default: this worktree's memory root, then the user's"] },
+  },
+  {
     path: 'memory refresh',
     args: '',
     summary: 'give a running Codex/Claude Code/pi session the current notes at its next prompt',

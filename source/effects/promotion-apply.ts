@@ -11,6 +11,7 @@ import {
   checkDirectory,
   type MemoryRoot,
   readFileInDirectory,
+  removeFileInDirectory,
   splitRelativePath,
   syncDirectories,
   syncDirectory,
@@ -22,6 +23,8 @@ import {
 export type ApplyOutcome =
   /** The approved bytes were written. */
   | { outcome: 'written' }
+  /** A retirement's file was removed. */
+  | { outcome: 'removed' }
   /** The target already holds exactly the approved bytes (a step replayed after a crash). */
   | { outcome: 'skipped' }
   /** The target is not what the plan saw: the plan must be voided and nothing more written. */
@@ -69,16 +72,27 @@ function targetDirectory(
  * after the read: after all reads (driftedTargets), or after the read when nothing is written and
  * before and after the rename when something is (applyPlanFile).
  */
-function targetState(
-  file: Pick<PlanFile, 'targetBlobHash' | 'content'>,
-  directory: CheckedDirectory | null,
-  name: string,
-): ApplyOutcome | null {
+function targetState(file: PlanStep, directory: CheckedDirectory | null, name: string): ApplyOutcome | null {
   const current = directory ? readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES) : null;
+  if (file.action === 'remove') return removalState(file, current);
   if (current && Buffer.compare(current.bytes, file.content) === 0) return { outcome: 'skipped' };
   const found = current ? gitBlobOid(current.bytes) : null;
   if (found !== file.targetBlobHash) return { outcome: 'drift', expected: file.targetBlobHash, found };
   return null;
+}
+
+/** A plan's file as a step needs it; a file without an action is written (create or update). */
+type PlanStep = Pick<PlanFile, 'targetBlobHash' | 'content'> & { action?: PlanFile['action'] };
+
+/**
+ * A removal's target: gone already is done (a step replayed after a crash, or removed by hand —
+ * either way the entry is out); the blob the plan recorded is still to be removed; anything else
+ * changed since the plan was made, and is kept.
+ */
+function removalState(file: PlanStep, current: ReturnType<typeof readFileInDirectory>): ApplyOutcome | null {
+  if (!current) return { outcome: 'skipped' };
+  const found = gitBlobOid(current.bytes);
+  return found === file.targetBlobHash ? null : { outcome: 'drift', expected: file.targetBlobHash, found };
 }
 
 /**
@@ -87,7 +101,7 @@ function targetState(
  */
 export function driftedTargets(
   root: MemoryRoot,
-  plan: { files: ReadonlyArray<Pick<PlanFile, 'path' | 'targetBlobHash' | 'content'>> },
+  plan: { files: ReadonlyArray<PlanStep & Pick<PlanFile, 'path'>> },
   session: ApplySession = applySession(),
 ): string[] {
   const drifted: string[] = [];
@@ -122,7 +136,7 @@ export function driftedTargets(
 export function applyPlanFile(
   root: MemoryRoot,
   scope: PromotionScope,
-  file: Pick<PlanFile, 'path' | 'targetBlobHash' | 'content' | 'sanitizedContentDigest'>,
+  file: PlanStep & Pick<PlanFile, 'path' | 'sanitizedContentDigest'>,
   hooks: Pick<WriteOptions, 'beforeRename'> = {},
   session?: ApplySession,
 ): ApplyOutcome {
@@ -130,6 +144,7 @@ export function applyPlanFile(
     throw new Error(`the bytes for ${file.path} do not match the approved digest; the plan is damaged`);
   }
   const target = targetDirectory(root, file.path, session);
+  if (file.action === 'remove') return removeTarget(file, target.directory, target.name);
   const state = targetState(file, target.directory, target.name);
   if (state) {
     if (target.directory) verifyDirectory(target.directory);
@@ -150,6 +165,22 @@ export function applyPlanFile(
   // verified before the rename, which covers the read above, and after it.
   writeFileInDirectory(directory, target.name, file.content, { ...modes, ...hooks, syncDirectory: false });
   return { outcome: 'written' };
+}
+
+/**
+ * A retirement's step: the file is removed only while it holds the bytes the plan recorded (the
+ * read's stamp is checked again at the unlink), gone already is done, changed is drift.
+ */
+function removeTarget(file: PlanStep, directory: CheckedDirectory | null, name: string): ApplyOutcome {
+  if (!directory) return { outcome: 'skipped' };
+  const current = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
+  const state = removalState(file, current);
+  if (state || !current) {
+    verifyDirectory(directory);
+    return state ?? { outcome: 'skipped' };
+  }
+  removeFileInDirectory(directory, name, current.stamp);
+  return { outcome: 'removed' };
 }
 
 /**

@@ -404,6 +404,27 @@ export function writeFileInDirectory(
   verifyDirectory(directory);
 }
 
+/**
+ * Removes `name` from a checked directory, only while it is still the file that was read (`stamp`:
+ * the same inode, size and times): a file changed or replaced since is reported as changed and kept.
+ * Never through a link (unlink removes a name, never what a link points to). The chain is verified
+ * before and after; the directory's fsync is the caller's (syncDirectory), as for a batch's renames.
+ */
+export function removeFileInDirectory(directory: CheckedDirectory, name: string, stamp: FileStamp): void {
+  const target = join(directory.path, name);
+  const display = `${directory.display}/${name}`;
+  verifyDirectory(directory);
+  const now = lstatSync(target, { bigint: true, throwIfNoEntry: false });
+  if (!now || now.isSymbolicLink() || !now.isFile() || !sameStamp(stampOf(now), stamp))
+    throw new MemoryFileError('changed', display, `${display} changed just before it was to be removed; it was kept`);
+  try {
+    unlinkSync(target);
+  } catch (error) {
+    throw fileError(error, display, `cannot remove ${display}`);
+  }
+  verifyDirectory(directory);
+}
+
 /** Makes the renames in `<root>/<relativeDir>` durable: an fsync of the directory, opened without following links. */
 export function syncDirectory(root: MemoryRoot, relativeDir: string): void {
   const directory = checkDirectory(root, relativeDir === '' ? [] : splitRelativePath(relativeDir), { create: false });

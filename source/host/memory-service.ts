@@ -32,6 +32,7 @@ import type {
   MemoryDiscardRequest,
   MemoryExtractRequest,
   MemoryPrepareRequest,
+  MemoryRetireRequest,
   MemoryPromoteRequest,
   MemoryProposeRequest,
   MemoryRecallRequest,
@@ -341,6 +342,11 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   async memoryPrepare(request: MemoryPrepareRequest) {
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().prepare(request));
+  }
+
+  async memoryRetire(request: MemoryRetireRequest) {
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().retire(request));
   }
 
   async memoryPlan(request: { planId: string }) {

@@ -83,11 +83,12 @@ export interface PlanInput {
 export interface PlanFile {
   path: string;
   entryId: string;
-  action: 'create' | 'update';
+  /** remove: retiring an entry (retirement-plan.ts); its content is the bytes removed, never written. */
+  action: 'create' | 'update' | 'remove';
   candidateIds: string[];
   /** The target's git blob OID when the plan was made; null: the file must not exist. */
   targetBlobHash: string | null;
-  /** The exact bytes approval binds. */
+  /** The exact bytes approval binds: those written, or for a removal those the file must still hold. */
   content: Uint8Array;
   sanitizedContentDigest: string;
   /** Findings below `block` severity, shown with the diff. */
@@ -308,7 +309,7 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   return { ok: true, plan: { ...unsigned, planDigest: planDigestOf(unsigned) } };
 }
 
-function planDiff(files: PlanFile[], current: Map<string, { bytes: Uint8Array }>): string {
+export function planDiff(files: PlanFile[], current: Map<string, { bytes: Uint8Array }>): string {
   return files
     .map((file) => {
       const before = current.get(file.path);

@@ -405,11 +405,11 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
 export const MEMORY_STALE_LIST_MAX = 200;
 
 /**
- * The stale entries of `cwd`'s worktree with their failed anchors, from the last verification
- * (user-scope entries are never verified). Verdicts that cannot be read are `unavailable`.
+ * The stale entries of `cwd`'s worktree, then the user scope's, with their failed anchors, from the
+ * last verification. Verdicts that cannot be read are `unavailable`.
  */
 export function memoryStaleAt(path: string, cwd: string): MemoryStaleResult {
-  const owners = ownersOf(cwd).filter((owner) => owner.scope === 'project');
+  const owners = ownersOf(cwd);
   const none = (state: MemoryStaleResult['state'], reason: string | null): MemoryStaleResult => ({
     state,
     reason,

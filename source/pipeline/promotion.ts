@@ -13,7 +13,7 @@ import { realpathSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../api/memory-views.js';
-import type { MemoryPrepareRequest } from '../api/memory.js';
+import type { MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
 import type { Db } from '../store/database.js';
 import { readEntryFiles, scanApprovedRoot } from '../effects/approved-projection.js';
 import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/approved-store.js';
@@ -25,7 +25,13 @@ import { isPoisonRule } from '../memory/finding-kind.js';
 import { ENTRY_TYPES, type EntryType, parseEntry } from '../memory/entry-format.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 import { memoryRootOf } from '../effects/memory-root.js';
-import { buildPromotionPlan, type CandidateForPromotion, canonicalPlanJson } from '../memory/promotion-plan.js';
+import {
+  buildPromotionPlan,
+  type CandidateForPromotion,
+  canonicalPlanJson,
+  type PromotionPlan,
+} from '../memory/promotion-plan.js';
+import { buildRetirementPlan, filesOfEntry } from '../memory/retirement-plan.js';
 import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../effects/promotion-apply.js';
 import {
   type FinishPromotionInput,
@@ -221,12 +227,18 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
       throw new CmError('secret_found', `${capitalise(refusal.message)}. Nothing was prepared.`);
     throw new CmError('invalid_input', `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
   }
-  const { plan } = built;
+  return storeBuilt(deps, built.plan, owner, candidateOwner, root.anchor);
+}
+
+type Keys = { repositoryKey: string; worktreeKey: string };
+
+/** Journals a built plan (status generated) through the writer. */
+function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, candidateOwner: Keys, anchor: string) {
   return deps.writer.storePlan({
-    planId,
+    planId: plan.planId,
     owner: { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey },
-    scope,
-    anchor: root.anchor,
+    scope: plan.scope,
+    anchor,
     candidateOwner: { repositoryKey: candidateOwner.repositoryKey, worktreeKey: candidateOwner.worktreeKey },
     canonicalJson: canonicalPlanJson(plan),
     planDigest: plan.planDigest,
@@ -253,6 +265,67 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
 }
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A retirement plan (memory retire): removes the file of one approved entry, with its exact bytes
+ * and blob OID recorded, journalled like any plan (status generated) for a person to approve. The
+ * entry is looked up in the files themselves, never the projection: a file already gone is not
+ * found. Without a scope: the caller's worktree's root, then the user's.
+ */
+export async function prepareRetirement(deps: GateDeps, request: MemoryRetireRequest): Promise<MemoryPlanView> {
+  const here = resolveScope(request.cwd);
+  if (request.scope === 'project' && here.scope !== 'project')
+    throw new CmError(
+      'usage',
+      `${request.cwd} is not inside a git worktree: there is no project memory here. Run it in the repository, or use --scope user. Nothing was prepared.`,
+    );
+  const scopes: Array<'project' | 'user'> = request.scope
+    ? [request.scope]
+    : here.scope === 'project'
+      ? ['project', 'user']
+      : ['user'];
+  const found: Array<{
+    scope: 'project' | 'user';
+    root: MemoryRoot;
+    files: Array<{ path: string; bytes: Uint8Array }>;
+  }> = [];
+  for (const scope of scopes) {
+    const anchor = scope === 'project' ? (here as { rootRealpath: string }).rootRealpath : deps.home;
+    let root: MemoryRoot;
+    let files: Array<{ path: string; bytes: Uint8Array }>;
+    try {
+      root = memoryRootOf(scope, anchor);
+      files = readEntryFiles(root);
+    } catch (error) {
+      throw fileProblem(error, 'nothing was prepared') ?? error;
+    }
+    if (filesOfEntry(files, request.entryId).length > 0) found.push({ scope, root, files });
+  }
+  if (found.length === 0)
+    throw new CmError(
+      'not_found',
+      `No approved entry ${JSON.stringify(request.entryId)} in the ${scopes.join(' or the ')} memory root: no file holds it (removed already, or another repository's). memory search lists the entries. Nothing was prepared.`,
+    );
+  if (found.length > 1)
+    throw new CmError(
+      'usage',
+      `Entry ${request.entryId} is in both the project and the user memory root: say which with --scope project or --scope user. Nothing was prepared.`,
+    );
+  const { scope, root, files } = found[0]!;
+  const owner: Keys = scope === 'project' ? publicKeys(here) : USER_SCOPE;
+  const built = buildRetirementPlan({
+    planId: `plan-${crypto().randomBytes(8).toString('hex')}`,
+    scope,
+    ownerKey: `${owner.repositoryKey}:${owner.worktreeKey}`,
+    anchor: root.anchor,
+    entryId: request.entryId,
+    currentFiles: files,
+  });
+  if (!built.ok) throw new CmError('invalid_input', `Cannot retire: ${built.refusal.message}. Nothing was prepared.`);
+  return storeBuilt(deps, built.plan, owner, owner, root.anchor);
+}
+
+const publicKeys = (scope: Keys): Keys => ({ repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey });
 
 /**
  * Why the plan's anchor is not where its owner's memory root is now, or null. The anchor is
@@ -304,13 +377,19 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
     root = memoryRootOf(work.scope, work.anchor);
     // Every target is checked before the first write: a plan whose files moved writes nothing.
     const drifted = driftedTargets(root, work, session);
-    if (drifted.length > 0) return await voided(`${drifted.join(', ')} changed since the plan was made`, drifted);
+    if (drifted.length > 0)
+      return await voided(
+        work.files.every((file) => file.action === 'remove')
+          ? `${drifted.join(', ')} changed since the retirement plan was made, so it was not removed; read the file again and run memory retire for its entry if it should still go`
+          : `${drifted.join(', ')} changed since the plan was made`,
+        drifted,
+      );
   } catch (error) {
     if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return voided(error.message, []);
     throw fileProblem(error, `nothing was written; fix it and run memory promote ${planId} again`) ?? error;
   }
   let step = 0;
-  const outcomes: Array<{ path: string; state: 'written' | 'skipped' }> = [];
+  const outcomes: Array<{ path: string; state: 'written' | 'skipped' | 'removed' }> = [];
   for (const file of work.files) {
     step += 1;
     let outcome: ReturnType<typeof applyPlanFile>;
@@ -325,7 +404,11 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
         ) ?? error
       );
     }
-    if (outcome.outcome === 'drift') return voided(`${file.path} changed while the plan was applied`, [file.path]);
+    if (outcome.outcome === 'drift')
+      return voided(
+        `${file.path} changed while the plan was applied${file.action === 'remove' ? '; it was kept' : ''}`,
+        [file.path],
+      );
     outcomes.push({ path: file.path, state: outcome.outcome });
     deps.fault?.(`promote.afterFile.${step}`);
   }

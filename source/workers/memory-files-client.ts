@@ -1,6 +1,6 @@
-// The host's handle on the memory files thread (sync scans, prepare, promote).
+// The host's handle on the memory files thread (sync scans, prepare, retire, promote).
 import type { Worker } from 'node:worker_threads';
-import type { MemoryPrepareRequest } from '../api/memory.js';
+import type { MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
 import type { MemoryFilesCalls, MemoryFilesWorkerData } from './memory-files-thread.js';
 import { callsOver, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
@@ -32,6 +32,9 @@ export class MemoryFilesClient {
   }
   prepare(request: MemoryPrepareRequest) {
     return this.call('prepare', request);
+  }
+  retire(request: MemoryRetireRequest) {
+    return this.call('retire', request);
   }
   promote(planId: string) {
     return this.call('promote', { planId });

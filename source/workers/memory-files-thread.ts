@@ -6,7 +6,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { syncApproved } from '../pipeline/approved-access.js';
 import { type AnchorRunSummary, verifyWorktreeAnchors } from '../pipeline/anchor-refresh.js';
-import { type GateDeps, preparePlan, promotePlan, resumePromotions } from '../pipeline/promotion.js';
+import { type GateDeps, preparePlan, prepareRetirement, promotePlan, resumePromotions } from '../pipeline/promotion.js';
 import type { MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryRoutes } from '../api/memory.js';
 import type { CallOf } from '../api/route.js';
@@ -24,6 +24,7 @@ export interface MemoryFilesWorkerData {
 export type MemoryFilesCalls = {
   sync: CallOf<MemoryRoutes['memorySync']>;
   prepare: CallOf<MemoryRoutes['memoryPrepare']>;
+  retire: CallOf<MemoryRoutes['memoryRetire']>;
   promote: CallOf<MemoryRoutes['memoryPromote']>;
   /** Verifies the anchors of the approved entries of `cwd`'s worktree and stores the verdicts. */
   verify: { input: { cwd: string }; result: AnchorRunSummary };
@@ -72,6 +73,7 @@ serveCalls<MemoryFilesCalls>(parentPort!, {
     }),
   verify: ({ cwd }) => serial(() => verifyWorktreeAnchors(data.memoryStatePath, writer, cwd)),
   prepare: (request) => serial(() => preparePlan(deps, request)),
+  retire: (request) => serial(() => prepareRetirement(deps, request)),
   promote: ({ planId }) => serial(() => promotePlan(deps, planId)),
   resume: () => serial(() => resumePromotions(deps)),
 });

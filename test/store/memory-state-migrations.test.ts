@@ -40,10 +40,10 @@ function insertEntry(db: Db, id: string, owner: string, title: string, body: str
 }
 
 describe('memory-state migrations, one step each', () => {
-  it('has nine steps, and a file at the latest version stays there', () => {
-    assert.equal(memoryStateSchema.steps.length, 9);
-    const db = atVersion(9);
-    assert.equal(migrate(db, memoryStateSchema), 9);
+  it('has ten steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 10);
+    const db = atVersion(10);
+    assert.equal(migrate(db, memoryStateSchema), 10);
   });
 
   it('v1 lays the foundation and names the file with a fresh UUID', () => {
@@ -150,5 +150,29 @@ describe('memory-state migrations, one step each', () => {
       /CHECK constraint failed/,
       'a verdict is fresh, stale or unknown',
     );
+  });
+
+  it("v10 lets a plan's file be a removal, carrying a v9 file's plan rows over unchanged", () => {
+    const db = atVersion(9);
+    db.prepare(
+      `INSERT INTO promotion_journal (plan_id, repository_key, worktree_key, scope, anchor, candidate_owner_json, plan_canonical_json, plan_digest, candidate_ids_json, assessment_digest, policy_version, diff, status, created_at_ms, updated_at_ms)
+       VALUES ('p1', 'r', 'w', 'project', '/x', '{}', '{}', 'd', '[]', 'a', 'v', '', 'applied', 1, 1)`,
+    ).run();
+    const insertFile = (action: string, state: string, path: string) =>
+      db
+        .prepare(
+          `INSERT INTO promotion_files (plan_id, target_path, entry_id, action, candidate_ids_json, target_blob_hash, sanitized_content, sanitized_digest, state)
+           VALUES ('p1', ?, 'e1', ?, '[]', NULL, x'6869', 'h', ?)`,
+        )
+        .run(path, action, state);
+    insertFile('create', 'written', 'a.md');
+    assert.throws(() => insertFile('remove', 'pending', 'b.md'), /CHECK constraint failed/, 'v9 knows no removal');
+    assert.deepEqual(added(db), [], 'the same table, made again');
+    assert.deepEqual(
+      db.prepare('SELECT target_path, action, state, hex(sanitized_content) AS bytes FROM promotion_files').all(),
+      [{ target_path: 'a.md', action: 'create', state: 'written', bytes: '6869' }],
+    );
+    insertFile('remove', 'removed', 'b.md');
+    assert.throws(() => insertFile('rename', 'pending', 'c.md'), /CHECK constraint failed/);
   });
 });

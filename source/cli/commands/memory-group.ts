@@ -78,6 +78,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await promote()).memoryApprove(home, rest, flags.digest, out);
     case 'promote':
       return (await promote()).memoryPromote(home, rest, flags.dryRun ?? false, out);
+    case 'retire':
+      return (await promote()).memoryRetire(home, rest, flags.scope, out);
     case 'refresh':
       if (rest.length > 0 || (flags.session?.length ?? 0) > 1)
         throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY] (one session)');
@@ -88,7 +90,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, refresh or assemble';
+        'extract, status, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined

@@ -87,6 +87,41 @@ export async function memoryPrepare(
   return EXIT.ok;
 }
 
+/**
+ * `memory retire <entry-id>`: a plan that removes the entry's file, printed with its removal diff
+ * and the approve command — nothing is removed until it is approved and promoted.
+ */
+export async function memoryRetire(
+  home: string,
+  args: string[],
+  scope: string | undefined,
+  out: Output,
+): Promise<number> {
+  // One entry a plan (the parser refuses a second word).
+  if (args.length === 0)
+    throw new CmError(
+      'usage',
+      'Name the approved entry to retire: common-memory memory retire <entry-id> [--scope project|user] (memory search lists entries).',
+    );
+  if (scope !== undefined && scope !== 'project' && scope !== 'user')
+    throw new CmError('usage', '--scope must be project or user.');
+  const entryId = args[0]!;
+  const plan = await withWrite(home, (app) =>
+    app.memoryRetire({ entryId, scope: scope as 'project' | 'user' | undefined, cwd: process.cwd() }),
+  );
+  out.result(plan, () =>
+    [
+      planText(plan),
+      '',
+      visibleText(plan.diff.trimEnd()),
+      '',
+      `nothing is removed yet; git keeps the file's history once the removal is committed`,
+      `read the removal above; to approve exactly it: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
+    ].join('\n'),
+  );
+  return EXIT.ok;
+}
+
 export async function memoryPlan(home: string, args: string[], out: Output): Promise<number> {
   const planId = wholeMemoryId(
     home,
@@ -136,11 +171,16 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
   if (dryRun) return promotePreview(home, planId, out);
   const result: MemoryPromoteResult = await withWrite(home, (app) => app.memoryPromote({ planId }));
   out.result(result, () => {
+    const retirement = result.files.every((f) => f.action === 'remove');
     if (result.status === 'voided')
-      return `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written — run memory prepare again`;
-    const written = result.files.filter((f) => f.state === 'written').length;
+      return retirement
+        ? `plan ${result.planId} is voided: ${result.voidReason}; nothing was removed`
+        : `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written — run memory prepare again`;
+    const written = result.files.filter((f) => f.state === 'written' || f.state === 'removed').length;
     const lines = [
-      `plan ${result.planId} is applied: ${written} file(s) written, ${result.files.length - written} already held the approved bytes`,
+      retirement
+        ? `plan ${result.planId} is applied: ${written} file(s) removed, ${result.files.length - written} already gone; the entry is retired`
+        : `plan ${result.planId} is applied: ${written} file(s) written, ${result.files.length - written} already held the approved bytes`,
       // Where a person finds the file: from the worktree's root, or in the data home.
       ...result.files.map(
         (f) => `  ${result.scope === 'project' ? '.common-memory/memory' : '<home>/memory'}/${f.path}`,
@@ -187,7 +227,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
     [
       plan.status === 'applied'
         ? `Dry run — nothing was written. Plan ${planId} is already applied; promote would write nothing.`
-        : `Dry run — nothing was written. Plan ${planId} would write ${pending.length} file(s)${plan.status === 'applying' ? ' (finishing an interrupted promotion)' : ''}, each only if its target still has the blob it had at prepare:`,
+        : `Dry run — nothing was written. Plan ${planId} would ${pending.every((f) => f.action === 'remove') ? 'remove' : 'write'} ${pending.length} file(s)${plan.status === 'applying' ? ' (finishing an interrupted promotion)' : ''}, each only if its target still has the blob it had at prepare:`,
       ...pending.map((f) => `  ${f.action} ${root}/${f.path}`),
     ].join('\n'),
   );
@@ -201,7 +241,7 @@ function planText(plan: MemoryPlanView): string {
   ];
   for (const file of plan.files) {
     lines.push(
-      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`} ← ${file.candidateIds.join(', ')}`,
+      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`}${file.action === 'remove' ? ` (entry ${file.entryId}, blob ${file.targetBlobHash})` : ` ← ${file.candidateIds.join(', ')}`}`,
     );
     for (const f of file.findings) lines.push(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
   }

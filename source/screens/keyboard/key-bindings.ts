@@ -109,6 +109,10 @@ export const keyBindings = {
   // Approving binds the plan's digest: it is its own key, never Enter, so no key pressed to scroll or open approves.
   approvePlan: [{ input: 'a', label: 'a' }],
   openSearch: [{ input: '/', label: '/' }],
+  // Entries view, on an approved entry: verify its scope now, edit it through a new candidate, retire it (a plan).
+  reverifyEntry: [{ input: 'v', label: 'v' }],
+  reviseEntry: [{ input: 'e', label: 'e' }],
+  retireEntry: [{ input: 'x', label: 'x' }],
   // Extraction panel: run with the chosen runner, and open the runner chooser.
   runExtraction: [{ input: 'x', label: 'x' }],
   chooseRunner: [{ input: 'r', label: 'r' }],

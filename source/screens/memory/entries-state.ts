@@ -41,6 +41,8 @@ export type EntriesAction =
   | { type: 'failed'; id: number; error: ShownError }
   | { type: 'scroll'; delta: number; lastTop: number }
   | { type: 'staleLoaded'; id: number; stale: MemoryStaleResult }
+  /** Verdicts or files changed (a re-verification, a retirement): the stale list and the open entry are read again. */
+  | { type: 'reread'; closeEntry: boolean }
   | { type: 'back' };
 
 export const initialEntriesState: EntriesState = {
@@ -95,5 +97,11 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
       return state.staleLoad?.id === action.id ? { ...state, stale: action.stale, staleLoad: null } : state;
     case 'back':
       return { ...state, open: null, entry: null, error: null };
+    case 'reread': {
+      const id = state.lastId + 1;
+      const open = state.open && !action.closeEntry ? { id, entryId: state.open.entryId } : null;
+      // The stale list, once shown, is read again; the selection stays in range of whatever comes back.
+      return { ...state, lastId: id, staleLoad: { id }, open, entry: open ? state.entry : null, error: null };
+    }
   }
 }

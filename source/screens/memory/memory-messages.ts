@@ -52,7 +52,9 @@ export function messageLines(
     if (promote.error) return errorLines('promote', promote.error, columns, promoteAdvice(promote));
     if (promote.phase === 'plan' && !promote.approved)
       return wrapLines(
-        'Nothing is written until you approve: a approves exactly these bytes (the plan digest) and writes them.',
+        promote.retire
+          ? 'Nothing is removed until you approve: a approves exactly this removal (the plan digest) and removes the file, only if it still holds these bytes.'
+          : 'Nothing is written until you approve: a approves exactly these bytes (the plan digest) and writes them.',
         columns,
         'muted',
       );
@@ -102,7 +104,9 @@ export function helpFor(
         return [
           helpItem('scroll diff', ['nextPage', 'previousPage']),
           helpItem('line', ['selectUp', 'selectDown']),
-          helpItem(promote.approved ? 'write again' : 'approve & write', ['approvePlan']),
+          helpItem(promote.approved ? 'write again' : promote.retire ? 'approve & remove' : 'approve & write', [
+            'approvePlan',
+          ]),
           helpItem('drop plan', ['back']),
         ];
       case 'done':
@@ -117,12 +121,12 @@ export function helpFor(
   }
   if (view === 'entries') {
     if (entries.typing) return [helpItem('search', ['submit']), helpItem('cancel', ['cancel'])];
+    // An open entry's line leaves / (search) to the list's: its own keys (entry-actions.ts) follow.
     if (entries.open)
       return [
         helpItem('scroll', ['nextPage', 'previousPage']),
         helpItem('line', ['selectUp', 'selectDown']),
         helpItem('back', ['back']),
-        helpItem('search', ['openSearch']),
       ];
     return [
       helpItem('search', ['openSearch']),

@@ -11,6 +11,14 @@ import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../widgets/theme.js';
 import { entriesReducer, initialEntriesState } from './entries-state.js';
+import {
+  entryActionHelp,
+  entryActionLines,
+  entryActionsReducer,
+  initialEntryActions,
+  useEntryActionEffects,
+  useEntryActionKeys,
+} from './entry-actions.js';
 import { EntriesView, useEntryLines } from './entries-view.js';
 import { extractionReducer, initialExtractionState } from './extraction-state.js';
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
@@ -57,10 +65,15 @@ export function Memory() {
   useReviewEffects(app, cwd, review, dispatchReview);
   usePromoteEffects(app, cwd, promote, dispatchPromote);
   useEntriesEffects(app, cwd, entries, dispatchEntries);
+  const [actions, dispatchActions] = useReducer(entryActionsReducer, initialEntryActions);
+  useEntryActionEffects(app, cwd, actions, dispatchActions);
 
   const messages = useMemo(
-    () => messageLines(view, review, promote, entries, columns),
-    [view, review, promote, entries, columns],
+    () => [
+      ...messageLines(view, review, promote, entries, columns),
+      ...(view === 'entries' && !entries.error ? entryActionLines(actions, columns) : []),
+    ],
+    [view, review, promote, entries, actions, columns],
   );
   const room = Math.max(3, rows - CHROME - messages.length);
   const candidate = useCandidateLines(review, columns);
@@ -79,6 +92,29 @@ export function Memory() {
   useEffect(() => {
     if (applied) dispatchReview({ type: 'reload', quiet: true });
   }, [applied]);
+  // A retired entry leaves the stale list; a re-verification changes verdicts: Entries reads them again.
+  const retired = applied && promote.retire ? applied : null;
+  useEffect(() => {
+    if (retired) dispatchEntries({ type: 'reread', closeEntry: true });
+  }, [retired]);
+  useEffect(() => {
+    if (actions.verified > 0) dispatchEntries({ type: 'reread', closeEntry: false });
+  }, [actions.verified]);
+  useEntryActionKeys(
+    {
+      entries,
+      actions,
+      dispatch: dispatchActions,
+      retire: (entry) => {
+        dispatchPromote({
+          type: 'retire',
+          entry: { entryId: entry.entryId, scope: entry.scope === 'user' ? 'user' : 'project', title: entry.title },
+        });
+        setView('promote');
+      },
+    },
+    view === 'entries',
+  );
 
   const promoteChosen = useCallback(() => {
     const candidates = candidatesOf(review);
@@ -125,7 +161,10 @@ export function Memory() {
       runners,
     },
   );
-  useHelp(helpFor(view, review, promote, entries, run), !(view === 'entries' && entries.typing));
+  useHelp(
+    [...helpFor(view, review, promote, entries, run), ...(view === 'entries' ? entryActionHelp(entries) : [])],
+    !(view === 'entries' && entries.typing),
+  );
 
   return (
     <Box flexDirection="column" flexGrow={1}>

@@ -22,6 +22,12 @@ export function scopeOptions(chosen: readonly ChosenCandidate[]): ChooserOption[
 }
 
 export function chooseLines(state: PromoteState, columns: number): ScreenLine[] {
+  if (state.retire)
+    return wrapLines(
+      `Retire entry ${state.retire.entryId} (${state.retire.title}) from the ${state.retire.scope} memory root: Enter prepares its retirement plan again.`,
+      columns,
+      'heading',
+    );
   if (state.chosen.length === 0)
     return wrapLines(
       'No candidates chosen. On Review, mark candidates with m (or select one), then press p to bring them here.',
@@ -54,7 +60,12 @@ function diffTone(line: string): ScreenLine['tone'] {
 }
 
 function fileLine(file: MemoryPlanFileView): string {
-  const what = file.action === 'create' ? 'new file' : `changes blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`;
+  const what =
+    file.action === 'create'
+      ? 'new file'
+      : file.action === 'remove'
+        ? `REMOVED, blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`
+        : `changes blob ${file.targetBlobHash?.slice(0, 10) ?? ''}`;
   return `${file.path} (${what}, ${file.bytes} bytes)`;
 }
 
@@ -89,13 +100,16 @@ export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
 const STATE_WORDS: Record<MemoryPlanFileView['state'], string> = {
   pending: 'not written',
   written: 'written',
-  skipped: 'skipped (it already held the approved bytes)',
+  skipped: 'skipped (it already held the approved bytes, or was removed already)',
   drifted: 'CHANGED since the plan was prepared: not written',
+  removed: 'removed',
 };
 
 /** Where a write stands: "2 of 3 files done", from the plan as the journal holds it. */
 export function progressText(plan: MemoryPlanView): string {
-  const done = plan.files.filter((file) => file.state === 'written' || file.state === 'skipped').length;
+  const done = plan.files.filter(
+    (file) => file.state === 'written' || file.state === 'skipped' || file.state === 'removed',
+  ).length;
   return `${done} of ${fileCount(plan.files.length)} done`;
 }
 
@@ -107,6 +121,18 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
     for (const file of result.files)
       add(`${STATE_WORDS[file.state]}: ${file.path}`, file.state === 'drifted' ? 'error' : 'text', '    ');
   };
+  const retirement = result.files.every((file) => file.action === 'remove');
+  if (result.status === 'applied' && retirement) {
+    add(`Retired: plan ${idLabel(result.planId)} removed the entry's file from the ${result.scope} memory root.`, 'ok');
+    files();
+    add(
+      result.scope === 'project'
+        ? 'It is no longer given or found. The removal is a change in this worktree: commit it with git, which keeps the file in its history.'
+        : 'It is no longer given or found in any repository of yours.',
+      'muted',
+    );
+    return lines;
+  }
   if (result.status === 'applied') {
     add(`Promoted: plan ${idLabel(result.planId)} applied to the ${result.scope} memory root.`, 'ok');
     files();
@@ -133,9 +159,11 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
   files();
   const drifted = result.files.some((file) => file.state === 'drifted');
   add(
-    drifted
-      ? 'A target file changed after the plan was prepared (edited by hand, or written by another promotion), so the approved bytes no longer apply to it. Look at that file (git diff), then press Enter to prepare a new plan from the same candidates and read its diff again.'
-      : 'A candidate changed after the plan was prepared. Press Enter to prepare a new plan from the same candidates and read its diff again.',
+    retirement
+      ? 'The file changed after the retirement plan was prepared, so it was kept. Look at it (git diff), then press Enter to prepare the retirement again and read it again.'
+      : drifted
+        ? 'A target file changed after the plan was prepared (edited by hand, or written by another promotion), so the approved bytes no longer apply to it. Look at that file (git diff), then press Enter to prepare a new plan from the same candidates and read its diff again.'
+        : 'A candidate changed after the plan was prepared. Press Enter to prepare a new plan from the same candidates and read its diff again.',
     'muted',
   );
   return lines;

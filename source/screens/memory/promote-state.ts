@@ -21,8 +21,17 @@ export const SCOPES = ['project', 'user'] as const;
 
 export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'promoting' | 'done';
 
+/** An approved entry to retire (from Entries): the plan removes its file instead of writing candidates. */
+export interface RetiringEntry {
+  entryId: string;
+  scope: 'project' | 'user';
+  title: string;
+}
+
 export interface PromoteState {
   chosen: ChosenCandidate[];
+  /** Set: the plan is this entry's retirement (memoryRetire), not a promotion of `chosen`. */
+  retire: RetiringEntry | null;
   scope: 'project' | 'user';
   phase: PromotePhase;
   /** Bumped for every request, so an answer to an older one is dropped. */
@@ -39,6 +48,8 @@ export interface PromoteState {
 
 export type PromoteAction =
   | { type: 'choose'; chosen: ChosenCandidate[] }
+  /** Prepares the retirement plan of an approved entry at once: its removal is shown, approved with the same key. */
+  | { type: 'retire'; entry: RetiringEntry }
   | { type: 'toggleScope' }
   /** The scope chooser's highlight moves: the highlighted scope is the one Enter prepares for. */
   | { type: 'moveScope'; delta: number }
@@ -64,6 +75,7 @@ const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'live' 
 
 export const initialPromoteState: PromoteState = {
   chosen: [],
+  retire: null,
   scope: 'project',
   phase: 'choose',
   requestId: 0,
@@ -87,12 +99,16 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       return {
         ...state,
         ...FRESH,
+        retire: null,
         chosen: action.chosen,
         scope: action.chosen.every((chosen) => chosen.scope === 'user') ? 'user' : 'project',
         phase: 'choose',
       };
+    case 'retire':
+      if (busy(state.phase)) return state;
+      return next({ ...FRESH, chosen: [], retire: action.entry, scope: action.entry.scope, phase: 'preparing' });
     case 'toggleScope':
-      if (state.phase !== 'choose') return state;
+      if (state.phase !== 'choose' || state.retire) return state;
       return { ...state, scope: state.scope === 'project' ? 'user' : 'project', error: null };
     case 'moveScope': {
       if (state.phase !== 'choose' || state.chosen.length === 0) return state;
@@ -101,7 +117,8 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
     }
     case 'prepare':
       // From the chooser, or again after a result (a voided plan is prepared anew from the same candidates).
-      if ((state.phase !== 'choose' && state.phase !== 'done') || state.chosen.length === 0) return state;
+      if ((state.phase !== 'choose' && state.phase !== 'done') || (state.chosen.length === 0 && !state.retire))
+        return state;
       return next({ ...FRESH, phase: 'preparing' });
     case 'prepared':
       return action.id === state.requestId && state.phase === 'preparing'
@@ -132,6 +149,6 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
     case 'back':
       if (busy(state.phase) || state.phase === 'choose') return state;
-      return { ...state, ...FRESH, phase: 'choose' };
+      return { ...state, ...FRESH, retire: null, phase: 'choose' };
   }
 }

@@ -23,7 +23,9 @@ function titleOf(state: PromoteState): string {
   switch (state.phase) {
     case 'choose':
     case 'preparing':
-      return `Prepare & promote · scope ${state.scope}`;
+      return state.retire
+        ? `Retire ${state.retire.entryId} · ${state.scope} scope`
+        : `Prepare & promote · scope ${state.scope}`;
     case 'plan':
       return `Plan ${idLabel(state.plan?.planId)} · ${state.approved ? 'approved, not written yet' : 'not approved'} · read the diff`;
     case 'approving':
@@ -54,7 +56,11 @@ export function PromoteView({
 }) {
   const theme = useTheme();
   const progress = state.phase === 'promoting' && state.live ? ` ${progressText(state.live)}` : '';
-  const label = SPINNER_LABEL[state.phase] && `${SPINNER_LABEL[state.phase]}${progress}`;
+  const spinner =
+    state.retire && state.phase === 'preparing'
+      ? "reading the entry's file: its exact bytes and blob…"
+      : SPINNER_LABEL[state.phase];
+  const label = spinner && `${spinner}${progress}`;
   // The scope is chosen while the candidates wait for their plan: ↑↓ (or s) and Enter.
   const choosing = state.phase === 'choose' && state.chosen.length > 0;
   const options = useMemo(() => scopeOptions(state.chosen), [state.chosen]);

@@ -62,6 +62,14 @@ export function usePromoteEffects(
     request ? `${request.phase}\u0000${request.requestId}` : null,
     async () => {
       const id = requestId;
+      if (phase === 'preparing' && state.retire) {
+        const retirement = await app.memoryRetire({
+          entryId: state.retire.entryId,
+          scope: state.retire.scope,
+          cwd,
+        });
+        return () => dispatch({ type: 'prepared', id, plan: retirement });
+      }
       if (phase === 'preparing') {
         const prepared = await app.memoryPrepare({
           candidateIds: state.chosen.map((chosen) => chosen.candidateId),

@@ -225,7 +225,8 @@ const storePlanInput = z
     canonicalJson: z.string(),
     planDigest: hex64,
     policyVersion: z.string(),
-    candidates: z.array(z.object({ candidateId: z.string(), revision: z.number().int() }).strict()).min(1),
+    /** None only for a retirement: a plan whose every file is a removal. */
+    candidates: z.array(z.object({ candidateId: z.string(), revision: z.number().int() }).strict()),
     diff: z.string(),
     files: z
       .array(
@@ -233,7 +234,7 @@ const storePlanInput = z
           .object({
             path: z.string().min(1),
             entryId: z.string().min(1),
-            action: z.enum(['create', 'update']),
+            action: z.enum(['create', 'update', 'remove']),
             candidateIds: z.array(z.string()),
             targetBlobHash: z
               .string()
@@ -258,6 +259,10 @@ function storePlan(tx: Tx<'memory'>, input: z.infer<typeof storePlanInput>): Mem
     if (sha256Hex(file.content) !== file.sanitizedContentDigest)
       throw new CmError('internal', `The bytes of ${file.path} do not match their digest; nothing was stored.`);
   }
+  // A plan writes what candidates say, or (a retirement) only removes files: never both, never neither.
+  const removals = input.files.filter((file) => file.action === 'remove').length;
+  if (input.candidates.length === 0 ? removals !== input.files.length : removals > 0)
+    throw new CmError('internal', 'A plan either writes candidates or only removes files; nothing was stored.');
   for (const { candidateId } of input.candidates) ownedCandidate(tx.db, input.candidateOwner, candidateId);
   const assessmentDigest = assessmentDigestOf(
     tx.db,
@@ -337,7 +342,7 @@ interface PlanRow {
 interface FileRow {
   target_path: string;
   entry_id: string;
-  action: 'create' | 'update';
+  action: 'create' | 'update' | 'remove';
   candidate_ids_json: string;
   target_blob_hash: string | null;
   sanitized_content: Buffer;
@@ -520,6 +525,7 @@ export interface PromotionWork {
   projectionGeneration: number | null;
   files: Array<{
     path: string;
+    action: 'create' | 'update' | 'remove';
     targetBlobHash: string | null;
     content: Uint8Array;
     sanitizedContentDigest: string;
@@ -564,6 +570,7 @@ function beginPromotion(tx: Tx<'memory'>, input: z.infer<typeof planIdInput>) {
       readProjection(tx.db, { repositoryKey: row.repository_key, worktreeKey: row.worktree_key })?.generation ?? null,
     files: readFileRows(tx.db, row.plan_id).map((file) => ({
       path: file.target_path,
+      action: file.action,
       targetBlobHash: file.target_blob_hash,
       content: new Uint8Array(file.sanitized_content),
       sanitizedContentDigest: file.sanitized_digest,
@@ -593,7 +600,7 @@ const finishInput = z
   .object({
     planId: z.string().min(1),
     /** What each file step found: written now, or already holding the approved bytes (a step replayed after a crash). */
-    files: z.array(z.object({ path: z.string().min(1), state: z.enum(['written', 'skipped']) }).strict()),
+    files: z.array(z.object({ path: z.string().min(1), state: z.enum(['written', 'skipped', 'removed']) }).strict()),
     /**
      * The scan of the root the plan wrote, stored into the approved projection in this same
      * transaction (as memorySyncApproved would, with its generation check): one durable commit
@@ -645,7 +652,7 @@ function finishPromotion(
     unpoolCandidate(tx.db, candidate.rowid);
     promote.run(tx.nowMs, candidateId);
   }
-  bumpCandidateGeneration(tx.db, owner);
+  if (JSON.parse(row.candidate_ids_json).length > 0) bumpCandidateGeneration(tx.db, owner);
   setStatus(tx, row.plan_id, 'applied');
   const projection = input.projection ? syncApproved(tx, input.projection) : null;
   return { view: readPlanView(tx.db, row.plan_id)!, projection };

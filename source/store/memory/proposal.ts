@@ -24,6 +24,8 @@ export const proposalInput = z
     ...proposalFields,
     appliesWhen: proposalFields.appliesWhen.nullable(),
     origin: proposalOrigin,
+    /** The approved entry it rewrites: recorded as an `update` of `approved:<id>`, as adjudication records one. */
+    revises: z.string().min(1).max(256).optional(),
   })
   .strict();
 
@@ -42,8 +44,9 @@ function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): Propos
   const { db, nowMs } = tx;
   const conversation = input.origin.conversation ?? sha256Hex(`${input.origin.client}\0unnamed conversation`);
   const chunkRef = `proposal:${conversation.slice(0, 32)}`;
+  const revising = input.revises === undefined ? '' : `\0revises\0${input.revises}`;
   const candidateId = `cand-${sha256Hex(
-    `proposal\0${input.repositoryKey}\0${input.worktreeKey}\0${conversation}\0${input.title}\0${input.content}`,
+    `proposal\0${input.repositoryKey}\0${input.worktreeKey}\0${conversation}\0${input.title}\0${input.content}${revising}`,
   ).slice(0, 24)}`;
   const existing = prepared(db, 'SELECT status, findings_json FROM candidates WHERE candidate_id = ?').get(
     candidateId,
@@ -119,6 +122,14 @@ function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): Propos
     JSON.stringify(['proposed by an agent: it cites no user turn']),
     sha256Hex(input.content),
   );
+  // A revision of an approved entry is represented as adjudication represents one (candidate-support.ts
+  // reads it): prepare then targets that entry's file, an update, not a new entry.
+  if (input.revises !== undefined)
+    prepared(
+      db,
+      `INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms)
+       VALUES (?, ?, 'update', ?, 0, ?) ON CONFLICT DO NOTHING`,
+    ).run(candidateId, `approved:${input.revises}`, `proposal:${input.origin.client}`, nowMs);
   return { candidateId, status, created: true, blockedBy: blocked.map((f) => f.rule) };
 }
 

@@ -124,8 +124,8 @@ export function snapshotFromState(
 
 /**
  * The rows whose stored verdict (for this very text) is stale are left out and named; every other
- * row is given. Only the repository's entries have verdicts (one primary-key probe each: the rows
- * read, never the tree). Verdicts that cannot be read — a damaged, locked or older store — leave
+ * row is given. The repository's entries have verdicts against its worktree, the user scope's
+ * against the home directory (one primary-key probe each: the rows read, never the tree). Verdicts that cannot be read — a damaged, locked or older store — leave
  * the rows exactly as without verification, never "everything is stale".
  */
 function withholdStale(
@@ -133,15 +133,16 @@ function withholdStale(
   owners: readonly SnapshotOwner[],
   rows: readonly OrderRow[],
 ): { given: OrderRow[]; withheld: WithheldEntry[] } {
-  const project = owners.filter((owner) => owner.scope === 'project');
-  const ids = rows.filter((row) => row.scope === 'project').map((row) => row.entry_id);
-  if (project.length === 0 || ids.length === 0) return { given: [...rows], withheld: [] };
-  const read = readVerdicts(db, project, { entryIds: ids });
+  const ids = rows.map((row) => row.entry_id);
+  if (owners.length === 0 || ids.length === 0) return { given: [...rows], withheld: [] };
+  // The repository's verdicts first, then the user scope's (judged against the home directory).
+  const ordered = [...owners].sort((a, b) => (a.scope === b.scope ? 0 : a.scope === 'project' ? -1 : 1));
+  const read = readVerdicts(db, ordered, { entryIds: ids });
   if (!read.available) return { given: [...rows], withheld: [] };
   const given: OrderRow[] = [];
   const withheld: WithheldEntry[] = [];
   for (const row of rows) {
-    const verdict = row.scope === 'project' ? verdictFor(read, row.entry_id, row.content_digest) : null;
+    const verdict = verdictFor(read, row.entry_id, row.content_digest);
     if (verdict?.verdict === 'stale' && verdict.failed.length > 0)
       withheld.push({ entryId: row.entry_id, reason: verdict.failed[0]!.reason, more: verdict.failed.length - 1 });
     else given.push(row);

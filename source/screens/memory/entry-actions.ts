@@ -1,0 +1,187 @@
+// What a person can do with an approved entry on the Entries view (issue 29): re-verify it now
+// (the verification of its scope runs, then its new verdict is read and said), edit it through a
+// new candidate (a draft pre-filled from the entry and marked as revising it, reviewed on Review
+// like any candidate), or retire it (a retirement plan on Prepare & promote, approved and written
+// with that view's keys). State, requests and keys apart from the entries' search state.
+import type { Dispatch } from 'react';
+import type { Application } from '../../api/application.js';
+import type { MemoryEntryView } from '../../api/memory-views.js';
+import type { ShownError } from '../format.js';
+import { helpItem } from '../keyboard/key-bindings.js';
+import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import type { HelpItem } from '../shell/shell-state.js';
+import { useRequest } from '../widgets/use-request.js';
+import { type EntriesState, listedRows } from './entries-state.js';
+import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
+
+/** The client name a candidate made on this screen carries (its origin, shown on Review). */
+export const SCREEN_CLIENT = 'common-memory tui';
+
+type Job =
+  | { id: number; kind: 'verify'; entryId: string | null }
+  | { id: number; kind: 'revise'; entry: MemoryEntryView };
+
+export interface EntryActionsState {
+  job: Job | null;
+  lastId: number;
+  /** Bumped after a verification: the stale list and the open entry are read again. */
+  verified: number;
+  notice: string | null;
+  error: ShownError | null;
+}
+
+export type EntryActionsAction =
+  | { type: 'verify'; entryId: string | null }
+  | { type: 'revise'; entry: MemoryEntryView }
+  | { type: 'done'; id: number; notice: string; verified: boolean }
+  | { type: 'failed'; id: number; error: ShownError };
+
+export const initialEntryActions: EntryActionsState = {
+  job: null,
+  lastId: 0,
+  verified: 0,
+  notice: null,
+  error: null,
+};
+
+export function entryActionsReducer(state: EntryActionsState, action: EntryActionsAction): EntryActionsState {
+  switch (action.type) {
+    case 'verify':
+    case 'revise': {
+      if (state.job) return state;
+      const id = state.lastId + 1;
+      const job: Job =
+        action.type === 'verify'
+          ? { id, kind: 'verify', entryId: action.entryId }
+          : { id, kind: 'revise', entry: action.entry };
+      return { ...state, job, lastId: id, notice: null, error: null };
+    }
+    case 'done':
+      if (state.job?.id !== action.id) return state;
+      return {
+        ...state,
+        job: null,
+        notice: action.notice,
+        verified: action.verified ? state.verified + 1 : state.verified,
+      };
+    case 'failed':
+      return state.job?.id === action.id ? { ...state, job: null, error: action.error } : state;
+  }
+}
+
+/** The entry the keys act on: the open one, else the selected row. */
+export function targetEntry(entries: EntriesState): { entryId: string; scope: string; title: string } | null {
+  if (entries.open)
+    return {
+      entryId: entries.open.entryId,
+      scope: entries.entry?.sources[0]?.scope ?? 'project',
+      title: entries.entry?.title ?? entries.open.entryId,
+    };
+  const row = listedRows(entries)[entries.selected];
+  return row ? { entryId: row.entryId, scope: row.scope, title: row.title } : null;
+}
+
+function verdictText(entry: MemoryEntryView): string {
+  const first = entry.failedAnchors?.[0];
+  switch (entry.verification) {
+    case 'stale':
+      return `stale — ${first?.reason ?? 'a claim no longer holds'}${(entry.failedAnchors?.length ?? 0) > 1 ? ` (and ${entry.failedAnchors!.length - 1} more)` : ''}`;
+    case 'fresh':
+      return 'fresh: every claim checked holds';
+    case 'unknown':
+      return 'unknown: none of its claims could be checked';
+    case 'unavailable':
+      return 'unavailable: verdicts cannot be read';
+    default:
+      return 'not verified';
+  }
+}
+
+export function useEntryActionEffects(
+  app: Application,
+  cwd: string,
+  state: EntryActionsState,
+  dispatch: Dispatch<EntryActionsAction>,
+) {
+  useRequest(
+    state.job,
+    async (job): Promise<{ notice: string; verified: boolean }> => {
+      if (job.kind === 'verify') {
+        const run = await app.memoryVerify({ cwd });
+        if (run.state === 'failed') throw new Error(`verification failed: ${run.reason ?? 'no reason given'}`);
+        const counted =
+          run.state === 'skipped'
+            ? `Not verified: ${run.reason ?? 'nothing to verify here'}.`
+            : `Verified ${run.entries} entr${run.entries === 1 ? 'y' : 'ies'}: ${run.stale} stale.`;
+        if (job.entryId === null) return { notice: counted, verified: true };
+        const entry = await app.memoryGet({ entryId: job.entryId, cwd });
+        return { notice: `${counted} ${job.entryId} is ${verdictText(entry)}`, verified: true };
+      }
+      const { entry } = job;
+      const proposed = await app.memoryPropose({
+        cwd,
+        title: entry.title,
+        content: entry.body,
+        type: entry.type as Parameters<Application['memoryPropose']>[0]['type'],
+        appliesWhen: entry.appliesWhen,
+        origin: { client: SCREEN_CLIENT, clientVersion: null, conversation: null },
+        revises: entry.id,
+      });
+      const made = proposed.created ? 'made' : 'already there';
+      // The candidate belongs to this directory's scope; a user-scope entry is rewritten in the user root.
+      const where = entry.sources[0]?.scope === 'user' ? ' (choose the user scope on Prepare & promote)' : '';
+      return {
+        notice: `Candidate ${idLabel(proposed.candidateId)} ${made}: a copy of ${entry.id} marked as revising it. Review it on Review; promoting it${where} rewrites ${entry.id}'s file.`,
+        verified: false,
+      };
+    },
+    {
+      answered: (done, job) => dispatch({ type: 'done', id: job.id, ...done }),
+      failed: (error, job) => dispatch({ type: 'failed', id: job.id, error }),
+    },
+  );
+}
+
+export interface EntryActionKeys {
+  entries: EntriesState;
+  actions: EntryActionsState;
+  dispatch: Dispatch<EntryActionsAction>;
+  /** Prepares the retirement of the entry on Prepare & promote and shows that view. */
+  retire(entry: { entryId: string; scope: string; title: string }): void;
+}
+
+const COMMANDS = ['reverifyEntry', 'reviseEntry', 'retireEntry'] as const;
+
+export function useEntryActionKeys(input: EntryActionKeys, active: boolean) {
+  const { entries, dispatch } = input;
+  useCommandKeys(
+    COMMANDS,
+    (command) => {
+      const target = targetEntry(entries);
+      if (command === 'reverifyEntry') dispatch({ type: 'verify', entryId: target?.entryId ?? null });
+      else if (command === 'reviseEntry') {
+        if (entries.entry) dispatch({ type: 'revise', entry: entries.entry });
+      } else if (target) input.retire(target);
+    },
+    { isActive: active && !entries.typing && input.actions.job === null },
+  );
+}
+
+/** The help line's items for these keys: edit only on an open entry (its text is read). */
+export function entryActionHelp(entries: EntriesState): HelpItem[] {
+  if (entries.typing) return [];
+  const any = entries.open !== null || listedRows(entries).length > 0;
+  return [
+    helpItem('verify', ['reverifyEntry']),
+    ...(entries.entry ? [helpItem('edit', ['reviseEntry'])] : []),
+    ...(any ? [helpItem('retire', ['retireEntry'])] : []),
+  ];
+}
+
+export function entryActionLines(state: EntryActionsState, columns: number): ScreenLine[] {
+  if (state.job)
+    return wrapLines(state.job.kind === 'verify' ? 'verifying…' : 'making the candidate…', columns, 'muted');
+  if (state.error) return wrapLines(`error ${state.error.code}: ${state.error.message}`, columns, 'error');
+  if (state.notice) return wrapLines(state.notice, columns, 'ok');
+  return [];
+}

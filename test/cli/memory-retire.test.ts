@@ -1,0 +1,196 @@
+// Retiring an approved entry (issue 29, item 3): `memory retire` prepares a promotion plan that
+// removes the entry's file — its exact bytes and git blob recorded, a removal diff, a digest —
+// approved and promoted like any plan. Through the real shipped bin, in a real git repository: a
+// promote killed with kill -9 after the removal resumes and finishes; a file changed since the
+// plan is kept (blob compare-and-swap); after promote `get` answers not found (exit 6) with no
+// sync run; the user scope is retired from outside git; bad input is refused with what to do.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
+
+after(() => c.closeStores());
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+const LEGACY = join('work_method', 'legacy-config.md');
+const KEPT = join('work_method', 'kept-rule.md');
+
+function repository(home: string): string {
+  const repo = gitRepo(home, 'repo');
+  writeEntry(projectRoot(repo), 'legacy-config', 'Where configuration is loaded', 'Read `src/legacy/config.ts`.');
+  writeEntry(projectRoot(repo), 'kept-rule', 'Keep reviews small', 'Keep each review under 400 lines.');
+  git(repo, 'add', '--all');
+  git(repo, 'commit', '-q', '-m', 'start');
+  return repo;
+}
+
+interface PlanJson {
+  planId: string;
+  planDigest: string;
+  status: string;
+  scope: string;
+  candidates: unknown[];
+  diff: string;
+  voidReason: string | null;
+  files: Array<{ path: string; entryId: string; action: string; targetBlobHash: string; state: string; bytes: number }>;
+}
+
+async function cli(home: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCli([...args, '--home', home], { cwd, env });
+}
+
+async function retire(home: string, cwd: string, ...args: string[]): Promise<PlanJson> {
+  const run = await cli(home, cwd, ['memory', 'retire', ...args, '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout) as PlanJson;
+}
+
+async function approve(home: string, cwd: string, plan: PlanJson): Promise<void> {
+  const run = await cli(home, cwd, ['memory', 'approve', plan.planId, '--digest', plan.planDigest, '--json']);
+  assert.equal(run.code, 0, run.stderr);
+}
+
+describe('memory retire', () => {
+  it('prepares a removal with the exact bytes and blob, resumes after kill -9, and the entry is gone from get and search', async () => {
+    const home = tempHome('cm-retire');
+    const repo = repository(home);
+    assert.equal((await cli(home, repo, ['memory', 'sync', '--json'])).code, 0);
+    const path = join(projectRoot(repo), LEGACY);
+    const bytes = readFileSync(path);
+
+    const text = await cli(home, repo, ['memory', 'retire', 'legacy-config']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /remove work_method\/legacy-config\.md \(entry legacy-config, blob [0-9a-f]{40}\)/);
+    assert.match(text.stdout, /^\+\+\+ \/dev\/null$/m);
+    assert.match(text.stdout, /^-Read `src\/legacy\/config\.ts`\.$/m, 'the removal diff shows every line going');
+    assert.match(text.stdout, /common-memory memory approve plan-[0-9a-f]+ --digest [0-9a-f]{64}/);
+    assert.ok(existsSync(path), 'preparing removes nothing');
+
+    const plan = await retire(home, repo, 'legacy-config');
+    assert.equal(plan.status, 'generated');
+    assert.equal(plan.scope, 'project');
+    assert.deepEqual(plan.candidates, []);
+    assert.equal(plan.files.length, 1);
+    const [file] = plan.files;
+    assert.equal(file!.action, 'remove');
+    assert.equal(file!.entryId, 'legacy-config');
+    assert.equal(file!.path, 'work_method/legacy-config.md');
+    assert.equal(file!.bytes, bytes.length, 'the exact bytes are recorded');
+    assert.equal(file!.targetBlobHash, git(repo, 'hash-object', path).trim(), "the file's git blob");
+
+    // Not approved: promote refuses and removes nothing.
+    const early = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    assert.equal(early.code, 5, early.stderr);
+    assert.match(early.stderr, /not approved yet/);
+    assert.ok(existsSync(path));
+
+    await approve(home, repo, plan);
+    // kill -9 right after the file step: the file is gone, the journal still says applying.
+    const killed = await cli(home, repo, ['memory', 'promote', plan.planId], {
+      COMMON_MEMORY_FAULTS: 'promote.afterFile.1=kill',
+    });
+    assert.notEqual(killed.code, 0, 'the promote was killed');
+    assert.ok(!existsSync(path), 'the removal happened before the kill');
+    const resumed = await cli(home, repo, ['memory', 'promote', plan.planId, '--json']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const done = JSON.parse(resumed.stdout) as PlanJson;
+    assert.equal(done.status, 'applied');
+    assert.equal(done.files[0]!.state, 'skipped', 'resumed: the file was gone already, nothing removed twice');
+
+    const got = await cli(home, repo, ['get', 'legacy-config', '--json']);
+    assert.equal(got.code, 6, `${got.stdout}${got.stderr}`);
+    assert.equal((await cli(home, repo, ['get', 'kept-rule', '--json'])).code, 0, 'the other entry stays');
+    const search = await cli(home, repo, ['memory', 'search', 'configuration', '--json']);
+    assert.deepEqual(JSON.parse(search.stdout).results, []);
+    // git keeps the history: the removal is a change to commit, the old bytes are in HEAD.
+    assert.match(git(repo, 'status', '--porcelain'), /^ D \.common-memory\/memory\/work_method\/legacy-config\.md$/m);
+    assert.deepEqual(Buffer.from(git(repo, 'show', `HEAD:.common-memory/memory/${LEGACY}`)), bytes);
+  });
+
+  it('keeps a file that changed after the plan was made (blob compare-and-swap), and says so', async () => {
+    const home = tempHome('cm-retire-cas');
+    const repo = repository(home);
+    const plan = await retire(home, repo, 'kept-rule');
+    await approve(home, repo, plan);
+    const path = join(projectRoot(repo), KEPT);
+    appendFileSync(path, 'A line a teammate added.\n');
+    const edited = readFileSync(path);
+    const promoted = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    assert.equal(promoted.code, 5, promoted.stderr);
+    assert.match(
+      promoted.stdout,
+      /voided: work_method\/kept-rule\.md changed since the retirement plan was made, so it was not removed/,
+    );
+    assert.match(promoted.stdout, /nothing was removed/);
+    assert.deepEqual(readFileSync(path), edited, 'the edited file is kept byte for byte');
+    const again = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    assert.equal(again.code, 5);
+    assert.match(again.stderr, /was voided/);
+    assert.equal((await cli(home, repo, ['get', 'kept-rule', '--json'])).code, 0);
+  });
+
+  it('retires a user-scope entry from outside any git worktree', async () => {
+    const home = tempHome('cm-retire-user');
+    mkdirSync(home, { recursive: true });
+    writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
+    const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
+    const plan = await retire(home, outside, 'my-editor');
+    assert.equal(plan.scope, 'user');
+    await approve(home, outside, plan);
+    const promoted = await cli(home, outside, ['memory', 'promote', plan.planId, '--json']);
+    assert.equal(promoted.code, 0, promoted.stderr);
+    assert.equal((JSON.parse(promoted.stdout) as PlanJson).files[0]!.state, 'removed');
+    assert.ok(!existsSync(join(userRoot(home), 'work_method', 'my-editor.md')));
+    assert.equal((await cli(home, outside, ['get', 'my-editor', '--json'])).code, 6);
+  });
+
+  it('refuses bad input with what to do, and its help fits 80 columns', async () => {
+    const home = tempHome('cm-retire-bad');
+    const repo = repository(home);
+    const unknown = await cli(home, repo, ['memory', 'retire', 'no-such-entry']);
+    assert.equal(unknown.code, 6);
+    assert.match(unknown.stderr, /No approved entry "no-such-entry" in the project or the user memory root/);
+    assert.match(unknown.stderr, /Nothing was prepared/);
+
+    // The file removed by hand (no sync since): the projection may still hold it, the files do not.
+    assert.equal((await cli(home, repo, ['memory', 'sync', '--json'])).code, 0);
+    rmSync(join(projectRoot(repo), LEGACY));
+    const gone = await cli(home, repo, ['memory', 'retire', 'legacy-config']);
+    assert.equal(gone.code, 6, gone.stderr);
+    assert.match(gone.stderr, /no file holds it \(removed already/);
+
+    const none = await cli(home, repo, ['memory', 'retire']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /Name the approved entry to retire/);
+    const two = await cli(home, repo, ['memory', 'retire', 'kept-rule', 'legacy-config']);
+    assert.equal(two.code, 2);
+    assert.match(two.stderr, /"legacy-config" is one word too many; nothing was done/);
+    const flag = await cli(home, repo, ['memory', 'retire', 'kept-rule', '--digest', 'abc']);
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /does not take --digest/);
+    const scope = await cli(home, repo, ['memory', 'retire', 'kept-rule', '--scope', 'team']);
+    assert.equal(scope.code, 2);
+    assert.match(scope.stderr, /--scope must be project or user/);
+    const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
+    const noProject = await cli(home, outside, ['memory', 'retire', 'kept-rule', '--scope', 'project']);
+    assert.equal(noProject.code, 2);
+    assert.match(noProject.stderr, /not inside a git worktree/);
+    assert.ok(existsSync(join(projectRoot(repo), KEPT)), 'nothing refused removed anything');
+
+    const help = await cli(home, repo, ['memory', 'retire', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /memory retire <entry-id>/);
+    for (const line of help.stdout.split('\n')) assert.ok(line.length <= 80, `over 80 columns: ${line}`);
+  });
+});
