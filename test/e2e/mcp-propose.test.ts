@@ -173,9 +173,15 @@ describe('memory_propose called in parallel', () => {
     const client = await McpTestClient.start(home, repo, { clientInfo: CLAUDE });
     try {
       const topics = ['pnpm for installs', 'node --test for tests', 'biome for formatting', 'esbuild for bundles'];
+      // The server answers them one after another, so the last waits for the three before it:
+      // its bound is four calls' (one call's bound is what a single proposal is allowed).
       const replies = await Promise.all(
         topics.map((topic) =>
-          client.call('memory_propose', { title: `Use ${topic}`, content: `Use ${topic} here.`, type: 'work_method' }),
+          client.call(
+            'memory_propose',
+            { title: `Use ${topic}`, content: `Use ${topic} here.`, type: 'work_method' },
+            topics.length * 15_000,
+          ),
         ),
       );
       for (const reply of replies) assert.equal(reply.isError, undefined, JSON.stringify(reply));

@@ -66,9 +66,9 @@ export class McpTestClient {
   }
 
   /** tools/call; the CallToolResult. */
-  async call(name: string, args: object): Promise<Record<string, any>> {
+  async call(name: string, args: object, timeoutMs?: number): Promise<Record<string, any>> {
     // eslint-disable-line @typescript-eslint/no-explicit-any
-    const reply = await this.request('tools/call', { name, arguments: args });
+    const reply = await this.request('tools/call', { name, arguments: args }, timeoutMs);
     if (!reply.result) throw new Error(`tools/call ${name} failed: ${JSON.stringify(reply.error)}`);
     return reply.result;
   }
