@@ -3,7 +3,6 @@
 // exactly the files' entries, `get` of the removed entry is not found (exit 6), and search and the
 // MCP read answer from the current files — no `memory sync`, no host.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -11,17 +10,10 @@ import Database from 'better-sqlite3';
 import { storeFiles } from '../../source/home.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import * as c from '../support/capture.js';
-import { runCli, tempHome } from '../support/cli.js';
+import { git, runCli, tempHome } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
 after(() => c.closeStores());
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
 
 /** A bare origin and two clones of it: ours and a teammate's. */
 function clones(home: string): { ours: string; theirs: string } {

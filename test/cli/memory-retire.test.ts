@@ -5,23 +5,15 @@
 // plan is kept (blob compare-and-swap); after promote `get` answers not found (exit 6) with no
 // sync run; the user scope is retired from outside git; bad input is refused with what to do.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
-import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { git, gitRepo, runCli, tempHome } from '../support/cli.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
 
 const LEGACY = join('work_method', 'legacy-config.md');
 const KEPT = join('work_method', 'kept-rule.md');

@@ -6,7 +6,6 @@
 // Without a host, `memory status` verifies first. Verdicts that cannot be read leave the snapshot
 // exactly as it is without verification.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,17 +13,10 @@ import Database from 'better-sqlite3';
 import { storeFiles } from '../../source/home.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import * as c from '../support/capture.js';
-import { gitRepo, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
+import { git, gitRepo, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
 after(() => c.closeStores());
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
 
 const START = c.hookFiles('codex', 'b')[0]!;
 

@@ -6,7 +6,6 @@
 // stale, and still carries the entry that names nothing. The same session before the removal
 // carried the claim: the assertion can fail.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { storeFiles } from '../../source/home.js';
 import { byPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';
-import { BIN, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
+import { BIN, git, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { createClaudeSandbox, runClaude, shellQuote } from './harness.js';
 import { locateClients } from './clients.js';
@@ -37,13 +36,6 @@ let world: {
 const STALE_MARK = 'marmoset-legacy-loader';
 const KEPT_MARK = 'pangolin-review-size';
 const NOTICE = '(may be stale, not given: legacy-config — `src/legacy/config.ts` no longer exists (and 1 more))';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
 
 function verdictOf(entryId: string): string | undefined {
   let db: Database.Database | undefined;

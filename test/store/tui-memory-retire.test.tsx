@@ -5,7 +5,6 @@
 // Prepare & promote, shows the exact removal, and a (the plan key) approves and removes it — the
 // entry then leaves the stale list and get answers not found. Every frame within 80×24.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -13,18 +12,11 @@ import { Host } from '../../source/host/host.js';
 import { SCREEN_CLIENT } from '../../source/screens/memory/entry-actions.js';
 import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';
-import { gitRepo, tempHome } from '../support/cli.js';
+import { git, gitRepo, tempHome } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { act, KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
 
 function staleRepository(home: string): string {
   const repo = gitRepo(home, 'repo');

@@ -95,6 +95,14 @@ export function stopHost(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 }
 
 /** A fresh git repository beside the data home (a real `git init`). */
+/** git in `cwd` as a test's committer; its output. */
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
 export function gitRepo(home: string, name: string): string {
   const dir = join(dirname(home), name);
   mkdirSync(dir, { recursive: true });

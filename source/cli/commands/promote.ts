@@ -66,23 +66,18 @@ export async function memoryPrepare(
       'usage',
       'Name the candidates to promote: common-memory memory prepare <candidate-id>… [--scope project|user] (memory review lists them).',
     );
-  if (scope !== undefined && scope !== 'project' && scope !== 'user')
-    throw new CmError('usage', '--scope must be project or user.');
   const plan = await withWrite(home, (app) =>
     app.memoryPrepare({
       candidateIds: args.map((id) => wholeMemoryId(home, 'candidate', id)),
-      scope: scope as 'project' | 'user' | undefined,
+      scope: scopeOption(scope),
       cwd: process.cwd(),
     }),
   );
   out.result(plan, () =>
-    [
-      planText(plan),
-      '',
-      visibleText(plan.diff.trimEnd()),
-      '',
+    planWithDiff(
+      plan,
       `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
-    ].join('\n'),
+    ),
   );
   return EXIT.ok;
 }
@@ -103,21 +98,16 @@ export async function memoryRetire(
       'usage',
       'Name the approved entry to retire: common-memory memory retire <entry-id> [--scope project|user] (memory search lists entries).',
     );
-  if (scope !== undefined && scope !== 'project' && scope !== 'user')
-    throw new CmError('usage', '--scope must be project or user.');
   const entryId = args[0]!;
   const plan = await withWrite(home, (app) =>
-    app.memoryRetire({ entryId, scope: scope as 'project' | 'user' | undefined, cwd: process.cwd() }),
+    app.memoryRetire({ entryId, scope: scopeOption(scope), cwd: process.cwd() }),
   );
   out.result(plan, () =>
-    [
-      planText(plan),
-      '',
-      visibleText(plan.diff.trimEnd()),
-      '',
+    planWithDiff(
+      plan,
       `nothing is removed yet; git keeps the file's history once the removal is committed`,
       `read the removal above; to approve exactly it: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
-    ].join('\n'),
+    ),
   );
   return EXIT.ok;
 }
@@ -233,6 +223,17 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
   );
   return EXIT.ok;
 }
+
+/** `--scope` when given: project or user. */
+function scopeOption(scope: string | undefined): 'project' | 'user' | undefined {
+  if (scope !== undefined && scope !== 'project' && scope !== 'user')
+    throw new CmError('usage', '--scope must be project or user.');
+  return scope;
+}
+
+/** A plan as prepare and retire print it: what it writes, its diff, then what to do next. */
+const planWithDiff = (plan: MemoryPlanView, ...next: string[]) =>
+  [planText(plan), '', visibleText(plan.diff.trimEnd()), '', ...next].join('\n');
 
 function planText(plan: MemoryPlanView): string {
   const lines = [
