@@ -353,3 +353,14 @@ export const LEDGER_TURNS_PER_ROOT = 64;
 
 /** How long a hook waits for the ledger's write lock: a hint is worth little next to the user's turn. */
 export const LEDGER_BUSY_TIMEOUT_MS = 250;
+
+/** `memory suggestions`: an entry neither read nor re-taught for this many days is named (--days changes it). */
+export const USAGE_SUGGEST_DAYS_DEFAULT = 90;
+/** The most days --days takes: ten years, far past any memory-state's age. */
+export const USAGE_SUGGEST_DAYS_MAX = 3650;
+/** `memory status` lists at most this many most re-taught entries per scope. */
+export const USAGE_TOP_RETAUGHT = 5;
+/** One collection folds at most this many activations' snapshots (or ledger reads), then goes on in a next batch. */
+export const USAGE_COLLECT_BATCH = 5_000;
+/** An activation younger than this whose snapshot is not stored yet holds the collector back: its SessionStart may still come. */
+export const USAGE_SNAPSHOT_SETTLE_MS = 10 * 60 * 1000;

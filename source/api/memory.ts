@@ -46,6 +46,12 @@ import {
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
+import {
+  type MemorySuggestions,
+  type MemorySuggestionsRequest,
+  memorySuggestionsBody,
+  memorySuggestionsSchema,
+} from './memory-usage.js';
 
 export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -267,6 +273,15 @@ export const memoryApi = {
   memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', memoryPromoteResultSchema, {
     body: body(planBody),
   }),
+  /**
+   * Approved entries of the caller's worktree and the user scope to consider retiring, each with why:
+   * stale anchors, or neither read nor re-taught in `days` days. Lists only; retires nothing.
+   */
+  memorySuggestions: readByBody<MemorySuggestionsRequest, MemorySuggestions>(
+    '/v1/memory/suggestions',
+    body(memorySuggestionsBody),
+    memorySuggestionsSchema,
+  ),
 };
 
 export type MemoryRoutes = typeof memoryApi;

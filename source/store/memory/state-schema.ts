@@ -13,6 +13,7 @@ import { migrateToRecallTerms } from './schema/v6-recall-terms.js';
 import { migrateToEntryCounts } from './schema/v7-entry-counts.js';
 import { migrateToPooledByContent } from './schema/v8-pooled-by-content.js';
 import { migrateToEntryAnchors } from './schema/v9-entry-anchors.js';
+import { migrateToEntryUsefulness } from './schema/v10-entry-usefulness.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -26,5 +27,6 @@ export const memoryStateSchema: Schema = {
     migrateToEntryCounts,
     migrateToPooledByContent,
     migrateToEntryAnchors,
+    migrateToEntryUsefulness,
   ],
 };
