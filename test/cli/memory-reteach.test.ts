@@ -120,6 +120,7 @@ describe('re-teach events from real captured sessions', () => {
     const status = json((await cli(home, repo, 'memory', 'status', '--json')).stdout);
     assert.equal(status.usage.state, 'counted');
     assert.equal(status.usage.totals.reteach, 1);
+    assert.equal(status.usage.totals.given, 1);
     assert.deepEqual(
       status.usage.topRetaught.project.map((row: { entryId: string; reteach: number }) => [row.entryId, row.reteach]),
       [[entryId, 1]],
@@ -129,6 +130,25 @@ describe('re-teach events from real captured sessions', () => {
     assert.deepEqual([after2.usage.given, after2.usage.reteach], [1, 1]);
     const text = await cli(home, repo, 'memory', 'status');
     assert.match(text.stdout, new RegExp(`re-taught ×1 \\(project\\) ${entryId} .*consider a better title`));
+
+    // Session 3 says the rule again and more: the candidate stays in review, saying what it re-teaches.
+    await claudeSession(
+      home,
+      repo,
+      '33333333-3333-4333-8333-333333333333',
+      `${RULE.slice(0, -1)} and keep the subject line short.`,
+    );
+    await extract(home, repo);
+    const reviewed = json((await cli(home, repo, 'memory', 'review', '--json')).stdout);
+    const longer = reviewed.candidates.find((cand: { content: string }) => cand.content.includes('subject line'));
+    assert.ok(longer, JSON.stringify(reviewed.candidates));
+    assert.deepEqual(longer.reteaches, [entryId]);
+    const reviewText = await cli(home, repo, 'memory', 'review');
+    assert.ok(
+      reviewText.stdout.includes(`re-teaches ${entryId}: consider a better title, appliesWhen or priority`),
+      reviewText.stdout,
+    );
+    assert.equal(reteachRows(home).length, 2, 'a second turn, a second event');
 
     // A damaged count table: the counts say unavailable, never 0.
     const db = new Database(storeFiles(home).memoryState);
