@@ -10,6 +10,7 @@ import { storeFiles } from '../../source/home.js';
 import { ledgerSessionStart, ledgerTurn, openLedger, recordRootRead } from '../../source/store/ledger/ledger.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { McpTestClient } from '../support/mcp-client.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -108,6 +109,14 @@ describe('memory suggestions', () => {
     assert.deepEqual(listed(after), { 'legacy-config': 'stale', 'named-exports': 'unused' });
     const get = json((await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout);
     assert.equal(get.usage.read, 1, 'the read was counted once');
+    // MCP memory_get carries the same counts.
+    const mcp = await McpTestClient.start(home, repo);
+    try {
+      const got = await mcp.call('memory_get', { id: 'use-pnpm' });
+      assert.deepEqual([got.structuredContent.usage.state, got.structuredContent.usage.read], ['counted', 1]);
+    } finally {
+      assert.equal(await mcp.close(), 0);
+    }
     await suggestions(home, repo);
     const again = json((await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout);
     assert.equal(again.usage.read, 1, 'collecting again adds nothing');
