@@ -1,7 +1,9 @@
 // `memory suggestions`: approved entries to consider retiring, each with why — stale anchors, or
 // neither read by an agent nor re-taught in N days. Through the host (or with the lease) the
 // counts are brought up to date first; read-only, they are the last collection's. It lists only.
+import { existsSync } from 'node:fs';
 import { connect } from '../../client/connect.js';
+import { storeFiles } from '../../home.js';
 import { CmError, EXIT } from '../../errors.js';
 import { USAGE_SUGGEST_DAYS_MAX } from '../../limits.js';
 import { suggestionsHeading, suggestionTexts } from '../../screens/memory/usage-lines.js';
@@ -21,8 +23,11 @@ export function parseDays(typed: string | undefined): number | undefined {
 
 export async function memorySuggestions(home: string, typedDays: string | undefined, out: Output): Promise<number> {
   const days = parseDays(typedDays);
-  // The counts are collected by the host or a command holding the lease; another holder leaves them as they are.
-  const connection = await connect(home, 'write').catch(() => connect(home, 'read'));
+  // The counts are collected by the host or a command holding the lease (another holder leaves them
+  // as they were); before memory-state exists there is nothing to collect, and a read creates nothing.
+  const connection = existsSync(storeFiles(home).memoryState)
+    ? await connect(home, 'write').catch(() => connect(home, 'read'))
+    : await connect(home, 'read');
   try {
     const result = await connection.app.memorySuggestions({ cwd: process.cwd(), ...(days ? { days } : {}) });
     out.result(result, () => {
