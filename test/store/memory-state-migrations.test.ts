@@ -152,7 +152,7 @@ describe('memory-state migrations, one step each', () => {
     );
   });
 
-  it("v10 adds usefulness counts and re-teach events, empty, and notes when counting began", () => {
+  it('v10 adds usefulness counts and re-teach events, empty, and notes when counting began', () => {
     const db = atVersion(9);
     insertEntry(db, 'e1', 'r', 'Config loader', 'see `src/config.ts`');
     const before = Date.now();
