@@ -360,7 +360,10 @@ export const USAGE_SUGGEST_DAYS_DEFAULT = 90;
 export const USAGE_SUGGEST_DAYS_MAX = 3650;
 /** `memory status` lists at most this many most re-taught entries per scope. */
 export const USAGE_TOP_RETAUGHT = 5;
-/** One collection folds at most this many activations' snapshots (or ledger reads), then goes on in a next batch. */
-export const USAGE_COLLECT_BATCH = 5_000;
+/**
+ * One collection commit folds at most this many activations' snapshots (or ledger reads): about 0.3 s
+ * of the writer on a loaded 2-core machine with 20 entries a snapshot; a backlog goes on in next commits.
+ */
+export const USAGE_COLLECT_BATCH = 2_000;
 /** An activation younger than this whose snapshot is not stored yet holds the collector back: its SessionStart may still come. */
 export const USAGE_SNAPSHOT_SETTLE_MS = 10 * 60 * 1000;

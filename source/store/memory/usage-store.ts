@@ -18,7 +18,7 @@ import type { OwnerKeys } from './verdict-read.js';
 import type { EntryUsageView, UsageSummaryView } from '../../api/memory-usage.js';
 
 /** Batches of activations one collection folds before it commits (the rest waits for the next). */
-const SNAPSHOT_BATCHES_PER_COMMAND = 4;
+const SNAPSHOT_BATCHES_PER_COMMAND = 1;
 
 const cursorOf = (db: Db, source: 'snapshots' | 'ledger'): number =>
   (prepared(db, 'SELECT position FROM usage_cursors WHERE source = ?').pluck().get(source) as number | undefined) ?? 0;
