@@ -52,6 +52,9 @@ import { collectUsage, memorySuggestionsAt } from '../pipeline/usage-access.js';
 import type { MemorySuggestionsRequest } from '../api/memory-usage.js';
 import type { WriterClient } from '../workers/writer-client.js';
 
+/** A host folds given snapshots and agents' reads into the counts at most this often when asked for status. */
+const USAGE_COLLECT_EVERY_MS = 5_000;
+
 /** Whether a host extracts newly sealed turns by itself: on, unless COMMON_MEMORY_AUTO_EXTRACT is "off" or "0". */
 export function autoExtractEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env[AUTO_EXTRACT_ENV]?.trim().toLowerCase();
@@ -287,7 +290,11 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
    * Folds the snapshots given and the reads agents made since the last time into the usefulness
    * counts; a failure leaves the counts as they were (a read of them says so if they are unreadable).
    */
-  private async collectQuietly(): Promise<void> {
+  private async collectQuietly(throttled = false): Promise<void> {
+    // The Extraction view reads status every second: the counts need not follow that closely.
+    const now = Date.now();
+    if (throttled && now - this.collectedAtMs < USAGE_COLLECT_EVERY_MS) return;
+    this.collectedAtMs = now;
     try {
       const files = storeFiles(this.home);
       // Nothing to count before memory-state exists; a read never creates it.
@@ -299,6 +306,9 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     }
   }
 
+  /** When the counts were last collected here (0: not yet). */
+  private collectedAtMs = 0;
+
   async memorySuggestions(request: MemorySuggestionsRequest) {
     await this.collectQuietly();
     return memorySuggestionsAt(storeFiles(this.home).memoryState, request);
@@ -306,7 +316,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   async memoryStatus(): Promise<MemoryStatus> {
     if (this.unfinishedPromotions() > 0) await this.resume().catch(() => undefined);
-    await this.collectQuietly();
+    await this.collectQuietly(true);
     const client = this.runners ? await this.runners.catch(() => undefined) : undefined;
     return memoryStatusAt(storeFiles(this.home).memoryState, this.auto, client?.active ?? null);
   }
