@@ -125,7 +125,7 @@ describe('memory suggestions', () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(
       text.stdout,
-      /^retirement suggestions \(stale, or not read nor re-taught in 90 days\): 2\. Nothing is retired/,
+      /^retirement suggestions \(stale, or not read nor re-taught in 90 days\): 2\nnothing is retired without your approval/,
     );
     assert.match(text.stdout, /\nlegacy-config \(project\) "Where configuration is loaded"\n {2}stale: /);
     // Nothing was retired: every entry is still there.

@@ -57,6 +57,7 @@ describe('Memory screen: Usage', { timeout: 120_000 }, () => {
         /retirement suggestions \(stale, or not read nor re-taught in 90 days\): 3/,
       );
       assert.match(frame, /\[Usage\]/);
+      assert.match(frame, /: 3\nnothing is retired without your approval/);
       // Read as one text: lines wrap at 80 columns.
       const joined = frame.replace(/\s*\n\s*/g, ' ');
       assert.match(joined, /usefulness since \d{4}-\d\d-\d\d: 0 entries counted; given 0 times, read 0, re-taught 0/);

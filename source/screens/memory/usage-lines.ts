@@ -53,7 +53,8 @@ export function suggestionsHeading(result: MemorySuggestions): string[] {
   if (result.state === 'unavailable')
     return [`retirement suggestions: unavailable — ${result.reason ?? 'unknown reason'}`];
   const lines = [
-    `retirement suggestions (stale, or not read nor re-taught in ${result.days} days): ${result.total}. Nothing is retired without your approval.`,
+    `retirement suggestions (stale, or not read nor re-taught in ${result.days} days): ${result.total}`,
+    'nothing is retired without your approval: a retirement is a plan you approve.',
   ];
   if (result.unusedFrom !== null)
     lines.push(
