@@ -60,7 +60,11 @@ describe('Memory screen: Usage', { timeout: 120_000 }, () => {
       assert.match(frame, /: 3\nnothing is retired without your approval/);
       // Read as one text: lines wrap at 80 columns.
       const joined = frame.replace(/\s*\n\s*/g, ' ');
-      assert.match(joined, /usefulness since \d{4}-\d\d-\d\d: 0 entries counted; given 0 times, read 0, re-taught 0/);
+      assert.match(
+        frame,
+        /\nusefulness since \d{4}-\d\d-\d\d: 0 entries; given 0 times, read 0, re-taught 0\n/,
+        'one line',
+      );
       assert.match(
         frame,
         /legacy-config \(project\) "Where configuration is loaded"\n +stale: `src\/gone\/config\.ts` no longer exists/,

@@ -30,7 +30,7 @@ export function usageSummaryLines(usage: UsageSummaryView | undefined): string[]
     return [`usefulness: unavailable — ${usage.reason ?? 'unknown reason'}`];
   const t = usage.totals;
   const lines = [
-    `usefulness since ${day(usage.since) ?? 'now'}: ${t.entries} entries counted; given ${t.given} times, read ${t.read}, re-taught ${t.reteach}`,
+    `usefulness since ${day(usage.since) ?? 'now'}: ${t.entries} entries; given ${t.given} times, read ${t.read}, re-taught ${t.reteach}`,
   ];
   for (const scope of ['project', 'user'] as const)
     for (const row of usage.topRetaught[scope])
