@@ -2,6 +2,7 @@
 // approval, extraction reports and runs, conformance probes, and the pipeline's status.
 import { z } from 'zod';
 import { errorSchema, nullableText, projectOrUser } from './common-schemas.js';
+import { usageSummarySchema } from './memory-usage.js';
 
 const taskKind = z.enum(['extraction', 'adjudication']);
 const authorization = z.enum(['pending', 'approved']);
@@ -217,5 +218,7 @@ export const memoryStatusSchema = z.strictObject({
     staleEntries: counts('project', 'user'),
     verifiedAt: nullableText,
   }),
+  /** Whether approved memory helps: given, read and re-taught totals, the most re-taught entries per scope (absent from a host older than it). */
+  usage: usageSummarySchema.optional(),
 });
 export type MemoryStatus = z.infer<typeof memoryStatusSchema>;

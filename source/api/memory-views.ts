@@ -1,6 +1,7 @@
 // The memory area's views: the review queue and proposals, recall, the approved projection
 // (sync, search, entries) and the human gate's results (confirm, discard, plans, promote).
 import { z } from 'zod';
+import { entryUsageSchema } from './memory-usage.js';
 import { nullableText, projectOrUser } from './common-schemas.js';
 
 /**
@@ -75,6 +76,11 @@ export const memoryReviewCandidateSchema = z.strictObject({
    * characters written as ⟨U+XXXX⟩: what the model will read. Absent from a host older than this field.
    */
   snapshot: z.string().optional(),
+  /**
+   * Approved entries this candidate says again (the dedup at extraction found it repeats them): each
+   * is an entry that did not do its job — given and not followed, or not given. Absent: none.
+   */
+  reteaches: z.array(z.string()).optional(),
 });
 export type MemoryReviewCandidate = z.infer<typeof memoryReviewCandidateSchema>;
 
@@ -214,6 +220,8 @@ export const memoryEntryViewSchema = z.strictObject({
   verification: z.enum(['fresh', 'stale', 'unknown', 'unverified', 'unavailable']).optional(),
   stale: z.boolean().optional(),
   failedAnchors: z.array(failedAnchorSchema).optional(),
+  /** Given, read and re-taught counts of this entry on this machine (absent from a host older than them). */
+  usage: entryUsageSchema.optional(),
 });
 export type MemoryEntryView = z.infer<typeof memoryEntryViewSchema>;
 

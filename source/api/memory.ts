@@ -42,6 +42,12 @@ import {
   reviewScope,
 } from './memory-views.js';
 import { body, read, readByBody, write } from './route.js';
+import {
+  type MemorySuggestions,
+  type MemorySuggestionsRequest,
+  memorySuggestionsBody,
+  memorySuggestionsSchema,
+} from './memory-usage.js';
 
 /** The caller's directory: its repository (or the user scope outside git) is the request's scope. */
 const cwd = z.string().min(1).max(4096);
@@ -255,6 +261,15 @@ export const memoryApi = {
   memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', memoryPromoteResultSchema, {
     body: body(planBody),
   }),
+  /**
+   * Approved entries of the caller's worktree and the user scope to consider retiring, each with why:
+   * stale anchors, or neither read nor re-taught in `days` days. Lists only; retires nothing.
+   */
+  memorySuggestions: readByBody<MemorySuggestionsRequest, MemorySuggestions>(
+    '/v1/memory/suggestions',
+    body(memorySuggestionsBody),
+    memorySuggestionsSchema,
+  ),
 };
 
 export type MemoryRoutes = typeof memoryApi;

@@ -43,6 +43,7 @@ export const FLAG_KINDS = {
   quarantined: { type: 'string' },
   repository: { type: 'string' },
   yes: { type: 'boolean' },
+  days: { type: 'string' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: true }>;
 
 export type FlagName = keyof typeof FLAG_KINDS;
@@ -311,6 +312,14 @@ export const COMMAND_SPECS = [
     details:
       "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones.",
     flags: {},
+  },
+  {
+    path: 'memory suggestions',
+    args: '',
+    summary: 'approved entries to consider retiring: stale, or unused for N days',
+    details:
+      "This worktree's and the user's entries: stale anchors, or neither read by an agent nor re-taught by you in N days. It lists; nothing is retired.",
+    flags: { days: ['N', 'days without a read or a re-teach (1-3650, default 90)'] },
   },
   {
     path: 'memory recall',

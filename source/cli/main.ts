@@ -144,6 +144,7 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
     ),
   'memory extract': (c) => memory('extract', c),
   'memory status': (c) => memory('status', c),
+  'memory suggestions': (c) => memory('suggestions', c),
   'memory recall': (c) => memory('recall', c),
   'memory review': (c) => memory('review', c),
   'memory lint': (c) => memory('lint', c),

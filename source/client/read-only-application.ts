@@ -20,6 +20,7 @@ import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 // process, and these modules bring the lint and promotion rules, which it never runs.
 const memoryAccess = () => import('../pipeline/memory-access.js');
 const approvedAccess = () => import('../pipeline/approved-access.js');
+const usageAccess = () => import('../pipeline/usage-access.js');
 const promotion = () => import('../pipeline/promotion.js');
 
 /** Whether the store is at this common-memory's schema version (reads never migrate). */
@@ -78,6 +79,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
       (await approvedAccess()).memorySearchAt(memoryStatePath, cwd, query, limit),
     memoryGet: async ({ entryId, cwd }) => (await approvedAccess()).memoryGetAt(memoryStatePath, cwd, entryId),
     memoryStale: async ({ cwd }) => (await approvedAccess()).memoryStaleAt(memoryStatePath, cwd),
+    memorySuggestions: async (request) => (await usageAccess()).memorySuggestionsAt(memoryStatePath, request),
     memoryPlan: async ({ planId }) => (await promotion()).readPlanAt(memoryStatePath, planId),
     // A probe lives in the host that ran it; none runs.
     memoryReverifyProbe: async ({ probeId }) => {

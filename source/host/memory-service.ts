@@ -4,6 +4,7 @@
 // files thread (the same: at start in a host, on first use otherwise); confirm, discard and approve
 // are writer commands; reads over read-only connections. Opening memory finishes the promotions a
 // crash interrupted.
+import { existsSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
 import { memoryRecallAt, memoryReviewAt, storedExtractRunAt } from '../pipeline/memory-access.js';
@@ -49,7 +50,12 @@ import type {
   MemoryReverifyRun,
 } from '../api/memory-runs.js';
 import { RunnersClient } from '../workers/runners-client.js';
+import { collectUsage, memorySuggestionsAt } from '../pipeline/usage-access.js';
+import type { MemorySuggestionsRequest } from '../api/memory-usage.js';
 import type { WriterClient } from '../workers/writer-client.js';
+
+/** A host folds given snapshots and agents' reads into the counts at most this often when asked for status. */
+const USAGE_COLLECT_EVERY_MS = 5_000;
 
 /** Whether a host extracts newly sealed turns by itself: on, unless COMMON_MEMORY_AUTO_EXTRACT is "off" or "0". */
 export function autoExtractEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -128,6 +134,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
       service.startSync = service
         .resume()
         .then(() => service.memorySync({ cwd: process.cwd() }))
+        .then(() => service.collectQuietly())
         .catch(() => undefined);
     } else if (service.unfinishedPromotions() > 0) {
       // A command holding the lease is an open too: a plan a crash left applying is finished first.
@@ -154,7 +161,9 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   private async verifyQuietly(cwd: string): Promise<unknown> {
     try {
       await this.writer.call('memoryOpen', {});
-      return await this.track(this.files().verify(cwd));
+      const verified = await this.track(this.files().verify(cwd));
+      await this.collectQuietly();
+      return verified;
     } catch {
       return undefined;
     }
@@ -279,8 +288,37 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     return this.writer.call('memoryRetryTask', { taskId });
   }
 
+  /**
+   * Folds the snapshots given and the reads agents made since the last time into the usefulness
+   * counts; a failure leaves the counts as they were (a read of them says so if they are unreadable).
+   */
+  private async collectQuietly(throttled = false): Promise<void> {
+    // The Extraction view reads status every second: the counts need not follow that closely.
+    const now = Date.now();
+    if (throttled && now - this.collectedAtMs < USAGE_COLLECT_EVERY_MS) return;
+    this.collectedAtMs = now;
+    try {
+      const files = storeFiles(this.home);
+      // Nothing to count before memory-state exists; a read never creates it.
+      if (!existsSync(files.memoryState)) return;
+      await this.writer.call('memoryOpen', {});
+      await collectUsage(this.writer, files.memoryState, files.ledger);
+    } catch {
+      // the counts stay the last collection's
+    }
+  }
+
+  /** When the counts were last collected here (0: not yet). */
+  private collectedAtMs = 0;
+
+  async memorySuggestions(request: MemorySuggestionsRequest) {
+    await this.collectQuietly();
+    return memorySuggestionsAt(storeFiles(this.home).memoryState, request);
+  }
+
   async memoryStatus(): Promise<MemoryStatus> {
     if (this.unfinishedPromotions() > 0) await this.resume().catch(() => undefined);
+    await this.collectQuietly(true);
     const client = this.runners ? await this.runners.catch(() => undefined) : undefined;
     return memoryStatusAt(storeFiles(this.home).memoryState, this.auto, client?.active ?? null);
   }

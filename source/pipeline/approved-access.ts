@@ -27,6 +27,7 @@ import {
   type SyncApprovedInput,
   type SyncApprovedResult,
 } from '../store/memory/approved-sync.js';
+import { readEntryUsageView } from '../store/memory/usage-reads.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
@@ -352,11 +353,17 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
     () => undefined,
     (db) => {
       const found = readApprovedEntry(db, owners, entryId);
-      return found && { entry: found, verdicts: readVerdicts(db, owners, { entryIds: [entryId] }) };
+      return (
+        found && {
+          entry: found,
+          verdicts: readVerdicts(db, owners, { entryIds: [entryId] }),
+          usage: readEntryUsageView(db, entryId),
+        }
+      );
     },
   );
   if (!stored) throw notFound();
-  const entry = withVerification(stored.entry, stored.verdicts);
+  const entry = { ...withVerification(stored.entry, stored.verdicts), usage: stored.usage };
   if (followed.partial.length === 0) return entry;
   // The projection could not be brought up to date: the entry is given from its file — as
   // projected when the file still holds those bytes, else as the file says now — never the body
@@ -376,19 +383,22 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
       const parsed = parseEntry(read.bytes);
       if (parsed.ok && parsed.value.entry.id === entry.id) {
         const now = parsed.value.entry;
-        return withVerification(
-          {
-            id: now.id,
-            title: now.title,
-            appliesWhen: now.appliesWhen,
-            contentDigest: digest,
-            sources: [source],
-            body: now.body,
-            type: now.type,
-            priority: now.priority,
-          },
-          stored.verdicts,
-        );
+        return {
+          ...withVerification(
+            {
+              id: now.id,
+              title: now.title,
+              appliesWhen: now.appliesWhen,
+              contentDigest: digest,
+              sources: [source],
+              body: now.body,
+              type: now.type,
+              priority: now.priority,
+            },
+            stored.verdicts,
+          ),
+          usage: stored.usage,
+        };
       }
     } catch {
       // unreadable: judged like a changed file below

@@ -11,6 +11,7 @@ import { proposalCommands } from './memory/proposal.js';
 import { runnerCommands } from './memory/runner-store.js';
 import { memoryStateCommands } from './memory/state-commands.js';
 import { taskCommands } from './memory/task-store.js';
+import { usageCommands } from './memory/usage-store.js';
 import { agentCommands } from './core/agent-commands.js';
 import { captureCommands } from './core/capture-sessions.js';
 import { importCommands } from './core/capture-imports.js';
@@ -36,6 +37,7 @@ export const writerCommands = {
   ...promotionCommands,
   ...proposalCommands,
   ...runnerCommands,
+  ...usageCommands,
 };
 
 export type WriterCommands = typeof writerCommands;

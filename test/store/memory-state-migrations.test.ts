@@ -40,10 +40,10 @@ function insertEntry(db: Db, id: string, owner: string, title: string, body: str
 }
 
 describe('memory-state migrations, one step each', () => {
-  it('has ten steps, and a file at the latest version stays there', () => {
-    assert.equal(memoryStateSchema.steps.length, 10);
-    const db = atVersion(10);
-    assert.equal(migrate(db, memoryStateSchema), 10);
+  it('has eleven steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 11);
+    const db = atVersion(11);
+    assert.equal(migrate(db, memoryStateSchema), 11);
   });
 
   it('v1 lays the foundation and names the file with a fresh UUID', () => {
@@ -174,5 +174,29 @@ describe('memory-state migrations, one step each', () => {
     );
     insertFile('remove', 'removed', 'b.md');
     assert.throws(() => insertFile('rename', 'pending', 'c.md'), /CHECK constraint failed/);
+  });
+
+  it('v11 adds usefulness counts and re-teach events, empty, and notes when counting began', () => {
+    const db = atVersion(10);
+    insertEntry(db, 'e1', 'r', 'Config loader', 'see `src/config.ts`');
+    const before = Date.now();
+    assert.deepEqual(added(db).sort(), [
+      'index entry_reteach_by_candidate',
+      'table entry_reteach',
+      'table entry_usage',
+      'table usage_cursors',
+    ]);
+    assert.equal(db.prepare('SELECT count(*) FROM entry_usage').pluck().get(), 0, 'nothing was counted before v11');
+    const since = db.prepare("SELECT value FROM memory_state_meta WHERE key = 'usage_since'").pluck().get() as string;
+    assert.ok(Date.parse(since) >= before - 1000, since);
+    const reteach = db.prepare(
+      "INSERT OR IGNORE INTO entry_reteach (entry_id, session_key, turn_key, client, candidate_id, repository_key, worktree_key, recorded_at_ms) VALUES ('e1', 's', 't', 'claude', 'c1', 'r', 'w', 1)",
+    );
+    assert.equal(reteach.run().changes, 1);
+    assert.equal(reteach.run().changes, 0, 'one event per entry and source turn');
+    assert.throws(
+      () => db.prepare("INSERT INTO usage_cursors (source, position, collected_at_ms) VALUES ('mail', 0, 1)").run(),
+      /CHECK constraint failed/,
+    );
   });
 });

@@ -122,6 +122,9 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     try {
       await openMemory(view);
       await waitForText(view, /2 queued/);
+      // Usage is the last view, Extraction the one before it.
+      await press(view, '[');
+      await waitForText(view, /\[Usage\]/);
       await press(view, '[');
       const frame = await waitForText(view, /Candidates 1 draft · 1 quarantined/);
       assert.match(frame, /\[Extraction\]/);
@@ -166,6 +169,8 @@ describe('Memory screen', { timeout: 90_000 }, () => {
     const view = await mount(host.application, home, { cwd: repo });
     try {
       await openMemory(view);
+      await press(view, '[');
+      await waitForText(view, /\[Usage\]/);
       await press(view, '[');
       await waitForText(
         view,

@@ -212,10 +212,12 @@ const memoryStatus: MemoryStatus = {
   anchors: { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null },
 };
 
-/** The Memory screen's Extraction view ([ from Review), its runners listed. */
+/** The Memory screen's Extraction view ([ [ from Review: Usage is the last view), its runners listed. */
 async function openExtraction(view: View) {
   await press(view, '7');
   await waitForText(view, /\[Review\]/);
+  await press(view, '[');
+  await waitForText(view, /\[Usage\]/);
   await press(view, '[');
   await waitForText(view, /x extract · r runner builtin/);
   // r waits for the runners memory status lists.

@@ -1,6 +1,7 @@
 // `memory sync | search | init` and `get`: the approved projection on the command line. sync goes
 // to the running host or takes the lease for its own duration; search and get are reads (read-only
 // without a host); init lays out a memory root and needs no store.
+import { usageLine } from '../../screens/memory/usage-lines.js';
 import { connect } from '../../client/connect.js';
 import { previewSyncIn } from '../../client/local-memory.js';
 import { initMemoryRootIn } from '../../client/memory-files.js';
@@ -119,6 +120,7 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
           : []),
         `sources: ${entry.sources.map((s) => `${s.scope}:${s.path}`).join(', ')}`,
         `sha256 ${entry.contentDigest}`,
+        ...(entry.usage ? [usageLine(entry.usage)] : []),
         '',
         entry.body,
       ].join('\n'),

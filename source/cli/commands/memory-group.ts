@@ -10,6 +10,7 @@ import { CmError, EXIT } from '../../errors.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
 import { originText } from '../../screens/memory/review-lines.js';
+import { reteachLines, usageSummaryLines } from '../../screens/memory/usage-lines.js';
 import type { MemoryAnchorRun, MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
 import { waitingText } from '../../waiting-text.js';
@@ -22,6 +23,7 @@ import type { ExtractFlags } from './memory-extract.js';
 // process that scripts call in loops, and the plan and lint rules are most of the memory half.
 const approved = () => import('./approved.js');
 const given = () => import('./memory-given.js');
+const suggestions = () => import('./memory-suggestions.js');
 const promote = () => import('./promote.js');
 const extract = () => import('./memory-extract.js');
 const memoryLint = () => import('../../memory/memory-lint.js');
@@ -33,6 +35,7 @@ export interface MemoryFlags extends ExtractFlags {
   digest?: string | undefined;
   provider?: string | undefined;
   dryRun?: boolean | undefined;
+  days?: string | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -45,6 +48,9 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await extract()).runExtract(home, rest, flags, out);
     case 'status':
       return status(home, out);
+    case 'suggestions':
+      if (rest.length > 0) throw new CmError('usage', 'usage: common-memory memory suggestions [--days N] [--json]');
+      return (await suggestions()).memorySuggestions(home, flags.days, out);
     case 'recall':
       return recallCommand(home, rest, flags, out);
     case 'review':
@@ -90,7 +96,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, refresh or assemble';
+        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined
@@ -195,6 +201,7 @@ export function statusText(s: MemoryStatus, verification: MemoryAnchorRun | null
       `runner ${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint}; sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes (run budget ${runner.budget?.runBytes})`,
     );
   lines.push(anchorsLine(s.anchors));
+  lines.push(...usageSummaryLines(s.usage));
   if (verification?.state === 'failed')
     lines.push(`verification of this worktree: failed — ${verification.reason} (the counts are the last run's)`);
   if (s.runnersProblem) lines.push(`runner profiles: ${s.runnersProblem}`);
@@ -283,6 +290,7 @@ function reviewText(r: MemoryReview): string {
         `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.length === 0 ? 'no user turn' : s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
       );
     for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+    for (const note of reteachLines(c.reteaches)) lines.push(`  ${note}`);
     if (c.snapshot) {
       lines.push(
         c.status === 'quarantined'

@@ -7,6 +7,7 @@ import type {
   MemoryScopeView,
   MemoryStaleResult,
 } from '../../api/memory-views.js';
+import { usageLine } from './usage-lines.js';
 import { type ScreenLine, wrapLines } from './wrap-lines.js';
 
 export function scopeText(scopes: MemoryScopeView[]): string {
@@ -46,6 +47,7 @@ export function entryLines(entry: MemoryEntryView, columns: number): ScreenLine[
     for (const failed of entry.failedAnchors ?? []) add(`✗ ${failed.reason}`, 'error', '  ');
   }
   add(`content digest sha256:${entry.contentDigest}`, 'muted');
+  if (entry.usage) add(usageLine(entry.usage), entry.usage.state === 'unavailable' ? 'error' : 'muted');
   for (const source of entry.sources) add(`source ${source.scope}: ${source.path}`, 'muted');
   lines.push({ text: '', tone: 'muted' });
   add(entry.body, 'text');

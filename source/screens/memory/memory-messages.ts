@@ -134,6 +134,8 @@ export function helpFor(
       helpItem('open', ['openItem']),
     ];
   }
+  if (view === 'usage')
+    return [helpItem('scroll', ['nextPage', 'previousPage']), helpItem('line', ['selectUp', 'selectDown'])];
   if (run.request) return [{ keys: '', label: 'extracting…' }];
   if (run.choosing)
     return [

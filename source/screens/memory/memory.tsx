@@ -1,8 +1,9 @@
-// Memory: the review → promote half, in four views switched with ] and [ — Review (the queue of
+// Memory: the review → promote half, in five views switched with ] and [ — Review (the queue of
 // candidates; statements, evidence, findings; confirm, discard, mark), Prepare & promote (scope →
 // the plan's diff → approve with a key → write → result), Entries (search approved memory, open
-// an entry) and Extraction (a run with a chosen runner, the plan an external runner waits at and
-// its approval key, what was sent today, counts, quarantined candidates). The states live here, so
+// an entry), Extraction (a run with a chosen runner, the plan an external runner waits at and
+// its approval key, what was sent today, counts, quarantined candidates), and Usage (given, read and
+// re-taught counts, retirement suggestions). The states live here, so
 // switching views never loses a plan or a selection; the views only render them.
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
@@ -30,6 +31,7 @@ import { candidatesOf, initialReviewState, reviewReducer, targetCandidate } from
 import { CandidateDetail, firstLine, ReviewQueue, useCandidateLines } from './review-view.js';
 import { useEntriesEffects, usePromoteEffects, useReviewEffects } from './use-memory-effects.js';
 import { type MemoryView, useMemoryInput, VIEWS } from './use-memory-input.js';
+import { UsageView, useUsageLines } from './usage-view.js';
 
 /** Header, help line, the spare row under the frame, and this screen's view line. */
 const CHROME = HEADER_LINES + 3;
@@ -84,6 +86,8 @@ export function Memory() {
     runners,
     runnerChoices,
   } = useExtractionLines(app, cwd, review, { state: run, dispatch: dispatchRun }, columns, view === 'extraction');
+  const [usageTop, setUsageTop] = useState(0);
+  const usageText = useUsageLines(app, cwd, columns, view === 'usage');
   const textRoom = room - 1;
   const lastTop = (lines: number) => Math.max(0, lines - textRoom);
 
@@ -160,6 +164,10 @@ export function Memory() {
       },
       runners,
     },
+    {
+      top: usageTop,
+      scroll: (delta) => setUsageTop((top) => Math.min(lastTop(usageText.length), Math.max(0, top + delta))),
+    },
   );
   useHelp(
     [...helpFor(view, review, promote, entries, run), ...(view === 'entries' ? entryActionHelp(entries) : [])],
@@ -188,6 +196,7 @@ export function Memory() {
             chooser={run.choosing ? { options: runnerChoices, highlighted: run.choosing.highlighted } : null}
           />
         ) : null}
+        {view === 'usage' ? <UsageView lines={usageText} top={usageTop} room={room} /> : null}
       </Box>
       <LinePane lines={messages} top={0} room={messages.length} />
     </Box>

@@ -11,12 +11,13 @@ import type { ExtractionAction, ExtractionState } from './extraction-state.js';
 import { busy, type PromoteAction, type PromoteState } from './promote-state.js';
 import type { ReviewAction, ReviewState } from './review-state.js';
 
-export type MemoryView = 'review' | 'promote' | 'entries' | 'extraction';
+export type MemoryView = 'review' | 'promote' | 'entries' | 'extraction' | 'usage';
 export const VIEWS: { name: MemoryView; title: string }[] = [
   { name: 'review', title: 'Review' },
   { name: 'promote', title: 'Prepare & promote' },
   { name: 'entries', title: 'Entries' },
   { name: 'extraction', title: 'Extraction' },
+  { name: 'usage', title: 'Usage' },
 ];
 
 const SCROLL = ['nextPage', 'previousPage', 'selectUp', 'selectDown', 'firstPage'] as const;
@@ -155,7 +156,13 @@ export interface ExtractionInput {
   runners: string[];
 }
 
-export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput) {
+/** The Usage view's text: scrolled, nothing else. */
+export interface UsageInput {
+  scroll(delta: number): void;
+  top: number;
+}
+
+export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput, usage?: UsageInput) {
   const { view } = input;
   const typing = view === 'entries' && input.entries.typing;
   useCommandKeys(
@@ -174,6 +181,9 @@ export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput) 
   useEntriesKeys(input, view === 'entries');
   useCommandKeys(SCROLL, (command) => extraction.scroll(scrollStep(command, input.room, extraction.top)), {
     isActive: view === 'extraction',
+  });
+  useCommandKeys(SCROLL, (command) => usage?.scroll(scrollStep(command, input.room, usage.top)), {
+    isActive: view === 'usage' && usage !== undefined,
   });
   const { dispatch, run } = extraction;
   useCommandKeys(

@@ -30,6 +30,7 @@ import { foldExactRepeats } from './exact-repeat.js';
 import { foldInto, recordProvenance, settleDecided } from './restatement-store.js';
 import { acceptSubmission, beginSubmission, failAttempt, ownerInput } from './task-store.js';
 import { restates, survivorOrder } from '../../memory/adjudication-rules.js';
+import { recordReteach } from './usage-store.js';
 
 /** Drafts one adjudication task decides (seed 004 §9: 8 chunks × 8 drafts). */
 export const ADJUDICATION_DRAFTS_MAX = 64;
@@ -268,7 +269,7 @@ function submitAdjudication(tx: Tx<'memory'>, memoryStateUuid: string, input: z.
   const onSibling = (a: Decision) => siblings.has(a.targetIds[0] ?? '');
   for (const a of [...result.adjudications.filter((a) => !onSibling(a)), ...result.adjudications.filter(onSibling)]) {
     const kind = onSibling(a) ? 'candidate' : pool.get(a.targetIds[0] ?? '')?.sourceKind;
-    applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, kind, counts, folded, siblings);
+    applyDecision(tx, task.task_id, rows.get(a.draftRef)!, a, kind, counts, folded, siblings, owner);
   }
   convergeBatch(tx, task.task_id, draftIds, counts, folded);
   settleDecided(tx.db, owner, draftIds);
@@ -328,6 +329,7 @@ function applyDecision(
   counts: Counts,
   folded: Map<string, string>,
   siblings: ReadonlySet<string>,
+  owner: Owner,
 ): void {
   const { db, nowMs } = tx;
   const draftContent = (JSON.parse(row.payload_json) as Draft).content;
@@ -341,6 +343,8 @@ function applyDecision(
       "UPDATE candidates SET status = 'superseded', superseded_by = ?, adjudication = 'done', decision = 'skip', updated_at_ms = ? WHERE candidate_id = ?",
     ).run(targetRef, nowMs, row.candidate_id);
     recordProvenance(tx, row.candidate_id, targetRef, 'skip', taskId, row.revision);
+    // The user said again what the entry says: the entry did not do its job (usage-store.ts).
+    if (target !== undefined) recordReteach(tx, row.candidate_id, target, owner);
     counts.skipped += 1;
     return;
   }
@@ -390,6 +394,9 @@ function applyDecision(
     } else {
       // An approved entry changes only by a person's promotion; the draft records what it revises.
       recordProvenance(tx, row.candidate_id, `approved:${target}`, action, taskId, 0);
+      // A merge says all the entry says and more: the entry was re-taught too. An update says
+      // otherwise: a correction, not a repetition.
+      if (action === 'merge') recordReteach(tx, row.candidate_id, target, owner);
     }
   }
   counts[action === 'store' ? 'stored' : action === 'update' ? 'updated' : 'merged'] += 1;

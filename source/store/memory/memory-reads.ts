@@ -14,6 +14,7 @@ import { snapshotEntryFor } from '../../memory/candidate-entry.js';
 import { recall, type Owner } from './recall.js';
 import { renderEntry } from '../../memory/snapshot.js';
 import { TASK_ATTEMPTS_MAX } from '../../limits.js';
+import { emptySummary, readReteachesOf, readUsageSummaryView, unavailableSummary } from './usage-reads.js';
 
 const counts = <K extends string>(db: Db, sql: string, keys: readonly K[], ...params: unknown[]): Record<K, number> => {
   const out = Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
@@ -42,6 +43,7 @@ export function emptyMemoryStatus(
     autoExtract,
     promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
     anchors: { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null },
+    usage: state === 'unavailable' ? unavailableSummary(reason ?? 'memory-state cannot be read') : emptySummary(),
   };
 }
 
@@ -150,6 +152,7 @@ export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoE
       'voided',
     ] as const);
     status.anchors = readAnchorSummary(db);
+    status.usage = readUsageSummaryView(db);
     return status;
   })();
 }
@@ -206,6 +209,10 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
     );
     const support = db.prepare(
       'SELECT statement_id AS statementId, claim_support AS claimSupport FROM assessments WHERE candidate_id = ?',
+    );
+    const reteaches = readReteachesOf(
+      db,
+      rows.map((row) => row.candidate_id),
     );
     const candidates = rows.map((row): MemoryReviewCandidate => {
       const payload = JSON.parse(row.payload_json) as Draft & {
@@ -281,6 +288,7 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
         // The directory's name only: absolute paths never leave memory-state.
         repository: row.root_realpath === null ? null : basename(row.root_realpath),
         snapshot,
+        ...(reteaches.has(row.candidate_id) ? { reteaches: reteaches.get(row.candidate_id)! } : {}),
       };
     });
     const nextAfter =

@@ -14,6 +14,7 @@ import { migrateToEntryCounts } from './schema/v7-entry-counts.js';
 import { migrateToPooledByContent } from './schema/v8-pooled-by-content.js';
 import { migrateToEntryAnchors } from './schema/v9-entry-anchors.js';
 import { migrateToRetirementFiles } from './schema/v10-retirement-files.js';
+import { migrateToEntryUsefulness } from './schema/v11-entry-usefulness.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -28,5 +29,6 @@ export const memoryStateSchema: Schema = {
     migrateToPooledByContent,
     migrateToEntryAnchors,
     migrateToRetirementFiles,
+    migrateToEntryUsefulness,
   ],
 };
