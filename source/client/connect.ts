@@ -11,7 +11,6 @@ import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '.
 import type { Application } from '../api/application.js';
 import type { HostStatus } from '../api/history.js';
 import { http } from '../ground/lazy-builtin.js';
-import { isCurrentStore, openReadOnly } from './read-only-application.js';
 
 export interface Connection {
   app: Application;
@@ -171,6 +170,9 @@ const startHost = async (home: string): Promise<Host> =>
 async function readOnlyConnection(home: string): Promise<Connection> {
   // A read never creates a store: a home without one is "not found", and stays as it was.
   if (!existsSync(storeFiles(home).core)) throw noStore(home);
+  // Loaded here, not with this module: the TUI asks findRunningHost before its first frame, which
+  // needs no store reads.
+  const { isCurrentStore, openReadOnly } = await import('./read-only-application.js');
   // A store of an older schema is migrated once (briefly holding the lease), then read without it.
   if (!isCurrentStore(storeFiles(home).core)) {
     await (await startHost(home)).stop();

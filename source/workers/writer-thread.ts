@@ -7,7 +7,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError, CmError } from '../errors.js';
 import { coreSchema } from '../store/core/core-schema.js';
 import { databaseError, openDatabase } from '../store/database.js';
-import { WRITER_BUSY_TIMEOUT_MS } from '../limits.js';
+import { WRITER_BUSY_TIMEOUT_MS, WRITER_WAL_AUTOCHECKPOINT_PAGES } from '../limits.js';
 import { migrate } from '../store/migrations.js';
 import { readStoreId } from '../store/core/sequences.js';
 import { commit, commitOn } from '../store/transaction.js';
@@ -36,6 +36,7 @@ function errorOf(error: unknown, database: 'core' | 'memory' = 'core'): { code: 
 try {
   const db = openDatabase(corePath, { busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS });
   migrate(db, coreSchema);
+  db.pragma(`wal_autocheckpoint = ${WRITER_WAL_AUTOCHECKPOINT_PAGES}`);
   const context: WriterContext = { storeId: readStoreId(db) };
   let memory: MemoryState | undefined;
   /** The memory-state connection's setting (FULL as opened); replayable commands commit without an fsync. */

@@ -1,9 +1,8 @@
 // `common-memory` with no command: the full-screen TUI. It works as a client of a running host,
 // or starts one in this process (serving the API, so other terminals' commands reach it too).
 import { findRunningHost, sayWaiting } from '../../client/connect.js';
-import { reconnectingClient } from '../../client/reconnecting-client.js';
 import { CmError, EXIT } from '../../errors.js';
-import { Host } from '../../host/host.js';
+import type { Host } from '../../host/host.js';
 import type { Application } from '../../api/application.js';
 
 /** Environment variables by which Ink (and its dependencies) decide they run in CI. */
@@ -28,6 +27,7 @@ export async function runTuiCommand(home: string, integrations: TuiIntegrations)
   const remote = await findRunningHost(home, sayWaiting(home));
   if (remote) {
     const { runTui } = await import('../../screens/run-tui.js');
+    const { reconnectingClient } = await import('../../client/reconnecting-client.js');
     return exitFor(
       await runTui({ app: reconnectingClient(home, remote), home, integrations, connection: 'remote host' }),
     );
@@ -39,8 +39,9 @@ export async function runTuiCommand(home: string, integrations: TuiIntegrations)
   const host = deferred<Host>();
   const ready = handled(host.promise.then((started) => started.application));
   const failed = handled(host.promise.then(() => new Promise<never>(() => {})));
+  // The host's code too (store, pipeline, workers' clients, API): loaded once the frame is drawn.
   const startHost = () => {
-    starting ??= Host.start({ home, serve: true });
+    starting ??= import('../../host/host.js').then(({ Host }) => Host.start({ home, serve: true }));
     starting.then(host.resolve, host.reject);
   };
   const { runTui } = await import('../../screens/run-tui.js');

@@ -1,6 +1,7 @@
 // The capture capacity: the configured bounds on captured bodies, and how much is held now. Read by
 // the status view and checked by the writer before a step commits.
 import { CAPACITY_ENV, SESSION_BODY_MAX_BYTES, TOTAL_BODY_MAX_BYTES } from '../../limits.js';
+import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 
 export interface Capacity {
@@ -18,12 +19,11 @@ export function capacity(env: NodeJS.ProcessEnv = process.env): Capacity {
 }
 
 export function totalBodyBytes(tx: Pick<Tx, 'db'>): number {
-  const row = tx.db
-    .prepare(
-      `SELECT (SELECT coalesce(sum(body_bytes), 0) FROM capture_sessions)
+  const row = prepared(
+    tx.db,
+    `SELECT (SELECT coalesce(sum(body_bytes), 0) FROM capture_sessions)
             + (SELECT coalesce(sum(length(bytes)), 0) FROM inbox_tails)
             + (SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM prompt_candidates WHERE state = 'pending') AS total`,
-    )
-    .get() as { total: number };
+  ).get() as { total: number };
   return row.total;
 }

@@ -105,11 +105,19 @@ export function readPendingEnvelopes(
 
 /** The bytes an envelope kept, in order, one bounded row at a time. */
 export function readTailChunks(db: Db, inboxId: number): IterableIterator<Buffer> {
-  return db
-    .prepare('SELECT bytes FROM inbox_tails WHERE inbox_id = ? ORDER BY seq')
-    .pluck()
-    .iterate(inboxId) as IterableIterator<Buffer>;
+  let statement = tailCache.get(db);
+  if (statement === undefined) {
+    statement = db.prepare('SELECT bytes FROM inbox_tails WHERE inbox_id = ? ORDER BY seq').pluck();
+    tailCache.set(db, statement);
+  }
+  return statement.iterate(inboxId) as IterableIterator<Buffer>;
 }
+
+/**
+ * Prepared once per connection: the drain reads every envelope's tail with it. (One iteration at a
+ * time: the drain consumes each envelope's rows before it reads the next.)
+ */
+const tailCache = new WeakMap<Db, Database.Statement<unknown[]>>();
 
 export function firstPendingEnvelope(db: Db, activationId: number): number | undefined {
   return db

@@ -10,6 +10,7 @@ import { capacity, totalBodyBytes } from './capture-capacity.js';
 import { findCandidate } from './capture-reads.js';
 import { indexUserText } from './session-search.js';
 import { command } from '../command.js';
+import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 
 const id = z.number().int().positive();
@@ -153,14 +154,14 @@ export const nextSealInstant = (nowMs: number, lastMs: number): number => Math.m
 
 /** The latest instant of any capture turn (index capture_turns_by_recorded_at); -1 when there is none. */
 export const lastSealInstant = (db: Tx['db']): number =>
-  (db.prepare('SELECT max(recorded_at_ms) FROM capture_turns').pluck().get() as number | null) ?? -1;
+  (prepared(db, 'SELECT max(recorded_at_ms) AS last FROM capture_turns').get() as { last: number | null }).last ?? -1;
 
 export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
   const { db, nowMs } = tx;
   const placeholders = input.envelopeIds.map(() => '?').join(',');
-  const envelopes = db
-    .prepare(`SELECT id, activation_id, state FROM inbox WHERE id IN (${placeholders})`)
-    .all(...input.envelopeIds) as Array<{ id: number; activation_id: number | null; state: string }>;
+  const envelopes = prepared(db, `SELECT id, activation_id, state FROM inbox WHERE id IN (${placeholders})`).all(
+    ...input.envelopeIds,
+  ) as Array<{ id: number; activation_id: number | null; state: string }>;
   if (envelopes.length !== input.envelopeIds.length || envelopes.some((e) => e.activation_id !== input.activationId)) {
     throw new CmError('invalid_input', 'captureApplyStep: envelopes do not belong to the activation.');
   }
@@ -169,44 +170,55 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
   if (envelopes.some((e) => e.state !== 'pending')) return { outcome: 'stale' };
   // Steps commit in envelope order: an earlier envelope still pending means an earlier step of
   // this activation did not apply (the drain plans ahead while the previous step commits).
-  const earlier = db
-    .prepare("SELECT 1 FROM inbox WHERE activation_id = ? AND state = 'pending' AND id < ? LIMIT 1")
-    .get(input.activationId, Math.min(...input.envelopeIds));
+  const earlier = prepared(
+    db,
+    "SELECT 1 FROM inbox WHERE activation_id = ? AND state = 'pending' AND id < ? LIMIT 1",
+  ).get(input.activationId, Math.min(...input.envelopeIds));
   if (earlier !== undefined) return { outcome: 'stale' };
-  const open = db
-    .prepare("SELECT recovery_id FROM recovery_items WHERE activation_id = ? AND state = 'open'")
-    .get(input.activationId) as { recovery_id: number } | undefined;
+  const open = prepared(db, "SELECT recovery_id FROM recovery_items WHERE activation_id = ? AND state = 'open'").get(
+    input.activationId,
+  ) as { recovery_id: number } | undefined;
   if ((open?.recovery_id ?? null) !== input.recoveryId) return { outcome: 'stale' };
 
   let bodyBytes = 0;
   let sealed = 0;
   if (input.watch) {
-    const watch = db
-      .prepare('SELECT consumed_bytes FROM capture_watches WHERE watch_id = ?')
-      .get(input.watch.watchId) as { consumed_bytes: number } | undefined;
+    const watch = prepared(db, 'SELECT consumed_bytes FROM capture_watches WHERE watch_id = ?').get(
+      input.watch.watchId,
+    ) as { consumed_bytes: number } | undefined;
     if (!watch || watch.consumed_bytes !== input.watch.fromBytes) return { outcome: 'stale' };
-    db.prepare(
+    prepared(
+      db,
       'UPDATE capture_watches SET consumed_bytes = ?, parser_state = ?, captured_bytes = max(captured_bytes, ?) WHERE watch_id = ?',
     ).run(input.watch.toBytes, input.watch.state, input.watch.toBytes, input.watch.watchId);
-    const findTurn = db.prepare('SELECT turn_id, state, digest FROM capture_turns WHERE watch_id = ? AND turn_key = ?');
-    const insertBatch = db.prepare(
+    const findTurn = prepared(
+      db,
+      'SELECT turn_id, state, digest FROM capture_turns WHERE watch_id = ? AND turn_key = ?',
+    );
+    const insertBatch = prepared(
+      db,
       "INSERT INTO capture_batches (activation_id, state, sealed_at_ms) VALUES (?, 'ready', ?)",
     );
-    const insertTurn = db.prepare(
+    const insertTurn = prepared(
+      db,
       'INSERT INTO capture_turns (activation_id, watch_id, turn_key, state, digest, error, batch_id, message_count, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const sealIncomplete = db.prepare(
+    const sealIncomplete = prepared(
+      db,
       'UPDATE capture_turns SET activation_id = ?, state = ?, digest = ?, error = ?, batch_id = ?, message_count = ?, recorded_at_ms = ? WHERE turn_id = ?',
     );
-    const insertMessage = db.prepare(
+    const insertMessage = prepared(
+      db,
       'INSERT INTO capture_messages (turn_id, position, message_key, role, classification, kind, digest, body, candidate_id, line, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?)',
     );
-    const deliver = db.prepare(
+    const deliver = prepared(
+      db,
       "UPDATE prompt_candidates SET state = 'delivered', body = NULL, delivered_message_id = ? WHERE candidate_id = ? AND state = 'pending'",
     );
-    const activation = db
-      .prepare('SELECT client, host_session_id, session_key FROM capture_activations WHERE activation_id = ?')
-      .get(input.activationId) as { client: string; host_session_id: string; session_key: string };
+    const activation = prepared(
+      db,
+      'SELECT client, host_session_id, session_key FROM capture_activations WHERE activation_id = ?',
+    ).get(input.activationId) as { client: string; host_session_id: string; session_key: string };
     const m = input.messages;
     let lastSeal = lastSealInstant(db);
     // A transferred buffer arrives as a plain Uint8Array; bodies are views into it, bound as BLOBs and stored as TEXT.
@@ -311,27 +323,31 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
       }
       sealed += 1;
     }
-    const incomplete = db.prepare(
+    const incomplete = prepared(
+      db,
       "INSERT INTO capture_turns (activation_id, watch_id, turn_key, state, recorded_at_ms) VALUES (?, ?, ?, 'incomplete', ?) ON CONFLICT (watch_id, turn_key) DO NOTHING",
     );
     for (const key of input.incompleteKeys) incomplete.run(input.activationId, input.watch.watchId, key, nowMs);
   }
 
   // The envelope copies are consumed: their transcript bytes now live in messages.
-  db.prepare(`UPDATE inbox SET state = 'processed', processed_at_ms = ? WHERE id IN (${placeholders})`).run(
+  prepared(db, `UPDATE inbox SET state = 'processed', processed_at_ms = ? WHERE id IN (${placeholders})`).run(
     nowMs,
     ...input.envelopeIds,
   );
-  db.prepare(`DELETE FROM inbox_tails WHERE inbox_id IN (${placeholders})`).run(...input.envelopeIds);
+  prepared(db, `DELETE FROM inbox_tails WHERE inbox_id IN (${placeholders})`).run(...input.envelopeIds);
   if (input.recoveryId !== null) {
-    db.prepare(
+    prepared(
+      db,
       "UPDATE recovery_items SET state = 'resolved', resolved_at_ms = ?, updated_at_ms = ? WHERE recovery_id = ?",
     ).run(nowMs, nowMs, input.recoveryId);
   }
-  db.prepare(
+  prepared(
+    db,
     'INSERT INTO capture_sessions (activation_id, updated_at_ms) VALUES (?, ?) ON CONFLICT (activation_id) DO NOTHING',
   ).run(input.activationId, nowMs);
-  db.prepare(
+  prepared(
+    db,
     'UPDATE capture_sessions SET body_bytes = body_bytes + ?, buffered_turns = coalesce(?, buffered_turns), updated_at_ms = ? WHERE activation_id = ?',
   ).run(bodyBytes, input.bufferedTurns, nowMs, input.activationId);
   checkCapacity(tx, input.activationId);
@@ -340,9 +356,10 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
 
 /** Over capacity, the whole transaction rolls back; existing data and cursors stay where they were. */
 export function checkCapacity(tx: Tx, activationId: number): void {
-  const { body_bytes: session } = tx.db
-    .prepare('SELECT body_bytes FROM capture_sessions WHERE activation_id = ?')
-    .get(activationId) as { body_bytes: number };
+  const { body_bytes: session } = prepared(
+    tx.db,
+    'SELECT body_bytes FROM capture_sessions WHERE activation_id = ?',
+  ).get(activationId) as { body_bytes: number };
   if (session > limits.sessionBytes) {
     throw new CmError(
       'limit_exceeded',
