@@ -7,7 +7,8 @@
 // Every test file runs in its own process (node:test's isolation), so process.env, process.chdir
 // and module state never leak between files; a tier's concurrency is bounded only by what files
 // share outside the process. The audit behind each number is in its `why`.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -107,6 +108,28 @@ function plan(args) {
 const builtWorkers = join(import.meta.dirname, '..', 'dist', 'workers');
 if (existsSync(builtWorkers)) process.env.COMMON_MEMORY_TEST_WORKERS ??= builtWorkers;
 
+// Each test file's process measures its own wall and CPU time and leaves them here at exit
+// (scripts/test-cost.cjs, preloaded through the execArgv the runner gives its children).
+const costDir = mkdtempSync(join(tmpdir(), 'common-memory-test-costs-'));
+process.env.COMMON_MEMORY_TEST_COSTS = costDir;
+process.execArgv.push('--require', join(import.meta.dirname, 'test-cost.cjs'));
+function readCosts() {
+  const costs = new Map();
+  for (const name of readdirSync(costDir)) {
+    try {
+      const entry = JSON.parse(readFileSync(join(costDir, name), 'utf8'));
+      costs.set(entry.file, entry);
+    } catch {
+      // A file cut short by a kill mid-write: its row falls back to the runner's view.
+    }
+  }
+  return costs;
+}
+const tierCpu = (files) => {
+  const costs = readCosts();
+  return files.reduce((sum, file) => sum + (costs.get(join(process.cwd(), file))?.cpuMs ?? 0), 0) / 1000;
+};
+
 const SUMMARY = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
 
 /**
@@ -140,7 +163,8 @@ async function* tiers(list, totals) {
       yield event;
     }
     offset += count;
-    process.stderr.write(`# ${name}: ${((performance.now() - tierStart) / 1000).toFixed(0)} s\n`);
+    const wall = ((performance.now() - tierStart) / 1000).toFixed(0);
+    process.stderr.write(`# ${name}: ${wall} s wall, ${tierCpu(tier.files).toFixed(0)} s CPU over its files\n`);
   }
   yield { type: 'test:plan', data: { nesting: 0, count: offset } };
   totals.duration_ms = performance.now() - started;
@@ -154,6 +178,7 @@ const toTap = events.pipe(new PassThrough({ objectMode: true }));
 const toDurations = events.pipe(new PassThrough({ objectMode: true }));
 await Promise.all([
   pipeline(toTap, tap, process.stdout, { end: false }),
-  pipeline(toDurations, fileDurations, process.stderr, { end: false }),
+  pipeline(toDurations, fileDurations(readCosts), process.stderr, { end: false }),
 ]);
+rmSync(costDir, { recursive: true, force: true });
 process.exitCode = totals.fail > 0 || totals.cancelled > 0 || totals.tests === 0 ? 1 : 0;
