@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { storeFiles } from '../../source/home.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { gitRepo, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
@@ -90,7 +91,7 @@ interface EntryJson {
 }
 
 async function checkStaleReads(home: string, repo: string): Promise<void> {
-  const status = await runCli(['memory', 'status', '--home', home, '--json'], { cwd: repo });
+  const status = await runCliInProcess(['memory', 'status', '--home', home, '--json'], { cwd: repo });
   assert.equal(status.code, 0, status.stderr);
   const anchors = JSON.parse(status.stdout).anchors;
   assert.equal(anchors.state, 'verified');
@@ -108,16 +109,18 @@ async function checkStaleReads(home: string, repo: string): Promise<void> {
       '`npm run lint:legacy`: package.json no longer defines the script "lint:legacy"',
     ],
   );
-  const kept = JSON.parse((await runCli(['get', 'kept-rule', '--home', home, '--json'], { cwd: repo })).stdout);
+  const kept = JSON.parse(
+    (await runCliInProcess(['get', 'kept-rule', '--home', home, '--json'], { cwd: repo })).stdout,
+  );
   assert.equal(kept.stale, false);
   assert.equal(kept.verification, 'fresh');
 
-  const text = await runCli(['get', 'legacy-config', '--home', home], { cwd: repo });
+  const text = await runCliInProcess(['get', 'legacy-config', '--home', home], { cwd: repo });
   assert.match(text.stdout, /STALE/);
   assert.match(text.stdout, /src\/legacy\/config\.ts` no longer exists/);
 
   // Both match "configuration"; the stale one is ranked last and marked.
-  const search = await runCli(['memory', 'search', 'configuration', '--home', home, '--json'], { cwd: repo });
+  const search = await runCliInProcess(['memory', 'search', 'configuration', '--home', home, '--json'], { cwd: repo });
   assert.equal(search.code, 0, search.stderr);
   const results = JSON.parse(search.stdout).results as Array<{ entryId: string; stale?: boolean; staleNote?: string }>;
   assert.deepEqual(
@@ -192,7 +195,7 @@ describe('stale entries are never given as true', () => {
     removeFileAndScript(repo);
     // Nothing verified since: the stored verdict is the one of the tree before the commit.
     assert.equal(storedVerdict(home, 'legacy-config'), 'fresh');
-    const text = await runCli(['memory', 'status', '--home', home], { cwd: repo });
+    const text = await runCliInProcess(['memory', 'status', '--home', home], { cwd: repo });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /stale entries: 1 project, 0 user/);
     assert.equal(storedVerdict(home, 'legacy-config'), 'stale');
@@ -205,7 +208,9 @@ describe('stale entries are never given as true', () => {
     db.close();
     const damaged = await sessionStart(home, repo, 's3');
     assert.equal(damaged, before);
-    const got = JSON.parse((await runCli(['get', 'legacy-config', '--home', home, '--json'], { cwd: repo })).stdout);
+    const got = JSON.parse(
+      (await runCliInProcess(['get', 'legacy-config', '--home', home, '--json'], { cwd: repo })).stdout,
+    );
     assert.equal(got.verification, 'unavailable');
     assert.equal(got.stale, false);
   });
