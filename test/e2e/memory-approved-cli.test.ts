@@ -1,7 +1,9 @@
 // The approved projection through the real shipped bin: memory init / sync / search and get over a
 // real git repository and a data home with memory files written by hand and by the formatter;
 // edits picked up, a malformed file keeps the coverage partial with its path and line, the same
-// tree twice changes nothing, and a damaged memory-state is `unavailable` (exit 12).
+// tree twice changes nothing, and a damaged memory-state is `unavailable` (exit 12). The first
+// search and get of each case and every write go through the bin; the reads that only check a
+// result again (and the poll of the host's start-up sync) call the CLI in-process.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
