@@ -125,7 +125,7 @@ describe('memory poisoning at the gate', () => {
       assert.match(prepare.stderr, new RegExp(`quarantined: ${rule} at (?:content|title|appliesWhen) \\d+:\\d+`), rule);
       assert.match(prepare.stderr, /Nothing was prepared|nothing was prepared/);
     }
-    const plans = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'], { cwd: repo })).stdout);
+    const plans = json((await runCli(['memory', 'status', '--home', home, '--json'], { cwd: repo })).stdout);
     assert.equal(plans.promotions.generated, 0, 'no plan was stored');
     assert.deepEqual(rootFiles(repo), before, 'no memory file was written');
   });

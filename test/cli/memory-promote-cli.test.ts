@@ -29,7 +29,7 @@ async function candidatesIn(home: string, repo: string, said: string[]): Promise
 }
 
 const cli = (home: string, cwd: string, ...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd });
-/** A read (review, plan, search, get, status): in-process, the bin's own process is not what these tests are about. */
+/** A read (review, plan, search, get): in-process, the bin's own process is not what these tests are about. */
 const read = (home: string, cwd: string, ...args: string[]) =>
   runCliInProcess([...args, '--home', home, '--json'], { cwd });
 
@@ -124,7 +124,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const got = await read(home, repo, 'get', file.entryId);
     assert.equal(got.code, 0, got.stderr);
     assert.deepEqual(json(got.stdout).sources, [{ scope: 'project', path: file.path }]);
-    const memoryStatus = json((await read(home, repo, 'memory', 'status')).stdout);
+    const memoryStatus = json((await cli(home, repo, 'memory', 'status')).stdout);
     assert.equal(memoryStatus.candidates.promoted, 1);
     assert.equal(memoryStatus.candidates.discarded, 1);
     assert.equal(memoryStatus.promotions.applied, 1);

@@ -91,7 +91,7 @@ interface EntryJson {
 }
 
 async function checkStaleReads(home: string, repo: string): Promise<void> {
-  const status = await runCliInProcess(['memory', 'status', '--home', home, '--json'], { cwd: repo });
+  const status = await runCli(['memory', 'status', '--home', home, '--json'], { cwd: repo });
   assert.equal(status.code, 0, status.stderr);
   const anchors = JSON.parse(status.stdout).anchors;
   assert.equal(anchors.state, 'verified');
@@ -195,7 +195,7 @@ describe('stale entries are never given as true', () => {
     removeFileAndScript(repo);
     // Nothing verified since: the stored verdict is the one of the tree before the commit.
     assert.equal(storedVerdict(home, 'legacy-config'), 'fresh');
-    const text = await runCliInProcess(['memory', 'status', '--home', home], { cwd: repo });
+    const text = await runCli(['memory', 'status', '--home', home], { cwd: repo });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /stale entries: 1 project, 0 user/);
     assert.equal(storedVerdict(home, 'legacy-config'), 'stale');
