@@ -1,13 +1,17 @@
-// `npm test`: the default suite, tier by tier (test/unit, test/store, test/cli, test/e2e), each tier
-// one run of node:test with the concurrency its shared state allows, reported as ONE run: one TAP
-// stream on stdout ending in one `# tests / # pass / # fail` summary, and one per-file time table
-// on stderr (scripts/test-durations.mjs). Run as `node --import tsx scripts/test.mjs [tier|file…]`
-// (the runner's children inherit `--import tsx`).
+// `npm test`: the default suite, sorted into tiers by what a test needs (test/unit, test/store,
+// test/cli, test/e2e), the four tiers' files in one pool (each tier with the concurrency its files
+// allow beside each other, CM_TEST_CONCURRENCY files at once in all, longest first), then the files
+// marked serial one at a time; reported as ONE run: one TAP stream on stdout ending in one
+// `# tests / # pass / # fail` summary, and one per-file wall and CPU table on stderr
+// (scripts/test-durations.mjs). Run as `node --import tsx scripts/test.mjs [tier|file…] [--record]`
+// (the runner's children inherit `--import tsx`); `--record` writes the run's per-file figures to
+// scripts/test-costs.json, the order of the next runs.
 //
 // Every test file runs in its own process (node:test's isolation), so process.env, process.chdir
 // and module state never leak between files; a tier's concurrency is bounded only by what files
 // share outside the process. The audit behind each number is in its `why`.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,12 +19,12 @@ import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 import fileDurations from './test-durations.mjs';
 
-// Measured on two cores, whole runs: one file at a time, 28.5 min (store 254 s, cli 660 s, e2e 611 s);
-// store 4, cli 3 and e2e 3, 20-21 min (store 232-263 s, cli 419-468 s, e2e 491-503 s) but with 3-6
-// files timing out beside each other. Most of these tiers' time is waiting (child processes, hosts,
-// fake servers, deliberate lock waits), which overlaps; CPU-heavy files side by side slow each other.
-// Two at a time (three for cli, whose files mostly wait on short child processes) is the setting
-// measured in docs/development.md. Each file keeps to its own temp dirs and ports.
+// A tier's concurrency is how many of its files may run beside each other; all tiers share one pool
+// (CONCURRENCY below). Most cli and e2e time is waiting (child processes, hosts, fake servers,
+// deliberate lock waits), which overlaps; CPU-heavy files side by side slow each other, and past
+// these settings (store 4, cli 3, e2e 3 measured) 3-6 files ran out of their time budgets. The
+// whole runs behind these numbers are in docs/development.md. Each file keeps to its own temp dirs
+// and ports.
 const TIERS = [
   {
     dir: 'test/unit',
@@ -78,7 +82,7 @@ function plan(args) {
   const tiers = TIERS.map((tier) => {
     const files = bySizeDescending(testFiles(tier.dir, true));
     serial.push(...files.filter((file) => SERIAL.test(readFileSync(file, 'utf8'))));
-    return { ...tier, files: files.filter((file) => !serial.includes(file)) };
+    return { ...tier, pooled: true, files: files.filter((file) => !serial.includes(file)) };
   });
   if (serial.length > 0) tiers.push({ ...SERIAL_RUN, name: 'serial', files: serial });
   const unsorted = testFiles(UNSORTED.dir, false).sort();
@@ -107,28 +111,139 @@ function plan(args) {
 const builtWorkers = join(import.meta.dirname, '..', 'dist', 'workers');
 if (existsSync(builtWorkers)) process.env.COMMON_MEMORY_TEST_WORKERS ??= builtWorkers;
 
+// Each test file's process measures its own wall and CPU time and leaves them here at exit
+// (scripts/test-cost.cjs, preloaded through the execArgv the runner gives its children).
+const costDir = mkdtempSync(join(tmpdir(), 'common-memory-test-costs-'));
+process.env.COMMON_MEMORY_TEST_COSTS = costDir;
+process.execArgv.push('--require', join(import.meta.dirname, 'test-cost.cjs'));
+function readCosts() {
+  const costs = new Map();
+  for (const name of readdirSync(costDir)) {
+    try {
+      const entry = JSON.parse(readFileSync(join(costDir, name), 'utf8'));
+      costs.set(entry.file, entry);
+    } catch {
+      // A file cut short by a kill mid-write: its row falls back to the runner's view.
+    }
+  }
+  return costs;
+}
+const tierCpu = (files) => {
+  const costs = readCosts();
+  return files.reduce((sum, file) => sum + (costs.get(join(process.cwd(), file))?.cpuMs ?? 0), 0) / 1000;
+};
+
 const SUMMARY = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
 
 /**
- * The tiers' runs as one event stream: each run's own plan and summary (they count one tier) are
- * held back, top-level tests are numbered on from the previous tier, and one plan and one summary
- * for all close the stream.
+ * The files of the tiers in one pool: at most `CONCURRENCY` files at once, and at most its tier's
+ * `concurrency` of each tier, taken longest first (the last recorded wall time, scripts/test-costs.json;
+ * a file not recorded yet is taken as the longest). The tiers have no state in common (each file
+ * keeps to its own temp dirs, port-0 servers and children), so a tier that mostly waits (cli, e2e:
+ * child processes, hosts, fake servers) runs beside one that mostly computes (unit, store) instead
+ * of after it. Files marked serial, then files at test/ root, run after the pool, one at a time.
+ */
+const COSTS_FILE = join(import.meta.dirname, 'test-costs.json');
+const CONCURRENCY = Number(process.env.CM_TEST_CONCURRENCY ?? 4);
+/**
+ * The machine is shared (other builds and suites): past 2 files at once, a file starts only while
+ * the one-minute load average is under 3 per core (CM_TEST_LOAD_CAP). The suite's own 4 files load a
+ * quiet machine to about that; on a machine already loaded by others, 4 files at once stretched
+ * every file's wall time until files with a time budget (60 s suites) ran out of it. The pool looks
+ * again every 5 s, so it fills up once the load falls.
+ */
+const FLOOR = 2;
+const LOAD_CAP = Number(process.env.CM_TEST_LOAD_CAP ?? availableParallelism() * 3);
+const LOOK_AGAIN_MS = 5000;
+const recorded = existsSync(COSTS_FILE) ? JSON.parse(readFileSync(COSTS_FILE, 'utf8')) : {};
+const expected = (file) => recorded[file]?.wall ?? Number.POSITIVE_INFINITY;
+
+/** One file's run, its events held until it ends so that each file's output stays together. */
+async function runFile(file) {
+  const events = [];
+  for await (const event of run({ files: [file], concurrency: 1 })) events.push(event);
+  return events;
+}
+
+/** Runs `stage` (tiers whose files share the pool), yielding each file's events as the file ends. */
+async function* pool(stage, limit) {
+  const queue = stage
+    .flatMap((tier) => tier.files.map((file) => ({ file, tier })))
+    .sort((a, b) => expected(b.file) - expected(a.file)); // stable: unrecorded files stay largest first
+  const running = new Map();
+  const perTier = new Map();
+  const spans = new Map();
+  const startNext = () => {
+    const admits = () => running.size < limit && (running.size < FLOOR || loadavg()[0] < LOAD_CAP);
+    for (let i = 0; i < queue.length && admits(); ) {
+      const { file, tier } = queue[i];
+      if ((perTier.get(tier) ?? 0) >= tier.concurrency) {
+        i++;
+        continue;
+      }
+      queue.splice(i, 1);
+      perTier.set(tier, (perTier.get(tier) ?? 0) + 1);
+      const span = spans.get(tier) ?? { start: performance.now(), end: 0, left: tier.files.length };
+      spans.set(tier, span);
+      const done = runFile(file).then((events) => ({ file, tier, events }));
+      running.set(file, done);
+    }
+  };
+  startNext();
+  while (running.size > 0) {
+    let timer;
+    const lookAgain = new Promise((resolve) => (timer = setTimeout(() => resolve(null), LOOK_AGAIN_MS)));
+    const ended = await Promise.race([...running.values(), lookAgain]);
+    clearTimeout(timer);
+    if (ended === null) {
+      startNext();
+      continue;
+    }
+    const { file, tier, events } = ended;
+    running.delete(file);
+    perTier.set(tier, perTier.get(tier) - 1);
+    startNext();
+    yield* events;
+    const span = spans.get(tier);
+    span.end = performance.now();
+    if (--span.left === 0) {
+      const wall = ((span.end - span.start) / 1000).toFixed(0);
+      process.stderr.write(
+        `# ${tier.name ?? tier.dir}: ${wall} s from its first file's start to its last's end, ${tierCpu(tier.files).toFixed(0)} s CPU over its files\n`,
+      );
+    }
+  }
+}
+
+/**
+ * The runs as one event stream: each file run's own plan and summary (they count one file) are
+ * held back, top-level tests are numbered on across files, and one plan and one summary for all
+ * close the stream.
  */
 async function* tiers(list, totals) {
   const started = performance.now();
   let offset = 0;
-  for (const tier of list) {
-    const tierStart = performance.now();
+  const pooled = list.filter((tier) => tier.pooled);
+  const stages = [...(pooled.length > 0 ? [{ tiers: pooled, limit: CONCURRENCY }] : [])];
+  for (const tier of list.filter((t) => !t.pooled)) stages.push({ tiers: [tier], limit: tier.concurrency });
+  for (const tier of list)
+    process.stderr.write(
+      `# ${tier.name ?? tier.dir}: ${tier.files.length} files, ${tier.concurrency} at a time${tier.pooled ? ` (${CONCURRENCY} files at a time in all)` : ''} (${tier.why})\n`,
+    );
+  for (const stage of stages) {
     let count = 0;
-    const name = tier.name ?? tier.dir;
-    process.stderr.write(`# ${name}: ${tier.files.length} files, concurrency ${tier.concurrency} (${tier.why})\n`);
-    for await (const event of run({ files: tier.files, concurrency: tier.concurrency })) {
+    for await (const event of pool(stage.tiers, stage.limit)) {
       const { type, data } = event;
       if (data.nesting === 0 && data.file === undefined) {
         if (type === 'test:plan') continue;
         const summary = type === 'test:diagnostic' ? SUMMARY.exec(data.message) : null;
         if (summary) {
           if (summary[1] !== 'duration_ms') totals[summary[1]] += Number(summary[2]);
+          // A file's summary closes its events: number the next file's tests on from it.
+          if (summary[1] === 'duration_ms') {
+            offset += count;
+            count = 0;
+          }
           continue;
         }
       }
@@ -140,7 +255,6 @@ async function* tiers(list, totals) {
       yield event;
     }
     offset += count;
-    process.stderr.write(`# ${name}: ${((performance.now() - tierStart) / 1000).toFixed(0)} s\n`);
   }
   yield { type: 'test:plan', data: { nesting: 0, count: offset } };
   totals.duration_ms = performance.now() - started;
@@ -149,11 +263,25 @@ async function* tiers(list, totals) {
 }
 
 const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
-const events = Readable.from(tiers(plan(process.argv.slice(2)), totals));
+const args = process.argv.slice(2);
+const record = args.includes('--record');
+const events = Readable.from(tiers(plan(args.filter((arg) => arg !== '--record')), totals));
 const toTap = events.pipe(new PassThrough({ objectMode: true }));
 const toDurations = events.pipe(new PassThrough({ objectMode: true }));
 await Promise.all([
   pipeline(toTap, tap, process.stdout, { end: false }),
-  pipeline(toDurations, fileDurations, process.stderr, { end: false }),
+  pipeline(toDurations, fileDurations(readCosts), process.stderr, { end: false }),
 ]);
+if (record) {
+  // `npm test -- --record`: this run's figures become the order of the next runs (longest first).
+  const figures = { ...recorded };
+  for (const [file, cost] of readCosts())
+    figures[relative(process.cwd(), file)] = {
+      wall: Math.round(cost.wallMs / 100) / 10,
+      cpu: Math.round(cost.cpuMs / 100) / 10,
+    };
+  const sorted = Object.fromEntries(Object.entries(figures).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(COSTS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+rmSync(costDir, { recursive: true, force: true });
 process.exitCode = totals.fail > 0 || totals.cancelled > 0 || totals.tests === 0 ? 1 : 0;

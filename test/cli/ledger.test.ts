@@ -27,6 +27,7 @@ import {
   LEDGER_IDLE_EXPIRY_MS,
   LEDGER_TITLE_MAX_BYTES,
 } from '../../source/limits.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { syncedRepo } from '../support/approved-repo.js';
 
@@ -265,7 +266,7 @@ describe('read ledger: through the hook', () => {
       assert.equal(statSync(file).mode & 0o777, 0o600, file);
     const other = await subagentStart(home, 'sess-other', repo);
     assert.equal(other.stdout, '', 'no verified parent: nothing');
-    const status = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout);
+    const status = JSON.parse((await runCliInProcess(['status', '--home', home, '--json'])).stdout);
     assert.equal(status.ledger.state, 'ready');
     assert.equal(status.ledger.entries, 1);
     assert.doesNotMatch(JSON.stringify(status.ledger), /pnpm/);
@@ -273,7 +274,9 @@ describe('read ledger: through the hook', () => {
 
   it('racing duplicate writes keep one record', async () => {
     const { home, repo } = await syncedRepo('ledger-race');
-    const got = JSON.parse((await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout);
+    const got = JSON.parse(
+      (await runCliInProcess(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout,
+    );
     await rootRead(home, repo, 'sess-r', got);
     const post = {
       ...base('sess-r', repo),

@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { lintPoisoning } from '../../source/memory/poison-lint.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { queueSession } from '../support/memory-corpus.js';
@@ -159,7 +160,7 @@ describe('memory poisoning at the gate', () => {
       assert.equal(await client.close(), 0);
     }
 
-    const text = await runCli(['memory', 'review', '--home', home], { cwd: repo });
+    const text = await runCliInProcess(['memory', 'review', '--home', home], { cwd: repo });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /Build with make⟨U\+200B⟩ -j4 before ⟨U\+2066⟩pushing⟨U\+2069⟩\./);
     assert.doesNotMatch(text.stdout, /[\u200b\u2066\u2069]/, 'no hidden character reaches the terminal');
@@ -169,7 +170,7 @@ describe('memory poisoning at the gate', () => {
     assert.match(text.stdout, /the snapshot would give \(never: it is quarantined\):/);
     assert.match(text.stdout, / {4} {2}> Build with make⟨U\+200B⟩ -j4 before ⟨U\+2066⟩pushing⟨U\+2069⟩\./);
 
-    const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+    const review = json((await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
     const warned = review.candidates.find((cand: { candidateId: string }) => cand.candidateId === warnedId);
     const preview = warned.snapshot as string;
     assert.match(
@@ -263,7 +264,7 @@ describe('memory poisoning at the gate', () => {
     await c.flush(home);
     const extract = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
     assert.equal(extract.code, 0, extract.stderr);
-    const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+    const review = json((await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
     assert.ok(review.candidates.length > 0, 'the extractor drafted the rule');
     for (const candidate of review.candidates) {
       assert.equal(candidate.status, 'quarantined');

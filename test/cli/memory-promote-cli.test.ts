@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, 
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { queueSession } from '../support/memory-corpus.js';
@@ -22,12 +23,15 @@ async function candidatesIn(home: string, repo: string, said: string[]): Promise
   await c.flush(home);
   const extract = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
   assert.equal(extract.code, 0, extract.stderr);
-  const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo });
+  const review = await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo });
   assert.equal(review.code, 0, review.stderr);
   return json(review.stdout).candidates;
 }
 
 const cli = (home: string, cwd: string, ...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd });
+/** A read (review, plan, search, get): in-process, the bin's own process is not what these tests are about. */
+const read = (home: string, cwd: string, ...args: string[]) =>
+  runCliInProcess([...args, '--home', home, '--json'], { cwd });
 
 describe('memory confirm, discard, prepare, approve, promote', () => {
   it('promotes a reviewed candidate into the worktree: exact bytes, git sees the file, search and get find it', async () => {
@@ -53,7 +57,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const discard = await cli(home, repo, 'memory', 'discard', second.candidateId);
     assert.equal(discard.code, 0, discard.stderr);
     assert.equal(json(discard.stdout).status, 'discarded');
-    const queue = json((await cli(home, repo, 'memory', 'review')).stdout).candidates;
+    const queue = json((await read(home, repo, 'memory', 'review')).stdout).candidates;
     assert.deepEqual(
       queue.map((cand: { candidateId: string }) => cand.candidateId),
       [first.candidateId],
@@ -95,7 +99,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.equal(result.status, 'applied');
     assert.equal(result.files[0].state, 'written');
     assert.equal(result.sync.coverage, 'complete');
-    const shown = json((await cli(home, repo, 'memory', 'plan', plan.planId)).stdout);
+    const shown = json((await read(home, repo, 'memory', 'plan', plan.planId)).stdout);
     assert.equal(shown.status, 'applied');
     const bytes = readFileSync(target);
     assert.match(bytes.toString('utf8'), /^---\nid: "m-[0-9a-f]{20}"\n/);
@@ -115,16 +119,16 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.equal(again.code, 0, 'promoting an applied plan again answers as it is');
     assert.deepEqual(readFileSync(target), bytes, 'and writes nothing');
 
-    const search = json((await cli(home, repo, 'memory', 'search', 'named exports')).stdout);
+    const search = json((await read(home, repo, 'memory', 'search', 'named exports')).stdout);
     assert.equal(search.results[0].entryId, file.entryId);
-    const got = await cli(home, repo, 'get', file.entryId);
+    const got = await read(home, repo, 'get', file.entryId);
     assert.equal(got.code, 0, got.stderr);
     assert.deepEqual(json(got.stdout).sources, [{ scope: 'project', path: file.path }]);
     const memoryStatus = json((await cli(home, repo, 'memory', 'status')).stdout);
     assert.equal(memoryStatus.candidates.promoted, 1);
     assert.equal(memoryStatus.candidates.discarded, 1);
     assert.equal(memoryStatus.promotions.applied, 1);
-    assert.deepEqual(json((await cli(home, repo, 'memory', 'review')).stdout).candidates, [], 'the queue is empty');
+    assert.deepEqual(json((await read(home, repo, 'memory', 'review')).stdout).candidates, [], 'the queue is empty');
   });
 
   it("acts on a candidate's own repository from any directory; refuses when that worktree is gone", async () => {
@@ -160,8 +164,8 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.match(readFileSync(join(repoA, '.common-memory', 'memory', path), 'utf8'), /named exports/);
     assert.ok(!existsSync(join(repoB, '.common-memory')), "nothing is written into the caller's repository");
     // A's session start and search find it; B's do not.
-    assert.equal(json((await cli(home, repoA, 'memory', 'search', 'named exports')).stdout).results.length, 1);
-    assert.equal(json((await cli(home, repoB, 'memory', 'search', 'named exports')).stdout).results.length, 0);
+    assert.equal(json((await read(home, repoA, 'memory', 'search', 'named exports')).stdout).results.length, 1);
+    assert.equal(json((await read(home, repoB, 'memory', 'search', 'named exports')).stdout).results.length, 0);
 
     // From a directory outside git as well: discard works on A's candidate.
     const plain = join(home, '..', 'plain');

@@ -13,6 +13,7 @@ import { storeFiles } from '../../source/home.js';
 import { sha256Hex } from '../../source/ground/digests.js';
 import type { MemoryPlanView } from '../../source/api/memory-views.js';
 import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { queueSession } from '../support/memory-corpus.js';
 import { filesBelow } from '../support/file-tree.js';
@@ -98,7 +99,7 @@ describe('a promotion plan tampered with in memory-state between approve and pro
     await c.flush(home);
     const extract = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
     assert.equal(extract.code, 0, extract.stderr);
-    const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+    const review = json((await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
     const [candidate] = review.candidates as Array<{ candidateId: string }>;
     assert.ok(candidate, 'a draft candidate');
     setup = { home, repo, outside, candidateId: candidate.candidateId };

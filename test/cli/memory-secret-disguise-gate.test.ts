@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { syncedRepo } from '../support/approved-repo.js';
 import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { projectRoot } from '../support/memory-files.js';
@@ -99,7 +100,7 @@ describe('disguised secrets at the gate', () => {
     }
 
     const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo });
-    const reviewText = await runCli(['memory', 'review', '--home', home], { cwd: repo });
+    const reviewText = await runCliInProcess(['memory', 'review', '--home', home], { cwd: repo });
     for (const { name, token, candidateId } of proposed) {
       assert.equal(carries(review.stdout, token), false, `review --json shows ${name} masked`);
       assert.equal(carries(reviewText.stdout, token), false, `review shows ${name} masked`);
@@ -110,7 +111,9 @@ describe('disguised secrets at the gate', () => {
     }
     assert.deepEqual(rootFiles(repo), before, 'no memory file was written');
 
-    const search = await runCli(['memory', 'search', 'release', 'token', '--home', home, '--json'], { cwd: repo });
+    const search = await runCliInProcess(['memory', 'search', 'release', 'token', '--home', home, '--json'], {
+      cwd: repo,
+    });
     const run = await c.hookBin(
       home,
       'codex',

@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { storeFiles } from '../../source/home.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { git, gitRepo, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
@@ -100,16 +101,18 @@ async function checkStaleReads(home: string, repo: string): Promise<void> {
       '`npm run lint:legacy`: package.json no longer defines the script "lint:legacy"',
     ],
   );
-  const kept = JSON.parse((await runCli(['get', 'kept-rule', '--home', home, '--json'], { cwd: repo })).stdout);
+  const kept = JSON.parse(
+    (await runCliInProcess(['get', 'kept-rule', '--home', home, '--json'], { cwd: repo })).stdout,
+  );
   assert.equal(kept.stale, false);
   assert.equal(kept.verification, 'fresh');
 
-  const text = await runCli(['get', 'legacy-config', '--home', home], { cwd: repo });
+  const text = await runCliInProcess(['get', 'legacy-config', '--home', home], { cwd: repo });
   assert.match(text.stdout, /STALE/);
   assert.match(text.stdout, /src\/legacy\/config\.ts` no longer exists/);
 
   // Both match "configuration"; the stale one is ranked last and marked.
-  const search = await runCli(['memory', 'search', 'configuration', '--home', home, '--json'], { cwd: repo });
+  const search = await runCliInProcess(['memory', 'search', 'configuration', '--home', home, '--json'], { cwd: repo });
   assert.equal(search.code, 0, search.stderr);
   const results = JSON.parse(search.stdout).results as Array<{ entryId: string; stale?: boolean; staleNote?: string }>;
   assert.deepEqual(
@@ -197,7 +200,9 @@ describe('stale entries are never given as true', () => {
     db.close();
     const damaged = await sessionStart(home, repo, 's3');
     assert.equal(damaged, before);
-    const got = JSON.parse((await runCli(['get', 'legacy-config', '--home', home, '--json'], { cwd: repo })).stdout);
+    const got = JSON.parse(
+      (await runCliInProcess(['get', 'legacy-config', '--home', home, '--json'], { cwd: repo })).stdout,
+    );
     assert.equal(got.verification, 'unavailable');
     assert.equal(got.stale, false);
   });

@@ -20,6 +20,7 @@ import { readHeads } from '../../source/store/core/sequences.js';
 import { insertTimeline } from '../../source/store/core/timeline.js';
 import { commit } from '../../source/store/transaction.js';
 import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { seedSessions } from '../support/recovery-seed.js';
 
@@ -37,7 +38,7 @@ function expectedPages(count: number, size = PAGE): number[] {
 
 /** `status --json` of `home`, with the given cursor flags. */
 async function statusJson(home: string, flags: string[] = []): Promise<CaptureStatus> {
-  const result = await runCli(['status', '--json', '--home', home, ...flags]);
+  const result = await runCliInProcess(['status', '--json', '--home', home, ...flags]);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as CaptureStatus;
 }
@@ -223,7 +224,16 @@ describe('journal and timeline pages', () => {
       commit(db, 'appendTestRow', (tx) => appendJournal(tx, { kind: 'test.row', payload: { i } }));
     db.close();
     const page = async (after: number) => {
-      const result = await runCli(['log', '--json', '--limit', String(PAGE), '--after', String(after), '--home', home]);
+      const result = await runCliInProcess([
+        'log',
+        '--json',
+        '--limit',
+        String(PAGE),
+        '--after',
+        String(after),
+        '--home',
+        home,
+      ]);
       assert.equal(result.code, 0, result.stderr);
       return JSON.parse(result.stdout) as Page<{ sequence: number }>;
     };

@@ -12,6 +12,7 @@ import { appendJournal } from '../../source/store/core/journal.js';
 import { searchSessions, sessionSearch } from '../../source/store/core/session-search.js';
 import { insertTimeline } from '../../source/store/core/timeline.js';
 import { commit, type Tx } from '../../source/store/transaction.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { queueSession } from '../support/memory-corpus.js';
@@ -171,7 +172,7 @@ describe('session search', () => {
       'snippet',
       'turnKey',
     ]);
-    const injection = await runCli(['search', 'NEAR(a b)', 'OR', '"', '--home', home, '--json']);
+    const injection = await runCliInProcess(['search', 'NEAR(a b)', 'OR', '"', '--home', home, '--json']);
     assert.equal(injection.code, 0, injection.stderr);
     for (const args of [
       ['--limit', '0'],
@@ -180,11 +181,11 @@ describe('session search', () => {
       ['--since', '2026-08-02', '--until', '2026-08-01'],
       ['--client', 'vim'],
     ]) {
-      const bad = await runCli(['search', 'pnpm', '--home', home, '--json', ...args]);
+      const bad = await runCliInProcess(['search', 'pnpm', '--home', home, '--json', ...args]);
       assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
       assert.match(JSON.parse(bad.stderr).error.message, /--/);
     }
-    const text = await runCli(['search', 'pnpm', '--home', home]);
+    const text = await runCliInProcess(['search', 'pnpm', '--home', home]);
     assert.equal(text.code, 0);
     assert.match(text.stdout, /\[pnpm\]/);
   });

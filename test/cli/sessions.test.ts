@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as c from '../support/capture.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { wrapText } from '../../source/text-wrap.js';
 import { textColumns } from '../../source/text-columns.js';
@@ -27,11 +28,11 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     assert.equal(session!.client, 'claude');
     assert.equal(session!.state, 'complete');
     assert.ok(session!.firstPrompt && session!.firstPrompt.length > 0, 'the first prompt line');
-    const text = await runCli(['sessions', '--home', home]);
+    const text = await runCliInProcess(['sessions', '--home', home]);
     assert.match(text.stdout, new RegExp(`${session!.sessionKey}  claude  complete  1 turn`));
     assert.ok(text.stdout.includes(`"${session!.firstPrompt}"`));
 
-    const read = await runCli(['session', session!.sessionKey.slice(0, 6), '--json', '--home', home]);
+    const read = await runCliInProcess(['session', session!.sessionKey.slice(0, 6), '--json', '--home', home]);
     assert.equal(read.code, 0, read.stderr);
     const view = JSON.parse(read.stdout) as SessionView;
     assert.equal(view.turns.length, 1);
@@ -48,12 +49,12 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     // When it was typed: the client record's own time (the fixture's user line), not when the drain sealed it.
     assert.equal(turn!.typedAt, '2026-11-30T20:57:55.991Z');
     assert.notEqual(turn!.recordedAt, turn!.typedAt);
-    const printed = await runCli(['session', session!.sessionKey, '--home', home]);
+    const printed = await runCliInProcess(['session', session!.sessionKey, '--home', home]);
     assert.match(printed.stdout, /Turn 1 · settled · 2026-11-30 20:57:55 UTC/);
     assert.ok(printed.stdout.includes(turn!.messages[0]!.text!.split('\n')[0]!), 'the user words in full');
     assert.match(printed.stdout, /folded \(--context shows them\)/);
     const withContext = JSON.parse(
-      (await runCli(['session', session!.sessionKey, '--context', '--json', '--home', home])).stdout,
+      (await runCliInProcess(['session', session!.sessionKey, '--context', '--json', '--home', home])).stdout,
     ) as SessionView;
     assert.ok(
       withContext.turns[0]!.messages.some((m) => m.classification === 'context' && m.kind === 'answer' && m.text),
@@ -65,22 +66,22 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     const home = await capturedHome();
     const view = JSON.parse(
       (
-        await runCli([
+        await runCliInProcess([
           'session',
-          (JSON.parse((await runCli(['sessions', '--json', '--home', home])).stdout) as SessionList).sessions[0]!
-            .sessionKey,
+          (JSON.parse((await runCliInProcess(['sessions', '--json', '--home', home])).stdout) as SessionList)
+            .sessions[0]!.sessionKey,
           '--json',
           '--home',
           home,
         ])
       ).stdout,
     ) as SessionView;
-    const status = await runCli(['status', '--home', home]);
+    const status = await runCliInProcess(['status', '--home', home]);
     assert.ok(!status.stdout.includes(view.turns[0]!.messages[0]!.text!), 'status shows no body');
-    const missing = await runCli(['session', 'ffffffffffff', '--home', home]);
+    const missing = await runCliInProcess(['session', 'ffffffffffff', '--home', home]);
     assert.equal(missing.code, 6);
     assert.match(missing.stderr, /No captured session ffffffffffff/);
-    const bad = await runCli(['sessions', '--client', 'vim', '--home', home]);
+    const bad = await runCliInProcess(['sessions', '--client', 'vim', '--home', home]);
     assert.equal(bad.code, 2);
   });
 

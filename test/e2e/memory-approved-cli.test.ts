@@ -1,7 +1,9 @@
 // The approved projection through the real shipped bin: memory init / sync / search and get over a
 // real git repository and a data home with memory files written by hand and by the formatter;
 // edits picked up, a malformed file keeps the coverage partial with its path and line, the same
-// tree twice changes nothing, and a damaged memory-state is `unavailable` (exit 12).
+// tree twice changes nothing, and a damaged memory-state is `unavailable` (exit 12). The first
+// search and get of each case and every write go through the bin; the reads that only check a
+// result again (and the poll of the host's start-up sync) call the CLI in-process.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +11,7 @@ import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import type { MemoryEntry } from '../../source/memory/entry-format.js';
 import { entryText } from '../support/memory-files.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { gitRepo, runCli, startHost, stopHost, tempHome } from '../support/cli.js';
 
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -95,7 +98,7 @@ describe('approved projection commands', () => {
       },
     ]);
     const user = json(
-      (await runCli(['memory', 'search', 'named exports', '--home', home, '--json'], { cwd: repo })).stdout,
+      (await runCliInProcess(['memory', 'search', 'named exports', '--home', home, '--json'], { cwd: repo })).stdout,
     );
     assert.deepEqual(
       user.results.map((r: { entryId: string; scope: string }) => [r.entryId, r.scope]),
@@ -134,18 +137,19 @@ describe('approved projection commands', () => {
       [2, 1],
     );
     const newText = json(
-      (await runCli(['memory', 'search', 'generator', '--home', home, '--json'], { cwd: repo })).stdout,
+      (await runCliInProcess(['memory', 'search', 'generator', '--home', home, '--json'], { cwd: repo })).stdout,
     );
     assert.deepEqual(
       newText.results.map((r: { entryId: string }) => r.entryId),
       ['release-checklist'],
     );
     const oldText = json(
-      (await runCli(['memory', 'search', 'changelog', '--home', home, '--json'], { cwd: repo })).stdout,
+      (await runCliInProcess(['memory', 'search', 'changelog', '--home', home, '--json'], { cwd: repo })).stdout,
     );
     assert.deepEqual(oldText.results, []);
     assert.notEqual(
-      json((await runCli(['get', 'release-checklist', '--home', home, '--json'], { cwd: repo })).stdout).contentDigest,
+      json((await runCliInProcess(['get', 'release-checklist', '--home', home, '--json'], { cwd: repo })).stdout)
+        .contentDigest,
       entry.contentDigest,
     );
 
@@ -176,7 +180,9 @@ describe('approved projection commands', () => {
     assert.equal(problem.kind, 'malformed');
     assert.equal(problem.line, 5);
     assert.equal(problem.scope, 'project');
-    const during = json((await runCli(['memory', 'search', 'pnpm', '--home', home, '--json'], { cwd: repo })).stdout);
+    const during = json(
+      (await runCliInProcess(['memory', 'search', 'pnpm', '--home', home, '--json'], { cwd: repo })).stdout,
+    );
     assert.equal(during.coverage, 'partial');
     assert.deepEqual(
       during.results.map((r: { entryId: string }) => r.entryId),
@@ -184,7 +190,7 @@ describe('approved projection commands', () => {
     );
     // get answers from the entry's file, never from a projection the file no longer matches.
     assert.match(
-      json((await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout).body,
+      json((await runCliInProcess(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout).body,
       /A changed body that must not be projected yet\./,
     );
 
@@ -198,7 +204,7 @@ describe('approved projection commands', () => {
       [3, 1],
     );
     assert.match(
-      json((await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout).body,
+      json((await runCliInProcess(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout).body,
       /must not be projected yet/,
     );
   });
@@ -219,7 +225,7 @@ describe('approved projection commands', () => {
       let generation = 0;
       let last = '';
       while (Date.now() < deadline) {
-        last = (await runCli(['memory', 'search', 'helix', '--home', home, '--json'], { cwd: repo })).stdout;
+        last = (await runCliInProcess(['memory', 'search', 'helix', '--home', home, '--json'], { cwd: repo })).stdout;
         generation = json(last).scopes.find((s: { scope: string }) => s.scope === 'user').generation;
         if (generation > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -233,7 +239,7 @@ describe('approved projection commands', () => {
       const viaHost = json((await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repo })).stdout);
       assert.equal(viaHost.entries, 2);
       assert.equal(
-        json((await runCli(['get', 'repo-fact', '--home', home, '--json'], { cwd: repo })).stdout).title,
+        json((await runCliInProcess(['get', 'repo-fact', '--home', home, '--json'], { cwd: repo })).stdout).title,
         'Builds use make',
       );
     } finally {
