@@ -70,6 +70,8 @@ const probe: Record<string, unknown> = {
   memoryPlan: { planId: 'no-such-plan' },
   memoryApprove: { planId: 'no-such-plan', digest: '0'.repeat(64) },
   memoryPromote: { planId: 'no-such-plan' },
+  memoryRetire: { entryId: 'no-such-entry', cwd: tmpdir() },
+  memorySuggestions: { cwd: tmpdir() },
 };
 
 async function outcome(app: Application, name: string): Promise<string> {
@@ -244,6 +246,9 @@ describe('the API declarations', () => {
         assert.ok(found.results[0], 'the promoted entry is found');
         await app.memoryGet({ entryId: found.results[0].entryId, cwd: repo });
         await app.memoryRecall({ text: 'which package manager', cwd: repo });
+        assert.ok(Array.isArray((await app.memorySuggestions({ cwd: repo })).suggestions));
+        const retirement = await app.memoryRetire({ entryId: found.results[0].entryId, cwd: repo });
+        assert.match(retirement.diff, /^\+\+\+ \/dev\/null$/m, 'a plan that removes the file');
       },
       { home, env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } },
     );
