@@ -23,6 +23,7 @@ import type { ExtractFlags } from './memory-extract.js';
 const approved = () => import('./approved.js');
 const given = () => import('./memory-given.js');
 const promote = () => import('./promote.js');
+const revise = () => import('./revise.js');
 const extract = () => import('./memory-extract.js');
 const memoryLint = () => import('../../memory/memory-lint.js');
 
@@ -33,6 +34,7 @@ export interface MemoryFlags extends ExtractFlags {
   digest?: string | undefined;
   provider?: string | undefined;
   dryRun?: boolean | undefined;
+  file?: string | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -80,6 +82,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await promote()).memoryPromote(home, rest, flags.dryRun ?? false, out);
     case 'retire':
       return (await promote()).memoryRetire(home, rest, flags.scope, out);
+    case 'revise':
+      return (await revise()).memoryRevise(home, rest, { scope: flags.scope, file: flags.file }, out);
     case 'refresh':
       if (rest.length > 0 || (flags.session?.length ?? 0) > 1)
         throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY] (one session)');
@@ -90,7 +94,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, refresh or assemble';
+        'extract, status, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, revise, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined
