@@ -19,6 +19,7 @@ import {
   useEntryActionEffects,
   useEntryActionKeys,
 } from './entry-actions.js';
+import { useEntryEditor } from './entry-editor.js';
 import { EntriesView, useEntryLines } from './entries-view.js';
 import { extractionReducer, initialExtractionState } from './extraction-state.js';
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
@@ -67,6 +68,7 @@ export function Memory() {
   useEntriesEffects(app, cwd, entries, dispatchEntries);
   const [actions, dispatchActions] = useReducer(entryActionsReducer, initialEntryActions);
   useEntryActionEffects(app, cwd, actions, dispatchActions);
+  const edit = useEntryEditor();
 
   const messages = useMemo(
     () => [
@@ -112,6 +114,7 @@ export function Memory() {
         });
         setView('promote');
       },
+      edit,
     },
     view === 'entries',
   );
