@@ -80,7 +80,7 @@ export function entryActionsReducer(state: EntryActionsState, action: EntryActio
   }
 }
 
-const HOW_TO_SET = 'set VISUAL or EDITOR (e.g. EDITOR=nano) before starting common-memory to edit its text here';
+const HOW_TO_SET = 'to edit its text here, set VISUAL or EDITOR, e.g. EDITOR=nano, before starting common-memory';
 
 /**
  * The person's editor on the entry's text (title, appliesWhen, type, then the body), and what to
@@ -185,7 +185,7 @@ export function useEntryActionEffects(
         notice:
           revision.kind === 'edited'
             ? `Candidate ${label} ${made} from your edit of ${entry.id}. Review it on Review; promoting it${where} rewrites ${entry.id}'s file.`
-            : `Candidate ${label} ${made}: a copy of ${entry.id} marked as revising it (no editor: ${HOW_TO_SET}). Promoting it${where} rewrites ${entry.id}'s file.`,
+            : `Candidate ${label} ${made}: a copy of ${entry.id} marked as revising it. No editor is set: ${HOW_TO_SET}. Promoting it${where} rewrites ${entry.id}'s file.`,
         verified: false,
       };
     },
