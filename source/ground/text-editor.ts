@@ -35,10 +35,13 @@ export function editorCommand(env: EditorEnv): string | null {
 
 /** The editor through a shell, its file as one argument that the shell never splits or expands. */
 export const shellSpawn: EditorSpawn = (command, file, env) => {
+  // Output piped away (`memory revise --json | jq`) while stderr is the terminal: the editor draws there.
+  const out = process.stdout.isTTY || !process.stderr.isTTY ? 'inherit' : 2;
+  const stdio: ['inherit', 'inherit' | 2, 'inherit'] = ['inherit', out, 'inherit'];
   const run =
     process.platform === 'win32'
-      ? spawnSync(`${command} "${file}"`, { shell: true, stdio: 'inherit', env: { ...env } })
-      : spawnSync('/bin/sh', ['-c', `${command} "$1"`, 'sh', file], { stdio: 'inherit', env: { ...env } });
+      ? spawnSync(`${command} "${file}"`, { shell: true, stdio, env: { ...env } })
+      : spawnSync('/bin/sh', ['-c', `${command} "$1"`, 'sh', file], { stdio, env: { ...env } });
   return { status: run.status, signal: run.signal, error: run.error };
 };
 
