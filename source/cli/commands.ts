@@ -44,6 +44,7 @@ export const FLAG_KINDS = {
   repository: { type: 'string' },
   yes: { type: 'boolean' },
   days: { type: 'string' },
+  file: { type: 'string' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: true }>;
 
 export type FlagName = keyof typeof FLAG_KINDS;
@@ -420,6 +421,17 @@ export const COMMAND_SPECS = [
     details:
       'Approve and promote it like any plan; promote removes the file only if it still holds those bytes. Exit 6 if no file holds the entry.',
     flags: { scope: ['project|user', "default: this worktree's memory root, then the user's"] },
+  },
+  {
+    path: 'memory revise',
+    args: '<entry-id>',
+    summary: "edit an approved entry's text into a candidate that revises it",
+    details:
+      "Opens $VISUAL or $EDITOR on the entry's text: a --- block with title, appliesWhen and type, then the body (--file takes the same). Unchanged text makes nothing. Prepare, approve and promote the candidate like any: its plan rewrites the entry's own file. Exit 6 if no entry has the id.",
+    flags: {
+      file: ['PATH', 'the edited text from this file (same format) instead of an editor'],
+      scope: ['project|user', 'the memory root that holds the entry (default: where it is found)'],
+    },
   },
   {
     path: 'memory refresh',

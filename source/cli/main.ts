@@ -160,6 +160,7 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
   'memory approve': (c) => memory('approve', c),
   'memory promote': (c) => memory('promote', c),
   'memory retire': (c) => memory('retire', c),
+  'memory revise': (c) => memory('revise', c),
   'memory refresh': (c) => memory('refresh', c),
   'memory assemble': (c) => memory('assemble', c),
   get: async ({ home, args, out }) => (await approvedCommand()).runGet(home, args[0], out),

@@ -2,6 +2,7 @@
 // afterwards — on q, Ctrl+C, SIGTERM/SIGHUP, a render error or a crash.
 import { render, type Instance } from 'ink';
 import type { Application } from '../api/application.js';
+import { ENTER_ALTERNATE_SCREEN, LEAVE_ALTERNATE_SCREEN } from './alternate-screen.js';
 import { App } from './app.js';
 import type { QuitReason, ShellEnvironment } from './shell/shell-context.js';
 
@@ -16,9 +17,6 @@ export interface RunTuiOptions {
   /** Called once, after the first frame is written: what the first frame does not need starts here. */
   onFirstFrame?: () => void;
 }
-
-const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
-const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
 
 /** Resolves with how the user quit (a signal counts as quit); rejects (with the terminal restored) if rendering failed. */
 export async function runTui(options: RunTuiOptions): Promise<QuitReason> {

@@ -30,11 +30,22 @@ export const KEY = {
 
 export type View = ReturnType<typeof render>;
 
+/**
+ * Renders the App. No editor unless a test gives one (`editor`): the Memory screen's `e` never
+ * opens the editor of whoever runs the tests.
+ */
 export async function mount(app: Application, home: string, extra: Partial<AppProps> = {}): Promise<View> {
   let view: View | undefined;
   await act(async () => {
     view = render(
-      <App app={app} home={home} connection="in-process host" theme={themeFor({ NO_COLOR: '1' })} {...extra} />,
+      <App
+        app={app}
+        home={home}
+        connection="in-process host"
+        theme={themeFor({ NO_COLOR: '1' })}
+        editor={{ env: {} }}
+        {...extra}
+      />,
     );
   });
   return view!;

@@ -25,6 +25,7 @@ const approved = () => import('./approved.js');
 const given = () => import('./memory-given.js');
 const suggestions = () => import('./memory-suggestions.js');
 const promote = () => import('./promote.js');
+const revise = () => import('./revise.js');
 const extract = () => import('./memory-extract.js');
 const memoryLint = () => import('../../memory/memory-lint.js');
 
@@ -36,6 +37,7 @@ export interface MemoryFlags extends ExtractFlags {
   provider?: string | undefined;
   dryRun?: boolean | undefined;
   days?: string | undefined;
+  file?: string | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -86,6 +88,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await promote()).memoryPromote(home, rest, flags.dryRun ?? false, out);
     case 'retire':
       return (await promote()).memoryRetire(home, rest, flags.scope, out);
+    case 'revise':
+      return (await revise()).memoryRevise(home, rest, { scope: flags.scope, file: flags.file }, out);
     case 'refresh':
       if (rest.length > 0 || (flags.session?.length ?? 0) > 1)
         throw new CmError('usage', 'usage: common-memory memory refresh [--session KEY] (one session)');
@@ -96,7 +100,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, refresh or assemble';
+        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, revise, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined

@@ -1,14 +1,18 @@
 // What a person can do with an approved entry on the Entries view (issue 29): re-verify it now
 // (the verification of its scope runs, then its new verdict is read and said), edit it through a
-// new candidate (a draft pre-filled from the entry and marked as revising it, reviewed on Review
-// like any candidate), or retire it (a retirement plan on Prepare & promote, approved and written
-// with that view's keys). State, requests and keys apart from the entries' search state.
+// new candidate (the person's $VISUAL or $EDITOR opens on the entry's text, and the edit becomes a
+// draft marked as revising it, reviewed on Review like any candidate; with no editor set, the draft
+// is a copy of the entry), or retire it (a retirement plan on Prepare & promote, approved and
+// written with that view's keys). State, requests and keys apart from the entries' search state.
 import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
 import type { MemoryEntryView } from '../../api/memory-views.js';
+import { keepText } from '../../ground/text-editor.js';
+import { type RevisionFields, readRevisionText, revisionText, sameAsEntry } from '../../memory/revision-text.js';
 import type { ShownError } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import type { EditInEditor } from './entry-editor.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useRequest } from '../widgets/use-request.js';
 import { type EntriesState, listedRows } from './entries-state.js';
@@ -17,9 +21,12 @@ import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 /** The client name a candidate made on this screen carries (its origin, shown on Review). */
 export const SCREEN_CLIENT = 'common-memory tui';
 
+/** What a revising candidate is made from: the person's edit, or (no editor set) a copy of the entry. */
+export type Revision = { kind: 'edited'; fields: RevisionFields } | { kind: 'copy' };
+
 type Job =
   | { id: number; kind: 'verify'; entryId: string | null }
-  | { id: number; kind: 'revise'; entry: MemoryEntryView };
+  | { id: number; kind: 'revise'; entry: MemoryEntryView; revision: Revision };
 
 export interface EntryActionsState {
   job: Job | null;
@@ -32,9 +39,11 @@ export interface EntryActionsState {
 
 export type EntryActionsAction =
   | { type: 'verify'; entryId: string | null }
-  | { type: 'revise'; entry: MemoryEntryView }
+  | { type: 'revise'; entry: MemoryEntryView; revision: Revision }
   | { type: 'done'; id: number; notice: string; verified: boolean }
-  | { type: 'failed'; id: number; error: ShownError };
+  | { type: 'failed'; id: number; error: ShownError }
+  /** An edit that makes nothing: unchanged (a notice), or refused (an error), said on the message line. */
+  | { type: 'said'; notice: string | null; error: ShownError | null };
 
 export const initialEntryActions: EntryActionsState = {
   job: null,
@@ -53,7 +62,7 @@ export function entryActionsReducer(state: EntryActionsState, action: EntryActio
       const job: Job =
         action.type === 'verify'
           ? { id, kind: 'verify', entryId: action.entryId }
-          : { id, kind: 'revise', entry: action.entry };
+          : { id, kind: 'revise', entry: action.entry, revision: action.revision };
       return { ...state, job, lastId: id, notice: null, error: null };
     }
     case 'done':
@@ -66,7 +75,37 @@ export function entryActionsReducer(state: EntryActionsState, action: EntryActio
       };
     case 'failed':
       return state.job?.id === action.id ? { ...state, job: null, error: action.error } : state;
+    case 'said':
+      return state.job ? state : { ...state, notice: action.notice, error: action.error };
   }
+}
+
+const HOW_TO_SET = 'to edit its text here, set VISUAL or EDITOR, e.g. EDITOR=nano, before starting common-memory';
+
+/**
+ * The person's editor on the entry's text (title, appliesWhen, type, then the body), and what to
+ * do with the outcome: a revision to make, or what to say when nothing is made.
+ */
+export function editEntry(entry: MemoryEntryView, edit: EditInEditor): EntryActionsAction {
+  const outcome = edit(revisionText(entry), `${entry.id}.md`);
+  if (outcome.kind === 'no-editor') return { type: 'revise', entry, revision: { kind: 'copy' } };
+  const refused = (message: string): EntryActionsAction => ({
+    type: 'said',
+    notice: null,
+    error: { code: 'invalid_input', message },
+  });
+  if (outcome.kind === 'failed') return refused(`${outcome.message}; nothing was made.`);
+  const read = readRevisionText(outcome.text);
+  if (!read.ok) {
+    // The edit is kept, not lost: the person fixes it and gives it to memory revise --file.
+    const kept = keepText(outcome.text, `${entry.id}.md`);
+    return refused(
+      `line ${read.line} of your edit: ${read.message}. Nothing was made; it is kept in ${kept} (memory revise ${entry.id} --file takes it).`,
+    );
+  }
+  if (sameAsEntry(read.value, entry))
+    return { type: 'said', notice: `Nothing changed in ${entry.id}: no candidate was made.`, error: null };
+  return { type: 'revise', entry, revision: { kind: 'edited', fields: read.value } };
 }
 
 /** The entry the keys act on: the open one, else the selected row. */
@@ -117,21 +156,36 @@ export function useEntryActionEffects(
         const entry = await app.memoryGet({ entryId: job.entryId, cwd });
         return { notice: `${counted} ${job.entryId} is ${verdictText(entry)}`, verified: true };
       }
-      const { entry } = job;
+      const { entry, revision } = job;
+      const text =
+        revision.kind === 'edited'
+          ? revision.fields
+          : {
+              title: entry.title,
+              content: entry.body,
+              type: entry.type as RevisionFields['type'],
+              appliesWhen: entry.appliesWhen,
+            };
       const proposed = await app.memoryPropose({
         cwd,
-        title: entry.title,
-        content: entry.body,
-        type: entry.type as Parameters<Application['memoryPropose']>[0]['type'],
-        appliesWhen: entry.appliesWhen,
+        ...text,
         origin: { client: SCREEN_CLIENT, clientVersion: null, conversation: null },
         revises: entry.id,
       });
       const made = proposed.created ? 'made' : 'already there';
       // The candidate belongs to this directory's scope; a user-scope entry is rewritten in the user root.
       const where = entry.sources[0]?.scope === 'user' ? ' (choose the user scope on Prepare & promote)' : '';
+      const label = idLabel(proposed.candidateId);
+      if (proposed.status === 'quarantined')
+        return {
+          notice: `Candidate ${label} is quarantined: the text trips ${proposed.blockedBy.join(', ')}. See it on Review.`,
+          verified: false,
+        };
       return {
-        notice: `Candidate ${idLabel(proposed.candidateId)} ${made}: a copy of ${entry.id} marked as revising it. Review it on Review; promoting it${where} rewrites ${entry.id}'s file.`,
+        notice:
+          revision.kind === 'edited'
+            ? `Candidate ${label} ${made} from your edit of ${entry.id}. Review it on Review; promoting it${where} rewrites ${entry.id}'s file.`
+            : `Candidate ${label} ${made}: a copy of ${entry.id} marked as revising it. No editor is set: ${HOW_TO_SET}. Promoting it${where} rewrites ${entry.id}'s file.`,
         verified: false,
       };
     },
@@ -148,6 +202,8 @@ export interface EntryActionKeys {
   dispatch: Dispatch<EntryActionsAction>;
   /** Prepares the retirement of the entry on Prepare & promote and shows that view. */
   retire(entry: { entryId: string; scope: string; title: string }): void;
+  /** Runs the person's editor on a text, the TUI suspended meanwhile (entry-editor.ts). */
+  edit: EditInEditor;
 }
 
 const COMMANDS = ['reverifyEntry', 'reviseEntry', 'retireEntry'] as const;
@@ -160,7 +216,7 @@ export function useEntryActionKeys(input: EntryActionKeys, active: boolean) {
       const target = targetEntry(entries);
       if (command === 'reverifyEntry') dispatch({ type: 'verify', entryId: target?.entryId ?? null });
       else if (command === 'reviseEntry') {
-        if (entries.entry) dispatch({ type: 'revise', entry: entries.entry });
+        if (entries.entry) dispatch(editEntry(entries.entry, input.edit));
       } else if (target) input.retire(target);
     },
     { isActive: active && !entries.typing && input.actions.job === null },

@@ -20,6 +20,7 @@ import {
   useEntryActionEffects,
   useEntryActionKeys,
 } from './entry-actions.js';
+import { useEntryEditor } from './entry-editor.js';
 import { EntriesView, useEntryLines } from './entries-view.js';
 import { extractionReducer, initialExtractionState } from './extraction-state.js';
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
@@ -69,6 +70,7 @@ export function Memory() {
   useEntriesEffects(app, cwd, entries, dispatchEntries);
   const [actions, dispatchActions] = useReducer(entryActionsReducer, initialEntryActions);
   useEntryActionEffects(app, cwd, actions, dispatchActions);
+  const edit = useEntryEditor();
 
   const messages = useMemo(
     () => [
@@ -116,6 +118,7 @@ export function Memory() {
         });
         setView('promote');
       },
+      edit,
     },
     view === 'entries',
   );

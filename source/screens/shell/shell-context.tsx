@@ -3,6 +3,7 @@
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import type { Application } from '../../api/application.js';
 import type { HostStatus } from '../../api/history.js';
+import type { EditorEnv, EditorSpawn } from '../../ground/text-editor.js';
 import type { ServiceStatus } from '../../service/service-manager.js';
 import type { ShownError } from '../format.js';
 import type { HelpItem, ReaderContent, ScreenHelp, ScreenName, ShellState } from './shell-state.js';
@@ -21,6 +22,11 @@ export interface ShellEnvironment {
     | undefined;
   /** Reads this data home's background service (default: from systemd or launchd); tests inject one. */
   service?: ServiceProbe | undefined;
+  /**
+   * Where the Memory screen's `e` finds the person's editor ($VISUAL, else $EDITOR) and how it runs
+   * it; default: this process's environment, through a shell. Tests give an environment of their own.
+   */
+  editor?: { env: EditorEnv; spawn?: EditorSpawn | undefined } | undefined;
 }
 
 /** The background service of a data home; null where the platform has none (not Linux or macOS). */
