@@ -4,7 +4,7 @@
 import { prepared, type Db } from '../database.js';
 import type { MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
 import { buildFtsQuery } from '../../memory/fts-query.js';
-import { type ApprovedOwner, readProjection } from './approved-sync.js';
+import { type ApprovedOwner, readProjectionState } from './approved-sync.js';
 
 export interface OwnerView {
   scope: MemoryScope;
@@ -17,7 +17,7 @@ export interface OwnerView {
 
 /** An owner never synced reads as partial: nothing is known of its files yet. */
 export function readOwnerView(db: Db, owner: ApprovedOwner): OwnerView {
-  const row = readProjection(db, owner);
+  const row = readProjectionState(db, owner);
   if (!row) return { scope: owner.scope, generation: 0, coverage: 'partial', entries: 0, problems: [], syncedAt: null };
   const entries = prepared(db, 'SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?')
     .pluck()

@@ -76,6 +76,21 @@ export interface ProjectionRow {
   synced_at_ms: number | null;
 }
 
+/** What a projection row says without its scan: the scan of a large root is megabytes of JSON. */
+export type ProjectionState = Omit<ProjectionRow, 'scan_json' | 'source_tree_digest'>;
+
+/**
+ * An owner's generation, coverage and problems without the scan: what the session snapshot, `get`
+ * and status read (with 10k entries, reading the scan was a fifth of the SessionStart hook).
+ */
+export function readProjectionState(db: Db, owner: Omit<ApprovedOwner, 'scope'>): ProjectionState | undefined {
+  return prepared(
+    db,
+    `SELECT scope, generation, coverage, problems_json, synced_at_ms
+     FROM approved_projection WHERE repository_key = ? AND worktree_key = ?`,
+  ).get(owner.repositoryKey, owner.worktreeKey) as ProjectionState | undefined;
+}
+
 export function readProjection(db: Db, owner: Omit<ApprovedOwner, 'scope'>): ProjectionRow | undefined {
   return prepared(
     db,

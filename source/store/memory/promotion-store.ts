@@ -11,7 +11,8 @@ import type { MemoryPlanFileView, MemoryPlanStatus, MemoryPlanView } from '../..
 import { memoryCommand } from '../command.js';
 import { type Db, prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
-import { readProjection, type SyncApprovedResult, syncApproved, syncInput } from './approved-store.js';
+import { type SyncApprovedResult, syncApproved, syncInput } from './approved-store.js';
+import { readProjectionState } from './approved-sync.js';
 import { ANALYZER_VERSION, memoryDigest } from '../../memory/contracts.js';
 import { storedPlanProblem } from '../../memory/promotion-plan.js';
 import { RECALL_ALGORITHM } from '../../memory/rrf.js';
@@ -567,7 +568,8 @@ function beginPromotion(tx: Tx<'memory'>, input: z.infer<typeof planIdInput>) {
     canonicalJson: row.plan_canonical_json,
     resumed,
     projectionGeneration:
-      readProjection(tx.db, { repositoryKey: row.repository_key, worktreeKey: row.worktree_key })?.generation ?? null,
+      readProjectionState(tx.db, { repositoryKey: row.repository_key, worktreeKey: row.worktree_key })?.generation ??
+      null,
     files: readFileRows(tx.db, row.plan_id).map((file) => ({
       path: file.target_path,
       action: file.action,

@@ -7,11 +7,11 @@ import type { Db } from '../database.js';
 import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../limits.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../../effects/repository.js';
 import { selectSnapshot, type Snapshot, type SnapshotEntry, type WithheldEntry } from '../../memory/snapshot.js';
-import { readVerdicts, verdictFor } from './verdict-read.js';
+import { readVerdicts, type StoredVerdict, type VerdictRead, verdictFor } from './verdict-read.js';
 import { openMemoryStateReadOnly } from './state-database.js';
 import { memoryRootOf } from '../../effects/memory-root.js';
 import { type FollowTarget, followApproved } from './approved-follow.js';
-import { readProjection } from './approved-sync.js';
+import { readProjectionState } from './approved-sync.js';
 
 export interface SnapshotOwner {
   scope: 'project' | 'user';
@@ -97,7 +97,7 @@ export function snapshotFromState(
     // A scope whose last reading of its files was partial keeps its previous projection: said so.
     let reason = partialReason;
     for (const owner of owners) {
-      const row = reason === undefined ? readProjection(db, owner) : undefined;
+      const row = reason === undefined ? readProjectionState(db, owner) : undefined;
       if (row?.coverage === 'partial') {
         const problems = JSON.parse(row.problems_json) as Array<{ message?: string }>;
         reason = problems[0]?.message ?? `the ${owner.scope} memory files were not all read`;
@@ -133,12 +133,20 @@ function withholdStale(
   owners: readonly SnapshotOwner[],
   rows: readonly OrderRow[],
 ): { given: OrderRow[]; withheld: WithheldEntry[] } {
-  const ids = rows.map((row) => row.entry_id);
-  if (owners.length === 0 || ids.length === 0) return { given: [...rows], withheld: [] };
-  // The repository's verdicts first, then the user scope's (judged against the home directory).
+  if (owners.length === 0 || rows.length === 0) return { given: [...rows], withheld: [] };
+  // Each row's verdict from its own scope's owner: the repository's against its worktree, the user
+  // scope's against the home directory (one probe a row, not one per owner).
+  // The repository's first: an id both scopes hold keeps the repository's verdict, as before.
   const ordered = [...owners].sort((a, b) => (a.scope === b.scope ? 0 : a.scope === 'project' ? -1 : 1));
-  const read = readVerdicts(db, ordered, { entryIds: ids });
-  if (!read.available) return { given: [...rows], withheld: [] };
+  const verdicts = new Map<string, StoredVerdict>();
+  for (const owner of ordered) {
+    const ids = rows.filter((row) => row.scope === owner.scope).map((row) => row.entry_id);
+    if (ids.length === 0) continue;
+    const scoped = readVerdicts(db, [owner], { entryIds: ids });
+    if (!scoped.available) return { given: [...rows], withheld: [] };
+    for (const [id, verdict] of scoped.verdicts) if (!verdicts.has(id)) verdicts.set(id, verdict);
+  }
+  const read: VerdictRead = { available: true, verdicts };
   const given: OrderRow[] = [];
   const withheld: WithheldEntry[] = [];
   for (const row of rows) {
