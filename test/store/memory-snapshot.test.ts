@@ -247,4 +247,26 @@ describe('session start snapshot read from memory-state', () => {
       }
     }
   });
+
+  it("says a stored partial projection's first problem, read past a scan of many files", () => {
+    const db = stateWith([{ ...entry('kept', 50), owner: project }]);
+    try {
+      const store = db.prepare(
+        `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage,
+           analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms)
+         VALUES (?, ?, 1, ?, ?, 'a', 'r', 'project', ?, ?, 1)`,
+      );
+      // A scan of 10k files' stamps sits between the coverage and the problems in the row.
+      const scan = JSON.stringify(Array.from({ length: 10_000 }, (_, i) => [`work_method/e-${i}.md`, i, i, i]));
+      const problems = JSON.stringify([{ message: 'work_method/broken.md: no closing --- line' }]);
+      store.run(project.repositoryKey, project.worktreeKey, 'd'.repeat(64), 'partial', scan, problems);
+      const read = snapshotFromState(db, [project]);
+      assert.deepEqual(read.entryIds, ['kept']);
+      assert.match(read.text, /coverage: partial — work_method\/broken\.md: no closing --- line\./);
+      db.prepare("UPDATE approved_projection SET coverage = 'complete'").run();
+      assert.doesNotMatch(snapshotFromState(db, [project]).text, /coverage: partial/);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -80,6 +80,21 @@ export interface ProjectionRow {
 export type ProjectionState = Omit<ProjectionRow, 'scan_json' | 'source_tree_digest'>;
 
 /**
+ * An owner's scope, generation and coverage alone: the columns stored before the scan. Reading a
+ * column stored after it (problems, when synced) walks the scan's overflow pages — at 10k entries a
+ * tenth of the SessionStart hook, which needs the problems only of a partial projection.
+ */
+export function readProjectionCoverage(
+  db: Db,
+  owner: Omit<ApprovedOwner, 'scope'>,
+): Pick<ProjectionRow, 'scope' | 'generation' | 'coverage'> | undefined {
+  return prepared(
+    db,
+    'SELECT scope, generation, coverage FROM approved_projection WHERE repository_key = ? AND worktree_key = ?',
+  ).get(owner.repositoryKey, owner.worktreeKey) as Pick<ProjectionRow, 'scope' | 'generation' | 'coverage'> | undefined;
+}
+
+/**
  * An owner's generation, coverage and problems without the scan: what the session snapshot, `get`
  * and status read (with 10k entries, reading the scan was a fifth of the SessionStart hook).
  */

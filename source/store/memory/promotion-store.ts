@@ -12,7 +12,7 @@ import { memoryCommand } from '../command.js';
 import { type Db, prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 import { type SyncApprovedResult, syncApproved, syncInput } from './approved-store.js';
-import { readProjectionState } from './approved-sync.js';
+import { readProjectionCoverage } from './approved-sync.js';
 import { ANALYZER_VERSION, memoryDigest } from '../../memory/contracts.js';
 import { storedPlanProblem } from '../../memory/promotion-plan.js';
 import { RECALL_ALGORITHM } from '../../memory/rrf.js';
@@ -568,7 +568,7 @@ function beginPromotion(tx: Tx<'memory'>, input: z.infer<typeof planIdInput>) {
     canonicalJson: row.plan_canonical_json,
     resumed,
     projectionGeneration:
-      readProjectionState(tx.db, { repositoryKey: row.repository_key, worktreeKey: row.worktree_key })?.generation ??
+      readProjectionCoverage(tx.db, { repositoryKey: row.repository_key, worktreeKey: row.worktree_key })?.generation ??
       null,
     files: readFileRows(tx.db, row.plan_id).map((file) => ({
       path: file.target_path,

@@ -11,7 +11,7 @@ import { readVerdicts, type StoredVerdict, type VerdictRead, verdictFor } from '
 import { openMemoryStateReadOnly } from './state-database.js';
 import { memoryRootOf } from '../../effects/memory-root.js';
 import { type FollowTarget, followApproved } from './approved-follow.js';
-import { readProjectionState } from './approved-sync.js';
+import { readProjectionCoverage, readProjectionState } from './approved-sync.js';
 
 export interface SnapshotOwner {
   scope: 'project' | 'user';
@@ -97,9 +97,11 @@ export function snapshotFromState(
     // A scope whose last reading of its files was partial keeps its previous projection: said so.
     let reason = partialReason;
     for (const owner of owners) {
-      const row = reason === undefined ? readProjectionState(db, owner) : undefined;
+      const row = reason === undefined ? readProjectionCoverage(db, owner) : undefined;
       if (row?.coverage === 'partial') {
-        const problems = JSON.parse(row.problems_json) as Array<{ message?: string }>;
+        const problems = JSON.parse(readProjectionState(db, owner)?.problems_json ?? '[]') as Array<{
+          message?: string;
+        }>;
         reason = problems[0]?.message ?? `the ${owner.scope} memory files were not all read`;
       }
       // An id held by both owners is counted twice here: "N more" may then say one too many.
