@@ -14,7 +14,11 @@ const need = (value: string | undefined, what: string): string => {
   return value;
 };
 
-async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof connect>>['app']) => Promise<T>) {
+/** `work` over a writing connection to the data home (a host's, or one under the lease), closed after. */
+export async function withWrite<T>(
+  home: string,
+  work: (app: Awaited<ReturnType<typeof connect>>['app']) => Promise<T>,
+) {
   const connection = await connect(home, 'write');
   try {
     return await work(connection.app);
@@ -225,7 +229,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
 }
 
 /** `--scope` when given: project or user. */
-function scopeOption(scope: string | undefined): 'project' | 'user' | undefined {
+export function scopeOption(scope: string | undefined): 'project' | 'user' | undefined {
   if (scope !== undefined && scope !== 'project' && scope !== 'user')
     throw new CmError('usage', '--scope must be project or user.');
   return scope;

@@ -5,12 +5,12 @@
 // read and the candidate made over short connections; none is held while the editor is open.
 import { readFileSync } from 'node:fs';
 import type { MemoryEntryView, MemoryProposeResult } from '../../api/memory-views.js';
-import { connect } from '../../client/connect.js';
 import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
 import { type EditorEnv, type EditorSpawn, editText, keepText } from '../../ground/text-editor.js';
 import { readRevisionText, revisionText, sameAsEntry } from '../../memory/revision-text.js';
 import type { Output } from '../output.js';
+import { scopeOption, withWrite } from './promote.js';
 
 /** The client name a candidate made by this command carries (its origin, shown on Review). */
 export const CLI_CLIENT = 'common-memory cli';
@@ -39,9 +39,7 @@ export async function memoryRevise(
       'usage',
       'Name the approved entry to revise: common-memory memory revise <entry-id> [--file PATH] (memory search lists entries).',
     );
-  const scope = flags.scope;
-  if (scope !== undefined && scope !== 'project' && scope !== 'user')
-    throw new CmError('usage', '--scope must be project or user.');
+  const scope = scopeOption(flags.scope);
   const cwd = process.cwd();
 
   const entry = await readEntry(home, entryId, cwd);
@@ -103,15 +101,6 @@ export async function memoryRevise(
 /** Over a writing connection: a data home with no store yet gets one, and the projection follows the files. */
 const readEntry = (home: string, entryId: string, cwd: string): Promise<MemoryEntryView> =>
   withWrite(home, (app) => app.memoryGet({ entryId, cwd }));
-
-async function withWrite<T>(home: string, work: (app: Awaited<ReturnType<typeof connect>>['app']) => Promise<T>) {
-  const connection = await connect(home, 'write');
-  try {
-    return await work(connection.app);
-  } finally {
-    await connection.close();
-  }
-}
 
 function fromEditor(entry: MemoryEntryView, editor: ReviseEditor): { text: string; from: 'editor' } {
   const outcome = editText(revisionText(entry), { env: editor.env, name: `${entry.id}.md`, spawn: editor.spawn });
