@@ -5,6 +5,7 @@
 // goes through prepare → approve → promote and the file holds the edited line; --file reads the
 // text from a file; unchanged text, a failing editor, no editor and bad text make nothing.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,6 +226,12 @@ describe('memory revise', { timeout: 180_000 }, () => {
     const missing = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', join(dir, 'nope.md')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Cannot read .*nope\.md \(ENOENT\)/);
+    // A FIFO named as the file is refused at once (a blocking read would wait for a writer forever).
+    const fifo = join(dir, 'edit.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const piped = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', fifo]);
+    assert.equal(piped.code, 2);
+    assert.match(piped.stderr, /edit\.fifo is not a regular file; give memory revise a file/);
 
     // Bad text from the editor is kept for the person to fix, and the message says where.
     const badEdit = await cli(

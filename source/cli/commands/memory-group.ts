@@ -3,7 +3,8 @@
 // review are reads (read-only without a host); lint runs here and needs no store.
 import { REVIEW_PAGE_MAX } from '../../limits.js';
 import { parseReviewCursor } from '../../memory/review-cursor.js';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readUserFile } from '../../ground/user-file.js';
 import { connect } from '../../client/connect.js';
 import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
@@ -318,18 +319,7 @@ function reviewText(r: MemoryReview): string {
 
 function readInput(path: string): string {
   if (path === '-') return readFileSync(0, 'utf8');
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch {
-    throw new CmError('not_found', `Cannot read ${path}: no such file. Give existing files, or - for stdin.`);
-  }
-  if (size > LINT_FILE_MAX_BYTES)
-    throw new CmError(
-      'limit_exceeded',
-      `${path} is ${size} bytes, over the ${LINT_FILE_MAX_BYTES}-byte limit of memory lint; nothing was checked.`,
-    );
-  return readFileSync(path, 'utf8');
+  return readUserFile(path, LINT_FILE_MAX_BYTES, 'memory lint');
 }
 
 async function lint(paths: string[], out: Output): Promise<number> {

@@ -3,10 +3,11 @@
 // `memory_propose` records), so that preparing it rewrites the entry's own file. Nothing is
 // approved here: the candidate is reviewed, prepared, approved and promoted like any. The entry is
 // read and the candidate made over short connections; none is held while the editor is open.
-import { readFileSync } from 'node:fs';
 import type { MemoryEntryView, MemoryProposeResult } from '../../api/memory-views.js';
 import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
+import { readUserFile } from '../../ground/user-file.js';
+import { MEMORY_ENTRY_MAX_BYTES } from '../../limits.js';
 import { type EditorEnv, type EditorSpawn, editText, keepText } from '../../ground/text-editor.js';
 import { readRevisionText, revisionText, sameAsEntry } from '../../memory/revision-text.js';
 import type { Output } from '../output.js';
@@ -116,11 +117,13 @@ function fromEditor(entry: MemoryEntryView, editor: ReviseEditor): { text: strin
 
 function fromFile(path: string): { text: string; from: 'file' } {
   try {
-    return { text: readFileSync(path, 'utf8'), from: 'file' };
+    return { text: readUserFile(path, MEMORY_ENTRY_MAX_BYTES, 'memory revise'), from: 'file' };
   } catch (error) {
+    // Not a regular file, or over the bound: the reader's own line says which.
+    if (error instanceof CmError && error.code !== 'not_found') throw error;
     throw new CmError(
       'invalid_input',
-      `Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a readable file with --file. Nothing was made.`,
+      `Cannot read ${path} (ENOENT); give a readable file with --file. Nothing was made.`,
     );
   }
 }

@@ -1,0 +1,34 @@
+// A file a person names on the command line (`memory lint FILE`, `memory revise --file FILE`): read
+// whole, only when it is a regular file (through a link) of at most `maxBytes`. The open is
+// non-blocking and the checks are made on the open descriptor before a byte is read, so a FIFO, a
+// device or an endless file is refused with a line instead of hanging or filling memory.
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { CmError } from '../errors.js';
+
+/** `what`: the command, for the messages ("memory lint"). */
+export function readUserFile(path: string, maxBytes: number, what: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CmError('not_found', `Cannot read ${path}: no such file; ${what} read nothing.`);
+    throw new CmError(
+      'invalid_input',
+      `Cannot read ${path} (${code ?? (error as Error).message}); ${what} read nothing.`,
+    );
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile())
+      throw new CmError('invalid_input', `${path} is not a regular file; give ${what} a file. Nothing was read.`);
+    if (stats.size > maxBytes)
+      throw new CmError(
+        'limit_exceeded',
+        `${path} is ${stats.size} bytes, over the ${maxBytes}-byte limit of ${what}; nothing was read.`,
+      );
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
