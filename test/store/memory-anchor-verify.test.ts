@@ -130,9 +130,11 @@ describe('anchor verification against a worktree', () => {
   it('with the cache and an unchanged tree, reads no file and starts no git; a change is judged again', () => {
     const root = repo(BASE);
     const head = git(root, 'rev-parse', 'HEAD');
+    // "commit" before the id: an abbreviation of digits only (2 % of heads) is a commit only in context.
     const entries = [
-      { entryId: 'e', anchors: extractAnchors({ title: 't', body: `${CLAIMS} Since ${head.slice(0, 8)}.` }) },
+      { entryId: 'e', anchors: extractAnchors({ title: 't', body: `${CLAIMS} Since commit ${head.slice(0, 8)}.` }) },
     ];
+    assert.ok(entries[0]!.anchors.some((anchor) => anchor.kind === 'commit'));
     const cold = verifyAnchors(root, entries);
     assert.ok(cold.counts.reads > 0 && cold.counts.gitProcesses === 1);
     const warm = verifyAnchors(root, entries, JSON.parse(JSON.stringify(cold.cache)));
