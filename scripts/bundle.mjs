@@ -27,8 +27,8 @@ const dist = (path) => new URL(`../dist/${path}`, import.meta.url).pathname;
  * zod as the code uses it: the `z` namespace of zod's classic API, without its 40-odd locales
  * (English is registered by the schemas themselves), `fromJSONSchema` and the `core` namespace
  * that re-exports them all. A `z` namespace keeps every export it re-exports, so importing `zod`
- * brought them all in (about half of a CLI bundle). `zod` and `zod/v4` (the MCP SDK's) resolve to
- * this one module, so there is one zod in each bundle. The build fails if zod's index changes
+ * brought them all in (about half of a CLI bundle). `zod` and `zod/v4` resolve to this one
+ * module, so there is one zod in each bundle. The build fails if zod's index changes
  * shape (a new zod: look again).
  */
 const zodClassic = join(dirname(createRequire(import.meta.url).resolve('zod/package.json')), 'v4', 'classic');
@@ -208,34 +208,6 @@ function exportedNames(source) {
   return [...names];
 }
 
-/**
- * The MCP SDK's Node shims through scripts/stubs/mcp-shims-lazy.mjs, which loads the SDK's JSON
- * schema validator (Ajv) at its first use instead of at the server's start. The build fails if the
- * shims export anything else (a new SDK: look again).
- */
-const lazyMcpShims = {
-  name: 'lazy-mcp-shims',
-  setup(b) {
-    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) =>
-      args.pluginData === 'real' ? undefined : { path: stub('mcp-shims-lazy.mjs') },
-    );
-    b.onResolve({ filter: /^mcp-shims-of-the-sdk$/ }, async () => {
-      const real = await b.resolve('@modelcontextprotocol/server/_shims', {
-        kind: 'import-statement',
-        resolveDir: dist('mcp'),
-        pluginData: 'real',
-      });
-      if (real.errors.length > 0) return { errors: real.errors };
-      const exported = exportedNames(await readFile(real.path, 'utf8'))
-        .sort()
-        .join(', ');
-      if (exported !== 'DefaultJsonSchemaValidator, process')
-        throw new Error(`bundle: the MCP SDK's shims (${real.path}) export ${exported}; update lazy-mcp-shims`);
-      return { path: real.path };
-    });
-  },
-};
-
 const cjsOptions = {
   ...common,
   metafile: true,
@@ -250,7 +222,7 @@ const cliBundle = (file, keeps) =>
     ...cjsOptions,
     entryPoints: [dist('cli/main.js')],
     outfile: dist(file),
-    plugins: [leanZod, weightsBeside(file), onlyCommands(keeps), lazyMcpShims],
+    plugins: [leanZod, weightsBeside(file), onlyCommands(keeps)],
   });
 /** The command modules (and their lazily loaded parts) of the reads that scripts and agents call in loops. */
 const READ_MODULES = new Set(
@@ -265,7 +237,7 @@ const read = await cliBundle('cli/read.cjs', (module) => READ_MODULES.has(module
 // CM_BUNDLE_METAFILE=<dir>: the read and MCP bundles' esbuild metafiles, to see what a start loads.
 if (process.env.CM_BUNDLE_METAFILE)
   await writeFile(join(process.env.CM_BUNDLE_METAFILE, 'read.meta.json'), JSON.stringify(read.metafile));
-// dist/cli/mcp.cjs: the MCP server, which only `mcp` runs: its SDK and tool schemas, and no
+// dist/cli/mcp.cjs: the MCP server, which only `mcp` runs: its protocol and tool schemas, and no
 // command module.
 const mcp = await cliBundle('cli/mcp.cjs', (module) => module === 'mcp/server.js');
 if (process.env.CM_BUNDLE_METAFILE)
@@ -308,8 +280,13 @@ for (const [result, file] of [
           `bundle: ${file} contains the scorer weights (${bytesInOutput} bytes); they belong to dist/memory`,
         );
 }
-refuse(cjs, 'dist/cli/main.cjs', /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'mcp.cjs');
-refuse(read, 'dist/cli/read.cjs', /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'mcp.cjs');
+// The SDK is the tests' reference for the protocol (test/unit/mcp-protocol.test.ts), not shipped code.
+for (const [result, file] of [
+  [cjs, 'dist/cli/main.cjs'],
+  [read, 'dist/cli/read.cjs'],
+  [mcp, 'dist/cli/mcp.cjs'],
+])
+  refuse(result, file, /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'the tests');
 refuse(read, 'dist/cli/read.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
 refuse(mcp, 'dist/cli/mcp.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
 

@@ -320,11 +320,11 @@ export const MCP_QUERY_MAX_CHARS = 1024;
  * never grows with what a hostile caller sends (a 100 KB id was echoed whole). The full length is said instead. */
 export const ECHO_INPUT_MAX_CHARS = 80;
 
-/** An MCP error message written to the client: the SDK's own messages quote input too, so each is cut here. */
+/** An MCP error message written to the client: a message that quotes input (a method, an internal error) is cut here. */
 export const MCP_ERROR_MESSAGE_MAX_CHARS = 1024;
 
 /** One JSON-RPC line an MCP client sends: a proposal is a few KiB; a longer line is answered with an error and
- * dropped as it arrives, so the server never holds more than this of one line (the SDK would close at 10 MB). */
+ * dropped as it arrives, so the server never holds more than this of one line. */
 export const MCP_LINE_MAX_BYTES = 1024 * 1024;
 
 /** An MCP `memory_propose` text (UTF-8 bytes): one memory is a few sentences; a person reviews every proposal, so it

@@ -164,7 +164,7 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
   'memory refresh': (c) => memory('refresh', c),
   'memory assemble': (c) => memory('assemble', c),
   get: async ({ home, args, out }) => (await approvedCommand()).runGet(home, args[0], out),
-  // Loaded only here: the MCP SDK is needed by no other command.
+  // Loaded only here: the MCP server is needed by no other command.
   mcp: async ({ home }) => (await import('../mcp/server.js')).runMcpServer(home, process.cwd()),
 };
 

@@ -1,11 +1,9 @@
-// The MCP server's stdin before the SDK's transport sees it. The SDK skips a line that is not JSON
-// without a word and drops one that is not a JSON-RPC message after logging it, so a client that
-// sent a broken line waits for an answer that never comes. Here every complete line is looked at
-// first: one that is not JSON is answered with JSON-RPC's parse error (-32700), one that is JSON but
-// no JSON-RPC message with invalid request (-32600), both with `id: null` as JSON-RPC 2.0 says
-// (the id could not be read); a line over MCP_LINE_MAX_BYTES is answered likewise and its bytes
-// are dropped as they arrive. Everything else passes on unchanged, and the server keeps serving.
-// Frames on LF only (a CR before it is JSON whitespace).
+// The MCP server's stdin, framed and checked before protocol.ts sees it: every complete line is
+// parsed here once; one that is not JSON is answered with JSON-RPC's parse error (-32700), one that
+// is JSON but no JSON-RPC message with invalid request (-32600), both with `id: null` as JSON-RPC
+// 2.0 says (the id could not be read); a line over MCP_LINE_MAX_BYTES is answered likewise and its
+// bytes are dropped as they arrive. Every other line comes out as its parsed object, one object a
+// chunk, and the server keeps serving. Frames on LF only (a CR before it is JSON whitespace).
 import { Transform } from 'node:stream';
 import { MCP_LINE_MAX_BYTES } from '../limits.js';
 
@@ -17,8 +15,8 @@ export function nullIdError(code: number, message: string): string {
   return `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`;
 }
 
-/** Why a line is no JSON-RPC 2.0 message, or null when it is one (the SDK checks the rest). */
-function problemOf(line: string): [number, string] | null {
+/** The JSON-RPC 2.0 message of a line, or why it is none (protocol.ts checks the rest). */
+function messageOf(line: string): Record<string, unknown> | [number, string] {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -29,12 +27,12 @@ function problemOf(line: string): [number, string] | null {
     return [INVALID_REQUEST, 'Invalid Request: a JSON-RPC 2.0 message is one JSON object per line (no batches).'];
   if ((value as { jsonrpc?: unknown }).jsonrpc !== '2.0')
     return [INVALID_REQUEST, 'Invalid Request: the message has no "jsonrpc": "2.0".'];
-  return null;
+  return value as Record<string, unknown>;
 }
 
 /**
- * stdin as the SDK's transport should read it: only JSON-RPC lines; `answer` writes the error reply
- * for each other line (to stdout, where the transport's own replies go).
+ * stdin as the server reads it: the JSON-RPC messages, parsed (an object mode stream); `answer`
+ * writes the error reply for each other line (to stdout, where the server's own replies go).
  */
 export function checkedLines(answer: (reply: string) => void, maxLineBytes = MCP_LINE_MAX_BYTES): Transform {
   let pending: Buffer[] = [];
@@ -53,9 +51,9 @@ export function checkedLines(answer: (reply: string) => void, maxLineBytes = MCP
       const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
       const line = bytes.toString('utf8');
       if (line.trim() !== '') {
-        const problem = problemOf(line);
-        if (problem === null) stream.push(`${line}\n`);
-        else answer(nullIdError(problem[0], problem[1]));
+        const message = messageOf(line);
+        if (Array.isArray(message)) answer(nullIdError(message[0], message[1]));
+        else stream.push(message);
       }
     }
     pending = [];
@@ -73,6 +71,7 @@ export function checkedLines(answer: (reply: string) => void, maxLineBytes = MCP
     pendingBytes += piece.length;
   };
   return new Transform({
+    readableObjectMode: true,
     transform(chunk: Buffer, _encoding, done) {
       let at = 0;
       for (let end = chunk.indexOf(0x0a, at); end >= 0; end = chunk.indexOf(0x0a, at)) {

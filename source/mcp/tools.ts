@@ -1,14 +1,14 @@
 // The MCP tools agents call: what each does, when to use it (the descriptions are the read
 // guidance the model sees), the exact arguments each accepts, and one structured result or one
-// structured error per call. The work is the backend's; this module only speaks MCP.
-import { McpServer, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
+// structured error per call. The work is the backend's; this module only speaks MCP. The server
+// loads it after answering `initialize` (it brings zod and builds the schemas).
 import { z } from 'zod';
 import { asCmError } from '../errors.js';
 import { MCP_QUERY_MAX_CHARS } from '../limits.js';
 import { proposalFields } from '../api/proposal.js';
 import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '../api/memory-views.js';
-import { MCP_SERVER_NAME } from '../hosts/mcp-config.js';
 import type { MemoryRefreshResult } from '../hook/refresh.js';
+import type { ToolTable } from './protocol.js';
 
 export const MCP_TOOLS = ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'] as const;
 export type McpToolName = (typeof MCP_TOOLS)[number];
@@ -131,18 +131,6 @@ export function toolError(code: string, message: string): Result {
   return { content: [{ type: 'text', text: JSON.stringify(error) }], structuredContent: error, isError: true };
 }
 
-/**
- * The schema a tool advertises in tools/list, with the SDK's own check turned into a pass: the
- * arguments are checked in `call` instead, so that unknown or over-size arguments come back as
- * the same structured error as every other failure (the SDK would answer with plain text).
- */
-function advertised<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<unknown, unknown> {
-  const own = schema['~standard'] as unknown as StandardSchemaWithJSON['~standard'];
-  return {
-    '~standard': { version: 1, vendor: 'common-memory', validate: (value) => ({ value }), jsonSchema: own.jsonSchema },
-  };
-}
-
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
@@ -167,33 +155,56 @@ function call<T extends z.ZodType>(
   };
 }
 
-export function createMcpServer(backend: MemoryBackend, version: string): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version });
-  const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+/** What a tool tells the client it does: read only, or a write that changes no file and may be repeated. */
+interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+const READS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+const REPEATABLE_WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/**
+ * The tools the backend offers (propose and refresh only where it has them). The arguments are
+ * checked here, not by the client: unknown or over-size arguments come back as the same structured
+ * error as every other failure.
+ */
+export function createToolTable(backend: MemoryBackend): ToolTable {
+  const calls = new Map<string, (input: unknown) => Promise<Result>>();
+  const list: object[] = [];
   const tool = <T extends z.ZodType>(
     name: McpToolName,
     annotations: ToolAnnotations,
     work: (input: z.infer<T>) => Promise<object>,
   ) => {
     const schema = TOOL_INPUTS[name] as unknown as T;
-    server.registerTool(
+    list.push({
       name,
-      { description: DESCRIPTIONS[name], inputSchema: advertised(schema), annotations },
-      call(name, schema, work) as never,
-    );
+      description: DESCRIPTIONS[name],
+      inputSchema: z.toJSONSchema(schema, { io: 'input' }),
+      annotations,
+    });
+    calls.set(name, call(name, schema, work));
   };
-  tool<typeof TOOL_INPUTS.memory_search>('memory_search', readOnly, ({ query, limit }) => backend.search(query, limit));
-  tool<typeof TOOL_INPUTS.memory_get>('memory_get', readOnly, ({ id }) => backend.get(id));
-  tool<typeof TOOL_INPUTS.memory_status>('memory_status', readOnly, () => backend.status());
+  tool<typeof TOOL_INPUTS.memory_search>('memory_search', READS, ({ query, limit }) => backend.search(query, limit));
+  tool<typeof TOOL_INPUTS.memory_get>('memory_get', READS, ({ id }) => backend.get(id));
+  tool<typeof TOOL_INPUTS.memory_status>('memory_status', READS, () => backend.status());
   const propose = backend.propose?.bind(backend);
-  if (propose) {
-    const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-    tool<typeof TOOL_INPUTS.memory_propose>('memory_propose', writes, (proposal) => propose(proposal));
-  }
+  if (propose)
+    tool<typeof TOOL_INPUTS.memory_propose>('memory_propose', REPEATABLE_WRITE, (proposal) => propose(proposal));
   const refresh = backend.refresh?.bind(backend);
-  if (refresh) {
-    const replaces = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-    tool<typeof TOOL_INPUTS.memory_refresh>('memory_refresh', replaces, ({ session }) => refresh(session));
-  }
-  return server;
+  if (refresh)
+    tool<typeof TOOL_INPUTS.memory_refresh>('memory_refresh', REPEATABLE_WRITE, ({ session }) => refresh(session));
+  return {
+    list,
+    has: (name) => calls.has(name),
+    call: (name, args) => calls.get(name)!(args),
+  };
 }

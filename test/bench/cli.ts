@@ -1,6 +1,7 @@
 // Start-up of what clients and scripts call, whole process, beside a bare `node -e 0` measured in
 // the same rounds (interleaved, so load on the machine falls on all alike): the MCP server until
-// `initialize` is answered, `sessions --json`, `get`, `memory review --json`, and `note` with no
+// `initialize` is answered and until `tools/list` is (a client offers the tools after both),
+// `sessions --json`, `get`, `memory review --json`, and `note` with no
 // host running. Medians and their ratio to the bare start; targets from the issue: MCP and the
 // read commands within 2x. CM_BENCH_CLI_ROUNDS rounds (default 15).
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,12 +9,19 @@ import { gitRepo, BIN, tempHome } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { type Figure, median, report } from './measure.js';
 
-const INITIALIZE = `${JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } },
-})}\n`;
+/** What a client sends first, all at once as Codex does: initialize, initialized, tools/list. */
+const FIRST_EXCHANGE = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((message) => `${JSON.stringify(message)}\n`)
+  .join('');
 
 function timed(args: string[], cwd: string): number {
   const start = process.hrtime.bigint();
@@ -23,22 +31,30 @@ function timed(args: string[], cwd: string): number {
   return elapsed;
 }
 
-/** Spawn to the first answer line of `initialize`, as a client waits for it. */
-function mcpInitialize(home: string, cwd: string): Promise<number> {
+/** Spawn to the answers of `initialize` and of `tools/list`, as a client waits for them. */
+function mcpFirstExchange(home: string, cwd: string): Promise<{ initialize: number; tools: number }> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, [BIN, 'mcp', '--home', home], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
+    let initialize: number | undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (!out.includes('\n')) return;
       const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+      const answers = out
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as { id: number; result?: { tools?: unknown[] } });
+      initialize ??= answers.some((answer) => answer.id === 1) ? elapsed : undefined;
+      const tools = answers.find((answer) => answer.id === 2);
+      if (initialize === undefined || tools === undefined) return;
       child.kill();
-      if (!out.includes('"result"')) reject(new Error(`initialize failed: ${out}`));
-      else resolve(elapsed);
+      if (!answers.every((answer) => answer.result) || tools.result?.tools?.length !== 5)
+        reject(new Error(`the first exchange failed: ${out}`));
+      else resolve({ initialize, tools: elapsed });
     });
     child.on('error', reject);
-    child.stdin.end(INITIALIZE);
+    child.stdin.write(FIRST_EXCHANGE);
   });
 }
 
@@ -49,10 +65,12 @@ export async function runCliBench(): Promise<Figure[]> {
   writeEntry(projectRoot(repo), 'use-pnpm', 'Use pnpm', 'Run pnpm install, never npm.');
   timed([BIN, 'memory', 'sync', '--home', home], repo);
   timed([BIN, 'note', 'bench store', '--home', home], repo);
-  const times: Record<string, number[]> = { bare: [], mcp: [], sessions: [], get: [], review: [], note: [] };
+  const times: Record<string, number[]> = { bare: [], mcp: [], tools: [], sessions: [], get: [], review: [], note: [] };
   for (let round = 0; round < rounds; round++) {
     times['bare']!.push(timed(['-e', '0'], repo));
-    times['mcp']!.push(await mcpInitialize(home, repo));
+    const mcp = await mcpFirstExchange(home, repo);
+    times['mcp']!.push(mcp.initialize);
+    times['tools']!.push(mcp.tools);
     times['sessions']!.push(timed([BIN, 'sessions', '--json', '--home', home], repo));
     times['get']!.push(timed([BIN, 'get', 'use-pnpm', '--home', home], repo));
     times['review']!.push(timed([BIN, 'memory', 'review', '--json', '--home', home], repo));
@@ -73,6 +91,7 @@ export async function runCliBench(): Promise<Figure[]> {
   };
   const figures = [
     figure('mcp', `mcp: initialize answered (median of ${rounds})`, 2),
+    figure('tools', 'mcp: tools/list answered', null),
     figure('sessions', 'sessions --json', 2),
     figure('get', 'get <id>', 2),
     figure('review', 'memory review --json', 2),
