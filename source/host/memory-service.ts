@@ -126,9 +126,14 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
         false,
       );
       service.watchRoots(process.cwd());
-      service.runners = service.startRunners();
-      // A damaged memory-state must not stop the host: the runners report it on first use instead.
-      await service.runners.catch(() => (service.runners = undefined));
+      // Started, not awaited: the host is ready (and the TUI shows its data) while the runners
+      // thread loads. A first use waits for it; a damaged memory-state must not stop the host,
+      // so a failed start is forgotten and the runners report it on first use instead.
+      const starting = service.startRunners();
+      service.runners = starting;
+      starting.catch(() => {
+        if (service.runners === starting) service.runners = undefined;
+      });
       // Interrupted promotions finish, then memory files edited while no host ran are picked up; a
       // failure shows in `memory status` (unfinished plans) or the next sync (coverage), never stops the host.
       service.startSync = service
