@@ -71,6 +71,7 @@ const probe: Record<string, unknown> = {
   memoryApprove: { planId: 'no-such-plan', digest: '0'.repeat(64) },
   memoryPromote: { planId: 'no-such-plan' },
   memoryRetire: { entryId: 'no-such-entry', cwd: tmpdir() },
+  memoryConsolidate: { cwd: tmpdir() },
   memorySuggestions: { cwd: tmpdir() },
 };
 
