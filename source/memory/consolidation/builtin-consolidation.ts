@@ -50,8 +50,12 @@ export const MERGE_GROUP_MIN_SIMILARITY = 0.3;
 /** Average similarity at which clusters stop joining into a scene. */
 export const SCENE_MIN_SIMILARITY = 0.05;
 export const SCENE_MIN_ENTRIES = 3;
-/** A word in more than this share of a scope's entries says nothing about which scene they are in. */
+/**
+ * In a scope of at least COMMON_WORD_MIN_ENTRIES entries, a word in more than this share of them
+ * says nothing about which scene they are in; in a smaller scope every shared word is a topic.
+ */
 const COMMON_WORD_SHARE = 0.5;
+const COMMON_WORD_MIN_ENTRIES = 20;
 
 interface Profile {
   entry: ConsolidationEntry;
@@ -91,7 +95,7 @@ function profiles(entries: readonly ConsolidationEntry[]): Profile[] {
     let norm = 0;
     for (const word of words[index]!) {
       const df = documentFrequency.get(word)!;
-      if (total > 4 && df / total > COMMON_WORD_SHARE) continue;
+      if (total >= COMMON_WORD_MIN_ENTRIES && df / total > COMMON_WORD_SHARE) continue;
       const weight = Math.log(1 + total / df);
       weights.set(word, weight);
       norm += weight * weight;
@@ -332,8 +336,16 @@ function clusters(n: number, matrix: Float64Array, floor: number): number[][] {
   return done;
 }
 
-/** The words the members share most, as people wrote them in the titles, rarest first on ties. */
-function sharedWords(list: readonly Profile[], indexes: readonly number[]): string[] {
+/**
+ * The words that set the members apart, as people wrote them in titles and `appliesWhen`: in at
+ * least 2 members, ranked by their share among the members less their share among the other entries
+ * (a word every entry of the scope uses names no scene), then by weight.
+ */
+function sharedWords(
+  list: readonly Profile[],
+  indexes: readonly number[],
+  frequency: ReadonlyMap<string, number>,
+): string[] {
   const count = new Map<string, number>();
   const weight = new Map<string, number>();
   for (const index of indexes)
@@ -353,14 +365,22 @@ function sharedWords(list: readonly Profile[], indexes: readonly number[]): stri
       surface.set(stems[0]!, forms);
     }
   }
+  const others = Math.max(1, list.length - indexes.length);
+  const lift = (word: string) =>
+    count.get(word)! / indexes.length - ((frequency.get(word) ?? 0) - count.get(word)!) / others;
   return [...count.keys()]
-    .filter((word) => count.get(word)! >= 2 && surface.has(word))
-    .sort((a, b) => count.get(b)! - count.get(a)! || weight.get(b)! - weight.get(a)! || byCodepoint(a, b))
+    .filter((word) => count.get(word)! >= 2 && surface.has(word) && lift(word) > 0)
+    .sort((a, b) => lift(b) - lift(a) || weight.get(b)! - weight.get(a)! || byCodepoint(a, b))
     .slice(0, 3)
     .map((word) => [...surface.get(word)!].sort((a, b) => b[1] - a[1] || byCodepoint(a[0], b[0]))[0]![0]);
 }
 
-function sceneFor(list: readonly Profile[], matrix: Float64Array, indexes: number[]): SceneFile {
+function sceneFor(
+  list: readonly Profile[],
+  matrix: Float64Array,
+  indexes: number[],
+  frequency: ReadonlyMap<string, number>,
+): SceneFile {
   const n = list.length;
   const ordered = [...indexes].sort((a, b) => byCodepoint(list[a]!.entry.id, list[b]!.entry.id));
   // The medoid: the member closest on average to the others; its appliesWhen speaks for the scene.
@@ -368,7 +388,7 @@ function sceneFor(list: readonly Profile[], matrix: Float64Array, indexes: numbe
     const mean = (i: number) => ordered.reduce((sum, j) => sum + (i === j ? 0 : matrix[i * n + j]!), 0);
     return mean(b) - mean(a);
   })[0]!;
-  const words = sharedWords(list, ordered);
+  const words = sharedWords(list, ordered, frequency);
   const named = words.length > 0 ? words : [list[medoid]!.entry.title];
   const lines = ordered.map((index) => `- ${list[index]!.entry.id}: ${list[index]!.entry.title}`);
   return {
@@ -411,11 +431,14 @@ function sceneOperations(
     (group) => group.length >= SCENE_MIN_ENTRIES,
   );
   const byId = new Map(list.map((profile) => [profile.entry.id, profile.entry]));
+  const frequency = new Map<string, number>();
+  for (const profile of liveList)
+    for (const word of profile.weights.keys()) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const operations: ConsolidationOperation[] = [];
   const taken = new Set<string>(existing.map((scene) => scene.name));
   const kept = new Set<string>();
   for (const group of groups) {
-    const scene = sceneFor(liveList, liveMatrix, group);
+    const scene = sceneFor(liveList, liveMatrix, group, frequency);
     const match = existing
       .map((old) => ({ old, score: overlap(old.entries, scene.entries) }))
       .filter(({ old, score }) => score >= 0.5 && !kept.has(old.name))
