@@ -129,6 +129,8 @@ export const memoryConsolidateResultSchema = z.strictObject({
   /** accepted: the patch waits in the review queue; unchanged: the same entries were consolidated before; stale: refused. */
   outcome: z.enum(['accepted', 'unchanged', 'stale']),
   reason: nullableText,
+  /** Files of the memory root that could not be read as entries or scenes: consolidated as if absent. */
+  problems: z.array(z.string()),
   patch: consolidationReviewSchema.nullable(),
 });
 export type MemoryConsolidateResult = z.infer<typeof memoryConsolidateResultSchema>;

@@ -19,7 +19,7 @@ import {
 import { gitDirectoryOf, MEMORY_WATCH_DEBOUNCE_MS, MEMORY_WATCH_MAX_ROOTS, MemoryRootWatcher } from './memory-watch.js';
 import { readPlanAt } from '../pipeline/promotion.js';
 import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
-import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
+import { publicScope, resolveScope } from '../effects/repository.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../pipeline/extraction-pipeline.js';
@@ -390,30 +390,15 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   }
 
   /**
-   * `memory consolidate`: the projection brought up to date, a consolidation task over the scope's
-   * approved entries (the same entries at the same revisions are the same task), claimed, run by the
-   * built-in runner and submitted with a compare-and-swap on every entry it rests on.
+   * `memory consolidate`: in the memory files thread (it reads the root and runs the runner off the
+   * main thread), the scope's projection brought up to date and its scenes read, then a
+   * consolidation task claimed, run by the built-in runner and submitted with a compare-and-swap on
+   * every entry it rests on.
    */
   async memoryConsolidate(request: MemoryConsolidateRequest): Promise<MemoryConsolidateResult> {
-    const here = publicScope(resolveScope(request.cwd));
-    if (request.scope === 'project' && here.scope !== 'project')
-      throw new CmError(
-        'usage',
-        `${request.cwd} is not inside a git worktree: there is no project memory here. Run it in the repository, or use --scope user.`,
-      );
-    const owner = (request.scope ?? here.scope) === 'user' ? { ...USER_SCOPE } : here;
-    await this.memorySync({ cwd: request.cwd });
-    const { consolidateWithBuiltin } = await import('../pipeline/consolidation.js');
-    return consolidateWithBuiltin(
-      this.writer,
-      storeFiles(this.home).memoryState,
-      {
-        scope: owner.scope,
-        repositoryKey: owner.repositoryKey,
-        worktreeKey: owner.worktreeKey,
-      },
-      holderName(`host-${this.hostId}`),
-    );
+    this.watchRoots(request.cwd);
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().consolidate(request));
   }
 
   async memoryPlan(request: { planId: string }) {

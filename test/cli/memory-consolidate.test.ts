@@ -136,4 +136,43 @@ describe('memory consolidate', () => {
     assert.equal(user.entries, 0);
     assert.deepEqual(user.patch.operations, []);
   });
+
+  it('reads the root’s scenes: an existing scene is updated, not created again; a broken scene file is named', async () => {
+    const home = tempHome('cm-consolidate-scenes');
+    const repo = repository(home);
+    const scenes = join(projectRoot(repo), 'scenes');
+    mkdirSync(scenes);
+    writeFileSync(
+      join(scenes, 'schema-changes.md'),
+      '---\nscene: schema-changes\ntitle: "How we change the schema"\nowner: "data team"\nentries: ["mig-1", "mig-2"]\n---\nOur own words.\n',
+    );
+    writeFileSync(join(scenes, 'broken.md'), '---\nscene: broken\n---\n');
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const run = await cli('memory', 'consolidate', '--json');
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.deepEqual(result.problems, ['scenes/broken.md:3: `title` is required: a non-empty string on one line']);
+    const sceneOps = (result.patch.operations as Operation[]).filter((o) => o.target === 'scene');
+    assert.deepEqual(
+      sceneOps.map((o) => [o.op, o.name]),
+      [['update', 'schema-changes']],
+    );
+    assert.equal(
+      sceneOps[0]!.newContent,
+      '---\nscene: schema-changes\ntitle: "How we change the schema"\nowner: "data team"\nentries: ["mig-1","mig-2","mig-3"]\n---\nOur own words.\n',
+    );
+    // The same entries with the scene file edited: a new task.
+    writeFileSync(
+      join(scenes, 'schema-changes.md'),
+      '---\nscene: schema-changes\ntitle: "How we change the schema"\nentries: ["mig-1", "mig-2", "mig-3"]\n---\nOur own words.\n',
+    );
+    const again = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    assert.equal(again.outcome, 'accepted');
+    assert.notEqual(again.taskId, result.taskId);
+    assert.deepEqual(
+      (again.patch.operations as Operation[]).filter((o) => o.target === 'scene'),
+      [],
+      'nothing to propose for a scene whose members are the cluster',
+    );
+  });
 });

@@ -280,6 +280,25 @@ describe('the built-in consolidation runner', () => {
     );
   });
 
+  it('updates an existing scene file in place: only its `entries` line changes', () => {
+    const text =
+      '---\r\nscene: migrations\r\ntitle:   "Database migrations"\r\nentries: [\r\n  "d1",\r\n  "d2"\r\n]\r\nteam: "data"\r\n---\r\nOurs.\r\n';
+    const existing = {
+      name: 'migrations',
+      title: 'Database migrations',
+      appliesWhen: null,
+      entries: ['d1', 'd2'],
+      body: 'Ours.\r\n',
+      text,
+    };
+    const update = consolidate({ entries: ENTRIES, scenes: [existing] }).find((o) => o.name === 'migrations');
+    assert.equal(update?.op, 'update');
+    assert.equal(
+      update!.newContent,
+      '---\r\nscene: migrations\r\ntitle:   "Database migrations"\r\nentries: ["d1","d2","d3"]\r\nteam: "data"\r\n---\r\nOurs.\r\n',
+    );
+  });
+
   it('writes no doctrine', () => {
     assert.equal(operations.filter((o) => o.target === 'doctrine').length, 0);
   });

@@ -12,9 +12,14 @@
 // It writes no doctrine: a principle is prose it could not cite. Thresholds were tuned on the
 // train split of test/corpus/consolidation only (docs/memory-rules.md has the figures).
 import { contentWords, normalizeStatement } from '../adjudication-rules.js';
-import { slugify } from '../entry-format.js';
+import { parseEntryDocument, slugify } from '../entry-format.js';
 import type { BasedOn, ConsolidationOperation } from './patch.js';
-import { formatConsolidationFile, type SceneFile } from './scene-format.js';
+import {
+  consolidationFromDocument,
+  formatConsolidationFile,
+  type SceneFile,
+  updateConsolidationFile,
+} from './scene-format.js';
 
 export const BUILTIN_CONSOLIDATION_VERSION = 'builtin-consolidation@1';
 
@@ -36,6 +41,8 @@ export interface ExistingScene {
   appliesWhen: string | null;
   entries: readonly string[];
   body: string;
+  /** The file's text as it is, when known: an update then changes its `entries` line only. */
+  text?: string;
 }
 
 export interface ConsolidationInput {
@@ -407,6 +414,28 @@ function sceneFor(
   };
 }
 
+/** An existing scene with new members: its file's other bytes kept when its text is known. */
+function updatedScene(old: ExistingScene, entries: string[]): string {
+  const fields: SceneFile = {
+    kind: 'scene',
+    name: old.name,
+    title: old.title,
+    appliesWhen: old.appliesWhen,
+    entries: [...old.entries],
+    extra: [],
+    body: old.body,
+  };
+  if (old.text !== undefined) {
+    const document = parseEntryDocument(old.text);
+    if (document.ok) {
+      const parsed = consolidationFromDocument(document.value);
+      if (parsed.ok && parsed.value.kind === 'scene')
+        return updateConsolidationFile(document.value, { ...parsed.value, entries });
+    }
+  }
+  return formatConsolidationFile({ ...fields, entries });
+}
+
 function overlap(a: readonly string[], b: readonly string[]): number {
   const left = new Set(a);
   const shared = b.filter((id) => left.has(id)).length;
@@ -453,15 +482,8 @@ function sceneOperations(
         op: 'update',
         target: 'scene',
         name: match.old.name,
-        // A scene people may have edited: only its members change; its name, title, appliesWhen and
-        // summary stay theirs.
-        newContent: formatConsolidationFile({
-          ...scene,
-          name: match.old.name,
-          title: match.old.title,
-          appliesWhen: match.old.appliesWhen,
-          body: match.old.body,
-        }),
+        // A scene people may have edited: only its members change; every other byte stays theirs.
+        newContent: updatedScene(match.old, scene.entries),
         basedOn: basedOn(cited),
         mergeSources: [],
         supersededBy: null,

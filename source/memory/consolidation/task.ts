@@ -4,10 +4,22 @@
 // same task; any change makes a new one, and a patch for the old one is stale.
 import { sha256Hex } from '../../ground/digests.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
-import { BUILTIN_CONSOLIDATION_VERSION, type ConsolidationEntry, consolidate } from './builtin-consolidation.js';
+import {
+  BUILTIN_CONSOLIDATION_VERSION,
+  type ConsolidationEntry,
+  consolidate,
+  type ExistingScene,
+} from './builtin-consolidation.js';
 import { CONSOLIDATION_FORMATS, type ConsolidationPatch } from './patch.js';
 
 export interface ConsolidationTaskEntry extends ConsolidationEntry {
+  contentDigest: string;
+}
+
+/** A scene file of the memory root as the task gives it: its fields, and its bytes' sha256. */
+export interface ConsolidationTaskScene extends ExistingScene {
+  /** The file's text: the runner updates it in place. */
+  text: string;
   contentDigest: string;
 }
 
@@ -17,6 +29,8 @@ export interface ConsolidationBinding {
   scope: 'project' | 'user';
   /** sha256 of the canonical JSON of the (id, revision, contentDigest) triples, in id order. */
   entriesDigest: string;
+  /** sha256 of the canonical JSON of the (name, contentDigest) pairs of the root's scenes, in name order. */
+  scenesDigest: string;
   schemaVersion: 1;
 }
 
@@ -25,6 +39,7 @@ export interface ConsolidationTask {
   taskId: string;
   binding: ConsolidationBinding;
   entries: ConsolidationTaskEntry[];
+  scenes: ConsolidationTaskScene[];
   contract: { patchSchema: typeof CONSOLIDATION_FORMATS.patch };
 }
 
@@ -35,13 +50,16 @@ export function consolidationTask(input: {
   owner: { repositoryKey: string; worktreeKey: string };
   scope: 'project' | 'user';
   entries: readonly ConsolidationTaskEntry[];
+  scenes?: readonly ConsolidationTaskScene[];
 }): ConsolidationTask {
   const entries = [...input.entries].sort(byId);
+  const scenes = [...(input.scenes ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const binding: ConsolidationBinding = {
     memoryStateUuid: input.memoryStateUuid,
     owner: { repositoryKey: input.owner.repositoryKey, worktreeKey: input.owner.worktreeKey },
     scope: input.scope,
     entriesDigest: sha256Hex(canonicalJson(entries.map((entry) => [entry.id, entry.revision, entry.contentDigest]))),
+    scenesDigest: sha256Hex(canonicalJson(scenes.map((scene) => [scene.name, scene.contentDigest]))),
     schemaVersion: 1,
   };
   return {
@@ -49,6 +67,7 @@ export function consolidationTask(input: {
     taskId: `con-${sha256Hex(canonicalJson(binding)).slice(0, 24)}`,
     binding,
     entries,
+    scenes,
     contract: { patchSchema: CONSOLIDATION_FORMATS.patch },
   };
 }
@@ -59,7 +78,7 @@ export function builtinConsolidationPatch(task: ConsolidationTask): Consolidatio
     format: CONSOLIDATION_FORMATS.patch,
     taskId: task.taskId,
     binding: task.binding,
-    operations: consolidate({ entries: task.entries }),
+    operations: consolidate({ entries: task.entries, scenes: task.scenes }),
   };
 }
 

@@ -25,9 +25,23 @@ import { acceptSubmission, beginSubmission, failAttempt, readTask, type StoredTa
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
+const sceneInput = z
+  .object({
+    name: z.string().min(1).max(200),
+    title: z.string().max(1000),
+    appliesWhen: z.string().max(2000).nullable(),
+    entries: z.array(z.string().max(200)).max(1000),
+    body: z.string().max(64 * 1024),
+    text: z.string().max(64 * 1024),
+    contentDigest: hex64,
+  })
+  .strict();
+
 const planInput = z
   .object({
     owner: z.object({ scope: z.enum(['project', 'user']), repositoryKey: hex64, worktreeKey: hex64 }).strict(),
+    /** The scene files of the scope's memory root, as read just before (none: an empty list). */
+    scenes: z.array(sceneInput).max(500).default([]),
   })
   .strict();
 
@@ -77,6 +91,7 @@ function plan(tx: Tx<'memory'>, input: z.infer<typeof planInput>) {
     owner,
     scope,
     entries: currentEntries(tx, owner),
+    scenes: input.scenes,
   });
   const inserted = prepared(
     tx.db,
