@@ -2,7 +2,7 @@
 // read-only per request (a missing file is "nothing yet"; a damaged one is memory_unavailable, and
 // status says so instead of failing), the caller's scope resolved from its directory.
 import { CmError } from '../errors.js';
-import type { MemoryExtractRun, MemoryStatus } from '../api/memory-runs.js';
+import type { MemoryExtractRun } from '../api/memory-runs.js';
 import type { MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
 import { readConsolidationReview } from '../store/memory/consolidation-reads.js';
 import type { MemoryReviewRequest } from '../api/memory.js';
