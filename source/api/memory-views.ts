@@ -93,6 +93,48 @@ export const memoryProposeResultSchema = z.strictObject({
 });
 export type MemoryProposeResult = z.infer<typeof memoryProposeResultSchema>;
 
+/** One operation of a consolidation patch as a reviewer reads it (source/memory/consolidation/patch.ts). */
+export const consolidationOperationViewSchema = z.strictObject({
+  op: z.enum(['create', 'update', 'merge', 'delete', 'retire']),
+  target: z.enum(['scene', 'doctrine', 'entry']),
+  name: z.string(),
+  newContent: nullableText,
+  /** The entries it rests on, at the revision the task saw. */
+  basedOn: z.array(z.strictObject({ entryId: z.string(), revision: z.number() })),
+  mergeSources: z.array(z.string()),
+  supersededBy: nullableText,
+  reason: z.string(),
+});
+export type ConsolidationOperationView = z.infer<typeof consolidationOperationViewSchema>;
+
+/** A consolidation patch waiting for review: one item, all its operations. */
+export const consolidationReviewSchema = z.strictObject({
+  taskId: z.string(),
+  scope: projectOrUser,
+  repositoryKey: z.string(),
+  runner: z.string(),
+  createdAt: z.string(),
+  operations: z.array(consolidationOperationViewSchema),
+});
+export type ConsolidationReview = z.infer<typeof consolidationReviewSchema>;
+
+/** What `memory consolidate` did: the task it made (or found), and its patch once accepted. */
+export const memoryConsolidateResultSchema = z.strictObject({
+  taskId: z.string(),
+  scope: projectOrUser,
+  repositoryKey: z.string(),
+  runner: z.string(),
+  /** Approved entries the task covers. */
+  entries: z.number(),
+  /** accepted: the patch waits in the review queue; unchanged: the same entries were consolidated before; stale: refused. */
+  outcome: z.enum(['accepted', 'unchanged', 'stale']),
+  reason: nullableText,
+  /** Files of the memory root that could not be read as entries or scenes: consolidated as if absent. */
+  problems: z.array(z.string()),
+  patch: consolidationReviewSchema.nullable(),
+});
+export type MemoryConsolidateResult = z.infer<typeof memoryConsolidateResultSchema>;
+
 export const memoryReviewSchema = z.strictObject({
   /** The filter the page was read with. */
   scope: reviewScope,
@@ -105,6 +147,8 @@ export const memoryReviewSchema = z.strictObject({
   total: z.number(),
   /** Give it as `after` (`--after`) for the next, older page; null on the last page. */
   nextAfter: nullableText,
+  /** Consolidation patches waiting for review, newest first (on the first page only). */
+  patches: z.array(consolidationReviewSchema),
 });
 export type MemoryReview = z.infer<typeof memoryReviewSchema>;
 

@@ -15,6 +15,8 @@ import {
   memoryStatusSchema,
 } from './memory-runs.js';
 import {
+  type MemoryConsolidateResult,
+  memoryConsolidateResultSchema,
   type MemoryConfirmResult,
   type MemoryDiscardResult,
   type MemoryEntryView,
@@ -125,6 +127,13 @@ const retireBody = z.strictObject({
   cwd,
 });
 export type MemoryRetireRequest = z.infer<typeof retireBody>;
+
+const consolidateBody = z.strictObject({
+  /** Default: the caller's scope (its repository inside a git worktree, else the user's). */
+  scope: z.enum(['project', 'user']).optional(),
+  cwd,
+});
+export type MemoryConsolidateRequest = z.infer<typeof consolidateBody>;
 
 const planBody = z.strictObject({ planId });
 export type MemoryPromoteRequest = z.infer<typeof planBody>;
@@ -247,6 +256,16 @@ export const memoryApi = {
     body: body(retireBody),
     created: () => true,
   }),
+  /**
+   * A consolidation task over one scope's approved entries, run by the built-in runner; its patch
+   * (scenes, merges, retirements) is submitted with a compare-and-swap on every entry's revision and
+   * waits in the review queue as one item. Nothing in the memory root changes.
+   */
+  memoryConsolidate: write<MemoryConsolidateRequest, MemoryConsolidateResult>(
+    '/v1/memory/consolidate',
+    memoryConsolidateResultSchema,
+    { body: body(consolidateBody), created: (result) => result.outcome === 'accepted' },
+  ),
   /** One plan as the journal holds it (its diff, files and status). */
   memoryPlan: readByBody<z.infer<typeof planBody>, MemoryPlanView>(
     '/v1/memory/plan',

@@ -423,6 +423,14 @@ export const COMMAND_SPECS = [
     flags: { scope: ['project|user', "default: this worktree's memory root, then the user's"] },
   },
   {
+    path: 'memory consolidate',
+    args: '',
+    summary: 'propose scenes, merges and retirements over approved entries',
+    details:
+      "The built-in runner's patch over one scope's approved entries waits in memory review as one item; no file changes. Entries that change before it is submitted make it stale: run it again.",
+    flags: { scope: ['project|user', "default: this worktree's, or the user's outside git"] },
+  },
+  {
     path: 'memory revise',
     args: '<entry-id>',
     summary: "edit an approved entry's text into a candidate that revises it",

@@ -160,6 +160,7 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
   'memory approve': (c) => memory('approve', c),
   'memory promote': (c) => memory('promote', c),
   'memory retire': (c) => memory('retire', c),
+  'memory consolidate': (c) => memory('consolidate', c),
   'memory revise': (c) => memory('revise', c),
   'memory refresh': (c) => memory('refresh', c),
   'memory assemble': (c) => memory('assemble', c),

@@ -30,6 +30,7 @@ import { FollowedProbes } from './followed-probes.js';
 import type {
   MemoryApproveRequest,
   MemoryConfirmRequest,
+  MemoryConsolidateRequest,
   MemoryDiscardRequest,
   MemoryExtractRequest,
   MemoryPrepareRequest,
@@ -42,6 +43,7 @@ import type {
   MemorySearchRequest,
 } from '../api/memory.js';
 import type { MethodsOf } from '../api/route.js';
+import type { MemoryConsolidateResult } from '../api/memory-views.js';
 import type {
   MemoryExtractReport,
   MemoryExtractRun,
@@ -390,6 +392,18 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   async memoryRetire(request: MemoryRetireRequest) {
     await this.writer.call('memoryOpen', {});
     return this.track(this.files().retire(request));
+  }
+
+  /**
+   * `memory consolidate`: in the memory files thread (it reads the root and runs the runner off the
+   * main thread), the scope's projection brought up to date and its scenes read, then a
+   * consolidation task claimed, run by the built-in runner and submitted with a compare-and-swap on
+   * every entry it rests on.
+   */
+  async memoryConsolidate(request: MemoryConsolidateRequest): Promise<MemoryConsolidateResult> {
+    this.watchRoots(request.cwd);
+    await this.writer.call('memoryOpen', {});
+    return this.track(this.files().consolidate(request));
   }
 
   async memoryPlan(request: { planId: string }) {

@@ -152,7 +152,8 @@ function analyseText(text: string): Analysed {
     }
     if (code.has(token)) sequence.push(token);
     else if (!SOFT.has(token))
-      for (const word of SYNONYMS[token] ?? [token]) if (!SOFT.has(word)) sequence.push(stem(word));
+      for (const word of (Object.hasOwn(SYNONYMS, token) ? SYNONYMS[token] : undefined) ?? [token])
+        if (!SOFT.has(word)) sequence.push(stem(word));
   }
   return { normalized, sequence, words: new Set(sequence), negations };
 }
@@ -282,4 +283,12 @@ export function survivorOrder(a: string, b: string): number {
 /** How many distinct content words a statement has (negations, soft words and punctuation aside). */
 export function contentWordCount(text: string): number {
   return analyse(text).words.size;
+}
+
+/**
+ * A statement's content words, as the rules above compare them: stemmed, synonyms folded,
+ * negations and soft words out, code spans kept. Consolidation groups approved entries by them.
+ */
+export function contentWords(text: string): ReadonlySet<string> {
+  return analyse(text).words;
 }

@@ -2,8 +2,9 @@
 // read-only per request (a missing file is "nothing yet"; a damaged one is memory_unavailable, and
 // status says so instead of failing), the caller's scope resolved from its directory.
 import { CmError } from '../errors.js';
-import type { MemoryExtractRun, MemoryStatus } from '../api/memory-runs.js';
+import type { MemoryExtractRun } from '../api/memory-runs.js';
 import type { MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
+import { readConsolidationReview } from '../store/memory/consolidation-reads.js';
 import type { MemoryReviewRequest } from '../api/memory.js';
 import type { MemoryReviewScope } from '../api/memory-views.js';
 import type { HostStatus } from '../api/history.js';
@@ -69,8 +70,13 @@ export function memoryReviewAt(path: string, request: MemoryReviewRequest): Memo
   const head = { scope: filter, callerScope: caller.scope, repositoryKey: caller.repositoryKey };
   return withMemoryState(
     path,
-    () => ({ ...head, candidates: [], total: 0, nextAfter: null }),
-    (db) => ({ ...head, ...readMemoryReview(db, { owner, limit, after }) }),
+    () => ({ ...head, candidates: [], total: 0, nextAfter: null, patches: [] }),
+    (db) => ({
+      ...head,
+      ...readMemoryReview(db, { owner, limit, after }),
+      // Patches are not paged by the candidates' cursor: the first page carries them.
+      patches: after === null ? readConsolidationReview(db, owner) : [],
+    }),
   );
 }
 

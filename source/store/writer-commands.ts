@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { adjudicationCommands } from './memory/adjudication-store.js';
 import { anchorCommands } from './memory/anchor-store.js';
 import { approvedCommands } from './memory/approved-store.js';
+import { consolidationCommands } from './memory/consolidation-store.js';
 import { extractionCommands } from './memory/extraction-submit.js';
 import { promotionCommands } from './memory/promotion-store.js';
 import { proposalCommands } from './memory/proposal.js';
@@ -38,6 +39,7 @@ export const writerCommands = {
   ...proposalCommands,
   ...runnerCommands,
   ...usageCommands,
+  ...consolidationCommands,
 };
 
 export type WriterCommands = typeof writerCommands;

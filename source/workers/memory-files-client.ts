@@ -1,6 +1,6 @@
-// The host's handle on the memory files thread (sync scans, prepare, retire, promote).
+// The host's handle on the memory files thread (sync scans, prepare, retire, consolidate, promote).
 import type { Worker } from 'node:worker_threads';
-import type { MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
+import type { MemoryConsolidateRequest, MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
 import type { MemoryFilesCalls, MemoryFilesWorkerData } from './memory-files-thread.js';
 import { callsOver, ReplyChannel } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
@@ -35,6 +35,9 @@ export class MemoryFilesClient {
   }
   retire(request: MemoryRetireRequest) {
     return this.call('retire', request);
+  }
+  consolidate(request: MemoryConsolidateRequest) {
+    return this.call('consolidate', request);
   }
   promote(planId: string) {
     return this.call('promote', { planId });

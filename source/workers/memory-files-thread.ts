@@ -5,6 +5,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { syncApproved } from '../pipeline/approved-access.js';
+import { consolidateScope } from '../pipeline/consolidation.js';
 import { type AnchorRunSummary, verifyWorktreeAnchors } from '../pipeline/anchor-refresh.js';
 import { type GateDeps, preparePlan, prepareRetirement, promotePlan, resumePromotions } from '../pipeline/promotion.js';
 import type { MemoryPromoteResult } from '../api/memory-views.js';
@@ -20,11 +21,13 @@ export interface MemoryFilesWorkerData {
   storeId: string;
 }
 
-/** What the host may ask of the memory files thread: the work of three memory routes, and resume. */
+/** What the host may ask of the memory files thread: the work of the memory routes that touch roots, and resume. */
 export type MemoryFilesCalls = {
   sync: CallOf<MemoryRoutes['memorySync']>;
   prepare: CallOf<MemoryRoutes['memoryPrepare']>;
   retire: CallOf<MemoryRoutes['memoryRetire']>;
+  /** The scope's root synced and its scenes read, then the built-in runner's consolidation task. */
+  consolidate: CallOf<MemoryRoutes['memoryConsolidate']>;
   promote: CallOf<MemoryRoutes['memoryPromote']>;
   /** Verifies the anchors of the approved entries of `cwd`'s worktree and stores the verdicts. */
   verify: { input: { cwd: string }; result: AnchorRunSummary };
@@ -74,6 +77,20 @@ serveCalls<MemoryFilesCalls>(parentPort!, {
   verify: ({ cwd }) => serial(() => verifyWorktreeAnchors(data.memoryStatePath, writer, cwd)),
   prepare: (request) => serial(() => preparePlan(deps, request)),
   retire: (request) => serial(() => prepareRetirement(deps, request)),
+  consolidate: (request) =>
+    serial(() =>
+      consolidateScope(
+        {
+          memoryStatePath: data.memoryStatePath,
+          home: data.home,
+          open: () => writer.call('memoryOpen', {}),
+          store: (input) => writer.call('memorySyncApproved', input),
+          writer,
+          holder: `memory-files-${data.storeId}:${process.pid}`,
+        },
+        request,
+      ),
+    ),
   promote: ({ planId }) => serial(() => promotePlan(deps, planId)),
   resume: () => serial(() => resumePromotions(deps)),
 });

@@ -8,6 +8,8 @@ import { runAnchorQualityBench } from './anchor-quality.js';
 import { runAnchorVerifyBench } from './anchor-verify.js';
 import { runCaptureBench } from './capture.js';
 import { runCliBench } from './cli.js';
+import { runConsolidationQualityBench } from './consolidation-quality.js';
+import { runConsolidationThroughputBench } from './consolidation-throughput.js';
 import { runDedupBench } from './dedup.js';
 import { runExtractionQualityBench } from './extraction-quality.js';
 import { runExtractionBench } from './extraction-rules.js';
@@ -58,6 +60,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   // Takes --split train|test and --misses (train only) after its name.
   'anchor-quality': () => runAnchorQualityBench(),
   'anchor-verify': runAnchorVerifyBench,
+  // Takes --split train|test and --misses (train only) after its name.
+  'consolidation-quality': () => runConsolidationQualityBench(),
+  'consolidation-throughput': runConsolidationThroughputBench,
   'session-search': runSessionSearchBench,
   recall: runRecallBench,
   runners: runRunnersBench,

@@ -71,6 +71,7 @@ const probe: Record<string, unknown> = {
   memoryApprove: { planId: 'no-such-plan', digest: '0'.repeat(64) },
   memoryPromote: { planId: 'no-such-plan' },
   memoryRetire: { entryId: 'no-such-entry', cwd: tmpdir() },
+  memoryConsolidate: { cwd: tmpdir() },
   memorySuggestions: { cwd: tmpdir() },
 };
 
@@ -247,6 +248,10 @@ describe('the API declarations', () => {
         await app.memoryGet({ entryId: found.results[0].entryId, cwd: repo });
         await app.memoryRecall({ text: 'which package manager', cwd: repo });
         assert.ok(Array.isArray((await app.memorySuggestions({ cwd: repo })).suggestions));
+        const consolidation = await app.memoryConsolidate({ cwd: repo });
+        assert.equal(consolidation.outcome, 'accepted', JSON.stringify(consolidation));
+        assert.equal(consolidation.entries, 1);
+        assert.equal((await app.memoryReview({ cwd: repo })).patches[0]?.taskId, consolidation.taskId);
         const retirement = await app.memoryRetire({ entryId: found.results[0].entryId, cwd: repo });
         assert.match(retirement.diff, /^\+\+\+ \/dev\/null$/m, 'a plan that removes the file');
       },

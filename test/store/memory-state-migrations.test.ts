@@ -40,10 +40,10 @@ function insertEntry(db: Db, id: string, owner: string, title: string, body: str
 }
 
 describe('memory-state migrations, one step each', () => {
-  it('has eleven steps, and a file at the latest version stays there', () => {
-    assert.equal(memoryStateSchema.steps.length, 11);
-    const db = atVersion(11);
-    assert.equal(migrate(db, memoryStateSchema), 11);
+  it('has twelve steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 12);
+    const db = atVersion(12);
+    assert.equal(migrate(db, memoryStateSchema), 12);
   });
 
   it('v1 lays the foundation and names the file with a fresh UUID', () => {
@@ -198,5 +198,22 @@ describe('memory-state migrations, one step each', () => {
       () => db.prepare("INSERT INTO usage_cursors (source, position, collected_at_ms) VALUES ('mail', 0, 1)").run(),
       /CHECK constraint failed/,
     );
+  });
+
+  it('v12 adds the consolidation patches, empty, one per task, with a checked scope and status', () => {
+    const db = atVersion(11);
+    insertEntry(db, 'e1', 'r', 'Config loader', 'see `src/config.ts`');
+    assert.deepEqual(added(db).sort(), ['index consolidation_patches_by_owner', 'table consolidation_patches']);
+    const insert = (taskId: string, scope: string, status: string) =>
+      db
+        .prepare(
+          "INSERT INTO consolidation_patches (task_id, repository_key, worktree_key, scope, runner, patch_json, operations, status, created_at_ms) VALUES (?, 'r', 'w', ?, 'builtin', '{}', 0, ?, 1)",
+        )
+        .run(taskId, scope, status);
+    insert('con-1', 'project', 'pending');
+    assert.throws(() => insert('con-1', 'project', 'pending'), /UNIQUE constraint failed/);
+    assert.throws(() => insert('con-2', 'team', 'pending'), /CHECK constraint failed/);
+    assert.throws(() => insert('con-3', 'user', 'applied'), /CHECK constraint failed/);
+    assert.equal(db.prepare('SELECT count(*) FROM approved_entries').pluck().get(), 1, 'entries are untouched');
   });
 });

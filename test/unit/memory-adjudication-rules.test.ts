@@ -111,6 +111,22 @@ describe('decideDraft', () => {
     it(name, () => assert.deepEqual(decideDraft({ content: draft }, recalled), expected));
   }
 
+  it('reads words that name object properties (constructor, toString) as plain words', () => {
+    const recalled = [item('x', 'Build commands in a constructor function, never at package level.')];
+    assert.deepEqual(
+      decideDraft({ content: 'Build commands in a constructor function, never at package level.' }, recalled),
+      {
+        decision: 'skip',
+        targetId: 'x',
+        targetRevision: 1,
+      },
+    );
+    assert.equal(
+      decideDraft({ content: 'Override toString and valueOf on the Money class.' }, recalled).decision,
+      'store',
+    );
+  });
+
   it('is deterministic and does not depend on extra fields', () => {
     const recalled = [item('x', 'Use pnpm.')];
     assert.deepEqual(

@@ -181,6 +181,7 @@ function review(candidates: MemoryReviewCandidate[]): MemoryReview {
     candidates,
     total: candidates.length,
     nextAfter: null,
+    patches: [],
   };
 }
 

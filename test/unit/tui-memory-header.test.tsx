@@ -41,6 +41,7 @@ function queue(total: number, read: number, marks: number): ReviewState {
     candidates: Array.from({ length: read }, (_, index) => candidate(index)),
     total,
     nextAfter: read < total ? `cand-${read - 1}` : null,
+    patches: [],
   };
   let state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review });
   for (let i = 0; i < marks; i++) {

@@ -15,6 +15,7 @@ import { reteachLines, usageSummaryLines } from '../../screens/memory/usage-line
 import type { MemoryAnchorRun, MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
 import { waitingText } from '../../waiting-text.js';
+import { patchLines } from './patch-lines.js';
 import { waitingWithoutHost } from '../waiting.js';
 import type { Output } from '../output.js';
 import { wholeNumber } from './memory.js';
@@ -27,6 +28,7 @@ const given = () => import('./memory-given.js');
 const suggestions = () => import('./memory-suggestions.js');
 const promote = () => import('./promote.js');
 const revise = () => import('./revise.js');
+const consolidate = () => import('./consolidate.js');
 const extract = () => import('./memory-extract.js');
 const memoryLint = () => import('../../memory/memory-lint.js');
 
@@ -89,6 +91,10 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await promote()).memoryPromote(home, rest, flags.dryRun ?? false, out);
     case 'retire':
       return (await promote()).memoryRetire(home, rest, flags.scope, out);
+    case 'consolidate':
+      if (rest.length > 0)
+        throw new CmError('usage', 'usage: common-memory memory consolidate [--scope project|user] [--json]');
+      return (await consolidate()).memoryConsolidate(home, flags.scope, out);
     case 'revise':
       return (await revise()).memoryRevise(home, rest, { scope: flags.scope, file: flags.file }, out);
     case 'refresh':
@@ -101,7 +107,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, revise, refresh or assemble';
+        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, consolidate, revise, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined
@@ -276,8 +282,9 @@ async function review(home: string, flags: MemoryFlags, out: Output): Promise<nu
 const REVIEW_SCOPE_TEXT = { all: 'any scope', user: 'the user scope', project: 'this repository', here: 'this scope' };
 
 function reviewText(r: MemoryReview): string {
-  if (r.total === 0) return `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`;
-  const lines: string[] = [];
+  const patches = r.patches.flatMap(patchLines);
+  if (r.total === 0) return [...patches, `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`].join('\n');
+  const lines: string[] = [...patches];
   for (const c of r.candidates) {
     const state =
       c.origin.kind === 'proposal'

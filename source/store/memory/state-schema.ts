@@ -15,6 +15,7 @@ import { migrateToPooledByContent } from './schema/v8-pooled-by-content.js';
 import { migrateToEntryAnchors } from './schema/v9-entry-anchors.js';
 import { migrateToRetirementFiles } from './schema/v10-retirement-files.js';
 import { migrateToEntryUsefulness } from './schema/v11-entry-usefulness.js';
+import { migrateToConsolidationPatches } from './schema/v12-consolidation-patches.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -30,5 +31,6 @@ export const memoryStateSchema: Schema = {
     migrateToEntryAnchors,
     migrateToRetirementFiles,
     migrateToEntryUsefulness,
+    migrateToConsolidationPatches,
   ],
 };

@@ -18,7 +18,7 @@ export const ownerInput = z.object({ repositoryKey: hex64, worktreeKey: hex64 })
 
 export interface TaskRow {
   task_id: string;
-  kind: 'extraction' | 'adjudication';
+  kind: 'extraction' | 'adjudication' | 'consolidation';
   run_id: string | null;
   repository_key: string;
   worktree_key: string;
@@ -177,7 +177,7 @@ export interface StoredTask {
 
 export interface Claim {
   taskId: string;
-  kind: 'extraction' | 'adjudication';
+  kind: 'extraction' | 'adjudication' | 'consolidation';
   claimToken: string;
   leaseEpoch: number;
   leaseExpiresAtMs: number;

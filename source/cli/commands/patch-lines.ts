@@ -1,0 +1,19 @@
+// A consolidation patch as lines for a person (memory consolidate, memory review): what each
+// operation does and the entries, with revisions, it rests on. No schema library: review is a read.
+import type { ConsolidationReview } from '../../api/memory-views.js';
+import { describeOperation } from '../../memory/consolidation/patch.js';
+
+/** The lines of a patch for a person: one per operation, with what it rests on. */
+export function patchLines(patch: ConsolidationReview): string[] {
+  const counts = new Map<string, number>();
+  for (const operation of patch.operations) {
+    const key = `${operation.op} ${operation.target}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const where = patch.scope === 'user' ? 'user scope' : `project ${patch.repositoryKey.slice(0, 12)}`;
+  return [
+    `${patch.taskId}  consolidation  ${patch.operations.length} operation(s)  (${where}, ${patch.runner})`,
+    `  ${[...counts].map(([key, count]) => `${count} × ${key}`).join(', ') || 'nothing to propose'}`,
+    ...patch.operations.map((operation) => `  - ${describeOperation(operation).replace(/\s+/g, ' ')}`),
+  ];
+}

@@ -1,0 +1,122 @@
+// Consolidation with the built-in runner (issue 28): plan a task over one owner's approved entries,
+// claim it, run the deterministic runner on what the task gives (nothing else), and submit the
+// patch — the writer checks it against the task and every entry's revision now (a compare-and-
+// swap); an accepted patch waits in the review queue. The same entries consolidated before answer
+// `unchanged` with the patch already queued.
+import type { MemoryConsolidateRequest } from '../api/memory.js';
+import type { MemoryConsolidateResult } from '../api/memory-views.js';
+import { memoryRootOf } from '../effects/memory-root.js';
+import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
+import { readSceneFiles } from '../effects/scene-files.js';
+import { CmError } from '../errors.js';
+import {
+  BUILTIN_CONSOLIDATION_RUNNER,
+  builtinConsolidationPatch,
+  type ConsolidationTask,
+  type ConsolidationTaskScene,
+} from '../memory/consolidation/task.js';
+import { serializeEntryDocument } from '../memory/entry-format.js';
+import { type SyncDeps, syncRoot } from './approved-access.js';
+import type { WriterPort } from '../store/writer-commands.js';
+import { readConsolidationPatch } from '../store/memory/consolidation-reads.js';
+import { withMemoryState } from '../store/memory/state-database.js';
+
+/** How long the built-in runner may hold its claim: it answers in well under a second. */
+const CONSOLIDATION_LEASE_MS = 60_000;
+
+export async function consolidateWithBuiltin(
+  writer: WriterPort,
+  memoryStatePath: string,
+  owner: { scope: 'project' | 'user'; repositoryKey: string; worktreeKey: string },
+  holder: string,
+  scenes: readonly ConsolidationTaskScene[] = [],
+  problems: readonly string[] = [],
+): Promise<MemoryConsolidateResult> {
+  const planned = await writer.call('memoryPlanConsolidation', {
+    owner,
+    scenes: scenes.map((scene) => ({ ...scene, entries: [...scene.entries] })),
+  });
+  const head = {
+    problems: [...problems],
+    taskId: planned.taskId,
+    scope: owner.scope,
+    repositoryKey: owner.repositoryKey,
+    runner: BUILTIN_CONSOLIDATION_RUNNER,
+    entries: planned.task.entries.length,
+  };
+  const stored = () =>
+    withMemoryState(
+      memoryStatePath,
+      () => undefined,
+      (db) => readConsolidationPatch(db, planned.taskId),
+    ) ?? null;
+  if (planned.status === 'submitted') return { ...head, outcome: 'unchanged', reason: null, patch: stored() };
+  const { claim } = await writer.call('memoryClaimTask', {
+    holder,
+    leaseMs: CONSOLIDATION_LEASE_MS,
+    taskIds: [planned.taskId],
+  });
+  if (!claim)
+    throw new CmError(
+      'operation_conflict',
+      `Consolidation task ${planned.taskId} is being run by another process, or spent its attempts (memory retry ${planned.taskId}); try again in a minute.`,
+    );
+  const patch = builtinConsolidationPatch(planned.task as ConsolidationTask);
+  const submitted = await writer.call('memorySubmitConsolidation', {
+    taskId: planned.taskId,
+    claimToken: claim.claimToken,
+    runner: BUILTIN_CONSOLIDATION_RUNNER,
+    output: JSON.stringify(patch),
+  });
+  switch (submitted.outcome) {
+    case 'accepted':
+      return { ...head, outcome: 'accepted', reason: null, patch: stored() };
+    case 'stale':
+      return { ...head, outcome: 'stale', reason: submitted.reason, patch: null };
+    default:
+      throw new CmError(
+        'internal',
+        `The built-in runner's patch for ${planned.taskId} was refused: ${submitted.reason}`,
+      );
+  }
+}
+
+/**
+ * `memory consolidate` as the memory files thread runs it: the scope's root read into the
+ * projection, its scene files read (a file that is not a scene is left out and named), then the
+ * built-in runner's task as above.
+ */
+export async function consolidateScope(
+  deps: SyncDeps & { writer: WriterPort; holder: string },
+  request: MemoryConsolidateRequest,
+): Promise<MemoryConsolidateResult> {
+  const here = resolveScope(request.cwd);
+  if (request.scope === 'project' && here.scope !== 'project')
+    throw new CmError(
+      'usage',
+      `${request.cwd} is not inside a git worktree: there is no project memory here. Run it in the repository, or use --scope user.`,
+    );
+  const scope = request.scope ?? here.scope;
+  const owner = scope === 'user' ? publicScope(USER_SCOPE) : publicScope(here);
+  const anchor = scope === 'user' ? deps.home : (here as { rootRealpath: string }).rootRealpath;
+  await deps.open();
+  const synced = await syncRoot(deps, owner, anchor);
+  const read = readSceneFiles(memoryRootOf(scope, anchor));
+  const problems = [...synced.problems.map((problem) => `${problem.path}: ${problem.message}`), ...read.problems];
+  const scenes = read.scenes.flatMap(({ parsed, contentDigest }) =>
+    parsed.file.kind === 'scene'
+      ? [
+          {
+            name: parsed.file.name,
+            title: parsed.file.title,
+            appliesWhen: parsed.file.appliesWhen,
+            entries: parsed.file.entries,
+            body: parsed.file.body,
+            text: serializeEntryDocument(parsed.document),
+            contentDigest,
+          },
+        ]
+      : [],
+  );
+  return consolidateWithBuiltin(deps.writer, deps.memoryStatePath, owner, deps.holder, scenes, problems);
+}

@@ -1,0 +1,178 @@
+// `memory consolidate` through the real shipped bin, in a real git repository: the built-in runner
+// proposes retirements, merges and scenes over the repository's approved entries; the patch waits
+// in `memory review` (text and --json) as one item with its operations and what each rests on; no
+// file in the memory root changes; the same entries again answer unchanged; an edited entry makes a
+// new task; bad scopes are usage errors.
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { entryText, projectRoot, writeEntry } from '../support/memory-files.js';
+
+after(() => c.closeStores());
+
+interface Operation {
+  op: string;
+  target: string;
+  name: string;
+  basedOn: Array<{ entryId: string; revision: number }>;
+  mergeSources: string[];
+  supersededBy: string | null;
+  newContent: string | null;
+}
+
+function repository(home: string): string {
+  const repo = gitRepo(home, 'repo');
+  const root = projectRoot(repo);
+  writeEntry(root, 'jest', 'Run the unit tests with jest', 'Use `pnpm jest` for the unit suite.');
+  const vitest = entryText(
+    'vitest',
+    'Vitest runs the unit suite now',
+    'The unit suite moved from jest to vitest.\n',
+  ).replace('created: "2026-11-30"\n', 'created: "2026-11-30"\nsupersedes: ["jest"]\n');
+  writeFileSync(join(root, 'work_method', 'vitest.md'), vitest);
+  writeEntry(
+    root,
+    'mig-1',
+    'Migrations are plain SQL files',
+    'Write each database migration by hand in migrations/*.sql.',
+  );
+  writeEntry(
+    root,
+    'mig-2',
+    'Never edit a merged migration',
+    'A database migration in migrations/ is never edited once merged.',
+  );
+  writeEntry(
+    root,
+    'mig-3',
+    'Fix a migration with a new migration',
+    'A broken database migration in migrations/ gets a follow-up migration.',
+  );
+  return repo;
+}
+
+const snapshotFiles = (root: string) =>
+  readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return `${path}:${readFileSync(path, 'utf8')}`;
+    })
+    .sort();
+
+describe('memory consolidate', () => {
+  it('queues the built-in runner’s patch as one review item and changes no file', async () => {
+    const home = tempHome('cm-consolidate');
+    const repo = repository(home);
+    const before = snapshotFiles(projectRoot(repo));
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+
+    const run = await cli('memory', 'consolidate', '--json');
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.equal(result.outcome, 'accepted');
+    assert.equal(result.scope, 'project');
+    assert.equal(result.entries, 5);
+    assert.match(result.taskId, /^con-[0-9a-f]{24}$/);
+    const operations = result.patch.operations as Operation[];
+    const retire = operations.find((o) => o.op === 'retire');
+    assert.deepEqual(retire && [retire.name, retire.supersededBy], ['jest', 'vitest']);
+    const scene = operations.find((o) => o.target === 'scene');
+    assert.deepEqual(
+      scene?.basedOn.map((b) => b.entryId),
+      ['mig-1', 'mig-2', 'mig-3'],
+    );
+    assert.match(scene!.newContent!, /^scene: "migration/m);
+    assert.deepEqual(snapshotFiles(projectRoot(repo)), before, 'no file in the memory root changed');
+
+    const review = await cli('memory', 'review', '--json');
+    assert.equal(review.code, 0, review.stderr);
+    const queued = JSON.parse(review.stdout);
+    assert.equal(queued.patches.length, 1);
+    assert.equal(queued.patches[0].taskId, result.taskId);
+    assert.deepEqual(queued.patches[0].operations, operations);
+    const text = await cli('memory', 'review');
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(
+      text.stdout,
+      new RegExp(`^${result.taskId}  consolidation  ${operations.length} operation\\(s\\)`, 'm'),
+    );
+    assert.match(text.stdout, /^ {2}- retire entry jest, superseded by vitest \(.*rests on jest@1, vitest@1\)$/m);
+    assert.match(text.stdout, /^ {2}- create scene migration.* \(3 entries: mig-1@1, mig-2@1, mig-3@1\)$/m);
+
+    const again = await cli('memory', 'consolidate');
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`unchanged since consolidation ${result.taskId}`));
+
+    // A hand edit of an entry: its revision grows, and the next consolidation is a new task.
+    writeFileSync(
+      join(projectRoot(repo), 'work_method', 'jest.md'),
+      entryText('jest', 'Run the unit tests with jest', 'Use `pnpm jest --ci`.\n'),
+    );
+    const edited = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    assert.equal(edited.outcome, 'accepted');
+    assert.notEqual(edited.taskId, result.taskId);
+    assert.deepEqual((edited.patch.operations as Operation[]).find((o) => o.op === 'retire')!.basedOn, [
+      { entryId: 'jest', revision: 2 },
+      { entryId: 'vitest', revision: 1 },
+    ]);
+  });
+
+  it('consolidates the user scope with --scope user, and refuses --scope project outside git', async () => {
+    const home = tempHome('cm-consolidate-user');
+    const outside = join(dirname(home), 'plain-directory');
+    mkdirSync(outside);
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: outside });
+    const refused = await cli('memory', 'consolidate', '--scope', 'project');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /not inside a git worktree/);
+    const bad = await cli('memory', 'consolidate', '--scope', 'team');
+    assert.equal(bad.code, 2);
+    const user = JSON.parse((await cli('memory', 'consolidate', '--scope', 'user', '--json')).stdout);
+    assert.equal(user.scope, 'user');
+    assert.equal(user.entries, 0);
+    assert.deepEqual(user.patch.operations, []);
+  });
+
+  it('reads the root’s scenes: an existing scene is updated, not created again; a broken scene file is named', async () => {
+    const home = tempHome('cm-consolidate-scenes');
+    const repo = repository(home);
+    const scenes = join(projectRoot(repo), 'scenes');
+    mkdirSync(scenes);
+    writeFileSync(
+      join(scenes, 'schema-changes.md'),
+      '---\nscene: schema-changes\ntitle: "How we change the schema"\nowner: "data team"\nentries: ["mig-1", "mig-2"]\n---\nOur own words.\n',
+    );
+    writeFileSync(join(scenes, 'broken.md'), '---\nscene: broken\n---\n');
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const run = await cli('memory', 'consolidate', '--json');
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.deepEqual(result.problems, ['scenes/broken.md:3: `title` is required: a non-empty string on one line']);
+    const sceneOps = (result.patch.operations as Operation[]).filter((o) => o.target === 'scene');
+    assert.deepEqual(
+      sceneOps.map((o) => [o.op, o.name]),
+      [['update', 'schema-changes']],
+    );
+    assert.equal(
+      sceneOps[0]!.newContent,
+      '---\nscene: schema-changes\ntitle: "How we change the schema"\nowner: "data team"\nentries: ["mig-1","mig-2","mig-3"]\n---\nOur own words.\n',
+    );
+    // The same entries with the scene file edited: a new task.
+    writeFileSync(
+      join(scenes, 'schema-changes.md'),
+      '---\nscene: schema-changes\ntitle: "How we change the schema"\nentries: ["mig-1", "mig-2", "mig-3"]\n---\nOur own words.\n',
+    );
+    const again = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    assert.equal(again.outcome, 'accepted');
+    assert.notEqual(again.taskId, result.taskId);
+    assert.deepEqual(
+      (again.patch.operations as Operation[]).filter((o) => o.target === 'scene'),
+      [],
+      'nothing to propose for a scene whose members are the cluster',
+    );
+  });
+});
