@@ -126,8 +126,11 @@ export const memoryConsolidateResultSchema = z.strictObject({
   runner: z.string(),
   /** Approved entries the task covers. */
   entries: z.number(),
-  /** accepted: the patch waits in the review queue; unchanged: the same entries were consolidated before; stale: refused. */
-  outcome: z.enum(['accepted', 'unchanged', 'stale']),
+  /**
+   * accepted: the patch waits in the review queue; unchanged: the same entries were consolidated
+   * before; stale: refused; pending: a preview made the task, which `memory consolidate` runs.
+   */
+  outcome: z.enum(['accepted', 'unchanged', 'stale', 'pending']),
   reason: nullableText,
   /** Files of the memory root that could not be read as entries or scenes: consolidated as if absent. */
   problems: z.array(z.string()),

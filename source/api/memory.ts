@@ -131,6 +131,8 @@ export type MemoryRetireRequest = z.infer<typeof retireBody>;
 const consolidateBody = z.strictObject({
   /** Default: the caller's scope (its repository inside a git worktree, else the user's). */
   scope: z.enum(['project', 'user']).optional(),
+  /** Only make the task (MCP memory_consolidate_preview): nothing runs; `memory consolidate` runs it. */
+  preview: z.boolean().optional(),
   cwd,
 });
 export type MemoryConsolidateRequest = z.infer<typeof consolidateBody>;

@@ -4,8 +4,9 @@
 // host's writer, or takes the lease for the call's duration like any memory command — never for
 // longer, so the server never keeps a host from starting. The caller's scopes come from the
 // directory the client started the server in: its worktree's and the user's.
+import type { Application } from '../api/application.js';
 import type { ProposalOrigin } from '../api/proposal.js';
-import type { McpStatus, MemoryBackend } from './tools.js';
+import type { McpConsolidatePreview, McpStatus, MemoryBackend } from './tools.js';
 
 // Loaded at a tool's first call, not at the server's start: a client waits for `initialize`
 // before it offers the tools (and may not wait long), and these bring the store and the pipeline.
@@ -14,10 +15,23 @@ const connection = () => import('../client/connect.js');
 const refreshing = () => import('../hook/refresh.js');
 
 export function localBackend(home: string, cwd: string, origin: () => ProposalOrigin): Required<MemoryBackend> {
-  // Proposals one at a time: without a host each takes the lease for its duration, and a second
+  // Writes one at a time: without a host each takes the lease for its duration, and a second
   // call of this same server while the first holds it would be refused as "store already open"
   // (clients do call tools in parallel).
-  let proposals: Promise<unknown> = Promise.resolve();
+  let writes: Promise<unknown> = Promise.resolve();
+  const write = <T>(work: (app: Application) => Promise<T>): Promise<T> => {
+    const run = async () => {
+      const connected = await (await connection()).connect(home, 'write');
+      try {
+        return await work(connected.app);
+      } finally {
+        await connected.close();
+      }
+    };
+    const result = writes.then(run, run);
+    writes = result.catch(() => undefined);
+    return result;
+  };
   return {
     search: async (query, limit) => (await localMemory()).searchApprovedIn(home, cwd, query, limit),
     get: async (entryId) => (await localMemory()).approvedEntryIn(home, cwd, entryId),
@@ -31,24 +45,26 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
         ledger: { state, reason, roots, entries },
       };
     },
-    propose: (proposal) => {
-      const run = async () => {
-        const connected = await (await connection()).connect(home, 'write');
-        try {
-          return await connected.app.memoryPropose({
-            cwd,
-            ...proposal,
-            appliesWhen: proposal.appliesWhen ?? null,
-            origin: origin(),
-          });
-        } finally {
-          await connected.close();
-        }
-      };
-      const result = proposals.then(run, run);
-      proposals = result.catch(() => undefined);
-      return result;
-    },
+    propose: (proposal) =>
+      write((app) =>
+        app.memoryPropose({ cwd, ...proposal, appliesWhen: proposal.appliesWhen ?? null, origin: origin() }),
+      ),
+    // Only the task: the built-in runner runs when the user runs `memory consolidate`.
+    consolidatePreview: (scope) =>
+      write(async (app): Promise<McpConsolidatePreview> => {
+        const made = await app.memoryConsolidate({ cwd, ...(scope ? { scope } : {}), preview: true });
+        return {
+          taskId: made.taskId,
+          scope: made.scope,
+          outcome: made.outcome === 'unchanged' ? 'unchanged' : 'pending',
+          entries: made.entries,
+          problems: made.problems,
+          next:
+            made.outcome === 'unchanged'
+              ? 'These entries were consolidated before: the patch is in `common-memory memory review`.'
+              : 'The user runs `common-memory memory consolidate` to propose the patch, then reviews it in `common-memory memory review`.',
+        };
+      }),
     // The session is found as `memory refresh` run from the session's shell finds it: the client
     // started this server, so the client's process is among its ancestors, and the conversation id
     // the client put in the server's environment (server.ts) narrows it further.

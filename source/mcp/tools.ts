@@ -10,7 +10,14 @@ import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '.
 import type { MemoryRefreshResult } from '../hook/refresh.js';
 import type { ToolTable } from './protocol.js';
 
-export const MCP_TOOLS = ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'] as const;
+export const MCP_TOOLS = [
+  'memory_search',
+  'memory_get',
+  'memory_status',
+  'memory_propose',
+  'memory_refresh',
+  'memory_consolidate_preview',
+] as const;
 export type McpToolName = (typeof MCP_TOOLS)[number];
 
 /** What `memory_status` reports: counts and states, never a body. */
@@ -34,6 +41,19 @@ export interface MemoryBackend {
   propose?(proposal: McpProposal): Promise<MemoryProposeResult>;
   /** Absent: no memory_refresh tool. */
   refresh?(sessionKey: string | undefined): Promise<MemoryRefreshResult>;
+  /** Absent: no memory_consolidate_preview tool. */
+  consolidatePreview?(scope: 'project' | 'user' | undefined): Promise<McpConsolidatePreview>;
+}
+
+/** What memory_consolidate_preview made: a pending task and what it covers; never a body, never a patch. */
+export interface McpConsolidatePreview {
+  taskId: string;
+  scope: 'project' | 'user';
+  /** pending: the task waits for `memory consolidate`; unchanged: these entries were consolidated before. */
+  outcome: 'pending' | 'unchanged';
+  entries: number;
+  problems: string[];
+  next: string;
 }
 
 // The read guidance: read when the conversation lacks what only the user's memory knows; do not
@@ -71,6 +91,12 @@ const DESCRIPTIONS: Record<McpToolName, string> = {
     'convention, a constraint). It becomes a draft candidate in the review queue, with this conversation as ' +
     'its source; a person reviews it before it becomes memory, and nothing is written to any file. Propose only ' +
     'what the user said, in one or two sentences; never secrets, never guesses.',
+  memory_consolidate_preview:
+    'Prepares a consolidation of the approved memory of this repository (or, with scope "user", of the user): ' +
+    'a pending task over the approved entries, of which it returns the id and how many entries it covers. It ' +
+    'runs nothing, changes no file and cannot approve, prepare or promote anything: the user runs ' +
+    '`common-memory memory consolidate`, which proposes scenes, merges and retirements as one patch that a ' +
+    'person reviews before any file changes. Use it only when the user asks to tidy up or consolidate memory.',
   memory_refresh:
     'Replaces the reviewed notes this session was given at its start with the current selection, for when the ' +
     'user approved or promoted memory during the session and asks you to pick it up. The new notes arrive once, ' +
@@ -97,6 +123,14 @@ export const TOOL_INPUTS = {
         .max(256)
         .optional()
         .describe('The session key, only when the server cannot tell which session started it.'),
+    })
+    .strict(),
+  memory_consolidate_preview: z
+    .object({
+      scope: z
+        .enum(['project', 'user'])
+        .optional()
+        .describe("Whose memory: this repository's (project, the default inside a repository) or the user's."),
     })
     .strict(),
   // The entry types of memory files, so that a reviewed proposal promotes like any other candidate.
@@ -202,6 +236,11 @@ export function createToolTable(backend: MemoryBackend): ToolTable {
   const refresh = backend.refresh?.bind(backend);
   if (refresh)
     tool<typeof TOOL_INPUTS.memory_refresh>('memory_refresh', REPEATABLE_WRITE, ({ session }) => refresh(session));
+  const preview = backend.consolidatePreview?.bind(backend);
+  if (preview)
+    tool<typeof TOOL_INPUTS.memory_consolidate_preview>('memory_consolidate_preview', REPEATABLE_WRITE, ({ scope }) =>
+      preview(scope),
+    );
   return {
     list,
     has: (name) => calls.has(name),

@@ -31,6 +31,7 @@ export async function consolidateWithBuiltin(
   holder: string,
   scenes: readonly ConsolidationTaskScene[] = [],
   problems: readonly string[] = [],
+  preview = false,
 ): Promise<MemoryConsolidateResult> {
   const planned = await writer.call('memoryPlanConsolidation', {
     owner,
@@ -51,6 +52,7 @@ export async function consolidateWithBuiltin(
       (db) => readConsolidationPatch(db, planned.taskId),
     ) ?? null;
   if (planned.status === 'submitted') return { ...head, outcome: 'unchanged', reason: null, patch: stored() };
+  if (preview) return { ...head, outcome: 'pending', reason: null, patch: null };
   const { claim } = await writer.call('memoryClaimTask', {
     holder,
     leaseMs: CONSOLIDATION_LEASE_MS,
@@ -118,5 +120,13 @@ export async function consolidateScope(
         ]
       : [],
   );
-  return consolidateWithBuiltin(deps.writer, deps.memoryStatePath, owner, deps.holder, scenes, problems);
+  return consolidateWithBuiltin(
+    deps.writer,
+    deps.memoryStatePath,
+    owner,
+    deps.holder,
+    scenes,
+    problems,
+    request.preview ?? false,
+  );
 }

@@ -12,7 +12,7 @@ import { syncedRepo } from '../support/approved-repo.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
 describe('common-memory mcp', () => {
-  it('lists five strict tools with read guidance; search and get answer as the CLI does; status has no bodies', async () => {
+  it('lists six strict tools with read guidance; search and get answer as the CLI does; status has no bodies', async () => {
     const { home, repo } = await syncedRepo('mcp');
     const client = await McpTestClient.start(home, repo);
     try {
@@ -20,9 +20,20 @@ describe('common-memory mcp', () => {
       const tools = listed.result!.tools as Array<{ name: string; description: string; inputSchema: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'],
+        [
+          'memory_search',
+          'memory_get',
+          'memory_status',
+          'memory_propose',
+          'memory_refresh',
+          'memory_consolidate_preview',
+        ],
       );
       assert.match(tools.find((t) => t.name === 'memory_propose')!.description, /review queue.*never secrets/s);
+      assert.match(
+        tools.find((t) => t.name === 'memory_consolidate_preview')!.description,
+        /cannot approve, prepare or promote/,
+      );
       // The agent is invited to propose what the user states as a rule or a correction.
       assert.match(
         tools.find((t) => t.name === 'memory_propose')!.description,

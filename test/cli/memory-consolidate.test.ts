@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { entryText, projectRoot, writeEntry } from '../support/memory-files.js';
+import { McpTestClient } from '../support/mcp-client.js';
 
 after(() => c.closeStores());
 
@@ -174,5 +175,50 @@ describe('memory consolidate', () => {
       [],
       'nothing to propose for a scene whose members are the cluster',
     );
+  });
+
+  it('MCP memory_consolidate_preview makes the pending task only; memory consolidate runs that task', async () => {
+    const home = tempHome('cm-consolidate-preview');
+    const repo = repository(home);
+    const before = snapshotFiles(projectRoot(repo));
+    const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
+    const client = await McpTestClient.start(home, repo);
+    let preview: Record<string, unknown>;
+    try {
+      const made = await client.call('memory_consolidate_preview', {});
+      assert.equal(made.isError, undefined, JSON.stringify(made));
+      preview = made.structuredContent;
+      assert.equal(preview['outcome'], 'pending');
+      assert.equal(preview['scope'], 'project');
+      assert.equal(preview['entries'], 5);
+      assert.match(String(preview['taskId']), /^con-[0-9a-f]{24}$/);
+      assert.match(String(preview['next']), /memory consolidate/);
+      assert.ok(!JSON.stringify(made).includes('migrations/*.sql'), 'no entry text in what the model gets');
+      const again = await client.call('memory_consolidate_preview', { scope: 'project' });
+      assert.equal(again.structuredContent.taskId, preview['taskId'], 'the same entries make the same task');
+      const refused = await client.call('memory_consolidate_preview', { scope: 'all', approve: true });
+      assert.equal(refused.isError, true);
+      assert.match(JSON.stringify(refused.structuredContent), /invalid_input/);
+    } finally {
+      await client.close();
+    }
+    const review = await cli('memory', 'review');
+    assert.equal(review.code, 0, review.stderr);
+    assert.deepEqual(JSON.parse(review.stdout).patches, [], 'a preview runs nothing');
+    assert.deepEqual(snapshotFiles(projectRoot(repo)), before, 'and changes no file');
+
+    const run = await cli('memory', 'consolidate');
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.equal(result.outcome, 'accepted');
+    assert.equal(result.taskId, preview['taskId'], 'memory consolidate ran the task the preview made');
+    const after = await McpTestClient.start(home, repo);
+    try {
+      const done = await after.call('memory_consolidate_preview', {});
+      assert.equal(done.structuredContent.outcome, 'unchanged');
+      assert.match(done.structuredContent.next, /memory review/);
+    } finally {
+      await after.close();
+    }
   });
 });

@@ -69,6 +69,10 @@ function recordingBackend(): { backend: Required<MemoryBackend>; calls: string[]
       calls.push(`refresh ${session}`);
       return {} as never;
     },
+    consolidatePreview: async (scope) => {
+      calls.push(`preview ${scope}`);
+      return {} as never;
+    },
   };
   return { backend, calls };
 }
@@ -121,7 +125,14 @@ describe('the MCP protocol, against the spec schemas', () => {
     const tools = listed['tools'] as Array<{ name: string; inputSchema: Record<string, unknown> }>;
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      ['memory_search', 'memory_get', 'memory_status', 'memory_propose', 'memory_refresh'],
+      [
+        'memory_search',
+        'memory_get',
+        'memory_status',
+        'memory_propose',
+        'memory_refresh',
+        'memory_consolidate_preview',
+      ],
     );
     assert.deepEqual(tools[0]!.inputSchema['required'], ['query']);
     assert.equal(tools[0]!.inputSchema['additionalProperties'], false);
@@ -135,7 +146,9 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.match(JSON.stringify(refused['structuredContent']), /invalid_input/);
     const missing = result(await call('memory_get', { id: 'nope' }), 'CallToolResult');
     assert.match(JSON.stringify(missing['structuredContent']), /"code":"not_found"/);
-    assert.deepEqual(calls, ['search pnpm 3', 'get nope'], 'the refused call reached no backend');
+    result(await call('memory_consolidate_preview', { scope: 'user' }), 'CallToolResult');
+    result(await call('memory_consolidate_preview', { scope: 'all' }), 'CallToolResult');
+    assert.deepEqual(calls, ['search pnpm 3', 'get nope', 'preview user'], 'the refused calls reached no backend');
 
     const unknown = error(await call('x'.repeat(100_000), {}), INVALID_PARAMS);
     assert.ok(unknown.length < 2_000, 'an unknown tool name is echoed only up to the limit');
@@ -144,7 +157,7 @@ describe('the MCP protocol, against the spec schemas', () => {
 
   it('a read-only backend offers only the read tools', async () => {
     const { backend } = recordingBackend();
-    const { propose: _p, refresh: _r, ...reads } = backend;
+    const { propose: _p, refresh: _r, consolidatePreview: _c, ...reads } = backend;
     const s = session(async () => createToolTable(reads));
     const listed = result(await s.handle({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), 'ListToolsResult');
     assert.deepEqual(

@@ -11,6 +11,8 @@ function resultText(result: MemoryConsolidateResult): string {
   switch (result.outcome) {
     case 'stale':
       return `consolidation of ${result.entries} entries was refused: ${result.reason}`;
+    case 'pending':
+      return `consolidation task ${result.taskId} over ${result.entries} approved entries is waiting; memory consolidate runs it`;
     case 'unchanged':
       return [
         `the ${result.entries} approved entries are unchanged since consolidation ${result.taskId}; its patch is in memory review`,
