@@ -3,8 +3,10 @@
 // and from the bundled CLI in dist/cli (scripts/bundle.mjs), both one level below dist.
 // COMMON_MEMORY_TEST_WORKERS (set by scripts/test.mjs to dist/workers, built just before) makes a
 // caller running from source start the compiled worker instead: under tsx every worker thread
-// compiles its whole module graph again, seconds of CPU per host, paid by ~100 test hosts. It is
-// read only from source (.ts), so the shipped build never consults it.
+// compiles its whole module graph again, seconds of CPU per host, paid by hundreds of test hosts.
+// Those threads get no execArgv: a worker inherits its process's by default, and the test process's
+// `--import tsx` would load the tsx loader into every compiled thread (about half of a test host's
+// start-up CPU). It is read only from source (.ts), so the shipped build never consults it.
 import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
@@ -22,7 +24,8 @@ export function startWorker(
     built !== undefined && built !== ''
       ? new URL(`${name}.js`, pathToFileURL(`${built}/`))
       : new URL(`../workers/${name}${extension}`, moduleUrl);
-  if (built) return new Worker(entry, { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) });
+  if (built)
+    return new Worker(entry, { workerData, transferList, execArgv: [], ...(resourceLimits ? { resourceLimits } : {}) });
   if (extension === '.js')
     return new Worker(entry, { workerData, transferList, ...(resourceLimits ? { resourceLimits } : {}) });
   // tsx registers itself on the main thread only; a .ts worker registers it first, then imports its entry.

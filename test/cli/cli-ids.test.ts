@@ -1,7 +1,8 @@
 // IDs as people type them, through the shipped bin: the short IDs the TUI shows (a candidate's or a
 // plan's kind and eight hex digits) stand for the whole ID wherever a unique start of one would;
 // an ID that names nothing is "not found" (exit 6) for every lookup, and the error says how long a
-// start of an ID must be.
+// start of an ID must be. The writes go through the bin; the lookups that only read (message,
+// operation, session, memory review and plan) call the CLI in-process (support/cli-in-process.ts).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { idLabel } from '../../source/screens/memory/wrap-lines.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { queueSession } from '../support/memory-corpus.js';
 
 after(() => c.closeStores());
@@ -25,12 +27,12 @@ describe('IDs as typed', { timeout: 240_000 }, () => {
       ['operation', 'nope'],
       ['operation', 'fir'],
     ]) {
-      const result = await runCli([...args, '--home', home]);
+      const result = await runCliInProcess([...args, '--home', home]);
       assert.equal(result.code, 6, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /4 characters or more/, args.join(' '));
       assert.equal(result.stderr.trim().split('\n').length, 1);
     }
-    const session = await runCli(['session', 'abc', '--home', home]);
+    const session = await runCliInProcess(['session', 'abc', '--home', home]);
     assert.equal(session.code, 6);
     assert.match(session.stderr, /4 characters or more/);
   });
@@ -44,8 +46,9 @@ describe('IDs as typed', { timeout: 240_000 }, () => {
     ]);
     await c.flush(home);
     const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
+    const read = (...args: string[]) => runCliInProcess([...args, '--home', home, '--json'], { cwd: repo });
     assert.equal((await cli('memory', 'extract')).code, 0);
-    const candidates = json((await cli('memory', 'review')).stdout).candidates as Array<{
+    const candidates = json((await read('memory', 'review')).stdout).candidates as Array<{
       candidateId: string;
       content: string;
       statements: Array<{ statementId: string }>;
@@ -66,7 +69,7 @@ describe('IDs as typed', { timeout: 240_000 }, () => {
     const plan = json(prepared.stdout);
     const planShort = idLabel(plan.planId);
     assert.match(planShort, /^plan-[0-9a-f]{8}$/);
-    assert.equal(json((await cli('memory', 'plan', planShort)).stdout).planId, plan.planId);
+    assert.equal(json((await read('memory', 'plan', planShort)).stdout).planId, plan.planId);
     assert.equal((await cli('memory', 'approve', planShort, '--digest', plan.planDigest)).code, 0);
     const promoted = await cli('memory', 'promote', planShort);
     assert.equal(promoted.code, 0, promoted.stderr);

@@ -1,5 +1,7 @@
 // What a person types: text on a slow pipe, blank notes, ID prefixes and agent names, agent
-// settings checked at creation, cursor files in a place that cannot hold them.
+// settings checked at creation, cursor files in a place that cannot hold them. Notes without a host and
+// the slow pipe go through the bin; what is parsed, read, refused before anything is written, or
+// asked of a running host calls the CLI in-process (support/cli-in-process.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,6 +9,7 @@ import { describe, it } from 'node:test';
 import { ended, HELLO, piEnv, SIMPLE, childHost, stopHost } from '../support/agents-drill-kit.js';
 import { stateText } from '../../source/cli/commands/lookup.js';
 import { collect, runCli, startCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 describe('what a person types', { timeout: 120_000 }, () => {
   it('note - waits for a slow pipe to end; blank notes are refused', async () => {
@@ -23,7 +26,7 @@ describe('what a person types', { timeout: 120_000 }, () => {
     assert.equal(code, 0, stderr);
     assert.equal(JSON.parse(stdout).replayed, false);
     assert.equal((await empty).code, 2, 'an empty stdin is no note');
-    const log = JSON.parse((await runCli(['log', '--json', '--home', home])).stdout) as {
+    const log = JSON.parse((await runCliInProcess(['log', '--json', '--home', home])).stdout) as {
       rows: { payload: { text: string } }[];
     };
     assert.deepEqual(
@@ -42,10 +45,10 @@ describe('what a person types', { timeout: 120_000 }, () => {
     const { child, api } = await childHost(home, piEnv({ onPrompt: { replay: SIMPLE } }));
     try {
       const agent = await api.createAgent({ name: 'helper', operationId: 'create-helper' });
-      const list = await runCli(['agent', 'list', '--home', home]);
+      const list = await runCliInProcess(['agent', 'list', '--home', home]);
       assert.match(list.stdout, new RegExp(`helper  ${agent.agentId}`));
-      assert.equal((await runCli(['agent', 'start', agent.agentId.slice(0, 6), '--home', home])).code, 0);
-      const prompt = await runCli([
+      assert.equal((await runCliInProcess(['agent', 'start', agent.agentId.slice(0, 6), '--home', home])).code, 0);
+      const prompt = await runCliInProcess([
         'prompt',
         'helper',
         HELLO,
@@ -58,29 +61,37 @@ describe('what a person types', { timeout: 120_000 }, () => {
       assert.equal(prompt.code, 0, prompt.stderr);
       const receipt = JSON.parse(prompt.stdout) as { messageId: string };
       await ended(api, 'prompt-one');
-      const op = await runCli(['operation', 'prompt-o', '--json', '--home', home]);
+      const op = await runCliInProcess(['operation', 'prompt-o', '--json', '--home', home]);
       assert.equal(op.code, 0, op.stderr);
       assert.equal(JSON.parse(op.stdout).operationId, 'prompt-one');
-      const message = await runCli(['message', receipt.messageId.slice(0, 8).toUpperCase(), '--json', '--home', home]);
+      const message = await runCliInProcess([
+        'message',
+        receipt.messageId.slice(0, 8).toUpperCase(),
+        '--json',
+        '--home',
+        home,
+      ]);
       assert.equal(message.code, 0, message.stderr);
       assert.equal(JSON.parse(message.stdout).message.messageId, receipt.messageId);
-      const short = await runCli(['operation', 'pro', '--home', home]);
+      const short = await runCliInProcess(['operation', 'pro', '--home', home]);
       assert.equal(short.code, 6, 'under four characters is no prefix');
-      const byName = JSON.parse((await runCli(['timeline', '--agent', 'helper', '--json', '--home', home])).stdout) as {
+      const byName = JSON.parse(
+        (await runCliInProcess(['timeline', '--agent', 'helper', '--json', '--home', home])).stdout,
+      ) as {
         agentId: string;
         rows: unknown[];
       };
       assert.equal(byName.agentId, agent.agentId);
       assert.ok(byName.rows.length >= 2, 'the user row and the reply');
-      const text = await runCli(['timeline', '--agent', 'helper', '--home', home]);
+      const text = await runCliInProcess(['timeline', '--agent', 'helper', '--home', home]);
       assert.match(text.stdout, /user agent:\w+ +Say hello/, 'the user row as text');
       assert.doesNotMatch(text.stdout, /"content"/, 'no raw JSON');
-      const shown = await runCli(['message', receipt.messageId, '--home', home]);
+      const shown = await runCliInProcess(['message', receipt.messageId, '--home', home]);
       assert.match(shown.stdout, /^ {4}Say hello$/m, 'message prints the text in full');
-      const unknown = await runCli(['timeline', '--agent', 'nobody', '--home', home]);
+      const unknown = await runCliInProcess(['timeline', '--agent', 'nobody', '--home', home]);
       assert.equal(unknown.code, 6);
       assert.match(unknown.stderr, /No agent named "nobody"/);
-      assert.equal((await runCli(['agent', 'stop', 'helper', '--home', home])).code, 0);
+      assert.equal((await runCliInProcess(['agent', 'stop', 'helper', '--home', home])).code, 0);
     } finally {
       await stopHost(child);
     }
@@ -90,7 +101,7 @@ describe('what a person types', { timeout: 120_000 }, () => {
     const home = tempHome('ambiguous');
     for (const id of ['same-1', 'same-2'])
       assert.equal((await runCli(['note', id, '--operation-id', id, '--home', home])).code, 0);
-    const result = await runCli(['operation', 'same', '--home', home]);
+    const result = await runCliInProcess(['operation', 'same', '--home', home]);
     assert.equal(result.code, 2);
     assert.match(
       result.stderr,
@@ -100,10 +111,10 @@ describe('what a person types', { timeout: 120_000 }, () => {
 
   it('agent create checks --model and --pi-config before creating anything', async () => {
     const home = tempHome('create-check');
-    const model = await runCli(['agent', 'create', 'a', '--model', 'claude-sonnet', '--home', home]);
+    const model = await runCliInProcess(['agent', 'create', 'a', '--model', 'claude-sonnet', '--home', home]);
     assert.equal(model.code, 2);
     assert.match(model.stderr, /--model is provider\/id/);
-    const missing = await runCli([
+    const missing = await runCliInProcess([
       'agent',
       'create',
       'a',
@@ -116,12 +127,12 @@ describe('what a person types', { timeout: 120_000 }, () => {
     assert.match(missing.stderr, /does not exist/);
     const empty = join(dirname(home), 'empty-pi');
     mkdirSync(empty);
-    const none = await runCli(['agent', 'create', 'a', '--pi-config', empty, '--home', home]);
+    const none = await runCliInProcess(['agent', 'create', 'a', '--pi-config', empty, '--home', home]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /neither models\.json .* nor auth\.json/);
     writeFileSync(join(empty, 'models.json'), '{ not json');
     assert.match(
-      (await runCli(['agent', 'create', 'a', '--pi-config', empty, '--home', home])).stderr,
+      (await runCliInProcess(['agent', 'create', 'a', '--pi-config', empty, '--home', home])).stderr,
       /not valid JSON/,
     );
     writeFileSync(join(empty, 'models.json'), '{"providers":{}}');
@@ -142,11 +153,17 @@ describe('what a person types', { timeout: 120_000 }, () => {
   it('cursor files: a missing directory is refused before anything is printed; messages name the real cause', async () => {
     const home = tempHome('cursor-dir');
     assert.equal((await runCli(['note', 'one', '--home', home])).code, 0);
-    const result = await runCli(['log', '--cursor-file', join(dirname(home), 'no-such-dir', 'c.json'), '--home', home]);
+    const result = await runCliInProcess([
+      'log',
+      '--cursor-file',
+      join(dirname(home), 'no-such-dir', 'c.json'),
+      '--home',
+      home,
+    ]);
     assert.equal(result.code, 2);
     assert.equal(result.stdout, '', 'no row was printed that could not be saved');
     assert.match(result.stderr, /no-such-dir: it does not exist; create it first/);
-    const beyond = await runCli(['log', '--after', '9', '--home', home]);
+    const beyond = await runCliInProcess(['log', '--after', '9', '--home', home]);
     assert.equal(beyond.code, 2);
     assert.doesNotMatch(beyond.stderr, /other stream|another store/);
     assert.match(beyond.stderr, /position 9 is beyond its head\. Start from a position from 0 to 1/);
@@ -168,7 +185,7 @@ describe('what a person types', { timeout: 120_000 }, () => {
       ['status', '--codex-home', '--home', home],
       ['log', '--limit', '--home', home],
     ]) {
-      const result = await runCli(args, { env: { CLAUDE_CONFIG_DIR: claude } });
+      const result = await runCliInProcess(args, { env: { CLAUDE_CONFIG_DIR: claude } });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /--(claude-dir|codex-home|limit) needs a value/);
       assert.equal(result.stdout, '', 'nothing planned or printed');

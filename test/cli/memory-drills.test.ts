@@ -1,7 +1,7 @@
 // kill -9 at each commit boundary of an extraction run (after a claim, after an extraction
 // submission, after an adjudication): the next run resumes from what is committed and ends in
 // the same state as a run that was never interrupted — nothing lost, nothing applied twice — and
-// doctor finds memory-state consistent.
+// doctor finds memory-state consistent (doctor in-process: a read; the runs are the bin, killed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import * as c from '../support/capture.js';
 import { queueSession } from '../support/memory-corpus.js';
 
@@ -96,7 +97,7 @@ describe('kill -9 during an extraction run', async () => {
       assert.deepEqual(outcome(home), expected);
       const again = await extract(home, repo);
       assert.equal(JSON.parse(again.stdout).candidates.created, 0, 'a third run creates nothing');
-      const doctor = await runCli(['doctor', '--home', home, '--json']);
+      const doctor = await runCliInProcess(['doctor', '--home', home, '--json']);
       assert.equal(doctor.code, 0, doctor.stdout);
     });
   }
@@ -107,7 +108,7 @@ describe('kill -9 during an extraction run', async () => {
     const db = openDatabase(storeFiles(home).memoryState);
     db.prepare('DELETE FROM candidate_fts WHERE rowid = (SELECT min(rowid) FROM candidate_fts)').run();
     db.close();
-    const doctor = await runCli(['doctor', '--home', home, '--json']);
+    const doctor = await runCliInProcess(['doctor', '--home', home, '--json']);
     assert.equal(doctor.code, 9, doctor.stdout);
     assert.ok(JSON.parse(doctor.stdout).violations.some((v: { check: string }) => v.check === 'memory.fts'));
   });

@@ -111,7 +111,7 @@ describe('memory poisoning at the gate', () => {
       assert.equal(await client.close(), 0);
     }
 
-    const review = json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
+    const review = json((await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout);
     for (const candidate of review.candidates) {
       assert.equal(candidate.status, 'quarantined');
       // Poisoning is not a secret: shown as written, never masked.

@@ -119,7 +119,7 @@ describe('Memory screen: e edits the open entry in $EDITOR into a revising candi
       env.FAKE_EDITOR_REPLACE = OLD_LINE;
       env.FAKE_EDITOR_EXIT = '2';
       await press(view, 'e');
-      const failed = await waitForText(view, /exited with status 2; nothing was\s+made/);
+      const failed = await waitForText(view, /exited with status\s+2;\s+nothing\s+was\s+made/);
       assertFits(failed);
 
       // No editor: today's copy, and how to set one.

@@ -9,6 +9,7 @@ import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import type { MemoryPlanView } from '../../source/api/memory-views.js';
 import { gitRepo, runCli, startHost, stopHost, tempHome } from './cli.js';
+import { runCliInProcess } from './cli-in-process.js';
 import * as c from './capture.js';
 import { queueSession } from './memory-corpus.js';
 
@@ -67,7 +68,8 @@ export async function runPromotionDrill(scenarios: readonly DrillStep[]): Promis
   const extract = await runCli(['memory', 'extract', '--home', home, '--json', '--limit', '8'], { cwd: repo });
   assert.ok(extract.code === 0 || extract.code === 3, extract.stderr);
   let pool = (
-    json((await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout).candidates as Array<{
+    json((await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo })).stdout)
+      .candidates as Array<{
       candidateId: string;
       status: string;
     }>
@@ -77,6 +79,8 @@ export async function runPromotionDrill(scenarios: readonly DrillStep[]): Promis
   const root = join(repo, '.common-memory', 'memory');
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     runCli([...args, '--home', home, '--json'], { cwd: repo, env });
+  /** A read (the review queue): in-process, the bin's own process is not what the drill is about. */
+  const read = (args: string[]) => runCliInProcess([...args, '--home', home, '--json'], { cwd: repo });
 
   assert.ok(pool.length >= scenarios.length * 2, `enough drafts for every step (${pool.length})`);
 
@@ -131,7 +135,7 @@ export async function runPromotionDrill(scenarios: readonly DrillStep[]): Promis
       if (inodes.has(path))
         assert.equal(statSync(file).ino, inodes.get(path), `${label}: ${path} was not written a second time`);
     }
-    const review = json((await cli(['memory', 'review'])).stdout).candidates as Array<{ candidateId: string }>;
+    const review = json((await read(['memory', 'review'])).stdout).candidates as Array<{ candidateId: string }>;
     assert.ok(!review.some((cand) => ids.includes(cand.candidateId)), `${label}: the candidates are promoted`);
     if (restarted) assert.equal(await stopHost(restarted.child), 0);
   }
