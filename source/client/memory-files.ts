@@ -32,7 +32,7 @@ export function assembleSkillsIn(
   cwd: string,
   options: { provider: string | undefined; scope: string | undefined; dryRun: boolean },
 ): SkillsAssembleResult {
-  return assembleSkills(home, cwd, options);
+  return assembleSkills(storeFiles(home).memoryState, home, cwd, options);
 }
 
 export interface MemoryInitResult {

@@ -17,10 +17,12 @@ import { sha256Hex } from '../ground/digests.js';
 import { scanApprovedRoot } from '../effects/approved-projection.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../effects/promotion-apply.js';
-import { resolveScope } from '../effects/repository.js';
+import { resolveScope, USER_SCOPE } from '../effects/repository.js';
 import { MemoryFileError, type MemoryRoot, memoryRoot } from '../effects/safe-files.js';
 import { readSkillFolders, removeEmptySkillFolder } from '../effects/skill-folders.js';
-import { planSkills, type SkillPlan, skillSourcesFromEntries } from '../memory/skill-plan.js';
+import { planSkills, type SkillPlan, type SkillSource, skillSourcesFromEntries } from '../memory/skill-plan.js';
+import { withMemoryState } from '../store/memory/state-database.js';
+import { readVerdicts, verdictFor } from '../store/memory/verdict-read.js';
 
 export const SKILL_PROVIDERS = ['claude', 'codex'] as const;
 export type SkillProvider = (typeof SKILL_PROVIDERS)[number];
@@ -40,6 +42,12 @@ export interface SkillsAssembleResult {
   scope: 'project' | 'user';
   /** Approved work methods of the scope that became skills. */
   methods: number;
+  /**
+   * Methods left out because this machine's last verification found them stale (a file, script or
+   * symbol they name is gone): a skill is given to the model as true, so a stale one is not written
+   * (and its skill, if any, removed) until the entry is revised or verified fresh again.
+   */
+  withheld: Array<{ entryId: string; reason: string }>;
   dryRun: boolean;
   targets: SkillsTarget[];
 }
@@ -101,7 +109,17 @@ function destinations(
   });
 }
 
-function sourcesOf(scope: 'project' | 'user', anchor: string) {
+interface Sources {
+  sources: SkillSource[];
+  withheld: Array<{ entryId: string; reason: string }>;
+}
+
+function sourcesOf(
+  scope: 'project' | 'user',
+  anchor: string,
+  memoryStatePath: string,
+  owner: { repositoryKey: string; worktreeKey: string },
+): Sources {
   let root: MemoryRoot;
   try {
     root = memoryRootOf(scope, anchor);
@@ -119,11 +137,32 @@ function sourcesOf(scope: 'project' | 'user', anchor: string) {
         'so no skill is written or removed: fix them (common-memory memory sync lists each problem) and run again.',
     );
   }
-  return skillSourcesFromEntries(scan.entries);
+  // The last verification's verdicts, read-only; none (no store, or one that cannot be read) leaves
+  // every method in, as the snapshot does without verification.
+  const methods = scan.entries.filter((entry) => entry.type === 'work_method');
+  let read: ReturnType<typeof readVerdicts> | null;
+  try {
+    read = withMemoryState(
+      memoryStatePath,
+      () => null,
+      (db) => readVerdicts(db, [owner], { entryIds: methods.map((entry) => entry.id) }),
+    );
+  } catch {
+    read = null;
+  }
+  const withheld: Sources['withheld'] = [];
+  const given = scan.entries.filter((entry) => {
+    const verdict = read ? verdictFor(read, entry.id, entry.contentDigest) : null;
+    if (verdict?.verdict !== 'stale' || verdict.failed.length === 0) return true;
+    withheld.push({ entryId: entry.id, reason: verdict.failed[0]!.reason });
+    return false;
+  });
+  return { sources: skillSourcesFromEntries(given), withheld };
 }
 
 /** Plans every provider's skills for `cwd`'s scope; applies them unless `dryRun`. */
 export function assembleSkills(
+  memoryStatePath: string,
   home: string,
   cwd: string,
   options: { provider?: string | undefined; scope?: string | undefined; dryRun: boolean },
@@ -145,9 +184,14 @@ export function assembleSkills(
       '--scope project writes into a repository: run it inside a git worktree, or pass --scope user.',
     );
   const worktree = binding.scope === 'project' ? binding.rootRealpath : null;
-  const sources = existsSync(scope === 'user' ? home : worktree!)
-    ? sourcesOf(scope, scope === 'user' ? home : worktree!)
-    : [];
+  const anchor = scope === 'user' ? home : worktree!;
+  const owner =
+    scope === 'user' || binding.scope !== 'project'
+      ? { repositoryKey: USER_SCOPE.repositoryKey, worktreeKey: USER_SCOPE.worktreeKey }
+      : { repositoryKey: binding.repositoryKey, worktreeKey: binding.worktreeKey };
+  const { sources, withheld } = existsSync(anchor)
+    ? sourcesOf(scope, anchor, memoryStatePath, owner)
+    : { sources: [], withheld: [] };
 
   const planned: Array<{ destination: Destination; plan: SkillPlan }> = [];
   for (const destination of destinations(scope, worktree, providers, env)) {
@@ -170,6 +214,7 @@ export function assembleSkills(
   return {
     scope,
     methods: sources.length,
+    withheld,
     dryRun: options.dryRun,
     targets: planned.map(({ destination, plan }) => ({
       provider: destination.provider,

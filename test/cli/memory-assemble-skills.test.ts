@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { git, gitRepo, runCli, tempHome } from '../support/cli.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 type Answer = {
@@ -204,6 +204,43 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
     assert.equal(linked.code, 2, linked.stderr);
     assert.match(linked.stderr, /symbolic link/);
     assert.deepEqual(tree(elsewhere), [], 'nothing written through the link');
+  });
+
+  it('leaves out a method this machine verified stale, and removes its skill, until it is fresh again', async () => {
+    const home = tempHome('skills-stale');
+    const repo = gitRepo(home, 'repo');
+    mkdirSync(join(repo, 'src', 'legacy'), { recursive: true });
+    writeFileSync(join(repo, 'src', 'legacy', 'config.ts'), 'export function loadConfig() {}\n');
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ scripts: { 'lint:legacy': 'true' } }));
+    writeEntry(
+      projectRoot(repo),
+      'm-legacy',
+      'Edit the legacy loader',
+      'Configuration is loaded by `src/legacy/config.ts`; run `pnpm run lint:legacy` after editing it.',
+    );
+    writeEntry(projectRoot(repo), 'm-small', 'Keep reviews small', 'Keep each review under 400 lines.');
+    git(repo, 'add', '--all');
+    git(repo, 'commit', '-q', '-m', 'start');
+    assert.equal((await runCli(['memory', 'sync', '--home', home], { cwd: repo })).code, 0);
+    const verified = await runCli(['memory', 'status', '--home', home], { cwd: repo });
+    assert.equal(verified.code, 0, verified.stderr);
+    const fresh = answer((await assemble(home, repo, '--provider', 'codex', '--json')).stdout);
+    assert.deepEqual(
+      fresh.targets[0]!.skills.map((one) => one.name),
+      ['edit-the-legacy-loader', 'keep-reviews-small'],
+    );
+
+    rmSync(join(repo, 'src', 'legacy', 'config.ts'));
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ scripts: {} }));
+    git(repo, 'add', '--all');
+    git(repo, 'commit', '-q', '-m', 'drop the legacy loader');
+    const status = await runCli(['memory', 'status', '--home', home], { cwd: repo });
+    assert.match(status.stdout, /stale entries: 1 project/);
+    const run = await assemble(home, repo, '--provider', 'codex');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /left out m-legacy: stale \(/);
+    assert.match(run.stdout, /1 removed/);
+    assert.deepEqual(tree(join(repo, '.agents', 'skills')), ['keep-reviews-small', 'keep-reviews-small/SKILL.md']);
   });
 
   it('--help fits 80 columns and names --skills and --scope', async () => {

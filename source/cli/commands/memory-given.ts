@@ -64,6 +64,8 @@ export function memoryAssembleSkills(
             : `  ${one.name}: its SKILL.md ${verb}removed; the folder stays for the files you added`,
         );
     }
+    for (const one of result.withheld)
+      lines.push(`left out ${one.entryId}: stale (${one.reason}); revise it or verify again to have its skill`);
     const methods = `${result.methods} approved work method${result.methods === 1 ? '' : 's'} (${result.scope} scope)`;
     lines.push(dryRun ? `${methods}; run without --dry-run to write the skills` : methods);
     return lines.join('\n');
