@@ -259,11 +259,9 @@ export function planSkills(input: SkillPlanInput): SkillPlanResult {
   }
   // Names no new skill may take: a folder not ours, one edited by hand, one a source keeps. A
   // managed folder no source keeps is free: the skill that takes its name rewrites it in place.
-  const taken = new Set(
-    input.folders
-      .filter((folder) => states.get(folder.name)!.kind !== 'managed' || used.has(folder.name))
-      .map((folder) => folder.name),
-  );
+  // Compared without case: on a case-insensitive file system `Deploy` is the folder `deploy`.
+  const held = input.folders.filter((folder) => states.get(folder.name)!.kind !== 'managed' || used.has(folder.name));
+  const taken = new Set(held.map((folder) => folder.name.toLowerCase()));
   for (const source of sources) {
     if (given.some((one) => one.source === source)) continue;
     const wanted = skillNameOf(source.title, idPart(source.sourceIds[0] ?? 'method'));
@@ -279,7 +277,11 @@ export function planSkills(input: SkillPlanInput): SkillPlanResult {
         wanted,
         name,
         sourceIds: source.sourceIds,
-        heldBy: taken.has(wanted) && states.get(wanted)?.kind !== 'managed' ? 'user' : 'another source',
+        heldBy: held.some(
+          (folder) => folder.name.toLowerCase() === wanted && states.get(folder.name)!.kind !== 'managed',
+        )
+          ? 'user'
+          : 'another source',
       });
     }
     used.add(name);

@@ -242,6 +242,12 @@ describe('planning', () => {
         ['build', 'build-m-8', 'user'],
       ],
     );
+    // A folder that differs only in case is the same folder on a case-insensitive file system.
+    const upper = plan(sourcesOf(method('m-9', 'Lint')), [folder('LINT', null, 1)]);
+    assert.deepEqual(
+      upper.changes.map((c) => c.name),
+      ['lint-m-9'],
+    );
     // With no methods at all, the user's folders are still untouched.
     assert.deepEqual(plan([], [mine, notDir]).changes, []);
   });
