@@ -206,6 +206,26 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
     assert.deepEqual(tree(elsewhere), [], 'nothing written through the link');
   });
 
+  it('a link in the skills directory holds its name and is never followed; --provider picks one client', async () => {
+    const home = tempHome('skills-link');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'm-1', 'Deploy', 'Run the deploy script.');
+    const target = join(home, '..', 'linked-target');
+    mkdirSync(target, { recursive: true });
+    mkdirSync(join(repo, '.claude', 'skills'), { recursive: true });
+    symlinkSync(target, join(repo, '.claude', 'skills', 'deploy'));
+    const run = await assemble(home, repo, '--provider', 'claude', '--json');
+    assert.equal(run.code, 0, run.stderr);
+    const [claude] = answer(run.stdout).targets;
+    assert.deepEqual(
+      claude!.skills.map((one) => one.name),
+      ['deploy-m-1'],
+    );
+    assert.equal(answer(run.stdout).targets.length, 1, 'only the client asked for');
+    assert.deepEqual(tree(target), [], 'nothing written through the link');
+    assert.equal(existsSync(join(repo, '.agents')), false);
+  });
+
   it('leaves out a method this machine verified stale, and removes its skill, until it is fresh again', async () => {
     const home = tempHome('skills-stale');
     const repo = gitRepo(home, 'repo');
