@@ -165,7 +165,13 @@ export function assembleSkills(
   memoryStatePath: string,
   home: string,
   cwd: string,
-  options: { provider?: string | undefined; scope?: string | undefined; dryRun: boolean },
+  options: {
+    provider?: string | undefined;
+    scope?: string | undefined;
+    dryRun: boolean;
+    /** Called between the plans and the first write: tests change a folder here to prove the check. */
+    beforeApply?: () => void;
+  },
   env: NodeJS.ProcessEnv = process.env,
 ): SkillsAssembleResult {
   const providers = providersOf(options.provider);
@@ -210,7 +216,10 @@ export function assembleSkills(
       );
     planned.push({ destination, plan: result.plan });
   }
-  if (!options.dryRun) for (const one of planned) apply(one.destination, one.plan, scope);
+  if (!options.dryRun) {
+    options.beforeApply?.();
+    for (const one of planned) apply(one.destination, one.plan, scope);
+  }
   return {
     scope,
     methods: sources.length,
