@@ -158,6 +158,31 @@ describe('what a skill says', () => {
     assert.deepEqual(folderState(folder('run-the-release-checklist', text)), { kind: 'managed', sourceIds: ['m-1'] });
   });
 
+  it('a source of several methods (a scene) is one skill with a section per method and every id in its mark', () => {
+    const scene: SkillSource = {
+      sourceIds: ['m-tag', 'm-publish'],
+      title: 'Releasing',
+      appliesWhen: 'cutting a release',
+      sections: [
+        { entryId: 'm-tag', title: 'Tag the commit', body: 'git tag vX.Y.Z' },
+        { entryId: 'm-publish', title: 'Publish', body: 'npm publish' },
+      ],
+    };
+    const text = renderSkill(scene, 'releasing', 'project');
+    assert.match(text, /# Releasing\n\n## Tag the commit\n\ngit tag vX\.Y\.Z\n\n## Publish\n\nnpm publish\n/);
+    assert.deepEqual(folderState(folder('releasing', text)), { kind: 'managed', sourceIds: ['m-tag', 'm-publish'] });
+    // One of its methods retired: the scene's skill is a different source, and the old one goes.
+    const [tag] = sourcesOf(method('m-tag', 'Tag the commit'));
+    const next = plan([tag!], [folder('releasing', text)]);
+    assert.deepEqual(
+      next.changes.map((c) => [c.name, c.action]),
+      [
+        ['releasing', 'remove'],
+        ['tag-the-commit', 'create'],
+      ],
+    );
+  });
+
   it('a byte changed anywhere makes it edited; no mark makes it the user’s', () => {
     const [source] = sourcesOf(method('m-1', 'Deploy'));
     const text = renderSkill(source!, 'deploy', 'project');
