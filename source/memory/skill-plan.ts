@@ -33,6 +33,24 @@ const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const isSkillName = (name: string): boolean => name.length <= SKILL_NAME_MAX_CHARS && NAME_RE.test(name);
 
+/**
+ * Names the clients use themselves: a project skill of the same name takes the place of Claude
+ * Code's own in the model's list (seen with `debug`, `verify`, `init`), so a method never gets
+ * one. Claude Code 2.1.332's bundled skills and commands as its stream-json `init` lists them, a
+ * few interactive commands, and Codex 0.171.0's bundled skills.
+ */
+export const CLIENT_SKILL_NAMES: ReadonlySet<string> = new Set([
+  ...['deep-research', 'dataviz', 'update-config', 'verify', 'debug', 'code-review', 'simplify', 'batch'],
+  ...['fewer-permission-prompts', 'doctor', 'loop', 'claude-api', 'workflow-authoring', 'run'],
+  ...['run-skill-generator', 'plugin-authoring', 'keybindings-help', 'agents', 'auto-mode-setup'],
+  ...['autocompact', 'clear', 'color', 'compact', 'config', 'output-style', 'context', 'effort', 'fast'],
+  ...['focus', 'heapdump', 'init', 'mcp', 'model', 'reload-plugins', 'reload-skills', 'rename'],
+  ...['security-review', 'usage', 'insights', 'recap', 'goal', 'list-agents', 'team-onboarding'],
+  ...['help', 'exit', 'quit', 'resume', 'login', 'logout', 'status', 'memory', 'review', 'permissions'],
+  ...['hooks', 'skills', 'plugin', 'export', 'add-dir', 'cost', 'bug', 'theme', 'vim', 'ide', 'upgrade'],
+  ...['imagegen', 'openai-docs', 'skill-creator', 'skill-installer'],
+]);
+
 /** What a skill is made from: one approved method entry today, a scene's methods later. */
 export interface SkillSource {
   /** The entry ids it is made from, in the order of its sections. */
@@ -204,7 +222,7 @@ export interface SkillPlan {
   unchanged: Array<{ name: string; sourceIds: string[] }>;
   kept: Array<{ name: string; sourceIds: string[]; reason: KeptReason }>;
   /** A source whose natural name a folder not ours (or another source) holds: it got `name` instead. */
-  renamed: Array<{ wanted: string; name: string; sourceIds: string[]; heldBy: 'user' | 'another source' }>;
+  renamed: Array<{ wanted: string; name: string; sourceIds: string[]; heldBy: 'user' | 'another source' | 'client' }>;
   /** Unified diff of every change, `<dir>/<name>/SKILL.md` paths. */
   diff: string;
 }
@@ -261,7 +279,7 @@ export function planSkills(input: SkillPlanInput): SkillPlanResult {
   // managed folder no source keeps is free: the skill that takes its name rewrites it in place.
   // Compared without case: on a case-insensitive file system `Deploy` is the folder `deploy`.
   const held = input.folders.filter((folder) => states.get(folder.name)!.kind !== 'managed' || used.has(folder.name));
-  const taken = new Set(held.map((folder) => folder.name.toLowerCase()));
+  const taken = new Set([...held.map((folder) => folder.name.toLowerCase()), ...CLIENT_SKILL_NAMES]);
   for (const source of sources) {
     if (given.some((one) => one.source === source)) continue;
     const wanted = skillNameOf(source.title, idPart(source.sourceIds[0] ?? 'method'));
@@ -281,7 +299,9 @@ export function planSkills(input: SkillPlanInput): SkillPlanResult {
           (folder) => folder.name.toLowerCase() === wanted && states.get(folder.name)!.kind !== 'managed',
         )
           ? 'user'
-          : 'another source',
+          : CLIENT_SKILL_NAMES.has(wanted)
+            ? 'client'
+            : 'another source',
       });
     }
     used.add(name);

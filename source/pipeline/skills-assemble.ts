@@ -34,7 +34,7 @@ export interface SkillsTarget {
   skills: Array<{ name: string; action: 'create' | 'update' | 'remove'; sources: string[] }>;
   unchanged: Array<{ name: string; sources: string[] }>;
   kept: Array<{ name: string; sources: string[]; reason: 'edited' | 'other-files' }>;
-  renamed: Array<{ wanted: string; name: string; sources: string[]; heldBy: 'user' | 'another source' }>;
+  renamed: Array<{ wanted: string; name: string; sources: string[]; heldBy: 'user' | 'another source' | 'client' }>;
   diff: string;
 }
 

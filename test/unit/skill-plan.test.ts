@@ -267,6 +267,12 @@ describe('planning', () => {
         ['build', 'build-m-8', 'user'],
       ],
     );
+    // A name the client uses itself (Claude Code's `debug`) is never taken.
+    const builtIn = plan(sourcesOf(method('m-3', 'Debug')));
+    assert.deepEqual(
+      builtIn.renamed.map((r) => [r.wanted, r.name, r.heldBy]),
+      [['debug', 'debug-m-3', 'client']],
+    );
     // A folder that differs only in case is the same folder on a case-insensitive file system.
     const upper = plan(sourcesOf(method('m-9', 'Lint')), [folder('LINT', null, 1)]);
     assert.deepEqual(

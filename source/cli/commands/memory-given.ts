@@ -55,7 +55,7 @@ export function memoryAssembleSkills(
       lines.push(`${target.directory} (${target.provider}): ${parts.join(', ')}`);
       for (const one of target.renamed)
         lines.push(
-          `  ${one.name}: the name ${one.wanted} is held by ${one.heldBy === 'user' ? 'a skill of yours' : 'another method'}, so entry ${one.sources.join(', ')} got this one`,
+          `  ${one.name}: the name ${one.wanted} is held by ${one.heldBy === 'user' ? 'a skill of yours' : one.heldBy === 'client' ? "the client's own" : 'another method'}, so entry ${one.sources.join(', ')} got this one`,
         );
       for (const one of target.kept)
         lines.push(
