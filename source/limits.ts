@@ -379,3 +379,12 @@ export const USAGE_TOP_RETAUGHT = 5;
 export const USAGE_COLLECT_BATCH = 2_000;
 /** An activation younger than this whose snapshot is not stored yet holds the collector back: its SessionStart may still come. */
 export const USAGE_SNAPSHOT_SETTLE_MS = 10 * 60 * 1000;
+
+/** A skill's name (its folder's name too): Codex 0.171.0 refuses a longer `name` ("exceeds maximum length of 64 characters"); Claude Code 2.1.332 ignores one over 256. docs/agents.md, Skills. */
+export const SKILL_NAME_MAX_CHARS = 64;
+
+/** A skill's description: Codex 0.171.0 cuts its listing of a skill at 1024 characters (Claude Code 2.1.332 at 1536), so a longer one would reach the model cut. */
+export const SKILL_DESCRIPTION_MAX_CHARS = 1024;
+
+/** A SKILL.md: Claude Code 2.1.332 skips a larger one (1 MB); a skill folder found larger than this is never ours. */
+export const SKILL_FILE_MAX_BYTES = 1_000_000;

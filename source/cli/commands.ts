@@ -45,6 +45,7 @@ export const FLAG_KINDS = {
   yes: { type: 'boolean' },
   days: { type: 'string' },
   file: { type: 'string' },
+  skills: { type: 'boolean' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: true }>;
 
 export type FlagName = keyof typeof FLAG_KINDS;
@@ -451,8 +452,12 @@ export const COMMAND_SPECS = [
     path: 'memory assemble',
     args: '',
     summary: "write this repository's notes as a managed block into CLAUDE.md / AGENTS.md",
+    details:
+      'With --skills: each approved work method of the scope becomes a managed skill folder where the client loads it (project: .claude/skills, .agents/skills; user: ~/.claude/skills, ~/.agents/skills). Folders it did not write are never touched; a skill whose entry was retired is removed.',
     flags: {
-      provider: ['claude|codex', 'which file (required)'],
+      provider: ['claude|codex', 'which file (required); with --skills, default both'],
+      skills: 'write approved work methods as agent skills instead',
+      scope: ['project|user', "with --skills: whose methods (default: this repository's)"],
       dryRun: 'print the diff; write nothing',
     },
   },

@@ -10,6 +10,7 @@ import { resolveScope } from '../effects/repository.js';
 import { MemoryFileError, readMemoryFile } from '../effects/safe-files.js';
 import { ensureHome, storeFiles } from '../home.js';
 import { applyAssemble, planAssemble } from '../pipeline/assemble.js';
+import { assembleSkills, type SkillsAssembleResult } from '../pipeline/skills-assemble.js';
 
 /**
  * `memory assemble`: the managed block of `cwd`'s repository for a provider's file, written unless
@@ -20,6 +21,18 @@ export function assembleIn(home: string, cwd: string, provider: string | undefin
   if (!dryRun) applyAssemble(plan);
   const { target: _target, ...shown } = plan;
   return shown;
+}
+
+/**
+ * `memory assemble --skills`: the approved work methods of `cwd`'s scope (or `scope`) as managed
+ * skills for each provider (both without one), written unless `dryRun`.
+ */
+export function assembleSkillsIn(
+  home: string,
+  cwd: string,
+  options: { provider: string | undefined; scope: string | undefined; dryRun: boolean },
+): SkillsAssembleResult {
+  return assembleSkills(storeFiles(home).memoryState, home, cwd, options);
 }
 
 export interface MemoryInitResult {

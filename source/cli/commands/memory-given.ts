@@ -4,7 +4,7 @@
 // managed block from the approved projection (read-only) and needs no store either.
 import { EXIT } from '../../errors.js';
 import { refreshSnapshot } from '../../hook/refresh.js';
-import { assembleIn } from '../../client/memory-files.js';
+import { assembleIn, assembleSkillsIn } from '../../client/memory-files.js';
 import type { Output } from '../output.js';
 
 export function memoryRefresh(home: string, sessions: string[] | undefined, out: Output): number {
@@ -28,6 +28,47 @@ export function memoryAssemble(home: string, provider: string | undefined, dryRu
     if (plan.action === 'unchanged') return `${plan.file} is up to date (${what})`;
     const verb = dryRun ? 'would be' : 'was';
     return `${plan.diff}${plan.diff.endsWith('\n') ? '' : '\n'}${plan.file} ${verb} ${plan.action} with ${what}${dryRun ? '; run without --dry-run to write it' : ''}`;
+  });
+  return EXIT.ok;
+}
+
+export function memoryAssembleSkills(
+  home: string,
+  provider: string | undefined,
+  scope: string | undefined,
+  dryRun: boolean,
+  out: Output,
+): number {
+  const result = assembleSkillsIn(home, process.cwd(), { provider, scope, dryRun });
+  out.result(result, () => {
+    const lines: string[] = [];
+    for (const target of result.targets) if (target.diff !== '') lines.push(target.diff.replace(/\n$/, ''));
+    const verb = dryRun ? 'would be ' : '';
+    for (const target of result.targets) {
+      const count = (action: string) => target.skills.filter((skill) => skill.action === action).length;
+      const parts = [
+        `${count('create')} ${verb}created`,
+        `${count('update')} ${verb}updated`,
+        `${count('remove')} ${verb}removed`,
+        `${target.unchanged.length} unchanged`,
+      ];
+      lines.push(`${target.directory} (${target.provider}): ${parts.join(', ')}`);
+      for (const one of target.renamed)
+        lines.push(
+          `  ${one.name}: the name ${one.wanted} is held by ${one.heldBy === 'user' ? 'a skill of yours' : one.heldBy === 'client' ? "the client's own" : 'another method'}, so entry ${one.sources.join(', ')} got this one`,
+        );
+      for (const one of target.kept)
+        lines.push(
+          one.reason === 'edited'
+            ? `  ${one.name}: edited by hand since common-memory wrote it; left as it is (delete the folder to have it written again)`
+            : `  ${one.name}: its SKILL.md ${verb}removed; the folder stays for the files you added`,
+        );
+    }
+    for (const one of result.withheld)
+      lines.push(`left out ${one.entryId}: stale (${one.reason}); revise it or verify again to have its skill`);
+    const methods = `${result.methods} approved work method${result.methods === 1 ? '' : 's'} (${result.scope} scope)`;
+    lines.push(dryRun ? `${methods}; run without --dry-run to write the skills` : methods);
+    return lines.join('\n');
   });
   return EXIT.ok;
 }

@@ -41,6 +41,7 @@ export interface MemoryFlags extends ExtractFlags {
   dryRun?: boolean | undefined;
   days?: string | undefined;
   file?: string | undefined;
+  skills?: boolean | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -103,7 +104,14 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryRefresh(home, flags.session, out);
     case 'assemble':
       if (rest.length > 0)
-        throw new CmError('usage', 'usage: common-memory memory assemble --provider claude|codex [--dry-run]');
+        throw new CmError(
+          'usage',
+          'usage: common-memory memory assemble --provider claude|codex [--dry-run], or --skills [--provider claude|codex] [--scope project|user] [--dry-run]',
+        );
+      if (flags.skills === true)
+        return (await given()).memoryAssembleSkills(home, flags.provider, flags.scope, flags.dryRun ?? false, out);
+      if (flags.scope !== undefined)
+        throw new CmError('usage', '--scope goes with --skills: memory assemble --skills --scope project|user.');
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
