@@ -5,6 +5,7 @@
 // host running. Medians and their ratio to the bare start; targets from the issue: MCP and the
 // read commands within 2x. CM_BENCH_CLI_ROUNDS rounds (default 15).
 import { spawn, spawnSync } from 'node:child_process';
+import { MCP_TOOLS } from '../../source/mcp/tools.js';
 import { gitRepo, BIN, tempHome } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { type Figure, median, report } from './measure.js';
@@ -49,7 +50,7 @@ function mcpFirstExchange(home: string, cwd: string): Promise<{ initialize: numb
       const tools = answers.find((answer) => answer.id === 2);
       if (initialize === undefined || tools === undefined) return;
       child.kill();
-      if (!answers.every((answer) => answer.result) || tools.result?.tools?.length !== 5)
+      if (!answers.every((answer) => answer.result) || tools.result?.tools?.length !== MCP_TOOLS.length)
         reject(new Error(`the first exchange failed: ${out}`));
       else resolve({ initialize, tools: elapsed });
     });
