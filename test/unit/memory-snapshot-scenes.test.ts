@@ -89,10 +89,15 @@ describe('snapshot scene index', () => {
       appliesWhen: null,
       entryIds: entries.map((e) => e.entryId).filter((id) => !order.includes(id)),
     };
-    const snapshot = selectSnapshot(entries, MEMORY_SNAPSHOT_MAX_BYTES, 300, undefined, undefined, [], [
-      shownScene,
-      tail,
-    ]);
+    const snapshot = selectSnapshot(
+      entries,
+      MEMORY_SNAPSHOT_MAX_BYTES,
+      300,
+      undefined,
+      undefined,
+      [],
+      [shownScene, tail],
+    );
     assert.deepEqual(snapshot.scenes, ['scene:tail']);
     assert.doesNotMatch(snapshot.text, /scene:shown/);
     const shown = new Set(snapshot.entryIds);
