@@ -242,27 +242,25 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
     path,
     () => ({ ...emptyView(owners), results: [] }),
     (db) =>
-      db.transaction(
-        (): MemorySearchResult => {
-          // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
-          const scenes = searchScenes(db, owners, query, Math.min(MEMORY_SEARCH_SCENES_MAX, max - 1));
-          const entries = staleLast(db, owners, searchApproved(db, owners, query, max - scenes.length));
-          return {
-            ...scopesView(db, owners),
-            results: [
-              ...scenes.map((scene) => ({
-                entryId: scene.sceneId,
-                title: scene.title,
-                scope: scene.scope,
-                path: scene.path,
-                kind: 'scene' as const,
-                entries: scene.entries,
-              })),
-              ...entries,
-            ],
-          };
-        },
-      )(),
+      db.transaction((): MemorySearchResult => {
+        // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
+        const scenes = searchScenes(db, owners, query, Math.min(MEMORY_SEARCH_SCENES_MAX, max - 1));
+        const entries = staleLast(db, owners, searchApproved(db, owners, query, max - scenes.length));
+        return {
+          ...scopesView(db, owners),
+          results: [
+            ...scenes.map((scene) => ({
+              entryId: scene.sceneId,
+              title: scene.title,
+              scope: scene.scope,
+              path: scene.path,
+              kind: 'scene' as const,
+              entries: scene.entries,
+            })),
+            ...entries,
+          ],
+        };
+      })(),
   );
   return withFollowed(found, followed);
 }
@@ -389,7 +387,10 @@ function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView
     );
   const view = sceneEntryView(scene);
   if (followed.partial.length === 0) return view;
-  return { ...view, body: `${view.body}\n(the memory files could not all be read now: ${followed.partial[0]!.reason})\n` };
+  return {
+    ...view,
+    body: `${view.body}\n(the memory files could not all be read now: ${followed.partial[0]!.reason})\n`,
+  };
 }
 
 export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {

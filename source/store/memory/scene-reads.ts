@@ -59,10 +59,7 @@ const encoder = new TextEncoder();
 export function readScene(db: Db, owners: readonly ApprovedOwner[], sceneId: string): SceneView | undefined {
   if (!sceneId.startsWith(SCENE_ID_PREFIX)) return undefined;
   const name = sceneId.slice(SCENE_ID_PREFIX.length);
-  const read = prepared(
-    db,
-    'SELECT * FROM approved_scenes WHERE repository_key = ? AND worktree_key = ? AND name = ?',
-  );
+  const read = prepared(db, 'SELECT * FROM approved_scenes WHERE repository_key = ? AND worktree_key = ? AND name = ?');
   for (const owner of owners) {
     const row = read.get(owner.repositoryKey, owner.worktreeKey, name) as SceneRow | undefined;
     if (row) return sceneView(db, row);
