@@ -88,6 +88,11 @@ export interface ProjectionScan {
   entries: ApprovedEntry[];
   /** The scene files read (empty when `unchanged`), by name. */
   scenes: ScannedScene[];
+  /**
+   * Scene files left out (malformed, a doctrine, misnamed), each named: they do not make the scan
+   * partial — the entries and the other scenes stand, as consolidation treats such a file.
+   */
+  sceneProblems: ProjectionProblem[];
   /** What was read, for the next scan's short circuit. */
   files: ScannedFile[];
   problems: ProjectionProblem[];
@@ -302,6 +307,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       unchanged: true,
       entries: [],
       scenes: [],
+      sceneProblems: [],
       files: options.previous.files,
       problems,
       // The previous scan's time stays the reference: files stay "racy" relative to when they were read.
@@ -312,6 +318,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
   const files: ScannedFile[] = [];
   const parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }> = [];
   const scenes: ScannedScene[] = [];
+  const sceneProblems: ProjectionProblem[] = [];
   const settled = settledDigests(options.known || options.knownScene ? options.previous : undefined);
   let total = 0;
   let stopped = false;
@@ -374,7 +381,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       files.push({ path, stamp: read.stamp, contentDigest });
       if (isScene) {
         const scene = sceneOf(path, name, contentDigest, read.bytes);
-        if ('problem' in scene) problems.push(scene.problem);
+        if ('problem' in scene) sceneProblems.push(scene.problem);
         else scenes.push(scene);
         continue;
       }
@@ -443,13 +450,14 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
     unchanged: false,
     entries,
     scenes,
+    sceneProblems,
     files,
     problems,
     scannedAtMs,
   };
 }
 
-/** A scene file's bytes as a scene, or the problem that keeps it (and the scan) out: linted like an entry. */
+/** A scene file's bytes as a scene, or the problem that keeps it out (linted like an entry). */
 function sceneOf(
   path: string,
   name: string,

@@ -131,7 +131,7 @@ export async function syncRoot(
     const drifted = scan.problems.some((problem) => problem.kind === 'changed');
     if (result.outcome !== 'raced' && !drifted) break;
   }
-  for (const problem of last!.problems) problems.push({ scope: owner.scope, ...problem });
+  for (const problem of [...last!.problems, ...last!.sceneProblems]) problems.push({ scope: owner.scope, ...problem });
   if (result!.outcome === 'raced') {
     // Other syncs kept committing while this one scanned: theirs stand; this one reports partial.
     const message = 'other syncs changed the projection while this one scanned; sync again';

@@ -180,24 +180,25 @@ describe('scenes in what is given back', () => {
     assert.equal(await sessionStart(home, repo, 's3', 'i3'), before);
   });
 
-  it('keeps the previous projection and says why when a scene file is malformed', async () => {
+  it('names a malformed scene file and leaves it out; the entries and the other scenes stand', async () => {
     const home = tempHome('scenes');
     const repo = gitRepo(home, 'repo');
     const root = projectRoot(repo);
     writeEntries(root);
     writeScenes(root);
-    await sync(home, repo);
     writeFileSync(join(root, 'scenes', 'broken.md'), '---\nscene: broken\n---\nno title\n');
     const result = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repo });
+    assert.equal(result.code, 0, result.stderr);
     const synced = JSON.parse(result.stdout);
-    assert.equal(synced.coverage, 'partial');
-    assert.ok(
-      synced.problems.some(
-        (p: { path: string; message: string }) => p.path === 'scenes/broken.md' && /title/.test(p.message),
-      ),
-      result.stdout,
+    assert.equal(synced.coverage, 'complete');
+    assert.equal(synced.entries, 122);
+    assert.deepEqual(
+      synced.problems.map((p: { path: string; kind: string }) => [p.path, p.kind]),
+      [['scenes/broken.md', 'malformed']],
     );
-    // The scenes of the last complete reading stand.
+    assert.match(synced.problems[0].message, /`title` is required/);
+    const broken = await runCli(['get', 'scene:broken', '--home', home, '--json'], { cwd: repo });
+    assert.notEqual(broken.code, 0);
     const got = await runCli(['get', 'scene:frontend-styling', '--home', home, '--json'], { cwd: repo });
     assert.equal(got.code, 0, got.stderr);
     assert.equal(JSON.parse(got.stdout).scene.entries.length, 40);
