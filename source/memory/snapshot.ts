@@ -243,12 +243,17 @@ export function selectSnapshot(
   /**
    * The scenes of the entries' scopes. Only when some entries do not fit are the scenes holding
    * one of those indexed after the "N more" line, their room taken from the entries: with no
-   * scene, or everything shown, the text is the one without scenes, byte for byte.
+   * scene, or everything shown, the text is the one without scenes, byte for byte. A function is
+   * called only then (the hook reads the scenes only when it needs them).
    */
-  scenes: readonly SnapshotScene[] = [],
+  sceneSource: readonly SnapshotScene[] | (() => readonly SnapshotScene[]) = [],
 ): Snapshot {
-  const plain = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, []);
-  if (plain.omitted === 0 || scenes.length === 0) return plain;
+  // Each entry is rendered once, whatever the number of passes below.
+  const rendered = new Map<SnapshotEntry, { block: string; size: number }>();
+  const plain = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, [], rendered);
+  if (plain.omitted === 0) return plain;
+  const scenes = typeof sceneSource === 'function' ? sceneSource() : sceneSource;
+  if (scenes.length === 0) return plain;
   // Candidates: scenes with an entry not shown, as many as the index's share of the budget holds.
   const shownPlain = new Set(plain.entryIds);
   const candidates: Array<{ scene: SnapshotScene; line: string }> = [];
@@ -268,7 +273,7 @@ export function selectSnapshot(
   for (;;) {
     if (listed.length === 0) return plain;
     const index = [sceneHeading(cli), ...listed.map((c) => c.line)];
-    const chosen = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, index);
+    const chosen = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, index, rendered);
     const shown = new Set(chosen.entryIds);
     // A budget too small for the frame, the stale lines and the index: no index.
     if (chosen.bytes > budgetBytes) return plain;
@@ -291,6 +296,7 @@ function selectEntries(
   withheld: readonly WithheldEntry[],
   /** Lines after the "N more" line (the scene index): their room is taken first. */
   index: readonly string[],
+  rendered: Map<SnapshotEntry, { block: string; size: number }>,
 ): Snapshot {
   const seen = new Set<string>(withheld.map((entry) => entry.entryId));
   const ordered = [...entries]
@@ -313,8 +319,13 @@ function selectEntries(
   const blocks: string[] = [];
   const entryIds: string[] = [];
   for (const entry of ordered) {
-    const block = renderEntry(entry);
-    const size = byteLength(block) + 1;
+    let one = rendered.get(entry);
+    if (!one) {
+      const block = renderEntry(entry);
+      one = { block, size: byteLength(block) + 1 };
+      rendered.set(entry, one);
+    }
+    const { block, size } = one;
     if (used + size > budgetBytes) break;
     used += size;
     blocks.push(block);

@@ -120,13 +120,12 @@ export function snapshotFromState(
       for (const owner of owners)
         rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
       const { given, withheld } = withholdStale(db, owners, rows);
-      const entries = given.map(snapshotEntry);
-      const plain = selectSnapshot(entries, budgetBytes, total, cli, reason, withheld);
-      if (plain.omitted === 0) return plain;
-      // Only a scope whose entries do not all fit reads its scenes: one short row each.
-      scenes ??= readSnapshotScenes(db, owners);
-      if (scenes.length === 0) return plain;
-      return selectSnapshot(entries, budgetBytes, total, cli, reason, withheld, scenes);
+      // Only when the entries do not all fit are the scenes read: one short row each.
+      const sceneRows = () => {
+        scenes ??= readSnapshotScenes(db, owners);
+        return scenes;
+      };
+      return selectSnapshot(given.map(snapshotEntry), budgetBytes, total, cli, reason, withheld, sceneRows);
     };
     const page = Math.min(FIRST_PAGE_ROWS, bound);
     const firstTry = select(page);
