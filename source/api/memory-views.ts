@@ -222,6 +222,10 @@ export const memorySearchResultSchema = z.strictObject({
       path: z.string(),
       stale: z.boolean().optional(),
       staleNote: z.string().optional(),
+      /** A scene (a group of entries, `scenes/<name>.md`), read with get like an entry; absent for an entry. */
+      kind: z.literal('scene').optional(),
+      /** A scene's approved entries. */
+      entries: z.number().optional(),
     }),
   ),
   scopes: z.array(memoryScopeViewSchema),
@@ -269,6 +273,24 @@ export const memoryEntryViewSchema = z.strictObject({
   failedAnchors: z.array(failedAnchorSchema).optional(),
   /** Given, read and re-taught counts of this entry on this machine (absent from a host older than them). */
   usage: entryUsageSchema.optional(),
+  /** A scene read by its id (`scene:<name>`, type "scene"): its entries; `body` is its summary and them. */
+  scene: z
+    .strictObject({
+      name: z.string(),
+      entries: z.array(
+        z.strictObject({
+          entryId: z.string(),
+          title: z.string(),
+          appliesWhen: nullableText,
+          /** Absent past the bound on a scene's bodies: read the entry by its id. */
+          body: z.string().optional(),
+        }),
+      ),
+      /** Ids the scene names that are not approved entries of its scope. */
+      missing: z.array(z.string()),
+      bodiesLeftOut: z.number(),
+    })
+    .optional(),
 });
 export type MemoryEntryView = z.infer<typeof memoryEntryViewSchema>;
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
+import { parseConsolidationFile, SCENE_DIRECTORY } from '../memory/consolidation/scene-format.js';
 import {
   type CheckedDirectory,
   checkDirectory,
@@ -33,6 +34,22 @@ export interface ApprovedEntry extends Omit<MemoryEntry, 'extra'> {
   contentDigest: string;
   /** Frontmatter fields we do not interpret, as a JSON object. */
   extra: Record<string, unknown>;
+}
+
+/**
+ * A scene file of the root (`scenes/<name>.md`) as the scan read it: kept in the projection so
+ * that what is given back (the snapshot's scene index, `get`, search) never parses a file.
+ */
+export interface ScannedScene {
+  name: string;
+  title: string;
+  appliesWhen: string | null;
+  /** The entry ids the file names, in its order (some may not be approved entries of the root). */
+  entries: string[];
+  /** The file's body: the scene's summary. */
+  summary: string;
+  path: string;
+  contentDigest: string;
 }
 
 export interface ScannedFile {
@@ -69,6 +86,13 @@ export interface ProjectionScan {
   /** Nothing changed since `previous`: no file was read, `entries` is empty, the caller keeps what it has. */
   unchanged: boolean;
   entries: ApprovedEntry[];
+  /** The scene files read (empty when `unchanged`), by name. */
+  scenes: ScannedScene[];
+  /**
+   * Scene files left out (malformed, a doctrine, misnamed), each named: they do not make the scan
+   * partial — the entries and the other scenes stand, as consolidation treats such a file.
+   */
+  sceneProblems: ProjectionProblem[];
   /** What was read, for the next scan's short circuit. */
   files: ScannedFile[];
   problems: ProjectionProblem[];
@@ -111,7 +135,7 @@ const directoryStamp = (path: string): string => {
 /** The stamps of the root and of every type directory (absent ones too: a new one is a change). */
 export function directoryStamps(root: MemoryRoot): string {
   const base = join(root.anchor, ...root.parts);
-  return [base, ...ENTRY_TYPES.map((type) => join(base, type))].map(directoryStamp).join(' ');
+  return [base, ...[...ENTRY_TYPES, SCENE_DIRECTORY].map((type) => join(base, type))].map(directoryStamp).join(' ');
 }
 
 /**
@@ -137,7 +161,8 @@ const isEntryName = (name: string): boolean => !name.startsWith('.') && name.end
 
 interface Listed {
   directory: CheckedDirectory;
-  type: EntryType;
+  /** An entry type, or the scenes' directory (listed last). */
+  type: EntryType | typeof SCENE_DIRECTORY;
   /** The entry files to read. */
   names: string[];
   /** Every non-hidden `*.md` name listed, refused ones included: what a second listing must match. */
@@ -161,7 +186,7 @@ function listRoot(
   if (!rootDir) return { rootDir: null, listed: [] };
   const listed: Listed[] = [];
   const present = new Set(readdirSync(rootDir.path));
-  for (const type of ENTRY_TYPES) {
+  for (const type of [...ENTRY_TYPES, SCENE_DIRECTORY] as const) {
     if (!present.has(type)) continue;
     let directory: CheckedDirectory;
     try {
@@ -186,7 +211,7 @@ function listRoot(
         });
         continue;
       }
-      const check = checkEntryPath(path, 'existing');
+      const check = type === SCENE_DIRECTORY ? { ok: true as const } : checkEntryPath(path, 'existing');
       if (!check.ok) {
         problems.push({ kind: 'misplaced', path, line: null, message: check.reason });
         continue;
@@ -250,6 +275,8 @@ export interface ScanOptions {
    * that content digest: with `previous`, only the files whose stamp changed are read again.
    */
   known?: (path: string, contentDigest: string) => MemoryEntry | undefined;
+  /** The same for a scene file: the scene the projection holds for it with that content digest. */
+  knownScene?: (path: string, contentDigest: string) => ScannedScene | undefined;
   /** Date.now() past which no further file is read: the scan is then partial (kind `deadline`). */
   deadlineMs?: number;
   /** The scan's time (the reference for the next short circuit); default now. */
@@ -279,6 +306,8 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       sourceTreeDigest: options.previous.sourceTreeDigest,
       unchanged: true,
       entries: [],
+      scenes: [],
+      sceneProblems: [],
       files: options.previous.files,
       problems,
       // The previous scan's time stays the reference: files stay "racy" relative to when they were read.
@@ -288,7 +317,9 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
 
   const files: ScannedFile[] = [];
   const parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }> = [];
-  const settled = settledDigests(options.known ? options.previous : undefined);
+  const scenes: ScannedScene[] = [];
+  const sceneProblems: ProjectionProblem[] = [];
+  const settled = settledDigests(options.known || options.knownScene ? options.previous : undefined);
   let total = 0;
   let stopped = false;
   for (const { directory, type, names } of listed) {
@@ -304,13 +335,16 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
         });
         break;
       }
-      const stamp = options.known ? lstamp(`${directory.path}/${name}`) : null;
+      const isScene = type === SCENE_DIRECTORY;
+      const reuse = isScene ? options.knownScene : options.known;
+      const stamp = reuse ? lstamp(`${directory.path}/${name}`) : null;
       const digest = stamp ? settled(path, stamp) : undefined;
-      const reused = digest === undefined ? undefined : options.known!(path, digest);
+      const reused = digest === undefined ? undefined : reuse!(path, digest);
       if (stamp && digest !== undefined && reused) {
         // Not read: its stamp is the one the previous scan digested, and the projection holds its entry.
         files.push({ path, stamp, contentDigest: digest });
-        parsed.push({ path, contentDigest: digest, entry: reused });
+        if (isScene) scenes.push(reused as ScannedScene);
+        else parsed.push({ path, contentDigest: digest, entry: reused as MemoryEntry });
         continue;
       }
       if (options.deadlineMs !== undefined && Date.now() > options.deadlineMs) {
@@ -345,6 +379,12 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       options.afterRead?.(path);
       const contentDigest = sha256Hex(read.bytes);
       files.push({ path, stamp: read.stamp, contentDigest });
+      if (isScene) {
+        const scene = sceneOf(path, name, contentDigest, read.bytes);
+        if ('problem' in scene) sceneProblems.push(scene.problem);
+        else scenes.push(scene);
+        continue;
+      }
       const entry = parseEntry(read.bytes);
       if (!entry.ok) {
         problems.push({
@@ -409,9 +449,53 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
     sourceTreeDigest: sourceTreeDigest(files),
     unchanged: false,
     entries,
+    scenes,
+    sceneProblems,
     files,
     problems,
     scannedAtMs,
+  };
+}
+
+/** A scene file's bytes as a scene, or the problem that keeps it out (linted like an entry). */
+function sceneOf(
+  path: string,
+  name: string,
+  contentDigest: string,
+  bytes: Uint8Array,
+): ScannedScene | { problem: ProjectionProblem } {
+  const parsed = parseConsolidationFile(bytes);
+  if (!parsed.ok) {
+    const { line, message } = parsed.problem;
+    return { problem: { kind: 'malformed', path, line, message: `${path}:${line}: ${message}` } };
+  }
+  const file = parsed.value.file;
+  if (file.kind !== 'scene')
+    return {
+      problem: {
+        kind: 'misplaced',
+        path,
+        line: null,
+        message: `${path} is a doctrine file; doctrine files belong in doctrine/`,
+      },
+    };
+  if (`${file.name}.md` !== name)
+    return {
+      problem: {
+        kind: 'misplaced',
+        path,
+        line: null,
+        message: `${path}: its \`scene\` is "${file.name}"; rename the file ${SCENE_DIRECTORY}/${file.name}.md`,
+      },
+    };
+  return {
+    name: file.name,
+    title: file.title,
+    appliesWhen: file.appliesWhen,
+    entries: file.entries,
+    summary: file.body,
+    path,
+    contentDigest,
   };
 }
 
@@ -524,6 +608,7 @@ export function readEntryFiles(root: MemoryRoot): Array<{ path: string; bytes: U
   if (unsafe) throw new MemoryFileError('symlink', unsafe.path, unsafe.message);
   const files: Array<{ path: string; bytes: Uint8Array }> = [];
   for (const { directory, type, names } of listed) {
+    if (type === SCENE_DIRECTORY) continue;
     for (const name of names) {
       const read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
       if (read) files.push({ path: `${type}/${name}`, bytes: read.bytes });

@@ -18,6 +18,20 @@ export interface SnapshotEntry {
   created: string | null;
 }
 
+/** A scene of approved entries (scenes/<name>.md) as the snapshot may index it. */
+export interface SnapshotScene {
+  /** What `get` / `memory_get` reads: `scene:<name>`. */
+  sceneId: string;
+  scope: 'project' | 'user';
+  title: string;
+  appliesWhen: string | null;
+  /** The approved entries it groups, in its file's order. */
+  entryIds: readonly string[];
+}
+
+/** The id a scene is read by: no entry id holds a colon. */
+export const sceneIdOf = (name: string): string => `scene:${name}`;
+
 export interface Snapshot {
   /** The text to give the model; "" when there is nothing to give. */
   text: string;
@@ -28,6 +42,10 @@ export interface Snapshot {
   bytes: number;
   /** Stale entries left out (an anchor no longer holds), in order: each said so in one line. */
   withheld?: string[];
+  /** Scenes indexed because some of their entries were not shown, in order (absent: none). */
+  scenes?: string[];
+  /** Entries not shown that an indexed scene holds: reachable through it. */
+  indexed?: number;
 }
 
 /** An entry left out of the snapshot because a claim it makes about the repository no longer holds. */
@@ -181,6 +199,29 @@ const omittedLine = (count: number, cli: string | undefined) =>
     cli === undefined ? '' : `, or \`${cli} memory search <words>\``
   })`;
 
+/** At most this many scenes are indexed, in at most this share of the budget. */
+export const SNAPSHOT_SCENES_MAX = 24;
+const SCENE_INDEX_BUDGET_SHARE = 0.5;
+
+const sceneHeading = (cli: string | undefined) =>
+  `(scenes — groups of these notes, with notes not shown above; \`memory_get\` reads a scene by its id${
+    cli === undefined ? '' : `, or \`${cli} get <id>\``
+  }:)`;
+
+/** The line a scene gives in the snapshot's index: its id, scope, how many entries, title and when it applies. */
+export function renderSceneLine(scene: SnapshotScene): string {
+  const applies = scene.appliesWhen ? ` applies when: ${JSON.stringify(displayText(scene.appliesWhen))}` : '';
+  const count = scene.entryIds.length;
+  return `- [${displayText(scene.sceneId, 140)}] (${scene.scope} scene, ${count} note${count === 1 ? '' : 's'}) title: ${JSON.stringify(displayText(scene.title))}${applies}`;
+}
+
+/** Most entries first, then the repository's, then by id: the order scenes are indexed in. */
+const sceneOrder = (a: SnapshotScene, b: SnapshotScene): number => {
+  if (a.entryIds.length !== b.entryIds.length) return b.entryIds.length - a.entryIds.length;
+  if (a.scope !== b.scope) return a.scope === 'project' ? -1 : 1;
+  return a.sceneId < b.sceneId ? -1 : a.sceneId > b.sceneId ? 1 : 0;
+};
+
 /**
  * The bounded selection: entries in snapshotOrder, one per id, as many as fit `budgetBytes`
  * (UTF-8) with the frame, stopping at the first that does not fit so the order stays the order.
@@ -199,6 +240,63 @@ export function selectSnapshot(
    * never given as true, each said so (withheldLines), within the budget.
    */
   withheld: readonly WithheldEntry[] = [],
+  /**
+   * The scenes of the entries' scopes. Only when some entries do not fit are the scenes holding
+   * one of those indexed after the "N more" line, their room taken from the entries: with no
+   * scene, or everything shown, the text is the one without scenes, byte for byte. A function is
+   * called only then (the hook reads the scenes only when it needs them).
+   */
+  sceneSource: readonly SnapshotScene[] | (() => readonly SnapshotScene[]) = [],
+): Snapshot {
+  // Each entry is rendered once, whatever the number of passes below.
+  const rendered = new Map<SnapshotEntry, { block: string; size: number }>();
+  const plain = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, [], rendered);
+  if (plain.omitted === 0) return plain;
+  const scenes = typeof sceneSource === 'function' ? sceneSource() : sceneSource;
+  if (scenes.length === 0) return plain;
+  // Candidates: scenes with an entry not shown, as many as the index's share of the budget holds.
+  const shownPlain = new Set(plain.entryIds);
+  const candidates: Array<{ scene: SnapshotScene; line: string }> = [];
+  let indexBytes = byteLength(sceneHeading(cli)) + 1;
+  for (const scene of [...scenes].sort(sceneOrder)) {
+    if (candidates.length === SNAPSHOT_SCENES_MAX) break;
+    if (!scene.entryIds.some((id) => !shownPlain.has(id))) continue;
+    const line = renderSceneLine(scene);
+    if (indexBytes + byteLength(line) + 1 > budgetBytes * SCENE_INDEX_BUDGET_SHARE) continue;
+    indexBytes += byteLength(line) + 1;
+    candidates.push({ scene, line });
+  }
+  // Reserving the index's room shows fewer entries, so more scenes could be needed — but only those
+  // of the candidates; a scene whose entries all fit is dropped and its room given back, which only
+  // shows more entries. The set shrinks until every scene listed holds an entry not shown.
+  let listed = candidates;
+  for (;;) {
+    if (listed.length === 0) return plain;
+    const index = [sceneHeading(cli), ...listed.map((c) => c.line)];
+    const chosen = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, index, rendered);
+    const shown = new Set(chosen.entryIds);
+    // A budget too small for the frame, the stale lines and the index: no index.
+    if (chosen.bytes > budgetBytes) return plain;
+    const needed = listed.filter((c) => c.scene.entryIds.some((id) => !shown.has(id)));
+    if (needed.length === listed.length) {
+      const reachable = new Set<string>();
+      for (const { scene } of listed) for (const id of scene.entryIds) if (!shown.has(id)) reachable.add(id);
+      return { ...chosen, scenes: listed.map((c) => c.scene.sceneId), indexed: reachable.size };
+    }
+    listed = needed;
+  }
+}
+
+function selectEntries(
+  entries: readonly SnapshotEntry[],
+  budgetBytes: number,
+  total: number | undefined,
+  cli: string | undefined,
+  partialReason: string | undefined,
+  withheld: readonly WithheldEntry[],
+  /** Lines after the "N more" line (the scene index): their room is taken first. */
+  index: readonly string[],
+  rendered: Map<SnapshotEntry, { block: string; size: number }>,
 ): Snapshot {
   const seen = new Set<string>(withheld.map((entry) => entry.entryId));
   const ordered = [...entries]
@@ -217,19 +315,24 @@ export function selectSnapshot(
   // A budget too small for the named lines still says how many were left out, in one line.
   if (frame + linesBytes(stale) > budgetBytes)
     stale = [`(${withheld.length} note${withheld.length === 1 ? '' : 's'} may be stale and not given)`];
-  let used = frame + linesBytes(stale);
+  let used = frame + linesBytes(stale) + linesBytes(index);
   const blocks: string[] = [];
   const entryIds: string[] = [];
   for (const entry of ordered) {
-    const block = renderEntry(entry);
-    const size = byteLength(block) + 1;
+    let one = rendered.get(entry);
+    if (!one) {
+      const block = renderEntry(entry);
+      one = { block, size: byteLength(block) + 1 };
+      rendered.set(entry, one);
+    }
+    const { block, size } = one;
     if (used + size > budgetBytes) break;
     used += size;
     blocks.push(block);
     entryIds.push(entry.entryId);
   }
   const omitted = count - entryIds.length;
-  const lines = [head, ...blocks, ...(omitted > 0 ? [omittedLine(omitted, cli)] : []), ...stale, FOOTER];
+  const lines = [head, ...blocks, ...(omitted > 0 ? [omittedLine(omitted, cli)] : []), ...index, ...stale, FOOTER];
   const text = lines.join('\n');
   const snapshot: Snapshot = { text, entryIds, omitted, bytes: byteLength(text) };
   if (withheld.length > 0) snapshot.withheld = withheld.map((entry) => entry.entryId);

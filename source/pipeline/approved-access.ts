@@ -28,6 +28,7 @@ import {
   type SyncApprovedResult,
 } from '../store/memory/approved-sync.js';
 import { readEntryUsageView } from '../store/memory/usage-reads.js';
+import { readScene, SCENE_ID_PREFIX, type SceneView, sceneBody, searchScenes } from '../store/memory/scene-reads.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
@@ -39,6 +40,8 @@ import { rankStaleLast, staleNote } from '../memory/staleness.js';
 /** Scans of one root per sync: a scan that saw a file change, or lost a race with another sync, is retried. */
 const SYNC_ATTEMPTS = 3;
 export const MEMORY_SEARCH_DEFAULT_LIMIT = 20;
+/** Scenes a search gives at most, before the entries. */
+export const MEMORY_SEARCH_SCENES_MAX = 5;
 
 interface Target {
   owner: ApprovedOwner;
@@ -128,7 +131,7 @@ export async function syncRoot(
     const drifted = scan.problems.some((problem) => problem.kind === 'changed');
     if (result.outcome !== 'raced' && !drifted) break;
   }
-  for (const problem of last!.problems) problems.push({ scope: owner.scope, ...problem });
+  for (const problem of [...last!.problems, ...last!.sceneProblems]) problems.push({ scope: owner.scope, ...problem });
   if (result!.outcome === 'raced') {
     // Other syncs kept committing while this one scanned: theirs stand; this one reports partial.
     const message = 'other syncs changed the projection while this one scanned; sync again';
@@ -239,12 +242,25 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
     path,
     () => ({ ...emptyView(owners), results: [] }),
     (db) =>
-      db.transaction(
-        (): MemorySearchResult => ({
+      db.transaction((): MemorySearchResult => {
+        // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
+        const scenes = searchScenes(db, owners, query, Math.min(MEMORY_SEARCH_SCENES_MAX, max - 1));
+        const entries = staleLast(db, owners, searchApproved(db, owners, query, max - scenes.length));
+        return {
           ...scopesView(db, owners),
-          results: staleLast(db, owners, searchApproved(db, owners, query, max)),
-        }),
-      )(),
+          results: [
+            ...scenes.map((scene) => ({
+              entryId: scene.sceneId,
+              title: scene.title,
+              scope: scene.scope,
+              path: scene.path,
+              kind: 'scene' as const,
+              entries: scene.entries,
+            })),
+            ...entries,
+          ],
+        };
+      })(),
   );
   return withFollowed(found, followed);
 }
@@ -340,7 +356,45 @@ export function approvedViewAt(path: string, cwd: string): ApprovedView {
   );
 }
 
+/** A scene as get gives it: an entry-like view of type "scene" whose body is its summary and entries. */
+function sceneEntryView(scene: SceneView): MemoryEntryView {
+  return {
+    id: scene.id,
+    title: scene.title,
+    appliesWhen: scene.appliesWhen,
+    contentDigest: scene.contentDigest,
+    sources: [{ scope: scene.scope, path: scene.path }],
+    body: sceneBody(scene),
+    type: 'scene',
+    priority: 0,
+    scene: { name: scene.name, entries: scene.entries, missing: scene.missing, bodiesLeftOut: scene.bodiesLeftOut },
+  };
+}
+
+/** `get scene:<name>`: the scene as the projection holds it (the follow first brings it up to date). */
+function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView {
+  const owners = ownersOf(cwd);
+  const followed = followFiles(path, cwd);
+  const scene = withMemoryState(
+    path,
+    () => undefined,
+    (db) => db.transaction(() => readScene(db, owners, sceneId))(),
+  );
+  if (!scene)
+    throw new CmError(
+      'not_found',
+      `No scene has the id ${echoed(sceneId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+    );
+  const view = sceneEntryView(scene);
+  if (followed.partial.length === 0) return view;
+  return {
+    ...view,
+    body: `${view.body}\n(the memory files could not all be read now: ${followed.partial[0]!.reason})\n`,
+  };
+}
+
 export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
+  if (entryId.startsWith(SCENE_ID_PREFIX)) return sceneGetAt(path, cwd, entryId);
   const owners = ownersOf(cwd);
   const notFound = () =>
     new CmError(

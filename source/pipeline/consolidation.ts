@@ -8,6 +8,7 @@ import type { MemoryConsolidateResult } from '../api/memory-views.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
 import { readSceneFiles } from '../effects/scene-files.js';
+import { SCENE_DIRECTORY } from '../memory/consolidation/scene-format.js';
 import { CmError } from '../errors.js';
 import {
   BUILTIN_CONSOLIDATION_RUNNER,
@@ -104,7 +105,13 @@ export async function consolidateScope(
   await deps.open();
   const synced = await syncRoot(deps, owner, anchor);
   const read = readSceneFiles(memoryRootOf(scope, anchor));
-  const problems = [...synced.problems.map((problem) => `${problem.path}: ${problem.message}`), ...read.problems];
+  // A scene file left out is named once: by the reading of the scenes below, not by the sync too.
+  const problems = [
+    ...synced.problems
+      .filter((problem) => !problem.path.startsWith(`${SCENE_DIRECTORY}/`))
+      .map((problem) => `${problem.path}: ${problem.message}`),
+    ...read.problems,
+  ];
   const scenes = read.scenes.flatMap(({ parsed, contentDigest }) =>
     parsed.file.kind === 'scene'
       ? [

@@ -27,6 +27,7 @@ import { runRunnersBench } from './runners.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runSnapshotBench } from './snapshot.js';
+import { runSnapshotCoverageBench } from './snapshot-coverage.js';
 import { runTuiBench } from './tui.js';
 import { runTuiMemoryBench } from './tui-memory.js';
 import { runTurnCandidateBench } from './turn-candidate.js';
@@ -67,6 +68,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   recall: runRecallBench,
   runners: runRunnersBench,
   snapshot: runSnapshotBench,
+  'snapshot-coverage': runSnapshotCoverageBench,
   'pi-capture': runPiCaptureBench,
   ledger: runLedgerBench,
   mcp: runMcpBench,

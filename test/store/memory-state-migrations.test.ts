@@ -40,10 +40,10 @@ function insertEntry(db: Db, id: string, owner: string, title: string, body: str
 }
 
 describe('memory-state migrations, one step each', () => {
-  it('has twelve steps, and a file at the latest version stays there', () => {
-    assert.equal(memoryStateSchema.steps.length, 12);
-    const db = atVersion(12);
-    assert.equal(migrate(db, memoryStateSchema), 12);
+  it('has thirteen steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 13);
+    const db = atVersion(13);
+    assert.equal(migrate(db, memoryStateSchema), 13);
   });
 
   it('v1 lays the foundation and names the file with a fresh UUID', () => {
@@ -214,6 +214,23 @@ describe('memory-state migrations, one step each', () => {
     assert.throws(() => insert('con-1', 'project', 'pending'), /UNIQUE constraint failed/);
     assert.throws(() => insert('con-2', 'team', 'pending'), /CHECK constraint failed/);
     assert.throws(() => insert('con-3', 'user', 'applied'), /CHECK constraint failed/);
+    assert.equal(db.prepare('SELECT count(*) FROM approved_entries').pluck().get(), 1, 'entries are untouched');
+  });
+
+  it('v13 adds the approved scenes, empty, one per owner and name, with a checked scope and count', () => {
+    const db = atVersion(12);
+    insertEntry(db, 'e1', 'r', 'Config loader', 'see `src/config.ts`');
+    assert.deepEqual(added(db), ['table approved_scenes']);
+    const insert = (name: string, scope: string, entries: number) =>
+      db
+        .prepare(
+          "INSERT INTO approved_scenes (repository_key, worktree_key, name, scope, title, applies_when, summary, file_entries_json, entry_ids_json, entries, path, content_digest) VALUES ('r', 'w', ?, ?, 'Config', NULL, '', '[]', '[]', ?, 'scenes/x.md', 'd')",
+        )
+        .run(name, scope, entries);
+    insert('config', 'project', 0);
+    assert.throws(() => insert('config', 'project', 0), /UNIQUE constraint failed/);
+    assert.throws(() => insert('other', 'team', 0), /CHECK constraint failed/);
+    assert.throws(() => insert('third', 'user', -1), /CHECK constraint failed/);
     assert.equal(db.prepare('SELECT count(*) FROM approved_entries').pluck().get(), 1, 'entries are untouched');
   });
 });

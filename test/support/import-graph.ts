@@ -90,6 +90,10 @@ export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
   { path: 'source/api/common.ts', why: "the API's common language (receipts, client names), zod-free" },
   { path: 'source/memory/snapshot.ts', why: 'renders the session-start snapshot (pure)' },
   { path: 'source/memory/entry-format.ts', why: 'the entry format the snapshot renders (pure)' },
+  {
+    path: 'source/memory/consolidation/scene-format.ts',
+    why: 'the scan that follows the files parses a changed scene file with it, as it does an entry file (pure)',
+  },
   { path: 'source/memory/visible-text.ts', why: 'what the snapshot shows of a text (pure)' },
   { path: 'source/memory/fts-query.ts', why: 'term splitting used by the memory-state migrations (pure)' },
   { path: 'source/memory/query-expansion.ts', why: 'fts-query widens search words with it (pure, no imports)' },

@@ -88,7 +88,7 @@ export async function memorySearch(
     out.result(result, () => {
       const lines = result.results.map(
         (r) =>
-          `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
+          `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${r.kind === 'scene' ? `[scene of ${r.entries ?? 0} notes] ` : ''}${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
       );
       if (lines.length === 0) lines.push('no approved memory matches');
       lines.push(
@@ -111,6 +111,11 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
     out.result(entry, () =>
       [
         `${entry.id}: ${preview(entry.title, 100)}`,
+        ...(entry.scene
+          ? [
+              `scene of ${entry.scene.entries.length} note${entry.scene.entries.length === 1 ? '' : 's'} (get <id> reads one)`,
+            ]
+          : []),
         ...(entry.appliesWhen ? [`applies when: ${preview(entry.appliesWhen, 100)}`] : []),
         ...(entry.stale
           ? [

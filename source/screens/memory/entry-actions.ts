@@ -109,7 +109,16 @@ export function editEntry(entry: MemoryEntryView, edit: EditInEditor): EntryActi
 }
 
 /** The entry the keys act on: the open one, else the selected row. */
+/** A scene (`scene:<name>`, from search) is read here but changed only by consolidation: no entry action. */
+const isSceneId = (id: string): boolean => id.startsWith('scene:');
+
+/** The entry the keys act on: the open one, else the selected row; never a scene. */
 export function targetEntry(entries: EntriesState): { entryId: string; scope: string; title: string } | null {
+  const target = actedOn(entries);
+  return target && !isSceneId(target.entryId) ? target : null;
+}
+
+function actedOn(entries: EntriesState): { entryId: string; scope: string; title: string } | null {
   if (entries.open)
     return {
       entryId: entries.open.entryId,
@@ -216,7 +225,7 @@ export function useEntryActionKeys(input: EntryActionKeys, active: boolean) {
       const target = targetEntry(entries);
       if (command === 'reverifyEntry') dispatch({ type: 'verify', entryId: target?.entryId ?? null });
       else if (command === 'reviseEntry') {
-        if (entries.entry) dispatch(editEntry(entries.entry, input.edit));
+        if (entries.entry && !isSceneId(entries.entry.id)) dispatch(editEntry(entries.entry, input.edit));
       } else if (target) input.retire(target);
     },
     { isActive: active && !entries.typing && input.actions.job === null },
@@ -226,10 +235,10 @@ export function useEntryActionKeys(input: EntryActionKeys, active: boolean) {
 /** The help line's items for these keys: edit only on an open entry (its text is read). */
 export function entryActionHelp(entries: EntriesState): HelpItem[] {
   if (entries.typing) return [];
-  const any = entries.open !== null || listedRows(entries).length > 0;
+  const any = targetEntry(entries) !== null;
   return [
     helpItem('verify', ['reverifyEntry']),
-    ...(entries.entry ? [helpItem('edit', ['reviseEntry'])] : []),
+    ...(entries.entry && !isSceneId(entries.entry.id) ? [helpItem('edit', ['reviseEntry'])] : []),
     ...(any ? [helpItem('retire', ['retireEntry'])] : []),
   ];
 }

@@ -34,6 +34,7 @@ import {
   directoryStamps,
   encodePreviousScan,
   type ProjectionScan,
+  type ScannedScene,
   scanApprovedRoot,
 } from '../../effects/approved-projection.js';
 import type { MemoryEntry } from '../../memory/entry-format.js';
@@ -47,6 +48,7 @@ import {
   readQuickProjection,
   type StoredEntry,
   storedEntriesByPath,
+  storedScenesByPath,
   type SyncApprovedInput,
   syncApproved,
 } from './approved-sync.js';
@@ -108,6 +110,7 @@ export const scanInput = (
   scanJson: encodePreviousScan(scan),
   problems: scan.problems,
   entries: scan.entries,
+  scenes: scan.scenes,
   directories: scan.directories,
 });
 
@@ -219,7 +222,18 @@ function followOne(
       const entry = stored.get(path);
       return entry && entry.contentDigest === digest ? asParsed(entry) : undefined;
     };
-    const scan = scanApprovedRoot(root, owner.scope, { ...(previous ? { previous } : {}), known, deadlineMs });
+    let scenes: Map<string, ScannedScene> | undefined;
+    const knownScene = (path: string, digest: string): ScannedScene | undefined => {
+      scenes ??= storedScenesByPath(reader, owner);
+      const scene = scenes.get(path);
+      return scene && scene.contentDigest === digest ? scene : undefined;
+    };
+    const scan = scanApprovedRoot(root, owner.scope, {
+      ...(previous ? { previous } : {}),
+      known,
+      knownScene,
+      deadlineMs,
+    });
     if (scan.unchanged && row?.coverage === 'complete') {
       if (settled) return null;
       // Nothing changed but the directories' stamps are new or were taken too close to a change:

@@ -58,6 +58,21 @@ export const syncInput = z
     scanJson: z.string(),
     problems: z.array(problemSchema),
     entries: z.array(entrySchema),
+    scenes: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            title: z.string(),
+            appliesWhen: z.string().nullable(),
+            entries: z.array(z.string()),
+            summary: z.string(),
+            path: z.string(),
+            contentDigest: hex64,
+          })
+          .strict(),
+      )
+      .optional(),
     directories: z
       .object({
         stamps: z.string(),

@@ -11,7 +11,12 @@
 // sync that committed in between wins (the caller scans again or reports partial).
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
-import type { DirectoryStamps, MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
+import type {
+  DirectoryStamps,
+  MemoryScope,
+  ProjectionProblem,
+  ScannedScene,
+} from '../../effects/approved-projection.js';
 import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
 
 /** What the FTS rows index and how: a change re-indexes on the next complete scan. */
@@ -54,6 +59,8 @@ export interface SyncApprovedInput {
   scanJson: string;
   problems: Array<Omit<ProjectionProblem, 'kind'> & { kind: string }>;
   entries: StoredEntryInput[];
+  /** The scene files of the root (absent: none), kept with a complete projection. */
+  scenes?: ScannedScene[] | undefined;
   /** The root's directory stamps as the scan took them: kept with a complete projection only. */
   directories?: DirectoryStamps | undefined;
 }
@@ -249,6 +256,77 @@ function replaceEntries(tx: Tx<'memory'>, owner: ApprovedOwner, entries: Readonl
   for (const row of old) if (!kept.has(row.entry_id)) drop(row.rowid);
 }
 
+/**
+ * Makes the owner's scene rows the scan's scenes. Each keeps the ids its file names and, apart,
+ * those of them this projection holds (what a reader can open) with their count.
+ */
+function replaceScenes(
+  tx: Tx<'memory'>,
+  owner: ApprovedOwner,
+  scenes: ReadonlyArray<ScannedScene>,
+  entries: ReadonlyArray<StoredEntryInput>,
+): void {
+  prepared(tx.db, 'DELETE FROM approved_scenes WHERE repository_key = ? AND worktree_key = ?').run(
+    owner.repositoryKey,
+    owner.worktreeKey,
+  );
+  if (scenes.length === 0) return;
+  const approved = new Set(entries.map((entry) => entry.id));
+  const insert = prepared(
+    tx.db,
+    `INSERT INTO approved_scenes (repository_key, worktree_key, name, scope, title, applies_when, summary, file_entries_json, entry_ids_json, entries, path, content_digest)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const scene of scenes) {
+    const held = scene.entries.filter((id) => approved.has(id));
+    insert.run(
+      owner.repositoryKey,
+      owner.worktreeKey,
+      scene.name,
+      owner.scope,
+      scene.title,
+      scene.appliesWhen,
+      scene.summary,
+      JSON.stringify(scene.entries),
+      JSON.stringify(held),
+      held.length,
+      scene.path,
+      scene.contentDigest,
+    );
+  }
+}
+
+/** The owner's stored scenes by path: what an incremental scan reuses for a scene file whose stamp did not change. */
+export function storedScenesByPath(db: Db, owner: Omit<ApprovedOwner, 'scope'>): Map<string, ScannedScene> {
+  const rows = prepared(
+    db,
+    `SELECT name, title, applies_when, summary, file_entries_json, path, content_digest
+     FROM approved_scenes WHERE repository_key = ? AND worktree_key = ?`,
+  ).all(owner.repositoryKey, owner.worktreeKey) as Array<{
+    name: string;
+    title: string;
+    applies_when: string | null;
+    summary: string;
+    file_entries_json: string;
+    path: string;
+    content_digest: string;
+  }>;
+  return new Map(
+    rows.map((row) => [
+      row.path,
+      {
+        name: row.name,
+        title: row.title,
+        appliesWhen: row.applies_when,
+        entries: JSON.parse(row.file_entries_json) as string[],
+        summary: row.summary,
+        path: row.path,
+        contentDigest: row.content_digest,
+      },
+    ]),
+  );
+}
+
 export function syncApproved(tx: Tx<'memory'>, input: SyncApprovedInput): SyncApprovedResult {
   const { owner } = input;
   const current = readProjection(tx.db, owner);
@@ -307,6 +385,7 @@ export function syncApproved(tx: Tx<'memory'>, input: SyncApprovedInput): SyncAp
     return { outcome: 'unchanged', generation: current.generation, coverage: 'complete', entries: count() };
   }
   replaceEntries(tx, owner, input.entries);
+  replaceScenes(tx, owner, input.scenes ?? [], input.entries);
   keepDirectoryStamps(tx, owner, input.directories ?? null);
   const generation = (current?.generation ?? 0) + 1;
   prepared(

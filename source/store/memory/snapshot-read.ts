@@ -6,7 +6,14 @@
 import type { Db } from '../database.js';
 import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../limits.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../../effects/repository.js';
-import { selectSnapshot, type Snapshot, type SnapshotEntry, type WithheldEntry } from '../../memory/snapshot.js';
+import {
+  sceneIdOf,
+  selectSnapshot,
+  type Snapshot,
+  type SnapshotEntry,
+  type SnapshotScene,
+  type WithheldEntry,
+} from '../../memory/snapshot.js';
 import { readVerdicts, type StoredVerdict, type VerdictRead, verdictFor } from './verdict-read.js';
 import { openMemoryStateReadOnly } from './state-database.js';
 import { memoryRootOf } from '../../effects/memory-root.js';
@@ -107,12 +114,18 @@ export function snapshotFromState(
       // An id held by both owners is counted twice here: "N more" may then say one too many.
       total += (count.get(owner.repositoryKey, owner.worktreeKey) as number | undefined) ?? 0;
     }
+    let scenes: SnapshotScene[] | undefined;
     const select = (limit: number): Snapshot => {
       const rows: OrderRow[] = [];
       for (const owner of owners)
         rows.push(...(first.all(owner.repositoryKey, owner.worktreeKey, limit) as OrderRow[]));
       const { given, withheld } = withholdStale(db, owners, rows);
-      return selectSnapshot(given.map(snapshotEntry), budgetBytes, total, cli, reason, withheld);
+      // Only when the entries do not all fit are the scenes read: one short row each.
+      const sceneRows = () => {
+        scenes ??= readSnapshotScenes(db, owners);
+        return scenes;
+      };
+      return selectSnapshot(given.map(snapshotEntry), budgetBytes, total, cli, reason, withheld, sceneRows);
     };
     const page = Math.min(FIRST_PAGE_ROWS, bound);
     const firstTry = select(page);
@@ -122,6 +135,36 @@ export function snapshotFromState(
     if (firstTry.entryIds.length + (firstTry.withheld?.length ?? 0) < page || page === bound) return firstTry;
     return select(bound);
   })();
+}
+
+/**
+ * The scenes of `owners` that hold at least one approved entry, as the last complete sync of their
+ * files stored them (state-schema v13): no scene file is read here.
+ */
+export function readSnapshotScenes(db: Db, owners: readonly SnapshotOwner[]): SnapshotScene[] {
+  const read = db.prepare(
+    `SELECT name, scope, title, applies_when, entry_ids_json FROM approved_scenes
+     WHERE repository_key = ? AND worktree_key = ? AND entries > 0 ORDER BY name`,
+  );
+  const scenes: SnapshotScene[] = [];
+  for (const owner of owners) {
+    const rows = read.all(owner.repositoryKey, owner.worktreeKey) as Array<{
+      name: string;
+      scope: 'project' | 'user';
+      title: string;
+      applies_when: string | null;
+      entry_ids_json: string;
+    }>;
+    for (const row of rows)
+      scenes.push({
+        sceneId: sceneIdOf(row.name),
+        scope: row.scope,
+        title: row.title,
+        appliesWhen: row.applies_when,
+        entryIds: JSON.parse(row.entry_ids_json) as string[],
+      });
+  }
+  return scenes;
 }
 
 /**

@@ -16,6 +16,7 @@ import { migrateToEntryAnchors } from './schema/v9-entry-anchors.js';
 import { migrateToRetirementFiles } from './schema/v10-retirement-files.js';
 import { migrateToEntryUsefulness } from './schema/v11-entry-usefulness.js';
 import { migrateToConsolidationPatches } from './schema/v12-consolidation-patches.js';
+import { migrateToApprovedScenes } from './schema/v13-approved-scenes.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -32,5 +33,6 @@ export const memoryStateSchema: Schema = {
     migrateToRetirementFiles,
     migrateToEntryUsefulness,
     migrateToConsolidationPatches,
+    migrateToApprovedScenes,
   ],
 };

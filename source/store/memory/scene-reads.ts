@@ -1,0 +1,190 @@
+// Reads of the scenes the projection holds (state-schema v13), for `get scene:<name>`, MCP
+// `memory_get` and search: read-only, no zod, no file (the sync that read the scene files stored
+// them). A scene is given with its summary and its entries — ids and titles always, bodies while
+// they fit a bound — and search matches its name, title, `appliesWhen` and summary.
+import { prepared, type Db } from '../database.js';
+import type { MemoryScope } from '../../effects/approved-projection.js';
+import { foldForMatch } from '../../memory/visible-text.js';
+import { sceneIdOf } from '../../memory/snapshot.js';
+import type { ApprovedOwner } from './approved-sync.js';
+
+/** Bodies of a scene's entries given by `get`, in all: past this, entries are given by id and title. */
+export const SCENE_BODIES_MAX_BYTES = 24 * 1024;
+
+/** The scene id's prefix: `scene:<name>`. */
+export const SCENE_ID_PREFIX = 'scene:';
+
+export interface SceneEntryView {
+  entryId: string;
+  title: string;
+  appliesWhen: string | null;
+  /** Absent past SCENE_BODIES_MAX_BYTES. */
+  body?: string;
+}
+
+export interface SceneView {
+  id: string;
+  name: string;
+  scope: MemoryScope;
+  title: string;
+  appliesWhen: string | null;
+  summary: string;
+  path: string;
+  contentDigest: string;
+  entries: SceneEntryView[];
+  /** Ids the file names that are not approved entries of its scope (retired, misspelt). */
+  missing: string[];
+  /** Entries given without their body (the bound). */
+  bodiesLeftOut: number;
+}
+
+interface SceneRow {
+  name: string;
+  scope: MemoryScope;
+  title: string;
+  applies_when: string | null;
+  summary: string;
+  file_entries_json: string;
+  entry_ids_json: string;
+  entries: number;
+  path: string;
+  content_digest: string;
+  repository_key: string;
+  worktree_key: string;
+}
+
+const encoder = new TextEncoder();
+
+/** A scene by its id across the owners, the repository's first; undefined when none holds it. */
+export function readScene(db: Db, owners: readonly ApprovedOwner[], sceneId: string): SceneView | undefined {
+  if (!sceneId.startsWith(SCENE_ID_PREFIX)) return undefined;
+  const name = sceneId.slice(SCENE_ID_PREFIX.length);
+  const read = prepared(db, 'SELECT * FROM approved_scenes WHERE repository_key = ? AND worktree_key = ? AND name = ?');
+  for (const owner of owners) {
+    const row = read.get(owner.repositoryKey, owner.worktreeKey, name) as SceneRow | undefined;
+    if (row) return sceneView(db, row);
+  }
+  return undefined;
+}
+
+function sceneView(db: Db, row: SceneRow): SceneView {
+  const held = JSON.parse(row.entry_ids_json) as string[];
+  const named = JSON.parse(row.file_entries_json) as string[];
+  const entry = prepared(
+    db,
+    'SELECT frontmatter_json, body_text FROM approved_entries WHERE entry_id = ? AND repository_key = ? AND worktree_key = ?',
+  );
+  let room = SCENE_BODIES_MAX_BYTES;
+  let bodiesLeftOut = 0;
+  const entries: SceneEntryView[] = [];
+  const found = new Set<string>();
+  for (const id of held) {
+    const stored = entry.get(id, row.repository_key, row.worktree_key) as
+      | { frontmatter_json: string; body_text: string }
+      | undefined;
+    if (!stored) continue;
+    found.add(id);
+    const front = JSON.parse(stored.frontmatter_json) as { title?: unknown; appliesWhen?: unknown };
+    const view: SceneEntryView = {
+      entryId: id,
+      title: typeof front.title === 'string' ? front.title : id,
+      appliesWhen: typeof front.appliesWhen === 'string' ? front.appliesWhen : null,
+    };
+    const size = encoder.encode(stored.body_text).length;
+    if (size <= room) {
+      view.body = stored.body_text;
+      room -= size;
+    } else bodiesLeftOut++;
+    entries.push(view);
+  }
+  return {
+    id: sceneIdOf(row.name),
+    name: row.name,
+    scope: row.scope,
+    title: row.title,
+    appliesWhen: row.applies_when,
+    summary: row.summary,
+    path: row.path,
+    contentDigest: row.content_digest,
+    entries,
+    missing: named.filter((id) => !found.has(id)),
+    bodiesLeftOut,
+  };
+}
+
+/** A scene as `get` prints it and `memory_get` gives it: the summary, then each entry. */
+export function sceneBody(scene: SceneView): string {
+  const lines = [scene.summary.replace(/\s+$/, ''), '', `Notes in this scene (${scene.entries.length}):`];
+  for (const entry of scene.entries) {
+    lines.push('', `## ${entry.title} [${entry.entryId}]`);
+    if (entry.appliesWhen) lines.push(`applies when: ${entry.appliesWhen}`);
+    if (entry.body !== undefined) lines.push('', entry.body.replace(/\s+$/, ''));
+  }
+  if (scene.bodiesLeftOut > 0)
+    lines.push('', `(${scene.bodiesLeftOut} notes given by id and title only: read each with memory_get and its id)`);
+  if (scene.missing.length > 0)
+    lines.push('', `(named by the scene but not approved notes of its scope: ${scene.missing.join(', ')})`);
+  return `${lines.join('\n').replace(/^\n+/, '')}\n`;
+}
+
+export interface SceneHit {
+  sceneId: string;
+  title: string;
+  scope: MemoryScope;
+  path: string;
+  entries: number;
+}
+
+/** Words too common to say anything of a scene. */
+const STOP = new Set(['the', 'and', 'for', 'with', 'when', 'how', 'what', 'this', 'that', 'from', 'into']);
+
+const wordsOf = (text: string): string[] =>
+  [...text]
+    .map(foldForMatch)
+    .join('')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+
+/**
+ * The owners' scenes matching `query`: a scene matches when at least half of the query's words
+ * (of three letters or more, common words aside) begin a word of its name, title, `appliesWhen`
+ * or summary. Most words matched first, then most entries, then the repository's, then by name.
+ */
+export function searchScenes(db: Db, owners: readonly ApprovedOwner[], query: string, limit: number): SceneHit[] {
+  const terms = [...new Set(wordsOf(query).filter((word) => word.length >= 3 && !STOP.has(word)))];
+  if (terms.length === 0 || owners.length === 0 || limit < 1) return [];
+  const need = Math.ceil(terms.length / 2);
+  const read = prepared(
+    db,
+    `SELECT name, scope, title, applies_when, summary, path, entries FROM approved_scenes
+     WHERE repository_key = ? AND worktree_key = ? AND entries > 0`,
+  );
+  const hits: Array<SceneHit & { score: number; order: number }> = [];
+  owners.forEach((owner, order) => {
+    const rows = read.all(owner.repositoryKey, owner.worktreeKey) as Array<
+      Pick<SceneRow, 'name' | 'scope' | 'title' | 'applies_when' | 'summary' | 'path' | 'entries'>
+    >;
+    for (const row of rows) {
+      const words = wordsOf(`${row.name} ${row.title} ${row.applies_when ?? ''} ${row.summary}`);
+      const score = terms.filter((term) => words.some((word) => word.startsWith(term))).length;
+      if (score < need) continue;
+      hits.push({
+        sceneId: sceneIdOf(row.name),
+        title: row.title,
+        scope: row.scope,
+        path: row.path,
+        entries: row.entries,
+        score,
+        order,
+      });
+    }
+  });
+  hits.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.entries - a.entries ||
+      a.order - b.order ||
+      (a.sceneId < b.sceneId ? -1 : a.sceneId > b.sceneId ? 1 : 0),
+  );
+  return hits.slice(0, limit).map(({ score: _score, order: _order, ...hit }) => hit);
+}
