@@ -11,3 +11,20 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A seeded xorshift generator with the helpers property tests use: `int(n)` in [0, n) and `pick`
+ * of a list, so a failing case can be replayed from its seed.
+ */
+export function seededPicker(seed: number) {
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+  return { next, int, pick };
+}

@@ -16,22 +16,11 @@ import {
   updateEntryDocument,
 } from '../../source/memory/entry-format.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SLUG_MAX_CHARS } from '../../source/limits.js';
+import { seededPicker } from '../support/seeded-random.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-/** A small seeded generator, so a failing case can be replayed from its seed. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick };
-}
+const random = seededPicker;
 
 const PIECES = [
   'pnpm',
