@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, 
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { git, gitRepo, runCli, tempHome } from '../support/cli.js';
-import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
+import { projectRoot, userRoot, writeEntry, writeLegacyConfigRepository } from '../support/memory-files.js';
 
 type Answer = {
   scope: string;
@@ -229,18 +229,11 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
   it('leaves out a method this machine verified stale, and removes its skill, until it is fresh again', async () => {
     const home = tempHome('skills-stale');
     const repo = gitRepo(home, 'repo');
-    mkdirSync(join(repo, 'src', 'legacy'), { recursive: true });
-    writeFileSync(join(repo, 'src', 'legacy', 'config.ts'), 'export function loadConfig() {}\n');
-    writeFileSync(join(repo, 'package.json'), JSON.stringify({ scripts: { 'lint:legacy': 'true' } }));
-    writeEntry(
-      projectRoot(repo),
-      'm-legacy',
-      'Edit the legacy loader',
-      'Configuration is loaded by `src/legacy/config.ts`; run `pnpm run lint:legacy` after editing it.',
-    );
-    writeEntry(projectRoot(repo), 'm-small', 'Keep reviews small', 'Keep each review under 400 lines.');
-    git(repo, 'add', '--all');
-    git(repo, 'commit', '-q', '-m', 'start');
+    writeLegacyConfigRepository(repo, (...args) => git(repo, ...args), {
+      legacyId: 'm-legacy',
+      legacyTitle: 'Edit the legacy loader',
+      keptId: 'm-small',
+    });
     assert.equal((await runCli(['memory', 'sync', '--home', home], { cwd: repo })).code, 0);
     const verified = await runCli(['memory', 'status', '--home', home], { cwd: repo });
     assert.equal(verified.code, 0, verified.stderr);

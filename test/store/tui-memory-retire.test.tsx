@@ -5,7 +5,7 @@
 // Prepare & promote, shows the exact removal, and a (the plan key) approves and removes it — the
 // entry then leaves the stale list and get answers not found. Every frame within 80×24.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
@@ -13,25 +13,18 @@ import { SCREEN_CLIENT } from '../../source/screens/memory/entry-actions.js';
 import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';
 import { git, gitRepo, tempHome } from '../support/cli.js';
-import { projectRoot, writeEntry } from '../support/memory-files.js';
+import { projectRoot, writeLegacyConfigRepository } from '../support/memory-files.js';
 import { act, KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
 
 function staleRepository(home: string): string {
   const repo = gitRepo(home, 'repo');
-  mkdirSync(join(repo, 'src', 'legacy'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'legacy', 'config.ts'), 'export function loadConfig() {}\n');
-  writeFileSync(join(repo, 'package.json'), JSON.stringify({ scripts: { 'lint:legacy': 'true' } }));
-  writeEntry(
-    projectRoot(repo),
-    'legacy-config',
-    'Where configuration is loaded',
-    'Configuration is loaded by `src/legacy/config.ts`; run `pnpm run lint:legacy` after editing it.',
-  );
-  writeEntry(projectRoot(repo), 'kept-rule', 'Keep reviews small', 'Keep each review under 400 lines.');
-  git(repo, 'add', '--all');
-  git(repo, 'commit', '-q', '-m', 'start');
+  writeLegacyConfigRepository(repo, (...args) => git(repo, ...args), {
+    legacyId: 'legacy-config',
+    legacyTitle: 'Where configuration is loaded',
+    keptId: 'kept-rule',
+  });
   rmSync(join(repo, 'src', 'legacy', 'config.ts'));
   writeFileSync(join(repo, 'package.json'), JSON.stringify({ scripts: {} }));
   git(repo, 'add', '--all');

@@ -38,3 +38,26 @@ export function writeEntry(root: string, id: string, title: string, body: string
 /** The project memory root of a worktree and the user memory root of a data home. */
 export const projectRoot = (worktree: string) => join(worktree, '.common-memory', 'memory');
 export const userRoot = (home: string) => join(home, 'memory');
+
+/** The line of an entry that names a file and a script of its repository (anchor verification tests). */
+export const LEGACY_CONFIG_LINE =
+  'Configuration is loaded by `src/legacy/config.ts`; run `pnpm run lint:legacy` after editing it.';
+
+/**
+ * Writes, in the git worktree `repo`, the file and the script an entry `legacyId` names
+ * (LEGACY_CONFIG_LINE) and an entry `keptId` that names nothing, and commits them: removing
+ * `src/legacy/config.ts` and the script makes `legacyId` stale.
+ */
+export function writeLegacyConfigRepository(
+  repo: string,
+  commit: (...args: string[]) => unknown,
+  entries: { legacyId: string; legacyTitle: string; keptId: string },
+): void {
+  mkdirSync(join(repo, 'src', 'legacy'), { recursive: true });
+  writeFileSync(join(repo, 'src', 'legacy', 'config.ts'), 'export function loadConfig() {}\n');
+  writeFileSync(join(repo, 'package.json'), JSON.stringify({ scripts: { 'lint:legacy': 'true' } }));
+  writeEntry(projectRoot(repo), entries.legacyId, entries.legacyTitle, LEGACY_CONFIG_LINE);
+  writeEntry(projectRoot(repo), entries.keptId, 'Keep reviews small', 'Keep each review under 400 lines.');
+  commit('add', '--all');
+  commit('commit', '-q', '-m', 'start');
+}
