@@ -132,6 +132,10 @@ describe('memory consolidate', () => {
     assert.match(refused.stderr, /not inside a git worktree/);
     const bad = await cli('memory', 'consolidate', '--scope', 'team');
     assert.equal(bad.code, 2);
+    const text = await cli('memory', 'consolidate', '--scope', 'user');
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /nothing to propose/);
+    assert.doesNotMatch(text.stdout, /memory review/, 'a patch with no operation sends nobody to review');
     const user = JSON.parse((await cli('memory', 'consolidate', '--scope', 'user', '--json')).stdout);
     assert.equal(user.scope, 'user');
     assert.equal(user.entries, 0);
