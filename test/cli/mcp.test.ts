@@ -111,6 +111,16 @@ describe('common-memory mcp', () => {
     }
   });
 
+  it('stdin closed right after a call: the call is answered before the server exits 0', async () => {
+    const { home, repo } = await syncedRepo('mcp-eof');
+    const client = await McpTestClient.start(home, repo);
+    const answered = client.call('memory_search', { query: 'pnpm lockfile' });
+    const exited = client.close();
+    const result = await answered;
+    assert.equal(result.isError, undefined, JSON.stringify(result));
+    assert.equal(await exited, 0);
+  });
+
   it('a damaged memory-state is memory_unavailable, never not_found; status says unavailable', async () => {
     const { home, repo } = await syncedRepo('mcp-damaged');
     writeFileSync(storeFiles(home).memoryState, 'garbage'.repeat(2000), { mode: 0o600 });
