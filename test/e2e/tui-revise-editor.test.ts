@@ -61,19 +61,21 @@ describe('the Memory screen hands the terminal to $EDITOR', { timeout: 120_000 }
     };
     try {
       await seen('Dashboard');
-      await keys('7');
-      // Keys act once the view has read what it shows.
-      await seen(/queued \(/);
-      await keys(']');
-      await seen(/No candidates chosen/);
+      // Each wait reads only what was drawn after its key: a word already on an earlier frame
+      // must not let the next key go before the view it is meant for.
+      const press = async (text: string, what: string | RegExp) => {
+        const from = output.length;
+        await keys(text);
+        await seen(what, from);
+      };
+      await press('7', /queued \(/);
+      await press(']', /No candidates chosen/);
       const entries = output.length;
       await keys(']');
       await seen(/\[Entries\]/, entries);
       await seen(/stale entr|No stale entries|Stale entries/i, entries);
-      await keys('/configuration\r');
-      await seen('Where configuration is loaded');
-      await keys('\r');
-      await seen('e edit');
+      await press('/configuration\r', /"configuration": 1 found/);
+      await press('\r', 'e edit');
       const before = output.length;
       await keys('e');
       await seen(/made from your edit of/, before);
