@@ -17,6 +17,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
+import { staleBuild } from './build-stamp.mjs';
 import fileDurations from './test-durations.mjs';
 
 // A tier's concurrency is how many of its files may run beside each other; all tiers share one pool
@@ -107,34 +108,15 @@ function plan(args) {
 // Hosts started in-process from source would start their worker threads under tsx, compiling each
 // worker's module graph again (about 1 s of CPU a local host, 5 s a serving one; hundreds of hosts
 // a run): point them at the build `npm test` has just made instead (source/workers/start-worker.ts),
-// as plain node threads. Only when that build is at least as new as every file of source/: a run
-// started without `pretest` after an edit (`node --import tsx scripts/test.mjs`) must not test the
-// threads of an older tree, so it starts them from source and says so. A file run alone with
-// `node --import tsx --test` starts workers from source too.
+// as plain node threads. Only when dist/ is the build of the sources as they are now (its stamp,
+// scripts/build-stamp.mjs): a run started without `pretest` after an edit
+// (`node --import tsx scripts/test.mjs`) must not test the threads of an older tree, so it starts
+// them from source and says so. A file run alone with `node --import tsx --test` starts workers
+// from source too.
 const builtWorkers = join(import.meta.dirname, '..', 'dist', 'workers');
-const staleBuild = builtWorkersStale(join(import.meta.dirname, '..', 'source'), builtWorkers);
-if (staleBuild === null) process.env.COMMON_MEMORY_TEST_WORKERS ??= builtWorkers;
-else process.stderr.write(`# worker threads start from source/ (slower): ${staleBuild}; npm test builds first\n`);
-
-/** Why dist/workers cannot stand in for source/ (missing, or older than a source file), or null. */
-function builtWorkersStale(sourceDir, workersDir) {
-  if (!existsSync(workersDir)) return `${relative(process.cwd(), workersDir)} is not built`;
-  const built = readdirSync(workersDir).filter((name) => name.endsWith('-thread.js'));
-  if (built.length === 0) return `${relative(process.cwd(), workersDir)} holds no worker thread`;
-  const oldest = Math.min(...built.map((name) => statSync(join(workersDir, name)).mtimeMs));
-  const newer = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        const found = newer(path);
-        if (found) return found;
-      } else if (statSync(path).mtimeMs > oldest) return path;
-    }
-    return undefined;
-  };
-  const edited = newer(sourceDir);
-  return edited ? `${relative(process.cwd(), edited)} is newer than the build` : null;
-}
+const stale = staleBuild();
+if (stale === null) process.env.COMMON_MEMORY_TEST_WORKERS ??= builtWorkers;
+else process.stderr.write(`# worker threads start from source/ (slower): ${stale}; npm test builds first\n`);
 
 // Each test file's process measures its own wall and CPU time and leaves them here at exit
 // (scripts/test-cost.cjs, preloaded through the execArgv the runner gives its children).
