@@ -62,16 +62,19 @@ export function staleBuild() {
   return built === inputsDigest() ? null : 'the sources changed since dist/ was built';
 }
 
-const command = import.meta.filename === process.argv[1] ? process.argv[2] : undefined;
+const runAsScript = import.meta.filename === process.argv[1];
+const command = runAsScript ? process.argv[2] : undefined;
 if (command === 'clear') {
   rmSync(STAMP, { force: true });
 } else if (command === 'write') {
   writeFileSync(STAMP, `${inputsDigest()}\n`);
 } else if (command === 'check') {
   const stale = staleBuild();
-  process.stderr.write(`build: ${stale ? `${stale}; building` : 'dist/ is the build of these sources; not built again'}\n`);
+  process.stderr.write(
+    `build: ${stale ? `${stale}; building` : 'dist/ is the build of these sources; not built again'}\n`,
+  );
   process.exit(stale ? 1 : 0);
-} else if (command !== undefined || import.meta.filename === process.argv[1]) {
+} else if (runAsScript) {
   process.stderr.write('usage: node scripts/build-stamp.mjs clear|write|check\n');
   process.exit(2);
 }
