@@ -9,10 +9,10 @@
 // second must still count.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
-const root = join(import.meta.dirname, '..');
-const STAMP = join(root, 'dist', 'build-inputs.sha256');
+const ROOT = join(import.meta.dirname, '..');
+const stampFile = (root) => join(root, 'dist', 'build-inputs.sha256');
 
 /** The build's inputs: its sources, its scripts and configuration, the locked dependencies it bundles. */
 const INPUTS = [
@@ -27,47 +27,51 @@ const INPUTS = [
   'package-lock.json',
 ];
 
-function files(path) {
+function files(root, path) {
   const full = join(root, path);
   let entries;
   try {
     entries = readdirSync(full, { withFileTypes: true });
   } catch (error) {
     if (error.code === 'ENOTDIR') return [path];
+    if (error.code === 'ENOENT') return [];
     throw error;
   }
   return entries.flatMap((entry) =>
-    entry.isDirectory() ? files(join(path, entry.name)) : entry.isFile() ? [join(path, entry.name)] : [],
+    entry.isDirectory() ? files(root, join(path, entry.name)) : entry.isFile() ? [join(path, entry.name)] : [],
   );
 }
 
 /** One digest over each input's path and bytes, and the Node that builds (its code caches are V8's own). */
-export function inputsDigest() {
+export function inputsDigest(root = ROOT) {
   const hash = createHash('sha256').update(`node ${process.version}\n`);
-  for (const file of INPUTS.flatMap(files).sort()) {
+  for (const file of INPUTS.flatMap((path) => files(root, path)).sort()) {
     const bytes = readFileSync(join(root, file));
-    hash.update(`${relative(root, join(root, file))}\0${bytes.length}\0`).update(bytes);
+    hash.update(`${file}\0${bytes.length}\0`).update(bytes);
   }
   return hash.digest('hex');
 }
 
 /** Why dist/ is not the build of the sources as they are now, or null when it is. */
-export function staleBuild() {
+export function staleBuild(root = ROOT) {
   let built;
   try {
-    built = readFileSync(STAMP, 'utf8').trim();
+    built = readFileSync(stampFile(root), 'utf8').trim();
   } catch {
     return 'dist/ holds no build stamp';
   }
-  return built === inputsDigest() ? null : 'the sources changed since dist/ was built';
+  return built === inputsDigest(root) ? null : 'the sources changed since dist/ was built';
 }
+
+/** The digest of the inputs as they are now, left in dist/ (which the build has made). */
+export const writeStamp = (root = ROOT) => writeFileSync(stampFile(root), `${inputsDigest(root)}\n`);
 
 const runAsScript = import.meta.filename === process.argv[1];
 const command = runAsScript ? process.argv[2] : undefined;
 if (command === 'clear') {
-  rmSync(STAMP, { force: true });
+  rmSync(stampFile(ROOT), { force: true });
 } else if (command === 'write') {
-  writeFileSync(STAMP, `${inputsDigest()}\n`);
+  writeStamp();
 } else if (command === 'check') {
   const stale = staleBuild();
   process.stderr.write(
