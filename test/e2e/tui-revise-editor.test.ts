@@ -74,7 +74,10 @@ describe('the Memory screen hands the terminal to $EDITOR', { timeout: 120_000 }
       await keys(']');
       await seen(/\[Entries\]/, entries);
       await seen(/stale entr|No stale entries|Stale entries/i, entries);
-      await press('/configuration\r', /"configuration": 1 found/);
+      // The search line is open before a word is typed, and holds the word before Enter.
+      await press('/', 'search>');
+      await press('configuration', 'search> configuration');
+      await press('\r', /"configuration": 1 found/);
       await press('\r', 'e edit');
       const before = output.length;
       await keys('e');
