@@ -307,6 +307,16 @@ for (const [result, file] of cjsBundles) {
 // The SDK is the tests' reference for the protocol (test/unit/mcp-protocol.test.ts), not shipped code.
 for (const [result, file] of cjsBundles)
   refuse(result, file, /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'the tests');
+// A thread runs compiled from its code cache, where import() has no loader in Node 20 ("A dynamic
+// import callback was not specified"): a thread that needs an ES module asks bin/code-cache.cjs's
+// importFile, as the CLI's TUI stub does.
+for (const [result, file] of threads)
+  for (const output of Object.values(result.metafile.outputs))
+    for (const imported of output.imports)
+      if (imported.kind === 'dynamic-import')
+        throw new Error(
+          `bundle: ${file} calls import(${imported.path}); load it through bin/code-cache.cjs importFile`,
+        );
 refuse(read, 'dist/cli/read.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
 refuse(mcp, 'dist/cli/mcp.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
 
