@@ -119,7 +119,7 @@ else process.stderr.write(`# worker threads start from source/ (slower): ${stale
 /** Why dist/workers cannot stand in for source/ (missing, or older than a source file), or null. */
 function builtWorkersStale(sourceDir, workersDir) {
   if (!existsSync(workersDir)) return `${relative(process.cwd(), workersDir)} is not built`;
-  const built = readdirSync(workersDir).filter((name) => name.endsWith('-thread.cjs'));
+  const built = readdirSync(workersDir).filter((name) => name.endsWith('-thread.js'));
   if (built.length === 0) return `${relative(process.cwd(), workersDir)} holds no worker thread`;
   const oldest = Math.min(...built.map((name) => statSync(join(workersDir, name)).mtimeMs));
   const newer = (dir) => {
