@@ -9,12 +9,16 @@
 //                        shim) stay the same.
 //   dist/cli/main.cjs, read.cjs, mcp.cjs — the CLI without the TUI for every other command, the
 //                        reads and `mcp` (CommonJS, each with its V8 code cache).
-//   dist/workers/<name>-thread.js — each worker thread in place of its tsc output: every host
-//                        start (the TUI, session-drain, flush) starts three of them, each loading
-//                        its modules again (measured: Host.start about 290 -> 200 ms).
+//   dist/workers/<name>-thread.cjs — each worker thread in place of its tsc output (the
+//                        <name>-thread.js it is built from is removed): every host start (the TUI,
+//                        `host`, a write command) starts several, each loading its modules again
+//                        (measured: Host.start about 290 -> 200 ms). CommonJS, each with its V8
+//                        code cache, run by bin/code-cache.cjs (runThread): as an ES module a thread
+//                        compiled its whole bundle at every start (about 200 ms of CPU each).
 // Native and worker-only packages stay external: better-sqlite3 (its addon) and pi (loaded by
 // the agents worker).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -243,6 +247,29 @@ const mcp = await cliBundle('cli/mcp.cjs', (module) => module === 'mcp/server.js
 if (process.env.CM_BUNDLE_METAFILE)
   await writeFile(join(process.env.CM_BUNDLE_METAFILE, 'mcp.meta.json'), JSON.stringify(mcp.metafile));
 
+/**
+ * dist/workers/<name>-thread.cjs from tsc's dist/workers/<name>-thread.js, which is then removed:
+ * there is one file per thread, the one source/workers/start-worker.ts starts. Built as the CLI
+ * bundles are (CommonJS, `import.meta` as from dist/workers, the scorer's table read from
+ * dist/memory); scripts/cli-code-cache.cjs writes each one's code cache.
+ */
+const THREADS = ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread', 'memory-files-thread'];
+const threads = [];
+for (const name of THREADS) {
+  const file = dist(`workers/${name}.js`);
+  if (!existsSync(file)) throw new Error(`bundle: ${file} (tsc's output) is missing; run "npm run build" (tsc first)`);
+  // A cache of an earlier build would be passed over (another file); none is clearer until the last step writes it.
+  await rm(dist(`workers/${name}.cjs.v8cache`), { force: true });
+  const result = await build({
+    ...cjsOptions,
+    entryPoints: [file],
+    outfile: dist(`workers/${name}.cjs`),
+    plugins: [leanZod, weightsBeside(`workers/${name}.cjs`)],
+  });
+  await rm(file);
+  await rm(`${file}.map`, { force: true });
+  threads.push([result, `dist/workers/${name}.cjs`]);
+}
 // What the bundle's file holds: the inputs that left code in it (a module parsed and shaken out whole left none).
 const refuse = (result, file, pattern, what, home) => {
   const inputs = Object.values(result.metafile.outputs).flatMap((output) =>
@@ -252,11 +279,8 @@ const refuse = (result, file, pattern, what, home) => {
   if (found) throw new Error(`bundle: ${file} contains ${what} (${found}); it belongs to ${home} only`);
 };
 const TUI = /node_modules\/(ink|react|yoga-layout)\//;
-for (const [result, file] of [
-  [cjs, 'dist/cli/main.cjs'],
-  [read, 'dist/cli/read.cjs'],
-  [mcp, 'dist/cli/mcp.cjs'],
-]) {
+const cjsBundles = [[cjs, 'dist/cli/main.cjs'], [read, 'dist/cli/read.cjs'], [mcp, 'dist/cli/mcp.cjs'], ...threads];
+for (const [result, file] of cjsBundles) {
   refuse(result, file, TUI, 'the TUI', 'bundle.mjs');
   refuse(
     result,
@@ -281,29 +305,20 @@ for (const [result, file] of [
         );
 }
 // The SDK is the tests' reference for the protocol (test/unit/mcp-protocol.test.ts), not shipped code.
-for (const [result, file] of [
-  [cjs, 'dist/cli/main.cjs'],
-  [read, 'dist/cli/read.cjs'],
-  [mcp, 'dist/cli/mcp.cjs'],
-])
+for (const [result, file] of cjsBundles)
   refuse(result, file, /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'the tests');
+// A thread runs compiled from its code cache, where import() has no loader in Node 20 ("A dynamic
+// import callback was not specified"): a thread that needs an ES module asks bin/code-cache.cjs's
+// importFile, as the CLI's TUI stub does.
+for (const [result, file] of threads)
+  for (const output of Object.values(result.metafile.outputs))
+    for (const imported of output.imports)
+      if (imported.kind === 'dynamic-import')
+        throw new Error(
+          `bundle: ${file} calls import(${imported.path}); load it through bin/code-cache.cjs importFile`,
+        );
 refuse(read, 'dist/cli/read.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
 refuse(mcp, 'dist/cli/mcp.cjs', /node_modules\/@decimalturn\/toml-patch\//, 'toml-patch', 'main.cjs (install)');
-
-for (const name of ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread', 'memory-files-thread']) {
-  const file = dist(`workers/${name}.js`);
-  // Bundled in place: only tsc output may be bundled, once.
-  if ((await readFile(file, 'utf8')).includes('__cmCreateRequire'))
-    throw new Error(`bundle: ${file} is already bundled; run "npm run build" (tsc first)`);
-  await build({
-    ...common,
-    entryPoints: [file],
-    outfile: file,
-    allowOverwrite: true,
-    format: 'esm',
-    banner: esmRequire,
-  });
-}
 
 // Last: the CLI's code cache runs commands that start the (bundled) worker threads.
 execFileSync(process.execPath, [new URL('./cli-code-cache.cjs', import.meta.url).pathname], { stdio: 'inherit' });
