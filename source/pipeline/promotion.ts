@@ -69,7 +69,7 @@ export interface GateDeps {
   verify?: ((worktree: string) => Promise<unknown>) | undefined;
 }
 
-const fileProblem = (error: unknown, what: string): CmError | null =>
+export const fileProblem = (error: unknown, what: string): CmError | null =>
   error instanceof MemoryFileError ? new CmError('invalid_input', `${error.message}; ${what}.`) : null;
 
 /** Why a quarantined candidate cannot be prepared: a secret, or the poisoning rule and where it matched. */
@@ -230,10 +230,10 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
   return storeBuilt(deps, built.plan, owner, candidateOwner, root.anchor);
 }
 
-type Keys = { repositoryKey: string; worktreeKey: string };
+export type Keys = { repositoryKey: string; worktreeKey: string };
 
 /** Journals a built plan (status generated) through the writer. */
-function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, candidateOwner: Keys, anchor: string) {
+export function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, candidateOwner: Keys, anchor: string) {
   return deps.writer.storePlan({
     planId: plan.planId,
     owner: { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey },
@@ -245,6 +245,7 @@ function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, candidateO
     policyVersion: plan.policyVersion,
     candidates: plan.candidates,
     diff: plan.diff,
+    ...(plan.consolidation ? { consolidation: { taskId: plan.consolidation.taskId } } : {}),
     files: plan.files.map((file) => ({
       path: file.path,
       entryId: file.entryId,

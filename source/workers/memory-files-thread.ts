@@ -6,6 +6,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { syncApproved } from '../pipeline/approved-access.js';
 import { consolidateScope } from '../pipeline/consolidation.js';
+import { preparePatchPlan } from '../pipeline/patch-prepare.js';
 import { type AnchorRunSummary, verifyWorktreeAnchors } from '../pipeline/anchor-refresh.js';
 import { type GateDeps, preparePlan, prepareRetirement, promotePlan, resumePromotions } from '../pipeline/promotion.js';
 import type { MemoryPromoteResult } from '../api/memory-views.js';
@@ -75,7 +76,7 @@ serveCalls<MemoryFilesCalls>(parentPort!, {
       return { ...synced, anchors: await verifyWorktreeAnchors(data.memoryStatePath, writer, cwd) };
     }),
   verify: ({ cwd }) => serial(() => verifyWorktreeAnchors(data.memoryStatePath, writer, cwd)),
-  prepare: (request) => serial(() => preparePlan(deps, request)),
+  prepare: (request) => serial(() => (request.patch ? preparePatchPlan(deps, request) : preparePlan(deps, request))),
   retire: (request) => serial(() => prepareRetirement(deps, request)),
   consolidate: (request) =>
     serial(() =>
