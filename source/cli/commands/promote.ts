@@ -131,16 +131,9 @@ async function preparePatch(
       cwd: process.cwd(),
     }),
   );
-  const carried = plan.consolidation;
   out.result(plan, () =>
     planWithDiff(
       plan,
-      ...(carried
-        ? [
-            `operations ${carried.operations.map((o) => o.number).join(', ')} of patch ${carried.taskId}` +
-              (carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'),
-          ]
-        : []),
       'nothing is written or removed yet; git keeps the history of every file once committed',
       `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ),
@@ -240,7 +233,8 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
         : `plan ${result.planId} is applied: ${written - removed} file(s) written${removed > 0 ? `, ${removed} removed` : ''}, ${result.files.length - written} already as approved`,
       // Where a person finds the file: from the worktree's root, or in the data home.
       ...result.files.map(
-        (f) => `  ${result.scope === 'project' ? '.common-memory/memory' : '<home>/memory'}/${f.path}`,
+        (f) =>
+          `  ${result.scope === 'project' ? '.common-memory/memory' : '<home>/memory'}/${f.path}${f.state === 'removed' && !retirement ? ' (removed)' : ''}`,
       ),
     ];
     if (result.sync)
@@ -307,9 +301,15 @@ function planText(plan: MemoryPlanView): string {
     `plan ${plan.planId} (${plan.status}, ${plan.scope} scope): ${plan.files.length} file(s)`,
     `digest ${plan.planDigest}`,
   ];
+  const carried = plan.consolidation;
+  if (carried)
+    lines.push(
+      `consolidation patch ${carried.taskId}: operations ${carried.operations.map((o) => o.number).join(', ')}` +
+        (carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'),
+    );
   for (const file of plan.files) {
     lines.push(
-      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`}${file.action === 'remove' ? ` (entry ${file.entryId}, blob ${file.targetBlobHash})` : ` ← ${file.candidateIds.join(', ')}`}`,
+      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`}${file.action === 'remove' ? ` (entry ${file.entryId}, blob ${file.targetBlobHash})` : ` ← ${file.candidateIds.join(', ') || file.entryId}`}`,
     );
     for (const f of file.findings) lines.push(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
   }
