@@ -327,14 +327,48 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   return { ok: true, plan: { ...unsigned, planDigest: planDigestOf(unsigned) } };
 }
 
+/**
+ * A plan with no candidates — a retirement, a consolidation patch's — signed: its files as built,
+ * the diff against the bytes they hold now, and (a patch's) which operations it carries.
+ */
+export function planWithoutCandidates(
+  input: { planId: string; scope: PromotionScope; ownerKey: string; anchor: string },
+  files: PlanFile[],
+  current: Map<string, { bytes: Uint8Array }>,
+  consolidation?: PlanConsolidation,
+): PromotionPlan {
+  const unsigned: Omit<PromotionPlan, 'planDigest'> = {
+    format: PLAN_FORMAT,
+    planId: input.planId,
+    scope: input.scope,
+    ownerKey: input.ownerKey,
+    candidateOwnerKey: input.ownerKey,
+    anchorDigest: sha256Hex(input.anchor),
+    policyVersion: PROMOTION_POLICY_VERSION,
+    candidates: [],
+    files,
+    diff: planDiff(files, current),
+    ...(consolidation ? { consolidation } : {}),
+  };
+  return { ...unsigned, planDigest: planDigestOf(unsigned) };
+}
+
 export function planDiff(files: PlanFile[], current: Map<string, { bytes: Uint8Array }>): string {
   return files
     .map((file) => {
       const before = current.get(file.path);
       if (file.action === 'remove')
-        return createTwoFilesPatch(`a/${file.path}`, '/dev/null', decoder.decode(file.content), '', undefined, undefined, {
-          headerOptions: FILE_HEADERS_ONLY,
-        });
+        return createTwoFilesPatch(
+          `a/${file.path}`,
+          '/dev/null',
+          decoder.decode(file.content),
+          '',
+          undefined,
+          undefined,
+          {
+            headerOptions: FILE_HEADERS_ONLY,
+          },
+        );
       return createTwoFilesPatch(
         before ? `a/${file.path}` : '/dev/null',
         `b/${file.path}`,

@@ -15,6 +15,7 @@ import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
 import type { Db } from '../store/database.js';
+import type { WriterPort } from '../store/writer-commands.js';
 import { readEntryFiles, scanApprovedRoot } from '../effects/approved-projection.js';
 import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/approved-store.js';
 import { syncRoot } from './approved-access.js';
@@ -55,6 +56,15 @@ export interface GateWriter {
   ): Promise<{ view: MemoryPlanView; projection: SyncApprovedResult | null }>;
   storeScan(input: SyncApprovedInput): Promise<SyncApprovedResult>;
 }
+
+/** The gate's writer commands over a writer port (the memory files thread's, or a test's in process). */
+export const gateWriterOver = (writer: WriterPort): GateWriter => ({
+  storePlan: (input) => writer.call('memoryStorePlan', input),
+  beginPromotion: (input) => writer.call('memoryBeginPromotion', input),
+  voidPlan: (input) => writer.call('memoryVoidPlan', input),
+  finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
+  storeScan: (input) => writer.call('memorySyncApproved', input),
+});
 
 export interface GateDeps {
   memoryStatePath: string;

@@ -8,7 +8,14 @@ import { syncApproved } from '../pipeline/approved-access.js';
 import { consolidateScope } from '../pipeline/consolidation.js';
 import { preparePatchPlan } from '../pipeline/patch-prepare.js';
 import { type AnchorRunSummary, verifyWorktreeAnchors } from '../pipeline/anchor-refresh.js';
-import { type GateDeps, preparePlan, prepareRetirement, promotePlan, resumePromotions } from '../pipeline/promotion.js';
+import {
+  type GateDeps,
+  gateWriterOver,
+  preparePlan,
+  prepareRetirement,
+  promotePlan,
+  resumePromotions,
+} from '../pipeline/promotion.js';
 import type { MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryRoutes } from '../api/memory.js';
 import type { CallOf } from '../api/route.js';
@@ -42,13 +49,7 @@ const deps: GateDeps = {
   memoryStatePath: data.memoryStatePath,
   home: data.home,
   fault: faultPointFromEnv(),
-  writer: {
-    storePlan: (input) => writer.call('memoryStorePlan', input),
-    beginPromotion: (input) => writer.call('memoryBeginPromotion', input),
-    voidPlan: (input) => writer.call('memoryVoidPlan', input),
-    finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
-    storeScan: (input) => writer.call('memorySyncApproved', input),
-  },
+  writer: gateWriterOver(writer),
   verify: (worktree) => verifyWorktreeAnchors(data.memoryStatePath, writer, worktree),
 };
 

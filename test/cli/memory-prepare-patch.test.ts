@@ -8,24 +8,13 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
-import { entryText, projectRoot, writeEntry } from '../support/memory-files.js';
+import { projectRoot, writeConsolidationEntries } from '../support/memory-files.js';
 
 after(() => c.closeStores());
 
 function repository(home: string): string {
   const repo = gitRepo(home, 'repo');
-  const root = projectRoot(repo);
-  writeEntry(root, 'jest', 'Run the unit tests with jest', 'Use `pnpm jest` for the unit suite.');
-  writeFileSync(
-    join(root, 'work_method', 'vitest.md'),
-    entryText('vitest', 'Vitest runs the unit suite now', 'The unit suite moved from jest to vitest.\n').replace(
-      'created: "2026-11-30"\n',
-      'created: "2026-11-30"\nsupersedes: ["jest"]\n',
-    ),
-  );
-  writeEntry(root, 'mig-1', 'Migrations are plain SQL files', 'Write each database migration by hand in migrations/*.sql.');
-  writeEntry(root, 'mig-2', 'Never edit a merged migration', 'A database migration in migrations/ is never edited once merged.');
-  writeEntry(root, 'mig-3', 'Fix a migration with a new migration', 'A broken database migration in migrations/ gets a follow-up migration.');
+  writeConsolidationEntries(projectRoot(repo));
   return repo;
 }
 
@@ -54,7 +43,10 @@ describe('memory prepare <patch-id>', () => {
     const left = operations.map((_, i) => i + 1).filter((n) => n !== retire);
     assert.match(
       text.stdout,
-      new RegExp(`^consolidation patch ${consolidated.taskId}: operations ${retire}; left out: ${left.join(', ')}$`, 'm'),
+      new RegExp(
+        `^consolidation patch ${consolidated.taskId}: operations ${retire}; left out: ${left.join(', ')}$`,
+        'm',
+      ),
     );
     assert.match(text.stdout, /^ {2}remove work_method\/jest\.md \(entry jest, blob [0-9a-f]{40}\)$/m);
     assert.match(text.stdout, /^--- a\/work_method\/jest\.md\n\+\+\+ \/dev\/null$/m);

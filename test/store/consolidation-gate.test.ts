@@ -15,23 +15,17 @@ import { CmError } from '../../source/errors.js';
 import { syncRoot } from '../../source/pipeline/approved-access.js';
 import { consolidateWithBuiltin } from '../../source/pipeline/consolidation.js';
 import { preparePatchPlan } from '../../source/pipeline/patch-prepare.js';
-import { type GateDeps, promotePlan } from '../../source/pipeline/promotion.js';
+import { type GateDeps, gateWriterOver, promotePlan } from '../../source/pipeline/promotion.js';
 import type { AnyCommand } from '../../source/store/command.js';
 import type { Db } from '../../source/store/database.js';
 import { readConsolidationReview } from '../../source/store/memory/consolidation-reads.js';
 import { openMemoryState } from '../../source/store/memory/state-database.js';
 import { commit } from '../../source/store/transaction.js';
 import { writerCommands, type WriterPort } from '../../source/store/writer-commands.js';
-import { entryText, projectRoot, writeEntry } from '../support/memory-files.js';
+import { projectRoot, writeConsolidationEntries } from '../support/memory-files.js';
 
-const ENTRIES: Array<[id: string, title: string, body: string]> = [
-  ['jest', 'Run the unit tests with jest', 'Use `pnpm jest` for the unit suite.'],
-  ['mig-1', 'Migrations are plain SQL files', 'Write each database migration by hand in migrations/*.sql.'],
-  ['mig-2', 'Never edit a merged migration', 'A database migration in migrations/ is never edited once merged.'],
-  ['mig-3', 'Fix a migration with a new migration', 'A broken database migration in migrations/ gets a follow-up migration.'],
-  ['ci-1', 'CI lints with biome before the unit tests', 'The CI workflow runs `pnpm biome check` and then the unit tests.'],
-  ['ci-2', 'Biome lint runs in CI before tests', 'CI runs `pnpm biome check` before the unit tests.'],
-];
+/** The entries of writeConsolidationEntries (with duplicates), vitest aside. */
+const IDS = ['jest', 'mig-1', 'mig-2', 'mig-3', 'ci-1', 'ci-2'];
 
 describe('a consolidation patch through the human gate', () => {
   let dir: string;
@@ -48,7 +42,11 @@ describe('a consolidation patch through the human gate', () => {
     return consolidateWithBuiltin(writer, deps.memoryStatePath, owner, 'holder');
   };
   const prepare = (taskId: string, operations?: number[]) =>
-    preparePatchPlan(deps, { candidateIds: [], patch: { taskId, ...(operations ? { operations } : {}) }, cwd: worktree });
+    preparePatchPlan(deps, {
+      candidateIds: [],
+      patch: { taskId, ...(operations ? { operations } : {}) },
+      cwd: worktree,
+    });
   const approve = (plan: MemoryPlanView) =>
     writer.call('memoryApprovePlan', { planId: plan.planId, digest: plan.planDigest });
   const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -62,14 +60,7 @@ describe('a consolidation patch through the human gate', () => {
     assert.equal(binding.scope, 'project');
     owner = { scope: 'project', repositoryKey: binding.repositoryKey, worktreeKey: binding.worktreeKey };
     root = projectRoot(worktree);
-    for (const [id, title, body] of ENTRIES) writeEntry(root, id, title, body);
-    writeFileSync(
-      join(root, 'work_method', 'vitest.md'),
-      entryText('vitest', 'Vitest runs the unit suite now', 'The unit suite moved from jest to vitest.\n').replace(
-        'created: "2026-11-30"\n',
-        'created: "2026-11-30"\nsupersedes: ["jest"]\n',
-      ),
-    );
+    writeConsolidationEntries(root, { duplicates: true });
     const memoryStatePath = join(dir, 'memory-state.sqlite');
     const state = openMemoryState(memoryStatePath);
     db = state.db;
@@ -84,13 +75,7 @@ describe('a consolidation patch through the human gate', () => {
     deps = {
       memoryStatePath,
       home: dir,
-      writer: {
-        storePlan: (input) => writer.call('memoryStorePlan', input),
-        beginPromotion: (input) => writer.call('memoryBeginPromotion', input),
-        voidPlan: (input) => writer.call('memoryVoidPlan', input),
-        finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
-        storeScan: (input) => writer.call('memorySyncApproved', input),
-      },
+      writer: gateWriterOver(writer),
     };
   });
   afterEach(() => {
@@ -109,7 +94,7 @@ describe('a consolidation patch through the human gate', () => {
     assert.ok(retire > 0 && merge > 0 && scenes.length > 0, JSON.stringify(operations.map((o) => [o.op, o.target])));
     const mergeOp = operations[merge - 1]!;
     const [merged] = mergeOp.mergeSources;
-    const before = new Map(ENTRIES.map(([id]) => [id, read(`work_method/${id}.md`)]));
+    const before = new Map(IDS.map((id) => [id, read(`work_method/${id}.md`)]));
 
     const plan = await prepare(result.taskId, [merge, retire]);
     assert.equal(plan.status, 'generated');
@@ -140,10 +125,7 @@ describe('a consolidation patch through the human gate', () => {
     await approve(plan);
     const promoted = await promotePlan(deps, plan.planId);
     assert.equal(promoted.status, 'applied');
-    assert.deepEqual(
-      promoted.files.map((f) => f.state).sort(),
-      ['removed', 'removed', 'written'],
-    );
+    assert.deepEqual(promoted.files.map((f) => f.state).sort(), ['removed', 'removed', 'written']);
     assert.equal(existsSync(join(root, 'work_method', 'jest.md')), false, 'the retired entry is removed');
     assert.equal(existsSync(join(root, 'work_method', `${merged}.md`)), false, 'the merged entry is removed');
     const survivor = read(`work_method/${mergeOp.name}.md`);
@@ -157,7 +139,7 @@ describe('a consolidation patch through the human gate', () => {
     for (const [id, text] of before)
       if (id !== 'jest' && id !== merged && id !== mergeOp.name)
         assert.equal(read(`work_method/${id}.md`), text, `${id} is untouched`);
-    assert.equal(promoted.sync?.entries, ENTRIES.length + 1 - 2, 'the projection follows: two entries fewer');
+    assert.equal(promoted.sync?.entries, IDS.length + 1 - 2, 'the projection follows: two entries fewer');
   });
 
   it('refuses a patch whose entry was edited since its task, names it, and a new consolidation prepares', async () => {
@@ -170,7 +152,10 @@ describe('a consolidation patch through the human gate', () => {
     );
     assert.ok(refused instanceof CmError);
     assert.equal(refused.code, 'operation_conflict');
-    assert.match(refused.message, new RegExp(`patch ${result.taskId} is stale: entry jest changed \\(revision 1 → 2\\)`));
+    assert.match(
+      refused.message,
+      new RegExp(`patch ${result.taskId} is stale: entry jest changed \\(revision 1 → 2\\)`),
+    );
     assert.match(refused.message, /Nothing was prepared; run memory consolidate again for a new patch\./);
     assert.equal(journalRows(), 0, 'no plan is stored');
 
@@ -178,7 +163,10 @@ describe('a consolidation patch through the human gate', () => {
     const unrelated = result.patch!.operations.findIndex((o) => !o.basedOn.some((b) => b.entryId === 'jest')) + 1;
     assert.ok(unrelated > 0);
     const partial = await prepare(result.taskId, [unrelated]);
-    assert.deepEqual(partial.consolidation?.operations.map((o) => o.number), [unrelated]);
+    assert.deepEqual(
+      partial.consolidation?.operations.map((o) => o.number),
+      [unrelated],
+    );
 
     const again = await consolidate();
     assert.equal(again.outcome, 'accepted');

@@ -3,7 +3,7 @@
 // again: right after the kill every target is untouched, exactly the approved bytes, or (a removal)
 // gone; the second run finishes the plan without writing any file twice.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { MemoryPlanView } from '../../source/api/memory-views.js';
@@ -11,28 +11,15 @@ import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
-import { entryText, projectRoot, writeEntry } from '../support/memory-files.js';
+import { projectRoot, writeConsolidationEntries } from '../support/memory-files.js';
 
 after(() => c.closeStores());
 
-const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const json = (text: string) => JSON.parse(text);
 
 function repository(home: string): string {
   const repo = gitRepo(home, 'repo');
-  const root = projectRoot(repo);
-  writeEntry(root, 'jest', 'Run the unit tests with jest', 'Use `pnpm jest` for the unit suite.');
-  writeFileSync(
-    join(root, 'work_method', 'vitest.md'),
-    entryText('vitest', 'Vitest runs the unit suite now', 'The unit suite moved from jest to vitest.\n').replace(
-      'created: "2026-11-30"\n',
-      'created: "2026-11-30"\nsupersedes: ["jest"]\n',
-    ),
-  );
-  writeEntry(root, 'mig-1', 'Migrations are plain SQL files', 'Write each database migration by hand in migrations/*.sql.');
-  writeEntry(root, 'mig-2', 'Never edit a merged migration', 'A database migration in migrations/ is never edited once merged.');
-  writeEntry(root, 'mig-3', 'Fix a migration with a new migration', 'A broken database migration in migrations/ gets a follow-up migration.');
-  writeEntry(root, 'ci-1', 'CI lints with biome before the unit tests', 'The CI workflow runs `pnpm biome check` and then the unit tests.');
-  writeEntry(root, 'ci-2', 'Biome lint runs in CI before tests', 'CI runs `pnpm biome check` before the unit tests.');
+  writeConsolidationEntries(projectRoot(repo), { duplicates: true });
   return repo;
 }
 
@@ -65,7 +52,10 @@ describe('a consolidation plan promoted and killed with kill -9', () => {
       assert.ok(files.some((f) => f.action === 'remove') && files.some((f) => f.action !== 'remove'));
       assert.ok(files.length >= 4, `a plan of several files (${files.length})`);
       const before = new Map(
-        files.map((f) => [f.target_path, existsSync(join(root, f.target_path)) ? readFileSync(join(root, f.target_path)) : null]),
+        files.map((f) => [
+          f.target_path,
+          existsSync(join(root, f.target_path)) ? readFileSync(join(root, f.target_path)) : null,
+        ]),
       );
       assert.equal((await cli(['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code, 0);
 
@@ -78,8 +68,8 @@ describe('a consolidation plan promoted and killed with kill -9', () => {
         const now = existsSync(path) ? readFileSync(path) : null;
         const approved = file.action === 'remove' ? null : file.sanitized_content;
         const untouched = before.get(file.target_path) ?? null;
-        const isApproved = approved === null ? now === null : now !== null && now.equals(approved);
-        const isUntouched = untouched === null ? now === null : now !== null && now.equals(untouched);
+        const isApproved = approved === null ? now === null : now?.equals(approved) === true;
+        const isUntouched = untouched === null ? now === null : now?.equals(untouched) === true;
         assert.ok(isApproved || isUntouched, `${file.target_path}: untouched or as approved after the kill`);
         if (isApproved && !isUntouched) done += 1;
         if (approved !== null && isApproved) inodes.set(file.target_path, statSync(path).ino);

@@ -135,7 +135,10 @@ describe('consolidation patch → promotion plan', () => {
       assert.equal(decode(file(path).content), FILES[path]);
       assert.equal(file(path).targetBlobHash, gitBlobOid(encode(FILES[path]!)));
     }
-    assert.equal(file('work_method/lint-in-ci.md').targetBlobHash, gitBlobOid(encode(FILES['work_method/lint-in-ci.md']!)));
+    assert.equal(
+      file('work_method/lint-in-ci.md').targetBlobHash,
+      gitBlobOid(encode(FILES['work_method/lint-in-ci.md']!)),
+    );
     assert.match(plan.diff, /--- a\/work_fact\/jest\.md\n\+\+\+ \/dev\/null/);
     assert.match(plan.diff, /--- \/dev\/null\n\+\+\+ b\/scenes\/ci-checks\.md/);
     assert.deepEqual(plan.candidates, []);
@@ -273,7 +276,10 @@ describe('consolidation patch → promotion plan', () => {
         patch: {
           taskId: 'con-abc',
           operations: [
-            { ...OPERATIONS[0]!, newContent: SCENE.replace('CI lints', 'Deploy with ghp_Zq8vR3mW1tY6uP0aS5dF2gH7jK4lX9cB3nV6; CI lints') },
+            {
+              ...OPERATIONS[0]!,
+              newContent: SCENE.replace('CI lints', 'Deploy with ghp_Zq8vR3mW1tY6uP0aS5dF2gH7jK4lX9cB3nV6; CI lints'),
+            },
           ],
         },
       }),
@@ -281,6 +287,6 @@ describe('consolidation patch → promotion plan', () => {
     assert.ok(!secret.ok);
     assert.equal(secret.refusal.reason, 'secret');
     assert.match(secret.refusal.message, /operation 1 would write what looks like a secret/);
-    assert.doesNotMatch(secret.refusal.message, /Zq8vR3mW1tY6uP0aS5dF2gH7jK4lX9cB3nV6/, "masked");
+    assert.doesNotMatch(secret.refusal.message, /Zq8vR3mW1tY6uP0aS5dF2gH7jK4lX9cB3nV6/, 'masked');
   });
 });

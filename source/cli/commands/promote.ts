@@ -100,7 +100,10 @@ function operationNumbers(text: string): number[] {
     const from = Number(range?.[1]);
     const to = range?.[2] === undefined ? from : Number(range[2]);
     if (!range || from < 1 || to < from)
-      throw new CmError('usage', `--operations takes operation numbers from memory review, e.g. 1,3 or 2-4 (not "${part}").`);
+      throw new CmError(
+        'usage',
+        `--operations takes operation numbers from memory review, e.g. 1,3 or 2-4 (not "${part}").`,
+      );
     for (let n = from; n <= to; n++) numbers.push(n);
   }
   return numbers;

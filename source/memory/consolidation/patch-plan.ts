@@ -19,21 +19,17 @@ import { lintMemoryText } from '../memory-lint.js';
 import {
   type CurrentFile,
   type LintText,
-  PLAN_FORMAT,
   type PlanConsolidation,
   type PlanFile,
-  type PlanResult,
-  PROMOTION_POLICY_VERSION,
   type PromotionPlan,
   type PromotionScope,
-  planDiff,
-  planDigestOf,
+  planWithoutCandidates,
 } from '../promotion-plan.js';
 import type { SecretFinding } from '../secret-lint.js';
+import { type ConsolidationOperation, checkOperation } from './patch.js';
+import { consolidationPath, parseConsolidationFile } from './scene-format.js';
 
 export type { PlanConsolidation };
-import { type BasedOn, type ConsolidationOperation, checkOperation } from './patch.js';
-import { consolidationPath, parseConsolidationFile } from './scene-format.js';
 
 export interface PatchPlanInput {
   planId: string;
@@ -242,7 +238,14 @@ export function buildConsolidationPlan(input: PatchPlanInput): PatchPlanResult {
       const sourcePath = consolidationPath({ kind, name: source });
       const bytes = files.get(sourcePath);
       if (bytes === undefined) return invalid(`operation ${number}: ${sourcePath} does not exist`);
-      steps.push({ path: sourcePath, entryId: `${kind}:${source}`, action: 'remove', content: bytes, current: bytes, number });
+      steps.push({
+        path: sourcePath,
+        entryId: `${kind}:${source}`,
+        action: 'remove',
+        content: bytes,
+        current: bytes,
+        number,
+      });
     }
   }
   if (steps.length === 0)
@@ -311,18 +314,6 @@ export function buildConsolidationPlan(input: PatchPlanInput): PatchPlanResult {
     }),
     leftOut: input.patch.operations.map((_, index) => index + 1).filter((n) => !accepted.includes(n)),
   };
-  const unsigned: Omit<PromotionPlan, 'planDigest'> = {
-    format: PLAN_FORMAT,
-    planId: input.planId,
-    scope: input.scope,
-    ownerKey: input.ownerKey,
-    candidateOwnerKey: input.ownerKey,
-    anchorDigest: sha256Hex(input.anchor),
-    policyVersion: PROMOTION_POLICY_VERSION,
-    candidates: [],
-    files: planFiles,
-    diff: planDiff(planFiles, current),
-    consolidation,
-  };
-  return { ok: true, plan: { ...unsigned, consolidation, planDigest: planDigestOf(unsigned) } };
+  const plan = planWithoutCandidates(input, planFiles, current, consolidation);
+  return { ok: true, plan: { ...plan, consolidation } };
 }

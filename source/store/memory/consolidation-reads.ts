@@ -99,10 +99,7 @@ export function readPatchToPrepare(db: Db, taskId: string): PatchToPrepare | und
 }
 
 /** Each approved entry of one owner with its revision in memory-state now. */
-export function readEntryRevisions(
-  db: Db,
-  owner: { repositoryKey: string; worktreeKey: string },
-): Map<string, number> {
+export function readEntryRevisions(db: Db, owner: { repositoryKey: string; worktreeKey: string }): Map<string, number> {
   const rows = prepared(
     db,
     'SELECT entry_id AS id, revision FROM approved_entries WHERE repository_key = ? AND worktree_key = ?',

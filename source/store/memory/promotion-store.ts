@@ -231,7 +231,10 @@ const storePlanInput = z
     candidates: z.array(z.object({ candidateId: z.string(), revision: z.number().int() }).strict()),
     diff: z.string(),
     /** A consolidation patch's plan: the patch it carries operations of (its canonical JSON says which). */
-    consolidation: z.object({ taskId: z.string().min(1) }).strict().optional(),
+    consolidation: z
+      .object({ taskId: z.string().min(1) })
+      .strict()
+      .optional(),
     files: z
       .array(
         z
