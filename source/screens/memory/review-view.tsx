@@ -74,6 +74,17 @@ export function queueSummary(state: ReviewState): string | null {
   return `${total} queued${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined)`;
 }
 
+/**
+ * The consolidation patches waiting for review, one line each: how many operations, over which
+ * scope, and the command that prepares them (the screen shows them; preparing is the CLI's).
+ */
+export function patchSummaries(state: ReviewState): string[] {
+  return (state.data?.patches ?? []).map((patch) => {
+    const where = patch.scope === 'user' ? 'user scope' : 'this repository';
+    return `Consolidation patch ${patch.taskId}: ${patch.operations.length} operation(s) over ${where}. Prepare it: common-memory memory prepare ${patch.taskId} [--operations 1,3]`;
+  });
+}
+
 export function ReviewQueue({ state, room, columns }: { state: ReviewState; room: number; columns: number }) {
   const theme = useTheme();
   const candidates = candidatesOf(state);
@@ -83,9 +94,12 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data only
   const summary = useMemo(() => queueSummary(state), [state.data]);
   // Both wrap rather than lose their end on a terminal narrower than any supported one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the patches change with the data only
+  const patches = useMemo(() => patchSummaries(state), [state.data]);
   const titleLines = [
     ...wrapLines(heading, columns, 'heading'),
     ...(summary === null ? [] : wrapLines(summary, columns, 'text')),
+    ...patches.flatMap((line) => wrapLines(line, columns, 'muted')),
   ];
   const window = listWindow(candidates.length, state.selected, Math.max(1, room - titleLines.length));
   return (
