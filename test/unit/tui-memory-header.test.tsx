@@ -93,7 +93,7 @@ describe('Review queue header', () => {
 });
 
 describe('the Review queue with a consolidation patch waiting', () => {
-  test('names the patch, its operations and the command that prepares it, wrapped within the width', () => {
+  test('names the patch, its operations and the key that opens it, wrapped within the width', () => {
     const review: MemoryReview = {
       scope: 'all',
       callerScope: 'project',
@@ -130,8 +130,8 @@ describe('the Review queue with a consolidation patch waiting', () => {
     for (const columns of [80, 60]) {
       const lines = frameAt(state, columns);
       const text = lines.join(' ').replace(/\s+/g, ' ');
-      assert.match(text, /Consolidation patch con-06836ca6a71908e46c0ef06a: 1 operation\(s\) over this repository\./);
-      assert.match(text, /Prepare it: common-memory memory prepare con-06836ca6a71908e46c0ef06a \[--operations 1,3\]/);
+      assert.match(text, /Consolidation patch con-06836ca6a71908e46c0ef06a: 1 operation\(s\) over this repository;/);
+      assert.match(text, /c opens it to prepare\./);
       for (const line of lines) assert.ok(textColumns(line) <= columns, `within ${columns}: ${line}`);
       assert.ok(
         lines.some((line) => line.includes('Copy 1 of')),
