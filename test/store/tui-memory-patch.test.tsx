@@ -8,26 +8,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
-import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';
 import { gitRepo, tempHome } from '../support/cli.js';
 import { projectRoot, writeConsolidationEntries } from '../support/memory-files.js';
-import { act, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
+import { assertFits80x24, mount, narrowTo80, press, unmount, waitForText } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
-
-function assertFits(frame: string) {
-  const lines = frame.split('\n');
-  assert.ok(lines.length <= 24, `${lines.length} rows:\n${frame}`);
-  for (const line of lines) assert.ok(textColumns(line) <= 80, `wider than 80: ${line}`);
-}
-
-async function narrow(view: View) {
-  await act(async () => {
-    Object.defineProperty(view.stdout, 'columns', { value: 80, configurable: true });
-    (view.stdout as unknown as NodeJS.EventEmitter).emit('resize');
-  });
-}
 
 describe('Memory screen: a consolidation patch prepared by keyboard', { timeout: 120_000 }, () => {
   test('c opens the patch, m leaves an operation out, p prepares the rest, a approves and writes it', async () => {
@@ -42,13 +28,13 @@ describe('Memory screen: a consolidation patch prepared by keyboard', { timeout:
     assert.ok(scene > 0, JSON.stringify(operations.map((o) => [o.op, o.name])));
     const view = await mount(host.application, home, { cwd: repo });
     try {
-      await narrow(view);
+      await narrowTo80(view);
       await press(view, '7');
       const queue = await waitForText(
         view,
         /Consolidation patch con-[0-9a-f]{24}: \d+ operation\(s\) over this\s+repository; c opens it to prepare\./,
       );
-      assertFits(queue);
+      assertFits80x24(queue);
 
       await press(view, 'c');
       const opened = await waitForText(view, /Review › patch con-[0-9a-f]{8} · \d+ of \d+ taken/);
@@ -57,25 +43,25 @@ describe('Memory screen: a consolidation patch prepared by keyboard', { timeout:
         opened.replace(/\n\s+/g, ' '),
         /\[x\] \d+\. retire entry jest, superseded by vitest \(.*rests on jest@1, vitest@1\)/,
       );
-      assertFits(opened);
+      assertFits80x24(opened);
       for (let i = 1; i < scene; i++) await press(view, 'j');
       await press(view, 'm');
       const left = await waitForText(view, new RegExp(`› \\[ \\] ${scene}\\. create scene migration`));
       assert.match(left, new RegExp(`${operations.length - 1} of ${operations.length} taken`));
-      assertFits(left);
+      assertFits80x24(left);
 
       await press(view, 'p');
       const plan = await waitForText(view, /Plan plan-[0-9a-f]{8} · not approved/);
       const taken = operations.map((_, i) => i + 1).filter((n) => n !== scene);
       assert.match(plan.replace(/\n/g, ' '), new RegExp(`operations ${taken.join(', ')}; left out: ${scene}`));
       assert.match(plan, /work_method\/jest\.md \(REMOVED, blob [0-9a-f]{10}/);
-      assertFits(plan);
+      assertFits80x24(plan);
       assert.ok(existsSync(join(root, 'work_method', 'jest.md')), 'nothing removed before the approval');
 
       await press(view, 'a');
       const done = await waitForText(view, /Plan plan-[0-9a-f]{8} · applied/);
       assert.match(done, /removed: work_method\/jest\.md/);
-      assertFits(done);
+      assertFits80x24(done);
       assert.equal(existsSync(join(root, 'work_method', 'jest.md')), false, 'the retired entry is removed');
       assert.equal(
         existsSync(join(root, 'scenes', `${operations[scene - 1]!.name}.md`)),
