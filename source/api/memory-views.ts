@@ -356,6 +356,25 @@ const memoryPlanFields = {
   voidReason: nullableText,
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * A consolidation patch's plan only: the patch (its task id), the operations it carries by their
+   * number in the patch (from 1) with the entries each rests on, and the numbers left out.
+   */
+  consolidation: z
+    .strictObject({
+      taskId: z.string(),
+      operations: z.array(
+        z.strictObject({
+          number: z.number(),
+          op: z.string(),
+          target: z.string(),
+          name: z.string(),
+          basedOn: z.array(z.strictObject({ entryId: z.string(), revision: z.number() })),
+        }),
+      ),
+      leftOut: z.array(z.number()),
+    })
+    .optional(),
 };
 export const memoryPlanViewSchema = z.strictObject(memoryPlanFields);
 export type MemoryPlanView = z.infer<typeof memoryPlanViewSchema>;

@@ -111,7 +111,18 @@ const discardBody = z.strictObject({ candidateId, cwd });
 export type MemoryDiscardRequest = z.infer<typeof discardBody>;
 
 const prepareBody = z.strictObject({
-  candidateIds: z.array(candidateId).min(1).max(200),
+  /** Empty with `patch`: a consolidation patch's plan carries no candidate. */
+  candidateIds: z.array(candidateId).max(200),
+  /**
+   * A consolidation patch (memory review lists them) instead of candidates: the operations a person
+   * accepted, by their number in the patch (from 1); without them, all of them.
+   */
+  patch: z
+    .strictObject({
+      taskId: z.string().min(1).max(200),
+      operations: z.array(z.number().int().min(1)).min(1).max(2000).optional(),
+    })
+    .optional(),
   /** Default: the candidates' own scope (their repository's worktree, or the user's for one from outside git). */
   scope: z.enum(['project', 'user']).optional(),
   /** The caller's directory. The plan goes to the candidates' own scope, never this directory's. */

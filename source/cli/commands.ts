@@ -46,6 +46,7 @@ export const FLAG_KINDS = {
   days: { type: 'string' },
   file: { type: 'string' },
   skills: { type: 'boolean' },
+  operations: { type: 'string' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; multiple?: true }>;
 
 export type FlagName = keyof typeof FLAG_KINDS;
@@ -395,11 +396,14 @@ export const COMMAND_SPECS = [
   },
   {
     path: 'memory prepare',
-    args: '<candidate>...',
+    args: '<candidate>... | <patch-id>',
     summary: 'a promotion plan: the exact bytes of each file, its diff and digest',
     details:
-      "Into the candidates' own repository, from any directory; exit 6 if its worktree is gone, 11 if the bytes hold a secret.",
-    flags: { scope: ['project|user', "default: the candidates' own (their repository's, or the user's)"] },
+      "Into the candidates' own repository, from any directory; exit 6 if its worktree is gone, 11 if the bytes hold a secret. A consolidation patch (con-…, from memory review) is prepared in its worktree: its scene and doctrine files written, merged and retired entries' files removed; exit 5 if an entry it rests on changed since (run memory consolidate again).",
+    flags: {
+      scope: ['project|user', "default: the candidates' own (their repository's, or the user's)"],
+      operations: ['1,3', "a patch's operations to take (default: all); the plan names those left out"],
+    },
   },
   { path: 'memory plan', args: '<plan-id>', summary: 'a plan with its status, files and diff', flags: {} },
   {

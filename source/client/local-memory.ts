@@ -32,7 +32,7 @@ export async function memoryOverviewIn(home: string, cwd: string) {
  * A candidate or plan ID as a person typed it (the short form the TUI shows, or any unique start)
  * as the whole ID the API takes; not found when none starts with it.
  */
-export const wholeMemoryId = (home: string, kind: 'candidate' | 'plan', typed: string): string =>
+export const wholeMemoryId = (home: string, kind: 'candidate' | 'plan' | 'patch', typed: string): string =>
   resolveMemoryId(storeFiles(home).memoryState, kind, typed);
 
 /**

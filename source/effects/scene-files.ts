@@ -68,3 +68,23 @@ export function readSceneFiles(root: MemoryRoot): { scenes: SceneRead[]; problem
     problems.push(`${SCENE_DIRECTORY}/ holds over ${SCENE_FILES_MAX} files; the rest were not read`);
   return { scenes, problems };
 }
+
+/**
+ * The scene and doctrine files a consolidation plan names, those that exist, with their bytes (the
+ * entries' safe reads). A link or any unsafe component is refused outright, as for entry files:
+ * a plan is never made against a root that cannot be written safely.
+ */
+export function readConsolidationFiles(
+  root: MemoryRoot,
+  paths: readonly string[],
+): Array<{ path: string; bytes: Uint8Array }> {
+  const files: Array<{ path: string; bytes: Uint8Array }> = [];
+  for (const path of paths) {
+    const [folder, name] = path.split('/') as [string, string];
+    const directory = checkDirectory(root, [folder], { create: false });
+    if (!directory) continue;
+    const read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
+    if (read) files.push({ path, bytes: read.bytes });
+  }
+  return files;
+}

@@ -95,6 +95,22 @@ export interface PlanFile {
   findings: SecretFinding[];
 }
 
+/**
+ * A consolidation patch's plan (consolidation/patch-plan.ts): the patch, the operations it carries
+ * (by their number in the patch, from 1, with what each rests on) and those the person left out.
+ */
+export interface PlanConsolidation {
+  taskId: string;
+  operations: Array<{
+    number: number;
+    op: string;
+    target: string;
+    name: string;
+    basedOn: Array<{ entryId: string; revision: number }>;
+  }>;
+  leftOut: number[];
+}
+
 export interface PromotionPlan {
   format: typeof PLAN_FORMAT;
   planId: string;
@@ -107,6 +123,8 @@ export interface PromotionPlan {
   candidates: Array<{ candidateId: string; revision: number }>;
   files: PlanFile[];
   diff: string;
+  /** Set: the plan carries operations of a consolidation patch (it has no candidates). */
+  consolidation?: PlanConsolidation;
   planDigest: string;
 }
 
@@ -309,10 +327,48 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   return { ok: true, plan: { ...unsigned, planDigest: planDigestOf(unsigned) } };
 }
 
+/**
+ * A plan with no candidates — a retirement, a consolidation patch's — signed: its files as built,
+ * the diff against the bytes they hold now, and (a patch's) which operations it carries.
+ */
+export function planWithoutCandidates(
+  input: { planId: string; scope: PromotionScope; ownerKey: string; anchor: string },
+  files: PlanFile[],
+  current: Map<string, { bytes: Uint8Array }>,
+  consolidation?: PlanConsolidation,
+): PromotionPlan {
+  const unsigned: Omit<PromotionPlan, 'planDigest'> = {
+    format: PLAN_FORMAT,
+    planId: input.planId,
+    scope: input.scope,
+    ownerKey: input.ownerKey,
+    candidateOwnerKey: input.ownerKey,
+    anchorDigest: sha256Hex(input.anchor),
+    policyVersion: PROMOTION_POLICY_VERSION,
+    candidates: [],
+    files,
+    diff: planDiff(files, current),
+    ...(consolidation ? { consolidation } : {}),
+  };
+  return { ...unsigned, planDigest: planDigestOf(unsigned) };
+}
+
 export function planDiff(files: PlanFile[], current: Map<string, { bytes: Uint8Array }>): string {
   return files
     .map((file) => {
       const before = current.get(file.path);
+      if (file.action === 'remove')
+        return createTwoFilesPatch(
+          `a/${file.path}`,
+          '/dev/null',
+          decoder.decode(file.content),
+          '',
+          undefined,
+          undefined,
+          {
+            headerOptions: FILE_HEADERS_ONLY,
+          },
+        );
       return createTwoFilesPatch(
         before ? `a/${file.path}` : '/dev/null',
         `b/${file.path}`,
@@ -362,6 +418,22 @@ export function canonicalPlanJson(plan: Omit<PromotionPlan, 'planDigest'>): stri
       bytes: f.content.length,
       findingsDigest: sha256Hex(findingsJson(f.findings)),
     })),
+    // Only a consolidation's plan has it: every other plan's canonical JSON (and digest) is as before.
+    ...(plan.consolidation
+      ? {
+          consolidation: {
+            taskId: plan.consolidation.taskId,
+            operations: plan.consolidation.operations.map((o) => ({
+              number: o.number,
+              op: o.op,
+              target: o.target,
+              name: o.name,
+              basedOn: o.basedOn.map((b) => ({ entryId: b.entryId, revision: b.revision })),
+            })),
+            leftOut: plan.consolidation.leftOut,
+          },
+        }
+      : {}),
   });
 }
 

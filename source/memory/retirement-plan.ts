@@ -3,19 +3,15 @@
 // and their blob OID, so promote removes it only while it still holds what the person read, and
 // it goes through the same journal, approval and promote as any plan. Pure: built from the memory
 // root's current files; removing is effects/promotion-apply.ts.
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { sha256Hex } from '../ground/digests.js';
 import { gitBlobOid } from './blob-oid.js';
 import { checkEntryPath, parseEntry } from './entry-format.js';
 import {
   type CurrentFile,
-  PLAN_FORMAT,
   type PlanFile,
   type PlanResult,
-  PROMOTION_POLICY_VERSION,
-  type PromotionPlan,
   type PromotionScope,
-  planDigestOf,
+  planWithoutCandidates,
 } from './promotion-plan.js';
 
 export interface RetirementInput {
@@ -28,8 +24,6 @@ export interface RetirementInput {
   entryId: string;
   currentFiles: CurrentFile[];
 }
-
-const decoder = new TextDecoder();
 
 /** The files of the root that hold `entryId` (one, unless the root is in disorder). */
 export function filesOfEntry(currentFiles: readonly CurrentFile[], entryId: string): CurrentFile[] {
@@ -61,21 +55,7 @@ export function buildRetirementPlan(input: RetirementInput): PlanResult {
     sanitizedContentDigest: sha256Hex(file.bytes),
     findings: [],
   };
-  const unsigned: Omit<PromotionPlan, 'planDigest'> = {
-    format: PLAN_FORMAT,
-    planId: input.planId,
-    scope: input.scope,
-    ownerKey: input.ownerKey,
-    candidateOwnerKey: input.ownerKey,
-    anchorDigest: sha256Hex(input.anchor),
-    policyVersion: PROMOTION_POLICY_VERSION,
-    candidates: [],
-    files: [planFile],
-    diff: createTwoFilesPatch(`a/${file.path}`, '/dev/null', decoder.decode(file.bytes), '', undefined, undefined, {
-      headerOptions: FILE_HEADERS_ONLY,
-    }),
-  };
-  return { ok: true, plan: { ...unsigned, planDigest: planDigestOf(unsigned) } };
+  return { ok: true, plan: planWithoutCandidates(input, [planFile], new Map()) };
 }
 
 /** A plan that only removes files: a retirement (its candidates are none). */

@@ -46,12 +46,20 @@ export async function consolidateWithBuiltin(
     runner: BUILTIN_CONSOLIDATION_RUNNER,
     entries: planned.task.entries.length,
   };
+  // A submitted task with no stored patch proposed nothing (a patch of no operation is not kept).
   const stored = () =>
     withMemoryState(
       memoryStatePath,
       () => undefined,
       (db) => readConsolidationPatch(db, planned.taskId),
-    ) ?? null;
+    ) ?? {
+      taskId: planned.taskId,
+      scope: owner.scope,
+      repositoryKey: owner.repositoryKey,
+      runner: BUILTIN_CONSOLIDATION_RUNNER,
+      createdAt: new Date().toISOString(),
+      operations: [],
+    };
   if (planned.status === 'submitted') return { ...head, outcome: 'unchanged', reason: null, patch: stored() };
   if (preview) return { ...head, outcome: 'pending', reason: null, patch: null };
   const { claim } = await writer.call('memoryClaimTask', {

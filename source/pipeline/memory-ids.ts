@@ -9,6 +9,12 @@ import { withMemoryState } from '../store/memory/state-database.js';
 const KINDS = {
   candidate: { table: 'candidates', column: 'candidate_id', noun: 'candidate', listed: 'memory review lists them' },
   plan: { table: 'promotion_journal', column: 'plan_id', noun: 'promotion plan', listed: 'memory prepare prints it' },
+  patch: {
+    table: 'consolidation_patches',
+    column: 'task_id',
+    noun: 'consolidation patch',
+    listed: 'memory review lists them',
+  },
 } as const;
 
 /** The whole ID `typed` names; not found when no ID of that kind starts with it. */

@@ -15,6 +15,7 @@ import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
 import type { Db } from '../store/database.js';
+import type { WriterPort } from '../store/writer-commands.js';
 import { readEntryFiles, scanApprovedRoot } from '../effects/approved-projection.js';
 import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/approved-store.js';
 import { syncRoot } from './approved-access.js';
@@ -56,6 +57,15 @@ export interface GateWriter {
   storeScan(input: SyncApprovedInput): Promise<SyncApprovedResult>;
 }
 
+/** The gate's writer commands over a writer port (the memory files thread's, or a test's in process). */
+export const gateWriterOver = (writer: WriterPort): GateWriter => ({
+  storePlan: (input) => writer.call('memoryStorePlan', input),
+  beginPromotion: (input) => writer.call('memoryBeginPromotion', input),
+  voidPlan: (input) => writer.call('memoryVoidPlan', input),
+  finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
+  storeScan: (input) => writer.call('memorySyncApproved', input),
+});
+
 export interface GateDeps {
   memoryStatePath: string;
   home: string;
@@ -69,7 +79,7 @@ export interface GateDeps {
   verify?: ((worktree: string) => Promise<unknown>) | undefined;
 }
 
-const fileProblem = (error: unknown, what: string): CmError | null =>
+export const fileProblem = (error: unknown, what: string): CmError | null =>
   error instanceof MemoryFileError ? new CmError('invalid_input', `${error.message}; ${what}.`) : null;
 
 /** Why a quarantined candidate cannot be prepared: a secret, or the poisoning rule and where it matched. */
@@ -230,10 +240,10 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
   return storeBuilt(deps, built.plan, owner, candidateOwner, root.anchor);
 }
 
-type Keys = { repositoryKey: string; worktreeKey: string };
+export type Keys = { repositoryKey: string; worktreeKey: string };
 
 /** Journals a built plan (status generated) through the writer. */
-function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, candidateOwner: Keys, anchor: string) {
+export function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, candidateOwner: Keys, anchor: string) {
   return deps.writer.storePlan({
     planId: plan.planId,
     owner: { repositoryKey: owner.repositoryKey, worktreeKey: owner.worktreeKey },
@@ -245,6 +255,7 @@ function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, candidateO
     policyVersion: plan.policyVersion,
     candidates: plan.candidates,
     diff: plan.diff,
+    ...(plan.consolidation ? { consolidation: { taskId: plan.consolidation.taskId } } : {}),
     files: plan.files.map((file) => ({
       path: file.path,
       entryId: file.entryId,

@@ -18,8 +18,14 @@ export function hasIdPrefix(db: Db, table: IdTable, column: IdColumn, text: stri
   );
 }
 
-type IdTable = 'operations' | 'timeline' | 'capture_activations' | 'candidates' | 'promotion_journal';
-type IdColumn = 'operation_id' | 'message_id' | 'session_key' | 'candidate_id' | 'plan_id';
+type IdTable =
+  | 'operations'
+  | 'timeline'
+  | 'capture_activations'
+  | 'candidates'
+  | 'promotion_journal'
+  | 'consolidation_patches';
+type IdColumn = 'operation_id' | 'message_id' | 'session_key' | 'candidate_id' | 'plan_id' | 'task_id';
 
 /** The full ID `text` names, or `text` itself when nothing matches (the caller reports "not found"). */
 export function resolveIdPrefix(db: Db, table: IdTable, column: IdColumn, text: string, what: string): string {

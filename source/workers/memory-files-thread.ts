@@ -6,8 +6,16 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { faultPointFromEnv } from '../ground/faults.js';
 import { syncApproved } from '../pipeline/approved-access.js';
 import { consolidateScope } from '../pipeline/consolidation.js';
+import { preparePatchPlan } from '../pipeline/patch-prepare.js';
 import { type AnchorRunSummary, verifyWorktreeAnchors } from '../pipeline/anchor-refresh.js';
-import { type GateDeps, preparePlan, prepareRetirement, promotePlan, resumePromotions } from '../pipeline/promotion.js';
+import {
+  type GateDeps,
+  gateWriterOver,
+  preparePlan,
+  prepareRetirement,
+  promotePlan,
+  resumePromotions,
+} from '../pipeline/promotion.js';
 import type { MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryRoutes } from '../api/memory.js';
 import type { CallOf } from '../api/route.js';
@@ -41,13 +49,7 @@ const deps: GateDeps = {
   memoryStatePath: data.memoryStatePath,
   home: data.home,
   fault: faultPointFromEnv(),
-  writer: {
-    storePlan: (input) => writer.call('memoryStorePlan', input),
-    beginPromotion: (input) => writer.call('memoryBeginPromotion', input),
-    voidPlan: (input) => writer.call('memoryVoidPlan', input),
-    finishPromotion: (input) => writer.call('memoryFinishPromotion', input),
-    storeScan: (input) => writer.call('memorySyncApproved', input),
-  },
+  writer: gateWriterOver(writer),
   verify: (worktree) => verifyWorktreeAnchors(data.memoryStatePath, writer, worktree),
 };
 
@@ -75,7 +77,7 @@ serveCalls<MemoryFilesCalls>(parentPort!, {
       return { ...synced, anchors: await verifyWorktreeAnchors(data.memoryStatePath, writer, cwd) };
     }),
   verify: ({ cwd }) => serial(() => verifyWorktreeAnchors(data.memoryStatePath, writer, cwd)),
-  prepare: (request) => serial(() => preparePlan(deps, request)),
+  prepare: (request) => serial(() => (request.patch ? preparePatchPlan(deps, request) : preparePlan(deps, request))),
   retire: (request) => serial(() => prepareRetirement(deps, request)),
   consolidate: (request) =>
     serial(() =>

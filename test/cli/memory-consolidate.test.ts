@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
-import { entryText, projectRoot, writeEntry } from '../support/memory-files.js';
+import { entryText, projectRoot, writeConsolidationEntries } from '../support/memory-files.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
 after(() => c.closeStores());
@@ -26,32 +26,7 @@ interface Operation {
 
 function repository(home: string): string {
   const repo = gitRepo(home, 'repo');
-  const root = projectRoot(repo);
-  writeEntry(root, 'jest', 'Run the unit tests with jest', 'Use `pnpm jest` for the unit suite.');
-  const vitest = entryText(
-    'vitest',
-    'Vitest runs the unit suite now',
-    'The unit suite moved from jest to vitest.\n',
-  ).replace('created: "2026-11-30"\n', 'created: "2026-11-30"\nsupersedes: ["jest"]\n');
-  writeFileSync(join(root, 'work_method', 'vitest.md'), vitest);
-  writeEntry(
-    root,
-    'mig-1',
-    'Migrations are plain SQL files',
-    'Write each database migration by hand in migrations/*.sql.',
-  );
-  writeEntry(
-    root,
-    'mig-2',
-    'Never edit a merged migration',
-    'A database migration in migrations/ is never edited once merged.',
-  );
-  writeEntry(
-    root,
-    'mig-3',
-    'Fix a migration with a new migration',
-    'A broken database migration in migrations/ gets a follow-up migration.',
-  );
+  writeConsolidationEntries(projectRoot(repo));
   return repo;
 }
 
@@ -101,8 +76,12 @@ describe('memory consolidate', () => {
       text.stdout,
       new RegExp(`^${result.taskId}  consolidation  ${operations.length} operation\\(s\\)`, 'm'),
     );
-    assert.match(text.stdout, /^ {2}- retire entry jest, superseded by vitest \(.*rests on jest@1, vitest@1\)$/m);
-    assert.match(text.stdout, /^ {2}- create scene migration.* \(3 entries: mig-1@1, mig-2@1, mig-3@1\)$/m);
+    assert.match(text.stdout, /^ {2}\d+\. retire entry jest, superseded by vitest \(.*rests on jest@1, vitest@1\)$/m);
+    assert.match(text.stdout, /^ {2}\d+\. create scene migration.* \(3 entries: mig-1@1, mig-2@1, mig-3@1\)$/m);
+    assert.match(
+      text.stdout,
+      new RegExp(`^ {2}prepare it: common-memory memory prepare ${result.taskId} \\[--operations 1,3\\]$`, 'm'),
+    );
 
     const again = await cli('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);

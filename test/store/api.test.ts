@@ -251,7 +251,8 @@ describe('the API declarations', () => {
         const consolidation = await app.memoryConsolidate({ cwd: repo });
         assert.equal(consolidation.outcome, 'accepted', JSON.stringify(consolidation));
         assert.equal(consolidation.entries, 1);
-        assert.equal((await app.memoryReview({ cwd: repo })).patches[0]?.taskId, consolidation.taskId);
+        assert.deepEqual(consolidation.patch?.operations, [], 'one entry: nothing to propose');
+        assert.deepEqual((await app.memoryReview({ cwd: repo })).patches, [], 'so nothing waits in review');
         const retirement = await app.memoryRetire({ entryId: found.results[0].entryId, cwd: repo });
         assert.match(retirement.diff, /^\+\+\+ \/dev\/null$/m, 'a plan that removes the file');
       },

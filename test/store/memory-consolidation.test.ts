@@ -188,6 +188,20 @@ describe('consolidation tasks on memory-state', () => {
     assert.deepEqual(retire!.basedOn[0], { entryId: 'jest', revision: 2 });
   });
 
+  it('a patch with no operation is not a review item: the task is done, nothing waits in review', async () => {
+    // Two unrelated entries: no scene, no merge, no retirement.
+    sync(FACTS.filter((fact) => fact.id === 'jest' || fact.id === 'mig-1'));
+    const result = await consolidateWithBuiltin(writer, memoryStatePath, owner, 'holder-1');
+    assert.equal(result.outcome, 'accepted');
+    assert.deepEqual(result.patch?.operations, []);
+    assert.equal(db.prepare('SELECT status FROM tasks WHERE task_id = ?').pluck().get(result.taskId), 'submitted');
+    assert.deepEqual(readConsolidationReview(db, owner), [], 'nothing to review');
+    assert.equal(db.prepare('SELECT count(*) FROM consolidation_patches').pluck().get(), 0);
+    const again = await consolidateWithBuiltin(writer, memoryStatePath, owner, 'holder-2');
+    assert.equal(again.outcome, 'unchanged');
+    assert.deepEqual(again.patch?.operations, [], 'the same entries: still nothing to propose');
+  });
+
   it('a new task makes the owner’s earlier open task stale', async () => {
     const first = await writer.call('memoryPlanConsolidation', { owner });
     sync(FACTS.slice(1));

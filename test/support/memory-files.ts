@@ -61,3 +61,44 @@ export function writeLegacyConfigRepository(
   commit('add', '--all');
   commit('commit', '-q', '-m', 'start');
 }
+
+/**
+ * The approved entries the consolidation tests share: jest, vitest (which supersedes jest: a
+ * retirement), three migration rules (a scene) and, with `duplicates`, two wordings of one CI rule
+ * (a merge).
+ */
+export function writeConsolidationEntries(root: string, options: { duplicates?: boolean } = {}): void {
+  writeEntry(root, 'jest', 'Run the unit tests with jest', 'Use `pnpm jest` for the unit suite.');
+  const vitest = entryText(
+    'vitest',
+    'Vitest runs the unit suite now',
+    'The unit suite moved from jest to vitest.\n',
+  ).replace('created: "2026-11-30"\n', 'created: "2026-11-30"\nsupersedes: ["jest"]\n');
+  writeFileSync(join(root, 'work_method', 'vitest.md'), vitest);
+  writeEntry(
+    root,
+    'mig-1',
+    'Migrations are plain SQL files',
+    'Write each database migration by hand in migrations/*.sql.',
+  );
+  writeEntry(
+    root,
+    'mig-2',
+    'Never edit a merged migration',
+    'A database migration in migrations/ is never edited once merged.',
+  );
+  writeEntry(
+    root,
+    'mig-3',
+    'Fix a migration with a new migration',
+    'A broken database migration in migrations/ gets a follow-up migration.',
+  );
+  if (!options.duplicates) return;
+  writeEntry(
+    root,
+    'ci-1',
+    'CI lints with biome before the unit tests',
+    'The CI workflow runs `pnpm biome check` and then the unit tests.',
+  );
+  writeEntry(root, 'ci-2', 'Biome lint runs in CI before tests', 'CI runs `pnpm biome check` before the unit tests.');
+}

@@ -6,6 +6,7 @@ import * as React from 'react';
 import type { Application } from '../../source/api/application.js';
 import { App, type AppProps } from '../../source/screens/app.js';
 import { themeFor } from '../../source/screens/widgets/theme.js';
+import { textColumns } from '../../source/text-columns.js';
 
 /**
  * React's act() exists in its development build only. Under NODE_ENV=production (the benchmarks:
@@ -100,5 +101,20 @@ export function withOverrides(real: Application, overrides: Partial<Application>
   return new Proxy(real, {
     get: (target, property) =>
       property in overrides ? overrides[property as keyof Application] : Reflect.get(target, property),
+  });
+}
+
+/** Every line of a frame within 80 columns and the frame within 24 rows: the smallest terminal supported. */
+export function assertFits80x24(frame: string): void {
+  const lines = frame.split('\n');
+  assert.ok(lines.length <= 24, `${lines.length} rows:\n${frame}`);
+  for (const line of lines) assert.ok(textColumns(line) <= 80, `wider than 80: ${line}`);
+}
+
+/** ink-testing-library's terminal is 100 columns: narrowed to 80 (the screen follows a resize). */
+export async function narrowTo80(view: View): Promise<void> {
+  await act(async () => {
+    Object.defineProperty(view.stdout, 'columns', { value: 80, configurable: true });
+    (view.stdout as unknown as NodeJS.EventEmitter).emit('resize');
   });
 }

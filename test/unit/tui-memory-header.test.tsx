@@ -91,3 +91,52 @@ describe('Review queue header', () => {
     assert.ok(text.includes(`200 of ${QUEUE}`), text);
   });
 });
+
+describe('the Review queue with a consolidation patch waiting', () => {
+  test('names the patch, its operations and the key that opens it, wrapped within the width', () => {
+    const review: MemoryReview = {
+      scope: 'all',
+      callerScope: 'project',
+      repositoryKey: 'repo-key',
+      candidates: [candidate(1)],
+      total: 1,
+      nextAfter: null,
+      patches: [
+        {
+          taskId: 'con-06836ca6a71908e46c0ef06a',
+          scope: 'project',
+          repositoryKey: 'repo-key',
+          runner: 'builtin',
+          createdAt: '2026-01-01T00:00:00.000Z',
+          operations: [
+            {
+              op: 'retire',
+              target: 'entry',
+              name: 'jest',
+              newContent: null,
+              basedOn: [
+                { entryId: 'jest', revision: 1 },
+                { entryId: 'vitest', revision: 1 },
+              ],
+              mergeSources: [],
+              supersededBy: 'vitest',
+              reason: 'vitest declares supersedes jest',
+            },
+          ],
+        },
+      ],
+    };
+    const state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review });
+    for (const columns of [80, 60]) {
+      const lines = frameAt(state, columns);
+      const text = lines.join(' ').replace(/\s+/g, ' ');
+      assert.match(text, /Consolidation patch con-06836ca6a71908e46c0ef06a: 1 operation\(s\) over this repository;/);
+      assert.match(text, /c opens it to prepare\./);
+      for (const line of lines) assert.ok(textColumns(line) <= columns, `within ${columns}: ${line}`);
+      assert.ok(
+        lines.some((line) => line.includes('Copy 1 of')),
+        'the candidate row is still shown',
+      );
+    }
+  });
+});

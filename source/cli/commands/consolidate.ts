@@ -8,7 +8,7 @@ import { patchLines } from './patch-lines.js';
 import { scopeOption, withWrite } from './promote.js';
 
 function resultText(result: MemoryConsolidateResult): string {
-  // A patch of no operation is stored like any (the task is done), but there is nothing to review.
+  // A patch of no operation answers its task but is not kept: there is nothing to review.
   if (result.patch?.operations.length === 0 && result.outcome !== 'stale')
     return `consolidated ${result.entries} approved entries: nothing to propose (consolidation ${result.taskId})`;
   switch (result.outcome) {

@@ -42,6 +42,7 @@ export interface MemoryFlags extends ExtractFlags {
   days?: string | undefined;
   file?: string | undefined;
   skills?: boolean | undefined;
+  operations?: string | undefined;
 }
 
 /** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
@@ -83,7 +84,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
     case 'discard':
       return (await promote()).memoryDiscard(home, rest, out);
     case 'prepare':
-      return (await promote()).memoryPrepare(home, rest, flags.scope, out);
+      return (await promote()).memoryPrepare(home, rest, flags.scope, out, flags.operations);
     case 'plan':
       return (await promote()).memoryPlan(home, rest, out);
     case 'approve':

@@ -3,7 +3,7 @@
 import type { ConsolidationReview } from '../../api/memory-views.js';
 import { describeOperation } from '../../memory/consolidation/patch.js';
 
-/** The lines of a patch for a person: one per operation, with what it rests on. */
+/** The lines of a patch for a person: one per operation, numbered, with what it rests on; then how to prepare it. */
 export function patchLines(patch: ConsolidationReview): string[] {
   const counts = new Map<string, number>();
   for (const operation of patch.operations) {
@@ -14,6 +14,12 @@ export function patchLines(patch: ConsolidationReview): string[] {
   return [
     `${patch.taskId}  consolidation  ${patch.operations.length} operation(s)  (${where}, ${patch.runner})`,
     `  ${[...counts].map(([key, count]) => `${count} × ${key}`).join(', ') || 'nothing to propose'}`,
-    ...patch.operations.map((operation) => `  - ${describeOperation(operation).replace(/\s+/g, ' ')}`),
+    // Numbered as `memory prepare --operations` takes them.
+    ...patch.operations.map(
+      (operation, index) => `  ${index + 1}. ${describeOperation(operation).replace(/\s+/g, ' ')}`,
+    ),
+    ...(patch.operations.length > 0
+      ? [`  prepare it: common-memory memory prepare ${patch.taskId} [--operations 1,3]`]
+      : []),
   ];
 }

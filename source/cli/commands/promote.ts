@@ -64,12 +64,15 @@ export async function memoryPrepare(
   args: string[],
   scope: string | undefined,
   out: Output,
+  operations?: string,
 ): Promise<number> {
   if (args.length === 0)
     throw new CmError(
       'usage',
       'Name the candidates to promote: common-memory memory prepare <candidate-id>… [--scope project|user] (memory review lists them).',
     );
+  if (args[0]!.startsWith(PATCH_ID_PREFIX) || operations !== undefined)
+    return preparePatch(home, args, scope, operations, out);
   const plan = await withWrite(home, (app) =>
     app.memoryPrepare({
       candidateIds: args.map((id) => wholeMemoryId(home, 'candidate', id)),
@@ -80,6 +83,61 @@ export async function memoryPrepare(
   out.result(plan, () =>
     planWithDiff(
       plan,
+      `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
+    ),
+  );
+  return EXIT.ok;
+}
+
+/** A consolidation patch's id (its task's): `memory prepare con-…` prepares the patch. */
+const PATCH_ID_PREFIX = 'con-';
+
+/** `1,3` or `2-4` → operation numbers (checked against the patch by prepare). */
+function operationNumbers(text: string): number[] {
+  const numbers: number[] = [];
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const range = /^(\d{1,4})(?:-(\d{1,4}))?$/.exec(part);
+    const from = Number(range?.[1]);
+    const to = range?.[2] === undefined ? from : Number(range[2]);
+    if (!range || from < 1 || to < from)
+      throw new CmError(
+        'usage',
+        `--operations takes operation numbers from memory review, e.g. 1,3 or 2-4 (not "${part}").`,
+      );
+    for (let n = from; n <= to; n++) numbers.push(n);
+  }
+  return numbers;
+}
+
+/**
+ * `memory prepare <patch-id> [--operations 1,3]`: a plan of a consolidation patch's operations (all,
+ * or those named), with the exact bytes of every file it creates, updates and removes.
+ */
+async function preparePatch(
+  home: string,
+  args: string[],
+  scope: string | undefined,
+  operations: string | undefined,
+  out: Output,
+): Promise<number> {
+  if (args.length !== 1 || !args[0]!.startsWith(PATCH_ID_PREFIX))
+    throw new CmError(
+      'usage',
+      'Prepare one consolidation patch on its own: common-memory memory prepare <patch-id> [--operations 1,3] (memory review lists them).',
+    );
+  const taskId = wholeMemoryId(home, 'patch', args[0]!);
+  const plan = await withWrite(home, (app) =>
+    app.memoryPrepare({
+      candidateIds: [],
+      patch: { taskId, ...(operations !== undefined ? { operations: operationNumbers(operations) } : {}) },
+      scope: scopeOption(scope),
+      cwd: process.cwd(),
+    }),
+  );
+  out.result(plan, () =>
+    planWithDiff(
+      plan,
+      'nothing is written or removed yet; git keeps the history of every file once committed',
       `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ),
   );
@@ -171,13 +229,15 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
         ? `plan ${result.planId} is voided: ${result.voidReason}; nothing was removed`
         : `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written — run memory prepare again`;
     const written = result.files.filter((f) => f.state === 'written' || f.state === 'removed').length;
+    const removed = result.files.filter((f) => f.state === 'removed').length;
     const lines = [
       retirement
         ? `plan ${result.planId} is applied: ${written} file(s) removed, ${result.files.length - written} already gone; the entry is retired`
-        : `plan ${result.planId} is applied: ${written} file(s) written, ${result.files.length - written} already held the approved bytes`,
+        : `plan ${result.planId} is applied: ${written - removed} file(s) written${removed > 0 ? `, ${removed} removed` : ''}, ${result.files.length - written} already as approved`,
       // Where a person finds the file: from the worktree's root, or in the data home.
       ...result.files.map(
-        (f) => `  ${result.scope === 'project' ? '.common-memory/memory' : '<home>/memory'}/${f.path}`,
+        (f) =>
+          `  ${result.scope === 'project' ? '.common-memory/memory' : '<home>/memory'}/${f.path}${f.state === 'removed' && !retirement ? ' (removed)' : ''}`,
       ),
     ];
     if (result.sync)
@@ -244,9 +304,15 @@ function planText(plan: MemoryPlanView): string {
     `plan ${plan.planId} (${plan.status}, ${plan.scope} scope): ${plan.files.length} file(s)`,
     `digest ${plan.planDigest}`,
   ];
+  const carried = plan.consolidation;
+  if (carried)
+    lines.push(
+      `consolidation patch ${carried.taskId}: operations ${carried.operations.map((o) => o.number).join(', ')}` +
+        (carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'),
+    );
   for (const file of plan.files) {
     lines.push(
-      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`}${file.action === 'remove' ? ` (entry ${file.entryId}, blob ${file.targetBlobHash})` : ` ← ${file.candidateIds.join(', ')}`}`,
+      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`}${file.action === 'remove' ? ` (entry ${file.entryId}, blob ${file.targetBlobHash})` : ` ← ${file.candidateIds.join(', ') || file.entryId}`}`,
     );
     for (const f of file.findings) lines.push(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
   }

@@ -105,6 +105,8 @@ export const keyBindings = {
   confirmStatement: [{ input: 'c', label: 'c' }],
   discardCandidate: [{ input: 'd', label: 'd' }],
   promoteChosen: [{ input: 'p', label: 'p' }],
+  // Review queue: open the consolidation patch waiting there (its operations, each taken or left out).
+  openPatch: [{ input: 'c', label: 'c' }],
   toggleScope: [{ input: 's', label: 's' }],
   // Approving binds the plan's digest: it is its own key, never Enter, so no key pressed to scroll or open approves.
   approvePlan: [{ input: 'a', label: 'a' }],

@@ -74,6 +74,13 @@ export function helpFor(
   if (view === 'review') {
     if (review.asking) return [helpItem('discard', ['confirm']), helpItem('keep', ['decline'], 'all')];
     // The view line names ] and [; each help line here stays within 80 columns.
+    if (review.patch)
+      return [
+        helpItem('choose', ['selectUp', 'selectDown']),
+        helpItem('take / leave out', ['markItem']),
+        helpItem('prepare plan', ['promoteChosen']),
+        helpItem('back', ['back']),
+      ];
     if (review.open)
       return [
         helpItem('choose', ['selectUp', 'selectDown']),
@@ -91,6 +98,7 @@ export function helpFor(
       helpItem('discard', ['discardCandidate']),
       helpItem(review.filter === 'all' ? 'this scope' : 'all scopes', ['toggleScope']),
       helpItem('refresh', ['refresh']),
+      ...((review.data?.patches.length ?? 0) > 0 ? [helpItem('patch', ['openPatch'])] : []),
     ];
   }
   if (view === 'promote') {

@@ -28,8 +28,8 @@ import { LinePane } from './line-pane.js';
 import { helpFor, messageLines } from './memory-messages.js';
 import { initialPromoteState, promoteReducer } from './promote-state.js';
 import { PromoteView, usePromoteLines } from './promote-view.js';
-import { candidatesOf, initialReviewState, reviewReducer, targetCandidate } from './review-state.js';
-import { CandidateDetail, firstLine, ReviewQueue, useCandidateLines } from './review-view.js';
+import { candidatesOf, initialReviewState, openPatch, reviewReducer, targetCandidate } from './review-state.js';
+import { CandidateDetail, firstLine, PatchDetail, ReviewQueue, useCandidateLines } from './review-view.js';
 import { useEntriesEffects, usePromoteEffects, useReviewEffects } from './use-memory-effects.js';
 import { type MemoryView, useMemoryInput, VIEWS } from './use-memory-input.js';
 import { UsageView, useUsageLines } from './usage-view.js';
@@ -140,6 +140,21 @@ export function Memory() {
     setView('promote');
   }, [review]);
 
+  const preparePatch = useCallback(() => {
+    const patch = openPatch(review);
+    if (!patch || !review.patch) return;
+    dispatchPromote({
+      type: 'patch',
+      patch: {
+        taskId: patch.taskId,
+        scope: patch.scope,
+        operations: [...review.patch.taken].sort((a, b) => a - b),
+        count: patch.operations.length,
+      },
+    });
+    setView('promote');
+  }, [review]);
+
   useMemoryInput(
     {
       view,
@@ -156,6 +171,7 @@ export function Memory() {
         view === 'review' ? candidate.lines.length : view === 'promote' ? planText.length : entryText.length,
       ),
       promoteChosen,
+      preparePatch,
     },
     {
       top: extractionTop,
@@ -182,7 +198,9 @@ export function Memory() {
       <ViewLine view={view} />
       <Box flexDirection="column" height={room} overflow="hidden">
         {view === 'review' ? (
-          review.open ? (
+          review.patch ? (
+            <PatchDetail state={review} room={room} columns={columns} />
+          ) : review.open ? (
             <CandidateDetail state={review} lines={candidate.lines} room={room} />
           ) : (
             <ReviewQueue state={review} room={room} columns={columns} />

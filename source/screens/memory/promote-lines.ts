@@ -22,6 +22,12 @@ export function scopeOptions(chosen: readonly ChosenCandidate[]): ChooserOption[
 }
 
 export function chooseLines(state: PromoteState, columns: number): ScreenLine[] {
+  if (state.patch)
+    return wrapLines(
+      `Consolidation patch ${state.patch.taskId}: operations ${state.patch.operations.join(', ')} of ${state.patch.count}. Enter prepares their plan again.`,
+      columns,
+      'heading',
+    );
   if (state.retire)
     return wrapLines(
       `Retire entry ${state.retire.entryId} (${state.retire.title}) from the ${state.retire.scope} memory root: Enter prepares its retirement plan again.`,
@@ -76,6 +82,15 @@ export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
     'heading',
   );
   lines.push(...wrapLines(`digest ${plan.planDigest} (approval binds exactly these bytes)`, columns, 'muted'));
+  const carried = plan.consolidation;
+  if (carried)
+    lines.push(
+      ...wrapLines(
+        `consolidation patch ${carried.taskId}: operations ${carried.operations.map((o) => o.number).join(', ')}${carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'}`,
+        columns,
+        'text',
+      ),
+    );
   for (const file of plan.files) {
     lines.push(...wrapLines(fileLine(file), columns, 'text', '    '));
     for (const finding of file.findings)

@@ -28,8 +28,19 @@ export interface RetiringEntry {
   title: string;
 }
 
+/** Operations of a consolidation patch taken on Review: the plan writes and removes what they say. */
+export interface ChosenPatch {
+  taskId: string;
+  scope: 'project' | 'user';
+  /** The operations taken, by number (from 1), and how many the patch has. */
+  operations: number[];
+  count: number;
+}
+
 export interface PromoteState {
   chosen: ChosenCandidate[];
+  /** Set: the plan is these operations of a consolidation patch (memoryPrepare with `patch`). */
+  patch: ChosenPatch | null;
   /** Set: the plan is this entry's retirement (memoryRetire), not a promotion of `chosen`. */
   retire: RetiringEntry | null;
   scope: 'project' | 'user';
@@ -50,6 +61,8 @@ export type PromoteAction =
   | { type: 'choose'; chosen: ChosenCandidate[] }
   /** Prepares the retirement plan of an approved entry at once: its removal is shown, approved with the same key. */
   | { type: 'retire'; entry: RetiringEntry }
+  /** Prepares the plan of a consolidation patch's taken operations at once. */
+  | { type: 'patch'; patch: ChosenPatch }
   | { type: 'toggleScope' }
   /** The scope chooser's highlight moves: the highlighted scope is the one Enter prepares for. */
   | { type: 'moveScope'; delta: number }
@@ -75,6 +88,7 @@ const FRESH: Pick<PromoteState, 'plan' | 'approved' | 'top' | 'result' | 'live' 
 
 export const initialPromoteState: PromoteState = {
   chosen: [],
+  patch: null,
   retire: null,
   scope: 'project',
   phase: 'choose',
@@ -100,15 +114,33 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
         ...state,
         ...FRESH,
         retire: null,
+        patch: null,
         chosen: action.chosen,
         scope: action.chosen.every((chosen) => chosen.scope === 'user') ? 'user' : 'project',
         phase: 'choose',
       };
     case 'retire':
       if (busy(state.phase)) return state;
-      return next({ ...FRESH, chosen: [], retire: action.entry, scope: action.entry.scope, phase: 'preparing' });
+      return next({
+        ...FRESH,
+        chosen: [],
+        patch: null,
+        retire: action.entry,
+        scope: action.entry.scope,
+        phase: 'preparing',
+      });
+    case 'patch':
+      if (busy(state.phase) || action.patch.operations.length === 0) return state;
+      return next({
+        ...FRESH,
+        chosen: [],
+        retire: null,
+        patch: action.patch,
+        scope: action.patch.scope,
+        phase: 'preparing',
+      });
     case 'toggleScope':
-      if (state.phase !== 'choose' || state.retire) return state;
+      if (state.phase !== 'choose' || state.retire || state.patch) return state;
       return { ...state, scope: state.scope === 'project' ? 'user' : 'project', error: null };
     case 'moveScope': {
       if (state.phase !== 'choose' || state.chosen.length === 0) return state;
@@ -117,7 +149,10 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
     }
     case 'prepare':
       // From the chooser, or again after a result (a voided plan is prepared anew from the same candidates).
-      if ((state.phase !== 'choose' && state.phase !== 'done') || (state.chosen.length === 0 && !state.retire))
+      if (
+        (state.phase !== 'choose' && state.phase !== 'done') ||
+        (state.chosen.length === 0 && !state.retire && !state.patch)
+      )
         return state;
       return next({ ...FRESH, phase: 'preparing' });
     case 'prepared':
@@ -149,6 +184,6 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
     case 'back':
       if (busy(state.phase) || state.phase === 'choose') return state;
-      return { ...state, ...FRESH, retire: null, phase: 'choose' };
+      return { ...state, ...FRESH, retire: null, patch: null, phase: 'choose' };
   }
 }

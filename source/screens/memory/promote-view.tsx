@@ -25,7 +25,9 @@ function titleOf(state: PromoteState): string {
     case 'preparing':
       return state.retire
         ? `Retire ${state.retire.entryId} · ${state.scope} scope`
-        : `Prepare & promote · scope ${state.scope}`;
+        : state.patch
+          ? `Consolidation ${idLabel(state.patch.taskId)} · ${state.scope} scope`
+          : `Prepare & promote · scope ${state.scope}`;
     case 'plan':
       return `Plan ${idLabel(state.plan?.planId)} · ${state.approved ? 'approved, not written yet' : 'not approved'} · read the diff`;
     case 'approving':

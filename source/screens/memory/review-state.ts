@@ -4,7 +4,7 @@
 // flight. Keys become named actions; a 10k queue is never copied on a key, only its index moves.
 import { lintText } from '../../memory/secret-lint.js';
 import { maskText } from '../../memory/secret-mask.js';
-import type { MemoryReview, MemoryReviewCandidate } from '../../api/memory-views.js';
+import type { ConsolidationReview, MemoryReview, MemoryReviewCandidate } from '../../api/memory-views.js';
 import type { SessionView } from '../../api/capture.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
@@ -20,6 +20,13 @@ export interface OpenCandidate {
   statement: number;
   top: number;
   evidence: boolean;
+}
+
+/** A consolidation patch opened from the queue: the operation under the cursor and those taken (by number, from 1). */
+export interface OpenPatch {
+  taskId: string;
+  selected: number;
+  taken: ReadonlySet<number>;
 }
 
 export type ReviewJob =
@@ -42,6 +49,8 @@ export interface ReviewState {
   selected: number;
   marked: ReadonlySet<string>;
   open: OpenCandidate | null;
+  /** A consolidation patch opened (c in the queue): its operations, each taken or left out. */
+  patch: OpenPatch | null;
   evidence: Readonly<Record<string, SessionEvidence>>;
   asking: { candidateId: string } | null;
   job: ReviewJob | null;
@@ -60,6 +69,10 @@ export type ReviewAction =
   | { type: 'toggleMark' }
   | { type: 'open' }
   | { type: 'close' }
+  | { type: 'openPatch' }
+  | { type: 'choosePatchOperation'; delta: number }
+  | { type: 'togglePatchOperation' }
+  | { type: 'closePatch' }
   | { type: 'chooseStatement'; delta: number; starts: number[]; room: number }
   | { type: 'scroll'; delta: number; lastTop: number }
   | { type: 'toggleEvidence' }
@@ -81,6 +94,7 @@ export const initialReviewState: ReviewState = {
   selected: 0,
   marked: new Set(),
   open: null,
+  patch: null,
   evidence: {},
   asking: null,
   job: null,
@@ -104,6 +118,12 @@ function readAhead(state: ReviewState): ReviewState {
 export function openCandidate(state: ReviewState): MemoryReviewCandidate | undefined {
   const id = state.open?.candidateId;
   return id === undefined ? undefined : candidatesOf(state).find((candidate) => candidate.candidateId === id);
+}
+
+/** The open consolidation patch as the queue read it, or undefined. */
+export function openPatch(state: ReviewState): ConsolidationReview | undefined {
+  const id = state.patch?.taskId;
+  return id === undefined ? undefined : state.data?.patches.find((patch) => patch.taskId === id);
 }
 
 /** The candidate a key acts on: the open one, else the selected row. */
@@ -149,8 +169,21 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       const marked = new Set([...state.marked].filter((id) => ids.has(id)));
       const open = state.open && ids.has(state.open.candidateId) ? state.open : null;
       const selected = Math.min(state.selected, Math.max(0, action.review.candidates.length - 1));
+      // A patch prepared (or gone) leaves the queue, and its open view closes.
+      const patch =
+        state.patch && action.review.patches.some((p) => p.taskId === state.patch!.taskId) ? state.patch : null;
       // A first page replaces what was read: a page read before it answers (more) is dropped.
-      return readAhead({ ...state, load: null, more: null, data: action.review, error: null, marked, open, selected });
+      return readAhead({
+        ...state,
+        load: null,
+        more: null,
+        data: action.review,
+        error: null,
+        marked,
+        open,
+        patch,
+        selected,
+      });
     }
     case 'moreLoaded': {
       if (state.more?.id !== action.id || !state.data) return state;
@@ -184,6 +217,28 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
     }
     case 'close':
       return { ...state, open: null, asking: null };
+    case 'openPatch': {
+      // The newest waiting patch, every operation taken: the person leaves out what they do not want.
+      const patch = state.data?.patches[0];
+      if (!patch || patch.operations.length === 0) return state;
+      const taken = new Set(patch.operations.map((_, index) => index + 1));
+      return { ...state, open: null, patch: { taskId: patch.taskId, selected: 0, taken } };
+    }
+    case 'choosePatchOperation': {
+      const patch = openPatch(state);
+      if (!patch || !state.patch) return state;
+      const selected = moveSelection(state.patch.selected, action.delta, patch.operations.length);
+      return { ...state, patch: { ...state.patch, selected } };
+    }
+    case 'togglePatchOperation': {
+      if (!state.patch) return state;
+      const taken = new Set(state.patch.taken);
+      const number = state.patch.selected + 1;
+      if (!taken.delete(number)) taken.add(number);
+      return { ...state, patch: { ...state.patch, taken } };
+    }
+    case 'closePatch':
+      return { ...state, patch: null };
     case 'chooseStatement': {
       if (!state.open) return state;
       const statement = moveSelection(state.open.statement, action.delta, action.starts.length);

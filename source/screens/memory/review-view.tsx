@@ -9,7 +9,8 @@ import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { LinePane, position } from './line-pane.js';
 import { candidateLines } from './review-lines.js';
-import { candidatesOf, openCandidate, type ReviewState } from './review-state.js';
+import { candidatesOf, openCandidate, openPatch, type ReviewState } from './review-state.js';
+import { describeOperation } from '../../memory/consolidation/patch.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 
 /** The candidate's repository (its worktree directory's name), or "user" for the user scope. */
@@ -74,6 +75,17 @@ export function queueSummary(state: ReviewState): string | null {
   return `${total} queued${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined)`;
 }
 
+/**
+ * The consolidation patches waiting for review, one line each: how many operations, over which
+ * scope; c opens the newest (PatchDetail) to take or leave out its operations and prepare them.
+ */
+export function patchSummaries(state: ReviewState): string[] {
+  return (state.data?.patches ?? []).map((patch) => {
+    const where = patch.scope === 'user' ? 'user scope' : 'this repository';
+    return `Consolidation patch ${patch.taskId}: ${patch.operations.length} operation(s) over ${where}; c opens it to prepare.`;
+  });
+}
+
 export function ReviewQueue({ state, room, columns }: { state: ReviewState; room: number; columns: number }) {
   const theme = useTheme();
   const candidates = candidatesOf(state);
@@ -83,9 +95,12 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data only
   const summary = useMemo(() => queueSummary(state), [state.data]);
   // Both wrap rather than lose their end on a terminal narrower than any supported one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the patches change with the data only
+  const patches = useMemo(() => patchSummaries(state), [state.data]);
   const titleLines = [
     ...wrapLines(heading, columns, 'heading'),
     ...(summary === null ? [] : wrapLines(summary, columns, 'text')),
+    ...patches.flatMap((line) => wrapLines(line, columns, 'muted')),
   ];
   const window = listWindow(candidates.length, state.selected, Math.max(1, room - titleLines.length));
   return (
@@ -131,6 +146,46 @@ export function CandidateDetail({ state, lines, room }: { state: ReviewState; li
         {`Review › candidate ${idLabel(candidate?.candidateId)}${state.marked.has(candidate?.candidateId ?? '') ? ' · marked' : ''}${position(top, room - 1, lines.length)}`}
       </Text>
       <LinePane lines={lines} top={top} room={room - 1} />
+    </Box>
+  );
+}
+
+/**
+ * An open consolidation patch: one row per operation, numbered as the CLI numbers them, each
+ * taken ([x]) or left out ([ ]), with what it does and the entries (with revisions) it rests on.
+ */
+export function patchDetailLines(state: ReviewState, columns: number): ScreenLine[] {
+  const patch = openPatch(state);
+  if (!patch || !state.patch) return [];
+  const where = patch.scope === 'user' ? 'the user scope' : 'this repository';
+  const lines: ScreenLine[] = wrapLines(
+    `${patch.operations.length} operation(s) over ${where}, by ${patch.runner}. m takes or leaves out the one under ›; p prepares the plan of those taken.`,
+    columns,
+    'muted',
+  );
+  for (const [index, operation] of patch.operations.entries()) {
+    const cursor = index === state.patch.selected ? '›' : ' ';
+    const mark = state.patch.taken.has(index + 1) ? '[x]' : '[ ]';
+    const text = `${cursor} ${mark} ${index + 1}. ${describeOperation(operation).replace(/\s+/g, ' ')}`;
+    lines.push(...wrapLines(text, columns, index === state.patch.selected ? 'selected' : 'text', '        ', true));
+  }
+  return lines;
+}
+
+export function PatchDetail({ state, room, columns }: { state: ReviewState; room: number; columns: number }) {
+  const theme = useTheme();
+  const lines = patchDetailLines(state, columns);
+  const taken = state.patch?.taken.size ?? 0;
+  const count = openPatch(state)?.operations.length ?? 0;
+  // The operation under the cursor stays on screen: the view starts at its first line when needed.
+  const start = lines.findIndex((line) => line.tone === 'selected');
+  const top = Math.max(0, Math.min(start, lines.length - (room - 1)));
+  return (
+    <Box flexDirection="column">
+      <Text bold color={theme.accent} wrap="truncate-end">
+        {`Review › patch ${idLabel(state.patch?.taskId)} · ${taken} of ${count} taken`}
+      </Text>
+      <LinePane lines={lines} top={start < room - 1 ? 0 : top} room={room - 1} />
     </Box>
   );
 }

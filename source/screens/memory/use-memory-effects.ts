@@ -70,6 +70,14 @@ export function usePromoteEffects(
         });
         return () => dispatch({ type: 'prepared', id, plan: retirement });
       }
+      if (phase === 'preparing' && state.patch) {
+        const prepared = await app.memoryPrepare({
+          candidateIds: [],
+          patch: { taskId: state.patch.taskId, operations: state.patch.operations },
+          cwd,
+        });
+        return () => dispatch({ type: 'prepared', id, plan: prepared });
+      }
       if (phase === 'preparing') {
         const prepared = await app.memoryPrepare({
           candidateIds: state.chosen.map((chosen) => chosen.candidateId),

@@ -48,6 +48,8 @@ export interface MemoryInput {
   lastTop: number;
   /** Moves the chosen candidates (marked, else the selected one) to Prepare & promote. */
   promoteChosen(): void;
+  /** Prepares the open consolidation patch's taken operations on Prepare & promote. */
+  preparePatch(): void;
 }
 
 const REVIEW_LIST = [
@@ -58,7 +60,9 @@ const REVIEW_LIST = [
   'discardCandidate',
   'refresh',
   'toggleScope',
+  'openPatch',
 ] as const;
+const REVIEW_PATCH = ['selectUp', 'selectDown', 'markItem', 'promoteChosen', 'back'] as const;
 const REVIEW_OPEN = [...SCROLL, 'showEvidence', 'confirmStatement', 'discardCandidate', 'back'] as const;
 const ANSWERS = ['confirm', 'decline'] as const;
 
@@ -74,10 +78,21 @@ function useReviewKeys(input: MemoryInput, active: boolean) {
       else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
       else if (command === 'refresh') dispatch({ type: 'reload' });
       else if (command === 'toggleScope') dispatch({ type: 'toggleFilter' });
+      else if (command === 'openPatch') dispatch({ type: 'openPatch' });
       else if (command === 'firstPage') dispatch({ type: 'select', delta: -review.selected });
       else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
     },
-    { isActive: active && !asking && review.open === null },
+    { isActive: active && !asking && review.open === null && review.patch === null },
+  );
+  useCommandKeys(
+    REVIEW_PATCH,
+    (command) => {
+      if (command === 'back') dispatch({ type: 'closePatch' });
+      else if (command === 'markItem') dispatch({ type: 'togglePatchOperation' });
+      else if (command === 'promoteChosen') input.preparePatch();
+      else dispatch({ type: 'choosePatchOperation', delta: command === 'selectUp' ? -1 : 1 });
+    },
+    { isActive: active && review.patch !== null },
   );
   useCommandKeys(
     REVIEW_OPEN,

@@ -54,3 +54,55 @@ export function readConsolidationPatch(db: Db, taskId: string): ConsolidationRev
   const row = prepared(db, 'SELECT * FROM consolidation_patches WHERE task_id = ?').get(taskId) as PatchRow | undefined;
   return row && toView(row);
 }
+
+/** A stored patch with what prepare needs: its owner, status, operations and its task's binding. */
+export interface PatchToPrepare {
+  taskId: string;
+  scope: 'project' | 'user';
+  repositoryKey: string;
+  worktreeKey: string;
+  status: string;
+  operations: ConsolidationPatch['operations'];
+  task: {
+    entries: Array<{ id: string; revision: number; contentDigest: string }>;
+    scenes: Array<{ name: string; contentDigest: string }>;
+  };
+}
+
+export function readPatchToPrepare(db: Db, taskId: string): PatchToPrepare | undefined {
+  const row = prepared(
+    db,
+    `SELECT p.task_id, p.scope, p.repository_key, p.worktree_key, p.status, p.patch_json, t.task_json
+       FROM consolidation_patches p JOIN tasks t USING (task_id) WHERE p.task_id = ?`,
+  ).get(taskId) as
+    | (Omit<PatchRow, 'runner' | 'created_at_ms'> & { worktree_key: string; status: string; task_json: string })
+    | undefined;
+  if (!row) return undefined;
+  const { task } = JSON.parse(row.task_json) as {
+    task: {
+      entries: Array<{ id: string; revision: number; contentDigest: string }>;
+      scenes?: Array<{ name: string; contentDigest: string }>;
+    };
+  };
+  return {
+    taskId: row.task_id,
+    scope: row.scope,
+    repositoryKey: row.repository_key,
+    worktreeKey: row.worktree_key,
+    status: row.status,
+    operations: (JSON.parse(row.patch_json) as ConsolidationPatch).operations,
+    task: {
+      entries: task.entries.map(({ id, revision, contentDigest }) => ({ id, revision, contentDigest })),
+      scenes: (task.scenes ?? []).map(({ name, contentDigest }) => ({ name, contentDigest })),
+    },
+  };
+}
+
+/** Each approved entry of one owner with its revision in memory-state now. */
+export function readEntryRevisions(db: Db, owner: { repositoryKey: string; worktreeKey: string }): Map<string, number> {
+  const rows = prepared(
+    db,
+    'SELECT entry_id AS id, revision FROM approved_entries WHERE repository_key = ? AND worktree_key = ?',
+  ).all(owner.repositoryKey, owner.worktreeKey) as Array<{ id: string; revision: number }>;
+  return new Map(rows.map((row) => [row.id, row.revision]));
+}

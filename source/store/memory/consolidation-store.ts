@@ -5,7 +5,7 @@
 // the same bytes returns the stored outcome, a different answer is audited and refused, a patch
 // that does not hold together is a failed attempt, and a patch resting on any entry whose revision
 // changed since the task was made is refused as stale (the task is stale for good: plan anew).
-// An accepted patch is kept in consolidation_patches for review.
+// An accepted patch with at least one operation is kept in consolidation_patches for review.
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
@@ -172,6 +172,8 @@ function submit(tx: Tx<'memory'>, input: z.infer<typeof submitInput>): Consolida
   }
   const outcome = { outcome: 'accepted' as const, taskId: row.task_id, operations: patch.operations.length };
   acceptSubmission(tx, row, digest, outcome);
+  // A patch of no operation answers its task (done), but there is nothing for a person to review.
+  if (patch.operations.length === 0) return outcome;
   prepared(
     tx.db,
     `INSERT INTO consolidation_patches (task_id, repository_key, worktree_key, scope, runner, patch_json, operations, created_at_ms)

@@ -14,7 +14,7 @@ import type { Tx } from '../transaction.js';
 import { type SyncApprovedResult, syncApproved, syncInput } from './approved-store.js';
 import { readProjectionCoverage } from './approved-sync.js';
 import { ANALYZER_VERSION, memoryDigest } from '../../memory/contracts.js';
-import { storedPlanProblem } from '../../memory/promotion-plan.js';
+import { type PlanConsolidation, storedPlanProblem } from '../../memory/promotion-plan.js';
 import { RECALL_ALGORITHM } from '../../memory/rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
 
@@ -196,11 +196,12 @@ function candidatesMoved(
 
 /** Voids the plan in this transaction when its candidates moved; returns why, or null. */
 function voidIfMoved(tx: Tx<'memory'>, row: PlanRow): string | null {
-  const moved = candidatesMoved(
-    tx.db,
-    JSON.parse(row.candidate_ids_json) as Array<{ candidateId: string; revision: number }>,
-    row.assessment_digest,
-  );
+  const moved =
+    candidatesMoved(
+      tx.db,
+      JSON.parse(row.candidate_ids_json) as Array<{ candidateId: string; revision: number }>,
+      row.assessment_digest,
+    ) ?? consolidationMoved(tx.db, row);
   if (moved !== null) setStatus(tx, row.plan_id, 'voided', moved);
   return moved;
 }
@@ -229,6 +230,11 @@ const storePlanInput = z
     /** None only for a retirement: a plan whose every file is a removal. */
     candidates: z.array(z.object({ candidateId: z.string(), revision: z.number().int() }).strict()),
     diff: z.string(),
+    /** A consolidation patch's plan: the patch it carries operations of (its canonical JSON says which). */
+    consolidation: z
+      .object({ taskId: z.string().min(1) })
+      .strict()
+      .optional(),
     files: z
       .array(
         z
@@ -260,9 +266,14 @@ function storePlan(tx: Tx<'memory'>, input: z.infer<typeof storePlanInput>): Mem
     if (sha256Hex(file.content) !== file.sanitizedContentDigest)
       throw new CmError('internal', `The bytes of ${file.path} do not match their digest; nothing was stored.`);
   }
-  // A plan writes what candidates say, or (a retirement) only removes files: never both, never neither.
+  // A plan writes what candidates say, carries a consolidation patch's operations (which write and
+  // remove), or (a retirement) only removes files: never two of them, never none.
   const removals = input.files.filter((file) => file.action === 'remove').length;
-  if (input.candidates.length === 0 ? removals !== input.files.length : removals > 0)
+  if (input.consolidation) {
+    if (input.candidates.length > 0)
+      throw new CmError('internal', 'A consolidation plan carries no candidates; nothing was stored.');
+    prepareConsolidationPatch(tx, input.consolidation.taskId, input.owner, input.canonicalJson);
+  } else if (input.candidates.length === 0 ? removals !== input.files.length : removals > 0)
     throw new CmError('internal', 'A plan either writes candidates or only removes files; nothing was stored.');
   for (const { candidateId } of input.candidates) ownedCandidate(tx.db, input.candidateOwner, candidateId);
   const assessmentDigest = assessmentDigestOf(
@@ -319,6 +330,55 @@ function storePlan(tx: Tx<'memory'>, input: z.infer<typeof storePlanInput>): Mem
     );
   }
   return readPlanView(tx.db, input.planId)!;
+}
+
+/**
+ * A consolidation patch leaves the review queue as its plan is stored (status prepared). Only the
+ * plan's owner's patch, pending or prepared before (a voided plan prepared again), and the one the
+ * plan's canonical JSON names.
+ */
+function prepareConsolidationPatch(tx: Tx<'memory'>, taskId: string, owner: Owner, canonicalJson: string): void {
+  const row = prepared(
+    tx.db,
+    'SELECT repository_key, worktree_key, status FROM consolidation_patches WHERE task_id = ?',
+  ).get(taskId) as { repository_key: string; worktree_key: string; status: string } | undefined;
+  if (!row || row.repository_key !== owner.repositoryKey || row.worktree_key !== owner.worktreeKey)
+    throw new CmError('not_found', `No consolidation patch ${taskId} for this memory root; nothing was stored.`);
+  if (row.status === 'discarded')
+    throw new CmError('operation_conflict', `Consolidation patch ${taskId} was discarded; nothing was stored.`);
+  if (planConsolidationOf(canonicalJson)?.taskId !== taskId)
+    throw new CmError('internal', `The plan does not carry patch ${taskId}; nothing was stored.`);
+  prepared(tx.db, "UPDATE consolidation_patches SET status = 'prepared' WHERE task_id = ?").run(taskId);
+}
+
+/** The consolidation part of a plan's canonical JSON, or null (a plan of candidates or a retirement). */
+function planConsolidationOf(canonicalJson: string): PlanConsolidation | null {
+  try {
+    const parsed = JSON.parse(canonicalJson) as { consolidation?: PlanConsolidation };
+    return parsed.consolidation ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a consolidation plan's operations no longer rest on what they were prepared on (an entry's
+ * revision changed in memory-state since), or null.
+ */
+function consolidationMoved(db: Db, row: PlanRow): string | null {
+  const consolidation = planConsolidationOf(row.plan_canonical_json);
+  if (!consolidation) return null;
+  const revision = prepared(
+    db,
+    'SELECT revision FROM approved_entries WHERE repository_key = ? AND worktree_key = ? AND entry_id = ?',
+  ).pluck();
+  for (const operation of consolidation.operations)
+    for (const based of operation.basedOn) {
+      const now = revision.get(row.repository_key, row.worktree_key, based.entryId) as number | undefined;
+      if (now !== based.revision)
+        return `entry ${based.entryId} changed since the plan was prepared (revision ${based.revision} → ${now ?? 'none'}); run memory consolidate again for a new patch`;
+    }
+  return null;
 }
 
 interface PlanRow {
@@ -426,6 +486,11 @@ const fileView = (row: FileRow): MemoryPlanFileView => ({
   findings: JSON.parse(row.findings_json) as MemoryPlanFileView['findings'],
 });
 
+const consolidationView = (canonicalJson: string) => {
+  const consolidation = planConsolidationOf(canonicalJson);
+  return consolidation ? { consolidation } : {};
+};
+
 export function readPlanView(db: Db, planId: string): MemoryPlanView | undefined {
   const row = readPlanRow(db, planId);
   if (!row) return undefined;
@@ -440,6 +505,7 @@ export function readPlanView(db: Db, planId: string): MemoryPlanView | undefined
     voidReason: row.void_reason,
     createdAt: new Date(row.created_at_ms).toISOString(),
     updatedAt: new Date(row.updated_at_ms).toISOString(),
+    ...consolidationView(row.plan_canonical_json),
   };
 }
 
