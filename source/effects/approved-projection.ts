@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
-import { parseConsolidationFile, SCENE_DIRECTORY } from '../memory/consolidation/scene-format.js';
+import {
+  DOCTRINE_DIRECTORY,
+  parseConsolidationFile,
+  SCENE_DIRECTORY,
+} from '../memory/consolidation/scene-format.js';
+import { blockedFileProblem } from '../memory/consolidation/patch-content.js';
+import { serializeEntryDocument } from '../memory/entry-format.js';
 import {
   type CheckedDirectory,
   checkDirectory,
@@ -66,7 +72,9 @@ export type ProblemKind =
   | 'duplicate-id'
   | 'changed'
   | 'too-many-files'
-  | 'deadline';
+  | 'deadline'
+  /** A scene or doctrine file whose text the memory lint blocks (a secret, an instruction to the model). */
+  | 'blocked';
 
 export interface ProjectionProblem {
   kind: ProblemKind;
@@ -89,7 +97,8 @@ export interface ProjectionScan {
   /** The scene files read (empty when `unchanged`), by name. */
   scenes: ScannedScene[];
   /**
-   * Scene files left out (malformed, a doctrine, misnamed), each named: they do not make the scan
+   * Scene and doctrine files left out (malformed, misplaced, misnamed, blocked by the memory lint),
+   * each named: they do not make the scan
    * partial — the entries and the other scenes stand, as consolidation treats such a file.
    */
   sceneProblems: ProjectionProblem[];
@@ -135,7 +144,9 @@ const directoryStamp = (path: string): string => {
 /** The stamps of the root and of every type directory (absent ones too: a new one is a change). */
 export function directoryStamps(root: MemoryRoot): string {
   const base = join(root.anchor, ...root.parts);
-  return [base, ...[...ENTRY_TYPES, SCENE_DIRECTORY].map((type) => join(base, type))].map(directoryStamp).join(' ');
+  return [base, ...[...ENTRY_TYPES, SCENE_DIRECTORY, DOCTRINE_DIRECTORY].map((type) => join(base, type))]
+    .map(directoryStamp)
+    .join(' ');
 }
 
 /**
@@ -161,8 +172,8 @@ const isEntryName = (name: string): boolean => !name.startsWith('.') && name.end
 
 interface Listed {
   directory: CheckedDirectory;
-  /** An entry type, or the scenes' directory (listed last). */
-  type: EntryType | typeof SCENE_DIRECTORY;
+  /** An entry type, or the scenes' or the doctrine's directory (listed last). */
+  type: EntryType | typeof SCENE_DIRECTORY | typeof DOCTRINE_DIRECTORY;
   /** The entry files to read. */
   names: string[];
   /** Every non-hidden `*.md` name listed, refused ones included: what a second listing must match. */
@@ -186,7 +197,7 @@ function listRoot(
   if (!rootDir) return { rootDir: null, listed: [] };
   const listed: Listed[] = [];
   const present = new Set(readdirSync(rootDir.path));
-  for (const type of [...ENTRY_TYPES, SCENE_DIRECTORY] as const) {
+  for (const type of [...ENTRY_TYPES, SCENE_DIRECTORY, DOCTRINE_DIRECTORY] as const) {
     if (!present.has(type)) continue;
     let directory: CheckedDirectory;
     try {
@@ -211,7 +222,10 @@ function listRoot(
         });
         continue;
       }
-      const check = type === SCENE_DIRECTORY ? { ok: true as const } : checkEntryPath(path, 'existing');
+      const check =
+        type === SCENE_DIRECTORY || type === DOCTRINE_DIRECTORY
+          ? { ok: true as const }
+          : checkEntryPath(path, 'existing');
       if (!check.ok) {
         problems.push({ kind: 'misplaced', path, line: null, message: check.reason });
         continue;
@@ -336,7 +350,9 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
         break;
       }
       const isScene = type === SCENE_DIRECTORY;
-      const reuse = isScene ? options.knownScene : options.known;
+      const isDoctrine = type === DOCTRINE_DIRECTORY;
+      // Doctrine is not kept in the projection: its files are read (and linted) at every scan that reads.
+      const reuse = isDoctrine ? undefined : isScene ? options.knownScene : options.known;
       const stamp = reuse ? lstamp(`${directory.path}/${name}`) : null;
       const digest = stamp ? settled(path, stamp) : undefined;
       const reused = digest === undefined ? undefined : reuse!(path, digest);
@@ -383,6 +399,11 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
         const scene = sceneOf(path, name, contentDigest, read.bytes);
         if ('problem' in scene) sceneProblems.push(scene.problem);
         else scenes.push(scene);
+        continue;
+      }
+      if (isDoctrine) {
+        const problem = doctrineProblem(path, name, read.bytes);
+        if (problem) sceneProblems.push(problem);
         continue;
       }
       const entry = parseEntry(read.bytes);
@@ -457,6 +478,35 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
   };
 }
 
+/** The memory lint of a scene or doctrine file's text: a blocking finding keeps it out, named. */
+function blockedProblem(path: string, document: Parameters<typeof serializeEntryDocument>[0]): ProjectionProblem | null {
+  const blocked = blockedFileProblem(path, serializeEntryDocument(document));
+  return blocked && { kind: 'blocked', path, line: blocked.line, message: blocked.message };
+}
+
+/**
+ * A doctrine file's problem, or null: it parses as the doctrine its name says and passes the
+ * memory lint. Doctrine is not given back, so this is all the scan does with it.
+ */
+function doctrineProblem(path: string, name: string, bytes: Uint8Array): ProjectionProblem | null {
+  const parsed = parseConsolidationFile(bytes);
+  if (!parsed.ok) {
+    const { line, message } = parsed.problem;
+    return { kind: 'malformed', path, line, message: `${path}:${line}: ${message}` };
+  }
+  const file = parsed.value.file;
+  if (file.kind !== 'doctrine')
+    return { kind: 'misplaced', path, line: null, message: `${path} is a scene file; scene files belong in scenes/` };
+  if (`${file.name}.md` !== name)
+    return {
+      kind: 'misplaced',
+      path,
+      line: null,
+      message: `${path}: its \`doctrine\` is "${file.name}"; rename the file ${DOCTRINE_DIRECTORY}/${file.name}.md`,
+    };
+  return blockedProblem(path, parsed.value.document);
+}
+
 /** A scene file's bytes as a scene, or the problem that keeps it out (linted like an entry). */
 function sceneOf(
   path: string,
@@ -488,6 +538,8 @@ function sceneOf(
         message: `${path}: its \`scene\` is "${file.name}"; rename the file ${SCENE_DIRECTORY}/${file.name}.md`,
       },
     };
+  const blocked = blockedProblem(path, parsed.value.document);
+  if (blocked) return { problem: blocked };
   return {
     name: file.name,
     title: file.title,
@@ -608,7 +660,7 @@ export function readEntryFiles(root: MemoryRoot): Array<{ path: string; bytes: U
   if (unsafe) throw new MemoryFileError('symlink', unsafe.path, unsafe.message);
   const files: Array<{ path: string; bytes: Uint8Array }> = [];
   for (const { directory, type, names } of listed) {
-    if (type === SCENE_DIRECTORY) continue;
+    if (type === SCENE_DIRECTORY || type === DOCTRINE_DIRECTORY) continue;
     for (const name of names) {
       const read = readFileInDirectory(directory, name, MEMORY_ENTRY_MAX_BYTES);
       if (read) files.push({ path: `${type}/${name}`, bytes: read.bytes });

@@ -96,7 +96,7 @@ describe('memory extract --runner', () => {
     assert.match(unknown.stderr, /No runner named "nope"; available: builtin, ext/);
     const malformed = await runCli([...args, '--runner', 'ext', '--approve-plan', 'abc'], { cwd: repo });
     assert.equal(malformed.code, 2);
-    assert.match(malformed.stderr, /--approve-plan takes the 64-hex-digit digest that memory extract printed/);
+    assert.match(malformed.stderr, /--approve-plan takes the 64-hex-digit digest that the plan printed/);
     profiles(home, record, { budget: { runBytes: 10, dayBytes: 100 } });
     const budget = await runCli([...args, '--runner', 'ext'], { cwd: repo });
     assert.equal(budget.code, 10);
