@@ -114,6 +114,8 @@ export interface PreviousScan {
   sourceTreeDigest: string;
   files: ScannedFile[];
   scannedAtMs: number;
+  /** The scene and doctrine files it left out: an unchanged tree still names them (a blocked file stays named). */
+  sceneProblems?: ProjectionProblem[];
 }
 
 /**
@@ -321,7 +323,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       unchanged: true,
       entries: [],
       scenes: [],
-      sceneProblems: [],
+      sceneProblems: options.previous.sceneProblems ?? [],
       files: options.previous.files,
       problems,
       // The previous scan's time stays the reference: files stay "racy" relative to when they were read.
@@ -602,13 +604,16 @@ const STAMP_KEYS = ['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const;
  * are decimal strings.
  */
 export function encodePreviousScan(
-  scan: Pick<ProjectionScan, 'coverage' | 'sourceTreeDigest' | 'files' | 'scannedAtMs'>,
+  scan: Pick<ProjectionScan, 'coverage' | 'sourceTreeDigest' | 'files' | 'scannedAtMs'> & {
+    sceneProblems?: ProjectionProblem[];
+  },
 ): string {
   return JSON.stringify({
     coverage: scan.coverage,
     sourceTreeDigest: scan.sourceTreeDigest,
     scannedAtMs: scan.scannedAtMs,
     files: scan.files.map((f) => [f.path, f.contentDigest, ...STAMP_KEYS.map((key) => f.stamp[key].toString())]),
+    ...(scan.sceneProblems && scan.sceneProblems.length > 0 ? { sceneProblems: scan.sceneProblems } : {}),
   });
 }
 
@@ -620,6 +625,7 @@ export function decodePreviousScan(text: string): PreviousScan | null {
       sourceTreeDigest: unknown;
       scannedAtMs: unknown;
       files: unknown;
+      sceneProblems?: unknown;
     };
     if (value.coverage !== 'complete' && value.coverage !== 'partial') return null;
     if (typeof value.sourceTreeDigest !== 'string' || typeof value.scannedAtMs !== 'number') return null;
@@ -637,11 +643,17 @@ export function decodePreviousScan(text: string): PreviousScan | null {
       ];
       return { path: path!, contentDigest: contentDigest!, stamp: { dev, ino, size, mtimeNs, ctimeNs } };
     });
+    const sceneProblems = Array.isArray(value.sceneProblems)
+      ? (value.sceneProblems as ProjectionProblem[]).filter(
+          (problem) => typeof problem?.path === 'string' && typeof problem.message === 'string',
+        )
+      : [];
     return {
       coverage: value.coverage,
       sourceTreeDigest: value.sourceTreeDigest,
       scannedAtMs: value.scannedAtMs,
       files,
+      ...(sceneProblems.length > 0 ? { sceneProblems } : {}),
     };
   } catch {
     return null;
