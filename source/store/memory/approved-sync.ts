@@ -16,7 +16,7 @@ import type {
   MemoryScope,
   ProjectionProblem,
   ScannedScene,
-} from '../../effects/approved-projection.js';
+} from '../../effects/approved-scan.js';
 import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
 
 /** What the FTS rows index and how: a change re-indexes on the next complete scan. */
