@@ -3,7 +3,7 @@
 // the file groups or cites must be an entry of the task that the operation rests on, and its text
 // goes through the memory lint (secrets, poisoning) exactly as an entry's text does — a blocking
 // finding keeps the operation out of the review queue, never a character of a secret stored.
-import { lintMemoryText } from '../memory-lint.js';
+import { lintMemoryText, type MemoryFinding } from '../memory-lint.js';
 import type { ConsolidationOperation, ConsolidationTarget } from './patch.js';
 import { parseConsolidationFile } from './scene-format.js';
 
@@ -50,12 +50,15 @@ const label = (operation: { op: string; target: ConsolidationTarget; name: strin
   `${operation.op} ${operation.target} ${operation.name}`;
 
 /** The memory lint of what an operation would show or write: its file's text and its reason. */
-export function lintOperation(operation: ConsolidationOperation): OperationFinding[] {
+export function lintOperation(
+  operation: ConsolidationOperation,
+  lint: (text: string) => readonly MemoryFinding[] = lintMemoryText,
+): OperationFinding[] {
   const findings: OperationFinding[] = [];
   const texts: Array<['file' | 'reason', string]> = [['reason', operation.reason]];
   if (operation.newContent !== null) texts.unshift(['file', operation.newContent]);
   for (const [field, text] of texts)
-    for (const found of lintMemoryText(text))
+    for (const found of lint(text))
       findings.push({
         operation: label(operation),
         field,
@@ -81,8 +84,15 @@ export function screenOperations(operations: readonly ConsolidationOperation[]):
   const kept: ConsolidationOperation[] = [];
   const findings: OperationFinding[] = [];
   let blocked = 0;
+  // A patch repeats its reasons (the built-in runner's merges): each text is linted once.
+  const seen = new Map<string, readonly MemoryFinding[]>();
+  const lintOnce = (text: string) => {
+    let found = seen.get(text);
+    if (found === undefined) seen.set(text, (found = lintMemoryText(text)));
+    return found;
+  };
   for (const operation of operations) {
-    const found = lintOperation(operation);
+    const found = lintOperation(operation, lintOnce);
     findings.push(...found);
     if (found.some((finding) => finding.severity === 'block')) blocked += 1;
     else kept.push(operation);
