@@ -3,7 +3,12 @@
 // secret or an instruction to the model is left out and named (`blocked`), as consolidation leaves
 // it out. The hook's follow imports approved-scan.ts itself: the lint is too heavy for every event.
 import { blockedFileProblem } from '../memory/consolidation/patch-content.js';
-import { type MemoryScope, type ProjectionScan, type ScanOptions, scanApprovedRoot as scanRoot } from './approved-scan.js';
+import {
+  type MemoryScope,
+  type ProjectionScan,
+  type ScanOptions,
+  scanApprovedRoot as scanRoot,
+} from './approved-scan.js';
 import type { MemoryRoot } from './safe-files.js';
 
 export * from './approved-scan.js';

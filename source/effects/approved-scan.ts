@@ -10,11 +10,7 @@ import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
-import {
-  DOCTRINE_DIRECTORY,
-  parseConsolidationFile,
-  SCENE_DIRECTORY,
-} from '../memory/consolidation/scene-format.js';
+import { DOCTRINE_DIRECTORY, parseConsolidationFile, SCENE_DIRECTORY } from '../memory/consolidation/scene-format.js';
 import { serializeEntryDocument } from '../memory/entry-format.js';
 import {
   type CheckedDirectory,

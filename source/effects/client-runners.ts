@@ -34,7 +34,7 @@ const INSTRUCTIONS = [
  */
 const CONSOLIDATION_INSTRUCTIONS = [
   'You are a restricted consolidator for common-memory. You have no tools: never call one.',
-  'Read the task JSON below (format common-memory-consolidation-task@v1: one scope\'s approved entries and its scenes)',
+  "Read the task JSON below (format common-memory-consolidation-task@v1: one scope's approved entries and its scenes)",
   'and answer with exactly one common-memory-consolidation-patch@v1 JSON object and nothing else (no prose, no code',
   'fence) that copies taskId and binding unchanged. Each operation names the entries it rests on in basedOn, with the',
   'revision the task gives. A scene groups entries that apply together; a doctrine is a cross-cutting principle whose',

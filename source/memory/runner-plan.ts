@@ -22,8 +22,7 @@ export const MANIFEST_FORMAT = 'common-memory-authorization-manifest@v1';
 function coverageOf(work: RunnerTask, promptDigest: string, promptBytes: number): InputCoverageItem[] {
   const prompt: InputCoverageItem = {
     sourceKind: 'prompt',
-    opaqueSourceId:
-      work.kind === 'consolidation' ? CONSOLIDATION_PROMPT_VERSION : work.task.contract.promptVersion,
+    opaqueSourceId: work.kind === 'consolidation' ? CONSOLIDATION_PROMPT_VERSION : work.task.contract.promptVersion,
     revision: null,
     contentDigest: promptDigest,
     bytes: promptBytes,

@@ -59,7 +59,11 @@ export async function consolidateWithRunner(
   const failed = (reason: string) => ({ ...made, outcome: 'rejected' as const, reason });
   if (output.ok === 'unsent') return failed(output.reason);
   if (!output.ok) {
-    await writer.call('memoryAbandonTask', { taskId: claim.taskId, claimToken: claim.claimToken, reason: output.reason });
+    await writer.call('memoryAbandonTask', {
+      taskId: claim.taskId,
+      claimToken: claim.claimToken,
+      reason: output.reason,
+    });
     return failed(`${output.reason}; nothing was kept (run memory consolidate --runner ${runner.name} again to retry)`);
   }
   const submitted = await writer.call('memorySubmitConsolidation', {

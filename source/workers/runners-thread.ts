@@ -81,8 +81,8 @@ port.on('message', (message: RunnersRequest) => {
       : message.type === 'consolidate'
         ? consolidateWithRunner(pipeline, writer, memoryStatePath, holder, message.request)
         : message.type === 'auto'
-        ? autoPassNow(message.sealedByMs)
-        : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
+          ? autoPassNow(message.sealedByMs)
+          : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
   ).then(
     (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
     (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),

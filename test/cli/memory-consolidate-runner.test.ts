@@ -122,8 +122,14 @@ describe('memory consolidate --runner', () => {
 
     // Consolidation works as if they were not there, and says so.
     const run = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
-    assert.ok(run.problems.some((p: string) => p.startsWith('scenes/wrapped-secret.md:6:')), run.problems.join('\n'));
-    assert.ok(run.problems.some((p: string) => p.startsWith('doctrine/skip-review.md:')), run.problems.join('\n'));
+    assert.ok(
+      run.problems.some((p: string) => p.startsWith('scenes/wrapped-secret.md:6:')),
+      run.problems.join('\n'),
+    );
+    assert.ok(
+      run.problems.some((p: string) => p.startsWith('doctrine/skip-review.md:')),
+      run.problems.join('\n'),
+    );
 
     const lint = await cli('memory', 'lint', join(root, 'scenes', 'wrapped-secret.md'));
     assert.equal(lint.code, 11);

@@ -119,7 +119,11 @@ describe('consolidation by an external runner', () => {
   /** The task made for `ext` (as the memory files thread makes it), then the runners thread's part. */
   const plan = () => consolidateWithBuiltin(writer, memoryStatePath, owner, 'holder', [], [], false, 'ext');
   const run = async (approval: { approvePlan?: string } = {}) =>
-    consolidateWithRunner(pipeline, writer, memoryStatePath, 'holder', { made: await plan(), runner: 'ext', ...approval });
+    consolidateWithRunner(pipeline, writer, memoryStatePath, 'holder', {
+      made: await plan(),
+      runner: 'ext',
+      ...approval,
+    });
   /** Planned, shown, then approved by its plan digest: the runner's answer as the submission took it. */
   const approvedRun = async () => {
     const shown = await run();
@@ -167,7 +171,9 @@ describe('consolidation by an external runner', () => {
     assert.equal(planned!.taskKind, 'consolidation');
     assert.equal(planned!.taskId, shown.taskId);
     assert.deepEqual(
-      planned!.inputCoverage.filter((item) => item.sourceKind === 'entry').map((item) => [item.opaqueSourceId, item.revision]),
+      planned!.inputCoverage
+        .filter((item) => item.sourceKind === 'entry')
+        .map((item) => [item.opaqueSourceId, item.revision]),
       FACTS.map((fact) => [fact.id, 1]).sort(),
     );
     assert.deepEqual(received(), [], 'nothing was sent before the approval');
@@ -323,7 +329,9 @@ describe('consolidation by an external runner', () => {
     use('good');
     const shown = await run();
     const plan = shown.pendingPlan!.plans[0]!;
-    assert.ok(plan.inputFindings.some((f) => f.source === 'entry' && f.ref === 'unit-tests' && f.rule === 'github-token'));
+    assert.ok(
+      plan.inputFindings.some((f) => f.source === 'entry' && f.ref === 'unit-tests' && f.rule === 'github-token'),
+    );
     assert.equal(plan.secretsReplaced, 1);
     await run({ approvePlan: plan.planDigest });
     const [sent] = received();

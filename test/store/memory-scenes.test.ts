@@ -149,6 +149,10 @@ describe('scenes in the projection', () => {
     const token = ['gh', 'p_', 'aB3dE5fG7hJ9kL1m', 'N3pQ5rS7tU9vW1xY3zA5'].join('');
     scene('leaky', 'Leaky', ['ci-0'], `Uses ${token.slice(0, 15)}\n${token.slice(15)} in CI.\n`);
     followApproved(statePath, [target], { budgetMs: 10_000, lintFile: blockedFileProblem });
-    assert.deepEqual(stored(), ['ci-pipeline', 'empty-one'], 'the follow with the lint reads them; the blocked one stays out');
+    assert.deepEqual(
+      stored(),
+      ['ci-pipeline', 'empty-one'],
+      'the follow with the lint reads them; the blocked one stays out',
+    );
   });
 });
