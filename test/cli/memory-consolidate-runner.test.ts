@@ -11,11 +11,10 @@ import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { FAKE_TOKEN } from '../support/consolidation-answers.mjs';
+import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
-
-const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
 
 function repository(home: string): string {
   const repo = gitRepo(home, 'repo');
@@ -31,16 +30,8 @@ describe('memory consolidate --runner', () => {
     const home = tempHome('cm-consolidate-runner');
     const repo = repository(home);
     const record = join(home, 'record');
-    const profile = {
-      name: 'ext',
-      kind: 'command',
-      argv: [process.execPath, FAKE, 'good', record],
-      provider: 'test-provider',
-      model: 'fake-model',
-      endpoint: 'http://127.0.0.1:9/v1',
-    };
     mkdirSync(home, { recursive: true });
-    writeFileSync(join(home, 'runners.json'), JSON.stringify({ profiles: [profile] }));
+    writeFileSync(join(home, 'runners.json'), JSON.stringify({ profiles: [fakeRunnerProfile('good', record)] }));
     const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
 
     const shown = await cli('memory', 'consolidate', '--runner', 'ext');

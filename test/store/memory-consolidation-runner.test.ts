@@ -7,13 +7,11 @@
 // patch, never stored — also when the secret is wrapped over two lines.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { commandProfile, type CommandProfile } from '../../source/effects/runner-profiles.js';
 import { externalRunner } from '../../source/effects/runner-registry.js';
-import { sha256Hex } from '../../source/ground/digests.js';
 import { builtinRunner } from '../../source/memory/builtin-runner.js';
 import {
   BUILTIN_CONSOLIDATION_RUNNER,
@@ -24,22 +22,17 @@ import type { Runner } from '../../source/memory/runner.js';
 import { consolidateWithBuiltin } from '../../source/pipeline/consolidation.js';
 import { consolidateWithRunner } from '../../source/pipeline/consolidation-runner.js';
 import { ExtractionPipeline } from '../../source/pipeline/extraction-pipeline.js';
-import type { AnyCommand } from '../../source/store/command.js';
 import type { Db } from '../../source/store/database.js';
 import { readConsolidationReview } from '../../source/store/memory/consolidation-reads.js';
-import { openMemoryState } from '../../source/store/memory/state-database.js';
-import { commit } from '../../source/store/transaction.js';
-import { writerCommands, type WriterPort } from '../../source/store/writer-commands.js';
+import type { WriterPort } from '../../source/store/writer-commands.js';
 import { FAKE_TOKEN } from '../support/consolidation-answers.mjs';
-
-const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
-const owner = { scope: 'project' as const, repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };
-
-interface Fact {
-  id: string;
-  title: string;
-  body: string;
-}
+import {
+  type ConsolidationState,
+  consolidationState,
+  type Fact,
+  OWNER as owner,
+} from '../support/consolidation-state.js';
+import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
 
 const FACTS: Fact[] = [
   { id: 'unit-tests', title: 'Run the unit tests with vitest', body: 'Use `pnpm vitest run` for the unit suite.' },
@@ -47,61 +40,22 @@ const FACTS: Fact[] = [
   { id: 'migrations', title: 'Migrations are plain SQL', body: 'Write each migration by hand in migrations/*.sql.' },
 ];
 
-const entryInput = (fact: Fact) => ({
-  id: fact.id,
-  type: 'work_method',
-  title: fact.title,
-  appliesWhen: null,
-  priority: 50,
-  confidence: 'high',
-  evidence: null,
-  created: null,
-  supersedes: [],
-  body: fact.body,
-  extra: {},
-  scope: 'project' as const,
-  paths: [`work_method/${fact.id}.md`],
-  contentDigest: sha256Hex(`${fact.title}\n${fact.body}`),
-});
-
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('consolidation by an external runner', () => {
+  let state: ConsolidationState;
   let dir: string;
   let db: Db;
   let writer: WriterPort;
   let memoryStatePath: string;
-  let generation: number | null;
   let runners: Map<string, Runner>;
   let pipeline: ExtractionPipeline;
   let record: string;
-
-  const sync = (facts: Fact[]) => {
-    void writer.call('memorySyncApproved', {
-      owner,
-      expectedGeneration: generation,
-      coverage: 'complete',
-      unchanged: false,
-      sourceTreeDigest: sha256Hex(JSON.stringify(facts)),
-      scanJson: '{}',
-      problems: [],
-      entries: facts.map(entryInput),
-    });
-    generation = (generation ?? 0) + 1;
-  };
+  const sync = (facts: Fact[]) => state.sync(facts);
 
   /** The runner `ext` answers in `mode` (consolidation-answers.mjs) from now on. */
   const use = (mode: string, extra: Partial<CommandProfile> = {}) => {
-    const profile = commandProfile.parse({
-      name: 'ext',
-      kind: 'command',
-      argv: [process.execPath, FAKE, mode, record],
-      provider: 'test-provider',
-      model: 'fake-model',
-      endpoint: 'http://127.0.0.1:9/v1',
-      timeoutMs: 10_000,
-      ...extra,
-    });
+    const profile = commandProfile.parse(fakeRunnerProfile(mode, record, { timeoutMs: 10_000, ...extra }));
     runners = new Map<string, Runner>([
       ['builtin', builtinRunner],
       ['ext', externalRunner(profile, join(dir, 'logs'))],
@@ -138,28 +92,13 @@ describe('consolidation by an external runner', () => {
       .join('');
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cm-consolidation-runner-'));
+    state = consolidationState('consolidation-runner', FACTS);
+    ({ dir, db, writer, memoryStatePath } = state);
     record = join(dir, 'record');
-    memoryStatePath = join(dir, 'memory-state.sqlite');
-    const state = openMemoryState(memoryStatePath);
-    db = state.db;
-    generation = null;
-    const context = { storeId: 'test', memoryStateUuid: state.memoryStateUuid, core: db };
-    writer = {
-      storeId: 'test',
-      call: ((name: string, input: unknown) => {
-        const command = (writerCommands as Record<string, AnyCommand>)[name]!;
-        return Promise.resolve(commit(db, name, (tx) => command.run(tx, context, command.schema.parse(input))));
-      }) as WriterPort['call'],
-    };
     // Consolidation reads no captured turn: the pipeline's core database is never opened here.
     pipeline = new ExtractionPipeline(writer, {} as Db, () => runners, 'holder');
-    sync(FACTS);
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => state.close());
 
   it('sends nothing before its plan is approved, then exactly the plan’s bytes; scenes and doctrine wait in review', async () => {
     use('good');
