@@ -7,7 +7,7 @@
 // patch, never stored — also when the secret is wrapped over two lines.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { commandProfile, type CommandProfile } from '../../source/effects/runner-profiles.js';
@@ -32,7 +32,7 @@ import {
   type Fact,
   OWNER as owner,
 } from '../support/consolidation-state.js';
-import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
+import { fakeRunnerProfile, receivedBy } from '../support/fake-runner-profile.js';
 
 const FACTS: Fact[] = [
   { id: 'unit-tests', title: 'Run the unit tests with vitest', body: 'Use `pnpm vitest run` for the unit suite.' },
@@ -62,13 +62,7 @@ describe('consolidation by an external runner', () => {
     ]);
   };
 
-  const received = (): Array<{ bytes: number; text: string }> =>
-    existsSync(join(record, 'received.jsonl'))
-      ? readFileSync(join(record, 'received.jsonl'), 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line))
-      : [];
+  const received = () => receivedBy(record);
 
   /** The task made for `ext` (as the memory files thread makes it), then the runners thread's part. */
   const plan = () => consolidateWithBuiltin(writer, memoryStatePath, owner, 'holder', [], [], false, 'ext');

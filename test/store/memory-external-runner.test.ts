@@ -5,7 +5,7 @@
 // failing runner is a retriable attempt that applies nothing.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { planText } from '../../source/cli/commands/memory-extract.js';
@@ -21,7 +21,7 @@ import { WriterClient } from '../../source/workers/writer-client.js';
 import { tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { DURABLE_PROMPTS, queueSession, RECENT_WINDOW } from '../support/memory-corpus.js';
-import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
+import { fakeRunnerProfile, receivedBy } from '../support/fake-runner-profile.js';
 
 after(() => c.closeStores());
 
@@ -50,13 +50,7 @@ async function rig(sessions = 1, prompts: readonly string[] = PROMPTS) {
     opened.push(db);
     return db;
   };
-  const received = (): Array<{ bytes: number; text: string }> =>
-    existsSync(join(record, 'received.jsonl'))
-      ? readFileSync(join(record, 'received.jsonl'), 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line))
-      : [];
+  const received = () => receivedBy(record);
   return {
     home,
     use,
