@@ -52,6 +52,7 @@ import type {
   MemoryReverifyRun,
 } from '../api/memory-runs.js';
 import { RunnersClient } from '../workers/runners-client.js';
+import { loadRunnerProfiles } from '../effects/runner-profiles.js';
 import { collectUsage, memorySuggestionsAt } from '../pipeline/usage-access.js';
 import type { MemorySuggestionsRequest } from '../api/memory-usage.js';
 import type { WriterClient } from '../workers/writer-client.js';
@@ -403,6 +404,15 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
    */
   async memoryConsolidate(request: MemoryConsolidateRequest): Promise<MemoryConsolidateResult> {
     this.watchRoots(request.cwd);
+    // A runner that is not a profile is refused before a task is made for it (and others made stale).
+    const named = request.runner;
+    if (named !== undefined && named !== 'builtin' && !loadRunnerProfiles(this.home).some((p) => p.name === named))
+      throw new CmError(
+        'usage',
+        `No runner named ${JSON.stringify(named)}; available: builtin${loadRunnerProfiles(this.home)
+          .map((p) => `, ${p.name}`)
+          .join('')} (profiles are in runners.json in the data home).`,
+      );
     await this.writer.call('memoryOpen', {});
     const made = await this.track(this.files().consolidate(request));
     // An external runner's task, planned there, is run by the runners thread (the authorised-bytes gate).

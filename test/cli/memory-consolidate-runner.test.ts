@@ -47,6 +47,9 @@ describe('memory consolidate --runner', () => {
 
     const bad = await cli('memory', 'consolidate', '--runner', 'ext', '--approve-plan', 'nope');
     assert.equal(bad.code, 2);
+    const unknown = await cli('memory', 'consolidate', '--runner', 'nope');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No runner named "nope"; available: builtin, ext/);
     const run = await cli('memory', 'consolidate', '--runner', 'ext', '--approve-plan', digest, '--json');
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout);
