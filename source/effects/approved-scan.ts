@@ -339,6 +339,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
   const scenes: ScannedScene[] = [];
   const sceneProblems: ProjectionProblem[] = [];
   const settled = settledDigests(options.known || options.knownScene ? options.previous : undefined);
+  const previousDigest = new Map((options.previous?.files ?? []).map((file) => [file.path, file.contentDigest]));
   let total = 0;
   let stopped = false;
   for (const { directory, type, names } of listed) {
@@ -400,8 +401,17 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       options.afterRead?.(path);
       const contentDigest = sha256Hex(read.bytes);
       if ((isScene || isDoctrine) && !options.lintFile) {
-        // The memory lint is not loaded here (the SessionStart hook): the file is left out and not
-        // counted as read, so the next scan that lints (memory sync) reads it.
+        // The memory lint is not loaded here (the SessionStart hook). Bytes the previous scan read
+        // (and linted: only a scan with the lint counts such a file as read) stand as they were —
+        // the stored scene, or the problem it had; other bytes are left out and not counted as
+        // read, so the next scan that lints (memory sync) reads them.
+        if (previousDigest.get(path) === contentDigest) {
+          files.push({ path, stamp: read.stamp, contentDigest });
+          const known = isScene ? options.knownScene?.(path, contentDigest) : undefined;
+          if (known) scenes.push(known);
+          sceneProblems.push(...(options.previous?.sceneProblems ?? []).filter((problem) => problem.path === path));
+          continue;
+        }
         sceneProblems.push({
           kind: 'unlinted',
           path,
