@@ -154,5 +154,10 @@ describe('scenes in the projection', () => {
       ['ci-pipeline', 'empty-one'],
       'the follow with the lint reads them; the blocked one stays out',
     );
+    // The hook again, the files just written (read again, not taken on their stamps): the bytes the
+    // linted scan read keep their scenes, the blocked file stays out, a new scene waits for a sync.
+    scene('other-area', 'Other', ['other'], 'Unrelated things.\n');
+    followApproved(statePath, [target], { budgetMs: 10_000 });
+    assert.deepEqual(stored(), ['ci-pipeline', 'empty-one']);
   });
 });
