@@ -37,6 +37,15 @@ export function planLines(p: PendingAuthorization): string[] {
     const turns = plan.inputCoverage.filter((item) => item.sourceKind === 'transcript');
     const context = plan.inputCoverage.filter((item) => item.sourceKind === 'context');
     const contextBytes = context.reduce((sum, item) => sum + item.bytes, 0);
+    if (plan.taskKind === 'consolidation') {
+      const count = (kind: string) => plan.inputCoverage.filter((item) => item.sourceKind === kind).length;
+      lines.push(
+        `  consolidation ${plan.taskId}: ${plan.bytesToSend} bytes (sha256 ${plan.runnerInputDigest.slice(0, 16)}…), ${count('entry')} approved entries, ${count('scene')} scene(s)`,
+        ...findingLines(plan),
+        `    plan ${plan.planDigest}`,
+      );
+      continue;
+    }
     lines.push(
       `  ${plan.taskKind} ${plan.taskId}: ${plan.bytesToSend} bytes (sha256 ${plan.runnerInputDigest.slice(0, 16)}…), ${turns.length} turn(s)${turns.some((t) => t.truncated) ? ', some truncated' : ''}${context.length > 0 ? `, ${context.length} earlier turn(s) as context (${contextBytes} bytes)` : ''}`,
     );

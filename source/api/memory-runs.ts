@@ -4,12 +4,12 @@ import { z } from 'zod';
 import { errorSchema, nullableText, projectOrUser } from './common-schemas.js';
 import { usageSummarySchema } from './memory-usage.js';
 
-const taskKind = z.enum(['extraction', 'adjudication']);
+const taskKind = z.enum(['extraction', 'adjudication', 'consolidation']);
 const authorization = z.enum(['pending', 'approved']);
 
 /** What an external runner would receive for one task, shown before anything is sent. */
 export const inputCoverageItemSchema = z.strictObject({
-  sourceKind: z.enum(['transcript', 'context', 'draft', 'candidate-pool', 'prompt']),
+  sourceKind: z.enum(['transcript', 'context', 'draft', 'candidate-pool', 'entry', 'scene', 'prompt']),
   opaqueSourceId: z.string(),
   revision: z.number().nullable(),
   contentDigest: z.string(),
@@ -22,11 +22,11 @@ export type InputCoverageItem = z.infer<typeof inputCoverageItemSchema>;
 export const runnerInputFindingSchema = z.strictObject({
   rule: z.string(),
   severity: z.enum(['block', 'warn']),
-  /** Which text of the task: the chunk's transcript, an earlier turn sent as context, a draft, a pool summary. */
-  source: z.enum(['transcript', 'context', 'draft', 'pool']),
+  /** Which text of the task: the chunk's transcript, an earlier turn as context, a draft, a pool summary, an approved entry or scene (consolidation). */
+  source: z.enum(['transcript', 'context', 'draft', 'pool', 'entry', 'scene']),
   /** The captured turn the finding is in (transcript and context); null for drafts and pool items. */
   turn: nullableText,
-  /** The chunk, the context turn, the candidate id or the pool item (`approved:<id>`, `candidate:<id>`). */
+  /** The chunk, the context turn, the candidate id, the pool item (`approved:<id>`, `candidate:<id>`), the entry id or the scene name. */
   ref: z.string(),
   /** Position in that text (1-based; columns in UTF-16 code units). */
   line: z.number(),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { entryUsageSchema } from './memory-usage.js';
 import { nullableText, projectOrUser } from './common-schemas.js';
+import { pendingAuthorizationSchema } from './memory-runs.js';
 
 /**
  * Which candidates a review lists: `all` (the default) the user scope's and every repository's;
@@ -128,13 +129,32 @@ export const memoryConsolidateResultSchema = z.strictObject({
   entries: z.number(),
   /**
    * accepted: the patch waits in the review queue; unchanged: the same entries were consolidated
-   * before; stale: refused; pending: a preview made the task, which `memory consolidate` runs.
+   * before; stale: refused; pending: a preview made the task, which `memory consolidate` runs, or
+   * an external runner's plan awaits approval (`pendingPlan`); rejected: the runner failed or its
+   * patch was refused (`reason`), nothing kept.
    */
-  outcome: z.enum(['accepted', 'unchanged', 'stale', 'pending']),
+  outcome: z.enum(['accepted', 'unchanged', 'stale', 'pending', 'rejected']),
   reason: nullableText,
   /** Files of the memory root that could not be read as entries or scenes: consolidated as if absent. */
   problems: z.array(z.string()),
   patch: consolidationReviewSchema.nullable(),
+  /** An external runner's plan: the exact bytes it would be sent, to approve by digest first. */
+  pendingPlan: pendingAuthorizationSchema.nullable(),
+  /** Operations left out of the patch for a blocking secret or poisoning finding in their text. */
+  blocked: z.number(),
+  /** The memory lint's findings in the patch's texts (masked), blocking and warnings. */
+  findings: z.array(
+    z.strictObject({
+      operation: z.string(),
+      field: z.enum(['file', 'reason']),
+      line: z.number(),
+      column: z.number(),
+      rule: z.string(),
+      severity: z.enum(['block', 'warn']),
+      excerpt: z.string(),
+      transform: z.string().optional(),
+    }),
+  ),
 });
 export type MemoryConsolidateResult = z.infer<typeof memoryConsolidateResultSchema>;
 

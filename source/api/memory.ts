@@ -144,6 +144,10 @@ const consolidateBody = z.strictObject({
   scope: z.enum(['project', 'user']).optional(),
   /** Only make the task (MCP memory_consolidate_preview): nothing runs; `memory consolidate` runs it. */
   preview: z.boolean().optional(),
+  /** A profile of runners.json instead of the built-in runner: its plan is approved by digest first. */
+  runner: z.string().min(1).max(128).optional(),
+  approvePlan: z.string().max(128).optional(),
+  approveManifest: z.string().max(128).optional(),
   cwd,
 });
 export type MemoryConsolidateRequest = z.infer<typeof consolidateBody>;

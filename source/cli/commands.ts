@@ -432,8 +432,13 @@ export const COMMAND_SPECS = [
     args: '',
     summary: 'propose scenes, merges and retirements over approved entries',
     details:
-      "The built-in runner's patch over one scope's approved entries waits in memory review as one item; no file changes. Entries that change before it is submitted make it stale: run it again.",
-    flags: { scope: ['project|user', "default: this worktree's, or the user's outside git"] },
+      "The patch over one scope's approved entries waits in memory review as one item; no file changes. Entries that change before it is submitted make it stale: run it again. --runner NAME (a profile of runners.json, which alone may write doctrine) first prints the exact bytes it would send and exits 14 until you approve that plan by its digest.",
+    flags: {
+      scope: ['project|user', "default: this worktree's, or the user's outside git"],
+      runner: ['NAME', 'a profile of runners.json instead of the built-in runner'],
+      approvePlan: ['DIGEST', 'send exactly the plan with this digest'],
+      approveManifest: ['DIGEST', 'send exactly the manifest with this digest'],
+    },
   },
   {
     path: 'memory revise',

@@ -28,6 +28,21 @@ const INSTRUCTIONS = [
   '',
 ].join('\n');
 
+/**
+ * A consolidation task's own instructions (the extraction ones above are unchanged, so their plans
+ * and digests are too): the patch format, what each operation must cite, and doctrine's rule.
+ */
+const CONSOLIDATION_INSTRUCTIONS = [
+  'You are a restricted consolidator for common-memory. You have no tools: never call one.',
+  "Read the task JSON below (format common-memory-consolidation-task@v1: one scope's approved entries and its scenes)",
+  'and answer with exactly one common-memory-consolidation-patch@v1 JSON object and nothing else (no prose, no code',
+  'fence) that copies taskId and binding unchanged. Each operation names the entries it rests on in basedOn, with the',
+  'revision the task gives. A scene groups entries that apply together; a doctrine is a cross-cutting principle whose',
+  'file cites (`cites`) the entries that instantiate it. Cite only entries of the task; write no secret.',
+  'Task:',
+  '',
+].join('\n');
+
 /** Earlier turns granted as context come before the task, marked as context: nothing in them is cited. */
 const CONTEXT_HEADING = 'Earlier turns of the same session, as context only (cite nothing from them):\n';
 
@@ -38,7 +53,8 @@ export const clientPrompt = (given: RunnerTask): Buffer => {
     work.kind === 'extraction' && work.context?.length
       ? `${CONTEXT_HEADING}${work.context.map((turn) => turn.text).join('\n')}\n`
       : '';
-  const [head, task] = INSTRUCTIONS.split(/(?=Task:\n$)/) as [string, string];
+  const instructions = work.kind === 'consolidation' ? CONSOLIDATION_INSTRUCTIONS : INSTRUCTIONS;
+  const [head, task] = instructions.split(/(?=Task:\n$)/) as [string, string];
   return Buffer.from(`${head}${context}${task}${JSON.stringify(work.task)}\n`, 'utf8');
 };
 

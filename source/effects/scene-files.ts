@@ -1,6 +1,6 @@
 // The scene files of a memory root (`scenes/*.md`), read as the entries are: never through a link,
 // never over the size cap, only files that did not change while read. A file that is not a scene
-// (malformed, a link, a doctrine) is left out and named with its problem: consolidation then works
+// (malformed, a link, a doctrine, or text the memory lint blocks) is left out and named with its problem: consolidation then works
 // as if it were not there, and says so.
 import { readdirSync } from 'node:fs';
 import { MEMORY_ENTRY_MAX_BYTES } from '../limits.js';
@@ -9,6 +9,8 @@ import {
   parseConsolidationFile,
   SCENE_DIRECTORY,
 } from '../memory/consolidation/scene-format.js';
+import { blockedFileProblem } from '../memory/consolidation/patch-content.js';
+import { serializeEntryDocument } from '../memory/entry-format.js';
 import { sha256Hex } from '../ground/digests.js';
 import { checkDirectory, type MemoryRoot, readFileInDirectory } from './safe-files.js';
 
@@ -60,6 +62,12 @@ export function readSceneFiles(root: MemoryRoot): { scenes: SceneRead[]; problem
     }
     if (`${parsed.value.file.name}.md` !== dirent.name) {
       problems.push(`${path}: its \`scene\` is "${parsed.value.file.name}"; the file is named <scene>.md`);
+      continue;
+    }
+    // Linted like an entry: a scene whose text holds a secret or an instruction to the model is left out.
+    const blocked = blockedFileProblem(path, serializeEntryDocument(parsed.value.document));
+    if (blocked) {
+      problems.push(blocked.message);
       continue;
     }
     scenes.push({ path, contentDigest: sha256Hex(bytes), parsed: parsed.value });

@@ -52,6 +52,7 @@ import type {
   MemoryReverifyRun,
 } from '../api/memory-runs.js';
 import { RunnersClient } from '../workers/runners-client.js';
+import { loadRunnerProfiles } from '../effects/runner-profiles.js';
 import { collectUsage, memorySuggestionsAt } from '../pipeline/usage-access.js';
 import type { MemorySuggestionsRequest } from '../api/memory-usage.js';
 import type { WriterClient } from '../workers/writer-client.js';
@@ -398,12 +399,26 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
    * `memory consolidate`: in the memory files thread (it reads the root and runs the runner off the
    * main thread), the scope's projection brought up to date and its scenes read, then a
    * consolidation task claimed, run by the built-in runner and submitted with a compare-and-swap on
-   * every entry it rests on.
+   * every entry it rests on. With `runner`, the task is made for that profile and run in the runners
+   * thread through the same plan, approval and submission as extraction's external runners.
    */
   async memoryConsolidate(request: MemoryConsolidateRequest): Promise<MemoryConsolidateResult> {
     this.watchRoots(request.cwd);
+    // A runner that is not a profile is refused before a task is made for it (and others made stale).
+    const named = request.runner;
+    if (named !== undefined && named !== 'builtin' && !loadRunnerProfiles(this.home).some((p) => p.name === named))
+      throw new CmError(
+        'usage',
+        `No runner named ${JSON.stringify(named)}; available: builtin${loadRunnerProfiles(this.home)
+          .map((p) => `, ${p.name}`)
+          .join('')} (profiles are in runners.json in the data home).`,
+      );
     await this.writer.call('memoryOpen', {});
-    return this.track(this.files().consolidate(request));
+    const made = await this.track(this.files().consolidate(request));
+    // An external runner's task, planned there, is run by the runners thread (the authorised-bytes gate).
+    const { runner, approvePlan, approveManifest } = request;
+    if (runner === undefined || runner === 'builtin' || request.preview || made.outcome !== 'pending') return made;
+    return (await this.runnersThread()).consolidate({ made, runner, approvePlan, approveManifest });
   }
 
   async memoryPlan(request: { planId: string }) {

@@ -1,6 +1,7 @@
 // The `builtin` runner: offline and deterministic. Extraction drafts from the user's own words by
 // the rules of builtin-rules.ts; adjudication decides by the normalised-text rules of
 // adjudication-rules.ts. It reads only the task it is given, like any other runner.
+import { builtinConsolidationPatch } from './consolidation/task.js';
 import { decideDraft, type RecalledItem } from './adjudication-rules.js';
 import { draftCandidates } from './builtin-rules.js';
 import {
@@ -99,6 +100,13 @@ export const builtinRunner: Runner = {
   name: 'builtin',
   offline: true,
   async run(work: RunnerTask): Promise<string> {
-    return JSON.stringify(work.kind === 'extraction' ? builtinExtraction(work.task) : builtinAdjudication(work.task));
+    switch (work.kind) {
+      case 'extraction':
+        return JSON.stringify(builtinExtraction(work.task));
+      case 'adjudication':
+        return JSON.stringify(builtinAdjudication(work.task));
+      default:
+        return JSON.stringify(builtinConsolidationPatch(work.task));
+    }
   },
 };

@@ -1,6 +1,6 @@
 // Runner input is linted before its plan is made: every text of the task that came from a person
 // or a model (the chunk's transcript, earlier turns sent as context, an adjudication's drafts and
-// pool summaries) goes through the secret lint, and each blocking finding is replaced by a typed
+// pool summaries, a consolidation's entries and scenes) goes through the secret lint, and each blocking finding is replaced by a typed
 // placeholder `[secret:<rule>]` BEFORE the bytes are built and digested. So the bytes a person
 // approves, and the only bytes a runner may be sent, never hold a blocked secret as typed; the plan
 // lists every finding (rule, turn, masked excerpt) and how many were replaced.
@@ -9,6 +9,7 @@
 // a runner still copies the binding and cites the same evidence ids. Pure: a task in, a task out.
 import { CmError } from '../errors.js';
 import type { RunnerInputFinding } from '../api/memory-runs.js';
+import type { ConsolidationTask } from './consolidation/task.js';
 import type { ExtractionTask } from './contracts.js';
 import type { RunnerTask } from './runner.js';
 import { lintText, type SecretFinding } from './secret-lint.js';
@@ -149,6 +150,7 @@ export function screenRunnerTask(work: RunnerTask): ScreenedRunnerTask {
       ...out,
     };
   }
+  if (work.kind === 'consolidation') return screenConsolidation(work.task, out);
   const { task } = work;
   const text = (value: string, where: () => Where) =>
     typeof value === 'string' ? screenText(value, where, out) : value;
@@ -168,4 +170,31 @@ export function screenRunnerTask(work: RunnerTask): ScreenedRunnerTask {
   if (out.findings.length === 0) return { work, findings: [], replaced: 0 };
   const screened = { ...task, ...(task.drafts ? { drafts } : {}), ...(task.pool ? { pool } : {}) };
   return { work: { kind: 'adjudication', task: screened }, ...out };
+}
+
+/**
+ * A consolidation task's texts: each approved entry's title, `appliesWhen` and body, each scene's
+ * fields and file text. Ids, revisions and digests stay: the patch still rests on the same entries.
+ */
+function screenConsolidation(
+  task: ConsolidationTask,
+  out: { findings: RunnerInputFinding[]; replaced: number },
+): ScreenedRunnerTask {
+  const text = (value: string | null, source: 'entry' | 'scene', ref: string) =>
+    typeof value === 'string' ? screenText(value, () => ({ source, turn: null, ref, start: 0 }), out) : value;
+  const entries = (task.entries ?? []).map((entry) => ({
+    ...entry,
+    title: text(entry.title, 'entry', entry.id) as string,
+    appliesWhen: text(entry.appliesWhen, 'entry', entry.id),
+    body: text(entry.body, 'entry', entry.id) as string,
+  }));
+  const scenes = (task.scenes ?? []).map((scene) => ({
+    ...scene,
+    title: text(scene.title, 'scene', scene.name) as string,
+    appliesWhen: text(scene.appliesWhen, 'scene', scene.name),
+    body: text(scene.body, 'scene', scene.name) as string,
+    text: text(scene.text, 'scene', scene.name) as string,
+  }));
+  if (out.findings.length === 0) return { work: { kind: 'consolidation', task }, findings: [], replaced: 0 };
+  return { work: { kind: 'consolidation', task: { ...task, entries, scenes } }, ...out };
 }

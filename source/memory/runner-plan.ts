@@ -12,6 +12,7 @@ import type {
   RunnerInputFinding,
 } from '../api/memory-runs.js';
 import type { ExternalRunner, RunnerTask } from './runner.js';
+import { CONSOLIDATION_PROMPT_VERSION, type ConsolidationTask } from './consolidation/task.js';
 
 export type { AuthorizationManifest, InputCoverageItem, RunnerExecutionPlan };
 
@@ -21,7 +22,7 @@ export const MANIFEST_FORMAT = 'common-memory-authorization-manifest@v1';
 function coverageOf(work: RunnerTask, promptDigest: string, promptBytes: number): InputCoverageItem[] {
   const prompt: InputCoverageItem = {
     sourceKind: 'prompt',
-    opaqueSourceId: work.task.contract.promptVersion,
+    opaqueSourceId: work.kind === 'consolidation' ? CONSOLIDATION_PROMPT_VERSION : work.task.contract.promptVersion,
     revision: null,
     contentDigest: promptDigest,
     bytes: promptBytes,
@@ -45,6 +46,29 @@ function coverageOf(work: RunnerTask, promptDigest: string, promptBytes: number)
         revision: null,
         contentDigest: sha256Hex(turn.text),
         bytes: turn.bytes,
+        truncated: false,
+      })),
+      prompt,
+    ];
+  }
+  if (work.kind === 'consolidation') {
+    // Each approved entry at the revision the task saw, each scene file of the root by its bytes.
+    const task: ConsolidationTask = work.task;
+    return [
+      ...task.entries.map((entry) => ({
+        sourceKind: 'entry' as const,
+        opaqueSourceId: entry.id,
+        revision: entry.revision,
+        contentDigest: entry.contentDigest,
+        bytes: Buffer.byteLength(JSON.stringify(entry), 'utf8'),
+        truncated: false,
+      })),
+      ...task.scenes.map((scene) => ({
+        sourceKind: 'scene' as const,
+        opaqueSourceId: scene.name,
+        revision: null,
+        contentDigest: scene.contentDigest,
+        bytes: Buffer.byteLength(JSON.stringify(scene), 'utf8'),
         truncated: false,
       })),
       prompt,

@@ -2,6 +2,7 @@
 // built-in rules here, an external command or a model CLI elsewhere — without the pipeline
 // changing. A runner receives the task as JSON and answers with JSON text; the pipeline, never the
 // runner, bounds, parses and checks that answer and applies it through a submission.
+import type { ConsolidationTask } from './consolidation/task.js';
 import type { AdjudicationTask, ExtractionTask } from './contracts.js';
 
 /** An earlier turn of the chunk's session sent as context only (never citable): its text and size. */
@@ -13,7 +14,9 @@ export interface ContextTurn {
 
 export type RunnerTask =
   | { kind: 'extraction'; task: ExtractionTask; context?: ContextTurn[] }
-  | { kind: 'adjudication'; task: AdjudicationTask };
+  | { kind: 'adjudication'; task: AdjudicationTask }
+  /** A scope's approved entries and scenes, answered by a ConsolidationPatch@v1 (issue 28). */
+  | { kind: 'consolidation'; task: ConsolidationTask };
 
 export interface RunOptions {
   /** Aborted when the run is cancelled or its time is up; a runner stops and rejects. */

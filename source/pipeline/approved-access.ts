@@ -9,6 +9,7 @@ import { sha256Hex } from '../ground/digests.js';
 import { followApproved, type FollowResult, scanInput } from '../store/memory/approved-follow.js';
 import { readMemoryFile } from '../effects/safe-files.js';
 import { parseEntry } from '../memory/entry-format.js';
+import { blockedFileProblem } from '../memory/consolidation/patch-content.js';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type {
@@ -297,7 +298,10 @@ export function followFiles(memoryStatePath: string, cwd: string): FollowResult 
     owner,
     root: () => memoryRootOf(owner.scope, anchor),
   }));
-  return followApproved(memoryStatePath, targets, { budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS });
+  return followApproved(memoryStatePath, targets, {
+    budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS,
+    lintFile: blockedFileProblem,
+  });
 }
 
 /**

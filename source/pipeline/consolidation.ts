@@ -2,7 +2,8 @@
 // claim it, run the deterministic runner on what the task gives (nothing else), and submit the
 // patch — the writer checks it against the task and every entry's revision now (a compare-and-
 // swap); an accepted patch waits in the review queue. The same entries consolidated before answer
-// `unchanged` with the patch already queued.
+// `unchanged` with the patch already queued. A task for an external runner is only planned here
+// (with the runner in its binding); the runners thread runs it (consolidation-runner.ts).
 import type { MemoryConsolidateRequest } from '../api/memory.js';
 import type { MemoryConsolidateResult } from '../api/memory-views.js';
 import { memoryRootOf } from '../effects/memory-root.js';
@@ -25,6 +26,27 @@ import { withMemoryState } from '../store/memory/state-database.js';
 /** How long the built-in runner may hold its claim: it answers in well under a second. */
 const CONSOLIDATION_LEASE_MS = 60_000;
 
+/**
+ * The task's patch as stored once accepted. A task answered with no operation keeps no patch
+ * (there is nothing to review), so an empty patch of the task stands for it.
+ */
+export const storedPatch = (
+  memoryStatePath: string,
+  task: { taskId: string; scope: 'project' | 'user'; repositoryKey: string; runner: string },
+) =>
+  withMemoryState(
+    memoryStatePath,
+    () => undefined,
+    (db) => readConsolidationPatch(db, task.taskId),
+  ) ?? {
+    taskId: task.taskId,
+    scope: task.scope,
+    repositoryKey: task.repositoryKey,
+    runner: task.runner,
+    createdAt: new Date().toISOString(),
+    operations: [],
+  };
+
 export async function consolidateWithBuiltin(
   writer: WriterPort,
   memoryStatePath: string,
@@ -33,35 +55,28 @@ export async function consolidateWithBuiltin(
   scenes: readonly ConsolidationTaskScene[] = [],
   problems: readonly string[] = [],
   preview = false,
+  /** An external runner's profile: the task is made for it and left pending (consolidation-runner.ts runs it). */
+  runner?: string,
 ): Promise<MemoryConsolidateResult> {
   const planned = await writer.call('memoryPlanConsolidation', {
     owner,
     scenes: scenes.map((scene) => ({ ...scene, entries: [...scene.entries] })),
+    ...(runner === undefined ? {} : { runner }),
   });
   const head = {
     problems: [...problems],
     taskId: planned.taskId,
     scope: owner.scope,
     repositoryKey: owner.repositoryKey,
-    runner: BUILTIN_CONSOLIDATION_RUNNER,
+    runner: runner ?? BUILTIN_CONSOLIDATION_RUNNER,
     entries: planned.task.entries.length,
+    pendingPlan: null,
+    blocked: 0,
+    findings: [],
   };
-  // A submitted task with no stored patch proposed nothing (a patch of no operation is not kept).
-  const stored = () =>
-    withMemoryState(
-      memoryStatePath,
-      () => undefined,
-      (db) => readConsolidationPatch(db, planned.taskId),
-    ) ?? {
-      taskId: planned.taskId,
-      scope: owner.scope,
-      repositoryKey: owner.repositoryKey,
-      runner: BUILTIN_CONSOLIDATION_RUNNER,
-      createdAt: new Date().toISOString(),
-      operations: [],
-    };
+  const stored = () => storedPatch(memoryStatePath, head);
   if (planned.status === 'submitted') return { ...head, outcome: 'unchanged', reason: null, patch: stored() };
-  if (preview) return { ...head, outcome: 'pending', reason: null, patch: null };
+  if (preview || runner !== undefined) return { ...head, outcome: 'pending', reason: null, patch: null };
   const { claim } = await writer.call('memoryClaimTask', {
     holder,
     leaseMs: CONSOLIDATION_LEASE_MS,
@@ -81,7 +96,14 @@ export async function consolidateWithBuiltin(
   });
   switch (submitted.outcome) {
     case 'accepted':
-      return { ...head, outcome: 'accepted', reason: null, patch: stored() };
+      return {
+        ...head,
+        outcome: 'accepted',
+        reason: null,
+        blocked: submitted.blocked,
+        findings: submitted.findings,
+        patch: stored(),
+      };
     case 'stale':
       return { ...head, outcome: 'stale', reason: submitted.reason, patch: null };
     default:
@@ -143,5 +165,6 @@ export async function consolidateScope(
     scenes,
     problems,
     request.preview ?? false,
+    request.runner === undefined || request.runner === 'builtin' ? undefined : request.runner,
   );
 }

@@ -43,6 +43,8 @@ import {
   type RunnerExecutionPlan,
 } from '../memory/runner-plan.js';
 import { screenRunnerTask, type ScreenedRunnerTask } from '../memory/runner-input-lint.js';
+import { CONSOLIDATION_FORMATS } from '../memory/consolidation/patch.js';
+import type { ConsolidationTask } from '../memory/consolidation/task.js';
 import { extractionTaskId, isTaskSubmitted, processedTurnRanges, type StoredTask } from '../store/memory/task-store.js';
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
@@ -91,7 +93,8 @@ export class ExtractionPipeline {
     private readonly holder: string,
   ) {}
 
-  private runnerOf(name: string | undefined): Runner {
+  /** The runner a run names (`builtin` when none), from the data home's profiles read now. */
+  runnerOf(name: string | undefined): Runner {
     const runners = typeof this.runners === 'function' ? this.runners(name ?? 'builtin') : this.runners;
     const runner = runners.get(name ?? 'builtin');
     if (!runner)
@@ -571,12 +574,13 @@ export class ExtractionPipeline {
    * The authorisation gate of an external runner: the plans of these tasks (their stored bytes),
    * checked against the profile's budgets, then against the approval given. Returns the plan
    * digests by task id when approved (every decision logged); otherwise sets report.pendingPlan.
+   * Consolidation's tasks go through this same gate (consolidation-runner.ts).
    */
-  private async authorise(
+  async authorise(
     runner: ExternalRunner,
     taskIds: string[],
     approval: Approval,
-    report: ExtractReport,
+    report: Pick<ExtractReport, 'failures' | 'pendingPlan'> & { tasks: { submitted: number } },
   ): Promise<Map<string, string>> {
     const plans: RunnerExecutionPlan[] = [];
     for (const taskId of taskIds) {
@@ -696,7 +700,7 @@ export class ExtractionPipeline {
    * declared, and only within the day's budget; otherwise nothing is sent and the task goes back
    * to pending with no attempt counted (`unsent`).
    */
-  private async runOnce(
+  async runOnce(
     runner: Runner,
     work: RunnerTask,
     context: { runId: string; claim: { taskId: string; claimToken: string }; gate: Map<string, string> | null },
@@ -760,11 +764,14 @@ export class ExtractionPipeline {
 }
 
 /** A claim outlives the runner's own time-out, so that only a dead holder loses it. */
-const leaseFor = (runner: Runner) =>
+export const leaseFor = (runner: Runner) =>
   isExternal(runner) ? Math.max(TASK_LEASE_MS, runner.profile.timeoutMs + 60_000) : TASK_LEASE_MS;
 
 /** A stored task as the runner receives it: its format says its kind. */
 function runnerTaskOf(task: StoredTask['task']): RunnerTask {
+  const format: string = task.format;
+  if (format === CONSOLIDATION_FORMATS.task)
+    return { kind: 'consolidation', task: task as unknown as ConsolidationTask };
   return task.format === FORMATS.adjudicationTask ? { kind: 'adjudication', task } : { kind: 'extraction', task };
 }
 

@@ -5,6 +5,8 @@ import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
 import type { MemoryReverifyResult } from '../api/memory-runs.js';
 import type { ExtractReport, ExtractRequest } from '../pipeline/extraction-pipeline.js';
+import type { RunConsolidationRequest } from '../pipeline/consolidation-runner.js';
+import type { MemoryConsolidateResult } from '../api/memory-views.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
 import type { RunnersProgress } from './runners-thread.js';
 import { startWorker } from './start-worker.js';
@@ -59,6 +61,11 @@ export class RunnersClient {
   /** The automatic pass now, over every turn sealed by `sealedByMs` (flush): each run's report. */
   autoExtract(sealedByMs: number): Promise<ExtractReport[]> {
     return this.replies.request({ type: 'auto', sealedByMs });
+  }
+
+  /** An external runner's consolidation task (planned by the memory files thread): plan, send, submit. */
+  consolidate(request: RunConsolidationRequest): Promise<MemoryConsolidateResult> {
+    return this.replies.request({ type: 'consolidate', request });
   }
 
   reverify(runner: string): Promise<MemoryReverifyResult> {

@@ -1,4 +1,4 @@
-// The runners thread: extraction runs, off the writer. Its own read-only connection to core.sqlite
+// The runners thread: extraction runs (and an external runner's consolidation task), off the writer. Its own read-only connection to core.sqlite
 // (planning reads turns there), the writer reached over a port for every commit, the runners by
 // name. Runs go one at a time; in a host it also extracts newly sealed turns by itself.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -7,6 +7,7 @@ import { AUTO_EXTRACT_GRACE_MS, AUTO_EXTRACT_POLL_MS } from '../limits.js';
 import { dirname } from 'node:path';
 import { runnerRegistry } from '../effects/runner-registry.js';
 import { ExtractionPipeline, type ExtractReport, type ExtractRequest } from '../pipeline/extraction-pipeline.js';
+import { consolidateWithRunner, type RunConsolidationRequest } from '../pipeline/consolidation-runner.js';
 import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { readLastUntil } from '../store/memory/memory-reads.js';
 import { hasTurnsBetween, lastSealMs, SELECTION_MAX_TURNS, turnInstantAfter } from '../store/core/turn-source.js';
@@ -17,6 +18,8 @@ import { WriterClient } from './writer-client.js';
 
 export type RunnersRequest =
   | { id: number; type: 'extract'; request: ExtractRequest }
+  /** An external runner's consolidation task, planned by the memory files thread. */
+  | { id: number; type: 'consolidate'; request: RunConsolidationRequest }
   | { id: number; type: 'reverify'; runner: string }
   /** The automatic pass now (flush), over every turn sealed by `sealedByMs`. */
   | { id: number; type: 'auto'; sealedByMs: number };
@@ -75,9 +78,11 @@ port.on('message', (message: RunnersRequest) => {
   serial<unknown>(() =>
     message.type === 'reverify'
       ? pipeline.reverify(message.runner)
-      : message.type === 'auto'
-        ? autoPassNow(message.sealedByMs)
-        : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
+      : message.type === 'consolidate'
+        ? consolidateWithRunner(pipeline, writer, memoryStatePath, holder, message.request)
+        : message.type === 'auto'
+          ? autoPassNow(message.sealedByMs)
+          : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
   ).then(
     (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
     (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),

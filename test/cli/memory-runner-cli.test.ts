@@ -9,23 +9,15 @@ import { after, describe, it } from 'node:test';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { queueSession } from '../support/memory-corpus.js';
+import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
 
 after(() => c.closeStores());
 
-const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
+import { FAKE_RUNNER as FAKE } from '../support/fake-runner-profile.js';
 const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function profiles(home: string, record: string, extra: Record<string, unknown> = {}) {
-  const profile = {
-    name: 'ext',
-    kind: 'command',
-    argv: [process.execPath, FAKE, 'good', record],
-    provider: 'test-provider',
-    model: 'fake-model',
-    endpoint: 'http://127.0.0.1:9/v1',
-    ...extra,
-  };
-  writeFileSync(join(home, 'runners.json'), JSON.stringify({ profiles: [profile] }));
+  writeFileSync(join(home, 'runners.json'), JSON.stringify({ profiles: [fakeRunnerProfile('good', record, extra)] }));
 }
 
 describe('memory extract --runner', () => {
@@ -96,7 +88,7 @@ describe('memory extract --runner', () => {
     assert.match(unknown.stderr, /No runner named "nope"; available: builtin, ext/);
     const malformed = await runCli([...args, '--runner', 'ext', '--approve-plan', 'abc'], { cwd: repo });
     assert.equal(malformed.code, 2);
-    assert.match(malformed.stderr, /--approve-plan takes the 64-hex-digit digest that memory extract printed/);
+    assert.match(malformed.stderr, /--approve-plan takes the 64-hex-digit digest that the plan printed/);
     profiles(home, record, { budget: { runBytes: 10, dayBytes: 100 } });
     const budget = await runCli([...args, '--runner', 'ext'], { cwd: repo });
     assert.equal(budget.code, 10);

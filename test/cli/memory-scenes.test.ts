@@ -1,7 +1,8 @@
 // Scenes in what is given back (issue 28, item 4), through the shipped bin with real files in a
 // real git repository: scene files (`scenes/<name>.md`) are read by the sync with the entries and
 // kept in memory-state; past the 8 KiB budget the SessionStart snapshot indexes the scenes holding
-// notes it could not show (and only those), `get scene:<name>` and MCP `memory_get` read a scene
+// notes it could not show (and only those; a scene file changed since the last sync waits for the
+// sync's lint), `get scene:<name>` and MCP `memory_get` read a scene
 // with its entries, and `memory search` gives matching scenes first, marked as scenes. With no
 // scene files the snapshot's bytes are the ones it gave before.
 import assert from 'node:assert/strict';
@@ -168,10 +169,16 @@ describe('scenes in what is given back', () => {
       await client.close();
     }
 
-    // A scene edited by hand is followed without a sync; with the scene files gone the snapshot is
-    // the one given before them, byte for byte.
+    // A scene edited by hand is not given by the SessionStart hook before a sync lints it (the hook
+    // does not load the memory lint: its text could hold a secret or an instruction to the model),
+    // nor is its old text; after memory sync it is. With the scene files gone the snapshot is the
+    // one given before them, byte for byte.
     writeScene(root, 'deploy-pipeline', 'Shipping', 'releasing', ['deploy-pipeline-39'], 'Shipping.\n');
-    const edited = await sessionStart(home, repo, 's2', 'i2');
+    const unlinted = await sessionStart(home, repo, 's2', 'i2');
+    assert.doesNotMatch(unlinted, /scene:deploy-pipeline/);
+    assert.match(unlinted, /\[scene:database-migrations\]/, 'the other scenes stand');
+    await sync(home, repo);
+    const edited = await sessionStart(home, repo, 's2b', 'i2b');
     assert.match(
       edited,
       /\n- \[scene:deploy-pipeline\] \(project scene, 1 note\) title: "Shipping" applies when: "releasing"\n/,

@@ -5,28 +5,18 @@
 // answer its task is a failed attempt. The writer commands run as the writer thread runs them
 // (schema-checked, one transaction each) but in this process.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { sha256Hex } from '../../source/ground/digests.js';
 import { builtinConsolidationPatch, type ConsolidationTask } from '../../source/memory/consolidation/task.js';
 import { consolidateWithBuiltin } from '../../source/pipeline/consolidation.js';
-import type { AnyCommand } from '../../source/store/command.js';
 import type { Db } from '../../source/store/database.js';
 import { readConsolidationReview } from '../../source/store/memory/consolidation-reads.js';
-import { openMemoryState } from '../../source/store/memory/state-database.js';
-import { commit } from '../../source/store/transaction.js';
-import { writerCommands, type WriterPort } from '../../source/store/writer-commands.js';
-
-const owner = { scope: 'project' as const, repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };
-
-interface Fact {
-  id: string;
-  title: string;
-  body: string;
-  supersedes?: string[];
-}
+import type { WriterPort } from '../../source/store/writer-commands.js';
+import {
+  type ConsolidationState,
+  consolidationState,
+  type Fact,
+  OWNER as owner,
+} from '../support/consolidation-state.js';
 
 const FACTS: Fact[] = [
   { id: 'jest', title: 'Run the unit tests with jest', body: 'Use `pnpm jest` for the unit suite.' },
@@ -63,67 +53,19 @@ const FACTS: Fact[] = [
   },
 ];
 
-const entryInput = (fact: Fact) => ({
-  id: fact.id,
-  type: 'work_method',
-  title: fact.title,
-  appliesWhen: null,
-  priority: 50,
-  confidence: 'high',
-  evidence: null,
-  created: null,
-  supersedes: fact.supersedes ?? [],
-  body: fact.body,
-  extra: {},
-  scope: 'project' as const,
-  paths: [`work_method/${fact.id}.md`],
-  contentDigest: sha256Hex(`${fact.title}\n${fact.body}`),
-});
-
 describe('consolidation tasks on memory-state', () => {
-  let dir: string;
+  let state: ConsolidationState;
   let db: Db;
   let writer: WriterPort;
   let memoryStatePath: string;
-  let generation: number | null;
-  const commits: string[] = [];
-
-  const sync = (facts: Fact[]) => {
-    writer.call('memorySyncApproved', {
-      owner,
-      expectedGeneration: generation,
-      coverage: 'complete',
-      unchanged: false,
-      sourceTreeDigest: sha256Hex(JSON.stringify(facts)),
-      scanJson: '{}',
-      problems: [],
-      entries: facts.map(entryInput),
-    });
-    generation = (generation ?? 0) + 1;
-  };
+  let commits: string[];
+  const sync = (facts: Fact[]) => state.sync(facts);
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cm-consolidation-'));
-    memoryStatePath = join(dir, 'memory-state.sqlite');
-    const state = openMemoryState(memoryStatePath);
-    db = state.db;
-    generation = null;
-    commits.length = 0;
-    const context = { storeId: 'test', memoryStateUuid: state.memoryStateUuid, core: db };
-    writer = {
-      storeId: 'test',
-      call: ((name: string, input: unknown) => {
-        const command = (writerCommands as Record<string, AnyCommand>)[name]!;
-        commits.push(name);
-        return Promise.resolve(commit(db, name, (tx) => command.run(tx, context, command.schema.parse(input))));
-      }) as WriterPort['call'],
-    };
-    sync(FACTS);
+    state = consolidationState('consolidation', FACTS);
+    ({ db, writer, memoryStatePath, commits } = state);
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => state.close());
 
   it('plans, claims and submits through the task machinery; the patch is one review item with its operations', async () => {
     const result = await consolidateWithBuiltin(writer, memoryStatePath, owner, 'holder-1');

@@ -5,7 +5,7 @@
 // failing runner is a retriable attempt that applies nothing.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { planText } from '../../source/cli/commands/memory-extract.js';
@@ -21,10 +21,10 @@ import { WriterClient } from '../../source/workers/writer-client.js';
 import { tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { DURABLE_PROMPTS, queueSession, RECENT_WINDOW } from '../support/memory-corpus.js';
+import { fakeRunnerProfile, receivedBy } from '../support/fake-runner-profile.js';
 
 after(() => c.closeStores());
 
-const FAKE = new URL('../support/fake-command-runner.mjs', import.meta.url).pathname;
 const { since: SINCE, until: UNTIL } = RECENT_WINDOW;
 const PROMPTS = DURABLE_PROMPTS;
 
@@ -37,16 +37,7 @@ async function rig(sessions = 1, prompts: readonly string[] = PROMPTS) {
   const record = join(home, 'runner-record');
   let runners = new Map<string, Runner>([['builtin', builtinRunner]]);
   const use = (mode: string, extra: Partial<CommandProfile> = {}) => {
-    const profile = commandProfile.parse({
-      name: 'ext',
-      kind: 'command',
-      argv: [process.execPath, FAKE, mode, record],
-      provider: 'test-provider',
-      model: 'fake-model',
-      endpoint: 'http://127.0.0.1:9/v1',
-      timeoutMs: 10_000,
-      ...extra,
-    });
+    const profile = commandProfile.parse(fakeRunnerProfile(mode, record, { timeoutMs: 10_000, ...extra }));
     runners = new Map<string, Runner>([
       ['builtin', builtinRunner],
       ['ext', externalRunner(profile, join(home, 'logs'))],
@@ -59,13 +50,7 @@ async function rig(sessions = 1, prompts: readonly string[] = PROMPTS) {
     opened.push(db);
     return db;
   };
-  const received = (): Array<{ bytes: number; text: string }> =>
-    existsSync(join(record, 'received.jsonl'))
-      ? readFileSync(join(record, 'received.jsonl'), 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line))
-      : [];
+  const received = () => receivedBy(record);
   return {
     home,
     use,

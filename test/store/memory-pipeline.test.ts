@@ -559,7 +559,7 @@ describe('adjudication compare-and-swap', () => {
         name: 'builtin',
         offline: true,
         async run(work: Parameters<typeof builtinRunner.run>[0], options: Parameters<typeof builtinRunner.run>[1]) {
-          if (work.kind === 'extraction') return builtinRunner.run(work, options);
+          if (work.kind !== 'adjudication') return builtinRunner.run(work, options);
           const [a, b] = work.task.drafts;
           seen = JSON.stringify(work.task.drafts.map((d) => d.candidateId));
           return JSON.stringify({

@@ -10,6 +10,7 @@ import { decodePreviousScan, scanApprovedRoot } from '../../source/effects/appro
 import { memoryRootOf } from '../../source/effects/memory-root.js';
 import { sleepSync } from '../../source/ground/sleep-sync.js';
 import { MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
+import { blockedFileProblem } from '../../source/memory/consolidation/patch-content.js';
 import { formatConsolidationFile } from '../../source/memory/consolidation/scene-format.js';
 import { followApproved } from '../../source/store/memory/approved-follow.js';
 import { readProjection, storedScenesByPath } from '../../source/store/memory/approved-sync.js';
@@ -62,7 +63,7 @@ function setUp(label: string) {
 describe('scenes in the projection', () => {
   it('are stored with the ids that are approved, and read back by snapshot, get and search without a file', () => {
     const { statePath, target } = setUp('scenes-store');
-    const followed = followApproved(statePath, [target], { budgetMs: 10_000 });
+    const followed = followApproved(statePath, [target], { budgetMs: 10_000, lintFile: blockedFileProblem });
     assert.deepEqual(followed.partial, []);
     const state = openMemoryStateReadOnly(statePath)!;
     try {
@@ -109,7 +110,7 @@ describe('scenes in the projection', () => {
     const { statePath, root, scene, target } = setUp('scenes-reuse');
     // Files written well before the first reading: none is "racily clean" to the next one.
     sleepSync(MEMORY_SCAN_RACY_MS + 100);
-    followApproved(statePath, [target], { budgetMs: 10_000 });
+    followApproved(statePath, [target], { budgetMs: 10_000, lintFile: blockedFileProblem });
     sleepSync(MEMORY_SCAN_RACY_MS + 100);
     scene('empty-one', 'Now about CI', ['ci-0'], 'Changed.\n');
     const state = openMemoryStateReadOnly(statePath)!;
@@ -130,5 +131,33 @@ describe('scenes in the projection', () => {
     } finally {
       state.db.close();
     }
+  });
+
+  it('the hook’s follow (no lint loaded) leaves a changed scene for the next sync; one with a secret is then named', () => {
+    const { statePath, scene, target } = setUp('scenes-hook');
+    const hook = followApproved(statePath, [target], { budgetMs: 10_000 });
+    assert.deepEqual(hook.partial, [], 'the entries are projected all the same');
+    const stored = () => {
+      const state = openMemoryStateReadOnly(statePath)!;
+      try {
+        return [...storedScenesByPath(state.db, owner).values()].map((s) => s.name).sort();
+      } finally {
+        state.db.close();
+      }
+    };
+    assert.deepEqual(stored(), [], 'no scene file was read without the lint');
+    const token = ['gh', 'p_', 'aB3dE5fG7hJ9kL1m', 'N3pQ5rS7tU9vW1xY3zA5'].join('');
+    scene('leaky', 'Leaky', ['ci-0'], `Uses ${token.slice(0, 15)}\n${token.slice(15)} in CI.\n`);
+    followApproved(statePath, [target], { budgetMs: 10_000, lintFile: blockedFileProblem });
+    assert.deepEqual(
+      stored(),
+      ['ci-pipeline', 'empty-one'],
+      'the follow with the lint reads them; the blocked one stays out',
+    );
+    // The hook again, the files just written (read again, not taken on their stamps): the bytes the
+    // linted scan read keep their scenes, the blocked file stays out, a new scene waits for a sync.
+    scene('other-area', 'Other', ['other'], 'Unrelated things.\n');
+    followApproved(statePath, [target], { budgetMs: 10_000 });
+    assert.deepEqual(stored(), ['ci-pipeline', 'empty-one']);
   });
 });

@@ -105,7 +105,7 @@ export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
   },
   { path: 'source/effects/safe-files.ts', why: 'no-follow reads of the memory files (node:fs only)' },
   {
-    path: 'source/effects/approved-projection.ts',
+    path: 'source/effects/approved-scan.ts',
     why: 'stamps the memory files and reads the changed ones: the snapshot follows the files',
   },
   { path: 'source/store/database.ts', why: 'opens a database file' },

@@ -8,6 +8,7 @@ import { clientPrompt } from '../../source/effects/client-runners.js';
 import { commandInput } from '../../source/effects/command-runner.js';
 import type { AdjudicationTask, ExtractionTask } from '../../source/memory/contracts.js';
 import type { RunnerTask } from '../../source/memory/runner.js';
+import { consolidationTask } from '../../source/memory/consolidation/task.js';
 import { screenRunnerTask, secretPlaceholder } from '../../source/memory/runner-input-lint.js';
 import type { SourceTurn } from '../../source/memory/source-turn.js';
 import { plantedToken } from '../support/memory-corpus.js';
@@ -144,5 +145,62 @@ describe('screenRunnerTask', () => {
     const twice = screenRunnerTask(once.work);
     assert.equal(twice.replaced, 0);
     assert.deepEqual(commandInput(twice.work), commandInput(once.work));
+  });
+
+  it('a consolidation task: entries and scenes are screened, ids and digests stay; the client prompt is its own', () => {
+    const task = consolidationTask({
+      memoryStateUuid: 'u',
+      owner: { repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) },
+      scope: 'project',
+      runner: 'ext',
+      entries: [
+        {
+          id: 'deploy',
+          revision: 3,
+          contentDigest: 'c'.repeat(64),
+          type: 'work_method',
+          title: 'Deploy',
+          appliesWhen: null,
+          body: `Deploy with ${token}.`,
+          supersedes: [],
+        },
+      ],
+      scenes: [
+        {
+          name: 'release',
+          title: 'Release',
+          appliesWhen: `when ${token} rotates`,
+          entries: ['deploy'],
+          body: 'How we release.\n',
+          text: `---\nscene: release\ntitle: Release\nappliesWhen: "when ${token} rotates"\nentries: ["deploy"]\n---\nHow we release.\n`,
+          contentDigest: 'd'.repeat(64),
+        },
+      ],
+    });
+    const work: RunnerTask = { kind: 'consolidation', task };
+    const screened = screenRunnerTask(work);
+    assert.deepEqual(
+      screened.findings.map((f) => [f.source, f.ref]),
+      [
+        ['entry', 'deploy'],
+        ['scene', 'release'],
+        ['scene', 'release'],
+      ],
+    );
+    const sent = screened.work.task as typeof task;
+    assert.deepEqual(
+      [sent.taskId, sent.entries[0]!.revision, sent.entries[0]!.contentDigest, sent.scenes[0]!.contentDigest],
+      [task.taskId, 3, 'c'.repeat(64), 'd'.repeat(64)],
+    );
+    for (const bytes of [commandInput(work), clientPrompt(work)]) {
+      assert.equal(leaked(bytes.toString('utf8'), token), null);
+      assert.ok(bytes.toString('utf8').includes('[secret:github-token]'));
+    }
+    const prompt = clientPrompt(work).toString('utf8');
+    assert.match(prompt, /^You are a restricted consolidator for common-memory\./);
+    assert.match(prompt, /common-memory-consolidation-patch@v1/);
+    assert.ok(prompt.endsWith(`${commandInput(work).toString('utf8')}\n`), 'the task JSON follows the instructions');
+    const extraction = clientPrompt({ kind: 'extraction', task: extractionTask([turn(3, 'Use pnpm.')]) });
+    assert.match(extraction.toString('utf8'), /^You are a restricted extractor/, 'the extraction prompt is unchanged');
   });
 });

@@ -1,19 +1,45 @@
-// `memory consolidate [--scope project|user]`: a consolidation task over one scope's approved
-// entries, run by the built-in runner; its patch waits in `memory review` as one item. No file in
-// the memory root changes.
+// `memory consolidate [--scope project|user] [--runner NAME]`: a consolidation task over one
+// scope's approved entries, run by the built-in runner or — with --runner — by a profile of
+// runners.json once its plan (the exact bytes) is approved by digest; its patch waits in
+// `memory review` as one item. No file in the memory root changes.
 import type { MemoryConsolidateResult } from '../../api/memory-views.js';
-import { EXIT } from '../../errors.js';
+import { CmError, EXIT } from '../../errors.js';
+import { planLines } from '../../runner-plan-text.js';
 import type { Output } from '../output.js';
+import { digestFlag } from './memory-extract.js';
 import { patchLines } from './patch-lines.js';
 import { scopeOption, withWrite } from './promote.js';
 
+/** What the memory lint found in the patch's texts: a blocked operation was left out of it. */
+function findingLines(result: MemoryConsolidateResult): string[] {
+  const lines = result.findings.map(
+    (f) =>
+      `  ! ${f.operation} ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule}${f.transform ? ` (${f.transform})` : ''} ${f.excerpt}`,
+  );
+  if (result.blocked > 0)
+    lines.unshift(
+      `${result.blocked} operation(s) left out: their text holds a secret or an instruction to the model (never stored)`,
+    );
+  return lines;
+}
+
 function resultText(result: MemoryConsolidateResult): string {
+  if (result.pendingPlan)
+    return [
+      ...planLines(result.pendingPlan),
+      `Approve exactly these bytes: common-memory memory consolidate <same options> ${result.pendingPlan.approveWith}`,
+    ].join('\n');
   // A patch of no operation answers its task but is not kept: there is nothing to review.
   if (result.patch?.operations.length === 0 && result.outcome !== 'stale')
-    return `consolidated ${result.entries} approved entries: nothing to propose (consolidation ${result.taskId})`;
+    return [
+      `consolidated ${result.entries} approved entries: nothing to propose (consolidation ${result.taskId})`,
+      ...findingLines(result),
+    ].join('\n');
   switch (result.outcome) {
     case 'stale':
       return `consolidation of ${result.entries} entries was refused: ${result.reason}`;
+    case 'rejected':
+      return `consolidation ${result.taskId} by ${result.runner} kept nothing: ${result.reason}`;
     case 'pending':
       return `consolidation task ${result.taskId} over ${result.entries} approved entries is waiting; memory consolidate runs it`;
     case 'unchanged':
@@ -24,15 +50,35 @@ function resultText(result: MemoryConsolidateResult): string {
     default:
       return [
         `consolidated ${result.entries} approved entries; the patch waits in memory review (nothing in the memory root changed)`,
+        ...findingLines(result),
         ...(result.patch ? patchLines(result.patch) : []),
       ].join('\n');
   }
 }
 
-export async function memoryConsolidate(home: string, scope: string | undefined, out: Output): Promise<number> {
+export interface ConsolidateFlags {
+  scope?: string | undefined;
+  runner?: string | undefined;
+  approvePlan?: string | undefined;
+  approveManifest?: string | undefined;
+}
+
+export async function memoryConsolidate(home: string, flags: ConsolidateFlags, out: Output): Promise<number> {
+  const approvePlan = digestFlag(flags.approvePlan, '--approve-plan');
+  const approveManifest = digestFlag(flags.approveManifest, '--approve-manifest');
+  if (approvePlan !== undefined && approveManifest !== undefined)
+    throw new CmError('usage', 'Give --approve-plan or --approve-manifest, not both.');
   const result = await withWrite(home, (app) =>
-    app.memoryConsolidate({ scope: scopeOption(scope), cwd: process.cwd() }),
+    app.memoryConsolidate({
+      scope: scopeOption(flags.scope),
+      cwd: process.cwd(),
+      ...(flags.runner === undefined ? {} : { runner: flags.runner }),
+      ...(approvePlan === undefined ? {} : { approvePlan }),
+      ...(approveManifest === undefined ? {} : { approveManifest }),
+    }),
   );
   out.result(result, () => resultText(result));
+  if (result.pendingPlan) return EXIT.authorisationNeeded;
+  if (result.outcome === 'rejected') return EXIT.incomplete;
   return result.outcome === 'stale' ? EXIT.conflict : EXIT.ok;
 }

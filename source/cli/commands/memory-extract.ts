@@ -175,12 +175,12 @@ async function follow(
     : EXIT.ok;
 }
 
-function digestFlag(value: string | undefined, flag: string): string | undefined {
+export function digestFlag(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   if (!/^[0-9a-f]{64}$/.test(value))
     throw new CmError(
       'usage',
-      `${flag} takes the 64-hex-digit digest that memory extract printed, not ${JSON.stringify(value.slice(0, 80))}.`,
+      `${flag} takes the 64-hex-digit digest that the plan printed, not ${JSON.stringify(value.slice(0, 80))}.`,
     );
   return value;
 }

@@ -95,8 +95,11 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await promote()).memoryRetire(home, rest, flags.scope, out);
     case 'consolidate':
       if (rest.length > 0)
-        throw new CmError('usage', 'usage: common-memory memory consolidate [--scope project|user] [--json]');
-      return (await consolidate()).memoryConsolidate(home, flags.scope, out);
+        throw new CmError(
+          'usage',
+          'usage: common-memory memory consolidate [--scope project|user] [--runner NAME [--approve-plan D]] [--json]',
+        );
+      return (await consolidate()).memoryConsolidate(home, flags, out);
     case 'revise':
       return (await revise()).memoryRevise(home, rest, { scope: flags.scope, file: flags.file }, out);
     case 'refresh':

@@ -32,10 +32,16 @@ export interface ConsolidationBinding {
   /** sha256 of the canonical JSON of the (name, contentDigest) pairs of the root's scenes, in name order. */
   scenesDigest: string;
   schemaVersion: 1;
+  /**
+   * The external runner the task is made for (its profile name); absent for the built-in runner.
+   * Another runner over the same entries is another task: its answer is not the built-in one's.
+   */
+  runner?: string;
 }
 
 export interface ConsolidationTask {
   format: typeof CONSOLIDATION_FORMATS.task;
+  /** sha256 of the canonical JSON of `binding`, cut: the same entries for the same runner are the same task. */
   taskId: string;
   binding: ConsolidationBinding;
   entries: ConsolidationTaskEntry[];
@@ -51,6 +57,7 @@ export function consolidationTask(input: {
   scope: 'project' | 'user';
   entries: readonly ConsolidationTaskEntry[];
   scenes?: readonly ConsolidationTaskScene[];
+  runner?: string;
 }): ConsolidationTask {
   const entries = [...input.entries].sort(byId);
   const scenes = [...(input.scenes ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -61,6 +68,7 @@ export function consolidationTask(input: {
     entriesDigest: sha256Hex(canonicalJson(entries.map((entry) => [entry.id, entry.revision, entry.contentDigest]))),
     scenesDigest: sha256Hex(canonicalJson(scenes.map((scene) => [scene.name, scene.contentDigest]))),
     schemaVersion: 1,
+    ...(input.runner === undefined ? {} : { runner: input.runner }),
   };
   return {
     format: CONSOLIDATION_FORMATS.task,
@@ -81,5 +89,8 @@ export function builtinConsolidationPatch(task: ConsolidationTask): Consolidatio
     operations: consolidate({ entries: task.entries, scenes: task.scenes }),
   };
 }
+
+/** What an external runner's plan names as the prompt of a consolidation task (the task's JSON, and for a client runner fixed instructions). */
+export const CONSOLIDATION_PROMPT_VERSION = 'consolidation-prompt@1';
 
 export const BUILTIN_CONSOLIDATION_RUNNER = `builtin (${BUILTIN_CONSOLIDATION_VERSION})`;

@@ -33,10 +33,11 @@ import {
   directoriesSettled,
   directoryStamps,
   encodePreviousScan,
+  type FileLint,
   type ProjectionScan,
   type ScannedScene,
   scanApprovedRoot,
-} from '../../effects/approved-projection.js';
+} from '../../effects/approved-scan.js';
 import type { MemoryEntry } from '../../memory/entry-format.js';
 import type { MemoryRoot } from '../../effects/safe-files.js';
 import { openDatabase, type Db } from '../database.js';
@@ -122,6 +123,8 @@ export interface FollowOptions {
   budgetMs: number;
   /** Above this many entry files, settled directories are taken as an unchanged root (step 2 above). */
   fileStampsUpTo?: number;
+  /** The memory lint of scene and doctrine files; without it (the hook) a changed one waits for memory sync. */
+  lintFile?: FileLint | undefined;
 }
 
 /** Brings the projection of `targets` up to date with their files, within the budget. Never throws. */
@@ -138,7 +141,10 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
       // with its team's entries); a session with none leaves no file behind.
       const scans = targets.map((target) => {
         try {
-          return scanApprovedRoot(target.root(), target.owner.scope, { deadlineMs });
+          return scanApprovedRoot(target.root(), target.owner.scope, {
+            deadlineMs,
+            ...(options.lintFile ? { lintFile: options.lintFile } : {}),
+          });
         } catch {
           return null;
         }
@@ -161,6 +167,7 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
         deadlineMs,
         fileStampsUpTo,
         result,
+        options.lintFile,
       );
       if (reason !== null) result.partial.push({ scope: target.owner.scope, reason });
     }
@@ -186,6 +193,7 @@ function followOne(
   deadlineMs: number,
   fileStampsUpTo: number,
   result: FollowResult,
+  lintFile: FileLint | undefined,
 ): string | null {
   const { owner } = target;
   let root: MemoryRoot;
@@ -233,6 +241,7 @@ function followOne(
       known,
       knownScene,
       deadlineMs,
+      ...(lintFile ? { lintFile } : {}),
     });
     if (scan.unchanged && row?.coverage === 'complete') {
       if (settled) return null;

@@ -2,7 +2,7 @@
 // the sync command (approved-store.ts) so that a read loads no zod schema: the CLI's reads are
 // whole processes that scripts and agents start in loops.
 import { prepared, type Db } from '../database.js';
-import type { MemoryScope, ProjectionProblem } from '../../effects/approved-projection.js';
+import type { MemoryScope, ProjectionProblem } from '../../effects/approved-scan.js';
 import { buildFtsQuery } from '../../memory/fts-query.js';
 import { type ApprovedOwner, readProjectionState } from './approved-sync.js';
 

@@ -11,12 +11,7 @@
 // sync that committed in between wins (the caller scans again or reports partial).
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
-import type {
-  DirectoryStamps,
-  MemoryScope,
-  ProjectionProblem,
-  ScannedScene,
-} from '../../effects/approved-projection.js';
+import type { DirectoryStamps, MemoryScope, ProjectionProblem, ScannedScene } from '../../effects/approved-scan.js';
 import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
 
 /** What the FTS rows index and how: a change re-indexes on the next complete scan. */

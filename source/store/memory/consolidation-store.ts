@@ -17,7 +17,12 @@ import {
   checkOperation,
   staleEntries,
 } from '../../memory/consolidation/patch.js';
-import { type ConsolidationTask, consolidationTask } from '../../memory/consolidation/task.js';
+import { contentProblem, type OperationFinding, screenOperations } from '../../memory/consolidation/patch-content.js';
+import {
+  BUILTIN_CONSOLIDATION_RUNNER,
+  type ConsolidationTask,
+  consolidationTask,
+} from '../../memory/consolidation/task.js';
 import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
@@ -40,6 +45,8 @@ const sceneInput = z
 const planInput = z
   .object({
     owner: z.object({ scope: z.enum(['project', 'user']), repositoryKey: hex64, worktreeKey: hex64 }).strict(),
+    /** The external runner the task is made for (its profile name); absent: the built-in runner. */
+    runner: z.string().min(1).max(200).optional(),
     /** The scene files of the scope's memory root, as read just before (none: an empty list). */
     scenes: z.array(sceneInput).max(500).default([]),
   })
@@ -92,6 +99,7 @@ function plan(tx: Tx<'memory'>, input: z.infer<typeof planInput>) {
     scope,
     entries: currentEntries(tx, owner),
     scenes: input.scenes,
+    ...(input.runner === undefined ? {} : { runner: input.runner }),
   });
   const inserted = prepared(
     tx.db,
@@ -119,20 +127,34 @@ const submitInput = z
   .strict();
 
 export type ConsolidationSubmission =
-  | { outcome: 'accepted'; taskId: string; operations: number; replayed?: true }
+  | {
+      outcome: 'accepted';
+      taskId: string;
+      operations: number;
+      /** Operations left out for a blocking lint finding (never stored), and every finding (masked). */
+      blocked: number;
+      findings: OperationFinding[];
+      replayed?: true;
+    }
   | { outcome: 'stale'; taskId: string; reason: string; stale: Array<{ entryId: string; revision: number }> }
   | { outcome: 'lease_lost' | 'conflict'; reason: string }
   | { outcome: 'rejected'; reason: string; attempts: number };
 
 /** Why a well-formed patch does not answer its task, or null. */
-function patchProblem(task: ConsolidationTask, patch: ConsolidationPatch): string | null {
+function patchProblem(task: ConsolidationTask, patch: ConsolidationPatch, runner: string): string | null {
   if (patch.taskId !== task.taskId) return `the patch answers task ${patch.taskId}, not ${task.taskId}`;
   if (canonicalJson(patch.binding) !== canonicalJson(task.binding))
     return 'the patch does not return the task binding as given';
   const given = new Map(task.entries.map((entry) => [entry.id, entry.revision]));
+  const ids = new Set(given.keys());
   for (const [index, operation] of patch.operations.entries()) {
     const problem = checkOperation(operation);
     if (problem) return `operation ${index + 1}: ${problem}`;
+    // Doctrine is prose only a model writes, and must cite what it rests on; the built-in runner writes none.
+    if (operation.target === 'doctrine' && runner === BUILTIN_CONSOLIDATION_RUNNER)
+      return `operation ${index + 1}: the built-in runner writes no doctrine`;
+    const content = contentProblem(operation, ids);
+    if (content) return `operation ${index + 1}: ${content}`;
     for (const item of operation.basedOn) {
       if (given.get(item.entryId) !== item.revision)
         return `operation ${index + 1} rests on ${item.entryId}@${item.revision}, which the task did not give`;
@@ -154,7 +176,7 @@ function submit(tx: Tx<'memory'>, input: z.infer<typeof submitInput>): Consolida
   const parsed = parseRunnerOutput(input.output, consolidationPatchSchema, CONSOLIDATION_FORMATS.patch);
   if (!parsed.ok) return failAttempt(tx, row, parsed.reason);
   const patch = parsed.value as ConsolidationPatch;
-  const problem = patchProblem(task, patch);
+  const problem = patchProblem(task, patch, input.runner);
   if (problem) return failAttempt(tx, row, problem);
   // Compare-and-swap on every entry the patch rests on: the revisions now in the projection.
   const now = new Map(currentEntries(tx, task.binding.owner).map((entry) => [entry.id, entry.revision]));
@@ -170,7 +192,16 @@ function submit(tx: Tx<'memory'>, input: z.infer<typeof submitInput>): Consolida
     ).run(reason, row.task_id);
     return { outcome: 'stale', taskId: row.task_id, reason, stale };
   }
-  const outcome = { outcome: 'accepted' as const, taskId: row.task_id, operations: patch.operations.length };
+  // The memory lint, as on an entry's text: an operation with a blocking finding is not kept.
+  const screened = screenOperations(patch.operations);
+  const kept: ConsolidationPatch = { ...patch, operations: screened.kept };
+  const outcome = {
+    outcome: 'accepted' as const,
+    taskId: row.task_id,
+    operations: kept.operations.length,
+    blocked: screened.blocked,
+    findings: screened.findings,
+  };
   acceptSubmission(tx, row, digest, outcome);
   // A patch of no operation answers its task (done), but there is nothing for a person to review.
   if (patch.operations.length === 0) return outcome;
@@ -184,8 +215,8 @@ function submit(tx: Tx<'memory'>, input: z.infer<typeof submitInput>): Consolida
     task.binding.owner.worktreeKey,
     task.binding.scope,
     input.runner,
-    canonicalJson(patch),
-    patch.operations.length,
+    canonicalJson(kept),
+    kept.operations.length,
     tx.nowMs,
   );
   return outcome;

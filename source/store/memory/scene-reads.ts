@@ -3,7 +3,7 @@
 // them). A scene is given with its summary and its entries — ids and titles always, bodies while
 // they fit a bound — and search matches its name, title, `appliesWhen` and summary.
 import { prepared, type Db } from '../database.js';
-import type { MemoryScope } from '../../effects/approved-projection.js';
+import type { MemoryScope } from '../../effects/approved-scan.js';
 import { foldForMatch } from '../../memory/visible-text.js';
 import { sceneIdOf } from '../../memory/snapshot.js';
 import type { ApprovedOwner } from './approved-sync.js';
