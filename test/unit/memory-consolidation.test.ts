@@ -321,7 +321,11 @@ const PARAPHRASES: ConsolidationEntry[] = [
     'A version tag triggers goreleaser',
     'Tag the commit vX.Y.Z and push it; goreleaser in the release workflow builds the archives and updates the Homebrew formula.',
   ),
-  entry('q1', 'Background jobs run on BullMQ over Redis', 'Define a queue and a worker for each job; Redis holds the job state.'),
+  entry(
+    'q1',
+    'Background jobs run on BullMQ over Redis',
+    'Define a queue and a worker for each job; Redis holds the job state.',
+  ),
   entry(
     'q2',
     'Background jobs go through SQS',

@@ -249,7 +249,8 @@ function merges(
     const a = list[i]!.entry.id;
     const b = list[j]!.entry.id;
     return (
-      closure.get(a)?.has(b) === true || closure.get(b)?.has(a) === true ||
+      closure.get(a)?.has(b) === true ||
+      closure.get(b)?.has(a) === true ||
       conflict(list[i]!, list[j]!, rare, matrix[i * n + j]!)
     );
   };
