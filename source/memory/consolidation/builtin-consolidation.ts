@@ -21,7 +21,7 @@ import {
   updateConsolidationFile,
 } from './scene-format.js';
 
-export const BUILTIN_CONSOLIDATION_VERSION = 'builtin-consolidation@1';
+export const BUILTIN_CONSOLIDATION_VERSION = 'builtin-consolidation@2';
 
 /** An approved entry as the runner sees it. */
 export interface ConsolidationEntry {
