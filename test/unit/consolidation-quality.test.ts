@@ -9,9 +9,9 @@ describe('built-in consolidation on the train split', () => {
   const score = scoreConsolidation('train');
 
   it('proposes merges that are right, and finds a share of the paraphrased duplicates', () => {
-    // Reached: precision 0.955 (21 of 22 pairs), recall 0.280 (21 of 75).
+    // Reached: precision 0.960 (24 of 25 pairs), recall 0.320 (24 of 75).
     assert.ok(score.mergePrecision >= 0.95, `merge precision ${score.mergePrecision}`);
-    assert.ok(score.mergeRecall >= 0.26, `merge recall ${score.mergeRecall}`);
+    assert.ok(score.mergeRecall >= 0.3, `merge recall ${score.mergeRecall}`);
   });
 
   it('retires every declared supersession and nothing else', () => {

@@ -307,6 +307,49 @@ describe('the built-in consolidation runner', () => {
   });
 });
 
+// Paraphrases put the same rule in their own words, titles first; an old rule and its replacement
+// can be just as alike, and the replacement says so ("now", "replaced").
+const PARAPHRASES: ConsolidationEntry[] = [
+  ...ENTRIES,
+  entry(
+    'r1',
+    'Releases are cut by goreleaser on tag push',
+    'Push a vX.Y.Z tag; the release workflow runs goreleaser, which builds the archives and publishes the Homebrew formula.',
+  ),
+  entry(
+    'r2',
+    'A version tag triggers goreleaser',
+    'Tag the commit vX.Y.Z and push it; goreleaser in the release workflow builds the archives and updates the Homebrew formula.',
+  ),
+  entry(
+    'q1',
+    'Background jobs run on BullMQ over Redis',
+    'Define a queue and a worker for each job; Redis holds the job state.',
+  ),
+  entry(
+    'q2',
+    'Background jobs go through SQS',
+    'Each job is a message on an SQS queue read by the worker; Redis is a cache now and holds no job state.',
+  ),
+];
+
+describe('the built-in consolidation runner on paraphrases', () => {
+  const merged = consolidate({ entries: PARAPHRASES })
+    .filter((o) => o.op === 'merge')
+    .map((o) => o.basedOn.map((b) => b.entryId));
+
+  it('merges two strongly alike entries even when each title names something the other does not', () => {
+    assert.ok(
+      merged.some((ids) => ids.includes('r1') && ids.includes('r2')),
+      JSON.stringify(merged),
+    );
+  });
+
+  it('keeps apart two alike entries with titles of their own when one says something changed', () => {
+    assert.ok(!merged.some((ids) => ids.includes('q1') && ids.includes('q2')), JSON.stringify(merged));
+  });
+});
+
 describe('adjudication rules', () => {
   it('read a statement that holds a word named like an object property ("constructor") without failing', () => {
     assert.deepEqual([...contentWords('Build commands in a constructor function')].includes('constructor'), true);

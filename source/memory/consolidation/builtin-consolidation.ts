@@ -21,7 +21,7 @@ import {
   updateConsolidationFile,
 } from './scene-format.js';
 
-export const BUILTIN_CONSOLIDATION_VERSION = 'builtin-consolidation@1';
+export const BUILTIN_CONSOLIDATION_VERSION = 'builtin-consolidation@2';
 
 /** An approved entry as the runner sees it. */
 export interface ConsolidationEntry {
@@ -54,6 +54,11 @@ export interface ConsolidationInput {
 export const MERGE_MIN_SIMILARITY = 0.3;
 /** Every pair inside a merge group must be at least this close (complete linkage). */
 export const MERGE_GROUP_MIN_SIMILARITY = 0.3;
+/**
+ * From this similarity two entries are the same rule even when each title names something the
+ * other never mentions: paraphrases put the same rule in their own words, titles first.
+ */
+export const MERGE_STRONG_SIMILARITY = 0.4;
 /** Average similarity at which clusters stop joining into a scene. */
 export const SCENE_MIN_SIMILARITY = 0.05;
 export const SCENE_MIN_ENTRIES = 3;
@@ -71,11 +76,17 @@ interface Profile {
   numbers: Set<string>;
   flags: Set<string>;
   titleWords: Set<string>;
+  /** The entry says something changed ("now", "no longer", "replaced"): it may be a replacement. */
+  changes: boolean;
 }
 
 const byCodepoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const textOf = (entry: ConsolidationEntry) => `${entry.title}. ${entry.appliesWhen ?? ''}. ${entry.body}`;
+
+/** Words with which a newer rule says an older one is over. */
+const CHANGE_CUE =
+  /\b(?:now|no longer|not any more|anymore|replaced|replaces|replace|switched|moved from|moved to|gone|dropped|retired|deprecated)\b/;
 
 /** Numbers the entry states (versions, thresholds, counts): two rules that differ on one are two rules. */
 function numbersOf(text: string): Set<string> {
@@ -116,6 +127,7 @@ function profiles(entries: readonly ConsolidationEntry[]): Profile[] {
       numbers: numbersOf(textOf(entry)),
       flags: flagsOf(textOf(entry)),
       titleWords: new Set(contentWords(entry.title)),
+      changes: CHANGE_CUE.test(normalizeStatement(textOf(entry))),
     };
   });
 }
@@ -184,11 +196,17 @@ const ownTitleWord = (a: Profile, b: Profile, rare: ReadonlySet<string>): boolea
 
 /**
  * Two entries that differ on a number or a flag are two rules (Go 1.21 and 1.23; `db:reset` and
- * `db:reset --test`); so are two whose titles each name a rare subject the other never mentions.
+ * `db:reset --test`); so are two whose titles each name a rare subject the other never mentions,
+ * unless they are at least MERGE_STRONG_SIMILARITY alike and neither says something changed (an
+ * entry that says "now" or "replaced" next to one on another subject is likely its replacement).
  */
-function conflict(a: Profile, b: Profile, rare: ReadonlySet<string>): boolean {
+function conflict(a: Profile, b: Profile, rare: ReadonlySet<string>, similarity: number): boolean {
   return (
-    differ(a.numbers, b.numbers) || differ(a.flags, b.flags) || (ownTitleWord(a, b, rare) && ownTitleWord(b, a, rare))
+    differ(a.numbers, b.numbers) ||
+    differ(a.flags, b.flags) ||
+    (ownTitleWord(a, b, rare) &&
+      ownTitleWord(b, a, rare) &&
+      (similarity < MERGE_STRONG_SIMILARITY || a.changes || b.changes))
   );
 }
 
@@ -230,7 +248,11 @@ function merges(
   const blocked = (i: number, j: number) => {
     const a = list[i]!.entry.id;
     const b = list[j]!.entry.id;
-    return closure.get(a)?.has(b) === true || closure.get(b)?.has(a) === true || conflict(list[i]!, list[j]!, rare);
+    return (
+      closure.get(a)?.has(b) === true ||
+      closure.get(b)?.has(a) === true ||
+      conflict(list[i]!, list[j]!, rare, matrix[i * n + j]!)
+    );
   };
   const pairs: Array<[number, number, number]> = [];
   for (let i = 0; i < n; i++) {
