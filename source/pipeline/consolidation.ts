@@ -58,6 +58,8 @@ export async function consolidateWithBuiltin(
       repositoryKey: owner.repositoryKey,
       runner: BUILTIN_CONSOLIDATION_RUNNER,
       createdAt: new Date().toISOString(),
+      status: 'pending' as const,
+      planId: null,
       operations: [],
     };
   if (planned.status === 'submitted') return { ...head, outcome: 'unchanged', reason: null, patch: stored() };
