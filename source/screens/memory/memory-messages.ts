@@ -77,8 +77,9 @@ export function helpFor(
     if (review.patch)
       return [
         helpItem('choose', ['selectUp', 'selectDown']),
-        helpItem('take / leave out', ['markItem']),
+        helpItem('take/leave out', ['markItem']),
         helpItem('prepare plan', ['promoteChosen']),
+        ...((review.data?.patches.length ?? 0) > 1 ? [helpItem('next patch', ['openPatch'])] : []),
         helpItem('back', ['back']),
       ];
     if (review.open)
@@ -96,8 +97,7 @@ export function helpFor(
       helpItem('mark', ['markItem']),
       helpItem('promote', ['promoteChosen']),
       helpItem('discard', ['discardCandidate']),
-      helpItem(review.filter === 'all' ? 'this scope' : 'all scopes', ['toggleScope']),
-      helpItem('refresh', ['refresh']),
+      // s and r are named on the queue's summary line: with c, this line would pass 80 columns.
       ...((review.data?.patches.length ?? 0) > 0 ? [helpItem('patch', ['openPatch'])] : []),
     ];
   }

@@ -4,6 +4,7 @@ import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
 import type { MemoryReviewCandidate } from '../../api/memory-views.js';
 import { truncate } from '../format.js';
+import { keyLabel } from '../keyboard/key-bindings.js';
 import { listWindow } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
@@ -72,12 +73,14 @@ export function queueSummary(state: ReviewState): string | null {
   const { total } = state.data;
   // A long queue is read a page at a time, as ↓ gets near the end of what is read.
   const read = candidates.length < total ? `, newest ${candidates.length} read` : '';
-  return `${total} queued${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined)`;
+  // The queue's own keys, here because the help line is full at 80 columns.
+  const keys = `${keyLabel('toggleScope')} ${state.filter === 'all' ? 'this scope' : 'all scopes'} · ${keyLabel('refresh')} refresh`;
+  return `${total} queued${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined) · ${keys}`;
 }
 
 /**
  * The consolidation patches waiting for review, one line each: how many operations, over which
- * scope; c opens the newest (PatchDetail) to take or leave out its operations and prepare them.
+ * scope; c opens the newest (PatchDetail; c there opens the next) to take or leave out its operations and prepare them.
  */
 export function patchSummaries(state: ReviewState): string[] {
   return (state.data?.patches ?? []).map((patch) => {
@@ -92,8 +95,8 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
   // biome-ignore lint/correctness/useExhaustiveDependencies: the heading changes with the data, the selection and the marks only
   const heading = useMemo(() => queueHeading(state), [state.data, state.selected, state.marked]);
   // Counting quarantined rows walks the queue: once per answer, not once per key.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data only
-  const summary = useMemo(() => queueSummary(state), [state.data]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data and the filter only
+  const summary = useMemo(() => queueSummary(state), [state.data, state.filter]);
   // Both wrap rather than lose their end on a terminal narrower than any supported one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the patches change with the data only
   const patches = useMemo(() => patchSummaries(state), [state.data]);
@@ -177,13 +180,16 @@ export function PatchDetail({ state, room, columns }: { state: ReviewState; room
   const lines = patchDetailLines(state, columns);
   const taken = state.patch?.taken.size ?? 0;
   const count = openPatch(state)?.operations.length ?? 0;
+  const patches = state.data?.patches ?? [];
+  const waiting = patches.length;
+  const at = patches.findIndex((patch) => patch.taskId === state.patch?.taskId);
   // The operation under the cursor stays on screen: the view starts at its first line when needed.
   const start = lines.findIndex((line) => line.tone === 'selected');
   const top = Math.max(0, Math.min(start, lines.length - (room - 1)));
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
-        {`Review › patch ${idLabel(state.patch?.taskId)} · ${taken} of ${count} taken`}
+        {`Review › patch ${idLabel(state.patch?.taskId)}${waiting > 1 ? ` (${at + 1} of ${waiting} waiting)` : ''} · ${taken} of ${count} taken`}
       </Text>
       <LinePane lines={lines} top={start < room - 1 ? 0 : top} room={room - 1} />
     </Box>
