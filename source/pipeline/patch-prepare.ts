@@ -91,7 +91,9 @@ export async function preparePatchPlan(deps: GateDeps, request: MemoryPrepareReq
     entryFiles = readEntryFiles(root);
     // Every scene of the root too: one that lists an entry the plan removes is updated with it.
     const scenes = readSceneFiles(root).scenes.map((scene) => scene.path);
-    consolidationFiles = readConsolidationFiles(root, [...new Set([...consolidationTargets(patch.operations), ...scenes])]);
+    consolidationFiles = readConsolidationFiles(root, [
+      ...new Set([...consolidationTargets(patch.operations), ...scenes]),
+    ]);
   } catch (error) {
     throw fileProblem(error, 'nothing was prepared') ?? error;
   }

@@ -252,7 +252,12 @@ describe('memory-state migrations, one step each', () => {
     insert('con-2', 'applied', 'plan-1');
     assert.throws(() => insert('con-3', 'merged'), /CHECK constraint failed/);
     assert.ok(
-      (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'consolidation_patches_by_owner'").pluck().get() as string).includes('status'),
+      (
+        db
+          .prepare("SELECT sql FROM sqlite_schema WHERE name = 'consolidation_patches_by_owner'")
+          .pluck()
+          .get() as string
+      ).includes('status'),
     );
   });
 });

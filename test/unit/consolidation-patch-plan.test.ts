@@ -171,7 +171,8 @@ describe('consolidation patch → promotion plan', () => {
 
   it('an existing scene that lists an entry the plan removes is updated by the same plan, every other byte kept', () => {
     // Hand-written: an odd spacing and a field of the writer's own.
-    const existing = '---\nscene: ci-checks\ntitle:   "What CI checks"\nentries: ["ci-2", "jest"]\nteam: "platform"\n---\nCI lints first.\n';
+    const existing =
+      '---\nscene: ci-checks\ntitle:   "What CI checks"\nentries: ["ci-2", "jest"]\nteam: "platform"\n---\nCI lints first.\n';
     const plan = built({
       accepted: [2],
       consolidationFiles: [{ path: 'scenes/ci-checks.md', bytes: encode(existing) }],

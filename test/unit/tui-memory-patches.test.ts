@@ -6,7 +6,13 @@ import { describe, it } from 'node:test';
 import type { ConsolidationReview, MemoryReview } from '../../source/api/memory-views.js';
 import { helpFor } from '../../source/screens/memory/memory-messages.js';
 import { initialPromoteState } from '../../source/screens/memory/promote-state.js';
-import { initialReviewState, openPatch, reviewReducer, type ReviewState } from '../../source/screens/memory/review-state.js';
+import {
+  initialReviewState,
+  openPatch,
+  reviewReducer,
+  type ReviewState,
+} from '../../source/screens/memory/review-state.js';
+import { patchSummaries } from '../../source/screens/memory/review-view.js';
 
 const patch = (taskId: string, operations: number): ConsolidationReview => ({
   taskId,
@@ -61,7 +67,10 @@ describe('Memory screen: choosing among waiting consolidation patches', () => {
 
   it("the queue's help line names c within 80 columns, and the open patch's names c when another waits", () => {
     const line = (state: ReviewState) =>
-      [...helpFor('review', state, initialPromoteState, undefined as never, undefined as never), { keys: 'q', label: 'quit' }]
+      [
+        ...helpFor('review', state, initialPromoteState, undefined as never, undefined as never),
+        { keys: 'q', label: 'quit' },
+      ]
         .map((item) => (item.keys ? `${item.keys} ${item.label}` : item.label))
         .join(' · ');
     const one = loaded([patch('con-new', 2)]);
@@ -74,5 +83,14 @@ describe('Memory screen: choosing among waiting consolidation patches', () => {
     const both = line(two);
     assert.match(both, /\bc next patch\b/);
     assert.ok(both.length <= 80, `${both.length}: ${both}`);
+  });
+
+  it('the queue says which presses of c open each patch, and names s and r under them', () => {
+    assert.deepEqual(patchSummaries(loaded([patch('con-new', 2), patch('con-old', 1)])), [
+      'Consolidation patch con-new: 2 operation(s) over this repository; c opens it to prepare.',
+      'Consolidation patch con-old: 1 operation(s) over this repository; c then c opens it.',
+      's this scope · r refresh',
+    ]);
+    assert.deepEqual(patchSummaries(loaded([])), [], 'no patch: s and r are on the help line');
   });
 });

@@ -97,8 +97,13 @@ export function helpFor(
       helpItem('mark', ['markItem']),
       helpItem('promote', ['promoteChosen']),
       helpItem('discard', ['discardCandidate']),
-      // s and r are named on the queue's summary line: with c, this line would pass 80 columns.
-      ...((review.data?.patches.length ?? 0) > 0 ? [helpItem('patch', ['openPatch'])] : []),
+      // With a patch waiting, s and r are named under the patches (ReviewQueue): with c, this line would pass 80 columns.
+      ...((review.data?.patches.length ?? 0) > 0
+        ? [helpItem('patch', ['openPatch'])]
+        : [
+            helpItem(review.filter === 'all' ? 'this scope' : 'all scopes', ['toggleScope']),
+            helpItem('refresh', ['refresh']),
+          ]),
     ];
   }
   if (view === 'promote') {

@@ -73,20 +73,27 @@ export function queueSummary(state: ReviewState): string | null {
   const { total } = state.data;
   // A long queue is read a page at a time, as ↓ gets near the end of what is read.
   const read = candidates.length < total ? `, newest ${candidates.length} read` : '';
-  // The queue's own keys, here because the help line is full at 80 columns.
-  const keys = `${keyLabel('toggleScope')} ${state.filter === 'all' ? 'this scope' : 'all scopes'} · ${keyLabel('refresh')} refresh`;
-  return `${total} queued${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined) · ${keys}`;
+  return `${total} queued${read} (${candidates.length - quarantined} draft, ${quarantined} quarantined)`;
 }
 
 /**
  * The consolidation patches waiting for review, one line each: how many operations, over which
  * scope; c opens the newest (PatchDetail; c there opens the next) to take or leave out its operations and prepare them.
+ * Then the queue's s and r keys, which the help line has no room for next to c.
  */
 export function patchSummaries(state: ReviewState): string[] {
-  return (state.data?.patches ?? []).map((patch) => {
+  const patches = state.data?.patches ?? [];
+  const lines = patches.map((patch, index) => {
     const where = patch.scope === 'user' ? 'user scope' : 'this repository';
-    return `Consolidation patch ${patch.taskId}: ${patch.operations.length} operation(s) over ${where}; c opens it to prepare.`;
+    const opens = index === 0 ? 'c opens it to prepare' : `c then ${'c '.repeat(index)}opens it`;
+    return `Consolidation patch ${patch.taskId}: ${patch.operations.length} operation(s) over ${where}; ${opens}.`;
   });
+  // The queue's own keys, here because with c the help line is full at 80 columns.
+  if (patches.length > 0)
+    lines.push(
+      `${keyLabel('toggleScope')} ${state.filter === 'all' ? 'this scope' : 'all scopes'} · ${keyLabel('refresh')} refresh`,
+    );
+  return lines;
 }
 
 export function ReviewQueue({ state, room, columns }: { state: ReviewState; room: number; columns: number }) {
@@ -95,11 +102,11 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
   // biome-ignore lint/correctness/useExhaustiveDependencies: the heading changes with the data, the selection and the marks only
   const heading = useMemo(() => queueHeading(state), [state.data, state.selected, state.marked]);
   // Counting quarantined rows walks the queue: once per answer, not once per key.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data and the filter only
-  const summary = useMemo(() => queueSummary(state), [state.data, state.filter]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data only
+  const summary = useMemo(() => queueSummary(state), [state.data]);
   // Both wrap rather than lose their end on a terminal narrower than any supported one.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the patches change with the data only
-  const patches = useMemo(() => patchSummaries(state), [state.data]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the patches change with the data (and the keys' line with the filter) only
+  const patches = useMemo(() => patchSummaries(state), [state.data, state.filter]);
   const titleLines = [
     ...wrapLines(heading, columns, 'heading'),
     ...(summary === null ? [] : wrapLines(summary, columns, 'text')),
