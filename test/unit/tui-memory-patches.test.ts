@@ -65,6 +65,13 @@ describe('Memory screen: choosing among waiting consolidation patches', () => {
     assert.equal(openPatch(state)?.taskId, 'con-new', 'after the oldest, the newest again');
   });
 
+  it('c in the only waiting patch keeps what the person left out', () => {
+    let state = reviewReducer(loaded([patch('con-only', 2)]), { type: 'openPatch' });
+    state = reviewReducer(state, { type: 'togglePatchOperation' });
+    const again = reviewReducer(state, { type: 'openPatch', next: true });
+    assert.deepEqual([...again.patch!.taken], [2]);
+  });
+
   it("the queue's help line names c within 80 columns, and the open patch's names c when another waits", () => {
     const line = (state: ReviewState) =>
       [

@@ -223,7 +223,8 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       const patches = state.data?.patches ?? [];
       const at = action.next && state.patch ? patches.findIndex((p) => p.taskId === state.patch!.taskId) : -1;
       const patch = patches[(at + 1) % Math.max(1, patches.length)];
-      if (!patch || patch.operations.length === 0) return state;
+      // The only waiting patch asked again stays as the person left it.
+      if (!patch || patch.operations.length === 0 || patch.taskId === state.patch?.taskId) return state;
       const taken = new Set(patch.operations.map((_, index) => index + 1));
       return { ...state, open: null, patch: { taskId: patch.taskId, selected: 0, taken } };
     }
