@@ -108,13 +108,17 @@ export const consolidationOperationViewSchema = z.strictObject({
 });
 export type ConsolidationOperationView = z.infer<typeof consolidationOperationViewSchema>;
 
-/** A consolidation patch waiting for review: one item, all its operations. */
+/** A consolidation patch (in review: one waiting item), all its operations. */
 export const consolidationReviewSchema = z.strictObject({
   taskId: z.string(),
   scope: projectOrUser,
   repositoryKey: z.string(),
   runner: z.string(),
   createdAt: z.string(),
+  /** pending: waiting for review; prepared: a plan was made from it (planId); applied: that plan was promoted. */
+  status: z.enum(['pending', 'discarded', 'prepared', 'applied']),
+  /** The plan last prepared from this patch (its plan's `consolidation.taskId` names the patch back). */
+  planId: nullableText,
   operations: z.array(consolidationOperationViewSchema),
 });
 export type ConsolidationReview = z.infer<typeof consolidationReviewSchema>;

@@ -44,6 +44,8 @@ export const storedPatch = (
     repositoryKey: task.repositoryKey,
     runner: task.runner,
     createdAt: new Date().toISOString(),
+    status: 'pending' as const,
+    planId: null,
     operations: [],
   };
 

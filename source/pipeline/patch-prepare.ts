@@ -11,7 +11,7 @@ import { readEntryFiles } from '../effects/approved-projection.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { resolveScope, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
-import { readConsolidationFiles } from '../effects/scene-files.js';
+import { readConsolidationFiles, readSceneFiles } from '../effects/scene-files.js';
 import { buildConsolidationPlan, consolidationTargets } from '../memory/consolidation/patch-plan.js';
 import { readEntryRevisions, readPatchToPrepare } from '../store/memory/consolidation-reads.js';
 import { withMemoryState } from '../store/memory/state-database.js';
@@ -41,6 +41,11 @@ export async function preparePatchPlan(deps: GateDeps, request: MemoryPrepareReq
     );
   if (patch.status === 'discarded')
     throw new CmError('operation_conflict', `Consolidation patch ${taskId} was discarded. Nothing was prepared.`);
+  if (patch.status === 'applied')
+    throw new CmError(
+      'operation_conflict',
+      `Consolidation patch ${taskId} was applied by plan ${patch.planId}; run memory consolidate for a new patch. Nothing was prepared.`,
+    );
   if (request.scope !== undefined && request.scope !== patch.scope)
     throw new CmError(
       'usage',
@@ -84,7 +89,11 @@ export async function preparePatchPlan(deps: GateDeps, request: MemoryPrepareReq
   try {
     root = memoryRootOf(patch.scope, anchor);
     entryFiles = readEntryFiles(root);
-    consolidationFiles = readConsolidationFiles(root, consolidationTargets(patch.operations));
+    // Every scene of the root too: one that lists an entry the plan removes is updated with it.
+    const scenes = readSceneFiles(root).scenes.map((scene) => scene.path);
+    consolidationFiles = readConsolidationFiles(root, [
+      ...new Set([...consolidationTargets(patch.operations), ...scenes]),
+    ]);
   } catch (error) {
     throw fileProblem(error, 'nothing was prepared') ?? error;
   }

@@ -142,6 +142,46 @@ describe('a consolidation patch through the human gate', () => {
     assert.equal(promoted.sync?.entries, IDS.length + 1 - 2, 'the projection follows: two entries fewer');
   });
 
+  it('a scene that lists the merged entry is updated by the plan; once promoted the patch is applied, not prepared again', async () => {
+    const result = await consolidate();
+    const operations = result.patch!.operations;
+    const merge = operations.findIndex((o) => o.op === 'merge' && o.target === 'entry') + 1;
+    const mergeOp = operations[merge - 1]!;
+    const [merged] = mergeOp.mergeSources;
+    // A scene the person wrote by hand, after the task was made, naming the entry merged away.
+    mkdirSync(join(root, 'scenes'), { recursive: true });
+    const hand = `---\nscene: hand-picked\ntitle: "By hand"\nentries: ["mig-1", "${merged}"]\n---\nMine.\n`;
+    writeFileSync(join(root, 'scenes', 'hand-picked.md'), hand);
+
+    const plan = await prepare(result.taskId, [merge]);
+    assert.deepEqual(
+      plan.files.map((f) => [f.action, f.path]).sort(),
+      [
+        ['remove', `work_method/${merged}.md`],
+        ['update', 'scenes/hand-picked.md'],
+        ['update', `work_method/${mergeOp.name}.md`],
+      ].sort(),
+    );
+    const status = () =>
+      db.prepare('SELECT status, plan_id FROM consolidation_patches WHERE task_id = ?').get(result.taskId);
+    assert.deepEqual(status(), { status: 'prepared', plan_id: plan.planId });
+    await approve(plan);
+    const promoted = await promotePlan(deps, plan.planId);
+    assert.equal(promoted.status, 'applied');
+    assert.equal(
+      read('scenes/hand-picked.md'),
+      hand.replace(`entries: ["mig-1", "${merged}"]`, `entries: ["mig-1","${mergeOp.name}"]`),
+      'the scene names the survivor, every other byte kept',
+    );
+    assert.deepEqual(status(), { status: 'applied', plan_id: plan.planId }, 'the patch is applied by its plan');
+    assert.deepEqual(readConsolidationReview(db, owner), []);
+    await assert.rejects(prepare(result.taskId), (error: unknown) => {
+      assert.ok(error instanceof CmError && error.code === 'operation_conflict', String(error));
+      assert.match(error.message, new RegExp(`applied by plan ${plan.planId}`));
+      return true;
+    });
+  });
+
   it('refuses a patch whose entry was edited since its task, names it, and a new consolidation prepares', async () => {
     const result = await consolidate();
     const path = join(root, 'work_method', 'jest.md');

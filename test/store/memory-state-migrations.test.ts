@@ -40,10 +40,10 @@ function insertEntry(db: Db, id: string, owner: string, title: string, body: str
 }
 
 describe('memory-state migrations, one step each', () => {
-  it('has thirteen steps, and a file at the latest version stays there', () => {
-    assert.equal(memoryStateSchema.steps.length, 13);
-    const db = atVersion(13);
-    assert.equal(migrate(db, memoryStateSchema), 13);
+  it('has fourteen steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 14);
+    const db = atVersion(14);
+    assert.equal(migrate(db, memoryStateSchema), 14);
   });
 
   it('v1 lays the foundation and names the file with a fresh UUID', () => {
@@ -232,5 +232,32 @@ describe('memory-state migrations, one step each', () => {
     assert.throws(() => insert('other', 'team', 0), /CHECK constraint failed/);
     assert.throws(() => insert('third', 'user', -1), /CHECK constraint failed/);
     assert.equal(db.prepare('SELECT count(*) FROM approved_entries').pluck().get(), 1, 'entries are untouched');
+  });
+
+  it("v14 lets a patch be applied and name its plan, carrying a v13 file's patches over with no plan", () => {
+    const db = atVersion(13);
+    const insert = (taskId: string, status: string, planId?: string) =>
+      db
+        .prepare(
+          `INSERT INTO consolidation_patches (task_id, repository_key, worktree_key, scope, runner, patch_json, operations, status, created_at_ms${planId ? ', plan_id' : ''})
+           VALUES (?, 'r', 'w', 'project', 'builtin', '{}', 2, ?, 1${planId ? ', ?' : ''})`,
+        )
+        .run(taskId, status, ...(planId ? [planId] : []));
+    insert('con-1', 'prepared');
+    assert.throws(() => insert('con-2', 'applied'), /CHECK constraint failed/, 'v13 knows no applied patch');
+    assert.deepEqual(added(db), [], 'the same table and index, made again');
+    assert.deepEqual(db.prepare('SELECT task_id, status, operations, plan_id FROM consolidation_patches').all(), [
+      { task_id: 'con-1', status: 'prepared', operations: 2, plan_id: null },
+    ]);
+    insert('con-2', 'applied', 'plan-1');
+    assert.throws(() => insert('con-3', 'merged'), /CHECK constraint failed/);
+    assert.ok(
+      (
+        db
+          .prepare("SELECT sql FROM sqlite_schema WHERE name = 'consolidation_patches_by_owner'")
+          .pluck()
+          .get() as string
+      ).includes('status'),
+    );
   });
 });

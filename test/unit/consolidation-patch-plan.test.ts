@@ -123,7 +123,11 @@ describe('consolidation patch → promotion plan', () => {
       ],
     );
     const file = (path: string) => plan.files.find((f) => f.path === path)!;
-    assert.equal(decode(file('scenes/ci-checks.md').content), SCENE);
+    assert.equal(
+      decode(file('scenes/ci-checks.md').content),
+      SCENE.replace('entries: ["ci-1","ci-2"]', 'entries: ["ci-1"]'),
+      'the scene no longer lists ci-2, merged into ci-1 by the same plan',
+    );
     assert.equal(file('scenes/ci-checks.md').targetBlobHash, null, 'a new file must not exist');
     assert.equal(
       decode(file('work_method/lint-in-ci.md').content),
@@ -151,6 +155,45 @@ describe('consolidation patch → promotion plan', () => {
       ],
     );
     assert.deepEqual(plan.consolidation.leftOut, []);
+  });
+
+  it('a scene written by the plan lists the survivor in place of an entry merged away or retired', () => {
+    const scene = SCENE.replace('entries: ["ci-1","ci-2"]', 'entries: ["ci-2","jest"]');
+    assert.notEqual(scene, SCENE);
+    const operations = OPERATIONS.map((o, i) => (i === 0 ? { ...o, newContent: scene } : o));
+    const plan = built({ patch: { taskId: 'con-abc', operations } });
+    const written = decode(plan.files.find((f) => f.path === 'scenes/ci-checks.md')!.content);
+    assert.equal(written, scene.replace('entries: ["ci-2","jest"]', 'entries: ["ci-1","vitest"]'));
+    // Left out, the merge removes nothing: the scene is written as the runner proposed it.
+    const alone = built({ patch: { taskId: 'con-abc', operations }, accepted: [1] });
+    assert.equal(decode(alone.files.find((f) => f.path === 'scenes/ci-checks.md')!.content), scene);
+  });
+
+  it('an existing scene that lists an entry the plan removes is updated by the same plan, every other byte kept', () => {
+    // Hand-written: an odd spacing and a field of the writer's own.
+    const existing =
+      '---\nscene: ci-checks\ntitle:   "What CI checks"\nentries: ["ci-2", "jest"]\nteam: "platform"\n---\nCI lints first.\n';
+    const plan = built({
+      accepted: [2],
+      consolidationFiles: [{ path: 'scenes/ci-checks.md', bytes: encode(existing) }],
+      task: { ...input().task, scenes: [{ name: 'ci-checks', contentDigest: sha256Hex(encode(existing)) }] },
+    });
+    assert.deepEqual(
+      plan.files.map((f) => [f.action, f.path, f.entryId]),
+      [
+        ['update', 'scenes/ci-checks.md', 'scene:ci-checks'],
+        ['remove', 'work_method/biome-first.md', 'ci-2'],
+        ['update', 'work_method/lint-in-ci.md', 'ci-1'],
+      ],
+    );
+    const scene = plan.files.find((f) => f.path === 'scenes/ci-checks.md')!;
+    assert.equal(decode(scene.content), existing.replace('entries: ["ci-2", "jest"]', 'entries: ["ci-1","jest"]'));
+    assert.equal(scene.targetBlobHash, gitBlobOid(encode(existing)), 'written only over the bytes read');
+    assert.match(plan.diff, /\+\+\+ b\/scenes\/ci-checks\.md/);
+    // A scene that lists neither is not touched.
+    const other = '---\nscene: tests\ntitle: Tests\nentries: ["vitest"]\n---\nTests.\n';
+    const untouched = built({ accepted: [2], consolidationFiles: [{ path: 'scenes/tests.md', bytes: encode(other) }] });
+    assert.ok(!untouched.files.some((f) => f.path === 'scenes/tests.md'));
   });
 
   it('a partial approval carries only the accepted operations and names those left out; the digest binds which', () => {

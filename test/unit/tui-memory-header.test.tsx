@@ -108,6 +108,8 @@ describe('the Review queue with a consolidation patch waiting', () => {
           repositoryKey: 'repo-key',
           runner: 'builtin',
           createdAt: '2026-01-01T00:00:00.000Z',
+          status: 'pending',
+          planId: null,
           operations: [
             {
               op: 'retire',

@@ -27,7 +27,7 @@ import {
 } from '../promotion-plan.js';
 import type { SecretFinding } from '../secret-lint.js';
 import { type ConsolidationOperation, checkOperation } from './patch.js';
-import { consolidationPath, parseConsolidationFile } from './scene-format.js';
+import { consolidationPath, parseConsolidationFile, SCENE_DIRECTORY, updateConsolidationFile } from './scene-format.js';
 
 export type { PlanConsolidation };
 
@@ -48,7 +48,10 @@ export interface PatchPlanInput {
   revisions: ReadonlyMap<string, number>;
   /** The root's entry files now (`<type>/*.md`). */
   entryFiles: readonly CurrentFile[];
-  /** The scene and doctrine files the operations name, those that exist now. */
+  /**
+   * The scene and doctrine files the operations name, those that exist now, and every scene file of
+   * the root (a scene listing an entry the plan removes is updated to list its survivor).
+   */
   consolidationFiles: readonly CurrentFile[];
   now: string;
   lintText?: LintText;
@@ -248,6 +251,8 @@ export function buildConsolidationPlan(input: PatchPlanInput): PatchPlanResult {
       });
     }
   }
+  const relisted = relistRemovedEntries(input.patch.operations, accepted, steps, files);
+  if (typeof relisted === 'string') return invalid(relisted);
   if (steps.length === 0)
     return invalid(
       `the accepted operation${accepted.length === 1 ? '' : 's'} would change no file (the root already says it)`,
@@ -316,4 +321,74 @@ export function buildConsolidationPlan(input: PatchPlanInput): PatchPlanResult {
   };
   const plan = planWithoutCandidates(input, planFiles, current, consolidation);
   return { ok: true, plan: { ...plan, consolidation } };
+}
+
+/**
+ * No scene or doctrine file points at an entry the plan removes: an entry merged away is listed as
+ * the survivor it was merged into, a retired one as the entry that supersedes it (dropped when that
+ * one is already listed). A scene or doctrine the plan writes is rewritten so; an existing scene the
+ * plan does not touch that lists such an entry gets an update step of its own (the operation that
+ * removes the entry), every other byte kept. Mutates `steps`; a problem is returned as text.
+ */
+function relistRemovedEntries(
+  operations: readonly ConsolidationOperation[],
+  accepted: readonly number[],
+  steps: Step[],
+  files: ReadonlyMap<string, Uint8Array>,
+): string | null {
+  const gone = new Map<string, { by: string | null; number: number }>();
+  for (const number of accepted) {
+    const operation = operations[number - 1]!;
+    if (operation.target !== 'entry') continue;
+    if (operation.op === 'merge')
+      for (const source of operation.mergeSources) gone.set(source, { by: operation.name, number });
+    else if (operation.op === 'retire') gone.set(operation.name, { by: operation.supersededBy, number });
+  }
+  if (gone.size === 0) return null;
+  const resolve = (id: string): string | null => {
+    let next: string | null = id;
+    for (let hops = 0; next !== null && gone.has(next); hops++) next = hops > gone.size ? null : gone.get(next)!.by;
+    return next;
+  };
+  /** The bytes with the ids relisted; null when it lists none of the removed entries. */
+  const relist = (path: string, bytes: Uint8Array): { content: Uint8Array; number: number } | string | null => {
+    const parsed = parseConsolidationFile(bytes);
+    if (!parsed.ok) return null;
+    const { file, document } = parsed.value;
+    const ids = file.kind === 'scene' ? file.entries : file.cites;
+    const removing = ids.find((id) => gone.has(id));
+    if (removing === undefined) return null;
+    const number = gone.get(removing)!.number;
+    const next: string[] = [];
+    for (const id of ids) {
+      const now = resolve(id);
+      if (now !== null && !next.includes(now)) next.push(now);
+    }
+    if (next.length === 0)
+      return `operation ${number}: ${path} would list no entry once the plan removes ${ids.join(', ')}; accept a delete of it too, or leave the operation out`;
+    const edited = file.kind === 'scene' ? { ...file, entries: next } : { ...file, cites: next };
+    return { content: encoder.encode(updateConsolidationFile(document, edited)), number };
+  };
+  for (const step of steps) {
+    if (step.action === 'remove' || !/^(scene|doctrine):/.test(step.entryId)) continue;
+    const done = relist(step.path, step.content);
+    if (typeof done === 'string') return done;
+    if (done) step.content = done.content;
+  }
+  const touched = new Set(steps.map((step) => step.path));
+  for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (touched.has(path) || !path.startsWith(`${SCENE_DIRECTORY}/`)) continue;
+    const done = relist(path, bytes);
+    if (typeof done === 'string') return done;
+    if (done)
+      steps.push({
+        path,
+        entryId: `scene:${path.slice(SCENE_DIRECTORY.length + 1, -'.md'.length)}`,
+        action: 'update',
+        content: done.content,
+        current: bytes,
+        number: done.number,
+      });
+  }
+  return null;
 }

@@ -77,8 +77,9 @@ export function helpFor(
     if (review.patch)
       return [
         helpItem('choose', ['selectUp', 'selectDown']),
-        helpItem('take / leave out', ['markItem']),
+        helpItem('take/leave out', ['markItem']),
         helpItem('prepare plan', ['promoteChosen']),
+        ...((review.data?.patches.length ?? 0) > 1 ? [helpItem('next patch', ['openPatch'])] : []),
         helpItem('back', ['back']),
       ];
     if (review.open)
@@ -96,9 +97,13 @@ export function helpFor(
       helpItem('mark', ['markItem']),
       helpItem('promote', ['promoteChosen']),
       helpItem('discard', ['discardCandidate']),
-      helpItem(review.filter === 'all' ? 'this scope' : 'all scopes', ['toggleScope']),
-      helpItem('refresh', ['refresh']),
-      ...((review.data?.patches.length ?? 0) > 0 ? [helpItem('patch', ['openPatch'])] : []),
+      // With a patch waiting, s and r are named under the patches (ReviewQueue): with c, this line would pass 80 columns.
+      ...((review.data?.patches.length ?? 0) > 0
+        ? [helpItem('patch', ['openPatch'])]
+        : [
+            helpItem(review.filter === 'all' ? 'this scope' : 'all scopes', ['toggleScope']),
+            helpItem('refresh', ['refresh']),
+          ]),
     ];
   }
   if (view === 'promote') {

@@ -49,7 +49,7 @@ export interface ReviewState {
   selected: number;
   marked: ReadonlySet<string>;
   open: OpenCandidate | null;
-  /** A consolidation patch opened (c in the queue): its operations, each taken or left out. */
+  /** A consolidation patch opened (c in the queue, c again: the next waiting one): its operations, each taken or left out. */
   patch: OpenPatch | null;
   evidence: Readonly<Record<string, SessionEvidence>>;
   asking: { candidateId: string } | null;
@@ -69,7 +69,8 @@ export type ReviewAction =
   | { type: 'toggleMark' }
   | { type: 'open' }
   | { type: 'close' }
-  | { type: 'openPatch' }
+  /** The newest waiting patch; with `next`, the one after the open one (after the oldest: the newest). */
+  | { type: 'openPatch'; next?: boolean }
   | { type: 'choosePatchOperation'; delta: number }
   | { type: 'togglePatchOperation' }
   | { type: 'closePatch' }
@@ -218,9 +219,12 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
     case 'close':
       return { ...state, open: null, asking: null };
     case 'openPatch': {
-      // The newest waiting patch, every operation taken: the person leaves out what they do not want.
-      const patch = state.data?.patches[0];
-      if (!patch || patch.operations.length === 0) return state;
+      // The newest waiting patch (or the next one), every operation taken: the person leaves out what they do not want.
+      const patches = state.data?.patches ?? [];
+      const at = action.next && state.patch ? patches.findIndex((p) => p.taskId === state.patch!.taskId) : -1;
+      const patch = patches[(at + 1) % Math.max(1, patches.length)];
+      // The only waiting patch asked again stays as the person left it.
+      if (!patch || patch.operations.length === 0 || patch.taskId === state.patch?.taskId) return state;
       const taken = new Set(patch.operations.map((_, index) => index + 1));
       return { ...state, open: null, patch: { taskId: patch.taskId, selected: 0, taken } };
     }

@@ -4,6 +4,7 @@ import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
 import type { MemoryReviewCandidate } from '../../api/memory-views.js';
 import { truncate } from '../format.js';
+import { keyLabel } from '../keyboard/key-bindings.js';
 import { listWindow } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
@@ -77,13 +78,22 @@ export function queueSummary(state: ReviewState): string | null {
 
 /**
  * The consolidation patches waiting for review, one line each: how many operations, over which
- * scope; c opens the newest (PatchDetail) to take or leave out its operations and prepare them.
+ * scope; c opens the newest (PatchDetail; c there opens the next) to take or leave out its operations and prepare them.
+ * Then the queue's s and r keys, which the help line has no room for next to c.
  */
 export function patchSummaries(state: ReviewState): string[] {
-  return (state.data?.patches ?? []).map((patch) => {
+  const patches = state.data?.patches ?? [];
+  const lines = patches.map((patch, index) => {
     const where = patch.scope === 'user' ? 'user scope' : 'this repository';
-    return `Consolidation patch ${patch.taskId}: ${patch.operations.length} operation(s) over ${where}; c opens it to prepare.`;
+    const opens = index === 0 ? 'c opens it to prepare' : `c then ${'c '.repeat(index)}opens it`;
+    return `Consolidation patch ${patch.taskId}: ${patch.operations.length} operation(s) over ${where}; ${opens}.`;
   });
+  // The queue's own keys, here because with c the help line is full at 80 columns.
+  if (patches.length > 0)
+    lines.push(
+      `${keyLabel('toggleScope')} ${state.filter === 'all' ? 'this scope' : 'all scopes'} · ${keyLabel('refresh')} refresh`,
+    );
+  return lines;
 }
 
 export function ReviewQueue({ state, room, columns }: { state: ReviewState; room: number; columns: number }) {
@@ -95,8 +105,8 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary changes with the data only
   const summary = useMemo(() => queueSummary(state), [state.data]);
   // Both wrap rather than lose their end on a terminal narrower than any supported one.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the patches change with the data only
-  const patches = useMemo(() => patchSummaries(state), [state.data]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the patches change with the data (and the keys' line with the filter) only
+  const patches = useMemo(() => patchSummaries(state), [state.data, state.filter]);
   const titleLines = [
     ...wrapLines(heading, columns, 'heading'),
     ...(summary === null ? [] : wrapLines(summary, columns, 'text')),
@@ -177,13 +187,16 @@ export function PatchDetail({ state, room, columns }: { state: ReviewState; room
   const lines = patchDetailLines(state, columns);
   const taken = state.patch?.taken.size ?? 0;
   const count = openPatch(state)?.operations.length ?? 0;
+  const patches = state.data?.patches ?? [];
+  const waiting = patches.length;
+  const at = patches.findIndex((patch) => patch.taskId === state.patch?.taskId);
   // The operation under the cursor stays on screen: the view starts at its first line when needed.
   const start = lines.findIndex((line) => line.tone === 'selected');
   const top = Math.max(0, Math.min(start, lines.length - (room - 1)));
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
-        {`Review › patch ${idLabel(state.patch?.taskId)} · ${taken} of ${count} taken`}
+        {`Review › patch ${idLabel(state.patch?.taskId)}${waiting > 1 ? ` (${at + 1} of ${waiting} waiting)` : ''} · ${taken} of ${count} taken`}
       </Text>
       <LinePane lines={lines} top={start < room - 1 ? 0 : top} room={room - 1} />
     </Box>

@@ -62,7 +62,7 @@ const REVIEW_LIST = [
   'toggleScope',
   'openPatch',
 ] as const;
-const REVIEW_PATCH = ['selectUp', 'selectDown', 'markItem', 'promoteChosen', 'back'] as const;
+const REVIEW_PATCH = ['selectUp', 'selectDown', 'markItem', 'promoteChosen', 'openPatch', 'back'] as const;
 const REVIEW_OPEN = [...SCROLL, 'showEvidence', 'confirmStatement', 'discardCandidate', 'back'] as const;
 const ANSWERS = ['confirm', 'decline'] as const;
 
@@ -90,6 +90,7 @@ function useReviewKeys(input: MemoryInput, active: boolean) {
       if (command === 'back') dispatch({ type: 'closePatch' });
       else if (command === 'markItem') dispatch({ type: 'togglePatchOperation' });
       else if (command === 'promoteChosen') input.preparePatch();
+      else if (command === 'openPatch') dispatch({ type: 'openPatch', next: true });
       else dispatch({ type: 'choosePatchOperation', delta: command === 'selectUp' ? -1 : 1 });
     },
     { isActive: active && review.patch !== null },

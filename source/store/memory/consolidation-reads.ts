@@ -1,5 +1,6 @@
 // Reads of consolidation patches for review (a read-only connection, no zod: `memory review` is a
-// read that scripts call in loops). Pending patches of one owner, or of every owner, newest first.
+// read that scripts call in loops). Pending patches of one owner, or of every owner, newest first;
+// one patch by id whatever its status (prepared and applied ones name their plan).
 import type { ConsolidationReview } from '../../api/memory-views.js';
 import type { ConsolidationPatch } from '../../memory/consolidation/patch.js';
 import { type Db, prepared } from '../database.js';
@@ -14,6 +15,9 @@ interface PatchRow {
   runner: string;
   patch_json: string;
   created_at_ms: number;
+  status: 'pending' | 'discarded' | 'prepared' | 'applied';
+  /** Since v14: the plan last prepared from the patch. */
+  plan_id?: string | null;
 }
 
 const toView = (row: PatchRow): ConsolidationReview => ({
@@ -22,6 +26,8 @@ const toView = (row: PatchRow): ConsolidationReview => ({
   repositoryKey: row.repository_key,
   runner: row.runner,
   createdAt: new Date(row.created_at_ms).toISOString(),
+  status: row.status,
+  planId: row.plan_id ?? null,
   operations: (JSON.parse(row.patch_json) as ConsolidationPatch).operations,
 });
 
@@ -62,6 +68,8 @@ export interface PatchToPrepare {
   repositoryKey: string;
   worktreeKey: string;
   status: string;
+  /** The plan last prepared from it (null: none yet, or prepared before v14). */
+  planId: string | null;
   operations: ConsolidationPatch['operations'];
   task: {
     entries: Array<{ id: string; revision: number; contentDigest: string }>;
@@ -72,10 +80,10 @@ export interface PatchToPrepare {
 export function readPatchToPrepare(db: Db, taskId: string): PatchToPrepare | undefined {
   const row = prepared(
     db,
-    `SELECT p.task_id, p.scope, p.repository_key, p.worktree_key, p.status, p.patch_json, t.task_json
+    `SELECT p.task_id, p.scope, p.repository_key, p.worktree_key, p.status, p.plan_id, p.patch_json, t.task_json
        FROM consolidation_patches p JOIN tasks t USING (task_id) WHERE p.task_id = ?`,
   ).get(taskId) as
-    | (Omit<PatchRow, 'runner' | 'created_at_ms'> & { worktree_key: string; status: string; task_json: string })
+    | (Omit<PatchRow, 'runner' | 'created_at_ms'> & { worktree_key: string; task_json: string })
     | undefined;
   if (!row) return undefined;
   const { task } = JSON.parse(row.task_json) as {
@@ -90,6 +98,7 @@ export function readPatchToPrepare(db: Db, taskId: string): PatchToPrepare | und
     repositoryKey: row.repository_key,
     worktreeKey: row.worktree_key,
     status: row.status,
+    planId: row.plan_id ?? null,
     operations: (JSON.parse(row.patch_json) as ConsolidationPatch).operations,
     task: {
       entries: task.entries.map(({ id, revision, contentDigest }) => ({ id, revision, contentDigest })),

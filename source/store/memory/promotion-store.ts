@@ -272,7 +272,7 @@ function storePlan(tx: Tx<'memory'>, input: z.infer<typeof storePlanInput>): Mem
   if (input.consolidation) {
     if (input.candidates.length > 0)
       throw new CmError('internal', 'A consolidation plan carries no candidates; nothing was stored.');
-    prepareConsolidationPatch(tx, input.consolidation.taskId, input.owner, input.canonicalJson);
+    prepareConsolidationPatch(tx, input.consolidation.taskId, input.owner, input.canonicalJson, input.planId);
   } else if (input.candidates.length === 0 ? removals !== input.files.length : removals > 0)
     throw new CmError('internal', 'A plan either writes candidates or only removes files; nothing was stored.');
   for (const { candidateId } of input.candidates) ownedCandidate(tx.db, input.candidateOwner, candidateId);
@@ -333,22 +333,37 @@ function storePlan(tx: Tx<'memory'>, input: z.infer<typeof storePlanInput>): Mem
 }
 
 /**
- * A consolidation patch leaves the review queue as its plan is stored (status prepared). Only the
- * plan's owner's patch, pending or prepared before (a voided plan prepared again), and the one the
- * plan's canonical JSON names.
+ * A consolidation patch leaves the review queue as its plan is stored (status prepared, the plan
+ * named in plan_id). Only the plan's owner's patch, pending or prepared before (a voided plan
+ * prepared again), and the one the plan's canonical JSON names; an applied patch is never prepared
+ * again (its plan's promote set it applied).
  */
-function prepareConsolidationPatch(tx: Tx<'memory'>, taskId: string, owner: Owner, canonicalJson: string): void {
+function prepareConsolidationPatch(
+  tx: Tx<'memory'>,
+  taskId: string,
+  owner: Owner,
+  canonicalJson: string,
+  planId: string,
+): void {
   const row = prepared(
     tx.db,
-    'SELECT repository_key, worktree_key, status FROM consolidation_patches WHERE task_id = ?',
-  ).get(taskId) as { repository_key: string; worktree_key: string; status: string } | undefined;
+    'SELECT repository_key, worktree_key, status, plan_id FROM consolidation_patches WHERE task_id = ?',
+  ).get(taskId) as { repository_key: string; worktree_key: string; status: string; plan_id: string | null } | undefined;
   if (!row || row.repository_key !== owner.repositoryKey || row.worktree_key !== owner.worktreeKey)
     throw new CmError('not_found', `No consolidation patch ${taskId} for this memory root; nothing was stored.`);
   if (row.status === 'discarded')
     throw new CmError('operation_conflict', `Consolidation patch ${taskId} was discarded; nothing was stored.`);
   if (planConsolidationOf(canonicalJson)?.taskId !== taskId)
     throw new CmError('internal', `The plan does not carry patch ${taskId}; nothing was stored.`);
-  prepared(tx.db, "UPDATE consolidation_patches SET status = 'prepared' WHERE task_id = ?").run(taskId);
+  if (row.status === 'applied')
+    throw new CmError(
+      'operation_conflict',
+      `Consolidation patch ${taskId} was applied by plan ${row.plan_id}; nothing was stored — run memory consolidate for a new patch.`,
+    );
+  prepared(tx.db, "UPDATE consolidation_patches SET status = 'prepared', plan_id = ? WHERE task_id = ?").run(
+    planId,
+    taskId,
+  );
 }
 
 /** The consolidation part of a plan's canonical JSON, or null (a plan of candidates or a retirement). */
@@ -722,6 +737,13 @@ function finishPromotion(
   }
   if (JSON.parse(row.candidate_ids_json).length > 0) bumpCandidateGeneration(tx.db, owner);
   setStatus(tx, row.plan_id, 'applied');
+  // The patch this plan was prepared from is applied: review and prepare no longer offer it.
+  const consolidation = planConsolidationOf(row.plan_canonical_json);
+  if (consolidation)
+    prepared(
+      tx.db,
+      "UPDATE consolidation_patches SET status = 'applied' WHERE task_id = ? AND plan_id = ? AND status = 'prepared'",
+    ).run(consolidation.taskId, row.plan_id);
   const projection = input.projection ? syncApproved(tx, input.projection) : null;
   return { view: readPlanView(tx.db, row.plan_id)!, projection };
 }

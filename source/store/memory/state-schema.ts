@@ -17,6 +17,7 @@ import { migrateToRetirementFiles } from './schema/v10-retirement-files.js';
 import { migrateToEntryUsefulness } from './schema/v11-entry-usefulness.js';
 import { migrateToConsolidationPatches } from './schema/v12-consolidation-patches.js';
 import { migrateToApprovedScenes } from './schema/v13-approved-scenes.js';
+import { migrateToAppliedPatches } from './schema/v14-applied-patches.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -34,5 +35,6 @@ export const memoryStateSchema: Schema = {
     migrateToEntryUsefulness,
     migrateToConsolidationPatches,
     migrateToApprovedScenes,
+    migrateToAppliedPatches,
   ],
 };
