@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The shim, in CommonJS so that the hook never starts Node's ES module loader. `hook` goes to the
 // fast path (one bundled file: node:* and better-sqlite3 only) before anything heavy is loaded:
-// hosts start a hook process per event with deadlines of a second or two. The TUI goes to the ES
-// module bundle (ink, react); every other command to the CLI without them (scripts/bundle.mjs).
+// hosts start a hook process per event with deadlines of a second or two. The TUI goes to the CLI
+// bundle with ink and react (tui.cjs); every other command to one without them (scripts/bundle.mjs).
 'use strict';
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook' && !argv.includes('--help')) {
@@ -20,14 +20,17 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
 } else if (isTui(argv)) {
   // React's development build is several times slower; the shipped TUI runs the production one.
   process.env.NODE_ENV ??= 'production';
-  import('../dist/cli/bundle.mjs').then(
-    async ({ main }) => {
-      process.exitCode = await main(argv);
-    },
-    (error) => {
-      process.exitCode = require('./unloadable.cjs').reportUnloadableCli(error);
-    },
-  );
+  // The CLI with the TUI as one CommonJS file through its code cache (scripts/bundle.mjs): as ES
+  // module chunks every start compiled ink, react and yoga again.
+  let cli;
+  try {
+    cli = require('./code-cache.cjs').loadCached(require('node:path').join(__dirname, '..', 'dist', 'cli', 'tui.cjs'));
+  } catch (error) {
+    process.exitCode = require('./unloadable.cjs').reportUnloadableCli(error);
+  }
+  cli?.main(argv).then((code) => {
+    process.exitCode = code;
+  });
 } else {
   // Every other command: the CLI without the TUI, one CommonJS file through its code cache; `mcp`
   // the CLI with the MCP server and no other command; the reads that scripts and agents call in
