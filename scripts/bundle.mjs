@@ -293,7 +293,7 @@ const tuiWithoutTopLevelAwait = {
       const sync = [
         'const yogaModule = {',
         '  instantiateWasm(imports, done) {',
-        "    const url = yogaModule.cmWasmUrl;",
+        '    const url = yogaModule.cmWasmUrl;',
         "    const bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');",
         '    done(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports));',
         '    return {};',
@@ -303,7 +303,10 @@ const tuiWithoutTopLevelAwait = {
         "if (!yogaModule.calledRun) throw new Error('yoga-layout did not start synchronously');",
         'const Yoga = wrapAssembly(yogaModule);',
       ].join('\n');
-      return { contents: exactly(source, 'const Yoga = wrapAssembly(await loadYoga());', sync, args.path), loader: 'js' };
+      return {
+        contents: exactly(source, 'const Yoga = wrapAssembly(await loadYoga());', sync, args.path),
+        loader: 'js',
+      };
     });
     b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
@@ -365,6 +368,14 @@ for (const [result, file] of cjsBundles) {
           `bundle: ${file} contains the scorer weights (${bytesInOutput} bytes); they belong to dist/memory`,
         );
 }
+refuse(
+  tui,
+  'dist/cli/tui.cjs',
+  /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/,
+  "zod's locales",
+  'zod (lean-zod leaves them out)',
+);
+refuse(tui, 'dist/cli/tui.cjs', /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'the tests');
 // The SDK is the tests' reference for the protocol (test/unit/mcp-protocol.test.ts), not shipped code.
 for (const [result, file] of cjsBundles)
   refuse(result, file, /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'the tests');

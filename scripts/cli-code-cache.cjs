@@ -169,7 +169,12 @@ async function drawFirstFrames(cli) {
   const { PassThrough } = require('node:stream');
   const saved = { stdin: process.stdin, stdout: process.stdout };
   let output = '';
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode: () => stdin,
+    ref: () => stdin,
+    unref: () => stdin,
+  });
   const stdout = Object.assign(
     new Writable({
       write: (chunk, _encoding, done) => {
@@ -188,7 +193,8 @@ async function drawFirstFrames(cli) {
         const started = Date.now();
         const timer = setInterval(() => {
           if (output.includes(text)) resolve(clearInterval(timer));
-          else if (Date.now() - started > 30_000) reject(new Error(`the TUI never showed ${text}`, clearInterval(timer)));
+          else if (Date.now() - started > 30_000)
+            reject(new Error(`the TUI never showed ${text}`, clearInterval(timer)));
         }, 20);
       });
     await Promise.race([shown('Dashboard'), running]);
