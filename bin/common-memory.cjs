@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The shim, in CommonJS so that the hook never starts Node's ES module loader. `hook` goes to the
 // fast path (one bundled file: node:* and better-sqlite3 only) before anything heavy is loaded:
-// hosts start a hook process per event with deadlines of a second or two. The TUI goes to the ES
-// module bundle (ink, react); every other command to the CLI without them (scripts/bundle.mjs).
+// hosts start a hook process per event with deadlines of a second or two. The TUI goes to the CLI
+// bundle with ink and react (tui.cjs); every other command to one without them (scripts/bundle.mjs).
 'use strict';
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook' && !argv.includes('--help')) {
@@ -17,24 +17,15 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
   // connection is left to this exit, which spares it the checkpoint of a last close
   // (source/hook/ledger-events.ts).
   process.exit(hook.runHook(argv.slice(1)));
-} else if (isTui(argv)) {
-  // React's development build is several times slower; the shipped TUI runs the production one.
-  process.env.NODE_ENV ??= 'production';
-  import('../dist/cli/bundle.mjs').then(
-    async ({ main }) => {
-      process.exitCode = await main(argv);
-    },
-    (error) => {
-      process.exitCode = require('./unloadable.cjs').reportUnloadableCli(error);
-    },
-  );
 } else {
-  // Every other command: the CLI without the TUI, one CommonJS file through its code cache; `mcp`
-  // the CLI with the MCP server and no other command; the reads that scripts and agents call in
-  // loops the CLI with only them (scripts/bundle.mjs). Any bundle hands a command it lacks to the
-  // one that has it, so this choice is about speed only.
+  // React's development build is several times slower; the shipped CLI and TUI run the production one.
   process.env.NODE_ENV ??= 'production';
-  const bundle = argv[0] === 'mcp' ? 'mcp.cjs' : isRead(argv) ? 'read.cjs' : 'main.cjs';
+  // The TUI: the CLI with ink, react and yoga (as ES module chunks every start compiled them
+  // again). Every other command: the CLI without the TUI; `mcp` the CLI with the MCP server and no
+  // other command; the reads that scripts and agents call in loops the CLI with only them. Each is
+  // one CommonJS file loaded through its code cache (scripts/bundle.mjs). Any bundle hands a
+  // command it lacks to the one that has it, so this choice is about speed only.
+  const bundle = isTui(argv) ? 'tui.cjs' : argv[0] === 'mcp' ? 'mcp.cjs' : isRead(argv) ? 'read.cjs' : 'main.cjs';
   let cli;
   try {
     cli = require('./code-cache.cjs').loadCached(require('node:path').join(__dirname, '..', 'dist', 'cli', bundle));

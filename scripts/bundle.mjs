@@ -171,13 +171,13 @@ const weightsBeside = (from) => ({
  * bundle ever meets another's code. The shim sends each command to the bundle that has it; a run
  * that reaches a stub anyway (a flag before the command word) is still answered.
  */
-const onlyCommands = (keeps) => ({
+const onlyCommands = (keeps, { tui = false } = {}) => ({
   name: 'only-commands',
   setup(b) {
     b.onResolve({ filter: /\.js$/ }, (args) => {
       if (args.kind !== 'dynamic-import' || !args.importer.startsWith(dist('cli/'))) return undefined;
       const module = relative(dist(''), join(args.resolveDir, args.path));
-      if (module === 'cli/commands/tui.js') return { path: stub('tui-in-esm.cjs') };
+      if (module === 'cli/commands/tui.js') return tui ? undefined : { path: stub('tui-in-esm.cjs') };
       if (keeps(module)) return undefined;
       if (module === 'mcp/server.js') return { path: stub('mcp-elsewhere.cjs') };
       return { path: dist(module), namespace: 'hand-over' };
@@ -270,6 +270,70 @@ for (const name of THREADS) {
   await rm(`${file}.map`, { force: true });
   threads.push([result, `dist/workers/${name}.cjs`]);
 }
+/**
+ * dist/cli/tui.cjs — the CLI with the TUI (ink, react, yoga) and no MCP server, as CommonJS that
+ * the shim loads with V8's code cache (scripts/cli-code-cache.cjs writes it by drawing a first
+ * frame): as ES module chunks every TUI start compiled them (Node 20 keeps no code cache for ES
+ * modules). CommonJS cannot wait at its top level, so two modules that do are made synchronous:
+ * yoga's loader instantiates its inline WebAssembly at once (new WebAssembly.Module/Instance
+ * through Emscripten's instantiateWasm), and ink's reconciler drops the awaits it makes only under
+ * DEV=true (React devtools and its own package.json for them). Each patch fails the build when
+ * the text it replaces is not found exactly (a new yoga-layout or ink: look again).
+ */
+const exactly = (source, from, to, file) => {
+  const found = source.split(from).length - 1;
+  if (found !== 1) throw new Error(`bundle: expected one ${JSON.stringify(from)} in ${file}, found ${found}`);
+  return source.replace(from, to);
+};
+const tuiWithoutTopLevelAwait = {
+  name: 'tui-without-top-level-await',
+  setup(b) {
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const sync = [
+        'const yogaModule = {',
+        '  instantiateWasm(imports, done) {',
+        '    const url = yogaModule.cmWasmUrl;',
+        "    const bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');",
+        '    done(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports));',
+        '    return {};',
+        '  },',
+        '};',
+        'loadYoga(yogaModule);',
+        "if (!yogaModule.calledRun) throw new Error('yoga-layout did not start synchronously');",
+        'const Yoga = wrapAssembly(yogaModule);',
+      ].join('\n');
+      return {
+        contents: exactly(source, 'const Yoga = wrapAssembly(await loadYoga());', sync, args.path),
+        loader: 'js',
+      };
+    });
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      // The loader's inline data: URL, handed to instantiateWasm above through the module object.
+      const contents = exactly(source, 'var H;H="data:', 'var H;H=h.cmWasmUrl="data:', args.path);
+      return { contents, loader: 'js' };
+    });
+    b.onLoad({ filter: /ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      source = exactly(source, "await import('./devtools.js');", '', args.path);
+      source = exactly(source, 'await loadPackageJson()', '{ name: undefined, version: undefined }', args.path);
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+const tui = await build({
+  ...cjsOptions,
+  entryPoints: [dist('cli/main.js')],
+  outfile: dist('cli/tui.cjs'),
+  alias: { 'react-devtools-core': new URL('./stubs/react-devtools-core.mjs', import.meta.url).pathname },
+  plugins: [
+    leanZod,
+    weightsBeside('cli/tui.cjs'),
+    tuiWithoutTopLevelAwait,
+    onlyCommands((module) => module !== 'mcp/server.js', { tui: true }),
+  ],
+});
 // What the bundle's file holds: the inputs that left code in it (a module parsed and shaken out whole left none).
 const refuse = (result, file, pattern, what, home) => {
   const inputs = Object.values(result.metafile.outputs).flatMap((output) =>
@@ -304,6 +368,14 @@ for (const [result, file] of cjsBundles) {
           `bundle: ${file} contains the scorer weights (${bytesInOutput} bytes); they belong to dist/memory`,
         );
 }
+refuse(
+  tui,
+  'dist/cli/tui.cjs',
+  /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/,
+  "zod's locales",
+  'zod (lean-zod leaves them out)',
+);
+refuse(tui, 'dist/cli/tui.cjs', /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'the tests');
 // The SDK is the tests' reference for the protocol (test/unit/mcp-protocol.test.ts), not shipped code.
 for (const [result, file] of cjsBundles)
   refuse(result, file, /node_modules\/@modelcontextprotocol\//, 'the MCP SDK', 'the tests');

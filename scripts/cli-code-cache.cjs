@@ -20,6 +20,7 @@ const { fromCache, THREAD_CACHE, writeCodeCache } = require('../bin/code-cache.c
 const CLI = join(__dirname, '..', 'dist', 'cli', 'main.cjs');
 const READ = join(__dirname, '..', 'dist', 'cli', 'read.cjs');
 const MCP = join(__dirname, '..', 'dist', 'cli', 'mcp.cjs');
+const TUI = join(__dirname, '..', 'dist', 'cli', 'tui.cjs');
 const THREADS = ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thread', 'memory-files-thread'].map(
   (name) => join(__dirname, '..', 'dist', 'workers', `${name}.cjs`),
 );
@@ -157,6 +158,56 @@ async function serveFirstExchange(cli) {
   }
 }
 
+/**
+ * The TUI as a person starts it, on a stand-in terminal (stdin and stdout that say they are one):
+ * its first frame, then the host it starts in this process, stopped by SIGTERM as a terminal's
+ * close stops it once the dashboard has the host's data.
+ */
+async function drawFirstFrames(cli) {
+  // React's production build, as the shim runs it (the cache holds the functions it calls).
+  process.env.NODE_ENV = 'production';
+  const { PassThrough } = require('node:stream');
+  const saved = { stdin: process.stdin, stdout: process.stdout };
+  let output = '';
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode: () => stdin,
+    ref: () => stdin,
+    unref: () => stdin,
+  });
+  const stdout = Object.assign(
+    new Writable({
+      write: (chunk, _encoding, done) => {
+        output += chunk.toString('utf8');
+        done();
+      },
+    }),
+    { isTTY: true, columns: 100, rows: 30 },
+  );
+  Object.defineProperty(process, 'stdin', { value: stdin, configurable: true });
+  Object.defineProperty(process, 'stdout', { value: stdout, configurable: true });
+  try {
+    const running = cli.main(['--home', home]);
+    const shown = (text) =>
+      new Promise((resolve, reject) => {
+        const started = Date.now();
+        const timer = setInterval(() => {
+          if (output.includes(text)) resolve(clearInterval(timer));
+          else if (Date.now() - started > 30_000)
+            reject(new Error(`the TUI never showed ${text}`, clearInterval(timer)));
+        }, 20);
+      });
+    await Promise.race([shown('Dashboard'), running]);
+    await Promise.race([shown('mode host'), running]);
+    process.emit('SIGTERM');
+    const code = await running;
+    if (code !== 0) throw new Error(`the build's TUI exited ${code}`);
+  } finally {
+    Object.defineProperty(process, 'stdin', { value: saved.stdin, configurable: true });
+    Object.defineProperty(process, 'stdout', { value: saved.stdout, configurable: true });
+  }
+}
+
 threadCaches();
 hookEvent();
 const repo = repository();
@@ -178,6 +229,7 @@ writeCodeCache(CLI, async (cli) => {
     }),
   )
   .then(() => writeCodeCache(MCP, serveFirstExchange))
+  .then(() => writeCodeCache(TUI, drawFirstFrames))
   .catch((error) => {
     process.exitCode = 1;
     console.error(`bundle: the CLI's code cache was not written: ${error.stack ?? error}`);

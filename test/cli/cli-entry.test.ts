@@ -43,10 +43,39 @@ function cacheState(dir: string, name = 'main.cjs'): 'accepted' | 'rejected' | '
 }
 
 describe('the bin loads the bundle a run needs', () => {
-  it('the build leaves a code cache that V8 accepts for each CLI bundle: the plain CLI, the reads, the MCP server', () => {
+  it('the build leaves a code cache that V8 accepts for each CLI bundle: the plain CLI, the reads, the MCP server, the TUI', () => {
     assert.equal(cacheState(CHECKOUT), 'accepted');
     assert.equal(cacheState(CHECKOUT, 'read.cjs'), 'accepted');
     assert.equal(cacheState(CHECKOUT, 'mcp.cjs'), 'accepted');
+    assert.equal(cacheState(CHECKOUT, 'tui.cjs'), 'accepted');
+  });
+
+  it("the TUI is one CommonJS bundle with ink, react and yoga, without the MCP server, zod's locales or the scorer table", () => {
+    const file = join(CHECKOUT, 'dist', 'cli', 'tui.cjs');
+    const sources = (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources;
+    for (const name of ['ink', 'react', 'yoga-layout'])
+      assert.ok(
+        sources.some((source) => source.includes(`node_modules/${name}/`)),
+        `tui.cjs holds ${name}`,
+      );
+    assert.ok(
+      sources.some((source) => source.endsWith('source/screens/run-tui.tsx')),
+      'tui.cjs holds the screens',
+    );
+    for (const [pattern, what] of [
+      [/@modelcontextprotocol\/|source\/mcp\/server\.ts$/, 'the MCP server'],
+      [/node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/, "zod's locales"],
+    ] as Array<[RegExp, string]>)
+      assert.deepEqual(
+        sources.filter((source) => pattern.test(source)),
+        [],
+        `tui.cjs holds ${what}`,
+      );
+    assert.ok(!readFileSync(file, 'utf8').includes('"b:2-space indentation"'), 'tui.cjs holds the scorer weights');
+    // The shim starts the TUI from it, not from the ES module chunks.
+    const shim = readFileSync(join(CHECKOUT, 'bin', 'common-memory.cjs'), 'utf8');
+    assert.match(shim, /isTui\(argv\) \? 'tui\.cjs'/);
+    assert.doesNotMatch(shim, /import\('\.\.\/dist\/cli\/bundle\.mjs'\)/);
   });
 
   it('`mcp` runs from its own bundle; reached through the plain CLI, it is handed over whole', () => {
