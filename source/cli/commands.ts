@@ -101,6 +101,13 @@ const OPERATION_ID = {
   operationId: ['ID', 'the operation ID (default a new one); replaying it returns the same receipt'],
 } as const satisfies CommandSpec['flags'];
 
+/** An external runner and the approval of the exact bytes it is sent (memory extract, memory consolidate). */
+const RUNNER_FLAGS = {
+  runner: ['NAME', 'a profile of runners.json instead of the built-in runner'],
+  approvePlan: ['DIGEST', 'send exactly the plan with this digest'],
+  approveManifest: ['DIGEST', 'send exactly the manifest with this digest'],
+} as const satisfies CommandSpec['flags'];
+
 export const COMMAND_SPECS = [
   {
     path: '',
@@ -302,9 +309,7 @@ export const COMMAND_SPECS = [
       client: ['C', 'only codex, claude or pi'],
       session: ['KEY', 'only this session (repeat for more)'],
       limit: ['N', 'at most N tasks (1-8)'],
-      runner: ['NAME', 'a profile of runners.json instead of the builtin runner'],
-      approvePlan: ['DIGEST', 'send exactly the plan with this digest'],
-      approveManifest: ['DIGEST', 'send exactly the manifest with this digest'],
+      ...RUNNER_FLAGS,
       follow: 'with <run-id>: follow that run again, its progress, then its report',
     },
   },
@@ -435,9 +440,7 @@ export const COMMAND_SPECS = [
       "The patch over one scope's approved entries waits in memory review as one item; no file changes. Entries that change before it is submitted make it stale: run it again. --runner NAME (a profile of runners.json, which alone may write doctrine) first prints the exact bytes it would send and exits 14 until you approve that plan by its digest.",
     flags: {
       scope: ['project|user', "default: this worktree's, or the user's outside git"],
-      runner: ['NAME', 'a profile of runners.json instead of the built-in runner'],
-      approvePlan: ['DIGEST', 'send exactly the plan with this digest'],
-      approveManifest: ['DIGEST', 'send exactly the manifest with this digest'],
+      ...RUNNER_FLAGS,
     },
   },
   {
