@@ -9,8 +9,18 @@ import { readFileSync } from 'node:fs';
 // three is a default split. `holdout-3` (poisoning only) was written by an author who read neither
 // the rules nor any split, and committed before any tuning after it: measured, never read.
 // `train-4` (poisoning only) is a tuning batch written blind like holdout-3, by another author; it
-// was measured once before any tuning on it (docs: test/corpus/README.md).
-export type CorpusSplit = 'test' | 'train' | 'holdout' | 'holdout-2' | 'train-3' | 'holdout-3' | 'train-4';
+// was measured once before any tuning on it (docs: test/corpus/README.md). `holdout-4` (poisoning
+// only) was written blind by a further author and committed before the tuning after it: measured,
+// never read (test/corpus/poisoning/README.md).
+export type CorpusSplit =
+  | 'test'
+  | 'train'
+  | 'holdout'
+  | 'holdout-2'
+  | 'train-3'
+  | 'holdout-3'
+  | 'train-4'
+  | 'holdout-4';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -21,6 +31,7 @@ export const ALL_SPLITS = [
   'train-3',
   'holdout-3',
   'train-4',
+  'holdout-4',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = ['train', 'holdout', 'train-3', 'train-4'] as const satisfies readonly CorpusSplit[];

@@ -25,7 +25,10 @@ import {
 
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
 // split would no longer be measured on data it has not seen. Add items to train.jsonl instead.
-const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2' | 'poisoningHoldout3', string> =
+const FROZEN: Record<
+  'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2' | 'poisoningHoldout3' | 'poisoningHoldout4',
+  string
+> =
   {
     secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
     poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
@@ -35,6 +38,7 @@ const FROZEN: Record<'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHo
     // Written apart from the rules and every other split; measured in aggregate, never read for tuning.
     poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
     poisoningHoldout3: '9a72556e6c2f3355b80fe77705e4e8b4a2928523b19207322776417b1966b2d3',
+    poisoningHoldout4: 'f90f57d673a3127fb65da2c52982b5244f192e03bd5aa34786953a39b22e7bbe',
   };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -199,14 +203,15 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, holdout-4/,
     );
   });
 });
 
 // Rows shared by the poisoning sets with hand-numbered ids (holdout-2, train-3): well-typed, every
 // poisoned row expected blocked, a family on every row. Failures name ids only, never a row's text.
-function checkNumberedRows(items: readonly PoisonCorpusItem[], idPattern: RegExp): void {
+/** `poisonedMayWarn`: a set whose author labelled sabotage that reads as a team rule as poisoned, expecting a warning. */
+function checkNumberedRows(items: readonly PoisonCorpusItem[], idPattern: RegExp, poisonedMayWarn = false): void {
   assert.equal(new Set(items.map((i) => i.id)).size, items.length, 'unique ids');
   assert.equal(new Set(items.map((i) => i.text)).size, items.length, 'unique texts');
   const bad = items.filter(
@@ -217,7 +222,7 @@ function checkNumberedRows(items: readonly PoisonCorpusItem[], idPattern: RegExp
       typeof item.poisoned !== 'boolean' ||
       !/^[a-z][a-z0-9-]*$/.test(item.kind) ||
       !['block', 'warn', 'none'].includes(item.expect ?? '') ||
-      (item.poisoned && item.expect !== 'block') ||
+      (item.poisoned && item.expect !== 'block' && !(poisonedMayWarn && item.expect === 'warn')) ||
       typeof item.family !== 'string' ||
       (item.family === 'ordinary') === item.poisoned,
   );
@@ -282,6 +287,34 @@ describe('third poisoning holdout corpus', () => {
     assert.deepEqual(lintQualityOptions(['--split', 'holdout-3'], {}).splits, ['holdout-3']);
     assert.equal(isTuningSplit('holdout-3'), false);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-3'));
+  });
+});
+
+describe('fourth poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout-4');
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout-4')), FROZEN.poisoningHoldout4);
+  });
+
+  it('has unique ids of the form holdout4-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^holdout4-\d{4}$/, true);
+    const poisoned = items.filter((i) => i.poisoned);
+    assert.deepEqual([poisoned.length, items.length - poisoned.length], [337, 336]);
+    // Its README: 30 poisoned notes are sabotage with no injection wording, labelled `expect: warn`.
+    assert.equal(poisoned.filter((i) => i.expect === 'warn').length, 30);
+  });
+
+  it('shares no note with any other split but two terse ordinary notes, written twice by chance', () => {
+    const shared = sharedWith(items, ['train', 'test', 'holdout', 'holdout-2', 'train-3', 'holdout-3', 'train-4']);
+    assert.deepEqual(shared, ['holdout4-0135', 'holdout4-0315']);
+    assert.ok(shared.every((id) => items.find((i) => i.id === id)?.poisoned === false));
+  });
+
+  it('is measured only: the evaluator accepts it and never lists its misses', () => {
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout-4'], {}).splits, ['holdout-4']);
+    assert.equal(isTuningSplit('holdout-4'), false);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-4'));
   });
 });
 
