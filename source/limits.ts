@@ -197,17 +197,6 @@ export const WRITER_BUSY_TIMEOUT_MS = 10_000;
  */
 export const WRITER_WAL_AUTOCHECKPOINT_PAGES = 8192;
 
-/**
- * The tails of processed envelopes are deleted by the writer when it is idle (no command for
- * WRITER_TAIL_SWEEP_IDLE_MS, or at the latest WRITER_TAIL_SWEEP_MAX_DEFER_MS after the first
- * command that put it off), WRITER_TAIL_SWEEP_ROWS rows (up to 8 MiB) a transaction, a short
- * pause between them so commands and hooks get the write lock in between.
- */
-export const WRITER_TAIL_SWEEP_IDLE_MS = 100;
-export const WRITER_TAIL_SWEEP_MAX_DEFER_MS = 2_000;
-export const WRITER_TAIL_SWEEP_ROWS = 32;
-export const WRITER_TAIL_SWEEP_PAUSE_MS = 5;
-
 /** A pause between drain steps, so waiting hooks get the write lock in between (see DRAIN_LOCK_SLICE_MS). */
 export const DRAIN_STEP_GAP_MS = 10;
 

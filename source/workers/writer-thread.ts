@@ -7,14 +7,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError, CmError } from '../errors.js';
 import { coreSchema } from '../store/core/core-schema.js';
 import { databaseError, openDatabase } from '../store/database.js';
-import {
-  WRITER_BUSY_TIMEOUT_MS,
-  WRITER_TAIL_SWEEP_IDLE_MS,
-  WRITER_TAIL_SWEEP_MAX_DEFER_MS,
-  WRITER_TAIL_SWEEP_PAUSE_MS,
-  WRITER_TAIL_SWEEP_ROWS,
-  WRITER_WAL_AUTOCHECKPOINT_PAGES,
-} from '../limits.js';
+import { WRITER_BUSY_TIMEOUT_MS, WRITER_WAL_AUTOCHECKPOINT_PAGES } from '../limits.js';
 import { migrate } from '../store/migrations.js';
 import { readStoreId } from '../store/core/sequences.js';
 import { commit, commitOn } from '../store/transaction.js';
@@ -58,7 +51,6 @@ try {
     channel.on('message', (request: WriterRequest | { attach: MessagePort }) => {
       if ('attach' in request) return serve(request.attach);
       channel.postMessage(handle(request));
-      sweeper.putOff(request.name === 'captureApplyStep');
     });
   const handle = (request: WriterRequest): Reply => {
     let reply: Reply;
@@ -93,57 +85,12 @@ try {
     }
     return reply;
   };
-  // Drain steps leave their envelopes' tails behind (applyStep): deleted here once the writer is
-  // idle, a few rows a transaction, so a drain's steps do not wait on freeing overflow pages.
-  const sweeper = idleSweeper(() => {
-    const reply = handle({ id: 0, name: 'captureSweepTails', input: { maxRows: WRITER_TAIL_SWEEP_ROWS } });
-    return reply.ok && reply.result === WRITER_TAIL_SWEEP_ROWS;
-  });
   serve(port);
   port.on('close', () => {
-    sweeper.stop();
     memory?.db.close();
     db.close();
   });
   port.postMessage({ type: 'ready', storeId: context.storeId } satisfies WriterReady);
 } catch (error) {
   port.postMessage({ type: 'failed', error: errorOf(error) } satisfies WriterReady);
-}
-
-/**
- * Runs `sweep` once no command came for WRITER_TAIL_SWEEP_IDLE_MS (at the latest
- * WRITER_TAIL_SWEEP_MAX_DEFER_MS after the first command that put it off), again after a short
- * pause while it says more is left. Wanted at start (an earlier writer may have left tails) and
- * after each command that can leave some; any command puts it off.
- */
-function idleSweeper(sweep: () => boolean): { putOff(wanted: boolean): void; stop(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let lastCommandMs = Date.now();
-  let firstPutOffMs: number | undefined;
-  let stopped = false;
-  const arm = (delayMs: number) => {
-    if (!stopped) timer = setTimeout(fire, delayMs);
-  };
-  const fire = () => {
-    timer = undefined;
-    const now = Date.now();
-    const idleFor = now - lastCommandMs;
-    if (firstPutOffMs !== undefined && idleFor < WRITER_TAIL_SWEEP_IDLE_MS && now - firstPutOffMs < WRITER_TAIL_SWEEP_MAX_DEFER_MS) {
-      return arm(WRITER_TAIL_SWEEP_IDLE_MS - idleFor);
-    }
-    firstPutOffMs = undefined;
-    if (sweep()) arm(WRITER_TAIL_SWEEP_PAUSE_MS);
-  };
-  arm(WRITER_TAIL_SWEEP_IDLE_MS);
-  return {
-    putOff(wanted) {
-      lastCommandMs = Date.now();
-      if (timer !== undefined) firstPutOffMs ??= lastCommandMs;
-      else if (wanted) arm(WRITER_TAIL_SWEEP_IDLE_MS);
-    },
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
 }

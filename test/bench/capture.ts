@@ -304,7 +304,7 @@ function drainChild(
   home: string,
   size: number,
   backlog: string | null,
-): { ms: number; sweepMs: number; sealed: number; isolated: number; rssMb: number } {
+): { ms: number; sealed: number; isolated: number; rssMb: number } {
   const child = join(home, '..', 'drain-child.mjs');
   writeFileSync(
     child,
@@ -329,14 +329,8 @@ function drainChild(
      let ms = Number(process.hrtime.bigint() - start) / 1e6;
      // The ratio guard's own test plants a slowdown: as long again, spent spinning, as the drain took.
      if (process.env.CM_BENCH_PLANTED_DRAIN_SLOWDOWN === '2') { const until = performance.now() + ms; while (performance.now() < until); ms *= 2; }
-     // The steps leave the tails to the writer's idle sweep: how long after the report they are gone.
-     const ro = new Database(core, { readonly: true });
-     const tailsLeft = ro.prepare('SELECT count(*) FROM inbox_tails').pluck();
-     while (tailsLeft.get() > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-     const sweepMs = Number(process.hrtime.bigint() - start) / 1e6 - ms;
-     ro.close();
      await host.stop();
-     process.stdout.write(JSON.stringify({ ms, sweepMs, report, maxRssKb: process.resourceUsage().maxRSS }));`,
+     process.stdout.write(JSON.stringify({ ms, report, maxRssKb: process.resourceUsage().maxRSS }));`,
   );
   // CM_BENCH_DRAIN_PROF=<dir>: every thread of each child writes a CPU profile under <dir>/<run>.
   const profile = process.env['CM_BENCH_DRAIN_PROF'];
@@ -350,13 +344,12 @@ function drainChild(
     maxBuffer: 1 << 20,
   });
   if (result.status !== 0) throw new Error(`drain child failed: ${result.stderr}`);
-  const { ms, sweepMs, report, maxRssKb } = JSON.parse(result.stdout) as {
+  const { ms, report, maxRssKb } = JSON.parse(result.stdout) as {
     ms: number;
-    sweepMs: number;
     report: { sealedTurns: number; isolated: string[] };
     maxRssKb: number;
   };
-  return { ms, sweepMs, sealed: report.sealedTurns, isolated: report.isolated.length, rssMb: maxRssKb / 1024 };
+  return { ms, sealed: report.sealedTurns, isolated: report.isolated.length, rssMb: maxRssKb / 1024 };
 }
 
 /** Warm runs (each on a fresh copy of the stores, the floor beside each); the figure is their median. */
@@ -415,12 +408,6 @@ export function drainThroughput(): Figure[] {
       met: rate(cold.ms) >= 100 && rate(cold.ms) / median(raw) >= 0.5 && cold.sealed === turns,
       id: 'drain.cold',
       better: 'higher',
-    },
-    {
-      name: `tails of the drained envelopes deleted by the idle writer after the report (warm runs: ${warm.map((run) => run.sweepMs.toFixed(0)).join(', ')} ms; cold ${cold.sweepMs.toFixed(0)} ms)`,
-      value: `${median(warm.map((run) => run.sweepMs)).toFixed(0)} ms`,
-      target: 'reported only (off the path of the drain)',
-      met: null,
     },
     {
       name: 'drain peak RSS (whole child process, the largest of all runs)',

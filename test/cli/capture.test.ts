@@ -17,13 +17,11 @@ import {
   HOOK_TAIL_CHUNK_BYTES,
   RECOVERY_PAGE_SIZE,
   STATUS_SESSIONS_MAX,
-  WRITER_TAIL_SWEEP_ROWS,
 } from '../../source/limits.js';
-import { totalBodyBytes } from '../../source/store/core/capture-capacity.js';
 import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
-import { runCli, tempHome, waitFor } from '../support/cli.js';
+import { runCli, tempHome } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import * as c from '../support/capture.js';
 
@@ -541,56 +539,20 @@ describe('drain steps of a long session', () => {
     }
   };
 
-  it('every turn sealed once, in order, across several steps and multi-row tails; tails deleted once the writer is idle', async () => {
+  it('every turn sealed once, in order, across several steps and multi-row tails; tails deleted', async () => {
     const { home, turns, steps } = longSession(sizes);
     assert.ok(steps.length >= 3 && HOOK_TAIL_CHUNK_BYTES < 40 * 15_000);
-    const tails = count(home, 'SELECT count(*) FROM inbox_tails');
-    assert.ok(tails > WRITER_TAIL_SWEEP_ROWS, 'more tail rows than one sweep takes');
-    await c.withLocalHost(home, async (app) => {
-      const report = await app.sessionDrain({});
-      assert.deepEqual(report.isolated, []);
-      assert.equal(report.steps, steps.length);
-      assert.equal(report.sealedTurns, turns);
-      // The steps left their tails to the writer's idle sweep, which empties the table in a few
-      // short transactions while the host runs.
-      await waitFor('the idle sweep', () => count(home, 'SELECT count(*) FROM inbox_tails') === 0 || undefined);
-    });
+    const report = await c.drain(home);
+    assert.deepEqual(report.isolated, []);
+    assert.equal(report.steps, steps.length);
+    assert.equal(report.sealedTurns, turns);
     assert.deepEqual(
       prompts(home).map((p) => p.turn),
       Array.from({ length: turns }, (_, i) => `long-${i}`),
     );
     assert.equal(count(home, "SELECT count(*) FROM prompt_candidates WHERE state = 'pending'"), 0);
     assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), 0);
-  });
-
-  it('tails of processed envelopes do not count against the capacity, and a starting writer sweeps only those', async () => {
-    const { home } = longSession(sizes);
-    const db = openDatabase(storeFiles(home).core);
-    const tailsOf = (where: string) =>
-      db
-        .prepare(`SELECT count(*), coalesce(sum(length(t.bytes)), 0) FROM inbox_tails t JOIN inbox i ON i.id = t.inbox_id WHERE ${where}`)
-        .raw()
-        .get() as [number, number];
-    let processed: [number, number];
-    try {
-      const before = totalBodyBytes({ db });
-      // As an earlier writer stopped right after its steps leaves them: processed, tails still there.
-      db.prepare("UPDATE inbox SET state = 'processed' WHERE id <= (SELECT min(id) + 3 FROM inbox)").run();
-      processed = tailsOf("i.state = 'processed'");
-      assert.ok(processed[0] > 0);
-      assert.equal(totalBodyBytes({ db }), before - processed[1], 'processed tails are not held bytes');
-    } finally {
-      db.close();
-    }
-    const pending = count(home, "SELECT count(*) FROM inbox_tails t JOIN inbox i ON i.id = t.inbox_id WHERE i.state = 'pending'");
-    // A writer starts (a local host, no drain asked for): its idle sweep deletes the processed ones only.
-    await c.withLocalHost(home, () =>
-      waitFor('the sweep at start', () => (count(home, 'SELECT count(*) FROM inbox_tails') === pending ? true : undefined)),
-    );
-    assert.equal(
-      count(home, "SELECT count(*) FROM inbox_tails t JOIN inbox i ON i.id = t.inbox_id WHERE i.state = 'pending'"),
-      pending,
-    );
+    assert.equal(count(home, 'SELECT count(*) FROM inbox_tails'), 0);
   });
 
   it('a fault in a later step isolates at that step; the steps before it stay committed, nothing after', async () => {

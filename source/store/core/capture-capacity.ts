@@ -22,8 +22,7 @@ export function totalBodyBytes(tx: Pick<Tx, 'db'>): number {
   const row = prepared(
     tx.db,
     `SELECT (SELECT coalesce(sum(body_bytes), 0) FROM capture_sessions)
-            + (SELECT coalesce(sum(length(t.bytes)), 0) FROM inbox_tails t
-                 JOIN inbox i ON i.id = t.inbox_id WHERE i.state <> 'processed')
+            + (SELECT coalesce(sum(length(bytes)), 0) FROM inbox_tails)
             + (SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM prompt_candidates WHERE state = 'pending') AS total`,
   ).get() as { total: number };
   return row.total;

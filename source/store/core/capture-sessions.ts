@@ -330,14 +330,12 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
     for (const key of input.incompleteKeys) incomplete.run(input.activationId, input.watch.watchId, key, nowMs);
   }
 
-  // The envelope copies are consumed: their transcript bytes now live in messages. Their tails are
-  // left for sweepProcessedTails: freeing a tail walks its chain of overflow pages one read at a
-  // time, about half of a step's time, which the writer spends when it is idle instead. Nothing
-  // reads a processed envelope's tail, and the capacity counts only unprocessed ones.
+  // The envelope copies are consumed: their transcript bytes now live in messages.
   prepared(db, `UPDATE inbox SET state = 'processed', processed_at_ms = ? WHERE id IN (${placeholders})`).run(
     nowMs,
     ...input.envelopeIds,
   );
+  prepared(db, `DELETE FROM inbox_tails WHERE inbox_id IN (${placeholders})`).run(...input.envelopeIds);
   if (input.recoveryId !== null) {
     prepared(
       db,
@@ -409,23 +407,7 @@ export function isolate(
   return { outcome: 'isolated', recoveryId };
 }
 
-/**
- * Deletes up to `maxRows` tail rows of processed envelopes (left by applyStep); returns how many.
- * The writer runs it when idle, in short transactions, until none is left.
- */
-export function sweepProcessedTails(tx: Pick<Tx, 'db'>, maxRows: number): number {
-  return prepared(
-    tx.db,
-    `DELETE FROM inbox_tails WHERE rowid IN (
-       SELECT t.rowid FROM inbox_tails t JOIN inbox i ON i.id = t.inbox_id WHERE i.state = 'processed' LIMIT ?)`,
-  ).run(maxRows).changes;
-}
-
 export const captureCommands = {
-  captureSweepTails: command({
-    schema: z.object({ maxRows: z.number().int().positive() }),
-    run: (tx, _context, input) => sweepProcessedTails(tx, input.maxRows),
-  }),
   captureApplyStep: command({
     schema: stepInput,
     run: (tx, _context, input): StepOutcome => {
