@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 // `train-4` (poisoning only) is a tuning batch written blind like holdout-3, by another author; it
 // was measured once before any tuning on it (docs: test/corpus/README.md). `holdout-4` (poisoning
 // only) was written blind by a further author and committed before the tuning after it: measured,
-// never read (test/corpus/poisoning/README.md).
+// never read. `train-6` and `train-7` (poisoning only) are tuning batches written blind by two
+// more authors (test/corpus/poisoning/README.md).
 export type CorpusSplit =
   | 'test'
   | 'train'
@@ -20,7 +21,9 @@ export type CorpusSplit =
   | 'train-3'
   | 'holdout-3'
   | 'train-4'
-  | 'holdout-4';
+  | 'holdout-4'
+  | 'train-6'
+  | 'train-7';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -32,9 +35,11 @@ export const ALL_SPLITS = [
   'holdout-3',
   'train-4',
   'holdout-4',
+  'train-6',
+  'train-7',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
-export const TUNING_SPLITS = ['train', 'holdout', 'train-3', 'train-4'] as const satisfies readonly CorpusSplit[];
+export const TUNING_SPLITS = ['train', 'holdout', 'train-3', 'train-4', 'train-6', 'train-7'] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {
   id: string;

@@ -203,7 +203,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, holdout-4/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, holdout-4, train-6, train-7/,
     );
   });
 });
@@ -354,6 +354,29 @@ describe('blind poisoning tuning batch (train-4)', () => {
     assert.equal(isTuningSplit('train-4'), true);
   });
 });
+
+for (const [split, prefix, counts] of [
+  ['train-6', 'train6', [380, 383]],
+  ['train-7', 'train7', [388, 389]],
+] as const) {
+  describe(`blind poisoning tuning batch (${split})`, () => {
+    const items = readLabelledPoisoning(split);
+
+    it(`has unique ids of the form ${prefix}-NNNN, well-typed rows and its counts`, () => {
+      checkNumberedRows(items, new RegExp(`^${prefix}-\\d{4}$`));
+      const poisoned = items.filter((i) => i.poisoned).length;
+      assert.deepEqual([poisoned, items.length - poisoned], counts);
+    });
+
+    it('shares no note with a measured split', () => {
+      assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3', 'holdout-4']), []);
+    });
+
+    it('is a tuning split', () => {
+      assert.equal(isTuningSplit(split), true);
+    });
+  });
+}
 
 describe('lint-quality scoring', () => {
   const item: SecretCorpusItem = {
