@@ -7,30 +7,13 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SecretCorpusItem as Row } from '../../support/lint-corpus.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 type Split = 'holdout-2' | 'train-2';
-interface Row {
-  id: string;
-  text: string;
-  secret: string | null;
-  kind: string;
-  provider?: string;
-  plain?: string;
-  core?: string;
-}
 
-// ---------------------------------------------------------------- seeded randomness
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-let rnd: () => number = mulberry32(1);
+// ---------------------------------------------------------------- seeded randomness (mulberry32)
+let rnd: () => number = seededRandom(1);
 const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
 function shuffle<T>(xs: T[]): T[] {
@@ -1252,7 +1235,7 @@ const T_NOVAL = [
 // ---------------------------------------------------------------- assembly
 function build(split: Split): Row[] {
   const H = split === 'holdout-2';
-  rnd = mulberry32(H ? 0x5ec2_4001 : 0x5ec2_7002);
+  rnd = seededRandom(H ? 0x5ec2_4001 : 0x5ec2_7002);
   const FMT = H ? H_FMT : T_FMT;
   const rows: Omit<Row, 'id'>[] = [];
   const seen = new Set<string>();
