@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 // was measured once before any tuning on it (docs: test/corpus/README.md). `holdout-4` (poisoning
 // only) was written blind by a further author and committed before the tuning after it: measured,
 // never read. `train-6` and `train-7` (poisoning only) are tuning batches written blind by two
-// more authors (test/corpus/poisoning/README.md).
+// more authors (test/corpus/poisoning/README.md). For secrets, `holdout-2` (measured, never read)
+// and `train-2` (tuning) were written blind by one more author (test/corpus/README.md).
 export type CorpusSplit =
   | 'test'
   | 'train'
@@ -23,7 +24,8 @@ export type CorpusSplit =
   | 'train-4'
   | 'holdout-4'
   | 'train-6'
-  | 'train-7';
+  | 'train-7'
+  | 'train-2';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -37,9 +39,18 @@ export const ALL_SPLITS = [
   'holdout-4',
   'train-6',
   'train-7',
+  'train-2',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
-export const TUNING_SPLITS = ['train', 'holdout', 'train-3', 'train-4', 'train-6', 'train-7'] as const satisfies readonly CorpusSplit[];
+export const TUNING_SPLITS = [
+  'train',
+  'holdout',
+  'train-3',
+  'train-4',
+  'train-6',
+  'train-7',
+  'train-2',
+] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {
   id: string;

@@ -13,6 +13,7 @@ import {
 } from '../bench/lint-quality.js';
 import { generate as generatePoisoning } from '../corpus/poisoning/generate.js';
 import { generate as generateSecrets } from '../corpus/secrets/generate.js';
+import { generate as generateBlindSecrets } from '../corpus/secrets/generate-blind.js';
 import {
   CORPUS_SPLITS,
   type CorpusSplit,
@@ -26,20 +27,26 @@ import {
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
 // split would no longer be measured on data it has not seen. Add items to train.jsonl instead.
 const FROZEN: Record<
-  'secrets' | 'poisoning' | 'poisoningHoldout' | 'poisoningHoldout2' | 'poisoningHoldout3' | 'poisoningHoldout4',
+  | 'secrets'
+  | 'secretsHoldout2'
+  | 'poisoning'
+  | 'poisoningHoldout'
+  | 'poisoningHoldout2'
+  | 'poisoningHoldout3'
+  | 'poisoningHoldout4',
   string
-> =
-  {
-    secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
-    poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
-    // Written by hand after the first measurement, by an author who saw neither the rules nor the
-    // other splits; measured once, never tuned on (test/corpus/README.md).
-    poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
-    // Written apart from the rules and every other split; measured in aggregate, never read for tuning.
-    poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
-    poisoningHoldout3: '9a72556e6c2f3355b80fe77705e4e8b4a2928523b19207322776417b1966b2d3',
-    poisoningHoldout4: 'f90f57d673a3127fb65da2c52982b5244f192e03bd5aa34786953a39b22e7bbe',
-  };
+> = {
+  secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
+  secretsHoldout2: 'e001ff300b232f16efebf7f5640dd85df3c1916f736073405830c50bffd207c5',
+  poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
+  // Written by hand after the first measurement, by an author who saw neither the rules nor the
+  // other splits; measured once, never tuned on (test/corpus/README.md).
+  poisoningHoldout: '73878ef967e4af5cf7b7c7a27479b13438c33dca0a6408da68c2e1c501c624d6',
+  // Written apart from the rules and every other split; measured in aggregate, never read for tuning.
+  poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
+  poisoningHoldout3: '9a72556e6c2f3355b80fe77705e4e8b4a2928523b19207322776417b1966b2d3',
+  poisoningHoldout4: 'f90f57d673a3127fb65da2c52982b5244f192e03bd5aa34786953a39b22e7bbe',
+};
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
 const occurrences = (text: string, part: string): number => {
@@ -113,6 +120,44 @@ describe('secret corpus', () => {
     ]) {
       assert.ok(kinds.has(kind), kind);
     }
+  });
+});
+
+describe('blind secret sets (holdout-2 measured only, train-2 for tuning)', () => {
+  const holdout = readLabelledSecrets('holdout-2');
+  const train = readLabelledSecrets('train-2');
+
+  it('keeps holdout-2 as first committed, and both as their generator writes them', () => {
+    assert.equal(sha256(corpusFile('secrets', 'holdout-2')), FROZEN.secretsHoldout2);
+    assert.deepEqual(generateBlindSecrets('holdout-2'), holdout);
+    assert.deepEqual(generateBlindSecrets('train-2'), train);
+  });
+
+  it('labels each secret with a substring that occurs exactly once, and shares no text with another set', () => {
+    for (const item of [...holdout, ...train])
+      if (item.secret !== null) assert.equal(occurrences(item.text, item.secret), 1, item.id);
+    const others = new Set(
+      (['train', 'test', 'train-2'] as const).flatMap((split) => readLabelledSecrets(split).map((i) => i.text)),
+    );
+    assert.deepEqual(
+      holdout.filter((i) => others.has(i.text)).map((i) => i.id),
+      [],
+    );
+    assert.deepEqual(
+      [holdout, train].map((items) => [
+        items.filter((i) => i.secret !== null).length,
+        items.filter((i) => i.secret === null).length,
+      ]),
+      [
+        [648, 300],
+        [648, 300],
+      ],
+    );
+  });
+
+  it('holdout-2 is measured only; train-2 is a tuning split', () => {
+    assert.equal(isTuningSplit('holdout-2'), false);
+    assert.equal(isTuningSplit('train-2'), true);
   });
 });
 
@@ -203,7 +248,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, holdout-4, train-6, train-7/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, holdout-4, train-6, train-7, train-2/,
     );
   });
 });

@@ -1233,7 +1233,7 @@ const T_NOVAL = [
 ];
 
 // ---------------------------------------------------------------- assembly
-function build(split: Split): Row[] {
+export function generate(split: Split): Row[] {
   const H = split === 'holdout-2';
   rnd = seededRandom(H ? 0x5ec2_4001 : 0x5ec2_7002);
   const FMT = H ? H_FMT : T_FMT;
@@ -1338,13 +1338,15 @@ function build(split: Split): Row[] {
   return shuffle(rows).map((r, i) => ({ id: `${prefix}-${String(i + 1).padStart(4, '0')}`, ...r }));
 }
 
-const split = process.argv[2];
-if (split !== 'holdout-2' && split !== 'train-2') {
-  console.error('usage: generate-blind.ts holdout-2|train-2');
-  process.exit(2);
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const split = process.argv[2];
+  if (split !== 'holdout-2' && split !== 'train-2') {
+    console.error('usage: generate-blind.ts holdout-2|train-2');
+    process.exit(2);
+  }
+  const rows = generate(split);
+  const out = join(dirname(fileURLToPath(import.meta.url)), `${split}.jsonl`);
+  writeFileSync(out, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const pos = rows.filter((r) => r.secret !== null).length;
+  console.log(`${split}: ${pos} secrets, ${rows.length - pos} non-secrets`);
 }
-const rows = build(split);
-const out = join(dirname(fileURLToPath(import.meta.url)), `${split}.jsonl`);
-writeFileSync(out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-const pos = rows.filter((r) => r.secret !== null).length;
-console.log(`${split}: ${pos} secrets, ${rows.length - pos} non-secrets`);
