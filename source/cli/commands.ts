@@ -412,6 +412,14 @@ export const COMMAND_SPECS = [
   },
   { path: 'memory plan', args: '<plan-id>', summary: 'a plan with its status, files and diff', flags: {} },
   {
+    path: 'memory patch',
+    args: '<patch-id>',
+    summary: 'a consolidation patch: its operations, status, plan and every file text',
+    details:
+      'The id memory review and memory consolidate print (con-…), or a unique start of it. Any status: pending, prepared, applied. Exit 6 if no patch has the id.',
+    flags: {},
+  },
+  {
     path: 'memory approve',
     args: '<plan-id>',
     summary: 'approve exactly the plan whose digest is the one given',

@@ -87,6 +87,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await promote()).memoryPrepare(home, rest, flags.scope, out, flags.operations);
     case 'plan':
       return (await promote()).memoryPlan(home, rest, out);
+    case 'patch':
+      return (await import('./patch-show.js')).memoryPatch(home, rest, out);
     case 'approve':
       return (await promote()).memoryApprove(home, rest, flags.digest, out);
     case 'promote':
@@ -119,7 +121,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, consolidate, revise, refresh or assemble';
+        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, patch, approve, promote, retire, consolidate, revise, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined
