@@ -80,6 +80,8 @@ export interface ProjectionProblem {
   /** 1-based line in the file, or null when the problem is not about a line. */
   line: number | null;
   message: string;
+  /** `blocked`: the memory lint's rule that blocks the file (e.g. `github-token`). */
+  rule?: string;
 }
 
 export interface ProjectionScan {
@@ -505,7 +507,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
 }
 
 /** The memory lint of a scene or doctrine file's text, as approved-projection.ts gives it (null: nothing blocks). */
-export type FileLint = (path: string, text: string) => { line: number; message: string } | null;
+export type FileLint = (path: string, text: string) => { line: number; message: string; rule?: string } | null;
 
 /** A blocking finding of the memory lint keeps a scene or doctrine file out, named. */
 function blockedProblem(
@@ -514,7 +516,15 @@ function blockedProblem(
   document: Parameters<typeof serializeEntryDocument>[0],
 ): ProjectionProblem | null {
   const blocked = lint(path, serializeEntryDocument(document));
-  return blocked && { kind: 'blocked', path, line: blocked.line, message: blocked.message };
+  return (
+    blocked && {
+      kind: 'blocked',
+      path,
+      line: blocked.line,
+      message: blocked.message,
+      ...(blocked.rule === undefined ? {} : { rule: blocked.rule }),
+    }
+  );
 }
 
 /**
