@@ -195,6 +195,8 @@ export const memoryProblemViewSchema = z.strictObject({
   path: z.string(),
   line: z.number().nullable(),
   message: z.string(),
+  /** `blocked`: the memory lint's rule that keeps the scene or doctrine file out (e.g. `github-token`). */
+  rule: z.string().optional(),
 });
 export type MemoryProblemView = z.infer<typeof memoryProblemViewSchema>;
 
