@@ -30,6 +30,13 @@ import {
 } from '../store/memory/approved-sync.js';
 import { readEntryUsageView } from '../store/memory/usage-reads.js';
 import { readScene, SCENE_ID_PREFIX, type SceneView, sceneBody, searchScenes } from '../store/memory/scene-reads.js';
+import {
+  DOCTRINE_ID_PREFIX,
+  type DoctrineView,
+  doctrineBody,
+  readDoctrine,
+  searchDoctrine,
+} from '../store/memory/doctrine-reads.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
@@ -246,7 +253,22 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
       db.transaction((): MemorySearchResult => {
         // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
         const scenes = searchScenes(db, owners, query, Math.min(MEMORY_SEARCH_SCENES_MAX, max - 1));
-        const entries = staleLast(db, owners, searchApproved(db, owners, query, max - scenes.length));
+        // Then doctrine (a principle citing entries): one whose basis changed is marked stale and comes last.
+        const doctrine = searchDoctrine(
+          db,
+          owners,
+          query,
+          Math.min(MEMORY_SEARCH_SCENES_MAX, max - 1 - scenes.length),
+        ).map((hit) => ({
+          entryId: hit.doctrineId,
+          title: hit.title,
+          scope: hit.scope,
+          path: hit.path,
+          kind: 'doctrine' as const,
+          entries: hit.cites,
+          ...(hit.basisChanged === null ? {} : { stale: true, staleNote: hit.basisChanged }),
+        }));
+        const entries = staleLast(db, owners, searchApproved(db, owners, query, max - scenes.length - doctrine.length));
         return {
           ...scopesView(db, owners),
           results: [
@@ -258,7 +280,9 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
               kind: 'scene' as const,
               entries: scene.entries,
             })),
+            ...doctrine.filter((hit) => !hit.stale),
             ...entries,
+            ...doctrine.filter((hit) => hit.stale),
           ],
         };
       })(),
@@ -375,6 +399,47 @@ function sceneEntryView(scene: SceneView): MemoryEntryView {
   };
 }
 
+/**
+ * A doctrine as get gives it: type "doctrine", its body the principle and the notes it cites; when
+ * its basis changed (a cited note edited, gone or stale) it is `stale` and the body says so first.
+ */
+function doctrineEntryView(doctrine: DoctrineView): MemoryEntryView {
+  return {
+    id: doctrine.id,
+    title: doctrine.title,
+    appliesWhen: null,
+    contentDigest: doctrine.contentDigest,
+    sources: [{ scope: doctrine.scope, path: doctrine.path }],
+    body: doctrineBody(doctrine),
+    type: 'doctrine',
+    priority: 0,
+    ...(doctrine.basisChanged.length > 0 ? { stale: true } : {}),
+    doctrine: { name: doctrine.name, cites: doctrine.cites, basisChanged: doctrine.basisChanged },
+  };
+}
+
+/** `get doctrine:<name>`: the doctrine as the projection holds it, with whether its basis holds. */
+function doctrineGetAt(path: string, cwd: string, doctrineId: string): MemoryEntryView {
+  const owners = ownersOf(cwd);
+  const followed = followFiles(path, cwd);
+  const doctrine = withMemoryState(
+    path,
+    () => undefined,
+    (db) => db.transaction(() => readDoctrine(db, owners, doctrineId))(),
+  );
+  if (!doctrine)
+    throw new CmError(
+      'not_found',
+      `No doctrine has the id ${echoed(doctrineId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+    );
+  const view = doctrineEntryView(doctrine);
+  if (followed.partial.length === 0) return view;
+  return {
+    ...view,
+    body: `${view.body}\n(the memory files could not all be read now: ${followed.partial[0]!.reason})\n`,
+  };
+}
+
 /** `get scene:<name>`: the scene as the projection holds it (the follow first brings it up to date). */
 function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView {
   const owners = ownersOf(cwd);
@@ -399,6 +464,7 @@ function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView
 
 export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
   if (entryId.startsWith(SCENE_ID_PREFIX)) return sceneGetAt(path, cwd, entryId);
+  if (entryId.startsWith(DOCTRINE_ID_PREFIX)) return doctrineGetAt(path, cwd, entryId);
   const owners = ownersOf(cwd);
   const notFound = () =>
     new CmError(
