@@ -391,6 +391,9 @@ describe('scene text written by a plan names no entry merged away or retired', (
     assert.match(written, /^- t1: Run the unit tests with vitest$/m);
     assert.match(written, /`appliesWhen` from t1\./, 'a mention in the summary names the survivor');
     assert.equal(written.match(/^- t1: /gm)?.length, 1, 'the survivor is listed once');
+    const members = written.match(/^- /gm)!.length;
+    assert.match(written, new RegExp(`^${members} entries that share `, 'm'), 'the summary counts the members listed');
+    assert.match(scene.newContent!, new RegExp(`^${members + 1} entries that share `, 'm'));
     // Left out, the merge removes nothing: the scene is written as the runner proposed it.
     const number = operations.indexOf(scene) + 1;
     const sceneOnly = built({

@@ -37,6 +37,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** The id as a whole token: not inside a longer id (a dot ends a sentence unless an id character follows). */
 const mention = (id: string) => new RegExp(`(?<!${ID_CHAR}|\\.)${escapeRegExp(id)}(?!${ID_CHAR}|\\.${ID_CHAR})`, 'g');
 const MEMBER_LINE = /^(\s*[-*+]\s+`?)([A-Za-z0-9][A-Za-z0-9._-]*)(`?\s*:)/;
+/** The first line of a summary the built-in runner wrote: `<n> entries that share …`. */
+const BUILTIN_COUNT = /^(\d+) entries( that share )/;
 
 /**
  * The text with no mention of a gone entry: member lines relisted (the survivor's title from
@@ -95,6 +97,15 @@ export function relistFile(
     if (now !== null && !next.includes(now)) next.push(now);
   }
   if (next.length === 0) return `it would list no entry once ${ids.join(', ')} are gone`;
-  const edited = file.kind === 'scene' ? { ...file, entries: next, body } : { ...file, cites: next, body };
+  // The built-in runner's summary counts the scene's members: it counts those it lists now.
+  const counted =
+    file.kind === 'scene' && next.length !== ids.length
+      ? body.replace(BUILTIN_COUNT, (_, count: string, rest: string) =>
+          Number(count) === ids.length
+            ? `${next.length} ${next.length === 1 ? 'entry' : 'entries'}${rest}`
+            : `${count} entries${rest}`,
+        )
+      : body;
+  const edited = file.kind === 'scene' ? { ...file, entries: next, body: counted } : { ...file, cites: next, body };
   return { text: updateConsolidationFile(document, edited), removed };
 }
