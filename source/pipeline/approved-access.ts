@@ -418,43 +418,31 @@ function doctrineEntryView(doctrine: DoctrineView): MemoryEntryView {
   };
 }
 
-/** `get doctrine:<name>`: the doctrine as the projection holds it, with whether its basis holds. */
-function doctrineGetAt(path: string, cwd: string, doctrineId: string): MemoryEntryView {
+/**
+ * `get scene:<name>` / `get doctrine:<name>`: the scene or doctrine as the projection holds it (the
+ * follow first brings it up to date), as an entry-like view; not found names what was asked for.
+ */
+function groupGetAt<T>(
+  path: string,
+  cwd: string,
+  id: string,
+  noun: 'scene' | 'doctrine',
+  read: (db: Db, owners: ApprovedOwner[], id: string) => T | undefined,
+  toView: (found: T) => MemoryEntryView,
+): MemoryEntryView {
   const owners = ownersOf(cwd);
   const followed = followFiles(path, cwd);
-  const doctrine = withMemoryState(
+  const found = withMemoryState(
     path,
     () => undefined,
-    (db) => db.transaction(() => readDoctrine(db, owners, doctrineId))(),
+    (db) => db.transaction(() => read(db, owners, id))(),
   );
-  if (!doctrine)
+  if (found === undefined)
     throw new CmError(
       'not_found',
-      `No doctrine has the id ${echoed(doctrineId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+      `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
     );
-  const view = doctrineEntryView(doctrine);
-  if (followed.partial.length === 0) return view;
-  return {
-    ...view,
-    body: `${view.body}\n(the memory files could not all be read now: ${followed.partial[0]!.reason})\n`,
-  };
-}
-
-/** `get scene:<name>`: the scene as the projection holds it (the follow first brings it up to date). */
-function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView {
-  const owners = ownersOf(cwd);
-  const followed = followFiles(path, cwd);
-  const scene = withMemoryState(
-    path,
-    () => undefined,
-    (db) => db.transaction(() => readScene(db, owners, sceneId))(),
-  );
-  if (!scene)
-    throw new CmError(
-      'not_found',
-      `No scene has the id ${echoed(sceneId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
-    );
-  const view = sceneEntryView(scene);
+  const view = toView(found);
   if (followed.partial.length === 0) return view;
   return {
     ...view,
@@ -463,8 +451,9 @@ function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView
 }
 
 export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
-  if (entryId.startsWith(SCENE_ID_PREFIX)) return sceneGetAt(path, cwd, entryId);
-  if (entryId.startsWith(DOCTRINE_ID_PREFIX)) return doctrineGetAt(path, cwd, entryId);
+  if (entryId.startsWith(SCENE_ID_PREFIX)) return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView);
+  if (entryId.startsWith(DOCTRINE_ID_PREFIX))
+    return groupGetAt(path, cwd, entryId, 'doctrine', readDoctrine, doctrineEntryView);
   const owners = ownersOf(cwd);
   const notFound = () =>
     new CmError(

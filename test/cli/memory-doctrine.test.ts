@@ -16,19 +16,7 @@ import { entryText, projectRoot, writeConsolidationEntries } from '../support/me
 
 after(() => c.closeStores());
 
-const START = c.hookFiles('codex', 'b')[0]!;
-
-async function sessionStart(home: string, cwd: string, session: string): Promise<string> {
-  const run = await c.hookBin(
-    home,
-    'codex',
-    c.payloadFor(START, null, { cwd, session_id: session, source: 'startup' }),
-    `i-${session}`,
-  );
-  assert.equal(run.code, 0, run.stderr);
-  return (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
-    .additionalContext;
-}
+const sessionStart = c.sessionStartContext;
 
 const DOCTRINE =
   '---\ndoctrine: append-only-migrations\ntitle: "Migrations are append-only"\ncites: ["mig-2", "mig-3"]\n---\nA migration that ran anywhere is history: fix forward with a new one.\n';

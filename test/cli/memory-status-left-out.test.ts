@@ -24,8 +24,6 @@ interface LeftOut {
   fix: string;
 }
 
-const START = c.hookFiles('codex', 'b')[0]!;
-
 describe('memory status: scene and doctrine files left out', () => {
   it('lists each blocked, malformed and unlinted file with its path, rule and what to do', async () => {
     const home = tempHome('cm-status-left-out');
@@ -108,13 +106,7 @@ describe('memory status: scene and doctrine files left out', () => {
     assert.doesNotMatch((await cli('memory', 'status')).stdout, /left out/);
 
     scene('fine', 'How migrations are written, and reviewed.');
-    const hook = await c.hookBin(
-      home,
-      'codex',
-      c.payloadFor(START, null, { cwd: repo, session_id: 's1', source: 'startup' }),
-      'i1',
-    );
-    assert.equal(hook.code, 0, hook.stderr);
+    await c.sessionStartContext(home, repo, 's1');
     const waiting = JSON.parse((await cli('memory', 'status', '--json')).stdout).leftOutFiles as LeftOut[];
     assert.deepEqual(
       waiting.map((f) => [f.path, f.kind, f.rule]),

@@ -11,22 +11,13 @@ import {
   SNAPSHOT_DOCTRINE_LINE_MAX_BYTES,
   SNAPSHOT_DOCTRINE_MAX,
   type SnapshotDoctrine,
-  type SnapshotEntry,
   type SnapshotScene,
   sceneIdOf,
   selectSnapshot,
 } from '../../source/memory/snapshot.js';
+import { snapshotEntries } from '../support/snapshot-entries.js';
 
-const entry = (i: number): SnapshotEntry => ({
-  entryId: `m-${String(i).padStart(3, '0')}`,
-  scope: 'project',
-  title: `Note ${i} about the build`,
-  appliesWhen: null,
-  priority: 50,
-  body: `What note ${i} says, on a line long enough to be a real note.\nA second line.\n`,
-  created: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
-});
-const entries = Array.from({ length: 300 }, (_, i) => entry(i));
+const entries = snapshotEntries;
 const doctrine = (name: string, title: string, scope: 'project' | 'user' = 'project'): SnapshotDoctrine => ({
   doctrineId: doctrineIdOf(name),
   scope,
