@@ -318,7 +318,7 @@ export const COMMAND_SPECS = [
     args: '',
     summary: 'chunk/task/candidate counts, the last and running run (exit 12: unavailable)',
     details:
-      "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones.",
+      "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones. Lists the scene and doctrine files left out (blocked by the lint, unlinted, malformed) with what to do.",
     flags: {},
   },
   {
@@ -485,6 +485,8 @@ export const COMMAND_SPECS = [
     path: 'get',
     args: '<entry-id>',
     summary: 'one approved entry: title, sources, digest, body',
+    details:
+      'scene:<name> gives a scene and its notes; doctrine:<name> a principle and the notes it cites, marked NOT GIVEN AS TRUE when one of them changed since.',
     flags: {},
   },
   {
