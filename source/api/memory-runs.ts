@@ -220,5 +220,27 @@ export const memoryStatusSchema = z.strictObject({
   }),
   /** Whether approved memory helps: given, read and re-taught totals, the most re-taught entries per scope (absent from a host older than it). */
   usage: usageSummarySchema.optional(),
+  /**
+   * Scene and doctrine files of a memory root that nothing gives back, as the last scan of each
+   * root left them out: blocked by the memory lint (`rule`), changed since the last linted sync
+   * (`unlinted`), malformed or misplaced; each with what to do (absent from a host older than it).
+   */
+  leftOutFiles: z
+    .array(
+      z.strictObject({
+        scope: projectOrUser,
+        repositoryKey: z.string(),
+        /** The worktree directory's name (never a path); null for the user scope. */
+        repository: nullableText,
+        /** Relative to the memory root (`.common-memory/memory/` of the worktree, or the data home's `memory/`). */
+        path: z.string(),
+        kind: z.string(),
+        line: z.number().nullable(),
+        rule: nullableText,
+        message: z.string(),
+        fix: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type MemoryStatus = z.infer<typeof memoryStatusSchema>;

@@ -195,6 +195,8 @@ export const memoryProblemViewSchema = z.strictObject({
   path: z.string(),
   line: z.number().nullable(),
   message: z.string(),
+  /** `blocked`: the memory lint's rule that keeps the scene or doctrine file out (e.g. `github-token`). */
+  rule: z.string().optional(),
 });
 export type MemoryProblemView = z.infer<typeof memoryProblemViewSchema>;
 
@@ -246,9 +248,13 @@ export const memorySearchResultSchema = z.strictObject({
       path: z.string(),
       stale: z.boolean().optional(),
       staleNote: z.string().optional(),
-      /** A scene (a group of entries, `scenes/<name>.md`), read with get like an entry; absent for an entry. */
-      kind: z.literal('scene').optional(),
-      /** A scene's approved entries. */
+      /**
+       * A scene (a group of entries, `scenes/<name>.md`) or a doctrine (a principle citing entries,
+       * `doctrine/<name>.md`), read with get like an entry; absent for an entry. A doctrine whose
+       * basis changed is `stale`, its `staleNote` the first change.
+       */
+      kind: z.enum(['scene', 'doctrine']).optional(),
+      /** A scene's approved entries; the entries a doctrine cites. */
       entries: z.number().optional(),
     }),
   ),
@@ -313,6 +319,18 @@ export const memoryEntryViewSchema = z.strictObject({
       /** Ids the scene names that are not approved entries of its scope. */
       missing: z.array(z.string()),
       bodiesLeftOut: z.number(),
+    })
+    .optional(),
+  /**
+   * A doctrine read by its id (`doctrine:<name>`, type "doctrine"): the entries it cites (`title`
+   * null for one that is not an approved entry now) and why it is not given as true (empty: its
+   * basis holds; else `stale` is true and `body` says so first).
+   */
+  doctrine: z
+    .strictObject({
+      name: z.string(),
+      cites: z.array(z.strictObject({ entryId: z.string(), title: nullableText })),
+      basisChanged: z.array(z.string()),
     })
     .optional(),
 });

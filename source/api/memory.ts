@@ -15,6 +15,8 @@ import {
   memoryStatusSchema,
 } from './memory-runs.js';
 import {
+  type ConsolidationReview,
+  consolidationReviewSchema,
   type MemoryConsolidateResult,
   memoryConsolidateResultSchema,
   type MemoryConfirmResult,
@@ -153,6 +155,7 @@ const consolidateBody = z.strictObject({
 export type MemoryConsolidateRequest = z.infer<typeof consolidateBody>;
 
 const planBody = z.strictObject({ planId });
+const patchBody = z.strictObject({ taskId: planId });
 export type MemoryPromoteRequest = z.infer<typeof planBody>;
 
 /** The planDigest the person read: approval binds exactly these bytes. */
@@ -288,6 +291,12 @@ export const memoryApi = {
     '/v1/memory/plan',
     body(planBody),
     memoryPlanViewSchema,
+  ),
+  /** One consolidation patch by its id, whatever its status: its operations, what each rests on, its plan. */
+  memoryPatch: readByBody<z.infer<typeof patchBody>, ConsolidationReview>(
+    '/v1/memory/patch',
+    body(patchBody),
+    consolidationReviewSchema,
   ),
   /** The person's approval of a generated plan, bound to its digest. */
   memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', memoryPlanViewSchema, {

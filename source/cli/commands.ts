@@ -318,7 +318,7 @@ export const COMMAND_SPECS = [
     args: '',
     summary: 'chunk/task/candidate counts, the last and running run (exit 12: unavailable)',
     details:
-      "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones.",
+      "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones. Lists the scene and doctrine files left out (blocked by the lint, unlinted, malformed) with what to do.",
     flags: {},
   },
   {
@@ -412,6 +412,14 @@ export const COMMAND_SPECS = [
   },
   { path: 'memory plan', args: '<plan-id>', summary: 'a plan with its status, files and diff', flags: {} },
   {
+    path: 'memory patch',
+    args: '<patch-id>',
+    summary: 'a consolidation patch: its operations, status, plan and every file text',
+    details:
+      'The id memory review and memory consolidate print (con-…), or a unique start of it. Any status: pending, prepared, applied. Exit 6 if no patch has the id.',
+    flags: {},
+  },
+  {
     path: 'memory approve',
     args: '<plan-id>',
     summary: 'approve exactly the plan whose digest is the one given',
@@ -477,6 +485,8 @@ export const COMMAND_SPECS = [
     path: 'get',
     args: '<entry-id>',
     summary: 'one approved entry: title, sources, digest, body',
+    details:
+      'scene:<name> gives a scene and its notes; doctrine:<name> a principle and the notes it cites, marked NOT GIVEN AS TRUE when one of them changed since.',
     flags: {},
   },
   {

@@ -157,6 +157,7 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
   'memory discard': (c) => memory('discard', c),
   'memory prepare': (c) => memory('prepare', c),
   'memory plan': (c) => memory('plan', c),
+  'memory patch': (c) => memory('patch', c),
   'memory approve': (c) => memory('approve', c),
   'memory promote': (c) => memory('promote', c),
   'memory retire': (c) => memory('retire', c),

@@ -81,6 +81,7 @@ export function openReadOnly(corePath: string): { app: Application; close(): voi
     memoryStale: async ({ cwd }) => (await approvedAccess()).memoryStaleAt(memoryStatePath, cwd),
     memorySuggestions: async (request) => (await usageAccess()).memorySuggestionsAt(memoryStatePath, request),
     memoryPlan: async ({ planId }) => (await promotion()).readPlanAt(memoryStatePath, planId),
+    memoryPatch: async ({ taskId }) => (await memoryAccess()).memoryPatchAt(memoryStatePath, taskId),
     // A probe lives in the host that ran it; none runs.
     memoryReverifyProbe: async ({ probeId }) => {
       throw new CmError(

@@ -53,6 +53,21 @@ export interface ScannedScene {
   contentDigest: string;
 }
 
+/**
+ * A doctrine file of the root (`doctrine/<name>.md`) as the scan read it: a principle citing the
+ * entries that instantiate it, kept in the projection like a scene.
+ */
+export interface ScannedDoctrine {
+  name: string;
+  title: string;
+  /** The entry ids it cites, in its order. */
+  cites: string[];
+  /** The file's body: the principle. */
+  principle: string;
+  path: string;
+  contentDigest: string;
+}
+
 export interface ScannedFile {
   path: string;
   stamp: FileStamp;
@@ -80,6 +95,8 @@ export interface ProjectionProblem {
   /** 1-based line in the file, or null when the problem is not about a line. */
   line: number | null;
   message: string;
+  /** `blocked`: the memory lint's rule that blocks the file (e.g. `github-token`). */
+  rule?: string;
 }
 
 export interface ProjectionScan {
@@ -93,6 +110,8 @@ export interface ProjectionScan {
   entries: ApprovedEntry[];
   /** The scene files read (empty when `unchanged`), by name. */
   scenes: ScannedScene[];
+  /** The doctrine files read (empty when `unchanged`). */
+  doctrine: ScannedDoctrine[];
   /**
    * Scene and doctrine files left out (malformed, misplaced, misnamed, blocked by the memory lint),
    * each named: they do not make the scan
@@ -290,6 +309,8 @@ export interface ScanOptions {
   known?: (path: string, contentDigest: string) => MemoryEntry | undefined;
   /** The same for a scene file: the scene the projection holds for it with that content digest. */
   knownScene?: (path: string, contentDigest: string) => ScannedScene | undefined;
+  /** The same for a doctrine file (read again at every scan that reads: only the hook, unlinted, reuses it). */
+  knownDoctrine?: (path: string, contentDigest: string) => ScannedDoctrine | undefined;
   /** Date.now() past which no further file is read: the scan is then partial (kind `deadline`). */
   deadlineMs?: number;
   /** The scan's time (the reference for the next short circuit); default now. */
@@ -326,6 +347,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       unchanged: true,
       entries: [],
       scenes: [],
+      doctrine: [],
       sceneProblems: options.previous.sceneProblems ?? [],
       files: options.previous.files,
       problems,
@@ -337,6 +359,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
   const files: ScannedFile[] = [];
   const parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }> = [];
   const scenes: ScannedScene[] = [];
+  const doctrine: ScannedDoctrine[] = [];
   const sceneProblems: ProjectionProblem[] = [];
   const settled = settledDigests(options.known || options.knownScene ? options.previous : undefined);
   const previousDigest = new Map((options.previous?.files ?? []).map((file) => [file.path, file.contentDigest]));
@@ -357,7 +380,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       }
       const isScene = type === SCENE_DIRECTORY;
       const isDoctrine = type === DOCTRINE_DIRECTORY;
-      // Doctrine is not kept in the projection: its files are read (and linted) at every scan that reads.
+      // Doctrine files are read (and linted) at every scan that reads: there are few of them.
       const reuse = isDoctrine ? undefined : isScene ? options.knownScene : options.known;
       const stamp = reuse ? lstamp(`${directory.path}/${name}`) : null;
       const digest = stamp ? settled(path, stamp) : undefined;
@@ -407,8 +430,13 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
         // read, so the next scan that lints (memory sync) reads them.
         if (previousDigest.get(path) === contentDigest) {
           files.push({ path, stamp: read.stamp, contentDigest });
-          const known = isScene ? options.knownScene?.(path, contentDigest) : undefined;
-          if (known) scenes.push(known);
+          if (isScene) {
+            const known = options.knownScene?.(path, contentDigest);
+            if (known) scenes.push(known);
+          } else {
+            const known = options.knownDoctrine?.(path, contentDigest);
+            if (known) doctrine.push(known);
+          }
           sceneProblems.push(...(options.previous?.sceneProblems ?? []).filter((problem) => problem.path === path));
           continue;
         }
@@ -428,8 +456,9 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
         continue;
       }
       if (isDoctrine) {
-        const problem = doctrineProblem(options.lintFile!, path, name, read.bytes);
-        if (problem) sceneProblems.push(problem);
+        const found = doctrineOf(options.lintFile!, path, name, contentDigest, read.bytes);
+        if ('problem' in found) sceneProblems.push(found.problem);
+        else doctrine.push(found);
         continue;
       }
       const entry = parseEntry(read.bytes);
@@ -497,6 +526,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
     unchanged: false,
     entries,
     scenes,
+    doctrine,
     sceneProblems,
     files,
     problems,
@@ -505,7 +535,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
 }
 
 /** The memory lint of a scene or doctrine file's text, as approved-projection.ts gives it (null: nothing blocks). */
-export type FileLint = (path: string, text: string) => { line: number; message: string } | null;
+export type FileLint = (path: string, text: string) => { line: number; message: string; rule?: string } | null;
 
 /** A blocking finding of the memory lint keeps a scene or doctrine file out, named. */
 function blockedProblem(
@@ -514,30 +544,55 @@ function blockedProblem(
   document: Parameters<typeof serializeEntryDocument>[0],
 ): ProjectionProblem | null {
   const blocked = lint(path, serializeEntryDocument(document));
-  return blocked && { kind: 'blocked', path, line: blocked.line, message: blocked.message };
+  return (
+    blocked && {
+      kind: 'blocked',
+      path,
+      line: blocked.line,
+      message: blocked.message,
+      ...(blocked.rule === undefined ? {} : { rule: blocked.rule }),
+    }
+  );
 }
 
 /**
- * A doctrine file's problem, or null: it parses as the doctrine its name says and passes the
- * memory lint. Doctrine is not given back, so this is all the scan does with it.
+ * A doctrine file's bytes as a doctrine, or the problem that keeps it out: it parses as the
+ * doctrine its name says and passes the memory lint.
  */
-function doctrineProblem(lint: FileLint, path: string, name: string, bytes: Uint8Array): ProjectionProblem | null {
+function doctrineOf(
+  lint: FileLint,
+  path: string,
+  name: string,
+  contentDigest: string,
+  bytes: Uint8Array,
+): ScannedDoctrine | { problem: ProjectionProblem } {
   const parsed = parseConsolidationFile(bytes);
   if (!parsed.ok) {
     const { line, message } = parsed.problem;
-    return { kind: 'malformed', path, line, message: `${path}:${line}: ${message}` };
+    return { problem: { kind: 'malformed', path, line, message: `${path}:${line}: ${message}` } };
   }
   const file = parsed.value.file;
   if (file.kind !== 'doctrine')
-    return { kind: 'misplaced', path, line: null, message: `${path} is a scene file; scene files belong in scenes/` };
+    return {
+      problem: {
+        kind: 'misplaced',
+        path,
+        line: null,
+        message: `${path} is a scene file; scene files belong in scenes/`,
+      },
+    };
   if (`${file.name}.md` !== name)
     return {
-      kind: 'misplaced',
-      path,
-      line: null,
-      message: `${path}: its \`doctrine\` is "${file.name}"; rename the file ${DOCTRINE_DIRECTORY}/${file.name}.md`,
+      problem: {
+        kind: 'misplaced',
+        path,
+        line: null,
+        message: `${path}: its \`doctrine\` is "${file.name}"; rename the file ${DOCTRINE_DIRECTORY}/${file.name}.md`,
+      },
     };
-  return blockedProblem(lint, path, parsed.value.document);
+  const blocked = blockedProblem(lint, path, parsed.value.document);
+  if (blocked) return { problem: blocked };
+  return { name: file.name, title: file.title, cites: file.cites, principle: file.body, path, contentDigest };
 }
 
 /** A scene file's bytes as a scene, or the problem that keeps it out (linted like an entry). */

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import { AUTO_EXTRACT_ENV } from '../limits.js';
-import { memoryRecallAt, memoryReviewAt, storedExtractRunAt } from '../pipeline/memory-access.js';
+import { memoryPatchAt, memoryRecallAt, memoryReviewAt, storedExtractRunAt } from '../pipeline/memory-access.js';
 import { memoryStatusAt } from '../pipeline/memory-status.js';
 import {
   followFiles,
@@ -419,6 +419,10 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     const { runner, approvePlan, approveManifest } = request;
     if (runner === undefined || runner === 'builtin' || request.preview || made.outcome !== 'pending') return made;
     return (await this.runnersThread()).consolidate({ made, runner, approvePlan, approveManifest });
+  }
+
+  async memoryPatch(request: { taskId: string }) {
+    return memoryPatchAt(storeFiles(this.home).memoryState, request.taskId);
   }
 
   async memoryPlan(request: { planId: string }) {

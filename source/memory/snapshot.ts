@@ -32,6 +32,55 @@ export interface SnapshotScene {
 /** The id a scene is read by: no entry id holds a colon. */
 export const sceneIdOf = (name: string): string => `scene:${name}`;
 
+/** A doctrine (doctrine/<name>.md) whose basis holds, as the snapshot names it. */
+export interface SnapshotDoctrine {
+  /** What `get` / `memory_get` reads: `doctrine:<name>`. */
+  doctrineId: string;
+  scope: 'project' | 'user';
+  title: string;
+}
+
+/** The id a doctrine is read by. */
+export const doctrineIdOf = (name: string): string => `doctrine:${name}`;
+
+/** At most this many doctrine are named, in one line of at most this many bytes. */
+export const SNAPSHOT_DOCTRINE_MAX = 8;
+export const SNAPSHOT_DOCTRINE_LINE_MAX_BYTES = 1024;
+const DOCTRINE_TITLE_MAX_CHARS = 100;
+
+/**
+ * The one line naming the doctrine — principles the user approved, each citing the notes it rests
+ * on — by id and title, the repository's first; null with none. Bounded: at most
+ * SNAPSHOT_DOCTRINE_MAX, within SNAPSHOT_DOCTRINE_LINE_MAX_BYTES (the rest counted).
+ */
+export function doctrineLine(
+  doctrine: readonly SnapshotDoctrine[],
+  cli?: string,
+): { line: string; doctrineIds: string[] } | null {
+  if (doctrine.length === 0) return null;
+  const ordered = [...doctrine].sort(
+    (a, b) =>
+      (a.scope === b.scope ? 0 : a.scope === 'project' ? -1 : 1) ||
+      (a.doctrineId < b.doctrineId ? -1 : a.doctrineId > b.doctrineId ? 1 : 0),
+  );
+  const head = `(doctrine — approved principles citing these notes; \`memory_get\` reads one by its id${
+    cli === undefined ? '' : `, or \`${cli} get <id>\``
+  }: `;
+  const items: string[] = [];
+  const doctrineIds: string[] = [];
+  for (const item of ordered.slice(0, SNAPSHOT_DOCTRINE_MAX)) {
+    const text = `[${displayText(item.doctrineId, 100)}] ${JSON.stringify(displayText(item.title, DOCTRINE_TITLE_MAX_CHARS))}`;
+    const rest = ordered.length - items.length - 1;
+    const tail = rest > 0 ? `; and ${rest} more)` : ')';
+    if (byteLength(`${head}${[...items, text].join('; ')}${tail}`) > SNAPSHOT_DOCTRINE_LINE_MAX_BYTES) break;
+    items.push(text);
+    doctrineIds.push(item.doctrineId);
+  }
+  if (items.length === 0) return null;
+  const rest = ordered.length - items.length;
+  return { line: `${head}${items.join('; ')}${rest > 0 ? `; and ${rest} more)` : ')'}`, doctrineIds };
+}
+
 export interface Snapshot {
   /** The text to give the model; "" when there is nothing to give. */
   text: string;
@@ -46,6 +95,8 @@ export interface Snapshot {
   scenes?: string[];
   /** Entries not shown that an indexed scene holds: reachable through it. */
   indexed?: number;
+  /** Doctrine named in the doctrine line, in order (absent: none). */
+  doctrine?: string[];
 }
 
 /** An entry left out of the snapshot because a claim it makes about the repository no longer holds. */
@@ -247,10 +298,35 @@ export function selectSnapshot(
    * called only then (the hook reads the scenes only when it needs them).
    */
   sceneSource: readonly SnapshotScene[] | (() => readonly SnapshotScene[]) = [],
+  /**
+   * The doctrine whose basis holds: named in one bounded line after the notes (doctrineLine), its
+   * room taken from the entries; with none, the text is the one without it, byte for byte.
+   */
+  doctrine: readonly SnapshotDoctrine[] = [],
+): Snapshot {
+  const plain = selectWithIndex(entries, budgetBytes, total, cli, partialReason, withheld, sceneSource, []);
+  const named = doctrineLine(doctrine, cli);
+  if (named === null || plain.text === '') return plain;
+  const given = selectWithIndex(entries, budgetBytes, total, cli, partialReason, withheld, sceneSource, [named.line]);
+  // A budget too small for the frame and the line, or one where the line would leave no note: no line.
+  if (given.bytes > budgetBytes || (given.entryIds.length === 0 && plain.entryIds.length > 0)) return plain;
+  return { ...given, doctrine: named.doctrineIds };
+}
+
+function selectWithIndex(
+  entries: readonly SnapshotEntry[],
+  budgetBytes: number,
+  total: number | undefined,
+  cli: string | undefined,
+  partialReason: string | undefined,
+  withheld: readonly WithheldEntry[],
+  sceneSource: readonly SnapshotScene[] | (() => readonly SnapshotScene[]),
+  /** Lines given before the scene index, whatever it holds (the doctrine line). */
+  fixed: readonly string[],
 ): Snapshot {
   // Each entry is rendered once, whatever the number of passes below.
   const rendered = new Map<SnapshotEntry, { block: string; size: number }>();
-  const plain = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, [], rendered);
+  const plain = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, fixed, rendered);
   if (plain.omitted === 0) return plain;
   const scenes = typeof sceneSource === 'function' ? sceneSource() : sceneSource;
   if (scenes.length === 0) return plain;
@@ -272,7 +348,7 @@ export function selectSnapshot(
   let listed = candidates;
   for (;;) {
     if (listed.length === 0) return plain;
-    const index = [sceneHeading(cli), ...listed.map((c) => c.line)];
+    const index = [...fixed, sceneHeading(cli), ...listed.map((c) => c.line)];
     const chosen = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, index, rendered);
     const shown = new Set(chosen.entryIds);
     // A budget too small for the frame, the stale lines and the index: no index.

@@ -30,6 +30,13 @@ import {
 } from '../store/memory/approved-sync.js';
 import { readEntryUsageView } from '../store/memory/usage-reads.js';
 import { readScene, SCENE_ID_PREFIX, type SceneView, sceneBody, searchScenes } from '../store/memory/scene-reads.js';
+import {
+  DOCTRINE_ID_PREFIX,
+  type DoctrineView,
+  doctrineBody,
+  readDoctrine,
+  searchDoctrine,
+} from '../store/memory/doctrine-reads.js';
 import { memoryRootOf } from '../effects/memory-root.js';
 import { resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import type { MemoryRoot } from '../effects/safe-files.js';
@@ -246,7 +253,22 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
       db.transaction((): MemorySearchResult => {
         // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
         const scenes = searchScenes(db, owners, query, Math.min(MEMORY_SEARCH_SCENES_MAX, max - 1));
-        const entries = staleLast(db, owners, searchApproved(db, owners, query, max - scenes.length));
+        // Then doctrine (a principle citing entries): one whose basis changed is marked stale and comes last.
+        const doctrine = searchDoctrine(
+          db,
+          owners,
+          query,
+          Math.min(MEMORY_SEARCH_SCENES_MAX, max - 1 - scenes.length),
+        ).map((hit) => ({
+          entryId: hit.doctrineId,
+          title: hit.title,
+          scope: hit.scope,
+          path: hit.path,
+          kind: 'doctrine' as const,
+          entries: hit.cites,
+          ...(hit.basisChanged === null ? {} : { stale: true, staleNote: hit.basisChanged }),
+        }));
+        const entries = staleLast(db, owners, searchApproved(db, owners, query, max - scenes.length - doctrine.length));
         return {
           ...scopesView(db, owners),
           results: [
@@ -258,7 +280,9 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
               kind: 'scene' as const,
               entries: scene.entries,
             })),
+            ...doctrine.filter((hit) => !hit.stale),
             ...entries,
+            ...doctrine.filter((hit) => hit.stale),
           ],
         };
       })(),
@@ -375,21 +399,50 @@ function sceneEntryView(scene: SceneView): MemoryEntryView {
   };
 }
 
-/** `get scene:<name>`: the scene as the projection holds it (the follow first brings it up to date). */
-function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView {
+/**
+ * A doctrine as get gives it: type "doctrine", its body the principle and the notes it cites; when
+ * its basis changed (a cited note edited, gone or stale) it is `stale` and the body says so first.
+ */
+function doctrineEntryView(doctrine: DoctrineView): MemoryEntryView {
+  return {
+    id: doctrine.id,
+    title: doctrine.title,
+    appliesWhen: null,
+    contentDigest: doctrine.contentDigest,
+    sources: [{ scope: doctrine.scope, path: doctrine.path }],
+    body: doctrineBody(doctrine),
+    type: 'doctrine',
+    priority: 0,
+    ...(doctrine.basisChanged.length > 0 ? { stale: true } : {}),
+    doctrine: { name: doctrine.name, cites: doctrine.cites, basisChanged: doctrine.basisChanged },
+  };
+}
+
+/**
+ * `get scene:<name>` / `get doctrine:<name>`: the scene or doctrine as the projection holds it (the
+ * follow first brings it up to date), as an entry-like view; not found names what was asked for.
+ */
+function groupGetAt<T>(
+  path: string,
+  cwd: string,
+  id: string,
+  noun: 'scene' | 'doctrine',
+  read: (db: Db, owners: ApprovedOwner[], id: string) => T | undefined,
+  toView: (found: T) => MemoryEntryView,
+): MemoryEntryView {
   const owners = ownersOf(cwd);
   const followed = followFiles(path, cwd);
-  const scene = withMemoryState(
+  const found = withMemoryState(
     path,
     () => undefined,
-    (db) => db.transaction(() => readScene(db, owners, sceneId))(),
+    (db) => db.transaction(() => read(db, owners, id))(),
   );
-  if (!scene)
+  if (found === undefined)
     throw new CmError(
       'not_found',
-      `No scene has the id ${echoed(sceneId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+      `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
     );
-  const view = sceneEntryView(scene);
+  const view = toView(found);
   if (followed.partial.length === 0) return view;
   return {
     ...view,
@@ -398,7 +451,9 @@ function sceneGetAt(path: string, cwd: string, sceneId: string): MemoryEntryView
 }
 
 export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
-  if (entryId.startsWith(SCENE_ID_PREFIX)) return sceneGetAt(path, cwd, entryId);
+  if (entryId.startsWith(SCENE_ID_PREFIX)) return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView);
+  if (entryId.startsWith(DOCTRINE_ID_PREFIX))
+    return groupGetAt(path, cwd, entryId, 'doctrine', readDoctrine, doctrineEntryView);
   const owners = ownersOf(cwd);
   const notFound = () =>
     new CmError(

@@ -3,8 +3,8 @@
 // status says so instead of failing), the caller's scope resolved from its directory.
 import { CmError } from '../errors.js';
 import type { MemoryExtractRun } from '../api/memory-runs.js';
-import type { MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
-import { readConsolidationReview } from '../store/memory/consolidation-reads.js';
+import type { ConsolidationReview, MemoryRecallResult, MemoryReview } from '../api/memory-views.js';
+import { readConsolidationPatch, readConsolidationReview } from '../store/memory/consolidation-reads.js';
 import type { MemoryReviewRequest } from '../api/memory.js';
 import type { MemoryReviewScope } from '../api/memory-views.js';
 import type { HostStatus } from '../api/history.js';
@@ -78,6 +78,21 @@ export function memoryReviewAt(path: string, request: MemoryReviewRequest): Memo
       patches: after === null ? readConsolidationReview(db, owner) : [],
     }),
   );
+}
+
+/** One stored consolidation patch by its whole id (memory patch), whatever its status. */
+export function memoryPatchAt(path: string, taskId: string): ConsolidationReview {
+  const patch = withMemoryState(
+    path,
+    () => undefined,
+    (db) => readConsolidationPatch(db, taskId),
+  );
+  if (!patch)
+    throw new CmError(
+      'not_found',
+      `No consolidation patch ${JSON.stringify(taskId.slice(0, 200))}; memory review and memory consolidate list them.`,
+    );
+  return patch;
 }
 
 /** Recall text is what a person or a draft says: bounded like a search query. */

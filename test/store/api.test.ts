@@ -68,6 +68,7 @@ const probe: Record<string, unknown> = {
   },
   memoryPrepare: { candidateIds: ['no-such-candidate'], cwd: tmpdir() },
   memoryPlan: { planId: 'no-such-plan' },
+  memoryPatch: { taskId: 'no-such-patch' },
   memoryApprove: { planId: 'no-such-plan', digest: '0'.repeat(64) },
   memoryPromote: { planId: 'no-such-plan' },
   memoryRetire: { entryId: 'no-such-entry', cwd: tmpdir() },
@@ -261,6 +262,7 @@ describe('the API declarations', () => {
     /** Methods this host gives no real answer of, each with where one is checked. */
     const elsewhere: Partial<Record<MethodName, string>> = {
       abandon: 'test/e2e/agents-drills.test.ts (an interrupted prompt, through the checked drill host)',
+      memoryPatch: 'test/cli/memory-patch.test.ts (a patch with operations, read through a running host)',
     };
     const missing = (Object.keys(apiRoutes) as MethodName[]).filter((name) => !parsed.has(name) && !elsewhere[name]);
     assert.deepEqual(missing, [], 'every method has a real answer checked here or named in `elsewhere`');

@@ -40,10 +40,10 @@ function insertEntry(db: Db, id: string, owner: string, title: string, body: str
 }
 
 describe('memory-state migrations, one step each', () => {
-  it('has fourteen steps, and a file at the latest version stays there', () => {
-    assert.equal(memoryStateSchema.steps.length, 14);
-    const db = atVersion(14);
-    assert.equal(migrate(db, memoryStateSchema), 14);
+  it('has fifteen steps, and a file at the latest version stays there', () => {
+    assert.equal(memoryStateSchema.steps.length, 15);
+    const db = atVersion(15);
+    assert.equal(migrate(db, memoryStateSchema), 15);
   });
 
   it('v1 lays the foundation and names the file with a fresh UUID', () => {
@@ -258,6 +258,43 @@ describe('memory-state migrations, one step each', () => {
           .pluck()
           .get() as string
       ).includes('status'),
+    );
+  });
+
+  it('v15 keeps doctrine, and makes every stored projection read its files again so it is stored', () => {
+    const db = atVersion(14);
+    db.prepare(
+      `INSERT INTO approved_projection (repository_key, worktree_key, generation, source_tree_digest, coverage, analyzer_version, recall_algorithm_version, scope, scan_json, problems_json, synced_at_ms)
+       VALUES ('r', 'w', 3, 'digest', 'complete', 'a', 'b', 'project', '{"files":[]}', '[]', 1)`,
+    ).run();
+    db.prepare(
+      "INSERT INTO memory_state_meta (key, value) VALUES ('approved_directories:r:w', '{}'), ('other', 'x')",
+    ).run();
+    assert.deepEqual(added(db), ['table approved_doctrine']);
+    assert.deepEqual(columns(db, 'approved_doctrine'), [
+      'repository_key',
+      'worktree_key',
+      'name',
+      'scope',
+      'title',
+      'principle',
+      'cites_json',
+      'basis_json',
+      'path',
+      'content_digest',
+    ]);
+    assert.deepEqual(
+      db.prepare('SELECT generation, source_tree_digest, scan_json FROM approved_projection').all(),
+      [{ generation: 3, source_tree_digest: '', scan_json: null }],
+      'the generation stays; the next reading reads every file and stores the doctrine',
+    );
+    assert.deepEqual(
+      db.prepare('SELECT key FROM memory_state_meta ORDER BY key').pluck().all().includes('other'),
+      true,
+    );
+    assert.equal(
+      db.prepare("SELECT count(*) FROM memory_state_meta WHERE key LIKE 'approved_directories:%'").pluck().get(),
+      0,
     );
   });
 });

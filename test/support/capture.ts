@@ -89,6 +89,24 @@ export async function hookBin(
   return runCli(['hook', client, '--home', home], { input: payload, env: { [INSTANCE_ENV]: instance, ...env } });
 }
 
+/**
+ * A Codex SessionStart (startup) in `cwd` through the real shipped hook: the snapshot text it gives
+ * the model ("" when it gives nothing). The process must exit 0.
+ */
+export async function sessionStartContext(home: string, cwd: string, session: string): Promise<string> {
+  const start = hookFiles('codex', 'b')[0]!;
+  const run = await hookBin(
+    home,
+    'codex',
+    payloadFor(start, null, { cwd, session_id: session, source: 'startup' }),
+    `i-${session}`,
+  );
+  if (run.code !== 0) throw new Error(`the hook exited ${run.code}: ${run.stderr}`);
+  if (run.stdout === '') return '';
+  return (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
+}
+
 /** Replays every hook file of a scenario against `transcript`. */
 export function replay(
   home: string,

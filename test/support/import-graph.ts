@@ -129,6 +129,15 @@ export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
     why: 'brings the projection up to date with changed memory files before the snapshot (bounded)',
   },
   { path: 'source/store/memory/approved-sync.ts', why: 'stores a scan of a memory root (zod-free SQL)' },
+  {
+    path: 'source/store/memory/doctrine-sync.ts',
+    why: 'stores the doctrine files of a scan with their basis (zod-free SQL)',
+  },
+  {
+    path: 'source/store/memory/doctrine-reads.ts',
+    why: "reads the doctrine whose basis holds for the snapshot's doctrine line (read-only, a few short rows)",
+  },
+  { path: 'source/store/memory/match-words.ts', why: "search's word match, shared by the doctrine read (pure)" },
   { path: 'source/store/ledger/', why: 'the ledger events the hook records' },
 ];
 

@@ -6,9 +6,10 @@ import { describe, it } from 'node:test';
 import { gitBlobOid } from '../../source/memory/blob-oid.js';
 import { sha256Hex } from '../../source/ground/digests.js';
 import { buildConsolidationPlan, type PatchPlanInput } from '../../source/memory/consolidation/patch-plan.js';
+import { type ConsolidationEntry, consolidate } from '../../source/memory/consolidation/builtin-consolidation.js';
 import type { ConsolidationOperation } from '../../source/memory/consolidation/patch.js';
 import { formatConsolidationFile } from '../../source/memory/consolidation/scene-format.js';
-import { canonicalPlanJson, storedPlanProblem } from '../../source/memory/promotion-plan.js';
+import { type CurrentFile, canonicalPlanJson, storedPlanProblem } from '../../source/memory/promotion-plan.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -331,5 +332,128 @@ describe('consolidation patch → promotion plan', () => {
     assert.equal(secret.refusal.reason, 'secret');
     assert.match(secret.refusal.message, /operation 1 would write what looks like a secret/);
     assert.doesNotMatch(secret.refusal.message, /Zq8vR3mW1tY6uP0aS5dF2gH7jK4lX9cB3nV6/, 'masked');
+  });
+});
+
+// The built-in runner's own patch, through the plan: the scene text it proposes names the entries
+// it groups, one of which the same patch merges away; an earlier plan's merge is named by the
+// survivor's `supersedes` only. The text a plan writes never names an entry that is gone.
+describe('scene text written by a plan names no entry merged away or retired', () => {
+  const RUNNER_ENTRIES: ConsolidationEntry[] = [
+    ['t1', 'Run the unit tests with vitest', 'Use `pnpm vitest run` for the unit suite; vitest replaced jest.', []],
+    ['t2', 'Unit tests run under vitest', 'The unit suite runs under vitest: `pnpm vitest run`.', []],
+    ['t3', 'Vitest snapshot files live beside tests', 'Vitest keeps snapshot files next to the unit test file.', []],
+    ['j1', 'Run the unit tests with jest', 'Use `pnpm jest` for the unit suite.', []],
+    ['j2', 'Jest is gone, vitest runs the unit suite', 'The unit suite moved from jest to vitest.', ['j1']],
+    ['n18', 'CI runs Node 18', 'The CI image pins Node 18 for the unit suite.', []],
+    ['n20', 'CI runs Node 20', 'The CI image pins Node 20 for the unit suite.', []],
+  ].map(([id, title, body, supersedes]) => ({
+    id: id as string,
+    revision: 1,
+    type: 'work_fact',
+    title: title as string,
+    appliesWhen: null,
+    body: `${body as string}\n`,
+    supersedes: supersedes as string[],
+  }));
+  const fileOf = (entry: ConsolidationEntry) => ({
+    path: `work_fact/${entry.id}.md`,
+    bytes: encode(
+      `---\nid: ${entry.id}\ntype: work_fact\ntitle: ${JSON.stringify(entry.title)}\n${entry.supersedes.length > 0 ? `supersedes: ${JSON.stringify(entry.supersedes)}\n` : ''}---\n${entry.body}`,
+    ),
+  });
+  const planOf = (entries: ConsolidationEntry[], operations: ConsolidationOperation[], scenes: CurrentFile[] = []) => {
+    const files = entries.map(fileOf);
+    return built({
+      patch: { taskId: 'con-runner', operations },
+      task: {
+        entries: entries.map((entry, i) => ({ id: entry.id, revision: 1, contentDigest: sha256Hex(files[i]!.bytes) })),
+        scenes: scenes.map((file) => ({
+          name: file.path.slice('scenes/'.length, -3),
+          contentDigest: sha256Hex(file.bytes),
+        })),
+      },
+      revisions: new Map(entries.map((entry) => [entry.id, 1])),
+      entryFiles: files,
+      consolidationFiles: scenes,
+    });
+  };
+
+  it('a new scene of the same patch: its member lines and its summary name the survivor, not the merged entry', () => {
+    const operations = consolidate({ entries: RUNNER_ENTRIES });
+    const scene = operations.find((o) => o.target === 'scene')!;
+    assert.match(scene.newContent!, /^- t2: /m, 'the runner lists every member it groups, t2 too');
+    assert.ok(operations.some((o) => o.op === 'merge' && o.mergeSources.includes('t2')));
+    const plan = planOf(RUNNER_ENTRIES, operations);
+    const written = decode(plan.files.find((f) => f.path === `scenes/${scene.name}.md`)!.content);
+    assert.doesNotMatch(written, /\bt2\b/, written);
+    assert.doesNotMatch(written, /\bj1\b/, written);
+    assert.match(written, /^- t1: Run the unit tests with vitest$/m);
+    assert.match(written, /`appliesWhen` from t1\./, 'a mention in the summary names the survivor');
+    assert.equal(written.match(/^- t1: /gm)?.length, 1, 'the survivor is listed once');
+    const members = written.match(/^- /gm)!.length;
+    assert.match(written, new RegExp(`^${members} entries that share `, 'm'), 'the summary counts the members listed');
+    assert.match(scene.newContent!, new RegExp(`^${members + 1} entries that share `, 'm'));
+    // Left out, the merge removes nothing: the scene is written as the runner proposed it.
+    const number = operations.indexOf(scene) + 1;
+    const sceneOnly = built({
+      ...input(),
+      patch: { taskId: 'con-runner', operations },
+      accepted: [number],
+      task: {
+        entries: RUNNER_ENTRIES.map((entry) => ({
+          id: entry.id,
+          revision: 1,
+          contentDigest: sha256Hex(fileOf(entry).bytes),
+        })),
+        scenes: [],
+      },
+      revisions: new Map(RUNNER_ENTRIES.map((entry) => [entry.id, 1])),
+      entryFiles: RUNNER_ENTRIES.map(fileOf),
+    });
+    assert.equal(decode(sceneOnly.files[0]!.content), scene.newContent);
+  });
+
+  it('an update of a scene names the survivor of an entry an earlier plan merged away', () => {
+    // After the earlier plan: t2's file is gone and t1 names it in `supersedes`.
+    const after = RUNNER_ENTRIES.filter((e) => e.id !== 't2').map((e) =>
+      e.id === 't1' ? { ...e, supersedes: ['t2'] } : e,
+    );
+    const text =
+      '---\nscene: unit-suite\ntitle: "Unit suite"\nentries: ["n18","t1","t3"]\n---\nHow we test; t2 says how to run it.\n\n- t1: Run the unit tests with vitest\n- t2: Unit tests run under vitest\n- t3: Vitest snapshot files live beside tests\n';
+    const existing = {
+      name: 'unit-suite',
+      title: 'Unit suite',
+      appliesWhen: null,
+      entries: ['n18', 't1', 't3'],
+      body: text.slice(text.indexOf('---\nHow') + 4),
+      text,
+    };
+    const operations = consolidate({ entries: after, scenes: [existing] }).filter((o) => o.target === 'scene');
+    const update = operations.find((o) => o.name === 'unit-suite');
+    assert.equal(update?.op, 'update');
+    assert.doesNotMatch(update!.newContent!, /\bt2\b/, 'the runner proposes no text naming t2');
+    // A patch whose text still names t2 (an external runner's, or one made before) is relisted by the plan.
+    const stale = {
+      ...update!,
+      newContent: text.replace('entries: ["n18","t1","t3"]', 'entries: ["j2","n18","n20","t1","t3"]'),
+    };
+    const plan = planOf(after, [stale], [{ path: 'scenes/unit-suite.md', bytes: encode(text) }]);
+    const written = decode(plan.files.find((f) => f.path === 'scenes/unit-suite.md')!.content);
+    assert.equal(
+      written,
+      '---\nscene: unit-suite\ntitle: "Unit suite"\nentries: ["j2","n18","n20","t1","t3"]\n---\nHow we test; t1 says how to run it.\n\n- t1: Run the unit tests with vitest\n- t3: Vitest snapshot files live beside tests\n',
+    );
+  });
+
+  it('an existing scene the plan does not touch loses its member line of the merged entry too', () => {
+    const existing =
+      '---\nscene: unit-suite\ntitle: "Unit suite"\nentries: ["t2","t3"]\n---\nRun the suite as t2 says.\r\n- t2: Unit tests run under vitest\r\n- t3: Vitest snapshot files live beside tests\r\n';
+    const operations = consolidate({ entries: RUNNER_ENTRIES }).filter((o) => o.op === 'merge');
+    const plan = planOf(RUNNER_ENTRIES, operations, [{ path: 'scenes/unit-suite.md', bytes: encode(existing) }]);
+    assert.equal(
+      decode(plan.files.find((f) => f.path === 'scenes/unit-suite.md')!.content),
+      '---\nscene: unit-suite\ntitle: "Unit suite"\nentries: ["t1","t3"]\n---\nRun the suite as t1 says.\r\n- t1: Run the unit tests with vitest\r\n- t3: Vitest snapshot files live beside tests\r\n',
+    );
   });
 });

@@ -8,23 +8,13 @@ import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../source/limits.js';
 import {
   renderSceneLine,
   SNAPSHOT_SCENES_MAX,
-  type SnapshotEntry,
   type SnapshotScene,
   sceneIdOf,
   selectSnapshot,
 } from '../../source/memory/snapshot.js';
+import { snapshotEntries } from '../support/snapshot-entries.js';
 
-const entry = (i: number): SnapshotEntry => ({
-  entryId: `m-${String(i).padStart(3, '0')}`,
-  scope: 'project',
-  title: `Note ${i} about the build`,
-  appliesWhen: null,
-  priority: 50,
-  body: `What note ${i} says, on a line long enough to be a real note.\nA second line.\n`,
-  created: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
-});
-
-const entries = Array.from({ length: 300 }, (_, i) => entry(i));
+const entries = snapshotEntries;
 
 /** Ten scenes of thirty entries each: scene k holds entries k, k+10, k+20, … */
 const scenes: SnapshotScene[] = Array.from({ length: 10 }, (_, k) => ({

@@ -88,7 +88,7 @@ export async function memorySearch(
     out.result(result, () => {
       const lines = result.results.map(
         (r) =>
-          `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${r.kind === 'scene' ? `[scene of ${r.entries ?? 0} notes] ` : ''}${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
+          `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${r.kind === 'scene' ? `[scene of ${r.entries ?? 0} notes] ` : r.kind === 'doctrine' ? `[doctrine citing ${r.entries ?? 0} notes] ` : ''}${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
       );
       if (lines.length === 0) lines.push('no approved memory matches');
       lines.push(
@@ -116,8 +116,19 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
               `scene of ${entry.scene.entries.length} note${entry.scene.entries.length === 1 ? '' : 's'} (get <id> reads one)`,
             ]
           : []),
+        ...(entry.doctrine
+          ? [
+              `doctrine citing ${entry.doctrine.cites.length} note${entry.doctrine.cites.length === 1 ? '' : 's'} (get <id> reads one)`,
+            ]
+          : []),
         ...(entry.appliesWhen ? [`applies when: ${preview(entry.appliesWhen, 100)}`] : []),
-        ...(entry.stale
+        ...(entry.doctrine && entry.stale
+          ? [
+              'NOT GIVEN AS TRUE: the notes it rests on changed since it was written:',
+              ...entry.doctrine.basisChanged.map((change) => `  - ${preview(change, 100)}`),
+            ]
+          : []),
+        ...(entry.stale && !entry.doctrine
           ? [
               'STALE: a claim it makes about this repository no longer holds:',
               ...(entry.failedAnchors ?? []).map((failed) => `  - ${preview(failed.reason, 100)}`),

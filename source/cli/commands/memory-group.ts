@@ -87,6 +87,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await promote()).memoryPrepare(home, rest, flags.scope, out, flags.operations);
     case 'plan':
       return (await promote()).memoryPlan(home, rest, out);
+    case 'patch':
+      return (await import('./patch-show.js')).memoryPatch(home, rest, out);
     case 'approve':
       return (await promote()).memoryApprove(home, rest, flags.digest, out);
     case 'promote':
@@ -119,7 +121,7 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await given()).memoryAssemble(home, flags.provider, flags.dryRun ?? false, out);
     default: {
       const known =
-        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, approve, promote, retire, consolidate, revise, refresh or assemble';
+        'extract, status, suggestions, recall, review, lint, retry, reverify-runner, sync, search, init, confirm, discard, prepare, plan, patch, approve, promote, retire, consolidate, revise, refresh or assemble';
       throw new CmError(
         'usage',
         sub === undefined
@@ -210,6 +212,20 @@ function anchorsLine(anchors: MemoryStatus['anchors']): string {
   return `stale entries: ${anchors.staleEntries.project} project, ${anchors.staleEntries.user} user (verified ${anchors.verifiedAt})`;
 }
 
+/** Scene and doctrine files nothing gives back: where, why (the lint's rule), and what to do. */
+function leftOutLines(files: NonNullable<MemoryStatus['leftOutFiles']>): string[] {
+  if (files.length === 0) return [];
+  const lines = [`scene and doctrine files left out: ${files.length} (nothing gives them back)`];
+  for (const file of files) {
+    const where = file.scope === 'user' ? 'user' : `project ${file.repository ?? file.repositoryKey.slice(0, 12)}`;
+    const position = file.line === null ? '' : `:${file.line}`;
+    lines.push(`  ${where} ${file.path}${position}: ${file.kind}${file.rule ? ` ${file.rule}` : ''}`);
+    if (file.kind !== 'blocked' && file.kind !== 'unlinted') lines.push(`    ${file.message}`);
+    lines.push(`    ${file.fix}`);
+  }
+  return lines;
+}
+
 export function statusText(s: MemoryStatus, verification: MemoryAnchorRun | null = null): string {
   if (s.state === 'unavailable') return `memory: unavailable — ${s.reason}`;
   const lines = [
@@ -224,6 +240,7 @@ export function statusText(s: MemoryStatus, verification: MemoryAnchorRun | null
       `runner ${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint}; sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes (run budget ${runner.budget?.runBytes})`,
     );
   lines.push(anchorsLine(s.anchors));
+  lines.push(...leftOutLines(s.leftOutFiles ?? []));
   lines.push(...usageSummaryLines(s.usage));
   if (verification?.state === 'failed')
     lines.push(`verification of this worktree: failed — ${verification.reason} (the counts are the last run's)`);

@@ -1,5 +1,6 @@
-// A consolidation patch as lines for a person (memory consolidate, memory review): what each
-// operation does and the entries, with revisions, it rests on. No schema library: review is a read.
+// A consolidation patch as lines for a person (memory consolidate, memory review, memory patch):
+// what each operation does and the entries, with revisions, it rests on. No schema library: review
+// is a read.
 import type { ConsolidationReview } from '../../api/memory-views.js';
 import { describeOperation } from '../../memory/consolidation/patch.js';
 
@@ -18,7 +19,7 @@ export function patchLines(patch: ConsolidationReview): string[] {
     ...patch.operations.map(
       (operation, index) => `  ${index + 1}. ${describeOperation(operation).replace(/\s+/g, ' ')}`,
     ),
-    ...(patch.operations.length > 0
+    ...(patch.operations.length > 0 && patch.status !== 'applied'
       ? [`  prepare it: common-memory memory prepare ${patch.taskId} [--operations 1,3]`]
       : []),
   ];

@@ -14,6 +14,7 @@
 import { contentWords, normalizeStatement } from '../adjudication-rules.js';
 import { parseEntryDocument, slugify } from '../entry-format.js';
 import type { BasedOn, ConsolidationOperation } from './patch.js';
+import { type GoneEntries, goneBySupersedes, relistText } from './relist.js';
 import {
   consolidationFromDocument,
   formatConsolidationFile,
@@ -436,8 +437,16 @@ function sceneFor(
   };
 }
 
-/** An existing scene with new members: its file's other bytes kept when its text is known. */
-function updatedScene(old: ExistingScene, entries: string[]): string {
+/**
+ * An existing scene with new members: its file's other bytes kept when its text is known, except
+ * that its text names no entry an earlier plan merged away or retired (relist.ts).
+ */
+function updatedScene(
+  old: ExistingScene,
+  entries: string[],
+  gone: GoneEntries,
+  titles: ReadonlyMap<string, string>,
+): string {
   const fields: SceneFile = {
     kind: 'scene',
     name: old.name,
@@ -452,10 +461,14 @@ function updatedScene(old: ExistingScene, entries: string[]): string {
     if (document.ok) {
       const parsed = consolidationFromDocument(document.value);
       if (parsed.ok && parsed.value.kind === 'scene')
-        return updateConsolidationFile(document.value, { ...parsed.value, entries });
+        return updateConsolidationFile(document.value, {
+          ...parsed.value,
+          entries,
+          body: relistText(parsed.value.body, gone, titles),
+        });
     }
   }
-  return formatConsolidationFile({ ...fields, entries });
+  return formatConsolidationFile({ ...fields, entries, body: relistText(fields.body, gone, titles) });
 }
 
 function overlap(a: readonly string[], b: readonly string[]): number {
@@ -482,6 +495,8 @@ function sceneOperations(
     (group) => group.length >= SCENE_MIN_ENTRIES,
   );
   const byId = new Map(list.map((profile) => [profile.entry.id, profile.entry]));
+  const gone = goneBySupersedes(list.map((profile) => profile.entry));
+  const titles = new Map(list.map((profile) => [profile.entry.id, profile.entry.title]));
   const frequency = new Map<string, number>();
   for (const profile of liveList)
     for (const word of profile.weights.keys()) frequency.set(word, (frequency.get(word) ?? 0) + 1);
@@ -505,7 +520,7 @@ function sceneOperations(
         target: 'scene',
         name: match.old.name,
         // A scene people may have edited: only its members change; every other byte stays theirs.
-        newContent: updatedScene(match.old, scene.entries),
+        newContent: updatedScene(match.old, scene.entries, gone, titles),
         basedOn: basedOn(cited),
         mergeSources: [],
         supersededBy: null,

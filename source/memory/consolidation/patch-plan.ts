@@ -27,7 +27,8 @@ import {
 } from '../promotion-plan.js';
 import type { SecretFinding } from '../secret-lint.js';
 import { type ConsolidationOperation, checkOperation } from './patch.js';
-import { consolidationPath, parseConsolidationFile, SCENE_DIRECTORY, updateConsolidationFile } from './scene-format.js';
+import { goneBySupersedes, relistFile, relistText } from './relist.js';
+import { consolidationPath, parseConsolidationFile, SCENE_DIRECTORY } from './scene-format.js';
 
 export type { PlanConsolidation };
 
@@ -251,7 +252,7 @@ export function buildConsolidationPlan(input: PatchPlanInput): PatchPlanResult {
       });
     }
   }
-  const relisted = relistRemovedEntries(input.patch.operations, accepted, steps, files);
+  const relisted = relistRemovedEntries(input.patch.operations, accepted, steps, files, entryFiles);
   if (typeof relisted === 'string') return invalid(relisted);
   if (steps.length === 0)
     return invalid(
@@ -324,61 +325,63 @@ export function buildConsolidationPlan(input: PatchPlanInput): PatchPlanResult {
 }
 
 /**
- * No scene or doctrine file points at an entry the plan removes: an entry merged away is listed as
+ * No scene or doctrine file points at an entry the plan removes: an entry merged away is named as
  * the survivor it was merged into, a retired one as the entry that supersedes it (dropped when that
- * one is already listed). A scene or doctrine the plan writes is rewritten so; an existing scene the
- * plan does not touch that lists such an entry gets an update step of its own (the operation that
- * removes the entry), every other byte kept. Mutates `steps`; a problem is returned as text.
+ * one is already listed) — in its id list and in its text (relist.ts). A scene or doctrine the plan
+ * writes is rewritten so, for entries an earlier plan removed too (a live entry names them in
+ * `supersedes`); an existing scene the plan does not touch that names an entry this plan removes
+ * gets an update step of its own (the operation that removes the entry), every other byte kept.
+ * Mutates `steps`; a problem is returned as text.
  */
 function relistRemovedEntries(
   operations: readonly ConsolidationOperation[],
   accepted: readonly number[],
   steps: Step[],
   files: ReadonlyMap<string, Uint8Array>,
+  entryFiles: ReadonlyMap<string, CurrentFile[]>,
 ): string | null {
-  const gone = new Map<string, { by: string | null; number: number }>();
+  const byPlan = new Map<string, { by: string | null; number: number }>();
   for (const number of accepted) {
     const operation = operations[number - 1]!;
     if (operation.target !== 'entry') continue;
     if (operation.op === 'merge')
-      for (const source of operation.mergeSources) gone.set(source, { by: operation.name, number });
-    else if (operation.op === 'retire') gone.set(operation.name, { by: operation.supersededBy, number });
+      for (const source of operation.mergeSources) byPlan.set(source, { by: operation.name, number });
+    else if (operation.op === 'retire') byPlan.set(operation.name, { by: operation.supersededBy, number });
   }
+  const live: Array<{ id: string; supersedes: readonly string[] }> = [];
+  const titles = new Map<string, string>();
+  for (const [id, held] of entryFiles) {
+    const parsed = held.length === 1 ? parseEntry(held[0]!.bytes) : null;
+    if (!parsed?.ok || byPlan.has(id)) continue;
+    live.push({ id, supersedes: parsed.value.entry.supersedes });
+    titles.set(id, parsed.value.entry.title);
+  }
+  const gone = new Map<string, string | null>(goneBySupersedes(live));
+  for (const [id, { by }] of byPlan) gone.set(id, by);
   if (gone.size === 0) return null;
-  const resolve = (id: string): string | null => {
-    let next: string | null = id;
-    for (let hops = 0; next !== null && gone.has(next); hops++) next = hops > gone.size ? null : gone.get(next)!.by;
-    return next;
-  };
-  /** The bytes with the ids relisted; null when it lists none of the removed entries. */
-  const relist = (path: string, bytes: Uint8Array): { content: Uint8Array; number: number } | string | null => {
+  const relist = (path: string, bytes: Uint8Array, number: number | null) => {
     const parsed = parseConsolidationFile(bytes);
     if (!parsed.ok) return null;
-    const { file, document } = parsed.value;
-    const ids = file.kind === 'scene' ? file.entries : file.cites;
-    const removing = ids.find((id) => gone.has(id));
-    if (removing === undefined) return null;
-    const number = gone.get(removing)!.number;
-    const next: string[] = [];
-    for (const id of ids) {
-      const now = resolve(id);
-      if (now !== null && !next.includes(now)) next.push(now);
-    }
-    if (next.length === 0)
-      return `operation ${number}: ${path} would list no entry once the plan removes ${ids.join(', ')}; accept a delete of it too, or leave the operation out`;
-    const edited = file.kind === 'scene' ? { ...file, entries: next } : { ...file, cites: next };
-    return { content: encoder.encode(updateConsolidationFile(document, edited)), number };
+    const done = relistFile(parsed.value.document, parsed.value.file, gone, titles);
+    if (typeof done === 'string')
+      return `operation ${number ?? '?'}: ${path} ${done}; accept a delete of it too, or leave the operation out`;
+    return done && { content: encoder.encode(done.text) };
   };
   for (const step of steps) {
     if (step.action === 'remove' || !/^(scene|doctrine):/.test(step.entryId)) continue;
-    const done = relist(step.path, step.content);
+    const done = relist(step.path, step.content, step.number);
     if (typeof done === 'string') return done;
     if (done) step.content = done.content;
   }
+  if (byPlan.size === 0) return null;
   const touched = new Set(steps.map((step) => step.path));
   for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (touched.has(path) || !path.startsWith(`${SCENE_DIRECTORY}/`)) continue;
-    const done = relist(path, bytes);
+    // Only a scene naming an entry this plan removes is this plan's business.
+    const text = decoder.decode(bytes);
+    const named = [...byPlan.keys()].find((id) => relistText(text, new Map([[id, null]]), titles) !== text);
+    if (named === undefined) continue;
+    const done = relist(path, bytes, byPlan.get(named)!.number);
     if (typeof done === 'string') return done;
     if (done)
       steps.push({
@@ -387,7 +390,7 @@ function relistRemovedEntries(
         action: 'update',
         content: done.content,
         current: bytes,
-        number: done.number,
+        number: byPlan.get(named)!.number,
       });
   }
   return null;

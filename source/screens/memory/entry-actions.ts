@@ -109,10 +109,13 @@ export function editEntry(entry: MemoryEntryView, edit: EditInEditor): EntryActi
 }
 
 /** The entry the keys act on: the open one, else the selected row. */
-/** A scene (`scene:<name>`, from search) is read here but changed only by consolidation: no entry action. */
-const isSceneId = (id: string): boolean => id.startsWith('scene:');
+/**
+ * A scene or a doctrine (`scene:<name>`, `doctrine:<name>`, from search) is read here but changed
+ * only by consolidation: no entry action.
+ */
+const isSceneId = (id: string): boolean => id.startsWith('scene:') || id.startsWith('doctrine:');
 
-/** The entry the keys act on: the open one, else the selected row; never a scene. */
+/** The entry the keys act on: the open one, else the selected row; never a scene or a doctrine. */
 export function targetEntry(entries: EntriesState): { entryId: string; scope: string; title: string } | null {
   const target = actedOn(entries);
   return target && !isSceneId(target.entryId) ? target : null;

@@ -35,6 +35,7 @@ import {
   encodePreviousScan,
   type FileLint,
   type ProjectionScan,
+  type ScannedDoctrine,
   type ScannedScene,
   scanApprovedRoot,
 } from '../../effects/approved-scan.js';
@@ -53,6 +54,7 @@ import {
   type SyncApprovedInput,
   syncApproved,
 } from './approved-sync.js';
+import { storedDoctrineByPath } from './doctrine-sync.js';
 import { openMemoryState, openMemoryStateReadOnly } from './state-database.js';
 
 export interface FollowTarget {
@@ -112,6 +114,7 @@ export const scanInput = (
   problems: scan.problems,
   entries: scan.entries,
   scenes: scan.scenes,
+  doctrine: scan.doctrine,
   directories: scan.directories,
 });
 
@@ -236,10 +239,17 @@ function followOne(
       const scene = scenes.get(path);
       return scene && scene.contentDigest === digest ? scene : undefined;
     };
+    let doctrine: Map<string, ScannedDoctrine> | undefined;
+    const knownDoctrine = (path: string, digest: string): ScannedDoctrine | undefined => {
+      doctrine ??= storedDoctrineByPath(reader, owner);
+      const found = doctrine.get(path);
+      return found && found.contentDigest === digest ? found : undefined;
+    };
     const scan = scanApprovedRoot(root, owner.scope, {
       ...(previous ? { previous } : {}),
       known,
       knownScene,
+      knownDoctrine,
       deadlineMs,
       ...(lintFile ? { lintFile } : {}),
     });

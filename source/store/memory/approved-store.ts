@@ -73,6 +73,20 @@ export const syncInput = z
           .strict(),
       )
       .optional(),
+    doctrine: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            title: z.string(),
+            cites: z.array(z.string()),
+            principle: z.string(),
+            path: z.string(),
+            contentDigest: hex64,
+          })
+          .strict(),
+      )
+      .optional(),
     directories: z
       .object({
         stamps: z.string(),

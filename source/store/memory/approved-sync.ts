@@ -11,7 +11,14 @@
 // sync that committed in between wins (the caller scans again or reports partial).
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
-import type { DirectoryStamps, MemoryScope, ProjectionProblem, ScannedScene } from '../../effects/approved-scan.js';
+import type {
+  DirectoryStamps,
+  MemoryScope,
+  ProjectionProblem,
+  ScannedDoctrine,
+  ScannedScene,
+} from '../../effects/approved-scan.js';
+import { replaceDoctrine } from './doctrine-sync.js';
 import { approvedSearchableText, indexRecallRow, unindexRecallRow } from './recall-terms.js';
 
 /** What the FTS rows index and how: a change re-indexes on the next complete scan. */
@@ -56,6 +63,8 @@ export interface SyncApprovedInput {
   entries: StoredEntryInput[];
   /** The scene files of the root (absent: none), kept with a complete projection. */
   scenes?: ScannedScene[] | undefined;
+  /** The doctrine files of the root (absent: none), kept with a complete projection. */
+  doctrine?: ScannedDoctrine[] | undefined;
   /** The root's directory stamps as the scan took them: kept with a complete projection only. */
   directories?: DirectoryStamps | undefined;
 }
@@ -381,6 +390,7 @@ export function syncApproved(tx: Tx<'memory'>, input: SyncApprovedInput): SyncAp
   }
   replaceEntries(tx, owner, input.entries);
   replaceScenes(tx, owner, input.scenes ?? [], input.entries);
+  replaceDoctrine(tx, owner, input.doctrine ?? [], input.entries);
   keepDirectoryStamps(tx, owner, input.directories ?? null);
   const generation = (current?.generation ?? 0) + 1;
   prepared(

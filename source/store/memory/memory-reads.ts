@@ -44,6 +44,8 @@ export function emptyMemoryStatus(
     promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
     anchors: { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null },
     usage: state === 'unavailable' ? unavailableSummary(reason ?? 'memory-state cannot be read') : emptySummary(),
+    // Unreadable is not "none left out": absent, as from a host older than the field.
+    ...(state === 'unavailable' ? {} : { leftOutFiles: [] }),
   };
 }
 
@@ -153,8 +155,82 @@ export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoE
     ] as const);
     status.anchors = readAnchorSummary(db);
     status.usage = readUsageSummaryView(db);
+    status.leftOutFiles = readLeftOutFiles(db);
     return status;
   })();
+}
+
+type LeftOutFile = NonNullable<MemoryStatus['leftOutFiles']>[number];
+
+/** What a person does about a scene or doctrine file left out, by why it was. */
+function leftOutFix(kind: string, scope: 'project' | 'user'): string {
+  const sync = scope === 'project' ? 'common-memory memory sync in that worktree' : 'common-memory memory sync';
+  switch (kind) {
+    case 'blocked':
+      return `take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove the file; then run ${sync}`;
+    case 'unlinted':
+      return `run ${sync}: it lints the file and gives it back if nothing blocks it`;
+    default:
+      return `fix the file as the message says, then run ${sync}`;
+  }
+}
+
+/**
+ * The scene and doctrine files each owner's last scan left out (kept with its stamps, so a blocked
+ * file stays named until it is fixed), user scope first, then by repository and path.
+ */
+export function readLeftOutFiles(db: Db): LeftOutFile[] {
+  if (!db.prepare("SELECT 1 FROM pragma_table_info('approved_projection') WHERE name = 'scan_json'").get()) return [];
+  const rows = prepared(
+    db,
+    `SELECT p.scope, p.repository_key, b.root_realpath, json_extract(p.scan_json, '$.sceneProblems') AS problems
+       FROM approved_projection p
+       LEFT JOIN repository_bindings b USING (repository_key, worktree_key)
+      WHERE p.scan_json IS NOT NULL AND json_valid(p.scan_json) AND json_extract(p.scan_json, '$.sceneProblems') IS NOT NULL
+      ORDER BY p.scope = 'project', b.root_realpath, p.repository_key`,
+  ).all() as Array<{
+    scope: 'project' | 'user';
+    repository_key: string;
+    root_realpath: string | null;
+    problems: string;
+  }>;
+  const out: LeftOutFile[] = [];
+  for (const row of rows) {
+    let problems: unknown;
+    try {
+      problems = JSON.parse(row.problems);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(problems)) continue;
+    for (const problem of problems as Array<Record<string, unknown>>) {
+      if (typeof problem?.path !== 'string' || typeof problem.message !== 'string') continue;
+      const kind = typeof problem.kind === 'string' ? problem.kind : 'malformed';
+      out.push({
+        scope: row.scope,
+        repositoryKey: row.repository_key,
+        // The directory's name only: absolute paths never leave memory-state.
+        repository: row.scope === 'user' || row.root_realpath === null ? null : basename(row.root_realpath),
+        path: problem.path,
+        kind,
+        line: typeof problem.line === 'number' ? problem.line : null,
+        rule:
+          typeof problem.rule === 'string'
+            ? problem.rule
+            : kind === 'blocked'
+              ? (/ block ([^\s(]+)/.exec(problem.message)?.[1] ?? null)
+              : null,
+        message: problem.message,
+        fix: leftOutFix(kind, row.scope),
+      });
+    }
+  }
+  return out.sort(
+    (a, b) =>
+      Number(a.scope === 'project') - Number(b.scope === 'project') ||
+      (a.repository ?? '').localeCompare(b.repository ?? '') ||
+      a.path.localeCompare(b.path),
+  );
 }
 
 /** A page of the review queue: the owner filter (null: every owner), at most `limit`, after the cursor. */

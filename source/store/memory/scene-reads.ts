@@ -4,9 +4,9 @@
 // they fit a bound — and search matches its name, title, `appliesWhen` and summary.
 import { prepared, type Db } from '../database.js';
 import type { MemoryScope } from '../../effects/approved-scan.js';
-import { foldForMatch } from '../../memory/visible-text.js';
 import { sceneIdOf } from '../../memory/snapshot.js';
 import type { ApprovedOwner } from './approved-sync.js';
+import { matchScore, queryTerms } from './match-words.js';
 
 /** Bodies of a scene's entries given by `get`, in all: past this, entries are given by id and title. */
 export const SCENE_BODIES_MAX_BYTES = 24 * 1024;
@@ -135,25 +135,14 @@ export interface SceneHit {
   entries: number;
 }
 
-/** Words too common to say anything of a scene. */
-const STOP = new Set(['the', 'and', 'for', 'with', 'when', 'how', 'what', 'this', 'that', 'from', 'into']);
-
-const wordsOf = (text: string): string[] =>
-  [...text]
-    .map(foldForMatch)
-    .join('')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
-
 /**
  * The owners' scenes matching `query`: a scene matches when at least half of the query's words
  * (of three letters or more, common words aside) begin a word of its name, title, `appliesWhen`
  * or summary. Most words matched first, then most entries, then the repository's, then by name.
  */
 export function searchScenes(db: Db, owners: readonly ApprovedOwner[], query: string, limit: number): SceneHit[] {
-  const terms = [...new Set(wordsOf(query).filter((word) => word.length >= 3 && !STOP.has(word)))];
+  const terms = queryTerms(query);
   if (terms.length === 0 || owners.length === 0 || limit < 1) return [];
-  const need = Math.ceil(terms.length / 2);
   const read = prepared(
     db,
     `SELECT name, scope, title, applies_when, summary, path, entries FROM approved_scenes
@@ -165,9 +154,8 @@ export function searchScenes(db: Db, owners: readonly ApprovedOwner[], query: st
       Pick<SceneRow, 'name' | 'scope' | 'title' | 'applies_when' | 'summary' | 'path' | 'entries'>
     >;
     for (const row of rows) {
-      const words = wordsOf(`${row.name} ${row.title} ${row.applies_when ?? ''} ${row.summary}`);
-      const score = terms.filter((term) => words.some((word) => word.startsWith(term))).length;
-      if (score < need) continue;
+      const score = matchScore(terms, `${row.name} ${row.title} ${row.applies_when ?? ''} ${row.summary}`);
+      if (score === null) continue;
       hits.push({
         sceneId: sceneIdOf(row.name),
         title: row.title,

@@ -19,6 +19,7 @@ import { openMemoryStateReadOnly } from './state-database.js';
 import { memoryRootOf } from '../../effects/memory-root.js';
 import { type FollowTarget, followApproved } from './approved-follow.js';
 import { readProjectionCoverage, readProjectionState } from './approved-sync.js';
+import { readSnapshotDoctrine } from './doctrine-reads.js';
 
 export interface SnapshotOwner {
   scope: 'project' | 'user';
@@ -115,6 +116,8 @@ export function snapshotFromState(
       total += (count.get(owner.repositoryKey, owner.worktreeKey) as number | undefined) ?? 0;
     }
     let scenes: SnapshotScene[] | undefined;
+    // The doctrine whose basis holds: a few short rows, named in one bounded line.
+    const doctrine = readSnapshotDoctrine(db, owners);
     const select = (limit: number): Snapshot => {
       const rows: OrderRow[] = [];
       for (const owner of owners)
@@ -125,7 +128,7 @@ export function snapshotFromState(
         scenes ??= readSnapshotScenes(db, owners);
         return scenes;
       };
-      return selectSnapshot(given.map(snapshotEntry), budgetBytes, total, cli, reason, withheld, sceneRows);
+      return selectSnapshot(given.map(snapshotEntry), budgetBytes, total, cli, reason, withheld, sceneRows, doctrine);
     };
     const page = Math.min(FIRST_PAGE_ROWS, bound);
     const firstTry = select(page);

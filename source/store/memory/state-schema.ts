@@ -18,6 +18,7 @@ import { migrateToEntryUsefulness } from './schema/v11-entry-usefulness.js';
 import { migrateToConsolidationPatches } from './schema/v12-consolidation-patches.js';
 import { migrateToApprovedScenes } from './schema/v13-approved-scenes.js';
 import { migrateToAppliedPatches } from './schema/v14-applied-patches.js';
+import { migrateToApprovedDoctrine } from './schema/v15-approved-doctrine.js';
 
 export const memoryStateSchema: Schema = {
   name: 'memory-state.sqlite',
@@ -36,5 +37,6 @@ export const memoryStateSchema: Schema = {
     migrateToConsolidationPatches,
     migrateToApprovedScenes,
     migrateToAppliedPatches,
+    migrateToApprovedDoctrine,
   ],
 };
