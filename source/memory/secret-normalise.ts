@@ -141,6 +141,8 @@ const WRAP_SIDE = 8;
 
 const EVENTS = new RegExp(
   [
+    // A string literal closed, concatenated on the next line and opened again: `"…"\n  + "…"` (or `.`, `&`, nothing).
+    String.raw`(["'])[ \t]*[+.&]?[ \t]*\r?\n[ \t]*[+.&]?[ \t]*\1`,
     String.raw`[${INVISIBLE_CLASS}]|\uDB40[\uDC00-\uDC7F]`,
     String.raw`&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,9});`,
     String.raw`%[0-9A-Fa-f]{2}`,
@@ -252,6 +254,25 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
     const raw = match[0];
     const first = raw.charCodeAt(0);
     copy(at);
+    if ((first === 0x22 || first === 0x27) && raw.length > 1) {
+      // A string concatenated over a line break: joined only when the pieces either side look like one token.
+      const head = leadingRun(text, at + raw.length);
+      const joins =
+        joinWrapped &&
+        tail > 0 &&
+        head > 0 &&
+        tail + head >= WRAP_MIN &&
+        Math.max(tail, head) >= WRAP_SIDE &&
+        !wordLike(trailingText(text, at) + text.slice(at + raw.length, at + raw.length + head));
+      if (joins) {
+        replace(at, raw.length, '', BIT.wrapped);
+        joined = true;
+      } else {
+        copy(at + raw.length);
+        tail = 0;
+      }
+      continue;
+    }
     if (raw === '\n' || first === 0x0a || first === 0x0d || (first === 0x5c && /^\\\r?\n/.test(raw))) {
       // A line break: joined only when it splits what looks like one token.
       if (!joinWrapped) {
