@@ -216,7 +216,11 @@ function proseValue(value: string, marked: boolean, match?: RegExpExecArray): Se
   const bare = value.replace(/^[("'`“‘]+/, '').replace(/[)"'`”’.,;:!?]+$/, '');
   if (bare.length < 8 || bare.length > 128) return null;
   if (isPlaceholder(bare) || isCode(bare) || PROSE_NOT_VALUE.test(bare)) return null;
-  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare) || wrongShapeToken(bare, match ? textAfter(value, match) : ''))
+  if (
+    PUBLIC_VALUE.test(bare) ||
+    ENCRYPTED_VALUE.test(bare) ||
+    wrongShapeToken(bare, match ? textAfter(value, match) : '')
+  )
     return null;
   if (/^[A-Za-z]+(?:[-_'][A-Za-z]+)*$/.test(bare) || /^[\d\s.,:/-]+$/.test(bare)) return null;
   const classes = classesOf(bare);
@@ -267,6 +271,11 @@ function isSecretName(name: string): boolean {
   )
     return false;
   return /pass|pwd|secret|token|credential|api_?key|(?:^|[_.-])(?:key|pat|auth)$/.test(words);
+}
+
+/** A value after its key in `key = value` forms: the key is what the match holds before the value. */
+function keyedValue(secret: string, match: RegExpExecArray): SecretSeverity | null {
+  return contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret)), textAfter(secret, match));
 }
 
 /** A value under a name (a table row, an env entry, `set -gx`): a secret when the name says so. */
@@ -339,7 +348,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: 2,
-    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret)), textAfter(secret, match)),
+    check: keyedValue,
   },
   {
     name: 'keyword-secret',
@@ -351,7 +360,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: [2, 3],
-    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret)), textAfter(secret, match)),
+    check: keyedValue,
   },
   {
     name: 'prose-secret',
@@ -440,7 +449,7 @@ const CONTEXT_RULES: Rule[] = [
     pattern:
       /(?<![A-Za-z0-9_])(?!(?:[A-Z0-9]+_)*(?:PUBLIC|PUBLISHABLE|PUB|SITE|PRIMARY|PARTITION|SORT|FOREIGN|CACHE|IDEMPOTENCY|KMS|LOOKUP|MAP|GPG|PGP|SSH|RSA|ROUTING|REGISTRY|INDEX|HASH|ID)_KEY\b)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY["']?\s*(?::=|=>|[:=])\s*(["'\x60]?)([^\s"'\x60,;<]{8,512})\1/g,
     secretGroup: 2,
-    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret)), textAfter(secret, match)),
+    check: keyedValue,
   },
   {
     name: 'keyword-secret',
@@ -475,8 +484,7 @@ const CONTEXT_RULES: Rule[] = [
     severity: 'block',
     keywords: ['pass', 'secret', 'token', 'key'],
     // Gradle, Groovy and Ruby settings: a name, a space, a quoted value (`storePassword "…"`, `password '…'`).
-    pattern:
-      /(?<![\w.$-])([a-z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret|Token|ApiKey|Key)|password|passwd|passphrase|secret|token)[ \t]+(["'])([^\s"'\x60]{4,512})\2/g,
+    pattern: /(?<![\w.$-])([a-z][A-Za-z0-9]*)[ \t]+(["'])([^\s"'\x60]{4,512})\2/g,
     secretGroup: 3,
     check: namedValue,
   },
@@ -490,7 +498,10 @@ const CONTEXT_RULES: Rule[] = [
     check: (secret) => {
       const decoded = Buffer.from(secret, 'base64').toString('latin1');
       const colon = decoded.indexOf(':');
-      return /^[\x20-\x7e]+$/.test(decoded) && colon > 0 && colon < decoded.length - 1 && !isPlaceholder(decoded.slice(colon + 1))
+      return /^[\x20-\x7e]+$/.test(decoded) &&
+        colon > 0 &&
+        colon < decoded.length - 1 &&
+        !isPlaceholder(decoded.slice(colon + 1))
         ? 'block'
         : null;
     },
@@ -500,10 +511,8 @@ const CONTEXT_RULES: Rule[] = [
     severity: 'block',
     keywords: ['pass', 'pw'],
     // "log in as root with password qwerty123, …": a password named as such, weak ones too.
-    pattern: new RegExp(
-      String.raw`\b(?:with|using|use|enter|type)[^\S\n]+(?:the[^\S\n]+)?(?:password|passwd|passphrase|pass|pwd|pw)[^\S\n]+["'\x60“‘]?([^\s"'\x60”’<>,;]{4,64}?)["'\x60”’]?(?=[,;)]|\.(?:\s|$)|$|[^\S\n]+(?:and|but|since|then|on|for|to|it)\b)`,
-      'gi',
-    ),
+    pattern:
+      /\b(?:with|using|use|enter|type)[^\S\n]+(?:the[^\S\n]+)?(?:password|passwd|passphrase|pass|pwd|pw)[^\S\n]+["'\x60“‘]?([^\s"'\x60”’<>,;]{4,64}?)["'\x60”’]?(?=[,;)]|\.(?:\s|$)|$|[^\S\n]+(?:and|but|since|then|on|for|to|it)\b)/gi,
     secretGroup: 1,
     check: (secret) => weakProseValue(secret),
   },
@@ -513,7 +522,7 @@ const CONTEXT_RULES: Rule[] = [
     keywords: PROSE_KEYWORDS,
     // The value first: "… is the Linode secret the pipeline needs", "…, our Okta token, until March".
     pattern: new RegExp(
-      String.raw`(?<![^\s("'\x60“‘])(${PROSE_VALUE})(?:,[^\S\n]*|[^\S\n]+(?:is|was)[^\S\n]+)(?:our|the|my|your|their)[^\S\n]+(?:[\w.-]+[^\S\n]+){0,3}?(?:${PROSE_KEY})(?=[,.;:)]|$|[^\S\n]+(?:the|that|which|we|for|until|used|in|of|to)\b)`,
+      String.raw`(?<![^\s("'\x60“‘])(?=[^\s,]{8,128}(?:,|[^\S\n]+(?:is|was)[^\S\n]))(${PROSE_VALUE})(?:,[^\S\n]*|[^\S\n]+(?:is|was)[^\S\n]+)(?:our|the|my|your|their)[^\S\n]+(?:[\w.-]+[^\S\n]+){0,3}?(?:${PROSE_KEY})(?=[,.;:)]|$|[^\S\n]+(?:the|that|which|we|for|until|used|in|of|to)\b)`,
       'gi',
     ),
     secretGroup: 1,
@@ -536,7 +545,10 @@ const CONTEXT_RULES: Rule[] = [
     severity: 'block',
     keywords: ['key'],
     // "Current Stripe key → …": a named key and an arrow.
-    pattern: new RegExp(String.raw`\b[A-Z][\w.-]*[^\S\n]+key[^\S\n]*(?:→|->|=>)[^\S\n]*["'\x60“‘]?(${PROSE_VALUE})`, 'g'),
+    pattern: new RegExp(
+      String.raw`\b[A-Z][\w.-]*[^\S\n]+key[^\S\n]*(?:→|->|=>)[^\S\n]*["'\x60“‘]?(${PROSE_VALUE})`,
+      'g',
+    ),
     secretGroup: 1,
     check: (secret, match) => proseValue(secret, true, match),
   },

@@ -254,33 +254,11 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
     const raw = match[0];
     const first = raw.charCodeAt(0);
     copy(at);
-    if ((first === 0x22 || first === 0x27) && raw.length > 1) {
-      // A string concatenated over a line break: joined only when the pieces either side look like one token.
-      const head = leadingRun(text, at + raw.length);
-      const joins =
-        joinWrapped &&
-        tail > 0 &&
-        head > 0 &&
-        tail + head >= WRAP_MIN &&
-        Math.max(tail, head) >= WRAP_SIDE &&
-        !wordLike(trailingText(text, at) + text.slice(at + raw.length, at + raw.length + head));
-      if (joins) {
-        replace(at, raw.length, '', BIT.wrapped);
-        joined = true;
-      } else {
-        copy(at + raw.length);
-        tail = 0;
-      }
-      continue;
-    }
-    if (raw === '\n' || first === 0x0a || first === 0x0d || (first === 0x5c && /^\\\r?\n/.test(raw))) {
-      // A line break: joined only when it splits what looks like one token.
-      if (!joinWrapped) {
-        copy(at + raw.length);
-        tail = 0;
-        continue;
-      }
-      const head = leadingRun(text, at + raw.length);
+    // A line break, or a string literal concatenated over one (`"…"\n  + "…"`): joined only when it
+    // splits what looks like one token.
+    const breaks = raw === '\n' || first === 0x0a || first === 0x0d || (first === 0x5c && /^\\\r?\n/.test(raw));
+    if (breaks || ((first === 0x22 || first === 0x27) && raw.length > 1)) {
+      const head = joinWrapped ? leadingRun(text, at + raw.length) : 0;
       const joins =
         tail > 0 &&
         head > 0 &&

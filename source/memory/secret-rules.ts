@@ -671,7 +671,7 @@ export const FORMAT_RULES: Rule[] = [
   {
     name: 'asana-token',
     severity: 'block',
-    keywords: ['/'],
+    keywords: ['1/', '2/'],
     // Personal access tokens: "<version>/<user id>/<app id>:<32 hex>".
     pattern: re(String.raw`(?<![A-Za-z0-9_/])[12]/\d{10,20}/\d{10,20}:[a-f0-9]{32}${E}`),
   },
