@@ -483,8 +483,8 @@ const CONTEXT_RULES: Rule[] = [
     name: 'keyword-secret',
     severity: 'block',
     keywords: ['pass', 'secret', 'token', 'key'],
-    // Gradle, Groovy and Ruby settings: a name, a space, a quoted value (`storePassword "…"`, `password '…'`).
-    pattern: /(?<![\w.$-])([a-z][A-Za-z0-9]*)[ \t]+(["'])([^\s"'\x60]{4,512})\2/g,
+    // Gradle, Groovy and Ruby settings: a name first on its line (or after `{`, `;`), a space, a quoted value (`storePassword "…"`).
+    pattern: /(?<=^[ \t]*|[{;][ \t]*)([a-z][A-Za-z0-9]*)[ \t]+(["'])([^\s"'\x60]{4,512})\2/gm,
     secretGroup: 3,
     check: namedValue,
   },
