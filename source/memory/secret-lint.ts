@@ -546,7 +546,7 @@ const CONTEXT_RULES: Rule[] = [
     keywords: ['key'],
     // "Current Stripe key → …": a named key and an arrow.
     pattern: new RegExp(
-      String.raw`\b[A-Z][\w.-]*[^\S\n]+key[^\S\n]*(?:→|->|=>)[^\S\n]*["'\x60“‘]?(${PROSE_VALUE})`,
+      String.raw`(?<=\b[A-Z][\w.-]*[^\S\n]+)key[^\S\n]*(?:→|->|=>)[^\S\n]*["'\x60“‘]?(${PROSE_VALUE})`,
       'g',
     ),
     secretGroup: 1,
