@@ -136,7 +136,7 @@ const DOCUMENTED_PREFIXES: [string, RegExp[]][] = (() => {
   const byPrefix = new Map<string, RegExp[]>();
   for (const rule of FORMAT_RULES)
     for (const keyword of rule.keywords) {
-      if (keyword.length < 4 || !/[_.$-]$/.test(keyword) || /^(?:secret_|key-|api-)$/.test(keyword)) continue;
+      if (keyword.length < 4 || !/[_.$-]$/.test(keyword) || /^(?:secret_|key-|api-|sdk-|pat-)$/.test(keyword)) continue;
       const patterns = byPrefix.get(keyword) ?? [];
       // Anchored at the value's start, without the end boundary: a token with a word glued on (a
       // wrapped token joined to the next line's first word) still has the documented shape.

@@ -684,6 +684,68 @@ export const FORMAT_RULES: Rule[] = [
     check: (secret) => (/\d/.test(secret.slice(3)) && /[a-z]/.test(secret.slice(3)) ? 'block' : null),
   },
   {
+    name: 'jfrog-api-key',
+    severity: 'block',
+    keywords: ['akcp'],
+    // JFrog Artifactory API keys: "AKCp" and 69 base62 characters.
+    pattern: re(String.raw`${B}AKCp[A-Za-z0-9]{69}${E}`),
+  },
+  {
+    name: 'langsmith-api-key',
+    severity: 'block',
+    keywords: ['lsv2_'],
+    // LangSmith personal (lsv2_pt_) and service (lsv2_sk_) keys: 32 hex, "_", 10 hex.
+    pattern: re(String.raw`${B}lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}${E}`),
+  },
+  {
+    name: 'resend-api-key',
+    severity: 'block',
+    keywords: ['re_'],
+    // Resend API keys: "re_", an 8-character id, "_", a 24-character secret.
+    pattern: re(String.raw`${B}re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}${E}`),
+    check: (secret) =>
+      /\d/.test(secret.slice(3)) && /[A-Z]/.test(secret) && /[a-z]/.test(secret.slice(3)) ? 'block' : null,
+  },
+  {
+    name: 'launchdarkly-key',
+    severity: 'block',
+    keywords: ['api-', 'sdk-'],
+    // LaunchDarkly access tokens ("api-") and server-side SDK keys ("sdk-"): the prefix and a UUID.
+    pattern: re(String.raw`${B}(?:api|sdk)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${E_DASH}`),
+  },
+  {
+    name: 'hubspot-token',
+    severity: 'block',
+    keywords: ['pat-'],
+    // HubSpot private app tokens: "pat-", the data region ("na1", "eu1"), "-", a UUID.
+    pattern: re(
+      String.raw`${B}pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${E_DASH}`,
+    ),
+  },
+  {
+    name: 'neon-api-key',
+    severity: 'block',
+    keywords: ['napi_'],
+    // Neon API keys: "napi_" and 64 lower-case letters and digits.
+    pattern: re(String.raw`${B}napi_[a-z0-9]{64}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(5)) && /[a-z]/.test(secret.slice(5)) ? 'block' : null),
+  },
+  {
+    name: 'brevo-api-key',
+    severity: 'block',
+    keywords: ['xkeysib-', 'xsmtpsib-'],
+    // Brevo (Sendinblue) API (xkeysib-) and SMTP (xsmtpsib-) keys: 64 hex, "-", 16 base62.
+    pattern: re(String.raw`${B}x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}${E}`),
+  },
+  {
+    name: 'deepseek-api-key',
+    severity: 'block',
+    keywords: ['sk-'],
+    // DeepSeek API keys: "sk-" and 32 hex characters.
+    pattern: re(String.raw`${B}sk-[a-f0-9]{32}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(3)) && /[a-f]/.test(secret.slice(3)) ? 'block' : null),
+  },
+  {
     name: 'dropbox-token',
     severity: 'block',
     keywords: ['sl.'],
