@@ -21,7 +21,7 @@ import {
   transformBit,
   transformNames,
 } from './secret-normalise.js';
-import { B, FORMAT_RULES, type Rule, type SecretSeverity } from './secret-rules.js';
+import { B, E, E_DASH, FORMAT_RULES, type Rule, type SecretSeverity } from './secret-rules.js';
 import { lineStarts, position } from './text-position.js';
 
 export type { SecretSeverity } from './secret-rules.js';
@@ -115,18 +115,75 @@ export function shannonEntropy(text: string): number {
 }
 
 // `token = randomBytes(32)`, `token: symbol)`, `secret = this.config.secret`: code, not a value.
-const CODE_VALUE = /[()[\]{}<>]|^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+// A dotted path is code when each segment reads as a name (`this.config.secret`, `settings.API_KEY`),
+// not when one is a random run (`y.LiZPXXH7EDYUr` is a password with a dot in it).
+const CODE_VALUE = /[()[\]{}<>]|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+const DOTTED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+/** Code rather than a value: a call, a constant's name, or a dotted path whose pieces are words. */
+const isCode = (value: string) => CODE_VALUE.test(value) || (DOTTED.test(value) && wordShare(value) >= 0.8);
 const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])$/i;
 
 const classesOf = (text: string) => [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
 
-/** Keyword-context values: a placeholder or an environment reference is not a secret; a short or plain one is worth a warning. */
-function contextValue(value: string, key = ''): SecretSeverity | null {
+/**
+ * Prefixes providers document for their tokens (`npm_`, `ghp_`, `glpat-`), with the rules of those
+ * formats. A value under a keyword that carries one but not the documented length or alphabet
+ * (`"npm_token": "npm_<20 characters>"`) is not that token: the format rule is the authority, so
+ * the keyword rule does not report it (a longer value that begins with a well-formed token is that
+ * token with text glued on, and is reported). Generic prefixes (`sk-`, `key-`, `secret_`) are left out.
+ */
+const DOCUMENTED_PREFIXES: [string, RegExp[]][] = (() => {
+  const byPrefix = new Map<string, RegExp[]>();
+  for (const rule of FORMAT_RULES)
+    for (const keyword of rule.keywords) {
+      if (keyword.length < 4 || !/[_.$-]$/.test(keyword) || /^(?:secret_|key-|api-|sdk-|pat-)$/.test(keyword)) continue;
+      const patterns = byPrefix.get(keyword) ?? [];
+      // Anchored at the value's start, without the end boundary: a token with a word glued on (a
+      // wrapped token joined to the next line's first word) still has the documented shape.
+      const body = rule.pattern.source.split(E_DASH).join('').split(E).join('');
+      patterns.push(new RegExp(`^(?:${body})`, rule.pattern.flags.replace('g', '')));
+      byPrefix.set(keyword, patterns);
+    }
+  return [...byPrefix];
+})();
+
+/**
+ * A value that starts with a documented token prefix but is not a token of that format. `after`:
+ * the text that follows it; a value that goes on after a line break may be a token wrapped, which
+ * the joined view checks, so it is not ruled out here.
+ */
+function wrongShapeToken(value: string, after = ''): boolean {
+  if (/^["'\x60]?\\?\r?\n[ \t]*[A-Za-z0-9]/.test(after)) return false;
+  const lower = value.toLowerCase();
+  const prefix = DOCUMENTED_PREFIXES.find(([keyword]) => lower.startsWith(keyword));
+  return prefix !== undefined && !prefix[1].some((pattern) => pattern.test(value));
+}
+
+/** The few characters of the text after a matched value. */
+function textAfter(value: string, match: RegExpExecArray): string {
+  const end = match.index + match[0].lastIndexOf(value) + value.length;
+  return match.input.slice(end, end + 8);
+}
+
+/** A key that names a password (`ADMIN_PASS`, `db_password`, `storePassword`, `pwd`). */
+const PASSWORD_KEY = /pass(?:word|wd|phrase)?|pwd|(?<![A-Za-z])pw(?![A-Za-z])/i;
+/** Words a `password` key is given that are settings or types, not passwords. */
+const NOT_A_PASSWORD =
+  /^(?:number|boolean|bool|int|integer|str|bytes|text|varchar|any|object|enabled?|disabled?|on|off|yes|no|auto|none|empty|blank|unset|omit|prompt|ask|stdin|env|file|keyring|keychain|vault|plain|plaintext|hashed|masked|sensitive|secure|text)$/i;
+
+/**
+ * Keyword-context values: a placeholder or an environment reference is not a secret; a short or
+ * plain one is worth a warning. Under a password key any other value is a password, weak ones too
+ * (`ADMIN_PASS=monkey`): a dictionary word is still the password to that account.
+ */
+function contextValue(value: string, key = '', after = ''): SecretSeverity | null {
   const bare = value.replace(/^["'`]|["'`,;]+$/g, '');
-  if (bare.length < 8 || isPlaceholder(bare) || /^\d+$/.test(bare) || CODE_VALUE.test(bare)) return null;
-  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare)) return null;
+  const password = PASSWORD_KEY.test(key);
+  if (bare.length < (password ? 4 : 8) || isPlaceholder(bare) || /^\d+$/.test(bare) || isCode(bare)) return null;
+  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare) || wrongShapeToken(bare, after)) return null;
   // Words joined by hyphens (`not-the-token`, `no-such-session`) name things; as a password they are a passphrase worth a warning.
-  if (/^[A-Za-z]+(?:[-_.][A-Za-z]+)+$/.test(bare)) return /pass|pwd|pw/i.test(key) && bare.length >= 12 ? 'warn' : null;
+  if (/^[A-Za-z]+(?:[-_.][A-Za-z]+)+$/.test(bare)) return password && bare.length >= 12 ? 'warn' : null;
+  if (password) return NOT_A_PASSWORD.test(bare) ? null : 'block';
   return bare.length >= 12 && classesOf(bare) >= 2
     ? 'block'
     : bare.length >= 8 && classesOf(bare) >= 3
@@ -136,7 +193,7 @@ function contextValue(value: string, key = ''): SecretSeverity | null {
 
 /** A password on a command line: a placeholder or a variable (`-p$MYSQL_PWD`) is not one. */
 function cliValue(value: string): SecretSeverity | null {
-  if (isPlaceholder(value) || /^[$%]/.test(value) || CODE_VALUE.test(value)) return null;
+  if (isPlaceholder(value) || /^[$%]/.test(value) || isCode(value)) return null;
   return classesOf(value) >= 2 ? 'block' : 'warn';
 }
 
@@ -158,8 +215,13 @@ function proseValue(value: string, marked: boolean, match?: RegExpExecArray): Se
     return null;
   const bare = value.replace(/^[("'`“‘]+/, '').replace(/[)"'`”’.,;:!?]+$/, '');
   if (bare.length < 8 || bare.length > 128) return null;
-  if (isPlaceholder(bare) || CODE_VALUE.test(bare) || PROSE_NOT_VALUE.test(bare)) return null;
-  if (PUBLIC_VALUE.test(bare) || ENCRYPTED_VALUE.test(bare)) return null;
+  if (isPlaceholder(bare) || isCode(bare) || PROSE_NOT_VALUE.test(bare)) return null;
+  if (
+    PUBLIC_VALUE.test(bare) ||
+    ENCRYPTED_VALUE.test(bare) ||
+    wrongShapeToken(bare, match ? textAfter(value, match) : '')
+  )
+    return null;
   if (/^[A-Za-z]+(?:[-_'][A-Za-z]+)*$/.test(bare) || /^[\d\s.,:/-]+$/.test(bare)) return null;
   const classes = classesOf(bare);
   if (!/[A-Za-z]/.test(bare) || !/[\d\W_]/.test(bare)) return null;
@@ -187,7 +249,7 @@ const PRIVATE_KEY_RULE: Rule = {
 // The key names a value follows in `key = value` and in prose.
 // Names of keys that are secrets (`encryption_key`, `ALGOLIA_ADMIN_KEY`), unlike `public_key`, `site_key`, `primary_key`.
 const SECRET_KEY_NAME = String.raw`(?:wifi|wi-fi|wpa2?|wlan|network|encryption|signing|master|admin|secret|private|access|app|client|auth|license|shared|pre-?shared|webhook|hmac|jwt|cookie|root|service|account|deploy|bot|consumer|psk|api)[ _-]?key`;
-const PROSE_KEY = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pw|secrets?|(?:access |auth |api |bot |bearer )?tokens?|${SECRET_KEY_NAME}s?|apikeys?|credentials?|creds)`;
+const PROSE_KEY = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pass|pwd|pw|secrets?|(?:access |auth |api |bot |bearer )?tokens?|${SECRET_KEY_NAME}s?|apikeys?|credentials?|creds)`;
 // "…password for the build box is …": a short phrase of prepositions and nouns between key and verb.
 const PROSE_FILLER = String.raw`(?:[^\S\n]+(?:for|of|on|to|in|at|from|with|we|i|you|they)\b[^.\n:=;!?"'\x60]{0,48}?|[^\S\n]*\([^()\n]{1,32}\))?`;
 const DIGEST_WORDS = /\b(?:hash(?:ed|es)?|digest|checksum|fingerprint|sha-?(?:1|256|384|512)|md5)\b/i;
@@ -195,6 +257,44 @@ const DIGEST_WORDS = /\b(?:hash(?:ed|es)?|digest|checksum|fingerprint|sha-?(?:1|
 const PROSE_VALUE = String.raw`(?=[^\s"'\x60<>]{0,127}?[\d!#$%&*+/=?@^_~-])[^\s"'\x60”’<>]{7,127}[^\s"'\x60”’<>.,;:)」）。](?=[\s"'\x60”’<>.,;:)」）。]|$)`;
 const PROSE_KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'credential'];
 const PROSE_MARK = String.raw`(?:[^\S\n]*(?:[:=：]|→|->|=>)|[^\S\n]+(?:(?:is|was|are|were|will be|should be|has been|have been)(?:[^\S\n]+now)?(?:[^\S\n]+(?:set|changed|reset|updated) to)?|(?:set|changed|reset|updated) to|to|es|est|ist|är|jest|lautet)(?:[^\S\n]*:)?)`;
+
+/**
+ * A name that says its value is a secret (`README_API_KEY`, `SYSTEM_ACCESSTOKEN`, `storePassword`,
+ * `ASANA_PAT`), not one that names an id, a public key, a place or a setting about the secret.
+ */
+function isSecretName(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  if (
+    /(?:^|[_.-])(?:public|publishable|pub|site|primary|partition|sort|foreign|cache|idempotency|kms|lookup|map|gpg|pgp|ssh|routing|registry|index|hash|id|url|uri|endpoint|host|path|file|name|user|username|type|length|expiry|ttl|policy|min|max|header|prefix)$/.test(
+      words,
+    )
+  )
+    return false;
+  return /pass|pwd|secret|token|credential|api_?key|(?:^|[_.-])(?:key|pat|auth)$/.test(words);
+}
+
+/** A value after its key in `key = value` forms: the key is what the match holds before the value. */
+function keyedValue(secret: string, match: RegExpExecArray): SecretSeverity | null {
+  return contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret)), textAfter(secret, match));
+}
+
+/** A value under a name (a table row, an env entry, `set -gx`): a secret when the name says so. */
+function namedValue(secret: string, match: RegExpExecArray): SecretSeverity | null {
+  const name = match[1] ?? '';
+  return isSecretName(name) ? contextValue(secret, name, textAfter(secret, match)) : null;
+}
+
+/** Words that follow "with password" in a sentence about a feature, not a password's value. */
+const PASSWORD_FEATURE =
+  /^(?:auth|authentication|protection|protected|manager|managers|hashing|hash|hashes|reset|resets|rotation|policy|policies|login|logins|field|fields|prompt|prompts|expiry|expiration|change|changes|length|complexity|strength|storage|access|based|less|only|required|hint|hints|recovery|salt|vault|file|files|encryption|flow|flows|form|forms|input|update|updates|fallback|support|mode|option|options|enabled|disabled|set|instead|removed|stdin|env|from|in|of|as|that|which|the|a|an|here|there|again|too|first|once|you|your|it|sync|entry|dialog|screen|page|box|check|checks|validation|rules|requirements|history|generator|sharing|spraying|stuffing|leak|leaks)$/i;
+
+/** A password a sentence names as such ("with password dragon"): weak words count, features and stand-ins do not. */
+function weakProseValue(value: string): SecretSeverity | null {
+  const bare = value.replace(/[.)]+$/, '');
+  if (bare.length < 4 || PASSWORD_FEATURE.test(bare) || isPlaceholder(bare) || isCode(bare)) return null;
+  if (PROSE_NOT_VALUE.test(bare) || /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(bare) || /^[A-Z][a-z]+$/.test(bare)) return null;
+  return 'block';
+}
 
 const CONTEXT_RULES: Rule[] = [
   {
@@ -248,7 +348,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: 2,
-    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
+    check: keyedValue,
   },
   {
     name: 'keyword-secret',
@@ -260,7 +360,7 @@ const CONTEXT_RULES: Rule[] = [
       'gi',
     ),
     secretGroup: [2, 3],
-    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
+    check: keyedValue,
   },
   {
     name: 'prose-secret',
@@ -289,7 +389,7 @@ const CONTEXT_RULES: Rule[] = [
     keywords: PROSE_KEYWORDS,
     // "log in as admin with … as the password", "type … when gpg asks for the passphrase": the value first.
     pattern: new RegExp(
-      String.raw`\b(?:with|use|using|enter|type|paste)[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})["'\x60”’]?[^\S\n]+(?:as|when|for|at)\b[^.\n]{0,48}?(?<![A-Za-z0-9])${PROSE_KEY}\b`,
+      String.raw`\b(?:with|use|uses|using|enter|type|paste)[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})["'\x60”’]?[^\S\n]+(?:as|when|for|at)\b[^.\n]{0,48}?(?<![A-Za-z0-9])${PROSE_KEY}\b`,
       'gi',
     ),
     secretGroup: 1,
@@ -316,10 +416,14 @@ const CONTEXT_RULES: Rule[] = [
       'lösenord',
       'salasana',
       'parola',
+      'トークン',
+      '토큰',
+      '令牌',
     ],
-    // The word for "password" in other languages, then a particle or verb, then the value.
+    // The word for "password" (or "token") in other languages, then what it is for ("del servidor de
+    // pruebas"), then a particle or verb, then the value.
     pattern: new RegExp(
-      String.raw`(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|пароль|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|salasana|parola)(?:[^\S\n]*(?:は|が|：|:|=|是|为|為|는|은|—)|[^\S\n]+(?:ist|est|es|é|is|lautet|jest|är|on|è|:))[^\S\n]*["'\x60“‘「]?(${PROSE_VALUE})`,
+      String.raw`(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|пароль|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|salasana|parola|トークン|토큰|令牌)(?:[^\S\n]+(?:del|de|des|du|der|die|das|für|van|voor|dla|för|da|do|della|di|för)\b[^.\n:=]{0,40}?)?(?:[^\S\n]*(?:は|が|：|:|=|是|为|為|는|은|—)|[^\S\n]+(?:ist|est|es|é|is|lautet|jest|är|on|è|:))[^\S\n]*["'\x60“‘「]?(${PROSE_VALUE})`,
       'gi',
     ),
     secretGroup: 1,
@@ -345,7 +449,108 @@ const CONTEXT_RULES: Rule[] = [
     pattern:
       /(?<![A-Za-z0-9_])(?!(?:[A-Z0-9]+_)*(?:PUBLIC|PUBLISHABLE|PUB|SITE|PRIMARY|PARTITION|SORT|FOREIGN|CACHE|IDEMPOTENCY|KMS|LOOKUP|MAP|GPG|PGP|SSH|RSA|ROUTING|REGISTRY|INDEX|HASH|ID)_KEY\b)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY["']?\s*(?::=|=>|[:=])\s*(["'\x60]?)([^\s"'\x60,;<]{8,512})\1/g,
     secretGroup: 2,
-    check: (secret, match) => contextValue(secret, match[0].slice(0, match[0].lastIndexOf(secret))),
+    check: keyedValue,
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: ['value'],
+    // A Kubernetes or compose environment entry: `- name: X_API_KEY` then `value: "…"` on the next line (or `{name: …, value: …}`).
+    pattern:
+      /(?<![\w-])name[ \t]*:[ \t]*["']?([A-Za-z_][\w.-]{0,80})["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*(?:-[ \t]+)?)value[ \t]*:[ \t]*(["']?)([^\s"'\x60,;<}]{4,512})\2/g,
+    secretGroup: 3,
+    check: namedValue,
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: ['|'],
+    // A Markdown table row: `| X_TOKEN | \`value\` | …`.
+    pattern: /^[ \t]*\|?[ \t]*\x60?([A-Za-z_][\w.-]{0,80})\x60?[ \t]*\|[ \t]*(\x60?)([^\s|\x60]{4,512})\2[ \t]*\|/gm,
+    secretGroup: 3,
+    check: namedValue,
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: ['set ', 'setenv'],
+    // fish `set -gx NAME value` and csh `setenv NAME value`: a name and its value with no `=`.
+    pattern: /\b(?:set(?:[ \t]+-[A-Za-z]+)+|setenv)[ \t]+([A-Za-z_]\w{0,80})[ \t]+(["']?)([^\s"'\x60;]{4,512})\2/g,
+    secretGroup: 3,
+    check: namedValue,
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: ['pass', 'secret', 'token', 'key'],
+    // Gradle, Groovy and Ruby settings: a name first on its line (or after `{`, `;`), a space, a quoted value (`storePassword "…"`).
+    pattern: /(?<=^[ \t]*|[{;][ \t]*)([a-z][A-Za-z0-9]*)[ \t]+(["'])([^\s"'\x60]{4,512})\2/gm,
+    secretGroup: 3,
+    check: namedValue,
+  },
+  {
+    name: 'keyword-secret',
+    severity: 'block',
+    keywords: ['_auth'],
+    // .npmrc `_auth=`: base64 of `user:password`.
+    pattern: /(?<![\w-])(?:\/\/[^\s=]*:)?_auth[ \t]*=[ \t]*["']?([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g,
+    secretGroup: 1,
+    check: (secret) => {
+      const decoded = Buffer.from(secret, 'base64').toString('latin1');
+      const colon = decoded.indexOf(':');
+      return /^[\x20-\x7e]+$/.test(decoded) &&
+        colon > 0 &&
+        colon < decoded.length - 1 &&
+        !isPlaceholder(decoded.slice(colon + 1))
+        ? 'block'
+        : null;
+    },
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: ['pass', 'pw'],
+    // "log in as root with password qwerty123, …": a password named as such, weak ones too.
+    pattern:
+      /\b(?:with|using|use|enter|type)[^\S\n]+(?:the[^\S\n]+)?(?:password|passwd|passphrase|pass|pwd|pw)[^\S\n]+["'\x60“‘]?([^\s"'\x60”’<>,;]{4,64}?)["'\x60”’]?(?=[,;)]|\.(?:\s|$)|$|[^\S\n]+(?:and|but|since|then|on|for|to|it)\b)/gi,
+    secretGroup: 1,
+    check: (secret) => weakProseValue(secret),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: PROSE_KEYWORDS,
+    // The value first: "… is the Linode secret the pipeline needs", "…, our Okta token, until March".
+    pattern: new RegExp(
+      String.raw`(?<![^\s("'\x60“‘])(?=[^\s,]{8,128}(?:,|[^\S\n]+(?:is|was)[^\S\n]))(${PROSE_VALUE})(?:,[^\S\n]*|[^\S\n]+(?:is|was)[^\S\n]+)(?:our|the|my|your|their)[^\S\n]+(?:[\w.-]+[^\S\n]+){0,3}?(?:${PROSE_KEY})(?=[,.;:)]|$|[^\S\n]+(?:the|that|which|we|for|until|used|in|of|to)\b)`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, true, match),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: ['log', 'sign'],
+    // "log into the router with admin and …": a login with a user and a password.
+    pattern: new RegExp(
+      String.raw`\b(?:log[^\S\n]?in(?:to)?|logon|sign[^\S\n]?in(?:to)?)\b[^.\n]{0,40}?\bwith[^\S\n]+[^\s,]{1,32}[^\S\n]+and[^\S\n]+["'\x60“‘]?(${PROSE_VALUE})`,
+      'gi',
+    ),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, true, match),
+  },
+  {
+    name: 'prose-secret',
+    severity: 'block',
+    keywords: ['key'],
+    // "Current Stripe key → …": a named key and an arrow.
+    pattern: new RegExp(
+      String.raw`(?<=\b[A-Z][\w.-]*[^\S\n]+)key[^\S\n]*(?:→|->|=>)[^\S\n]*["'\x60“‘]?(${PROSE_VALUE})`,
+      'g',
+    ),
+    secretGroup: 1,
+    check: (secret, match) => proseValue(secret, true, match),
   },
   {
     name: 'cli-password',
@@ -353,7 +558,7 @@ const CONTEXT_RULES: Rule[] = [
     keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'auth ', '-u ', '--user', 'login', 'htpasswd'],
     // A password on a command line: `mysql -u root -p…`, `sshpass -p …`, `redis-cli -a …`, Redis `AUTH …`, `curl -u user:…`.
     pattern:
-      /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p|sshpass\s+-p\s*|redis-cli\b[^\n|;&]{0,160}?\s-a\s+|(?<=\s|^)AUTH\s+|(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n|;&]{0,160}?\s(?:-p|--password)\s+|htpasswd\b[^\n|;&]{0,80}?\s-\w*b\w*\s+\S+\s+\S+\s+|(?:curl|wget|http)\b[^\n|;&]{0,160}?\s(?:-u|--user)\s+["']?[^\s:'"]{1,64}:)["']?([^\s'"]{6,256})/g,
+      /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p|sshpass\s+-p\s*|redis-cli\b[^\n|;&]{0,160}?\s-a\s+|(?<=\s|^)AUTH\s+|(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n|;&]{0,160}?\s(?:-p|--password)\s+|htpasswd\b[^\n|;&]{0,80}?\s-\w*b\w*(?:\s+-\w+)*\s+\S+\s+\S+\s+|(?:curl|wget|http)\b[^\n|;&]{0,160}?\s(?:-u|--user)\s+["']?[^\s:'"]{1,64}:)["']?([^\s'"]{6,256})/g,
     secretGroup: 1,
     check: (secret) => cliValue(secret),
   },
@@ -447,7 +652,7 @@ function entropyFindings(text: string): { offset: number; length: number }[] {
     // An alphabet written out (base64 tables, test data) is ordered, never random.
     if (/abcdefgh|ABCDEFGH|01234567/.test(run)) continue;
     if (isIdentifier(run) || shannonEntropy(run) < ENTROPY_MIN_BITS || decodesToText(run)) continue;
-    if (PLACEHOLDER_MARK.test(run) || PUBLIC_VALUE.test(run)) continue;
+    if (PLACEHOLDER_MARK.test(run) || PUBLIC_VALUE.test(run) || wrongShapeToken(run)) continue;
     if (!inSecretContext(text, offset, offset + run.length)) continue;
     found.push({ offset, length: run.length });
   }
@@ -566,7 +771,8 @@ function ruleFindings(text: string, prefilter: boolean, layer: number): Raw[] {
       const secret = match[group];
       if (secret === undefined || secret === '') continue;
       // A documented format with a stand-in body is documentation (`AKIA…EXAMPLE`, `ghp_xxxx…`).
-      if (rule.format && (PLACEHOLDER_MARK.test(secret) || FAKE_BODY.test(secret))) continue;
+      const body = rule.bodyAt === undefined ? secret : secret.slice(rule.bodyAt);
+      if (rule.format && (PLACEHOLDER_MARK.test(body) || FAKE_BODY.test(body))) continue;
       const severity = rule.check ? rule.check(secret, match) : rule.severity;
       if (severity === null) continue;
       const offset = match.index + (group === 0 ? 0 : match[0].lastIndexOf(secret));

@@ -141,6 +141,8 @@ const WRAP_SIDE = 8;
 
 const EVENTS = new RegExp(
   [
+    // A string literal closed, concatenated on the next line and opened again: `"…"\n  + "…"` (or `.`, `&`, nothing).
+    String.raw`(["'])[ \t]*[+.&]?[ \t]*\r?\n[ \t]*[+.&]?[ \t]*\1`,
     String.raw`[${INVISIBLE_CLASS}]|\uDB40[\uDC00-\uDC7F]`,
     String.raw`&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,9});`,
     String.raw`%[0-9A-Fa-f]{2}`,
@@ -252,14 +254,11 @@ export function normaliseText(text: string, options: { joinWrapped?: boolean } =
     const raw = match[0];
     const first = raw.charCodeAt(0);
     copy(at);
-    if (raw === '\n' || first === 0x0a || first === 0x0d || (first === 0x5c && /^\\\r?\n/.test(raw))) {
-      // A line break: joined only when it splits what looks like one token.
-      if (!joinWrapped) {
-        copy(at + raw.length);
-        tail = 0;
-        continue;
-      }
-      const head = leadingRun(text, at + raw.length);
+    // A line break, or a string literal concatenated over one (`"…"\n  + "…"`): joined only when it
+    // splits what looks like one token.
+    const breaks = raw === '\n' || first === 0x0a || first === 0x0d || (first === 0x5c && /^\\\r?\n/.test(raw));
+    if (breaks || ((first === 0x22 || first === 0x27) && raw.length > 1)) {
+      const head = joinWrapped ? leadingRun(text, at + raw.length) : 0;
       const joins =
         tail > 0 &&
         head > 0 &&

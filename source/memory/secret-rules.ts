@@ -17,13 +17,15 @@ export interface Rule {
   check?: (secret: string, match: RegExpExecArray) => SecretSeverity | null;
   /** A documented token format (the placeholder check applies), as opposed to a value found by its context. */
   format?: boolean;
+  /** Where the token's random body starts, when its documented prefix itself repeats a character (`AAAA…`). */
+  bodyAt?: number;
 }
 
 // Token boundaries: a token that is part of a longer word or run is not that token.
 export const B = String.raw`(?<![A-Za-z0-9_])`;
 export const E = String.raw`(?![A-Za-z0-9_])`;
 /** End of a token whose alphabet includes `-`. */
-const E_DASH = String.raw`(?![A-Za-z0-9_-])`;
+export const E_DASH = String.raw`(?![A-Za-z0-9_-])`;
 
 const re = (source: string, flags = 'g') => new RegExp(source, flags);
 
@@ -482,6 +484,266 @@ export const FORMAT_RULES: Rule[] = [
     // A shared access signature URL: the signed version (sv=) and the signature (sig=, HMAC-SHA256 in base64, URL-escaped).
     pattern: /[?&]sv=\d{4}-\d{2}-\d{2}[^\s"'<>]{0,400}?[?&]sig=((?:[A-Za-z0-9+/]|%2[BbFf]){30,}(?:=|%3[Dd]){0,2})/g,
     secretGroup: 1,
+  },
+  {
+    name: 'readme-api-key',
+    severity: 'block',
+    keywords: ['rdme_'],
+    // ReadMe API keys: "rdme_" and 70 base62 characters.
+    pattern: re(String.raw`${B}rdme_[A-Za-z0-9]{64,80}${E}`),
+  },
+  {
+    name: 'typeform-token',
+    severity: 'block',
+    keywords: ['tfp_'],
+    // Typeform personal access tokens: "tfp_" and a base64url body.
+    pattern: re(String.raw`${B}tfp_[A-Za-z0-9_-]{40,64}${E_DASH}`),
+  },
+  {
+    name: 'posthog-personal-key',
+    severity: 'block',
+    keywords: ['phx_'],
+    // PostHog personal API keys ("phx_"); project keys ("phc_") are public by design.
+    pattern: re(String.raw`${B}phx_[A-Za-z0-9]{40,64}${E}`),
+  },
+  {
+    name: 'prefect-api-key',
+    severity: 'block',
+    keywords: ['pnu_'],
+    pattern: re(String.raw`${B}pnu_[A-Za-z0-9]{36}${E}`),
+  },
+  {
+    name: 'netlify-token',
+    severity: 'block',
+    keywords: ['nfp_'],
+    // Netlify personal access tokens: "nfp_" and 36 base62 characters.
+    pattern: re(String.raw`${B}nfp_[A-Za-z0-9]{36}${E}`),
+  },
+  {
+    name: 'adafruit-io-key',
+    severity: 'block',
+    keywords: ['aio_'],
+    pattern: re(String.raw`${B}aio_[A-Za-z0-9]{28}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(4)) && /[A-Z]/.test(secret) ? 'block' : null),
+  },
+  {
+    name: 'pinecone-api-key',
+    severity: 'block',
+    keywords: ['pcsk_'],
+    // "pcsk_", a key id, "_", the secret.
+    pattern: re(String.raw`${B}pcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{50,80}${E}`),
+  },
+  {
+    name: 'sourcegraph-token',
+    severity: 'block',
+    keywords: ['sgp_'],
+    // Access tokens: "sgp_", an optional 16-hex instance id and "_", then 40 hex.
+    pattern: re(String.raw`${B}sgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}${E}`),
+  },
+  {
+    name: 'sonarqube-token',
+    severity: 'block',
+    keywords: ['sqa_', 'squ_', 'sqp_'],
+    // Global analysis (sqa_), user (squ_) and project analysis (sqp_) tokens: 40 hex.
+    pattern: re(String.raw`${B}sq[aup]_[a-f0-9]{40}${E}`),
+  },
+  {
+    name: 'rubygems-api-key',
+    severity: 'block',
+    keywords: ['rubygems_'],
+    pattern: re(String.raw`${B}rubygems_[a-f0-9]{48}${E}`),
+  },
+  {
+    name: 'shippo-token',
+    severity: 'block',
+    keywords: ['shippo_live_', 'shippo_test_'],
+    // Live keys block; test keys reach only the sandbox but are still keys.
+    pattern: re(String.raw`${B}shippo_(?:live|test)_[a-f0-9]{40}${E}`),
+  },
+  {
+    name: 'openrouter-api-key',
+    severity: 'block',
+    keywords: ['sk-or-v1-'],
+    pattern: re(String.raw`${B}sk-or-v1-[a-f0-9]{64}${E}`),
+  },
+  {
+    name: 'flutterwave-secret-key',
+    severity: 'block',
+    keywords: ['flwseck'],
+    // Secret keys: "FLWSECK-" (or "FLWSECK_TEST-"), 32 hex, "-X".
+    pattern: re(String.raw`${B}FLWSECK(?:_TEST)?-[a-f0-9]{32}-X${E}`),
+  },
+  {
+    name: 'frameio-token',
+    severity: 'block',
+    keywords: ['fio-u-'],
+    pattern: re(String.raw`${B}fio-u-[A-Za-z0-9_=-]{64}${E_DASH}`),
+  },
+  {
+    name: 'dynatrace-token',
+    severity: 'block',
+    keywords: ['dt0c01.'],
+    // "dt0c01.", a 24-character public id, ".", a 64-character secret (upper case and digits).
+    pattern: re(String.raw`${B}dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}${E}`),
+  },
+  {
+    name: 'easypost-api-key',
+    severity: 'block',
+    keywords: ['ezak', 'eztk'],
+    // Production (EZAK) and test (EZTK) keys: 54 base62 characters after the prefix.
+    pattern: re(String.raw`${B}EZ[AT]K[A-Za-z0-9]{54}${E}`),
+  },
+  {
+    name: 'infracost-api-key',
+    severity: 'block',
+    keywords: ['ico-'],
+    pattern: re(String.raw`${B}ico-[A-Za-z0-9]{32}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(4)) && /[A-Z]/.test(secret.slice(4)) ? 'block' : null),
+  },
+  {
+    name: 'flyio-token',
+    severity: 'block',
+    keywords: ['flyv1 fm'],
+    // Fly.io tokens: "FlyV1 " then one or more macaroons "fm1r_"/"fm2_…" in base64, comma separated.
+    pattern: re(String.raw`${B}FlyV1 fm\d[a-z]?_[A-Za-z0-9+/=,_-]{100,}`),
+  },
+  {
+    name: 'braintree-access-token',
+    severity: 'block',
+    keywords: ['access_token$'],
+    // "access_token$<environment>$<merchant id>$<32 hex>".
+    pattern: re(String.raw`${B}access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}${E}`),
+  },
+  {
+    name: 'tencent-secret-id',
+    severity: 'block',
+    keywords: ['akid'],
+    // Tencent Cloud SecretIds: "AKID" and 32 base62 characters.
+    pattern: re(String.raw`${B}AKID[A-Za-z0-9]{32}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(4)) && /[a-z]/.test(secret) ? 'block' : null),
+  },
+  {
+    name: 'google-refresh-token',
+    severity: 'block',
+    keywords: ['1//0'],
+    // Google OAuth 2.0 refresh tokens begin "1//0" (then base64url).
+    pattern: re(String.raw`(?<![A-Za-z0-9_/:])1//0[A-Za-z0-9_-]{40,}`),
+  },
+  {
+    name: 'meta-access-token',
+    severity: 'block',
+    keywords: ['eaa'],
+    // Meta (Facebook) Graph API access tokens begin "EAA"; Square access tokens begin "EAAA" (64 characters in all).
+    pattern: re(String.raw`${B}EAA[A-Za-z0-9_-]{57,}${E_DASH}`),
+    check: (secret) => (/\d/.test(secret) && /[a-z]/.test(secret) && /[A-Z]/.test(secret.slice(4)) ? 'block' : null),
+  },
+  {
+    name: 'salesforce-access-token',
+    severity: 'block',
+    keywords: ['00d'],
+    // A session id: the 15- or 18-character org id ("00D…"), "!", then the token.
+    pattern: re(String.raw`${B}00D[A-Za-z0-9]{12,15}![A-Za-z0-9._-]{60,}`),
+  },
+  {
+    name: 'twitter-bearer-token',
+    severity: 'block',
+    keywords: ['aaaaaaaaaaaaaaaaaaaa'],
+    // App-only bearer tokens: a run of "A", then base62 with a URL-escaped "=" (%3D) in it.
+    pattern: re(String.raw`${B}A{18,24}[A-Za-z0-9]{10,40}(?:%3D|=)[A-Za-z0-9]{30,60}${E}`),
+    bodyAt: 24,
+  },
+  {
+    name: 'teams-incoming-webhook',
+    severity: 'block',
+    keywords: ['webhook.office.com', 'outlook.office.com'],
+    // The Microsoft Teams incoming webhook URL: its path carries the group, tenant, connector and secret ids.
+    pattern:
+      /https:\/\/[a-z0-9-]+\.(?:webhook\.office|outlook\.office)\.com\/webhookb2\/[0-9a-f-]{36}@[0-9a-f-]{36}\/IncomingWebhook\/[0-9a-f]{32}\/[0-9a-f-]{36}(?:\/[A-Za-z0-9_-]+)?/g,
+  },
+  {
+    name: 'octopus-api-key',
+    severity: 'block',
+    keywords: ['api-'],
+    // Octopus Deploy API keys: "API-" and 25–32 upper-case letters and digits.
+    pattern: re(String.raw`${B}API-[A-Z0-9]{25,32}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(4)) && /[A-Z]/.test(secret.slice(4)) ? 'block' : null),
+  },
+  {
+    name: 'asana-token',
+    severity: 'block',
+    keywords: ['1/', '2/'],
+    // Personal access tokens: "<version>/<user id>/<app id>:<32 hex>".
+    pattern: re(String.raw`(?<![A-Za-z0-9_/])[12]/\d{10,20}/\d{10,20}:[a-f0-9]{32}${E}`),
+  },
+  {
+    name: 'nuget-api-key',
+    severity: 'block',
+    keywords: ['oy2'],
+    // NuGet.org API keys: "oy2" and 43 lower-case letters and digits.
+    pattern: re(String.raw`${B}oy2[a-z0-9]{43}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(3)) && /[a-z]/.test(secret.slice(3)) ? 'block' : null),
+  },
+  {
+    name: 'jfrog-api-key',
+    severity: 'block',
+    keywords: ['akcp'],
+    // JFrog Artifactory API keys: "AKCp" and 69 base62 characters.
+    pattern: re(String.raw`${B}AKCp[A-Za-z0-9]{69}${E}`),
+  },
+  {
+    name: 'langsmith-api-key',
+    severity: 'block',
+    keywords: ['lsv2_'],
+    // LangSmith personal (lsv2_pt_) and service (lsv2_sk_) keys: 32 hex, "_", 10 hex.
+    pattern: re(String.raw`${B}lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}${E}`),
+  },
+  {
+    name: 'resend-api-key',
+    severity: 'block',
+    keywords: ['re_'],
+    // Resend API keys: "re_", an 8-character id, "_", a 24-character secret.
+    pattern: re(String.raw`${B}re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}${E}`),
+    check: (secret) =>
+      /\d/.test(secret.slice(3)) && /[A-Z]/.test(secret) && /[a-z]/.test(secret.slice(3)) ? 'block' : null,
+  },
+  {
+    name: 'launchdarkly-key',
+    severity: 'block',
+    keywords: ['api-', 'sdk-'],
+    // LaunchDarkly access tokens ("api-") and server-side SDK keys ("sdk-"): the prefix and a UUID.
+    pattern: re(String.raw`${B}(?:api|sdk)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${E_DASH}`),
+  },
+  {
+    name: 'hubspot-token',
+    severity: 'block',
+    keywords: ['pat-'],
+    // HubSpot private app tokens: "pat-", the data region ("na1", "eu1"), "-", a UUID.
+    pattern: re(
+      String.raw`${B}pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${E_DASH}`,
+    ),
+  },
+  {
+    name: 'neon-api-key',
+    severity: 'block',
+    keywords: ['napi_'],
+    // Neon API keys: "napi_" and 64 lower-case letters and digits.
+    pattern: re(String.raw`${B}napi_[a-z0-9]{64}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(5)) && /[a-z]/.test(secret.slice(5)) ? 'block' : null),
+  },
+  {
+    name: 'brevo-api-key',
+    severity: 'block',
+    keywords: ['xkeysib-', 'xsmtpsib-'],
+    // Brevo (Sendinblue) API (xkeysib-) and SMTP (xsmtpsib-) keys: 64 hex, "-", 16 base62.
+    pattern: re(String.raw`${B}x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}${E}`),
+  },
+  {
+    name: 'deepseek-api-key',
+    severity: 'block',
+    keywords: ['sk-'],
+    // DeepSeek API keys: "sk-" and 32 hex characters.
+    pattern: re(String.raw`${B}sk-[a-f0-9]{32}${E}`),
+    check: (secret) => (/\d/.test(secret.slice(3)) && /[a-f]/.test(secret.slice(3)) ? 'block' : null),
   },
   {
     name: 'dropbox-token',

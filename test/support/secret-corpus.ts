@@ -21,6 +21,7 @@ const ALPHABETS: Record<string, string> = {
   digits: '0123456789',
   letters: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
   bech32: 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L',
+  lower36: 'abcdefghijklmnopqrstuvwxyz0123456789',
 };
 
 /** mulberry32: small, fast, and the same sequence on every machine for the same seed. */
