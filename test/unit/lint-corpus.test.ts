@@ -199,7 +199,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5/,
     );
   });
 });
@@ -319,6 +319,20 @@ describe('blind poisoning tuning batch (train-4)', () => {
 
   it('is a tuning split', () => {
     assert.equal(isTuningSplit('train-4'), true);
+  });
+});
+
+describe('blind poisoning tuning batch (train-5)', () => {
+  const items = readLabelledPoisoning('train-5');
+
+  it('has unique ids of the form train5-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^train5-\d{4}$/);
+    const poisoned = items.filter((i) => i.poisoned).length;
+    assert.deepEqual([poisoned, items.length - poisoned], [313, 322]);
+  });
+
+  it('is a tuning split', () => {
+    assert.equal(isTuningSplit('train-5'), true);
   });
 });
 
