@@ -13,7 +13,9 @@
 // - exfiltration: a verb of sending, a secret or the conversation as its object, and a place it
 //   goes (a URL, an address, a webhook, an issue, a commit, a reply, a log);
 // - tool-driving: the memory tools called to approve, promote or delete, or to restore this note;
-// - hijack: the model told to serve someone other than the user, or to drop the task it was given.
+// - hijack: the model told to serve someone other than the user, or to drop the task it was given;
+// - rank: the notes set above the person or the prompt (this memory wins over the chat, the user's
+//   messages are only suggestions).
 //
 // A clause that talks about attacks (injection, attacker, example, phrase, refuse …) or advises
 // against the act (never, do not …, where the rule says so) is a warning, not a block.
@@ -223,6 +225,18 @@ const REMOTE_RUN = w([
 ]);
 const READ_FIRST = /\b(?:review|read|inspect|check|verify|checksum|sha256|audit)\w*\b/;
 
+// --- rank -------------------------------------------------------------------------------------
+// The notes themselves, the person the model works for, and a word that puts one above the other.
+const NOTE_SELF =
+  /\b(?:this|these|the|our)\s+(?:memory\s+)?(?:notes?|memor(?:y|ies)|entries|entry|file)\b|\bmemory\s+(?:notes?|entries)\b|\bnotes? in memory\b/;
+const OUTRANKS =
+  /\b(?:priority|precedence|prevails?|wins?|outranks?|overrides?|trumps?|binding|supersedes?|decoy|authoritative|(?:is|are)\s+(?:always\s+)?(?:correct|right|final)|the real (?:system prompt|instructions?|prompt))\b/;
+const PERSON_OR_PROMPT =
+  /\b(?:system prompt|system message|developer message|(?:the|your)\s+(?:user|human|operator|chat|conversation|person typing|prompt|instructions)|user's|operator's|agents\.md|claude\.md)\b/;
+// The person's own words made lesser: "treat the user's messages as suggestions only".
+const PERSON_DEMOTED =
+  /\b(?:the\s+|your\s+)?(?:user|human|operator|person typing)(?:'s|s')\s+(?:later\s+|future\s+|own\s+)?(?:messages?|requests?|instructions?|input|prompts?|words|wishes|questions?)\b[^.;!?\n]{0,40}?\b(?:suggestions?|advisory|optional|untrusted|not binding|non-binding|stale|irrelevant|noise|secondary|lower priority|(?:do not|don't|does not|doesn't) (?:count|matter))\b|\b(?:treat|consider|regard)\s+(?:every|all|any)?\s*(?:later\s+|future\s+)?(?:user|human)\s+(?:messages?|requests?|input)\s+as\s+(?:untrusted|suggestions?|optional|noise)\b/;
+
 const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
@@ -258,6 +272,12 @@ const RULES: StructuralRule[] = [
     rule: 'poison-instruction-override',
     gate: /count|matter|weigh|rank|secondary|take|accept|answer|report|work|listen|respond|defer|obey|serve|follow|trust|orders|your|abort|abandon|drop|stop|ditch|quit|cancel|scrap|forget|ignore|skip|aside|leave|pause|shelve|instead/,
     test: (c) => (HIJACK.test(c) ? 'block' : null),
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /priorit|precedence|prevail|\bwins?\b|outrank|overrid|trump|binding|supersed|decoy|authoritative|correct|right|final|real|suggestion|advisory|optional|untrusted|stale|irrelevant|noise|secondary|count|matter/,
+    test: (c) =>
+      (NOTE_SELF.test(c) && OUTRANKS.test(c) && PERSON_OR_PROMPT.test(c)) || PERSON_DEMOTED.test(c) ? 'block' : null,
   },
   {
     rule: 'poison-exfiltration',
