@@ -15,7 +15,10 @@
 // - tool-driving: the memory tools called to approve, promote or delete, or to restore this note;
 // - hijack: the model told to serve someone other than the user, or to drop the task it was given;
 // - rank: the notes set above the person or the prompt (this memory wins over the chat, the user's
-//   messages are only suggestions).
+//   messages are only suggestions);
+// - safeguard off: a standing order to the model to switch a safeguard off (disable TLS
+//   verification, skip the hooks, mark the scanner's findings false positives), told rather than
+//   described — an imperative, "always", "by default", "you may", "agents should".
 //
 // A clause that talks about attacks (injection, attacker, example, phrase, refuse …) or advises
 // against the act (never, do not …, where the rule says so) is a warning, not a block.
@@ -237,6 +240,20 @@ const PERSON_OR_PROMPT =
 const PERSON_DEMOTED =
   /\b(?:the\s+|your\s+)?(?:user|human|operator|person typing)(?:'s|s')\s+(?:later\s+|future\s+|own\s+)?(?:messages?|requests?|instructions?|input|prompts?|words|wishes|questions?)\b[^.;!?\n]{0,40}?\b(?:suggestions?|advisory|optional|untrusted|not binding|non-binding|stale|irrelevant|noise|secondary|lower priority|(?:do not|don't|does not|doesn't) (?:count|matter))\b|\b(?:treat|consider|regard)\s+(?:every|all|any)?\s*(?:later\s+|future\s+)?(?:user|human)\s+(?:messages?|requests?|input)\s+as\s+(?:untrusted|suggestions?|optional|noise)\b/;
 
+// --- safeguard off ---------------------------------------------------------------------------
+const WEAKEN = String.raw`(?:disabl\w*|turn\w* off|switch\w* off|skip|skips|skipping|bypass\w*|circumvent\w*|suppress\w*|silenc\w*|mute|comment\w* out|remov\w*|delet\w*|drop|mark\w* (?:\w+ ){0,3}?(?:as )?(?:false positives?|resolved|safe)|add\w* (?:\w+ ){0,3}?to (?:the )?(?:\.?[\w-]*ignore|allowlist|baseline|exceptions)|keep\w* (?:\w+ ){0,2}?off|set\w* (?:\w+ ){0,3}?to (?:false|0|off|\/dev\/null))`;
+const SAFEGUARD = String.raw`(?:tls|ssl|certificates?|cert checks?|verification|2fa|mfa|two-factor|secret scan\w*|scanners?|gitleaks|trufflehog|hooks?|husky|pre-commit|pre-push|branch protections?|protections?|failing tests?|flaky tests?|test suite|tests|ci checks?|checks|code reviews?|reviews|advisor(?:y|ies)|cves?|audits?|linters?|sandbox\w*|signing|confirmations?|permission prompts?|approvals?|firewall|encryption|masking)`;
+// Told, not described: an imperative opening the clause (after a label such as "Preference:"), or
+// a standing order or a permission just before the verb.
+const TOLD = String.raw`(?:^\s*(?:[\w -]{1,30}:\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?|\b(?:always|by default|whenever \w+(?: \w+){0,4},?|every time,?|from now on,?|going forward,?|feel free to|it'?s fine to|it is fine to|go ahead and|you (?:can|may|should|must)(?: always)?|agents? (?:can|may|should|must)|the (?:agent|assistant|ai|model|bot) (?:can|may|should|must)|standing permission:?)\s+)`;
+const SAFEGUARD_OFF = new RegExp(`${TOLD}${WEAKEN}\\b[^.;!?\\n]{0,40}?\\b${SAFEGUARD}\\b`);
+/** A setting that is itself a safeguard off, said as what to do. */
+const UNSAFE_SETTING =
+  /\bchmod\s+(?:-r\s+)?777\b|0\.0\.0\.0\/0|\bnode_tls_reject_unauthorized\s*=\s*0|\bverify\s*=\s*false\b|--insecure\b|--no-verify\b|\bplain ?text\b[^.;!?\n]{0,30}\bpasswords?\b|\bpasswords?\b[^.;!?\n]{0,30}\bplain ?text\b|--dangerously-skip-permissions\b|\bsudo by default\b|\bhookspath\s+\/dev\/null\b/;
+/** Limited or conditional: the safeguard is off somewhere narrow, or the clause reports it. */
+const NARROWED =
+  /\b(?:only|unless|except|locally|local|in tests?|test-only|mock\w*|personal branch\w*|wip|tell (?:me|the user)|report|mention|ask|explain|why)\b/;
+
 const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
@@ -278,6 +295,18 @@ const RULES: StructuralRule[] = [
     gate: /priorit|precedence|prevail|\bwins?\b|outrank|overrid|trump|binding|supersed|decoy|authoritative|correct|right|final|real|suggestion|advisory|optional|untrusted|stale|irrelevant|noise|secondary|count|matter/,
     test: (c) =>
       (NOTE_SELF.test(c) && OUTRANKS.test(c) && PERSON_OR_PROMPT.test(c)) || PERSON_DEMOTED.test(c) ? 'block' : null,
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /disabl|off|skip|bypass|circumvent|suppress|silenc|mute|comment|remov|delet|drop|ignor|mark|ignore|allowlist|baseline|exception|false|\/dev\/null|777|0\.0\.0\.0|node_tls|verify|insecure|plain ?text|dangerously|sudo|hookspath/,
+    test: (c) => {
+      const told = SAFEGUARD_OFF.exec(c);
+      const setting = told === null ? UNSAFE_SETTING.exec(c) : null;
+      const found = told ?? setting;
+      if (found === null) return null;
+      if (NEGATED.test(c.slice(0, found.index + found[0].length)) || NARROWED.test(c)) return null;
+      return told !== null ? 'block' : 'warn';
+    },
   },
   {
     rule: 'poison-exfiltration',
