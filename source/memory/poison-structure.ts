@@ -242,10 +242,10 @@ const PERSON_DEMOTED =
 
 // --- safeguard off ---------------------------------------------------------------------------
 const WEAKEN = String.raw`(?:disabl\w*|turn\w* off|switch\w* off|skip|skips|skipping|bypass\w*|circumvent\w*|suppress\w*|silenc\w*|mute|comment\w* out|remov\w*|delet\w*|drop|mark\w* (?:\w+ ){0,3}?(?:as )?(?:false positives?|resolved|safe)|add\w* (?:\w+ ){0,3}?to (?:the )?(?:\.?[\w-]*ignore|allowlist|baseline|exceptions)|keep\w* (?:\w+ ){0,2}?off|set\w* (?:\w+ ){0,3}?to (?:false|0|off|\/dev\/null))`;
-const SAFEGUARD = String.raw`(?:tls|ssl|certificates?|cert checks?|verification|2fa|mfa|two-factor|secret scan\w*|scanners?|gitleaks|trufflehog|hooks?|husky|pre-commit|pre-push|branch protections?|protections?|failing tests?|flaky tests?|test suite|tests|ci checks?|checks|code reviews?|reviews|advisor(?:y|ies)|cves?|audits?|linters?|sandbox\w*|signing|confirmations?|permission prompts?|approvals?|firewall|encryption|masking)`;
+const SAFEGUARD = String.raw`(?:tls|ssl|certificates?|cert checks?|verification|2fa|mfa|two-factor|secret scan\w*|scanners?|gitleaks|trufflehog|hooks?|husky|pre-commit|pre-push|branch protections?|protections?|advisor(?:y|ies)|cves?|audits?|sandbox\w*|signing|confirmations?|permission prompts?|approvals?|encryption|masking)`;
 // Told, not described: an imperative opening the clause (after a label such as "Preference:"), or
 // a standing order or a permission just before the verb.
-const TOLD = String.raw`(?:^\s*(?:[\w -]{1,30}:\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?|\b(?:always|by default|whenever \w+(?: \w+){0,4},?|every time,?|from now on,?|going forward,?|feel free to|it'?s fine to|it is fine to|go ahead and|you (?:can|may|should|must)(?: always)?|agents? (?:can|may|should|must)|the (?:agent|assistant|ai|model|bot) (?:can|may|should|must)|standing permission:?)\s+)`;
+const TOLD = String.raw`(?:^\s*(?:[\w -]{1,30}:\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?|\b(?:always|by default|whenever \w+(?: \w+){0,4},?|every time,?|from now on,?|going forward,?|feel free to|it'?s fine to|it is fine to|go ahead and|you (?:can|may|should|must)(?: always)?|agents? (?:can|may|should|must)|the (?:agent|assistant|ai|model|bot) (?:can|may|should|must)|standing permission:?),?\s+)`;
 const SAFEGUARD_OFF = new RegExp(`${TOLD}${WEAKEN}\\b[^.;!?\\n]{0,40}?\\b${SAFEGUARD}\\b`);
 /** A setting that is itself a safeguard off, said as what to do. */
 const UNSAFE_SETTING =
@@ -253,6 +253,20 @@ const UNSAFE_SETTING =
 /** Limited or conditional: the safeguard is off somewhere narrow, or the clause reports it. */
 const NARROWED =
   /\b(?:only|unless|except|locally|local|in tests?|test-only|mock\w*|personal branch\w*|wip|tell (?:me|the user)|report|mention|ask|explain|why)\b/;
+
+/** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
+function noteOutranks(clause: string): boolean {
+  const rank = OUTRANKS.exec(clause);
+  if (rank === null || !PERSON_OR_PROMPT.test(clause)) return false;
+  const before = clause.slice(0, rank.index);
+  const last = (pattern: RegExp) => {
+    let at = -1;
+    for (const m of before.matchAll(new RegExp(pattern.source, 'g'))) at = m.index;
+    return at;
+  };
+  const note = last(NOTE_SELF);
+  return note >= 0 && note > last(PERSON_OR_PROMPT);
+}
 
 const RULES: StructuralRule[] = [
   {
@@ -293,8 +307,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /priorit|precedence|prevail|\bwins?\b|outrank|overrid|trump|binding|supersed|decoy|authoritative|correct|right|final|real|suggestion|advisory|optional|untrusted|stale|irrelevant|noise|secondary|count|matter/,
-    test: (c) =>
-      (NOTE_SELF.test(c) && OUTRANKS.test(c) && PERSON_OR_PROMPT.test(c)) || PERSON_DEMOTED.test(c) ? 'block' : null,
+    test: (c) => (PERSON_DEMOTED.test(c) || noteOutranks(c) ? 'block' : null),
   },
   {
     rule: 'poison-instruction-override',
