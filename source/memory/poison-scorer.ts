@@ -310,8 +310,13 @@ export function poisonScoreFeatures(text: string, ruleNames: readonly string[] =
     features.add(`s:${name}`);
     for (const other of cues.slice(i + 1)) features.add(`s:${name}+${other}`);
   });
-  for (const sentence of view.split(SENTENCE_END)) {
-    const present = CONCEPTS.filter(([, pattern]) => pattern.test(sentence)).map(([name]) => name);
+  // Concepts: each looked for in the whole note once, then only those present in each sentence.
+  const inNote = CONCEPTS.filter(([, pattern]) => pattern.test(view));
+  const sentences = inNote.length > 1 ? view.split(SENTENCE_END) : [view];
+  for (const sentence of sentences) {
+    const present = (sentences.length === 1 ? inNote : inNote.filter(([, pattern]) => pattern.test(sentence))).map(
+      ([name]) => name,
+    );
     present.forEach((name, i) => {
       features.add(`k:${name}`);
       for (const other of present.slice(i + 1)) features.add(`k:${name}+${other}`);

@@ -247,6 +247,7 @@ const SAFEGUARD = String.raw`(?:tls|ssl|certificates?|cert checks?|verification|
 // a standing order or a permission just before the verb.
 const TOLD = String.raw`(?:^\s*(?:[\w -]{1,30}:\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?|\b(?:always|by default|whenever \w+(?: \w+){0,4},?|every time,?|from now on,?|going forward,?|feel free to|it'?s fine to|it is fine to|go ahead and|you (?:can|may|should|must)(?: always)?|agents? (?:can|may|should|must)|the (?:agent|assistant|ai|model|bot) (?:can|may|should|must)|standing permission:?),?\s+)`;
 const SAFEGUARD_OFF = new RegExp(`${TOLD}${WEAKEN}\\b[^.;!?\\n]{0,40}?\\b${SAFEGUARD}\\b`);
+const SAFEGUARD_NAMED = new RegExp(`\\b${SAFEGUARD}\\b`);
 /** A setting that is itself a safeguard off, said as what to do. */
 const UNSAFE_SETTING =
   /\bchmod\s+(?:-r\s+)?777\b|0\.0\.0\.0\/0|\bnode_tls_reject_unauthorized\s*=\s*0|\bverify\s*=\s*false\b|--insecure\b|--no-verify\b|\bplain ?text\b[^.;!?\n]{0,30}\bpasswords?\b|\bpasswords?\b[^.;!?\n]{0,30}\bplain ?text\b|--dangerously-skip-permissions\b|\bsudo by default\b|\bhookspath\s+\/dev\/null\b/;
@@ -313,6 +314,8 @@ const RULES: StructuralRule[] = [
     rule: 'poison-instruction-override',
     gate: /disabl|off|skip|bypass|circumvent|suppress|silenc|mute|comment|remov|delet|drop|ignor|mark|ignore|allowlist|baseline|exception|false|\/dev\/null|777|0\.0\.0\.0|node_tls|verify|insecure|plain ?text|dangerously|sudo|hookspath/,
     test: (c) => {
+      // Cheap first: a safeguard named, or an unsafe setting, before the longer pattern.
+      if (!SAFEGUARD_NAMED.test(c) && !UNSAFE_SETTING.test(c)) return null;
       const told = SAFEGUARD_OFF.exec(c);
       const setting = told === null ? UNSAFE_SETTING.exec(c) : null;
       const found = told ?? setting;
