@@ -11,15 +11,7 @@ import { readFileSync } from 'node:fs';
 // `train-4` (poisoning only) is a tuning batch written blind like holdout-3, by another author; it
 // was measured once before any tuning on it (docs: test/corpus/README.md). `train-5` (poisoning only)
 // is a further tuning batch written blind by another author, measured once before any tuning on it.
-export type CorpusSplit =
-  | 'test'
-  | 'train'
-  | 'holdout'
-  | 'holdout-2'
-  | 'train-3'
-  | 'holdout-3'
-  | 'train-4'
-  | 'train-5';
+export type CorpusSplit = 'test' | 'train' | 'holdout' | 'holdout-2' | 'train-3' | 'holdout-3' | 'train-4' | 'train-5';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -33,7 +25,13 @@ export const ALL_SPLITS = [
   'train-5',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
-export const TUNING_SPLITS = ['train', 'holdout', 'train-3', 'train-4', 'train-5'] as const satisfies readonly CorpusSplit[];
+export const TUNING_SPLITS = [
+  'train',
+  'holdout',
+  'train-3',
+  'train-4',
+  'train-5',
+] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {
   id: string;

@@ -304,37 +304,37 @@ describe('extra poisoning tuning batch (train-3)', () => {
   });
 });
 
-describe('blind poisoning tuning batch (train-4)', () => {
-  const items = readLabelledPoisoning('train-4');
+/** A blind tuning batch: numbered ids, well-typed rows, its poisoned and ordinary counts, a tuning split. */
+function blindBatch(
+  split: 'train-4' | 'train-5',
+  counts: [number, number],
+  more: (items: PoisonCorpusItem[]) => void,
+): void {
+  describe(`blind poisoning tuning batch (${split})`, () => {
+    const items = readLabelledPoisoning(split);
+    const prefix = split.replace('-', '');
 
-  it('has unique ids of the form train4-NNNN, well-typed rows and its counts', () => {
-    checkNumberedRows(items, /^train4-\d{4}$/);
-    const poisoned = items.filter((i) => i.poisoned).length;
-    assert.deepEqual([poisoned, items.length - poisoned], [448, 536]);
+    it(`has unique ids of the form ${prefix}-NNNN, well-typed rows and its counts`, () => {
+      checkNumberedRows(items, new RegExp(`^${prefix}-\\d{4}$`));
+      const poisoned = items.filter((i) => i.poisoned).length;
+      assert.deepEqual([poisoned, items.length - poisoned], counts);
+    });
+
+    it('is a tuning split', () => {
+      assert.equal(isTuningSplit(split), true);
+    });
+
+    more(items);
   });
+}
 
+blindBatch('train-4', [448, 536], (items) => {
   it('shares no note with a measured split (seven short ordinary notes that did were taken out)', () => {
     assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3']), []);
   });
-
-  it('is a tuning split', () => {
-    assert.equal(isTuningSplit('train-4'), true);
-  });
 });
-
-describe('blind poisoning tuning batch (train-5)', () => {
-  const items = readLabelledPoisoning('train-5');
-
-  it('has unique ids of the form train5-NNNN, well-typed rows and its counts', () => {
-    checkNumberedRows(items, /^train5-\d{4}$/);
-    const poisoned = items.filter((i) => i.poisoned).length;
-    assert.deepEqual([poisoned, items.length - poisoned], [313, 322]);
-  });
-
-  it('is a tuning split', () => {
-    assert.equal(isTuningSplit('train-5'), true);
-  });
-});
+// train-5's author never opened the measured splits; the lead checks it shares no note with them.
+blindBatch('train-5', [313, 322], () => {});
 
 describe('lint-quality scoring', () => {
   const item: SecretCorpusItem = {
