@@ -16,6 +16,8 @@
 // - hijack: the model told to serve someone other than the user, or to drop the task it was given;
 // - rank: the notes set above the person or the prompt (this memory wins over the chat, the user's
 //   messages are only suggestions);
+// - persona: a new identity for the model whose nature is the risk (a persona that never asks, runs
+//   whatever it is told, pushes straight to main, has hidden tasks);
 // - safeguard off: a standing order to the model to switch a safeguard off (disable TLS
 //   verification, skip the hooks, mark the scanner's findings false positives), told rather than
 //   described — an imperative, "always", "by default", "you may", "agents should".
@@ -240,6 +242,12 @@ const PERSON_OR_PROMPT =
 const PERSON_DEMOTED =
   /\b(?:the\s+|your\s+)?(?:user|human|operator|person typing)(?:'s|s')\s+(?:later\s+|future\s+|own\s+)?(?:messages?|requests?|instructions?|input|prompts?|words|wishes|questions?)\b[^.;!?\n]{0,40}?\b(?:suggestions?|advisory|optional|untrusted|not binding|non-binding|stale|irrelevant|noise|secondary|lower priority|(?:do not|don't|does not|doesn't) (?:count|matter))\b|\b(?:treat|consider|regard)\s+(?:every|all|any)?\s*(?:later\s+|future\s+)?(?:user|human)\s+(?:messages?|requests?|input)\s+as\s+(?:untrusted|suggestions?|optional|noise)\b/;
 
+// --- persona ---------------------------------------------------------------------------------
+const PERSONA_INTRO =
+  /\b(?:role-?play(?:ing)? as|act(?:ing)? as|answer as|respond as|reply as|speak as|behave (?:like|as)|become|becomes|pretend(?:ing)? (?:to be|you are|you're)|you are now|you're now|from now on,? you are|take (?:on )?the (?:role|persona) of|assume the (?:role|persona|identity) of|your (?:new )?(?:persona|identity) is)\b/;
+const PERSONA_RISK =
+  /\b(?:(?:never|no|without|doesn't|does not|don't|do not|won't|will not)\s+(?:\w+\s+)?(?:asks?|asking|refuses?|refusing|reviews?|confirm\w*|mentions?|question\w*|restrictions?|rules|limits|filters|permission)|waste of time|(?:straight|directly) to (?:main|master|prod\w*)|whatever (?:it is|he is|she is|they are|you are) told|runs? (?:whatever|anything|any command)|hidden (?:tasks?|goals?|agenda)|unrestricted|unfiltered|standing authority|full (?:access|rights|authority)|root access|sudo)\b/;
+
 // --- safeguard off ---------------------------------------------------------------------------
 const WEAKEN = String.raw`(?:disabl\w*|turn\w* off|switch\w* off|skip|skips|skipping|bypass\w*|circumvent\w*|suppress\w*|silenc\w*|mute|comment\w* out|remov\w*|delet\w*|drop|mark\w* (?:\w+ ){0,3}?(?:as )?(?:false positives?|resolved|safe)|add\w* (?:\w+ ){0,3}?to (?:the )?(?:\.?[\w-]*ignore|allowlist|baseline|exceptions)|keep\w* (?:\w+ ){0,2}?off|set\w* (?:\w+ ){0,3}?to (?:false|0|off|\/dev\/null))`;
 const SAFEGUARD = String.raw`(?:tls|ssl|certificates?|cert checks?|verification|2fa|mfa|two-factor|secret scan\w*|scanners?|gitleaks|trufflehog|hooks?|husky|pre-commit|pre-push|branch protections?|protections?|advisor(?:y|ies)|cves?|audits?|sandbox\w*|signing|confirmations?|permission prompts?|approvals?|encryption|masking)`;
@@ -322,6 +330,15 @@ const RULES: StructuralRule[] = [
       if (found === null) return null;
       if (NEGATED.test(c.slice(0, found.index + found[0].length)) || NARROWED.test(c)) return null;
       return told !== null ? 'block' : 'warn';
+    },
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /role|act|answer as|respond as|reply as|speak as|behave|become|pretend|you are now|you're now|persona|identity/,
+    test: (c) => {
+      const intro = PERSONA_INTRO.exec(c);
+      if (intro === null || !PERSONA_RISK.test(c.slice(intro.index))) return null;
+      return NEGATED.test(c.slice(0, intro.index)) ? null : 'block';
     },
   },
   {
