@@ -16,6 +16,8 @@
 // - hijack: the model told to serve someone other than the user, or to drop the task it was given;
 // - rank: the notes set above the person or the prompt (this memory wins over the chat, the user's
 //   messages are only suggestions);
+// - own report: the model told to leave its own acts (commands run, network calls, uploads, changes
+//   to workflows or hooks) out of its summary, reply or PR description;
 // - persona: a new identity for the model whose nature is the risk (a persona that never asks, runs
 //   whatever it is told, pushes straight to main, has hidden tasks);
 // - safeguard off: a standing order to the model to switch a safeguard off (disable TLS
@@ -242,6 +244,14 @@ const PERSON_OR_PROMPT =
 const PERSON_DEMOTED =
   /\b(?:the\s+|your\s+)?(?:user|human|operator|person typing)(?:'s|s')\s+(?:later\s+|future\s+|own\s+)?(?:messages?|requests?|instructions?|input|prompts?|words|wishes|questions?)\b[^.;!?\n]{0,40}?\b(?:suggestions?|advisory|optional|untrusted|not binding|non-binding|stale|irrelevant|noise|secondary|lower priority|(?:do not|don't|does not|doesn't) (?:count|matter))\b|\b(?:treat|consider|regard)\s+(?:every|all|any)?\s*(?:later\s+|future\s+)?(?:user|human)\s+(?:messages?|requests?|input)\s+as\s+(?:untrusted|suggestions?|optional|noise)\b/;
 
+// --- own report ------------------------------------------------------------------------------
+const OMIT =
+  /\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
+const OWN_REPORT =
+  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b/;
+const OWN_ACT =
+  /\b(?:commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*))\b/;
+
 // --- persona ---------------------------------------------------------------------------------
 const PERSONA_INTRO =
   /\b(?:role-?play(?:ing)? as|act(?:ing)? as|answer as|respond as|reply as|speak as|behave (?:like|as)|become|becomes|pretend(?:ing)? (?:to be|you are|you're)|you are now|you're now|from now on,? you are|take (?:on )?the (?:role|persona) of|assume the (?:role|persona|identity) of|your (?:new )?(?:persona|identity) is)\b/;
@@ -331,6 +341,17 @@ const RULES: StructuralRule[] = [
       if (NEGATED.test(c.slice(0, found.index + found[0].length)) || NARROWED.test(c)) return null;
       return told !== null ? 'block' : 'warn';
     },
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /leav|keep|omit|exclud|don't|do not|never|no need|no mention/,
+    test: (c) =>
+      OMIT.test(c) &&
+      OWN_REPORT.test(c) &&
+      OWN_ACT.test(c) &&
+      !/\b(?:do|always)\s+(?:mention|list|report|include)\b/.test(c)
+        ? 'block'
+        : null,
   },
   {
     rule: 'poison-instruction-override',
