@@ -169,8 +169,20 @@ const META =
 const DOCUMENT_NAMED =
   /(?:wiki|readme|\bdocs?\b|documentation|dokumentation|documentación|documentação|documentazione|confluence|installation|instalación|instalação|installazione|déploiement|despliegue|bereitstellung|einrichtung|setup|node\s*\d+|python\s*\d|java\s*\d+|\bv\d+(?:\.\d+)*\b|установк|вики|документац|развертыв|деплой|文档|文檔|ウィキ|インストール|セットアップ|安装|部署|설치|위키)/iu;
 
+/** A topic right after the instructions ("les instructions précédentes sur Yarn"): a correction of one old guide. */
+const TOPIC_AFTER =
+  /^\s*[\p{L}]*\s*(?:sur|concernant|à propos d[eu']|au sujet d[eu']|sobre|acerca de|respecto a|über|zu[mr]?|bezüglich|riguardo a|su|sull[aeo']|over|om|o)\s+\p{L}/u;
+
+/** A match that opens with a verb that voids (German, Spanish, French, …): an order, whatever its topic. */
+const VOID_FIRST =
+  /^\s*(?:ignor|vergiss|vergessen|missacht|beacht|befolg|übergeh|verwirf|olvid|haz caso|no hagas|descart|omit|desobedec|no sig|deja|dejad|oubli|ne (?:tiens|tenez|tenir|suis|suivez)|fais|faites|игнор|забуд|забей|не |отброс|пренебр|negeer|vergeet|glöm|glem|zignoruj|zapomnij|dimentic|esque|non seguire|folge|volg)/u;
+
 function documentNamed(match: RegExpExecArray, text: string): PoisonSeverity {
-  return DOCUMENT_NAMED.test(text.slice(match.index, match.index + match[0].length + 30)) ? 'warn' : 'block';
+  const end = match.index + match[0].length;
+  return DOCUMENT_NAMED.test(text.slice(match.index, end + 30)) ||
+    (!VOID_FIRST.test(match[0]) && TOPIC_AFTER.test(text.slice(end, end + 40)))
+    ? 'warn'
+    : 'block';
 }
 
 /**

@@ -165,9 +165,10 @@ const SECRETISH = w([
   String.raw`\b(?:env(?:ironment)?\s+(?:vars?|variables?|file)|(?:the|your|whole|entire|full)\s+environment(?!\s+(?:names?|types?|labels?|ids?|tags?|badges?|colou?rs?))|printenv|process\.env|os\.environ)\b`,
   String.raw`\b(?:(?:chat|conversation|session|message|prompt|shell|command)\s+(?:history|log|logs|transcript)|conversation|transcripts?|system prompt|your (?:\w+ )?(?:instructions|prompt|context)|(?:this|the|whole|entire|full)\s+(?:chat|session|context window))\b`,
 ]);
-// Ordinary objects that contain a sensitive word but are not secrets: "error logs", "token counts".
+// Ordinary objects that contain a sensitive word but are not secrets: "error logs", "token counts",
+// the ssh client's settings and known hosts (not its keys).
 const NOT_SECRET =
-  /\b(?:token (?:count|counts|limit|limits|usage|budget|bucket|expiry|refresh logic|rotation)|password (?:reset|policy|field|form|rules|strength|hash(?:ing)?)|secrets? (?:manager|scanning|scanner|store)|key (?:bindings?|shortcuts?)|keyboard|redact\w*|mask\w*|\*{3,}|\[redacted\])\b/;
+  /\.ssh\/(?:config|known_hosts)\b|\b(?:token (?:count|counts|limit|limits|usage|budget|bucket|expiry|refresh logic|rotation)|password (?:reset|policy|field|form|rules|strength|hash(?:ing)?)|secrets? (?:manager|scanning|scanner|store)|key (?:bindings?|shortcuts?)|keyboard|redact\w*|mask\w*|\*{3,}|\[redacted\])\b/;
 const DEST = w([
   String.raw`https?:\/\/\S+|\b(?:ftp|wss?|s3|gs):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:\d{1,3}\.){3}\d{1,3}\b`,
   String.raw`\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:urls?|requests?|links?|fetch(?:es)?|api calls?)\b`,
