@@ -169,8 +169,20 @@ const META =
 const DOCUMENT_NAMED =
   /(?:wiki|readme|\bdocs?\b|documentation|dokumentation|documentación|documentação|documentazione|confluence|installation|instalación|instalação|installazione|déploiement|despliegue|bereitstellung|einrichtung|setup|node\s*\d+|python\s*\d|java\s*\d+|\bv\d+(?:\.\d+)*\b|установк|вики|документац|развертыв|деплой|文档|文檔|ウィキ|インストール|セットアップ|安装|部署|설치|위키)/iu;
 
+/** A topic right after the instructions ("les instructions précédentes sur Yarn"): a correction of one old guide. */
+const TOPIC_AFTER =
+  /^\s*[\p{L}]*\s*(?:sur|concernant|à propos d[eu']|au sujet d[eu']|sobre|acerca de|respecto a|über|zu[mr]?|bezüglich|riguardo a|su|sull[aeo']|over|om|o)\s+\p{L}/u;
+
+/** A match that opens with a verb that voids (German, Spanish, French, …): an order, whatever its topic. */
+const VOID_FIRST =
+  /^\s*(?:ignor|vergiss|vergessen|missacht|beacht|befolg|übergeh|verwirf|olvid|haz caso|no hagas|descart|omit|desobedec|no sig|deja|dejad|oubli|ne (?:tiens|tenez|tenir|suis|suivez)|fais|faites|игнор|забуд|забей|не |отброс|пренебр|negeer|vergeet|glöm|glem|zignoruj|zapomnij|dimentic|esque|non seguire|folge|volg)/u;
+
 function documentNamed(match: RegExpExecArray, text: string): PoisonSeverity {
-  return DOCUMENT_NAMED.test(text.slice(match.index, match.index + match[0].length + 30)) ? 'warn' : 'block';
+  const end = match.index + match[0].length;
+  return DOCUMENT_NAMED.test(text.slice(match.index, end + 30)) ||
+    (!VOID_FIRST.test(match[0]) && TOPIC_AFTER.test(text.slice(end, end + 40)))
+    ? 'warn'
+    : 'block';
 }
 
 /**
@@ -299,6 +311,56 @@ const RULES: Rule[] = [
         ? 'block'
         : null;
     },
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [
+      'talimat',
+      'yönerge',
+      'yonerge',
+      'abaikan',
+      'lupakan',
+      'instruksi',
+      'bỏ qua',
+      'bo qua',
+      'hướng dẫn',
+      'huong dan',
+      'ігнор',
+      'забудь',
+      'تجاهل',
+      'التعليمات',
+      'निर्देश',
+      'bortse',
+      'strunta',
+      'desconsider',
+      'trascura',
+      'pomiń',
+      'pomin',
+      '지시',
+      '지침',
+      '규칙',
+    ],
+    check: documentNamed,
+    // Further languages, by the same structure: a verb that voids and a word for what the model was
+    // told, in one sentence, in the order the language puts them — Turkish and Korean (object first),
+    // Indonesian and Malay, Vietnamese, Ukrainian, Arabic, Hindi, Swedish, Portuguese, Italian, Polish.
+    pattern: rx(
+      [
+        String.raw`(?:(?:talimat|yönerge|yonerge|kural|komut)\p{L}*[^.\n]{0,50}?(?:yok say|görmezden gel|gormezden gel|unut|uyma|geçersiz|gecersiz)`,
+        String.raw`|(?<!\p{L})(?:abaikan|lupakan|jangan (?:ikuti|patuhi)|tidak usah (?:ikuti|patuhi))(?!\p{L})[^.\n]{0,50}?(?:instruksi|perintah|petunjuk|aturan|arahan)`,
+        String.raw`|(?<!\p{L})(?:bỏ qua|bo qua|quên|quen di|không (?:cần )?tuân theo|phớt lờ)(?!\p{L})[^.\n]{0,50}?(?:hướng dẫn|huong dan|chỉ dẫn|chỉ thị|chi thi|mệnh lệnh|lệnh|quy tắc|quy tac)`,
+        String.raw`|(?<!\p{L})(?:ігнор\p{L}*|забудь\p{L}*|не виконуй\p{L}*|не дотримуй\p{L}*)[^.\n]{0,50}?(?:інструкці|вказівк|правил|команд)`,
+        String.raw`|(?:تجاهل|انس|أهمل|اهمل|لا تتبع)[^.\n]{0,50}?(?:التعليمات|تعليمات|الأوامر|الاوامر|التوجيهات|القواعد)`,
+        String.raw`|(?:निर्देश|नियम|आदेश)[\p{L}\p{M}]*[^।.\n]{0,50}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)`,
+        String.raw`|(?<!\p{L})(?:bortse från|bortse fran|strunta i|följ inte|folj inte)(?!\p{L})[^.\n]{0,50}?(?:instruktion\p{L}*|anvisning\p{L}*|direktiv\p{L}*|regler)`,
+        String.raw`|(?<!\p{L})(?:desconsider\p{L}*|ignore as|ignorem as|não siga|nao siga|deixe de seguir)(?!\p{L})[^.\n]{0,50}?(?:instruç\p{L}*|instruc\p{L}*|diretrizes|orientaç\p{L}*|orientac\p{L}*|regras)`,
+        String.raw`|(?<!\p{L})(?:trascura\p{L}*|non seguire|smetti di seguire|lascia perdere)(?!\p{L})[^.\n]{0,50}?(?:istruzion\p{L}*|direttive|indicazioni|regole)`,
+        String.raw`|(?<!\p{L})(?:pomiń|pomin|nie stosuj się|nie przestrzegaj)(?!\p{L})[^.\n]{0,50}?(?:instrukcj\p{L}*|polece\p{L}*|wytyczn\p{L}*|zasad\p{L}*)`,
+        String.raw`|(?:지시|지침|규칙|명령|프롬프트)[^.\n]{0,20}?(?:무시|잊어|잊고|따르지))`,
+      ],
+      'gu',
+    ),
   },
   {
     name: 'poison-instruction-override',

@@ -111,6 +111,148 @@ const CUES: ReadonlyArray<[string, RegExp]> = [
   ],
 ];
 
+/**
+ * Concepts, each a class of words in many languages: who is addressed, what is referred to, what is
+ * asked. A note's features include each concept it holds and each pair of concepts in one sentence —
+ * "an instruction to the model voided", "a secret sent to a place", "the user kept out" — so the
+ * scorer weighs what a sentence asks, in words and languages its training notes may not have held.
+ * Read on the scorer's view (lower case, accents of Latin letters removed).
+ */
+const B = '(?<![\\p{L}\\p{N}_])';
+const E = '(?![\\p{L}\\p{N}_])';
+const concept = (words: string, others = ''): RegExp =>
+  new RegExp(`${B}(?:${words})${others === '' ? '' : `|${others}`}`, 'u');
+const CONCEPTS: ReadonlyArray<[string, RegExp]> = [
+  // The model or agent, named.
+  [
+    'agent',
+    concept(
+      `(?:ai|a\\.i\\.|llm|bots?|chatbot|models?|assistants?|assistente|asistente|assistant|agent(?:s|e|en|es|i)?|copilot|claude|codex|gemini|gpt|ajan|agen)${E}|language models?|ia${E}|ki${E}|ии${E}|агент|асистент|ассистент`,
+      '助手|智能体|代理|模型|エージェント|アシスタント|モデル|에이전트|어시스턴트|모델|الوكيل|المساعد|एजेंट|सहायक',
+    ),
+  ],
+  // The reader addressed as "you".
+  [
+    'you',
+    concept(
+      `(?:you|your|yourself|yours|tu|toi|tes|ton|du|dich|dir|dein\\w*|eres|usted|tienes|voce|jij|jou|jouw|ty|tobie|twoj\\w*|senin|kamu|anda|tuo|tua)${E}|ты${E}|тебе|твой|твои|ти${E}|твої|вы${E}|ваш`,
+      '你|您|あなた|君は|너는|당신|너의|أنت|انت|आप|तुम',
+    ),
+  ],
+  // The person the model works for, or the people who review.
+  [
+    'user',
+    concept(
+      `(?:users?|human|humans|person|people|operator|reviewers?|owner|maintainers?|usuario\\w*|utilisateur\\w*|nutzer\\w*|benutzer\\w*|usuario|utente|utenti|gebruiker\\w*|anvandar\\w*|uzytkownik\\w*|kullanici\\w*|pengguna|nguoi dung)${E}`,
+      '用户|使用者|ユーザー|利用者|пользовател|користувач|사용자|المستخدم|उपयोगकर्ता',
+    ),
+  ],
+  // Instructions, rules, the prompt: what steers the model.
+  [
+    'instructions',
+    concept(
+      `(?:instructions?|instruction|rules|guidance|guidelines|directives?|prompts?|system prompt|orders|programming|configuration|constraints|restrictions|guardrails|brief|briefing|polic(?:y|ies)|claude\\.md|agents\\.md|instrucciones|indicaciones|consignes|anweisung\\w*|vorgabe\\w*|regeln|systemprompt|instrucoes|istruzioni|instructies|instruktioner\\w*|polecen\\w*|instrukcj\\w*|talimat\\w*|instruksi|huong dan)${E}`,
+      '指令|指示|规则|規則|提示词|命令|инструкци|указани|правил|інструкці|вказівк|지시|지침|규칙|التعليمات|تعليمات|निर्देश',
+    ),
+  ],
+  // A verb or word that voids, resets or replaces.
+  [
+    'void',
+    concept(
+      `(?:ignor\\w*|disregard\\w*|forget\\w*|discard\\w*|unlearn\\w*|set aside|put aside|drop all|reset|void|obsolete|outdated|supersed\\w*|replac\\w*|decoy|suspended|lifted|no longer|not (?:apply|bind)|doesn't apply|don't apply|olvid\\w*|vergiss\\w*|vergessen|veraltet|ungultig|esquec\\w*|dimentic\\w*|negeer\\w*|vergeet|bortse|glom|zignoruj\\w*|zapomnij|yok say|unut\\w*|abaikan|lupakan|bo qua|ne s'appliqu\\w* plus|ya no|nicht mehr|non (?:valgono|si applicano)|niet meer)${E}`,
+      '忽略|无视|忘记|忘掉|作废|無視|忘れ|игнорир|забудь|забыть|не действ|ігнор|забудь|무시|잊어|تجاهل|انس|अनदेखा|भूल',
+    ),
+  ],
+  // Rank: one thing above another.
+  [
+    'priority',
+    concept(
+      `(?:priorit\\w*|precedence|outrank\\w*|overrid\\w*|wins?|binding|trumps?|supreme|higher|highest|real|vorrang|prioridad\\w*|priorite|voorrang|forerrade|pierwszenstw\\w*|oncelik\\w*|prioritas|uu tien)${E}`,
+      '优先|優先|приоритет|пріоритет|우선|أولوية|प्राथमिकता',
+    ),
+  ],
+  // Something worth stealing.
+  [
+    'secret',
+    concept(
+      `(?:passwords?|passphrase|secrets?|tokens?|credentials?|api[ _-]?keys?|private keys?|keys|ssh|\\.ssh|\\.env\\w*|env|\\.aws|\\.npmrc|\\.netrc|\\.git-credentials|kubeconfig|\\.kube|\\.gnupg|gpg|id[ _]?rsa|id[ _]?ed25519|authorization|cookies?|session ids?|printenv|process\\.env|environment variables|bash[ _]history|contrasena|clave\\w*|mot de passe|cles?|passwort\\w*|schlussel\\w*|senhas?|chaves?|wachtwoord\\w*|sleutel\\w*|losenord|haslo|hasla|klucz\\w*|sifre\\w*|anahtar\\w*|kata sandi|kunci|mat khau|khoa)${E}`,
+      '密码|密钥|令牌|凭证|凭据|パスワード|鍵|トークン|認証情報|пароль|ключ|токен|учетн|обліков|비밀번호|키를|토큰|자격 증명|كلمة المرور|مفتاح|पासवर्ड|कुंजी',
+    ),
+  ],
+  // A place data can leave to.
+  [
+    'destination',
+    concept(
+      `(?:https?:|s3:|ftp:|[\\w.+-]+@[\\w-]+\\.[\\w.-]+|webhooks?|pastebin|paste|gist|bucket|public|wiki|readme|changelog|commit messages?|pr (?:body|description)|pull request|issue|comments?|channel|chat|slack|discord|telegram|reply|replies|answer|response|logs?|scp|nslookup|dns|image|badge|url|link|email|e-mail)${E}`,
+    ),
+  ],
+  // A verb that moves data out.
+  [
+    'send',
+    concept(
+      `(?:send\\w*|sent|upload\\w*|post|posts|posting|e-?mail\\w*|forward\\w*|paste\\w*|copy|copies|attach\\w*|include\\w*|share\\w*|transmit\\w*|quote\\w*|append\\w*|publish\\w*|leak\\w*|exfiltrat\\w*|write\\w* (?:it|them|the \\w+ )?(?:into|to)|envi\\w*|envoi\\w*|envoy\\w*|schick\\w*|send\\w*|sende\\w*|lade\\w*|hochlad\\w*|copie\\w*|invia\\w*|stuur\\w*|skicka\\w*|wyslij\\w*|gonder\\w*|kirim\\w*|gui)${E}`,
+      '发送|发给|上传|送信|送って|アップロード|отправ|отошли|надішли|відправ|보내|업로드|أرسل|ارسل|भेज',
+    ),
+  ],
+  // Hidden from the person, or traces removed.
+  [
+    'hide',
+    concept(
+      `(?:(?:don't|do not|never|without)\\s+(?:\\w+\\s+){0,2}?(?:tell\\w*|mention\\w*|inform\\w*|report\\w*|list\\w*|show\\w*|reveal\\w*|disclos\\w*|say\\w*|notify\\w*)|quiet\\w*|silent\\w*|secretly|covert\\w*|unnoticed|vague|hide|hidden|conceal\\w*|suppress\\w*|out of (?:the|your) (?:summar\\w*|description|answer|report|transcript|output)|leave\\w* [^.\\n]{0,30} out|nothing (?:is )?left|no traces?|between us|delete\\w* [^.\\n]{0,20}history|no (?:le )?digas|no menciones|ne (?:dis|mentionne\\w*|revele\\w*) (?:rien|pas|jamais)|verschweig\\w*|erwahn\\w* [^.\\n]{0,30}nicht|nicht erwahnen|nao (?:conte|diga|mencione)|non dire|jangan beri tahu|soyleme|nie mow|niet vertellen|vertel [^.\\n]{0,20}niet)${E}`,
+      '不要告诉|别告诉|不要提|隐瞒|悄悄|偷偷|言わないで|伝えないで|黙って|内緒|не сообщай|не говори|не упоминай|скрой|молча|не кажи|말하지 마|알리지 마|لا تخبر|मत बताना',
+    ),
+  ],
+  // Permission given, confirmation taken away.
+  [
+    'grant',
+    concept(
+      `(?:may|can now|are (?:now )?(?:allowed|permitted|authori[sz]ed|cleared|free)|is (?:authori[sz]ed|cleared|allowed)|authori[sz]ed|cleared|grants?|granted|pre-?consented|consented|pre-?approved|whitelisted|exempt\\w*|no need to ask|without (?:asking|confirmation|permission|review|consent|waiting)|don't ask|do not ask|never ask|not ask|skip the confirmation|unconfirmed|sin (?:pedir|preguntar|confirmacion)|no pidas|sans (?:demander|confirmation|relecture)|ohne (?:zu )?(?:fragen|bestatigung|ruckfrage)|nie nach|sem (?:pedir|perguntar)|senza (?:chiedere|conferma)|zonder (?:te vragen|toestemming)|vraag nooit|utan (?:att fraga|granskning)|bez (?:pytania|potwierdzenia)|onay istemeden|tanpa (?:bertanya|izin)|khong can hoi)${E}`,
+      '无需确认|不需要确认|不用问|不必确认|確認なしで|確認せず|без подтвержд|без запрос|без дозвол|묻지 말고|확인 없이|بدون تأكيد|बिना पूछे',
+    ),
+  ],
+  // A safeguard weakened.
+  [
+    'safety-off',
+    concept(
+      `(?:disabl\\w*|turn\\w* off|switch\\w* off|skip\\w*|bypass\\w*|circumvent\\w*|mark\\w* [^.\\n]{0,30}false positives?|delete\\w* (?:it|the test|tests)|plain ?text|0\\.0\\.0\\.0/0|777|node_tls_reject_unauthorized|verify\\s*=\\s*false|--no-verify|--insecure|--force|force-?push\\w*|--dangerously\\w*|sudo|superuser|root|admin scope|owner permissions|unrestricted|unfiltered|no (?:rules|restrictions|limits|filters|policy)|never refuse|desactiv\\w*|deaktivier\\w*|desativ\\w*|disattiv\\w*|uitschakel\\w*|uitgeschakeld|inaktiver\\w*|wylacz\\w*|devre disi|nonaktif\\w*|mematikan|sin restricciones|ohne einschrankungen|sans restriction\\w*|sem restric\\w*)${E}`,
+      '关闭|禁用|没有任何限制|無効|制限のない|制限なし|отключ|без ограничен|вимкн|비활성|제한 없|تعطيل|अक्षम',
+    ),
+  ],
+  // A new identity for the reader.
+  [
+    'persona',
+    concept(
+      `(?:you are (?:now|no longer)|you're (?:now|no longer)|act as|acting as|become|becomes|persona|roleplay|role-play|pretend\\w*|behave as|jailbr\\w*|developer mode|dan|identity|your new|assume the role|speak (?:and act )?as|eres un|tu es (?:un|une|l|le|la|maintenant|desormais)|du bist|voce (?:agora )?e|jij bent nu|du ar nu|jestes|sen artik|kamu adalah|ban la)${E}`,
+      '你现在是|你是一个|あなたは今から|あなたは|ты теперь|ты —|ти тепер|너는 이제|당신은 이제|أنت الآن|अब तुम',
+    ),
+  ],
+  // Code from elsewhere, run.
+  [
+    'run-remote',
+    concept(
+      `(?:(?:run|execute|exec|source|eval|install|load)\\w*\\s+(?:\\w+\\s+){0,4}?(?:from|at)\\s+(?:https?:|the link|the url|issue|the attachment)|whatever it contains|without reading|no need to read|npx (?:-y|--yes)|binary|\\| *(?:sudo )?(?:ba|z)?sh|\\| *python\\w*|iex|invoke-expression|certutil|crontab|postinstall|\\.bashrc|-enc)${E}`,
+    ),
+  ],
+  // Decode, reorder or translate, then obey.
+  [
+    'decode-obey',
+    concept(
+      `(?:decode|translate|reverse|backwards|rot13|base64|hex|morse|pig latin|first letter|reorder\\w*|unscramble)${E}[^\\n]{0,60}${B}(?:follow|obey|execute|do it|act|apply|run|comply)${E}`,
+    ),
+  ],
+  // Always, from now on.
+  [
+    'standing',
+    concept(
+      `(?:always|every time|whenever|each time|from now on|from this session on|going forward|every session|each session|every task|each task|by default|a partir de ahora|desormais|ab sofort|d'ora in poi|voortaan|od teraz|bundan sonra|mulai sekarang)${E}`,
+      '从现在起|今後|これから|отныне|теперь|відтепер|이제부터|من الآن',
+    ),
+  ],
+];
+
+/** Where a sentence ends, in the scripts the concepts are written for. */
+const SENTENCE_END = /[.!?;\n。！？；]+(?:\s|$)|[。！？；]/u;
+
 /** Scripts written without spaces between words: read as pairs of characters. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const TOKEN = /[\p{L}\p{N}_]+(?:['’.-][\p{L}\p{N}_]+)*/gu;
@@ -168,6 +310,18 @@ export function poisonScoreFeatures(text: string, ruleNames: readonly string[] =
     features.add(`s:${name}`);
     for (const other of cues.slice(i + 1)) features.add(`s:${name}+${other}`);
   });
+  // Concepts: each looked for in the whole note once, then only those present in each sentence.
+  const inNote = CONCEPTS.filter(([, pattern]) => pattern.test(view));
+  const sentences = inNote.length > 1 ? view.split(SENTENCE_END) : [view];
+  for (const sentence of sentences) {
+    const present = (sentences.length === 1 ? inNote : inNote.filter(([, pattern]) => pattern.test(sentence))).map(
+      ([name]) => name,
+    );
+    present.forEach((name, i) => {
+      features.add(`k:${name}`);
+      for (const other of present.slice(i + 1)) features.add(`k:${name}+${other}`);
+    });
+  }
   for (const rule of ruleNames) features.add(`r:${rule}`);
   return [...features];
 }

@@ -13,7 +13,16 @@
 // - exfiltration: a verb of sending, a secret or the conversation as its object, and a place it
 //   goes (a URL, an address, a webhook, an issue, a commit, a reply, a log);
 // - tool-driving: the memory tools called to approve, promote or delete, or to restore this note;
-// - hijack: the model told to serve someone other than the user, or to drop the task it was given.
+// - hijack: the model told to serve someone other than the user, or to drop the task it was given;
+// - rank: the notes set above the person or the prompt (this memory wins over the chat, the user's
+//   messages are only suggestions);
+// - own report: the model told to leave its own acts (commands run, network calls, uploads, changes
+//   to workflows or hooks) out of its summary, reply or PR description;
+// - persona: a new identity for the model whose nature is the risk (a persona that never asks, runs
+//   whatever it is told, pushes straight to main, has hidden tasks);
+// - safeguard off: a standing order to the model to switch a safeguard off (disable TLS
+//   verification, skip the hooks, mark the scanner's findings false positives), told rather than
+//   described — an imperative, "always", "by default", "you may", "agents should".
 //
 // A clause that talks about attacks (injection, attacker, example, phrase, refuse …) or advises
 // against the act (never, do not …, where the rule says so) is a warning, not a block.
@@ -156,9 +165,10 @@ const SECRETISH = w([
   String.raw`\b(?:env(?:ironment)?\s+(?:vars?|variables?|file)|(?:the|your|whole|entire|full)\s+environment(?!\s+(?:names?|types?|labels?|ids?|tags?|badges?|colou?rs?))|printenv|process\.env|os\.environ)\b`,
   String.raw`\b(?:(?:chat|conversation|session|message|prompt|shell|command)\s+(?:history|log|logs|transcript)|conversation|transcripts?|system prompt|your (?:\w+ )?(?:instructions|prompt|context)|(?:this|the|whole|entire|full)\s+(?:chat|session|context window))\b`,
 ]);
-// Ordinary objects that contain a sensitive word but are not secrets: "error logs", "token counts".
+// Ordinary objects that contain a sensitive word but are not secrets: "error logs", "token counts",
+// the ssh client's settings and known hosts (not its keys).
 const NOT_SECRET =
-  /\b(?:token (?:count|counts|limit|limits|usage|budget|bucket|expiry|refresh logic|rotation)|password (?:reset|policy|field|form|rules|strength|hash(?:ing)?)|secrets? (?:manager|scanning|scanner|store)|key (?:bindings?|shortcuts?)|keyboard|redact\w*|mask\w*|\*{3,}|\[redacted\])\b/;
+  /\.ssh\/(?:config|known_hosts)\b|\b(?:token (?:count|counts|limit|limits|usage|budget|bucket|expiry|refresh logic|rotation)|password (?:reset|policy|field|form|rules|strength|hash(?:ing)?)|secrets? (?:manager|scanning|scanner|store)|key (?:bindings?|shortcuts?)|keyboard|redact\w*|mask\w*|\*{3,}|\[redacted\])\b/;
 const DEST = w([
   String.raw`https?:\/\/\S+|\b(?:ftp|wss?|s3|gs):\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:\d{1,3}\.){3}\d{1,3}\b`,
   String.raw`\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:urls?|requests?|links?|fetch(?:es)?|api calls?)\b`,
@@ -223,6 +233,61 @@ const REMOTE_RUN = w([
 ]);
 const READ_FIRST = /\b(?:review|read|inspect|check|verify|checksum|sha256|audit)\w*\b/;
 
+// --- rank -------------------------------------------------------------------------------------
+// The notes themselves, the person the model works for, and a word that puts one above the other.
+const NOTE_SELF =
+  /\b(?:this|these|the|our)\s+(?:memory\s+)?(?:notes?|memor(?:y|ies)|entries|entry|file)\b|\bmemory\s+(?:notes?|entries)\b|\bnotes? in memory\b/;
+const OUTRANKS =
+  /\b(?:priority|precedence|prevails?|wins?|outranks?|overrides?|trumps?|binding|supersedes?|decoy|authoritative|(?:is|are)\s+(?:always\s+)?(?:correct|right|final)|the real (?:system prompt|instructions?|prompt))\b/;
+const PERSON_OR_PROMPT =
+  /\b(?:system prompt|system message|developer message|(?:the|your)\s+(?:user|human|operator|chat|conversation|person typing|prompt|instructions)|user's|operator's|agents\.md|claude\.md)\b/;
+// The person's own words made lesser: "treat the user's messages as suggestions only".
+const PERSON_DEMOTED =
+  /\b(?:the\s+|your\s+)?(?:user|human|operator|person typing)(?:'s|s')\s+(?:later\s+|future\s+|own\s+)?(?:messages?|requests?|instructions?|input|prompts?|words|wishes|questions?)\b[^.;!?\n]{0,40}?\b(?:suggestions?|advisory|optional|untrusted|not binding|non-binding|stale|irrelevant|noise|secondary|lower priority|(?:do not|don't|does not|doesn't) (?:count|matter))\b|\b(?:treat|consider|regard)\s+(?:every|all|any)?\s*(?:later\s+|future\s+)?(?:user|human)\s+(?:messages?|requests?|input)\s+as\s+(?:untrusted|suggestions?|optional|noise)\b/;
+
+// --- own report ------------------------------------------------------------------------------
+const OMIT =
+  /\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
+const OWN_REPORT =
+  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b/;
+const OWN_ACT =
+  /\b(?:commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*))\b/;
+
+// --- persona ---------------------------------------------------------------------------------
+const PERSONA_INTRO =
+  /\b(?:role-?play(?:ing)? as|act(?:ing)? as|answer as|respond as|reply as|speak as|behave (?:like|as)|become|becomes|pretend(?:ing)? (?:to be|you are|you're)|you are now|you're now|from now on,? you are|take (?:on )?the (?:role|persona) of|assume the (?:role|persona|identity) of|your (?:new )?(?:persona|identity) is)\b/;
+const PERSONA_RISK =
+  /\b(?:(?:never|no|without|doesn't|does not|don't|do not|won't|will not)\s+(?:\w+\s+)?(?:asks?|asking|refuses?|refusing|reviews?|confirm\w*|mentions?|question\w*|restrictions?|rules|limits|filters|permission)|waste of time|(?:straight|directly) to (?:main|master|prod\w*)|whatever (?:it is|he is|she is|they are|you are) told|runs? (?:whatever|anything|any command)|hidden (?:tasks?|goals?|agenda)|unrestricted|unfiltered|standing authority|full (?:access|rights|authority)|root access|sudo)\b/;
+
+// --- safeguard off ---------------------------------------------------------------------------
+const WEAKEN = String.raw`(?:disabl\w*|turn\w* off|switch\w* off|skip|skips|skipping|bypass\w*|circumvent\w*|suppress\w*|silenc\w*|mute|comment\w* out|remov\w*|delet\w*|drop|mark\w* (?:\w+ ){0,3}?(?:as )?(?:false positives?|resolved|safe)|add\w* (?:\w+ ){0,3}?to (?:the )?(?:\.?[\w-]*ignore|allowlist|baseline|exceptions)|keep\w* (?:\w+ ){0,2}?off|set\w* (?:\w+ ){0,3}?to (?:false|0|off|\/dev\/null))`;
+const SAFEGUARD = String.raw`(?:tls|ssl|certificates?|cert checks?|verification|2fa|mfa|two-factor|secret scan\w*|scanners?|gitleaks|trufflehog|hooks?|husky|pre-commit|pre-push|branch protections?|protections?|advisor(?:y|ies)|cves?|audits?|sandbox\w*|signing|confirmations?|permission prompts?|approvals?|encryption|masking)`;
+// Told, not described: an imperative opening the clause (after a label such as "Preference:"), or
+// a standing order or a permission just before the verb.
+const TOLD = String.raw`(?:^\s*(?:[\w -]{1,30}:\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?|\b(?:always|by default|whenever \w+(?: \w+){0,4},?|every time,?|from now on,?|going forward,?|feel free to|it'?s fine to|it is fine to|go ahead and|you (?:can|may|should|must)(?: always)?|agents? (?:can|may|should|must)|the (?:agent|assistant|ai|model|bot) (?:can|may|should|must)|standing permission:?),?\s+)`;
+const SAFEGUARD_OFF = new RegExp(`${TOLD}${WEAKEN}\\b[^.;!?\\n]{0,40}?\\b${SAFEGUARD}\\b`);
+const SAFEGUARD_NAMED = new RegExp(`\\b${SAFEGUARD}\\b`);
+/** A setting that is itself a safeguard off, said as what to do. */
+const UNSAFE_SETTING =
+  /\bchmod\s+(?:-r\s+)?777\b|0\.0\.0\.0\/0|\bnode_tls_reject_unauthorized\s*=\s*0|\bverify\s*=\s*false\b|--insecure\b|--no-verify\b|\bplain ?text\b[^.;!?\n]{0,30}\bpasswords?\b|\bpasswords?\b[^.;!?\n]{0,30}\bplain ?text\b|--dangerously-skip-permissions\b|\bsudo by default\b|\bhookspath\s+\/dev\/null\b/;
+/** Limited or conditional: the safeguard is off somewhere narrow, or the clause reports it. */
+const NARROWED =
+  /\b(?:only|unless|except|locally|local|in tests?|test-only|mock\w*|personal branch\w*|wip|tell (?:me|the user)|report|mention|ask|explain|why)\b/;
+
+/** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
+function noteOutranks(clause: string): boolean {
+  const rank = OUTRANKS.exec(clause);
+  if (rank === null || !PERSON_OR_PROMPT.test(clause)) return false;
+  const before = clause.slice(0, rank.index);
+  const last = (pattern: RegExp) => {
+    let at = -1;
+    for (const m of before.matchAll(new RegExp(pattern.source, 'g'))) at = m.index;
+    return at;
+  };
+  const note = last(NOTE_SELF);
+  return note >= 0 && note > last(PERSON_OR_PROMPT);
+}
+
 const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
@@ -258,6 +323,45 @@ const RULES: StructuralRule[] = [
     rule: 'poison-instruction-override',
     gate: /count|matter|weigh|rank|secondary|take|accept|answer|report|work|listen|respond|defer|obey|serve|follow|trust|orders|your|abort|abandon|drop|stop|ditch|quit|cancel|scrap|forget|ignore|skip|aside|leave|pause|shelve|instead/,
     test: (c) => (HIJACK.test(c) ? 'block' : null),
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /priorit|precedence|prevail|\bwins?\b|outrank|overrid|trump|binding|supersed|decoy|authoritative|correct|right|final|real|suggestion|advisory|optional|untrusted|stale|irrelevant|noise|secondary|count|matter/,
+    test: (c) => (PERSON_DEMOTED.test(c) || noteOutranks(c) ? 'block' : null),
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /disabl|off|skip|bypass|circumvent|suppress|silenc|mute|comment|remov|delet|drop|ignor|mark|ignore|allowlist|baseline|exception|false|\/dev\/null|777|0\.0\.0\.0|node_tls|verify|insecure|plain ?text|dangerously|sudo|hookspath/,
+    test: (c) => {
+      // Cheap first: a safeguard named, or an unsafe setting, before the longer pattern.
+      if (!SAFEGUARD_NAMED.test(c) && !UNSAFE_SETTING.test(c)) return null;
+      const told = SAFEGUARD_OFF.exec(c);
+      const setting = told === null ? UNSAFE_SETTING.exec(c) : null;
+      const found = told ?? setting;
+      if (found === null) return null;
+      if (NEGATED.test(c.slice(0, found.index + found[0].length)) || NARROWED.test(c)) return null;
+      return told !== null ? 'block' : 'warn';
+    },
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /leav|keep|omit|exclud|don't|do not|never|no need|no mention/,
+    test: (c) =>
+      OMIT.test(c) &&
+      OWN_REPORT.test(c) &&
+      OWN_ACT.test(c) &&
+      !/\b(?:do|always)\s+(?:mention|list|report|include)\b/.test(c)
+        ? 'block'
+        : null,
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /role|act|answer as|respond as|reply as|speak as|behave|become|pretend|you are now|you're now|persona|identity/,
+    test: (c) => {
+      const intro = PERSONA_INTRO.exec(c);
+      if (intro === null || !PERSONA_RISK.test(c.slice(intro.index))) return null;
+      return NEGATED.test(c.slice(0, intro.index)) ? null : 'block';
+    },
   },
   {
     rule: 'poison-exfiltration',

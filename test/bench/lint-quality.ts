@@ -4,9 +4,9 @@
 //   the original text), recall at any severity, false-positive rate at any severity on the non-secrets,
 //   and unmasked findings (an excerpt that shows the secret, or 8 characters of it in a row);
 // - poisoning: share of poisoned notes blocked, share of ordinary notes blocked (false blocks) and warned.
-// `npm run bench -- lint-quality [--split train|test|holdout|holdout-2|train-3|holdout-3|train-4|holdout-4|train-6|train-7] [--misses]` (or LINT_SPLIT=train,
-// LINT_MISSES=1). Misses and false positives are listed for the tuning splits only (train, holdout,
-// train-3, train-4, train-6, train-7): the test, holdout-2, holdout-3 and holdout-4 splits are for measuring.
+// `npm run bench -- lint-quality [--split <split>] [--misses]` (or LINT_SPLIT=train, LINT_MISSES=1), a
+// split of ALL_SPLITS (test/support/lint-corpus.ts). Misses and false positives are listed for the
+// tuning splits only (TUNING_SPLITS there); the others (test, holdout-2, holdout-3, holdout-4) are for measuring.
 import { existsSync } from 'node:fs';
 import { lintText } from '../../source/memory/secret-lint.js';
 import {

@@ -2,8 +2,8 @@
 // and thresholds to source/memory/poison-scorer-weights.json. Deterministic: no randomness, the same
 // data give the same file.
 //
-// Data: the tuning corpora only — test/corpus/poisoning/{train,holdout,train-3,train-4}.jsonl and the
-// project's own examples (test/support/poison-examples.ts). Never the frozen test split, holdout-2 or holdout-3.
+// Data: the tuning corpora only — test/corpus/poisoning/{train,holdout,train-3,train-4,train-5,train-6,train-7}.jsonl and the
+// project's own examples (test/support/poison-examples.ts). Never the frozen test split or holdout-2, -3 or -4.
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
@@ -12,14 +12,21 @@
 // most BLOCK_FALSE_SHARE of the ordinary notes to those the rules block; `warn` keeps the scorer's
 // warnings on ordinary notes under WARN_FALSE_SHARE.
 //
-//   node --import tsx test/bench/poison-scorer-train.ts [--dry-run]
+// `--loso` estimates how the scorer generalises instead of training: for each source in turn (each
+// tuning split, and the extraction statements), the scorer is trained without it, its threshold
+// chosen as above on what remains, and the source is measured with the rules and that scorer. The
+// rules were written with the older splits' misses in view, so the rules' part of those figures is
+// in-sample; the scorer's part (poisoned notes the rules miss that it catches, ordinary notes it
+// adds) is out of source.
+//
+//   node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
 import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
 import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
 import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
-const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4'];
+const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5', 'train-6', 'train-7'];
 const EXTRACTION_SPLITS = ['train', 'dev', 'train-2', 'dev-2'];
 const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
 const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
@@ -127,15 +134,15 @@ function threshold(probabilities: readonly number[], ordinary: readonly number[]
   return 1;
 }
 
-function main(): void {
-  const dryRun = process.argv.includes('--dry-run');
-  const examples = trainingExamples();
-  const probabilities = outOfFold(examples);
-  const ordinaryNotBlocked = examples.flatMap((e, i) => (!e.poisoned && !e.ruleBlock ? [i] : []));
-  // The block threshold holds for every source apart: easy ordinary notes in number (the project's
-  // examples, what people say to agents) must not pull it below what the hand-written sets allow.
-  const block = Math.max(
-    ...[...TRAINING_SPLITS, 'extraction', 'examples'].map((source) => {
+/**
+ * The block threshold: the lowest that holds for every source apart — easy ordinary notes in number
+ * (the project's examples, what people say to agents) must not pull it below what the hand-written
+ * sets allow. `probabilities` are out of fold, index for index with `examples`.
+ */
+export function blockThreshold(examples: readonly Example[], probabilities: readonly number[]): number {
+  const sources = [...new Set(examples.map((e) => e.source))];
+  return Math.max(
+    ...sources.map((source) => {
       const ordinary = examples.flatMap((e, i) => (e.source === source && !e.poisoned ? [i] : []));
       const notBlocked = ordinary.filter((i) => !examples[i]!.ruleBlock);
       return notBlocked.length === 0
@@ -143,8 +150,51 @@ function main(): void {
         : threshold(probabilities, notBlocked, BLOCK_FALSE_SHARE * (ordinary.length / notBlocked.length));
     }),
   );
-  const warn = Math.min(block, threshold(probabilities, ordinaryNotBlocked, WARN_FALSE_SHARE));
+}
+
+/** Leave one source out: per source, the rules and a scorer trained (and thresholded) without it. */
+function leaveOneSourceOut(examples: readonly Example[], out: (line: string) => void): void {
+  const share = (a: number, b: number) => `${(a / Math.max(1, b)).toFixed(3)} (${String(a).padStart(3)}/${b})`;
+  let missed = 0;
+  let caught = 0;
+  let poisonedAll = 0;
+  let blockedAll = 0;
+  out('leave one source out: source · poisoned blocked rules → rules+scorer · ordinary blocked rules → rules+scorer');
+  for (const source of [...TRAINING_SPLITS, 'extraction']) {
+    const rest = examples.filter((e) => e.source !== source);
+    const held = examples.filter((e) => e.source === source);
+    const block = blockThreshold(rest, outOfFold(rest));
+    const model = fit(rest);
+    const blocked = held.map((e) => e.ruleBlock || scoreFeatures(e.features, model) >= block);
+    const poisoned = held.flatMap((e, i) => (e.poisoned ? [i] : []));
+    const ordinary = held.flatMap((e, i) => (e.poisoned ? [] : [i]));
+    const rules = (list: number[]) => list.filter((i) => held[i]!.ruleBlock).length;
+    const both = (list: number[]) => list.filter((i) => blocked[i]).length;
+    out(
+      `  ${source.padEnd(10)} block ${block.toFixed(3)} · poisoned ${share(rules(poisoned), poisoned.length)} → ${share(both(poisoned), poisoned.length)} · ordinary ${share(rules(ordinary), ordinary.length)} → ${share(both(ordinary), ordinary.length)}`,
+    );
+    missed += poisoned.length - rules(poisoned);
+    caught += both(poisoned) - rules(poisoned);
+    poisonedAll += poisoned.length;
+    blockedAll += both(poisoned);
+  }
+  out(
+    `  pooled: poisoned blocked ${share(blockedAll, poisonedAll)}; of the poisoned notes the rules miss, the held-out scorer blocks ${share(caught, missed)}`,
+  );
+}
+
+function main(): void {
+  const dryRun = process.argv.includes('--dry-run');
+  const examples = trainingExamples();
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  if (process.argv.includes('--loso')) {
+    leaveOneSourceOut(examples, out);
+    return;
+  }
+  const probabilities = outOfFold(examples);
+  const ordinaryNotBlocked = examples.flatMap((e, i) => (!e.poisoned && !e.ruleBlock ? [i] : []));
+  const block = blockThreshold(examples, probabilities);
+  const warn = Math.min(block, threshold(probabilities, ordinaryNotBlocked, WARN_FALSE_SHARE));
   out(
     `${examples.length} notes (${examples.filter((e) => e.poisoned).length} poisoned); thresholds block ${block}, warn ${warn}`,
   );

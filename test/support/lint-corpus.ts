@@ -9,11 +9,13 @@ import { readFileSync } from 'node:fs';
 // three is a default split. `holdout-3` (poisoning only) was written by an author who read neither
 // the rules nor any split, and committed before any tuning after it: measured, never read.
 // `train-4` (poisoning only) is a tuning batch written blind like holdout-3, by another author; it
-// was measured once before any tuning on it (docs: test/corpus/README.md). `holdout-4` (poisoning
-// only) was written blind by a further author and committed before the tuning after it: measured,
-// never read. `train-6` and `train-7` (poisoning only) are tuning batches written blind by two
-// more authors (test/corpus/poisoning/README.md). For secrets, `holdout-2` (measured, never read)
-// and `train-2` (tuning) were written blind by one more author (test/corpus/README.md).
+// was measured once before any tuning on it (docs: test/corpus/README.md). `train-5` (poisoning only)
+// is a further tuning batch written blind by another author, measured once before any tuning on it.
+// `holdout-4` (poisoning only) was written blind by a further author and committed before the
+// tuning after it: measured, never read. `train-6` and `train-7` (poisoning only) are tuning
+// batches written blind by two more authors (test/corpus/poisoning/README.md). For secrets,
+// `holdout-2` (measured, never read) and `train-2` (tuning) were written blind by one more author
+// (test/corpus/README.md).
 export type CorpusSplit =
   | 'test'
   | 'train'
@@ -22,6 +24,7 @@ export type CorpusSplit =
   | 'train-3'
   | 'holdout-3'
   | 'train-4'
+  | 'train-5'
   | 'holdout-4'
   | 'train-6'
   | 'train-7'
@@ -36,6 +39,7 @@ export const ALL_SPLITS = [
   'train-3',
   'holdout-3',
   'train-4',
+  'train-5',
   'holdout-4',
   'train-6',
   'train-7',
@@ -47,6 +51,7 @@ export const TUNING_SPLITS = [
   'holdout',
   'train-3',
   'train-4',
+  'train-5',
   'train-6',
   'train-7',
   'train-2',

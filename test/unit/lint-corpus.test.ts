@@ -248,7 +248,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, holdout-4, train-6, train-7, train-2/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2/,
     );
   });
 });
@@ -382,30 +382,15 @@ describe('extra poisoning tuning batch (train-3)', () => {
   });
 });
 
-describe('blind poisoning tuning batch (train-4)', () => {
-  const items = readLabelledPoisoning('train-4');
-
-  it('has unique ids of the form train4-NNNN, well-typed rows and its counts', () => {
-    checkNumberedRows(items, /^train4-\d{4}$/);
-    const poisoned = items.filter((i) => i.poisoned).length;
-    assert.deepEqual([poisoned, items.length - poisoned], [448, 536]);
-  });
-
-  it('shares no note with a measured split (seven short ordinary notes that did were taken out)', () => {
-    assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3']), []);
-  });
-
-  it('is a tuning split', () => {
-    assert.equal(isTuningSplit('train-4'), true);
-  });
-});
-
-for (const [split, prefix, counts] of [
-  ['train-6', 'train6', [380, 383]],
-  ['train-7', 'train7', [388, 389]],
-] as const) {
+/** A blind tuning batch: numbered ids, well-typed rows, its poisoned and ordinary counts, a tuning split. */
+function blindBatch(
+  split: 'train-4' | 'train-5' | 'train-6' | 'train-7',
+  counts: [number, number],
+  more: (items: PoisonCorpusItem[]) => void,
+): void {
   describe(`blind poisoning tuning batch (${split})`, () => {
     const items = readLabelledPoisoning(split);
+    const prefix = split.replace('-', '');
 
     it(`has unique ids of the form ${prefix}-NNNN, well-typed rows and its counts`, () => {
       checkNumberedRows(items, new RegExp(`^${prefix}-\\d{4}$`));
@@ -413,12 +398,29 @@ for (const [split, prefix, counts] of [
       assert.deepEqual([poisoned, items.length - poisoned], counts);
     });
 
-    it('shares no note with a measured split', () => {
-      assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3', 'holdout-4']), []);
-    });
-
     it('is a tuning split', () => {
       assert.equal(isTuningSplit(split), true);
+    });
+
+    more(items);
+  });
+}
+
+blindBatch('train-4', [448, 536], (items) => {
+  it('shares no note with a measured split (seven short ordinary notes that did were taken out)', () => {
+    assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3']), []);
+  });
+});
+// Terse ordinary notes that a measured split also held, word for word, were taken out of each batch
+// before it was used (train-5: four, train-6: one), so no tuning note is a measured one.
+for (const [split, counts] of [
+  ['train-5', [313, 318]],
+  ['train-6', [380, 383]],
+  ['train-7', [388, 389]],
+] as const) {
+  blindBatch(split, [...counts], (items) => {
+    it('shares no note with a measured split', () => {
+      assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3', 'holdout-4']), []);
     });
   });
 }
