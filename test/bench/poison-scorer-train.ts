@@ -7,7 +7,7 @@
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
-// Thresholds: from out-of-fold probabilities (five folds by position), combined with the rules'
+// Thresholds: from out-of-fold probabilities (five folds by a hash of the text), combined with the rules'
 // verdicts as the lint combines them: `block` is the lowest threshold at which the scorer adds at
 // most BLOCK_FALSE_SHARE of the ordinary notes to those the rules block; `warn` keeps the scorer's
 // warnings on ordinary notes under WARN_FALSE_SHARE.
@@ -26,7 +26,7 @@ import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../.
 import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
 import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
-const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5', 'train-6', 'train-7'];
+const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5'];
 const EXTRACTION_SPLITS = ['train', 'dev', 'train-2', 'dev-2'];
 const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
 const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
@@ -113,13 +113,25 @@ export function fit(examples: readonly Example[]): { bias: number; weights: Map<
   return { bias: Math.round(bias * 1000) / 1000, weights };
 }
 
+/**
+ * A note's fold: from a hash of its text, not its position, so adding or taking out one note moves
+ * no other note to another fold (by position, taking four terse notes out of one batch moved the
+ * block threshold from 0.875 to 0.925).
+ */
+function foldOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % FOLDS;
+}
+
 /** Out-of-fold probabilities: each note scored by a model trained without its fold. */
 export function outOfFold(examples: readonly Example[]): number[] {
   const probabilities = new Array<number>(examples.length).fill(0);
+  const folds = examples.map((e) => foldOf(e.text));
   for (let fold = 0; fold < FOLDS; fold++) {
-    const model = fit(examples.filter((_, i) => i % FOLDS !== fold));
+    const model = fit(examples.filter((_, i) => folds[i] !== fold));
     examples.forEach((e, i) => {
-      if (i % FOLDS === fold) probabilities[i] = scoreFeatures(e.features, model);
+      if (folds[i] === fold) probabilities[i] = scoreFeatures(e.features, model);
     });
   }
   return probabilities;
