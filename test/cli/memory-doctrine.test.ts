@@ -6,7 +6,7 @@
 // and search marks it stale; a doctrine written again (its file changed and synced) stands anew.
 // With no doctrine file the snapshot's bytes are the ones it gave before.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
@@ -79,6 +79,12 @@ describe('doctrine given back', () => {
       /\n\(doctrine — approved principles citing these notes; `memory_get` reads one by its id, or `[^`]+ get <id>`: \[doctrine:append-only-migrations\] "Migrations are append-only"\)\n/,
     );
     assert.ok(Buffer.byteLength(given) <= 8 * 1024);
+    // The managed block `memory assemble` writes for teammates is the same selection: it names it too.
+    assert.equal((await cli('memory', 'assemble', '--provider', 'claude')).code, 0);
+    assert.match(
+      readFileSync(join(repo, 'CLAUDE.md'), 'utf8'),
+      /\[doctrine:append-only-migrations\] "Migrations are append-only"/,
+    );
 
     const client = await McpTestClient.start(home, repo);
     try {
