@@ -960,6 +960,35 @@ const RULES: Rule[] = [
     pattern:
       /(?:^|\n|[-=*#[\]<>(|/]+\s*|\.\s+)(?:end of (?:the )?(?:reference |approved |reviewed |memory |common-memory |project )?(?:notes|memory|memories|context|snapshot|reference notes)|(?:reference |approved |memory )?notes (?:end|ends|ended|are over)(?: here)?|end (?:notes|memory|context))(?=\s*(?:[-=*#[\]<>).:!/]|\n|$))/g,
   },
+  // --- decode, then obey ---------------------------------------------------------------------
+  {
+    // A note that asks its reader to decode, unescape or unscramble some text and then act on it:
+    // whatever the payload says, that request is how an instruction is hidden from the person who
+    // reviews the note (base64, hex, %XX, rot13, a letter shift, backwards text, in any language).
+    // Documentation decodes things too ("decode the JWT, then check its claims"), so the reader
+    // must be told to follow, obey or do what the decoded text says — not to run a named tool.
+    name: 'poison-decode-obey',
+    severity: 'block',
+    keywords: [],
+    pattern: rx([
+      '(?:',
+      String.raw`(?:\b(?:decod\w*|url-?decod\w*|unescap\w*|unscrambl\w*|de-?obfuscat\w*|rot-?13|caesar|pig latin|revers(?:e|ed|ing)? (?:it|this|that|the (?:text|line|string|letters|words))\b|revers(?:e|ed)(?= and )|mirror (?:it|this|that)|al rev[eé]s|à l'envers|rückwärts|concatenat\w*|reorder\w*|join the (?:\w+ )?(?:words|fragments|pieces|parts)|(?:first|last) (?:letter|word|character)s? of (?:each|every)|shift (?:each|every|the) letters?\b[^.\n]{0,30}|read (?:it|this|that|the \w+) (?:backwards|in reverse|reversed)|(?:read|take)\b[^.\n]{0,20}(?:backwards|in reverse)|decodific\w*|décod\w*|dekodier\w*|entschlüssel\w*|decifr\w*)|декодир|расшифр|解码|解碼|デコード|복호화|디코딩)`,
+      String.raw`${CLAUSE}{0,60}?`,
+      String.raw`(?:\b(?:follow|obey|act on|comply with|carry out|do|execute|perform)\s+(?:it|this|that|them|what it says|what they say|as (?:it|they) says?|the result|the (?:decoded |hidden |resulting )(?:instructions?|hint|text|message|note|order|steps?)|the (?:instructions?|hint|message|order))\b|\b(?:and|then|y|et|und|puis|e)\s+(?:(?:follow|obey|act|comply)(?=\s*(?:[).:;,!—–]|$))|obey|comply|execute|do it|sigue|síguelo|hazlo|cúmplelo|suivre|suis|exécute|befolge|folge|segui|esegui)\b|\b(?:before|prior to) acting\b|\bact on it\b|\bthen do it\b|→\s*do\b|\b(?:sigue|hazlo|cúmplelo|suivre|befolgen|befolge)\b|выполни|сделай|执行|照做|遵照|実行して|従って|따르|실행)`,
+      // Told to act first, decode after: "act on it after decoding: 64 69 73 …".
+      String.raw`|\b(?:follow|obey|act on|do|execute|apply)(?:\s+(?:it|this|that))?\b${CLAUSE}{0,20}?\b(?:after|once|when) (?:decod|unescap|revers|unscrambl|url-?decod)\w*`,
+      ')',
+    ]),
+  },
+  {
+    // Text that says it was scrambled, encoded or split so that linters, scanners or reviewers
+    // pass it by: no legitimate note needs to hide from the review it goes through.
+    name: 'poison-review-evasion',
+    severity: 'block',
+    keywords: ['lint', 'scan', 'review', 'filter', 'detect', 'flag', 'check'],
+    pattern:
+      /\b(?:scrambl|encod|obfuscat|hid|hidden|disguis|split|spac|spell|wrapp|rot-?13|encrypt)\w*\b[^.\n]{0,40}?\b(?:so (?:that )?|to (?:keep|stop|make|avoid|evade|dodge|get past|slip past|fool|bypass)\s+)(?:the |any |our )?(?:linters?|lint|scanners?|reviewers?|review|filters?|checks?|detectors?|moderation)\b/g,
+  },
   // --- remote execution ---------------------------------------------------------------------
   {
     name: 'poison-remote-exec',
