@@ -10,7 +10,7 @@ import { Integrations } from './integrations/integrations.js';
 import { ProcessingStatus } from './status/status.js';
 import { Memory } from './memory/memory.js';
 import { Sessions } from './sessions/sessions.js';
-import { commandFor } from './keyboard/key-bindings.js';
+import { commandFor, NO_KEY } from './keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from './keyboard/keyboard-router.js';
 import { Header } from './shell/header.js';
 import { HelpLine } from './shell/help-line.js';
@@ -80,8 +80,7 @@ function Shell({
   );
 }
 
-const SHELL_COMMANDS = [
-  'quit',
+const SCREEN_COMMANDS = [
   'showDashboard',
   'showHistory',
   'showAgents',
@@ -89,9 +88,9 @@ const SHELL_COMMANDS = [
   'showIntegrations',
   'showSessions',
   'showMemory',
-  'nextScreen',
-  'previousScreen',
 ] as const;
+
+const SHELL_COMMANDS = ['quit', ...SCREEN_COMMANDS, 'nextScreen', 'previousScreen'] as const;
 
 const SCREEN_FOR = {
   showDashboard: 'dashboard',
@@ -146,7 +145,16 @@ function useShellKeys(): void {
     else if (command === 'nextScreen') actions.nextScreen();
     else if (command === 'previousScreen') actions.previousScreen();
     else if (command !== undefined) actions.show(SCREEN_FOR[command]);
-    return command !== undefined;
+    else {
+      // Screen keys typed while the TUI was busy reach Ink as one input ("12"): pressed in turn
+      // they end on the last one's screen. Any other run is left alone, never replayed key by
+      // key: without bracketed paste it may be a paste, and a paste must not press "a" (approve).
+      const screens = key.ctrl || key.meta ? [] : [...input].map((typed) => commandFor(SCREEN_COMMANDS, typed, NO_KEY));
+      const last = screens.at(-1);
+      if (screens.length < 2 || last === undefined || screens.includes(undefined)) return false;
+      actions.show(SCREEN_FOR[last]);
+    }
+    return true;
   });
 }
 
