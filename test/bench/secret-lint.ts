@@ -66,7 +66,10 @@ function repositoryFindings(): {
     bytes += text.length;
     for (const finding of lintText(text)) {
       byRule[finding.rule] = (byRule[finding.rule] ?? 0) + 1;
-      if (finding.rule !== 'provider-session-id') (byFile[file] ??= []).push(`${finding.line}:${finding.rule}`);
+      // The labelled corpora are secret-shaped by design; listing a measured split's findings line by
+      // line would show which of its rows the rules catch, which only the lint-quality bench may say.
+      if (finding.rule !== 'provider-session-id' && !file.startsWith('test/corpus/'))
+        (byFile[file] ??= []).push(`${finding.line}:${finding.rule}`);
     }
   }
   return { files: read, bytes, byRule, byFile };
