@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { sha256Hex } from '../ground/digests.js';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_ROOT_MAX_FILES, MEMORY_SCAN_RACY_MS } from '../limits.js';
 import { checkEntryPath, ENTRY_TYPES, type EntryType, type MemoryEntry, parseEntry } from '../memory/entry-format.js';
-import { DOCTRINE_DIRECTORY, parseConsolidationFile, SCENE_DIRECTORY } from '../memory/consolidation/scene-format.js';
+import {
+  type ConsolidationFile,
+  DOCTRINE_DIRECTORY,
+  parseConsolidationFile,
+  SCENE_DIRECTORY,
+} from '../memory/consolidation/scene-format.js';
 import { serializeEntryDocument } from '../memory/entry-format.js';
 import {
   type CheckedDirectory,
@@ -556,9 +561,36 @@ function blockedProblem(
 }
 
 /**
- * A doctrine file's bytes as a doctrine, or the problem that keeps it out: it parses as the
- * doctrine its name says and passes the memory lint.
+ * A scene or doctrine file's bytes as the file of the kind its directory says, or the problem that
+ * keeps it out: it parses, is of that kind, is named as its file, and passes the memory lint.
  */
+function consolidationFileOf<K extends ConsolidationFile['kind']>(
+  kind: K,
+  lint: FileLint,
+  path: string,
+  name: string,
+  bytes: Uint8Array,
+): Extract<ConsolidationFile, { kind: K }> | { problem: ProjectionProblem } {
+  const parsed = parseConsolidationFile(bytes);
+  if (!parsed.ok) {
+    const { line, message } = parsed.problem;
+    return { problem: { kind: 'malformed', path, line, message: `${path}:${line}: ${message}` } };
+  }
+  const file = parsed.value.file;
+  const misplaced = (message: string) => ({ problem: { kind: 'misplaced' as const, path, line: null, message } });
+  if (file.kind !== kind) {
+    const other = file.kind === 'scene' ? SCENE_DIRECTORY : DOCTRINE_DIRECTORY;
+    return misplaced(`${path} is a ${file.kind} file; ${file.kind} files belong in ${other}/`);
+  }
+  if (`${file.name}.md` !== name) {
+    const directory = kind === 'scene' ? SCENE_DIRECTORY : DOCTRINE_DIRECTORY;
+    return misplaced(`${path}: its \`${kind}\` is "${file.name}"; rename the file ${directory}/${file.name}.md`);
+  }
+  const blocked = blockedProblem(lint, path, parsed.value.document);
+  return blocked ? { problem: blocked } : (file as Extract<ConsolidationFile, { kind: K }>);
+}
+
+/** A doctrine file's bytes as a doctrine, or the problem that keeps it out. */
 function doctrineOf(
   lint: FileLint,
   path: string,
@@ -566,32 +598,8 @@ function doctrineOf(
   contentDigest: string,
   bytes: Uint8Array,
 ): ScannedDoctrine | { problem: ProjectionProblem } {
-  const parsed = parseConsolidationFile(bytes);
-  if (!parsed.ok) {
-    const { line, message } = parsed.problem;
-    return { problem: { kind: 'malformed', path, line, message: `${path}:${line}: ${message}` } };
-  }
-  const file = parsed.value.file;
-  if (file.kind !== 'doctrine')
-    return {
-      problem: {
-        kind: 'misplaced',
-        path,
-        line: null,
-        message: `${path} is a scene file; scene files belong in scenes/`,
-      },
-    };
-  if (`${file.name}.md` !== name)
-    return {
-      problem: {
-        kind: 'misplaced',
-        path,
-        line: null,
-        message: `${path}: its \`doctrine\` is "${file.name}"; rename the file ${DOCTRINE_DIRECTORY}/${file.name}.md`,
-      },
-    };
-  const blocked = blockedProblem(lint, path, parsed.value.document);
-  if (blocked) return { problem: blocked };
+  const file = consolidationFileOf('doctrine', lint, path, name, bytes);
+  if ('problem' in file) return file;
   return { name: file.name, title: file.title, cites: file.cites, principle: file.body, path, contentDigest };
 }
 
@@ -603,41 +611,10 @@ function sceneOf(
   contentDigest: string,
   bytes: Uint8Array,
 ): ScannedScene | { problem: ProjectionProblem } {
-  const parsed = parseConsolidationFile(bytes);
-  if (!parsed.ok) {
-    const { line, message } = parsed.problem;
-    return { problem: { kind: 'malformed', path, line, message: `${path}:${line}: ${message}` } };
-  }
-  const file = parsed.value.file;
-  if (file.kind !== 'scene')
-    return {
-      problem: {
-        kind: 'misplaced',
-        path,
-        line: null,
-        message: `${path} is a doctrine file; doctrine files belong in doctrine/`,
-      },
-    };
-  if (`${file.name}.md` !== name)
-    return {
-      problem: {
-        kind: 'misplaced',
-        path,
-        line: null,
-        message: `${path}: its \`scene\` is "${file.name}"; rename the file ${SCENE_DIRECTORY}/${file.name}.md`,
-      },
-    };
-  const blocked = blockedProblem(lint, path, parsed.value.document);
-  if (blocked) return { problem: blocked };
-  return {
-    name: file.name,
-    title: file.title,
-    appliesWhen: file.appliesWhen,
-    entries: file.entries,
-    summary: file.body,
-    path,
-    contentDigest,
-  };
+  const file = consolidationFileOf('scene', lint, path, name, bytes);
+  if ('problem' in file) return file;
+  const { title, appliesWhen, entries, body } = file;
+  return { name: file.name, title, appliesWhen, entries, summary: body, path, contentDigest };
 }
 
 /**
