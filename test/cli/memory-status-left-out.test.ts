@@ -25,6 +25,42 @@ interface LeftOut {
 }
 
 describe('memory status: scene and doctrine files left out', () => {
+  it('names a file of the other kind, or named apart from its file, as misplaced with where it belongs', async () => {
+    const home = tempHome('cm-misplaced');
+    const repo = gitRepo(home, 'repo');
+    const root = projectRoot(repo);
+    writeConsolidationEntries(root);
+    mkdirSync(join(root, 'scenes'), { recursive: true });
+    mkdirSync(join(root, 'doctrine'), { recursive: true });
+    const doctrineText =
+      '---\ndoctrine: fix-forward\ntitle: "Fix forward"\ncites: ["mig-1"]\n---\nA new migration fixes an old one.\n';
+    const sceneText =
+      '---\nscene: migrations\ntitle: "Migrations"\nentries: ["mig-1"]\n---\nHow migrations are written.\n';
+    writeFileSync(join(root, 'scenes', 'fix-forward.md'), doctrineText);
+    writeFileSync(join(root, 'doctrine', 'migrations.md'), sceneText);
+    writeFileSync(join(root, 'scenes', 'other-name.md'), sceneText);
+    writeFileSync(join(root, 'doctrine', 'other-name.md'), doctrineText);
+    const synced = await runCli(['memory', 'sync', '--json', '--home', home], { cwd: repo });
+    assert.equal(synced.code, 0, synced.stderr);
+    const problems = (JSON.parse(synced.stdout).problems as Array<{ path: string; kind: string; message: string }>)
+      .filter((p) => p.kind === 'misplaced')
+      .map((p) => [p.path, p.message])
+      .sort();
+    assert.deepEqual(problems, [
+      ['doctrine/migrations.md', 'doctrine/migrations.md is a scene file; scene files belong in scenes/'],
+      [
+        'doctrine/other-name.md',
+        'doctrine/other-name.md: its `doctrine` is "fix-forward"; rename the file doctrine/fix-forward.md',
+      ],
+      ['scenes/fix-forward.md', 'scenes/fix-forward.md is a doctrine file; doctrine files belong in doctrine/'],
+      [
+        'scenes/other-name.md',
+        'scenes/other-name.md: its `scene` is "migrations"; rename the file scenes/migrations.md',
+      ],
+    ]);
+    rmSync(home, { recursive: true, force: true });
+  });
+
   it('lists each blocked, malformed and unlinted file with its path, rule and what to do', async () => {
     const home = tempHome('cm-status-left-out');
     const repo = gitRepo(home, 'repo');
