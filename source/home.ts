@@ -22,6 +22,8 @@ export const storeFiles = (home: string) => ({
   hostInfo: join(home, 'host.json'),
   hookErrors: join(home, 'hook-errors.jsonl'),
   quarantine: join(home, 'quarantine'),
+  /** One empty file per hook waiting for core.sqlite's write lock (ground/lock-waiters.ts). */
+  lockWaiters: join(home, 'lock-waiters'),
 });
 
 /** Creates the data home (0700) if needed and checks that we may use it. */

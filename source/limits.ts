@@ -197,15 +197,24 @@ export const WRITER_BUSY_TIMEOUT_MS = 10_000;
  */
 export const WRITER_WAL_AUTOCHECKPOINT_PAGES = 8192;
 
-/** A pause between drain steps, so waiting hooks get the write lock in between (see DRAIN_LOCK_SLICE_MS). */
-export const DRAIN_STEP_GAP_MS = 10;
+/**
+ * While a hook waits for the write lock (ground/lock-waiters.ts), the drain looks again this often
+ * before its next step.
+ */
+export const DRAIN_STEP_GAP_MS = 5;
 
 /**
- * How long a run of drain steps goes on before it pauses for DRAIN_STEP_GAP_MS: a hook waits at
- * most about this long plus one step behind a draining host, and the gaps cost the drain at most
- * GAP / (SLICE + GAP) of its time (17%) instead of a gap per step.
+ * The longest the drain steps aside before it takes one more step whoever still waits. SQLite's
+ * busy handler sleeps at most 100 ms between a hook's tries, so every waiting hook tries at least
+ * twice in a pause; a burst of hooks larger than a pause can serve still lets the drain go on.
  */
-export const DRAIN_LOCK_SLICE_MS = 50;
+export const DRAIN_STEP_ASIDE_MAX_MS = 250;
+
+/**
+ * A hook's notice that it waits counts for no more than the longest a hook lives: its longest
+ * deadline and then the late wait of keepLate. Older, its process was stopped without withdrawing it.
+ */
+export const LOCK_WAITER_STALE_MS = HOOK_TIMEOUT_SEC * 1000 + HOOK_LATE_LOCK_WAIT_MS + 5000;
 
 /** Codex clamps SessionEnd and Interrupt hooks to 3 s and warns when asked for more, so we ask for exactly that. */
 export const CODEX_CLAMPED_HOOK_TIMEOUT_SEC = 3;

@@ -22,6 +22,7 @@ import { CmError } from '../errors.js';
 import { coreSchema } from '../store/core/core-schema.js';
 import { migrate, schemaVersion } from '../store/migrations.js';
 import { faultPointFromEnv } from '../ground/faults.js';
+import { announceLockWait } from '../ground/lock-waiters.js';
 import { processInstance } from './process-instance.js';
 import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
@@ -58,6 +59,7 @@ export function runHook(argv: string[]): number {
     return 2;
   }
   let db: Db | undefined;
+  let withdrawWait = (): void => undefined;
   let reply = '';
   let raw: Buffer | undefined;
   let payload: HookPayload | undefined;
@@ -97,6 +99,8 @@ export function runHook(argv: string[]): number {
         return '';
       }
     };
+    // A running drain steps aside between its steps while this hook waits for the write lock.
+    withdrawWait = announceLockWait(storeFiles(args.home).lockWaiters);
     reply = keep(db, args, instance, payload, args.quarantined, snapshot, tails);
     if (args.quarantined !== undefined) resolveQuarantine(args, instance, args.quarantined, 'replayed');
   } catch (error) {
@@ -113,6 +117,7 @@ export function runHook(argv: string[]): number {
           : '';
     }
   } finally {
+    withdrawWait();
     db?.close();
   }
   // The ledger after capture, on its own file: whatever happens to it changes nothing above but

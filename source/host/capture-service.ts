@@ -53,7 +53,7 @@ export class CaptureService implements MethodsOf<CaptureRoutes> {
   ): Promise<CaptureService> {
     const service = new CaptureService(home, storeId, mode, reader, writer);
     if (autoDrain && writer) {
-      service.drainClient = DrainClient.start(storeFiles(home).core, writer, true);
+      service.drainClient = DrainClient.start(home, writer, true);
       await service.drainClient;
     }
     return service;
@@ -79,7 +79,7 @@ export class CaptureService implements MethodsOf<CaptureRoutes> {
   private async drainer(): Promise<DrainClient> {
     if (!this.writer)
       throw new CmError('internal', 'This connection is read-only; draining needs the host or the lease.');
-    this.drainClient ??= DrainClient.start(storeFiles(this.home).core, this.writer, false);
+    this.drainClient ??= DrainClient.start(this.home, this.writer, false);
     return this.drainClient;
   }
 

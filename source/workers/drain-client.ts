@@ -1,6 +1,7 @@
 // The host's handle on the drain thread: typed calls, every pending call rejected if it fails.
 import type { Worker } from 'node:worker_threads';
 import { CmError } from '../errors.js';
+import { storeFiles } from '../home.js';
 import { DRAIN_YOUNG_GENERATION_MB } from '../limits.js';
 import type { DrainReport } from '../api/capture.js';
 import type { DrainCalls, DrainReady, DrainWorkerData } from './drain-thread.js';
@@ -16,9 +17,10 @@ export class DrainClient {
   }
 
   /** `auto`: drain whenever the inbox has work (a host); otherwise only when asked (a CLI holding the lease). */
-  static start(corePath: string, writer: WriterClient, auto: boolean): Promise<DrainClient> {
+  static start(home: string, writer: WriterClient, auto: boolean): Promise<DrainClient> {
     const writerPort = writer.openPort();
-    const data: DrainWorkerData = { corePath, storeId: writer.storeId, writerPort, auto };
+    const { core: corePath, lockWaiters: lockWaitersDir } = storeFiles(home);
+    const data: DrainWorkerData = { corePath, storeId: writer.storeId, writerPort, lockWaitersDir, auto };
     const worker = startWorker(import.meta.url, 'drain-thread', data, [writerPort], {
       maxYoungGenerationSizeMb: DRAIN_YOUNG_GENERATION_MB,
     });

@@ -15,7 +15,7 @@ import {
   type TranscriptTurn,
 } from '../hosts/transcript-model.js';
 import {
-  DRAIN_LOCK_SLICE_MS,
+  DRAIN_STEP_ASIDE_MAX_MS,
   DRAIN_STEP_GAP_MS,
   DRAIN_STEP_MAX_BYTES,
   DRAIN_STEP_MAX_ENVELOPES,
@@ -85,9 +85,14 @@ export class DrainEngine {
   /** The tail bytes being parsed; kept between steps (see feedEnvelopes). */
   private readonly scratch = { buffer: Buffer.alloc(0) };
 
+  /**
+   * `lockWaiters`: how many hooks wait for the write lock now (ground/lock-waiters.ts); the drain
+   * steps aside for them between steps.
+   */
   constructor(
     private readonly reader: Db,
     private readonly writer: CaptureWriter,
+    private readonly lockWaiters: () => number = () => 0,
   ) {}
 
   /** Drains every activation that is not isolated until the inbox has nothing left for it. */
@@ -138,21 +143,14 @@ export class DrainEngine {
       throw new CmError('inconsistent', `Inbox envelopes name activation ${activationId}, which does not exist.`);
     let planned = await this.planOrIsolate(activation, recoveryId, null, report);
     let taken = 0;
-    let sinceGap = performance.now();
     while (planned !== undefined) {
       // Only what is needed after submission is kept: the input (a whole step of messages) goes
       // with the call — its bodies moved, the rest serialised — and must not stay alive while the
       // next step is planned.
       const { firstInboxId, next: continuation } = planned;
       // Steps follow each other at once otherwise, and a hook (which must answer within its host's
-      // deadline) would wait behind the whole run: a short gap lets waiting hooks commit in between.
-      // Once per slice of steps, not after each: the writer idles through every gap, and on a quiet
-      // machine a gap after each 4 MiB step was a third of the drain's time. A loaded machine's
-      // steps each take longer than a slice, so there every step is still followed by a gap.
-      if (taken > 0 && performance.now() - sinceGap >= DRAIN_LOCK_SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, DRAIN_STEP_GAP_MS));
-        sinceGap = performance.now();
-      }
+      // deadline) would wait behind the whole run.
+      if (taken > 0) await this.stepAside();
       const applying = this.writer.call('captureApplyStep', planned.input, planned.transfer);
       planned = undefined;
       report.steps += 1;
@@ -188,6 +186,16 @@ export class DrainEngine {
       if (planned === undefined) return true;
     }
     return false;
+  }
+
+  /**
+   * While hooks wait for the write lock, no step is submitted: they take it in turn as their busy
+   * handlers wake. At most DRAIN_STEP_ASIDE_MAX_MS, so hooks that keep coming still let the drain on.
+   */
+  private async stepAside(): Promise<void> {
+    const until = performance.now() + DRAIN_STEP_ASIDE_MAX_MS;
+    while (this.lockWaiters() > 0 && performance.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_STEP_GAP_MS));
   }
 
   /** Plans a step; a fault in the activation's data is filed as a recovery item instead. */

@@ -2,7 +2,8 @@
 // Requests run one at a time; in a host it also drains by itself whenever the inbox has work.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asCmError } from '../errors.js';
-import { DRAIN_POLL_MS } from '../limits.js';
+import { lockWaiters } from '../ground/lock-waiters.js';
+import { DRAIN_POLL_MS, LOCK_WAITER_STALE_MS } from '../limits.js';
 import { databaseError, openDatabase } from '../store/database.js';
 import { nextActivation } from '../store/core/capture-reads.js';
 import type { CaptureRoutes } from '../api/capture.js';
@@ -22,6 +23,8 @@ export interface DrainWorkerData {
   corePath: string;
   storeId: string;
   writerPort: MessagePort;
+  /** The data home's lock-waiters directory (ground/lock-waiters.ts). */
+  lockWaitersDir: string;
   /** Drain whenever the inbox has work (a host), or only when asked (a command holding the lease). */
   auto: boolean;
 }
@@ -30,7 +33,7 @@ export interface DrainWorkerData {
 export type DrainReady = { type: 'ready' };
 
 const port = parentPort!;
-const { corePath, storeId, writerPort, auto } = workerData as DrainWorkerData;
+const { corePath, storeId, writerPort, lockWaitersDir, auto } = workerData as DrainWorkerData;
 
 function errorOf(error: unknown): { code: string; message: string } {
   const code = (error as { code?: unknown }).code;
@@ -41,7 +44,7 @@ function errorOf(error: unknown): { code: string; message: string } {
 
 const reader = openDatabase(corePath, { readonly: true });
 const writer = WriterClient.overPort(writerPort, storeId);
-const engine = new DrainEngine(reader, writer);
+const engine = new DrainEngine(reader, writer, () => lockWaiters(lockWaitersDir, LOCK_WAITER_STALE_MS));
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Serialises every run: two steps of one activation must never be planned from the same cursor. */

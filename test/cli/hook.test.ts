@@ -2,7 +2,7 @@
 // and never fails the user's agent.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
@@ -143,6 +143,38 @@ describe('hook dispatch', () => {
     assert.deepEqual(activations, [{ process_instance: 'given:client-a', state: 'ended' }]);
     const flush = await runCli(['flush', '--home', home]);
     assert.equal(flush.code, 0, flush.stdout + flush.stderr);
+  });
+
+  it('leaves a notice that it waits for the write lock while it waits (a drain steps aside for it), and takes it away once kept', async () => {
+    const home = tempHome('hook-waits');
+    assert.equal((await runCli(['hook', 'codex', '--home', home], { input: payload })).code, 0);
+    assert.deepEqual(readdirSync(storeFiles(home).lockWaiters), [], 'a kept event leaves no notice');
+    const blocker = openDatabase(storeFiles(home).core);
+    blocker.exec('BEGIN IMMEDIATE');
+    let seen: string[] = [];
+    const watch = setInterval(() => {
+      if (!blocker.inTransaction || !existsSync(storeFiles(home).lockWaiters)) return;
+      seen = readdirSync(storeFiles(home).lockWaiters);
+      if (seen.length > 0) blocker.exec('ROLLBACK');
+    }, 10);
+    let result: Awaited<ReturnType<typeof runCli>>;
+    try {
+      result = await runCli(['hook', 'codex', '--home', home], {
+        input: JSON.stringify({ ...JSON.parse(payload), session_id: 's-waits' }),
+      });
+    } finally {
+      clearInterval(watch);
+      if (blocker.inTransaction) blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(seen.length, 1, 'one notice while the lock was held');
+    assert.match(seen[0]!, /^[1-9][0-9]*$/, 'named by the waiting process id');
+    assert.deepEqual(readdirSync(storeFiles(home).lockWaiters), [], 'withdrawn once the event was kept');
+    const db = openDatabase(storeFiles(home).core, { readonly: true });
+    const sessions = db.prepare('SELECT host_session_id FROM capture_activations ORDER BY 1').pluck().all();
+    db.close();
+    assert.deepEqual(sessions, ['s-waits', 's1'], 'the waiting event was kept');
   });
 
   it("a lock held past the host's deadline: the event is quarantined at the deadline, then kept once by the same hook", async () => {
