@@ -144,18 +144,23 @@ export async function runImport(
       bytes: report.bytes,
       elapsedMs: Math.round(performance.now() - started),
     });
+  // The last step of a file is applied while the next file parses: with one step in flight in all,
+  // a file's accounting (and anything recorded of the files after it) waits for the one before.
+  let previousFile: Promise<void> = Promise.resolve();
   for (const file of found.files) {
     filesDone += 1;
     const cwd = recordedCwd(file.path);
     if (plan.repository !== null && !isInside(cwd, plan.repository)) continue;
     const cursor = sink.cursor(file.path);
     if (cursor?.origin === 'live') {
+      await previousFile;
       report.capturedLive += 1;
       notes.push({ path: file.path, what: 'skipped', reason: 'captured live by the hooks; not imported again' });
       continue;
     }
     const from = cursor?.consumedBytes ?? 0;
     if (from > file.bytes) {
+      await previousFile;
       await quarantine(
         file,
         'transcript_cursor_mismatch',
@@ -171,6 +176,7 @@ export async function runImport(
       cursor?.parserState != null &&
       (JSON.parse(cursor.parserState) as { openTurn?: unknown }).openTurn != null;
     if (from === file.bytes && !openAtRest) {
+      await previousFile;
       // Nothing new since the last import: its session is counted where its turns are.
       if (cursor?.stored === 'imported') report.alreadyImported += 1;
       else if (cursor?.stored === 'live') report.capturedLive += 1;
@@ -188,6 +194,7 @@ export async function runImport(
     // One step in flight: the file's next chunk parses while the writer applies this one. A step
     // issued after one the store refused finds the cursor where it was and writes nothing (stale).
     let inFlight: Promise<void> | null = null;
+    const before = previousFile;
     /** Waits for the step in flight: its turns counted, or the file stopped (StopFile). */
     const settle = async () => {
       const applying = inFlight;
@@ -196,6 +203,7 @@ export async function runImport(
     };
     const commit = async (fed: ParseProgress<CursorState>) => {
       await settle();
+      await before;
       if (fed.sessionKey === null) return; // no session line yet: nothing to keep
       const turns = pending;
       pending = [];
@@ -241,7 +249,6 @@ export async function runImport(
       });
       // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
       if ('consumedBytes' in parsed && (pending.length > 0 || parsed.consumedBytes > stepFrom)) await commit(parsed);
-      await settle();
       if (!('consumedBytes' in parsed) || parsed.failure) return parsed;
       const atRest = plan.client === 'claude' && Date.now() - file.mtimeMs >= IMPORT_REST_MS;
       const ended = atRest ? parsed.openTurns.filter(endsOnAnswer) : [];
@@ -250,54 +257,67 @@ export async function runImport(
       // later (a resumed session's stop summary, its next prompt) finds no open turn to settle again.
       pending = ended.map((turn) => ({ ...turn, state: 'settled' }));
       await commit({ ...parsed, state: { ...parsed.state, openTurn: null } as CursorState });
-      await settle();
       return { ...parsed, openTurns: parsed.openTurns.filter((turn) => !ended.includes(turn)) };
     };
-    let result: Awaited<ReturnType<typeof parseImportFile>>;
-    try {
-      result = await importFile();
-    } catch (error) {
-      // A step still in flight when the parse stopped: its outcome no longer matters.
-      await (inFlight as Promise<void> | null)?.catch(() => undefined);
-      if (!(error instanceof StopFile)) {
-        if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
-        stopped = 'not readable (EACCES)';
+    // Its last step applied (after the file before it), then what the file came to; the next file
+    // parses meanwhile.
+    const finishFile = async (parsing: ReturnType<typeof importFile>): Promise<void> => {
+      let result: Awaited<ReturnType<typeof importFile>>;
+      try {
+        const parsed = await parsing;
+        await before;
+        await settle();
+        result = parsed;
+      } catch (error) {
+        await before; // what this file came to is recorded after the file before it (a failure there is the import's)
+        // A step still in flight when the parse stopped: its outcome no longer matters.
+        await (inFlight as Promise<void> | null)?.catch(() => undefined);
+        if (!(error instanceof StopFile)) {
+          if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+          stopped = 'not readable (EACCES)';
+        }
+        const quarantined = error instanceof StopFile && error.quarantine;
+        report[quarantined ? 'quarantined' : 'skipped'] += 1;
+        notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason: stopped! });
+        if (quarantined) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
+        return;
       }
-      const quarantined = error instanceof StopFile && error.quarantine;
-      report[quarantined ? 'quarantined' : 'skipped'] += 1;
-      notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason: stopped! });
-      if (quarantined) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
-      continue;
-    }
-    if (result.failure) {
-      const f = result.failure;
-      await quarantine(file, f.code, `line ${f.line} (byte ${f.byteOffset}): ${f.detail}`);
-    } else {
-      if (result.unconsumedBytes > 0)
-        notes.push({
-          path: file.path,
-          what: 'partial',
-          reason: `its last ${result.unconsumedBytes} bytes end in no newline (a client still writing it?); the next import reads them once the line is complete`,
-        });
-      if (result.openTurns.length > 0) {
-        report.openTurns += result.openTurns.length;
-        notes.push({
-          path: file.path,
-          what: 'open',
-          reason: `${result.openTurns.length} turn(s) with no end recorded yet; the next import reads them once they end`,
-        });
+      if (result.failure) {
+        const f = result.failure;
+        await quarantine(file, f.code, `line ${f.line} (byte ${f.byteOffset}): ${f.detail}`);
+      } else {
+        if (result.unconsumedBytes > 0)
+          notes.push({
+            path: file.path,
+            what: 'partial',
+            reason: `its last ${result.unconsumedBytes} bytes end in no newline (a client still writing it?); the next import reads them once the line is complete`,
+          });
+        if (result.openTurns.length > 0) {
+          report.openTurns += result.openTurns.length;
+          notes.push({
+            path: file.path,
+            what: 'open',
+            reason: `${result.openTurns.length} turn(s) with no end recorded yet; the next import reads them once they end`,
+          });
+        }
       }
-    }
-    if (sealedHere > 0) {
-      report.sessions += 1;
-      repositories.set(cwd, (repositories.get(cwd) ?? 0) + 1);
-    } else if (skippedHere > 0) {
-      // Every turn read was stored before: by live capture (pi's extension, a hooked copy), or by
-      // an import of another file holding the same session.
-      report[skippedLiveHere > 0 ? 'capturedLive' : 'alreadyImported'] += 1;
-    }
-    progress();
+      if (sealedHere > 0) {
+        report.sessions += 1;
+        repositories.set(cwd, (repositories.get(cwd) ?? 0) + 1);
+      } else if (skippedHere > 0) {
+        // Every turn read was stored before: by live capture (pi's extension, a hooked copy), or by
+        // an import of another file holding the same session.
+        report[skippedLiveHere > 0 ? 'capturedLive' : 'alreadyImported'] += 1;
+      }
+      progress();
+    };
+    const parsing = importFile();
+    // Awaited by the next file's first step or after the last file; a failure surfaces there.
+    previousFile = finishFile(parsing);
+    previousFile.catch(() => undefined);
+    await parsing.catch(() => undefined);
   }
+  await previousFile;
   progress();
   report.firstAt = Number.isFinite(first) ? new Date(first).toISOString() : null;
   report.lastAt = Number.isFinite(last) ? new Date(last).toISOString() : null;

@@ -1,0 +1,151 @@
+// runImport keeps one step in flight across files: a file's last step is applied while the next
+// file parses, the next file's first step waits for it, and what each file came to is recorded in
+// file order. A fake sink whose commits the test releases.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { ImportProgress } from '../../source/api/capture.js';
+import {
+  type ImportCommitOutcome,
+  type ImportSink,
+  type ImportStep,
+  runImport,
+} from '../../source/hosts/import-run.js';
+import { rolloutFixture } from '../support/capture.js';
+
+/** A Codex home with the given fixture rollouts, oldest first (import order is by mtime). */
+function codexHome(fixtures: string[]): string {
+  const root = mkdtempSync(join(tmpdir(), 'cm-import-overlap-'));
+  const dir = join(root, 'sessions', '2026', '11', '30');
+  mkdirSync(dir, { recursive: true });
+  fixtures.forEach((name, i) => {
+    const path = join(dir, `rollout-${String(i).padStart(2, '0')}-${name}`);
+    copyFileSync(rolloutFixture(name), path);
+    const at = new Date(Date.UTC(2026, 10, 30, 12, i)).getTime() / 1000;
+    utimesSync(path, at, at);
+  });
+  return root;
+}
+
+const plan = (root: string) => ({
+  client: 'codex' as const,
+  root,
+  sinceMs: 0,
+  untilMs: Number.POSITIVE_INFINITY,
+  repository: null,
+  dryRun: false,
+});
+
+interface Deferred {
+  step: ImportStep;
+  release(outcome: ImportCommitOutcome): void;
+  fail(error: Error): void;
+}
+
+/** A sink whose commits wait until the test releases them; `inFlight` counts unreleased ones. */
+function heldSink() {
+  const held: Deferred[] = [];
+  const events: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const sink: ImportSink = {
+    cursor: () => undefined,
+    commit: (step) =>
+      new Promise<ImportCommitOutcome>((resolve, reject) => {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        events.push(`commit ${step.path.split('/').pop()}`);
+        const done = () => {
+          inFlight -= 1;
+        };
+        held.push({
+          step,
+          release: (outcome) => {
+            done();
+            resolve(outcome);
+          },
+          fail: (error) => {
+            done();
+            reject(error);
+          },
+        });
+      }),
+    quarantine: async (path) => {
+      events.push(`quarantine ${path.split('/').pop()}`);
+    },
+  };
+  return { sink, held, events, maxInFlight: () => maxInFlight };
+}
+
+const applied = (step: ImportStep): ImportCommitOutcome => ({
+  outcome: 'applied',
+  sealed: step.turns.length,
+  skipped: 0,
+  skippedLive: 0,
+  sessionKey: step.hostSessionId,
+});
+
+/** Waits until `check` holds, giving the import's promises and file reads time to run. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 5000;
+  while (!check()) {
+    if (performance.now() > deadline) assert.fail(`timed out waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('import: one step in flight across files', () => {
+  it('parses the next file while the last step of the one before is applied, and commits it only after', async () => {
+    const root = codexHome(['a-simple-one-turn.jsonl', 'c-resumed-two-turns.jsonl']);
+    const { sink, held, events, maxInFlight } = heldSink();
+    const progress: ImportProgress[] = [];
+    const running = runImport(plan(root), sink, (p) => progress.push(p));
+    await until(() => held.length === 1, 'the first file’s step');
+    // The second file is parsed while the first file's step is still held.
+    await until(() => progress.some((p) => p.filesDone === 2), 'the second file parsing');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(held.length, 1, 'no second step while the first is in flight');
+    held[0]!.release(applied(held[0]!.step));
+    await until(() => held.length === 2, 'the second file’s step');
+    held[1]!.release(applied(held[1]!.step));
+    const report = await running;
+    assert.equal(maxInFlight(), 1);
+    assert.equal(report.files, 2);
+    assert.equal(report.sessions, 2);
+    assert.equal(report.turns, held[0]!.step.turns.length + held[1]!.step.turns.length);
+    assert.deepEqual(
+      events.map((e) => e.split(' ')[0]),
+      ['commit', 'commit'],
+    );
+  });
+
+  it('records what each file came to in file order: a refused last step before the next file’s', async () => {
+    const root = codexHome(['a-simple-one-turn.jsonl', 'd-failed-turn-http400.jsonl']);
+    const { sink, held, events } = heldSink();
+    const running = runImport(plan(root), sink);
+    await until(() => held.length === 1, 'the first file’s step');
+    held[0]!.release({ outcome: 'rejected', code: 'capture_invalid', detail: 'refused by the test' });
+    await until(() => held.length === 2, 'the second file’s step');
+    held[1]!.release(applied(held[1]!.step));
+    const report = await running;
+    assert.equal(report.quarantined, 1);
+    assert.equal(report.sessions, 1);
+    assert.deepEqual(
+      report.notes.map((n) => [n.what, n.path.split('/').pop()]),
+      [['quarantined', held[0]!.step.path.split('/').pop()]],
+    );
+    assert.match(events.join('\n'), /^commit .*\nquarantine .*\ncommit /, 'quarantined before the next step');
+  });
+
+  it('fails the import when the writer fails the last step of a file, whatever the file after it does', async () => {
+    const root = codexHome(['a-simple-one-turn.jsonl', 'c-resumed-two-turns.jsonl']);
+    const { sink, held } = heldSink();
+    const running = runImport(plan(root), sink);
+    await until(() => held.length === 1, 'the first file’s step');
+    held[0]!.fail(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }));
+    await assert.rejects(running, /disk I\/O error/);
+    assert.equal(held.length, 1, 'nothing more was committed after the failure');
+  });
+});
