@@ -144,6 +144,13 @@ export const DRAIN_STEP_MAX_ENVELOPES = 64;
 export const DRAIN_STEP_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Tail bytes the first step of a run takes: nothing overlaps the planning of a run's first step
+ * (the writer idles until it arrives), so a small one starts the writer sooner; the steps after it
+ * are planned while the one before is applied.
+ */
+export const DRAIN_FIRST_STEP_MAX_BYTES = 1024 * 1024;
+
+/**
  * Young generation of the drain thread's heap. Parsing allocates fast and almost all of it dies at
  * once (one object per transcript line); V8 would grow the young generation to tens of MB and keep
  * it resident. Measured on the 100 MB bench: 6 MB adds ~0.1 s of scavenges but no wall time (the

@@ -15,6 +15,7 @@ import {
   type TranscriptTurn,
 } from '../hosts/transcript-model.js';
 import {
+  DRAIN_FIRST_STEP_MAX_BYTES,
   DRAIN_STEP_ASIDE_MAX_MS,
   DRAIN_STEP_GAP_MS,
   DRAIN_STEP_MAX_BYTES,
@@ -242,11 +243,13 @@ export class DrainEngine {
     recoveryId: number | null,
     from: Continuation | null,
   ): Promise<Plan | undefined> {
+    // A recovery retry is one step of the usual size; a run's first step is a small one.
+    const maxBytes = from === null && recoveryId === null ? DRAIN_FIRST_STEP_MAX_BYTES : DRAIN_STEP_MAX_BYTES;
     const envelopes = readPendingEnvelopes(
       this.reader,
       activation.activationId,
       DRAIN_STEP_MAX_ENVELOPES,
-      DRAIN_STEP_MAX_BYTES,
+      maxBytes,
       from?.afterId ?? 0,
     );
     const first = envelopes[0];

@@ -1,14 +1,24 @@
-// The drain steps aside between its steps while a hook waits for the write lock, and only then:
-// the engine with the real writer thread, its lock-waiters count under the test's control.
+// The drain engine's steps, with the real writer thread: a run's first step is small (nothing
+// overlaps its planning), and the drain steps aside between steps while a hook waits for the
+// write lock, and only then (its lock-waiters count under the test's control).
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
-import { DRAIN_STEP_ASIDE_MAX_MS, DRAIN_STEP_MAX_ENVELOPES } from '../../source/limits.js';
+import {
+  DRAIN_FIRST_STEP_MAX_BYTES,
+  DRAIN_STEP_ASIDE_MAX_MS,
+  DRAIN_STEP_MAX_BYTES,
+  DRAIN_STEP_MAX_ENVELOPES,
+} from '../../source/limits.js';
+import type { CaptureStepInput } from '../../source/store/core/capture-sessions.js';
 import { openDatabase } from '../../source/store/database.js';
 import { DrainEngine, type CaptureWriter } from '../../source/workers/drain-engine.js';
 import { WriterClient } from '../../source/workers/writer-client.js';
 import { closeStores, hookFiles, hookInProcess, payloadFor } from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
+import { prepareDrainStore } from '../bench/capture.js';
 
 const STEPS = 3;
 
@@ -26,6 +36,9 @@ function backlog(): string {
 interface Run {
   /** When each step was submitted, and when the writer answered it (ms, performance.now). */
   submitted: number[];
+  /** The transcript bytes each step parsed (0 for a step without any). */
+  bytes: number[];
+  sealed: number;
   applied: number[];
   asked: number;
   steps: number;
@@ -35,10 +48,14 @@ async function drain(home: string, waiting: (run: Run) => number): Promise<Run> 
   const core = storeFiles(home).core;
   const writer = await WriterClient.start(core);
   const reader = openDatabase(core, { readonly: true });
-  const run: Run = { submitted: [], applied: [], asked: 0, steps: 0 };
+  const run: Run = { submitted: [], bytes: [], sealed: 0, applied: [], asked: 0, steps: 0 };
   const recording: CaptureWriter = {
     call: (async (name: 'captureApplyStep', input: never, transfer: ArrayBuffer[]) => {
-      if (name === 'captureApplyStep') run.submitted.push(performance.now());
+      if (name === 'captureApplyStep') {
+        run.submitted.push(performance.now());
+        const watch = (input as CaptureStepInput).watch;
+        run.bytes.push(watch ? watch.toBytes - watch.fromBytes : 0);
+      }
       const result = await writer.call(name, input, transfer);
       if (name === 'captureApplyStep') run.applied.push(performance.now());
       return result;
@@ -49,13 +66,33 @@ async function drain(home: string, waiting: (run: Run) => number): Promise<Run> 
       run.asked += 1;
       return waiting(run);
     });
-    run.steps = (await engine.drainAll()).steps;
+    const report = await engine.drainAll();
+    run.steps = report.steps;
+    run.sealed = report.sealedTurns;
   } finally {
     reader.close();
     await writer.close();
   }
   return run;
 }
+
+describe('drain: the size of its steps', () => {
+  it('takes a small first step, then full ones, and seals every turn', async () => {
+    const { home, size, turns } = prepareDrainStore(6);
+    const run = await drain(home, () => 0).finally(() => rmSync(dirname(home), { recursive: true, force: true }));
+    assert.equal(run.sealed, turns);
+    assert.equal(
+      run.bytes.reduce((a, b) => a + b, 0),
+      size,
+      'every byte parsed once',
+    );
+    const fed = run.bytes.filter((bytes) => bytes > 0);
+    assert.ok(fed[0]! <= DRAIN_FIRST_STEP_MAX_BYTES, `first step ${fed[0]} bytes`);
+    assert.ok(fed.length >= 3);
+    for (const bytes of fed.slice(1, -1))
+      assert.ok(bytes > DRAIN_FIRST_STEP_MAX_BYTES && bytes <= DRAIN_STEP_MAX_BYTES, `a full step: ${bytes} bytes`);
+  });
+});
 
 describe('drain: steps aside for hooks waiting for the write lock', () => {
   after(closeStores);
