@@ -13,6 +13,8 @@ import { storeTail } from '../../source/store/core/inbox-writes.js';
 import { textDigest } from '../../source/ground/digests.js';
 import {
   CAPACITY_ENV,
+  DRAIN_FIRST_STEP_MAX_BYTES,
+  DRAIN_STEP_MAX_BYTES,
   DRAIN_STEP_MAX_ENVELOPES,
   HOOK_TAIL_CHUNK_BYTES,
   RECOVERY_PAGE_SIZE,
@@ -445,6 +447,61 @@ describe('capacity', () => {
   });
 });
 
+/** The tails of longSession: `sizes[i]` recorded tool turns (about 15 KB each) per envelope. */
+function sessionTails(sizes: number[]): { tails: string[]; turns: number; session: string } {
+  const lines = readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
+  const first = lines.findIndex((line) => line.includes('"task_started"'));
+  const block = lines.slice(first, lines.findIndex((line) => line.includes('"task_complete"')) + 1);
+  const turnId = (JSON.parse(block[0]!) as { payload: { turn_id: string } }).payload.turn_id;
+  const session = (JSON.parse(lines[0]!) as { payload: { id: string } }).payload.id;
+  let ordinal = 1;
+  let turn = 0;
+  const turnText = () => {
+    const id = `long-${turn}`;
+    const text = block
+      .map((line) =>
+        line
+          .split(turnId)
+          .join(id)
+          .replace(/"ordinal":\d+/, `"ordinal":${ordinal++}`)
+          .replace(/"id":"(msg|rs|fc)_[^"]*"/g, (_m, p: string) => `"id":"${p}_${turn}_${ordinal}"`),
+      )
+      .join('\n');
+    turn += 1;
+    return `${text}\n`;
+  };
+  const tails = sizes.map(
+    (count, i) => (i === 0 ? `${lines[0]}\n` : '') + Array.from({ length: count }, turnText).join(''),
+  );
+  return { tails, turns: turn, session };
+}
+
+/**
+ * The drain's steps over tails of these byte lengths (readPendingEnvelopes): up to
+ * DRAIN_STEP_MAX_ENVELOPES envelopes and at least one, stopping before the step's bytes would pass
+ * DRAIN_FIRST_STEP_MAX_BYTES for a run's first step and DRAIN_STEP_MAX_BYTES after it.
+ */
+function planSteps(bytes: number[]): number[] {
+  const steps: number[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    const max = steps.length === 0 ? DRAIN_FIRST_STEP_MAX_BYTES : DRAIN_STEP_MAX_BYTES;
+    let taken = 0;
+    let sum = 0;
+    while (
+      i + taken < bytes.length &&
+      taken < DRAIN_STEP_MAX_ENVELOPES &&
+      (taken === 0 || sum + bytes[i + taken]! <= max)
+    )
+      sum += bytes[i + taken++]!;
+    steps.push(taken);
+    i += taken;
+  }
+  return steps;
+}
+
 // The drain plans step N+1 while the writer applies step N, and reads tails in bounded rows:
 // a session longer than one step, with tails spanning many rows, must come out exactly as a
 // sequential drain would make it — and a fault in a later step must leave the earlier ones committed.
@@ -457,33 +514,8 @@ describe('drain steps of a long session', () => {
     sizes: number[],
     corrupt?: number,
     unrecorded?: number,
-  ): { home: string; turns: number; steps: number[] } {
-    const lines = readFileSync(c.rolloutFixture('b-tool-call-exec-command.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line.length > 0);
-    const first = lines.findIndex((line) => line.includes('"task_started"'));
-    const block = lines.slice(first, lines.findIndex((line) => line.includes('"task_complete"')) + 1);
-    const turnId = (JSON.parse(block[0]!) as { payload: { turn_id: string } }).payload.turn_id;
-    const session = (JSON.parse(lines[0]!) as { payload: { id: string } }).payload.id;
-    let ordinal = 1;
-    let turn = 0;
-    const turnText = () => {
-      const id = `long-${turn}`;
-      const text = block
-        .map((line) =>
-          line
-            .split(turnId)
-            .join(id)
-            .replace(/"ordinal":\d+/, `"ordinal":${ordinal++}`)
-            .replace(/"id":"(msg|rs|fc)_[^"]*"/g, (_m, p: string) => `"id":"${p}_${turn}_${ordinal}"`),
-        )
-        .join('\n');
-      turn += 1;
-      return `${text}\n`;
-    };
-    const tails = sizes.map(
-      (count, i) => (i === 0 ? `${lines[0]}\n` : '') + Array.from({ length: count }, turnText).join(''),
-    );
+  ): { home: string; turns: number; steps: number[]; envelopes: number[] } {
+    const { tails, turns: turn, session } = sessionTails(sizes);
     if (corrupt !== undefined) tails[corrupt] = tails[corrupt]!.replace('"ordinal":', '"ordinal"!'); // same length, not JSON
     const home = tempHome('cap-long');
     mkdirSync(home, { recursive: true });
@@ -522,11 +554,10 @@ describe('drain steps of a long session', () => {
       db.prepare('UPDATE capture_watches SET captured_bytes = ? WHERE watch_id = ?').run(from, watch);
     })();
     db.close();
-    // Envelopes per step: DRAIN_STEP_MAX_ENVELOPES, or fewer once DRAIN_STEP_MAX_BYTES is reached.
-    const steps: number[] = [];
-    for (let i = 0; i < sizes.length; i += DRAIN_STEP_MAX_ENVELOPES)
-      steps.push(sizes.slice(i, i + DRAIN_STEP_MAX_ENVELOPES).reduce((a, b) => a + b, 0));
-    return { home, turns: turn, steps };
+    const envelopes = planSteps(tails.map((tail) => Buffer.byteLength(tail)));
+    let at = 0;
+    const steps = envelopes.map((n) => sizes.slice(at, (at += n)).reduce((a, b) => a + b, 0));
+    return { home, turns: turn, steps, envelopes };
   }
 
   const sizes = Array.from({ length: 2 * DRAIN_STEP_MAX_ENVELOPES + 3 }, (_, i) => (i % 40 === 3 ? 40 : 1)); // 40 turns ≈ 600 KB: a tail of several rows
@@ -556,8 +587,10 @@ describe('drain steps of a long session', () => {
   });
 
   it('a fault in a later step isolates at that step; the steps before it stay committed, nothing after', async () => {
-    const bad = DRAIN_STEP_MAX_ENVELOPES + 5; // in the second step
-    const { home, steps } = longSession(sizes, bad);
+    const first = planSteps(sessionTails(sizes).tails.map((tail) => Buffer.byteLength(tail)))[0]!;
+    const bad = first + 5; // in the second step
+    const { home, steps, envelopes } = longSession(sizes, bad);
+    assert.ok(envelopes.length >= 3 && bad < envelopes[0]! + envelopes[1]!);
     const report = await c.drain(home);
     assert.equal(report.isolated.length, 1);
     assert.equal(report.sealedTurns, steps[0]);
@@ -565,10 +598,7 @@ describe('drain steps of a long session', () => {
     const item = (await c.status(home)).recovery.items[0]!;
     assert.equal(item.code, 'transcript_invalid_json');
     // The item names the first envelope of the failing step: everything from there stays queued with its bytes.
-    assert.equal(
-      count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"),
-      sizes.length - DRAIN_STEP_MAX_ENVELOPES,
-    );
+    assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), sizes.length - envelopes[0]!);
     assert.equal(
       count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"),
       count(home, 'SELECT inbox_id FROM recovery_items'),
@@ -577,17 +607,14 @@ describe('drain steps of a long session', () => {
   });
 
   it('a prompt without a candidate in a later step is rejected by the writer in that step: earlier steps stay committed', async () => {
-    const { home, steps } = longSession(sizes, undefined, steps0(sizes) + 2);
+    const { home, steps, envelopes } = longSession(sizes, undefined, steps0(sizes) + 2);
     const report = await c.drain(home);
     assert.equal(report.isolated.length, 1);
     assert.equal(report.sealedTurns, steps[0]);
     const item = (await c.status(home)).recovery.items[0]!;
     assert.equal(item.code, 'delivery_unconfirmed');
     assert.match(item.detail, /turn long-\d+: the user message at line \d+ matches no prompt/);
-    assert.equal(
-      count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"),
-      sizes.length - DRAIN_STEP_MAX_ENVELOPES,
-    );
+    assert.equal(count(home, "SELECT count(*) FROM inbox WHERE state = 'pending'"), sizes.length - envelopes[0]!);
     assert.equal(
       count(home, "SELECT min(id) FROM inbox WHERE state = 'pending'"),
       count(home, 'SELECT inbox_id FROM recovery_items'),
@@ -598,4 +625,7 @@ describe('drain steps of a long session', () => {
 });
 
 /** Turns in the first drain step of longSession(sizes). */
-const steps0 = (sizes: number[]): number => sizes.slice(0, DRAIN_STEP_MAX_ENVELOPES).reduce((a, b) => a + b, 0);
+const steps0 = (sizes: number[]): number => {
+  const first = planSteps(sessionTails(sizes).tails.map((tail) => Buffer.byteLength(tail)))[0]!;
+  return sizes.slice(0, first).reduce((a, b) => a + b, 0);
+};
