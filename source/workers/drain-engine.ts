@@ -71,17 +71,6 @@ interface Continuation {
   consumedBytes: number;
 }
 
-/** A step planned ahead, or the fault that ended planning there. */
-type Ahead = Plan | { fault: CaptureFault };
-
-/**
- * Steps planned while the writer applies one: a second when the first is planned before the
- * writer is done (a WAL checkpoint makes some steps much longer than the rest), so the drain
- * thread does not idle then. Each holds its step's bodies and columns (about 1 MiB per 4 MiB of
- * transcript), within the host's 200 MB peak.
- */
-const PLANNED_AHEAD = 2;
-
 interface Plan {
   input: CaptureStepInput;
   /** The buffers the input holds (its bodies), moved to the writer with it. */
@@ -93,8 +82,6 @@ interface Plan {
 export interface DrainEngineOptions {
   /** How many hooks wait for the write lock now (ground/lock-waiters.ts): the drain steps aside for them. */
   lockWaiters?: () => number;
-  /** Told how many steps are planned and not yet submitted, each time one more is (for tests). */
-  plannedAhead?: (steps: number) => void;
 }
 
 /** Steps a single drain call may take before it yields: a queue that keeps filling cannot hold a caller forever. */
@@ -143,10 +130,9 @@ export class DrainEngine {
 
   /**
    * Up to `maxSteps` steps of one activation, one transaction each, committed in order. While the
-   * writer applies step N this thread plans the steps after it (PLANNED_AHEAD at most), each from
-   * where the one before it ended; a step is submitted only after the one before it applied, so a
-   * failed or stale step stops the pipeline and the steps planned ahead are dropped unsent.
-   * Returns true when the last step taken was applied.
+   * writer applies step N this thread plans step N+1 from where N's parse ended; N+1 is submitted
+   * only after N applied, so a failed or stale step stops the pipeline and the planned-ahead step
+   * is dropped unsent. Returns true when the last step taken was applied.
    */
   private async run(
     activationId: number,
@@ -157,59 +143,37 @@ export class DrainEngine {
     const activation = readActivation(this.reader, activationId);
     if (!activation)
       throw new CmError('inconsistent', `Inbox envelopes name activation ${activationId}, which does not exist.`);
-    const first = await this.planOrIsolate(activation, recoveryId, null, report);
-    if (first === undefined) return false;
-    const queue: Ahead[] = [first];
-    let exhausted = false; // nothing more to plan: no envelopes left, or a fault queued
+    let planned = await this.planOrIsolate(activation, recoveryId, null, report);
     let taken = 0;
-    for (let step = queue.shift(); step !== undefined; step = queue.shift()) {
-      if ('fault' in step) {
-        // The fault belongs to the envelopes after the steps before it: filed once those are in.
-        const inboxId = firstPendingEnvelope(this.reader, activationId);
-        if (inboxId !== undefined)
-          await this.isolate(activation, inboxId, step.fault.code, step.fault.detail, null, report);
-        return true;
-      }
+    while (planned !== undefined) {
       // Only what is needed after submission is kept: the input (a whole step of messages) goes
       // with the call — its bodies moved, the rest serialised — and must not stay alive while the
-      // next steps are planned.
-      const { firstInboxId, next: continuation } = step;
+      // next step is planned.
+      const { firstInboxId, next: continuation } = planned;
       // Steps follow each other at once otherwise, and a hook (which must answer within its host's
       // deadline) would wait behind the whole run.
       if (taken > 0) await this.stepAside();
-      const applying = this.writer.call('captureApplyStep', step.input, step.transfer);
-      step = undefined;
+      const applying = this.writer.call('captureApplyStep', planned.input, planned.transfer);
+      planned = undefined;
       report.steps += 1;
       taken += 1;
       // A recovery retry is exactly one step; the rest flows through drainAll afterwards.
-      if (recoveryId === null) {
-        let applied = false;
-        void applying.then(
-          () => (applied = true),
-          () => (applied = true),
-        );
-        while (!exhausted && queue.length < PLANNED_AHEAD && taken + queue.length < maxSteps) {
-          if (queue.length > 0) {
-            // A step is planned already: another one only while the writer is still busy.
-            await new Promise((resolve) => setImmediate(resolve));
-            if (applied) break;
+      let ahead: (() => Promise<Plan | undefined>) | undefined;
+      if (recoveryId === null && taken < maxSteps) {
+        try {
+          const next = await this.plan(activation, null, continuation);
+          ahead = async () => next;
+        } catch (error) {
+          if (!(error instanceof CaptureFault)) {
+            await applying.catch(() => undefined);
+            throw error;
           }
-          const last = queue.at(-1);
-          try {
-            const next = await this.plan(activation, null, last && !('fault' in last) ? last.next : continuation);
-            if (next === undefined) exhausted = true;
-            else {
-              queue.push(next);
-              this.options.plannedAhead?.(queue.length);
-            }
-          } catch (error) {
-            if (!(error instanceof CaptureFault)) {
-              await applying.catch(() => undefined);
-              throw error;
-            }
-            queue.push({ fault: error });
-            exhausted = true;
-          }
+          // The fault belongs to the next step's envelopes: filed only once this step is in.
+          ahead = async () => {
+            const inboxId = firstPendingEnvelope(this.reader, activationId);
+            if (inboxId !== undefined) await this.isolate(activation, inboxId, error.code, error.detail, null, report);
+            return undefined;
+          };
         }
       }
       const outcome = await applying;
@@ -219,8 +183,11 @@ export class DrainEngine {
         return false;
       }
       report.sealedTurns += outcome.sealed;
+      if (ahead === undefined) return true;
+      planned = await ahead();
+      if (planned === undefined) return true;
     }
-    return true;
+    return false;
   }
 
   /**

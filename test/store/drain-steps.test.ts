@@ -42,15 +42,13 @@ interface Run {
   applied: number[];
   asked: number;
   steps: number;
-  /** The most steps planned and not yet submitted at once. */
-  ahead: number;
 }
 
-async function drain(home: string, waiting: (run: Run) => number, holdMs = 0): Promise<Run> {
+async function drain(home: string, waiting: (run: Run) => number): Promise<Run> {
   const core = storeFiles(home).core;
   const writer = await WriterClient.start(core);
   const reader = openDatabase(core, { readonly: true });
-  const run: Run = { submitted: [], bytes: [], sealed: 0, applied: [], asked: 0, steps: 0, ahead: 0 };
+  const run: Run = { submitted: [], bytes: [], sealed: 0, applied: [], asked: 0, steps: 0 };
   const recording: CaptureWriter = {
     call: (async (name: 'captureApplyStep', input: never, transfer: ArrayBuffer[]) => {
       if (name === 'captureApplyStep') {
@@ -59,7 +57,6 @@ async function drain(home: string, waiting: (run: Run) => number, holdMs = 0): P
         run.bytes.push(watch ? watch.toBytes - watch.fromBytes : 0);
       }
       const result = await writer.call(name, input, transfer);
-      if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
       if (name === 'captureApplyStep') run.applied.push(performance.now());
       return result;
     }) as CaptureWriter['call'],
@@ -69,9 +66,6 @@ async function drain(home: string, waiting: (run: Run) => number, holdMs = 0): P
       lockWaiters: () => {
         run.asked += 1;
         return waiting(run);
-      },
-      plannedAhead: (steps) => {
-        run.ahead = Math.max(run.ahead, steps);
       },
     });
     const report = await engine.drainAll();
@@ -99,16 +93,6 @@ describe('drain: the size of its steps', () => {
     assert.ok(fed.length >= 3);
     for (const bytes of fed.slice(1, -1))
       assert.ok(bytes > DRAIN_FIRST_STEP_MAX_BYTES && bytes <= DRAIN_STEP_MAX_BYTES, `a full step: ${bytes} bytes`);
-  });
-});
-
-describe('drain: planning ahead while the writer applies', () => {
-  it('plans a second step when the first is ready before the writer is done, never a third', async () => {
-    const { home, turns } = prepareDrainStore(10);
-    // A writer that takes long over every step: the drain plans as far ahead as it may.
-    const run = await drain(home, () => 0, 150).finally(() => rmSync(dirname(home), { recursive: true, force: true }));
-    assert.equal(run.sealed, turns);
-    assert.equal(run.ahead, 2);
   });
 });
 
