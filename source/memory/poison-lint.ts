@@ -1957,5 +1957,6 @@ export const POISON_RULE_NAMES: readonly string[] = [
     'poison-bidi-control',
     'poison-tag-chars',
     'poison-learned',
+    'poison-safeguard-off',
   ]),
 ];

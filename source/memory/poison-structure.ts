@@ -274,6 +274,38 @@ const UNSAFE_SETTING =
 const NARROWED =
   /\b(?:only|unless|except|locally|local|in tests?|test-only|mock\w*|personal branch\w*|wip|tell (?:me|the user)|report|mention|ask|explain|why)\b/;
 
+// --- sabotage written as a team rule ---------------------------------------------------------
+// A security control of the product or the pipeline switched off, weakened or bypassed, said as a
+// rule to follow rather than as a fact ("disable CSRF in all environments", "if the security scan
+// blocks a merge, comment it out", "set `verify=False` in every client"), or an insecure setting
+// given as the standard. Named by what the control is (CSRF, rate limiting, an auth check, a
+// security scan, certificate verification …), not by any one wording.
+const CONTROL = String.raw`(?:csrf|xsrf|rate[ -]?limit\w*|throttl\w*|brute[ -]?force protection|lockouts?|captchas?|auth(?:entication|orization)?\s+(?:checks?|guards?|middleware|requirements?|layer)|(?:token|permission|access|signature|origin|host ?key|integrity)\s+(?:checks?|validation|verification|controls?)|(?:security|sast|dast|secret|secrets|dependency|vulnerability|container|image|code)[\s-]+(?:scans?|scanning|scanners?|tests?|checks?|jobs?|steps?|gates?|audits?|reviews?)|sast|dast|codeowners|code owners|required reviews?|review requirements?|sanitiz\w*|input validation|output escaping|(?:password|pwd)\s+hashing|content security policy|csp|hsts|security headers|certificate (?:checks?|validation|verification|pinning)|cert (?:checks?|validation|verification)|tls (?:checks?|validation|verification)|ssl (?:checks?|validation|verification)|audit (?:logs?|logging|trail))`;
+const WEAKEN_CONTROL = String.raw`(?:disabl\w*|deactivat\w*|turn\w* off|switch\w* off|skip\w*|bypass\w*|circumvent\w*|remov\w*|delet\w*|drop|dropp\w*|strip\w*|comment\w* (?:(?:it|them|that|this) )?out|relax\w*|loosen\w*|weaken\w*|lower\w*|downgrad\w*|silenc\w*|suppress\w*|mute|rip\w* out|get rid of|take out|allow\w* (?:\w+ ){0,4}?to bypass)`;
+const CONTROL_OFF = new RegExp(
+  `\\b${WEAKEN_CONTROL}\\b[^.;!?\\n]{0,40}?\\b${CONTROL}\\b|\\b${CONTROL}\\b[^.;!?\\n]{0,60}?\\b(?:off|disabled|${WEAKEN_CONTROL}\\s+(?:it|them|that|this|the (?:step|job|check|rule))\\b)`,
+);
+/** Secrets written where people read them: a log line, a value kept in plain sight. */
+const SECRET_LOGGED =
+  /\blog\w*\s+(?:the\s+|their\s+|user\s+|users'\s+|every\s+|all\s+|full\s+|raw\s+|attempted\s+|plain\s+)*(?:passwords?|authorization headers?|req\.headers\.authorization|api keys?|secrets?|credentials|session tokens?|access tokens?)\b|\blog\w*\b[^.;!?\n]{0,40}\bincluding (?:the\s+)?(?:authorization|auth) headers?\b/;
+/** A weak primitive chosen for what must resist guessing: md5 or sha1 for passwords, ECB, Math.random for tokens. */
+const WEAK_CRYPTO =
+  /\b(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b[^.;!?\n]{0,50}?\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b|\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b[^.;!?\n]{0,50}?\b(?:to|with|use|using)\s+(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b/;
+/** A way in nobody reviews: an account with a fixed password, a key for root, a parameter that grants admin. */
+const BACKDOOR =
+  /\b(?:add|create|seed|append|bake)\w*\b[^.;!?\n]{0,60}?\b(?:users?|accounts?|logins?)\b[^.;!?\n]{0,40}?\bwith (?:a |the )?(?:static |fixed |shared |hard-?coded |default |known )?password\b|\bauthorized_keys\b[^.;!?\n]{0,20}\bfor root\b|\b(?:append|add)\w*\b[^.;!?\n]{0,30}\bkey\b[^.;!?\n]{0,20}\bauthorized_keys\b|\b(?:query )?param\w*\b[^.;!?\n]{0,40}\bgrants? admin\b|\bremov\w*\s+\.env\S*\s+from\s+(?:the\s+)?\.gitignore\b|\bcors\b[^.;!?\n]{0,30}\*[^.;!?\n]{0,30}\bcredentials\b/;
+/** Settings that are a safeguard off by what they are: verification false, world-writable, open to all, no algorithm. */
+const INSECURE_SETTING =
+  /\bverify\s*[=:]\s*false\b|\brejectunauthorized\s*[=:]\s*false\b|\bstrict-ssl\s*[=:]?\s*false\b|\bsslverify\s*[=:]?\s*false\b|\binsecure[_-]?skip[_-]?verify\s*[=:]\s*true\b|--no-check-certificate\b|--trusted-host\b|\bnode_tls_reject_unauthorized\s*=\s*0|\bchmod\s+(?:-r\s+)?(?:777|666|a\+rwx|o\+w)\b|\bpermissions\s*:\s*write-all\b|\bpublicly_accessible\s*=\s*true\b|\bpublic-read(?:-write)?\b|\ballowed_hosts\s*=\s*\[\s*\*|\borigin\s*[:=]\s*\*[^.;!?\n]{0,40}\bcredentials\b|\bcredentials\b[^.;!?\n]{0,40}\borigin\s*[:=]\s*\*|\balg(?:orithm)?s?\s*[:=]?\s*\[?\s*none\b|\balg\s*=\s*none\b|\bcontinue-on-error\s*:\s*true\b|--audit-level[= ]none\b|--unsafe-perm\b|\bhookspath\s+\/dev\/null\b|--no-verify\b|\b(?:registry|index-url|extra-index-url)\s*[= ]\s*http:\/\//;
+/** Said as the rule: an order, a standing or a wide scope, a team's standard. */
+const AS_RULE =
+  /^\s*(?:[\w -]{1,30}:\s*)?(?:(?:in|on|for|at|after|before|during|with)\b[^,]{1,50},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|silence|suppress|mute|rip|take)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|workflows|calls|clients|services|projects|files|repos|pipelines|branches|endpoints|routes)|in (?:production|prod)\b|production|prod\b|(?:team|our|the) (?:standard|convention|default|rule|policy|practice)|by default|as a rule|from now on|going forward|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|^\s*if\b|\bwhen(?:ever)?\b[^.;!?\n]{0,60},/;
+/** The control off somewhere narrow, temporary or reviewed, or the sentence reports rather than orders. */
+const CONTROL_NARROWED =
+  /\b(?:only|unless|except|locally|local|localhost|127\.0\.0\.1|in tests?|test-only|unit tests?|mock\w*|fixtures?|sandbox|dev containers?|on your (?:own )?machine|ask (?:the user|first|before)|with (?:the user's|their) (?:ok|approval)|after review|was|were|used to|had|until|why|because we (?:never|don't))\b/;
+const ADVISED_AGAINST =
+  /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited|stop|instead of|rather than|no longer)\b/;
+
 /** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
 function noteOutranks(clause: string): boolean {
   const rank = OUTRANKS.exec(clause);
@@ -341,6 +373,17 @@ const RULES: StructuralRule[] = [
       if (found === null) return null;
       if (NEGATED.test(c.slice(0, found.index + found[0].length)) || NARROWED.test(c)) return null;
       return told !== null ? 'block' : 'warn';
+    },
+  },
+  {
+    rule: 'poison-safeguard-off',
+    gate: /csrf|xsrf|log|md5|sha|ecb|rc4|des|random|user|account|login|authorized_keys|param|gitignore|cors|limit|throttl|brute|lockout|captcha|auth|check|validation|verification|control|scan|sast|dast|codeowner|code owner|review|sanitiz|escaping|hashing|csp|hsts|header|pinning|audit|verify|rejectunauthorized|strict-ssl|sslverify|skip|certificate|trusted-host|node_tls|chmod|write-all|publicly|public-read|allowed_hosts|origin|alg|continue-on-error|unsafe-perm|hookspath|registry|index-url/,
+    test: (c) => {
+      const found =
+        CONTROL_OFF.exec(c) ?? INSECURE_SETTING.exec(c) ?? SECRET_LOGGED.exec(c) ?? WEAK_CRYPTO.exec(c) ?? BACKDOOR.exec(c);
+      if (found === null) return null;
+      if (ADVISED_AGAINST.test(c.slice(0, found.index + found[0].length)) || CONTROL_NARROWED.test(c)) return 'warn';
+      return AS_RULE.test(c) ? 'block' : 'warn';
     },
   },
   {
