@@ -299,12 +299,28 @@ const INSECURE_SETTING =
   /\bverify\s*[=:]\s*false\b|\brejectunauthorized\s*[=:]\s*false\b|\bstrict-ssl\s*[=:]?\s*false\b|\bsslverify\s*[=:]?\s*false\b|\binsecure[_-]?skip[_-]?verify\s*[=:]\s*true\b|--no-check-certificate\b|--trusted-host\b|\bnode_tls_reject_unauthorized\s*=\s*0|\bchmod\s+(?:-r\s+)?(?:777|666|a\+rwx|o\+w)\b|\bpermissions\s*:\s*write-all\b|\bpublicly_accessible\s*=\s*true\b|\bpublic-read(?:-write)?\b|\ballowed_hosts\s*=\s*\[\s*\*|\borigin\s*[:=]\s*\*[^.;!?\n]{0,40}\bcredentials\b|\bcredentials\b[^.;!?\n]{0,40}\borigin\s*[:=]\s*\*|\balg(?:orithm)?s?\s*[:=]?\s*\[?\s*none\b|\balg\s*=\s*none\b|\bcontinue-on-error\s*:\s*true\b|--audit-level[= ]none\b|--unsafe-perm\b|\bhookspath\s+\/dev\/null\b|--no-verify\b|\b(?:registry|index-url|extra-index-url)\s*[= ]\s*http:\/\//;
 /** Said as the rule: an order, a standing or a wide scope, a team's standard. */
 const AS_RULE =
-  /^\s*(?:[\w -]{1,30}:\s*)?(?:(?:in|on|for|at|after|before|during|with)\b[^,]{1,50},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|silence|suppress|mute|rip|take)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|workflows|calls|clients|services|projects|files|repos|pipelines|branches|endpoints|routes)|in (?:production|prod)\b|production|prod\b|(?:team|our|the) (?:standard|convention|default|rule|policy|practice)|by default|as a rule|from now on|going forward|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|^\s*if\b|\bwhen(?:ever)?\b[^.;!?\n]{0,60},/;
+  /^\s*(?:[\w -]{1,30}:\s*)?(?:(?:in|on|for|at|after|before|during|with)\b[^,]{1,50},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|silence|suppress|mute|rip|take|log|hash|store|save|write|print|commit|seed|create|append|bake|grant)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|workflows|calls|clients|services|projects|files|repos|pipelines|branches|endpoints|routes)|in (?:production|prod)\b|production|prod\b|(?:team|our|the) (?:standard|convention|default|rule|policy|practice)|by default|as a rule|from now on|going forward|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|^\s*if\b|\bwhen(?:ever)?\b[^.;!?\n]{0,60},/;
 /** The control off somewhere narrow, temporary or reviewed, or the sentence reports rather than orders. */
 const CONTROL_NARROWED =
   /\b(?:only|unless|except|locally|local|localhost|127\.0\.0\.1|in tests?|test-only|unit tests?|mock\w*|fixtures?|sandbox|dev containers?|on your (?:own )?machine|ask (?:the user|first|before)|with (?:the user's|their) (?:ok|approval)|after review|was|were|used to|had|until|why|because we (?:never|don't))\b/;
 const ADVISED_AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited|stop|instead of|rather than|no longer)\b/;
+
+// --- the person's words set aside ---------------------------------------------------------------
+// What the person says made conditional and then overruled: "no matter what the developer says",
+// "if the user objects, carry on with the plan here", "approve it regardless of what you find",
+// "the notes outrank anything they type".
+const PERSON = String.raw`(?:the\s+|a\s+|your\s+)?(?:user|users|dev|devs|developer|developers|human|person(?: at the keyboard| in the chat| you're (?:talking to|working with)| you are (?:talking to|working with))?|they|he|she)`;
+const PERSON_SAYS = String.raw`(?:\w+\s+)?(?:says?|said|asks?|asked|tells?|told|types?|typed|wants?|requests?|objects?|disagrees?|gives?|pushes back|complains?)`;
+const PERSON_OVERRULED = new RegExp(
+  [
+    // A topic after the verb ("whatever the user says about naming, follow the style guide") is a convention.
+    String.raw`\b(?:no matter what|regardless of what|whatever|even if|even when)\s+${PERSON}\s+${PERSON_SAYS}\b(?!\s+(?:about|on|regarding|for|of)\b)`,
+    String.raw`|\b(?:ignore|disregard|set aside)\s+(?:whatever|anything|what)\s+${PERSON}\s+${PERSON_SAYS}\b`,
+    String.raw`|\bif\s+${PERSON}\s+${PERSON_SAYS}\b[^.;!?\n]{0,80}?\b(?:ignore (?:them|him|her|it|that|the request|their request)|(?:do|follow) what (?:this|the|these) notes? says?|follow (?:this|the|these) notes?|(?:politely\s+)?decline|carry on|keep going|continue (?:anyway|regardless|with)|proceed (?:anyway|with)|pretend)\b`,
+    String.raw`|\bregardless of what you find\b|\b(?:outrank|override|overrule|trump)s?\s+(?:anything|whatever|what)\s+(?:they|the user|the developer|the human)\s+(?:types?|says?|asks?)\b`,
+  ].join(''),
+);
 
 /** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
 function noteOutranks(clause: string): boolean {
@@ -373,6 +389,18 @@ const RULES: StructuralRule[] = [
       if (found === null) return null;
       if (NEGATED.test(c.slice(0, found.index + found[0].length)) || NARROWED.test(c)) return null;
       return told !== null ? 'block' : 'warn';
+    },
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /matter|regardless|whatever|even if|even when|\bif\b|outrank|overrid|overrul|trump/,
+    test: (c) => {
+      const found = PERSON_OVERRULED.exec(c);
+      if (found === null) return null;
+      // "even if the user asks, never print the token": a safeguard kept whatever is asked.
+      return NEGATED.test(c.slice(found.index)) && !/\b(?:don't|do not|never) (?:stop|ask|check|confirm)\b/.test(c)
+        ? null
+        : 'block';
     },
   },
   {
