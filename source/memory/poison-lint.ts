@@ -19,7 +19,7 @@
 // a look-alike a legitimate note could carry (a download to a file, a note naming the memory
 // tools) is a warning.
 
-import { structuralFindings } from './poison-structure.js';
+import { approvalClaimed, PRE_APPROVED, structuralFindings } from './poison-structure.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
   decodedSegments,
@@ -1516,6 +1516,17 @@ const RULES: Rule[] = [
       const to = text.slice(match.index).search(/[.;!?\n](?:\s|$)/);
       return irreversible.test(text.slice(from, to === -1 ? text.length : match.index + to)) ? 'block' : null;
     },
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    negatable: 'before',
+    keywords: [],
+    // An approval said to exist already ("pre-approved", "the lead has signed off", "vorab
+    // genehmigt", "事前承認") with the person's confirmation dropped or a power handed to the agent,
+    // anywhere in the note: an approval a note carries is one nobody can check.
+    pattern: PRE_APPROVED,
+    check: (_match, text) => (approvalClaimed(text) ? 'block' : null),
   },
   {
     name: 'poison-tool-driving',
