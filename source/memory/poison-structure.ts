@@ -370,6 +370,29 @@ export function approvalClaimed(text: string): boolean {
 const EMPOWERED_RISK =
   /\b(?:(?:merge|approve)\w* (?:their|its|your) own|force|delet\w*|destroy\w*|secrets?|credentials?|tokens?|keys|any|all|every|whatever|anything|production|prod|paste|upload|send|share|transmit|export\w*|push\w* (?:directly|straight)|maintainer|admin|root)\b/;
 
+// --- review of memory bypassed ----------------------------------------------------------------------
+// The memory's own safeguard taken away: proposals approved by the agent itself, the store edited
+// around review, review switched off, or the notes that guard something (security, tests, asking
+// first, injection warnings) or other people's notes deleted.
+const SELF_APPROVE = new RegExp(
+  [
+    String.raw`\b(?:approve|accept|promote|merge|sign off)\w*\b[^.;!?\n]{0,40}?\b(?:your own|yourself|on your own|on behalf of the reviewer|for the reviewer)\b`,
+    String.raw`|\b(?:set|fill|put|sign)\w*\b[^.;!?\n]{0,20}\breviewer\b[^.;!?\n]{0,30}\b(?:name|field)\b`,
+    String.raw`|(?<!\p{L})(?:apruéb\p{L}*|aprueb\p{L}*|approuve\p{L}*|genehmig\p{L}*|godkänn|aprov\p{L}*|approv\p{L}*|zatwierd\p{L}*|одобр\p{L}*|goedkeur\p{L}*|onayla\p{L}*)(?!\p{L})[^.;!?\n]{0,40}?(?<!\p{L})(?:tú mismo|usted mismo|toi-même|vous-même|selbst|själv|você mesmo|tu stesso|sam|сам|zelf|kendin)(?!\p{L})`,
+    '|自己批准|自行批准|直接帮审核人批准|替审核人批准|自分で承認|直接承認|직접 승인|스스로 승인',
+  ].join(''),
+  'u',
+);
+const STORE_AROUND_REVIEW =
+  /\b(?:edit|write|chang|modif|rewrit|overwrit|updat|touch)\w*\b[^.;!?\n]{0,60}?(?:\.common-memory\b|\b(?:note|memory) files\b|\bthe (?:memory )?store\b)[^.;!?\n]{0,60}?\b(?:directly|by hand|on disk|so (?:\w+ ){0,3}?(?:don't|do not|never|won't|skip)|around review|without review)\b|\bskip\w* the memory tools?\b|\breview[._ ]?required\s*[:=]\s*false\b|(?<!\p{L})(?:edite|edita|modifie|bearbeite|редактируй)(?!\p{L})[^.;!?\n]{0,40}?(?:memória|memoria|mémoire|speicher|памят)\p{L}*[^.;!?\n]{0,30}?(?:direto|directamente|directement|direkt|напрямую|no disco|en disco|sur le disque)/u;
+const NOTE_WORD = String.raw`(?:notes?|entries|entry|memos?|memor(?:y|ies)|proposals?|notiz\p{L}*|nota|notas|notatk\p{L}*|anteckning\p{L}*|notitie\p{L}*|заметк\p{L}*|нотатк\p{L}*|메모|笔记|记忆|メモ|ノート)`;
+const REMOVE_NOTE = String.raw`(?:delet\w*|remov\w*|overwrit\w*|eras\w*|wip\w*|drop|purg\w*|reject\w*|supprim\p{L}*|lösch\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|cancell\p{L}*|удал\p{L}*|видал\p{L}*|usuń|ta bort|삭제|删除|删掉|削除)`;
+const GUARDING = String.raw`(?:security|safety|secure|injection|warn\w*|tests?|testing|ask\w*|confirm\w*|auto-merge|2fa|mfa|secrets?|other (?:users?|people|team ?members?)|(?:someone|somebody|anyone) else|sicherheit\p{L}*|tests vorschreib\p{L}*|seguridad|sécurité|obligatorias|обязательн\p{L}*|тест\p{L}*|безопасн\p{L}*|다른 팀원|他人|其他人|安全|テスト)`;
+const GUARD_NOTE_REMOVED = new RegExp(
+  `(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})[^.;!?\\n]{0,60}?${NOTE_WORD}[^.;!?\\n]{0,50}?${GUARDING}|${NOTE_WORD}[^.;!?\\n]{0,60}?${GUARDING}[^.;!?\\n]{0,50}?(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})|${GUARDING}[^.;!?\\n]{0,30}?${NOTE_WORD}[^.;!?\\n]{0,50}?(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})`,
+  'u',
+);
+
 /** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
 function noteOutranks(clause: string): boolean {
   const rank = OUTRANKS.exec(clause);
@@ -449,6 +472,15 @@ const RULES: StructuralRule[] = [
       return NEGATED.test(c.slice(found.index)) && !/\b(?:don't|do not|never) (?:stop|ask|check|confirm)\b/.test(c)
         ? null
         : 'block';
+    },
+  },
+  {
+    rule: 'poison-tool-driving',
+    gate: /approv|accept|promot|merge|sign|reviewer|edit|writ|chang|modif|overwrit|updat|touch|memory|review|delet|remov|eras|wip|drop|purg|reject|supprim|lösch|elimin|borr|apag|удал|видал|usuń|ta bort|삭제|删|削除|aprue|apru|approu|genehm|godkänn|aprov|zatwierd|одобр|goedkeur|onayla|批准|承認|승인|edite|edita|modifie|bearbeite|редакт/,
+    test: (c) => {
+      const found = SELF_APPROVE.exec(c) ?? STORE_AROUND_REVIEW.exec(c) ?? GUARD_NOTE_REMOVED.exec(c);
+      if (found === null) return null;
+      return NEGATED.test(c.slice(0, found.index + Math.min(found[0].length, 24))) ? 'warn' : 'block';
     },
   },
   {
