@@ -130,6 +130,9 @@ const CONCEAL = w([
   String.raw`\b(?:make sure|ensure|see to it|so that)\s+(?:nobody|no one)\s+(?:\w+\s+){0,3}?(?:finds? out|notices?|learns?|sees?|knows?|realis\w+|realiz\w+|suspects?|discovers?|hears?)\b`,
   String.raw`\b(?:quietly|silently|secretly|covertly|discreetly|stealthily|invisibly)\b[^.;!?\n]{0,40}?\b(?:and|then)\s+(?:leave|keep|omit|hide|don't|do not|never)\b`,
   String.raw`\b(?:nobody|no one|the user|the reviewer|the team)\s+(?:needs to|has to|should|must|may|will)\s+(?:ever\s+)?(?:know|find out|notice|learn|see)\b`,
+  // "the user must not learn that …", "they mustn't find out about …", "the user doesn't need to know about …".
+  String.raw`\b(?:the user|the users|the reviewer|the team|they|the developer|the dev|the owner)\s+(?:must not|mustn't|should not|shouldn't|may not|is not to|are not to|doesn't need to|don't need to|does not need to|do not need to|needn't|need not)\s+(?:ever\s+)?(?:know|find out|notice|learn|see|hear|be told)\b`,
+  String.raw`\b(?:don't|do not|never)\s+(?:bring up|mention|surface|list|point out)\s+(?:the|this|that|any)\s+(?:extra|hidden|additional|background|other|second|secret)\b|\b(?:answer|reply|respond)\w*\s+vaguely\b`,
   String.raw`\bthat\s+(?:this|the)\s+(?:note|memory|entry|instruction|file)\s+(?:exists|is here|was added)\b`,
 ]);
 // What concealment is about: the model's actions, this note, a change or a failure.
@@ -263,11 +266,11 @@ const PERSON_DEMOTED =
 
 // --- own report ------------------------------------------------------------------------------
 const OMIT =
-  /\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
+  /\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
 const OWN_REPORT =
-  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b/;
+  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b/;
 const OWN_ACT =
-  /\b(?:commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*))\b/;
+  /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*))\b/;
 
 // --- persona ---------------------------------------------------------------------------------
 const PERSONA_INTRO =
@@ -496,7 +499,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /leav|keep|omit|exclud|don't|do not|never|no need|no mention/,
+    gate: /leav|keep|omit|exclud|drop|don't|do not|never|no need|no mention|should not|shouldn't|must not|mustn't/,
     test: (c) =>
       OMIT.test(c) &&
       OWN_REPORT.test(c) &&
