@@ -19,7 +19,13 @@
 // a look-alike a legitimate note could carry (a download to a file, a note naming the memory
 // tools) is a warning.
 
-import { approvalClaimed, PRE_APPROVED, structuralFindings } from './poison-structure.js';
+import {
+  approvalClaimed,
+  CONTROL_WEAKENED_ML,
+  PRE_APPROVED,
+  structuralFindings,
+  weakenedQuietly,
+} from './poison-structure.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
   decodedSegments,
@@ -1527,6 +1533,15 @@ const RULES: Rule[] = [
     // anywhere in the note: an approval a note carries is one nobody can check.
     pattern: PRE_APPROVED,
     check: (_match, text) => (approvalClaimed(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    // A security control switched off, deleted or skipped in other languages, kept from the person
+    // or applied in production (poison-structure.ts reads the English forms clause by clause).
+    pattern: CONTROL_WEAKENED_ML,
+    check: (_match, text) => (weakenedQuietly(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-tool-driving',

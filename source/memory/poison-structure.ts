@@ -396,6 +396,33 @@ const GUARD_NOTE_REMOVED = new RegExp(
   'u',
 );
 
+// --- a safeguard weakened, in other languages -----------------------------------------------------
+// The same act said in other languages: a verb that switches off, deletes or skips, near a word for
+// a security control (security, TLS, certificates, CSRF, a scan, a security test), and the act kept
+// from the person ("don't mention it in the PR") or applied in production. The English forms are the
+// structural rule above; these are read over the whole note.
+const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|kaldır\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
+const WEAKEN_ML_CJK = '关闭|禁用|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
+const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|אבטח\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*)`;
+const CONTROL_ML_CJK = '安全|证书|セキュリティ|証明書|보안|인증서';
+const CONCEAL_ML = new RegExp(
+  [
+    String.raw`(?<!\p{L})(?:no lo (?:comentes|menciones|digas)|no (?:digas|menciones) nada|sin (?:decir|avisar|mencionar)\p{L}*|erwähn\p{L}* (?:das |es )?nicht|nicht erwähnen|schreib\p{L}* nichts|sag\p{L}* nichts|μην (?:το )?(?:αναφέρεις|πεις)|אל (?:תזכיר|תספר|תדווח)|не (?:упоминай|говори|пиши|сообщай)|ничего не (?:пиши|говори)|не згадуй|не кажи|yazma|söyleme|bahsetme|não (?:mencione|diga|conte|comente)|non (?:dirlo|menzionar\p{L}*|serve dirlo|dire)|niet (?:vermelden|melden|noemen)|vermeld \p{L}+ niet|nie (?:pisz|mów|wspominaj)|nämn inte|säg inte|sans prévenir|ne (?:le |la )?(?:dis|mentionne) (?:pas|rien)|n'a pas besoin de le savoir|đừng (?:nói|nhắc)|không cần (?:nói|báo))(?!\p{L})`,
+    '|不用在[^。\\n]{0,20}说明|不要在[^。\\n]{0,20}提到|不要提|不用说|用户不需要知道|報告は不要|言わないで|伝えないで|言及しないで|언급하지 마|말하지 마|알리지 마',
+  ].join(''),
+  'u',
+);
+const PRODUCTION_ML =
+  /(?<!\p{L})(?:producci[óo]n|produktion|produção|producao|produzione|productie|produkcj\p{L}*|продакшен\p{L}*|прод(?:е|а)?|üretim|παραγωγ\p{L}*|בייצור|todos los entornos|todos os ambientes|tous les environnements|allen umgebungen|tutti gli ambienti)(?!\p{L})|生产|本番|프로덕션|운영 환경/u;
+export const CONTROL_WEAKENED_ML = new RegExp(
+  `(?<!\\p{L})${WEAKEN_ML}(?!\\p{L})[^.;!?\\n。]{0,60}?(?:${CONTROL_ML}(?!\\p{L})|${CONTROL_ML_CJK})|(?:${CONTROL_ML}|${CONTROL_ML_CJK})[^.;!?\\n。]{0,60}?(?:(?<!\\p{L})${WEAKEN_ML}(?!\\p{L})|${WEAKEN_ML_CJK})`,
+  'gu',
+);
+/** Whether a safeguard weakened in `text` is also kept quiet or applied in production. */
+export function weakenedQuietly(text: string): boolean {
+  return CONCEAL_ML.test(text) || PRODUCTION_ML.test(text);
+}
+
 /** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
 function noteOutranks(clause: string): boolean {
   const rank = OUTRANKS.exec(clause);
