@@ -188,7 +188,8 @@ const TO_DEST = new RegExp(
 /** A value computed inline: `$(…)` or `${…}`, its inside captured. */
 const INLINE_VALUE = /\$\(([^)\n]{1,120})\)|\$\{([^}\n]{1,80})\}/g;
 /** Where an inline value is sent: a URL, a DNS lookup, a request. */
-const ADDRESSED = /https?:\/\/|\b(?:nslookup|dig|host|curl|wget|ping|invoke-webrequest)\b|\.[a-z]{2,}\.[a-z]{2,}\b|<img\b/;
+const ADDRESSED =
+  /https?:\/\/|\b(?:nslookup|dig|host|curl|wget|ping|invoke-webrequest)\b|\.[a-z]{2,}\.[a-z]{2,}\b|<img\b/;
 
 /** `text` up to its first negation: "add it to the vault, never to the logs" names the logs only to rule them out. */
 function upToNegation(text: string): string {
@@ -402,7 +403,8 @@ const GUARD_NOTE_REMOVED = new RegExp(
 // from the person ("don't mention it in the PR") or applied in production. The English forms are the
 // structural rule above; these are read over the whole note.
 const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|kaldır\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
-const WEAKEN_ML_CJK = '关闭|禁用|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
+const WEAKEN_ML_CJK =
+  '关闭|禁用|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
 const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|אבטח\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*)`;
 const CONTROL_ML_CJK = '安全|证书|セキュリティ|証明書|보안|인증서';
 const CONCEAL_ML = new RegExp(
@@ -518,7 +520,11 @@ const RULES: StructuralRule[] = [
     gate: /csrf|xsrf|log|md5|sha|ecb|rc4|des|random|user|account|login|authorized_keys|param|gitignore|cors|limit|throttl|brute|lockout|captcha|auth|check|validation|verification|control|scan|sast|dast|codeowner|code owner|review|sanitiz|escaping|hashing|csp|hsts|header|pinning|audit|verify|rejectunauthorized|strict-ssl|sslverify|skip|certificate|trusted-host|node_tls|chmod|write-all|publicly|public-read|allowed_hosts|origin|alg|continue-on-error|unsafe-perm|hookspath|registry|index-url/,
     test: (c) => {
       const found =
-        CONTROL_OFF.exec(c) ?? INSECURE_SETTING.exec(c) ?? SECRET_LOGGED.exec(c) ?? WEAK_CRYPTO.exec(c) ?? BACKDOOR.exec(c);
+        CONTROL_OFF.exec(c) ??
+        INSECURE_SETTING.exec(c) ??
+        SECRET_LOGGED.exec(c) ??
+        WEAK_CRYPTO.exec(c) ??
+        BACKDOOR.exec(c);
       if (found === null) return null;
       if (ADVISED_AGAINST.test(c.slice(0, found.index + found[0].length)) || CONTROL_NARROWED.test(c)) return 'warn';
       return AS_RULE.test(c) ? 'block' : 'warn';
