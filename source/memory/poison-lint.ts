@@ -212,6 +212,33 @@ function unsafeAct(text: string): boolean {
   return false;
 }
 
+/** Whether `text` hides what it asks or makes it a standing order; read once per text, not once per match. */
+const hiddenOrStanding = oncePerText((text) =>
+  /\b(?:no need to (?:tell|report|mention|flag)|don't (?:point it out|flag it|mention it|tell)|do not (?:point it out|flag it|mention it|tell)|without telling|keep it off|whenever|every time|always|at session start|so (?:the|that)\b[^.\n]{0,30}?(?:scan|check|hook)s?\b[^.\n]{0,20}?(?:doesn't|does not|won't))\b/.test(
+    text,
+  ),
+);
+
+/**
+ * `test` remembered for the last text it was asked about: a rule's check that reads the whole text
+ * runs once per text, not once per match (a long line with many matches would otherwise be read
+ * once for each).
+ */
+function oncePerText(test: (text: string) => boolean): (text: string) => boolean {
+  let last: string | undefined;
+  let answer = false;
+  return (text) => {
+    if (text !== last) {
+      answer = test(text);
+      last = text;
+    }
+    return answer;
+  };
+}
+
+const approvalClaimedOnce = oncePerText(approvalClaimed);
+const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
+
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
   {
@@ -1434,12 +1461,7 @@ const RULES: Rule[] = [
     // "no need to tell anyone").
     pattern:
       /--no-verify\b|--insecure\b|\bnode_tls_reject_unauthorized\s*=\s*0|\bverify\s*=\s*false\b|\bturn off tls verification\b|\bdisabl\w* (?:the\s+)?(?:secret scan\w*|tls verification|certificate (?:checks?|verification)|2fa|mfa|antivirus)\b|\.gitleaksignore\b|\bcore\.hookspath\b|\bchmod\s+(?:-r\s+)?777\b|\b(?:passwords?|contraseñas|senhas|passwörter)\b[^.\n]{0,30}?\b(?:in (?:plain ?text|clear ?text)|en texto plano|em texto simples|im klartext)\b|\bsuppress\w* (?:it|them|the \w+) in the audit\b|\bstop masking\b|\bdon't bother masking\b/g,
-    check: (_match, text) =>
-      /\b(?:no need to (?:tell|report|mention|flag)|don't (?:point it out|flag it|mention it|tell)|do not (?:point it out|flag it|mention it|tell)|without telling|keep it off|whenever|every time|always|at session start|so (?:the|that)\b[^.\n]{0,30}?(?:scan|check|hook)s?\b[^.\n]{0,20}?(?:doesn't|does not|won't))\b/.test(
-        text,
-      )
-        ? 'block'
-        : 'warn',
+    check: (_match, text) => (hiddenOrStanding(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-instruction-override',
@@ -1532,7 +1554,7 @@ const RULES: Rule[] = [
     // genehmigt", "事前承認") with the person's confirmation dropped or a power handed to the agent,
     // anywhere in the note: an approval a note carries is one nobody can check.
     pattern: PRE_APPROVED,
-    check: (_match, text) => (approvalClaimed(text) ? 'block' : null),
+    check: (_match, text) => (approvalClaimedOnce(text) ? 'block' : null),
   },
   {
     name: 'poison-safeguard-off',
@@ -1541,7 +1563,7 @@ const RULES: Rule[] = [
     // A security control switched off, deleted or skipped in other languages, kept from the person
     // or applied in production (poison-structure.ts reads the English forms clause by clause).
     pattern: CONTROL_WEAKENED_ML,
-    check: (_match, text) => (weakenedQuietly(text) ? 'block' : 'warn'),
+    check: (_match, text) => (weakenedQuietlyOnce(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-tool-driving',
