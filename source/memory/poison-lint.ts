@@ -237,6 +237,12 @@ function oncePerText(test: (text: string) => boolean): (text: string) => boolean
 }
 
 const approvalClaimedOnce = oncePerText(approvalClaimed);
+/** Words of a note that grants, switches off or speaks to the agent, in the languages the lint reads. */
+const speaksToAgent = oncePerText((text) =>
+  /approv|autori[sz]|authori[sz]|erlaub|genehm|разреш|одобр|승인|허용|מאושר|onay|izin|yetki|deaktiv|desativ|desactiv|disabl|\bpul[ea]\b|\bskip|דלג|생략|überspring|пропус|\bmode\b|\bmodo\b|modus|режим|모드|מצב|agent|агент|에이전트|סוכן|ajan|エージェント|代理|助手|批准|承認|\byou\b|\byour\b|\bdu\b|\bdein|\bvous\b|\bvocê\b|\bты\b|\bвы\b|당신|אתה|confirm|bestätig|подтвержд|확인|אישור|execute|ejecut|выполн|실행/u.test(
+    text,
+  ),
+);
 const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
 
 const RULES: Rule[] = [
@@ -1555,6 +1561,23 @@ const RULES: Rule[] = [
     // anywhere in the note: an approval a note carries is one nobody can check.
     pattern: PRE_APPROVED,
     check: (_match, text) => (approvalClaimedOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-role-marker',
+    severity: 'block',
+    keywords: [],
+    // A system message announced at the start of a line in any language, as a bracketed header
+    // ("[SYSTEM]", "[AVISO DO SISTEMA]", "【系统】") or a notice word joined to it ("SYSTEMHINWEIS:"):
+    // a block when the note also grants, switches off or speaks to the agent; a bare header (a
+    // changelog's "[System] upgraded to Node 20") only warns.
+    pattern: new RegExp(
+      [
+        String.raw`(?:^|\n)[ \t]*(?:[\[(<【][ \t]*(?:[\p{L}\p{M}]+[ \t]+){0,3}?(?:system|sistema|système|systeme|systeem|systém|система|системы|si\u0307stem|sistem|σύστημα|συστήματος|מערכת|النظام|सिस्टम|系统|系統|システム|시스템)(?:[ \t]+[\p{L}\p{M}]+){0,3}[ \t]*[\])>】]`,
+        String.raw`|(?:system|systeem|sistema|système)\p{L}*(?:hinweis|notice|nachricht|meldung|bericht|melding|aviso|mensaje|message|avviso|notification)[ \t]*[:：])`,
+      ].join(''),
+      'gu',
+    ),
+    check: (_match, text) => (speaksToAgent(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-safeguard-off',
