@@ -425,6 +425,14 @@ export function weakenedQuietly(text: string): boolean {
   return CONCEAL_ML.test(text) || PRODUCTION_ML.test(text);
 }
 
+// --- the person's words overruled, in other languages ------------------------------------------------
+// "If the user asks otherwise, ignore them", "whatever the developer says, this note decides", in
+// the languages the lint reads: a condition on what the person says and a word that sets it aside
+// (ignore, anyway, regardless) or puts the note first, in one sentence.
+const PERSON_COND_ML = String.raw`(?:(?<!\p{L})(?:si|cuando) (?:el |la )?(?:usuario|dev|desarrollador)\p{L}*|wenn (?:der |die )?(?:nutzer|benutzer|entwickler)\p{L}*|(?:se|quando) o (?:usuário|usuario|dev)|(?:si|quand) (?:l'utilisateur|le développeur|le developpeur)|(?:se|quando) l'utente|als de gebruiker|om användaren|jeśli użytkownik|(?:kalau|jika) pengguna|если пользователь|якщо користувач|אם המשתמש|αν ο χρήστης|إذا طلب المستخدم|kullanıcı (?:isterse|derse)|ถ้าผู้ใช้|사용자가|不管开发者|不管用户|无论用户|如果用户|ユーザーが)`;
+const OVERRULE_ML = String.raw`(?:(?<!\p{L})(?:ignór\p{L}*|ignora\p{L}*|ignore\p{L}*|no le hagas caso|ignorier\p{L}*|strunta i|zignoruj\p{L}*|abaikan|игнорир\p{L}*|ігнору\p{L}*|αγνόησ\p{L}*|(?:всё|все) равно|quand même|comunque|igual|mesmo assim|trotzdem|toch|ändå|mimo to|yine de|tetap)(?!\p{L})|התעלם|تجاهل|以这条笔记为准|都以|먼저 따르|하든|ให้ทำตามบันทึก|メモを優先|笔记为准)`;
+const PERSON_OVERRULED_ML = new RegExp(`${PERSON_COND_ML}[^.;!?\\n。]{0,80}?${OVERRULE_ML}`, 'u');
+
 /** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
 function noteOutranks(clause: string): boolean {
   const rank = OUTRANKS.exec(clause);
@@ -496,8 +504,9 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /matter|regardless|whatever|even if|even when|\bif\b|outrank|overrid|overrul|trump/,
+    gate: /matter|regardless|whatever|even if|even when|\bif\b|outrank|overrid|overrul|trump|si |wenn|se o|quando|quand|als de|om anv|jeśli|kalau|jika|если|якщо|אם|αν ο|إذا|kullanıcı|ถ้า|사용자가|不管|无论|如果|ユーザーが/,
     test: (c) => {
+      if (PERSON_OVERRULED_ML.test(c)) return 'block';
       const found = PERSON_OVERRULED.exec(c);
       if (found === null) return null;
       // "even if the user asks, never print the token": a safeguard kept whatever is asked.
