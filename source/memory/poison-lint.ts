@@ -19,7 +19,13 @@
 // a look-alike a legitimate note could carry (a download to a file, a note naming the memory
 // tools) is a warning.
 
-import { structuralFindings } from './poison-structure.js';
+import {
+  approvalClaimed,
+  CONTROL_WEAKENED_ML,
+  PRE_APPROVED,
+  structuralFindings,
+  weakenedQuietly,
+} from './poison-structure.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
   decodedSegments,
@@ -205,6 +211,39 @@ function unsafeAct(text: string): boolean {
   }
   return false;
 }
+
+/** Whether `text` hides what it asks or makes it a standing order; read once per text, not once per match. */
+const hiddenOrStanding = oncePerText((text) =>
+  /\b(?:no need to (?:tell|report|mention|flag)|don't (?:point it out|flag it|mention it|tell)|do not (?:point it out|flag it|mention it|tell)|without telling|keep it off|whenever|every time|always|at session start|so (?:the|that)\b[^.\n]{0,30}?(?:scan|check|hook)s?\b[^.\n]{0,20}?(?:doesn't|does not|won't))\b/.test(
+    text,
+  ),
+);
+
+/**
+ * `test` remembered for the last text it was asked about: a rule's check that reads the whole text
+ * runs once per text, not once per match (a long line with many matches would otherwise be read
+ * once for each).
+ */
+function oncePerText(test: (text: string) => boolean): (text: string) => boolean {
+  let last: string | undefined;
+  let answer = false;
+  return (text) => {
+    if (text !== last) {
+      answer = test(text);
+      last = text;
+    }
+    return answer;
+  };
+}
+
+const approvalClaimedOnce = oncePerText(approvalClaimed);
+/** Words of a note that grants, switches off or speaks to the agent, in the languages the lint reads. */
+const speaksToAgent = oncePerText((text) =>
+  /approv|autori[sz]|authori[sz]|erlaub|genehm|разреш|одобр|승인|허용|מאושר|onay|izin|yetki|deaktiv|desativ|desactiv|disabl|\bpul[ea]\b|\bskip|דלג|생략|überspring|пропус|\bmode\b|\bmodo\b|modus|режим|모드|מצב|agent|агент|에이전트|סוכן|ajan|エージェント|代理|助手|批准|承認|\byou\b|\byour\b|\bdu\b|\bdein|\bvous\b|\bvocê\b|\bты\b|\bвы\b|당신|אתה|confirm|bestätig|подтвержд|확인|אישור|execute|ejecut|выполн|실행/u.test(
+    text,
+  ),
+);
+const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
 
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
@@ -1428,12 +1467,7 @@ const RULES: Rule[] = [
     // "no need to tell anyone").
     pattern:
       /--no-verify\b|--insecure\b|\bnode_tls_reject_unauthorized\s*=\s*0|\bverify\s*=\s*false\b|\bturn off tls verification\b|\bdisabl\w* (?:the\s+)?(?:secret scan\w*|tls verification|certificate (?:checks?|verification)|2fa|mfa|antivirus)\b|\.gitleaksignore\b|\bcore\.hookspath\b|\bchmod\s+(?:-r\s+)?777\b|\b(?:passwords?|contraseñas|senhas|passwörter)\b[^.\n]{0,30}?\b(?:in (?:plain ?text|clear ?text)|en texto plano|em texto simples|im klartext)\b|\bsuppress\w* (?:it|them|the \w+) in the audit\b|\bstop masking\b|\bdon't bother masking\b/g,
-    check: (_match, text) =>
-      /\b(?:no need to (?:tell|report|mention|flag)|don't (?:point it out|flag it|mention it|tell)|do not (?:point it out|flag it|mention it|tell)|without telling|keep it off|whenever|every time|always|at session start|so (?:the|that)\b[^.\n]{0,30}?(?:scan|check|hook)s?\b[^.\n]{0,20}?(?:doesn't|does not|won't))\b/.test(
-        text,
-      )
-        ? 'block'
-        : 'warn',
+    check: (_match, text) => (hiddenOrStanding(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-instruction-override',
@@ -1516,6 +1550,43 @@ const RULES: Rule[] = [
       const to = text.slice(match.index).search(/[.;!?\n](?:\s|$)/);
       return irreversible.test(text.slice(from, to === -1 ? text.length : match.index + to)) ? 'block' : null;
     },
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    negatable: 'before',
+    keywords: [],
+    // An approval said to exist already ("pre-approved", "the lead has signed off", "vorab
+    // genehmigt", "事前承認") with the person's confirmation dropped or a power handed to the agent,
+    // anywhere in the note: an approval a note carries is one nobody can check.
+    pattern: PRE_APPROVED,
+    check: (_match, text) => (approvalClaimedOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-role-marker',
+    severity: 'block',
+    keywords: [],
+    // A system message announced at the start of a line in any language, as a bracketed header
+    // ("[SYSTEM]", "[AVISO DO SISTEMA]", "【系统】") or a notice word joined to it ("SYSTEMHINWEIS:"):
+    // a block when the note also grants, switches off or speaks to the agent; a bare header (a
+    // changelog's "[System] upgraded to Node 20") only warns.
+    pattern: new RegExp(
+      [
+        String.raw`(?:^|\n)[ \t]*(?:[\[(<【][ \t]*(?:[\p{L}\p{M}]+[ \t]+){0,3}?(?:system|sistema|système|systeme|systeem|systém|система|системы|si\u0307stem|sistem|σύστημα|συστήματος|מערכת|النظام|सिस्टम|系统|系統|システム|시스템)(?:[ \t]+[\p{L}\p{M}]+){0,3}[ \t]*[\])>】]`,
+        String.raw`|(?:system|systeem|sistema|système)\p{L}*(?:hinweis|notice|nachricht|meldung|bericht|melding|aviso|mensaje|message|avviso|notification)[ \t]*[:：])`,
+      ].join(''),
+      'gu',
+    ),
+    check: (_match, text) => (speaksToAgent(text) ? 'block' : 'warn'),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    // A security control switched off, deleted or skipped in other languages, kept from the person
+    // or applied in production (poison-structure.ts reads the English forms clause by clause).
+    pattern: CONTROL_WEAKENED_ML,
+    check: (_match, text) => (weakenedQuietlyOnce(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-tool-driving',
@@ -1957,5 +2028,6 @@ export const POISON_RULE_NAMES: readonly string[] = [
     'poison-bidi-control',
     'poison-tag-chars',
     'poison-learned',
+    'poison-safeguard-off',
   ]),
 ];

@@ -240,6 +240,46 @@ const CONCEPTS: ReadonlyArray<[string, RegExp]> = [
       `(?:decode|translate|reverse|backwards|rot13|base64|hex|morse|pig latin|first letter|reorder\\w*|unscramble)${E}[^\\n]{0,60}${B}(?:follow|obey|execute|do it|act|apply|run|comply)${E}`,
     ),
   ],
+  // This note, the memory, named as a party: "follow the note", "diese Notiz", "このメモ".
+  [
+    'this-note',
+    concept(
+      `(?:(?:this|these|the|our)\\s+(?:memory\\s+)?(?:notes?|memos?|memor(?:y|ies)|entries|entry)|diese[rsn]? notiz\\w*|cette note|estas? notas?|esta nota|questa nota|deze notitie|den har anteckningen|ta notatka|bu not|catatan ini|ghi chu nay|эта заметка|этой заметк\\w*|ця нотатка|цієї нотатк\\w*)${E}`,
+      'このメモ|このノート|这条笔记|此笔记|这条记忆|이 메모|이 노트|هذه الملاحظة|यह नोट|ההערה הזו|αυτή τη σημείωση|บันทึกนี้',
+    ),
+  ],
+  // Approval or consent said to exist already: "pre-approved", "already signed off", "vorab genehmigt".
+  [
+    'pre-approved',
+    concept(
+      `(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|agreed|validated|cleared)|approved in advance|signed off|consent (?:was )?(?:recorded|on file|given)|standing consent|vorab genehmigt|bereits genehmigt|aprobad[oa]s? de antemano|ya aprob\\w*|valide a l'avance|deja valide|ja aprov\\w*|gia approvat\\w*|har redan godkant|wczesniej zatwierdz\\w*|zaten onayl\\w*|sudah disetujui|da phe duyet|phe duyet truoc|разрешил\\w* заранее|заранее одобр\\w*|уже одобр\\w*|вже схвал\\w*)${E}`,
+      '事前承認|承認済み|预先批准|已经批准|已批准|사전 승인|승인된 상태|مأذون|अनुमोदित|מאושרות מראש|εγκρίνει',
+    ),
+  ],
+  // A security control of the product or the pipeline named: CSRF, TLS, certificates, scans, rate limits.
+  [
+    'control',
+    concept(
+      `(?:csrf|xsrf|tls|ssl|certificates?|cert|rate ?limit\\w*|2fa|mfa|auth\\w*|security|scan\\w*|sast|branch protection|codeowners|hooks?|verification|signature|sanitiz\\w*|hashing|encryption|firewall|seguridad|securite|sicherheit\\w*|seguranca|sicurezza|beveiliging|sakerhet|bezpieczenstw\\w*|guvenlik|keamanan|bao mat|certificado|certificat|zertifikat\\w*|certificaat\\w*)${E}`,
+      '安全|证书|証明書|セキュリティ|безопасн|сертификат|보안|인증서|الأمان|सुरक्षा|אבטחה|ασφαλ|πιστοποιητικ',
+    ),
+  ],
+  // Production, everywhere: the scope a weakened control is applied in.
+  [
+    'everywhere',
+    concept(
+      `(?:production|prod|everywhere|all environments|every environment|every workflow|all workflows|produccion|produktion|producao|produzione|productie|produkcj\\w*|todos los entornos|tous les environnements|allen umgebungen)${E}`,
+      '生产|本番|прод|운영 환경|프로덕션|בייצור|παραγωγ',
+    ),
+  ],
+  // What the person says, made conditional: "if the user asks …", "whatever the developer says".
+  [
+    'user-says',
+    concept(
+      `(?:(?:if|when|whenever|even if|no matter what|regardless of what|whatever|anything)\\s+(?:the\\s+|a\\s+)?(?:user|dev|developer|human|person|they|he|she)\\w*\\s+(?:\\w+\\s+)?(?:says?|said|asks?|asked|tells?|types?|wants?|requests?|objects?|disagrees?|gives?)|si (?:el |la )?(?:usuario|dev|desarrollador)\\w* (?:te )?(?:pide|dice)|si l'utilisateur|quand le developpeur|wenn der nutzer|wenn der benutzer|se o usuario|se l'utente|als de gebruiker|om anvandaren|jesli uzytkownik|kalau pengguna|jika pengguna|если пользователь|якщо користувач)${E}`,
+      '如果用户|不管开发者|ユーザーが|사용자가|إذا طلب المستخدم|अगर यूज़र|אם המשתמש|αν ο χρήστης|ถ้าผู้ใช้',
+    ),
+  ],
   // Always, from now on.
   [
     'standing',
