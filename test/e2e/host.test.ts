@@ -92,6 +92,23 @@ describe('host', () => {
     assert.equal(await exited, 0);
   });
 
+  it('listens for SIGTERM before it says it is ready: a signal sent on the ready line stops it in order', async () => {
+    const home = tempHome('host-ready-signal');
+    const preload = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'ready-signal-preload.cjs');
+    const host = startCli(['host', '--json', '--home', home], { env: { NODE_OPTIONS: `--require ${preload}` } });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      host.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    let stdout = '';
+    let stderr = '';
+    host.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    host.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await waitFor('the ready line', () => stdout.includes('\n') || undefined, 15_000);
+    host.kill('SIGTERM');
+    assert.deepEqual(await exited, { code: 0, signal: null });
+    assert.match(stderr, /sigterm-listeners-at-first-output=[1-9]/, stderr);
+  });
+
   it("SIGTERM stops a host in order (exit 0) even with execa's signal-exit handler loaded", async () => {
     const home = tempHome('host-sigterm');
     const preload = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'signal-exit-preload.cjs');

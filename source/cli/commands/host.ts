@@ -9,6 +9,16 @@ export async function runHostCommand(home: string, portFlag: string | undefined,
     if (!/^\d{1,5}$/.test(portFlag) || port > 65535)
       throw new CmError('usage', `--port must be a port number (0–65535), not ${JSON.stringify(portFlag)}.`);
   }
+  // Listening before anything is said: whoever reads the ready line may signal at once, and a
+  // signal that came before the listener would stop the host by its default action, not in order.
+  // A signal during the start (at most a 3 s wait for a one-shot command's lease) stops it once started.
+  // `on`, not `once`: execa's signal-exit (registered when the host first spawns a child through
+  // it) re-raises a signal once it sees no listener but its own, which killed the host in the
+  // middle of stopping (exit by SIGTERM instead of 0). A second signal while stopping does nothing.
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.on('SIGINT', () => stop());
+  process.on('SIGTERM', () => stop());
   const { Host } = await import('../../host/host.js');
   const host = await Host.start({ home, serve: true, port });
   const { hostId, storeId, pid } = host.info;
@@ -17,13 +27,7 @@ export async function runHostCommand(home: string, portFlag: string | undefined,
     () =>
       `common-memory host ${hostId} serving store ${storeId} on 127.0.0.1:${host.info.port} (data home ${home}). Ctrl+C stops it.`,
   );
-  await new Promise<void>((resolve) => {
-    // `on`, not `once`: execa's signal-exit (registered when the host first spawns a child through
-    // it) re-raises a signal once it sees no listener but its own, which killed the host in the
-    // middle of stopping (exit by SIGTERM instead of 0). A second signal while stopping does nothing.
-    process.on('SIGINT', resolve);
-    process.on('SIGTERM', resolve);
-  });
+  await stopped;
   await host.stop();
   return 0;
 }
