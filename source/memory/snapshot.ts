@@ -304,29 +304,36 @@ export function selectSnapshot(
    */
   doctrine: readonly SnapshotDoctrine[] = [],
 ): Snapshot {
-  const plain = selectWithIndex(entries, budgetBytes, total, cli, partialReason, withheld, sceneSource, []);
+  const selection: Selection = { entries, budgetBytes, total, cli, partialReason, withheld };
+  const plain = selectWithIndex(selection, sceneSource, []);
   const named = doctrineLine(doctrine, cli);
   if (named === null || plain.text === '') return plain;
-  const given = selectWithIndex(entries, budgetBytes, total, cli, partialReason, withheld, sceneSource, [named.line]);
+  const given = selectWithIndex(selection, sceneSource, [named.line]);
   // A budget too small for the frame and the line, or one where the line would leave no note: no line.
   if (given.bytes > budgetBytes || (given.entryIds.length === 0 && plain.entryIds.length > 0)) return plain;
   return { ...given, doctrine: named.doctrineIds };
 }
 
+/** What one selection of the snapshot's notes works from: selectSnapshot's arguments. */
+interface Selection {
+  entries: readonly SnapshotEntry[];
+  budgetBytes: number;
+  total: number | undefined;
+  cli: string | undefined;
+  partialReason: string | undefined;
+  withheld: readonly WithheldEntry[];
+}
+
 function selectWithIndex(
-  entries: readonly SnapshotEntry[],
-  budgetBytes: number,
-  total: number | undefined,
-  cli: string | undefined,
-  partialReason: string | undefined,
-  withheld: readonly WithheldEntry[],
+  selection: Selection,
   sceneSource: readonly SnapshotScene[] | (() => readonly SnapshotScene[]),
   /** Lines given before the scene index, whatever it holds (the doctrine line). */
   fixed: readonly string[],
 ): Snapshot {
   // Each entry is rendered once, whatever the number of passes below.
   const rendered = new Map<SnapshotEntry, { block: string; size: number }>();
-  const plain = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, fixed, rendered);
+  const { budgetBytes, cli } = selection;
+  const plain = selectEntries(selection, fixed, rendered);
   if (plain.omitted === 0) return plain;
   const scenes = typeof sceneSource === 'function' ? sceneSource() : sceneSource;
   if (scenes.length === 0) return plain;
@@ -349,7 +356,7 @@ function selectWithIndex(
   for (;;) {
     if (listed.length === 0) return plain;
     const index = [...fixed, sceneHeading(cli), ...listed.map((c) => c.line)];
-    const chosen = selectEntries(entries, budgetBytes, total, cli, partialReason, withheld, index, rendered);
+    const chosen = selectEntries(selection, index, rendered);
     const shown = new Set(chosen.entryIds);
     // A budget too small for the frame, the stale lines and the index: no index.
     if (chosen.bytes > budgetBytes) return plain;
@@ -364,12 +371,7 @@ function selectWithIndex(
 }
 
 function selectEntries(
-  entries: readonly SnapshotEntry[],
-  budgetBytes: number,
-  total: number | undefined,
-  cli: string | undefined,
-  partialReason: string | undefined,
-  withheld: readonly WithheldEntry[],
+  { entries, budgetBytes, total, cli, partialReason, withheld }: Selection,
   /** Lines after the "N more" line (the scene index): their room is taken first. */
   index: readonly string[],
   rendered: Map<SnapshotEntry, { block: string; size: number }>,
