@@ -208,7 +208,7 @@ export const WRITER_WAL_AUTOCHECKPOINT_PAGES = 8192;
  * While a hook waits for the write lock (ground/lock-waiters.ts), the drain looks again this often
  * before its next step.
  */
-export const DRAIN_STEP_GAP_MS = 5;
+export const DRAIN_STEP_ASIDE_POLL_MS = 5;
 
 /**
  * The longest the drain steps aside before it takes one more step whoever still waits. SQLite's

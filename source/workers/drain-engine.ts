@@ -17,7 +17,7 @@ import {
 import {
   DRAIN_FIRST_STEP_MAX_BYTES,
   DRAIN_STEP_ASIDE_MAX_MS,
-  DRAIN_STEP_GAP_MS,
+  DRAIN_STEP_ASIDE_POLL_MS,
   DRAIN_STEP_MAX_BYTES,
   DRAIN_STEP_MAX_ENVELOPES,
   HOOK_TAIL_CHUNK_BYTES,
@@ -79,11 +79,6 @@ interface Plan {
   next: Continuation;
 }
 
-export interface DrainEngineOptions {
-  /** How many hooks wait for the write lock now (ground/lock-waiters.ts): the drain steps aside for them. */
-  lockWaiters?: () => number;
-}
-
 /** Steps a single drain call may take before it yields: a queue that keeps filling cannot hold a caller forever. */
 const STEPS_PER_CALL = 10_000;
 
@@ -91,10 +86,11 @@ export class DrainEngine {
   /** The tail bytes being parsed; kept between steps (see feedEnvelopes). */
   private readonly scratch = { buffer: Buffer.alloc(0) };
 
+  /** `lockWaiters`: how many hooks wait for the write lock now (ground/lock-waiters.ts). */
   constructor(
     private readonly reader: Db,
     private readonly writer: CaptureWriter,
-    private readonly options: DrainEngineOptions = {},
+    private readonly lockWaiters: () => number = () => 0,
   ) {}
 
   /** Drains every activation that is not isolated until the inbox has nothing left for it. */
@@ -196,9 +192,8 @@ export class DrainEngine {
    */
   private async stepAside(): Promise<void> {
     const until = performance.now() + DRAIN_STEP_ASIDE_MAX_MS;
-    const waiters = this.options.lockWaiters ?? (() => 0);
-    while (waiters() > 0 && performance.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, DRAIN_STEP_GAP_MS));
+    while (this.lockWaiters() > 0 && performance.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_STEP_ASIDE_POLL_MS));
   }
 
   /** Plans a step; a fault in the activation's data is filed as a recovery item instead. */

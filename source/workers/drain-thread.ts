@@ -44,9 +44,7 @@ function errorOf(error: unknown): { code: string; message: string } {
 
 const reader = openDatabase(corePath, { readonly: true });
 const writer = WriterClient.overPort(writerPort, storeId);
-const engine = new DrainEngine(reader, writer, {
-  lockWaiters: () => lockWaiters(lockWaitersDir, LOCK_WAITER_STALE_MS),
-});
+const engine = new DrainEngine(reader, writer, () => lockWaiters(lockWaitersDir, LOCK_WAITER_STALE_MS));
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Serialises every run: two steps of one activation must never be planned from the same cursor. */

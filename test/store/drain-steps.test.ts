@@ -62,11 +62,9 @@ async function drain(home: string, waiting: (run: Run) => number): Promise<Run> 
     }) as CaptureWriter['call'],
   };
   try {
-    const engine = new DrainEngine(reader, recording, {
-      lockWaiters: () => {
-        run.asked += 1;
-        return waiting(run);
-      },
+    const engine = new DrainEngine(reader, recording, () => {
+      run.asked += 1;
+      return waiting(run);
     });
     const report = await engine.drainAll();
     run.steps = report.steps;
