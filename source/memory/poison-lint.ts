@@ -26,6 +26,7 @@ import {
   structuralFindings,
   weakenedQuietly,
 } from './poison-structure.js';
+import { officialInstallerStep } from './official-installers.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
   decodedSegments,
@@ -60,6 +61,9 @@ export interface PoisonFinding {
   transform?: undefined;
 }
 
+/** A vendor's documented installer piped into a shell, written as a step for people (official-installers.ts): a warning. */
+export const OFFICIAL_INSTALLER_RULE = 'poison-official-installer';
+
 /** Longest excerpt, in characters, before it is cut with "…". */
 export const POISON_EXCERPT_MAX_CHARS = 120;
 
@@ -82,6 +86,8 @@ interface Rule {
   negatable?: 'before' | 'around' | 'sentence';
   /** Also read backwards ("snoitcurtsni suoiverp erongi"). */
   reversible?: boolean;
+  /** A vendor's documented installer it finds, written for people, is a `poison-official-installer` warning. */
+  installers?: boolean;
 }
 
 const rx = (parts: string[], flags = 'g') => new RegExp(parts.join(''), flags);
@@ -1033,6 +1039,7 @@ const RULES: Rule[] = [
     name: 'poison-remote-exec',
     severity: 'block',
     negatable: 'sentence',
+    installers: true,
     keywords: [
       'exec',
       'eval',
@@ -1824,8 +1831,11 @@ function citedAsThreat(text: string, index: number, end: number): boolean {
   return THREAT_TALK.test(text.slice(lineStart, lineEnd));
 }
 
-/** Every match of the phrase rules in one view, at original positions. */
-function matchView(view: LintView, reversed: boolean, found: Raw[]): void {
+/**
+ * Every match of the phrase rules in one view, at original positions. `original`: the text the view
+ * was made from (not given for decoded segments, whose positions are the segment's).
+ */
+function matchView(view: LintView, reversed: boolean, found: Raw[], original?: string): void {
   for (const rule of RULES) {
     if (reversed && !rule.reversible) continue;
     if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => view.text.includes(keyword))) continue;
@@ -1859,6 +1869,15 @@ function matchView(view: LintView, reversed: boolean, found: Raw[]): void {
       // A reversed view runs backwards: its first character is the original's last.
       const offset = reversed ? view.starts[end - 1]! : view.starts[start]!;
       const last = reversed ? view.ends[start]! : view.ends[end - 1]!;
+      const installer =
+        severity === 'block' && rule.installers && original !== undefined && !reversed
+          ? officialInstallerStep(original, offset, last, view.text)
+          : null;
+      if (installer) {
+        // Shown whole, address included: the reviewer reads where the script comes from.
+        found.push({ rule: OFFICIAL_INSTALLER_RULE, severity: 'warn', offset: installer.offset, end: installer.end });
+        continue;
+      }
       found.push({ rule: rule.name, severity, offset, end: last });
     }
   }
@@ -1887,13 +1906,13 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
     });
 
   const base = normaliseForLint(text);
-  matchView(base, false, raw);
+  matchView(base, false, raw, text);
   const plain = deobfuscatedView(base);
-  if (plain.text !== base.text) matchView(plain, false, raw);
+  if (plain.text !== base.text) matchView(plain, false, raw, text);
   // Backwards text is read by rules that name instructions; it costs one reversal of the view.
   if (/snoitcurtsni|erongi|drager|tegrof|tpmorp/.test(plain.text)) matchView(reversedView(plain), true, raw);
   // Rot13 is read when it spells the words an override is made of ("vtaber" is "ignore").
-  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw);
+  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, text);
   for (const found of gluedOverrides(plain))
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
   for (const segment of decodedSegments(text)) {
@@ -2031,5 +2050,6 @@ export const POISON_RULE_NAMES: readonly string[] = [
     'poison-tag-chars',
     'poison-learned',
     'poison-safeguard-off',
+    OFFICIAL_INSTALLER_RULE,
   ]),
 ];

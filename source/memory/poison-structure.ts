@@ -354,7 +354,7 @@ export const PRE_APPROVED = new RegExp(
   ].join(''),
   'gu',
 );
-const NO_CONFIRM = new RegExp(
+export const NO_CONFIRM = new RegExp(
   [
     String.raw`\bno need to (?:ask|confirm|check|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|check with)\b|\bwithout (?:asking|confirmation|confirming|prompting)\b|\bno (?:user |further )?confirmation (?:needed|required)\b|\bskip (?:the )?confirmations?\b`,
     String.raw`|(?<!\p{L})(?:keine rückfrage|ohne rückfrage|nicht nachfragen|keine bestätigung|no pidas confirmación|sin (?:pedir|preguntar)|no hace falta (?:preguntar|confirmar)|no preguntes|pas besoin de (?:confirmation|demander)|sans demander|ne demande pas|não precisa (?:perguntar|confirmar)|sem perguntar|não pergunte|non chiedere|senza chiedere|non serve (?:chiedere|conferma)|подтверждение не нужно|не спрашивай|без подтверждения|fråga inte|utan att fråga|niet vragen|zonder te vragen|nie pytaj|bez pytania|không cần (?:hỏi|xác nhận)|sormadan|onay istemeden|μην ρωτάς)(?!\p{L})`,
