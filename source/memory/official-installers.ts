@@ -177,15 +177,28 @@ export function officialInstallerAddress(address: string): boolean {
 const CLAUSE_END = /`|;|,\s|\s\(|\s[—–]\s|[.!?](?:\s|$)|\)(?=[.,;:!?]?(?:\s+\p{L}|\s*$))/u;
 /**
  * What may not follow the interpreter in that clause: another command, download, substitution or
- * redirection, or an argument that points the installer elsewhere (`--mirror`, `--registry`, …).
+ * redirection, an argument that points the installer elsewhere (`--mirror`, `--registry`, …), or
+ * `-c` (the interpreter then runs its argument, not the download).
  */
 const TAIL_DANGER =
-  /[|&<>$`(){}\\]|:\/\/|\bwww\.|\b(?:curl|wget|iwr|irm|invoke-\w+|eval|exec|source|fetch)\b|--?[\w-]*(?:mirror|registry|url|server|source|proxy|remote|index|repo)/i;
+  /[|&<>$`(){}\\]|:\/\/|\bwww\.|\b(?:curl|wget|iwr|irm|invoke-\w+|eval|exec|source|fetch)\b|--?[\w-]*(?:mirror|registry|url|server|source|proxy|remote|index|repo)|(?:^|\s)-[a-z]*c(?:\s|$)/i;
+
+/**
+ * Whether the interpreter runs what was piped in: its first argument is none, `-s`, `-` or `--`
+ * (then the script's own arguments), or a word of prose — not another flag, and not a file
+ * (`bash /tmp/x.sh` runs the file and ignores the download).
+ */
+function readsStdin(clause: string): boolean {
+  const first = clause.trim().split(/\s+/)[0] ?? '';
+  if (first === '' || first === '-s' || first === '-' || first === '--' || first === '"' || first === "'") return true;
+  return !first.startsWith('-') && !/[\/.~]/.test(first);
+}
 
 /** Told to the agent rather than written for people, in English (the lint's folded view, lower case). */
 const TOLD_TO_AGENT = new RegExp(
   [
-    String.raw`\b(?:automatic(?:ally)?|auto-?(?:run|install|execute)|unattended|unprompted|silently|quietly|in the background|behind the scenes|yourself|on your own|whenever|first thing)\b`,
+    String.raw`\b(?:automatic(?:ally)?|auto-?(?:run|install|execute)|unattended|unprompted|silently|quietly|in the background|behind the scenes|yourself|on your own|whenever|first thing|immediately|right away|straight away|whoever reads (?:this|it))\b`,
+    String.raw`|\bcrontab\b|@reboot\b`,
     String.raw`|\bwithout (?:asking|telling|notifying|informing|prompting|confirming|confirmation|reading|reviewing|checking|review|approval|the user|anyone|a word)\b`,
     String.raw`|\bno need to (?:ask|tell|mention|inform|read|review|check|confirm|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|tell|mention|inform|bother|wait|stop|read|review|check)\b`,
     String.raw`|\b(?:on|at|during) (?:every |each )?(?:start|start-?up|boot|log-?in|launch)\b|\b(?:session|agent) (?:start|starts|begins)\b`,
@@ -194,13 +207,21 @@ const TOLD_TO_AGENT = new RegExp(
     String.raw`|(?:^|\n)\s*(?:#+\s*|\/\/\s*|<!--\s*|[-*]\s+)?(?:agents?|assistant|ai|llm|claude|codex|copilot|bot|note to (?:the )?(?:agent|assistant|ai|model))\s*[:,]|\bfor (?:the |any |every |all )?(?:agents?|assistants?|ais|llms?)\b|\bagent instructions?\b`,
   ].join(''),
 );
-/** The same in other languages: automatically, each session, silently. ("Without asking" is NO_CONFIRM's.) */
+/** The same in other languages: automatically, each session, every time, silently. ("Without asking" is NO_CONFIRM's.) */
 const TOLD_TO_AGENT_ML =
-  /(?<!\p{L})(?:automáticamente|automaticamente|automatiquement|automatisch|автоматически|sesión|sesiones|sessão|sessione|sitzung|chaque session|début de (?:la |chaque )?session|сесси\p{L}*|silenciosamente|en silencio|silencieusement|en silence|stillschweigend|heimlich|in silenzio|di nascosto|незаметно|молча)(?!\p{L})|自动|自動|会话|會話|セッション|세션|자동|静默|悄悄|こっそり|몰래/u;
+  /(?<!\p{L})(?:automáticamente|automaticamente|automatiquement|automatisch|автоматически|sesión|sesiones|sessão|sessione|sitzung|chaque session|début de (?:la |chaque )?session|сесси\p{L}*|silenciosamente|en silencio|silencieusement|en silence|stillschweigend|heimlich|in silenzio|di nascosto|незаметно|молча|сеанс\p{L}*|sesji|sessie|oturum\p{L}*|phiên|jedes mal|cada vez|chaque fois|ogni volta|каждый раз|za każdym razem|elke keer)(?!\p{L})|自动|自動|会话|會話|セッション|세션|자동|静默|悄悄|こっそり|몰래|每次|毎回|매번/u;
+
+/** The command made to run again and again, unseen: a cron schedule or a package script just before it… */
+const PERSISTED_BEFORE =
+  /(?:^|\s)(?:[\d*\/,-]+\s+){4}[\d*\/,-]+\s*['"`]?\s*$|@reboot\s+$|"(?:pre|post)?install"\s*:\s*"\s*$/;
+/** …or put into a start-up file, a schedule or a hook just after it. */
+const PERSISTED_AFTER =
+  /^[^.\n]{0,40}?\b(?:to|into|in)\s+(?:the\s+|your\s+|their\s+|a\s+|every\s+)?(?:~\/)?[\w.\/ -]{0,20}?(?:bashrc|zshrc|profile|crontab|cron|rc\.local|postinstall|preinstall|hooks?)\b/i;
 
 /** A variable set to another address or download server: installers read their source from the environment. */
 const SOURCE_REDIRECTED = /\b[a-z_][a-z0-9_]*\s*=\s*["']?(?:[a-z][a-z0-9+.-]*:\/\/|git@)/i;
-const SOURCE_VARIABLE = /\b[A-Z0-9_]*(?:URL|SERVER|SOURCE|MIRROR|REMOTE|ROOT|DIST|REGISTRY|INDEX|PROXY|HOST|BASE|REPO)[A-Z0-9_]*\s*=/;
+const SOURCE_VARIABLE =
+  /\b[A-Z0-9_]*(?:URL|SERVER|SOURCE|MIRROR|REMOTE|ROOT|DIST|REGISTRY|INDEX|PROXY|HOST|BASE|REPO)[A-Z0-9_]*\s*=/;
 
 /**
  * The whole command, when the download into an interpreter the lint found at [from, to) of
@@ -231,11 +252,15 @@ export function officialInstallerStep(
     const address = addressOf(downloader, args);
     if (address === null || !officialInstallerAddress(address)) return null;
     const before = line.slice(0, match.index);
-    // Something piped into the command, or a variable set for it.
-    if (/\|\s*$|(?:^|\s)[a-z_][a-z0-9_]*=\S*\s+$/i.test(before)) return null;
+    // Something piped into the command, or a variable set for it; a schedule or a package script around it.
+    if (/\|\s*$|(?:^|\s)[a-z_][a-z0-9_]*=\S*\s+$/i.test(before) || PERSISTED_BEFORE.test(before)) return null;
+    if (PERSISTED_AFTER.test(line.slice(match.index + match[0].length))) return null;
     const rest = line.slice(match.index + match[0].length);
-    const clause = rest.slice(0, rest.search(CLAUSE_END) === -1 ? rest.length : rest.search(CLAUSE_END));
+    const clauseEnd = rest.search(CLAUSE_END);
+    const clause = rest.slice(0, clauseEnd === -1 ? rest.length : clauseEnd);
     if (!/^[\x20-\x7e\t]*$/.test(clause) || TAIL_DANGER.test(clause)) return null;
+    // Piped in: the interpreter must read the download. (Substituted, what follows is the script's arguments.)
+    if (groups['f1'] !== undefined && !readsStdin(clause)) return null;
     step = { offset: start, end };
     break;
   }

