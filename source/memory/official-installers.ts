@@ -223,24 +223,44 @@ const SOURCE_REDIRECTED = /\b[a-z_][a-z0-9_]*\s*=\s*["']?(?:[a-z][a-z0-9+.-]*:\/
 const SOURCE_VARIABLE =
   /\b[A-Z0-9_]*(?:URL|SERVER|SOURCE|MIRROR|REMOTE|ROOT|DIST|REGISTRY|INDEX|PROXY|HOST|BASE|REPO)[A-Z0-9_]*\s*=/;
 
+/** How far before and after the lint's match an installer command is looked for (a command is shorter). */
+const WINDOW_BEFORE = 1200;
+const WINDOW_AFTER = 400;
+
+/** The last note's whole-note verdict: a long note with many matches is read once, not once per match. */
+let toldCache: { folded: string; original: string; toAgent: boolean } | undefined;
+
+/** Whether the note tells the agent to run it (automatically, each session, silently, without asking) or points installers elsewhere. */
+function toldToAgent(folded: string, original: string): boolean {
+  if (toldCache?.folded === folded && toldCache.original === original) return toldCache.toAgent;
+  const toAgent =
+    TOLD_TO_AGENT.test(folded) ||
+    TOLD_TO_AGENT_ML.test(folded) ||
+    NO_CONFIRM.test(folded) ||
+    SOURCE_REDIRECTED.test(original) ||
+    SOURCE_VARIABLE.test(original);
+  toldCache = { folded, original, toAgent };
+  return toAgent;
+}
+
 /**
- * The whole command, when the download into an interpreter the lint found at [from, to) of
+ * The whole command, when the download into an interpreter the lint found ending at `to` in
  * `original` is an official installer written as a step for people; null otherwise. `folded` is
- * the note in the lint's normalised view.
+ * the note in the lint's normalised view. Reads a bounded window around the match, so a long line
+ * of many matches costs linear time.
  */
 export function officialInstallerStep(
   original: string,
-  from: number,
   to: number,
   folded: string,
 ): { offset: number; end: number } | null {
-  const lineStart = original.lastIndexOf('\n', from - 1) + 1;
-  const newline = original.indexOf('\n', Math.max(from, to - 1));
-  const lineEnd = newline === -1 ? original.length : newline;
-  const line = original.slice(lineStart, lineEnd);
-  let step: { offset: number; end: number } | null = null;
+  const lo = Math.max(0, to - WINDOW_BEFORE);
+  const lineStart = lo + original.slice(lo, to).lastIndexOf('\n') + 1;
+  const ahead = original.slice(to, to + WINDOW_AFTER);
+  const lineEnd = ahead.indexOf('\n') === -1 ? to + ahead.length : to + ahead.indexOf('\n');
+  const window = original.slice(lineStart, lineEnd);
   FORMS.lastIndex = 0;
-  for (const match of line.matchAll(FORMS)) {
+  for (const match of window.matchAll(FORMS)) {
     const start = lineStart + match.index;
     const end = start + match[0].length;
     // The lint's match must end inside this command: its pipe, substitution or interpreter is this one's.
@@ -251,25 +271,22 @@ export function officialInstallerStep(
     const args = groups['a1'] ?? groups['a2'] ?? groups['a3'] ?? groups['a4']!;
     const address = addressOf(downloader, args);
     if (address === null || !officialInstallerAddress(address)) return null;
-    const before = line.slice(0, match.index);
     // Something piped into the command, or a variable set for it; a schedule or a package script around it.
-    if (/\|\s*$|(?:^|\s)[a-z_][a-z0-9_]*=\S*\s+$/i.test(before) || PERSISTED_BEFORE.test(before)) return null;
-    if (PERSISTED_AFTER.test(line.slice(match.index + match[0].length))) return null;
-    const rest = line.slice(match.index + match[0].length);
+    let bare = start;
+    while (bare > lineStart && /\s/.test(original[bare - 1]!)) bare--;
+    if (original[bare - 1] === '|') return null;
+    const before = original.slice(Math.max(lineStart, bare - 200), start);
+    if (/(?:^|\s)[a-z_][a-z0-9_]*=\S*\s+$/i.test(before) || PERSISTED_BEFORE.test(before)) return null;
+    const rest = original.slice(end, lineEnd);
+    if (PERSISTED_AFTER.test(rest)) return null;
     const clauseEnd = rest.search(CLAUSE_END);
+    // A clause that runs on past the window is not read as a step.
+    if (clauseEnd === -1 && lineEnd === to + WINDOW_AFTER) return null;
     const clause = rest.slice(0, clauseEnd === -1 ? rest.length : clauseEnd);
     if (!/^[\x20-\x7e\t]*$/.test(clause) || TAIL_DANGER.test(clause)) return null;
     // Piped in: the interpreter must read the download. (Substituted, what follows is the script's arguments.)
     if (groups['f1'] !== undefined && !readsStdin(clause)) return null;
-    step = { offset: start, end };
-    break;
+    return toldToAgent(folded, original) ? null : { offset: start, end };
   }
-  if (step === null) return null;
-  const toAgent =
-    TOLD_TO_AGENT.test(folded) ||
-    TOLD_TO_AGENT_ML.test(folded) ||
-    NO_CONFIRM.test(folded) ||
-    SOURCE_REDIRECTED.test(original) ||
-    SOURCE_VARIABLE.test(original);
-  return toAgent ? null : step;
+  return null;
 }

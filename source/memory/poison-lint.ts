@@ -1871,7 +1871,7 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], original?: s
       const last = reversed ? view.ends[start]! : view.ends[end - 1]!;
       const installer =
         severity === 'block' && rule.installers && original !== undefined && !reversed
-          ? officialInstallerStep(original, offset, last, view.text)
+          ? officialInstallerStep(original, last, view.text)
           : null;
       if (installer) {
         // Shown whole, address included: the reviewer reads where the script comes from.
