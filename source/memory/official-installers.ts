@@ -200,16 +200,30 @@ const TOLD_TO_AGENT = new RegExp(
     String.raw`\b(?:automatic(?:ally)?|auto-?(?:run|install|execute)|unattended|unprompted|silently|quietly|in the background|behind the scenes|yourself|on your own|whenever|first thing|immediately|right away|straight away|whoever reads (?:this|it))\b`,
     String.raw`|\bcrontab\b|@reboot\b`,
     String.raw`|\bwithout (?:asking|telling|notifying|informing|prompting|confirming|confirmation|reading|reviewing|checking|review|approval|the user|anyone|a word)\b`,
-    String.raw`|\bno need to (?:ask|tell|mention|inform|read|review|check|confirm|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|tell|mention|inform|bother|wait|stop|read|review|check)\b`,
+    String.raw`|\b(?:no need|not necessary|unnecessary|needn't|need not|(?:don't|do not|doesn't|does not|never) (?:need|have) to) (?:to )?(?:ask|tell|mention|inform|read|review|check|confirm|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|tell|mention|inform|bother|wait|stop|read|review|check)\b`,
     String.raw`|\b(?:on|at|during) (?:every |each )?(?:start|start-?up|boot|log-?in|launch)\b|\b(?:session|agent) (?:start|starts|begins)\b`,
     String.raw`|\b(?:at|on) the (?:start|beginning) of (?:every|each|a|the|your|any) (?:session|task|run|conversation|chat)\b|\b(?:before|after) (?:every|each|any) (?:session|task|build|command|run|commit)\b|\b(?:every|each) (?:session|time you (?:start|begin|open))\b|\bbefore (?:anything|doing anything|you do anything) else\b`,
-    String.raw`|\b(?:agents?|the (?:agent|assistant|ai|model|bot|llm)|assistants?|llms?|claude|codex|copilot)\s+(?:should|must|may|can|will|shall|needs? to|is to|are to|has to|have to|(?:is|are) (?:allowed|permitted|expected|free) to)\b(?!\s+(?:not|never)\b)`,
-    String.raw`|(?:^|\n)\s*(?:#+\s*|\/\/\s*|<!--\s*|[-*]\s+)?(?:agents?|assistant|ai|llm|claude|codex|copilot|bot|note to (?:the )?(?:agent|assistant|ai|model))\s*[:,]|\bfor (?:the |any |every |all )?(?:agents?|assistants?|ais|llms?)\b|\bagent instructions?\b`,
   ].join(''),
 );
+/**
+ * The agent named in a sentence that does not negate (in English and other languages): "Agents:
+ * …", "agent onboarding: run …", "the assistant should …" — but not "the agent must not run the
+ * installer" or "don't run it from the agent".
+ */
+const AGENT_WORD =
+  /\b(?:agents?|assistants?|llms?|the (?:ai|model|bot))\b|(?<!\p{L})(?:agentes?|l'agent|agenten|агент\p{L}*|agenta|agentów|ajan\p{L}*)(?!\p{L})|代理|智能体|助手|エージェント|에이전트/u;
+const NEGATED_SENTENCE =
+  /\b(?:not|never|don't|doesn't|do not|does not|mustn't|shouldn't|cannot|can't|won't|nobody|no one)\b|(?<!\p{L})(?:no|nunca|jamás|jamais|pas|nicht|kein\p{L}*|nie|niemals|non|não|nem|не|нельзя|никогда|niet|nooit|inte|aldrig|değil|yok|asla)(?!\p{L})|不|别|勿|禁止|しない|ないで|禁止|않|말고|마세요/u;
+/** Where one sentence of the folded note ends. */
+const SENTENCE_BREAK = /[.!?;\n。！？；]+/;
+
+function agentAddressed(folded: string): boolean {
+  return folded.split(SENTENCE_BREAK).some((sentence) => AGENT_WORD.test(sentence) && !NEGATED_SENTENCE.test(sentence));
+}
+
 /** The same in other languages: automatically, each session, every time, silently. ("Without asking" is NO_CONFIRM's.) */
 const TOLD_TO_AGENT_ML =
-  /(?<!\p{L})(?:automáticamente|automaticamente|automatiquement|automatisch|автоматически|sesión|sesiones|sessão|sessione|sitzung|chaque session|début de (?:la |chaque )?session|сесси\p{L}*|silenciosamente|en silencio|silencieusement|en silence|stillschweigend|heimlich|in silenzio|di nascosto|незаметно|молча|сеанс\p{L}*|sesji|sessie|oturum\p{L}*|phiên|jedes mal|cada vez|chaque fois|ogni volta|каждый раз|za każdym razem|elke keer)(?!\p{L})|自动|自動|会话|會話|セッション|세션|자동|静默|悄悄|こっそり|몰래|每次|毎回|매번/u;
+  /(?<!\p{L})(?:automáticamente|automaticamente|automatiquement|automatisch|автоматически|sesión|sesiones|sessão|sessione|sitzung|chaque session|début de (?:la |chaque )?session|сесси\p{L}*|silenciosamente|en silencio|silencieusement|en silence|stillschweigend|heimlich|in silenzio|di nascosto|незаметно|молча|сеанс\p{L}*|sesji|sessie|oturum\p{L}*|phiên|jedes mal|cada vez|chaque fois|ogni volta|каждый раз|za każdym razem|elke keer)(?!\p{L})|自动|自動|会话|會話|セッション|세션|자동|静默|悄悄|こっそり|몰래|每次|毎回|매번|確認なし|確認せずに|直接运行|直接執行/u;
 
 /** The command made to run again and again, unseen: a cron schedule or a package script just before it… */
 const PERSISTED_BEFORE =
@@ -236,6 +250,7 @@ function toldToAgent(folded: string, original: string): boolean {
   const toAgent =
     TOLD_TO_AGENT.test(folded) ||
     TOLD_TO_AGENT_ML.test(folded) ||
+    agentAddressed(folded) ||
     NO_CONFIRM.test(folded) ||
     SOURCE_REDIRECTED.test(original) ||
     SOURCE_VARIABLE.test(original);

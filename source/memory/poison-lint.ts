@@ -138,7 +138,7 @@ const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|
 
 /** A negated verb that urges the act on rather than advises against it. */
 const URGING =
-  /\b(?:don't|dont|do not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b/g;
+  /\b(?:don't|dont|do not|doesn't|does not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:(?:need|have) to\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b/g;
 
 /** Whether a negation stands in the match's sentence before it (`around`: or inside it; `sentence`: or after it). */
 function negated(text: string, index: number, end: number, where: 'before' | 'around' | 'sentence'): boolean {
@@ -148,10 +148,11 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
   const sentence = before.slice(
     Math.max(before.lastIndexOf('.'), before.lastIndexOf('\n'), before.lastIndexOf(';')) + 1,
   );
-  // `sentence` rules may hold a negation themselves ("never asks before deleting"): only what stands around them counts.
+  // `sentence` rules may hold a negation themselves ("never asks before deleting"): only what stands around them counts,
+  // and a negation that urges the act on ("agents don't need to ask before running …") is none.
   // A step said to be gone ("we removed the `curl … | sh` line") is history, not an instruction.
   if (
-    NEGATION.test(sentence) ||
+    NEGATION.test(where === 'sentence' ? sentence.replace(URGING, ' ') : sentence) ||
     (where === 'sentence' && REMOVED.test(sentence)) ||
     (where === 'around' && NEGATION.test(text.slice(index, end)))
   )
