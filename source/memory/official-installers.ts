@@ -10,8 +10,8 @@
 // - curl's or wget's flags are only those the vendors' commands use (no `-K`, `--resolve`, `-k`, a
 //   second address, …), and the one address is `https://` to a host of the list below, exactly (no
 //   user name, port, escape, `..`, subdomain or look-alike), under the official project's path on a
-//   host others publish on (raw.githubusercontent.com, deno.land), never at a commit id there (a
-//   commit pushed to a fork is served under the parent's name);
+//   host others publish on (raw.githubusercontent.com, deno.land), never at a commit id or a pull
+//   request's ref there (a fork's commit and a stranger's pull request are served under the parent's name);
 // - nothing is piped into the command, no variable is set just before it, and what follows it up to
 //   the end of the clause fetches, pipes, redirects or substitutes nothing;
 // - the note sets no variable to another address or server (installers read their download source
@@ -85,7 +85,7 @@ const SOURCES: readonly InstallerSource[] = [
   { host: 'opencode.ai', path: /^\/install$/ },
 ];
 
-/** Hosts whose paths name `owner/repo/ref/…`: a ref that is a commit id may be a fork's commit. */
+/** Hosts whose paths name `owner/repo/ref/…`: a commit id may be a fork's commit, a pull ref a stranger's. */
 const GIT_HOSTS = new Set(['raw.githubusercontent.com']);
 
 /** The hosts of the list, for documentation and tests. */
@@ -169,7 +169,12 @@ export function officialInstallerAddress(address: string): boolean {
   const source = SOURCES.find((candidate) => candidate.host === host);
   if (!source) return false;
   if (source.path && !source.path.test(path.toLowerCase())) return false;
-  if (GIT_HOSTS.has(host) && /^[0-9a-f]{7,40}$/i.test(path.split('/')[3] ?? '')) return false;
+  if (GIT_HOSTS.has(host)) {
+    // `/owner/repo/<ref>/…`: a branch or tag of the project, not a commit id or a pull request's ref,
+    // which GitHub serves under the parent's name though a fork or a stranger wrote them.
+    const [, , , ref, kind] = path.split('/');
+    if (/^[0-9a-f]{7,40}$/i.test(ref ?? '') || (ref === 'refs' && kind !== 'heads' && kind !== 'tags')) return false;
+  }
   return true;
 }
 
