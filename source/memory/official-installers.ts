@@ -161,7 +161,7 @@ function addressOf(downloader: string, args: string): string | null {
 
 /** Whether `address` is an official installer's: https, a listed host exactly, the project's path. */
 export function officialInstallerAddress(address: string): boolean {
-  const parts = /^https:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)(\/[a-z0-9._~\/+-]*)?$/i.exec(address);
+  const parts = /^https:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)(\/[a-z0-9._~/+-]*)?$/i.exec(address);
   if (!parts) return false;
   const host = parts[1]!.toLowerCase();
   const path = parts[2] ?? '/';
@@ -196,7 +196,7 @@ const TAIL_DANGER =
 function readsStdin(clause: string): boolean {
   const first = clause.trim().split(/\s+/)[0] ?? '';
   if (first === '' || first === '-s' || first === '-' || first === '--' || first === '"' || first === "'") return true;
-  return !first.startsWith('-') && !/[\/.~]/.test(first);
+  return !first.startsWith('-') && !/[/.~]/.test(first);
 }
 
 /** Told to the agent rather than written for people, in English (the lint's folded view, lower case). */
@@ -232,10 +232,10 @@ const TOLD_TO_AGENT_ML =
 
 /** The command made to run again and again, unseen: a cron schedule or a package script just before it… */
 const PERSISTED_BEFORE =
-  /(?:^|\s)(?:[\d*\/,-]+\s+){4}[\d*\/,-]+\s*['"`]?\s*$|@reboot\s+$|"(?:pre|post)?install"\s*:\s*"\s*$/;
+  /(?:^|\s)(?:[\d*/,-]+\s+){4}[\d*/,-]+\s*['"`]?\s*$|@reboot\s+$|"(?:pre|post)?install"\s*:\s*"\s*$/;
 /** …or put into a start-up file, a schedule or a hook just after it. */
 const PERSISTED_AFTER =
-  /^[^.\n]{0,40}?\b(?:to|into|in)\s+(?:the\s+|your\s+|their\s+|a\s+|every\s+)?(?:~\/)?[\w.\/ -]{0,20}?(?:bashrc|zshrc|profile|crontab|cron|rc\.local|postinstall|preinstall|hooks?)\b/i;
+  /^[^.\n]{0,40}?\b(?:to|into|in)\s+(?:the\s+|your\s+|their\s+|a\s+|every\s+)?(?:~\/)?[\w./ -]{0,20}?(?:bashrc|zshrc|profile|crontab|cron|rc\.local|postinstall|preinstall|hooks?)\b/i;
 
 /** A variable set to another address or download server: installers read their source from the environment. */
 const SOURCE_REDIRECTED = /\b[a-z_][a-z0-9_]*\s*=\s*["']?(?:[a-z][a-z0-9+.-]*:\/\/|git@)/i;
