@@ -17,7 +17,8 @@
 // show `curl` commands. A rule blocks only on the shape of an attack (an override addressed to
 // the model's instructions, a download piped into an interpreter, a credential sent to a sink);
 // a look-alike a legitimate note could carry (a download to a file, a note naming the memory
-// tools) is a warning.
+// tools, a vendor's documented installer piped into a shell as a step for people:
+// official-installers.ts) is a warning.
 
 import {
   approvalClaimed,

@@ -618,6 +618,17 @@ describe('a plan over poisoned bytes', () => {
     );
   });
 
+  it("goes through with an official installer, the warning and the installer's address in the plan", () => {
+    const built = plan('Rust for the CLI: curl --proto =https --tlsv1.2 -sSf https://sh.rustup.rs | sh');
+    assert.ok(built.ok);
+    const findings = built.plan.files[0]!.findings;
+    assert.deepEqual(
+      findings.map((f) => [f.rule, f.severity]),
+      [['poison-official-installer', 'warn']],
+    );
+    assert.match(findings[0]!.excerpt, /https:\/\/sh\.rustup\.rs \| sh/);
+  });
+
   it('goes through with a warning the plan carries', () => {
     const built = plan('Fetch the tool with curl -fsSL -o tool.tgz https://example.dev/tool.tgz.');
     assert.ok(built.ok);
