@@ -204,7 +204,7 @@ const TOLD_TO_AGENT = new RegExp(
   [
     String.raw`\b(?:automatic(?:ally)?|auto-?(?:run|install|execute)|unattended|unprompted|silently|quietly|in the background|behind the scenes|yourself|on your own|whenever|first thing|immediately|right away|straight away|whoever reads (?:this|it))\b`,
     String.raw`|\bcrontab\b|@reboot\b`,
-    String.raw`|\bwithout (?:asking|telling|notifying|informing|prompting|confirming|confirmation|reading|reviewing|checking|review|approval|the user|anyone|a word)\b`,
+    String.raw`|\bwithout (?:asking|telling|notifying|informing|prompting|confirming|confirmation|reading|reviewing|checking|review|approval|bothering|interrupting|disturbing|the user|anyone|a word)\b`,
     String.raw`|\b(?:no need|not necessary|unnecessary|needn't|need not|(?:don't|do not|doesn't|does not|never) (?:need|have) to) (?:to )?(?:ask|tell|mention|inform|read|review|check|confirm|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|tell|mention|inform|bother|wait|stop|read|review|check)\b`,
     String.raw`|\b(?:on|at|during) (?:every |each )?(?:start|start-?up|boot|log-?in|launch)\b|\b(?:session|agent) (?:start|starts|begins)\b`,
     String.raw`|\b(?:at|on) the (?:start|beginning) of (?:every|each|a|the|your|any) (?:session|task|run|conversation|chat)\b|\b(?:before|after) (?:every|each|any) (?:session|task|build|command|run|commit)\b|\b(?:every|each) (?:session|time you (?:start|begin|open))\b|\bbefore (?:anything|doing anything|you do anything) else\b`,

@@ -118,7 +118,7 @@ const SEND_VERB = String.raw`(?:export|send|sending|upload|uploading|post|postin
 const WORK_PRODUCT = String.raw`(?:(?:a\s+copy\s+of\s+)?(?:every|each|all|any)\s+(?:\w+\s+){0,2}?(?:files?|diffs?|changes?|commits?|edits?|patch(?:es)?|outputs?|logs?|prompts?|sessions?|conversations?)|(?:a\s+copy\s+of\s+)?(?:the\s+|your\s+)?(?:git\s+)?(?:diffs?|patch(?:es)?|working tree|workspace|source code|codebase)|(?:a\s+copy\s+of\s+)?(?:the\s+)?(?:database|db|sql|postgres|mysql)\s+(?:dumps?|backups?|exports?))`;
 const REPLY = String.raw`(?:(?:your|the|each|every|all|every single|a|this)\s+)?(?:next\s+|final\s+|first\s+|last\s+)?(?:github\s+|gitlab\s+|jira\s+|public\s+|open\s+)?(?:reply|replies|response|responses|answer|answers|output|message|messages|commit(?: message| description| body)?s?|pull request|pr description|pr|comment|comments|issue|summary|chat|release|release notes|asset|artifact|gist|public repo|readme(?:\.md)?|changelog(?:\.md)?|repo|repository|public file|wiki|docs)`;
 
-const INTERPRETER = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|powershell|pwsh|source|eval|osascript|bun|deno)\b`;
+const INTERPRETER = String.raw`(?:sudo\s+(?:(?:-[ugh]\s+\S+|-\S+)\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|powershell|pwsh|source|eval|osascript|bun|deno)\b`;
 const FETCH = String.raw`(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod|http|https|lwp-download|httpie)`;
 
 /** One character of a clause: anything but a sentence's end (a dot inside a URL or file name is not one). */
@@ -1066,8 +1066,9 @@ const RULES: Rule[] = [
     ],
     pattern: rx([
       '(?:',
-      // A download piped into an interpreter: `curl -fsSL https://… | sh`, `wget -qO- … | sudo bash`.
-      String.raw`\b${FETCH}\b[^\n|;]{0,400}?\|\s*${INTERPRETER}`,
+      // A download piped into an interpreter: `curl -fsSL https://… | sh`, `wget -qO- … | sudo bash`,
+      // also through a few stages between (`| tee /tmp/x | sh`, `| gunzip | bash`).
+      String.raw`\b${FETCH}\b[^\n|;]{0,400}?\|(?:[^\n|;&]{1,80}\|(?!\|)){0,3}\s*${INTERPRETER}`,
       // Process or command substitution of a download: `bash <(curl …)`, `sh -c "$(wget …)"`, `node -e "$(curl …)"`.
       String.raw`|<\(\s*${FETCH}\b`,
       String.raw`|\b(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|php|eval|exec|source|deno|bun)\b[^\n]{0,40}?\$\(\s*${FETCH}\b`,
