@@ -7,7 +7,7 @@
 // A killed import goes on from each file's committed cursor: nothing is read or stored twice.
 import { existsSync } from 'node:fs';
 import type { ImportNote, ImportProgress, ImportReport } from '../api/capture.js';
-import { IMPORT_REST_MS, IMPORT_STEP_BYTES } from '../limits.js';
+import { IMPORT_REST_MS, IMPORT_STEP_BYTES, IMPORT_STEPS_IN_FLIGHT } from '../limits.js';
 import {
   findImportFiles,
   isInside,
@@ -144,180 +144,195 @@ export async function runImport(
       bytes: report.bytes,
       elapsedMs: Math.round(performance.now() - started),
     });
-  // The last step of a file is applied while the next file parses: with one step in flight in all,
-  // a file's accounting (and anything recorded of the files after it) waits for the one before.
+  // Steps flow to the writer across file boundaries, at most IMPORT_STEPS_IN_FLIGHT unanswered in
+  // all; what each file came to (its counts, notes and quarantine record) is settled in file order.
+  const window: Promise<void>[] = [];
+  /** A writer failure (not a refused step) ends the import: no step is sent after it is known. */
+  let writerFailure: { error: unknown } | null = null;
   let previousFile: Promise<void> = Promise.resolve();
-  for (const file of found.files) {
-    filesDone += 1;
-    const cwd = recordedCwd(file.path);
-    if (plan.repository !== null && !isInside(cwd, plan.repository)) continue;
-    const cursor = sink.cursor(file.path);
-    if (cursor?.origin === 'live') {
-      await previousFile;
-      report.capturedLive += 1;
-      notes.push({ path: file.path, what: 'skipped', reason: 'captured live by the hooks; not imported again' });
-      continue;
-    }
-    const from = cursor?.consumedBytes ?? 0;
-    if (from > file.bytes) {
-      await previousFile;
-      await quarantine(
-        file,
-        'transcript_cursor_mismatch',
-        `the file has ${file.bytes} bytes, fewer than the ${from} already imported (replaced or truncated)`,
-      );
-      continue;
-    }
-    // A Claude file at rest whose last turn the previous import left open is read again (no new bytes):
-    // that turn may now import as settled (endsOnAnswer).
-    const openAtRest =
-      plan.client === 'claude' &&
-      Date.now() - file.mtimeMs >= IMPORT_REST_MS &&
-      cursor?.parserState != null &&
-      (JSON.parse(cursor.parserState) as { openTurn?: unknown }).openTurn != null;
-    if (from === file.bytes && !openAtRest) {
-      await previousFile;
-      // Nothing new since the last import: its session is counted where its turns are.
-      if (cursor?.stored === 'imported') report.alreadyImported += 1;
-      else if (cursor?.stored === 'live') report.capturedLive += 1;
-      continue;
-    }
-    report.files += 1;
-    let state: unknown = null;
-    if (cursor?.parserState) state = JSON.parse(cursor.parserState) as unknown;
-    let pending: TranscriptTurn[] = [];
-    let stepFrom = from;
-    let sealedHere = 0;
-    let skippedHere = 0;
-    let skippedLiveHere = 0;
-    let stopped: string | null = null;
-    // One step in flight: the file's next chunk parses while the writer applies this one. A step
-    // issued after one the store refused finds the cursor where it was and writes nothing (stale).
-    let inFlight: Promise<void> | null = null;
-    const before = previousFile;
-    /** Waits for the step in flight: its turns counted, or the file stopped (StopFile). */
-    const settle = async () => {
-      const applying = inFlight;
-      inFlight = null;
-      if (applying) await applying;
-    };
-    const commit = async (fed: ParseProgress<CursorState>) => {
-      await settle();
-      await before;
-      if (fed.sessionKey === null) return; // no session line yet: nothing to keep
-      const turns = pending;
-      pending = [];
-      const starts = turns.map(turnStartMs).filter((ms): ms is number => ms !== null);
-      for (const ms of starts) {
-        first = Math.min(first, ms);
-        last = Math.max(last, ms);
+  try {
+    for (const file of found.files) {
+      filesDone += 1;
+      const cwd = recordedCwd(file.path);
+      if (plan.repository !== null && !isInside(cwd, plan.repository)) continue;
+      const cursor = sink.cursor(file.path);
+      if (cursor?.origin === 'live') {
+        await previousFile;
+        report.capturedLive += 1;
+        notes.push({ path: file.path, what: 'skipped', reason: 'captured live by the hooks; not imported again' });
+        continue;
       }
-      const applying = sink
-        .commit({
-          path: file.path,
-          cwd,
-          hostSessionId: fed.sessionKey,
-          startedAtMs: starts.length > 0 ? Math.min(...starts) : Math.round(file.mtimeMs),
-          fromBytes: stepFrom,
-          progress: fed,
-          turns,
-        })
-        .then((outcome) => {
-          if (outcome.outcome === 'applied') {
-            report.turns += outcome.sealed;
-            report.turnsAlreadyStored += outcome.skipped;
-            sealedHere += outcome.sealed;
-            skippedHere += outcome.skipped;
-            skippedLiveHere += outcome.skippedLive;
-            return;
-          }
-          if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
-          else if (outcome.outcome === 'stale') stopped = 'another import moved this file on meanwhile; skipped';
-          else stopped = `${outcome.code}: ${outcome.detail}`;
-          throw new StopFile(outcome.outcome === 'rejected');
+      const from = cursor?.consumedBytes ?? 0;
+      if (from > file.bytes) {
+        await previousFile;
+        await quarantine(
+          file,
+          'transcript_cursor_mismatch',
+          `the file has ${file.bytes} bytes, fewer than the ${from} already imported (replaced or truncated)`,
+        );
+        continue;
+      }
+      // A Claude file at rest whose last turn the previous import left open is read again (no new bytes):
+      // that turn may now import as settled (endsOnAnswer).
+      const openAtRest =
+        plan.client === 'claude' &&
+        Date.now() - file.mtimeMs >= IMPORT_REST_MS &&
+        cursor?.parserState != null &&
+        (JSON.parse(cursor.parserState) as { openTurn?: unknown }).openTurn != null;
+      if (from === file.bytes && !openAtRest) {
+        await previousFile;
+        // Nothing new since the last import: its session is counted where its turns are.
+        if (cursor?.stored === 'imported') report.alreadyImported += 1;
+        else if (cursor?.stored === 'live') report.capturedLive += 1;
+        continue;
+      }
+      report.files += 1;
+      let state: unknown = null;
+      if (cursor?.parserState) state = JSON.parse(cursor.parserState) as unknown;
+      let pending: TranscriptTurn[] = [];
+      let stepFrom = from;
+      let sealedHere = 0;
+      let skippedHere = 0;
+      let skippedLiveHere = 0;
+      let stopped: string | null = null;
+      let stop: StopFile | null = null;
+      // The file's next chunk parses while the writer applies its steps. A step sent after one the
+      // store refused finds the cursor where it was and writes nothing (stale).
+      const sent: Promise<void>[] = [];
+      const before = previousFile;
+      /** Waits for every step of this file: its turns counted, or the file stopped (StopFile). */
+      const settle = async () => {
+        while (sent.length > 0) await sent.shift();
+      };
+      const commit = async (fed: ParseProgress<CursorState>) => {
+        while (window.length >= IMPORT_STEPS_IN_FLIGHT) await window.shift();
+        if (writerFailure !== null) throw writerFailure.error;
+        if (stop !== null) throw stop; // an earlier step of this file was refused: send no more
+        if (fed.sessionKey === null) return; // no session line yet: nothing to keep
+        const turns = pending;
+        pending = [];
+        const starts = turns.map(turnStartMs).filter((ms): ms is number => ms !== null);
+        for (const ms of starts) {
+          first = Math.min(first, ms);
+          last = Math.max(last, ms);
+        }
+        const applying = sink
+          .commit({
+            path: file.path,
+            cwd,
+            hostSessionId: fed.sessionKey,
+            startedAtMs: starts.length > 0 ? Math.min(...starts) : Math.round(file.mtimeMs),
+            fromBytes: stepFrom,
+            progress: fed,
+            turns,
+          })
+          .then((outcome) => {
+            if (outcome.outcome === 'applied') {
+              report.turns += outcome.sealed;
+              report.turnsAlreadyStored += outcome.skipped;
+              sealedHere += outcome.sealed;
+              skippedHere += outcome.skipped;
+              skippedLiveHere += outcome.skippedLive;
+              return;
+            }
+            if (stop !== null) throw stop; // stale after this file's first refused step, which says why
+            if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
+            else if (outcome.outcome === 'stale') stopped = 'another import moved this file on meanwhile; skipped';
+            else stopped = `${outcome.code}: ${outcome.detail}`;
+            stop = new StopFile(outcome.outcome === 'rejected');
+            throw stop;
+          });
+        applying.catch(() => undefined); // read by settle; not an unhandled rejection meanwhile
+        sent.push(applying);
+        window.push(
+          applying.catch((error: unknown) => {
+            if (!(error instanceof StopFile)) writerFailure ??= { error };
+          }),
+        );
+        report.bytes += fed.consumedBytes - stepFrom;
+        stepFrom = fed.consumedBytes;
+      };
+      const importFile = async () => {
+        const parsed = await parseImportFile(plan.client, file.path, state, async (turns, fed) => {
+          pending.push(...turns);
+          if (fed.consumedBytes - stepFrom >= IMPORT_STEP_BYTES) await commit(fed);
+          progress();
         });
-      applying.catch(() => undefined); // read by settle; not an unhandled rejection meanwhile
-      inFlight = applying;
-      report.bytes += fed.consumedBytes - stepFrom;
-      stepFrom = fed.consumedBytes;
-    };
-    const importFile = async () => {
-      const parsed = await parseImportFile(plan.client, file.path, state, async (turns, fed) => {
-        pending.push(...turns);
-        if (fed.consumedBytes - stepFrom >= IMPORT_STEP_BYTES) await commit(fed);
+        // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
+        if ('consumedBytes' in parsed && (pending.length > 0 || parsed.consumedBytes > stepFrom)) await commit(parsed);
+        if (!('consumedBytes' in parsed) || parsed.failure) return parsed;
+        const atRest = plan.client === 'claude' && Date.now() - file.mtimeMs >= IMPORT_REST_MS;
+        const ended = atRest ? parsed.openTurns.filter(endsOnAnswer) : [];
+        if (ended.length === 0) return parsed;
+        // Stored as settled, it leaves the parser's state (Claude's `openTurn`): the end that may come
+        // later (a resumed session's stop summary, its next prompt) finds no open turn to settle again.
+        pending = ended.map((turn) => ({ ...turn, state: 'settled' }));
+        await commit({ ...parsed, state: { ...parsed.state, openTurn: null } as CursorState });
+        return { ...parsed, openTurns: parsed.openTurns.filter((turn) => !ended.includes(turn)) };
+      };
+      // Its last step applied (after the file before it), then what the file came to; the next file
+      // parses meanwhile.
+      const finishFile = async (parsing: ReturnType<typeof importFile>): Promise<void> => {
+        let result: Awaited<ReturnType<typeof importFile>>;
+        try {
+          const parsed = await parsing;
+          await before;
+          await settle();
+          result = parsed;
+        } catch (error) {
+          await before; // what this file came to is recorded after the file before it (a failure there is the import's)
+          // Steps still in flight when the parse stopped: their outcomes no longer matter.
+          for (const applying of sent.splice(0)) await applying.catch(() => undefined);
+          if (!(error instanceof StopFile)) {
+            if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+            stopped = 'not readable (EACCES)';
+          }
+          const quarantined = error instanceof StopFile && error.quarantine;
+          report[quarantined ? 'quarantined' : 'skipped'] += 1;
+          notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason: stopped! });
+          if (quarantined) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
+          return;
+        }
+        if (result.failure) {
+          const f = result.failure;
+          await quarantine(file, f.code, `line ${f.line} (byte ${f.byteOffset}): ${f.detail}`);
+        } else {
+          if (result.unconsumedBytes > 0)
+            notes.push({
+              path: file.path,
+              what: 'partial',
+              reason: `its last ${result.unconsumedBytes} bytes end in no newline (a client still writing it?); the next import reads them once the line is complete`,
+            });
+          if (result.openTurns.length > 0) {
+            report.openTurns += result.openTurns.length;
+            notes.push({
+              path: file.path,
+              what: 'open',
+              reason: `${result.openTurns.length} turn(s) with no end recorded yet; the next import reads them once they end`,
+            });
+          }
+        }
+        if (sealedHere > 0) {
+          report.sessions += 1;
+          repositories.set(cwd, (repositories.get(cwd) ?? 0) + 1);
+        } else if (skippedHere > 0) {
+          // Every turn read was stored before: by live capture (pi's extension, a hooked copy), or by
+          // an import of another file holding the same session.
+          report[skippedLiveHere > 0 ? 'capturedLive' : 'alreadyImported'] += 1;
+        }
         progress();
-      });
-      // The turns of the chunks that parsed are kept even when a later line fails: the cursor is theirs.
-      if ('consumedBytes' in parsed && (pending.length > 0 || parsed.consumedBytes > stepFrom)) await commit(parsed);
-      if (!('consumedBytes' in parsed) || parsed.failure) return parsed;
-      const atRest = plan.client === 'claude' && Date.now() - file.mtimeMs >= IMPORT_REST_MS;
-      const ended = atRest ? parsed.openTurns.filter(endsOnAnswer) : [];
-      if (ended.length === 0) return parsed;
-      // Stored as settled, it leaves the parser's state (Claude's `openTurn`): the end that may come
-      // later (a resumed session's stop summary, its next prompt) finds no open turn to settle again.
-      pending = ended.map((turn) => ({ ...turn, state: 'settled' }));
-      await commit({ ...parsed, state: { ...parsed.state, openTurn: null } as CursorState });
-      return { ...parsed, openTurns: parsed.openTurns.filter((turn) => !ended.includes(turn)) };
-    };
-    // Its last step applied (after the file before it), then what the file came to; the next file
-    // parses meanwhile.
-    const finishFile = async (parsing: ReturnType<typeof importFile>): Promise<void> => {
-      let result: Awaited<ReturnType<typeof importFile>>;
-      try {
-        const parsed = await parsing;
-        await before;
-        await settle();
-        result = parsed;
-      } catch (error) {
-        await before; // what this file came to is recorded after the file before it (a failure there is the import's)
-        // A step still in flight when the parse stopped: its outcome no longer matters.
-        await (inFlight as Promise<void> | null)?.catch(() => undefined);
-        if (!(error instanceof StopFile)) {
-          if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
-          stopped = 'not readable (EACCES)';
-        }
-        const quarantined = error instanceof StopFile && error.quarantine;
-        report[quarantined ? 'quarantined' : 'skipped'] += 1;
-        notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason: stopped! });
-        if (quarantined) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
-        return;
-      }
-      if (result.failure) {
-        const f = result.failure;
-        await quarantine(file, f.code, `line ${f.line} (byte ${f.byteOffset}): ${f.detail}`);
-      } else {
-        if (result.unconsumedBytes > 0)
-          notes.push({
-            path: file.path,
-            what: 'partial',
-            reason: `its last ${result.unconsumedBytes} bytes end in no newline (a client still writing it?); the next import reads them once the line is complete`,
-          });
-        if (result.openTurns.length > 0) {
-          report.openTurns += result.openTurns.length;
-          notes.push({
-            path: file.path,
-            what: 'open',
-            reason: `${result.openTurns.length} turn(s) with no end recorded yet; the next import reads them once they end`,
-          });
-        }
-      }
-      if (sealedHere > 0) {
-        report.sessions += 1;
-        repositories.set(cwd, (repositories.get(cwd) ?? 0) + 1);
-      } else if (skippedHere > 0) {
-        // Every turn read was stored before: by live capture (pi's extension, a hooked copy), or by
-        // an import of another file holding the same session.
-        report[skippedLiveHere > 0 ? 'capturedLive' : 'alreadyImported'] += 1;
-      }
-      progress();
-    };
-    const parsing = importFile();
-    // Awaited by the next file's first step or after the last file; a failure surfaces there.
-    previousFile = finishFile(parsing);
-    previousFile.catch(() => undefined);
-    await parsing.catch(() => undefined);
+      };
+      const parsing = importFile();
+      // Awaited by the next file's first step or after the last file; a failure surfaces there.
+      previousFile = finishFile(parsing);
+      previousFile.catch(() => undefined);
+      await parsing.catch(() => undefined);
+    }
+    await previousFile;
+  } finally {
+    // A failed import returns once nothing it sent is still being written.
+    await Promise.all(window);
   }
-  await previousFile;
   progress();
   report.firstAt = Number.isFinite(first) ? new Date(first).toISOString() : null;
   report.lastAt = Number.isFinite(last) ? new Date(last).toISOString() : null;

@@ -45,7 +45,10 @@ function importChild(
      if (run.state !== 'done') throw new Error(JSON.stringify(run.error));
      process.stdout.write(JSON.stringify({ ms, report: run.report, maxRssKb: process.resourceUsage().maxRSS }));`,
   );
-  const result = spawnSync(process.execPath, [child, home, codexSessions], {
+  // CM_BENCH_IMPORT_PROF=<dir>: every thread of the child writes a CPU profile under <dir>/<run>.
+  const profile = process.env['CM_BENCH_IMPORT_PROF'];
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profile, `import-${Date.now()}`)}`] : [];
+  const result = spawnSync(process.execPath, [...profiling, child, home, codexSessions], {
     env: { ...process.env, [AUTO_EXTRACT_ENV]: 'off', COMMON_MEMORY_CAPACITY_BYTES: `${totalBytes}:${4 * totalBytes}` },
     encoding: 'utf8',
     maxBuffer: 1 << 20,

@@ -1,6 +1,5 @@
-// runImport keeps one step in flight across files: a file's last step is applied while the next
-// file parses, the next file's first step waits for it, and what each file came to is recorded in
-// file order. A fake sink whose commits the test releases.
+// runImport keeps up to IMPORT_STEPS_IN_FLIGHT steps in flight, across file boundaries, and records
+// what each file came to in file order. A fake sink whose commits the test releases.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import {
   type ImportStep,
   runImport,
 } from '../../source/hosts/import-run.js';
+import { IMPORT_STEPS_IN_FLIGHT } from '../../source/limits.js';
 import { rolloutFixture } from '../support/capture.js';
 
 /** A Codex home with the given fixture rollouts, oldest first (import order is by mtime). */
@@ -96,56 +96,73 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe('import: one step in flight across files', () => {
-  it('parses the next file while the last step of the one before is applied, and commits it only after', async () => {
-    const root = codexHome(['a-simple-one-turn.jsonl', 'c-resumed-two-turns.jsonl']);
+describe('import: steps in flight across files', () => {
+  it('sends the next file’s step before the one before it is answered, never more than the window', async () => {
+    assert.equal(IMPORT_STEPS_IN_FLIGHT, 2);
+    const root = codexHome(['a-simple-one-turn.jsonl', 'c-resumed-two-turns.jsonl', 'b-tool-call-exec-command.jsonl']);
     const { sink, held, events, maxInFlight } = heldSink();
     const progress: ImportProgress[] = [];
     const running = runImport(plan(root), sink, (p) => progress.push(p));
-    await until(() => held.length === 1, 'the first file’s step');
-    // The second file is parsed while the first file's step is still held.
-    await until(() => progress.some((p) => p.filesDone === 2), 'the second file parsing');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(held.length, 1, 'no second step while the first is in flight');
-    held[0]!.release(applied(held[0]!.step));
+    // The second file's step goes while the first file's is still held.
     await until(() => held.length === 2, 'the second file’s step');
+    // The third file parses, but its step waits: two are in flight.
+    await until(() => progress.some((p) => p.filesDone === 3), 'the third file parsing');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(held.length, 2, 'no third step while two are in flight');
+    held[0]!.release(applied(held[0]!.step));
+    await until(() => held.length === 3, 'the third file’s step');
+    held[2]!.release(applied(held[2]!.step));
     held[1]!.release(applied(held[1]!.step));
     const report = await running;
-    assert.equal(maxInFlight(), 1);
-    assert.equal(report.files, 2);
-    assert.equal(report.sessions, 2);
-    assert.equal(report.turns, held[0]!.step.turns.length + held[1]!.step.turns.length);
+    assert.equal(maxInFlight(), IMPORT_STEPS_IN_FLIGHT);
+    assert.equal(report.files, 3);
+    assert.equal(report.sessions, 3);
+    assert.equal(
+      report.turns,
+      held.reduce((sum, h) => sum + h.step.turns.length, 0),
+    );
     assert.deepEqual(
       events.map((e) => e.split(' ')[0]),
-      ['commit', 'commit'],
+      ['commit', 'commit', 'commit'],
     );
   });
 
-  it('records what each file came to in file order: a refused last step before the next file’s', async () => {
+  it('records what each file came to in file order, whichever step is answered first', async () => {
     const root = codexHome(['a-simple-one-turn.jsonl', 'd-failed-turn-http400.jsonl']);
     const { sink, held, events } = heldSink();
-    const running = runImport(plan(root), sink);
-    await until(() => held.length === 1, 'the first file’s step');
-    held[0]!.release({ outcome: 'rejected', code: 'capture_invalid', detail: 'refused by the test' });
-    await until(() => held.length === 2, 'the second file’s step');
+    const progress: ImportProgress[] = [];
+    const running = runImport(plan(root), sink, (p) => progress.push(p));
+    await until(() => held.length === 2, 'both files’ steps');
+    // The second file's step is answered first; the first file's is refused after it.
     held[1]!.release(applied(held[1]!.step));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(progress.at(-1)?.sessions ?? 0, 0, 'the second file is not counted before the first is settled');
+    held[0]!.release({ outcome: 'rejected', code: 'capture_invalid', detail: 'refused by the test' });
     const report = await running;
     assert.equal(report.quarantined, 1);
     assert.equal(report.sessions, 1);
+    assert.equal(report.turns, held[1]!.step.turns.length);
     assert.deepEqual(
       report.notes.map((n) => [n.what, n.path.split('/').pop()]),
       [['quarantined', held[0]!.step.path.split('/').pop()]],
     );
-    assert.match(events.join('\n'), /^commit .*\nquarantine .*\ncommit /, 'quarantined before the next step');
+    assert.match(events.join('\n'), /^commit .*\ncommit .*\nquarantine /);
   });
 
-  it('fails the import when the writer fails the last step of a file, whatever the file after it does', async () => {
-    const root = codexHome(['a-simple-one-turn.jsonl', 'c-resumed-two-turns.jsonl']);
+  it('fails the import when the writer fails a step, sends nothing after, and returns once nothing is in flight', async () => {
+    const root = codexHome(['a-simple-one-turn.jsonl', 'c-resumed-two-turns.jsonl', 'd-failed-turn-http400.jsonl']);
     const { sink, held } = heldSink();
-    const running = runImport(plan(root), sink);
-    await until(() => held.length === 1, 'the first file’s step');
+    let settled = false;
+    const running = runImport(plan(root), sink).finally(() => {
+      settled = true;
+    });
+    running.catch(() => undefined);
+    await until(() => held.length === 2, 'two steps in flight');
     held[0]!.fail(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(settled, false, 'the import waits for the step still in flight');
+    held[1]!.release(applied(held[1]!.step));
     await assert.rejects(running, /disk I\/O error/);
-    assert.equal(held.length, 1, 'nothing more was committed after the failure');
+    assert.equal(held.length, 2, 'nothing was sent after the failure was known');
   });
 });
