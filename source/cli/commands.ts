@@ -349,7 +349,7 @@ export const COMMAND_SPECS = [
   {
     path: 'memory lint',
     args: '[<path>... | -]',
-    summary: 'secret lint of files or stdin; exit 11 on a blocking finding',
+    summary: 'secret and poisoning lint of files or stdin; exit 11 on a blocking finding',
     flags: {},
   },
   {
