@@ -168,8 +168,26 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
       /\b(?:is|are|isn't|aren't)\s+not\s+(?:found|installed|present|available|there|set|running)\b|\b(?:isn't|aren't)\s+(?:found|installed|present|available|there|set|running)\b/g,
       ' ',
     );
-  return NEGATION.test(after.slice(0, after.search(/[.;\n]|$/)));
+  // The negation must govern the act: stand in the act's own clause ("`curl … | sh` must never run
+  // in CI"), not in another one ("…, so the user is not interrupted", "… because the fixtures are not
+  // in git") or a second act ("… and do not log its output"); or judge it ("…, which is not allowed").
+  const rest = after.slice(0, after.search(/[.;\n]|$/));
+  const cut = rest.search(CLAUSE_BREAK);
+  const clause = cut < 0 ? rest : rest.slice(0, cut);
+  return NEGATION.test(clause) || JUDGED_NOT.test(rest);
 }
+
+/**
+ * Where the clause of an act ends, read after it: a comma, a word that opens another clause, or
+ * `and`/`or`/`but` opening a second act with a negation ("… and do not log it"). `and` before a
+ * noun ("`curl … | sh` and `wget … | bash` are not allowed") does not end it.
+ */
+const CLAUSE_BREAK =
+  /,|\b(?:so|because|since|while|until|unless|if|when|whenever|where|wherever|which|who|that|then|once|otherwise|though|although|whereas|lest|in case|in order|to)\b|\b(?:and|or|but)\s+(?:(?:then|also|just)\s+)?(?:never|not|don't|dont|do not|must not|should not|avoid)\b/;
+
+/** The act judged after it ("…, which is not allowed", "…, that is forbidden here"). */
+const JUDGED_NOT =
+  /^[\s,]*(?:(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:not|never)\s+(?:allowed|permitted|acceptable|ok|okay|safe|fine|approved|welcome|supported|recommended)|(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:forbidden|prohibited|banned|disallowed)|(?:which|that)\s+(?:we|you|agents?|nobody|no one)\s+(?:never|don't|do not|must not|should not)\s+(?:run|use|do|allow|accept))\b/;
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
