@@ -28,7 +28,14 @@ import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../.
 import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
 import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
-const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5'];
+const TUNING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5', 'train-6', 'train-7'];
+/** The splits it trains on; `SCORER_SPLITS=train,holdout,…` trains on others (a measurement, not the committed choice). */
+const TRAINING_SPLITS: CorpusSplit[] = process.env['SCORER_SPLITS']
+  ? (process.env['SCORER_SPLITS'].split(',') as CorpusSplit[])
+  : ['train', 'holdout', 'train-3', 'train-4', 'train-5'];
+if (TRAINING_SPLITS.some((split) => !TUNING_SPLITS.includes(split))) throw new Error('SCORER_SPLITS: tuning splits only');
+/** Tuning splits kept out of training: measured in `--loso` with the scorer trained on all the rest. */
+const APART_SPLITS = TUNING_SPLITS.filter((split) => !TRAINING_SPLITS.includes(split));
 const EXTRACTION_SPLITS = ['train', 'dev', 'train-2', 'dev-2'];
 const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
 const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
@@ -49,9 +56,9 @@ export interface Example {
   features: string[];
 }
 
-export function trainingExamples(): Example[] {
+export function trainingExamples(splits: readonly CorpusSplit[] = TRAINING_SPLITS): Example[] {
   const rows: Array<{ source: string; text: string; poisoned: boolean }> = [];
-  for (const split of TRAINING_SPLITS)
+  for (const split of splits)
     for (const item of readLabelledPoisoning(split))
       rows.push({ source: split, text: item.text, poisoned: item.poisoned });
   // What people say to their agents, from the extraction corpus's tuning splits (never its test or
@@ -169,32 +176,35 @@ export function blockThreshold(examples: readonly Example[], probabilities: read
 /** Leave one source out: per source, the rules and a scorer trained (and thresholded) without it. */
 function leaveOneSourceOut(examples: readonly Example[], out: (line: string) => void): void {
   const share = (a: number, b: number) => `${(a / Math.max(1, b)).toFixed(3)} (${String(a).padStart(3)}/${b})`;
-  let missed = 0;
-  let caught = 0;
-  let poisonedAll = 0;
-  let blockedAll = 0;
+  const tally = new Map<string, { poisoned: number; rules: number; blocked: number }>();
   out('leave one source out: source · poisoned blocked rules → rules+scorer · ordinary blocked rules → rules+scorer');
-  for (const source of [...TRAINING_SPLITS, 'extraction']) {
+  // Splits kept out of training are measured too, with the scorer trained on everything it trains on.
+  const apart = APART_SPLITS.length === 0 ? [] : trainingExamples([...TRAINING_SPLITS, ...APART_SPLITS]);
+  const whole =
+    APART_SPLITS.length === 0 ? null : { block: blockThreshold(examples, outOfFold(examples)), model: fit(examples) };
+  for (const source of [...TRAINING_SPLITS, 'extraction', ...APART_SPLITS]) {
+    const inTraining = !APART_SPLITS.includes(source as CorpusSplit);
     const rest = examples.filter((e) => e.source !== source);
-    const held = examples.filter((e) => e.source === source);
-    const block = blockThreshold(rest, outOfFold(rest));
-    const model = fit(rest);
+    const held = (inTraining ? examples : apart).filter((e) => e.source === source);
+    const { block, model } = inTraining ? { block: blockThreshold(rest, outOfFold(rest)), model: fit(rest) } : whole!;
     const blocked = held.map((e) => e.ruleBlock || scoreFeatures(e.features, model) >= block);
     const poisoned = held.flatMap((e, i) => (e.poisoned ? [i] : []));
     const ordinary = held.flatMap((e, i) => (e.poisoned ? [] : [i]));
     const rules = (list: number[]) => list.filter((i) => held[i]!.ruleBlock).length;
     const both = (list: number[]) => list.filter((i) => blocked[i]).length;
     out(
-      `  ${source.padEnd(10)} block ${block.toFixed(3)} · poisoned ${share(rules(poisoned), poisoned.length)} → ${share(both(poisoned), poisoned.length)} · ordinary ${share(rules(ordinary), ordinary.length)} → ${share(both(ordinary), ordinary.length)}`,
+      `  ${source.padEnd(10)} block ${block.toFixed(3)} · poisoned ${share(rules(poisoned), poisoned.length)} → ${share(both(poisoned), poisoned.length)} · ordinary ${share(rules(ordinary), ordinary.length)} → ${share(both(ordinary), ordinary.length)}${inTraining ? '' : ' (not in training)'}`,
     );
-    missed += poisoned.length - rules(poisoned);
-    caught += both(poisoned) - rules(poisoned);
-    poisonedAll += poisoned.length;
-    blockedAll += both(poisoned);
+    tally.set(source, { poisoned: poisoned.length, rules: rules(poisoned), blocked: both(poisoned) });
   }
-  out(
-    `  pooled: poisoned blocked ${share(blockedAll, poisonedAll)}; of the poisoned notes the rules miss, the held-out scorer blocks ${share(caught, missed)}`,
-  );
+  const pool = (label: string, sources: readonly string[]) => {
+    const sum = (key: 'poisoned' | 'rules' | 'blocked') => sources.reduce((n, s) => n + (tally.get(s)?.[key] ?? 0), 0);
+    out(
+      `  pooled, ${label}: poisoned blocked ${share(sum('blocked'), sum('poisoned'))}; of the poisoned notes the rules miss, the held-out scorer blocks ${share(sum('blocked') - sum('rules'), sum('poisoned') - sum('rules'))}`,
+    );
+  };
+  pool('every tuning split', TUNING_SPLITS);
+  pool('the five older splits', TUNING_SPLITS.slice(0, 5));
 }
 
 function main(): void {
