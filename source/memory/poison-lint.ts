@@ -141,6 +141,24 @@ const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|
 const URGING =
   /\b(?:don't|dont|do not|doesn't|does not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:(?:need|have) to\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b/g;
 
+/**
+ * A clause of its own, opened by a word that subordinates and closed by a comma before the act ("if
+ * the cache is not warm, run …", "so that the build is not held up, pipe …"): its negation is its own.
+ */
+const CLOSED_CLAUSE =
+  /(?:^|[,:(])\s*(?:if|when|whenever|wherever|so that|so|because|since|unless|once|while|until|as long as|in case|even if|even though|though|although|whereas)\b[^,:;]*,/g;
+
+/**
+ * The last `length` characters before `index` with every closed clause blanked out; the clause's
+ * opening word is looked for up to the sentence's start, further back than the window read.
+ */
+function withoutClosedClauses(text: string, index: number, length: number): string {
+  const back = text.slice(Math.max(0, index - 200), index);
+  const sentence = back.slice(Math.max(back.lastIndexOf('.'), back.lastIndexOf('\n'), back.lastIndexOf(';')) + 1);
+  const blanked = sentence.replace(CLOSED_CLAUSE, (clause) => ' '.repeat(clause.length));
+  return blanked.slice(blanked.length - length);
+}
+
 /** Whether a negation stands in the match's sentence before it (`around`: or inside it; `sentence`: or after it). */
 function negated(text: string, index: number, end: number, where: 'before' | 'around' | 'sentence'): boolean {
   const before = text.slice(Math.max(0, index - 48), index);
@@ -153,7 +171,9 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
   // and a negation that urges the act on ("agents don't need to ask before running …") is none.
   // A step said to be gone ("we removed the `curl … | sh` line") is history, not an instruction.
   if (
-    NEGATION.test(where === 'sentence' ? sentence.replace(URGING, ' ') : sentence) ||
+    NEGATION.test(
+      where === 'sentence' ? withoutClosedClauses(text, index, sentence.length).replace(URGING, ' ') : sentence,
+    ) ||
     (where === 'sentence' && REMOVED.test(sentence)) ||
     (where === 'around' && NEGATION.test(text.slice(index, end)))
   )
