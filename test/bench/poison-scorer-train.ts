@@ -4,8 +4,10 @@
 //
 // Data: the tuning corpora only — test/corpus/poisoning/{train,holdout,train-3,train-4,train-5}.jsonl and the
 // project's own examples (test/support/poison-examples.ts). Never the frozen test split or holdout-2, -3 or -4;
-// train-6 and train-7 are kept out too, as the check of how the scorer carries to new authors (with
-// them in, their look-alikes raised the block threshold and the estimate on each of them fell).
+// train-6 and train-7 are kept out too, as the check of how the scorer carries to new authors: with
+// them in, the leave-one-source-out estimate fell on six of seven splits (measured again on the rules with
+// official installers warning: pooled 0.810 → 0.792), because the model trained on their attacks
+// rates some older ordinary notes higher and the per-source block threshold rose to 0.93–0.955.
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
@@ -16,12 +18,14 @@
 //
 // `--loso` estimates how the scorer generalises instead of training: for each source in turn (each
 // tuning split, and the extraction statements), the scorer is trained without it, its threshold
-// chosen as above on what remains, and the source is measured with the rules and that scorer. The
+// chosen as above on what remains, and the source is measured with the rules and that scorer; the
+// tuning splits kept out of training (train-6, train-7) are measured with the scorer trained on all
+// of it. `SCORER_SPLITS=train,holdout,…` trains on other tuning splits (to measure a choice). The
 // rules were written with the older splits' misses in view, so the rules' part of those figures is
 // in-sample; the scorer's part (poisoned notes the rules miss that it catches, ordinary notes it
 // adds) is out of source.
 //
-//   node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
+//   [SCORER_SPLITS=…] node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
 import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
@@ -33,7 +37,8 @@ const TUNING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 
 const TRAINING_SPLITS: CorpusSplit[] = process.env['SCORER_SPLITS']
   ? (process.env['SCORER_SPLITS'].split(',') as CorpusSplit[])
   : ['train', 'holdout', 'train-3', 'train-4', 'train-5'];
-if (TRAINING_SPLITS.some((split) => !TUNING_SPLITS.includes(split))) throw new Error('SCORER_SPLITS: tuning splits only');
+if (TRAINING_SPLITS.some((split) => !TUNING_SPLITS.includes(split)))
+  throw new Error('SCORER_SPLITS: tuning splits only');
 /** Tuning splits kept out of training: measured in `--loso` with the scorer trained on all the rest. */
 const APART_SPLITS = TUNING_SPLITS.filter((split) => !TRAINING_SPLITS.includes(split));
 const EXTRACTION_SPLITS = ['train', 'dev', 'train-2', 'dev-2'];
