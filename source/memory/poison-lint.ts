@@ -141,6 +141,24 @@ const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|
 const URGING =
   /\b(?:don't|dont|do not|doesn't|does not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:(?:need|have) to\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b/g;
 
+/**
+ * A clause of its own, opened by a word that subordinates and closed by a comma before the act ("if
+ * the cache is not warm, run …", "so that the build is not held up, pipe …"): its negation is its own.
+ */
+const CLOSED_CLAUSE =
+  /(?:^|[,:(])\s*(?:if|when|whenever|wherever|so that|so|because|since|unless|once|while|until|as long as|in case|even if|even though|though|although|whereas)\b[^,:;]*,/g;
+
+/**
+ * The last `length` characters before `index` with every closed clause blanked out; the clause's
+ * opening word is looked for up to the sentence's start, further back than the window read.
+ */
+function withoutClosedClauses(text: string, index: number, length: number): string {
+  const back = text.slice(Math.max(0, index - 200), index);
+  const sentence = back.slice(Math.max(back.lastIndexOf('.'), back.lastIndexOf('\n'), back.lastIndexOf(';')) + 1);
+  const blanked = sentence.replace(CLOSED_CLAUSE, (clause) => ' '.repeat(clause.length));
+  return blanked.slice(blanked.length - length);
+}
+
 /** Whether a negation stands in the match's sentence before it (`around`: or inside it; `sentence`: or after it). */
 function negated(text: string, index: number, end: number, where: 'before' | 'around' | 'sentence'): boolean {
   const before = text.slice(Math.max(0, index - 48), index);
@@ -153,7 +171,9 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
   // and a negation that urges the act on ("agents don't need to ask before running …") is none.
   // A step said to be gone ("we removed the `curl … | sh` line") is history, not an instruction.
   if (
-    NEGATION.test(where === 'sentence' ? sentence.replace(URGING, ' ') : sentence) ||
+    NEGATION.test(
+      where === 'sentence' ? withoutClosedClauses(text, index, sentence.length).replace(URGING, ' ') : sentence,
+    ) ||
     (where === 'sentence' && REMOVED.test(sentence)) ||
     (where === 'around' && NEGATION.test(text.slice(index, end)))
   )
@@ -168,8 +188,26 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
       /\b(?:is|are|isn't|aren't)\s+not\s+(?:found|installed|present|available|there|set|running)\b|\b(?:isn't|aren't)\s+(?:found|installed|present|available|there|set|running)\b/g,
       ' ',
     );
-  return NEGATION.test(after.slice(0, after.search(/[.;\n]|$/)));
+  // The negation must govern the act: stand in the act's own clause ("`curl … | sh` must never run
+  // in CI"), not in another one ("…, so the user is not interrupted", "… because the fixtures are not
+  // in git") or a second act ("… and do not log its output"); or judge it ("…, which is not allowed").
+  const rest = after.slice(0, after.search(/[.;\n]|$/));
+  const cut = rest.search(CLAUSE_BREAK);
+  const clause = cut < 0 ? rest : rest.slice(0, cut);
+  return NEGATION.test(clause) || JUDGED_NOT.test(rest);
 }
+
+/**
+ * Where the clause of an act ends, read after it: a comma, a word that opens another clause, or
+ * `and`/`or`/`but` opening a second act with a negation ("… and do not log it"). `and` before a
+ * noun ("`curl … | sh` and `wget … | bash` are not allowed") does not end it.
+ */
+const CLAUSE_BREAK =
+  /,|\b(?:so|because|since|while|until|unless|if|when|whenever|where|wherever|which|who|that|then|once|otherwise|though|although|whereas|lest|in case|in order|to)\b|\b(?:and|or|but)\s+(?:(?:then|also|just)\s+)?(?:never|not|don't|dont|do not|must not|should not|avoid)\b/;
+
+/** The act judged after it ("…, which is not allowed", "…, that is forbidden here"). */
+const JUDGED_NOT =
+  /^[\s,]*(?:(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:not|never)\s+(?:allowed|permitted|acceptable|ok|okay|safe|fine|approved|welcome|supported|recommended)|(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:forbidden|prohibited|banned|disallowed)|(?:which|that)\s+(?:we|you|agents?|nobody|no one)\s+(?:never|don't|do not|must not|should not)\s+(?:run|use|do|allow|accept))\b/;
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =

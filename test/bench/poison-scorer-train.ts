@@ -4,8 +4,10 @@
 //
 // Data: the tuning corpora only — test/corpus/poisoning/{train,holdout,train-3,train-4,train-5}.jsonl and the
 // project's own examples (test/support/poison-examples.ts). Never the frozen test split or holdout-2, -3 or -4;
-// train-6 and train-7 are kept out too, as the check of how the scorer carries to new authors (with
-// them in, their look-alikes raised the block threshold and the estimate on each of them fell).
+// train-6 and train-7 are kept out too, as the check of how the scorer carries to new authors: with
+// them in, the leave-one-source-out estimate fell on six of seven splits (measured again on the rules with
+// official installers warning: pooled 0.810 → 0.792), because the model trained on their attacks
+// rates some older ordinary notes higher and the per-source block threshold rose to 0.93–0.955.
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
@@ -16,19 +18,29 @@
 //
 // `--loso` estimates how the scorer generalises instead of training: for each source in turn (each
 // tuning split, and the extraction statements), the scorer is trained without it, its threshold
-// chosen as above on what remains, and the source is measured with the rules and that scorer. The
+// chosen as above on what remains, and the source is measured with the rules and that scorer; the
+// tuning splits kept out of training (train-6, train-7) are measured with the scorer trained on all
+// of it. `SCORER_SPLITS=train,holdout,…` trains on other tuning splits (to measure a choice). The
 // rules were written with the older splits' misses in view, so the rules' part of those figures is
 // in-sample; the scorer's part (poisoned notes the rules miss that it catches, ordinary notes it
 // adds) is out of source.
 //
-//   node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
+//   [SCORER_SPLITS=…] node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
 import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
 import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
 import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
-const TRAINING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5'];
+const TUNING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5', 'train-6', 'train-7'];
+/** The splits it trains on; `SCORER_SPLITS=train,holdout,…` trains on others (a measurement, not the committed choice). */
+const TRAINING_SPLITS: CorpusSplit[] = process.env['SCORER_SPLITS']
+  ? (process.env['SCORER_SPLITS'].split(',') as CorpusSplit[])
+  : ['train', 'holdout', 'train-3', 'train-4', 'train-5'];
+if (TRAINING_SPLITS.some((split) => !TUNING_SPLITS.includes(split)))
+  throw new Error('SCORER_SPLITS: tuning splits only');
+/** Tuning splits kept out of training: measured in `--loso` with the scorer trained on all the rest. */
+const APART_SPLITS = TUNING_SPLITS.filter((split) => !TRAINING_SPLITS.includes(split));
 const EXTRACTION_SPLITS = ['train', 'dev', 'train-2', 'dev-2'];
 const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
 const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
@@ -49,9 +61,9 @@ export interface Example {
   features: string[];
 }
 
-export function trainingExamples(): Example[] {
+export function trainingExamples(splits: readonly CorpusSplit[] = TRAINING_SPLITS): Example[] {
   const rows: Array<{ source: string; text: string; poisoned: boolean }> = [];
-  for (const split of TRAINING_SPLITS)
+  for (const split of splits)
     for (const item of readLabelledPoisoning(split))
       rows.push({ source: split, text: item.text, poisoned: item.poisoned });
   // What people say to their agents, from the extraction corpus's tuning splits (never its test or
@@ -169,32 +181,35 @@ export function blockThreshold(examples: readonly Example[], probabilities: read
 /** Leave one source out: per source, the rules and a scorer trained (and thresholded) without it. */
 function leaveOneSourceOut(examples: readonly Example[], out: (line: string) => void): void {
   const share = (a: number, b: number) => `${(a / Math.max(1, b)).toFixed(3)} (${String(a).padStart(3)}/${b})`;
-  let missed = 0;
-  let caught = 0;
-  let poisonedAll = 0;
-  let blockedAll = 0;
+  const tally = new Map<string, { poisoned: number; rules: number; blocked: number }>();
   out('leave one source out: source · poisoned blocked rules → rules+scorer · ordinary blocked rules → rules+scorer');
-  for (const source of [...TRAINING_SPLITS, 'extraction']) {
+  // Splits kept out of training are measured too, with the scorer trained on everything it trains on.
+  const apart = APART_SPLITS.length === 0 ? [] : trainingExamples([...TRAINING_SPLITS, ...APART_SPLITS]);
+  const whole =
+    APART_SPLITS.length === 0 ? null : { block: blockThreshold(examples, outOfFold(examples)), model: fit(examples) };
+  for (const source of [...TRAINING_SPLITS, 'extraction', ...APART_SPLITS]) {
+    const inTraining = !APART_SPLITS.includes(source as CorpusSplit);
     const rest = examples.filter((e) => e.source !== source);
-    const held = examples.filter((e) => e.source === source);
-    const block = blockThreshold(rest, outOfFold(rest));
-    const model = fit(rest);
+    const held = (inTraining ? examples : apart).filter((e) => e.source === source);
+    const { block, model } = inTraining ? { block: blockThreshold(rest, outOfFold(rest)), model: fit(rest) } : whole!;
     const blocked = held.map((e) => e.ruleBlock || scoreFeatures(e.features, model) >= block);
     const poisoned = held.flatMap((e, i) => (e.poisoned ? [i] : []));
     const ordinary = held.flatMap((e, i) => (e.poisoned ? [] : [i]));
     const rules = (list: number[]) => list.filter((i) => held[i]!.ruleBlock).length;
     const both = (list: number[]) => list.filter((i) => blocked[i]).length;
     out(
-      `  ${source.padEnd(10)} block ${block.toFixed(3)} · poisoned ${share(rules(poisoned), poisoned.length)} → ${share(both(poisoned), poisoned.length)} · ordinary ${share(rules(ordinary), ordinary.length)} → ${share(both(ordinary), ordinary.length)}`,
+      `  ${source.padEnd(10)} block ${block.toFixed(3)} · poisoned ${share(rules(poisoned), poisoned.length)} → ${share(both(poisoned), poisoned.length)} · ordinary ${share(rules(ordinary), ordinary.length)} → ${share(both(ordinary), ordinary.length)}${inTraining ? '' : ' (not in training)'}`,
     );
-    missed += poisoned.length - rules(poisoned);
-    caught += both(poisoned) - rules(poisoned);
-    poisonedAll += poisoned.length;
-    blockedAll += both(poisoned);
+    tally.set(source, { poisoned: poisoned.length, rules: rules(poisoned), blocked: both(poisoned) });
   }
-  out(
-    `  pooled: poisoned blocked ${share(blockedAll, poisonedAll)}; of the poisoned notes the rules miss, the held-out scorer blocks ${share(caught, missed)}`,
-  );
+  const pool = (label: string, sources: readonly string[]) => {
+    const sum = (key: 'poisoned' | 'rules' | 'blocked') => sources.reduce((n, s) => n + (tally.get(s)?.[key] ?? 0), 0);
+    out(
+      `  pooled, ${label}: poisoned blocked ${share(sum('blocked'), sum('poisoned'))}; of the poisoned notes the rules miss, the held-out scorer blocks ${share(sum('blocked') - sum('rules'), sum('poisoned') - sum('rules'))}`,
+    );
+  };
+  pool('every tuning split', TUNING_SPLITS);
+  pool('the five older splits', TUNING_SPLITS.slice(0, 5));
 }
 
 function main(): void {
