@@ -149,13 +149,23 @@ const CLOSED_CLAUSE =
   /(?:^|[,:(])\s*(?:if|when|whenever|wherever|so that|so|because|since|unless|once|while|until|as long as|in case|even if|even though|though|although|whereas)\b[^,:;]*,/g;
 
 /**
+ * A negated order with a verb of its own, closed by a comma, then an order that opens the act's clause
+ * ("don't use the wiki steps, run …", "don't worry, just pipe …"): the negation ends at the comma.
+ * "Don't, under any circumstances, run …" and "never, ever run …" keep theirs: no verb of its own.
+ */
+const NEGATED_ORDER_BEFORE =
+  /(?:^|[,:(])\s*(?:don't|dont|do not|never)\s+(?!(?:ever|even|once)\b)[a-z][^,:;]*,\s*(?=(?:(?:just|simply|then|instead|now)\s+)?(?:run|pipe|execute|exec|use|install|paste|type|call|do)\b[^,:;]*$)/g;
+
+/**
  * The last `length` characters before `index` with every closed clause blanked out; the clause's
  * opening word is looked for up to the sentence's start, further back than the window read.
  */
 function withoutClosedClauses(text: string, index: number, length: number): string {
   const back = text.slice(Math.max(0, index - 200), index);
   const sentence = back.slice(Math.max(back.lastIndexOf('.'), back.lastIndexOf('\n'), back.lastIndexOf(';')) + 1);
-  const blanked = sentence.replace(CLOSED_CLAUSE, (clause) => ' '.repeat(clause.length));
+  const blanked = sentence
+    .replace(CLOSED_CLAUSE, (clause) => ' '.repeat(clause.length))
+    .replace(NEGATED_ORDER_BEFORE, (clause) => ' '.repeat(clause.length));
   return blanked.slice(blanked.length - length);
 }
 
