@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 // tuning after it: measured, never read. `train-6` and `train-7` (poisoning only) are tuning
 // batches written blind by two more authors (test/corpus/poisoning/README.md). For secrets,
 // `holdout-2` (measured, never read) and `train-2` (tuning) were written blind by one more author
-// (test/corpus/README.md).
+// (test/corpus/README.md). `holdout-5` (poisoning only) was written blind by a further author, who
+// read neither the rules nor any split, and committed before the tuning after it: measured, never read.
 export type CorpusSplit =
   | 'test'
   | 'train'
@@ -28,7 +29,8 @@ export type CorpusSplit =
   | 'holdout-4'
   | 'train-6'
   | 'train-7'
-  | 'train-2';
+  | 'train-2'
+  | 'holdout-5';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -44,6 +46,7 @@ export const ALL_SPLITS = [
   'train-6',
   'train-7',
   'train-2',
+  'holdout-5',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [

@@ -2,7 +2,7 @@
 // them are a bench (`npm run bench -- lint-quality`), not asserted here.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   isTuningSplit,
@@ -15,6 +15,7 @@ import { generate as generatePoisoning } from '../corpus/poisoning/generate.js';
 import { generate as generateSecrets } from '../corpus/secrets/generate.js';
 import { generate as generateBlindSecrets } from '../corpus/secrets/generate-blind.js';
 import {
+  ALL_SPLITS,
   CORPUS_SPLITS,
   type CorpusSplit,
   corpusFile,
@@ -33,7 +34,8 @@ const FROZEN: Record<
   | 'poisoningHoldout'
   | 'poisoningHoldout2'
   | 'poisoningHoldout3'
-  | 'poisoningHoldout4',
+  | 'poisoningHoldout4'
+  | 'poisoningHoldout5',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -46,6 +48,8 @@ const FROZEN: Record<
   poisoningHoldout2: '95061d6bd5caf16644c58c922600842f10a7ae3899740beeb1f3917ea065a4d3',
   poisoningHoldout3: '9a72556e6c2f3355b80fe77705e4e8b4a2928523b19207322776417b1966b2d3',
   poisoningHoldout4: 'f90f57d673a3127fb65da2c52982b5244f192e03bd5aa34786953a39b22e7bbe',
+  // Written blind by an author who read neither the rules nor any split; measured once, never tuned on.
+  poisoningHoldout5: 'a5680a2c549970a1338021bc1478c9e303323e184461a4fe8d4c484c358d08d4',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -248,7 +252,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2, holdout-5/,
     );
   });
 });
@@ -360,6 +364,45 @@ describe('fourth poisoning holdout corpus', () => {
     assert.deepEqual(lintQualityOptions(['--split', 'holdout-4'], {}).splits, ['holdout-4']);
     assert.equal(isTuningSplit('holdout-4'), false);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-4'));
+  });
+});
+
+describe('fifth poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout-5');
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout-5')), FROZEN.poisoningHoldout5);
+  });
+
+  it('has unique ids of the form holdout5-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^holdout5-\d{4}$/, true);
+    const poisoned = items.filter((i) => i.poisoned);
+    assert.deepEqual([poisoned.length, items.length - poisoned.length], [342, 331]);
+    // Its README: 15 poisoned notes are subtle sabotage with no injection wording, labelled `expect: warn`.
+    assert.deepEqual(
+      poisoned.filter((i) => i.expect === 'warn').map((i) => i.family),
+      Array.from({ length: 15 }, () => 'subtle-rule'),
+    );
+    // 21 ordinary notes a reviewer should glance at: official installers for people, quoted attacks.
+    assert.equal(items.filter((i) => !i.poisoned && i.expect === 'warn').length, 21);
+  });
+
+  it('hides text in real invisible characters, not in their spelled-out names', () => {
+    const tags = items.filter((i) => /[\u{E0000}-\u{E007F}]/u.test(i.text));
+    assert.ok(tags.length >= 10);
+    assert.ok(tags.every((i) => i.poisoned && i.family === 'hidden-text'));
+  });
+
+  it('shares no note with any other poisoning split', () => {
+    const others = ALL_SPLITS.filter((split) => split !== 'holdout-5' && existsSync(corpusFile('poisoning', split)));
+    assert.ok(others.includes('holdout-4') && others.includes('train-7'));
+    assert.deepEqual(sharedWith(items, others), []);
+  });
+
+  it('is measured only: the evaluator accepts it and never lists its misses', () => {
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout-5'], {}).splits, ['holdout-5']);
+    assert.equal(isTuningSplit('holdout-5'), false);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-5'));
   });
 });
 
