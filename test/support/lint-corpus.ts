@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 // tuning after it: measured, never read. `train-6` and `train-7` (poisoning only) are tuning
 // batches written blind by two more authors (test/corpus/poisoning/README.md). For secrets,
 // `holdout-2` (measured, never read) and `train-2` (tuning) were written blind by one more author
-// (test/corpus/README.md).
+// (test/corpus/README.md). `holdout-3` also names a secrets set: written blind by a further author who
+// read neither the secret lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
   | 'test'
   | 'train'
