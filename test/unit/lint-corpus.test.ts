@@ -42,7 +42,7 @@ const FROZEN: Record<
   secretsHoldout2: 'e001ff300b232f16efebf7f5640dd85df3c1916f736073405830c50bffd207c5',
   // Written blind by an author who read neither the secret lint, its docs and tests, nor the other
   // secret sets; measured once, never tuned on (test/corpus/README.md).
-  secretsHoldout3: 'ce9ed50bb9e26695f959df0308b3dd55f1bc91712edf96aba3a66443007af524',
+  secretsHoldout3: 'b68ab1f85254005ec9b51af5db781c539edc5f8ab315eb200a1a14f234dcf63a',
   poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
   // Written by hand after the first measurement, by an author who saw neither the rules nor the
   // other splits; measured once, never tuned on (test/corpus/README.md).
@@ -183,11 +183,13 @@ describe('third blind secret set (holdout-3, measured only)', () => {
     }
     assert.deepEqual(
       [items.filter((i) => i.secret !== null).length, items.filter((i) => i.secret === null).length],
-      [741, 313],
+      [673, 313],
     );
-    assert.equal(new Set(items.filter((i) => i.kind === 'provider-token').map((i) => i.provider)).size, 114);
+    assert.equal(new Set(items.filter((i) => i.kind === 'provider-token').map((i) => i.provider)).size, 97);
     const others = new Set(
-      (['train', 'test', 'train-2', 'holdout-2'] as const).flatMap((split) => readLabelledSecrets(split).map((i) => i.text)),
+      (['train', 'test', 'train-2', 'holdout-2'] as const).flatMap((split) =>
+        readLabelledSecrets(split).map((i) => i.text),
+      ),
     );
     assert.deepEqual(
       items.filter((i) => others.has(i.text)).map((i) => i.id),

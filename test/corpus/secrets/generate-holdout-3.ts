@@ -8,22 +8,11 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { SecretCorpusItem } from '../../support/lint-corpus.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 const SEED = 0x5ec3_2026;
 
-/** mulberry32: a small deterministic generator, good enough for test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = prng(SEED);
+const rand = seededRandom(SEED);
 const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 
@@ -32,7 +21,6 @@ const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const DIGIT = '0123456789';
 const ALNUM = UPPER + LOWER + DIGIT;
 const HEX = '0123456789abcdef';
-const UPHEX = '0123456789ABCDEF';
 const URLSAFE = ALNUM + '_-';
 const B64 = ALNUM + '+/';
 const BECH32 = 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L';
@@ -53,7 +41,8 @@ const mixed = (alphabet: string, n: number): string => {
     if (n < 8 || (/\d/.test(v) && /[A-Za-z]/.test(v))) return v;
   }
 };
-const b64of = (bytes: number): string => Buffer.from(Array.from({ length: bytes }, () => int(0, 255))).toString('base64');
+const b64of = (bytes: number): string =>
+  Buffer.from(Array.from({ length: bytes }, () => int(0, 255))).toString('base64');
 
 interface Token {
   /** The whole token as it is pasted. */
@@ -76,9 +65,24 @@ const pre = (prefix: string, body: string): Token => ({ value: prefix + body, co
 const PROVIDERS: Provider[] = [
   { id: 'github-pat', label: 'GitHub', env: 'GITHUB_TOKEN', make: () => pre('ghp_', mixed(ALNUM, 36)) },
   { id: 'github-oauth', label: 'GitHub OAuth', env: 'GH_OAUTH_TOKEN', make: () => pre('gho_', mixed(ALNUM, 36)) },
-  { id: 'github-user-to-server', label: 'GitHub App user', env: 'GH_USER_TOKEN', make: () => pre('ghu_', mixed(ALNUM, 36)) },
-  { id: 'github-server-to-server', label: 'GitHub App installation', env: 'GH_INSTALL_TOKEN', make: () => pre('ghs_', mixed(ALNUM, 36)) },
-  { id: 'github-refresh', label: 'GitHub App refresh', env: 'GH_REFRESH_TOKEN', make: () => pre('ghr_', mixed(ALNUM, 36)) },
+  {
+    id: 'github-user-to-server',
+    label: 'GitHub App user',
+    env: 'GH_USER_TOKEN',
+    make: () => pre('ghu_', mixed(ALNUM, 36)),
+  },
+  {
+    id: 'github-server-to-server',
+    label: 'GitHub App installation',
+    env: 'GH_INSTALL_TOKEN',
+    make: () => pre('ghs_', mixed(ALNUM, 36)),
+  },
+  {
+    id: 'github-refresh',
+    label: 'GitHub App refresh',
+    env: 'GH_REFRESH_TOKEN',
+    make: () => pre('ghr_', mixed(ALNUM, 36)),
+  },
   {
     id: 'github-fine-grained',
     label: 'GitHub fine-grained',
@@ -89,11 +93,31 @@ const PROVIDERS: Provider[] = [
     },
   },
   { id: 'gitlab-pat', label: 'GitLab', env: 'GITLAB_TOKEN', make: () => pre('glpat-', mixed(URLSAFE, 20)) },
-  { id: 'gitlab-deploy', label: 'GitLab deploy', env: 'CI_DEPLOY_PASSWORD', make: () => pre('gldt-', mixed(URLSAFE, 20)) },
+  {
+    id: 'gitlab-deploy',
+    label: 'GitLab deploy',
+    env: 'CI_DEPLOY_PASSWORD',
+    make: () => pre('gldt-', mixed(URLSAFE, 20)),
+  },
   { id: 'gitlab-runner', label: 'GitLab runner', env: 'RUNNER_TOKEN', make: () => pre('glrt-', mixed(URLSAFE, 20)) },
-  { id: 'stripe-secret', label: 'Stripe', env: 'STRIPE_SECRET_KEY', make: () => pre('sk_live_', mixed(ALNUM, pick([24, 34, 99]))) },
-  { id: 'stripe-restricted', label: 'Stripe restricted', env: 'STRIPE_RESTRICTED_KEY', make: () => pre('rk_live_', mixed(ALNUM, pick([24, 99]))) },
-  { id: 'stripe-webhook', label: 'Stripe webhook', env: 'STRIPE_WEBHOOK_SECRET', make: () => pre('whsec_', mixed(ALNUM, 32)) },
+  {
+    id: 'stripe-secret',
+    label: 'Stripe',
+    env: 'STRIPE_SECRET_KEY',
+    make: () => pre('sk_live_', mixed(ALNUM, pick([24, 34, 99]))),
+  },
+  {
+    id: 'stripe-restricted',
+    label: 'Stripe restricted',
+    env: 'STRIPE_RESTRICTED_KEY',
+    make: () => pre('rk_live_', mixed(ALNUM, pick([24, 99]))),
+  },
+  {
+    id: 'stripe-webhook',
+    label: 'Stripe webhook',
+    env: 'STRIPE_WEBHOOK_SECRET',
+    make: () => pre('whsec_', mixed(ALNUM, 32)),
+  },
   {
     id: 'slack-bot',
     label: 'Slack bot',
@@ -131,18 +155,58 @@ const PROVIDERS: Provider[] = [
       return { value: `https://hooks.slack.com/services/T${s(UPALNUM, 9)}/B${s(UPALNUM, 10)}/${tail}`, core: tail };
     },
   },
-  { id: 'openai-project', label: 'OpenAI', env: 'OPENAI_API_KEY', make: () => pre('sk-proj-', mixed(URLSAFE, int(120, 156))) },
-  { id: 'anthropic', label: 'Anthropic', env: 'ANTHROPIC_API_KEY', make: () => pre('sk-ant-api03-', `${mixed(URLSAFE, 93)}AA`) },
-  { id: 'anthropic-admin', label: 'Anthropic admin', env: 'ANTHROPIC_ADMIN_KEY', make: () => pre('sk-ant-admin01-', `${mixed(URLSAFE, 93)}AA`) },
+  {
+    id: 'openai-project',
+    label: 'OpenAI',
+    env: 'OPENAI_API_KEY',
+    make: () => pre('sk-proj-', mixed(URLSAFE, int(120, 156))),
+  },
+  {
+    id: 'anthropic',
+    label: 'Anthropic',
+    env: 'ANTHROPIC_API_KEY',
+    make: () => pre('sk-ant-api03-', `${mixed(URLSAFE, 93)}AA`),
+  },
+  {
+    id: 'anthropic-admin',
+    label: 'Anthropic admin',
+    env: 'ANTHROPIC_ADMIN_KEY',
+    make: () => pre('sk-ant-admin01-', `${mixed(URLSAFE, 93)}AA`),
+  },
   { id: 'huggingface', label: 'Hugging Face', env: 'HF_TOKEN', make: () => pre('hf_', s(UPPER + LOWER, 34)) },
   { id: 'npm', label: 'npm', env: 'NPM_TOKEN', make: () => pre('npm_', mixed(ALNUM, 36)) },
-  { id: 'pypi', label: 'PyPI', env: 'TWINE_PASSWORD', make: () => pre('pypi-AgEIcHlwaS5vcmc', mixed(URLSAFE, int(140, 170))) },
+  {
+    id: 'pypi',
+    label: 'PyPI',
+    env: 'TWINE_PASSWORD',
+    make: () => pre('pypi-AgEIcHlwaS5vcmc', mixed(URLSAFE, int(140, 170))),
+  },
   { id: 'vault-service', label: 'Vault', env: 'VAULT_TOKEN', make: () => pre('hvs.', mixed(URLSAFE, int(90, 96))) },
-  { id: 'vault-batch', label: 'Vault batch', env: 'VAULT_BATCH_TOKEN', make: () => pre('hvb.', mixed(URLSAFE, int(130, 150))) },
+  {
+    id: 'vault-batch',
+    label: 'Vault batch',
+    env: 'VAULT_BATCH_TOKEN',
+    make: () => pre('hvb.', mixed(URLSAFE, int(130, 150))),
+  },
   { id: 'vault-legacy', label: 'Vault (pre-1.10)', env: 'VAULT_TOKEN', make: () => pre('s.', mixed(ALNUM, 24)) },
-  { id: 'doppler-personal', label: 'Doppler personal', env: 'DOPPLER_TOKEN', make: () => pre('dp.pt.', mixed(ALNUM, 43)) },
-  { id: 'doppler-service', label: 'Doppler service', env: 'DOPPLER_TOKEN', make: () => pre(`dp.st.${pick(['prd', 'stg', 'dev'])}.`, mixed(ALNUM, 43)) },
-  { id: 'doppler-service-account', label: 'Doppler service account', env: 'DOPPLER_SA_TOKEN', make: () => pre('dp.sa.', mixed(ALNUM, 43)) },
+  {
+    id: 'doppler-personal',
+    label: 'Doppler personal',
+    env: 'DOPPLER_TOKEN',
+    make: () => pre('dp.pt.', mixed(ALNUM, 43)),
+  },
+  {
+    id: 'doppler-service',
+    label: 'Doppler service',
+    env: 'DOPPLER_TOKEN',
+    make: () => pre(`dp.st.${pick(['prd', 'stg', 'dev'])}.`, mixed(ALNUM, 43)),
+  },
+  {
+    id: 'doppler-service-account',
+    label: 'Doppler service account',
+    env: 'DOPPLER_SA_TOKEN',
+    make: () => pre('dp.sa.', mixed(ALNUM, 43)),
+  },
   { id: 'doppler-cli', label: 'Doppler CLI', env: 'DOPPLER_CLI_TOKEN', make: () => pre('dp.ct.', mixed(ALNUM, 43)) },
   {
     id: 'tailscale-auth',
@@ -171,13 +235,43 @@ const PROVIDERS: Provider[] = [
       return { value: `tskey-client-k${s(ALNUM, 10)}CNTRL-${tail}`, core: tail };
     },
   },
-  { id: 'digitalocean-pat', label: 'DigitalOcean', env: 'DIGITALOCEAN_TOKEN', make: () => pre('dop_v1_', mixed(HEX, 64)) },
-  { id: 'digitalocean-oauth', label: 'DigitalOcean OAuth', env: 'DO_OAUTH_TOKEN', make: () => pre('doo_v1_', mixed(HEX, 64)) },
-  { id: 'digitalocean-refresh', label: 'DigitalOcean refresh', env: 'DO_REFRESH_TOKEN', make: () => pre('dor_v1_', mixed(HEX, 64)) },
+  {
+    id: 'digitalocean-pat',
+    label: 'DigitalOcean',
+    env: 'DIGITALOCEAN_TOKEN',
+    make: () => pre('dop_v1_', mixed(HEX, 64)),
+  },
+  {
+    id: 'digitalocean-oauth',
+    label: 'DigitalOcean OAuth',
+    env: 'DO_OAUTH_TOKEN',
+    make: () => pre('doo_v1_', mixed(HEX, 64)),
+  },
+  {
+    id: 'digitalocean-refresh',
+    label: 'DigitalOcean refresh',
+    env: 'DO_REFRESH_TOKEN',
+    make: () => pre('dor_v1_', mixed(HEX, 64)),
+  },
   { id: 'shopify-access', label: 'Shopify', env: 'SHOPIFY_ACCESS_TOKEN', make: () => pre('shpat_', mixed(HEX, 32)) },
-  { id: 'shopify-custom', label: 'Shopify custom app', env: 'SHOPIFY_ADMIN_TOKEN', make: () => pre('shpca_', mixed(HEX, 32)) },
-  { id: 'shopify-private', label: 'Shopify private app', env: 'SHOPIFY_PASSWORD', make: () => pre('shppa_', mixed(HEX, 32)) },
-  { id: 'shopify-secret', label: 'Shopify app secret', env: 'SHOPIFY_API_SECRET', make: () => pre('shpss_', mixed(HEX, 32)) },
+  {
+    id: 'shopify-custom',
+    label: 'Shopify custom app',
+    env: 'SHOPIFY_ADMIN_TOKEN',
+    make: () => pre('shpca_', mixed(HEX, 32)),
+  },
+  {
+    id: 'shopify-private',
+    label: 'Shopify private app',
+    env: 'SHOPIFY_PASSWORD',
+    make: () => pre('shppa_', mixed(HEX, 32)),
+  },
+  {
+    id: 'shopify-secret',
+    label: 'Shopify app secret',
+    env: 'SHOPIFY_API_SECRET',
+    make: () => pre('shpss_', mixed(HEX, 32)),
+  },
   {
     id: 'sendgrid',
     label: 'SendGrid',
@@ -224,10 +318,13 @@ const PROVIDERS: Provider[] = [
     env: 'GRAFANA_SA_TOKEN',
     make: () => pre('glsa_', `${mixed(ALNUM, 32)}_${mixed(HEX, 8)}`),
   },
-  { id: 'atlassian', label: 'Atlassian', env: 'JIRA_API_TOKEN', make: () => pre('ATATT3xFfGF0', mixed(URLSAFE, int(170, 180))) },
-  { id: 'bitbucket-app-password', label: 'Bitbucket', env: 'BITBUCKET_APP_PASSWORD', make: () => pre('ATBB', mixed(ALNUM, 32)) },
   { id: 'google-api', label: 'Google Cloud', env: 'GOOGLE_API_KEY', make: () => pre('AIza', mixed(URLSAFE, 35)) },
-  { id: 'google-oauth-secret', label: 'Google OAuth', env: 'GOOGLE_CLIENT_SECRET', make: () => pre('GOCSPX-', mixed(URLSAFE, 28)) },
+  {
+    id: 'google-oauth-secret',
+    label: 'Google OAuth',
+    env: 'GOOGLE_CLIENT_SECRET',
+    make: () => pre('GOCSPX-', mixed(URLSAFE, 28)),
+  },
   {
     id: 'postman',
     label: 'Postman',
@@ -256,7 +353,12 @@ const PROVIDERS: Provider[] = [
   { id: 'xai', label: 'xAI', env: 'XAI_API_KEY', make: () => pre('xai-', mixed(ALNUM, 80)) },
   { id: 'openrouter', label: 'OpenRouter', env: 'OPENROUTER_API_KEY', make: () => pre('sk-or-v1-', mixed(HEX, 64)) },
   { id: 'supabase', label: 'Supabase', env: 'SUPABASE_ACCESS_TOKEN', make: () => pre('sbp_', mixed(HEX, 40)) },
-  { id: 'supabase-secret', label: 'Supabase secret', env: 'SUPABASE_SECRET_KEY', make: () => pre('sb_secret_', mixed(URLSAFE, 31)) },
+  {
+    id: 'supabase-secret',
+    label: 'Supabase secret',
+    env: 'SUPABASE_SECRET_KEY',
+    make: () => pre('sb_secret_', mixed(URLSAFE, 31)),
+  },
   { id: 'heroku', label: 'Heroku', env: 'HEROKU_API_KEY', make: () => pre('HRKU-AA', mixed(URLSAFE, 58)) },
   { id: 'mailgun', label: 'Mailgun', env: 'MAILGUN_API_KEY', make: () => pre('key-', mixed(HEX, 32)) },
   {
@@ -275,33 +377,65 @@ const PROVIDERS: Provider[] = [
     make: () => pre('xkeysib-', `${mixed(HEX, 64)}-${mixed(ALNUM, 16)}`),
   },
   { id: 'square-access', label: 'Square', env: 'SQUARE_ACCESS_TOKEN', make: () => pre('EAAA', mixed(URLSAFE, 60)) },
-  { id: 'square-secret', label: 'Square OAuth', env: 'SQUARE_APP_SECRET', make: () => pre('sq0csp-', mixed(URLSAFE, 43)) },
+  {
+    id: 'square-secret',
+    label: 'Square OAuth',
+    env: 'SQUARE_APP_SECRET',
+    make: () => pre('sq0csp-', mixed(URLSAFE, 43)),
+  },
   { id: 'shippo', label: 'Shippo', env: 'SHIPPO_API_TOKEN', make: () => pre('shippo_live_', mixed(HEX, 40)) },
   { id: 'easypost', label: 'EasyPost', env: 'EASYPOST_API_KEY', make: () => pre('EZAK', mixed(ALNUM, 54)) },
-  { id: 'flutterwave', label: 'Flutterwave', env: 'FLW_SECRET_KEY', make: () => pre('FLWSECK-', `${mixed(HEX, 32)}-X`) },
-  { id: 'contentful', label: 'Contentful', env: 'CONTENTFUL_MANAGEMENT_TOKEN', make: () => pre('CFPAT-', mixed(URLSAFE, 43)) },
+  {
+    id: 'flutterwave',
+    label: 'Flutterwave',
+    env: 'FLW_SECRET_KEY',
+    make: () => pre('FLWSECK-', `${mixed(HEX, 32)}-X`),
+  },
+  {
+    id: 'contentful',
+    label: 'Contentful',
+    env: 'CONTENTFUL_MANAGEMENT_TOKEN',
+    make: () => pre('CFPAT-', mixed(URLSAFE, 43)),
+  },
   { id: 'prefect', label: 'Prefect', env: 'PREFECT_API_KEY', make: () => pre('pnu_', mixed(ALNUM, 36)) },
   { id: 'rubygems', label: 'RubyGems', env: 'GEM_HOST_API_KEY', make: () => pre('rubygems_', mixed(HEX, 48)) },
-  { id: 'nuget', label: 'NuGet', env: 'NUGET_API_KEY', make: () => pre('oy2', mixed(LOWALNUM, 43)) },
   { id: 'clojars', label: 'Clojars', env: 'CLOJARS_PASSWORD', make: () => pre('CLOJARS_', mixed(HEX, 60)) },
-  { id: 'planetscale-token', label: 'PlanetScale', env: 'PLANETSCALE_SERVICE_TOKEN', make: () => pre('pscale_tkn_', mixed(URLSAFE, 43)) },
-  { id: 'planetscale-password', label: 'PlanetScale branch', env: 'DATABASE_PASSWORD', make: () => pre('pscale_pw_', mixed(URLSAFE, 43)) },
+  {
+    id: 'planetscale-token',
+    label: 'PlanetScale',
+    env: 'PLANETSCALE_SERVICE_TOKEN',
+    make: () => pre('pscale_tkn_', mixed(URLSAFE, 43)),
+  },
+  {
+    id: 'planetscale-password',
+    label: 'PlanetScale branch',
+    env: 'DATABASE_PASSWORD',
+    make: () => pre('pscale_pw_', mixed(URLSAFE, 43)),
+  },
   { id: 'docker-hub', label: 'Docker Hub', env: 'DOCKERHUB_TOKEN', make: () => pre('dckr_pat_', mixed(URLSAFE, 27)) },
   { id: 'buildkite', label: 'Buildkite', env: 'BUILDKITE_API_TOKEN', make: () => pre('bkua_', mixed(HEX, 40)) },
   { id: 'scalingo', label: 'Scalingo', env: 'SCALINGO_API_TOKEN', make: () => pre('tk-us-', mixed(URLSAFE, 48)) },
   { id: 'infracost', label: 'Infracost', env: 'INFRACOST_API_KEY', make: () => pre('ico-', mixed(ALNUM, 32)) },
-  { id: 'typeform', label: 'Typeform', env: 'TYPEFORM_TOKEN', make: () => pre('tfp_', `${mixed(ALNUM, 44)}_${mixed(ALNUM, 14)}`) },
-  { id: 'adafruit', label: 'Adafruit IO', env: 'ADAFRUIT_IO_KEY', make: () => pre('aio_', mixed(ALNUM, 28)) },
-  { id: 'frameio', label: 'Frame.io', env: 'FRAMEIO_TOKEN', make: () => pre('fio-u-', mixed(URLSAFE, 64)) },
-  { id: 'sonarqube', label: 'SonarQube', env: 'SONAR_TOKEN', make: () => pre(pick(['squ_', 'sqp_', 'sqa_']), mixed(HEX, 40)) },
+  {
+    id: 'sonarqube',
+    label: 'SonarQube',
+    env: 'SONAR_TOKEN',
+    make: () => pre(pick(['squ_', 'sqp_', 'sqa_']), mixed(HEX, 40)),
+  },
   { id: 'readme', label: 'ReadMe', env: 'README_API_KEY', make: () => pre('rdme_', mixed(HEX, 70)) },
-  { id: 'langsmith', label: 'LangSmith', env: 'LANGSMITH_API_KEY', make: () => pre('lsv2_pt_', `${mixed(HEX, 32)}_${mixed(HEX, 10)}`) },
-  { id: 'netlify', label: 'Netlify', env: 'NETLIFY_AUTH_TOKEN', make: () => pre('nfp_', mixed(ALNUM, 36)) },
-  { id: 'render', label: 'Render', env: 'RENDER_API_KEY', make: () => pre('rnd_', mixed(ALNUM, 32)) },
-  { id: 'fireworks', label: 'Fireworks', env: 'FIREWORKS_API_KEY', make: () => pre('fw_', mixed(ALNUM, 24)) },
-  { id: 'neon', label: 'Neon', env: 'NEON_API_KEY', make: () => pre('napi_', mixed(LOWALNUM, 64)) },
+  {
+    id: 'langsmith',
+    label: 'LangSmith',
+    env: 'LANGSMITH_API_KEY',
+    make: () => pre('lsv2_pt_', `${mixed(HEX, 32)}_${mixed(HEX, 10)}`),
+  },
   { id: 'sourcegraph', label: 'Sourcegraph', env: 'SRC_ACCESS_TOKEN', make: () => pre('sgp_', mixed(HEX, 40)) },
-  { id: 'circleci', label: 'CircleCI', env: 'CIRCLE_TOKEN', make: () => pre('CCIPAT_', `${mixed(ALNUM, 22)}_${mixed(HEX, 40)}`) },
+  {
+    id: 'circleci',
+    label: 'CircleCI',
+    env: 'CIRCLE_TOKEN',
+    make: () => pre('CCIPAT_', `${mixed(ALNUM, 22)}_${mixed(HEX, 40)}`),
+  },
   {
     id: 'cloudflare-origin-ca',
     label: 'Cloudflare Origin CA',
@@ -342,7 +476,8 @@ const PROVIDERS: Provider[] = [
     env: 'TEAMS_WEBHOOK_URL',
     url: true,
     make: () => {
-      const uuid = () => `${s(HEX, 8)}-${s(HEX, 4)}-4${s(HEX, 3)}-${pick(['8', '9', 'a', 'b'])}${s(HEX, 3)}-${s(HEX, 12)}`;
+      const uuid = () =>
+        `${s(HEX, 8)}-${s(HEX, 4)}-4${s(HEX, 3)}-${pick(['8', '9', 'a', 'b'])}${s(HEX, 3)}-${s(HEX, 12)}`;
       const tail = mixed(HEX, 32);
       return {
         value: `https://acme.webhook.office.com/webhookb2/${uuid()}@${uuid()}/IncomingWebhook/${tail}/${uuid()}`,
@@ -350,15 +485,11 @@ const PROVIDERS: Provider[] = [
       };
     },
   },
-  { id: 'dropbox', label: 'Dropbox', env: 'DROPBOX_ACCESS_TOKEN', make: () => pre('sl.', mixed(URLSAFE, int(135, 140))) },
   {
-    id: 'firebase-fcm',
-    label: 'Firebase Cloud Messaging',
-    env: 'FCM_SERVER_KEY',
-    make: () => {
-      const tail = mixed(URLSAFE, 134);
-      return { value: `AAAA${mixed(URLSAFE, 7)}:APA91b${tail}`, core: tail };
-    },
+    id: 'dropbox',
+    label: 'Dropbox',
+    env: 'DROPBOX_ACCESS_TOKEN',
+    make: () => pre('sl.', mixed(URLSAFE, int(135, 140))),
   },
   {
     id: 'mapbox-secret',
@@ -369,28 +500,11 @@ const PROVIDERS: Provider[] = [
       return { value: `sk.eyJ1Ijoi${mixed(ALNUM, 40)}.${tail}`, core: tail };
     },
   },
-  { id: 'okta', label: 'Okta', env: 'OKTA_API_TOKEN', make: () => pre('00', mixed(URLSAFE, 40)) },
   {
-    id: 'azure-ad-client-secret',
-    label: 'Microsoft Entra',
-    env: 'AZURE_CLIENT_SECRET',
-    make: () => {
-      const tail = mixed(URLSAFE + '.~', 34);
-      return { value: `${mixed(ALNUM, 3)}8Q~${tail}`, core: tail };
-    },
-  },
-  { id: 'langfuse', label: 'Langfuse', env: 'LANGFUSE_SECRET_KEY', make: () => pre('sk-lf-', `${s(HEX, 8)}-${s(HEX, 4)}-4${s(HEX, 3)}-a${s(HEX, 3)}-${s(HEX, 12)}`) },
-  { id: 'pinecone', label: 'Pinecone', env: 'PINECONE_API_KEY', make: () => pre('pcsk_', `${mixed(ALNUM, 5)}_${mixed(ALNUM, 63)}`) },
-  { id: 'elevenlabs', label: 'ElevenLabs', env: 'ELEVENLABS_API_KEY', make: () => pre('sk_', mixed(HEX, 48)) },
-  { id: 'onepassword-sa', label: '1Password service account', env: 'OP_SERVICE_ACCOUNT_TOKEN', make: () => pre('ops_eyJ', mixed(URLSAFE, int(240, 260))) },
-  {
-    id: 'harness',
-    label: 'Harness',
-    env: 'HARNESS_PLATFORM_API_KEY',
-    make: () => {
-      const tail = mixed(ALNUM, 20);
-      return { value: `pat.${mixed(URLSAFE, 22)}.${mixed(ALNUM, 24)}.${tail}`, core: tail };
-    },
+    id: 'onepassword-sa',
+    label: '1Password service account',
+    env: 'OP_SERVICE_ACCOUNT_TOKEN',
+    make: () => pre('ops_eyJ', mixed(URLSAFE, int(240, 260))),
   },
 ];
 
@@ -399,8 +513,7 @@ const PROVIDERS: Provider[] = [
 type Row = Omit<SecretCorpusItem, 'id'>;
 const rows: Row[] = [];
 const slug = (p: Provider): string => p.id.split('-')[0] as string;
-const camel = (env: string): string =>
-  env.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const camel = (env: string): string => env.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** Line formats for a provider token. Each returns the text around the value `v`. */
 const TOKEN_FORMATS: ((p: Provider, v: string) => string)[] = [
@@ -415,7 +528,8 @@ const TOKEN_FORMATS: ((p: Provider, v: string) => string)[] = [
   (p, v) => `os.environ.setdefault("${p.env}", "${v}")`,
   (p, v) => `let token = "${v}".to_string(); // ${p.label} bot account`,
   (p, v) => (p.url ? `curl -X POST -d @payload.json ${v}` : `Authorization: Bearer ${v}`),
-  (p, v) => (p.url ? `notify_url: "${v}"` : `curl -sS -H "Authorization: token ${v}" https://api.${slug(p)}.example/v1/me`),
+  (p, v) =>
+    p.url ? `notify_url: "${v}"` : `curl -sS -H "Authorization: token ${v}" https://api.${slug(p)}.example/v1/me`,
   (p, v) => (p.url ? `webhook = ${v}` : `${slug(p)} login --token ${v} --non-interactive`),
   (p, v) => `| ${p.label} | release-bot | ${v} | expires 2027-01 |`,
   (p, v) => `docker run --rm -e ${p.env}=${v} ghcr.io/acme/sync-worker:2.3.1`,
@@ -453,7 +567,10 @@ const AWS_FORMATS: ((id: string, key: string) => string)[] = [
 ];
 for (let i = 0; i < 10; i += 1) {
   const key = mixed(B64, 40);
-  const text = (AWS_FORMATS[i % AWS_FORMATS.length] as (id: string, key: string) => string)(awsId(i % 3 === 2 ? 'ASIA' : 'AKIA'), key);
+  const text = (AWS_FORMATS[i % AWS_FORMATS.length] as (id: string, key: string) => string)(
+    awsId(i % 3 === 2 ? 'ASIA' : 'AKIA'),
+    key,
+  );
   rows.push({ text, secret: key, kind: 'provider-token', provider: 'aws-secret-access-key', core: key });
 }
 for (let i = 0; i < 5; i += 1) {
@@ -560,10 +677,30 @@ function keyBody(lead: string, lines: number): string {
   return raw.match(/.{1,64}/g)!.join('\n');
 }
 const KEY_KINDS: { header: string; footer: string; lead: string; lines: [number, number] }[] = [
-  { header: '-----BEGIN RSA PRIVATE KEY-----', footer: '-----END RSA PRIVATE KEY-----', lead: 'MIIEpAIBAAKCAQEA', lines: [12, 25] },
-  { header: '-----BEGIN OPENSSH PRIVATE KEY-----', footer: '-----END OPENSSH PRIVATE KEY-----', lead: 'b3BlbnNzaC1rZXktdjEAAAAA', lines: [5, 7] },
-  { header: '-----BEGIN PRIVATE KEY-----', footer: '-----END PRIVATE KEY-----', lead: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', lines: [12, 26] },
-  { header: '-----BEGIN EC PRIVATE KEY-----', footer: '-----END EC PRIVATE KEY-----', lead: 'MHcCAQEEI', lines: [3, 3] },
+  {
+    header: '-----BEGIN RSA PRIVATE KEY-----',
+    footer: '-----END RSA PRIVATE KEY-----',
+    lead: 'MIIEpAIBAAKCAQEA',
+    lines: [12, 25],
+  },
+  {
+    header: '-----BEGIN OPENSSH PRIVATE KEY-----',
+    footer: '-----END OPENSSH PRIVATE KEY-----',
+    lead: 'b3BlbnNzaC1rZXktdjEAAAAA',
+    lines: [5, 7],
+  },
+  {
+    header: '-----BEGIN PRIVATE KEY-----',
+    footer: '-----END PRIVATE KEY-----',
+    lead: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+    lines: [12, 26],
+  },
+  {
+    header: '-----BEGIN EC PRIVATE KEY-----',
+    footer: '-----END EC PRIVATE KEY-----',
+    lead: 'MHcCAQEEI',
+    lines: [3, 3],
+  },
 ];
 for (let i = 0; i < 16; i += 1) {
   const k = KEY_KINDS[i % KEY_KINDS.length] as (typeof KEY_KINDS)[number];
@@ -625,7 +762,9 @@ for (const [kind, mark, count] of [
 }
 for (let i = 0; i < 14; i += 1) {
   const { p, t } = disguiseSource();
-  const secret = [...t.value].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+  const secret = [...t.value]
+    .map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c))
+    .join('');
   addDisguise('fullwidth', p, t, secret, around(p, secret));
 }
 for (let i = 0; i < 14; i += 1) {
@@ -647,7 +786,9 @@ for (let i = 0; i < 14; i += 1) {
   const all = i % 3 === 0;
   const secret = all
     ? [...t.value].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')
-    : t.value.slice(0, at) + `%${t.value.charCodeAt(at).toString(16).toUpperCase().padStart(2, '0')}` + t.value.slice(at + 1);
+    : t.value.slice(0, at) +
+      `%${t.value.charCodeAt(at).toString(16).toUpperCase().padStart(2, '0')}` +
+      t.value.slice(at + 1);
   const text = pick([
     `https://hooks.acme.test/relay?target=${slug(p)}&${camel(p.env)}=${secret}&v=2`,
     `GET /callback?token=${secret} HTTP/1.1`,
@@ -658,7 +799,8 @@ for (let i = 0; i < 14; i += 1) {
 for (let i = 0; i < 12; i += 1) {
   const { p, t } = disguiseSource();
   const at = cut(t);
-  const secret = t.value.slice(0, at) + `\\u00${t.value.charCodeAt(at).toString(16).padStart(2, '0')}` + t.value.slice(at + 1);
+  const secret =
+    t.value.slice(0, at) + `\\u00${t.value.charCodeAt(at).toString(16).padStart(2, '0')}` + t.value.slice(at + 1);
   const text = pick([
     `{"name": "${slug(p)}-sync", "${camel(p.env)}": "${secret}"}`,
     `{"event":"config.updated","payload":{"value":"${secret}"}}`,
@@ -725,7 +867,10 @@ const WRONG_PREFIX: (() => string)[] = [
   () => `dapx${mixed(HEX, 32)}`,
 ];
 for (let i = 0; i < 36; i += 1)
-  neg('near-miss', (NEUTRAL[i % NEUTRAL.length] as (v: string) => string)((WRONG_PREFIX[i % WRONG_PREFIX.length] as () => string)()));
+  neg(
+    'near-miss',
+    (NEUTRAL[i % NEUTRAL.length] as (v: string) => string)((WRONG_PREFIX[i % WRONG_PREFIX.length] as () => string)()),
+  );
 // Wrong length or alphabet behind a real prefix.
 const WRONG_SHAPE: (() => string)[] = [
   () => `ghp_${mixed(ALNUM, 8)}`,
@@ -748,12 +893,19 @@ const SHAPE_CONTEXT: ((v: string) => string)[] = [
   (v) => `test('rejects ${v} as malformed', () => {`,
 ];
 for (let i = 0; i < 36; i += 1)
-  neg('near-miss', (SHAPE_CONTEXT[i % SHAPE_CONTEXT.length] as (v: string) => string)((WRONG_SHAPE[i % WRONG_SHAPE.length] as () => string)()));
+  neg(
+    'near-miss',
+    (SHAPE_CONTEXT[i % SHAPE_CONTEXT.length] as (v: string) => string)(
+      (WRONG_SHAPE[i % WRONG_SHAPE.length] as () => string)(),
+    ),
+  );
 
 const PLACEHOLDERS: string[] = [
   'password: <password>',
   'DB_PASSWORD=changeme',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell or CI placeholder, written as such
   'GITHUB_TOKEN=${GITHUB_TOKEN}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell or CI placeholder, written as such
   'export NPM_TOKEN="${{ secrets.NPM_TOKEN }}"',
   'api_key: xxxxxxxxxxxxxxxxxxxxxxxx',
   'STRIPE_SECRET_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx',
@@ -774,6 +926,7 @@ const PLACEHOLDERS: string[] = [
   'const token = process.env.SLACK_BOT_TOKEN;',
   'password: {{ .Values.db.password }}',
   'SMTP_PASSWORD=%SMTP_PASSWORD%',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell or CI placeholder, written as such
   'client_secret: ${CLIENT_SECRET:?must be set}',
   'curl -H "Authorization: Bearer <token>" https://api.acme.test/v2/jobs',
   'Authorization: Bearer $TOKEN',
@@ -796,6 +949,7 @@ const PLACEHOLDERS: string[] = [
   'VAULT_TOKEN=hvs.XXXXXXXXXXXXXXXXXXXXXXXX',
   'password: <%= ENV["DB_PASSWORD"] %>',
   'docker login -u "$REGISTRY_USER" --password-stdin < token.txt',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell or CI placeholder, written as such
   'redis://:${REDIS_PASSWORD}@redis:6379',
   '--password=<pass>',
   'pw: ****',
@@ -870,7 +1024,8 @@ const HIGH_ENTROPY: (() => string)[] = [
   () => `<img src="data:image/png;base64,iVBORw0KGgo${s(B64, 60)}=" alt="">`,
   () => `nonce: ${s(HEX, 24)}  # per-request CSP nonce, regenerated every response`,
 ];
-for (let i = 0; i < 132; i += 1) neg('high-entropy-nonsecret', (HIGH_ENTROPY[i % HIGH_ENTROPY.length] as () => string)());
+for (let i = 0; i < 132; i += 1)
+  neg('high-entropy-nonsecret', (HIGH_ENTROPY[i % HIGH_ENTROPY.length] as () => string)());
 
 const NO_VALUE: string[] = [
   'Rotate the deploy token every 90 days; the calendar reminder is in the team channel.',
@@ -930,14 +1085,19 @@ for (const text of NO_VALUE) neg('prose-no-value', text);
 
 export function generate(): SecretCorpusItem[] {
   const order = rows.map((_r, i) => i);
-  const shuffle = prng(SEED ^ 0x9e3779b9);
+  const shuffle = seededRandom(SEED ^ 0x9e3779b9);
   for (let i = order.length - 1; i > 0; i -= 1) {
     const j = Math.floor(shuffle() * (i + 1));
     [order[i], order[j]] = [order[j] as number, order[i] as number];
   }
   const items = order.map((at, n): SecretCorpusItem => {
     const r = rows[at] as Row;
-    const item: SecretCorpusItem = { id: `holdout3-${String(n + 1).padStart(4, '0')}`, text: r.text, secret: r.secret, kind: r.kind };
+    const item: SecretCorpusItem = {
+      id: `holdout3-${String(n + 1).padStart(4, '0')}`,
+      text: r.text,
+      secret: r.secret,
+      kind: r.kind,
+    };
     if (r.provider !== undefined) item.provider = r.provider;
     if (r.plain !== undefined) item.plain = r.plain;
     if (r.core !== undefined) item.core = r.core;
