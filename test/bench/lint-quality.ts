@@ -356,7 +356,7 @@ export async function runLintQualityBench(
   const options = lintQualityOptions(argv, env);
   const report: LintQualityReport = { secrets: {}, poisoning: {} };
   for (const split of options.splits) {
-    // The holdout and extra tuning splits are poisoning only: there is no secrets file for them.
+    // Most holdout and extra tuning splits are poisoning only: there is no secrets file for them.
     if (!existsSync(corpusFile('secrets', split))) {
       out(`secrets · ${split}: no corpus file (the ${split} split is poisoning only)`);
       continue;

@@ -17,6 +17,8 @@ import { readFileSync } from 'node:fs';
 // `holdout-2` (measured, never read) and `train-2` (tuning) were written blind by one more author
 // (test/corpus/README.md). `holdout-5` (poisoning only) was written blind by a further author, who
 // read neither the rules nor any split, and committed before the tuning after it: measured, never read.
+// `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
+// lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
   | 'test'
   | 'train'

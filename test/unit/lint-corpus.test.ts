@@ -14,6 +14,7 @@ import {
 import { generate as generatePoisoning } from '../corpus/poisoning/generate.js';
 import { generate as generateSecrets } from '../corpus/secrets/generate.js';
 import { generate as generateBlindSecrets } from '../corpus/secrets/generate-blind.js';
+import { generate as generateSecretsHoldout3 } from '../corpus/secrets/generate-holdout-3.js';
 import {
   ALL_SPLITS,
   CORPUS_SPLITS,
@@ -30,6 +31,7 @@ import {
 const FROZEN: Record<
   | 'secrets'
   | 'secretsHoldout2'
+  | 'secretsHoldout3'
   | 'poisoning'
   | 'poisoningHoldout'
   | 'poisoningHoldout2'
@@ -40,6 +42,9 @@ const FROZEN: Record<
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
   secretsHoldout2: 'e001ff300b232f16efebf7f5640dd85df3c1916f736073405830c50bffd207c5',
+  // Written blind by an author who read neither the secret lint, its docs and tests, nor the other
+  // secret sets; measured once, never tuned on (test/corpus/README.md).
+  secretsHoldout3: 'b68ab1f85254005ec9b51af5db781c539edc5f8ab315eb200a1a14f234dcf63a',
   poisoning: '43892e5000b9b6f2104aa93572c09173cbcdf8a516488561c542ee89903873ce',
   // Written by hand after the first measurement, by an author who saw neither the rules nor the
   // other splits; measured once, never tuned on (test/corpus/README.md).
@@ -162,6 +167,44 @@ describe('blind secret sets (holdout-2 measured only, train-2 for tuning)', () =
   it('holdout-2 is measured only; train-2 is a tuning split', () => {
     assert.equal(isTuningSplit('holdout-2'), false);
     assert.equal(isTuningSplit('train-2'), true);
+  });
+});
+
+describe('third blind secret set (holdout-3, measured only)', () => {
+  const items = readLabelledSecrets('holdout-3');
+
+  it('keeps holdout-3 as first committed, and as its generator writes it', () => {
+    assert.equal(sha256(corpusFile('secrets', 'holdout-3')), FROZEN.secretsHoldout3);
+    assert.deepEqual(generateSecretsHoldout3(), items);
+  });
+
+  it('has unique ids, a secret that occurs exactly once, its counts, and no text shared with another set', () => {
+    assert.equal(new Set(items.map((i) => i.id)).size, items.length);
+    for (const item of items) {
+      assert.match(item.id, /^holdout3-\d{4}$/);
+      if (item.secret !== null) assert.equal(occurrences(item.text, item.secret), 1, item.id);
+      if (item.kind.startsWith('disguise-')) assert.ok(item.plain !== undefined && item.plain !== item.secret, item.id);
+    }
+    assert.deepEqual(
+      [items.filter((i) => i.secret !== null).length, items.filter((i) => i.secret === null).length],
+      [673, 313],
+    );
+    assert.equal(new Set(items.filter((i) => i.kind === 'provider-token').map((i) => i.provider)).size, 97);
+    const others = new Set(
+      (['train', 'test', 'train-2', 'holdout-2'] as const).flatMap((split) =>
+        readLabelledSecrets(split).map((i) => i.text),
+      ),
+    );
+    assert.deepEqual(
+      items.filter((i) => others.has(i.text)).map((i) => i.id),
+      [],
+    );
+  });
+
+  it('is measured only', () => {
+    assert.equal(isTuningSplit('holdout-3'), false);
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout-3'], {}).splits, ['holdout-3']);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-3'));
   });
 });
 
