@@ -1786,6 +1786,8 @@ interface Raw {
   excerpt?: string;
   /** A hidden run: its excerpt is made only if the finding is kept. */
   run?: Run;
+  /** A blocking rule's act the note only mentions: negated, quoted as an example or cited as a threat. */
+  mention?: true;
   /** Found by poison-structure.ts over a whole clause: a phrase rule's narrower finding of the same severity is shown first. */
   structural?: boolean;
 }
@@ -1894,6 +1896,7 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], original?: s
     for (const match of view.text.matchAll(rule.pattern)) {
       let severity = rule.check ? rule.check(match, view.text) : rule.severity;
       if (severity === null) continue;
+      const blocking = severity === 'block';
       if (
         severity === 'block' &&
         QUOTABLE.has(rule.name) &&
@@ -1929,7 +1932,8 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], original?: s
         found.push({ rule: OFFICIAL_INSTALLER_RULE, severity: 'warn', offset: installer.offset, end: installer.end });
         continue;
       }
-      found.push({ rule: rule.name, severity, offset, end: last });
+      const mention = blocking && severity === 'warn' ? { mention: true as const } : {};
+      found.push({ rule: rule.name, severity, offset, end: last, ...mention });
     }
   }
   if (reversed) return;
@@ -2006,13 +2010,17 @@ const warnRules = (raw: readonly Raw[]): string[] =>
  */
 function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   if (raw.some((f) => f.severity === 'block')) return null;
-  const { verdict } = learnedPoisonScore(text, warnRules(raw));
+  // An act the rules read as only mentioned (advised against, quoted, cited as a threat) is blanked
+  // out before scoring: its words must not block the advice around it ("Do not run `curl … | sh` on
+  // the build hosts"), while the rest of the note is still scored.
+  const scored = raw.some((f) => f.mention) ? withoutMentions(text, raw) : text;
+  const { verdict } = learnedPoisonScore(scored, warnRules(raw));
   // Blocks only: below its block threshold the scorer fires on short technical strings often enough
   // that a warning would be noise in every review.
   if (verdict !== 'block') return null;
   let best = { offset: 0, end: text.length, probability: -1 };
   const sentences = /[^\n.!?]+(?:[.!?]+|\n|$)/g;
-  for (const match of text.slice(0, SENTENCE_SCAN_CHARS).matchAll(sentences)) {
+  for (const match of scored.slice(0, SENTENCE_SCAN_CHARS).matchAll(sentences)) {
     if (match[0].trim() === '') continue;
     const probability = learnedPoisonScore(match[0]).probability;
     if (probability > best.probability) best = { offset: match.index, end: match.index + match[0].length, probability };
@@ -2021,6 +2029,19 @@ function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   while (best.offset < best.end && /\s/.test(text[best.offset]!)) best.offset++;
   if (best.end <= best.offset) best = { offset: 0, end: text.length, probability: 0 };
   return { rule: 'poison-learned', severity: 'block', offset: best.offset, end: best.end };
+}
+
+/** `text` with the spans of mentioned acts blanked, its length and positions kept. */
+function withoutMentions(text: string, raw: readonly Raw[]): string {
+  let out = '';
+  let at = 0;
+  for (const f of [...raw].filter((r) => r.mention).sort((a, b) => a.offset - b.offset)) {
+    if (f.end <= at) continue;
+    const from = Math.max(at, f.offset);
+    out += text.slice(at, from) + ' '.repeat(f.end - from);
+    at = f.end;
+  }
+  return out + text.slice(at);
 }
 
 /** How far into a text the learned finding's sentence is looked for. */
