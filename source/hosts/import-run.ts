@@ -194,7 +194,7 @@ export async function runImport(
       let sealedHere = 0;
       let skippedHere = 0;
       let skippedLiveHere = 0;
-      let stopped: string | null = null;
+      /** The first refused step's verdict: the file's later steps find the cursor unmoved (stale). */
       let stop: StopFile | null = null;
       // The file's next chunk parses while the writer applies its steps. A step sent after one the
       // store refused finds the cursor where it was and writes nothing (stale).
@@ -235,15 +235,17 @@ export async function runImport(
               skippedLiveHere += outcome.skippedLive;
               return;
             }
-            if (stop !== null) throw stop; // stale after this file's first refused step, which says why
-            if (outcome.outcome === 'live') stopped = 'captured live by the hooks; not imported again';
-            else if (outcome.outcome === 'stale') stopped = 'another import moved this file on meanwhile; skipped';
-            else stopped = `${outcome.code}: ${outcome.detail}`;
-            stop = new StopFile(outcome.outcome === 'rejected');
+            stop ??= new StopFile(
+              outcome.outcome === 'rejected',
+              outcome.outcome === 'live'
+                ? 'captured live by the hooks; not imported again'
+                : outcome.outcome === 'stale'
+                  ? 'another import moved this file on meanwhile; skipped'
+                  : `${outcome.code}: ${outcome.detail}`,
+            );
             throw stop;
           });
-        applying.catch(() => undefined); // read by settle; not an unhandled rejection meanwhile
-        sent.push(applying);
+        sent.push(applying); // read by settle; the window's handler below keeps it from going unhandled meanwhile
         window.push(
           applying.catch((error: unknown) => {
             if (!(error instanceof StopFile)) writerFailure ??= { error };
@@ -283,14 +285,12 @@ export async function runImport(
           await before; // what this file came to is recorded after the file before it (a failure there is the import's)
           // Steps still in flight when the parse stopped: their outcomes no longer matter.
           for (const applying of sent.splice(0)) await applying.catch(() => undefined);
-          if (!(error instanceof StopFile)) {
-            if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
-            stopped = 'not readable (EACCES)';
-          }
-          const quarantined = error instanceof StopFile && error.quarantine;
+          if (!(error instanceof StopFile) && (error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+          const { quarantine: quarantined, reason } =
+            error instanceof StopFile ? error : new StopFile(false, 'not readable (EACCES)');
           report[quarantined ? 'quarantined' : 'skipped'] += 1;
-          notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason: stopped! });
-          if (quarantined) await sink.quarantine(file.path, file.bytes, stopped!.split(':')[0]!, stopped!);
+          notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason });
+          if (quarantined) await sink.quarantine(file.path, file.bytes, reason.split(':')[0]!, reason);
           return;
         }
         if (result.failure) {
@@ -323,7 +323,7 @@ export async function runImport(
         progress();
       };
       const parsing = importFile();
-      // Awaited by the next file's first step or after the last file; a failure surfaces there.
+      // Awaited before the next file's outcome is recorded, or after the last file; a failure surfaces there.
       previousFile = finishFile(parsing);
       previousFile.catch(() => undefined);
       await parsing.catch(() => undefined);
@@ -355,8 +355,12 @@ function endsOnAnswer(turn: TranscriptTurn): boolean {
 }
 
 /** Ends one file's import: a commit the store refused (quarantine) or passed over (skip). */
+/** A file's import stopped by a refused step (or an unreadable file): quarantined or skipped, and why. */
 class StopFile extends Error {
-  constructor(readonly quarantine: boolean) {
+  constructor(
+    readonly quarantine: boolean,
+    readonly reason: string,
+  ) {
     super('stop file');
   }
 }

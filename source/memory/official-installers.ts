@@ -160,7 +160,7 @@ function addressOf(downloader: string, args: string): string | null {
 }
 
 /** Whether `address` is an official installer's: https, a listed host exactly, the project's path. */
-export function officialInstallerAddress(address: string): boolean {
+function officialInstallerAddress(address: string): boolean {
   const parts = /^https:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)(\/[a-z0-9._~/+-]*)?$/i.exec(address);
   if (!parts) return false;
   const host = parts[1]!.toLowerCase();

@@ -63,7 +63,7 @@ export interface PoisonFinding {
 }
 
 /** A vendor's documented installer piped into a shell, written as a step for people (official-installers.ts): a warning. */
-export const OFFICIAL_INSTALLER_RULE = 'poison-official-installer';
+const OFFICIAL_INSTALLER_RULE = 'poison-official-installer';
 
 /** Longest excerpt, in characters, before it is cut with "…". */
 export const POISON_EXCERPT_MAX_CHARS = 120;
