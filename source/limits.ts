@@ -161,8 +161,9 @@ export const DRAIN_FIRST_STEP_MAX_BYTES = 1024 * 1024;
 /**
  * Young generation of the drain thread's heap. Parsing allocates fast and almost all of it dies at
  * once (one object per transcript line); V8 would grow the young generation to tens of MB and keep
- * it resident. Measured on the 100 MB bench: 6 MB adds ~0.1 s of scavenges but no wall time (the
- * writer thread is busy as long), and keeps the host's peak RSS under its 200 MB target (16 MB: +15 MB).
+ * it resident. Measured on the 100 MB bench: 6 MB adds ~0.1 s of scavenges; 16 MB took them from 145
+ * to 53 but moved the drain's wall time no more than the noise (docs/benchmarks.md), while it adds
+ * about 15 MB to the host's peak RSS, whose target is 200 MB.
  */
 export const DRAIN_YOUNG_GENERATION_MB = 6;
 
