@@ -7,6 +7,8 @@
 // - Only complete lines are consumed: the writer may be mid-line, so the tail waits for the next call.
 // - UTF-8 is validated once per call over the complete-line region (simdutf via isUtf8): decoding
 //   with replacement characters would silently rewrite what the user wrote.
+// - Every line is parsed by JSON.parse except one the parser recognises from its bytes as a record
+//   it ignores (skipIgnoredLine): only the Codex parser does, for its largest records.
 // - A call either consumes all its complete lines or nothing: on failure the caller gets back the
 //   state the call started from, so a half-applied line can never leak into a saved state.
 
@@ -57,6 +59,13 @@ export abstract class JsonlTranscriptParser<S extends CursorState> {
   protected abstract pendingContextSnapshot(): TranscriptMessage[];
   protected waitingLineCount(): number {
     return 0;
+  }
+  /**
+   * Handles a line the parser ignores straight from its bytes, returning true, or returns false
+   * to have it decoded, parsed and handed to handleLine. Must check whatever handleLine would.
+   */
+  protected skipIgnoredLine(_buf: Buffer, _start: number, _end: number, _at: LinePosition): boolean {
+    return false;
   }
 
   /** Reports a turn that reached its terminal state; it will never be reported again. */
@@ -112,6 +121,11 @@ export abstract class JsonlTranscriptParser<S extends CursorState> {
         const end = buf.indexOf(LF, pos);
         const at = { line, byteOffset: this.consumedBytes + pos };
         if (end - pos > TRANSCRIPT_LINE_MAX_BYTES) this.fail('transcript_line_too_long', at, 'line over the limit');
+        if (this.skipIgnoredLine(buf, pos, end, at)) {
+          pos = end + 1;
+          line += 1;
+          continue;
+        }
         let value: unknown;
         try {
           value = JSON.parse(buf.toString('utf8', pos, end));

@@ -47,6 +47,7 @@ import {
   parseStrictVersion,
   versionAtLeast,
 } from './rollout-records.js';
+import { ignoredRecordOrdinal, NO_ORDINAL, NOT_RECOGNISED } from './ignored-line.js';
 
 export const CODEX_ROLLOUT_STATE_FORMAT = 'codex-rollout/1';
 
@@ -143,6 +144,15 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
     };
   }
 
+  protected skipIgnoredLine(buf: Buffer, start: number, end: number, at: LinePosition): boolean {
+    // Before session_meta every line takes the full path, which reports the order error.
+    if (this.session === null) return false;
+    const ordinal = ignoredRecordOrdinal(buf, start, end);
+    if (ordinal === NOT_RECOGNISED) return false;
+    this.checkOrdinal(ordinal === NO_ORDINAL ? undefined : ordinal, at);
+    return true;
+  }
+
   protected handleLine(value: unknown, at: LinePosition): void {
     if (!isObject(value)) this.fail('transcript_invalid_record', at, 'line is not a JSON object');
     const type = value['type'];
@@ -179,8 +189,8 @@ export class CodexRolloutParser extends JsonlTranscriptParser<CodexRolloutState>
         this.compacted(payload, ctx);
         break;
       default:
-        // world_state, turn_context, token_usage_record, retained_context, security_risk_score,
-        // realtime_item, inter_agent_communication(_metadata): no user input, no lifecycle.
+        // CODEX_IGNORED_LINE_TYPES: no user input, no lifecycle (most never get here: see
+        // skipIgnoredLine).
         break;
     }
   }

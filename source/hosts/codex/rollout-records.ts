@@ -2,20 +2,25 @@
 // Anything not listed here is unknown and fails the session: a new client version that writes a
 // new discriminator needs a new adapter, never a guess.
 
-/** Top-level `type` values (HOSTS.md 1.5 lists exactly these for 0.171.0). */
-export const CODEX_LINE_TYPES = new Set([
-  'session_meta',
-  'response_item',
-  'event_msg',
+/** Top-level types that carry no user input and no lifecycle: their payloads are never read. */
+export const CODEX_IGNORED_LINE_TYPES = new Set([
   'turn_context',
   'world_state',
   'token_usage_record',
-  'compacted',
   'inter_agent_communication',
   'inter_agent_communication_metadata',
   'retained_context',
   'security_risk_score',
   'realtime_item',
+]);
+
+/** Top-level `type` values (HOSTS.md 1.5 lists exactly these for 0.171.0). */
+export const CODEX_LINE_TYPES = new Set([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'compacted',
+  ...CODEX_IGNORED_LINE_TYPES,
 ]);
 
 /**

@@ -1,0 +1,94 @@
+// Recognises, from its bytes alone, a rollout line the parser ignores (world_state, token_count, …)
+// so that it need not be decoded and built by JSON.parse: about half of a real rollout's bytes are
+// such records, and their parse was a third of the drain thread's work.
+//
+// Only the exact frame Codex writes is recognised; anything else returns NOT_RECOGNISED and takes
+// the full parse, so a surprise costs time, never strictness:
+//   {"timestamp":"<no escapes>",["ordinal":<digits>,]"type":"<ignored type>","payload":{…}}
+// and, for event_msg, a payload that starts with "type":"<ignored event>". The line must end in
+// `}}` (the payload, then the record) and hold no second record start (`{"timestamp":"`): a
+// record cut short by a crash and followed by the next one on the same line is parsed, and fails
+// as invalid JSON as before. What is given up: damage inside an ignored payload that keeps this
+// frame is not seen. Such a payload carries nothing the store keeps.
+
+import { CODEX_IGNORED_EVENTS, CODEX_IGNORED_LINE_TYPES } from './rollout-records.js';
+
+/** The line is not one this module recognises: parse it. */
+export const NOT_RECOGNISED = -1;
+/** An ignored record written without an `ordinal`. */
+export const NO_ORDINAL = -2;
+
+const bytes = (text: string): Buffer => Buffer.from(text, 'latin1');
+const RECORD_START = bytes('{"timestamp":"');
+const ORDINAL_KEY = bytes(',"ordinal":');
+const TYPE_KEY = bytes(',"type":"');
+const PAYLOAD_KEY = bytes(',"payload":{');
+const EVENT_TYPE_KEY = bytes('"type":"');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE = 0x7d;
+const CR = 0x0d;
+/** Longer timestamps or type names than any Codex writes are left to the parser. */
+const MAX_FIELD = 64;
+
+function matchAt(buf: Buffer, pattern: Buffer, at: number, end: number): boolean {
+  if (at + pattern.length > end) return false;
+  for (let i = 0; i < pattern.length; i++) if (buf[at + i] !== pattern[i]) return false;
+  return true;
+}
+
+/** End of a plain string starting at `at` (the index of its closing quote), or -1. */
+function plainStringEnd(buf: Buffer, at: number, end: number): number {
+  const limit = Math.min(end, at + MAX_FIELD);
+  for (let i = at; i < limit; i++) {
+    const byte = buf[i]!;
+    if (byte === QUOTE) return i;
+    if (byte === BACKSLASH || byte < 0x20) return -1;
+  }
+  return -1;
+}
+
+/**
+ * For the line `buf[start, end)` (no LF): the record's ordinal (or NO_ORDINAL) when it is an
+ * ignored record in Codex's own frame, else NOT_RECOGNISED.
+ */
+export function ignoredRecordOrdinal(buf: Buffer, start: number, end: number): number {
+  let last = end;
+  if (last > start && buf[last - 1] === CR) last -= 1;
+  if (last - start < 4 || buf[last - 1] !== CLOSE || buf[last - 2] !== CLOSE) return NOT_RECOGNISED;
+  if (!matchAt(buf, RECORD_START, start, last)) return NOT_RECOGNISED;
+  let at = plainStringEnd(buf, start + RECORD_START.length, last);
+  if (at === -1) return NOT_RECOGNISED;
+  at += 1;
+  let ordinal = NO_ORDINAL;
+  if (matchAt(buf, ORDINAL_KEY, at, last)) {
+    at += ORDINAL_KEY.length;
+    const first = at;
+    let value = 0;
+    while (at < last && at - first < 15 && buf[at]! >= 0x30 && buf[at]! <= 0x39) {
+      value = value * 10 + (buf[at]! - 0x30);
+      at += 1;
+    }
+    // JSON has no leading zeros; a longer or odd number is the parser's to judge.
+    if (at === first || (buf[first] === 0x30 && at - first > 1)) return NOT_RECOGNISED;
+    ordinal = value;
+  }
+  if (!matchAt(buf, TYPE_KEY, at, last)) return NOT_RECOGNISED;
+  at += TYPE_KEY.length;
+  const typeEnd = plainStringEnd(buf, at, last);
+  if (typeEnd === -1) return NOT_RECOGNISED;
+  const type = buf.toString('latin1', at, typeEnd);
+  at = typeEnd + 1;
+  if (!matchAt(buf, PAYLOAD_KEY, at, last)) return NOT_RECOGNISED;
+  at += PAYLOAD_KEY.length;
+  if (type === 'event_msg') {
+    if (!matchAt(buf, EVENT_TYPE_KEY, at, last)) return NOT_RECOGNISED;
+    at += EVENT_TYPE_KEY.length;
+    const eventEnd = plainStringEnd(buf, at, last);
+    if (eventEnd === -1 || !CODEX_IGNORED_EVENTS.has(buf.toString('latin1', at, eventEnd))) return NOT_RECOGNISED;
+  } else if (!CODEX_IGNORED_LINE_TYPES.has(type)) {
+    return NOT_RECOGNISED;
+  }
+  if (buf.subarray(start + 1, end).indexOf(RECORD_START) !== -1) return NOT_RECOGNISED;
+  return ordinal;
+}
