@@ -385,7 +385,9 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via
   it('bodies of exactly the session (or total) capacity are sealed; one byte less capacity rolls the step back', async () => {
     // The multi-byte prompt of the recorded tool turn; the body size is measured with the default capacity.
     const typed = 'TOOL: run echo h\u00E9llo \u{1F600}';
-    const prepare = () => {
+    // A prompt of another session that no transcript has delivered yet: its body is held pending.
+    const waiting = '\u00E9\u{1F600}'.repeat(50);
+    const prepare = (withWaiting = false) => {
       const home = tempHome('lim-cap');
       const t = c.copyTranscript(c.rolloutFixture('b-tool-call-exec-command.jsonl'), c.transcriptDir(home));
       const text = readFileSync(t, 'utf8').split('TOOL: run echo hi').join(typed);
@@ -398,6 +400,11 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via
           c.payloadFor(file, t, file.endsWith('UserPromptSubmit.json') ? { prompt: typed } : {}),
           'proc',
         );
+      // After the session's hooks, so that its step is drained first: unconsumed tails count too.
+      if (withWaiting) {
+        const prompt = files.find((file) => file.endsWith('UserPromptSubmit.json'))!;
+        c.hookInProcess(home, 'codex', c.payloadFor(prompt, null, { prompt: waiting, session_id: 'waiting' }), 'w');
+      }
       return home;
     };
     const measured = prepare();
@@ -405,10 +412,10 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via
     const bodyBytes = (await c.status(measured)).sessions[0]!.bodyBytes;
     assert.ok(bodyBytes > 0);
 
-    const withCapacity = async (session: number, total = 64 * 1024 * 1024) => {
+    const withCapacity = async (session: number, total = 64 * 1024 * 1024, withWaiting = false) => {
       process.env[CAPACITY_ENV] = `${session}:${total}`;
       try {
-        return await c.flush(prepare()).then(
+        return await c.flush(prepare(withWaiting)).then(
           (report) => report.complete,
           (error: { code?: string }) => error.code,
         );
@@ -421,5 +428,9 @@ describe('capture capacity (SESSION_BODY_MAX_BYTES and TOTAL_BODY_MAX_BYTES, via
     // The store's total (TOTAL_BODY_MAX_BYTES) at the same edge: one session's bodies are the whole store's.
     assert.equal(await withCapacity(8 * 1024 * 1024, bodyBytes), true);
     assert.equal(await withCapacity(8 * 1024 * 1024, bodyBytes - 1), 'limit_exceeded');
+    // A pending prompt counts in the total by its UTF-8 bytes (6 per pair here), not its characters.
+    const held = bodyBytes + Buffer.byteLength(waiting);
+    assert.equal(await withCapacity(8 * 1024 * 1024, held, true), true);
+    assert.equal(await withCapacity(8 * 1024 * 1024, held - 1, true), 'limit_exceeded');
   });
 });

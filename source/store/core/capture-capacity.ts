@@ -18,12 +18,13 @@ export function capacity(env: NodeJS.ProcessEnv = process.env): Capacity {
   };
 }
 
+/** Run by the writer at every drain step: octet_length reads a text's byte count without its body (a CAST loads it). */
 export function totalBodyBytes(tx: Pick<Tx, 'db'>): number {
   const row = prepared(
     tx.db,
     `SELECT (SELECT coalesce(sum(body_bytes), 0) FROM capture_sessions)
             + (SELECT coalesce(sum(length(bytes)), 0) FROM inbox_tails)
-            + (SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM prompt_candidates WHERE state = 'pending') AS total`,
+            + (SELECT coalesce(sum(octet_length(body)), 0) FROM prompt_candidates WHERE state = 'pending') AS total`,
   ).get() as { total: number };
   return row.total;
 }
