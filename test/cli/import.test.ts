@@ -664,6 +664,12 @@ describe('import: refusals say what happened and what to do', () => {
         /is not before --until/,
       ],
       [['import', 'claude', '--claude-dir', join(dir, 'nope')], /No Claude Code transcripts at .*--claude-dir DIR/],
+      // A mistyped flag is named first, even where the client's folder is missing too.
+      [['import', 'codex', '--codex-home', join(dir, 'nope'), '--since', 'yesterday'], /--since must be a UTC date/],
+      [
+        ['import', 'codex', '--codex-home', join(dir, 'nope'), '--since', '2026-12-01', '--until', '2026-11-01'],
+        /is not before --until/,
+      ],
       [['import'], /Name the client to import from/],
     ];
     for (const [args, message] of cases) {

@@ -40,16 +40,17 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
       'usage',
       `import ${client} reads ${CLIENTS[client].flag} only; ${CLIENTS[other].flag} belongs to import ${other}.`,
     );
+  // The flags first: a mistyped date is named even where the client's folder is missing too.
+  const since = checkedUtc(flags.since, '--since');
+  const until = checkedUtc(flags.until, '--until');
+  if (since !== undefined && until !== undefined && parseUtc(since, '--since') >= parseUtc(until, '--until'))
+    throw new CmError('usage', `--since ${since} is not before --until ${until}; nothing to import in that range.`);
   const root = importRoot(client, dirs[client]);
   if (!existsSync(root))
     throw new CmError(
       'not_found',
       `No ${CLIENTS[client].name} transcripts at ${root}. Give the client's directory with ${CLIENTS[client].flag} DIR (${CLIENTS[client].holding}).`,
     );
-  const since = checkedUtc(flags.since, '--since');
-  const until = checkedUtc(flags.until, '--until');
-  if (since !== undefined && until !== undefined && parseUtc(since, '--since') >= parseUtc(until, '--until'))
-    throw new CmError('usage', `--since ${since} is not before --until ${until}; nothing to import in that range.`);
   const repository = flags.repository === undefined ? undefined : resolve(flags.repository);
   if (flags.dryRun || !flags.yes) {
     const report = await dryRunImport(home, {
