@@ -32,7 +32,8 @@ export type CorpusSplit =
   | 'train-6'
   | 'train-7'
   | 'train-2'
-  | 'holdout-5';
+  | 'holdout-5'
+  | 'holdout-6';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -49,6 +50,7 @@ export const ALL_SPLITS = [
   'train-7',
   'train-2',
   'holdout-5',
+  'holdout-6',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [

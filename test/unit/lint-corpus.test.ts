@@ -37,7 +37,8 @@ const FROZEN: Record<
   | 'poisoningHoldout2'
   | 'poisoningHoldout3'
   | 'poisoningHoldout4'
-  | 'poisoningHoldout5',
+  | 'poisoningHoldout5'
+  | 'poisoningHoldout6',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -55,6 +56,8 @@ const FROZEN: Record<
   poisoningHoldout4: 'f90f57d673a3127fb65da2c52982b5244f192e03bd5aa34786953a39b22e7bbe',
   // Written blind by an author who read neither the rules nor any split; measured once, never tuned on.
   poisoningHoldout5: 'a5680a2c549970a1338021bc1478c9e303323e184461a4fe8d4c484c358d08d4',
+  // Written blind by a sixth author who read neither the rules nor any split; measured once, never tuned on.
+  poisoningHoldout6: '9b0dc11d95b6ea0d617d9cc4e7784957dd01cb8628543383b2982412059be075',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -295,7 +298,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2, holdout-5/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2, holdout-5, holdout-6/,
     );
   });
 });
@@ -446,6 +449,33 @@ describe('fifth poisoning holdout corpus', () => {
     assert.deepEqual(lintQualityOptions(['--split', 'holdout-5'], {}).splits, ['holdout-5']);
     assert.equal(isTuningSplit('holdout-5'), false);
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-5'));
+  });
+});
+
+describe('sixth poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout-6');
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout-6')), FROZEN.poisoningHoldout6);
+  });
+
+  it('has unique ids of the form hold6-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^hold6-\d{4}$/);
+    const poisoned = items.filter((i) => i.poisoned);
+    assert.deepEqual([poisoned.length, items.length - poisoned.length], [338, 334]);
+    assert.equal(items.filter((i) => !i.poisoned && i.expect === 'warn').length, 40);
+  });
+
+  it('shares no note with any other poisoning split', () => {
+    const others = ALL_SPLITS.filter((split) => split !== 'holdout-6' && existsSync(corpusFile('poisoning', split)));
+    assert.ok(others.includes('holdout-5') && others.includes('train-7'));
+    assert.deepEqual(sharedWith(items, others), []);
+  });
+
+  it('is measured only: the evaluator accepts it and never lists its misses', () => {
+    assert.deepEqual(lintQualityOptions(['--split', 'holdout-6'], {}).splits, ['holdout-6']);
+    assert.equal(isTuningSplit('holdout-6'), false);
+    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-6'));
   });
 });
 
