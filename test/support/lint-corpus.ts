@@ -62,6 +62,9 @@ export const TUNING_SPLITS = [
   'train-6',
   'train-7',
   'train-2',
+  // Measured twice as a blind holdout (0.760 blocked, 0.018 ordinary blocked on the final code of
+  // that session), then opened for tuning once holdout-6 was written to take its place.
+  'holdout-5',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {
