@@ -15,8 +15,9 @@
 //                        (measured: Host.start about 290 -> 200 ms). CommonJS, each with its V8
 //                        code cache, run by bin/code-cache.cjs (runThread): as an ES module a thread
 //                        compiled its whole bundle at every start (about 200 ms of CPU each).
-// Native and worker-only packages stay external: better-sqlite3 (its addon) and pi (loaded by
-// the agents worker).
+// Native and worker-only packages stay external: pi (loaded by the agents worker) everywhere, and
+// better-sqlite3 in the ES module bundle; the CommonJS bundles carry its JavaScript (bundledSqlite)
+// and load only its addon from its own build.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -72,7 +73,15 @@ const esmRequire = {
   js: "import { createRequire as __cmCreateRequire } from 'node:module'; const require = __cmCreateRequire(import.meta.url);",
 };
 
-await build({ ...common, entryPoints: [dist('hook/main.js')], outfile: dist('hook.cjs'), format: 'cjs' });
+/**
+ * The CommonJS bundles (the hook, the CLI's, the threads) carry better-sqlite3's JavaScript: loaded
+ * from node_modules it was a dozen files resolved, read and compiled at every start (4–5.6 ms of
+ * each hook process), and in a bundle it is compiled from the code cache. Its addon is still
+ * loaded from its own build (source/store/database.ts: nativeBinding); `bindings`, which searches
+ * for the addon when none is given, stays external.
+ */
+const bundledSqlite = { external: ['bindings', '@mariozechner/pi-coding-agent'] };
+await build({ ...common, ...bundledSqlite, entryPoints: [dist('hook/main.js')], outfile: dist('hook.cjs'), format: 'cjs' });
 await writeHookCodeCache();
 /**
  * Ink's layout engine (yoga) instantiates its inline WebAssembly at start-up. When a global fetch
@@ -214,6 +223,7 @@ function exportedNames(source) {
 
 const cjsOptions = {
   ...common,
+  ...bundledSqlite,
   metafile: true,
   minifyWhitespace: true,
   minifySyntax: true,

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync, readFileSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
+import { SQLITE_ADDON } from '../store/database.js';
 
 export interface LeaseHolder {
   hostId: string;
@@ -40,7 +41,7 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
     // the lease and its journal are the user's alone. The journal takes the database file's mode.
     closeSync(openSync(path, 'a', 0o600));
     chmodSync(path, 0o600);
-    db = new Database(path);
+    db = new Database(path, SQLITE_ADDON);
     db.pragma(`busy_timeout = ${waitMs}`);
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');

@@ -31,6 +31,9 @@ const nativeBinding: string | undefined = (() => {
   }
 })();
 
+/** The options that load better-sqlite3's addon from its own build: every connection opens with them (bundles carry better-sqlite3's JavaScript, so `bindings` would search from the bundle's folder and fail). */
+export const SQLITE_ADDON: { nativeBinding?: string } = nativeBinding === undefined ? {} : { nativeBinding };
+
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db | undefined;
   try {
@@ -41,7 +44,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db = new Database(path, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,
-      ...(nativeBinding === undefined ? {} : { nativeBinding }),
+      ...SQLITE_ADDON,
     });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
     if (!options.readonly) db.pragma('journal_mode = WAL');
@@ -93,7 +96,7 @@ function openCopy(path: string, options: OpenOptions): Db {
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || existsSync(`${path}-wal`))
       throw new CmError('storage_failed', `${path} changed while it was read (read-only data home). Try again.`);
     if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) bytes[18] = bytes[19] = 1;
-    db = new Database(bytes, { readonly: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+    db = new Database(bytes, { readonly: true, ...SQLITE_ADDON });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
     db.pragma('foreign_keys = ON');
     db.prepare('SELECT count(*) FROM sqlite_master').get();

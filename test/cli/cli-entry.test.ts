@@ -248,6 +248,40 @@ describe('the bin loads the bundle a run needs', () => {
     assert.equal(zodIn(['memory', 'review', '--json']), 'no');
     assert.equal(zodIn(['memory', 'search', 'pnpm', '--json']), 'no');
   });
+  it("a hook, `get` and `mcp` load better-sqlite3's JavaScript from their bundle, not a file of it from node_modules", () => {
+    // Loaded from node_modules it was a dozen files resolved and compiled at every start (4–5.6 ms of a hook).
+    const home = tempHome('cli-entry-sqlite');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'use-pnpm', 'Use pnpm', 'Run pnpm install, never npm.');
+    const probe = join(dirname(home), 'sqlite-probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => require('node:fs').writeSync(2, `\\nsqlite-js:${Object.keys(require.cache).filter((f) => /better-sqlite3.*\\.js$/.test(f)).length}`));",
+    );
+    const filesIn = (args: string[], input?: string) => {
+      const answer = spawnSync(process.execPath, ['--require', probe, ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+        input,
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      assert.equal(answer.status, 0, `${args.join(' ')}: ${answer.stderr}`);
+      return Number(/sqlite-js:(\d+)$/.exec(answer.stderr)?.[1]);
+    };
+    assert.ok(
+      filesIn(['-e', `require(${JSON.stringify(join(CHECKOUT, 'node_modules', 'better-sqlite3'))})`]) > 5,
+      'the probe sees the files where they are loaded',
+    );
+    const start = JSON.stringify({
+      session_id: 's1',
+      transcript_path: null,
+      cwd: repo,
+      hook_event_name: 'SessionStart',
+    });
+    assert.equal(filesIn([BIN, 'hook', 'codex', '--home', home], start), 0);
+    assert.equal(filesIn([BIN, 'get', 'use-pnpm', '--home', home]), 0);
+    assert.equal(filesIn([BIN, 'mcp', '--home', home], INITIALIZE), 0);
+  });
   it('a TUI run that reaches the plain CLI (a flag of no command) is handed to the TUI bundle', async () => {
     const home = tempHome('cli-entry-tui');
     const child = spawnInTerminal([process.execPath, join(CHECKOUT, 'bin', 'common-memory.cjs'), '--json'], {
