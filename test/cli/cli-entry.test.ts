@@ -31,6 +31,32 @@ const INITIALIZE = `${JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-entry', version: '0' } },
 })}\n`;
 
+/**
+ * A data home with one entry in a repository, and a run of node in that repository with a preload
+ * that writes `probe:<value of expression>` to stderr at exit: what a process loaded, seen from inside.
+ */
+function withExitProbe(name: string, expression: string) {
+  const home = tempHome(`cli-entry-${name}`);
+  const repo = gitRepo(home, 'repo');
+  writeEntry(projectRoot(repo), 'use-pnpm', 'Use pnpm', 'Run pnpm install, never npm.');
+  const probe = join(dirname(home), `${name}-probe.cjs`);
+  writeFileSync(
+    probe,
+    `process.on('exit', () => require('node:fs').writeSync(2, '\\nprobe:' + String(${expression})));`,
+  );
+  const reported = (args: string[], input?: string) => {
+    const answer = spawnSync(process.execPath, ['--require', probe, ...args], {
+      cwd: repo,
+      encoding: 'utf8',
+      input,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    assert.equal(answer.status, 0, `${args.join(' ')}: ${answer.stderr}`);
+    return /probe:(\S+)$/.exec(answer.stderr)?.[1];
+  };
+  return { home, repo, reported };
+}
+
 /** What bin/code-cache.cjs makes of a CLI bundle's cache, asked in a plain Node as the bin is started. */
 function cacheState(dir: string, name = 'main.cjs'): 'accepted' | 'rejected' | 'none' {
   const loader = JSON.stringify(join(dir, 'bin', 'code-cache.cjs'));
@@ -224,23 +250,8 @@ describe('the bin loads the bundle a run needs', () => {
 
   it('`get`, `sessions` and `memory review` build no zod schema: zod is never evaluated in their process', () => {
     // zod sets globalThis.__zod_globalConfig when its core is evaluated; a preload reports it at exit.
-    const home = tempHome('cli-entry-zod');
-    const repo = gitRepo(home, 'repo');
-    writeEntry(projectRoot(repo), 'use-pnpm', 'Use pnpm', 'Run pnpm install, never npm.');
-    const probe = join(dirname(home), 'zod-probe.cjs');
-    writeFileSync(
-      probe,
-      "process.on('exit', () => require('node:fs').writeSync(2, `zod:${globalThis.__zod_globalConfig ? 'yes' : 'no'}`));",
-    );
-    const zodIn = (args: string[]) => {
-      const answer = spawnSync(process.execPath, ['--require', probe, BIN, ...args, '--home', home], {
-        cwd: repo,
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '' },
-      });
-      assert.equal(answer.status, 0, `${args.join(' ')}: ${answer.stderr}`);
-      return /zod:(yes|no)$/.exec(answer.stderr)?.[1];
-    };
+    const { home, reported } = withExitProbe('zod', 'globalThis.__zod_globalConfig ? "yes" : "no"');
+    const zodIn = (args: string[]) => reported([BIN, ...args, '--home', home]);
     assert.equal(zodIn(['memory', 'sync']), 'yes', 'the probe sees zod where a command loads it');
     assert.equal(zodIn(['get', 'use-pnpm']), 'no');
     assert.equal(zodIn(['get', 'use-pnpm', '--json']), 'no');
@@ -250,24 +261,11 @@ describe('the bin loads the bundle a run needs', () => {
   });
   it("a hook, `get` and `mcp` load better-sqlite3's JavaScript from their bundle, not a file of it from node_modules", () => {
     // Loaded from node_modules it was a dozen files resolved and compiled at every start (4–5.6 ms of a hook).
-    const home = tempHome('cli-entry-sqlite');
-    const repo = gitRepo(home, 'repo');
-    writeEntry(projectRoot(repo), 'use-pnpm', 'Use pnpm', 'Run pnpm install, never npm.');
-    const probe = join(dirname(home), 'sqlite-probe.cjs');
-    writeFileSync(
-      probe,
-      "process.on('exit', () => require('node:fs').writeSync(2, `\\nsqlite-js:${Object.keys(require.cache).filter((f) => /better-sqlite3.*\\.js$/.test(f)).length}`));",
+    const { home, repo, reported } = withExitProbe(
+      'sqlite',
+      'Object.keys(require.cache).filter((f) => /better-sqlite3.*\\.js$/.test(f)).length',
     );
-    const filesIn = (args: string[], input?: string) => {
-      const answer = spawnSync(process.execPath, ['--require', probe, ...args], {
-        cwd: repo,
-        encoding: 'utf8',
-        input,
-        env: { ...process.env, NODE_OPTIONS: '' },
-      });
-      assert.equal(answer.status, 0, `${args.join(' ')}: ${answer.stderr}`);
-      return Number(/sqlite-js:(\d+)$/.exec(answer.stderr)?.[1]);
-    };
+    const filesIn = (args: string[], input?: string) => Number(reported(args, input));
     assert.ok(
       filesIn(['-e', `require(${JSON.stringify(join(CHECKOUT, 'node_modules', 'better-sqlite3'))})`]) > 5,
       'the probe sees the files where they are loaded',
