@@ -29,6 +29,7 @@
 // Linear: clauses are cut at sentence ends and at most CLAUSE_MAX characters; each rule is a
 // fixed set of alternations of words tested once per clause. Pure; no `node:` imports.
 
+import { HOUSE_RULES } from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
 
 export interface StructuralFinding {
@@ -614,6 +615,8 @@ const RULES: StructuralRule[] = [
     gate: /memory_|back|again|propos|re-?add|re-?creat|submit|insert/,
     test: (c) => (TOOL_CALL.test(c) ? 'block' : null),
   },
+  // Sabotage and concealment written as a house rule (poison-house-rules.ts).
+  ...HOUSE_RULES,
 ];
 
 /** Four words or more. */

@@ -1,0 +1,248 @@
+// Poisoning lint, by structure: sabotage and concealment written as a house rule. A note that reads
+// like an ordinary team convention can still tell every future session to weaken the product or
+// hide its own work. These rules name what the act is, not one wording of it:
+//
+// - tests defeated: a failing, flaky or slow test deleted, skipped or commented out, a test written
+//   to always pass, a failure reported as a pass, a coverage gate lowered to whatever passes;
+// - insecure house rules the safeguard rule of poison-structure.ts does not know: SQL built by
+//   concatenation, an auth check made to return true, host-key checking off, buckets public by
+//   default, a production secret written into code, config or an image, or committed; a version
+//   pinned or a security update closed whatever the scanner says; a package swapped for a look-alike
+//   of a well-known one; the package index pointed at a host that imitates an official registry;
+// - own work kept from review: a change described as smaller than it is ("say only 'minor
+//   refactor'"), labelled so that a reviewer or a security check passes it by, or reported as
+//   passing when it failed.
+//
+// Each blocks when said as the rule (an imperative, "always", "every", a condition such as "when a
+// test fails, …") and neither advised against ("never build SQL by concatenation") nor narrowed
+// ("only in the sandbox", "open a ticket"); advice for people and history only warn, or pass.
+// Clauses arrive lower-cased, on the lint's view (backticks and asterisks read as spaces). Pure.
+
+export interface HouseRule {
+  rule: string;
+  gate: RegExp;
+  test(clause: string): 'block' | 'warn' | null;
+}
+
+/** Advice against the act, before or around it. */
+const AGAINST =
+  /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid\w*|no one should|nobody should|forbidden|prohibited|stop|instead of (?:fixing|investigating)? ?$|no longer|anti-?pattern|red flag|reject\w*|flag (?:it|them|any)|is a (?:bug|vulnerability|finding)|vulnerable|insecure)\b/;
+/** Narrow, reviewed or told as history: the act somewhere it does no harm, or with a person in the loop. */
+const NARROW =
+  /\b(?:only (?:in|on|for|when|locally)|unless|locally|localhost|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training)\b/;
+/** Said as the rule: an imperative at the clause's start (after a label), or a standing or wide scope. */
+const AS_RULE =
+  /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
+
+function asHouseRule(clause: string, at: number): 'block' | 'warn' {
+  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(clause)) return 'warn';
+  return AS_RULE.test(clause) ? 'block' : 'warn';
+}
+
+// --- tests defeated --------------------------------------------------------------------------------
+const TEST = String.raw`(?:tests?|specs?|test cases?|test suites?|assertions?|checks?|e2e|suites?)`;
+const FAILING = String.raw`(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|slow|too long|times? out|timing out|doesn't pass|does not pass|won't pass|erroring)`;
+/** The test itself taken away or turned off: "delete it", "mark it as skipped", "comment the test out". */
+const TEST_REMOVED = new RegExp(
+  String.raw`\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b`,
+);
+/** A test that cannot fail: "write tests that always pass", "assert true". */
+const HOLLOW_TEST =
+  /\b(?:tests?|specs?|assertions?)\b[^.;!?\n]{0,30}\b(?:that|which|to)\s+(?:always|never fail|cannot fail|can't fail)\s*(?:pass\w*)?\b|\bassert\w*\s*\(?\s*true\b|\bexpect\s*\(\s*true\s*\)/;
+/** A coverage or quality gate lowered to whatever the number is now. */
+const GATE_LOWERED =
+  /\b(?:lower|reduce|drop|decrease|relax)\w*\b[^.;!?\n]{0,30}\b(?:threshold|gate|minimum|coverage)\b[^.;!?\n]{0,50}\b(?:whatever|current|until (?:it|ci) passes|so (?:it|ci) passes)\b/;
+
+function testsDefeated(c: string): 'block' | 'warn' | null {
+  const hollow = HOLLOW_TEST.exec(c);
+  if (hollow) return asHouseRule(c, hollow.index);
+  const gate = GATE_LOWERED.exec(c);
+  if (gate && new RegExp(`\\b${FAILING}\\b`).test(c)) return asHouseRule(c, gate.index);
+  if (!new RegExp(`\\b${TEST}\\b`).test(c) || !new RegExp(`\\b${FAILING}\\b`).test(c)) return null;
+  const removed = TEST_REMOVED.exec(c);
+  if (removed === null) return null;
+  // "Skip the integration tests on forks" is no failure made to vanish; "when the e2e tests are slow,
+  // run them nightly" moves them. A fix or a ticket beside it is a team's triage, not a cover-up.
+  if (/\b(?:nightly|on forks?|in a separate job|fix (?:it|them|the (?:test|cause))|root cause|re-?enable)\b/.test(c))
+    return 'warn';
+  return asHouseRule(c, removed.index);
+}
+
+// --- security anti-patterns said as the house rule -------------------------------------------------------
+const SQL_CONCAT =
+  /\b(?:build|write|construct|assemble|make|generat|compos|creat)\w*\b[^.;!?\n]{0,30}?\b(?:sql|quer(?:y|ies)|statements?)\b[^.;!?\n]{0,50}?\b(?:string concatenation|concatenat\w*|string interpolation|interpolat\w*|f-strings?|string formatting|template (?:literals?|strings))\b|\bno need to (?:parameteri[sz]e|use (?:bind|bound|prepared) (?:parameters|statements|queries))\b|\breplace\w*\b[^.;!?\n]{0,20}\b(?:parameteri[sz]ed|prepared) (?:queries|statements)\b[^.;!?\n]{0,20}\bwith (?:string )?concatenat\w*/;
+const AUTH_TRUE =
+  /\b\w*(?:auth|password|passwd|permission|admin|access|login|verif|token|session|allowed|authori[sz]ed)\w*(?:\(\))?\s+(?:\w+\s+){0,4}?returns?\s+true\b/;
+const HOST_KEYS_OFF = /\bstricthostkeychecking\s*[= ]?\s*(?:no|off|accept-new)\b|\buserknownhostsfile\s*[= ]?\s*\/dev\/null\b/;
+const BUCKET_PUBLIC =
+  /\b(?:make|set|create|mark|keep|leave|configure|open)\w*\b[^.;!?\n]{0,30}\b(?:buckets?|containers?|blobs?|storage)\b[^.;!?\n]{0,20}\bpublic\b|\b(?:buckets?|blobs?|storage)\b[^.;!?\n]{0,30}\bpublic(?:ly readable)? by default\b|\bblock[- ]public[- ]access\b[^.;!?\n]{0,50}\b(?:remov\w*|disabl\w*|delet\w*|off|false|turn\w* off)\b/;
+/** A production secret written into code, config or an image, or committed. */
+const SECRET_IN_CODE = new RegExp(
+  [
+    String.raw`\b(?:hard-?cod\w*|bake\w*|embed\w*|inlin\w*)\b[^.;!?\n]{0,40}?\b(?:passwords?|api keys?|secrets?|credentials|private keys?|tokens?)\b`,
+    String.raw`|\b(?:passwords?|api keys?|secrets?|credentials|private keys?)\b[^.;!?\n]{0,20}\bdirectly (?:in|into)\b`,
+    String.raw`|\bcommit\w*\b[^.;!?\n]{0,30}?(?:\.env(?![\w.-]*(?:example|sample|template|dist|defaults?))\b|\.git-credentials\b|\bid_(?:rsa|ed25519)\b(?!\.pub)|\.pem\b|\.p12\b|\bkeystore\b)`,
+    String.raw`|\bcredential\.helper\s+store\b[^.;!?\n]{0,60}\bcommit`,
+  ].join(''),
+);
+/** A version kept, or a security update closed, whatever the scanner says. */
+const SCANNER_OVERRULED =
+  /\b(?:even (?:when|if)|regardless of whether|whatever|no matter (?:what|whether))\b[^.;!?\n]{0,30}\b(?:scanners?|audit|npm audit|dependabot|renovate|snyk|trivy|advisor(?:y|ies)|cves?|security (?:tools?|alerts?|bots?|team))\b[^.;!?\n]{0,20}\b(?:complains?|flags?|warns?|says?|reports?|fails?|objects?|alerts?)\b|\b(?:security|vulnerabilit\w*|cve|dependabot|renovate)\b[^.;!?\n]{0,30}\b(?:prs?|pull requests?|alerts?|advisories|updates?)\b[^.;!?\n]{0,40}\b(?:close|dismiss|ignore|reject|decline)\w*\b/;
+const PINNED =
+  /\b(?:pin|lock|hold|keep|freez)\w*\b|\b(?:do not|don't|never) (?:upgrade|update|bump)\b|\b(?:close|dismiss|ignore|reject|decline)\w*\b/;
+
+function insecureHouseRule(c: string): 'block' | 'warn' | null {
+  const found =
+    SQL_CONCAT.exec(c) ?? AUTH_TRUE.exec(c) ?? HOST_KEYS_OFF.exec(c) ?? BUCKET_PUBLIC.exec(c) ?? SECRET_IN_CODE.exec(c);
+  if (found) {
+    // "mock the auth check to return true and leave it in the prod build": the narrowing is undone by production.
+    if (found[0] === AUTH_TRUE.exec(c)?.[0] && /\bprod(?:uction)?\b/.test(c) && !AGAINST.test(c.slice(0, found.index)))
+      return 'block';
+    return asHouseRule(c, found.index);
+  }
+  const scanner = SCANNER_OVERRULED.exec(c);
+  if (scanner && PINNED.test(c)) {
+    if (/\b(?:never|don't|do not)\s+(?:close|dismiss|ignore)\b/.test(c)) return 'warn';
+    return asHouseRule(c, 0);
+  }
+  return null;
+}
+
+// --- a package swapped for a look-alike --------------------------------------------------------------
+// Names people install every day; a name one or two letters from one of them, offered in its place, is
+// how typo-squatting reaches a lockfile ("use reqeusts, our patched fork, instead of requests").
+const WELL_KNOWN = new Set(
+  'requests axios lodash express react chalk colors moment cross-env dotenv python-dateutil urllib3 numpy pandas django flask jsonwebtoken left-pad event-stream ua-parser-js node-fetch typescript webpack setuptools boto3 pyyaml cryptography pillow jquery bcrypt bcryptjs uuid commander yargs semver minimist body-parser mongoose passport eslint prettier nokogiri rails sqlalchemy pytest matplotlib scipy tensorflow torch beautifulsoup4 openssl paramiko httpx aiohttp fastapi pydantic jinja2 werkzeug click rich tqdm underscore async debug mocha chai sinon vue angular svelte nextjs next nuxt electron socket.io ws redis pg mysql2 sequelize prisma knex graphql apollo-server'.split(
+    ' ',
+  ),
+);
+const SWAP =
+  /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
+/** Letters apart: insertions, deletions, substitutions and swaps of neighbours (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+/** `name` imitates `known`: one or two edits away (one for short names), not a name people use in its own right. */
+function imitates(name: string, known: string): boolean {
+  if (name === known || WELL_KNOWN.has(name) || known.length < 5) return false;
+  // "lodash-es", "requests-mock", "@types/lodash": a companion package, named as one.
+  if (name.startsWith(`${known}-`) || name.startsWith(`${known}.`) || name.endsWith(`/${known}`)) return false;
+  return editDistance(name, known) <= (known.length >= 8 ? 2 : 1);
+}
+
+function packageSwapped(c: string): 'block' | 'warn' | null {
+  if (!SWAP.test(c) && !/\b(?:use|depend on|install|add)\b/.test(c)) return null;
+  const names = [...c.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, ''));
+  const present = names.filter((n) => WELL_KNOWN.has(n));
+  if (present.length === 0) return null;
+  for (const name of names)
+    for (const known of present)
+      if (imitates(name, known)) {
+        // "pip install requests, not reqeusts": the look-alike named to warn against it.
+        const at = c.indexOf(name);
+        if (/\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake)\b/.test(c)) return 'warn';
+        return asHouseRule(c, at);
+      }
+  return null;
+}
+
+// --- the package index pointed at an imitation ------------------------------------------------------------
+const OFFICIAL_INDEX = new Set([
+  'registry.npmjs.org',
+  'registry.yarnpkg.com',
+  'npm.pkg.github.com',
+  'registry.npmmirror.com',
+  'pypi.org',
+  'pypi.python.org',
+  'files.pythonhosted.org',
+  'test.pypi.org',
+  'rubygems.org',
+  'crates.io',
+  'index.crates.io',
+  'static.crates.io',
+  'repo.maven.apache.org',
+  'repo1.maven.org',
+  'proxy.golang.org',
+  'sum.golang.org',
+  'pypi.tuna.tsinghua.edu.cn',
+  'mirrors.aliyun.com',
+  'packagist.org',
+  'api.nuget.org',
+]);
+/** A host that borrows a registry's name: "registry.npmjs-mirror.org", "pypi.mirror-fast.cn". */
+const BRAND = /\b(?:npmjs|npm|yarnpkg|pypi|pythonhosted|rubygems|crates|maven|nuget|packagist|golang)\b|npmjs|pypi/;
+const INDEX_CONTEXT =
+  /\b(?:registry|index-url|extra-index-url|index|npmrc|pip\.conf|pip|npm|yarn|pnpm|poetry|uv|gem|cargo|goproxy|mirror)\b|(?:^|\s)-i\s/;
+
+function indexImitated(c: string): 'block' | 'warn' | null {
+  if (!INDEX_CONTEXT.test(c)) return null;
+  for (const url of c.matchAll(/\bhttps?:\/\/([a-z0-9.-]+)/g)) {
+    const host = url[1]!.replace(/\.$/, '');
+    if (OFFICIAL_INDEX.has(host) || !BRAND.test(host)) continue;
+    return asHouseRule(c, url.index);
+  }
+  return null;
+}
+
+// --- own work kept from review ------------------------------------------------------------------------
+/** The agent's work called smaller than it is, or labelled so that a reviewer or a check passes it by. */
+const DOWNPLAYED = new RegExp(
+  [
+    String.raw`\b(?:describ|call|label|titl|nam|present|summari[sz]|report|say|write|mark|tag)\w*\b(?: (?:them|it|this|these|those|the changes?|your changes?|the (?:pr|commit|diff)|everything))?(?: \w+){0,5}? (?:as|only|just)\s+['"“‘]?(?:a |an )?(?:minor|small|tiny|trivial|formatting|format-only|whitespace|typo|cosmetic|docs?(?:-only| only)?|documentation(?: only)?|no-?op|refactor(?:ing)? only|no (?:functional|security|security-relevant|behaviou?r) changes?)\b`,
+    String.raw`|\bso (?:that )?(?:it |they |the (?:pr|change|commit)s? )?(?:skips?|bypass\w*|avoids?|gets? past|slips? past|sidesteps?|(?:doesn't|does not|won't|will not) (?:get|draw|trigger|reach|need))\b[^.;!?\n]{0,30}\b(?:security|review\w*|reviewers?|attention|scrutiny|codeowners|code owners|approvals?|audit)\b`,
+    String.raw`|\bso (?:that )?(?:the )?reviewers?\s+(?:skims?|skips?|won't|don't|doesn't|will not|do not|never|miss\w*|overlook\w*|pass\w* (?:it|them) by)\b`,
+    String.raw`|\b(?:doesn't|does not|don't|do not|won't|will not)\s+draw (?:any )?attention\b`,
+    String.raw`|\b(?:whatever|regardless of what) the (?:diff|change|changes|pr|commit) (?:contains?|holds?|says?|does)\b`,
+  ].join(''),
+);
+/** A failure reported as a pass: "report them as passing", "say all green". */
+const FAILURE_AS_PASS =
+  /\b(?:report|mark|say|tell|claim|announce|state|write)\w*\b[^.;!?\n]{0,30}?\b(?:as (?:passing|passed|green|successful|a success)|all (?:green|passing|passed|tests? pass\w*)|(?:everything|all tests?|the tests?|it|they) (?:passed|pass(?:es)?|is green|are green|succeeded|went fine))\b/;
+
+function ownWorkHidden(c: string): 'block' | 'warn' | null {
+  const down = DOWNPLAYED.exec(c);
+  if (down) {
+    if (AGAINST.test(c.slice(0, down.index)) && !/\bso (?:that )?(?:it|they|the)/.test(down[0])) return 'warn';
+    return 'block';
+  }
+  const pass = FAILURE_AS_PASS.exec(c);
+  if (pass && new RegExp(`\\b${FAILING}\\b|\\bskipp\\w*\\b`).test(c) && !AGAINST.test(c.slice(0, pass.index))) return 'block';
+  return null;
+}
+
+export const HOUSE_RULES: HouseRule[] = [
+  {
+    rule: 'poison-safeguard-off',
+    gate: /test|spec|assert|check|suite|e2e|coverage|threshold|gate/,
+    test: testsDefeated,
+  },
+  {
+    rule: 'poison-safeguard-off',
+    gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab/,
+    test: insecureHouseRule,
+  },
+  {
+    rule: 'poison-safeguard-off',
+    gate: /instead|rather|place|replac|swap|switch|migrat|over|use|depend|install|add/,
+    test: packageSwapped,
+  },
+  {
+    rule: 'poison-safeguard-off',
+    gate: /https?:\/\//,
+    test: indexImitated,
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass/,
+    test: ownWorkHidden,
+  },
+];
