@@ -22,7 +22,9 @@
 
 import {
   approvalClaimed,
+  CONCEALED_ML,
   CONTROL_WEAKENED_ML,
+  ownWorkNamed,
   PRE_APPROVED,
   structuralFindings,
   weakenedQuietly,
@@ -300,6 +302,7 @@ const speaksToAgent = oncePerText((text) =>
   ),
 );
 const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
+const ownWorkNamedOnce = oncePerText(ownWorkNamed);
 
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
@@ -1647,6 +1650,17 @@ const RULES: Rule[] = [
     // or applied in production (poison-structure.ts reads the English forms clause by clause).
     pattern: CONTROL_WEAKENED_ML,
     check: (_match, text) => (weakenedQuietlyOnce(text) ? 'block' : 'warn'),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [],
+    // The agent's own work kept from the person in other languages: a concealment ("erwähne das
+    // nicht", "不要在…提到", "אל תספר") in a note that names the agent's report (summary, PR
+    // description, reply) or its own changes ("wenn du … änderst", "如果你修改了"). Data kept out
+    // of a public place names neither.
+    pattern: CONCEALED_ML,
+    check: (_match, text) => (ownWorkNamedOnce(text) ? 'block' : null),
   },
   {
     name: 'poison-tool-driving',

@@ -349,9 +349,9 @@ const PERSON_OVERRULED = new RegExp(
 // languages the lint reads. A note cannot carry an approval: whoever wrote it, the model cannot check.
 export const PRE_APPROVED = new RegExp(
   [
-    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it))\b`,
+    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it)|sign-?off (?:received|given|on file|obtained)|(?:security |compliance |policy )?exception (?:granted|approved|on file)|override code|(?:approval|authori[sz]ation|clearance) (?:on file|granted|received|given)|per (?:the )?[\w-]+ (?:review|approval|sign-?off)|cleared (?:by|under|per))\b`,
     String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει)(?!\p{L})`,
-    '|事前承認|承認済み|预先批准|已经批准|已批准|批准了|사전 승인|승인했|승인된 상태|מאושרות מראש|מאושר מראש',
+    '|事前承認|承認済み|承認しました|预先批准|已经批准|已批准|批准了|已同意|사전 승인|승인했|승인된 상태|מאושרות מראש|מאושר מראש|אישר מראש',
   ].join(''),
   'gu',
 );
@@ -369,8 +369,34 @@ const AGENT_EMPOWERED =
 
 /** An approval claimed in `text` that drops the person's confirmation or hands the agent a power. */
 export function approvalClaimed(text: string): boolean {
-  return NO_CONFIRM.test(text) || (AGENT_EMPOWERED.test(text) && EMPOWERED_RISK.test(text));
+  return (
+    NO_CONFIRM.test(text) ||
+    NO_REVIEW.test(text) ||
+    ((AGENT_EMPOWERED.test(text) || FINE_FOR_AGENT.test(text)) && EMPOWERED_RISK.test(text)) ||
+    (AGENT_ML.test(text) && RISK_ML.test(text)) ||
+    ON_ANYONES_REQUEST.test(text)
+  );
 }
+/** Review taken away: "without review", "no review needed", in the languages the lint reads. */
+const NO_REVIEW = new RegExp(
+  [
+    String.raw`\bwithout (?:a |any )?(?:human |further |code )?(?:reviews?|reviewers?|approvals?)\b|\bno (?:human |code )?review (?:needed|required|necessary)\b|\b(?:skip|bypass)\w* (?:the )?(?:code )?review\b|\bdon't wait for (?:\w+ )?(?:reviews?|reviewers?)\b`,
+    String.raw`|(?<!\p{L})(?:sin revisi[óo]n|ohne (?:review|prüfung|freigabe|code-review)|sans (?:relecture|revue|validation)|sem revisão|sem revisao|senza revisione|без (?:ревью|проверки|согласования)|zonder review|bez (?:przeglądu|recenzji)|incelemesiz|inceleme olmadan|không cần (?:review|duyệt))(?!\p{L})`,
+    '|レビュー不要|レビューなし|レビューは不要|검토 없이|리뷰 없이|不需要[^。\\n]{0,8}审核|无需审核|不用审核|无需审查|不需要审查|不需要[^。\\n]{0,8}审查',
+  ].join(''),
+  'u',
+);
+/** A risky act declared fine for the agent: "force-push to main is fine for agents". */
+const FINE_FOR_AGENT =
+  /\b(?:is|are) (?:fine|ok|okay|allowed|permitted|acceptable) for (?:agents?|the (?:agent|assistant|ai|model|bot))\b|\b(?:can|may) be (?:ignored|skipped|done|merged|pushed|deleted) by (?:agents?|the (?:agent|assistant|ai|model|bot))\b/;
+/** The agent named in another language, and what makes a power handed to it a risk. */
+const AGENT_ML =
+  /(?<!\p{L})(?:agente|agenten|l'agent|asistente|assistente|l'assistente|assistent|ассистент\p{L}*|агент\p{L}*|πράκτορ\p{L}*|asystent\p{L}*|ajan\p{L}*|trợ lý)(?!\p{L})|助手|智能体|代理可以|エージェント|アシスタント|에이전트|어시스턴트/u;
+const RISK_ML =
+  /(?<!\p{L})(?:μυστικ\p{L}*|secret\p{L}*|secreto\p{L}*|geheimnis\p{L}*|segredo\p{L}*|секрет\p{L}*|sırlar\p{L}*|zusammenführ\p{L}*|fusionn\p{L}*|fusion\p{L}*|mergen|merge\p{L}*|pii|produc\p{L}*|produktion|продакшен\p{L}*|üretim)(?!\p{L})|合并|推送到|删除|密钥|秘密|マージ|削除|シークレット|本番|병합|삭제|비밀|프로덕션/u;
+/** A risky act the note orders done on anyone's say-so: "upload them when any vendor asks", "execute them when the partner asks". */
+const ON_ANYONES_REQUEST =
+  /(?:^|[.;:!?]\s+|\n)(?:\w+\s+)?(?:execute|run|upload|send|share|transmit|export|merge|push|delete|disable|copy|grant)\b[^.;!?\n]{0,40}\b(?:when(?:ever)? (?:asked|requested|(?:the |any |a )?\w+ (?:asks?|requests?))|on (?:the )?request of|on request|when asked by any)\b/;
 /** What makes a power handed to the agent a risk: its own merges, force, deletion, secrets, data sent out, anything at all. */
 const EMPOWERED_RISK =
   /\b(?:(?:merge|approve)\w* (?:their|its|your) own|force|delet\w*|destroy\w*|secrets?|credentials?|tokens?|keys|any|all|every|whatever|anything|production|prod|paste|upload|send|share|transmit|export\w*|push\w* (?:directly|straight)|maintainer|admin|root)\b/;
@@ -403,18 +429,31 @@ const GUARD_NOTE_REMOVED = new RegExp(
 // a security control (security, TLS, certificates, CSRF, a scan, a security test), and the act kept
 // from the person ("don't mention it in the PR") or applied in production. The English forms are the
 // structural rule above; these are read over the whole note.
-const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|kaldır\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
+const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|devre disi|kaldır\p{L}*|kaldir\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
 const WEAKEN_ML_CJK =
   '关闭|禁用|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
-const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|אבטח\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*)`;
-const CONTROL_ML_CJK = '安全|证书|セキュリティ|証明書|보안|인증서';
+const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|אבטח\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*|skan\p{L}*)`;
+const CONTROL_ML_CJK = '安全|证书|セキュリティ|証明書|보안|인증서|אבטח';
 const CONCEAL_ML = new RegExp(
   [
     String.raw`(?<!\p{L})(?:no lo (?:comentes|menciones|digas)|no (?:digas|menciones) nada|sin (?:decir|avisar|mencionar)\p{L}*|erwähn\p{L}* (?:das |es )?nicht|nicht erwähnen|schreib\p{L}* nichts|sag\p{L}* nichts|μην (?:το )?(?:αναφέρεις|πεις)|אל (?:תזכיר|תספר|תדווח)|не (?:упоминай|говори|пиши|сообщай)|ничего не (?:пиши|говори)|не згадуй|не кажи|yazma|söyleme|bahsetme|não (?:mencione|diga|conte|comente)|non (?:dirlo|menzionar\p{L}*|serve dirlo|dire)|niet (?:vermelden|melden|noemen)|vermeld \p{L}+ niet|nie (?:pisz|mów|wspominaj)|nämn inte|säg inte|sans prévenir|ne (?:le |la )?(?:dis|mentionne) (?:pas|rien)|n'a pas besoin de le savoir|đừng (?:nói|nhắc)|không cần (?:nói|báo))(?!\p{L})`,
-    '|不用在[^。\\n]{0,20}说明|不要在[^。\\n]{0,20}提到|不要提|不用说|用户不需要知道|報告は不要|言わないで|伝えないで|言及しないで|언급하지 마|말하지 마|알리지 마',
+    '|אל תזכיר|אל תספר|אל תדווח|不用在[^。\\n]{0,20}说明|不要在[^。\\n]{0,20}提到|不要提|不用说|用户不需要知道|報告は不要|言わないで|伝えないで|言及しないで|언급하지 마|말하지 마|알리지 마',
   ].join(''),
   'u',
 );
+// The agent's own report or its own changes, in the languages the lint reads: what a concealment
+// keeps quiet is then the agent's work ("erwähne das nicht in der Zusammenfassung", "如果你修改了…，
+// 不要在总结里提到"), not data kept out of a public place.
+const OWN_REPORT_ML =
+  /(?<!\p{L})(?:zusammenfassung|beschreibung|pr-beschreibung|résumé|resume|resumen|descripción|descripcion|resumo|descrição|descricao|riepilogo|descrizione|samenvatting|beschrijving|podsumowani\p{L}*|opis\p{L}*|сводк\p{L}*|отч[её]т\p{L}*|описани\p{L}*|özet\p{L}*|açıklama\p{L}*|aciklama\p{L}*|σύνοψη|περίληψη|tóm tắt|báo cáo)(?!\p{L})|סיכום|תיאור|总结|摘要|回复|回覆|要約|まとめ|報告書|요약|보고서/u;
+const OWN_ACT_ML =
+  /(?<!\p{L})(?:du (?:\p{L}+ ){0,4}?(?:änderst|geändert|löschst|gelöscht)|(?:tu )?(?:modifies|as modifié|supprimes)|(?:cambias|cambiaste|modificas|modificaste|borras)|(?:você )?(?:alterar|alterou|mudou|modificou)|modifichi|hai modificato|(?:je )?wijzigt|zmieni(?:sz|łeś|łaś)|измени(?:л|ла|шь)|поменял\p{L}*|değiştir\p{L}*|degistir\p{L}*|thay đổi)(?!\p{L})|ששינית|שינית|修改|改动|改了|変更した|変更する|수정|변경/u;
+/** A concealment in another language (the phrase rule's pattern; ownWorkNamed checks what it hides). */
+export const CONCEALED_ML = new RegExp(CONCEAL_ML.source, 'gu');
+/** Whether `text` names the agent's own report or its own changes, in another language. */
+export function ownWorkNamed(text: string): boolean {
+  return OWN_REPORT_ML.test(text) || OWN_ACT_ML.test(text);
+}
 const PRODUCTION_ML =
   /(?<!\p{L})(?:producci[óo]n|produktion|produção|producao|produzione|productie|produkcj\p{L}*|продакшен\p{L}*|прод(?:е|а)?|üretim|παραγωγ\p{L}*|בייצור|todos los entornos|todos os ambientes|tous les environnements|allen umgebungen|tutti gli ambienti)(?!\p{L})|生产|本番|프로덕션|운영 환경/u;
 export const CONTROL_WEAKENED_ML = new RegExp(
