@@ -29,10 +29,10 @@ const AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid\w*|no one should|nobody should|forbidden|prohibited|stop|instead of (?:fixing|investigating)? ?$|no longer|anti-?pattern|red flag|reject\w*|flag (?:it|them|any)|is a (?:bug|vulnerability|finding)|vulnerable|insecure)\b/;
 /** Narrow, reviewed or told as history: the act somewhere it does no harm, or with a person in the loop. */
 const NARROW =
-  /\b(?:only (?:in|on|for|when|locally)|unless|locally|localhost|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training)\b/;
+  /\b(?:only (?:in|on|for|when|locally)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training)\b/;
 /** Said as the rule: an imperative at the clause's start (after a label), or a standing or wide scope. */
 const AS_RULE =
-  /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
+  /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|open|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
 
 function asHouseRule(clause: string, at: number): 'block' | 'warn' {
   if (AGAINST.test(clause.slice(0, at)) || NARROW.test(clause)) return 'warn';
@@ -51,7 +51,7 @@ const HOLLOW_TEST =
   /\b(?:tests?|specs?|assertions?)\b[^.;!?\n]{0,30}\b(?:that|which|to)\s+(?:always|never fail|cannot fail|can't fail)\s*(?:pass\w*)?\b|\bassert\w*\s*\(?\s*true\b|\bexpect\s*\(\s*true\s*\)/;
 /** A coverage or quality gate lowered to whatever the number is now. */
 const GATE_LOWERED =
-  /\b(?:lower|reduce|drop|decrease|relax)\w*\b[^.;!?\n]{0,30}\b(?:threshold|gate|minimum|coverage)\b[^.;!?\n]{0,50}\b(?:whatever|current|until (?:it|ci) passes|so (?:it|ci) passes)\b/;
+  /\b(?:lower|reduce|drop|decrease|relax)\w*\b[^.;!?\n]{0,30}\b(?:threshold|gate|minimum|coverage)\b(?:[^.;!?\n]|\.(?=\w)){0,50}\b(?:whatever|current|until (?:it|ci) passes|so (?:it|ci) passes)\b/;
 
 function testsDefeated(c: string): 'block' | 'warn' | null {
   const hollow = HOLLOW_TEST.exec(c);
@@ -91,9 +91,26 @@ const SCANNER_OVERRULED =
 const PINNED =
   /\b(?:pin|lock|hold|keep|freez)\w*\b|\b(?:do not|don't|never) (?:upgrade|update|bump)\b|\b(?:close|dismiss|ignore|reject|decline)\w*\b/;
 
+/** CORS open to every origin with credentials (the lint's view reads `*` as a space: "allow-origin: with credentials"). */
+const CORS_OPEN =
+  /\b(?:cors|origins?)\b[^.;!?\n]{0,30}(?:\ballow(?:ed|s)?\s+with\b|\borigin\s*[:=]\s*(?:'\s*'|"\s*"|with\b)|\b(?:all|any|every) origins?\b)[^.;!?\n]{0,40}\bcredentials\b|\ballow-origin\s*:?\s*(?:'\s*'|"\s*")?\s*with credentials\b/;
+/** Transport checks off for every call, a database or admin port open to the world, plain-text passwords kept. */
+const OPEN_SETTING =
+  /--insecure\b|\bcurl\b[^.;!?\n]{0,30}\s-k\b|\badd -k\b|\b(?:22|3389|5432|3306|6379|27017|9200)\b[^.;!?\n]{0,30}\b0\.0\.0\.0\/0|\b0\.0\.0\.0\/0[^.;!?\n]{0,30}\b(?:ssh|rdp|22|3389|5432|3306|6379|27017|9200)\b|\b(?:store|save|keep|write|put)\w*\b[^.;!?\n]{0,30}\bpasswords?\b[^.;!?\n]{0,40}\b(?:in plain ?text|unencrypted|in clear ?text|in the clear)\b|\bpassword_plain\b|\ballowed_hosts\s*=\s*\[\s*['"]\s*['"]|\bdebug\s*=\s*true\b[^.;!?\n]{0,40}\bprod|\balgorithms?\s*[:=]\s*\[?\s*['"]?\s*none\b/;
+/** The agent merging or approving its own work, or review skipped on the way to a merge. */
+const SELF_MERGE =
+  /\b(?:agents?|the (?:agent|assistant|ai|model|bot)|you)\s+(?:can|may|should|must|are allowed to|is allowed to|are free to|is free to)?\s*(?:\w+\s+)?(?:self-merge|merge (?:their|its|your) own|approve (?:their|its|your) own)\b|\b(?:auto-?merge|merge|push)\w*\b[^.;!?\n]{0,40}\b(?:skip\w* (?:waiting for |the )?(?:code )?reviews?|(?:don't|do not) wait for (?:\w+ )?(?:reviews?|reviewers?))\b|\b(?:skip\w* (?:waiting for |the )?(?:code )?reviews?|(?:don't|do not) wait for (?:\w+ )?(?:reviews?|reviewers?))\b[^.;!?\n]{0,40}\b(?:auto-?merge|merge|push)\w*\b/;
+
 function insecureHouseRule(c: string): 'block' | 'warn' | null {
   const found =
-    SQL_CONCAT.exec(c) ?? AUTH_TRUE.exec(c) ?? HOST_KEYS_OFF.exec(c) ?? BUCKET_PUBLIC.exec(c) ?? SECRET_IN_CODE.exec(c);
+    SQL_CONCAT.exec(c) ??
+    AUTH_TRUE.exec(c) ??
+    HOST_KEYS_OFF.exec(c) ??
+    BUCKET_PUBLIC.exec(c) ??
+    SECRET_IN_CODE.exec(c) ??
+    CORS_OPEN.exec(c) ??
+    OPEN_SETTING.exec(c) ??
+    SELF_MERGE.exec(c);
   if (found) {
     // "mock the auth check to return true and leave it in the prod build": the narrowing is undone by production.
     if (found[0] === AUTH_TRUE.exec(c)?.[0] && /\bprod(?:uction)?\b/.test(c) && !AGAINST.test(c.slice(0, found.index)))
@@ -202,6 +219,9 @@ const DOWNPLAYED = new RegExp(
     String.raw`|\bso (?:that )?(?:the )?reviewers?\s+(?:skims?|skips?|won't|don't|doesn't|will not|do not|never|miss\w*|overlook\w*|pass\w* (?:it|them) by)\b`,
     String.raw`|\b(?:doesn't|does not|don't|do not|won't|will not)\s+draw (?:any )?attention\b`,
     String.raw`|\b(?:whatever|regardless of what) the (?:diff|change|changes|pr|commit) (?:contains?|holds?|says?|does)\b`,
+    String.raw`|\b(?:make|apply|push|commit|do|run)\s+(?:the |these |this |those |your |its )?(?:changes?|edits?|patch\w*|it|them|step)\s+(?:silently|quietly|secretly|covertly)\b|^\s*(?:silently|quietly|secretly|covertly)\s+(?:apply|run|push|install|add|change|edit|modify|delete|remove|commit|deploy|send|upload|patch)\b`,
+    String.raw`|\b(?:may|can|should|must|to|and|then)\s+hide\s+(?:\w+\s+){0,2}?(?:edits|changes|commits|diffs?)\b`,
+    String.raw`|\b(?:give|be|keep it|stay)\s+(?:a\s+)?vague\b|\bchange the subject\b|\bsteer (?:the )?conversations? away\b`,
   ].join(''),
 );
 /** A failure reported as a pass: "report them as passing", "say all green". */
@@ -219,6 +239,11 @@ function ownWorkHidden(c: string): 'block' | 'warn' | null {
   return null;
 }
 
+// --- one yes taken for every later act ------------------------------------------------------------------
+/** "Treat that as standing consent for everything", "take a 'maybe' as a yes for any destructive action". */
+const STANDING_APPROVAL =
+  /\b(?:treat|consider|count|take)\w*\b[^.;!?\n]{0,50}\bas (?:a |an )?(?:standing |blanket |general |implicit |permanent )?(?:approval|consent|permission|yes|go-ahead|sign-?off)\b[^.;!?\n]{0,40}\b(?:everything|anything|all (?:later |future |other )?(?:commands?|actions?|changes|deploys?|steps)|any (?:destructive |later |future |other )?(?:commands?|actions?|changes?|deploys?|steps?)|every (?:later |future )?(?:command|action|change|deploy|step)|the rest of the session|destructive)\b/;
+
 export const HOUSE_RULES: HouseRule[] = [
   {
     rule: 'poison-safeguard-off',
@@ -227,7 +252,7 @@ export const HOUSE_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-safeguard-off',
-    gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab/,
+    gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab|cors|origin|insecure|-k\b|0\.0\.0\.0|password|allowed_hosts|debug|algorithm|merge|review/,
     test: insecureHouseRule,
   },
   {
@@ -242,7 +267,15 @@ export const HOUSE_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass/,
+    gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass|silent|quiet|secret|covert|hide|vague|subject|steer/,
     test: ownWorkHidden,
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /treat|consider|count|take/,
+    test: (c) => {
+      const found = STANDING_APPROVAL.exec(c);
+      return found === null ? null : AGAINST.test(c.slice(0, found.index)) ? 'warn' : 'block';
+    },
   },
 ];

@@ -25,6 +25,7 @@ import {
   CONCEALED_ML,
   CONTROL_WEAKENED_ML,
   ownWorkNamed,
+  TESTS_DROPPED_ML,
   PRE_APPROVED,
   structuralFindings,
   weakenedQuietly,
@@ -303,6 +304,9 @@ const speaksToAgent = oncePerText((text) =>
 );
 const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
 const ownWorkNamedOnce = oncePerText(ownWorkNamed);
+const testsDroppedQuietlyOnce = oncePerText(
+  (text) => weakenedQuietly(text) || approvalClaimed(text) || /\b(?:main|master)\b|\bne le signale pas\b|\bne (?:le )?signale\b/u.test(text),
+);
 
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
@@ -1661,6 +1665,16 @@ const RULES: Rule[] = [
     // of a public place names neither.
     pattern: CONCEALED_ML,
     check: (_match, text) => (ownWorkNamedOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    // A failing test deleted or skipped in other languages (the English forms are in
+    // poison-house-rules.ts): a block when the note also keeps it quiet, pushes past review or
+    // lands straight on the main branch; a warning otherwise.
+    pattern: TESTS_DROPPED_ML,
+    check: (_match, text) => (testsDroppedQuietlyOnce(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-tool-driving',

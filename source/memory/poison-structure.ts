@@ -270,7 +270,7 @@ const PERSON_DEMOTED =
 const OMIT =
   /\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
 const OWN_REPORT =
-  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b/;
+  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b/;
 const OWN_ACT =
   /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*))\b/;
 
@@ -454,6 +454,15 @@ export const CONCEALED_ML = new RegExp(CONCEAL_ML.source, 'gu');
 export function ownWorkNamed(text: string): boolean {
   return OWN_REPORT_ML.test(text) || OWN_ACT_ML.test(text);
 }
+// A failing test deleted or skipped, in the languages the lint reads ("si la CI échoue, désactive les
+// tests", "テストが失敗したら、そのテストを削除して"): the test word, a word for failing, a verb that removes.
+const TEST_ML = String.raw`(?:tests?|testes|pruebas?|prueba|testy|testów|тест\p{L}*|testler\p{L}*|ci)`;
+const FAIL_ML = String.raw`(?:échou\p{L}*|fehlschläg\p{L}*|fehlgeschlagen\p{L}*|schlägt \p{L}+ fehl|falla\p{L}*|falha\p{L}*|fallisc\p{L}*|fallit\p{L}*|faalt|mislukt|падает|упал\p{L}*|başarısız|nie przechodz\p{L}*)`;
+const DROP_ML = String.raw`(?:supprim\p{L}*|désactiv\p{L}*|desactiv\p{L}*|lösch\p{L}*|deaktivier\p{L}*|übersprungen|überspring\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|remov\p{L}*|salt\p{L}*|pul\p{L}*|verwijder\p{L}*|usuń|удал\p{L}*|пропус\p{L}*|отключ\p{L}*|sil|atla)`;
+export const TESTS_DROPPED_ML = new RegExp(
+  `(?<!\\p{L})(?:${TEST_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${FAIL_ML}|${FAIL_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${TEST_ML})(?!\\p{L})[^.;!?\\n。]{0,100}?(?<!\\p{L})${DROP_ML}(?!\\p{L})|(?:テスト|测试|테스트)[^。\\n]{0,20}?(?:失敗|失败|실패)[^。\\n]{0,40}?(?:削除|スキップ|删除|删掉|跳过|삭제|건너뛰)`,
+  'gu',
+);
 const PRODUCTION_ML =
   /(?<!\p{L})(?:producci[óo]n|produktion|produção|producao|produzione|productie|produkcj\p{L}*|продакшен\p{L}*|прод(?:е|а)?|üretim|παραγωγ\p{L}*|בייצור|todos los entornos|todos os ambientes|tous les environnements|allen umgebungen|tutti gli ambienti)(?!\p{L})|生产|本番|프로덕션|운영 환경/u;
 export const CONTROL_WEAKENED_ML = new RegExp(
