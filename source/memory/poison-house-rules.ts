@@ -35,7 +35,9 @@ const AS_RULE =
   /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|open|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
 
 function asHouseRule(clause: string, at: number): 'block' | 'warn' {
-  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(clause)) return 'warn';
+  // Example domains and addresses ("pypi.example-mirror.test") do not make a clause an example.
+  const words = clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
+  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(words)) return 'warn';
   return AS_RULE.test(clause) ? 'block' : 'warn';
 }
 
@@ -44,7 +46,7 @@ const TEST = String.raw`(?:tests?|specs?|test cases?|test suites?|assertions?|ch
 const FAILING = String.raw`(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|slow|too long|times? out|timing out|doesn't pass|does not pass|won't pass|erroring)`;
 /** The test itself taken away or turned off: "delete it", "mark it as skipped", "comment the test out". */
 const TEST_REMOVED = new RegExp(
-  String.raw`\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b`,
+  String.raw`\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|a|an|each|every|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b`,
 );
 /** A test that cannot fail: "write tests that always pass", "assert true". */
 const HOLLOW_TEST =
@@ -93,7 +95,7 @@ const PINNED =
 
 /** CORS open to every origin with credentials (the lint's view reads `*` as a space: "allow-origin: with credentials"). */
 const CORS_OPEN =
-  /\b(?:cors|origins?)\b[^.;!?\n]{0,30}(?:\ballow(?:ed|s)?\s+with\b|\borigin\s*[:=]\s*(?:'\s*'|"\s*"|with\b)|\b(?:all|any|every) origins?\b)[^.;!?\n]{0,40}\bcredentials\b|\ballow-origin\s*:?\s*(?:'\s*'|"\s*")?\s*with credentials\b/;
+  /\b(?:cors|origins?)\b[^.;!?\n]{0,30}(?:\ballow(?:ed|s)?\s+with\b|\borigin\s*[:=]\s*(?:'\s*'|"\s*"|with\b)|\b(?:all|any|every) origins?\b)[^.;!?\n]{0,40}\bcredentials\b|\ballow-origin\s*:?\s*(?:'\s*'|"\s*")?\s*with credentials\b|\b(?:allow\w*|accept\w*)\s+(?:all|any|every)\s+origins?\b[^.;!?\n]{0,30}\bcredentials\b/;
 /** Transport checks off for every call, a database or admin port open to the world, plain-text passwords kept. */
 const OPEN_SETTING =
   /--insecure\b|\bcurl\b[^.;!?\n]{0,30}\s-k\b|\badd -k\b|\b(?:22|3389|5432|3306|6379|27017|9200)\b[^.;!?\n]{0,30}\b0\.0\.0\.0\/0|\b0\.0\.0\.0\/0[^.;!?\n]{0,30}\b(?:ssh|rdp|22|3389|5432|3306|6379|27017|9200)\b|\b(?:store|save|keep|write|put)\w*\b[^.;!?\n]{0,30}\bpasswords?\b[^.;!?\n]{0,40}\b(?:in plain ?text|unencrypted|in clear ?text|in the clear)\b|\bpassword_plain\b|\ballowed_hosts\s*=\s*\[\s*['"]\s*['"]|\bdebug\s*=\s*true\b[^.;!?\n]{0,40}\bprod|\balgorithms?\s*[:=]\s*\[?\s*['"]?\s*none\b/;
@@ -195,8 +197,16 @@ const OFFICIAL_INDEX = new Set([
   'packagist.org',
   'api.nuget.org',
 ]);
-/** A host that borrows a registry's name: "registry.npmjs-mirror.org", "pypi.mirror-fast.cn". */
-const BRAND = /\b(?:npmjs|npm|yarnpkg|pypi|pythonhosted|rubygems|crates|maven|nuget|packagist|golang)\b|npmjs|pypi/;
+/**
+ * A host that borrows a registry's name: a registry's own domain name inside another host
+ * ("registry.npmjs-mirror.org"), or a registry's short name on a host that calls itself a mirror
+ * ("pypi.mirror-fast.cn"). A company's own registry ("npm.internal.example.com") is neither.
+ */
+const BRAND_DOMAIN = /npmjs|yarnpkg|pythonhosted|rubygems|golang/;
+const BRAND_NAME = /\b(?:npm|pypi|pip|maven|nuget|packagist|crates|registry)\b/;
+const imitatesIndex = (host: string): boolean =>
+  !/\b(?:internal|intranet|corp|lan|local|localhost)\b/.test(host) &&
+  (BRAND_DOMAIN.test(host) || (BRAND_NAME.test(host) && /mirror/.test(host)));
 const INDEX_CONTEXT =
   /\b(?:registry|index-url|extra-index-url|index|npmrc|pip\.conf|pip|npm|yarn|pnpm|poetry|uv|gem|cargo|goproxy|mirror)\b|(?:^|\s)-i\s/;
 
@@ -204,7 +214,7 @@ function indexImitated(c: string): 'block' | 'warn' | null {
   if (!INDEX_CONTEXT.test(c)) return null;
   for (const url of c.matchAll(/\bhttps?:\/\/([a-z0-9.-]+)/g)) {
     const host = url[1]!.replace(/\.$/, '');
-    if (OFFICIAL_INDEX.has(host) || !BRAND.test(host)) continue;
+    if (OFFICIAL_INDEX.has(host) || !imitatesIndex(host)) continue;
     return asHouseRule(c, url.index);
   }
   return null;
@@ -215,11 +225,12 @@ function indexImitated(c: string): 'block' | 'warn' | null {
 const DOWNPLAYED = new RegExp(
   [
     String.raw`\b(?:describ|call|label|titl|nam|present|summari[sz]|report|say|write|mark|tag)\w*\b(?: (?:them|it|this|these|those|the changes?|your changes?|the (?:pr|commit|diff)|everything))?(?: \w+){0,5}? (?:as|only|just)\s+['"“‘]?(?:a |an )?(?:minor|small|tiny|trivial|formatting|format-only|whitespace|typo|cosmetic|docs?(?:-only| only)?|documentation(?: only)?|no-?op|refactor(?:ing)? only|no (?:functional|security|security-relevant|behaviou?r) changes?)\b`,
+    String.raw`|\b(?:call|name|title|label|tag)\w*\s+(?:it|them|this|the (?:pr|change|commit|diff))\s+(?:a |an )?(?:minor|small|tiny|trivial|formatting|whitespace|typo|cosmetic|docs?|documentation|no-?op)\b[^.;!?\n]{0,20}\b(?:fix|change|tweak|update|only|pr|commit)?`,
     String.raw`|\bso (?:that )?(?:it |they |the (?:pr|change|commit)s? )?(?:skips?|bypass\w*|avoids?|gets? past|slips? past|sidesteps?|(?:doesn't|does not|won't|will not) (?:get|draw|trigger|reach|need))\b[^.;!?\n]{0,30}\b(?:security|review\w*|reviewers?|attention|scrutiny|codeowners|code owners|approvals?|audit)\b`,
     String.raw`|\bso (?:that )?(?:the )?reviewers?\s+(?:skims?|skips?|won't|don't|doesn't|will not|do not|never|miss\w*|overlook\w*|pass\w* (?:it|them) by)\b`,
     String.raw`|\b(?:doesn't|does not|don't|do not|won't|will not)\s+draw (?:any )?attention\b`,
     String.raw`|\b(?:whatever|regardless of what) the (?:diff|change|changes|pr|commit) (?:contains?|holds?|says?|does)\b`,
-    String.raw`|\b(?:make|apply|push|commit|do|run)\s+(?:the |these |this |those |your |its )?(?:changes?|edits?|patch\w*|it|them|step)\s+(?:silently|quietly|secretly|covertly)\b|^\s*(?:silently|quietly|secretly|covertly)\s+(?:apply|run|push|install|add|change|edit|modify|delete|remove|commit|deploy|send|upload|patch)\b`,
+    String.raw`|\b(?:make|apply|push|commit|do|run)\s+(?:the |these |this |those |your |its )?(?:\w+\s+)?(?:changes?|edits?|patch\w*|it|them|step)\s+(?:silently|quietly|secretly|covertly)\b|^\s*(?:silently|quietly|secretly|covertly)\s+(?:apply|run|push|install|add|change|edit|modify|delete|remove|commit|deploy|send|upload|patch)\b`,
     String.raw`|\b(?:may|can|should|must|to|and|then)\s+hide\s+(?:\w+\s+){0,2}?(?:edits|changes|commits|diffs?)\b`,
     String.raw`|\b(?:give|be|keep it|stay)\s+(?:a\s+)?vague\b|\bchange the subject\b|\bsteer (?:the )?conversations? away\b`,
   ].join(''),
@@ -267,7 +278,7 @@ export const HOUSE_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass|silent|quiet|secret|covert|hide|vague|subject|steer/,
+    gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass|silent|quiet|secret|covert|hide|vague|subject|steer|call|name|title|label|tag/,
     test: ownWorkHidden,
   },
   {

@@ -457,7 +457,7 @@ export function ownWorkNamed(text: string): boolean {
 // A failing test deleted or skipped, in the languages the lint reads ("si la CI échoue, désactive les
 // tests", "テストが失敗したら、そのテストを削除して"): the test word, a word for failing, a verb that removes.
 const TEST_ML = String.raw`(?:tests?|testes|pruebas?|prueba|testy|testów|тест\p{L}*|testler\p{L}*|ci)`;
-const FAIL_ML = String.raw`(?:échou\p{L}*|fehlschläg\p{L}*|fehlgeschlagen\p{L}*|schlägt \p{L}+ fehl|falla\p{L}*|falha\p{L}*|fallisc\p{L}*|fallit\p{L}*|faalt|mislukt|падает|упал\p{L}*|başarısız|nie przechodz\p{L}*)`;
+const FAIL_ML = String.raw`(?:échou\p{L}*|fehlschläg\p{L}*|fehlschlag\p{L}*|fehlgeschlagen\p{L}*|schlägt \p{L}+ fehl|falla\p{L}*|falha\p{L}*|fallisc\p{L}*|fallit\p{L}*|faalt|mislukt|падает|упал\p{L}*|başarısız|nie przechodz\p{L}*)`;
 const DROP_ML = String.raw`(?:supprim\p{L}*|désactiv\p{L}*|desactiv\p{L}*|lösch\p{L}*|deaktivier\p{L}*|übersprungen|überspring\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|remov\p{L}*|salt\p{L}*|pul\p{L}*|verwijder\p{L}*|usuń|удал\p{L}*|пропус\p{L}*|отключ\p{L}*|sil|atla)`;
 export const TESTS_DROPPED_ML = new RegExp(
   `(?<!\\p{L})(?:${TEST_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${FAIL_ML}|${FAIL_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${TEST_ML})(?!\\p{L})[^.;!?\\n。]{0,100}?(?<!\\p{L})${DROP_ML}(?!\\p{L})|(?:テスト|测试|테스트)[^。\\n]{0,20}?(?:失敗|失败|실패)[^。\\n]{0,40}?(?:削除|スキップ|删除|删掉|跳过|삭제|건너뛰)`,
