@@ -43,7 +43,10 @@ function asHouseRule(clause: string, at: number): 'block' | 'warn' {
 
 // --- tests defeated --------------------------------------------------------------------------------
 const TEST = String.raw`(?:tests?|specs?|test cases?|test suites?|assertions?|checks?|e2e|suites?)`;
-const FAILING = String.raw`(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|slow|too long|times? out|timing out|doesn't pass|does not pass|won't pass|erroring)`;
+const FAILING = String.raw`(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|doesn't pass|does not pass|won't pass|erroring)`;
+/** Slow tests are often moved or skipped for good reasons; only deleting them is sabotage. */
+const SLOW = /\b(?:slow|too long|times? out|timing out)\b/;
+const DELETED = /\b(?:delet\w*|remov\w*|drop|dropp\w*|rip\w* out|get rid of)\b|--passwithnotests\b/;
 /** The test itself taken away or turned off: "delete it", "mark it as skipped", "comment the test out". */
 const TEST_REMOVED = new RegExp(
   String.raw`\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|a|an|each|every|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b`,
@@ -60,9 +63,11 @@ function testsDefeated(c: string): 'block' | 'warn' | null {
   if (hollow) return asHouseRule(c, hollow.index);
   const gate = GATE_LOWERED.exec(c);
   if (gate && new RegExp(`\\b${FAILING}\\b`).test(c)) return asHouseRule(c, gate.index);
-  if (!new RegExp(`\\b${TEST}\\b`).test(c) || !new RegExp(`\\b${FAILING}\\b`).test(c)) return null;
+  if (!new RegExp(`\\b${TEST}\\b`).test(c)) return null;
+  const failing = new RegExp(`\\b${FAILING}\\b`).test(c);
+  if (!failing && !SLOW.test(c)) return null;
   const removed = TEST_REMOVED.exec(c);
-  if (removed === null) return null;
+  if (removed === null || (!failing && !DELETED.test(removed[0]))) return null;
   // "Skip the integration tests on forks" is no failure made to vanish; "when the e2e tests are slow,
   // run them nightly" moves them. A fix or a ticket beside it is a team's triage, not a cover-up.
   if (/\b(?:nightly|on forks?|in a separate job|fix (?:it|them|the (?:test|cause))|root cause|re-?enable)\b/.test(c))
