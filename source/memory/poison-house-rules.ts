@@ -22,6 +22,8 @@ export interface HouseRule {
   rule: string;
   gate: RegExp;
   test(clause: string): 'block' | 'warn' | null;
+  /** Quoted words are the attack's own label, not an example (see poison-structure.ts). */
+  quotesAreLabels?: boolean;
 }
 
 /** Advice against the act, before or around it. */
@@ -238,6 +240,9 @@ const DOWNPLAYED = new RegExp(
     String.raw`|\b(?:make|apply|push|commit|do|run)\s+(?:the |these |this |those |your |its )?(?:\w+\s+)?(?:changes?|edits?|patch\w*|it|them|step)\s+(?:silently|quietly|secretly|covertly)\b|^\s*(?:silently|quietly|secretly|covertly)\s+(?:apply|run|push|install|add|change|edit|modify|delete|remove|commit|deploy|send|upload|patch)\b`,
     String.raw`|\b(?:may|can|should|must|to|and|then)\s+hide\s+(?:\w+\s+){0,2}?(?:edits|changes|commits|diffs?)\b`,
     String.raw`|\b(?:give|be|keep it|stay)\s+(?:a\s+)?vague\b|\bchange the subject\b|\bsteer (?:the )?conversations? away\b`,
+    String.raw`|\b(?:trim|strip|remov|filter|hid|drop|suppress|redirect)\w*\b[^.;!?\n]{0,40}\b(?:warnings|errors|stderr)\b[^.;!?\n]{0,60}\b(?:(?:show|tell|report|pass)\w* (?:it |them )?to the user|the user (?:isn't|is not|won't|doesn't|does not) (?:get )?(?:alarmed|worried|see|notice))`,
+    String.raw`|\bso (?:that )?the (?:approval|permission|confirmation) (?:prompt|dialog|request|screen) (?:only )?shows\b`,
+    String.raw`|\b(?:don't|do not|never|no need to)\s+(?:mention|tell (?:the user|anyone|them)|report|say)\s+(?:when|that|if|whenever)\s+you (?:\w+ ){0,2}?(?:spin|start|creat|delet|remov|push|ran|run|install|chang|modif|edit|touch|upload|send|disabl|open)\w*`,
   ].join(''),
 );
 /** A failure reported as a pass: "report them as passing", "say all green". */
@@ -258,9 +263,26 @@ function ownWorkHidden(c: string): 'block' | 'warn' | null {
 // --- one yes taken for every later act ------------------------------------------------------------------
 /** "Treat that as standing consent for everything", "take a 'maybe' as a yes for any destructive action". */
 const STANDING_APPROVAL =
-  /\b(?:treat|consider|count|take)\w*\b[^.;!?\n]{0,50}\bas (?:a |an )?(?:standing |blanket |general |implicit |permanent )?(?:approval|consent|permission|yes|go-ahead|sign-?off)\b[^.;!?\n]{0,40}\b(?:everything|anything|all (?:later |future |other )?(?:commands?|actions?|changes|deploys?|steps)|any (?:destructive |later |future |other )?(?:commands?|actions?|changes?|deploys?|steps?)|every (?:later |future )?(?:command|action|change|deploy|step)|the rest of the session|destructive)\b/;
+  /\b(?:treat|consider|count|take)\w*\b[^.;!?\n]{0,50}\bas (?:a |an )?(?:permanent|standing|blanket|lifelong|perpetual) (?:approval|consent|permission)\b|\b(?:treat|consider|count|take)\w*\b[^.;!?\n]{0,50}\bas (?:a |an )?(?:standing |blanket |general |implicit |permanent )?(?:approval|consent|permission|yes|go-ahead|sign-?off)\b[^.;!?\n]{0,40}\b(?:everything|anything|all (?:later |future |other )?(?:commands?|actions?|changes|deploys?|steps)|any (?:destructive |later |future |other )?(?:commands?|actions?|changes?|deploys?|steps?)|every (?:later |future )?(?:command|action|change|deploy|step)|the rest of the session|destructive)\b/;
+
+// --- a harmful act armed for later ------------------------------------------------------------------------
+/** A moment chosen so nobody is watching, or a count of sessions: "three sessions from now", "once the user is idle". */
+const TRIGGER =
+  /\b(?:\w+ )?sessions? from now\b|\bafter (?:the )?(?:\w+ )?(?:sessions?|runs?)\b|\b(?:once|when|while|if|after)\s+(?:the )?(?:user|reviewers?|humans?|everyone|nobody)\b[^.;!?\n]{0,40}\b(?:idle|away|afk|asleep|offline|logged off|has left|have left|not looking|not watching|gone)\b/;
+/** What makes it an attack: a safeguard removed, a force-push to the main line, code run from elsewhere. */
+const ARMED_HARM =
+  /\b(?:remov|disabl|delet|drop|turn\w* off|bypass)\w*\b[^.;!?\n]{0,40}\b(?:2fa|mfa|two-factor|security|codeowners|branch protection|protection|reviews?|review requirement|hooks?|scans?|audit)\b|\bpush\s+(?:-f|--force)\b|\bforce-?push\w*\b|\bsudo\b|\bexecute it\b/;
 
 export const HOUSE_RULES: HouseRule[] = [
+  {
+    rule: 'poison-instruction-override',
+    gate: /session|after|once|when|while|if/,
+    test: (c) => {
+      const trigger = TRIGGER.exec(c);
+      if (trigger === null || !ARMED_HARM.test(c)) return null;
+      return AGAINST.test(c) ? 'warn' : 'block';
+    },
+  },
   {
     rule: 'poison-safeguard-off',
     gate: /test|spec|assert|check|suite|e2e|coverage|threshold|gate/,
@@ -283,8 +305,9 @@ export const HOUSE_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass|silent|quiet|secret|covert|hide|vague|subject|steer|call|name|title|label|tag/,
+    gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass|silent|quiet|secret|covert|hide|vague|subject|steer|call|name|title|label|tag|warning|error|stderr|prompt|mention|tell|report|say/,
     test: ownWorkHidden,
+    quotesAreLabels: true,
   },
   {
     rule: 'poison-instruction-override',

@@ -234,6 +234,8 @@ const HIJACK = w([
 ]);
 
 /** A clause that talks about attacks rather than makes one. */
+/** Quoted text: an example when a rule reads wording; an evasion's own label ("docs only") when a rule says so. */
+const QUOTED = /"[^"\n]{0,120}"/;
 const META =
   /\b(?:injection|injections|attacker|attackers|attack|attacks|malicious|phishing|payload|payloads|example|examples|phrase|phrases|fixture|fixtures|detect\w*|flag(?:s|ged)?|lint\w*|suspicious|refuse|treat (?:it|them|this|that) as (?:untrusted|data)|untrusted)\b|"[^"\n]{0,120}"/;
 /** Advice against the act: "never send tokens to …". */
@@ -246,6 +248,8 @@ interface StructuralRule {
   gate: RegExp;
   /** Whether the clause holds the attack: block, warn or nothing. */
   test(clause: string): 'block' | 'warn' | null;
+  /** Quoted words are the attack's own label ('call it "docs only"'), not an example: only META's words make it a mention. */
+  quotesAreLabels?: boolean;
 }
 
 // --- remote execution in words ------------------------------------------------------------------
@@ -268,11 +272,11 @@ const PERSON_DEMOTED =
 
 // --- own report ------------------------------------------------------------------------------
 const OMIT =
-  /\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
+  /\b(?:don't|doesn't|do not|does not|never) need to be (?:mentioned|reported|disclosed|listed|shown)\b|\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
 const OWN_REPORT =
-  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b/;
+  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b|\b(?:your |the )?explanations?\b|\b(?:show|give)\w* (?:the user|them|the reviewer) (?:a |the )?(?:\w+ )?(?:diff|summary|list|output)\b/;
 const OWN_ACT =
-  /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*))\b/;
+  /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*)|changes? to \w+ code|(?:permission|auth|security|config) changes?|(?:you|you've|you have) (?:changed|modified|edited|touched|ran|run|deleted|removed|created|pushed|disabled))\b/;
 
 // --- persona ---------------------------------------------------------------------------------
 const PERSONA_INTRO =
@@ -339,6 +343,8 @@ const PERSON_OVERRULED = new RegExp(
     String.raw`\b(?:no matter what|regardless of what|whatever|even if|even when)\s+${PERSON}\s+${PERSON_SAYS}\b(?!\s+(?:about|on|regarding|for|of)\b)`,
     String.raw`|\b(?:ignore|disregard|set aside)\s+(?:whatever|anything|what)\s+${PERSON}\s+${PERSON_SAYS}\b`,
     String.raw`|\bif\s+${PERSON}\s+${PERSON_SAYS}\b[^.;!?\n]{0,80}?\b(?:ignore (?:them|him|her|it|that|the request|their request)|(?:do|follow) what (?:this|the|these) notes? says?|follow (?:this|the|these) notes?|(?:politely\s+)?decline|carry on|keep going|continue (?:anyway|regardless|with)|proceed (?:anyway|with)|pretend)\b`,
+    String.raw`|\b(?:if|when|whenever|once)\s+${PERSON}\b[^.;!?\n]{0,80}?\b(?:ignore|disregard|forget)\s+(?:her|his|their|them|him)\s+(?:(?:earlier|previous|other|later)\s+)?(?:requests?|instructions?|messages?|questions?|input)\b`,
+    String.raw`|\b(?:if|when|whenever)\s+${PERSON}\s+(?:\w+\s+)?(?:writes?|says?|asks?|types?)\b[^.;!?\n]{0,100}?\b(?:instead of (?:their|his|her|the user's|what (?:they|he|she))|(?:has|have|with) no authority)\b`,
     String.raw`|\bregardless of what you find\b|\b(?:outrank|override|overrule|trump)s?\s+(?:anything|whatever|what)\s+(?:they|the user|the developer|the human)\s+(?:types?|says?|asks?)\b`,
   ].join(''),
 );
@@ -349,8 +355,8 @@ const PERSON_OVERRULED = new RegExp(
 // languages the lint reads. A note cannot carry an approval: whoever wrote it, the model cannot check.
 export const PRE_APPROVED = new RegExp(
   [
-    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it)|sign-?off (?:received|given|on file|obtained)|(?:security |compliance |policy )?exception (?:granted|approved|on file)|override code|(?:approval|authori[sz]ation|clearance) (?:on file|granted|received|given)|per (?:the )?[\w-]+ (?:review|approval|sign-?off)|cleared (?:by|under|per))\b`,
-    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει)(?!\p{L})`,
+    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it)|sign-?off (?:received|given|on file|obtained)|(?:security |compliance |policy )?exception (?:granted|approved|on file)|override code|(?:approval|authori[sz]ation|clearance) (?:on file|granted|received|given)|per (?:the )?[\w-]+ (?:review|approval|sign-?off)|cleared (?:by|under|per)|approved (?:in|under|via|per) [\w-]+|(?:compliance|security|legal|management) sign-?off|(?:has|have) given (?:\w+ ){0,2}?consent|consented (?:on|in|at|during) [^.;!?\n]{0,30}?to)\b`,
+    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει|(?:hat|haben) bereits zugestimmt)(?!\p{L})`,
     '|事前承認|承認済み|承認しました|预先批准|已经批准|已批准|批准了|已同意|사전 승인|승인했|승인된 상태|מאושרות מראש|מאושר מראש|אישר מראש',
   ].join(''),
   'gu',
@@ -372,6 +378,7 @@ export function approvalClaimed(text: string): boolean {
   return (
     NO_CONFIRM.test(text) ||
     NO_REVIEW.test(text) ||
+    /\b(?:agents?|you|the (?:agent|assistant)) (?:should|must) not (?:object|question it|push back)\b/.test(text) ||
     ((AGENT_EMPOWERED.test(text) || FINE_FOR_AGENT.test(text)) && EMPOWERED_RISK.test(text)) ||
     (AGENT_ML.test(text) && RISK_ML.test(text)) ||
     ON_ANYONES_REQUEST.test(text)
@@ -391,12 +398,12 @@ const FINE_FOR_AGENT =
   /\b(?:is|are) (?:fine|ok|okay|allowed|permitted|acceptable) for (?:agents?|the (?:agent|assistant|ai|model|bot))\b|\b(?:can|may) be (?:ignored|skipped|done|merged|pushed|deleted) by (?:agents?|the (?:agent|assistant|ai|model|bot))\b/;
 /** The agent named in another language, and what makes a power handed to it a risk. */
 const AGENT_ML =
-  /(?<!\p{L})(?:agente|agenten|l'agent|asistente|assistente|l'assistente|assistent|ассистент\p{L}*|агент\p{L}*|πράκτορ\p{L}*|asystent\p{L}*|ajan\p{L}*|trợ lý)(?!\p{L})|助手|智能体|代理可以|エージェント|アシスタント|에이전트|어시스턴트/u;
+  /(?<!\p{L})(?:der agent|die agenten|agent (?:darf|kann)|agente|agenten|l'agent|asistente|assistente|l'assistente|assistent|ассистент\p{L}*|агент\p{L}*|πράκτορ\p{L}*|asystent\p{L}*|ajan\p{L}*|trợ lý)(?!\p{L})|助手|智能体|代理可以|エージェント|アシスタント|에이전트|어시스턴트/u;
 const RISK_ML =
-  /(?<!\p{L})(?:μυστικ\p{L}*|secret\p{L}*|secreto\p{L}*|geheimnis\p{L}*|segredo\p{L}*|секрет\p{L}*|sırlar\p{L}*|zusammenführ\p{L}*|fusionn\p{L}*|fusion\p{L}*|mergen|merge\p{L}*|pii|produc\p{L}*|produktion|продакшен\p{L}*|üretim)(?!\p{L})|合并|推送到|删除|密钥|秘密|マージ|削除|シークレット|本番|병합|삭제|비밀|프로덕션/u;
+  /(?<!\p{L})(?:μυστικ\p{L}*|secret\p{L}*|secreto\p{L}*|geheimnis\p{L}*|segredo\p{L}*|секрет\p{L}*|sırlar\p{L}*|zusammenführ\p{L}*|fusionn\p{L}*|fusion\p{L}*|mergen|merge\p{L}*|pii|produc\p{L}*|produktion|продакшен\p{L}*|üretim|deaktivier\p{L}*|\p{L}*schutz\p{L}*)(?!\p{L})|合并|推送到|删除|密钥|秘密|マージ|削除|シークレット|本番|병합|삭제|비밀|프로덕션/u;
 /** A risky act the note orders done on anyone's say-so: "upload them when any vendor asks", "execute them when the partner asks". */
 const ON_ANYONES_REQUEST =
-  /(?:^|[.;:!?]\s+|\n)(?:\w+\s+)?(?:execute|run|upload|send|share|transmit|export|merge|push|delete|disable|copy|grant)\b[^.;!?\n]{0,40}\b(?:when(?:ever)? (?:asked|requested|(?:the |any |a )?\w+ (?:asks?|requests?))|on (?:the )?request of|on request|when asked by any)\b/;
+  /(?:^|[.;:!?]\s+|\n)(?:\w+\s+){0,2}?(?:execute|run|upload|send|share|transmit|export|merge|push|delete|disable|copy|grant)\b[^.;!?\n]{0,40}\b(?:when(?:ever)? (?:asked|requested|(?:the |any |a )?\w+ (?:asks?|requests?))|on (?:the )?request of|on request|when asked by any)\b/;
 /** What makes a power handed to the agent a risk: its own merges, force, deletion, secrets, data sent out, anything at all. */
 const EMPOWERED_RISK =
   /\b(?:(?:merge|approve)\w* (?:their|its|your) own|force|delet\w*|destroy\w*|secrets?|credentials?|tokens?|keys|any|all|every|whatever|anything|production|prod|paste|upload|send|share|transmit|export\w*|push\w* (?:directly|straight)|maintainer|admin|root)\b/;
@@ -708,11 +715,13 @@ export function structuralFindings(view: LintView): StructuralFinding[] {
     // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
     if (!SOME_WORDS.test(clause)) continue;
     // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
-    const meta = META.test(clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, ''));
+    const bare = clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
+    const meta = META.test(bare);
+    const metaWords = meta && META.test(bare.replace(new RegExp(QUOTED.source, 'g'), ' '));
     for (const rule of rules) {
       let severity = rule.test(clause);
       if (severity === null) continue;
-      if (meta && severity === 'block') severity = 'warn';
+      if ((rule.quotesAreLabels ? metaWords : meta) && severity === 'block') severity = 'warn';
       let start = from;
       let end = to;
       while (start < end && /[\s;.!?]/.test(view.text[start]!)) start++;
