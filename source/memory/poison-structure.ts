@@ -276,7 +276,7 @@ const OMIT =
 const OWN_REPORT =
   /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b|\b(?:your |the )?explanations?\b|\b(?:show|give)\w* (?:the user|them|the reviewer) (?:a |the )?(?:\w+ )?(?:diff|summary|list|output)\b/;
 const OWN_ACT =
-  /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*)|changes? to \w+ code|(?:permission|auth|security|config) changes?|(?:you|you've|you have) (?:changed|modified|edited|touched|ran|run|deleted|removed|created|pushed|disabled))\b/;
+  /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*)|changes? to \w+ code|(?:permission|auth|security|config) changes?|even (?:when|if) (?:you|you've|you have) (?:changed|modified|edited|touched|ran|run|deleted|removed|created|pushed|disabled)|(?:calls?|reach\w*) out to|the (?:internet|network))\b/;
 
 // --- persona ---------------------------------------------------------------------------------
 const PERSONA_INTRO =
