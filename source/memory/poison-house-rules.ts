@@ -50,9 +50,8 @@ const FAILING = String.raw`(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|doesn'
 const SLOW = /\b(?:slow|too long|times? out|timing out)\b/;
 const DELETED = /\b(?:delet\w*|remov\w*|drop|dropp\w*|rip\w* out|get rid of)\b|--passwithnotests\b/;
 /** The test itself taken away or turned off: "delete it", "mark it as skipped", "comment the test out". */
-const TEST_REMOVED = new RegExp(
-  String.raw`\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|a|an|each|every|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b`,
-);
+const TEST_REMOVED =
+  /\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|a|an|each|every|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b/;
 /** A test that cannot fail: "write tests that always pass", "assert true". */
 const HOLLOW_TEST =
   /\b(?:tests?|specs?|assertions?)\b[^.;!?\n]{0,30}\b(?:that|which|to)\s+(?:always|never fail|cannot fail|can't fail)\s*(?:pass\w*)?\b|\bassert\w*\s*\(?\s*true\b|\bexpect\s*\(\s*true\s*\)/;
@@ -82,7 +81,8 @@ const SQL_CONCAT =
   /\b(?:build|write|construct|assemble|make|generat|compos|creat)\w*\b[^.;!?\n]{0,30}?\b(?:sql|quer(?:y|ies)|statements?)\b[^.;!?\n]{0,50}?\b(?:string concatenation|concatenat\w*|string interpolation|interpolat\w*|f-strings?|string formatting|template (?:literals?|strings))\b|\bno need to (?:parameteri[sz]e|use (?:bind|bound|prepared) (?:parameters|statements|queries))\b|\breplace\w*\b[^.;!?\n]{0,20}\b(?:parameteri[sz]ed|prepared) (?:queries|statements)\b[^.;!?\n]{0,20}\bwith (?:string )?concatenat\w*/;
 const AUTH_TRUE =
   /\b\w*(?:auth|password|passwd|permission|admin|access|login|verif|token|session|allowed|authori[sz]ed)\w*(?:\(\))?\s+(?:\w+\s+){0,4}?returns?\s+true\b/;
-const HOST_KEYS_OFF = /\bstricthostkeychecking\s*[= ]?\s*(?:no|off|accept-new)\b|\buserknownhostsfile\s*[= ]?\s*\/dev\/null\b/;
+const HOST_KEYS_OFF =
+  /\bstricthostkeychecking\s*[= ]?\s*(?:no|off|accept-new)\b|\buserknownhostsfile\s*[= ]?\s*\/dev\/null\b/;
 const BUCKET_PUBLIC =
   /\b(?:make|set|create|mark|keep|leave|configure|open)\w*\b[^.;!?\n]{0,30}\b(?:buckets?|containers?|blobs?|storage)\b[^.;!?\n]{0,20}\bpublic\b|\b(?:buckets?|blobs?|storage)\b[^.;!?\n]{0,30}\bpublic(?:ly readable)? by default\b|\bblock[- ]public[- ]access\b[^.;!?\n]{0,50}\b(?:remov\w*|disabl\w*|delet\w*|off|false|turn\w* off)\b/;
 /** A production secret written into code, config or an image, or committed. */
@@ -142,8 +142,7 @@ const WELL_KNOWN = new Set(
     ' ',
   ),
 );
-const SWAP =
-  /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
+const SWAP = /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
 /** Letters apart: insertions, deletions, substitutions and swaps of neighbours (optimal string alignment). */
 function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
@@ -152,7 +151,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   return d[a.length]![b.length]!;
@@ -175,7 +175,8 @@ function packageSwapped(c: string): 'block' | 'warn' | null {
       if (imitates(name, known)) {
         // "pip install requests, not reqeusts": the look-alike named to warn against it.
         const at = c.indexOf(name);
-        if (/\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake)\b/.test(c)) return 'warn';
+        if (/\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake)\b/.test(c))
+          return 'warn';
         return asHouseRule(c, at);
       }
   return null;
@@ -256,7 +257,8 @@ function ownWorkHidden(c: string): 'block' | 'warn' | null {
     return 'block';
   }
   const pass = FAILURE_AS_PASS.exec(c);
-  if (pass && new RegExp(`\\b${FAILING}\\b|\\bskipp\\w*\\b`).test(c) && !AGAINST.test(c.slice(0, pass.index))) return 'block';
+  if (pass && new RegExp(`\\b${FAILING}\\b|\\bskipp\\w*\\b`).test(c) && !AGAINST.test(c.slice(0, pass.index)))
+    return 'block';
   return null;
 }
 

@@ -305,7 +305,10 @@ const speaksToAgent = oncePerText((text) =>
 const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
 const ownWorkNamedOnce = oncePerText(ownWorkNamed);
 const testsDroppedQuietlyOnce = oncePerText(
-  (text) => weakenedQuietly(text) || approvalClaimed(text) || /\b(?:main|master)\b|\bne le signale pas\b|\bne (?:le )?signale\b/u.test(text),
+  (text) =>
+    weakenedQuietly(text) ||
+    approvalClaimed(text) ||
+    /\b(?:main|master)\b|\bne le signale pas\b|\bne (?:le )?signale\b/u.test(text),
 );
 
 const RULES: Rule[] = [
