@@ -34,7 +34,7 @@ const NARROW =
   /\b(?:only (?:in|on|for|when|locally)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training)\b/;
 /** Said as the rule: an imperative at the clause's start (after a label), or a standing or wide scope. */
 const AS_RULE =
-  /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|open|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
+  /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|open|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch|store|save|merge|push|log|print|grant|expose|serve)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|you (?:can|may|should|must)|agents? (?:can|may|should|must|merge|push|approve|deploy)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
 
 function asHouseRule(clause: string, at: number): 'block' | 'warn' {
   // Example domains and addresses ("pypi.example-mirror.test") do not make a clause an example.
@@ -105,7 +105,7 @@ const CORS_OPEN =
   /\b(?:cors|origins?)\b[^.;!?\n]{0,30}(?:\ballow(?:ed|s)?\s+with\b|\borigin\s*[:=]\s*(?:'\s*'|"\s*"|with\b)|\b(?:all|any|every) origins?\b)[^.;!?\n]{0,40}\bcredentials\b|\ballow-origin\s*:?\s*(?:'\s*'|"\s*")?\s*with credentials\b|\b(?:allow\w*|accept\w*)\s+(?:all|any|every)\s+origins?\b[^.;!?\n]{0,30}\bcredentials\b/;
 /** Transport checks off for every call, a database or admin port open to the world, plain-text passwords kept. */
 const OPEN_SETTING =
-  /--insecure\b|\bcurl\b[^.;!?\n]{0,30}\s-k\b|\badd -k\b|\b(?:22|3389|5432|3306|6379|27017|9200)\b[^.;!?\n]{0,30}\b0\.0\.0\.0\/0|\b0\.0\.0\.0\/0[^.;!?\n]{0,30}\b(?:ssh|rdp|22|3389|5432|3306|6379|27017|9200)\b|\b(?:store|save|keep|write|put)\w*\b[^.;!?\n]{0,30}\bpasswords?\b[^.;!?\n]{0,40}\b(?:in plain ?text|unencrypted|in clear ?text|in the clear)\b|\bpassword_plain\b|\ballowed_hosts\s*=\s*\[\s*['"]\s*['"]|\bdebug\s*=\s*true\b[^.;!?\n]{0,40}\bprod|\balgorithms?\s*[:=]\s*\[?\s*['"]?\s*none\b/;
+  /--insecure\b|\bcurl\b[^.;!?\n]{0,30}\s-k\b|\badd -k\b|\b(?:22|3389|5432|3306|6379|27017|9200)\b[^.;!?\n]{0,30}\b0\.0\.0\.0\/0|\b0\.0\.0\.0\/0[^.;!?\n]{0,30}\b(?:ssh|rdp|22|3389|5432|3306|6379|27017|9200)\b|\b(?:store|save|keep|write|put)\w*\b[^.;!?\n]{0,30}\bpasswords?\b[^.;!?\n]{0,40}\b(?:in plain ?text|unencrypted|in clear ?text|in the clear)\b|\bpassword_plain\b|\ballowed_hosts\s*=\s*\[\s*['"]\s*['"]|\bdebug\s*=\s*true\b[^.;!?\n]{0,40}\bprod|\balgorithms?\s*[:=]\s*\[?\s*['"]?\s*none\b|\bmak\w*\s+(?:the\s+)?(?:2fa|mfa|two-factor|2-factor|multi-factor|otp|authentication|login|password)\w*(?:\s+\w+)?\s+optional\b|\b(?:debug|eval|admin|console|shell)\b[^.;!?\n]{0,30}\bendpoints?\b[^.;!?\n]{0,20}\b(?:enabled|on|open|exposed|reachable)\b[^.;!?\n]{0,30}\bprod/;
 /** The agent merging or approving its own work, or review skipped on the way to a merge. */
 const SELF_MERGE =
   /\b(?:agents?|the (?:agent|assistant|ai|model|bot)|you)\s+(?:can|may|should|must|are allowed to|is allowed to|are free to|is free to)?\s*(?:\w+\s+)?(?:self-merge|merge (?:their|its|your) own|approve (?:their|its|your) own)\b|\b(?:auto-?merge|merge|push)\w*\b[^.;!?\n]{0,40}\b(?:skip\w* (?:waiting for |the )?(?:code )?reviews?|(?:don't|do not) wait for (?:\w+ )?(?:reviews?|reviewers?))\b|\b(?:skip\w* (?:waiting for |the )?(?:code )?reviews?|(?:don't|do not) wait for (?:\w+ )?(?:reviews?|reviewers?))\b[^.;!?\n]{0,40}\b(?:auto-?merge|merge|push)\w*\b/;
@@ -162,7 +162,64 @@ function imitates(name: string, known: string): boolean {
   if (name === known || WELL_KNOWN.has(name) || known.length < 5) return false;
   // "lodash-es", "requests-mock", "@types/lodash": a companion package, named as one.
   if (name.startsWith(`${known}-`) || name.startsWith(`${known}.`) || name.endsWith(`/${known}`)) return false;
-  return editDistance(name, known) <= (known.length >= 8 ? 2 : 1);
+  const distance = editDistance(name, known);
+  // Five letters: only two of them swapped ("axois"); "preact" beside "react" is a package of its own.
+  if (known.length < 6)
+    return distance === 1 && name.length === known.length && [...name].sort().join('') === [...known].sort().join('');
+  return distance <= (known.length >= 8 ? 2 : 1);
+}
+
+/**
+ * Over a whole note: a package offered whose name imitates a well-known one ("use python-dateutils, the
+ * maintained fork. Replace python-dateutil …", "add left-padx from …"), and no word that warns
+ * against it. The well-known name need not be written when both are compound names.
+ */
+export function lookAlikePackage(text: string): boolean {
+  if (!/\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import)\b/.test(text)) return false;
+  if (/\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake|impostor)\b/.test(text))
+    return false;
+  const names = [...text.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, ''));
+  const mentioned = new Set(names.filter((n) => WELL_KNOWN.has(n)));
+  for (const name of names) {
+    if (WELL_KNOWN.has(name)) continue;
+    for (const known of WELL_KNOWN) {
+      if (!imitates(name, known)) continue;
+      // Unwritten, the well-known name is matched only by a compound one ("left-padx"): a plain word of
+      // prose is a letter or two from some package name too often.
+      if (!mentioned.has(known) && !(known.includes('-') && name.includes('-'))) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Versions known to have been published compromised (a maintainer's account taken over or a payload
+// planted), from the packages' own advisories; pinning one is installing the payload.
+const COMPROMISED: Array<[string, RegExp]> = [
+  ['event-stream', /^3\.3\.6$/],
+  ['flatmap-stream', /^0\.1\.1$/],
+  ['ua-parser-js', /^(?:0\.7\.29|0\.8\.0|1\.0\.0)$/],
+  ['coa', /^(?:2\.0\.3|2\.0\.4|2\.1\.1|2\.1\.3|3\.0\.1|3\.1\.3)$/],
+  ['rc', /^(?:1\.2\.9|1\.3\.9|2\.3\.9)$/],
+  ['colors', /^(?:1\.4\.1|1\.4\.2|1\.4\.44-liberty-2)$/],
+  ['faker', /^6\.6\.6$/],
+  ['node-ipc', /^(?:9\.2\.2|10\.1\.[1-3])$/],
+  ['eslint-scope', /^3\.7\.2$/],
+  ['xz', /^5\.6\.[01]$/],
+  ['xz-utils', /^5\.6\.[01]$/],
+];
+/** A compromised version pinned or installed: "pin event-stream to 3.3.6". */
+export function compromisedPinned(text: string): boolean {
+  if (!/\b(?:pin|lock|hold|keep|use|install|downgrad\w*|stay on|stick)\b/.test(text)) return false;
+  for (const [name, versions] of COMPROMISED)
+    for (const m of text.matchAll(
+      new RegExp(
+        `(?<![\\w-])${name.replace(/[.-]/g, '\\$&')}(?:@|\\s+(?:to|at|on|version|v)?\\s*)v?(\\d[\\w.-]*\\d)`,
+        'g',
+      ),
+    ))
+      if (versions.test(m[1]!)) return true;
+  return false;
 }
 
 function packageSwapped(c: string): 'block' | 'warn' | null {
@@ -292,7 +349,7 @@ export const HOUSE_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-safeguard-off',
-    gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab|cors|origin|insecure|-k\b|0\.0\.0\.0|password|allowed_hosts|debug|algorithm|merge|review/,
+    gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab|cors|origin|insecure|-k\b|0\.0\.0\.0|password|allowed_hosts|debug|algorithm|merge|review|optional|endpoint/,
     test: insecureHouseRule,
   },
   {

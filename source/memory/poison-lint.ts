@@ -31,6 +31,7 @@ import {
   weakenedQuietly,
 } from './poison-structure.js';
 import { officialInstallerStep } from './official-installers.js';
+import { compromisedPinned, lookAlikePackage } from './poison-house-rules.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
   decodedSegments,
@@ -304,6 +305,7 @@ const speaksToAgent = oncePerText((text) =>
 );
 const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
 const ownWorkNamedOnce = oncePerText(ownWorkNamed);
+const packageTrapOnce = oncePerText((text) => lookAlikePackage(text) || compromisedPinned(text));
 const testsDroppedQuietlyOnce = oncePerText(
   (text) =>
     weakenedQuietly(text) ||
@@ -1668,6 +1670,16 @@ const RULES: Rule[] = [
     // of a public place names neither.
     pattern: CONCEALED_ML,
     check: (_match, text) => (ownWorkNamedOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    // A package offered in place of a well-known one under a name one or two letters from it, or a
+    // version known to have been published compromised, pinned (poison-house-rules.ts).
+    pattern:
+      /\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import|pin|lock|hold|keep|downgrad\w*|stay on|stick)\b/g,
+    check: (_match, text) => (packageTrapOnce(text) ? 'block' : null),
   },
   {
     name: 'poison-safeguard-off',
