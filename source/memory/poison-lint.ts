@@ -25,6 +25,7 @@ import {
   CONCEALED_ML,
   CONTROL_WEAKENED_ML,
   ownWorkNamed,
+  PLAINTEXT_PASSWORDS_ML,
   TESTS_DROPPED_ML,
   PRE_APPROVED,
   structuralFindings,
@@ -1680,6 +1681,14 @@ const RULES: Rule[] = [
     pattern:
       /\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import|pin|lock|hold|keep|downgrad\w*|stay on|stick)\b/g,
     check: (_match, text) => (packageTrapOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    negatable: 'before',
+    // Passwords kept in plain text, said in other languages (the English form is in poison-house-rules.ts).
+    pattern: PLAINTEXT_PASSWORDS_ML,
   },
   {
     name: 'poison-safeguard-off',

@@ -470,6 +470,16 @@ export const TESTS_DROPPED_ML = new RegExp(
   `(?<!\\p{L})(?:${TEST_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${FAIL_ML}|${FAIL_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${TEST_ML})(?!\\p{L})[^.;!?\\n。]{0,100}?(?<!\\p{L})${DROP_ML}(?!\\p{L})|(?:テスト|测试|테스트)[^。\\n]{0,20}?(?:失敗|失败|실패)[^。\\n]{0,40}?(?:削除|スキップ|删除|删掉|跳过|삭제|건너뛰)`,
   'gu',
 );
+// Passwords kept in plain text, in the languages the lint reads ("guarda las contraseñas en texto plano").
+export const PLAINTEXT_PASSWORDS_ML = new RegExp(
+  [
+    String.raw`(?<!\p{L})(?:guarda\p{L}*|almacen\p{L}*|speicher\p{L}*|stocke\p{L}*|enregistre\p{L}*|armazen\p{L}*|salv\p{L}*|memorizz\p{L}*|bewaar\p{L}*|sla \p{L}+ op|сохраня\p{L}*|храни\p{L}*|sakla\p{L}*|przechowuj\p{L}*)(?!\p{L})[^.;!?\n。]{0,40}?`,
+    String.raw`(?<!\p{L})(?:contraseñ\p{L}*|contrasen\p{L}*|passw\p{L}*|mots? de passe|senhas?|parol\p{L}*|пароль\p{L}*|пароли|şifre\p{L}*|sifre\p{L}*|hasł\p{L}*|wachtwoord\p{L}*)(?!\p{L})[^.;!?\n。]{0,40}?`,
+    String.raw`(?<!\p{L})(?:texto plano|klartext|en clair|texto simples|in chiaro|platte tekst|plain ?text|открытом виде|düz metin|jawnym tekstem)(?!\p{L})`,
+    '|密码[^。\\n]{0,20}明文|明文[^。\\n]{0,10}(?:存储|保存)[^。\\n]{0,10}密码|パスワード[^。\\n]{0,20}平文|비밀번호[^。\\n]{0,20}평문',
+  ].join(''),
+  'gu',
+);
 const PRODUCTION_ML =
   /(?<!\p{L})(?:producci[óo]n|produktion|produção|producao|produzione|productie|produkcj\p{L}*|продакшен\p{L}*|прод(?:е|а)?|üretim|παραγωγ\p{L}*|בייצור|todos los entornos|todos os ambientes|tous les environnements|allen umgebungen|tutti gli ambienti)(?!\p{L})|生产|本番|프로덕션|운영 환경/u;
 export const CONTROL_WEAKENED_ML = new RegExp(
