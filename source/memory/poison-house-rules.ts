@@ -142,6 +142,7 @@ const WELL_KNOWN = new Set(
     ' ',
   ),
 );
+const COMPOUND_KNOWN = [...WELL_KNOWN].filter((known) => known.includes('-'));
 const SWAP = /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
 /** Letters apart: insertions, deletions, substitutions and swaps of neighbours (optimal string alignment). */
 function editDistance(a: string, b: string): number {
@@ -159,7 +160,8 @@ function editDistance(a: string, b: string): number {
 }
 /** `name` imitates `known`: one or two edits away (one for short names), not a name people use in its own right. */
 function imitates(name: string, known: string): boolean {
-  if (name === known || WELL_KNOWN.has(name) || known.length < 5) return false;
+  if (name === known || WELL_KNOWN.has(name) || known.length < 5 || Math.abs(name.length - known.length) > 2)
+    return false;
   // "lodash-es", "requests-mock", "@types/lodash": a companion package, named as one.
   if (name.startsWith(`${known}-`) || name.startsWith(`${known}.`) || name.endsWith(`/${known}`)) return false;
   const distance = editDistance(name, known);
@@ -178,17 +180,15 @@ export function lookAlikePackage(text: string): boolean {
   if (!/\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import)\b/.test(text)) return false;
   if (/\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake|impostor)\b/.test(text))
     return false;
-  const names = [...text.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, ''));
-  const mentioned = new Set(names.filter((n) => WELL_KNOWN.has(n)));
+  const names = new Set([...text.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, '')));
+  // Unwritten, the well-known name is matched only by a compound one ("left-padx"): a plain word of
+  // prose is a letter or two from some package name too often. So each name is compared with the
+  // well-known names the note writes, and compound names with the compound well-known ones.
+  const mentioned = [...WELL_KNOWN].filter((known) => names.has(known));
   for (const name of names) {
     if (WELL_KNOWN.has(name)) continue;
-    for (const known of WELL_KNOWN) {
-      if (!imitates(name, known)) continue;
-      // Unwritten, the well-known name is matched only by a compound one ("left-padx"): a plain word of
-      // prose is a letter or two from some package name too often.
-      if (!mentioned.has(known) && !(known.includes('-') && name.includes('-'))) continue;
-      return true;
-    }
+    const against = name.includes('-') ? [...mentioned, ...COMPOUND_KNOWN] : mentioned;
+    if (against.some((known) => imitates(name, known))) return true;
   }
   return false;
 }
@@ -224,8 +224,8 @@ export function compromisedPinned(text: string): boolean {
 
 function packageSwapped(c: string): 'block' | 'warn' | null {
   if (!SWAP.test(c) && !/\b(?:use|depend on|install|add)\b/.test(c)) return null;
-  const names = [...c.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, ''));
-  const present = names.filter((n) => WELL_KNOWN.has(n));
+  const names = new Set([...c.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, '')));
+  const present = [...names].filter((n) => WELL_KNOWN.has(n));
   if (present.length === 0) return null;
   for (const name of names)
     for (const known of present)
