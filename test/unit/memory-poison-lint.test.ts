@@ -881,4 +881,12 @@ describe('sabotage and concealment written as a house rule', () => {
         JSON.stringify(lintPoisoning(text)),
       );
   });
+  it('stays fast on a 64 KiB line of package-like names and install verbs', () => {
+    // Every distinct name a candidate look-alike: the check must not compare each with every well-known package.
+    let line = '';
+    for (let i = 0; line.length < 65536; i++) line += `use add-on-${i} with lodash-x${i} and requests-v${i} `;
+    const started = performance.now();
+    lintPoisoning(line.slice(0, 65536));
+    assert.ok(performance.now() - started < 1000, 'well under a second');
+  });
 });
