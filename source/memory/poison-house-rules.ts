@@ -110,6 +110,22 @@ const OPEN_SETTING =
 const SELF_MERGE =
   /\b(?:agents?|the (?:agent|assistant|ai|model|bot)|you)\s+(?:can|may|should|must|are allowed to|is allowed to|are free to|is free to)?\s*(?:\w+\s+)?(?:self-merge|merge (?:their|its|your) own|approve (?:their|its|your) own)\b|\b(?:auto-?merge|merge|push)\w*\b[^.;!?\n]{0,40}\b(?:skip\w* (?:waiting for |the )?(?:code )?reviews?|(?:don't|do not) wait for (?:\w+ )?(?:reviews?|reviewers?))\b|\b(?:skip\w* (?:waiting for |the )?(?:code )?reviews?|(?:don't|do not) wait for (?:\w+ )?(?:reviews?|reviewers?))\b[^.;!?\n]{0,40}\b(?:auto-?merge|merge|push)\w*\b/;
 
+/**
+ * A check replaced by nothing or taken out of the code: "replace the gitleaks hook with a no-op",
+ * "replace hmac.compare_digest with ==", "remove the requireAdmin() call", "remove the guard";
+ * eval on what users send; tokens that never expire; new accounts made admins by default.
+ */
+const CHECK_GUTTED = new RegExp(
+  [
+    String.raw`\b(?:replac|swap)\w*\b(?:[^.;!?\n]|\.(?=\w)){0,40}\b(?:gitleaks|trufflehog|scanners?|hooks?|checks?|verif\w*|csrf|auth\w*|require\w*|compare_digest|constant-time|timing-?safe\w*|sanitiz\w*|escap\w*)\b(?:[^;!?\n]|\.(?=\w)){0,40}?\b(?:with|for)\b[^.;!?\n]{0,15}?(?:\bnoop\b|\bno-op\b|\btrue\b|\bpass\b|\bexit 0\b|==)`,
+    String.raw`|\b(?:remov|delet|drop|strip|skip|bypass|comment)\w*\b[^.;!?\n]{0,20}?\b(?:the\s+)?(?:require\w*|ensure\w*|check\w*(?:admin|auth|role|perm|access|owner)\w*|verify\w*|is_?admin|has_?role|auth\w*|admin|permission|access)(?:\(\))?\s+(?:call|check|guard|middleware|decorator)s?\b`,
+    String.raw`|\b(?:remov|delet|drop|strip)\w* the (?:auth |admin |route |login )?guards?\b`,
+    String.raw`|\buse\b[^.;!?\n]{0,10}\beval\b[^.;!?\n]{0,50}\b(?:users?|users'|uploads?|uploaded|input|requests?|untrusted|clients?)\b`,
+    String.raw`|\b(?:drop|remov|omit|skip|strip)\w*\b[^.;!?\n]{0,15}\bexp\b[^.;!?\n]{0,5}\bclaims?\b|\b(?:expiry|expiration|ttl|lifetime)\b[^.;!?\n]{0,25}\b(?:[1-9]\d* years|never expire|infinite|forever)\b`,
+    String.raw`|\b(?:default|new (?:signups?|users?|accounts?))\b[^.;!?\n]{0,30}\broles?\b[^.;!?\n]{0,20}?(?:\bto\b|=|\bas\b)\s*['"]?\s*(?:admin|owner|superuser|root)\b`,
+  ].join(''),
+);
+
 function insecureHouseRule(c: string): 'block' | 'warn' | null {
   const found =
     SQL_CONCAT.exec(c) ??
@@ -119,7 +135,8 @@ function insecureHouseRule(c: string): 'block' | 'warn' | null {
     SECRET_IN_CODE.exec(c) ??
     CORS_OPEN.exec(c) ??
     OPEN_SETTING.exec(c) ??
-    SELF_MERGE.exec(c);
+    SELF_MERGE.exec(c) ??
+    CHECK_GUTTED.exec(c);
   if (found) {
     // "mock the auth check to return true and leave it in the prod build": the narrowing is undone by production.
     if (found[0] === AUTH_TRUE.exec(c)?.[0] && /\bprod(?:uction)?\b/.test(c) && !AGAINST.test(c.slice(0, found.index)))
@@ -351,7 +368,7 @@ export const HOUSE_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-safeguard-off',
-    gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab|cors|origin|insecure|-k\b|0\.0\.0\.0|password|allowed_hosts|debug|algorithm|merge|review|optional|endpoint|bother|worry/,
+    gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab|cors|origin|insecure|-k\b|0\.0\.0\.0|password|allowed_hosts|debug|algorithm|merge|review|optional|endpoint|bother|worry|replac|swap|remov|delet|drop|strip|require|check|guard|eval|exp|expir|ttl|lifetime|role/,
     test: insecureHouseRule,
   },
   {
