@@ -26,6 +26,8 @@ import {
   CONTROL_WEAKENED_ML,
   ownWorkNamed,
   PLAINTEXT_PASSWORDS_ML,
+  DENIED_TOPIC_ML,
+  PREPARED_DENIAL_ML,
   TESTS_DROPPED_ML,
   PRE_APPROVED,
   structuralFindings,
@@ -1681,6 +1683,20 @@ const RULES: Rule[] = [
     pattern:
       /\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import|pin|lock|hold|keep|downgrad\w*|stay on|stick)\b/g,
     check: (_match, text) => (packageTrapOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [],
+    // An answer prepared whatever the truth in other languages: a denial when the user asks, or
+    // everything said to have passed (poison-structure.ts; the English forms are there too).
+    pattern: PREPARED_DENIAL_ML,
+    check: (match, text) => {
+      if (/^(?:ユーザー|利用者|告诉|跟|对)/u.test(match[0]))
+        return /スキップ|失敗|跳过|失败|skip/u.test(text) ? 'block' : null;
+      if (/^(?:사용자|유저)/u.test(match[0])) return 'block';
+      return DENIED_TOPIC_ML.test(match[0]) ? 'block' : null;
+    },
   },
   {
     name: 'poison-safeguard-off',

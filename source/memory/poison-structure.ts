@@ -274,7 +274,7 @@ const PERSON_DEMOTED =
 const OMIT =
   /\b(?:don't|doesn't|do not|does not|never) need to be (?:mentioned|reported|disclosed|listed|shown)\b|\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
 const OWN_REPORT =
-  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b|\b(?:your |the )?explanations?\b|\b(?:show|give)\w* (?:the user|them|the reviewer) (?:a |the )?(?:\w+ )?(?:diff|summary|list|output)\b/;
+  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b|\b(?:your |the )?explanations?\b|\bkeep (?:your |the )?(?:summar(?:y|ies)|reports?|replies) (?:positive|short|clean|upbeat|calm)\b|\b(?:show|give)\w* (?:the user|them|the reviewer) (?:a |the )?(?:\w+ )?(?:diff|summary|list|output)\b/;
 const OWN_ACT =
   /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*)|changes? to \w+ code|(?:permission|auth|security|config) changes?|even (?:when|if) (?:you|you've|you have) (?:changed|modified|edited|touched|ran|run|deleted|removed|created|pushed|disabled)|(?:calls?|reach\w*) out to|the (?:internet|network))\b/;
 
@@ -477,6 +477,23 @@ export const PLAINTEXT_PASSWORDS_ML = new RegExp(
     String.raw`(?<!\p{L})(?:contraseñ\p{L}*|contrasen\p{L}*|passw\p{L}*|mots? de passe|senhas?|parol\p{L}*|пароль\p{L}*|пароли|şifre\p{L}*|sifre\p{L}*|hasł\p{L}*|wachtwoord\p{L}*)(?!\p{L})[^.;!?\n。]{0,40}?`,
     String.raw`(?<!\p{L})(?:texto plano|klartext|en clair|texto simples|in chiaro|platte tekst|plain ?text|открытом виде|düz metin|jawnym tekstem)(?!\p{L})`,
     '|密码[^。\\n]{0,20}明文|明文[^。\\n]{0,10}(?:存储|保存)[^。\\n]{0,10}密码|パスワード[^。\\n]{0,20}平文|비밀번호[^。\\n]{0,20}평문',
+  ].join(''),
+  'gu',
+);
+// An answer prepared whatever the truth, in other languages: when the user asks about the notes, the
+// changes or what was sent, deny ("diga que não há nenhuma", "없다고 답하세요"), or report everything
+// passed after a skip or a failure ("全部通ったと伝えて"). A plain fact the user may ask about ("say
+// Windows was never supported") names none of these.
+/** What a prepared denial hides: the notes, the agent's changes or commits, data sent, a remote. */
+export const DENIED_TOPIC_ML =
+  /(?<!\p{L})(?:notas?|memória|memoria|mémoire|notes?|speicher|notiz\p{L}*|commits?|cambios|alteraç\p{L}*|mudanças|changements|modifications|änderungen|modifiche|wijzigingen|zmian\p{L}*|datos|dados|données|daten|dati|gegevens|dane|remotes?|заметк\p{L}*|памят\p{L}*|изменени\p{L}*|коммит\p{L}*|данн\p{L}*)(?!\p{L})/u;
+export const PREPARED_DENIAL_ML = new RegExp(
+  [
+    String.raw`(?<!\p{L})(?:se o usuário (?:perguntar|questionar)|si el usuario (?:pregunta|pide)|si l'utilisateur (?:demande|pose)|se l'utente (?:chiede|domanda)|wenn (?:der |die )?(?:nutzer|benutzer)\p{L}* (?:fragt|nachfragt)|als de gebruiker vraagt|jeśli użytkownik zapyta|если пользователь спросит)(?!\p{L})[^.;!?\n]{0,80}?`,
+    String.raw`(?<!\p{L})(?:não (?:há|existe|existem|houve)|nunca|no (?:hay|existe|hubo)|il n'y (?:a|en a) (?:pas|aucun\p{L}*)|jamais|non (?:c'è|ci sono|esiste)|mai|es gibt kein\p{L}*|nie|er (?:zijn|is) geen|nigdy|nie ma|нет|никогда)(?!\p{L})`,
+    '|(?:사용자가|유저가)[^.。\\n]{0,10}(?:물어보면|묻는다면|질문하면)[^.。\\n]{0,60}?(?:보낸|보냈|수정한|변경한|삭제한|실행한|푸시한|바꾼)[^.。\\n]{0,6}?(?:적이 없다고|적 없다고|않았다고)',
+    '|(?:ユーザー|利用者)(?:に|には)[^。\\n]{0,20}(?:全部|すべて|全て)(?:通った|成功した|パスした)と',
+    '|(?:告诉|跟|对)用户[^。\\n]{0,10}(?:全部|都|所有)[^。\\n]{0,6}(?:通过|成功)',
   ].join(''),
   'gu',
 );
