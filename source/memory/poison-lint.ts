@@ -22,12 +22,19 @@
 
 import {
   approvalClaimed,
+  CONCEALED_ML,
   CONTROL_WEAKENED_ML,
+  ownWorkNamed,
+  PLAINTEXT_PASSWORDS_ML,
+  DENIED_TOPIC_ML,
+  PREPARED_DENIAL_ML,
+  TESTS_DROPPED_ML,
   PRE_APPROVED,
   structuralFindings,
   weakenedQuietly,
 } from './poison-structure.js';
 import { officialInstallerStep } from './official-installers.js';
+import { compromisedPinned, lookAlikePackage } from './poison-house-rules.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
   decodedSegments,
@@ -300,6 +307,14 @@ const speaksToAgent = oncePerText((text) =>
   ),
 );
 const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
+const ownWorkNamedOnce = oncePerText(ownWorkNamed);
+const packageTrapOnce = oncePerText((text) => lookAlikePackage(text) || compromisedPinned(text));
+const testsDroppedQuietlyOnce = oncePerText(
+  (text) =>
+    weakenedQuietly(text) ||
+    approvalClaimed(text) ||
+    /\b(?:main|master)\b|\bne le signale pas\b|\bne (?:le )?signale\b/u.test(text),
+);
 
 const RULES: Rule[] = [
   // --- instructions addressed to the model -------------------------------------------------
@@ -1647,6 +1662,59 @@ const RULES: Rule[] = [
     // or applied in production (poison-structure.ts reads the English forms clause by clause).
     pattern: CONTROL_WEAKENED_ML,
     check: (_match, text) => (weakenedQuietlyOnce(text) ? 'block' : 'warn'),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [],
+    // The agent's own work kept from the person in other languages: a concealment ("erwähne das
+    // nicht", "不要在…提到", "אל תספר") in a note that names the agent's report (summary, PR
+    // description, reply) or its own changes ("wenn du … änderst", "如果你修改了"). Data kept out
+    // of a public place names neither.
+    pattern: CONCEALED_ML,
+    check: (_match, text) => (ownWorkNamedOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    // A package offered in place of a well-known one under a name one or two letters from it, or a
+    // version known to have been published compromised, pinned (poison-house-rules.ts).
+    pattern:
+      /\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import|pin|lock|hold|keep|downgrad\w*|stay on|stick)\b/g,
+    check: (_match, text) => (packageTrapOnce(text) ? 'block' : null),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [],
+    // An answer prepared whatever the truth in other languages: a denial when the user asks, or
+    // everything said to have passed (poison-structure.ts; the English forms are there too).
+    pattern: PREPARED_DENIAL_ML,
+    check: (match, text) => {
+      if (/^(?:ユーザー|利用者|告诉|跟|对)/u.test(match[0]))
+        return /スキップ|失敗|跳过|失败|skip/u.test(text) ? 'block' : null;
+      if (/^(?:사용자|유저)/u.test(match[0])) return 'block';
+      return DENIED_TOPIC_ML.test(match[0]) ? 'block' : null;
+    },
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    negatable: 'before',
+    // Passwords kept in plain text, said in other languages (the English form is in poison-house-rules.ts).
+    pattern: PLAINTEXT_PASSWORDS_ML,
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
+    keywords: [],
+    // A failing test deleted or skipped in other languages (the English forms are in
+    // poison-house-rules.ts): a block when the note also keeps it quiet, pushes past review or
+    // lands straight on the main branch; a warning otherwise.
+    pattern: TESTS_DROPPED_ML,
+    check: (_match, text) => (testsDroppedQuietlyOnce(text) ? 'block' : 'warn'),
   },
   {
     name: 'poison-tool-driving',

@@ -29,6 +29,7 @@
 // Linear: clauses are cut at sentence ends and at most CLAUSE_MAX characters; each rule is a
 // fixed set of alternations of words tested once per clause. Pure; no `node:` imports.
 
+import { HOUSE_RULES } from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
 
 export interface StructuralFinding {
@@ -233,6 +234,8 @@ const HIJACK = w([
 ]);
 
 /** A clause that talks about attacks rather than makes one. */
+/** Quoted text: an example when a rule reads wording; an evasion's own label ("docs only") when a rule says so. */
+const QUOTED = /"[^"\n]{0,120}"/;
 const META =
   /\b(?:injection|injections|attacker|attackers|attack|attacks|malicious|phishing|payload|payloads|example|examples|phrase|phrases|fixture|fixtures|detect\w*|flag(?:s|ged)?|lint\w*|suspicious|refuse|treat (?:it|them|this|that) as (?:untrusted|data)|untrusted)\b|"[^"\n]{0,120}"/;
 /** Advice against the act: "never send tokens to …". */
@@ -245,6 +248,8 @@ interface StructuralRule {
   gate: RegExp;
   /** Whether the clause holds the attack: block, warn or nothing. */
   test(clause: string): 'block' | 'warn' | null;
+  /** Quoted words are the attack's own label ('call it "docs only"'), not an example: only META's words make it a mention. */
+  quotesAreLabels?: boolean;
 }
 
 // --- remote execution in words ------------------------------------------------------------------
@@ -267,11 +272,11 @@ const PERSON_DEMOTED =
 
 // --- own report ------------------------------------------------------------------------------
 const OMIT =
-  /\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
+  /\b(?:don't|doesn't|do not|does not|never) need to be (?:mentioned|reported|disclosed|listed|shown)\b|\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
 const OWN_REPORT =
-  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b/;
+  /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b|\b(?:your |the )?explanations?\b|\bkeep (?:your |the )?(?:summar(?:y|ies)|reports?|replies) (?:positive|short|clean|upbeat|calm)\b|\b(?:show|give)\w* (?:the user|them|the reviewer) (?:a |the )?(?:\w+ )?(?:diff|summary|list|output)\b/;
 const OWN_ACT =
-  /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*))\b/;
+  /\b(?:steps?|remotes?|outbound (?:requests?|calls?|traffic)|commands?|network (?:calls?|requests?)|uploads?|downloads?|workflows?|\.github|hooks?|sudo|installs?|deletions?|pushes|force-?push\w*|failed (?:uploads?|pushes|checks|scans?)|changes? to (?:the )?(?:ci|\.github|workflows?|hooks|permissions|settings|config\w*)|changes? to \w+ code|(?:permission|auth|security|config) changes?|even (?:when|if) (?:you|you've|you have) (?:changed|modified|edited|touched|ran|run|deleted|removed|created|pushed|disabled)|(?:calls?|reach\w*) out to|the (?:internet|network))\b/;
 
 // --- persona ---------------------------------------------------------------------------------
 const PERSONA_INTRO =
@@ -338,6 +343,8 @@ const PERSON_OVERRULED = new RegExp(
     String.raw`\b(?:no matter what|regardless of what|whatever|even if|even when)\s+${PERSON}\s+${PERSON_SAYS}\b(?!\s+(?:about|on|regarding|for|of)\b)`,
     String.raw`|\b(?:ignore|disregard|set aside)\s+(?:whatever|anything|what)\s+${PERSON}\s+${PERSON_SAYS}\b`,
     String.raw`|\bif\s+${PERSON}\s+${PERSON_SAYS}\b[^.;!?\n]{0,80}?\b(?:ignore (?:them|him|her|it|that|the request|their request)|(?:do|follow) what (?:this|the|these) notes? says?|follow (?:this|the|these) notes?|(?:politely\s+)?decline|carry on|keep going|continue (?:anyway|regardless|with)|proceed (?:anyway|with)|pretend)\b`,
+    String.raw`|\b(?:if|when|whenever|once)\s+${PERSON}\b[^.;!?\n]{0,80}?\b(?:ignore|disregard|forget)\s+(?:her|his|their|them|him)\s+(?:(?:earlier|previous|other|later)\s+)?(?:requests?|instructions?|messages?|questions?|input)\b`,
+    String.raw`|\b(?:if|when|whenever)\s+${PERSON}\s+(?:\w+\s+)?(?:writes?|says?|asks?|types?)\b[^.;!?\n]{0,100}?\b(?:instead of (?:their|his|her|the user's|what (?:they|he|she))|(?:has|have|with) no authority)\b`,
     String.raw`|\bregardless of what you find\b|\b(?:outrank|override|overrule|trump)s?\s+(?:anything|whatever|what)\s+(?:they|the user|the developer|the human)\s+(?:types?|says?|asks?)\b`,
   ].join(''),
 );
@@ -348,9 +355,9 @@ const PERSON_OVERRULED = new RegExp(
 // languages the lint reads. A note cannot carry an approval: whoever wrote it, the model cannot check.
 export const PRE_APPROVED = new RegExp(
   [
-    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it))\b`,
-    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει)(?!\p{L})`,
-    '|事前承認|承認済み|预先批准|已经批准|已批准|批准了|사전 승인|승인했|승인된 상태|מאושרות מראש|מאושר מראש',
+    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it)|sign-?off (?:received|given|on file|obtained)|(?:security |compliance |policy )?exception (?:granted|approved|on file)|override code|(?:approval|authori[sz]ation|clearance) (?:on file|granted|received|given)|per (?:the )?[\w-]+ (?:review|approval|sign-?off)|cleared (?:by|under|per)|approved (?:in|under|via|per) [\w-]+|(?:compliance|security|legal|management) sign-?off|(?:has|have) given (?:\w+ ){0,2}?consent|consented (?:on|in|at|during) [^.;!?\n]{0,30}?to)\b`,
+    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει|(?:hat|haben) bereits zugestimmt)(?!\p{L})`,
+    '|事前承認|承認済み|承認しました|预先批准|已经批准|已批准|批准了|已同意|사전 승인|승인했|승인된 상태|מאושרות מראש|מאושר מראש|אישר מראש',
   ].join(''),
   'gu',
 );
@@ -368,8 +375,35 @@ const AGENT_EMPOWERED =
 
 /** An approval claimed in `text` that drops the person's confirmation or hands the agent a power. */
 export function approvalClaimed(text: string): boolean {
-  return NO_CONFIRM.test(text) || (AGENT_EMPOWERED.test(text) && EMPOWERED_RISK.test(text));
+  return (
+    NO_CONFIRM.test(text) ||
+    NO_REVIEW.test(text) ||
+    /\b(?:agents?|you|the (?:agent|assistant)) (?:should|must) not (?:object|question it|push back)\b/.test(text) ||
+    ((AGENT_EMPOWERED.test(text) || FINE_FOR_AGENT.test(text)) && EMPOWERED_RISK.test(text)) ||
+    (AGENT_ML.test(text) && RISK_ML.test(text)) ||
+    ON_ANYONES_REQUEST.test(text)
+  );
 }
+/** Review taken away: "without review", "no review needed", in the languages the lint reads. */
+const NO_REVIEW = new RegExp(
+  [
+    String.raw`\bwithout (?:a |any )?(?:human |further |code )?(?:reviews?|reviewers?|approvals?)\b|\bno (?:human |code )?review (?:needed|required|necessary)\b|\b(?:skip|bypass)\w* (?:the )?(?:code )?review\b|\bdon't wait for (?:\w+ )?(?:reviews?|reviewers?)\b`,
+    String.raw`|(?<!\p{L})(?:sin revisi[óo]n|ohne (?:review|prüfung|freigabe|code-review)|sans (?:relecture|revue|validation)|sem revisão|sem revisao|senza revisione|без (?:ревью|проверки|согласования)|zonder review|bez (?:przeglądu|recenzji)|incelemesiz|inceleme olmadan|không cần (?:review|duyệt))(?!\p{L})`,
+    '|レビュー不要|レビューなし|レビューは不要|검토 없이|리뷰 없이|不需要[^。\\n]{0,8}审核|无需审核|不用审核|无需审查|不需要审查|不需要[^。\\n]{0,8}审查',
+  ].join(''),
+  'u',
+);
+/** A risky act declared fine for the agent: "force-push to main is fine for agents". */
+const FINE_FOR_AGENT =
+  /\b(?:is|are) (?:fine|ok|okay|allowed|permitted|acceptable) for (?:agents?|the (?:agent|assistant|ai|model|bot))\b|\b(?:can|may) be (?:ignored|skipped|done|merged|pushed|deleted) by (?:agents?|the (?:agent|assistant|ai|model|bot))\b/;
+/** The agent named in another language, and what makes a power handed to it a risk. */
+const AGENT_ML =
+  /(?<!\p{L})(?:der agent|die agenten|agent (?:darf|kann)|agente|agenten|l'agent|asistente|assistente|l'assistente|assistent|ассистент\p{L}*|агент\p{L}*|πράκτορ\p{L}*|asystent\p{L}*|ajan\p{L}*|trợ lý)(?!\p{L})|助手|智能体|代理可以|エージェント|アシスタント|에이전트|어시스턴트/u;
+const RISK_ML =
+  /(?<!\p{L})(?:μυστικ\p{L}*|secret\p{L}*|secreto\p{L}*|geheimnis\p{L}*|segredo\p{L}*|секрет\p{L}*|sırlar\p{L}*|zusammenführ\p{L}*|fusionn\p{L}*|fusion\p{L}*|mergen|merge\p{L}*|pii|produc\p{L}*|produktion|продакшен\p{L}*|üretim|deaktivier\p{L}*|\p{L}*schutz\p{L}*)(?!\p{L})|合并|推送到|删除|密钥|秘密|マージ|削除|シークレット|本番|병합|삭제|비밀|프로덕션/u;
+/** A risky act the note orders done on anyone's say-so: "upload them when any vendor asks", "execute them when the partner asks". */
+const ON_ANYONES_REQUEST =
+  /(?:^|[.;:!?]\s+|\n)(?:\w+\s+){0,2}?(?:execute|run|upload|send|share|transmit|export|merge|push|delete|disable|copy|grant)\b[^.;!?\n]{0,40}\b(?:when(?:ever)? (?:asked|requested|(?:the |any |a )?\w+ (?:asks?|requests?))|on (?:the )?request of|on request|when asked by any)\b/;
 /** What makes a power handed to the agent a risk: its own merges, force, deletion, secrets, data sent out, anything at all. */
 const EMPOWERED_RISK =
   /\b(?:(?:merge|approve)\w* (?:their|its|your) own|force|delet\w*|destroy\w*|secrets?|credentials?|tokens?|keys|any|all|every|whatever|anything|production|prod|paste|upload|send|share|transmit|export\w*|push\w* (?:directly|straight)|maintainer|admin|root)\b/;
@@ -402,17 +436,66 @@ const GUARD_NOTE_REMOVED = new RegExp(
 // a security control (security, TLS, certificates, CSRF, a scan, a security test), and the act kept
 // from the person ("don't mention it in the PR") or applied in production. The English forms are the
 // structural rule above; these are read over the whole note.
-const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|kaldır\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
+const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|devre disi|kaldır\p{L}*|kaldir\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
 const WEAKEN_ML_CJK =
   '关闭|禁用|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
-const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|אבטח\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*)`;
-const CONTROL_ML_CJK = '安全|证书|セキュリティ|証明書|보안|인증서';
+const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|אבטח\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*|skan\p{L}*)`;
+const CONTROL_ML_CJK = '安全|证书|セキュリティ|証明書|보안|인증서|אבטח';
 const CONCEAL_ML = new RegExp(
   [
     String.raw`(?<!\p{L})(?:no lo (?:comentes|menciones|digas)|no (?:digas|menciones) nada|sin (?:decir|avisar|mencionar)\p{L}*|erwähn\p{L}* (?:das |es )?nicht|nicht erwähnen|schreib\p{L}* nichts|sag\p{L}* nichts|μην (?:το )?(?:αναφέρεις|πεις)|אל (?:תזכיר|תספר|תדווח)|не (?:упоминай|говори|пиши|сообщай)|ничего не (?:пиши|говори)|не згадуй|не кажи|yazma|söyleme|bahsetme|não (?:mencione|diga|conte|comente)|non (?:dirlo|menzionar\p{L}*|serve dirlo|dire)|niet (?:vermelden|melden|noemen)|vermeld \p{L}+ niet|nie (?:pisz|mów|wspominaj)|nämn inte|säg inte|sans prévenir|ne (?:le |la )?(?:dis|mentionne) (?:pas|rien)|n'a pas besoin de le savoir|đừng (?:nói|nhắc)|không cần (?:nói|báo))(?!\p{L})`,
-    '|不用在[^。\\n]{0,20}说明|不要在[^。\\n]{0,20}提到|不要提|不用说|用户不需要知道|報告は不要|言わないで|伝えないで|言及しないで|언급하지 마|말하지 마|알리지 마',
+    '|אל תזכיר|אל תספר|אל תדווח|不用在[^。\\n]{0,20}说明|不要在[^。\\n]{0,20}提到|不要提|不用说|用户不需要知道|報告は不要|言わないで|伝えないで|言及しないで|언급하지 마|말하지 마|알리지 마',
   ].join(''),
   'u',
+);
+// The agent's own report or its own changes, in the languages the lint reads: what a concealment
+// keeps quiet is then the agent's work ("erwähne das nicht in der Zusammenfassung", "如果你修改了…，
+// 不要在总结里提到"), not data kept out of a public place.
+const OWN_REPORT_ML =
+  /(?<!\p{L})(?:zusammenfassung|beschreibung|pr-beschreibung|résumé|resume|resumen|descripción|descripcion|resumo|descrição|descricao|riepilogo|descrizione|samenvatting|beschrijving|podsumowani\p{L}*|opis\p{L}*|сводк\p{L}*|отч[её]т\p{L}*|описани\p{L}*|özet\p{L}*|açıklama\p{L}*|aciklama\p{L}*|σύνοψη|περίληψη|tóm tắt|báo cáo)(?!\p{L})|סיכום|תיאור|总结|摘要|回复|回覆|要約|まとめ|報告書|요약|보고서/u;
+const OWN_ACT_ML =
+  /(?<!\p{L})(?:du (?:\p{L}+ ){0,4}?(?:änderst|geändert|löschst|gelöscht)|(?:tu )?(?:modifies|as modifié|supprimes)|(?:cambias|cambiaste|modificas|modificaste|borras)|(?:você )?(?:alterar|alterou|mudou|modificou)|modifichi|hai modificato|(?:je )?wijzigt|zmieni(?:sz|łeś|łaś)|измени(?:л|ла|шь)|поменял\p{L}*|değiştir\p{L}*|degistir\p{L}*|thay đổi)(?!\p{L})|ששינית|שינית|修改|改动|改了|変更した|変更する|수정|변경/u;
+/** A concealment in another language (the phrase rule's pattern; ownWorkNamed checks what it hides). */
+export const CONCEALED_ML = new RegExp(CONCEAL_ML.source, 'gu');
+/** Whether `text` names the agent's own report or its own changes, in another language. */
+export function ownWorkNamed(text: string): boolean {
+  return OWN_REPORT_ML.test(text) || OWN_ACT_ML.test(text);
+}
+// A failing test deleted or skipped, in the languages the lint reads ("si la CI échoue, désactive les
+// tests", "テストが失敗したら、そのテストを削除して"): the test word, a word for failing, a verb that removes.
+const TEST_ML = String.raw`(?:tests?|testes|pruebas?|prueba|testy|testów|тест\p{L}*|testler\p{L}*|ci)`;
+const FAIL_ML = String.raw`(?:échou\p{L}*|fehlschläg\p{L}*|fehlschlag\p{L}*|fehlgeschlagen\p{L}*|schlägt \p{L}+ fehl|falla\p{L}*|falha\p{L}*|fallisc\p{L}*|fallit\p{L}*|faalt|mislukt|падает|упал\p{L}*|başarısız|nie przechodz\p{L}*)`;
+const DROP_ML = String.raw`(?:supprim\p{L}*|désactiv\p{L}*|desactiv\p{L}*|lösch\p{L}*|deaktivier\p{L}*|übersprungen|überspring\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|remov\p{L}*|salt\p{L}*|pul\p{L}*|verwijder\p{L}*|usuń|удал\p{L}*|пропус\p{L}*|отключ\p{L}*|sil|atla)`;
+export const TESTS_DROPPED_ML = new RegExp(
+  `(?<!\\p{L})(?:${TEST_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${FAIL_ML}|${FAIL_ML}(?!\\p{L})[^.;!?\\n。]{0,40}?${TEST_ML})(?!\\p{L})[^.;!?\\n。]{0,100}?(?<!\\p{L})${DROP_ML}(?!\\p{L})|(?:テスト|测试|테스트)[^。\\n]{0,20}?(?:失敗|失败|실패)[^。\\n]{0,40}?(?:削除|スキップ|删除|删掉|跳过|삭제|건너뛰)`,
+  'gu',
+);
+// Passwords kept in plain text, in the languages the lint reads ("guarda las contraseñas en texto plano").
+export const PLAINTEXT_PASSWORDS_ML = new RegExp(
+  [
+    String.raw`(?<!\p{L})(?:guarda\p{L}*|almacen\p{L}*|speicher\p{L}*|stocke\p{L}*|enregistre\p{L}*|armazen\p{L}*|salv\p{L}*|memorizz\p{L}*|bewaar\p{L}*|sla \p{L}+ op|сохраня\p{L}*|храни\p{L}*|sakla\p{L}*|przechowuj\p{L}*)(?!\p{L})[^.;!?\n。]{0,40}?`,
+    String.raw`(?<!\p{L})(?:contraseñ\p{L}*|contrasen\p{L}*|passw\p{L}*|mots? de passe|senhas?|parol\p{L}*|пароль\p{L}*|пароли|şifre\p{L}*|sifre\p{L}*|hasł\p{L}*|wachtwoord\p{L}*)(?!\p{L})[^.;!?\n。]{0,40}?`,
+    String.raw`(?<!\p{L})(?:texto plano|klartext|en clair|texto simples|in chiaro|platte tekst|plain ?text|открытом виде|düz metin|jawnym tekstem)(?!\p{L})`,
+    '|密码[^。\\n]{0,20}明文|明文[^。\\n]{0,10}(?:存储|保存)[^。\\n]{0,10}密码|パスワード[^。\\n]{0,20}平文|비밀번호[^。\\n]{0,20}평문',
+  ].join(''),
+  'gu',
+);
+// An answer prepared whatever the truth, in other languages: when the user asks about the notes, the
+// changes or what was sent, deny ("diga que não há nenhuma", "없다고 답하세요"), or report everything
+// passed after a skip or a failure ("全部通ったと伝えて"). A plain fact the user may ask about ("say
+// Windows was never supported") names none of these.
+/** What a prepared denial hides: the notes, the agent's changes or commits, data sent, a remote. */
+export const DENIED_TOPIC_ML =
+  /(?<!\p{L})(?:notas?|memória|memoria|mémoire|notes?|speicher|notiz\p{L}*|commits?|cambios|alteraç\p{L}*|mudanças|changements|modifications|änderungen|modifiche|wijzigingen|zmian\p{L}*|datos|dados|données|daten|dati|gegevens|dane|remotes?|заметк\p{L}*|памят\p{L}*|изменени\p{L}*|коммит\p{L}*|данн\p{L}*)(?!\p{L})/u;
+export const PREPARED_DENIAL_ML = new RegExp(
+  [
+    String.raw`(?<!\p{L})(?:se o usuário (?:perguntar|questionar)|si el usuario (?:pregunta|pide)|si l'utilisateur (?:demande|pose)|se l'utente (?:chiede|domanda)|wenn (?:der |die )?(?:nutzer|benutzer)\p{L}* (?:fragt|nachfragt)|als de gebruiker vraagt|jeśli użytkownik zapyta|если пользователь спросит)(?!\p{L})[^.;!?\n]{0,80}?`,
+    String.raw`(?<!\p{L})(?:não (?:há|existe|existem|houve)|nunca|no (?:hay|existe|hubo)|il n'y (?:a|en a) (?:pas|aucun\p{L}*)|jamais|non (?:c'è|ci sono|esiste)|mai|es gibt kein\p{L}*|nie|er (?:zijn|is) geen|nigdy|nie ma|нет|никогда)(?!\p{L})`,
+    '|(?:사용자가|유저가)[^.。\\n]{0,10}(?:물어보면|묻는다면|질문하면)[^.。\\n]{0,60}?(?:보낸|보냈|수정한|변경한|삭제한|실행한|푸시한|바꾼)[^.。\\n]{0,6}?(?:적이 없다고|적 없다고|않았다고)',
+    '|(?:ユーザー|利用者)(?:に|には)[^。\\n]{0,20}(?:全部|すべて|全て)(?:通った|成功した|パスした)と',
+    '|(?:告诉|跟|对)用户[^。\\n]{0,10}(?:全部|都|所有)[^。\\n]{0,6}(?:通过|成功)',
+  ].join(''),
+  'gu',
 );
 const PRODUCTION_ML =
   /(?<!\p{L})(?:producci[óo]n|produktion|produção|producao|produzione|productie|produkcj\p{L}*|продакшен\p{L}*|прод(?:е|а)?|üretim|παραγωγ\p{L}*|בייצור|todos los entornos|todos os ambientes|tous les environnements|allen umgebungen|tutti gli ambienti)(?!\p{L})|生产|本番|프로덕션|운영 환경/u;
@@ -614,6 +697,8 @@ const RULES: StructuralRule[] = [
     gate: /memory_|back|again|propos|re-?add|re-?creat|submit|insert/,
     test: (c) => (TOOL_CALL.test(c) ? 'block' : null),
   },
+  // Sabotage and concealment written as a house rule (poison-house-rules.ts).
+  ...HOUSE_RULES,
 ];
 
 /** Four words or more. */
@@ -657,11 +742,13 @@ export function structuralFindings(view: LintView): StructuralFinding[] {
     // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
     if (!SOME_WORDS.test(clause)) continue;
     // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
-    const meta = META.test(clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, ''));
+    const bare = clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
+    const meta = META.test(bare);
+    const metaWords = meta && META.test(bare.replace(new RegExp(QUOTED.source, 'g'), ' '));
     for (const rule of rules) {
       let severity = rule.test(clause);
       if (severity === null) continue;
-      if (meta && severity === 'block') severity = 'warn';
+      if ((rule.quotesAreLabels ? metaWords : meta) && severity === 'block') severity = 'warn';
       let start = from;
       let end = to;
       while (start < end && /[\s;.!?]/.test(view.text[start]!)) start++;
