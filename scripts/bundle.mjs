@@ -81,7 +81,13 @@ const esmRequire = {
  * for the addon when none is given, stays external.
  */
 const bundledSqlite = { external: ['bindings', '@mariozechner/pi-coding-agent'] };
-await build({ ...common, ...bundledSqlite, entryPoints: [dist('hook/main.js')], outfile: dist('hook.cjs'), format: 'cjs' });
+await build({
+  ...common,
+  ...bundledSqlite,
+  entryPoints: [dist('hook/main.js')],
+  outfile: dist('hook.cjs'),
+  format: 'cjs',
+});
 await writeHookCodeCache();
 /**
  * Ink's layout engine (yoga) instantiates its inline WebAssembly at start-up. When a global fetch
