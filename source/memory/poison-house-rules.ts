@@ -36,16 +36,23 @@ const NARROW =
 const AS_RULE =
   /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|open|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch|store|save|merge|push|log|print|grant|expose|serve)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|(?:don't|do not) bother|no need to|you (?:can|may|should|must)|agents? (?:can|may|should|must|merge|push|approve|deploy)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
 
+/** The clause without URLs, addresses and example domains ("pypi.example-mirror.test"): they make no clause an example. */
+export const withoutAddresses = (clause: string): string => clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
+
 function asHouseRule(clause: string, at: number): 'block' | 'warn' {
-  // Example domains and addresses ("pypi.example-mirror.test") do not make a clause an example.
-  const words = clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
-  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(words)) return 'warn';
+  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(withoutAddresses(clause))) return 'warn';
   return AS_RULE.test(clause) ? 'block' : 'warn';
 }
 
+/** Block what `pattern` finds in `c`, unless advice against it comes before. */
+function unlessAdvisedAgainst(pattern: RegExp, c: string): 'block' | 'warn' | null {
+  const found = pattern.exec(c);
+  return found === null ? null : AGAINST.test(c.slice(0, found.index)) ? 'warn' : 'block';
+}
+
 // --- tests defeated --------------------------------------------------------------------------------
-const TEST = String.raw`(?:tests?|specs?|test cases?|test suites?|assertions?|checks?|e2e|suites?)`;
-const FAILING = String.raw`(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|doesn't pass|does not pass|won't pass|erroring)`;
+const TEST = /\b(?:tests?|specs?|test cases?|test suites?|assertions?|checks?|e2e|suites?)\b/;
+const FAILING = /\b(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|doesn't pass|does not pass|won't pass|erroring)\b/;
 /** Slow tests are often moved or skipped for good reasons; only deleting them is sabotage. */
 const SLOW = /\b(?:slow|too long|times? out|timing out)\b/;
 const DELETED = /\b(?:delet\w*|remov\w*|drop|dropp\w*|rip\w* out|get rid of)\b|--passwithnotests\b/;
@@ -63,9 +70,9 @@ function testsDefeated(c: string): 'block' | 'warn' | null {
   const hollow = HOLLOW_TEST.exec(c);
   if (hollow) return asHouseRule(c, hollow.index);
   const gate = GATE_LOWERED.exec(c);
-  if (gate && new RegExp(`\\b${FAILING}\\b`).test(c)) return asHouseRule(c, gate.index);
-  if (!new RegExp(`\\b${TEST}\\b`).test(c)) return null;
-  const failing = new RegExp(`\\b${FAILING}\\b`).test(c);
+  if (gate && FAILING.test(c)) return asHouseRule(c, gate.index);
+  if (!TEST.test(c)) return null;
+  const failing = FAILING.test(c);
   if (!failing && !SLOW.test(c)) return null;
   const removed = TEST_REMOVED.exec(c);
   if (removed === null || (!failing && !DELETED.test(removed[0]))) return null;
@@ -127,9 +134,10 @@ const CHECK_GUTTED = new RegExp(
 );
 
 function insecureHouseRule(c: string): 'block' | 'warn' | null {
+  const authTrue = AUTH_TRUE.exec(c);
   const found =
     SQL_CONCAT.exec(c) ??
-    AUTH_TRUE.exec(c) ??
+    authTrue ??
     HOST_KEYS_OFF.exec(c) ??
     BUCKET_PUBLIC.exec(c) ??
     SECRET_IN_CODE.exec(c) ??
@@ -137,12 +145,10 @@ function insecureHouseRule(c: string): 'block' | 'warn' | null {
     OPEN_SETTING.exec(c) ??
     SELF_MERGE.exec(c) ??
     CHECK_GUTTED.exec(c);
-  if (found) {
-    // "mock the auth check to return true and leave it in the prod build": the narrowing is undone by production.
-    if (found[0] === AUTH_TRUE.exec(c)?.[0] && /\bprod(?:uction)?\b/.test(c) && !AGAINST.test(c.slice(0, found.index)))
-      return 'block';
-    return asHouseRule(c, found.index);
-  }
+  // "mock the auth check to return true and leave it in the prod build": the narrowing is undone by production.
+  if (found && found === authTrue && /\bprod(?:uction)?\b/.test(c) && !AGAINST.test(c.slice(0, found.index)))
+    return 'block';
+  if (found) return asHouseRule(c, found.index);
   const scanner = SCANNER_OVERRULED.exec(c);
   if (scanner && PINNED.test(c)) {
     if (/\b(?:never|don't|do not)\s+(?:close|dismiss|ignore)\b/.test(c)) return 'warn';
@@ -161,6 +167,12 @@ const WELL_KNOWN = new Set(
 );
 const COMPOUND_KNOWN = [...WELL_KNOWN].filter((known) => known.includes('-'));
 const SWAP = /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
+/** Words that name a look-alike only to warn against it ("pip install requests, not reqeusts"). */
+const LOOK_ALIKE_WARNED =
+  /\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake|impostor)\b/;
+/** The package-like names a text writes, without trailing punctuation. */
+const packageNames = (text: string): Set<string> =>
+  new Set([...text.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, '')));
 /** Letters apart: insertions, deletions, substitutions and swaps of neighbours (optimal string alignment). */
 function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
@@ -195,9 +207,8 @@ function imitates(name: string, known: string): boolean {
  */
 export function lookAlikePackage(text: string): boolean {
   if (!/\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import)\b/.test(text)) return false;
-  if (/\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake|impostor)\b/.test(text))
-    return false;
-  const names = new Set([...text.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, '')));
+  if (LOOK_ALIKE_WARNED.test(text)) return false;
+  const names = packageNames(text);
   // Unwritten, the well-known name is matched only by a compound one ("left-padx"): a plain word of
   // prose is a letter or two from some package name too often. So each name is compared with the
   // well-known names the note writes, and compound names with the compound well-known ones.
@@ -241,18 +252,12 @@ export function compromisedPinned(text: string): boolean {
 
 function packageSwapped(c: string): 'block' | 'warn' | null {
   if (!SWAP.test(c) && !/\b(?:use|depend on|install|add)\b/.test(c)) return null;
-  const names = new Set([...c.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, '')));
+  const names = packageNames(c);
   const present = [...names].filter((n) => WELL_KNOWN.has(n));
   if (present.length === 0) return null;
   for (const name of names)
     for (const known of present)
-      if (imitates(name, known)) {
-        // "pip install requests, not reqeusts": the look-alike named to warn against it.
-        const at = c.indexOf(name);
-        if (/\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake)\b/.test(c))
-          return 'warn';
-        return asHouseRule(c, at);
-      }
+      if (imitates(name, known)) return LOOK_ALIKE_WARNED.test(c) ? 'warn' : asHouseRule(c, c.indexOf(name));
   return null;
 }
 
@@ -333,8 +338,7 @@ function ownWorkHidden(c: string): 'block' | 'warn' | null {
     return 'block';
   }
   const pass = FAILURE_AS_PASS.exec(c);
-  if (pass && new RegExp(`\\b${FAILING}\\b|\\bskipp\\w*\\b`).test(c) && !AGAINST.test(c.slice(0, pass.index)))
-    return 'block';
+  if (pass && (FAILING.test(c) || /\bskipp\w*\b/.test(c)) && !AGAINST.test(c.slice(0, pass.index))) return 'block';
   return null;
 }
 
@@ -363,10 +367,7 @@ export const HOUSE_RULES: HouseRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /authori|cleared|allowed|permitted|entitled|free to|grant|whoever|exempt/,
-    test: (c) => {
-      const found = POWER_CLAIMED.exec(c);
-      return found === null ? null : AGAINST.test(c.slice(0, found.index)) ? 'warn' : 'block';
-    },
+    test: (c) => unlessAdvisedAgainst(POWER_CLAIMED, c),
   },
   {
     rule: 'poison-instruction-override',
@@ -406,9 +407,6 @@ export const HOUSE_RULES: HouseRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /treat|consider|count|take/,
-    test: (c) => {
-      const found = STANDING_APPROVAL.exec(c);
-      return found === null ? null : AGAINST.test(c.slice(0, found.index)) ? 'warn' : 'block';
-    },
+    test: (c) => unlessAdvisedAgainst(STANDING_APPROVAL, c),
   },
 ];

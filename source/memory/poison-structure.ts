@@ -29,7 +29,7 @@
 // Linear: clauses are cut at sentence ends and at most CLAUSE_MAX characters; each rule is a
 // fixed set of alternations of words tested once per clause. Pure; no `node:` imports.
 
-import { HOUSE_RULES } from './poison-house-rules.js';
+import { HOUSE_RULES, withoutAddresses } from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
 
 export interface StructuralFinding {
@@ -233,11 +233,12 @@ const HIJACK = w([
   String.raw`\binstead\b[^.;!?\n]{0,80}?\b(?:of|than)\s+(?:what|whatever)\s+(?:the user|you were|they)\s+(?:asked|wanted|requested|told)\b`,
 ]);
 
-/** A clause that talks about attacks rather than makes one. */
 /** Quoted text: an example when a rule reads wording; an evasion's own label ("docs only") when a rule says so. */
-const QUOTED = /"[^"\n]{0,120}"/;
-const META =
-  /\b(?:injection|injections|attacker|attackers|attack|attacks|malicious|phishing|payload|payloads|example|examples|phrase|phrases|fixture|fixtures|detect\w*|flag(?:s|ged)?|lint\w*|suspicious|refuse|treat (?:it|them|this|that) as (?:untrusted|data)|untrusted)\b|"[^"\n]{0,120}"/;
+const QUOTED = /"[^"\n]{0,120}"/g;
+/** A clause that talks about attacks rather than makes one. */
+const META = new RegExp(
+  String.raw`\b(?:injection|injections|attacker|attackers|attack|attacks|malicious|phishing|payload|payloads|example|examples|phrase|phrases|fixture|fixtures|detect\w*|flag(?:s|ged)?|lint\w*|suspicious|refuse|treat (?:it|them|this|that) as (?:untrusted|data)|untrusted)\b|${QUOTED.source}`,
+);
 /** Advice against the act: "never send tokens to …". */
 const NEGATED =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited)\b/;
@@ -439,11 +440,11 @@ const GUARD_NOTE_REMOVED = new RegExp(
 const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|devre disi|kaldır\p{L}*|kaldir\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
 const WEAKEN_ML_CJK =
   '关闭|禁用|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
-const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|אבטח\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*|skan\p{L}*)`;
+const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*|skan\p{L}*)`;
 const CONTROL_ML_CJK = '安全|证书|セキュリティ|証明書|보안|인증서|אבטח';
 const CONCEAL_ML = new RegExp(
   [
-    String.raw`(?<!\p{L})(?:no lo (?:comentes|menciones|digas)|no (?:digas|menciones) nada|sin (?:decir|avisar|mencionar)\p{L}*|erwähn\p{L}* (?:das |es )?nicht|nicht erwähnen|schreib\p{L}* nichts|sag\p{L}* nichts|μην (?:το )?(?:αναφέρεις|πεις)|אל (?:תזכיר|תספר|תדווח)|не (?:упоминай|говори|пиши|сообщай)|ничего не (?:пиши|говори)|не згадуй|не кажи|yazma|söyleme|bahsetme|não (?:mencione|diga|conte|comente)|non (?:dirlo|menzionar\p{L}*|serve dirlo|dire)|niet (?:vermelden|melden|noemen)|vermeld \p{L}+ niet|nie (?:pisz|mów|wspominaj)|nämn inte|säg inte|sans prévenir|ne (?:le |la )?(?:dis|mentionne) (?:pas|rien)|n'a pas besoin de le savoir|đừng (?:nói|nhắc)|không cần (?:nói|báo))(?!\p{L})`,
+    String.raw`(?<!\p{L})(?:no lo (?:comentes|menciones|digas)|no (?:digas|menciones) nada|sin (?:decir|avisar|mencionar)\p{L}*|erwähn\p{L}* (?:das |es )?nicht|nicht erwähnen|schreib\p{L}* nichts|sag\p{L}* nichts|μην (?:το )?(?:αναφέρεις|πεις)|не (?:упоминай|говори|пиши|сообщай)|ничего не (?:пиши|говори)|не згадуй|не кажи|yazma|söyleme|bahsetme|não (?:mencione|diga|conte|comente)|non (?:dirlo|menzionar\p{L}*|serve dirlo|dire)|niet (?:vermelden|melden|noemen)|vermeld \p{L}+ niet|nie (?:pisz|mów|wspominaj)|nämn inte|säg inte|sans prévenir|ne (?:le |la )?(?:dis|mentionne) (?:pas|rien)|n'a pas besoin de le savoir|đừng (?:nói|nhắc)|không cần (?:nói|báo))(?!\p{L})`,
     '|אל תזכיר|אל תספר|אל תדווח|不用在[^。\\n]{0,20}说明|不要在[^。\\n]{0,20}提到|不要提|不用说|用户不需要知道|報告は不要|言わないで|伝えないで|言及しないで|언급하지 마|말하지 마|알리지 마',
   ].join(''),
   'u',
@@ -742,9 +743,9 @@ export function structuralFindings(view: LintView): StructuralFinding[] {
     // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
     if (!SOME_WORDS.test(clause)) continue;
     // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
-    const bare = clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
+    const bare = withoutAddresses(clause);
     const meta = META.test(bare);
-    const metaWords = meta && META.test(bare.replace(new RegExp(QUOTED.source, 'g'), ' '));
+    const metaWords = meta && META.test(bare.replace(QUOTED, ' '));
     for (const rule of rules) {
       let severity = rule.test(clause);
       if (severity === null) continue;

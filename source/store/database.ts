@@ -16,23 +16,21 @@ export interface OpenOptions {
 }
 
 /**
- * better-sqlite3's addon where its own build puts it, or undefined (then better-sqlite3 finds it
- * with the \`bindings\` package, which walks a stack trace and tries a dozen paths: 1.5–4 ms of
- * every hook process). Both bundles have \`require\` (the CLI's is made from its own URL); code run
- * from source under tsx may not, and searches as before.
+ * The options that load better-sqlite3's addon from where its own build puts it; every connection
+ * opens with them. The CommonJS bundles carry better-sqlite3's JavaScript, so its own search for the
+ * addon (the `bindings` package: a stack trace walked and a dozen paths tried, 1.5–4 ms of a hook)
+ * would start from the bundle's folder and fail. Code run from source under tsx may have no
+ * `require`, and searches as before.
  */
-const nativeBinding: string | undefined = (() => {
+export const SQLITE_ADDON: { nativeBinding?: string } = (() => {
   try {
-    if (typeof require !== 'function') return undefined;
+    if (typeof require !== 'function') return {};
     const addon = join(dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node');
-    return existsSync(addon) ? addon : undefined;
+    return existsSync(addon) ? { nativeBinding: addon } : {};
   } catch {
-    return undefined;
+    return {};
   }
 })();
-
-/** The options that load better-sqlite3's addon from its own build: every connection opens with them (bundles carry better-sqlite3's JavaScript, so `bindings` would search from the bundle's folder and fail). */
-export const SQLITE_ADDON: { nativeBinding?: string } = nativeBinding === undefined ? {} : { nativeBinding };
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db | undefined;

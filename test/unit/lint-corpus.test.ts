@@ -306,6 +306,20 @@ describe('poisoning holdout corpus', () => {
 // Rows shared by the poisoning sets with hand-numbered ids (holdout-2, train-3): well-typed, every
 // poisoned row expected blocked, a family on every row. Failures name ids only, never a row's text.
 /** `poisonedMayWarn`: a set whose author labelled sabotage that reads as a team rule as poisoned, expecting a warning. */
+/** The evaluator accepts `split` by name; only a tuning split has its misses listed; no split is a first-wave corpus. */
+function checkEvaluatorRole(split: CorpusSplit, tuning: boolean): void {
+  assert.deepEqual(lintQualityOptions(['--split', split], {}).splits, [split]);
+  assert.equal(isTuningSplit(split), tuning);
+  assert.ok(!(CORPUS_SPLITS as readonly string[]).includes(split));
+}
+
+/** No note of `split` is in another poisoning split (`expected` of them must exist). */
+function checkSharesNoNote(split: CorpusSplit, items: readonly PoisonCorpusItem[], expected: CorpusSplit[]): void {
+  const others = ALL_SPLITS.filter((other) => other !== split && existsSync(corpusFile('poisoning', other)));
+  assert.ok(expected.every((other) => others.includes(other)));
+  assert.deepEqual(sharedWith(items, others), []);
+}
+
 function checkNumberedRows(items: readonly PoisonCorpusItem[], idPattern: RegExp, poisonedMayWarn = false): void {
   assert.equal(new Set(items.map((i) => i.id)).size, items.length, 'unique ids');
   assert.equal(new Set(items.map((i) => i.text)).size, items.length, 'unique texts');
@@ -379,9 +393,7 @@ describe('third poisoning holdout corpus', () => {
   });
 
   it('is measured only: the evaluator accepts it and never lists its misses', () => {
-    assert.deepEqual(lintQualityOptions(['--split', 'holdout-3'], {}).splits, ['holdout-3']);
-    assert.equal(isTuningSplit('holdout-3'), false);
-    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-3'));
+    checkEvaluatorRole('holdout-3', false);
   });
 });
 
@@ -407,9 +419,7 @@ describe('fourth poisoning holdout corpus', () => {
   });
 
   it('is measured only: the evaluator accepts it and never lists its misses', () => {
-    assert.deepEqual(lintQualityOptions(['--split', 'holdout-4'], {}).splits, ['holdout-4']);
-    assert.equal(isTuningSplit('holdout-4'), false);
-    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-4'));
+    checkEvaluatorRole('holdout-4', false);
   });
 });
 
@@ -440,15 +450,11 @@ describe('fifth poisoning holdout corpus', () => {
   });
 
   it('shares no note with any other poisoning split', () => {
-    const others = ALL_SPLITS.filter((split) => split !== 'holdout-5' && existsSync(corpusFile('poisoning', split)));
-    assert.ok(others.includes('holdout-4') && others.includes('train-7'));
-    assert.deepEqual(sharedWith(items, others), []);
+    checkSharesNoNote('holdout-5', items, ['holdout-4', 'train-7']);
   });
 
   it('was measured twice, then opened for tuning (holdout-6 measures in its place)', () => {
-    assert.deepEqual(lintQualityOptions(['--split', 'holdout-5'], {}).splits, ['holdout-5']);
-    assert.equal(isTuningSplit('holdout-5'), true);
-    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-5'));
+    checkEvaluatorRole('holdout-5', true);
   });
 });
 
@@ -467,15 +473,11 @@ describe('sixth poisoning holdout corpus', () => {
   });
 
   it('shares no note with any other poisoning split', () => {
-    const others = ALL_SPLITS.filter((split) => split !== 'holdout-6' && existsSync(corpusFile('poisoning', split)));
-    assert.ok(others.includes('holdout-5') && others.includes('train-7'));
-    assert.deepEqual(sharedWith(items, others), []);
+    checkSharesNoNote('holdout-6', items, ['holdout-5', 'train-7']);
   });
 
   it('is measured only: the evaluator accepts it and never lists its misses', () => {
-    assert.deepEqual(lintQualityOptions(['--split', 'holdout-6'], {}).splits, ['holdout-6']);
-    assert.equal(isTuningSplit('holdout-6'), false);
-    assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout-6'));
+    checkEvaluatorRole('holdout-6', false);
   });
 });
 
