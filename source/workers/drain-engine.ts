@@ -125,10 +125,12 @@ export class DrainEngine {
   }
 
   /**
-   * Up to `maxSteps` steps of one activation, one transaction each, committed in order. While the
-   * writer applies step N this thread plans step N+1 from where N's parse ended; N+1 is submitted
-   * only after N applied, so a failed or stale step stops the pipeline and the planned-ahead step
-   * is dropped unsent. Returns true when the last step taken was applied.
+   * Up to `maxSteps` steps of one activation, one transaction each, committed in order. Each step
+   * is submitted as soon as it is planned, so the writer goes from one step to the next without
+   * waiting for this thread: one step applies while the next waits in the writer's queue, and this
+   * thread plans the one after them. A step submitted behind one that failed finds that step's
+   * envelopes still pending and changes nothing (applyStep answers stale), so the run stops at the
+   * first step that did not apply. Returns true when the last step taken was applied.
    */
   private async run(
     activationId: number,
@@ -140,50 +142,66 @@ export class DrainEngine {
     if (!activation)
       throw new CmError('inconsistent', `Inbox envelopes name activation ${activationId}, which does not exist.`);
     let planned = await this.planOrIsolate(activation, recoveryId, null, report);
+    if (planned === undefined) return false;
+    const inFlight: Array<{ applying: Promise<StepOutcome>; firstInboxId: number }> = [];
+    const settle = () => Promise.allSettled(inFlight.map((step) => step.applying));
+    /** A fault in the data of the step after the last one planned: filed once the steps before it are in. */
+    let fault: CaptureFault | undefined;
     let taken = 0;
-    while (planned !== undefined) {
-      // Only what is needed after submission is kept: the input (a whole step of messages) goes
-      // with the call — its bodies moved, the rest serialised — and must not stay alive while the
-      // next step is planned.
-      const { firstInboxId, next: continuation } = planned;
-      // Steps follow each other at once otherwise, and a hook (which must answer within its host's
-      // deadline) would wait behind the whole run.
-      if (taken > 0) await this.stepAside();
-      const applying = this.writer.call('captureApplyStep', planned.input, planned.transfer);
-      planned = undefined;
-      report.steps += 1;
-      taken += 1;
-      // A recovery retry is exactly one step; the rest flows through drainAll afterwards.
-      let ahead: (() => Promise<Plan | undefined>) | undefined;
-      if (recoveryId === null && taken < maxSteps) {
-        try {
-          const next = await this.plan(activation, null, continuation);
-          ahead = async () => next;
-        } catch (error) {
-          if (!(error instanceof CaptureFault)) {
-            await applying.catch(() => undefined);
-            throw error;
+    for (;;) {
+      if (planned !== undefined) {
+        // Only what is needed after submission is kept: the input (a whole step of messages) goes
+        // with the call — its bodies moved, the rest serialised — and must not stay alive while the
+        // next step is planned.
+        const { firstInboxId, next: continuation } = planned;
+        // Steps follow each other at once otherwise, and a hook (which must answer within its host's
+        // deadline) would wait behind the whole run.
+        if (taken > 0) await this.stepAside();
+        inFlight.push({
+          applying: this.writer.call('captureApplyStep', planned.input, planned.transfer),
+          firstInboxId,
+        });
+        planned = undefined;
+        taken += 1;
+        // A recovery retry is exactly one step; the rest flows through drainAll afterwards.
+        if (recoveryId === null && taken < maxSteps) {
+          try {
+            planned = await this.plan(activation, null, continuation);
+          } catch (error) {
+            if (!(error instanceof CaptureFault)) {
+              await settle();
+              throw error;
+            }
+            fault = error;
           }
-          // The fault belongs to the next step's envelopes: filed only once this step is in.
-          ahead = async () => {
-            const inboxId = firstPendingEnvelope(this.reader, activationId);
-            if (inboxId !== undefined) await this.isolate(activation, inboxId, error.code, error.detail, null, report);
-            return undefined;
-          };
         }
+        // At most one step waits behind the one applying: two steps and the one being planned are
+        // in memory at once.
+        if (planned !== undefined && inFlight.length < 2) continue;
       }
-      const outcome = await applying;
+      const step = inFlight.shift();
+      if (step === undefined) break;
+      let outcome: StepOutcome;
+      try {
+        outcome = await step.applying;
+      } catch (error) {
+        await settle();
+        throw error;
+      }
+      report.steps += 1;
       if (outcome.outcome !== 'applied') {
+        await settle();
         if (outcome.outcome === 'rejected')
-          await this.isolate(activation, firstInboxId, outcome.code, outcome.detail, recoveryId, report);
+          await this.isolate(activation, step.firstInboxId, outcome.code, outcome.detail, recoveryId, report);
         return false;
       }
       report.sealedTurns += outcome.sealed;
-      if (ahead === undefined) return true;
-      planned = await ahead();
-      if (planned === undefined) return true;
     }
-    return false;
+    if (fault !== undefined) {
+      const inboxId = firstPendingEnvelope(this.reader, activationId);
+      if (inboxId !== undefined) await this.isolate(activation, inboxId, fault.code, fault.detail, null, report);
+    }
+    return true;
   }
 
   /**

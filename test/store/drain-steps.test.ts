@@ -40,15 +40,18 @@ interface Run {
   bytes: number[];
   sealed: number;
   applied: number[];
+  /** The writer's answer to each step, in submission order. */
+  outcomes: string[];
   asked: number;
   steps: number;
+  isolated: string[];
 }
 
 async function drain(home: string, waiting: (run: Run) => number): Promise<Run> {
   const core = storeFiles(home).core;
   const writer = await WriterClient.start(core);
   const reader = openDatabase(core, { readonly: true });
-  const run: Run = { submitted: [], bytes: [], sealed: 0, applied: [], asked: 0, steps: 0 };
+  const run: Run = { submitted: [], bytes: [], sealed: 0, applied: [], outcomes: [], asked: 0, steps: 0, isolated: [] };
   const recording: CaptureWriter = {
     call: (async (name: 'captureApplyStep', input: never, transfer: ArrayBuffer[]) => {
       if (name === 'captureApplyStep') {
@@ -57,7 +60,10 @@ async function drain(home: string, waiting: (run: Run) => number): Promise<Run> 
         run.bytes.push(watch ? watch.toBytes - watch.fromBytes : 0);
       }
       const result = await writer.call(name, input, transfer);
-      if (name === 'captureApplyStep') run.applied.push(performance.now());
+      if (name === 'captureApplyStep') {
+        run.applied.push(performance.now());
+        run.outcomes.push((result as { outcome: string }).outcome);
+      }
       return result;
     }) as CaptureWriter['call'],
   };
@@ -69,6 +75,7 @@ async function drain(home: string, waiting: (run: Run) => number): Promise<Run> 
     const report = await engine.drainAll();
     run.steps = report.steps;
     run.sealed = report.sealedTurns;
+    run.isolated = report.isolated;
   } finally {
     reader.close();
     await writer.close();
@@ -94,6 +101,63 @@ describe('drain: the size of its steps', () => {
   });
 });
 
+describe('drain: the next step waits in the writer’s queue', () => {
+  it('is submitted before the one ahead of it is applied', async () => {
+    const { home, turns } = prepareDrainStore(6);
+    const run = await drain(home, () => 0).finally(() => rmSync(dirname(home), { recursive: true, force: true }));
+    assert.equal(run.sealed, turns);
+    assert.ok(run.steps >= 3);
+    for (let i = 1; i < run.steps; i++)
+      assert.ok(run.submitted[i]! < run.applied[i - 1]!, `step ${i + 1} was queued while step ${i} applied`);
+  });
+
+  it('behind a step the writer rejects, changes nothing: the run stops there and isolates it', async () => {
+    const { home, turns } = prepareDrainStore(6);
+    const core = storeFiles(home).core;
+    // The second step's turns include one whose prompt no hook recorded: the writer rejects that step.
+    const db = openDatabase(core);
+    const orphan = `bench-turn-${Math.floor(turns / 3)}`;
+    db.prepare('DELETE FROM prompt_candidates WHERE turn_ref = ?').run(orphan);
+    db.close();
+    const run = await drain(home, () => 0);
+    try {
+      assert.deepEqual(
+        run.outcomes.slice(0, 3),
+        ['applied', 'rejected', 'stale'],
+        'the step queued behind it was stale',
+      );
+      assert.equal(run.steps, 2, 'the stale step is not counted as taken');
+      assert.equal(run.isolated.length, 1);
+      const check = openDatabase(core, { readonly: true });
+      try {
+        const sealedKeys = check.prepare('SELECT turn_key FROM capture_turns').pluck().all() as string[];
+        assert.equal(run.sealed, sealedKeys.length, 'only the first step sealed');
+        assert.ok(!sealedKeys.includes(orphan));
+        const stepOne = run.bytes[0]!;
+        assert.equal(
+          check.prepare('SELECT consumed_bytes FROM capture_watches').pluck().get(),
+          stepOne,
+          'the cursor is where the first step left it',
+        );
+        const item = check.prepare("SELECT inbox_id, code FROM recovery_items WHERE state = 'open'").get() as {
+          inbox_id: number;
+          code: string;
+        };
+        assert.equal(item.code, 'delivery_unconfirmed');
+        assert.equal(
+          item.inbox_id,
+          check.prepare("SELECT min(id) FROM inbox WHERE state = 'pending' AND tail_state = 'captured'").pluck().get(),
+          'isolated at the rejected step’s first envelope',
+        );
+      } finally {
+        check.close();
+      }
+    } finally {
+      rmSync(dirname(home), { recursive: true, force: true });
+    }
+  });
+});
+
 describe('drain: steps aside for hooks waiting for the write lock', () => {
   after(closeStores);
 
@@ -105,11 +169,11 @@ describe('drain: steps aside for hooks waiting for the write lock', () => {
 
   it('submits no step while a hook waits, and the next one once it is gone', async () => {
     const waitMs = 120;
-    const run = await drain(backlog(), (r) => (performance.now() - r.applied[0]! < waitMs ? 1 : 0));
+    const run = await drain(backlog(), (r) => (performance.now() - r.submitted[0]! < waitMs ? 1 : 0));
     assert.equal(run.steps, STEPS);
     assert.ok(
-      run.submitted[1]! - run.applied[0]! >= waitMs,
-      `the second step waited for the hook (${(run.submitted[1]! - run.applied[0]!).toFixed(0)} ms)`,
+      run.submitted[1]! - run.submitted[0]! >= waitMs,
+      `the second step waited for the hook (${(run.submitted[1]! - run.submitted[0]!).toFixed(0)} ms)`,
     );
     assert.ok(run.asked > STEPS - 1, 'it looked again while the hook waited');
   });
@@ -118,7 +182,7 @@ describe('drain: steps aside for hooks waiting for the write lock', () => {
     const run = await drain(backlog(), () => 1);
     assert.equal(run.steps, STEPS, 'every step was taken');
     for (let i = 1; i < STEPS; i++) {
-      const paused = run.submitted[i]! - run.applied[i - 1]!;
+      const paused = run.submitted[i]! - run.submitted[i - 1]!;
       assert.ok(paused >= DRAIN_STEP_ASIDE_MAX_MS - 1, `step ${i + 1} paused ${paused.toFixed(0)} ms`);
     }
   });

@@ -100,5 +100,21 @@ describe('step messages', () => {
     );
     const text = { ...messages, bodies: 'a promptan answer' as unknown as Uint8Array };
     assert.equal(schema.safeParse(stepInput(text, turns)).success, false, 'bodies that are not bytes');
+    const [only] = turns;
+    for (const [bad, why] of [
+      [{ ...only, key: '' }, 'an empty turn key'],
+      [{ ...only, state: 'open' }, 'a turn that is not sealed'],
+      [{ ...only, error: 7 }, 'an error that is not text'],
+      [{ ...only, messages: -1 }, 'a negative message count'],
+      [{ ...only, messages: 1.5 }, 'a fractional message count'],
+      [null, 'a turn that is not an object'],
+    ] as const)
+      assert.equal(
+        schema.safeParse(stepInput(messages, [bad as unknown as CaptureStepInput['turns'][number]])).success,
+        false,
+        why,
+      );
+    const uneven = [{ ...only!, messages: 1 }];
+    assert.equal(schema.safeParse(stepInput(messages, uneven)).success, false, 'turn counts that do not add up');
   });
 });
