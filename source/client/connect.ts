@@ -128,7 +128,11 @@ function isAlive(info: HostInfoFile): boolean {
  * read: the host, or a read-only connection; write: the host, or the lease for this command's
  * duration; host: only a running host will do (agents run inside one).
  */
-export async function connect(home: string, need: 'write' | 'read' | 'host'): Promise<Connection> {
+export async function connect(
+  home: string,
+  need: 'write' | 'read' | 'host',
+  options: { drain?: boolean } = {},
+): Promise<Connection> {
   const remote = await findRunningHost(home, sayWaiting(home));
   if (remote) return remoteConnection(remote);
   if (need === 'host') {
@@ -138,7 +142,7 @@ export async function connect(home: string, need: 'write' | 'read' | 'host'): Pr
     );
   }
   try {
-    return need === 'read' ? await readOnlyConnection(home) : await localConnection(home);
+    return need === 'read' ? await readOnlyConnection(home) : await localConnection(home, options.drain ?? false);
   } catch (error) {
     // A host may have taken the lease between our look and our attempt: it is used once it serves.
     if (error instanceof CmError && error.code === 'store_already_open') {
@@ -164,8 +168,8 @@ const remoteConnection = (app: Application): Connection => ({ app, mode: 'remote
  * The host's code is loaded only by the commands that start one: a read answered by a running host
  * or read-only never loads it (whole-process start-up of plain reads, scripts call them in loops).
  */
-const startHost = async (home: string): Promise<Host> =>
-  (await import('../host/host.js')).Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS });
+const startHost = async (home: string, drain = false): Promise<Host> =>
+  (await import('../host/host.js')).Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS, drain });
 
 async function readOnlyConnection(home: string): Promise<Connection> {
   // A read never creates a store: a home without one is "not found", and stays as it was.
@@ -181,8 +185,9 @@ async function readOnlyConnection(home: string): Promise<Connection> {
   return { app: reader.app, mode: 'read-only', close: async () => reader.close() };
 }
 
-async function localConnection(home: string): Promise<Connection> {
-  const host = await startHost(home);
+/** `drain`: the command is about to drain (session-drain, flush); the host starts its drain thread at once. */
+async function localConnection(home: string, drain: boolean): Promise<Connection> {
+  const host = await startHost(home, drain);
   return { app: host.application, mode: 'local', close: () => host.stop() };
 }
 

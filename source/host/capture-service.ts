@@ -42,7 +42,10 @@ export class CaptureService implements MethodsOf<CaptureRoutes> {
     private readonly writer: WriterClient | null,
   ) {}
 
-  /** `autoDrain`: a real host drains whenever the inbox has work, from its start. */
+  /**
+   * `autoDrain`: a real host drains whenever the inbox has work, from its start. `drain`: a drain
+   * thread a command started already (startDrain), used at its first drain instead of starting one.
+   */
   static async start(
     home: string,
     storeId: string,
@@ -50,13 +53,21 @@ export class CaptureService implements MethodsOf<CaptureRoutes> {
     reader: Db,
     writer: WriterClient | null,
     autoDrain: boolean,
+    drain?: Promise<DrainClient>,
   ): Promise<CaptureService> {
     const service = new CaptureService(home, storeId, mode, reader, writer);
     if (autoDrain && writer) {
       service.drainClient = DrainClient.start(home, writer, true);
       await service.drainClient;
-    }
+    } else if (drain) service.drainClient = drain;
     return service;
+  }
+
+  /** A drain thread that drains only when asked; its failure is reported at the first drain (or close). */
+  static startDrain(home: string, writer: WriterClient): Promise<DrainClient> {
+    const starting = DrainClient.start(home, writer, false);
+    starting.catch(() => undefined); // not unhandled while the rest of the start goes on
+    return starting;
   }
 
   /** Stops the drain thread (before the writer closes). */
@@ -79,7 +90,7 @@ export class CaptureService implements MethodsOf<CaptureRoutes> {
   private async drainer(): Promise<DrainClient> {
     if (!this.writer)
       throw new CmError('internal', 'This connection is read-only; draining needs the host or the lease.');
-    this.drainClient ??= DrainClient.start(this.home, this.writer, false);
+    this.drainClient ??= CaptureService.startDrain(this.home, this.writer);
     return this.drainClient;
   }
 

@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../store/database.js';
 import { join } from 'node:path';
 import { type Application, applicationOf } from '../api/application.js';
 import { AgentsClient } from '../workers/agents-client.js';
+import type { DrainClient } from '../workers/drain-client.js';
 import { WriterClient } from '../workers/writer-client.js';
 import { startApiServer } from './api-server.js';
 import { CaptureService } from './capture-service.js';
@@ -26,6 +27,12 @@ export interface HostOptions {
   port?: number;
   /** How long to wait for a short-lived holder of the lease to finish. */
   leaseWaitMs?: number;
+  /**
+   * A command about to drain (session-drain, flush): its drain thread starts as soon as the writer
+   * is ready, alongside the rest of the start, instead of at the first drain call. A real host
+   * starts its drain thread anyway.
+   */
+  drain?: boolean;
 }
 
 /**
@@ -78,10 +85,12 @@ export class Host {
     let agents: AgentsClient | undefined;
     let capture: CaptureService | undefined;
     let memory: MemoryService | undefined;
+    let drain: Promise<DrainClient> | undefined;
     try {
       // Said at once, so that a command run meanwhile waits for this host rather than failing.
       writeInfoFile(home, { ...holder, storeId: null, state: 'starting', port: null, token: null });
       writer = await WriterClient.start(storeFiles(home).core);
+      if (options.drain && !options.serve) drain = CaptureService.startDrain(home, writer);
       // Work an earlier host left unfinished is interrupted, never replayed; history is not rebuilt.
       await writer.call('reconcileOnStartup', { hostId });
       // Only a real host is an activation worth a journal row; a command holding the lease for its
@@ -102,7 +111,7 @@ export class Host {
         token: null,
       };
       const identity = { storeId: writer.storeId, hostId, pid: process.pid, startedAt, mode: role } as const;
-      capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve);
+      capture = await CaptureService.start(home, writer.storeId, role, reader, writer, options.serve, drain);
       memory = await MemoryService.start(home, writer, hostId, options.serve);
       const extractor = memory;
       capture.extractSealed = (sealedByMs) => extractor.extractSealed(sealedByMs);
@@ -123,6 +132,8 @@ export class Host {
     } catch (error) {
       server?.close();
       await agents?.shutdown().catch(() => undefined);
+      // The drain thread stops before the writer, whoever owns it by now.
+      await (capture?.close() ?? drain?.then((client) => client.close()))?.catch(() => undefined);
       reader?.close();
       await writer?.close();
       rmSync(storeFiles(home).hostInfo, { force: true });

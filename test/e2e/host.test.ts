@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -39,6 +40,47 @@ describe('host', () => {
     const kinds = (await again.application.journal({ after: 0, limit: 10 })).rows.map((row) => row.kind);
     assert.deepEqual(kinds, ['client.note']);
     await again.stop();
+  });
+
+  it('a command about to drain starts its drain thread with the store, uses it, and stops it with the store', async () => {
+    const home = tempHome('drain-start');
+    // Each connection to core.sqlite is a descriptor of this process: the drain thread opens its own reader.
+    const core = storeFiles(home).core;
+    const connections = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === core;
+        } catch {
+          return false;
+        }
+      }).length;
+    const plain = await Host.start({ home, serve: false });
+    const withoutDrain = connections();
+    await plain.stop();
+    const host = await Host.start({ home, serve: false, drain: true });
+    try {
+      await waitFor('the drain thread to open its reader', () =>
+        connections() === withoutDrain + 1 ? true : undefined,
+      );
+      const report = await host.application.sessionDrain({});
+      assert.deepEqual(report.isolated, []);
+      assert.equal(connections(), withoutDrain + 1, 'the drain call used that thread: no second one');
+    } finally {
+      await host.stop();
+    }
+    assert.equal(connections(), 0, 'every connection closed with the store');
+    // A command that opened the store to drain and never drained leaves no thread behind: its process ends.
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `const { Host } = await import(${JSON.stringify(new URL('../../source/host/host.ts', import.meta.url).href)}); await (await Host.start({ home: ${JSON.stringify(home)}, serve: false, drain: true })).stop();`,
+      ],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    assert.equal(child.status, 0, child.stderr);
   });
 
   it('makes the data home 0700 and its files 0600', async () => {

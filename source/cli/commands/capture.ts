@@ -70,7 +70,7 @@ const serviceLines = (service: ServiceStatus | null): string[] =>
     : serviceStatusText(service);
 
 export async function runSessionDrain(home: string, recover: string | undefined, out: Output): Promise<number> {
-  const connection = await connect(home, 'write');
+  const connection = await connect(home, 'write', { drain: true });
   try {
     const report = await connection.app.sessionDrain({ recover });
     out.result(report, () => drainText(report, recover));
@@ -81,7 +81,7 @@ export async function runSessionDrain(home: string, recover: string | undefined,
 }
 
 export async function runFlush(home: string, out: Output): Promise<number> {
-  const connection = await connect(home, 'write');
+  const connection = await connect(home, 'write', { drain: true });
   try {
     const report = await connection.app.flush({ extract: true });
     out.result(report, () => flushText(report));
