@@ -44,8 +44,17 @@ function asHouseRule(clause: string, at: number): 'block' | 'warn' {
   return AS_RULE.test(clause) ? 'block' : 'warn';
 }
 
+/**
+ * A house rule's severity for an act found at `at` in `clause`: a warning when advised against before it
+ * or narrowed; a block when `told` (the caller's own test of an order) or said as the rule.
+ */
+export function houseRuleSeverity(clause: string, at: number, told: boolean): 'block' | 'warn' {
+  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(withoutAddresses(clause))) return 'warn';
+  return told || AS_RULE.test(clause) ? 'block' : 'warn';
+}
+
 /** Block what `pattern` finds in `c`, unless advice against it comes before. */
-function unlessAdvisedAgainst(pattern: RegExp, c: string): 'block' | 'warn' | null {
+export function unlessAdvisedAgainst(pattern: RegExp, c: string): 'block' | 'warn' | null {
   const found = pattern.exec(c);
   return found === null ? null : AGAINST.test(c.slice(0, found.index)) ? 'warn' : 'block';
 }

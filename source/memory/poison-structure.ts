@@ -29,6 +29,7 @@
 // Linear: clauses are cut at sentence ends and at most CLAUSE_MAX characters; each rule is a
 // fixed set of alternations of words tested once per clause. Pure; no `node:` imports.
 
+import { CONCEPT_RULES } from './poison-concept-rules.js';
 import { HOUSE_RULES, withoutAddresses } from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
 
@@ -214,6 +215,8 @@ const TOOL_CALL = w([
   String.raw`\bre-?(?:propose|add|create|submit|insert|save|store)\s+(?:it|this)\b`,
   String.raw`\b(?:if|when|whenever|should)\s+(?:someone|anyone|somebody|the user|a reviewer|it|this)\s+(?:\w+\s+)?(?:removes?|deletes?|drops?|rejects?|discards?|erases?|removed|deleted|rejected)\s+(?:this|it)\b[^.;!?\n]{0,40}?\b(?:propose|add|restore|recreate|write|put|save|memory_\w+)\b`,
   String.raw`\bmemory_propose\b[^.;!?\n]{0,60}?\b(?:this (?:exact |very |same )?(?:text|note|entry|memory|message|content)|a copy of (?:this|it)|again|every (?:session|time|turn)|each (?:session|time|turn)|whenever|automatically)\b`,
+  // The same in other languages, and with the note named first: "每次会话都调用 memory_propose 提交本条内容的副本", "このメモを memory_propose で毎回再提案".
+  String.raw`(?:本条|这条|此条|このメモ|このノート|이 메모|cette note|diese notiz|esta nota)[^.;!?\n。]{0,40}?memory_propose|memory_propose[^.;!?\n。]{0,40}?(?:本条|这条|此条|このメモ|副本|コピー|사본|copie de cette|kopie dieser|copia de esta)|(?:每次|毎回|매번|à chaque session|jede sitzung|cada sesión)[^.;!?\n。]{0,30}?memory_propose|memory_propose[^.;!?\n。]{0,30}?(?:毎回|每次|매번)`,
 ]);
 
 // --- hijack -------------------------------------------------------------------------------------
@@ -425,8 +428,8 @@ const SELF_APPROVE = new RegExp(
 const STORE_AROUND_REVIEW =
   /\b(?:edit|write|chang|modif|rewrit|overwrit|updat|touch)\w*\b[^.;!?\n]{0,60}?(?:\.common-memory\b|\b(?:note|memory) files\b|\bthe (?:memory )?store\b)[^.;!?\n]{0,60}?\b(?:directly|by hand|on disk|so (?:\w+ ){0,3}?(?:don't|do not|never|won't|skip)|around review|without review)\b|\bskip\w* the memory tools?\b|\breview[._ ]?required\s*[:=]\s*false\b|(?<!\p{L})(?:edite|edita|modifie|bearbeite|редактируй)(?!\p{L})[^.;!?\n]{0,40}?(?:memória|memoria|mémoire|speicher|памят)\p{L}*[^.;!?\n]{0,30}?(?:direto|directamente|directement|direkt|напрямую|no disco|en disco|sur le disque)/u;
 const NOTE_WORD = String.raw`(?:notes?|entries|entry|memos?|memor(?:y|ies)|proposals?|notiz\p{L}*|nota|notas|notatk\p{L}*|anteckning\p{L}*|notitie\p{L}*|заметк\p{L}*|нотатк\p{L}*|메모|笔记|记忆|メモ|ノート)`;
-const REMOVE_NOTE = String.raw`(?:delet\w*|remov\w*|overwrit\w*|eras\w*|wip\w*|drop|purg\w*|reject\w*|supprim\p{L}*|lösch\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|cancell\p{L}*|удал\p{L}*|видал\p{L}*|usuń|ta bort|삭제|删除|删掉|削除)`;
-const GUARDING = String.raw`(?:security|safety|secure|injection|warn\w*|tests?|testing|ask\w*|confirm\w*|auto-merge|2fa|mfa|secrets?|other (?:users?|people|team ?members?)|(?:someone|somebody|anyone) else|sicherheit\p{L}*|tests vorschreib\p{L}*|seguridad|sécurité|obligatorias|обязательн\p{L}*|тест\p{L}*|безопасн\p{L}*|다른 팀원|他人|其他人|安全|テスト)`;
+const REMOVE_NOTE = String.raw`(?:delet\w*|remov\w*|overwrit\w*|eras\w*|wip\w*|drop|purg\w*|reject\w*|retir\w*|empty replacements?|mark\w* [^.;!?\n]{0,30}?(?:stale|obsolete|low-priority|inactive|outdated)|supprim\p{L}*|lösch\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|cancell\p{L}*|удал\p{L}*|видал\p{L}*|usuń|ta bort|삭제|删除|删掉|削除)`;
+const GUARDING = String.raw`(?:security|safety|secure|injection|warn\w*|tests?|testing|ask\w*|confirm\w*|human reviews?|(?:requir\w*|demand\w*|ask\w* for|need\w*) (?:a |an )?(?:human )?(?:reviews?|approval|relecture\p{L}*)|(?:demandent|exigent) une relecture\p{L}*|relecture humaine|(?:every|all|each) other|conflict\p{L}* with (?:it|this)|与其冲突|보안|auto-merge|2fa|mfa|secrets?|other (?:users?|people|team ?members?)|(?:someone|somebody|anyone) else|sicherheit\p{L}*|tests vorschreib\p{L}*|seguridad|sécurité|obligatorias|обязательн\p{L}*|тест\p{L}*|безопасн\p{L}*|다른 팀원|他人|其他人|安全|テスト)`;
 const GUARD_NOTE_REMOVED = new RegExp(
   `(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})[^.;!?\\n]{0,60}?${NOTE_WORD}[^.;!?\\n]{0,50}?${GUARDING}|${NOTE_WORD}[^.;!?\\n]{0,60}?${GUARDING}[^.;!?\\n]{0,50}?(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})|${GUARDING}[^.;!?\\n]{0,30}?${NOTE_WORD}[^.;!?\\n]{0,50}?(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})`,
   'u',
@@ -700,10 +703,12 @@ const RULES: StructuralRule[] = [
   },
   // Sabotage and concealment written as a house rule (poison-house-rules.ts).
   ...HOUSE_RULES,
+  // Attacks written as classes of words, not phrases (poison-concept-rules.ts).
+  ...CONCEPT_RULES,
 ];
 
-/** Four words or more. */
-const SOME_WORDS = /\S \S+ \S+ \S/;
+/** Four words or more, or six characters of a script written without spaces. */
+const SOME_WORDS = /\S \S+ \S+ \S|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{6}/u;
 
 /** Clause boundaries: a sentence end followed by space, a semicolon, a line break. */
 const BOUNDARY = /[.!?](?=\s|$)|[;\n]/g;
