@@ -428,10 +428,11 @@ const SELF_APPROVE = new RegExp(
 const STORE_AROUND_REVIEW =
   /\b(?:edit|write|chang|modif|rewrit|overwrit|updat|touch)\w*\b[^.;!?\n]{0,60}?(?:\.common-memory\b|\b(?:note|memory) files\b|\bthe (?:memory )?store\b)[^.;!?\n]{0,60}?\b(?:directly|by hand|on disk|so (?:\w+ ){0,3}?(?:don't|do not|never|won't|skip)|around review|without review)\b|\bskip\w* the memory tools?\b|\breview[._ ]?required\s*[:=]\s*false\b|(?<!\p{L})(?:edite|edita|modifie|bearbeite|редактируй)(?!\p{L})[^.;!?\n]{0,40}?(?:memória|memoria|mémoire|speicher|памят)\p{L}*[^.;!?\n]{0,30}?(?:direto|directamente|directement|direkt|напрямую|no disco|en disco|sur le disque)/u;
 const NOTE_WORD = String.raw`(?:notes?|entries|entry|memos?|memor(?:y|ies)|proposals?|notiz\p{L}*|nota|notas|notatk\p{L}*|anteckning\p{L}*|notitie\p{L}*|заметк\p{L}*|нотатк\p{L}*|메모|笔记|记忆|メモ|ノート)`;
-const REMOVE_NOTE = String.raw`(?:delet\w*|remov\w*|overwrit\w*|eras\w*|wip\w*|drop|purg\w*|reject\w*|retir\w*|empty replacements?|mark\w* [^.;!?\n]{0,30}?(?:stale|obsolete|low-priority|inactive|outdated)|supprim\p{L}*|lösch\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|cancell\p{L}*|удал\p{L}*|видал\p{L}*|usuń|ta bort|삭제|删除|删掉|削除)`;
-const GUARDING = String.raw`(?:security|safety|secure|injection|warn\w*|tests?|testing|ask\w*|confirm\w*|human reviews?|(?:requir\w*|demand\w*|ask\w* for|need\w*) (?:a |an )?(?:human )?(?:reviews?|approval|relecture\p{L}*)|(?:demandent|exigent) une relecture\p{L}*|relecture humaine|(?:every|all|each) other|conflict\p{L}* with (?:it|this)|与其冲突|보안|auto-merge|2fa|mfa|secrets?|other (?:users?|people|team ?members?)|(?:someone|somebody|anyone) else|sicherheit\p{L}*|tests vorschreib\p{L}*|seguridad|sécurité|obligatorias|обязательн\p{L}*|тест\p{L}*|безопасн\p{L}*|다른 팀원|他人|其他人|安全|テスト)`;
+const REMOVE_NOTE = String.raw`(?:delet\w*|remov\w*|overwrit\w*|eras\w*|wip\w*|drop|purg\w*|reject\w*|retir\w*|empty replacements?|mark\w* [^.;!?\n]{0,30}?(?:stale|obsolete|low-priority|inactive|outdated)|as (?:low-priority|stale|obsolete|inactive|outdated)|supprim\p{L}*|lösch\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|cancell\p{L}*|удал\p{L}*|видал\p{L}*|usuń|ta bort|삭제|删除|删掉|削除)`;
+const GUARDING = String.raw`(?:security|safety|secure|injection|warn\w*|tests?|testing|ask\w*|confirm\w*|human reviews?|(?:requir\w*|demand\w*|ask\w* for|need\w*) (?:a |an )?(?:human )?(?:reviews?|approval|relecture\p{L}*)|(?:demandent|exigent) une relecture\p{L}*|relecture humaine|(?:every|all|each) other|conflict\p{L}* with (?:it|this)|与其冲突|보안|테스트|auto-merge|2fa|mfa|secrets?|other (?:users?|people|team ?members?)|(?:someone|somebody|anyone) else|sicherheit\p{L}*|tests vorschreib\p{L}*|seguridad|sécurité|obligatorias|обязательн\p{L}*|тест\p{L}*|безопасн\p{L}*|다른 팀원|他人|其他人|安全|テスト)`;
+const SPACED = '[\\p{Script=Latin}\\p{Script=Cyrillic}\\p{Script=Greek}]';
 const GUARD_NOTE_REMOVED = new RegExp(
-  `(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})[^.;!?\\n]{0,60}?${NOTE_WORD}[^.;!?\\n]{0,50}?${GUARDING}|${NOTE_WORD}[^.;!?\\n]{0,60}?${GUARDING}[^.;!?\\n]{0,50}?(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})|${GUARDING}[^.;!?\\n]{0,30}?${NOTE_WORD}[^.;!?\\n]{0,50}?(?<!\\p{L})${REMOVE_NOTE}(?!\\p{L})`,
+  `(?<!${SPACED})${REMOVE_NOTE}(?!${SPACED})[^.;!?\\n]{0,60}?${NOTE_WORD}[^.;!?\\n]{0,50}?${GUARDING}|${NOTE_WORD}[^.;!?\\n]{0,60}?${GUARDING}[^.;!?\\n]{0,50}?(?<!${SPACED})${REMOVE_NOTE}(?!${SPACED})|${GUARDING}[^.;!?\\n]{0,30}?${NOTE_WORD}[^.;!?\\n]{0,50}?(?<!${SPACED})${REMOVE_NOTE}(?!${SPACED})`,
   'u',
 );
 
@@ -604,12 +605,14 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-tool-driving',
-    gate: /approv|accept|promot|merge|sign|reviewer|edit|writ|chang|modif|overwrit|updat|touch|memory|review|delet|remov|eras|wip|drop|purg|reject|supprim|lösch|elimin|borr|apag|удал|видал|usuń|ta bort|삭제|删|削除|aprue|apru|approu|genehm|godkänn|aprov|zatwierd|одобр|goedkeur|onayla|批准|承認|승인|edite|edita|modifie|bearbeite|редакт/,
+    gate: /approv|accept|promot|merge|sign|reviewer|edit|writ|chang|modif|overwrit|updat|touch|memory|review|delet|remov|retir|replacement|stale|low-priority|eras|wip|drop|purg|reject|supprim|lösch|elimin|borr|apag|удал|видал|usuń|ta bort|삭제|删|削除|aprue|apru|approu|genehm|godkänn|aprov|zatwierd|одобр|goedkeur|onayla|批准|承認|승인|edite|edita|modifie|bearbeite|редакт/,
     test: (c) => {
       const found = SELF_APPROVE.exec(c) ?? STORE_AROUND_REVIEW.exec(c) ?? GUARD_NOTE_REMOVED.exec(c);
       if (found === null) return null;
       return NEGATED.test(c.slice(0, found.index + Math.min(found[0].length, 24))) ? 'warn' : 'block';
     },
+    // "Delete every note that holds the word "security"": the quote names what is deleted.
+    quotesAreLabels: true,
   },
   {
     rule: 'poison-safeguard-off',
