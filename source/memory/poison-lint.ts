@@ -228,7 +228,7 @@ const JUDGED_NOT =
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
-  /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b/;
+  /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|テスト|例文|테스트|예시/u;
 
 /**
  * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
@@ -1939,7 +1939,7 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
 
 /** Words of a sentence that cites a command as a threat to catch, not a step to take. */
 const THREAT_TALK =
-  /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*)\b/;
+  /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*|must (?:block|refuse|reject|catch|flag)|test data|not a step|example of what|expected (?:output|result) is a refusal)\b/;
 
 /**
  * Whether the match's sentence, or the one before it on the same line, cites the command as a threat

@@ -240,11 +240,11 @@ const HIJACK = w([
 const QUOTED = /"[^"\n]{0,120}"/g;
 /** A clause that talks about attacks rather than makes one. */
 const META = new RegExp(
-  String.raw`\b(?:injection|injections|attacker|attackers|attack|attacks|malicious|phishing|payload|payloads|example|examples|phrase|phrases|fixture|fixtures|detect\w*|flag(?:s|ged)?|lint\w*|suspicious|refuse|treat (?:it|them|this|that) as (?:untrusted|data)|untrusted)\b|${QUOTED.source}`,
+  String.raw`\b(?:injection|injections|attacker|attackers|attack|attacks|malicious|phishing|payload|payloads|example|examples|phrase|phrases|fixture|fixtures|detect\w*|flag(?:s|ged)?|lint\w*|suspicious|refuse|treat (?:it|them|this|that) as (?:untrusted|data)|untrusted)\b|\b(?:asserts (?:that|the)|test (?:feeds|sends|input|inputs|case|cases|data)|expected (?:output|result|answer|reply)|guardrail (?:suite|tests?))\b|${QUOTED.source}`,
 );
 /** Advice against the act: "never send tokens to …". */
 const NEGATED =
-  /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited)\b/;
+  /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited)\b|(?<!\p{L})(?:nunca|jamais|niemals|nie|mai|asla|nooit|aldrig|никогда|ніколи)(?!\p{L})|절대|決して|绝不|切勿|禁止/u;
 
 interface StructuralRule {
   rule: string;
