@@ -32,23 +32,19 @@
 // adds) is out of source.
 //
 //   [SCORER_SPLITS=…] [SCORER_BALANCE=1] [SCORER_POOLED=1] node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
 import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
-import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
+import {
+  type CorpusSplit,
+  corpusFile,
+  readLabelledPoisoning,
+  TUNING_SPLITS as TUNING,
+} from '../support/lint-corpus.js';
 import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
-const TUNING_SPLITS: CorpusSplit[] = [
-  'train',
-  'holdout',
-  'train-3',
-  'train-4',
-  'train-5',
-  'train-6',
-  'train-7',
-  'holdout-5',
-  'holdout-6',
-];
+/** The poisoning splits that may be tuned on (train-2 is a secrets set), oldest first. */
+const TUNING_SPLITS: CorpusSplit[] = TUNING.filter((split) => existsSync(corpusFile('poisoning', split)));
 /** The splits it trains on; `SCORER_SPLITS=train,holdout,…` trains on others (a measurement, not the committed choice). */
 const TRAINING_SPLITS: CorpusSplit[] = process.env['SCORER_SPLITS']
   ? (process.env['SCORER_SPLITS'].split(',') as CorpusSplit[])
