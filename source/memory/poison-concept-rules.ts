@@ -225,7 +225,8 @@ const PERSON_IN_LOOP =
 
 function reviewBypassed(c: string): 'block' | 'warn' | null {
   const found = BYPASS.exec(c);
-  if (found === null) return null;
+  // The memory's own review bypassed is the memory tools driven (poison-structure.ts's rule).
+  if (found === null || /\bmemory_|\bmemor(?:y|ies)\b/.test(c)) return null;
   // Advice against it ("never push without asking me first") is the rule the other way round.
   if (
     /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|nobody|no one)\b/.test(
