@@ -203,6 +203,28 @@ function insecureValue(c: string): 'block' | 'warn' | null {
   );
 }
 
+// --- the main line rewritten, the code sent to another remote -----------------------------------------------
+const FORCE_MAIN =
+  /\b(?:force-?push\w*|push\w*\s+(?:-f|--force(?:-with-lease)?))\b[^.;!?\n]{0,30}?\b(?:main|master)\b|\bgit push\s+(?:-f|--force)\s+\S+\s+(?:main|master)\b/;
+/** A remote added and every branch pushed to it: the whole history leaves. */
+const MIRRORED_OUT =
+  /\bgit remote add\s+\S+\s+(?:https?:\/\/|git@|ssh:\/\/)\S+[^;!?\n]{0,80}?\bpush\w*\s+(?:all|every|each|--all|--mirror|everything)\b|\bpush\w*\s+(?:all|every|each)\s+(?:\w+\s+)?(?:branch(?:es)?|tags?|refs?)\s+to\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+remote\b[^.;!?\n]{0,20}?\bgit remote add\b/;
+
+function mainRewritten(c: string): 'block' | 'warn' | null {
+  const found = FORCE_MAIN.exec(c);
+  if (found === null) return null;
+  // "Never force-push main" is the rule the other way round.
+  if (
+    /\b(?:never|not|don't|dont|do not|must not|mustn't|no one|nobody|forbidden|prohibited)\b|(?<!\p{L})(?:keine?|nunca|jamais|nie|niemals)(?!\p{L})/u.test(
+      c.slice(0, found.index),
+    ) ||
+    /\b(?:is|are) (?:forbidden|prohibited|not allowed|banned|disallowed)\b/.test(c)
+  )
+    return null;
+  if (PERSON_IN_LOOP.test(c)) return 'warn';
+  return houseRuleSeverity(c, found.index, /\b(?:is fine|is ok|is okay|is allowed|use|always)\b/.test(c));
+}
+
 // --- review bypassed as a rule or on a trigger ------------------------------------------------------------
 const BYPASS = new RegExp(
   [
@@ -295,6 +317,16 @@ export const CONCEPT_RULES: HouseRule[] = [
     rule: 'poison-safeguard-off',
     gate: /sslmode|secure|httponly|verify|review|force|gosumdb|goflags|goinsecure|gonosumdb|bcrypt|next_public|admin|eval|set -x/,
     test: insecureValue,
+  },
+  {
+    rule: 'poison-safeguard-off',
+    gate: /force|push -f|push --force/,
+    test: mainRewritten,
+  },
+  {
+    rule: 'poison-exfiltration',
+    gate: /remote add/,
+    test: (c) => unlessAdvisedAgainst(MIRRORED_OUT, c),
   },
   {
     rule: 'poison-safeguard-off',
