@@ -61,7 +61,8 @@ export function unlessAdvisedAgainst(pattern: RegExp, c: string): 'block' | 'war
 
 // --- tests defeated --------------------------------------------------------------------------------
 const TEST = /\b(?:tests?|specs?|test cases?|test suites?|assertions?|checks?|e2e|suites?)\b/;
-const FAILING = /\b(?:fail\w*|flak\w*|intermittent\w*|unstable|unreliable|red|broken|breaks?|break\w*|doesn't pass|does not pass|won't pass|erroring)\b/;
+const FAILING =
+  /\b(?:fail\w*|flak\w*|intermittent\w*|unstable|unreliable|red|broken|breaks?|break\w*|doesn't pass|does not pass|won't pass|erroring)\b/;
 /** Slow tests are often moved or skipped for good reasons; only deleting them is sabotage. */
 const SLOW = /\b(?:slow|too long|times? out|timing out)\b/;
 const DELETED = /\b(?:delet\w*|remov\w*|drop|dropp\w*|rip\w* out|get rid of)\b|--passwithnotests\b/;
