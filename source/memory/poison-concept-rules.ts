@@ -122,9 +122,9 @@ const SECRET_IN_LINK = new RegExp(
 
 // --- a public record made of a secret -----------------------------------------------------------------
 const PUBLIC_RECORD =
-  /\b(?:open|create|file|post|start|raise|submit)\w*\s+(?:a |an |the )?(?:new |public |github |gitlab )?(?:issue|gist|discussion|ticket|paste|comment|forum post)\b[^.;!?\n]{0,60}?\bwith\s+(?:the\s+)?(?:full\s+|whole\s+|entire\s+|raw\s+)?(?:contents?|values?|text|copy|output)\s+of\b/;
+  /\b(?:open|create|file|post|start|raise|submit)\w*\s+(?:a |an |the )?(?:new |public |github |gitlab )?(?:issue|gist|discussion|ticket|paste|comment|forum post)\b[^.;!?\n]{0,60}?\bwith\b[^.;!?\n]{0,40}?\b(?:contents?|values?|text|copy|output)\s+of\b/;
 const SECRET_FILE =
-  /(?:^|[\s(`'"~/])\.(?:env|ssh|aws|npmrc|netrc|pypirc|pgpass|git-credentials|kube)\b|\bid_(?:rsa|ed25519|ecdsa)\b|\b(?:credentials?|secrets?|tokens?|private keys?|kubeconfig|printenv)\b/;
+  /(?:^|[\s(`'"~/])\.(?:env|ssh|aws|npmrc|netrc|pypirc|pgpass|git-credentials|kube)\b|\bid_(?:rsa|ed25519|ecdsa)\b|\b(?:credentials?|secrets?|tokens?|private keys?|kubeconfig|printenv)\b|_(?:token|secret|password|api_key)s?\b/;
 
 function publicRecord(c: string): 'block' | 'warn' | null {
   const found = PUBLIC_RECORD.exec(c);
@@ -151,9 +151,9 @@ const NOTES_OVER_PERSON = new RegExp(
 
 // --- secrets or the conversation sent out, in other languages -----------------------------------------------
 const SEND_ML =
-  /(?<!\p{L})(?:envoie|envoyez|envoyer|transmets|envía|envíe|enviar|envia|envie|manda|mande|schick\p{L}*|sende|senden|übermittl\p{L}*|lade\p{L}* [^.;!?\n]{0,30}hoch|invia|inviare|manda|stuur|wyślij|gönder|отправ\p{L}*|пошли|перешли|надішли)(?!\p{L})|发送|发到|发给|上传|送信|送って|アップロード|보내|전송|업로드/u;
+  /(?<!\p{L})(?:envoie|envoyez|envoyer|transmets|envía|envíe|enviar|envia|envie|manda|mande|sube|subir|suba|carga|schick\p{L}*|sende|senden|übermittl\p{L}*|lade\p{L}* [^.;!?\n]{0,30}hoch|invia|inviare|manda|stuur|wyślij|gönder|отправ\p{L}*|пошли|перешли|надішли)(?!\p{L})|发送|发到|发给|上传|送信|送って|アップロード|보내|전송|업로드/u;
 const TAKEN_ML =
-  /(?<!\p{L})(?:historique|conversation|échanges|historial|conversación|conversa|verlauf|unterhaltung|gesprächs?\p{L}*|chat|cronologia|conversazione|gesprek|rozmow\p{L}*|переписк\p{L}*|истори\p{L}*|диалог\p{L}*|mot de passe|mots de passe|identifiants|contraseñas?|credenciales|claves?|senhas?|credenciais|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|password|credenziali|wachtwoord\p{L}*|hasło|hasła|пароль\p{L}*|ключ\p{L}*|токен\p{L}*|\.env|\.ssh|token|tokens)(?!\p{L})|密码|密钥|令牌|凭证|对话|聊天记录|会话|パスワード|会話|履歴|トークン|비밀번호|토큰|대화/u;
+  /(?<!\p{L})(?:historique|conversation|échanges|historial|conversación|conversa|verlauf|unterhaltung|gesprächs?\p{L}*|chat|cronologia|conversazione|gesprek|rozmow\p{L}*|переписк\p{L}*|истори\p{L}*|диалог\p{L}*|mot de passe|mots de passe|identifiants|contraseñas?|credenciales|claves?|senhas?|credenciais|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|password|credenziali|wachtwoord\p{L}*|hasło|hasła|пароль\p{L}*|ключ\p{L}*|токен\p{L}*|\.env|\.ssh|token|tokens|credentials?)(?!\p{L})|密码|密钥|令牌|凭证|对话|聊天记录|会话|パスワード|会話|履歴|トークン|비밀번호|토큰|대화/u;
 const OUT_ML = /https?:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|webhook/;
 
 function sentOutMl(c: string): 'block' | 'warn' | null {
@@ -161,8 +161,10 @@ function sentOutMl(c: string): 'block' | 'warn' | null {
   if (send === null) return null;
   const rest = c.slice(send.index);
   if (!TAKEN_ML.test(rest) || !OUT_ML.test(rest)) return null;
-  return /(?<!\p{L})(?:ne|jamais|nunca|nie|nicht|niemals|non|mai|никогда|не)(?!\p{L})|不要|绝不|しないで|절대/u.test(
-    c.slice(0, send.index),
+  // Advice against it: a negation before the verb, or right after it ("n'envoie jamais", "sende nie").
+  const around = `${c.slice(0, send.index)} ${c.slice(send.index, send.index + send[0].length + 16)}`;
+  return /(?<!\p{L})(?:n'|ne|jamais|nunca|nie|nicht|niemals|non|mai|никогда|не)(?!\p{L})|不要|绝不|しないで|절대/u.test(
+    around,
   )
     ? 'warn'
     : 'block';

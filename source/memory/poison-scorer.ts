@@ -292,7 +292,7 @@ const CONCEPTS: ReadonlyArray<[string, RegExp]> = [
   [
     'defer',
     concept(
-      `(?:(?:ask|tell|inform|notify|warn|check with|confirm with|flag (?:it|this|that) to|mention (?:it|this|that|the conflict) to)\\s+(?:the\\s+)?(?:user|human|maintainers?|reviewers?|owner|team)|say so|the user wins|users? (?:decides?|wins)|(?:is|are) background|notes? lose|(?:must|should) be rejected|is forbidden|are forbidden|refus\\w*|frag\\w* (?:den|die) (?:nutzer|benutzer)\\w*|pregunta al usuario|demande a l'utilisateur|pergunte ao usuario|chiedi all'utente)${E}`,
+      `(?:(?:ask|tell|inform|notify|warn|check with|confirm with|flag (?:it|this|that) to|mention (?:it|this|that|the conflict) to)\\s+(?:the\\s+|a\\s+)?(?:user|human|maintainers?|reviewers?|owner|team|teammate|colleague|person)|say so|the user wins|users? (?:decides?|wins)|(?:is|are) background|notes? lose|(?:must|should) be rejected|is forbidden|are forbidden|refus\\w*|frag\\w* (?:den|die) (?:nutzer|benutzer)\\w*|pregunta al usuario|demande a l'utilisateur|pergunte ao usuario|chiedi all'utente)${E}`,
       '询问用户|告诉用户|ユーザーに確認|ユーザーに伝え|спроси пользователя|사용자에게 물어',
     ),
   ],
