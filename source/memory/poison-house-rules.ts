@@ -44,33 +44,48 @@ function asHouseRule(clause: string, at: number): 'block' | 'warn' {
   return AS_RULE.test(clause) ? 'block' : 'warn';
 }
 
+/**
+ * A house rule's severity for an act found at `at` in `clause`: a warning when advised against before it
+ * or narrowed; a block when `told` (the caller's own test of an order) or said as the rule.
+ */
+export function houseRuleSeverity(clause: string, at: number, told: boolean): 'block' | 'warn' {
+  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(withoutAddresses(clause))) return 'warn';
+  return told || AS_RULE.test(clause) ? 'block' : 'warn';
+}
+
 /** Block what `pattern` finds in `c`, unless advice against it comes before. */
-function unlessAdvisedAgainst(pattern: RegExp, c: string): 'block' | 'warn' | null {
+export function unlessAdvisedAgainst(pattern: RegExp, c: string): 'block' | 'warn' | null {
   const found = pattern.exec(c);
   return found === null ? null : AGAINST.test(c.slice(0, found.index)) ? 'warn' : 'block';
 }
 
 // --- tests defeated --------------------------------------------------------------------------------
 const TEST = /\b(?:tests?|specs?|test cases?|test suites?|assertions?|checks?|e2e|suites?)\b/;
-const FAILING = /\b(?:fail\w*|flak\w*|red|broken|breaks?|break\w*|doesn't pass|does not pass|won't pass|erroring)\b/;
+const FAILING =
+  /\b(?:fail\w*|flak\w*|intermittent\w*|unstable|unreliable|red|broken|breaks?|break\w*|doesn't pass|does not pass|won't pass|erroring)\b/;
 /** Slow tests are often moved or skipped for good reasons; only deleting them is sabotage. */
 const SLOW = /\b(?:slow|too long|times? out|timing out)\b/;
 const DELETED = /\b(?:delet\w*|remov\w*|drop|dropp\w*|rip\w* out|get rid of)\b|--passwithnotests\b/;
 /** The test itself taken away or turned off: "delete it", "mark it as skipped", "comment the test out". */
 const TEST_REMOVED =
-  /\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|a|an|each|every|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b/;
+  /\b(?:delet\w*|remov\w*|drop|dropp\w*|disabl\w*|skip|comment\w*(?: \w+){0,3}? out|rip\w* out|get rid of|mute|silenc\w*)\b(?: (?:the|that|this|those|these|any|a|an|each|every|failing|flaky|slow|broken|offending|red|concerned|affected))*(?: ones?| it| them| tests?| specs?| test cases?| assertions?| the test| the spec)\b|\bmark\w*\b(?: \w+){0,4}? (?:as )?(?:skipped|skip|pending|xfail|passing|passed|green|todo|\.skip)\b|\.skip\b|\b(?:xit|xdescribe|it\.skip|test\.skip|@skip|@ignore|pytest\.mark\.skip)\b|--passwithnotests\b|\b(?:tests?|specs?|ones|them)\s+(?:should|must|can|are to|get|gets)\s+(?:just\s+|simply\s+)?(?:be\s+)?(?:deleted|removed|dropped|skipped|disabled)\b/;
 /** A test that cannot fail: "write tests that always pass", "assert true". */
 const HOLLOW_TEST =
   /\b(?:tests?|specs?|assertions?)\b[^.;!?\n]{0,30}\b(?:that|which|to)\s+(?:always|never fail|cannot fail|can't fail)\s*(?:pass\w*)?\b|\bassert\w*\s*\(?\s*true\b|\bexpect\s*\(\s*true\s*\)/;
 /** A coverage or quality gate lowered to whatever the number is now. */
 const GATE_LOWERED =
   /\b(?:lower|reduce|drop|decrease|relax)\w*\b[^.;!?\n]{0,30}\b(?:threshold|gate|minimum|coverage)\b(?:[^.;!?\n]|\.(?=\w)){0,50}\b(?:whatever|current|until (?:it|ci) passes|so (?:it|ci) passes)\b/;
+/** A coverage gate set to nothing: it can no longer fail, whatever the tests do. */
+const GATE_ZEROED =
+  /\b(?:set|lower|drop|change|put)\w*\b[^.;!?\n]{0,20}\b(?:coverage|threshold|gate|minimum)\b[^.;!?\n]{0,30}\bto (?:0|zero|0 ?%)(?![\w.])/;
 
 function testsDefeated(c: string): 'block' | 'warn' | null {
   const hollow = HOLLOW_TEST.exec(c);
   if (hollow) return asHouseRule(c, hollow.index);
   const gate = GATE_LOWERED.exec(c);
   if (gate && FAILING.test(c)) return asHouseRule(c, gate.index);
+  const zeroed = GATE_ZEROED.exec(c);
+  if (zeroed && /\bcoverage\b/.test(c)) return asHouseRule(c, zeroed.index);
   if (!TEST.test(c)) return null;
   const failing = FAILING.test(c);
   if (!failing && !SLOW.test(c)) return null;
@@ -78,7 +93,11 @@ function testsDefeated(c: string): 'block' | 'warn' | null {
   if (removed === null || (!failing && !DELETED.test(removed[0]))) return null;
   // "Skip the integration tests on forks" is no failure made to vanish; "when the e2e tests are slow,
   // run them nightly" moves them. A fix or a ticket beside it is a team's triage, not a cover-up.
-  if (/\b(?:nightly|on forks?|in a separate job|fix (?:it|them|the (?:test|cause))|root cause|re-?enable)\b/.test(c))
+  if (
+    /\b(?:nightly|on forks?|in a separate job|(?<!(?:can't|cannot|can not|couldn't|unable to|won't|no time to) )fix (?:it|them|the (?:test|cause))|root cause|re-?enable)\b/.test(
+      c,
+    )
+  )
     return 'warn';
   return asHouseRule(c, removed.index);
 }
@@ -380,7 +399,7 @@ export const HOUSE_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-safeguard-off',
-    gate: /test|spec|assert|check|suite|e2e|coverage|threshold|gate/,
+    gate: /test|spec|assert|check|suite|e2e|coverage|threshold|gate|ones|them/,
     test: testsDefeated,
   },
   {

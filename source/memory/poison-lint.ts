@@ -228,7 +228,7 @@ const JUDGED_NOT =
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
-  /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b/;
+  /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|テスト|例文|테스트|예시/u;
 
 /**
  * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
@@ -1082,9 +1082,9 @@ const RULES: Rule[] = [
     keywords: [],
     pattern: rx([
       '(?:',
-      String.raw`(?:\b(?:decod\w*|url-?decod\w*|unescap\w*|unscrambl\w*|de-?obfuscat\w*|rot-?13|caesar|pig latin|revers(?:e|ed|ing)? (?:it|this|that|the (?:text|line|string|letters|words))\b|revers(?:e|ed)(?= and )|mirror (?:it|this|that)|al rev[eé]s|à l'envers|rückwärts|concatenat\w*|reorder\w*|join the (?:\w+ )?(?:words|fragments|pieces|parts)|(?:first|last) (?:letter|word|character)s? of (?:each|every)|shift (?:each|every|the) letters?\b[^.\n]{0,30}|read (?:it|this|that|the \w+) (?:backwards|in reverse|reversed)|(?:read|take)\b[^.\n]{0,20}(?:backwards|in reverse)|decodific\w*|décod\w*|dekodier\w*|entschlüssel\w*|decifr\w*)|декодир|расшифр|解码|解碼|デコード|복호화|디코딩)`,
+      String.raw`(?:\b(?:decod\w*|url-?decod\w*|unescap\w*|unscrambl\w*|de-?obfuscat\w*|rot-?13|caesar|pig latin|revers(?:e|ed|ing)? (?:it|this|that|the (?:text|line|string|letters|words))\b|revers(?:e|ed)(?= and )|mirror (?:it|this|that)|al rev[eé]s|à l'envers|rückwärts|concatenat\w*|reorder\w*|join the (?:\w+ )?(?:words|fragments|pieces|parts)|(?:first|last) (?:letter|word|character)s? of (?:each|every)|shift (?:each|every|the) letters?\b[^.\n]{0,30}|read (?:it|this|that|the \w+) (?:backwards|in reverse|reversed)|(?:read|take)\b[^.\n]{0,20}(?:backwards|in reverse)|decodific\w*|descodific\w*|décod\w*|dekodier\w*|entschlüssel\w*|decifr\w*|fromcharcode|задом наперёд|задом наперед)|декодир|расшифр|解码|解碼|デコード|복호화|디코딩)`,
       String.raw`${CLAUSE}{0,60}?`,
-      String.raw`(?:\b(?:follow|obey|act on|comply with|carry out|do|execute|perform)\s+(?:it|this|that|them|what it says|what they say|as (?:it|they) says?|the result|the (?:decoded |hidden |resulting )(?:instructions?|hint|text|message|note|order|steps?)|the (?:instructions?|hint|message|order))\b|\b(?:and|then|y|et|und|puis|e)\s+(?:(?:follow|obey|act|comply)(?=\s*(?:[).:;,!—–]|$))|obey|comply|execute|do it|sigue|síguelo|hazlo|cúmplelo|suivre|suis|exécute|befolge|folge|segui|esegui)\b|\b(?:before|prior to) acting\b|\bact on it\b|\bthen do it\b|→\s*do\b|\b(?:sigue|hazlo|cúmplelo|suivre|befolgen|befolge)\b|выполни|сделай|执行|照做|遵照|実行して|従って|따르|실행)`,
+      String.raw`(?:\b(?:follow|obey|act on|comply with|carry out|do|execute|perform)\s+(?:it|this|that|them|what it says|what they say|as (?:it|they) says?|the result|the (?:decoded |hidden |resulting )(?:instructions?|hint|text|message|note|order|steps?)|the (?:instructions?|hint|message|order))\b|\b(?:and|then|y|et|und|puis|e)\s+(?:(?:follow|obey|act|comply)(?=\s*(?:[).:;,!—–]|$))|obey|comply|execute|do it|sigue|síguelo|hazlo|cúmplelo|suivre|suis|exécute|befolge|folge|segui|esegui)\b|\b(?:before|prior to) acting\b|\bact on it\b|\bthen do it\b|\b(?:and|then)\s+(?:apply|run) (?:it|this|that)\b(?!\s+(?:through|with|against|in|on|via|past|by|to|from|under|as)\b)|\b(?:that|this|it) is your (?:rule|instruction|order|task)\b|\bcúmplel[ao]\b|→\s*do\b|\b(?:sigue|hazlo|cúmplelo|suivre|befolgen|befolge)\b|выполни|сделай|执行|照做|遵照|実行して|従って|따르|실행)`,
       // Told to act first, decode after: "act on it after decoding: 64 69 73 …".
       String.raw`|\b(?:follow|obey|act on|do|execute|apply)(?:\s+(?:it|this|that))?\b${CLAUSE}{0,20}?\b(?:after|once|when) (?:decod|unescap|revers|unscrambl|url-?decod)\w*`,
       ')',
@@ -1939,7 +1939,7 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
 
 /** Words of a sentence that cites a command as a threat to catch, not a step to take. */
 const THREAT_TALK =
-  /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*)\b/;
+  /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*|must (?:block|refuse|reject|catch|flag)|test data|not a step|example of what|expected (?:output|result) is a refusal)\b/;
 
 /**
  * Whether the match's sentence, or the one before it on the same line, cites the command as a threat

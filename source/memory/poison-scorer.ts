@@ -288,6 +288,46 @@ const CONCEPTS: ReadonlyArray<[string, RegExp]> = [
       '从现在起|今後|これから|отныне|теперь|відтепер|이제부터|من الآن',
     ),
   ],
+  // The note defers to the person: it sends a question or a conflict back to them, or rules an act out.
+  [
+    'defer',
+    concept(
+      `(?:(?:ask|tell|inform|notify|warn|check with|confirm with|flag (?:it|this|that) to|mention (?:it|this|that|the conflict) to)\\s+(?:the\\s+|a\\s+)?(?:user|human|maintainers?|reviewers?|owner|team|teammate|colleague|person)|say so|the user wins|users? (?:decides?|wins)|(?:is|are) background|notes? lose|(?:must|should) be rejected|is forbidden|are forbidden|refus\\w*|frag\\w* (?:den|die) (?:nutzer|benutzer)\\w*|pregunta al usuario|demande a l'utilisateur|pergunte ao usuario|chiedi all'utente)${E}`,
+      '询问用户|告诉用户|ユーザーに確認|ユーザーに伝え|спроси пользователя|사용자에게 물어',
+    ),
+  ],
+  // Content from elsewhere run or obeyed as it stands: "execute what it says", "the rest of that line".
+  [
+    'run-content',
+    concept(
+      `(?:what(?:ever)? (?:it|they|the \\w+) (?:says?|contains?)|the rest of (?:that|the) line|verbatim|as (?:a )?(?:shell )?commands?|as it stands|(?:shell|code) block in|evaluat\\w* and run|eval\\w*\\(|fromcharcode|lo que (?:dice|diga)|ce qu'il dit|was (?:dort|darin) steht|o que (?:diz|disser))${E}`,
+      '照做|按其执行|書かれている通り|что там написано',
+    ),
+  ],
+  // Kept from being noticed: "so it's not noticed", "nobody looks there", "collapse in review".
+  [
+    'unnoticed',
+    concept(
+      `(?:so (?:that )?(?:it|they|this|nobody|no one|reviewers?|the user|the reviewer)\\s+(?:[\\w'’]+\\s+){0,2}?(?:notice\\w*|show up|see|spot|know|worr\\w*|look\\w*|question\\w*|block\\w*|flag\\w*)|not noticed|unnoticed|nobody (?:looks|checks|reads|notices)|no one (?:looks|checks|reads|notices)|collapse\\w* in review|out of (?:the )?(?:diff|review)|keep (?:it|them|this) quiet|(?:is|are) not to know|nichts wissen|no se ente\\w*|sans qu'on le remarque|ne remarque)${E}`,
+      '不被发现|别让用户知道|気づかれない|知られない|чтобы никто не|незаметно',
+    ),
+  ],
+  // Other notes as the object: "every other note", "the notes about …", "the note that requires …".
+  [
+    'other-notes',
+    concept(
+      `(?:(?:every|all|any|the)\\s+other\\s+(?:memory\\s+)?(?:notes?|memor(?:y|ies)|entries)|(?:all|any|existing|conflicting|the team's|older|earlier)\\s+(?:memory\\s+)?(?:notes?|memor(?:y|ies)|entries)|(?:notes?|memor(?:y|ies)|entries)\\s+(?:that|which|about|on|with|containing|requiring)|notizen,? die|notes de memoire qui|notes qui|notas que|memorias que|alle notizen)${E}`,
+      '其他记忆|与其冲突的记忆|其他笔记|他のメモ|ほかのメモ|другие заметки|다른 메모|메모를 모두',
+    ),
+  ],
+  // An approval or authority claimed for the grant that follows: "approved by …:", "freigegeben durch".
+  [
+    'approved-by',
+    concept(
+      `(?:(?:approved|authori[sz]ed|cleared|validated|signed|sanctioned|granted|ok'?d|blessed)\\s+by|status:\\s*approved|verified (?:memory|note)|signed note|signer|(?:has|have) cleared|autorizado (?:pelo|pela|por)|aprobado (?:por|pelo)|aprovado (?:pelo|pela|por)|freigegeben (?:durch|von)|genehmigt (?:durch|von)|valide par|approuve par|autorise par|approvato da|autorizzato da|goedgekeurd door|zatwierdzone przez|onaylayan)${E}`,
+      '批准|已由|承認済み|承認された|により承認|утверждено|одобрено|승인',
+    ),
+  ],
 ];
 
 /** Where a sentence ends, in the scripts the concepts are written for. */

@@ -4,10 +4,15 @@
 //
 // Data: the tuning corpora only — test/corpus/poisoning/{train,holdout,train-3,train-4,train-5}.jsonl and the
 // project's own examples (test/support/poison-examples.ts). Never the frozen test split or holdout-2, -3 or -4;
-// train-6 and train-7 are kept out too, as the check of how the scorer carries to new authors: with
-// them in, the leave-one-source-out estimate fell on six of seven splits (measured again on the rules with
-// official installers warning: pooled 0.810 → 0.792), because the model trained on their attacks
-// rates some older ordinary notes higher and the per-source block threshold rose to 0.93–0.955.
+// train-6, train-7, holdout-5 and holdout-6 are kept out too, as the check of how the scorer carries to new
+// authors. With train-6 and train-7 in, the leave-one-source-out estimate fell on six of seven splits
+// (pooled 0.810 → 0.792), because the model trained on their attacks rates some older ordinary notes
+// higher and the per-source block threshold rose to 0.93–0.955. Measured again with all four in, on the
+// concept rules: pooled over the nine tuning splits 0.862 → 0.854 (185 of the 557 notes the rules miss
+// caught against 207), the thresholds 0.92–0.945; weighting every source alike (SCORER_BALANCE=1), the
+// notes the rules block already weighed less (SCORER_RULED), fewer features (SCORER_MIN_DOCS) or a
+// pooled threshold (SCORER_POOLED=1, SCORER_FALSE_SHARE) trade catches for false blocks along the same
+// line (docs/memory-rules.md); none was kept.
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
@@ -19,20 +24,27 @@
 // `--loso` estimates how the scorer generalises instead of training: for each source in turn (each
 // tuning split, and the extraction statements), the scorer is trained without it, its threshold
 // chosen as above on what remains, and the source is measured with the rules and that scorer; the
-// tuning splits kept out of training (train-6, train-7) are measured with the scorer trained on all
-// of it. `SCORER_SPLITS=train,holdout,…` trains on other tuning splits (to measure a choice). The
+// tuning splits kept out of training (train-6, train-7, holdout-5, holdout-6) are measured with the scorer
+// trained on all of it. `SCORER_SPLITS=train,holdout,…` trains on other tuning splits, and the SCORER_*
+// variables above change the weighting, the features kept and the threshold rule (to measure a choice). The
 // rules were written with the older splits' misses in view, so the rules' part of those figures is
 // in-sample; the scorer's part (poisoned notes the rules miss that it catches, ordinary notes it
 // adds) is out of source.
 //
-//   [SCORER_SPLITS=…] node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
-import { readFileSync, writeFileSync } from 'node:fs';
+//   [SCORER_SPLITS=…] [SCORER_BALANCE=1] [SCORER_POOLED=1] node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
 import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
-import { type CorpusSplit, readLabelledPoisoning } from '../support/lint-corpus.js';
+import {
+  type CorpusSplit,
+  corpusFile,
+  readLabelledPoisoning,
+  TUNING_SPLITS as TUNING,
+} from '../support/lint-corpus.js';
 import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
-const TUNING_SPLITS: CorpusSplit[] = ['train', 'holdout', 'train-3', 'train-4', 'train-5', 'train-6', 'train-7'];
+/** The poisoning splits that may be tuned on (train-2 is a secrets set), oldest first. */
+const TUNING_SPLITS: CorpusSplit[] = TUNING.filter((split) => existsSync(corpusFile('poisoning', split)));
 /** The splits it trains on; `SCORER_SPLITS=train,holdout,…` trains on others (a measurement, not the committed choice). */
 const TRAINING_SPLITS: CorpusSplit[] = process.env['SCORER_SPLITS']
   ? (process.env['SCORER_SPLITS'].split(',') as CorpusSplit[])
@@ -46,9 +58,13 @@ const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
 const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
 const STEP = Number(process.env['SCORER_STEP'] ?? 0.3);
 const FOLDS = 5;
-const MIN_DOCUMENTS = 2;
+const BALANCE = process.env['SCORER_BALANCE'] === '1';
+const POOLED_THRESHOLD = process.env['SCORER_POOLED'] === '1';
+/** Weight of the notes the rules block already: the scorer only reads the others. */
+const RULE_BLOCKED_WEIGHT = Number(process.env['SCORER_RULED'] ?? 1);
+const MIN_DOCUMENTS = Number(process.env['SCORER_MIN_DOCS'] ?? 2);
 /** Share of each source's ordinary notes the scorer may add to the rules' false blocks, out of fold. */
-const BLOCK_FALSE_SHARE = 0.005;
+const BLOCK_FALSE_SHARE = Number(process.env['SCORER_FALSE_SHARE'] ?? 0.005);
 /** Share of ordinary notes the scorer may warn on, out of fold. */
 const WARN_FALSE_SHARE = 0.05;
 
@@ -95,6 +111,7 @@ export function fit(examples: readonly Example[]): { bias: number; weights: Map<
   const index = new Map(vocabulary.map((f, i) => [f, i]));
   const rows = examples.map((e) => e.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
   const labels = examples.map((e) => (e.poisoned ? 1 : 0));
+  const sampleWeights = sourceWeights(examples);
   const w = new Float64Array(vocabulary.length);
   const g2 = new Float64Array(vocabulary.length).fill(1e-8);
   let bias = 0;
@@ -106,7 +123,7 @@ export function fit(examples: readonly Example[]): { bias: number; weights: Map<
     for (let r = 0; r < n; r++) {
       let z = bias;
       for (const i of rows[r]!) z += w[i]!;
-      const error = 1 / (1 + Math.exp(-z)) - labels[r]!;
+      const error = (1 / (1 + Math.exp(-z)) - labels[r]!) * sampleWeights[r]!;
       biasGrad += error;
       for (const i of rows[r]!) grad[i]! += error;
     }
@@ -125,6 +142,19 @@ export function fit(examples: readonly Example[]): { bias: number; weights: Map<
     if (Math.abs(rounded) >= 0.01) weights.set(f, rounded);
   });
   return { bias: Math.round(bias * 1000) / 1000, weights };
+}
+
+/**
+ * Each note's weight in the loss: with BALANCE, every source weighs the same in all (a large batch by
+ * one author no longer teaches the model that author's wording more than the others'); 1 otherwise.
+ */
+function sourceWeights(examples: readonly Example[]): number[] {
+  const ruled = (e: Example) => (e.ruleBlock ? RULE_BLOCKED_WEIGHT : 1);
+  if (!BALANCE) return examples.map(ruled);
+  const counts = new Map<string, number>();
+  for (const e of examples) counts.set(e.source, (counts.get(e.source) ?? 0) + 1);
+  const perSource = examples.length / counts.size;
+  return examples.map((e) => (perSource / counts.get(e.source)!) * ruled(e));
 }
 
 /**
@@ -167,6 +197,20 @@ function threshold(probabilities: readonly number[], ordinary: readonly number[]
  */
 export function blockThreshold(examples: readonly Example[], probabilities: readonly number[]): number {
   const sources = [...new Set(examples.map((e) => e.source))];
+  if (POOLED_THRESHOLD) {
+    // Pooled: at most BLOCK_FALSE_SHARE of all ordinary notes added, and at most twice that of any one source.
+    const ordinaryOf = (source?: string) =>
+      examples.flatMap((e, i) => (!e.poisoned && (source === undefined || e.source === source) ? [i] : []));
+    for (let t = 0.5; t < 1; t += 0.005) {
+      const added = (list: number[]) => list.filter((i) => !examples[i]!.ruleBlock && probabilities[i]! >= t).length;
+      const all = ordinaryOf();
+      if (added(all) > Math.floor(all.length * BLOCK_FALSE_SHARE)) continue;
+      if (sources.some((s) => added(ordinaryOf(s)) > Math.floor(ordinaryOf(s).length * 2 * BLOCK_FALSE_SHARE)))
+        continue;
+      return Math.round(t * 1000) / 1000;
+    }
+    return 1;
+  }
   return Math.max(
     ...sources.map((source) => {
       const ordinary = examples.flatMap((e, i) => (e.source === source && !e.poisoned ? [i] : []));
@@ -210,6 +254,7 @@ function leaveOneSourceOut(examples: readonly Example[], out: (line: string) => 
   };
   pool('every tuning split', TUNING_SPLITS);
   pool('the five older splits', TUNING_SPLITS.slice(0, 5));
+  pool('the four newest authors (train-6, train-7, holdout-5, holdout-6)', TUNING_SPLITS.slice(5));
 }
 
 function main(): void {

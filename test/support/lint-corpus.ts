@@ -16,7 +16,9 @@ import { readFileSync } from 'node:fs';
 // batches written blind by two more authors (test/corpus/poisoning/README.md). For secrets,
 // `holdout-2` (measured, never read) and `train-2` (tuning) were written blind by one more author
 // (test/corpus/README.md). `holdout-5` (poisoning only) was written blind by a further author, who
-// read neither the rules nor any split, and committed before the tuning after it: measured, never read.
+// read neither the rules nor any split, and committed before the tuning after it: measured twice,
+// then opened for tuning. `holdout-6` (poisoning only) was written blind by a further author the same
+// way: measured twice, then opened for tuning once a newer blind set was being written in its place.
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
 // lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
@@ -65,6 +67,9 @@ export const TUNING_SPLITS = [
   // Measured twice as a blind holdout (0.760 blocked, 0.018 ordinary blocked on the final code of
   // that session), then opened for tuning once holdout-6 was written to take its place.
   'holdout-5',
+  // Measured twice as a blind holdout (0.731 blocked, 0.057 ordinary blocked on the final code of
+  // that session, before any tuning on it), then opened for tuning once a newer blind set was begun.
+  'holdout-6',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

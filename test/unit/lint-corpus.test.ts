@@ -476,8 +476,8 @@ describe('sixth poisoning holdout corpus', () => {
     checkSharesNoNote('holdout-6', items, ['holdout-5', 'train-7']);
   });
 
-  it('is measured only: the evaluator accepts it and never lists its misses', () => {
-    checkEvaluatorRole('holdout-6', false);
+  it('was measured twice, then opened for tuning (a newer blind set measures in its place)', () => {
+    checkEvaluatorRole('holdout-6', true);
   });
 });
 
