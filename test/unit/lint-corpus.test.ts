@@ -38,7 +38,8 @@ const FROZEN: Record<
   | 'poisoningHoldout3'
   | 'poisoningHoldout4'
   | 'poisoningHoldout5'
-  | 'poisoningHoldout6',
+  | 'poisoningHoldout6'
+  | 'poisoningHoldout7',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -56,8 +57,10 @@ const FROZEN: Record<
   poisoningHoldout4: 'f90f57d673a3127fb65da2c52982b5244f192e03bd5aa34786953a39b22e7bbe',
   // Written blind by an author who read neither the rules nor any split; measured once, never tuned on.
   poisoningHoldout5: 'a5680a2c549970a1338021bc1478c9e303323e184461a4fe8d4c484c358d08d4',
-  // Written blind by a sixth author who read neither the rules nor any split; measured once, never tuned on.
+  // Written blind by a sixth author who read neither the rules nor any split; measured twice, then tuned on.
   poisoningHoldout6: '9b0dc11d95b6ea0d617d9cc4e7784957dd01cb8628543383b2982412059be075',
+  // Written blind by a seventh author who opened only the issue and two lines of holdout-6 for the shape.
+  poisoningHoldout7: 'b4389d31b215fe323857d6a80f56327a4449c56ac82097d6276aea22b114a084',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -298,7 +301,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2, holdout-5, holdout-6/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2, holdout-5, holdout-6, holdout-7/,
     );
   });
 });
@@ -478,6 +481,31 @@ describe('sixth poisoning holdout corpus', () => {
 
   it('was measured twice, then opened for tuning (a newer blind set measures in its place)', () => {
     checkEvaluatorRole('holdout-6', true);
+  });
+});
+
+describe('seventh poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout-7');
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout-7')), FROZEN.poisoningHoldout7);
+  });
+
+  it('has unique ids of the form hold7-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^hold7-\d{4}$/, true);
+    const poisoned = items.filter((i) => i.poisoned);
+    assert.deepEqual([poisoned.length, items.length - poisoned.length], [351, 351]);
+    // Its README: 15 poisoned notes are subtle sabotage (warn); 30 ordinary notes warrant a glance.
+    assert.equal(poisoned.filter((i) => i.expect === 'warn').length, 15);
+    assert.equal(items.filter((i) => !i.poisoned && i.expect === 'warn').length, 30);
+  });
+
+  it('shares no note with any other poisoning split', () => {
+    checkSharesNoNote('holdout-7', items, ['holdout-6', 'holdout-5']);
+  });
+
+  it('is measured only: the evaluator accepts it and never lists its misses', () => {
+    checkEvaluatorRole('holdout-7', false);
   });
 });
 
