@@ -6,8 +6,9 @@
 //     duplicated, busy errors, p99 per hook;
 //  3. the drain of a ~100 MB rollout built from recorded records (CM_BENCH_ROLLOUT_MB), in a
 //     compiled child process, warm (a running host that has drained a CM_BENCH_WARMUP_MB session,
-//     default 16) and cold (the call starts the drain thread): MB/s against a raw chunked split +
-//     JSON.parse of the same file, and peak RSS;
+//     default 16) and cold (the store opened as session-drain opens it, then its first call), and
+//     the whole session-drain command: MB/s against a raw chunked split + JSON.parse of the same
+//     file, and peak RSS;
 //  4. status with 10k recovery items: the last full page against the first.
 import { ledgerStatusAt } from '../../source/store/ledger/ledger-status.js';
 import { spawn, spawnSync } from 'node:child_process';
