@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import {
+  CAPACITY_ENV,
   DRAIN_FIRST_STEP_MAX_BYTES,
   DRAIN_STEP_ASIDE_MAX_MS,
   DRAIN_STEP_MAX_BYTES,
@@ -47,11 +48,22 @@ interface Run {
   isolated: string[];
 }
 
-async function drain(home: string, waiting: (run: Run) => number): Promise<Run> {
+const newRun = (): Run => ({
+  submitted: [],
+  bytes: [],
+  sealed: 0,
+  applied: [],
+  outcomes: [],
+  asked: 0,
+  steps: 0,
+  isolated: [],
+});
+
+/** `run` is filled as the drain goes, so a test can read it after the drain failed. */
+async function drain(home: string, waiting: (run: Run) => number, run: Run = newRun()): Promise<Run> {
   const core = storeFiles(home).core;
   const writer = await WriterClient.start(core);
   const reader = openDatabase(core, { readonly: true });
-  const run: Run = { submitted: [], bytes: [], sealed: 0, applied: [], outcomes: [], asked: 0, steps: 0, isolated: [] };
   const recording: CaptureWriter = {
     call: (async (name: 'captureApplyStep', input: never, transfer: ArrayBuffer[]) => {
       if (name === 'captureApplyStep') {
@@ -59,7 +71,10 @@ async function drain(home: string, waiting: (run: Run) => number): Promise<Run> 
         const watch = (input as CaptureStepInput).watch;
         run.bytes.push(watch ? watch.toBytes - watch.fromBytes : 0);
       }
-      const result = await writer.call(name, input, transfer);
+      const result = await writer.call(name, input, transfer).catch((error: Error & { code?: string }) => {
+        if (name === 'captureApplyStep') run.outcomes.push(`failed: ${error.code}`);
+        throw error;
+      });
       if (name === 'captureApplyStep') {
         run.applied.push(performance.now());
         run.outcomes.push((result as { outcome: string }).outcome);
@@ -153,6 +168,50 @@ describe('drain: the next step waits in the writer’s queue', () => {
         check.close();
       }
     } finally {
+      rmSync(dirname(home), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('drain: a step the writer fails (over capacity) with the next one queued behind it', () => {
+  it('raises the failure; the queued step changes nothing, the envelopes stay queued, nothing is isolated', async () => {
+    const { home, turns } = prepareDrainStore(6);
+    const core = storeFiles(home).core;
+    const run = newRun();
+    // The first (1 MiB) step holds about 200 KB of bodies, a full 4 MiB step about four times that.
+    const before = process.env[CAPACITY_ENV];
+    process.env[CAPACITY_ENV] = `${500 * 1024}:${1024 * 1024 * 1024}`;
+    try {
+      await assert.rejects(
+        drain(home, () => 0, run),
+        (error: Error & { code?: string }) => {
+          assert.equal(error.code, 'limit_exceeded');
+          return true;
+        },
+      );
+      assert.deepEqual(run.outcomes.slice(0, 3), ['applied', 'failed: limit_exceeded', 'stale']);
+      const check = openDatabase(core, { readonly: true });
+      try {
+        const sealed = check.prepare('SELECT count(*) FROM capture_turns').pluck().get() as number;
+        assert.ok(sealed > 0 && sealed < turns, `only the first step sealed (${sealed} of ${turns})`);
+        assert.equal(check.prepare('SELECT consumed_bytes FROM capture_watches').pluck().get(), run.bytes[0]);
+        assert.equal(
+          check.prepare('SELECT count(*) FROM recovery_items').pluck().get(),
+          0,
+          'not filed as a bad session',
+        );
+        assert.ok(
+          (check
+            .prepare("SELECT count(*) FROM inbox WHERE state = 'pending' AND tail_state = 'captured'")
+            .pluck()
+            .get() as number) > 0,
+        );
+      } finally {
+        check.close();
+      }
+    } finally {
+      if (before === undefined) delete process.env[CAPACITY_ENV];
+      else process.env[CAPACITY_ENV] = before;
       rmSync(dirname(home), { recursive: true, force: true });
     }
   });
