@@ -102,6 +102,29 @@ test('an unusual frame takes the full parse and ends as it did before', () => {
   }
 });
 
+test('every ignored name is recognised from its bytes, and a name one byte off, cut or extended is not', () => {
+  const line = (type: string, event?: string) =>
+    frame(`"ordinal":7,"type":"${type}","payload":{${event === undefined ? '' : `"type":"${event}",`}"a":{}}}`);
+  const near = (name: string) => [
+    `${name.slice(0, -1)}${name.endsWith('x') ? 'y' : 'x'}`,
+    name.slice(0, -1),
+    `${name}s`,
+  ];
+  for (const type of CODEX_IGNORED_LINE_TYPES) {
+    assert.equal(verdict(line(type)), 7, type);
+    for (const other of near(type))
+      if (!CODEX_IGNORED_LINE_TYPES.has(other)) assert.equal(verdict(line(other)), NOT_RECOGNISED, other);
+  }
+  for (const event of CODEX_IGNORED_EVENTS) {
+    assert.equal(verdict(line('event_msg', event)), 7, event);
+    for (const other of near(event))
+      if (!CODEX_IGNORED_EVENTS.has(other)) assert.equal(verdict(line('event_msg', other)), NOT_RECOGNISED, other);
+    // An ignored event's name as a record type, or under a type one byte off event_msg, is not ignored.
+    if (!CODEX_IGNORED_LINE_TYPES.has(event)) assert.equal(verdict(line(event)), NOT_RECOGNISED, event);
+    assert.equal(verdict(line('event_msh', event)), NOT_RECOGNISED, event);
+  }
+});
+
 test('a record cut short and followed by the next one on its line fails as invalid JSON', () => {
   const list = linesOf(read('rollouts/b-tool-call-exec-command.jsonl'));
   const cut = list.findIndex((line) => line.includes('"type":"world_state"'));
