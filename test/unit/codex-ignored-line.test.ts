@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ignoredRecordOrdinal, NO_ORDINAL, NOT_RECOGNISED } from '../../source/hosts/codex/ignored-line.js';
 import { CodexRolloutParser } from '../../source/hosts/codex/rollout-parser.js';
-import { CODEX_IGNORED_EVENTS, CODEX_IGNORED_LINE_TYPES } from '../../source/hosts/codex/rollout-records.js';
+import {
+  CODEX_IGNORED_EVENTS,
+  CODEX_IGNORED_LINE_TYPES,
+  CODEX_IGNORED_TURN_ITEMS,
+} from '../../source/hosts/codex/rollout-records.js';
 import type { LinePosition } from '../../source/hosts/jsonl-cursor.js';
 import { seededRandom } from '../support/seeded-random.js';
 
@@ -44,25 +48,30 @@ const verdict = (line: string): number => {
 
 interface Rec {
   type: string;
-  payload: { type?: string };
+  payload: { type?: string; turn_id?: string; item?: { type?: string } };
 }
 
 function isIgnored(record: Rec): boolean {
+  if (record.type === 'event_msg' && record.payload.type === 'item_completed')
+    return CODEX_IGNORED_TURN_ITEMS.has(record.payload.item?.type ?? '') && (record.payload.turn_id ?? '') !== '';
   if (record.type === 'event_msg') return CODEX_IGNORED_EVENTS.has(record.payload.type ?? '');
   return CODEX_IGNORED_LINE_TYPES.has(record.type);
 }
 
 test('every ignored record of the recorded rollouts is recognised with its ordinal, and nothing else is', () => {
   let recognised = 0;
+  let items = 0;
   for (const name of FILES) {
     for (const line of linesOf(read(name))) {
       const record = JSON.parse(line) as Rec & { ordinal?: number };
       const expected = isIgnored(record) ? (record.ordinal ?? NO_ORDINAL) : NOT_RECOGNISED;
       assert.equal(verdict(line), expected, `${name}: ${line.slice(0, 90)}`);
       if (expected !== NOT_RECOGNISED) recognised += 1;
+      if (expected !== NOT_RECOGNISED && record.payload.type === 'item_completed') items += 1;
     }
   }
   assert.ok(recognised >= 20, `only ${recognised} ignored records in the recorded rollouts`);
+  assert.ok(items >= 3, `only ${items} ignored completed items in the recorded rollouts`);
   // Written without an ordinal (older rollouts), and with CRLF line ends.
   const plain = '{"timestamp":"2026-11-30T20:58:10.114Z","type":"turn_context","payload":{"a":{}}}';
   assert.equal(verdict(plain), NO_ORDINAL);
@@ -79,6 +88,8 @@ test('the recorded rollouts parse exactly as with a full parse of every line', (
 
 const META = linesOf(read('rollouts/b-tool-call-exec-command.jsonl'))[0] as string;
 const frame = (rest: string): string => `{"timestamp":"2026-11-30T20:58:10.114Z",${rest}`;
+const item = (rest: string): string =>
+  frame(`"ordinal":5,"type":"event_msg","payload":{"type":"item_completed",${rest}}}`);
 
 test('an unusual frame takes the full parse and ends as it did before', () => {
   const variants = [
@@ -94,6 +105,15 @@ test('an unusual frame takes the full parse and ends as it did before', () => {
     frame('"ordinal":5, "type":"world_state","payload":{"a":{}}}'),
     '{"timestamp":"2026-11-30T20:58:10\\u002e114Z","ordinal":5,"type":"world_state","payload":{"a":{}}}',
     '{"type":"world_state","timestamp":"2026-11-30T20:58:10.114Z","ordinal":5,"payload":{"a":{}}}',
+    // A completed item the parser reads, or one whose frame is not exactly Codex's.
+    item('"thread_id":"t","turn_id":"u","item":{"type":"UserMessage","id":"m","content":[]}'),
+    item('"thread_id":"t","turn_id":"","item":{"type":"AgentMessage","id":"m"}'),
+    item('"thread_id":"t","turn_id":"u","item":{"type":"BrandNewItem","id":"m"}'),
+    item('"thread_id":"t","turn_id":"u\\u0031","item":{"type":"AgentMessage","id":"m"}'),
+    item('"turn_id":"u","item":{"type":"AgentMessage","id":"m"}'),
+    item('"thread_id":"t","item":{"type":"AgentMessage","id":"m"},"turn_id":"u"'),
+    item('"thread_id":"t","turn_id":"u","item":{"id":"m","type":"AgentMessage"}'),
+    item('"thread_id":"t","turn_id":7,"item":{"type":"AgentMessage","id":"m"}'),
   ];
   for (const variant of variants) {
     assert.equal(verdict(variant), NOT_RECOGNISED, variant);
@@ -159,8 +179,14 @@ test('property: one damaged byte in the frame of an ignored record ends as a ful
   for (let round = 0; round < 600; round++) {
     const [line, index] = targets[Math.floor(random() * targets.length)] as readonly [string, number];
     const payloadStart = line.indexOf('"payload":{') + '"payload":{'.length;
-    // The frame: the record's keys, its timestamp, ordinal and type, and an event's own type.
-    const frameEnd = line.includes('"type":"event_msg"') ? line.indexOf('"', payloadStart + 8) + 1 : payloadStart;
+    // The frame: the record's keys, its timestamp, ordinal and type, an event's own type, and for a
+    // completed item its thread, turn and the item's type.
+    const itemType = line.indexOf('"item":{"type":"');
+    const frameEnd = line.includes('"type":"item_completed"')
+      ? line.indexOf('"', itemType + '"item":{"type":"'.length) + 1
+      : line.includes('"type":"event_msg"')
+        ? line.indexOf('"', payloadStart + 8) + 1
+        : payloadStart;
     const at = Math.floor(random() * frameEnd);
     const byte = alphabet[Math.floor(random() * alphabet.length)] as string;
     const mode = Math.floor(random() * 3);

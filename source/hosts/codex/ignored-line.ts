@@ -5,13 +5,15 @@
 // Only the exact frame Codex writes is recognised; anything else returns NOT_RECOGNISED and takes
 // the full parse, so a surprise costs time, never strictness:
 //   {"timestamp":"<no escapes>",["ordinal":<digits>,]"type":"<ignored type>","payload":{…}}
-// and, for event_msg, a payload that starts with "type":"<ignored event>". The line must end in
+// and, for event_msg, a payload that starts with "type":"<ignored event>", or with
+// "type":"item_completed","thread_id":"…","turn_id":"<non-empty>","item":{"type":"<ignored item>"
+// (the parser reads nothing else of those: a third of the bytes it parsed). The line must end in
 // `}}` (the payload, then the record) and hold no second record start (`{"timestamp":"`): a
 // record cut short by a crash and followed by the next one on the same line is parsed, and fails
 // as invalid JSON as before. What is given up: damage inside an ignored payload that keeps this
 // frame is not seen. Such a payload carries nothing the store keeps.
 
-import { CODEX_IGNORED_EVENTS, CODEX_IGNORED_LINE_TYPES } from './rollout-records.js';
+import { CODEX_IGNORED_EVENTS, CODEX_IGNORED_LINE_TYPES, CODEX_IGNORED_TURN_ITEMS } from './rollout-records.js';
 
 /** The line is not one this module recognises: parse it. */
 export const NOT_RECOGNISED = -1;
@@ -52,6 +54,11 @@ function isNameIn(table: Map<number, Buffer[]>, buf: Buffer, at: number, end: nu
 const IGNORED_LINE_TYPES = byteNames(CODEX_IGNORED_LINE_TYPES);
 const IGNORED_EVENTS = byteNames(CODEX_IGNORED_EVENTS);
 const EVENT_MSG = byteNames(['event_msg']);
+const ITEM_COMPLETED = byteNames(['item_completed']);
+const IGNORED_TURN_ITEMS = byteNames(CODEX_IGNORED_TURN_ITEMS);
+const THREAD_ID_KEY = bytes(',"thread_id":"');
+const TURN_ID_KEY = bytes(',"turn_id":"');
+const ITEM_TYPE_KEY = bytes(',"item":{"type":"');
 
 /** Longer timestamps or type names than any Codex writes are left to the parser. */
 const MAX_FIELD = 64;
@@ -110,10 +117,32 @@ export function ignoredRecordOrdinal(buf: Buffer, start: number, end: number): n
     if (!matchAt(buf, EVENT_TYPE_KEY, at, last)) return NOT_RECOGNISED;
     at += EVENT_TYPE_KEY.length;
     const eventEnd = plainStringEnd(buf, at, last);
-    if (eventEnd === -1 || !isNameIn(IGNORED_EVENTS, buf, at, eventEnd)) return NOT_RECOGNISED;
+    if (eventEnd === -1) return NOT_RECOGNISED;
+    if (isNameIn(ITEM_COMPLETED, buf, at, eventEnd)) {
+      if (!ignoredItemFrame(buf, eventEnd + 1, last)) return NOT_RECOGNISED;
+    } else if (!isNameIn(IGNORED_EVENTS, buf, at, eventEnd)) {
+      return NOT_RECOGNISED;
+    }
   } else if (!isNameIn(IGNORED_LINE_TYPES, buf, typeStart, typeEnd)) {
     return NOT_RECOGNISED;
   }
   if (buf.subarray(start + 1, end).indexOf(RECORD_START) !== -1) return NOT_RECOGNISED;
   return ordinal;
+}
+
+/**
+ * After `"type":"item_completed"`: the thread, a non-empty turn and an item of a type the parser
+ * ignores, as Codex writes them (`,"thread_id":"…","turn_id":"…","item":{"type":"…"`). The parser
+ * reads nothing else of such an event; a UserMessage, or any other order, takes the full parse.
+ */
+function ignoredItemFrame(buf: Buffer, at: number, last: number): boolean {
+  if (!matchAt(buf, THREAD_ID_KEY, at, last)) return false;
+  const threadEnd = plainStringEnd(buf, at + THREAD_ID_KEY.length, last);
+  if (threadEnd === -1 || !matchAt(buf, TURN_ID_KEY, threadEnd + 1, last)) return false;
+  const turnStart = threadEnd + 1 + TURN_ID_KEY.length;
+  const turnEnd = plainStringEnd(buf, turnStart, last);
+  if (turnEnd <= turnStart || !matchAt(buf, ITEM_TYPE_KEY, turnEnd + 1, last)) return false;
+  const itemStart = turnEnd + 1 + ITEM_TYPE_KEY.length;
+  const itemEnd = plainStringEnd(buf, itemStart, last);
+  return itemEnd !== -1 && isNameIn(IGNORED_TURN_ITEMS, buf, itemStart, itemEnd);
 }
