@@ -10,7 +10,17 @@ import * as c from '../support/capture.js';
 import { gitRepo, tempHome } from '../support/cli.js';
 import { plantedToken, queueSession } from '../support/memory-corpus.js';
 import { fillQueue } from '../support/memory-queue.js';
-import { KEY, mount, press, type, type View, unmount, waitForText, withOverrides } from '../support/tui-harness.js';
+import {
+  KEY,
+  mount,
+  narrowTo80,
+  press,
+  type,
+  type View,
+  unmount,
+  waitForText,
+  withOverrides,
+} from '../support/tui-harness.js';
 import type { Application } from '../../source/api/application.js';
 import { CmError } from '../../source/errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../source/api/memory-views.js';
@@ -83,6 +93,34 @@ describe('Memory screen', { timeout: 90_000 }, () => {
       // The cited turn is what the user said, read through the session read on request, its secret masked too.
       const cited = await waitForText(view, /you: Remember that the CI token is ghp_…\[40 chars\] for uploads\./);
       assert.ok(!cited.includes(token), 'the cited turn never shows the secret');
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('a statement confirmed in one candidate is not shown confirmed in another whose statement has the same id', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-confirm-one');
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await narrowTo80(view);
+      await openMemory(view);
+      // At 80 columns every key of the queue is named: the help line is not cut, s and r are under the counts.
+      const queue = await waitForText(view, /2 queued \(1 draft, 1 quarantined\)\ns this scope · r refresh\n/);
+      assertHelpFits(queue);
+      assert.match(queue.split('\n').at(-1) ?? '', /d discard · q quit$/);
+      await selectRow(view, /named exports/);
+      await press(view, KEY.enter);
+      await waitForText(view, /› 1\. Always use named exports/);
+      await press(view, 'c');
+      await waitForText(view, /support human-confirmed/);
+      await press(view, KEY.escape);
+      // The quarantined candidate's one statement is s1 too, and nobody confirmed it.
+      await selectRow(view, /QUARANTINED/);
+      await press(view, KEY.enter);
+      const other = await waitForText(view, /Candidate cand-\w{8} · quarantined[\s\S]*support typed-fact/);
+      assert.doesNotMatch(other, /\[confirmed\]/, 'only the statement confirmed is marked');
+      assert.doesNotMatch(other, /Statement s1 confirmed/, "the other candidate's notice stays with it");
     } finally {
       await unmount(view);
       await host.stop();

@@ -69,7 +69,7 @@ describe('Review queue header', () => {
         ['all read, the last selected', queue(QUEUE, QUEUE, 0)],
         ['one page read, marks', queue(QUEUE, 200, 150)],
       ] as const) {
-        const [heading, summary, firstRow] = frameAt(state, columns);
+        const [heading, summary, keys, firstRow] = frameAt(state, columns);
         const selected = state.selected + 1;
         assert.equal(
           heading?.trimEnd(),
@@ -77,8 +77,9 @@ describe('Review queue header', () => {
           `${label}: the header is one line`,
         );
         assert.match(summary ?? '', new RegExp(`^${QUEUE} queued`), `${label}: the counts follow it`);
-        assert.match(firstRow ?? '', /draft|QUARANTINED/, `${label}: the rows follow the counts`);
-        for (const line of [heading, summary])
+        assert.equal(keys?.trimEnd(), 's this scope · r refresh', `${label}: the keys the help line has no room for`);
+        assert.match(firstRow ?? '', /draft|QUARANTINED/, `${label}: the rows follow the counts and the keys`);
+        for (const line of [heading, summary, keys])
           assert.ok(textColumns(line ?? '') <= columns, `${label}: ${JSON.stringify(line)} fits`);
       }
     });

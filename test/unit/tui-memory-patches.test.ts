@@ -72,7 +72,7 @@ describe('Memory screen: choosing among waiting consolidation patches', () => {
     assert.deepEqual([...again.patch!.taken], [2]);
   });
 
-  it("the queue's help line names c within 80 columns, and the open patch's names c when another waits", () => {
+  it("the queue's help line stays within 80 columns (c named when a patch waits), and the open patch's names c when another waits", () => {
     const line = (state: ReviewState) =>
       [
         ...helpFor('review', state, initialPromoteState, undefined as never, undefined as never),
@@ -90,6 +90,10 @@ describe('Memory screen: choosing among waiting consolidation patches', () => {
     const both = line(two);
     assert.match(both, /\bc next patch\b/);
     assert.ok(both.length <= 80, `${both.length}: ${both}`);
+    // No patch waiting: the line still fits 80 columns, q quit included (s and r are under the queue's summary).
+    const none = line(loaded([]));
+    assert.ok(none.length <= 80, `${none.length}: ${none}`);
+    assert.match(none, /\bd discard · q quit$/);
   });
 
   it('the queue says which presses of c open each patch, and names s and r under them', () => {
@@ -98,6 +102,10 @@ describe('Memory screen: choosing among waiting consolidation patches', () => {
       'Consolidation patch con-old: 1 operation(s) over this repository; c then c opens it.',
       's this scope · r refresh',
     ]);
-    assert.deepEqual(patchSummaries(loaded([])), [], 'no patch: s and r are on the help line');
+    assert.deepEqual(
+      patchSummaries(loaded([])),
+      ['s this scope · r refresh'],
+      'no patch: s and r still under the summary',
+    );
   });
 });

@@ -59,7 +59,7 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
   candidate.statements.forEach((statement, index) => {
     starts.push(lines.length);
     const chosen = open?.statement === index;
-    const mark = isConfirmed(state, statement) ? ' [confirmed]' : '';
+    const mark = isConfirmed(state, candidate.candidateId, statement) ? ' [confirmed]' : '';
     hanging(
       `${chosen ? '›' : ' '} ${index + 1}. ${visibleText(statement.text)}${mark}`,
       chosen ? 'selected' : 'text',
@@ -68,6 +68,15 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     const turns = new Set(statement.evidence.map((ref) => ref.turnKey)).size;
     add(`support ${statement.claimSupport} · cites ${plural(turns, 'user turn')}`, 'muted', '     ');
     if (!chosen || !open?.evidence) return;
+    // e always answers: a statement that cites no turn says so rather than leaving the screen as it was.
+    if (statement.evidence.length === 0)
+      add(
+        candidate.origin.kind === 'proposal'
+          ? 'No user turn to show: an agent proposed it and cites none. Confirm it (c) only if it is what you said.'
+          : 'No user turn to show: this statement cites none.',
+        'muted',
+        '     ',
+      );
     for (const ref of statement.evidence) {
       add(`${ref.client} session ${shortId(ref.sessionKey)} · turn ${shortId(ref.turnKey)}:`, 'muted', '     ');
       const session = state.evidence[ref.sessionKey];

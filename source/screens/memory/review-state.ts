@@ -54,7 +54,10 @@ export interface ReviewState {
   evidence: Readonly<Record<string, SessionEvidence>>;
   asking: { candidateId: string } | null;
   job: ReviewJob | null;
-  /** Statements confirmed from this screen (the queue read says so too once the host records it). */
+  /**
+   * Statements confirmed from this screen, by candidate and statement (confirmedKey): every
+   * candidate's first statement is s1. The queue read says so too once the host records it.
+   */
   confirmed: ReadonlySet<string>;
   notice: string | null;
 }
@@ -132,8 +135,18 @@ export function targetCandidate(state: ReviewState): MemoryReviewCandidate | und
   return state.open ? openCandidate(state) : candidatesOf(state)[state.selected];
 }
 
-export function isConfirmed(state: ReviewState, statement: { statementId: string; claimSupport: string }): boolean {
-  return state.confirmed.has(statement.statementId) || statement.claimSupport === 'human-confirmed';
+/** A statement's key in `confirmed`: statement ids are per candidate (each candidate's first is s1). */
+export const confirmedKey = (candidateId: string, statementId: string): string => `${candidateId} ${statementId}`;
+
+export function isConfirmed(
+  state: ReviewState,
+  candidateId: string,
+  statement: { statementId: string; claimSupport: string },
+): boolean {
+  return (
+    state.confirmed.has(confirmedKey(candidateId, statement.statementId)) ||
+    statement.claimSupport === 'human-confirmed'
+  );
 }
 
 type NewJob = ReviewJob extends infer Job ? (Job extends ReviewJob ? Omit<Job, 'id'> : never) : never;
@@ -214,7 +227,12 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
     case 'open': {
       const candidate = candidatesOf(state)[state.selected];
       if (!candidate) return state;
-      return { ...state, open: { candidateId: candidate.candidateId, statement: 0, top: 0, evidence: false } };
+      // The last result (a statement confirmed) belongs to the candidate it was about: it does not follow to this one.
+      return {
+        ...state,
+        open: { candidateId: candidate.candidateId, statement: 0, top: 0, evidence: false },
+        notice: null,
+      };
     }
     case 'close':
       return { ...state, open: null, asking: null };
@@ -297,7 +315,9 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       if (state.job?.id !== action.id) return state;
       const job = state.job;
       const confirmed =
-        job.kind === 'confirm' ? new Set([...state.confirmed, job.statementId]) : (state.confirmed as Set<string>);
+        job.kind === 'confirm'
+          ? new Set([...state.confirmed, confirmedKey(job.candidateId, job.statementId)])
+          : (state.confirmed as Set<string>);
       const open = job.kind === 'discard' && state.open?.candidateId === job.candidateId ? null : state.open;
       const id = state.lastId + 1;
       // Read the queue again, quietly: a discarded candidate leaves it, a confirmed statement says so.

@@ -79,7 +79,7 @@ export function queueSummary(state: ReviewState): string | null {
 /**
  * The consolidation patches waiting for review, one line each: how many operations, over which
  * scope; c opens the newest (PatchDetail; c there opens the next) to take or leave out its operations and prepare them.
- * Then the queue's s and r keys, which the help line has no room for next to c.
+ * Then the queue's s and r keys, which the help line has no room for within 80 columns.
  */
 export function patchSummaries(state: ReviewState): string[] {
   const patches = state.data?.patches ?? [];
@@ -88,8 +88,8 @@ export function patchSummaries(state: ReviewState): string[] {
     const opens = index === 0 ? 'c opens it to prepare' : `c then ${'c '.repeat(index)}opens it`;
     return `Consolidation patch ${patch.taskId}: ${patch.operations.length} operation(s) over ${where}; ${opens}.`;
   });
-  // The queue's own keys, here because with c the help line is full at 80 columns.
-  if (patches.length > 0)
+  // The queue's own keys, here because the help line is full at 80 columns.
+  if (state.data)
     lines.push(
       `${keyLabel('toggleScope')} ${state.filter === 'all' ? 'this scope' : 'all scopes'} · ${keyLabel('refresh')} refresh`,
     );

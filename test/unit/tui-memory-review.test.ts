@@ -1,0 +1,56 @@
+// The open candidate on Review: e on a statement that cites no user turn (an agent's proposal)
+// says so instead of doing nothing.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { candidateLines } from '../../source/screens/memory/review-lines.js';
+import { initialReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
+
+const proposal: MemoryReviewCandidate = {
+  candidateId: 'cand-000000000000000000000001',
+  status: 'draft',
+  adjudication: 'done',
+  decision: null,
+  content: 'The user prefers small pull requests.',
+  title: 'Prefer small PRs',
+  type: 'work_method',
+  priority: 50,
+  confidence: 'medium',
+  statements: [
+    { statementId: 's1', text: 'The user prefers small pull requests.', evidence: [], claimSupport: 'unverified' },
+  ],
+  findings: [],
+  createdAt: '2026-12-01T00:00:00.000Z',
+  origin: { kind: 'proposal', client: 'claude-code', clientVersion: '2.1.332', conversation: null },
+  scope: 'project',
+  repositoryKey: 'repo-key',
+  repository: 'repo',
+};
+
+const review: MemoryReview = {
+  scope: 'all',
+  callerScope: 'project',
+  repositoryKey: 'repo-key',
+  candidates: [proposal],
+  total: 1,
+  nextAfter: null,
+  patches: [],
+};
+
+const text = (state: typeof initialReviewState) =>
+  candidateLines(proposal, state, 80)
+    .lines.map((line) => line.text)
+    .join('\n');
+
+describe('Review: the evidence of a statement', () => {
+  it('e on a statement that cites no user turn says there is none to show', () => {
+    let state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review });
+    state = reviewReducer(state, { type: 'open' });
+    const closed = text(state);
+    state = reviewReducer(state, { type: 'toggleEvidence' });
+    const shown = text(state);
+    assert.notEqual(shown, closed, 'e changes what the screen shows');
+    assert.match(shown, /cites 0 user turns\n +No user turn to show: an agent proposed it/);
+    assert.doesNotMatch(closed, /No user turn to show/);
+  });
+});
