@@ -1,12 +1,27 @@
-// The Memory screen shows what the model will read: a candidate's title, content and statements
-// and a plan's diff write hidden characters as ⟨U+XXXX⟩; poisoning findings are listed apart from
+// The Memory screen shows what the model will read: a candidate's title, content and statements,
+// a plan's diff, the queue's rows, the Extraction panel's quarantined candidates and approved
+// entries write hidden characters as ⟨U+XXXX⟩; poisoning findings are listed apart from
 // secret findings; the lines the SessionStart snapshot will give are shown with the candidate.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MemoryPlanView, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { Box } from 'ink';
+import { render } from 'ink-testing-library';
+import type * as React from 'react';
+import { createElement } from 'react';
+import type {
+  MemoryEntryView,
+  MemoryPlanView,
+  MemoryReview,
+  MemoryReviewCandidate,
+} from '../../source/api/memory-views.js';
+import { entryLines } from '../../source/screens/memory/entries-lines.js';
+import { type EntriesState, initialEntriesState } from '../../source/screens/memory/entries-state.js';
+import { EntriesView } from '../../source/screens/memory/entries-view.js';
+import { quarantineLines } from '../../source/screens/memory/extraction-lines.js';
 import { planLines } from '../../source/screens/memory/promote-lines.js';
 import { candidateLines } from '../../source/screens/memory/review-lines.js';
-import { initialReviewState } from '../../source/screens/memory/review-state.js';
+import { initialReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
+import { firstLine, ReviewQueue } from '../../source/screens/memory/review-view.js';
 
 const HIDDEN = /[\u200b\u202e\u2066\u2069\u{e0041}]/u;
 
@@ -88,5 +103,82 @@ describe('the Memory screen shows hidden characters', () => {
     assert.doesNotMatch(text, /[\u200b\u200f]/);
     assert.match(text, /\+The greeting is שלום⟨U\+200F⟩ and make⟨U\+200B⟩\./);
     assert.match(text, /warn poison-bidi-control at 9:20/);
+  });
+});
+
+/** Renders a screen part at 80 columns, its frame as text. */
+function frameOf(element: React.ReactElement): string {
+  const view = render(createElement(Box, { width: 80 }, element));
+  const frame = view.lastFrame() ?? '';
+  view.unmount();
+  return frame;
+}
+
+describe('hidden characters are shown everywhere memory text is on screen, not only in the open candidate', () => {
+  const drafted: MemoryReviewCandidate = {
+    ...candidate,
+    status: 'draft',
+    findings: [],
+    origin: { kind: 'extraction' },
+    title: null,
+  };
+
+  it("the Extraction panel's quarantined candidates", () => {
+    const text = quarantineLines([candidate], 100)
+      .map((line) => line.text)
+      .join('\n');
+    assert.doesNotMatch(text, HIDDEN);
+    assert.match(text, /cand-0{8} Build with make⟨U\+200B⟩ -j4 ⟨U\+202E⟩yadsrevo⟨U\+202C⟩ before pushing\./);
+  });
+
+  it("the Review queue's rows and the label Prepare & promote lists a chosen candidate by", () => {
+    const review: MemoryReview = {
+      scope: 'all',
+      callerScope: 'project',
+      repositoryKey: 'repo-key',
+      candidates: [drafted, { ...candidate, candidateId: 'cand-000000000000000000000002' }],
+      total: 2,
+      nextAfter: null,
+      patches: [],
+    };
+    const state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review });
+    const frame = frameOf(createElement(ReviewQueue, { state, room: 10, columns: 80 }));
+    assert.doesNotMatch(frame, HIDDEN);
+    assert.match(frame, /draft +work_method +repo +Build with make⟨U\+200B⟩ -j4/);
+    assert.match(frame, /proposed: Bu⟨U\+E0041⟩ild/);
+    assert.equal(firstLine(drafted.content), 'Build with make⟨U+200B⟩ -j4 ⟨U+202E⟩yadsrevo⟨U+202C⟩ before pushing.');
+  });
+
+  it('an approved entry (a file edited by hand and synced), in the search list and opened', () => {
+    const entry: MemoryEntryView = {
+      id: 'm-00000000000000000001',
+      title: 'Tests\u200b beside the code',
+      appliesWhen: 'writing\u2066 tests',
+      contentDigest: 'c'.repeat(64),
+      sources: [{ scope: 'project', path: 'work_method/tests.md' }],
+      body: 'Put\u202e foo.test.ts\u202c beside foo.ts.',
+      type: 'work_method',
+      priority: 50,
+    };
+    const opened = entryLines(entry, 80)
+      .map((line) => line.text)
+      .join('\n');
+    assert.doesNotMatch(opened, HIDDEN);
+    assert.match(opened, /Tests⟨U\+200B⟩ beside the code/);
+    assert.match(opened, /applies when: writing⟨U\+2066⟩ tests/);
+    assert.match(opened, /Put⟨U\+202E⟩ foo\.test\.ts⟨U\+202C⟩ beside foo\.ts\./);
+    const state: EntriesState = {
+      ...initialEntriesState,
+      result: {
+        query: 'tests',
+        generation: 1,
+        coverage: 'complete',
+        results: [{ entryId: entry.id, title: entry.title, scope: 'project', path: 'work_method/tests.md' }],
+        scopes: [],
+      },
+    };
+    const list = frameOf(createElement(EntriesView, { state, lines: [], room: 10, columns: 80 }));
+    assert.doesNotMatch(list, HIDDEN);
+    assert.match(list, /› project Tests⟨U\+200B⟩ beside the code/);
   });
 });

@@ -1,12 +1,14 @@
 // Approved memory as screen lines: the search answer's generation and coverage per scope, the
 // heading of the stale entries' list, and one entry read with `get` — its id, title, when it
-// applies, whether it is stale and why, content digest, every source, the body.
+// applies, whether it is stale and why, content digest, every source, the body. A file edited by
+// hand may hold hidden characters: they are shown as ⟨U+XXXX⟩ (visible-text.ts), as in review.
 import type {
   MemoryEntryView,
   MemorySearchResult,
   MemoryScopeView,
   MemoryStaleResult,
 } from '../../api/memory-views.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { usageLine } from './usage-lines.js';
 import { type ScreenLine, wrapLines } from './wrap-lines.js';
 
@@ -39,9 +41,9 @@ export function entryLines(entry: MemoryEntryView, columns: number): ScreenLine[
   const lines: ScreenLine[] = [];
   const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
     lines.push(...wrapLines(text, columns, tone, indent));
-  add(entry.title, 'heading');
+  add(visibleText(entry.title), 'heading');
   add(`id ${entry.id} · ${entry.type} · priority ${entry.priority}`, 'muted');
-  if (entry.appliesWhen) add(`applies when: ${entry.appliesWhen}`, 'text');
+  if (entry.appliesWhen) add(`applies when: ${visibleText(entry.appliesWhen)}`, 'text');
   if (entry.stale) {
     add('Stale: a claim it makes about this repository no longer holds — not given at session start.', 'error');
     for (const failed of entry.failedAnchors ?? []) add(`✗ ${failed.reason}`, 'error', '  ');
@@ -50,7 +52,7 @@ export function entryLines(entry: MemoryEntryView, columns: number): ScreenLine[
   if (entry.usage) add(usageLine(entry.usage), entry.usage.state === 'unavailable' ? 'error' : 'muted');
   for (const source of entry.sources) add(`source ${source.scope}: ${source.path}`, 'muted');
   lines.push({ text: '', tone: 'muted' });
-  add(entry.body, 'text');
+  add(visibleText(entry.body), 'text');
   return lines;
 }
 

@@ -2,6 +2,7 @@
 // opened with `get`.
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
+import { visibleText } from '../../memory/visible-text.js';
 import { truncate } from '../format.js';
 import { LineInputView } from '../widgets/line-input.js';
 import { listWindow } from '../widgets/list-window.js';
@@ -92,7 +93,7 @@ export function EntriesView({
         return (
           <Box key={`${hit.scope}:${hit.entryId}`} flexDirection="column">
             <Text wrap="truncate-end" inverse={selected}>
-              {`${prefix}${truncate(hit.title, columns - prefix.length - 1)}`}
+              {`${prefix}${truncate(visibleText(hit.title), columns - prefix.length - 1)}`}
             </Text>
             {splitLine(`          ${hit.path}`, columns, '          ').map((piece) => (
               <Text key={piece} color={theme.muted}>

@@ -7,6 +7,7 @@ import type { ChooserOption } from '../widgets/chooser.js';
 import type { ExtractionState } from './extraction-state.js';
 import { findingText } from './review-lines.js';
 import { type ScreenLine, wrapLines, idLabel } from './wrap-lines.js';
+import { visibleText } from '../../memory/visible-text.js';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const at = (instant: string) => `${instant.replace('T', ' ').slice(0, 19)} UTC`;
@@ -157,7 +158,7 @@ export function quarantineLines(quarantined: MemoryReviewCandidate[], columns: n
   add(`Quarantined candidates (${quarantined.length}) · findings masked, the secret is never shown`, 'heading');
   if (quarantined.length === 0) add('none', 'muted', '  ');
   for (const candidate of quarantined) {
-    add(`${idLabel(candidate.candidateId)} ${candidate.content}`, 'text', '  ');
+    add(`${idLabel(candidate.candidateId)} ${visibleText(candidate.content)}`, 'text', '  ');
     for (const finding of candidate.findings)
       add(findingText(finding), finding.severity === 'block' ? 'error' : 'muted', '    ');
   }

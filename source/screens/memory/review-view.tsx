@@ -12,14 +12,18 @@ import { LinePane, position } from './line-pane.js';
 import { candidateLines } from './review-lines.js';
 import { candidatesOf, openCandidate, openPatch, type ReviewState } from './review-state.js';
 import { describeOperation } from '../../memory/consolidation/patch.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 
 /** The candidate's repository (its worktree directory's name), or "user" for the user scope. */
 export const scopeName = (candidate: MemoryReviewCandidate): string =>
   candidate.scope === 'user' ? 'user' : (candidate.repository ?? 'repository?');
 
+/** The first non-blank line, one row's worth: control characters as spaces, hidden ones as ⟨U+XXXX⟩ (visible-text.ts). */
 export function firstLine(text: string): string {
-  return (text.split('\n').find((line) => line.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return visibleText(
+    (text.split('\n').find((line) => line.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim(),
+  );
 }
 
 const CandidateRow = memo(function CandidateRow({
@@ -40,7 +44,7 @@ const CandidateRow = memo(function CandidateRow({
   // An agent's proposal says so in the row: a person should know it is not their own words.
   const summary =
     candidate.origin.kind === 'proposal'
-      ? `proposed: ${candidate.title ?? firstLine(candidate.content)}`
+      ? `proposed: ${candidate.title === null ? firstLine(candidate.content) : firstLine(candidate.title)}`
       : firstLine(candidate.content);
   return (
     <Text
