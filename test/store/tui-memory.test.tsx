@@ -539,6 +539,26 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
     }
   });
 
+  test('Esc after a promotion leaves nothing chosen: the promoted candidates are not offered again', async () => {
+    const { home, repo, host } = await reviewFixture('tui-memory-after-promote');
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await toPlan(view);
+      await press(view, 'a');
+      await waitForText(view, /Promoted: plan plan-\w+ applied/, 30_000);
+      await press(view, KEY.escape);
+      const after = await waitForText(view, /Prepare & promote · scope/);
+      assert.match(after, /No candidates chosen\. On Review, mark candidates/);
+      assert.doesNotMatch(after, /Always use named exports/);
+      await press(view, KEY.enter);
+      const still = await waitForText(view, /No candidates chosen/);
+      assert.doesNotMatch(still, /operation_conflict|error/, 'Enter prepares nothing for a promoted candidate');
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
   test('the host gone during the write: the error says so, and a writes again without approving twice', async () => {
     const { home, repo, host } = await reviewFixture('tui-memory-write-gone');
     let attempts = 0;

@@ -184,6 +184,15 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
     case 'back':
       if (busy(state.phase) || state.phase === 'choose') return state;
-      return { ...state, ...FRESH, retire: null, patch: null, phase: 'choose' };
+      // A plan written is done with its candidates: they left the queue, and Enter must not offer
+      // them again. Those of a plan that was dropped or voided stay chosen for a fresh plan.
+      return {
+        ...state,
+        ...FRESH,
+        retire: null,
+        patch: null,
+        chosen: state.result?.status === 'applied' ? [] : state.chosen,
+        phase: 'choose',
+      };
   }
 }
