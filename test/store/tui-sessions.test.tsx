@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
 import * as c from '../support/capture.js';
 import { tempHome, waitFor } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
 import { KEY, mount, press, unmount, waitForText } from '../support/tui-harness.js';
 
 describe('Sessions screen', { timeout: 60_000 }, () => {
@@ -72,6 +73,31 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
 });
 
 describe('screen keys', { timeout: 30_000 }, () => {
+  test('hidden characters in what was said are shown as ⟨U+XXXX⟩, in the list and in the opened session', async () => {
+    const home = tempHome('tui-sessions-hidden');
+    queueSession(home, null, ['Always\u200b run the linter.\u202e Then push\u202c before noon.']);
+    assert.equal((await c.flush(home)).complete, true);
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await press(view, '6');
+      const list = await waitForText(
+        view,
+        /"Always⟨U\+200B⟩ run the linter\.⟨U\+202E⟩ Then push⟨U\+202C⟩ before noon\."/,
+      );
+      assert.doesNotMatch(list, /[\u200b\u202e\u202c]/, 'the list never sends them to the terminal');
+      await press(view, KEY.enter);
+      const opened = await waitForText(
+        view,
+        /you:\n +Always⟨U\+200B⟩ run the linter\.⟨U\+202E⟩ Then push⟨U\+202C⟩ before noon\./,
+      );
+      assert.doesNotMatch(opened, /[\u200b\u202e\u202c]/, 'nor does the opened session');
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
   test('Tab goes forward, Shift+Tab back (from the first screen to the last)', async () => {
     const home = tempHome('tui-shift-tab');
     const host = await Host.start({ home, serve: true });

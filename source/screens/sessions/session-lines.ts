@@ -2,6 +2,7 @@
 // the user said in full and wrapped, and the folded context (or its text, when shown).
 import { foldedText, turnHeading } from '../../session-text.js';
 import type { SessionView } from '../../api/capture.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { wrapText } from '../../text-wrap.js';
 
 export interface SessionLine {
@@ -23,7 +24,8 @@ export function sessionLines(view: SessionView, columns: number, context: boolea
         text: user ? 'you:' : `${message.role} (${message.kind.replace(/_/g, ' ')}):`,
         tone: user ? 'user' : 'context',
       });
-      for (const text of wrapText(message.text ?? '(no text kept)', columns, '  '))
+      // Hidden characters as ⟨U+XXXX⟩ (visible-text.ts): a bidi control would reorder the screen, a zero-width one cut a line's end.
+      for (const text of wrapText(visibleText(message.text ?? '(no text kept)'), columns, '  '))
         lines.push({ text, tone: user ? 'user' : 'context' });
     }
     const folded = foldedText(turn.folded);

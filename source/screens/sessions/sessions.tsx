@@ -4,6 +4,7 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { CaptureSessionView, SessionList, SessionView } from '../../api/capture.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { turnCount } from '../../session-text.js';
 import { type ShownError, truncate } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
@@ -152,7 +153,7 @@ export function Sessions() {
             <Text
               wrap="truncate-end"
               color={theme.muted}
-            >{`    ${origin}${session.firstPrompt ? `"${truncate(session.firstPrompt, columns - 8 - origin.length)}"` : '(nothing said yet)'}`}</Text>
+            >{`    ${origin}${session.firstPrompt ? `"${truncate(visibleText(session.firstPrompt), columns - 8 - origin.length)}"` : '(nothing said yet)'}`}</Text>
           </Box>
         );
       })}
