@@ -1,8 +1,10 @@
 // The open candidate on Review: e on a statement that cites no user turn (an agent's proposal)
-// says so instead of doing nothing.
+// says so instead of doing nothing. Prepare & promote with nothing chosen names no key that does nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { helpFor } from '../../source/screens/memory/memory-messages.js';
+import { initialPromoteState, type PromoteState, promoteReducer } from '../../source/screens/memory/promote-state.js';
 import { candidateLines } from '../../source/screens/memory/review-lines.js';
 import { initialReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
 
@@ -52,5 +54,23 @@ describe('Review: the evidence of a statement', () => {
     assert.notEqual(shown, closed, 'e changes what the screen shows');
     assert.match(shown, /cites 0 user turns\n +No user turn to show: an agent proposed it/);
     assert.doesNotMatch(closed, /No user turn to show/);
+  });
+});
+
+describe('Prepare & promote with nothing chosen', () => {
+  const line = (promote: PromoteState) =>
+    helpFor('promote', initialReviewState, promote, undefined as never, undefined as never)
+      .map((item) => `${item.keys} ${item.label}`)
+      .join(' · ');
+
+  it('names no key that does nothing: [ goes back to Review, where candidates are chosen', () => {
+    const empty = line(initialPromoteState);
+    assert.doesNotMatch(empty, /prepare plan|scope/, empty);
+    assert.equal(empty, '[ Review');
+    const chosen = promoteReducer(initialPromoteState, {
+      type: 'choose',
+      chosen: [{ candidateId: proposal.candidateId, label: 'Prefer small PRs', scope: 'project', repository: 'repo' }],
+    });
+    assert.match(line(chosen), /Enter prepare plan/);
   });
 });

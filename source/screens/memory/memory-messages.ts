@@ -104,6 +104,9 @@ export function helpFor(
   if (view === 'promote') {
     switch (promote.phase) {
       case 'choose':
+        // Nothing chosen: the scope and Enter do nothing; candidates are chosen on Review.
+        if (promote.chosen.length === 0 && !promote.retire && !promote.patch)
+          return [helpItem('Review', ['previousView'])];
         return [
           helpItem(`scope ${promote.scope}`, ['selectUp', 'selectDown', 'toggleScope']),
           helpItem('prepare plan', ['openItem']),
