@@ -74,10 +74,7 @@ describe('Agents screen: failures are said in words', { timeout: 240_000 }, () =
 
       // This TUI's host runs the agent: q asks first; n stays, y quits.
       await press(view, 'q');
-      await waitForText(
-        view,
-        /Quit\? This TUI's host stops, and with it the running agent: y quit · n\/Esc stay · keyless/,
-      );
+      await waitForText(view, /Quit\? y quit · n\/Esc stay — stops this TUI's host and agent keyless/);
       await press(view, 'n');
       await waitForText(view, /↑↓ select · c new/);
       assert.deepEqual(quits, [], 'n did not quit');

@@ -10,13 +10,22 @@ import type { HelpItem } from './shell-state.js';
 const SHARED: HelpItem[] = [{ keys: keyLabel('quit'), label: 'quit' }];
 const WHILE_TYPING: HelpItem[] = [{ keys: keyLabel('interrupt'), label: 'quit' }];
 
+/**
+ * What q asks when this TUI's host runs agents, on the one line the help has: the keys first, so
+ * that a long list of agents is what a narrow terminal cuts (after their count), never how to answer.
+ */
+export function quitQuestionText(running: readonly string[]): string {
+  const agents = running.length === 1 ? `agent ${running[0]}` : `${running.length} agents: ${running.join(', ')}`;
+  return `Quit? ${keyLabel('confirm')} quit · ${keyLabel('decline')} stay — stops this TUI's host and ${agents}`;
+}
+
 export function HelpLine() {
   const { help, reading, quitQuestion } = useShellState();
   const theme = useTheme();
   if (quitQuestion)
     return (
       <Text color={theme.error} wrap="truncate-end">
-        {`Quit? This TUI's host stops, and with it ${quitQuestion.length === 1 ? 'the running agent' : `${quitQuestion.length} running agents`}: ${keyLabel('confirm')} quit · ${keyLabel('decline')} stay · ${quitQuestion.join(', ')}`}
+        {quitQuestionText(quitQuestion)}
       </Text>
     );
   if (reading)
