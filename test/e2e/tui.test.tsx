@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CmError } from '../../source/errors.js';
 import { Host } from '../../source/host/host.js';
+import { textColumns } from '../../source/text-columns.js';
 import {
   KEY,
   mount,
+  narrowTo80,
   press,
   unmount,
   waitForFrame,
@@ -178,11 +180,15 @@ describe('history paging over 250 notes', () => {
   test('follow reads to the head, then shows a row appended later', async () => {
     const view = await mount(harness.host.application, harness.home);
     try {
+      await narrowTo80(view);
       await openHistory(view);
       await press(view, 'f');
       const head = (await harness.host.application.status()).heads.journal;
       const frame = await waitForText(view, new RegExp(`#${head} · head ${head} · end · following`));
-      assert.match(frame, /following · t timeline · .*f stop/);
+      // The heading says it follows; the help line names f stop and, at 80 columns, every key to q quit.
+      const help = frame.split('\n').at(-1) ?? '';
+      assert.match(help, /^t timeline · .*f stop · .*q quit$/);
+      assert.ok(textColumns(help) <= 80, help);
       await harness.host.application.appendNote({ text: 'appended later by another writer' });
       await waitForText(view, 'appended later by another writer', 5000);
       await press(view, 'f');

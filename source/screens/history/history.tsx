@@ -30,16 +30,15 @@ function helpFor(state: HistoryState): HelpItem[] {
       ? [{ keys: '', label: 'saving note…' }]
       : [helpItem('save note', ['submit']), helpItem('cancel', ['cancel'])];
   }
-  const help: HelpItem[] = state.following ? [{ keys: '', label: 'following' }] : [];
-  help.push(
+  // The heading says "following"; here f says "stop", and the line stays within 80 columns.
+  return [
     helpItem(state.stream === 'journal' ? 'timeline' : 'journal', ['toggleStream']),
     helpItem('page', ['nextPage', 'previousPage']),
     helpItem('first', ['firstPage']),
     helpItem(state.following ? 'stop' : 'follow', ['toggleFollow']),
     helpItem('note', ['openNote']),
     helpItem('open', ['openItem']),
-  );
-  return help;
+  ];
 }
 
 export function History() {
