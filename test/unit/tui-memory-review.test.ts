@@ -1,10 +1,12 @@
 // The open candidate on Review: e on a statement that cites no user turn (an agent's proposal)
-// says so instead of doing nothing. Prepare & promote with nothing chosen names no key that does nothing.
+// says so instead of doing nothing; one made from an approved entry is not called an agent's.
+// Prepare & promote with nothing chosen names no key that does nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import { helpFor } from '../../source/screens/memory/memory-messages.js';
 import { initialPromoteState, type PromoteState, promoteReducer } from '../../source/screens/memory/promote-state.js';
+import { CLI_CLIENT, SCREEN_CLIENT } from '../../source/memory/revision-clients.js';
 import { candidateLines } from '../../source/screens/memory/review-lines.js';
 import { initialReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
 
@@ -73,4 +75,28 @@ describe('Prepare & promote with nothing chosen', () => {
     });
     assert.match(line(chosen), /Enter prepare plan/);
   });
+});
+
+describe('a candidate made from an approved entry (e on Entries, or memory revise)', () => {
+  for (const client of [SCREEN_CLIENT, CLI_CLIENT]) {
+    it(`made by ${client}: says you made it from an entry, not that an agent wrote it`, () => {
+      const revision: MemoryReviewCandidate = {
+        ...proposal,
+        origin: { kind: 'proposal', client, clientVersion: null, conversation: null },
+      };
+      let state = reviewReducer(initialReviewState, {
+        type: 'loaded',
+        id: 1,
+        review: { ...review, candidates: [revision] },
+      });
+      state = reviewReducer(reviewReducer(state, { type: 'open' }), { type: 'toggleEvidence' });
+      const shown = candidateLines(revision, state, 100)
+        .lines.map((line) => line.text)
+        .join('\n');
+      assert.doesNotMatch(shown, /An agent wrote it|memory_propose|an agent proposed it/, shown);
+      assert.match(shown, /made from an approved entry with common-memory (tui|cli)/);
+      assert.match(shown, /You made it from an approved entry: promoting it into that entry's scope rewrites its file/);
+      assert.match(shown, /No user turn to show: it is the text of an approved entry/);
+    });
+  }
 });

@@ -12,9 +12,10 @@ import { type EditorEnv, type EditorSpawn, editText, keepText } from '../../grou
 import { readRevisionText, revisionText, sameAsEntry } from '../../memory/revision-text.js';
 import type { Output } from '../output.js';
 import { scopeOption, withWrite } from './promote.js';
+import { CLI_CLIENT } from '../../memory/revision-clients.js';
 
 /** The client name a candidate made by this command carries (its origin, shown on Review). */
-export const CLI_CLIENT = 'common-memory cli';
+export { CLI_CLIENT };
 
 export interface ReviseFlags {
   scope?: string | undefined;

@@ -5,6 +5,7 @@
 // the model will. Every line is wrapped to the screen, never cut.
 import type { MemoryCandidateOrigin, MemoryFindingView, MemoryReviewCandidate } from '../../api/memory-views.js';
 import { isPoisonRule } from '../../memory/finding-kind.js';
+import { isRevisionClient } from '../../memory/revision-clients.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { shortId } from '../format.js';
 import { isConfirmed, type ReviewState } from './review-state.js';
@@ -23,6 +24,7 @@ export function findingText(finding: MemoryFindingView): string {
 /** Who proposed a candidate: the client as it named itself, and its conversation (a digest, shortened). */
 export function originText(origin: MemoryCandidateOrigin): string {
   if (origin.kind === 'extraction') return 'extracted from captured turns';
+  if (isRevisionClient(origin.client)) return `made from an approved entry with ${origin.client}`;
   const client = origin.clientVersion ? `${origin.client} ${origin.clientVersion}` : origin.client;
   const conversation = origin.conversation ? ` in conversation ${origin.conversation.slice(0, 12)}` : '';
   return `proposed by ${client} (memory_propose)${conversation}`;
@@ -44,7 +46,12 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
   const created = `${where} · created ${candidate.createdAt.replace('T', ' ').slice(0, 19)} UTC`;
   if (candidate.origin.kind === 'proposal') {
     add(`${originText(candidate.origin)} · ${created}`, 'muted');
-    add('An agent wrote it, not you: it cites no turn of yours. Keep it only if it is what you said.', 'muted');
+    add(
+      isRevisionClient(candidate.origin.client)
+        ? "You made it from an approved entry: promoting it into that entry's scope rewrites its file."
+        : 'An agent wrote it, not you: it cites no turn of yours. Keep it only if it is what you said.',
+      'muted',
+    );
   } else {
     const decided = candidate.decision ? ` (${candidate.decision})` : '';
     add(`adjudication ${candidate.adjudication}${decided} · ${created}`, 'muted');
@@ -71,9 +78,11 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     // e always answers: a statement that cites no turn says so rather than leaving the screen as it was.
     if (statement.evidence.length === 0)
       add(
-        candidate.origin.kind === 'proposal'
-          ? 'No user turn to show: an agent proposed it and cites none. Confirm it (c) only if it is what you said.'
-          : 'No user turn to show: this statement cites none.',
+        candidate.origin.kind !== 'proposal'
+          ? 'No user turn to show: this statement cites none.'
+          : isRevisionClient(candidate.origin.client)
+            ? 'No user turn to show: it is the text of an approved entry, as you made it.'
+            : 'No user turn to show: an agent proposed it and cites none. Confirm it (c) only if it is what you said.',
         'muted',
         '     ',
       );

@@ -12,6 +12,7 @@ import { LinePane, position } from './line-pane.js';
 import { candidateLines } from './review-lines.js';
 import { candidatesOf, openCandidate, openPatch, type ReviewState } from './review-state.js';
 import { describeOperation } from '../../memory/consolidation/patch.js';
+import { isRevisionClient } from '../../memory/revision-clients.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 
@@ -41,10 +42,11 @@ const CandidateRow = memo(function CandidateRow({
   const status = candidate.status === 'quarantined' ? 'QUARANTINED' : 'draft';
   // Whose it is: the queue holds every repository's, and each is promoted into its own.
   const prefix = `${selected ? '›' : ' '}${marked ? '+' : ' '} ${status.padEnd(11)} ${candidate.type.padEnd(12)} ${truncate(scopeName(candidate), 12).padEnd(12)} `;
-  // An agent's proposal says so in the row: a person should know it is not their own words.
+  // An agent's proposal says so in the row: a person should know it is not their own words. A
+  // revision of an approved entry (e on Entries, memory revise) is the person's own.
   const summary =
     candidate.origin.kind === 'proposal'
-      ? `proposed: ${candidate.title === null ? firstLine(candidate.content) : firstLine(candidate.title)}`
+      ? `${isRevisionClient(candidate.origin.client) ? 'revision' : 'proposed'}: ${candidate.title === null ? firstLine(candidate.content) : firstLine(candidate.title)}`
       : firstLine(candidate.content);
   return (
     <Text
