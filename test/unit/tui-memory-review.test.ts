@@ -100,3 +100,20 @@ describe('a candidate made from an approved entry (e on Entries, or memory revis
     });
   }
 });
+
+describe('text that ends in a line break (an entry body made a candidate)', () => {
+  it('leaves no empty line under the content, nor between a statement and its support', () => {
+    const ended: MemoryReviewCandidate = {
+      ...proposal,
+      content: `${proposal.content}\n`,
+      statements: [{ ...proposal.statements[0]!, text: `${proposal.statements[0]!.text}\n` }],
+    };
+    const lines = candidateLines(ended, initialReviewState, 100).lines.map((line) => line.text);
+    const support = lines.findIndex((line) => /support unverified/.test(line));
+    assert.match(lines[support - 1] ?? '', /1\. The user prefers small pull requests\.$/);
+    const content = lines.indexOf('  The user prefers small pull requests.');
+    assert.ok(content > 0, 'the content is on its own line');
+    assert.equal(lines[content + 1], '', 'one empty line before Statements');
+    assert.match(lines[content + 2] ?? '', /^Statements \(1\)/);
+  });
+});

@@ -58,7 +58,8 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     if (candidate.signals?.length) add(`signals ${candidate.signals.join(', ')}`, 'muted');
   }
   if (candidate.title !== null) add(visibleText(candidate.title), 'heading', '  ');
-  add(visibleText(candidate.content), 'text', '  ');
+  // A trailing line break (an entry's body made a candidate) would add an empty line.
+  add(visibleText(candidate.content.trimEnd()), 'text', '  ');
   const open = state.open;
   const starts: number[] = [];
   lines.push({ text: '', tone: 'muted' });
@@ -68,7 +69,7 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
     const chosen = open?.statement === index;
     const mark = isConfirmed(state, candidate.candidateId, statement) ? ' [confirmed]' : '';
     hanging(
-      `${chosen ? '›' : ' '} ${index + 1}. ${visibleText(statement.text)}${mark}`,
+      `${chosen ? '›' : ' '} ${index + 1}. ${visibleText(statement.text.trimEnd())}${mark}`,
       chosen ? 'selected' : 'text',
       '     ',
     );
