@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
-import { helpFor } from '../../source/screens/memory/memory-messages.js';
+import { initialEntriesState } from '../../source/screens/memory/entries-state.js';
+import { helpFor, messageLines } from '../../source/screens/memory/memory-messages.js';
 import { initialPromoteState, type PromoteState, promoteReducer } from '../../source/screens/memory/promote-state.js';
 import { CLI_CLIENT, SCREEN_CLIENT } from '../../source/memory/revision-clients.js';
 import { candidateLines } from '../../source/screens/memory/review-lines.js';
@@ -115,5 +116,44 @@ describe('text that ends in a line break (an entry body made a candidate)', () =
     assert.ok(content > 0, 'the content is on its own line');
     assert.equal(lines[content + 1], '', 'one empty line before Statements');
     assert.match(lines[content + 2] ?? '', /^Statements \(1\)/);
+  });
+});
+
+describe('what to do about a blocking finding', () => {
+  it("a quarantined agent's proposal is not sent to extract again: nothing was extracted", () => {
+    const quarantined: MemoryReviewCandidate = {
+      ...proposal,
+      status: 'quarantined',
+      findings: [
+        { field: 'content', line: 1, column: 5, rule: 'github-token', severity: 'block', excerpt: 'ghp_…[40 chars]' },
+      ],
+    };
+    const text = candidateLines(quarantined, initialReviewState, 100)
+      .lines.map((line) => line.text)
+      .join('\n');
+    assert.doesNotMatch(text, /extract again/);
+    assert.match(text, /Quarantined: a blocking finding keeps it from being promoted\. Discard it \(d\)/);
+    const extracted = candidateLines({ ...quarantined, origin: { kind: 'extraction' } }, initialReviewState, 100)
+      .lines.map((line) => line.text)
+      .join('\n');
+    assert.match(extracted, /extract again/);
+  });
+
+  it('Prepare refusing a candidate with a blocking finding says to leave it out on Review, not to press Enter again', () => {
+    const chosen = promoteReducer(initialPromoteState, {
+      type: 'choose',
+      chosen: [{ candidateId: proposal.candidateId, label: 'Prefer small PRs', scope: 'project', repository: 'repo' }],
+    });
+    const preparing = promoteReducer(chosen, { type: 'prepare' });
+    const refused = promoteReducer(preparing, {
+      type: 'failed',
+      id: preparing.requestId,
+      error: { code: 'secret_found', message: 'Candidate cand-1 is quarantined: github-token at content 1:5.' },
+    });
+    const text = messageLines('promote', initialReviewState, refused, initialEntriesState, 100)
+      .map((line) => line.text.trim())
+      .join(' ');
+    assert.doesNotMatch(text, /press Enter again/);
+    assert.match(text, /never promoted: on Review \(\[\) discard it \(d\), or unmark it \(m\) and choose again/);
   });
 });

@@ -20,9 +20,11 @@ function errorLines(prefix: string, error: ShownError, columns: number, advice?:
   return lines;
 }
 
-function promoteAdvice(state: PromoteState): string {
-  if (state.phase === 'choose')
-    return 'No plan was made. Fix what the message names (a blocking secret finding means: discard the candidate on Review), then press Enter again.';
+function promoteAdvice(state: PromoteState, error: ShownError): string {
+  // A blocking finding does not go away on a second Enter: the candidate must leave the plan.
+  if (state.phase === 'choose' && error.code === 'secret_found')
+    return 'No plan was made: a candidate with a blocking finding is never promoted: on Review ([) discard it (d), or unmark it (m) and choose again.';
+  if (state.phase === 'choose') return 'No plan was made. Fix what the message names, then press Enter again.';
   if (!state.approved)
     return 'The plan is not approved and nothing was written. Esc drops it; Enter then prepares a fresh plan whose diff you read again.';
   return 'The plan is approved; a press on a writes it again from where it stopped (a file that already has the approved bytes is skipped, none is written twice).';
@@ -49,7 +51,7 @@ export function messageLines(
     return [];
   }
   if (view === 'promote') {
-    if (promote.error) return errorLines('promote', promote.error, columns, promoteAdvice(promote));
+    if (promote.error) return errorLines('promote', promote.error, columns, promoteAdvice(promote, promote.error));
     if (promote.phase === 'plan' && !promote.approved)
       return wrapLines(
         promote.retire
