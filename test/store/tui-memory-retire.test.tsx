@@ -14,7 +14,7 @@ import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';
 import { git, gitRepo, tempHome } from '../support/cli.js';
 import { projectRoot, writeLegacyConfigRepository } from '../support/memory-files.js';
-import { act, KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
+import { act, KEY, mount, press, type, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
 
@@ -119,6 +119,35 @@ describe('Memory screen: re-verify, edit through a candidate, retire', { timeout
       // Back on Entries the stale list is read again.
       await press(view, ']');
       await waitForText(view, /No stale entries/);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
+  test('a search that listed the entry is read again once it is retired: the entry leaves the list', async () => {
+    const home = tempHome('tui-memory-retire-search');
+    const repo = staleRepository(home);
+    const host = await Host.start({ home, serve: false });
+    const view = await mount(host.application, home, { cwd: repo });
+    try {
+      await host.application.memorySync({ cwd: repo });
+      await narrow(view);
+      await toEntries(view);
+      await waitForText(view, /Stale entries: 1/);
+      await press(view, '/');
+      await type(view, 'configuration loaded');
+      await press(view, KEY.enter);
+      const found = await waitForText(view, /"configuration loaded": \d+ found/);
+      assert.match(found, /› project Where configuration is loaded/);
+      await press(view, 'x');
+      await waitForText(view, /Plan plan-\w+ · not approved · read the diff/);
+      await press(view, 'a');
+      await waitForText(view, /Retired: plan plan-\w+ removed the entry's file/, 30_000);
+      await press(view, ']');
+      const again = await waitForText(view, /"configuration loaded": \d+ found · generation \d+/);
+      assert.doesNotMatch(again, /Where configuration is loaded/, 'the retired entry is no longer listed');
+      assertFits(again);
     } finally {
       await unmount(view);
       await host.stop();

@@ -4,9 +4,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
-import { initialEntriesState } from '../../source/screens/memory/entries-state.js';
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
+import { type EntriesState, initialEntriesState } from '../../source/screens/memory/entries-state.js';
+import { EntriesView } from '../../source/screens/memory/entries-view.js';
 import { helpFor, messageLines } from '../../source/screens/memory/memory-messages.js';
 import { initialPromoteState, type PromoteState, promoteReducer } from '../../source/screens/memory/promote-state.js';
+import { SPINNER_DELAY_MS, SPINNER_FRAME_MS } from '../../source/screens/timing.js';
 import { CLI_CLIENT, SCREEN_CLIENT } from '../../source/memory/revision-clients.js';
 import { candidateLines } from '../../source/screens/memory/review-lines.js';
 import { initialReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
@@ -155,5 +159,22 @@ describe('what to do about a blocking finding', () => {
       .join(' ');
     assert.doesNotMatch(text, /press Enter again/);
     assert.match(text, /never promoted: on Review \(\[\) discard it \(d\), or unmark it \(m\) and choose again/);
+  });
+});
+
+describe('Entries: an entry that cannot be read', () => {
+  it('shows its error without the reading spinner', async () => {
+    const state: EntriesState = {
+      ...initialEntriesState,
+      open: { id: 1, entryId: 'm-00000000000000000001' },
+      error: { code: 'not_found', message: 'No approved memory entry has the id "m-00000000000000000001".' },
+    };
+    const view = render(createElement(EntriesView, { state, lines: [], room: 10, columns: 80 }));
+    // Past the spinner's delay: a spinner still there would be drawn by now.
+    await new Promise((resolve) => setTimeout(resolve, SPINNER_DELAY_MS + 3 * SPINNER_FRAME_MS));
+    const frame = view.lastFrame() ?? '';
+    view.unmount();
+    assert.match(frame, /Entry m-0{19}1/);
+    assert.doesNotMatch(frame, /reading the entry/);
   });
 });

@@ -9,7 +9,8 @@ import { moveSelection } from '../widgets/list-window.js';
 export interface EntriesState {
   typing: boolean;
   line: LineState;
-  search: { id: number; query: string } | null;
+  /** A search in flight; `again`: the last one read anew (files or verdicts changed), the selection kept in range. */
+  search: { id: number; query: string; again?: boolean } | null;
   lastId: number;
   result: (MemorySearchResult & { query: string }) | null;
   selected: number;
@@ -76,7 +77,12 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
     }
     case 'searched':
       if (state.search?.id !== action.id) return state;
-      return { ...state, result: { ...action.result, query: state.search.query }, search: null, selected: 0 };
+      return {
+        ...state,
+        result: { ...action.result, query: state.search.query },
+        search: null,
+        selected: state.search.again ? Math.min(state.selected, Math.max(0, action.result.results.length - 1)) : 0,
+      };
     case 'select':
       return { ...state, selected: moveSelection(state.selected, action.delta, listedRows(state).length) };
     case 'openEntry': {
@@ -100,8 +106,18 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
     case 'reread': {
       const id = state.lastId + 1;
       const open = state.open && !action.closeEntry ? { id, entryId: state.open.entryId } : null;
-      // The stale list, once shown, is read again; the selection stays in range of whatever comes back.
-      return { ...state, lastId: id, staleLoad: { id }, open, entry: open ? state.entry : null, error: null };
+      // The stale list, once shown, is read again, and so is the last search's answer (a retired
+      // entry leaves it); the selection stays in range of whatever comes back.
+      const search = state.result ? { id: id + 1, query: state.result.query, again: true } : state.search;
+      return {
+        ...state,
+        lastId: state.result ? id + 1 : id,
+        staleLoad: { id },
+        open,
+        entry: open ? state.entry : null,
+        search,
+        error: null,
+      };
     }
   }
 }

@@ -45,7 +45,7 @@ export function EntriesView({
         <Text bold color={theme.accent} wrap="truncate-end">
           {`Entry ${state.open.entryId}${position(state.top, room - 1, lines.length)}`}
         </Text>
-        {state.entry ? null : <Spinner label="reading the entry…" />}
+        {state.entry || state.error ? null : <Spinner label="reading the entry…" />}
         <LinePane lines={lines} top={state.top} room={room - 1} />
       </Box>
     );
