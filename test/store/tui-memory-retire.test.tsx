@@ -56,16 +56,28 @@ async function toEntries(view: View) {
   await waitForText(view, /\[Entries\]/);
 }
 
+/** A host over the stale repository, its entries synced, and the TUI at 80 columns on Entries. */
+async function staleEntries(name: string) {
+  const home = tempHome(name);
+  const repo = staleRepository(home);
+  const host = await Host.start({ home, serve: false });
+  const view = await mount(host.application, home, { cwd: repo });
+  try {
+    await host.application.memorySync({ cwd: repo });
+    await narrow(view);
+    await toEntries(view);
+  } catch (error) {
+    await unmount(view);
+    await host.stop();
+    throw error;
+  }
+  return { repo, host, view };
+}
+
 describe('Memory screen: re-verify, edit through a candidate, retire', { timeout: 120_000 }, () => {
   test('v verifies and says the verdict; e makes a revising candidate; x retires through a plan approved with a', async () => {
-    const home = tempHome('tui-memory-retire');
-    const repo = staleRepository(home);
-    const host = await Host.start({ home, serve: false });
-    const view = await mount(host.application, home, { cwd: repo });
+    const { repo, host, view } = await staleEntries('tui-memory-retire');
     try {
-      await host.application.memorySync({ cwd: repo });
-      await narrow(view);
-      await toEntries(view);
       const list = await waitForText(view, /Stale entries: 1/);
       assert.match(list, /› project Where configuration is loaded/);
       assert.match(list, /✗ `src\/legacy\/config\.ts` no longer exists \(and 1 more\)/);
@@ -126,14 +138,8 @@ describe('Memory screen: re-verify, edit through a candidate, retire', { timeout
   });
 
   test('a search that listed the entry is read again once it is retired: the entry leaves the list', async () => {
-    const home = tempHome('tui-memory-retire-search');
-    const repo = staleRepository(home);
-    const host = await Host.start({ home, serve: false });
-    const view = await mount(host.application, home, { cwd: repo });
+    const { host, view } = await staleEntries('tui-memory-retire-search');
     try {
-      await host.application.memorySync({ cwd: repo });
-      await narrow(view);
-      await toEntries(view);
       await waitForText(view, /Stale entries: 1/);
       await press(view, '/');
       await type(view, 'configuration loaded');
