@@ -105,12 +105,13 @@ function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeK
       `Candidate ${id} is ${row.status}; only draft candidates can be promoted. Nothing was prepared.`,
     );
   const payload = JSON.parse(row.payload_json) as Draft & { title?: string };
-  const { statements, turns, revises } = candidateSupport(db, id);
+  const { statements, turns, revises, proposedRevision } = candidateSupport(db, id);
   const confirmed = statements.filter((s) => s === 'human-confirmed').length;
   return {
     revision: row.revision,
     payload,
     revises,
+    proposedRevision,
     evidenceSummary:
       `${statements.length} statement(s) from ${turns} user turn(s)` +
       (confirmed > 0 ? `, ${confirmed} confirmed by a person` : ''),
@@ -202,6 +203,16 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
       return parsed.ok ? [parsed.value.entry.id] : [];
     }),
   );
+  // A revision its proposer aimed at one entry edits that entry's file: prepared into a memory that
+  // does not hold the entry, it would become a new entry of this scope instead.
+  const misplaced = read.find((c) => c.proposedRevision !== null && !entryIds.has(c.proposedRevision));
+  if (misplaced) {
+    const other = scope === 'project' ? 'user' : 'project';
+    throw new CmError(
+      'usage',
+      `${misplaced.id} revises ${misplaced.proposedRevision}, which is not in the ${scope} memory: prepare it into the ${other} memory (--scope ${other}) if that one holds it, or discard it if the entry was retired. Nothing was prepared.`,
+    );
+  }
   const candidates: CandidateForPromotion[] = read.map((c) => {
     const inRoot = c.revises.find((entryId) => entryIds.has(entryId)) ?? null;
     return {

@@ -270,6 +270,15 @@ describe('memory revise', { timeout: 180_000 }, () => {
     const revised = JSON.parse(run.stdout) as Revised;
     assert.equal(revised.scope, 'user');
     assert.equal(revised.prepare, `common-memory memory prepare ${revised.candidateId} --scope user`);
+    // Prepared into the project's memory, which does not hold the entry, the revision would become a
+    // new project entry instead of the user's entry's edit: refused, naming the scope that holds it.
+    const misplaced = await cli(home, repo, ['memory', 'prepare', revised.candidateId!, '--json']);
+    assert.equal(misplaced.code, 2, misplaced.stderr);
+    const refusal = (JSON.parse(misplaced.stderr) as { error: { code: string; message: string } }).error;
+    assert.equal(refusal.code, 'usage');
+    assert.match(refusal.message, /revises my-indent, which is not in the project memory/);
+    assert.match(refusal.message, /--scope user/);
+    assert.match(refusal.message, /Nothing was prepared/);
     const prepared = await cli(home, repo, ['memory', 'prepare', revised.candidateId!, '--scope', 'user', '--json']);
     assert.equal(prepared.code, 0, prepared.stderr);
     const plan = JSON.parse(prepared.stdout) as { scope: string; diff: string; files: Array<{ action: string }> };

@@ -19,6 +19,8 @@ export interface CandidateSupport {
   turns: number;
   /** The approved entries it updates or merges into, oldest decision first. */
   revises: string[];
+  /** Of those, the one it was made to revise (`memory revise`, the TUI's e on an entry), if any. */
+  proposedRevision: string | null;
 }
 
 export function candidateSupport(db: Db, candidateId: string): CandidateSupport {
@@ -30,11 +32,11 @@ export function candidateSupport(db: Db, candidateId: string): CandidateSupport 
     .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
     .pluck()
     .get(candidateId) as number;
-  const revises = db
+  const rows = db
     .prepare(
-      "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
+      "SELECT substr(from_candidate_id, 10) AS entryId, task_id LIKE 'proposal:%' AS proposed FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
     )
-    .pluck()
-    .all(candidateId) as string[];
-  return { statements, turns, revises };
+    .all(candidateId) as Array<{ entryId: string; proposed: number }>;
+  const revises = rows.map((row) => row.entryId);
+  return { statements, turns, revises, proposedRevision: rows.find((row) => row.proposed === 1)?.entryId ?? null };
 }
