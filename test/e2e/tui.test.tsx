@@ -225,6 +225,11 @@ describe('note input', () => {
       await press(view, KEY.backspace);
       await press(view, '3');
       await waitForText(view, 'note> hello from tmux? no, the test: q t 3');
+      // Backspaces that arrive in one chunk (a held key over ssh or tmux) each delete a character.
+      await press(view, 'XYZ');
+      await waitForText(view, 'note> hello from tmux? no, the test: q t 3XYZ');
+      await press(view, KEY.backspace.repeat(3));
+      await waitForText(view, /note> hello from tmux\? no, the test: q t 3\s*\n/);
       assert.equal(quits, 0, 'q typed into the note does not quit');
       await press(view, KEY.enter);
       const frame = await waitForText(view, /note saved: journal #2 · operation [0-9a-f]{8}/);

@@ -31,7 +31,10 @@ export function useLineInput(isActive: boolean, handlers: LineInputHandlers): vo
       // Fast typing (or a terminal sending keys in one write) can deliver "text⏎" as one chunk:
       // the text goes in, then the Enter submits — it must not become a trailing space.
       const typedThenEnter = !command && !key.ctrl && !key.meta && input.length > 1 && /^[^\r\n]+\r$/.test(input);
-      if (typedThenEnter) {
+      // Backspaces that arrive in one chunk (a key held over ssh or tmux): one deletion each.
+      const erased = !command && !key.ctrl && !key.meta && input.length > 1 && /^[\u0008\u007f]+$/.test(input);
+      if (erased) for (const _ of input) handlers.onEdit({ type: 'deleteBackward' });
+      else if (typedThenEnter) {
         handlers.onEdit({ type: 'insert', text: input.slice(0, -1) });
         handlers.onSubmit();
       } else if (command === 'submit') handlers.onSubmit();
