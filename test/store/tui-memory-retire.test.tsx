@@ -9,7 +9,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
-import { SCREEN_CLIENT } from '../../source/screens/memory/entry-actions.js';
+import { SCREEN_CLIENT } from '../../source/memory/revision-clients.js';
 import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';
 import { git, gitRepo, tempHome } from '../support/cli.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { type EditorSpawn, shellSpawn } from '../../source/ground/text-editor.js';
 import { Host } from '../../source/host/host.js';
-import { SCREEN_CLIENT } from '../../source/screens/memory/entry-actions.js';
+import { SCREEN_CLIENT } from '../../source/memory/revision-clients.js';
 import { shellQuote } from '../../source/shell-quote.js';
 import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';

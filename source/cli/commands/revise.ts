@@ -14,9 +14,6 @@ import type { Output } from '../output.js';
 import { scopeOption, withWrite } from './promote.js';
 import { CLI_CLIENT } from '../../memory/revision-clients.js';
 
-/** The client name a candidate made by this command carries (its origin, shown on Review). */
-export { CLI_CLIENT };
-
 export interface ReviseFlags {
   scope?: string | undefined;
   file?: string | undefined;

@@ -19,9 +19,6 @@ import { type EntriesState, listedRows } from './entries-state.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 import { SCREEN_CLIENT } from '../../memory/revision-clients.js';
 
-/** The client name a candidate made on this screen carries (its origin, shown on Review). */
-export { SCREEN_CLIENT };
-
 /** What a revising candidate is made from: the person's edit, or (no editor set) a copy of the entry. */
 export type Revision = { kind: 'edited'; fields: RevisionFields } | { kind: 'copy' };
 
