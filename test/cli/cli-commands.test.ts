@@ -110,6 +110,25 @@ describe('the command table', { timeout: 600_000 }, () => {
     assert.match(extra.stderr, /`doctor` takes no arguments \("now" is one\)/);
   });
 
+  it('--json gives JSON on stderr for every refusal: the TUI without a terminal, and --json=true', async () => {
+    const tui = await runCliInProcess(['--json']);
+    assert.equal(tui.code, 2);
+    assert.equal(tui.stdout, '');
+    const refused = JSON.parse(tui.stderr) as { error: { code: string; message: string } };
+    assert.equal(refused.error.code, 'usage');
+    assert.match(refused.error.message, /needs a terminal.*common-memory --help/);
+    for (const args of [
+      ['--json=true', 'frobnicate'],
+      ['frobnicate', '--json=true'],
+    ]) {
+      const result = await runCliInProcess(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.equal(JSON.parse(result.stderr).error.code, 'usage', `${args.join(' ')}: ${result.stderr}`);
+    }
+    const off = await runCliInProcess(['frobnicate', '--json=false']);
+    assert.match(off.stderr, /^common-memory: Unknown command/, '--json=false is text');
+  });
+
   it('<command> --help prints that command: usage, summary, its flags; no line wider than 80', async () => {
     for (const spec of COMMAND_SPECS) {
       if (spec.path === '') continue;
