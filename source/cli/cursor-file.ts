@@ -1,17 +1,38 @@
 // Cursor files: "in this store, on this stream, for this filter, after position N". The stream is
 // part of the cursor so a journal position can never be read as a timeline position.
-import { accessSync, constants, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CmError } from '../errors.js';
 import { isUuid, type HistoryCursor, type Stream } from '../api/common.js';
 
 export function readCursorFile(path: string, stream: Stream): HistoryCursor | undefined {
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    // Opened without blocking and checked before it is read: a FIFO would wait for a writer for good.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile())
+      throw new CmError(
+        'invalid_cursor',
+        `Cursor file ${path} is not a regular file (a directory, FIFO or device); nothing was read; choose another --cursor-file path.`,
+      );
+    text = readFileSync(fd, 'utf8');
   } catch (error) {
+    if (error instanceof CmError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new CmError('invalid_cursor', `Cannot read cursor file ${path}: ${(error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   let cursor: Partial<HistoryCursor>;
   try {
