@@ -56,6 +56,7 @@ import { loadRunnerProfiles } from '../effects/runner-profiles.js';
 import { collectUsage, memorySuggestionsAt } from '../pipeline/usage-access.js';
 import type { MemorySuggestionsRequest } from '../api/memory-usage.js';
 import type { WriterClient } from '../workers/writer-client.js';
+import { withStepAfterVoid } from '../memory/plan-voided.js';
 
 /** A host folds given snapshots and agents' reads into the counts at most this often when asked for status. */
 const USAGE_COLLECT_EVERY_MS = 5_000;
@@ -434,7 +435,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     if (voided !== null)
       throw new CmError(
         'operation_conflict',
-        `Plan ${view.planId} is voided and nothing was approved: ${voided}. Run memory prepare again.`,
+        `${withStepAfterVoid(`Plan ${view.planId} is voided and nothing was approved: ${voided}`, voided, '; ')}.`,
       );
     return view;
   }

@@ -266,4 +266,31 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     await refused(5, /promoted; only draft and quarantined/, 'memory', 'discard', cand.candidateId);
     await refused(5, /is promoted; only draft candidates/, 'memory', 'prepare', cand.candidateId);
   });
+
+  it('a second plan of a candidate another plan promoted says nothing is left to prepare, never "prepare again"', async () => {
+    const home = tempHome('promote-twice');
+    const repo = gitRepo(home, 'repo');
+    const [cand] = await candidatesIn(home, repo, ['Always use named exports in TypeScript modules.']);
+    assert.ok(cand, 'a draft candidate');
+    const first = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    const second = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    assert.notEqual(first.planId, second.planId);
+    assert.equal((await cli(home, repo, 'memory', 'approve', first.planId, '--digest', first.planDigest)).code, 0);
+    assert.equal((await cli(home, repo, 'memory', 'promote', first.planId)).code, 0);
+
+    const approve = await cli(home, repo, 'memory', 'approve', second.planId, '--digest', second.planDigest);
+    assert.equal(approve.code, 5, approve.stderr);
+    const refused = json(approve.stderr).error.message as string;
+    assert.match(refused, /is promoted now.*nothing is left to prepare/);
+    assert.doesNotMatch(refused, /prepare again/i);
+    const promote = await cli(home, repo, 'memory', 'promote', second.planId);
+    assert.equal(promote.code, 5, promote.stderr);
+    assert.match(json(promote.stderr).error.message, /was voided \(.*is promoted now.*nothing is left to prepare\)/);
+    assert.doesNotMatch(promote.stderr, /prepare again/i);
+    const text = await runCli(['memory', 'approve', first.planId, '--digest', first.planDigest, '--home', home], {
+      cwd: repo,
+    });
+    assert.equal(text.code, 5);
+    assert.match(text.stderr, /Plan plan-\S+ is already applied/);
+  });
 });

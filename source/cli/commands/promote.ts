@@ -8,6 +8,7 @@ import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views
 import { wholeMemoryId } from '../../client/local-memory.js';
 import type { Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
+import { withStepAfterVoid } from '../../memory/plan-voided.js';
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
@@ -227,7 +228,11 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
     if (result.status === 'voided')
       return retirement
         ? `plan ${result.planId} is voided: ${result.voidReason}; nothing was removed`
-        : `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written — run memory prepare again`;
+        : withStepAfterVoid(
+            `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written`,
+            result.voidReason,
+            ' — ',
+          );
     const written = result.files.filter((f) => f.state === 'written' || f.state === 'removed').length;
     const removed = result.files.filter((f) => f.state === 'removed').length;
     const lines = [
@@ -273,7 +278,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
   if (plan.status === 'voided')
     throw new CmError(
       'operation_conflict',
-      `Plan ${planId} was voided (${plan.voidReason ?? 'no reason recorded'}); nothing was written — run memory prepare again.`,
+      `${withStepAfterVoid(`Plan ${planId} was voided (${plan.voidReason ?? 'no reason recorded'}); nothing was written`, plan.voidReason, ' — ')}.`,
     );
   const pending = plan.files.filter((f) => f.state === 'pending');
   const root = plan.scope === 'project' ? '.common-memory/memory' : '<home>/memory';

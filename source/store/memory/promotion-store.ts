@@ -17,6 +17,7 @@ import { ANALYZER_VERSION, memoryDigest } from '../../memory/contracts.js';
 import { type PlanConsolidation, storedPlanProblem } from '../../memory/promotion-plan.js';
 import { RECALL_ALGORITHM } from '../../memory/rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
+import { NOTHING_TO_PREPARE, withStepAfterVoid } from '../../memory/plan-voided.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const ownerSchema = z.object({ repositoryKey: hex64, worktreeKey: hex64 }).strict();
@@ -178,10 +179,14 @@ function candidatesMoved(
   candidates: ReadonlyArray<{ candidateId: string; revision: number }>,
   assessmentDigest: string,
 ): string | null {
+  // A candidate that can no longer be promoted: with it alone there is nothing to prepare again.
+  const without =
+    candidates.length === 1 ? NOTHING_TO_PREPARE : 'run memory prepare again with the other candidates';
   for (const { candidateId, revision } of candidates) {
     const row = readCandidate(db, candidateId);
-    if (!row) return `candidate ${candidateId} no longer exists`;
-    if (row.status !== 'draft') return `candidate ${candidateId} is ${row.status} now`;
+    if (!row) return `candidate ${candidateId} no longer exists; ${without}`;
+    if (row.status === 'promoted') return `candidate ${candidateId} is promoted now (another plan wrote it); ${without}`;
+    if (row.status !== 'draft') return `candidate ${candidateId} is ${row.status} now; ${without}`;
     if (row.revision !== revision) return `candidate ${candidateId} changed (revision ${revision} → ${row.revision})`;
   }
   if (
@@ -543,7 +548,7 @@ function refuseByStatus(row: PlanRow, doing: 'approve' | 'promote'): never {
     case 'voided':
       throw new CmError(
         'operation_conflict',
-        `Plan ${id} was voided (${row.void_reason ?? 'no reason recorded'}); nothing was written — run memory prepare again.`,
+        `${withStepAfterVoid(`Plan ${id} was voided (${row.void_reason ?? 'no reason recorded'}); nothing was written`, row.void_reason, ' — ')}.`,
       );
     case 'applied':
       throw new CmError(
@@ -559,7 +564,7 @@ function refuseByStatus(row: PlanRow, doing: 'approve' | 'promote'): never {
       throw new CmError(
         'operation_conflict',
         doing === 'approve'
-          ? `Plan ${id} is already approved (${row.status}); run memory promote ${id}.`
+          ? `Plan ${id} is already approved${row.status === 'approved' ? '' : ` (${row.status})`}; run memory promote ${id}.`
           : `Plan ${id} is ${row.status}.`,
       );
   }
