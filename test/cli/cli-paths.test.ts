@@ -1,10 +1,11 @@
 // Data homes and config dirs that cannot be made, through the shipped bin: each fails at once with
 // exit 7 and one line that names the path and why, never a loop of failed mkdir calls.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 /** A path whose parent exists but which cannot be created: mkdir answers ENOENT below /proc. */
 const UNCREATABLE = '/proc/common-memory-test/home';
@@ -57,5 +58,28 @@ describe('paths that cannot be created', { timeout: 120_000 }, () => {
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
     }
     assert.equal(existsSync(home), false);
+  });
+  it('install and uninstall with a config dir that is a file: exit 7 naming it, never an internal error', async () => {
+    const home = tempHome('install-file');
+    const file = join(dirname(home), 'a-file');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, 'not a directory');
+    for (const [action, client, flag] of [
+      ['install', 'claude', '--claude-dir'],
+      ['install', 'codex', '--codex-home'],
+      ['install', 'pi', '--pi-dir'],
+      ['uninstall', 'claude', '--claude-dir'],
+      ['install', 'claude', '--dry-run'],
+    ] as const) {
+      const args =
+        flag === '--dry-run' ? [action, client, '--claude-dir', file, flag] : [action, client, flag, file];
+      const result = await runCliInProcess([...args, '--home', home, '--json']);
+      assert.equal(result.code, 7, `${args.join(' ')}: ${result.stderr}`);
+      const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string } };
+      assert.equal(error.code, 'store_unavailable', args.join(' '));
+      assert.match(error.message, /a-file is a file, not a directory.*Nothing was changed/, args.join(' '));
+      assert.doesNotMatch(error.message, /ENOTDIR/);
+    }
+    assert.equal(readFileSync(file, 'utf8'), 'not a directory');
   });
 });
