@@ -1,7 +1,7 @@
 // What a promotion plan says of each candidate (pipeline/promotion.ts builds it): why a quarantined
 // one can never be prepared (its findings), the support its statements have, how many user turns
 // its evidence spans, and the approved entries it revises. Reads only, on the caller's connection.
-import type { Db } from '../database.js';
+import { type Db, prepared } from '../database.js';
 import type { CandidateFinding } from './extraction-submit.js';
 
 /** The lint findings recorded with a candidate ([] for none, or no such candidate). */
@@ -30,11 +30,15 @@ export function candidateSupport(db: Db, candidateId: string): CandidateSupport 
     .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
     .pluck()
     .get(candidateId) as number;
-  const revises = db
-    .prepare(
-      "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
-    )
+  return { statements, turns, revises: revisedEntries(db, candidateId) };
+}
+
+/** The approved entries a candidate updates or merges into (a revision, an adjudication), oldest decision first. */
+export function revisedEntries(db: Db, candidateId: string): string[] {
+  return prepared(
+    db,
+    "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
+  )
     .pluck()
     .all(candidateId) as string[];
-  return { statements, turns, revises };
 }
