@@ -218,6 +218,7 @@ export async function main(argv: string[], streams: CliStreams = processStreams(
       return EXIT.ok;
     }
     out = createOutput(parsed.flags.json ?? false, streams);
+    refuseRemovedDirectory();
     const home = resolveHome(parsed.flags.home);
     return await HANDLERS[parsed.spec.path as CommandPath]({ home, args: parsed.args, flags: parsed.flags, out });
   } catch (error) {
@@ -237,6 +238,21 @@ function asksJson(argv: readonly string[]): boolean {
     else if (word === '--json=false' || word === '--no-json' || word === '--no-json=true') json = false;
   }
   return json;
+}
+
+/**
+ * A command run in a directory that was removed after the shell entered it (a deleted worktree)
+ * fails deep inside, as "uv_cwd" or a writer that cannot start: it is refused here, saying so.
+ */
+function refuseRemovedDirectory(): void {
+  try {
+    process.cwd();
+  } catch {
+    throw new CmError(
+      'usage',
+      'The current directory no longer exists (it was removed after this shell entered it); cd to one that does and run the command again. Nothing was done.',
+    );
+  }
 }
 
 /** The hook gets --home only when the user chose a home; otherwise it resolves it as we do. */
