@@ -349,10 +349,14 @@ function reviewText(r: MemoryReview): string {
   lines.push(`${r.candidates.length} shown of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
   if (r.nextAfter) lines.push(`Older ones: common-memory memory review${scopeFlag} --after ${r.nextAfter}`);
   else if (r.candidates.length < r.total) lines.push('That is the last page.');
-  // confirm, discard and prepare act on the scope of the directory they run in.
+  // The next step. Confirm, discard and prepare act on each candidate's own scope, from any directory.
+  if (r.candidates.length > 0)
+    lines.push(
+      'Promote one: common-memory memory prepare <candidate> (the file it would write, to approve); drop one: common-memory memory discard <candidate>.',
+    );
   if (r.candidates.some((c) => c.repositoryKey !== r.repositoryKey))
     lines.push(
-      'confirm, discard and prepare act on the scope they run in: run them in the repository shown (outside git for the user scope).',
+      "confirm, discard and prepare act on each candidate's own repository (or the user scope), from any directory.",
     );
   return lines.join('\n');
 }
