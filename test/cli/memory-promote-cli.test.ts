@@ -263,7 +263,11 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.equal(json(finished.stdout).status, 'applied');
 
     // A promoted candidate cannot be discarded, nor prepared again.
-    await refused(5, /promoted; only draft and quarantined/, 'memory', 'discard', cand.candidateId);
+    const entryId = plan.files[0].entryId as string;
+    const discard = await refused(5, /promoted; only draft and quarantined/, 'memory', 'discard', cand.candidateId);
+    // Its entry is retired or revised through a plan like any change, never by deleting the file by hand.
+    assert.ok(discard.includes(`memory retire ${entryId}`) && discard.includes(`memory revise ${entryId}`), discard);
+    assert.doesNotMatch(discard, /delete or edit it/);
     await refused(5, /is promoted; only draft candidates/, 'memory', 'prepare', cand.candidateId);
   });
 

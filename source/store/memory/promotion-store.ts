@@ -18,6 +18,8 @@ import { type PlanConsolidation, storedPlanProblem } from '../../memory/promotio
 import { RECALL_ALGORITHM } from '../../memory/rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
 import { NOTHING_TO_PREPARE, withStepAfterVoid } from '../../memory/plan-voided.js';
+import { revisedEntries } from './candidate-support.js';
+import { entryIdForCandidate } from '../../memory/candidate-entry.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const ownerSchema = z.object({ repositoryKey: hex64, worktreeKey: hex64 }).strict();
@@ -145,7 +147,7 @@ function discardCandidate(tx: Tx<'memory'>, input: z.infer<typeof discardInput>)
   if (row.status !== 'draft' && row.status !== 'quarantined') {
     throw new CmError(
       'operation_conflict',
-      `Candidate ${row.candidate_id} is ${row.status}; only draft and quarantined candidates can be discarded${row.status === 'promoted' ? ' (a promoted entry is a file: delete or edit it, then memory sync)' : ''}.`,
+      `Candidate ${row.candidate_id} is ${row.status}; only draft and quarantined candidates can be discarded${row.status === 'promoted' ? promotedEntrySteps(tx.db, row.candidate_id) : ''}.`,
     );
   }
   // Out of the dedup pool (a no-op for a candidate that never entered it).
@@ -156,6 +158,12 @@ function discardCandidate(tx: Tx<'memory'>, input: z.infer<typeof discardInput>)
   ).run(tx.nowMs, row.candidate_id);
   bumpCandidateGeneration(tx.db, input);
   return { candidateId: row.candidate_id, status: 'discarded' as const, revision: row.revision + 1, replayed: false };
+}
+
+/** What to do with a promoted candidate's entry instead: retire or revise it, through a plan like any change. */
+function promotedEntrySteps(db: Db, candidateId: string): string {
+  const entryId = revisedEntries(db, candidateId)[0] ?? entryIdForCandidate(candidateId);
+  return ` (it is the approved entry ${entryId} now: remove it with memory retire ${entryId}, or change it with memory revise ${entryId})`;
 }
 
 // ---- plans ----
