@@ -276,6 +276,19 @@ describe('memory poisoning at the gate', () => {
     assert.equal(fits.code, 0, fits.stderr);
   });
 
+  it('memory lint with nothing to read at a terminal says what it takes instead of waiting in silence (exit 2)', async () => {
+    const tty = Object.getOwnPropertyDescriptor(process.stdin, 'isTTY');
+    Object.defineProperty(process.stdin, 'isTTY', { value: true, configurable: true });
+    try {
+      const run = await runCliInProcess(['memory', 'lint', '--home', tempHome('poison-lint-tty')]);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /Give the files to lint .*memory lint <path>.*or pipe text to common-memory memory lint -/);
+    } finally {
+      if (tty) Object.defineProperty(process.stdin, 'isTTY', tty);
+      else delete (process.stdin as { isTTY?: boolean }).isTTY;
+    }
+  });
+
   it('a poisoned text typed in a session becomes a quarantined candidate at extraction', async () => {
     const home = tempHome('poison-extract');
     const repo = gitRepo(home, 'repo');

@@ -372,6 +372,12 @@ async function readInput(path: string): Promise<string> {
 }
 
 async function lint(paths: string[], out: Output): Promise<number> {
+  // Nothing named and a terminal on stdin: a person who typed `memory lint` alone, not a pipe.
+  if (paths.length === 0 && process.stdin.isTTY)
+    throw new CmError(
+      'usage',
+      'Give the files to lint (common-memory memory lint <path>…), or pipe text to common-memory memory lint - (at a terminal, - reads what you type until Ctrl+D).',
+    );
   const inputs = paths.length === 0 ? ['-'] : paths;
   const { lintMemoryText } = await memoryLint();
   const texts = new Map<string, string>();
