@@ -61,8 +61,7 @@ interface Context {
 const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = {
   '': async ({ home, flags, out }) => {
     if (!process.stdin.isTTY || !out.streams.stdout.isTTY) {
-      if (out.json)
-        throw new CmError('usage', 'The TUI needs a terminal; run common-memory --help for the commands.');
+      if (out.json) throw new CmError('usage', 'The TUI needs a terminal; run common-memory --help for the commands.');
       out.streams.stderr.write(`${globalHelpText()}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
       return EXIT.usage;
     }

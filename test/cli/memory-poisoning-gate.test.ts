@@ -264,14 +264,20 @@ describe('memory poisoning at the gate', () => {
       input: Buffer.alloc(2 * 1024 * 1024 + 1, 'a'),
     });
     assert.equal(over.code, 10, over.stderr);
-    assert.match(json(over.stderr).error.message, /stdin is over the 2097152-byte limit of memory lint; nothing was linted/);
+    assert.match(
+      json(over.stderr).error.message,
+      /stdin is over the 2097152-byte limit of memory lint; nothing was linted/,
+    );
     assert.ok(Date.now() - started < 15_000, 'refused, not linted');
     // One token run this long overflowed the lint's regular expressions (exit 1, "Maximum call stack size exceeded").
     const file = join(dirname(home), 'one-run.txt');
     writeFileSync(file, 'a'.repeat(6 * 1024 * 1024));
     const big = await runCli(['memory', 'lint', file, '--home', home, '--json']);
     assert.equal(big.code, 10, big.stderr);
-    assert.match(json(big.stderr).error.message, /one-run\.txt is 6291456 bytes, over the 2097152-byte limit of memory lint/);
+    assert.match(
+      json(big.stderr).error.message,
+      /one-run\.txt is 6291456 bytes, over the 2097152-byte limit of memory lint/,
+    );
     const fits = await runCli(['memory', 'lint', '-', '--home', home], { input: Buffer.alloc(2 * 1024 * 1024, 'a') });
     assert.equal(fits.code, 0, fits.stderr);
   });
@@ -282,7 +288,10 @@ describe('memory poisoning at the gate', () => {
     try {
       const run = await runCliInProcess(['memory', 'lint', '--home', tempHome('poison-lint-tty')]);
       assert.equal(run.code, 2, run.stderr);
-      assert.match(run.stderr, /Give the files to lint .*memory lint <path>.*or pipe text to common-memory memory lint -/);
+      assert.match(
+        run.stderr,
+        /Give the files to lint .*memory lint <path>.*or pipe text to common-memory memory lint -/,
+      );
     } finally {
       if (tty) Object.defineProperty(process.stdin, 'isTTY', tty);
       else delete (process.stdin as { isTTY?: boolean }).isTTY;

@@ -188,12 +188,12 @@ function candidatesMoved(
   assessmentDigest: string,
 ): string | null {
   // A candidate that can no longer be promoted: with it alone there is nothing to prepare again.
-  const without =
-    candidates.length === 1 ? NOTHING_TO_PREPARE : 'run memory prepare again with the other candidates';
+  const without = candidates.length === 1 ? NOTHING_TO_PREPARE : 'run memory prepare again with the other candidates';
   for (const { candidateId, revision } of candidates) {
     const row = readCandidate(db, candidateId);
     if (!row) return `candidate ${candidateId} no longer exists; ${without}`;
-    if (row.status === 'promoted') return `candidate ${candidateId} is promoted now (another plan wrote it); ${without}`;
+    if (row.status === 'promoted')
+      return `candidate ${candidateId} is promoted now (another plan wrote it); ${without}`;
     if (row.status !== 'draft') return `candidate ${candidateId} is ${row.status} now; ${without}`;
     if (row.revision !== revision) return `candidate ${candidateId} changed (revision ${revision} → ${row.revision})`;
   }
