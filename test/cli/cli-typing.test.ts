@@ -126,6 +126,11 @@ describe('what a person types', { timeout: 120_000 }, () => {
     ]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /does not exist/);
+    // A name that is not one is quoted back cut short with its length, never whole.
+    const long = await runCliInProcess(['agent', 'create', 'x'.repeat(5000), '--home', home]);
+    assert.equal(long.code, 2);
+    assert.match(long.stderr, /Agent name "x+"… \(5000 characters\) is not valid/);
+    assert.ok(long.stderr.length < 300, `${long.stderr.length} characters`);
     const empty = join(dirname(home), 'empty-pi');
     mkdirSync(empty);
     const none = await runCliInProcess(['agent', 'create', 'a', '--pi-config', empty, '--home', home]);
