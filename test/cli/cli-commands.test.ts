@@ -105,6 +105,14 @@ describe('the command table', { timeout: 600_000 }, () => {
     assert.match(typo.stderr, /Unknown flag --scpoe\. Did you mean --scope\?/);
     const other = await runCliInProcess(['sessions', '--limt', '3']);
     assert.match(other.stderr, /Did you mean --limit\?/, "did-you-mean among the command's own flags");
+    // What was typed is quoted back cut short with its length, never whole (a paste by mistake).
+    const pasted = 'q'.repeat(3000);
+    for (const args of [[pasted], ['memory', pasted], ['log', `--${pasted}`], ['log', `-${pasted}`]]) {
+      const long = await runCliInProcess(args);
+      assert.equal(long.code, 2);
+      assert.ok(long.stderr.length < 400, `${args[0]!.slice(0, 10)}: ${long.stderr.length} characters`);
+      assert.match(long.stderr, /… \(300\d characters\)/);
+    }
     const extra = await runCliInProcess(['doctor', 'now']);
     assert.equal(extra.code, 2);
     assert.match(extra.stderr, /`doctor` takes no arguments \("now" is one\)/);
