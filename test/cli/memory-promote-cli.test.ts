@@ -280,7 +280,11 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const second = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
     assert.notEqual(first.planId, second.planId);
     assert.equal((await cli(home, repo, 'memory', 'approve', first.planId, '--digest', first.planDigest)).code, 0);
-    assert.equal((await cli(home, repo, 'memory', 'promote', first.planId)).code, 0);
+    const promoted = await runCli(['memory', 'promote', first.planId, '--home', home], { cwd: repo });
+    assert.equal(promoted.code, 0, promoted.stderr);
+    assert.match(promoted.stdout, /^approved memory: generation \d+, coverage complete, 1 entry$/m);
+    const synced = await runCli(['memory', 'sync', '--home', home], { cwd: repo });
+    assert.match(synced.stdout, /^approved memory: generation \d+, coverage complete, 1 entry \(project: /m);
 
     const approve = await cli(home, repo, 'memory', 'approve', second.planId, '--digest', second.planDigest);
     assert.equal(approve.code, 5, approve.stderr);

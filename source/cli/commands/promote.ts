@@ -6,7 +6,7 @@ import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { wholeMemoryId } from '../../client/local-memory.js';
-import type { Output } from '../output.js';
+import { entriesText, type Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
 
@@ -247,7 +247,7 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
     ];
     if (result.sync)
       lines.push(
-        `approved memory: generation ${result.sync.generation}, coverage ${result.sync.coverage}, ${result.sync.entries} entries`,
+        `approved memory: generation ${result.sync.generation}, coverage ${result.sync.coverage}, ${entriesText(result.sync.entries)}`,
       );
     if (result.scope === 'project')
       lines.push('common-memory never commits: review the files and commit them with git');
