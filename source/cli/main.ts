@@ -206,7 +206,8 @@ export async function main(argv: string[], streams: CliStreams = processStreams(
   try {
     const parsed = parseCommandLine(argv);
     if (parsed.kind === 'version') {
-      streams.stdout.write(`${packageJson().version ?? ''}\n`);
+      const version = packageJson().version ?? '';
+      streams.stdout.write(out.json ? `${JSON.stringify({ version })}\n` : `${version}\n`);
       return EXIT.ok;
     }
     if (parsed.kind === 'help') {

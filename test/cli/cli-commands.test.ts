@@ -133,6 +133,10 @@ describe('the command table', { timeout: 600_000 }, () => {
       assert.equal(result.code, 2, args.join(' '));
       assert.equal(JSON.parse(result.stderr).error.code, 'usage', `${args.join(' ')}: ${result.stderr}`);
     }
+    const version = await runCliInProcess(['status', '--version', '--json']);
+    assert.equal(version.code, 0);
+    assert.match((JSON.parse(version.stdout) as { version: string }).version, /^\d+\.\d+\.\d+/);
+    assert.match((await runCliInProcess(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/, 'text without --json');
     const off = await runCliInProcess(['frobnicate', '--json=false']);
     assert.match(off.stderr, /^common-memory: Unknown command/, '--json=false is text');
   });
