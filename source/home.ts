@@ -39,6 +39,22 @@ export function ensureHome(home: string): void {
   }
 }
 
+/**
+ * Why a read cannot look into the data home at all — a file (or a FIFO) where it should be, or no
+ * permission to list it — or null when it is a directory, or does not exist yet (then a read says
+ * there is no store). Creates nothing.
+ */
+export function homeReadProblem(home: string): CmError | null {
+  try {
+    if (!statSync(home).isDirectory())
+      return homeError(home, new DirectoryError('ENOTDIR', home, `${home} is a file, not a directory`));
+    accessSync(home, constants.R_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException)?.code === 'ENOENT' ? null : homeError(home, error);
+  }
+}
+
 export function homeError(home: string, error: unknown): CmError {
   if (error instanceof CmError) return error;
   if (error instanceof DirectoryError) {

@@ -1,17 +1,22 @@
 // Cursor files: "in this store, on this stream, for this filter, after position N". The stream is
 // part of the cursor so a journal position can never be read as a timeline position.
-import { accessSync, constants, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CmError } from '../errors.js';
+import { readUserFile } from '../ground/user-file.js';
 import { isUuid, type HistoryCursor, type Stream } from '../api/common.js';
+
+/** A cursor is one short JSON line; a file far larger is not one. */
+const CURSOR_FILE_MAX_BYTES = 64 * 1024;
 
 export function readCursorFile(path: string, stream: Stream): HistoryCursor | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // Opened without blocking and checked before it is read: a FIFO would wait for a writer for good.
+    text = readUserFile(path, CURSOR_FILE_MAX_BYTES, '--cursor-file');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CmError('invalid_cursor', `Cannot read cursor file ${path}: ${(error as Error).message}`);
+    if (error instanceof CmError && error.code === 'not_found') return undefined;
+    throw error;
   }
   let cursor: Partial<HistoryCursor>;
   try {

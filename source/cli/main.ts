@@ -61,6 +61,7 @@ interface Context {
 const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = {
   '': async ({ home, flags, out }) => {
     if (!process.stdin.isTTY || !out.streams.stdout.isTTY) {
+      if (out.json) throw new CmError('usage', 'The TUI needs a terminal; run common-memory --help for the commands.');
       out.streams.stderr.write(`${globalHelpText()}\n  (The TUI needs a terminal; run one of the commands above.)\n`);
       return EXIT.usage;
     }
@@ -201,12 +202,12 @@ const memory = async (sub: string, { home, args, flags, out }: Context) =>
  * from the bin; tests that check parsing and output pass their own and call this in-process.
  */
 export async function main(argv: string[], streams: CliStreams = processStreams()): Promise<number> {
-  const beforeText = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-  let out = createOutput(beforeText.includes('--json'), streams);
+  let out = createOutput(asksJson(argv), streams);
   try {
     const parsed = parseCommandLine(argv);
     if (parsed.kind === 'version') {
-      streams.stdout.write(`${packageJson().version ?? ''}\n`);
+      const version = packageJson().version ?? '';
+      streams.stdout.write(out.json ? `${JSON.stringify({ version })}\n` : `${version}\n`);
       return EXIT.ok;
     }
     if (parsed.kind === 'help') {
@@ -217,10 +218,40 @@ export async function main(argv: string[], streams: CliStreams = processStreams(
       return EXIT.ok;
     }
     out = createOutput(parsed.flags.json ?? false, streams);
+    refuseRemovedDirectory();
     const home = resolveHome(parsed.flags.home);
     return await HANDLERS[parsed.spec.path as CommandPath]({ home, args: parsed.args, flags: parsed.flags, out });
   } catch (error) {
     return out.error(error);
+  }
+}
+
+/**
+ * Whether the line asks for JSON, read before it is parsed so that a refusal of the line itself is
+ * JSON too: `--json` or `--json=true` (the last one given wins) before any `--`.
+ */
+function asksJson(argv: readonly string[]): boolean {
+  let json = false;
+  for (const word of argv) {
+    if (word === '--') break;
+    if (word === '--json' || word === '--json=true' || word === '--no-json=false') json = true;
+    else if (word === '--json=false' || word === '--no-json' || word === '--no-json=true') json = false;
+  }
+  return json;
+}
+
+/**
+ * A command run in a directory that was removed after the shell entered it (a deleted worktree)
+ * fails deep inside, as "uv_cwd" or a writer that cannot start: it is refused here, saying so.
+ */
+function refuseRemovedDirectory(): void {
+  try {
+    process.cwd();
+  } catch {
+    throw new CmError(
+      'usage',
+      'The current directory no longer exists (it was removed after this shell entered it); cd to one that does and run the command again. Nothing was done.',
+    );
   }
 }
 

@@ -44,3 +44,6 @@ export function preview(value: unknown, width = 80): string {
   const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
+
+/** "1 entry", "2 entries". */
+export const entriesText = (count: number): string => `${count} entr${count === 1 ? 'y' : 'ies'}`;

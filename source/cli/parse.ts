@@ -15,6 +15,14 @@ import {
   TOP_WORDS,
 } from './commands.js';
 import { synopsis } from './help.js';
+import { echoed } from '../echo-text.js';
+import { ECHO_INPUT_MAX_CHARS } from '../limits.js';
+
+/** A word as typed, unquoted (a flag), cut short with its length when it is long. */
+const cut = (typed: string): string =>
+  typed.length <= ECHO_INPUT_MAX_CHARS
+    ? typed
+    : `${typed.slice(0, ECHO_INPUT_MAX_CHARS)}… (${typed.length} characters)`;
 
 export type Parsed =
   /** A command to run (the TUI when its path is ""). */
@@ -139,7 +147,7 @@ function tooManyArguments(spec: CommandSpec, args: string[]): CmError {
 function booleanValue(typed: string, inline: string | undefined, negated: boolean): boolean {
   if (inline === undefined) return !negated;
   if (inline === 'true' || inline === 'false') return (inline === 'true') !== negated;
-  throw new CmError('usage', `${typed} takes no value (or =true / =false), not ${JSON.stringify(inline)}.`);
+  throw new CmError('usage', `${typed} takes no value (or =true / =false), not ${echoed(inline)}.`);
 }
 
 /** How a command is named in messages: "log", "memory promote", "common-memory" for the TUI. */
@@ -154,21 +162,21 @@ export const flagsOf = (spec: CommandSpec): string[] =>
 
 function unknownFlag(typed: string, spec: CommandSpec): CmError {
   const compared = /^-[^-]/.test(typed) ? `-${typed}` : typed;
-  return new CmError('usage', `Unknown flag ${typed}.${didYouMean(compared, flagsOf(spec))}${helpHint(spec)}`);
+  return new CmError('usage', `Unknown flag ${cut(typed)}.${didYouMean(compared, flagsOf(spec))}${helpHint(spec)}`);
 }
 
 function notTaken(typed: string, spec: CommandSpec): CmError {
   const takes = Object.keys(spec.flags).map((name) => `--${kebab(name)}`);
   return new CmError(
     'usage',
-    `\`${commandName(spec)}\` does not take ${typed}; nothing was done.${didYouMean(typed, takes)}${helpHint(spec)}`,
+    `\`${commandName(spec)}\` does not take ${cut(typed)}; nothing was done.${didYouMean(typed, takes)}${helpHint(spec)}`,
   );
 }
 
 function unknownCommand(word: string): CmError {
   return new CmError(
     'usage',
-    `Unknown command "${word}".${didYouMean(word, TOP_WORDS)} Run common-memory --help for the list.`,
+    `Unknown command ${echoed(word)}.${didYouMean(word, TOP_WORDS)} Run common-memory --help for the list.`,
   );
 }
 
@@ -179,7 +187,7 @@ function unknownSubcommand(group: string, word: string | undefined): CmError {
     'usage',
     word === undefined
       ? `${group} needs a command: ${known} (see common-memory ${group} --help).`
-      : `Unknown ${group} command "${word}".${didYouMean(word, subs)} Use ${known}.`,
+      : `Unknown ${group} command ${echoed(word)}.${didYouMean(word, subs)} Use ${known}.`,
   );
 }
 

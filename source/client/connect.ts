@@ -4,7 +4,7 @@
 // that takes no lease.
 import { existsSync, readFileSync } from 'node:fs';
 import { CmError } from '../errors.js';
-import { storeFiles } from '../home.js';
+import { homeReadProblem, storeFiles } from '../home.js';
 import type { Host, HostInfoFile } from '../host/host.js';
 import { processStartTime } from '../host/lease.js';
 import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
@@ -173,7 +173,7 @@ const startHost = async (home: string, drain = false): Promise<Host> =>
 
 async function readOnlyConnection(home: string): Promise<Connection> {
   // A read never creates a store: a home without one is "not found", and stays as it was.
-  if (!existsSync(storeFiles(home).core)) throw noStore(home);
+  if (!existsSync(storeFiles(home).core)) throw homeReadProblem(home) ?? noStore(home);
   // Loaded here, not with this module: the TUI asks findRunningHost before its first frame, which
   // needs no store reads.
   const { isCurrentStore, openReadOnly } = await import('./read-only-application.js');

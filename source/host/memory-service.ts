@@ -22,7 +22,7 @@ import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-s
 import { publicScope, resolveScope } from '../effects/repository.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
-import { holderName } from '../pipeline/extraction-pipeline.js';
+import { checkRunOptions, holderName } from '../pipeline/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
 import type { FlushExtraction } from '../api/capture.js';
 import { ExtractRuns } from './extract-runs.js';
@@ -56,6 +56,7 @@ import { loadRunnerProfiles } from '../effects/runner-profiles.js';
 import { collectUsage, memorySuggestionsAt } from '../pipeline/usage-access.js';
 import type { MemorySuggestionsRequest } from '../api/memory-usage.js';
 import type { WriterClient } from '../workers/writer-client.js';
+import { withStepAfterVoid } from '../memory/plan-voided.js';
 
 /** A host folds given snapshots and agents' reads into the counts at most this often when asked for status. */
 const USAGE_COLLECT_EVERY_MS = 5_000;
@@ -253,6 +254,9 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   /** Starts an extraction run a client follows by its id (memoryExtractRun); answers at once. */
   async memoryExtractStart(request: MemoryExtractRequest): Promise<MemoryExtractRun> {
+    // What the run would refuse at once is refused here, before a run id is given out for it.
+    checkRunOptions(request);
+    this.refuseUnknownRunner(request.runner);
     const runners = await this.runnersThread();
     return this.followed.start(request, (withId) => runners.extract(withId));
   }
@@ -405,20 +409,26 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   async memoryConsolidate(request: MemoryConsolidateRequest): Promise<MemoryConsolidateResult> {
     this.watchRoots(request.cwd);
     // A runner that is not a profile is refused before a task is made for it (and others made stale).
-    const named = request.runner;
-    if (named !== undefined && named !== 'builtin' && !loadRunnerProfiles(this.home).some((p) => p.name === named))
-      throw new CmError(
-        'usage',
-        `No runner named ${JSON.stringify(named)}; available: builtin${loadRunnerProfiles(this.home)
-          .map((p) => `, ${p.name}`)
-          .join('')} (profiles are in runners.json in the data home).`,
-      );
+    this.refuseUnknownRunner(request.runner);
     await this.writer.call('memoryOpen', {});
     const made = await this.track(this.files().consolidate(request));
     // An external runner's task, planned there, is run by the runners thread (the authorised-bytes gate).
     const { runner, approvePlan, approveManifest } = request;
     if (runner === undefined || runner === 'builtin' || request.preview || made.outcome !== 'pending') return made;
     return (await this.runnersThread()).consolidate({ made, runner, approvePlan, approveManifest });
+  }
+
+  /** A runner that is neither builtin nor a profile of runners.json: a usage error naming those there are. */
+  private refuseUnknownRunner(named: string | undefined): void {
+    if (named === undefined || named === 'builtin') return;
+    const profiles = loadRunnerProfiles(this.home);
+    if (profiles.some((p) => p.name === named)) return;
+    throw new CmError(
+      'usage',
+      `No runner named ${JSON.stringify(named)}; available: builtin${profiles
+        .map((p) => `, ${p.name}`)
+        .join('')} (profiles are in runners.json in the data home).`,
+    );
   }
 
   async memoryPatch(request: { taskId: string }) {
@@ -434,7 +444,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     if (voided !== null)
       throw new CmError(
         'operation_conflict',
-        `Plan ${view.planId} is voided and nothing was approved: ${voided}. Run memory prepare again.`,
+        `${withStepAfterVoid(`Plan ${view.planId} is voided and nothing was approved: ${voided}`, voided, '; ')}.`,
       );
     return view;
   }

@@ -287,5 +287,23 @@ function ioError(path: string, error: unknown): CmError {
   if (code === 'EACCES' || code === 'EPERM')
     return new CmError('permission_denied', `Cannot write ${path}: permission denied. Nothing was changed.`);
   if (code === 'ENOSPC') return new CmError('storage_failed', `The disk holding ${path} is full. Nothing was changed.`);
+  if (code === 'ENOTDIR')
+    return new CmError(
+      'store_unavailable',
+      `Cannot use ${path}: ${fileOnTheWay(path)} is a file, not a directory. Give the client's directory, or move the file. Nothing was changed.`,
+    );
   return new CmError('internal', `Cannot update ${path}: ${(error as Error).message}. Nothing was changed.`);
+}
+
+/** The file among `path`'s parents that a directory was expected to be (ENOTDIR), nearest the root. */
+function fileOnTheWay(path: string): string {
+  let found = dirname(path);
+  for (let at = dirname(path); dirname(at) !== at; at = dirname(at)) {
+    try {
+      if (!statSync(at).isDirectory()) found = at;
+    } catch {
+      // missing or below the file: look further up
+    }
+  }
+  return found;
 }

@@ -73,6 +73,21 @@ export type ExtractRequest = Omit<MemoryExtractRequest, 'cwd'> & {
 
 export type ExtractReport = MemoryExtractReport;
 
+/**
+ * What a run refuses before it reads anything — a task limit out of range, a date that is not one, a
+ * window given whole that is empty, reversed or too long — checked by the run, and by a host before
+ * it gives the run an id (so nothing says a run started). Returns the run's task limit.
+ */
+export function checkRunOptions(request: Pick<MemoryExtractRequest, 'limit' | 'since' | 'until'>): number {
+  const limit = request.limit ?? RUN_TASKS_MAX;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX)
+    throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
+  const sinceMs = request.since === undefined ? undefined : parseUtc(request.since, '--since');
+  const untilMs = request.until === undefined ? undefined : parseUtc(request.until, '--until');
+  if (sinceMs !== undefined && untilMs !== undefined) checkWindow(sinceMs, untilMs);
+  return limit;
+}
+
 export type Progress = (event: {
   phase: 'plan' | 'extract' | 'adjudicate' | 'done';
   done: number;
@@ -113,9 +128,7 @@ export class ExtractionPipeline {
   ): Promise<ExtractReport> {
     const runner = this.runnerOf(request.runner);
     if (isExternal(runner)) await this.conformance(runner, false);
-    const limit = request.limit ?? RUN_TASKS_MAX;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX)
-      throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
+    const limit = checkRunOptions(request);
     const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
     const resolve = scopeResolver();
     const callerScope = request.cwd === null ? null : resolve(request.cwd);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
-import { resolveHome } from '../home.js';
+import { ensureHome, resolveHome } from '../home.js';
 import { BIN_PATH } from '../hosts/hook-config.js';
 import {
   isOurs,
@@ -304,9 +304,10 @@ export function installService(home: string, env: ServiceEnvironment, dryRun: bo
       commands: plan.installCommands.map((command) => ({ command: commandText(command), code: null, output: '' })),
       dryRun,
     };
+  // The data home first (its service.log): bounded, and one that cannot be made writes no unit.
+  ensureHome(home);
   if (!unchanged) {
     mkdirSync(dirname(plan.path), { recursive: true });
-    mkdirSync(home, { recursive: true });
     const temporary = `${plan.path}.${process.pid}.tmp`;
     writeFileSync(temporary, plan.text, { mode: 0o644 });
     renameSync(temporary, plan.path);

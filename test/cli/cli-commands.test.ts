@@ -105,9 +105,40 @@ describe('the command table', { timeout: 600_000 }, () => {
     assert.match(typo.stderr, /Unknown flag --scpoe\. Did you mean --scope\?/);
     const other = await runCliInProcess(['sessions', '--limt', '3']);
     assert.match(other.stderr, /Did you mean --limit\?/, "did-you-mean among the command's own flags");
+    // What was typed is quoted back cut short with its length, never whole (a paste by mistake).
+    const pasted = 'q'.repeat(3000);
+    for (const args of [[pasted], ['memory', pasted], ['log', `--${pasted}`], ['log', `-${pasted}`]]) {
+      const long = await runCliInProcess(args);
+      assert.equal(long.code, 2);
+      assert.ok(long.stderr.length < 400, `${args[0]!.slice(0, 10)}: ${long.stderr.length} characters`);
+      assert.match(long.stderr, /… \(300\d characters\)/);
+    }
     const extra = await runCliInProcess(['doctor', 'now']);
     assert.equal(extra.code, 2);
     assert.match(extra.stderr, /`doctor` takes no arguments \("now" is one\)/);
+  });
+
+  it('--json gives JSON on stderr for every refusal: the TUI without a terminal, and --json=true', async () => {
+    const tui = await runCliInProcess(['--json']);
+    assert.equal(tui.code, 2);
+    assert.equal(tui.stdout, '');
+    const refused = JSON.parse(tui.stderr) as { error: { code: string; message: string } };
+    assert.equal(refused.error.code, 'usage');
+    assert.match(refused.error.message, /needs a terminal.*common-memory --help/);
+    for (const args of [
+      ['--json=true', 'frobnicate'],
+      ['frobnicate', '--json=true'],
+    ]) {
+      const result = await runCliInProcess(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.equal(JSON.parse(result.stderr).error.code, 'usage', `${args.join(' ')}: ${result.stderr}`);
+    }
+    const version = await runCliInProcess(['status', '--version', '--json']);
+    assert.equal(version.code, 0);
+    assert.match((JSON.parse(version.stdout) as { version: string }).version, /^\d+\.\d+\.\d+/);
+    assert.match((await runCliInProcess(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/, 'text without --json');
+    const off = await runCliInProcess(['frobnicate', '--json=false']);
+    assert.match(off.stderr, /^common-memory: Unknown command/, '--json=false is text');
   });
 
   it('<command> --help prints that command: usage, summary, its flags; no line wider than 80', async () => {

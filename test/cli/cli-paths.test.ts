@@ -1,10 +1,12 @@
 // Data homes and config dirs that cannot be made, through the shipped bin: each fails at once with
 // exit 7 and one line that names the path and why, never a loop of failed mkdir calls.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli, tempHome } from '../support/cli.js';
+import { BIN, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 /** A path whose parent exists but which cannot be created: mkdir answers ENOENT below /proc. */
 const UNCREATABLE = '/proc/common-memory-test/home';
@@ -57,5 +59,63 @@ describe('paths that cannot be created', { timeout: 120_000 }, () => {
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
     }
     assert.equal(existsSync(home), false);
+  });
+  it('install and uninstall with a config dir that is a file: exit 7 naming it, never an internal error', async () => {
+    const home = tempHome('install-file');
+    const file = join(dirname(home), 'a-file');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, 'not a directory');
+    for (const [action, client, flag] of [
+      ['install', 'claude', '--claude-dir'],
+      ['install', 'codex', '--codex-home'],
+      ['install', 'pi', '--pi-dir'],
+      ['uninstall', 'claude', '--claude-dir'],
+      ['install', 'claude', '--dry-run'],
+    ] as const) {
+      const args = flag === '--dry-run' ? [action, client, '--claude-dir', file, flag] : [action, client, flag, file];
+      const result = await runCliInProcess([...args, '--home', home, '--json']);
+      assert.equal(result.code, 7, `${args.join(' ')}: ${result.stderr}`);
+      const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string } };
+      assert.equal(error.code, 'store_unavailable', args.join(' '));
+      assert.match(error.message, /a-file is a file, not a directory.*Nothing was changed/, args.join(' '));
+      assert.doesNotMatch(error.message, /ENOTDIR/);
+    }
+    assert.equal(readFileSync(file, 'utf8'), 'not a directory');
+  });
+  it('run from a directory that was removed: exit 2 saying so, never "uv_cwd" or "the writer failed to start"', () => {
+    const home = tempHome('gone-cwd');
+    const gone = join(dirname(home), 'gone');
+    mkdirSync(gone);
+    for (const args of [
+      ['memory', 'status'],
+      ['note', 'hello'],
+      ['get', 'x', '--json'],
+    ]) {
+      // The shell enters the directory and removes it; the command then starts in it.
+      const run = spawnSync(
+        'sh',
+        [
+          '-c',
+          'cd "$1" && rmdir "$1" && shift && exec "$@"',
+          'sh',
+          gone,
+          process.execPath,
+          BIN,
+          ...args,
+          '--home',
+          home,
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
+      mkdirSync(gone);
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /The current directory no longer exists.*cd to one that does/, args.join(' '));
+      assert.doesNotMatch(run.stderr, /uv_cwd|writer failed/);
+      if (args.includes('--json')) assert.equal(JSON.parse(run.stderr).error.code, 'usage');
+    }
+    assert.equal(existsSync(home), false, 'nothing was created');
   });
 });

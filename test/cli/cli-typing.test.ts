@@ -3,6 +3,7 @@
 // the slow pipe go through the bin; what is parsed, read, refused before anything is written, or
 // asked of a running host calls the CLI in-process (support/cli-in-process.ts).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -125,6 +126,11 @@ describe('what a person types', { timeout: 120_000 }, () => {
     ]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /does not exist/);
+    // A name that is not one is quoted back cut short with its length, never whole.
+    const long = await runCliInProcess(['agent', 'create', 'x'.repeat(5000), '--home', home]);
+    assert.equal(long.code, 2);
+    assert.match(long.stderr, /Agent name "x+"… \(5000 characters\) is not valid/);
+    assert.ok(long.stderr.length < 300, `${long.stderr.length} characters`);
     const empty = join(dirname(home), 'empty-pi');
     mkdirSync(empty);
     const none = await runCliInProcess(['agent', 'create', 'a', '--pi-config', empty, '--home', home]);
@@ -167,6 +173,22 @@ describe('what a person types', { timeout: 120_000 }, () => {
     assert.equal(beyond.code, 2);
     assert.doesNotMatch(beyond.stderr, /other stream|another store/);
     assert.match(beyond.stderr, /position 9 is beyond its head\. Start from a position from 0 to 1/);
+  });
+
+  it('a cursor file that is a FIFO or a directory is refused at once (exit 2), nothing printed', async () => {
+    const home = tempHome('cursor-kind');
+    assert.equal((await runCli(['note', 'one', '--home', home])).code, 0);
+    const fifo = join(dirname(home), 'cursor.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Through the bin with a deadline: opened as a file, a FIFO with no writer blocks the process for good.
+    const piped = await runCli(['log', '--cursor-file', fifo, '--home', home], { timeoutMs: 10_000 });
+    assert.equal(piped.code, 2, piped.stderr);
+    assert.equal(piped.stdout, '');
+    assert.match(piped.stderr, /cursor\.fifo is not a regular file; give --cursor-file a file\. Nothing was read/);
+    const directory = await runCliInProcess(['log', '--cursor-file', dirname(home), '--home', home, '--json']);
+    assert.equal(directory.code, 2, directory.stderr);
+    assert.match(JSON.parse(directory.stderr).error.message, /is not a regular file/);
+    assert.doesNotMatch(directory.stderr, /EISDIR/);
   });
 
   it('an operation\'s state reads once: "rejected", never "rejected (rejected)"', () => {

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
 import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
@@ -136,5 +137,23 @@ describe('common-memory mcp', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a proposal cites no user turn by design: doctor finds the store consistent (exit 0)', async () => {
+    const { home, repo } = await syncedRepo('mcp-doctor');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const proposed = await client.call('memory_propose', {
+        title: 'Release notes',
+        content: 'Release notes are written in docs/releases, one file per version.',
+        type: 'work_fact',
+      });
+      assert.equal(proposed.structuredContent.status, 'draft', JSON.stringify(proposed.structuredContent));
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+    const doctor = await runCliInProcess(['doctor', '--home', home, '--json']);
+    assert.equal(doctor.code, 0, doctor.stdout);
+    assert.deepEqual(JSON.parse(doctor.stdout).violations, []);
   });
 });

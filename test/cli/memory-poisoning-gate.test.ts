@@ -5,8 +5,8 @@
 // real SessionStart hook gives once the candidate is promoted; and an approved entry that forges
 // the end of the notes frame (written by hand and committed) never closes the frame the hook gives.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { lintPoisoning } from '../../source/memory/poison-lint.js';
 import { syncedRepo } from '../support/approved-repo.js';
@@ -255,6 +255,47 @@ describe('memory poisoning at the gate', () => {
     });
     assert.equal(plain.code, 0, plain.stdout);
     assert.match(plain.stdout, /no secrets or poisoning found/);
+  });
+
+  it('memory lint refuses a file or stdin over 2 MiB (exit 10) before linting: one 6 Mi-character run is no stack overflow', async () => {
+    const home = tempHome('poison-lint-size');
+    const started = Date.now();
+    const over = await runCli(['memory', 'lint', '-', '--home', home, '--json'], {
+      input: Buffer.alloc(2 * 1024 * 1024 + 1, 'a'),
+    });
+    assert.equal(over.code, 10, over.stderr);
+    assert.match(
+      json(over.stderr).error.message,
+      /stdin is over the 2097152-byte limit of memory lint; nothing was linted/,
+    );
+    assert.ok(Date.now() - started < 15_000, 'refused, not linted');
+    // One token run this long overflowed the lint's regular expressions (exit 1, "Maximum call stack size exceeded").
+    const file = join(dirname(home), 'one-run.txt');
+    writeFileSync(file, 'a'.repeat(6 * 1024 * 1024));
+    const big = await runCli(['memory', 'lint', file, '--home', home, '--json']);
+    assert.equal(big.code, 10, big.stderr);
+    assert.match(
+      json(big.stderr).error.message,
+      /one-run\.txt is 6291456 bytes, over the 2097152-byte limit of memory lint/,
+    );
+    const fits = await runCli(['memory', 'lint', '-', '--home', home], { input: Buffer.alloc(2 * 1024 * 1024, 'a') });
+    assert.equal(fits.code, 0, fits.stderr);
+  });
+
+  it('memory lint with nothing to read at a terminal says what it takes instead of waiting in silence (exit 2)', async () => {
+    const tty = Object.getOwnPropertyDescriptor(process.stdin, 'isTTY');
+    Object.defineProperty(process.stdin, 'isTTY', { value: true, configurable: true });
+    try {
+      const run = await runCliInProcess(['memory', 'lint', '--home', tempHome('poison-lint-tty')]);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(
+        run.stderr,
+        /Give the files to lint .*memory lint <path>.*or pipe text to common-memory memory lint -/,
+      );
+    } finally {
+      if (tty) Object.defineProperty(process.stdin, 'isTTY', tty);
+      else delete (process.stdin as { isTTY?: boolean }).isTTY;
+    }
   });
 
   it('a poisoned text typed in a session becomes a quarantined candidate at extraction', async () => {

@@ -263,7 +263,42 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.equal(json(finished.stdout).status, 'applied');
 
     // A promoted candidate cannot be discarded, nor prepared again.
-    await refused(5, /promoted; only draft and quarantined/, 'memory', 'discard', cand.candidateId);
+    const entryId = plan.files[0].entryId as string;
+    const discard = await refused(5, /promoted; only draft and quarantined/, 'memory', 'discard', cand.candidateId);
+    // Its entry is retired or revised through a plan like any change, never by deleting the file by hand.
+    assert.ok(discard.includes(`memory retire ${entryId}`) && discard.includes(`memory revise ${entryId}`), discard);
+    assert.doesNotMatch(discard, /delete or edit it/);
     await refused(5, /is promoted; only draft candidates/, 'memory', 'prepare', cand.candidateId);
+  });
+
+  it('a second plan of a candidate another plan promoted says nothing is left to prepare, never "prepare again"', async () => {
+    const home = tempHome('promote-twice');
+    const repo = gitRepo(home, 'repo');
+    const [cand] = await candidatesIn(home, repo, ['Always use named exports in TypeScript modules.']);
+    assert.ok(cand, 'a draft candidate');
+    const first = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    const second = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    assert.notEqual(first.planId, second.planId);
+    assert.equal((await cli(home, repo, 'memory', 'approve', first.planId, '--digest', first.planDigest)).code, 0);
+    const promoted = await runCli(['memory', 'promote', first.planId, '--home', home], { cwd: repo });
+    assert.equal(promoted.code, 0, promoted.stderr);
+    assert.match(promoted.stdout, /^approved memory: generation \d+, coverage complete, 1 entry$/m);
+    const synced = await runCli(['memory', 'sync', '--home', home], { cwd: repo });
+    assert.match(synced.stdout, /^approved memory: generation \d+, coverage complete, 1 entry \(project: /m);
+
+    const approve = await cli(home, repo, 'memory', 'approve', second.planId, '--digest', second.planDigest);
+    assert.equal(approve.code, 5, approve.stderr);
+    const refused = json(approve.stderr).error.message as string;
+    assert.match(refused, /is promoted now.*nothing is left to prepare/);
+    assert.doesNotMatch(refused, /prepare again/i);
+    const promote = await cli(home, repo, 'memory', 'promote', second.planId);
+    assert.equal(promote.code, 5, promote.stderr);
+    assert.match(json(promote.stderr).error.message, /was voided \(.*is promoted now.*nothing is left to prepare\)/);
+    assert.doesNotMatch(promote.stderr, /prepare again/i);
+    const text = await runCli(['memory', 'approve', first.planId, '--digest', first.planDigest, '--home', home], {
+      cwd: repo,
+    });
+    assert.equal(text.code, 5);
+    assert.match(text.stderr, /Plan plan-\S+ is already applied/);
   });
 });

@@ -90,7 +90,14 @@ describe('memory review across scopes', () => {
     assert.match(text.stdout, /\(project beta\)/);
     assert.match(text.stdout, /2 shown of 5 candidate\(s\) in any scope, newest first\./);
     assert.match(text.stdout, /Older ones: common-memory memory review --after \d+\.\S+/);
-    assert.match(text.stdout, /act on the scope they run in/);
+    // The next step, and where it acts: each candidate's own repository, from any directory (it
+    // said to run them in the repository shown, which they never needed).
+    assert.match(
+      text.stdout,
+      /^Promote one: common-memory memory prepare <candidate> \(the file it would write, to approve\); drop one: common-memory memory discard <candidate>\.$/m,
+    );
+    assert.match(text.stdout, /act on each candidate's own repository \(or the user scope\), from any directory/);
+    assert.doesNotMatch(text.stdout, /act on the scope they run in/);
     const userText = await review(outside, '--scope', 'user');
     assert.match(userText.stdout, /\(user scope\)/);
     assert.match(userText.stdout, /1 shown of 1 candidate\(s\) in the user scope/);

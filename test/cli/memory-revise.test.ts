@@ -13,6 +13,7 @@ import { after, describe, it } from 'node:test';
 import { shellQuote } from '../../source/shell-quote.js';
 import * as c from '../support/capture.js';
 import { git, gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
@@ -137,6 +138,11 @@ describe('memory revise', { timeout: 180_000 }, () => {
     assert.equal(run.code, 0, run.stderr);
     const revised = JSON.parse(run.stdout) as Revised;
     assert.equal(revised.changed, true);
+    // Review shows the lines the snapshot will give once promoted: under the entry's own id, which
+    // the revision keeps, never an id of the candidate's own.
+    const review = await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo });
+    const [queuedRevision] = (JSON.parse(review.stdout) as { candidates: Array<{ snapshot: string }> }).candidates;
+    assert.match(queuedRevision!.snapshot, /^- \[kept-rule\] \(project, priority \d+\) title: "Keep reviews short"/);
     const prepared = await cli(home, repo, ['memory', 'prepare', revised.candidateId!, '--json']);
     assert.equal(prepared.code, 0, prepared.stderr);
     const plan = JSON.parse(prepared.stdout) as { diff: string; files: Array<{ action: string; entryId: string }> };

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 const UUID = '00000000-0000-4000-8000-000000000000';
 
@@ -46,4 +48,28 @@ describe('reads on a home without a store', () => {
     for (const name of readdirSync(home))
       assert.equal(statSync(`${home}/${name}`).mode & 0o077, 0, `${name} is readable by others`);
   });
+
+  // A read on a home that is a file (or a FIFO) is not "no store yet": nothing could ever be
+  // recorded there. It says what the path is (exit 7, as a write there says) and touches nothing.
+  const fileReads: string[][] = [['log'], ['status'], ['sessions'], ['memory', 'review'], ['get', 'x'], ['doctor']];
+  for (const args of fileReads) {
+    it(`${args.join(' ')} on a home that is a file or a FIFO says so (exit 7) and leaves it as it was`, async () => {
+      const file = tempHome('file-home');
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, 'not a directory');
+      const result = await runCliInProcess([...args, '--home', file]);
+      assert.equal(result.code, 7, result.stderr);
+      assert.match(result.stderr, /The data home .*home is a file, not a directory/);
+      assert.doesNotMatch(result.stderr, /No store/);
+      const json = await runCliInProcess([...args, '--json', '--home', file]);
+      assert.equal(json.code, 7, json.stderr);
+      assert.equal(JSON.parse(json.stderr).error.code, 'store_unavailable');
+      assert.equal(readFileSync(file, 'utf8'), 'not a directory');
+      const fifo = `${file}-fifo`;
+      execFileSync('mkfifo', [fifo]);
+      const piped = await runCliInProcess([...args, '--home', fifo]);
+      assert.equal(piped.code, 7, piped.stderr);
+      assert.match(piped.stderr, /is a file, not a directory/);
+    });
+  }
 });

@@ -303,4 +303,22 @@ describe('common-memory service (a fake systemctl on PATH)', { timeout: 240_000 
     assert.match(installed.stderr, /systemctl could not be run .*no systemd user manager/);
     assert.match(installed.stderr, /service install again, or remove it with common-memory service uninstall/);
   });
+
+  it('a data home that cannot be made (below /proc, or a file) is exit 7 at once; no unit is written', async () => {
+    const box = sandbox();
+    const empty = join(box.root, 'empty');
+    mkdirSync(empty);
+    const env = { PATH: empty, HOME: box.userHome, XDG_CONFIG_HOME: box.configHome };
+    const file = join(box.root, 'a-file');
+    writeFileSync(file, 'not a directory');
+    for (const home of ['/proc/common-memory-test/home', file]) {
+      const started = Date.now();
+      // A recursive mkdir of a path below /proc loops for good: the deadline ends it.
+      const installed = await runCli(['service', 'install', '--home', home, '--json'], { env, timeoutMs: 10_000 });
+      assert.equal(installed.code, 7, `${home}: ${installed.stderr}`);
+      assert.equal(JSON.parse(installed.stderr).error.code, 'store_unavailable');
+      assert.ok(Date.now() - started < 10_000);
+      assert.equal(existsSync(join(box.configHome, 'systemd')), false, 'no unit file was written');
+    }
+  });
 });

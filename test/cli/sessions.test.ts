@@ -83,6 +83,13 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     assert.match(missing.stderr, /No captured session ffffffffffff/);
     const bad = await runCliInProcess(['sessions', '--client', 'vim', '--home', home]);
     assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--client is codex, claude or pi, not "vim"/);
+    // pi sessions are captured too (its extension): --help offers pi, and the filter takes it.
+    const pi = await runCliInProcess(['sessions', '--client', 'pi', '--json', '--home', home]);
+    assert.equal(pi.code, 0, pi.stderr);
+    assert.deepEqual((JSON.parse(pi.stdout) as SessionList).sessions, [], 'the claude session is not a pi one');
+    const claude = await runCliInProcess(['sessions', '--client', 'claude', '--json', '--home', home]);
+    assert.equal((JSON.parse(claude.stdout) as SessionList).sessions.length, 1);
   });
 
   it('wraps at word boundaries in columns; a long command stays whole', () => {

@@ -130,6 +130,24 @@ describe('memory commands', () => {
     assert.equal((await runCliInProcess(['memory', 'frobnicate', '--home', home])).code, 2);
   });
 
+  it('what a run would refuse at once is refused before it starts: no "run … started", one line, no run recorded', async () => {
+    const home = tempHome('memory-cli-refused');
+    const repo = gitRepo(home, 'repo');
+    for (const [args, said] of [
+      [['--limit', '9'], /--limit must be a whole number from 1 to 8/],
+      [['--since', '2026-02-01', '--until', '2026-01-01'], /window is empty or reversed/],
+      [['--runner', 'nope'], /No runner named "nope"; available: builtin/],
+    ] as const) {
+      const bad = await runCli(['memory', 'extract', '--home', home, ...args], { cwd: repo });
+      assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
+      assert.doesNotMatch(bad.stderr, /started/, args.join(' '));
+      assert.match(bad.stderr, said);
+      assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+    }
+    const s = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout);
+    assert.equal(s.lastRun, null, 'no run was made');
+  });
+
   it('a session of 250 turns sealed in one drain step is extracted completely by explicit windows, as the refusal says', async () => {
     const home = tempHome('memory-cli-long');
     const repo = gitRepo(home, 'repo');

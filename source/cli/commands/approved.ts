@@ -8,15 +8,11 @@ import { initMemoryRootIn } from '../../client/memory-files.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../api/memory-views.js';
 import type { Output } from '../output.js';
-import { preview } from '../output.js';
+import { entriesText, preview } from '../output.js';
 import { wholeNumber } from './memory.js';
 
 const scopesLine = (scopes: MemorySyncResult['scopes'] | MemorySearchResult['scopes']): string =>
-  scopes
-    .map(
-      (s) => `${s.scope}: generation ${s.generation}, ${s.coverage}, ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}`,
-    )
-    .join('; ');
+  scopes.map((s) => `${s.scope}: generation ${s.generation}, ${s.coverage}, ${entriesText(s.entries)}`).join('; ');
 
 export async function memorySync(home: string, dryRun: boolean, out: Output): Promise<number> {
   if (dryRun) return memorySyncPreview(home, out);
@@ -25,7 +21,7 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
     const result = await connection.app.memorySync({ cwd: process.cwd() });
     out.result({ ...result, dryRun: false }, () => {
       const lines = [
-        `approved memory: generation ${result.generation}, coverage ${result.coverage}, ${result.entries} entries (${scopesLine(result.scopes)})`,
+        `approved memory: generation ${result.generation}, coverage ${result.coverage}, ${entriesText(result.entries)} (${scopesLine(result.scopes)})`,
       ];
       for (const problem of result.problems) lines.push(`  ${problem.scope} ${problem.kind}: ${problem.message}`);
       if (result.coverage === 'partial')

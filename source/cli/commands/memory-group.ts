@@ -3,7 +3,6 @@
 // review are reads (read-only without a host); lint runs here and needs no store.
 import { REVIEW_PAGE_MAX } from '../../limits.js';
 import { parseReviewCursor } from '../../memory/review-cursor.js';
-import { readFileSync } from 'node:fs';
 import { readUserFile } from '../../ground/user-file.js';
 import { connect } from '../../client/connect.js';
 import { insideWorktree } from '../../client/worktree-here.js';
@@ -45,8 +44,13 @@ export interface MemoryFlags extends ExtractFlags {
   operations?: string | undefined;
 }
 
-/** A file `memory lint` reads whole: a memory entry is at most 64 KiB; this leaves room for any text a person lints. */
-const LINT_FILE_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * What `memory lint` reads whole, from a file or stdin: a memory entry is at most 64 KiB; this leaves
+ * room for any text a person lints. Bounded well below where the lint's regular expressions overflow
+ * their backtracking stack (one run of token characters over about 5 Mi characters), and it lints
+ * the most in about a second and a half.
+ */
+const LINT_FILE_MAX_BYTES = 2 * 1024 * 1024;
 
 export async function runMemory(home: string, args: string[], flags: MemoryFlags, out: Output): Promise<number> {
   const [sub, ...rest] = args;
@@ -345,24 +349,41 @@ function reviewText(r: MemoryReview): string {
   lines.push(`${r.candidates.length} shown of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
   if (r.nextAfter) lines.push(`Older ones: common-memory memory review${scopeFlag} --after ${r.nextAfter}`);
   else if (r.candidates.length < r.total) lines.push('That is the last page.');
-  // confirm, discard and prepare act on the scope of the directory they run in.
+  // The next step. Confirm, discard and prepare act on each candidate's own scope, from any directory.
+  if (r.candidates.length > 0)
+    lines.push(
+      'Promote one: common-memory memory prepare <candidate> (the file it would write, to approve); drop one: common-memory memory discard <candidate>.',
+    );
   if (r.candidates.some((c) => c.repositoryKey !== r.repositoryKey))
     lines.push(
-      'confirm, discard and prepare act on the scope they run in: run them in the repository shown (outside git for the user scope).',
+      "confirm, discard and prepare act on each candidate's own repository (or the user scope), from any directory.",
     );
   return lines.join('\n');
 }
 
-function readInput(path: string): string {
-  if (path === '-') return readFileSync(0, 'utf8');
-  return readUserFile(path, LINT_FILE_MAX_BYTES, 'memory lint');
+/** A path's text, or stdin's for "-": either bounded as a file is, refused before anything is linted. */
+async function readInput(path: string): Promise<string> {
+  if (path !== '-') return readUserFile(path, LINT_FILE_MAX_BYTES, 'memory lint');
+  return (await import('../stdin.js')).readStdinText(
+    'text',
+    LINT_FILE_MAX_BYTES,
+    `The text on stdin is over the ${LINT_FILE_MAX_BYTES}-byte limit of memory lint; nothing was linted. Lint it in smaller pieces.`,
+  );
 }
 
 async function lint(paths: string[], out: Output): Promise<number> {
+  // Nothing named and a terminal on stdin: a person who typed `memory lint` alone, not a pipe.
+  if (paths.length === 0 && process.stdin.isTTY)
+    throw new CmError(
+      'usage',
+      'Give the files to lint (common-memory memory lint <path>…), or pipe text to common-memory memory lint - (at a terminal, - reads what you type until Ctrl+D).',
+    );
   const inputs = paths.length === 0 ? ['-'] : paths;
   const { lintMemoryText } = await memoryLint();
+  const texts = new Map<string, string>();
+  for (const path of new Set(inputs)) texts.set(path, await readInput(path));
   const findings = inputs.flatMap((path) =>
-    lintMemoryText(readInput(path)).map((f) => ({
+    lintMemoryText(texts.get(path)!).map((f) => ({
       path,
       line: f.line,
       column: f.column,

@@ -6,8 +6,9 @@ import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { wholeMemoryId } from '../../client/local-memory.js';
-import type { Output } from '../output.js';
+import { entriesText, type Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
+import { withStepAfterVoid } from '../../memory/plan-voided.js';
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
@@ -227,7 +228,11 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
     if (result.status === 'voided')
       return retirement
         ? `plan ${result.planId} is voided: ${result.voidReason}; nothing was removed`
-        : `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written — run memory prepare again`;
+        : withStepAfterVoid(
+            `plan ${result.planId} is voided: ${result.voidReason}; nothing more was written`,
+            result.voidReason,
+            ' — ',
+          );
     const written = result.files.filter((f) => f.state === 'written' || f.state === 'removed').length;
     const removed = result.files.filter((f) => f.state === 'removed').length;
     const lines = [
@@ -242,7 +247,7 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
     ];
     if (result.sync)
       lines.push(
-        `approved memory: generation ${result.sync.generation}, coverage ${result.sync.coverage}, ${result.sync.entries} entries`,
+        `approved memory: generation ${result.sync.generation}, coverage ${result.sync.coverage}, ${entriesText(result.sync.entries)}`,
       );
     if (result.scope === 'project')
       lines.push('common-memory never commits: review the files and commit them with git');
@@ -273,7 +278,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
   if (plan.status === 'voided')
     throw new CmError(
       'operation_conflict',
-      `Plan ${planId} was voided (${plan.voidReason ?? 'no reason recorded'}); nothing was written — run memory prepare again.`,
+      `${withStepAfterVoid(`Plan ${planId} was voided (${plan.voidReason ?? 'no reason recorded'}); nothing was written`, plan.voidReason, ' — ')}.`,
     );
   const pending = plan.files.filter((f) => f.state === 'pending');
   const root = plan.scope === 'project' ? '.common-memory/memory' : '<home>/memory';

@@ -12,6 +12,7 @@ import { appendJournal } from './journal.js';
 import { insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
 import type { Tx } from '../transaction.js';
+import { echoed } from '../../echo-text.js';
 
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const TERMINAL_GENERATION: ReadonlySet<string> = new Set(['stopped', 'interrupted']);
@@ -107,7 +108,7 @@ export function createAgent(tx: Tx, input: CreateAgent): AgentView {
   if (!AGENT_NAME.test(input.name))
     throw new CmError(
       'invalid_input',
-      `Agent name ${JSON.stringify(input.name)} is not valid: 1–64 letters, digits, ".", "_" or "-".`,
+      `Agent name ${echoed(input.name)} is not valid: 1–64 letters, digits, ".", "_" or "-".`,
     );
   if (!OPERATION_ID.test(input.operationId))
     throw new CmError('invalid_input', `Operation ID ${JSON.stringify(input.operationId)} is not valid.`);

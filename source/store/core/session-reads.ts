@@ -18,7 +18,7 @@ import { maskedFirstLine, maskSecrets } from '../../memory/listing-mask.js';
 
 const SESSIONS_DEFAULT = 20;
 const FIRST_PROMPT_CHARS = 200;
-const CLIENTS = new Set(['codex', 'claude']);
+const CLIENTS = new Set(['codex', 'claude', 'pi']);
 
 export function listSessions(db: Db, request: SessionListRequest): SessionList {
   const limit = request.limit ?? SESSIONS_DEFAULT;
@@ -29,7 +29,7 @@ export function listSessions(db: Db, request: SessionListRequest): SessionList {
     );
   }
   if (request.client !== undefined && !CLIENTS.has(request.client))
-    throw new CmError('invalid_input', `--client is codex or claude, not ${JSON.stringify(request.client)}.`);
+    throw new CmError('invalid_input', `--client is codex, claude or pi, not ${JSON.stringify(request.client)}.`);
   const page = readSessions(db, sessionCursor(db, request.after), limit, request.client ?? null);
   return {
     sessions: page.sessions.map((session) => ({ ...session, firstPrompt: firstPrompt(db, session.sessionKey) })),

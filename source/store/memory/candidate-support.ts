@@ -1,7 +1,7 @@
 // What a promotion plan says of each candidate (pipeline/promotion.ts builds it): why a quarantined
 // one can never be prepared (its findings), the support its statements have, how many user turns
 // its evidence spans, and the approved entries it revises. Reads only, on the caller's connection.
-import type { Db } from '../database.js';
+import { type Db, prepared } from '../database.js';
 import type { CandidateFinding } from './extraction-submit.js';
 
 /** The lint findings recorded with a candidate ([] for none, or no such candidate). */
@@ -32,11 +32,31 @@ export function candidateSupport(db: Db, candidateId: string): CandidateSupport 
     .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
     .pluck()
     .get(candidateId) as number;
-  const rows = db
-    .prepare(
-      "SELECT substr(from_candidate_id, 10) AS entryId, task_id LIKE 'proposal:%' AS proposed FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
-    )
-    .all(candidateId) as Array<{ entryId: string; proposed: number }>;
-  const revises = rows.map((row) => row.entryId);
-  return { statements, turns, revises, proposedRevision: rows.find((row) => row.proposed === 1)?.entryId ?? null };
+  return {
+    statements,
+    turns,
+    revises: revisedEntries(db, candidateId),
+    proposedRevision: proposedRevision(db, candidateId),
+  };
+}
+
+/** The approved entries a candidate updates or merges into (a revision, an adjudication), oldest decision first. */
+export function revisedEntries(db: Db, candidateId: string): string[] {
+  return prepared(
+    db,
+    "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
+  )
+    .pluck()
+    .all(candidateId) as string[];
+}
+
+/** The entry a candidate was made to revise (`memory revise`, the TUI's e on an entry: a proposal's update), if any. */
+function proposedRevision(db: Db, candidateId: string): string | null {
+  const entryId = prepared(
+    db,
+    "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation = 'update' AND from_candidate_id LIKE 'approved:%' AND task_id LIKE 'proposal:%' ORDER BY recorded_at_ms LIMIT 1",
+  )
+    .pluck()
+    .get(candidateId) as string | undefined;
+  return entryId ?? null;
 }

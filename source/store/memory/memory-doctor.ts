@@ -1,5 +1,5 @@
-// Consistency self-check of memory-state (beside core.sqlite's): every candidate's evidence
-// resolves to a captured user turn, the dedup pool's FTS rows are exactly the pooled candidates,
+// Consistency self-check of memory-state (beside core.sqlite's): every extracted candidate's
+// evidence resolves to a captured user turn, the dedup pool's FTS rows are exactly the pooled candidates,
 // each task has at most one accepted submission and a submitted task has one, a claim has its
 // token and lease. A full scan over read-only connections, run on demand.
 import type { Db } from '../database.js';
@@ -15,7 +15,9 @@ function check(memory: Db, core: Db): Violation[] {
   const violations: Violation[] = [];
   const add = (check: string, detail: string) => violations.push({ check, detail });
 
-  // Every statement of a candidate cites at least one evidence reference, and each resolves in core.sqlite.
+  // Every statement of an extracted candidate cites at least one evidence reference, and each
+  // resolves in core.sqlite. A proposal (memory_propose, memory revise) cites no turn by design: its
+  // source is the conversation that proposed it, and its statement stays unverified until confirmed.
   const candidates = memory
     .prepare('SELECT candidate_id AS id, payload_json AS payload FROM candidates')
     .all() as Array<{ id: string; payload: string }>;
@@ -28,8 +30,11 @@ function check(memory: Db, core: Db): Violation[] {
   const agentTurn = core.prepare("SELECT 1 FROM timeline WHERE generation_id = ? AND message_id = ? AND role = 'user'");
   let unresolved = 0;
   for (const candidate of candidates) {
-    const statements =
-      (JSON.parse(candidate.payload) as { statements?: Array<{ statementId: string }> }).statements ?? [];
+    const payload = JSON.parse(candidate.payload) as {
+      statements?: Array<{ statementId: string }>;
+      origin?: { kind: string };
+    };
+    const statements = payload.origin?.kind === 'proposal' ? [] : (payload.statements ?? []);
     const rows = refs.all(candidate.id) as Array<{ statement: string; client: string; session: string; turn: string }>;
     for (const statement of statements) {
       if (!rows.some((row) => row.statement === statement.statementId))

@@ -11,6 +11,7 @@ import { type Db, prepared } from '../database.js';
 import type { Draft } from '../../memory/contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
 import { snapshotEntryFor } from '../../memory/candidate-entry.js';
+import { revisedEntries } from './candidate-support.js';
 import { recall, type Owner } from './recall.js';
 import { renderEntry } from '../../memory/snapshot.js';
 import { TASK_ATTEMPTS_MAX } from '../../limits.js';
@@ -315,7 +316,8 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
       const scope = row.repository_key === USER_SCOPE.repositoryKey ? 'user' : 'project';
       const content = masked?.content ?? payload.content;
       const title = (masked ? masked.title : payload.title) ?? null;
-      // What the model will read: the entry's lines as the snapshot frames them.
+      // What the model will read: the entry's lines as the snapshot frames them — under the id of the
+      // approved entry it revises, as prepare writes it, else its own.
       const snapshot = renderEntry(
         snapshotEntryFor(
           {
@@ -326,6 +328,7 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
             priority: payload.priority,
           },
           scope,
+          revisedEntries(db, row.candidate_id)[0] ?? null,
         ),
       );
       return {

@@ -17,6 +17,9 @@ import { ANALYZER_VERSION, memoryDigest } from '../../memory/contracts.js';
 import { type PlanConsolidation, storedPlanProblem } from '../../memory/promotion-plan.js';
 import { RECALL_ALGORITHM } from '../../memory/rrf.js';
 import { unpoolCandidate } from './recall-terms.js';
+import { NOTHING_TO_PREPARE, withStepAfterVoid } from '../../memory/plan-voided.js';
+import { revisedEntries } from './candidate-support.js';
+import { entryIdForCandidate } from '../../memory/candidate-entry.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const ownerSchema = z.object({ repositoryKey: hex64, worktreeKey: hex64 }).strict();
@@ -144,7 +147,7 @@ function discardCandidate(tx: Tx<'memory'>, input: z.infer<typeof discardInput>)
   if (row.status !== 'draft' && row.status !== 'quarantined') {
     throw new CmError(
       'operation_conflict',
-      `Candidate ${row.candidate_id} is ${row.status}; only draft and quarantined candidates can be discarded${row.status === 'promoted' ? ' (a promoted entry is a file: delete or edit it, then memory sync)' : ''}.`,
+      `Candidate ${row.candidate_id} is ${row.status}; only draft and quarantined candidates can be discarded${row.status === 'promoted' ? promotedEntrySteps(tx.db, row.candidate_id) : ''}.`,
     );
   }
   // Out of the dedup pool (a no-op for a candidate that never entered it).
@@ -155,6 +158,12 @@ function discardCandidate(tx: Tx<'memory'>, input: z.infer<typeof discardInput>)
   ).run(tx.nowMs, row.candidate_id);
   bumpCandidateGeneration(tx.db, input);
   return { candidateId: row.candidate_id, status: 'discarded' as const, revision: row.revision + 1, replayed: false };
+}
+
+/** What to do with a promoted candidate's entry instead: retire or revise it, through a plan like any change. */
+function promotedEntrySteps(db: Db, candidateId: string): string {
+  const entryId = revisedEntries(db, candidateId)[0] ?? entryIdForCandidate(candidateId);
+  return ` (it is the approved entry ${entryId} now: remove it with memory retire ${entryId}, or change it with memory revise ${entryId})`;
 }
 
 // ---- plans ----
@@ -178,10 +187,14 @@ function candidatesMoved(
   candidates: ReadonlyArray<{ candidateId: string; revision: number }>,
   assessmentDigest: string,
 ): string | null {
+  // A candidate that can no longer be promoted: with it alone there is nothing to prepare again.
+  const without = candidates.length === 1 ? NOTHING_TO_PREPARE : 'run memory prepare again with the other candidates';
   for (const { candidateId, revision } of candidates) {
     const row = readCandidate(db, candidateId);
-    if (!row) return `candidate ${candidateId} no longer exists`;
-    if (row.status !== 'draft') return `candidate ${candidateId} is ${row.status} now`;
+    if (!row) return `candidate ${candidateId} no longer exists; ${without}`;
+    if (row.status === 'promoted')
+      return `candidate ${candidateId} is promoted now (another plan wrote it); ${without}`;
+    if (row.status !== 'draft') return `candidate ${candidateId} is ${row.status} now; ${without}`;
     if (row.revision !== revision) return `candidate ${candidateId} changed (revision ${revision} → ${row.revision})`;
   }
   if (
@@ -543,7 +556,7 @@ function refuseByStatus(row: PlanRow, doing: 'approve' | 'promote'): never {
     case 'voided':
       throw new CmError(
         'operation_conflict',
-        `Plan ${id} was voided (${row.void_reason ?? 'no reason recorded'}); nothing was written — run memory prepare again.`,
+        `${withStepAfterVoid(`Plan ${id} was voided (${row.void_reason ?? 'no reason recorded'}); nothing was written`, row.void_reason, ' — ')}.`,
       );
     case 'applied':
       throw new CmError(
@@ -559,7 +572,7 @@ function refuseByStatus(row: PlanRow, doing: 'approve' | 'promote'): never {
       throw new CmError(
         'operation_conflict',
         doing === 'approve'
-          ? `Plan ${id} is already approved (${row.status}); run memory promote ${id}.`
+          ? `Plan ${id} is already approved${row.status === 'approved' ? '' : ` (${row.status})`}; run memory promote ${id}.`
           : `Plan ${id} is ${row.status}.`,
       );
   }
