@@ -134,13 +134,18 @@ export class ExtractionPipeline {
     const callerScope = request.cwd === null ? null : resolve(request.cwd);
     // A window the caller gave is checked as given; the default runs from the last run's end (at most
     // a year back), and right after a run it is the last millisecond: nothing new, never an error.
+    const last = request.since === undefined ? lastUntil(callerScope) : null;
+    // An --until the last run already passed leaves the default window one millisecond long: the
+    // person asked for an earlier stretch, which only --since can say.
+    if (request.until !== undefined && last !== null && last >= untilMs)
+      throw new CmError(
+        'usage',
+        `--until ${utcText(untilMs)} is not after the last run's end (${utcText(last)}), where the window starts by default: give --since too.`,
+      );
     const sinceMs =
       request.since !== undefined
         ? parseUtc(request.since, '--since')
-        : Math.min(
-            Math.max(lastUntil(callerScope) ?? Number.NEGATIVE_INFINITY, untilMs - WINDOW_MAX_DAYS * 86_400_000),
-            untilMs - 1,
-          );
+        : Math.min(Math.max(last ?? Number.NEGATIVE_INFINITY, untilMs - WINDOW_MAX_DAYS * 86_400_000), untilMs - 1);
     const window = checkWindow(sinceMs, untilMs);
     this.memoryStateUuid ??= (await this.writer.call('memoryOpen', {})).memoryStateUuid;
     const selection: Selection = {

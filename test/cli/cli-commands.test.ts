@@ -272,6 +272,25 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
     assert.notDeepEqual(tree(home), before, 'the read stored it');
   });
 
+  it('memory extract --until alone, before where the last run ended, is refused naming --since', async () => {
+    const home = tempHome('extract-until');
+    const repo = gitRepo(home, 'repo');
+    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
+    await c.flush(home);
+    const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
+    assert.equal((await cli('memory', 'extract')).code, 0);
+    // The default start is where the last run ended: after 2026-01-01 it would leave one millisecond.
+    const early = await cli('memory', 'extract', '--until', '2026-01-01');
+    assert.equal(early.code, 2, early.stderr);
+    const message = json(early.stderr).error.message as string;
+    assert.match(message, /--until 2026-01-01T00:00:00\.000Z is not after the last run's end/);
+    assert.match(message, /give --since too/);
+    // Given whole, the window is taken as given.
+    const given = await cli('memory', 'extract', '--since', '2025-12-01', '--until', '2026-01-01');
+    assert.equal(given.code, 0, given.stderr);
+    assert.equal(json(given.stdout).window.since, '2025-12-01T00:00:00.000Z');
+  });
+
   it('memory promote --dry-run names the files it would write and writes none', async () => {
     const home = tempHome('promote-dry');
     const repo = gitRepo(home, 'repo');
