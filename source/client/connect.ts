@@ -192,6 +192,13 @@ async function localConnection(home: string, drain: boolean): Promise<Connection
 }
 
 export function noStore(home: string): CmError {
+  // Hooks that failed before any store was made leave only their error file: installing them again is not the answer.
+  const hookErrors = storeFiles(home).hookErrors;
+  if (existsSync(hookErrors))
+    return new CmError(
+      'not_found',
+      `No store in ${home} yet, but hooks ran here and could not record their events: ${hookErrors} says why, one line each. Nothing was created.`,
+    );
   return new CmError(
     'not_found',
     `No store in ${home} yet: nothing was recorded there, and nothing was created. Install the hooks (common-memory install claude|codex), write a note or open the TUI; or choose another data home with --home.`,

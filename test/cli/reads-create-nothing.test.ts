@@ -36,6 +36,20 @@ describe('reads on a home without a store', () => {
     });
   }
 
+  it('status after hooks ran and could not record their events points at their errors, not at installing hooks', async () => {
+    const home = tempHome('no-store-hook-errors');
+    // A hook given what is not a hook payload: it records the error and creates no store.
+    const hook = await runCli(['hook', 'claude', '--home', home], { input: 'not a hook payload' });
+    assert.ok(existsSync(storeFiles(home).hookErrors), `the hook recorded no error: ${hook.stderr}`);
+    assert.equal(existsSync(storeFiles(home).core), false);
+    const result = await runCli(['status', '--home', home]);
+    assert.equal(result.code, 6, result.stderr);
+    assert.match(result.stderr, /No store in .* yet/);
+    assert.match(result.stderr, /hooks ran here and could not record their events/);
+    assert.ok(result.stderr.includes(storeFiles(home).hookErrors), result.stderr);
+    assert.doesNotMatch(result.stderr, /Install the hooks/);
+  });
+
   it('a note written without a host is the only row of a fresh journal; host.lease is 0600', async () => {
     const home = tempHome('local-lease');
     assert.equal((await runCli(['note', 'first', '--home', home])).code, 0);
