@@ -21,7 +21,7 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
     try {
       await press(view, '6');
       await waitForText(view, /Sessions · 1 captured/);
-      await waitForText(view, /› claude complete +1 turn/);
+      await waitForText(view, /› claude complete +\d{4}-\d\d-\d\d \d\d:\d\d {2}1 turn/);
       await waitForText(view, /"hello"/);
       await press(view, KEY.enter);
       // When it was typed (the transcript's own time), not when the drain sealed it.

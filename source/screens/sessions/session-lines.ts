@@ -1,7 +1,7 @@
 // A captured session as the lines the Sessions screen scrolls through: each turn's heading, what
 // the user said in full and wrapped, and the folded context (or its text, when shown).
-import { foldedText, turnHeading } from '../../session-text.js';
-import type { SessionView } from '../../api/capture.js';
+import { foldedText, turnCount, turnHeading } from '../../session-text.js';
+import type { SessionSummary, SessionView } from '../../api/capture.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { wrapText } from '../../text-wrap.js';
 
@@ -34,4 +34,12 @@ export function sessionLines(view: SessionView, columns: number, context: boolea
   if (view.turns.length === 0)
     lines.push({ text: 'No turn sealed yet: turns appear once they end and the inbox is drained.', tone: 'muted' });
   return lines;
+}
+
+/**
+ * A session's row in the list: client, state and when it started in fixed columns, then its turns
+ * (as long as they need: "12 turns (1 failed, 2 interrupted)") and its directory.
+ */
+export function sessionRow(session: SessionSummary, selected: boolean): string {
+  return `${selected ? '›' : ' '} ${session.client.padEnd(6)} ${session.state.padEnd(10)} ${session.startedAt.replace('T', ' ').slice(0, 16)}  ${turnCount(session).padEnd(8)}  ${session.cwd ?? ''}`;
 }

@@ -17,7 +17,7 @@ import { listWindow, moveSelection } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { useRequest } from '../widgets/use-request.js';
-import { sessionLines } from './session-lines.js';
+import { sessionLines, sessionRow } from './session-lines.js';
 
 /** Header, help line, the screen's title and its error line. */
 const CHROME = HEADER_LINES + 4;
@@ -143,12 +143,11 @@ export function Sessions() {
       ) : null}
       {sessions.slice(window.start, window.end).map((session, offset) => {
         const index = window.start + offset;
-        const mark = index === selected ? '›' : ' ';
         const origin = session.origin === 'imported' ? 'imported · ' : '';
         return (
           <Box key={session.sessionKey} flexDirection="column">
             <Text wrap="truncate-end" inverse={index === selected}>
-              {`${mark} ${session.client.padEnd(6)} ${session.state.padEnd(10)} ${turnCount(session).padEnd(12)} ${session.startedAt.replace('T', ' ').slice(0, 16)}  ${session.cwd ?? ''}`}
+              {sessionRow(session, index === selected)}
             </Text>
             <Text
               wrap="truncate-end"
