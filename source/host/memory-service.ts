@@ -258,6 +258,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     checkRunOptions(request);
     this.refuseUnknownRunner(request.runner);
     const runners = await this.runnersThread();
+    await runners.check(request);
     return this.followed.start(request, (withId) => runners.extract(withId));
   }
 

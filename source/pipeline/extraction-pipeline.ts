@@ -49,7 +49,7 @@ import { extractionTaskId, isTaskSubmitted, processedTurnRanges, type StoredTask
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
 import { selectTurns, type Selection } from '../store/core/turn-source.js';
-import { checkWindow, parseUtc, utcText, WINDOW_MAX_DAYS } from '../memory/window.js';
+import { checkWindow, parseUtc, utcText, type Window, WINDOW_MAX_DAYS } from '../memory/window.js';
 
 /** Extraction tasks one run works on (seed 004 §9); the rest stay pending for the next run. */
 export const RUN_TASKS_MAX = 8;
@@ -88,6 +88,25 @@ export function checkRunOptions(request: Pick<MemoryExtractRequest, 'limit' | 's
   return limit;
 }
 
+/**
+ * A run's window. One the caller gave is checked as given; the default runs from the last run's
+ * end (at most a year back), and right after a run it is the last millisecond: nothing new, never
+ * an error. An --until the last run already passed would leave that default one millisecond long:
+ * the person asked for an earlier stretch, which only --since can say.
+ */
+function runWindow(request: Pick<ExtractRequest, 'since' | 'until'>, lastUntil: () => number | null): Window {
+  const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
+  if (request.since !== undefined) return checkWindow(parseUtc(request.since, '--since'), untilMs);
+  const last = lastUntil();
+  if (request.until !== undefined && last !== null && last >= untilMs)
+    throw new CmError(
+      'usage',
+      `--until ${utcText(untilMs)} is not after the last run's end (${utcText(last)}), where the window starts by default: give --since too.`,
+    );
+  const floor = untilMs - WINDOW_MAX_DAYS * 86_400_000;
+  return checkWindow(Math.min(Math.max(last ?? Number.NEGATIVE_INFINITY, floor), untilMs - 1), untilMs);
+}
+
 export type Progress = (event: {
   phase: 'plan' | 'extract' | 'adjudicate' | 'done';
   done: number;
@@ -120,6 +139,19 @@ export class ExtractionPipeline {
     return runner;
   }
 
+  /**
+   * What a run would refuse before it plans anything — its runner, its options, its window — refused
+   * now: a host asks before it gives the run an id, so that nothing says a run started.
+   */
+  checkRun(
+    request: ExtractRequest,
+    lastUntil: (owner: { repositoryKey: string; worktreeKey: string } | null) => number | null,
+  ): void {
+    this.runnerOf(request.runner);
+    checkRunOptions(request);
+    runWindow(request, () => lastUntil(request.cwd === null ? null : scopeResolver()(request.cwd)));
+  }
+
   /** `lastUntil`: where the last finished run of a scope ended (the default start of the window). */
   async extract(
     request: ExtractRequest,
@@ -129,24 +161,9 @@ export class ExtractionPipeline {
     const runner = this.runnerOf(request.runner);
     if (isExternal(runner)) await this.conformance(runner, false);
     const limit = checkRunOptions(request);
-    const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
     const resolve = scopeResolver();
     const callerScope = request.cwd === null ? null : resolve(request.cwd);
-    // A window the caller gave is checked as given; the default runs from the last run's end (at most
-    // a year back), and right after a run it is the last millisecond: nothing new, never an error.
-    const last = request.since === undefined ? lastUntil(callerScope) : null;
-    // An --until the last run already passed leaves the default window one millisecond long: the
-    // person asked for an earlier stretch, which only --since can say.
-    if (request.until !== undefined && last !== null && last >= untilMs)
-      throw new CmError(
-        'usage',
-        `--until ${utcText(untilMs)} is not after the last run's end (${utcText(last)}), where the window starts by default: give --since too.`,
-      );
-    const sinceMs =
-      request.since !== undefined
-        ? parseUtc(request.since, '--since')
-        : Math.min(Math.max(last ?? Number.NEGATIVE_INFINITY, untilMs - WINDOW_MAX_DAYS * 86_400_000), untilMs - 1);
-    const window = checkWindow(sinceMs, untilMs);
+    const window = runWindow(request, () => lastUntil(callerScope));
     this.memoryStateUuid ??= (await this.writer.call('memoryOpen', {})).memoryStateUuid;
     const selection: Selection = {
       sinceMs: window.sinceMs,

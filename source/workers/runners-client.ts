@@ -58,6 +58,11 @@ export class RunnersClient {
     return this.replies.request({ type: 'extract', request });
   }
 
+  /** Refuses what the run would refuse at once (its runner, options, window); answered without waiting for a run in progress. */
+  check(request: ExtractRequest): Promise<void> {
+    return this.replies.request({ type: 'check', request });
+  }
+
   /** The automatic pass now, over every turn sealed by `sealedByMs` (flush): each run's report. */
   autoExtract(sealedByMs: number): Promise<ExtractReport[]> {
     return this.replies.request({ type: 'auto', sealedByMs });

@@ -18,6 +18,8 @@ import { WriterClient } from './writer-client.js';
 
 export type RunnersRequest =
   | { id: number; type: 'extract'; request: ExtractRequest }
+  /** What a run would refuse at once (its runner, options, window), asked before a host gives it an id. */
+  | { id: number; type: 'check'; request: ExtractRequest }
   /** An external runner's consolidation task, planned by the memory files thread. */
   | { id: number; type: 'consolidate'; request: RunConsolidationRequest }
   | { id: number; type: 'reverify'; runner: string }
@@ -75,14 +77,22 @@ function lastUntil(
 }
 
 port.on('message', (message: RunnersRequest) => {
-  serial<unknown>(() =>
-    message.type === 'reverify'
-      ? pipeline.reverify(message.runner)
-      : message.type === 'consolidate'
-        ? consolidateWithRunner(pipeline, writer, memoryStatePath, holder, message.request)
-        : message.type === 'auto'
-          ? autoPassNow(message.sealedByMs)
-          : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
+  // Read-only and quick: answered at once, not queued behind a run in progress.
+  const answer =
+    message.type === 'check'
+      ? Promise.resolve().then(() => pipeline.checkRun(message.request, (owner) => lastUntil(false, owner)))
+      : null;
+  (
+    answer ??
+    serial<unknown>(() =>
+      message.type === 'reverify'
+        ? pipeline.reverify(message.runner)
+        : message.type === 'consolidate'
+          ? consolidateWithRunner(pipeline, writer, memoryStatePath, holder, message.request)
+          : message.type === 'auto'
+            ? autoPassNow(message.sealedByMs)
+            : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
+    )
   ).then(
     (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
     (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),

@@ -146,6 +146,16 @@ describe('memory commands', () => {
     }
     const s = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout);
     assert.equal(s.lastRun, null, 'no run was made');
+    // After a run, --until alone before where it ended: refused before a second run starts.
+    assert.equal((await runCli(['memory', 'extract', '--home', home], { cwd: repo })).code, 0);
+    const ran = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout).lastRun;
+    const early = await runCli(['memory', 'extract', '--home', home, '--until', '2026-01-01'], { cwd: repo });
+    assert.equal(early.code, 2, early.stderr);
+    assert.doesNotMatch(early.stderr, /started/);
+    assert.match(early.stderr, /is not after the last run's end .*give --since too/);
+    assert.equal(early.stderr.trim().split('\n').length, 1, early.stderr);
+    const after = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout).lastRun;
+    assert.deepEqual(after, ran, 'no second run was made');
   });
 
   it('a session of 250 turns sealed in one drain step is extracted completely by explicit windows, as the refusal says', async () => {
