@@ -62,7 +62,7 @@ describe('Memory screen: Usage', { timeout: 120_000 }, () => {
       const joined = frame.replace(/\s*\n\s*/g, ' ');
       assert.match(
         frame,
-        /\nusefulness since \d{4}-\d\d-\d\d: 0 entries; given 0 times, read 0, re-taught 0\n/,
+        /\nusefulness since \d{4}-\d\d-\d\d: given 0 times, read 0, re-taught 0, over 0 entries\n/,
         'one line',
       );
       assert.match(

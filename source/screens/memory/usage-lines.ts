@@ -30,7 +30,8 @@ export function usageSummaryLines(usage: UsageSummaryView | undefined): string[]
     return [`usefulness: unavailable — ${usage.reason ?? 'unknown reason'}`];
   const t = usage.totals;
   const lines = [
-    `usefulness since ${day(usage.since) ?? 'now'}: ${t.entries} entries; given ${t.given} times, read ${t.read}, re-taught ${t.reteach}`,
+    // `entries` counts those given, read or re-taught at least once, not every approved entry.
+    `usefulness since ${day(usage.since) ?? 'now'}: given ${t.given} times, read ${t.read}, re-taught ${t.reteach}, over ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}`,
   ];
   for (const scope of ['project', 'user'] as const)
     for (const row of usage.topRetaught[scope])
