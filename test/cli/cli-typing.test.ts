@@ -98,6 +98,23 @@ describe('what a person types', { timeout: 120_000 }, () => {
     }
   });
 
+  it('timeline on a store with no agent messages says so in text; --json, --after and cursor files stay quiet', async () => {
+    const home = tempHome('empty-timeline');
+    assert.equal((await runCliInProcess(['note', 'hello', '--home', home])).code, 0);
+    const text = await runCliInProcess(['timeline', '--home', home]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^No timeline messages yet: .*agent/);
+    const json = JSON.parse((await runCliInProcess(['timeline', '--json', '--home', home])).stdout) as {
+      rows: unknown[];
+    };
+    assert.deepEqual(json.rows, []);
+    assert.equal((await runCliInProcess(['timeline', '--after', '0', '--home', home])).stdout, '');
+    const cursor = join(home, '..', 'timeline.cursor');
+    assert.equal((await runCliInProcess(['timeline', '--cursor-file', cursor, '--home', home])).stdout, '');
+    // The journal is never empty once a store exists (the host's start, the note): its rows, no notice.
+    assert.doesNotMatch((await runCliInProcess(['log', '--home', home])).stdout, /No journal rows/);
+  });
+
   it('an ambiguous prefix names its candidates', async () => {
     const home = tempHome('ambiguous');
     for (const id of ['same-1', 'same-2'])

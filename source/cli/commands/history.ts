@@ -136,6 +136,14 @@ export async function runHistory(options: HistoryOptions, out: Output): Promise<
       if (!options.follow && (explicitLimit || page.rows.length === 0)) {
         if (out.json)
           out.line(JSON.stringify({ ...page, rows: explicitLimit ? page.rows : collected, nextAfter: after }));
+        // Read from the start and nothing there: said, where a person reads it. Pages from a
+        // position (--after, a cursor file) stay quiet, as a script polling them expects.
+        else if (after === 0 && options.after === undefined && options.cursorFile === undefined)
+          out.line(
+            options.stream === 'timeline'
+              ? 'No timeline messages yet: it holds what driven agents are sent and answer (common-memory agent create <name>).'
+              : 'No journal rows yet.',
+          );
         return 0;
       }
       if (page.rows.length === 0) await sleep(FOLLOW_POLL_MS);
