@@ -137,6 +137,23 @@ describe('Memory screen: re-verify, edit through a candidate, retire', { timeout
     }
   });
 
+  test("v's notice is about the verification: a search after it does not keep it under its results", async () => {
+    const { host, view } = await staleEntries('tui-memory-verify-notice');
+    try {
+      await waitForText(view, /Stale entries: 1/);
+      await press(view, 'v');
+      await waitForText(view, /Verified 2 entries: 1 stale\./);
+      await press(view, '/');
+      await type(view, 'configuration loaded');
+      await press(view, KEY.enter);
+      const found = await waitForText(view, /"configuration loaded": \d+ found/);
+      assert.doesNotMatch(found, /Verified 2 entries/, 'the notice of the earlier verification is gone');
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
   test('a search that listed the entry is read again once it is retired: the entry leaves the list', async () => {
     const { host, view } = await staleEntries('tui-memory-retire-search');
     try {

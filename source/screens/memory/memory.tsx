@@ -106,6 +106,11 @@ export function Memory() {
   useEffect(() => {
     if (actions.verified > 0) dispatchEntries({ type: 'reread', closeEntry: false });
   }, [actions.verified]);
+  // A search the person starts ends what an entry action last said (a search read again after one does not).
+  const searchStarted = entries.search && !entries.search.again ? entries.search.id : null;
+  useEffect(() => {
+    if (searchStarted !== null) dispatchActions({ type: 'said', notice: null, error: null });
+  }, [searchStarted]);
   useEntryActionKeys(
     {
       entries,
