@@ -22,7 +22,7 @@ import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-s
 import { publicScope, resolveScope } from '../effects/repository.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
-import { checkRunOptions, holderName } from '../pipeline/extraction-pipeline.js';
+import { holderName } from '../pipeline/extraction-pipeline.js';
 import { storeFiles } from '../home.js';
 import type { FlushExtraction } from '../api/capture.js';
 import { ExtractRuns } from './extract-runs.js';
@@ -254,9 +254,7 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   /** Starts an extraction run a client follows by its id (memoryExtractRun); answers at once. */
   async memoryExtractStart(request: MemoryExtractRequest): Promise<MemoryExtractRun> {
-    // What the run would refuse at once is refused here, before a run id is given out for it.
-    checkRunOptions(request);
-    this.refuseUnknownRunner(request.runner);
+    // What the run would refuse at once (its runner, options, window) is refused before a run id is given out for it.
     const runners = await this.runnersThread();
     await runners.check(request);
     return this.followed.start(request, (withId) => runners.extract(withId));

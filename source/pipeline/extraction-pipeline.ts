@@ -75,10 +75,9 @@ export type ExtractReport = MemoryExtractReport;
 
 /**
  * What a run refuses before it reads anything — a task limit out of range, a date that is not one, a
- * window given whole that is empty, reversed or too long — checked by the run, and by a host before
- * it gives the run an id (so nothing says a run started). Returns the run's task limit.
+ * window given whole that is empty, reversed or too long. Returns the run's task limit.
  */
-export function checkRunOptions(request: Pick<MemoryExtractRequest, 'limit' | 'since' | 'until'>): number {
+function checkRunOptions(request: Pick<MemoryExtractRequest, 'limit' | 'since' | 'until'>): number {
   const limit = request.limit ?? RUN_TASKS_MAX;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX)
     throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);

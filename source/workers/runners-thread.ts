@@ -76,24 +76,23 @@ function lastUntil(
   }
 }
 
+/** A check is read-only and quick: answered at once, not queued behind a run in progress; the rest run one at a time. */
+function handle(message: RunnersRequest): Promise<unknown> {
+  if (message.type === 'check')
+    return Promise.resolve().then(() => pipeline.checkRun(message.request, (owner) => lastUntil(false, owner)));
+  return serial<unknown>(() =>
+    message.type === 'reverify'
+      ? pipeline.reverify(message.runner)
+      : message.type === 'consolidate'
+        ? consolidateWithRunner(pipeline, writer, memoryStatePath, holder, message.request)
+        : message.type === 'auto'
+          ? autoPassNow(message.sealedByMs)
+          : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
+  );
+}
+
 port.on('message', (message: RunnersRequest) => {
-  // Read-only and quick: answered at once, not queued behind a run in progress.
-  const answer =
-    message.type === 'check'
-      ? Promise.resolve().then(() => pipeline.checkRun(message.request, (owner) => lastUntil(false, owner)))
-      : null;
-  (
-    answer ??
-    serial<unknown>(() =>
-      message.type === 'reverify'
-        ? pipeline.reverify(message.runner)
-        : message.type === 'consolidate'
-          ? consolidateWithRunner(pipeline, writer, memoryStatePath, holder, message.request)
-          : message.type === 'auto'
-            ? autoPassNow(message.sealedByMs)
-            : pipeline.extract(message.request, (owner) => lastUntil(false, owner), progress),
-    )
-  ).then(
+  handle(message).then(
     (result) => port.postMessage({ id: message.id, ok: true, result } satisfies Reply),
     (error: unknown) => port.postMessage({ id: message.id, ok: false, error: errorOf(error) } satisfies Reply),
   );

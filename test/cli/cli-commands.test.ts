@@ -272,13 +272,19 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
     assert.notDeepEqual(tree(home), before, 'the read stored it');
   });
 
-  it('memory extract --until alone, before where the last run ended, is refused naming --since', async () => {
-    const home = tempHome('extract-until');
+  /** A repository whose one session said a rule, drained and extracted once; `cli` runs a command there with --json. */
+  async function extracted(name: string) {
+    const home = tempHome(name);
     const repo = gitRepo(home, 'repo');
     queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
     await c.flush(home);
     const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
     assert.equal((await cli('memory', 'extract')).code, 0);
+    return { home, repo, cli };
+  }
+
+  it('memory extract --until alone, before where the last run ended, is refused naming --since', async () => {
+    const { cli } = await extracted('extract-until');
     // The default start is where the last run ended: after 2026-01-01 it would leave one millisecond.
     const early = await cli('memory', 'extract', '--until', '2026-01-01');
     assert.equal(early.code, 2, early.stderr);
@@ -292,12 +298,7 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
   });
 
   it('memory promote --dry-run names the files it would write and writes none', async () => {
-    const home = tempHome('promote-dry');
-    const repo = gitRepo(home, 'repo');
-    queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
-    await c.flush(home);
-    const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
-    assert.equal((await cli('memory', 'extract')).code, 0);
+    const { home, repo, cli } = await extracted('promote-dry');
     const [candidate] = json((await cli('memory', 'review')).stdout).candidates;
     const plan = json((await cli('memory', 'prepare', candidate.candidateId)).stdout);
     const early = await cli('memory', 'promote', plan.planId, '--dry-run');

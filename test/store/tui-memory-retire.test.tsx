@@ -74,6 +74,14 @@ async function staleEntries(name: string) {
   return { repo, host, view };
 }
 
+/** Entries' search, typed and submitted: the frame once its answer is shown. */
+async function search(view: View, query: string): Promise<string> {
+  await press(view, '/');
+  await type(view, query);
+  await press(view, KEY.enter);
+  return waitForText(view, new RegExp(`"${query}": \\d+ found`));
+}
+
 describe('Memory screen: re-verify, edit through a candidate, retire', { timeout: 120_000 }, () => {
   test('v verifies and says the verdict; e makes a revising candidate; x retires through a plan approved with a', async () => {
     const { repo, host, view } = await staleEntries('tui-memory-retire');
@@ -143,10 +151,7 @@ describe('Memory screen: re-verify, edit through a candidate, retire', { timeout
       await waitForText(view, /Stale entries: 1/);
       await press(view, 'v');
       await waitForText(view, /Verified 2 entries: 1 stale\./);
-      await press(view, '/');
-      await type(view, 'configuration loaded');
-      await press(view, KEY.enter);
-      const found = await waitForText(view, /"configuration loaded": \d+ found/);
+      const found = await search(view, 'configuration loaded');
       assert.doesNotMatch(found, /Verified 2 entries/, 'the notice of the earlier verification is gone');
     } finally {
       await unmount(view);
@@ -158,10 +163,7 @@ describe('Memory screen: re-verify, edit through a candidate, retire', { timeout
     const { host, view } = await staleEntries('tui-memory-retire-search');
     try {
       await waitForText(view, /Stale entries: 1/);
-      await press(view, '/');
-      await type(view, 'configuration loaded');
-      await press(view, KEY.enter);
-      const found = await waitForText(view, /"configuration loaded": \d+ found/);
+      const found = await search(view, 'configuration loaded');
       assert.match(found, /› project Where configuration is loaded/);
       await press(view, 'x');
       await waitForText(view, /Plan plan-\w+ · not approved · read the diff/);

@@ -32,31 +32,27 @@ export function candidateSupport(db: Db, candidateId: string): CandidateSupport 
     .prepare('SELECT count(DISTINCT turn_key) FROM evidence_refs WHERE candidate_id = ?')
     .pluck()
     .get(candidateId) as number;
+  const rows = revisionRows(db, candidateId);
   return {
     statements,
     turns,
-    revises: revisedEntries(db, candidateId),
-    proposedRevision: proposedRevision(db, candidateId),
+    revises: rows.map((row) => row.entryId),
+    proposedRevision: rows.find((row) => row.proposed === 1)?.entryId ?? null,
   };
 }
 
 /** The approved entries a candidate updates or merges into (a revision, an adjudication), oldest decision first. */
 export function revisedEntries(db: Db, candidateId: string): string[] {
-  return prepared(
-    db,
-    "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
-  )
-    .pluck()
-    .all(candidateId) as string[];
+  return revisionRows(db, candidateId).map((row) => row.entryId);
 }
 
-/** The entry a candidate was made to revise (`memory revise`, the TUI's e on an entry: a proposal's update), if any. */
-function proposedRevision(db: Db, candidateId: string): string | null {
-  const entryId = prepared(
+/**
+ * Each approved entry a candidate updates or merges into, oldest decision first; `proposed`: the
+ * update a proposal recorded (`memory revise`, the TUI's e on an entry), the entry it was made to revise.
+ */
+function revisionRows(db: Db, candidateId: string): Array<{ entryId: string; proposed: number }> {
+  return prepared(
     db,
-    "SELECT substr(from_candidate_id, 10) FROM candidate_provenance WHERE candidate_id = ? AND relation = 'update' AND from_candidate_id LIKE 'approved:%' AND task_id LIKE 'proposal:%' ORDER BY recorded_at_ms LIMIT 1",
-  )
-    .pluck()
-    .get(candidateId) as string | undefined;
-  return entryId ?? null;
+    "SELECT substr(from_candidate_id, 10) AS entryId, relation = 'update' AND task_id LIKE 'proposal:%' AS proposed FROM candidate_provenance WHERE candidate_id = ? AND relation IN ('update', 'merge') AND from_candidate_id LIKE 'approved:%' ORDER BY recorded_at_ms",
+  ).all(candidateId) as Array<{ entryId: string; proposed: number }>;
 }
