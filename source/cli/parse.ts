@@ -15,14 +15,7 @@ import {
   TOP_WORDS,
 } from './commands.js';
 import { synopsis } from './help.js';
-import { echoed } from '../echo-text.js';
-import { ECHO_INPUT_MAX_CHARS } from '../limits.js';
-
-/** A word as typed, unquoted (a flag), cut short with its length when it is long. */
-const cut = (typed: string): string =>
-  typed.length <= ECHO_INPUT_MAX_CHARS
-    ? typed
-    : `${typed.slice(0, ECHO_INPUT_MAX_CHARS)}… (${typed.length} characters)`;
+import { echoed, echoedWord as cut } from '../echo-text.js';
 
 export type Parsed =
   /** A command to run (the TUI when its path is ""). */
