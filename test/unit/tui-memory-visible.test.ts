@@ -72,6 +72,18 @@ describe('the Memory screen shows hidden characters', () => {
     assert.match(text, /- \[m-0{20}\] \(project, priority 50\) title: "Bu⟨U\+E0041⟩ild"/);
   });
 
+  it('with a wrapped snapshot line continuing under its own text, not at the margin of the block', () => {
+    const lines = candidateLines(candidate, initialReviewState, 40).lines.map((line) => line.text);
+    const quote = lines.findIndex((line) => line.startsWith('    > Build with'));
+    assert.ok(quote >= 0, 'the quoted line starts under the entry line');
+    // The quote wraps: each continuation starts where the quote's text starts (after "> ").
+    const continuations = lines.slice(quote + 1).filter((line) => line.trim() !== '');
+    assert.ok(continuations.length > 0, 'the quote is wider than 40 columns');
+    for (const line of continuations) assert.match(line, /^ {6}\S/, `continuation "${line}"`);
+    const entry = lines.findIndex((line) => line.startsWith('  - [m-'));
+    for (const line of lines.slice(entry + 1, quote)) assert.match(line, /^ {4}\S/, `entry continuation "${line}"`);
+  });
+
   it("in a plan's diff", () => {
     const plan: MemoryPlanView = {
       planId: 'plan-1',

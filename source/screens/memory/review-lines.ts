@@ -136,7 +136,11 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
         : 'What the SessionStart snapshot will give once promoted:',
       'heading',
     );
-    for (const line of candidate.snapshot.split('\n')) add(line, 'muted', '  ');
+    // A wrapped entry or quote line continues under its own text, as a Markdown list would.
+    for (const line of candidate.snapshot.split('\n')) {
+      const marker = /^\s*(?:[->] )?/.exec(line)![0];
+      hanging(`  ${line}`, 'muted', ' '.repeat(marker.length + 2));
+    }
   }
   return { lines, starts };
 }
