@@ -249,6 +249,8 @@ export const sessionSearchResultSchema = z.strictObject({
       turnKey: z.string(),
       client: z.string(),
       recordedAt: z.string(),
+      /** When the user typed it: the client's own time of the message, else when it was recorded. */
+      typedAt: z.string(),
       snippet: z.string(),
     }),
   ),

@@ -176,7 +176,7 @@ function buildIndex(turns: readonly Turn[]) {
   const db = new Database(':memory:');
   migrate(db, coreSchema);
   const insert = db.prepare(
-    'INSERT INTO session_search (rowid, body, ref, client, session_key, turn_key, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO session_search (rowid, body, ref, client, session_key, turn_key, recorded_at_ms, typed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   db.transaction(() => {
     for (const [index, turn] of turns.entries())
@@ -187,6 +187,8 @@ function buildIndex(turns: readonly Turn[]) {
         'claude',
         turn.sessionKey,
         turn.turnKey,
+        Date.parse(turn.recordedAt),
+        // Each turn of the labelled conversation was typed when it was recorded.
         Date.parse(turn.recordedAt),
       );
   })();

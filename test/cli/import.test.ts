@@ -172,6 +172,29 @@ describe('import: what it would do, then once', () => {
     assert.equal(turnCount(home), 11, 'a second import creates nothing');
   });
 
+  it('search finds an imported turn by when it was typed, not when it was imported, and says that time', async () => {
+    const home = tempHome('imp-when');
+    const { dir } = claudeDir(home);
+    assert.equal(
+      (await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home, '--yes'], { env: OFF })).code,
+      0,
+    );
+    // 01-plain: the user typed "hello" at 2026-11-30T20:57:55.991Z (the transcript's own time).
+    const search = async (...flags: string[]) =>
+      JSON.parse((await runCliInProcess(['search', 'hello', '--home', home, '--json', ...flags])).stdout) as {
+        results: Array<{ typedAt: string; snippet: string }>;
+      };
+    const before = await search('--until', '2026-12-01');
+    assert.ok(
+      before.results.some((hit) => hit.typedAt === '2026-11-30T20:57:55.991Z' && hit.snippet === '[hello]'),
+      JSON.stringify(before),
+    );
+    const today = await search('--since', new Date(Date.now() - 3_600_000).toISOString());
+    assert.deepEqual(today.results, [], 'nothing imported was typed in the last hour');
+    const text = await runCliInProcess(['search', 'hello', '--until', '2026-12-01', '--home', home]);
+    assert.match(text.stdout, /^2026-11-30T20:57:55\.991Z {2}claude/m, 'the text output leads with when it was typed');
+  });
+
   it('the dry run looks at the store (read-only): after an import it says nothing new would be imported', async () => {
     const home = tempHome('imp');
     const { dir, project } = claudeDir(home);

@@ -92,6 +92,14 @@ describe('session search', () => {
       assert.equal(sessionSearch(db, { query: 'pnpm', client: 'claude' }).results.length, 0);
       assert.equal(sessionSearch(db, { query: 'pnpm', until: '2000-01-01' }).results.length, 0);
       assert.equal(sessionSearch(db, { query: 'pnpm', since: '2000-01-01' }).results.length, 1);
+      // Times are when the user typed it (the rollout's own time, days before this drain), not the seal.
+      const [hit] = sessionSearch(db, { query: 'pnpm' }).results;
+      const typedMs = Date.parse(hit!.typedAt);
+      assert.ok(typedMs < Date.parse(hit!.recordedAt) - 86_400_000, JSON.stringify(hit));
+      const typedDay = new Date(typedMs).toISOString().slice(0, 10);
+      const nextDay = new Date(typedMs + 86_400_000).toISOString().slice(0, 10);
+      assert.equal(sessionSearch(db, { query: 'pnpm', since: typedDay, until: nextDay }).results.length, 1);
+      assert.equal(sessionSearch(db, { query: 'pnpm', since: nextDay }).results.length, 0);
     } finally {
       db.close();
     }
@@ -118,6 +126,43 @@ describe('session search', () => {
         [session.turnKeys[0]],
       );
       assert.equal(db.prepare('SELECT count(*) FROM session_search').pluck().get(), PROMPTS.length);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('v9 gives every row of a v8 index the time it was typed, keeping its rowid (the order texts were indexed in)', async () => {
+    const home = tempHome('search-typed-at');
+    queueSession(home, null, PROMPTS);
+    await c.flush(home);
+    const db = openDatabase(storeFiles(home).core);
+    try {
+      commit(db, 'test', (tx) => agentRow(tx, 'user-1', 'user', 'Always run the linter before committing'));
+      const rows = () =>
+        db.prepare('SELECT rowid, ref, recorded_at_ms, typed_at_ms FROM session_search ORDER BY rowid').all() as Array<{
+          rowid: number;
+          ref: string;
+          recorded_at_ms: number;
+          typed_at_ms: number;
+        }>;
+      const now = rows();
+      // Back to v8: the index as v4 made it, holding the same rows under the same rowids.
+      db.exec(`
+        CREATE VIRTUAL TABLE v8_search USING fts5(body, ref UNINDEXED, client UNINDEXED, session_key UNINDEXED,
+          turn_key UNINDEXED, recorded_at_ms UNINDEXED, tokenize = 'porter unicode61');
+        INSERT INTO v8_search (rowid, body, ref, client, session_key, turn_key, recorded_at_ms)
+          SELECT rowid, body, ref, client, session_key, turn_key, recorded_at_ms FROM session_search;
+        DROP TABLE session_search;
+        ALTER TABLE v8_search RENAME TO session_search;
+      `);
+      db.pragma('user_version = 8');
+      migrate(db, coreSchema);
+      assert.deepEqual(rows(), now, 'the same rowids, seal instants and typed times as the writer gives');
+      const captured = now.filter((row) => row.ref.startsWith('m:'));
+      assert.equal(captured.length, PROMPTS.length);
+      for (const row of captured) assert.ok(row.typed_at_ms < row.recorded_at_ms - 86_400_000, 'typed days before');
+      const admitted = now.find((row) => row.ref.startsWith('t:'))!;
+      assert.equal(admitted.typed_at_ms, admitted.recorded_at_ms, "a driven agent's prompt: typed when admitted");
     } finally {
       db.close();
     }
@@ -171,6 +216,7 @@ describe('session search', () => {
       'sessionKey',
       'snippet',
       'turnKey',
+      'typedAt',
     ]);
     const injection = await runCliInProcess(['search', 'NEAR(a b)', 'OR', '"', '--home', home, '--json']);
     assert.equal(injection.code, 0, injection.stderr);

@@ -46,7 +46,7 @@ function searchText(result: SessionSearchResult): string {
   return result.results
     .map(
       (hit) =>
-        `${hit.recordedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${hit.snippet.replace(/\s+/g, ' ')}`,
+        `${hit.typedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${hit.snippet.replace(/\s+/g, ' ')}`,
     )
     .join('\n');
 }

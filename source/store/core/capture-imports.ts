@@ -18,6 +18,7 @@ import {
   turnDigest,
 } from './capture-sessions.js';
 import { indexUserText } from './session-search.js';
+import { typedAtMs } from './typed-at.js';
 
 /** The process instance of every imported activation: no client process was watched. */
 export const IMPORT_INSTANCE = 'import';
@@ -185,6 +186,7 @@ function applyImportStep(tx: Tx, input: ImportStepInput): ImportStepOutcome {
           sessionKey: activation.sessionKey,
           turnKey: turn.key,
           recordedAtMs: sealedAtMs,
+          typedAtMs: typedAtMs(m.timestamp[i]) ?? sealedAtMs,
         });
       bodyBytes += bytes.byteLength;
     }

@@ -9,6 +9,7 @@ import { sha256Hex } from '../../ground/digests.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import { findCandidate } from './capture-reads.js';
 import { indexUserText } from './session-search.js';
+import { typedAtMs } from './typed-at.js';
 import { command } from '../command.js';
 import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
@@ -326,6 +327,7 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
             sessionKey: activation.session_key,
             turnKey: turn.key,
             recordedAtMs: sealedAtMs,
+            typedAtMs: typedAtMs(m.timestamp[i]) ?? sealedAtMs,
           });
         }
         bodyBytes += bytes.byteLength;

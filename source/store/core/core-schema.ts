@@ -9,6 +9,7 @@ import { migrateToPiClient } from './schema/v5-pi-client.js';
 import { migrateToSnapshotRefresh } from './schema/v6-snapshot-refresh.js';
 import { migrateToSealOrder } from './schema/v7-seal-order.js';
 import { migrateToImports } from './schema/v8-imports.js';
+import { migrateToTypedAt } from './schema/v9-typed-at.js';
 
 export const coreSchema: Schema = {
   name: 'core.sqlite',
@@ -102,5 +103,7 @@ export const coreSchema: Schema = {
     migrateToSealOrder,
     // v8: imported conversations — an origin on watches and activations, source lines, quarantined files.
     migrateToImports,
+    // v9: session search knows when each text was typed (typed_at_ms; the index rebuilt).
+    migrateToTypedAt,
   ],
 };

@@ -15,6 +15,7 @@ import { readSessions, sessionCursor } from './capture-reads.js';
 import type { Db } from '../database.js';
 import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
 import { maskedFirstLine, maskSecrets } from '../../memory/listing-mask.js';
+import { typedAtMs } from './typed-at.js';
 
 const SESSIONS_DEFAULT = 20;
 const FIRST_PROMPT_CHARS = 200;
@@ -136,8 +137,8 @@ function firstPrompt(db: Db, sessionKey: string, reveal = false): string | null 
 function typedAt(rows: readonly { classification: string; timestamp: string | null }[]): string | null {
   const ordered = [...rows.filter((row) => row.classification === 'evidence'), ...rows];
   for (const row of ordered) {
-    const ms = row.timestamp === null ? Number.NaN : Date.parse(row.timestamp);
-    if (Number.isFinite(ms)) return new Date(ms).toISOString();
+    const ms = typedAtMs(row.timestamp);
+    if (ms !== null) return new Date(ms).toISOString();
   }
   return null;
 }

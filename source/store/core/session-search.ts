@@ -29,6 +29,11 @@ export interface SearchRequest {
   allTerms?: boolean | undefined;
   /** The time the query's words ("last Tuesday", "two weeks ago") are read against; the clock when absent. */
   nowMs?: number | undefined;
+  /**
+   * sinceMs/untilMs are seal instants (an extraction's selection, which windows turns by them), not
+   * when the text was typed (a person's search: --since, --until, "last Tuesday").
+   */
+  sealedWindow?: boolean | undefined;
 }
 
 export interface SearchHit {
@@ -36,24 +41,36 @@ export interface SearchHit {
   turnKey: string;
   client: string;
   recordedAt: string;
+  /** When the user typed it: the client's own time of the message, else when it was recorded. */
+  typedAt: string;
   snippet: string;
   /** Internal pointer ("m:<message>" or "t:<timeline sequence>"), for planning. */
   ref: string;
   /** The FTS row, to make its snippet again with markers (the masked snippet of `sessionSearch`). */
   rowid: number;
   recordedAtMs: number;
+  typedAtMs: number;
   /** Only when the request asked `withBody`. */
   body?: string;
 }
 
-export function indexUserText(
-  tx: Tx,
-  row: { body: string; ref: string; client: string; sessionKey: string; turnKey: string; recordedAtMs: number },
-): void {
+/** One text of the index, as the writer adds it. */
+export interface IndexedText {
+  body: string;
+  ref: string;
+  client: string;
+  sessionKey: string;
+  turnKey: string;
+  recordedAtMs: number;
+  /** When it was typed (typed-at.ts): what a person's search reads its times against. */
+  typedAtMs: number;
+}
+
+export function indexUserText(tx: Tx, row: IndexedText): void {
   prepared(
     tx.db,
-    'INSERT INTO session_search (body, ref, client, session_key, turn_key, recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(row.body, row.ref, row.client, row.sessionKey, row.turnKey, row.recordedAtMs);
+    'INSERT INTO session_search (body, ref, client, session_key, turn_key, recorded_at_ms, typed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(row.body, row.ref, row.client, row.sessionKey, row.turnKey, row.recordedAtMs, row.typedAtMs);
 }
 
 /**
@@ -81,13 +98,18 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
     request.client ?? null,
     request.client ?? null,
   ];
+  const at = request.sealedWindow ? 'recorded_at_ms' : 'typed_at_ms';
   const where = `WHERE session_search MATCH ?
-    AND (? IS NULL OR recorded_at_ms >= ?) AND (? IS NULL OR recorded_at_ms < ?) AND (? IS NULL OR client = ?)`;
+    AND (? IS NULL OR ${at} >= ?) AND (? IS NULL OR ${at} < ?) AND (? IS NULL OR client = ?)`;
   // FTS5 reads its matches in rowid order (the order rows were indexed): that order with a LIMIT
   // stops early, where any other order would read and sort every match first.
-  const order = request.allTerms ? 'ORDER BY rowid' : 'ORDER BY bm25(session_search), recorded_at_ms DESC, ref';
-  type Row = Omit<SearchHit, 'recordedAt'>;
-  const withDate = (row: Row): SearchHit => ({ ...row, recordedAt: new Date(row.recordedAtMs).toISOString() });
+  const order = request.allTerms ? 'ORDER BY rowid' : `ORDER BY bm25(session_search), ${at} DESC, ref`;
+  type Row = Omit<SearchHit, 'recordedAt' | 'typedAt'>;
+  const withDate = (row: Row): SearchHit => ({
+    ...row,
+    recordedAt: new Date(row.recordedAtMs).toISOString(),
+    typedAt: new Date(row.typedAtMs).toISOString(),
+  });
   if (request.keepRepeats)
     return (
       prepared(
@@ -98,11 +120,11 @@ export function searchSessions(db: Db, request: SearchRequest): SearchHit[] {
   // A turn said in a window the query names ranks as if it matched WINDOW_BOOST times better
   // (BM25 is negative, lower first): a preference, not a filter, as people misremember days.
   const windows = plan?.windows ?? [];
-  const inWindow = windows.map(() => '(recorded_at_ms >= ? AND recorded_at_ms < ?)').join(' OR ');
+  const inWindow = windows.map(() => `(${at} >= ? AND ${at} < ?)`).join(' OR ');
   const ranking =
     windows.length === 0
       ? order
-      : `ORDER BY bm25(session_search) * CASE WHEN ${inWindow} THEN ${WINDOW_BOOST} ELSE 1 END, recorded_at_ms DESC, ref`;
+      : `ORDER BY bm25(session_search) * CASE WHEN ${inWindow} THEN ${WINDOW_BOOST} ELSE 1 END, ${at} DESC, ref`;
   // One ranking pass, read lazily until the page has `limit` distinct texts; the snippets are
   // made afterwards for the rows kept only. The CAST matters: FTS5 ignores a rowid constraint
   // bound as a REAL (which a JavaScript number is) and would return every matching row.
@@ -163,13 +185,13 @@ function withFollowers(db: Db, kept: RankedRow[], limit: number): RankedRow[] {
 /** How much better a turn in a named window ranks than its BM25 alone. */
 const WINDOW_BOOST = 3;
 
-const HIT_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+const HIT_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs, typed_at_ms AS typedAtMs,
   snippet(session_search, 0, '[', ']', '…', 16) AS snippet`;
 /** A follower's whole text as its snippet: sessionSearch masks it whole, then shortens it (a cut first could split a secret). */
-const FOLLOWER_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+const FOLLOWER_COLUMNS = `rowid, ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs, typed_at_ms AS typedAtMs,
   body AS snippet`;
 /** A hit with the whole text it matched instead of a snippet (nobody is shown it; making snippets costs). */
-const BODY_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs,
+const BODY_COLUMNS = `ref, client, session_key AS sessionKey, turn_key AS turnKey, recorded_at_ms AS recordedAtMs, typed_at_ms AS typedAtMs,
   '' AS snippet, body`;
 
 /** The first `limit` rows of a ranked sequence, keeping only the first row of each distinct text; reads no further. */
@@ -244,13 +266,14 @@ export function sessionSearch(db: Db, input: SessionSearchInput): SessionSearchR
            FROM session_search WHERE session_search MATCH ? AND rowid = CAST(? AS INTEGER)`,
         );
   return {
-    results: hits.map(({ sessionKey, turnKey, client, recordedAt, snippet, rowid }) => {
+    results: hits.map(({ sessionKey, turnKey, client, recordedAt, typedAt, snippet, rowid }) => {
       const row = marked?.get(match, rowid) as { body: string; snippet: string } | undefined;
       return {
         sessionKey,
         turnKey,
         client,
         recordedAt,
+        typedAt,
         // A follower (no query word) or a row gone between the two reads: masked as it is, then shortened.
         snippet: row ? maskSnippet(row.body, row.snippet) : shorten(maskSecrets(snippet).text),
       };

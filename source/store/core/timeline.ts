@@ -49,6 +49,7 @@ export function insertTimeline(tx: Tx, input: TimelineInput): number {
         sessionKey: input.generationId,
         turnKey: input.messageId,
         recordedAtMs: tx.nowMs,
+        typedAtMs: tx.nowMs,
       });
   }
   return sequence;

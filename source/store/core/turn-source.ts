@@ -63,6 +63,7 @@ export function selectTurns(core: Db, selection: Selection, inScope: (cwd: strin
       client: selection.client,
       limit: 10_000,
       keepRepeats: true,
+      sealedWindow: true,
     });
     const turns = new Set(hits.map((hit) => `${hit.sessionKey}\0${hit.turnKey}`));
     rows = rows.filter((row) => turns.has(`${row.sessionKey}\0${row.turnKey}`));
