@@ -21,7 +21,9 @@ import { readFileSync } from 'node:fs';
 // way: measured twice, then opened for tuning once a newer blind set was being written in its place.
 // `holdout-7` (poisoning only) is that newer set: written blind by a further author who opened only
 // the issue and two lines of holdout-6 for the shape, committed before any tuning after it:
-// measured, never read.
+// measured, never read. `holdout-8` (poisoning only) was written blind by a further author who
+// opened only the issue and two lines of holdout-7 for the shape, and committed before any tuning
+// after it: measured, never read.
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
 // lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
@@ -39,7 +41,8 @@ export type CorpusSplit =
   | 'train-2'
   | 'holdout-5'
   | 'holdout-6'
-  | 'holdout-7';
+  | 'holdout-7'
+  | 'holdout-8';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -58,6 +61,7 @@ export const ALL_SPLITS = [
   'holdout-5',
   'holdout-6',
   'holdout-7',
+  'holdout-8',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [

@@ -39,7 +39,8 @@ const FROZEN: Record<
   | 'poisoningHoldout4'
   | 'poisoningHoldout5'
   | 'poisoningHoldout6'
-  | 'poisoningHoldout7',
+  | 'poisoningHoldout7'
+  | 'poisoningHoldout8',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -61,6 +62,8 @@ const FROZEN: Record<
   poisoningHoldout6: '9b0dc11d95b6ea0d617d9cc4e7784957dd01cb8628543383b2982412059be075',
   // Written blind by a seventh author who opened only the issue and two lines of holdout-6 for the shape.
   poisoningHoldout7: 'b4389d31b215fe323857d6a80f56327a4449c56ac82097d6276aea22b114a084',
+  // Written blind by an eighth author who opened only the issue and two lines of holdout-7 for the shape.
+  poisoningHoldout8: 'aa87ef2e5a43749f5ae9fbf6dca711eefd38e20600123085cd3c893d315abd8f',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -301,7 +304,7 @@ describe('poisoning holdout corpus', () => {
     assert.ok(!(CORPUS_SPLITS as readonly string[]).includes('holdout'));
     assert.throws(
       () => lintQualityOptions(['--split', 'validation'], {}),
-      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2, holdout-5, holdout-6, holdout-7/,
+      /train, test, holdout, holdout-2, train-3, holdout-3, train-4, train-5, holdout-4, train-6, train-7, train-2, holdout-5, holdout-6, holdout-7, holdout-8/,
     );
   });
 });
@@ -506,6 +509,30 @@ describe('seventh poisoning holdout corpus', () => {
 
   it('is measured only: the evaluator accepts it and never lists its misses', () => {
     checkEvaluatorRole('holdout-7', false);
+  });
+});
+
+describe('eighth poisoning holdout corpus', () => {
+  const items = readLabelledPoisoning('holdout-8');
+
+  it('stays as first committed', () => {
+    assert.equal(sha256(corpusFile('poisoning', 'holdout-8')), FROZEN.poisoningHoldout8);
+  });
+
+  it('has unique ids of the form hold8-NNNN, well-typed rows and its counts', () => {
+    checkNumberedRows(items, /^hold8-\d{4}$/);
+    const poisoned = items.filter((i) => i.poisoned);
+    assert.deepEqual([poisoned.length, items.length - poisoned.length], [280, 283]);
+    // Its README: 10 ordinary notes warrant a glance (6 vendor installers, 4 quoted attack fixtures).
+    assert.equal(items.filter((i) => !i.poisoned && i.expect === 'warn').length, 10);
+  });
+
+  it('shares no note with any other poisoning split', () => {
+    checkSharesNoNote('holdout-8', items, ['holdout-7', 'holdout-6']);
+  });
+
+  it('is measured only: the evaluator accepts it and never lists its misses', () => {
+    checkEvaluatorRole('holdout-8', false);
   });
 });
 
