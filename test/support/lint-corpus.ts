@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 // way: measured twice, then opened for tuning once a newer blind set was being written in its place.
 // `holdout-7` (poisoning only) is that newer set: written blind by a further author who opened only
 // the issue and two lines of holdout-6 for the shape, committed before any tuning after it:
-// measured, never read. `holdout-8` (poisoning only) was written blind by a further author who
+// measured once, then opened for tuning. `holdout-8` (poisoning only) was written blind by a further author who
 // opened only the issue and two lines of holdout-7 for the shape, and committed before any tuning
 // after it: measured, never read.
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
@@ -79,6 +79,9 @@ export const TUNING_SPLITS = [
   // Measured twice as a blind holdout (0.731 blocked, 0.057 ordinary blocked on the final code of
   // that session, before any tuning on it), then opened for tuning once a newer blind set was begun.
   'holdout-6',
+  // Measured once as a blind holdout (0.684 blocked, 0.031 ordinary blocked), then opened for tuning
+  // once holdout-8 had been written blind and measured in its place.
+  'holdout-7',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {
