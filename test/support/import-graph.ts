@@ -113,6 +113,7 @@ export const HOOK_SAFE: ReadonlyArray<{ path: string; why: string }> = [
   { path: 'source/store/transaction.ts', why: 'the commit boundary' },
   { path: 'source/store/core/core-schema.ts', why: "core.sqlite's schema, migrated by the first hook" },
   { path: 'source/store/core/schema/', why: "core.sqlite's migration steps" },
+  { path: 'source/store/core/indexed-text.ts', why: "a session-search row's shape and typed time, for core's v9 step" },
   { path: 'source/store/core/inbox-writes.ts', why: 'the inbox rows the hook appends' },
   { path: 'source/store/core/pi-inbox.ts', why: "pi's event rows and its take of a refreshed snapshot" },
   { path: 'source/store/memory/state-database.ts', why: 'opens memory-state read-only for the snapshot' },

@@ -18,7 +18,7 @@ import {
   turnDigest,
 } from './capture-sessions.js';
 import { indexUserText } from './session-search.js';
-import { typedAtMs } from './typed-at.js';
+import { typedAtMs } from './indexed-text.js';
 
 /** The process instance of every imported activation: no client process was watched. */
 export const IMPORT_INSTANCE = 'import';

@@ -9,7 +9,7 @@ import { sha256Hex } from '../../ground/digests.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import { findCandidate } from './capture-reads.js';
 import { indexUserText } from './session-search.js';
-import { typedAtMs } from './typed-at.js';
+import { typedAtMs } from './indexed-text.js';
 import { command } from '../command.js';
 import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';

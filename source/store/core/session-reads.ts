@@ -15,7 +15,7 @@ import { readSessions, sessionCursor } from './capture-reads.js';
 import type { Db } from '../database.js';
 import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
 import { maskedFirstLine, maskSecrets } from '../../memory/listing-mask.js';
-import { typedAtMs } from './typed-at.js';
+import { typedAtMs } from './indexed-text.js';
 
 const SESSIONS_DEFAULT = 20;
 const FIRST_PROMPT_CHARS = 200;

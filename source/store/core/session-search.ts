@@ -14,6 +14,7 @@ import { parseUtc } from '../../memory/window.js';
 import type { SessionSearchResult } from '../../api/capture.js';
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
+import type { IndexedText } from './indexed-text.js';
 
 export interface SearchRequest {
   query: string;
@@ -52,18 +53,6 @@ export interface SearchHit {
   typedAtMs: number;
   /** Only when the request asked `withBody`. */
   body?: string;
-}
-
-/** One text of the index, as the writer adds it. */
-export interface IndexedText {
-  body: string;
-  ref: string;
-  client: string;
-  sessionKey: string;
-  turnKey: string;
-  recordedAtMs: number;
-  /** When it was typed (typed-at.ts): what a person's search reads its times against. */
-  typedAtMs: number;
 }
 
 export function indexUserText(tx: Tx, row: IndexedText): void {

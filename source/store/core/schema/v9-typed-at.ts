@@ -7,8 +7,7 @@
 // they are the order texts were indexed in. node:* and better-sqlite3 only (the hook migrates a
 // fresh store).
 import type { Db } from '../../database.js';
-import type { IndexedText } from '../session-search.js';
-import { typedAtMs } from '../typed-at.js';
+import { type IndexedText, typedAtMs } from '../indexed-text.js';
 
 export function migrateToTypedAt(db: Db): void {
   db.exec(`
