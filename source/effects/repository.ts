@@ -168,6 +168,20 @@ export function scopeResolver(): (cwd: string | null | undefined) => Scope {
 }
 
 /** What may leave memory-state: the keys and digests, never a path. */
+/** What memory-state keeps of a project scope to name and find its worktree (null for the user scope). */
+export function bindingRecord(
+  scope: Scope,
+): { rootRealpath: string; rootRealpathDigest: string; device: string; inode: string } | null {
+  return scope.scope === 'project'
+    ? {
+        rootRealpath: scope.rootRealpath,
+        rootRealpathDigest: scope.rootRealpathDigest,
+        device: scope.commonDirectoryIdentity.device,
+        inode: scope.commonDirectoryIdentity.inode,
+      }
+    : null;
+}
+
 export function publicScope(scope: Scope): { scope: 'project' | 'user'; repositoryKey: string; worktreeKey: string } {
   return { scope: scope.scope, repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey };
 }

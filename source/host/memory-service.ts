@@ -19,7 +19,7 @@ import {
 import { gitDirectoryOf, MEMORY_WATCH_DEBOUNCE_MS, MEMORY_WATCH_MAX_ROOTS, MemoryRootWatcher } from './memory-watch.js';
 import { readPlanAt } from '../pipeline/promotion.js';
 import { candidateOwnerOf, unfinishedPlanIds } from '../store/memory/promotion-store.js';
-import { publicScope, resolveScope } from '../effects/repository.js';
+import { bindingRecord, publicScope, resolveScope } from '../effects/repository.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 import { MemoryFilesClient } from '../workers/memory-files-client.js';
 import { holderName } from '../pipeline/extraction-pipeline.js';
@@ -378,7 +378,14 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   memoryPropose(request: MemoryProposeRequest) {
     const { cwd, ...proposal } = request;
-    return this.writer.call('memoryProposeCandidate', { ...this.owner(cwd), ...proposal });
+    const scope = resolveScope(cwd);
+    const { repositoryKey, worktreeKey } = publicScope(scope);
+    return this.writer.call('memoryProposeCandidate', {
+      repositoryKey,
+      worktreeKey,
+      binding: bindingRecord(scope),
+      ...proposal,
+    });
   }
 
   memoryDiscard(request: MemoryDiscardRequest) {

@@ -22,7 +22,7 @@ import {
   type ExtractionTask,
 } from '../memory/contracts.js';
 import { PROBE_VERSION } from '../effects/conformance.js';
-import { scopeResolver, type Scope } from '../effects/repository.js';
+import { bindingRecord, scopeResolver, type Scope } from '../effects/repository.js';
 import { openMemoryStateReadOnly } from '../store/memory/state-database.js';
 import { storeFiles } from '../home.js';
 import { dirname } from 'node:path';
@@ -235,15 +235,7 @@ export class ExtractionPipeline {
       request: requestRecord,
       requestDigest: memoryDigest(requestRecord),
       owner,
-      binding:
-        scope.scope === 'project'
-          ? {
-              rootRealpath: scope.rootRealpath,
-              rootRealpathDigest: scope.rootRealpathDigest,
-              device: scope.commonDirectoryIdentity.device,
-              inode: scope.commonDirectoryIdentity.inode,
-            }
-          : null,
+      binding: bindingRecord(scope),
       chunks: [...chunks, ...repetitions.map((repetition) => repetition.chunk)].map((chunk) =>
         this.extractionTask(chunk, owner),
       ),

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sha256Hex } from '../../source/ground/digests.js';
 import { MCP_PROPOSAL_MAX_BYTES } from '../../source/limits.js';
@@ -66,6 +66,8 @@ describe('memory_propose', () => {
       const [candidate] = listed.candidates;
       assert.equal(candidate!.candidateId, candidateId);
       assert.equal(candidate!.status, 'draft');
+      // The review names the repository it will be promoted into (the TUI said "repository (unknown)").
+      assert.deepEqual([candidate!.scope, candidate!.repository], ['project', basename(repo)]);
       assert.equal(candidate!.title, PROPOSAL.title);
       assert.equal(candidate!.content, PROPOSAL.content);
       assert.deepEqual(candidate!.origin, {

@@ -16,6 +16,7 @@ import { memoryDigest } from '../../memory/contracts.js';
 import { type CandidateFinding, maskFindings } from './extraction-submit.js';
 import { lintMemoryText } from '../../memory/memory-lint.js';
 import { secretFindings } from '../../memory/finding-kind.js';
+import { bindingInput, bindRepository } from './task-store.js';
 
 export const proposalInput = z
   .object({
@@ -26,6 +27,8 @@ export const proposalInput = z
     origin: proposalOrigin,
     /** The approved entry it rewrites: recorded as an `update` of `approved:<id>`, as adjudication records one. */
     revises: z.string().min(1).max(256).optional(),
+    /** Where the caller's worktree is (null outside git): the review names the repository it goes into. */
+    binding: bindingInput.nullable().optional(),
   })
   .strict();
 
@@ -42,6 +45,7 @@ const STATEMENT_ID = 's1';
 
 function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): ProposalOutcome {
   const { db, nowMs } = tx;
+  if (input.binding) bindRepository(db, input, input.binding);
   const conversation = input.origin.conversation ?? sha256Hex(`${input.origin.client}\0unnamed conversation`);
   const chunkRef = `proposal:${conversation.slice(0, 32)}`;
   const revising = input.revises === undefined ? '' : `\0revises\0${input.revises}`;

@@ -53,6 +53,11 @@ export const processedTurnRanges = (db: Db, sessionKey: string, worktreeKey: str
     .pluck()
     .all(sessionKey, worktreeKey) as string[];
 
+/** Where a project scope's worktree is: what names a candidate's repository and finds its root. */
+export const bindingInput = z
+  .object({ rootRealpath: z.string(), rootRealpathDigest: hex64, device: z.string(), inode: z.string() })
+  .strict();
+
 const planInput = z
   .object({
     runId: z.string().min(1),
@@ -61,10 +66,7 @@ const planInput = z
     requestDigest: hex64,
     owner: ownerInput,
     /** The repository binding (absolute root inside): null for the user scope. */
-    binding: z
-      .object({ rootRealpath: z.string(), rootRealpathDigest: hex64, device: z.string(), inode: z.string() })
-      .strict()
-      .nullable(),
+    binding: bindingInput.nullable(),
     chunks: z.array(
       z
         .object({
@@ -82,23 +84,30 @@ const planInput = z
   })
   .strict();
 
+/** Records (or reactivates) the worktree a repository's candidates are promoted into. */
+export function bindRepository(
+  db: Tx<'memory'>['db'],
+  owner: { repositoryKey: string; worktreeKey: string },
+  binding: z.infer<typeof bindingInput>,
+): void {
+  prepared(
+    db,
+    `INSERT INTO repository_bindings (repository_key, worktree_key, root_realpath, root_realpath_digest, common_dir_device, common_dir_inode)
+    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (repository_key, worktree_key) DO UPDATE SET status = 'active'`,
+  ).run(
+    owner.repositoryKey,
+    owner.worktreeKey,
+    binding.rootRealpath,
+    binding.rootRealpathDigest,
+    binding.device,
+    binding.inode,
+  );
+}
+
 function plan(tx: Tx<'memory'>, input: z.infer<typeof planInput>) {
   const { db, nowMs } = tx;
   const { repositoryKey, worktreeKey } = input.owner;
-  if (input.binding) {
-    prepared(
-      db,
-      `INSERT INTO repository_bindings (repository_key, worktree_key, root_realpath, root_realpath_digest, common_dir_device, common_dir_inode)
-      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (repository_key, worktree_key) DO UPDATE SET status = 'active'`,
-    ).run(
-      repositoryKey,
-      worktreeKey,
-      input.binding.rootRealpath,
-      input.binding.rootRealpathDigest,
-      input.binding.device,
-      input.binding.inode,
-    );
-  }
+  if (input.binding) bindRepository(db, input.owner, input.binding);
   prepared(
     db,
     `INSERT INTO runs (run_id, repository_key, worktree_key, runner, request_json, request_digest, state, started_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
