@@ -155,6 +155,32 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.match(unknown, /the tools are memory_search, memory_get/);
   });
 
+  it('a proposal holding a terminal control character is invalid_input and reaches no backend', async () => {
+    const { backend, calls } = recordingBackend();
+    const s = session(async () => createToolTable(backend));
+    const propose = (args: Record<string, unknown>) =>
+      s.handle({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'memory_propose', arguments: { type: 'work_method', ...args } },
+      });
+    // ESC clears the reviewer's screen, backspaces overwrite what precedes them, BEL rings, C1's CSI is ESC [.
+    for (const args of [
+      { title: 'Use pnpm', content: 'We use pnpm \u001b[2J\u001b[H here.' },
+      { title: 'Use pnpm', content: 'We use npm\b\b\bpnpm.' },
+      { title: 'Esc \u001b]0;owned\u0007', content: 'We use pnpm.' },
+      { title: 'Use pnpm', content: 'We use pnpm.', appliesWhen: 'installing \u009b2J' },
+    ]) {
+      const refused = result(await propose(args), 'CallToolResult');
+      assert.equal(refused['isError'], true, JSON.stringify(args));
+      assert.match(JSON.stringify(refused['structuredContent']), /invalid_input.*control character/);
+    }
+    // Tabs and line breaks are text.
+    result(await propose({ title: 'Use pnpm', content: 'We use pnpm:\n\tpnpm install\r\n' }), 'CallToolResult');
+    assert.deepEqual(calls, ['propose Use pnpm']);
+  });
+
   it('a read-only backend offers only the read tools', async () => {
     const { backend } = recordingBackend();
     const { propose: _p, refresh: _r, consolidatePreview: _c, ...reads } = backend;
