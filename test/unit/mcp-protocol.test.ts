@@ -181,6 +181,29 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.deepEqual(calls, ['propose Use pnpm']);
   });
 
+  it('a proposal whose title or content is only whitespace is invalid_input and reaches no backend', async () => {
+    const { backend, calls } = recordingBackend();
+    const s = session(async () => createToolTable(backend));
+    for (const [title, content] of [
+      ['   ', 'We use pnpm.'],
+      ['Use pnpm', ' \n\t '],
+      ['\u3000', '\u00a0'],
+    ]) {
+      const refused = result(
+        await s.handle({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'memory_propose', arguments: { title, content, type: 'work_method' } },
+        }),
+        'CallToolResult',
+      );
+      assert.equal(refused['isError'], true, JSON.stringify([title, content]));
+      assert.match(JSON.stringify(refused['structuredContent']), /invalid_input.*blank/);
+    }
+    assert.deepEqual(calls, []);
+  });
+
   it('a read-only backend offers only the read tools', async () => {
     const { backend } = recordingBackend();
     const { propose: _p, refresh: _r, consolidatePreview: _c, ...reads } = backend;
