@@ -24,8 +24,9 @@ export function proposalOrigin(
   clientInfo: { name?: unknown; version?: unknown } | undefined,
   env: NodeJS.ProcessEnv,
 ): ProposalOrigin {
+  // Control characters go (C1 too: U+009B is a terminal's CSI); review shows hidden ones as ⟨U+XXXX⟩.
   const text = (value: unknown) =>
-    typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100) : '';
+    typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 100) : '';
   const client = text(clientInfo?.name) || 'unknown client';
   const version = text(clientInfo?.version) || null;
   const named = CONVERSATION_ENV.map((name) => env[name]).find((value) => value !== undefined && value !== '');
