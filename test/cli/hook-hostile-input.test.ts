@@ -276,6 +276,23 @@ describe('hook: stdin of any size', () => {
   });
 });
 
+describe('hook: a payload that is not an event', () => {
+  it('bad JSON: the hook exits 0 quietly, and status says where the failure went', async () => {
+    const home = tempHome('hostile-bad-json');
+    // An event first, so that there is a store (without one, status says where hooks failed, exit 6).
+    assert.equal((await hook(home, 'claude', stop('s-ok', join(home, 'none.jsonl')))).code, 0);
+    const result = await hook(home, 'claude', '{"hook_event_name": "Stop", "session_');
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout, '', 'no reply the client would read as context');
+    assert.equal(hookErrors(home)[0]?.['code'], 'invalid_input');
+    const status = await runCli(['status', '--home', home]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /hook errors 1 \(last invalid_input at [^)]+\)/);
+    // Where to read what failed, and the command that replays it.
+    assert.ok(status.stdout.includes(storeFiles(home).hookErrors), status.stdout);
+  });
+});
+
 describe('hook: session ids that are not valid UTF-8', () => {
   it('two ids that differ only in invalid bytes are two sessions; the inbox keeps the bytes, the id is shown escaped', async () => {
     const home = tempHome('hostile-utf8');
