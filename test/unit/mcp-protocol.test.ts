@@ -204,6 +204,25 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.deepEqual(calls, []);
   });
 
+  it("a memory_search query of only whitespace is invalid_input in the tool's terms and reaches no backend", async () => {
+    const { backend, calls } = recordingBackend();
+    const s = session(async () => createToolTable(backend));
+    const refused = result(
+      await s.handle({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'memory_search', arguments: { query: ' \t\n ' } },
+      }),
+      'CallToolResult',
+    );
+    assert.equal(refused['isError'], true);
+    const text = JSON.stringify(refused['structuredContent']);
+    assert.match(text, /invalid_input.*memory_search: query: is blank/);
+    assert.doesNotMatch(text, /common-memory memory search/, 'an agent is not sent to the CLI');
+    assert.deepEqual(calls, []);
+  });
+
   it('a read-only backend offers only the read tools', async () => {
     const { backend } = recordingBackend();
     const { propose: _p, refresh: _r, consolidatePreview: _c, ...reads } = backend;
