@@ -52,6 +52,12 @@ export async function runMcpServer(home: string, cwd: string): Promise<number> {
         localBackend(home, cwd, () => proposalOrigin(session.clientInfo(), process.env)),
       ),
   );
+  // A person who typed `common-memory mcp` would otherwise face a silent prompt that looks hung.
+  if (process.stdin.isTTY)
+    process.stderr.write(
+      'common-memory mcp: the MCP server Claude Code and Codex start (install claude|codex registers it). ' +
+        'It reads JSON-RPC, one message a line, on stdin; Ctrl+D ends it.\n',
+    );
   const write = (reply: object) => process.stdout.write(`${JSON.stringify(reply)}\n`);
   const pending = new Set<Promise<void>>();
   // Lines that are no JSON-RPC message are answered in stdio-lines.ts; each other line here.

@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
-import { runCli } from '../support/cli.js';
+import { BIN, runCli, tempHome, waitFor } from '../support/cli.js';
+import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import { McpTestClient } from '../support/mcp-client.js';
@@ -173,6 +174,23 @@ describe('common-memory mcp', () => {
       assert.deepEqual(again.structuredContent.blockedBy, ['poison-frame-forgery']);
     } finally {
       assert.equal(await client.close(), 0);
+    }
+  });
+
+  it('run by hand at a terminal, it says what it is and how to end it, and Ctrl+D ends it', async () => {
+    const home = tempHome('mcp-terminal');
+    const child = spawnInTerminal([process.execPath, BIN, 'mcp', '--home', home], terminalEnv());
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await waitFor('the notice', () => (output.includes('Ctrl+D') ? true : undefined), 20_000);
+      assert.match(output, /MCP server/);
+      assert.match(output, /install claude\|codex/);
+      child.stdin.write('\u0004');
+      assert.equal(await exited, 0, output);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
