@@ -293,6 +293,28 @@ describe('hook: a payload that is not an event', () => {
   });
 });
 
+describe('hook: the global flags before the command', () => {
+  it('--home DIR before `hook` (as every other command takes it) records the event in DIR and exits 0', async () => {
+    const home = tempHome('hostile-home-first');
+    const result = await runCli(['--home', home, 'hook', 'claude'], {
+      input: stop('s-home-first', join(home, 'none.jsonl')),
+      env: { [INSTANCE_ENV]: 'home-first-1' },
+    });
+    // Exit 2 of a Claude Code hook is a blocking error: at UserPromptSubmit it would erase the prompt.
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(
+      inbox(home).map((row) => row.event),
+      ['Stop'],
+    );
+    const json = await runCli([`--home=${home}`, '--json', 'hook', 'claude'], {
+      input: stop('s-home-first-2', join(home, 'none.jsonl')),
+      env: { [INSTANCE_ENV]: 'home-first-1' },
+    });
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(inbox(home).length, 2);
+  });
+});
+
 describe('hook: session ids that are not valid UTF-8', () => {
   it('two ids that differ only in invalid bytes are two sessions; the inbox keeps the bytes, the id is shown escaped', async () => {
     const home = tempHome('hostile-utf8');
