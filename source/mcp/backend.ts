@@ -59,10 +59,13 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
           outcome: made.outcome === 'unchanged' ? 'unchanged' : 'pending',
           entries: made.entries,
           problems: made.problems,
+          // No entries: `memory consolidate` would answer "nothing to propose", so do not send the user there.
           next:
-            made.outcome === 'unchanged'
-              ? 'These entries were consolidated before: the patch is in `common-memory memory review`.'
-              : 'The user runs `common-memory memory consolidate` to propose the patch, then reviews it in `common-memory memory review`.',
+            made.entries === 0
+              ? 'There are no approved entries in this scope: nothing to consolidate.'
+              : made.outcome === 'unchanged'
+                ? 'These entries were consolidated before: the patch is in `common-memory memory review`.'
+                : 'The user runs `common-memory memory consolidate` to propose the patch, then reviews it in `common-memory memory review`.',
         };
       }),
     // The session is found as `memory refresh` run from the session's shell finds it: the client
