@@ -71,6 +71,7 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
     // The session is found as `memory refresh` run from the session's shell finds it: the client
     // started this server, so the client's process is among its ancestors, and the conversation id
     // the client put in the server's environment (server.ts) narrows it further.
-    refresh: async (sessionKey) => (await refreshing()).refreshSnapshot(home, { sessionKey }, process.env),
+    refresh: async (sessionKey) =>
+      (await refreshing()).refreshSnapshot(home, { sessionKey, caller: 'mcp' }, process.env),
   };
 }
