@@ -193,4 +193,27 @@ describe('common-memory mcp', () => {
       child.kill('SIGKILL');
     }
   });
+
+  it('a data home that is a file: the read tools say so (store_unavailable, as the CLI does), never not_found', async () => {
+    const { home, repo } = await syncedRepo('mcp-home-file');
+    const file = `${home}-file`;
+    writeFileSync(file, 'not a directory');
+    const client = await McpTestClient.start(file, repo);
+    try {
+      for (const [tool, args] of [
+        ['memory_get', { id: 'use-pnpm' }],
+        ['memory_search', { query: 'pnpm' }],
+        ['memory_status', {}],
+      ] as const) {
+        const got = await client.call(tool, args);
+        assert.equal(got.isError, true, `${tool}: ${JSON.stringify(got.structuredContent)}`);
+        assert.equal(got.structuredContent.error.code, 'store_unavailable', tool);
+        assert.match(got.structuredContent.error.message, /is a file, not a directory/);
+      }
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+    const cli = await runCli(['get', 'use-pnpm', '--home', file], { cwd: repo });
+    assert.equal(cli.code, 7, 'the CLI says the same');
+  });
 });
