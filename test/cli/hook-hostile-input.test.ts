@@ -8,6 +8,7 @@ import { mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
+import { StdinOverLimit } from '../../source/hook/failures.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { readTail } from '../../source/hook/transcript-tail.js';
 import { HOOK_STDIN_MAX_BYTES } from '../../source/limits.js';
@@ -273,6 +274,15 @@ describe('hook: stdin of any size', () => {
     const [line] = hookErrors(home);
     assert.equal(line?.['code'], 'limit_exceeded');
     assert.equal(line?.['payloadBytes'], HOOK_STDIN_MAX_BYTES + 4096);
+    assert.equal(
+      line?.['message'],
+      `hook payload of ${HOOK_STDIN_MAX_BYTES + 4096} bytes is over the ${HOOK_STDIN_MAX_BYTES}-byte bound of an event: reading stopped there; its first 65536 bytes are kept (head) and it cannot be replayed`,
+    );
+    // A pipe's size is unknown: not "more than N bytes is over N".
+    assert.equal(
+      new StdinOverLimit(Buffer.alloc(10), null, 100).message,
+      'hook payload is over the 100-byte bound of an event: reading stopped there; its first 10 bytes are kept (head) and it cannot be replayed',
+    );
   });
 });
 
