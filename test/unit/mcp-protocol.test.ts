@@ -246,6 +246,10 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.equal((await s.handle({ jsonrpc: '2.0', id: 3 }))?.id, 3);
     error(await s.handle({ jsonrpc: '2.0', id: 3 }), INVALID_REQUEST);
     error(await s.handle({ jsonrpc: '2.0', id: 4, method: 5 }), INVALID_REQUEST);
+    // 1e400 parses as Infinity, which JSON writes as null: a result no client could match to its request.
+    const infinite = await s.handle({ jsonrpc: '2.0', id: Number.POSITIVE_INFINITY, method: 'ping' });
+    assert.equal(infinite?.id, null);
+    error(infinite, INVALID_REQUEST);
     const nullId = await s.handle({ jsonrpc: '2.0', id: null, method: 'ping' });
     assert.equal(nullId?.id, null);
     error(nullId, INVALID_REQUEST);
