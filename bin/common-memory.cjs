@@ -5,7 +5,8 @@
 // bundle with ink and react (tui.cjs); every other command to one without them (scripts/bundle.mjs).
 'use strict';
 const argv = process.argv.slice(2);
-if (argv[0] === 'hook' && !argv.includes('--help')) {
+const hookAt = hookWord(argv);
+if (hookAt >= 0 && !argv.includes('--help')) {
   let hook;
   try {
     hook = require('./hook-loader.cjs').loadHook();
@@ -16,7 +17,8 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
   // Exit as soon as the hook returns (its reply is already written, synchronously): the ledger's
   // connection is left to this exit, which spares it the checkpoint of a last close
   // (source/hook/ledger-events.ts).
-  process.exit(hook.runHook(argv.slice(1)));
+  // Global flags written before `hook` go after its client, where the hook's own parser reads them.
+  process.exit(hook.runHook([...argv.slice(hookAt + 1), ...argv.slice(0, hookAt)]));
 } else {
   // React's development build is several times slower; the shipped CLI and TUI run the production one.
   process.env.NODE_ENV ??= 'production';
@@ -35,6 +37,22 @@ if (argv[0] === 'hook' && !argv.includes('--help')) {
   cli?.main(argv).then((code) => {
     process.exitCode = code;
   });
+}
+
+/**
+ * Where the word `hook` is when it is the command: first, or after global flags (`--home DIR`,
+ * `--home=DIR`, `--json`) as every command takes them. Else -1. A hook command written by hand
+ * with `--home` first must reach the fast path too: the CLI would refuse it with exit 2, which a
+ * Claude Code hook reports as a blocking error (at UserPromptSubmit it erases the prompt).
+ */
+function hookWord(words) {
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
+    if (word === 'hook') return index;
+    if (word === '--home') index++;
+    else if (!word.startsWith('--home=') && word !== '--json') return -1;
+  }
+  return -1;
 }
 
 /**

@@ -2,18 +2,29 @@
 // ledger) opened read-only for each call, exactly as a host's reads would see them — a running
 // host changes nothing, these reads never go through its writer. The MCP server answers its read
 // tools with them, and the CLI resolves typed IDs and previews a sync before anything is sent.
-import { storeFiles } from '../home.js';
+import { homeReadProblem, storeFiles } from '../home.js';
 import { approvedViewAt, memoryGetAt, memorySearchAt, previewSyncApproved } from '../pipeline/approved-access.js';
 import { resolveMemoryId } from '../pipeline/memory-ids.js';
 import { ledgerStatusAt } from '../store/ledger/ledger-status.js';
 
+/**
+ * memory-state's path, once the data home can be looked into. A home that is a file (or cannot be
+ * listed) would otherwise read as one with no memory-state yet: `get` would answer "not found" and
+ * a search nothing, where the CLI, which connects first, says the home is unusable.
+ */
+function memoryStateOf(home: string): string {
+  const problem = homeReadProblem(home);
+  if (problem) throw problem;
+  return storeFiles(home).memoryState;
+}
+
 /** The approved entries of `cwd`'s scopes (its worktree's and the user's) that match `query`. */
 export const searchApprovedIn = (home: string, cwd: string, query: string, limit?: number) =>
-  memorySearchAt(storeFiles(home).memoryState, cwd, query, limit);
+  memorySearchAt(memoryStateOf(home), cwd, query, limit);
 
 /** One approved entry of `cwd`'s scopes, whole. */
 export const approvedEntryIn = (home: string, cwd: string, entryId: string) =>
-  memoryGetAt(storeFiles(home).memoryState, cwd, entryId);
+  memoryGetAt(memoryStateOf(home), cwd, entryId);
 
 /**
  * What a status shows of memory from `cwd`: its scopes' projections, the candidates, the ledger.
@@ -22,6 +33,7 @@ export const approvedEntryIn = (home: string, cwd: string, entryId: string) =>
  */
 export async function memoryOverviewIn(home: string, cwd: string) {
   const files = storeFiles(home);
+  memoryStateOf(home);
   const { memoryStatusAt } = await import('../pipeline/memory-status.js');
   const memory = memoryStatusAt(files.memoryState, false, null);
   const ledger = ledgerStatusAt(files.ledger, files.ledgerHealth);

@@ -25,7 +25,8 @@ export class StdinOverLimit extends CmError {
   ) {
     super(
       'limit_exceeded',
-      `hook payload of ${knownBytes ?? `more than ${bound}`} bytes is over ${bound}: reading stopped at the bound, the first ${head.length} bytes are kept`,
+      // A pipe's size is unknown past the bound: said without "more than N bytes is over N".
+      `hook payload${knownBytes === null ? '' : ` of ${knownBytes} bytes`} is over the ${bound}-byte bound of an event: reading stopped there; its first ${head.length} bytes are kept (head) and it cannot be replayed`,
     );
   }
 }

@@ -35,6 +35,12 @@ import { ancestorInstances, INSTANCE_ENV } from './process-instance.js';
 export interface RefreshTarget {
   /** The activation's session key (as `sessions` and `status` print it). */
   sessionKey?: string | undefined;
+  /**
+   * Who asks: the `memory refresh` command (the default) or the memory_refresh MCP tool. A message
+   * that cannot tell the session says how to name one in the caller's terms: an agent calling the
+   * tool passes `session`, it has no shell of its session to run a command from.
+   */
+  caller?: 'cli' | 'mcp';
 }
 
 export interface MemoryRefreshResult {
@@ -78,11 +84,15 @@ function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): 
   const bySession = rows.filter((row) => env[SESSION_ENV[row.client]!] === row.host_session_id);
   if (bySession.length > 0) rows = bySession;
   if (rows.length === 1) return rows[0]!;
+  const tool = target.caller === 'mcp';
+  const nameOne = tool
+    ? 'call memory_refresh again with "session" set to its key'
+    : 'name one: common-memory memory refresh --session <key>';
   throw new CmError(
     rows.length === 0 ? 'not_found' : 'usage',
     rows.length === 0
-      ? `No running Codex, Claude Code or pi session of this data home started this command (checked its parent processes${env[INSTANCE_ENV] ? ` and ${INSTANCE_ENV}` : ''}). Run it from the session's shell, or name one: common-memory memory refresh --session <key> (common-memory sessions lists them).`
-      : `${rows.length} running sessions could have started this command (${rows.map((r) => r.session_key).join(', ')}); name one: common-memory memory refresh --session <key>.`,
+      ? `No running Codex, Claude Code or pi session of this data home started this ${tool ? 'MCP server' : 'command'} (checked its parent processes${env[INSTANCE_ENV] ? ` and ${INSTANCE_ENV}` : ''}). ${tool ? 'To refresh one anyway, ' : "Run it from the session's shell, or "}${nameOne} (common-memory sessions lists them).`
+      : `${rows.length} running sessions could have started this ${tool ? 'MCP server' : 'command'} (${rows.map((r) => r.session_key).join(', ')}); ${nameOne}.`,
   );
 }
 

@@ -59,15 +59,19 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
           outcome: made.outcome === 'unchanged' ? 'unchanged' : 'pending',
           entries: made.entries,
           problems: made.problems,
+          // No entries: `memory consolidate` would answer "nothing to propose", so do not send the user there.
           next:
-            made.outcome === 'unchanged'
-              ? 'These entries were consolidated before: the patch is in `common-memory memory review`.'
-              : 'The user runs `common-memory memory consolidate` to propose the patch, then reviews it in `common-memory memory review`.',
+            made.entries === 0
+              ? 'There are no approved entries in this scope: nothing to consolidate.'
+              : made.outcome === 'unchanged'
+                ? 'These entries were consolidated before: the patch is in `common-memory memory review`.'
+                : 'The user runs `common-memory memory consolidate` to propose the patch, then reviews it in `common-memory memory review`.',
         };
       }),
     // The session is found as `memory refresh` run from the session's shell finds it: the client
     // started this server, so the client's process is among its ancestors, and the conversation id
     // the client put in the server's environment (server.ts) narrows it further.
-    refresh: async (sessionKey) => (await refreshing()).refreshSnapshot(home, { sessionKey }, process.env),
+    refresh: async (sessionKey) =>
+      (await refreshing()).refreshSnapshot(home, { sessionKey, caller: 'mcp' }, process.env),
   };
 }

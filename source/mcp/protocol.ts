@@ -75,7 +75,8 @@ export class McpSession {
 
   async handle(message: Record<string, unknown>): Promise<Reply | null> {
     const { id, method } = message;
-    const validId = typeof id === 'string' || typeof id === 'number';
+    // A number JSON cannot write back (1e400 parses as Infinity, written as null) is no usable id.
+    const validId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
     if (method === undefined) {
       // A response (we send no requests, so it answers nothing) is taken silently; anything else is no message.
       if ('result' in message || 'error' in message) return null;

@@ -24,8 +24,9 @@ export function proposalOrigin(
   clientInfo: { name?: unknown; version?: unknown } | undefined,
   env: NodeJS.ProcessEnv,
 ): ProposalOrigin {
+  // Control characters go (C1 too: U+009B is a terminal's CSI); review shows hidden ones as ⟨U+XXXX⟩.
   const text = (value: unknown) =>
-    typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100) : '';
+    typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 100) : '';
   const client = text(clientInfo?.name) || 'unknown client';
   const version = text(clientInfo?.version) || null;
   const named = CONVERSATION_ENV.map((name) => env[name]).find((value) => value !== undefined && value !== '');
@@ -51,6 +52,12 @@ export async function runMcpServer(home: string, cwd: string): Promise<number> {
         localBackend(home, cwd, () => proposalOrigin(session.clientInfo(), process.env)),
       ),
   );
+  // A person who typed `common-memory mcp` would otherwise face a silent prompt that looks hung.
+  if (process.stdin.isTTY)
+    process.stderr.write(
+      'common-memory mcp: the MCP server Claude Code and Codex start (install claude|codex registers it). ' +
+        'It reads JSON-RPC, one message a line, on stdin; Ctrl+D ends it.\n',
+    );
   const write = (reply: object) => process.stdout.write(`${JSON.stringify(reply)}\n`);
   const pending = new Set<Promise<void>>();
   // Lines that are no JSON-RPC message are answered in stdio-lines.ts; each other line here.

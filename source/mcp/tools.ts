@@ -114,7 +114,13 @@ const ENTRY_ID = z.string().min(1).max(256).describe('The entry id, e.g. "use-pn
 export const TOOL_INPUTS = {
   memory_search: z
     .object({
-      query: z.string().min(1).max(MCP_QUERY_MAX_CHARS).describe('A few words to look for.'),
+      query: z
+        .string()
+        .min(1)
+        .max(MCP_QUERY_MAX_CHARS)
+        // Refused here, in the tool's terms: the search itself would answer with the CLI's usage line.
+        .refine((query) => query.trim() !== '', { message: 'is blank (only whitespace)' })
+        .describe('A few words to look for.'),
       limit: z.number().int().min(1).max(100).optional().describe('At most this many results (default 20).'),
     })
     .strict(),

@@ -8,6 +8,7 @@ import { mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
+import { StdinOverLimit } from '../../source/hook/failures.js';
 import { INSTANCE_ENV } from '../../source/hook/process-instance.js';
 import { readTail } from '../../source/hook/transcript-tail.js';
 import { HOOK_STDIN_MAX_BYTES } from '../../source/limits.js';
@@ -273,6 +274,54 @@ describe('hook: stdin of any size', () => {
     const [line] = hookErrors(home);
     assert.equal(line?.['code'], 'limit_exceeded');
     assert.equal(line?.['payloadBytes'], HOOK_STDIN_MAX_BYTES + 4096);
+    assert.equal(
+      line?.['message'],
+      `hook payload of ${HOOK_STDIN_MAX_BYTES + 4096} bytes is over the ${HOOK_STDIN_MAX_BYTES}-byte bound of an event: reading stopped there; its first 65536 bytes are kept (head) and it cannot be replayed`,
+    );
+    // A pipe's size is unknown: not "more than N bytes is over N".
+    assert.equal(
+      new StdinOverLimit(Buffer.alloc(10), null, 100).message,
+      'hook payload is over the 100-byte bound of an event: reading stopped there; its first 10 bytes are kept (head) and it cannot be replayed',
+    );
+  });
+});
+
+describe('hook: a payload that is not an event', () => {
+  it('bad JSON: the hook exits 0 quietly, and status says where the failure went', async () => {
+    const home = tempHome('hostile-bad-json');
+    // An event first, so that there is a store (without one, status says where hooks failed, exit 6).
+    assert.equal((await hook(home, 'claude', stop('s-ok', join(home, 'none.jsonl')))).code, 0);
+    const result = await hook(home, 'claude', '{"hook_event_name": "Stop", "session_');
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout, '', 'no reply the client would read as context');
+    assert.equal(hookErrors(home)[0]?.['code'], 'invalid_input');
+    const status = await runCli(['status', '--home', home]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /hook errors 1 \(last invalid_input at [^)]+\)/);
+    // Where to read what failed, and the command that replays it.
+    assert.ok(status.stdout.includes(storeFiles(home).hookErrors), status.stdout);
+  });
+});
+
+describe('hook: the global flags before the command', () => {
+  it('--home DIR before `hook` (as every other command takes it) records the event in DIR and exits 0', async () => {
+    const home = tempHome('hostile-home-first');
+    const result = await runCli(['--home', home, 'hook', 'claude'], {
+      input: stop('s-home-first', join(home, 'none.jsonl')),
+      env: { [INSTANCE_ENV]: 'home-first-1' },
+    });
+    // Exit 2 of a Claude Code hook is a blocking error: at UserPromptSubmit it would erase the prompt.
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(
+      inbox(home).map((row) => row.event),
+      ['Stop'],
+    );
+    const json = await runCli([`--home=${home}`, '--json', 'hook', 'claude'], {
+      input: stop('s-home-first-2', join(home, 'none.jsonl')),
+      env: { [INSTANCE_ENV]: 'home-first-1' },
+    });
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(inbox(home).length, 2);
   });
 });
 

@@ -88,7 +88,9 @@ describe('the memory_refresh MCP tool', () => {
       const none = await client.call('memory_refresh', {});
       assert.equal(none.isError, true);
       assert.equal(none.structuredContent.error.code, 'not_found');
-      assert.match(none.structuredContent.error.message, /--session <key>/);
+      // In the tool's terms: the agent passes `session`; it has no shell of the session to run a command from.
+      assert.match(none.structuredContent.error.message, /memory_refresh again with "session"/);
+      assert.doesNotMatch(none.structuredContent.error.message, /--session|session's shell/);
       assert.equal(await context(home, event(TOOL!, repo, 's1'), 'agent-1'), null, 'nothing pending');
     } finally {
       assert.equal(await client.close(), 0);

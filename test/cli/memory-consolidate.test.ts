@@ -160,6 +160,22 @@ describe('memory consolidate', () => {
     );
   });
 
+  it('MCP memory_consolidate_preview over no approved entries says there is nothing to consolidate', async () => {
+    const home = tempHome('cm-consolidate-preview-empty');
+    const repo = gitRepo(home, 'repo');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const made = await client.call('memory_consolidate_preview', {});
+      assert.equal(made.isError, undefined, JSON.stringify(made));
+      assert.equal(made.structuredContent.entries, 0);
+      // Not "the user runs memory consolidate to propose the patch": that run proposes nothing.
+      assert.doesNotMatch(String(made.structuredContent.next), /propose the patch/);
+      assert.match(String(made.structuredContent.next), /no approved entries/i);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('MCP memory_consolidate_preview makes the pending task only; memory consolidate runs that task', async () => {
     const home = tempHome('cm-consolidate-preview');
     const repo = repository(home);

@@ -155,6 +155,74 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.match(unknown, /the tools are memory_search, memory_get/);
   });
 
+  it('a proposal holding a terminal control character is invalid_input and reaches no backend', async () => {
+    const { backend, calls } = recordingBackend();
+    const s = session(async () => createToolTable(backend));
+    const propose = (args: Record<string, unknown>) =>
+      s.handle({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'memory_propose', arguments: { type: 'work_method', ...args } },
+      });
+    // ESC clears the reviewer's screen, backspaces overwrite what precedes them, BEL rings, C1's CSI is ESC [.
+    for (const args of [
+      { title: 'Use pnpm', content: 'We use pnpm \u001b[2J\u001b[H here.' },
+      { title: 'Use pnpm', content: 'We use npm\b\b\bpnpm.' },
+      { title: 'Esc \u001b]0;owned\u0007', content: 'We use pnpm.' },
+      { title: 'Use pnpm', content: 'We use pnpm.', appliesWhen: 'installing \u009b2J' },
+    ]) {
+      const refused = result(await propose(args), 'CallToolResult');
+      assert.equal(refused['isError'], true, JSON.stringify(args));
+      assert.match(JSON.stringify(refused['structuredContent']), /invalid_input.*control character/);
+    }
+    // Tabs and line breaks are text.
+    result(await propose({ title: 'Use pnpm', content: 'We use pnpm:\n\tpnpm install\r\n' }), 'CallToolResult');
+    assert.deepEqual(calls, ['propose Use pnpm']);
+  });
+
+  it('a proposal whose title or content is only whitespace is invalid_input and reaches no backend', async () => {
+    const { backend, calls } = recordingBackend();
+    const s = session(async () => createToolTable(backend));
+    for (const [title, content] of [
+      ['   ', 'We use pnpm.'],
+      ['Use pnpm', ' \n\t '],
+      ['\u3000', '\u00a0'],
+    ]) {
+      const refused = result(
+        await s.handle({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'memory_propose', arguments: { title, content, type: 'work_method' } },
+        }),
+        'CallToolResult',
+      );
+      assert.equal(refused['isError'], true, JSON.stringify([title, content]));
+      assert.match(JSON.stringify(refused['structuredContent']), /invalid_input.*blank/);
+    }
+    assert.deepEqual(calls, []);
+  });
+
+  it("a memory_search query of only whitespace is invalid_input in the tool's terms and reaches no backend", async () => {
+    const { backend, calls } = recordingBackend();
+    const s = session(async () => createToolTable(backend));
+    const refused = result(
+      await s.handle({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'memory_search', arguments: { query: ' \t\n ' } },
+      }),
+      'CallToolResult',
+    );
+    assert.equal(refused['isError'], true);
+    const text = JSON.stringify(refused['structuredContent']);
+    assert.match(text, /invalid_input.*memory_search: query: is blank/);
+    assert.doesNotMatch(text, /common-memory memory search/, 'an agent is not sent to the CLI');
+    assert.deepEqual(calls, []);
+  });
+
   it('a read-only backend offers only the read tools', async () => {
     const { backend } = recordingBackend();
     const { propose: _p, refresh: _r, consolidatePreview: _c, ...reads } = backend;
@@ -178,6 +246,10 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.equal((await s.handle({ jsonrpc: '2.0', id: 3 }))?.id, 3);
     error(await s.handle({ jsonrpc: '2.0', id: 3 }), INVALID_REQUEST);
     error(await s.handle({ jsonrpc: '2.0', id: 4, method: 5 }), INVALID_REQUEST);
+    // 1e400 parses as Infinity, which JSON writes as null: a result no client could match to its request.
+    const infinite = await s.handle({ jsonrpc: '2.0', id: Number.POSITIVE_INFINITY, method: 'ping' });
+    assert.equal(infinite?.id, null);
+    error(infinite, INVALID_REQUEST);
     const nullId = await s.handle({ jsonrpc: '2.0', id: null, method: 'ping' });
     assert.equal(nullId?.id, null);
     error(nullId, INVALID_REQUEST);

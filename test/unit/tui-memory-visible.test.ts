@@ -19,7 +19,8 @@ import { type EntriesState, initialEntriesState } from '../../source/screens/mem
 import { EntriesView } from '../../source/screens/memory/entries-view.js';
 import { quarantineLines } from '../../source/screens/memory/extraction-lines.js';
 import { planLines } from '../../source/screens/memory/promote-lines.js';
-import { candidateLines } from '../../source/screens/memory/review-lines.js';
+import { candidateLines, originText } from '../../source/screens/memory/review-lines.js';
+import { proposalOrigin } from '../../source/mcp/server.js';
 import { initialReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
 import { firstLine, ReviewQueue } from '../../source/screens/memory/review-view.js';
 
@@ -82,6 +83,19 @@ describe('the Memory screen shows hidden characters', () => {
     for (const line of continuations) assert.match(line, /^ {6}\S/, `continuation "${line}"`);
     const entry = lines.findIndex((line) => line.startsWith('  - [m-'));
     for (const line of lines.slice(entry + 1, quote)) assert.match(line, /^ {4}\S/, `entry continuation "${line}"`);
+  });
+
+  it('in the name a proposing client gave itself at MCP initialize (review and the Review screen)', () => {
+    // The name is the client's own, sent over MCP: a bidi override in it would reverse the review line.
+    const origin = proposalOrigin({ name: 'qa\u202edab', version: '1\u200b\u009b2J' }, {});
+    assert.equal(origin.clientVersion, '1\u200b2J', 'C1 controls are dropped as C0 ones are');
+    const line = originText({ kind: 'proposal', ...origin });
+    assert.doesNotMatch(line, HIDDEN);
+    assert.equal(line, 'proposed by qa⟨U+202E⟩dab 1⟨U+200B⟩2J (memory_propose)');
+    const shown = candidateLines({ ...candidate, origin: { kind: 'proposal', ...origin } }, initialReviewState, 100)
+      .lines.map((l) => l.text)
+      .join('\n');
+    assert.match(shown, /proposed by qa⟨U\+202E⟩dab/);
   });
 
   it("in a plan's diff", () => {

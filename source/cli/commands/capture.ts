@@ -2,6 +2,7 @@
 // API, or — for the two that write — with the lease for this command's duration. No bodies are
 // ever printed.
 import { connect } from '../../client/connect.js';
+import { storeFiles } from '../../home.js';
 import { CmError, EXIT } from '../../errors.js';
 import type {
   CaptureStatus,
@@ -44,7 +45,7 @@ export async function runStatus(
     out.result(status, () =>
       [
         ...untrusted.map((silent) => `warning: ${silentHooksText(silent)}`),
-        ...statusText(status).split('\n'),
+        ...statusText(status, storeFiles(home).hookErrors).split('\n'),
         '',
         ...serviceLines(status.service),
       ].join('\n'),
@@ -146,7 +147,10 @@ export function ledgerLine(ledger: CaptureStatus['ledger']): string {
   return `read ledger: ${ledger.state}, ${ledger.roots} conversations (${ledger.activeRoots} active), ${ledger.entries} entries read${last}`;
 }
 
-export function statusText(status: CaptureStatus & { brokenHooks?: readonly BrokenIntegration[] }): string {
+export function statusText(
+  status: CaptureStatus & { brokenHooks?: readonly BrokenIntegration[] },
+  hookErrorsFile?: string,
+): string {
   const lines: string[] = [];
   for (const broken of status.brokenHooks ?? []) lines.push(`warning: ${brokenIntegrationText(broken)}`);
   const h = status.host;
@@ -155,6 +159,10 @@ export function statusText(status: CaptureStatus & { brokenHooks?: readonly Brok
   lines.push(
     `capture (${status.mode}): inbox ${h.inbox} · watch ${h.watch} · isolated ${h.isolated} · hook errors ${h.hookErrors}${h.lastHookError ? ` (last ${h.lastHookError.code} at ${h.lastHookError.at})` : ''}`,
   );
+  // Hooks never print to the client (they must not fail its turn): the count alone would leave a
+  // person with no way to learn what failed, so name the file that says it.
+  if (h.hookErrors > 0 && hookErrorsFile !== undefined)
+    lines.push(`  what each failure was, and how to replay a kept event: ${hookErrorsFile}`);
   if (h.notWritable !== null) lines.push(`DATA HOME NOT WRITABLE: ${h.notWritable}`);
   const q = status.queue;
   lines.push(

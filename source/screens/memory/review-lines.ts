@@ -25,7 +25,8 @@ export function findingText(finding: MemoryFindingView): string {
 export function originText(origin: MemoryCandidateOrigin): string {
   if (origin.kind === 'extraction') return 'extracted from captured turns';
   if (isRevisionClient(origin.client)) return `made from an approved entry with ${origin.client}`;
-  const client = origin.clientVersion ? `${origin.client} ${origin.clientVersion}` : origin.client;
+  // The name is what the client sent at MCP initialize: a bidi override in it would reorder the line.
+  const client = visibleText(origin.clientVersion ? `${origin.client} ${origin.clientVersion}` : origin.client);
   const conversation = origin.conversation ? ` in conversation ${origin.conversation.slice(0, 12)}` : '';
   return `proposed by ${client} (memory_propose)${conversation}`;
 }

@@ -40,6 +40,14 @@ export interface ProposalOutcome {
   blockedBy: string[];
 }
 
+/**
+ * The rules of the blocking findings, each once in the order first met: a rule that matches twice
+ * (a forged frame tag opened and closed) is one reason, and `memory revise` prints the list.
+ */
+function blockingRules(findings: readonly CandidateFinding[]): string[] {
+  return [...new Set(findings.filter((f) => f.severity === 'block').map((f) => f.rule))];
+}
+
 /** The statement a proposal carries: its content, citing nothing. */
 const STATEMENT_ID = 's1';
 
@@ -61,7 +69,7 @@ function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): Propos
       candidateId,
       status: existing.status === 'quarantined' ? 'quarantined' : 'draft',
       created: false,
-      blockedBy: findings.filter((f) => f.severity === 'block').map((f) => f.rule),
+      blockedBy: blockingRules(findings),
     };
   }
 
@@ -134,7 +142,7 @@ function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): Propos
       `INSERT INTO candidate_provenance (candidate_id, from_candidate_id, relation, task_id, from_revision, recorded_at_ms)
        VALUES (?, ?, 'update', ?, 0, ?) ON CONFLICT DO NOTHING`,
     ).run(candidateId, `approved:${input.revises}`, `proposal:${input.origin.client}`, nowMs);
-  return { candidateId, status, created: true, blockedBy: blocked.map((f) => f.rule) };
+  return { candidateId, status, created: true, blockedBy: blockingRules(blocked) };
 }
 
 export const proposalCommands = {
