@@ -574,11 +574,14 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  * One line of text for a title or display: NFC, controls and runs of whitespace become single
  * spaces, at most `maxChars` characters (cut at a word when that keeps most of it, then `…`).
  */
+/** Controls and line breaks: a single line has none of them (each run becomes one space). */
+export const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
 export function singleLineText(text: string, maxChars: number): string {
   // ASCII is its own NFC form; and a line of no more UTF-16 units than maxChars has no more
   // characters either. Both skips keep the SessionStart hook's snapshot cheap.
   const line = (PRINTABLE_ASCII.test(text) ? text : text.normalize('NFC'))
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(LINE_CONTROLS, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   if (line.length <= maxChars) return line;

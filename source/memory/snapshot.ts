@@ -5,7 +5,7 @@
 // code that imports nothing from `node:`: the SessionStart hook imports this on its fast path.
 
 import { MEMORY_SNAPSHOT_BODY_LINES, MEMORY_SNAPSHOT_LINE_MAX_CHARS, MEMORY_SNAPSHOT_MAX_BYTES } from '../limits.js';
-import { singleLineText } from './entry-format.js';
+import { LINE_CONTROLS, singleLineText } from './entry-format.js';
 import { foldForMatch, visibleText } from './visible-text.js';
 
 export interface SnapshotEntry {
@@ -218,7 +218,8 @@ function neutraliseFrameTags(line: string): string {
  * nothing that could close or open our frame.
  */
 export function displayText(text: string, maxChars: number = MEMORY_SNAPSHOT_LINE_MAX_CHARS): string {
-  return neutraliseFrameTags(singleLineText(visibleText(text), maxChars));
+  // Controls become spaces first: visibleText would label them, and the snapshot has always dropped them.
+  return neutraliseFrameTags(singleLineText(visibleText(text.replace(LINE_CONTROLS, ' ')), maxChars));
 }
 
 /** Highest priority first; at equal priority the repository's entries, then newer, then by id. */

@@ -17,25 +17,34 @@ export const HIDDEN_CHAR = new RegExp(
   '[\\p{Cf}\\p{Cs}\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u3164\\uFE00-\\uFE0F\\uFFA0\\u{E0100}-\\u{E01EF}]',
   'u',
 );
-const HIDDEN_CHARS = new RegExp(HIDDEN_CHAR.source, 'gu');
 
 /** `⟨U+200B⟩`: at least four upper-case hex digits, as Unicode writes code points. */
 export function codePointLabel(codePoint: number): string {
   return `⟨U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 }
 
-/** Printable ASCII, tabs and line breaks hold no hidden character: the common case costs one test. */
-const PLAIN = /^[\t\n\r\u0020-\u007e]*$/;
+/**
+ * Terminal controls, labelled where text is shown (not a poisoning finding: the lint's HIDDEN_CHAR
+ * leaves them out): C0 but the tab and the line feed, a carriage return not before a line feed
+ * (it returns to the line's start and what follows draws over it), DEL and C1 (ESC and CSI clear a
+ * screen or move the cursor). A text pasted with colours would otherwise act on the reviewer's
+ * terminal instead of being read.
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/;
+const SHOWN_AS_LABEL = new RegExp(`${HIDDEN_CHAR.source}|${CONTROL.source}`, 'gu');
 
-/** The text with every hidden character replaced by its `⟨U+XXXX⟩` label; every other character kept as it is. */
+/** Printable ASCII, tabs and line breaks hold no hidden character: the common case costs one test. */
+const PLAIN = /^(?:[\t\n\u0020-\u007e]|\r\n)*$/;
+
+/** The text with every hidden character and terminal control replaced by its `⟨U+XXXX⟩` label; every other character kept as it is. */
 export function visibleText(text: string): string {
   if (PLAIN.test(text)) return text;
-  return text.replace(HIDDEN_CHARS, (char) => codePointLabel(char.codePointAt(0)!));
+  return text.replace(SHOWN_AS_LABEL, (char) => codePointLabel(char.codePointAt(0)!));
 }
 
 /** Whether the text holds a character visibleText would label. */
 export function hasHiddenChars(text: string): boolean {
-  return !PLAIN.test(text) && HIDDEN_CHAR.test(text);
+  return !PLAIN.test(text) && (HIDDEN_CHAR.test(text) || CONTROL.test(text));
 }
 
 /**

@@ -68,6 +68,22 @@ describe('visibleText', () => {
     assert.ok(HIDDEN_CHAR.test('\u200b'));
   });
 
+  it('labels terminal controls (C0 but tab and line breaks, DEL, C1, a carriage return not before a line feed)', () => {
+    // A candidate drafted from pasted coloured output, printed raw by `memory review`, would clear
+    // the reviewer's screen or draw over what they read; a lone CR returns to the line's start.
+    assert.equal(visibleText('ok\u001b[2J\u0007done'), 'ok⟨U+001B⟩[2J⟨U+0007⟩done');
+    assert.equal(visibleText('safe\rrm -rf ~'), 'safe⟨U+000D⟩rm -rf ~');
+    assert.equal(visibleText('a\u007fb\u009b31mc\u0085'), 'a⟨U+007F⟩b⟨U+009B⟩31mc⟨U+0085⟩');
+    assert.equal(visibleText('line one\r\nline two\tend'), 'line one\r\nline two\tend', 'CRLF and tabs stay');
+    for (let cp = 0; cp <= 0x9f; cp++) {
+      if (cp >= 0x20 && cp < 0x7f) continue;
+      const shown = visibleText(`a${String.fromCharCode(cp)}b`);
+      const kept = cp === 0x09 || cp === 0x0a;
+      assert.equal(shown, kept ? `a${String.fromCharCode(cp)}b` : `a${codePointLabel(cp)}b`, cp.toString(16));
+      assert.equal(hasHiddenChars(`a${String.fromCharCode(cp)}b`), !kept, cp.toString(16));
+    }
+  });
+
   it('leaves ordinary text as it is', () => {
     for (const text of ['', 'plain ASCII\twith\nlines', 'naïve café — 日本語 — עברית', 'a < b > c & d'])
       assert.equal(visibleText(text), text);
