@@ -185,7 +185,7 @@ export function digestFlag(value: string | undefined, flag: string): string | un
   return value;
 }
 
-function extractText(r: MemoryExtractReport): string {
+export function extractText(r: MemoryExtractReport): string {
   if (r.pendingPlan) return planText(r.pendingPlan);
   const c = r.candidates;
   const lines = [
@@ -194,7 +194,8 @@ function extractText(r: MemoryExtractReport): string {
     `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (secret found)`,
   ];
   for (const failure of r.failures) lines.push(`  failed: ${failure}`);
-  if (c.created > 0) lines.push('review them: common-memory memory review --json');
+  // The text review: a person reading this output reads text (--json prints the report as JSON).
+  if (c.created > 0) lines.push('review them: common-memory memory review');
   return lines.join('\n');
 }
 

@@ -1,0 +1,23 @@
+// The text `memory extract` prints for a person: the review step it names is the text one.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { MemoryExtractReport } from '../../source/api/memory-runs.js';
+import { extractText } from '../../source/cli/commands/memory-extract.js';
+
+const report = (created: number, quarantined: number): MemoryExtractReport => ({
+  runIds: ['run-1'],
+  window: { since: '2026-12-01T00:00:00.000Z', until: '2026-12-02T00:00:00.000Z' },
+  turns: 2,
+  chunks: 1,
+  tasks: { planned: 1, created: 1, submitted: 1, failed: 0, pending: 0, waitingForRetry: 0, stale: 0 },
+  candidates: { created, skipped: 0, updated: 0, merged: 0, stored: created - quarantined, quarantined },
+  failures: [],
+});
+
+describe('memory extract text', () => {
+  it('points a person at the text review, not its JSON', () => {
+    const text = extractText(report(2, 0));
+    assert.match(text, /^review them: common-memory memory review$/m);
+    assert.doesNotMatch(text, /--json/);
+  });
+});
