@@ -30,7 +30,7 @@ const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [
   [8, 'host unreachable (or none running)'],
   [9, 'inconsistent store'],
   [10, 'over a limit'],
-  [11, 'blocking secret found'],
+  [11, 'blocking secret or poisoning found'],
   [12, 'memory-state unavailable'],
   [13, 'agent not running'],
   [14, "authorisation needed (a runner's plan awaits --approve-plan)"],

@@ -191,7 +191,7 @@ export function extractText(r: MemoryExtractReport): string {
   const lines = [
     `window ${r.window.since} .. ${r.window.until}: ${r.turns} turn(s), ${r.chunks} chunk(s)`,
     `tasks: ${r.tasks.planned} planned (${r.tasks.created} new), ${r.tasks.submitted} submitted, ${r.tasks.failed} failed, ${r.tasks.pending} left for the next run${r.tasks.waitingForRetry ? `, ${r.tasks.waitingForRetry} waiting for a retry` : ''}${r.tasks.stale ? `, ${r.tasks.stale} stale adjudication(s) redone` : ''}`,
-    `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (secret found)`,
+    `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (a secret or an instruction to the model found)`,
   ];
   for (const failure of r.failures) lines.push(`  failed: ${failure}`);
   // The text review: a person reading this output reads text (--json prints the report as JSON).
