@@ -314,17 +314,20 @@ async function review(home: string, flags: MemoryFlags, out: Output): Promise<nu
 
 const REVIEW_SCOPE_TEXT = { all: 'any scope', user: 'the user scope', project: 'this repository', here: 'this scope' };
 
-function reviewText(r: MemoryReview): string {
+export function reviewText(r: MemoryReview): string {
   const patches = r.patches.flatMap(patchLines);
   if (r.total === 0) return [...patches, `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`].join('\n');
   const lines: string[] = [...patches];
   for (const c of r.candidates) {
+    // Only drafts are adjudicated: a quarantined candidate's adjudication stays pending for good.
     const state =
       c.origin.kind === 'proposal'
         ? originText(c.origin)
         : c.adjudication === 'done'
           ? c.decision
-          : 'awaiting adjudication';
+          : c.status === 'quarantined'
+            ? 'blocked, never adjudicated'
+            : 'awaiting adjudication';
     const where = c.scope === 'user' ? 'user scope' : `project ${c.repository ?? c.repositoryKey.slice(0, 12)}`;
     lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}  (${where})`);
     // Hidden characters as ⟨U+XXXX⟩: the reviewer reads what the model will.
