@@ -383,9 +383,10 @@ async function lint(paths: string[], out: Output): Promise<number> {
     );
   const inputs = paths.length === 0 ? ['-'] : paths;
   const { lintMemoryText } = await memoryLint();
+  // A path named twice is one input: read once, its findings listed once.
   const texts = new Map<string, string>();
   for (const path of new Set(inputs)) texts.set(path, await readInput(path));
-  const findings = inputs.flatMap((path) =>
+  const findings = [...texts.keys()].flatMap((path) =>
     lintMemoryText(texts.get(path)!).map((f) => ({
       path,
       line: f.line,

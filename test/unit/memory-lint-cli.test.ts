@@ -1,0 +1,24 @@
+// `memory lint` in process (it reads no data home): a file named twice is one input, its findings
+// listed once, as it is read once.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCliInProcess } from '../support/cli-in-process.js';
+
+const token = 'ghp_Qw3rTy7UiOp9AsDfGhJkL2zXcVbNm8PoIuYt';
+
+describe('memory lint', () => {
+  it('a file named twice is linted once: each finding is listed once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-lint-'));
+    const file = join(dir, 'note.md');
+    writeFileSync(file, `token = ${token}\n`);
+    const run = await runCliInProcess(['memory', 'lint', file, file, '--json']);
+    assert.equal(run.code, 11, run.stderr);
+    assert.deepEqual(
+      JSON.parse(run.stdout).findings.map((f: { path: string; rule: string }) => `${f.path} ${f.rule}`),
+      [`${file} github-token`],
+    );
+  });
+});
