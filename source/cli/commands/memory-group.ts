@@ -3,7 +3,7 @@
 // review are reads (read-only without a host); lint runs here and needs no store.
 import { REVIEW_PAGE_MAX } from '../../limits.js';
 import { parseReviewCursor } from '../../memory/review-cursor.js';
-import { readUserFile } from '../../ground/user-file.js';
+import { readUserFile, shownPath } from '../../ground/user-file.js';
 import { connect } from '../../client/connect.js';
 import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
@@ -402,7 +402,7 @@ async function lint(paths: string[], out: Output): Promise<number> {
     findings.length === 0
       ? 'no secrets or poisoning found'
       : [
-          ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, f.path)),
+          ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, shownPath(f.path))),
           `${findings.length} finding(s), ${blocking} blocking`,
         ].join('\n'),
   );
