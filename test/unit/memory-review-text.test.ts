@@ -1,5 +1,7 @@
 // The text of `memory review`: a quarantined candidate is never adjudicated (only drafts are), so its
-// line says it is blocked instead of "awaiting adjudication", which `memory status` counts as 0.
+// line says it is blocked instead of "awaiting adjudication", which `memory status` counts as 0; a
+// control character of what was said (a terminal escape pasted with a log) is labelled, never sent
+// to the terminal, which would colour or conceal what the reviewer reads.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
@@ -42,5 +44,20 @@ describe('memory review text', () => {
     );
     assert.match(text, /^cand-q {2}quarantined {2}work_method {2}blocked, never adjudicated {2}\(project repo\)$/m);
     assert.match(text, /^cand-d {2}draft {2}work_method {2}awaiting adjudication {2}\(project repo\)$/m);
+  });
+
+  it('labels control characters of the content and the title as ⟨U+XXXX⟩', () => {
+    const text = reviewText(
+      page([
+        {
+          ...candidate('cand-e', 'draft', 'done'),
+          title: 'Logs \u001b[8mhidden',
+          content: 'Prefix log lines with \u001b[31mERROR\u001b[0m here.',
+        },
+      ]),
+    );
+    assert.doesNotMatch(text, /\u001b/);
+    assert.match(text, /^ {2}Logs ⟨U\+001B⟩\[8mhidden$/m);
+    assert.match(text, /^ {2}Prefix log lines with ⟨U\+001B⟩\[31mERROR⟨U\+001B⟩\[0m here\.$/m);
   });
 });

@@ -7,7 +7,7 @@ import { readUserFile, shownPath } from '../../ground/user-file.js';
 import { connect } from '../../client/connect.js';
 import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
-import { visibleText } from '../../memory/visible-text.js';
+import { codePointLabel, visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
 import { originText } from '../../screens/memory/review-lines.js';
 import { reteachLines, usageSummaryLines } from '../../screens/memory/usage-lines.js';
@@ -314,6 +314,16 @@ async function review(home: string, flags: MemoryFlags, out: Output): Promise<nu
 
 const REVIEW_SCOPE_TEXT = { all: 'any scope', user: 'the user scope', project: 'this repository', here: 'this scope' };
 
+/**
+ * A candidate's text on one line as the reviewer reads it: hidden characters as ⟨U+XXXX⟩, and so
+ * the control characters left after folding whitespace (a terminal escape pasted with a log), which
+ * the terminal would otherwise act on — colouring or concealing what is being approved.
+ */
+const reviewLine = (text: string): string =>
+  visibleText(text)
+    .replace(/\s+/g, ' ')
+    .replace(/\p{Cc}/gu, (char) => codePointLabel(char.codePointAt(0)!));
+
 export function reviewText(r: MemoryReview): string {
   const patches = r.patches.flatMap(patchLines);
   if (r.total === 0) return [...patches, `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`].join('\n');
@@ -331,8 +341,8 @@ export function reviewText(r: MemoryReview): string {
     const where = c.scope === 'user' ? 'user scope' : `project ${c.repository ?? c.repositoryKey.slice(0, 12)}`;
     lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}  (${where})`);
     // Hidden characters as ⟨U+XXXX⟩: the reviewer reads what the model will.
-    if (c.title !== null) lines.push(`  ${visibleText(c.title).replace(/\s+/g, ' ')}`);
-    lines.push(`  ${visibleText(c.content).replace(/\s+/g, ' ')}`);
+    if (c.title !== null) lines.push(`  ${reviewLine(c.title)}`);
+    lines.push(`  ${reviewLine(c.content)}`);
     for (const s of c.statements)
       lines.push(
         `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.length === 0 ? 'no user turn' : s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
