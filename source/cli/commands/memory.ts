@@ -4,6 +4,7 @@
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { SessionSearchResult } from '../../api/capture.js';
+import { codePointLabel } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 
 export interface SearchFlags {
@@ -41,12 +42,19 @@ export async function runSearch(home: string, words: string[], flags: SearchFlag
   }
 }
 
-function searchText(result: SessionSearchResult): string {
+/**
+ * A snippet on one line, its control characters (a log pasted with its colours) as ⟨U+XXXX⟩: the
+ * terminal would act on them instead of showing what was said.
+ */
+const snippetLine = (snippet: string): string =>
+  snippet.replace(/\s+/g, ' ').replace(/\p{Cc}/gu, (char) => codePointLabel(char.codePointAt(0)!));
+
+export function searchText(result: SessionSearchResult): string {
   if (result.results.length === 0) return 'no turn matches';
   return result.results
     .map(
       (hit) =>
-        `${hit.recordedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${hit.snippet.replace(/\s+/g, ' ')}`,
+        `${hit.recordedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${snippetLine(hit.snippet)}`,
     )
     .join('\n');
 }
