@@ -7,6 +7,7 @@ import { previewSyncIn } from '../../client/local-memory.js';
 import { initMemoryRootIn } from '../../client/memory-files.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../api/memory-views.js';
+import { codePointLabel, visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 import { entriesText, preview } from '../output.js';
 import { wholeNumber } from './memory.js';
@@ -98,6 +99,15 @@ export async function memorySearch(
   }
 }
 
+/**
+ * An entry's body as a person reads it: hidden characters as ⟨U+XXXX⟩, as the session snapshot gives
+ * them, and control characters but tabs and line breaks (CRLF too) — a memory file written by hand
+ * or by a teammate may hold a terminal escape or a lone carriage return, which the terminal would act
+ * on (colour, conceal, overwrite) instead of showing.
+ */
+const bodyText = (body: string): string =>
+  visibleText(body).replace(/\r(?!\n)|[^\P{Cc}\t\n\r]/gu, (char) => codePointLabel(char.codePointAt(0)!));
+
 export async function runGet(home: string, entryId: string | undefined, out: Output): Promise<number> {
   if (!entryId)
     throw new CmError('usage', 'Give an entry id, e.g. common-memory get use-pnpm (memory search lists them).');
@@ -134,7 +144,7 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
         `sha256 ${entry.contentDigest}`,
         ...(entry.usage ? [usageLine(entry.usage)] : []),
         '',
-        entry.body,
+        bodyText(entry.body),
       ].join('\n'),
     );
     return EXIT.ok;
