@@ -33,6 +33,16 @@ export function visibleText(text: string): string {
   return text.replace(HIDDEN_CHARS, (char) => codePointLabel(char.codePointAt(0)!));
 }
 
+/**
+ * The text for a terminal: visibleText, and control characters labelled too but tabs, line breaks
+ * and a carriage return before one — a terminal acts on an escape or a lone carriage return
+ * (colouring, concealing, overwriting) instead of showing it. For what a person reads, not the model.
+ */
+export function terminalText(text: string): string {
+  if (PLAIN.test(text) && !text.includes('\r')) return text;
+  return visibleText(text).replace(/\r(?!\n)|[^\P{Cc}\t\n\r]/gu, (char) => codePointLabel(char.codePointAt(0)!));
+}
+
 /** Whether the text holds a character visibleText would label. */
 export function hasHiddenChars(text: string): boolean {
   return !PLAIN.test(text) && HIDDEN_CHAR.test(text);

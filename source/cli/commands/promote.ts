@@ -7,7 +7,7 @@ import { CmError, EXIT } from '../../errors.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { wholeMemoryId } from '../../client/local-memory.js';
 import { entriesText, type Output } from '../output.js';
-import { visibleText } from '../../memory/visible-text.js';
+import { terminalText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
 
 const need = (value: string | undefined, what: string): string => {
@@ -187,7 +187,7 @@ export async function memoryPlan(home: string, args: string[], out: Output): Pro
   const connection = await connect(home, 'read');
   try {
     const plan = await connection.app.memoryPlan({ planId });
-    out.result(plan, () => [planText(plan), '', visibleText(plan.diff.trimEnd())].join('\n'));
+    out.result(plan, () => [planText(plan), '', terminalText(plan.diff.trimEnd())].join('\n'));
     return EXIT.ok;
   } finally {
     await connection.close();
@@ -304,8 +304,9 @@ export function scopeOption(scope: string | undefined): 'project' | 'user' | und
 }
 
 /** A plan as prepare and retire print it: what it writes, its diff, then what to do next. */
+// The diff as the person approving reads it: a removed hand-written file may hold terminal escapes.
 const planWithDiff = (plan: MemoryPlanView, ...next: string[]) =>
-  [planText(plan), '', visibleText(plan.diff.trimEnd()), '', ...next].join('\n');
+  [planText(plan), '', terminalText(plan.diff.trimEnd()), '', ...next].join('\n');
 
 function planText(plan: MemoryPlanView): string {
   const lines = [
