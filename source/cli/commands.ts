@@ -73,6 +73,8 @@ export interface CommandSpec {
   /** More, shown only by `<command> --help`. */
   readonly details?: string;
   readonly flags: { readonly [K in FlagName]?: FlagHelp };
+  /** Flags it cannot run without: its usage shows them without brackets. */
+  readonly required?: readonly FlagName[];
 }
 
 /** Accepted by every command: where the data is, how results are printed, help and version. */
@@ -363,6 +365,7 @@ export const COMMAND_SPECS = [
     args: '',
     summary: "run a profile's deny-all conformance probe again (exit 15 naming what failed)",
     flags: { runner: ['NAME', 'the profile of runners.json'] },
+    required: ['runner'],
   },
   {
     path: 'memory sync',
@@ -424,6 +427,7 @@ export const COMMAND_SPECS = [
     args: '<plan-id>',
     summary: 'approve exactly the plan whose digest is the one given',
     flags: { digest: ['D', 'the digest memory prepare printed (required)'] },
+    required: ['digest'],
   },
   {
     path: 'memory promote',

@@ -7,6 +7,7 @@ import {
   COMMAND_SPECS,
   type CommandSpec,
   type FlagHelp,
+  type FlagName,
   GLOBAL_FLAGS,
   GROUPS,
   kebab,
@@ -30,7 +31,7 @@ const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [
   [8, 'host unreachable (or none running)'],
   [9, 'inconsistent store'],
   [10, 'over a limit'],
-  [11, 'blocking secret found'],
+  [11, 'blocking secret or poisoning found'],
   [12, 'memory-state unavailable'],
   [13, 'agent not running'],
   [14, "authorisation needed (a runner's plan awaits --approve-plan)"],
@@ -47,9 +48,11 @@ export function synopsis(spec: CommandSpec): string {
   return [spec.path, spec.args, ...bracketed(spec)].filter(Boolean).join(' ');
 }
 
-/** "[--limit N]" for each flag: wrapping never breaks one. */
+/** "[--limit N]" for each flag, "--digest D" for one it requires: wrapping never breaks one. */
 const bracketed = (spec: CommandSpec): string[] =>
-  Object.entries(spec.flags).map(([name, help]) => `[${flagWords(name, help)}]`);
+  Object.entries(spec.flags).map(([name, help]) =>
+    spec.required?.includes(name as FlagName) ? flagWords(name, help) : `[${flagWords(name, help)}]`,
+  );
 
 /**
  * A term and its description: the description starts in column `column` beside a term that

@@ -5,27 +5,34 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { CmError } from '../errors.js';
 
+/**
+ * A path as a message shows it: as given, or JSON-quoted when it holds a control character, so that a
+ * file name carrying a terminal escape or a line break never reaches the terminal as raw bytes.
+ */
+export const shownPath = (path: string): string => (/\p{Cc}/u.test(path) ? JSON.stringify(path) : path);
+
 /** `what`: the command, for the messages ("memory lint"). */
 export function readUserFile(path: string, maxBytes: number, what: string): string {
+  const shown = shownPath(path);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CmError('not_found', `Cannot read ${path}: no such file; ${what} read nothing.`);
+    if (code === 'ENOENT') throw new CmError('not_found', `Cannot read ${shown}: no such file; ${what} read nothing.`);
     throw new CmError(
       'invalid_input',
-      `Cannot read ${path} (${code ?? (error as Error).message}); ${what} read nothing.`,
+      `Cannot read ${shown} (${code ?? (error as Error).message}); ${what} read nothing.`,
     );
   }
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile())
-      throw new CmError('invalid_input', `${path} is not a regular file; give ${what} a file. Nothing was read.`);
+      throw new CmError('invalid_input', `${shown} is not a regular file; give ${what} a file. Nothing was read.`);
     if (stats.size > maxBytes)
       throw new CmError(
         'limit_exceeded',
-        `${path} is ${stats.size} bytes, over the ${maxBytes}-byte limit of ${what}; nothing was read.`,
+        `${shown} is ${stats.size} bytes, over the ${maxBytes}-byte limit of ${what}; nothing was read.`,
       );
     return readFileSync(fd, 'utf8');
   } finally {

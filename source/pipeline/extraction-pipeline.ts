@@ -48,7 +48,7 @@ import type { ConsolidationTask } from '../memory/consolidation/task.js';
 import { extractionTaskId, isTaskSubmitted, processedTurnRanges, type StoredTask } from '../store/memory/task-store.js';
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
-import { selectTurns, type Selection } from '../store/core/turn-source.js';
+import { resolveSessionKeys, selectTurns, type Selection } from '../store/core/turn-source.js';
 import { checkWindow, parseUtc, utcText, type Window, WINDOW_MAX_DAYS } from '../memory/window.js';
 
 /** Extraction tasks one run works on (seed 004 §9); the rest stay pending for the next run. */
@@ -149,6 +149,7 @@ export class ExtractionPipeline {
     this.runnerOf(request.runner);
     checkRunOptions(request);
     runWindow(request, () => lastUntil(request.cwd === null ? null : scopeResolver()(request.cwd)));
+    if (request.sessions) resolveSessionKeys(this.core, request.sessions);
   }
 
   /** `lastUntil`: where the last finished run of a scope ended (the default start of the window). */
@@ -168,7 +169,7 @@ export class ExtractionPipeline {
       sinceMs: window.sinceMs,
       untilMs: window.untilMs,
       client: request.client,
-      sessionKeys: request.sessions,
+      sessionKeys: request.sessions && resolveSessionKeys(this.core, request.sessions),
       query: request.query,
     };
     const turns = selectTurns(

@@ -82,13 +82,21 @@ export interface GateDeps {
 export const fileProblem = (error: unknown, what: string): CmError | null =>
   error instanceof MemoryFileError ? new CmError('invalid_input', `${error.message}; ${what}.`) : null;
 
-/** Why a quarantined candidate cannot be prepared: a secret, or the poisoning rule and where it matched. */
+/**
+ * Why a quarantined candidate cannot be prepared: its first blocking finding, a secret before a
+ * poisoning, by rule and position with its excerpt (stored masked), so the person can find it in
+ * the review; exit 11 promises the rule and position.
+ */
 function quarantined(db: Db, id: string): CmError {
   const blocking = candidateFindings(db, id).filter((f) => f.severity === 'block');
-  const poison = blocking.length > 0 && blocking.every((f) => isPoisonRule(f.rule)) ? blocking[0] : undefined;
-  const why = poison
-    ? `${poison.rule} at ${poison.field} ${poison.line}:${poison.column} (${poison.excerpt}): text written to steer the model that reads it`
-    : 'a secret was found in it';
+  const secret = blocking.find((f) => !isPoisonRule(f.rule));
+  const first = secret ?? blocking[0];
+  const where = first ? `${first.rule} at ${first.field} ${first.line}:${first.column} (${first.excerpt})` : '';
+  const why = !first
+    ? 'a secret was found in it'
+    : secret
+      ? `${where}: a secret`
+      : `${where}: text written to steer the model that reads it`;
   return new CmError(
     'secret_found',
     `Candidate ${id} is quarantined: ${why}, so it can never be promoted. Discard it (memory discard ${id}); nothing was prepared.`,

@@ -137,6 +137,14 @@ describe('memory retire', () => {
     mkdirSync(home, { recursive: true });
     writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
     const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
+    // The user memory is in no git repository: the text says where the removed bytes stay instead.
+    const text = await cli(home, outside, ['memory', 'retire', 'my-editor']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.doesNotMatch(text.stdout, /git keeps/);
+    assert.match(
+      text.stdout,
+      /the user memory is in no git repository: once removed, its text stays only in this plan/,
+    );
     const plan = await retire(home, outside, 'my-editor');
     assert.equal(plan.scope, 'user');
     await approve(home, outside, plan);

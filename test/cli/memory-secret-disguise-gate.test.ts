@@ -106,7 +106,8 @@ describe('disguised secrets at the gate', () => {
       assert.equal(carries(reviewText.stdout, token), false, `review shows ${name} masked`);
       const prepare = await runCli(['memory', 'prepare', candidateId, '--home', home], { cwd: repo });
       assert.equal(prepare.code, 11, `${name}: ${prepare.stdout}${prepare.stderr}`);
-      assert.match(prepare.stderr, /quarantined/);
+      // The refusal names the finding's rule and position (masked), as exit 11 promises.
+      assert.match(prepare.stderr, /quarantined: github-token at content \d+:\d+ \(.+\): a secret/, name);
       assert.equal(carries(prepare.stdout + prepare.stderr, token), false, name);
     }
     assert.deepEqual(rootFiles(repo), before, 'no memory file was written');

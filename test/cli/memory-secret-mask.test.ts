@@ -253,4 +253,28 @@ describe('masking through the shipped bin (extraction with the builtin runner �
       assert.match(review.stdout, /deploy with AKIA…\[20 chars\] and ghp_…\[40 chars\] 🙂 in this repo/);
     }
   });
+
+  it('a token wrapped over two lines: the draft made of the first line holds its part, quarantined and masked', async () => {
+    const home = tempHome('secret-mask-wrapped');
+    const repo = gitRepo(home, 'repo');
+    const token = `ghp_${random(7).pick(BASE62, 36)}`;
+    // The builtin runner drafts line by line: its draft holds only the first 20 characters.
+    queueSession(home, repo, [`Always deploy with the token ${token.slice(0, 20)}\n${token.slice(20)} in CI.`]);
+    await c.flush(home);
+    const extracted = await runCli(['memory', 'extract', '--home', home, '--since', '2026-01-01', '--json'], {
+      cwd: repo,
+    });
+    assert.equal(extracted.code, 0, extracted.stderr);
+    const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo });
+    const [candidate] = JSON.parse(review.stdout).candidates;
+    assert.equal(candidate.status, 'quarantined', review.stdout);
+    assert.equal(leaked(review.stdout, [token.slice(0, 20), token.slice(20)]), null, review.stdout);
+    assert.match(candidate.content, /^Always deploy with the token ghp_…\[20 chars\]/);
+    assert.deepEqual(
+      candidate.findings.map((f: { rule: string; excerpt: string }) => `${f.rule} ${f.excerpt}`),
+      ['github-token ghp_…[20 chars]', 'github-token ghp_…[20 chars]'],
+    );
+    const prepare = await runCli(['memory', 'prepare', candidate.candidateId, '--home', home], { cwd: repo });
+    assert.equal(prepare.code, 11, prepare.stderr);
+  });
 });

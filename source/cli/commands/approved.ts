@@ -7,6 +7,7 @@ import { previewSyncIn } from '../../client/local-memory.js';
 import { initMemoryRootIn } from '../../client/memory-files.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../api/memory-views.js';
+import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 import { entriesText, preview } from '../output.js';
 import { wholeNumber } from './memory.js';
@@ -134,7 +135,7 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
         `sha256 ${entry.contentDigest}`,
         ...(entry.usage ? [usageLine(entry.usage)] : []),
         '',
-        entry.body,
+        visibleText(entry.body),
       ].join('\n'),
     );
     return EXIT.ok;

@@ -185,16 +185,17 @@ export function digestFlag(value: string | undefined, flag: string): string | un
   return value;
 }
 
-function extractText(r: MemoryExtractReport): string {
+export function extractText(r: MemoryExtractReport): string {
   if (r.pendingPlan) return planText(r.pendingPlan);
   const c = r.candidates;
   const lines = [
     `window ${r.window.since} .. ${r.window.until}: ${r.turns} turn(s), ${r.chunks} chunk(s)`,
     `tasks: ${r.tasks.planned} planned (${r.tasks.created} new), ${r.tasks.submitted} submitted, ${r.tasks.failed} failed, ${r.tasks.pending} left for the next run${r.tasks.waitingForRetry ? `, ${r.tasks.waitingForRetry} waiting for a retry` : ''}${r.tasks.stale ? `, ${r.tasks.stale} stale adjudication(s) redone` : ''}`,
-    `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (secret found)`,
+    `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (a secret or an instruction to the model found)`,
   ];
   for (const failure of r.failures) lines.push(`  failed: ${failure}`);
-  if (c.created > 0) lines.push('review them: common-memory memory review --json');
+  // The text review: a person reading this output reads text (--json prints the report as JSON).
+  if (c.created > 0) lines.push('review them: common-memory memory review');
   return lines.join('\n');
 }
 

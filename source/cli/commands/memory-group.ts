@@ -3,7 +3,7 @@
 // review are reads (read-only without a host); lint runs here and needs no store.
 import { REVIEW_PAGE_MAX } from '../../limits.js';
 import { parseReviewCursor } from '../../memory/review-cursor.js';
-import { readUserFile } from '../../ground/user-file.js';
+import { readUserFile, shownPath } from '../../ground/user-file.js';
 import { connect } from '../../client/connect.js';
 import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
@@ -314,22 +314,32 @@ async function review(home: string, flags: MemoryFlags, out: Output): Promise<nu
 
 const REVIEW_SCOPE_TEXT = { all: 'any scope', user: 'the user scope', project: 'this repository', here: 'this scope' };
 
-function reviewText(r: MemoryReview): string {
+/**
+ * A candidate's text on one line as the reviewer reads it: hidden characters and terminal controls
+ * (an escape pasted with a log) as ⟨U+XXXX⟩, which the terminal would otherwise act on — colouring
+ * or concealing what is being approved.
+ */
+const reviewLine = (text: string): string => visibleText(text).replace(/\s+/g, ' ');
+
+export function reviewText(r: MemoryReview): string {
   const patches = r.patches.flatMap(patchLines);
   if (r.total === 0) return [...patches, `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`].join('\n');
   const lines: string[] = [...patches];
   for (const c of r.candidates) {
+    // Only drafts are adjudicated: a quarantined candidate's adjudication stays pending for good.
     const state =
       c.origin.kind === 'proposal'
         ? originText(c.origin)
         : c.adjudication === 'done'
           ? c.decision
-          : 'awaiting adjudication';
+          : c.status === 'quarantined'
+            ? 'blocked, never adjudicated'
+            : 'awaiting adjudication';
     const where = c.scope === 'user' ? 'user scope' : `project ${c.repository ?? c.repositoryKey.slice(0, 12)}`;
     lines.push(`${c.candidateId}  ${c.status}  ${c.type}  ${state}  (${where})`);
     // Hidden characters as ⟨U+XXXX⟩: the reviewer reads what the model will.
-    if (c.title !== null) lines.push(`  ${visibleText(c.title).replace(/\s+/g, ' ')}`);
-    lines.push(`  ${visibleText(c.content).replace(/\s+/g, ' ')}`);
+    if (c.title !== null) lines.push(`  ${reviewLine(c.title)}`);
+    lines.push(`  ${reviewLine(c.content)}`);
     for (const s of c.statements)
       lines.push(
         `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.length === 0 ? 'no user turn' : s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
@@ -380,9 +390,10 @@ async function lint(paths: string[], out: Output): Promise<number> {
     );
   const inputs = paths.length === 0 ? ['-'] : paths;
   const { lintMemoryText } = await memoryLint();
+  // A path named twice is one input: read once, its findings listed once.
   const texts = new Map<string, string>();
   for (const path of new Set(inputs)) texts.set(path, await readInput(path));
-  const findings = inputs.flatMap((path) =>
+  const findings = [...texts.keys()].flatMap((path) =>
     lintMemoryText(texts.get(path)!).map((f) => ({
       path,
       line: f.line,
@@ -398,7 +409,7 @@ async function lint(paths: string[], out: Output): Promise<number> {
     findings.length === 0
       ? 'no secrets or poisoning found'
       : [
-          ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, f.path)),
+          ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, shownPath(f.path))),
           `${findings.length} finding(s), ${blocking} blocking`,
         ].join('\n'),
   );

@@ -4,6 +4,7 @@
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { SessionSearchResult } from '../../api/capture.js';
+import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 
 export interface SearchFlags {
@@ -41,12 +42,18 @@ export async function runSearch(home: string, words: string[], flags: SearchFlag
   }
 }
 
-function searchText(result: SessionSearchResult): string {
+/**
+ * A snippet on one line, its hidden characters and terminal controls (a log pasted with its
+ * colours) as ⟨U+XXXX⟩: the terminal would act on them instead of showing what was said.
+ */
+const snippetLine = (snippet: string): string => visibleText(snippet).replace(/\s+/g, ' ');
+
+export function searchText(result: SessionSearchResult): string {
   if (result.results.length === 0) return 'no turn matches';
   return result.results
     .map(
       (hit) =>
-        `${hit.typedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${hit.snippet.replace(/\s+/g, ' ')}`,
+        `${hit.typedAt}  ${hit.client.padEnd(6)} ${hit.sessionKey} ${hit.turnKey}\n    ${snippetLine(hit.snippet)}`,
     )
     .join('\n');
 }

@@ -168,7 +168,10 @@ export async function memoryRetire(
   out.result(plan, () =>
     planWithDiff(
       plan,
-      `nothing is removed yet; git keeps the file's history once the removal is committed`,
+      // Only a worktree's memory is in git; the user memory lives in the data home, in no repository.
+      plan.scope === 'project'
+        ? `nothing is removed yet; git keeps the file's history once the removal is committed`
+        : `nothing is removed yet; the user memory is in no git repository: once removed, its text stays only in this plan (memory plan ${plan.planId})`,
       `read the removal above; to approve exactly it: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ),
   );
@@ -301,6 +304,7 @@ export function scopeOption(scope: string | undefined): 'project' | 'user' | und
 }
 
 /** A plan as prepare and retire print it: what it writes, its diff, then what to do next. */
+// The diff as the person approving reads it: a removed hand-written file may hold terminal escapes.
 const planWithDiff = (plan: MemoryPlanView, ...next: string[]) =>
   [planText(plan), '', visibleText(plan.diff.trimEnd()), '', ...next].join('\n');
 

@@ -3,6 +3,7 @@
 // delivered message is evidence; everything else comes along as context.
 import { CmError } from '../../errors.js';
 import { prepared, type Db } from '../database.js';
+import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
 import { searchSessions } from './session-search.js';
 import type { SourceMessage, SourceTurn } from '../../memory/source-turn.js';
 import { utcText } from '../../memory/window.js';
@@ -45,6 +46,28 @@ function agentTurns(core: Db, selection: Selection): TurnRow[] {
        ORDER BY sequence`,
     )
     .all(selection.sinceMs, selection.untilMs) as TurnRow[];
+}
+
+/**
+ * The session keys a run is given, each read as `session <key>` reads one: the key, or a unique start
+ * of a captured session's key (a driven agent's generation by its whole id). A key no session has is
+ * refused (not found): filtering by it would run over nothing and say only "0 turn(s)".
+ */
+export function resolveSessionKeys(core: Db, keys: readonly string[]): string[] {
+  return keys.map((text) => {
+    const key = resolveIdPrefix(core, 'capture_activations', 'session_key', text, 'session');
+    const known = prepared(
+      core,
+      `SELECT 1 FROM capture_activations WHERE session_key = ?
+       UNION ALL SELECT 1 FROM generations WHERE generation_id = ? LIMIT 1`,
+    ).get(key, key);
+    if (known === undefined)
+      throw new CmError(
+        'not_found',
+        `No captured session ${text}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them. Nothing was extracted.`,
+      );
+    return key;
+  });
 }
 
 /** The turns of a selection, each with its messages; refuses a selection over SELECTION_MAX_TURNS. */

@@ -17,6 +17,7 @@ import {
   type Draft,
   type ExtractionTask,
 } from '../../memory/contracts.js';
+import { carriedSecretFindings } from '../../memory/carried-secret.js';
 import { lintMemoryText, type MemoryFinding } from '../../memory/memory-lint.js';
 import { secretFindings } from '../../memory/finding-kind.js';
 import type { SecretFinding } from '../../memory/secret-lint.js';
@@ -66,13 +67,23 @@ function lintOnce(text: string): readonly MemoryFinding[] {
   return found;
 }
 
-function lintDraft(candidate: Draft): {
+/**
+ * The draft's findings and its masked texts. `cited` are the user turns its statements cite: a
+ * line's part of a secret they hold wrapped over lines is a finding of the draft too
+ * (carried-secret.ts), since the draft alone shows no rule a token.
+ */
+function lintDraft(
+  candidate: Draft,
+  cited: readonly string[],
+): {
   findings: CandidateFinding[];
   masked: { content: string; statements: Record<string, string> };
 } {
   const findings: CandidateFinding[] = [];
+  const sources = cited.map((text) => ({ text, findings: secretFindings(lintOnce(text)) as SecretFinding[] }));
   const record = (field: string, text: string) => {
-    const found = lintOnce(text);
+    const own = lintOnce(text);
+    const found = [...own, ...carriedSecretFindings(text, sources, secretFindings(own) as SecretFinding[])];
     findings.push(
       ...found.map((f) => ({
         field,
@@ -149,7 +160,8 @@ function submitExtraction(tx: Tx<'memory'>, input: z.infer<typeof submitInput>) 
   let quarantined = 0;
   batch.candidates.forEach((candidate, index) => {
     const candidateId = candidateIdOf(task.task_id, index);
-    const { findings, masked } = lintDraft(candidate);
+    const cited = new Set(candidate.statements.flatMap((s) => s.evidenceIds.map((id) => pointers.get(id)!.text)));
+    const { findings, masked } = lintDraft(candidate, [...cited]);
     const blocked = findings.some((finding) => finding.severity === 'block');
     if (blocked) quarantined += 1;
     insertCandidate.run(
