@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { queueSession } from '../support/memory-corpus.js';
 import { wrapText } from '../../source/text-wrap.js';
 import { textColumns } from '../../source/text-columns.js';
 import type { SessionList, SessionView } from '../../source/api/capture.js';
@@ -60,6 +61,23 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
       withContext.turns[0]!.messages.some((m) => m.classification === 'context' && m.kind === 'answer' && m.text),
     );
     assert.deepEqual(withContext.turns[0]!.folded, {});
+  });
+
+  it('sessions and session show a terminal escape typed in a prompt as ⟨U+001B⟩; --json keeps it', async () => {
+    const home = tempHome('sessions-escape');
+    const prompt = 'Colour the log: \u001b[31mERROR\u001b[0m stays red\rhidden';
+    const { sessionKey } = queueSession(home, null, [prompt]);
+    await c.flush(home);
+    const listed = await runCliInProcess(['sessions', '--home', home]);
+    const read = await runCliInProcess(['session', sessionKey, '--home', home]);
+    for (const text of [listed.stdout, read.stdout]) {
+      assert.doesNotMatch(text, /[\u001b\r]/, text);
+      assert.match(text, /⟨U\+001B⟩\[31mERROR⟨U\+001B⟩\[0m stays red⟨U\+000D⟩hidden/);
+    }
+    const json = JSON.parse(
+      (await runCliInProcess(['session', sessionKey, '--json', '--home', home])).stdout,
+    ) as SessionView;
+    assert.equal(json.turns[0]!.messages[0]!.text, prompt, 'the bytes as typed');
   });
 
   it('status never prints bodies; an unknown session is not found; an empty home says so', async () => {

@@ -10,6 +10,7 @@ import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
 import { waitingWithoutHost } from '../waiting.js';
 import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
+import { visibleText } from '../../memory/visible-text.js';
 
 export interface SessionsFlags {
   client?: string | undefined;
@@ -80,7 +81,9 @@ function summaryLines(session: SessionSummary): string[] {
   return [
     `${session.sessionKey}  ${session.client}${session.origin === 'imported' ? ' (imported)' : ''}  ${session.state}  ${turnCount(session)}  ${when} UTC`,
     `  in ${session.cwd ?? '(unknown directory)'}`,
-    ...(session.firstPrompt ? wrapText(`"${session.firstPrompt}"`, width(), '  ') : ['  (nothing said yet)']),
+    ...(session.firstPrompt
+      ? wrapText(`"${visibleText(session.firstPrompt)}"`, width(), '  ')
+      : ['  (nothing said yet)']),
   ];
 }
 
@@ -91,7 +94,8 @@ function sessionText(view: SessionView, context: boolean): string {
     for (const message of turn.messages) {
       const who =
         message.classification === 'evidence' ? 'you' : `${message.role} (${message.kind.replace(/_/g, ' ')})`;
-      lines.push(`  ${who}:`, ...wrapText(message.text ?? '(no text kept)', width(), '    '));
+      // What was typed, its hidden characters and terminal controls as ⟨U+XXXX⟩ (--json keeps the bytes).
+      lines.push(`  ${who}:`, ...wrapText(visibleText(message.text ?? '(no text kept)'), width(), '    '));
     }
     const folded = foldedText(turn.folded);
     if (folded) lines.push(`  … ${folded} folded${context ? '' : ' (--context shows them)'}`);
