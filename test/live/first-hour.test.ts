@@ -13,7 +13,7 @@ const PROMPT = 'Say hello to the newcomer please';
 /**
  * Opens the shipped TUI on `home` in a real terminal and walks it as a newcomer: 6 Sessions, the
  * captured session in the list, Enter for what was said, c for the answer, q. `clientLine` is what
- * the session's list row shows (client and turn count).
+ * the session's list row shows (client, state, start time and turn count).
  */
 async function seeItInTheTui(home: string, configFlags: string[], clientLine: RegExp): Promise<void> {
   const tui = spawnInTerminal([process.execPath, BIN, '--home', home, ...configFlags], terminalEnv());
@@ -86,7 +86,11 @@ test('install the hooks, run Claude Code, open the TUI: the captured conversatio
     assert.equal(installed.code, 0, installed.stderr);
     const run = await runClaude(sandbox, { prompt: PROMPT });
     assert.equal(run.exitCode, 0, run.stderr);
-    await seeItInTheTui(home, ['--claude-dir', sandbox.configDir], /claude\s+\S+\s+1 turn/);
+    await seeItInTheTui(
+      home,
+      ['--claude-dir', sandbox.configDir],
+      /claude\s+\S+\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+1 turn/,
+    );
   });
 });
 
@@ -104,6 +108,10 @@ test('install the hooks, trust them, run Codex, open the TUI: the captured conve
     const run = await runCodex({ ...sandbox, hooksPath: path, trust: 'trusted-hash' }, { prompt: PROMPT });
     assert.equal(run.exitCode, 0, run.stderr);
     assert.ok(!run.args.includes('--dangerously-bypass-hook-trust'));
-    await seeItInTheTui(home, ['--codex-home', sandbox.codexHome], /codex\s+\S+\s+1 turn/);
+    await seeItInTheTui(
+      home,
+      ['--codex-home', sandbox.codexHome],
+      /codex\s+\S+\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+1 turn/,
+    );
   });
 });
