@@ -108,8 +108,10 @@ export function Sessions() {
     const shown = lines.slice(top, top + room);
     return (
       <Box flexDirection="column">
+        {/* Where the page is comes first: at 80 columns a long heading is cut at its end, and the
+            client, state and turn count are on the list and the turns themselves. */}
         <Text bold color={theme.accent} wrap="truncate-end">
-          {`Session ${open.key.slice(0, 12)} · ${session ? `${clientOf(session)} · ${session.state} · ${turnCount(session)}` : ''}${lines.length > room ? ` · lines ${top + 1}–${top + shown.length} of ${lines.length}` : ''}`}
+          {`Session ${open.key.slice(0, 12)}${lines.length > room ? ` · lines ${top + 1}–${top + shown.length} of ${lines.length}` : ''}${session ? ` · ${clientOf(session)} · ${session.state} · ${turnCount(session)}` : ''}`}
         </Text>
         {view ? null : <Spinner />}
         {shown.map((line, index) => (
