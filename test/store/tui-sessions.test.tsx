@@ -72,6 +72,29 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
   });
 });
 
+describe('no sessions yet', { timeout: 60_000 }, () => {
+  test('the empty list names each client it captures, pi too, and importing what was said before', async () => {
+    const home = tempHome('tui-sessions-none');
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await narrowTo80(view);
+      await press(view, '6');
+      const frame = await waitForText(view, /Sessions · 0 captured/);
+      const text = frame
+        .split('\n')
+        .map((line) => line.trim())
+        .join(' ');
+      assert.match(text, /common-memory install claude\|codex\|pi/);
+      assert.match(text, /import what you said before: 5 Integrations, m/);
+      assertFits80x24(frame);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
+
 describe('an opened session at 80 columns', { timeout: 60_000 }, () => {
   test('its heading keeps where the page is (lines a–b of n) when the session and its turn count are long', async () => {
     const home = tempHome('tui-sessions-heading');
