@@ -178,3 +178,37 @@ describe('Entries: an entry that cannot be read', () => {
     assert.doesNotMatch(frame, /reading the entry/);
   });
 });
+
+describe('e on a candidate scrolled past its statement', () => {
+  it('brings the statement back on screen, so the evidence e shows under it is seen', () => {
+    const long: MemoryReviewCandidate = {
+      ...proposal,
+      status: 'quarantined',
+      findings: Array.from({ length: 12 }, (_, index) => ({
+        field: 'content',
+        line: 1,
+        column: index + 1,
+        rule: 'github-token',
+        severity: 'block' as const,
+        excerpt: 'ghp_…[40 chars]',
+      })),
+    };
+    let state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review: { ...review, candidates: [long] } });
+    state = reviewReducer(state, { type: 'open' });
+    const { lines, starts } = candidateLines(long, state, 80);
+    const room = 8;
+    state = reviewReducer(state, { type: 'scroll', delta: 100, lastTop: lines.length - room });
+    const start = starts[0]!;
+    assert.ok(state.open!.top > start, 'scrolled past the statement');
+    state = reviewReducer(state, { type: 'toggleEvidence', starts, room });
+    assert.equal(state.open!.evidence, true);
+    assert.ok(
+      state.open!.top <= start && start < state.open!.top + room,
+      `top ${state.open!.top}, statement at ${start}`,
+    );
+    // Folding it again leaves the view where it is.
+    const top = state.open!.top;
+    state = reviewReducer(state, { type: 'toggleEvidence', starts, room });
+    assert.equal(state.open!.top, top);
+  });
+});
