@@ -212,3 +212,21 @@ describe('e on a candidate scrolled past its statement', () => {
     assert.equal(state.open!.top, top);
   });
 });
+
+describe('the help line of an open candidate', () => {
+  const line = (state: typeof initialReviewState, lastTop: number) =>
+    helpFor('review', state, initialPromoteState, undefined as never, undefined as never, lastTop)
+      .map((item) => `${item.keys} ${item.label}`)
+      .join(' · ');
+
+  it('names PgDn only while there is more below: not for a candidate that fits, nor at its end', () => {
+    let state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review });
+    state = reviewReducer(state, { type: 'open' });
+    assert.doesNotMatch(line(state, 0), /PgDn|PgUp/, 'it fits: nothing to scroll');
+    assert.match(line(state, 10), /PgDn more/);
+    state = reviewReducer(state, { type: 'scroll', delta: 100, lastTop: 10 });
+    const end = line(state, 10);
+    assert.doesNotMatch(end, /PgDn/, end);
+    assert.match(end, /PgUp up/);
+  });
+});
