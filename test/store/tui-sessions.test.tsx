@@ -2,13 +2,13 @@
 // turns with the user's words, c shows the folded context, PgDn scrolls, Esc goes back.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
 import * as c from '../support/capture.js';
 import { tempHome, waitFor } from '../support/cli.js';
 import { queueSession } from '../support/memory-corpus.js';
-import { KEY, mount, press, unmount, waitForText } from '../support/tui-harness.js';
+import { assertFits80x24, KEY, mount, narrowTo80, press, unmount, waitForText } from '../support/tui-harness.js';
 
 describe('Sessions screen', { timeout: 60_000 }, () => {
   test('list → open → context → scroll → back', async () => {
@@ -65,6 +65,66 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
       await waitForText(view, /^ +imported · "/m);
       await press(view, KEY.enter);
       await waitForText(view, /Session \S+ · codex \(imported\) · /);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
+
+describe('no sessions yet', { timeout: 60_000 }, () => {
+  test('the empty list names each client it captures, pi too, and importing what was said before', async () => {
+    const home = tempHome('tui-sessions-none');
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await narrowTo80(view);
+      await press(view, '6');
+      const frame = await waitForText(view, /Sessions · 0 captured/);
+      const text = frame
+        .split('\n')
+        .map((line) => line.trim())
+        .join(' ');
+      assert.match(text, /common-memory install claude\|codex\|pi/);
+      assert.match(text, /import what you said before: 5 Integrations, m/);
+      assertFits80x24(frame);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
+
+describe('an opened session at 80 columns', { timeout: 60_000 }, () => {
+  test('its heading keeps where the page is (lines a–b of n) when the session and its turn count are long', async () => {
+    const home = tempHome('tui-sessions-heading');
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await narrowTo80(view);
+      const projects = join(home, '..', 'claude-projects');
+      mkdirSync(join(projects, 'project'), { recursive: true });
+      const fixture = c.claudeTranscriptFixture('30-interactive');
+      copyFileSync(fixture, join(projects, 'project', basename(fixture)));
+      const { importId } = await host.application.captureImportStart({
+        client: 'claude',
+        root: projects,
+        extract: false,
+      });
+      await waitFor('the import to end', async () => {
+        const run = await host.application.captureImportRun({ importId });
+        return run.state === 'running' || run.state === 'extracting' ? undefined : run;
+      });
+      await press(view, '6');
+      await waitForText(view, /3 turns \(1 interrupted\)/);
+      await press(view, KEY.enter);
+      await waitForText(view, /Turn 3 · interrupted/);
+      await press(view, 'c');
+      const frame = await waitForText(view, /system \(environment\):/);
+      assert.match(frame, /^Session \S+ · lines 1–\d+ of \d+ · claude \(imported\) · /m);
+      assertFits80x24(frame);
+      await press(view, KEY.pageDown);
+      assert.doesNotMatch(await waitForText(view, /^Session \S+ · lines \d+–/m), /^Session \S+ · lines 1–/m);
     } finally {
       await unmount(view);
       await host.stop();

@@ -8,7 +8,7 @@ import type { ServiceProbe } from '../../source/screens/shell/shell-context.js';
 import type { ServiceStatus } from '../../source/service/service-manager.js';
 import { textColumns } from '../../source/text-columns.js';
 import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
-import { mount, unmount, waitForText } from '../support/tui-harness.js';
+import { act, mount, unmount, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-dashboard-service');
 const status = hostStatus({ waiting: { events: 3, turns: 1 } });
@@ -115,6 +115,30 @@ describe('the Dashboard and the service', () => {
       await waitForText(failing, /^Service +not read: .*launchctl hung/m);
     } finally {
       await unmount(failing);
+    }
+  });
+
+  test('at 60×15 no line is drawn over another: the rows that do not fit are given up at the bottom', async () => {
+    const view = await mount(app, HOME, { service: async () => ABSENT, integrations: DIRS });
+    try {
+      await act(async () => {
+        Object.defineProperty(view.stdout, 'columns', { value: 60, configurable: true });
+        Object.defineProperty(view.stdout, 'rows', { value: 15, configurable: true });
+        (view.stdout as unknown as NodeJS.EventEmitter).emit('resize');
+      });
+      const frame = await waitForText(view, /^Service +not installed · keep a host running/m);
+      const lines = frame.split('\n');
+      assert.ok(lines.length <= 15, `${lines.length} rows:\n${frame}`);
+      // Each field on a row of its own, its text whole or cut with an ellipsis, never another's tail.
+      assert.deepEqual(
+        lines.map((line) => line.split(/\s+/)[0]).filter((label) => /^(Store|Home|Host|Service|Started)$/.test(label!)),
+        ['Store', 'Home', 'Host', 'Service', 'Started'],
+      );
+      assert.match(frame, /^Started +2026-12-02T10:00:00\.000Z\s*$/m);
+      assert.match(frame, /^Heads +journal 12 · timeline 7\s*$/m);
+      for (const line of lines) assert.ok(textColumns(line) <= 60, `wider than 60: ${line}`);
+    } finally {
+      await unmount(view);
     }
   });
 });

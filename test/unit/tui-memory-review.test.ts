@@ -178,3 +178,55 @@ describe('Entries: an entry that cannot be read', () => {
     assert.doesNotMatch(frame, /reading the entry/);
   });
 });
+
+describe('e on a candidate scrolled past its statement', () => {
+  it('brings the statement back on screen, so the evidence e shows under it is seen', () => {
+    const long: MemoryReviewCandidate = {
+      ...proposal,
+      status: 'quarantined',
+      findings: Array.from({ length: 12 }, (_, index) => ({
+        field: 'content',
+        line: 1,
+        column: index + 1,
+        rule: 'github-token',
+        severity: 'block' as const,
+        excerpt: 'ghp_…[40 chars]',
+      })),
+    };
+    let state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review: { ...review, candidates: [long] } });
+    state = reviewReducer(state, { type: 'open' });
+    const { lines, starts } = candidateLines(long, state, 80);
+    const room = 8;
+    state = reviewReducer(state, { type: 'scroll', delta: 100, lastTop: lines.length - room });
+    const start = starts[0]!;
+    assert.ok(state.open!.top > start, 'scrolled past the statement');
+    state = reviewReducer(state, { type: 'toggleEvidence', starts, room });
+    assert.equal(state.open!.evidence, true);
+    assert.ok(
+      state.open!.top <= start && start < state.open!.top + room,
+      `top ${state.open!.top}, statement at ${start}`,
+    );
+    // Folding it again leaves the view where it is.
+    const top = state.open!.top;
+    state = reviewReducer(state, { type: 'toggleEvidence', starts, room });
+    assert.equal(state.open!.top, top);
+  });
+});
+
+describe('the help line of an open candidate', () => {
+  const line = (state: typeof initialReviewState, lastTop: number) =>
+    helpFor('review', state, initialPromoteState, undefined as never, undefined as never, lastTop)
+      .map((item) => `${item.keys} ${item.label}`)
+      .join(' · ');
+
+  it('names PgDn only while there is more below: not for a candidate that fits, nor at its end', () => {
+    let state = reviewReducer(initialReviewState, { type: 'loaded', id: 1, review });
+    state = reviewReducer(state, { type: 'open' });
+    assert.doesNotMatch(line(state, 0), /PgDn|PgUp/, 'it fits: nothing to scroll');
+    assert.match(line(state, 10), /PgDn more/);
+    state = reviewReducer(state, { type: 'scroll', delta: 100, lastTop: 10 });
+    const end = line(state, 10);
+    assert.doesNotMatch(end, /PgDn/, end);
+    assert.match(end, /PgUp up/);
+  });
+});

@@ -187,7 +187,7 @@ export function Agents() {
       )}
       <OutcomeLine operation={state.mode === 'create' ? null : outcome} columns={columns} />
       <BottomLine state={state} columns={columns} />
-      <ErrorLine error={error?.error ?? null} prefix={error?.prefix} />
+      <ErrorLine error={error?.error ?? null} prefix={error?.prefix} typing={state.mode !== 'list'} />
     </Box>
   );
 }

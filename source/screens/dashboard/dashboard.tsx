@@ -136,7 +136,10 @@ export function Dashboard() {
   const waiting = status ? waitingLine(status.waiting) : null;
   useHelp([helpItem('history', ['showHistory'])]);
   return (
-    <Box flexDirection="column" paddingTop={1}>
+    // Never shrunk: on a terminal too short for it (60×15) a shrunk row took no height and the next
+    // was drawn over it (Started over Service); unshrunk, the rows that do not fit are given up at
+    // the bottom, where the screen's box cuts them.
+    <Box flexDirection="column" paddingTop={1} flexShrink={0}>
       <Text bold color={theme.accent}>
         Dashboard
       </Text>

@@ -77,7 +77,11 @@ export function History() {
         <HistoryRows page={page} columns={columns} emptyText={emptyText} selected={selected} />
       </Box>
       <NoteLine note={state.note} columns={columns} />
-      <ErrorLine error={state.note.error ?? state.error} prefix={state.note.error ? 'note' : 'read'} />
+      <ErrorLine
+        error={state.note.error ?? state.error}
+        prefix={state.note.error ? 'note' : 'read'}
+        typing={state.note.open}
+      />
     </Box>
   );
 }

@@ -72,6 +72,8 @@ export function helpFor(
   promote: PromoteState,
   entries: EntriesState,
   run: ExtractionState,
+  /** The open candidate's last scroll position (0 when it fits): PgDn is named only while there is more. */
+  lastTop = 0,
 ): HelpItem[] {
   if (view === 'review') {
     if (review.asking) return [helpItem('discard', ['confirm']), helpItem('keep', ['decline'], 'all')];
@@ -84,15 +86,20 @@ export function helpFor(
         ...((review.data?.patches.length ?? 0) > 1 ? [helpItem('next patch', ['openPatch'])] : []),
         helpItem('back', ['back']),
       ];
-    if (review.open)
+    if (review.open) {
+      // PgDn where there is nothing below did nothing: at the end PgUp goes back up.
+      const top = review.open.top;
+      const scroll =
+        top < lastTop ? [helpItem('more', ['nextPage'])] : top > 0 ? [helpItem('up', ['previousPage'])] : [];
       return [
         helpItem('choose', ['selectUp', 'selectDown']),
-        helpItem('more', ['nextPage']),
+        ...scroll,
         helpItem('evidence', ['showEvidence']),
         helpItem('confirm', ['confirmStatement']),
         helpItem('discard', ['discardCandidate']),
         helpItem('back', ['back']),
       ];
+    }
     return [
       helpItem('select', ['selectUp', 'selectDown']),
       helpItem('open', ['openItem']),

@@ -194,7 +194,10 @@ export function Memory() {
     },
   );
   useHelp(
-    [...helpFor(view, review, promote, entries, run), ...(view === 'entries' ? entryActionHelp(entries) : [])],
+    [
+      ...helpFor(view, review, promote, entries, run, lastTop(candidate.lines.length)),
+      ...(view === 'entries' ? entryActionHelp(entries) : []),
+    ],
     !(view === 'entries' && entries.typing),
   );
 

@@ -79,7 +79,8 @@ export type ReviewAction =
   | { type: 'closePatch' }
   | { type: 'chooseStatement'; delta: number; starts: number[]; room: number }
   | { type: 'scroll'; delta: number; lastTop: number }
-  | { type: 'toggleEvidence' }
+  /** With the statements' first lines and the room, so that the view can move to the statement. */
+  | { type: 'toggleEvidence'; starts?: readonly number[]; room?: number }
   | { type: 'evidenceLoaded'; sessionKey: string; view: SessionView }
   | { type: 'evidenceFailed'; sessionKey: string; error: ShownError }
   | { type: 'confirmStatement' }
@@ -275,8 +276,18 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         ...state,
         open: { ...state.open, top: Math.min(action.lastTop, Math.max(0, state.open.top + action.delta)) },
       };
-    case 'toggleEvidence':
-      return state.open ? { ...state, open: { ...state.open, evidence: !state.open.evidence } } : state;
+    case 'toggleEvidence': {
+      if (!state.open) return state;
+      const evidence = !state.open.evidence;
+      // The turns are shown under the chosen statement: scrolled past it (down among the
+      // findings), e changed nothing on screen. Shown, the view moves to the statement.
+      const start = action.starts?.[state.open.statement];
+      const away =
+        evidence && start !== undefined && action.room !== undefined
+          ? start < state.open.top || start >= state.open.top + action.room
+          : false;
+      return { ...state, open: { ...state.open, evidence, top: away ? start! : state.open.top } };
+    }
     case 'evidenceLoaded': {
       const turns: Record<string, string[]> = {};
       for (const turn of action.view.turns)

@@ -99,7 +99,7 @@ function useReviewKeys(input: MemoryInput, active: boolean) {
     REVIEW_OPEN,
     (command) => {
       if (command === 'back') dispatch({ type: 'close' });
-      else if (command === 'showEvidence') dispatch({ type: 'toggleEvidence' });
+      else if (command === 'showEvidence') dispatch({ type: 'toggleEvidence', starts: input.statementStarts, room });
       else if (command === 'confirmStatement') dispatch({ type: 'confirmStatement' });
       else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
       else if (command === 'selectUp' || command === 'selectDown')

@@ -1,5 +1,5 @@
-// Sessions: what was captured from Codex and Claude Code. A list (newest first, the first thing the
-// user said), Enter opens a session: its turns with the user's words in full, wrapped, scrolled
+// Sessions: what was captured from Codex, Claude Code and pi, or imported. A list (newest first,
+// the first thing the user said), Enter opens a session: its turns with the user's words in full, wrapped, scrolled
 // with PgUp/PgDn; c shows or folds the assistant, tool and harness text; Esc goes back.
 import { Box, Text } from 'ink';
 import { useState } from 'react';
@@ -108,8 +108,10 @@ export function Sessions() {
     const shown = lines.slice(top, top + room);
     return (
       <Box flexDirection="column">
+        {/* Where the page is comes first: at 80 columns a long heading is cut at its end, and the
+            client, state and turn count are on the list and the turns themselves. */}
         <Text bold color={theme.accent} wrap="truncate-end">
-          {`Session ${open.key.slice(0, 12)} · ${session ? `${clientOf(session)} · ${session.state} · ${turnCount(session)}` : ''}${lines.length > room ? ` · lines ${top + 1}–${top + shown.length} of ${lines.length}` : ''}`}
+          {`Session ${open.key.slice(0, 12)}${lines.length > room ? ` · lines ${top + 1}–${top + shown.length} of ${lines.length}` : ''}${session ? ` · ${clientOf(session)} · ${session.state} · ${turnCount(session)}` : ''}`}
         </Text>
         {view ? null : <Spinner />}
         {shown.map((line, index) => (
@@ -136,9 +138,11 @@ export function Sessions() {
       </Text>
       {list === null && !error ? <Spinner /> : null}
       {list && sessions.length === 0 ? (
+        // Every client the screen lists, and the import: a first day often starts with months of
+        // conversations already on disk.
         <Text wrap="wrap">
-          No captured sessions yet. Install the hooks (5 Integrations, or common-memory install claude|codex), then use
-          Claude Code or Codex as usual.
+          No captured sessions yet. Install the hooks (5 Integrations, or common-memory install claude|codex|pi), then
+          use Claude Code, Codex or pi as usual; or import what you said before: 5 Integrations, m.
         </Text>
       ) : null}
       {sessions.slice(window.start, window.end).map((session, offset) => {
