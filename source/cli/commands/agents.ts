@@ -72,7 +72,9 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
       );
       break;
     case 'stop':
-      agent = await withConnection(home, 'write', async (c) =>
+      // Like start: agents run only inside a host, so without one this is "host unreachable"
+      // (exit 8, saying how to start it), not the conflict a command working alone would report.
+      agent = await withConnection(home, 'host', async (c) =>
         c.app.stopAgent({ agent: await agentNameFor(c.app, name) }),
       );
       break;

@@ -1,0 +1,18 @@
+// The agent commands as a first-day user meets them from the shipped bin, without a host or a
+// provider: each refusal names its exit code and says what to do.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runCli, tempHome } from '../support/cli.js';
+
+describe('agent commands without a host', { timeout: 60_000 }, () => {
+  it('agent stop with no host running is "host unreachable" (8), as agent start is, not a conflict', async () => {
+    const home = tempHome('agent-stop');
+    const created = await runCli(['agent', 'create', 'a', '--home', home]);
+    assert.equal(created.code, 0, created.stderr);
+    const start = await runCli(['agent', 'start', 'a', '--home', home]);
+    const stop = await runCli(['agent', 'stop', 'a', '--home', home]);
+    assert.equal(start.code, 8, start.stderr);
+    assert.equal(stop.code, 8, stop.stderr);
+    assert.match(stop.stderr, /No common-memory host is running.*common-memory host/s);
+  });
+});
