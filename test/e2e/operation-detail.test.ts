@@ -46,6 +46,11 @@ describe('operation <id> says what happened', { timeout: 120_000 }, () => {
         /^operation p-key: prompt, rejected — pi refused the prompt: No API key found for anthropic\. Intent at journal #\d+/,
       );
       assert.doesNotMatch(line, /rejected \(rejected\)/);
+      // What to do about it, which pi's own advice (/login, a TUI command) does not say here.
+      assert.match(
+        line,
+        /\nTo give it a key: .*auth\.json.*--pi-config.*~\/\.pi\/agent.*agent stop \S+.*agent start \S+.*Giving pi a provider/s,
+      );
     } finally {
       await stopHost(child);
     }
