@@ -3,6 +3,7 @@ import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { formatRow } from './history.js';
 import { messageText } from '../../message-text.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
 
@@ -14,7 +15,13 @@ export async function runMessage(home: string, id: string | undefined, out: Outp
     out.result(view, () =>
       [
         formatRow(view.message),
-        ...wrapText(messageText(view.message.payload) ?? '', process.stdout.columns ?? Number.MAX_SAFE_INTEGER, '    '),
+        // A prompt pasted with colours holds terminal controls: labelled (⟨U+001B⟩), as sessions
+        // and search show text, so that they are read rather than act on the terminal.
+        ...wrapText(
+          visibleText(messageText(view.message.payload) ?? ''),
+          process.stdout.columns ?? Number.MAX_SAFE_INTEGER,
+          '    ',
+        ),
         `  source: ${formatRow(view.source)}`,
         ...view.observations.map((row) => `  observed: ${formatRow(row)}`),
         view.operation
