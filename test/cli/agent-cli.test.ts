@@ -15,4 +15,22 @@ describe('agent commands without a host', { timeout: 60_000 }, () => {
     assert.equal(stop.code, 8, stop.stderr);
     assert.match(stop.stderr, /No common-memory host is running.*common-memory host/s);
   });
+
+  it('a prompt with no text (blank, or an empty stdin for -) says what is missing, as note does', async () => {
+    const home = tempHome('prompt-blank');
+    for (const words of [
+      ['a', '   '],
+      ['a', '-'],
+    ]) {
+      const refused = await runCli(['prompt', ...words, '--home', home], { input: ' \n' });
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(
+        refused.stderr,
+        /A prompt needs some text \(whitespace alone is refused\)\. usage: common-memory prompt/,
+      );
+    }
+    const noAgent = await runCli(['prompt', '--home', home]);
+    assert.equal(noAgent.code, 2);
+    assert.match(noAgent.stderr, /^common-memory: usage: common-memory prompt <agent> <text>/);
+  });
 });

@@ -93,11 +93,10 @@ export async function runPrompt(
 ): Promise<number> {
   const [agent, ...rest] = words;
   const text = rest.length === 1 && rest[0] === '-' ? await readStdinText('prompt') : rest.join(' ');
-  if (!agent || isBlank(text))
-    throw new CmError(
-      'usage',
-      'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)',
-    );
+  const usage = 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)';
+  if (!agent) throw new CmError('usage', usage);
+  // An agent but no text (blank, or an empty stdin for "-"): say which part is missing, as note does.
+  if (isBlank(text)) throw new CmError('usage', `A prompt needs some text (whitespace alone is refused). ${usage}`);
   const chosenId = operationId ?? randomUUID();
   const receipt = await writeWithRetry(
     home,
