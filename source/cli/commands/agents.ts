@@ -106,7 +106,7 @@ export async function runPrompt(
   out.result(
     receipt,
     () =>
-      `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`,
+      `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow; if pi refuses it (no API key), that shows only in: common-memory operation ${receipt.operationId}`,
   );
   return 0;
 }
