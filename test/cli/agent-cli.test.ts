@@ -2,7 +2,7 @@
 // provider: each refusal names its exit code and says what to do.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runCli, tempHome } from '../support/cli.js';
+import { runCli, startCli, tempHome } from '../support/cli.js';
 
 describe('agent commands without a host', { timeout: 60_000 }, () => {
   it('agent stop with no host running is "host unreachable" (8), as agent start is, not a conflict', async () => {
@@ -32,5 +32,21 @@ describe('agent commands without a host', { timeout: 60_000 }, () => {
     const noAgent = await runCli(['prompt', '--home', home]);
     assert.equal(noAgent.code, 2);
     assert.match(noAgent.stderr, /^common-memory: usage: common-memory prompt <agent> <text>/);
+  });
+});
+
+describe('a reader that closes the pipe early', { timeout: 60_000 }, () => {
+  it('log | head: the closed pipe ends the command quietly (exit 0), with no EPIPE stack trace', async () => {
+    const home = tempHome('epipe');
+    assert.equal((await runCli(['note', 'hello', '--home', home])).code, 0);
+    for (const args of [['log'], ['log', '--follow'], ['timeline', '--json']]) {
+      const child = startCli([...args, '--home', home]);
+      child.stdout!.destroy(); // as head does once it has its lines
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      assert.equal(stderr, '', args.join(' '));
+      assert.equal(code, 0, args.join(' '));
+    }
   });
 });
