@@ -118,6 +118,17 @@ describe('what a person types', { timeout: 120_000 }, () => {
     }
   });
 
+  it('--limit with --follow is refused: one page and stop cannot be followed (it was ignored)', async () => {
+    const home = tempHome('follow-limit');
+    assert.equal((await runCliInProcess(['note', 'hello', '--home', home])).code, 0);
+    for (const stream of ['log', 'timeline']) {
+      const refused = await runCliInProcess([stream, '--follow', '--limit', '2', '--home', home]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /--limit prints one page and stops; --follow never stops/);
+      assert.equal(refused.stdout, '');
+    }
+  });
+
   it('timeline on a store with no agent messages says so in text; --json, --after and cursor files stay quiet', async () => {
     const home = tempHome('empty-timeline');
     assert.equal((await runCliInProcess(['note', 'hello', '--home', home])).code, 0);
