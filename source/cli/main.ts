@@ -205,6 +205,8 @@ export async function main(argv: string[], streams: CliStreams = processStreams(
   let out = createOutput(asksJson(argv), streams);
   try {
     const parsed = parseCommandLine(argv);
+    if (streams.stdout === process.stdout && (parsed.kind !== 'run' || parsed.spec.path !== 'mcp'))
+      endQuietlyWhenStdoutCloses();
     if (parsed.kind === 'version') {
       const version = packageJson().version ?? '';
       streams.stdout.write(out.json ? `${JSON.stringify({ version })}\n` : `${version}\n`);
@@ -224,6 +226,18 @@ export async function main(argv: string[], streams: CliStreams = processStreams(
   } catch (error) {
     return out.error(error);
   }
+}
+
+/**
+ * `common-memory log | head`: once the reader has what it wants and closes the pipe, the next write
+ * fails with EPIPE, which Node raises as an unhandled error (a stack trace, exit 1). The reader
+ * chose to stop; so does the command, quietly. (`mcp` treats a client gone as the end of its input.)
+ */
+function endQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+    throw error;
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -80,7 +81,16 @@ export function readConfigText(path: string): string | null {
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      // A link to a missing file (dotfiles not checked out yet) is not "no file": writing a new
+      // file would replace the user's link by the rename.
+      if (isLink(path))
+        throw new CmError(
+          'invalid_input',
+          `${path} is a link to ${readlinkSync(path)}, which does not exist. Create that file (or remove the link), then run the command again; nothing was written.`,
+        );
+      return null;
+    }
     throw ioError(path, error);
   }
   try {
@@ -254,6 +264,14 @@ export function replaceFileAtomically(
     if (error instanceof DirectoryError && error.code !== 'EACCES' && error.code !== 'EPERM')
       throw new CmError('store_unavailable', `Cannot create ${dir}: ${error.message}. Nothing was changed.`);
     throw ioError(target, error);
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

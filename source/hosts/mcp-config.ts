@@ -12,7 +12,7 @@
 // result is parsed back and checked to hold exactly the intended change.
 import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse as parseToml, patch as patchToml, stringify as stringifyToml } from '@decimalturn/toml-patch';
 import { unifiedDiff } from '../ground/unified-diff.js';
 import {
@@ -64,7 +64,8 @@ export function mcpEntry(home?: string): McpServerEntry {
  */
 export function claudeMcpPath(flag?: string): string {
   const chosen = flag ?? process.env['CLAUDE_CONFIG_DIR'];
-  return chosen ? join(chosen, '.claude.json') : join(homedir(), '.claude.json');
+  // Absolute, as the hooks' settings.json is: a relative --claude-dir named it relative in messages and --json.
+  return chosen ? resolve(chosen, '.claude.json') : join(homedir(), '.claude.json');
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -98,6 +98,37 @@ describe('what a person types', { timeout: 120_000 }, () => {
     }
   });
 
+  it('message labels the terminal controls of a prompt (an escape, a bell, a lone CR) in text; --json keeps them', async () => {
+    const home = tempHome('message-controls');
+    const { child, api } = await childHost(home, piEnv({ onPrompt: { replay: SIMPLE } }));
+    try {
+      await api.createAgent({ name: 'helper' });
+      await api.startAgent({ agent: 'helper' });
+      const typed = 'red \u001b[31mRED\u001b[0m cr\rX bel\u0007';
+      const receipt = await api.prompt({ agent: 'helper', text: typed, operationId: 'controls' });
+      await ended(api, 'controls');
+      const shown = await runCliInProcess(['message', receipt.messageId, '--home', home]);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.doesNotMatch(shown.stdout, /[\u0007\u001b]|\r(?!\n)/, 'no control reaches the terminal');
+      assert.match(shown.stdout, /red ⟨U\+001B⟩\[31mRED⟨U\+001B⟩\[0m cr⟨U\+000D⟩X bel⟨U\+0007⟩/);
+      const json = await runCliInProcess(['message', receipt.messageId, '--json', '--home', home]);
+      assert.equal(JSON.parse(json.stdout).message.payload.content[0].text, typed);
+    } finally {
+      await stopHost(child);
+    }
+  });
+
+  it('--limit with --follow is refused: one page and stop cannot be followed (it was ignored)', async () => {
+    const home = tempHome('follow-limit');
+    assert.equal((await runCliInProcess(['note', 'hello', '--home', home])).code, 0);
+    for (const stream of ['log', 'timeline']) {
+      const refused = await runCliInProcess([stream, '--follow', '--limit', '2', '--home', home]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /--limit prints one page and stops; --follow never stops/);
+      assert.equal(refused.stdout, '');
+    }
+  });
+
   it('timeline on a store with no agent messages says so in text; --json, --after and cursor files stay quiet', async () => {
     const home = tempHome('empty-timeline');
     assert.equal((await runCliInProcess(['note', 'hello', '--home', home])).code, 0);

@@ -119,6 +119,15 @@ describe('import: what it would do, then once', () => {
     const dry = await importJson(['claude', '--claude-dir', dir, '--home', home, '--dry-run', '--yes']);
     assert.equal(dry.report.dryRun, true);
     assert.equal(dry.report.turns, 11);
+    assert.match(text.stdout, /To import: common-memory import claude --yes \(same flags\)/);
+    // --yes was typed already: the way on is to drop --dry-run, not to add --yes again.
+    const both = await runCliInProcess(
+      ['import', 'claude', '--claude-dir', dir, '--home', home, '--dry-run', '--yes'],
+      {
+        env: OFF,
+      },
+    );
+    assert.match(both.stdout, /To import: run the same command without --dry-run\./);
     assert.equal(existsSync(home), false, 'a dry run creates no data home');
   });
 

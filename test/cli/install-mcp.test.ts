@@ -215,4 +215,17 @@ describe('install: the MCP server registration', () => {
     const again = await runCli(['install', 'claude', '--claude-dir', dir], { env: cleanEnv() });
     assert.match(again.stdout, /already installed/);
   });
+
+  it('a relative --claude-dir: .claude.json is named by its absolute path, as settings.json is', async () => {
+    const root = tempDir('relative');
+    mkdirSync(join(root, 'claude'));
+    const dry = await runCli(['install', 'claude', '--claude-dir', 'claude', '--dry-run', '--json'], {
+      env: cleanEnv(),
+      cwd: root,
+    });
+    assert.equal(dry.code, 0, dry.stderr);
+    const result = JSON.parse(dry.stdout);
+    assert.equal(result.path, join(root, 'claude', 'settings.json'));
+    assert.equal(result.mcp.path, join(root, 'claude', '.claude.json'));
+  });
 });

@@ -2,7 +2,16 @@
 // TUI uses and through the shipped CLI. Every test works in its own temp config dir.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -194,6 +203,28 @@ describe('install: planning and applying (the API the TUI uses)', () => {
     assert.equal(readFileSync(join(root, 'claude', 'settings.json'), 'utf8'), read(real));
     assert.ok(JSON.parse(read(real)).hooks.SessionStart);
     assert.equal(backups(join(root, 'dotfiles')).length, 1);
+  });
+
+  it('refuses a settings.json that is a link to a missing file, keeping the link (it was replaced by a new file)', () => {
+    const root = tempDir('dangling');
+    mkdirSync(join(root, 'claude'));
+    const link = join(root, 'claude', 'settings.json');
+    symlinkSync(join(root, 'dotfiles', 'settings.json'), link);
+    // Planning (what --dry-run prints, and what install applies) refuses: before, it planned a new
+    // file and the rename replaced the user's link with it.
+    assert.throws(
+      () => planInstall('claude', { configDir: join(root, 'claude') }),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'invalid_input');
+        assert.match(
+          error.message,
+          /is a link to .*dotfiles.*settings\.json, which does not exist.*nothing was written/s,
+        );
+        return true;
+      },
+    );
+    assert.ok(lstatSync(link).isSymbolicLink(), 'the link is kept');
+    assert.equal(existsSync(join(root, 'dotfiles')), false);
   });
 
   it("Codex uninstall warns when the user's later groups move (Codex keys trust by position)", () => {

@@ -32,7 +32,10 @@ describe('operation <id> says what happened', { timeout: 120_000 }, () => {
       );
       const started = await runCli(['agent', 'start', 'a', '--home', home]);
       assert.equal(started.code, 0, started.stderr);
-      assert.equal((await runCli(['prompt', 'a', 'hello', '--operation-id', 'p-key', '--home', home])).code, 0);
+      const admitted = await runCli(['prompt', 'a', 'hello', '--operation-id', 'p-key', '--home', home]);
+      assert.equal(admitted.code, 0, admitted.stderr);
+      // A refused prompt never reaches the timeline: the receipt names where its fate is shown too.
+      assert.match(admitted.stdout, /timeline --follow.*common-memory operation p-key/s);
       const line = await waitFor(
         'the prompt to end',
         async () => {
@@ -46,6 +49,11 @@ describe('operation <id> says what happened', { timeout: 120_000 }, () => {
         /^operation p-key: prompt, rejected — pi refused the prompt: No API key found for anthropic\. Intent at journal #\d+/,
       );
       assert.doesNotMatch(line, /rejected \(rejected\)/);
+      // What to do about it, which pi's own advice (/login, a TUI command) does not say here.
+      assert.match(
+        line,
+        /\nTo give it a key: .*auth\.json.*--pi-config.*~\/\.pi\/agent.*agent stop \S+.*agent start \S+.*Giving pi a provider/s,
+      );
     } finally {
       await stopHost(child);
     }

@@ -72,7 +72,9 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
       );
       break;
     case 'stop':
-      agent = await withConnection(home, 'write', async (c) =>
+      // Like start: agents run only inside a host, so without one this is "host unreachable"
+      // (exit 8, saying how to start it), not the conflict a command working alone would report.
+      agent = await withConnection(home, 'host', async (c) =>
         c.app.stopAgent({ agent: await agentNameFor(c.app, name) }),
       );
       break;
@@ -91,11 +93,10 @@ export async function runPrompt(
 ): Promise<number> {
   const [agent, ...rest] = words;
   const text = rest.length === 1 && rest[0] === '-' ? await readStdinText('prompt') : rest.join(' ');
-  if (!agent || isBlank(text))
-    throw new CmError(
-      'usage',
-      'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)',
-    );
+  const usage = 'usage: common-memory prompt <agent> <text> [--operation-id ID]   ("-" reads the text from stdin)';
+  if (!agent) throw new CmError('usage', usage);
+  // An agent but no text (blank, or an empty stdin for "-"): say which part is missing, as note does.
+  if (isBlank(text)) throw new CmError('usage', `A prompt needs some text (whitespace alone is refused). ${usage}`);
   const chosenId = operationId ?? randomUUID();
   const receipt = await writeWithRetry(
     home,
@@ -105,7 +106,7 @@ export async function runPrompt(
   out.result(
     receipt,
     () =>
-      `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow`,
+      `${receipt.replayed ? 'already admitted' : 'admitted'}: journal #${receipt.sequence}, user message ${receipt.messageId} (operation ${receipt.operationId}). Follow it with: common-memory timeline --follow; if pi refuses it (no API key), that shows only in: common-memory operation ${receipt.operationId}`,
   );
   return 0;
 }

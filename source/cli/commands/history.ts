@@ -81,6 +81,12 @@ async function agentFilter(app: Application, start: Start): Promise<string | und
 }
 
 export async function runHistory(options: HistoryOptions, out: Output): Promise<number> {
+  // Each means the opposite of the other: --follow went on past the page --limit said to stop at.
+  if (options.follow && options.limit !== undefined)
+    throw new CmError(
+      'usage',
+      '--limit prints one page and stops; --follow never stops. Give one of them; nothing was read.',
+    );
   const start = startingCursor(options);
   const explicitLimit = options.limit !== undefined;
   const limit = explicitLimit ? wholeNumber(options.limit!, 'limit') : PAGE_LIMIT_DEFAULT;

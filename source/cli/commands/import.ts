@@ -60,7 +60,7 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
       untilMs: until === undefined ? Number.POSITIVE_INFINITY : parseUtc(until, '--until'),
       repository: repository ?? null,
     });
-    out.result(report, () => reportText(report));
+    out.result(report, () => reportText(report, flags.yes === true));
     return EXIT.ok;
   }
   const connection = await connect(home, 'write');
@@ -115,12 +115,15 @@ function clientOf(args: string[]): ImportClient {
   throw new CmError('usage', 'Name the client to import from: common-memory import claude|codex|pi.');
 }
 
-function reportText(r: ImportReport): string {
+function reportText(r: ImportReport, yesGiven = false): string {
   const next = r.dryRun
     ? [
         r.turns === 0
           ? 'Nothing new would be imported.'
-          : `To import: common-memory import ${r.client} --yes (same flags)`,
+          : // With --yes given, --dry-run is what held it back: telling to add --yes would loop.
+            yesGiven
+            ? 'To import: run the same command without --dry-run.'
+            : `To import: common-memory import ${r.client} --yes (same flags)`,
       ]
     : r.extraction
       ? extractionLines(r.extraction)

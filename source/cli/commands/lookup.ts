@@ -3,6 +3,7 @@ import { connect } from '../../client/connect.js';
 import { CmError } from '../../errors.js';
 import { formatRow } from './history.js';
 import { messageText } from '../../message-text.js';
+import { visibleText } from '../../memory/visible-text.js';
 import { wrapText } from '../../text-wrap.js';
 import type { Output } from '../output.js';
 
@@ -14,7 +15,13 @@ export async function runMessage(home: string, id: string | undefined, out: Outp
     out.result(view, () =>
       [
         formatRow(view.message),
-        ...wrapText(messageText(view.message.payload) ?? '', process.stdout.columns ?? Number.MAX_SAFE_INTEGER, '    '),
+        // A prompt pasted with colours holds terminal controls: labelled (⟨U+001B⟩), as sessions
+        // and search show text, so that they are read rather than act on the terminal.
+        ...wrapText(
+          visibleText(messageText(view.message.payload) ?? ''),
+          process.stdout.columns ?? Number.MAX_SAFE_INTEGER,
+          '    ',
+        ),
         `  source: ${formatRow(view.source)}`,
         ...view.observations.map((row) => `  observed: ${formatRow(row)}`),
         view.operation
@@ -36,7 +43,7 @@ export async function runOperation(home: string, id: string | undefined, out: Ou
     out.result(
       op,
       () =>
-        `operation ${op.operationId}: ${op.kind}, ${stateText(op.state, op.outcome)}${op.detail ? ` — ${op.detail.replace(/\.$/, '')}` : ''}. Intent at journal #${op.journalSequence}, created ${op.createdAt}`,
+        `operation ${op.operationId}: ${op.kind}, ${stateText(op.state, op.outcome)}${op.detail ? ` — ${op.detail.replace(/\.$/, '')}` : ''}. Intent at journal #${op.journalSequence}, created ${op.createdAt}${missingKeyFix(op.detail, op.agentId)}`,
     );
     return 0;
   } finally {
@@ -47,3 +54,13 @@ export async function runOperation(home: string, id: string | undefined, out: Ou
 /** "accepted (answered)", but "rejected" rather than "rejected (rejected)". */
 export const stateText = (state: string, outcome: string | null): string =>
   outcome && outcome !== state ? `${state} (${outcome})` : state;
+
+/**
+ * pi refuses a prompt it has no key for with advice for its own TUI (/login), which a driven agent
+ * cannot follow: say where the agent takes its key from, and that a new generation copies it in.
+ */
+function missingKeyFix(detail: string | null | undefined, agentId: string | null): string {
+  if (!agentId || !detail?.startsWith('pi refused the prompt: No API key found')) return '';
+  const agent = agentId.slice(0, 8);
+  return `\nTo give it a key: put auth.json (API keys) or models.json (providers) in the dir the agent copies them from (its --pi-config, else ~/.pi/agent), then start a new generation: common-memory agent stop ${agent}, then common-memory agent start ${agent}. See "Giving pi a provider" in docs/agents.md.`;
+}
