@@ -2081,7 +2081,7 @@ function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   // An act the rules read as only mentioned (advised against, quoted, cited as a threat) is blanked
   // out before scoring: its words must not block the advice around it ("Do not run `curl … | sh` on
   // the build hosts"), while the rest of the note is still scored.
-  const scored = raw.some((f) => f.mention) ? withoutMentions(text, raw) : text;
+  const scored = writtenText(raw.some((f) => f.mention) ? withoutMentions(text, raw) : text);
   const { verdict } = learnedPoisonScore(scored, warnRules(raw));
   // Blocks only: below its block threshold the scorer fires on short technical strings often enough
   // that a warning would be noise in every review.
@@ -2097,6 +2097,28 @@ function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   while (best.offset < best.end && /\s/.test(text[best.offset]!)) best.offset++;
   if (best.end <= best.offset) best = { offset: 0, end: text.length, probability: 0 };
   return { rule: 'poison-learned', severity: 'block', offset: best.offset, end: best.end };
+}
+
+/**
+ * An entry file's text as the scorer must read it: what was written (the body, the title's and
+ * appliesWhen's values), not the front matter common-memory generates (ids, type, priority,
+ * confidence, the evidence summary, dates), which the scorer never saw in training and which
+ * tipped plain rules over its threshold at prepare. Blanked, so positions are kept; any other text
+ * is returned as it is.
+ */
+function writtenText(text: string): string {
+  if (!text.startsWith('---\n')) return text;
+  const end = text.indexOf('\n---\n', 3);
+  if (end < 0) return text;
+  const front = text
+    .slice(0, end + 5)
+    .split('\n')
+    .map((line) => {
+      const kept = /^(?:title|appliesWhen): /.exec(line);
+      return kept ? ' '.repeat(kept[0].length) + line.slice(kept[0].length) : ' '.repeat(line.length);
+    })
+    .join('\n');
+  return front + text.slice(end + 5);
 }
 
 /** `text` with the spans of mentioned acts blanked, its length and positions kept. */
