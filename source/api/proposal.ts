@@ -3,6 +3,7 @@
 // tool schemas from these at start, before a client's first request, and needs nothing else of
 // the area until a tool is called.
 import { z } from 'zod';
+import { TERMINAL_CONTROL } from '../terminal-controls.js';
 import {
   MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
   MCP_PROPOSAL_MAX_BYTES,
@@ -22,13 +23,6 @@ export const proposalOrigin = z.strictObject({
 export type ProposalOrigin = z.infer<typeof proposalOrigin>;
 
 /**
- * C0 controls but tab, LF and CR; DEL; C1 (U+009B is CSI). A terminal acts on them instead of showing
- * them: ESC sequences clear or recolour the reviewer's screen, backspaces overwrite what precedes
- * them, so the person reviewing a proposal would read other text than the model is given.
- */
-const CONTROL_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-
-/**
  * Text of at most `maxBytes` UTF-8 bytes (so at most that many characters too, which JSON Schema can
  * say). A required one (`min` 1) must hold more than whitespace: a blank title or content would
  * otherwise become a candidate of nothing (an "Untitled entry" with an empty body).
@@ -40,7 +34,8 @@ const utf8Text = (maxBytes: number, min = 1) =>
     .max(maxBytes)
     .refine((text) => Buffer.byteLength(text, 'utf8') <= maxBytes, { message: `over ${maxBytes} bytes of UTF-8` })
     .refine((text) => min === 0 || text.trim() !== '', { message: 'is blank (only whitespace)' })
-    .refine((text) => !CONTROL_CHAR.test(text), {
+    // The reviewer's terminal would act on a control and show other text than the model is given.
+    .refine((text) => !TERMINAL_CONTROL.test(text), {
       message: 'holds a control character (ESC, backspace, …) that a terminal would act on; write it as text',
     });
 

@@ -3,6 +3,7 @@
 // it) on a terminal, yet a model reads it — so wherever memory text is shown for review (CLI,
 // TUI, a plan's diff) or given to a session (the snapshot), each such character is written as
 // `⟨U+XXXX⟩`. Pure and free of `node:` imports: the SessionStart hook imports it on its fast path.
+import { TERMINAL_CONTROL } from '../terminal-controls.js';
 
 /**
  * Characters that render as nothing or change how the text around them is ordered or drawn:
@@ -24,14 +25,11 @@ export function codePointLabel(codePoint: number): string {
 }
 
 /**
- * Terminal controls, labelled where text is shown (not a poisoning finding: the lint's HIDDEN_CHAR
- * leaves them out): C0 but the tab and the line feed, a carriage return not before a line feed
- * (it returns to the line's start and what follows draws over it), DEL and C1 (ESC and CSI clear a
- * screen or move the cursor). A text pasted with colours would otherwise act on the reviewer's
+ * Terminal controls are labelled where text is shown too (not a poisoning finding: the lint's
+ * HIDDEN_CHAR leaves them out): a text pasted with colours would otherwise act on the reviewer's
  * terminal instead of being read.
  */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/;
-const SHOWN_AS_LABEL = new RegExp(`${HIDDEN_CHAR.source}|${CONTROL.source}`, 'gu');
+const SHOWN_AS_LABEL = new RegExp(`${HIDDEN_CHAR.source}|${TERMINAL_CONTROL.source}`, 'gu');
 
 /** Printable ASCII, tabs and line breaks hold no hidden character: the common case costs one test. */
 const PLAIN = /^(?:[\t\n\u0020-\u007e]|\r\n)*$/;
@@ -44,7 +42,7 @@ export function visibleText(text: string): string {
 
 /** Whether the text holds a character visibleText would label. */
 export function hasHiddenChars(text: string): boolean {
-  return !PLAIN.test(text) && (HIDDEN_CHAR.test(text) || CONTROL.test(text));
+  return !PLAIN.test(text) && (HIDDEN_CHAR.test(text) || TERMINAL_CONTROL.test(text));
 }
 
 /**
