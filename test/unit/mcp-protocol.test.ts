@@ -171,6 +171,8 @@ describe('the MCP protocol, against the spec schemas', () => {
       { title: 'Use pnpm', content: 'We use npm\b\b\bpnpm.' },
       { title: 'Esc \u001b]0;owned\u0007', content: 'We use pnpm.' },
       { title: 'Use pnpm', content: 'We use pnpm.', appliesWhen: 'installing \u009b2J' },
+      // A lone carriage return returns to the line's start: what follows draws over it.
+      { title: 'Use pnpm', content: 'We use yarn.\rWe use pnpm.' },
     ]) {
       const refused = result(await propose(args), 'CallToolResult');
       assert.equal(refused['isError'], true, JSON.stringify(args));
