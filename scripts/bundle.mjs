@@ -4,6 +4,7 @@
 // one file is read once and compiled lazily.
 //   dist/hook.cjs      — the hook fast path, CommonJS (loaded by require: no ES module loader at
 //                        all). Hosts start it for every lifecycle event.
+//   dist/file-lint.cjs — the memory lint alone, required by the hook only when a memory file changed.
 //   dist/cli/bundle.mjs — the CLI and the TUI. It stays one level below dist, like the modules
 //                        it replaces, so paths it resolves from its own URL (the workers, the
 //                        shim) stay the same.
@@ -237,6 +238,14 @@ const cjsOptions = {
   define: { 'import.meta': '__cmImportMeta' },
   banner: { js: cjsImportMeta },
 };
+// dist/file-lint.cjs: the memory lint alone, which the hook requires only when a memory file it
+// follows changed (source/hook/file-lint.ts): the hook's own bundle stays a fraction of its size.
+await build({
+  ...cjsOptions,
+  entryPoints: [dist('memory/file-lint.js')],
+  outfile: dist('file-lint.cjs'),
+  plugins: [leanZod, weightsBeside('file-lint.cjs')],
+});
 const cliBundle = (file, keeps) =>
   build({
     ...cjsOptions,

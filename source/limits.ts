@@ -280,11 +280,14 @@ export const MEMORY_SNAPSHOT_LINE_MAX_CHARS = 240;
 
 /**
  * How long the SessionStart hook (and a refresh) may spend bringing the approved projection up to
- * date with changed memory files — reading the changed files and waiting for memory-state's write
- * lock — before it answers with the previous projection marked `coverage: partial`. A pull that
- * touches tens of entries takes milliseconds; a fresh clone of ten thousand about a second.
+ * date with changed memory files — reading and linting the changed files and waiting for
+ * memory-state's write lock — before it answers with the previous projection marked `coverage:
+ * partial`. The lint's first use in a process costs about 0.1–0.3 s (loading it and compiling its
+ * expressions; more on a loaded machine), then each file about a millisecond: a pull that touches
+ * tens of entries fits with room to spare, a fresh clone of a few thousand is left to memory sync.
+ * Well inside the hook's own deadline (HOOK_TIMEOUT_SEC).
  */
-export const MEMORY_FOLLOW_HOOK_BUDGET_MS = 1_500;
+export const MEMORY_FOLLOW_HOOK_BUDGET_MS = 3_000;
 
 /**
  * Up to this many entry files in a root, the hook checks each file's stamp at every session start

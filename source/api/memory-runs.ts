@@ -221,9 +221,9 @@ export const memoryStatusSchema = z.strictObject({
   /** Whether approved memory helps: given, read and re-taught totals, the most re-taught entries per scope (absent from a host older than it). */
   usage: usageSummarySchema.optional(),
   /**
-   * Scene and doctrine files of a memory root that nothing gives back, as the last scan of each
-   * root left them out: blocked by the memory lint (`rule`), changed since the last linted sync
-   * (`unlinted`), malformed or misplaced; each with what to do (absent from a host older than it).
+   * Files of a memory root that nothing gives back, as the last scan of each root left them out:
+   * an entry, scene or doctrine file blocked by the memory lint (`rule`), or a scene or doctrine
+   * file malformed or misplaced; each with what to do (absent from a host older than it).
    */
   leftOutFiles: z
     .array(

@@ -320,7 +320,7 @@ export const COMMAND_SPECS = [
     args: '',
     summary: 'chunk/task/candidate counts, the last and running run (exit 12: unavailable)',
     details:
-      "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones. Lists the scene and doctrine files left out (blocked by the lint, unlinted, malformed) with what to do.",
+      "Verifies this worktree's approved entries against it first (paths, scripts, commits they name) and counts the stale ones. Lists the memory files left out (blocked by the lint, malformed) with what to do.",
     flags: {},
   },
   {

@@ -88,10 +88,8 @@ export type ProblemKind =
   | 'changed'
   | 'too-many-files'
   | 'deadline'
-  /** A scene or doctrine file whose text the memory lint blocks (a secret, an instruction to the model). */
-  | 'blocked'
-  /** A changed scene or doctrine file a scan without the lint left for memory sync. */
-  | 'unlinted';
+  /** An entry, scene or doctrine file whose text the memory lint blocks (a secret, an instruction to the model). */
+  | 'blocked';
 
 export interface ProjectionProblem {
   kind: ProblemKind;
@@ -118,11 +116,11 @@ export interface ProjectionScan {
   /** The doctrine files read (empty when `unchanged`). */
   doctrine: ScannedDoctrine[];
   /**
-   * Scene and doctrine files left out (malformed, misplaced, misnamed, blocked by the memory lint),
-   * each named: they do not make the scan
-   * partial — the entries and the other scenes stand, as consolidation treats such a file.
+   * Files left out and named, which do not make the scan partial: scene and doctrine files that are
+   * malformed, misplaced or misnamed (the entries and the other scenes stand, as consolidation
+   * treats such a file), and any file — an entry too — whose text the memory lint blocks.
    */
-  sceneProblems: ProjectionProblem[];
+  leftOut: ProjectionProblem[];
   /** What was read, for the next scan's short circuit. */
   files: ScannedFile[];
   problems: ProjectionProblem[];
@@ -135,8 +133,8 @@ export interface PreviousScan {
   sourceTreeDigest: string;
   files: ScannedFile[];
   scannedAtMs: number;
-  /** The scene and doctrine files it left out: an unchanged tree still names them (a blocked file stays named). */
-  sceneProblems?: ProjectionProblem[];
+  /** The files it left out: an unchanged tree still names them (a blocked file stays named). */
+  leftOut?: ProjectionProblem[];
 }
 
 /**
@@ -314,7 +312,7 @@ export interface ScanOptions {
   known?: (path: string, contentDigest: string) => MemoryEntry | undefined;
   /** The same for a scene file: the scene the projection holds for it with that content digest. */
   knownScene?: (path: string, contentDigest: string) => ScannedScene | undefined;
-  /** The same for a doctrine file (read again at every scan that reads: only the hook, unlinted, reuses it). */
+  /** The same for a doctrine file: unused, a doctrine file is read again at every scan that reads. */
   knownDoctrine?: (path: string, contentDigest: string) => ScannedDoctrine | undefined;
   /** Date.now() past which no further file is read: the scan is then partial (kind `deadline`). */
   deadlineMs?: number;
@@ -323,15 +321,20 @@ export interface ScanOptions {
   /** Called after each file is read: tests change files here to prove drift is caught. */
   afterRead?: (path: string) => void;
   /**
-   * The memory lint of a scene or doctrine file (approved-projection.ts passes it). Without it a
-   * scene or doctrine file that must be read is left out (`unlinted`) and not counted as read, so
-   * the next scan with the lint reads it: the SessionStart hook never loads the lint.
+   * The memory lint of every file read (approved-projection.ts passes it; the SessionStart hook's
+   * loads it on the first changed file, hook/file-lint.ts). A file is linted only when it is read:
+   * one taken on its stamp was linted by the scan that stored it.
    */
-  lintFile?: FileLint;
+  lintFile: FileLint;
+  /**
+   * Whether the projection holds this path's entry with this content digest, stored by a scan that
+   * linted it: the same bytes are not linted again (memory sync, which reads every file).
+   */
+  linted?: (path: string, contentDigest: string) => boolean;
 }
 
 /** Scans a memory root. Reads only regular files below it, never through a link. */
-export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: ScanOptions = {}): ProjectionScan {
+export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: ScanOptions): ProjectionScan {
   const scannedAtMs = options.nowMs ?? Date.now();
   const problems: ProjectionProblem[] = [];
   // Before the listing: a change made while the scan runs leaves stamps newer than these.
@@ -353,7 +356,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       entries: [],
       scenes: [],
       doctrine: [],
-      sceneProblems: options.previous.sceneProblems ?? [],
+      leftOut: options.previous.leftOut ?? [],
       files: options.previous.files,
       problems,
       // The previous scan's time stays the reference: files stay "racy" relative to when they were read.
@@ -365,9 +368,8 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
   const parsed: Array<{ path: string; contentDigest: string; entry: MemoryEntry }> = [];
   const scenes: ScannedScene[] = [];
   const doctrine: ScannedDoctrine[] = [];
-  const sceneProblems: ProjectionProblem[] = [];
+  const leftOut: ProjectionProblem[] = [];
   const settled = settledDigests(options.known || options.knownScene ? options.previous : undefined);
-  const previousDigest = new Map((options.previous?.files ?? []).map((file) => [file.path, file.contentDigest]));
   let total = 0;
   let stopped = false;
   for (const { directory, type, names } of listed) {
@@ -428,41 +430,16 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       }
       options.afterRead?.(path);
       const contentDigest = sha256Hex(read.bytes);
-      if ((isScene || isDoctrine) && !options.lintFile) {
-        // The memory lint is not loaded here (the SessionStart hook). Bytes the previous scan read
-        // (and linted: only a scan with the lint counts such a file as read) stand as they were —
-        // the stored scene, or the problem it had; other bytes are left out and not counted as
-        // read, so the next scan that lints (memory sync) reads them.
-        if (previousDigest.get(path) === contentDigest) {
-          files.push({ path, stamp: read.stamp, contentDigest });
-          if (isScene) {
-            const known = options.knownScene?.(path, contentDigest);
-            if (known) scenes.push(known);
-          } else {
-            const known = options.knownDoctrine?.(path, contentDigest);
-            if (known) doctrine.push(known);
-          }
-          sceneProblems.push(...(options.previous?.sceneProblems ?? []).filter((problem) => problem.path === path));
-          continue;
-        }
-        sceneProblems.push({
-          kind: 'unlinted',
-          path,
-          line: null,
-          message: `${path} changed since the last sync; common-memory memory sync reads (and lints) it`,
-        });
-        continue;
-      }
       files.push({ path, stamp: read.stamp, contentDigest });
       if (isScene) {
-        const scene = sceneOf(options.lintFile!, path, name, contentDigest, read.bytes);
-        if ('problem' in scene) sceneProblems.push(scene.problem);
+        const scene = sceneOf(options.lintFile, path, name, contentDigest, read.bytes);
+        if ('problem' in scene) leftOut.push(scene.problem);
         else scenes.push(scene);
         continue;
       }
       if (isDoctrine) {
-        const found = doctrineOf(options.lintFile!, path, name, contentDigest, read.bytes);
-        if ('problem' in found) sceneProblems.push(found.problem);
+        const found = doctrineOf(options.lintFile, path, name, contentDigest, read.bytes);
+        if ('problem' in found) leftOut.push(found.problem);
         else doctrine.push(found);
         continue;
       }
@@ -486,6 +463,15 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
             `${path}: its type is ${entry.value.entry.type} but it is in ${type}/; ` +
             `move it to ${entry.value.entry.type}/`,
         });
+        continue;
+      }
+      // A hand-written file, or one a pull brought, passed no gate: what the lint blocks is never
+      // given, and its earlier text is not given either (the projection drops the entry).
+      const blocked = options.linted?.(path, contentDigest)
+        ? null
+        : blockedProblem(options.lintFile, path, entry.value.document);
+      if (blocked) {
+        leftOut.push(blocked);
         continue;
       }
       parsed.push({ path, contentDigest, entry: entry.value.entry });
@@ -532,7 +518,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
     entries,
     scenes,
     doctrine,
-    sceneProblems,
+    leftOut,
     files,
     problems,
     scannedAtMs,
@@ -542,7 +528,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
 /** The memory lint of a scene or doctrine file's text, as approved-projection.ts gives it (null: nothing blocks). */
 export type FileLint = (path: string, text: string) => { line: number; message: string; rule?: string } | null;
 
-/** A blocking finding of the memory lint keeps a scene or doctrine file out, named. */
+/** A blocking finding of the memory lint keeps a file out, named. */
 function blockedProblem(
   lint: FileLint,
   path: string,
@@ -664,12 +650,19 @@ function collectEntries(
 const STAMP_KEYS = ['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const;
 
 /**
+ * Which files a stored scan's reader linted: 2, every file (entries too). A scan stored before that
+ * (no mark) holds entries it never linted, so it is not reused: the next scan reads and lints
+ * every file once.
+ */
+const LINTED = 2;
+
+/**
  * What a database keeps of a scan for the next short circuit, as JSON: stamps are 64-bit, so they
  * are decimal strings.
  */
 export function encodePreviousScan(
   scan: Pick<ProjectionScan, 'coverage' | 'sourceTreeDigest' | 'files' | 'scannedAtMs'> & {
-    sceneProblems?: ProjectionProblem[];
+    leftOut?: ProjectionProblem[];
   },
 ): string {
   return JSON.stringify({
@@ -677,7 +670,8 @@ export function encodePreviousScan(
     sourceTreeDigest: scan.sourceTreeDigest,
     scannedAtMs: scan.scannedAtMs,
     files: scan.files.map((f) => [f.path, f.contentDigest, ...STAMP_KEYS.map((key) => f.stamp[key].toString())]),
-    ...(scan.sceneProblems && scan.sceneProblems.length > 0 ? { sceneProblems: scan.sceneProblems } : {}),
+    ...(scan.leftOut && scan.leftOut.length > 0 ? { leftOut: scan.leftOut } : {}),
+    linted: LINTED,
   });
 }
 
@@ -689,8 +683,10 @@ export function decodePreviousScan(text: string): PreviousScan | null {
       sourceTreeDigest: unknown;
       scannedAtMs: unknown;
       files: unknown;
-      sceneProblems?: unknown;
+      leftOut?: unknown;
+      linted?: unknown;
     };
+    if (value.linted !== LINTED) return null;
     if (value.coverage !== 'complete' && value.coverage !== 'partial') return null;
     if (typeof value.sourceTreeDigest !== 'string' || typeof value.scannedAtMs !== 'number') return null;
     if (!Array.isArray(value.files)) return null;
@@ -707,8 +703,8 @@ export function decodePreviousScan(text: string): PreviousScan | null {
       ];
       return { path: path!, contentDigest: contentDigest!, stamp: { dev, ino, size, mtimeNs, ctimeNs } };
     });
-    const sceneProblems = Array.isArray(value.sceneProblems)
-      ? (value.sceneProblems as ProjectionProblem[]).filter(
+    const leftOut = Array.isArray(value.leftOut)
+      ? (value.leftOut as ProjectionProblem[]).filter(
           (problem) => typeof problem?.path === 'string' && typeof problem.message === 'string',
         )
       : [];
@@ -717,7 +713,7 @@ export function decodePreviousScan(text: string): PreviousScan | null {
       sourceTreeDigest: value.sourceTreeDigest,
       scannedAtMs: value.scannedAtMs,
       files,
-      ...(sceneProblems.length > 0 ? { sceneProblems } : {}),
+      ...(leftOut.length > 0 ? { leftOut } : {}),
     };
   } catch {
     return null;

@@ -9,7 +9,7 @@ import {
   parseConsolidationFile,
   SCENE_DIRECTORY,
 } from '../memory/consolidation/scene-format.js';
-import { blockedFileProblem } from '../memory/consolidation/patch-content.js';
+import { blockedFileProblem } from '../memory/file-lint.js';
 import { serializeEntryDocument } from '../memory/entry-format.js';
 import { sha256Hex } from '../ground/digests.js';
 import { checkDirectory, type MemoryRoot, readFileInDirectory } from './safe-files.js';

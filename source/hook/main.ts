@@ -38,6 +38,7 @@ import { appendHookErrorLine, recordFailure, resolveQuarantine, StdinOverLimit }
 import { type HookArgs, parseArgs, stdinBound } from './hook-args.js';
 import { AlreadyKept, keep, keepLate, type SnapshotReader } from './keep.js';
 import { openStore } from './open-store.js';
+import { hookFileLint } from './file-lint.js';
 
 // What the pi extension calls in pi's process (the bundle's exports, beside runHook).
 export { capturePiEvent, piRefreshedSnapshot, piSessionSnapshot } from './pi-channel.js';
@@ -92,6 +93,7 @@ export function runHook(argv: string[]): number {
             home: args.home,
             budgetMs: MEMORY_FOLLOW_HOOK_BUDGET_MS,
             fileStampsUpTo: MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
+            lintFile: hookFileLint,
           },
         ).text;
       } catch (error) {

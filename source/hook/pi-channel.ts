@@ -13,6 +13,7 @@ import { cliCommand } from './cli-command.js';
 import { openStore } from './open-store.js';
 import { parsePayload } from './payload.js';
 import { capturePiEnvelope, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
+import { hookFileLint } from './file-lint.js';
 
 /**
  * The pi extension's direct channel: the same work as `hook pi --instance <instance>` with the event
@@ -51,6 +52,7 @@ export function piSessionSnapshot(instance: string, cwd: string | null, shim: st
       home: args.home,
       budgetMs: MEMORY_FOLLOW_HOOK_BUDGET_MS,
       fileStampsUpTo: MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
+      lintFile: hookFileLint,
     }).text;
   } catch (error) {
     recordFailure(args, instance, error, undefined, 'snapshot');

@@ -31,6 +31,7 @@ import {
 } from '../store/core/snapshot-refresh.js';
 import { openStore } from './open-store.js';
 import { ancestorInstances, INSTANCE_ENV } from './process-instance.js';
+import { blockedFileProblem } from '../memory/file-lint.js';
 
 export interface RefreshTarget {
   /** The activation's session key (as `sessions` and `status` print it). */
@@ -109,6 +110,7 @@ export function refreshSnapshot(
         home,
         budgetMs: MEMORY_FOLLOW_HOOK_BUDGET_MS,
         fileStampsUpTo: MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
+        lintFile: blockedFileProblem,
       });
       replaceSnapshot(tx, row.activation_id, snapshot.text);
       return {

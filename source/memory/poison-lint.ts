@@ -2064,7 +2064,7 @@ const ROT13_WORDS = /\b(?:vtaber|qvfertneq|sbetrg|vafgehpgvbaf|cebzcg|cerivbhf)\
  * The learned scorer's trainer reads the rules through this (test/bench/poison-scorer-train.ts).
  */
 export function poisonRuleVerdict(text: string): { block: boolean; warnRules: string[] } {
-  const raw = ruleFindings(text, []);
+  const raw = ruleFindings(withoutFormatFields(text), []);
   return { block: raw.some((f) => f.severity === 'block'), warnRules: warnRules(raw) };
 }
 
@@ -2121,6 +2121,37 @@ function writtenText(text: string): string {
   return front + text.slice(end + 5);
 }
 
+/**
+ * The front-matter fields of the memory file formats whose values are identifiers, enums, numbers
+ * or dates (an entry's, a scene's, a doctrine's), not anything a person wrote to be read.
+ */
+const FORMAT_FIELD = /^(?:id|type|priority|confidence|created|supersedes|scene|doctrine|entries|cites):/;
+
+/**
+ * What the rules read of an entry, scene or doctrine file: its delimiters and format fields blanked
+ * (a `type:` and a `priority:` line above a sentence read as a forged message header, and a plain
+ * "follow the new rule" below them was blocked), their multi-line values too; positions kept. A line
+ * with anything but printable ASCII stays (a hidden character is found wherever it is), as do the
+ * title, `appliesWhen`, the evidence and every key of the writer's own. Other text is as it was.
+ */
+function withoutFormatFields(text: string): string {
+  if (!text.startsWith('---\n')) return text;
+  const end = text.indexOf('\n---\n', 3);
+  if (end < 0) return text;
+  let blanking = false;
+  const front = text
+    .slice(0, end + 5)
+    .split('\n')
+    .map((line) => {
+      // A value continued over lines is indented, or closes its bracket at the margin.
+      if (line === '---') blanking = true;
+      else if (/^[^\s\]}]/.test(line)) blanking = FORMAT_FIELD.test(line);
+      return blanking && /^[\x20-\x7e]*$/.test(line) ? ' '.repeat(line.length) : line;
+    })
+    .join('\n');
+  return front + text.slice(end + 5);
+}
+
 /** `text` with the spans of mentioned acts blanked, its length and positions kept. */
 function withoutMentions(text: string, raw: readonly Raw[]): string {
   let out = '';
@@ -2143,7 +2174,7 @@ const SENTENCE_SCAN_CHARS = 16384;
  */
 export function lintPoisoning(text: string, options: { secrets?: readonly MaskedSpan[] } = {}): PoisonFinding[] {
   const secrets = [...(options.secrets ?? [])].sort((a, b) => a.offset - b.offset);
-  const raw = ruleFindings(text, secrets);
+  const raw = ruleFindings(withoutFormatFields(text), secrets);
   const learned = learnedFinding(text, raw);
   if (learned) raw.push(learned);
 

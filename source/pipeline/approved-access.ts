@@ -9,7 +9,7 @@ import { sha256Hex } from '../ground/digests.js';
 import { followApproved, type FollowResult, scanInput } from '../store/memory/approved-follow.js';
 import { readMemoryFile } from '../effects/safe-files.js';
 import { parseEntry } from '../memory/entry-format.js';
-import { blockedFileProblem } from '../memory/consolidation/patch-content.js';
+import { blockedFileProblem } from '../memory/file-lint.js';
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type {
@@ -25,10 +25,12 @@ import { type ApprovedHit, readApprovedEntry, readOwnerView, searchApproved } fr
 import {
   type ApprovedOwner,
   readProjection,
+  storedEntriesByPath,
   type SyncApprovedInput,
   type SyncApprovedResult,
 } from '../store/memory/approved-sync.js';
 import { readEntryUsageView } from '../store/memory/usage-reads.js';
+import { readLeftOutFiles } from '../store/memory/memory-reads.js';
 import { readScene, SCENE_ID_PREFIX, type SceneView, sceneBody, searchScenes } from '../store/memory/scene-reads.js';
 import {
   DOCTRINE_ID_PREFIX,
@@ -127,19 +129,24 @@ export async function syncRoot(
   let result: SyncApprovedResult | undefined;
   let last: ReturnType<typeof scanApprovedRoot> | undefined;
   for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
-    const row = withMemoryState(
+    const { row, stored } = withMemoryState(
       deps.memoryStatePath,
-      () => undefined,
-      (db) => readProjection(db, owner),
+      (): { row: ReturnType<typeof readProjection>; stored: Map<string, { contentDigest: string }> | undefined } => ({
+        row: undefined,
+        stored: undefined,
+      }),
+      (db) => ({ row: readProjection(db, owner), stored: storedEntriesByPath(db, owner) }),
     );
+    // A stored scan of an older kind is not reused, nor are its entries taken as linted (approved-scan.ts).
     const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
-    const scan = scanApprovedRoot(root, owner.scope, previous ? { previous } : {});
+    const linted = (path: string, digest: string) => stored?.get(path)?.contentDigest === digest;
+    const scan = scanApprovedRoot(root, owner.scope, previous ? { previous, linted } : {});
     last = scan;
     result = await deps.store(scanInput(owner, row ? row.generation : null, scan));
     const drifted = scan.problems.some((problem) => problem.kind === 'changed');
     if (result.outcome !== 'raced' && !drifted) break;
   }
-  for (const problem of [...last!.problems, ...last!.sceneProblems]) problems.push({ scope: owner.scope, ...problem });
+  for (const problem of [...last!.problems, ...last!.leftOut]) problems.push({ scope: owner.scope, ...problem });
   if (result!.outcome === 'raced') {
     // Other syncs kept committing while this one scanned: theirs stand; this one reports partial.
     const message = 'other syncs changed the projection while this one scanned; sync again';
@@ -450,6 +457,26 @@ function groupGetAt<T>(
   };
 }
 
+/**
+ * Not found — or, when the caller's memory root holds a file named for the id that the last scan
+ * left out (the lint blocked it), that file, its place and rule, masked: a person who wrote it by
+ * hand learns why it is not given.
+ */
+function leftOutOrNotFound(db: Db, owners: ApprovedOwner[], entryId: string, notFound: () => CmError): CmError {
+  const file = readLeftOutFiles(db).find(
+    (left) =>
+      left.path.endsWith(`/${entryId}.md`) &&
+      owners.some((owner) => owner.scope === left.scope && owner.repositoryKey === left.repositoryKey),
+  );
+  if (!file) return notFound();
+  const where = file.line === null ? file.path : `${file.path}:${file.line}`;
+  const why = file.kind === 'blocked' ? `the memory lint blocks it (${file.rule ?? 'a blocking finding'})` : file.kind;
+  return new CmError(
+    'not_found',
+    `${echoed(entryId)} is not given: its ${file.scope} memory file ${where} is left out because ${why}. ${file.fix.replace(/^./, (c) => c.toUpperCase())}.`,
+  );
+}
+
 export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
   if (entryId.startsWith(SCENE_ID_PREFIX)) return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView);
   if (entryId.startsWith(DOCTRINE_ID_PREFIX))
@@ -466,16 +493,16 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
     () => undefined,
     (db) => {
       const found = readApprovedEntry(db, owners, entryId);
-      return (
-        found && {
-          entry: found,
-          verdicts: readVerdicts(db, owners, { entryIds: [entryId] }),
-          usage: readEntryUsageView(db, entryId),
-        }
-      );
+      if (!found) return { missing: leftOutOrNotFound(db, owners, entryId, notFound) };
+      return {
+        entry: found,
+        verdicts: readVerdicts(db, owners, { entryIds: [entryId] }),
+        usage: readEntryUsageView(db, entryId),
+      };
     },
   );
   if (!stored) throw notFound();
+  if ('missing' in stored) throw stored.missing;
   const entry = { ...withVerification(stored.entry, stored.verdicts), usage: stored.usage };
   if (followed.partial.length === 0) return entry;
   // The projection could not be brought up to date: the entry is given from its file — as
@@ -495,6 +522,13 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
       if (digest === entry.contentDigest) return entry;
       const parsed = parseEntry(read.bytes);
       if (parsed.ok && parsed.value.entry.id === entry.id) {
+        // Bytes no scan has linted yet: linted here, as every read of a memory file is.
+        const blocked = blockedFileProblem(source.path, new TextDecoder().decode(read.bytes));
+        if (blocked)
+          throw new CmError(
+            'not_found',
+            `${echoed(entryId)} is not given: its ${source.scope} memory file ${source.path}:${blocked.line} is blocked by the memory lint (${blocked.rule}); take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove it.`,
+          );
         const now = parsed.value.entry;
         return {
           ...withVerification(
@@ -513,7 +547,8 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
           usage: stored.usage,
         };
       }
-    } catch {
+    } catch (error) {
+      if (error instanceof CmError) throw error;
       // unreadable: judged like a changed file below
     }
   }

@@ -162,7 +162,7 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
     assert.match(readFileSync(join(userHome, '.claude/skills/prefer-named-exports/SKILL.md'), 'utf8'), /user memory/);
   });
 
-  it('refuses bad input with exit 2, a secret with exit 11, and a linked skills directory, writing nothing', async () => {
+  it('refuses bad input with exit 2 and a linked skills directory, writing nothing; a hand-written secret is never a skill', async () => {
     const home = tempHome('skills-bad');
     const repo = gitRepo(home, 'repo');
     writeEntry(projectRoot(repo), 'm-1', 'Deploy', 'Run the deploy script.');
@@ -188,13 +188,21 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
     assert.equal((JSON.parse(json.stderr) as { error: { code: string } }).error.code, 'usage');
     assert.deepEqual(tree(join(repo, '.claude')), []);
 
+    // A method written by hand with a secret: the projection leaves its file out (the memory lint
+    // blocks it), so no skill carries it. The skill plan's own refusal (exit 11) is the second
+    // layer, tested alone in test/unit/skill-plan.test.ts.
     writeEntry(projectRoot(repo), 'm-2', 'Call the API', 'Use the key AKIAIOSFODNN7ABCDEFG with the aws cli.');
-    const secret = await assemble(home, repo);
-    assert.equal(secret.code, 11, secret.stderr);
-    assert.match(secret.stderr, /entry m-2 would hold what looks like a secret/);
+    const secret = await assemble(home, repo, '--json');
+    assert.equal(secret.code, 0, secret.stderr);
     assert.ok(!secret.stderr.includes('AKIAIOSFODNN7ABCDEFG') && !secret.stdout.includes('AKIAIOSFODNN7ABCDEFG'));
-    assert.deepEqual(tree(join(repo, '.claude')), [], 'nothing written, not even the other method');
+    const written = tree(join(repo, '.claude'));
+    assert.ok(written.length > 0, 'the other method is written');
+    assert.ok(!written.some((path) => path.includes('call-the-api')), written.join(', '));
+    for (const path of written.filter((p) => p.endsWith('.md')))
+      assert.ok(!readFileSync(join(repo, '.claude', path), 'utf8').includes('AKIAIOSFODNN7ABCDEFG'));
     rmSync(join(projectRoot(repo), 'work_method', 'm-2.md'));
+    rmSync(join(repo, '.claude'), { recursive: true });
+    rmSync(join(repo, '.agents'), { recursive: true, force: true });
 
     const elsewhere = join(home, '..', 'elsewhere');
     mkdirSync(elsewhere, { recursive: true });

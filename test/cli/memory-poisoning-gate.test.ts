@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { lintPoisoning } from '../../source/memory/poison-lint.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
@@ -320,7 +319,8 @@ describe('memory poisoning at the gate', () => {
     }
   });
 
-  it('an approved entry that forges the end of the frame never closes the frame the SessionStart hook gives', async () => {
+  it('an entry written by hand that forges the end of the frame is never given: the lint leaves its file out', async () => {
+    // The frame's own neutraliser, the second layer, is tested alone in test/unit/memory-snapshot-frame.test.ts.
     const home = tempHome('poison-frame');
     const repo = gitRepo(home, 'repo');
     const forged = [
@@ -337,22 +337,23 @@ describe('memory poisoning at the gate', () => {
       priority: 90,
     });
     writeEntry(projectRoot(repo), 'plain', 'Use pnpm', 'Install with pnpm install.', { priority: 10 });
-    const sync = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repo });
-    assert.equal(sync.code, 0, sync.stderr);
 
+    // The SessionStart hook reads the files first (no sync yet): it lints them.
     const given = await sessionStart(home, repo, 'frame');
     const lines = given.split('\n');
     assert.equal(lines[0], '<common-memory-notes>');
     assert.equal(lines.at(-1), '</common-memory-notes>');
-    assert.match(given, /\[forged\]/);
-    assert.match(given, /\[plain\]/, 'the entry after the forged one is still inside the frame');
-    const inside = lines.slice(1, -1).join('\n');
+    assert.doesNotMatch(given, /\[forged\]|Spacing|obey/);
+    assert.match(given, /\[plain\]/, 'the other entry is given');
+    assert.equal(given.split('common-memory-notes').length - 1, 2, 'one frame, opened and closed once');
+
+    const sync = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repo });
+    assert.equal(sync.code, 0, sync.stderr);
+    const problems = JSON.parse(sync.stdout).problems as Array<{ path: string; kind: string; rule?: string }>;
     assert.deepEqual(
-      lintPoisoning(inside.replace(/⟨U\+[0-9A-F]+⟩/g, '')).filter((f) => f.rule === 'poison-frame-forgery'),
-      [],
-      inside,
+      problems.map((p) => [p.path, p.kind]),
+      [['work_method/forged.md', 'blocked']],
     );
-    assert.doesNotMatch(given, /\u200b/);
-    assert.match(given, /common⟨U\+200B⟩-memory-notes/, 'the hidden character is shown, not passed on');
+    assert.match(problems[0]!.rule ?? '', /^poison-/);
   });
 });

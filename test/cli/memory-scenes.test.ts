@@ -169,20 +169,20 @@ describe('scenes in what is given back', () => {
       await client.close();
     }
 
-    // A scene edited by hand is not given by the SessionStart hook before a sync lints it (the hook
-    // does not load the memory lint: its text could hold a secret or an instruction to the model),
-    // nor is its old text; after memory sync it is. With the scene files gone the snapshot is the
-    // one given before them, byte for byte.
+    // A scene edited by hand is linted by the SessionStart hook (which loads the lint for a changed
+    // file) and given at once; one with a secret is not, nor is its earlier text. With the scene
+    // files gone the snapshot is the one given before them, byte for byte.
     writeScene(root, 'deploy-pipeline', 'Shipping', 'releasing', ['deploy-pipeline-39'], 'Shipping.\n');
-    const unlinted = await sessionStart(home, repo, 's2', 'i2');
-    assert.doesNotMatch(unlinted, /scene:deploy-pipeline/);
-    assert.match(unlinted, /\[scene:database-migrations\]/, 'the other scenes stand');
-    await sync(home, repo);
-    const edited = await sessionStart(home, repo, 's2b', 'i2b');
+    const edited = await sessionStart(home, repo, 's2', 'i2');
     assert.match(
       edited,
       /\n- \[scene:deploy-pipeline\] \(project scene, 1 note\) title: "Shipping" applies when: "releasing"\n/,
     );
+    const token = ['gh', 'p_', 'aB3dE5fG7hJ9kL1m', 'N3pQ5rS7tU9vW1xY3zA5'].join('');
+    writeScene(root, 'deploy-pipeline', 'Shipping', 'releasing', ['deploy-pipeline-39'], `Uses ${token}.\n`);
+    const blocked = await sessionStart(home, repo, 's2b', 'i2b');
+    assert.doesNotMatch(blocked, /scene:deploy-pipeline/);
+    assert.match(blocked, /\[scene:database-migrations\]/, 'the other scenes stand');
     rmSync(join(root, 'scenes'), { recursive: true });
     assert.equal(await sessionStart(home, repo, 's3', 'i3'), before);
   });

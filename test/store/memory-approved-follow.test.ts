@@ -16,6 +16,7 @@ import { readProjection, storedEntriesByPath } from '../../source/store/memory/a
 import { openMemoryStateReadOnly } from '../../source/store/memory/state-database.js';
 import { tempHome } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
+import { blockedFileProblem } from '../../source/memory/file-lint.js';
 
 const owner = { scope: 'project' as const, repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };
 
@@ -52,7 +53,7 @@ describe('following the memory files', () => {
   it('reads only the changed file; the others come from the projection', () => {
     const { statePath, worktree, target } = setUp('follow-incremental', 20);
     settle();
-    assert.deepEqual(followApproved(statePath, [target], { budgetMs: 5000 }).partial, []);
+    assert.deepEqual(followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 }).partial, []);
     writeEntry(projectRoot(worktree), 'e-3', 'Entry 3 edited', 'New body.');
     rmSync(join(projectRoot(worktree), 'work_method', 'e-4.md'));
 
@@ -79,7 +80,7 @@ describe('following the memory files', () => {
     assert.equal(scan.coverage, 'complete');
     assert.equal(scan.entries.length, 19);
 
-    const followed = followApproved(statePath, [target], { budgetMs: 5000 });
+    const followed = followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 });
     assert.deepEqual(followed, { stored: ['project'], partial: [] });
     const titles = storedTitles(statePath);
     assert.equal(titles['e-3'], 'Entry 3 edited');
@@ -89,58 +90,74 @@ describe('following the memory files', () => {
 
   it('past its bound keeps the previous projection and says why; the next follow completes', () => {
     const { statePath, worktree, target } = setUp('follow-bound', 3);
-    followApproved(statePath, [target], { budgetMs: 5000 });
+    followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 });
     writeEntry(projectRoot(worktree), 'e-9', 'Entry 9', 'Body 9.');
     settle();
-    const late = followApproved(statePath, [target], { budgetMs: -1, fileStampsUpTo: 1000 });
+    const late = followApproved(statePath, [target], {
+      lintFile: blockedFileProblem,
+      budgetMs: -1,
+      fileStampsUpTo: 1000,
+    });
     assert.equal(late.partial.length, 1);
     assert.match(late.partial[0]!.reason, /took longer than allowed.*memory sync/);
     assert.equal(storedTitles(statePath)['e-9'], undefined, 'the previous projection stands');
     // The next session start does not spend its bound on the same directories again, and says why.
-    const again = followApproved(statePath, [target], { budgetMs: 5000, fileStampsUpTo: 1000 });
+    const again = followApproved(statePath, [target], {
+      lintFile: blockedFileProblem,
+      budgetMs: 5000,
+      fileStampsUpTo: 1000,
+    });
     assert.match(again.partial[0]!.reason, /not all read within the time a session start allows/);
     assert.equal(storedTitles(statePath)['e-9'], undefined);
     // A read (no such bound) reads them all.
-    assert.deepEqual(followApproved(statePath, [target], { budgetMs: 5000 }).partial, []);
+    assert.deepEqual(followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 }).partial, []);
     assert.equal(storedTitles(statePath)['e-9'], 'Entry 9');
   });
 
   it("above the hook's file bound, settled directories end the check; reads check every file", () => {
     const { statePath, worktree, target } = setUp('follow-large', 5);
     settle();
-    followApproved(statePath, [target], { budgetMs: 5000 });
+    followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 });
     // The directories' stamps are kept once they are older than the racy window.
     settle();
-    followApproved(statePath, [target], { budgetMs: 5000 });
+    followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 });
     appendFileSync(join(projectRoot(worktree), 'work_method', 'e-1.md'), 'Appended.\n');
     // The hook's bound (here 2 files) takes the settled directories as an unchanged root.
-    assert.deepEqual(followApproved(statePath, [target], { budgetMs: 5000, fileStampsUpTo: 2 }), {
-      stored: [],
-      partial: [],
-    });
+    assert.deepEqual(
+      followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000, fileStampsUpTo: 2 }),
+      {
+        stored: [],
+        partial: [],
+      },
+    );
     // A read checks every file's stamp and stores the write.
-    assert.deepEqual(followApproved(statePath, [target], { budgetMs: 5000 }).stored, ['project']);
+    assert.deepEqual(followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 }).stored, [
+      'project',
+    ]);
     // A new file changes the directory: seen within the bound too.
     writeEntry(projectRoot(worktree), 'e-7', 'Entry 7', 'Body 7.');
-    assert.deepEqual(followApproved(statePath, [target], { budgetMs: 5000, fileStampsUpTo: 2 }).stored, ['project']);
+    assert.deepEqual(
+      followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000, fileStampsUpTo: 2 }).stored,
+      ['project'],
+    );
     assert.equal(storedTitles(statePath)['e-7'], 'Entry 7');
   });
 
   it('never throws: a damaged memory-state is a reason', () => {
     const { statePath, target } = setUp('follow-damaged', 1);
     mkdirSync(statePath); // a directory where the file should be
-    const followed = followApproved(statePath, [target], { budgetMs: 1000 });
+    const followed = followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 1000 });
     assert.equal(followed.partial.length, 1);
     assert.match(followed.partial[0]!.reason, /memory-state could not be brought up to date/);
   });
 
   it("the host's watcher follows a burst of changes once, after it settles", async () => {
     const { statePath, worktree, target } = setUp('follow-watch', 2);
-    followApproved(statePath, [target], { budgetMs: 5000 });
+    followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 });
     const calls: string[] = [];
     const watcher = new MemoryRootWatcher((cwd) => {
       calls.push(cwd);
-      return followApproved(statePath, [target], { budgetMs: 5000 });
+      return followApproved(statePath, [target], { lintFile: blockedFileProblem, budgetMs: 5000 });
     }, 150);
     try {
       watcher.watch([{ path: projectRoot(worktree), cwd: worktree }]);

@@ -10,10 +10,10 @@ import { decodePreviousScan, scanApprovedRoot } from '../../source/effects/appro
 import { memoryRootOf } from '../../source/effects/memory-root.js';
 import { sleepSync } from '../../source/ground/sleep-sync.js';
 import { MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
-import { blockedFileProblem } from '../../source/memory/consolidation/patch-content.js';
+import { blockedFileProblem } from '../../source/memory/file-lint.js';
 import { formatConsolidationFile } from '../../source/memory/consolidation/scene-format.js';
 import { followApproved } from '../../source/store/memory/approved-follow.js';
-import { readProjection, storedScenesByPath } from '../../source/store/memory/approved-sync.js';
+import { readProjection, storedEntriesByPath, storedScenesByPath } from '../../source/store/memory/approved-sync.js';
 import { readScene, SCENE_BODIES_MAX_BYTES, searchScenes } from '../../source/store/memory/scene-reads.js';
 import { readSnapshotScenes, snapshotFromState } from '../../source/store/memory/snapshot-read.js';
 import { openMemoryStateReadOnly } from '../../source/store/memory/state-database.js';
@@ -133,31 +133,40 @@ describe('scenes in the projection', () => {
     }
   });
 
-  it('the hook’s follow (no lint loaded) leaves a changed scene for the next sync; one with a secret is then named', () => {
-    const { statePath, scene, target } = setUp('scenes-hook');
-    const hook = followApproved(statePath, [target], { budgetMs: 10_000 });
-    assert.deepEqual(hook.partial, [], 'the entries are projected all the same');
+  it('a follow lints every file it reads: a scene or an entry with a secret is left out and named, the rest stand', () => {
+    const { statePath, root, scene, target } = setUp('scenes-lint');
     const stored = () => {
       const state = openMemoryStateReadOnly(statePath)!;
       try {
-        return [...storedScenesByPath(state.db, owner).values()].map((s) => s.name).sort();
+        return {
+          scenes: [...storedScenesByPath(state.db, owner).values()].map((s) => s.name).sort(),
+          entries: [...storedEntriesByPath(state.db, owner).keys()].filter((p) => /ci-1\d?\.md$/.test(p)).sort(),
+          leftOut: decodePreviousScan(readProjection(state.db, owner)!.scan_json!)!
+            .leftOut?.map((p) => [p.path, p.kind])
+            .sort(),
+        };
       } finally {
         state.db.close();
       }
     };
-    assert.deepEqual(stored(), [], 'no scene file was read without the lint');
+    followApproved(statePath, [target], { budgetMs: 10_000, lintFile: blockedFileProblem });
+    assert.deepEqual(stored().scenes, ['ci-pipeline', 'empty-one']);
     const token = ['gh', 'p_', 'aB3dE5fG7hJ9kL1m', 'N3pQ5rS7tU9vW1xY3zA5'].join('');
     scene('leaky', 'Leaky', ['ci-0'], `Uses ${token.slice(0, 15)}\n${token.slice(15)} in CI.\n`);
-    followApproved(statePath, [target], { budgetMs: 10_000, lintFile: blockedFileProblem });
+    // An entry edited by hand after it was projected: neither its new text nor its old is given.
+    writeEntry(root, 'ci-1', 'CI rule 1', `The deploy key is ${token} for now.`);
+    const followed = followApproved(statePath, [target], { budgetMs: 10_000, lintFile: blockedFileProblem });
+    assert.deepEqual(followed.partial, [], 'a blocked file does not make the projection partial');
+    const after = stored();
+    assert.deepEqual(after.scenes, ['ci-pipeline', 'empty-one'], 'the blocked scene stays out');
     assert.deepEqual(
-      stored(),
-      ['ci-pipeline', 'empty-one'],
-      'the follow with the lint reads them; the blocked one stays out',
+      after.entries,
+      Array.from({ length: 10 }, (_, i) => `work_method/ci-1${i}.md`),
+      'the blocked entry is gone from the projection, its neighbours stand',
     );
-    // The hook again, the files just written (read again, not taken on their stamps): the bytes the
-    // linted scan read keep their scenes, the blocked file stays out, a new scene waits for a sync.
-    scene('other-area', 'Other', ['other'], 'Unrelated things.\n');
-    followApproved(statePath, [target], { budgetMs: 10_000 });
-    assert.deepEqual(stored(), ['ci-pipeline', 'empty-one']);
+    assert.deepEqual(after.leftOut, [
+      ['scenes/leaky.md', 'blocked'],
+      ['work_method/ci-1.md', 'blocked'],
+    ]);
   });
 });

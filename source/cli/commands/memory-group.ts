@@ -216,15 +216,15 @@ function anchorsLine(anchors: MemoryStatus['anchors']): string {
   return `stale entries: ${anchors.staleEntries.project} project, ${anchors.staleEntries.user} user (verified ${anchors.verifiedAt})`;
 }
 
-/** Scene and doctrine files nothing gives back: where, why (the lint's rule), and what to do. */
+/** Files nothing gives back: where, why (the lint's rule), and what to do. */
 function leftOutLines(files: NonNullable<MemoryStatus['leftOutFiles']>): string[] {
   if (files.length === 0) return [];
-  const lines = [`scene and doctrine files left out: ${files.length} (nothing gives them back)`];
+  const lines = [`memory files left out: ${files.length} (nothing gives them back)`];
   for (const file of files) {
     const where = file.scope === 'user' ? 'user' : `project ${file.repository ?? file.repositoryKey.slice(0, 12)}`;
     const position = file.line === null ? '' : `:${file.line}`;
     lines.push(`  ${where} ${file.path}${position}: ${file.kind}${file.rule ? ` ${file.rule}` : ''}`);
-    if (file.kind !== 'blocked' && file.kind !== 'unlinted') lines.push(`    ${file.message}`);
+    if (file.kind !== 'blocked') lines.push(`    ${file.message}`);
     lines.push(`    ${file.fix}`);
   }
   return lines;

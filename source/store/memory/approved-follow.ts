@@ -126,8 +126,8 @@ export interface FollowOptions {
   budgetMs: number;
   /** Above this many entry files, settled directories are taken as an unchanged root (step 2 above). */
   fileStampsUpTo?: number;
-  /** The memory lint of scene and doctrine files; without it (the hook) a changed one waits for memory sync. */
-  lintFile?: FileLint | undefined;
+  /** The memory lint of the files read (the hook's loads it on the first changed file). */
+  lintFile: FileLint;
 }
 
 /** Brings the projection of `targets` up to date with their files, within the budget. Never throws. */
@@ -146,7 +146,7 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
         try {
           return scanApprovedRoot(target.root(), target.owner.scope, {
             deadlineMs,
-            ...(options.lintFile ? { lintFile: options.lintFile } : {}),
+            lintFile: options.lintFile,
           });
         } catch {
           return null;
@@ -196,7 +196,7 @@ function followOne(
   deadlineMs: number,
   fileStampsUpTo: number,
   result: FollowResult,
-  lintFile: FileLint | undefined,
+  lintFile: FileLint,
 ): string | null {
   const { owner } = target;
   let root: MemoryRoot;
@@ -251,7 +251,7 @@ function followOne(
       knownScene,
       knownDoctrine,
       deadlineMs,
-      ...(lintFile ? { lintFile } : {}),
+      lintFile,
     });
     if (scan.unchanged && row?.coverage === 'complete') {
       if (settled) return null;

@@ -163,31 +163,29 @@ export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoE
 
 type LeftOutFile = NonNullable<MemoryStatus['leftOutFiles']>[number];
 
-/** What a person does about a scene or doctrine file left out, by why it was. */
+/** What a person does about a file left out, by why it was. */
 function leftOutFix(kind: string, scope: 'project' | 'user'): string {
   const sync = scope === 'project' ? 'common-memory memory sync in that worktree' : 'common-memory memory sync';
   switch (kind) {
     case 'blocked':
       return `take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove the file; then run ${sync}`;
-    case 'unlinted':
-      return `run ${sync}: it lints the file and gives it back if nothing blocks it`;
     default:
       return `fix the file as the message says, then run ${sync}`;
   }
 }
 
 /**
- * The scene and doctrine files each owner's last scan left out (kept with its stamps, so a blocked
+ * The files each owner's last scan left out (kept with its stamps, so a blocked
  * file stays named until it is fixed), user scope first, then by repository and path.
  */
 export function readLeftOutFiles(db: Db): LeftOutFile[] {
   if (!db.prepare("SELECT 1 FROM pragma_table_info('approved_projection') WHERE name = 'scan_json'").get()) return [];
   const rows = prepared(
     db,
-    `SELECT p.scope, p.repository_key, b.root_realpath, json_extract(p.scan_json, '$.sceneProblems') AS problems
+    `SELECT p.scope, p.repository_key, b.root_realpath, json_extract(p.scan_json, '$.leftOut') AS problems
        FROM approved_projection p
        LEFT JOIN repository_bindings b USING (repository_key, worktree_key)
-      WHERE p.scan_json IS NOT NULL AND json_valid(p.scan_json) AND json_extract(p.scan_json, '$.sceneProblems') IS NOT NULL
+      WHERE p.scan_json IS NOT NULL AND json_valid(p.scan_json) AND json_extract(p.scan_json, '$.leftOut') IS NOT NULL
       ORDER BY p.scope = 'project', b.root_realpath, p.repository_key`,
   ).all() as Array<{
     scope: 'project' | 'user';

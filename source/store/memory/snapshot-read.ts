@@ -18,6 +18,7 @@ import { readVerdicts, type StoredVerdict, type VerdictRead, verdictFor } from '
 import { openMemoryStateReadOnly } from './state-database.js';
 import { memoryRootOf } from '../../effects/memory-root.js';
 import { type FollowTarget, followApproved } from './approved-follow.js';
+import type { FileLint } from '../../effects/approved-scan.js';
 import { readProjectionCoverage, readProjectionState } from './approved-sync.js';
 import { readSnapshotDoctrine } from './doctrine-reads.js';
 
@@ -231,7 +232,7 @@ export function readSessionSnapshot(
   cwd: string | null | undefined,
   cli: string,
   budgetBytes?: number,
-  follow?: { home: string; budgetMs: number; fileStampsUpTo?: number },
+  follow?: { home: string; budgetMs: number; fileStampsUpTo?: number; lintFile: FileLint },
 ): Snapshot {
   let partialReason: string | undefined;
   if (follow) {
