@@ -110,6 +110,22 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     assert.equal((JSON.parse(claude.stdout) as SessionList).sessions.length, 1);
   });
 
+  it('the "Older ones" command keeps --client and --limit', async () => {
+    const home = tempHome('sessions-pages');
+    for (const prompt of ['first of three', 'second of three', 'third of three']) queueSession(home, null, [prompt]);
+    await c.flush(home);
+    const first = await runCliInProcess(['sessions', '--client', 'codex', '--limit', '2', '--home', home]);
+    assert.equal(first.code, 0, first.stderr);
+    const hint = /Older ones: common-memory (sessions .*)$/m.exec(first.stdout);
+    assert.ok(hint, first.stdout);
+    // What it prints is what a person types next: the same filter and page size, then the cursor.
+    assert.match(hint[1]!, /^sessions --client codex --limit 2 --after \S+$/);
+    const next = await runCliInProcess([...hint[1]!.split(' '), '--home', home]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stdout, /"first of three"/);
+    assert.doesNotMatch(next.stdout, /Older ones/);
+  });
+
   it('wraps at word boundaries in columns; a long command stays whole', () => {
     const command = 'npx common-memory install claude --claude-dir /very/long/path/to/a/config/directory';
     const lines = wrapText(`Run this: ${command} and then restart`, 40, '  ', [command]);

@@ -45,7 +45,11 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
       lines.push(
         `${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`,
       );
-      if (list.nextAfter) lines.push(`Older ones: common-memory sessions --after ${list.nextAfter}`);
+      // The next page of the same listing: the filter and page size go with the cursor.
+      if (list.nextAfter)
+        lines.push(
+          `Older ones: common-memory sessions${flags.client ? ` --client ${flags.client}` : ''}${flags.limit ? ` --limit ${flags.limit}` : ''} --after ${list.nextAfter}`,
+        );
       lines.push(...note);
       return lines.join('\n');
     });
