@@ -126,6 +126,27 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     assert.doesNotMatch(next.stdout, /Older ones/);
   });
 
+  it('past the last page it says there are no older ones, not that nothing was captured', async () => {
+    const home = tempHome('sessions-past');
+    for (const prompt of ['first of three', 'second of three', 'third of three']) queueSession(home, null, [prompt]);
+    await c.flush(home);
+    const last = (
+      JSON.parse((await runCliInProcess(['sessions', '--json', '--home', home])).stdout) as SessionList
+    ).sessions.at(-1)!.sessionKey;
+    const past = await runCliInProcess(['sessions', '--after', last, '--home', home]);
+    assert.equal(past.code, 0, past.stderr);
+    // Three sessions are there: the empty page is the end of the list, not an empty store.
+    assert.doesNotMatch(past.stdout, /No captured sessions yet|Install the hooks/);
+    assert.match(past.stdout, /No sessions older than .* of 3/);
+    const unknown = await runCliInProcess(['sessions', '--after', 'nope', '--home', home]);
+    assert.equal(unknown.code, 2);
+    // The cursor of `sessions` is the key it printed, not status's nextSessionKey.
+    assert.match(
+      unknown.stderr,
+      /"nope" is not a session key of this store; give a key common-memory sessions printed/,
+    );
+  });
+
   it('wraps at word boundaries in columns; a long command stays whole', () => {
     const command = 'npx common-memory install claude --claude-dir /very/long/path/to/a/config/directory';
     const lines = wrapText(`Run this: ${command} and then restart`, 40, '  ', [command]);

@@ -34,6 +34,9 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
     const waiting = await waitingWithoutHost(connection);
     const note = waiting === null ? [] : wrapText(waitingText(waiting)!, width(), '', [FLUSH_COMMAND, SERVICE_COMMAND]);
     out.result({ ...list, waiting }, () => {
+      // Past the last page (the key of the oldest session given to --after) the store is not empty.
+      if (list.sessions.length === 0 && flags.after !== undefined)
+        return [`No sessions older than ${flags.after}: it was the last of ${list.total}.`, ...note].join('\n');
       if (list.sessions.length === 0)
         return [
           waiting === null
