@@ -2,7 +2,7 @@
 // transcript files under the client's own directory (Claude Code: `projects/`, Codex and pi: `sessions/`),
 // only regular files (a link is not followed, a FIFO or device is not opened), each within a byte
 // bound; and reading a file's recorded working directory. Reads only; nothing here writes.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { IMPORT_FILE_MAX_BYTES, IMPORT_HEADER_BYTES } from '../limits.js';
 import { resolveClaudeDir } from './claude/install.js';
@@ -34,6 +34,15 @@ export interface SkippedFile {
 export function importRoot(client: ImportClient, dir: string | undefined): string {
   if (client === 'claude') return join(resolveClaudeDir(dir), 'projects');
   return join(client === 'codex' ? resolveCodexHome(dir) : resolvePiDir(dir), 'sessions');
+}
+
+/** Whether a link leads to a folder (false when it leads nowhere). */
+function isDirectoryBehind(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Transcript file names: Claude sessions and subagents and pi sessions `*.jsonl`, Codex `rollout-*.jsonl`. */
@@ -74,6 +83,15 @@ export function findImportFiles(
       }
       if (stat.isDirectory()) {
         walk(path);
+        continue;
+      }
+      // A linked folder (a project kept elsewhere) is not followed either, and said so: its
+      // sessions would otherwise be missing from the report without a word.
+      if (stat.isSymbolicLink() && isDirectoryBehind(path)) {
+        skipped.push({
+          path,
+          reason: 'a symbolic link to a folder; links are not followed (import it by its own directory)',
+        });
         continue;
       }
       if (!isTranscriptName(client, name)) continue;

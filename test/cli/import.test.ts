@@ -429,6 +429,23 @@ describe('import: bad input is skipped or quarantined, the rest imports', () => 
     assert.equal(result.report.turns, 11, 'every regular file imports');
   });
 
+  it('a project folder that is a link is passed over with a line, as a linked file is', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    const outside = join(dirname(home), 'elsewhere-project');
+    mkdirSync(outside);
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), join(outside, 'x.jsonl'));
+    const linked = join(dir, 'projects', '-home-user-linked');
+    symlinkSync(outside, linked);
+    const result = await importJson(['claude', '--claude-dir', dir, '--home', home]);
+    // Not followed, and not dropped without a word: its sessions would be missing from the count.
+    const note = result.report.notes.find((n) => n.path === linked);
+    assert.ok(note, JSON.stringify(result.report.notes));
+    assert.equal(note.what, 'skipped');
+    assert.match(note.reason, /symbolic link/);
+    assert.equal(result.report.skipped, 1);
+  });
+
   it('a session id in two files: the turns of the second copy are already stored, the session is not doubled', async () => {
     const home = tempHome('imp');
     const { dir, project } = claudeDir(home);
