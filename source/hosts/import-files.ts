@@ -45,6 +45,19 @@ function isDirectoryBehind(path: string): boolean {
   }
 }
 
+/**
+ * Why the client's transcript folder cannot be read at all ('' when it is missing, else what is
+ * wrong), or null when it is a folder: one that is something else (a file, a FIFO) holds no
+ * transcripts and says so before anything is read, rather than passing as a folder with nothing in it.
+ */
+export function importRootProblem(root: string): string | null {
+  try {
+    return statSync(root).isDirectory() ? null : ': it is not a directory';
+  } catch {
+    return '';
+  }
+}
+
 /** Transcript file names: Claude sessions and subagents and pi sessions `*.jsonl`, Codex `rollout-*.jsonl`. */
 const isTranscriptName = (client: ImportClient, name: string) =>
   name.endsWith('.jsonl') && (client !== 'codex' || name.startsWith('rollout-'));

@@ -446,6 +446,26 @@ describe('import: bad input is skipped or quarantined, the rest imports', () => 
     assert.equal(result.report.skipped, 1);
   });
 
+  it('a client folder that is a file or a FIFO is refused like a missing one, nothing read', async () => {
+    const home = tempHome('imp');
+    const dir = join(dirname(home), 'pi-not-dir');
+    mkdirSync(dir);
+    execFileSync('mkfifo', [join(dir, 'sessions')]);
+    const fifo = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--home', home], { env: OFF });
+    assert.equal(fifo.code, 6, fifo.stderr);
+    assert.match(fifo.stderr, /sessions: it is not a directory/);
+    assert.match(fifo.stderr, /--pi-dir DIR/);
+    const file = join(dirname(home), 'codex-not-dir');
+    mkdirSync(file);
+    writeFileSync(join(file, 'sessions'), 'not a folder');
+    const plain = await runCliInProcess(['import', 'codex', '--codex-home', file, '--home', home, '--yes'], {
+      env: OFF,
+    });
+    assert.equal(plain.code, 6, plain.stderr);
+    assert.match(plain.stderr, /sessions: it is not a directory/);
+    assert.equal(existsSync(home), false, 'nothing was written, not even a data home');
+  });
+
   it('a session id in two files: the turns of the second copy are already stored, the session is not doubled', async () => {
     const home = tempHome('imp');
     const { dir, project } = claudeDir(home);

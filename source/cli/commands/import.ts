@@ -5,12 +5,11 @@
 // (read-only) for what is already imported or captured live. With --yes the host (or this command,
 // holding the lease) imports them through the drain's parsers and drafts candidates, and this
 // command follows it, with progress on stderr.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { ImportReport } from '../../api/capture.js';
-import { importRoot, type ImportClient } from '../../hosts/import-files.js';
+import { importRoot, importRootProblem, type ImportClient } from '../../hosts/import-files.js';
 import { dryRunImport } from '../../client/import-dry-run.js';
 import { importProgressText, importReportLines, IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { parseUtc } from '../../memory/window.js';
@@ -46,10 +45,11 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
   if (since !== undefined && until !== undefined && parseUtc(since, '--since') >= parseUtc(until, '--until'))
     throw new CmError('usage', `--since ${since} is not before --until ${until}; nothing to import in that range.`);
   const root = importRoot(client, dirs[client]);
-  if (!existsSync(root))
+  const problem = importRootProblem(root);
+  if (problem !== null)
     throw new CmError(
       'not_found',
-      `No ${CLIENTS[client].name} transcripts at ${root}. Give the client's directory with ${CLIENTS[client].flag} DIR (${CLIENTS[client].holding}).`,
+      `No ${CLIENTS[client].name} transcripts at ${root}${problem}. Give the client's directory with ${CLIENTS[client].flag} DIR (${CLIENTS[client].holding}).`,
     );
   const repository = flags.repository === undefined ? undefined : resolve(flags.repository);
   if (flags.dryRun || !flags.yes) {
