@@ -320,6 +320,31 @@ describe('import: what it would do, then once', () => {
   });
 });
 
+describe('import: a filter that matches nothing', () => {
+  it('--repository or dates that match no file say that no conversation matched, not "nothing new"', async () => {
+    const home = tempHome('imp');
+    const { dir } = piDir(home);
+    const elsewhere = join(dirname(home), 'no-such-repository');
+    const repo = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--repository', elsewhere, '--home', home], {
+      env: OFF,
+    });
+    assert.equal(repo.code, 0, repo.stderr);
+    // Nothing was imported before: "Nothing new" would say the sessions there are old, not absent.
+    assert.doesNotMatch(repo.stdout, /Nothing new/);
+    assert.ok(repo.stdout.includes(`No pi conversation in these files ran in ${elsewhere} or under it.`), repo.stdout);
+    const range = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--since', '2099-01-01', '--home', home], {
+      env: OFF,
+    });
+    assert.match(range.stdout, /No pi transcript was last written in that range \(--since, --until\)\./);
+    const yes = await runCliInProcess(
+      ['import', 'pi', '--pi-dir', dir, '--repository', elsewhere, '--home', home, '--yes'],
+      { env: OFF },
+    );
+    assert.equal(yes.code, 0, yes.stderr);
+    assert.ok(yes.stdout.includes(`ran in ${elsewhere} or under it`), yes.stdout);
+  });
+});
+
 describe('import: bad input is skipped or quarantined, the rest imports', () => {
   it('an unknown record quarantines that file only (the file untouched, recorded, exit 3); the others import', async () => {
     const home = tempHome('imp');
