@@ -289,6 +289,9 @@ export async function runImport(
           const { quarantine: quarantined, reason } =
             error instanceof StopFile ? error : new StopFile(false, 'not readable (EACCES)');
           report[quarantined ? 'quarantined' : 'skipped'] += 1;
+          // A file passed over (unreadable, or moved on by another import) was not read here:
+          // counted as skipped only, not also among the files read ("in N file(s)").
+          if (!quarantined) report.files -= 1;
           notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason });
           if (quarantined) await sink.quarantine(file.path, file.bytes, reason.split(':')[0]!, reason);
           return;

@@ -548,6 +548,50 @@ describe('import: bad input is skipped or quarantined, the rest imports', () => 
   });
 });
 
+describe('import: a file the user cannot read', () => {
+  it('is skipped with a line and not counted among the files read', async (t) => {
+    const home = tempHome('imp');
+    const { dir, project } = claudeDir(home);
+    const locked = join(project, 'locked.jsonl');
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), locked);
+    const asRoot = process.getuid?.() === 0;
+    // root reads any file: the command runs as an unprivileged user then, with its own data home.
+    if (asRoot) {
+      for (let d = dir; d !== dirname(dirname(home)); d = dirname(d)) chmodSync(d, 0o755);
+      execFileSync('chmod', ['-R', 'a+rX', project]);
+    }
+    chmodSync(locked, 0o000);
+    t.after(() => chmodSync(locked, 0o644));
+    const run = (dryRun: boolean): ImportReport => {
+      const args = ['import', 'claude', '--claude-dir', dir, ...(dryRun ? [] : ['--yes']), '--json'];
+      const nobodyHome = join(dirname(home), `nobody-home-${dryRun}`);
+      mkdirSync(nobodyHome, { mode: 0o700 });
+      execFileSync('chown', ['65534:65534', nobodyHome]);
+      const out = execFileSync(
+        process.execPath,
+        [c.FIXTURES.replace(/fixtures\/$/, 'bin/common-memory.cjs'), ...args, '--home', nobodyHome],
+        { uid: 65534, gid: 65534, env: { ...process.env, ...OFF, HOME: nobodyHome }, encoding: 'utf8' },
+      );
+      return JSON.parse(out) as ImportReport;
+    };
+    const reports = asRoot
+      ? [run(true), run(false)]
+      : [
+          (await importJson(['claude', '--claude-dir', dir, '--home', home])).report,
+          (await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes'])).report,
+        ];
+    for (const report of reports) {
+      assert.ok(
+        report.notes.some((n) => n.path === locked && n.what === 'skipped' && /not readable \(EACCES\)/.test(n.reason)),
+        JSON.stringify(report.notes),
+      );
+      assert.equal(report.skipped, 1);
+      // "in N file(s)" counts the files read: the one passed over is counted as skipped only.
+      assert.equal(report.files, CLAUDE_SCENARIOS.length, JSON.stringify(report));
+    }
+  });
+});
+
 describe('import: killed, it goes on', () => {
   it('kill -9 after its first commit; the next import stores the rest and nothing twice', async () => {
     const home = tempHome('imp');
