@@ -147,6 +147,22 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     );
   });
 
+  it('with nothing captured (no store, or an empty one), sessions names every client captured, pi too, and importing', async () => {
+    const empty = tempHome('sessions-first-day');
+    const none = await runCliInProcess(['sessions', '--home', empty]);
+    assert.equal(none.code, 6);
+    const home = tempHome('sessions-empty');
+    assert.equal((await runCli(['note', 'a first note', '--home', home])).code, 0);
+    const listed = await runCliInProcess(['sessions', '--home', home]);
+    assert.equal(listed.code, 0, listed.stderr);
+    // As the TUI's empty Sessions screen says: pi is captured too, and a first day often starts
+    // with months of conversations already on disk.
+    for (const text of [none.stderr, listed.stdout]) {
+      assert.match(text, /common-memory install claude\|codex\|pi/, text);
+      assert.match(text, /common-memory import claude\|codex\|pi/, text);
+    }
+  });
+
   it('wraps at word boundaries in columns; a long command stays whole', () => {
     const command = 'npx common-memory install claude --claude-dir /very/long/path/to/a/config/directory';
     const lines = wrapText(`Run this: ${command} and then restart`, 40, '  ', [command]);

@@ -40,7 +40,9 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
       if (list.sessions.length === 0)
         return [
           waiting === null
-            ? 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.'
+            ? // Every client captured (pi too), and the import: a first day often starts with months of
+              // conversations already on disk (the TUI's empty Sessions screen says the same).
+              'No captured sessions yet. Install the hooks (common-memory install claude|codex|pi), then use Claude Code, Codex or pi as usual; or import what you said before: common-memory import claude|codex|pi.'
             : 'No session has a sealed turn yet.',
           ...note,
         ].join('\n');
