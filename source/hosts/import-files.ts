@@ -199,6 +199,20 @@ export async function parseImportFile(
   });
 }
 
+/**
+ * How many turns the saved parser state of a file holds open (with no end recorded yet): a file
+ * unchanged since the last import is not read again, and its open turns are still reported.
+ */
+export function openTurnCount(client: ImportClient, path: string, state: unknown): number {
+  try {
+    return transcriptParser(client === 'pi' ? 'pi-session' : client, path, state).feed(Buffer.alloc(0)).openTurns
+      .length;
+  } catch (error) {
+    if (error instanceof TranscriptParseError) return 0;
+    throw error;
+  }
+}
+
 /** The instant a turn's messages first recorded, in ms; null when none carries one. */
 export function turnStartMs(turn: TranscriptTurn): number | null {
   for (const message of turn.messages) {

@@ -320,6 +320,25 @@ describe('import: what it would do, then once', () => {
   });
 });
 
+describe('import: a turn still open', () => {
+  it('is reported again by the next import and dry run while it stays open, not dropped from the report', async () => {
+    const home = tempHome('imp');
+    const { dir, files } = piDir(home, ['d-provider-error.jsonl']);
+    const first = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);
+    assert.equal(first.report.openTurns, 1, JSON.stringify(first.report));
+    // The file has not changed: its turn is still open, and the next reports say so.
+    for (const args of [[], ['--yes']]) {
+      const again = await importJson(['pi', '--pi-dir', dir, '--home', home, ...args]);
+      assert.equal(again.report.openTurns, 1, JSON.stringify(again.report));
+      assert.ok(
+        again.report.notes.some((n) => n.path === files[0] && n.what === 'open'),
+        JSON.stringify(again.report.notes),
+      );
+      assert.equal(again.report.turns, 0, 'nothing is stored again');
+    }
+  });
+});
+
 describe('import: a filter that matches nothing', () => {
   it('--repository or dates that match no file say that no conversation matched, not "nothing new"', async () => {
     const home = tempHome('imp');
