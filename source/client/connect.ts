@@ -201,6 +201,6 @@ export function noStore(home: string): CmError {
     );
   return new CmError(
     'not_found',
-    `No store in ${home} yet: nothing was recorded there, and nothing was created. Install the hooks (common-memory install claude|codex), write a note or open the TUI; or choose another data home with --home.`,
+    `No store in ${home} yet: nothing was recorded there, and nothing was created. Install the hooks (common-memory install claude|codex|pi), import what you said before (common-memory import claude|codex|pi), write a note or open the TUI; or choose another data home with --home.`,
   );
 }

@@ -2,7 +2,7 @@
 // transcript files under the client's own directory (Claude Code: `projects/`, Codex and pi: `sessions/`),
 // only regular files (a link is not followed, a FIFO or device is not opened), each within a byte
 // bound; and reading a file's recorded working directory. Reads only; nothing here writes.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { IMPORT_FILE_MAX_BYTES, IMPORT_HEADER_BYTES } from '../limits.js';
 import { resolveClaudeDir } from './claude/install.js';
@@ -34,6 +34,28 @@ export interface SkippedFile {
 export function importRoot(client: ImportClient, dir: string | undefined): string {
   if (client === 'claude') return join(resolveClaudeDir(dir), 'projects');
   return join(client === 'codex' ? resolveCodexHome(dir) : resolvePiDir(dir), 'sessions');
+}
+
+/** Whether a link leads to a folder (false when it leads nowhere). */
+function isDirectoryBehind(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why the client's transcript folder cannot be read at all ('' when it is missing, else what is
+ * wrong), or null when it is a folder: one that is something else (a file, a FIFO) holds no
+ * transcripts and says so before anything is read, rather than passing as a folder with nothing in it.
+ */
+export function importRootProblem(root: string): string | null {
+  try {
+    return statSync(root).isDirectory() ? null : ': it is not a directory';
+  } catch {
+    return '';
+  }
 }
 
 /** Transcript file names: Claude sessions and subagents and pi sessions `*.jsonl`, Codex `rollout-*.jsonl`. */
@@ -74,6 +96,15 @@ export function findImportFiles(
       }
       if (stat.isDirectory()) {
         walk(path);
+        continue;
+      }
+      // A linked folder (a project kept elsewhere) is not followed either, and said so: its
+      // sessions would otherwise be missing from the report without a word.
+      if (stat.isSymbolicLink() && isDirectoryBehind(path)) {
+        skipped.push({
+          path,
+          reason: 'a symbolic link to a folder; links are not followed (import it by its own directory)',
+        });
         continue;
       }
       if (!isTranscriptName(client, name)) continue;
@@ -166,6 +197,20 @@ export async function parseImportFile(
       await onFed(turns, progress);
     },
   });
+}
+
+/**
+ * How many turns the saved parser state of a file holds open (with no end recorded yet): a file
+ * unchanged since the last import is not read again, and its open turns are still reported.
+ */
+export function openTurnCount(client: ImportClient, path: string, state: unknown): number {
+  try {
+    return transcriptParser(client === 'pi' ? 'pi-session' : client, path, state).feed(Buffer.alloc(0)).openTurns
+      .length;
+  } catch (error) {
+    if (error instanceof TranscriptParseError) return 0;
+    throw error;
+  }
 }
 
 /** The instant a turn's messages first recorded, in ms; null when none carries one. */

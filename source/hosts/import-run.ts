@@ -11,6 +11,7 @@ import { IMPORT_REST_MS, IMPORT_STEP_BYTES, IMPORT_STEPS_IN_FLIGHT } from '../li
 import {
   findImportFiles,
   isInside,
+  openTurnCount,
   overLimitText,
   parseImportFile,
   recordedCwd,
@@ -19,6 +20,10 @@ import {
   type ImportFile,
 } from './import-files.js';
 import type { CursorState, ParseProgress, TranscriptTurn } from './transcript-model.js';
+
+/** The note of a file whose turns have no end recorded yet. */
+const openTurnsText = (count: number) =>
+  `${count} turn(s) with no end recorded yet; the next import reads them once they end`;
 
 export type ImportCommitOutcome =
   /** `skippedLive`: of the `skipped` turns (stored already from another file), those live capture stored. */
@@ -184,6 +189,13 @@ export async function runImport(
         // Nothing new since the last import: its session is counted where its turns are.
         if (cursor?.stored === 'imported') report.alreadyImported += 1;
         else if (cursor?.stored === 'live') report.capturedLive += 1;
+        // A turn left open (an answer that ended on an error, a tool call) still waits: the
+        // report says so each time, not only the first, or it reads as nothing left to import.
+        const open = cursor?.parserState ? openTurnCount(plan.client, file.path, JSON.parse(cursor.parserState)) : 0;
+        if (open > 0) {
+          report.openTurns += open;
+          notes.push({ path: file.path, what: 'open', reason: openTurnsText(open) });
+        }
         continue;
       }
       report.files += 1;
@@ -289,6 +301,9 @@ export async function runImport(
           const { quarantine: quarantined, reason } =
             error instanceof StopFile ? error : new StopFile(false, 'not readable (EACCES)');
           report[quarantined ? 'quarantined' : 'skipped'] += 1;
+          // A file passed over (unreadable, or moved on by another import) was not read here:
+          // counted as skipped only, not also among the files read ("in N file(s)").
+          if (!quarantined) report.files -= 1;
           notes.push({ path: file.path, what: quarantined ? 'quarantined' : 'skipped', reason });
           if (quarantined) await sink.quarantine(file.path, file.bytes, reason.split(':')[0]!, reason);
           return;
@@ -308,7 +323,7 @@ export async function runImport(
             notes.push({
               path: file.path,
               what: 'open',
-              reason: `${result.openTurns.length} turn(s) with no end recorded yet; the next import reads them once they end`,
+              reason: openTurnsText(result.openTurns.length),
             });
           }
         }

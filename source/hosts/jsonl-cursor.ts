@@ -113,14 +113,17 @@ export abstract class JsonlTranscriptParser<S extends CursorState> {
         this.fail(
           'transcript_line_too_long',
           { line: this.consumedLines + countLf(buf, region) + 1, byteOffset: this.consumedBytes + region },
-          'unterminated line over the limit',
+          // Not "unterminated": the newline may come later in the file (import and the drain read
+          // it in chunks); what is known is that none came within the limit.
+          `line over the ${TRANSCRIPT_LINE_MAX_BYTES}-byte limit (no newline in its first ${TRANSCRIPT_LINE_MAX_BYTES} bytes)`,
         );
       }
       if (region > 0 && !isUtf8(buf.subarray(0, region))) this.failUtf8(buf, region);
       while (pos < region) {
         const end = buf.indexOf(LF, pos);
         const at = { line, byteOffset: this.consumedBytes + pos };
-        if (end - pos > TRANSCRIPT_LINE_MAX_BYTES) this.fail('transcript_line_too_long', at, 'line over the limit');
+        if (end - pos > TRANSCRIPT_LINE_MAX_BYTES)
+          this.fail('transcript_line_too_long', at, `line over the ${TRANSCRIPT_LINE_MAX_BYTES}-byte limit`);
         if (this.skipIgnoredLine(buf, pos, end, at)) {
           pos = end + 1;
           line += 1;

@@ -320,6 +320,50 @@ describe('import: what it would do, then once', () => {
   });
 });
 
+describe('import: a turn still open', () => {
+  it('is reported again by the next import and dry run while it stays open, not dropped from the report', async () => {
+    const home = tempHome('imp');
+    const { dir, files } = piDir(home, ['d-provider-error.jsonl']);
+    const first = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);
+    assert.equal(first.report.openTurns, 1, JSON.stringify(first.report));
+    // The file has not changed: its turn is still open, and the next reports say so.
+    for (const args of [[], ['--yes']]) {
+      const again = await importJson(['pi', '--pi-dir', dir, '--home', home, ...args]);
+      assert.equal(again.report.openTurns, 1, JSON.stringify(again.report));
+      assert.ok(
+        again.report.notes.some((n) => n.path === files[0] && n.what === 'open'),
+        JSON.stringify(again.report.notes),
+      );
+      assert.equal(again.report.turns, 0, 'nothing is stored again');
+    }
+  });
+});
+
+describe('import: a filter that matches nothing', () => {
+  it('--repository or dates that match no file say that no conversation matched, not "nothing new"', async () => {
+    const home = tempHome('imp');
+    const { dir } = piDir(home);
+    const elsewhere = join(dirname(home), 'no-such-repository');
+    const repo = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--repository', elsewhere, '--home', home], {
+      env: OFF,
+    });
+    assert.equal(repo.code, 0, repo.stderr);
+    // Nothing was imported before: "Nothing new" would say the sessions there are old, not absent.
+    assert.doesNotMatch(repo.stdout, /Nothing new/);
+    assert.ok(repo.stdout.includes(`No pi conversation in these files ran in ${elsewhere} or under it.`), repo.stdout);
+    const range = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--since', '2099-01-01', '--home', home], {
+      env: OFF,
+    });
+    assert.match(range.stdout, /No pi transcript was last written in that range \(--since, --until\)\./);
+    const yes = await runCliInProcess(
+      ['import', 'pi', '--pi-dir', dir, '--repository', elsewhere, '--home', home, '--yes'],
+      { env: OFF },
+    );
+    assert.equal(yes.code, 0, yes.stderr);
+    assert.ok(yes.stdout.includes(`ran in ${elsewhere} or under it`), yes.stdout);
+  });
+});
+
 describe('import: bad input is skipped or quarantined, the rest imports', () => {
   it('an unknown record quarantines that file only (the file untouched, recorded, exit 3); the others import', async () => {
     const home = tempHome('imp');
@@ -429,6 +473,43 @@ describe('import: bad input is skipped or quarantined, the rest imports', () => 
     assert.equal(result.report.turns, 11, 'every regular file imports');
   });
 
+  it('a project folder that is a link is passed over with a line, as a linked file is', async () => {
+    const home = tempHome('imp');
+    const { dir } = claudeDir(home);
+    const outside = join(dirname(home), 'elsewhere-project');
+    mkdirSync(outside);
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), join(outside, 'x.jsonl'));
+    const linked = join(dir, 'projects', '-home-user-linked');
+    symlinkSync(outside, linked);
+    const result = await importJson(['claude', '--claude-dir', dir, '--home', home]);
+    // Not followed, and not dropped without a word: its sessions would be missing from the count.
+    const note = result.report.notes.find((n) => n.path === linked);
+    assert.ok(note, JSON.stringify(result.report.notes));
+    assert.equal(note.what, 'skipped');
+    assert.match(note.reason, /symbolic link/);
+    assert.equal(result.report.skipped, 1);
+  });
+
+  it('a client folder that is a file or a FIFO is refused like a missing one, nothing read', async () => {
+    const home = tempHome('imp');
+    const dir = join(dirname(home), 'pi-not-dir');
+    mkdirSync(dir);
+    execFileSync('mkfifo', [join(dir, 'sessions')]);
+    const fifo = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--home', home], { env: OFF });
+    assert.equal(fifo.code, 6, fifo.stderr);
+    assert.match(fifo.stderr, /sessions: it is not a directory/);
+    assert.match(fifo.stderr, /--pi-dir DIR/);
+    const file = join(dirname(home), 'codex-not-dir');
+    mkdirSync(file);
+    writeFileSync(join(file, 'sessions'), 'not a folder');
+    const plain = await runCliInProcess(['import', 'codex', '--codex-home', file, '--home', home, '--yes'], {
+      env: OFF,
+    });
+    assert.equal(plain.code, 6, plain.stderr);
+    assert.match(plain.stderr, /sessions: it is not a directory/);
+    assert.equal(existsSync(home), false, 'nothing was written, not even a data home');
+  });
+
   it('a session id in two files: the turns of the second copy are already stored, the session is not doubled', async () => {
     const home = tempHome('imp');
     const { dir, project } = claudeDir(home);
@@ -483,6 +564,50 @@ describe('import: bad input is skipped or quarantined, the rest imports', () => 
       ),
     );
     assert.equal(report.turns, 11);
+  });
+});
+
+describe('import: a file the user cannot read', () => {
+  it('is skipped with a line and not counted among the files read', async (t) => {
+    const home = tempHome('imp');
+    const { dir, project } = claudeDir(home);
+    const locked = join(project, 'locked.jsonl');
+    copyFileSync(c.claudeTranscriptFixture('01-plain'), locked);
+    const asRoot = process.getuid?.() === 0;
+    // root reads any file: the command runs as an unprivileged user then, with its own data home.
+    if (asRoot) {
+      for (let d = dir; d !== dirname(dirname(home)); d = dirname(d)) chmodSync(d, 0o755);
+      execFileSync('chmod', ['-R', 'a+rX', project]);
+    }
+    chmodSync(locked, 0o000);
+    t.after(() => chmodSync(locked, 0o644));
+    const run = (dryRun: boolean): ImportReport => {
+      const args = ['import', 'claude', '--claude-dir', dir, ...(dryRun ? [] : ['--yes']), '--json'];
+      const nobodyHome = join(dirname(home), `nobody-home-${dryRun}`);
+      mkdirSync(nobodyHome, { mode: 0o700 });
+      execFileSync('chown', ['65534:65534', nobodyHome]);
+      const out = execFileSync(
+        process.execPath,
+        [c.FIXTURES.replace(/fixtures\/$/, 'bin/common-memory.cjs'), ...args, '--home', nobodyHome],
+        { uid: 65534, gid: 65534, env: { ...process.env, ...OFF, HOME: nobodyHome }, encoding: 'utf8' },
+      );
+      return JSON.parse(out) as ImportReport;
+    };
+    const reports = asRoot
+      ? [run(true), run(false)]
+      : [
+          (await importJson(['claude', '--claude-dir', dir, '--home', home])).report,
+          (await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes'])).report,
+        ];
+    for (const report of reports) {
+      assert.ok(
+        report.notes.some((n) => n.path === locked && n.what === 'skipped' && /not readable \(EACCES\)/.test(n.reason)),
+        JSON.stringify(report.notes),
+      );
+      assert.equal(report.skipped, 1);
+      // "in N file(s)" counts the files read: the one passed over is counted as skipped only.
+      assert.equal(report.files, CLAUDE_SCENARIOS.length, JSON.stringify(report));
+    }
   });
 });
 

@@ -110,6 +110,59 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     assert.equal((JSON.parse(claude.stdout) as SessionList).sessions.length, 1);
   });
 
+  it('the "Older ones" command keeps --client and --limit', async () => {
+    const home = tempHome('sessions-pages');
+    for (const prompt of ['first of three', 'second of three', 'third of three']) queueSession(home, null, [prompt]);
+    await c.flush(home);
+    const first = await runCliInProcess(['sessions', '--client', 'codex', '--limit', '2', '--home', home]);
+    assert.equal(first.code, 0, first.stderr);
+    const hint = /Older ones: common-memory (sessions .*)$/m.exec(first.stdout);
+    assert.ok(hint, first.stdout);
+    // What it prints is what a person types next: the same filter and page size, then the cursor.
+    assert.match(hint[1]!, /^sessions --client codex --limit 2 --after \S+$/);
+    const next = await runCliInProcess([...hint[1]!.split(' '), '--home', home]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stdout, /"first of three"/);
+    assert.doesNotMatch(next.stdout, /Older ones/);
+  });
+
+  it('past the last page it says there are no older ones, not that nothing was captured', async () => {
+    const home = tempHome('sessions-past');
+    for (const prompt of ['first of three', 'second of three', 'third of three']) queueSession(home, null, [prompt]);
+    await c.flush(home);
+    const last = (
+      JSON.parse((await runCliInProcess(['sessions', '--json', '--home', home])).stdout) as SessionList
+    ).sessions.at(-1)!.sessionKey;
+    const past = await runCliInProcess(['sessions', '--after', last, '--home', home]);
+    assert.equal(past.code, 0, past.stderr);
+    // Three sessions are there: the empty page is the end of the list, not an empty store.
+    assert.doesNotMatch(past.stdout, /No captured sessions yet|Install the hooks/);
+    assert.match(past.stdout, /No sessions older than .* of 3/);
+    const unknown = await runCliInProcess(['sessions', '--after', 'nope', '--home', home]);
+    assert.equal(unknown.code, 2);
+    // The cursor of `sessions` is the key it printed, not status's nextSessionKey.
+    assert.match(
+      unknown.stderr,
+      /"nope" is not a session key of this store; give a key common-memory sessions printed/,
+    );
+  });
+
+  it('with nothing captured (no store, or an empty one), sessions names every client captured, pi too, and importing', async () => {
+    const empty = tempHome('sessions-first-day');
+    const none = await runCliInProcess(['sessions', '--home', empty]);
+    assert.equal(none.code, 6);
+    const home = tempHome('sessions-empty');
+    assert.equal((await runCli(['note', 'a first note', '--home', home])).code, 0);
+    const listed = await runCliInProcess(['sessions', '--home', home]);
+    assert.equal(listed.code, 0, listed.stderr);
+    // As the TUI's empty Sessions screen says: pi is captured too, and a first day often starts
+    // with months of conversations already on disk.
+    for (const text of [none.stderr, listed.stdout]) {
+      assert.match(text, /common-memory install claude\|codex\|pi/, text);
+      assert.match(text, /common-memory import claude\|codex\|pi/, text);
+    }
+  });
+
   it('wraps at word boundaries in columns; a long command stays whole', () => {
     const command = 'npx common-memory install claude --claude-dir /very/long/path/to/a/config/directory';
     const lines = wrapText(`Run this: ${command} and then restart`, 40, '  ', [command]);

@@ -280,6 +280,22 @@ describe('transcript line limit (TRANSCRIPT_LINE_MAX_BYTES), in the parser the d
     assert.equal(failure(Buffer.from(lineOf(TRANSCRIPT_LINE_MAX_BYTES))), null);
     assert.equal(failure(Buffer.from(lineOf(TRANSCRIPT_LINE_MAX_BYTES + 1))), 'transcript_line_too_long');
   });
+
+  it('the failure names the limit, and a line cut off by the limit is not called unterminated', () => {
+    const detail = (bytes: Buffer) => new CodexRolloutParser().feed(bytes).failure?.detail;
+    // A line whose newline comes after the limit in the file (import reads on in chunks) is too
+    // long, whatever the client wrote after it: the words say what was found, and the bound.
+    const tail = detail(Buffer.from(lineOf(TRANSCRIPT_LINE_MAX_BYTES + 1)));
+    assert.equal(
+      tail,
+      `line over the ${TRANSCRIPT_LINE_MAX_BYTES}-byte limit (no newline in its first ${TRANSCRIPT_LINE_MAX_BYTES} bytes)`,
+    );
+    assert.doesNotMatch(tail!, /unterminated/);
+    assert.equal(
+      detail(Buffer.from(`${lineOf(TRANSCRIPT_LINE_MAX_BYTES + 1)}\n`)),
+      `line over the ${TRANSCRIPT_LINE_MAX_BYTES}-byte limit`,
+    );
+  });
 });
 
 describe('counted limits through the CLI', { timeout: 60_000 }, () => {

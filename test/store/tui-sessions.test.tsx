@@ -72,6 +72,35 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
   });
 });
 
+describe('a long history', { timeout: 120_000 }, () => {
+  test('every session is reachable, past the first page read: PgDn and ↓ go on to the oldest', async () => {
+    const home = tempHome('tui-sessions-long');
+    const count = 130;
+    for (let i = 0; i < count; i += 1) queueSession(home, null, [`prompt number ${i} of the long history`]);
+    assert.equal((await c.flush(home)).complete, true);
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await narrowTo80(view);
+      await press(view, '6');
+      await waitForText(view, new RegExp(`Sessions · ${count} captured`));
+      await waitForText(view, /› codex[^\n]*\n +"prompt number 129 /);
+      // The list reads a page at a time; the heading counts them all, so all of them can be reached.
+      for (let i = 0; i < 40; i += 1) await press(view, KEY.pageDown);
+      const end = await waitForText(view, /› codex[^\n]*\n +"prompt number 0 /);
+      assertFits80x24(end);
+      assert.match(end, /PgDn\/PgUp/, 'the help line names the page keys');
+      await press(view, KEY.up);
+      await waitForText(view, /› codex[^\n]*\n +"prompt number 1 /);
+      await press(view, KEY.pageUp);
+      await waitForText(view, /› codex[^\n]*\n +"prompt number (?:[2-9]|1\d) /);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+});
+
 describe('no sessions yet', { timeout: 60_000 }, () => {
   test('the empty list names each client it captures, pi too, and importing what was said before', async () => {
     const home = tempHome('tui-sessions-none');

@@ -5,12 +5,11 @@
 // (read-only) for what is already imported or captured live. With --yes the host (or this command,
 // holding the lease) imports them through the drain's parsers and drafts candidates, and this
 // command follows it, with progress on stderr.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { ImportReport } from '../../api/capture.js';
-import { importRoot, type ImportClient } from '../../hosts/import-files.js';
+import { importRoot, importRootProblem, type ImportClient } from '../../hosts/import-files.js';
 import { dryRunImport } from '../../client/import-dry-run.js';
 import { importProgressText, importReportLines, IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { parseUtc } from '../../memory/window.js';
@@ -46,10 +45,11 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
   if (since !== undefined && until !== undefined && parseUtc(since, '--since') >= parseUtc(until, '--until'))
     throw new CmError('usage', `--since ${since} is not before --until ${until}; nothing to import in that range.`);
   const root = importRoot(client, dirs[client]);
-  if (!existsSync(root))
+  const problem = importRootProblem(root);
+  if (problem !== null)
     throw new CmError(
       'not_found',
-      `No ${CLIENTS[client].name} transcripts at ${root}. Give the client's directory with ${CLIENTS[client].flag} DIR (${CLIENTS[client].holding}).`,
+      `No ${CLIENTS[client].name} transcripts at ${root}${problem}. Give the client's directory with ${CLIENTS[client].flag} DIR (${CLIENTS[client].holding}).`,
     );
   const repository = flags.repository === undefined ? undefined : resolve(flags.repository);
   if (flags.dryRun || !flags.yes) {
@@ -60,7 +60,7 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
       untilMs: until === undefined ? Number.POSITIVE_INFINITY : parseUtc(until, '--until'),
       repository: repository ?? null,
     });
-    out.result(report, () => reportText(report, flags.yes === true));
+    out.result(report, () => reportText(report, flags, repository, flags.yes === true));
     return EXIT.ok;
   }
   const connection = await connect(home, 'write');
@@ -88,7 +88,7 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
         `${run.error?.message ?? 'The import failed.'} What was committed stays; run the same import again to go on where it stopped.`,
       );
     const report = run.report;
-    out.result(report, () => reportText(report));
+    out.result(report, () => reportText(report, flags, repository));
     return report.quarantined > 0 ? EXIT.incomplete : EXIT.ok;
   } finally {
     await connection.close();
@@ -115,18 +115,37 @@ function clientOf(args: string[]): ImportClient {
   throw new CmError('usage', 'Name the client to import from: common-memory import claude|codex|pi.');
 }
 
-function reportText(r: ImportReport, yesGiven = false): string {
+function reportText(r: ImportReport, flags: ImportFlags, repository: string | undefined, yesGiven = false): string {
+  const none = noneMatched(r, flags, repository);
   const next = r.dryRun
     ? [
-        r.turns === 0
-          ? 'Nothing new would be imported.'
-          : // With --yes given, --dry-run is what held it back: telling to add --yes would loop.
-            yesGiven
-            ? 'To import: run the same command without --dry-run.'
-            : `To import: common-memory import ${r.client} --yes (same flags)`,
+        none ??
+          (r.turns === 0
+            ? 'Nothing new would be imported.'
+            : // With --yes given, --dry-run is what held it back: telling to add --yes would loop.
+              yesGiven
+              ? 'To import: run the same command without --dry-run.'
+              : `To import: common-memory import ${r.client} --yes (same flags)`),
       ]
     : r.extraction
       ? extractionLines(r.extraction)
-      : [];
+      : none === null
+        ? []
+        : [none];
   return importReportLines(r, next).join('\n');
+}
+
+/**
+ * When no file matched at all (none read, passed over, or imported before), what the filters
+ * left out: "Nothing new" would say the conversations there were imported already, and a mistyped
+ * --repository or a range with nothing in it would pass for a finished import.
+ */
+function noneMatched(r: ImportReport, flags: ImportFlags, repository: string | undefined): string | null {
+  const seen = r.files + r.skipped + r.quarantined + r.alreadyImported + r.capturedLive + r.turnsAlreadyStored;
+  if (seen > 0) return null;
+  const name = CLIENTS[r.client].name;
+  if (repository !== undefined) return `No ${name} conversation in these files ran in ${repository} or under it.`;
+  if (flags.since !== undefined || flags.until !== undefined)
+    return `No ${name} transcript was last written in that range (--since, --until).`;
+  return `No ${name} transcript in ${r.root}.`;
 }

@@ -34,10 +34,15 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
     const waiting = await waitingWithoutHost(connection);
     const note = waiting === null ? [] : wrapText(waitingText(waiting)!, width(), '', [FLUSH_COMMAND, SERVICE_COMMAND]);
     out.result({ ...list, waiting }, () => {
+      // Past the last page (the key of the oldest session given to --after) the store is not empty.
+      if (list.sessions.length === 0 && flags.after !== undefined)
+        return [`No sessions older than ${flags.after}: it was the last of ${list.total}.`, ...note].join('\n');
       if (list.sessions.length === 0)
         return [
           waiting === null
-            ? 'No captured sessions yet. Install the hooks (common-memory install claude|codex), then use Claude Code or Codex as usual.'
+            ? // Every client captured (pi too), and the import: a first day often starts with months of
+              // conversations already on disk (the TUI's empty Sessions screen says the same).
+              'No captured sessions yet. Install the hooks (common-memory install claude|codex|pi), then use Claude Code, Codex or pi as usual; or import what you said before: common-memory import claude|codex|pi.'
             : 'No session has a sealed turn yet.',
           ...note,
         ].join('\n');
@@ -45,7 +50,11 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
       lines.push(
         `${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`,
       );
-      if (list.nextAfter) lines.push(`Older ones: common-memory sessions --after ${list.nextAfter}`);
+      // The next page of the same listing: the filter and page size go with the cursor.
+      if (list.nextAfter)
+        lines.push(
+          `Older ones: common-memory sessions${flags.client ? ` --client ${flags.client}` : ''}${flags.limit ? ` --limit ${flags.limit}` : ''} --after ${list.nextAfter}`,
+        );
       lines.push(...note);
       return lines.join('\n');
     });

@@ -3,7 +3,6 @@
 // directly. The calls are synchronous file reads and one atomic write; errors become on-screen lines.
 // An import's dry run reads the client's stored conversations here, as `import` does without
 // --yes, writing nothing; the import itself runs in the host (the application API), followed here.
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { useEffect, type Dispatch } from 'react';
@@ -20,7 +19,7 @@ import {
 } from '../../hosts/integrations.js';
 import type { Application } from '../../api/application.js';
 import { CmError } from '../../errors.js';
-import { importRoot } from '../../hosts/import-files.js';
+import { importRoot, importRootProblem } from '../../hosts/import-files.js';
 import { dryRunImport } from '../../client/import-dry-run.js';
 import { IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { toShownError } from '../format.js';
@@ -110,8 +109,12 @@ function importFolder(client: ClientRow['client'], integrations: ShellEnvironmen
   const dir =
     client === 'codex' ? integrations?.codexDir : client === 'claude' ? integrations?.claudeDir : integrations?.piDir;
   const root = importRoot(client, dir);
-  if (!existsSync(root))
-    throw new CmError('not_found', `No ${IMPORT_CLIENT_NAMES[client]} conversations at ${root}: nothing to import.`);
+  const problem = importRootProblem(root);
+  if (problem !== null)
+    throw new CmError(
+      'not_found',
+      `No ${IMPORT_CLIENT_NAMES[client]} conversations at ${root}${problem}: nothing to import.`,
+    );
   return root;
 }
 

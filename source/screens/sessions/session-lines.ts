@@ -4,6 +4,7 @@ import { foldedText, turnCount, turnHeading } from '../../session-text.js';
 import type { SessionSummary, SessionView } from '../../api/capture.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { wrapText } from '../../text-wrap.js';
+import { splitLine } from '../memory/wrap-lines.js';
 
 export interface SessionLine {
   text: string;
@@ -25,8 +26,10 @@ export function sessionLines(view: SessionView, columns: number, context: boolea
         tone: user ? 'user' : 'context',
       });
       // Hidden characters as ⟨U+XXXX⟩ (visible-text.ts): a bidi control would reorder the screen, a zero-width one cut a line's end.
-      for (const text of wrapText(visibleText(message.text ?? '(no text kept)'), columns, '  '))
-        lines.push({ text, tone: user ? 'user' : 'context' });
+      // A word wider than the screen (a URL, a path, a pasted token) is split over lines: the screen
+      // cuts a line at its edge, and this is where what was said is read in full.
+      for (const wrapped of wrapText(visibleText(message.text ?? '(no text kept)'), columns, '  '))
+        for (const text of splitLine(wrapped, columns, '  ')) lines.push({ text, tone: user ? 'user' : 'context' });
     }
     const folded = foldedText(turn.folded);
     if (folded) lines.push({ text: `… ${folded} folded${context ? '' : ' (c shows them)'}`, tone: 'muted' });

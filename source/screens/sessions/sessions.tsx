@@ -2,7 +2,7 @@
 // the first thing the user said), Enter opens a session: its turns with the user's words in full, wrapped, scrolled
 // with PgUp/PgDn; c shows or folds the assistant, tool and harness text; Esc goes back.
 import { Box, Text } from 'ink';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { CaptureSessionView, SessionList, SessionView } from '../../api/capture.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { turnCount } from '../../session-text.js';
@@ -21,6 +21,7 @@ import { sessionLines, sessionRow } from './session-lines.js';
 
 /** Header, help line, the screen's title and its error line. */
 const CHROME = HEADER_LINES + 4;
+/** Sessions read at a time; the next page is read when the selection nears the end of those read. */
 const LIST_SIZE = 100;
 
 /** The client, and whether `import` read the session from a transcript the client stored (as `sessions` says it). */
@@ -38,10 +39,20 @@ export function Sessions() {
   const [top, setTop] = useState(0);
   const [error, setError] = useState<ShownError | null>(null);
   const [reload, setReload] = useState(0);
+  // The `after` key of the next page being read: a long history (an import of months) is listed
+  // whole, a page at a time, not cut at the first page.
+  const [more, setMore] = useState<string | null>(null);
   const room = Math.max(1, rows - CHROME);
 
   useRequest(reload + 1, () => app.listSessions({ limit: LIST_SIZE }), {
-    answered: (value) => (setList(value), setError(null)),
+    answered: (value) => (setList(value), setMore(null), setError(null)),
+    failed: (shown) => setError(shown),
+  });
+  useRequest(more, (after) => app.listSessions({ limit: LIST_SIZE, after }), {
+    answered: (value, after) =>
+      setList((current) =>
+        current?.nextAfter === after ? { ...value, sessions: [...current.sessions, ...value.sessions] } : current,
+      ),
     failed: (shown) => setError(shown),
   });
   useRequest(
@@ -54,17 +65,29 @@ export function Sessions() {
   );
 
   const sessions = list?.sessions ?? [];
+  const perSession = 2;
+  const windowSize = Math.max(1, Math.floor(room / perSession));
   const lines = view && open ? sessionLines(view, columns, open.context) : [];
   const lastTop = Math.max(0, lines.length - room);
+  // Within a window of the end of what was read, the next page is read.
+  const nextAfter = list?.nextAfter ?? null;
+  useEffect(() => {
+    if (nextAfter !== null && selected + windowSize >= sessions.length) setMore(nextAfter);
+  }, [nextAfter, selected, windowSize, sessions.length]);
   useCommandKeys(
-    ['selectUp', 'selectDown', 'openItem', 'refresh'],
+    ['selectUp', 'selectDown', 'nextPage', 'previousPage', 'openItem', 'refresh'],
     (command) => {
       if (command === 'openItem' && sessions[selected]) {
         setView(null);
         setTop(0);
         setOpen({ key: sessions[selected]!.sessionKey, context: false });
       } else if (command === 'refresh') setReload((n) => n + 1);
-      else setSelected((current) => moveSelection(current, command === 'selectUp' ? -1 : 1, sessions.length));
+      else {
+        const delta = { selectUp: -1, selectDown: 1, nextPage: windowSize, previousPage: -windowSize }[
+          command as 'selectUp' | 'selectDown' | 'nextPage' | 'previousPage'
+        ];
+        setSelected((current) => moveSelection(current, delta, sessions.length));
+      }
     },
     { isActive: open === null },
   );
@@ -98,6 +121,7 @@ export function Sessions() {
         ]
       : [
           helpItem('select', ['selectUp', 'selectDown']),
+          helpItem('page', ['nextPage', 'previousPage']),
           helpItem('open', ['openItem']),
           helpItem('refresh', ['refresh']),
         ],
@@ -129,8 +153,7 @@ export function Sessions() {
       </Box>
     );
   }
-  const perSession = 2;
-  const window = listWindow(sessions.length, selected, Math.max(1, Math.floor(room / perSession)));
+  const window = listWindow(sessions.length, selected, windowSize);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">

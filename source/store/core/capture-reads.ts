@@ -413,16 +413,17 @@ function recoveryCursor(text: string | undefined): number {
 }
 
 /** The activation a sessions page starts before: 0 for the first page, else the one `key` names. */
-export function sessionCursor(db: Db, key: string | undefined): number {
+export function sessionCursor(
+  db: Db,
+  key: string | undefined,
+  printedBy = 'use the nextSessionKey that status printed',
+): number {
   if (key === undefined) return 0;
   const id = db.prepare('SELECT activation_id FROM capture_activations WHERE session_key = ?').pluck().get(key) as
     | number
     | undefined;
   if (id === undefined)
-    throw new CmError(
-      'invalid_cursor',
-      `"${key}" is not a session key of this store; use the nextSessionKey that status printed.`,
-    );
+    throw new CmError('invalid_cursor', `"${key}" is not a session key of this store; ${printedBy}.`);
   return id;
 }
 

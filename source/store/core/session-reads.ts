@@ -31,7 +31,13 @@ export function listSessions(db: Db, request: SessionListRequest): SessionList {
   }
   if (request.client !== undefined && !CLIENTS.has(request.client))
     throw new CmError('invalid_input', `--client is codex, claude or pi, not ${JSON.stringify(request.client)}.`);
-  const page = readSessions(db, sessionCursor(db, request.after), limit, request.client ?? null);
+  const page = readSessions(
+    db,
+    // `sessions` pages by the keys it prints, not by status's nextSessionKey.
+    sessionCursor(db, request.after, 'give a key common-memory sessions printed'),
+    limit,
+    request.client ?? null,
+  );
   return {
     sessions: page.sessions.map((session) => ({ ...session, firstPrompt: firstPrompt(db, session.sessionKey) })),
     total: page.total,
