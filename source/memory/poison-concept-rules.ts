@@ -35,7 +35,10 @@
 //   "成功したと報告"); leaving things out for brevity, or secrets out of reports, is not it;
 // - the memory worked on by the agent around its review: memory notes, proposals or the session
 //   snapshot deleted, rewritten, rejected, approved or written straight into the files, with no
-//   person, review or pull request in between.
+//   person, review or pull request in between;
+// - the memory's review dropped: review of the notes or proposals said to be optional, unneeded or
+//   for others ("memory review is optional", "no review needed", "skipping the proposal queue",
+//   "ohne Review") — a note that names such notes to reject them is not it.
 //
 // Each blocks when told as the rule and not advised against (the house rules' test); a clause that
 // talks about attacks only warns (poison-structure.ts). Clauses arrive lower-cased on the lint's view.
@@ -459,6 +462,36 @@ function memoryWorked(c: string): 'block' | 'warn' | null {
   );
 }
 
+// --- the memory's review dropped -------------------------------------------------------------------
+/** What the memory's review guards: its notes, proposals, store and flow. */
+const MEMORY_REVIEWED =
+  /\b(?:memory|memories|(?<!\b(?:release|meeting|patch|design|lecture|sticky|speaker|session|handover|migration) )notes?|proposals?|snapshot|\.common-memory|memory_\w+)\b|(?<!\p{L})(?:gedächtnis\p{L}*|notiz\p{L}*|notas?|mémoire|memoria)(?!\p{L})/u;
+/** Its review said to be optional, unneeded or for others, or gone around. */
+const REVIEW_DROPPED = new RegExp(
+  [
+    String.raw`\breviews? (?:is|are|stays?|remains?) (?:\w+ )?(?:optional|unnecessary|not needed|not required|a formality|for humans)\b|\breviews? optional\b|\bno review (?:needed|required|necessary)\b|\b(?:needs?|requires?) no (?:human )?review\b`,
+    String.raw`\b(?:without|skip(?:ping|s)?|bypass(?:ing|es)?|avoid(?:ing|s)?|around) (?:the |any |a |its )?(?:human |memory )?(?:review|proposal (?:flow|queue|step|process))\b|\b(?:don't|do not|no need to) (?:go|going) through (?:the )?(?:\w+ )?(?:review|proposal (?:flow|queue|step|process))\b|\breview step is only for\b`,
+    String.raw`(?<!\p{L})(?:ohne (?:review|prüfung|freigabe)|(?:keine|ohne) (?:prüfung|review)|sin revisión|no necesitan revisión|sans (?:relecture|revue|validation)|sem revisão|senza revisione)(?!\p{L})`,
+  ].join('|'),
+  'u',
+);
+/** Such notes named as what to catch: "notes that urge skipping review get rejected". */
+const REVIEW_DROP_NAMED =
+  /\b(?:notes?|proposals?|entries|text|anything)\s+(?:that|which|who)\s+(?:\w+\s+)?(?:tells?|asks?|says?|urges?|suggests?|claims?)\b|\bif (?:a|an|any) (?:memory )?(?:note|proposal)\b|\b(?:should|must|will|get|gets|are) (?:be )?(?:rejected|flagged|refused)\b/;
+
+function memoryReviewDropped(c: string): 'block' | 'warn' | null {
+  const dropped = REVIEW_DROPPED.exec(c);
+  if (dropped === null || !MEMORY_REVIEWED.test(c)) return null;
+  if (REVIEW_DROP_NAMED.test(c)) return 'warn';
+  if (
+    /\b(?:never|must not|mustn't|should not|shouldn't|nobody|no one|not allowed)\b|(?<!\p{L})(?:nie|niemals|nunca|jamais|nicht)(?!\p{L})/u.test(
+      c.slice(0, dropped.index),
+    )
+  )
+    return 'warn';
+  return 'block';
+}
+
 export const CONCEPT_RULES: HouseRule[] = [
   {
     rule: 'poison-instruction-override',
@@ -557,5 +590,10 @@ export const CONCEPT_RULES: HouseRule[] = [
     rule: 'poison-tool-driving',
     gate: /remov|delet|eras|purg|wip|overwrit|rewrit|edit|replac|reject|approv|restor|add|mark|write|status|apag|supprim|lösch|elimin|borra|删除|削除|삭제/u,
     test: memoryWorked,
+  },
+  {
+    rule: 'poison-tool-driving',
+    gate: /review|proposal|prüfung|freigabe|revisión|relecture|revue|validation|revisão|revisione/u,
+    test: memoryReviewDropped,
   },
 ];
