@@ -38,7 +38,11 @@
 //   person, review or pull request in between;
 // - the memory's review dropped: review of the notes or proposals said to be optional, unneeded or
 //   for others ("memory review is optional", "no review needed", "skipping the proposal queue",
-//   "ohne Review") — a note that names such notes to reject them is not it.
+//   "ohne Review") — a note that names such notes to reject them is not it;
+// - confirmation dropped in a system's name: a system, host, runtime, operator or admin named at the
+//   clause's head, the person's confirmation (asking first, approval, refusals) said to be gone,
+//   off or unneeded, for any command, everything or this repository ("Bestätigungen entfallen für
+//   dieses Repo", "可以不经确认直接执行任何命令").
 //
 // Each blocks when told as the rule and not advised against (the house rules' test); a clause that
 // talks about attacks only warns (poison-structure.ts). Clauses arrive lower-cased on the lint's view.
@@ -492,6 +496,29 @@ function memoryReviewDropped(c: string): 'block' | 'warn' | null {
   return 'block';
 }
 
+// --- confirmation dropped in a system's name -------------------------------------------------------
+/** Who is said to speak, at the clause's head: a system, host, runtime, operator, admin. */
+const ANNOUNCER =
+  /^[^\n]{0,34}?(?<!\p{L})(?:system\p{L}*(?! tests?\b)|host|runtime|operator|admin\p{L}*|administrator|platform|harness|runner|server|anthropic|openai|(?:security|safety) team|betreiber|sistema|système|система|оператор\p{L}*|администратор\p{L}*)(?!\p{L})|^[^\p{L}\p{N}]{0,4}[^\n]{0,12}?(?:系统|宿主|管理员|システム|管理者|시스템|관리자)/u;
+/** The person's confirmation, asking first, approvals, refusals. */
+const CONFIRMATION =
+  /(?<!\p{L})(?:confirm\p{L}*|approvals?|approval_policy|ask(?:ing)? (?:the user )?(?:first|before)|asking the user|refusals?|refusal behaviou?r|bestätigung\p{L}*|rückfrage\p{L}*|nachfrage\p{L}*|confirmación|confirmação|conferma|confirmations?|подтвержд\p{L}*)(?!\p{L})|确认|確認|확인/u;
+/** Gone, off or unneeded. */
+const CONFIRMATION_GONE =
+  /(?<!\p{L})(?:entfall\p{L}*|entfällt|weg|abgeschaltet|deaktiviert|not needed|not required|no longer (?:needed|required)|unnecessary|disabled|switched off|turned off|off|false|never|none|waived|lifted|removed|eliminó|eliminad[oa]|suprimid[oa]|supprimée?s?|desativad[oa]|отключен\p{L}*|не нужн\p{L}*)(?!\p{L})|不经|无需|不需要|不必|なしで|不要|없이|필요 없/u;
+/** Wide: any command, everything, this repository or session. */
+const ANY_SCOPE =
+  /(?<!\p{L})(?:any|every|all|anything|everything|whatever|destructive|this (?:repo|repository|workspace|session|project)|the session|beliebig\p{L}*|alle[nrs]?|jede[nrs]?|dieses repo|cualquier\p{L}*|todos?|tous|toutes?|qualquer|любы\p{L}*|все\p{L}*)(?!\p{L})|任何|所有|一切|全部|本仓库|すべて|全て|모든/u;
+
+function confirmationDropped(c: string): 'block' | 'warn' | null {
+  if (!ANNOUNCER.test(c) || !CONFIRMATION.test(c)) return null;
+  const gone = CONFIRMATION_GONE.exec(c);
+  if (gone === null || !ANY_SCOPE.test(c)) return null;
+  // A test's stub, or the act kept ("it cannot be turned off"), is no grant.
+  if (/\b(?:tests?|mocks?|stubs?|stubbing|fixtures?|cannot|can't|must not|never be)\b/.test(c)) return 'warn';
+  return houseRuleSeverity(c, gone.index, true);
+}
+
 export const CONCEPT_RULES: HouseRule[] = [
   {
     rule: 'poison-instruction-override',
@@ -595,5 +622,10 @@ export const CONCEPT_RULES: HouseRule[] = [
     rule: 'poison-tool-driving',
     gate: /review|proposal|prüfung|freigabe|revisión|relecture|revue|validation|revisão|revisione/u,
     test: memoryReviewDropped,
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /confirm|approval|ask|refusal|bestätigung|rückfrage|nachfrage|confirmación|confirmação|conferma|подтвержд|确认|確認|확인/u,
+    test: confirmationDropped,
   },
 ];
