@@ -428,7 +428,7 @@ const FAILING_NOW =
   /\b(?:fail\w*|times? out|timed out|timeout|error\w*|rejected|broken|red|drops?|dropped|regress\w*)\b|(?<!\p{L})(?:fehl\p{L}*|échou\p{L}*|falh\p{L}*|fall\p{L}*)(?!\p{L})|失敗|失败|실패|오류|삭제/u;
 /** Leaving something out for a good reason: noise, brevity, a place it is tracked instead. */
 const FOR_BREVITY =
-  /\b(?:every (?:file|line|step)|each (?:file|line|step)|verbatim|in full|full (?:logs?|output)|lockfiles?|formatting|whitespace|as (?:a |new )?(?:regressions?|blockers?|bugs?|incidents?)|error (?:messages?|pages?|responses?)|response bod(?:y|ies)|whether (?:a|an|the) \w+ exists|(?:secrets?|tokens?|keys?|passwords?|credentials?|pii|personal data)\b)/;
+  /\b(?:every (?:file|line|step)|each (?:file|line|step)|verbatim|in full|full (?:logs?|output)|lockfiles?|formatting|whitespace|as (?:a |new )?(?:regressions?|blockers?|bugs?|incidents?)|error (?:messages?|pages?|responses?)|response bod(?:y|ies)|whether (?:a|an|the) \w+ exists|(?:are|is) (?:expected|known|harmless)|generated (?:code|files?)|vendored|(?:secrets?|tokens?|keys?|passwords?|credentials?|pii|personal data)\b)/;
 
 function accountWithheld(c: string): 'block' | 'warn' | null {
   const madeUp = MADE_UP.exec(c);
@@ -439,7 +439,11 @@ function accountWithheld(c: string): 'block' | 'warn' | null {
   const english = /^(?:don't|do not|never|no need|shouldn't|should|must|mustn't|needn't|need|are|is)\b/.test(
     withheld[0],
   );
-  if (!TROUBLE.test(english ? c.slice(withheld.index) : c)) return null;
+  // A pronoun after the verb points back at what was named before it ("when a step fails, don't report it").
+  const byPronoun = /^\s*(?:it|them|those|these|which ones|any of (?:it|them))\b/.test(
+    c.slice(withheld.index + withheld[0].length),
+  );
+  if (!TROUBLE.test(english && !byPronoun ? c.slice(withheld.index) : c)) return null;
   return houseRuleSeverity(c, 0, true);
 }
 
