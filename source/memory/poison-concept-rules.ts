@@ -450,7 +450,7 @@ function accountWithheld(c: string): 'block' | 'warn' | null {
 // --- the memory worked on by the agent, around its review -------------------------------------------
 /** The notes, the proposals and the store this memory is made of (not a wiki's notes or a cache's entries). */
 const MEMORY_THING =
-  /\b(?:memory|memories|memory (?:notes?|store|entries|entry|scope|files?)|proposals?|session(?:-start)? snapshot|snapshot file|\.common-memory|memory_\w+)\b|(?<!\p{L})(?:notas? de memória|mémoire|gedächtnis\p{L}*|memoria|notas de memoria)(?!\p{L})|记忆|メモリ|メモ|메모리/u;
+  /\b(?:memory|memories|memory (?:notes?|store|entries|entry|scope|files?)|proposals?|session(?:-start)? snapshot|snapshot file|\.common-memory|memory_\w+|(?:this|that|any|every|each|other|another|their|all|the (?!(?:release|meeting|patch|design|lecture|sticky|speaker|handover|migration|class|study|field|liner|show)\b)\w+) notes?)\b|(?<!\p{L})(?:notas? de memória|mémoire|gedächtnis\p{L}*|memoria|notas de memoria)(?!\p{L})|记忆|メモリ|メモ|메모리/u;
 /** Done to it by the agent: taken away, rewritten, decided, or written past its review. */
 const MEMORY_WORKED =
   /\b(?:remove|delete|erase|purge|wipe|overwrite|rewrite|edit|replace|reject|approve|restore|re-?add)\b[^.;!?\n]{0,60}?\b(?:notes?|memor(?:y|ies)|proposals?|entries|entry|snapshot)\b|\b(?:notes?|proposals?|entries)\b[^.;!?\n]{0,30}?\b(?:remove|delete|reject|approve|overwrite|rewrite)\s+(?:it|them)\b|\bmark\w*\s+(?:it|them|this|the \w+(?: \w+)?)\s+(?:as\s+)?(?:approved|accepted|reviewed)\b|\bwrite\b[^.;!?\n]{0,40}?\b(?:straight|directly)\s+(?:into|to)\b|\bset\s+status\s*=\s*'?approved|(?<!\p{L})(?:apague|apagar|supprime\p{L}*|lösch\p{L}*|elimina|borra)(?!\p{L})|删除|削除|삭제/u;
@@ -458,6 +458,12 @@ const MEMORY_WORKED =
 function memoryWorked(c: string): 'block' | 'warn' | null {
   const found = MEMORY_WORKED.exec(c);
   if (found === null || !MEMORY_THING.test(c)) return null;
+  // Notes kept in the docs, a wiki or a Markdown file are not this memory ("edit the API notes in docs/").
+  if (
+    /\bdocs?\/|\b(?:wiki|readme|confluence|notion)\b|\b[\w-]+\.(?:md|txt|rst)\b/.test(c) &&
+    !/\.common-memory|\bmemory(?:_\w+| store| notes?| entr\w+| files?)\b/.test(c)
+  )
+    return null;
   // A person deciding it, or a review or a pull request in between, is the way it should go.
   if (
     PERSON_IN_LOOP.test(c) ||
@@ -470,7 +476,13 @@ function memoryWorked(c: string): 'block' | 'warn' | null {
   return houseRuleSeverity(
     c,
     found.index,
-    TOLD.test(c) || !/^[a-z]/.test(found[0]) || /^(?:apag|suppr|lösch|elim|borr)/.test(found[0]),
+    TOLD.test(c) ||
+      !/^[a-z]/.test(found[0]) ||
+      /^(?:apag|suppr|lösch|elim|borr)/.test(found[0]) ||
+      // The verb opens the clause, after a label or a condition: "Edit the snapshot file before …".
+      /^\s*(?:[\w .()'*-]{1,40}:\s*)?(?:(?:if|when|whenever|after|before|once|at|on)\b[^,]{1,80},\s*)?(?:then\s+|just\s+|please\s+|also\s+)?$/.test(
+        c.slice(0, found.index),
+      ),
   );
 }
 
