@@ -298,13 +298,15 @@ const NOTES_OVER_PERSON = new RegExp(
 const SEND_ML =
   /(?<!\p{L})(?:envoie|envoyez|envoyer|transmets|envía|envíe|enviar|envia|envie|manda|mande|sube|subir|suba|carga|schick\p{L}*|sende|senden|übermittl\p{L}*|lade\p{L}* [^.;!?\n]{0,30}hoch|invia|inviare|manda|stuur|wyślij|gönder|отправ\p{L}*|пошли|перешли|надішли)(?!\p{L})|发送|发到|发给|上传|送信|送って|アップロード|보내|전송|업로드/u;
 const TAKEN_ML =
-  /(?<!\p{L})(?:historique|conversation|échanges|historial|conversación|conversa|verlauf|unterhaltung|gesprächs?\p{L}*|chat|cronologia|conversazione|gesprek|rozmow\p{L}*|переписк\p{L}*|истори\p{L}*|диалог\p{L}*|mot de passe|mots de passe|identifiants|contraseñas?|credenciales|claves?|senhas?|credenciais|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|password|credenziali|wachtwoord\p{L}*|hasło|hasła|пароль\p{L}*|ключ\p{L}*|токен\p{L}*|\.env|\.ssh|token|tokens|credentials?)(?!\p{L})|密码|密钥|令牌|凭证|对话|聊天记录|会话|パスワード|会話|履歴|トークン|비밀번호|토큰|대화/u;
+  /(?<!\p{L})(?:historique|conversation|échanges|historial|conversación|conversa|verlauf|unterhaltung|gesprächs?\p{L}*|chat|cronologia|conversazione|gesprek|rozmow\p{L}*|переписк\p{L}*|истори\p{L}*|диалог\p{L}*|mot de passe|mots de passe|identifiants|contraseñas?|credenciales|claves?|senhas?|credenciais|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|password|credenziali|wachtwoord\p{L}*|hasło|hasła|пароль\p{L}*|ключ\p{L}*|токен\p{L}*|\.env|\.ssh|token|tokens|credentials?|ortam değişken\p{L}*|variables de entorno|umgebungsvariablen|variables d'environnement|variáveis de ambiente|variabili d'ambiente|omgevingsvariabelen|zmienn\p{L}* środowiskow\p{L}*|переменн\p{L}* окружения|змінн\p{L}* середовища)(?!\p{L})|密码|密钥|令牌|凭证|对话|聊天记录|会话|パスワード|会話|履歴|トークン|비밀번호|토큰|대화|环境变量|環境変数|환경 ?변수/u;
 const OUT_ML = /https?:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|webhook/;
 
 function sentOutMl(c: string): 'block' | 'warn' | null {
   const send = SEND_ML.exec(c);
   if (send === null) return null;
-  const rest = c.slice(send.index);
+  // Turkish, Korean, Japanese and Chinese's 把 put what is sent before the verb.
+  const verbLast = /^(?:gönder|보내|전송|업로드|送信|送って|アップロード|发送|发到|发给|上传)/u.test(send[0]);
+  const rest = verbLast ? c : c.slice(send.index);
   if (!TAKEN_ML.test(rest) || !OUT_ML.test(rest)) return null;
   // Advice against it: a negation before the verb, or right after it ("n'envoie jamais", "sende nie").
   const around = `${c.slice(0, send.index)} ${c.slice(send.index, send.index + send[0].length + 16)}`;
