@@ -1301,6 +1301,15 @@ const RULES: Rule[] = [
       // A deploy key is meant to be added to its repository.
       if (/\bdeploy[ _-]?keys?\b/.test(text) && /\b(?:repo|repository)\b/.test(text) && !/https?:|@/.test(text))
         return 'warn';
+      // The file named first and the act negated between it and the verb, where Turkish, Thai, Japanese
+      // or Korean put it (".env dosyasını asla commit etmeyin", ".env は絶対に commit しないで").
+      if (
+        new RegExp(`^${SECRET_FILE}`).test(text) &&
+        /(?<!\p{L})(?:asla|hiçbir zaman|never|not|nie|nunca|jamais|никогда|не)(?!\p{L})|ไม่|絶対|しないで|하지 ?마|절대|不要|别/u.test(
+          text,
+        )
+      )
+        return 'warn';
       // "copy .env.example to .env" moves nothing anywhere.
       if (/\bcopy\b/.test(text) && /\.env\.(?:example|sample|template|dist|defaults)\b/.test(text)) return null;
       // A token variable in a request's data is how OAuth and API calls are documented: a warning.
