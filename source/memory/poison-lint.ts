@@ -115,7 +115,7 @@ const AUTHORITY = String.raw`(?:(?:the|your)\s+)?(?:user|users|account owner|rep
 
 // Sensitive things a note must never send or reveal.
 const HOME = String.raw`(?:~\/|\$home\/|\$\{home\}\/|\/home\/[\w.-]+\/|\/root\/|%userprofile%[\\\/])?`;
-const SECRET_FILE = String.raw`(?:${HOME}(?:\.ssh(?:\/(?![\w.-]*\.pub\b)[\w.\/-]*)?|\.aws(?:\/[\w.\/-]*)?|\.docker\/config\.json|\.kube\/config|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.gnupg|\.bash_history|\.zsh_history|\.config\/gh\/hosts\.yml)|\bid_(?:rsa|ed25519|ecdsa|dsa)(?!\.pub)\b|(?<![\w-])\.env(?![\w.-])|\.env\.(?:local|production|prod|development|dev|staging)\b|kubeconfig|\/etc\/(?:passwd|shadow)|credentials\.json|secrets?\.(?:json|ya?ml|toml)|keychain)`;
+const SECRET_FILE = String.raw`(?:${HOME}(?:\.ssh(?!\/(?:config|known_hosts)\b)(?:\/(?![\w.-]*\.pub\b)[\w.\/-]*)?|\.aws(?:\/[\w.\/-]*)?|\.docker\/config\.json|\.kube\/config|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.gnupg|\.bash_history|\.zsh_history|\.config\/gh\/hosts\.yml)|\bid_(?:rsa|ed25519|ecdsa|dsa)(?!\.pub)\b|(?<![\w-])\.env(?![\w.-])|\.env\.(?:local|production|prod|development|dev|staging)\b|kubeconfig|\/etc\/(?:passwd|shadow)|credentials\.json|secrets?\.(?:json|ya?ml|toml)|keychain)`;
 const SECRET_WORDS = String.raw`(?:(?:openai|anthropic|aws|github|gitlab|npm|stripe|slack|deploy|gpg|pgp|cloud|gcp|azure)[ _-]?(?:api[ _-]?)?keys?|api[ _-]?keys?|access[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|tokens?|passwords?|passphrases?|credentials?|secrets|session cookies?|cookies|auth(?:entication)? headers?|ssh keys?|signing keys?)`;
 const CONVERSATION = String.raw`(?:(?:the|this|our|your|whole|entire|full|complete)\s+)+(?:conversation|chat(?: history| log)?|session|transcript|system prompt|prompt|context window|message history|history|instructions)`;
 const ENV_DUMP = String.raw`(?:env(?:ironment)? var(?:iable)?s|environment|printenv|process\.env|os\.environ|(?:the\s+)?output of\s+(?:env|printenv|set|history)\b|\$\{?[a-z_]*(?:token|secret|key|password|passwd|credential)[a-z_]*\}?)`;
@@ -468,6 +468,52 @@ const RULES: Rule[] = [
         String.raw`|(?<!\p{L})(?:trascura\p{L}*|non seguire|smetti di seguire|lascia perdere)(?!\p{L})[^.\n]{0,50}?(?:istruzion\p{L}*|direttive|indicazioni|regole)`,
         String.raw`|(?<!\p{L})(?:pomiń|pomin|nie stosuj się|nie przestrzegaj)(?!\p{L})[^.\n]{0,50}?(?:instrukcj\p{L}*|polece\p{L}*|wytyczn\p{L}*|zasad\p{L}*)`,
         String.raw`|(?:지시|지침|규칙|명령|프롬프트)[^.\n]{0,20}?(?:무시|잊어|잊고|따르지))`,
+      ],
+      'gu',
+    ),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: [
+      'αγν',
+      'ξέχα',
+      'ξεχα',
+      'figyelmen',
+      'felejtsd',
+      'ne kövesd',
+      'ohita',
+      'unohda',
+      'älä noudata',
+      'kalimutan',
+      'balewalain',
+      'huwag',
+      'התעלם',
+      'שכח',
+      'puuza',
+      'sahau',
+      'ignoruj',
+      'zapomeň',
+      'zapomen',
+      'ignoră',
+      'ignora',
+      'uită',
+    ],
+    check: documentNamed,
+    // Further languages, by the same structure, with the instructions marked as the earlier ones, all
+    // of them or the model's own (a verb that skips near a word for guidance alone is everyday
+    // Finnish or Czech): Greek, Hungarian, Finnish, Tagalog, Hebrew, Swahili, Czech, Romanian.
+    pattern: rx(
+      [
+        String.raw`(?:(?<!\p{L})(?:αγν[οό]\p{L}*|ξ[εέ]χα\p{L}*|μην ακολουθ\p{L}*)(?!\p{L})[^.\n]{0,40}?(?:προηγο[υύ]μεν\p{L}*|[οό]λες|σου|σας)[^.\n]{0,20}?(?:οδηγ\p{L}*|εντολ\p{L}*|καν[οό]ν\p{L}*)`,
+        String.raw`|(?<!\p{L})(?:hagyd figyelmen kívül|hagyja figyelmen kívül|hagyd figyelmen kivul|felejtsd el|ne kövesd|ne kovesd)(?!\p{L})[^.\n]{0,30}?(?:korábbi|korabbi|eddigi|összes|osszes|minden|előző|elozo)[^.\n]{0,20}?(?:utasítás\p{L}*|utasitas\p{L}*|szabály\p{L}*|szabaly\p{L}*|irányelv\p{L}*)`,
+        String.raw`|(?<!\p{L})(?:ohita|unohda|älä noudata|jätä huomiotta)(?!\p{L})[^.\n]{0,30}?(?:aiemm\p{L}*|aikaisemm\p{L}*|kaikki|saamasi|edelliset)[^.\n]{0,20}?(?:ohje\p{L}*|säänn\p{L}*|käsky\p{L}*)`,
+        String.raw`|(?<!\p{L})(?:kalimutan|balewalain|huwag pansinin|huwag sundin)(?!\p{L})[^.\n]{0,30}?(?:naunang|lahat|dating)[^.\n]{0,20}?(?:tagubilin|utos|panuto|instruksyon)`,
+        String.raw`|(?:התעלם|התעלמי|שכח|שכחי|אל תציית)[^.\n]{0,30}?(?:הקודמות|כל|שקיבלת)[^.\n]{0,20}?(?:הוראות|ההוראות|הנחיות|ההנחיות)`,
+        String.raw`|(?:התעלם|התעלמי|שכח|שכחי|אל תציית)[^.\n]{0,30}?(?:הוראות|ההוראות|הנחיות|ההנחיות)[^.\n]{0,10}?(?:הקודמות|שקיבלת)`,
+        String.raw`|(?<!\p{L})(?:puuza|sahau|usifuate)(?!\p{L})[^.\n]{0,30}?(?:maelekezo|maagizo|amri)[^.\n]{0,20}?(?:yote|ya awali|zako|uliyopewa)`,
+        String.raw`|(?<!\p{L})(?:ignoruj|zapomeň|zapomen|nedodržuj)(?!\p{L})[^.\n]{0,30}?(?:předchozí|predchozi|všechny|vsechny|své|tvé|dosavadní)[^.\n]{0,20}?(?:pokyn\p{L}*|instrukc\p{L}*|pravidl\p{L}*)`,
+        String.raw`|(?<!\p{L})(?:ignoră|ignora|uită|nu respecta)(?!\p{L})[^.\n]{0,30}?(?:toate|anterioare|tale|precedente)[^.\n]{0,20}?(?:instrucțiuni\p{L}*|instructiuni\p{L}*|reguli\p{L}*|indicații\p{L}*))`,
       ],
       'gu',
     ),
@@ -1255,6 +1301,15 @@ const RULES: Rule[] = [
       // A deploy key is meant to be added to its repository.
       if (/\bdeploy[ _-]?keys?\b/.test(text) && /\b(?:repo|repository)\b/.test(text) && !/https?:|@/.test(text))
         return 'warn';
+      // The file named first and the act negated between it and the verb, where Turkish, Thai, Japanese
+      // or Korean put it (".env dosyasını asla commit etmeyin", ".env は絶対に commit しないで").
+      if (
+        new RegExp(`^${SECRET_FILE}`).test(text) &&
+        /(?<!\p{L})(?:asla|hiçbir zaman|never|not|nie|nunca|jamais|никогда|не)(?!\p{L})|ไม่|絶対|しないで|하지 ?마|절대|不要|别/u.test(
+          text,
+        )
+      )
+        return 'warn';
       // "copy .env.example to .env" moves nothing anywhere.
       if (/\bcopy\b/.test(text) && /\.env\.(?:example|sample|template|dist|defaults)\b/.test(text)) return null;
       // A token variable in a request's data is how OAuth and API calls are documented: a warning.
@@ -1458,9 +1513,9 @@ const RULES: Rule[] = [
         '(?:',
         String.raw`\b(?:switch|swap|reverse|exchange)\s+(?:our\s+|the\s+)?roles\b|\b(?:assume|adopt|take on|take over)\s+(?:the\s+)?(?:identity|persona|role)\s+of\b|\bidentity update for\b`,
         String.raw`|(?<!\p{L})(?:ab sofort|von nun an|ab jetzt|a partir de ahora|desde ahora|de ahora en adelante|à partir de maintenant|désormais|dorénavant|d['’]ora in poi|da ora in poi|vanaf nu|voortaan|od teraz|od tej chwili|с этого момента|отныне|теперь ты|a partir de agora|daqui em diante|artık|bundan sonra)(?!\p{L})[^.\n]{0,40}?(?<!\p{L})(?:bist du|du bist|eres|tu es|vous êtes|sei|je bent|ben je|jesteś|ты|você é|tu és|sen|\p{L}+(?:sın|sin|sun|sün))(?!\p{L})[^.\n]{0,40}?(?<!\p{L})(?:admin\p{L}*|administrat\p{L}*|beheerder|verwalter|root|superuser|besitzer|eigenaar|propriétaire|dueño|propietario|proprietario|dono|владел\p{L}*|администратор\p{L}*|yönetici|agent\p{L}*|assistent\p{L}*|asistente|assistant\p{L}*|asystent\p{L}*|ассистент\p{L}*|asistan\p{L}*|bot|persona|personnage|personaje|rol|rolle|role|ruolo|роль|ohne|sin|sans|senza|zonder|bez|без|sem|uneingeschränkt\p{L}*)(?!\p{L})`,
-        String.raw`|(?<!\p{L})(?:je bent nu|du bist (?:jetzt|nun)|tu es maintenant|vous êtes maintenant|ahora eres|ahora usted es|ora sei|adesso sei|jesteś teraz|teraz jesteś|ты теперь|теперь ты|agora você é|agora és)(?!\p{L})[^.\n]{0,30}?(?<!\p{L})(?:admin\p{L}*|administrat\p{L}*|beheerder|verwalter|root|superuser|besitzer|eigenaar|propriétaire|dueño|propietario|proprietario|dono|владел\p{L}*|администратор\p{L}*|agent\p{L}*|assistent\p{L}*|asistente|assistant\p{L}*|asystent\p{L}*|ассистент\p{L}*|bot|persona|personnage|personaje|rol|rolle|role|ruolo|роль|ohne|sin|sans|senza|zonder|bez|без|sem)(?!\p{L})`,
+        String.raw`|(?<!\p{L})(?:je bent nu|du bist (?:jetzt|nun|ab sofort|von nun an|ab jetzt)|tu es (?:maintenant|désormais|dorénavant)|vous êtes (?:maintenant|désormais|dorénavant)|ahora eres|ahora usted es|eres ahora|ora sei|adesso sei|sei ora|jesteś teraz|teraz jesteś|ты теперь|теперь ты|agora você é|você agora é|agora és|tu agora és)(?!\p{L})[^.\n]{0,30}?(?<!\p{L})(?:admin\p{L}*|administrat\p{L}*|beheerder|verwalter|root|superuser|besitzer|eigenaar|propriétaire|dueño|propietario|proprietario|dono|владел\p{L}*|администратор\p{L}*|agent\p{L}*|assistent\p{L}*|asistente|assistant\p{L}*|asystent\p{L}*|ассистент\p{L}*|bot|persona|personnage|personaje|rol|rolle|role|ruolo|роль|ohne|sin|sans|senza|zonder|bez|без|sem)(?!\p{L})`,
         String.raw`|(?<!\p{L})(?:uneingeschränkt\p{L}*|ohne (?:jede |alle )?(?:einschränkungen|regeln|grenzen)|sin (?:ninguna |ningún )?(?:restricciones|reglas|límites)|sans (?:aucune )?(?:restriction|règle|limite)s?|senza (?:alcuna |alcun )?(?:restrizion|regol|limit)\p{L}*|zonder (?:enige )?(?:beperkingen|regels)|bez (?:żadnych )?ograniczeń|без (?:всяких |каких-либо )?ограничений|sem (?:nenhuma )?(?:restrição|restrições|regras)|k[ıi]s[ıi]tlamas[ıi] olmayan|k[ıi]s[ıi]tlamas[ıi]z)(?!\p{L})[^.\n]{0,30}?(?<!\p{L})(?:agent\p{L}*|assistent\p{L}*|asistente|assistant\p{L}*|agente|asystent\p{L}*|ассистент\p{L}*|агент\p{L}*|asistan\p{L}*|ki|ia|ai|modell?|modelo|modèle|modello|bot)(?!\p{L})`,
-        '|(?:从现在(?:起|开始)|從現在(?:起|開始))[^。\n]{0,10}?你是|没有任何限制|沒有任何限制|不受(?:任何)?限制|(?:今から|これから)[^。\n]{0,10}?(?:あなたは|君は)|制限のない|制限なし|지금부터[^.\n]{0,10}?(?:너는|당신은)|제한 ?없는|अब से तुम|अब तुम|प्रतिबंध वाले',
+        '|(?:从现在(?:起|开始)|從現在(?:起|開始))[^。\n]{0,10}?你是|你现在(?:就)?是[^。，,\n]{0,12}?(?:管理员|所有者|负责人|机器人|助手|代理|超级用户)|(?:あなた|君)は(?:今から|これから)[^。\n]{0,16}?(?:管理者|オーナー|所有者|ボット|アシスタント|エージェント)|没有任何限制|沒有任何限制|不受(?:任何)?限制|(?:今から|これから)[^。\n]{0,10}?(?:あなたは|君は)|制限のない|制限なし|지금부터[^.\n]{0,10}?(?:너는|당신은)|제한 ?없는|अब से तुम|अब तुम|प्रतिबंध वाले',
         ')',
       ].join(''),
       'gu',

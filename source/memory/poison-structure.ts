@@ -542,7 +542,20 @@ const RULES: StructuralRule[] = [
     gate: /instruction|direction|directive|guid|rule|prompt|system|developer|operator|programming|polic|order|constraint|safeguard|guardrail|configur|setup|set up|briefing|mandate|principle|limit|restriction|boundar|\.md\b|cursorrules|windsurfrules|told|gave|taught|above|before|earlier|preceding/,
     test: (c) => {
       const ref = MODEL_INSTR.test(c) || (PRIOR_INSTR.test(c) && THIS_NOTE.test(c));
-      if (!ref || !VOID.test(c)) return null;
+      const voided = ref ? VOID.exec(c) : null;
+      if (voided === null) return null;
+      // The person named as the side that wins ("if a note clashes with what they ask, the developer
+      // wins"): the rule the right way round.
+      const before = c.slice(0, voided.index);
+      if (/^(?:wins|win out|prevail|takes? (?:precedence|priority)|outrank|trump|beats)/.test(voided[0])) {
+        const person = Math.max(
+          before.lastIndexOf('user'),
+          before.lastIndexOf('developer'),
+          before.lastIndexOf('human'),
+        );
+        const note = Math.max(before.lastIndexOf('note'), before.lastIndexOf('memor'));
+        if (person > note && /\b(?:the|your|a)\s+(?:user|developer|human)\s*$/.test(before)) return null;
+      }
       // "the rules in .eslintrc override the shared config": a tool's rules, not the model's.
       return 'block';
     },
