@@ -20,7 +20,7 @@ import type {
   MemorySyncResult,
 } from '../api/memory-views.js';
 import { readAnchorSummary, readStaleEntries } from '../store/memory/verdict-read.js';
-import { decodePreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
+import { decodePreviousScan, type PreviousScan, scanApprovedRoot } from '../effects/approved-projection.js';
 import { type ApprovedHit, readApprovedEntry, readOwnerView, searchApproved } from '../store/memory/approved-reads.js';
 import {
   type ApprovedOwner,
@@ -110,6 +110,35 @@ export async function syncApproved(deps: SyncDeps, cwd: string): Promise<MemoryS
   };
 }
 
+/**
+ * The owner's stored projection, its last scan (null when of an older kind, which is not reused) and
+ * whether it holds a path's entry with given bytes — linted when stored, so not linted again. A
+ * projection stored before entries were linted has no such scan, and none of its entries count.
+ */
+export function projectedState(
+  memoryStatePath: string,
+  owner: ApprovedOwner,
+): {
+  row: ReturnType<typeof readProjection>;
+  previous: PreviousScan | null;
+  linted: (path: string, contentDigest: string) => boolean;
+} {
+  const { row, stored } = withMemoryState(
+    memoryStatePath,
+    (): { row: ReturnType<typeof readProjection>; stored: Map<string, { contentDigest: string }> | undefined } => ({
+      row: undefined,
+      stored: undefined,
+    }),
+    (db) => ({ row: readProjection(db, owner), stored: storedEntriesByPath(db, owner) }),
+  );
+  const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
+  return {
+    row,
+    previous,
+    linted: (path, digest) => previous !== null && stored?.get(path)?.contentDigest === digest,
+  };
+}
+
 /** Scans one owner's root (its anchor known: promote syncs what it wrote without asking git) and stores the scan. */
 export async function syncRoot(
   deps: Pick<SyncDeps, 'memoryStatePath' | 'store'>,
@@ -129,17 +158,7 @@ export async function syncRoot(
   let result: SyncApprovedResult | undefined;
   let last: ReturnType<typeof scanApprovedRoot> | undefined;
   for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
-    const { row, stored } = withMemoryState(
-      deps.memoryStatePath,
-      (): { row: ReturnType<typeof readProjection>; stored: Map<string, { contentDigest: string }> | undefined } => ({
-        row: undefined,
-        stored: undefined,
-      }),
-      (db) => ({ row: readProjection(db, owner), stored: storedEntriesByPath(db, owner) }),
-    );
-    // A stored scan of an older kind is not reused, nor are its entries taken as linted (approved-scan.ts).
-    const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
-    const linted = (path: string, digest: string) => stored?.get(path)?.contentDigest === digest;
+    const { row, previous, linted } = projectedState(deps.memoryStatePath, owner);
     const scan = scanApprovedRoot(root, owner.scope, previous ? { previous, linted } : {});
     last = scan;
     result = await deps.store(scanInput(owner, row ? row.generation : null, scan));

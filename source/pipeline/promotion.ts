@@ -18,7 +18,8 @@ import type { Db } from '../store/database.js';
 import type { WriterPort } from '../store/writer-commands.js';
 import { readEntryFiles, scanApprovedRoot } from '../effects/approved-projection.js';
 import type { SyncApprovedInput, SyncApprovedResult } from '../store/memory/approved-store.js';
-import { syncRoot } from './approved-access.js';
+import { projectedState, syncRoot } from './approved-access.js';
+import { sha256Hex } from '../ground/digests.js';
 import { scanInput } from '../store/memory/approved-follow.js';
 import type { Draft } from '../memory/contracts.js';
 import { candidateFindings, candidateSupport } from '../store/memory/candidate-support.js';
@@ -450,7 +451,7 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
   // The new entries go into the approved projection in the closing transaction: search, get and
   // the next session see them. The scan runs now (the files are durable); a scan that saw a file
   // change, or lost the generation check to another sync, is done again after the plan closes.
-  const projection = closingScan(root, owner, work.projectionGeneration);
+  const projection = closingScan(deps.memoryStatePath, root, owner, work);
   let closed: Awaited<ReturnType<GateWriter['finishPromotion']>>;
   try {
     closed = await deps.writer.finishPromotion({ planId, files: outcomes, ...(projection ? { projection } : {}) });
@@ -476,18 +477,24 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
 
 /** The scan promote stores with its closing transaction; null when it must be done after (see above). */
 function closingScan(
+  memoryStatePath: string,
   root: MemoryRoot,
   owner: SyncApprovedInput['owner'],
-  expectedGeneration: number | null,
+  work: { projectionGeneration: number | null; files: ReadonlyArray<{ path: string; content: Uint8Array }> },
 ): SyncApprovedInput | null {
   let scan: ReturnType<typeof scanApprovedRoot>;
   try {
-    scan = scanApprovedRoot(root, owner.scope);
+    // Not linted again: the files the projection holds as they are, and the bytes this plan wrote —
+    // the exact bytes the lint passed at prepare.
+    const projected = projectedState(memoryStatePath, owner).linted;
+    const written = new Map(work.files.map((file) => [file.path, sha256Hex(file.content)]));
+    const linted = (path: string, digest: string) => written.get(path) === digest || projected(path, digest);
+    scan = scanApprovedRoot(root, owner.scope, { linted });
   } catch {
     return null;
   }
   if (scan.problems.some((problem) => problem.kind === 'changed')) return null;
-  return scanInput(owner, expectedGeneration, scan);
+  return scanInput(owner, work.projectionGeneration, scan);
 }
 
 /** Finishes every plan a crash left applying; each failure stays in the journal for the next try. */
