@@ -160,6 +160,21 @@ describe('memory consolidate', () => {
     );
   });
 
+  it('the text form names each file it left out, as --json does in problems', async () => {
+    const home = tempHome('cm-consolidate-problems-text');
+    const repo = repository(home);
+    mkdirSync(join(projectRoot(repo), 'scenes'));
+    writeFileSync(join(projectRoot(repo), 'scenes', 'broken.md'), '---\nscene: broken\n---\n');
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const first = await cli('memory', 'consolidate');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^left out: scenes\/broken\.md:3: `title` is required/m);
+    // Run again (unchanged), the file is still left out and still named.
+    const again = await cli('memory', 'consolidate');
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^left out: scenes\/broken\.md:3: `title` is required/m);
+  });
+
   it('MCP memory_consolidate_preview over no approved entries says there is nothing to consolidate', async () => {
     const home = tempHome('cm-consolidate-preview-empty');
     const repo = gitRepo(home, 'repo');

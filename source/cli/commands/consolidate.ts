@@ -23,7 +23,24 @@ function findingLines(result: MemoryConsolidateResult): string[] {
   return lines;
 }
 
+/**
+ * The files the task could not take in (a malformed entry or scene, a lint-blocked scene, a FIFO):
+ * --json has them in `problems`; the text must say so too, or "nothing to propose" reads as a
+ * verdict over every file when some were never read.
+ */
+function problemLines(result: MemoryConsolidateResult): string[] {
+  if (result.problems.length === 0) return [];
+  return [
+    ...result.problems.map((problem) => `left out: ${problem}`),
+    'fix or remove the files left out, then run memory consolidate again (memory sync lists each problem)',
+  ];
+}
+
 function resultText(result: MemoryConsolidateResult): string {
+  return [outcomeText(result), ...problemLines(result)].join('\n');
+}
+
+function outcomeText(result: MemoryConsolidateResult): string {
   if (result.pendingPlan)
     return [
       ...planLines(result.pendingPlan),
