@@ -33,6 +33,11 @@ describe('user-scope entries against the home directory', () => {
     const synced = await cli('memory', 'sync', '--json');
     assert.equal(synced.code, 0, synced.stderr);
     assert.deepEqual(JSON.parse(synced.stdout).anchors, { state: 'verified', entries: 3, stale: 1, reason: null });
+    // Outside git there is no worktree: the text says what the entries were checked against.
+    const syncedText = await cli('memory', 'sync');
+    assert.equal(syncedText.code, 0, syncedText.stderr);
+    assert.match(syncedText.stdout, /^verified against your home directory \(user entries\): 1 of 3 entries stale/m);
+    assert.doesNotMatch(syncedText.stdout, /worktree/);
 
     const stale = JSON.parse((await cli('get', 'old-theme', '--json')).stdout);
     assert.equal(stale.stale, true);

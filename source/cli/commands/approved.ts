@@ -28,9 +28,14 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
       if (result.coverage === 'partial')
         lines.push('the previous projection is kept for the partial scope(s); fix the files above and sync again');
       const anchors = result.anchors;
+      // The run checks this worktree's entries against it and the user entries against the home
+      // directory, counted together; outside git only the latter ran, and there is no worktree.
+      const against = result.scopes.some((s) => s.scope === 'project')
+        ? 'this worktree (user entries: your home directory)'
+        : 'your home directory (user entries)';
       if (anchors?.state === 'verified')
         lines.push(
-          `verified against this worktree: ${anchors.stale} of ${anchors.entries} entr${anchors.entries === 1 ? 'y' : 'ies'} stale${anchors.stale > 0 ? ' (memory search marks them; the session snapshot leaves them out)' : ''}`,
+          `verified against ${against}: ${anchors.stale} of ${anchors.entries} entr${anchors.entries === 1 ? 'y' : 'ies'} stale${anchors.stale > 0 ? ' (memory search marks them; the session snapshot leaves them out)' : ''}`,
         );
       else if (anchors?.state === 'failed') lines.push(`verification failed: ${anchors.reason}`);
       return lines.join('\n');
