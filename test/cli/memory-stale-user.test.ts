@@ -45,6 +45,8 @@ describe('user-scope entries against the home directory', () => {
       stale.failedAnchors.map((f: { reason: string }) => f.reason),
       ['`.config/theme/dark.toml` no longer exists'],
     );
+    const staleText = await cli('get', 'old-theme');
+    assert.match(staleText.stdout, /^STALE: a claim it makes about your home directory no longer holds:$/m);
     assert.equal(JSON.parse((await cli('get', 'tool-settings', '--json')).stdout).verification, 'fresh');
     // No anchor it can check: never stale, whatever the repositories hold.
     const rule = JSON.parse((await cli('get', 'repo-rule', '--json')).stdout);

@@ -7,6 +7,7 @@ import { previewSyncIn } from '../../client/local-memory.js';
 import { initMemoryRootIn } from '../../client/memory-files.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../api/memory-views.js';
+import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 import { entriesText, preview } from '../output.js';
@@ -132,7 +133,7 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
           : []),
         ...(entry.stale && !entry.doctrine
           ? [
-              'STALE: a claim it makes about this repository no longer holds:',
+              `STALE: a claim it makes about ${staleClaimPlace(entry.sources.slice(0, 1).map((s) => s.scope))} no longer holds:`,
               ...(entry.failedAnchors ?? []).map((failed) => `  - ${preview(failed.reason, 100)}`),
             ]
           : []),
