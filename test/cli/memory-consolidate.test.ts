@@ -175,6 +175,20 @@ describe('memory consolidate', () => {
     assert.match(again.stdout, /^left out: scenes\/broken\.md:3: `title` is required/m);
   });
 
+  it('run again after its patch was prepared, it says the patch is prepared as its plan, not that it waits in review', async () => {
+    const home = tempHome('cm-consolidate-prepared-again');
+    const repo = repository(home);
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const first = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    const prepared = await cli('memory', 'prepare', first.taskId, '--json');
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const planId = JSON.parse(prepared.stdout).planId as string;
+    const again = await cli('memory', 'consolidate');
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stdout, /in memory review/);
+    assert.match(again.stdout, new RegExp(`its patch was prepared as plan ${planId} \\(memory plan ${planId}\\)`));
+  });
+
   it('MCP memory_consolidate_preview over no approved entries says there is nothing to consolidate', async () => {
     const home = tempHome('cm-consolidate-preview-empty');
     const repo = gitRepo(home, 'repo');

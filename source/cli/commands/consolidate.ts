@@ -36,6 +36,18 @@ function problemLines(result: MemoryConsolidateResult): string[] {
   ];
 }
 
+/**
+ * Where the unchanged task's patch is now: a prepared patch has left memory review (it waits as
+ * its plan), so "in memory review" would send the person to a list that does not show it.
+ */
+function whereThePatchIs(result: MemoryConsolidateResult): string {
+  const patch = result.patch;
+  if (patch?.status === 'prepared' && patch.planId)
+    return `its patch was prepared as plan ${patch.planId} (memory plan ${patch.planId}); memory prepare ${patch.taskId} prepares it again`;
+  if (patch?.status === 'applied' && patch.planId) return `its patch was applied by plan ${patch.planId}`;
+  return 'its patch is in memory review';
+}
+
 function resultText(result: MemoryConsolidateResult): string {
   return [outcomeText(result), ...problemLines(result)].join('\n');
 }
@@ -61,7 +73,7 @@ function outcomeText(result: MemoryConsolidateResult): string {
       return `consolidation task ${result.taskId} over ${result.entries} approved entries is waiting; memory consolidate runs it`;
     case 'unchanged':
       return [
-        `the ${result.entries} approved entries are unchanged since consolidation ${result.taskId}; its patch is in memory review`,
+        `the ${result.entries} approved entries are unchanged since consolidation ${result.taskId}; ${whereThePatchIs(result)}`,
         ...(result.patch ? patchLines(result.patch) : []),
       ].join('\n');
     default:
