@@ -189,6 +189,19 @@ describe('memory consolidate', () => {
     assert.match(again.stdout, new RegExp(`its patch was prepared as plan ${planId} \\(memory plan ${planId}\\)`));
   });
 
+  it('counts one approved entry as one entry, in the text of a first run and of an unchanged one', async () => {
+    const home = tempHome('cm-consolidate-one');
+    const repo = gitRepo(home, 'repo');
+    mkdirSync(join(projectRoot(repo), 'work_method'), { recursive: true });
+    writeFileSync(join(projectRoot(repo), 'work_method', 'solo.md'), entryText('solo', 'Only rule', 'Keep it small.'));
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const run = await cli('memory', 'consolidate');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^consolidated 1 approved entry: nothing to propose/);
+    const again = await cli('memory', 'consolidate');
+    assert.match(again.stdout, /^consolidated 1 approved entry: nothing to propose/);
+  });
+
   it('MCP memory_consolidate_preview over no approved entries says there is nothing to consolidate', async () => {
     const home = tempHome('cm-consolidate-preview-empty');
     const repo = gitRepo(home, 'repo');

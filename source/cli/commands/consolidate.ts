@@ -52,6 +52,9 @@ function resultText(result: MemoryConsolidateResult): string {
   return [outcomeText(result), ...problemLines(result)].join('\n');
 }
 
+/** "1 approved entry", "3 approved entries". */
+const approved = (count: number): string => `${count} approved entr${count === 1 ? 'y' : 'ies'}`;
+
 function outcomeText(result: MemoryConsolidateResult): string {
   if (result.pendingPlan)
     return [
@@ -61,7 +64,7 @@ function outcomeText(result: MemoryConsolidateResult): string {
   // A patch of no operation answers its task but is not kept: there is nothing to review.
   if (result.patch?.operations.length === 0 && result.outcome !== 'stale')
     return [
-      `consolidated ${result.entries} approved entries: nothing to propose (consolidation ${result.taskId})`,
+      `consolidated ${approved(result.entries)}: nothing to propose (consolidation ${result.taskId})`,
       ...findingLines(result),
     ].join('\n');
   switch (result.outcome) {
@@ -70,15 +73,15 @@ function outcomeText(result: MemoryConsolidateResult): string {
     case 'rejected':
       return `consolidation ${result.taskId} by ${result.runner} kept nothing: ${result.reason}`;
     case 'pending':
-      return `consolidation task ${result.taskId} over ${result.entries} approved entries is waiting; memory consolidate runs it`;
+      return `consolidation task ${result.taskId} over ${approved(result.entries)} is waiting; memory consolidate runs it`;
     case 'unchanged':
       return [
-        `the ${result.entries} approved entries are unchanged since consolidation ${result.taskId}; ${whereThePatchIs(result)}`,
+        `the ${approved(result.entries)} ${result.entries === 1 ? 'is' : 'are'} unchanged since consolidation ${result.taskId}; ${whereThePatchIs(result)}`,
         ...(result.patch ? patchLines(result.patch) : []),
       ].join('\n');
     default:
       return [
-        `consolidated ${result.entries} approved entries; the patch waits in memory review (nothing in the memory root changed)`,
+        `consolidated ${approved(result.entries)}; the patch waits in memory review (nothing in the memory root changed)`,
         ...findingLines(result),
         ...(result.patch ? patchLines(result.patch) : []),
       ].join('\n');
