@@ -55,6 +55,17 @@ describe('user-scope entries against the home directory', () => {
 
     const status = await cli('memory', 'status', '--json');
     assert.deepEqual(JSON.parse(status.stdout).anchors.staleEntries, { project: 0, user: 1 });
+    // Retirement suggestions name it as stale too: suggestions are of this worktree and the user scope.
+    const suggested = JSON.parse((await cli('memory', 'suggestions', '--json')).stdout) as {
+      suggestions: Array<{ entryId: string; scope: string; reasons: Array<{ kind: string; text: string }> }>;
+    };
+    const theme = suggested.suggestions.find((one) => one.entryId === 'old-theme');
+    assert.equal(theme?.scope, 'user');
+    assert.deepEqual(
+      theme?.reasons.map((r) => r.kind),
+      ['stale'],
+    );
+    assert.match(theme!.reasons[0]!.text, /`\.config\/theme\/dark\.toml` no longer exists/);
 
     const run = await c.hookBin(home, 'codex', c.payloadFor(START, null, { cwd: outside, session_id: 'u1' }), 'u1');
     assert.equal(run.code, 0, run.stderr);
