@@ -314,6 +314,9 @@ export const memoryEntryViewSchema = z.strictObject({
           appliesWhen: nullableText,
           /** Absent past the bound on a scene's bodies: read the entry by its id. */
           body: z.string().optional(),
+          /** The last verification found this entry stale (absent when fresh or unverified). */
+          stale: z.literal(true).optional(),
+          staleNote: z.string().optional(),
         }),
       ),
       /** Ids the scene names that are not approved entries of its scope. */

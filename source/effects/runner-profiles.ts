@@ -3,7 +3,7 @@
 // output bounds, the host environment variables it may see (an allow-list; nothing else passes),
 // what it tells the user about where bytes go (provider, model, endpoint, retention) and its byte
 // budgets. The file is read at each run, so an edit takes effect at the next one.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
@@ -165,12 +165,21 @@ function profileLabel(raw: unknown, index: number): string {
 /** The profiles of a data home; none when the file does not exist. */
 export function loadRunnerProfiles(home: string): RunnerProfile[] {
   const file = runnersFile(home);
-  let text: string;
+  let fd: number;
   try {
-    text = readFileSync(file, 'utf8');
+    // Non-blocking, checked on the descriptor before a byte is read: a FIFO in its place would
+    // otherwise block `memory status` and every run for ever, waiting for a writer.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new CmError('invalid_input', `Cannot read ${file}: ${(error as Error).message}. ${FIX}`);
+  }
+  let text: string;
+  try {
+    if (!fstatSync(fd).isFile()) throw new CmError('invalid_input', `${file} is not a regular file. ${FIX}`);
+    text = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
   return parseRunnerProfiles(text, file);
 }

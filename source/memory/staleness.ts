@@ -22,3 +22,14 @@ export function rankStaleLast<T extends { entryId: string }>(
 ): T[] {
   return [...results.filter((r) => !staleIds.has(r.entryId)), ...results.filter((r) => staleIds.has(r.entryId))];
 }
+
+/**
+ * What a stale entry's claims were checked against, for "a claim it makes about … no longer
+ * holds": a repository's entries against its worktree, a user entry's against the home directory
+ * (memory-staleness.md, user-scope entries) — a user entry names no repository.
+ */
+export function staleClaimPlace(scopes: Iterable<'project' | 'user'>): string {
+  const seen = new Set(scopes);
+  if (seen.has('user') && seen.has('project')) return 'this repository or your home directory';
+  return seen.has('user') ? 'your home directory' : 'this repository';
+}

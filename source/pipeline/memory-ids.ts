@@ -2,6 +2,7 @@
 // kind and eight hex digits) or any unique start of 4 characters or more stands for the whole ID,
 // as operation and message IDs do. Resolved read-only in memory-state before a command is sent,
 // so the writer and the API keep taking whole IDs.
+import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import { hasIdPrefix, ID_PREFIX_HINT, resolveIdPrefix } from '../store/id-prefix.js';
 import { withMemoryState } from '../store/memory/state-database.js';
@@ -26,6 +27,7 @@ export function resolveMemoryId(memoryStatePath: string, kind: keyof typeof KIND
     (db) => (hasIdPrefix(db, table, column, typed) ? resolveIdPrefix(db, table, column, typed, noun) : null),
   );
   if (resolved === null)
-    throw new CmError('not_found', `No ${noun} ${JSON.stringify(typed)} in memory: ${ID_PREFIX_HINT}; ${listed}.`);
+    // Quoted cut (echo-text.ts): an id is typed or pasted, and a message never grows with it.
+    throw new CmError('not_found', `No ${noun} ${echoed(typed)} in memory: ${ID_PREFIX_HINT}; ${listed}.`);
   return resolved;
 }

@@ -4,6 +4,7 @@
 // entry edited by hand since the task was made is seen as a new revision; a patch resting on
 // anything that changed is refused as stale, and `memory consolidate` makes a new one.
 import { crypto } from '../ground/lazy-builtin.js';
+import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { MemoryPlanView } from '../api/memory-views.js';
 import type { MemoryPrepareRequest } from '../api/memory.js';
@@ -37,7 +38,7 @@ export async function preparePatchPlan(deps: GateDeps, request: MemoryPrepareReq
   if (!patch)
     throw new CmError(
       'not_found',
-      `No consolidation patch ${JSON.stringify(taskId)}; memory review lists them. Nothing was prepared.`,
+      `No consolidation patch ${echoed(taskId)}; memory review lists them. Nothing was prepared.`,
     );
   if (patch.status === 'discarded')
     throw new CmError('operation_conflict', `Consolidation patch ${taskId} was discarded. Nothing was prepared.`);

@@ -10,6 +10,7 @@
 // repository binding before anything is written.
 import { crypto } from '../ground/lazy-builtin.js';
 import { realpathSync } from 'node:fs';
+import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../api/memory-views.js';
@@ -335,7 +336,7 @@ export async function prepareRetirement(deps: GateDeps, request: MemoryRetireReq
   if (found.length === 0)
     throw new CmError(
       'not_found',
-      `No approved entry ${JSON.stringify(request.entryId)} in the ${scopes.join(' or the ')} memory root: no file holds it (removed already, or another repository's). memory search lists the entries. Nothing was prepared.`,
+      `No approved entry ${echoed(request.entryId)} in the ${scopes.join(' or the ')} memory root: no file holds it (removed already, or another repository's). memory search lists the entries. Nothing was prepared.`,
     );
   if (found.length > 1)
     throw new CmError(

@@ -111,17 +111,22 @@ export function memorySuggestionsAt(path: string, request: MemorySuggestionsRequ
           if (!summary.available || !usage.available)
             return empty('unavailable', summary.available ? (usage as { reason: string }).reason : summary.reason);
           const anchors = readAnchorSummary(db);
+          const entries = readSuggestionEntries(db, owners);
           const stale = new Map<string, { reason: string; failed: number }>();
           if (anchors.state === 'verified') {
-            const project = owners.filter((owner) => owner.scope === 'project');
-            for (const row of readStaleEntries(db, project, Number.MAX_SAFE_INTEGER).rows) {
+            // Both scopes: user entries are verified against the home directory and their verdicts
+            // kept under the user owner. A verdict counts for the entry listed under that id (the
+            // repository's wins), never for a same-id entry of the other scope.
+            const listedScope = new Map(entries.map((entry) => [entry.entryId, entry.scope]));
+            for (const row of readStaleEntries(db, owners, Number.MAX_SAFE_INTEGER).rows) {
+              if (listedScope.get(row.entryId) !== row.scope || stale.has(row.entryId)) continue;
               const failed = JSON.parse(row.failedJson) as Array<{ reason: string }>;
               stale.set(row.entryId, { reason: failed[0]?.reason ?? 'an anchor failed', failed: failed.length });
             }
           }
           const sinceMs = summary.value.sinceMs ?? nowMs;
           const result = suggestRetirement({
-            entries: readSuggestionEntries(db, owners),
+            entries,
             usage: usage.value,
             stale,
             nowMs,

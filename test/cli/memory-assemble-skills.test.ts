@@ -264,6 +264,19 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
     assert.deepEqual(tree(join(repo, '.agents', 'skills')), ['keep-reviews-small', 'keep-reviews-small/SKILL.md']);
   });
 
+  it('the text diff shows a terminal control of an entry as ⟨U+001B⟩, never writing it to the terminal', async () => {
+    const home = tempHome('skills-controls');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'm-colour', 'Colour \u001b[31m red', 'Print \u001b[2J to clear.');
+    const run = await assemble(home, repo, '--dry-run', '--provider', 'claude');
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stdout, /\u001b/);
+    assert.match(run.stdout, /^\+# Colour ⟨U\+001B⟩\[31m red$/m);
+    // --json keeps the bytes.
+    const json = await assemble(home, repo, '--dry-run', '--provider', 'claude', '--json');
+    assert.match(answer(json.stdout).targets[0]!.diff, /\u001b\[2J/);
+  });
+
   it('--help fits 80 columns and names --skills and --scope', async () => {
     const help = await runCli(['memory', 'assemble', '--help'], { env: { ...process.env, COLUMNS: '80' } });
     assert.equal(help.code, 0, help.stderr);

@@ -160,6 +160,48 @@ describe('memory consolidate', () => {
     );
   });
 
+  it('the text form names each file it left out, as --json does in problems', async () => {
+    const home = tempHome('cm-consolidate-problems-text');
+    const repo = repository(home);
+    mkdirSync(join(projectRoot(repo), 'scenes'));
+    writeFileSync(join(projectRoot(repo), 'scenes', 'broken.md'), '---\nscene: broken\n---\n');
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const first = await cli('memory', 'consolidate');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^left out: scenes\/broken\.md:3: `title` is required/m);
+    // Run again (unchanged), the file is still left out and still named.
+    const again = await cli('memory', 'consolidate');
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^left out: scenes\/broken\.md:3: `title` is required/m);
+  });
+
+  it('run again after its patch was prepared, it says the patch is prepared as its plan, not that it waits in review', async () => {
+    const home = tempHome('cm-consolidate-prepared-again');
+    const repo = repository(home);
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const first = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    const prepared = await cli('memory', 'prepare', first.taskId, '--json');
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const planId = JSON.parse(prepared.stdout).planId as string;
+    const again = await cli('memory', 'consolidate');
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stdout, /in memory review/);
+    assert.match(again.stdout, new RegExp(`its patch was prepared as plan ${planId} \\(memory plan ${planId}\\)`));
+  });
+
+  it('counts one approved entry as one entry, in the text of a first run and of an unchanged one', async () => {
+    const home = tempHome('cm-consolidate-one');
+    const repo = gitRepo(home, 'repo');
+    mkdirSync(join(projectRoot(repo), 'work_method'), { recursive: true });
+    writeFileSync(join(projectRoot(repo), 'work_method', 'solo.md'), entryText('solo', 'Only rule', 'Keep it small.'));
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const run = await cli('memory', 'consolidate');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^consolidated 1 approved entry: nothing to propose/);
+    const again = await cli('memory', 'consolidate');
+    assert.match(again.stdout, /^consolidated 1 approved entry: nothing to propose/);
+  });
+
   it('MCP memory_consolidate_preview over no approved entries says there is nothing to consolidate', async () => {
     const home = tempHome('cm-consolidate-preview-empty');
     const repo = gitRepo(home, 'repo');

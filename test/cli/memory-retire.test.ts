@@ -162,6 +162,22 @@ describe('memory retire', () => {
     assert.equal(unknown.code, 6);
     assert.match(unknown.stderr, /No approved entry "no-such-entry" in the project or the user memory root/);
     assert.match(unknown.stderr, /Nothing was prepared/);
+    // An id of 100,000 characters is quoted back cut at 80 with its length, never whole.
+    const huge = 'x'.repeat(100_000);
+    for (const args of [
+      ['memory', 'retire', huge],
+      ['memory', 'patch', huge],
+      ['memory', 'prepare', huge],
+    ]) {
+      const refused = await cli(home, repo, args);
+      assert.equal(refused.code, 6, `${args[1]}: ${refused.stderr.slice(0, 200)}`);
+      assert.match(refused.stderr, /"x{80}"… \(100000 characters\)/, args[1]);
+      assert.ok(refused.stderr.length < 600, `${args[1]}: ${refused.stderr.length} characters of stderr`);
+    }
+    const approve = await cli(home, repo, ['memory', 'approve', huge]);
+    assert.equal(approve.code, 2);
+    assert.match(approve.stderr, /memory approve <plan-id> --digest <plan-digest>/);
+    assert.ok(approve.stderr.length < 600, `approve: ${approve.stderr.length} characters of stderr`);
 
     // The file removed by hand (no sync since): the projection may still hold it, the files do not.
     assert.equal((await cli(home, repo, ['memory', 'sync', '--json'])).code, 0);

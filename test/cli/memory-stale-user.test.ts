@@ -33,6 +33,11 @@ describe('user-scope entries against the home directory', () => {
     const synced = await cli('memory', 'sync', '--json');
     assert.equal(synced.code, 0, synced.stderr);
     assert.deepEqual(JSON.parse(synced.stdout).anchors, { state: 'verified', entries: 3, stale: 1, reason: null });
+    // Outside git there is no worktree: the text says what the entries were checked against.
+    const syncedText = await cli('memory', 'sync');
+    assert.equal(syncedText.code, 0, syncedText.stderr);
+    assert.match(syncedText.stdout, /^verified against your home directory \(user entries\): 1 of 3 entries stale/m);
+    assert.doesNotMatch(syncedText.stdout, /worktree/);
 
     const stale = JSON.parse((await cli('get', 'old-theme', '--json')).stdout);
     assert.equal(stale.stale, true);
@@ -40,6 +45,8 @@ describe('user-scope entries against the home directory', () => {
       stale.failedAnchors.map((f: { reason: string }) => f.reason),
       ['`.config/theme/dark.toml` no longer exists'],
     );
+    const staleText = await cli('get', 'old-theme');
+    assert.match(staleText.stdout, /^STALE: a claim it makes about your home directory no longer holds:$/m);
     assert.equal(JSON.parse((await cli('get', 'tool-settings', '--json')).stdout).verification, 'fresh');
     // No anchor it can check: never stale, whatever the repositories hold.
     const rule = JSON.parse((await cli('get', 'repo-rule', '--json')).stdout);
@@ -48,6 +55,17 @@ describe('user-scope entries against the home directory', () => {
 
     const status = await cli('memory', 'status', '--json');
     assert.deepEqual(JSON.parse(status.stdout).anchors.staleEntries, { project: 0, user: 1 });
+    // Retirement suggestions name it as stale too: suggestions are of this worktree and the user scope.
+    const suggested = JSON.parse((await cli('memory', 'suggestions', '--json')).stdout) as {
+      suggestions: Array<{ entryId: string; scope: string; reasons: Array<{ kind: string; text: string }> }>;
+    };
+    const theme = suggested.suggestions.find((one) => one.entryId === 'old-theme');
+    assert.equal(theme?.scope, 'user');
+    assert.deepEqual(
+      theme?.reasons.map((r) => r.kind),
+      ['stale'],
+    );
+    assert.match(theme!.reasons[0]!.text, /`\.config\/theme\/dark\.toml` no longer exists/);
 
     const run = await c.hookBin(home, 'codex', c.payloadFor(START, null, { cwd: outside, session_id: 'u1' }), 'u1');
     assert.equal(run.code, 0, run.stderr);

@@ -16,6 +16,7 @@ import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { git, gitRepo, runCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
+import { formatConsolidationFile } from '../../source/memory/consolidation/scene-format.js';
 
 after(() => c.closeStores());
 
@@ -241,5 +242,51 @@ describe('stale entries are never given as true', () => {
     const anchors = readState<string>(home, 'SELECT anchors_json FROM entry_anchors WHERE entry_id = ?', entryId);
     assert.match(anchors!, /src\/legacy\/config\.ts/);
     assert.match(anchors!, /lint:legacy/);
+  });
+  it('a scene that groups a stale entry says so at that entry in get and memory_get, never giving it unmarked', async () => {
+    const home = tempHome('stale-scene');
+    const repo = repository(home);
+    mkdirSync(join(projectRoot(repo), 'scenes'), { recursive: true });
+    writeFileSync(
+      join(projectRoot(repo), 'scenes', 'configuration.md'),
+      formatConsolidationFile({
+        kind: 'scene',
+        name: 'configuration',
+        title: 'Configuration',
+        appliesWhen: 'editing configuration',
+        entries: ['legacy-config', 'kept-rule'],
+        extra: [],
+        body: 'How configuration is loaded and reviewed.\n',
+      }),
+    );
+    git(repo, 'add', '--all');
+    git(repo, 'commit', '-q', '-m', 'scene');
+    assert.equal((await runCli(['memory', 'sync', '--home', home], { cwd: repo })).code, 0);
+    removeFileAndScript(repo);
+    assert.equal((await runCli(['memory', 'status', '--home', home], { cwd: repo })).code, 0);
+    assert.equal(storedVerdict(home, 'legacy-config'), 'stale');
+
+    const got = await runCliInProcess(['get', 'scene:configuration', '--home', home, '--json'], { cwd: repo });
+    assert.equal(got.code, 0, got.stderr);
+    const scene = JSON.parse(got.stdout).scene as {
+      entries: Array<{ entryId: string; stale?: boolean; staleNote?: string }>;
+    };
+    const byId = new Map(scene.entries.map((e) => [e.entryId, e]));
+    assert.equal(byId.get('legacy-config')?.stale, true);
+    assert.match(byId.get('legacy-config')!.staleNote!, /^may be stale: `src\/legacy\/config\.ts` no longer exists/);
+    assert.equal(byId.get('kept-rule')?.stale, undefined, 'a fresh member carries no mark');
+
+    const text = await runCliInProcess(['get', 'scene:configuration', '--home', home], { cwd: repo });
+    assert.match(
+      text.stdout,
+      /^## Where configuration is loaded \[legacy-config\]\n(?:applies when: .*\n)?STALE — not given as true: may be stale: `src\/legacy\/config\.ts` no longer exists/m,
+    );
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const viaMcp = await client.call('memory_get', { id: 'scene:configuration' });
+      assert.match(viaMcp.structuredContent.body as string, /STALE — not given as true: may be stale/);
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
   });
 });

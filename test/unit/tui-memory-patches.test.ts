@@ -4,13 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ConsolidationReview, MemoryReview } from '../../source/api/memory-views.js';
-import { helpFor } from '../../source/screens/memory/memory-messages.js';
+import { initialEntriesState } from '../../source/screens/memory/entries-state.js';
+import { helpFor, messageLines } from '../../source/screens/memory/memory-messages.js';
 import { initialPromoteState } from '../../source/screens/memory/promote-state.js';
 import {
   initialReviewState,
   openPatch,
   reviewReducer,
   type ReviewState,
+  takenOperations,
 } from '../../source/screens/memory/review-state.js';
 import { patchSummaries } from '../../source/screens/memory/review-view.js';
 
@@ -70,6 +72,25 @@ describe('Memory screen: choosing among waiting consolidation patches', () => {
     state = reviewReducer(state, { type: 'togglePatchOperation' });
     const again = reviewReducer(state, { type: 'openPatch', next: true });
     assert.deepEqual([...again.patch!.taken], [2]);
+  });
+
+  it('p with every operation left out stays on the patch and says to take one, instead of an empty Prepare view', () => {
+    let state = reviewReducer(loaded([patch('con-only', 2)]), { type: 'openPatch' });
+    assert.deepEqual(takenOperations(state), [1, 2]);
+    state = reviewReducer(state, { type: 'togglePatchOperation' });
+    state = reviewReducer(state, { type: 'choosePatchOperation', delta: 1 });
+    state = reviewReducer(state, { type: 'togglePatchOperation' });
+    assert.deepEqual(takenOperations(state), []);
+    state = reviewReducer(state, { type: 'nothingTaken' });
+    assert.equal(openPatch(state)?.taskId, 'con-only', 'the patch stays open');
+    const said = messageLines('review', state, initialPromoteState, initialEntriesState, 80)
+      .map((line) => line.text)
+      .join(' ');
+    assert.match(said, /Every operation of this patch is left out: take one with m/);
+    // Taking one again clears the line.
+    state = reviewReducer(state, { type: 'togglePatchOperation' });
+    assert.deepEqual(takenOperations(state), [2]);
+    assert.equal(state.notice, null);
   });
 
   it("the queue's help line stays within 80 columns (c named when a patch waits), and the open patch's names c when another waits", () => {

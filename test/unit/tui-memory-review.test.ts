@@ -3,7 +3,7 @@
 // Prepare & promote with nothing chosen names no key that does nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import type { MemoryPlanView, MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { type EntriesState, initialEntriesState } from '../../source/screens/memory/entries-state.js';
@@ -228,5 +228,65 @@ describe('the help line of an open candidate', () => {
     const end = line(state, 10);
     assert.doesNotMatch(end, /PgDn/, end);
     assert.match(end, /PgUp up/);
+  });
+});
+
+describe('a patch or retirement plan refused at approval (an entry it rests on changed)', () => {
+  const plan = (planId: string): MemoryPlanView => ({
+    planId,
+    planDigest: 'a'.repeat(64),
+    status: 'generated',
+    scope: 'project',
+    candidates: [],
+    files: [],
+    diff: '',
+    voidReason: null,
+    createdAt: '2026-12-04T00:00:00.000Z',
+    updatedAt: '2026-12-04T00:00:00.000Z',
+  });
+  const refusedAtApproval = (start: PromoteState): PromoteState => {
+    const prepared = promoteReducer(start, { type: 'prepared', id: start.requestId, plan: plan('plan-1') });
+    const approving = promoteReducer(prepared, { type: 'approve' });
+    return promoteReducer(approving, {
+      type: 'failed',
+      id: approving.requestId,
+      error: {
+        code: 'operation_conflict',
+        message: 'Plan plan-1 is voided and nothing was approved: entry dep-2 changed.',
+      },
+    });
+  };
+
+  it('Esc keeps the patch, so that Enter prepares it again as the message says', () => {
+    const start = promoteReducer(initialPromoteState, {
+      type: 'patch',
+      patch: { taskId: 'con-1', scope: 'project', operations: [1], count: 1 },
+    });
+    const refused = refusedAtApproval(start);
+    const said = messageLines('promote', initialReviewState, refused, initialEntriesState, 100)
+      .map((line) => line.text.trim())
+      .join(' ');
+    assert.match(said, /Esc drops it; Enter then prepares a fresh plan/);
+    const back = promoteReducer(refused, { type: 'back' });
+    assert.deepEqual(back.patch, { taskId: 'con-1', scope: 'project', operations: [1], count: 1 });
+    assert.equal(promoteReducer(back, { type: 'prepare' }).phase, 'preparing');
+  });
+
+  it('Esc keeps the entry being retired the same way; a written plan is done with it', () => {
+    const start = promoteReducer(initialPromoteState, {
+      type: 'retire',
+      entry: { entryId: 'deploy', scope: 'project', title: 'Deploy' },
+    });
+    const back = promoteReducer(refusedAtApproval(start), { type: 'back' });
+    assert.equal(back.retire?.entryId, 'deploy');
+    assert.equal(promoteReducer(back, { type: 'prepare' }).phase, 'preparing');
+    const applied = {
+      ...back,
+      phase: 'done' as const,
+      result: { ...plan('plan-2'), status: 'applied' as const, sync: null },
+    };
+    const afterWrite = promoteReducer(applied, { type: 'back' });
+    assert.equal(afterWrite.retire, null);
+    assert.equal(promoteReducer(afterWrite, { type: 'prepare' }).phase, 'choose');
   });
 });

@@ -107,6 +107,60 @@ describe('stale entries on the Memory screen', () => {
     assert.doesNotMatch(fresh.map((line) => line.text).join('\n'), /Stale/);
   });
 
+  test('a user-scope stale entry names your home directory, not "this repository", in the list and opened', () => {
+    const user: MemoryStaleResult = {
+      state: 'verified',
+      reason: null,
+      total: 1,
+      entries: [
+        {
+          entryId: 'old-theme',
+          title: 'Editor theme',
+          scope: 'user',
+          path: 'work_fact/old-theme.md',
+          failedAnchors: [
+            { anchor: '`.config/theme/dark.toml`', reason: '`.config/theme/dark.toml` no longer exists' },
+          ],
+          verifiedAt: '2026-12-03T04:00:00.000Z',
+        },
+      ],
+    };
+    const heading = frameOf(entriesReducer(initialEntriesState, { type: 'staleLoaded', id: 0, stale: user }))
+      .map((line) => line.trim())
+      .join(' ');
+    assert.match(heading, /each names something your home directory no longer has/);
+    assert.doesNotMatch(heading, /repository/);
+    const both = frameOf(
+      entriesReducer(initialEntriesState, {
+        type: 'staleLoaded',
+        id: 0,
+        stale: { ...STALE, total: 3, entries: [...STALE.entries, ...user.entries] },
+      }),
+    )
+      .map((line) => line.trim())
+      .join(' ');
+    assert.match(both, /each names something this repository or your home directory no longer has/);
+    const opened = entryLines(
+      {
+        id: 'old-theme',
+        title: 'Editor theme',
+        appliesWhen: null,
+        contentDigest: 'b'.repeat(64),
+        sources: [{ scope: 'user', path: 'work_fact/old-theme.md' }],
+        body: 'The theme is in `~/.config/theme/dark.toml`.',
+        type: 'work_fact',
+        priority: 50,
+        verification: 'stale',
+        stale: true,
+        failedAnchors: user.entries[0]!.failedAnchors,
+      },
+      COLUMNS,
+    )
+      .map((line) => line.text.trim())
+      .join(' ');
+    assert.match(opened, /Stale: a claim it makes about your home directory no longer holds/);
+  });
+
   test('no stale entries, not verified yet, or unreadable: the list says which, and how to search', () => {
     const none = frameOf(
       entriesReducer(initialEntriesState, {

@@ -7,6 +7,7 @@ import { previewSyncIn } from '../../client/local-memory.js';
 import { initMemoryRootIn } from '../../client/memory-files.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../../api/memory-views.js';
+import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 import { entriesText, preview } from '../output.js';
@@ -28,9 +29,14 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
       if (result.coverage === 'partial')
         lines.push('the previous projection is kept for the partial scope(s); fix the files above and sync again');
       const anchors = result.anchors;
+      // The run checks this worktree's entries against it and the user entries against the home
+      // directory, counted together; outside git only the latter ran, and there is no worktree.
+      const against = result.scopes.some((s) => s.scope === 'project')
+        ? 'this worktree (user entries: your home directory)'
+        : 'your home directory (user entries)';
       if (anchors?.state === 'verified')
         lines.push(
-          `verified against this worktree: ${anchors.stale} of ${anchors.entries} entr${anchors.entries === 1 ? 'y' : 'ies'} stale${anchors.stale > 0 ? ' (memory search marks them; the session snapshot leaves them out)' : ''}`,
+          `verified against ${against}: ${anchors.stale} of ${anchors.entries} entr${anchors.entries === 1 ? 'y' : 'ies'} stale${anchors.stale > 0 ? ' (memory search marks them; the session snapshot leaves them out)' : ''}`,
         );
       else if (anchors?.state === 'failed') lines.push(`verification failed: ${anchors.reason}`);
       return lines.join('\n');
@@ -127,7 +133,7 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
           : []),
         ...(entry.stale && !entry.doctrine
           ? [
-              'STALE: a claim it makes about this repository no longer holds:',
+              `STALE: a claim it makes about ${staleClaimPlace(entry.sources.slice(0, 1).map((s) => s.scope))} no longer holds:`,
               ...(entry.failedAnchors ?? []).map((failed) => `  - ${preview(failed.reason, 100)}`),
             ]
           : []),

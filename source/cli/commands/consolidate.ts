@@ -23,7 +23,39 @@ function findingLines(result: MemoryConsolidateResult): string[] {
   return lines;
 }
 
+/**
+ * The files the task could not take in (a malformed entry or scene, a lint-blocked scene, a FIFO):
+ * --json has them in `problems`; the text must say so too, or "nothing to propose" reads as a
+ * verdict over every file when some were never read.
+ */
+function problemLines(result: MemoryConsolidateResult): string[] {
+  if (result.problems.length === 0) return [];
+  return [
+    ...result.problems.map((problem) => `left out: ${problem}`),
+    'fix or remove the files left out, then run memory consolidate again (memory sync lists each problem)',
+  ];
+}
+
+/**
+ * Where the unchanged task's patch is now: a prepared patch has left memory review (it waits as
+ * its plan), so "in memory review" would send the person to a list that does not show it.
+ */
+function whereThePatchIs(result: MemoryConsolidateResult): string {
+  const patch = result.patch;
+  if (patch?.status === 'prepared' && patch.planId)
+    return `its patch was prepared as plan ${patch.planId} (memory plan ${patch.planId}); memory prepare ${patch.taskId} prepares it again`;
+  if (patch?.status === 'applied' && patch.planId) return `its patch was applied by plan ${patch.planId}`;
+  return 'its patch is in memory review';
+}
+
 function resultText(result: MemoryConsolidateResult): string {
+  return [outcomeText(result), ...problemLines(result)].join('\n');
+}
+
+/** "1 approved entry", "3 approved entries". */
+const approved = (count: number): string => `${count} approved entr${count === 1 ? 'y' : 'ies'}`;
+
+function outcomeText(result: MemoryConsolidateResult): string {
   if (result.pendingPlan)
     return [
       ...planLines(result.pendingPlan),
@@ -32,7 +64,7 @@ function resultText(result: MemoryConsolidateResult): string {
   // A patch of no operation answers its task but is not kept: there is nothing to review.
   if (result.patch?.operations.length === 0 && result.outcome !== 'stale')
     return [
-      `consolidated ${result.entries} approved entries: nothing to propose (consolidation ${result.taskId})`,
+      `consolidated ${approved(result.entries)}: nothing to propose (consolidation ${result.taskId})`,
       ...findingLines(result),
     ].join('\n');
   switch (result.outcome) {
@@ -41,15 +73,15 @@ function resultText(result: MemoryConsolidateResult): string {
     case 'rejected':
       return `consolidation ${result.taskId} by ${result.runner} kept nothing: ${result.reason}`;
     case 'pending':
-      return `consolidation task ${result.taskId} over ${result.entries} approved entries is waiting; memory consolidate runs it`;
+      return `consolidation task ${result.taskId} over ${approved(result.entries)} is waiting; memory consolidate runs it`;
     case 'unchanged':
       return [
-        `the ${result.entries} approved entries are unchanged since consolidation ${result.taskId}; its patch is in memory review`,
+        `the ${approved(result.entries)} ${result.entries === 1 ? 'is' : 'are'} unchanged since consolidation ${result.taskId}; ${whereThePatchIs(result)}`,
         ...(result.patch ? patchLines(result.patch) : []),
       ].join('\n');
     default:
       return [
-        `consolidated ${result.entries} approved entries; the patch waits in memory review (nothing in the memory root changed)`,
+        `consolidated ${approved(result.entries)}; the patch waits in memory review (nothing in the memory root changed)`,
         ...findingLines(result),
         ...(result.patch ? patchLines(result.patch) : []),
       ].join('\n');

@@ -5,6 +5,7 @@
 import { EXIT } from '../../errors.js';
 import { refreshSnapshot } from '../../hook/refresh.js';
 import { assembleIn, assembleSkillsIn } from '../../client/memory-files.js';
+import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 
 export function memoryRefresh(home: string, sessions: string[] | undefined, out: Output): number {
@@ -27,7 +28,10 @@ export function memoryAssemble(home: string, provider: string | undefined, dryRu
     const what = `${plan.entries} note${plan.entries === 1 ? '' : 's'}${plan.omitted > 0 ? ` (${plan.omitted} more left out by the budget)` : ''}`;
     if (plan.action === 'unchanged') return `${plan.file} is up to date (${what})`;
     const verb = dryRun ? 'would be' : 'was';
-    return `${plan.diff}${plan.diff.endsWith('\n') ? '' : '\n'}${plan.file} ${verb} ${plan.action} with ${what}${dryRun ? '; run without --dry-run to write it' : ''}`;
+    // The diff is shown for review: a terminal control or hidden character in it is labelled
+    // (visible-text.ts), never written to the terminal; --json keeps the bytes.
+    const diff = visibleText(plan.diff);
+    return `${diff}${diff.endsWith('\n') ? '' : '\n'}${plan.file} ${verb} ${plan.action} with ${what}${dryRun ? '; run without --dry-run to write it' : ''}`;
   });
   return EXIT.ok;
 }
@@ -42,7 +46,9 @@ export function memoryAssembleSkills(
   const result = assembleSkillsIn(home, process.cwd(), { provider, scope, dryRun });
   out.result(result, () => {
     const lines: string[] = [];
-    for (const target of result.targets) if (target.diff !== '') lines.push(target.diff.replace(/\n$/, ''));
+    // Shown for review: controls and hidden characters labelled, as in memory assemble's diff.
+    for (const target of result.targets)
+      if (target.diff !== '') lines.push(visibleText(target.diff.replace(/\n$/, '')));
     const verb = dryRun ? 'would be ' : '';
     for (const target of result.targets) {
       const count = (action: string) => target.skills.filter((skill) => skill.action === action).length;

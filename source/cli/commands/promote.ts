@@ -204,9 +204,12 @@ export async function memoryApprove(
     args[0],
     'Give the plan and its digest: common-memory memory approve <plan-id> --digest <plan-digest> (memory prepare prints both).',
   );
+  // The hint is a command to copy: the id as typed when it reads as one, else a placeholder — a
+  // pasted page of text, or a terminal control, is never written back to the terminal.
+  const shown = /^[\w.:-]{1,80}$/.test(typed) ? typed : '<plan-id>';
   const bound = need(
     digest,
-    `Approval binds the plan's digest: common-memory memory approve ${typed} --digest <plan-digest> (memory plan ${typed} shows it).`,
+    `Approval binds the plan's digest: common-memory memory approve ${shown} --digest <plan-digest> (memory plan ${shown} shows it).`,
   );
   const planId = wholeMemoryId(home, 'plan', typed);
   const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));

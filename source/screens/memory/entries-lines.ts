@@ -8,6 +8,7 @@ import type {
   MemoryScopeView,
   MemoryStaleResult,
 } from '../../api/memory-views.js';
+import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { usageLine } from './usage-lines.js';
 import { type ScreenLine, wrapLines } from './wrap-lines.js';
@@ -45,7 +46,8 @@ export function entryLines(entry: MemoryEntryView, columns: number): ScreenLine[
   add(`id ${entry.id} · ${entry.type} · priority ${entry.priority}`, 'muted');
   if (entry.appliesWhen) add(`applies when: ${visibleText(entry.appliesWhen)}`, 'text');
   if (entry.stale) {
-    add('Stale: a claim it makes about this repository no longer holds — not given at session start.', 'error');
+    const place = staleClaimPlace(entry.sources.slice(0, 1).map((source) => source.scope));
+    add(`Stale: a claim it makes about ${place} no longer holds — not given at session start.`, 'error');
     for (const failed of entry.failedAnchors ?? []) add(`✗ ${failed.reason}`, 'error', '  ');
   }
   add(`content digest sha256:${entry.contentDigest}`, 'muted');
@@ -63,7 +65,7 @@ export function staleHeadingLines(stale: MemoryStaleResult | null, columns: numb
   if (stale?.state === 'verified' && stale.total > 0) {
     const shown = stale.entries.length < stale.total ? ` (the first ${stale.entries.length})` : '';
     add(
-      `Stale entries: ${stale.total}${shown} — each names something this repository no longer has; not given at session start.`,
+      `Stale entries: ${stale.total}${shown} — each names something ${staleClaimPlace(stale.entries.map((e) => e.scope))} no longer has; not given at session start.`,
       'heading',
     );
   } else if (stale?.state === 'verified') add('No stale entries: every claim checked still holds.', 'muted');

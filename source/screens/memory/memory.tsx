@@ -28,7 +28,14 @@ import { LinePane } from './line-pane.js';
 import { helpFor, messageLines } from './memory-messages.js';
 import { initialPromoteState, promoteReducer } from './promote-state.js';
 import { PromoteView, usePromoteLines } from './promote-view.js';
-import { candidatesOf, initialReviewState, openPatch, reviewReducer, targetCandidate } from './review-state.js';
+import {
+  candidatesOf,
+  initialReviewState,
+  openPatch,
+  reviewReducer,
+  takenOperations,
+  targetCandidate,
+} from './review-state.js';
 import { CandidateDetail, firstLine, PatchDetail, ReviewQueue, useCandidateLines } from './review-view.js';
 import { useEntriesEffects, usePromoteEffects, useReviewEffects } from './use-memory-effects.js';
 import { type MemoryView, useMemoryInput, VIEWS } from './use-memory-input.js';
@@ -148,14 +155,14 @@ export function Memory() {
   const preparePatch = useCallback(() => {
     const patch = openPatch(review);
     if (!patch || !review.patch) return;
+    const operations = takenOperations(review);
+    if (operations.length === 0) {
+      dispatchReview({ type: 'nothingTaken' });
+      return;
+    }
     dispatchPromote({
       type: 'patch',
-      patch: {
-        taskId: patch.taskId,
-        scope: patch.scope,
-        operations: [...review.patch.taken].sort((a, b) => a - b),
-        count: patch.operations.length,
-      },
+      patch: { taskId: patch.taskId, scope: patch.scope, operations, count: patch.operations.length },
     });
     setView('promote');
   }, [review]);

@@ -120,6 +120,15 @@ const STATE_WORDS: Record<MemoryPlanFileView['state'], string> = {
   removed: 'removed',
 };
 
+/** A removal (a retirement, a merged entry) writes nothing: what did not happen to it is "not removed". */
+const REMOVAL_WORDS: Partial<Record<MemoryPlanFileView['state'], string>> = {
+  pending: 'not removed',
+  drifted: 'CHANGED since the plan was prepared: not removed',
+};
+
+const stateWords = (file: MemoryPlanFileView): string =>
+  (file.action === 'remove' ? REMOVAL_WORDS[file.state] : undefined) ?? STATE_WORDS[file.state];
+
 /** Where a write stands: "2 of 3 files done", from the plan as the journal holds it. */
 export function progressText(plan: MemoryPlanView): string {
   const done = plan.files.filter(
@@ -134,7 +143,7 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
     lines.push(...wrapLines(text, columns, tone, indent));
   const files = () => {
     for (const file of result.files)
-      add(`${STATE_WORDS[file.state]}: ${file.path}`, file.state === 'drifted' ? 'error' : 'text', '    ');
+      add(`${stateWords(file)}: ${file.path}`, file.state === 'drifted' ? 'error' : 'text', '    ');
   };
   const retirement = result.files.every((file) => file.action === 'remove');
   if (result.status === 'applied' && retirement) {
@@ -169,7 +178,10 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
     files();
     return lines;
   }
-  add(`Plan ${idLabel(result.planId)} was voided: nothing more was written.`, 'error');
+  add(
+    `Plan ${idLabel(result.planId)} was voided: ${retirement ? 'nothing was removed' : 'nothing more was written'}.`,
+    'error',
+  );
   if (result.voidReason) add(result.voidReason, 'text', '  ');
   files();
   const drifted = result.files.some((file) => file.state === 'drifted');

@@ -184,15 +184,20 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
     case 'back':
       if (busy(state.phase) || state.phase === 'choose') return state;
-      // A plan written is done with its candidates: they left the queue, and Enter must not offer
-      // them again. Those of a plan that was dropped or voided stay chosen for a fresh plan.
-      return {
-        ...state,
-        ...FRESH,
-        retire: null,
-        patch: null,
-        chosen: state.result?.status === 'applied' ? [] : state.chosen,
-        phase: 'choose',
-      };
+      {
+        // A plan written is done with its candidates: they left the queue, and Enter must not offer
+        // them again. Those of a plan that was dropped or voided stay chosen for a fresh plan — and
+        // so do a patch's operations and an entry being retired, which Review and Entries no longer
+        // offer (a prepared patch leaves Review): the advice "Enter then prepares a fresh plan" holds.
+        const written = state.result?.status === 'applied';
+        return {
+          ...state,
+          ...FRESH,
+          retire: written ? null : state.retire,
+          patch: written ? null : state.patch,
+          chosen: written ? [] : state.chosen,
+          phase: 'choose',
+        };
+      }
   }
 }

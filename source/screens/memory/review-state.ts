@@ -77,6 +77,8 @@ export type ReviewAction =
   | { type: 'choosePatchOperation'; delta: number }
   | { type: 'togglePatchOperation' }
   | { type: 'closePatch' }
+  /** p in an open patch with every operation left out: nothing to prepare, said on the message line. */
+  | { type: 'nothingTaken' }
   | { type: 'chooseStatement'; delta: number; starts: number[]; room: number }
   | { type: 'scroll'; delta: number; lastTop: number }
   /** With the statements' first lines and the room, so that the view can move to the statement. */
@@ -130,6 +132,10 @@ export function openPatch(state: ReviewState): ConsolidationReview | undefined {
   const id = state.patch?.taskId;
   return id === undefined ? undefined : state.data?.patches.find((patch) => patch.taskId === id);
 }
+
+/** The open patch's operations that p prepares, by number in order; empty when every one is left out. */
+export const takenOperations = (state: ReviewState): number[] =>
+  state.patch ? [...state.patch.taken].sort((a, b) => a - b) : [];
 
 /** The candidate a key acts on: the open one, else the selected row. */
 export function targetCandidate(state: ReviewState): MemoryReviewCandidate | undefined {
@@ -258,10 +264,20 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       const taken = new Set(state.patch.taken);
       const number = state.patch.selected + 1;
       if (!taken.delete(number)) taken.add(number);
-      return { ...state, patch: { ...state.patch, taken } };
+      return { ...state, patch: { ...state.patch, taken }, notice: null };
     }
     case 'closePatch':
-      return { ...state, patch: null };
+      return { ...state, patch: null, notice: null };
+    case 'nothingTaken':
+      // Prepare & promote has nothing to show for no operation (it would say "No candidates
+      // chosen", about candidates): the patch stays open with what to do.
+      return state.patch
+        ? {
+            ...state,
+            notice:
+              'Every operation of this patch is left out: take one with m, then p prepares the plan of those taken.',
+          }
+        : state;
     case 'chooseStatement': {
       if (!state.open) return state;
       const statement = moveSelection(state.open.statement, action.delta, action.starts.length);

@@ -7,6 +7,8 @@ import type { MemoryScope } from '../../effects/approved-scan.js';
 import { sceneIdOf } from '../../memory/snapshot.js';
 import type { ApprovedOwner } from './approved-sync.js';
 import { matchScore, queryTerms } from './match-words.js';
+import { staleNote } from '../../memory/staleness.js';
+import { readVerdicts, verdictFor } from './verdict-read.js';
 
 /** Bodies of a scene's entries given by `get`, in all: past this, entries are given by id and title. */
 export const SCENE_BODIES_MAX_BYTES = 24 * 1024;
@@ -20,6 +22,9 @@ export interface SceneEntryView {
   appliesWhen: string | null;
   /** Absent past SCENE_BODIES_MAX_BYTES. */
   body?: string;
+  /** Present when the last verification found this text of the entry stale, as search marks it. */
+  stale?: true;
+  staleNote?: string;
 }
 
 export interface SceneView {
@@ -72,15 +77,21 @@ function sceneView(db: Db, row: SceneRow): SceneView {
   const named = JSON.parse(row.file_entries_json) as string[];
   const entry = prepared(
     db,
-    'SELECT frontmatter_json, body_text FROM approved_entries WHERE entry_id = ? AND repository_key = ? AND worktree_key = ?',
+    'SELECT frontmatter_json, body_text, content_digest FROM approved_entries WHERE entry_id = ? AND repository_key = ? AND worktree_key = ?',
   );
+  // A scene hands out its members' bodies: a member the last verification found stale must carry
+  // that mark here as it does in `get` and search, or the scene gives its claim as true. Verdicts
+  // that cannot be read mark nothing (as everywhere: never "everything is stale").
+  const verdicts = readVerdicts(db, [{ repositoryKey: row.repository_key, worktreeKey: row.worktree_key }], {
+    entryIds: held,
+  });
   let room = SCENE_BODIES_MAX_BYTES;
   let bodiesLeftOut = 0;
   const entries: SceneEntryView[] = [];
   const found = new Set<string>();
   for (const id of held) {
     const stored = entry.get(id, row.repository_key, row.worktree_key) as
-      | { frontmatter_json: string; body_text: string }
+      | { frontmatter_json: string; body_text: string; content_digest: string }
       | undefined;
     if (!stored) continue;
     found.add(id);
@@ -90,6 +101,11 @@ function sceneView(db: Db, row: SceneRow): SceneView {
       title: typeof front.title === 'string' ? front.title : id,
       appliesWhen: typeof front.appliesWhen === 'string' ? front.appliesWhen : null,
     };
+    const verdict = verdictFor(verdicts, id, stored.content_digest);
+    if (verdict?.verdict === 'stale') {
+      view.stale = true;
+      view.staleNote = staleNote(verdict.failed);
+    }
     const size = encoder.encode(stored.body_text).length;
     if (size <= room) {
       view.body = stored.body_text;
@@ -118,6 +134,7 @@ export function sceneBody(scene: SceneView): string {
   for (const entry of scene.entries) {
     lines.push('', `## ${entry.title} [${entry.entryId}]`);
     if (entry.appliesWhen) lines.push(`applies when: ${entry.appliesWhen}`);
+    if (entry.stale) lines.push(`STALE — not given as true: ${entry.staleNote}`);
     if (entry.body !== undefined) lines.push('', entry.body.replace(/\s+$/, ''));
   }
   if (scene.bodiesLeftOut > 0)
