@@ -312,8 +312,6 @@ export interface ScanOptions {
   known?: (path: string, contentDigest: string) => MemoryEntry | undefined;
   /** The same for a scene file: the scene the projection holds for it with that content digest. */
   knownScene?: (path: string, contentDigest: string) => ScannedScene | undefined;
-  /** The same for a doctrine file: unused, a doctrine file is read again at every scan that reads. */
-  knownDoctrine?: (path: string, contentDigest: string) => ScannedDoctrine | undefined;
   /** Date.now() past which no further file is read: the scan is then partial (kind `deadline`). */
   deadlineMs?: number;
   /** The scan's time (the reference for the next short circuit); default now. */

@@ -35,7 +35,6 @@ import {
   encodePreviousScan,
   type FileLint,
   type ProjectionScan,
-  type ScannedDoctrine,
   type ScannedScene,
   scanApprovedRoot,
 } from '../../effects/approved-scan.js';
@@ -54,7 +53,6 @@ import {
   type SyncApprovedInput,
   syncApproved,
 } from './approved-sync.js';
-import { storedDoctrineByPath } from './doctrine-sync.js';
 import { openMemoryState, openMemoryStateReadOnly } from './state-database.js';
 
 export interface FollowTarget {
@@ -239,17 +237,10 @@ function followOne(
       const scene = scenes.get(path);
       return scene && scene.contentDigest === digest ? scene : undefined;
     };
-    let doctrine: Map<string, ScannedDoctrine> | undefined;
-    const knownDoctrine = (path: string, digest: string): ScannedDoctrine | undefined => {
-      doctrine ??= storedDoctrineByPath(reader, owner);
-      const found = doctrine.get(path);
-      return found && found.contentDigest === digest ? found : undefined;
-    };
     const scan = scanApprovedRoot(root, owner.scope, {
       ...(previous ? { previous } : {}),
       known,
       knownScene,
-      knownDoctrine,
       deadlineMs,
       lintFile,
     });

@@ -3,7 +3,7 @@
 // basis: what each entry it cites was (content digest, or null when not an approved entry) when
 // this text of the doctrine was first stored — kept while the doctrine's bytes stay the same, made
 // anew when they change. A cited entry that changed or went since is the doctrine's basis changed.
-import { type Db, prepared } from '../database.js';
+import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 import type { ScannedDoctrine } from '../../effects/approved-scan.js';
 
@@ -57,36 +57,4 @@ export function replaceDoctrine(
       item.contentDigest,
     );
   }
-}
-
-/** The owner's stored doctrine by path: what a scan without the lint gives for a file it read before. */
-export function storedDoctrineByPath(
-  db: Db,
-  owner: { repositoryKey: string; worktreeKey: string },
-): Map<string, ScannedDoctrine> {
-  const rows = prepared(
-    db,
-    `SELECT name, title, cites_json, principle, path, content_digest
-     FROM approved_doctrine WHERE repository_key = ? AND worktree_key = ?`,
-  ).all(owner.repositoryKey, owner.worktreeKey) as Array<{
-    name: string;
-    title: string;
-    cites_json: string;
-    principle: string;
-    path: string;
-    content_digest: string;
-  }>;
-  return new Map(
-    rows.map((row) => [
-      row.path,
-      {
-        name: row.name,
-        title: row.title,
-        cites: JSON.parse(row.cites_json) as string[],
-        principle: row.principle,
-        path: row.path,
-        contentDigest: row.content_digest,
-      },
-    ]),
-  );
 }
