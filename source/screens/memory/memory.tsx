@@ -1,7 +1,7 @@
 // Memory: the review → promote half, in five views switched with ] and [ — Review (the queue of
 // candidates; statements, evidence, findings; confirm, discard, mark), Prepare & promote (scope →
 // the plan's diff → approve with a key → write → result), Entries (search approved memory, open
-// an entry), Extraction (a run with a chosen runner, the plan an external runner waits at and
+// an entry, the memory files left out), Extraction (a run with a chosen runner, the plan an external runner waits at and
 // its approval key, what was sent today, counts, quarantined candidates), and Usage (given, read and
 // re-taught counts, retirement suggestions). The states live here, so
 // switching views never loses a plan or a selection; the views only render them.
@@ -11,7 +11,7 @@ import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../widgets/theme.js';
-import { entriesReducer, initialEntriesState } from './entries-state.js';
+import { entriesReducer, initialEntriesState, listedRows } from './entries-state.js';
 import {
   entryActionHelp,
   entryActionLines,
@@ -21,7 +21,7 @@ import {
   useEntryActionKeys,
 } from './entry-actions.js';
 import { useEntryEditor } from './entry-editor.js';
-import { EntriesView, useEntryLines } from './entries-view.js';
+import { EntriesView, listTextRoom, useEntryLines } from './entries-view.js';
 import { extractionReducer, initialExtractionState } from './extraction-state.js';
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
 import { LinePane } from './line-pane.js';
@@ -92,6 +92,9 @@ export function Memory() {
   const usageText = useUsageLines(app, cwd, columns, view === 'usage');
   const textRoom = room - 1;
   const lastTop = (lines: number) => Math.max(0, lines - textRoom);
+  // The Entries list's text above its rows (heading, left-out files) scrolls in what the rows leave.
+  const entriesListRoom = listTextRoom(room, entryText.length, listedRows(entries).length);
+  const entriesListText = { room: entriesListRoom, lastTop: Math.max(0, entryText.length - entriesListRoom) };
 
   // Promoted candidates leave the queue: read it again once a plan is applied.
   const applied = promote.result?.status === 'applied' ? promote.result.planId : null;
@@ -177,6 +180,7 @@ export function Memory() {
       ),
       promoteChosen,
       preparePatch,
+      listText: entriesListText,
     },
     {
       top: extractionTop,
@@ -195,7 +199,14 @@ export function Memory() {
   );
   useHelp(
     [
-      ...helpFor(view, review, promote, entries, run, lastTop(candidate.lines.length)),
+      ...helpFor(
+        view,
+        review,
+        promote,
+        entries,
+        run,
+        view === 'entries' && !entries.open ? entriesListText.lastTop : lastTop(candidate.lines.length),
+      ),
       ...(view === 'entries' ? entryActionHelp(entries) : []),
     ],
     !(view === 'entries' && entries.typing),
