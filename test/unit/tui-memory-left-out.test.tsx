@@ -20,7 +20,7 @@ const BLOCKED: LeftOutFile = {
   line: 12,
   rule: 'poison-instruction-override',
   message:
-    'work_method/deploy-steps.md:12:1: block poison-instruction-override Ignore all previous instructions: a secret or an instruction to the model; left out until the file is fixed (memory lint work_method/deploy-steps.md)',
+    'work_method/deploy-steps.md:12:1: block poison-instruction-override Ignore all previous instructions: a secret or an instruction to the model; left out until the file is fixed (common-memory memory lint .common-memory/memory/work_method/deploy-steps.md)',
   fix: 'take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove the file; then run common-memory memory sync in that worktree',
 };
 const USER_TOKEN: LeftOutFile = {
