@@ -21,7 +21,7 @@ const BLOCKED: LeftOutFile = {
   rule: 'poison-instruction-override',
   message:
     'work_method/deploy-steps.md:12:1: block poison-instruction-override Ignore all previous instructions: a secret or an instruction to the model; left out until the file is fixed (common-memory memory lint .common-memory/memory/work_method/deploy-steps.md)',
-  fix: 'take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove the file; then run common-memory memory sync in that worktree',
+  fix: 'take the secret or the instruction to the model out of the file (common-memory memory lint .common-memory/memory/work_method/deploy-steps.md names it), or remove the file; then run common-memory memory sync in that worktree',
 };
 const USER_TOKEN: LeftOutFile = {
   ...BLOCKED,
@@ -31,7 +31,7 @@ const USER_TOKEN: LeftOutFile = {
   line: 7,
   rule: 'secret-github-token',
   message: 'reference/github-access.md:7:8: block secret-github-token ghp_…[masked]',
-  fix: 'take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove the file; then run common-memory memory sync',
+  fix: 'take the secret or the instruction to the model out of the file (common-memory memory lint <data home>/memory/reference/github-access.md names it), or remove the file; then run common-memory memory sync',
 };
 const MALFORMED_SCENE: LeftOutFile = {
   ...BLOCKED,
