@@ -1,7 +1,10 @@
 // The Memory screen's Entries view over a real host names an entry written by hand that the memory
 // lint blocks (a planted instruction): memory status's left-out file, with its path, line, rule and
-// what to do, at 80×24; at 60×15 PgDn reaches the end of it. A clean repository shows nothing.
+// what to do, at 80×24; at 60×15 PgDn reaches the end of it. A clean repository shows nothing, and
+// a file fixed while the screen is open leaves the list when Entries is shown again.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
 import { textColumns } from '../../source/text-columns.js';
@@ -9,7 +12,7 @@ import { syncedRepo } from '../support/approved-repo.js';
 import * as c from '../support/capture.js';
 import { runCli } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
-import { act, KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
+import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
 
@@ -79,6 +82,20 @@ describe('Memory screen: left-out files on Entries', { timeout: 120_000 }, () =>
       assert.match(end, /lines \d+–(\d+) of \1/);
       assert.match(end, /PgUp up/);
       assertFits(end, 60, 15);
+
+      // Fixed by hand and synced (through the host, as a second terminal's sync goes) while the
+      // screen is open: back on Entries from another view, it is off the list.
+      rmSync(join(projectRoot(repo), 'work_method', 'deploy-steps.md'));
+      await host.application.memorySync({ cwd: repo });
+      await press(view, ']');
+      await waitForText(view, /\[Extraction\]/);
+      await press(view, '[');
+      const fixed = await waitForFrame(
+        view,
+        'the left-out file gone',
+        (text) => /\[Entries\]/.test(text) && !/Left out/.test(text),
+      );
+      assert.match(fixed, /No stale entries/);
     } finally {
       await unmount(view);
       await host.stop();

@@ -6,7 +6,7 @@
 // re-taught counts, retirement suggestions). The states live here, so
 // switching views never loses a plan or a selection; the views only render them.
 import { Box, Text } from 'ink';
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -109,6 +109,15 @@ export function Memory() {
   useEffect(() => {
     if (actions.verified > 0) dispatchEntries({ type: 'reread', closeEntry: false });
   }, [actions.verified]);
+  // Files change by hand while the screen is open (a fix, a pull, a sync in another terminal):
+  // Entries reads its stale list, the left-out files and the last search again each time it is
+  // shown, not only when the screen mounts.
+  const entriesShown = useRef(false);
+  useEffect(() => {
+    if (view !== 'entries') return;
+    if (entriesShown.current) dispatchEntries({ type: 'reread', closeEntry: false });
+    entriesShown.current = true;
+  }, [view]);
   // A search the person starts ends what an entry action last said (a search read again after one does not).
   const searchStarted = entries.search && !entries.search.again ? entries.search.id : null;
   useEffect(() => {
