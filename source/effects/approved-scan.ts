@@ -335,6 +335,15 @@ export interface ScanOptions {
 export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: ScanOptions): ProjectionScan {
   const scannedAtMs = options.nowMs ?? Date.now();
   const problems: ProjectionProblem[] = [];
+  // A blocked file's message names the memory lint command that shows the finding, with the path
+  // it runs with: from the worktree's root (project), or whole (the data home's user root); the
+  // path from the memory root alone named no file where a person runs it.
+  const lint: FileLint = (path, text) =>
+    options.lintFile(
+      path,
+      text,
+      scope === 'project' ? [...root.parts, path].join('/') : join(root.anchor, ...root.parts, path),
+    );
   // Before the listing: a change made while the scan runs leaves stamps newer than these.
   const takenAtMs = Date.now();
   const stamps = directoryStamps(root);
@@ -430,13 +439,13 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       const contentDigest = sha256Hex(read.bytes);
       files.push({ path, stamp: read.stamp, contentDigest });
       if (isScene) {
-        const scene = sceneOf(options.lintFile, path, name, contentDigest, read.bytes);
+        const scene = sceneOf(lint, path, name, contentDigest, read.bytes);
         if ('problem' in scene) leftOut.push(scene.problem);
         else scenes.push(scene);
         continue;
       }
       if (isDoctrine) {
-        const found = doctrineOf(options.lintFile, path, name, contentDigest, read.bytes);
+        const found = doctrineOf(lint, path, name, contentDigest, read.bytes);
         if ('problem' in found) leftOut.push(found.problem);
         else doctrine.push(found);
         continue;
@@ -465,9 +474,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       }
       // A hand-written file, or one a pull brought, passed no gate: what the lint blocks is never
       // given, and its earlier text is not given either (the projection drops the entry).
-      const blocked = options.linted?.(path, contentDigest)
-        ? null
-        : blockedProblem(options.lintFile, path, entry.value.document);
+      const blocked = options.linted?.(path, contentDigest) ? null : blockedProblem(lint, path, entry.value.document);
       if (blocked) {
         leftOut.push(blocked);
         continue;
@@ -524,7 +531,11 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
 }
 
 /** The memory lint of a scene or doctrine file's text, as approved-projection.ts gives it (null: nothing blocks). */
-export type FileLint = (path: string, text: string) => { line: number; message: string; rule?: string } | null;
+export type FileLint = (
+  path: string,
+  text: string,
+  lintPath?: string,
+) => { line: number; message: string; rule?: string } | null;
 
 /** A blocking finding of the memory lint keeps a file out, named. */
 function blockedProblem(

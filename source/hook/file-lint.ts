@@ -13,7 +13,7 @@ let loaded: FileLint | undefined;
  * Not through a V8 code cache as the hook's bundle is: its first use is mostly compiling its
  * regular expressions, which no code cache holds (measured: no difference in 8 pairs of runs).
  */
-export const hookFileLint: FileLint = (path, text) => {
+export const hookFileLint: FileLint = (path, text, lintPath) => {
   loaded ??= (require(join(__dirname, 'file-lint.cjs')) as { blockedFileProblem: FileLint }).blockedFileProblem;
-  return loaded(path, text);
+  return loaded(path, text, lintPath);
 };

@@ -546,7 +546,8 @@ export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryE
         if (blocked)
           throw new CmError(
             'not_found',
-            `${echoed(entryId)} is not given: its ${source.scope} memory file ${source.path}:${blocked.line} is blocked by the memory lint (${blocked.rule}); take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove it.`,
+            // The file named as memory lint takes it, as memory status's fix names it (memory-reads.ts).
+            `${echoed(entryId)} is not given: its ${source.scope} memory file ${source.path}:${blocked.line} is blocked by the memory lint (${blocked.rule}); take the secret or the instruction to the model out of the file (common-memory memory lint ${source.scope === 'project' ? '.common-memory/memory' : '<data home>/memory'}/${source.path} names it), or remove it.`,
           );
         const now = parsed.value.entry;
         return {

@@ -116,6 +116,11 @@ describe('memory status: memory files left out', () => {
     assert.equal(secret.line, 6);
     assert.match(secret.fix, /take the secret or the instruction to the model out of the file/);
     assert.match(secret.fix, /memory sync in that worktree/);
+    // The lint command it names runs as written from the worktree's root (no `<file>` to work out).
+    const named = /\(common-memory memory lint (\S+) names it\)/.exec(secret.fix)?.[1];
+    assert.equal(named, '.common-memory/memory/scenes/plain-secret.md', secret.fix);
+    const linted = await runCli(['memory', 'lint', named, '--home', home], { cwd: repo });
+    assert.equal(linted.code, 11, linted.stderr);
     assert.match(doctrine.rule ?? '', /^poison-/);
     assert.equal(broken.rule, null);
     assert.match(broken.message, /`title` is required/);

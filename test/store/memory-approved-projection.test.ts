@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { MEMORY_ENTRY_MAX_BYTES, MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
 import {
@@ -212,6 +221,20 @@ describe('approved projection scan', () => {
     const secret = result.leftOut[1]!;
     assert.equal(secret.rule, 'github-token');
     assert.ok(!secret.message.includes(token.slice(4, 20)), 'the message masks the token');
+    // The command the message names runs as written from the worktree's root: the file's path from
+    // there, not from the memory root (`memory lint work_fact/c.md` found no such file).
+    const named = /\(common-memory memory lint ([^)]+)\)$/.exec(secret.message)?.[1];
+    assert.equal(named, '.common-memory/memory/work_fact/c.md', secret.message);
+    assert.ok(existsSync(join(dir, named)));
+    // The user root's file, named whole: no worktree to run it from.
+    mkdirSync(join(dir, 'home', 'memory', 'work_fact'), { recursive: true });
+    writeFileSync(
+      join(dir, 'home', 'memory', 'work_fact', 'c.md'),
+      formatEntry(entry('m-c', { body: `Uses ${token}.\n` })),
+    );
+    const user = scanApprovedRoot(memoryRoot(join(dir, 'home'), 'memory'), 'user', {});
+    const userNamed = /\(common-memory memory lint ([^)]+)\)$/.exec(user.leftOut[0]?.message ?? '')?.[1] ?? '';
+    assert.ok(isAbsolute(userNamed) && existsSync(userNamed), user.leftOut[0]?.message);
     // The same bytes again, taken as linted by the projection: not linted twice.
     const clean = scan({ linted: (path) => path === 'work_fact/b.md' });
     assert.deepEqual(clean.entries.map((e) => e.id).sort(), ['m-a', 'm-b']);

@@ -73,7 +73,8 @@ describe('get from the file while memory-state is busy', () => {
       (error: unknown) =>
         error instanceof CmError &&
         error.code === 'not_found' &&
-        /memory lint/.test(error.message) &&
+        // The lint command names the file as it runs from the worktree's root, as memory status does.
+        /common-memory memory lint \.common-memory\/memory\/work_method\/deploy\.md names it/.test(error.message) &&
         !/id_rsa|previous instructions/.test(error.message),
     );
   });

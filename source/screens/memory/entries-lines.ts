@@ -1,7 +1,9 @@
 // Approved memory as screen lines: the search answer's generation and coverage per scope, the
-// heading of the stale entries' list, and one entry read with `get` — its id, title, when it
-// applies, whether it is stale and why, content digest, every source, the body. A file edited by
-// hand may hold hidden characters: they are shown as ⟨U+XXXX⟩ (visible-text.ts), as in review.
+// heading of the stale entries' list, the memory files nothing gives back, and one entry read with
+// `get` — its id, title, when it applies, whether it is stale and why, content digest, every
+// source, the body. A file edited by hand may hold hidden characters: they are shown as ⟨U+XXXX⟩
+// (visible-text.ts), as in review.
+import type { MemoryStatus } from '../../api/memory-runs.js';
 import type {
   MemoryEntryView,
   MemorySearchResult,
@@ -26,6 +28,14 @@ export function coverageLines(result: MemorySearchResult & { query: string }, co
     'heading',
   );
   lines.push(...wrapLines(scopeText(result.scopes), columns, 'muted', '  '));
+  if (result.results.length === 0)
+    lines.push(
+      ...wrapLines(
+        'No approved entry matches. Promote candidates on Prepare & promote, or run common-memory memory sync after editing memory files by hand.',
+        columns,
+        'muted',
+      ),
+    );
   if (result.coverage === 'partial')
     lines.push(
       ...wrapLines(
@@ -74,5 +84,30 @@ export function staleHeadingLines(stale: MemoryStaleResult | null, columns: numb
   else if (stale?.state === 'unavailable')
     add(`Stale entries cannot be read: ${stale.reason ?? 'unknown reason'}.`, 'muted');
   add('Press / and type words to search approved memory (e.g. release checklist), then Enter.', 'muted');
+  return lines;
+}
+
+export type LeftOutFile = NonNullable<MemoryStatus['leftOutFiles']>[number];
+
+/**
+ * The files of a memory root that nothing gives back (memory status's leftOutFiles: an entry written
+ * by hand that the lint blocks, a malformed scene…), as `memory status` names them: where each is,
+ * why (kind and rule; a malformed one's message, already masked), and what to do. None: no lines.
+ */
+export function leftOutLines(files: readonly LeftOutFile[] | null | undefined, columns: number): ScreenLine[] {
+  if (!files || files.length === 0) return [];
+  const lines: ScreenLine[] = [];
+  const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
+    lines.push(...wrapLines(text, columns, tone, indent));
+  add(`Left out (nothing gives them back): ${files.length}`, 'heading');
+  for (const file of files) {
+    const where = file.scope === 'user' ? 'user' : `project ${file.repository ?? file.repositoryKey.slice(0, 12)}`;
+    const line = file.line === null ? '' : `:${file.line}`;
+    const why = `${file.kind}${file.rule ? ` ${file.rule}` : ''}`;
+    lines.push(...wrapLines(`✗ ${where} ${visibleText(file.path)}${line} · ${why}`, columns, 'error', '  ', true));
+    // A blocked file's message repeats its path and rule; another kind's says what is wrong.
+    if (file.kind !== 'blocked') add(visibleText(file.message), 'text', '  ');
+    add(file.fix, 'muted', '  ');
+  }
   return lines;
 }

@@ -1,7 +1,8 @@
 // Entries state: the search line, the last search's answer (with generation and coverage), the
-// stale entries listed before any search, the selected row, and the open entry with its scroll
-// position.
+// stale entries listed before any search, the memory files left out, the selected row, the scroll
+// position of the text above the list, and the open entry with its scroll position.
 import type { MemoryEntryView, MemorySearchResult, MemoryStaleResult } from '../../api/memory-views.js';
+import type { LeftOutFile } from './entries-lines.js';
 import type { ShownError } from '../format.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 import { moveSelection } from '../widgets/list-window.js';
@@ -21,6 +22,11 @@ export interface EntriesState {
   /** The stale entries of this worktree (memoryStale), read when the screen opens; listed until a search. */
   staleLoad: { id: number } | null;
   stale: MemoryStaleResult | null;
+  /** The files nothing gives back (memory status), read once the stale list is: after any scan that read made. */
+  leftOutLoad: { id: number } | null;
+  leftOut: LeftOutFile[] | null;
+  /** The first line shown of the text above the list (the heading, the left-out files), when it is longer than its room. */
+  listTop: number;
 }
 
 /** The rows the list shows and Enter opens: the last search's, or before any search the stale entries. */
@@ -42,6 +48,8 @@ export type EntriesAction =
   | { type: 'failed'; id: number; error: ShownError }
   | { type: 'scroll'; delta: number; lastTop: number }
   | { type: 'staleLoaded'; id: number; stale: MemoryStaleResult }
+  | { type: 'leftOutLoaded'; id: number; files: LeftOutFile[] }
+  | { type: 'scrollList'; delta: number; lastTop: number }
   /** Verdicts or files changed (a re-verification, a retirement): the stale list and the open entry are read again. */
   | { type: 'reread'; closeEntry: boolean }
   | { type: 'back' };
@@ -59,6 +67,9 @@ export const initialEntriesState: EntriesState = {
   error: null,
   staleLoad: { id: 0 },
   stale: null,
+  leftOutLoad: null,
+  leftOut: null,
+  listTop: 0,
 };
 
 export function entriesReducer(state: EntriesState, action: EntriesAction): EntriesState {
@@ -81,6 +92,7 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
         ...state,
         result: { ...action.result, query: state.search.query },
         search: null,
+        listTop: state.search.again ? state.listTop : 0,
         selected: state.search.again ? Math.min(state.selected, Math.max(0, action.result.results.length - 1)) : 0,
       };
     case 'select':
@@ -100,7 +112,13 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
     case 'scroll':
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
     case 'staleLoaded':
-      return state.staleLoad?.id === action.id ? { ...state, stale: action.stale, staleLoad: null } : state;
+      return state.staleLoad?.id === action.id
+        ? { ...state, stale: action.stale, staleLoad: null, leftOutLoad: { id: action.id } }
+        : state;
+    case 'leftOutLoaded':
+      return state.leftOutLoad?.id === action.id ? { ...state, leftOut: action.files, leftOutLoad: null } : state;
+    case 'scrollList':
+      return { ...state, listTop: Math.min(action.lastTop, Math.max(0, state.listTop + action.delta)) };
     case 'back':
       return { ...state, open: null, entry: null, error: null };
     case 'reread': {

@@ -1,5 +1,6 @@
-// Entries: the search line, the answer (generation and coverage, one row per entry), or one entry
-// opened with `get`.
+// Entries: the search line, the text above the list (the stale heading or the search answer's
+// generation and coverage, then the memory files left out), one row per entry, or one entry opened
+// with `get`.
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { visibleText } from '../../memory/visible-text.js';
@@ -8,23 +9,41 @@ import { LineInputView } from '../widgets/line-input.js';
 import { listWindow } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
-import { coverageLines, entryLines, staleHeadingLines } from './entries-lines.js';
+import { coverageLines, entryLines, leftOutLines, staleHeadingLines } from './entries-lines.js';
 import { type EntriesState, listedRows } from './entries-state.js';
 import { LinePane, position } from './line-pane.js';
 import { type ScreenLine, splitLine, wrapLines } from './wrap-lines.js';
 
-/** The open entry's lines, or the search answer's heading lines. */
+/** The open entry's lines, or the text above the list: its heading, then the files left out. */
 export function useEntryLines(state: EntriesState, columns: number): ScreenLine[] {
   return useMemo(() => {
     if (state.open) return state.entry ? entryLines(state.entry, columns) : [];
-    if (state.result) return coverageLines(state.result, columns);
-    if (state.stale) return staleHeadingLines(state.stale, columns);
-    return wrapLines(
-      'Search approved memory: press / and type words (e.g. release checklist), then Enter. Entries are the Markdown files promoted into this repository and your user memory.',
-      columns,
-      'muted',
-    );
-  }, [state.open, state.entry, state.result, state.stale, columns]);
+    const heading = state.result
+      ? coverageLines(state.result, columns)
+      : state.stale
+        ? staleHeadingLines(state.stale, columns)
+        : wrapLines(
+            'Search approved memory: press / and type words (e.g. release checklist), then Enter. Entries are the Markdown files promoted into this repository and your user memory.',
+            columns,
+            'muted',
+          );
+    // A file written by hand that nothing gives back is named wherever entries are listed.
+    const leftOut = leftOutLines(state.leftOut, columns);
+    return leftOut.length > 0 ? [...heading, { text: '', tone: 'muted' }, ...leftOut] : heading;
+  }, [state.open, state.entry, state.result, state.stale, state.leftOut, columns]);
+}
+
+/**
+ * The rows the text above the list may take of the view's `room` (less the search line): all it
+ * needs when it fits beside the rows; when longer, it scrolls (PgDn/PgUp) in what the rows leave —
+ * at least half the room for them, or all they need.
+ */
+export function listTextRoom(room: number, lineCount: number, rowCount: number): number {
+  const free = Math.max(1, room - 1);
+  if (rowCount === 0) return Math.min(lineCount, free);
+  // A row takes two or three lines; the line under the list stays spare.
+  const rows = Math.min(rowCount * 3, Math.max(3, Math.floor(free / 2)));
+  return Math.min(lineCount, Math.max(1, free - 1 - rows));
 }
 
 export function EntriesView({
@@ -60,7 +79,9 @@ export function EntriesView({
       .filter((hit) => hit.stale)
       .map((hit) => [hit.entryId, hit.staleNote ?? 'may be stale']),
   );
-  const listRoom = Math.max(1, room - 2 - lines.length);
+  const textRoom = listTextRoom(room, lines.length, results.length);
+  const top = Math.min(state.listTop, Math.max(0, lines.length - textRoom));
+  const listRoom = Math.max(1, room - 2 - textRoom);
   // Rows of two or three lines (a long path continues): room for as many as fit in the shortest case.
   const window = listWindow(results.length, state.selected, Math.max(1, Math.floor(listRoom / 3)));
   return (
@@ -69,18 +90,14 @@ export function EntriesView({
         <LineInputView prompt="search> " line={state.line} width={columns} />
       ) : (
         <Box>
-          <Text wrap="truncate-end">{state.line.text ? `search: ${state.line.text}` : 'search: (none yet)'}</Text>
+          <Text wrap="truncate-end">
+            {`${state.line.text ? `search: ${state.line.text}` : 'search: (none yet)'}${position(top, textRoom, lines.length)}`}
+          </Text>
           {state.search ? <Text> </Text> : null}
           {state.search ? <Spinner label="searching…" /> : null}
         </Box>
       )}
-      <LinePane lines={lines} top={0} room={lines.length} />
-      {state.result && results.length === 0 ? (
-        <Text color={theme.muted} wrap="wrap">
-          No approved entry matches. Promote candidates on Prepare & promote, or run common-memory memory sync after
-          editing memory files by hand.
-        </Text>
-      ) : null}
+      <LinePane lines={lines} top={top} room={textRoom} />
       {results.slice(window.start, window.end).map((hit, offset) => {
         const selected = window.start + offset === state.selected;
         const prefix = `${selected ? '›' : ' '} ${hit.scope.padEnd(7)} `;

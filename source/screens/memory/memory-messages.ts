@@ -72,7 +72,10 @@ export function helpFor(
   promote: PromoteState,
   entries: EntriesState,
   run: ExtractionState,
-  /** The open candidate's last scroll position (0 when it fits): PgDn is named only while there is more. */
+  /**
+   * The open candidate's last scroll position (0 when it fits): PgDn is named only while there is
+   * more. On Entries' list, that of the text above the rows (the left-out files).
+   */
   lastTop = 0,
 ): HelpItem[] {
   if (view === 'review') {
@@ -152,6 +155,12 @@ export function helpFor(
       helpItem('search', ['openSearch']),
       helpItem('select', ['selectUp', 'selectDown']),
       helpItem('open', ['openItem']),
+      // As an open candidate's: only the way there is more to read (the line stays within 80 columns).
+      ...(entries.listTop < lastTop
+        ? [helpItem('more', ['nextPage'])]
+        : entries.listTop > 0
+          ? [helpItem('up', ['previousPage'])]
+          : []),
     ];
   }
   if (view === 'usage')

@@ -1,17 +1,17 @@
 // Memory: the review → promote half, in five views switched with ] and [ — Review (the queue of
 // candidates; statements, evidence, findings; confirm, discard, mark), Prepare & promote (scope →
 // the plan's diff → approve with a key → write → result), Entries (search approved memory, open
-// an entry), Extraction (a run with a chosen runner, the plan an external runner waits at and
+// an entry, the memory files left out), Extraction (a run with a chosen runner, the plan an external runner waits at and
 // its approval key, what was sent today, counts, quarantined candidates), and Usage (given, read and
 // re-taught counts, retirement suggestions). The states live here, so
 // switching views never loses a plan or a selection; the views only render them.
 import { Box, Text } from 'ink';
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../widgets/theme.js';
-import { entriesReducer, initialEntriesState } from './entries-state.js';
+import { entriesReducer, initialEntriesState, listedRows } from './entries-state.js';
 import {
   entryActionHelp,
   entryActionLines,
@@ -21,7 +21,7 @@ import {
   useEntryActionKeys,
 } from './entry-actions.js';
 import { useEntryEditor } from './entry-editor.js';
-import { EntriesView, useEntryLines } from './entries-view.js';
+import { EntriesView, listTextRoom, useEntryLines } from './entries-view.js';
 import { extractionReducer, initialExtractionState } from './extraction-state.js';
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
 import { LinePane } from './line-pane.js';
@@ -99,6 +99,9 @@ export function Memory() {
   const usageText = useUsageLines(app, cwd, columns, view === 'usage');
   const textRoom = room - 1;
   const lastTop = (lines: number) => Math.max(0, lines - textRoom);
+  // The Entries list's text above its rows (heading, left-out files) scrolls in what the rows leave.
+  const entriesListRoom = listTextRoom(room, entryText.length, listedRows(entries).length);
+  const entriesListText = { room: entriesListRoom, lastTop: Math.max(0, entryText.length - entriesListRoom) };
 
   // Promoted candidates leave the queue: read it again once a plan is applied.
   const applied = promote.result?.status === 'applied' ? promote.result.planId : null;
@@ -113,6 +116,15 @@ export function Memory() {
   useEffect(() => {
     if (actions.verified > 0) dispatchEntries({ type: 'reread', closeEntry: false });
   }, [actions.verified]);
+  // Files change by hand while the screen is open (a fix, a pull, a sync in another terminal):
+  // Entries reads its stale list, the left-out files and the last search again each time it is
+  // shown, not only when the screen mounts.
+  const entriesShown = useRef(false);
+  useEffect(() => {
+    if (view !== 'entries') return;
+    if (entriesShown.current) dispatchEntries({ type: 'reread', closeEntry: false });
+    entriesShown.current = true;
+  }, [view]);
   // A search the person starts ends what an entry action last said (a search read again after one does not).
   const searchStarted = entries.search && !entries.search.again ? entries.search.id : null;
   useEffect(() => {
@@ -184,6 +196,7 @@ export function Memory() {
       ),
       promoteChosen,
       preparePatch,
+      listText: entriesListText,
     },
     {
       top: extractionTop,
@@ -202,7 +215,14 @@ export function Memory() {
   );
   useHelp(
     [
-      ...helpFor(view, review, promote, entries, run, lastTop(candidate.lines.length)),
+      ...helpFor(
+        view,
+        review,
+        promote,
+        entries,
+        run,
+        view === 'entries' && !entries.open ? entriesListText.lastTop : lastTop(candidate.lines.length),
+      ),
       ...(view === 'entries' ? entryActionHelp(entries) : []),
     ],
     !(view === 'entries' && entries.typing),

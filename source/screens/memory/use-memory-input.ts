@@ -6,7 +6,7 @@ import { PRIORITY } from '../keyboard/keyboard-router.js';
 import { useChooserKeys } from '../keyboard/use-chooser-keys.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
-import type { EntriesAction, EntriesState } from './entries-state.js';
+import { type EntriesAction, type EntriesState, listedRows } from './entries-state.js';
 import type { ExtractionAction, ExtractionState } from './extraction-state.js';
 import { busy, type PromoteAction, type PromoteState } from './promote-state.js';
 import type { ReviewAction, ReviewState } from './review-state.js';
@@ -50,6 +50,8 @@ export interface MemoryInput {
   promoteChosen(): void;
   /** Prepares the open consolidation patch's taken operations on Prepare & promote. */
   preparePatch(): void;
+  /** The Entries list's text above its rows: the lines it shows and its last scroll position (0: it fits). */
+  listText?: { room: number; lastTop: number };
 }
 
 const REVIEW_LIST = [
@@ -144,6 +146,7 @@ function usePromoteKeys(input: MemoryInput, active: boolean) {
 
 function useEntriesKeys(input: MemoryInput, active: boolean) {
   const { entries, dispatchEntries: dispatch, room, lastTop } = input;
+  const text = input.listText ?? { room, lastTop: 0 };
   useCommandKeys(
     [...SCROLL, 'openSearch', 'openItem', 'back'],
     (command) => {
@@ -151,7 +154,17 @@ function useEntriesKeys(input: MemoryInput, active: boolean) {
       else if (command === 'openItem') dispatch({ type: 'openEntry' });
       else if (command === 'back') dispatch({ type: 'back' });
       else if (entries.open) dispatch({ type: 'scroll', delta: scrollStep(command, room, entries.top), lastTop });
-      else if (command === 'firstPage') dispatch({ type: 'select', delta: -entries.selected });
+      else if (command === 'firstPage') {
+        dispatch({ type: 'select', delta: -entries.selected });
+        dispatch({ type: 'scrollList', delta: -entries.listTop, lastTop: text.lastTop });
+      }
+      // The text above the list (left-out files) longer than its room: PgDn/PgUp scroll it, and
+      // so do ↑↓ when no row is listed to select.
+      else if (
+        text.lastTop > 0 &&
+        (command === 'nextPage' || command === 'previousPage' || listedRows(entries).length === 0)
+      )
+        dispatch({ type: 'scrollList', delta: scrollStep(command, text.room, entries.listTop), lastTop: text.lastTop });
       else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
     },
     { isActive: active && !entries.typing },

@@ -164,11 +164,14 @@ export function readMemoryStatus(db: Db, runners: MemoryStatus['runners'], autoE
 type LeftOutFile = NonNullable<MemoryStatus['leftOutFiles']>[number];
 
 /** What a person does about a file left out, by why it was. */
-function leftOutFix(kind: string, scope: 'project' | 'user'): string {
+function leftOutFix(kind: string, scope: 'project' | 'user', path: string): string {
   const sync = scope === 'project' ? 'common-memory memory sync in that worktree' : 'common-memory memory sync';
+  // The file as memory lint takes it: from the worktree's root, or under the data home (whose
+  // path never leaves memory-state, as a worktree's does not).
+  const file = scope === 'project' ? `.common-memory/memory/${path}` : `<data home>/memory/${path}`;
   switch (kind) {
     case 'blocked':
-      return `take the secret or the instruction to the model out of the file (common-memory memory lint <file> names it), or remove the file; then run ${sync}`;
+      return `take the secret or the instruction to the model out of the file (common-memory memory lint ${file} names it), or remove the file; then run ${sync}`;
     default:
       return `fix the file as the message says, then run ${sync}`;
   }
@@ -220,7 +223,7 @@ export function readLeftOutFiles(db: Db): LeftOutFile[] {
               ? (/ block ([^\s(]+)/.exec(problem.message)?.[1] ?? null)
               : null,
         message: problem.message,
-        fix: leftOutFix(kind, row.scope),
+        fix: leftOutFix(kind, row.scope, problem.path),
       });
     }
   }
