@@ -120,10 +120,12 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
   // What the findings mean, right after them: at 80×24 it stays on the first screen.
   if (candidate.findings.length > 0) {
     // Only an extracted candidate comes back from extraction; a proposal or a revision is made again as it was made.
+    // A captured turn is never edited and the same turns make the same task, so the rule comes back
+    // only from a new turn that says it without the finding.
     if (candidate.status === 'quarantined')
       add(
         candidate.origin.kind === 'extraction'
-          ? 'Quarantined: a blocking finding keeps it from being promoted. Discard it (d), or remove the secret or the text aimed at the model from the conversation and extract again.'
+          ? 'Quarantined: a blocking finding keeps it from being promoted. Discard it (d); to keep the rule, say it again without the secret or the text aimed at the model, and the next extraction drafts it (a captured turn is never edited).'
           : 'Quarantined: a blocking finding keeps it from being promoted. Discard it (d); a text without the secret or the text aimed at the model can be proposed again.',
         'muted',
         '  ',
