@@ -23,6 +23,8 @@ export const memoryFindingViewSchema = z.strictObject({
   rule: z.string(),
   severity,
   excerpt: z.string(),
+  /** The disguise the lint read through (`base64`, `nfkc`, …): the excerpt is of the decoded text. */
+  transform: z.string().optional(),
 });
 export type MemoryFindingView = z.infer<typeof memoryFindingViewSchema>;
 

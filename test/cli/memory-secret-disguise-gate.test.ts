@@ -101,7 +101,21 @@ describe('disguised secrets at the gate', () => {
 
     const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo });
     const reviewText = await runCliInProcess(['memory', 'review', '--home', home], { cwd: repo });
+    const reviewed = JSON.parse(review.stdout).candidates as Array<{
+      candidateId: string;
+      findings: Array<{ rule: string; transform?: string }>;
+    }>;
     for (const { name, token, candidateId } of proposed) {
+      // The excerpt is the decoded token's start ("ghp_…"), which the text as shown does not hold
+      // (base64, full-width, an escape): the finding says through what it was seen.
+      const finding = reviewed
+        .find((candidate) => candidate.candidateId === candidateId)
+        ?.findings.find((f) => f.rule === 'github-token');
+      assert.ok(finding?.transform, `${name}: ${JSON.stringify(finding)}`);
+      assert.ok(
+        reviewText.stdout.includes(`block github-token (through ${finding.transform})`),
+        `${name}: the review text names ${finding.transform}`,
+      );
       assert.equal(carries(review.stdout, token), false, `review --json shows ${name} masked`);
       assert.equal(carries(reviewText.stdout, token), false, `review shows ${name} masked`);
       const prepare = await runCli(['memory', 'prepare', candidateId, '--home', home], { cwd: repo });

@@ -137,6 +137,14 @@ describe('what to do about a blocking finding', () => {
       .join('\n');
     assert.doesNotMatch(text, /extract again/);
     assert.match(text, /Quarantined: a blocking finding keeps it from being promoted\. Discard it \(d\)/);
+    const disguised = candidateLines(
+      { ...quarantined, findings: [{ ...quarantined.findings[0]!, transform: 'base64' }] },
+      initialReviewState,
+      100,
+    )
+      .lines.map((line) => line.text)
+      .join('\n');
+    assert.match(disguised, /block github-token \(through base64\) at content 1:5 — ghp_…\[40 chars\]/);
     const extracted = candidateLines({ ...quarantined, origin: { kind: 'extraction' } }, initialReviewState, 100)
       .lines.map((line) => line.text)
       .join('\n');

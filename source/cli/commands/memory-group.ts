@@ -344,7 +344,11 @@ export function reviewText(r: MemoryReview): string {
       lines.push(
         `  - ${s.statementId} (${s.claimSupport}) cites ${s.evidence.length === 0 ? 'no user turn' : s.evidence.map((e) => `${e.client} ${e.sessionKey} ${e.turnKey}`).join('; ')}`,
       );
-    for (const f of c.findings) lines.push(`  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+    // A disguised secret's excerpt is of the decoded text, which the line above does not hold: say through what.
+    for (const f of c.findings)
+      lines.push(
+        `  ! ${f.field}:${f.line}:${f.column} ${f.severity} ${f.rule}${f.transform ? ` (through ${f.transform})` : ''} ${f.excerpt}`,
+      );
     for (const note of reteachLines(c.reteaches)) lines.push(`  ${note}`);
     if (c.snapshot) {
       lines.push(

@@ -18,7 +18,9 @@ export interface CandidateLines {
 }
 
 export function findingText(finding: MemoryFindingView): string {
-  return `${finding.severity} ${finding.rule} at ${finding.field} ${finding.line}:${finding.column} — ${finding.excerpt}`;
+  // A disguised secret's excerpt is of the decoded text, which the text shown does not hold: say through what.
+  const through = finding.transform === undefined ? '' : ` (through ${finding.transform})`;
+  return `${finding.severity} ${finding.rule}${through} at ${finding.field} ${finding.line}:${finding.column} — ${finding.excerpt}`;
 }
 
 /** Who proposed a candidate: the client as it named itself, and its conversation (a digest, shortened). */

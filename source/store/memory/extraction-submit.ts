@@ -33,6 +33,11 @@ export interface CandidateFinding {
   rule: string;
   severity: SecretFinding['severity'];
   excerpt: string;
+  /**
+   * The disguise the lint read through (`base64`, `nfkc`, `zero-width`, …): the excerpt is of the
+   * decoded text, which the text as shown does not hold, so review says why.
+   */
+  transform?: string;
 }
 
 export interface ExtractionOutcome {
@@ -92,6 +97,7 @@ function lintDraft(
         rule: f.rule,
         severity: f.severity,
         excerpt: f.excerpt,
+        ...(f.transform === undefined ? {} : { transform: f.transform }),
       })),
     );
     // Secrets are masked; poisoning is shown as written (review labels its hidden characters).

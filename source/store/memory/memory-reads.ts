@@ -352,13 +352,14 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
             .map(({ evidenceId, client, sessionKey, turnKey }) => ({ evidenceId, client, sessionKey, turnKey })),
           claimSupport: claims.get(statement.statementId) ?? 'unverified',
         })),
-        findings: findings.map(({ field, line, column, rule, severity, excerpt }) => ({
+        findings: findings.map(({ field, line, column, rule, severity, excerpt, transform }) => ({
           field,
           line,
           column,
           rule,
           severity,
           excerpt,
+          ...(typeof transform === 'string' ? { transform } : {}),
         })),
         createdAt: new Date(row.created_at_ms).toISOString(),
         // Extraction's payloads carry no origin: they came from captured turns (their evidence says which).

@@ -77,7 +77,16 @@ function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): Propos
   const lint = (field: string, text: string): string => {
     const found = lintMemoryText(text);
     for (const f of found)
-      findings.push({ field, line: f.line, column: f.column, rule: f.rule, severity: f.severity, excerpt: f.excerpt });
+      findings.push({
+        field,
+        line: f.line,
+        column: f.column,
+        rule: f.rule,
+        severity: f.severity,
+        excerpt: f.excerpt,
+        // Review says through what a secret was seen: the excerpt is of the decoded text.
+        ...(f.transform === undefined ? {} : { transform: f.transform }),
+      });
     return maskFindings(text, secretFindings(found));
   };
   const masked = {
