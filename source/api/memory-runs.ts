@@ -239,6 +239,8 @@ export const memoryStatusSchema = z.strictObject({
         rule: nullableText,
         message: z.string(),
         fix: z.string(),
+        /** A blocked entry file: the id its header declares (its file may be named for its title). */
+        entryId: z.string().optional(),
       }),
     )
     .optional(),

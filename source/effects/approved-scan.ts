@@ -100,6 +100,11 @@ export interface ProjectionProblem {
   message: string;
   /** `blocked`: the memory lint's rule that blocks the file (e.g. `github-token`). */
   rule?: string;
+  /**
+   * `blocked` entry file: the id its header declares, so `get <id>` can name the file and the rule
+   * even when the file is named for its title (as promote names it), not for its id.
+   */
+  entryId?: string;
 }
 
 export interface ProjectionScan {
@@ -474,7 +479,9 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       }
       // A hand-written file, or one a pull brought, passed no gate: what the lint blocks is never
       // given, and its earlier text is not given either (the projection drops the entry).
-      const blocked = options.linted?.(path, contentDigest) ? null : blockedProblem(lint, path, entry.value.document);
+      const blocked = options.linted?.(path, contentDigest)
+        ? null
+        : blockedProblem(lint, path, entry.value.document, entry.value.entry.id);
       if (blocked) {
         leftOut.push(blocked);
         continue;
@@ -542,6 +549,7 @@ function blockedProblem(
   lint: FileLint,
   path: string,
   document: Parameters<typeof serializeEntryDocument>[0],
+  entryId?: string,
 ): ProjectionProblem | null {
   const blocked = lint(path, serializeEntryDocument(document));
   return (
@@ -551,6 +559,7 @@ function blockedProblem(
       line: blocked.line,
       message: blocked.message,
       ...(blocked.rule === undefined ? {} : { rule: blocked.rule }),
+      ...(entryId === undefined ? {} : { entryId }),
     }
   );
 }

@@ -484,7 +484,8 @@ function groupGetAt<T>(
 function leftOutOrNotFound(db: Db, owners: ApprovedOwner[], entryId: string, notFound: () => CmError): CmError {
   const file = readLeftOutFiles(db).find(
     (left) =>
-      left.path.endsWith(`/${entryId}.md`) &&
+      // The id the file declares (a promoted file is named for its title), else a file named for the id.
+      (left.entryId === entryId || left.path.endsWith(`/${entryId}.md`)) &&
       owners.some((owner) => owner.scope === left.scope && owner.repositoryKey === left.repositoryKey),
   );
   if (!file) return notFound();

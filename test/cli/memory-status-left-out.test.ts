@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, startHost, stopHost, tempHome } from '../support/cli.js';
 import { FAKE_TOKEN } from '../support/consolidation-answers.mjs';
-import { projectRoot, writeConsolidationEntries, writeEntry } from '../support/memory-files.js';
+import { entryText, projectRoot, writeConsolidationEntries, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
 
@@ -58,6 +58,31 @@ describe('memory status: memory files left out', () => {
         'scenes/other-name.md: its `scene` is "migrations"; rename the file scenes/migrations.md',
       ],
     ]);
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('get of an entry whose file is named for its title (as promote names it), edited by hand to hold a token, names the file and the rule', async () => {
+    const home = tempHome('cm-get-blocked-slug');
+    const repo = gitRepo(home, 'repo');
+    const root = projectRoot(repo);
+    mkdirSync(join(root, 'work_fact'), { recursive: true });
+    // Promote writes `<type>/<slug of the title>.md`; a person then pastes a token into it.
+    writeFileSync(
+      join(root, 'work_fact', 'payments-test-key.md'),
+      entryText('m-702d4e396c7eb7d025f9', 'Payments test key', `Payment tests read ${FAKE_TOKEN} in CI.`, {
+        type: 'work_fact',
+      }),
+    );
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    assert.equal((await cli('memory', 'sync')).code, 0);
+    const got = await cli('get', 'm-702d4e396c7eb7d025f9');
+    assert.equal(got.code, 6, 'get does not give a blocked entry');
+    assert.ok(!`${got.stdout}${got.stderr}`.includes(FAKE_TOKEN.slice(4, 20)), 'the secret is never printed');
+    assert.doesNotMatch(got.stderr, /No approved memory entry has the id/, 'the file holds the id: it is not missing');
+    assert.match(
+      got.stderr,
+      /"m-702d4e396c7eb7d025f9" is not given: its project memory file work_fact\/payments-test-key\.md:\d+ is left out because the memory lint blocks it \(github-token\)/,
+    );
     rmSync(home, { recursive: true, force: true });
   });
 

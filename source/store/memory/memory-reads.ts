@@ -224,6 +224,7 @@ export function readLeftOutFiles(db: Db): LeftOutFile[] {
               : null,
         message: problem.message,
         fix: leftOutFix(kind, row.scope, problem.path),
+        ...(typeof problem.entryId === 'string' ? { entryId: problem.entryId } : {}),
       });
     }
   }
