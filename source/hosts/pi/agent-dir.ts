@@ -18,7 +18,9 @@ export function prepareAgentDir(agentDir: string, piConfigDir: string | null): s
   const copied: string[] = [];
   for (const name of CONFIG_FILES) {
     const from = join(source, name);
-    if (!existsSync(from)) continue;
+    // A FIFO or a device put there after create is skipped, not opened: copying it would block
+    // the host until a writer came. pi then lacks that file and says so at the first prompt.
+    if (!existsSync(from) || !statSync(from).isFile()) continue;
     copyFileSync(from, join(agentDir, name));
     copied.push(name);
   }
@@ -45,6 +47,10 @@ export function piSettingsProblem(model: string | undefined, piConfigDir: string
     return `The pi config dir ${piConfigDir} has neither models.json (providers and models) nor auth.json (API keys), so pi would have no provider. See "Giving pi a provider" in docs/agents.md.`;
   }
   for (const name of present) {
+    // Only a regular file is read (a symlink to one too): opening a FIFO blocks until a writer
+    // comes, which froze this command, or the TUI with its in-process host.
+    if (!statSync(join(piConfigDir, name)).isFile())
+      return `${join(piConfigDir, name)} is not a regular file (a FIFO, a device or a directory); pi reads its settings from files.`;
     try {
       JSON.parse(readFileSync(join(piConfigDir, name), 'utf8'));
     } catch (error) {
