@@ -36,4 +36,15 @@ describe('the pi config dir given to agent create', () => {
     assert.deepEqual(prepareAgentDir(agentDir, dir), ['auth.json']);
     assert.equal(existsSync(join(agentDir, 'models.json')), false);
   });
+
+  it('an auth.json that is not JSON is named without quoting its text (it holds API keys)', () => {
+    const dir = join(root, 'bad-auth');
+    mkdirSync(dir);
+    for (const text of ['{"anthropic": {"key": sk-ant-api03-SECRETVALUE}}', 'sk-ant-api03-SECRETVALUE']) {
+      writeFileSync(join(dir, 'auth.json'), text);
+      const problem = piSettingsProblem(undefined, dir) ?? '';
+      assert.match(problem, /auth\.json is not valid JSON \(Unexpected token/);
+      assert.doesNotMatch(problem, /sk-ant|SECRET|key/, problem);
+    }
+  });
 });

@@ -54,7 +54,10 @@ export function piSettingsProblem(model: string | undefined, piConfigDir: string
     try {
       JSON.parse(readFileSync(join(piConfigDir, name), 'utf8'));
     } catch (error) {
-      return `${join(piConfigDir, name)} is not valid JSON (${(error as Error).message}); pi would refuse it.`;
+      // V8's message quotes the text around the error; auth.json holds API keys, so that excerpt
+      // is cut off and only what went wrong (and where, when V8 says) is kept.
+      const reason = (error as Error).message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
+      return `${join(piConfigDir, name)} is not valid JSON (${reason}); pi would refuse it.`;
     }
   }
   return undefined;
