@@ -47,4 +47,13 @@ describe('the pi config dir given to agent create', () => {
       assert.doesNotMatch(problem, /sk-ant|SECRET|key/, problem);
     }
   });
+
+  it('a model of 100,000 characters is refused, and the message does not repeat it', () => {
+    for (const model of [`fake/${'m'.repeat(100_000)}`, `bad ${'m'.repeat(100_000)}`]) {
+      const problem = piSettingsProblem(model, undefined) ?? '';
+      assert.match(problem, /--model/);
+      assert.ok(problem.length < 300, problem.slice(0, 300));
+    }
+    assert.equal(piSettingsProblem(`fake/${'m'.repeat(200)}`, undefined), undefined, 'a long but plausible id is kept');
+  });
 });

@@ -4,6 +4,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { echoed } from '../../echo-text.js';
+import { AGENT_MODEL_MAX_CHARS } from '../../limits.js';
 
 const CONFIG_FILES = ['models.json', 'auth.json', 'settings.json'] as const;
 
@@ -36,8 +38,11 @@ const MODEL = /^[A-Za-z0-9][\w.-]*\/\S+$/;
  * and its keys from auth.json, so a config dir with neither gives it nothing to use.
  */
 export function piSettingsProblem(model: string | undefined, piConfigDir: string | undefined): string | undefined {
+  if (model !== undefined && model.length > AGENT_MODEL_MAX_CHARS) {
+    return `--model is ${model.length} characters; pi's model names are provider/id, at most ${AGENT_MODEL_MAX_CHARS} characters here.`;
+  }
   if (model !== undefined && !MODEL.test(model)) {
-    return `--model is provider/id, as pi names models (e.g. anthropic/claude-sonnet-4-5 or ollama/llama3.1:8b), not ${JSON.stringify(model)}.`;
+    return `--model is provider/id, as pi names models (e.g. anthropic/claude-sonnet-4-5 or ollama/llama3.1:8b), not ${echoed(model)}.`;
   }
   if (piConfigDir === undefined) return undefined;
   if (!existsSync(piConfigDir) || !statSync(piConfigDir).isDirectory())
