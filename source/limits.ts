@@ -344,6 +344,10 @@ export const AUTO_EXTRACT_ENV = 'COMMON_MEMORY_AUTO_EXTRACT';
  * for people. Larger is refused with a structured error, never cut (a cut query would search for something else). */
 export const MCP_QUERY_MAX_CHARS = 1024;
 
+/** A pi model id (`provider/id`) as `agent create --model` takes it: pi's own names are a few dozen characters. A
+ * longer one is a paste gone wrong, refused before it is stored and shown on every `agent list` line. */
+export const AGENT_MODEL_MAX_CHARS = 256;
+
 /** Input a caller sent (an id, a tool name) quoted back in an error message: enough to recognise it; a message
  * never grows with what a hostile caller sends (a 100 KB id was echoed whole). The full length is said instead. */
 export const ECHO_INPUT_MAX_CHARS = 80;

@@ -1,5 +1,6 @@
 // The text of `note -`, `prompt <agent> -` and `memory lint -`: stdin read to its end as a stream. A synchronous read
 // of fd 0 fails with EAGAIN on a pipe whose writer has not written yet; a stream waits for it.
+import { fstatSync } from 'node:fs';
 import { CmError } from '../errors.js';
 import { RECORD_MAX_BYTES } from '../limits.js';
 
@@ -12,6 +13,13 @@ export async function readStdinText(
   maxBytes = RECORD_MAX_BYTES,
   overLimit = `The ${what} on stdin is over the ${maxBytes}-byte record limit; nothing was written. Split it into smaller pieces.`,
 ): Promise<string> {
+  // Node reads a directory given as stdin (`< some/dir`) as empty: the text would be refused as
+  // blank, which says nothing of the real mistake.
+  if (stdinIsDirectory())
+    throw new CmError(
+      'invalid_input',
+      `The ${what} is read from stdin, and stdin is a directory; give a file (< file) or a pipe. Nothing was written.`,
+    );
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
@@ -27,3 +35,11 @@ export async function readStdinText(
 
 /** Text that is only whitespace says nothing: refused like no text at all. */
 export const isBlank = (text: string): boolean => text.trim().length === 0;
+
+function stdinIsDirectory(): boolean {
+  try {
+    return fstatSync(0).isDirectory();
+  } catch {
+    return false; // a closed stdin (`<&-`): the stream's own error says so
+  }
+}

@@ -14,7 +14,7 @@ import type { MethodsOf } from '../api/route.js';
 import { CmError } from '../errors.js';
 import { listAgents, requireAgent, toAgentView } from '../store/core/agents.js';
 import type { Db } from '../store/database.js';
-import { findOperation } from '../store/core/operations.js';
+import { checkOperationId, findOperation } from '../store/core/operations.js';
 import type { AgentsClient } from '../workers/agents-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
 
@@ -71,6 +71,9 @@ export class AgentsService implements MethodsOf<AgentsRoutes> {
    */
   async prompt(input: PromptInput): Promise<PromptReceipt> {
     const operationId = input.operationId ?? randomUUID();
+    // A malformed ID is the caller's to fix whatever the agent is doing: said before "busy" or
+    // "not running", so that waiting for the agent never ends in a refusal known now.
+    checkOperationId(operationId);
     const earlier = findOperation(this.reader, operationId);
     if (earlier) {
       const admission = await this.writer.call('admitPrompt', {
@@ -86,6 +89,7 @@ export class AgentsService implements MethodsOf<AgentsRoutes> {
   }
 
   async abort({ agent, operationId }: { agent: string; operationId?: string | undefined }): Promise<AbortReceipt> {
+    if (operationId !== undefined) checkOperationId(operationId);
     if (operationId && findOperation(this.reader, operationId)) {
       const receipt = await this.writer.call('requestAbort', { agent, operationId });
       return abortReceiptOf(receipt);

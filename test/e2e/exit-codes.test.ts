@@ -31,7 +31,7 @@ describe('exit codes', { timeout: 240_000 }, () => {
     expectExit(await runCli(['note', 'hello', '--operation-id', 'op-1', '--home', home]), 0);
     expectExit(await runCli(['log', '--limt', '3', '--home', home]), 2, /Unknown flag --limt\. Did you mean --limit\?/);
     expectExit(await runCli(['note', 'other', '--operation-id', 'op-1', '--home', home]), 5, /already used/);
-    expectExit(await runCli(['operation', 'op-nope', '--home', home]), 6, /No operation op-nope/);
+    expectExit(await runCli(['operation', 'op-nope', '--home', home]), 6, /No operation "op-nope"/);
     expectExit(await runCli(['note', '-', '--home', home], { input: 'x'.repeat(1024 * 1024 + 1) }), 10);
     const broken = tempHome('exit-broken');
     mkdirSync(storeFiles(broken).core, { recursive: true });

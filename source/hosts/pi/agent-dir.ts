@@ -4,6 +4,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { echoed } from '../../echo-text.js';
+import { AGENT_MODEL_MAX_CHARS } from '../../limits.js';
 
 const CONFIG_FILES = ['models.json', 'auth.json', 'settings.json'] as const;
 
@@ -18,7 +20,9 @@ export function prepareAgentDir(agentDir: string, piConfigDir: string | null): s
   const copied: string[] = [];
   for (const name of CONFIG_FILES) {
     const from = join(source, name);
-    if (!existsSync(from)) continue;
+    // A FIFO or a device put there after create is skipped, not opened: copying it would block
+    // the host until a writer came. pi then lacks that file and says so at the first prompt.
+    if (!existsSync(from) || !statSync(from).isFile()) continue;
     copyFileSync(from, join(agentDir, name));
     copied.push(name);
   }
@@ -34,8 +38,11 @@ const MODEL = /^[A-Za-z0-9][\w.-]*\/\S+$/;
  * and its keys from auth.json, so a config dir with neither gives it nothing to use.
  */
 export function piSettingsProblem(model: string | undefined, piConfigDir: string | undefined): string | undefined {
+  if (model !== undefined && model.length > AGENT_MODEL_MAX_CHARS) {
+    return `--model is ${model.length} characters; pi's model names are provider/id, at most ${AGENT_MODEL_MAX_CHARS} characters here.`;
+  }
   if (model !== undefined && !MODEL.test(model)) {
-    return `--model is provider/id, as pi names models (e.g. anthropic/claude-sonnet-4-5 or ollama/llama3.1:8b), not ${JSON.stringify(model)}.`;
+    return `--model is provider/id, as pi names models (e.g. anthropic/claude-sonnet-4-5 or ollama/llama3.1:8b), not ${echoed(model)}.`;
   }
   if (piConfigDir === undefined) return undefined;
   if (!existsSync(piConfigDir) || !statSync(piConfigDir).isDirectory())
@@ -45,10 +52,17 @@ export function piSettingsProblem(model: string | undefined, piConfigDir: string
     return `The pi config dir ${piConfigDir} has neither models.json (providers and models) nor auth.json (API keys), so pi would have no provider. See "Giving pi a provider" in docs/agents.md.`;
   }
   for (const name of present) {
+    // Only a regular file is read (a symlink to one too): opening a FIFO blocks until a writer
+    // comes, which froze this command, or the TUI with its in-process host.
+    if (!statSync(join(piConfigDir, name)).isFile())
+      return `${join(piConfigDir, name)} is not a regular file (a FIFO, a device or a directory); pi reads its settings from files.`;
     try {
       JSON.parse(readFileSync(join(piConfigDir, name), 'utf8'));
     } catch (error) {
-      return `${join(piConfigDir, name)} is not valid JSON (${(error as Error).message}); pi would refuse it.`;
+      // V8's message quotes the text around the error; auth.json holds API keys, so that excerpt
+      // is cut off and only what went wrong (and where, when V8 says) is kept.
+      const reason = (error as Error).message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
+      return `${join(piConfigDir, name)} is not valid JSON (${reason}); pi would refuse it.`;
     }
   }
   return undefined;

@@ -53,7 +53,8 @@ function helpFor(state: AgentsState): HelpItem[] {
     helpItem('select', ['selectUp', 'selectDown']),
     helpItem('new', ['createAgent']),
     helpItem('start', ['startAgent']),
-    helpItem('stop', ['stopAgent']),
+    // Nor anything to stop; leaving x out keeps the line within 80 columns (q quit was cut).
+    ...(interrupted ? [] : [helpItem('stop', ['stopAgent'])]),
     helpItem('prompt', ['openPrompt']),
     interrupted ? helpItem('abandon', ['abandonPrompt']) : helpItem('abort', ['abortPrompt']),
     helpItem(state.stream === 'timeline' ? 'journal' : 'timeline', ['toggleStream']),

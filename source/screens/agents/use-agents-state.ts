@@ -5,6 +5,7 @@ import { useReducer } from 'react';
 import type { AgentView, CreateAgentInput } from '../../api/agents.js';
 import type { Stream } from '../../api/common.js';
 import type { ShownError } from '../format.js';
+import { keyLabel } from '../keyboard/key-bindings.js';
 import { editLine, emptyLine, type LineEdit, type LineState } from '../keyboard/line-edit.js';
 import { attemptFor, type Attempt } from '../widgets/attempt.js';
 import { moveSelection } from '../widgets/list-window.js';
@@ -196,10 +197,21 @@ export function agentsReducer(state: AgentsState, action: AgentsAction): AgentsS
         ...state,
         task: null,
         listNonce: state.listNonce + 1,
-        error: { action: ACTION_NAMES[state.task.kind], error: action.error },
+        error: { action: ACTION_NAMES[state.task.kind], error: inTuiWords(action.error) },
       };
     }
   }
+}
+
+/**
+ * The host's "not running" names the CLI command that starts the agent; here a key does (the
+ * prompt line has the keyboard, so Esc first). Other errors are shown as the host wrote them.
+ */
+function inTuiWords(error: ShownError): ShownError {
+  if (error.code !== 'agent_not_running') return error;
+  const advice = `Esc, then ${keyLabel('startAgent')} starts it.`;
+  const message = error.message.replace(/ Start it with: common-memory agent start \S+$/, ` ${advice}`);
+  return { code: error.code, message };
 }
 
 export function useAgentsState() {

@@ -1,8 +1,9 @@
 // The one keyboard router. Ink calls a single useInput here; handlers registered with a priority
 // are asked in turn (highest first) and the first that returns true consumes the key. An open
 // text input registers above screen shortcuts, so "q" typed into a note is text, not "quit".
-import { useInput, type Key } from 'ink';
-import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
+import { useInput, useStdin, type Key } from 'ink';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { dropUnnamedCtrlSequences } from './unnamed-keys.js';
 
 export const PRIORITY = {
   /** Ctrl+C: always reaches the shell, whatever has the keyboard. */
@@ -47,6 +48,9 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
   const route = useCallback((input: string, key: Key) => {
     for (const entry of entries.current) if (entry.handle(input, key)) return;
   }, []);
+  // Before the first key: a sequence Ink cannot name would otherwise throw inside useInput.
+  const { internal_eventEmitter: inputEvents } = useStdin();
+  useState(() => dropUnnamedCtrlSequences(inputEvents));
   useInput(route);
   return <KeyboardContext.Provider value={registry.current}>{children}</KeyboardContext.Provider>;
 }

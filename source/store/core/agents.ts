@@ -5,11 +5,10 @@
 import { crypto } from '../../ground/lazy-builtin.js';
 import { join } from 'node:path';
 import { CmError } from '../../errors.js';
-import { OPERATION_ID } from '../../api/common.js';
 import type { AgentView, GenerationState } from '../../api/agents.js';
 import { type Db, prepared } from '../database.js';
 import { appendJournal } from './journal.js';
-import { insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
+import { checkOperationId, insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
 import type { Tx } from '../transaction.js';
 import { echoed } from '../../echo-text.js';
@@ -110,8 +109,7 @@ export function createAgent(tx: Tx, input: CreateAgent): AgentView {
       'invalid_input',
       `Agent name ${echoed(input.name)} is not valid: 1–64 letters, digits, ".", "_" or "-".`,
     );
-  if (!OPERATION_ID.test(input.operationId))
-    throw new CmError('invalid_input', `Operation ID ${JSON.stringify(input.operationId)} is not valid.`);
+  checkOperationId(input.operationId);
   const canonicalInput = canonicalJson({
     name: input.name,
     model: input.model ?? null,

@@ -1,6 +1,7 @@
 // Bounded keyset reads of the two histories and their provenance. Read-only: these run on any
 // connection, including read-only ones, and never derive the timeline from the journal.
 import { CmError } from '../../errors.js';
+import { echoed } from '../../echo-text.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, PAGE_MAX_BYTES } from '../../limits.js';
 import { isUuid, type Page, type PageRequest, type Stream } from '../../api/common.js';
 import type { JournalRow, MessageView, OperationView, TimelineRow } from '../../api/history.js';
@@ -120,7 +121,7 @@ export function readMessage(db: Db, typed: string): MessageView {
     // Nothing starts with it: not found, as for every other lookup.
     throw new CmError(
       'not_found',
-      `${JSON.stringify(typed)} is not a message ID in this store: ${ID_PREFIX_HINT.replace('the whole ID', 'the whole UUID')}.`,
+      `${echoed(typed)} is not a message ID in this store: ${ID_PREFIX_HINT.replace('the whole ID', 'the whole UUID')}.`,
     );
   }
   const record = prepared(db, 'SELECT * FROM timeline WHERE message_id = ?').get(messageId) as
@@ -150,7 +151,8 @@ export function readMessage(db: Db, typed: string): MessageView {
 export function readOperation(db: Db, typed: string): OperationView {
   const operationId = resolveIdPrefix(db, 'operations', 'operation_id', typed, 'operation');
   const record = findOperation(db, operationId);
-  if (!record) throw new CmError('not_found', `No operation ${operationId} in this store: ${ID_PREFIX_HINT}.`);
+  // Quoted and cut: what was typed may be long or hold terminal escapes.
+  if (!record) throw new CmError('not_found', `No operation ${echoed(operationId)} in this store: ${ID_PREFIX_HINT}.`);
   const view = toOperationView(record);
   const detail = operationDetail(db, view.operationId, view.journalSequence);
   return { ...view, detail: detail?.line ?? null, detailText: detail?.text ?? null };

@@ -2,22 +2,17 @@
 import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
-import { OPERATION_ID, type Receipt } from '../../api/common.js';
+import type { Receipt } from '../../api/common.js';
 import type { NoteInput } from '../../api/history.js';
 import { appendJournal } from './journal.js';
-import { insertOperation, replayOf } from './operations.js';
+import { checkOperationId, insertOperation, replayOf } from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
 import type { Tx } from '../transaction.js';
 import { command } from '../command.js';
 
 export function appendNote(tx: Tx, storeId: string, input: NoteInput): Receipt {
   const operationId = input.operationId ?? crypto().randomUUID();
-  if (!OPERATION_ID.test(operationId)) {
-    throw new CmError(
-      'invalid_input',
-      `Operation ID ${JSON.stringify(operationId)} is not valid: use 1–128 letters, digits, ".", "_", ":" or "-" (a UUID is best).`,
-    );
-  }
+  checkOperationId(operationId);
   if (typeof input.text !== 'string' || input.text.length === 0) {
     throw new CmError('invalid_input', 'A note needs some text.');
   }

@@ -5,14 +5,20 @@ import { prepared } from '../database.js';
 import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
-import { OPERATION_ID } from '../../api/common.js';
 import type { AbortReceipt, PromptReceipt } from '../../api/agents.js';
 import type { OperationView } from '../../api/history.js';
 import { findGeneration, requireAgent } from './agents.js';
 import { command } from '../command.js';
 import { appendJournal } from './journal.js';
 import { resolveIdPrefix } from '../id-prefix.js';
-import { findOperation, insertOperation, replayOf, toOperationView, transitionPrompt } from './operations.js';
+import {
+  checkOperationId,
+  findOperation,
+  insertOperation,
+  replayOf,
+  toOperationView,
+  transitionPrompt,
+} from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
 import { insertTimeline, newMessageId } from './timeline.js';
 import type { Tx } from '../transaction.js';
@@ -31,8 +37,7 @@ export interface Admission extends PromptReceipt {
 }
 
 export function admitPrompt(tx: Tx, storeId: string, input: AdmitPrompt): Admission {
-  if (!OPERATION_ID.test(input.operationId))
-    throw new CmError('invalid_input', `Operation ID ${JSON.stringify(input.operationId)} is not valid.`);
+  checkOperationId(input.operationId);
   if (input.text.length === 0) throw new CmError('invalid_input', 'A prompt needs some text.');
   const agent = requireAgent(tx.db, input.agent);
   const canonicalInput = canonicalJson({ text: input.text });
@@ -157,8 +162,7 @@ export function requestAbort(
   agentName: string,
   operationId: string,
 ): AbortReceipt & { piRequestId: string; generationId: string } {
-  if (!OPERATION_ID.test(operationId))
-    throw new CmError('invalid_input', `Operation ID ${JSON.stringify(operationId)} is not valid.`);
+  checkOperationId(operationId);
   const agent = requireAgent(tx.db, agentName);
   const existing = findOperation(tx.db, operationId);
   if (existing) {
