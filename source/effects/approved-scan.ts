@@ -336,19 +336,20 @@ export interface ScanOptions {
   linted?: (path: string, contentDigest: string) => boolean;
 }
 
+/**
+ * A memory root's file as a person names it to `memory lint` where they run it: from the worktree's
+ * root (project), or whole (the data home's user root). The path from the memory root alone names
+ * no file there.
+ */
+export function lintPathOf(root: MemoryRoot, scope: MemoryScope, path: string): string {
+  return scope === 'project' ? [...root.parts, path].join('/') : join(root.anchor, ...root.parts, path);
+}
+
 /** Scans a memory root. Reads only regular files below it, never through a link. */
 export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: ScanOptions): ProjectionScan {
   const scannedAtMs = options.nowMs ?? Date.now();
   const problems: ProjectionProblem[] = [];
-  // A blocked file's message names the memory lint command that shows the finding, with the path
-  // it runs with: from the worktree's root (project), or whole (the data home's user root); the
-  // path from the memory root alone named no file where a person runs it.
-  const lint: FileLint = (path, text) =>
-    options.lintFile(
-      path,
-      text,
-      scope === 'project' ? [...root.parts, path].join('/') : join(root.anchor, ...root.parts, path),
-    );
+  const lint: FileLint = (path, text) => options.lintFile(path, text, lintPathOf(root, scope, path));
   // Before the listing: a change made while the scan runs leaves stamps newer than these.
   const takenAtMs = Date.now();
   const stamps = directoryStamps(root);

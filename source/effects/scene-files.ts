@@ -13,6 +13,7 @@ import { blockedFileProblem } from '../memory/file-lint.js';
 import { serializeEntryDocument } from '../memory/entry-format.js';
 import { sha256Hex } from '../ground/digests.js';
 import { checkDirectory, type MemoryRoot, readFileInDirectory } from './safe-files.js';
+import { lintPathOf, type MemoryScope } from './approved-scan.js';
 
 export interface SceneRead {
   path: string;
@@ -23,7 +24,7 @@ export interface SceneRead {
 /** At most this many scene files are read: a scope has a few dozen. */
 const SCENE_FILES_MAX = 500;
 
-export function readSceneFiles(root: MemoryRoot): { scenes: SceneRead[]; problems: string[] } {
+export function readSceneFiles(root: MemoryRoot, scope: MemoryScope): { scenes: SceneRead[]; problems: string[] } {
   const problems: string[] = [];
   let directory: ReturnType<typeof checkDirectory>;
   try {
@@ -65,7 +66,11 @@ export function readSceneFiles(root: MemoryRoot): { scenes: SceneRead[]; problem
       continue;
     }
     // Linted like an entry: a scene whose text holds a secret or an instruction to the model is left out.
-    const blocked = blockedFileProblem(path, serializeEntryDocument(parsed.value.document));
+    const blocked = blockedFileProblem(
+      path,
+      serializeEntryDocument(parsed.value.document),
+      lintPathOf(root, scope, path),
+    );
     if (blocked) {
       problems.push(blocked.message);
       continue;

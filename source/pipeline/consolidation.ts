@@ -136,7 +136,7 @@ export async function consolidateScope(
   const anchor = scope === 'user' ? deps.home : (here as { rootRealpath: string }).rootRealpath;
   await deps.open();
   const synced = await syncRoot(deps, owner, anchor);
-  const read = readSceneFiles(memoryRootOf(scope, anchor));
+  const read = readSceneFiles(memoryRootOf(scope, anchor), scope);
   // A scene file left out is named once: by the reading of the scenes below, not by the sync too.
   const problems = [
     ...synced.problems

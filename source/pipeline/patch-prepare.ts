@@ -91,7 +91,7 @@ export async function preparePatchPlan(deps: GateDeps, request: MemoryPrepareReq
     root = memoryRootOf(patch.scope, anchor);
     entryFiles = readEntryFiles(root);
     // Every scene of the root too: one that lists an entry the plan removes is updated with it.
-    const scenes = readSceneFiles(root).scenes.map((scene) => scene.path);
+    const scenes = readSceneFiles(root, patch.scope).scenes.map((scene) => scene.path);
     consolidationFiles = readConsolidationFiles(root, [
       ...new Set([...consolidationTargets(patch.operations), ...scenes]),
     ]);
