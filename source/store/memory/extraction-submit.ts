@@ -40,6 +40,19 @@ export interface CandidateFinding {
   transform?: string;
 }
 
+/** A lint finding of one field of a candidate, as the candidate keeps it. */
+export function candidateFinding(field: string, f: MemoryFinding): CandidateFinding {
+  return {
+    field,
+    line: f.line,
+    column: f.column,
+    rule: f.rule,
+    severity: f.severity,
+    excerpt: f.excerpt,
+    ...(f.transform === undefined ? {} : { transform: f.transform }),
+  };
+}
+
 export interface ExtractionOutcome {
   outcome: 'accepted';
   taskId: string;
@@ -89,17 +102,7 @@ function lintDraft(
   const record = (field: string, text: string) => {
     const own = lintOnce(text);
     const found = [...own, ...carriedSecretFindings(text, sources, secretFindings(own) as SecretFinding[])];
-    findings.push(
-      ...found.map((f) => ({
-        field,
-        line: f.line,
-        column: f.column,
-        rule: f.rule,
-        severity: f.severity,
-        excerpt: f.excerpt,
-        ...(f.transform === undefined ? {} : { transform: f.transform }),
-      })),
-    );
+    findings.push(...found.map((f) => candidateFinding(field, f)));
     // Secrets are masked; poisoning is shown as written (review labels its hidden characters).
     return { found, masked: maskFindings(text, secretFindings(found)) };
   };

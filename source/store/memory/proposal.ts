@@ -13,7 +13,7 @@ import { memoryCommand } from '../command.js';
 import { prepared } from '../database.js';
 import type { Tx } from '../transaction.js';
 import { memoryDigest } from '../../memory/contracts.js';
-import { type CandidateFinding, maskFindings } from './extraction-submit.js';
+import { type CandidateFinding, candidateFinding, maskFindings } from './extraction-submit.js';
 import { lintMemoryText } from '../../memory/memory-lint.js';
 import { secretFindings } from '../../memory/finding-kind.js';
 import { bindingInput, bindRepository } from './task-store.js';
@@ -76,17 +76,7 @@ function propose(tx: Tx<'memory'>, input: z.infer<typeof proposalInput>): Propos
   const findings: CandidateFinding[] = [];
   const lint = (field: string, text: string): string => {
     const found = lintMemoryText(text);
-    for (const f of found)
-      findings.push({
-        field,
-        line: f.line,
-        column: f.column,
-        rule: f.rule,
-        severity: f.severity,
-        excerpt: f.excerpt,
-        // Review says through what a secret was seen: the excerpt is of the decoded text.
-        ...(f.transform === undefined ? {} : { transform: f.transform }),
-      });
+    for (const f of found) findings.push(candidateFinding(field, f));
     return maskFindings(text, secretFindings(found));
   };
   const masked = {
