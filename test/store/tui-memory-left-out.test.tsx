@@ -30,6 +30,14 @@ function assertFits(frame: string, columns: number, rows: number) {
   for (const line of lines) assert.ok(textColumns(line) <= columns, `over ${columns} columns: ${line}`);
 }
 
+/** The Memory screen's Entries view: 7, then two views on from Review. */
+async function openEntries(view: Parameters<typeof press>[0]): Promise<void> {
+  await press(view, '7');
+  await waitForText(view, /\[Review\]/);
+  await press(view, ']');
+  await press(view, ']');
+}
+
 describe('Memory screen: left-out files on Entries', { timeout: 120_000 }, () => {
   test('a hand-written entry the lint blocks is named with why and what to do; none, nothing', async () => {
     const { home, repo } = await syncedRepo('tui-left-out');
@@ -37,10 +45,7 @@ describe('Memory screen: left-out files on Entries', { timeout: 120_000 }, () =>
     let view = await mount(host.application, home, { cwd: repo });
     await resize(view, 80, 24);
     try {
-      await press(view, '7');
-      await waitForText(view, /\[Review\]/);
-      await press(view, ']');
-      await press(view, ']');
+      await openEntries(view);
       const clean = await waitForText(view, /No stale entries/);
       assert.doesNotMatch(clean, /Left out/);
     } finally {
@@ -61,10 +66,7 @@ describe('Memory screen: left-out files on Entries', { timeout: 120_000 }, () =>
     view = await mount(host.application, home, { cwd: repo });
     await resize(view, 80, 24);
     try {
-      await press(view, '7');
-      await waitForText(view, /\[Review\]/);
-      await press(view, ']');
-      await press(view, ']');
+      await openEntries(view);
       const frame = await waitForText(view, /Left out \(nothing gives them back\): 1/);
       assert.match(frame, /\[Entries\]/);
       // Read as one text: lines wrap at 80 columns.

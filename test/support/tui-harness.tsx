@@ -118,3 +118,12 @@ export async function narrowTo80(view: View): Promise<void> {
     (view.stdout as unknown as NodeJS.EventEmitter).emit('resize');
   });
 }
+
+/** The Agents screen's new-agent form at 80 columns, on an app with no agents yet. */
+export async function openNewAgentForm(view: View): Promise<void> {
+  await narrowTo80(view);
+  await press(view, '3');
+  await waitForText(view, 'no agents yet');
+  await press(view, 'c');
+  await waitForText(view, 'New agent');
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isUnnamedCtrlSequence } from '../../source/screens/keyboard/unnamed-keys.js';
 import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
-import { KEY, mount, narrowTo80, press, type, unmount, waitForText } from '../support/tui-harness.js';
+import { KEY, mount, openNewAgentForm, press, type, unmount, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-pasted-escapes');
 const status = hostStatus();
@@ -19,11 +19,7 @@ describe('escape sequences typed or pasted into the TUI', () => {
       integrations: DIRS,
     });
     try {
-      await narrowTo80(view);
-      await press(view, '3');
-      await waitForText(view, 'no agents yet');
-      await press(view, 'c');
-      await waitForText(view, 'New agent');
+      await openNewAgentForm(view);
       await press(view, 'red\u001b[31mtext\u001b[0m');
       await press(view, '\u001b[1;5P');
       await type(view, '2');

@@ -10,6 +10,7 @@ import {
   KEY,
   mount,
   narrowTo80,
+  openNewAgentForm,
   press,
   type,
   unmount,
@@ -33,11 +34,7 @@ describe('an error shown while typing', () => {
       integrations: DIRS,
     });
     try {
-      await narrowTo80(view);
-      await press(view, '3');
-      await waitForText(view, 'no agents yet');
-      await press(view, 'c');
-      await waitForText(view, 'New agent');
+      await openNewAgentForm(view);
       await type(view, 'a1');
       await press(view, KEY.tab);
       await type(view, 'bogus');
