@@ -25,7 +25,7 @@ import { type ApprovedHit, readApprovedEntry, readOwnerView, searchApproved } fr
 import {
   type ApprovedOwner,
   readProjection,
-  storedEntriesByPath,
+  storedDigestsByPath,
   type SyncApprovedInput,
   type SyncApprovedResult,
 } from '../store/memory/approved-sync.js';
@@ -125,17 +125,17 @@ export function projectedState(
 } {
   const { row, stored } = withMemoryState(
     memoryStatePath,
-    (): { row: ReturnType<typeof readProjection>; stored: Map<string, { contentDigest: string }> | undefined } => ({
+    (): { row: ReturnType<typeof readProjection>; stored: Map<string, string> | undefined } => ({
       row: undefined,
       stored: undefined,
     }),
-    (db) => ({ row: readProjection(db, owner), stored: storedEntriesByPath(db, owner) }),
+    (db) => ({ row: readProjection(db, owner), stored: storedDigestsByPath(db, owner) }),
   );
   const previous = row?.scan_json ? decodePreviousScan(row.scan_json) : null;
   return {
     row,
     previous,
-    linted: (path, digest) => previous !== null && stored?.get(path)?.contentDigest === digest,
+    linted: (path, digest) => previous !== null && stored?.get(path) === digest,
   };
 }
 

@@ -205,6 +205,18 @@ export function storedEntriesByPath(db: Db, owner: Omit<ApprovedOwner, 'scope'>)
   return byPath;
 }
 
+/** The content digest of the owner's stored entry at each path (no entry's text read or parsed). */
+export function storedDigestsByPath(db: Db, owner: Omit<ApprovedOwner, 'scope'>): Map<string, string> {
+  const rows = prepared(
+    db,
+    'SELECT content_digest, paths_json FROM approved_entries WHERE repository_key = ? AND worktree_key = ?',
+  ).all(owner.repositoryKey, owner.worktreeKey) as Array<{ content_digest: string; paths_json: string }>;
+  const byPath = new Map<string, string>();
+  for (const row of rows)
+    for (const path of JSON.parse(row.paths_json) as string[]) byPath.set(path, row.content_digest);
+  return byPath;
+}
+
 /** Makes the owner's rows the scan's entries, touching only the rows that differ. */
 function replaceEntries(tx: Tx<'memory'>, owner: ApprovedOwner, entries: ReadonlyArray<StoredEntryInput>): void {
   const db = tx.db;
