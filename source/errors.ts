@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'storage_failed'
   | 'inconsistent'
   | 'secret_found'
+  | 'poisoning_found'
   | 'memory_unavailable'
   | 'task_stale'
   | 'runner_unavailable'
@@ -74,6 +75,8 @@ const exitFor: Record<ErrorCode, number> = {
   storage_failed: EXIT.storeUnavailable,
   inconsistent: EXIT.inconsistent,
   secret_found: EXIT.secretFound,
+  // Exit 11 is a blocking lint finding of either kind; the code says which (a script may act on it).
+  poisoning_found: EXIT.secretFound,
   memory_unavailable: EXIT.memoryUnavailable,
   task_stale: EXIT.conflict,
   runner_unavailable: EXIT.runnerRefused,
@@ -105,6 +108,7 @@ const httpFor: Record<ErrorCode, number> = {
   storage_failed: 503,
   inconsistent: 500,
   secret_found: 422,
+  poisoning_found: 422,
   memory_unavailable: 503,
   task_stale: 409,
   runner_unavailable: 503,
@@ -130,6 +134,10 @@ export class CmError extends Error {
     return { code: this.code, message: this.message };
   }
 }
+
+/** The code of a refusal by a blocking lint finding: a secret, or text written to steer the model (exit 11 either way). */
+export const lintRefusalCode = (reason: 'secret' | 'poisoning'): ErrorCode =>
+  reason === 'poisoning' ? 'poisoning_found' : 'secret_found';
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in exitFor;

@@ -5,7 +5,7 @@
 // anything that changed is refused as stale, and `memory consolidate` makes a new one.
 import { crypto } from '../ground/lazy-builtin.js';
 import { echoed } from '../echo-text.js';
-import { CmError } from '../errors.js';
+import { CmError, lintRefusalCode } from '../errors.js';
 import type { MemoryPlanView } from '../api/memory-views.js';
 import type { MemoryPrepareRequest } from '../api/memory.js';
 import { readEntryFiles } from '../effects/approved-projection.js';
@@ -119,7 +119,7 @@ export async function preparePatchPlan(deps: GateDeps, request: MemoryPrepareReq
         `Cannot prepare: ${refusal.message}. Nothing was prepared; run memory consolidate again for a new patch.`,
       );
     if (refusal.reason === 'secret' || refusal.reason === 'poisoning')
-      throw new CmError('secret_found', `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
+      throw new CmError(lintRefusalCode(refusal.reason), `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
     throw new CmError('invalid_input', `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
   }
   return storeBuilt(deps, built.plan, owner, owner, root.anchor);

@@ -11,7 +11,7 @@
 import { crypto } from '../ground/lazy-builtin.js';
 import { realpathSync } from 'node:fs';
 import { echoed } from '../echo-text.js';
-import { CmError } from '../errors.js';
+import { CmError, lintRefusalCode } from '../errors.js';
 import type { FaultPoint } from '../ground/faults.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../api/memory-views.js';
 import type { MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
@@ -100,7 +100,7 @@ function quarantined(db: Db, id: string): CmError {
       ? `${where}: a secret`
       : `${where}: text written to steer the model that reads it`;
   return new CmError(
-    'secret_found',
+    secret || !first ? 'secret_found' : 'poisoning_found',
     `Candidate ${id} is quarantined: ${why}, so it can never be promoted. Discard it (memory discard ${id}); nothing was prepared.`,
   );
 }
@@ -255,7 +255,7 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
     const { refusal } = built;
     // Poisoning is refused as a secret is: the same exit code (11), the rule and position named.
     if (refusal.reason === 'secret' || refusal.reason === 'poisoning')
-      throw new CmError('secret_found', `${capitalise(refusal.message)}. Nothing was prepared.`);
+      throw new CmError(lintRefusalCode(refusal.reason), `${capitalise(refusal.message)}. Nothing was prepared.`);
     throw new CmError('invalid_input', `Cannot prepare: ${refusal.message}. Nothing was prepared.`);
   }
   return storeBuilt(deps, built.plan, owner, candidateOwner, root.anchor);

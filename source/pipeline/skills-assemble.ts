@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CmError } from '../errors.js';
+import { CmError, lintRefusalCode } from '../errors.js';
 import { sha256Hex } from '../ground/digests.js';
 import { scanApprovedRoot } from '../effects/approved-projection.js';
 import { memoryRootOf } from '../effects/memory-root.js';
@@ -211,7 +211,7 @@ export function assembleSkills(
     const result = planSkills({ sources, folders, scope, directory: destination.diffDirectory });
     if (!result.ok)
       throw new CmError(
-        result.reason === 'too_large' ? 'limit_exceeded' : 'secret_found',
+        result.reason === 'too_large' ? 'limit_exceeded' : lintRefusalCode(result.reason),
         `Refused: ${result.message}. Nothing was written.`,
       );
     planned.push({ destination, plan: result.plan });

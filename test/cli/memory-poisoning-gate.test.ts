@@ -316,6 +316,12 @@ describe('memory poisoning at the gate', () => {
       const prepare = await runCli(['memory', 'prepare', candidate.candidateId, '--home', home], { cwd: repo });
       assert.equal(prepare.code, 11, prepare.stderr);
       assert.match(prepare.stderr, /poison-(?:instruction-override|remote-exec) at content \d+:\d+/);
+      // A script reads what kind of finding refused it: poisoning is not called a secret.
+      const asJson = await runCli(['memory', 'prepare', candidate.candidateId, '--home', home, '--json'], {
+        cwd: repo,
+      });
+      assert.equal(asJson.code, 11, asJson.stderr);
+      assert.equal(json(asJson.stderr).error.code, 'poisoning_found', asJson.stderr);
     }
   });
 

@@ -160,16 +160,18 @@ describe('what to do about a blocking finding', () => {
       chosen: [{ candidateId: proposal.candidateId, label: 'Prefer small PRs', scope: 'project', repository: 'repo' }],
     });
     const preparing = promoteReducer(chosen, { type: 'prepare' });
-    const refused = promoteReducer(preparing, {
-      type: 'failed',
-      id: preparing.requestId,
-      error: { code: 'secret_found', message: 'Candidate cand-1 is quarantined: github-token at content 1:5.' },
-    });
-    const text = messageLines('promote', initialReviewState, refused, initialEntriesState, 100)
-      .map((line) => line.text.trim())
-      .join(' ');
-    assert.doesNotMatch(text, /press Enter again/);
-    assert.match(text, /never promoted: on Review \(\[\) discard it \(d\), or unmark it \(m\) and choose again/);
+    const refusals = [
+      { code: 'secret_found', message: 'Candidate cand-1 is quarantined: github-token at content 1:5.' },
+      { code: 'poisoning_found', message: 'Candidate cand-1 is quarantined: poison-remote-exec at content 1:5.' },
+    ] as const;
+    for (const error of refusals) {
+      const refused = promoteReducer(preparing, { type: 'failed', id: preparing.requestId, error });
+      const text = messageLines('promote', initialReviewState, refused, initialEntriesState, 100)
+        .map((line) => line.text.trim())
+        .join(' ');
+      assert.doesNotMatch(text, /press Enter again/, error.code);
+      assert.match(text, /never promoted: on Review \(\[\) discard it \(d\), or unmark it \(m\) and choose again/);
+    }
   });
 });
 

@@ -22,7 +22,7 @@ function errorLines(prefix: string, error: ShownError, columns: number, advice?:
 
 function promoteAdvice(state: PromoteState, error: ShownError): string {
   // A blocking finding does not go away on a second Enter: the candidate must leave the plan.
-  if (state.phase === 'choose' && error.code === 'secret_found')
+  if (state.phase === 'choose' && (error.code === 'secret_found' || error.code === 'poisoning_found'))
     return 'No plan was made: a candidate with a blocking finding is never promoted: on Review ([) discard it (d), or unmark it (m) and choose again.';
   if (state.phase === 'choose') return 'No plan was made. Fix what the message names, then press Enter again.';
   if (!state.approved)
