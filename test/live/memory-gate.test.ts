@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { byPrompt as messagesByPrompt, startFakeAnthropicServer } from '../support/fake-anthropic-server.js';
 import { byPrompt as responsesByPrompt, startFakeResponsesServer } from '../support/fake-responses-server.js';
-import { BIN, runCli, tempHome } from '../support/cli.js';
+import { BIN, tempHome } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { createClaudeSandbox, createCodexSandbox, runClaude, runCodex, shellQuote } from './harness.js';
 import { startTmux } from './tmux.js';

@@ -16,7 +16,7 @@ import {
 import { searchApproved } from '../../source/store/memory/approved-reads.js';
 import { memoryRoot } from '../../source/effects/safe-files.js';
 import { openMemoryState } from '../../source/store/memory/state-database.js';
-import { commit, commitOn } from '../../source/store/transaction.js';
+import { commitOn } from '../../source/store/transaction.js';
 import { tempHome } from '../support/cli.js';
 
 const owner: ApprovedOwner = { scope: 'user', repositoryKey: 'a'.repeat(64), worktreeKey: 'b'.repeat(64) };

@@ -3,11 +3,10 @@
 // flush from the keyboard; and, with 10 000 open recovery items, bounded reads for every key
 // (the key → frame time is a benchmark figure: npm run bench -- tui).
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { storeFiles } from '../../source/home.js';
 import { Host } from '../../source/host/host.js';
 import * as c from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
