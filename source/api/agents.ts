@@ -1,5 +1,6 @@
 // The agents area: driven pi agents, their generations, prompts and aborts.
 import { z } from 'zod';
+import { shellQuote } from '../shell-quote.js';
 import { nullableText, receiptSchema } from './common-schemas.js';
 import { type OperationView, operationViewSchema } from './history.js';
 import { body, read, write } from './route.js';
@@ -86,6 +87,9 @@ export const agentsApi = {
 export type AgentsRoutes = typeof agentsApi;
 
 /** What a caller is told of a prompt admission; the pi request and generation stay inside the host. */
+/** How a person aborts an agent's prompt, named where a prompt is refused because one is running. */
+export const abortHint = (agent: string): string => `common-memory abort ${shellQuote(agent)} (a on the Agents screen)`;
+
 export function promptReceiptOf(admission: PromptReceipt): PromptReceipt {
   const { storeId, operationId, sequence, replayed, messageId } = admission;
   return { storeId, operationId, sequence, replayed, messageId };

@@ -78,7 +78,9 @@ describe('busy agent: the durable check in the store and the runtime check in th
         commit(db, 'admitPrompt', (tx) =>
           admitPrompt(tx, storeId, { agent: 'a', text: 'second', operationId: 'op-2', piRequestId: 'p2' }),
         ),
-      (error: { code?: string }) => error.code === 'agent_busy',
+      // The refusal says how to abort, not only that one may.
+      (error: { code?: string; message?: string }) =>
+        error.code === 'agent_busy' && /common-memory abort a\b.*\ba on the Agents screen/.test(error.message ?? ''),
     );
     assert.deepEqual(readHeads(db), heads, 'nothing was written');
     assert.equal(db.prepare("SELECT count(*) FROM operations WHERE operation_id = 'op-2'").pluck().get(), 0);

@@ -2,7 +2,7 @@
 // await so two prompts can never both pass the busy check (seed 003 §9 rule 4), an admission
 // barrier closed at shutdown, and the runtimes' ends awaited before the host releases the store.
 import { CmError } from '../../errors.js';
-import type { AbortReceipt, PromptReceipt } from '../../api/agents.js';
+import { type AbortReceipt, abortHint, type PromptReceipt } from '../../api/agents.js';
 import { PiRuntime, type RuntimeDeps } from './pi-runtime.js';
 
 interface Slot {
@@ -86,7 +86,7 @@ export class AgentManager {
       if (slot.runtime.busy)
         throw new CmError(
           'agent_busy',
-          `Agent ${agent} is answering another prompt; prompts are not queued. Wait for it to settle or abort it.`,
+          `Agent ${agent} is answering another prompt; prompts are not queued. Wait for it to settle, or abort it: ${abortHint(agent)}.`,
         );
       return await slot.runtime.prompt(operationId, text);
     } finally {

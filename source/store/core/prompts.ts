@@ -5,7 +5,7 @@ import { prepared } from '../database.js';
 import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
-import type { AbortReceipt, PromptReceipt } from '../../api/agents.js';
+import { type AbortReceipt, abortHint, type PromptReceipt } from '../../api/agents.js';
 import type { OperationView } from '../../api/history.js';
 import { findGeneration, requireAgent } from './agents.js';
 import { command } from '../command.js';
@@ -69,7 +69,7 @@ export function admitPrompt(tx: Tx, storeId: string, input: AdmitPrompt): Admiss
   if (agent.active_operation_id) {
     throw new CmError(
       'agent_busy',
-      `Agent ${agent.name} is busy with operation ${agent.active_operation_id}; prompts are not queued. Wait for it to settle or abort it.`,
+      `Agent ${agent.name} is busy with operation ${agent.active_operation_id}; prompts are not queued. Wait for it to settle, or abort it: ${abortHint(agent.name)}.`,
     );
   }
   const messageId = newMessageId();
