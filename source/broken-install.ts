@@ -38,9 +38,11 @@ export function brokenInstall(error: unknown): BrokenInstall | undefined {
 
 /** A BrokenInstall as the error commands report (exit 1); `fix` is kept apart for hook-errors.jsonl. */
 export class BrokenInstallError extends CmError {
+  readonly what: string;
   readonly fix: string;
   constructor(broken: BrokenInstall) {
     super('install_broken', `${broken.what}. To fix, ${broken.fix}`);
+    this.what = broken.what;
     this.fix = broken.fix;
   }
 }

@@ -62,7 +62,11 @@ export function recordFailure(
   // The event itself was kept: only the session-start memory was not given.
   if (part === 'snapshot') record['part'] = 'snapshot';
   // The installation cannot run in this Node: status shows how to repair it, then the replay lines work.
-  if (error instanceof BrokenInstallError) record['fix'] = error.fix;
+  // (`message` is then what is wrong alone, as the shim writes it: status adds the fix once.)
+  if (error instanceof BrokenInstallError) {
+    record['message'] = error.what;
+    record['fix'] = error.fix;
+  }
   try {
     ensureHome(args.home);
     if (error instanceof StdinOverLimit) {

@@ -3,17 +3,39 @@
 // reads no changed file: it is a bundle of its own beside the hook's (dist/file-lint.cjs, built
 // from memory/file-lint.ts), required the first time a changed entry, scene or doctrine file must
 // be read — a hand edit or a pull is linted before the snapshot gives it, like every other read.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { BrokenInstallError } from '../broken-install.js';
 import type { FileLint } from '../effects/approved-scan.js';
+import { shellQuote } from '../shell-quote.js';
 
 let loaded: FileLint | undefined;
+let failure: BrokenInstallError | undefined;
 
 /**
  * The lint, loaded on first use from beside the hook's bundle (the hook runs only as dist/hook.cjs).
  * Not through a V8 code cache as the hook's bundle is: its first use is mostly compiling its
  * regular expressions, which no code cache holds (measured: no difference in 8 pairs of runs).
+ * A bundle that cannot be loaded throws (the follow then keeps the projection as last read: nothing
+ * unlinted is given) and is kept for `loadFailure`, which the hook records for `status`.
  */
 export const hookFileLint: FileLint = (path, text, lintPath) => {
-  loaded ??= (require(join(__dirname, 'file-lint.cjs')) as { blockedFileProblem: FileLint }).blockedFileProblem;
+  if (!loaded) {
+    if (failure) throw failure;
+    const file = join(__dirname, 'file-lint.cjs');
+    try {
+      loaded = (require(file) as { blockedFileProblem: FileLint }).blockedFileProblem;
+    } catch (error) {
+      const packageDir = dirname(__dirname);
+      const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND';
+      failure = new BrokenInstallError({
+        what: `the memory lint cannot be loaded: common-memory in ${packageDir} is not built (${file} ${missing ? 'is missing' : `fails: ${String((error as Error).message).split('\n')[0]}`})`,
+        fix: `build it: cd ${shellQuote(packageDir)} && npm run build`,
+      });
+      throw failure;
+    }
+  }
   return loaded(path, text, lintPath);
 };
+
+/** Why the lint could not be loaded in this process, once it was needed; undefined when it loaded or was never needed. */
+export const loadFailure = (): BrokenInstallError | undefined => failure;

@@ -6,12 +6,7 @@
 // record of the failure for `status` to show.
 import { writeSync } from 'node:fs';
 import { storeFiles } from '../home.js';
-import {
-  HOOK_OVER_LIMIT_HEAD_BYTES,
-  HOOK_REPLY_MARGIN_MS,
-  MEMORY_FOLLOW_HOOK_BUDGET_MS,
-  MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
-} from '../limits.js';
+import { HOOK_OVER_LIMIT_HEAD_BYTES, HOOK_REPLY_MARGIN_MS } from '../limits.js';
 import { hookDeadlineMs, waitBudgetMs } from './busy-wait.js';
 import type { Db } from '../store/database.js';
 import type { TailReader } from '../store/core/inbox-writes.js';
@@ -21,17 +16,15 @@ import { announceLockWait } from '../ground/lock-waiters.js';
 import { processInstance } from './process-instance.js';
 import { ledgerEvent } from './ledger-events.js';
 import { readTail } from './transcript-tail.js';
-import { cliCommand } from './cli-command.js';
 import { readStdinBounded } from './stdin-read.js';
 import { decodeKeepingBytes } from './raw-text.js';
-import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import { processUptimeMs } from '../ground/lazy-builtin.js';
 import { sleepSync } from '../ground/sleep-sync.js';
 import { appendHookErrorLine, recordFailure, resolveQuarantine, StdinOverLimit } from './failures.js';
 import { type HookArgs, parseArgs, stdinBound } from './hook-args.js';
 import { AlreadyKept, keep, keepLate, type SnapshotReader } from './keep.js';
 import { openStore } from './open-store.js';
-import { hookFileLint } from './file-lint.js';
+import { hookSnapshotText } from './session-snapshot.js';
 
 // What the pi extension calls in pi's process (the bundle's exports, beside runHook).
 export { capturePiEvent, piRefreshedSnapshot, piSessionSnapshot } from './pi-channel.js';
@@ -77,18 +70,7 @@ export function runHook(argv: string[]): number {
     const cwd = payload.cwd;
     snapshot = () => {
       try {
-        return readSessionSnapshot(
-          storeFiles(args.home).memoryState,
-          cwd,
-          cliCommand(args.home, args.shim),
-          undefined,
-          {
-            home: args.home,
-            budgetMs: MEMORY_FOLLOW_HOOK_BUDGET_MS,
-            fileStampsUpTo: MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
-            lintFile: hookFileLint,
-          },
-        ).text;
+        return hookSnapshotText(args, instance, cwd);
       } catch (error) {
         snapshotError = error;
         return '';

@@ -3,17 +3,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolveHome, storeFiles } from '../home.js';
 import { faultPointFromEnv } from '../ground/faults.js';
-import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
-import { MEMORY_FOLLOW_HOOK_BUDGET_MS, MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX } from '../limits.js';
 import { takePiRefreshedSnapshot } from '../store/core/pi-inbox.js';
 import type { Db } from '../store/database.js';
 import { appendHookErrorLine, recordFailure, reportOmitted } from './failures.js';
 import type { HookArgs } from './hook-args.js';
-import { cliCommand } from './cli-command.js';
 import { openStore } from './open-store.js';
 import { parsePayload } from './payload.js';
 import { capturePiEnvelope, PI_EVENT_LOCK_WAIT_MS } from './pi-capture.js';
-import { hookFileLint } from './file-lint.js';
+import { hookSnapshotText } from './session-snapshot.js';
 
 /**
  * The pi extension's direct channel: the same work as `hook pi --instance <instance>` with the event
@@ -48,12 +45,7 @@ export function capturePiEvent(instance: string, text: string, shim: string): bo
 export function piSessionSnapshot(instance: string, cwd: string | null, shim: string): string {
   const args: HookArgs = { client: 'pi', home: resolveHome(undefined), instance, shim, inPiProcess: true };
   try {
-    return readSessionSnapshot(storeFiles(args.home).memoryState, cwd, cliCommand(args.home, args.shim), undefined, {
-      home: args.home,
-      budgetMs: MEMORY_FOLLOW_HOOK_BUDGET_MS,
-      fileStampsUpTo: MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX,
-      lintFile: hookFileLint,
-    }).text;
+    return hookSnapshotText(args, instance, cwd);
   } catch (error) {
     recordFailure(args, instance, error, undefined, 'snapshot');
     return '';

@@ -3,7 +3,7 @@
 // temp dir (test/support/copied-install.ts), with the hook commands run as the clients run them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -262,6 +262,52 @@ describe('a hook whose installation cannot run in its Node exits 0 and leaves th
       assert.equal(cli.code, 1);
       assert.match(cli.stderr, /^common-memory: common-memory in \S+ is not built .* To fix, build it: cd /);
       assert.ok(!/\n\s+at /.test(cli.stderr), 'no stack trace');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+  it('a copy missing only the memory lint (dist/file-lint.cjs): a changed memory file is never given unlinted, the snapshot says why, status names the build', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cm-no-lint-'));
+    const home = join(root, 'home');
+    try {
+      const copy = copyInstall(join(root, 'common-memory'));
+      const repo = join(root, 'repo');
+      mkdirSync(join(repo, '.common-memory', 'memory', 'work_method'), { recursive: true });
+      spawnSync('git', ['init', '-q', repo]);
+      const entry = join(repo, '.common-memory', 'memory', 'work_method', 'pnpm.md');
+      const write = (body: string) =>
+        writeFileSync(entry, `---\nid: m-00000000000000000001\ntype: work_method\ntitle: "Use pnpm"\n---\n${body}\n`);
+      const start = (session: string) =>
+        runBin(
+          copy.bin,
+          ['hook', 'claude', '--home', home],
+          JSON.stringify({
+            session_id: session,
+            transcript_path: null,
+            cwd: repo,
+            hook_event_name: 'SessionStart',
+            source: 'startup',
+          }),
+        );
+      write('Run pnpm install, never npm.');
+      const first = start('s-lint-1');
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /Run pnpm install, never npm\./);
+
+      rmSync(join(copy.dir, 'dist', 'file-lint.cjs'));
+      write('Edited by hand: the lint must read this before any session does.');
+      const second = start('s-lint-2');
+      assert.equal(second.code, 0, second.stderr);
+      assert.doesNotMatch(second.stdout, /Edited by hand/, 'the unlinted edit is never given');
+      const context = JSON.parse(second.stdout).hookSpecificOutput.additionalContext as string;
+      assert.match(context, /coverage: partial — .*memory lint .*cannot be loaded/);
+      assert.doesNotMatch(context, /Require stack/);
+      const line = hookErrorLines(home).find((l) => l['code'] === 'install_broken');
+      assert.ok(line, JSON.stringify(hookErrorLines(home)));
+      assert.match(line['message']!, /dist\/file-lint\.cjs is missing\)$/);
+      assert.equal(line['fix'], `build it: cd ${copy.dir} && npm run build`);
+      const status = await runCli(['status', '--home', home], { cwd: repo });
+      assert.equal(status.stdout.split('To fix, build it').length, 2, `the repair is said once: ${status.stdout}`);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
