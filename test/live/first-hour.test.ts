@@ -52,11 +52,24 @@ async function seeItInTheTui(home: string, configFlags: string[], clientLine: Re
       60_000,
     ).catch((error: Error) => assert.fail(`${error.message}\n${output.slice(-3000)}`));
     assert.match(output, clientLine, output.slice(-1500));
-    let mark = output.length;
-    tui.stdin.write('\r');
-    await seen('the session open with what was said', PROMPT, mark);
-    mark = output.length;
+    // The TUI may still be busy with the last r: keys typed meanwhile reach it as one input ("r\r"),
+    // which it leaves alone (it may be a paste). Enter is pressed until the opened session's keys
+    // show (Enter does nothing there), and c once that frame is drawn (a second c would fold).
+    const lastKeys = () => /(?:show|fold) context|Enter open/g.exec(output.slice(output.lastIndexOf('↑↓')))?.[0];
+    await waitFor(
+      'the session open',
+      () => {
+        if (lastKeys() === 'show context') return true;
+        tui.stdin.write('\r');
+        return undefined;
+      },
+      60_000,
+    ).catch((error: Error) => assert.fail(`${error.message}\n${output.slice(-3000)}`));
+    const said = output.lastIndexOf('you:');
+    assert.ok(said >= 0 && output.slice(said).includes(PROMPT), `what was said is shown: ${output.slice(-1500)}`);
+    const mark = output.length;
     tui.stdin.write('c');
+    await waitFor('the context shown', () => (lastKeys() === 'fold context' ? true : undefined), 30_000);
     // The client's harness text may come first: page down to the answer.
     await waitFor(
       "the assistant's answer with the context shown",
@@ -66,7 +79,7 @@ async function seeItInTheTui(home: string, configFlags: string[], clientLine: Re
         return undefined;
       },
       60_000,
-    );
+    ).catch((error: Error) => assert.fail(`${error.message}\n${output.slice(-3000)}`));
     tui.stdin.write('q');
     const code = await Promise.race([
       exited,
