@@ -55,6 +55,12 @@ export interface CandidateForPromotion {
   supersedes: string[];
   /** An existing entry of the root to rewrite in place, or null for a new entry. */
   updatesEntryId: string | null;
+  /**
+   * A person's revision of that entry (`memory revise`, the Memory screen's e): it edits the title,
+   * appliesWhen, type and body only, so the entry's own priority and confidence stay — the
+   * proposal's defaults (50, medium) would otherwise silently replace what the person set.
+   */
+  keepsRanking?: boolean;
 }
 
 /** A file of the memory root as it is now (from a scan). */
@@ -221,11 +227,16 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     if (target) {
       path = target.path;
       const supersedes = [...new Set([...target.supersedes, ...candidate.supersedes])];
-      document = updateEntryDocument(
-        target.document!,
-        { ...fields, supersedes: supersedes.length > 0 ? supersedes : null, updated: input.now },
-        body,
-      );
+      const patch: Record<string, JsonValue | null> = {
+        ...fields,
+        supersedes: supersedes.length > 0 ? supersedes : null,
+        updated: input.now,
+      };
+      if (candidate.keepsRanking) {
+        delete patch['priority'];
+        delete patch['confidence'];
+      }
+      document = updateEntryDocument(target.document!, patch, body);
     } else {
       path = freePath(candidate.type, fields.title as string, taken);
       document = documentForEntry({

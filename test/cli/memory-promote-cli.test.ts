@@ -21,7 +21,9 @@ const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslin
 async function candidatesIn(home: string, repo: string, said: string[]): Promise<MemoryReviewCandidate[]> {
   queueSession(home, repo, said);
   await c.flush(home);
-  const extract = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
+  // The candidates are what these tests start from: extracted in-process (the extraction through the
+  // bin is test/e2e/memory-cli.test.ts's), a spawn less (about 0.6 s of CPU) per repository.
+  const extract = await runCliInProcess(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
   assert.equal(extract.code, 0, extract.stderr);
   const review = await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo });
   assert.equal(review.code, 0, review.stderr);
@@ -32,6 +34,11 @@ const cli = (home: string, cwd: string, ...args: string[]) => runCli([...args, '
 /** A read (review, plan, search, get): in-process, the bin's own process is not what these tests are about. */
 const read = (home: string, cwd: string, ...args: string[]) =>
   runCliInProcess([...args, '--home', home, '--json'], { cwd });
+/**
+ * A write that only makes the state a test starts from (a plan prepared, approved): in-process too,
+ * through the same main and a local host of its own; the refusals and promotions after it keep the bin.
+ */
+const given = read;
 
 describe('memory confirm, discard, prepare, approve, promote', () => {
   it('promotes a reviewed candidate into the worktree: exact bytes, git sees the file, search and get find it', async () => {
@@ -225,9 +232,9 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     rmSync(root);
 
     // A target edited between prepare and promote: the plan is voided, the edit kept.
-    const plan = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    const plan = json((await given(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
     assert.equal(
-      json((await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest)).stdout).status,
+      json((await given(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest)).stdout).status,
       'approved',
     );
     const target = join(root, plan.files[0].path);
@@ -243,8 +250,8 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     rmSync(target);
 
     // A memory root on a read-only directory: one line, the plan waits for promote again.
-    const again = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
-    await cli(home, repo, 'memory', 'approve', again.planId, '--digest', again.planDigest);
+    const again = json((await given(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    await given(home, repo, 'memory', 'approve', again.planId, '--digest', again.planDigest);
     const directory = join(root, again.files[0].path, '..');
     mkdirSync(directory, { recursive: true });
     // Root ignores permission bits; the immutable attribute stops it too.
@@ -276,10 +283,10 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const repo = gitRepo(home, 'repo');
     const [cand] = await candidatesIn(home, repo, ['Always use named exports in TypeScript modules.']);
     assert.ok(cand, 'a draft candidate');
-    const first = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
-    const second = json((await cli(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    const first = json((await given(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    const second = json((await given(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
     assert.notEqual(first.planId, second.planId);
-    assert.equal((await cli(home, repo, 'memory', 'approve', first.planId, '--digest', first.planDigest)).code, 0);
+    assert.equal((await given(home, repo, 'memory', 'approve', first.planId, '--digest', first.planDigest)).code, 0);
     const promoted = await runCli(['memory', 'promote', first.planId, '--home', home], { cwd: repo });
     assert.equal(promoted.code, 0, promoted.stderr);
     assert.match(promoted.stdout, /^approved memory: generation \d+, coverage complete, 1 entry$/m);

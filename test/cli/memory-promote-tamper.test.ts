@@ -69,11 +69,15 @@ const journalRow = (planId: string): Record<string, unknown> => {
 /**
  * promote after tampering: the plan voided with a reason matching `reason` — by this promote (exit
  * 5, the voided plan on stdout) or already as the host opened (a plan left applying is resumed
- * then; exit 5, the refusal naming the reason) — and nothing written anywhere.
+ * then; exit 5, the refusal naming the reason) — and nothing written anywhere. Through the shipped
+ * bin, or (`inProcess`) through the same `main` in this process, which opens a local host of its
+ * own after the tampering all the same: the anchor cases keep the bin, the column-by-column cases
+ * (22 promotes, about 0.5 s of CPU each as a spawn) test what promote decides, not the process.
  */
-async function promoteVoids(planId: string, reason: RegExp, what: string): Promise<void> {
+async function promoteVoids(planId: string, reason: RegExp, what: string, inProcess = false): Promise<void> {
   const before = filesBelow(setup.repo);
-  const run = await runCli(['memory', 'promote', planId, '--home', setup.home, '--json'], { cwd: setup.repo });
+  const args = ['memory', 'promote', planId, '--home', setup.home, '--json'];
+  const run = await (inProcess ? runCliInProcess : runCli)(args, { cwd: setup.repo });
   assert.deepEqual(filesBelow(setup.outside), {}, `${what}: nothing written outside the repository`);
   assert.deepEqual(filesBelow(setup.repo), before, `${what}: nothing written in the repository`);
   assert.ok(!existsSync(join(setup.home, 'memory')), `${what}: nothing written in the user memory root`);
@@ -281,7 +285,7 @@ describe('a promotion plan tampered with in memory-state between approve and pro
     for (const one of cases) {
       const plan = (one.approve === false ? unapproved : approved).shift()!;
       const planId = one.change(plan.planId) ?? plan.planId;
-      await promoteVoids(planId, one.reason ?? DAMAGED, one.what);
+      await promoteVoids(planId, one.reason ?? DAMAGED, one.what, true);
     }
   });
 

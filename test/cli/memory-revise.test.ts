@@ -182,6 +182,38 @@ describe('memory revise', { timeout: 180_000 }, () => {
     assert.equal(await queued(home, repo), before, 'no candidate was made');
   });
 
+  it("keeps the entry's priority and confidence: a revision edits only title, appliesWhen, type and body", async () => {
+    const home = tempHome('cm-revise-priority');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'urgent-rule', 'Run the linter', 'Run `npm run lint` before pushing.', {
+      priority: 90,
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'cm-revise-priority-'));
+    const path = join(dir, 'urgent.md');
+    writeFileSync(
+      path,
+      '---\ntitle: Run the linter\nappliesWhen: working in this repository\ntype: work_method\n---\nRun `npm run lint` before every push.\n',
+    );
+    const run = await cli(home, repo, ['memory', 'revise', 'urgent-rule', '--file', path, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    // Review shows the priority the promoted entry will have: the entry's, not a proposal's 50.
+    const review = await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo });
+    const [shown] = (JSON.parse(review.stdout) as { candidates: Array<{ priority: number; snapshot: string }> })
+      .candidates;
+    assert.equal(shown!.priority, 90);
+    assert.match(shown!.snapshot, /^- \[urgent-rule\] \(project, priority 90\)/);
+    const candidateId = (JSON.parse(run.stdout) as Revised).candidateId!;
+    const prepared = await cli(home, repo, ['memory', 'prepare', candidateId, '--json']);
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const diffLines = (JSON.parse(prepared.stdout) as { diff: string }).diff.split('\n');
+    assert.ok(diffLines.includes('+Run `npm run lint` before every push.'), diffLines.join('\n'));
+    assert.deepEqual(
+      diffLines.filter((line) => /^[-+](priority|confidence):/.test(line)),
+      [],
+      `the priority (90) and confidence the person set stay:\n${diffLines.join('\n')}`,
+    );
+  });
+
   it('an editor that fails, no editor, an unknown entry and bad text make nothing, and say what to do', async () => {
     const home = tempHome('cm-revise-bad');
     const repo = repository(home);

@@ -5,8 +5,10 @@
 // doctor runs after every drill. Drills that kill the host itself live in agents-faults.test.ts.
 // The CLI's calls are made in-process (support/cli-in-process.ts), to the host's API as the bin's
 // would be; `log --follow`, which is stopped with a signal, and calls made at once are the real bin.
-// serial: its acceptance groups are suites with a 60 s budget each, driving a host and several pi
-// children at once; beside other e2e files on two cores they ran out of it.
+// Its acceptance groups are suites with a 60 s budget each, driving a host and several pi children
+// at once. It ran alone after the pool (marked serial) while it took about 140 s of CPU and ran out
+// of that budget beside other e2e files; at about 20 s of CPU it runs in the pool: beside five
+// other heavy files at load 8-9 on two cores its longest suite took 13-15 s, and alone 12 s.
 // The CLI parts need the build: npx tsc -p tsconfig.build.json
 import assert from 'node:assert/strict';
 import { request } from 'node:http';

@@ -1,9 +1,12 @@
 // A git repository with one approved project entry and one user entry, written as canonical
-// Markdown files into their memory roots and synced by the real `memory sync`.
+// Markdown files into their memory roots and synced by `memory sync` in this process
+// (support/cli-in-process.ts): the state the tests start from, not what they test (a spawn of the bin
+// is about 0.6 s of CPU; the sync through the shipped process is tested where it is the subject).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gitRepo, runCli, tempHome } from './cli.js';
+import { gitRepo, tempHome } from './cli.js';
+import { runCliInProcess } from './cli-in-process.js';
 
 export const ENTRY = (id: string, title: string, body: string) => `---
 id: ${id}
@@ -35,7 +38,7 @@ export async function syncedRepo(label: string): Promise<{ home: string; repo: s
     'work_method/named-exports.md',
     ENTRY('named-exports', 'Prefer named exports', 'Use named exports in TypeScript modules.'),
   );
-  const sync = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repo });
+  const sync = await runCliInProcess(['memory', 'sync', '--home', home, '--json'], { cwd: repo });
   assert.equal(sync.code, 0, sync.stderr);
   return { home, repo };
 }

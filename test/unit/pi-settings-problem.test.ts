@@ -3,7 +3,7 @@
 // blocks until a writer comes, which froze the command (and the TUI with its in-process host).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -35,6 +35,18 @@ describe('the pi config dir given to agent create', () => {
     const agentDir = join(root, 'agent-later');
     assert.deepEqual(prepareAgentDir(agentDir, dir), ['auth.json']);
     assert.equal(existsSync(join(agentDir, 'models.json')), false);
+  });
+
+  it("the copies in the data home are 0600 whatever the source's mode (auth.json holds API keys)", () => {
+    const dir = join(root, 'readable');
+    mkdirSync(dir);
+    for (const name of ['models.json', 'auth.json', 'settings.json'])
+      writeFileSync(join(dir, name), '{}', { mode: 0o644 });
+    const agentDir = join(root, 'agent-private');
+    assert.deepEqual(prepareAgentDir(agentDir, dir), ['models.json', 'auth.json', 'settings.json']);
+    for (const name of ['models.json', 'auth.json', 'settings.json'])
+      assert.equal((statSync(join(agentDir, name)).mode & 0o777).toString(8), '600', name);
+    assert.equal((statSync(agentDir).mode & 0o777).toString(8), '700');
   });
 
   it('an auth.json that is not JSON is named without quoting its text (it holds API keys)', () => {

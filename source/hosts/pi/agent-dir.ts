@@ -1,7 +1,7 @@
 // Each agent gets a private pi agent dir: pi writes some RPC settings back into it (HOSTS.md 3.6),
 // so sharing the user's dir would leak one agent's runtime settings into every other pi.
 // The user's provider configuration is copied in at each start, never linked.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { echoed } from '../../echo-text.js';
@@ -24,6 +24,9 @@ export function prepareAgentDir(agentDir: string, piConfigDir: string | null): s
     // the host until a writer came. pi then lacks that file and says so at the first prompt.
     if (!existsSync(from) || !statSync(from).isFile()) continue;
     copyFileSync(from, join(agentDir, name));
+    // A copy keeps its source's mode: a 0644 models.json or auth.json (API keys) would be readable
+    // by others inside the data home, whose files are 0600.
+    chmodSync(join(agentDir, name), 0o600);
     copied.push(name);
   }
   return copied;

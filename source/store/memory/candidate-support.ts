@@ -47,6 +47,23 @@ export function revisedEntries(db: Db, candidateId: string): string[] {
 }
 
 /**
+ * The priority a person's revision will have once promoted: its entry's own, which prepare keeps
+ * (promotion-plan.ts, keepsRanking) — from the candidate's repository, else the user scope, where
+ * memory-state holds the entry. Null for any other candidate, or an entry not in the projection.
+ */
+export function revisionPriority(db: Db, candidateId: string, repositoryKey: string, userKey: string): number | null {
+  const entryId = revisionRows(db, candidateId).find((row) => row.proposed === 1)?.entryId;
+  if (entryId === undefined) return null;
+  const priority = prepared(
+    db,
+    "SELECT json_extract(frontmatter_json, '$.priority') FROM approved_entries WHERE entry_id = ? AND repository_key IN (?, ?) ORDER BY repository_key = ? DESC LIMIT 1",
+  )
+    .pluck()
+    .get(entryId, repositoryKey, userKey, repositoryKey) as number | null | undefined;
+  return typeof priority === 'number' ? priority : null;
+}
+
+/**
  * Each approved entry a candidate updates or merges into, oldest decision first; `proposed`: the
  * update a proposal recorded (`memory revise`, the TUI's e on an entry), the entry it was made to revise.
  */

@@ -11,7 +11,7 @@ import { type Db, prepared } from '../database.js';
 import type { Draft } from '../../memory/contracts.js';
 import type { CandidateFinding } from './extraction-submit.js';
 import { snapshotEntryFor } from '../../memory/candidate-entry.js';
-import { revisedEntries } from './candidate-support.js';
+import { revisedEntries, revisionPriority } from './candidate-support.js';
 import { recall, type Owner } from './recall.js';
 import { renderEntry } from '../../memory/snapshot.js';
 import { TASK_ATTEMPTS_MAX } from '../../limits.js';
@@ -318,6 +318,9 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
       const scope = row.repository_key === USER_SCOPE.repositoryKey ? 'user' : 'project';
       const content = masked?.content ?? payload.content;
       const title = (masked ? masked.title : payload.title) ?? null;
+      // A person's revision keeps its entry's priority (prepare writes it so), not the proposal's 50.
+      const priority =
+        revisionPriority(db, row.candidate_id, row.repository_key, USER_SCOPE.repositoryKey) ?? payload.priority;
       // What the model will read: the entry's lines as the snapshot frames them — under the id of the
       // approved entry it revises, as prepare writes it, else its own.
       const snapshot = renderEntry(
@@ -327,7 +330,7 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
             title,
             content,
             appliesWhen: (masked && masked.appliesWhen !== undefined ? masked.appliesWhen : payload.scene) ?? null,
-            priority: payload.priority,
+            priority,
           },
           scope,
           revisedEntries(db, row.candidate_id)[0] ?? null,
@@ -341,7 +344,7 @@ export function readMemoryReview(db: Db, page: ReviewPage): Pick<MemoryReview, '
         content,
         title,
         type: payload.type,
-        priority: payload.priority,
+        priority,
         confidence: payload.confidence,
         // Extraction drafts of the built-in runner say which signals made them; other drafts none.
         signals: payload.signals ?? [],
