@@ -46,6 +46,7 @@ import {
   rot13View,
 } from './poison-views.js';
 import { codePointLabel, HIDDEN_CHAR } from './visible-text.js';
+import { LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
 import { lineStarts, position } from './text-position.js';
 
 export { normaliseForLint, type LintView } from './poison-views.js';
@@ -2007,16 +2008,67 @@ function citedAsThreat(text: string, index: number, end: number): boolean {
   return THREAT_TALK.test(text.slice(lineStart, lineEnd));
 }
 
+/** Lines a long text must have to be read by line. */
+const MIN_LINES = 16;
+
+/**
+ * Every match of `pattern` in `text`, as `text.matchAll(pattern)` gives them. What the pattern's
+ * source proves (regex-shape.ts) spares the work: a text without one of its keywords has no match,
+ * and is not read (nor the pattern compiled: mayMatch); in a long text, a pattern whose matches stay
+ * within a line reads only the lines that hold a keyword (adjacent ones as one block), each match's
+ * index moved to `text`'s.
+ */
+function patternMatches(pattern: RegExp, text: string, lines: () => number[]): RegExpExecArray[] {
+  const { keywords, lineLocal } = regexShape(pattern);
+  pattern.lastIndex = 0;
+  // Read by line only where lines spare something: a long text of many lines (one long line is read
+  // whole, its keywords found once by mayMatch rather than at each of their places).
+  const starts = keywords === null || !lineLocal || text.length < LONG_TEXT ? [] : lines();
+  if (keywords === null || starts.length < MIN_LINES) return mayMatch(pattern, text) ? [...text.matchAll(pattern)] : [];
+  const marked = new Set<number>();
+  for (const keyword of keywords)
+    for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + 1)) {
+      // The line holding `at`: the last start at or before it.
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (starts[mid]! <= at) low = mid;
+        else high = mid - 1;
+      }
+      marked.add(low);
+      // The rest of this line is marked already: go on from the next one.
+      at = low + 1 < starts.length ? Math.max(at, starts[low + 1]! - 1) : text.length;
+    }
+  const matches: RegExpExecArray[] = [];
+  const ordered = [...marked].sort((a, b) => a - b);
+  for (let i = 0; i < ordered.length; ) {
+    let j = i;
+    while (j + 1 < ordered.length && ordered[j + 1] === ordered[j]! + 1) j++;
+    const from = starts[ordered[i]!]!;
+    const last = ordered[j]!;
+    const to = last + 1 < starts.length ? starts[last + 1]! - 1 : text.length;
+    // Safe because line-local: no match holds `\n`, and every assertion reads a `\n` as it reads the
+    // text's edge (regex-shape.ts), so a block's matches are the text's matches inside it.
+    for (const match of text.slice(from, to).matchAll(pattern)) {
+      match.index += from;
+      matches.push(match);
+    }
+    i = j + 1;
+  }
+  return matches;
+}
+
 /**
  * Every match of the phrase rules in one view, at original positions. `original`: the text the view
  * was made from (not given for decoded segments, whose positions are the segment's).
  */
 function matchView(view: LintView, reversed: boolean, found: Raw[], original?: string): void {
+  let lines: number[] | undefined;
   for (const rule of RULES) {
     if (reversed && !rule.reversible) continue;
     if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => view.text.includes(keyword))) continue;
-    rule.pattern.lastIndex = 0;
-    for (const match of view.text.matchAll(rule.pattern)) {
+    for (const match of patternMatches(rule.pattern, view.text, () => (lines ??= lineStarts(view.text)))) {
       let severity = rule.check ? rule.check(match, view.text) : rule.severity;
       if (severity === null) continue;
       const blocking = severity === 'block';

@@ -13,6 +13,7 @@
 
 import weightsFile from './poison-scorer-weights.json' with { type: 'json' };
 import { deobfuscatedView, normaliseForLint } from './poison-views.js';
+import { mayMatch } from './regex-shape.js';
 
 /**
  * The committed model: a bias, the two thresholds on the probability, and a weight per feature
@@ -384,14 +385,15 @@ export function poisonScoreFeatures(text: string, ruleNames: readonly string[] =
     previousEnd = match.index + match[0].length;
   }
   // Cues and the pairs of them present: an attack is a combination (conceal + a change, authority +
-  // a safety switch), and a linear model weighs a combination only as a feature of its own.
-  const cues = CUES.filter(([, pattern]) => pattern.test(view)).map(([name]) => name);
+  // a safety switch), and a linear model weighs a combination only as a feature of its own. A pattern
+  // whose words the note lacks cannot match: not run, nor compiled on a process's first note (regex-shape.ts).
+  const cues = CUES.filter(([, pattern]) => mayMatch(pattern, view) && pattern.test(view)).map(([name]) => name);
   cues.forEach((name, i) => {
     features.add(`s:${name}`);
     for (const other of cues.slice(i + 1)) features.add(`s:${name}+${other}`);
   });
   // Concepts: each looked for in the whole note once, then only those present in each sentence.
-  const inNote = CONCEPTS.filter(([, pattern]) => pattern.test(view));
+  const inNote = CONCEPTS.filter(([, pattern]) => mayMatch(pattern, view) && pattern.test(view));
   const sentences = inNote.length > 1 ? view.split(SENTENCE_END) : [view];
   for (const sentence of sentences) {
     const present = (sentences.length === 1 ? inNote : inNote.filter(([, pattern]) => pattern.test(sentence))).map(

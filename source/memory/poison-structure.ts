@@ -32,6 +32,7 @@
 import { CONCEPT_RULES } from './poison-concept-rules.js';
 import { HOUSE_RULES, withoutAddresses } from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
+import { mayMatch } from './regex-shape.js';
 
 export interface StructuralFinding {
   rule: string;
@@ -756,7 +757,8 @@ function clauses(text: string): Array<[number, number]> {
 /** Structural findings in a view, at view offsets. */
 export function structuralFindings(view: LintView): StructuralFinding[] {
   const found: StructuralFinding[] = [];
-  const rules = RULES.filter((rule) => rule.gate.test(view.text));
+  // A gate whose words the text lacks cannot match: not run, nor compiled (regex-shape.ts).
+  const rules = RULES.filter((rule) => mayMatch(rule.gate, view.text) && rule.gate.test(view.text));
   if (rules.length === 0) return found;
   for (const [from, to] of clauses(view.text)) {
     const clause = view.text.slice(from, to);
