@@ -13,15 +13,20 @@ import { storeFiles } from '../../source/home.js';
 import { MEMORY_SNAPSHOT_MAX_BYTES } from '../../source/limits.js';
 import { projectRoot, userRoot, writeEntry as writeFileEntry } from '../support/memory-files.js';
 import * as c from '../support/capture.js';
-import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { gitRepo, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 after(() => c.closeStores());
 
 const writeEntry = (root: string, id: string, title: string, body: string, priority = 50) =>
   writeFileEntry(root, id, title, body, { priority });
 
+/**
+ * The projection the hook reads: synced in-process (the same main, a local host of its own), since
+ * the hook's process is what these tests are about, not the sync's (a spawn is about 0.6 s of CPU).
+ */
 async function sync(home: string, cwd: string): Promise<void> {
-  const result = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd });
+  const result = await runCliInProcess(['memory', 'sync', '--home', home, '--json'], { cwd });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(JSON.parse(result.stdout).coverage, 'complete', result.stdout);
 }

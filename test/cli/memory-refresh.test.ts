@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import * as c from '../support/capture.js';
 import { BIN, gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
@@ -32,8 +33,12 @@ async function context(
   return { event: reply.hookSpecificOutput.hookEventName, text: reply.hookSpecificOutput.additionalContext };
 }
 
+/**
+ * The projection the hook reads: synced in-process (the same main, a local host of its own), since
+ * the hook's process is what these tests are about, not the sync's (a spawn is about 0.6 s of CPU).
+ */
 async function sync(home: string, cwd: string): Promise<void> {
-  const result = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd });
+  const result = await runCliInProcess(['memory', 'sync', '--home', home, '--json'], { cwd });
   assert.equal(result.code, 0, result.stderr);
 }
 
