@@ -256,7 +256,7 @@ export const COMMAND_SPECS = [
   {
     path: 'flush',
     args: '',
-    summary: 'drain; exit 0 when everything settled is processed, 3 while anything waits',
+    summary: 'drain the inbox and draft candidates now; exit 0 when all is processed, 3 while anything waits',
     flags: {},
   },
   {
