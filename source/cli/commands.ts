@@ -221,7 +221,10 @@ export const COMMAND_SPECS = [
     flags: {
       afterSession: ['KEY', 'continue after this session (nextSessionKey)'],
       afterRecovery: ['ID', 'continue after this recovery item (nextRecoveryId)'],
-      ...INSTALL_DIRS,
+      // All three at once: status checks every client's hooks, not one as install does.
+      codexHome: ['DIR', "where it looks for Codex's hooks (default $CODEX_HOME or ~/.codex)"],
+      claudeDir: ['DIR', "where it looks for Claude Code's hooks (default $CLAUDE_CONFIG_DIR or ~/.claude)"],
+      piDir: ['DIR', "where it looks for pi's extension (default $PI_CODING_AGENT_DIR or ~/.pi/agent)"],
     },
   },
   {
@@ -253,7 +256,7 @@ export const COMMAND_SPECS = [
   {
     path: 'flush',
     args: '',
-    summary: 'drain; exit 0 when everything settled is processed, 3 while anything waits',
+    summary: 'drain the inbox and draft candidates now; exit 0 when all is processed, 3 while anything waits',
     flags: {},
   },
   {

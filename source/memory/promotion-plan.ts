@@ -177,6 +177,7 @@ interface Existing {
   bytes: Uint8Array;
   document: EntryDocument | null;
   entryId: string | null;
+  type: EntryType | null;
   supersedes: string[];
   problem: string | null;
 }
@@ -191,12 +192,13 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
         ...file,
         document: null,
         entryId: null,
+        type: null,
         supersedes: [],
         problem: `line ${parsed.problem.line}: ${parsed.problem.message}`,
       };
     }
     const { entry, document } = parsed.value;
-    return { ...file, document, entryId: entry.id, supersedes: entry.supersedes, problem: null };
+    return { ...file, document, entryId: entry.id, type: entry.type, supersedes: entry.supersedes, problem: null };
   });
   const byEntryId = new Map(existing.filter((e) => e.entryId !== null).map((e) => [e.entryId!, e]));
   const byPath = new Map(existing.map((e) => [e.path, e]));
@@ -224,6 +226,7 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     }
     let document: EntryDocument;
     let path: string;
+    let moved = false;
     if (target) {
       path = target.path;
       const supersedes = [...new Set([...target.supersedes, ...candidate.supersedes])];
@@ -235,6 +238,25 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
       if (candidate.keepsRanking) {
         delete patch['priority'];
         delete patch['confidence'];
+      }
+      // A person's revision may change the type, and an entry's type names its folder: the file
+      // moves there (the old one removed only while it holds the bytes read now), else the scan
+      // would find it misplaced.
+      const moves = candidate.keepsRanking === true && target.type !== null && target.type !== candidate.type;
+      if (moves) {
+        moved = true;
+        patch['type'] = candidate.type;
+        const name = target.path.slice(target.path.lastIndexOf('/') + 1);
+        const wanted = `${candidate.type}/${name}`;
+        path = taken.has(wanted) ? freePath(candidate.type, fields.title as string, taken) : wanted;
+        files.push({
+          path: target.path,
+          entryId,
+          action: 'remove',
+          candidateIds: [candidate.candidateId],
+          targetBlobHash: gitBlobOid(target.bytes),
+          content: target.bytes,
+        });
       }
       document = updateEntryDocument(target.document!, patch, body);
     } else {
@@ -254,7 +276,7 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
       });
     }
     taken.add(path);
-    const check = checkEntryPath(path, target ? 'existing' : 'new');
+    const check = checkEntryPath(path, target && !moved ? 'existing' : 'new');
     if (!check.ok) return invalid(check.reason);
     const content = encoder.encode(serializeEntryDocument(document));
     if (content.length > MEMORY_ENTRY_MAX_BYTES) {
@@ -273,7 +295,7 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
     files.push({
       path,
       entryId,
-      action: target ? 'update' : 'create',
+      action: target && !moved ? 'update' : 'create',
       candidateIds: [candidate.candidateId],
       targetBlobHash: current ? gitBlobOid(current.bytes) : null,
       content,
@@ -287,7 +309,11 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
   const planFiles: PlanFile[] = [];
   const blocking: Array<SecretFinding & { candidateId: string }> = [];
   for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const findings = [...lint(file.path).map((f) => ({ ...f, line: 0 })), ...lint(decoder.decode(file.content))];
+    // A removal writes nothing: the bytes it names are the file's as it is (a type change's move).
+    const findings =
+      file.action === 'remove'
+        ? []
+        : [...lint(file.path).map((f) => ({ ...f, line: 0 })), ...lint(decoder.decode(file.content))];
     blocking.push(
       ...findings.filter((f) => f.severity === 'block').map((f) => ({ ...f, candidateId: file.candidateIds[0]! })),
     );

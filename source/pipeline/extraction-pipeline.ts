@@ -578,11 +578,18 @@ export class ExtractionPipeline {
       probeVersion,
       passed: verdict.passed,
     });
-    if (!verdict.passed)
+    if (!verdict.passed) {
+      // "runner": it did not run or answer (could not start, timed out, exited non-zero): there is
+      // nothing it did to restrict; the profile must be made to run first.
+      const fix =
+        verdict.failed!.item === 'runner'
+          ? "make the profile's argv in runners.json run and answer (for codex or claude, its binary)"
+          : 'restrict the profile in runners.json';
       throw new CmError(
         'runner_unavailable',
-        `The ${runner.name} runner failed its conformance probe (${verdict.probeVersion}) at "${verdict.failed!.item}": ${verdict.failed!.detail}. Nothing of yours was sent; restrict the profile in runners.json, then run common-memory memory reverify-runner --runner ${runner.name}.`,
+        `The ${runner.name} runner failed its conformance probe (${verdict.probeVersion}) at "${verdict.failed!.item}": ${verdict.failed!.detail}. Nothing of yours was sent; ${fix}, then run common-memory memory reverify-runner --runner ${runner.name}.`,
       );
+    }
     return { runner: runner.name, passed: true, cached: false, probeVersion };
   }
 

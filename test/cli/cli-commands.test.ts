@@ -206,6 +206,31 @@ describe('the command table', { timeout: 600_000 }, () => {
     }
   });
 
+  it("docs/commands.md's rows name no flag a command they name does not take", () => {
+    const doc = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## Commands'), doc.indexOf('### Reading history'));
+    const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---'));
+    for (const row of rows) {
+      for (const span of row.split(' | ')[0]!.matchAll(/`([^`]*)`/g)) {
+        const words = span[1]!
+          .split(/\s+/)
+          .filter((word) => word !== '' && !/^[[<(-]/.test(word))
+          .map((word) => word.split('\\|'));
+        // Each command the span names, one alternative of each word at a time (`install\|uninstall`).
+        const specs = COMMAND_SPECS.filter(
+          (spec) => spec.path !== '' && spec.path.split(' ').every((word, index) => words[index]?.includes(word)),
+        );
+        const flags = [...span[1]!.matchAll(/--([a-z][a-z-]*)/g)].map((match) => match[1]!);
+        for (const spec of specs)
+          for (const flag of flags)
+            assert.ok(
+              Object.keys(spec.flags).some((name) => kebab(name) === flag),
+              `docs/commands.md gives ${spec.path} --${flag}, which it does not take: ${span[1]}`,
+            );
+      }
+    }
+  });
+
   it('a command takes as many arguments as its usage names', () => {
     assert.equal(maxArguments(COMMAND_SPECS.find((spec) => spec.path === 'memory promote')!), 1);
     assert.equal(maxArguments(COMMAND_SPECS.find((spec) => spec.path === 'memory lint')!), Number.POSITIVE_INFINITY);

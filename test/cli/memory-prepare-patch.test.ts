@@ -33,6 +33,13 @@ describe('memory prepare <patch-id>', () => {
     const usage = await cli('memory', 'prepare', consolidated.taskId, '--operations', '1,x');
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--operations takes operation numbers from memory review, e\.g\. 1,3 or 2-4/);
+    // --operations with a candidate's id: say the flag belongs to a patch, not "prepare one patch".
+    const candidate = await cli('memory', 'prepare', 'cand-0123abcd', '--operations', '1');
+    assert.equal(candidate.code, 2);
+    assert.match(
+      candidate.stderr,
+      /--operations picks operations of a consolidation patch \(con-…\); "cand-0123abcd" is not one\. Prepare a candidate without it/,
+    );
     const outside = await cli('memory', 'prepare', consolidated.taskId, '--operations', String(operations.length + 1));
     assert.notEqual(outside.code, 0);
     assert.match(outside.stderr, new RegExp(`operation ${operations.length + 1} is not in the patch`));

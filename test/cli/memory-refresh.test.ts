@@ -207,6 +207,9 @@ describe('memory assemble', () => {
       /\[build\] \(project, priority 90\) title: "Build with make" applies when: "working in this repository"\r\n/,
     );
     assert.doesNotMatch(text, /private user note/, 'the user scope stays private');
+    // It holds the repository's notes only: its frame does not claim the user's own notes too.
+    assert.match(text, /Reference notes the user reviewed and approved for this repository\. They are/);
+    assert.doesNotMatch(text, /their own work/);
     // The file is committed and shared: it names the MCP tool, never a command of this machine.
     assert.match(text, /`memory_get` tool of the common-memory MCP server/);
     assert.ok(!text.includes(home) && !text.includes(process.execPath), 'no path of this machine');

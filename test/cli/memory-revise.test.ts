@@ -214,6 +214,50 @@ describe('memory revise', { timeout: 180_000 }, () => {
     );
   });
 
+  it("a changed type moves the entry's file to its type's folder, never dropped in silence", async () => {
+    const home = tempHome('cm-revise-type');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'lint-rule', 'Run the linter', 'Run `npm run lint` before pushing.');
+    const dir = mkdtempSync(join(tmpdir(), 'cm-revise-type-'));
+    const path = join(dir, 'lint.md');
+    writeFileSync(
+      path,
+      '---\ntitle: Run the linter\nappliesWhen: working in this repository\ntype: work_fact\n---\nRun `npm run lint` before pushing.\n',
+    );
+    const run = await cli(home, repo, ['memory', 'revise', 'lint-rule', '--file', path, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const candidateId = (JSON.parse(run.stdout) as Revised).candidateId!;
+    const prepared = await cli(home, repo, ['memory', 'prepare', candidateId, '--json']);
+    assert.equal(prepared.code, 0, prepared.stderr);
+    const plan = JSON.parse(prepared.stdout) as {
+      planId: string;
+      planDigest: string;
+      diff: string;
+      files: Array<{ action: string; path: string }>;
+    };
+    assert.deepEqual(
+      plan.files.map((f) => [f.action, f.path]),
+      [
+        ['create', 'work_fact/lint-rule.md'],
+        ['remove', 'work_method/lint-rule.md'],
+      ],
+      plan.diff,
+    );
+    assert.ok(plan.diff.split('\n').includes('+type: "work_fact"'), plan.diff);
+    assert.equal((await cli(home, repo, ['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code, 0);
+    const promoted = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    assert.equal(promoted.code, 0, promoted.stderr);
+    assert.equal(existsSync(join(projectRoot(repo), 'work_method', 'lint-rule.md')), false);
+    const got = await cli(home, repo, ['get', 'lint-rule', '--json']);
+    assert.equal(got.code, 0, got.stderr);
+    const entry = JSON.parse(got.stdout) as { type: string; sources: Array<{ path: string }> };
+    assert.equal(entry.type, 'work_fact');
+    assert.deepEqual(
+      entry.sources.map((s) => s.path),
+      ['work_fact/lint-rule.md'],
+    );
+  });
+
   it('an editor that fails, no editor, an unknown entry and bad text make nothing, and say what to do', async () => {
     const home = tempHome('cm-revise-bad');
     const repo = repository(home);

@@ -102,7 +102,20 @@ describe('memory extract --runner', () => {
       permissive.stderr,
       /The ext runner failed its conformance probe \(conformance-probe@1\) at "shell": it ran a command/,
     );
-    assert.match(permissive.stderr, /Nothing of yours was sent; .*memory reverify-runner --runner ext/);
+    assert.match(
+      permissive.stderr,
+      /Nothing of yours was sent; restrict the profile .*memory reverify-runner --runner ext/,
+    );
+    // A runner that cannot start did nothing to restrict: the fix is its argv.
+    profiles(home, record, { argv: [join(home, 'no-such-runner')] });
+    const missing = await runCli([...args, '--runner', 'ext'], { cwd: repo });
+    assert.equal(missing.code, 15);
+    assert.match(missing.stderr, /at "runner": runner-spawn-failed: cannot start .*no-such-runner/);
+    assert.doesNotMatch(missing.stderr, /restrict/);
+    assert.match(
+      missing.stderr,
+      /Nothing of yours was sent; make the profile's argv in runners\.json run .*memory reverify-runner --runner ext/,
+    );
     const again = await runCli(['memory', 'reverify-runner', '--runner', 'ext', '--home', home]);
     assert.equal(again.code, 15);
     profiles(home, record);

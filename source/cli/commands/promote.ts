@@ -4,6 +4,7 @@
 // diff (hidden characters shown as ⟨U+XXXX⟩: the bytes as the model will read them) and approves its digest.
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
+import { echoed } from '../../echo-text.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { wholeMemoryId } from '../../client/local-memory.js';
 import { entriesText, type Output } from '../output.js';
@@ -121,6 +122,12 @@ async function preparePatch(
   operations: string | undefined,
   out: Output,
 ): Promise<number> {
+  // --operations with a candidate's id: the flag is what is wrong, not the number of patches.
+  if (args.length === 1 && !args[0]!.startsWith(PATCH_ID_PREFIX))
+    throw new CmError(
+      'usage',
+      `--operations picks operations of a consolidation patch (${PATCH_ID_PREFIX}…); ${echoed(args[0]!)} is not one. Prepare a candidate without it: common-memory memory prepare <candidate-id>…`,
+    );
   if (args.length !== 1 || !args[0]!.startsWith(PATCH_ID_PREFIX))
     throw new CmError(
       'usage',

@@ -280,8 +280,12 @@ function storePlan(tx: Tx<'memory'>, input: z.infer<typeof storePlanInput>): Mem
       throw new CmError('internal', `The bytes of ${file.path} do not match their digest; nothing was stored.`);
   }
   // A plan writes what candidates say, carries a consolidation patch's operations (which write and
-  // remove), or (a retirement) only removes files: never two of them, never none.
-  const removals = input.files.filter((file) => file.action === 'remove').length;
+  // remove), or (a retirement) only removes files: never two of them, never none. A candidate plan
+  // removes a file only to move its entry (a revision that changed the type: promotion-plan.ts).
+  const created = new Set(input.files.filter((file) => file.action === 'create').map((file) => file.entryId));
+  const removals = input.files.filter(
+    (file) => file.action === 'remove' && !(input.candidates.length > 0 && created.has(file.entryId)),
+  ).length;
   if (input.consolidation) {
     if (input.candidates.length > 0)
       throw new CmError('internal', 'A consolidation plan carries no candidates; nothing was stored.');
