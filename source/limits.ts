@@ -308,10 +308,11 @@ export const MEMORY_FOLLOW_READ_BUDGET_MS = 5_000;
 export const MEMORY_SCAN_RACY_MS = 2_000;
 
 /**
- * How long a starting host waits for a one-shot command that holds the lease (it holds it for tens
- * of milliseconds; 3 s covers a loaded machine, as a command waits for another command).
+ * How long a starting host, or a command, waits for a one-shot command that holds the lease. A read
+ * holds it for tens of milliseconds, but an extraction, an import or a sync holds it for its whole
+ * run: seconds on a loaded machine (3 s made a script's second `memory extract` fail beside the first).
  */
-export const HOST_LEASE_LOCAL_WAIT_MS = 3000;
+export const HOST_LEASE_LOCAL_WAIT_MS = 10_000;
 
 /**
  * How long a command waits for a host that holds the lease but does not serve yet (it migrates the

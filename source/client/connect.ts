@@ -7,7 +7,7 @@ import { CmError } from '../errors.js';
 import { homeReadProblem, storeFiles } from '../home.js';
 import type { Host, HostInfoFile } from '../host/host.js';
 import { processStartTime } from '../host/lease.js';
-import { HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
+import { HOST_LEASE_LOCAL_WAIT_MS, HOST_PROBE_TIMEOUT_MS, HOST_START_POLL_MS, HOST_START_WAIT_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
 import type { HostStatus } from '../api/history.js';
 import { http } from '../ground/lazy-builtin.js';
@@ -17,9 +17,6 @@ export interface Connection {
   mode: 'remote' | 'local' | 'read-only';
   close(): Promise<void>;
 }
-
-/** How long a command waits for another short command that holds the lease. */
-const LOCAL_LEASE_WAIT_MS = 3000;
 
 export function readHostInfo(home: string): HostInfoFile | undefined {
   try {
@@ -169,7 +166,7 @@ const remoteConnection = (app: Application): Connection => ({ app, mode: 'remote
  * or read-only never loads it (whole-process start-up of plain reads, scripts call them in loops).
  */
 const startHost = async (home: string, drain = false): Promise<Host> =>
-  (await import('../host/host.js')).Host.start({ home, serve: false, leaseWaitMs: LOCAL_LEASE_WAIT_MS, drain });
+  (await import('../host/host.js')).Host.start({ home, serve: false, leaseWaitMs: HOST_LEASE_LOCAL_WAIT_MS, drain });
 
 async function readOnlyConnection(home: string): Promise<Connection> {
   // A read never creates a store: a home without one is "not found", and stays as it was.

@@ -60,8 +60,11 @@ export function acquireLease(home: string, holder: LeaseHolder, waitMs = 0): Lea
   } catch (error) {
     db?.close();
     const code = (error as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
-      throw alreadyOpen(home, readHolderInfo(home));
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+      // A one-shot command waited for and still there: wait for it, not "use that host".
+      const info = readHolderInfo(home);
+      throw waitMs > 0 && info?.role === 'local' ? stillHeldByCommand(home, info, waitMs) : alreadyOpen(home, info);
+    }
     throw new CmError(
       'store_unavailable',
       `Cannot take the host lease in ${home} (${code || (error as Error).message}). Check the data home's permissions.`,
@@ -143,6 +146,6 @@ function stillHeldByCommand(home: string, info: HolderInfo, waitedMs: number): C
   return new CmError(
     'store_already_open',
     `Store already open: ${describe(info)} still holds ${home} after ${waitedMs} ms. Nothing was written. ` +
-      'Wait for that command to finish (or stop it), then start the host again.',
+      'Wait for that command to finish (or stop it), then try again.',
   );
 }

@@ -5,7 +5,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
+import type { CmError } from '../../source/errors.js';
 import { Host } from '../../source/host/host.js';
+import { acquireLease } from '../../source/host/lease.js';
 import { HOST_LEASE_LOCAL_WAIT_MS } from '../../source/limits.js';
 import { startCli, startHost, stopHost, tempHome, runCli, waitFor } from '../support/cli.js';
 import { codeOf } from '../support/results.js';
@@ -132,6 +134,35 @@ describe('host', () => {
     assert.equal(JSON.parse(stdout.split('\n')[0]!).pid, host.pid);
     host.kill('SIGTERM');
     assert.equal(await exited, 0);
+  });
+
+  it('a command started while another one-shot command holds the lease for seconds waits for it, then runs', async () => {
+    const home = tempHome('lease-command');
+    // An extraction or an import holds the lease for its whole run: seconds on a loaded machine.
+    const local = await Host.start({ home, serve: false });
+    const second = runCli(['note', 'written after the first command', '--home', home]);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await local.stop();
+    const result = await second;
+    assert.equal(result.code, 0, result.stderr);
+  });
+
+  it('a command that waited out a one-shot holder says to wait for that command, not to use it as a host', async () => {
+    const home = tempHome('lease-command-held');
+    const local = await Host.start({ home, serve: false });
+    try {
+      const holder = { hostId: 'h-2', pid: process.pid, processStartedAt: null, role: 'local', startedAt: '' } as const;
+      assert.throws(
+        () => acquireLease(home, holder, 200),
+        (error: CmError) =>
+          error.code === 'store_already_open' &&
+          /a one-shot common-memory command .* still holds .* after 200 ms\. Nothing was written\. Wait for that command to finish \(or stop it\), then try again\.$/.test(
+            error.message,
+          ),
+      );
+    } finally {
+      await local.stop();
+    }
   });
 
   it('listens for SIGTERM before it says it is ready: a signal sent on the ready line stops it in order', async () => {
