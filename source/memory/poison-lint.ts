@@ -2028,14 +2028,8 @@ function patternMatches(pattern: RegExp, text: string, lines: () => number[]): R
   const marked = new Set<number>();
   for (const keyword of keywords)
     for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + 1)) {
-      // The line holding `at`: the last start at or before it.
-      let low = 0;
-      let high = starts.length - 1;
-      while (low < high) {
-        const mid = (low + high + 1) >> 1;
-        if (starts[mid]! <= at) low = mid;
-        else high = mid - 1;
-      }
+      // The line holding `at` (0-based).
+      const low = position(starts, at).line - 1;
       marked.add(low);
       // The rest of this line is marked already: go on from the next one.
       at = low + 1 < starts.length ? Math.max(at, starts[low + 1]! - 1) : text.length;
