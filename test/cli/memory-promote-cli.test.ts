@@ -87,7 +87,10 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
 
     const wrong = await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', '0'.repeat(64));
     assert.equal(wrong.code, 5, wrong.stderr);
-    assert.match(json(wrong.stderr).error.message, /is not plan .*'s .*nothing was approved/);
+    assert.match(json(wrong.stderr).error.message, /is not plan .*'s.*nothing was approved/);
+    // The refusal sends the person to the diff; it never hands over the digest to copy unread.
+    assert.ok(!wrong.stderr.includes(plan.planDigest), wrong.stderr);
+    assert.match(json(wrong.stderr).error.message, new RegExp(`memory plan ${plan.planId}`));
     const early = await cli(home, repo, 'memory', 'promote', plan.planId);
     assert.equal(early.code, 5, early.stderr);
     assert.match(json(early.stderr).error.message, /not approved yet/);

@@ -590,7 +590,8 @@ function approvePlan(tx: Tx<'memory'>, input: z.infer<typeof approveInput>) {
   if (input.digest.toLowerCase() !== row.plan_digest) {
     throw new CmError(
       'operation_conflict',
-      `The digest ${input.digest} is not plan ${row.plan_id}'s (${row.plan_digest}); nothing was approved — read the plan's diff and approve the digest it shows.`,
+      // Its own digest is not given here: copied from a refusal, it would approve bytes nobody read.
+      `The digest ${input.digest} is not plan ${row.plan_id}'s; nothing was approved — read the plan's diff (common-memory memory plan ${row.plan_id}) and approve the digest it shows.`,
     );
   }
   // A record that is not the plan its digest names is voided: approving it would approve other bytes.
