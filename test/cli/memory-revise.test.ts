@@ -56,6 +56,13 @@ interface Revised {
   prepare?: string;
 }
 
+/** An edited revision as a person saves it for `memory revise --file`: `text` in a file of its own temp dir. */
+function revisionFile(prefix: string, name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), prefix)), name);
+  writeFileSync(path, text);
+  return path;
+}
+
 describe('memory revise', { timeout: 180_000 }, () => {
   it("opens $EDITOR on the entry's text; the edit is a candidate whose plan rewrites the entry's file", async () => {
     const home = tempHome('cm-revise');
@@ -188,10 +195,9 @@ describe('memory revise', { timeout: 180_000 }, () => {
     writeEntry(projectRoot(repo), 'urgent-rule', 'Run the linter', 'Run `npm run lint` before pushing.', {
       priority: 90,
     });
-    const dir = mkdtempSync(join(tmpdir(), 'cm-revise-priority-'));
-    const path = join(dir, 'urgent.md');
-    writeFileSync(
-      path,
+    const path = revisionFile(
+      'cm-revise-priority-',
+      'urgent.md',
       '---\ntitle: Run the linter\nappliesWhen: working in this repository\ntype: work_method\n---\nRun `npm run lint` before every push.\n',
     );
     const run = await cli(home, repo, ['memory', 'revise', 'urgent-rule', '--file', path, '--json']);
@@ -218,10 +224,9 @@ describe('memory revise', { timeout: 180_000 }, () => {
     const home = tempHome('cm-revise-type');
     const repo = gitRepo(home, 'repo');
     writeEntry(projectRoot(repo), 'lint-rule', 'Run the linter', 'Run `npm run lint` before pushing.');
-    const dir = mkdtempSync(join(tmpdir(), 'cm-revise-type-'));
-    const path = join(dir, 'lint.md');
-    writeFileSync(
-      path,
+    const path = revisionFile(
+      'cm-revise-type-',
+      'lint.md',
       '---\ntitle: Run the linter\nappliesWhen: working in this repository\ntype: work_fact\n---\nRun `npm run lint` before pushing.\n',
     );
     const run = await cli(home, repo, ['memory', 'revise', 'lint-rule', '--file', path, '--json']);
