@@ -9,6 +9,18 @@ import { lintText as lintSecrets, type SecretFinding } from './secret-lint.js';
 
 export type MemoryFinding = SecretFinding | PoisonFinding;
 
+/** What a finding shows a person or a script (position, rule, severity, masked excerpt, how it was read), without its offsets. */
+export function findingView(f: MemoryFinding) {
+  return {
+    line: f.line,
+    column: f.column,
+    rule: f.rule,
+    severity: f.severity,
+    excerpt: f.excerpt,
+    ...(f.transform === undefined ? {} : { transform: f.transform }),
+  };
+}
+
 /** The excerpt with anything the secret lint finds in it masked: a last guard, never a secret in a poisoning excerpt. */
 function guarded(excerpt: string): string {
   let out = excerpt;

@@ -393,20 +393,12 @@ async function lint(paths: string[], out: Output): Promise<number> {
       'Give the files to lint (common-memory memory lint <path>…), or pipe text to common-memory memory lint - (at a terminal, - reads what you type until Ctrl+D).',
     );
   const inputs = paths.length === 0 ? ['-'] : paths;
-  const { lintMemoryText } = await memoryLint();
+  const { findingView, lintMemoryText } = await memoryLint();
   // A path named twice is one input: read once, its findings listed once.
   const texts = new Map<string, string>();
   for (const path of new Set(inputs)) texts.set(path, await readInput(path));
   const findings = [...texts.keys()].flatMap((path) =>
-    lintMemoryText(texts.get(path)!).map((f) => ({
-      path,
-      line: f.line,
-      column: f.column,
-      rule: f.rule,
-      severity: f.severity,
-      excerpt: f.excerpt,
-      ...(f.transform === undefined ? {} : { transform: f.transform }),
-    })),
+    lintMemoryText(texts.get(path)!).map((f) => ({ path, ...findingView(f) })),
   );
   const blocking = findings.filter((f) => f.severity === 'block').length;
   out.result({ findings }, () =>

@@ -18,7 +18,7 @@ import {
   type ExtractionTask,
 } from '../../memory/contracts.js';
 import { carriedSecretFindings } from '../../memory/carried-secret.js';
-import { lintMemoryText, type MemoryFinding } from '../../memory/memory-lint.js';
+import { findingView, lintMemoryText, type MemoryFinding } from '../../memory/memory-lint.js';
 import { secretFindings } from '../../memory/finding-kind.js';
 import type { SecretFinding } from '../../memory/secret-lint.js';
 import { maskText } from '../../memory/secret-mask.js';
@@ -42,15 +42,7 @@ export interface CandidateFinding {
 
 /** A lint finding of one field of a candidate, as the candidate keeps it. */
 export function candidateFinding(field: string, f: MemoryFinding): CandidateFinding {
-  return {
-    field,
-    line: f.line,
-    column: f.column,
-    rule: f.rule,
-    severity: f.severity,
-    excerpt: f.excerpt,
-    ...(f.transform === undefined ? {} : { transform: f.transform }),
-  };
+  return { field, ...findingView(f) };
 }
 
 export interface ExtractionOutcome {
