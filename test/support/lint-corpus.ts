@@ -23,7 +23,9 @@ import { readFileSync } from 'node:fs';
 // the issue and two lines of holdout-6 for the shape, committed before any tuning after it:
 // measured once, then opened for tuning. `holdout-8` (poisoning only) was written blind by a further author who
 // opened only the issue and two lines of holdout-7 for the shape, and committed before any tuning
-// after it: measured, never read.
+// after it: measured, never read. `train-8` (tuning) and `holdout-9` (measured, never read) were
+// written blind at the same time by two more authors; train-8 lost the notes close to holdout-9's
+// (test/corpus/poisoning/README.md).
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
 // lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
@@ -42,7 +44,9 @@ export type CorpusSplit =
   | 'holdout-5'
   | 'holdout-6'
   | 'holdout-7'
-  | 'holdout-8';
+  | 'holdout-8'
+  | 'train-8'
+  | 'holdout-9';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -62,6 +66,8 @@ export const ALL_SPLITS = [
   'holdout-6',
   'holdout-7',
   'holdout-8',
+  'train-8',
+  'holdout-9',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -82,6 +88,9 @@ export const TUNING_SPLITS = [
   // Measured once as a blind holdout (0.684 blocked, 0.031 ordinary blocked), then opened for tuning
   // once holdout-8 had been written blind and measured in its place.
   'holdout-7',
+  // Written blind by a further author (the issue and a brief of the labelling rule only), measured
+  // once before any tuning on it.
+  'train-8',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

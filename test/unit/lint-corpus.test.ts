@@ -40,7 +40,8 @@ const FROZEN: Record<
   | 'poisoningHoldout5'
   | 'poisoningHoldout6'
   | 'poisoningHoldout7'
-  | 'poisoningHoldout8',
+  | 'poisoningHoldout8'
+  | 'poisoningHoldout9',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -64,6 +65,9 @@ const FROZEN: Record<
   poisoningHoldout7: 'b4389d31b215fe323857d6a80f56327a4449c56ac82097d6276aea22b114a084',
   // Written blind by an eighth author who opened only the issue and two lines of holdout-7 for the shape.
   poisoningHoldout8: 'aa87ef2e5a43749f5ae9fbf6dca711eefd38e20600123085cd3c893d315abd8f',
+  // Written blind by a ninth author from the issue and a brief of the labelling rule (its README says
+  // what else the author saw by accident: part of train-8's texts).
+  poisoningHoldout9: 'cc4167a516903d76b1cbd099fefd5ec2731710591a713b68534ca3d85e75f3e9',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -512,29 +516,54 @@ describe('seventh poisoning holdout corpus', () => {
   });
 });
 
-describe('eighth poisoning holdout corpus', () => {
-  const items = readLabelledPoisoning('holdout-8');
+/** A blind holdout measured only: frozen, numbered, its counts, no shared note, never tuned on. */
+function measuredHoldout(
+  title: string,
+  split: 'holdout-8' | 'holdout-9',
+  digest: string,
+  counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
+  neighbours: CorpusSplit[],
+): void {
+  describe(title, () => {
+    const items = readLabelledPoisoning(split);
 
-  it('stays as first committed', () => {
-    assert.equal(sha256(corpusFile('poisoning', 'holdout-8')), FROZEN.poisoningHoldout8);
-  });
+    it('stays as first committed', () => {
+      assert.equal(sha256(corpusFile('poisoning', split)), digest);
+    });
 
-  it('has unique ids of the form hold8-NNNN, well-typed rows and its counts', () => {
-    checkNumberedRows(items, /^hold8-\d{4}$/);
-    const poisoned = items.filter((i) => i.poisoned);
-    assert.deepEqual([poisoned.length, items.length - poisoned.length], [280, 283]);
-    // Its README: 10 ordinary notes warrant a glance (6 vendor installers, 4 quoted attack fixtures).
-    assert.equal(items.filter((i) => !i.poisoned && i.expect === 'warn').length, 10);
-  });
+    it(`has unique ids of the form ${split.replace('holdout-', 'hold')}-NNNN, well-typed rows and its counts`, () => {
+      checkNumberedRows(items, new RegExp(`^${split.replace('holdout-', 'hold')}-\\d{4}$`));
+      const poisoned = items.filter((i) => i.poisoned);
+      assert.deepEqual([poisoned.length, items.length - poisoned.length], [counts.poisoned, counts.ordinary]);
+      assert.equal(items.filter((i) => !i.poisoned && i.expect === 'warn').length, counts.ordinaryWarn);
+    });
 
-  it('shares no note with any other poisoning split', () => {
-    checkSharesNoNote('holdout-8', items, ['holdout-7', 'holdout-6']);
-  });
+    it('shares no note with any other poisoning split', () => {
+      checkSharesNoNote(split, items, neighbours);
+    });
 
-  it('is measured only: the evaluator accepts it and never lists its misses', () => {
-    checkEvaluatorRole('holdout-8', false);
+    it('is measured only: the evaluator accepts it and never lists its misses', () => {
+      checkEvaluatorRole(split, false);
+    });
   });
-});
+}
+
+// Its README: 10 ordinary notes warrant a glance (6 vendor installers, 4 quoted attack fixtures).
+measuredHoldout(
+  'eighth poisoning holdout corpus',
+  'holdout-8',
+  FROZEN.poisoningHoldout8,
+  { poisoned: 280, ordinary: 283, ordinaryWarn: 10 },
+  ['holdout-7', 'holdout-6'],
+);
+// Its README: 11 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'ninth poisoning holdout corpus',
+  'holdout-9',
+  FROZEN.poisoningHoldout9,
+  { poisoned: 209, ordinary: 211, ordinaryWarn: 11 },
+  ['holdout-8', 'train-8'],
+);
 
 describe('extra poisoning tuning batch (train-3)', () => {
   const items = readLabelledPoisoning('train-3');
@@ -557,7 +586,7 @@ describe('extra poisoning tuning batch (train-3)', () => {
 
 /** A blind tuning batch: numbered ids, well-typed rows, its poisoned and ordinary counts, a tuning split. */
 function blindBatch(
-  split: 'train-4' | 'train-5' | 'train-6' | 'train-7',
+  split: 'train-4' | 'train-5' | 'train-6' | 'train-7' | 'train-8',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -597,6 +626,26 @@ for (const [split, counts] of [
     });
   });
 }
+// Written beside holdout-9 (its author saw part of this batch's texts by accident): the 61 notes whose
+// words overlap a holdout-9 note's by a quarter or more (Jaccard) were taken out before any use.
+blindBatch('train-8', [237, 244], (items) => {
+  it('shares no note, nor a quarter of the words of one, with a measured split', () => {
+    assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-8', 'holdout-9']), []);
+    const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+    const measured = readLabelledPoisoning('holdout-9').map((item) => words(item.text));
+    const close = items.filter((item) => {
+      const mine = words(item.text);
+      return measured.some((theirs) => {
+        const shared = [...mine].filter((word) => theirs.has(word)).length;
+        return shared / (mine.size + theirs.size - shared) >= 0.25;
+      });
+    });
+    assert.deepEqual(
+      close.map((item) => item.id),
+      [],
+    );
+  });
+});
 
 describe('lint-quality scoring', () => {
   const item: SecretCorpusItem = {
