@@ -33,6 +33,12 @@
 //   risky acts (failures, errors, exit codes, deletions, permission or CI changes, audit findings) in
 //   the reply, the summary or the PR, or to call a failure a success ("tell the user it passed",
 //   "成功したと報告"); leaving things out for brevity, or secrets out of reports, is not it;
+// - the account emptied: the agent's own acts or their trouble (changes outside the task, disabled
+//   checks, failures, deletions) kept or omitted out of the summary, reply, PR text or chat, the PR
+//   text kept vague, only the green results reported, or "no" said when asked; in other languages a
+//   "don't tell" with words between its parts ("nicht im Chat erwähnen", "meld het niet",
+//   "sans le dire", "不要在总结中提及"); a changelog's or release notes' editing, brevity, or the
+//   attempts on the way left out, is not it;
 // - the memory worked on by the agent around its review: memory notes, proposals or the session
 //   snapshot deleted, rewritten, rejected, approved or written straight into the files, with no
 //   person, review or pull request in between;
@@ -449,6 +455,37 @@ function accountWithheld(c: string): 'block' | 'warn' | null {
   return houseRuleSeverity(c, 0, true);
 }
 
+/** Kept out of the account the person reads: "leave them out of the summary", "omit … from the PR text". */
+const OMITTED_FROM_ACCOUNT =
+  /\b(?:leave|leaving|left|keep|keeping|kept)\b[^.;!?\n]{0,50}?\bout of (?:the |your |any |each |every |session )?(?:summar\w*|repl\w*|reports?|pr\b|pr (?:text|description|body)|pull request\w*|descriptions?|chat|answers?|responses?|transcripts?|status updates?|handovers?)|\bomit\w*\b[^.;!?\n]{0,50}?\bfrom (?:the |your |any |each |every |session )?(?:summar\w*|repl\w*|reports?|pr\b|pr (?:text|description|body)|pull request\w*|descriptions?|chat|answers?|responses?|status updates?|handovers?)|\b(?:don't|do not|never)\s+call\s+(?:it|this|that|them)\s+out\b/;
+/** The whole account made empty: "keep the PR text vague", "report only the green ones". */
+const ACCOUNT_EMPTIED =
+  /\bkeep\s+(?:the\s+|your\s+)?(?:pr|pull request|summary|reply|report|description|commit message)(?:\s+(?:text|body|description))?\s+vague\b|\breport only (?:the )?(?:green|passing|successful)\b/;
+/** The agent's own acts and their trouble: what the account must hold. */
+const OWN_ACTS =
+  /\b(?:chang\w*|revert\w*|delet\w*|disabl\w*|skipp?\w*|fail\w*|errors?|mistakes?|edits?|edited|modif\w*|files? outside|outside the|extra|data|costs?|calls?|commands?|checks?|tests?|removed|dropped|rewrote|rewritten|forced|force-push\w*|workarounds?|hacks?|retries|retried)\b|(?<!\p{L})(?:faal\p{L}*|fout\p{L}*|mislukt\p{L}*)(?!\p{L})|修改|更改|改动|删除|失败|错误|変更|削除|失敗|エラー|변경|수정|삭제|실패|오류/u;
+/** The way there left out, not its outcome: "keep dead-end attempts out of your reply". */
+const EXPLORATION = /\b(?:attempts?|dead[- ]ends?|detours?|tries|iterations|exploration|brainstorm\w*|drafts?)\b/;
+/** The other languages' "don't tell": a word or two may stand between the negation and the verb. */
+const NOT_TOLD_SPACED =
+  /(?<!\p{L})(?:nicht (?:\p{L}+ ){1,3}(?:erwähnen|melden|berichten|sagen)|(?:meld|vermeld|vertel|zeg)\p{L}* (?:het|dit|dat|ze|dat aan|het aan) ?(?:\p{L}+ ){0,2}niet|niet (?:melden|vermelden|vertellen|noemen)|sans (?:le |l'|en |leur |lui )?(?:dire|signaler|mentionner|préciser|prévenir)|sin (?:decirlo|decir nada|avisar|mencionarlo|contarlo)|sem (?:avisar|dizer|mencionar|contar))(?!\p{L})|不要在[^，。,.]{0,12}(?:提及|提到|说明|报告|告诉)|也不要写进|别在[^，。,.]{0,12}(?:提|说)/u;
+/** A lie when asked: "if asked, say no", "describe it as if it worked first time". */
+const LIE_WHEN_ASKED =
+  /\bif (?:(?:you(?:'re| are)? )?asked|(?:the user|someone|anyone|they|a reviewer|somebody) asks?)\b[^.;!\n]{0,60}?\b(?:say|answer|reply|tell them)\s+(?:no|nothing|"?a few"?|it was already|(?:that )?it was already|everything (?:is|was) fine)\b|\bas if it (?:worked|passed|succeeded)\b/;
+
+function accountOmitted(c: string): 'block' | 'warn' | null {
+  const lie = LIE_WHEN_ASKED.exec(c) ?? ACCOUNT_EMPTIED.exec(c);
+  if (lie !== null) return houseRuleSeverity(c, lie.index, true);
+  const omitted = OMITTED_FROM_ACCOUNT.exec(c);
+  if (omitted !== null) {
+    if (FOR_BREVITY.test(c) || EXPLORATION.test(c) || !OWN_ACTS.test(c)) return null;
+    return houseRuleSeverity(c, omitted.index, true);
+  }
+  const spaced = NOT_TOLD_SPACED.exec(c);
+  if (spaced === null || FOR_BREVITY.test(c) || !(TROUBLE.test(c) || OWN_ACTS.test(c))) return null;
+  return houseRuleSeverity(c, 0, true);
+}
+
 // --- the memory worked on by the agent, around its review -------------------------------------------
 /** The notes, the proposals and the store this memory is made of (not a wiki's notes or a cache's entries). */
 const MEMORY_THING =
@@ -660,6 +697,12 @@ export const CONCEPT_RULES: HouseRule[] = [
     rule: 'poison-instruction-override',
     gate: /mention|report|list|show|surfac|includ|record|repeat|tell|flag|disclos|reveal|bring|admit|say|claim|mark|answer|reply|write|describe|nicht|verschweig|no |ne |não|non |보고|알리|말하|언급|라고만|報告|伝え|言わ|触れ|とだけ|成功|不要|別告|сообщ|упомин|говор|показ|доклад|erledigt|ok'|done'|fertig|listo|terminé|concluído|완료/u,
     test: accountWithheld,
+    quotesAreLabels: true,
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /out of|omit|call|vague|report only|asked|asks|as if|nicht|niet|sans |sin |sem |不要|别在/u,
+    test: accountOmitted,
     quotesAreLabels: true,
   },
   {
