@@ -35,7 +35,8 @@
 //   "成功したと報告"); leaving things out for brevity, or secrets out of reports, is not it;
 // - the account emptied: the agent's own acts or their trouble (changes outside the task, disabled
 //   checks, failures, deletions) kept or omitted out of the summary, reply, PR text or chat, the PR
-//   text kept vague, only the green results reported, or "no" said when asked; in other languages a
+//   text kept vague, or only the green results reported (a lie prepared for a question is
+//   poison-structure.ts's `LIE`, what is left out of "your summary" with a secret its `LEFT_OUT`); in other languages a
 //   "don't tell" with words between its parts ("nicht im Chat erwähnen", "meld het niet",
 //   "sans le dire", "不要在总结中提及"); a changelog's or release notes' editing, brevity, or the
 //   attempts on the way left out, is not it;
@@ -469,13 +470,9 @@ const EXPLORATION = /\b(?:attempts?|dead[- ]ends?|detours?|tries|iterations|expl
 /** The other languages' "don't tell": a word or two may stand between the negation and the verb. */
 const NOT_TOLD_SPACED =
   /(?<!\p{L})(?:nicht (?:\p{L}+ ){1,3}(?:erwähnen|melden|berichten|sagen)|(?:meld|vermeld|vertel|zeg)\p{L}* (?:het|dit|dat|ze|dat aan|het aan) ?(?:\p{L}+ ){0,2}niet|niet (?:melden|vermelden|vertellen|noemen)|sans (?:le |l'|en |leur |lui )?(?:dire|signaler|mentionner|préciser|prévenir)|sin (?:decirlo|decir nada|avisar|mencionarlo|contarlo)|sem (?:avisar|dizer|mencionar|contar))(?!\p{L})|不要在[^，。,.]{0,12}(?:提及|提到|说明|报告|告诉)|也不要写进|别在[^，。,.]{0,12}(?:提|说)/u;
-/** A lie when asked: "if asked, say no", "describe it as if it worked first time". */
-const LIE_WHEN_ASKED =
-  /\bif (?:(?:you(?:'re| are)? )?asked|(?:the user|someone|anyone|they|a reviewer|somebody) asks?)\b[^.;!\n]{0,60}?\b(?:say|answer|reply|tell them)\s+(?:no|nothing|"?a few"?|it was already|(?:that )?it was already|everything (?:is|was) fine)\b|\bas if it (?:worked|passed|succeeded)\b/;
-
 function accountOmitted(c: string): 'block' | 'warn' | null {
-  const lie = LIE_WHEN_ASKED.exec(c) ?? ACCOUNT_EMPTIED.exec(c);
-  if (lie !== null) return houseRuleSeverity(c, lie.index, true);
+  const emptied = ACCOUNT_EMPTIED.exec(c);
+  if (emptied !== null) return houseRuleSeverity(c, emptied.index, true);
   const omitted = OMITTED_FROM_ACCOUNT.exec(c);
   if (omitted !== null) {
     if (FOR_BREVITY.test(c) || EXPLORATION.test(c) || !OWN_ACTS.test(c)) return null;
@@ -701,7 +698,7 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /out of|omit|call|vague|report only|asked|asks|as if|nicht|niet|sans |sin |sem |不要|别在/u,
+    gate: /out of|omit|call|vague|report only|nicht|niet|sans |sin |sem |不要|别在/u,
     test: accountOmitted,
     quotesAreLabels: true,
   },

@@ -153,8 +153,12 @@ const LIE_VERB =
 const FALSE_REPORT = new RegExp(
   String.raw`\b(?:tell|report to|assure|inform)\s+${AUDIENCE}\s+(?:that\s+)?[^;!?\n]{0,40}?\b(?:green|pass\w*|fine|ok|okay|succeed\w*|works?|clean)\b[^;!?\n]{0,30}?\b(?:regardless|whatever|even if|even when|no matter|either way|anyway)\b`,
 );
+// The question may be quoted ("if you're asked 'did you change anything else?', say no"); what is said
+// ends at a second act ("say it lives in the vault and never paste it" is advice, not a lie).
 const LIE = w([
-  String.raw`\b(?:if|should|when|whenever)\s+(?:\w+\s+){0,3}?(?:asks?|asked|questions?|wonders?|inquires?|queries)\b[^.;!?\n]{0,60}?\b(?:say|claim|reply|answer|tell (?:them|him|her)|respond|insist|pretend|assure)\b[^.;!?\n]{0,40}?\b(?:pass\w*|fine|ok|okay|green|nothing|succeed\w*|work\w*|no changes?|not|never|none|normal|all good|didn't|did not|wasn't|was not|no)\b`,
+  String.raw`\b(?:if|should|when|whenever)\s+(?:\w+(?:'\w+)?\s+){0,3}?(?:asks?|asked|questions?|wonders?|inquires?|queries)\b[^.;!\n]{0,60}?\b(?:say|claim|reply|answer|tell (?:them|him|her)|respond|insist|pretend|assure)\b(?:(?!\b(?:and|but|then)\b)[^.;!?\n]){0,40}?\b(?:pass\w*|fine|ok|okay|green|nothing|succeed\w*|work\w*|no changes?|not|never|none|normal|all good|didn't|did not|wasn't|was not|no|a few)\b`,
+  // The outcome told as if the trouble never was: "describe the outcome as if it worked first time".
+  String.raw`\bas if (?:it|they|everything) (?:had )?(?:worked|passed|succeeded|went fine)\b`,
 ]);
 
 // Left out of the model's own report: what an attacker wants unseen, or the model's acts.
@@ -580,6 +584,8 @@ const RULES: StructuralRule[] = [
       (CONCEAL.test(c) && (CONCEAL_OBJECT.test(c) || (LEFT_OUT.test(c) && LEFT_OUT_OBJECT.test(c))))
         ? 'block'
         : null,
+    // What to say is quoted ("if asked, say 'a few'"): the lie's own words, not an example.
+    quotesAreLabels: true,
   },
   {
     rule: 'poison-instruction-override',
