@@ -2,7 +2,10 @@
 // wrong with what the caller sent, and what it accepts — in words an agent (or the person reading
 // its transcript) can act on, never zod's own wording ("Invalid input: expected string, received
 // number", issue paths). What an argument accepts is read from the JSON Schema tools/list gives the
-// client, so the error and the schema the model was shown cannot disagree. Pure: no I/O.
+// client, so the error and the schema the model was shown cannot disagree. A value or name quoted
+// back is cut (echo-text.ts) and passed through the caller's secret mask first: a token sent in the
+// wrong argument would otherwise come back in the result, unmasked, for the transcript to keep.
+// Pure: no I/O.
 import type { z } from 'zod';
 import { echoed } from '../echo-text.js';
 
@@ -49,18 +52,21 @@ function argumentList(schema: ArgumentsSchema): string {
   return `its arguments are ${named.join(', ')}`;
 }
 
-/** A value as the message names it: its JSON type, or the value itself when short. */
-function described(value: unknown): string {
+/** Masks what the secret lint finds in a text quoted back. */
+export type Mask = (text: string) => string;
+
+/** A value as the message names it: its JSON type, or the value itself (masked, cut). */
+function described(value: unknown, mask: Mask): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return value === '' ? 'empty' : `the string ${echoed(value)}`;
+  if (typeof value === 'string') return value === '' ? 'empty' : `the string ${echoed(mask(value))}`;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value;
 }
 
 /** What is wrong with one argument, from zod's first issue for it. */
-function wrongWith(issue: z.core.$ZodIssue, value: unknown): string {
+function wrongWith(issue: z.core.$ZodIssue, value: unknown, mask: Mask): string {
   if (value === undefined) return 'is missing';
   switch (issue.code) {
     case 'too_big':
@@ -69,15 +75,15 @@ function wrongWith(issue: z.core.$ZodIssue, value: unknown): string {
         ? value === ''
           ? 'is empty'
           : `is ${value.length} characters long`
-        : `is ${described(value)}`;
+        : `is ${described(value, mask)}`;
     case 'invalid_value':
     case 'invalid_type':
-      return `is ${described(value)}`;
+      return `is ${described(value, mask)}`;
     case 'custom':
       // The schema's own refinements say it in these terms already ("is blank (only whitespace)").
       return issue.message;
     default:
-      return `is ${described(value)}`;
+      return `is ${described(value, mask)}`;
   }
 }
 
@@ -90,16 +96,19 @@ export function argumentErrors(
   schema: ArgumentsSchema,
   input: unknown,
   issues: readonly z.core.$ZodIssue[],
+  mask: Mask,
 ): string {
   const clauses: string[] = [];
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    clauses.push(`the arguments are ${described(input)}, not an object of named arguments; ${argumentList(schema)}`);
+    clauses.push(
+      `the arguments are ${described(input, mask)}, not an object of named arguments; ${argumentList(schema)}`,
+    );
   } else {
     const args = input as Record<string, unknown>;
     const seen = new Set<string>();
     for (const issue of issues) {
       if (issue.code === 'unrecognized_keys') {
-        const keys = issue.keys.map((key) => echoed(key));
+        const keys = issue.keys.map((key) => echoed(mask(key)));
         clauses.push(
           `${keys.join(', ')} ${keys.length === 1 ? 'is not an argument' : 'are not arguments'} of ${tool}; ${argumentList(schema)}`,
         );
@@ -114,7 +123,7 @@ export function argumentErrors(
         clauses.push(`the arguments are wrong; ${argumentList(schema)}`);
         continue;
       }
-      clauses.push(`"${name}" ${wrongWith(issue, args[name])}: give ${acceptedValue(property)}`);
+      clauses.push(`"${name}" ${wrongWith(issue, args[name], mask)}: give ${acceptedValue(property)}`);
     }
   }
   return `${tool}: ${clauses.join('; ')}. Nothing was read or changed.`;

@@ -187,8 +187,12 @@ function call<T extends z.ZodType>(
     // No arguments at all is an empty object (MCP lets a client leave `arguments` out).
     const given = input ?? {};
     const parsed = schema.safeParse(given);
-    if (!parsed.success)
-      return toolError('invalid_input', argumentErrors(name, jsonSchema, given, parsed.error.issues));
+    if (!parsed.success) {
+      // Loaded only for a refusal: the secret lint is not needed to answer a good call.
+      const { maskSecrets } = await import('../memory/listing-mask.js');
+      const mask = (text: string) => maskSecrets(text).text;
+      return toolError('invalid_input', argumentErrors(name, jsonSchema, given, parsed.error.issues, mask));
+    }
     try {
       return ok(await work(parsed.data));
     } catch (error) {

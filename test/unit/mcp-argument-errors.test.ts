@@ -135,4 +135,17 @@ describe('MCP tool argument errors', () => {
       assert.match(message, /100000 characters/);
     }
   });
+
+  it('a token sent in a wrong argument or as an argument name comes back masked', async () => {
+    const token = `ghp_${'Q7wK2mZx9LpR4tVb8NcYd3Hf6JsGa1Ue5XoT'}`;
+    for (const args of [
+      { title: 't', content: 'c', type: token },
+      { title: 't', content: 'c', type: 'work_fact', [token]: 1 },
+      token,
+    ]) {
+      const message = await refusal('memory_propose', args);
+      assert.ok(!message.includes(token.slice(4)), message);
+      assert.match(message, /ghp_/, 'the masked form keeps its first characters');
+    }
+  });
 });
