@@ -34,7 +34,9 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
   };
   return {
     search: async (query, limit) => (await localMemory()).searchApprovedIn(home, cwd, query, limit),
-    get: async (entryId) => (await localMemory()).approvedEntryIn(home, cwd, entryId),
+    // An agent looks ids up with its own tool, not the CLI the message names for a person.
+    get: async (entryId) =>
+      (await localMemory()).approvedEntryIn(home, cwd, entryId, 'memory_search lists the ids (by a few words).'),
     status: async (): Promise<McpStatus> => {
       const { approved, memory, ledger } = await (await localMemory()).memoryOverviewIn(home, cwd);
       const { draft, quarantined, promoted } = memory.candidates;

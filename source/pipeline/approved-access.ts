@@ -455,6 +455,7 @@ function groupGetAt<T>(
   noun: 'scene' | 'doctrine',
   read: (db: Db, owners: ApprovedOwner[], id: string) => T | undefined,
   toView: (found: T) => MemoryEntryView,
+  findIds: string,
 ): MemoryEntryView {
   const owners = ownersOf(cwd);
   const followed = followFiles(path, cwd);
@@ -466,7 +467,7 @@ function groupGetAt<T>(
   if (found === undefined)
     throw new CmError(
       'not_found',
-      `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+      `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. ${findIds}`,
     );
   const view = toView(found);
   if (followed.partial.length === 0) return view;
@@ -497,15 +498,19 @@ function leftOutOrNotFound(db: Db, owners: ApprovedOwner[], entryId: string, not
   );
 }
 
-export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
-  if (entryId.startsWith(SCENE_ID_PREFIX)) return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView);
+/** Where a caller of the CLI or the API finds ids; an MCP caller is told its own tool instead. */
+export const FIND_IDS_CLI = 'Run common-memory memory search to find ids.';
+
+export function memoryGetAt(path: string, cwd: string, entryId: string, findIds = FIND_IDS_CLI): MemoryEntryView {
+  if (entryId.startsWith(SCENE_ID_PREFIX))
+    return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView, findIds);
   if (entryId.startsWith(DOCTRINE_ID_PREFIX))
-    return groupGetAt(path, cwd, entryId, 'doctrine', readDoctrine, doctrineEntryView);
+    return groupGetAt(path, cwd, entryId, 'doctrine', readDoctrine, doctrineEntryView, findIds);
   const owners = ownersOf(cwd);
   const notFound = () =>
     new CmError(
       'not_found',
-      `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+      `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
     );
   const followed = followFiles(path, cwd);
   const stored = withMemoryState(

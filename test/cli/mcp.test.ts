@@ -94,7 +94,10 @@ describe('common-memory mcp', () => {
         ['memory_get', {}, 'invalid_input', /id/],
         ['memory_get', { id: 'use-pnpm', path: '/etc/passwd' }, 'invalid_input', /path/],
         ['memory_status', { verbose: true }, 'invalid_input', /verbose/],
-        ['memory_get', { id: 'no-such-entry' }, 'not_found', /no-such-entry/],
+        // An agent is sent to its own tool, not to a command line.
+        ['memory_get', { id: 'no-such-entry' }, 'not_found', /no-such-entry.*memory_search lists the ids/],
+        ['memory_get', { id: 'scene:none' }, 'not_found', /scene:none.*memory_search lists the ids/],
+        ['memory_get', { id: 'doctrine:none' }, 'not_found', /doctrine:none.*memory_search lists the ids/],
       ];
       for (const [name, args, code, message] of cases) {
         const result = await client.call(name, args);
