@@ -3,7 +3,7 @@
 // arguments, an over-size query, an unknown id, a damaged memory-state — a structured error that
 // changes nothing. The server exits when the client closes stdin.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
@@ -113,6 +113,26 @@ describe('common-memory mcp', () => {
       assert.equal(got.structuredContent.id, 'use-pnpm');
     } finally {
       await client.close();
+    }
+  });
+
+  it('memory_consolidate_preview with scope "project" outside a git worktree names the argument to give, not a CLI flag', async () => {
+    const { home } = await syncedRepo('mcp-consolidate-outside');
+    const outside = tempHome('mcp-consolidate-plain');
+    mkdirSync(outside, { recursive: true });
+    const client = await McpTestClient.start(home, outside);
+    try {
+      const refused = await client.call('memory_consolidate_preview', { scope: 'project' });
+      assert.equal(refused.structuredContent.error.code, 'usage');
+      assert.match(refused.structuredContent.error.message, /not inside a git worktree.*"scope": "user"/);
+      assert.doesNotMatch(refused.structuredContent.error.message, /--scope/);
+      // The argument it names works.
+      assert.equal(
+        (await client.call('memory_consolidate_preview', { scope: 'user' })).structuredContent.scope,
+        'user',
+      );
+    } finally {
+      assert.equal(await client.close(), 0);
     }
   });
 
