@@ -52,6 +52,9 @@ function argumentList(schema: ArgumentsSchema): string {
   return `its arguments are ${named.join(', ')}`;
 }
 
+/** How many unknown argument names a refusal quotes. */
+const UNKNOWN_KEYS_NAMED = 3;
+
 /** Masks what the secret lint finds in a text quoted back. */
 export type Mask = (text: string) => string;
 
@@ -108,9 +111,13 @@ export function argumentErrors(
     const seen = new Set<string>();
     for (const issue of issues) {
       if (issue.code === 'unrecognized_keys') {
-        const keys = issue.keys.map((key) => echoed(mask(key)));
+        // The first few, then how many more: a client can send any number of keys, and the
+        // result must not grow with them.
+        const named = issue.keys.slice(0, UNKNOWN_KEYS_NAMED).map((key) => echoed(mask(key)));
+        const more = issue.keys.length - named.length;
+        const keys = more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
         clauses.push(
-          `${keys.join(', ')} ${keys.length === 1 ? 'is not an argument' : 'are not arguments'} of ${tool}; ${argumentList(schema)}`,
+          `${keys} ${issue.keys.length === 1 ? 'is not an argument' : 'are not arguments'} of ${tool}; ${argumentList(schema)}`,
         );
         continue;
       }

@@ -148,4 +148,12 @@ describe('MCP tool argument errors', () => {
       assert.match(message, /ghp_/, 'the masked form keeps its first characters');
     }
   });
+
+  it('ten thousand unknown arguments: the first few are named with how many more, the message stays short', async () => {
+    const args: Record<string, unknown> = { id: 'use-pnpm' };
+    for (let i = 0; i < 10_000; i++) args[`extra${i}`] = i;
+    const message = await refusal('memory_get', args);
+    assert.ok(message.length < 1_000, `the message is ${message.length} characters`);
+    assert.match(message, /^memory_get: "extra0", "extra1", "extra2" and 9997 more are not arguments of memory_get; /);
+  });
 });
