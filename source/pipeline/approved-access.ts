@@ -274,7 +274,9 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
   const followed = followFiles(path, cwd);
   const found = withMemoryState(
     path,
-    () => ({ ...emptyView(owners), results: [] }),
+    // No memory-state after a follow that found nothing wrong: there are no memory files (the follow
+    // creates memory-state for any), so every scope is read whole, and empty.
+    () => ({ ...emptyView(owners, followed.partial.length === 0 ? 'complete' : 'partial'), results: [] }),
     (db) =>
       db.transaction((): MemorySearchResult => {
         // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
@@ -383,9 +385,10 @@ function withFollowed<T extends ApprovedView>(view: T, followed: FollowResult): 
 
 type ApprovedView = Omit<MemorySearchResult, 'results'>;
 
-function emptyView(owners: ApprovedOwner[]): ApprovedView {
-  const scopes = owners.map((o) => ({ scope: o.scope, generation: 0, coverage: 'partial' as const, entries: 0 }));
-  return { generation: 0, coverage: 'partial', scopes };
+/** No memory-state: nothing projected. Partial (not known to be empty) unless the caller read the files. */
+function emptyView(owners: ApprovedOwner[], coverage: 'complete' | 'partial' = 'partial'): ApprovedView {
+  const scopes = owners.map((o) => ({ scope: o.scope, generation: 0, coverage, entries: 0 }));
+  return { generation: 0, coverage, scopes };
 }
 
 function scopesView(db: Db, owners: ApprovedOwner[]): ApprovedView {

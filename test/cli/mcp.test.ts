@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
-import { BIN, runCli, tempHome, waitFor } from '../support/cli.js';
+import { BIN, gitRepo, runCli, tempHome, waitFor } from '../support/cli.js';
 import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { syncedRepo } from '../support/approved-repo.js';
@@ -131,6 +131,28 @@ describe('common-memory mcp', () => {
         (await client.call('memory_consolidate_preview', { scope: 'user' })).structuredContent.scope,
         'user',
       );
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  });
+
+  it('a data home with no memory yet: memory_search is complete with no entries, not partial without a reason', async () => {
+    const home = tempHome('mcp-fresh');
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const repo = gitRepo(home, 'repo');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
+      assert.equal(found.coverage, 'complete', JSON.stringify(found));
+      assert.equal(found.reason, undefined);
+      assert.deepEqual(
+        found.scopes.map((s: { scope: string; coverage: string; entries: number }) => [s.scope, s.coverage, s.entries]),
+        [
+          ['project', 'complete', 0],
+          ['user', 'complete', 0],
+        ],
+      );
+      assert.deepEqual(found.results, []);
     } finally {
       assert.equal(await client.close(), 0);
     }
