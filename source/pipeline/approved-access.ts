@@ -385,10 +385,32 @@ function withFollowed<T extends ApprovedView>(view: T, followed: FollowResult): 
 
 type ApprovedView = Omit<MemorySearchResult, 'results'>;
 
-/** No memory-state: nothing projected. Partial (not known to be empty) unless the caller read the files. */
-function emptyView(owners: ApprovedOwner[], coverage: 'complete' | 'partial' = 'partial'): ApprovedView {
-  const scopes = owners.map((o) => ({ scope: o.scope, generation: 0, coverage, entries: 0 }));
-  return { generation: 0, coverage, scopes };
+/**
+ * No memory-state: nothing projected. A scope is partial (not known to be empty) unless the caller
+ * read its files and found none (`coverage`, one for all, or one a scope).
+ */
+function emptyView(
+  owners: ApprovedOwner[],
+  coverage: 'complete' | 'partial' | ((owner: ApprovedOwner) => 'complete' | 'partial') = 'partial',
+): ApprovedView {
+  const scopes = owners.map((o) => ({
+    scope: o.scope,
+    generation: 0,
+    coverage: typeof coverage === 'function' ? coverage(o) : coverage,
+    entries: 0,
+  }));
+  return { generation: 0, coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial', scopes };
+}
+
+/** Whether a scope's memory root is not there at all: it has no memory, read or not. */
+function rootAbsent(target: Target): boolean {
+  try {
+    const root = memoryRootOf(target.owner.scope, target.anchor);
+    return !existsSync(join(root.anchor, ...root.parts));
+  } catch {
+    // No anchor (a data home not made yet) has no root below it; one that cannot be opened is not known.
+    return !existsSync(target.anchor);
+  }
 }
 
 function scopesView(db: Db, owners: ApprovedOwner[]): ApprovedView {
@@ -405,10 +427,12 @@ function scopesView(db: Db, owners: ApprovedOwner[]): ApprovedView {
 
 /** Generation, coverage and entry counts of the caller's scopes: what a status shows, no entry text. */
 export function approvedViewAt(path: string, cwd: string): ApprovedView {
-  const owners = ownersOf(cwd);
+  const targets = targetsOf(dirname(path), cwd);
+  const owners = targets.map((target) => target.owner);
   return withMemoryState(
     path,
-    () => emptyView(owners),
+    // Nothing projected: a scope with no memory root is empty (a status reads no files); one with a root is not known yet.
+    () => emptyView(owners, (owner) => (rootAbsent(targets.find((t) => t.owner === owner)!) ? 'complete' : 'partial')),
     (db) => db.transaction(() => scopesView(db, owners))(),
   );
 }

@@ -4,13 +4,14 @@
 // changes nothing. The server exits when the client closes stdin.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
 import { BIN, gitRepo, runCli, tempHome, waitFor } from '../support/cli.js';
 import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import { syncedRepo } from '../support/approved-repo.js';
+import { ENTRY, syncedRepo, writeEntry } from '../support/approved-repo.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
 describe('common-memory mcp', () => {
@@ -136,7 +137,7 @@ describe('common-memory mcp', () => {
     }
   });
 
-  it('a data home with no memory yet: memory_search is complete with no entries, not partial without a reason', async () => {
+  it('a data home with no memory yet: memory_search and memory_status are complete with no entries, not partial without a reason', async () => {
     const home = tempHome('mcp-fresh');
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const repo = gitRepo(home, 'repo');
@@ -153,8 +154,26 @@ describe('common-memory mcp', () => {
         ],
       );
       assert.deepEqual(found.results, []);
+      // memory_status, which reads no file, says the same of scopes with no memory root.
+      const status = (await client.call('memory_status', {})).structuredContent;
+      assert.equal(status.approved.coverage, 'complete', JSON.stringify(status));
     } finally {
       assert.equal(await client.close(), 0);
+    }
+    // A root with a file not read yet is not known to be empty: partial, until a read follows it.
+    writeEntry(join(repo, '.common-memory', 'memory'), 'work_method/a.md', ENTRY('a', 'A note', 'Body.'));
+    const later = await McpTestClient.start(tempHome('mcp-fresh-other'), repo);
+    try {
+      const status = (await later.call('memory_status', {})).structuredContent;
+      assert.deepEqual(
+        status.approved.scopes.map((s: { scope: string; coverage: string }) => [s.scope, s.coverage]),
+        [
+          ['project', 'partial'],
+          ['user', 'complete'],
+        ],
+      );
+    } finally {
+      assert.equal(await later.close(), 0);
     }
   });
 
