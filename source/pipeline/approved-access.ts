@@ -346,10 +346,11 @@ function withVerification(entry: MemoryEntryView, read: VerdictRead | undefined)
  * answer given as complete. memory-state lives in the data home, the user root's anchor.
  */
 export function followFiles(memoryStatePath: string, cwd: string): FollowResult {
-  const targets = targetsOf(dirname(memoryStatePath), cwd).map(({ owner, anchor }) => ({
-    owner,
-    root: () => memoryRootOf(owner.scope, anchor),
-  }));
+  const targets = targetsOf(dirname(memoryStatePath), cwd)
+    // No data home yet: the user scope has no root to read (it lives in the home), and its absence
+    // is no failure to report; a read creates no data home.
+    .filter(({ owner, anchor }) => owner.scope !== 'user' || existsSync(anchor))
+    .map(({ owner, anchor }) => ({ owner, root: () => memoryRootOf(owner.scope, anchor) }));
   return followApproved(memoryStatePath, targets, {
     budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS,
     lintFile: blockedFileProblem,

@@ -3,7 +3,7 @@
 // arguments, an over-size query, an unknown id, a damaged memory-state — a structured error that
 // changes nothing. The server exits when the client closes stdin.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
@@ -174,6 +174,20 @@ describe('common-memory mcp', () => {
       );
     } finally {
       assert.equal(await later.close(), 0);
+    }
+  });
+
+  it('no data home yet: memory_search is complete and empty, with no reason about a memory-state to fix, and creates nothing', async () => {
+    const home = tempHome('mcp-no-home');
+    const repo = gitRepo(home, 'repo');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
+      assert.equal(found.coverage, 'complete', JSON.stringify(found));
+      assert.equal(found.reason, undefined);
+      assert.equal(existsSync(home), false, 'a read creates no data home');
+    } finally {
+      assert.equal(await client.close(), 0);
     }
   });
 
