@@ -32,7 +32,7 @@ const utf8Text = (maxBytes: number, min = 1) =>
     .string()
     .min(min)
     .max(maxBytes)
-    .refine((text) => Buffer.byteLength(text, 'utf8') <= maxBytes, { message: `over ${maxBytes} bytes of UTF-8` })
+    .refine((text) => Buffer.byteLength(text, 'utf8') <= maxBytes, { message: `is over ${maxBytes} bytes of UTF-8` })
     .refine((text) => min === 0 || text.trim() !== '', { message: 'is blank (only whitespace)' })
     // The reviewer's terminal would act on a control and show other text than the model is given.
     .refine((text) => !TERMINAL_CONTROL.test(text), {

@@ -22,9 +22,9 @@ function memoryStateOf(home: string): string {
 export const searchApprovedIn = (home: string, cwd: string, query: string, limit?: number) =>
   memorySearchAt(memoryStateOf(home), cwd, query, limit);
 
-/** One approved entry of `cwd`'s scopes, whole. */
-export const approvedEntryIn = (home: string, cwd: string, entryId: string) =>
-  memoryGetAt(memoryStateOf(home), cwd, entryId);
+/** One approved entry of `cwd`'s scopes, whole; `findIds` ends a not-found message (where to look ids up). */
+export const approvedEntryIn = (home: string, cwd: string, entryId: string, findIds?: string) =>
+  memoryGetAt(memoryStateOf(home), cwd, entryId, findIds);
 
 /**
  * What a status shows of memory from `cwd`: its scopes' projections, the candidates, the ledger.

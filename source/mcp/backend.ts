@@ -6,6 +6,7 @@
 // directory the client started the server in: its worktree's and the user's.
 import type { Application } from '../api/application.js';
 import type { ProposalOrigin } from '../api/proposal.js';
+import { CmError } from '../errors.js';
 import type { McpConsolidatePreview, McpStatus, MemoryBackend } from './tools.js';
 
 // Loaded at a tool's first call, not at the server's start: a client waits for `initialize`
@@ -34,7 +35,9 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
   };
   return {
     search: async (query, limit) => (await localMemory()).searchApprovedIn(home, cwd, query, limit),
-    get: async (entryId) => (await localMemory()).approvedEntryIn(home, cwd, entryId),
+    // An agent looks ids up with its own tool, not the CLI the message names for a person.
+    get: async (entryId) =>
+      (await localMemory()).approvedEntryIn(home, cwd, entryId, 'memory_search lists the ids (by a few words).'),
     status: async (): Promise<McpStatus> => {
       const { approved, memory, ledger } = await (await localMemory()).memoryOverviewIn(home, cwd);
       const { draft, quarantined, promoted } = memory.candidates;
@@ -50,8 +53,14 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
         app.memoryPropose({ cwd, ...proposal, appliesWhen: proposal.appliesWhen ?? null, origin: origin() }),
       ),
     // Only the task: the built-in runner runs when the user runs `memory consolidate`.
-    consolidatePreview: (scope) =>
-      write(async (app): Promise<McpConsolidatePreview> => {
+    consolidatePreview: async (scope) => {
+      // Refused here, in the tool's terms: `memory consolidate`'s refusal names its --scope flag.
+      if (scope === 'project' && !(await import('../client/worktree-here.js')).insideWorktree(cwd))
+        throw new CmError(
+          'usage',
+          `This server runs in ${cwd}, which is not inside a git worktree: there is no project memory here. Call memory_consolidate_preview with "scope": "user" (or without scope) for the user's memory.`,
+        );
+      return write(async (app): Promise<McpConsolidatePreview> => {
         const made = await app.memoryConsolidate({ cwd, ...(scope ? { scope } : {}), preview: true });
         return {
           taskId: made.taskId,
@@ -67,7 +76,8 @@ export function localBackend(home: string, cwd: string, origin: () => ProposalOr
                 ? 'These entries were consolidated before: the patch is in `common-memory memory review`.'
                 : 'The user runs `common-memory memory consolidate` to propose the patch, then reviews it in `common-memory memory review`.',
         };
-      }),
+      });
+    },
     // The session is found as `memory refresh` run from the session's shell finds it: the client
     // started this server, so the client's process is among its ancestors, and the conversation id
     // the client put in the server's environment (server.ts) narrows it further.

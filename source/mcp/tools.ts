@@ -8,6 +8,7 @@ import { MCP_QUERY_MAX_CHARS } from '../limits.js';
 import { proposalFields } from '../api/proposal.js';
 import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '../api/memory-views.js';
 import type { MemoryRefreshResult } from '../hook/refresh.js';
+import { type ArgumentsSchema, argumentErrors } from './argument-errors.js';
 import type { ToolTable } from './protocol.js';
 
 export const MCP_TOOLS = [
@@ -176,21 +177,22 @@ export function toolError(code: string, message: string): Result {
   return { content: [{ type: 'text', text: JSON.stringify(error) }], structuredContent: error, isError: true };
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
-    .join('; ');
-}
-
 function call<T extends z.ZodType>(
   name: McpToolName,
   schema: T,
+  jsonSchema: ArgumentsSchema,
   work: (input: z.infer<T>) => Promise<object>,
 ): (input: unknown) => Promise<Result> {
   return async (input) => {
-    const parsed = schema.safeParse(input ?? {});
-    if (!parsed.success)
-      return toolError('invalid_input', `${name}: ${describeIssues(parsed.error)}. Nothing was read or changed.`);
+    // No arguments at all is an empty object (MCP lets a client leave `arguments` out).
+    const given = input ?? {};
+    const parsed = schema.safeParse(given);
+    if (!parsed.success) {
+      // Loaded only for a refusal: the secret lint is not needed to answer a good call.
+      const { maskSecrets } = await import('../memory/listing-mask.js');
+      const mask = (text: string) => maskSecrets(text).text;
+      return toolError('invalid_input', argumentErrors(name, jsonSchema, given, parsed.error.issues, mask));
+    }
     try {
       return ok(await work(parsed.data));
     } catch (error) {
@@ -230,13 +232,9 @@ export function createToolTable(backend: MemoryBackend): ToolTable {
     work: (input: z.infer<T>) => Promise<object>,
   ) => {
     const schema = TOOL_INPUTS[name] as unknown as T;
-    list.push({
-      name,
-      description: DESCRIPTIONS[name],
-      inputSchema: z.toJSONSchema(schema, { io: 'input' }),
-      annotations,
-    });
-    calls.set(name, call(name, schema, work));
+    const inputSchema = z.toJSONSchema(schema, { io: 'input' });
+    list.push({ name, description: DESCRIPTIONS[name], inputSchema, annotations });
+    calls.set(name, call(name, schema, inputSchema as ArgumentsSchema, work));
   };
   tool<typeof TOOL_INPUTS.memory_search>('memory_search', READS, ({ query, limit }) => backend.search(query, limit));
   tool<typeof TOOL_INPUTS.memory_get>('memory_get', READS, ({ id }) => backend.get(id));

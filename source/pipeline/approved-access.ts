@@ -274,7 +274,9 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
   const followed = followFiles(path, cwd);
   const found = withMemoryState(
     path,
-    () => ({ ...emptyView(owners), results: [] }),
+    // No memory-state after a follow that found nothing wrong: there are no memory files (the follow
+    // creates memory-state for any), so every scope is read whole, and empty.
+    () => ({ ...emptyView(owners, followed.partial.length === 0 ? 'complete' : 'partial'), results: [] }),
     (db) =>
       db.transaction((): MemorySearchResult => {
         // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
@@ -344,10 +346,11 @@ function withVerification(entry: MemoryEntryView, read: VerdictRead | undefined)
  * answer given as complete. memory-state lives in the data home, the user root's anchor.
  */
 export function followFiles(memoryStatePath: string, cwd: string): FollowResult {
-  const targets = targetsOf(dirname(memoryStatePath), cwd).map(({ owner, anchor }) => ({
-    owner,
-    root: () => memoryRootOf(owner.scope, anchor),
-  }));
+  const targets = targetsOf(dirname(memoryStatePath), cwd)
+    // No data home yet: the user scope has no root to read (it lives in the home), and its absence
+    // is no failure to report; a read creates no data home.
+    .filter(({ owner, anchor }) => owner.scope !== 'user' || existsSync(anchor))
+    .map(({ owner, anchor }) => ({ owner, root: () => memoryRootOf(owner.scope, anchor) }));
   return followApproved(memoryStatePath, targets, {
     budgetMs: MEMORY_FOLLOW_READ_BUDGET_MS,
     lintFile: blockedFileProblem,
@@ -383,9 +386,32 @@ function withFollowed<T extends ApprovedView>(view: T, followed: FollowResult): 
 
 type ApprovedView = Omit<MemorySearchResult, 'results'>;
 
-function emptyView(owners: ApprovedOwner[]): ApprovedView {
-  const scopes = owners.map((o) => ({ scope: o.scope, generation: 0, coverage: 'partial' as const, entries: 0 }));
-  return { generation: 0, coverage: 'partial', scopes };
+/**
+ * No memory-state: nothing projected. A scope is partial (not known to be empty) unless the caller
+ * read its files and found none (`coverage`, one for all, or one a scope).
+ */
+function emptyView(
+  owners: ApprovedOwner[],
+  coverage: 'complete' | 'partial' | ((owner: ApprovedOwner) => 'complete' | 'partial') = 'partial',
+): ApprovedView {
+  const scopes = owners.map((o) => ({
+    scope: o.scope,
+    generation: 0,
+    coverage: typeof coverage === 'function' ? coverage(o) : coverage,
+    entries: 0,
+  }));
+  return { generation: 0, coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial', scopes };
+}
+
+/** Whether a scope's memory root is not there at all: it has no memory, read or not. */
+function rootAbsent(target: Target): boolean {
+  try {
+    const root = memoryRootOf(target.owner.scope, target.anchor);
+    return !existsSync(join(root.anchor, ...root.parts));
+  } catch {
+    // No anchor (a data home not made yet) has no root below it; one that cannot be opened is not known.
+    return !existsSync(target.anchor);
+  }
 }
 
 function scopesView(db: Db, owners: ApprovedOwner[]): ApprovedView {
@@ -402,10 +428,12 @@ function scopesView(db: Db, owners: ApprovedOwner[]): ApprovedView {
 
 /** Generation, coverage and entry counts of the caller's scopes: what a status shows, no entry text. */
 export function approvedViewAt(path: string, cwd: string): ApprovedView {
-  const owners = ownersOf(cwd);
+  const targets = targetsOf(dirname(path), cwd);
+  const owners = targets.map((target) => target.owner);
   return withMemoryState(
     path,
-    () => emptyView(owners),
+    // Nothing projected: a scope with no memory root is empty (a status reads no files); one with a root is not known yet.
+    () => emptyView(owners, (owner) => (rootAbsent(targets.find((t) => t.owner === owner)!) ? 'complete' : 'partial')),
     (db) => db.transaction(() => scopesView(db, owners))(),
   );
 }
@@ -455,6 +483,7 @@ function groupGetAt<T>(
   noun: 'scene' | 'doctrine',
   read: (db: Db, owners: ApprovedOwner[], id: string) => T | undefined,
   toView: (found: T) => MemoryEntryView,
+  findIds: string,
 ): MemoryEntryView {
   const owners = ownersOf(cwd);
   const followed = followFiles(path, cwd);
@@ -466,7 +495,7 @@ function groupGetAt<T>(
   if (found === undefined)
     throw new CmError(
       'not_found',
-      `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+      `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. ${findIds}`,
     );
   const view = toView(found);
   if (followed.partial.length === 0) return view;
@@ -497,15 +526,19 @@ function leftOutOrNotFound(db: Db, owners: ApprovedOwner[], entryId: string, not
   );
 }
 
-export function memoryGetAt(path: string, cwd: string, entryId: string): MemoryEntryView {
-  if (entryId.startsWith(SCENE_ID_PREFIX)) return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView);
+/** Where a caller of the CLI or the API finds ids; an MCP caller is told its own tool instead. */
+export const FIND_IDS_CLI = 'Run common-memory memory search to find ids.';
+
+export function memoryGetAt(path: string, cwd: string, entryId: string, findIds = FIND_IDS_CLI): MemoryEntryView {
+  if (entryId.startsWith(SCENE_ID_PREFIX))
+    return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView, findIds);
   if (entryId.startsWith(DOCTRINE_ID_PREFIX))
-    return groupGetAt(path, cwd, entryId, 'doctrine', readDoctrine, doctrineEntryView);
+    return groupGetAt(path, cwd, entryId, 'doctrine', readDoctrine, doctrineEntryView, findIds);
   const owners = ownersOf(cwd);
   const notFound = () =>
     new CmError(
       'not_found',
-      `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. Run common-memory memory search to find ids.`,
+      `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
     );
   const followed = followFiles(path, cwd);
   const stored = withMemoryState(

@@ -4,6 +4,7 @@
 // sent is echoed in messages only up to ECHO_INPUT_MAX_CHARS.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { ECHO_INPUT_MAX_CHARS, MCP_LINE_MAX_BYTES } from '../../source/limits.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import { runCli } from '../support/cli.js';
@@ -82,6 +83,45 @@ describe('common-memory mcp against hostile input', () => {
       assert.equal(missing.structuredContent.error.code, 'not_found');
       assert.ok(!missing.structuredContent.error.message.includes(long));
       assert.ok(missing.structuredContent.error.message.includes(long.slice(0, ECHO_INPUT_MAX_CHARS)));
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  });
+
+  it("each tool's wrong arguments are named, with what was wrong and what they accept, in a spec CallToolResult", async () => {
+    const { home, repo } = await syncedRepo('mcp-hostile-arguments');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const cases: Array<[string, unknown, string]> = [
+        ['memory_get', { id: 5 }, 'memory_get: "id" is 5: give a string of 1 to 256 characters.'],
+        [
+          'memory_search',
+          { query: 'pnpm', limit: '5' },
+          '"limit" is the string "5": give a whole number from 1 to 100.',
+        ],
+        ['memory_status', { verbose: true }, '"verbose" is not an argument of memory_status; it takes no arguments'],
+        [
+          'memory_propose',
+          { title: 't', content: 'c', type: 'rule' },
+          '"type" is the string "rule": give one of "work_fact"',
+        ],
+        ['memory_refresh', { session: 7 }, '"session" is 7: give a string of 1 to 256 characters.'],
+        ['memory_consolidate_preview', { scope: [] }, '"scope" is an array: give one of "project", "user".'],
+        ['memory_get', 'use-pnpm', 'the arguments are the string "use-pnpm", not an object of named arguments'],
+      ];
+      for (const [name, args, expected] of cases) {
+        const reply = await client.request('tools/call', { name, arguments: args });
+        const checked = specTypeSchemas.CallToolResult['~standard'].validate(reply.result) as { issues?: unknown };
+        assert.equal(checked.issues, undefined, JSON.stringify(reply));
+        const result = reply.result!;
+        assert.equal(result['isError'], true);
+        assert.equal(result['structuredContent'].error.code, 'invalid_input');
+        const message: string = result['structuredContent'].error.message;
+        assert.ok(message.includes(expected), `${name}: ${message}`);
+        assert.match(message, /Nothing was read or changed\.$/);
+        assert.doesNotMatch(message, /Invalid input|received|Unrecognized key|Invalid option|Too (big|small)/);
+      }
+      assert.equal((await client.call('memory_status', {})).structuredContent.candidates.draft, 0, 'nothing proposed');
     } finally {
       assert.equal(await client.close(), 0);
     }

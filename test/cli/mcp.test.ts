@@ -3,14 +3,15 @@
 // arguments, an over-size query, an unknown id, a damaged memory-state — a structured error that
 // changes nothing. The server exits when the client closes stdin.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { MCP_QUERY_MAX_CHARS } from '../../source/limits.js';
-import { BIN, runCli, tempHome, waitFor } from '../support/cli.js';
+import { BIN, gitRepo, runCli, tempHome, waitFor } from '../support/cli.js';
 import { spawnInTerminal, terminalEnv } from '../support/terminal.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import { syncedRepo } from '../support/approved-repo.js';
+import { ENTRY, syncedRepo, writeEntry } from '../support/approved-repo.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
 describe('common-memory mcp', () => {
@@ -94,7 +95,10 @@ describe('common-memory mcp', () => {
         ['memory_get', {}, 'invalid_input', /id/],
         ['memory_get', { id: 'use-pnpm', path: '/etc/passwd' }, 'invalid_input', /path/],
         ['memory_status', { verbose: true }, 'invalid_input', /verbose/],
-        ['memory_get', { id: 'no-such-entry' }, 'not_found', /no-such-entry/],
+        // An agent is sent to its own tool, not to a command line.
+        ['memory_get', { id: 'no-such-entry' }, 'not_found', /no-such-entry.*memory_search lists the ids/],
+        ['memory_get', { id: 'scene:none' }, 'not_found', /scene:none.*memory_search lists the ids/],
+        ['memory_get', { id: 'doctrine:none' }, 'not_found', /doctrine:none.*memory_search lists the ids/],
       ];
       for (const [name, args, code, message] of cases) {
         const result = await client.call(name, args);
@@ -110,6 +114,80 @@ describe('common-memory mcp', () => {
       assert.equal(got.structuredContent.id, 'use-pnpm');
     } finally {
       await client.close();
+    }
+  });
+
+  it('memory_consolidate_preview with scope "project" outside a git worktree names the argument to give, not a CLI flag', async () => {
+    const { home } = await syncedRepo('mcp-consolidate-outside');
+    const outside = tempHome('mcp-consolidate-plain');
+    mkdirSync(outside, { recursive: true });
+    const client = await McpTestClient.start(home, outside);
+    try {
+      const refused = await client.call('memory_consolidate_preview', { scope: 'project' });
+      assert.equal(refused.structuredContent.error.code, 'usage');
+      assert.match(refused.structuredContent.error.message, /not inside a git worktree.*"scope": "user"/);
+      assert.doesNotMatch(refused.structuredContent.error.message, /--scope/);
+      // The argument it names works.
+      assert.equal(
+        (await client.call('memory_consolidate_preview', { scope: 'user' })).structuredContent.scope,
+        'user',
+      );
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  });
+
+  it('a data home with no memory yet: memory_search and memory_status are complete with no entries, not partial without a reason', async () => {
+    const home = tempHome('mcp-fresh');
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const repo = gitRepo(home, 'repo');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
+      assert.equal(found.coverage, 'complete', JSON.stringify(found));
+      assert.equal(found.reason, undefined);
+      assert.deepEqual(
+        found.scopes.map((s: { scope: string; coverage: string; entries: number }) => [s.scope, s.coverage, s.entries]),
+        [
+          ['project', 'complete', 0],
+          ['user', 'complete', 0],
+        ],
+      );
+      assert.deepEqual(found.results, []);
+      // memory_status, which reads no file, says the same of scopes with no memory root.
+      const status = (await client.call('memory_status', {})).structuredContent;
+      assert.equal(status.approved.coverage, 'complete', JSON.stringify(status));
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+    // A root with a file not read yet is not known to be empty: partial, until a read follows it.
+    writeEntry(join(repo, '.common-memory', 'memory'), 'work_method/a.md', ENTRY('a', 'A note', 'Body.'));
+    const later = await McpTestClient.start(tempHome('mcp-fresh-other'), repo);
+    try {
+      const status = (await later.call('memory_status', {})).structuredContent;
+      assert.deepEqual(
+        status.approved.scopes.map((s: { scope: string; coverage: string }) => [s.scope, s.coverage]),
+        [
+          ['project', 'partial'],
+          ['user', 'complete'],
+        ],
+      );
+    } finally {
+      assert.equal(await later.close(), 0);
+    }
+  });
+
+  it('no data home yet: memory_search is complete and empty, with no reason about a memory-state to fix, and creates nothing', async () => {
+    const home = tempHome('mcp-no-home');
+    const repo = gitRepo(home, 'repo');
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
+      assert.equal(found.coverage, 'complete', JSON.stringify(found));
+      assert.equal(found.reason, undefined);
+      assert.equal(existsSync(home), false, 'a read creates no data home');
+    } finally {
+      assert.equal(await client.close(), 0);
     }
   });
 

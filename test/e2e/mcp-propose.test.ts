@@ -131,7 +131,7 @@ describe('memory_propose', () => {
         [{ ...PROPOSAL, title: '' }, /title/],
         [{ title: PROPOSAL.title, type: PROPOSAL.type }, /content/],
         // Under the character cap, over the byte cap: 'é' is two bytes of UTF-8.
-        [{ ...PROPOSAL, content: 'é'.repeat(MCP_PROPOSAL_MAX_BYTES / 2 + 1) }, /content: over 4096 bytes/],
+        [{ ...PROPOSAL, content: 'é'.repeat(MCP_PROPOSAL_MAX_BYTES / 2 + 1) }, /"content" is over 4096 bytes/],
         [{ ...PROPOSAL, content: 'x'.repeat(MCP_PROPOSAL_MAX_BYTES + 1) }, /content/],
         [{ ...PROPOSAL, title: 't'.repeat(513) }, /title/],
         [{ ...PROPOSAL, appliesWhen: 42 }, /appliesWhen/],

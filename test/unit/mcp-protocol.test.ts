@@ -220,7 +220,7 @@ describe('the MCP protocol, against the spec schemas', () => {
     );
     assert.equal(refused['isError'], true);
     const text = JSON.stringify(refused['structuredContent']);
-    assert.match(text, /invalid_input.*memory_search: query: is blank/);
+    assert.match(text, /invalid_input.*memory_search: \\"query\\" is blank/);
     assert.doesNotMatch(text, /common-memory memory search/, 'an agent is not sent to the CLI');
     assert.deepEqual(calls, []);
   });
