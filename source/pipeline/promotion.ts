@@ -45,7 +45,7 @@ import {
   type StorePlanInput,
   unfinishedPlanIds,
 } from '../store/memory/promotion-store.js';
-import { resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
+import { blobAtHead, resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import { MemoryFileError, type MemoryRoot } from '../effects/safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
@@ -355,7 +355,25 @@ export async function prepareRetirement(deps: GateDeps, request: MemoryRetireReq
     currentFiles: files,
   });
   if (!built.ok) throw new CmError('invalid_input', `Cannot retire: ${built.refusal.message}. Nothing was prepared.`);
-  return storeBuilt(deps, built.plan, owner, owner, root.anchor);
+  const view = await storeBuilt(deps, built.plan, owner, owner, root.anchor);
+  return { ...view, history: retiredHistory(scope, root, built.plan.files[0]!) };
+}
+
+/**
+ * Where a retired file's text stays once it is removed, for the person to read before approving:
+ * git keeps only what a commit holds — a file never committed, or edits since, stay only in the
+ * plan. One git process, in a command a person runs.
+ */
+function retiredHistory(
+  scope: 'project' | 'user',
+  root: MemoryRoot,
+  file: { path: string; targetBlobHash: string | null },
+): NonNullable<MemoryPlanView['history']> {
+  if (scope === 'user') return 'none';
+  const atHead = blobAtHead(root.anchor, [...root.parts, file.path].join('/'));
+  if (atHead === undefined) return 'unknown';
+  if (atHead === null) return 'uncommitted';
+  return atHead === file.targetBlobHash ? 'committed' : 'changed';
 }
 
 const publicKeys = (scope: Keys): Keys => ({ repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey });

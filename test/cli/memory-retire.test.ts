@@ -36,6 +36,7 @@ interface PlanJson {
   diff: string;
   voidReason: string | null;
   files: Array<{ path: string; entryId: string; action: string; targetBlobHash: string; state: string; bytes: number }>;
+  history?: string;
 }
 
 async function cli(home: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -153,6 +154,44 @@ describe('memory retire', () => {
     assert.equal((JSON.parse(promoted.stdout) as PlanJson).files[0]!.state, 'removed');
     assert.ok(!existsSync(join(userRoot(home), 'work_method', 'my-editor.md')));
     assert.equal((await cli(home, outside, ['get', 'my-editor', '--json'])).code, 6);
+  });
+
+  it('says where the removed text stays: in git only for bytes a commit holds, else only in the plan', async () => {
+    const home = tempHome('cm-retire-history');
+    const repo = repository(home);
+    // Committed as they are: git keeps them.
+    const committed = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
+    assert.equal(committed.code, 0, committed.stderr);
+    assert.match(committed.stdout, /git keeps the file's history once the removal is committed/);
+    assert.equal((await retire(home, repo, 'kept-rule')).history, 'committed');
+    // Edited since the commit: git keeps only the committed version.
+    appendFileSync(join(projectRoot(repo), KEPT), 'A line not committed yet.\n');
+    const edited = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
+    assert.equal(edited.code, 0, edited.stderr);
+    assert.match(
+      edited.stdout,
+      /git keeps only its last committed version: the changes since stay only in this plan \(memory plan plan-[0-9a-f]+\)/,
+    );
+    assert.equal((await retire(home, repo, 'kept-rule')).history, 'changed');
+    // Never committed: git has nothing of it.
+    writeEntry(projectRoot(repo), 'fresh-rule', 'A fresh rule', 'Run the linter before pushing.');
+    const fresh = await cli(home, repo, ['memory', 'retire', 'fresh-rule']);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.doesNotMatch(fresh.stdout, /git keeps/);
+    assert.match(
+      fresh.stdout,
+      /the file was never committed: once removed, its text stays only in this plan \(memory plan plan-[0-9a-f]+\)/,
+    );
+    assert.equal((await retire(home, repo, 'fresh-rule')).history, 'uncommitted');
+    // A repository with no commit at all: the same.
+    const bare = gitRepo(home, 'empty-repo');
+    writeEntry(projectRoot(bare), 'first-rule', 'A first rule', 'Write the tests first.');
+    const first = await cli(home, bare, ['memory', 'retire', 'first-rule']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /the file was never committed/);
+    // The user memory: in no repository.
+    writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
+    assert.equal((await retire(home, repo, 'my-editor', '--scope', 'user')).history, 'none');
   });
 
   it('refuses bad input with what to do, and its help fits 80 columns', async () => {

@@ -175,14 +175,31 @@ export async function memoryRetire(
   out.result(plan, () =>
     planWithDiff(
       plan,
-      // Only a worktree's memory is in git; the user memory lives in the data home, in no repository.
-      plan.scope === 'project'
-        ? `nothing is removed yet; git keeps the file's history once the removal is committed`
-        : `nothing is removed yet; the user memory is in no git repository: once removed, its text stays only in this plan (memory plan ${plan.planId})`,
+      `nothing is removed yet; ${retiredTextStays(plan)}`,
       `read the removal above; to approve exactly it: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ),
   );
   return EXIT.ok;
+}
+
+/**
+ * Where a retired file's text stays, as true for this file: git keeps only what a commit holds (the
+ * user memory is in no repository; a file never committed, or edits since, are only in the plan).
+ */
+function retiredTextStays(plan: MemoryPlanView): string {
+  const inPlan = `(memory plan ${plan.planId})`;
+  switch (plan.history) {
+    case 'committed':
+      return `git keeps the file's history once the removal is committed`;
+    case 'changed':
+      return `git keeps only its last committed version: the changes since stay only in this plan ${inPlan}`;
+    case 'uncommitted':
+      return `the file was never committed: once removed, its text stays only in this plan ${inPlan}`;
+    case 'none':
+      return `the user memory is in no git repository: once removed, its text stays only in this plan ${inPlan}`;
+    default:
+      return `git could not say whether a commit holds the file; this plan keeps its text ${inPlan}`;
+  }
 }
 
 export async function memoryPlan(home: string, args: string[], out: Output): Promise<number> {
