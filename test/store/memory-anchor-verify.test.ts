@@ -66,6 +66,41 @@ describe('anchor verification against a worktree', () => {
     ]);
   });
 
+  it('says a path never there "does not exist", and "no longer exists" only for one that was', () => {
+    const root = repo(BASE);
+    const reasons = (report: ReturnType<typeof verifyAnchors>) => {
+      const verdict = report.verdicts.get('e')!;
+      return verdict.verdict === 'stale' ? verdict.failed.map((f) => f.reason) : [];
+    };
+    const entries = (body: string) => [
+      { entryId: 'e', anchors: extractAnchors({ title: 'Note', body }, { worktreeRoot: root }) },
+    ];
+    // A typo: a file never in the repository, and a symbol in it.
+    const typo = verifyAnchors(root, entries('Config is in `src/legacy/confg.ts` (`loadConfig`).'));
+    assert.deepEqual(reasons(typo), [
+      '`src/legacy/confg.ts` does not exist',
+      '`loadConfig` in `src/legacy/confg.ts`: `src/legacy/confg.ts` does not exist',
+    ]);
+    // A file seen by the last run and deleted since: it no longer exists, with or without git.
+    writeFileSync(join(root, 'notes.md'), 'x');
+    const seen = verifyAnchors(root, entries('See `notes.md`.'));
+    assert.equal(seen.verdicts.get('e')!.verdict, 'fresh');
+    rmSync(join(root, 'notes.md'));
+    const gone = verifyAnchors(root, entries('See `notes.md`.'), seen.cache);
+    assert.deepEqual(reasons(gone), ['`notes.md` no longer exists']);
+    assert.equal(gone.counts.gitProcesses, 0, 'the last run saw it: git is not asked');
+    // Unchanged since: the cached reason, no git.
+    const warm = verifyAnchors(root, entries('Config is in `src/legacy/confg.ts`.'), typo.cache);
+    assert.deepEqual(reasons(warm), ['`src/legacy/confg.ts` does not exist']);
+    assert.equal(warm.counts.gitProcesses, 0);
+    // Outside git, never seen: it does not exist, and nothing is asked.
+    const plain = mkdtempSync(join(tmpdir(), 'cm-anchor-plain-'));
+    const outside = verifyAnchors(plain, [
+      { entryId: 'e', anchors: extractAnchors({ title: 'Note', body: 'See `src/app.ts`.' }, { worktreeRoot: plain }) },
+    ]);
+    assert.deepEqual(reasons(outside), ['`src/app.ts` does not exist']);
+  });
+
   it('an entry without anchors is fresh; a pyproject dependency run through uv holds', () => {
     const root = repo(BASE);
     assert.deepEqual(verdictOf(root, 'Keep reviews small.'), { verdict: 'fresh' });

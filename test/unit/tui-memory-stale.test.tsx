@@ -100,7 +100,7 @@ describe('stale entries on the Memory screen', () => {
     const text = entryLines(entry, COLUMNS)
       .map((line) => line.text.trim())
       .join(' ');
-    assert.match(text, /Stale: a claim it makes about this repository no longer holds/);
+    assert.match(text, /Stale: a claim it makes about this repository does not hold/);
     assert.match(text, /✗ `src\/legacy\/config\.ts` no longer exists/);
     assert.match(text, /package\.json no longer defines the script "lint:legacy"/);
     const fresh = entryLines({ ...entry, stale: false, verification: 'fresh', failedAnchors: [] }, COLUMNS);
@@ -158,7 +158,7 @@ describe('stale entries on the Memory screen', () => {
     )
       .map((line) => line.text.trim())
       .join(' ');
-    assert.match(opened, /Stale: a claim it makes about your home directory no longer holds/);
+    assert.match(opened, /Stale: a claim it makes about your home directory does not hold/);
   });
 
   test('no stale entries, not verified yet, or unreadable: the list says which, and how to search', () => {

@@ -57,7 +57,7 @@ export function entryLines(entry: MemoryEntryView, columns: number): ScreenLine[
   if (entry.appliesWhen) add(`applies when: ${visibleText(entry.appliesWhen)}`, 'text');
   if (entry.stale) {
     const place = staleClaimPlace(entry.sources.slice(0, 1).map((source) => source.scope));
-    add(`Stale: a claim it makes about ${place} no longer holds — not given at session start.`, 'error');
+    add(`Stale: a claim it makes about ${place} does not hold — not given at session start.`, 'error');
     for (const failed of entry.failedAnchors ?? []) add(`✗ ${failed.reason}`, 'error', '  ');
   }
   add(`content digest sha256:${entry.contentDigest}`, 'muted');
