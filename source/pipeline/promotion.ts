@@ -441,7 +441,14 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
   }
   let step = 0;
   const outcomes: Array<{ path: string; state: 'written' | 'skipped' | 'removed' }> = [];
-  for (const file of work.files) {
+  // Writes before removals, whatever the plan's (path) order: a file a plan moves (a revision that
+  // changes the type) or an entry merged into a survivor is removed only once the file that takes
+  // its place is on disk, so a kill between the two leaves the text on disk twice, never nowhere.
+  const ordered = [
+    ...work.files.filter((f) => f.action !== 'remove'),
+    ...work.files.filter((f) => f.action === 'remove'),
+  ];
+  for (const file of ordered) {
     step += 1;
     let outcome: ReturnType<typeof applyPlanFile>;
     try {
