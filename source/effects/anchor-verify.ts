@@ -336,6 +336,13 @@ interface Judged extends AnchorResult {
 type Seen = (input: string) => boolean;
 
 /**
+ * "no longer" only for a claim the last run found holding: one that never held (a mistyped
+ * script, a symbol the file never had, a commit id with a typo) is said not to hold, never to
+ * have stopped.
+ */
+const longer = (held: boolean, was: string, isNot: string) => (held ? was : isNot);
+
+/**
  * A file that is missing: "no longer exists" only when it is known to have been there (the last
  * run saw it; else git's HEAD holds it, asked later in the batch), "does not exist" otherwise — a
  * path mistyped in an entry, or one that never was in the repository, never existed to be lost.
@@ -352,7 +359,7 @@ function missingFile(
 
 const exists = (existed: boolean) => (existed ? 'no longer exists' : 'does not exist');
 
-function judgePath(tree: Worktree, anchor: Extract<Anchor, { kind: 'path' }>, seen: Seen): Judged {
+function judgePath(tree: Worktree, anchor: Extract<Anchor, { kind: 'path' }>, seen: Seen, held: boolean): Judged {
   const probe = tree.probe(anchor.path);
   const inputs = { [anchor.path]: stampOf(probe) };
   const shown = describeAnchor(anchor);
@@ -361,7 +368,11 @@ function judgePath(tree: Worktree, anchor: Extract<Anchor, { kind: 'path' }>, se
   if (probe.kind === 'missing')
     return missingFile(inputs, anchor.path, seen, (existed) => `${shown} ${exists(existed)}`);
   if (anchor.directory && probe.kind === 'file')
-    return { status: 'failed', reason: `${shown} is no longer a directory`, inputs };
+    return {
+      status: 'failed',
+      reason: `${shown} ${longer(held, 'is no longer a directory', 'is a file, not a directory')}`,
+      inputs,
+    };
   return { status: 'held', inputs };
 }
 
@@ -377,7 +388,7 @@ function manifest(
   return null;
 }
 
-function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>, seen: Seen): Judged {
+function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>, seen: Seen, held: boolean): Judged {
   const shown = describeAnchor(anchor);
   const files =
     anchor.runner === 'npm'
@@ -396,7 +407,11 @@ function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>
     if (!parsed) return { status: 'skipped', reason: 'package.json is not valid JSON', inputs };
     return parsed.names.has(anchor.name)
       ? { status: 'held', inputs }
-      : { status: 'failed', reason: `${shown}: package.json no longer defines the script "${anchor.name}"`, inputs };
+      : {
+          status: 'failed',
+          reason: `${shown}: package.json ${longer(held, 'no longer defines', 'does not define')} the script "${anchor.name}"`,
+          inputs,
+        };
   }
   const parse = anchor.runner === 'make' ? makeTargets : anchor.runner === 'just' ? justRecipes : pyprojectScripts;
   const found = manifest(tree, files, parse);
@@ -418,7 +433,11 @@ function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>
       reason: `${found.path} includes other files: "${anchor.name}" may be defined there`,
       inputs,
     };
-  return { status: 'failed', reason: `${shown}: ${found.path} no longer defines "${anchor.name}"`, inputs };
+  return {
+    status: 'failed',
+    reason: `${shown}: ${found.path} ${longer(held, 'no longer defines', 'does not define')} "${anchor.name}"`,
+    inputs,
+  };
 }
 
 function judgeBinary(tree: Worktree, anchor: Extract<Anchor, { kind: 'binary' }>): Judged {
@@ -434,7 +453,7 @@ function judgeBinary(tree: Worktree, anchor: Extract<Anchor, { kind: 'binary' }>
   };
 }
 
-function judgeSymbol(tree: Worktree, anchor: Extract<Anchor, { kind: 'symbol' }>, seen: Seen): Judged {
+function judgeSymbol(tree: Worktree, anchor: Extract<Anchor, { kind: 'symbol' }>, seen: Seen, held: boolean): Judged {
   const inputs = { [anchor.path]: tree.stamp(anchor.path) };
   const probe = tree.probe(anchor.path);
   const shown = describeAnchor(anchor);
@@ -448,7 +467,11 @@ function judgeSymbol(tree: Worktree, anchor: Extract<Anchor, { kind: 'symbol' }>
   );
   if (!missing) return { status: 'held', inputs };
   if (read.truncated) return { status: 'skipped', reason: `\`${anchor.path}\` is larger than the part read`, inputs };
-  return { status: 'failed', reason: `${shown}: \`${missing}\` no longer appears in \`${anchor.path}\``, inputs };
+  return {
+    status: 'failed',
+    reason: `${shown}: \`${missing}\` ${longer(held, 'no longer appears', 'does not appear')} in \`${anchor.path}\``,
+    inputs,
+  };
 }
 
 /** The verdict of one entry from its anchors' results. */
@@ -522,18 +545,19 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
       continue;
     }
     tree.counts.judged++;
+    const held = prior?.status === 'held';
     const seen: Seen = (input) => {
       const stamp = prior?.inputs[input];
       return stamp !== undefined && stamp !== 'missing' && stamp !== 'outside';
     };
     const judged =
       anchor.kind === 'path'
-        ? judgePath(tree, anchor, seen)
+        ? judgePath(tree, anchor, seen, held)
         : anchor.kind === 'script'
-          ? judgeScript(tree, anchor, seen)
+          ? judgeScript(tree, anchor, seen, held)
           : anchor.kind === 'binary'
             ? judgeBinary(tree, anchor)
-            : judgeSymbol(tree, anchor, seen);
+            : judgeSymbol(tree, anchor, seen, held);
     results[key] = judged;
     if (judged.unseen) unseen.push(judged);
   }
@@ -569,7 +593,7 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
         ? { status: 'held', inputs }
         : {
             status: 'failed',
-            reason: `${shown} is no longer ${anchor.kind === 'commit' ? 'an object of the repository' : 'a branch here or on origin'}`,
+            reason: `${shown} ${longer(cached[key]?.status === 'held', 'is no longer', 'is not')} ${anchor.kind === 'commit' ? 'an object of the repository' : 'a branch here or on origin'}`,
             inputs,
           };
     }

@@ -52,17 +52,29 @@ const CLAIMS =
 describe('anchor verification against a worktree', () => {
   it('is fresh while every claim holds, and names each claim that stops holding', () => {
     const root = repo(BASE);
-    assert.deepEqual(verdictOf(root, CLAIMS), { verdict: 'fresh' });
+    const entries = [
+      { entryId: 'e', anchors: extractAnchors({ title: 'Note', body: CLAIMS }, { worktreeRoot: root }) },
+    ];
+    const before = verifyAnchors(root, entries);
+    assert.deepEqual(before.verdicts.get('e'), { verdict: 'fresh' });
     rmSync(join(root, 'src/legacy/config.ts'));
     writeFileSync(join(root, 'package.json'), JSON.stringify({ scripts: { test: 'true' } }));
     writeFileSync(join(root, 'Makefile'), 'other:\n\t@true\n');
-    const verdict = verdictOf(root, CLAIMS);
-    assert.equal(verdict.verdict, 'stale');
-    assert.deepEqual(verdict.verdict === 'stale' ? verdict.failed.map((f) => f.reason) : [], [
+    const reasons = (verdict: ReturnType<typeof verdictOf>) =>
+      verdict.verdict === 'stale' ? verdict.failed.map((f) => f.reason) : [];
+    // The last run saw each claim hold: each one stopped.
+    assert.deepEqual(reasons(verifyAnchors(root, entries, before.cache).verdicts.get('e')!), [
       '`src/legacy/config.ts` no longer exists',
       '`loadConfig` in `src/legacy/config.ts`: `src/legacy/config.ts` no longer exists',
       '`npm run lint:legacy`: package.json no longer defines the script "lint:legacy"',
       '`make proto`: Makefile no longer defines "proto"',
+    ]);
+    // No last run: a script not defined is not said to have been (HEAD still tells of the file).
+    assert.deepEqual(reasons(verdictOf(root, CLAIMS)), [
+      '`src/legacy/config.ts` no longer exists',
+      '`loadConfig` in `src/legacy/config.ts`: `src/legacy/config.ts` no longer exists',
+      '`npm run lint:legacy`: package.json does not define the script "lint:legacy"',
+      '`make proto`: Makefile does not define "proto"',
     ]);
   });
 
@@ -93,6 +105,10 @@ describe('anchor verification against a worktree', () => {
     const warm = verifyAnchors(root, entries('Config is in `src/legacy/confg.ts`.'), typo.cache);
     assert.deepEqual(reasons(warm), ['`src/legacy/confg.ts` does not exist']);
     assert.equal(warm.counts.gitProcesses, 0);
+    // A commit id never in the repository is not one; it did not stop being one.
+    assert.deepEqual(reasons(verifyAnchors(root, entries('Fixed in commit 3f9a2c1.'))), [
+      'commit 3f9a2c1 is not an object of the repository',
+    ]);
     // Outside git, never seen: it does not exist, and nothing is asked.
     const plain = mkdtempSync(join(tmpdir(), 'cm-anchor-plain-'));
     const outside = verifyAnchors(plain, [
