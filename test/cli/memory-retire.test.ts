@@ -5,7 +5,7 @@
 // plan is kept (blob compare-and-swap); after promote `get` answers not found (exit 6) with no
 // sync run; the user scope is retired from outside git; bad input is refused with what to do.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -192,6 +192,30 @@ describe('memory retire', () => {
     // The user memory: in no repository.
     writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
     assert.equal((await retire(home, repo, 'my-editor', '--scope', 'user')).history, 'none');
+  });
+
+  it('a scene or doctrine id is refused as not an entry, never "no file holds it" nor an editor opened', async () => {
+    const home = tempHome('cm-retire-scene');
+    const repo = repository(home);
+    mkdirSync(join(projectRoot(repo), 'scenes'), { recursive: true });
+    writeFileSync(
+      join(projectRoot(repo), 'scenes', 'reviews.md'),
+      '---\nscene: reviews\ntitle: Reviews\nentries: ["kept-rule"]\n---\nHow reviews go.\n',
+    );
+    assert.equal((await cli(home, repo, ['memory', 'sync', '--json'])).code, 0);
+    const retired = await cli(home, repo, ['memory', 'retire', 'scene:reviews']);
+    assert.equal(retired.code, 2, retired.stderr);
+    assert.doesNotMatch(retired.stderr, /no file holds it/);
+    assert.match(retired.stderr, /"scene:reviews" is a scene, not an entry: scenes change through consolidation/);
+    // An editor that would fail the test if it ran: revise refuses before opening it.
+    const revised = await cli(home, repo, ['memory', 'revise', 'scene:reviews'], { EDITOR: 'false', VISUAL: '' });
+    assert.equal(revised.code, 2, revised.stderr);
+    assert.match(revised.stderr, /"scene:reviews" is a scene, not an entry: scenes change through consolidation/);
+    assert.doesNotMatch(revised.stderr, /type` must be one of|editor/);
+    const doctrine = await cli(home, repo, ['memory', 'retire', 'doctrine:small-reviews']);
+    assert.equal(doctrine.code, 2, doctrine.stderr);
+    assert.match(doctrine.stderr, /"doctrine:small-reviews" is doctrine, not an entry/);
+    assert.ok(existsSync(join(projectRoot(repo), 'scenes', 'reviews.md')));
   });
 
   it('refuses bad input with what to do, and its help fits 80 columns', async () => {

@@ -169,6 +169,7 @@ export async function memoryRetire(
       'Name the approved entry to retire: common-memory memory retire <entry-id> [--scope project|user] (memory search lists entries).',
     );
   const entryId = args[0]!;
+  refuseGroupId(entryId, 'retire', 'Nothing was prepared.');
   const plan = await withWrite(home, (app) =>
     app.memoryRetire({ entryId, scope: scopeOption(scope), cwd: process.cwd() }),
   );
@@ -324,6 +325,24 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
 }
 
 /** `--scope` when given: project or user. */
+/**
+ * A scene's or doctrine's id given to a command that changes one entry (retire, revise): refused
+ * by what it is — its file is there, so "no file holds it" would be false, and an editor opened on
+ * it could not read back as an entry. Both change through consolidation or by hand.
+ */
+export function refuseGroupId(id: string, command: string, nothing: string): void {
+  const group = id.startsWith('scene:') ? 'a scene' : id.startsWith('doctrine:') ? 'doctrine' : null;
+  if (!group) return;
+  const how =
+    group === 'a scene'
+      ? 'scenes change through consolidation (memory consolidate, then memory prepare <patch-id>) or by editing its file in scenes/ by hand'
+      : 'doctrine changes through consolidation with an external runner (memory consolidate --runner) or by editing its file in doctrine/ by hand';
+  throw new CmError(
+    'usage',
+    `${echoed(id)} is ${group}, not an entry: ${how}; memory ${command} takes an approved entry's id. ${nothing}`,
+  );
+}
+
 export function scopeOption(scope: string | undefined): 'project' | 'user' | undefined {
   if (scope !== undefined && scope !== 'project' && scope !== 'user')
     throw new CmError('usage', '--scope must be project or user.');

@@ -11,7 +11,7 @@ import { MEMORY_ENTRY_MAX_BYTES } from '../../limits.js';
 import { type EditorEnv, type EditorSpawn, editText, keepText } from '../../ground/text-editor.js';
 import { readRevisionText, revisionText, sameAsEntry } from '../../memory/revision-text.js';
 import type { Output } from '../output.js';
-import { scopeOption, withWrite } from './promote.js';
+import { refuseGroupId, scopeOption, withWrite } from './promote.js';
 import { CLI_CLIENT } from '../../memory/revision-clients.js';
 
 export interface ReviseFlags {
@@ -38,6 +38,7 @@ export async function memoryRevise(
       'usage',
       'Name the approved entry to revise: common-memory memory revise <entry-id> [--file PATH] (memory search lists entries).',
     );
+  refuseGroupId(entryId, 'revise', 'Nothing was made.');
   const scope = scopeOption(flags.scope);
   const cwd = process.cwd();
 
