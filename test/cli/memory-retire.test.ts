@@ -252,6 +252,10 @@ describe('memory retire', () => {
     const none = await cli(home, repo, ['memory', 'retire']);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /Name the approved entry to retire/);
+    // An empty id (a variable that was not set) names no entry: the same usage, not "no file holds it".
+    const empty = await cli(home, repo, ['memory', 'retire', '']);
+    assert.equal(empty.code, 2, empty.stderr);
+    assert.match(empty.stderr, /Name the approved entry to retire/);
     const two = await cli(home, repo, ['memory', 'retire', 'kept-rule', 'legacy-config']);
     assert.equal(two.code, 2);
     assert.match(two.stderr, /"legacy-config" is one word too many; nothing was done/);

@@ -162,8 +162,8 @@ export async function memoryRetire(
   scope: string | undefined,
   out: Output,
 ): Promise<number> {
-  // One entry a plan (the parser refuses a second word).
-  if (args.length === 0)
+  // One entry a plan (the parser refuses a second word); an empty word (`""`) names none either.
+  if (args.length === 0 || args[0] === '')
     throw new CmError(
       'usage',
       'Name the approved entry to retire: common-memory memory retire <entry-id> [--scope project|user] (memory search lists entries).',
