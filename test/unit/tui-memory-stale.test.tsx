@@ -128,7 +128,7 @@ describe('stale entries on the Memory screen', () => {
     const heading = frameOf(entriesReducer(initialEntriesState, { type: 'staleLoaded', id: 0, stale: user }))
       .map((line) => line.trim())
       .join(' ');
-    assert.match(heading, /each names something your home directory no longer has/);
+    assert.match(heading, /each names something your home directory does not have/);
     assert.doesNotMatch(heading, /repository/);
     const both = frameOf(
       entriesReducer(initialEntriesState, {
@@ -139,7 +139,7 @@ describe('stale entries on the Memory screen', () => {
     )
       .map((line) => line.trim())
       .join(' ');
-    assert.match(both, /each names something this repository or your home directory no longer has/);
+    assert.match(both, /each names something this repository or your home directory does not have/);
     const opened = entryLines(
       {
         id: 'old-theme',

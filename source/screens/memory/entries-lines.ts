@@ -75,7 +75,7 @@ export function staleHeadingLines(stale: MemoryStaleResult | null, columns: numb
   if (stale?.state === 'verified' && stale.total > 0) {
     const shown = stale.entries.length < stale.total ? ` (the first ${stale.entries.length})` : '';
     add(
-      `Stale entries: ${stale.total}${shown} — each names something ${staleClaimPlace(stale.entries.map((e) => e.scope))} no longer has; not given at session start.`,
+      `Stale entries: ${stale.total}${shown} — each names something ${staleClaimPlace(stale.entries.map((e) => e.scope))} does not have; not given at session start.`,
       'heading',
     );
   } else if (stale?.state === 'verified') add('No stale entries: every claim checked still holds.', 'muted');
