@@ -404,6 +404,14 @@ const memoryPlanFields = {
   createdAt: z.string(),
   updatedAt: z.string(),
   /**
+   * A retirement plan as memory retire answers it only: where the removed file's text stays once it
+   * is gone. committed: this worktree's HEAD holds these exact bytes (git keeps them); changed:
+   * HEAD holds another version of the file (git keeps that one; these bytes stay only in the plan);
+   * uncommitted: no commit at HEAD holds the file; none: the user memory, in no repository;
+   * unknown: git could not tell. In every case the plan keeps the bytes (memory plan shows them).
+   */
+  history: z.enum(['committed', 'changed', 'uncommitted', 'none', 'unknown']).optional(),
+  /**
    * A consolidation patch's plan only: the patch (its task id), the operations it carries by their
    * number in the patch (from 1) with the entries each rests on, and the numbers left out.
    */

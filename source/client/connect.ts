@@ -3,6 +3,7 @@
 // writes, this process takes the lease for its own duration; for reads, a read-only connection
 // that takes no lease.
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { homeReadProblem, storeFiles } from '../home.js';
 import type { Host, HostInfoFile } from '../host/host.js';
@@ -195,6 +196,15 @@ export function noStore(home: string): CmError {
     return new CmError(
       'not_found',
       `No store in ${home} yet, but hooks ran here and could not record their events: ${hookErrors} says why, one line each. Nothing was created.`,
+    );
+  // `memory init --scope user` lays out the user memory and makes no store: its files are there to
+  // be read into one, which memory sync does; "nothing was recorded" would be false.
+  // USER_MEMORY_ROOT of effects/memory-root.ts, spelt here: every command loads this module.
+  const userMemory = join(home, 'memory');
+  if (existsSync(userMemory))
+    return new CmError(
+      'not_found',
+      `No store in ${home} yet: its user memory (${userMemory}) has not been read yet: run common-memory memory sync, which reads it into a new store, and ask again. Nothing was created.`,
     );
   return new CmError(
     'not_found',

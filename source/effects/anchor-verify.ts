@@ -324,17 +324,55 @@ function gitBatch(tree: Worktree, names: string[]): Map<string, boolean> | strin
 
 interface Judged extends AnchorResult {
   inputs: Record<string, string>;
+  /**
+   * A missing file this run cannot say was ever there (the last run never saw it): git's HEAD is
+   * asked in the one batch, and `reason(true)` replaces the reason when HEAD holds it. Dropped
+   * before the result is kept.
+   */
+  unseen?: { path: string; reason: (existed: boolean) => string };
 }
 
-function judgePath(tree: Worktree, anchor: Extract<Anchor, { kind: 'path' }>): Judged {
+/** Whether the last run saw `input` in place: a stamp of something, not of nothing. */
+type Seen = (input: string) => boolean;
+
+/**
+ * "no longer" only for a claim the last run found holding: one that never held (a mistyped
+ * script, a symbol the file never had, a commit id with a typo) is said not to hold, never to
+ * have stopped.
+ */
+const longer = (held: boolean, was: string, isNot: string) => (held ? was : isNot);
+
+/**
+ * A file that is missing: "no longer exists" only when it is known to have been there (the last
+ * run saw it; else git's HEAD holds it, asked later in the batch), "does not exist" otherwise — a
+ * path mistyped in an entry, or one that never was in the repository, never existed to be lost.
+ */
+function missingFile(
+  inputs: Record<string, string>,
+  path: string,
+  seen: Seen,
+  reason: (existed: boolean) => string,
+): Judged {
+  if (seen(path)) return { status: 'failed', reason: reason(true), inputs };
+  return { status: 'failed', reason: reason(false), inputs, unseen: { path, reason } };
+}
+
+const exists = (existed: boolean) => (existed ? 'no longer exists' : 'does not exist');
+
+function judgePath(tree: Worktree, anchor: Extract<Anchor, { kind: 'path' }>, seen: Seen, held: boolean): Judged {
   const probe = tree.probe(anchor.path);
   const inputs = { [anchor.path]: stampOf(probe) };
   const shown = describeAnchor(anchor);
   if (probe.kind === 'outside')
     return { status: 'skipped', reason: `${shown} leads out of the worktree through a symlink`, inputs };
-  if (probe.kind === 'missing') return { status: 'failed', reason: `${shown} no longer exists`, inputs };
+  if (probe.kind === 'missing')
+    return missingFile(inputs, anchor.path, seen, (existed) => `${shown} ${exists(existed)}`);
   if (anchor.directory && probe.kind === 'file')
-    return { status: 'failed', reason: `${shown} is no longer a directory`, inputs };
+    return {
+      status: 'failed',
+      reason: `${shown} ${longer(held, 'is no longer a directory', 'is a file, not a directory')}`,
+      inputs,
+    };
   return { status: 'held', inputs };
 }
 
@@ -350,7 +388,7 @@ function manifest(
   return null;
 }
 
-function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>): Judged {
+function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>, seen: Seen, held: boolean): Judged {
   const shown = describeAnchor(anchor);
   const files =
     anchor.runner === 'npm'
@@ -363,16 +401,26 @@ function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>
   const inputs = Object.fromEntries(files.map((file) => [file, tree.stamp(file)]));
   if (anchor.runner === 'npm') {
     const read = tree.read('package.json');
-    if (!read) return { status: 'failed', reason: `${shown}: package.json no longer exists`, inputs };
+    if (!read)
+      return missingFile(inputs, 'package.json', seen, (existed) => `${shown}: package.json ${exists(existed)}`);
     const parsed = packageScripts(read.text);
     if (!parsed) return { status: 'skipped', reason: 'package.json is not valid JSON', inputs };
     return parsed.names.has(anchor.name)
       ? { status: 'held', inputs }
-      : { status: 'failed', reason: `${shown}: package.json no longer defines the script "${anchor.name}"`, inputs };
+      : {
+          status: 'failed',
+          reason: `${shown}: package.json ${longer(held, 'no longer defines', 'does not define')} the script "${anchor.name}"`,
+          inputs,
+        };
   }
   const parse = anchor.runner === 'make' ? makeTargets : anchor.runner === 'just' ? justRecipes : pyprojectScripts;
   const found = manifest(tree, files, parse);
-  if (!found) return { status: 'failed', reason: `${shown}: ${files[files.length - 1]} no longer exists`, inputs };
+  if (!found) {
+    const named = files[files.length - 1]!;
+    // Any of the runner's manifests seen last run: one of them is what went.
+    const anySeen: Seen = () => files.some(seen);
+    return missingFile(inputs, named, anySeen, (existed) => `${shown}: ${named} ${exists(existed)}`);
+  }
   if (found.names.has(anchor.name)) return { status: 'held', inputs };
   if (anchor.runner === 'python') {
     // `uv run pytest`: a tool the project depends on is as much a claim as a declared script.
@@ -385,7 +433,11 @@ function judgeScript(tree: Worktree, anchor: Extract<Anchor, { kind: 'script' }>
       reason: `${found.path} includes other files: "${anchor.name}" may be defined there`,
       inputs,
     };
-  return { status: 'failed', reason: `${shown}: ${found.path} no longer defines "${anchor.name}"`, inputs };
+  return {
+    status: 'failed',
+    reason: `${shown}: ${found.path} ${longer(held, 'no longer defines', 'does not define')} "${anchor.name}"`,
+    inputs,
+  };
 }
 
 function judgeBinary(tree: Worktree, anchor: Extract<Anchor, { kind: 'binary' }>): Judged {
@@ -401,12 +453,12 @@ function judgeBinary(tree: Worktree, anchor: Extract<Anchor, { kind: 'binary' }>
   };
 }
 
-function judgeSymbol(tree: Worktree, anchor: Extract<Anchor, { kind: 'symbol' }>): Judged {
+function judgeSymbol(tree: Worktree, anchor: Extract<Anchor, { kind: 'symbol' }>, seen: Seen, held: boolean): Judged {
   const inputs = { [anchor.path]: tree.stamp(anchor.path) };
   const probe = tree.probe(anchor.path);
   const shown = describeAnchor(anchor);
   if (probe.kind === 'missing')
-    return { status: 'failed', reason: `${shown}: \`${anchor.path}\` no longer exists`, inputs };
+    return missingFile(inputs, anchor.path, seen, (existed) => `${shown}: \`${anchor.path}\` ${exists(existed)}`);
   const read = tree.read(anchor.path);
   if (!read) return { status: 'skipped', reason: `\`${anchor.path}\` is not a regular file that can be read`, inputs };
   const parts = anchor.symbol.split(/\.|::/);
@@ -415,7 +467,11 @@ function judgeSymbol(tree: Worktree, anchor: Extract<Anchor, { kind: 'symbol' }>
   );
   if (!missing) return { status: 'held', inputs };
   if (read.truncated) return { status: 'skipped', reason: `\`${anchor.path}\` is larger than the part read`, inputs };
-  return { status: 'failed', reason: `${shown}: \`${missing}\` no longer appears in \`${anchor.path}\``, inputs };
+  return {
+    status: 'failed',
+    reason: `${shown}: \`${missing}\` ${longer(held, 'no longer appears', 'does not appear')} in \`${anchor.path}\``,
+    inputs,
+  };
 }
 
 /** The verdict of one entry from its anchors' results. */
@@ -458,6 +514,7 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
   });
 
   const results: Record<string, Judged> = {};
+  const unseen: Judged[] = [];
   const gitAnchors: Array<[string, Extract<Anchor, { kind: 'commit' | 'branch' }>]> = [];
   const stillValid = (judged: Judged | undefined, stamp: (input: string) => string): judged is Judged => {
     if (judged === undefined) return false;
@@ -488,23 +545,39 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
       continue;
     }
     tree.counts.judged++;
-    results[key] =
+    const held = prior?.status === 'held';
+    const seen: Seen = (input) => {
+      const stamp = prior?.inputs[input];
+      return stamp !== undefined && stamp !== 'missing' && stamp !== 'outside';
+    };
+    const judged =
       anchor.kind === 'path'
-        ? judgePath(tree, anchor)
+        ? judgePath(tree, anchor, seen, held)
         : anchor.kind === 'script'
-          ? judgeScript(tree, anchor)
+          ? judgeScript(tree, anchor, seen, held)
           : anchor.kind === 'binary'
             ? judgeBinary(tree, anchor)
-            : judgeSymbol(tree, anchor);
+            : judgeSymbol(tree, anchor, seen, held);
+    results[key] = judged;
+    if (judged.unseen) unseen.push(judged);
   }
 
-  if (gitAnchors.length > 0) {
+  // Missing files never seen before: HEAD holding one means it was there and went (`HEAD:<path>`
+  // in the same batch). Only anchors judged again ask, so an unchanged tree still starts no git.
+  const unseenNames =
+    unseen.length > 0 && gitState()
+      ? unseen.flatMap((judged) => (/[\n\r]/.test(judged.unseen!.path) ? [] : [`HEAD:${judged.unseen!.path}`]))
+      : [];
+  if (gitAnchors.length > 0 || unseenNames.length > 0) {
     tree.counts.judged += gitAnchors.length;
     const state = gitState();
     const names = gitAnchors.flatMap(([, anchor]) =>
       anchor.kind === 'commit' ? [anchor.sha] : [`refs/heads/${anchor.name}`, `refs/remotes/origin/${anchor.name}`],
     );
-    const answer = state ? gitBatch(tree, names) : 'the worktree is not a git repository';
+    const answer = state ? gitBatch(tree, [...names, ...unseenNames]) : 'the worktree is not a git repository';
+    if (typeof answer !== 'string')
+      for (const judged of unseen)
+        if (answer.get(`HEAD:${judged.unseen!.path}`)) judged.reason = judged.unseen!.reason(true);
     for (const [key, anchor] of gitAnchors) {
       const inputs = { git: state?.stamp ?? '-' };
       if (typeof answer === 'string') {
@@ -520,12 +593,13 @@ export function verifyAnchors(root: string, entries: readonly VerifyEntry[], pre
         ? { status: 'held', inputs }
         : {
             status: 'failed',
-            reason: `${shown} is no longer ${anchor.kind === 'commit' ? 'an object of the repository' : 'a branch here or on origin'}`,
+            reason: `${shown} ${longer(cached[key]?.status === 'held', 'is no longer', 'is not')} ${anchor.kind === 'commit' ? 'an object of the repository' : 'a branch here or on origin'}`,
             inputs,
           };
     }
   }
 
+  for (const judged of unseen) delete judged.unseen;
   const anchorResults = new Map<string, AnchorResult>(
     Object.entries(results).map(([key, { status, reason }]) => [
       key,

@@ -63,6 +63,28 @@ function gitLines(cwd: string): string[] | undefined {
   }
 }
 
+/**
+ * The git blob a file has in the worktree's HEAD commit: its OID; null when HEAD holds no such
+ * file (never committed, or no commit yet); undefined when git could not tell (no git, a timeout).
+ * One git process: for a command a person runs (memory retire), never a hot path.
+ */
+export function blobAtHead(worktreeRoot: string, pathFromRoot: string): string | null | undefined {
+  try {
+    const out = childProcess().execFileSync('git', ['rev-parse', '-q', '--verify', `HEAD:${pathFromRoot}`], {
+      cwd: worktreeRoot,
+      env: gitEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+      maxBuffer: 64 * 1024,
+    });
+    return out.trim() || undefined;
+  } catch (error) {
+    // `--verify -q` exits 1, silently, for a name that resolves to nothing: HEAD has no such file.
+    return (error as { status?: number | null }).status === 1 ? null : undefined;
+  }
+}
+
 /** The binding of a git common directory and a worktree root, both already real paths. */
 function bindingOf(commonDir: string, root: string): RepositoryBinding {
   const stat = statSync(commonDir, { bigint: true });

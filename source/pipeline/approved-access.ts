@@ -535,12 +535,16 @@ export function memoryGetAt(path: string, cwd: string, entryId: string, findIds 
   if (entryId.startsWith(DOCTRINE_ID_PREFIX))
     return groupGetAt(path, cwd, entryId, 'doctrine', readDoctrine, doctrineEntryView, findIds);
   const owners = ownersOf(cwd);
+  const followed = followFiles(path, cwd);
+  // A scope the follow could not read keeps its last reading: the id may be in a file not read, so
+  // "no memory file has it" would be false; say what kept the files from being read instead.
   const notFound = () =>
     new CmError(
       'not_found',
-      `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
+      followed.partial.length > 0
+        ? `No approved memory entry has the id ${echoed(entryId)} in what was read: the memory files could not all be read: ${followed.partial[0]!.reason}. Fix that, then run common-memory memory sync (it lists every file left out) and ask again.`
+        : `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
     );
-  const followed = followFiles(path, cwd);
   const stored = withMemoryState(
     path,
     () => undefined,

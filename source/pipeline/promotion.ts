@@ -45,7 +45,7 @@ import {
   type StorePlanInput,
   unfinishedPlanIds,
 } from '../store/memory/promotion-store.js';
-import { resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
+import { blobAtHead, resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
 import { MemoryFileError, type MemoryRoot } from '../effects/safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
@@ -355,7 +355,25 @@ export async function prepareRetirement(deps: GateDeps, request: MemoryRetireReq
     currentFiles: files,
   });
   if (!built.ok) throw new CmError('invalid_input', `Cannot retire: ${built.refusal.message}. Nothing was prepared.`);
-  return storeBuilt(deps, built.plan, owner, owner, root.anchor);
+  const view = await storeBuilt(deps, built.plan, owner, owner, root.anchor);
+  return { ...view, history: retiredHistory(scope, root, built.plan.files[0]!) };
+}
+
+/**
+ * Where a retired file's text stays once it is removed, for the person to read before approving:
+ * git keeps only what a commit holds — a file never committed, or edits since, stay only in the
+ * plan. One git process, in a command a person runs.
+ */
+function retiredHistory(
+  scope: 'project' | 'user',
+  root: MemoryRoot,
+  file: { path: string; targetBlobHash: string | null },
+): NonNullable<MemoryPlanView['history']> {
+  if (scope === 'user') return 'none';
+  const atHead = blobAtHead(root.anchor, [...root.parts, file.path].join('/'));
+  if (atHead === undefined) return 'unknown';
+  if (atHead === null) return 'uncommitted';
+  return atHead === file.targetBlobHash ? 'committed' : 'changed';
 }
 
 const publicKeys = (scope: Keys): Keys => ({ repositoryKey: scope.repositoryKey, worktreeKey: scope.worktreeKey });
@@ -423,7 +441,14 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
   }
   let step = 0;
   const outcomes: Array<{ path: string; state: 'written' | 'skipped' | 'removed' }> = [];
-  for (const file of work.files) {
+  // Writes before removals, whatever the plan's (path) order: a file a plan moves (a revision that
+  // changes the type) or an entry merged into a survivor is removed only once the file that takes
+  // its place is on disk, so a kill between the two leaves the text on disk twice, never nowhere.
+  const ordered = [
+    ...work.files.filter((f) => f.action !== 'remove'),
+    ...work.files.filter((f) => f.action === 'remove'),
+  ];
+  for (const file of ordered) {
     step += 1;
     let outcome: ReturnType<typeof applyPlanFile>;
     try {

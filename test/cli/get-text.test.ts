@@ -2,6 +2,8 @@
 // hidden character of a hand-written (or a teammate's) memory file shows as ⟨U+XXXX⟩, as the
 // session snapshot writes it, instead of reaching the terminal raw. --json keeps the bytes.
 import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, gitRepo, tempHome } from '../support/cli.js';
@@ -25,5 +27,20 @@ describe('get text', () => {
     assert.match(text.stdout, /^Use ⟨U\+001B⟩\[31mred⟨U\+001B⟩\[0m for errors,⟨U\+0007⟩\tthen\nstop\.$/m);
     const json = await runCliInProcess(['get', 'colours', '--home', home, '--json'], { cwd: repo });
     assert.ok(JSON.parse(json.stdout).body.startsWith(body), json.stdout);
+  });
+  // A link elsewhere in the memory root keeps the whole scope from being read: the entry's own file
+  // is there, so "no memory file has the id" would be false; the answer names why it was not read.
+  it('an id not read because the memory files could not all be read says so, not that no file has it', async () => {
+    const home = tempHome('get-partial');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'colours', 'Colours', 'Use red for errors.');
+    symlinkSync(join(repo, 'elsewhere.md'), join(projectRoot(repo), 'work_method', 'link.md'));
+    const sync = await runCliInProcess(['memory', 'sync', '--home', home], { cwd: repo });
+    assert.equal(sync.code, 3, 'the project scope stays partial');
+    const run = await runCliInProcess(['get', 'colours', '--home', home], { cwd: repo });
+    assert.equal(run.code, 6, run.stderr);
+    assert.doesNotMatch(run.stderr, /in this repository's or the user's memory files\. Run/);
+    assert.match(run.stderr, /the memory files could not all be read: .*link\.md is a symbolic link/);
+    assert.match(run.stderr, /memory sync/);
   });
 });

@@ -5,7 +5,7 @@
 // plan is kept (blob compare-and-swap); after promote `get` answers not found (exit 6) with no
 // sync run; the user scope is retired from outside git; bad input is refused with what to do.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -36,6 +36,7 @@ interface PlanJson {
   diff: string;
   voidReason: string | null;
   files: Array<{ path: string; entryId: string; action: string; targetBlobHash: string; state: string; bytes: number }>;
+  history?: string;
 }
 
 async function cli(home: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -155,6 +156,68 @@ describe('memory retire', () => {
     assert.equal((await cli(home, outside, ['get', 'my-editor', '--json'])).code, 6);
   });
 
+  it('says where the removed text stays: in git only for bytes a commit holds, else only in the plan', async () => {
+    const home = tempHome('cm-retire-history');
+    const repo = repository(home);
+    // Committed as they are: git keeps them.
+    const committed = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
+    assert.equal(committed.code, 0, committed.stderr);
+    assert.match(committed.stdout, /git keeps the file's history once the removal is committed/);
+    assert.equal((await retire(home, repo, 'kept-rule')).history, 'committed');
+    // Edited since the commit: git keeps only the committed version.
+    appendFileSync(join(projectRoot(repo), KEPT), 'A line not committed yet.\n');
+    const edited = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
+    assert.equal(edited.code, 0, edited.stderr);
+    assert.match(
+      edited.stdout,
+      /git keeps only its last committed version: the changes since stay only in this plan \(memory plan plan-[0-9a-f]+\)/,
+    );
+    assert.equal((await retire(home, repo, 'kept-rule')).history, 'changed');
+    // Never committed: git has nothing of it.
+    writeEntry(projectRoot(repo), 'fresh-rule', 'A fresh rule', 'Run the linter before pushing.');
+    const fresh = await cli(home, repo, ['memory', 'retire', 'fresh-rule']);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.doesNotMatch(fresh.stdout, /git keeps/);
+    assert.match(
+      fresh.stdout,
+      /the file was never committed: once removed, its text stays only in this plan \(memory plan plan-[0-9a-f]+\)/,
+    );
+    assert.equal((await retire(home, repo, 'fresh-rule')).history, 'uncommitted');
+    // A repository with no commit at all: the same.
+    const bare = gitRepo(home, 'empty-repo');
+    writeEntry(projectRoot(bare), 'first-rule', 'A first rule', 'Write the tests first.');
+    const first = await cli(home, bare, ['memory', 'retire', 'first-rule']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /the file was never committed/);
+    // The user memory: in no repository.
+    writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
+    assert.equal((await retire(home, repo, 'my-editor', '--scope', 'user')).history, 'none');
+  });
+
+  it('a scene or doctrine id is refused as not an entry, never "no file holds it" nor an editor opened', async () => {
+    const home = tempHome('cm-retire-scene');
+    const repo = repository(home);
+    mkdirSync(join(projectRoot(repo), 'scenes'), { recursive: true });
+    writeFileSync(
+      join(projectRoot(repo), 'scenes', 'reviews.md'),
+      '---\nscene: reviews\ntitle: Reviews\nentries: ["kept-rule"]\n---\nHow reviews go.\n',
+    );
+    assert.equal((await cli(home, repo, ['memory', 'sync', '--json'])).code, 0);
+    const retired = await cli(home, repo, ['memory', 'retire', 'scene:reviews']);
+    assert.equal(retired.code, 2, retired.stderr);
+    assert.doesNotMatch(retired.stderr, /no file holds it/);
+    assert.match(retired.stderr, /"scene:reviews" is a scene, not an entry: scenes change through consolidation/);
+    // An editor that would fail the test if it ran: revise refuses before opening it.
+    const revised = await cli(home, repo, ['memory', 'revise', 'scene:reviews'], { EDITOR: 'false', VISUAL: '' });
+    assert.equal(revised.code, 2, revised.stderr);
+    assert.match(revised.stderr, /"scene:reviews" is a scene, not an entry: scenes change through consolidation/);
+    assert.doesNotMatch(revised.stderr, /type` must be one of|editor/);
+    const doctrine = await cli(home, repo, ['memory', 'retire', 'doctrine:small-reviews']);
+    assert.equal(doctrine.code, 2, doctrine.stderr);
+    assert.match(doctrine.stderr, /"doctrine:small-reviews" is doctrine, not an entry/);
+    assert.ok(existsSync(join(projectRoot(repo), 'scenes', 'reviews.md')));
+  });
+
   it('refuses bad input with what to do, and its help fits 80 columns', async () => {
     const home = tempHome('cm-retire-bad');
     const repo = repository(home);
@@ -189,6 +252,10 @@ describe('memory retire', () => {
     const none = await cli(home, repo, ['memory', 'retire']);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /Name the approved entry to retire/);
+    // An empty id (a variable that was not set) names no entry: the same usage, not "no file holds it".
+    const empty = await cli(home, repo, ['memory', 'retire', '']);
+    assert.equal(empty.code, 2, empty.stderr);
+    assert.match(empty.stderr, /Name the approved entry to retire/);
     const two = await cli(home, repo, ['memory', 'retire', 'kept-rule', 'legacy-config']);
     assert.equal(two.code, 2);
     assert.match(two.stderr, /"legacy-config" is one word too many; nothing was done/);

@@ -312,7 +312,16 @@ describe('memory revise', { timeout: 180_000 }, () => {
     assert.match(noPriority.stderr, /`priority` is not changed by a revision/);
     const missing = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', join(dir, 'nope.md')]);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /Cannot read .*nope\.md \(ENOENT\)/);
+    assert.match(missing.stderr, /Cannot read .*nope\.md: no such file; give a readable file with --file/);
+    // `-` is not stdin here (the text is read from a file): said so, not "cannot read -".
+    const dash = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', '-']);
+    assert.equal(dash.code, 2);
+    assert.match(dash.stderr, /--file takes the path of a file; - \(standard input\) is not read/);
+    // A path with a terminal escape is quoted back, never written raw to the terminal.
+    const escaped = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', join(dir, '\u001b[2Jx.md')]);
+    assert.equal(escaped.code, 2);
+    assert.doesNotMatch(escaped.stderr, /\u001b/);
+    assert.match(escaped.stderr, /\\u001b\[2Jx\.md/);
     // A FIFO named as the file is refused at once (a blocking read would wait for a writer forever).
     const fifo = join(dir, 'edit.fifo');
     execFileSync('mkfifo', [fifo]);

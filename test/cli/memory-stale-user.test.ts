@@ -5,7 +5,7 @@
 // scope, the real SessionStart hook leaves it out; a repository claim in a user entry is never
 // checked, and the file made again makes the entry fresh.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -43,10 +43,10 @@ describe('user-scope entries against the home directory', () => {
     assert.equal(stale.stale, true);
     assert.deepEqual(
       stale.failedAnchors.map((f: { reason: string }) => f.reason),
-      ['`.config/theme/dark.toml` no longer exists'],
+      ['`.config/theme/dark.toml` does not exist'],
     );
     const staleText = await cli('get', 'old-theme');
-    assert.match(staleText.stdout, /^STALE: a claim it makes about your home directory no longer holds:$/m);
+    assert.match(staleText.stdout, /^STALE: a claim it makes about your home directory does not hold:$/m);
     assert.equal(JSON.parse((await cli('get', 'tool-settings', '--json')).stdout).verification, 'fresh');
     // No anchor it can check: never stale, whatever the repositories hold.
     const rule = JSON.parse((await cli('get', 'repo-rule', '--json')).stdout);
@@ -65,7 +65,7 @@ describe('user-scope entries against the home directory', () => {
       theme?.reasons.map((r) => r.kind),
       ['stale'],
     );
-    assert.match(theme!.reasons[0]!.text, /`\.config\/theme\/dark\.toml` no longer exists/);
+    assert.match(theme!.reasons[0]!.text, /`\.config\/theme\/dark\.toml` does not exist/);
 
     const run = await c.hookBin(home, 'codex', c.payloadFor(START, null, { cwd: outside, session_id: 'u1' }), 'u1');
     assert.equal(run.code, 0, run.stderr);
@@ -73,12 +73,21 @@ describe('user-scope entries against the home directory', () => {
     assert.match(snapshot, /\[tool-settings\]/);
     assert.match(snapshot, /\[repo-rule\]/);
     assert.doesNotMatch(snapshot, /\[old-theme\]/);
-    assert.match(snapshot, /may be stale, not given: old-theme — `\.config\/theme\/dark\.toml` no longer exists/);
+    assert.match(snapshot, /may be stale, not given: old-theme — `\.config\/theme\/dark\.toml` does not exist/);
 
     mkdirSync(join(person, '.config', 'theme'), { recursive: true });
     writeFileSync(join(person, '.config', 'theme', 'dark.toml'), 'bg = "black"\n');
     const again = await cli('memory', 'sync', '--json');
     assert.equal(JSON.parse(again.stdout).anchors.stale, 0);
     assert.equal(JSON.parse((await cli('get', 'old-theme', '--json')).stdout).verification, 'fresh');
+    // Seen there, then removed: now it no longer exists (never there, above, it did not exist).
+    rmSync(join(person, '.config', 'theme', 'dark.toml'));
+    assert.equal((await cli('memory', 'sync', '--json')).code, 0);
+    assert.deepEqual(
+      JSON.parse((await cli('get', 'old-theme', '--json')).stdout).failedAnchors.map(
+        (f: { reason: string }) => f.reason,
+      ),
+      ['`.config/theme/dark.toml` no longer exists'],
+    );
   });
 });

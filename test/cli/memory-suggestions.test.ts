@@ -60,7 +60,7 @@ describe('memory suggestions', () => {
     assert.equal(young.state, 'ready');
     assert.equal(young.anchors, 'verified');
     assert.deepEqual(listed(young), { 'legacy-config': 'stale' });
-    assert.match(young.suggestions[0].reasons[0].text, /^stale: `src\/gone\/config\.ts` no longer exists/);
+    assert.match(young.suggestions[0].reasons[0].text, /^stale: `src\/gone\/config\.ts` does not exist/);
     assert.ok(young.unusedFrom, 'counting is younger than 90 days');
 
     countingBegan(home, 200);

@@ -50,6 +50,25 @@ describe('reads on a home without a store', () => {
     assert.doesNotMatch(result.stderr, /Install the hooks/);
   });
 
+  // `memory init --scope user` lays out <home>/memory and makes no store: a person who then writes
+  // an entry there by hand has memory in this home, and "nothing was recorded there" would be false.
+  it('get and memory status on a home whose user memory holds files name memory sync, not installing hooks', async () => {
+    const home = tempHome('no-store-user-memory');
+    assert.equal((await runCli(['memory', 'init', '--scope', 'user', '--home', home])).code, 0);
+    assert.equal(existsSync(storeFiles(home).core), false, 'init makes no store');
+    for (const args of [
+      ['get', 'my-editor'],
+      ['memory', 'status'],
+    ]) {
+      const result = await runCliInProcess([...args, '--home', home]);
+      assert.equal(result.code, 6, result.stderr);
+      assert.match(result.stderr, /No store in .* yet/);
+      assert.match(result.stderr, /user memory .* has not been read yet: run common-memory memory sync/);
+      assert.doesNotMatch(result.stderr, /nothing was recorded there/);
+    }
+    assert.equal(existsSync(storeFiles(home).core), false, 'the reads made none either');
+  });
+
   it('a note written without a host is the only row of a fresh journal; host.lease is 0600', async () => {
     const home = tempHome('local-lease');
     assert.equal((await runCli(['note', 'first', '--home', home])).code, 0);

@@ -52,18 +52,69 @@ const CLAIMS =
 describe('anchor verification against a worktree', () => {
   it('is fresh while every claim holds, and names each claim that stops holding', () => {
     const root = repo(BASE);
-    assert.deepEqual(verdictOf(root, CLAIMS), { verdict: 'fresh' });
+    const entries = [
+      { entryId: 'e', anchors: extractAnchors({ title: 'Note', body: CLAIMS }, { worktreeRoot: root }) },
+    ];
+    const before = verifyAnchors(root, entries);
+    assert.deepEqual(before.verdicts.get('e'), { verdict: 'fresh' });
     rmSync(join(root, 'src/legacy/config.ts'));
     writeFileSync(join(root, 'package.json'), JSON.stringify({ scripts: { test: 'true' } }));
     writeFileSync(join(root, 'Makefile'), 'other:\n\t@true\n');
-    const verdict = verdictOf(root, CLAIMS);
-    assert.equal(verdict.verdict, 'stale');
-    assert.deepEqual(verdict.verdict === 'stale' ? verdict.failed.map((f) => f.reason) : [], [
+    const reasons = (verdict: ReturnType<typeof verdictOf>) =>
+      verdict.verdict === 'stale' ? verdict.failed.map((f) => f.reason) : [];
+    // The last run saw each claim hold: each one stopped.
+    assert.deepEqual(reasons(verifyAnchors(root, entries, before.cache).verdicts.get('e')!), [
       '`src/legacy/config.ts` no longer exists',
       '`loadConfig` in `src/legacy/config.ts`: `src/legacy/config.ts` no longer exists',
       '`npm run lint:legacy`: package.json no longer defines the script "lint:legacy"',
       '`make proto`: Makefile no longer defines "proto"',
     ]);
+    // No last run: a script not defined is not said to have been (HEAD still tells of the file).
+    assert.deepEqual(reasons(verdictOf(root, CLAIMS)), [
+      '`src/legacy/config.ts` no longer exists',
+      '`loadConfig` in `src/legacy/config.ts`: `src/legacy/config.ts` no longer exists',
+      '`npm run lint:legacy`: package.json does not define the script "lint:legacy"',
+      '`make proto`: Makefile does not define "proto"',
+    ]);
+  });
+
+  it('says a path never there "does not exist", and "no longer exists" only for one that was', () => {
+    const root = repo(BASE);
+    const reasons = (report: ReturnType<typeof verifyAnchors>) => {
+      const verdict = report.verdicts.get('e')!;
+      return verdict.verdict === 'stale' ? verdict.failed.map((f) => f.reason) : [];
+    };
+    const entries = (body: string) => [
+      { entryId: 'e', anchors: extractAnchors({ title: 'Note', body }, { worktreeRoot: root }) },
+    ];
+    // A typo: a file never in the repository, and a symbol in it.
+    const typo = verifyAnchors(root, entries('Config is in `src/legacy/confg.ts` (`loadConfig`).'));
+    assert.deepEqual(reasons(typo), [
+      '`src/legacy/confg.ts` does not exist',
+      '`loadConfig` in `src/legacy/confg.ts`: `src/legacy/confg.ts` does not exist',
+    ]);
+    // A file seen by the last run and deleted since: it no longer exists, with or without git.
+    writeFileSync(join(root, 'notes.md'), 'x');
+    const seen = verifyAnchors(root, entries('See `notes.md`.'));
+    assert.equal(seen.verdicts.get('e')!.verdict, 'fresh');
+    rmSync(join(root, 'notes.md'));
+    const gone = verifyAnchors(root, entries('See `notes.md`.'), seen.cache);
+    assert.deepEqual(reasons(gone), ['`notes.md` no longer exists']);
+    assert.equal(gone.counts.gitProcesses, 0, 'the last run saw it: git is not asked');
+    // Unchanged since: the cached reason, no git.
+    const warm = verifyAnchors(root, entries('Config is in `src/legacy/confg.ts`.'), typo.cache);
+    assert.deepEqual(reasons(warm), ['`src/legacy/confg.ts` does not exist']);
+    assert.equal(warm.counts.gitProcesses, 0);
+    // A commit id never in the repository is not one; it did not stop being one.
+    assert.deepEqual(reasons(verifyAnchors(root, entries('Fixed in commit 3f9a2c1.'))), [
+      'commit 3f9a2c1 is not an object of the repository',
+    ]);
+    // Outside git, never seen: it does not exist, and nothing is asked.
+    const plain = mkdtempSync(join(tmpdir(), 'cm-anchor-plain-'));
+    const outside = verifyAnchors(plain, [
+      { entryId: 'e', anchors: extractAnchors({ title: 'Note', body: 'See `src/app.ts`.' }, { worktreeRoot: plain }) },
+    ]);
+    assert.deepEqual(reasons(outside), ['`src/app.ts` does not exist']);
   });
 
   it('an entry without anchors is fresh; a pyproject dependency run through uv holds', () => {

@@ -88,14 +88,15 @@ describe('Memory screen: re-verify, edit through a candidate, retire', { timeout
     try {
       const list = await waitForText(view, /Stale entries: 1/);
       assert.match(list, /› project Where configuration is loaded/);
-      assert.match(list, /✗ `src\/legacy\/config\.ts` no longer exists \(and 1 more\)/);
+      // Deleted in a commit before any verification saw it: nothing tells it was there, so it does not exist.
+      assert.match(list, /✗ `src\/legacy\/config\.ts` does not exist \(and 1 more\)/);
       assert.match(list, /v verify · x retire · q quit/);
       assertFits(list);
 
       // v: the worktree is verified now; the selected entry's new verdict is said.
       await press(view, 'v');
       const verified = await waitForText(view, /Verified 2 entries: 1 stale\./);
-      assert.match(verified.replace(/\n/g, ' '), /legacy-config is stale — `src\/legacy\/config\.ts` no longer exists/);
+      assert.match(verified.replace(/\n/g, ' '), /legacy-config is stale — `src\/legacy\/config\.ts` does not exist/);
       assertFits(verified);
 
       // e on the open entry: a candidate from its text, marked as revising it.

@@ -67,7 +67,7 @@ describe('Memory screen: Usage', { timeout: 120_000 }, () => {
       );
       assert.match(
         frame,
-        /legacy-config \(project\) "Where configuration is loaded"\n +stale: `src\/gone\/config\.ts` no longer exists/,
+        /legacy-config \(project\) "Where configuration is loaded"\n +stale: `src\/gone\/config\.ts` does not exist/,
       );
       assert.match(
         frame,

@@ -100,7 +100,7 @@ describe('stale entries on the Memory screen', () => {
     const text = entryLines(entry, COLUMNS)
       .map((line) => line.text.trim())
       .join(' ');
-    assert.match(text, /Stale: a claim it makes about this repository no longer holds/);
+    assert.match(text, /Stale: a claim it makes about this repository does not hold/);
     assert.match(text, /✗ `src\/legacy\/config\.ts` no longer exists/);
     assert.match(text, /package\.json no longer defines the script "lint:legacy"/);
     const fresh = entryLines({ ...entry, stale: false, verification: 'fresh', failedAnchors: [] }, COLUMNS);
@@ -128,7 +128,7 @@ describe('stale entries on the Memory screen', () => {
     const heading = frameOf(entriesReducer(initialEntriesState, { type: 'staleLoaded', id: 0, stale: user }))
       .map((line) => line.trim())
       .join(' ');
-    assert.match(heading, /each names something your home directory no longer has/);
+    assert.match(heading, /each names something your home directory does not have/);
     assert.doesNotMatch(heading, /repository/);
     const both = frameOf(
       entriesReducer(initialEntriesState, {
@@ -139,7 +139,7 @@ describe('stale entries on the Memory screen', () => {
     )
       .map((line) => line.trim())
       .join(' ');
-    assert.match(both, /each names something this repository or your home directory no longer has/);
+    assert.match(both, /each names something this repository or your home directory does not have/);
     const opened = entryLines(
       {
         id: 'old-theme',
@@ -158,7 +158,7 @@ describe('stale entries on the Memory screen', () => {
     )
       .map((line) => line.text.trim())
       .join(' ');
-    assert.match(opened, /Stale: a claim it makes about your home directory no longer holds/);
+    assert.match(opened, /Stale: a claim it makes about your home directory does not hold/);
   });
 
   test('no stale entries, not verified yet, or unreadable: the list says which, and how to search', () => {

@@ -42,3 +42,26 @@ describe('a voided retirement on the Prepare & promote view', () => {
     assert.doesNotMatch(text, /written/);
   });
 });
+
+// An applied retirement says where the file's text stays: git keeps only what a commit holds, so a
+// file never committed is said to stay only in the plan, never "git keeps the file in its history".
+describe('an applied retirement on the Prepare & promote view', () => {
+  const applied: MemoryPromoteResult = {
+    ...voidedRetirement,
+    status: 'applied',
+    voidReason: null,
+    files: [{ ...voidedRetirement.files[0]!, state: 'removed' }],
+  };
+  const text = (result: MemoryPromoteResult, history?: 'committed' | 'uncommitted' | 'changed') =>
+    resultLines(result, 80, history)
+      .map((line) => line.text)
+      .join(' ');
+
+  it('names git history only for a file a commit holds', () => {
+    assert.match(text(applied, 'committed'), /commit it with git, which keeps the file in its history/);
+    assert.doesNotMatch(text(applied, 'uncommitted'), /keeps the file in its history/);
+    assert.match(text(applied, 'uncommitted'), /never committed: its text stays only in plan/);
+    assert.match(text(applied, 'changed'), /git keeps its last committed version/);
+    assert.match(text({ ...applied, scope: 'user' }), /its text stays only in plan/);
+  });
+});

@@ -133,7 +133,7 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
           : []),
         ...(entry.stale && !entry.doctrine
           ? [
-              `STALE: a claim it makes about ${staleClaimPlace(entry.sources.slice(0, 1).map((s) => s.scope))} no longer holds:`,
+              `STALE: a claim it makes about ${staleClaimPlace(entry.sources.slice(0, 1).map((s) => s.scope))} does not hold:`,
               ...(entry.failedAnchors ?? []).map((failed) => `  - ${preview(failed.reason, 100)}`),
             ]
           : []),

@@ -162,27 +162,45 @@ export async function memoryRetire(
   scope: string | undefined,
   out: Output,
 ): Promise<number> {
-  // One entry a plan (the parser refuses a second word).
-  if (args.length === 0)
+  // One entry a plan (the parser refuses a second word); an empty word (`""`) names none either.
+  if (args.length === 0 || args[0] === '')
     throw new CmError(
       'usage',
       'Name the approved entry to retire: common-memory memory retire <entry-id> [--scope project|user] (memory search lists entries).',
     );
   const entryId = args[0]!;
+  refuseGroupId(entryId, 'retire', 'Nothing was prepared.');
   const plan = await withWrite(home, (app) =>
     app.memoryRetire({ entryId, scope: scopeOption(scope), cwd: process.cwd() }),
   );
   out.result(plan, () =>
     planWithDiff(
       plan,
-      // Only a worktree's memory is in git; the user memory lives in the data home, in no repository.
-      plan.scope === 'project'
-        ? `nothing is removed yet; git keeps the file's history once the removal is committed`
-        : `nothing is removed yet; the user memory is in no git repository: once removed, its text stays only in this plan (memory plan ${plan.planId})`,
+      `nothing is removed yet; ${retiredTextStays(plan)}`,
       `read the removal above; to approve exactly it: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ),
   );
   return EXIT.ok;
+}
+
+/**
+ * Where a retired file's text stays, as true for this file: git keeps only what a commit holds (the
+ * user memory is in no repository; a file never committed, or edits since, are only in the plan).
+ */
+function retiredTextStays(plan: MemoryPlanView): string {
+  const inPlan = `(memory plan ${plan.planId})`;
+  switch (plan.history) {
+    case 'committed':
+      return `git keeps the file's history once the removal is committed`;
+    case 'changed':
+      return `git keeps only its last committed version: the changes since stay only in this plan ${inPlan}`;
+    case 'uncommitted':
+      return `the file was never committed: once removed, its text stays only in this plan ${inPlan}`;
+    case 'none':
+      return `the user memory is in no git repository: once removed, its text stays only in this plan ${inPlan}`;
+    default:
+      return `git could not say whether a commit holds the file; this plan keeps its text ${inPlan}`;
+  }
 }
 
 export async function memoryPlan(home: string, args: string[], out: Output): Promise<number> {
@@ -307,6 +325,24 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
 }
 
 /** `--scope` when given: project or user. */
+/**
+ * A scene's or doctrine's id given to a command that changes one entry (retire, revise): refused
+ * by what it is — its file is there, so "no file holds it" would be false, and an editor opened on
+ * it could not read back as an entry. Both change through consolidation or by hand.
+ */
+export function refuseGroupId(id: string, command: string, nothing: string): void {
+  const group = id.startsWith('scene:') ? 'a scene' : id.startsWith('doctrine:') ? 'doctrine' : null;
+  if (!group) return;
+  const how =
+    group === 'a scene'
+      ? 'scenes change through consolidation (memory consolidate, then memory prepare <patch-id>) or by editing its file in scenes/ by hand'
+      : 'doctrine changes through consolidation with an external runner (memory consolidate --runner) or by editing its file in doctrine/ by hand';
+  throw new CmError(
+    'usage',
+    `${echoed(id)} is ${group}, not an entry: ${how}; memory ${command} takes an approved entry's id. ${nothing}`,
+  );
+}
+
 export function scopeOption(scope: string | undefined): 'project' | 'user' | undefined {
   if (scope !== undefined && scope !== 'project' && scope !== 'user')
     throw new CmError('usage', '--scope must be project or user.');

@@ -6,12 +6,12 @@
 import type { MemoryEntryView, MemoryProposeResult } from '../../api/memory-views.js';
 import { insideWorktree } from '../../client/worktree-here.js';
 import { CmError, EXIT } from '../../errors.js';
-import { readUserFile } from '../../ground/user-file.js';
+import { readUserFile, shownPath } from '../../ground/user-file.js';
 import { MEMORY_ENTRY_MAX_BYTES } from '../../limits.js';
 import { type EditorEnv, type EditorSpawn, editText, keepText } from '../../ground/text-editor.js';
 import { readRevisionText, revisionText, sameAsEntry } from '../../memory/revision-text.js';
 import type { Output } from '../output.js';
-import { scopeOption, withWrite } from './promote.js';
+import { refuseGroupId, scopeOption, withWrite } from './promote.js';
 import { CLI_CLIENT } from '../../memory/revision-clients.js';
 
 export interface ReviseFlags {
@@ -38,6 +38,7 @@ export async function memoryRevise(
       'usage',
       'Name the approved entry to revise: common-memory memory revise <entry-id> [--file PATH] (memory search lists entries).',
     );
+  refuseGroupId(entryId, 'revise', 'Nothing was made.');
   const scope = scopeOption(flags.scope);
   const cwd = process.cwd();
 
@@ -114,6 +115,13 @@ function fromEditor(entry: MemoryEntryView, editor: ReviseEditor): { text: strin
 }
 
 function fromFile(path: string): { text: string; from: 'file' } {
+  // `memory lint -` reads stdin; here the text is a file's (kept for --file once fixed), so `-` is
+  // said to be no file rather than reported as one that cannot be read.
+  if (path === '-')
+    throw new CmError(
+      'usage',
+      '--file takes the path of a file; - (standard input) is not read by memory revise: save the text to a file and give its path. Nothing was made.',
+    );
   try {
     return { text: readUserFile(path, MEMORY_ENTRY_MAX_BYTES, 'memory revise'), from: 'file' };
   } catch (error) {
@@ -121,7 +129,7 @@ function fromFile(path: string): { text: string; from: 'file' } {
     if (error instanceof CmError && error.code !== 'not_found') throw error;
     throw new CmError(
       'invalid_input',
-      `Cannot read ${path} (ENOENT); give a readable file with --file. Nothing was made.`,
+      `Cannot read ${shownPath(path)}: no such file; give a readable file with --file. Nothing was made.`,
     );
   }
 }

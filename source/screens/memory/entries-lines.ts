@@ -57,7 +57,7 @@ export function entryLines(entry: MemoryEntryView, columns: number): ScreenLine[
   if (entry.appliesWhen) add(`applies when: ${visibleText(entry.appliesWhen)}`, 'text');
   if (entry.stale) {
     const place = staleClaimPlace(entry.sources.slice(0, 1).map((source) => source.scope));
-    add(`Stale: a claim it makes about ${place} no longer holds — not given at session start.`, 'error');
+    add(`Stale: a claim it makes about ${place} does not hold — not given at session start.`, 'error');
     for (const failed of entry.failedAnchors ?? []) add(`✗ ${failed.reason}`, 'error', '  ');
   }
   add(`content digest sha256:${entry.contentDigest}`, 'muted');
@@ -75,7 +75,7 @@ export function staleHeadingLines(stale: MemoryStaleResult | null, columns: numb
   if (stale?.state === 'verified' && stale.total > 0) {
     const shown = stale.entries.length < stale.total ? ` (the first ${stale.entries.length})` : '';
     add(
-      `Stale entries: ${stale.total}${shown} — each names something ${staleClaimPlace(stale.entries.map((e) => e.scope))} no longer has; not given at session start.`,
+      `Stale entries: ${stale.total}${shown} — each names something ${staleClaimPlace(stale.entries.map((e) => e.scope))} does not have; not given at session start.`,
       'heading',
     );
   } else if (stale?.state === 'verified') add('No stale entries: every claim checked still holds.', 'muted');

@@ -137,7 +137,23 @@ export function progressText(plan: MemoryPlanView): string {
   return `${done} of ${fileCount(plan.files.length)} done`;
 }
 
-export function resultLines(result: MemoryPromoteResult, columns: number): ScreenLine[] {
+/** Where a retired file's text stays (the retire plan's history): git keeps only what a commit holds. */
+function retiredTextStays(result: MemoryPromoteResult, history: MemoryPlanView['history']): string {
+  const inPlan = `its text stays only in plan ${idLabel(result.planId)}`;
+  if (result.scope !== 'project') return `It is no longer given or found in any repository of yours; ${inPlan}.`;
+  const change = 'It is no longer given or found. The removal is a change in this worktree: commit it with git';
+  if (history === 'committed') return `${change}, which keeps the file in its history.`;
+  if (history === 'changed') return `${change}. git keeps its last committed version; the changes since: ${inPlan}.`;
+  if (history === 'uncommitted') return `${change}. The file was never committed: ${inPlan}.`;
+  return `${change}. The plan keeps its text (memory plan ${idLabel(result.planId)}).`;
+}
+
+/** The result of a promote; `history` is the retire plan's, where a retired file's text stays. */
+export function resultLines(
+  result: MemoryPromoteResult,
+  columns: number,
+  history?: MemoryPlanView['history'],
+): ScreenLine[] {
   const lines: ScreenLine[] = [];
   const add = (text: string, tone: ScreenLine['tone'], indent = '') =>
     lines.push(...wrapLines(text, columns, tone, indent));
@@ -149,12 +165,7 @@ export function resultLines(result: MemoryPromoteResult, columns: number): Scree
   if (result.status === 'applied' && retirement) {
     add(`Retired: plan ${idLabel(result.planId)} removed the entry's file from the ${result.scope} memory root.`, 'ok');
     files();
-    add(
-      result.scope === 'project'
-        ? 'It is no longer given or found. The removal is a change in this worktree: commit it with git, which keeps the file in its history.'
-        : 'It is no longer given or found in any repository of yours.',
-      'muted',
-    );
+    add(retiredTextStays(result, history), 'muted');
     return lines;
   }
   if (result.status === 'applied') {

@@ -12,7 +12,7 @@ import { type ScreenLine, idLabel } from './wrap-lines.js';
 
 export function usePromoteLines(state: PromoteState, columns: number): ScreenLine[] {
   return useMemo(() => {
-    if (state.phase === 'done' && state.result) return resultLines(state.result, columns);
+    if (state.phase === 'done' && state.result) return resultLines(state.result, columns, state.plan?.history);
     if (state.plan) return planLines(state.plan, columns);
     return chooseLines(state, columns);
   }, [state, columns]);
