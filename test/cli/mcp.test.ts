@@ -137,15 +137,21 @@ describe('common-memory mcp', () => {
     }
   });
 
+  /** memory_search's answer, asserted complete with no reason (nothing left out, nothing broken). */
+  async function searchedCompletely(client: McpTestClient) {
+    const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
+    assert.equal(found.coverage, 'complete', JSON.stringify(found));
+    assert.equal(found.reason, undefined);
+    return found;
+  }
+
   it('a data home with no memory yet: memory_search and memory_status are complete with no entries, not partial without a reason', async () => {
     const home = tempHome('mcp-fresh');
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const repo = gitRepo(home, 'repo');
     const client = await McpTestClient.start(home, repo);
     try {
-      const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
-      assert.equal(found.coverage, 'complete', JSON.stringify(found));
-      assert.equal(found.reason, undefined);
+      const found = await searchedCompletely(client);
       assert.deepEqual(
         found.scopes.map((s: { scope: string; coverage: string; entries: number }) => [s.scope, s.coverage, s.entries]),
         [
@@ -182,9 +188,7 @@ describe('common-memory mcp', () => {
     const repo = gitRepo(home, 'repo');
     const client = await McpTestClient.start(home, repo);
     try {
-      const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
-      assert.equal(found.coverage, 'complete', JSON.stringify(found));
-      assert.equal(found.reason, undefined);
+      await searchedCompletely(client);
       assert.equal(existsSync(home), false, 'a read creates no data home');
     } finally {
       assert.equal(await client.close(), 0);
