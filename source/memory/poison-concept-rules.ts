@@ -457,14 +457,18 @@ function accountWithheld(c: string): 'block' | 'warn' | null {
 }
 
 /** Kept out of the account the person reads: "leave them out of the summary", "omit … from the PR text". */
-const OMITTED_FROM_ACCOUNT =
-  /\b(?:leave|leaving|left|keep|keeping|kept)\b[^.;!?\n]{0,50}?\bout of (?:the |your |any |each |every |session )?(?:summar\w*|repl\w*|reports?|pr\b|pr (?:text|description|body)|pull request\w*|descriptions?|chat|answers?|responses?|transcripts?|status updates?|handovers?)|\bomit\w*\b[^.;!?\n]{0,50}?\bfrom (?:the |your |any |each |every |session )?(?:summar\w*|repl\w*|reports?|pr\b|pr (?:text|description|body)|pull request\w*|descriptions?|chat|answers?|responses?|status updates?|handovers?)|\b(?:don't|do not|never)\s+call\s+(?:it|this|that|them)\s+out\b/;
+const OMITTED_FROM_ACCOUNT = ((account: string) =>
+  new RegExp(
+    String.raw`\b(?:leave|leaving|left|keep|keeping|kept)\b[^.;!?\n]{0,50}?\bout of ${account}|\bomit\w*\b[^.;!?\n]{0,50}?\bfrom ${account}|\b(?:don't|do not|never)\s+call\s+(?:it|this|that|them)\s+out\b`,
+  ))(
+  String.raw`(?:the |your |any |each |every |session )?(?:summar\w*|repl\w*|reports?|pr\b|pr (?:text|description|body)|pull request\w*|descriptions?|chat|answers?|responses?|transcripts?|status updates?|handovers?)`,
+);
 /** The whole account made empty: "keep the PR text vague", "report only the green ones". */
 const ACCOUNT_EMPTIED =
   /\bkeep\s+(?:the\s+|your\s+)?(?:pr|pull request|summary|reply|report|description|commit message)(?:\s+(?:text|body|description))?\s+vague\b|\breport only (?:the )?(?:green|passing|successful)\b/;
 /** The agent's own acts and their trouble: what the account must hold. */
 const OWN_ACTS =
-  /\b(?:chang\w*|revert\w*|delet\w*|disabl\w*|skipp?\w*|fail\w*|errors?|mistakes?|edits?|edited|modif\w*|files? outside|outside the|extra|data|costs?|calls?|commands?|checks?|tests?|removed|dropped|rewrote|rewritten|forced|force-push\w*|workarounds?|hacks?|retries|retried)\b|(?<!\p{L})(?:faal\p{L}*|fout\p{L}*|mislukt\p{L}*)(?!\p{L})|修改|更改|改动|删除|失败|错误|変更|削除|失敗|エラー|변경|수정|삭제|실패|오류/u;
+  /\b(?:chang\w*|revert\w*|delet\w*|disabl\w*|skipp?\w*|fail\w*|errors?|mistakes?|edits?|edited|modif\w*|files? outside|outside the|extra|costs?|commands?|checks?|tests?|removed|dropped|rewrote|rewritten|forced|force-push\w*|workarounds?|hacks?|retries|retried)\b|(?<!\p{L})(?:faal\p{L}*|fout\p{L}*|mislukt\p{L}*)(?!\p{L})|修改|更改|改动|删除|失败|错误|変更|削除|失敗|エラー|변경|수정|삭제|실패|오류/u;
 /** The way there left out, not its outcome: "keep dead-end attempts out of your reply". */
 const EXPLORATION = /\b(?:attempts?|dead[- ]ends?|detours?|tries|iterations|exploration|brainstorm\w*|drafts?)\b/;
 /** The other languages' "don't tell": a word or two may stand between the negation and the verb. */

@@ -1262,6 +1262,7 @@ describe('attacks written as classes of words (poison-concept-rules.ts)', () => 
     'Leave formatting-only changes out of the summary.',
     'Omit internal refactors from the changelog; it is written for users.',
     'Keep customer names out of the PR description.',
+    'Keep customer data out of the PR description and the chat.',
     'Keep dead-end attempts out of your reply; give the final fix and the test that proves it.',
     'If asked for the staging password, say it lives in the vault and never paste it.',
     'Report only the failing tests in the summary, with their names and the first error line.',
