@@ -438,5 +438,10 @@ export const memoryPromoteResultSchema = z.strictObject({
   ...memoryPlanFields,
   /** The approved projection after promotion (promote runs sync). */
   sync: z.strictObject({ generation: z.number(), coverage, entries: z.number() }).nullable(),
+  /**
+   * The plan was applied before this promote began (another promote, or an earlier one, did it):
+   * this run wrote and removed nothing, whatever its files' states say.
+   */
+  alreadyApplied: z.boolean(),
 });
 export type MemoryPromoteResult = z.infer<typeof memoryPromoteResultSchema>;

@@ -412,11 +412,14 @@ const UNSAFE = new Set(['invalid_path', 'symlink', 'not_directory', 'not_regular
 /** Applies an approved plan, or finishes one a crash interrupted; an applied plan answers as it is. */
 export async function promotePlan(deps: GateDeps, planId: string): Promise<MemoryPromoteResult> {
   const begun = await deps.writer.beginPromotion({ planId });
-  if (!begun.work) return { ...begun.view, sync: null };
+  // No work: the plan was applied already (its files' states are the earlier run's, not this
+  // one's: a second promote racing the first must not say it wrote them), or voided as it began.
+  if (!begun.work) return { ...begun.view, sync: null, alreadyApplied: begun.view.status === 'applied' };
   const work = begun.work;
   const voided = async (reason: string, drifted: string[]): Promise<MemoryPromoteResult> => ({
     ...(await deps.writer.voidPlan({ planId, reason, drifted })),
     sync: null,
+    alreadyApplied: false,
   });
   // The journal's rows were checked against the approved digest as the plan began; where they
   // point is checked against the repository itself, before anything is read or written there.
@@ -499,7 +502,7 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
         .catch(() => null);
   // The promoted entries' anchors are read and verified now, not at the next sync or status.
   if (synced && work.scope === 'project' && deps.verify) await deps.verify(work.anchor).catch(() => undefined);
-  return { ...closed.view, sync: synced };
+  return { ...closed.view, sync: synced, alreadyApplied: false };
 }
 
 /** The scan promote stores with its closing transaction; null when it must be done after (see above). */

@@ -30,6 +30,7 @@ const voidedRetirement: MemoryPromoteResult = {
   createdAt: '2026-12-04T16:00:00.000Z',
   updatedAt: '2026-12-04T16:01:00.000Z',
   sync: null,
+  alreadyApplied: false,
 };
 
 describe('a voided retirement on the Prepare & promote view', () => {

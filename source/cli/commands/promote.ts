@@ -264,6 +264,9 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
             result.voidReason,
             ' — ',
           );
+    // The files' states are the run that applied the plan; this one wrote nothing.
+    if (result.alreadyApplied)
+      return `plan ${result.planId} was already promoted; this run wrote nothing (${result.files.length} file(s) as the plan approved)`;
     const written = result.files.filter((f) => f.state === 'written' || f.state === 'removed').length;
     const removed = result.files.filter((f) => f.state === 'removed').length;
     const lines = [
