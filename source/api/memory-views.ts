@@ -407,7 +407,8 @@ const memoryPlanFields = {
    * A retirement plan as memory retire answers it only: where the removed file's text stays once it
    * is gone. committed: this worktree's HEAD holds these exact bytes (git keeps them); changed:
    * HEAD holds another version of the file (git keeps that one; these bytes stay only in the plan);
-   * uncommitted: no commit at HEAD holds the file; none: the user memory, in no repository;
+   * uncommitted: no commit at HEAD holds the file; none: the user memory, its data home in no
+   * repository (a data home in one is asked like a worktree);
    * unknown: git could not tell. In every case the plan keeps the bytes (memory plan shows them).
    */
   history: z.enum(['committed', 'changed', 'uncommitted', 'none', 'unknown']).optional(),

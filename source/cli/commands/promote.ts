@@ -184,8 +184,9 @@ export async function memoryRetire(
 }
 
 /**
- * Where a retired file's text stays, as true for this file: git keeps only what a commit holds (the
- * user memory is in no repository; a file never committed, or edits since, are only in the plan).
+ * Where a retired file's text stays, as true for this file: git keeps only what a commit holds (a
+ * file never committed, or edits since, are only in the plan); none: the data home holding the user
+ * memory is in no repository.
  */
 function retiredTextStays(plan: MemoryPlanView): string {
   const inPlan = `(memory plan ${plan.planId})`;
