@@ -529,7 +529,11 @@ function leftOutOrNotFound(db: Db, owners: ApprovedOwner[], entryId: string, not
 /** Where a caller of the CLI or the API finds ids; an MCP caller is told its own tool instead. */
 export const FIND_IDS_CLI = 'Run common-memory memory search to find ids.';
 
-export function memoryGetAt(path: string, cwd: string, entryId: string, findIds = FIND_IDS_CLI): MemoryEntryView {
+export function memoryGetAt(path: string, cwd: string, typed: string, findIds = FIND_IDS_CLI): MemoryEntryView {
+  // An id never holds whitespace (entry-format.ts checkEntryId; a scene's name is a slug): around
+  // a pasted id it is the paste's, not the id's. Trimmed here, the one read the CLI's get, the
+  // API and MCP memory_get share, so they answer alike.
+  const entryId = typed.trim();
   if (entryId.startsWith(SCENE_ID_PREFIX))
     return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView, findIds);
   if (entryId.startsWith(DOCTRINE_ID_PREFIX))
