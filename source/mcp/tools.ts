@@ -117,6 +117,7 @@ const ENTRY_ID = z
   .string()
   .min(1)
   .max(MEMORY_ENTRY_ID_MAX_CHARS)
+  .refine((id) => id.trim() !== '', { message: 'is blank (only whitespace)' })
   .describe('The entry id, e.g. "use-pnpm" (memory_search lists them).');
 
 export const TOOL_INPUTS = {

@@ -538,6 +538,8 @@ export function memoryGetAt(path: string, cwd: string, typed: string, findIds = 
   // a pasted id it is the paste's, not the id's. Trimmed here, the one read the CLI's get, the
   // API and MCP memory_get share, so they answer alike.
   const entryId = typed.trim();
+  if (entryId === '')
+    throw new CmError('usage', 'Give an entry id, e.g. common-memory get use-pnpm (memory search lists them).');
   if (entryId.startsWith(SCENE_ID_PREFIX))
     return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView, findIds);
   if (entryId.startsWith(DOCTRINE_ID_PREFIX))

@@ -24,5 +24,7 @@ describe('get by an id with surrounding whitespace', () => {
     assert.equal(memoryGetAt(statePath, repo, ' deploy ').id, 'deploy');
     assert.equal(memoryGetAt(statePath, repo, '\tdeploy\n').id, 'deploy');
     assert.throws(() => memoryGetAt(statePath, repo, ' nothing-here '), /has the id "nothing-here" in/);
+    // Nothing but whitespace names no entry: the usage line, as for no id at all.
+    assert.throws(() => memoryGetAt(statePath, repo, ' \t '), /Give an entry id/);
   });
 });
