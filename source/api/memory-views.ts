@@ -407,7 +407,8 @@ const memoryPlanFields = {
    * A retirement plan as memory retire answers it only: where the removed file's text stays once it
    * is gone. committed: this worktree's HEAD holds these exact bytes (git keeps them); changed:
    * HEAD holds another version of the file (git keeps that one; these bytes stay only in the plan);
-   * uncommitted: no commit at HEAD holds the file; none: the user memory, in no repository;
+   * uncommitted: no commit at HEAD holds the file; none: the user memory, its data home in no
+   * repository (a data home in one is asked like a worktree);
    * unknown: git could not tell. In every case the plan keeps the bytes (memory plan shows them).
    */
   history: z.enum(['committed', 'changed', 'uncommitted', 'none', 'unknown']).optional(),
@@ -438,5 +439,10 @@ export const memoryPromoteResultSchema = z.strictObject({
   ...memoryPlanFields,
   /** The approved projection after promotion (promote runs sync). */
   sync: z.strictObject({ generation: z.number(), coverage, entries: z.number() }).nullable(),
+  /**
+   * The plan was applied before this promote began (another promote, or an earlier one, did it):
+   * this run wrote and removed nothing, whatever its files' states say.
+   */
+  alreadyApplied: z.boolean(),
 });
 export type MemoryPromoteResult = z.infer<typeof memoryPromoteResultSchema>;

@@ -4,7 +4,7 @@
 // loads it after answering `initialize` (it brings zod and builds the schemas).
 import { z } from 'zod';
 import { asCmError } from '../errors.js';
-import { MCP_QUERY_MAX_CHARS } from '../limits.js';
+import { MCP_QUERY_MAX_CHARS, MEMORY_ENTRY_ID_MAX_CHARS } from '../limits.js';
 import { proposalFields } from '../api/proposal.js';
 import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '../api/memory-views.js';
 import type { MemoryRefreshResult } from '../hook/refresh.js';
@@ -110,7 +110,15 @@ const DESCRIPTIONS: Record<McpToolName, string> = {
     'that started this server; only if that is ambiguous, pass `session` (a key from `common-memory sessions`).',
 };
 
-const ENTRY_ID = z.string().min(1).max(256).describe('The entry id, e.g. "use-pnpm" (memory_search lists them).');
+// As long as an approved entry's id may be (a scene's or doctrine's, `scene:<slug>`, is shorter):
+// a longer one names nothing, and the limit the tool states is the files' own. Surrounding
+// whitespace is trimmed by the read (memoryGetAt), as for the CLI's `get`.
+const ENTRY_ID = z
+  .string()
+  .min(1)
+  .max(MEMORY_ENTRY_ID_MAX_CHARS)
+  .refine((id) => id.trim() !== '', { message: 'is blank (only whitespace)' })
+  .describe('The entry id, e.g. "use-pnpm" (memory_search lists them).');
 
 export const TOOL_INPUTS = {
   memory_search: z

@@ -274,9 +274,13 @@ export function memorySearchAt(path: string, cwd: string, query: string, limit?:
   const followed = followFiles(path, cwd);
   const found = withMemoryState(
     path,
-    // No memory-state after a follow that found nothing wrong: there are no memory files (the follow
-    // creates memory-state for any), so every scope is read whole, and empty.
-    () => ({ ...emptyView(owners, followed.partial.length === 0 ? 'complete' : 'partial'), results: [] }),
+    // No memory-state: a scope the follow found nothing wrong with has no memory files (the follow
+    // creates memory-state for any), so it is read whole, and empty; one it could not read (no data
+    // home yet, a store it could not open) is partial.
+    () => ({
+      ...emptyView(owners, (owner) => (followed.partial.some((p) => p.scope === owner.scope) ? 'partial' : 'complete')),
+      results: [],
+    }),
     (db) =>
       db.transaction((): MemorySearchResult => {
         // Scenes first (each a way into many entries), marked as scenes; the entries fill the limit.
@@ -529,7 +533,13 @@ function leftOutOrNotFound(db: Db, owners: ApprovedOwner[], entryId: string, not
 /** Where a caller of the CLI or the API finds ids; an MCP caller is told its own tool instead. */
 export const FIND_IDS_CLI = 'Run common-memory memory search to find ids.';
 
-export function memoryGetAt(path: string, cwd: string, entryId: string, findIds = FIND_IDS_CLI): MemoryEntryView {
+export function memoryGetAt(path: string, cwd: string, typed: string, findIds = FIND_IDS_CLI): MemoryEntryView {
+  // An id never holds whitespace (entry-format.ts checkEntryId; a scene's name is a slug): around
+  // a pasted id it is the paste's, not the id's. Trimmed here, the one read the CLI's get, the
+  // API and MCP memory_get share, so they answer alike.
+  const entryId = typed.trim();
+  if (entryId === '')
+    throw new CmError('usage', 'Give an entry id, e.g. common-memory get use-pnpm (memory search lists them).');
   if (entryId.startsWith(SCENE_ID_PREFIX))
     return groupGetAt(path, cwd, entryId, 'scene', readScene, sceneEntryView, findIds);
   if (entryId.startsWith(DOCTRINE_ID_PREFIX))
@@ -541,9 +551,11 @@ export function memoryGetAt(path: string, cwd: string, entryId: string, findIds 
   const notFound = () =>
     new CmError(
       'not_found',
-      followed.partial.length > 0
-        ? `No approved memory entry has the id ${echoed(entryId)} in what was read: the memory files could not all be read: ${followed.partial[0]!.reason}. Fix that, then run common-memory memory sync (it lists every file left out) and ask again.`
-        : `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
+      followed.partial[0]?.noDataHome
+        ? `No approved memory entry has the id ${echoed(entryId)} in what was read: ${followed.partial[0].reason}.`
+        : followed.partial.length > 0
+          ? `No approved memory entry has the id ${echoed(entryId)} in what was read: the memory files could not all be read: ${followed.partial[0]!.reason}. Fix that, then run common-memory memory sync (it lists every file left out) and ask again.`
+          : `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
     );
   const stored = withMemoryState(
     path,

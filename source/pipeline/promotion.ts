@@ -10,6 +10,7 @@
 // repository binding before anything is written.
 import { crypto } from '../ground/lazy-builtin.js';
 import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { echoed } from '../echo-text.js';
 import { CmError, lintRefusalCode } from '../errors.js';
 import type { FaultPoint } from '../ground/faults.js';
@@ -362,15 +363,26 @@ export async function prepareRetirement(deps: GateDeps, request: MemoryRetireReq
 /**
  * Where a retired file's text stays once it is removed, for the person to read before approving:
  * git keeps only what a commit holds — a file never committed, or edits since, stay only in the
- * plan. One git process, in a command a person runs.
+ * plan. One git process, in a command a person runs. The user memory is in the data home, which
+ * may itself be in a repository (a dotfiles repository in the home directory): found by file
+ * reads, so a data home in no repository — the usual case — costs no git process and says none.
  */
 function retiredHistory(
   scope: 'project' | 'user',
   root: MemoryRoot,
   file: { path: string; targetBlobHash: string | null },
 ): NonNullable<MemoryPlanView['history']> {
-  if (scope === 'user') return 'none';
-  const atHead = blobAtHead(root.anchor, [...root.parts, file.path].join('/'));
+  let worktree = root.anchor;
+  let inWorktree = [...root.parts, file.path];
+  if (scope === 'user') {
+    const holder = resolveScopeQuickly(root.anchor);
+    if (holder.scope !== 'project') return 'none';
+    const below = relative(holder.rootRealpath, root.anchor);
+    if (below.startsWith('..') || isAbsolute(below)) return 'unknown';
+    worktree = holder.rootRealpath;
+    inWorktree = [...below.split(sep).filter(Boolean), ...inWorktree];
+  }
+  const atHead = blobAtHead(worktree, inWorktree.join('/'));
   if (atHead === undefined) return 'unknown';
   if (atHead === null) return 'uncommitted';
   return atHead === file.targetBlobHash ? 'committed' : 'changed';
@@ -412,11 +424,14 @@ const UNSAFE = new Set(['invalid_path', 'symlink', 'not_directory', 'not_regular
 /** Applies an approved plan, or finishes one a crash interrupted; an applied plan answers as it is. */
 export async function promotePlan(deps: GateDeps, planId: string): Promise<MemoryPromoteResult> {
   const begun = await deps.writer.beginPromotion({ planId });
-  if (!begun.work) return { ...begun.view, sync: null };
+  // No work: the plan was applied already (its files' states are the earlier run's, not this
+  // one's: a second promote racing the first must not say it wrote them), or voided as it began.
+  if (!begun.work) return { ...begun.view, sync: null, alreadyApplied: begun.view.status === 'applied' };
   const work = begun.work;
   const voided = async (reason: string, drifted: string[]): Promise<MemoryPromoteResult> => ({
     ...(await deps.writer.voidPlan({ planId, reason, drifted })),
     sync: null,
+    alreadyApplied: false,
   });
   // The journal's rows were checked against the approved digest as the plan began; where they
   // point is checked against the repository itself, before anything is read or written there.
@@ -499,7 +514,7 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
         .catch(() => null);
   // The promoted entries' anchors are read and verified now, not at the next sync or status.
   if (synced && work.scope === 'project' && deps.verify) await deps.verify(work.anchor).catch(() => undefined);
-  return { ...closed.view, sync: synced };
+  return { ...closed.view, sync: synced, alreadyApplied: false };
 }
 
 /** The scan promote stores with its closing transaction; null when it must be done after (see above). */

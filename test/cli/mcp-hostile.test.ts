@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { specTypeSchemas } from '@modelcontextprotocol/server';
-import { ECHO_INPUT_MAX_CHARS, MCP_LINE_MAX_BYTES } from '../../source/limits.js';
+import { ECHO_INPUT_MAX_CHARS, MCP_LINE_MAX_BYTES, MEMORY_ENTRY_ID_MAX_CHARS } from '../../source/limits.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import { runCli } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
@@ -78,7 +78,7 @@ describe('common-memory mcp against hostile input', () => {
       assert.equal(get.isError, true);
       assert.ok(JSON.stringify(get).length < 2000, `the result is ${JSON.stringify(get).length} characters`);
       // Within the id bound: an unknown id is echoed, cut at the limit.
-      const long = `z${'y'.repeat(250)}`;
+      const long = `z${'y'.repeat(MEMORY_ENTRY_ID_MAX_CHARS - 1)}`;
       const missing = await client.call('memory_get', { id: long });
       assert.equal(missing.structuredContent.error.code, 'not_found');
       assert.ok(!missing.structuredContent.error.message.includes(long));
@@ -93,7 +93,7 @@ describe('common-memory mcp against hostile input', () => {
     const client = await McpTestClient.start(home, repo);
     try {
       const cases: Array<[string, unknown, string]> = [
-        ['memory_get', { id: 5 }, 'memory_get: "id" is 5: give a string of 1 to 256 characters.'],
+        ['memory_get', { id: 5 }, 'memory_get: "id" is 5: give a string of 1 to 128 characters.'],
         [
           'memory_search',
           { query: 'pnpm', limit: '5' },

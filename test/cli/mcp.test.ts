@@ -195,6 +195,40 @@ describe('common-memory mcp', () => {
     }
   });
 
+  it('a fresh clone with team memory files and no data home yet: memory_search says the home is missing, never a store to fix', async () => {
+    const home = tempHome('mcp-clone-no-home');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(
+      join(repo, '.common-memory', 'memory'),
+      'work_method/use-pnpm.md',
+      ENTRY('use-pnpm', 'Use pnpm', 'Use pnpm.'),
+    );
+    const client = await McpTestClient.start(home, repo);
+    try {
+      const found = (await client.call('memory_search', { query: 'pnpm' })).structuredContent;
+      assert.doesNotMatch(
+        String(found.reason),
+        /fixed or moved aside|could not be brought up to date/,
+        JSON.stringify(found),
+      );
+      assert.match(found.reason, /no data home yet .*memory sync, which creates it/, JSON.stringify(found));
+      // The user scope lives in the data home: with none, it has no memory, read whole.
+      assert.deepEqual(
+        found.scopes.map((s: { scope: string; coverage: string }) => [s.scope, s.coverage]),
+        [
+          ['project', 'partial'],
+          ['user', 'complete'],
+        ],
+      );
+      const got = (await client.call('memory_get', { id: 'use-pnpm' })).structuredContent;
+      assert.match(got.error.message, /no data home yet/);
+      assert.doesNotMatch(got.error.message, /Fix that/);
+      assert.equal(existsSync(home), false, 'a read creates no data home');
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  });
+
   it('stdin closed right after a call: the call is answered before the server exits 0', async () => {
     const { home, repo } = await syncedRepo('mcp-eof');
     const client = await McpTestClient.start(home, repo);

@@ -281,6 +281,32 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     await refused(5, /is promoted; only draft candidates/, 'memory', 'prepare', cand.candidateId);
   });
 
+  it('of two promotes of one plan at once, the second says the plan was already promoted, never "written"', async () => {
+    const home = tempHome('promote-race');
+    const repo = gitRepo(home, 'repo');
+    const [cand] = await candidatesIn(home, repo, ['Always use named exports in TypeScript modules.']);
+    assert.ok(cand, 'a draft candidate');
+    const plan = json((await given(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
+    assert.equal((await given(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest)).code, 0);
+    const runs = await Promise.all([
+      cli(home, repo, 'memory', 'promote', plan.planId),
+      cli(home, repo, 'memory', 'promote', plan.planId),
+    ]);
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const results = runs.map((run) => json(run.stdout));
+    assert.deepEqual(
+      results.map((result) => result.alreadyApplied).sort(),
+      [false, true],
+      'one run applied the plan, the other found it applied',
+    );
+    // Once applied, every promote again finds it so: in text, nothing is said to be written.
+    const again = await runCli(['memory', 'promote', plan.planId, '--home', home], { cwd: repo });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`^plan ${plan.planId} was already promoted; this run wrote nothing`, 'm'));
+    assert.doesNotMatch(again.stdout, /written|removed/);
+    assert.equal(json((await cli(home, repo, 'memory', 'promote', plan.planId)).stdout).alreadyApplied, true);
+  });
+
   it('a second plan of a candidate another plan promoted says nothing is left to prepare, never "prepare again"', async () => {
     const home = tempHome('promote-twice');
     const repo = gitRepo(home, 'repo');

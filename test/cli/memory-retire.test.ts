@@ -156,6 +156,27 @@ describe('memory retire', () => {
     assert.equal((await cli(home, outside, ['get', 'my-editor', '--json'])).code, 6);
   });
 
+  it('a user-scope entry in a data home inside a git repository (a dotfiles repository) is not said to be in none', async () => {
+    const dotfiles = tempHome('cm-retire-dotfiles');
+    mkdirSync(dotfiles, { recursive: true });
+    git(dotfiles, 'init', '-q');
+    const home = join(dotfiles, '.common-memory');
+    writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
+    writeEntry(userRoot(home), 'my-shell', 'My shell', 'I use zsh.');
+    git(dotfiles, 'add', join('.common-memory', 'memory', 'work_method', 'my-editor.md'));
+    git(dotfiles, 'commit', '-q', '-m', 'dotfiles');
+    const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
+    const committed = await cli(home, outside, ['memory', 'retire', 'my-editor']);
+    assert.equal(committed.code, 0, committed.stderr);
+    assert.doesNotMatch(committed.stdout, /in no git repository/);
+    assert.match(committed.stdout, /git keeps the file's history once the removal is committed/);
+    assert.equal((await retire(home, outside, 'my-editor')).history, 'committed');
+    const fresh = await cli(home, outside, ['memory', 'retire', 'my-shell']);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.match(fresh.stdout, /the file was never committed: once removed, its text stays only in this plan/);
+    assert.equal((await retire(home, outside, 'my-shell')).history, 'uncommitted');
+  });
+
   it('says where the removed text stays: in git only for bytes a commit holds, else only in the plan', async () => {
     const home = tempHome('cm-retire-history');
     const repo = repository(home);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { runCli, tempHome } from '../support/cli.js';
@@ -67,6 +67,34 @@ describe('reads on a home without a store', () => {
       assert.doesNotMatch(result.stderr, /nothing was recorded there/);
     }
     assert.equal(existsSync(storeFiles(home).core), false, 'the reads made none either');
+  });
+
+  // A fresh clone: its team's memory files are committed in the repository, and no data home exists
+  // yet. "Nothing was recorded there … install the hooks" would hide that there is memory to read.
+  it('search and get in a fresh clone with team memory files and no data home name memory sync for them', async () => {
+    const home = tempHome('no-store-clone');
+    const repo = join(dirname(home), 'repo');
+    execFileSync('git', ['init', '-q', repo]);
+    mkdirSync(join(repo, '.common-memory', 'memory', 'work_method'), { recursive: true });
+    writeFileSync(
+      join(repo, '.common-memory', 'memory', 'work_method', 'use-pnpm.md'),
+      '---\nid: "use-pnpm"\ntype: work_method\ntitle: Use pnpm\n---\nUse pnpm.\n',
+    );
+    const below = join(repo, 'src');
+    mkdirSync(below);
+    for (const args of [
+      ['memory', 'search', 'pnpm'],
+      ['get', 'use-pnpm'],
+    ]) {
+      const result = await runCliInProcess([...args, '--home', home], { cwd: below });
+      assert.equal(result.code, 6, result.stderr);
+      assert.match(
+        result.stderr,
+        /this repository's memory files \(.*\.common-memory\/memory\) have not been read yet: run common-memory memory sync/,
+      );
+      assert.doesNotMatch(result.stderr, /nothing was recorded there/);
+    }
+    assert.equal(existsSync(home), false, 'the reads made no data home');
   });
 
   it('a note written without a host is the only row of a fresh journal; host.lease is 0600', async () => {

@@ -567,7 +567,13 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
         attempts += 1;
         if (attempts === 1)
           throw new CmError('host_unreachable', 'The common-memory host on 127.0.0.1:1 did not answer.');
-        return { ...plan, status: 'applied', files: plan.files.map((f) => ({ ...f, state: 'written' })), sync: null };
+        return {
+          ...plan,
+          status: 'applied',
+          files: plan.files.map((f) => ({ ...f, state: 'written' })),
+          sync: null,
+          alreadyApplied: false,
+        };
       },
     });
     const view = await mount(app, home, { cwd: repo });

@@ -41,16 +41,22 @@ const ZOD_WORDING =
   /Invalid input|expected string|received|Too (big|small)|Unrecognized key|Invalid option|expected int|>=|<=/;
 
 const CASES: Array<[tool: string, args: unknown, expected: string]> = [
-  ['memory_get', {}, 'memory_get: "id" is missing: give a string of 1 to 256 characters. Nothing was read or changed.'],
+  ['memory_get', {}, 'memory_get: "id" is missing: give a string of 1 to 128 characters. Nothing was read or changed.'],
   [
     'memory_get',
     { id: 5 },
-    'memory_get: "id" is 5: give a string of 1 to 256 characters. Nothing was read or changed.',
+    'memory_get: "id" is 5: give a string of 1 to 128 characters. Nothing was read or changed.',
   ],
   [
     'memory_get',
     { id: '' },
-    'memory_get: "id" is empty: give a string of 1 to 256 characters. Nothing was read or changed.',
+    'memory_get: "id" is empty: give a string of 1 to 128 characters. Nothing was read or changed.',
+  ],
+  // The longest id any entry, scene or doctrine can have (MEMORY_ENTRY_ID_MAX_CHARS), as the files'.
+  [
+    'memory_get',
+    { id: 'a'.repeat(200) },
+    'memory_get: "id" is 200 characters long: give a string of 1 to 128 characters. Nothing was read or changed.',
   ],
   [
     'memory_get',

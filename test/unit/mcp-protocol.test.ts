@@ -225,6 +225,23 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.deepEqual(calls, []);
   });
 
+  it('a memory_get id of only whitespace is invalid_input (the read trims an id) and reaches no backend', async () => {
+    const { backend, calls } = recordingBackend();
+    const s = session(async () => createToolTable(backend));
+    const refused = result(
+      await s.handle({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'memory_get', arguments: { id: ' \t ' } },
+      }),
+      'CallToolResult',
+    );
+    assert.equal(refused['isError'], true);
+    assert.match(JSON.stringify(refused['structuredContent']), /invalid_input.*memory_get: \\"id\\" is blank/);
+    assert.deepEqual(calls, []);
+  });
+
   it('a read-only backend offers only the read tools', async () => {
     const { backend } = recordingBackend();
     const { propose: _p, refresh: _r, consolidatePreview: _c, ...reads } = backend;

@@ -296,7 +296,7 @@ describe('a patch or retirement plan refused at approval (an entry it rests on c
     const applied = {
       ...back,
       phase: 'done' as const,
-      result: { ...plan('plan-2'), status: 'applied' as const, sync: null },
+      result: { ...plan('plan-2'), status: 'applied' as const, sync: null, alreadyApplied: false },
     };
     const afterWrite = promoteReducer(applied, { type: 'back' });
     assert.equal(afterWrite.retire, null);

@@ -30,6 +30,7 @@ const voidedRetirement: MemoryPromoteResult = {
   createdAt: '2026-12-04T16:00:00.000Z',
   updatedAt: '2026-12-04T16:01:00.000Z',
   sync: null,
+  alreadyApplied: false,
 };
 
 describe('a voided retirement on the Prepare & promote view', () => {
@@ -63,5 +64,12 @@ describe('an applied retirement on the Prepare & promote view', () => {
     assert.match(text(applied, 'uncommitted'), /never committed: its text stays only in plan/);
     assert.match(text(applied, 'changed'), /git keeps its last committed version/);
     assert.match(text({ ...applied, scope: 'user' }), /its text stays only in plan/);
+  });
+
+  it('a user entry whose data home is in a repository (dotfiles) names that repository, never "only in plan"', () => {
+    const user = { ...applied, scope: 'user' as const };
+    assert.match(text(user, 'committed'), /the repository that holds your data home: commit it with git, which keeps/);
+    assert.doesNotMatch(text(user, 'committed'), /stays only in plan/);
+    assert.match(text(user, 'uncommitted'), /never committed: its text stays only in plan/);
   });
 });

@@ -106,7 +106,8 @@ export async function memorySearch(
 }
 
 export async function runGet(home: string, entryId: string | undefined, out: Output): Promise<number> {
-  if (!entryId)
+  // Whitespace only is no id (the read trims one): refused before any store is opened.
+  if (!entryId?.trim())
     throw new CmError('usage', 'Give an entry id, e.g. common-memory get use-pnpm (memory search lists them).');
   const connection = await connect(home, 'read');
   try {

@@ -184,8 +184,9 @@ export async function memoryRetire(
 }
 
 /**
- * Where a retired file's text stays, as true for this file: git keeps only what a commit holds (the
- * user memory is in no repository; a file never committed, or edits since, are only in the plan).
+ * Where a retired file's text stays, as true for this file: git keeps only what a commit holds (a
+ * file never committed, or edits since, are only in the plan); none: the data home holding the user
+ * memory is in no repository.
  */
 function retiredTextStays(plan: MemoryPlanView): string {
   const inPlan = `(memory plan ${plan.planId})`;
@@ -264,6 +265,9 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
             result.voidReason,
             ' — ',
           );
+    // The files' states are the run that applied the plan; this one wrote nothing.
+    if (result.alreadyApplied)
+      return `plan ${result.planId} was already promoted; this run wrote nothing (${result.files.length} file(s) as the plan approved)`;
     const written = result.files.filter((f) => f.state === 'written' || f.state === 'removed').length;
     const removed = result.files.filter((f) => f.state === 'removed').length;
     const lines = [

@@ -140,8 +140,14 @@ export function progressText(plan: MemoryPlanView): string {
 /** Where a retired file's text stays (the retire plan's history): git keeps only what a commit holds. */
 function retiredTextStays(result: MemoryPromoteResult, history: MemoryPlanView['history']): string {
   const inPlan = `its text stays only in plan ${idLabel(result.planId)}`;
-  if (result.scope !== 'project') return `It is no longer given or found in any repository of yours; ${inPlan}.`;
-  const change = 'It is no longer given or found. The removal is a change in this worktree: commit it with git';
+  // The user memory is in the data home, in no repository unless the home is in one (dotfiles).
+  const inRepository = history !== undefined && history !== 'none' && history !== 'unknown';
+  if (result.scope !== 'project' && !inRepository)
+    return `It is no longer given or found in any repository of yours; ${inPlan}.`;
+  const change =
+    result.scope === 'project'
+      ? 'It is no longer given or found. The removal is a change in this worktree: commit it with git'
+      : 'It is no longer given or found in any repository of yours. The removal is a change in the repository that holds your data home: commit it with git';
   if (history === 'committed') return `${change}, which keeps the file in its history.`;
   if (history === 'changed') return `${change}. git keeps its last committed version; the changes since: ${inPlan}.`;
   if (history === 'uncommitted') return `${change}. The file was never committed: ${inPlan}.`;

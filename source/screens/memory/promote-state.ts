@@ -167,7 +167,7 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       if (action.id !== state.requestId || state.phase !== 'approving') return state;
       // A plan whose candidates moved since it was prepared is voided by the approval itself.
       if (action.plan.status === 'voided')
-        return { ...state, phase: 'done', result: { ...action.plan, sync: null }, top: 0 };
+        return { ...state, phase: 'done', result: { ...action.plan, sync: null, alreadyApplied: false }, top: 0 };
       return next({ phase: 'promoting', approved: true });
     case 'progress':
       return action.id === state.requestId && state.phase === 'promoting' ? { ...state, live: action.plan } : state;

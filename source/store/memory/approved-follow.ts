@@ -27,6 +27,7 @@
 // throws: a damaged, locked or missing memory-state is a reason, and the reader that follows says
 // `unavailable` as it always did.
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CmError } from '../../errors.js';
 import {
   decodePreviousScan,
@@ -65,6 +66,8 @@ export interface FollowReason {
   scope: ApprovedOwner['scope'];
   /** Why the projection may not match this scope's files now. */
   reason: string;
+  /** There is no data home yet: nothing to fix, the reason says what creates it. */
+  noDataHome?: true;
 }
 
 export interface FollowResult {
@@ -150,8 +153,20 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
           return null;
         }
       });
-      if (scans.every((scan) => scan !== null && scan.entries.length === 0 && scan.problems.length === 0))
+      const empty = (scan: ProjectionScan | null) =>
+        scan !== null && scan.entries.length === 0 && scan.problems.length === 0;
+      if (scans.every(empty)) return result;
+      // memory-state lives in the data home, and a read makes no data home (only a command a person
+      // runs does): with none yet — a fresh clone — the files are not read, for that reason, which
+      // is no store to fix or move aside.
+      const home = dirname(memoryStatePath);
+      if (!existsSync(home)) {
+        const reason = `there is no data home yet (${home}), and a read creates none, so these memory files were not read: run common-memory memory sync, which creates it and reads them, and ask again`;
+        targets.forEach((target, at) => {
+          if (!empty(scans[at]!)) result.partial.push({ scope: target.owner.scope, reason, noDataHome: true });
+        });
         return result;
+      }
       openMemoryState(memoryStatePath).db.close();
     }
     reader = openMemoryStateReadOnly(memoryStatePath)!.db;
