@@ -206,39 +206,28 @@ describe('the MCP protocol, against the spec schemas', () => {
     assert.deepEqual(calls, []);
   });
 
-  it("a memory_search query of only whitespace is invalid_input in the tool's terms and reaches no backend", async () => {
+  /** A tool called with one argument of only whitespace: the refusal's text, and the backend calls it made. */
+  async function blankRefused(name: string, args: Record<string, string>) {
     const { backend, calls } = recordingBackend();
     const s = session(async () => createToolTable(backend));
     const refused = result(
-      await s.handle({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'memory_search', arguments: { query: ' \t\n ' } },
-      }),
+      await s.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
       'CallToolResult',
     );
     assert.equal(refused['isError'], true);
-    const text = JSON.stringify(refused['structuredContent']);
+    return { text: JSON.stringify(refused['structuredContent']), calls };
+  }
+
+  it("a memory_search query of only whitespace is invalid_input in the tool's terms and reaches no backend", async () => {
+    const { text, calls } = await blankRefused('memory_search', { query: ' \t\n ' });
     assert.match(text, /invalid_input.*memory_search: \\"query\\" is blank/);
     assert.doesNotMatch(text, /common-memory memory search/, 'an agent is not sent to the CLI');
     assert.deepEqual(calls, []);
   });
 
   it('a memory_get id of only whitespace is invalid_input (the read trims an id) and reaches no backend', async () => {
-    const { backend, calls } = recordingBackend();
-    const s = session(async () => createToolTable(backend));
-    const refused = result(
-      await s.handle({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'memory_get', arguments: { id: ' \t ' } },
-      }),
-      'CallToolResult',
-    );
-    assert.equal(refused['isError'], true);
-    assert.match(JSON.stringify(refused['structuredContent']), /invalid_input.*memory_get: \\"id\\" is blank/);
+    const { text, calls } = await blankRefused('memory_get', { id: ' \t ' });
+    assert.match(text, /invalid_input.*memory_get: \\"id\\" is blank/);
     assert.deepEqual(calls, []);
   });
 
