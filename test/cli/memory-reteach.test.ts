@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { storeFiles } from '../../source/home.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 after(() => c.closeStores());
 
@@ -59,6 +60,18 @@ async function cli(home: string, repo: string, ...args: string[]) {
   return run;
 }
 
+/**
+ * The same call in this process (support/cli-in-process.ts): the reads (`memory review`, `get`) and
+ * the promotion that only sets up the approved entry, each a spawn of the bin (about half a second
+ * of CPU) before. The hooks, every extraction, `memory status` (a write in a worktree) and one
+ * `get` stay with the bin.
+ */
+async function inProcess(home: string, repo: string, ...args: string[]) {
+  const run = await runCliInProcess([...args, '--home', home], { cwd: repo });
+  assert.ok(run.code === 0 || run.code === 3, `${args.join(' ')}: exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run;
+}
+
 /** Drains the captured events, then extracts every sealed turn of the year with the builtin runner. */
 async function extract(home: string, repo: string) {
   await c.drain(home);
@@ -86,15 +99,15 @@ describe('re-teach events from real captured sessions', () => {
     // Session 1 teaches the rule; a person promotes the candidate extraction drafts.
     await claudeSession(home, repo, '11111111-1111-4111-8111-111111111111', RULE);
     await extract(home, repo);
-    const review = json((await cli(home, repo, 'memory', 'review', '--json')).stdout);
+    const review = json((await inProcess(home, repo, 'memory', 'review', '--json')).stdout);
     const taught = review.candidates.find((cand: { content: string }) => cand.content.includes('imperative mood'));
     assert.ok(taught, `extraction drafted the rule: ${JSON.stringify(review.candidates)}`);
-    const plan = json((await cli(home, repo, 'memory', 'prepare', taught.candidateId, '--json')).stdout);
-    await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
-    await cli(home, repo, 'memory', 'promote', plan.planId);
+    const plan = json((await inProcess(home, repo, 'memory', 'prepare', taught.candidateId, '--json')).stdout);
+    await inProcess(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    await inProcess(home, repo, 'memory', 'promote', plan.planId);
     const entryId = plan.files[0].entryId as string;
 
-    const before = json((await cli(home, repo, 'get', entryId, '--json')).stdout);
+    const before = json((await inProcess(home, repo, 'get', entryId, '--json')).stdout);
     assert.deepEqual([before.usage.state, before.usage.reteach], ['counted', 0]);
     // Extraction of the teaching session again is the entry's own source: no re-teach.
     await extract(home, repo);
@@ -108,7 +121,7 @@ describe('re-teach events from real captured sessions', () => {
     assert.equal(rows.length, 1, JSON.stringify(rows));
     assert.equal(rows[0]!.entry_id, entryId);
 
-    const after1 = json((await cli(home, repo, 'get', entryId, '--json')).stdout);
+    const after1 = json((await inProcess(home, repo, 'get', entryId, '--json')).stdout);
     assert.equal(after1.usage.reteach, 1);
     assert.ok(after1.usage.lastReteachAt, 'the event has its time');
 
@@ -126,7 +139,7 @@ describe('re-teach events from real captured sessions', () => {
       [[entryId, 1]],
     );
     // Status (holding the lease in a worktree) folded in the snapshot given to session 2.
-    const after2 = json((await cli(home, repo, 'get', entryId, '--json')).stdout);
+    const after2 = json((await inProcess(home, repo, 'get', entryId, '--json')).stdout);
     assert.deepEqual([after2.usage.given, after2.usage.reteach], [1, 1]);
     const text = await cli(home, repo, 'memory', 'status');
     assert.match(text.stdout, new RegExp(`re-taught ×1 \\(project\\) ${entryId} .*consider a better title`));
@@ -139,11 +152,11 @@ describe('re-teach events from real captured sessions', () => {
       `${RULE.slice(0, -1)} and keep the subject line short.`,
     );
     await extract(home, repo);
-    const reviewed = json((await cli(home, repo, 'memory', 'review', '--json')).stdout);
+    const reviewed = json((await inProcess(home, repo, 'memory', 'review', '--json')).stdout);
     const longer = reviewed.candidates.find((cand: { content: string }) => cand.content.includes('subject line'));
     assert.ok(longer, JSON.stringify(reviewed.candidates));
     assert.deepEqual(longer.reteaches, [entryId]);
-    const reviewText = await cli(home, repo, 'memory', 'review');
+    const reviewText = await inProcess(home, repo, 'memory', 'review');
     assert.ok(
       reviewText.stdout.includes(`re-teaches ${entryId}: consider a better title, appliesWhen or priority`),
       reviewText.stdout,
@@ -154,7 +167,7 @@ describe('re-teach events from real captured sessions', () => {
     const db = new Database(storeFiles(home).memoryState);
     db.exec('DROP TABLE entry_reteach');
     db.close();
-    const damaged = json((await cli(home, repo, 'get', entryId, '--json')).stdout);
+    const damaged = json((await inProcess(home, repo, 'get', entryId, '--json')).stdout);
     assert.equal(damaged.usage.state, 'unavailable');
     assert.equal(damaged.usage.reteach, null);
     assert.match(damaged.usage.reason, /entry_reteach/);

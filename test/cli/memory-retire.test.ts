@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { git, gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
@@ -41,6 +42,15 @@ interface PlanJson {
 
 async function cli(home: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return runCli([...args, '--home', home], { cwd, env });
+}
+
+/**
+ * The same call in this process (support/cli-in-process.ts), for refusals made before anything is
+ * written and for a sync that only sets up the state a refusal is checked in: each spawn of the bin
+ * is about half a second of CPU. One refusal of each exit code (6 and 2) stays with the bin.
+ */
+async function inProcess(home: string, cwd: string, args: string[]) {
+  return runCliInProcess([...args, '--home', home], { cwd });
 }
 
 async function retire(home: string, cwd: string, ...args: string[]): Promise<PlanJson> {
@@ -253,20 +263,20 @@ describe('memory retire', () => {
       ['memory', 'patch', huge],
       ['memory', 'prepare', huge],
     ]) {
-      const refused = await cli(home, repo, args);
+      const refused = await inProcess(home, repo, args);
       assert.equal(refused.code, 6, `${args[1]}: ${refused.stderr.slice(0, 200)}`);
       assert.match(refused.stderr, /"x{80}"… \(100000 characters\)/, args[1]);
       assert.ok(refused.stderr.length < 600, `${args[1]}: ${refused.stderr.length} characters of stderr`);
     }
-    const approve = await cli(home, repo, ['memory', 'approve', huge]);
+    const approve = await inProcess(home, repo, ['memory', 'approve', huge]);
     assert.equal(approve.code, 2);
     assert.match(approve.stderr, /memory approve <plan-id> --digest <plan-digest>/);
     assert.ok(approve.stderr.length < 600, `approve: ${approve.stderr.length} characters of stderr`);
 
     // The file removed by hand (no sync since): the projection may still hold it, the files do not.
-    assert.equal((await cli(home, repo, ['memory', 'sync', '--json'])).code, 0);
+    assert.equal((await inProcess(home, repo, ['memory', 'sync', '--json'])).code, 0);
     rmSync(join(projectRoot(repo), LEGACY));
-    const gone = await cli(home, repo, ['memory', 'retire', 'legacy-config']);
+    const gone = await inProcess(home, repo, ['memory', 'retire', 'legacy-config']);
     assert.equal(gone.code, 6, gone.stderr);
     assert.match(gone.stderr, /no file holds it \(removed already/);
 
@@ -274,25 +284,25 @@ describe('memory retire', () => {
     assert.equal(none.code, 2);
     assert.match(none.stderr, /Name the approved entry to retire/);
     // An empty id (a variable that was not set) names no entry: the same usage, not "no file holds it".
-    const empty = await cli(home, repo, ['memory', 'retire', '']);
+    const empty = await inProcess(home, repo, ['memory', 'retire', '']);
     assert.equal(empty.code, 2, empty.stderr);
     assert.match(empty.stderr, /Name the approved entry to retire/);
-    const two = await cli(home, repo, ['memory', 'retire', 'kept-rule', 'legacy-config']);
+    const two = await inProcess(home, repo, ['memory', 'retire', 'kept-rule', 'legacy-config']);
     assert.equal(two.code, 2);
     assert.match(two.stderr, /"legacy-config" is one word too many; nothing was done/);
-    const flag = await cli(home, repo, ['memory', 'retire', 'kept-rule', '--digest', 'abc']);
+    const flag = await inProcess(home, repo, ['memory', 'retire', 'kept-rule', '--digest', 'abc']);
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /does not take --digest/);
-    const scope = await cli(home, repo, ['memory', 'retire', 'kept-rule', '--scope', 'team']);
+    const scope = await inProcess(home, repo, ['memory', 'retire', 'kept-rule', '--scope', 'team']);
     assert.equal(scope.code, 2);
     assert.match(scope.stderr, /--scope must be project or user/);
     const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
-    const noProject = await cli(home, outside, ['memory', 'retire', 'kept-rule', '--scope', 'project']);
+    const noProject = await inProcess(home, outside, ['memory', 'retire', 'kept-rule', '--scope', 'project']);
     assert.equal(noProject.code, 2);
     assert.match(noProject.stderr, /not inside a git worktree/);
     assert.ok(existsSync(join(projectRoot(repo), KEPT)), 'nothing refused removed anything');
 
-    const help = await cli(home, repo, ['memory', 'retire', '--help']);
+    const help = await inProcess(home, repo, ['memory', 'retire', '--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /memory retire <entry-id>/);
     for (const line of help.stdout.split('\n')) assert.ok(line.length <= 80, `over 80 columns: ${line}`);

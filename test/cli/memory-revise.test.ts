@@ -40,8 +40,17 @@ async function cli(home: string, cwd: string, args: string[], env: NodeJS.Proces
   return runCli([...args, '--home', home], { cwd, env: { VISUAL: '', EDITOR: '', ...env } });
 }
 
+/**
+ * The same call in this process (support/cli-in-process.ts): for reads and for what is refused before
+ * anything is written, where the shipped process is not what is tested (each spawn is about half a
+ * second of CPU). The editor, stdin, a FIFO and every write stay with the bin.
+ */
+async function inProcess(home: string, cwd: string, args: string[]) {
+  return runCliInProcess([...args, '--home', home], { cwd, env: { VISUAL: '', EDITOR: '' } });
+}
+
 async function queued(home: string, cwd: string): Promise<number> {
-  const run = await cli(home, cwd, ['memory', 'review', '--scope', 'all', '--json']);
+  const run = await inProcess(home, cwd, ['memory', 'review', '--scope', 'all', '--json']);
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { total: number }).total;
 }
@@ -286,39 +295,45 @@ describe('memory revise', { timeout: 180_000 }, () => {
     const unknown = await cli(home, repo, ['memory', 'revise', 'no-such-entry'], editing());
     assert.equal(unknown.code, 6, unknown.stderr);
     assert.match(unknown.stderr, /no-such-entry/);
-    const noArg = await cli(home, repo, ['memory', 'revise']);
+    const noArg = await inProcess(home, repo, ['memory', 'revise']);
     assert.equal(noArg.code, 2);
     assert.match(noArg.stderr, /Name the approved entry to revise/);
     const wrongScope = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--scope', 'user'], editing());
     assert.equal(wrongScope.code, 6, wrongScope.stderr);
     assert.match(wrongScope.stderr, /No user memory file holds entry legacy-config \(it is in the project scope\)/);
-    const badScope = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--scope', 'team']);
+    const badScope = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--scope', 'team']);
     assert.equal(badScope.code, 2);
 
     const emptyTitle = join(dir, 'empty-title.md');
     writeFileSync(emptyTitle, '---\ntitle: ""\ntype: work_method\n---\nSome text.\n');
-    const noTitle = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', emptyTitle]);
+    const noTitle = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', emptyTitle]);
     assert.equal(noTitle.code, 2);
     assert.match(noTitle.stderr, /Line 2 of the edited text: `title` is required/);
     const emptyBody = join(dir, 'empty-body.md');
     writeFileSync(emptyBody, '---\ntitle: A title\ntype: work_method\n---\n\n   \n');
-    const noBody = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', emptyBody]);
+    const noBody = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', emptyBody]);
     assert.equal(noBody.code, 2);
     assert.match(noBody.stderr, /the body is empty/);
     const extra = join(dir, 'extra.md');
     writeFileSync(extra, '---\ntitle: A title\ntype: work_method\npriority: 90\n---\nText.\n');
-    const noPriority = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', extra]);
+    const noPriority = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', extra]);
     assert.equal(noPriority.code, 2);
     assert.match(noPriority.stderr, /`priority` is not changed by a revision/);
-    const missing = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', join(dir, 'nope.md')]);
+    const missing = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', join(dir, 'nope.md')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Cannot read .*nope\.md: no such file; give a readable file with --file/);
     // `-` is not stdin here (the text is read from a file): said so, not "cannot read -".
-    const dash = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', '-']);
+    const dash = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', '-']);
     assert.equal(dash.code, 2);
     assert.match(dash.stderr, /--file takes the path of a file; - \(standard input\) is not read/);
     // A path with a terminal escape is quoted back, never written raw to the terminal.
-    const escaped = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', join(dir, '\u001b[2Jx.md')]);
+    const escaped = await inProcess(home, repo, [
+      'memory',
+      'revise',
+      'legacy-config',
+      '--file',
+      join(dir, '\u001b[2Jx.md'),
+    ]);
     assert.equal(escaped.code, 2);
     assert.doesNotMatch(escaped.stderr, /\u001b/);
     assert.match(escaped.stderr, /\\u001b\[2Jx\.md/);
@@ -345,7 +360,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
     assert.equal(await queued(home, repo), 0, 'nothing refused made a candidate');
     assert.deepEqual(readFileSync(entryFile), bytes, "the entry's file is untouched");
 
-    const help = await cli(home, repo, ['memory', 'revise', '--help']);
+    const help = await inProcess(home, repo, ['memory', 'revise', '--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /memory revise <entry-id>/);
     assert.match(help.stdout, /--file PATH/);

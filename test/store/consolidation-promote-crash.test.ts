@@ -11,6 +11,7 @@ import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { projectRoot, writeConsolidationEntries } from '../support/memory-files.js';
 
 after(() => c.closeStores());
@@ -43,9 +44,13 @@ describe('a consolidation plan promoted and killed with kill -9', () => {
       const root = projectRoot(repo);
       const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
         runCli([...args, '--home', home, '--json'], { cwd: repo, env });
-      const consolidated = await cli(['memory', 'consolidate']);
+      // The patch, its plan and its approval only make the state the kill starts from: in this process
+      // (the same main, with a local host of its own as the bin opens), not a spawn of about half a
+      // second of CPU each. The killed promote and the promote that finishes stay with the bin.
+      const inProcess = (args: string[]) => runCliInProcess([...args, '--home', home, '--json'], { cwd: repo });
+      const consolidated = await inProcess(['memory', 'consolidate']);
       assert.equal(consolidated.code, 0, consolidated.stderr);
-      const prepared = await cli(['memory', 'prepare', json(consolidated.stdout).taskId]);
+      const prepared = await inProcess(['memory', 'prepare', json(consolidated.stdout).taskId]);
       assert.equal(prepared.code, 0, prepared.stderr);
       const plan = json(prepared.stdout) as MemoryPlanView;
       const files = planFiles(home, plan.planId);
@@ -57,7 +62,7 @@ describe('a consolidation plan promoted and killed with kill -9', () => {
           existsSync(join(root, f.target_path)) ? readFileSync(join(root, f.target_path)) : null,
         ]),
       );
-      assert.equal((await cli(['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code, 0);
+      assert.equal((await inProcess(['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code, 0);
 
       const killed = await cli(['memory', 'promote', plan.planId], { COMMON_MEMORY_FAULTS: `${fault}=kill` });
       assert.equal(killed.code, null, 'the process was killed, not finished');

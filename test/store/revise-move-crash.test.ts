@@ -12,6 +12,7 @@ import { after, describe, it } from 'node:test';
 import type { MemoryPlanView } from '../../source/api/memory-views.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
@@ -37,17 +38,22 @@ describe('a type-changing revision promoted and killed with kill -9', { timeout:
         const oldBytes = readFileSync(oldPath);
         const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
           runCli([...args, '--home', home, '--json'], { cwd: repo, env });
+        // The revision, its plan and its approval only make the state the kill starts from, and the
+        // last read only reads the result back: in this process (the same main, with a local host of
+        // its own as the bin opens), not a spawn of about half a second of CPU each. The killed
+        // promote, the read right after the kill, the promote that finishes and the sync stay with the bin.
+        const inProcess = (args: string[]) => runCliInProcess([...args, '--home', home, '--json'], { cwd: repo });
         const text = join(mkdtempSync(join(tmpdir(), 'cm-revise-move-')), 'lint.md');
         writeFileSync(
           text,
           `---\ntitle: Run the linter\nappliesWhen: working in this repository\ntype: ${to}\n---\n${BODY}\n`,
         );
-        const revised = await cli(['memory', 'revise', 'lint-rule', '--file', text]);
+        const revised = await inProcess(['memory', 'revise', 'lint-rule', '--file', text]);
         assert.equal(revised.code, 0, revised.stderr);
-        const prepared = await cli(['memory', 'prepare', json(revised.stdout).candidateId]);
+        const prepared = await inProcess(['memory', 'prepare', json(revised.stdout).candidateId]);
         assert.equal(prepared.code, 0, prepared.stderr);
         const plan = json(prepared.stdout) as MemoryPlanView;
-        assert.equal((await cli(['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code, 0);
+        assert.equal((await inProcess(['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code, 0);
 
         const killed = await cli(['memory', 'promote', plan.planId], { COMMON_MEMORY_FAULTS: `${fault}=kill` });
         assert.equal(killed.code, null, 'the process was killed, not finished');
@@ -68,7 +74,7 @@ describe('a type-changing revision promoted and killed with kill -9', { timeout:
         assert.equal(existsSync(oldPath), false, 'the old file is removed');
         assert.match(readFileSync(newPath, 'utf8'), new RegExp(`type: "${to}"`));
         if (inode !== null) assert.equal(statSync(newPath).ino, inode, 'the new file was not written twice');
-        const after = await cli(['get', 'lint-rule']);
+        const after = await inProcess(['get', 'lint-rule']);
         assert.equal(after.code, 0, after.stderr);
         assert.equal(json(after.stdout).type, to);
         const synced = await cli(['memory', 'sync']);
