@@ -3,7 +3,9 @@
 // writes, this process takes the lease for its own duration; for reads, a read-only connection
 // that takes no lease.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { PROJECT_MEMORY_ROOT, USER_MEMORY_ROOT } from '../effects/memory-root.js';
+import { resolveScopeQuickly } from '../effects/repository.js';
 import { CmError } from '../errors.js';
 import { homeReadProblem, storeFiles } from '../home.js';
 import type { Host, HostInfoFile } from '../host/host.js';
@@ -189,21 +191,6 @@ async function localConnection(home: string, drain: boolean): Promise<Connection
   return { app: host.application, mode: 'local', close: () => host.stop() };
 }
 
-/**
- * The project memory root of the worktree around `cwd`, if it has one: the nearest directory with
- * a `.git` holds the worktree's root. File checks only, on the way to an error (PROJECT_MEMORY_ROOT
- * of effects/memory-root.ts, spelt here as USER_MEMORY_ROOT is below).
- */
-function teamMemoryAbove(cwd: string): string | null {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) {
-      const root = join(dir, '.common-memory', 'memory');
-      return existsSync(root) ? root : null;
-    }
-    if (dirname(dir) === dir) return null;
-  }
-}
-
 export function noStore(home: string): CmError {
   // Hooks that failed before any store was made leave only their error file: installing them again is not the answer.
   const hookErrors = storeFiles(home).hookErrors;
@@ -214,16 +201,17 @@ export function noStore(home: string): CmError {
     );
   // `memory init --scope user` lays out the user memory and makes no store: its files are there to
   // be read into one, which memory sync does; "nothing was recorded" would be false.
-  // USER_MEMORY_ROOT of effects/memory-root.ts, spelt here: every command loads this module.
-  const userMemory = join(home, 'memory');
+  const userMemory = join(home, USER_MEMORY_ROOT);
   if (existsSync(userMemory))
     return new CmError(
       'not_found',
       `No store in ${home} yet: its user memory (${userMemory}) has not been read yet: run common-memory memory sync, which reads it into a new store, and ask again. Nothing was created.`,
     );
-  // A fresh clone: the team's memory files are in the repository, and memory sync reads them.
-  const teamMemory = teamMemoryAbove(process.cwd());
-  if (teamMemory)
+  // A fresh clone: the team's memory files are in the repository, and memory sync reads them (file
+  // reads find the worktree; this is on the way to an error only).
+  const worktree = resolveScopeQuickly(process.cwd());
+  const teamMemory = worktree.scope === 'project' ? join(worktree.rootRealpath, PROJECT_MEMORY_ROOT) : null;
+  if (teamMemory && existsSync(teamMemory))
     return new CmError(
       'not_found',
       `No store in ${home} yet: this repository's memory files (${teamMemory}) have not been read yet: run common-memory memory sync, which reads them into a new store, and ask again. Nothing was created.`,

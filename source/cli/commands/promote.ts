@@ -328,7 +328,6 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
   return EXIT.ok;
 }
 
-/** `--scope` when given: project or user. */
 /**
  * A scene's or doctrine's id given to a command that changes one entry (retire, revise): refused
  * by what it is — its file is there, so "no file holds it" would be false, and an editor opened on
@@ -347,6 +346,7 @@ export function refuseGroupId(id: string, command: string, nothing: string): voi
   );
 }
 
+/** `--scope` when given: project or user. */
 export function scopeOption(scope: string | undefined): 'project' | 'user' | undefined {
   if (scope !== undefined && scope !== 'project' && scope !== 'user')
     throw new CmError('usage', '--scope must be project or user.');
