@@ -391,19 +391,14 @@ function withFollowed<T extends ApprovedView>(view: T, followed: FollowResult): 
 type ApprovedView = Omit<MemorySearchResult, 'results'>;
 
 /**
- * No memory-state: nothing projected. A scope is partial (not known to be empty) unless the caller
- * read its files and found none (`coverage`, one for all, or one a scope).
+ * No memory-state: nothing projected. Each scope's coverage is the caller's: complete only where
+ * it knows the scope has no memory (its files read and none found, or no root at all).
  */
 function emptyView(
   owners: ApprovedOwner[],
-  coverage: 'complete' | 'partial' | ((owner: ApprovedOwner) => 'complete' | 'partial') = 'partial',
+  coverageOf: (owner: ApprovedOwner, at: number) => 'complete' | 'partial',
 ): ApprovedView {
-  const scopes = owners.map((o) => ({
-    scope: o.scope,
-    generation: 0,
-    coverage: typeof coverage === 'function' ? coverage(o) : coverage,
-    entries: 0,
-  }));
+  const scopes = owners.map((o, at) => ({ scope: o.scope, generation: 0, coverage: coverageOf(o, at), entries: 0 }));
   return { generation: 0, coverage: scopes.every((s) => s.coverage === 'complete') ? 'complete' : 'partial', scopes };
 }
 
@@ -437,7 +432,7 @@ export function approvedViewAt(path: string, cwd: string): ApprovedView {
   return withMemoryState(
     path,
     // Nothing projected: a scope with no memory root is empty (a status reads no files); one with a root is not known yet.
-    () => emptyView(owners, (owner) => (rootAbsent(targets.find((t) => t.owner === owner)!) ? 'complete' : 'partial')),
+    () => emptyView(owners, (_, at) => (rootAbsent(targets[at]!) ? 'complete' : 'partial')),
     (db) => db.transaction(() => scopesView(db, owners))(),
   );
 }
