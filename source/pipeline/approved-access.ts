@@ -497,11 +497,11 @@ function groupGetAt<T>(
       `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. ${findIds}`,
     );
   const view = toView(found);
-  if (followed.partial.length === 0) return view;
-  return {
-    ...view,
-    body: `${view.body}\n(the memory files could not all be read now: ${followed.partial[0]!.reason})\n`,
-  };
+  const first = followed.partial[0];
+  if (!first) return view;
+  // A plan part-way through the files: they were read whole; what they say is not the plan's end yet.
+  const why = first.unfinishedPlan ? first.reason : `the memory files could not all be read now: ${first.reason}`;
+  return { ...view, body: `${view.body}\n(${why})\n` };
 }
 
 /**
@@ -548,9 +548,12 @@ export function memoryGetAt(path: string, cwd: string, typed: string, findIds = 
       'not_found',
       followed.partial[0]?.noDataHome
         ? `No approved memory entry has the id ${echoed(entryId)} in what was read: ${followed.partial[0].reason}.`
-        : followed.partial.length > 0
-          ? `No approved memory entry has the id ${echoed(entryId)} in what was read: the memory files could not all be read: ${followed.partial[0]!.reason}. Fix that, then run common-memory memory sync (it lists every file left out) and ask again.`
-          : `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
+        : followed.partial[0]?.unfinishedPlan
+          ? // Merged or retired by the plan, or written by the rest of it: the files now are no answer.
+            `No approved memory entry has the id ${echoed(entryId)} in the memory files now, but ${followed.partial[0].reason}; then ask again.`
+          : followed.partial.length > 0
+            ? `No approved memory entry has the id ${echoed(entryId)} in what was read: the memory files could not all be read: ${followed.partial[0]!.reason}. Fix that, then run common-memory memory sync (it lists every file left out) and ask again.`
+            : `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
     );
   const stored = withMemoryState(
     path,
