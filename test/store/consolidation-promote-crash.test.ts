@@ -213,7 +213,17 @@ describe('a consolidation plan promoted and killed with kill -9 at every step', 
 
         const finished = await cli(['memory', 'promote', plan.planId]);
         assert.equal(finished.code, 0, finished.stderr);
-        assert.equal((json(finished.stdout) as MemoryPlanView).status, 'applied');
+        const result = json(finished.stdout) as MemoryPlanView & { alreadyApplied: boolean };
+        assert.equal(result.status, 'applied');
+        // The promote that finishes the plan (as its process opens, before the command runs) says
+        // it did; only a plan closed before the kill was promoted already.
+        assert.equal(result.alreadyApplied, !applying, `alreadyApplied: ${finished.stdout}`);
+        if (applying)
+          assert.equal(
+            result.files.filter((f) => f.state === 'written' || f.state === 'removed').length,
+            files.length - done,
+            'the files not done before the kill are done now, the others skipped',
+          );
         for (const file of files) {
           const path = join(root, file.target_path);
           if (file.action === 'remove') {
