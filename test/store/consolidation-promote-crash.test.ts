@@ -210,6 +210,16 @@ describe('a consolidation plan promoted and killed with kill -9 at every step', 
           assert.equal(got.code, 6, `get ${file.entry_id}, removed: ${got.stdout}`);
           if (applying) assert.match(got.stderr, new RegExp(`memory promote ${plan.planId}`));
         }
+        // A scene the plan writes: given once on disk, else not found; either says the plan is unfinished.
+        const scene = await inProcess(['get', 'scene:unit-before']);
+        const sceneWritten = existsSync(join(root, 'scenes', 'unit-before.md'));
+        assert.equal(scene.code, sceneWritten ? 0 : 6, `get scene:unit-before: ${scene.stdout}${scene.stderr}`);
+        if (applying)
+          assert.match(
+            sceneWritten ? json(scene.stdout).body : scene.stderr,
+            new RegExp(`memory promote ${plan.planId}`),
+            'get of the scene names the command that finishes the plan',
+          );
 
         const finished = await cli(['memory', 'promote', plan.planId]);
         assert.equal(finished.code, 0, finished.stderr);
