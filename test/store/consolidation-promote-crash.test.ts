@@ -53,6 +53,12 @@ const planFiles = (home: string, planId: string) =>
 const planStatus = (home: string, planId: string) =>
   readJournal(home, (db) => db.prepare('SELECT status FROM promotion_journal WHERE plan_id = ?').pluck().get(planId));
 
+/** The consolidation patch's status: prepared until the closing transaction applies it with its plan. */
+const patchStatus = (home: string, planId: string) =>
+  readJournal(home, (db) =>
+    db.prepare('SELECT status FROM consolidation_patches WHERE plan_id = ?').pluck().get(planId),
+  );
+
 /** Every file in the root's entry folders (`<type>/*.md`) and its bytes, by path in the root. */
 function entryFiles(root: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
@@ -198,6 +204,11 @@ describe('a consolidation plan promoted and killed with kill -9 at every step', 
         // Reads before anything finishes the plan: partial while it is applying, naming the command.
         const applying = planStatus(home, plan.planId) === 'applying';
         assert.equal(applying, fault !== 'memoryFinishPromotion.afterCommit', 'the plan is applying until it closes');
+        assert.equal(
+          patchStatus(home, plan.planId),
+          applying ? 'prepared' : 'applied',
+          'the patch closes with its plan',
+        );
         const searched = await inProcess(['memory', 'search', 'biome']);
         assert.equal(searched.code, 0, searched.stderr);
         const search = json(searched.stdout) as { coverage: string; reason?: string };
@@ -244,6 +255,7 @@ describe('a consolidation plan promoted and killed with kill -9 at every step', 
           if (inodes.has(file.target_path))
             assert.equal(statSync(path).ino, inodes.get(file.target_path), `${file.target_path} was not written twice`);
         }
+        assert.equal(patchStatus(home, plan.planId), 'applied');
         const settled = await inProcess(['memory', 'search', 'biome']);
         assert.equal(json(settled.stdout).coverage, 'complete', settled.stdout);
       }
