@@ -2,7 +2,7 @@
 // the approved projection, and the human gate: confirm, discard, prepare, approve, promote.
 import { z } from 'zod';
 import { CAPTURE_CLIENTS } from './common.js';
-import { proposalFields, proposalOrigin } from './proposal.js';
+import { entryIdText, proposalFields, proposalOrigin } from './proposal.js';
 import {
   type MemoryExtractReport,
   type MemoryExtractRun,
@@ -93,7 +93,7 @@ export type MemoryRecallRequest = z.infer<typeof recallBody>;
 const searchBody = z.strictObject({ query: z.string().max(4096), cwd, limit: z.number().optional() });
 export type MemorySearchRequest = z.infer<typeof searchBody>;
 
-const getBody = z.strictObject({ entryId: z.string().min(1).max(256), cwd });
+const getBody = z.strictObject({ entryId: entryIdText, cwd });
 
 const confirmBody = z.strictObject({ candidateId, statementId: z.string().min(1).max(200), cwd });
 export type MemoryConfirmRequest = z.infer<typeof confirmBody>;
@@ -105,7 +105,7 @@ const proposeBody = z.strictObject({
   appliesWhen: proposalFields.appliesWhen.nullable(),
   origin: proposalOrigin,
   /** An approved entry this candidate rewrites (the Memory screen's "edit through a candidate"): promote updates that entry's file. */
-  revises: z.string().min(1).max(256).optional(),
+  revises: entryIdText.optional(),
 });
 export type MemoryProposeRequest = z.infer<typeof proposeBody>;
 
@@ -134,7 +134,7 @@ export type MemoryPrepareRequest = z.infer<typeof prepareBody>;
 
 /** The approved entry to retire (memory retire): its file is removed by a plan, approved like any. */
 const retireBody = z.strictObject({
-  entryId: z.string().min(1).max(256),
+  entryId: entryIdText,
   /** Default: the caller's worktree's memory root, then the user's. */
   scope: z.enum(['project', 'user']).optional(),
   cwd,

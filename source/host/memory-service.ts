@@ -43,7 +43,7 @@ import type {
   MemorySearchRequest,
 } from '../api/memory.js';
 import type { MethodsOf } from '../api/route.js';
-import type { MemoryConsolidateResult } from '../api/memory-views.js';
+import type { MemoryConsolidateResult, MemoryPromoteResult } from '../api/memory-views.js';
 import type {
   MemoryExtractReport,
   MemoryExtractRun,
@@ -147,10 +147,17 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
         .catch(() => undefined);
     } else if (service.unfinishedPromotions() > 0) {
       // A command holding the lease is an open too: a plan a crash left applying is finished first.
-      await service.resume().catch(() => undefined);
+      const finished = await service.resume().catch(() => []);
+      for (const result of finished) service.finishedAtOpen.set(result.planId, result);
     }
     return service;
   }
+
+  /**
+   * The plans this command's own open finished (a crash had left them applying), by id: `memory
+   * promote` of one of them is the run that wrote its files, not a promote of a plan already applied.
+   */
+  private readonly finishedAtOpen = new Map<string, MemoryPromoteResult>();
 
   private filesClient: MemoryFilesClient | undefined;
   private watcher: MemoryRootWatcher | undefined;
@@ -457,7 +464,10 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
 
   async memoryPromote(request: MemoryPromoteRequest) {
     await this.writer.call('memoryOpen', {});
-    return this.track(this.files().promote(request.planId));
+    const result = await this.track(this.files().promote(request.planId));
+    const atOpen = this.finishedAtOpen.get(request.planId);
+    this.finishedAtOpen.delete(request.planId);
+    return result.alreadyApplied && atOpen ? atOpen : result;
   }
 
   /** Verifies the anchors of the approved entries of `cwd`'s worktree and stores the verdicts. */

@@ -4,8 +4,8 @@
 // loads it after answering `initialize` (it brings zod and builds the schemas).
 import { z } from 'zod';
 import { asCmError } from '../errors.js';
-import { MCP_QUERY_MAX_CHARS, MEMORY_ENTRY_ID_MAX_CHARS } from '../limits.js';
-import { proposalFields } from '../api/proposal.js';
+import { MCP_QUERY_MAX_CHARS } from '../limits.js';
+import { entryIdText, proposalFields } from '../api/proposal.js';
 import type { MemoryEntryView, MemoryProposeResult, MemorySearchResult } from '../api/memory-views.js';
 import type { MemoryRefreshResult } from '../hook/refresh.js';
 import { type ArgumentsSchema, argumentErrors } from './argument-errors.js';
@@ -110,13 +110,9 @@ const DESCRIPTIONS: Record<McpToolName, string> = {
     'that started this server; only if that is ambiguous, pass `session` (a key from `common-memory sessions`).',
 };
 
-// As long as an approved entry's id may be (a scene's or doctrine's, `scene:<slug>`, is shorter):
-// a longer one names nothing, and the limit the tool states is the files' own. Surrounding
-// whitespace is trimmed by the read (memoryGetAt), as for the CLI's `get`.
-const ENTRY_ID = z
-  .string()
-  .min(1)
-  .max(MEMORY_ENTRY_ID_MAX_CHARS)
+// The API's entry id (api/proposal.ts entryIdText): the limit the tool states is the files' own.
+// Surrounding whitespace is trimmed by the read (memoryGetAt), as for the CLI's `get`.
+const ENTRY_ID = entryIdText
   .refine((id) => id.trim() !== '', { message: 'is blank (only whitespace)' })
   .describe('The entry id, e.g. "use-pnpm" (memory_search lists them).');
 

@@ -491,17 +491,32 @@ function groupGetAt<T>(
     () => undefined,
     (db) => db.transaction(() => read(db, owners, id))(),
   );
-  if (found === undefined)
-    throw new CmError(
-      'not_found',
-      `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. ${findIds}`,
-    );
+  if (found === undefined) throw notFoundError(noun, id, followed, findIds);
   const view = toView(found);
-  if (followed.partial.length === 0) return view;
-  return {
-    ...view,
-    body: `${view.body}\n(the memory files could not all be read now: ${followed.partial[0]!.reason})\n`,
-  };
+  const first = followed.partial[0];
+  if (!first) return view;
+  // A plan part-way through the files: they were read whole; what they say is not the plan's end yet.
+  const why = first.unfinishedPlan ? first.reason : `the memory files could not all be read now: ${first.reason}`;
+  return { ...view, body: `${view.body}\n(${why})\n` };
+}
+
+/**
+ * No `noun` has the id — said as what was read: while a scope could not be read whole, or a plan is
+ * part-way through its files, "no memory file has it" would be false, so the reason is named.
+ */
+function notFoundError(noun: string, id: string, followed: FollowResult, findIds: string): CmError {
+  const first = followed.partial[0];
+  return new CmError(
+    'not_found',
+    first?.noDataHome
+      ? `No ${noun} has the id ${echoed(id)} in what was read: ${first.reason}.`
+      : first?.unfinishedPlan
+        ? // Merged or retired by the plan, or written by the rest of it: the files now are no answer.
+          `No ${noun} has the id ${echoed(id)} in the memory files now, but ${first.reason}; then ask again.`
+        : first
+          ? `No ${noun} has the id ${echoed(id)} in what was read: the memory files could not all be read: ${first.reason}. Fix that, then run common-memory memory sync (it lists every file left out) and ask again.`
+          : `No ${noun} has the id ${echoed(id)} in this repository's or the user's memory files. ${findIds}`,
+  );
 }
 
 /**
@@ -543,15 +558,7 @@ export function memoryGetAt(path: string, cwd: string, typed: string, findIds = 
   const followed = followFiles(path, cwd);
   // A scope the follow could not read keeps its last reading: the id may be in a file not read, so
   // "no memory file has it" would be false; say what kept the files from being read instead.
-  const notFound = () =>
-    new CmError(
-      'not_found',
-      followed.partial[0]?.noDataHome
-        ? `No approved memory entry has the id ${echoed(entryId)} in what was read: ${followed.partial[0].reason}.`
-        : followed.partial.length > 0
-          ? `No approved memory entry has the id ${echoed(entryId)} in what was read: the memory files could not all be read: ${followed.partial[0]!.reason}. Fix that, then run common-memory memory sync (it lists every file left out) and ask again.`
-          : `No approved memory entry has the id ${echoed(entryId)} in this repository's or the user's memory files. ${findIds}`,
-    );
+  const notFound = () => notFoundError('approved memory entry', entryId, followed, findIds);
   const stored = withMemoryState(
     path,
     () => undefined,

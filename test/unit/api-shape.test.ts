@@ -6,6 +6,9 @@ import { z } from 'zod';
 import { apiRoutes } from '../../source/api/application.js';
 import type { Route } from '../../source/api/route.js';
 import { shapeOf } from '../../source/api/shape.js';
+import { MEMORY_ENTRY_ID_MAX_CHARS } from '../../source/limits.js';
+import { TOOL_INPUTS } from '../../source/mcp/tools.js';
+import { checkEntryId } from '../../source/memory/entry-format.js';
 
 describe('request shapes from their schemas', () => {
   it('spells out each kind a body uses', () => {
@@ -59,5 +62,29 @@ describe('response schemas', () => {
     assert.equal(schema.safeParse(missing).success, false, 'missing');
     assert.equal(schema.safeParse({ ...receipt, sequence: '3' }).success, false, 'another type');
     assert.equal(schema.safeParse({ ...receipt, generationId: 'g' }).success, false, 'undeclared');
+  });
+});
+
+describe('an entry id in a request', () => {
+  // As long as an entry id may be (entry-format.ts checkEntryId): a longer one names nothing and is
+  // refused as invalid, through the API as through MCP memory_get.
+  const fits = 'a'.repeat(MEMORY_ENTRY_ID_MAX_CHARS);
+  const over = 'a'.repeat(MEMORY_ENTRY_ID_MAX_CHARS + 1);
+  const fields = [
+    ['memoryGet', 'entryId'],
+    ['memoryRetire', 'entryId'],
+    ['memoryPropose', 'revises'],
+  ] as const;
+
+  it('is at most as long as an entry id may be, in every route that names one', () => {
+    assert.equal(checkEntryId(fits), null);
+    assert.notEqual(checkEntryId(over), null);
+    for (const [route, field] of fields) {
+      const schema = ((apiRoutes[route] as Route).body!.schema as unknown as z.ZodObject).shape[field] as z.ZodType;
+      assert.equal(schema.safeParse(fits).success, true, `${route}.${field}: ${fits.length} characters`);
+      assert.equal(schema.safeParse(over).success, false, `${route}.${field}: ${over.length} characters`);
+    }
+    assert.equal(TOOL_INPUTS.memory_get.safeParse({ id: fits }).success, true, 'MCP memory_get');
+    assert.equal(TOOL_INPUTS.memory_get.safeParse({ id: over }).success, false, 'MCP memory_get');
   });
 });

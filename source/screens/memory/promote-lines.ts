@@ -168,6 +168,17 @@ export function resultLines(
       add(`${stateWords(file)}: ${file.path}`, file.state === 'drifted' ? 'error' : 'text', '    ');
   };
   const retirement = result.files.every((file) => file.action === 'remove');
+  // Applied by an earlier run (another TUI, a memory promote, the run a failed write turned out to
+  // finish): the files' states are that run's, so none is shown as this one's — as the CLI says.
+  if (result.status === 'applied' && result.alreadyApplied) {
+    add(
+      `Plan ${idLabel(result.planId)} was already promoted: this run ${retirement ? 'removed' : 'wrote'} nothing.`,
+      'ok',
+    );
+    for (const file of result.files)
+      add(`${file.action === 'remove' ? 'removed, as approved' : 'as approved'}: ${file.path}`, 'text', '    ');
+    return lines;
+  }
   if (result.status === 'applied' && retirement) {
     add(`Retired: plan ${idLabel(result.planId)} removed the entry's file from the ${result.scope} memory root.`, 'ok');
     files();

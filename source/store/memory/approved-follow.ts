@@ -41,7 +41,7 @@ import {
 } from '../../effects/approved-scan.js';
 import type { MemoryEntry } from '../../memory/entry-format.js';
 import type { MemoryRoot } from '../../effects/safe-files.js';
-import { openDatabase, type Db } from '../database.js';
+import { openDatabase, prepared, type Db } from '../database.js';
 import { commitOn } from '../transaction.js';
 import {
   type ApprovedOwner,
@@ -68,6 +68,8 @@ export interface FollowReason {
   reason: string;
   /** There is no data home yet: nothing to fix, the reason says what creates it. */
   noDataHome?: true;
+  /** A promotion plan into this scope's files is applying (running, or a crash stopped it): its id. */
+  unfinishedPlan?: string;
 }
 
 export interface FollowResult {
@@ -185,7 +187,20 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
         result,
         options.lintFile,
       );
-      if (reason !== null) result.partial.push({ scope: target.owner.scope, reason });
+      if (reason !== null) {
+        result.partial.push({ scope: target.owner.scope, reason });
+        continue;
+      }
+      // The files match the projection, but a plan may be half-way through them (a kill between
+      // a merge survivor's write and the merged file's removal, a retirement not done yet): what
+      // they say now is no complete reading of the memory until the plan is finished.
+      const planId = applyingPlanOf(reader, target.owner);
+      if (planId !== undefined)
+        result.partial.push({
+          scope: target.owner.scope,
+          reason: `promotion plan ${planId} was stopped (or is still running) part-way through the ${target.owner.scope} memory files, so they may be half-changed; common-memory memory promote ${planId} finishes it`,
+          unfinishedPlan: planId,
+        });
     }
   } catch (error) {
     const reason = isBusy(error)
@@ -200,6 +215,15 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
   }
   return result;
 }
+
+/** The plan (the oldest) that is applying into this owner's memory root, if any: one indexed read. */
+const applyingPlanOf = (db: Db, owner: ApprovedOwner): string | undefined =>
+  prepared(
+    db,
+    "SELECT plan_id FROM promotion_journal WHERE status = 'applying' AND scope = ? AND repository_key = ? AND worktree_key = ? ORDER BY created_at_ms, plan_id LIMIT 1",
+  )
+    .pluck()
+    .get(owner.scope, owner.repositoryKey, owner.worktreeKey) as string | undefined;
 
 /** One owner: null when its projection matches its files now, else why not. */
 function followOne(
