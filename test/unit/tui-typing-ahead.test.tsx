@@ -98,6 +98,24 @@ describe('keys typed ahead, in the whole TUI', () => {
       await unmount(view);
     }
   });
+
+  test('a paste whose end marker never comes (a start marker copied with a log) still lets Ctrl+C quit', async () => {
+    const quits: string[] = [];
+    const view = await mount(fakeApp({ status: async () => status }), HOME, {
+      service: noService,
+      integrations: DIRS,
+      onQuit: (how) => quits.push(how),
+    });
+    try {
+      await press(view, '\u001b[200~copied q');
+      await press(view, 'q');
+      await press(view, KEY.ctrlC);
+      await waitForFrame(view, 'Ctrl+C to quit', () => quits.length > 0);
+      assert.deepEqual(quits, ['interrupt']);
+    } finally {
+      await unmount(view);
+    }
+  });
 });
 
 /** A screen with a command key (`a` approves) and a text field that `n` opens. */

@@ -85,6 +85,9 @@ export function shapeTypedInput(events: EventEmitter): void {
       pasting = false;
       return true;
     }
+    // Ctrl+C pressed on its own ends a paste whose end marker never came (a start marker copied
+    // with a log, from a terminal without bracketed paste): Ctrl+C always reaches the TUI.
+    if (pasting && input === '\u0003') pasting = false;
     // A colour code copied with a log line is not text, and would be read as a key.
     if (pasting) {
       if (!input.startsWith('\u001b')) deliver({ name: 'paste', text: input });
