@@ -71,6 +71,17 @@ describe('keys typed ahead, in the whole TUI', () => {
     }
   });
 
+  test('before any sign of bracketed paste, arrows after a screen number in one chunk act on that screen', async () => {
+    const view = await mountApp();
+    try {
+      // Ink cuts the chunk at each escape sequence: 5, ↓, ↓, ⏎ are keys already, each pressed.
+      await press(view, `5${KEY.down}${KEY.down}${KEY.enter}`);
+      await waitForText(view, 'install plan for pi');
+    } finally {
+      await unmount(view);
+    }
+  });
+
   test('arrows typed ahead: 5↓↓⏎ in one chunk lands on pi and plans its install', async () => {
     const view = await mountApp();
     try {

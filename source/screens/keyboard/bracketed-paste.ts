@@ -14,8 +14,8 @@
 //
 // Whether the terminal brackets pastes is not assumed: a terminal without DECSET 2004 sends a paste
 // as plain keys, and replaying those would press `a` (approve), `y`, `q` and Enter. The sign is its
-// answer to the DECRQM query (ESC[?2004;1$y, "set") or a paste that arrived marked. Until then the
-// input passes as before: a run of keys is one event, and the screens leave it alone.
+// answer to the DECRQM query (ESC[?2004;1$y, "set") or a paste that arrived marked. Until then a
+// run of keys stays one event, as Ink cut it, and the screens leave it alone.
 import type { EventEmitter } from 'node:events';
 
 /** DECSET 2004: the terminal marks pastes from now on. */
@@ -93,7 +93,12 @@ export function shapeTypedInput(events: EventEmitter): void {
       if (!input.startsWith('\u001b')) deliver({ name: 'paste', text: input });
       return true;
     }
-    if (!bracketed) return emit(name, ...args);
+    // Without that sign a run of text stays one input (the screens leave it alone), but Ink's
+    // events still each get their own turn: in "5↓↓⏎" the arrows are keys, for the screen 5 opened.
+    if (!bracketed) {
+      deliver({ name: 'input', text: input });
+      return true;
+    }
     // Typing: an escape sequence is one key (Ink's parser cut it out); text is one key a code point.
     const keys = input.startsWith('\u001b') ? [input] : [...input];
     for (const key of keys) deliver({ name: 'input', text: key });
