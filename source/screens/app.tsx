@@ -146,9 +146,10 @@ function useShellKeys(): void {
     else if (command === 'previousScreen') actions.previousScreen();
     else if (command !== undefined) actions.show(SCREEN_FOR[command]);
     else {
-      // Screen keys typed while the TUI was busy reach Ink as one input ("12"): pressed in turn
-      // they end on the last one's screen. Any other run is left alone, never replayed key by
-      // key: without bracketed paste it may be a paste, and a paste must not press "a" (approve).
+      // Screen keys typed while the TUI was busy reach Ink as one input ("12") until the terminal
+      // has shown it marks pastes (keyboard/bracketed-paste.ts replays runs key by key after
+      // that): pressed in turn they end on the last one's screen. Any other run is left alone:
+      // it may be a paste, and a paste must not press "a" (approve).
       const screens = key.ctrl || key.meta ? [] : [...input].map((typed) => commandFor(SCREEN_COMMANDS, typed, NO_KEY));
       const last = screens.at(-1);
       if (screens.length < 2 || last === undefined || screens.includes(undefined)) return false;

@@ -1,9 +1,10 @@
-// Full-screen entry: the alternate screen buffer while the TUI runs, the user's terminal back
-// afterwards — on q, Ctrl+C, SIGTERM/SIGHUP, a render error or a crash.
+// Full-screen entry: the alternate screen buffer and bracketed paste while the TUI runs, the
+// user's terminal back afterwards — on q, Ctrl+C, SIGTERM/SIGHUP, a render error or a crash.
 import { render, type Instance } from 'ink';
 import type { Application } from '../api/application.js';
 import { ENTER_ALTERNATE_SCREEN, LEAVE_ALTERNATE_SCREEN } from './alternate-screen.js';
 import { App } from './app.js';
+import { ASK_BRACKETED_PASTE, BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './keyboard/bracketed-paste.js';
 import type { QuitReason, ShellEnvironment } from './shell/shell-context.js';
 
 export interface RunTuiOptions {
@@ -20,12 +21,14 @@ export interface RunTuiOptions {
 
 /** Resolves with how the user quit (a signal counts as quit); rejects (with the terminal restored) if rendering failed. */
 export async function runTui(options: RunTuiOptions): Promise<QuitReason> {
-  const { stdout } = process;
+  const { stdout, stdin } = process;
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
-    stdout.write(LEAVE_ALTERNATE_SCREEN);
+    // A shell left with bracketed paste on would get the markers around everything pasted into it.
+    stdout.write(BRACKETED_PASTE_OFF + LEAVE_ALTERNATE_SCREEN);
+    if (stdin.isTTY) stdin.setRawMode(false);
   };
   let instance: Instance | undefined;
   let signalled = false;
@@ -40,7 +43,10 @@ export async function runTui(options: RunTuiOptions): Promise<QuitReason> {
     failure = { error };
     instance?.unmount();
   });
-  stdout.write(ENTER_ALTERNATE_SCREEN);
+  // Raw mode before the question whether pastes are bracketed (keyboard/bracketed-paste.ts): the
+  // terminal's answer comes back as input, and a terminal in cooked mode would echo it on screen.
+  if (stdin.isTTY) stdin.setRawMode(true);
+  stdout.write(ENTER_ALTERNATE_SCREEN + BRACKETED_PASTE_ON + ASK_BRACKETED_PASTE);
   // Last resort: a crash that skips `finally` still leaves the user's terminal usable.
   process.once('exit', restore);
   // `on`, not `once`, and kept after a signal: Ink's and execa's signal-exit copies re-raise a

@@ -86,6 +86,13 @@ describe('the Memory screen hands the terminal to $EDITOR', { timeout: 120_000 }
       const left = after.indexOf('\u001B[?1049l');
       const entered = after.indexOf('\u001B[?1049h');
       assert.ok(left >= 0 && entered > left, 'the alternate screen was left for the editor, then entered again');
+      // The editor gets the terminal without bracketed paste (it may not read the markers); the TUI asks again after.
+      const unpasting = after.indexOf('\u001B[?2004l');
+      const pasting = after.indexOf('\u001B[?2004h');
+      assert.ok(
+        unpasting >= 0 && unpasting < entered && pasting > left,
+        'bracketed paste off for the editor, on after',
+      );
       const mode = readFileSync(stty, 'utf8');
       assert.match(mode, /^stdin is a tty: true$/m);
       assert.match(mode, /(^|\s)icanon(\s|$)/m, `the editor's terminal is cooked:\n${mode}`);

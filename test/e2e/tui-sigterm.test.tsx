@@ -56,6 +56,9 @@ describe('SIGTERM in a real terminal', { timeout: 120_000 }, () => {
       try {
         assert.equal(code, 0, `exit status; output tail:\n${output.slice(-500)}`);
         assert.ok(output.includes('\u001B[?1049l'), 'the alternate screen was left');
+        // Bracketed paste was asked for, and turned off again after the last time it was.
+        assert.ok(output.includes('\u001B[?2004h'), 'bracketed paste was turned on');
+        assert.ok(output.lastIndexOf('\u001B[?2004l') > output.lastIndexOf('\u001B[?2004h'), 'and off at the end');
         assert.ok(!existsSync(join(home, 'host.json')), 'the host removed host.json on its way out');
       } finally {
         await rm(dirname(home), { recursive: true, force: true });

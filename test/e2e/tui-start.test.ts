@@ -84,6 +84,49 @@ describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
     }
   });
 
+  test('typing ahead once the terminal says it brackets pastes: 5jj⏎ in one write plans pi; a pasted q does not quit', async () => {
+    const root = dirname(tempHome('tui-typing-ahead'));
+    const home = join(root, 'home');
+    const dirs = ['claude', 'codex', 'pi'].map((name) => join(root, name));
+    for (const dir of dirs) mkdirSync(dir, { recursive: true });
+    const [claudeDir, codexHome, piDir] = dirs as [string, string, string];
+    const { child, run } = startTui(home, ['--claude-dir', claudeDir, '--codex-home', codexHome, '--pi-dir', piDir], {
+      HOME: root,
+    });
+    try {
+      // A terminal that has bracketed paste answers the TUI's DECRQM at once, before the first frame.
+      await waitFor(
+        'the bracketed paste query',
+        () => (run.output.includes('\u001B[?2004$p') ? true : undefined),
+        30_000,
+      );
+      child.stdin.write('\u001B[?2004;1$y');
+      await waitFor('the first frame', () => (run.output.includes('Dashboard') ? true : undefined), 30_000);
+      assert.ok(run.output.includes('\u001B[?2004h'), 'bracketed paste was asked for');
+      child.stdin.write('5jj\r');
+      await waitFor('the plan for pi', () => (run.output.includes('install plan for pi') ? true : undefined), 30_000);
+      child.stdin.write('\u001B[200~q\u001B[201~');
+      const closing = run.output.length;
+      child.stdin.write('\u001B');
+      await waitFor(
+        'the plan closed, the TUI still up',
+        () => (run.output.slice(closing).includes('i/Enter install') ? true : undefined),
+        30_000,
+      );
+      // The terminal's answer came while the TUI set up: in raw mode already, so it was never echoed.
+      assert.ok(!run.output.includes('2004;1$y'), 'the answer was not echoed');
+      child.stdin.write('q');
+      assert.equal(await exitWithin(run.exited, () => run.output), 0, run.output.slice(-500));
+      assert.ok(
+        run.output.lastIndexOf('\u001B[?2004l') > run.output.lastIndexOf('\u001B[?2004h'),
+        'bracketed paste off',
+      );
+    } finally {
+      child.kill('SIGKILL');
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   test('a TUI of another terminal reconnects when its host comes back on another port', async () => {
     const home = tempHome('tui-reconnect');
     let host = await startHost(home);
@@ -164,6 +207,8 @@ describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
       assert.match(run.output, /Cannot use the data home .*core\.sqlite/);
       const entered = run.output.lastIndexOf('\u001B[?1049h');
       assert.ok(entered === -1 || run.output.lastIndexOf('\u001B[?1049l') > entered, 'the terminal was restored');
+      const pasting = run.output.lastIndexOf('\u001B[?2004h');
+      assert.ok(pasting === -1 || run.output.lastIndexOf('\u001B[?2004l') > pasting, 'bracketed paste was turned off');
     } finally {
       child.kill('SIGKILL');
       await rm(dirname(home), { recursive: true, force: true });

@@ -1,8 +1,20 @@
 // The one keyboard router. Ink calls a single useInput here; handlers registered with a priority
 // are asked in turn (highest first) and the first that returns true consumes the key. An open
 // text input registers above screen shortcuts, so "q" typed into a note is text, not "quit".
+// A paste (text the terminal marked as pasted: bracketed-paste.ts) is never a key: it goes only to
+// handlers that take pastes, in the same order, so a paste holding "a" never approves.
 import { useInput, useStdin, type Key } from 'ink';
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
+import { shapeTypedInput } from './bracketed-paste.js';
 import { dropUnnamedCtrlSequences } from './unnamed-keys.js';
 
 export const PRIORITY = {
@@ -18,11 +30,14 @@ export const PRIORITY = {
 } as const;
 
 export type KeyHandler = (input: string, key: Key) => boolean;
+/** Takes pasted text (true: consumed, the handlers below never see it). */
+export type PasteHandler = (text: string) => boolean;
 
 interface Entry {
   priority: number;
   order: number;
   handle: KeyHandler;
+  paste: PasteHandler;
 }
 
 interface Registry {
@@ -48,25 +63,47 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
   const route = useCallback((input: string, key: Key) => {
     for (const entry of entries.current) if (entry.handle(input, key)) return;
   }, []);
-  // Before the first key: a sequence Ink cannot name would otherwise throw inside useInput.
+  // Before the first key: a sequence Ink cannot name would otherwise throw inside useInput; then
+  // pastes told from typing (wrapped last, so it sees each input first).
   const { internal_eventEmitter: inputEvents } = useStdin();
-  useState(() => dropUnnamedCtrlSequences(inputEvents));
+  useState(() => {
+    dropUnnamedCtrlSequences(inputEvents);
+    shapeTypedInput(inputEvents);
+  });
   useInput(route);
+  useEffect(() => {
+    // A paste no handler takes (no text field open) is dropped: the screen does not change.
+    const routePaste = (text: string) => {
+      for (const entry of entries.current) if (entry.paste(text)) return;
+    };
+    inputEvents.on('paste', routePaste);
+    return () => {
+      inputEvents.off('paste', routePaste);
+    };
+  }, [inputEvents]);
   return <KeyboardContext.Provider value={registry.current}>{children}</KeyboardContext.Provider>;
 }
 
 /**
  * Registers `handler` while mounted. The latest handler and `isActive` are read from refs at key
- * time, so keys that arrive between renders see the newest state, never a stale closure.
+ * time, so keys that arrive between renders see the newest state, never a stale closure. Pastes
+ * reach `onPaste` only; without it the handler never sees them.
  */
-export function useKeyHandler(priority: number, handler: KeyHandler, isActive = true): void {
+export function useKeyHandler(priority: number, handler: KeyHandler, isActive = true, onPaste?: PasteHandler): void {
   const registry = useContext(KeyboardContext);
   if (!registry) throw new Error('useKeyHandler needs a KeyboardProvider above it.');
-  const latest = useRef({ handler, isActive });
-  latest.current = { handler, isActive };
-  useEffect(
+  const latest = useRef({ handler, isActive, onPaste });
+  latest.current = { handler, isActive, onPaste };
+  // A layout effect: registered when the screen is committed, before the next key typed ahead is
+  // replayed (bracketed-paste.ts). A passive effect ran later, and "5jj⏎" sent the j's to the
+  // screen that 5 left.
+  useLayoutEffect(
     () =>
-      registry.add({ priority, handle: (input, key) => latest.current.isActive && latest.current.handler(input, key) }),
+      registry.add({
+        priority,
+        handle: (input, key) => latest.current.isActive && latest.current.handler(input, key),
+        paste: (text) => latest.current.isActive && latest.current.onPaste?.(text) === true,
+      }),
     [registry, priority],
   );
 }

@@ -1,9 +1,10 @@
 // The keys of a chooser (a short list where a person picks one option: the runner, the scope, the
 // client), through the one keyboard router. The highlighted option lives in the screen's reducer:
 // each key is an action on the newest state, so keys that arrive together (a held ↓, several in
-// one stdin chunk) each move one step and an Enter behind them chooses where they landed. A paste
-// of the move letters (j, k) reaches Ink as one string: it moves once per letter. A paste never
-// chooses: only Enter pressed on its own does.
+// one stdin chunk) each move one step and an Enter behind them chooses where they landed. Until the
+// terminal has shown it marks pastes (bracketed-paste.ts), a run of the move letters (j, k) reaches
+// Ink as one string, typed or pasted: it moves once per letter. A paste never chooses: only Enter
+// pressed on its own does (a marked paste presses no key at all).
 import type { Key } from 'ink';
 import { type Command, commandFor, NO_KEY } from './key-bindings.js';
 import { PRIORITY, useKeyHandler } from './keyboard-router.js';

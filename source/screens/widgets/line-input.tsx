@@ -1,5 +1,6 @@
 // A one-line text input: a view of a LineState owned by the screen's reducer, plus its keyboard
-// handler at text-input priority. While active it consumes every key but Ctrl+C.
+// handler at text-input priority. While active it consumes every key but Ctrl+C, and takes pastes
+// as text (a pasted Enter is a space: a paste never submits).
 import { Text } from 'ink';
 import { commandFor } from '../keyboard/key-bindings.js';
 import { PRIORITY, useKeyHandler } from '../keyboard/keyboard-router.js';
@@ -46,6 +47,10 @@ export function useLineInput(isActive: boolean, handlers: LineInputHandlers): vo
       return true;
     },
     isActive,
+    (text) => {
+      handlers.onEdit({ type: 'insert', text });
+      return true;
+    },
   );
 }
 
