@@ -35,6 +35,7 @@ import {
 } from './poison-structure.js';
 import { officialInstallerStep } from './official-installers.js';
 import { compromisedPinned, lookAlikePackage } from './poison-house-rules.js';
+import { cipherReadings, hiddenOrder } from './poison-ciphers.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
   decodedSegments,
@@ -2139,10 +2140,21 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
   if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, text);
   for (const found of gluedOverrides(plain))
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
-  for (const segment of decodedSegments(text)) {
+  const segments = [
+    ...decodedSegments(text).map((segment) => ({ ...segment, says: 'encoded text that decodes to' })),
+    ...cipherReadings(text).map((reading) => ({ ...reading, says: `text in ${reading.cipher} that reads` })),
+  ];
+  for (const segment of segments) {
+    // Read as the text itself is: the normalised view, then the one with disguises undone (which
+    // drops accents, and the rules of Polish or Czech are written with them).
     const inner: Raw[] = [];
-    const view = deobfuscatedView(normaliseForLint(segment.text));
-    matchView(view, false, inner);
+    const segmentBase = normaliseForLint(segment.text);
+    matchView(segmentBase, false, inner);
+    const segmentPlain = deobfuscatedView(segmentBase);
+    if (segmentPlain.text !== segmentBase.text) matchView(segmentPlain, false, inner);
+    // An order the note hides from its reviewer in an encoding is blocked whatever it orders.
+    if (!inner.some((f) => f.severity === 'block') && hiddenOrder(segment.text, text, segment))
+      inner.push({ rule: 'poison-encoded-instruction', severity: 'block', offset: 0, end: 0 });
     for (const finding of inner)
       raw.push({
         rule: finding.rule,
@@ -2151,7 +2163,7 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
         end: segment.end,
         excerpt: overlapsSecret(segment.offset, segment.end, secrets)
           ? poisonExcerpt(`encoded text holding a secret (${maskedSlice(text, segment.offset, segment.end, secrets)})`)
-          : poisonExcerpt(`encoded text that decodes to: ${segment.text}`),
+          : poisonExcerpt(`${segment.says}: ${segment.text}`),
       });
   }
   return raw;
@@ -2344,6 +2356,7 @@ export const POISON_RULE_NAMES: readonly string[] = [
     'poison-tag-chars',
     'poison-learned',
     'poison-safeguard-off',
+    'poison-encoded-instruction',
     OFFICIAL_INSTALLER_RULE,
   ]),
 ];

@@ -197,7 +197,17 @@ const NAMED_ENTITIES: Record<string, string> = {
   nbsp: ' ',
   sol: '/',
 };
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+/** Digits and signs written for the letters they look like (`1gn0re`). */
+export const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+};
 const printable = (code: number) => (code >= 0x20 && code < 0x7f ? String.fromCharCode(code).toLowerCase() : null);
 
 /**
@@ -289,37 +299,88 @@ export function gluedOverrides(view: LintView): Array<{ offset: number; end: num
 /** Shortest run of base64 or hex worth decoding: shorter ones are ids and hashes, not sentences. */
 const ENCODED_MIN_CHARS = 24;
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Letters of the scripts written without spaces between words. */
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/gu;
+const TEXT_CHAR = /[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]/u;
+
 /**
- * Base64 and hex segments of the original text that decode to readable text (mostly printable
- * ASCII with spaces), each with its span: their decoded text is linted too, and a finding in it is
- * reported over the whole segment.
+ * Decoded bytes as text: as UTF-8 when they are valid UTF-8, so an instruction in Polish, Russian or
+ * Chinese reads as written (one character per byte made those mojibake no rule could read), else one
+ * character per byte. Null when that text is not readable: mostly printable (any script for UTF-8,
+ * ASCII otherwise), at least 12 characters, with a space or a run of an unspaced script's letters.
  */
-export function decodedSegments(text: string): Array<{ offset: number; end: number; text: string }> {
+function readableText(bytes: Uint8Array): string | null {
+  if (bytes.length < 12) return null;
+  let text: string | null = null;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    // Not UTF-8: read byte by byte below.
+  }
+  const unicode = text !== null;
+  if (text === null) text = String.fromCharCode(...bytes);
+  let good = 0;
+  let length = 0;
+  for (const char of text) {
+    length++;
+    const code = char.codePointAt(0)!;
+    if ((code >= 0x20 && code < 0x7f) || code === 0x0a || code === 0x09) good++;
+    else if (unicode && code >= 0xa0 && code !== 0xfffd && TEXT_CHAR.test(char)) good++;
+  }
+  if (length < 12 || good / length < 0.9) return null;
+  const spaced = text.includes(' ') || (unicode && (text.match(UNSPACED_SCRIPT)?.length ?? 0) >= 4);
+  return spaced ? text : null;
+}
+
+/** Base64 (either alphabet) as bytes, or null when it is not base64. */
+function base64Bytes(segment: string): Uint8Array | null {
+  try {
+    const body = segment.replace(/-/g, '+').replace(/_/g, '/');
+    const padded = body.replace(/=+$/, '');
+    const binary = atob(padded.slice(0, padded.length - (padded.length % 4 === 1 ? 1 : 0)));
+    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+/** Hex written as one run (`6967…`) or as pairs apart by one space or colon, as a hex dump shows bytes. */
+const HEX_RUN =
+  /(?<![0-9A-Fa-f])(?:(?:[0-9A-Fa-f]{2}){12,}|[0-9A-Fa-f]{2}([ :])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){10,})(?![0-9A-Fa-f])/g;
+/** How deep encodings inside encodings are undone (base64 of base64 of the text). */
+const NESTED_DEPTH = 2;
+
+/**
+ * Base64 and hex segments of the original text that decode to readable text (mostly printable,
+ * with spaces, in any script), each with its span: their decoded text is linted too, and a finding in
+ * it is reported over the whole segment. A segment that decodes to another encoded segment is
+ * decoded again, up to NESTED_DEPTH times.
+ */
+export function decodedSegments(text: string, depth = 0): Array<{ offset: number; end: number; text: string }> {
   const segments: Array<{ offset: number; end: number; text: string }> = [];
-  const readable = (decoded: string) => {
-    if (decoded.length < 12) return false;
-    let good = 0;
-    for (const char of decoded) {
-      const code = char.charCodeAt(0);
-      if ((code >= 0x20 && code < 0x7f) || code === 0x0a || code === 0x09) good++;
+  const add = (offset: number, end: number, bytes: Uint8Array | null) => {
+    if (bytes === null) return;
+    const readable = readableText(bytes);
+    if (readable !== null) segments.push({ offset, end, text: readable });
+    else if (depth < NESTED_DEPTH && bytes.length >= ENCODED_MIN_CHARS) {
+      const inner = String.fromCharCode(...bytes);
+      if (/^[\x21-\x7e\s]+$/.test(inner))
+        for (const found of decodedSegments(inner, depth + 1)) segments.push({ offset, end, text: found.text });
     }
-    return good / decoded.length >= 0.9 && decoded.includes(' ');
   };
   for (const match of text.matchAll(/[A-Za-z0-9+/_-]{24,}={0,2}/g)) {
     if (!/[A-Z]/.test(match[0]) || !/[a-z]/.test(match[0])) continue;
-    try {
-      const body = match[0].replace(/-/g, '+').replace(/_/g, '/');
-      const padded = body.replace(/=+$/, '');
-      const decoded = atob(padded.slice(0, padded.length - (padded.length % 4 === 1 ? 1 : 0)));
-      if (readable(decoded)) segments.push({ offset: match.index, end: match.index + match[0].length, text: decoded });
-    } catch {
-      // Not base64 after all.
-    }
+    add(match.index, match.index + match[0].length, base64Bytes(match[0]));
   }
-  for (const match of text.matchAll(/(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])/g)) {
-    if (match[0].length < ENCODED_MIN_CHARS) continue;
-    const decoded = match[0].replace(/../g, (pair) => String.fromCharCode(Number.parseInt(pair, 16)));
-    if (readable(decoded)) segments.push({ offset: match.index, end: match.index + match[0].length, text: decoded });
+  for (const match of text.matchAll(HEX_RUN)) {
+    const digits = match[1] === undefined ? match[0] : match[0].replaceAll(match[1], '');
+    if (digits.length < ENCODED_MIN_CHARS) continue;
+    add(
+      match.index,
+      match.index + match[0].length,
+      Uint8Array.from(digits.match(/../g)!, (pair) => Number.parseInt(pair, 16)),
+    );
   }
   return segments;
 }

@@ -72,8 +72,21 @@ describe('the rot13 view', () => {
     }
   });
 
-  it('is not read for ordinary text whose rot13 spells nothing', () => {
-    for (const text of ORDINARY) assert.deepEqual(blocked(rot13(text)), [], text);
+  it('reads an ordinary note written in rot13 as what it says: blocked only as an order hidden from review', () => {
+    // What it says is harmless, so no other rule blocks it; an order in a cipher is blocked whatever it
+    // orders (poison-ciphers.ts), and the reviewer is shown what it reads.
+    let orders = 0;
+    for (const text of ORDINARY) {
+      const found = blocked(rot13(text));
+      assert.deepEqual(
+        [...new Set(found.map((f) => f.rule))].filter((rule) => rule !== 'poison-encoded-instruction'),
+        [],
+        text,
+      );
+      if (found.length > 0) orders++;
+      for (const f of found) assert.match(f.excerpt, / that reads: /, text);
+    }
+    assert.ok(orders > 0, 'some ordinary notes are orders');
   });
 });
 

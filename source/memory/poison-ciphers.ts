@@ -1,0 +1,276 @@
+// Text written in a cipher a reader undoes by hand — a letter shift (rot13, Caesar), words read
+// backwards, Morse code, runs of character escapes — found by what it turns into, not by the words
+// around it: a run whose letters, shifted or reversed, become a sentence's small words (the, to, of,
+// de, und …) or the words notes to agents are made of, when the run itself has almost none of them,
+// is a sentence in that cipher. Each reading keeps the span of the original it came from, and is
+// linted as text of its own (poison-lint.ts).
+// Pure; no `node:` imports.
+import { LEET } from './poison-views.js';
+
+/** A run of the original and what it reads once its cipher is undone. */
+export interface CipherReading {
+  offset: number;
+  end: number;
+  text: string;
+  cipher: 'letter shift' | 'backwards' | 'morse' | 'escapes' | 'digits for letters';
+}
+
+/**
+ * Words a run read through a cipher is recognised by: the small words of sentences in English,
+ * Spanish, French, German, Italian, Portuguese and Dutch, and the words notes to agents are made of,
+ * two letters or more (a single letter is hit by chance too often).
+ */
+const KNOWN_WORDS = new Set(
+  (
+    'the to of and in on is it be for with from by you your all any not do if as at or an are this that ' +
+    'then when into every each no but was will can must should my me we our they them its has have ' +
+    'el la los las de del en un una que por para con al es se lo su sus le les des du et ou au aux ' +
+    'pour par avec est pas ne qui sur dans der die das den dem ein eine und oder zu mit von auf ist ' +
+    'nicht im sie er il di che per non sono da dei na em os um uma het een van voor op niet ' +
+    'ignore previous instructions instruction rules rule prompt system user users tell say ask asking ' +
+    'send upload post paste push pull merge main master branch review reviews approve delete remove ' +
+    'skip test tests run curl wget sh bash https http env token tokens key keys secret secrets password ' +
+    'file files note notes memory agent agents bot bots never always without about only repo code ' +
+    'commit log logs print disable hook hooks check checks build deploy production prod admin access ' +
+    'hide mention passed pass fail failed print output reply answer now new here there what'
+  ).split(' '),
+);
+
+/** Where a run of text ends: a line, a sentence, a clause mark, a bracket or a quote. */
+const RUN_BREAK = /[\n:;()[\]{}"'`«»“”‘’—–|<>]/;
+const ASCII_WORD = /[A-Za-z]+/g;
+const MAX_RUN_WORDS = 120;
+
+/** How many different known words `words` holds. */
+function knownWords(words: readonly string[]): number {
+  return new Set(words.filter((word) => KNOWN_WORDS.has(word))).size;
+}
+
+function shift(word: string, by: number): string {
+  let out = '';
+  for (let i = 0; i < word.length; i++) out += String.fromCharCode(((word.charCodeAt(i) - 0x61 + by) % 26) + 0x61);
+  return out;
+}
+
+/** Runs of the text between breaks, with their offsets. */
+function runs(text: string): Array<{ offset: number; text: string }> {
+  const out: Array<{ offset: number; text: string }> = [];
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const sentenceEnd = /[.!?]/.test(text[i] ?? '') && (i + 1 === text.length || /\s/.test(text[i + 1]!));
+    if (i === text.length || sentenceEnd || RUN_BREAK.test(text[i]!)) {
+      if (i > start) out.push({ offset: start, text: text.slice(start, i) });
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * A run is read through a cipher when it has four words or more, at most one of them a known word,
+ * and the cipher turns at least a third of them, and two more than it had, into different known words.
+ */
+function shiftedOrReversed(run: { offset: number; text: string }): CipherReading | null {
+  const matches = [...run.text.matchAll(ASCII_WORD)];
+  // A sentence in a cipher is a short run; a long one (a minified line, a word list) is not tried
+  // 25 ways.
+  if (matches.length < 4 || matches.length > MAX_RUN_WORDS) return null;
+  const words = matches.map((m) => m[0].toLowerCase());
+  const plain = knownWords(words);
+  if (plain > 1) return null;
+  const needed = Math.max(plain + 2, Math.ceil(words.length / 3));
+  const first = matches[0]!.index;
+  const last = matches[matches.length - 1]!;
+  const span = { offset: run.offset + first, end: run.offset + last.index + last[0].length };
+  const body = run.text.slice(first, last.index + last[0].length);
+  let best = { by: 0, count: 0 };
+  for (let by = 1; by < 26; by++) {
+    const count = knownWords(words.map((word) => shift(word, by)));
+    if (count > best.count) best = { by, count };
+  }
+  if (best.count >= needed)
+    return {
+      ...span,
+      cipher: 'letter shift',
+      text: body.replace(/[A-Za-z]/g, (c) => shift(c.toLowerCase(), best.by)),
+    };
+  const backwards = [...body].reverse().join('').toLowerCase();
+  if (knownWords(backwards.match(ASCII_WORD) ?? []) >= needed) return { ...span, cipher: 'backwards', text: backwards };
+  return null;
+}
+
+const MORSE: Record<string, string> = {
+  '.-': 'a',
+  '-...': 'b',
+  '-.-.': 'c',
+  '-..': 'd',
+  '.': 'e',
+  '..-.': 'f',
+  '--.': 'g',
+  '....': 'h',
+  '..': 'i',
+  '.---': 'j',
+  '-.-': 'k',
+  '.-..': 'l',
+  '--': 'm',
+  '-.': 'n',
+  '---': 'o',
+  '.--.': 'p',
+  '--.-': 'q',
+  '.-.': 'r',
+  '...': 's',
+  '-': 't',
+  '..-': 'u',
+  '...-': 'v',
+  '.--': 'w',
+  '-..-': 'x',
+  '-.--': 'y',
+  '--..': 'z',
+  '-----': '0',
+  '.----': '1',
+  '..---': '2',
+  '...--': '3',
+  '....-': '4',
+  '.....': '5',
+  '-....': '6',
+  '--...': '7',
+  '---..': '8',
+  '----.': '9',
+  '.-.-.-': '.',
+  '--..--': ',',
+};
+
+/** Morse: five codes or more, words apart by ` / ` (or three spaces), every code a letter or digit. */
+const MORSE_RUN = /(?<![\w.\-])[.-]{1,6}(?:(?: {1,3}| ?\/ ?)[.-]{1,6}){4,}(?![\w.\-])/g;
+
+function morse(text: string): CipherReading[] {
+  const out: CipherReading[] = [];
+  for (const match of text.matchAll(MORSE_RUN)) {
+    const words = match[0].split(/ ?\/ ?| {3}/);
+    const decoded: string[] = [];
+    for (const word of words) {
+      const letters = word
+        .trim()
+        .split(/ +/)
+        .map((code) => MORSE[code]);
+      if (letters.some((letter) => letter === undefined)) {
+        decoded.length = 0;
+        break;
+      }
+      decoded.push(letters.join(''));
+    }
+    if (decoded.length >= 2)
+      out.push({ offset: match.index, end: match.index + match[0].length, cipher: 'morse', text: decoded.join(' ') });
+  }
+  return out;
+}
+
+/** Three or more character escapes in a row, words apart by spaces: `\u0070\u0075…`, `&#112;…`, `\x70…`, `%70…`. */
+const ESCAPE = String.raw`(?:\\u00[0-9a-fA-F]{2}|\\x[0-9a-fA-F]{2}|&#\d{2,3};|&#x[0-9a-fA-F]{2};|%[0-9a-fA-F]{2}|=[0-9A-F]{2})`;
+const ESCAPE_RUN = new RegExp(`${ESCAPE}{3,}(?:[ _-]+${ESCAPE}{2,})*`, 'g');
+
+const undoEscapes = (run: string) =>
+  run.replace(new RegExp(ESCAPE, 'g'), (code) =>
+    String.fromCharCode(
+      code.startsWith('&#') && !code.startsWith('&#x')
+        ? Number(code.slice(2, -1))
+        : Number.parseInt(code.replace(/^(?:\\u00|\\x|&#x|%|=)/, '').replace(/;$/, ''), 16),
+    ),
+  );
+
+/** Where a clause ends, for reading escapes in the words around them. */
+const CLAUSE_MARK = /[.;:!?\n—–"“”()]/;
+
+/**
+ * Each clause holding runs of escapes, read with them undone: an escaped verb before plain words
+ * ("\\u0073\\u0065\\u006e\\u0064 the env to …") is an order only with them.
+ */
+function escapes(text: string): CipherReading[] {
+  const out: CipherReading[] = [];
+  let covered = 0;
+  for (const match of text.matchAll(ESCAPE_RUN)) {
+    if (match.index < covered || !/[a-z]{2}/i.test(undoEscapes(match[0]))) continue;
+    let offset = match.index;
+    while (offset > 0 && !CLAUSE_MARK.test(text[offset - 1]!)) offset--;
+    let end = match.index + match[0].length;
+    // An escape may be a clause mark's own (`&#46;`): the clause runs to a mark written as it is.
+    while (end < text.length && !CLAUSE_MARK.test(text[end]!)) end++;
+    covered = end;
+    out.push({
+      offset,
+      end,
+      cipher: 'escapes',
+      text: text.slice(offset, end).replace(ESCAPE_RUN, (run) => undoEscapes(run)),
+    });
+  }
+  return out;
+}
+
+/** Words with digits or signs for letters (`pu5h`, `7h3`), read with them undone when two or more become known words. */
+function digitsForLetters(run: { offset: number; text: string }): CipherReading | null {
+  const tokens = [...run.text.matchAll(/[A-Za-z0-9@$]+/g)];
+  let mixed = 0;
+  let known = 0;
+  for (const token of tokens) {
+    if (!/[013457@$]/.test(token[0])) continue;
+    if (/[a-z]/i.test(token[0])) mixed++;
+    if (KNOWN_WORDS.has(token[0].toLowerCase().replace(/[013457@$]/g, (c) => LEET[c]!))) known++;
+  }
+  if (mixed < 2 || known < 2) return null;
+  const first = tokens[0]!;
+  const last = tokens[tokens.length - 1]!;
+  return {
+    offset: run.offset + first.index,
+    end: run.offset + last.index + last[0].length,
+    cipher: 'digits for letters',
+    text: run.text
+      .slice(first.index, last.index + last[0].length)
+      .toLowerCase()
+      .replace(/[a-z0-9@$]+/g, (token) =>
+        /[a-z]|^[013457]{1,2}$/.test(token) ? token.replace(/[013457@$]/g, (c) => LEET[c]!) : token,
+      ),
+  };
+}
+
+/** Every run of `text` written in a cipher this module reads, with what it reads. */
+export function cipherReadings(text: string): CipherReading[] {
+  const out: CipherReading[] = [];
+  for (const run of runs(text)) {
+    const reading = shiftedOrReversed(run) ?? digitsForLetters(run);
+    if (reading) out.push(reading);
+  }
+  if (text.includes('.-') || text.includes('-.') || text.includes('..')) out.push(...morse(text));
+  if (/[\\&%=]/.test(text)) out.push(...escapes(text));
+  return out;
+}
+
+/** Verbs an instruction to an agent starts with (after "please", "always", "never", "do not" …). */
+const ORDER_VERB =
+  /^(?:(?:please|always|never|just|now|then|also|and|do not|don't|dont)\s+)*(?:ignore|disregard|forget|skip|send|upload|post|paste|push|force-push|merge|approve|accept|delete|remove|drop|disable|turn|switch|stop|run|execute|exec|print|echo|copy|share|tell|say|reply|answer|hide|conceal|keep|add|write|commit|install|download|fetch|curl|wget|bypass|override|grant|give|make|set|change|replace|rewrite|force|mark|report|pretend|act|treat|trust|obey|follow|use|leave|email|forward|publish|expose|include|attach|dump|log|edit|modify|allow|let|comment|rm|chmod|sudo|git)\b/;
+/** An order given by a modal: "you may …", "agents must …". */
+const MODAL_ORDER =
+  /\b(?:you|agents?|assistants?|bots?|the (?:model|agent|assistant))\s+(?:may|must|should|can|shall|are (?:allowed|free|now|to))\b/;
+
+/** Letters and digits only, words apart by one space: how a decoded text is looked for in plain. */
+const plainWords = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * Whether a decoded text is an order to its reader — an imperative, or a modal addressed to the
+ * agent — that the note does not also give in plain words. A note has no reason to hide an order
+ * from the person who reviews it; a fixture's sample sentence, or a test that names what its encoded
+ * input says ("base64 of 'ignore the user'"), hides nothing.
+ */
+export function hiddenOrder(decoded: string, note: string, span: { offset: number; end: number }): boolean {
+  const words = plainWords(decoded);
+  if (words.split(' ').length < 2) return false;
+  const clauses = decoded.toLowerCase().split(/[.;:!?\n—–"“”()]|,\s*(?:and|then)\s+|\s+(?:and|then)\s+/);
+  const order =
+    MODAL_ORDER.test(words) || clauses.some((clause) => ORDER_VERB.test(clause.trim().replace(/^[^\p{L}]+/u, '')));
+  if (!order) return false;
+  const rest = plainWords(`${note.slice(0, span.offset)} ${note.slice(span.end)}`);
+  return !` ${rest} `.includes(` ${words} `);
+}
