@@ -22,6 +22,7 @@
 
 import {
   approvalClaimed,
+  type ClauseMemo,
   CONCEALED_ML,
   CONTROL_WEAKENED_ML,
   ownWorkNamed,
@@ -2057,7 +2058,7 @@ function patternMatches(pattern: RegExp, text: string, lines: () => number[]): R
  * Every match of the phrase rules in one view, at original positions. `original`: the text the view
  * was made from (not given for decoded segments, whose positions are the segment's).
  */
-function matchView(view: LintView, reversed: boolean, found: Raw[], original?: string): void {
+function matchView(view: LintView, reversed: boolean, found: Raw[], memo: ClauseMemo, original?: string): void {
   let lines: number[] | undefined;
   for (const rule of RULES) {
     if (reversed && !rule.reversible) continue;
@@ -2107,7 +2108,7 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], original?: s
   }
   if (reversed) return;
   // The same attacks by structure, in wordings the phrase rules above do not know (poison-structure.ts).
-  for (const finding of structuralFindings(view))
+  for (const finding of structuralFindings(view, memo))
     found.push({
       rule: finding.rule,
       severity: finding.severity,
@@ -2129,20 +2130,23 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
       run,
     });
 
+  // The structural rules' readings of clauses, shared by the views: most of a long text's clauses
+  // read the same in the base and the deobfuscated view.
+  const memo: ClauseMemo = new Map();
   const base = normaliseForLint(text);
-  matchView(base, false, raw, text);
+  matchView(base, false, raw, memo, text);
   const plain = deobfuscatedView(base);
-  if (plain.text !== base.text) matchView(plain, false, raw, text);
+  if (plain.text !== base.text) matchView(plain, false, raw, memo, text);
   // Backwards text is read by rules that name instructions; it costs one reversal of the view.
-  if (/snoitcurtsni|erongi|drager|tegrof|tpmorp/.test(plain.text)) matchView(reversedView(plain), true, raw);
+  if (/snoitcurtsni|erongi|drager|tegrof|tpmorp/.test(plain.text)) matchView(reversedView(plain), true, raw, memo);
   // Rot13 is read when it spells the words an override is made of ("vtaber" is "ignore").
-  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, text);
+  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, memo, text);
   for (const found of gluedOverrides(plain))
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
   for (const segment of decodedSegments(text)) {
     const inner: Raw[] = [];
     const view = deobfuscatedView(normaliseForLint(segment.text));
-    matchView(view, false, inner);
+    matchView(view, false, inner, memo);
     for (const finding of inner)
       raw.push({
         rule: finding.rule,

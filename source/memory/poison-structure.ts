@@ -760,24 +760,52 @@ function clauses(text: string): Array<[number, number]> {
   return out;
 }
 
-/** Structural findings in a view, at view offsets. */
-export function structuralFindings(view: LintView): StructuralFinding[] {
+/** What the rules said of one clause's text, kept for the other views of the same text (clauseMemo). */
+interface ClauseReading {
+  meta: boolean;
+  metaWords: boolean;
+  /** By rule index in RULES: the rule's verdict, once asked (undefined: not asked yet). */
+  verdicts: Array<'block' | 'warn' | null | undefined>;
+}
+
+/**
+ * Readings of clauses by their text, shared by the views of one lint (poison-lint.ts passes one per
+ * text): the deobfuscated view of a long text is mostly the base view's clauses again, and each
+ * rule's verdict and META depend on the clause's text alone (pure functions of it; the global
+ * patterns they use run through matchAll, which copies them), so a clause read once need not be
+ * read again.
+ */
+export type ClauseMemo = Map<string, ClauseReading>;
+
+/** Structural findings in a view, at view offsets. `memo`: readings of clauses already read in another view of the text. */
+export function structuralFindings(view: LintView, memo: ClauseMemo = new Map()): StructuralFinding[] {
   const found: StructuralFinding[] = [];
   // A gate whose words the text lacks cannot match: not run, nor compiled (regex-shape.ts).
-  const rules = RULES.filter((rule) => mayMatch(rule.gate, view.text) && rule.gate.test(view.text));
+  const rules: number[] = [];
+  RULES.forEach((rule, index) => {
+    if (mayMatch(rule.gate, view.text) && rule.gate.test(view.text)) rules.push(index);
+  });
   if (rules.length === 0) return found;
   for (const [from, to] of clauses(view.text)) {
     const clause = view.text.slice(from, to);
     // Cheap gate: a clause of a few letters holds no attack.
     if (clause.length < 12) continue;
-    // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
-    if (!SOME_WORDS.test(clause)) continue;
-    // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
-    const bare = withoutAddresses(clause);
-    const meta = META.test(bare);
-    const metaWords = meta && META.test(bare.replace(QUOTED, ' '));
-    for (const rule of rules) {
-      let severity = rule.test(clause);
+    let reading = memo.get(clause);
+    if (reading === undefined) {
+      // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
+      if (!SOME_WORDS.test(clause)) continue;
+      // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
+      const bare = withoutAddresses(clause);
+      const meta = META.test(bare);
+      const metaWords = meta && META.test(bare.replace(QUOTED, ' '));
+      reading = { meta, metaWords, verdicts: [] };
+      memo.set(clause, reading);
+    }
+    const { meta, metaWords, verdicts } = reading;
+    for (const index of rules) {
+      const rule = RULES[index]!;
+      let severity = verdicts[index];
+      if (severity === undefined) severity = verdicts[index] = rule.test(clause);
       if (severity === null) continue;
       if ((rule.quotesAreLabels ? metaWords : meta) && severity === 'block') severity = 'warn';
       let start = from;
