@@ -782,12 +782,20 @@ function clauses(text: string): Array<[number, number]> {
 
 /** What the rules said of one clause's text, kept for the other views of the same text (clauseMemo). */
 interface ClauseReading {
-  meta: boolean;
-  metaWords: boolean;
+  /** Whether the clause talks about attacks (META), asked only once a rule gives it a verdict. */
+  meta?: { meta: boolean; metaWords: boolean };
   /** By rule index in RULES: the rule's verdict, once asked (undefined: not asked yet). */
   verdicts: Array<'block' | 'warn' | null | undefined>;
   /** By rule index: 1 when the clause holds a keyword of what the rule needs (long texts only). */
   present?: Uint8Array;
+}
+
+/** Whether a clause talks about attacks (META), and does so in words rather than only by quoting. */
+function clauseMeta(clause: string): { meta: boolean; metaWords: boolean } {
+  // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
+  const bare = withoutAddresses(clause);
+  const meta = META.test(bare);
+  return { meta, metaWords: meta && META.test(bare.replace(QUOTED, ' ')) };
 }
 
 /** The keywords of each rule's needs, by rule index (null: not given, or one need's keywords unknown). */
@@ -842,15 +850,11 @@ export function structuralFindings(view: LintView, memo: ClauseMemo = new Map())
     if (reading === undefined) {
       // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
       if (!SOME_WORDS.test(clause)) continue;
-      // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
-      const bare = withoutAddresses(clause);
-      const meta = META.test(bare);
-      const metaWords = meta && META.test(bare.replace(QUOTED, ' '));
-      reading = { meta, metaWords, verdicts: [] };
+      reading = { verdicts: [] };
       memo.set(clause, reading);
     }
     if (needs !== undefined) reading.present ??= needs.lists.present(clause);
-    const { meta, metaWords, verdicts, present } = reading;
+    const { verdicts, present } = reading;
     for (const index of rules) {
       const rule = RULES[index]!;
       let severity = verdicts[index];
@@ -858,6 +862,9 @@ export function structuralFindings(view: LintView, memo: ClauseMemo = new Map())
         severity = verdicts[index] =
           present !== undefined && needs!.known[index] && present[index] === 0 ? null : rule.test(clause);
       if (severity === null) continue;
+      // Most clauses get no verdict from any rule: META is read only for those that do.
+      reading.meta ??= clauseMeta(clause);
+      const { meta, metaWords } = reading.meta;
       if ((rule.quotesAreLabels ? metaWords : meta) && severity === 'block') severity = 'warn';
       let start = from;
       let end = to;
