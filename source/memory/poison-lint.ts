@@ -2076,16 +2076,18 @@ function keywordFinder(keywords: readonly string[]): RegExp {
   return finder;
 }
 
-/** The phrase rules' proven keywords by rule index (known: false when none are proven), and their hand-given ones, read at the first long text. */
-let phraseKeywords: { lists: KeywordLists; known: boolean[]; hand: KeywordLists } | undefined;
+/**
+ * The phrase rules' keyword lists, read at the first long text: list `index` holds rule `index`'s
+ * proven keywords (known[index] false: none proven), list RULES.length + `index` its hand-given ones.
+ */
+let phraseKeywords: { lists: KeywordLists; known: boolean[] } | undefined;
 
-function provenKeywords(): { lists: KeywordLists; known: boolean[]; hand: KeywordLists } {
+function provenKeywords(): { lists: KeywordLists; known: boolean[] } {
   if (phraseKeywords === undefined) {
     const keywords = RULES.map((rule) => regexShape(rule.pattern).keywords);
     phraseKeywords = {
-      lists: new KeywordLists(keywords.map((list) => list ?? [])),
+      lists: new KeywordLists([...keywords.map((list) => list ?? []), ...RULES.map((rule) => rule.keywords)]),
       known: keywords.map((list) => list !== null),
-      hand: new KeywordLists(RULES.map((rule) => rule.keywords)),
     };
   }
   return phraseKeywords;
@@ -2100,14 +2102,14 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
   // A long text is read once for every rule's proven keywords: a rule none of whose keywords it
   // holds has no match (mayMatch reads a long text once per keyword, so past a budget it does not).
   // The hand-given keywords too: the same answer as one `includes` per keyword, in one pass.
+  // Both in one pass: list `index` is rule `index`'s proven keywords, list RULES.length + `index` its hand-given ones.
   const present = view.text.length >= LONG_TEXT ? provenKeywords().lists.present(view.text) : undefined;
-  const handPresent = present !== undefined ? provenKeywords().hand.present(view.text) : undefined;
   for (const [index, rule] of RULES.entries()) {
     if (reversed && !rule.reversible) continue;
     if (
       rule.keywords.length > 0 &&
-      (handPresent !== undefined
-        ? handPresent[index] === 0
+      (present !== undefined
+        ? present[RULES.length + index] === 0
         : !rule.keywords.some((keyword) => view.text.includes(keyword)))
     )
       continue;
