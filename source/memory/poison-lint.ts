@@ -2099,10 +2099,9 @@ function provenKeywords(): { lists: KeywordLists; known: boolean[] } {
  */
 function matchView(view: LintView, reversed: boolean, found: Raw[], memo: ClauseMemo, original?: string): void {
   let lines: number[] | undefined;
-  // A long text is read once for every rule's proven keywords: a rule none of whose keywords it
-  // holds has no match (mayMatch reads a long text once per keyword, so past a budget it does not).
-  // The hand-given keywords too: the same answer as one `includes` per keyword, in one pass.
-  // Both in one pass: list `index` is rule `index`'s proven keywords, list RULES.length + `index` its hand-given ones.
+  // A long text is read once for every rule's keywords (provenKeywords): a rule none of whose proven
+  // keywords it holds has no match (mayMatch reads a long text once per keyword, so past a budget it
+  // does not read them at all), and the hand-given ones give the same answer as one `includes` each.
   const present = view.text.length >= LONG_TEXT ? provenKeywords().lists.present(view.text) : undefined;
   for (const [index, rule] of RULES.entries()) {
     if (reversed && !rule.reversible) continue;

@@ -780,7 +780,7 @@ function clauses(text: string): Array<[number, number]> {
   return out;
 }
 
-/** What the rules said of one clause's text, kept for the other views of the same text (clauseMemo). */
+/** What the rules said of one clause's text, kept for the other views of the same text (ClauseMemo). */
 interface ClauseReading {
   /** Whether the clause talks about attacks (META), asked only once a rule gives it a verdict. */
   meta?: { meta: boolean; metaWords: boolean };
