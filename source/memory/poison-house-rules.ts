@@ -26,6 +26,8 @@ export interface HouseRule {
   test(clause: string): 'block' | 'warn' | null;
   /** Quoted words are the attack's own label, not an example (see poison-structure.ts). */
   quotesAreLabels?: boolean;
+  /** Patterns one of which matches the clause whenever `test` gives a verdict (see poison-structure.ts). */
+  needs?: readonly RegExp[];
 }
 
 /** Advice against the act, before or around it. */
@@ -188,6 +190,8 @@ const WELL_KNOWN = new Set(
 );
 const COMPOUND_KNOWN = [...WELL_KNOWN].filter((known) => known.includes('-'));
 const SWAP = /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
+/** A package taken up (the other way a swap is said). */
+const TAKEN_UP = /\b(?:use|depend on|install|add)\b/;
 /** Words that name a look-alike only to warn against it ("pip install requests, not reqeusts"). */
 const LOOK_ALIKE_WARNED =
   /\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake|impostor)\b/;
@@ -272,7 +276,7 @@ export function compromisedPinned(text: string): boolean {
 }
 
 function packageSwapped(c: string): 'block' | 'warn' | null {
-  if (!SWAP.test(c) && !/\b(?:use|depend on|install|add)\b/.test(c)) return null;
+  if (!SWAP.test(c) && !TAKEN_UP.test(c)) return null;
   const names = packageNames(c);
   const present = [...names].filter((n) => WELL_KNOWN.has(n));
   if (present.length === 0) return null;
@@ -390,6 +394,7 @@ export const HOUSE_RULES: HouseRule[] = [
     rule: 'poison-instruction-override',
     gate: /authori|cleared|allowed|permitted|entitled|free to|grant|whoever|exempt/,
     test: (c) => unlessAdvisedAgainst(POWER_CLAIMED, c),
+    needs: [POWER_CLAIMED],
   },
   {
     rule: 'poison-instruction-override',
@@ -399,36 +404,54 @@ export const HOUSE_RULES: HouseRule[] = [
       if (trigger === null || !ARMED_HARM.test(c)) return null;
       return AGAINST.test(c) ? 'warn' : 'block';
     },
+    needs: [TRIGGER],
   },
   {
     rule: 'poison-safeguard-off',
     gate: /test|spec|assert|check|suite|e2e|coverage|threshold|gate|ones|them/,
     test: testsDefeated,
+    needs: [HOLLOW_TEST, GATE_LOWERED, GATE_ZEROED, TEST],
   },
   {
     rule: 'poison-safeguard-off',
     gate: /sql|quer|statement|parameteri|return|stricthostkey|knownhosts|bucket|blob|storage|public|hard-?cod|bake|embed|inlin|directly|commit|credential\.helper|scanner|audit|dependabot|renovate|snyk|trivy|advisor|cve|security|vulnerab|cors|origin|insecure|-k\b|0\.0\.0\.0|password|allowed_hosts|debug|algorithm|merge|review|optional|endpoint|bother|worry|replac|swap|remov|delet|drop|strip|require|check|guard|eval|exp|expir|ttl|lifetime|role/,
     test: insecureHouseRule,
+    needs: [
+      SQL_CONCAT,
+      AUTH_TRUE,
+      HOST_KEYS_OFF,
+      BUCKET_PUBLIC,
+      SECRET_IN_CODE,
+      CORS_OPEN,
+      OPEN_SETTING,
+      SELF_MERGE,
+      CHECK_GUTTED,
+      SCANNER_OVERRULED,
+    ],
   },
   {
     rule: 'poison-safeguard-off',
     gate: /instead|rather|place|replac|swap|switch|migrat|over|use|depend|install|add/,
     test: packageSwapped,
+    needs: [SWAP, TAKEN_UP],
   },
   {
     rule: 'poison-safeguard-off',
     gate: /https?:\/\//,
     test: indexImitated,
+    needs: [INDEX_CONTEXT],
   },
   {
     rule: 'poison-instruction-override',
     gate: /as|only|just|skip|bypass|avoid|past|attention|review|whatever|regardless|green|pass|silent|quiet|secret|covert|hide|vague|subject|steer|call|name|title|label|tag|warning|error|stderr|prompt|mention|tell|report|say|notic|spot|caught|nothing/,
     test: ownWorkHidden,
+    needs: [DOWNPLAYED, FAILURE_AS_PASS],
     quotesAreLabels: true,
   },
   {
     rule: 'poison-instruction-override',
     gate: /treat|consider|count|take/,
     test: (c) => unlessAdvisedAgainst(STANDING_APPROVAL, c),
+    needs: [STANDING_APPROVAL],
   },
 ];

@@ -22,6 +22,7 @@
 
 import {
   approvalClaimed,
+  type ClauseMemo,
   CONCEALED_ML,
   CONTROL_WEAKENED_ML,
   ownWorkNamed,
@@ -47,7 +48,7 @@ import {
   rot13View,
 } from './poison-views.js';
 import { codePointLabel, HIDDEN_CHAR } from './visible-text.js';
-import { LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
+import { KeywordLists, LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
 import { lineStarts, position } from './text-position.js';
 
 export { normaliseForLint, type LintView } from './poison-views.js';
@@ -2019,22 +2020,33 @@ const MIN_LINES = 16;
  * within a line reads only the lines that hold a keyword (adjacent ones as one block), each match's
  * index moved to `text`'s.
  */
-function patternMatches(pattern: RegExp, text: string, lines: () => number[]): RegExpExecArray[] {
+function patternMatches(
+  pattern: RegExp,
+  text: string,
+  lines: () => number[],
+  /** The text is known to hold one of the pattern's keywords (matchView read them all at once). */
+  holdsKeyword = false,
+): RegExpExecArray[] {
   const { keywords, lineLocal } = regexShape(pattern);
   pattern.lastIndex = 0;
   // Read by line only where lines spare something: a long text of many lines (one long line is read
   // whole, its keywords found once by mayMatch rather than at each of their places).
   const starts = keywords === null || !lineLocal || text.length < LONG_TEXT ? [] : lines();
-  if (keywords === null || starts.length < MIN_LINES) return mayMatch(pattern, text) ? [...text.matchAll(pattern)] : [];
+  if (keywords === null || starts.length < MIN_LINES)
+    return holdsKeyword || mayMatch(pattern, text) ? [...text.matchAll(pattern)] : [];
   const marked = new Set<number>();
-  for (const keyword of keywords)
-    for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + 1)) {
-      // The line holding `at` (0-based).
-      const low = position(starts, at).line - 1;
-      marked.add(low);
-      // The rest of this line is marked already: go on from the next one.
-      at = low + 1 < starts.length ? Math.max(at, starts[low + 1]! - 1) : text.length;
-    }
+  // The lines holding a keyword, found in one pass of an alternation of the keywords: from the start
+  // of each line, the first keyword at or after it, whichever (the line is marked), then on from the
+  // next line. No keyword holds `\n` (each is part of a match, and no match holds one).
+  const finder = keywordFinder(keywords);
+  finder.lastIndex = 0;
+  for (let found = finder.exec(text); found !== null; found = finder.exec(text)) {
+    // The line holding the keyword (0-based).
+    const low = position(starts, found.index).line - 1;
+    marked.add(low);
+    if (low + 1 >= starts.length) break;
+    finder.lastIndex = starts[low + 1]!;
+  }
   const matches: RegExpExecArray[] = [];
   const ordered = [...marked].sort((a, b) => a - b);
   for (let i = 0; i < ordered.length; ) {
@@ -2054,16 +2066,56 @@ function patternMatches(pattern: RegExp, text: string, lines: () => number[]): R
   return matches;
 }
 
+/** A global alternation of `keywords` as literals (no `u`: code units, as `indexOf` reads them), made once per list. */
+const finders = new WeakMap<readonly string[], RegExp>();
+function keywordFinder(keywords: readonly string[]): RegExp {
+  let finder = finders.get(keywords);
+  if (finder === undefined) {
+    finder = new RegExp(keywords.map((keyword) => keyword.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'), 'g');
+    finders.set(keywords, finder);
+  }
+  return finder;
+}
+
+/**
+ * The phrase rules' keyword lists, read at the first long text: list `index` holds rule `index`'s
+ * proven keywords (known[index] false: none proven), list RULES.length + `index` its hand-given ones.
+ */
+let phraseKeywords: { lists: KeywordLists; known: boolean[] } | undefined;
+
+function provenKeywords(): { lists: KeywordLists; known: boolean[] } {
+  if (phraseKeywords === undefined) {
+    const keywords = RULES.map((rule) => regexShape(rule.pattern).keywords);
+    phraseKeywords = {
+      lists: new KeywordLists([...keywords.map((list) => list ?? []), ...RULES.map((rule) => rule.keywords)]),
+      known: keywords.map((list) => list !== null),
+    };
+  }
+  return phraseKeywords;
+}
+
 /**
  * Every match of the phrase rules in one view, at original positions. `original`: the text the view
  * was made from (not given for decoded segments, whose positions are the segment's).
  */
-function matchView(view: LintView, reversed: boolean, found: Raw[], original?: string): void {
+function matchView(view: LintView, reversed: boolean, found: Raw[], memo: ClauseMemo, original?: string): void {
   let lines: number[] | undefined;
-  for (const rule of RULES) {
+  // A long text is read once for every rule's keywords (provenKeywords): a rule none of whose proven
+  // keywords it holds has no match (mayMatch reads a long text once per keyword, so past a budget it
+  // does not read them at all), and the hand-given ones give the same answer as one `includes` each.
+  const present = view.text.length >= LONG_TEXT ? provenKeywords().lists.present(view.text) : undefined;
+  for (const [index, rule] of RULES.entries()) {
     if (reversed && !rule.reversible) continue;
-    if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => view.text.includes(keyword))) continue;
-    for (const match of patternMatches(rule.pattern, view.text, () => (lines ??= lineStarts(view.text)))) {
+    if (
+      rule.keywords.length > 0 &&
+      (present !== undefined
+        ? present[RULES.length + index] === 0
+        : !rule.keywords.some((keyword) => view.text.includes(keyword)))
+    )
+      continue;
+    const proven = present !== undefined && provenKeywords().known[index]!;
+    if (proven && present[index] === 0) continue;
+    for (const match of patternMatches(rule.pattern, view.text, () => (lines ??= lineStarts(view.text)), proven)) {
       let severity = rule.check ? rule.check(match, view.text) : rule.severity;
       if (severity === null) continue;
       const blocking = severity === 'block';
@@ -2108,7 +2160,7 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], original?: s
   }
   if (reversed) return;
   // The same attacks by structure, in wordings the phrase rules above do not know (poison-structure.ts).
-  for (const finding of structuralFindings(view))
+  for (const finding of structuralFindings(view, memo))
     found.push({
       rule: finding.rule,
       severity: finding.severity,
@@ -2130,14 +2182,17 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
       run,
     });
 
+  // The structural rules' readings of clauses, shared by the views: most of a long text's clauses
+  // read the same in the base and the deobfuscated view.
+  const memo: ClauseMemo = new Map();
   const base = normaliseForLint(text);
-  matchView(base, false, raw, text);
+  matchView(base, false, raw, memo, text);
   const plain = deobfuscatedView(base);
-  if (plain.text !== base.text) matchView(plain, false, raw, text);
+  if (plain.text !== base.text) matchView(plain, false, raw, memo, text);
   // Backwards text is read by rules that name instructions; it costs one reversal of the view.
-  if (/snoitcurtsni|erongi|drager|tegrof|tpmorp/.test(plain.text)) matchView(reversedView(plain), true, raw);
+  if (/snoitcurtsni|erongi|drager|tegrof|tpmorp/.test(plain.text)) matchView(reversedView(plain), true, raw, memo);
   // Rot13 is read when it spells the words an override is made of ("vtaber" is "ignore").
-  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, text);
+  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, memo, text);
   for (const found of gluedOverrides(plain))
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
   const segments = [
@@ -2149,9 +2204,9 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
     // drops accents, and the rules of Polish or Czech are written with them).
     const inner: Raw[] = [];
     const segmentBase = normaliseForLint(segment.text);
-    matchView(segmentBase, false, inner);
+    matchView(segmentBase, false, inner, memo);
     const segmentPlain = deobfuscatedView(segmentBase);
-    if (segmentPlain.text !== segmentBase.text) matchView(segmentPlain, false, inner);
+    if (segmentPlain.text !== segmentBase.text) matchView(segmentPlain, false, inner, memo);
     // An order the note hides from its reviewer in an encoding is blocked whatever it orders.
     if (!inner.some((f) => f.severity === 'block') && hiddenOrder(segment.text, text, segment))
       inner.push({ rule: 'poison-encoded-instruction', severity: 'block', offset: 0, end: 0 });

@@ -13,7 +13,7 @@
 
 import weightsFile from './poison-scorer-weights.json' with { type: 'json' };
 import { deobfuscatedView, normaliseForLint } from './poison-views.js';
-import { mayMatch } from './regex-shape.js';
+import { KeywordLists, LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
 
 /**
  * The committed model: a bias, the two thresholds on the probability, and a weight per feature
@@ -395,10 +395,20 @@ export function poisonScoreFeatures(text: string, ruleNames: readonly string[] =
   // Concepts: each looked for in the whole note once, then only those present in each sentence.
   const inNote = CONCEPTS.filter(([, pattern]) => mayMatch(pattern, view) && pattern.test(view));
   const sentences = inNote.length > 1 ? view.split(SENTENCE_END) : [view];
+  // In a long note each sentence is read once for all concepts' keywords (regex-shape.ts): a concept
+  // none of whose keywords the sentence holds cannot match it, and is not run on it.
+  const keywords = sentences.length > 1 && view.length >= LONG_TEXT ? conceptKeywords() : undefined;
   for (const sentence of sentences) {
-    const present = (sentences.length === 1 ? inNote : inNote.filter(([, pattern]) => pattern.test(sentence))).map(
-      ([name]) => name,
-    );
+    const has = keywords?.lists.present(sentence);
+    const present = (
+      sentences.length === 1
+        ? inNote
+        : inNote.filter((concept) => {
+            const index = keywords?.index.get(concept);
+            if (has !== undefined && index !== undefined && has[index] === 0) return false;
+            return concept[1].test(sentence);
+          })
+    ).map(([name]) => name);
     present.forEach((name, i) => {
       features.add(`k:${name}`);
       for (const other of present.slice(i + 1)) features.add(`k:${name}+${other}`);
@@ -406,6 +416,24 @@ export function poisonScoreFeatures(text: string, ruleNames: readonly string[] =
   }
   for (const rule of ruleNames) features.add(`r:${rule}`);
   return [...features];
+}
+
+/** The concepts' proven keywords (lists by concept, index by concept; a concept without proven keywords has no index), read at the first long note. */
+let conceptLists: { lists: KeywordLists; index: Map<(typeof CONCEPTS)[number], number> } | undefined;
+
+function conceptKeywords(): { lists: KeywordLists; index: Map<(typeof CONCEPTS)[number], number> } {
+  if (conceptLists === undefined) {
+    const lists: string[][] = [];
+    const index = new Map<(typeof CONCEPTS)[number], number>();
+    for (const concept of CONCEPTS) {
+      const { keywords } = regexShape(concept[1]);
+      if (keywords === null) continue;
+      index.set(concept, lists.length);
+      lists.push([...keywords]);
+    }
+    conceptLists = { lists: new KeywordLists(lists), index };
+  }
+  return conceptLists;
 }
 
 let model: { bias: number; block: number; warn: number; weights: Map<string, number> } | undefined;

@@ -32,7 +32,7 @@
 import { CONCEPT_RULES } from './poison-concept-rules.js';
 import { HOUSE_RULES, withoutAddresses } from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
-import { mayMatch } from './regex-shape.js';
+import { KeywordLists, LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
 
 export interface StructuralFinding {
   rule: string;
@@ -259,6 +259,12 @@ interface StructuralRule {
   test(clause: string): 'block' | 'warn' | null;
   /** Quoted words are the attack's own label ('call it "docs only"'), not an example: only META's words make it a mention. */
   quotesAreLabels?: boolean;
+  /**
+   * Patterns one of which matches the clause, or a slice of it, whenever `test` gives a verdict (read
+   * off `test`'s code: each is a pattern every path to a verdict runs and needs). A clause of a long
+   * text holding none of their keywords (regex-shape.ts) is not tested. Not given: always tested.
+   */
+  needs?: readonly RegExp[];
 }
 
 // --- remote execution in words ------------------------------------------------------------------
@@ -545,6 +551,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /instruction|direction|directive|guid|rule|prompt|system|developer|operator|programming|polic|order|constraint|safeguard|guardrail|configur|setup|set up|briefing|mandate|principle|limit|restriction|boundar|\.md\b|cursorrules|windsurfrules|told|gave|taught|above|before|earlier|preceding/,
+    needs: [VOID],
     test: (c) => {
       const ref = MODEL_INSTR.test(c) || (PRIOR_INSTR.test(c) && THIS_NOTE.test(c));
       const voided = ref ? VOID.exec(c) : null;
@@ -568,6 +575,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /owner|admin|system|root|lead|maintainer|security|management|cto|ceo|authori|approv|grant|permi|allow|clear|ok'?a?y?'?d|sign|empower|entitl|whitelist|exempt|go-ahead|green light|consent|notice|message|update|directive|instruction|polic|announce|order|memo|bulletin|alert|mandate|decision|ruling|override|request|\bper\b|according|behalf/,
+    needs: [AUTHORITY, AUTH_HEADER],
     test: (c) => {
       if (AUTHORITY.test(c) && (RISKY.test(c) || /\b(?:any|every|all|whatever)\b/.test(c))) return 'block';
       if (AUTH_HEADER.test(c) && new RegExp(`\\b${GRANTEE}\\b`).test(c) && RISKY.test(c)) return 'block';
@@ -577,6 +585,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum/,
+    needs: [LIE, LIE_VERB, FALSE_REPORT, CONCEAL],
     test: (c) =>
       LIE.test(c) ||
       LIE_VERB.test(c) ||
@@ -590,16 +599,19 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /count|matter|weigh|rank|secondary|take|accept|answer|report|work|listen|respond|defer|obey|serve|follow|trust|orders|your|abort|abandon|drop|stop|ditch|quit|cancel|scrap|forget|ignore|skip|aside|leave|pause|shelve|instead/,
+    needs: [HIJACK],
     test: (c) => (HIJACK.test(c) ? 'block' : null),
   },
   {
     rule: 'poison-instruction-override',
     gate: /priorit|precedence|prevail|\bwins?\b|outrank|overrid|trump|binding|supersed|decoy|authoritative|correct|right|final|real|suggestion|advisory|optional|untrusted|stale|irrelevant|noise|secondary|count|matter/,
+    needs: [PERSON_DEMOTED, OUTRANKS],
     test: (c) => (PERSON_DEMOTED.test(c) || noteOutranks(c) ? 'block' : null),
   },
   {
     rule: 'poison-instruction-override',
     gate: /disabl|off|skip|bypass|circumvent|suppress|silenc|mute|comment|remov|delet|drop|ignor|mark|ignore|allowlist|baseline|exception|false|\/dev\/null|777|0\.0\.0\.0|node_tls|verify|insecure|plain ?text|dangerously|sudo|hookspath/,
+    needs: [SAFEGUARD_NAMED, UNSAFE_SETTING],
     test: (c) => {
       // Cheap first: a safeguard named, or an unsafe setting, before the longer pattern.
       if (!SAFEGUARD_NAMED.test(c) && !UNSAFE_SETTING.test(c)) return null;
@@ -614,6 +626,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /matter|regardless|whatever|even if|even when|\bif\b|outrank|overrid|overrul|trump|si |wenn|se o|quando|quand|als de|om anv|jeśli|kalau|jika|если|якщо|אם|αν ο|إذا|kullanıcı|ถ้า|사용자가|不管|无论|如果|ユーザーが/,
+    needs: [PERSON_OVERRULED_ML, PERSON_OVERRULED],
     test: (c) => {
       if (PERSON_OVERRULED_ML.test(c)) return 'block';
       const found = PERSON_OVERRULED.exec(c);
@@ -627,6 +640,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-tool-driving',
     gate: /approv|accept|promot|merge|sign|reviewer|edit|writ|chang|modif|overwrit|updat|touch|memory|review|delet|remov|retir|replacement|stale|low-priority|eras|wip|drop|purg|reject|supprim|lösch|elimin|borr|apag|удал|видал|usuń|ta bort|삭제|删|削除|aprue|apru|approu|genehm|godkänn|aprov|zatwierd|одобр|goedkeur|onayla|批准|承認|승인|edite|edita|modifie|bearbeite|редакт/,
+    needs: [SELF_APPROVE, STORE_AROUND_REVIEW, GUARD_NOTE_REMOVED],
     test: (c) => {
       const found = SELF_APPROVE.exec(c) ?? STORE_AROUND_REVIEW.exec(c) ?? GUARD_NOTE_REMOVED.exec(c);
       if (found === null) return null;
@@ -638,6 +652,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-safeguard-off',
     gate: /csrf|xsrf|log|md5|sha|ecb|rc4|des|random|user|account|login|authorized_keys|param|gitignore|cors|limit|throttl|brute|lockout|captcha|auth|check|validation|verification|control|scan|sast|dast|codeowner|code owner|review|sanitiz|escaping|hashing|csp|hsts|header|pinning|audit|verify|rejectunauthorized|strict-ssl|sslverify|skip|certificate|trusted-host|node_tls|chmod|write-all|publicly|public-read|allowed_hosts|origin|alg|continue-on-error|unsafe-perm|hookspath|registry|index-url/,
+    needs: [CONTROL_OFF, INSECURE_SETTING, SECRET_LOGGED, WEAK_CRYPTO, BACKDOOR],
     test: (c) => {
       const found =
         CONTROL_OFF.exec(c) ??
@@ -653,6 +668,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /leav|keep|omit|exclud|drop|don't|do not|never|no need|no mention|should not|shouldn't|must not|mustn't/,
+    needs: [OMIT],
     test: (c) =>
       OMIT.test(c) &&
       OWN_REPORT.test(c) &&
@@ -664,6 +680,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
     gate: /role|act|answer as|respond as|reply as|speak as|behave|become|pretend|you are now|you're now|persona|identity/,
+    needs: [PERSONA_INTRO],
     test: (c) => {
       const intro = PERSONA_INTRO.exec(c);
       if (intro === null || !PERSONA_RISK.test(c.slice(intro.index))) return null;
@@ -673,6 +690,7 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-exfiltration',
     gate: /key|token|passw|passphrase|credential|creds|secret|cookie|session|bearer|auth|\.ssh|\.aws|\.env|rc\b|pgpass|gnupg|docker|kube|history|dotfiles|id_|env|conversation|transcript|prompt|instructions|context|chat/,
+    needs: [SECRETISH],
     test: (c) => {
       // Order matters: the secret is what is sent ("paste the token into the issue"), not a warning
       // said after the place ("paste logs into the issue, but redact tokens").
@@ -718,11 +736,13 @@ const RULES: StructuralRule[] = [
   {
     rule: 'poison-remote-exec',
     gate: /https?:|script|installer|payload/,
+    needs: [REMOTE_RUN],
     test: (c) => (REMOTE_RUN.test(c) ? (READ_FIRST.test(c) ? 'warn' : 'block') : null),
   },
   {
     rule: 'poison-tool-driving',
     gate: /memory_|back|again|propos|re-?add|re-?creat|submit|insert/,
+    needs: [TOOL_CALL],
     test: (c) => (TOOL_CALL.test(c) ? 'block' : null),
   },
   // Sabotage and concealment written as a house rule (poison-house-rules.ts).
@@ -760,25 +780,91 @@ function clauses(text: string): Array<[number, number]> {
   return out;
 }
 
-/** Structural findings in a view, at view offsets. */
-export function structuralFindings(view: LintView): StructuralFinding[] {
+/** What the rules said of one clause's text, kept for the other views of the same text (ClauseMemo). */
+interface ClauseReading {
+  /** Whether the clause talks about attacks (META), asked only once a rule gives it a verdict. */
+  meta?: { meta: boolean; metaWords: boolean };
+  /** By rule index in RULES: the rule's verdict, once asked (undefined: not asked yet). */
+  verdicts: Array<'block' | 'warn' | null | undefined>;
+  /** By rule index: 1 when the clause holds a keyword of what the rule needs (long texts only). */
+  present?: Uint8Array;
+}
+
+/** Whether a clause talks about attacks (META), and does so in words rather than only by quoting. */
+function clauseMeta(clause: string): { meta: boolean; metaWords: boolean } {
+  // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
+  const bare = withoutAddresses(clause);
+  const meta = META.test(bare);
+  return { meta, metaWords: meta && META.test(bare.replace(QUOTED, ' ')) };
+}
+
+/** The keywords of each rule's needs, by rule index (null: not given, or one need's keywords unknown). */
+let needKeywords: { lists: KeywordLists; known: boolean[] } | undefined;
+
+/** Read at the first long text, never for a short note: a note of a few clauses gains nothing from it. */
+function ruleNeeds(): { lists: KeywordLists; known: boolean[] } {
+  if (needKeywords !== undefined) return needKeywords;
+  const lists = RULES.map((rule) => {
+    if (rule.needs === undefined) return null;
+    const all: string[] = [];
+    for (const need of rule.needs) {
+      const { keywords } = regexShape(need);
+      if (keywords === null) return null;
+      all.push(...keywords);
+    }
+    return all;
+  });
+  needKeywords = {
+    lists: new KeywordLists(lists.map((list) => list ?? [])),
+    known: lists.map((list) => list !== null),
+  };
+  return needKeywords;
+}
+
+/**
+ * Readings of clauses by their text, shared by the views of one lint (poison-lint.ts passes one per
+ * text): the deobfuscated view of a long text is mostly the base view's clauses again, and each
+ * rule's verdict and META depend on the clause's text alone (pure functions of it; the global
+ * patterns they use run through matchAll, which copies them), so a clause read once need not be
+ * read again.
+ */
+export type ClauseMemo = Map<string, ClauseReading>;
+
+/** Structural findings in a view, at view offsets. `memo`: readings of clauses already read in another view of the text. */
+export function structuralFindings(view: LintView, memo: ClauseMemo = new Map()): StructuralFinding[] {
   const found: StructuralFinding[] = [];
   // A gate whose words the text lacks cannot match: not run, nor compiled (regex-shape.ts).
-  const rules = RULES.filter((rule) => mayMatch(rule.gate, view.text) && rule.gate.test(view.text));
+  const rules: number[] = [];
+  RULES.forEach((rule, index) => {
+    if (mayMatch(rule.gate, view.text) && rule.gate.test(view.text)) rules.push(index);
+  });
   if (rules.length === 0) return found;
+  // In a long text most clauses hold the words of few rules: a rule is tested only on clauses
+  // holding a keyword of what its test needs (StructuralRule.needs), found for all rules in one pass.
+  const needs = view.text.length >= LONG_TEXT ? ruleNeeds() : undefined;
   for (const [from, to] of clauses(view.text)) {
     const clause = view.text.slice(from, to);
     // Cheap gate: a clause of a few letters holds no attack.
     if (clause.length < 12) continue;
-    // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
-    if (!SOME_WORDS.test(clause)) continue;
-    // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
-    const bare = withoutAddresses(clause);
-    const meta = META.test(bare);
-    const metaWords = meta && META.test(bare.replace(QUOTED, ' '));
-    for (const rule of rules) {
-      let severity = rule.test(clause);
+    let reading = memo.get(clause);
+    if (reading === undefined) {
+      // An attack is said in words: a window of a blob (base64, minified code) with few spaces is skipped.
+      if (!SOME_WORDS.test(clause)) continue;
+      reading = { verdicts: [] };
+      memo.set(clause, reading);
+    }
+    if (needs !== undefined) reading.present ??= needs.lists.present(clause);
+    const { verdicts, present } = reading;
+    for (const index of rules) {
+      const rule = RULES[index]!;
+      let severity = verdicts[index];
+      if (severity === undefined)
+        severity = verdicts[index] =
+          present !== undefined && needs!.known[index] && present[index] === 0 ? null : rule.test(clause);
       if (severity === null) continue;
+      // Most clauses get no verdict from any rule: META is read only for those that do.
+      reading.meta ??= clauseMeta(clause);
+      const { meta, metaWords } = reading.meta;
       if ((rule.quotesAreLabels ? metaWords : meta) && severity === 'block') severity = 'warn';
       let start = from;
       let end = to;

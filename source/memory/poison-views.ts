@@ -149,6 +149,25 @@ export function normaliseForLint(text: string): LintView {
 }
 
 /**
+ * `list[from]` … `list[to - 1]`, one entry per index: an astral character is one entry of a view's
+ * positions but two code units of its text, so `to` can pass the list's end, and those entries are
+ * undefined as one read by index gives them (slice alone would drop them, and a reversed view would
+ * then be shifted).
+ */
+function positions(list: number[], from: number, to: number): number[] {
+  const part = list.slice(from, to);
+  while (part.length < to - from) part.push(undefined as unknown as number);
+  return part;
+}
+
+/** The arrays one after another, concatenated a bounded number at a time (an argument list has a limit). */
+function joined(parts: number[][]): number[] {
+  let out: number[] = [];
+  for (let at = 0; at < parts.length; at += 1024) out = out.concat(...parts.slice(at, at + 1024));
+  return out;
+}
+
+/**
  * A view rewritten: each match of `pattern` replaced by what `replace` returns (null keeps it),
  * every character of the replacement mapped to the whole span the match came from.
  */
@@ -163,29 +182,28 @@ function rewrite(view: LintView, pattern: RegExp, replace: (match: RegExpExecArr
   // Nothing to rewrite (most texts, for most rewrites): the view as it is, nothing copied.
   if (changes.length === 0) return view;
   const text: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const starts: number[][] = [];
+  const ends: number[][] = [];
   let at = 0;
+  // The text and the positions between changes are copied as slices (the same code units and
+  // numbers as one by one) and joined once: a long text changed in a few places costs one copy.
   const copy = (from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      text.push(view.text[i]!);
-      starts.push(view.starts[i]!);
-      ends.push(view.ends[i]!);
-    }
+    text.push(view.text.slice(from, to));
+    starts.push(positions(view.starts, from, to));
+    ends.push(positions(view.ends, from, to));
   };
   for (const { index, length, replacement } of changes) {
     copy(at, index);
     const first = view.starts[index]!;
     const last = view.ends[index + length - 1]!;
-    for (const c of replacement) {
-      text.push(c);
-      starts.push(first);
-      ends.push(last);
-    }
+    const replaced = [...replacement];
+    text.push(replaced.join(''));
+    starts.push(replaced.map(() => first));
+    ends.push(replaced.map(() => last));
     at = index + length;
   }
   copy(at, view.text.length);
-  return { text: text.join(''), starts, ends };
+  return { text: text.join(''), starts: joined(starts), ends: joined(ends) };
 }
 
 const NAMED_ENTITIES: Record<string, string> = {

@@ -446,3 +446,70 @@ export function mayMatch(pattern: RegExp, text: string): boolean {
   if (may || ++shape.checks >= MAX_CHECKS) shape.ran = true;
   return may;
 }
+
+/**
+ * Which of several keyword lists have a keyword in a text, read in one pass (Aho–Corasick over code
+ * units): the structural rules ask it once per clause of a long text for all their lists at once
+ * (poison-structure.ts), where one `includes` per keyword would read the clause hundreds of times.
+ * Keywords are non-empty (an empty one would be found in every text but the empty one).
+ */
+export class KeywordLists {
+  /** Per state: the state each next code unit leads to. State 0 is the root. */
+  private readonly next: Array<Map<number, number>> = [new Map()];
+  /** Per state: the state of its longest proper suffix that is also a state. */
+  private readonly fail: number[] = [0];
+  /** Per state: the lists one of whose keywords ends here (its suffixes' included). */
+  private readonly out: number[][] = [[]];
+  readonly size: number;
+
+  constructor(lists: ReadonlyArray<readonly string[]>) {
+    this.size = lists.length;
+    lists.forEach((list, index) => {
+      for (const keyword of list) {
+        let state = 0;
+        for (let i = 0; i < keyword.length; i++) {
+          const code = keyword.charCodeAt(i);
+          let to = this.next[state]!.get(code);
+          if (to === undefined) {
+            to = this.next.length;
+            this.next.push(new Map());
+            this.fail.push(0);
+            this.out.push([]);
+            this.next[state]!.set(code, to);
+          }
+          state = to;
+        }
+        if (!this.out[state]!.includes(index)) this.out[state]!.push(index);
+      }
+    });
+    // Breadth first, so a state's suffix (shorter) is complete before the state is.
+    const queue = [...this.next[0]!.values()];
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head]!;
+      for (const [code, to] of this.next[state]!) {
+        let suffix = this.fail[state]!;
+        while (suffix !== 0 && !this.next[suffix]!.has(code)) suffix = this.fail[suffix]!;
+        this.fail[to] = this.next[suffix]!.get(code) ?? 0;
+        for (const index of this.out[this.fail[to]!]!) if (!this.out[to]!.includes(index)) this.out[to]!.push(index);
+        queue.push(to);
+      }
+    }
+  }
+
+  /** For each list, by index: 1 when `text` holds one of its keywords, else 0. */
+  present(text: string): Uint8Array {
+    const found = new Uint8Array(this.size);
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      let to = this.next[state]!.get(code);
+      while (to === undefined && state !== 0) {
+        state = this.fail[state]!;
+        to = this.next[state]!.get(code);
+      }
+      state = to ?? 0;
+      for (const index of this.out[state]!) found[index] = 1;
+    }
+    return found;
+  }
+}

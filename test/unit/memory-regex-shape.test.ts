@@ -4,7 +4,7 @@
 // seeded random texts — that every match holds a keyword and stays within a line when said so.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mayMatch, regexShape } from '../../source/memory/regex-shape.js';
+import { KeywordLists, mayMatch, regexShape } from '../../source/memory/regex-shape.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const keywords = (pattern: RegExp) => regexShape(pattern).keywords?.slice().sort() ?? null;
@@ -88,6 +88,37 @@ describe('regexShape', () => {
             );
           if (lineLocal) assert.ok(!match[0].includes('\n'), `${pattern}: ${match[0]}`);
         }
+      }
+    }
+  });
+});
+
+describe('KeywordLists', () => {
+  it('says which lists have a keyword in a text, overlapping and nested keywords included', () => {
+    const lists = new KeywordLists([['he', 'she'], ['his', 'hers'], ['x'], []]);
+    assert.deepEqual([...lists.present('ushers')], [1, 1, 0, 0]);
+    assert.deepEqual([...lists.present('shi')], [0, 0, 0, 0]);
+    assert.deepEqual([...lists.present('ahe')], [1, 0, 0, 0]);
+    assert.deepEqual([...lists.present('hhis x')], [0, 1, 1, 0]);
+    assert.deepEqual([...lists.present('')], [0, 0, 0, 0]);
+  });
+
+  it('agrees with includes over seeded random lists and texts', () => {
+    const random = seededRandom(11);
+    const word = (max: number) =>
+      Array.from({ length: 1 + Math.floor(random() * max) }, () => 'abc '[Math.floor(random() * 4)]).join('');
+    for (let trial = 0; trial < 500; trial++) {
+      const lists = Array.from({ length: 1 + Math.floor(random() * 5) }, () =>
+        Array.from({ length: Math.floor(random() * 4) }, () => word(4)),
+      );
+      const index = new KeywordLists(lists);
+      for (let t = 0; t < 10; t++) {
+        const text = word(30);
+        assert.deepEqual(
+          [...index.present(text)],
+          lists.map((list) => (list.some((k) => text.includes(k)) ? 1 : 0)),
+          `${JSON.stringify(lists)} in ${JSON.stringify(text)}`,
+        );
       }
     }
   });
