@@ -12,7 +12,7 @@ export interface CipherReading {
   offset: number;
   end: number;
   text: string;
-  cipher: 'letter shift' | 'backwards' | 'morse' | 'escapes' | 'digits for letters';
+  cipher: 'letter shift' | 'backwards' | 'morse' | 'escapes' | 'digits for letters' | 'pig latin';
 }
 
 /**
@@ -206,6 +206,40 @@ function escapes(text: string): CipherReading[] {
   return out;
 }
 
+/**
+ * A word of pig latin read back ("ushpay" is "push", "ignoreway" is "ignore"): the consonants moved
+ * to the end put back in front, the known word preferred where the count of them is unclear.
+ */
+function fromPigLatin(word: string): string | null {
+  if (word.length < 4 || !word.endsWith('ay')) return null;
+  const stem = word.slice(0, -2);
+  const readings: string[] = [];
+  if (/^[aeiou]/.test(stem) && /[wyh]$/.test(stem)) readings.push(stem.slice(0, -1));
+  for (let k = 1; k <= 3 && k < stem.length; k++)
+    if (/^[^aeiou]+$/.test(stem.slice(-k))) readings.push(stem.slice(-k) + stem.slice(0, -k));
+  return readings.find((reading) => KNOWN_WORDS.has(reading)) ?? readings[0] ?? null;
+}
+
+/** A run of pig latin: half its words or more, and three or more, end in "ay" and read back to known words. */
+function pigLatin(run: { offset: number; text: string }): CipherReading | null {
+  const matches = [...run.text.matchAll(ASCII_WORD)];
+  const words = matches.map((m) => m[0].toLowerCase());
+  const pig = words.filter((word) => fromPigLatin(word) !== null).length;
+  if (pig < 3 || pig * 2 < words.length) return null;
+  const read = words.map((word) => fromPigLatin(word) ?? word);
+  if (knownWords(read) < knownWords(words) + 2) return null;
+  const first = matches[0]!;
+  const last = matches[matches.length - 1]!;
+  return {
+    offset: run.offset + first.index,
+    end: run.offset + last.index + last[0].length,
+    cipher: 'pig latin',
+    text: run.text
+      .slice(first.index, last.index + last[0].length)
+      .replace(/[A-Za-z]+/g, (word) => fromPigLatin(word.toLowerCase()) ?? word),
+  };
+}
+
 /** Words with digits or signs for letters (`pu5h`, `7h3`), read with them undone when two or more become known words. */
 function digitsForLetters(run: { offset: number; text: string }): CipherReading | null {
   const tokens = [...run.text.matchAll(/[A-Za-z0-9@$]+/g)];
@@ -236,7 +270,7 @@ function digitsForLetters(run: { offset: number; text: string }): CipherReading 
 export function cipherReadings(text: string): CipherReading[] {
   const out: CipherReading[] = [];
   for (const run of runs(text)) {
-    const reading = shiftedOrReversed(run) ?? digitsForLetters(run);
+    const reading = shiftedOrReversed(run) ?? digitsForLetters(run) ?? pigLatin(run);
     if (reading) out.push(reading);
   }
   if (text.includes('.-') || text.includes('-.') || text.includes('..')) out.push(...morse(text));
