@@ -12,6 +12,7 @@ import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 import { entriesText, preview } from '../output.js';
 import { wholeNumber } from './memory.js';
+import { checkEntryIdArgument } from './entry-id.js';
 
 const scopesLine = (scopes: MemorySyncResult['scopes'] | MemorySearchResult['scopes']): string =>
   scopes.map((s) => `${s.scope}: generation ${s.generation}, ${s.coverage}, ${entriesText(s.entries)}`).join('; ');
@@ -109,6 +110,7 @@ export async function runGet(home: string, entryId: string | undefined, out: Out
   // Whitespace only is no id (the read trims one): refused before any store is opened.
   if (!entryId?.trim())
     throw new CmError('usage', 'Give an entry id, e.g. common-memory get use-pnpm (memory search lists them).');
+  checkEntryIdArgument(entryId, '');
   const connection = await connect(home, 'read');
   try {
     const entry: MemoryEntryView = await connection.app.memoryGet({ entryId, cwd: process.cwd() });

@@ -7,6 +7,7 @@ import { CmError, EXIT } from '../../errors.js';
 import { echoed } from '../../echo-text.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { wholeMemoryId } from '../../client/local-memory.js';
+import { checkEntryIdArgument } from './entry-id.js';
 import { entriesText, type Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
@@ -170,6 +171,7 @@ export async function memoryRetire(
     );
   const entryId = args[0]!;
   refuseGroupId(entryId, 'retire', 'Nothing was prepared.');
+  checkEntryIdArgument(entryId, ' Nothing was prepared.');
   const plan = await withWrite(home, (app) =>
     app.memoryRetire({ entryId, scope: scopeOption(scope), cwd: process.cwd() }),
   );
