@@ -55,4 +55,36 @@ describe('after a promote killed part-way', { timeout: 120_000 }, () => {
     for (const line of lines.filter((l) => l.startsWith('(') || l.startsWith('partial')))
       assert.ok(textColumns(line) <= 80, `${textColumns(line)} columns: ${line}`);
   });
+
+  // The journal marks a file done only when the plan closes: after the kill it still lists all five
+  // as pending, while four already hold the approved bytes. The dry run reads the files.
+  it('memory promote --dry-run says which files already hold the approved bytes and which remain', async () => {
+    const text = await cli(['memory', 'promote', plan.planId, '--dry-run']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.doesNotMatch(text.stdout, new RegExp(`would \\w+ ${DONE + 1} file`), text.stdout);
+    assert.match(text.stdout, new RegExp(`${DONE} of its ${DONE + 1} files are already done as approved`), text.stdout);
+    assert.match(text.stdout, /promote would remove 1 file and finish the plan/, text.stdout);
+    const listed = text.stdout.split('\n').filter((line) => line.startsWith('  '));
+    assert.equal(listed.filter((line) => line.endsWith(' (already done)')).length, DONE, text.stdout);
+    assert.deepEqual(
+      listed.filter((line) => !line.endsWith(' (already done)')).map((line) => line.trim().split(' ')[0]),
+      ['remove'],
+      text.stdout,
+    );
+    const json = await cli(['memory', 'promote', plan.planId, '--dry-run', '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const preview = JSON.parse(json.stdout) as Omit<MemoryPlanView, 'files'> & {
+      dryRun: boolean;
+      files: Array<MemoryPlanView['files'][number] & { now: string }>;
+    };
+    assert.equal(preview.dryRun, true);
+    assert.equal(preview.files.filter((f) => f.now === 'as-approved').length, DONE);
+    assert.deepEqual(
+      preview.files.filter((f) => f.now === 'to-do').map((f) => f.action),
+      ['remove'],
+    );
+    // Nothing was written or finished by the dry run: the plan is still applying.
+    const again = JSON.parse((await cli(['memory', 'plan', plan.planId, '--json'])).stdout) as MemoryPlanView;
+    assert.equal(again.status, 'applying');
+  });
 });
