@@ -3,6 +3,8 @@
 // `memory search` in text says why coverage is partial and what finishes it, in one line of 80
 // columns; `memory promote --dry-run` says what promote would do now, from the files.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { MemoryPlanView } from '../../source/api/memory-views.js';
 import { textColumns } from '../../source/text-columns.js';
@@ -86,5 +88,25 @@ describe('after a promote killed part-way', { timeout: 120_000 }, () => {
     // Nothing was written or finished by the dry run: the plan is still applying.
     const again = JSON.parse((await cli(['memory', 'plan', plan.planId, '--json'])).stdout) as MemoryPlanView;
     assert.equal(again.status, 'applying');
+  });
+
+  it('memory promote --dry-run says promote would void the plan when a file it wrote changed since', async () => {
+    const done = join(projectRoot(repo), 'scenes', 'migration.md');
+    const bytes = readFileSync(done);
+    writeFileSync(done, 'edited by hand\n');
+    try {
+      const json = await cli(['memory', 'promote', plan.planId, '--dry-run', '--json']);
+      assert.equal(json.code, 0, json.stderr);
+      const preview = JSON.parse(json.stdout) as {
+        voidReason: string | null;
+        files: Array<{ path: string; now: string }>;
+      };
+      assert.equal(preview.files.find((f) => f.path === 'scenes/migration.md')?.now, 'changed');
+      assert.match(preview.voidReason ?? '', /scenes\/migration\.md changed since the plan was made/);
+      const text = await cli(['memory', 'promote', plan.planId, '--dry-run']);
+      assert.match(text.stdout, /would be voided, nothing more written: scenes\/migration\.md changed/);
+    } finally {
+      writeFileSync(done, bytes);
+    }
   });
 });

@@ -335,11 +335,14 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
     ...plan.files.filter((f) => f.action !== 'remove'),
     ...plan.files.filter((f) => f.action === 'remove'),
   ].map((f) => ({ ...f, now: nowOf.get(f.path) ?? ('to-do' as const) }));
-  out.result({ ...plan, files, dryRun: true, voidReason: now.voidReason ?? plan.voidReason }, () => {
+  // Why promote would void the plan before writing anything more, as promote would say it.
+  const changed = files.filter((f) => f.now === 'changed');
+  const voidReason =
+    now.voidReason ??
+    (changed.length > 0 ? `${changed.map((f) => f.path).join(', ')} changed since the plan was made` : null);
+  out.result({ ...plan, files, dryRun: true, voidReason }, () => {
     const head = `Dry run — nothing was written. Plan ${planId}`;
-    const changed = files.filter((f) => f.now === 'changed');
-    if (now.voidReason !== null || changed.length > 0)
-      return `${head} would be voided, nothing more written: ${now.voidReason ?? `${changed.map((f) => f.path).join(', ')} changed since the plan was made`}.`;
+    if (voidReason !== null) return `${head} would be voided, nothing more written: ${voidReason}.`;
     const done = files.filter((f) => f.now === 'as-approved').length;
     const toDo = files.filter((f) => f.now === 'to-do');
     const writes = toDo.filter((f) => f.action !== 'remove').length;
