@@ -1,17 +1,17 @@
 // An approved entry's id as `get` and `memory retire` take it on the command line.
-import { entryIdText } from '../../api/proposal.js';
+import { ENTRY_ID_CHARS, entryIdFits } from '../../api/entry-id-bounds.js';
 import { CmError } from '../../errors.js';
-import { MEMORY_ENTRY_ID_MAX_CHARS } from '../../limits.js';
 
 /**
- * An entry id given on the command line, checked by the API's own declaration (entryIdText): the
- * store is read here without a host, past the API's schemas, so an id longer than any entry's
- * would otherwise be looked up and answered "not found" when it is a mistake in the input.
+ * An entry id given on the command line, checked against the bounds the API's entryIdText is built
+ * from (zod stays unloaded in `get`): the store is read here without a host, past the API's
+ * schemas, so an id longer than any entry's would otherwise be looked up and answered "not found"
+ * when it is a mistake in the input.
  */
 export function checkEntryIdArgument(entryId: string, nothingDone: string): void {
-  if (entryIdText.safeParse(entryId).success) return;
+  if (entryIdFits(entryId)) return;
   throw new CmError(
     'usage',
-    `An entry id has at most ${MEMORY_ENTRY_ID_MAX_CHARS} characters; this one has ${entryId.length}. memory search lists the ids.${nothingDone}`,
+    `An entry id has at most ${ENTRY_ID_CHARS.max} characters; this one has ${entryId.length}. memory search lists the ids.${nothingDone}`,
   );
 }
