@@ -241,6 +241,11 @@ export const memorySearchResultSchema = z.strictObject({
   coverage,
   /** When coverage is partial because the projection could not be brought up to date with the files now: why. */
   reason: z.string().optional(),
+  /**
+   * When that reason is a promotion plan stopped part-way through the files: its id
+   * (`memory promote <id>` finishes it). Absent from a host older than this field.
+   */
+  unfinishedPlan: z.string().optional(),
   /** Stale entries (an anchor no longer holds) come last, marked `stale: true` with the first failed anchor's note. */
   results: z.array(
     z.strictObject({

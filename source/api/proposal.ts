@@ -8,8 +8,8 @@ import {
   MCP_PROPOSAL_APPLIES_WHEN_MAX_BYTES,
   MCP_PROPOSAL_MAX_BYTES,
   MCP_PROPOSAL_TITLE_MAX_BYTES,
-  MEMORY_ENTRY_ID_MAX_CHARS,
 } from '../limits.js';
+import { ENTRY_ID_CHARS } from './entry-id-bounds.js';
 import { ENTRY_TYPES } from './common.js';
 
 export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -20,7 +20,7 @@ export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
  * nothing, so it is refused as invalid input, never looked up; a scene's or doctrine's
  * (`scene:<slug>`) is shorter. Surrounding whitespace is the read's to trim (memoryGetAt).
  */
-export const entryIdText = z.string().min(1).max(MEMORY_ENTRY_ID_MAX_CHARS);
+export const entryIdText = z.string().min(ENTRY_ID_CHARS.min).max(ENTRY_ID_CHARS.max);
 
 /** Who proposed it: what the client said it is at MCP initialize, and the conversation if the client names it. */
 export const proposalOrigin = z.strictObject({

@@ -437,7 +437,7 @@ export const COMMAND_SPECS = [
     args: '<plan-id>',
     summary: 'write an approved plan into the memory root, then sync; never runs git',
     details: 'Also finishes an interrupted one. Exit 5 when it was voided because a target changed.',
-    flags: { dryRun: 'say which files it would write; write nothing' },
+    flags: { dryRun: 'say what it would do now, file by file; write nothing' },
   },
   {
     path: 'memory retire',

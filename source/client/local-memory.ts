@@ -53,3 +53,12 @@ export const wholeMemoryId = (home: string, kind: 'candidate' | 'plan' | 'patch'
  */
 export const previewSyncIn = (home: string, cwd: string) =>
   previewSyncApproved(storeFiles(home).memoryState, home, cwd);
+
+/**
+ * `memory promote --dry-run`: each file of the plan as promote would find it now, read here from
+ * the files (promote marks an interrupted plan's files in the journal only as it closes).
+ */
+export async function promotePreviewIn(home: string, planId: string) {
+  const { promotePreviewAt } = await import('../pipeline/promotion.js');
+  return promotePreviewAt(storeFiles(home).memoryState, home, planId);
+}

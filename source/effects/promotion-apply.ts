@@ -104,7 +104,23 @@ export function driftedTargets(
   plan: { files: ReadonlyArray<PlanStep & Pick<PlanFile, 'path'>> },
   session: ApplySession = applySession(),
 ): string[] {
-  const drifted: string[] = [];
+  const states = targetStates(root, plan, session);
+  return plan.files.filter((_, at) => states[at]?.outcome === 'drift').map((file) => file.path);
+}
+
+/**
+ * What each target holds now against the plan, read only (no directory is made): skipped when it
+ * already holds the approved bytes (a removal's: it is gone), drift when it changed since the plan
+ * was made, null when promote would still write (or remove) it. `memory promote --dry-run` reads
+ * an interrupted plan's progress from the files with it: the journal marks files only as the plan
+ * closes.
+ */
+export function targetStates(
+  root: MemoryRoot,
+  plan: { files: ReadonlyArray<PlanStep & Pick<PlanFile, 'path'>> },
+  session: ApplySession = applySession(),
+): Array<ApplyOutcome | null> {
+  const states: Array<ApplyOutcome | null> = [];
   // Each directory is checked once for all its targets, then verified once after the reads.
   const directories = new Map<string, CheckedDirectory | null>();
   for (const file of plan.files) {
@@ -115,12 +131,11 @@ export function driftedTargets(
       if (directory) session.directories.set(key, directory);
       directories.set(key, directory);
     }
-    if (targetState(file, directories.get(key)!, parts[parts.length - 1]!)?.outcome === 'drift')
-      drifted.push(file.path);
+    states.push(targetState(file, directories.get(key)!, parts[parts.length - 1]!));
   }
   // Every directory read from is still the one checked: a swap during the reads is reported, not believed.
   for (const directory of directories.values()) if (directory) verifyDirectory(directory);
-  return drifted;
+  return states;
 }
 
 /**

@@ -385,7 +385,14 @@ function withFollowed<T extends ApprovedView>(view: T, followed: FollowResult): 
   if (followed.partial.length === 0) return view;
   const partial = new Set(followed.partial.map((p) => p.scope));
   const scopes = view.scopes.map((s) => (partial.has(s.scope) ? { ...s, coverage: 'partial' as const } : s));
-  return { ...view, scopes, coverage: 'partial', reason: followed.partial[0]!.reason };
+  const first = followed.partial[0]!;
+  return {
+    ...view,
+    scopes,
+    coverage: 'partial',
+    reason: first.reason,
+    ...(first.unfinishedPlan ? { unfinishedPlan: first.unfinishedPlan } : {}),
+  };
 }
 
 type ApprovedView = Omit<MemorySearchResult, 'results'>;

@@ -4,7 +4,9 @@
 // so the writer and the API keep taking whole IDs.
 import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
+import { ID_PREFIX_MIN } from '../limits.js';
 import { hasIdPrefix, ID_PREFIX_HINT, resolveIdPrefix } from '../store/id-prefix.js';
+import { consolidationTaskWithoutPatch } from '../store/memory/consolidation-reads.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 
 const KINDS = {
@@ -26,8 +28,33 @@ export function resolveMemoryId(memoryStatePath: string, kind: keyof typeof KIND
     () => null,
     (db) => (hasIdPrefix(db, table, column, typed) ? resolveIdPrefix(db, table, column, typed, noun) : null),
   );
-  if (resolved === null)
+  if (resolved === null) {
+    if (kind === 'patch') patchlessTask(memoryStatePath, typed);
     // Quoted cut (echo-text.ts): an id is typed or pasted, and a message never grows with it.
     throw new CmError('not_found', `No ${noun} ${echoed(typed)} in memory: ${ID_PREFIX_HINT}; ${listed}.`);
+  }
   return resolved;
+}
+
+/**
+ * A patch id that names a consolidation task with no patch (`memory consolidate --json` gives the
+ * task's id, which is its patch's once one is kept): said as what the task did, since "give the
+ * whole ID" would send the person looking for a patch that was never kept.
+ */
+function patchlessTask(memoryStatePath: string, typed: string): void {
+  if (typed.length < ID_PREFIX_MIN) return;
+  const task = withMemoryState(
+    memoryStatePath,
+    () => undefined,
+    (db) => consolidationTaskWithoutPatch(db, typed),
+  );
+  if (!task) return;
+  throw new CmError(
+    'not_found',
+    task.status === 'submitted'
+      ? `Consolidation task ${task.taskId} proposed nothing, so it kept no patch: there is nothing to prepare or review. memory consolidate makes a new task once the approved entries change.`
+      : task.status === 'stale'
+        ? `Consolidation task ${task.taskId} is stale (entries it covers changed since), so it has no patch: memory consolidate makes a new one.`
+        : `Consolidation task ${task.taskId} has not been run yet, so it has no patch: memory consolidate runs it.`,
+  );
 }

@@ -36,12 +36,19 @@ import {
   type PromotionPlan,
 } from '../memory/promotion-plan.js';
 import { buildRetirementPlan, filesOfEntry } from '../memory/retirement-plan.js';
-import { applyPlanFile, applySession, driftedTargets, syncPlanDirectories } from '../effects/promotion-apply.js';
+import {
+  applyPlanFile,
+  applySession,
+  driftedTargets,
+  syncPlanDirectories,
+  targetStates,
+} from '../effects/promotion-apply.js';
 import {
   type FinishPromotionInput,
   candidateOwnerOf,
   ownedCandidate,
   type PromotionWork,
+  readPlanTargets,
   readPlanView,
   type StorePlanInput,
   unfinishedPlanIds,
@@ -397,7 +404,10 @@ const publicKeys = (scope: Keys): Keys => ({ repositoryKey: scope.repositoryKey,
  * root's real path), a user plan's the data home — so a path changed in memory-state never leads
  * promote anywhere else, even when the digest and approval were forged to match it.
  */
-function anchorProblem(deps: GateDeps, work: PromotionWork): string | null {
+function anchorProblem(
+  deps: Pick<GateDeps, 'home'>,
+  work: Pick<PromotionWork, 'scope' | 'anchor' | 'owner'>,
+): string | null {
   const owned = (keys: { repositoryKey: string; worktreeKey: string }) =>
     keys.repositoryKey === work.owner.repositoryKey && keys.worktreeKey === work.owner.worktreeKey;
   if (work.scope === 'user') {
@@ -420,6 +430,44 @@ function anchorProblem(deps: GateDeps, work: PromotionWork): string | null {
 
 /** MemoryFileError codes that mean the root cannot be written safely as planned: the plan is voided. */
 const UNSAFE = new Set(['invalid_path', 'symlink', 'not_directory', 'not_regular_file', 'too_large', 'changed']);
+
+/** A plan's file as promote would find it now: already as approved (a removal: gone), still to do, or changed since prepare. */
+export type PromoteFileNow = 'as-approved' | 'to-do' | 'changed';
+
+/**
+ * What `memory promote` would do now, read from the files and nothing written (`--dry-run`): each
+ * file's state, in the plan's order, or why promote would void the plan before any file (its
+ * anchor moved, a target is a link or too large). The journal alone cannot say it: an interrupted
+ * promotion's files are marked only as the plan closes.
+ */
+export function promotePreviewAt(
+  memoryStatePath: string,
+  home: string,
+  planId: string,
+): { files: Array<{ path: string; now: PromoteFileNow }>; voidReason: string | null } {
+  const targets = withMemoryState(
+    memoryStatePath,
+    () => undefined,
+    (db) => readPlanTargets(db, planId),
+  );
+  if (!targets) throw new CmError('not_found', `No promotion plan ${echoed(planId)}; memory prepare makes one.`);
+  const misplaced = anchorProblem({ home }, targets);
+  if (misplaced !== null) return { files: [], voidReason: misplaced };
+  let states: ReturnType<typeof targetStates>;
+  try {
+    states = targetStates(memoryRootOf(targets.scope, targets.anchor), targets);
+  } catch (error) {
+    if (error instanceof MemoryFileError && UNSAFE.has(error.code)) return { files: [], voidReason: error.message };
+    throw fileProblem(error, 'nothing was written') ?? error;
+  }
+  return {
+    files: targets.files.map((file, at) => ({
+      path: file.path,
+      now: states[at] === null ? 'to-do' : states[at]!.outcome === 'drift' ? 'changed' : 'as-approved',
+    })),
+    voidReason: null,
+  };
+}
 
 /** Applies an approved plan, or finishes one a crash interrupted; an applied plan answers as it is. */
 export async function promotePlan(deps: GateDeps, planId: string): Promise<MemoryPromoteResult> {

@@ -9,6 +9,7 @@ import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, gitRepo, tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
+import { MEMORY_ENTRY_ID_MAX_CHARS } from '../../source/limits.js';
 
 after(() => c.closeStores());
 
@@ -42,5 +43,24 @@ describe('get text', () => {
     assert.doesNotMatch(run.stderr, /in this repository's or the user's memory files\. Run/);
     assert.match(run.stderr, /the memory files could not all be read: .*link\.md is a symbolic link/);
     assert.match(run.stderr, /memory sync/);
+  });
+  // An id longer than any entry's names nothing: as the API and MCP refuse it (api/proposal.ts
+  // entryIdText), the command line says it is too long — a usage error — rather than "not found".
+  it('an id longer than an entry id may be is a usage error that says the limit', async () => {
+    const home = tempHome('get-long-id');
+    const repo = gitRepo(home, 'repo');
+    writeEntry(projectRoot(repo), 'colours', 'Colours', 'Use red for errors.');
+    assert.equal((await runCliInProcess(['memory', 'sync', '--home', home], { cwd: repo })).code, 0);
+    const fits = await runCliInProcess(['get', 'a'.repeat(MEMORY_ENTRY_ID_MAX_CHARS), '--home', home], { cwd: repo });
+    assert.equal(fits.code, 6, `${MEMORY_ENTRY_ID_MAX_CHARS} characters may name an entry: ${fits.stderr}`);
+    for (const argv of [
+      ['get', 'a'.repeat(MEMORY_ENTRY_ID_MAX_CHARS + 1)],
+      ['memory', 'retire', 'a'.repeat(MEMORY_ENTRY_ID_MAX_CHARS + 1)],
+    ]) {
+      const run = await runCliInProcess([...argv, '--home', home], { cwd: repo });
+      assert.equal(run.code, 2, `${argv[0]}: ${run.stderr}`);
+      assert.match(run.stderr, new RegExp(`at most ${MEMORY_ENTRY_ID_MAX_CHARS} characters`));
+      assert.match(run.stderr, new RegExp(`this one has ${MEMORY_ENTRY_ID_MAX_CHARS + 1}\\.`));
+    }
   });
 });

@@ -113,7 +113,7 @@ describe('memory consolidate', () => {
     assert.equal(bad.code, 2);
     const text = await cli('memory', 'consolidate', '--scope', 'user');
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /nothing to propose/);
+    assert.match(text.stdout, /^no approved entries in the user memory: nothing to consolidate/);
     assert.doesNotMatch(text.stdout, /memory review/, 'a patch with no operation sends nobody to review');
     const user = JSON.parse((await cli('memory', 'consolidate', '--scope', 'user', '--json')).stdout);
     assert.equal(user.scope, 'user');
@@ -200,6 +200,33 @@ describe('memory consolidate', () => {
     assert.match(run.stdout, /^consolidated 1 approved entry: nothing to propose/);
     const again = await cli('memory', 'consolidate');
     assert.match(again.stdout, /^consolidated 1 approved entry: nothing to propose/);
+  });
+
+  // A task answered with no operation keeps no patch: the text hands out no id to prepare, and the
+  // id --json gives (the task's) is answered as a task that proposed nothing, not as a typo.
+  it('over no approved entries says there is nothing to consolidate; prepare and patch of its task say it kept no patch', async () => {
+    const home = tempHome('cm-consolidate-empty');
+    const repo = gitRepo(home, 'repo');
+    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const text = await cli('memory', 'consolidate');
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^no approved entries in the project memory: nothing to consolidate/);
+    assert.doesNotMatch(text.stdout, /con-/, 'no id that nothing can be done with');
+    const json = await cli('memory', 'consolidate', '--json');
+    assert.equal(json.code, 0, json.stderr);
+    const taskId = JSON.parse(json.stdout).taskId as string;
+    for (const command of ['prepare', 'patch']) {
+      const run = await cli('memory', command, taskId);
+      assert.equal(run.code, 6, `${command}: ${run.stderr}`);
+      assert.doesNotMatch(run.stderr, /unique start/, command);
+      assert.match(
+        run.stderr,
+        new RegExp(`Consolidation task ${taskId} proposed nothing, so it kept no patch`),
+        command,
+      );
+      const short = await cli('memory', command, taskId.slice(0, 8));
+      assert.match(short.stderr, new RegExp(`task ${taskId} proposed nothing`), `${command} by a start of the id`);
+    }
   });
 
   it('MCP memory_consolidate_preview over no approved entries says there is nothing to consolidate', async () => {

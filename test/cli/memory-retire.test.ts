@@ -258,8 +258,12 @@ describe('memory retire', () => {
     assert.match(unknown.stderr, /Nothing was prepared/);
     // An id of 100,000 characters is quoted back cut at 80 with its length, never whole.
     const huge = 'x'.repeat(100_000);
+    // Longer than an entry id may be (api/proposal.ts entryIdText): no entry's, so a usage error.
+    const tooLong = await inProcess(home, repo, ['memory', 'retire', huge]);
+    assert.equal(tooLong.code, 2, tooLong.stderr.slice(0, 200));
+    assert.match(tooLong.stderr, /at most 128 characters; this one has 100000\. .*Nothing was prepared/);
+    assert.ok(tooLong.stderr.length < 600, `retire: ${tooLong.stderr.length} characters of stderr`);
     for (const args of [
-      ['memory', 'retire', huge],
       ['memory', 'patch', huge],
       ['memory', 'prepare', huge],
     ]) {

@@ -11,7 +11,9 @@ import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 import { entriesText, preview } from '../output.js';
+import { codePointColumns, textColumns } from '../../text-columns.js';
 import { wholeNumber } from './memory.js';
+import { checkEntryIdArgument } from './entry-id.js';
 
 const scopesLine = (scopes: MemorySyncResult['scopes'] | MemorySearchResult['scopes']): string =>
   scopes.map((s) => `${s.scope}: generation ${s.generation}, ${s.coverage}, ${entriesText(s.entries)}`).join('; ');
@@ -94,9 +96,10 @@ export async function memorySearch(
           `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${r.kind === 'scene' ? `[scene of ${r.entries ?? 0} notes] ` : r.kind === 'doctrine' ? `[doctrine citing ${r.entries ?? 0} notes] ` : ''}${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
       );
       if (lines.length === 0) lines.push('no approved memory matches');
-      lines.push(
-        `(generation ${result.generation}, coverage ${result.coverage}${result.coverage === 'partial' ? ': run common-memory memory sync' : ''})`,
-      );
+      // A plan stopped part-way is finished by promote, not by sync (which lists every file left out).
+      const sync = result.coverage === 'partial' && !result.unfinishedPlan ? ': run common-memory memory sync' : '';
+      lines.push(`(generation ${result.generation}, coverage ${result.coverage}${sync})`);
+      if (result.coverage === 'partial') lines.push(partialLine(result));
       return lines.join('\n');
     });
     return EXIT.ok;
@@ -105,10 +108,35 @@ export async function memorySearch(
   }
 }
 
+/**
+ * Why coverage is partial, as --json's `reason` says it, in one line of at most 80 columns: a plan
+ * stopped part-way by the command that finishes it (the reason itself is longer than a line);
+ * any other reason cut to fit, the whole of it in --json and in memory sync.
+ */
+function partialLine(result: MemorySearchResult): string {
+  if (result.unfinishedPlan) return `partial: a plan stopped part-way; run memory promote ${result.unfinishedPlan}`;
+  return fitColumns(`partial: ${visibleText(result.reason ?? 'the memory files could not all be read')}`, 80);
+}
+
+/** `text` cut to at most `width` terminal columns, ending in … when cut. */
+function fitColumns(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ');
+  if (textColumns(flat) <= width) return flat;
+  let cut = '';
+  let columns = 0;
+  for (const char of flat) {
+    columns += codePointColumns(char);
+    if (columns > width - 1) break;
+    cut += char;
+  }
+  return `${cut}…`;
+}
+
 export async function runGet(home: string, entryId: string | undefined, out: Output): Promise<number> {
   // Whitespace only is no id (the read trims one): refused before any store is opened.
   if (!entryId?.trim())
     throw new CmError('usage', 'Give an entry id, e.g. common-memory get use-pnpm (memory search lists them).');
+  checkEntryIdArgument(entryId, '');
   const connection = await connect(home, 'read');
   try {
     const entry: MemoryEntryView = await connection.app.memoryGet({ entryId, cwd: process.cwd() });

@@ -61,10 +61,13 @@ function outcomeText(result: MemoryConsolidateResult): string {
       ...planLines(result.pendingPlan),
       `Approve exactly these bytes: common-memory memory consolidate <same options> ${result.pendingPlan.approveWith}`,
     ].join('\n');
-  // A patch of no operation answers its task but is not kept: there is nothing to review.
+  // A patch of no operation answers its task but is not kept: there is nothing to review, and no
+  // id is handed out (memory prepare and memory patch of it would find no patch).
   if (result.patch?.operations.length === 0 && result.outcome !== 'stale')
     return [
-      `consolidated ${approved(result.entries)}: nothing to propose (consolidation ${result.taskId})`,
+      result.entries === 0
+        ? `no approved entries in the ${result.scope} memory: nothing to consolidate`
+        : `consolidated ${approved(result.entries)}: nothing to propose, so no patch was kept`,
       ...findingLines(result),
     ].join('\n');
   switch (result.outcome) {

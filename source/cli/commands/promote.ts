@@ -6,7 +6,8 @@ import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { echoed } from '../../echo-text.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
-import { wholeMemoryId } from '../../client/local-memory.js';
+import { promotePreviewIn, wholeMemoryId } from '../../client/local-memory.js';
+import { checkEntryIdArgument } from './entry-id.js';
 import { entriesText, type Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
@@ -170,6 +171,7 @@ export async function memoryRetire(
     );
   const entryId = args[0]!;
   refuseGroupId(entryId, 'retire', 'Nothing was prepared.');
+  checkEntryIdArgument(entryId, ' Nothing was prepared.');
   const plan = await withWrite(home, (app) =>
     app.memoryRetire({ entryId, scope: scopeOption(scope), cwd: process.cwd() }),
   );
@@ -293,9 +295,10 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
 }
 
 /**
- * `memory promote --dry-run`: the plan as the journal holds it and the files promote would write,
- * read-only (no lease, nothing written; an interrupted promotion is not finished either). A plan
- * promote would refuse is refused the same way.
+ * `memory promote --dry-run`: the plan and what promote would do with each of its files now —
+ * already as approved, still to write or remove, or changed (promote would void the plan) — read
+ * from the files, read-only (no lease, nothing written; an interrupted promotion is not finished
+ * either). A plan promote would refuse is refused the same way.
  */
 async function promotePreview(home: string, planId: string, out: Output): Promise<number> {
   const connection = await connect(home, 'read');
@@ -315,16 +318,48 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
       'operation_conflict',
       `${withStepAfterVoid(`Plan ${planId} was voided (${plan.voidReason ?? 'no reason recorded'}); nothing was written`, plan.voidReason, ' — ')}.`,
     );
-  const pending = plan.files.filter((f) => f.state === 'pending');
   const root = plan.scope === 'project' ? '.common-memory/memory' : '<home>/memory';
-  out.result({ ...plan, dryRun: true }, () =>
-    [
-      plan.status === 'applied'
-        ? `Dry run — nothing was written. Plan ${planId} is already applied; promote would write nothing.`
-        : `Dry run — nothing was written. Plan ${planId} would ${pending.every((f) => f.action === 'remove') ? 'remove' : 'write'} ${pending.length} file(s)${plan.status === 'applying' ? ' (finishing an interrupted promotion)' : ''}, each only if its target still has the blob it had at prepare:`,
-      ...pending.map((f) => `  ${f.action} ${root}/${f.path}`),
-    ].join('\n'),
-  );
+  if (plan.status === 'applied') {
+    out.result(
+      { ...plan, dryRun: true },
+      () => `Dry run — nothing was written. Plan ${planId} is already applied; promote would write nothing.`,
+    );
+    return EXIT.ok;
+  }
+  // Read from the files, not the journal: an interrupted promotion's files are marked only as the
+  // plan closes, so its journal still says every file is pending.
+  const now = await promotePreviewIn(home, planId);
+  const nowOf = new Map(now.files.map((f) => [f.path, f.now]));
+  // In promote's order: writes first, then removals (promotion.ts).
+  const files = [
+    ...plan.files.filter((f) => f.action !== 'remove'),
+    ...plan.files.filter((f) => f.action === 'remove'),
+  ].map((f) => ({ ...f, now: nowOf.get(f.path) ?? ('to-do' as const) }));
+  // Why promote would void the plan before writing anything more, as promote would say it.
+  const changed = files.filter((f) => f.now === 'changed');
+  const voidReason =
+    now.voidReason ??
+    (changed.length > 0 ? `${changed.map((f) => f.path).join(', ')} changed since the plan was made` : null);
+  out.result({ ...plan, files, dryRun: true, voidReason }, () => {
+    const head = `Dry run — nothing was written. Plan ${planId}`;
+    if (voidReason !== null) return `${head} would be voided, nothing more written: ${voidReason}.`;
+    const done = files.filter((f) => f.now === 'as-approved').length;
+    const toDo = files.filter((f) => f.now === 'to-do');
+    const writes = toDo.filter((f) => f.action !== 'remove').length;
+    const removals = toDo.length - writes;
+    const verbs = [
+      ...(writes > 0 ? [`write ${filesText(writes)}`] : []),
+      ...(removals > 0 ? [`remove ${writes > 0 ? removals : filesText(removals)}`] : []),
+    ];
+    const interrupted = plan.status === 'applying' ? ' (an interrupted promotion)' : '';
+    const blobCheck = 'each only if its target still has the blob it had at prepare';
+    return [
+      done > 0
+        ? `${head}: ${done} of its ${filesText(files.length)} are already done as approved${interrupted}; promote would ${listText([...verbs, 'finish the plan'])}${toDo.length > 0 ? `, ${blobCheck}` : ''}:`
+        : `${head} would ${verbs.join(' and ')}${interrupted}, ${blobCheck}:`,
+      ...files.map((f) => `  ${f.action} ${root}/${f.path}${f.now === 'as-approved' ? ' (already done)' : ''}`),
+    ].join('\n');
+  });
   return EXIT.ok;
 }
 
@@ -333,6 +368,13 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
  * by what it is — its file is there, so "no file holds it" would be false, and an editor opened on
  * it could not read back as an entry. Both change through consolidation or by hand.
  */
+/** "a", "a and b", "a, b and c". */
+const listText = (parts: string[]): string =>
+  parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+
+/** "1 file", "3 files". */
+const filesText = (count: number): string => `${count} file${count === 1 ? '' : 's'}`;
+
 export function refuseGroupId(id: string, command: string, nothing: string): void {
   const group = id.startsWith('scene:') ? 'a scene' : id.startsWith('doctrine:') ? 'doctrine' : null;
   if (!group) return;

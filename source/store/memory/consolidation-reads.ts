@@ -61,6 +61,22 @@ export function readConsolidationPatch(db: Db, taskId: string): ConsolidationRev
   return row && toView(row);
 }
 
+/**
+ * A consolidation task that holds no patch, by its whole id or a unique start of it (as patch ids
+ * are typed): one answered with no operation keeps none, one not run yet or stale has none yet.
+ * Undefined when no such task, or more than one, starts with `typed`.
+ */
+export function consolidationTaskWithoutPatch(db: Db, typed: string): { taskId: string; status: string } | undefined {
+  const rows = prepared(
+    db,
+    `SELECT t.task_id AS taskId, t.status FROM tasks t
+      WHERE t.kind = 'consolidation' AND t.task_id >= ? AND t.task_id < ?
+        AND NOT EXISTS (SELECT 1 FROM consolidation_patches p WHERE p.task_id = t.task_id)
+      ORDER BY t.task_id LIMIT 2`,
+  ).all(typed, `${typed}\uffff`) as Array<{ taskId: string; status: string }>;
+  return rows.find((row) => row.taskId === typed) ?? (rows.length === 1 ? rows[0] : undefined);
+}
+
 /** A stored patch with what prepare needs: its owner, status, operations and its task's binding. */
 export interface PatchToPrepare {
   taskId: string;

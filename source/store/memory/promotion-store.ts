@@ -633,6 +633,31 @@ export interface PromotionWork {
   }>;
 }
 
+/**
+ * A plan's targets and bytes as promote would act on them, read only: nothing starts or resumes
+ * (`memory promote --dry-run` compares them with the files). Undefined when no plan has the id.
+ */
+export function readPlanTargets(
+  db: Db,
+  planId: string,
+): Pick<PromotionWork, 'scope' | 'anchor' | 'owner' | 'files'> | undefined {
+  const row = readPlanRow(db, planId);
+  if (!row) return undefined;
+  return {
+    scope: row.scope,
+    anchor: row.anchor,
+    owner: { repositoryKey: row.repository_key, worktreeKey: row.worktree_key },
+    files: readFileRows(db, row.plan_id).map((file) => ({
+      path: file.target_path,
+      action: file.action,
+      targetBlobHash: file.target_blob_hash,
+      content: new Uint8Array(file.sanitized_content),
+      sanitizedContentDigest: file.sanitized_digest,
+      state: file.state,
+    })),
+  };
+}
+
 const planIdInput = z.object({ planId: z.string().min(1) }).strict();
 
 /**
