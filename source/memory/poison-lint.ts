@@ -102,6 +102,10 @@ interface Rule {
 }
 
 const rx = (parts: string[], flags = 'g') => new RegExp(parts.join(''), flags);
+// `\b` knows only ASCII letters, so before or after a Cyrillic or accented letter it never holds
+// ("\bзабудь" matched nothing). These bound a word in patterns without the `u` flag.
+const LETTER_BEFORE = String.raw`(?<![0-9_a-z\u00c0-\u024f\u0400-\u04ff])`;
+const LETTER_AFTER = String.raw`(?![0-9_a-z\u00c0-\u024f\u0400-\u04ff])`;
 
 // Instruction overrides.
 const OVERRIDE_VERB = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|override|overriding|bypass|neglect|discard|abandon|drop|dismiss|nullify|cancel|erase|set aside|throw away|throw out|stop following|stop obeying|do not follow|don't follow|do not obey|don't obey|no longer follow|no longer obey|stop listening to)`;
@@ -305,7 +309,7 @@ function oncePerText(test: (text: string) => boolean): (text: string) => boolean
 const approvalClaimedOnce = oncePerText(approvalClaimed);
 /** Words of a note that grants, switches off or speaks to the agent, in the languages the lint reads. */
 const speaksToAgent = oncePerText((text) =>
-  /approv|autori[sz]|authori[sz]|erlaub|genehm|разреш|одобр|승인|허용|מאושר|onay|izin|yetki|deaktiv|desativ|desactiv|disabl|\bpul[ea]\b|\bskip|דלג|생략|überspring|пропус|\bmode\b|\bmodo\b|modus|режим|모드|מצב|agent|агент|에이전트|סוכן|ajan|エージェント|代理|助手|批准|承認|\byou\b|\byour\b|\bdu\b|\bdein|\bvous\b|\bvocê\b|\bты\b|\bвы\b|당신|אתה|confirm|bestätig|подтвержд|확인|אישור|execute|ejecut|выполн|실행/u.test(
+  /approv|autori[sz]|authori[sz]|erlaub|genehm|разреш|одобр|승인|허용|מאושר|onay|izin|yetki|deaktiv|desativ|desactiv|disabl|\bpul[ea]\b|\bskip|דלג|생략|überspring|пропус|\bmode\b|\bmodo\b|modus|режим|모드|מצב|agent|агент|에이전트|סוכן|ajan|エージェント|代理|助手|批准|承認|\byou\b|\byour\b|\bdu\b|\bdein|\bvous\b|\bvocê\b|(?<![\p{L}\p{N}_])(?:ты|вы)(?![\p{L}\p{N}_])|당신|אתה|confirm|bestätig|подтвержд|확인|אישור|execute|ejecut|выполн|실행/u.test(
     text,
   ),
 );
@@ -573,7 +577,7 @@ const RULES: Rule[] = [
     check: documentNamed,
     // The same in other languages: a verb of ignoring near a word for instructions.
     pattern: rx([
-      String.raw`(?:\b(?:ignoriere|ignorieren|ignoriert|vergiss|vergessen|missachte|ignora|ignorar|ignorad|ignoren|olvida|olvide|olvidad|oubliez|oublie|ignorez|negeer|vergeet|ignorera|glöm|glem|ignorer|ignoruj|zignoruj|zapomnij|игнорируй|игнорируйте|забудь|забудьте|ignorați|ignoră|dimentica|dimenticate|ignorate|esqueça|esqueca|esqueçam)\b`,
+      `(?:${LETTER_BEFORE}(?:ignoriere|ignorieren|ignoriert|vergiss|vergessen|missachte|ignora|ignorar|ignorad|ignoren|olvida|olvide|olvidad|oubliez|oublie|ignorez|negeer|vergeet|ignorera|glöm|glem|ignorer|ignoruj|zignoruj|zapomnij|игнорируй|игнорируйте|забудь|забудьте|ignorați|ignoră|dimentica|dimenticate|ignorate|esqueça|esqueca|esqueçam)${LETTER_AFTER}`,
       String.raw`[^.\n]{0,40}?(?:anweisungen|instruktionen|vorgaben|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukser|instrukcje|polecenia|инструкции|указания|istruzioni|instrucțiunile|instrucțiuni)`,
       // "instructions précédentes", "instrucciones anteriores", "vorherigen Anweisungen" with any verb, or none.
       String.raw`|(?:anweisungen|instruktionen|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukcje|инструкции|указания|istruzioni|instrucțiunile|regeln|befehle|reglas|règles|regels|regler|zasady|polecenia|правила|regole)\s+(?:\w+\s+)?(?:précédentes|precedentes|anteriores|previas|vorherigen|bisherigen|früheren|precedenti|anteriori|eerdere|vorige|tidigare|tidligere|poprzednie|предыдущие|anterioare)`,
@@ -1131,7 +1135,7 @@ const RULES: Rule[] = [
     keywords: [],
     pattern: rx([
       '(?:',
-      String.raw`(?:\b(?:decod\w*|url-?decod\w*|unescap\w*|unscrambl\w*|de-?obfuscat\w*|rot-?13|caesar|pig latin|revers(?:e|ed|ing)? (?:it|this|that|the (?:text|line|string|letters|words))\b|revers(?:e|ed)(?= and )|mirror (?:it|this|that)|al rev[eé]s|à l'envers|rückwärts|concatenat\w*|reorder\w*|join the (?:\w+ )?(?:words|fragments|pieces|parts)|(?:first|last) (?:letter|word|character)s? of (?:each|every)|shift (?:each|every|the) letters?\b[^.\n]{0,30}|read (?:it|this|that|the \w+) (?:backwards|in reverse|reversed)|(?:read|take)\b[^.\n]{0,20}(?:backwards|in reverse)|decodific\w*|descodific\w*|décod\w*|dekodier\w*|entschlüssel\w*|decifr\w*|fromcharcode|задом наперёд|задом наперед)|декодир|расшифр|解码|解碼|デコード|복호화|디코딩)`,
+      String.raw`(?:\b(?:decod\w*|url-?decod\w*|unescap\w*|unscrambl\w*|de-?obfuscat\w*|rot-?13|caesar|pig latin|revers(?:e|ed|ing)? (?:it|this|that|the (?:text|line|string|letters|words))\b|revers(?:e|ed)(?= and )|mirror (?:it|this|that)|al rev[eé]s|rückwärts|concatenat\w*|reorder\w*|join the (?:\w+ )?(?:words|fragments|pieces|parts)|(?:first|last) (?:letter|word|character)s? of (?:each|every)|shift (?:each|every|the) letters?\b[^.\n]{0,30}|read (?:it|this|that|the \w+) (?:backwards|in reverse|reversed)|(?:read|take)\b[^.\n]{0,20}(?:backwards|in reverse)|decodific\w*|descodific\w*|décod\w*|dekodier\w*|entschlüssel\w*|decifr\w*|fromcharcode)|à l'envers|задом наперёд|задом наперед|декодир|расшифр|解码|解碼|デコード|복호화|디코딩)`,
       String.raw`${CLAUSE}{0,60}?`,
       String.raw`(?:\b(?:follow|obey|act on|comply with|carry out|do|execute|perform)\s+(?:it|this|that|them|what it says|what they say|as (?:it|they) says?|the result|the (?:decoded |hidden |resulting )(?:instructions?|hint|text|message|note|order|steps?)|the (?:instructions?|hint|message|order))\b|\b(?:and|then|y|et|und|puis|e)\s+(?:(?:follow|obey|act|comply)(?=\s*(?:[).:;,!—–]|$))|obey|comply|execute|do it|sigue|síguelo|hazlo|cúmplelo|suivre|suis|exécute|befolge|folge|segui|esegui)\b|\b(?:before|prior to) acting\b|\bact on it\b|\bthen do it\b|\b(?:and|then)\s+(?:apply|run) (?:it|this|that)\b(?!\s+(?:through|with|against|in|on|via|past|by|to|from|under|as)\b)|\b(?:that|this|it) is your (?:rule|instruction|order|task)\b|\bcúmplel[ao]\b|→\s*do\b|\b(?:sigue|hazlo|cúmplelo|suivre|befolgen|befolge)\b|выполни|сделай|执行|照做|遵照|実行して|従って|따르|실행)`,
       // Told to act first, decode after: "act on it after decoding: 64 69 73 …".
@@ -1499,7 +1503,7 @@ const RULES: Rule[] = [
       if (!secret || !sink || /\bgit@/.test(sentence)) return null;
       // Advice against it, in the same languages: "n'envoie jamais", "schick nie", "nunca envíes", "gönderme", "不要发送".
       const negation =
-        /(?:\bnie\b|\bnicht\b|niemals|jamais|\bne\b|\bn['’]|\bpas\b|nunca|\bno\b|\bnão\b|\bnon\b|\bmai\b|никогда|\bне\b|asla|不要|别|別|不准|切勿|しないで|ないで|절대|지 ?마)/u;
+        /(?:\bnie\b|\bnicht\b|niemals|jamais|\bne\b|\bn['’]|\bpas\b|nunca|\bno\b|\bnão\b|\bnon\b|\bmai\b|никогда|(?<![\p{L}\p{N}_])не(?![\p{L}\p{N}_])|asla|不要|别|別|不准|切勿|しないで|ないで|절대|지 ?마)/u;
       const around = text.slice(Math.max(start, match.index - 16), match.index + match[0].length + 16);
       return negation.test(around) || /^(?:gönderme|yükleme)/u.test(match[0]) ? 'warn' : 'block';
     },
@@ -1677,7 +1681,7 @@ const RULES: Rule[] = [
       // "Never delete migrations without asking": a double negative that asks.
       if (/^without\b/.test(match[0]) && negated(text, match.index, match.index, 'before')) return null;
       const irreversible =
-        /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|\bкоманд\w*|\bpassword\b/u;
+        /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|(?<![\p{L}\p{N}_])команд|\bpassword\b/u;
       // In the same sentence: "staging deploys run without asking; production needs a human" is a rule.
       const from = Math.max(0, text.slice(0, match.index).search(/[^.;!?\n]*$/));
       const to = text.slice(match.index).search(/[.;!?\n](?:\s|$)/);
