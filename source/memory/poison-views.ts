@@ -337,7 +337,7 @@ function readableText(bytes: Uint8Array): string | null {
     // Not UTF-8: read byte by byte below.
   }
   const unicode = text !== null;
-  if (text === null) text = String.fromCharCode(...bytes);
+  if (text === null) text = byteString(bytes);
   let good = 0;
   let length = 0;
   for (const char of text) {
@@ -349,6 +349,13 @@ function readableText(bytes: Uint8Array): string | null {
   if (length < 12 || good / length < 0.9) return null;
   const spaced = text.includes(' ') || (unicode && (text.match(UNSPACED_SCRIPT)?.length ?? 0) >= 4);
   return spaced ? text : null;
+}
+
+/** Bytes as one character each, a slice at a time: a segment may be megabytes, too many to spread. */
+function byteString(bytes: Uint8Array): string {
+  let out = '';
+  for (let at = 0; at < bytes.length; at += 8192) out += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  return out;
 }
 
 /** Base64 (either alphabet) as bytes, or null when it is not base64. */
@@ -382,7 +389,7 @@ export function decodedSegments(text: string, depth = 0): Array<{ offset: number
     const readable = readableText(bytes);
     if (readable !== null) segments.push({ offset, end, text: readable });
     else if (depth < NESTED_DEPTH && bytes.length >= ENCODED_MIN_CHARS) {
-      const inner = String.fromCharCode(...bytes);
+      const inner = byteString(bytes);
       if (/^[\x21-\x7e\s]+$/.test(inner))
         for (const found of decodedSegments(inner, depth + 1)) segments.push({ offset, end, text: found.text });
     }

@@ -127,11 +127,13 @@ describe('common-memory mcp against hostile input', () => {
     }
   });
 
-  it('the CLI get echoes a 100 KB id only up to the limit', async () => {
+  it('the CLI get refuses a 100 KB id as usage, naming the limit, without echoing it', async () => {
     const { home, repo } = await syncedRepo('mcp-hostile-cli');
     const result = await runCli(['get', 'w'.repeat(100_000), '--home', home, '--json'], { cwd: repo });
-    assert.equal(result.code, 6, result.stderr);
+    // Usage (exit 2), as the API and memory_get refuse it: an entry id has at most 128 characters.
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /at most 128 characters/);
     assert.ok(result.stderr.length < 1000, `stderr is ${result.stderr.length} characters`);
-    assert.match(result.stderr, /100000 characters/);
+    assert.match(result.stderr, /this one has 100000\./);
   });
 });
