@@ -1,9 +1,10 @@
 // Text written in a cipher a reader undoes by hand — a letter shift (rot13, Caesar), words read
-// backwards, Morse code, runs of character escapes — found by what it turns into, not by the words
-// around it: a run whose letters, shifted or reversed, become a sentence's small words (the, to, of,
-// de, und …) or the words notes to agents are made of, when the run itself has almost none of them,
-// is a sentence in that cipher. Each reading keeps the span of the original it came from, and is
-// linted as text of its own (poison-lint.ts).
+// backwards, Morse code, character escapes, digits for letters, pig latin — found by what it turns
+// into, not by the words around it: a run whose letters, shifted or reversed, become a sentence's
+// small words (the, to, of, de, und …) or the words notes to agents are made of, when the run itself
+// has almost none of them, is a sentence in that cipher. Each reading keeps the span of the original
+// it came from and is linted as text of its own (poison-lint.ts); `hiddenOrder` says when what it
+// reads is an order the note keeps from its reviewer.
 // Pure; no `node:` imports.
 import { LEET } from './poison-views.js';
 
@@ -31,7 +32,7 @@ const KNOWN_WORDS = new Set(
     'send upload post paste push pull merge main master branch review reviews approve delete remove ' +
     'skip test tests run curl wget sh bash https http env token tokens key keys secret secrets password ' +
     'file files note notes memory agent agents bot bots never always without about only repo code ' +
-    'commit log logs print disable hook hooks check checks build deploy production prod admin access ' +
+    'commit log logs disable hook hooks check checks build deploy production prod admin access ' +
     'hide mention passed pass fail failed print output reply answer now new here there what'
   ).split(' '),
 );
