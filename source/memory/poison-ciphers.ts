@@ -13,7 +13,7 @@ export interface CipherReading {
   offset: number;
   end: number;
   text: string;
-  cipher: 'letter shift' | 'backwards' | 'morse' | 'escapes' | 'digits for letters' | 'pig latin';
+  cipher: 'letter shift' | 'backwards' | 'morse' | 'escapes' | 'digits for letters' | 'pig latin' | 'letters apart';
 }
 
 /**
@@ -267,6 +267,32 @@ function digitsForLetters(run: { offset: number; text: string }): CipherReading 
   };
 }
 
+/**
+ * Letters spelt apart, words apart by a wider gap: "l.i.k.e t.h.i.s", "o r   t h i s". (The
+ * lint's own view joins letters spelt apart, but reads no word breaks into them.)
+ */
+const LETTERS_APART = [
+  /(?<![\p{L}\p{N}.·-])\p{L}(?:[.·-]\p{L})+(?:\s+\p{L}(?:[.·-]\p{L})*)+(?![\p{L}\p{N}])/gu,
+  /(?<![\p{L}\p{N}])\p{L}(?: \p{L})+(?: {2,}\p{L}(?: \p{L})*)+(?![\p{L}\p{N}])/gu,
+];
+
+function lettersApart(text: string): CipherReading[] {
+  const out: CipherReading[] = [];
+  for (const pattern of LETTERS_APART)
+    for (const match of text.matchAll(pattern)) {
+      const gap = pattern === LETTERS_APART[0] ? /\s+/ : / {2,}/;
+      const words = match[0].split(gap).map((word) => word.replace(/[\s.·-]/g, '').toLowerCase());
+      if (words.length >= 3 && knownWords(words) >= 2)
+        out.push({
+          offset: match.index,
+          end: match.index + match[0].length,
+          cipher: 'letters apart',
+          text: words.join(' '),
+        });
+    }
+  return out;
+}
+
 /** Every run of `text` written in a cipher this module reads, with what it reads. */
 export function cipherReadings(text: string): CipherReading[] {
   const out: CipherReading[] = [];
@@ -276,6 +302,7 @@ export function cipherReadings(text: string): CipherReading[] {
   }
   if (text.includes('.-') || text.includes('-.') || text.includes('..')) out.push(...morse(text));
   if (/[\\&%=]/.test(text)) out.push(...escapes(text));
+  if (/\p{L}[ .·-]\p{L}[ .·-]\p{L}/u.test(text)) out.push(...lettersApart(text));
   return out;
 }
 
