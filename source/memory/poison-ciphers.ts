@@ -13,7 +13,15 @@ export interface CipherReading {
   offset: number;
   end: number;
   text: string;
-  cipher: 'letter shift' | 'backwards' | 'morse' | 'escapes' | 'digits for letters' | 'pig latin' | 'letters apart';
+  cipher:
+    | 'letter shift'
+    | 'backwards'
+    | 'morse'
+    | 'escapes'
+    | 'digits for letters'
+    | 'pig latin'
+    | 'letters apart'
+    | 'acrostic';
 }
 
 /**
@@ -293,6 +301,56 @@ function lettersApart(text: string): CipherReading[] {
   return out;
 }
 
+/** A note that says its message is in the first letters or words of its lines or words. */
+const ACROSTIC =
+  /\b(?:first|initial|opening)\s+(letter|character|word)s?\b(?:\s+of\s+(?:each|every|the)\s+(line|word|item|bullet|row)s?\b)?|\bacrostic\b/i;
+/** How many lines after the pointer an acrostic is read from, and how many words it may make. */
+const ACROSTIC_LINES = 24;
+const ACROSTIC_WORDS = 12;
+/** Where a group of first letters ends: a blank line between lines, a mark between words. */
+const WORD_GROUP_END = /[,.;:()[\]\-–—>=!?"“”]+/;
+
+/**
+ * An acrostic the note itself points to ("take the first word of each line", "read the first
+ * letters"): the first letters or words of the lines after it (a blank line ends a word), or of the
+ * words after it (a mark ends a word), read as text.
+ */
+function acrostic(text: string): CipherReading | null {
+  const said = ACROSTIC.exec(text);
+  if (!said) return null;
+  const from = said.index + said[0].length;
+  const rest = text.slice(from);
+  // An acrostic is short and right after the words that point to it: a few lines, one paragraph.
+  const lines = rest.split('\n').slice(1, 1 + ACROSTIC_LINES);
+  const byLines = said[2] === undefined ? lines.filter((line) => line.trim() !== '').length >= 3 : said[2] !== 'word';
+  const firstWord = (part: string) => /[\p{L}\p{N}]+/u.exec(part)?.[0] ?? '';
+  let read: string;
+  if (byLines) {
+    const heads = lines.map((line) => firstWord(line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '')));
+    read =
+      said[1] === 'word'
+        ? heads.filter((head) => head !== '').join(' ')
+        : heads
+            .map((head) => head.slice(0, 1) || ' ')
+            .join('')
+            .trim()
+            .split(/\s+/)
+            .join(' ');
+  } else {
+    read = rest
+      .split(/\n\s*\n/)[0]!
+      .split(WORD_GROUP_END)
+      .map((group) => [...group.matchAll(/[\p{L}\p{N}]+/gu)].map((word) => word[0].slice(0, 1)).join(''))
+      .filter((word) => word !== '')
+      .join(' ');
+  }
+  read = read.toLowerCase();
+  const words = read.split(' ').length;
+  return words >= 2 && words <= ACROSTIC_WORDS
+    ? { offset: said.index, end: text.length, cipher: 'acrostic', text: read }
+    : null;
+}
+
 /** Every run of `text` written in a cipher this module reads, with what it reads. */
 export function cipherReadings(text: string): CipherReading[] {
   const out: CipherReading[] = [];
@@ -303,6 +361,8 @@ export function cipherReadings(text: string): CipherReading[] {
   if (text.includes('.-') || text.includes('-.') || text.includes('..')) out.push(...morse(text));
   if (/[\\&%=]/.test(text)) out.push(...escapes(text));
   if (/\p{L}[ .·-]\p{L}[ .·-]\p{L}/u.test(text)) out.push(...lettersApart(text));
+  const hidden = acrostic(text);
+  if (hidden) out.push(hidden);
   return out;
 }
 
