@@ -1,9 +1,9 @@
 // History screen: the journal or the timeline a page at a time, with keyset paging, live
 // follow and a note input. Owns its state; the parts below only render it.
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
-import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { rawRows, rowsText } from '../row-text.js';
+import { useHeldListKeys } from '../widgets/held-list-keys.js';
 import { moveSelection } from '../widgets/list-window.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { HEADER_LINES } from '../shell/header.js';
@@ -15,7 +15,7 @@ import { HistoryRows } from './history-rows.js';
 import { HistoryTitle, NoteLine } from './history-parts.js';
 import { useHistoryEffects } from './use-history-effects.js';
 import { useHistoryInput } from './use-history-input.js';
-import { useHistoryState, type HistoryState } from './use-history-state.js';
+import { currentPage, useHistoryState, type HistoryState } from './use-history-state.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../limits.js';
 
 /** Lines that are not rows: header, title, note line, error line, help line, and the one spare row. */
@@ -54,18 +54,23 @@ export function History() {
   const count = page?.rows.length ?? 0;
   const selected = Math.min(chosen, Math.max(0, count - 1));
   const { read } = useShellActions();
-  useCommandKeys(
-    ['selectUp', 'selectDown', 'openItem'],
+  // The row moves and the page keys share one queue: typed ahead before the page is read
+  // ("2jj⏎", "2 PgDn j"), they act in order on the rows as each page loads (widgets/held-list-keys.ts).
+  const heldNote = useHeldListKeys(
+    ['selectUp', 'selectDown', 'openItem', 'nextPage', 'previousPage', 'firstPage'],
     (command) => {
       const row = page?.rows[selected];
-      if (command === 'openItem' && row)
-        read({
-          title: `${state.stream === 'journal' ? 'Journal' : 'Timeline'} row in full`,
-          text: rowsText([row]),
-          raw: rawRows([row]),
-        });
-      else if (command !== 'openItem') setChosen(moveSelection(selected, command === 'selectUp' ? -1 : 1, count));
+      if (command === 'nextPage' || command === 'previousPage' || command === 'firstPage') dispatch({ type: command });
+      else if (command === 'openItem') {
+        if (row)
+          read({
+            title: `${state.stream === 'journal' ? 'Journal' : 'Timeline'} row in full`,
+            text: rowsText([row]),
+            raw: rawRows([row]),
+          });
+      } else setChosen(moveSelection(selected, command === 'selectUp' ? -1 : 1, count));
     },
+    { loading: currentPage(state) === null && state.read !== null, length: count },
     { isActive: !state.note.open },
   );
   const emptyText =
@@ -75,6 +80,7 @@ export function History() {
       <HistoryTitle state={state} />
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         <HistoryRows page={page} columns={columns} emptyText={emptyText} selected={selected} />
+        {heldNote ? <Text wrap="truncate-end">{heldNote}</Text> : null}
       </Box>
       <NoteLine note={state.note} columns={columns} />
       <ErrorLine

@@ -6,15 +6,8 @@ import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { HistoryAction, HistoryState } from './use-history-state.js';
 
-const SCREEN_COMMANDS = [
-  'toggleStream',
-  'nextPage',
-  'previousPage',
-  'firstPage',
-  'toggleFollow',
-  'openNote',
-  'refresh',
-] as const;
+// The page keys (PgDn, PgUp, Home) are History's list keys (history.tsx), held with the row moves.
+const SCREEN_COMMANDS = ['toggleStream', 'toggleFollow', 'openNote', 'refresh'] as const;
 
 export function useHistoryInput(state: HistoryState, dispatch: Dispatch<HistoryAction>): void {
   const noteOpen = state.note.open;

@@ -13,6 +13,7 @@ import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
+import { useHeldListKeys } from '../widgets/held-list-keys.js';
 import { listWindow, moveSelection } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
@@ -74,21 +75,24 @@ export function Sessions() {
   useEffect(() => {
     if (nextAfter !== null && selected + windowSize >= sessions.length) setMore(nextAfter);
   }, [nextAfter, selected, windowSize, sessions.length]);
-  useCommandKeys(
-    ['selectUp', 'selectDown', 'nextPage', 'previousPage', 'openItem', 'refresh'],
+  // Typed ahead before the list is read ("6jj⏎"), the moves and Enter wait for its rows
+  // (widgets/held-list-keys.ts); r is not a move and acts at once.
+  useCommandKeys(['refresh'], () => setReload((n) => n + 1), { isActive: open === null });
+  const heldNote = useHeldListKeys(
+    ['selectUp', 'selectDown', 'nextPage', 'previousPage', 'openItem'],
     (command) => {
       if (command === 'openItem' && sessions[selected]) {
         setView(null);
         setTop(0);
         setOpen({ key: sessions[selected]!.sessionKey, context: false });
-      } else if (command === 'refresh') setReload((n) => n + 1);
-      else {
+      } else if (command !== 'openItem') {
         const delta = { selectUp: -1, selectDown: 1, nextPage: windowSize, previousPage: -windowSize }[
           command as 'selectUp' | 'selectDown' | 'nextPage' | 'previousPage'
         ];
         setSelected((current) => moveSelection(current, delta, sessions.length));
       }
     },
+    { loading: list === null && error === null, length: sessions.length },
     { isActive: open === null },
   );
   useCommandKeys(
@@ -183,6 +187,7 @@ export function Sessions() {
           </Box>
         );
       })}
+      {heldNote ? <Text wrap="truncate-end">{heldNote}</Text> : null}
       <ErrorLine error={error} prefix="sessions" />
     </Box>
   );

@@ -4,7 +4,8 @@
 // options with ink-select-input (widgets/chooser.tsx) but never let it read keys: its own selection
 // state and its own useInput sit outside the router, so keys that arrive together (a held ↓, a
 // paste) would act on stale state, and a higher-priority handler (a question, a text input) could
-// not take the keys from it — keyboard state belongs in reducers, behind one router.
+// not take the keys from it — keyboard state belongs in reducers, behind one router. Moves typed
+// ahead onto a list still being read wait for its rows in held-list-keys.ts.
 //
 // Which slice of a list is on screen: the selected row stays visible and the window moves only
 // when the selection leaves it, so a long list never renders more rows than fit.
