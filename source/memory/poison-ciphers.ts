@@ -75,6 +75,14 @@ function runs(text: string): Array<{ offset: number; text: string }> {
   return out;
 }
 
+/** From a run's first word to its last: where it is in the original, and its text. */
+function wordsSpan(run: { offset: number; text: string }, words: readonly RegExpMatchArray[]) {
+  const from = words[0]!.index!;
+  const last = words[words.length - 1]!;
+  const to = last.index! + last[0].length;
+  return { offset: run.offset + from, end: run.offset + to, body: run.text.slice(from, to) };
+}
+
 /**
  * A run is read through a cipher when it has four words or more, at most one of them a known word,
  * and the cipher turns at least a third of them, and two more than it had, into different known words.
@@ -88,10 +96,7 @@ function shiftedOrReversed(run: { offset: number; text: string }): CipherReading
   const plain = knownWords(words);
   if (plain > 1) return null;
   const needed = Math.max(plain + 2, Math.ceil(words.length / 3));
-  const first = matches[0]!.index;
-  const last = matches[matches.length - 1]!;
-  const span = { offset: run.offset + first, end: run.offset + last.index + last[0].length };
-  const body = run.text.slice(first, last.index + last[0].length);
+  const { body, ...span } = wordsSpan(run, matches);
   let best = { by: 0, count: 0 };
   for (let by = 1; by < 26; by++) {
     const count = knownWords(words.map((word) => shift(word, by)));
@@ -176,10 +181,11 @@ function morse(text: string): CipherReading[] {
 
 /** Three or more character escapes in a row, words apart by spaces: `\u0070\u0075…`, `&#112;…`, `\x70…`, `%70…`. */
 const ESCAPE = String.raw`(?:\\u00[0-9a-fA-F]{2}|\\x[0-9a-fA-F]{2}|&#\d{2,3};|&#x[0-9a-fA-F]{2};|%[0-9a-fA-F]{2}|=[0-9A-F]{2})`;
+const ONE_ESCAPE = new RegExp(ESCAPE, 'g');
 const ESCAPE_RUN = new RegExp(`${ESCAPE}{3,}(?:[ _-]+${ESCAPE}{2,})*`, 'g');
 
 const undoEscapes = (run: string) =>
-  run.replace(new RegExp(ESCAPE, 'g'), (code) =>
+  run.replace(ONE_ESCAPE, (code) =>
     String.fromCharCode(
       code.startsWith('&#') && !code.startsWith('&#x')
         ? Number(code.slice(2, -1))
@@ -237,15 +243,11 @@ function pigLatin(run: { offset: number; text: string }): CipherReading | null {
   if (pig < 3 || pig * 2 < words.length) return null;
   const read = words.map((word) => fromPigLatin(word) ?? word);
   if (knownWords(read) < knownWords(words) + 2) return null;
-  const first = matches[0]!;
-  const last = matches[matches.length - 1]!;
+  const { body, ...span } = wordsSpan(run, matches);
   return {
-    offset: run.offset + first.index,
-    end: run.offset + last.index + last[0].length,
+    ...span,
     cipher: 'pig latin',
-    text: run.text
-      .slice(first.index, last.index + last[0].length)
-      .replace(/[A-Za-z]+/g, (word) => fromPigLatin(word.toLowerCase()) ?? word),
+    text: body.replace(/[A-Za-z]+/g, (word) => fromPigLatin(word.toLowerCase()) ?? word),
   };
 }
 
@@ -260,14 +262,11 @@ function digitsForLetters(run: { offset: number; text: string }): CipherReading 
     if (KNOWN_WORDS.has(token[0].toLowerCase().replace(/[013457@$]/g, (c) => LEET[c]!))) known++;
   }
   if (mixed < 2 || known < 2) return null;
-  const first = tokens[0]!;
-  const last = tokens[tokens.length - 1]!;
+  const { body, ...span } = wordsSpan(run, tokens);
   return {
-    offset: run.offset + first.index,
-    end: run.offset + last.index + last[0].length,
+    ...span,
     cipher: 'digits for letters',
-    text: run.text
-      .slice(first.index, last.index + last[0].length)
+    text: body
       .toLowerCase()
       .replace(/[a-z0-9@$]+/g, (token) =>
         /[a-z]|^[013457]{1,2}$/.test(token) ? token.replace(/[013457@$]/g, (c) => LEET[c]!) : token,

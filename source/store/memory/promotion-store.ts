@@ -642,7 +642,11 @@ export function readPlanTargets(
   planId: string,
 ): Pick<PromotionWork, 'scope' | 'anchor' | 'owner' | 'files'> | undefined {
   const row = readPlanRow(db, planId);
-  if (!row) return undefined;
+  return row ? planTargets(db, row) : undefined;
+}
+
+/** Where a plan writes and the bytes of each file step: what promote and its dry run both read. */
+function planTargets(db: Db, row: PlanRow): Pick<PromotionWork, 'scope' | 'anchor' | 'owner' | 'files'> {
   return {
     scope: row.scope,
     anchor: row.anchor,
@@ -683,25 +687,14 @@ function beginPromotion(tx: Tx<'memory'>, input: z.infer<typeof planIdInput>) {
     if (voidIfMoved(tx, row) !== null) return { work: null, view: readPlanView(tx.db, row.plan_id)! };
     setStatus(tx, row.plan_id, 'applying');
   }
+  const targets = planTargets(tx.db, row);
   const work: PromotionWork = {
+    ...targets,
     planId: row.plan_id,
     planDigest: row.plan_digest,
-    scope: row.scope,
-    anchor: row.anchor,
-    owner: { repositoryKey: row.repository_key, worktreeKey: row.worktree_key },
     canonicalJson: row.plan_canonical_json,
     resumed,
-    projectionGeneration:
-      readProjectionCoverage(tx.db, { repositoryKey: row.repository_key, worktreeKey: row.worktree_key })?.generation ??
-      null,
-    files: readFileRows(tx.db, row.plan_id).map((file) => ({
-      path: file.target_path,
-      action: file.action,
-      targetBlobHash: file.target_blob_hash,
-      content: new Uint8Array(file.sanitized_content),
-      sanitizedContentDigest: file.sanitized_digest,
-      state: file.state,
-    })),
+    projectionGeneration: readProjectionCoverage(tx.db, targets.owner)?.generation ?? null,
   };
   return { work, view: readPlanView(tx.db, row.plan_id)! };
 }
