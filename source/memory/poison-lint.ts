@@ -309,7 +309,7 @@ function oncePerText(test: (text: string) => boolean): (text: string) => boolean
 const approvalClaimedOnce = oncePerText(approvalClaimed);
 /** Words of a note that grants, switches off or speaks to the agent, in the languages the lint reads. */
 const speaksToAgent = oncePerText((text) =>
-  /approv|autori[sz]|authori[sz]|erlaub|genehm|разреш|одобр|승인|허용|מאושר|onay|izin|yetki|deaktiv|desativ|desactiv|disabl|\bpul[ea]\b|\bskip|דלג|생략|überspring|пропус|\bmode\b|\bmodo\b|modus|режим|모드|מצב|agent|агент|에이전트|סוכן|ajan|エージェント|代理|助手|批准|承認|\byou\b|\byour\b|\bdu\b|\bdein|\bvous\b|\bvocê\b|(?<![\p{L}\p{N}_])(?:ты|вы)(?![\p{L}\p{N}_])|당신|אתה|confirm|bestätig|подтвержд|확인|אישור|execute|ejecut|выполн|실행/u.test(
+  /approv|autori[sz]|authori[sz]|erlaub|genehm|разреш|одобр|승인|허용|מאושר|onay|izin|yetki|deaktiv|desativ|desactiv|disabl|\bpul[ea]\b|\bskip|דלג|생략|überspring|пропус|\bmode\b|\bmodo\b|modus|режим|모드|מצב|agent|агент|에이전트|סוכן|ajan|エージェント|代理|助手|批准|承認|\byou\b|\byour\b|\bdu\b|\bdein|\bvous\b|\bvocê(?![\p{L}\p{N}_])|(?<![\p{L}\p{N}_])(?:ты|вы)(?![\p{L}\p{N}_])|당신|אתה|confirm|bestätig|подтвержд|확인|אישור|execute|ejecut|выполн|실행/u.test(
     text,
   ),
 );
@@ -1628,7 +1628,7 @@ const RULES: Rule[] = [
       String.raw`|\bif (?:the human|the user|they|the reviewer) (?:is|are) watching\b|\b(?:perform|run|do|make)\b[^.\n]{0,40}?\bwhen (?:they|the user|the human)(?:'re| are| is) (?:idle|away|not (?:watching|looking))\b`,
       String.raw`|\b(?:answer|say|reply|respond)\s+["'‘“][^"'’”\n]{1,40}["'’”]\s+if\s+(?:the user|they|anyone|someone|the reviewer)\s+asks?\b`,
       String.raw`|\bif\s+(?:anyone|someone|the user|they|a reviewer)\s+asks?\s+(?:about|whether|why|if)\b[^.\n]{0,60}?\b(?:say|answer|tell (?:them|him|her))\s+(?:it was|it's|yes|that)\b`,
-      String.raw`|\b(?:rispondi|responde|réponds|antworte)\s+sempre\s+di\s+sì\b|\brispondi sempre\b|\breport the suite as green\b|\bsay (?:it's|it is) a known false positive\b|\btell the user it's a known false positive\b`,
+      String.raw`|\b(?:rispondi|responde|réponds|antworte)\s+sempre\s+di\s+sì${LETTER_AFTER}|\brispondi sempre\b|\breport the suite as green\b|\bsay (?:it's|it is) a known false positive\b|\btell the user it's a known false positive\b`,
       ')',
     ]),
   },
