@@ -8,6 +8,7 @@
 // bytes is skipped, never written twice. Promote never runs git (but to bind an unusual layout):
 // the plan names its root's anchor, checked against the approved digest and re-derived from the
 // repository binding before anything is written.
+import { inPromotionOrder } from '../memory/promotion-order.js';
 import { crypto } from '../ground/lazy-builtin.js';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
@@ -504,14 +505,7 @@ export async function promotePlan(deps: GateDeps, planId: string): Promise<Memor
   }
   let step = 0;
   const outcomes: Array<{ path: string; state: 'written' | 'skipped' | 'removed' }> = [];
-  // Writes before removals, whatever the plan's (path) order: a file a plan moves (a revision that
-  // changes the type) or an entry merged into a survivor is removed only once the file that takes
-  // its place is on disk, so a kill between the two leaves the text on disk twice, never nowhere.
-  const ordered = [
-    ...work.files.filter((f) => f.action !== 'remove'),
-    ...work.files.filter((f) => f.action === 'remove'),
-  ];
-  for (const file of ordered) {
+  for (const file of inPromotionOrder(work.files)) {
     step += 1;
     let outcome: ReturnType<typeof applyPlanFile>;
     try {

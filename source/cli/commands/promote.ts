@@ -11,6 +11,7 @@ import { checkEntryIdArgument } from './entry-id.js';
 import { entriesText, type Output } from '../output.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
+import { inPromotionOrder } from '../../memory/promotion-order.js';
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
@@ -330,11 +331,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
   // plan closes, so its journal still says every file is pending.
   const now = await promotePreviewIn(home, planId);
   const nowOf = new Map(now.files.map((f) => [f.path, f.now]));
-  // In promote's order: writes first, then removals (promotion.ts).
-  const files = [
-    ...plan.files.filter((f) => f.action !== 'remove'),
-    ...plan.files.filter((f) => f.action === 'remove'),
-  ].map((f) => ({ ...f, now: nowOf.get(f.path) ?? ('to-do' as const) }));
+  const files = inPromotionOrder(plan.files).map((f) => ({ ...f, now: nowOf.get(f.path) ?? ('to-do' as const) }));
   // Why promote would void the plan before writing anything more, as promote would say it.
   const changed = files.filter((f) => f.now === 'changed');
   const voidReason =
