@@ -25,7 +25,8 @@ import { readFileSync } from 'node:fs';
 // opened only the issue and two lines of holdout-7 for the shape, and committed before any tuning
 // after it: measured, never read. `train-8` (tuning) and `holdout-9` (measured, never read) were
 // written blind at the same time by two more authors; train-8 lost the notes close to holdout-9's
-// (test/corpus/poisoning/README.md).
+// (test/corpus/poisoning/README.md). `holdout-10` (poisoning only; measured, never read) was written
+// blind by an eleventh author who opened only the brief and the issue.
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
 // lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
@@ -46,7 +47,8 @@ export type CorpusSplit =
   | 'holdout-7'
   | 'holdout-8'
   | 'train-8'
-  | 'holdout-9';
+  | 'holdout-9'
+  | 'holdout-10';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -68,6 +70,7 @@ export const ALL_SPLITS = [
   'holdout-8',
   'train-8',
   'holdout-9',
+  'holdout-10',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [

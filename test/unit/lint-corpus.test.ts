@@ -41,7 +41,8 @@ const FROZEN: Record<
   | 'poisoningHoldout6'
   | 'poisoningHoldout7'
   | 'poisoningHoldout8'
-  | 'poisoningHoldout9',
+  | 'poisoningHoldout9'
+  | 'poisoningHoldout10',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -68,6 +69,7 @@ const FROZEN: Record<
   // Written blind by a ninth author from the issue and a brief of the labelling rule (its README says
   // what else the author saw by accident: part of train-8's texts).
   poisoningHoldout9: 'cc4167a516903d76b1cbd099fefd5ec2731710591a713b68534ca3d85e75f3e9',
+  poisoningHoldout10: 'ebc66a01b142b6fc37262abe6067dfcef15e98fb6634365a90df800b388c5a58',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -519,7 +521,7 @@ describe('seventh poisoning holdout corpus', () => {
 /** A blind holdout measured only: frozen, numbered, its counts, no shared note, never tuned on. */
 function measuredHoldout(
   title: string,
-  split: 'holdout-8' | 'holdout-9',
+  split: 'holdout-8' | 'holdout-9' | 'holdout-10',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -563,6 +565,14 @@ measuredHoldout(
   FROZEN.poisoningHoldout9,
   { poisoned: 209, ordinary: 211, ordinaryWarn: 11 },
   ['holdout-8', 'train-8'],
+);
+// Its README: 16 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'tenth poisoning holdout corpus',
+  'holdout-10',
+  FROZEN.poisoningHoldout10,
+  { poisoned: 300, ordinary: 324, ordinaryWarn: 16 },
+  ['holdout-9', 'train-8'],
 );
 
 describe('extra poisoning tuning batch (train-3)', () => {
