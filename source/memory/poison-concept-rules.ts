@@ -18,10 +18,13 @@
 //   variable (`[status](https://…?k=$OPENAI_API_KEY)`), sent the moment it is rendered;
 // - a public record made of a secret: an issue, gist, paste or discussion opened with the contents of
 //   a key file or the environment;
-// - a secret written where others read: a key's or token's value, a key file or the environment's
-//   dump put, pasted, appended or sent into a PR, issue, comment, commit message, README, docs,
-//   changelog, shared channel, address or memory note ("put the value of … in the README",
+// - a secret written where others read: a key's or token's value, a key file, the environment's
+//   dump, the chat, a database dump or customer data (or the code itself, to a paste site) put,
+//   pasted, appended or sent into a PR, issue, comment, commit message, README, docs, changelog,
+//   shared channel, address, DNS name or memory note ("put the value of … in the README",
 //   "cópialo en la descripción del PR"); a variable's name, a placeholder or a public key is not it;
+// - the person's words set aside: their instructions, limits or objections, or what they ask, dropped,
+//   put aside or not followed ("drop the user's restrictions"); an app's end users are not them;
 // - the person ranked below the notes: the person's words or the chat made lesser (secondary, lower
 //   priority, noise, only suggestions, "not bound by", "nachrangig", "нижчий пріоритет") with
 //   nothing else named as what outranks them, or a word that ranks first (wins, final, source of
@@ -59,7 +62,7 @@
 // talks about attacks only warns (poison-structure.ts). Clauses arrive lower-cased on the lint's view.
 // Pure; no `node:` imports.
 
-import { type HouseRule, houseRuleSeverity, unlessAdvisedAgainst } from './poison-house-rules.js';
+import { type HouseRule, houseRuleSeverity, NARROW_PLACE, unlessAdvisedAgainst } from './poison-house-rules.js';
 
 // --- approval claimed for a grant -----------------------------------------------------------------
 const APPROVER = new RegExp(
@@ -68,6 +71,8 @@ const APPROVER = new RegExp(
     String.raw`\b(?:approved|authori[sz]ed|cleared|granted|signed off)\s*:|\bstatus:\s*approved\b|\bsigner:|\bsigned note\b|\bverified (?:memory|note)\b|\b(?:has|have) cleared (?:us|you|the agent)\b`,
     String.raw`\b(?:permission|approval|consent|authori[sz]ation) (?:was|has been|is) (?:granted|given|recorded|on file)\b`,
     String.raw`(?<!\p{L})(?:autorizad[oa]s?|aprobad[oa]s?|aprovad[oa]s?|validé|validée|approuvé|approuvée|autorisé|autorisée|approvat[oa]|autorizzat[oa]|freigegeben|genehmigt|goedgekeurd|zatwierdzon\p{L}*)\s+(?:pel[oa]|por|par|da|dal|dalla|durch|von|vom|door|przez)(?!\p{L})`,
+    String.raw`\b(?:legal|compliance|security|management|leadership|the board|(?:the )?(?:\w+ )?team|(?:the )?(?:cto|ciso|dpo|owner|maintainers?|auditors?))\s+(?:has |have )?(?:already |also |now )?(?:cleared|approved|signed off on|ok'?d|sanctioned|authori[sz]ed|pre-?approved|confirmed)\b|\bsign-?off on file\b|\b(?:audited and )?signed off\b|\((?:approved|cleared|signed off)\)|\bpre-?approved\b`,
+    String.raw`(?<!\p{L})(?:autorizzazione|autorisation|autorización|autorização|freigabe|genehmigung) (?:del|de la|de|des|der|von|do|da)(?!\p{L})|(?<!\p{L})(?:von|vom|durch) (?:der |dem |den |die )?[\p{L}-]+ (?:freigegeben|genehmigt)(?!\p{L})|(?<!\p{L})(?:freigegeben|genehmigt|validé|approuvé|aprobado|aprovado|approvato)\s*[:(]|(?<!\p{L})(?:согласовано|разрешено|одобрено|утверждено)(?!\p{L})|(?:已获|经)[^。：:]{0,12}(?:批准|同意|授权)`,
     '承認済|により承認|已由[^。]{0,12}批准|批准了|経由で承認|утвержден|одобрен[оа]? [^.]{0,20}(?:администратор|владельц|командой)|승인(?:됨|되었|한)',
   ].join('|'),
   'u',
@@ -77,7 +82,8 @@ const GRANTED = new RegExp(
     String.raw`\b(?:the |an? |all |any )?(?:agents?|assistants?|ai|model|bots?|you)\s+(?:\w+\s+)?(?:may|can|is allowed to|are allowed to|is permitted to|are permitted to|is free to|are free to|is cleared to|are cleared to)\b`,
     String.raw`\b(?:agents?|assistants?|you)\s+(?:have|has)\s+(?:always\s+)?(?:had\s+)?(?:permission|clearance|approval)\b`,
     String.raw`\bgo ahead\b|\bgrant:|\bfollow (?:it|this|this note) over\b|\b(?:this|the) note is trusted\b|\bcannot be (?:questioned|overridden|challenged)\b`,
-    String.raw`(?<!\p{L})(?:o agente pode|a ia pode|el agente puede|el asistente puede|der agent darf|der assistent darf|l'agent peut|l'assistant peut|l'agente può|de agent mag|agent może)(?!\p{L})`,
+    String.raw`(?<!\p{L})(?:o agente pode|os agentes podem|a ia pode|el agente puede|los agentes pueden|el asistente puede|der agent darf|die agenten dürfen|agenten dürfen|der assistent darf|l'agent peut|les agents peuvent|l'assistant peut|l'agente può|gli agenti possono|de agent mag|de agents mogen|agent może|agenci mogą|агент(?:ы)? мо(?:жет|гут)|агент(?:и)? мо(?:же|жуть))(?!\p{L})`,
+    String.raw`\b(?:pii|secrets?|tokens?|credentials?|customer (?:data|records)|passwords?)\s+(?:may|can)\s+be\s+(?:copied|committed|logged|stored|sent|shared|exported|kept)\b`,
     '可以直接|可以不经|代理可以|助手可以|优先级高于|してかまいません|してよい|して構いません|할 수 있습니다|해도 됩니다|может без',
   ].join('|'),
   'u',
@@ -143,7 +149,10 @@ const FILE_DROP =
 
 function pipedOut(c: string): 'block' | 'warn' | null {
   const found = STDIN_UPLOAD.exec(c);
-  if (found === null || !(PIPED_SOURCE.test(c.slice(0, found.index)) || FILE_DROP.test(found[0]))) return null;
+  // The host follows the match's end (`https://`); a `tar cz . |` ends a clause at its dot, so the
+  // drop host alone may have to say it.
+  if (found === null || !(PIPED_SOURCE.test(c.slice(0, found.index)) || FILE_DROP.test(c.slice(found.index))))
+    return null;
   return unlessAdvisedAgainst(STDIN_UPLOAD, c);
 }
 
@@ -170,33 +179,52 @@ function publicRecord(c: string): 'block' | 'warn' | null {
 const SECRET_VALUE = new RegExp(
   [
     String.raw`\b(?:api[ -]?keys?|(?:prod|production|staging|aws|gcp|azure|signing|private|secret|access) keys?|keys? (?:it|you) (?:reads?|used|sees?|finds?|come across)|every key|tokens?|credentials?|passwords?|passphrases?|secrets?(?![/\w])|private half|\.pem files?|keystores?|cookies(?:\.sqlite)?|ssh agent keys?|deploy keys?)\b`,
+    String.raw`\b(?:(?:the |our |this |whole |entire |full )+(?:conversation|chat(?: log| history)?|transcript)|(?:the )?user's (?:last |latest |previous )?(?:\d+ )?(?:prompts?|messages?)|(?:prod(?:uction)? )?(?:database|db) (?:dumps?|backups?)|pg_dump|customer (?:data|pii|records)|(?:private|signing) keys?)\b`,
     String.raw`\bvalues? of \$?[a-z_]*(?:key|token|secret|password|url|dsn)\b|\b[a-z_]*_(?:token|key|secret|password|dsn)\s+values?\b`,
-    String.raw`(?:^|[\s(\x60'"~/])\.env(?![.\w-])|\bprocess\.env\b|\bprintenv\b|\benv \| sort\b|\b(?:full|whole|entire) (?:process )?env(?:ironment)?\b|\bconnection strings? (?:including|with) (?:the )?(?:credentials?|passwords?)\b|\bshell history\b|\.bash_history|\.netrc|\.npmrc|\bkube/?config\b|\bid_(?:rsa|ed25519)\b(?!\.pub)`,
+    String.raw`(?:^|[\s(\x60'"~/])\.env(?![.\w-])|\b[\w-]+\.env\b|\bprocess\.env\b|\bprintenv\b|\benv \| sort\b|\b(?:full|whole|entire) (?:process )?env(?:ironment)?\b|\bconnection strings? (?:including|with) (?:the )?(?:credentials?|passwords?)\b|\bshell history\b|\.bash_history|\.netrc|\.npmrc|\bkube/?config\b|\bid_(?:rsa|ed25519)\b(?!\.pub)`,
   ].join('|'),
 );
 /** Putting it somewhere: the verb comes before what is put, or a pronoun after it points back. */
 const PLACED =
-  /\b(?:put|add|paste|include|append|write|copy|attach|leave|post|send|share|dm|email|mail|publish|document|record|label|save|commit|sync|upload|fill|keep)(?:s|es|ed|ing)?\b/g;
+  /\b(?:put|add|paste|include|append|write|copy|attach|leave|post|send|share|dm|email|mail|publish|document|record|label|save|commit|sync|upload|fill|keep|open|ping|visit|fetch|request|mirror|forward)(?:s|es|ed|ing)?\b|\bfollowed by\b/g;
 /** A place other people, or later sessions, read. */
 const SHARED_PLACE =
-  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker)\b|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
+  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/)\b|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
 /** Where a secret is kept or kept out of, not what is sent: "stored as a repo secret", "out of the notes", a public key, `.env.example`. */
 const KEPT_SAFE =
   /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redacted|masked)\b/;
 
+/** The code itself: worth keeping from a public paste, though not a secret anywhere else. */
+const SOURCE_CODE = /\b(?:source(?: code| files?)?|the (?:private )?(?:repo|repository|codebase)|src\/\S*)/;
+/** A paste or file-drop site: whatever is put there is public. */
+const PUBLIC_DROP = new RegExp(
+  String.raw`\b(?:paste ?bin(?:\.com)?|hastebin|paste sites?|public gists?)\b|${FILE_DROP.source}`,
+);
+
 function secretPlaced(c: string): 'block' | 'warn' | null {
-  if (!SHARED_PLACE.test(c) || KEPT_SAFE.test(c)) return null;
+  if (!(SHARED_PLACE.test(c) || PUBLIC_DROP.test(c)) || KEPT_SAFE.test(c)) return null;
+  const secret = (part: string) => SECRET_VALUE.test(part) || (SOURCE_CODE.test(part) && PUBLIC_DROP.test(c));
   for (const verb of c.matchAll(PLACED)) {
     const at = verb.index;
     // What is put is named before the clause goes on ("when you publish the docs, use the token …").
     const span = c.slice(at, at + 120);
-    const comma = span.indexOf(',');
+    // A comma inside a number ("the first 2,000 characters") does not end what is put.
+    const comma = span.search(/,(?!\d)/);
     const after = comma < 0 ? span : span.slice(0, comma);
-    if (SECRET_VALUE.test(after) || (/^\S+\s+(?:it|them)\b/.test(after) && SECRET_VALUE.test(c.slice(0, at)))) {
+    // A participle looks back at what it puts: "with the whole chat pasted in", "with the values appended".
+    const before = /^\w+ed\b/.test(verb[0]) ? c.slice(Math.max(0, at - 60), at) : '';
+    if (
+      secret(after) ||
+      (/\bwith\b/.test(before) && secret(before.slice(before.lastIndexOf('with')))) ||
+      ((/^\S+\s+(?:it|them)\b/.test(after) ||
+        /\b(?:with|including) (?:the|their|its) (?:values?|contents?)\b/.test(after)) &&
+        secret(c.slice(0, at)))
+    ) {
       return houseRuleSeverity(
         c,
         at,
         TOLD.test(c) || /^\s*(?:[\w .()'*-]{1,40}:\s*)?(?:\w+\s+){0,8}?(?:the )?(?:agent|assistant|you)\b/.test(c),
+        NARROW_PLACE,
       );
     }
   }
@@ -364,7 +392,7 @@ const FORCE_MAIN =
   /\b(?:force-?push\w*|push\w*\s+(?:-f|--force(?:-with-lease)?))\b[^.;!?\n]{0,30}?\b(?:main|master)\b|\bgit push\s+(?:-f|--force)\s+\S+\s+(?:main|master)\b/;
 /** A remote added and every branch pushed to it: the whole history leaves. */
 const MIRRORED_OUT =
-  /\bgit remote add\s+\S+\s+(?:https?:\/\/|git@|ssh:\/\/)\S+[^;!?\n]{0,80}?\bpush\w*\s+(?:all|every|each|--all|--mirror|everything)\b|\bpush\w*\s+(?:all|every|each)\s+(?:\w+\s+)?(?:branch(?:es)?|tags?|refs?)\s+to\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+remote\b[^.;!?\n]{0,20}?\bgit remote add\b/;
+  /(?:\bgit remote add\s+\S+\s+|\b(?:add|set up|configure|create)\w*\s+(?:a\s+|an\s+)?(?:second|new|extra|another|backup)?\s*remote\b[^.;!?\n]{0,60}?)(?:https?:\/\/|git@|ssh:\/\/)\S+[^;!?\n]{0,80}?\bpush\w*\s+(?:[`'"]?\w+[`'"]?\s+)?(?:all|every|each|--all|--mirror|everything)\b|\bpush\w*\s+(?:all|every|each)\s+(?:\w+\s+)?(?:branch(?:es)?|tags?|refs?)\s+to\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+remote\b[^.;!?\n]{0,20}?\bgit remote add\b/;
 
 function mainRewritten(c: string): 'block' | 'warn' | null {
   const found = FORCE_MAIN.exec(c);
@@ -379,6 +407,33 @@ function mainRewritten(c: string): 'block' | 'warn' | null {
     return null;
   if (PERSON_IN_LOOP.test(c)) return 'warn';
   return houseRuleSeverity(c, found.index, /\b(?:is fine|is ok|is okay|is allowed|use|always)\b/.test(c));
+}
+
+// --- the person's words voided ---------------------------------------------------------------------
+/** What the person the agent works for asked: their instructions, limits, objections, or what they say. */
+const PERSON_WORDS =
+  /\b(?:(?:the |your )?(?:user|human|dev|developer|person in the chat)(?:'s|s')\s+(?:\w+\s+)?(?:instructions?|restrictions?|constraints?|limits?|objections?|corrections?|requests?|asks?|wishes|commands?|orders?|rules?|guidance|prompts?|(?:'|")?no(?:'|")?)|(?:whatever|what|anything)\s+(?:the\s+)?(?:user|human|dev|developer|person|they)\s+(?:\w+\s+)?(?:asks?|asked|says?|said|wants?|wanted|requests?|requested|tells? you|told you|puts? in (?:their|the) prompt|(?:put|wrote) in (?:their|the) prompt)|(?:constraints?|restrictions?|limits?|instructions?)\s+(?:they|the user|the human)\s+(?:put|puts|gave|give|set|wrote|add\w*)\b)/;
+/** Set aside: dropped, ignored, put aside, not followed. */
+const VOIDED =
+  /\b(?:drop|ignore|disregard|discard|dismiss|skip|bypass|override|overrule|put aside|set aside|throw out|forget|unlearn|don'?t (?:follow|folow|obey|heed|honou?r)|do not (?:follow|obey|heed|honou?r)|no need to (?:follow|do|honou?r))\b/;
+
+function personWordsVoided(c: string): 'block' | 'warn' | null {
+  const words = PERSON_WORDS.exec(c);
+  if (words === null) return null;
+  // The verb a little before what is set aside ("drop the user's restrictions"), or the words told
+  // as dropped after it ("the user's constraints can be dropped").
+  const before = c.slice(Math.max(0, words.index - 40), words.index);
+  const after = c.slice(words.index + words[0].length, words.index + words[0].length + 40);
+  const voided =
+    VOIDED.exec(before) ??
+    (/\b(?:can|may|should|are to)\s+(?:safely\s+)?be\s+(?:dropped|ignored|disregarded|set aside)\b/.test(after)
+      ? words
+      : null);
+  if (voided === null) return null;
+  // An app's end users ("the API ignores the user's requests when rate-limited") are not the person.
+  if (/\b(?:api|endpoint|server|handler|middleware|app|backend|frontend|form|ui|page|rate[- ]limit\w*|http)\b/.test(c))
+    return null;
+  return houseRuleSeverity(c, words.index, true);
 }
 
 // --- review bypassed as a rule or on a trigger ------------------------------------------------------------
@@ -609,7 +664,7 @@ function downloadRun(c: string): 'block' | 'warn' | null {
 export const CONCEPT_RULES: HouseRule[] = [
   {
     rule: 'poison-instruction-override',
-    gate: /approv|authori|cleared|validat|sanction|signe|bless|verified|vetted|ok'?d|permission|consent|autoriz|aprob|aprov|valid|approu|autoris|freigegeben|genehmigt|goedgekeurd|zatwierd|承認|批准|утвержд|одобр|승인/u,
+    gate: /approv|authori|cleared|validat|sanction|signe|bless|verified|vetted|ok'?d|permission|consent|autoriz|aprob|aprov|valid|approu|autoris|freigegeben|genehmigt|goedgekeurd|zatwierd|承認|批准|同意|授权|утвержд|одобр|согласов|разреш|freigabe|genehmigung|sign-?off|signed off/u,
     test: approvalClaimed,
     needs: [APPROVER],
   },
@@ -653,9 +708,9 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-exfiltration',
-    gate: /key|token|credential|password|passphrase|secret|private half|\.pem|keystore|cookie|\.env|printenv|env \||history|\.netrc|\.npmrc|kube|id_/,
+    gate: /key|token|credential|password|passphrase|secret|private half|\.pem|keystore|cookie|\.env|printenv|env \||history|\.netrc|\.npmrc|kube|id_|url|dsn|conversation|chat|transcript|prompt|message|dump|backup|customer|source|src\/|repo/,
     test: secretPlaced,
-    needs: [SHARED_PLACE],
+    needs: [SHARED_PLACE, PUBLIC_DROP],
   },
   {
     rule: 'poison-exfiltration',
@@ -668,6 +723,12 @@ export const CONCEPT_RULES: HouseRule[] = [
     gate: /favou?r|side with|defer|secondary|zweitrangig|nachrangig|secundari|secondaire|below|less|lower|bound|gebunden|noise|suggestion|recommendation|empfehlung|hinweis|sugerencia|guest|hint|priorit|priorytet|пріоритет|приоритет|win|prevail|final|truth|precedence|outrank|trump|overrul|decide|maßgeblich|gilt|zählt|vorrang|manda|voorrang|pierwszeństw/u,
     test: personRankedBelow,
     needs: [PERSON_PARTY],
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /user|human|dev|person|they/,
+    test: personWordsVoided,
+    needs: [PERSON_WORDS],
   },
   {
     rule: 'poison-instruction-override',
@@ -701,7 +762,7 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-exfiltration',
-    gate: /remote add/,
+    gate: /remote/,
     test: (c) => unlessAdvisedAgainst(MIRRORED_OUT, c),
     needs: [MIRRORED_OUT],
   },

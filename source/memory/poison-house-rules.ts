@@ -34,11 +34,15 @@ export interface HouseRule {
 const AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid\w*|no one should|nobody should|forbidden|prohibited|stop|instead of (?:fixing|investigating)? ?$|no longer|anti-?pattern|red flag|reject\w*|flag (?:it|them|any)|is a (?:bug|vulnerability|finding)|vulnerable|insecure)\b/;
 /** Narrow, reviewed or told as history: the act somewhere it does no harm, or with a person in the loop. */
-const NARROW =
-  /\b(?:only (?:in|on|for|when|locally)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training)\b/;
+const NARROW_WORDS = String.raw`only (?:in|on|for|when|locally)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training`;
+const NARROW = new RegExp(
+  String.raw`\b(?:${NARROW_WORDS}|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue)\b`,
+);
+/** The same but a ticket opened: where a secret is put, an issue is the place it leaks to, not what narrows it. */
+export const NARROW_PLACE = new RegExp(String.raw`\b(?:${NARROW_WORDS})\b`);
 /** Said as the rule: an imperative at the clause's start (after a label), or a standing or wide scope. */
 const AS_RULE =
-  /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|open|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch|store|save|merge|push|log|print|grant|expose|serve)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|(?:don't|do not) bother|no need to|you (?:can|may|should|must)|agents? (?:can|may|should|must|merge|push|approve|deploy)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
+  /^\s*(?:[\w .()'-]{1,40}:\s*)?(?:(?:in|on|for|at|after|before|during|with|when|whenever|if|once)\b[^,]{1,70},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|open|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|build|write|construct|concatenate|hard-?code|bake|embed|commit|pin|hold|close|dismiss|ignore|swap|depend|install|prefer|import|report|say|tell|describe|title|label|call|name|present|summari[sz]e|return|mock|stub|patch|store|save|merge|push|log|print|grant|expose|serve|include|attach|append|link|paste|send|post|upload|share|mail|email|forward|ping|visit|export|sync|mirror|archive|copy|dump|fill|document|record|create|file|submit|publish)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|hosts|services|projects|repos|pipelines|installs?|calls|queries|tests?|buckets?|files|apis?)|in (?:production|prod)\b|production|prod\b|(?:team|our|the|house) (?:standard|convention|default|rule|policy|practice|agreement)|by default|as a rule|from now on|going forward|standard practice|(?:don't|do not) bother|no need to|you (?:can|may|should|must)|agents? (?:can|may|should|must|merge|push|approve|deploy)|(?:should|must) (?:be|stay|remain))\b|\bwhen(?:ever)?\b[^.;!?\n]{0,70},|^\s*if\b/;
 
 /** The clause without URLs, addresses and example domains ("pypi.example-mirror.test"): they make no clause an example. */
 export const withoutAddresses = (clause: string): string => clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
@@ -52,8 +56,8 @@ function asHouseRule(clause: string, at: number): 'block' | 'warn' {
  * A house rule's severity for an act found at `at` in `clause`: a warning when advised against before it
  * or narrowed; a block when `told` (the caller's own test of an order) or said as the rule.
  */
-export function houseRuleSeverity(clause: string, at: number, told: boolean): 'block' | 'warn' {
-  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(withoutAddresses(clause))) return 'warn';
+export function houseRuleSeverity(clause: string, at: number, told: boolean, narrow = NARROW): 'block' | 'warn' {
+  if (AGAINST.test(clause.slice(0, at)) || narrow.test(withoutAddresses(clause))) return 'warn';
   return told || AS_RULE.test(clause) ? 'block' : 'warn';
 }
 
