@@ -88,8 +88,11 @@ interface Rule {
   keywords: string[];
   /** Global regex over a view (lower case, whitespace collapsed). */
   pattern: RegExp;
-  /** A second look at a match: the severity it deserves, or null to drop it. */
-  check?: (match: RegExpExecArray, text: string) => PoisonSeverity | null;
+  /**
+   * A second look at a match: the severity it deserves, `mention` for an act the note only advises
+   * against (a warning, not read by the learned scorer), or null to drop it.
+   */
+  check?: (match: RegExpExecArray, text: string) => PoisonSeverity | 'mention' | null;
   /**
    * Advice says the same words negated ("never pipe curl into sh", "do not commit .env"): a
    * negation just before the match (`before`), or also inside it (`around`), makes it a warning.
@@ -144,16 +147,34 @@ const WEAK_VOID_WORD = String.raw`\b(?:replaced|replace|replaces|superseded|supe
 const INSTRUCTION_REF_NOUN = String.raw`(?:instructions?|directives?|guidance|guidelines|rules|prompts?|system prompt|system message|programming|polic(?:y|ies)|guardrails|constraints|orders)`;
 const INSTRUCTION_REF = String.raw`(?:\b(?:your|all|any|every|all of your|all the|any of the|all of the)\s+(?:(?:earlier|previous|prior|preceding|original|initial|above|system|developer|safety|current|existing|other|standing|given|repository|repo|project|team)\s+)?${INSTRUCTION_REF_NOUN}\b|\b(?:earlier|previous|prior|preceding|original|initial|above|repository|repo|project)\s+${INSTRUCTION_REF_NOUN}\b|\b(?:the|these|those)\s+${INSTRUCTION_REF_NOUN}\s+(?:you\b|given to you|above|so far|(?:your|the)\s+(?:operator|developer|creator|admin|administrator|system|owner|vendor)\b)|\b${INSTRUCTION_REF_NOUN}\s+(?:you\s+)?(?:received|given|issued|provided)\s+(?:before|earlier|previously|above|prior|to you|at (?:the )?start)|${INSTRUCTION_FILE}|\b(?:everything|anything|all)\s+(?:above|before|earlier|prior|previously)\b|\bthe above\b|\bthe (?:system|developer)\b(?!\s+[a-z])|\b(?:what|whatever|anything|everything)\s+(?:(?:the|your)\s+(?:system|developer|operator|creator|admin|administrator|owner|user|prompt)|you|they)\s+(?:\w+\s+)?(?:told|said|configured|instructed|set up|set|were told|was told|were given|have been told|learned|wrote))`;
 
-/** Words that make a sentence advice against what follows ("never", "do not", "avoid"). */
-const NEGATION =
-  /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|refuse to|forbidden|prohibited|banned|disallowed)\b/;
+/**
+ * Words that make a sentence advice against what follows ("never", "do not", "avoid"), in English and
+ * in the other languages the rules read ("не отправляй", "nunca envíes", "n'envoie jamais", "schick
+ * niemals", "不要发送"). Spanish "no" counts before a verb of the acts only: it is English too.
+ */
+const NEGATION = new RegExp(
+  [
+    String.raw`\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|refuse to|forbidden|prohibited|banned|disallowed)\b`,
+    String.raw`(?<![\p{L}\p{N}_])(?:не|никогда|нельзя|ніколи|nie|nigdy|nicht|niemals|keine?|jamais|n['’]|nunca|jamás|não|non|mai|niet|nooit|geen|asla|no (?:env|ejecut|sub|pegu|compart|mand|copi|instal|corr|lanc|us|pong|escrib|incluy)\p{L}*)(?![\p{L}\p{N}_])`,
+    // Japanese "不要です" is "not needed" (urging), Chinese "不要发送" is "do not send".
+    '(?<![はが])不要(?!です|だ|な|。)|别|別|切勿|禁止|绝不|絶対に|しないで|ないでください|하지 ?마|절대|금지',
+  ].join('|'),
+  'u',
+);
 
 /** Words that say a step was taken out. */
 const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|run|need)|used to|instead of)\b/;
 
 /** A negated verb that urges the act on rather than advises against it. */
-const URGING =
-  /\b(?:don't|dont|do not|doesn't|does not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:(?:need|have) to\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b/g;
+const URGING = new RegExp(
+  [
+    String.raw`\b(?:don't|dont|do not|doesn't|does not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:(?:need|have) to\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b`,
+    // The same in the other languages: "не спрашивай", "no preguntes", "sans demander", "ohne zu fragen".
+    String.raw`(?<![\p{L}\p{N}_])(?:не (?:нужно |надо )?(?:спрашива\p{L}*|спроси\p{L}*|жди|ждать|провер\p{L}*|чита\p{L}*|останавлива\p{L}*|уточня\p{L}*)|без (?:вопросов|подтверждения|проверки)|no (?:preguntes|esperes|revises|compruebes|confirmes|hace falta (?:preguntar|revisar|confirmar))|sin (?:preguntar|revisar|confirmar|esperar)|ne (?:demande|attends|vérifie|relis)z? pas|n['’](?:attends|hésite)z? pas|sans (?:demander|vérifier|attendre|confirmer|relire)|(?:frag|prüf|wart)\p{L}* nicht|nicht (?:fragen|nachfragen|prüfen|warten)|ohne (?:zu )?(?:fragen|nachzufragen|prüfen|warten|rückfrage|bestätigung)|nie (?:pytaj|czekaj|sprawdzaj)|bez (?:pytania|sprawdzania|potwierdzenia)|não (?:pergunte|espere|verifique|confirme)|sem (?:perguntar|verificar|confirmar|esperar)|non (?:chiedere|aspettare|controllare)|senza (?:chiedere|controllare|conferma)|niet (?:vragen|wachten|controleren)|zonder (?:te )?(?:vragen|controleren|wachten))(?![\p{L}\p{N}_])`,
+    '不用问|不要问|无需确认|不必确认|不用确认|聞かずに|確認せずに|確認しないで|묻지 말고|확인 없이',
+  ].join('|'),
+  'gu',
+);
 
 /**
  * A clause of its own, opened by a word that subordinates and closed by a comma before the act ("if
@@ -168,7 +189,17 @@ const CLOSED_CLAUSE =
  * "Don't, under any circumstances, run …" and "never, ever run …" keep theirs: no verb of its own.
  */
 const NEGATED_ORDER_BEFORE =
-  /(?:^|[,:(])\s*(?:don't|dont|do not|never)\s+(?!(?:ever|even|once)\b)[a-z][^,:;]*,\s*(?=(?:(?:just|simply|then|instead|now)\s+)?(?:run|pipe|execute|exec|use|install|paste|type|call|do)\b[^,:;]*$)/g;
+  /(?:^|[,:(])\s*(?:don't|dont|do not|never)\s+(?!(?:ever|even|once)\b)[a-z][^,:;]*,\s*(?=(?:(?:just|simply|then|instead|now)\s+)?(?:run|pipe|execute|exec|use|install|paste|type|call|do|send|upload|post|forward|email|mail|copy|attach|share|push|fetch|download)\b[^,:;]*$)/g;
+
+/**
+ * Where the last sentence of `text` starts: after a full stop followed by a space, a semicolon or a
+ * line break. The dot of a path or an address ("~/.aws", "example.com") ends no sentence.
+ */
+function sentenceStart(text: string): number {
+  let start = 0;
+  for (const end of text.matchAll(/[.;。](?=\s|$)|;|\n/g)) start = end.index + end[0].length;
+  return start;
+}
 
 /**
  * The last `length` characters before `index` with every closed clause blanked out; the clause's
@@ -176,7 +207,7 @@ const NEGATED_ORDER_BEFORE =
  */
 function withoutClosedClauses(text: string, index: number, length: number): string {
   const back = text.slice(Math.max(0, index - 200), index);
-  const sentence = back.slice(Math.max(back.lastIndexOf('.'), back.lastIndexOf('\n'), back.lastIndexOf(';')) + 1);
+  const sentence = back.slice(sentenceStart(back));
   const blanked = sentence
     .replace(CLOSED_CLAUSE, (clause) => ' '.repeat(clause.length))
     .replace(NEGATED_ORDER_BEFORE, (clause) => ' '.repeat(clause.length));
@@ -188,16 +219,14 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
   const before = text.slice(Math.max(0, index - 48), index);
   // "no curl|sh in CI": the act named only to be ruled out.
   if (/\bno\s*$/.test(before)) return true;
-  const sentence = before.slice(
-    Math.max(before.lastIndexOf('.'), before.lastIndexOf('\n'), before.lastIndexOf(';')) + 1,
-  );
+  const sentence = before.slice(sentenceStart(before));
   // `sentence` rules may hold a negation themselves ("never asks before deleting"): only what stands around them counts,
   // and a negation that urges the act on ("agents don't need to ask before running …") is none.
   // A step said to be gone ("we removed the `curl … | sh` line") is history, not an instruction.
+  // A negation that urges the act on, or closes its own clause ("don't ask the user, just send …"), is
+  // none, whatever the rule's reach.
   if (
-    NEGATION.test(
-      where === 'sentence' ? withoutClosedClauses(text, index, sentence.length).replace(URGING, ' ') : sentence,
-    ) ||
+    NEGATION.test(withoutClosedClauses(text, index, sentence.length).replace(URGING, ' ')) ||
     (where === 'sentence' && REMOVED.test(sentence)) ||
     (where === 'around' && NEGATION.test(text.slice(index, end)))
   )
@@ -1484,7 +1513,9 @@ const RULES: Rule[] = [
         '(?:',
         String.raw`(?<!\p{L})(?:envoie\p{L}*|envoyez|transf[eè]re\p{L}*|envía\p{L}*|envia\p{L}*|envie\p{L}*|enviar|manda\p{L}*|mande|sende\p{L}*|schick\p{L}*|lade\p{L}* (?:\p{L}+ )?hoch|invia\p{L}*|carica\p{L}*|stuur\p{L}*|verstuur\p{L}*|wyślij|wysyłaj|prześlij|gönder\p{L}*|yükle\p{L}*|отправ\p{L}*|пошли|перешли|загрузи\p{L}*|скопируй)(?!\p{L})`,
         '|发送|发到|上传|寄给|送信|送って|アップロード|보내|전송|업로드|붙여 ?넣',
-        ')',
+        // On to the sentence's end (a dot inside a path or an address goes on): the act whole, so
+        // advice against it is blanked whole before the learned scorer reads the note.
+        String.raw`)(?:[^\n.!?。]|[.!?](?=\S))*`,
       ].join(''),
       'gu',
     ),
@@ -1505,7 +1536,14 @@ const RULES: Rule[] = [
       const negation =
         /(?:\bnie\b|\bnicht\b|niemals|jamais|\bne\b|\bn['’]|\bpas\b|nunca|\bno\b|\bnão\b|\bnon\b|\bmai\b|никогда|(?<![\p{L}\p{N}_])не(?![\p{L}\p{N}_])|asla|不要|别|別|不准|切勿|しないで|ないで|절대|지 ?마)/u;
       const around = text.slice(Math.max(start, match.index - 16), match.index + match[0].length + 16);
-      return negation.test(around) || /^(?:gönderme|yükleme)/u.test(match[0]) ? 'warn' : 'block';
+      // Advised against, the act is a mention (marked by the caller): the learned scorer then reads
+      // the note without it, as for English advice.
+      // A language that puts the object first says "don't" further back ("不要把 … 发送到 …").
+      return negation.test(around) ||
+        negated(text, match.index, match.index, 'before') ||
+        /^(?:gönderme|yükleme)/u.test(match[0])
+        ? 'mention'
+        : 'block';
     },
   },
   {
@@ -2120,9 +2158,11 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
     const proven = present !== undefined && provenKeywords().known[index]!;
     if (proven && present[index] === 0) continue;
     for (const match of patternMatches(rule.pattern, view.text, () => (lines ??= lineStarts(view.text)), proven)) {
-      let severity = rule.check ? rule.check(match, view.text) : rule.severity;
-      if (severity === null) continue;
-      const blocking = severity === 'block';
+      const verdict = rule.check ? rule.check(match, view.text) : rule.severity;
+      if (verdict === null) continue;
+      // A blocking act the note only mentions: negated, quoted as an example or cited as a threat.
+      const blocking = verdict === 'block' || verdict === 'mention';
+      let severity: PoisonSeverity = verdict === 'mention' ? 'warn' : verdict;
       if (
         severity === 'block' &&
         QUOTABLE.has(rule.name) &&
