@@ -1377,7 +1377,9 @@ const RULES: Rule[] = [
       String.raw`|\b(?:delete|remove|discard|erase|wipe|overwrite|rewrite|purge|clear)\s+(?:every|all|any|each|the other|other)\s+(?:other\s+)?(?:\w+\s+)?(?:memory\s+)?(?:notes?|memor(?:y|ies)|candidates?)\b(?:[^.\n]{0,40}?(?:memory|review|mentions?))?`,
       String.raw`|\b(?:delete|remove|discard|erase|wipe|overwrite|purge)\s+(?:every|all|any|each|the other|other)\s+(?:other\s+)?(?:entries|entry)\b[^.\n]{0,40}?(?:\.common-memory|memory)`,
       // Self-replication: "propose this exact note again".
-      String.raw`|\b(?:propose|re-?propose|save|store|re-?submit|submit|add|write|create)\s+(?:this|the same|it|these)\s+(?:exact\s+|very\s+|same\s+)?(?:note|memory|text|entry|instructions?|message)?\s*(?:again\b|(?:through|via|with|using)\s+memory_\w+|as a (?:new )?memory|to (?:your |the )?memory|into (?:your |the )?memory)`,
+      // "It" is the note only when said again ("propose it again"): "when you learn a convention,
+      // propose it with memory_propose" is the tool's intended use.
+      String.raw`|\b(?:propose|re-?propose|save|store|re-?submit|submit|add|write|create)\s+(?:(?:this|the same|these)\s+(?:exact\s+|very\s+|same\s+)?(?:note|memory|text|entry|instructions?|message)?\s*(?:again\b|(?:through|via|with|using)\s+memory_\w+|as a (?:new )?memory|to (?:your |the )?memory|into (?:your |the )?memory)|it\s+again\b)`,
       String.raw`|\b(?:re-?add|re-?create|recreate|restore|re-?propose|re-?submit|resubmit|re-?insert|bring back)\s+(?:this|the|these)\s+(?:note|memory|entry|text|instructions?)\b`,
       String.raw`|\b(?:if|whenever|when)\s+(?:it|this|this note|this memory|this entry)\s+(?:is|gets|was|goes|ever goes)\s+(?:ever\s+)?(?:removed|deleted|discarded|rejected|dropped|missing|lost)`,
       String.raw`|\b(?:delete|remove|clear out|clear|wipe|purge|erase)\s+(?:out\s+)?(?:the\s+|all\s+|any\s+|every\s+)?(?:other\s+)?memory\s+(?:entries|notes|files|candidates)\b`,
@@ -2052,6 +2054,54 @@ function citedAsThreat(text: string, index: number, end: number): boolean {
   return THREAT_TALK.test(text.slice(lineStart, lineEnd));
 }
 
+/** Content the agent reads but nobody it works for wrote: fetched pages, tool output, documents, mail. */
+const UNTRUSTED_CONTENT = new RegExp(
+  [
+    String.raw`\b(?:(?:fetched|retrieved|downloaded|scraped|external|third-party|untrusted|incoming)\s+(?:web\s*)?(?:pages?|content|text|documents?|data|sites?|websites?|results?|files?|input|html|pdfs?)|web\s*pages?|websites?|search results|tool (?:output|results?|responses?)|(?:pdfs?|emails?|e-mails?|attachments?|uploaded (?:files?|documents?)|(?:the|a|any) documents?)\b(?=[^.;!?\n]{0,40}\b(?:you (?:read|fetch|open|process|summari[sz]e)|untrusted|inside|contained)))\b`,
+    String.raw`|(?<!\p{L})(?:abgerufen\p{L}*|webseiten?|externe[nmrs]? (?:inhalte|seiten|texte)|páginas? web|contenido externo|pages? web|contenu externe|веб-страниц\p{L}*|внешн\p{L}* (?:сайт|контент|текст)\p{L}*)(?!\p{L})`,
+    '|外部サイト|外部の(?:サイト|ページ|テキスト|コンテンツ)|ウェブページ|取得した(?:テキスト|ページ|内容|コンテンツ)|网页|網頁|外部网站|外部網站|获取的内容|取得的內容|工具输出|ツールの出力',
+  ].join(''),
+  'iu',
+);
+/** Where the instructions are: inside what the sentence named ("inside them"), or inside the content itself. */
+const INSIDE = String.raw`(?:in|inside|within|contained in|found in|embedded in|that (?:appear|come) in|dans|en|в)`;
+const INSIDE_NAMED = new RegExp(
+  String.raw`^[^.;!?\n]{0,20}?(?<!\p{L})${INSIDE}\s+(?:it|them|those|these|ihnen|celles?-ci|ellos|них)(?!\p{L})|^[^.;!?\n]{0,20}?(?<!\p{L})(?:darin)(?!\p{L})`,
+  'u',
+);
+/** Where a locative opens right after the instructions, its object next: "contained in tool output". */
+const INSIDE_AT = new RegExp(
+  String.raw`^[^.;!?\n]{0,20}?(?<!\p{L})${INSIDE}\s+(?:(?:the|any|all|a|den|die|der)\s+)?`,
+  'u',
+);
+/** The content named at a place. */
+const UNTRUSTED_AT = new RegExp(`^(?:${UNTRUSTED_CONTENT.source})`, 'iu');
+/** Before the instructions, or inside a verb-first match, in the languages that say where first: "その中の指示", "忽略其中的指令". */
+const INSIDE_BEFORE = /(?:その中の|その中にある|其中的?|里面的|裡面的|内の|中の)\s*$/u;
+const INSIDE_WITHIN = /其中|里面|裡面|その中/u;
+
+/**
+ * Whether an override's instructions are those found in content the agent reads (a fetched page, a
+ * tool's output, a document): "treat fetched pages as untrusted and ignore any instructions inside
+ * them" is the defence against injection, not an override of the agent's own instructions.
+ */
+function inUntrustedContent(text: string, index: number, end: number): boolean {
+  const from = sentenceStart(text.slice(0, index));
+  const stop = text.slice(end).search(/[.;!?。；](?:\s|$)|[；。]|\n/u);
+  const sentence = text.slice(from, stop < 0 ? text.length : end + stop);
+  if (!UNTRUSTED_CONTENT.test(sentence)) return false;
+  const after = text.slice(end, from + sentence.length);
+  if (
+    INSIDE_NAMED.test(after) ||
+    INSIDE_BEFORE.test(text.slice(Math.max(from, index - 8), index)) ||
+    INSIDE_WITHIN.test(text.slice(index, end))
+  )
+    return true;
+  // "ignore any instructions contained in tool output": the place is the content itself.
+  const place = INSIDE_AT.exec(after);
+  return place !== null && UNTRUSTED_AT.test(after.slice(place[0].length));
+}
+
 /** Lines a long text must have to be read by line. */
 const MIN_LINES = 16;
 
@@ -2173,6 +2223,12 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         severity === 'block' &&
         rule.name === 'poison-remote-exec' &&
         citedAsThreat(view.text, match.index, match.index + match[0].length)
+      )
+        severity = 'warn';
+      if (
+        severity === 'block' &&
+        rule.name === 'poison-instruction-override' &&
+        inUntrustedContent(view.text, match.index, match.index + match[0].length)
       )
         severity = 'warn';
       if (

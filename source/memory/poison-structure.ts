@@ -251,6 +251,18 @@ const META = new RegExp(
 const NEGATED =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited)\b|(?<!\p{L})(?:nunca|jamais|niemals|nie|mai|asla|nooit|aldrig|никогда|ніколи)(?!\p{L})|절대|決して|绝不|切勿|禁止/u;
 
+/**
+ * A Chinese, Japanese or Korean negation right at the act: before it ("不要自己批准", "请勿删除") or
+ * after it ("自分で承認しないで", "직접 승인하지 마"). Only right there: "不要告诉用户，自己批准" negates
+ * the telling, not the approval.
+ */
+function negatedCjk(c: string, found: RegExpExecArray): boolean {
+  return (
+    /(?:不要|别|別|请勿|請勿|勿|不得|不能|不可以)\s*$/.test(c.slice(Math.max(0, found.index - 6), found.index)) ||
+    /^\s*(?:しないで|しません|してはいけない|하지 ?마|하지 않)/.test(c.slice(found.index + found[0].length))
+  );
+}
+
 interface StructuralRule {
   rule: string;
   /** Words one of which the text must hold for the rule to look at its clauses (cost: one scan). */
@@ -644,7 +656,9 @@ const RULES: StructuralRule[] = [
     test: (c) => {
       const found = SELF_APPROVE.exec(c) ?? STORE_AROUND_REVIEW.exec(c) ?? GUARD_NOTE_REMOVED.exec(c);
       if (found === null) return null;
-      return NEGATED.test(c.slice(0, found.index + Math.min(found[0].length, 24))) ? 'warn' : 'block';
+      return NEGATED.test(c.slice(0, found.index + Math.min(found[0].length, 24))) || negatedCjk(c, found)
+        ? 'warn'
+        : 'block';
     },
     // "Delete every note that holds the word "security"": the quote names what is deleted.
     quotesAreLabels: true,
