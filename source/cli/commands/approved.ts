@@ -10,7 +10,7 @@ import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../.
 import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
-import { entriesText, preview } from '../output.js';
+import { entriesText, fitLine, preview } from '../output.js';
 import { codePointColumns, textColumns } from '../../text-columns.js';
 import { wholeNumber } from './memory.js';
 import { checkEntryIdArgument } from './entry-id.js';
@@ -91,10 +91,22 @@ export async function memorySearch(
       limit: wholeNumber(limit, '--limit'),
     });
     out.result(result, () => {
-      const lines = result.results.map(
-        (r) =>
-          `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${r.kind === 'scene' ? `[scene of ${r.entries ?? 0} notes] ` : r.kind === 'doctrine' ? `[doctrine citing ${r.entries ?? 0} notes] ` : ''}${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
-      );
+      // Fits 80 columns: the id, scope and title, wrapped under the title; the path on a line of
+      // its own below (a slug can make it wider than a line, and a cut path cannot be copied).
+      const lines = result.results.flatMap((r) => {
+        const head = `${r.entryId}  ${r.scope.padEnd(7)} `;
+        const kind =
+          r.kind === 'scene'
+            ? `[scene of ${r.entries ?? 0} notes] `
+            : r.kind === 'doctrine'
+              ? `[doctrine citing ${r.entries ?? 0} notes] `
+              : '';
+        return [
+          ...fitLine(`${head}${kind}${preview(r.title, 60)}`, ' '.repeat(textColumns(head))),
+          `  ${r.path}`,
+          ...(r.stale ? fitLine(`  ${preview(r.staleNote ?? 'may be stale', Number.MAX_SAFE_INTEGER)}`) : []),
+        ];
+      });
       if (lines.length === 0) lines.push('no approved memory matches');
       // A plan stopped part-way is finished by promote, not by sync (which lists every file left out).
       const sync = result.coverage === 'partial' && !result.unfinishedPlan ? ': run common-memory memory sync' : '';

@@ -8,7 +8,8 @@ import { echoed } from '../../echo-text.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { promotePreviewIn, wholeMemoryId } from '../../client/local-memory.js';
 import { checkEntryIdArgument } from './entry-id.js';
-import { entriesText, type Output } from '../output.js';
+import { entriesText, fitLine, fitLines, type Output, TEXT_COLUMNS } from '../output.js';
+import { textColumns } from '../../text-columns.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
 import { inPromotionOrder } from '../../memory/promotion-order.js';
@@ -339,7 +340,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
     (changed.length > 0 ? `${changed.map((f) => f.path).join(', ')} changed since the plan was made` : null);
   out.result({ ...plan, files, dryRun: true, voidReason }, () => {
     const head = `Dry run — nothing was written. Plan ${planId}`;
-    if (voidReason !== null) return `${head} would be voided, nothing more written: ${voidReason}.`;
+    if (voidReason !== null) return fitLines(`${head} would be voided, nothing more written: ${voidReason}.`, '');
     const done = files.filter((f) => f.now === 'as-approved').length;
     const toDo = files.filter((f) => f.now === 'to-do');
     const writes = toDo.filter((f) => f.action !== 'remove').length;
@@ -351,10 +352,15 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
     const interrupted = plan.status === 'applying' ? ' (an interrupted promotion)' : '';
     const blobCheck = 'each only if its target still has the blob it had at prepare';
     return [
-      done > 0
-        ? `${head}: ${done} of its ${filesText(files.length)} are already done as approved${interrupted}; promote would ${listText([...verbs, 'finish the plan'])}${toDo.length > 0 ? `, ${blobCheck}` : ''}:`
-        : `${head} would ${verbs.join(' and ')}${interrupted}, ${blobCheck}:`,
-      ...files.map((f) => `  ${f.action} ${root}/${f.path}${f.now === 'as-approved' ? ' (already done)' : ''}`),
+      ...fitLine(
+        done > 0
+          ? `${head}: ${done} of its ${filesText(files.length)} are already done as approved${interrupted}; promote would ${listText([...verbs, 'finish the plan'])}${toDo.length > 0 ? `, ${blobCheck}` : ''}:`
+          : `${head} would ${verbs.join(' and ')}${interrupted}, ${blobCheck}:`,
+        '',
+      ),
+      ...files.flatMap((f) =>
+        fileLines(f.action, `${root}/${f.path}`, f.now === 'as-approved' ? ' (already done)' : ''),
+      ),
     ].join('\n');
   });
   return EXIT.ok;
@@ -365,6 +371,15 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
  * by what it is — its file is there, so "no file holds it" would be false, and an editor opened on
  * it could not read back as an entry. Both change through consolidation or by hand.
  */
+/**
+ * "  create <path>" on one line when it fits 80 columns; else the path whole on a line of its own
+ * under its action (a long slug makes a path wider than a line, and a cut path cannot be copied).
+ */
+function fileLines(action: string, path: string, note: string): string[] {
+  const line = `  ${action} ${path}${note}`;
+  return textColumns(line) <= TEXT_COLUMNS ? [line] : [`  ${action}${note}`, `    ${path}`];
+}
+
 /** "a", "a and b", "a, b and c". */
 const listText = (parts: string[]): string =>
   parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
