@@ -1,0 +1,80 @@
+// Moves typed ahead onto the other lists that are read after their screen opens (Agents, Status's
+// recovery items, the Memory screen's review queue and its entries): like History and Sessions
+// (test/store/tui-held-list-keys.test.tsx) they wait for the rows and then act on them in order
+// (widgets/held-list-keys.ts), instead of being lost on a list that is not there yet. In process,
+// with a fake Application whose list reads wait for a gate the test opens.
+import { describe, test } from 'node:test';
+import type { AgentView } from '../../source/api/agents.js';
+import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
+import { mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
+
+const { home: HOME, dirs: DIRS } = absentDirs('cm-held-more');
+const status = hostStatus();
+const noService = async () => null;
+
+/** What a terminal answers to the TUI's DECRQM query when bracketed paste (mode 2004) is set. */
+const PASTE_MODE_SET = '\u001b[?2004;1$y';
+
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+const agent = (n: number): AgentView => ({
+  agentId: `agent-${n}`,
+  name: `agent${n}`,
+  model: null,
+  generation: null,
+  activeOperationId: null,
+  createdAt: '2026-12-02T10:00:00.000Z',
+});
+
+async function mountWith(methods: Parameters<typeof fakeApp>[0]): Promise<View> {
+  const view = await mount(fakeApp({ status: async () => status, ...methods }), HOME, {
+    service: noService,
+    integrations: DIRS,
+  });
+  await press(view, PASTE_MODE_SET);
+  return view;
+}
+
+describe('moves typed ahead onto the other lists still loading', () => {
+  test('Agents: 3jj selects the third agent once the list is read', async () => {
+    const { opened, open } = gate();
+    const view = await mountWith({
+      listAgents: async () => {
+        await opened;
+        return [agent(1), agent(2), agent(3), agent(4)];
+      },
+    });
+    try {
+      await press(view, '3jj');
+      await waitForText(view, 'loading agents');
+      open();
+      await waitForText(view, /^> agent3 /m);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('Agents: moves typed ahead onto an empty list are dropped with a note', async () => {
+    const { opened, open } = gate();
+    const view = await mountWith({
+      listAgents: async () => {
+        await opened;
+        return [];
+      },
+    });
+    try {
+      await press(view, '3jj');
+      await waitForText(view, 'loading agents');
+      open();
+      await waitForText(view, '2 keys typed while the list loaded were dropped: it has no rows');
+    } finally {
+      await unmount(view);
+    }
+  });
+});
