@@ -5,6 +5,7 @@
 // with a fake Application whose list reads wait for a gate the test opens.
 import { describe, test } from 'node:test';
 import type { AgentView } from '../../source/api/agents.js';
+import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
 import { mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
@@ -30,6 +31,35 @@ const agent = (n: number): AgentView => ({
   generation: null,
   activeOperationId: null,
   createdAt: '2026-12-02T10:00:00.000Z',
+});
+
+const candidate = (n: number): MemoryReviewCandidate => ({
+  candidateId: `cand-${String(n).padStart(8, '0')}`,
+  status: 'draft',
+  adjudication: 'done',
+  decision: null,
+  content: `Statement number ${n}: always use named exports in TypeScript modules.`,
+  title: null,
+  type: 'work_method',
+  priority: 1,
+  confidence: 'medium',
+  statements: [],
+  findings: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  origin: { kind: 'extraction' },
+  scope: 'project',
+  repositoryKey: 'repo-key',
+  repository: 'repo',
+});
+
+const queueOf = (count: number): MemoryReview => ({
+  scope: 'all',
+  callerScope: 'project',
+  repositoryKey: 'repo-key',
+  candidates: Array.from({ length: count }, (_, n) => candidate(n)),
+  total: count,
+  nextAfter: null,
+  patches: [],
 });
 
 async function mountWith(methods: Parameters<typeof fakeApp>[0]): Promise<View> {
@@ -73,6 +103,42 @@ describe('moves typed ahead onto the other lists still loading', () => {
       await waitForText(view, 'loading agents');
       open();
       await waitForText(view, '2 keys typed while the list loaded were dropped: it has no rows');
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('Memory review queue: 7jj⏎ opens the third candidate once the queue is read', async () => {
+    const { opened, open } = gate();
+    const view = await mountWith({
+      memoryReview: async () => {
+        await opened;
+        return queueOf(4);
+      },
+    });
+    try {
+      await press(view, '7jj\r');
+      await waitForText(view, /\[7 Memory\]/);
+      open();
+      await waitForText(view, /Review › candidate cand-00000002/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('Memory review queue: keys typed ahead onto an empty queue are dropped with a note', async () => {
+    const { opened, open } = gate();
+    const view = await mountWith({
+      memoryReview: async () => {
+        await opened;
+        return queueOf(0);
+      },
+    });
+    try {
+      await press(view, '7jj\r');
+      await waitForText(view, /\[7 Memory\]/);
+      open();
+      await waitForText(view, '3 keys typed while the list loaded were dropped: it has no rows');
     } finally {
       await unmount(view);
     }
