@@ -143,4 +143,40 @@ describe('moves typed ahead onto the other lists still loading', () => {
       await unmount(view);
     }
   });
+
+  test('Memory entries: a search typed ahead with a move and Enter opens its second result, not a stale entry', async () => {
+    const { opened, open } = gate();
+    const hit = (id: string) => ({
+      entryId: id,
+      title: `Title of ${id}`,
+      scope: 'project' as const,
+      path: `work_method/${id}.md`,
+    });
+    const view = await mountWith({
+      memoryStale: async () => ({
+        state: 'verified',
+        reason: null,
+        total: 2,
+        entries: ['stale-one', 'stale-two'].map((id) => ({
+          ...hit(id),
+          failedAnchors: [],
+          verifiedAt: '2026-12-02T10:00:00.000Z',
+        })),
+      }),
+      memorySearch: async () => {
+        await opened;
+        return { generation: 3, coverage: 'complete', results: [hit('found-one'), hit('found-two')], scopes: [] };
+      },
+    });
+    try {
+      await press(view, '7]]');
+      await waitForText(view, 'stale-two');
+      await press(view, '/pnpm\rj\r');
+      await waitForText(view, /Entries/);
+      open();
+      await waitForText(view, 'Entry found-two');
+    } finally {
+      await unmount(view);
+    }
+  });
 });

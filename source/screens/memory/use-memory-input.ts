@@ -159,16 +159,30 @@ function usePromoteKeys(input: MemoryInput, active: boolean) {
   );
 }
 
-function useEntriesKeys(input: MemoryInput, active: boolean) {
+function useEntriesKeys(input: MemoryInput, active: boolean): string | null {
   const { entries, dispatchEntries: dispatch, room, lastTop } = input;
   const text = input.listText ?? { room, lastTop: 0 };
   useCommandKeys(
-    [...SCROLL, 'openSearch', 'openItem', 'back'],
+    ['openSearch', 'back'],
+    (command) => dispatch({ type: command === 'openSearch' ? 'openSearch' : 'back' }),
+    { isActive: active && !entries.typing },
+  );
+  useCommandKeys(
+    [...SCROLL, 'openItem'],
     (command) => {
-      if (command === 'openSearch') dispatch({ type: 'openSearch' });
-      else if (command === 'openItem') dispatch({ type: 'openEntry' });
-      else if (command === 'back') dispatch({ type: 'back' });
-      else if (entries.open) dispatch({ type: 'scroll', delta: scrollStep(command, room, entries.top), lastTop });
+      if (command === 'openItem') dispatch({ type: 'openEntry' });
+      else dispatch({ type: 'scroll', delta: scrollStep(command, room, entries.top), lastTop });
+    },
+    { isActive: active && !entries.typing && entries.open !== null },
+  );
+  // The list's keys typed ahead while its rows are read — the stale entries as the view opens, a
+  // search's results after Enter ("/pnpm⏎j⏎") — wait for those rows (widgets/held-list-keys.ts):
+  // on the list still shown they would move over, or open, an entry of the list being replaced.
+  // A search read again (files changed) keeps its rows on screen: keys act on them at once.
+  return useHeldListKeys(
+    [...SCROLL, 'openItem'],
+    (command) => {
+      if (command === 'openItem') dispatch({ type: 'openEntry' });
       else if (command === 'firstPage') {
         dispatch({ type: 'select', delta: -entries.selected });
         dispatch({ type: 'scrollList', delta: -entries.listTop, lastTop: text.lastTop });
@@ -182,8 +196,18 @@ function useEntriesKeys(input: MemoryInput, active: boolean) {
         dispatch({ type: 'scrollList', delta: scrollStep(command, text.room, entries.listTop), lastTop: text.lastTop });
       else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
     },
-    { isActive: active && !entries.typing },
+    {
+      loading:
+        (entries.search !== null && !entries.search.again) ||
+        (entries.result === null && entries.stale === null && entries.staleLoad !== null),
+      length: listedRows(entries).length,
+    },
+    { isActive: active && !entries.typing && entries.open === null },
   );
+}
+
+function useEntriesLineInput(input: MemoryInput, active: boolean) {
+  const { entries, dispatchEntries: dispatch } = input;
   useLineInput(active && entries.typing, {
     onEdit: (edit) => dispatch({ type: 'edit', edit }),
     onSubmit: () => dispatch({ type: 'submitSearch' }),
@@ -223,7 +247,8 @@ export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput, 
   );
   const reviewNote = useReviewKeys(input, view === 'review');
   usePromoteKeys(input, view === 'promote');
-  useEntriesKeys(input, view === 'entries');
+  const entriesNote = useEntriesKeys(input, view === 'entries');
+  useEntriesLineInput(input, view === 'entries');
   useCommandKeys(SCROLL, (command) => extraction.scroll(scrollStep(command, input.room, extraction.top)), {
     isActive: view === 'extraction',
   });
@@ -254,5 +279,5 @@ export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput, 
       holds: [...SCROLL, 'chooseRunner', 'runExtraction', 'approvePlan', 'nextView', 'previousView'],
     },
   );
-  return reviewNote;
+  return view === 'entries' ? entriesNote : reviewNote;
 }
