@@ -17,6 +17,12 @@ let home = '';
 let repo = '';
 let planId = '';
 
+/** The text before a plan's diff (the diff is the files' text, printed as they hold it). */
+const withoutDiff = (text: string): string => text.slice(0, text.search(/^--- /m));
+
+/** The lines after the last line of a diff. */
+const afterDiff = (text: string): string => text.slice(text.indexOf('\n', text.lastIndexOf('\n+') + 1) + 1);
+
 const run = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the CLI
 type Answer = Record<string, any>;
@@ -79,5 +85,47 @@ describe('memory commands at 80 columns', () => {
     const at = lines.findIndex((line) => line.startsWith(hit.entryId));
     assert.match(lines[at]!, /project +Always use named exports in TypeScript modules\./);
     assert.equal(lines[at + 1], `  ${hit.path}`);
+  });
+  it('status, suggestions, review, plan, init and assemble fit too', async () => {
+    const extra = (await run('memory', 'assemble', '--provider', 'claude', '--dry-run')).stdout;
+    const skills = (await run('memory', 'assemble', '--skills', '--dry-run')).stdout;
+    const shown = {
+      status: (await run('memory', 'status')).stdout,
+      suggestions: (await run('memory', 'suggestions')).stdout,
+      review: (await run('memory', 'review')).stdout,
+      plan: withoutDiff((await run('memory', 'plan', planId)).stdout),
+      init: (await run('memory', 'init', '--dry-run')).stdout,
+      assemble: afterDiff(extra),
+      skills: afterDiff(skills),
+    };
+    for (const [name, text] of Object.entries(shown)) {
+      assert.ok(text.trim().length > 0, name);
+      assert.deepEqual(wide(text), [], `${name}:\n${text}`);
+    }
+    assert.ok(shown.init.includes(`${repo}/.common-memory/memory`), shown.init);
+  });
+
+  it('sync fits too', async () => {
+    for (const args of [
+      ['memory', 'sync'],
+      ['memory', 'sync', '--dry-run'],
+    ]) {
+      const shown = await run(...args);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.deepEqual(wide(shown.stdout + shown.stderr), [], `${args.join(' ')}:\n${shown.stdout}${shown.stderr}`);
+    }
+  });
+
+  it('approve and promote fit too', async () => {
+    const candidates = (await json('memory', 'review')).candidates as { candidateId: string }[];
+    const plan = await json('memory', 'prepare', candidates[0]!.candidateId);
+    const approved = await run('memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.deepEqual(wide(approved.stdout), [], approved.stdout);
+    assert.ok(approved.stdout.includes(`common-memory memory promote ${plan.planId}`), 'the command is whole');
+    const promoted = await run('memory', 'promote', plan.planId);
+    assert.equal(promoted.code, 0, promoted.stderr);
+    assert.deepEqual(wide(promoted.stdout), [], promoted.stdout);
+    assert.ok(promoted.stdout.includes(`.common-memory/memory/${plan.files[0].path}`), promoted.stdout);
   });
 });

@@ -10,7 +10,7 @@ import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../.
 import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
-import { entriesText, fitLine, preview } from '../output.js';
+import { entriesText, fitLine, fitLines, preview } from '../output.js';
 import { codePointColumns, textColumns } from '../../text-columns.js';
 import { wholeNumber } from './memory.js';
 import { checkEntryIdArgument } from './entry-id.js';
@@ -41,7 +41,7 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
           `verified against ${against}: ${anchors.stale} of ${anchors.entries} entr${anchors.entries === 1 ? 'y' : 'ies'} stale${anchors.stale > 0 ? ' (memory search marks them; the session snapshot leaves them out)' : ''}`,
         );
       else if (anchors?.state === 'failed') lines.push(`verification failed: ${anchors.reason}`);
-      return lines.join('\n');
+      return fitLines(lines.join('\n'));
     });
     // Partial: work remains (a file to fix or a change to catch up with).
     return result.coverage === 'complete' ? EXIT.ok : EXIT.incomplete;
@@ -69,7 +69,7 @@ function memorySyncPreview(home: string, out: Output): number {
         );
     }
     for (const problem of preview.problems) lines.push(`  ${problem.scope} ${problem.kind}: ${problem.message}`);
-    return lines.join('\n');
+    return fitLines(lines.join('\n'));
   });
   return preview.coverage === 'complete' ? EXIT.ok : EXIT.incomplete;
 }
@@ -204,10 +204,14 @@ export async function memoryInit(
 ): Promise<number> {
   const result = initMemoryRootIn(home, process.cwd(), scopeFlag, dryRun);
   const { scope, path } = result;
+  // The root's path on a line of its own when it does not fit the 80 columns.
   out.result(result, () =>
-    result.dryRun
-      ? `Dry run — nothing was written. The ${scope} memory root is ${path}; ${result.wouldWriteReadme ? 'memory init would write its README.md' : 'it is already laid out (memory init would keep its README.md)'}.`
-      : `${scope} memory root: ${path}${result.readmeWritten ? ' (README.md written)' : ' (already laid out; README.md kept)'}`,
+    fitLines(
+      result.dryRun
+        ? `Dry run — nothing was written. The ${scope} memory root is ${path}; ${result.wouldWriteReadme ? 'memory init would write its README.md' : 'it is already laid out (memory init would keep its README.md)'}.`
+        : `${scope} memory root: ${path}${result.readmeWritten ? ' (README.md written)' : ' (already laid out; README.md kept)'}`,
+      '',
+    ),
   );
   return EXIT.ok;
 }

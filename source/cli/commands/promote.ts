@@ -243,10 +243,12 @@ export async function memoryApprove(
   );
   const planId = wholeMemoryId(home, 'plan', typed);
   const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));
-  out.result(
-    plan,
-    () =>
+  out.result(plan, () =>
+    fitLines(
       `plan ${plan.planId} is approved (${plan.files.length} file(s)); write it: common-memory memory promote ${plan.planId}`,
+      '',
+      [`common-memory memory promote ${plan.planId}`],
+    ),
   );
   return EXIT.ok;
 }
@@ -290,7 +292,7 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
       );
     if (result.scope === 'project')
       lines.push('common-memory never commits: review the files and commit them with git');
-    return lines.join('\n');
+    return fitLines(lines.join('\n'));
   });
   // Voided: nothing was promoted — a conflict between the plan and the files, to prepare again.
   return result.status === 'voided' ? EXIT.conflict : EXIT.ok;
@@ -420,15 +422,25 @@ function planText(plan: MemoryPlanView): string {
   const carried = plan.consolidation;
   if (carried)
     lines.push(
-      `consolidation patch ${carried.taskId}: operations ${carried.operations.map((o) => o.number).join(', ')}` +
-        (carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'),
+      ...fitLine(
+        `consolidation patch ${carried.taskId}: operations ${carried.operations.map((o) => o.number).join(', ')}` +
+          (carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'),
+      ),
     );
   for (const file of plan.files) {
-    lines.push(
-      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`}${file.action === 'remove' ? ` (entry ${file.entryId}, blob ${file.targetBlobHash})` : ` ← ${file.candidateIds.join(', ') || file.entryId}`}`,
-    );
-    for (const f of file.findings) lines.push(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+    const state = file.state === 'pending' ? '' : ` (${file.state})`;
+    const source =
+      file.action === 'remove'
+        ? `(entry ${file.entryId}, blob ${file.targetBlobHash})`
+        : `← ${file.candidateIds.join(', ') || file.entryId}`;
+    // At 80 columns: what the file comes from goes under it, and a path longer than a line whole
+    // on a line of its own.
+    const whole = `  ${file.action} ${file.path}${state} ${source}`;
+    if (textColumns(whole) <= TEXT_COLUMNS) lines.push(whole);
+    else lines.push(...fileLines(file.action, file.path, state), ...fitLine(`    ${source}`));
+    for (const f of file.findings)
+      lines.push(...fitLine(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`));
   }
-  if (plan.voidReason) lines.push(`voided: ${plan.voidReason}`);
+  if (plan.voidReason) lines.push(...fitLine(`voided: ${plan.voidReason}`));
   return lines.join('\n');
 }
