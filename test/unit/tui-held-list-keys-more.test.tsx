@@ -3,6 +3,7 @@
 // (test/store/tui-held-list-keys.test.tsx) they wait for the rows and then act on them in order
 // (widgets/held-list-keys.ts), instead of being lost on a list that is not there yet. In process,
 // with a fake Application whose list reads wait for a gate the test opens.
+import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AgentView } from '../../source/api/agents.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
@@ -121,6 +122,33 @@ describe('moves typed ahead onto the other lists still loading', () => {
       await waitForText(view, /\[7 Memory\]/);
       open();
       await waitForText(view, /Review › candidate cand-00000002/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('Memory review queue: s then jj⏎ opens the third candidate of the scope chosen, not of the queue left', async () => {
+    const { opened, open } = gate();
+    const here = queueOf(4);
+    here.candidates = here.candidates.map((row, n) => ({
+      ...row,
+      candidateId: row.candidateId.replace('cand-0', 'cand-9'),
+      content: `Rule of this scope number ${n}.`,
+    }));
+    const view = await mountWith({
+      memoryReview: async (request: { scope: string }) => {
+        if (request.scope === 'all') return queueOf(4);
+        await opened;
+        return here;
+      },
+    });
+    try {
+      await press(view, '7');
+      await waitForText(view, /Review · all scopes · 1 of 4/);
+      await press(view, 'sjj\r');
+      open();
+      await waitForText(view, /Review › candidate cand-90000002/);
+      assert.match(view.lastFrame() ?? '', /Rule of this scope number 2\./);
     } finally {
       await unmount(view);
     }
