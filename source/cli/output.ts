@@ -1,6 +1,7 @@
 // How the CLI speaks: results to stdout (JSON with --json), errors to stderr as one line that says
 // what to do, and the documented exit code.
 import { asCmError } from '../errors.js';
+import { wrapText } from '../text-wrap.js';
 
 /** Where the CLI writes: the process's streams, or (tests, in-process) any pair of writers. */
 export interface CliStreams {
@@ -47,3 +48,30 @@ export function preview(value: unknown, width = 80): string {
 
 /** "1 entry", "2 entries". */
 export const entriesText = (count: number): string => `${count} entr${count === 1 ? 'y' : 'ies'}`;
+
+/**
+ * The width human output is laid out for: a normal terminal's. Lines are wrapped to it whatever
+ * the terminal (or a pipe) is, so that what a person reads, pastes or greps is the same text.
+ */
+export const TEXT_COLUMNS = 80;
+
+/**
+ * One line of human output wrapped between words to TEXT_COLUMNS, its continuation lines indented
+ * by `more` beyond the line's own indent. A word longer than a line (a path, an id) stays whole on
+ * a line of its own: cut, it could not be copied. `keep`: phrases (commands) never broken inside.
+ */
+export function fitLine(line: string, more = '  ', keep: readonly string[] = []): string[] {
+  const indent = /^ */.exec(line)![0];
+  const [first = '', ...rest] = wrapText(line.slice(indent.length), TEXT_COLUMNS, indent, keep);
+  if (rest.length === 0) return [first];
+  // The first line is the text's beginning as written (wrapText keeps a line's words and spaces).
+  const left = line.slice(first.length).trimStart();
+  return [first, ...wrapText(left, TEXT_COLUMNS, indent + more, keep)];
+}
+
+/** Each line of `text` as fitLine lays it out. */
+export const fitLines = (text: string, more = '  ', keep: readonly string[] = []): string =>
+  text
+    .split('\n')
+    .flatMap((line) => fitLine(line, more, keep))
+    .join('\n');

@@ -55,7 +55,8 @@ describe('memory prepare <patch-id>', () => {
         'm',
       ),
     );
-    assert.match(text.stdout, /^ {2}remove work_method\/jest\.md \(entry jest, blob [0-9a-f]{40}\)$/m);
+    // Wider than 80 columns on one line: the entry and blob go under the file.
+    assert.match(text.stdout, /^ {2}remove work_method\/jest\.md\n {4}\(entry jest, blob [0-9a-f]{40}\)$/m);
     assert.match(text.stdout, /^--- a\/work_method\/jest\.md\n\+\+\+ \/dev\/null$/m);
     assert.match(text.stdout, /nothing is written or removed yet/);
     assert.ok(existsSync(join(root, 'work_method', 'jest.md')), 'prepare removes nothing');

@@ -63,9 +63,11 @@ describe('after a promote killed part-way', { timeout: 120_000 }, () => {
   it('memory promote --dry-run says which files already hold the approved bytes and which remain', async () => {
     const text = await cli(['memory', 'promote', plan.planId, '--dry-run']);
     assert.equal(text.code, 0, text.stderr);
-    assert.doesNotMatch(text.stdout, new RegExp(`would \\w+ ${DONE + 1} file`), text.stdout);
-    assert.match(text.stdout, new RegExp(`${DONE} of its ${DONE + 1} files are already done as approved`), text.stdout);
-    assert.match(text.stdout, /promote would remove 1 file and finish the plan/, text.stdout);
+    // The header is wrapped to 80 columns: read as one text.
+    const said = text.stdout.replace(/\s+/g, ' ');
+    assert.doesNotMatch(said, new RegExp(`would \\w+ ${DONE + 1} file`), text.stdout);
+    assert.match(said, new RegExp(`${DONE} of its ${DONE + 1} files are already done as approved`), text.stdout);
+    assert.match(said, /promote would remove 1 file and finish the plan/, text.stdout);
     const listed = text.stdout.split('\n').filter((line) => line.startsWith('  '));
     assert.equal(listed.filter((line) => line.endsWith(' (already done)')).length, DONE, text.stdout);
     assert.deepEqual(
@@ -104,7 +106,10 @@ describe('after a promote killed part-way', { timeout: 120_000 }, () => {
       assert.equal(preview.files.find((f) => f.path === 'scenes/migration.md')?.now, 'changed');
       assert.match(preview.voidReason ?? '', /scenes\/migration\.md changed since the plan was made/);
       const text = await cli(['memory', 'promote', plan.planId, '--dry-run']);
-      assert.match(text.stdout, /would be voided, nothing more written: scenes\/migration\.md changed/);
+      assert.match(
+        text.stdout.replace(/\s+/g, ' '),
+        /would be voided, nothing more written: scenes\/migration\.md changed/,
+      );
     } finally {
       writeFileSync(done, bytes);
     }

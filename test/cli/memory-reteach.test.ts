@@ -142,7 +142,11 @@ describe('re-teach events from real captured sessions', () => {
     const after2 = json((await inProcess(home, repo, 'get', entryId, '--json')).stdout);
     assert.deepEqual([after2.usage.given, after2.usage.reteach], [1, 1]);
     const text = await cli(home, repo, 'memory', 'status');
-    assert.match(text.stdout, new RegExp(`re-taught ×1 \\(project\\) ${entryId} .*consider a better title`));
+    // Wrapped to 80 columns: read as one text.
+    assert.match(
+      text.stdout.replace(/\s+/g, ' '),
+      new RegExp(`re-taught ×1 \\(project\\) ${entryId} .*consider a better title`),
+    );
 
     // Session 3 says the rule again and more: the candidate stays in review, saying what it re-teaches.
     await claudeSession(
@@ -158,7 +162,10 @@ describe('re-teach events from real captured sessions', () => {
     assert.deepEqual(longer.reteaches, [entryId]);
     const reviewText = await inProcess(home, repo, 'memory', 'review');
     assert.ok(
-      reviewText.stdout.includes(`re-teaches ${entryId}: consider a better title, appliesWhen or priority`),
+      // Wrapped to 80 columns: read as one text.
+      reviewText.stdout
+        .replace(/\s+/g, ' ')
+        .includes(`re-teaches ${entryId}: consider a better title, appliesWhen or priority`),
       reviewText.stdout,
     );
     assert.equal(reteachRows(home).length, 2, 'a second turn, a second event');

@@ -74,7 +74,8 @@ describe('memory retire', () => {
 
     const text = await cli(home, repo, ['memory', 'retire', 'legacy-config']);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /remove work_method\/legacy-config\.md \(entry legacy-config, blob [0-9a-f]{40}\)/);
+    // Wider than 80 columns on one line: the entry and blob go under the file.
+    assert.match(text.stdout, /remove work_method\/legacy-config\.md\n {4}\(entry legacy-config, blob [0-9a-f]{40}\)/);
     assert.match(text.stdout, /^\+\+\+ \/dev\/null$/m);
     assert.match(text.stdout, /^-Read `src\/legacy\/config\.ts`\.$/m, 'the removal diff shows every line going');
     assert.match(text.stdout, /common-memory memory approve plan-[0-9a-f]+ --digest [0-9a-f]{64}/);

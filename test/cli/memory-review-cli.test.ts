@@ -89,14 +89,16 @@ describe('memory review across scopes', () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /\(project beta\)/);
     assert.match(text.stdout, /2 shown of 5 candidate\(s\) in any scope, newest first\./);
-    assert.match(text.stdout, /Older ones: common-memory memory review --after \d+\.\S+/);
+    // Wrapped to 80 columns, each command to copy whole on one line (the next page's on its own).
+    assert.match(text.stdout, /Older ones:\n {2}common-memory memory review --after \d+\.\S+$/m);
+    const said = text.stdout.replace(/\s+/g, ' ');
     // The next step, and where it acts: each candidate's own repository, from any directory (it
     // said to run them in the repository shown, which they never needed).
     assert.match(
-      text.stdout,
-      /^Promote one: common-memory memory prepare <candidate> \(the file it would write, to approve\); drop one: common-memory memory discard <candidate>\.$/m,
+      said,
+      / Promote one: common-memory memory prepare <candidate> \(the file it would write, to approve\); drop one: common-memory memory discard <candidate>\. /,
     );
-    assert.match(text.stdout, /act on each candidate's own repository \(or the user scope\), from any directory/);
+    assert.match(said, /act on each candidate's own repository \(or the user scope\), from any directory/);
     assert.doesNotMatch(text.stdout, /act on the scope they run in/);
     const userText = await review(outside, '--scope', 'user');
     assert.match(userText.stdout, /\(user scope\)/);

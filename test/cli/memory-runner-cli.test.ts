@@ -57,8 +57,9 @@ describe('memory extract --runner', () => {
     assert.equal(ext.sentToday, pending.plans[0].bytesToSend);
     assert.equal(status.spend.bytesSent, pending.plans[0].bytesToSend);
     const statusText = (await runCli(['memory', 'status', '--home', home])).stdout;
+    // Wrapped to 80 columns: read as one text.
     assert.match(
-      statusText,
+      statusText.replace(/\s+/g, ' '),
       /runner ext: test-provider fake-model at http:\/\/127\.0\.0\.1:9\/v1; sent today \d+ of 1048576 bytes/,
     );
   });

@@ -154,7 +154,8 @@ describe('scenes in what is given back', () => {
     const searchText = await runCli(['memory', 'search', 'database migrations', '--home', home], { cwd: repo });
     assert.match(
       searchText.stdout,
-      /^scene:database-migrations {2}project scenes\/database-migrations\.md {2}\[scene of 40 notes\]/,
+      // The title wraps under itself at 80 columns; the path is whole on a line of its own.
+      /^scene:database-migrations {2}project \[scene of 40 notes\] The database migrations\n {35}area\n {2}scenes\/database-migrations\.md$/m,
     );
 
     // The MCP tools answer as the CLI does.

@@ -82,7 +82,11 @@ describe('memory_propose', () => {
       assert.doesNotMatch(JSON.stringify(listed), /session-1234/, 'the conversation id is kept only as a digest');
 
       const text = await runCliInProcess(['memory', 'review', '--home', home], { cwd: repo });
-      assert.match(text.stdout, /proposed by claude-code 2\.1\.332 \(memory_propose\) in conversation [0-9a-f]{12}/);
+      // Wrapped to 80 columns: read as one text.
+      assert.match(
+        text.stdout.replace(/\s+/g, ' '),
+        /proposed by claude-code 2\.1\.332 \(memory_propose\) in conversation [0-9a-f]{12}/,
+      );
       assert.equal(files(home, repo), before, 'a proposal writes no memory file');
 
       // It is a candidate like any other: a person can prepare it, and the plan's entry carries its title.

@@ -13,6 +13,7 @@ import { rowsPerPage } from '../../source/screens/history/history.js';
 import * as c from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
 import { queueSession } from '../support/memory-corpus.js';
+import { seedRecoveryItems } from '../support/recovery-seed.js';
 import { KEY, mount, press, unmount, type View, waitForText, withOverrides } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
@@ -138,5 +139,35 @@ describe('moves typed ahead onto a list still loading', { timeout: 60_000 }, () 
       await waitForText(view, 'No captured sessions yet');
       await waitForText(view, '3 keys typed while the list loaded were dropped: it has no rows');
     });
+  });
+
+  test('Status: 4jj selects the third recovery item once the page is read', async () => {
+    const home = tempHome('tui-held-status');
+    seedRecoveryItems(home, 25);
+    const host = await Host.start({ home, serve: false });
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const real = host.application;
+    const app = withOverrides(real, {
+      captureStatus: async (request) => {
+        await gate;
+        return real.captureStatus(request);
+      },
+    });
+    const view = await mount(app, home);
+    try {
+      const third = (await real.captureStatus({})).recovery.items[2]!;
+      await press(view, PASTE_MODE_SET);
+      await press(view, '4jj');
+      await waitForText(view, /\[4 Status\]/);
+      open();
+      await waitForText(view, new RegExp(`^> ${third.id} `, 'm'));
+    } finally {
+      await unmount(view);
+      await host.stop();
+      await rm(dirname(home), { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,7 @@ import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../.
 import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
-import { entriesText, preview } from '../output.js';
+import { entriesText, fitLine, fitLines, preview } from '../output.js';
 import { codePointColumns, textColumns } from '../../text-columns.js';
 import { wholeNumber } from './memory.js';
 import { checkEntryIdArgument } from './entry-id.js';
@@ -41,7 +41,7 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
           `verified against ${against}: ${anchors.stale} of ${anchors.entries} entr${anchors.entries === 1 ? 'y' : 'ies'} stale${anchors.stale > 0 ? ' (memory search marks them; the session snapshot leaves them out)' : ''}`,
         );
       else if (anchors?.state === 'failed') lines.push(`verification failed: ${anchors.reason}`);
-      return lines.join('\n');
+      return fitLines(lines.join('\n'));
     });
     // Partial: work remains (a file to fix or a change to catch up with).
     return result.coverage === 'complete' ? EXIT.ok : EXIT.incomplete;
@@ -69,7 +69,7 @@ function memorySyncPreview(home: string, out: Output): number {
         );
     }
     for (const problem of preview.problems) lines.push(`  ${problem.scope} ${problem.kind}: ${problem.message}`);
-    return lines.join('\n');
+    return fitLines(lines.join('\n'));
   });
   return preview.coverage === 'complete' ? EXIT.ok : EXIT.incomplete;
 }
@@ -91,10 +91,22 @@ export async function memorySearch(
       limit: wholeNumber(limit, '--limit'),
     });
     out.result(result, () => {
-      const lines = result.results.map(
-        (r) =>
-          `${r.entryId}  ${r.scope.padEnd(7)} ${r.path}  ${r.kind === 'scene' ? `[scene of ${r.entries ?? 0} notes] ` : r.kind === 'doctrine' ? `[doctrine citing ${r.entries ?? 0} notes] ` : ''}${preview(r.title, 60)}${r.stale ? `\n  ${preview(r.staleNote ?? 'may be stale', 100)}` : ''}`,
-      );
+      // Fits 80 columns: the id, scope and title, wrapped under the title; the path on a line of
+      // its own below (a slug can make it wider than a line, and a cut path cannot be copied).
+      const lines = result.results.flatMap((r) => {
+        const head = `${r.entryId}  ${r.scope.padEnd(7)} `;
+        const kind =
+          r.kind === 'scene'
+            ? `[scene of ${r.entries ?? 0} notes] `
+            : r.kind === 'doctrine'
+              ? `[doctrine citing ${r.entries ?? 0} notes] `
+              : '';
+        return [
+          ...fitLine(`${head}${kind}${preview(r.title, 60)}`, ' '.repeat(textColumns(head))),
+          `  ${r.path}`,
+          ...(r.stale ? fitLine(`  ${preview(r.staleNote ?? 'may be stale', Number.MAX_SAFE_INTEGER)}`) : []),
+        ];
+      });
       if (lines.length === 0) lines.push('no approved memory matches');
       // A plan stopped part-way is finished by promote, not by sync (which lists every file left out).
       const sync = result.coverage === 'partial' && !result.unfinishedPlan ? ': run common-memory memory sync' : '';
@@ -192,10 +204,14 @@ export async function memoryInit(
 ): Promise<number> {
   const result = initMemoryRootIn(home, process.cwd(), scopeFlag, dryRun);
   const { scope, path } = result;
+  // The root's path on a line of its own when it does not fit the 80 columns.
   out.result(result, () =>
-    result.dryRun
-      ? `Dry run — nothing was written. The ${scope} memory root is ${path}; ${result.wouldWriteReadme ? 'memory init would write its README.md' : 'it is already laid out (memory init would keep its README.md)'}.`
-      : `${scope} memory root: ${path}${result.readmeWritten ? ' (README.md written)' : ' (already laid out; README.md kept)'}`,
+    fitLines(
+      result.dryRun
+        ? `Dry run — nothing was written. The ${scope} memory root is ${path}; ${result.wouldWriteReadme ? 'memory init would write its README.md' : 'it is already laid out (memory init would keep its README.md)'}.`
+        : `${scope} memory root: ${path}${result.readmeWritten ? ' (README.md written)' : ' (already laid out; README.md kept)'}`,
+      '',
+    ),
   );
   return EXIT.ok;
 }

@@ -6,7 +6,7 @@ import { EXIT } from '../../errors.js';
 import { refreshSnapshot } from '../../hook/refresh.js';
 import { assembleIn, assembleSkillsIn } from '../../client/memory-files.js';
 import { visibleText } from '../../memory/visible-text.js';
-import type { Output } from '../output.js';
+import { fitLines, type Output } from '../output.js';
 
 export function memoryRefresh(home: string, sessions: string[] | undefined, out: Output): number {
   const result = refreshSnapshot(home, { sessionKey: sessions?.[0] });
@@ -31,7 +31,7 @@ export function memoryAssemble(home: string, provider: string | undefined, dryRu
     // The diff is shown for review: a terminal control or hidden character in it is labelled
     // (visible-text.ts), never written to the terminal; --json keeps the bytes.
     const diff = visibleText(plan.diff);
-    return `${diff}${diff.endsWith('\n') ? '' : '\n'}${plan.file} ${verb} ${plan.action} with ${what}${dryRun ? '; run without --dry-run to write it' : ''}`;
+    return `${diff}${diff.endsWith('\n') ? '' : '\n'}${fitLines(`${plan.file} ${verb} ${plan.action} with ${what}${dryRun ? '; run without --dry-run to write it' : ''}`)}`;
   });
   return EXIT.ok;
 }
@@ -46,6 +46,8 @@ export function memoryAssembleSkills(
   const result = assembleSkillsIn(home, process.cwd(), { provider, scope, dryRun });
   out.result(result, () => {
     const lines: string[] = [];
+    /** The lines after the diffs, wrapped to 80 columns (the diffs are the files' text). */
+    const said: string[] = [];
     // Shown for review: controls and hidden characters labelled, as in memory assemble's diff.
     for (const target of result.targets)
       if (target.diff !== '') lines.push(visibleText(target.diff.replace(/\n$/, '')));
@@ -58,23 +60,23 @@ export function memoryAssembleSkills(
         `${count('remove')} ${verb}removed`,
         `${target.unchanged.length} unchanged`,
       ];
-      lines.push(`${target.directory} (${target.provider}): ${parts.join(', ')}`);
+      said.push(`${target.directory} (${target.provider}): ${parts.join(', ')}`);
       for (const one of target.renamed)
-        lines.push(
+        said.push(
           `  ${one.name}: the name ${one.wanted} is held by ${one.heldBy === 'user' ? 'a skill of yours' : one.heldBy === 'client' ? "the client's own" : 'another method'}, so entry ${one.sources.join(', ')} got this one`,
         );
       for (const one of target.kept)
-        lines.push(
+        said.push(
           one.reason === 'edited'
             ? `  ${one.name}: edited by hand since common-memory wrote it; left as it is (delete the folder to have it written again)`
             : `  ${one.name}: its SKILL.md ${verb}removed; the folder stays for the files you added`,
         );
     }
     for (const one of result.withheld)
-      lines.push(`left out ${one.entryId}: stale (${one.reason}); revise it or verify again to have its skill`);
+      said.push(`left out ${one.entryId}: stale (${one.reason}); revise it or verify again to have its skill`);
     const methods = `${result.methods} approved work method${result.methods === 1 ? '' : 's'} (${result.scope} scope)`;
-    lines.push(dryRun ? `${methods}; run without --dry-run to write the skills` : methods);
-    return lines.join('\n');
+    said.push(dryRun ? `${methods}; run without --dry-run to write the skills` : methods);
+    return [...lines, fitLines(said.join('\n'))].join('\n');
   });
   return EXIT.ok;
 }

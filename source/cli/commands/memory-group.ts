@@ -13,10 +13,10 @@ import { originText } from '../../screens/memory/review-lines.js';
 import { reteachLines, usageSummaryLines } from '../../screens/memory/usage-lines.js';
 import type { MemoryAnchorRun, MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
-import { waitingText } from '../../waiting-text.js';
+import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
 import { patchLines } from './patch-lines.js';
 import { waitingWithoutHost } from '../waiting.js';
-import type { Output } from '../output.js';
+import { fitLines, type Output } from '../output.js';
 import { wholeNumber } from './memory.js';
 import type { ExtractFlags } from './memory-extract.js';
 
@@ -203,7 +203,7 @@ async function status(home: string, out: Output): Promise<number> {
       }));
     }
     if (verify || s.promotions.applying > 0) s = await connection.app.memoryStatus();
-    out.result({ ...s, verification }, () => statusText(s, verification));
+    out.result({ ...s, verification }, () => fitLines(statusText(s, verification)));
     return s.state === 'unavailable' ? EXIT.memoryUnavailable : EXIT.ok;
   } finally {
     await connection.close();
@@ -304,7 +304,10 @@ async function review(home: string, flags: MemoryFlags, out: Output): Promise<nu
     });
     const waiting = await waitingWithoutHost(connection);
     out.result({ ...result, waiting }, () =>
-      [reviewText(result), ...(waiting === null ? [] : [waitingText(waiting)!])].join('\n'),
+      [
+        reviewText(result),
+        ...(waiting === null ? [] : [fitLines(waitingText(waiting)!, '  ', [FLUSH_COMMAND, SERVICE_COMMAND])]),
+      ].join('\n'),
     );
     return EXIT.ok;
   } finally {
@@ -360,8 +363,9 @@ export function reviewText(r: MemoryReview): string {
     }
   }
   const scopeFlag = r.scope === 'all' ? '' : ` --scope ${r.scope}`;
+  const older = `common-memory memory review${scopeFlag} --after ${r.nextAfter}`;
   lines.push(`${r.candidates.length} shown of ${r.total} candidate(s) in ${REVIEW_SCOPE_TEXT[r.scope]}, newest first.`);
-  if (r.nextAfter) lines.push(`Older ones: common-memory memory review${scopeFlag} --after ${r.nextAfter}`);
+  if (r.nextAfter) lines.push(`Older ones: ${older}`);
   else if (r.candidates.length < r.total) lines.push('That is the last page.');
   // The next step. Confirm, discard and prepare act on each candidate's own scope, from any directory.
   if (r.candidates.length > 0)
@@ -372,7 +376,12 @@ export function reviewText(r: MemoryReview): string {
     lines.push(
       "confirm, discard and prepare act on each candidate's own repository (or the user scope), from any directory.",
     );
-  return lines.join('\n');
+  // At 80 columns, the commands to copy kept whole on their lines.
+  return fitLines(lines.join('\n'), '  ', [
+    older,
+    'common-memory memory prepare <candidate>',
+    'common-memory memory discard <candidate>',
+  ]);
 }
 
 /** A path's text, or stdin's for "-": either bounded as a file is, refused before anything is linted. */

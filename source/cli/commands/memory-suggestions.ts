@@ -7,7 +7,7 @@ import { storeFiles } from '../../home.js';
 import { CmError, EXIT } from '../../errors.js';
 import { USAGE_SUGGEST_DAYS_MAX } from '../../limits.js';
 import { suggestionsHeading, suggestionTexts } from '../../screens/memory/usage-lines.js';
-import type { Output } from '../output.js';
+import { fitLines, type Output } from '../output.js';
 
 /** --days as typed: a whole number of days, 1–3650 (exit 2 otherwise, before anything is opened). */
 export function parseDays(typed: string | undefined): number | undefined {
@@ -36,7 +36,7 @@ export async function memorySuggestions(home: string, typedDays: string | undefi
         lines.push(item.head);
         for (const reason of item.reasons) lines.push(`  ${reason}`);
       }
-      return lines.join('\n');
+      return fitLines(lines.join('\n'));
     });
     return result.state === 'unavailable' ? EXIT.memoryUnavailable : EXIT.ok;
   } finally {

@@ -8,7 +8,8 @@ import { echoed } from '../../echo-text.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { promotePreviewIn, wholeMemoryId } from '../../client/local-memory.js';
 import { checkEntryIdArgument } from './entry-id.js';
-import { entriesText, type Output } from '../output.js';
+import { entriesText, fitLine, fitLines, type Output, TEXT_COLUMNS } from '../output.js';
+import { textColumns } from '../../text-columns.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
 import { inPromotionOrder } from '../../memory/promotion-order.js';
@@ -242,10 +243,12 @@ export async function memoryApprove(
   );
   const planId = wholeMemoryId(home, 'plan', typed);
   const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));
-  out.result(
-    plan,
-    () =>
+  out.result(plan, () =>
+    fitLines(
       `plan ${plan.planId} is approved (${plan.files.length} file(s)); write it: common-memory memory promote ${plan.planId}`,
+      '',
+      [`common-memory memory promote ${plan.planId}`],
+    ),
   );
   return EXIT.ok;
 }
@@ -289,7 +292,7 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
       );
     if (result.scope === 'project')
       lines.push('common-memory never commits: review the files and commit them with git');
-    return lines.join('\n');
+    return fitLines(lines.join('\n'));
   });
   // Voided: nothing was promoted — a conflict between the plan and the files, to prepare again.
   return result.status === 'voided' ? EXIT.conflict : EXIT.ok;
@@ -339,7 +342,7 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
     (changed.length > 0 ? `${changed.map((f) => f.path).join(', ')} changed since the plan was made` : null);
   out.result({ ...plan, files, dryRun: true, voidReason }, () => {
     const head = `Dry run — nothing was written. Plan ${planId}`;
-    if (voidReason !== null) return `${head} would be voided, nothing more written: ${voidReason}.`;
+    if (voidReason !== null) return fitLines(`${head} would be voided, nothing more written: ${voidReason}.`, '');
     const done = files.filter((f) => f.now === 'as-approved').length;
     const toDo = files.filter((f) => f.now === 'to-do');
     const writes = toDo.filter((f) => f.action !== 'remove').length;
@@ -351,10 +354,15 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
     const interrupted = plan.status === 'applying' ? ' (an interrupted promotion)' : '';
     const blobCheck = 'each only if its target still has the blob it had at prepare';
     return [
-      done > 0
-        ? `${head}: ${done} of its ${filesText(files.length)} are already done as approved${interrupted}; promote would ${listText([...verbs, 'finish the plan'])}${toDo.length > 0 ? `, ${blobCheck}` : ''}:`
-        : `${head} would ${verbs.join(' and ')}${interrupted}, ${blobCheck}:`,
-      ...files.map((f) => `  ${f.action} ${root}/${f.path}${f.now === 'as-approved' ? ' (already done)' : ''}`),
+      ...fitLine(
+        done > 0
+          ? `${head}: ${done} of its ${filesText(files.length)} are already done as approved${interrupted}; promote would ${listText([...verbs, 'finish the plan'])}${toDo.length > 0 ? `, ${blobCheck}` : ''}:`
+          : `${head} would ${verbs.join(' and ')}${interrupted}, ${blobCheck}:`,
+        '',
+      ),
+      ...files.flatMap((f) =>
+        fileLines(f.action, `${root}/${f.path}`, f.now === 'as-approved' ? ' (already done)' : ''),
+      ),
     ].join('\n');
   });
   return EXIT.ok;
@@ -365,6 +373,15 @@ async function promotePreview(home: string, planId: string, out: Output): Promis
  * by what it is — its file is there, so "no file holds it" would be false, and an editor opened on
  * it could not read back as an entry. Both change through consolidation or by hand.
  */
+/**
+ * "  create <path>" on one line when it fits 80 columns; else the path whole on a line of its own
+ * under its action (a long slug makes a path wider than a line, and a cut path cannot be copied).
+ */
+function fileLines(action: string, path: string, note: string): string[] {
+  const line = `  ${action} ${path}${note}`;
+  return textColumns(line) <= TEXT_COLUMNS ? [line] : [`  ${action}${note}`, `    ${path}`];
+}
+
 /** "a", "a and b", "a, b and c". */
 const listText = (parts: string[]): string =>
   parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
@@ -405,15 +422,25 @@ function planText(plan: MemoryPlanView): string {
   const carried = plan.consolidation;
   if (carried)
     lines.push(
-      `consolidation patch ${carried.taskId}: operations ${carried.operations.map((o) => o.number).join(', ')}` +
-        (carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'),
+      ...fitLine(
+        `consolidation patch ${carried.taskId}: operations ${carried.operations.map((o) => o.number).join(', ')}` +
+          (carried.leftOut.length > 0 ? `; left out: ${carried.leftOut.join(', ')}` : '; none left out'),
+      ),
     );
   for (const file of plan.files) {
-    lines.push(
-      `  ${file.action} ${file.path}${file.state === 'pending' ? '' : ` (${file.state})`}${file.action === 'remove' ? ` (entry ${file.entryId}, blob ${file.targetBlobHash})` : ` ← ${file.candidateIds.join(', ') || file.entryId}`}`,
-    );
-    for (const f of file.findings) lines.push(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`);
+    const state = file.state === 'pending' ? '' : ` (${file.state})`;
+    const source =
+      file.action === 'remove'
+        ? `(entry ${file.entryId}, blob ${file.targetBlobHash})`
+        : `← ${file.candidateIds.join(', ') || file.entryId}`;
+    // At 80 columns: what the file comes from goes under it, and a path longer than a line whole
+    // on a line of its own.
+    const whole = `  ${file.action} ${file.path}${state} ${source}`;
+    if (textColumns(whole) <= TEXT_COLUMNS) lines.push(whole);
+    else lines.push(...fileLines(file.action, file.path, state), ...fitLine(`    ${source}`));
+    for (const f of file.findings)
+      lines.push(...fitLine(`    ! ${f.line}:${f.column} ${f.severity} ${f.rule} ${f.excerpt}`));
   }
-  if (plan.voidReason) lines.push(`voided: ${plan.voidReason}`);
+  if (plan.voidReason) lines.push(...fitLine(`voided: ${plan.voidReason}`));
   return lines.join('\n');
 }

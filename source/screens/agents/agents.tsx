@@ -123,7 +123,7 @@ export function Agents() {
   const outcome = usePromptOutcome(app, latest, feed.rows.at(-1)?.sequence);
   const { read } = useShellActions();
   useAgentsEffects(app, state, dispatch);
-  useAgentsInput(state, dispatch, latest);
+  const heldNote = useAgentsInput(state, dispatch, latest);
   const shown = feedContent(feed.rows);
   // The row Enter opens: chosen with [ and ] for this agent and stream, the newest until then.
   const [choice, setChoice] = useState<{ key: string; sequence: number } | null>(null);
@@ -153,7 +153,7 @@ export function Agents() {
   );
   useHelp(helpFor(state), state.mode === 'list');
   const listRows = Math.min(LIST_ROWS_MAX, Math.max(1, state.agents?.length ?? 1));
-  const feedRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME - listRows);
+  const feedRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME - listRows - (heldNote ? 1 : 0));
   const error = state.error
     ? { prefix: state.error.action, error: state.error.error }
     : state.listError
@@ -168,6 +168,7 @@ export function Agents() {
         {state.agents ? ` · ${state.agents.length}` : ''}
       </Text>
       <AgentList agents={state.agents} selectedId={state.selectedId} height={listRows} columns={columns} />
+      {heldNote ? <Text wrap="truncate-end">{heldNote}</Text> : null}
       {state.mode === 'create' ? (
         <Box flexDirection="column" flexGrow={1}>
           <CreateFormView form={state.form} columns={columns} submitting={state.task !== null} />

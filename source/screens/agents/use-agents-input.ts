@@ -4,12 +4,13 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatch } from 'react';
 import { PRIORITY } from '../keyboard/keyboard-router.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import { useHeldListKeys } from '../widgets/held-list-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import type { AgentsAction, AgentsState } from './use-agents-state.js';
 
+/** The list's moves: typed ahead before the agents are read ("3jj"), they wait for the rows. */
+const MOVES = ['selectUp', 'selectDown'] as const;
 const SCREEN_COMMANDS = [
-  'selectUp',
-  'selectDown',
   'createAgent',
   'startAgent',
   'stopAgent',
@@ -25,13 +26,20 @@ export function useAgentsInput(
   state: AgentsState,
   dispatch: Dispatch<AgentsAction>,
   latestOperationId: string | null,
-): void {
+): string | null {
   const typing = state.mode !== 'list';
+  // Held while the first read is in flight (widgets/held-list-keys.ts); the note says when they
+  // were dropped because the list came back empty.
+  const heldNote = useHeldListKeys(
+    MOVES,
+    (command) => dispatch({ type: command }),
+    { loading: state.agents === null && state.listError === null, length: state.agents?.length ?? 0 },
+    { isActive: !typing },
+  );
   useCommandKeys(
     SCREEN_COMMANDS,
     (command) => {
-      if (command === 'selectUp' || command === 'selectDown' || command === 'toggleStream' || command === 'refresh')
-        dispatch({ type: command });
+      if (command === 'toggleStream' || command === 'refresh') dispatch({ type: command });
       else if (command === 'createAgent') dispatch({ type: 'openCreate' });
       else if (command === 'openPrompt') dispatch({ type: 'openPrompt' });
       else if (command === 'abandonPrompt') dispatch({ type: 'abandon', operationId: latestOperationId });
@@ -54,4 +62,5 @@ export function useAgentsInput(
     onSubmit: () => dispatch({ type: 'submit', freshOperationId: randomUUID() }),
     onCancel: () => dispatch({ type: 'cancelInput' }),
   });
+  return heldNote;
 }

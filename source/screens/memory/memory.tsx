@@ -26,6 +26,7 @@ import { extractionReducer, initialExtractionState } from './extraction-state.js
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
 import { LinePane } from './line-pane.js';
 import { helpFor, messageLines } from './memory-messages.js';
+import { wrapLines } from './wrap-lines.js';
 import { initialPromoteState, promoteReducer } from './promote-state.js';
 import { PromoteView, usePromoteLines } from './promote-view.js';
 import {
@@ -79,12 +80,16 @@ export function Memory() {
   useEntryActionEffects(app, cwd, actions, dispatchActions);
   const edit = useEntryEditor();
 
+  // Keys typed ahead onto a list that loaded empty, said under the view (useMemoryInput below
+  // returns it; kept here a render later, as the room of the view depends on the lines under it).
+  const [heldNote, setHeldNote] = useState<string | null>(null);
   const messages = useMemo(
     () => [
       ...messageLines(view, review, promote, entries, columns),
       ...(view === 'entries' && !entries.error ? entryActionLines(actions, columns) : []),
+      ...(heldNote ? wrapLines(heldNote, columns, 'muted') : []),
     ],
-    [view, review, promote, entries, actions, columns],
+    [view, review, promote, entries, actions, columns, heldNote],
   );
   const room = Math.max(3, rows - CHROME - messages.length);
   const candidate = useCandidateLines(review, columns);
@@ -179,7 +184,7 @@ export function Memory() {
     setView('promote');
   }, [review]);
 
-  useMemoryInput(
+  const droppedNote = useMemoryInput(
     {
       view,
       setView,
@@ -213,6 +218,7 @@ export function Memory() {
       scroll: (delta) => setUsageTop((top) => Math.min(lastTop(usageText.length), Math.max(0, top + delta))),
     },
   );
+  useEffect(() => setHeldNote(droppedNote), [droppedNote]);
   useHelp(
     [
       ...helpFor(

@@ -5,11 +5,12 @@ import type { Dispatch } from 'react';
 import { PRIORITY } from '../keyboard/keyboard-router.js';
 import { useChooserKeys } from '../keyboard/use-chooser-keys.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
+import { useHeldListKeys } from '../widgets/held-list-keys.js';
 import { useLineInput } from '../widgets/line-input.js';
 import { type EntriesAction, type EntriesState, listedRows } from './entries-state.js';
 import type { ExtractionAction, ExtractionState } from './extraction-state.js';
 import { busy, type PromoteAction, type PromoteState } from './promote-state.js';
-import type { ReviewAction, ReviewState } from './review-state.js';
+import { candidatesOf, type ReviewAction, type ReviewState } from './review-state.js';
 
 export type MemoryView = 'review' | 'promote' | 'entries' | 'extraction' | 'usage';
 export const VIEWS: { name: MemoryView; title: string }[] = [
@@ -54,10 +55,14 @@ export interface MemoryInput {
   listText?: { room: number; lastTop: number };
 }
 
+/**
+ * The queue's keys that act on its rows: typed ahead while the queue is read (the screen opened,
+ * s changed the scope), they wait for its rows (widgets/held-list-keys.ts), so "7jj⏎" opens the
+ * third candidate of the queue shown, not the first, nor one of the queue that was left.
+ */
+const REVIEW_ROW_KEYS = [...SCROLL, 'openItem', 'markItem'] as const;
 const REVIEW_LIST = [
-  ...SCROLL,
-  'openItem',
-  'markItem',
+  ...REVIEW_ROW_KEYS,
   'promoteChosen',
   'discardCandidate',
   'refresh',
@@ -68,23 +73,32 @@ const REVIEW_PATCH = ['selectUp', 'selectDown', 'markItem', 'promoteChosen', 'op
 const REVIEW_OPEN = [...SCROLL, 'showEvidence', 'confirmStatement', 'discardCandidate', 'back'] as const;
 const ANSWERS = ['confirm', 'decline'] as const;
 
-function useReviewKeys(input: MemoryInput, active: boolean) {
+function useReviewKeys(input: MemoryInput, active: boolean): string | null {
   const { review, dispatchReview: dispatch, room } = input;
   const asking = review.asking !== null;
-  useCommandKeys(
-    REVIEW_LIST,
+  const listActive = active && !asking && review.open === null && review.patch === null;
+  const heldNote = useHeldListKeys(
+    REVIEW_ROW_KEYS,
     (command) => {
       if (command === 'openItem') dispatch({ type: 'open' });
       else if (command === 'markItem') dispatch({ type: 'toggleMark' });
-      else if (command === 'promoteChosen') input.promoteChosen();
-      else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
-      else if (command === 'refresh') dispatch({ type: 'reload' });
-      else if (command === 'toggleScope') dispatch({ type: 'toggleFilter' });
-      else if (command === 'openPatch') dispatch({ type: 'openPatch' });
       else if (command === 'firstPage') dispatch({ type: 'select', delta: -review.selected });
       else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
     },
-    { isActive: active && !asking && review.open === null && review.patch === null },
+    // A quiet reload (the periodic one) keeps the rows on screen: keys act on them at once.
+    { loading: review.load !== null && !review.load.quiet, length: candidatesOf(review).length },
+    { isActive: listActive },
+  );
+  useCommandKeys(
+    ['promoteChosen', 'discardCandidate', 'refresh', 'toggleScope', 'openPatch'],
+    (command) => {
+      if (command === 'promoteChosen') input.promoteChosen();
+      else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
+      else if (command === 'refresh') dispatch({ type: 'reload' });
+      else if (command === 'toggleScope') dispatch({ type: 'toggleFilter' });
+      else dispatch({ type: 'openPatch' });
+    },
+    { isActive: listActive },
   );
   useCommandKeys(
     REVIEW_PATCH,
@@ -121,6 +135,7 @@ function useReviewKeys(input: MemoryInput, active: boolean) {
     priority: PRIORITY.screen + 1,
     holds: [...REVIEW_OPEN, ...REVIEW_LIST, 'nextView', 'previousView'],
   });
+  return heldNote;
 }
 
 function usePromoteKeys(input: MemoryInput, active: boolean) {
@@ -144,16 +159,30 @@ function usePromoteKeys(input: MemoryInput, active: boolean) {
   );
 }
 
-function useEntriesKeys(input: MemoryInput, active: boolean) {
+function useEntriesKeys(input: MemoryInput, active: boolean): string | null {
   const { entries, dispatchEntries: dispatch, room, lastTop } = input;
   const text = input.listText ?? { room, lastTop: 0 };
   useCommandKeys(
-    [...SCROLL, 'openSearch', 'openItem', 'back'],
+    ['openSearch', 'back'],
+    (command) => dispatch({ type: command === 'openSearch' ? 'openSearch' : 'back' }),
+    { isActive: active && !entries.typing },
+  );
+  useCommandKeys(
+    [...SCROLL, 'openItem'],
     (command) => {
-      if (command === 'openSearch') dispatch({ type: 'openSearch' });
-      else if (command === 'openItem') dispatch({ type: 'openEntry' });
-      else if (command === 'back') dispatch({ type: 'back' });
-      else if (entries.open) dispatch({ type: 'scroll', delta: scrollStep(command, room, entries.top), lastTop });
+      if (command === 'openItem') dispatch({ type: 'openEntry' });
+      else dispatch({ type: 'scroll', delta: scrollStep(command, room, entries.top), lastTop });
+    },
+    { isActive: active && !entries.typing && entries.open !== null },
+  );
+  // The list's keys typed ahead while its rows are read — the stale entries as the view opens, a
+  // search's results after Enter ("/pnpm⏎j⏎") — wait for those rows (widgets/held-list-keys.ts):
+  // on the list still shown they would move over, or open, an entry of the list being replaced.
+  // A search read again (files changed) keeps its rows on screen: keys act on them at once.
+  return useHeldListKeys(
+    [...SCROLL, 'openItem'],
+    (command) => {
+      if (command === 'openItem') dispatch({ type: 'openEntry' });
       else if (command === 'firstPage') {
         dispatch({ type: 'select', delta: -entries.selected });
         dispatch({ type: 'scrollList', delta: -entries.listTop, lastTop: text.lastTop });
@@ -167,8 +196,18 @@ function useEntriesKeys(input: MemoryInput, active: boolean) {
         dispatch({ type: 'scrollList', delta: scrollStep(command, text.room, entries.listTop), lastTop: text.lastTop });
       else dispatch({ type: 'select', delta: scrollStep(command, room, 0) });
     },
-    { isActive: active && !entries.typing },
+    {
+      loading:
+        (entries.search !== null && !entries.search.again) ||
+        (entries.result === null && entries.stale === null && entries.staleLoad !== null),
+      length: listedRows(entries).length,
+    },
+    { isActive: active && !entries.typing && entries.open === null },
   );
+}
+
+function useEntriesLineInput(input: MemoryInput, active: boolean) {
+  const { entries, dispatchEntries: dispatch } = input;
   useLineInput(active && entries.typing, {
     onEdit: (edit) => dispatch({ type: 'edit', edit }),
     onSubmit: () => dispatch({ type: 'submitSearch' }),
@@ -191,7 +230,8 @@ export interface UsageInput {
   top: number;
 }
 
-export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput, usage?: UsageInput) {
+/** Returns the note of keys typed ahead onto a list and dropped (it loaded empty), or null. */
+export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput, usage?: UsageInput): string | null {
   const { view } = input;
   const typing = view === 'entries' && input.entries.typing;
   useCommandKeys(
@@ -205,9 +245,10 @@ export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput, 
     },
     { isActive: !typing },
   );
-  useReviewKeys(input, view === 'review');
+  const reviewNote = useReviewKeys(input, view === 'review');
   usePromoteKeys(input, view === 'promote');
-  useEntriesKeys(input, view === 'entries');
+  const entriesNote = useEntriesKeys(input, view === 'entries');
+  useEntriesLineInput(input, view === 'entries');
   useCommandKeys(SCROLL, (command) => extraction.scroll(scrollStep(command, input.room, extraction.top)), {
     isActive: view === 'extraction',
   });
@@ -238,4 +279,5 @@ export function useMemoryInput(input: MemoryInput, extraction: ExtractionInput, 
       holds: [...SCROLL, 'chooseRunner', 'runExtraction', 'approvePlan', 'nextView', 'previousView'],
     },
   );
+  return view === 'entries' ? entriesNote : reviewNote;
 }

@@ -104,7 +104,7 @@ export function ProcessingStatus() {
   const [state, dispatch] = useStatusState();
   const theme = useTheme();
   useStatusEffects(app, state, dispatch);
-  useStatusInput(state, dispatch);
+  const heldNote = useStatusInput(state, dispatch);
   useHelp(helpFor(state));
   const { status } = state;
   const room = Math.max(2, rows - SHELL_LINES - SCREEN_CHROME);
@@ -128,6 +128,7 @@ export function ProcessingStatus() {
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         {status && status.recovery.total === 0 ? <Text color={theme.muted}> (no open recovery items)</Text> : null}
         <RecoveryRows items={items} selected={state.selected} height={itemRows} columns={columns} />
+        {heldNote ? <Text wrap="truncate-end">{heldNote}</Text> : null}
       </Box>
       <ProgressLine state={state} />
       <ErrorLine error={state.error?.error ?? null} prefix={state.error?.action} />
