@@ -69,9 +69,14 @@ export function fitLine(line: string, more = '  ', keep: readonly string[] = [])
   return [first, ...wrapText(left, TEXT_COLUMNS, indent + more, keep)];
 }
 
-/** Each line of `text` as fitLine lays it out. */
-export const fitLines = (text: string, more = '  ', keep: readonly string[] = []): string =>
-  text
+/** The lint command a blocked file's message names (source/memory/file-lint.ts): to be copied whole. */
+const LINT_COMMAND = /common-memory memory lint [^\s)]+/g;
+
+/** Each line of `text` as fitLine lays it out; the lint commands it names are kept whole too. */
+export const fitLines = (text: string, more = '  ', keep: readonly string[] = []): string => {
+  const commands = [...keep, ...[...text.matchAll(LINT_COMMAND)].map((found) => found[0])];
+  return text
     .split('\n')
-    .flatMap((line) => fitLine(line, more, keep))
+    .flatMap((line) => fitLine(line, more, commands))
     .join('\n');
+};

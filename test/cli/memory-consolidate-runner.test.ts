@@ -111,8 +111,11 @@ describe('memory consolidate --runner', () => {
     }
     // Synced again with nothing changed (no file read): still named.
     const text = await cli('memory', 'sync');
-    assert.match(text.stdout + text.stderr, /scenes\/plain-secret\.md:6:\d+: block github-token/);
-    assert.match(text.stdout + text.stderr, /doctrine\/skip-review\.md:6:\d+: block poison-/);
+    // Wrapped to 80 columns: read with the line breaks as spaces, but the command to run stays whole.
+    const said = (text.stdout + text.stderr).replace(/\s+/g, ' ');
+    assert.match(said, /scenes\/plain-secret\.md:6:\d+: block github-token/);
+    assert.match(said, /doctrine\/skip-review\.md:6:\d+: block poison-/);
+    assert.match(text.stdout, /common-memory memory lint \.common-memory\/memory\/doctrine\/skip-review\.md\)/);
 
     // Consolidation works as if they were not there, and says so.
     const run = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
