@@ -370,6 +370,28 @@ function base64Bytes(segment: string): Uint8Array | null {
   }
 }
 
+/** Base32 (RFC 4648: A–Z and 2–7, in one case), each 8 characters five bytes; null if not. */
+function base32Bytes(segment: string): Uint8Array | null {
+  const body = segment.replace(/=+$/, '').toUpperCase();
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of body) {
+    const digit = BASE32.indexOf(char);
+    if (digit < 0) return null;
+    value = (value << 5) | digit;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((value >> bits) & 0xff);
+    }
+  }
+  return Uint8Array.from(bytes);
+}
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/** A base32 run: one case only (base64 mixes them), padded to 8 characters or not. */
+const BASE32_RUN = /(?<![A-Za-z0-9+/])(?:[A-Z2-7]{24,}|[a-z2-7]{24,})=*(?![A-Za-z0-9+/])/g;
+
 /** Hex written as one run (`6967…`) or as pairs apart by one space or colon, as a hex dump shows bytes. */
 const HEX_RUN =
   /(?<![0-9A-Fa-f])(?:(?:[0-9A-Fa-f]{2}){12,}|[0-9A-Fa-f]{2}([ :])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){10,})(?![0-9A-Fa-f])/g;
@@ -377,7 +399,7 @@ const HEX_RUN =
 const NESTED_DEPTH = 2;
 
 /**
- * Base64 and hex segments of the original text that decode to readable text (mostly printable,
+ * Base64, base32 and hex segments of the original text that decode to readable text (mostly printable,
  * with spaces, in any script), each with its span: their decoded text is linted too, and a finding in
  * it is reported over the whole segment. A segment that decodes to another encoded segment is
  * decoded again, up to NESTED_DEPTH times.
@@ -398,6 +420,7 @@ export function decodedSegments(text: string, depth = 0): Array<{ offset: number
     if (!/[A-Z]/.test(match[0]) || !/[a-z]/.test(match[0])) continue;
     add(match.index, match.index + match[0].length, base64Bytes(match[0]));
   }
+  for (const match of text.matchAll(BASE32_RUN)) add(match.index, match.index + match[0].length, base32Bytes(match[0]));
   for (const match of text.matchAll(HEX_RUN)) {
     const digits = match[1] === undefined ? match[0] : match[0].replaceAll(match[1], '');
     if (digits.length < ENCODED_MIN_CHARS) continue;
