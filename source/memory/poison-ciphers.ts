@@ -1,5 +1,5 @@
 // Text written in a cipher a reader undoes by hand — a letter shift (rot13, Caesar), words read
-// backwards, Morse code, character escapes, digits for letters, pig latin — found by what it turns
+// backwards, Morse code, character escapes, character codes, digits for letters, pig latin — found by what it turns
 // into, not by the words around it: a run whose letters, shifted or reversed, become a sentence's
 // small words (the, to, of, de, und …) or the words notes to agents are made of, when the run itself
 // has almost none of them, is a sentence in that cipher. Each reading keeps the span of the original
@@ -18,6 +18,7 @@ export interface CipherReading {
     | 'backwards'
     | 'morse'
     | 'escapes'
+    | 'character codes'
     | 'digits for letters'
     | 'pig latin'
     | 'letters apart'
@@ -222,6 +223,26 @@ function escapes(text: string): CipherReading[] {
 }
 
 /**
+ * Character codes in decimal, eight or more apart by commas or spaces (`115, 107, 105, 112` or
+ * `String.fromCharCode(115,107,…)`), each a printable character, read as the text they spell.
+ */
+const CHAR_CODE_RUN = /(?<![\d.])(?:\d{2,5}(?:\s*,\s*|\s+)){7,}\d{2,5}(?![\d.])/g;
+
+function characterCodes(text: string): CipherReading[] {
+  const out: CipherReading[] = [];
+  for (const match of text.matchAll(CHAR_CODE_RUN)) {
+    const codes = match[0].split(/\s*,\s*|\s+/).map(Number);
+    // Printable only (a space, ASCII, or a letter of another script): numbers of data mostly are not.
+    if (!codes.every((code) => code === 32 || (code > 32 && code < 127) || (code >= 0xa0 && code <= 0xffff))) continue;
+    const spelt = String.fromCharCode(...codes);
+    // Two words of two letters or more, found without backtracking over a long run of letters.
+    if (/\p{L}\p{L}\s+\p{L}\p{L}/u.test(spelt))
+      out.push({ offset: match.index, end: match.index + match[0].length, cipher: 'character codes', text: spelt });
+  }
+  return out;
+}
+
+/**
  * A word of pig latin read back ("ushpay" is "push", "ignoreway" is "ignore"): the consonants moved
  * to the end put back in front, the known word preferred where the count of them is unclear.
  */
@@ -359,6 +380,7 @@ export function cipherReadings(text: string): CipherReading[] {
   }
   if (text.includes('.-') || text.includes('-.') || text.includes('..')) out.push(...morse(text));
   if (/[\\&%=]/.test(text)) out.push(...escapes(text));
+  if (/\d{2,5}[\s,]+\d{2,5}/.test(text)) out.push(...characterCodes(text));
   if (/\p{L}[ .·-]\p{L}[ .·-]\p{L}/u.test(text)) out.push(...lettersApart(text));
   const hidden = acrostic(text);
   if (hidden) out.push(hidden);
