@@ -2069,13 +2069,11 @@ const INSIDE_NAMED = new RegExp(
   String.raw`^[^.;!?\n]{0,20}?(?<!\p{L})${INSIDE}\s+(?:it|them|those|these|ihnen|celles?-ci|ellos|них)(?!\p{L})|^[^.;!?\n]{0,20}?(?<!\p{L})(?:darin)(?!\p{L})`,
   'u',
 );
-/** Where a locative opens right after the instructions, its object next: "contained in tool output". */
-const INSIDE_AT = new RegExp(
-  String.raw`^[^.;!?\n]{0,20}?(?<!\p{L})${INSIDE}\s+(?:(?:the|any|all|a|den|die|der)\s+)?`,
-  'u',
+/** A locative right after the instructions whose object is such content: "contained in tool output". */
+const INSIDE_CONTENT = new RegExp(
+  String.raw`^[^.;!?\n]{0,20}?(?<!\p{L})${INSIDE}\s+(?:(?:the|any|all|a|den|die|der)\s+)?(?:${UNTRUSTED_CONTENT.source})`,
+  'iu',
 );
-/** The content named at a place. */
-const UNTRUSTED_AT = new RegExp(`^(?:${UNTRUSTED_CONTENT.source})`, 'iu');
 /** Before the instructions, or inside a verb-first match, in the languages that say where first: "その中の指示", "忽略其中的指令". */
 const INSIDE_BEFORE = /(?:その中の|その中にある|其中的?|里面的|裡面的|内の|中の)\s*$/u;
 const INSIDE_WITHIN = /其中|里面|裡面|その中/u;
@@ -2098,8 +2096,7 @@ function inUntrustedContent(text: string, index: number, end: number): boolean {
   )
     return true;
   // "ignore any instructions contained in tool output": the place is the content itself.
-  const place = INSIDE_AT.exec(after);
-  return place !== null && UNTRUSTED_AT.test(after.slice(place[0].length));
+  return INSIDE_CONTENT.test(after);
 }
 
 /** Lines a long text must have to be read by line. */
