@@ -1,0 +1,90 @@
+// `memory extract` in an 80-column terminal, with an external runner whose
+// endpoint is long and a repository with a long name: the plan, the report and the progress lines
+// fit 80 columns, a label stays on the line of what it labels (sha256 and its hash, manifest and
+// its digest), and the command that approves the plan stands whole on a line of its own (longer
+// than 80 columns: cut, it could not be copied). --json is the document it was.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as c from '../support/capture.js';
+import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
+import { queueSession } from '../support/memory-corpus.js';
+import { textColumns } from '../../source/text-columns.js';
+
+after(() => c.closeStores());
+
+const APPROVE =
+  /^Approve exactly these bytes:\n {2}(common-memory memory \w+ <same options> --approve-plan [0-9a-f]{64})$/m;
+
+/** Lines over 80 columns but the approving command alone on its line. */
+const wide = (text: string): string[] =>
+  text
+    .split('\n')
+    .filter(
+      (line) =>
+        textColumns(line) > 80 &&
+        !/^ {2}common-memory memory \w+ <same options> --approve-plan [0-9a-f]{64}$/.test(line),
+    );
+
+/** A plan's and its manifest's fields as --json prints them. */
+type Fields = Record<string, string | number>;
+
+/** What a plan shows with its label, each on one line. */
+function assertLabelled(text: string, plan: Fields, manifest: Fields): void {
+  for (const phrase of [
+    `(sha256 ${String(plan.runnerInputDigest).slice(0, 16)}…)`,
+    `plan ${plan.planDigest}`,
+    `manifest ${manifest.manifestDigest}`,
+    `endpoint ${plan.endpoint}`,
+    `${plan.bytesToSend} bytes`,
+  ])
+    assert.ok(
+      text.split('\n').some((line) => line.includes(phrase)),
+      `${phrase} on one line:\n${text}`,
+    );
+}
+
+let home = '';
+let repo = '';
+const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+
+before(async () => {
+  home = tempHome('runner-eighty');
+  repo = gitRepo(home, 'a-repository-with-a-rather-long-name-for-checking-eighty-columns');
+  queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
+  await c.flush(home);
+  const endpoint = 'https://api.example-provider.com/v1/chat/completions';
+  const profile = fakeRunnerProfile('good', join(home, 'record'), { endpoint });
+  writeFileSync(join(home, 'runners.json'), JSON.stringify({ profiles: [profile] }));
+});
+
+describe('runner plans at 80 columns', () => {
+  it('memory extract --runner: the plan fits, each label with its value, the approving command whole', async () => {
+    const args = ['memory', 'extract', '--runner', 'ext', '--since', '2026-01-01'];
+    const shown = await cli(...args);
+    assert.equal(shown.code, 14, shown.stderr);
+    assert.deepEqual(wide(shown.stdout + shown.stderr), [], shown.stdout + shown.stderr);
+    const pending = JSON.parse((await cli(...args, '--json')).stdout).pendingPlan;
+    assertLabelled(shown.stdout, pending.plans[0], pending.manifest);
+    assert.equal(
+      APPROVE.exec(shown.stdout)?.[1],
+      `common-memory memory extract <same options> --approve-plan ${pending.plans[0].planDigest}`,
+    );
+    assert.match(shown.stderr.replace(/\s+/g, ' '), /memory extract: run run-[0-9a-f-]{36} started \(no host runs/);
+
+    const mismatch = await cli(...args, '--approve-plan', 'f'.repeat(64));
+    assert.equal(mismatch.code, 14);
+    assert.deepEqual(wide(mismatch.stdout), [], mismatch.stdout);
+    assert.ok(mismatch.stdout.split('\n').includes(`  you gave ${'f'.repeat(64)}`), mismatch.stdout);
+  });
+
+  it('memory extract: its report fits, a count with its words', async () => {
+    const shown = await cli('memory', 'extract', '--since', '2026-01-01');
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.deepEqual(wide(shown.stdout + shown.stderr), [], shown.stdout + shown.stderr);
+    assert.match(shown.stdout, /^candidates: \d+ drafted, \d+ stored, \d+ skipped as duplicates, /m);
+    assert.match(shown.stdout, /^ {2}\d+ quarantined \(a secret or an instruction to the model found\)$/m);
+  });
+});
