@@ -85,7 +85,8 @@ describe('memory consolidate', () => {
 
     const again = await cli('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, new RegExp(`unchanged since consolidation ${result.taskId}`));
+    // Wrapped to 80 columns: read as one text.
+    assert.match(again.stdout.replace(/\s+/g, ' '), new RegExp(`unchanged since consolidation ${result.taskId}`));
 
     // A hand edit of an entry: its revision grows, and the next consolidation is a new task.
     writeFileSync(
@@ -186,7 +187,10 @@ describe('memory consolidate', () => {
     const again = await cli('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stdout, /in memory review/);
-    assert.match(again.stdout, new RegExp(`its patch was prepared as plan ${planId} \\(memory plan ${planId}\\)`));
+    assert.match(
+      again.stdout.replace(/\s+/g, ' '),
+      new RegExp(`its patch was prepared as plan ${planId} \\(memory plan ${planId}\\)`),
+    );
   });
 
   it('counts one approved entry as one entry, in the text of a first run and of an unchanged one', async () => {

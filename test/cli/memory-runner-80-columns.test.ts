@@ -1,4 +1,4 @@
-// `memory extract` in an 80-column terminal, with an external runner whose
+// `memory extract` and `memory consolidate` in an 80-column terminal, with an external runner whose
 // endpoint is long and a repository with a long name: the plan, the report and the progress lines
 // fit 80 columns, a label stays on the line of what it labels (sha256 and its hash, manifest and
 // its digest), and the command that approves the plan stands whole on a line of its own (longer
@@ -11,6 +11,7 @@ import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
 import { queueSession } from '../support/memory-corpus.js';
+import { projectRoot, writeEntry } from '../support/memory-files.js';
 import { textColumns } from '../../source/text-columns.js';
 
 after(() => c.closeStores());
@@ -86,5 +87,31 @@ describe('runner plans at 80 columns', () => {
     assert.deepEqual(wide(shown.stdout + shown.stderr), [], shown.stdout + shown.stderr);
     assert.match(shown.stdout, /^candidates: \d+ drafted, \d+ stored, \d+ skipped as duplicates, /m);
     assert.match(shown.stdout, /^ {2}\d+ quarantined \(a secret or an instruction to the model found\)$/m);
+  });
+
+  it('memory consolidate --runner: the plan fits, the approving command whole', async () => {
+    const root = projectRoot(repo);
+    writeEntry(root, 'unit-tests', 'Run the unit tests with vitest', 'Use `pnpm vitest run` for the unit suite.');
+    writeEntry(root, 'ci-lint', 'CI lints before the tests', 'CI runs `pnpm biome check` before the unit tests.');
+    const shown = await cli('memory', 'consolidate', '--runner', 'ext');
+    assert.equal(shown.code, 14, shown.stderr);
+    assert.deepEqual(wide(shown.stdout), [], shown.stdout);
+    const pending = JSON.parse((await cli('memory', 'consolidate', '--runner', 'ext', '--json')).stdout).pendingPlan;
+    assertLabelled(shown.stdout, pending.plans[0], pending.manifest);
+    assert.equal(
+      APPROVE.exec(shown.stdout)?.[1],
+      `common-memory memory consolidate <same options> --approve-plan ${pending.plans[0].planDigest}`,
+    );
+
+    // Its patch, then the same entries again: each line fits, the prepare command whole on its line.
+    const digest = String(pending.plans[0].planDigest);
+    const accepted = await cli('memory', 'consolidate', '--runner', 'ext', '--approve-plan', digest);
+    const again = await cli('memory', 'consolidate', '--runner', 'ext', '--approve-plan', digest);
+    for (const run of [accepted, again]) {
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(wide(run.stdout), [], run.stdout);
+      assert.match(run.stdout, /^ {4}common-memory memory prepare con-[0-9a-f]{24} \[--operations 1,3\]$/m);
+    }
+    assert.match(again.stdout, /unchanged since\s+consolidation con-[0-9a-f]{24};/);
   });
 });
