@@ -113,5 +113,11 @@ describe('runner plans at 80 columns', () => {
       assert.match(run.stdout, /^ {4}common-memory memory prepare con-[0-9a-f]{24} \[--operations 1,3\]$/m);
     }
     assert.match(again.stdout, /unchanged since\s+consolidation con-[0-9a-f]{24};/);
+
+    // memory review lists the patch alone (no candidate waits): its lines fit too.
+    const review = await cli('memory', 'review');
+    assert.equal(review.code, 0, review.stderr);
+    assert.deepEqual(wide(review.stdout), [], review.stdout);
+    assert.match(review.stdout, /^ {4}common-memory memory prepare con-[0-9a-f]{24} \[--operations 1,3\]$/m);
   });
 });
