@@ -119,5 +119,14 @@ describe('runner plans at 80 columns', () => {
     assert.equal(review.code, 0, review.stderr);
     assert.deepEqual(wide(review.stdout), [], review.stdout);
     assert.match(review.stdout, /^ {4}common-memory memory prepare con-[0-9a-f]{24} \[--operations 1,3\]$/m);
+
+    // memory patch: the patch's lines and its status fit; the files' texts are printed as they are.
+    const taskId = /con-[0-9a-f]{24}/.exec(review.stdout)![0];
+    await cli('memory', 'prepare', taskId);
+    const patch = await cli('memory', 'patch', taskId);
+    assert.equal(patch.code, 0, patch.stderr);
+    const head = patch.stdout.slice(0, patch.stdout.indexOf('\n\n'));
+    assert.deepEqual(wide(head), [], patch.stdout);
+    assert.match(head, /\(common-memory memory plan plan-[0-9a-f]+\); out of memory review$/m);
   });
 });
