@@ -27,9 +27,13 @@ function findingLines(plan: RunnerExecutionPlan): string[] {
 export function planLines(p: PendingAuthorization): string[] {
   const first = p.plans[0]!;
   const lines = [
-    p.reason === 'digest-mismatch'
-      ? `The digest you gave (${p.given}) does not match what the ${p.runner} runner would send now; nothing was sent.`
-      : `The ${p.runner} runner sends these bytes off this machine; nothing was sent yet.`,
+    // The digest given on a line of its own: a 64-digit word in the sentence broke it at 80 columns.
+    ...(p.reason === 'digest-mismatch'
+      ? [
+          `The digest you gave does not match what the ${p.runner} runner would send now; nothing was sent.`,
+          `  you gave ${p.given}`,
+        ]
+      : [`The ${p.runner} runner sends these bytes off this machine; nothing was sent yet.`]),
     `  provider ${first.provider}, model ${first.model}, endpoint ${first.endpoint}`,
     `  provider retention: ${first.providerRetention}; local session persistence: ${first.localSessionPersistence}`,
   ];
@@ -55,6 +59,53 @@ export function planLines(p: PendingAuthorization): string[] {
     `  total: ${p.manifest.totalBytes} bytes in ${p.plans.length} task(s); manifest ${p.manifest.manifestDigest}`,
   );
   return lines;
+}
+
+/**
+ * What each label of planLines labels, with the label: phrases a text laid out in columns must not
+ * break inside (a digest read without its "sha256" or "manifest", a count without its unit).
+ */
+export function planPhrases(p: PendingAuthorization): string[] {
+  const first = p.plans[0]!;
+  const phrases = [
+    `provider ${first.provider}`,
+    `model ${first.model}`,
+    `endpoint ${first.endpoint}`,
+    `provider retention: ${first.providerRetention}`,
+    `local session persistence: ${first.localSessionPersistence}`,
+    `you gave ${p.given}`,
+    `${p.manifest.totalBytes} bytes`,
+    `${p.plans.length} task(s)`,
+    `manifest ${p.manifest.manifestDigest}`,
+  ];
+  for (const plan of p.plans) {
+    const count = (kind: string) => plan.inputCoverage.filter((item) => item.sourceKind === kind).length;
+    const contextBytes = plan.inputCoverage
+      .filter((item) => item.sourceKind === 'context')
+      .reduce((sum, item) => sum + item.bytes, 0);
+    phrases.push(
+      `${plan.taskKind} ${plan.taskId}:`,
+      `${plan.bytesToSend} bytes`,
+      `sha256 ${plan.runnerInputDigest.slice(0, 16)}…`,
+      `${count('transcript')} turn(s)`,
+      `some truncated`,
+      `${count('context')} earlier turn(s) as context (${contextBytes} bytes)`,
+      `${count('entry')} approved entries`,
+      `${count('scene')} scene(s)`,
+      `${(plan.inputFindings ?? []).length} finding(s);`,
+      `${plan.secretsReplaced} blocked secret(s)`,
+      `plan ${plan.planDigest}`,
+    );
+    for (const finding of plan.inputFindings ?? [])
+      phrases.push(
+        `${finding.severity} ${finding.rule}${finding.transform ? ` (${finding.transform})` : ''}`,
+        finding.turn ? `in turn ${finding.turn}` : `in ${finding.source} ${finding.ref}`,
+        `→ [secret:${finding.rule}]`,
+        '(sent as is: a warning)',
+        ...(finding.excerpt.match(/\S*\[\d+ chars\]/g) ?? []),
+      );
+  }
+  return phrases;
 }
 
 /** Which digest approves exactly these plans (what `approveWith` names as a flag). */

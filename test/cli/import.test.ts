@@ -32,10 +32,13 @@ import { AUTO_EXTRACT_ENV, IMPORT_FILE_MAX_BYTES, IMPORT_REST_MS } from '../../s
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { textColumns } from '../../source/text-columns.js';
 
 after(() => c.closeStores());
 
 const OFF = { [AUTO_EXTRACT_ENV]: 'off' };
+/** The text as one line: import's report is wrapped to 80 columns. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
 const CLAUDE_SCENARIOS = readdirSync(join(c.FIXTURES, 'claude', 'transcripts'));
 const CODEX_ROLLOUTS = readdirSync(join(c.FIXTURES, 'codex', 'rollouts')).filter((name) => name.endsWith('.jsonl'));
 
@@ -109,17 +112,17 @@ describe('import: what it would do, then once', () => {
     const { dir } = claudeDir(home);
     const text = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home], { env: OFF });
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /would import from Claude Code .*: 7 session\(s\), 11 turn\(s\)/);
-    assert.match(text.stdout, /dates: 2026-11-30T20:57:55\.991Z to /);
+    assert.match(flat(text.stdout), /would import from Claude Code .*: 7 session\(s\), 11 turn\(s\)/);
+    assert.match(flat(text.stdout), /dates: 2026-11-30T20:57:55\.991Z to /);
     assert.match(
-      text.stdout,
+      flat(text.stdout),
       /\/home\/user\/project: 7 session\(s\) — no longer exists: its memory binds to your user scope/,
     );
-    assert.match(text.stdout, /Nothing was written/);
+    assert.match(flat(text.stdout), /Nothing was written/);
     const dry = await importJson(['claude', '--claude-dir', dir, '--home', home, '--dry-run', '--yes']);
     assert.equal(dry.report.dryRun, true);
     assert.equal(dry.report.turns, 11);
-    assert.match(text.stdout, /To import: common-memory import claude --yes \(same flags\)/);
+    assert.match(flat(text.stdout), /To import: common-memory import claude --yes \(same flags\)/);
     // --yes was typed already: the way on is to drop --dry-run, not to add --yes again.
     const both = await runCliInProcess(
       ['import', 'claude', '--claude-dir', dir, '--home', home, '--dry-run', '--yes'],
@@ -127,8 +130,30 @@ describe('import: what it would do, then once', () => {
         env: OFF,
       },
     );
-    assert.match(both.stdout, /To import: run the same command without --dry-run\./);
+    assert.match(flat(both.stdout), /To import: run the same command without --dry-run\./);
     assert.equal(existsSync(home), false, 'a dry run creates no data home');
+  });
+
+  it('its text fits 80 columns from a long directory: a count with its unit, the root path and commands whole', async () => {
+    const home = tempHome('imp-eighty');
+    const { dir } = claudeDir(
+      join(dirname(home), 'a-config-folder-with-a-rather-long-name-for-eighty-columns', 'home'),
+    );
+    const wide = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => textColumns(line) > 80 && !/^ *\S+$/.test(line) && !/^ *common-memory /.test(line));
+    const dry = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home], { env: OFF });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(wide(dry.stdout), [], dry.stdout);
+    assert.ok(dry.stdout.includes(`(${join(dir, 'projects')}):`), dry.stdout);
+    assert.match(dry.stdout, /(^|\s)7 session\(s\), 11 turn\(s\),/m);
+    assert.match(dry.stdout, /common-memory import claude --yes \(same flags\)$/m);
+    const done = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home, '--yes'], {
+      env: OFF,
+    });
+    assert.equal(done.code, 0, done.stderr);
+    assert.deepEqual(wide(done.stdout + done.stderr), [], done.stdout + done.stderr);
   });
 
   it('--yes imports every turn once, apart from live capture, searchable; a second import adds nothing', async () => {
@@ -139,8 +164,11 @@ describe('import: what it would do, then once', () => {
       env: OFF,
     });
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /imported from Claude Code .*: 7 session\(s\), 11 turn\(s\), [\d.]+ MB in 8 file\(s\)/);
-    assert.match(first.stdout, /skipped: 0 file\(s\) · quarantined: 0 file\(s\)/);
+    assert.match(
+      flat(first.stdout),
+      /imported from Claude Code .*: 7 session\(s\), 11 turn\(s\), [\d.]+ MB in 8 file\(s\)/,
+    );
+    assert.match(flat(first.stdout), /skipped: 0 file\(s\) · quarantined: 0 file\(s\)/);
     assert.match(
       first.stderr,
       /import: 8\/8 files · 7 sessions · 11 turns · [\d.]+ MB at [\d.]+ MB\/s/,
@@ -212,9 +240,12 @@ describe('import: what it would do, then once', () => {
     const before = readFileSync(files.core);
     const text = await runCliInProcess(['import', 'claude', '--claude-dir', dir, '--home', home], { env: OFF });
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /would import from Claude Code .*: 0 session\(s\), 0 turn\(s\), 0\.0 MB in 0 file\(s\)/);
-    assert.match(text.stdout, /already imported: 7 session\(s\) · captured live: 0 session\(s\)/);
-    assert.match(text.stdout, /Nothing new would be imported\./);
+    assert.match(
+      flat(text.stdout),
+      /would import from Claude Code .*: 0 session\(s\), 0 turn\(s\), 0\.0 MB in 0 file\(s\)/,
+    );
+    assert.match(flat(text.stdout), /already imported: 7 session\(s\) · captured live: 0 session\(s\)/);
+    assert.match(flat(text.stdout), /Nothing new would be imported\./);
     assert.doesNotMatch(text.stdout, /To import:/);
     const dry = await importJson(['claude', '--claude-dir', dir, '--home', home, '--dry-run']);
     assert.deepEqual(
@@ -298,8 +329,8 @@ describe('import: what it would do, then once', () => {
     );
     assert.equal(dry.report.turnsAlreadyStored, 1);
     const text = await runCliInProcess(['import', 'codex', '--codex-home', dir, '--home', home], { env: OFF });
-    assert.match(text.stdout, /already imported: 0 session\(s\) · captured live: 2 session\(s\)/);
-    assert.match(text.stdout, /Nothing new would be imported\./);
+    assert.match(flat(text.stdout), /already imported: 0 session\(s\) · captured live: 2 session\(s\)/);
+    assert.match(flat(text.stdout), /Nothing new would be imported\./);
     const result = await importJson(['codex', '--codex-home', dir, '--home', home, '--yes']);
     assert.equal(result.report.capturedLive, 2);
     assert.equal(result.report.skipped, 0, 'a file captured live is counted as such, not as skipped');
@@ -350,17 +381,20 @@ describe('import: a filter that matches nothing', () => {
     assert.equal(repo.code, 0, repo.stderr);
     // Nothing was imported before: "Nothing new" would say the sessions there are old, not absent.
     assert.doesNotMatch(repo.stdout, /Nothing new/);
-    assert.ok(repo.stdout.includes(`No pi conversation in these files ran in ${elsewhere} or under it.`), repo.stdout);
+    assert.ok(
+      flat(repo.stdout).includes(`No pi conversation in these files ran in ${elsewhere} or under it.`),
+      repo.stdout,
+    );
     const range = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--since', '2099-01-01', '--home', home], {
       env: OFF,
     });
-    assert.match(range.stdout, /No pi transcript was last written in that range \(--since, --until\)\./);
+    assert.match(flat(range.stdout), /No pi transcript was last written in that range \(--since, --until\)\./);
     const yes = await runCliInProcess(
       ['import', 'pi', '--pi-dir', dir, '--repository', elsewhere, '--home', home, '--yes'],
       { env: OFF },
     );
     assert.equal(yes.code, 0, yes.stderr);
-    assert.ok(yes.stdout.includes(`ran in ${elsewhere} or under it`), yes.stdout);
+    assert.ok(flat(yes.stdout).includes(`ran in ${elsewhere} or under it`), yes.stdout);
   });
 });
 
@@ -703,9 +737,9 @@ describe('import pi: the session files pi wrote', () => {
     const { dir } = piDir(home);
     const dry = await runCliInProcess(['import', 'pi', '--pi-dir', dir, '--home', home], { env: OFF });
     assert.equal(dry.code, 0, dry.stderr);
-    assert.match(dry.stdout, /would import from pi \(.*sessions\): 4 session\(s\), 6 turn\(s\)/);
-    assert.match(dry.stdout, /open turns: 1/, 'the provider error with no retry waits');
-    assert.match(dry.stdout, /\/home\/user\/project: 4 session\(s\) — no longer exists/);
+    assert.match(flat(dry.stdout), /would import from pi \(.*sessions\): 4 session\(s\), 6 turn\(s\)/);
+    assert.match(flat(dry.stdout), /open turns: 1/, 'the provider error with no retry waits');
+    assert.match(flat(dry.stdout), /\/home\/user\/project: 4 session\(s\) — no longer exists/);
     assert.equal(existsSync(home), false, 'a dry run creates no data home');
 
     const first = await importJson(['pi', '--pi-dir', dir, '--home', home, '--yes']);

@@ -105,6 +105,16 @@ describe('memory commands at 80 columns', () => {
     assert.ok(shown.init.includes(`${repo}/.common-memory/memory`), shown.init);
   });
 
+  it('init --dry-run: the root path is copied without a sign stuck to it', async () => {
+    const shown = await run('memory', 'init', '--dry-run');
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.ok(shown.stdout.split('\n').includes(`${repo}/.common-memory/memory`), shown.stdout);
+    // A short path shares its line: a space after it, not a ';' a copy would take with it.
+    const user = await run('memory', 'init', '--scope', 'user', '--dry-run');
+    assert.equal(user.code, 0, user.stderr);
+    assert.match(user.stdout, new RegExp(`${home}/memory(\\s|$)`), user.stdout);
+  });
+
   it('sync fits too', async () => {
     for (const args of [
       ['memory', 'sync'],

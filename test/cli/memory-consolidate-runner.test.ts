@@ -37,10 +37,14 @@ describe('memory consolidate --runner', () => {
     const shown = await cli('memory', 'consolidate', '--runner', 'ext');
     assert.equal(shown.code, 14, shown.stderr);
     assert.match(shown.stdout, /The ext runner sends these bytes off this machine; nothing was sent yet\./);
-    assert.match(shown.stdout, /^ {2}consolidation con-[0-9a-f]{24}: \d+ bytes .*, 3 approved entries, 0 scene\(s\)$/m);
+    // Wrapped to 80 columns: read as one text; the approving command whole on a line of its own.
+    assert.match(
+      shown.stdout.replace(/\s+/g, ' '),
+      / consolidation con-[0-9a-f]{24}: \d+ bytes \(sha256 [0-9a-f]{16}…\), 3 approved entries, 0 scene\(s\) /,
+    );
     assert.match(
       shown.stdout,
-      /Approve exactly these bytes: common-memory memory consolidate <same options> --approve-plan [0-9a-f]{64}/,
+      /^Approve exactly these bytes:\n {2}common-memory memory consolidate <same options> --approve-plan [0-9a-f]{64}$/m,
     );
     assert.equal(existsSync(join(record, 'received.jsonl')), false, 'nothing was sent');
     const digest = /--approve-plan ([0-9a-f]{64})/.exec(shown.stdout)![1]!;

@@ -76,16 +76,23 @@ describe('memory consolidate', () => {
       text.stdout,
       new RegExp(`^${result.taskId}  consolidation  ${operations.length} operation\\(s\\)`, 'm'),
     );
-    assert.match(text.stdout, /^ {2}\d+\. retire entry jest, superseded by vitest \(.*rests on jest@1, vitest@1\)$/m);
-    assert.match(text.stdout, /^ {2}\d+\. create scene migration.* \(3 entries: mig-1@1, mig-2@1, mig-3@1\)$/m);
+    // Wrapped to 80 columns: an operation read as one text.
+    const operationLines = text.stdout.replace(/\n {4}(?!common-memory)/g, ' ');
+    assert.match(
+      operationLines,
+      /^ {2}\d+\. retire entry jest, superseded by vitest \(.*rests on jest@1, vitest@1\)$/m,
+    );
+    assert.match(operationLines, /^ {2}\d+\. create scene migration.* \(3 entries: mig-1@1, mig-2@1, mig-3@1\)$/m);
     assert.match(
       text.stdout,
-      new RegExp(`^ {2}prepare it: common-memory memory prepare ${result.taskId} \\[--operations 1,3\\]$`, 'm'),
+      // At 80 columns the command stands whole on the line under its label.
+      new RegExp(`^ {2}prepare it:\n {4}common-memory memory prepare ${result.taskId} \\[--operations 1,3\\]$`, 'm'),
     );
 
     const again = await cli('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, new RegExp(`unchanged since consolidation ${result.taskId}`));
+    // Wrapped to 80 columns: read as one text.
+    assert.match(again.stdout.replace(/\s+/g, ' '), new RegExp(`unchanged since consolidation ${result.taskId}`));
 
     // A hand edit of an entry: its revision grows, and the next consolidation is a new task.
     writeFileSync(
@@ -186,7 +193,10 @@ describe('memory consolidate', () => {
     const again = await cli('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stdout, /in memory review/);
-    assert.match(again.stdout, new RegExp(`its patch was prepared as plan ${planId} \\(memory plan ${planId}\\)`));
+    assert.match(
+      again.stdout.replace(/\s+/g, ' '),
+      new RegExp(`its patch was prepared as plan ${planId} \\(memory plan ${planId}\\)`),
+    );
   });
 
   it('counts one approved entry as one entry, in the text of a first run and of an unchanged one', async () => {

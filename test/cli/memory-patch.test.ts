@@ -47,7 +47,8 @@ describe('memory patch <patch-id>', () => {
     assert.equal(prepared.planId, plan.planId);
     assert.match(
       (await cli('memory', 'patch', taskId)).stdout,
-      new RegExp(`^ {2}status: prepared, plan ${plan.planId} \\(common-memory memory plan ${plan.planId}\\)`, 'm'),
+      // At 80 columns the command may go to the next line, whole.
+      new RegExp(`^ {2}status: prepared, plan ${plan.planId}\\s+\\(common-memory memory plan ${plan.planId}\\)`, 'm'),
     );
     assert.equal((await cli('memory', 'approve', plan.planId, '--digest', plan.planDigest)).code, 0);
     assert.equal((await cli('memory', 'promote', plan.planId)).code, 0);

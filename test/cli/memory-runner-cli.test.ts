@@ -35,7 +35,7 @@ describe('memory extract --runner', () => {
     assert.match(text.stdout, /provider test-provider, model fake-model, endpoint http:\/\/127\.0\.0\.1:9\/v1/);
     assert.match(
       text.stdout,
-      /Approve exactly these bytes: common-memory memory extract <same options> --approve-plan [0-9a-f]{64}/,
+      /^Approve exactly these bytes:\n {2}common-memory memory extract <same options> --approve-plan [0-9a-f]{64}$/m,
     );
     const planned = await runCli([...args, '--json'], { cwd: repo });
     assert.equal(planned.code, 14);
@@ -44,7 +44,12 @@ describe('memory extract --runner', () => {
 
     const mismatch = await runCli([...args, '--approve-plan', 'f'.repeat(64)], { cwd: repo });
     assert.equal(mismatch.code, 14);
-    assert.match(mismatch.stdout, /does not match what the ext runner would send now; nothing was sent/);
+    // Wrapped to 80 columns: read as one text; the digest given on a line of its own.
+    assert.match(
+      mismatch.stdout.replace(/\s+/g, ' '),
+      /does not match what the ext runner would send now; nothing was sent/,
+    );
+    assert.match(mismatch.stdout, new RegExp(`^ {2}you gave ${'f'.repeat(64)}$`, 'm'));
 
     const approved = await runCli([...args, '--json', '--approve-plan', pending.plans[0].planDigest], { cwd: repo });
     assert.equal(approved.code, 14, 'the adjudication plan awaits its own approval');

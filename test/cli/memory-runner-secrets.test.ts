@@ -61,8 +61,10 @@ describe('runner input lint', () => {
     const text = await runCli(args, { cwd: repo });
     assert.equal(text.code, 14, text.stderr);
     assert.equal(leaked(text.stdout + text.stderr, [github, aws]), null, text.stdout);
+    // Wrapped to 80 columns: read as one text.
+    const shown = text.stdout.replace(/\s+/g, ' ');
     assert.match(
-      text.stdout,
+      shown,
       /secret lint: 2 finding\(s\); 2 blocked secret\(s\) replaced by \[secret:<rule>\] before the digest/,
     );
     const secondTurn = session.turnKeys[1]!;
@@ -70,11 +72,11 @@ describe('runner input lint', () => {
     assert.ok(
       new RegExp(
         `block github-token in turn ${secondTurn} \\d+:17 — ghp_…\\[40 chars\\] → \\[secret:github-token\\]`,
-      ).test(text.stdout),
+      ).test(shown),
       text.stdout,
     );
     assert.match(
-      text.stdout,
+      shown,
       /block aws-access-key-id in turn \S+ \d+:73 — AKIA…\[20 chars\] → \[secret:aws-access-key-id\]/,
     );
 

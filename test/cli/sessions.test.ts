@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, tempHome } from '../support/cli.js';
-import { queueSession } from '../support/memory-corpus.js';
+import { plantedToken, queueSession } from '../support/memory-corpus.js';
 import { wrapText } from '../../source/text-wrap.js';
 import { textColumns } from '../../source/text-columns.js';
 import type { SessionList, SessionView } from '../../source/api/capture.js';
@@ -116,7 +116,8 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     await c.flush(home);
     const first = await runCliInProcess(['sessions', '--client', 'codex', '--limit', '2', '--home', home]);
     assert.equal(first.code, 0, first.stderr);
-    const hint = /Older ones: common-memory (sessions .*)$/m.exec(first.stdout);
+    // At 80 columns the command stands whole on the line under its label.
+    const hint = /Older ones:\n {2}common-memory (sessions .*)$/m.exec(first.stdout);
     assert.ok(hint, first.stdout);
     // What it prints is what a person types next: the same filter and page size, then the cursor.
     assert.match(hint[1]!, /^sessions --client codex --limit 2 --after \S+$/);
@@ -161,6 +162,31 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
       assert.match(text, /common-memory install claude\|codex\|pi/, text);
       assert.match(text, /common-memory import claude\|codex\|pi/, text);
     }
+  });
+
+  it('at 80 columns but the words typed: the listing, its notes, its commands whole on their lines', async () => {
+    const home = tempHome('sessions-eighty');
+    queueSession(home, '/tmp/a-repository-with-a-rather-long-name-for-checking-eighty', ['first', 'second']);
+    queueSession(home, null, [`The deploy token is ${plantedToken()}`]);
+    await c.flush(home);
+    queueSession(home, null, ['a turn that waits, no host running']);
+    const wide = (text: string) =>
+      text.split('\n').filter((line) => textColumns(line) > 80 && !/^ *(common-memory|\S+$)/.test(line.trim()));
+    const listed = await runCliInProcess(['sessions', '--client', 'codex', '--limit', '2', '--home', home]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(wide(listed.stdout), [], listed.stdout);
+    assert.match(listed.stdout, /^ {2}common-memory sessions --client codex --limit 2 --after \S+$/m);
+    assert.match(listed.stdout.replace(/\s+/g, ' '), /Process them now: common-memory flush — or keep/);
+    const key = (JSON.parse((await runCliInProcess(['sessions', '--json', '--home', home])).stdout) as SessionList)
+      .sessions[1]!.sessionKey;
+    const read = await runCliInProcess(['session', key, '--home', home]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /secret finding\(s\) masked/);
+    assert.deepEqual(wide(read.stdout), [], read.stdout);
+    const empty = tempHome('sessions-eighty-empty');
+    assert.equal((await runCli(['note', 'a first note', '--home', empty])).code, 0);
+    const none = await runCliInProcess(['sessions', '--home', empty]);
+    assert.deepEqual(wide(none.stdout), [], none.stdout);
   });
 
   it('wraps at word boundaries in columns; a long command stays whole', () => {

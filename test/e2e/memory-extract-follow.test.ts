@@ -56,12 +56,13 @@ describe('memory extract through a host: a run the CLI follows', () => {
       assert.equal(run.code, 14, `the adjudication plan awaits its approval: ${run.stderr}`);
       assert.ok(took >= RUNNER_DELAY_MS, `the run took as long as its runner (${took} ms)`);
       assert.doesNotMatch(run.stderr, /did not answer/);
-      assert.match(run.stderr, /memory extract: run run-[0-9a-f-]{36} started in the host/);
+      // Wrapped to 80 columns: read as one text.
+      assert.match(run.stderr.replace(/\s+/g, ' '), /memory extract: run run-[0-9a-f-]{36} started in the host/);
       assert.match(run.stderr, /memory extract: run-[0-9a-f-]{36} extract 0\/1/, 'progress while the runner works');
       // The report at the end, on stdout: its candidate drafted, the adjudication's plan awaiting approval.
       assert.match(
         run.stdout,
-        /Approve exactly these bytes: common-memory memory extract <same options> --approve-plan [0-9a-f]{64}/,
+        /^Approve exactly these bytes:\n {2}common-memory memory extract <same options> --approve-plan [0-9a-f]{64}$/m,
       );
       const review = await runCli(['memory', 'review', '--home', home, '--json'], { cwd: repo, env });
       assert.equal(json(review.stdout).candidates.length, 1, 'the slow runner drafted its candidate');
@@ -99,7 +100,9 @@ describe('memory extract through a host: a run the CLI follows', () => {
       child.kill('SIGINT');
       const stopped = await done;
       assert.equal(stopped.code, 130, stopped.stderr + stderr);
-      assert.match(stderr, new RegExp(`goes on in the host.*memory extract --follow ${runId}`));
+      // Wrapped to 80 columns: read as one text; the command to follow again whole on its line.
+      assert.match(stderr.replace(/\s+/g, ' '), new RegExp(`goes on in the host.*memory extract --follow ${runId}`));
+      assert.match(stderr, new RegExp(`^ {2}common-memory memory extract --follow ${runId}$`, 'm'));
 
       // The host's run goes on: it is still running, and following it again ends in its report.
       const status = json((await runCli(['memory', 'status', '--home', home, '--json'], { env })).stdout);

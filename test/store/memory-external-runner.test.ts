@@ -233,7 +233,7 @@ describe('an external runner needs an approved plan', () => {
       const context = plan.inputCoverage.filter((item) => item.sourceKind === 'context');
       assert.equal(context.length, 2, 'the two earlier turns, named in the plan');
       assert.ok(plan.bytesToSend > plain.bytesToSend + context[0]!.bytes + context[1]!.bytes - 1);
-      assert.match(planText(granted), /1 turn\(s\), 2 earlier turn\(s\) as context \(\d+ bytes\)/);
+      assert.match(planText(granted).replace(/\s+/g, ' '), /1 turn\(s\), 2 earlier turn\(s\) as context \(\d+ bytes\)/);
       r.clearReceived();
       const sent = await r.extract({ query: 'Betaword', approvePlan: plan.planDigest });
       assert.equal(sent.tasks.submitted, 1, sent.failures.join('; '));

@@ -204,11 +204,12 @@ export async function memoryInit(
 ): Promise<number> {
   const result = initMemoryRootIn(home, process.cwd(), scopeFlag, dryRun);
   const { scope, path } = result;
-  // The root's path on a line of its own when it does not fit the 80 columns.
+  // The root's path on a line of its own when it does not fit the 80 columns, with no sign stuck to
+  // it: a ';' after it went with the path a person copied.
   out.result(result, () =>
     fitLines(
       result.dryRun
-        ? `Dry run — nothing was written. The ${scope} memory root is ${path}; ${result.wouldWriteReadme ? 'memory init would write its README.md' : 'it is already laid out (memory init would keep its README.md)'}.`
+        ? `Dry run — nothing was written. The ${scope} memory root is ${path} ${result.wouldWriteReadme ? 'and memory init would write its README.md' : 'and is already laid out (memory init would keep its README.md)'}.`
         : `${scope} memory root: ${path}${result.readmeWritten ? ' (README.md written)' : ' (already laid out; README.md kept)'}`,
       '',
     ),

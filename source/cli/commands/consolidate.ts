@@ -4,10 +4,9 @@
 // `memory review` as one item. No file in the memory root changes.
 import type { MemoryConsolidateResult } from '../../api/memory-views.js';
 import { CmError, EXIT } from '../../errors.js';
-import { planLines } from '../../runner-plan-text.js';
-import type { Output } from '../output.js';
-import { digestFlag } from './memory-extract.js';
-import { patchLines } from './patch-lines.js';
+import { fitLines, type Output } from '../output.js';
+import { approvalText, digestFlag } from './memory-extract.js';
+import { patchLines, patchPhrases } from './patch-lines.js';
 import { scopeOption, withWrite } from './promote.js';
 
 /** What the memory lint found in the patch's texts: a blocked operation was left out of it. */
@@ -49,18 +48,27 @@ function whereThePatchIs(result: MemoryConsolidateResult): string {
 }
 
 function resultText(result: MemoryConsolidateResult): string {
-  return [outcomeText(result), ...problemLines(result)].join('\n');
+  // At 80 columns, the commands kept whole and each id with its label; a runner's plan is laid out already.
+  const planId = result.patch?.planId;
+  // A longer phrase before one it holds: joined first, the shorter would leave it breakable.
+  const keep = [
+    ...(result.patch ? patchPhrases(result.patch) : []),
+    ...(planId ? [`(memory plan ${planId});`, `plan ${planId}`] : []),
+    `consolidation ${result.taskId}`,
+    `memory prepare ${result.taskId}`,
+  ];
+  const outcome = outcomeText(result);
+  const lines = [result.pendingPlan ? outcome : fitLines(outcome, '  ', keep)];
+  const problems = problemLines(result);
+  if (problems.length > 0) lines.push(fitLines(problems.join('\n')));
+  return lines.join('\n');
 }
 
 /** "1 approved entry", "3 approved entries". */
 const approved = (count: number): string => `${count} approved entr${count === 1 ? 'y' : 'ies'}`;
 
 function outcomeText(result: MemoryConsolidateResult): string {
-  if (result.pendingPlan)
-    return [
-      ...planLines(result.pendingPlan),
-      `Approve exactly these bytes: common-memory memory consolidate <same options> ${result.pendingPlan.approveWith}`,
-    ].join('\n');
+  if (result.pendingPlan) return approvalText(result.pendingPlan, 'common-memory memory consolidate');
   // A patch of no operation answers its task but is not kept: there is nothing to review, and no
   // id is handed out (memory prepare and memory patch of it would find no patch).
   if (result.patch?.operations.length === 0 && result.outcome !== 'stale')

@@ -13,7 +13,7 @@ import { importRoot, importRootProblem, type ImportClient } from '../../hosts/im
 import { dryRunImport } from '../../client/import-dry-run.js';
 import { importProgressText, importReportLines, IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { parseUtc } from '../../memory/window.js';
-import type { Output } from '../output.js';
+import { fitLine, fitLines, type Output } from '../output.js';
 import { extractionLines } from './capture.js';
 
 export interface ImportFlags {
@@ -77,7 +77,7 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
       run = await connection.app.captureImportRun({ importId: run.importId });
       // Once a second, and at each change of phase (the last figures before drafting, and at the end).
       if (Date.now() - lastSaid >= 1000 || run.state !== lastState) {
-        say(importProgressText(run));
+        say(fitLine(importProgressText(run), '  ', countPhrases(importProgressText(run))).join('\n'));
         lastSaid = Date.now();
         lastState = run.state;
       }
@@ -132,8 +132,23 @@ function reportText(r: ImportReport, flags: ImportFlags, repository: string | un
       : none === null
         ? []
         : [none];
-  return importReportLines(r, next).join('\n');
+  // At 80 columns (the TUI wraps the same lines to its own width): a count stays with its unit and
+  // label, a command to copy whole.
+  const text = importReportLines(r, next).join('\n');
+  return fitLines(text, '  ', [
+    `common-memory import ${r.client} --yes (same flags)`,
+    'common-memory memory extract',
+    'common-memory memory review',
+    'common-memory flush',
+    ...countPhrases(text),
+  ]);
 }
+
+/** "skipped: 2 file(s)", "7 session(s)", "0.5 MB", "open turns: 3": a count with its unit or label. */
+const countPhrases = (text: string): string[] =>
+  text.match(
+    /(?:\b[a-z]+(?: [a-z]+)?: )?\b\d+(?:[./]\d+)? (?:[a-z]+\(s\)|[a-z]+\b|MB(?: at \d+(?:\.\d+)? MB\/s)?)|\bopen turns: \d+/g,
+  ) ?? [];
 
 /**
  * When no file matched at all (none read, passed over, or imported before), what the filters

@@ -9,8 +9,8 @@ import { connect, type Connection } from '../../client/connect.js';
 import { followRun, reportOf } from '../../client/extract-run.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryExtractReport, MemoryExtractRun, PendingAuthorization } from '../../api/memory-runs.js';
-import { planLines } from '../../runner-plan-text.js';
-import type { Output } from '../output.js';
+import { planLines, planPhrases } from '../../runner-plan-text.js';
+import { fitLine, type Output } from '../output.js';
 import { wholeNumber } from './memory.js';
 
 /** The options memory extract takes (a part of memory-group's). */
@@ -116,11 +116,15 @@ async function follow(
   how: 'started' | 'again',
 ): Promise<number> {
   const inHost = connection.mode === 'remote';
+  const runId = first.runId;
+  const again = `common-memory memory extract --follow ${runId}`;
+  // At 80 columns like the report, the run's id with its label and the command to follow it whole.
+  const progress = (line: string) =>
+    `${fitLine(`memory extract: ${line}`, '  ', [`run ${runId}`, again, 'common-memory host']).join('\n')}\n`;
   const say =
     !out.json || out.streams.stderr.isTTY === true
-      ? (line: string) => out.streams.stderr.write(`memory extract: ${line}\n`)
+      ? (line: string) => out.streams.stderr.write(progress(line))
       : () => {};
-  const runId = first.runId;
   if (how === 'started')
     say(
       inHost
@@ -155,12 +159,11 @@ async function follow(
     process.off('SIGINT', onSigint);
   }
   if (interrupted && (last.state === 'running' || last.state === 'waiting')) {
-    const again = `common-memory memory extract --follow ${runId}`;
     const where = inHost
       ? `stopped following; run ${runId} goes on in the host. Follow it again: ${again} (memory status shows it too)`
       : `stopped; no host runs, so run ${runId} stops with this command (what it finished is kept): run memory extract again to go on, or start a host (common-memory host) so a run outlives its command`;
     if (out.json) out.result({ ...last, followWith: inHost ? again : null }, () => '');
-    out.streams.stderr.write(`memory extract: ${where}\n`);
+    out.streams.stderr.write(progress(where));
     return EXIT.interrupted;
   }
   if (last.state === 'stopped') {
@@ -188,21 +191,49 @@ export function digestFlag(value: string | undefined, flag: string): string | un
 export function extractText(r: MemoryExtractReport): string {
   if (r.pendingPlan) return planText(r.pendingPlan);
   const c = r.candidates;
+  const t = r.tasks;
   const lines = [
-    `window ${r.window.since} .. ${r.window.until}: ${r.turns} turn(s), ${r.chunks} chunk(s)`,
-    `tasks: ${r.tasks.planned} planned (${r.tasks.created} new), ${r.tasks.submitted} submitted, ${r.tasks.failed} failed, ${r.tasks.pending} left for the next run${r.tasks.waitingForRetry ? `, ${r.tasks.waitingForRetry} waiting for a retry` : ''}${r.tasks.stale ? `, ${r.tasks.stale} stale adjudication(s) redone` : ''}`,
-    `candidates: ${c.created} drafted, ${c.stored} stored, ${c.skipped} skipped as duplicates, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined (a secret or an instruction to the model found)`,
+    ...counts(`window ${r.window.since} .. ${r.window.until}:`, [`${r.turns} turn(s)`, `${r.chunks} chunk(s)`]),
+    ...counts('tasks:', [
+      `${t.planned} planned (${t.created} new)`,
+      `${t.submitted} submitted`,
+      `${t.failed} failed`,
+      `${t.pending} left for the next run`,
+      ...(t.waitingForRetry ? [`${t.waitingForRetry} waiting for a retry`] : []),
+      ...(t.stale ? [`${t.stale} stale adjudication(s) redone`] : []),
+    ]),
+    ...counts('candidates:', [
+      `${c.created} drafted`,
+      `${c.stored} stored`,
+      `${c.skipped} skipped as duplicates`,
+      `${c.updated} updated`,
+      `${c.merged} merged`,
+      `${c.quarantined} quarantined (a secret or an instruction to the model found)`,
+    ]),
   ];
-  for (const failure of r.failures) lines.push(`  failed: ${failure}`);
+  for (const failure of r.failures) lines.push(...fitLine(`  failed: ${failure}`));
   // The text review: a person reading this output reads text (--json prints the report as JSON).
   if (c.created > 0) lines.push('review them: common-memory memory review');
   return lines.join('\n');
 }
 
+/** "label: a, b, c" at 80 columns, broken only between the counts (a count stays with its words). */
+const counts = (label: string, items: string[]): string[] =>
+  fitLine(`${label} ${items.join(', ')}`, '  ', [label, ...items]);
+
 /** A plan as a person reads it before approving, and the flag that approves it. */
-export function planText(p: PendingAuthorization): string {
+export const planText = (p: PendingAuthorization): string => approvalText(p, 'common-memory memory extract');
+
+/**
+ * A runner's plan (memory extract, memory consolidate) at 80 columns: each label stays with what it
+ * labels (sha256 and its hash, a count and its unit), and the command that approves the plan stands
+ * whole on a line of its own, to be copied (longer than a line, it is longer than 80 columns).
+ */
+export function approvalText(p: PendingAuthorization, command: string): string {
+  const keep = planPhrases(p);
   return [
-    ...planLines(p),
-    `Approve exactly these bytes: common-memory memory extract <same options> ${p.approveWith}`,
+    ...planLines(p).flatMap((line) => fitLine(line, '    ', keep)),
+    'Approve exactly these bytes:',
+    `  ${command} <same options> ${p.approveWith}`,
   ].join('\n');
 }

@@ -14,7 +14,7 @@ import { reteachLines, usageSummaryLines } from '../../screens/memory/usage-line
 import type { MemoryAnchorRun, MemoryRecallResult, MemoryReview } from '../../api/memory-views.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
 import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
-import { patchLines } from './patch-lines.js';
+import { patchLines, patchPhrases } from './patch-lines.js';
 import { waitingWithoutHost } from '../waiting.js';
 import { fitLines, type Output } from '../output.js';
 import { wholeNumber } from './memory.js';
@@ -326,7 +326,14 @@ const reviewLine = (text: string): string => visibleText(text).replace(/\s+/g, '
 
 export function reviewText(r: MemoryReview): string {
   const patches = r.patches.flatMap(patchLines);
-  if (r.total === 0) return [...patches, `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`].join('\n');
+  // Each patch's prepare command whole, its header's labels with their values, with or without candidates.
+  const patchKeep = r.patches.flatMap(patchPhrases);
+  if (r.total === 0)
+    return fitLines(
+      [...patches, `no candidates to review in ${REVIEW_SCOPE_TEXT[r.scope]}`].join('\n'),
+      '  ',
+      patchKeep,
+    );
   const lines: string[] = [...patches];
   for (const c of r.candidates) {
     // Only drafts are adjudicated: a quarantined candidate's adjudication stays pending for good.
@@ -378,6 +385,7 @@ export function reviewText(r: MemoryReview): string {
     );
   // At 80 columns, the commands to copy kept whole on their lines.
   return fitLines(lines.join('\n'), '  ', [
+    ...patchKeep,
     older,
     'common-memory memory prepare <candidate>',
     'common-memory memory discard <candidate>',

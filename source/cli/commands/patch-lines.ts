@@ -11,7 +11,7 @@ export function patchLines(patch: ConsolidationReview): string[] {
     const key = `${operation.op} ${operation.target}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const where = patch.scope === 'user' ? 'user scope' : `project ${patch.repositoryKey.slice(0, 12)}`;
+  const where = patchWhere(patch);
   return [
     `${patch.taskId}  consolidation  ${patch.operations.length} operation(s)  (${where}, ${patch.runner})`,
     `  ${[...counts].map(([key, count]) => `${count} × ${key}`).join(', ') || 'nothing to propose'}`,
@@ -19,8 +19,19 @@ export function patchLines(patch: ConsolidationReview): string[] {
     ...patch.operations.map(
       (operation, index) => `  ${index + 1}. ${describeOperation(operation).replace(/\s+/g, ' ')}`,
     ),
-    ...(patch.operations.length > 0 && patch.status !== 'applied'
-      ? [`  prepare it: common-memory memory prepare ${patch.taskId} [--operations 1,3]`]
-      : []),
+    ...(patch.operations.length > 0 && patch.status !== 'applied' ? [`  prepare it: ${prepareCommand(patch)}`] : []),
   ];
 }
+
+const patchWhere = (patch: ConsolidationReview): string =>
+  patch.scope === 'user' ? 'user scope' : `project ${patch.repositoryKey.slice(0, 12)}`;
+
+const prepareCommand = (patch: ConsolidationReview): string =>
+  `common-memory memory prepare ${patch.taskId} [--operations 1,3]`;
+
+/** What patchLines says that wrapping at 80 columns must not break: the command to copy, a label and its value. */
+export const patchPhrases = (patch: ConsolidationReview): string[] => [
+  prepareCommand(patch),
+  `${patch.operations.length} operation(s)`,
+  `(${patchWhere(patch)},`,
+];

@@ -8,8 +8,8 @@ import { wholeMemoryId } from '../../client/local-memory.js';
 import { CmError, EXIT } from '../../errors.js';
 import { consolidationPath } from '../../memory/consolidation/scene-format.js';
 import { visibleText } from '../../memory/visible-text.js';
-import type { Output } from '../output.js';
-import { patchLines } from './patch-lines.js';
+import { fitLines, type Output } from '../output.js';
+import { patchLines, patchPhrases } from './patch-lines.js';
 
 /** Where the patch stands: waiting, prepared into a plan, applied by one, or discarded. */
 function statusLine(patch: ConsolidationReview): string {
@@ -28,7 +28,15 @@ function statusLine(patch: ConsolidationReview): string {
 
 /** One patch whole: its lines, its status, and the full text of every file an operation would write. */
 export function patchText(patch: ConsolidationReview): string {
-  const lines = [...patchLines(patch), statusLine(patch), `  created ${patch.createdAt}`];
+  // At 80 columns, the commands whole and the plan's id with its label; the files' texts below
+  // are printed as they are.
+  const keep = [
+    ...patchPhrases(patch),
+    ...(patch.planId === null ? [] : [`common-memory memory plan ${patch.planId}`, `plan ${patch.planId}`]),
+  ];
+  const lines = [
+    fitLines([...patchLines(patch), statusLine(patch), `  created ${patch.createdAt}`].join('\n'), '  ', keep),
+  ];
   patch.operations.forEach((operation, index) => {
     if (operation.newContent === null || operation.target === 'entry') return;
     const path = consolidationPath({ kind: operation.target, name: operation.name });

@@ -7,7 +7,7 @@ import { CmError } from '../../errors.js';
 import type { SessionSummary, SessionView } from '../../api/capture.js';
 import { foldedText, turnHeading, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
-import type { Output } from '../output.js';
+import { fitLine, fitLines, type Output } from '../output.js';
 import { waitingWithoutHost } from '../waiting.js';
 import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
 import { visibleText } from '../../memory/visible-text.js';
@@ -18,8 +18,17 @@ export interface SessionsFlags {
   after?: string | undefined;
 }
 
-/** Wrapped to the terminal when there is one; a pipe gets each text line as it is. */
+/** The words typed: wrapped to the terminal when there is one; a pipe gets each text line as it is. */
 const width = (): number => process.stdout.columns ?? Number.MAX_SAFE_INTEGER;
+
+/**
+ * The listing's own lines, at 80 columns as the memory commands' (output.ts), terminal or pipe:
+ * a command to copy whole on its line.
+ */
+const fit = (text: string, keep: readonly string[] = []): string => fitLine(text, '  ', keep).join('\n');
+
+const INSTALL_COMMAND = 'common-memory install claude|codex|pi';
+const IMPORT_COMMAND = 'common-memory import claude|codex|pi';
 
 export async function runSessions(home: string, flags: SessionsFlags, out: Output): Promise<number> {
   if (flags.limit !== undefined && !/^\d{1,3}$/.test(flags.limit))
@@ -32,29 +41,33 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
       after: flags.after,
     });
     const waiting = await waitingWithoutHost(connection);
-    const note = waiting === null ? [] : wrapText(waitingText(waiting)!, width(), '', [FLUSH_COMMAND, SERVICE_COMMAND]);
+    const note = waiting === null ? [] : [fitLines(waitingText(waiting)!, '  ', [FLUSH_COMMAND, SERVICE_COMMAND])];
     out.result({ ...list, waiting }, () => {
       // Past the last page (the key of the oldest session given to --after) the store is not empty.
       if (list.sessions.length === 0 && flags.after !== undefined)
-        return [`No sessions older than ${flags.after}: it was the last of ${list.total}.`, ...note].join('\n');
+        return [fit(`No sessions older than ${flags.after}: it was the last of ${list.total}.`), ...note].join('\n');
       if (list.sessions.length === 0)
         return [
           waiting === null
             ? // Every client captured (pi too), and the import: a first day often starts with months of
               // conversations already on disk (the TUI's empty Sessions screen says the same).
-              'No captured sessions yet. Install the hooks (common-memory install claude|codex|pi), then use Claude Code, Codex or pi as usual; or import what you said before: common-memory import claude|codex|pi.'
+              fit(
+                `No captured sessions yet. Install the hooks (${INSTALL_COMMAND}), then use Claude Code, Codex or pi as usual; or import what you said before: ${IMPORT_COMMAND}.`,
+                [INSTALL_COMMAND, IMPORT_COMMAND],
+              )
             : 'No session has a sealed turn yet.',
           ...note,
         ].join('\n');
       const lines = list.sessions.flatMap((session) => [...summaryLines(session), '']);
       lines.push(
-        `${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`,
+        fit(
+          `${list.sessions.length} of ${list.total} session(s), newest first. Read one: common-memory session <key>`,
+          ['common-memory session <key>'],
+        ),
       );
       // The next page of the same listing: the filter and page size go with the cursor.
-      if (list.nextAfter)
-        lines.push(
-          `Older ones: common-memory sessions${flags.client ? ` --client ${flags.client}` : ''}${flags.limit ? ` --limit ${flags.limit}` : ''} --after ${list.nextAfter}`,
-        );
+      const older = `common-memory sessions${flags.client ? ` --client ${flags.client}` : ''}${flags.limit ? ` --limit ${flags.limit}` : ''} --after ${list.nextAfter}`;
+      if (list.nextAfter) lines.push(fit(`Older ones: ${older}`, [older]));
       lines.push(...note);
       return lines.join('\n');
     });
@@ -87,8 +100,13 @@ export async function runSession(
 
 function summaryLines(session: SessionSummary): string[] {
   const when = session.startedAt.replace('T', ' ').slice(0, 16);
+  const client = `${session.client}${session.origin === 'imported' ? ' (imported)' : ''}`;
   return [
-    `${session.sessionKey}  ${session.client}${session.origin === 'imported' ? ' (imported)' : ''}  ${session.state}  ${turnCount(session)}  ${when} UTC`,
+    fit(`${session.sessionKey}  ${client}  ${session.state}  ${turnCount(session)}  ${when} UTC`, [
+      client,
+      turnCount(session),
+      `${when} UTC`,
+    ]),
     `  in ${session.cwd ?? '(unknown directory)'}`,
     ...(session.firstPrompt
       ? wrapText(`"${visibleText(session.firstPrompt)}"`, width(), '  ')
@@ -110,12 +128,11 @@ function sessionText(view: SessionView, context: boolean): string {
     if (folded) lines.push(`  … ${folded} folded${context ? '' : ' (--context shows them)'}`);
   });
   if (view.turns.length === 0)
-    lines.push('', 'No turn sealed yet (they appear once a turn ends and the host drains the inbox).');
+    lines.push('', fit('No turn sealed yet (they appear once a turn ends and the host drains the inbox).'));
   if (view.revealed) lines.push('', 'Shown as typed (--reveal): secrets are not masked.');
-  else if (view.secretsMasked > 0)
-    lines.push(
-      '',
-      `${view.secretsMasked} secret finding(s) masked; common-memory session ${view.session.sessionKey} --reveal shows the text as typed.`,
-    );
+  else if (view.secretsMasked > 0) {
+    const reveal = `common-memory session ${view.session.sessionKey} --reveal`;
+    lines.push('', fit(`${view.secretsMasked} secret finding(s) masked; ${reveal} shows the text as typed.`, [reveal]));
+  }
   return lines.join('\n');
 }
