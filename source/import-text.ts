@@ -22,9 +22,8 @@ export function importProgressText(run: ImportRun): string {
 export function importReportLines(r: ImportReport, next: string[]): string[] {
   const name = IMPORT_CLIENT_NAMES[r.client];
   const lines = [
-    r.dryRun
-      ? `would import from ${name} (${r.root}): ${r.sessions} session(s), ${r.turns} turn(s), ${mb(r.bytes)} MB in ${r.files} file(s)`
-      : `imported from ${name} (${r.root}): ${r.sessions} session(s), ${r.turns} turn(s), ${mb(r.bytes)} MB in ${r.files} file(s)`,
+    // The folder last, nothing glued to it: a person copies the path alone.
+    `${r.dryRun ? 'would import' : 'imported'} from ${name}: ${r.sessions} session(s), ${r.turns} turn(s), ${mb(r.bytes)} MB in ${r.files} file(s) under ${r.root}`,
   ];
   if (r.firstAt !== null) lines.push(`dates: ${r.firstAt} to ${r.lastAt}`);
   if (r.alreadyImported > 0 || r.capturedLive > 0)

@@ -56,7 +56,7 @@ test('live pi without the extension: import pi brings the session in, and its ru
     const dry = await runCli(['--home', home, 'import', 'pi', '--pi-dir', dir.dir]);
     assert.equal(dry.code, 0, dry.stderr);
     // Wrapped to 80 columns: read as one text.
-    assert.match(dry.stdout.replace(/\s+/g, ' '), /would import from pi .*: 1 session\(s\), 2 turn\(s\)/);
+    assert.match(dry.stdout.replace(/\s+/g, ' '), /would import from pi: 1 session\(s\), 2 turn\(s\)/);
     const imported = await runCli(['--json', '--home', home, 'import', 'pi', '--pi-dir', dir.dir, '--yes'], {
       env: { [AUTO_EXTRACT_ENV]: 'on' },
     });

@@ -162,5 +162,5 @@ function noneMatched(r: ImportReport, flags: ImportFlags, repository: string | u
   if (repository !== undefined) return `No ${name} conversation in these files ran in ${repository} or under it.`;
   if (flags.since !== undefined || flags.until !== undefined)
     return `No ${name} transcript was last written in that range (--since, --until).`;
-  return `No ${name} transcript in ${r.root}.`;
+  return `No ${name} transcript in this folder: ${r.root}`;
 }
