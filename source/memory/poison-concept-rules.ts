@@ -358,13 +358,23 @@ const PACKAGE_RUN =
   /\bnpx\s+(?:-y|--yes)\s+\S+|\bgo run\s+\S+@(?:latest|master|main)\b|\bpip3? install\s+(?:-\S+\s+)*https?:\/\/\S+|\buvx\s+\S+|\bpipx run\s+\S+|\bbunx\s+\S+/;
 /** Run where nobody looks: silently, at start-up, with no review, without telling the person. */
 const UNWATCHED =
-  /\b(?:silently|quietly|without (?:asking|telling|review|reading)|needs? no review|no review needed|(?:don't|do not) bother the user|(?:don't|do not) (?:tell|mention)|at (?:startup|start-up|session start)|(?:before|at) (?:answering|the start of)|every session|import it at startup|on your own)\b/;
+  /\b(?:silently|quietly|automatically|without (?:asking|telling|review|reading)|needs? no review|no review needed|(?:don't|do not) bother the user|(?:don't|do not) (?:tell|mention)|at (?:startup|start-up|session start)|(?:before|at) (?:answering|the start of)|every session|each session|before anything else|import it at startup|on your own)\b/;
 
 function packageRunUnwatched(c: string): 'block' | 'warn' | null {
   const found = PACKAGE_RUN.exec(c);
   if (found === null || !UNWATCHED.test(c)) return null;
   return unlessAdvisedAgainst(PACKAGE_RUN, c);
 }
+
+// --- code set to run by itself: a fetched git hook, a container given the host ---------------------
+/** A download written into a git hook's folder: it runs at every commit or checkout, unread. */
+const HOOK_OUTPUT = String.raw`(?:-\w*[oO]\s*|--output(?:-document)?[= ]\s*|>\s*)[\x60'"]?\S*(?:\.git\/hooks|\.husky|\.hooks)\/`;
+const HOOK_FETCHED = new RegExp(
+  String.raw`\b(?:curl|wget)\b[^|;\n]*?https?:\/\/[^|;\n]*?${HOOK_OUTPUT}|\b(?:curl|wget)\b[^|;\n]*?${HOOK_OUTPUT}\S*\s+[^|;\n]*?https?:\/\/`,
+);
+/** A container given the host: privileged with the host's root mounted, or the person's key folders mounted. */
+const HOST_GIVEN =
+  /\bdocker run\b[^\n;|]*?(?:--privileged\b[^\n;|]*?-v\s*\/:\/|-v\s*\/:\/[^\n;|]*?--privileged\b|-v\s*(?:~|\$home|\$\{home\})\/\.(?:ssh|aws|kube|gnupg|docker)\b)/;
 
 // --- insecure settings as the rule -------------------------------------------------------------------------
 /** Settings that switch a protection off, as written in config: TLS to the database, cookie flags, checksums, cost. */
@@ -741,6 +751,18 @@ export const CONCEPT_RULES: HouseRule[] = [
     gate: /https?:|@|webhook/,
     test: sentOutMl,
     needs: [SEND_ML],
+  },
+  {
+    rule: 'poison-remote-exec',
+    gate: /hooks|husky/,
+    test: (c) => unlessAdvisedAgainst(HOOK_FETCHED, c),
+    needs: [HOOK_FETCHED],
+  },
+  {
+    rule: 'poison-remote-exec',
+    gate: /docker run/,
+    test: (c) => unlessAdvisedAgainst(HOST_GIVEN, c),
+    needs: [HOST_GIVEN],
   },
   {
     rule: 'poison-remote-exec',
