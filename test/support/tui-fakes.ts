@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Application } from '../../source/api/application.js';
 import type { HostStatus } from '../../source/api/history.js';
+import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
 
 /** Answers the methods given; any other call waits for ever (the screen shows "…"), as a slow host would. */
 // biome-ignore lint/suspicious/noExplicitAny: each fake method takes its own request type
@@ -30,6 +31,29 @@ export function hostStatus(changes: Partial<HostStatus> = {}): HostStatus {
     ledger: { state: 'ready', entries: 0, roots: 0, activeRoots: 0, reason: null, lastError: null },
     waiting: { events: 0, turns: 0 },
     lastEventAt: { codex: null, claude: null },
+    ...changes,
+  };
+}
+
+/** A draft candidate from extraction in the project scope, as the Review queue lists one; `changes` override. */
+export function reviewCandidate(changes: Partial<MemoryReviewCandidate> = {}): MemoryReviewCandidate {
+  return {
+    candidateId: 'cand-00000001',
+    status: 'draft',
+    adjudication: 'done',
+    decision: null,
+    content: 'Always use named exports in TypeScript modules.',
+    title: null,
+    type: 'work_method',
+    priority: 1,
+    confidence: 'medium',
+    statements: [],
+    findings: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    origin: { kind: 'extraction' },
+    scope: 'project',
+    repositoryKey: 'repo-key',
+    repository: 'repo',
     ...changes,
   };
 }

@@ -16,7 +16,7 @@ import { KeyboardProvider, PRIORITY, useKeyHandler } from '../../source/screens/
 import { pastedMoves, useChooserKeys } from '../../source/screens/keyboard/use-chooser-keys.js';
 import { Chooser } from '../../source/screens/widgets/chooser.js';
 import { moveSelection } from '../../source/screens/widgets/list-window.js';
-import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
 import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-chooser');
@@ -153,24 +153,7 @@ describe('the chooser behind the keyboard router', () => {
 });
 
 function candidate(id: string, content: string): MemoryReviewCandidate {
-  return {
-    candidateId: id,
-    status: 'draft',
-    adjudication: 'done',
-    decision: null,
-    content,
-    title: null,
-    type: 'work_method',
-    priority: 1,
-    confidence: 'medium',
-    statements: [],
-    findings: [],
-    createdAt: '2026-12-01T00:00:00.000Z',
-    origin: { kind: 'extraction' },
-    scope: 'project',
-    repositoryKey: 'repo-key',
-    repository: 'repo',
-  };
+  return reviewCandidate({ candidateId: id, content, createdAt: '2026-12-01T00:00:00.000Z' });
 }
 
 function review(candidates: MemoryReviewCandidate[]): MemoryReview {

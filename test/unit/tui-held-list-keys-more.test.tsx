@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AgentView } from '../../source/api/agents.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
-import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
 import { mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-held-more');
@@ -34,24 +34,11 @@ const agent = (n: number): AgentView => ({
   createdAt: '2026-12-02T10:00:00.000Z',
 });
 
-const candidate = (n: number): MemoryReviewCandidate => ({
-  candidateId: `cand-${String(n).padStart(8, '0')}`,
-  status: 'draft',
-  adjudication: 'done',
-  decision: null,
-  content: `Statement number ${n}: always use named exports in TypeScript modules.`,
-  title: null,
-  type: 'work_method',
-  priority: 1,
-  confidence: 'medium',
-  statements: [],
-  findings: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  origin: { kind: 'extraction' },
-  scope: 'project',
-  repositoryKey: 'repo-key',
-  repository: 'repo',
-});
+const candidate = (n: number): MemoryReviewCandidate =>
+  reviewCandidate({
+    candidateId: `cand-${String(n).padStart(8, '0')}`,
+    content: `Statement number ${n}: always use named exports in TypeScript modules.`,
+  });
 
 const queueOf = (count: number): MemoryReview => ({
   scope: 'all',

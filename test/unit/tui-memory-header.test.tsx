@@ -8,28 +8,16 @@ import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memor
 import { initialReviewState, type ReviewState, reviewReducer } from '../../source/screens/memory/review-state.js';
 import { ReviewQueue } from '../../source/screens/memory/review-view.js';
 import { textColumns } from '../../source/text-columns.js';
+import { reviewCandidate } from '../support/tui-fakes.js';
 
 const QUEUE = 10_000;
 
 function candidate(index: number): MemoryReviewCandidate {
-  return {
+  return reviewCandidate({
     candidateId: `cand-${String(index).padStart(8, '0')}`,
     status: index % 100 === 0 ? 'quarantined' : 'draft',
-    adjudication: 'done',
-    decision: null,
     content: `Copy ${index} of the statement: always use named exports in TypeScript modules.`,
-    title: null,
-    type: 'work_method',
-    priority: 1,
-    confidence: 'medium',
-    statements: [],
-    findings: [],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    origin: { kind: 'extraction' },
-    scope: 'project',
-    repositoryKey: 'repo-key',
-    repository: 'repo',
-  };
+  });
 }
 
 /** A queue of `total` of which `read` were read, the last row read selected and `marks` rows marked. */
