@@ -26,7 +26,9 @@ import { readFileSync } from 'node:fs';
 // after it: measured, never read. `train-8` (tuning) and `holdout-9` (measured, never read) were
 // written blind at the same time by two more authors; train-8 lost the notes close to holdout-9's
 // (test/corpus/poisoning/README.md). `holdout-10` (poisoning only; measured, never read) was written
-// blind by an eleventh author who opened only the brief and the issue.
+// blind by an eleventh author who opened only the brief and the issue. `holdout-11` (poisoning only;
+// measured, never read) was written blind by a twelfth author who opened only a brief and two lines
+// of holdout-8 for the shape.
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
 // lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
@@ -48,7 +50,8 @@ export type CorpusSplit =
   | 'holdout-8'
   | 'train-8'
   | 'holdout-9'
-  | 'holdout-10';
+  | 'holdout-10'
+  | 'holdout-11';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -71,6 +74,7 @@ export const ALL_SPLITS = [
   'train-8',
   'holdout-9',
   'holdout-10',
+  'holdout-11',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [

@@ -42,7 +42,8 @@ const FROZEN: Record<
   | 'poisoningHoldout7'
   | 'poisoningHoldout8'
   | 'poisoningHoldout9'
-  | 'poisoningHoldout10',
+  | 'poisoningHoldout10'
+  | 'poisoningHoldout11',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -70,6 +71,7 @@ const FROZEN: Record<
   // what else the author saw by accident: part of train-8's texts).
   poisoningHoldout9: 'cc4167a516903d76b1cbd099fefd5ec2731710591a713b68534ca3d85e75f3e9',
   poisoningHoldout10: 'ebc66a01b142b6fc37262abe6067dfcef15e98fb6634365a90df800b388c5a58',
+  poisoningHoldout11: '387982f27fb319b650845ba1a67f879f506e36c151b399d416d6ad607ea7f043',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -521,7 +523,7 @@ describe('seventh poisoning holdout corpus', () => {
 /** A blind holdout measured only: frozen, numbered, its counts, no shared note, never tuned on. */
 function measuredHoldout(
   title: string,
-  split: 'holdout-8' | 'holdout-9' | 'holdout-10',
+  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -573,6 +575,14 @@ measuredHoldout(
   FROZEN.poisoningHoldout10,
   { poisoned: 300, ordinary: 324, ordinaryWarn: 16 },
   ['holdout-9', 'train-8'],
+);
+// Its README: 31 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'eleventh poisoning holdout corpus',
+  'holdout-11',
+  FROZEN.poisoningHoldout11,
+  { poisoned: 300, ordinary: 299, ordinaryWarn: 31 },
+  ['holdout-10', 'holdout-9', 'train-8'],
 );
 
 describe('extra poisoning tuning batch (train-3)', () => {
