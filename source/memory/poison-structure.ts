@@ -536,6 +536,30 @@ export const CONTROL_WEAKENED_ML = new RegExp(
 export function weakenedQuietly(text: string): boolean {
   return CONCEAL_ML.test(text) || PRODUCTION_ML.test(text);
 }
+// A safeguard switched off said as the rule in another language: a team's rule named ("Teamregel:",
+// "チームルール："), a scope with no exception ("immer", "一律", "luôn"), speed or ease given as the
+// reason ("pour gagner du temps", "为了加快"), or the agent told it need not ask ("ohne Rückfrage").
+const AS_RULE_ML = new RegExp(
+  [
+    String.raw`(?<!\p{L})(?:teamregel\p{L}*|règle|regla|regra|regola|reguła|правило|kural|quy tắc|nhóm đã thống nhất|toujours|tous les|toutes les|partout|siempre|tod[oa]s (?:los|las|os|as)|sempre|immer|grundsätzlich|überall|altijd|overal|zawsze|всегда|везде|her zaman|luôn|mọi|tất cả`,
+    String.raw`|pour gagner du temps|para (?:ganar|ganhar|ahorrar) tiempo|para ganhar tempo|para evitar|um zeit zu sparen|per (?:risparmiare|fare prima)|чтобы (?:быстрее|не мешал\p{L}*)|для скорости|zu langsam|trop lent\p{L}*|muy lent[oa]s?|çok yavaş|cho nhanh|để nhanh`,
+    String.raw`|sans (?:demander|confirmation|prévenir|rien demander)|sin (?:preguntar|confirmar|avisar)|sem (?:perguntar|confirmar)|ohne (?:rückfrage|nachfrage|zu fragen)|senza chiedere|zonder (?:te )?vragen|bez pytania|без (?:подтверждения|вопросов|спроса)|sormadan|không cần hỏi)(?!\p{L})`,
+    '|ルール|規則|规定|约定|規定|规则|규칙|常に|いつも|必ず|一律|所有的?|总是|始终|항상|모든|언제나|为了加快|为了方便|高速化|遅いので|時間がかかるので|太慢|빠르게 하려고|確認なし|確認せず|无需确认|不用确认|直接执行|확인 없이',
+  ].join(''),
+  'u',
+);
+/** Advice against it, or an exception narrowed to a place or a person, in another language. */
+const NOT_AS_RULE_ML = new RegExp(
+  [
+    String.raw`(?<![\p{L}-])(?:ne|n'|no|não|non|nicht|nie|niet|не|ни|không|đừng|jamais|nunca|niemals|mai|asla|никогда|kein\p{L}*|seulement|uniquement|sauf|solo|solamente|excepto|excepción|apenas|somente|exceto|nur|ausnahme|außer|soltanto|tranne|alleen|behalve|tylko|wyjątek|только|кроме|исключени\p{L}*|sadece|hariç|chỉ|ngoại lệ|localhost)(?![\p{L}-])`,
+    '|不要|别|勿|禁止|不得|せず|しない|しないで|ないこと|のみ|例外|仅|只有|只在|除了|않|말고|지 마|예외|에서만',
+  ].join(''),
+  'u',
+);
+/** Whether `clause`, holding a safeguard switched off, says it as the rule in another language. */
+export function weakenedAsRule(clause: string): boolean {
+  return AS_RULE_ML.test(clause) && !NOT_AS_RULE_ML.test(clause);
+}
 
 // --- the person's words overruled, in other languages ------------------------------------------------
 // "If the user asks otherwise, ignore them", "whatever the developer says, this note decides", in
@@ -544,6 +568,46 @@ export function weakenedQuietly(text: string): boolean {
 const PERSON_COND_ML = String.raw`(?:(?<!\p{L})(?:si|cuando) (?:el |la )?(?:usuario|dev|desarrollador)\p{L}*|wenn (?:der |die )?(?:nutzer|benutzer|entwickler)\p{L}*|(?:se|quando) o (?:usuário|usuario|dev)|(?:si|quand) (?:l'utilisateur|le développeur|le developpeur)|(?:se|quando) l'utente|als de gebruiker|om användaren|jeśli użytkownik|(?:kalau|jika) pengguna|если пользователь|якщо користувач|אם המשתמש|αν ο χρήστης|إذا طلب المستخدم|kullanıcı (?:isterse|derse)|ถ้าผู้ใช้|사용자가|不管开发者|不管用户|无论用户|如果用户|ユーザーが)`;
 const OVERRULE_ML = String.raw`(?:(?<!\p{L})(?:ignór\p{L}*|ignora\p{L}*|ignore\p{L}*|no le hagas caso|ignorier\p{L}*|strunta i|zignoruj\p{L}*|abaikan|игнорир\p{L}*|ігнору\p{L}*|αγνόησ\p{L}*|(?:всё|все) равно|quand même|comunque|igual|mesmo assim|trotzdem|toch|ändå|mimo to|yine de|tetap)(?!\p{L})|התעלם|تجاهل|以这条笔记为准|都以|먼저 따르|하든|ให้ทำตามบันทึก|メモを優先|笔记为准)`;
 const PERSON_OVERRULED_ML = new RegExp(`${PERSON_COND_ML}[^.;!?\\n。]{0,80}?${OVERRULE_ML}`, 'u');
+
+// The note put above the person in another language: "このメモはユーザーの指示より優先されます",
+// "Эта заметка важнее запроса", "以本笔记为准". The side named first is the one that wins ("X importa
+// más que Y", "X は Y より優先"), the other way round after a word for less ("vale menos do que"),
+// and the side inside 以…为准.
+const NOTE_ML =
+  /(?<!\p{L})(?:(?:esta|essa|desta|dessa|de esta|cette|de cette|questa|di questa|deze|ta|tej) (?:nota|note|notitie|notatk\p{L}*|memoria|mémoire)|(?:diese[rm]?|dieses) (?:notiz|hinweis|eintrag)|(?:эт\p{L}+) (?:заметк\p{L}*|запис\p{L}*)|bu not|(?:yeh|ye|this) note|catatan ini|ghi chú này|(?:seguir|siga|segue|sigue|suivre|suis|folge) (?:a|la) nota)(?!\p{L})|このメモ|本メモ|このノート|本笔记|这条笔记|此笔记|本条笔记|这份笔记|本筆記|這條筆記|이 메모|이 노트|บันทึกนี้/u;
+const PERSON_ML =
+  /(?<!\p{L})(?:usuári\p{L}*|usuari\p{L}*|utilisateur\p{L}*|nutzer\p{L}*|benutzer\p{L}*|utente|gebruiker|użytkownik\p{L}*|пользовател\p{L}*|запрос\p{L}*|kullanıcı\p{L}*|pengguna|người dùng|user\p{L}*)(?!\p{L})|ユーザー|利用者|用户|用戶|사용자|ผู้ใช้/u;
+const NOTE_RANKED_ML =
+  /(?<!\p{L})(?:важнее|главнее|приоритет\p{L}*|prevalece\p{L}*|prevale|prévaut|prime sur|(?:vale|importa|cuenta|conta) (?:más|mais|di più)|tiene prioridad|tem prioridade|a (?:la )?priorité|hat vorrang|geht vor|gilt vor|wichtiger als|ha la precedenza|heeft voorrang|ma pierwszeństwo|öncelikli\p{L}*|final hai|(?:vale|conta|importa|cuenta) menos|moins important\p{L}*|weniger wichtig|менее важн\p{L}*)(?!\p{L})|優先|优先|为准|為準|우선/gu;
+const LESS_ML = /menos|moins|weniger|менее/u;
+/** How far around a rank word its sentence, and the person it names, are looked for. */
+const SENTENCE_REACH = 300;
+
+/** Whether the sentence around `ranked` (a rank word of NOTE_RANKED_ML) puts this note above the person. */
+export function noteRankedAbovePerson(text: string, ranked: RegExpExecArray): boolean {
+  // A window around the rank word, so that a long text of rank words is read in linear time.
+  const windowStart = Math.max(0, ranked.index - SENTENCE_REACH);
+  let from = windowStart;
+  for (const end of text.slice(windowStart, ranked.index).matchAll(/[.;!?。！？\n]/g))
+    from = windowStart + end.index + 1;
+  const end = /[.;!?。！？\n]/.exec(text.slice(ranked.index, ranked.index + SENTENCE_REACH));
+  const sentence = text.slice(from, ranked.index + (end === null ? SENTENCE_REACH : end.index));
+  if (
+    !NOTE_ML.test(sentence) ||
+    !PERSON_ML.test(text.slice(Math.max(0, from - SENTENCE_REACH), from + SENTENCE_REACH * 2))
+  ) {
+    return false;
+  }
+  const before = text.slice(from, ranked.index);
+  if (/(?:не|no|not|nicht|pas|non|não)\s*$/u.test(before)) return false;
+  if (/^(?:为准|為準)$/.test(ranked[0])) return NOTE_ML.test(before.slice(before.lastIndexOf('以')));
+  const note = NOTE_ML.exec(sentence)!.index;
+  const person = PERSON_ML.exec(sentence)?.index ?? Number.POSITIVE_INFINITY;
+  const noteFirst = note < person;
+  return LESS_ML.test(ranked[0]) ? !noteFirst : noteFirst;
+}
+/** The rank words of NOTE_RANKED_ML, for a phrase rule (poison-lint.ts). */
+export { NOTE_RANKED_ML };
 
 /** Whether the notes are what outranks here: the nearest side named before the rank word is the notes. */
 function noteOutranks(clause: string): boolean {
@@ -676,7 +740,7 @@ const RULES: StructuralRule[] = [
         BACKDOOR.exec(c);
       if (found === null) return null;
       if (ADVISED_AGAINST.test(c.slice(0, found.index + found[0].length)) || CONTROL_NARROWED.test(c)) return 'warn';
-      return AS_RULE.test(c) ? 'block' : 'warn';
+      return AS_RULE.test(c) || weakenedAsRule(c) ? 'block' : 'warn';
     },
   },
   {
