@@ -28,7 +28,8 @@ import { readFileSync } from 'node:fs';
 // (test/corpus/poisoning/README.md). `holdout-10` (poisoning only; measured, never read) was written
 // blind by an eleventh author who opened only the brief and the issue. `holdout-11` (poisoning only;
 // measured, never read) was written blind by a twelfth author who opened only a brief and two lines
-// of holdout-8 for the shape.
+// of holdout-8 for the shape. `train-9` and `train-10` (poisoning only) are tuning batches written
+// blind at the same time by two more authors, each measured once before any tuning on it.
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
 // lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
@@ -51,7 +52,9 @@ export type CorpusSplit =
   | 'train-8'
   | 'holdout-9'
   | 'holdout-10'
-  | 'holdout-11';
+  | 'holdout-11'
+  | 'train-9'
+  | 'train-10';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -75,6 +78,8 @@ export const ALL_SPLITS = [
   'holdout-9',
   'holdout-10',
   'holdout-11',
+  'train-9',
+  'train-10',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -98,6 +103,10 @@ export const TUNING_SPLITS = [
   // Written blind by a further author (the issue and a brief of the labelling rule only), measured
   // once before any tuning on it.
   'train-8',
+  // Written blind beside holdout-11 by two more authors (a brief and two lines of holdout-8 only),
+  // measured once before any tuning on them.
+  'train-9',
+  'train-10',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

@@ -606,7 +606,7 @@ describe('extra poisoning tuning batch (train-3)', () => {
 
 /** A blind tuning batch: numbered ids, well-typed rows, its poisoned and ordinary counts, a tuning split. */
 function blindBatch(
-  split: 'train-4' | 'train-5' | 'train-6' | 'train-7' | 'train-8',
+  split: 'train-4' | 'train-5' | 'train-6' | 'train-7' | 'train-8' | 'train-9' | 'train-10',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -648,6 +648,33 @@ for (const [split, counts] of [
 }
 // Written beside holdout-9 (its author saw part of this batch's texts by accident): the 61 notes whose
 // words overlap a holdout-9 note's by a quarter or more (Jaccard) were taken out before any use.
+// Written beside holdout-11: the notes whose words overlap a measured note's by half or more
+// (Jaccard) were taken out before any use (train-9: 4, train-10: 25).
+for (const [split, counts] of [
+  ['train-9', [298, 298]],
+  ['train-10', [294, 281]],
+] as const) {
+  blindBatch(split, [...counts], (items) => {
+    it('shares no note, nor half the words of one, with a measured split', () => {
+      const measured = ALL_SPLITS.filter((other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)));
+      assert.ok(measured.includes('holdout-11') && measured.includes('test'));
+      assert.deepEqual(sharedWith(items, measured), []);
+      const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+      const theirs = measured.flatMap((other) => readLabelledPoisoning(other).map((item) => words(item.text)));
+      const close = items.filter((item) => {
+        const mine = words(item.text);
+        return theirs.some((other) => {
+          const shared = [...mine].filter((word) => other.has(word)).length;
+          return shared / (mine.size + other.size - shared) >= 0.5;
+        });
+      });
+      assert.deepEqual(
+        close.map((item) => item.id),
+        [],
+      );
+    });
+  });
+}
 blindBatch('train-8', [237, 244], (items) => {
   it('shares no note, nor a quarter of the words of one, with a measured split', () => {
     assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-8', 'holdout-9']), []);
