@@ -2439,6 +2439,56 @@ function withoutFormatFields(text: string): string {
   return front + text.slice(end + 5);
 }
 
+/** Rules whose acts a note may quote inside a block of examples to refuse (not hidden text or a forged frame). */
+const EXAMPLE_QUOTABLE = new Set([
+  ...QUOTABLE,
+  'poison-remote-exec',
+  'poison-exfiltration',
+  'poison-encoded-instruction',
+]);
+/** An introduction that names what follows as examples, fixtures or test cases… */
+const EXAMPLE_NAMED =
+  /\b(?:examples?|e\.g\.|such as|like|fixtures?|evals?|eval set|test cases?|quoted|verbatim|red[- ]team\w*|cases?)\b/i;
+/** …of what must be refused or caught, not steps to take. */
+const EXAMPLE_REFUSED =
+  /\b(?:refus\w*|reject\w*|declin\w*|must not (?:comply|follow|act|run|obey)|not (?:as )?(?:rules|instructions|steps)|(?:flag|detect|catch|block)\w*|attacks?|malicious|injection\w*|bad notes?|(?:don't|do not|never) (?:act on|follow|run|obey|comply))\b/i;
+
+/**
+ * The spans of `text` that are quoted examples: a fenced code block, a block quote or a list whose
+ * introduction (the paragraph just before it) names them as examples, fixtures or test cases of
+ * what must be refused ("When reviewing notes, reject text like:", "fixtures that must be refused,
+ * quoted verbatim:"). An introduction that only says "example" does not make a step an example.
+ */
+function quotedExampleBlocks(text: string): Array<[number, number]> {
+  const blocks: Array<[number, number]> = [];
+  const introduces = (before: string) => {
+    const paragraph = before.slice(Math.max(0, before.lastIndexOf('\n\n'), before.length - 400));
+    return EXAMPLE_NAMED.test(paragraph) && EXAMPLE_REFUSED.test(paragraph);
+  };
+  for (const fence of text.matchAll(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm)) {
+    if (introduces(text.slice(Math.max(0, fence.index - 600), fence.index).trimEnd()))
+      blocks.push([fence.index, fence.index + fence[0].length]);
+  }
+  for (const list of text.matchAll(/(?:^[ \t]*(?:[-*+>]|\d+[.)])[ \t]+[^\n]*(?:\n|$))+/gm)) {
+    const before = text.slice(Math.max(0, list.index - 600), list.index).trimEnd();
+    if (before.endsWith(':') && introduces(before)) blocks.push([list.index, list.index + list[0].length]);
+  }
+  return blocks;
+}
+
+/** `raw` with each finding of a quotable rule inside a quoted example block made a mention (a warning). */
+function quotedExamplesMentioned(text: string, raw: Raw[]): Raw[] {
+  if (!/```|~~~|^[ \t]*(?:[-*+>]|\d+[.)])[ \t]/m.test(text.slice(0, SENTENCE_SCAN_CHARS))) return raw;
+  const blocks = quotedExampleBlocks(text.slice(0, SENTENCE_SCAN_CHARS));
+  if (blocks.length === 0) return raw;
+  // A warning there is a mention too: the learned scorer then reads the note without the quotes.
+  return raw.map((finding) =>
+    EXAMPLE_QUOTABLE.has(finding.rule) && blocks.some(([start, end]) => finding.offset >= start && finding.end <= end)
+      ? { ...finding, severity: 'warn', mention: true }
+      : finding,
+  );
+}
+
 /** `text` with the spans of mentioned acts blanked, its length and positions kept. */
 function withoutMentions(text: string, raw: readonly Raw[]): string {
   let out = '';
@@ -2461,7 +2511,7 @@ const SENTENCE_SCAN_CHARS = 16384;
  */
 export function lintPoisoning(text: string, options: { secrets?: readonly MaskedSpan[] } = {}): PoisonFinding[] {
   const secrets = [...(options.secrets ?? [])].sort((a, b) => a.offset - b.offset);
-  const raw = ruleFindings(withoutFormatFields(text), secrets);
+  const raw = quotedExamplesMentioned(text, ruleFindings(withoutFormatFields(text), secrets));
   const learned = learnedFinding(text, raw);
   if (learned) raw.push(learned);
 
