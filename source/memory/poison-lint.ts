@@ -1842,6 +1842,16 @@ const RULES: Rule[] = [
   },
   {
     name: 'poison-tool-driving',
+    severity: 'block',
+    keywords: ['memory_'],
+    negatable: 'sentence',
+    // A memory tool that would decide review or remove notes (memory_approve, memory_reject,
+    // memory_delete, …): agents are given none (the MCP server's tools propose, read, search, refresh
+    // and preview), so a note naming one means to steer review, whatever language it is told in.
+    pattern: /\bmemory_(?:approve|reject|delete|remove|edit|update|promote|retire|overwrite|accept|purge|write)\b/g,
+  },
+  {
+    name: 'poison-tool-driving',
     severity: 'warn',
     keywords: ['memory_propose', 'memory approve', 'memory promote'],
     // A note naming the memory tools may document them; one that tells the model to use them is a warning.
