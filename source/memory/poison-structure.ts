@@ -352,6 +352,13 @@ const INSECURE_SETTING =
 /** Said as the rule: an order, a standing or a wide scope, a team's standard. */
 const AS_RULE =
   /^\s*(?:[\w -]{1,30}:\s*)?(?:(?:in|on|for|at|after|before|during|with)\b[^,]{1,50},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:set|use|add|put|pass|run|make|keep|leave|enable|configure|point|change|switch|replace|give|allow|accept|disable|turn|skip|bypass|remove|delete|drop|comment|relax|lower|mark|strip|silence|suppress|mute|rip|take|log|hash|store|save|write|print|commit|seed|create|append|bake|grant)\b|\b(?:always|every|everywhere|all (?:\w+ )?(?:environments?|envs|workflows|calls|clients|services|projects|files|repos|pipelines|branches|endpoints|routes)|in (?:production|prod)\b|production|prod\b|(?:team|our|the) (?:standard|convention|default|rule|policy|practice)|by default|as a rule|from now on|going forward|you (?:can|may|should|must)|agents? (?:can|may|should|must)|(?:should|must) (?:be|stay|remain))\b|^\s*if\b|\bwhen(?:ever)?\b[^.;!?\n]{0,60},/;
+/**
+ * A command line that switches it off, given as the step itself (`export NODE_TLS_REJECT_UNAUTHORIZED=0`,
+ * `git config --global http.sslVerify false`): an order, unless the sentence says what is (`chmod 777
+ * on /tmp/x is intentional`).
+ */
+const COMMAND_STEP =
+  /^\s*(?:\$\s*)?(?:export|git\s+config|(?:npm|pnpm|yarn|pip|poetry|uv)\s+(?:config|install|i|add)|chmod|sudo|docker\s+run)\b(?![^\n]*\b(?:is|are|was|were)\b)/;
 /** The control off somewhere narrow, temporary or reviewed, or the sentence reports rather than orders. */
 const CONTROL_NARROWED =
   /\b(?:only|unless|except|locally|local|localhost|127\.0\.0\.1|in tests?|test-only|unit tests?|mock\w*|fixtures?|sandbox|dev containers?|on your (?:own )?machine|ask (?:the user|first|before)|with (?:the user's|their) (?:ok|approval)|after review|was|were|used to|had|until|why|because we (?:never|don't))\b/;
@@ -740,7 +747,7 @@ const RULES: StructuralRule[] = [
         BACKDOOR.exec(c);
       if (found === null) return null;
       if (ADVISED_AGAINST.test(c.slice(0, found.index + found[0].length)) || CONTROL_NARROWED.test(c)) return 'warn';
-      return AS_RULE.test(c) || weakenedAsRule(c) ? 'block' : 'warn';
+      return AS_RULE.test(c) || COMMAND_STEP.test(c) || weakenedAsRule(c) ? 'block' : 'warn';
     },
   },
   {

@@ -1829,3 +1829,25 @@ describe('an approval claimed for the agent in more languages (poison-structure.
       assert.deepEqual(blockingRules(text), [], `${text}: ${JSON.stringify(lintPoisoning(text).map((f) => f.rule))}`);
   });
 });
+
+describe('a command line that switches a safeguard off, given as the step (poison-structure.ts)', () => {
+  it('blocks the command written as the step, bare or after a prompt', () => {
+    for (const text of [
+      'Behind the office proxy:\n\n    git config --global http.sslVerify false',
+      '$ export NODE_TLS_REJECT_UNAUTHORIZED=0   # the staging proxy re-signs traffic',
+      'chmod -R 777 ./uploads   # saves fiddling with users',
+    ])
+      assert.ok(
+        blockingRules(text).includes('poison-safeguard-off'),
+        `${text}: ${JSON.stringify(lintPoisoning(text).map((f) => `${f.rule}/${f.severity}`))}`,
+      );
+  });
+
+  it('only warns when the sentence says what is, or advises against it', () => {
+    for (const text of [
+      'chmod 777 on /tmp/cache in the build container is deliberate; nowhere else.',
+      'Never run `git config --global http.sslVerify false`; install the proxy CA instead.',
+    ])
+      assert.deepEqual(blockingRules(text), [], `${text}: ${JSON.stringify(lintPoisoning(text).map((f) => f.rule))}`);
+  });
+});
