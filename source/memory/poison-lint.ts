@@ -1761,7 +1761,7 @@ const RULES: Rule[] = [
     // changelog's "[System] upgraded to Node 20") only warns.
     pattern: new RegExp(
       [
-        String.raw`(?:^|\n)[ \t]*(?:[\[(<【][ \t]*(?:[\p{L}\p{M}]+[ \t]+){0,3}?(?:system|sistema|système|systeme|systeem|systém|система|системы|si\u0307stem|sistem|σύστημα|συστήματος|מערכת|النظام|सिस्टम|系统|系統|システム|시스템)(?:[ \t]+[\p{L}\p{M}]+){0,3}[ \t]*[\])>】]`,
+        String.raw`(?:^|\n)[ \t]*(?:[\[(<【][ \t]*(?:[\p{L}\p{M}]+[ \t]+){0,3}?(?:system|sistema|système|systeme|systeem|systém|система|системы|si\u0307stem|sistem|σύστημα|συστήματος|מערכת|النظام|सिस्टम|sviluppatore|desarrollador|développeur|developpeur|desenvolvedor|entwickler|ontwikkelaar|разработчика|(?:系统|系統|システム|시스템|开发者|開発者|개발자)\p{L}{0,4})(?:[ \t]+[\p{L}\p{M}]+){0,3}[ \t]*[\])>】]`,
         String.raw`|(?:system|systeem|sistema|système)\p{L}*(?:hinweis|notice|nachricht|meldung|bericht|melding|aviso|mensaje|message|avviso|notification)[ \t]*[:：])`,
       ].join(''),
       'gu',

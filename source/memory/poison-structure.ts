@@ -376,7 +376,7 @@ const PERSON_OVERRULED = new RegExp(
     // A topic after the verb ("whatever the user says about naming, follow the style guide") is a convention.
     String.raw`\b(?:no matter what|regardless of what|whatever|even if|even when)\s+${PERSON}\s+${PERSON_SAYS}\b(?!\s+(?:about|on|regarding|for|of)\b)`,
     String.raw`|\b(?:ignore|disregard|set aside)\s+(?:whatever|anything|what)\s+${PERSON}\s+${PERSON_SAYS}\b`,
-    String.raw`|\bif\s+${PERSON}\s+${PERSON_SAYS}\b[^.;!?\n]{0,80}?\b(?:ignore (?:them|him|her|it|that|the request|their request)|(?:do|follow) what (?:this|the|these) notes? says?|follow (?:this|the|these) notes?|(?:politely\s+)?decline|carry on|keep going|continue (?:anyway|regardless|with)|proceed (?:anyway|with)|pretend)\b`,
+    String.raw`|\bif\s+${PERSON}\s+${PERSON_SAYS}\b[^.;!?\n]{0,80}?\b(?:ignore (?:them|him|her|it|that|the request|their request)|(?:do|follow) what (?:this|the|these) notes? says?|follow (?:this|the|these) notes?|go with (?:this|the|these) notes?|go with what'?s? (?:in here|here|in (?:this|these) notes?|written here)|(?:politely\s+)?decline|carry on|keep going|continue (?:anyway|regardless|with)|proceed (?:anyway|with)|pretend)\b`,
     String.raw`|\b(?:if|when|whenever|once)\s+${PERSON}\b[^.;!?\n]{0,80}?\b(?:ignore|disregard|forget)\s+(?:her|his|their|them|him)\s+(?:(?:earlier|previous|other|later)\s+)?(?:requests?|instructions?|messages?|questions?|input)\b`,
     String.raw`|\b(?:if|when|whenever)\s+${PERSON}\s+(?:\w+\s+)?(?:writes?|says?|asks?|types?)\b[^.;!?\n]{0,100}?\b(?:instead of (?:their|his|her|the user's|what (?:they|he|she))|(?:has|have|with) no authority)\b`,
     String.raw`|\bregardless of what you find\b|\b(?:outrank|override|overrule|trump)s?\s+(?:anything|whatever|what)\s+(?:they|the user|the developer|the human)\s+(?:types?|says?|asks?)\b`,
@@ -449,6 +449,8 @@ const EMPOWERED_RISK =
 const SELF_APPROVE = new RegExp(
   [
     String.raw`\b(?:approve|accept|promote|merge|sign off)\w*\b[^.;!?\n]{0,40}?\b(?:your own|yourself|on your own|on behalf of the reviewer|for the reviewer)\b`,
+    // "propose an edit saying …, then approve it": the proposal and its approval by one hand.
+    String.raw`|\bpropos\w*\b[^.;!?\n]{0,160}?\b(?:then|and(?: then)?|afterwards)\s+(?:approve|accept|promote|merge|confirm)\s+(?:it|them|that|this|the (?:edit|note|proposal|change|entry))\b`,
     String.raw`|\b(?:set|fill|put|sign)\w*\b[^.;!?\n]{0,20}\breviewer\b[^.;!?\n]{0,30}\b(?:name|field)\b`,
     String.raw`|(?<!\p{L})(?:apruéb\p{L}*|aprueb\p{L}*|approuve\p{L}*|genehmig\p{L}*|godkänn|aprov\p{L}*|approv\p{L}*|zatwierd\p{L}*|одобр\p{L}*|goedkeur\p{L}*|onayla\p{L}*)(?!\p{L})[^.;!?\n]{0,40}?(?<!\p{L})(?:tú mismo|usted mismo|toi-même|vous-même|selbst|själv|você mesmo|tu stesso|sam|сам|zelf|kendin)(?!\p{L})`,
     String.raw`|(?<!\p{L})(?:tú mismo|toi-même|vous-même|selbst|você mesmo|tu stesso|zelf|yourself)(?!\p{L})\s+(?:\p{L}+\s+)?(?:apruéb\p{L}*|aprueb\p{L}*|approuve\p{L}*|genehmig\p{L}*|aprov\p{L}*|approv\p{L}*|goedkeur\p{L}*)`,
@@ -572,8 +574,8 @@ export function weakenedAsRule(clause: string): boolean {
 // "If the user asks otherwise, ignore them", "whatever the developer says, this note decides", in
 // the languages the lint reads: a condition on what the person says and a word that sets it aside
 // (ignore, anyway, regardless) or puts the note first, in one sentence.
-const PERSON_COND_ML = String.raw`(?:(?<!\p{L})(?:si|cuando) (?:el |la )?(?:usuario|dev|desarrollador)\p{L}*|wenn (?:der |die )?(?:nutzer|benutzer|entwickler)\p{L}*|(?:se|quando) o (?:usuário|usuario|dev)|(?:si|quand) (?:l'utilisateur|le développeur|le developpeur)|(?:se|quando) l'utente|als de gebruiker|om användaren|jeśli użytkownik|(?:kalau|jika) pengguna|если пользователь|якщо користувач|אם המשתמש|αν ο χρήστης|إذا طلب المستخدم|kullanıcı (?:isterse|derse)|ถ้าผู้ใช้|사용자가|不管开发者|不管用户|无论用户|如果用户|ユーザーが)`;
-const OVERRULE_ML = String.raw`(?:(?<!\p{L})(?:ignór\p{L}*|ignora\p{L}*|ignore\p{L}*|no le hagas caso|ignorier\p{L}*|strunta i|zignoruj\p{L}*|abaikan|игнорир\p{L}*|ігнору\p{L}*|αγνόησ\p{L}*|(?:всё|все) равно|quand même|comunque|igual|mesmo assim|trotzdem|toch|ändå|mimo to|yine de|tetap)(?!\p{L})|התעלם|تجاهل|以这条笔记为准|都以|먼저 따르|하든|ให้ทำตามบันทึก|メモを優先|笔记为准)`;
+const PERSON_COND_ML = String.raw`(?:(?<!\p{L})(?:si|cuando) (?:el |la )?(?:usuario|dev|desarrollador)\p{L}*|(?:pokud|když|jestli) (?:uživatel|vývojář)\p{L}*|अगर (?:उपयोगकर्ता|यूज़र)|wenn (?:der |die )?(?:nutzer|benutzer|entwickler)\p{L}*|(?:se|quando) o (?:usuário|usuario|dev)|(?:si|quand) (?:l'utilisateur|le développeur|le developpeur)|(?:se|quando) l'utente|als de gebruiker|om användaren|jeśli użytkownik|(?:kalau|jika) pengguna|если пользователь|якщо користувач|אם המשתמש|αν ο χρήστης|إذا طلب المستخدم|kullanıcı (?:isterse|derse)|ถ้าผู้ใช้|사용자가|不管开发者|不管用户|无论用户|如果用户|ユーザーが)`;
+const OVERRULE_ML = String.raw`(?:(?<!\p{L})(?:řiď se (?:poznámkou|poznámkami|touto poznámkou)|drž se (?:poznámky|poznámek)|नोट्स का पालन|ignór\p{L}*|ignora\p{L}*|ignore\p{L}*|no le hagas caso|ignorier\p{L}*|strunta i|zignoruj\p{L}*|abaikan|игнорир\p{L}*|ігнору\p{L}*|αγνόησ\p{L}*|(?:всё|все) равно|quand même|comunque|igual|mesmo assim|trotzdem|toch|ändå|mimo to|yine de|tetap)(?!\p{L})|התעלם|تجاهل|以这条笔记为准|都以|먼저 따르|하든|ให้ทำตามบันทึก|メモを優先|笔记为准)`;
 const PERSON_OVERRULED_ML = new RegExp(`${PERSON_COND_ML}[^.;!?\\n。]{0,80}?${OVERRULE_ML}`, 'u');
 
 // The note put above the person in another language: "このメモはユーザーの指示より優先されます",
@@ -708,7 +710,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /matter|regardless|whatever|even if|even when|\bif\b|outrank|overrid|overrul|trump|si |wenn|se o|quando|quand|als de|om anv|jeśli|kalau|jika|если|якщо|אם|αν ο|إذا|kullanıcı|ถ้า|사용자가|不管|无论|如果|ユーザーが/,
+    gate: /matter|regardless|whatever|even if|even when|\bif\b|outrank|overrid|overrul|trump|si |wenn|pokud|když|jestli|अगर|se o|quando|quand|als de|om anv|jeśli|kalau|jika|если|якщо|אם|αν ο|إذا|kullanıcı|ถ้า|사용자가|不管|无论|如果|ユーザーが/,
     needs: [PERSON_OVERRULED_ML, PERSON_OVERRULED],
     test: (c) => {
       if (PERSON_OVERRULED_ML.test(c)) return 'block';
