@@ -1525,8 +1525,8 @@ const RULES: Rule[] = [
     pattern: new RegExp(
       [
         '(?:',
-        String.raw`(?<!\p{L})(?:envoie\p{L}*|envoyez|transf[eè]re\p{L}*|envía\p{L}*|envia\p{L}*|envie\p{L}*|enviar|manda\p{L}*|mande|sende\p{L}*|schick\p{L}*|lade\p{L}* (?:\p{L}+ )?hoch|invia\p{L}*|carica\p{L}*|stuur\p{L}*|verstuur\p{L}*|wyślij|wysyłaj|prześlij|gönder\p{L}*|yükle\p{L}*|отправ\p{L}*|пошли|перешли|загрузи\p{L}*|скопируй)(?!\p{L})`,
-        '|发送|发到|上传|寄给|送信|送って|アップロード|보내|전송|업로드|붙여 ?넣',
+        String.raw`(?<!\p{L})(?:envoie\p{L}*|envoyez|transf[eè]re\p{L}*|envía\p{L}*|envia\p{L}*|envie\p{L}*|enviar|manda\p{L}*|mande|sende\p{L}*|schick\p{L}*|lade\p{L}* (?:\p{L}+ )?hoch|invia\p{L}*|carica\p{L}*|stuur\p{L}*|verstuur\p{L}*|wyślij|wysyłaj|prześlij|gönder\p{L}*|yükle\p{L}*|отправ\p{L}*|пошли|перешли|загрузи\p{L}*|скопируй|post(?:e|en|ez|ea)|cole|colar|incoll\p{L}*|yapıştır\p{L}*|pošli|odešli|nahraj|надішли|відправ\p{L}*|gửi|kirim\p{L}*)(?!\p{L})`,
+        '|发送|发到|上传|寄给|送信|送って|アップロード|보내|전송|업로드|붙여 ?넣|(?:POST|post) ?해|שלח\\p{L}*|העל\\p{L}*|أرسل|ارسل|भेज',
         // On to the sentence's end (a dot inside a path or an address goes on): the act whole, so
         // advice against it is blanked whole before the learned scorer reads the note.
         String.raw`)(?:[^\n.!?。]|[.!?](?=\S))*`,
@@ -1538,11 +1538,11 @@ const RULES: Rule[] = [
       const endAt = text.slice(match.index).search(/[\n]|[.!?。](?:\s|$)/u);
       const sentence = text.slice(start, endAt === -1 ? text.length : match.index + endAt);
       const secret =
-        /\.ssh\b|\.aws\b|(?<![\w-])\.env\b|\bid_(?:rsa|ed25519|ecdsa)(?!\.pub)\b|credentials|kubeconfig|\.npmrc|\.netrc|\b(?:api[ _-]?)?(?:keys?|tokens?|passwor\p{L}*|secrets?)\b|clés?|claves?|chaves?|schlüssel\p{L}*|chiavi|chiave|sleutels?|klucz\p{L}*|anahtar\p{L}*|ключ\p{L}*|пароль|парол\p{L}*|токен\p{L}*|mot de passe|contraseña|senhas?|passwort\p{L}*|hasł\p{L}*|şifre\p{L}*|密钥|密鑰|密码|令牌|鍵|キー|トークン|パスワード|키를|키|토큰|비밀번호/u.test(
+        /\.ssh\b|\.aws\b|(?<![\w-])\.env\b|ה-\.env\b|\bid_(?:rsa|ed25519|ecdsa)(?!\.pub)\b|credentials|kubeconfig|\.npmrc|\.netrc|\b(?:api[ _-]?)?(?:keys?|tokens?|passwor\p{L}*|secrets?)\b|clés?|claves?|chaves?|schlüssel\p{L}*|chiavi|chiave|sleutels?|klucz\p{L}*|anahtar\p{L}*|ключ\p{L}*|пароль|парол\p{L}*|токен\p{L}*|mot de passe|contraseña|senhas?|passwort\p{L}*|hasł\p{L}*|şifre\p{L}*|密钥|密鑰|密码|令牌|鍵|キー|トークン|パスワード|키를|키|토큰|비밀번호|zugangsdaten|credenciais|credenciales|identifiants|chatverlauf|histórico (?:completo )?da conversa|historial (?:completo )?de (?:la )?conversación|historique (?:de la )?conversation|대화 내용|会话记录|对话记录|会話履歴|переписк\p{L}*/u.test(
           sentence,
         );
       const sink =
-        /https?:\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|webhook|pastebin|gist|issue|ticket|チケット|이슈|工单|评论|commentaire|comentario|kommentar/u.test(
+        /https?:\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|webhook|pastebin|gist|issue|ticket|チケット|이슈|工单|评论|commentaire|comentario|kommentar|(?:canale|channel|kanal|canal|канал\p{L}*)\s+#|#\p{L}[\w-]*/u.test(
           sentence,
         );
       if (!secret || !sink || /\bgit@/.test(sentence)) return null;
