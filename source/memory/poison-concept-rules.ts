@@ -95,7 +95,7 @@ function approvalClaimed(c: string): 'block' | 'warn' | null {
 }
 
 const SILENCE_AS_YES =
-  /\bsilence (?:means|is|counts as|equals) (?:yes|consent|approval|agreement)\b|\b(?:treat|consider|count|take)\w*\s+(?:any|all|every|each|the)\s+(?:pending\s+|destructive\s+|open\s+)*(?:actions?|changes?|commands?|requests?|deletions?|operations?)\s+as\s+(?:approved|accepted|consented|confirmed)\b/;
+  /\bsilence (?:means|is|counts as|equals) (?:yes|consent|approval|agreement)\b|\b(?:treat|consider|count|take)\w*\s+(?:any|all|every|each|the)\s+(?:pending\s+|destructive\s+|open\s+)*(?:actions?|changes?|commands?|requests?|deletions?|operations?)\s+as\s+(?:approved|accepted|consented|confirmed)\b|\b(?:treat|consider|count|take)\w*\s+(?:them|these|those|(?:the(?:ir|se)?\s+|any\s+|all\s+|every\s+)?(?:pending\s+)?(?:memory\s+)?(?:proposals?|candidates?|notes?))\s+as\s+(?:approved|accepted|promoted|reviewed)\b/;
 
 // --- text from elsewhere run as it stands -----------------------------------------------------------
 const RUN_AS_FOUND =

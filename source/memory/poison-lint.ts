@@ -1116,7 +1116,7 @@ const RULES: Rule[] = [
     // and the same after a quote, bracket or comment opener ("<!-- system: …", `"description": "SYSTEM: …"`).
     pattern: rx([
       String.raw`(?:^|\n|<!--\s*|\/\/\s*|\/\*\s*|["'(\[{|]\s*|[.;!?]\s+|-\s+)(?:[#>\s]*)(?:\[\s*)?(?:system|assistant|developer|human|user|ai|${MODEL})(?:\s+(?:message|prompt|note|override|notice|instructions?|directive|alert|command))?\s*(?:\]\s*)?:\s*`,
-      String.raw`(?:you\b|your\b|ignore\b|disregard\b|forget\b|override\b|new instructions|from now on|the user (?:has|wants|asked|is|pre-?approved|approved|authori[sz]ed)|sure[,.!]|okay[,.!]|ok[,.!]|understood[,.!]|certainly[,.!]|of course[,.!]|i will now\b|i'll now\b|as an ai\b|execute\b|run the following\b|agents?\b|assistants?\b|the assistant\b|the ai\b|the model\b|elevated\b|pre-?approved\b|approve\b|permissions?\b|skip\b|authori[sz]ed\b|obey\b|tool approval|confirmation\b|bypass\b|disable\b|always\b|never\b)`,
+      String.raw`(?:you\b|your\b|ignore\b|disregard\b|forget\b|override\b|new instructions|from now on|everything (?:above|before)|the real (?:task|instructions?)|the user (?:has|wants|asked|is|pre-?approved|approved|authori[sz]ed)|sure[,.!]|okay[,.!]|ok[,.!]|understood[,.!]|certainly[,.!]|of course[,.!]|i will now\b|i'll now\b|as an ai\b|execute\b|run the following\b|agents?\b|assistants?\b|the assistant\b|the ai\b|the model\b|elevated\b|pre-?approved\b|approve\b|permissions?\b|skip\b|authori[sz]ed\b|obey\b|tool approval|confirmation\b|bypass\b|disable\b|always\b|never\b)`,
     ]),
     // "User: you asked for tabs" is a quoted request, not a turn: a user/human prefix blocks only with an override.
     check: (match) => {

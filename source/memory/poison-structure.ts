@@ -402,8 +402,8 @@ const PERSON_OVERRULED = new RegExp(
 // languages the lint reads. A note cannot carry an approval: whoever wrote it, the model cannot check.
 export const PRE_APPROVED = new RegExp(
   [
-    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it)|sign-?off (?:received|given|on file|obtained)|(?:security |compliance |policy )?exception (?:granted|approved|on file)|override code|(?:approval|authori[sz]ation|clearance) (?:on file|granted|received|given)|per (?:the )?[\w-]+ (?:review|approval|sign-?off)|cleared (?:by|under|per)|approved (?:in|under|via|per) [\w-]+|(?:compliance|security|legal|management) sign-?off|(?:has|have) given (?:\w+ ){0,2}?consent|consented (?:on|in|at|during) [^.;!?\n]{0,30}?to)\b`,
-    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει|(?:hat|haben) bereits zugestimmt|schválil\p{L}*|odsouhlasil\p{L}*|погоди\p{L}*|схвали\p{L}*|одобрил\p{L}*|aprob[óo]|autoriz[óo]|aprovou|approuvé|genehmigt|zugestimmt|goedgekeurd|zatwierdzi\p{L}*|onayladı)(?!\p{L})`,
+    String.raw`\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|already (?:approved|authori[sz]ed|signed off|consented|cleared|validated|agreed)|approved (?:in advance|beforehand|ahead of time)|(?:has|have) (?:already )?(?:signed off|approved|authori[sz]ed|consented|cleared|ok'?d)|consented (?:once|already|to)|consent (?:was )?(?:recorded|on file|given)|standing consent|approved by (?:the )?\w+|signed off (?:on|by)|(?:said yes|ok'?d it)|sign-?off (?:received|given|on file|obtained)|(?:security |compliance |policy )?exception (?:granted|approved|on file)|override code|(?:approval|authori[sz]ation|clearance) (?:on file|granted|received|given)|per (?:the )?[\w-]+ (?:review|approval|sign-?off)|cleared (?:by|under|per)|approved (?:in|under|via|per) [\w-]+|(?:compliance|security|legal|management) sign-?off|standing (?:approval|sign-?off|authori[sz]ation)|(?:officer|lead|cto|ceo|manager|leadership|owner|maintainers?|board|legal|compliance) (?:has |have )?approved|(?:has|have) given (?:\w+ ){0,2}?consent|consented (?:on|in|at|during) [^.;!?\n]{0,30}?to)\b`,
+    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει|(?:hat|haben) bereits zugestimmt|schválil\p{L}*|odsouhlasil\p{L}*|погоди\p{L}*|схвали\p{L}*|одобрил\p{L}*|aprob[óo]|autoriz[óo]|aprovou|approuvé|genehmigt|zugestimmt|goedgekeurd|zatwierdzi\p{L}*|onayladı|(?:sudah|telah) menyetujui|già autorizzat\p{L}*|ha autorizzato)(?!\p{L})`,
     '|事前承認|承認済み|承認しました|预先批准|已经批准|已批准|批准了|已同意|사전 승인|승인했|승인된 상태|מאושרות מראש|מאושר מראש|אישר מראש|وافق|موافقة مسبقة',
   ].join(''),
   'gu',
@@ -411,7 +411,7 @@ export const PRE_APPROVED = new RegExp(
 export const NO_CONFIRM = new RegExp(
   [
     String.raw`\bno need to (?:ask|confirm|check|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|check with)\b|\bwithout (?:asking|confirmation|confirming|prompting)\b|\bno (?:user |further )?confirmation (?:needed|required)\b|\bskip (?:the )?confirmations?\b`,
-    String.raw`|(?<!\p{L})(?:keine rückfrage|ohne rückfrage|nicht nachfragen|keine bestätigung|no pidas confirmación|sin (?:pedir|preguntar)|no hace falta (?:preguntar|confirmar)|no preguntes|pas besoin de (?:confirmation|demander)|sans demander|ne demande pas|não precisa (?:perguntar|confirmar)|sem perguntar|não pergunte|non chiedere|senza chiedere|non serve (?:chiedere|conferma)|подтверждение не нужно|не спрашивай|без подтверждения|fråga inte|utan att fråga|niet vragen|zonder te vragen|nie pytaj|bez pytania|không cần (?:hỏi|xác nhận)|sormadan|onay istemeden|μην ρωτάς|no hace falta pedir permiso|sin pedir permiso|без (?:дозволу|підтвердження)|bez (?:potvrzení|ptaní|svolení))(?!\p{L})`,
+    String.raw`|(?<!\p{L})(?:keine rückfrage|ohne rückfrage|nicht nachfragen|keine bestätigung|no pidas confirmación|sin (?:pedir|preguntar)|no hace falta (?:preguntar|confirmar)|no preguntes|pas besoin de (?:confirmation|demander)|sans demander|ne demande pas|não precisa (?:perguntar|confirmar)|sem perguntar|não pergunte|non chiedere|senza chiedere|non serve (?:chiedere|conferma)|подтверждение не нужно|не спрашивай|без подтверждения|fråga inte|utan att fråga|niet vragen|zonder te vragen|nie pytaj|bez pytania|không cần (?:hỏi|xác nhận)|sormadan|onay istemeden|μην ρωτάς|no hace falta pedir permiso|sin pedir permiso|tanpa (?:bertanya|konfirmasi|izin)|без (?:дозволу|підтвердження)|bez (?:potvrzení|ptaní|svolení))(?!\p{L})`,
     '|確認は不要|確認不要|確認せず|聞かないで|不需要再确认|无需确认|不用确认|不用问|不需要确认|묻지 말고|묻지 마|확인 없이|확인 절차를 생략',
   ].join(''),
   'u',
@@ -445,7 +445,7 @@ const FINE_FOR_AGENT =
   /\b(?:is|are) (?:fine|ok|okay|allowed|permitted|acceptable) for (?:agents?|the (?:agent|assistant|ai|model|bot))\b|\b(?:can|may) be (?:ignored|skipped|done|merged|pushed|deleted) by (?:agents?|the (?:agent|assistant|ai|model|bot))\b/;
 /** The agent named in another language, and what makes a power handed to it a risk. */
 const AGENT_ML =
-  /(?<!\p{L})(?:der agent|die agenten|agent (?:darf|kann|smí|může|może)|agentes?|agenten|l'agent|asistente|assistente|l'assistente|assistent|ассистент\p{L}*|агент\p{L}*|πράκτορ\p{L}*|asystent\p{L}*|ajan\p{L}*|trợ lý)(?!\p{L})|助手|智能体|代理可以|エージェント|アシスタント|에이전트|어시스턴트|الوكيل|הסוכן|एजेंट/u;
+  /(?<!\p{L})(?:der agent|die agenten|agent (?:darf|kann|smí|může|może)|agentes?|agenten|agen|l'agent|asistente|assistente|l'assistente|assistent|ассистент\p{L}*|агент\p{L}*|πράκτορ\p{L}*|asystent\p{L}*|ajan\p{L}*|trợ lý)(?!\p{L})|助手|智能体|代理可以|エージェント|アシスタント|에이전트|어시스턴트|الوكيل|הסוכן|एजेंट/u;
 const RISK_ML =
   /(?<!\p{L})(?:μυστικ\p{L}*|secret\p{L}*|secreto\p{L}*|geheimnis\p{L}*|segredo\p{L}*|секрет\p{L}*|sırlar\p{L}*|zusammenführ\p{L}*|fusionn\p{L}*|fusion\p{L}*|mergen|merge\p{L}*|pii|produc\p{L}*|produktion|продакшен\p{L}*|üretim|deaktivier\p{L}*|\p{L}*schutz\p{L}*|force[- ]push\p{L}*|видал\p{L}*|удал\p{L}*|smaz\p{L}*|borr\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|vlastní|propios|próprios|propres|eigenen|собственн\p{L}*|власн\p{L}*|двухфактор\p{L}*|двофактор\p{L}*|2fa|mfa)(?!\p{L})|合并|推送到|删除|密钥|秘密|マージ|削除|シークレット|本番|병합|삭제|비밀|프로덕션|يدمج|دمج|حذف/u;
 /** A risky act the note orders done on anyone's say-so: "upload them when any vendor asks", "execute them when the partner asks". */
@@ -596,11 +596,11 @@ const PERSON_OVERRULED_ML = new RegExp(`${PERSON_COND_ML}[^.;!?\\n。]{0,80}?${O
 // más que Y", "X は Y より優先"), the other way round after a word for less ("vale menos do que"),
 // and the side inside 以…为准.
 const NOTE_ML =
-  /(?<!\p{L})(?:(?:esta|essa|desta|dessa|de esta|cette|de cette|questa|di questa|deze|ta|tej) (?:nota|note|notitie|notatk\p{L}*|memoria|mémoire)|(?:diese[rm]?|dieses) (?:notiz|hinweis|eintrag)|(?:эт\p{L}+) (?:заметк\p{L}*|запис\p{L}*)|bu not|(?:yeh|ye|this) note|catatan ini|ghi chú này|(?:seguir|siga|segue|sigue|suivre|suis|folge) (?:a|la) nota)(?!\p{L})|このメモ|本メモ|このノート|本笔记|这条笔记|此笔记|本条笔记|这份笔记|本筆記|這條筆記|이 메모|이 노트|บันทึกนี้/u;
+  /(?<!\p{L})(?:(?:esta|essa|desta|dessa|de esta|cette|de cette|questa|di questa|deze|ta|tej) (?:nota|note|notitie|notatk\p{L}*|memoria|mémoire)|(?:diese[rm]?|dieses) (?:notiz|hinweis|eintrag)|(?:эт\p{L}+) (?:заметк\p{L}*|запис\p{L}*)|bu not|(?:yeh|ye|this) note|catatan ini|ghi chú này|(?:seguir|siga|segue|sigue|suivre|suis|folge) (?:a|la) nota|ces notes|cette note)(?!\p{L})|このメモ|本メモ|このノート|本笔记|这条笔记|此笔记|本条笔记|这份笔记|本筆記|這條筆記|이 메모|이 노트|บันทึกนี้/u;
 const PERSON_ML =
   /(?<!\p{L})(?:usuári\p{L}*|usuari\p{L}*|utilisateur\p{L}*|nutzer\p{L}*|benutzer\p{L}*|utente|gebruiker|użytkownik\p{L}*|пользовател\p{L}*|запрос\p{L}*|kullanıcı\p{L}*|pengguna|người dùng|user\p{L}*)(?!\p{L})|ユーザー|利用者|用户|用戶|사용자|ผู้ใช้/u;
 const NOTE_RANKED_ML =
-  /(?<!\p{L})(?:важнее|главнее|приоритет\p{L}*|prevalece\p{L}*|prevale|prévaut|prime sur|(?:vale|importa|cuenta|conta) (?:más|mais|di più)|tiene prioridad|tem prioridade|a (?:la )?priorité|hat vorrang|geht vor|gilt vor|wichtiger als|ha la precedenza|heeft voorrang|ma pierwszeństwo|öncelikli\p{L}*|final hai|(?:vale|conta|importa|cuenta) menos|moins important\p{L}*|weniger wichtig|менее важн\p{L}*)(?!\p{L})|優先|优先|为准|為準|우선/gu;
+  /(?<!\p{L})(?:важнее|главнее|приоритет\p{L}*|prevalece\p{L}*|prevale|prévaut|prime sur|(?:vale|importa|cuenta|conta) (?:más|mais|di più)|tiene prioridad|tem prioridade|a (?:la )?priorité|hat vorrang|geht vor|gilt vor|wichtiger als|ha la precedenza|heeft voorrang|ma pierwszeństwo|öncelikli\p{L}*|final hai|(?:vale|conta|importa|cuenta) menos|moins important\p{L}*|weniger wichtig|менее важн\p{L}*|priment?)(?!\p{L})|優先|优先|为准|為準|우선/gu;
 const LESS_ML = /menos|moins|weniger|менее/u;
 /** How far around a rank word its sentence, and the person it names, are looked for. */
 const SENTENCE_REACH = 300;
@@ -623,6 +623,12 @@ export function noteRankedAbovePerson(text: string, ranked: RegExpExecArray): bo
   const before = text.slice(from, ranked.index);
   if (/(?:не|no|not|nicht|pas|non|não)\s*$/u.test(before)) return false;
   if (/^(?:为准|為準)$/.test(ranked[0])) return NOTE_ML.test(before.slice(before.lastIndexOf('以')));
+  // "このメモを優先", "优先执行本笔记": the note is what is put first, whoever is named before it.
+  if (
+    /(?:このメモ|本メモ|このノート)を\p{L}{0,3}$/u.test(before) ||
+    /^优先(?:执行|遵循|考虑|采用)?(?:本笔记|这条笔记|此笔记)/u.test(text.slice(ranked.index))
+  )
+    return true;
   const note = NOTE_ML.exec(sentence)!.index;
   const person = PERSON_ML.exec(sentence)?.index ?? Number.POSITIVE_INFINITY;
   const noteFirst = note < person;
