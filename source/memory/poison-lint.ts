@@ -161,6 +161,8 @@ const NEGATION = new RegExp(
     String.raw`(?<![\p{L}\p{N}_])(?:не|никогда|нельзя|ніколи|nie|nigdy|nicht|niemals|keine?|jamais|n['’]|nunca|jamás|não|non|mai|niet|nooit|geen|asla|no (?:env|ejecut|sub|pegu|compart|mand|copi|instal|corr|lanc|us|pong|escrib|incluy)\p{L}*)(?![\p{L}\p{N}_])`,
     // Japanese "不要です" is "not needed" (urging), Chinese "不要发送" is "do not send".
     '(?<![はが])不要(?!です|だ|な|。)|别|別|切勿|禁止|绝不|絶対に|しないで|ないでください|하지 ?마|절대|금지',
+    // Hindi: "कभी … न करें" (never do), "मत" (don't).
+    '(?<![\\p{L}\\p{M}])(?:कभी|मत)(?![\\p{L}\\p{M}])|न करें',
   ].join('|'),
   'u',
 );
@@ -2096,7 +2098,7 @@ const UNTRUSTED_CONTENT = new RegExp(
   'iu',
 );
 /** Where the instructions are: inside what the sentence named ("inside them"), or inside the content itself. */
-const INSIDE = String.raw`(?:in|inside|within|contained in|found in|embedded in|that (?:appear|come) in|dans|en|в)`;
+const INSIDE = String.raw`(?:in|inside|within|contained in|found in|embedded in|that (?:appears?|comes?|shows? up) (?:in|inside|within)|dans|en|в)`;
 const INSIDE_NAMED = new RegExp(
   String.raw`^[^.;!?\n]{0,20}?(?<!\p{L})${INSIDE}\s+(?:it|them|those|these|ihnen|celles?-ci|ellos|них)(?!\p{L})|^[^.;!?\n]{0,20}?(?<!\p{L})(?:darin)(?!\p{L})`,
   'u',

@@ -374,7 +374,7 @@ const COMMAND_STEP =
   /^\s*(?:\$\s*)?(?:export|git\s+config|(?:npm|pnpm|yarn|pip|poetry|uv)\s+(?:config|install|i|add)|chmod|sudo|docker\s+run)\b(?![^\n]*\b(?:is|are|was|were)\b)/;
 /** The control off somewhere narrow, temporary or reviewed, or the sentence reports rather than orders. */
 const CONTROL_NARROWED =
-  /\b(?:only|unless|except|locally|local|localhost|127\.0\.0\.1|in tests?|test-only|unit tests?|mock\w*|fixtures?|sandbox|dev containers?|on your (?:own )?machine|ask (?:the user|first|before)|with (?:the user's|their) (?:ok|approval)|after review|was|were|used to|had|until|why|because we (?:never|don't))\b/;
+  /\b(?:only|unless|except|locally|local|localhost|127\.0\.0\.1|in tests?|test-only|unit tests?|mock\w*|fixtures?|sandbox|dev containers?|on your (?:own )?machine|ask (?:the user|first|before)|with (?:the user's|their) (?:ok|approval)|after review|needs? (?:a |an )?(?:sign-?off|approval|ok) from|(?:only )?with (?:a |an )?(?:sign-?off|approval) from|was|were|used to|had|until|why|because we (?:never|don't))\b/;
 const ADVISED_AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited|stop|instead of|rather than|no longer)\b/;
 
