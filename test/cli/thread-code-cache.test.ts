@@ -135,7 +135,13 @@ describe('the worker threads run through their code caches', () => {
     const topLevel = Number(run.stdout);
     const built = statSync(`${bundle}.v8cache`).size;
     assert.ok(topLevel > 100_000, `the top level's code: ${topLevel} bytes`);
-    assert.ok(built > 1.08 * topLevel, `the build's cache (${built} bytes) against the top level's code (${topLevel})`);
+    // What the build's commands add is the functions they ran (about 80 KB): a fixed amount, while the
+    // top level grows with every rule the lint compiles at load, so a ratio to it shrank below its
+    // bound as the rules grew. A cache of the top level alone would add nothing.
+    assert.ok(
+      built - topLevel > 40_000,
+      `the build's cache (${built} bytes) against the top level's code (${topLevel}): ${built - topLevel} bytes more`,
+    );
   });
 
   it('a cache of another bundle, a damaged one or none is passed over; the threads work; the bin writes none', () => {
