@@ -656,7 +656,9 @@ for (const [split, counts] of [
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
-      const measured = ALL_SPLITS.filter((other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)));
+      const measured = ALL_SPLITS.filter(
+        (other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)),
+      );
       assert.ok(measured.includes('holdout-11') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
       const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
