@@ -646,8 +646,21 @@ for (const [split, counts] of [
     });
   });
 }
-// Written beside holdout-9 (its author saw part of this batch's texts by accident): the 61 notes whose
-// words overlap a holdout-9 note's by a quarter or more (Jaccard) were taken out before any use.
+/** Ids of `items` whose words overlap a note of `splits` by `share` or more (Jaccard). */
+function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSplit[], share: number): string[] {
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+  const theirs = splits.flatMap((split) => readLabelledPoisoning(split).map((item) => words(item.text)));
+  return items
+    .filter((item) => {
+      const mine = words(item.text);
+      return theirs.some((other) => {
+        const shared = [...mine].filter((word) => other.has(word)).length;
+        return shared / (mine.size + other.size - shared) >= share;
+      });
+    })
+    .map((item) => item.id);
+}
+
 // Written beside holdout-11: the notes whose words overlap a measured note's by half or more
 // (Jaccard) were taken out before any use (train-9: 4, train-10: 25).
 for (const [split, counts] of [
@@ -661,38 +674,16 @@ for (const [split, counts] of [
       );
       assert.ok(measured.includes('holdout-11') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
-      const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
-      const theirs = measured.flatMap((other) => readLabelledPoisoning(other).map((item) => words(item.text)));
-      const close = items.filter((item) => {
-        const mine = words(item.text);
-        return theirs.some((other) => {
-          const shared = [...mine].filter((word) => other.has(word)).length;
-          return shared / (mine.size + other.size - shared) >= 0.5;
-        });
-      });
-      assert.deepEqual(
-        close.map((item) => item.id),
-        [],
-      );
+      assert.deepEqual(closeTo(items, measured, 0.5), []);
     });
   });
 }
+// Written beside holdout-9 (its author saw part of this batch's texts by accident): the 61 notes whose
+// words overlap a holdout-9 note's by a quarter or more (Jaccard) were taken out before any use.
 blindBatch('train-8', [237, 244], (items) => {
   it('shares no note, nor a quarter of the words of one, with a measured split', () => {
     assert.deepEqual(sharedWith(items, ['test', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-8', 'holdout-9']), []);
-    const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
-    const measured = readLabelledPoisoning('holdout-9').map((item) => words(item.text));
-    const close = items.filter((item) => {
-      const mine = words(item.text);
-      return measured.some((theirs) => {
-        const shared = [...mine].filter((word) => theirs.has(word)).length;
-        return shared / (mine.size + theirs.size - shared) >= 0.25;
-      });
-    });
-    assert.deepEqual(
-      close.map((item) => item.id),
-      [],
-    );
+    assert.deepEqual(closeTo(items, ['holdout-9'], 0.25), []);
   });
 });
 
