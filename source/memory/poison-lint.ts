@@ -1833,6 +1833,16 @@ const RULES: Rule[] = [
     check: (match, text) => (noteRankedAbovePerson(text, match) ? 'block' : null),
   },
   {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: ['history', 'histfile', 'reflog', 'log', 'transcript'],
+    negatable: 'before',
+    // The record of what was done erased: the shell's history, the agent's own log or transcript, an
+    // audit log, the reflog expired at once. What a person would read to see what the agent did.
+    pattern:
+      /\bhistory\s+-c\b|\b(?:rm|delete|remove|wipe|clear|truncate|empty|shred)\w*\b[^.;!?\n]{0,40}?(?:~\/)?\.(?:bash|zsh)_history\b|\bunset\s+histfile\b|\breflog\s+expire\s+--expire=now\b|\b(?:rm|delete|remove|wipe|clear|truncate|empty|shred|disable|turn off)\w*\b[^.;!?\n]{0,40}?\b(?:(?:the\s+)?agent(?:'s)?[\w-]*[\s/-]?(?:command\s+)?(?:logs?|log files?|actions?(?:\.log)?|transcripts?)|(?:flag\s+|the\s+)?audit[\s_-]?(?:logs?|logging|trail)|(?:your|its)\s+own\s+(?:logs?|log files|transcripts?|history))\b/g,
+  },
+  {
     name: 'poison-safeguard-off',
     severity: 'block',
     keywords: [],
