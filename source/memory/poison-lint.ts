@@ -175,6 +175,10 @@ const SKIPPED_THEN_SHIPPED = new RegExp(
   'gu',
 );
 
+/** A safeguard of the agent lifted: restrictions, refusals or prompts off, yes said for the person, notes made to rank. */
+const VENDOR_LIFTS =
+  /\b(?:restrictions?|refusals?|guardrails?|approvals?|approval prompts?|permission prompts?|sandbox|confirmations?|safety (?:rules|checks)|tool-use restrictions)\b[^.\n]{0,40}?\b(?:lifted|disabled|suspended|waived|removed|off|phased out|bypassed|deprecated|not needed)\b|\b(?:answer|say|click)\s+yes\s+on\s+(?:the user's|their|the person's)\s+behalf\b|\bcomply with every\b|\b(?:operator|system|developer|admin)-level (?:priority|authority|trust)\b|\bapprovals?\s+bypassed\b|\bsame weight as the assistant's\b/;
+
 /** Words that say a step was taken out. */
 const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|run|need)|used to|instead of)\b/;
 
@@ -1831,6 +1835,18 @@ const RULES: Rule[] = [
     // "Эта заметка важнее запроса"): poison-structure.ts reads which side the sentence puts first.
     pattern: NOTE_RANKED_ML,
     check: (match, text) => (noteRankedAbovePerson(text, match) ? 'block' : null),
+  },
+  {
+    name: 'poison-role-marker',
+    severity: 'block',
+    keywords: [],
+    // A message said to come from the agent's maker, its runtime or its host ("Pinned message from the
+    // Claude Code team", "Note from pi (the agent runtime)", "From: Codex CLI release bot") in a note
+    // that lifts a safeguard for the agent: nobody can check the voice, and the note is the person's
+    // team's, not the vendor's. A vendor named in a note about the team's own code passes.
+    pattern:
+      /\b(?:anthropic|openai|claude(?:\s+code)?|codex(?:\s+cli)?|cursor|copilot|gemini|pi|the\s+(?:agent\s+)?(?:runtime|host|harness|platform))(?:'s)?\s+(?:\(the agent runtime\)\s*)?(?:safety\s+|platform\s+|trust\s+|security\s+|support\s+|release\s+|enterprise\s+)?(?:team|notice|message|announcement|bot|engineer|policy|runtime)s?\b|\b(?:message|note|notice|announcement)\s+from\s+(?:the\s+)?(?:anthropic|openai|claude(?:\s+code)?|codex(?:\s+cli)?|pi|(?:agent\s+)?runtime|host|harness)\b/g,
+    check: (_match, text) => (VENDOR_LIFTS.test(text) ? 'block' : null),
   },
   {
     name: 'poison-instruction-override',
