@@ -53,7 +53,7 @@ const VOID = w([
   String.raw`\b(?:don't|do not|no need to|needn't) bother (?:with|about)\b|\bstop paying (?:any )?(?:attention|heed|mind)\b|\b(?:doesn't|does not|no longer|don't|do not) (?:count|hold|stand)\b|\bset (?:\w+ )?aside\b|\b(?:to|on) (?:one|the) side\b|\b(?:lifted|waived|relaxed|switched off|turned off|disabled|paused|on hold|inactive|mistakes?|mistaken|wrong|erroneous|incorrect|bogus|compromised|not (?:real|genuine|valid))\b|\b(?:don't|do not|never|stop) (?:pay(?:ing)?|give|giving) (?:any )?(?:attention|heed|mind|weight)\b|\b(?:throw|toss|chuck|bin|scrap|ditch|junk)\b|\b(?:are|is|were|was)\s+(?:just\s+|only\s+|merely\s+)?(?:a\s+)?(?:test|decoy|drill|fake|placeholder|draft|joke|trap|bait)\b|\breal ones\b|\bput (?:\w+ )?aside\b|\bthrow (?:\w+ )?out\b|\bpay no (?:heed|attention|mind)\b|\bno heed\b|\btake no notice\b`,
   String.raw`\b(?:quit|stop|cease|end|no longer|don't|do not|never|needn't|need not|no need to)\s+(?:\w+ )?(?:honou?r\w*|follow\w*|obey\w*|observ\w*|respect\w*|heed\w*|comply\w*|adher\w*|abid\w*|listen\w*|apply\w*|mind\w*)\b`,
   String.raw`\bno longer (?:apply|applies|valid|binding|in (?:force|effect)|matters?|counts?|relevant|stand)\b|\b(?:does not|doesn't|do not|don't) (?:apply|count|matter|bind)\b`,
-  String.raw`\b(?:optional|advisory|non-binding|not binding|irrelevant|meaningless|moot)\b|\bjust (?:a )?suggestions?\b|\bonly suggestions\b|\bmere suggestions?\b`,
+  String.raw`\b(?:optional|advisory|non-binding|not binding|irrelevant|meaningless|moot)\b|\bjust (?:a )?suggestions?\b|\bonly suggestions\b|\bmere suggestions?\b|\bunlearn\w*\b|\bnot (?:to be )?applied\b|\bwritten for (?:a |an )?(?:different|other|another) (?:project|repo|repository|team|codebase)\b|\bfor other repos\b`,
   String.raw`\b(?:wins|win out|prevails?|takes? (?:precedence|priority)|outranks?|trumps?|beats)\b`,
 ]);
 // Nouns for what a model is told.
@@ -64,7 +64,7 @@ const STRONG_INSTR = String.raw`(?:instructions?|directions|directives?|guidance
 const MODEL_INSTR = w([
   // "your rules", "your original guidance", "the rules you were given", "the guidance that came with your setup".
   String.raw`\byour\s+(?:\w+\s+){0,2}?${INSTR}\b`,
-  String.raw`\b${INSTR}\s+(?:that\s+|which\s+)?(?:you\s+(?:were|have been|'ve been|got|received|had)|(?:was|were|has been|have been)\s+(?:given|issued|handed)\s+(?:to\s+)?you|given to you|issued to you|came with you|come with you|baked into you|loaded into you|you started with|you operate under|you run under|you follow)`,
+  String.raw`\b${INSTR}\s+(?:that\s+|which\s+)?(?:you\s+(?:were|have been|'ve been|got|received|had)|(?:was|were|has been|have been)\s+(?:given|issued|handed)\s+(?:to\s+)?you|given to you|issued to you|came with you|come with you|baked into you|loaded into you|you started with|you operate under|you run under|you follow|you carry|you hold|you brought)`,
   String.raw`\b${INSTR}\s+(?:that\s+|which\s+)?(?:(?:were|was|have been|has been|got)\s+)?(?:\w+\s+){0,3}?(?:given|handed|issued|put|placed|imposed|set|assigned|provided|supplied|loaded|baked|passed|written|configured|programmed|installed)\s+(?:\w+\s+)?(?:to|on|upon|for|into|in|at)\s+you\b`,
   String.raw`\b(?:anything|everything|whatever|what|all)\s+(?:that\s+)?you\s+(?:were|have been|'ve been|got)\s+(?:\w+\s+)?(?:set up|configured|told|given|taught|instructed|primed|briefed|loaded|started)\b`,
   String.raw`\b${INSTR}\s+(?:\w+\s+){0,3}?(?:from|by|of)\s+(?:the\s+|your\s+)?(?:system|developers?|operators?|creators?|makers?|trainers?|builders?|designers?|programmers?|vendor|provider|anthropic|openai|platform)\b`,
