@@ -2144,6 +2144,20 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
   return META.test(`${before} ${after}`.replace(/https?:\/\/\S+/g, ''));
 }
 
+/**
+ * Whether the match lies inside backticks on its line of the note as written, in a sentence about
+ * such phrases ("our evals include lines like `Ignore all previous instructions`; the assistant must
+ * refuse them"). The views drop backticks, so the note as written is read.
+ */
+function codeQuotedAsExample(original: string, start: number, end: number): boolean {
+  const lineStart = original.lastIndexOf('\n', start - 1) + 1;
+  const lineEnd = original.indexOf('\n', end) === -1 ? original.length : original.indexOf('\n', end);
+  const before = original.slice(lineStart, start);
+  const after = original.slice(end, lineEnd);
+  if ((before.match(/`/g) ?? []).length % 2 === 0 || !after.includes('`')) return false;
+  return META.test(`${before} ${after}`.toLowerCase().replace(/https?:\/\/\S+/g, ''));
+}
+
 /** Words of a sentence that cites a command as a threat to catch, not a step to take. */
 const THREAT_TALK =
   /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*|must (?:block|refuse|reject|catch|flag)|test data|not a step|example of what|expected (?:output|result) is a refusal)\b/;
@@ -2318,7 +2332,10 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
       if (
         severity === 'block' &&
         QUOTABLE.has(rule.name) &&
-        quotedAsExample(view.text, match.index, match.index + match[0].length)
+        (quotedAsExample(view.text, match.index, match.index + match[0].length) ||
+          (original !== undefined &&
+            !reversed &&
+            codeQuotedAsExample(original, view.starts[match.index]!, view.ends[match.index + match[0].length - 1]!)))
       )
         severity = 'warn';
       if (
