@@ -272,7 +272,9 @@ const NEGATED =
 function negatedCjk(c: string, found: RegExpExecArray): boolean {
   return (
     /(?:不要|别|別|请勿|請勿|勿|不得|不能|不可以)\s*$/.test(c.slice(Math.max(0, found.index - 6), found.index)) ||
-    /^\s*(?:しないで|しません|してはいけない|하지 ?마|하지 않)/.test(c.slice(found.index + found[0].length))
+    /^\s*(?:しないで|しません|してはいけない|することは(?:ありません|ない)|しない|できません|できない|하지 ?마|하지 않)/.test(
+      c.slice(found.index + found[0].length),
+    )
   );
 }
 
