@@ -25,6 +25,7 @@ import {
   type ClauseMemo,
   CONCEALED_ML,
   NOTE_RANKED_ML,
+  negatedCjk,
   noteRankedAbovePerson,
   CONTROL_WEAKENED_ML,
   ownWorkNamed,
@@ -1462,15 +1463,8 @@ const RULES: Rule[] = [
       'gu',
     ),
     // A self-approval negated right at it in Chinese or Japanese ("不要自己批准", "自分で承認することは
-    // ありません") is advice, as negatedCjk reads the structural form.
-    check: (match, text) =>
-      /^(?:自己|自行|自分で)/.test(match[0]) &&
-      (/(?:不要|别|別|请勿|請勿|勿|不得|不能|不可以)\s*$/.test(text.slice(Math.max(0, match.index - 6), match.index)) ||
-        /^\s*(?:しないで|しません|してはいけない|することは(?:ありません|ない)|しない|できません|できない)/.test(
-          text.slice(match.index + match[0].length, match.index + match[0].length + 16),
-        ))
-        ? 'mention'
-        : 'block',
+    // ありません") is advice, read as the structural form reads it (negatedCjk).
+    check: (match, text) => (/^(?:自己|自行|自分で)/.test(match[0]) && negatedCjk(text, match) ? 'mention' : 'block'),
   },
   {
     name: 'poison-instruction-override',
