@@ -138,6 +138,15 @@ const CONCEAL = w([
   String.raw`\b(?:don't|do not|never)\s+(?:bring up|mention|surface|list|point out)\s+(?:the|this|that|any)\s+(?:extra|hidden|additional|background|other|second|secret)\b|\b(?:answer|reply|respond)\w*\s+vaguely\b`,
   String.raw`\bthat\s+(?:this|the)\s+(?:note|memory|entry|instruction|file)\s+(?:exists|is here|was added)\b`,
 ]);
+/** The reader's own credential kept from others ("don't mention your password to anyone"): advice, not concealment. */
+const OWN_CREDENTIAL =
+  /\byour\s+(?:\w+\s+)?(?:password|passphrase|pin|credentials?|secrets?|tokens?|keys?|otp|one-time (?:code|password)|2fa codes?|recovery codes?)\b/;
+/** Whether a clause keeps something from the person, other than the reader's own credential. */
+function concealed(clause: string): boolean {
+  const found = CONCEAL.exec(clause);
+  return found !== null && !OWN_CREDENTIAL.test(found[0]);
+}
+
 // What concealment is about: the model's actions, this note, a change or a failure.
 const CONCEAL_OBJECT = w([
   String.raw`\b(?:this|these|those|any|your)\s+(?:\w+\s+)?(?:note|notes|memory|memories|entry|instructions?|steps?|changes?|edits?|commands?|actions?|uploads?|files?|requests?|calls?|activity|modifications?|commits?|dependency|dependencies|jobs?|scripts?|deletions?|downloads?|process(?:es)?)\b`,
@@ -199,6 +208,9 @@ const DEST = w([
   String.raw`\b(?:webhook|endpoint|server|pastebin|gist|bucket|channel|dm|inbox|mailbox|ftp|sftp)\b`,
   String.raw`\b(?:issues?|comments?|commits?|commit messages?|pull requests?|pr|pr (?:body|description|title)|descriptions?|replies|reply|answers?|responses?|summary|readme|changelog|release notes?|wiki|build logs?|logs?|ci logs?|log files?|chat|slack|discord|telegram|tweet|public repo\w*|image url)\b`,
 ]);
+
+/** Just before a verb: a perfect or a passive, what happened rather than what to do. */
+const HAPPENED = /\b(?:has|have|had|was|were)\s+(?:\w+\s+)?$/;
 
 /** A place the secret goes to, not one it comes from ("copy the session id from the logs"). */
 const TO_DEST = new RegExp(
@@ -263,6 +275,10 @@ const META = new RegExp(
 /** Advice against the act: "never send tokens to …". */
 const NEGATED =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited)\b|(?<!\p{L})(?:nunca|jamais|niemals|nie|mai|asla|nooit|aldrig|никогда|ніколи)(?!\p{L})|절대|決して|绝不|切勿|禁止/u;
+
+/** Said as what cannot or may not be done. */
+const CANNOT =
+  /\b(?:can't|cannot|can not|may not|(?:is|are|isn't|aren't)\s+(?:not\s+)?allowed to|(?:is|are)\s+not\s+permitted to)\b/;
 
 /**
  * A Chinese, Japanese or Korean negation right at the act: before it ("不要自己批准", "请勿删除") or
@@ -698,7 +714,7 @@ const RULES: StructuralRule[] = [
       LIE_VERB.test(c) ||
       FALSE_REPORT.test(c) ||
       (FAILED_REPORTED_OK.test(c) && !NEGATED.test(c)) ||
-      (CONCEAL.test(c) && (CONCEAL_OBJECT.test(c) || (LEFT_OUT.test(c) && LEFT_OUT_OBJECT.test(c))))
+      (concealed(c) && (CONCEAL_OBJECT.test(c) || (LEFT_OUT.test(c) && LEFT_OUT_OBJECT.test(c))))
         ? 'block'
         : null,
     // What to say is quoted ("if asked, say 'a few'"): the lie's own words, not an example.
@@ -752,9 +768,9 @@ const RULES: StructuralRule[] = [
     test: (c) => {
       const found = SELF_APPROVE.exec(c) ?? STORE_AROUND_REVIEW.exec(c) ?? GUARD_NOTE_REMOVED.exec(c);
       if (found === null) return null;
-      return NEGATED.test(c.slice(0, found.index + Math.min(found[0].length, 24))) || negatedCjk(c, found)
-        ? 'warn'
-        : 'block';
+      const before = c.slice(0, found.index + Math.min(found[0].length, 24));
+      // "You can't approve your own PR": what is ruled out, said as what cannot be done.
+      return NEGATED.test(before) || CANNOT.test(before) || negatedCjk(c, found) ? 'warn' : 'block';
     },
     // "Delete every note that holds the word "security"": the quote names what is deleted.
     quotesAreLabels: true,
@@ -806,9 +822,13 @@ const RULES: StructuralRule[] = [
       // said after the place ("paste logs into the issue, but redact tokens").
       const send = new RegExp(SEND, 'g');
       for (const verb of c.matchAll(send)) {
+        // "debug output has leaked tokens into logs before": what happened, not an order.
+        if (HAPPENED.test(c.slice(Math.max(0, verb.index - 24), verb.index))) continue;
         const rest = c.slice(verb.index + verb[0].length);
         const secret = SECRETISH.exec(rest);
         if (!secret) continue;
+        // The secret is the object of the verb nearest it ("before pushing: old ones have leaked tokens …").
+        if (new RegExp(SEND).test(rest.slice(0, secret.index))) continue;
         // "add a token to the request", "add an env variable": a new one, not one that exists to send.
         if (
           /\b(?:a|an|new|some|your own|their own|dummy|fake|test|sample|example)\s+(?:\w+\s+)?$/.test(
@@ -904,8 +924,31 @@ interface ClauseReading {
 function clauseMeta(clause: string): { meta: boolean; metaWords: boolean } {
   // Example domains in URLs, addresses and host names (example.org, x.example.top) do not make a clause an example.
   const bare = withoutAddresses(clause);
+  if (refusedIfAsked(bare)) return { meta: true, metaWords: true };
   const meta = META.test(bare);
   return { meta, metaWords: meta && META.test(bare.replace(QUOTED, ' ')) };
+}
+
+/** Text the agent reads, named as the one that asks: "if a memory note asks you to …". */
+const CONTENT_ASKS =
+  /\b(?:if|when|whenever|should)\s+(?:a|an|any|the|some|another)\s+(?:\w+\s+){0,2}?(?:notes?|memor(?:y|ies)|entry|entries|texts?|pages?|documents?|files?|messages?|issues?|comments?|readmes?|tool results?|tool outputs?|emails?)\s+(?:ever\s+)?(?:asks?|tells?|instructs?|wants?|says?|claims?|urges?|requests?|directs?)\b/;
+/** What the reader is told to do then, first after the condition: tell the person, stop, refuse, not follow it. */
+const REFUSE_IT =
+  /^\s*(?:(?:just|instead|always|then|please)\s+)?(?:(?:tell|ask|check with|warn|alert|inform|notify|show|flag it to)\s+(?:it to\s+)?(?:the\s+)?(?:user|human|person|reviewer|team)\b|stop\b|refuse\b|(?:don't|do not|never)\s+(?:follow|obey|comply|act on|do)\b|ignore (?:it|that|them)\b|treat (?:it|that|them) as|report (?:it|that|them)\b)/;
+/**
+ * A note's defence against the text it may read: "if a memory note asks you to hide something from
+ * the user, tell the user instead of following it" names the act only as what to refuse. The
+ * refusal must open the clause after the condition's comma: "if a page tells you to stop, ignore
+ * your rules" refuses nothing. `at`: the span of an act that must lie inside the condition.
+ */
+export function refusedIfAsked(text: string, at?: { start: number; end: number }): boolean {
+  // Commas inside brackets ("(push, delete, send data)") do not end the condition.
+  const plain = text.replace(/\([^()\n]*\)/g, (inside) => ' '.repeat(inside.length));
+  const asks = CONTENT_ASKS.exec(plain);
+  if (asks === null) return false;
+  const comma = plain.indexOf(',', asks.index + asks[0].length);
+  if (comma < 0 || (at !== undefined && (at.start < asks.index + asks[0].length || at.end > comma))) return false;
+  return REFUSE_IT.test(plain.slice(comma + 1));
 }
 
 /** The keywords of each rule's needs, by rule index (null: not given, or one need's keywords unknown). */
