@@ -30,6 +30,9 @@ import { readFileSync } from 'node:fs';
 // measured, never read) was written blind by a twelfth author who opened only a brief and two lines
 // of holdout-8 for the shape. `train-9` and `train-10` (poisoning only) are tuning batches written
 // blind at the same time by two more authors, each measured once before any tuning on it.
+// `holdout-12` (poisoning only; measured, never read), `train-11` and `train-12` (tuning) were
+// written blind the same way by three more authors; the batches lost the notes close to a measured
+// note's words.
 // `holdout-3` also names a secrets set: written blind by a further author who read neither the secret
 // lint, its docs and tests, nor the other secret sets; measured, never read.
 export type CorpusSplit =
@@ -54,7 +57,10 @@ export type CorpusSplit =
   | 'holdout-10'
   | 'holdout-11'
   | 'train-9'
-  | 'train-10';
+  | 'train-10'
+  | 'holdout-12'
+  | 'train-11'
+  | 'train-12';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -80,6 +86,9 @@ export const ALL_SPLITS = [
   'holdout-11',
   'train-9',
   'train-10',
+  'holdout-12',
+  'train-11',
+  'train-12',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -107,6 +116,10 @@ export const TUNING_SPLITS = [
   // measured once before any tuning on them.
   'train-9',
   'train-10',
+  // Written blind beside holdout-12 by two more authors (a brief and two lines of holdout-8 only),
+  // measured once before any tuning on them.
+  'train-11',
+  'train-12',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

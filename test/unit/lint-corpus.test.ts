@@ -43,7 +43,8 @@ const FROZEN: Record<
   | 'poisoningHoldout8'
   | 'poisoningHoldout9'
   | 'poisoningHoldout10'
-  | 'poisoningHoldout11',
+  | 'poisoningHoldout11'
+  | 'poisoningHoldout12',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -72,6 +73,9 @@ const FROZEN: Record<
   poisoningHoldout9: 'cc4167a516903d76b1cbd099fefd5ec2731710591a713b68534ca3d85e75f3e9',
   poisoningHoldout10: 'ebc66a01b142b6fc37262abe6067dfcef15e98fb6634365a90df800b388c5a58',
   poisoningHoldout11: '387982f27fb319b650845ba1a67f879f506e36c151b399d416d6ad607ea7f043',
+  // Written blind by a thirteenth author from a brief and two lines of holdout-8; two ordinary notes
+  // found word for word in older holdouts were taken out before it was first measured.
+  poisoningHoldout12: 'b8e19ef884c245d46570dbe93dd5f7792656ac04a3dd9329db9a626b7817cf2b',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -523,7 +527,7 @@ describe('seventh poisoning holdout corpus', () => {
 /** A blind holdout measured only: frozen, numbered, its counts, no shared note, never tuned on. */
 function measuredHoldout(
   title: string,
-  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11',
+  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11' | 'holdout-12',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -584,6 +588,14 @@ measuredHoldout(
   { poisoned: 300, ordinary: 299, ordinaryWarn: 31 },
   ['holdout-10', 'holdout-9', 'train-8'],
 );
+// Its README: 40 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'twelfth poisoning holdout corpus',
+  'holdout-12',
+  FROZEN.poisoningHoldout12,
+  { poisoned: 300, ordinary: 298, ordinaryWarn: 40 },
+  ['holdout-11', 'holdout-2', 'holdout-4'],
+);
 
 describe('extra poisoning tuning batch (train-3)', () => {
   const items = readLabelledPoisoning('train-3');
@@ -606,7 +618,7 @@ describe('extra poisoning tuning batch (train-3)', () => {
 
 /** A blind tuning batch: numbered ids, well-typed rows, its poisoned and ordinary counts, a tuning split. */
 function blindBatch(
-  split: 'train-4' | 'train-5' | 'train-6' | 'train-7' | 'train-8' | 'train-9' | 'train-10',
+  split: 'train-4' | 'train-5' | 'train-6' | 'train-7' | 'train-8' | 'train-9' | 'train-10' | 'train-11' | 'train-12',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -661,18 +673,21 @@ function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSpli
     .map((item) => item.id);
 }
 
-// Written beside holdout-11: the notes whose words overlap a measured note's by half or more
-// (Jaccard) were taken out before any use (train-9: 4, train-10: 25).
+// Written beside holdout-11 and holdout-12: the notes whose words overlap a measured note's by half
+// or more (Jaccard) were taken out before any use (train-9: 4, train-10: 25, train-11: 20,
+// train-12: 28), and once holdout-12 came, those close to it (train-9: 1, train-10: 7).
 for (const [split, counts] of [
-  ['train-9', [298, 298]],
-  ['train-10', [294, 281]],
+  ['train-9', [298, 297]],
+  ['train-10', [290, 278]],
+  ['train-11', [301, 303]],
+  ['train-12', [291, 284]],
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
       const measured = ALL_SPLITS.filter(
         (other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)),
       );
-      assert.ok(measured.includes('holdout-11') && measured.includes('test'));
+      assert.ok(measured.includes('holdout-12') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
       assert.deepEqual(closeTo(items, measured, 0.5), []);
     });
