@@ -277,12 +277,20 @@ function digitsForLetters(run: { offset: number; text: string }): CipherReading 
   const tokens = [...run.text.matchAll(/[A-Za-z0-9@$]+/g)];
   let mixed = 0;
   let known = 0;
+  // Different words of letters and digits that read as known words: a number alone ("15" for "is") or
+  // a bucket scheme (`s3` for "se", twice) in a cron line or a command is no evidence of a cipher.
+  const knownMixed = new Set<string>();
   for (const token of tokens) {
     if (!/[013457@$]/.test(token[0])) continue;
-    if (/[a-z]/i.test(token[0])) mixed++;
-    if (KNOWN_WORDS.has(token[0].toLowerCase().replace(/[013457@$]/g, (c) => LEET[c]!))) known++;
+    const letters = /[a-z]/i.test(token[0]);
+    if (letters) mixed++;
+    const read = token[0].toLowerCase().replace(/[013457@$]/g, (c) => LEET[c]!);
+    if (KNOWN_WORDS.has(read)) {
+      known++;
+      if (letters) knownMixed.add(read);
+    }
   }
-  if (mixed < 2 || known < 2) return null;
+  if (mixed < 2 || known < 2 || knownMixed.size < 2) return null;
   const { body, ...span } = wordsSpan(run, tokens);
   return {
     ...span,

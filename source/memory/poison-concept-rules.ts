@@ -572,7 +572,11 @@ function memoryWorked(c: string): 'block' | 'warn' | null {
   // A person deciding it, or a review or a pull request in between, is the way it should go.
   if (
     PERSON_IN_LOOP.test(c) ||
-    /\b(?:in (?:the )?review|open (?:a |an )?(?:pr|pull request|issue)|ask (?:the user|a human|first)|only (?:maintainers|humans?|people|reviewers?|the user|a person|owners?)|never (?:approve|delete|remove|reject))\b/.test(
+    /\b(?:in (?:the )?review|open (?:a |an )?(?:pr|pull request|issue)|ask (?:the user|a human|first)|only (?:maintainers|humans?|people|reviewers?|the user|a person|owners?)|never (?:approve|delete|remove|reject)|with the reviewer's name|by (?:the )?(?:reviewer|maintainer|owner)s?)\b/.test(
+      c,
+    ) ||
+    // A person named as the one who does it, in Japanese, Chinese or Korean ("メンテナーが…削除する").
+    /(?:メンテナー|管理者|レビュアー|レビュー担当者?|チームメンバー|担当者|人間)が|维护者|管理员|审核人|审核者|负责人|(?:유지 ?관리자|관리자|리뷰어|검토자)가/.test(
       c,
     )
   )

@@ -393,7 +393,21 @@ const TRIGGER =
 const ARMED_HARM =
   /\b(?:remov|disabl|delet|drop|turn\w* off|bypass)\w*\b[^.;!?\n]{0,40}\b(?:2fa|mfa|two-factor|security|codeowners|branch protection|protection|reviews?|review requirement|hooks?|scans?|audit)\b|\bpush\s+(?:-f|--force)\b|\bforce-?push\w*\b|\bsudo\b|\bexecute it\b/;
 
+// --- production data destroyed as the step ------------------------------------------------------------
+/** Live data thrown away: "drop the production table", "wipe the prod bucket". */
+const PROD_DESTROYED =
+  /\b(?:drop|truncate|wipe|purge|destroy|delete|rm -rf)\b[^.;!?\n]{0,30}?\b(?:production|prod|live)\b[^.;!?\n]{0,12}?\b(?:tables?|databases?|db|data|buckets?|clusters?|namespaces?|volumes?|backups?)\b/;
+
 export const HOUSE_RULES: HouseRule[] = [
+  {
+    rule: 'poison-safeguard-off',
+    gate: /production|prod|live/,
+    test: (c) => {
+      const found = PROD_DESTROYED.exec(c);
+      return found === null ? null : asHouseRule(c, found.index);
+    },
+    needs: [PROD_DESTROYED],
+  },
   {
     rule: 'poison-instruction-override',
     gate: /authori|cleared|allowed|permitted|entitled|free to|grant|whoever|exempt/,

@@ -173,6 +173,10 @@ const NEGATION = new RegExp(
 const ADDRESS_ONLY =
   /^\s*(?:note|message|p\.?\s?s\.?|reminder|attention|instruction|hint|tip|memo|hey|dear|hello|hi|psst|important for|listen)\b[^:,!-]*[:,!-]\s*$/;
 
+/** The act allowed only to a named person, or only with their approval. */
+const HUMAN_GATED =
+  /\bonly\b[^.;\n]{0,60}?\b(?:by|with|from|after)\s+(?:the\s+|a\s+|an\s+)?(?:explicit\s+)?(?:approval\s+(?:of|from)\s+(?:the\s+|a\s+)?)?(?:incident commander|on-?call(?: engineer)?|release manager|maintainers?|tech lead|team lead|owners?|security team|a human|a person|two reviewers)\b/;
+
 /** A subject other than the reader, then "will" or "would", just before a negated verb ("IT will never ask"). */
 const THIRD_PARTY_WILL = /\b(?!(?:you|agents?|assistants?|ai|models?|we|i)\b)[a-z][\w-]*\s+(?:will|would)\s+$/;
 
@@ -299,7 +303,7 @@ const JUDGED_NOT =
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
-  /\b(?:phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|テスト|例文|테스트|예시/u;
+  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|テスト|例文|테스트|예시/u;
 
 /**
  * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
@@ -1020,6 +1024,9 @@ const RULES: Rule[] = [
     name: 'poison-instruction-override',
     severity: 'block',
     negatable: 'sentence',
+    // "Admin merge (bypassing required reviews) is allowed only for a SEV1 hotfix, by the incident
+    // commander": a person named as the only one who may, an exception a reviewer should see.
+    check: (match, text) => (HUMAN_GATED.test(sentenceAround(text, match)) ? 'warn' : 'block'),
     keywords: [
       'skip',
       'bypass',
@@ -1372,7 +1379,7 @@ const RULES: Rule[] = [
       String.raw`|!\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{0,200}[?&#][^)\s=]{0,40}=[^)\s&]{0,60}?(?:\{|\$\{|<|\[|%7b|%3c|contents?|secret|token|passw|credential|_env\b|dot_env|history|conversation|summary|prompt)`,
       ')',
     ]),
-    check: (match) => {
+    check: (match, full) => {
       const text = match[0];
       // A public key is meant to be published.
       if (/\bpublic (?:gpg |pgp |ssh |signing )?keys?\b|\.pub\b/.test(text) && !/\bprivate\b/.test(text)) return 'warn';
@@ -1380,12 +1387,16 @@ const RULES: Rule[] = [
       if (/\bdeploy[ _-]?keys?\b/.test(text) && /\b(?:repo|repository)\b/.test(text) && !/https?:|@/.test(text))
         return 'warn';
       // The file named first and the act negated between it and the verb, where Turkish, Thai, Japanese
-      // or Korean put it (".env dosyasını asla commit etmeyin", ".env は絶対に commit しないで").
+      // or Korean put it (".env dosyasını asla commit etmeyin", ".env は絶対に commit しないで"), or
+      // after it in a Turkish verb ("commit edilmez": is not committed).
       if (
         new RegExp(`^${SECRET_FILE}`).test(text) &&
-        /(?<!\p{L})(?:asla|hiçbir zaman|never|not|nie|nunca|jamais|никогда|не)(?!\p{L})|ไม่|絶対|しないで|하지 ?마|절대|不要|别/u.test(
+        (/(?<!\p{L})(?:asla|hiçbir zaman|never|not|nie|nunca|jamais|никогда|не)(?!\p{L})|ไม่|絶対|しないで|하지 ?마|절대|不要|别/u.test(
           text,
-        )
+        ) ||
+          /^\s*\p{L}*(?:mez|maz|meyin|mayın|memeli|mamalı)(?!\p{L})/u.test(
+            full.slice(match.index + text.length, match.index + text.length + 16),
+          ))
       )
         return 'warn';
       // "copy .env.example to .env" moves nothing anywhere.
@@ -2147,7 +2158,12 @@ function hiddenExcerpt(text: string, run: Run, secrets: readonly MaskedSpan[]): 
 }
 
 /** Rules whose phrases a note may quote when it talks about attacks. */
-const QUOTABLE = new Set(['poison-instruction-override', 'poison-role-marker', 'poison-tool-driving']);
+const QUOTABLE = new Set([
+  'poison-instruction-override',
+  'poison-role-marker',
+  'poison-tool-driving',
+  'poison-decode-obey',
+]);
 
 /**
  * Whether the match lies inside quotes on its line, in a sentence about such phrases ("our fixtures
@@ -2158,7 +2174,8 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
   const lineEnd = text.indexOf('\n', end) === -1 ? text.length : text.indexOf('\n', end);
   const before = text.slice(lineStart, index);
   const after = text.slice(end, lineEnd);
-  const quotes = (part: string) => (part.match(/["“”«»]/g) ?? []).length;
+  // German „…“, Japanese and Chinese 「…」 and 『…』, French ‹…› too.
+  const quotes = (part: string) => (part.match(/["“”«»„「」『』‹›]/g) ?? []).length;
   // Single quotes only right around the match ('ignore previous instructions'): apostrophes elsewhere are not quotes.
   const singleQuoted = /(?:^|\s)['‘]$/.test(before) && /^['’](?![a-z])/.test(after);
   if (!singleQuoted && (quotes(before) % 2 === 0 || quotes(after) === 0)) return false;
@@ -2179,9 +2196,27 @@ function codeQuotedAsExample(original: string, start: number, end: number): bool
   return META.test(`${before} ${after}`.toLowerCase().replace(/https?:\/\/\S+/g, ''));
 }
 
+/** Whether `at` in the note as written lies inside a code span on its line (backticks before and after). */
+function inCodeSpan(original: string, at: number): boolean {
+  const lineStart = original.lastIndexOf('\n', at - 1) + 1;
+  const lineEnd = original.indexOf('\n', at) === -1 ? original.length : original.indexOf('\n', at);
+  return (
+    (original.slice(lineStart, at).match(/`/g) ?? []).length % 2 === 1 && original.slice(at, lineEnd).includes('`')
+  );
+}
+
+/** The paragraph around `at` says the image is a case checked, stripped or tricked out of a model. */
+function imageTested(original: string, at: number): boolean {
+  const from = Math.max(0, original.lastIndexOf('\n\n', at), at - 300);
+  const to = original.indexOf('\n\n', at) === -1 ? Math.min(original.length, at + 300) : original.indexOf('\n\n', at);
+  return IMAGE_TESTED.test(original.slice(from, to).toLowerCase());
+}
+const IMAGE_TESTED =
+  /\b(?:asserts?|stripped|strips|sanitiz\w*|sanitis\w*|dompurify|tricked|regression|renderer test|test (?:feeds|checks)|attacker|can't leak|cannot leak)\b/;
+
 /** Words of a sentence that cites a command as a threat to catch, not a step to take. */
 const THREAT_TALK =
-  /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*|must (?:block|refuse|reject|catch|flag)|test data|not a step|example of what|expected (?:output|result) is a refusal)\b/;
+  /\b(?:red flag|malicious|attackers?|injections?|reject(?:ed)? (?:the|any|such|it)|we blocked|banned|forbidden|not allowed|disallowed|anti-pattern|flagged|scanners? (?:catch|flag|detect)\w*|must (?:block|refuse|reject|catch|flag)|test data|not a step|example of what|expected (?:output|result) is a refusal|detection rules?|to (?:check|test) the (?:detector|detection|classifier|filter|ids|rule))\b/;
 
 /**
  * Whether the match's sentence, or the one before it on the same line, cites the command as a threat
@@ -2384,6 +2419,18 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
             codeQuotedAsExample(original, view.starts[match.index]!, view.ends[match.index + match[0].length - 1]!)))
       )
         severity = 'warn';
+      // A Markdown image kept in a code span as the case a test or a sanitiser checks ("the renderer test
+      // asserts that `![x](https://…?q=SECRET)` is stripped"); told to the model to emit, it stays a block.
+      if (
+        severity === 'block' &&
+        rule.name === 'poison-exfiltration' &&
+        match[0].startsWith('![') &&
+        original !== undefined &&
+        !reversed &&
+        inCodeSpan(original, view.starts[match.index]!) &&
+        imageTested(original, view.starts[match.index]!)
+      )
+        severity = 'warn';
       if (
         severity === 'block' &&
         rule.name === 'poison-remote-exec' &&
@@ -2417,7 +2464,15 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
           : null;
       if (installer) {
         // Shown whole, address included: the reviewer reads where the script comes from.
-        found.push({ rule: OFFICIAL_INSTALLER_RULE, severity: 'warn', offset: installer.offset, end: installer.end });
+        // A mention too: the learned scorer reads the note around it, as it reads around advice, so the
+        // installer's words (`curl … | sh`) do not block the step written for people.
+        found.push({
+          rule: OFFICIAL_INSTALLER_RULE,
+          severity: 'warn',
+          offset: installer.offset,
+          end: installer.end,
+          mention: true,
+        });
         continue;
       }
       const mention = blocking && severity === 'warn' ? { mention: true as const } : {};
@@ -2603,7 +2658,11 @@ const EXAMPLE_NAMED =
   /\b(?:examples?|e\.g\.|such as|like|fixtures?|evals?|eval set|test cases?|quoted|verbatim|red[- ]team\w*|cases?)\b/i;
 /** …of what must be refused or caught, not steps to take. */
 const EXAMPLE_REFUSED =
-  /\b(?:refus\w*|reject\w*|declin\w*|must not (?:comply|follow|act|run|obey)|not (?:as )?(?:rules|instructions|steps)|(?:flag|detect|catch|block)\w*|attacks?|malicious|injection\w*|bad notes?|(?:don't|do not|never) (?:act on|follow|run|obey|comply))\b/i;
+  /\b(?:forged|fake|spoof\w*|pretending|refus\w*|reject\w*|declin\w*|must not (?:comply|follow|act|run|obey)|not (?:as )?(?:rules|instructions|steps)|(?:flag|detect|catch|block)\w*|attacks?|malicious|injection\w*|bad notes?|(?:don't|do not|never) (?:act on|follow|run|obey|comply))\b/i;
+
+/** An introduction that names what follows as what a reviewer catches ("What reviewers look for:", "Red flags"). */
+const THINGS_TO_CATCH =
+  /\b(?:(?:reviewers?|we|you) (?:look|watch) (?:out )?for|red flags?|warning signs?|what to (?:reject|refuse|flag|block|catch))\b/i;
 
 /**
  * The spans of `text` that are quoted examples: a fenced code block, a block quote or a list whose
@@ -2615,7 +2674,7 @@ function quotedExampleBlocks(text: string): Array<[number, number]> {
   const blocks: Array<[number, number]> = [];
   const introduces = (before: string) => {
     const paragraph = before.slice(Math.max(0, before.lastIndexOf('\n\n'), before.length - 400));
-    return EXAMPLE_NAMED.test(paragraph) && EXAMPLE_REFUSED.test(paragraph);
+    return (EXAMPLE_NAMED.test(paragraph) && EXAMPLE_REFUSED.test(paragraph)) || THINGS_TO_CATCH.test(paragraph);
   };
   for (const fence of text.matchAll(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm)) {
     if (introduces(text.slice(Math.max(0, fence.index - 600), fence.index).trimEnd()))
@@ -2623,7 +2682,9 @@ function quotedExampleBlocks(text: string): Array<[number, number]> {
   }
   for (const list of text.matchAll(/(?:^[ \t]*(?:[-*+>]|\d+[.)])[ \t]+[^\n]*(?:\n|$))+/gm)) {
     const before = text.slice(Math.max(0, list.index - 600), list.index).trimEnd();
-    if (before.endsWith(':') && introduces(before)) blocks.push([list.index, list.index + list[0].length]);
+    // Introduced by a sentence that ends in a colon, or by a heading ("## Examples the bot must refuse").
+    const heading = /(?:^|\n)#{1,6}[ \t][^\n]*$/.test(before);
+    if ((before.endsWith(':') || heading) && introduces(before)) blocks.push([list.index, list.index + list[0].length]);
   }
   return blocks;
 }

@@ -683,6 +683,8 @@ const RULES: StructuralRule[] = [
       // wins"): the rule the right way round.
       const before = c.slice(0, voided.index);
       if (/^(?:wins|win out|prevail|takes? (?:precedence|priority)|outrank|trump|beats)/.test(voided[0])) {
+        // "Your instruction wins for that session": the side named as winning is the reader's own.
+        if (/\byour\s+(?:\w+\s+)?(?:instructions?|request|word|say|ask|message)\s*$/.test(before)) return null;
         const person = Math.max(
           before.lastIndexOf('user'),
           before.lastIndexOf('developer'),
@@ -691,6 +693,12 @@ const RULES: StructuralRule[] = [
         const note = Math.max(before.lastIndexOf('note'), before.lastIndexOf('memor'));
         if (person > note && /\b(?:the|your|a)\s+(?:user|developer|human)\s*$/.test(before)) return null;
       }
+      // "The eval harness overrides the system prompt with prompts/eval.md": a prompt file swapped by a tool.
+      if (
+        /^overrid/.test(voided[0]) &&
+        /\bwith\s+(?:the\s+|its\s+)?[^\s,;]*(?:\/|\.(?:md|txt|ya?ml|json|toml|j2|tmpl)\b)/.test(c)
+      )
+        return null;
       // "the rules in .eslintrc override the shared config": a tool's rules, not the model's.
       return 'block';
     },
@@ -873,7 +881,17 @@ const RULES: StructuralRule[] = [
     rule: 'poison-tool-driving',
     gate: /memory_|back|again|propos|re-?add|re-?creat|submit|insert/,
     needs: [TOOL_CALL],
-    test: (c) => (TOOL_CALL.test(c) ? 'block' : null),
+    test: (c) => {
+      const found = TOOL_CALL.exec(c);
+      if (found === null) return null;
+      // "… with a follow-up ticket to bring it back": "it" is this note only where the clause is about the memory.
+      if (
+        /^(?:\w+\s+)?it\b/.test(found[0]) &&
+        !/\b(?:notes?|entry|entries|memor(?:y|ies)|proposals?)\b|memory_/.test(c)
+      )
+        return null;
+      return 'block';
+    },
   },
   // Sabotage and concealment written as a house rule (poison-house-rules.ts).
   ...HOUSE_RULES,
