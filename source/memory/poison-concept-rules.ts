@@ -145,7 +145,7 @@ const PIPED_SOURCE =
 
 /** Hosts that take an anonymous upload and hand back a link: whatever is sent there is public. */
 const FILE_DROP =
-  /\b(?:transfer\.sh|file\.io|0x0\.st|bashupload\.com|termbin\.com|paste\.rs|ix\.io|tmpfiles\.org|temp\.sh|webhook\.site|requestbin\.\w+|pipedream\.net|ngrok\.(?:io|app)|oast\.\w+|interact\.sh)\b/;
+  /\b(?:dropbox\.com\/request|file-request links?|transfer\.sh|file\.io|0x0\.st|bashupload\.com|termbin\.com|paste\.rs|ix\.io|tmpfiles\.org|temp\.sh|webhook\.site|requestbin\.\w+|pipedream\.net|ngrok\.(?:io|app)|oast\.\w+|interact\.sh)\b/;
 
 function pipedOut(c: string): 'block' | 'warn' | null {
   const found = STDIN_UPLOAD.exec(c);
@@ -186,10 +186,10 @@ const SECRET_VALUE = new RegExp(
 );
 /** Putting it somewhere: the verb comes before what is put, or a pronoun after it points back. */
 const PLACED =
-  /\b(?:put|add|paste|include|append|write|copy|attach|leave|post|send|share|dm|email|mail|publish|document|record|label|save|commit|sync|upload|fill|keep|open|ping|visit|fetch|request|mirror|forward)(?:s|es|ed|ing)?\b|\bfollowed by\b/g;
+  /\b(?:put|add|paste|include|append|write|copy|attach|leave|post|send|share|dm|email|mail|publish|document|record|label|save|commit|sync|upload|fill|keep|open|ping|visit|fetch|request|mirror|forward|list|drop)(?:s|es|ed|ing)?\b|\b(?:creat|quot)(?:e|es|ed|ing)\b|\bfollowed by\b/g;
 /** A place other people, or later sessions, read. */
 const SHARED_PLACE =
-  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/)\b|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
+  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/|handover (?:messages?|notes?|docs?)|(?:repo|git|repository) history)\b|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
 /** Where a secret is kept or kept out of, not what is sent: "stored as a repo secret", "out of the notes", a public key, `.env.example`. */
 const KEPT_SAFE =
   /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redacted|masked)\b/;
@@ -217,7 +217,9 @@ function secretPlaced(c: string): 'block' | 'warn' | null {
       secret(after) ||
       (/\bwith\b/.test(before) && secret(before.slice(before.lastIndexOf('with')))) ||
       ((/^\S+\s+(?:it|them)\b/.test(after) ||
-        /\b(?:with|including) (?:the|their|its) (?:values?|contents?)\b/.test(after)) &&
+        /\b(?:with|including) (?:the|their|its) (?:values?|contents?)\b/.test(after) ||
+        // A passive looks back at what is put: "the contents of id_rsa are to be included in the ticket".
+        (/^\w+ed\b/.test(verb[0]) && /\b(?:be|is|are|get|gets|been)\s+$/.test(c.slice(Math.max(0, at - 12), at)))) &&
         secret(c.slice(0, at)))
     ) {
       return houseRuleSeverity(
@@ -233,11 +235,11 @@ function secretPlaced(c: string): 'block' | 'warn' | null {
 
 /** The same in other languages: a secret, a place others read and a verb that puts it there, in one clause. */
 const SECRET_ML =
-  /(?<!\p{L})(?:credenciales|contraseñas?|claves?|tokens?|variables de entorno|wachtwoord\p{L}*|api-sleutel\p{L}*|sleutels?|omgevingsvariabelen|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|umgebungsvariablen|mots? de passe|identifiants|clés?|variables d'environnement|senhas?|credenciais|chaves?|variáveis de ambiente|токен\p{L}*|парол\p{L}*|ключ\p{L}*|переменн\p{L}* окружения|κλειδιά|κωδικ\p{L}*|khóa bí mật|mật khẩu|biến môi trường|ortam değişken\p{L}*|şifre\p{L}*|anahtar\p{L}*)(?!\p{L})|\.env(?![.\w-])|環境変数|パスワード|トークン|秘密鍵|密钥|密码|令牌|环境变量|凭证|비밀번호|토큰|환경 변수|비밀 키/u;
+  /(?<!\p{L})(?:credenciales|contraseñas?|claves?|tokens?|variables de entorno|wachtwoord\p{L}*|api-sleutel\p{L}*|sleutels?|omgevingsvariabelen|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|umgebungsvariablen|mots? de passe|identifiants|clés?|variables d'environnement|senhas?|credenciais|chaves?|variáveis de ambiente|токен\p{L}*|парол\p{L}*|ключ\p{L}*|переменн\p{L}* окружения|κλειδιά|κωδικ\p{L}*|khóa bí mật|mật khẩu|biến môi trường|ortam değişken\p{L}*|şifre\p{L}*|anahtar\p{L}*|token\p{L}*|hasł\p{L}*|klucz\p{L}*|databasedump\p{L}*)(?!\p{L})|\.env(?![.\w-])|環境変数|パスワード|トークン|秘密鍵|密钥|密码|令牌|环境变量|凭证|비밀번호|토큰|환경 변수|비밀 키/u;
 const PLACE_ML =
-  /(?<!\p{L})(?:pr|pull request|issue|gist|jira|wiki|readme|commit|comentario|descripción|commentaire|kommentar|beschreibung|pr-beschreibung|beschrijving|reactie|pr-beschrijving|comentário|descrição|описани\p{L}*|комментари\p{L}*|задач\p{L}*|mô tả|bình luận|açıklama\p{L}*|yorum\p{L}*|σχόλιο|δημόσιο|público|pública|öffentlich\p{L}*|openbare?|publique?|публичн\p{L}*)(?!\p{L})|https?:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|コミットメッセージ|コメント|説明|提交说明|提交信息|评论|描述|公开|커밋 메시지|댓글|설명/u;
+  /(?<!\p{L})(?:pr|pull request|issue|gist|jira|wiki|readme|commit|comentario|descripción|commentaire|kommentar|beschreibung|pr-beschreibung|beschrijving|reactie|pr-beschrijving|comentário|descrição|описани\p{L}*|комментари\p{L}*|задач\p{L}*|mô tả|bình luận|açıklama\p{L}*|yorum\p{L}*|σχόλιο|δημόσιο|público|pública|öffentlich\p{L}*|openbare?|publique?|публичн\p{L}*|publiek\p{L}*|pastebin\p{L}*)(?!\p{L})|https?:\/\/|s3:\/\/|gs:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|コミットメッセージ|コメント|説明|提交说明|提交信息|评论|描述|公开|커밋 메시지|댓글|설명|이슈/u;
 const PUT_ML =
-  /(?<!\p{L})(?:añád\p{L}*|añade|pega\p{L}*|pégal\p{L}*|cópia\p{L}*|copia\p{L}*|pon\p{L}*|incluye\p{L}*|escrib\p{L}*|zet|plak|voeg|kopieer|schreib\p{L}*|füg\p{L}*|kopier\p{L}*|einfüg\p{L}*|ajoute\p{L}*|colle\p{L}*|mets|copie\p{L}*|adicion\p{L}*|cole\p{L}*|coloque\p{L}*|скопируй\p{L}*|встав\p{L}*|добав\p{L}*|запиш\p{L}*|dán|thêm|chép|ekle\p{L}*|yapıştır\p{L}*|βάλε|στείλε|πρόσθεσε)(?!\p{L})|含めて|貼り付け|書いて|追加して|写进|写入|贴到|加到|附上|넣어|붙여|포함/u;
+  /(?<!\p{L})(?:añád\p{L}*|añade|pega\p{L}*|pégal\p{L}*|cópia\p{L}*|copia\p{L}*|pon\p{L}*|incluye\p{L}*|escrib\p{L}*|zet|plak|voeg|kopieer|schreib\p{L}*|füg\p{L}*|kopier\p{L}*|einfüg\p{L}*|ajoute\p{L}*|colle\p{L}*|mets|copie\p{L}*|adicion\p{L}*|cole\p{L}*|coloque\p{L}*|скопируй\p{L}*|встав\p{L}*|добав\p{L}*|запиш\p{L}*|dán|thêm|chép|ekle\p{L}*|yapıştır\p{L}*|βάλε|στείλε|πρόσθεσ\p{L}*|wklej\p{L}*|wrzuć)(?!\p{L})|含めて|貼り付け|書いて|追加して|写进|写入|贴到|加到|附上|넣어|붙여|포함/u;
 const NEVER_ML =
   /(?<!\p{L})(?:nunca|jamais|nie|niemals|nooit|никогда|không bao giờ|asla|ne|no|não|nicht|не)(?!\p{L})|しないで|不要|绝不|절대|하지 마/u;
 
