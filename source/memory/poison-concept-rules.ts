@@ -225,7 +225,10 @@ function secretPlaced(c: string): 'block' | 'warn' | null {
       return houseRuleSeverity(
         c,
         at,
-        TOLD.test(c) || /^\s*(?:[\w .()'*-]{1,40}:\s*)?(?:\w+\s+){0,8}?(?:the )?(?:agent|assistant|you)\b/.test(c),
+        TOLD.test(c) ||
+          /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\w .()'*-]{1,40}:\s*)?(?:\w+\s+){0,8}?(?:the )?(?:agent|assistant|you)\b/.test(
+            c,
+          ),
         NARROW_PLACE,
       );
     }
@@ -463,7 +466,7 @@ const BYPASS = new RegExp(
 );
 /** Told as the rule: a trigger, a standing order or an imperative to the agent. */
 const TOLD =
-  /^\s*(?:[\w .()'*`-]{1,40}:\s*)?(?:(?:on|in|for|at|after|before|during|when|whenever|if|once|as soon as)\b[^,;]{1,80},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:merge|push|approve|publish|deploy|release|ship|land|skip|bypass|use|run)\b|\b(?:always|every|whenever|from now on|going forward|by default|you (?:can|may|should|must)|agents? (?:can|may|should|must))\b|\b(?:don't|do not|no need to|never) wait for\b|\bwaiting for (?:a )?review is\b|^\s*(?:when|whenever|if|once|on)\b|(?:ください|してください|して下さい|하세요|请)/u;
+  /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\w .()'*`-]{1,40}:\s*)?(?:(?:on|in|for|at|after|before|during|when|whenever|if|once|as soon as)\b[^,;]{1,80},\s*)?(?:please\s+|just\s+|simply\s+|always\s+|then\s+)?(?:merge|push|approve|publish|deploy|release|ship|land|skip|bypass|use|run)\b|\b(?:always|every|whenever|from now on|going forward|by default|you (?:can|may|should|must)|agents? (?:can|may|should|must))\b|\b(?:don't|do not|no need to|never) wait for\b|\bwaiting for (?:a )?review is\b|^\s*(?:when|whenever|if|once|on)\b|(?:ください|してください|して下さい|하세요|请)/u;
 /** A person in the loop, or the exception narrow: "only when the maintainer asks", "after the on-call approves". */
 const PERSON_IN_LOOP =
   /\b(?:only (?:if|when|after)|unless|(?:the user|a maintainer|the maintainer|the on-call|a human|the release manager|they) (?:explicitly )?(?:asks?|approves?|says? so|confirms?)|asks? (?:the user|first|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|after (?:a |human )?review)\b/;
@@ -591,7 +594,7 @@ function memoryWorked(c: string): 'block' | 'warn' | null {
       !/^[a-z]/.test(found[0]) ||
       /^(?:apag|suppr|lösch|elim|borr)/.test(found[0]) ||
       // The verb opens the clause, after a label or a condition: "Edit the snapshot file before …".
-      /^\s*(?:[\w .()'*-]{1,40}:\s*)?(?:(?:if|when|whenever|after|before|once|at|on)\b[^,]{1,80},\s*)?(?:then\s+|just\s+|please\s+|also\s+)?$/.test(
+      /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\w .()'*-]{1,40}:\s*)?(?:(?:if|when|whenever|after|before|once|at|on)\b[^,]{1,80},\s*)?(?:then\s+|just\s+|please\s+|also\s+)?$/.test(
         c.slice(0, found.index),
       ),
   );

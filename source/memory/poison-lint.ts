@@ -1584,11 +1584,11 @@ const RULES: Rule[] = [
       const endAt = text.slice(match.index).search(/[\n]|[.!?。](?:\s|$)/u);
       const sentence = text.slice(start, endAt === -1 ? text.length : match.index + endAt);
       const secret =
-        /\.ssh\b|\.aws\b|(?<![\w-])\.env\b|ה-\.env\b|\bid_(?:rsa|ed25519|ecdsa)(?!\.pub)\b|credentials|kubeconfig|\.npmrc|\.netrc|\b(?:api[ _-]?)?(?:keys?|tokens?|passwor\p{L}*|secrets?)\b|clés?|claves?|chaves?|schlüssel\p{L}*|chiavi|chiave|sleutels?|klucz\p{L}*|anahtar\p{L}*|ключ\p{L}*|пароль|парол\p{L}*|токен\p{L}*|mot de passe|contraseña|senhas?|passwort\p{L}*|hasł\p{L}*|şifre\p{L}*|密钥|密鑰|密码|令牌|鍵|キー|トークン|パスワード|키를|키|토큰|비밀번호|zugangsdaten|credenciais|credenciales|identifiants|chatverlauf|histórico (?:completo )?da conversa|historial (?:completo )?de (?:la )?conversación|historique (?:de la )?conversation|대화 내용|会话记录|对话记录|会話履歴|переписк\p{L}*|บทสนทนา|funguo/u.test(
+        /\.ssh\b|\.aws\b|(?<![\w-])\.env\b|ה-\.env\b|\bid_(?:rsa|ed25519|ecdsa)(?!\.pub)\b|credentials|kubeconfig|\.npmrc|\.netrc|gh\/hosts\.yml|\.pgpass|\.docker\/config\.json|keychain|\b(?:api[ _-]?)?(?:keys?|tokens?|passwor\p{L}*|secrets?)\b|clés?|claves?|chaves?|schlüssel\p{L}*|chiavi|chiave|sleutels?|klucz\p{L}*|anahtar\p{L}*|ключ\p{L}*|пароль|парол\p{L}*|токен\p{L}*|mot de passe|contraseña|senhas?|passwort\p{L}*|hasł\p{L}*|şifre\p{L}*|密钥|密鑰|密码|令牌|鍵|キー|トークン|パスワード|키를|키|토큰|비밀번호|zugangsdaten|credenciais|credenciales|identifiants|chatverlauf|histórico (?:completo )?da conversa|historial (?:completo )?de (?:la )?conversación|historique (?:de la )?conversation|대화 내용|会话记录|对话记录|会話履歴|переписк\p{L}*|บทสนทนา|funguo/u.test(
           sentence,
         );
       const sink =
-        /https?:\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|webhook|pastebin|gist|issue|ticket|チケット|이슈|工单|评论|commentaire|comentario|kommentar|(?:canale|channel|kanal|canal|канал\p{L}*)\s+#|#\p{L}[\w-]*/u.test(
+        /https?:\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|webhook|pastebin|gist|issue|ticket|チケット|이슈|工单|评论|commentaire|comentario|kommentar|comment[oi]|telegram|discord|(?:canale|channel|kanal|canal|канал\p{L}*)\s+#|#\p{L}[\w-]*/u.test(
           sentence,
         );
       if (!secret || !sink || /\bgit@/.test(sentence)) return null;
