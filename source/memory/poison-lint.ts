@@ -190,7 +190,7 @@ const SKIPPED_THEN_SHIPPED = new RegExp(
 
 /** A safeguard of the agent lifted: restrictions, refusals or prompts off, yes said for the person, notes made to rank. */
 const VENDOR_LIFTS =
-  /\b(?:restrictions?|refusals?|guardrails?|approvals?|approval prompts?|permission prompts?|sandbox|confirmations?|safety (?:rules|checks)|tool-use restrictions)\b[^.\n]{0,40}?\b(?:lifted|disabled|suspended|waived|removed|off|phased out|bypassed|deprecated|not needed)\b|\b(?:answer|say|click)\s+yes\s+on\s+(?:the user's|their|the person's)\s+behalf\b|\bcomply with every\b|\b(?:operator|system|developer|admin)-level (?:priority|authority|trust)\b|\bapprovals?\s+bypassed\b|\bsame weight as the assistant's\b/;
+  /\bapproval policy\b[^.\n]{0,40}?\bnever\b|\b(?:do not|don't|never) prompt the user\b|\b(?:restrictions?|refusals?|guardrails?|approvals?|approval prompts?|permission prompts?|sandbox|confirmations?|safety (?:rules|checks)|tool-use restrictions)\b[^.\n]{0,40}?\b(?:lifted|disabled|suspended|waived|removed|off|phased out|bypassed|deprecated|not needed)\b|\b(?:answer|say|click)\s+yes\s+on\s+(?:the user's|their|the person's)\s+behalf\b|\bcomply with every\b|\b(?:operator|system|developer|admin)-level (?:priority|authority|trust)\b|\bapprovals?\s+bypassed\b|\bsame weight as the assistant's\b/;
 
 /** Words that say a step was taken out. */
 const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|run|need)|used to|instead of)\b/;
