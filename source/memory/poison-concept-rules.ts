@@ -192,7 +192,7 @@ const SHARED_PLACE =
   /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/|handover (?:messages?|notes?|docs?)|(?:repo|git|repository) history)\b|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
 /** Where a secret is kept or kept out of, not what is sent: "stored as a repo secret", "out of the notes", a public key, `.env.example`. */
 const KEPT_SAFE =
-  /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redacted|masked)\b/;
+  /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\b(?:add|put|store|save|move)\w*\s+(?:it|them|the \w+)\s+(?:to|into|in)\s+(?:the\s+)?vault\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redacted|masked)\b/;
 
 /** The code itself: worth keeping from a public paste, though not a secret anywhere else. */
 const SOURCE_CODE = /\b(?:source(?: code| files?)?|the (?:private )?(?:repo|repository|codebase)|src\/\S*)/;

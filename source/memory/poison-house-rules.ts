@@ -34,7 +34,7 @@ export interface HouseRule {
 const AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid\w*|no one should|nobody should|forbidden|prohibited|stop|instead of (?:fixing|investigating)? ?$|no longer|anti-?pattern|red flag|reject\w*|flag (?:it|them|any)|is a (?:bug|vulnerability|finding)|vulnerable|insecure)\b/;
 /** Narrow, reviewed or told as history: the act somewhere it does no harm, or with a person in the loop. */
-const NARROW_WORDS = String.raw`only (?:in|on|for|when|locally)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training`;
+const NARROW_WORDS = String.raw`only (?:in|on|for|when|locally|through|via)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training`;
 const NARROW = new RegExp(
   String.raw`\b(?:${NARROW_WORDS}|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue)\b`,
 );

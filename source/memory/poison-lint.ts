@@ -653,7 +653,8 @@ const RULES: Rule[] = [
       String.raw`|\b(?:vergiss alles|vergessen sie alles|oublie tout|oubliez tout|olvida todo|olvide todo|dimentica tutto|dimenticate tutto|vergeet alles|glöm allt|glem alt|zapomnij o wszystkim)\b|забуд(?:ь|ьте) вс[её]`,
       String.raw`|\b(?:ne tiens pas compte|ne tenez pas compte|no sigas|no sigan|no hagas caso|non seguire|non seguite|folge nicht|befolge nicht|befolgen sie nicht|volg niet)\b`,
       // "“忽略”在这里指的是 .gitignore 规则": the word quoted, to say what it means.
-      String.raw`|(?:忽略|无视|無視|忘记|忘記|忽視)(?![”」』"'’])[^。\n]{0,20}?(?:指示|指令|说明|說明|规则|規則|命令)`,
+      // "忽略某条 lint 规则": a linter's rule, not the model's.
+      String.raw`|(?:忽略|无视|無視|忘记|忘記|忽視)(?![”」』"'’])(?![^。\n]{0,12}?(?:lint|eslint|ruff|mypy|flake8|警告|告警))[^。\n]{0,20}?(?:指示|指令|说明|說明|规则|規則|命令)`,
       String.raw`|(?:指示|指令|命令|规则|規則)[^。\n]{0,10}?(?:忽略|无视|無視|忘れ|忘记)`,
       String.raw`|(?:지시|명령|지침)[^.\n]{0,10}?(?:무시|잊))`,
     ]),
