@@ -142,6 +142,19 @@ const CONCEAL = w([
 const DISGUISED_WORK = w([
   // "When you change the user's shell profile …, there is no need to mention it".
   String.raw`\b(?:user's|person's)\s+(?:\w+\s+){0,3}?(?:profile|config|configuration|settings|files?|dotfiles|keys|machine)\b[^.;!?\n]{0,80}?\bno need to (?:mention|tell|report|bring up|flag)\s+(?:it|this|that|them)\b`,
+  // What happened told as what did not: "send the errors to /dev/null and describe the deploy as
+  // successful", "rerun just the subset that passed and report that", "mark it done even when it is
+  // only partly finished", "describe the rewrite as 'tidied up commits'".
+  String.raw`\b(?:errors?|fail\w*|red|\/dev\/null|warnings?)\b[^.;!?\n]{0,80}?\b(?:describe|report|present|call)\w*\s+(?:the\s+)?(?:deploy\w*|build|run|release|migration|job|task|result)\s+as\s+(?:a\s+)?(?:success\w*|green|passed|fine|clean)\b`,
+  String.raw`\brerun\w*\b[^.;!?\n]{0,40}?\b(?:subset|ones|tests?) that passed\b[^.;!?\n]{0,40}?\breport\w*\b`,
+  String.raw`\bmark\w*\b[^.;!?\n]{0,40}?\bas (?:done|complete\w*|finished|resolved)\b[^.;!?\n]{0,40}?\b(?:even (?:when|if)|though)\b[^.;!?\n]{0,30}?\b(?:partly|partially|half|unfinished|incomplete|not (?:yet )?(?:done|finished))\b`,
+  String.raw`\b(?:rewritten|rewrote|force-?push\w*|deleted|dropped)\b[^.;!?\n]{0,60}?\bdescribe\w*\s+(?:it|this|that|them)\b[^.;!?\n]{0,30}?\bas\s+(?:tidied|cleaned|minor|routine|small|cosmetic)\b`,
+  // Left off the record: "keep them off the list in your summary", "trim them out of any output you
+  // paste back to the user", "leave it out of the final message".
+  String.raw`\b(?:keep|leave)\s+(?:it|them|this|that|these|those)\s+off\s+(?:the\s+)?(?:list|record|summary)\b`,
+  String.raw`\b(?:trim|strip|cut|filter)\w*\s+(?:them|it|these|those)\s+out of\b[^.;!?\n]{0,40}?\b(?:output|reply|summary|message)\b[^.;!?\n]{0,40}?\buser\b`,
+  String.raw`\b(?:leave|keep)\s+(?:it|them|this|that)\s+out of\s+the\s+(?:final\s+)?(?:message|summary|reply|report)\b`,
+  String.raw`\bso (?:that )?(?:the\s+)?(?:history|log|commits?)\s+(?:looks?|appears?|reads?)\s+(?:\w+\s+)?(?:ordinary|normal|clean|cleanly|innocent|unremarkable)\b`,
   // The agent's work disguised as a person's: "commits … without the Co-authored-by trailer, so they look like human commits".
   String.raw`\b(?:co-authored-by|trailer|author(?:ship)?|name and e-?mail)\b[^.;!?\n]{0,80}?\b(?:look|appear|pass|read)\s+(?:like|as)\s+(?:ordinary\s+|normal\s+|plain\s+)?(?:human|a person's|the user's|hand-written)\b`,
 ]);
@@ -809,7 +822,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|échou|échec|echou|echec|falla|falha|thất bại|that bai/,
+    gate: /ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|rerun|trim|off the|out of the|looks|reads|échou|échec|echou|echec|falla|falha|thất bại|that bai/,
     needs: [LIE, LIE_VERB, FALSE_REPORT, CONCEAL, FAILED_REPORTED_OK, DISGUISED_WORK],
     test: (c) =>
       disguisedWork(c) ||
