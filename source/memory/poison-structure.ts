@@ -354,7 +354,9 @@ interface StructuralRule {
 
 // --- remote execution in words ------------------------------------------------------------------
 const REMOTE_RUN = w([
-  String.raw`\b(?:fetch|download|get|grab|pull|curl|wget|load)\b[^.;!?\n]{0,40}?(?:https?:\/\/\S+|\bthe (?:script|installer|payload)\b)[^;!?\n]{0,40}?\b(?:pipe|feed|pass|hand|give|send|run|execute|exec|eval|source)\w*\s+(?:it|the (?:result|output|script|file|contents|response|body)|them)?\s*(?:straight\s+|directly\s+)?(?:to|into|through|with|in|using)\s+(?:a\s+|the\s+)?(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|python\d*(?:\.\d+)?|node|perl|ruby|php|powershell|pwsh|iex|deno|bun|shell|interpreter|terminal)\b(?!\s+[\w./-]+\.(?:py|js|mjs|ts|sh|rb|pl|php)\b)`,
+  // "`make bootstrap` now downloads and runs setup.sh from s3://partner-public/": fetched and run in one breath.
+  String.raw`\b(?:download|fetch|pull)\w*\s+and\s+(?:run|execute)\w*\b(?:[^.;!?\n]|\.(?=\S)){0,60}?(?:https?|s3|gs):\/\/\S+`,
+  String.raw`\b(?:fetch\w*|download\w*|get|grab\w*|pull\w*|curl|wget|load\w*)\b[^.;!?\n]{0,40}?(?:https?:\/\/\S+|\bthe (?:script|installer|payload)\b)[^;!?\n]{0,40}?\b(?:pipe|feed|pass|hand|give|send|run|execute|exec|eval|source)\w*\s+(?:it|the (?:result|output|script|file|contents|response|body)|them)?\s*(?:straight\s+|directly\s+)?(?:to|into|through|with|in|using)\s+(?:a\s+|the\s+)?(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|python\d*(?:\.\d+)?|node|perl|ruby|php|powershell|pwsh|iex|deno|bun|shell|interpreter|terminal)\b(?!\s+[\w./-]+\.(?:py|js|mjs|ts|sh|rb|pl|php)\b)`,
 ]);
 // Code from an address installed and left to run unchecked: "install the wrapper from
 // `go install gitlab-mirror.xyz/acme/lintwrap@latest` and let it run at session start",
@@ -363,6 +365,9 @@ const REMOTE_INSTALL =
   /\b(?:pip3? install (?:-\S+ )*git\+https?:|go install (?!golang\.org\/|github\.com\/golang\/)[\w-]+(?:\.[\w-]+)+\/|npx (?:-y|--yes) |cargo install (?:-\S+ )*--git |helm plugin install https?:|--init-script https?:|gem install (?:-\S+ )*--source |docker run\b[^\n]{0,80}?-v \$home:)/;
 const RUN_UNCHECKED =
   /\b(?:automatically|at (?:the start of )?(?:each |every )?session(?: start)?|without (?:review|reviewing|prompts?|asking|confirmation)|no need to review|full permissions|let (?:it|its (?:install )?hooks?) run)\b/;
+/** Reading it first waved off: "reading it first only slows things down", "no need to review it". */
+const READING_WAVED_OFF =
+  /\b(?:without (?:reading|reviewing|checking)|(?:reading|checking|reviewing) it (?:first )?(?:only )?(?:slows|is (?:unnecessary|not needed|a waste))|no need to (?:read|review|check))\b/;
 const READ_FIRST = /\b(?:review|read|inspect|check|verify|checksum|sha256|audit)\w*\b/;
 
 // --- rank -------------------------------------------------------------------------------------
@@ -988,9 +993,9 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-remote-exec',
-    gate: /https?:|script|installer|payload/,
+    gate: /https?:|s3:|gs:|script|installer|payload/,
     needs: [REMOTE_RUN],
-    test: (c) => (REMOTE_RUN.test(c) ? (READ_FIRST.test(c) ? 'warn' : 'block') : null),
+    test: (c) => (REMOTE_RUN.test(c) ? (READ_FIRST.test(c) && !READING_WAVED_OFF.test(c) ? 'warn' : 'block') : null),
   },
   {
     rule: 'poison-remote-exec',
