@@ -231,13 +231,24 @@ function sentenceStart(text: string): number {
   return start;
 }
 
-/** The sentence `match` stands in: from the last sentence end before it to the first after it. */
-function sentenceAround(text: string, match: RegExpExecArray): string {
+/** Where the sentence `match` stands in starts and ends: the last sentence end before it, the first after it. */
+function sentenceBounds(text: string, match: RegExpExecArray): [number, number] {
   const from = sentenceStart(text.slice(Math.max(0, match.index - 200), match.index));
   const start = Math.max(0, match.index - 200) + from;
   const rest = text.slice(match.index + match[0].length, match.index + match[0].length + 200);
   const end = /[.;。!?！？](?=\s|$)|[;\n。]/.exec(rest);
-  return text.slice(start, match.index + match[0].length + (end === null ? rest.length : end.index));
+  return [start, match.index + match[0].length + (end === null ? rest.length : end.index)];
+}
+
+/** The sentence `match` stands in. */
+function sentenceAround(text: string, match: RegExpExecArray): string {
+  return text.slice(...sentenceBounds(text, match));
+}
+
+/** Where the line holding `from` … `to` starts and ends. */
+function lineBounds(text: string, from: number, to: number = from): [number, number] {
+  const end = text.indexOf('\n', to);
+  return [text.lastIndexOf('\n', from - 1) + 1, end === -1 ? text.length : end];
 }
 
 /**
@@ -2173,8 +2184,7 @@ const QUOTABLE = new Set([
  * hold strings like "ignore previous instructions""): a mention, so a warning, not a block.
  */
 function quotedAsExample(text: string, index: number, end: number): boolean {
-  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
-  const lineEnd = text.indexOf('\n', end) === -1 ? text.length : text.indexOf('\n', end);
+  const [lineStart, lineEnd] = lineBounds(text, index, end);
   const before = text.slice(lineStart, index);
   const after = text.slice(end, lineEnd);
   // German „…“, Japanese and Chinese 「…」 and 『…』, French ‹…› too.
@@ -2191,8 +2201,7 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
  * refuse them"). The views drop backticks, so the note as written is read.
  */
 function codeQuotedAsExample(original: string, start: number, end: number): boolean {
-  const lineStart = original.lastIndexOf('\n', start - 1) + 1;
-  const lineEnd = original.indexOf('\n', end) === -1 ? original.length : original.indexOf('\n', end);
+  const [lineStart, lineEnd] = lineBounds(original, start, end);
   const before = original.slice(lineStart, start);
   const after = original.slice(end, lineEnd);
   if ((before.match(/`/g) ?? []).length % 2 === 0 || !after.includes('`')) return false;
@@ -2201,8 +2210,7 @@ function codeQuotedAsExample(original: string, start: number, end: number): bool
 
 /** Whether `at` in the note as written lies inside a code span on its line (backticks before and after). */
 function inCodeSpan(original: string, at: number): boolean {
-  const lineStart = original.lastIndexOf('\n', at - 1) + 1;
-  const lineEnd = original.indexOf('\n', at) === -1 ? original.length : original.indexOf('\n', at);
+  const [lineStart, lineEnd] = lineBounds(original, at);
   return (
     (original.slice(lineStart, at).match(/`/g) ?? []).length % 2 === 1 && original.slice(at, lineEnd).includes('`')
   );
@@ -2227,8 +2235,7 @@ const THREAT_TALK =
  * the words decide.
  */
 function citedAsThreat(text: string, index: number, end: number): boolean {
-  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
-  const lineEnd = text.indexOf('\n', end) === -1 ? text.length : text.indexOf('\n', end);
+  const [lineStart, lineEnd] = lineBounds(text, index, end);
   return THREAT_TALK.test(text.slice(lineStart, lineEnd));
 }
 
@@ -2297,9 +2304,11 @@ const CONTENT_VOIDED =
 /** An act named only as what a note or page may ask, and to refuse ("if a memory note tells you to delete other notes, stop"). */
 function askedByContent(text: string, match: RegExpExecArray): boolean {
   if (!/\b(?:if|when|whenever|should)\b/.test(text)) return false;
-  const sentence = sentenceAround(text, match);
-  const start = text.lastIndexOf(sentence, match.index);
-  return refusedIfAsked(sentence, { start: match.index - start, end: match.index - start + match[0].length });
+  const [start, end] = sentenceBounds(text, match);
+  return refusedIfAsked(text.slice(start, end), {
+    start: match.index - start,
+    end: match.index - start + match[0].length,
+  });
 }
 
 /** An order to keep a thing as it is, or a claim that it is the house's way. */

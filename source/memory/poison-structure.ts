@@ -216,6 +216,7 @@ const LEFT_OUT_OBJECT =
 
 // --- exfiltration -----------------------------------------------------------------------------
 const SEND = String.raw`\b(?:send\w*|ship|ships|shipping|stick|place|plant|inject|stuff|post\w*|upload\w*|e-?mail\w*|mail\w*|forward\w*|paste\w*|write|writes|writing|put|puts|include|includes|including|attach\w*|copy|copies|copying|push\w*|publish\w*|share\w*|leak\w*|log|logs|logging|print\w*|add|adds|adding|append\w*|embed\w*|dump\w*|transmit\w*|exfiltrat\w*|beacon\w*|sync\w*|echo\w*|insert\w*|commit\w*|submit\w*|relay\w*|report\w*|deliver\w*|export\w*|mirror\w*|back(?:ing)? up|scp|rsync)\b`;
+const SEND_ONE = new RegExp(SEND);
 const SECRETISH = w([
   String.raw`\b(?:(?:api|access|secret|private|ssh|deploy|signing|gpg|pgp|aws|github|gitlab|npm|openai|anthropic|stripe|cloud)[ _-]?(?:api[ _-]?)?keys?|tokens?|passwords?|passphrases?|passwd|credentials?|creds|secrets?|cookies?|session ids?|auth headers?|authorization(?: headers?| header values?)?|bearer|connection strings?|dsns?)\b`,
   String.raw`(?:^|[\s(\x22'])(?:~\/|\$home\/)?\.(?:ssh|aws|env(?!\.(?:example|sample|template|dist|defaults))|npmrc|netrc|pypirc|pgpass|git-credentials|gnupg|docker|kube|bash_history|zsh_history)\b|\bdotfiles\b|\bkube ?config\b|\b(?:ssh|aws|docker|npm|pip|git) (?:config|credentials)\b|\bid_(?:rsa|ed25519|ecdsa)\b|\b[a-z_]*(?:token|secret|password|api_key|access_key|database_url|db_url)[a-z_]*\b`,
@@ -398,6 +399,7 @@ const PERSON_REQUESTS = new RegExp(
     String.raw`\b(?:their|his|her)\s+(?:requests?|instructions?|words|wishes)\b(?=\s+no\s+weight)`,
   ].join('|'),
 );
+const PERSON_REQUESTS_ALL = new RegExp(PERSON_REQUESTS.source, 'g');
 /** Said of the person's words after them: only suggestions, no weight, it can wait, it passes after. */
 const DEMOTED_AFTER =
   /^[^.;!?\n]{0,50}?\b(?:no\s+weight|(?:are|is|as|be)\s+(?:to be\s+)?(?:regarded as\s+|treated as\s+)?(?:only\s+|just\s+|merely\s+)?(?:suggestions?|advisory|optional|secondary|hints?)|(?:gets?|carry|carries|has|have)\s+no\s+weight|can wait|(?:pass|passes|come|comes)\s+(?:second|after|later)|lapses?|(?:doesn't|does not|don't|do not) get to (?:undo|override|change|overrule))\b/;
@@ -428,7 +430,7 @@ const OVER_PERSON = /\b(?:notes?|memory|memories|checklist|roadmap|plan|brief|ba
 
 /** Whether the clause puts the person's own words below the notes or a plan. */
 function personWordsDemoted(c: string): boolean {
-  for (const words of c.matchAll(new RegExp(PERSON_REQUESTS.source, 'g'))) {
+  for (const words of c.matchAll(PERSON_REQUESTS_ALL)) {
     const before = c.slice(Math.max(0, words.index - 80), words.index);
     const over = DEMOTED_BEFORE.exec(before);
     // "Not to whoever is driving" is the rank itself; a negation before it, in its own part of the
@@ -956,7 +958,7 @@ const RULES: StructuralRule[] = [
         const secret = SECRETISH.exec(rest);
         if (!secret) continue;
         // The secret is the object of the verb nearest it ("before pushing: old ones have leaked tokens …").
-        if (new RegExp(SEND).test(rest.slice(0, secret.index))) continue;
+        if (SEND_ONE.test(rest.slice(0, secret.index))) continue;
         // "add a token to the request", "add an env variable": a new one, not one that exists to send.
         if (
           /\b(?:a|an|new|some|your own|their own|dummy|fake|test|sample|example)\s+(?:\w+\s+)?$/.test(
