@@ -5,6 +5,7 @@
 // back by a gate the test opens, so the keys arrive before the rows without any sleep.
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Application } from '../../source/api/application.js';
@@ -17,6 +18,13 @@ import { seedRecoveryItems } from '../support/recovery-seed.js';
 import { KEY, mount, press, unmount, type View, waitForText, withOverrides } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
+
+/** The Scheduler that Ink's React renders through: the one its reconciler loads, so the same instance. */
+const reconciler = createRequire(import.meta.resolve('ink')).resolve('react-reconciler');
+const scheduler = createRequire(reconciler)('scheduler') as {
+  unstable_NormalPriority: number;
+  unstable_scheduleCallback(priority: number, callback: () => void): unknown;
+};
 
 /** What a terminal answers to the TUI's DECRQM query when bracketed paste (mode 2004) is set. */
 const PASTE_MODE_SET = '\u001b[?2004;1$y';
@@ -121,6 +129,40 @@ describe('moves typed ahead onto a list still loading', { timeout: 60_000 }, () 
         await until((frame) => frame.includes('[2 History]'));
         open();
         // The Enter goes in the moment the rows are on screen, before React's effects after them.
+        await until((frame) => frame.includes('note number 0'));
+        view.stdin.write('\r');
+        await until((frame) => frame.includes('Journal row in full'));
+        assert.match(view.lastFrame() ?? '', new RegExp(`#${third.sequence} ${third.kind}`));
+      } finally {
+        global.IS_REACT_ACT_ENVIRONMENT = actEnvironment;
+      }
+    });
+  });
+
+  test('a key typed ahead waits for a render React put off past its time slice', async () => {
+    await withHost('tui-held-slice', 0, async (host, view, open) => {
+      for (let i = 0; i < 4; i += 1)
+        await host.application.appendNote({ text: `note number ${i}`, operationId: `op-note-${i}` });
+      const third = (await host.application.journal({ after: 0, limit: 10 })).rows[2]!;
+      const global = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+      const actEnvironment = global.IS_REACT_ACT_ENVIRONMENT;
+      try {
+        global.IS_REACT_ACT_ENVIRONMENT = false;
+        // A loaded machine, made certain: React work that outlasts the Scheduler's 5 ms slice is
+        // queued first, so the Scheduler yields after it and renders what "2" changed in a later
+        // turn of the event loop. The j's must still reach History, not the screen 2 left.
+        scheduler.unstable_scheduleCallback(scheduler.unstable_NormalPriority, () => {
+          const until = performance.now() + 20;
+          while (performance.now() < until);
+        });
+        view.stdin.write('2jj');
+        const deadline = Date.now() + 8000;
+        const until = async (accept: (frame: string) => boolean) => {
+          while (!accept(view.lastFrame() ?? '') && Date.now() < deadline)
+            await new Promise((resolve) => setImmediate(resolve));
+        };
+        await until((frame) => frame.includes('[2 History]'));
+        open();
         await until((frame) => frame.includes('note number 0'));
         view.stdin.write('\r');
         await until((frame) => frame.includes('Journal row in full'));

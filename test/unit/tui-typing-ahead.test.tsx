@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
-import { useReducer } from 'react';
+import { useReducer, useState } from 'react';
 import { KeyboardProvider } from '../../source/screens/keyboard/keyboard-router.js';
 import { editLine, emptyLine } from '../../source/screens/keyboard/line-edit.js';
 import { useCommandKeys } from '../../source/screens/keyboard/use-command-keys.js';
+import { useHeldListKeys } from '../../source/screens/widgets/held-list-keys.js';
 import { useLineInput } from '../../source/screens/widgets/line-input.js';
 import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
 import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
@@ -216,6 +217,62 @@ describe('bracketed pastes behind the keyboard router', () => {
       assert.match(view.lastFrame() ?? '', /moves 2/);
     } finally {
       await unmount(view);
+    }
+  });
+});
+
+/**
+ * A list in the screens' style: its move sets the selection from the rendered one, and Enter opens
+ * the rendered selection. `onMove` runs after each move is handed over (the test types there).
+ */
+function HeldList({ loading, opened, onMove }: { loading: boolean; opened: number[]; onMove: () => void }) {
+  const [chosen, setChosen] = useState(0);
+  useHeldListKeys(
+    ['selectDown', 'openItem'],
+    (command) => {
+      if (command === 'openItem') opened.push(chosen);
+      else {
+        setChosen(chosen + 1);
+        onMove();
+      }
+    },
+    { loading, length: loading ? 0 : 5 },
+  );
+  return <Text>{`row ${chosen}`}</Text>;
+}
+
+describe('moves held while a list loads', () => {
+  test('a key that arrives after the last replayed move but before its render waits for that render', async () => {
+    const opened: number[] = [];
+    let moves = 0;
+    let view: View | undefined;
+    // The Enter goes in right after the second held move is handed over, before React renders
+    // it: as on a loaded machine, where the render of a replayed move can come a turn late.
+    const onMove = () => {
+      moves += 1;
+      if (moves === 2) view!.stdin.write('\r');
+    };
+    await act(async () => {
+      view = render(
+        <KeyboardProvider>
+          <HeldList loading opened={opened} onMove={onMove} />
+        </KeyboardProvider>,
+      );
+    });
+    try {
+      await press(view!, 'j');
+      await press(view!, 'j');
+      await act(async () => {
+        view!.rerender(
+          <KeyboardProvider>
+            <HeldList loading={false} opened={opened} onMove={onMove} />
+          </KeyboardProvider>,
+        );
+      });
+      await waitForFrame(view!, 'the Enter handled', () => opened.length === 1);
+      assert.deepEqual(opened, [2]);
+    } finally {
+      await unmount(view!);
     }
   });
 });

@@ -9,8 +9,9 @@
 // - text between the markers is emitted as one 'paste' event (the router gives it to an open text
 //   field; nothing else takes it), never as keys; escape sequences inside it are dropped;
 // - once the terminal has shown it brackets pastes, every other input is replayed one key at a
-//   time, each on its own turn of the event loop, so the screen a key opens has rendered and
-//   taken the keyboard before the next key arrives ("5jj⏎": Integrations, pi, Enter plans it).
+//   time, each once React has committed what the key before changed, so the screen a key opens
+//   has rendered and taken the keyboard before the next key arrives ("5jj⏎": Integrations, pi,
+//   Enter plans it).
 //
 // Whether the terminal brackets pastes is not assumed: a terminal without DECSET 2004 sends a paste
 // as plain keys, and replaying those would press `a` (approve), `y`, `q` and Enter. The sign is its
@@ -34,9 +35,10 @@ const shaped = new WeakSet<EventEmitter>();
 
 /**
  * Makes Ink's input emitter (useStdin's internal_eventEmitter) tell pastes from typing, as above;
- * once per emitter. Pastes are emitted as 'paste' with their text.
+ * once per emitter. Pastes are emitted as 'paste' with their text. `afterCommit(then)` calls `then`
+ * once React has committed the updates queued so far (the next key is delivered then).
  */
-export function shapeTypedInput(events: EventEmitter): void {
+export function shapeTypedInput(events: EventEmitter, afterCommit: (then: () => void) => void): void {
   if (shaped.has(events)) return;
   shaped.add(events);
   const emit = events.emit.bind(events);
@@ -45,11 +47,12 @@ export function shapeTypedInput(events: EventEmitter): void {
   // Deliveries wait here while an earlier one's turn is not over; `turn` is true during that turn.
   const queue: Delivery[] = [];
   let turn = false;
-  // The next key waits for the render of what the key before changed: Ink's React renders an
-  // update in a Scheduler task (a setImmediate) that it queues from a microtask queued by the
-  // update itself. Queued from a later microtask, the next key's setImmediate runs after that
-  // render, whose commit registers the new screen's keys (useKeyHandler's layout effect).
-  const later = () => queueMicrotask(() => setImmediate(next));
+  // The next key waits until React has committed what the key before changed: the commit
+  // registers the new screen's keys (useKeyHandler's layout effect). `afterCommit` is the
+  // keyboard router's barrier (keyboard-router.tsx); guessing the render's turn did not hold:
+  // on a loaded machine React's Scheduler yields once its 5 ms slice is spent and renders in a
+  // later turn, and "2jj⏎" sent a j to the screen that 2 left.
+  const later = () => afterCommit(next);
   const next = () => {
     const delivery = queue.shift();
     if (delivery === undefined) {

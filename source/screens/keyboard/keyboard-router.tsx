@@ -66,9 +66,25 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
   // Before the first key: a sequence Ink cannot name would otherwise throw inside useInput; then
   // pastes told from typing (wrapped last, so it sees each input first).
   const { internal_eventEmitter: inputEvents } = useStdin();
+  // The barrier between keys typed ahead (bracketed-paste.ts): an update of this provider, queued
+  // after the key's own updates, is rendered in the same pass, and its layout effect runs once
+  // that pass has committed, after the layout effects below it that register a new screen's keys.
+  // Rendering it costs nothing below: the children are the same elements.
+  const [, setCommits] = useState(0);
+  const afterCommit = useRef<Array<() => void>>([]);
   useState(() => {
     dropUnnamedCtrlSequences(inputEvents);
-    shapeTypedInput(inputEvents);
+    shapeTypedInput(inputEvents, (then) => {
+      afterCommit.current.push(then);
+      setCommits((count) => count + 1);
+    });
+  });
+  // After every commit of this provider (no dependencies: the count is only what makes it render).
+  useLayoutEffect(() => {
+    const waiting = afterCommit.current;
+    afterCommit.current = [];
+    // On a turn of its own: a key delivered inside the commit would update state in the middle of it.
+    for (const then of waiting) setImmediate(then);
   });
   useInput(route);
   useEffect(() => {

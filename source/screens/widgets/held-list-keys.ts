@@ -41,11 +41,15 @@ export function useHeldListKeys<C extends Command>(
     heldNow.current = next;
     setHeld(next);
   };
+  // A replayed key's state is rendered after the effect that replayed it; a key that arrives
+  // before that render would act on the selection the replay left behind, so it is held too until
+  // the render's effect (hold always renders again: a new array).
+  const replaying = useRef(false);
   useCommandKeys(
     commands,
     (command) => {
       setNote(null);
-      if (load.loading || heldNow.current.length > 0) {
+      if (load.loading || heldNow.current.length > 0 || replaying.current) {
         if (!heldNow.current.includes(OPEN as C)) hold([...heldNow.current, command]);
         return;
       }
@@ -55,6 +59,7 @@ export function useHeldListKeys<C extends Command>(
   );
   const active = options.isActive ?? true;
   useEffect(() => {
+    replaying.current = false;
     const held = heldNow.current;
     if (load.loading || held.length === 0) return;
     if (!active || load.length === 0) {
@@ -68,6 +73,7 @@ export function useHeldListKeys<C extends Command>(
     }
     const [first, ...rest] = held;
     hold(rest);
+    replaying.current = true;
     onCommand(first!);
   });
   return note;
