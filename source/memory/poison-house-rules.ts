@@ -481,8 +481,8 @@ export const HOUSE_RULES: HouseRule[] = [
 // Each rule below names the act by one part (its pattern, run over the lint's view) and checks the
 // others in the sentences around it. Lower-cased views, as the phrase rules read them.
 
-/** The sentences of `text` around `index`: `before` sentences before the one holding it, `after` after it. */
-export function sentencesAround(text: string, index: number, before: number, after: number): string {
+/** Where the sentences around `index` start and end: `before` sentences before the one holding it, `after` after it. */
+export function sentenceSpan(text: string, index: number, before: number, after: number): [number, number] {
   const from = Math.max(0, index - 600);
   const window = text.slice(from, index + 600);
   const at = index - from;
@@ -491,7 +491,20 @@ export function sentencesAround(text: string, index: number, before: number, aft
   ends.push(window.length);
   let current = ends.findIndex((end, i) => i > 0 && end > at);
   if (current < 0) current = ends.length - 1;
-  return window.slice(ends[Math.max(0, current - 1 - before)]!, ends[Math.min(ends.length - 1, current + after)]!);
+  return [from + ends[Math.max(0, current - 1 - before)]!, from + ends[Math.min(ends.length - 1, current + after)]!];
+}
+
+/** The sentences of `text` around `index` (sentenceSpan). */
+export const sentencesAround = (text: string, index: number, before: number, after: number): string =>
+  text.slice(...sentenceSpan(text, index, before, after));
+
+/** Where the clause holding `index` starts: after a sentence's end, a semicolon or a line break. */
+function clauseStart(text: string, index: number): number {
+  const from = Math.max(0, index - 600);
+  let start = from;
+  for (const end of text.slice(from, index).matchAll(/[.!?。！？](?=\s)|[;\n]/g))
+    start = from + end.index + end[0].length;
+  return start;
 }
 
 /** A negation before the act in its sentence: the note advises against it. */
@@ -640,4 +653,43 @@ const REMOTE_NARROW = /\b(?:never|don't|do not|not|only|your (?:own )?fork)\b|<\
 export function pushedToForeignRemote(text: string, index: number): boolean {
   const around = sentencesAround(text, index, 1, 0);
   return !REMOTE_NARROW.test(around) && /git@|https?:\/\//.test(around);
+}
+
+// A control or a secret named in one sentence and acted on by a pronoun in the next: "Branch
+// protection slows releases. Turn it off on main …"; "The npm token in ~/.npmrc is shared with the
+// contractors. Post it in their channel." The clause rules read the act where the thing is named.
+const CONTROL_NAMED =
+  /\b(?:csrf|xsrf|rate[ -]?limit\w*|throttl\w*|lockouts?|captchas?|auth(?:entication|orization)?(?: checks?| guards?| middleware)?|2fa|mfa|two-factor|signature (?:checks?|verification)|certificate (?:checks?|verification|validation)|tls verification|ssl verification|branch protection|protection rules?|codeowners|required reviews?|security (?:scans?|checks?|jobs?|steps?|headers)|secret scan\w*|gitleaks|trufflehog|dependabot(?: alerts)?|audit (?:logs?|logging|trail)|health ?checks?|pre-commit(?: hooks?)?|linters?|lint rules?|sanitiz\w*|input validation|content security policy|csp|hsts|waf|firewall rules?)\b/;
+/** The act on "it": off, out, skipped, loosened. */
+export const WEAKENED_BY_PRONOUN =
+  /\b(?:(?:disabl\w*|remov\w*|delet\w*|drop|strip\w*|bypass\w*|skip\w*|silenc\w*|mute|get rid of|loosen\w*|relax\w*)\s+(?:it|them|that|this|those)|(?:turn|switch)\w* (?:it|them|that|this) off|comment\w* (?:it|them|that|this) out|(?:rip|take)\w* (?:it|them) out)\b/g;
+/** Narrowed, reviewed or advised against, in the sentence or the one naming the control. */
+const PRONOUN_ACT_NARROWED =
+  /\b(?:never|don't|do not|not|must not|shouldn't|should not|avoid|only|unless|except|locally|local|in tests?|ask|review|rather than|instead of)\b/;
+/** The control told as a nuisance: what makes "turn it off" sabotage rather than a step of a procedure. */
+const NUISANCE =
+  /\b(?:slow\w*|block\w*|noise|noisy|in the way|annoy\w*|causing|caused|flaky|false positives?|friction|waste\w*|too strict|overkill|unnecessary|pointless|useless|confus\w*|hold\w* up|gets? in)\b/;
+export function controlWeakenedByPronoun(text: string, index: number): boolean {
+  const [start, end] = sentenceSpan(text, index, 1, 0);
+  const clause = clauseStart(text, index);
+  // A clause that names the control itself is the clause rules' to read.
+  if (clause <= start || CONTROL_NAMED.test(text.slice(clause, index + 40))) return false;
+  const around = text.slice(start, end);
+  return CONTROL_NAMED.test(text.slice(start, clause)) && NUISANCE.test(around) && !PRONOUN_ACT_NARROWED.test(around);
+}
+
+/** A secret or a file of them, named. */
+const SECRET_NAMED =
+  /\b(?:api[ _-]?keys?|tokens?|passwords?|passphrases?|credentials?|secrets?|private keys?|ssh keys?|access keys?|session cookies?|service-account json|\.env|env file|kubeconfig|id_rsa|id_ed25519|\.npmrc|\.pypirc|\.netrc|\.pgpass)\b/;
+/** Sent on by a pronoun, to a place others read. */
+export const SENT_BY_PRONOUN =
+  /\b(?:send|post|paste|upload|share|forward|e-?mail|attach|dm|publish)\w*\s+(?:it|them|that|this|those|its (?:value|contents)|the (?:value|values|contents|whole file))\b[^.!?\n]{0,60}?\b(?:to|into|in|on|at|with)\b[^.!?\n]{0,40}?(?:https?:\/\/|#[\w-]+|\b(?:channel|slack|discord|teams|gist|pastebin|issue|pull request|comment|ticket|email|webhook|chat|thread|wiki|readme|public|vendors?|partners?|contractors?|support|helpdesk)\b)/g;
+/** Advice against, or the secret made harmless first. */
+const SENT_NARROWED =
+  /\b(?:never|don't|do not|not|must not|shouldn't|should not|avoid|rotate\w*|revoke\w*|redact\w*|mask\w*|placeholder|fake|dummy|example)\b/;
+export function secretSentByPronoun(text: string, index: number): boolean {
+  const [start, end] = sentenceSpan(text, index, 1, 0);
+  const clause = clauseStart(text, index);
+  if (clause <= start || SECRET_NAMED.test(text.slice(clause, end))) return false;
+  return SECRET_NAMED.test(text.slice(start, clause)) && !SENT_NARROWED.test(text.slice(start, end));
 }
