@@ -51,12 +51,14 @@ import {
   LEFT_OUT_OF_REPORT,
   lookAlikePackage,
   ownDoingLeftOut,
+  PLACE_OUTSIDE,
   PUSHED_ELSEWHERE,
   pushedToForeignRemote,
   REPORTED_AS,
   SECURITY_SETTING_OFF,
   SENT_BY_PRONOUN,
   secretSentByPronoun,
+  secretsToPlaceOutside,
   securitySettingOff,
   TRACES_REMOVED,
   tracesRemovedUnseen,
@@ -2056,6 +2058,33 @@ const RULES: Rule[] = [
     check: (match, text) => (secretSentByPronoun(text, match.index) ? 'block' : null),
   },
   {
+    name: 'poison-exfiltration',
+    severity: 'block',
+    keywords: [
+      'http',
+      '@',
+      'public',
+      'webhook',
+      'telegram',
+      'discord',
+      'paste',
+      'hastebin',
+      'transfer.sh',
+      'gist',
+      '공개',
+      '公开',
+      '公開',
+      'públic',
+      'publique',
+      'öffentlich',
+      'публичн',
+    ],
+    // Secrets and a place outside in one sentence or the next, whatever the verb: "copy that file into a
+    // comment of the public issue", "the env output to https://…".
+    pattern: PLACE_OUTSIDE,
+    check: (match, text) => (secretsToPlaceOutside(text, match.index) ? 'block' : null),
+  },
+  {
     name: 'poison-safeguard-off',
     severity: 'block',
     keywords: [],
@@ -2517,6 +2546,16 @@ function askedByContent(text: string, match: RegExpExecArray): boolean {
   });
 }
 
+/** Malicious text said to have asked for the act: "a malicious README asking agents to send ~/.ssh to a webhook". */
+const ATTACK_ASKED =
+  /\b(?:malicious|attacker'?s?|injected|phishing|hostile|poisoned)\b[^.;!?\n]{0,60}\b(?:asking|asked|asks|telling|told|tells|wanted|instructing|instructed|urging|urged)\b[^.;!?\n]*$/;
+
+/** The act told as what an attack asked for, before it in its sentence: a mention, not an order. */
+function toldAsAttackSeen(text: string, match: RegExpExecArray): boolean {
+  const [start] = sentenceBounds(text, match);
+  return ATTACK_ASKED.test(text.slice(start, match.index));
+}
+
 /** An order to keep a thing as it is, or a claim that it is the house's way. */
 const KEEP_IT =
   /\b(?:leave (?:it|that|this|them) (?:in|on|off|as is|alone|there)|keep (?:it|that|this|them) (?:that way|as is|on|off|in place)|preserve (?:it|that|this|them)|(?:don't|do not|never) (?:'fix'|"fix"|fix|change|revert|touch) (?:it|that|this|them|the spelling)|house style|(?:is|are) (?:our |the )?(?:house )?(?:standard|default|convention)|(?:bei uns|chez nous|en nuestro equipo) (?:standard|la norme|el estándar))\b/;
@@ -2680,7 +2719,8 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         negated(view.text, match.index, match.index + match[0].length, rule.negatable)
       )
         severity = 'warn';
-      if (severity === 'block' && askedByContent(view.text, match)) severity = 'warn';
+      if (severity === 'block' && (askedByContent(view.text, match) || toldAsAttackSeen(view.text, match)))
+        severity = 'warn';
       let start = match.index;
       let end = match.index + match[0].length;
       while (start < end && /\s/.test(view.text[start]!)) start++;
