@@ -216,14 +216,21 @@ const TOLD_TO_AGENT = new RegExp(
  * installer" or "don't run it from the agent".
  */
 const AGENT_WORD =
-  /\b(?:agents?|assistants?|llms?|the (?:ai|model|bot))\b|(?<!\p{L})(?:agentes?|l'agent|agenten|агент\p{L}*|agenta|agentów|ajan\p{L}*)(?!\p{L})|代理|智能体|助手|エージェント|에이전트/u;
+  /\b(?:agents?|assistants?|llms?|the (?:ai|bot))\b|(?<!\p{L})(?:agentes?|l'agent|agenten|агент\p{L}*|agenta|agentów|ajan\p{L}*)(?!\p{L})|代理|智能体|助手|エージェント|에이전트/u;
 const NEGATED_SENTENCE =
   /\b(?:not|never|don't|doesn't|do not|does not|mustn't|shouldn't|cannot|can't|won't|nobody|no one)\b|(?<!\p{L})(?:no|nunca|jamás|jamais|pas|nicht|kein\p{L}*|nie|niemals|non|não|nem|не|нельзя|никогда|niet|nooit|inte|aldrig|değil|yok|asla)(?!\p{L})|不|别|勿|禁止|しない|ないで|禁止|않|말고|마세요/u;
 /** Where one sentence of the folded note ends. */
 const SENTENCE_BREAK = /[.!?;\n。！？；]+/;
 
+/** What an agent is told to do with the command: run it, install with it, take it as a step. */
+const RUN_WORD =
+  /\b(?:run\w*|install\w*|execut\w*|set\w* up|setup|bootstrap\w*|step|first|start\w*|onboard\w*|use|pipe\w*|curl|wget|it)\b|(?<!\p{L})(?:ejecut\p{L}*|instal\p{L}*|exécut\p{L}*|ausführ\p{L}*|выполн\p{L}*|запуст\p{L}*|uruchom\p{L}*|çalıştır\p{L}*)(?!\p{L})|运行|执行|安装|実行|インストール|실행|설치/u;
+
 function agentAddressed(folded: string): boolean {
-  return folded.split(SENTENCE_BREAK).some((sentence) => AGENT_WORD.test(sentence) && !NEGATED_SENTENCE.test(sentence));
+  // "Person-run setup step; agents should just tell you if a JDK is missing": the agent is named, but not told to run anything.
+  return folded
+    .split(SENTENCE_BREAK)
+    .some((sentence) => AGENT_WORD.test(sentence) && RUN_WORD.test(sentence) && !NEGATED_SENTENCE.test(sentence));
 }
 
 /** The same in other languages: automatically, each session, every time, silently. ("Without asking" is NO_CONFIRM's.) */
@@ -302,7 +309,8 @@ export function officialInstallerStep(
     const clauseEnd = rest.search(CLAUSE_END);
     // A clause that runs on past the window is not read as a step.
     if (clauseEnd === -1 && lineEnd === to + WINDOW_AFTER) return null;
-    const clause = rest.slice(0, clauseEnd === -1 ? rest.length : clauseEnd);
+    // golangci-lint's documented command installs into `$(go env GOPATH)/bin`: that substitution reads a path.
+    const clause = rest.slice(0, clauseEnd === -1 ? rest.length : clauseEnd).replace(/\$\(go env GOPATH\)/g, 'GOPATH');
     if (!/^[\x20-\x7e\t]*$/.test(clause) || TAIL_DANGER.test(clause)) return null;
     // Piped in: the interpreter must read the download. (Substituted, what follows is the script's arguments.)
     if (groups['f1'] !== undefined && !readsStdin(clause)) return null;
