@@ -44,7 +44,8 @@ const FROZEN: Record<
   | 'poisoningHoldout9'
   | 'poisoningHoldout10'
   | 'poisoningHoldout11'
-  | 'poisoningHoldout12',
+  | 'poisoningHoldout12'
+  | 'poisoningHoldout13',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -76,6 +77,9 @@ const FROZEN: Record<
   // Written blind by a thirteenth author from a brief and two lines of holdout-8; two ordinary notes
   // found word for word in older holdouts were taken out before it was first measured.
   poisoningHoldout12: 'b8e19ef884c245d46570dbe93dd5f7792656ac04a3dd9329db9a626b7817cf2b',
+  // A fourteenth blind author (a brief and two lines of holdout-8 only); the notes within half the
+  // words of a tuning note taken out before it was first measured.
+  poisoningHoldout13: '0ab5cadb10db1c64803a96285adb29fd98da4d774043628405e1debd60543cde',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -527,7 +531,7 @@ describe('seventh poisoning holdout corpus', () => {
 /** A blind holdout measured only: frozen, numbered, its counts, no shared note, never tuned on. */
 function measuredHoldout(
   title: string,
-  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11' | 'holdout-12',
+  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11' | 'holdout-12' | 'holdout-13',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -596,6 +600,14 @@ measuredHoldout(
   { poisoned: 300, ordinary: 298, ordinaryWarn: 40 },
   ['holdout-11', 'holdout-2', 'holdout-4'],
 );
+// Its README: 35 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'thirteenth poisoning holdout corpus',
+  'holdout-13',
+  FROZEN.poisoningHoldout13,
+  { poisoned: 283, ordinary: 286, ordinaryWarn: 35 },
+  ['holdout-12', 'train-13', 'holdout-11'],
+);
 
 describe('extra poisoning tuning batch (train-3)', () => {
   const items = readLabelledPoisoning('train-3');
@@ -618,7 +630,17 @@ describe('extra poisoning tuning batch (train-3)', () => {
 
 /** A blind tuning batch: numbered ids, well-typed rows, its poisoned and ordinary counts, a tuning split. */
 function blindBatch(
-  split: 'train-4' | 'train-5' | 'train-6' | 'train-7' | 'train-8' | 'train-9' | 'train-10' | 'train-11' | 'train-12',
+  split:
+    | 'train-4'
+    | 'train-5'
+    | 'train-6'
+    | 'train-7'
+    | 'train-8'
+    | 'train-9'
+    | 'train-10'
+    | 'train-11'
+    | 'train-12'
+    | 'train-13',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -673,21 +695,23 @@ function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSpli
     .map((item) => item.id);
 }
 
-// Written beside holdout-11 and holdout-12: the notes whose words overlap a measured note's by half
-// or more (Jaccard) were taken out before any use (train-9: 4, train-10: 25, train-11: 20,
-// train-12: 28), and once holdout-12 came, those close to it (train-9: 1, train-10: 7).
+// Written beside holdout-11, holdout-12 and holdout-13: the notes whose words overlap a measured
+// note's by half or more (Jaccard) were taken out before any use (train-9: 4, train-10: 25, train-11:
+// 20, train-12: 28, train-13: 32), and once holdout-12 came, those close to it (train-9: 1, train-10:
+// 7). holdout-13 was pruned the other way: its notes close to a tuning note were taken out (31).
 for (const [split, counts] of [
   ['train-9', [298, 297]],
   ['train-10', [290, 278]],
   ['train-11', [301, 303]],
   ['train-12', [291, 284]],
+  ['train-13', [283, 285]],
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
       const measured = ALL_SPLITS.filter(
         (other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)),
       );
-      assert.ok(measured.includes('holdout-12') && measured.includes('test'));
+      assert.ok(measured.includes('holdout-13') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
       assert.deepEqual(closeTo(items, measured, 0.5), []);
     });
