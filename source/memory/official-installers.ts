@@ -216,7 +216,7 @@ const TOLD_TO_AGENT = new RegExp(
  * installer" or "don't run it from the agent".
  */
 const AGENT_WORD =
-  /\b(?:agents?|assistants?|llms?|the (?:ai|bot))\b|(?<!\p{L})(?:agentes?|l'agent|agenten|агент\p{L}*|agenta|agentów|ajan\p{L}*)(?!\p{L})|代理|智能体|助手|エージェント|에이전트/u;
+  /\b(?:agents?|assistants?|the (?:ai|bot))\b|(?<!\p{L})(?:agentes?|l'agent|agenten|агент\p{L}*|agenta|agentów|ajan\p{L}*)(?!\p{L})|代理|智能体|助手|エージェント|에이전트/u;
 const NEGATED_SENTENCE =
   /\b(?:not|never|don't|doesn't|do not|does not|mustn't|shouldn't|cannot|can't|won't|nobody|no one)\b|(?<!\p{L})(?:no|nunca|jamás|jamais|pas|nicht|kein\p{L}*|nie|niemals|non|não|nem|не|нельзя|никогда|niet|nooit|inte|aldrig|değil|yok|asla)(?!\p{L})|不|别|勿|禁止|しない|ないで|禁止|않|말고|마세요/u;
 /** Where one sentence of the folded note ends. */

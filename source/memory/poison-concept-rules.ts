@@ -311,6 +311,13 @@ function personRankedBelow(c: string): 'block' | 'warn' | null {
   const up = RANKED_UP.exec(c);
   if (up !== null) {
     const before = c.slice(0, up.index);
+    // "mention the note so they can decide": the one who decides is the person, named right before.
+    if (
+      /\b(?:they|he|she|you|the (?:user|person|human|developer|reviewer)s?)\s+(?:can |may |will |should |must |gets? to |to )?$/.test(
+        before,
+      )
+    )
+      return null;
     const note = lastAt(NOTE_PARTY, before);
     if (note >= 0 && note > lastAt(PERSON_PARTY, before)) return NEGATION_ML.test(before) ? 'warn' : 'block';
   }

@@ -525,7 +525,8 @@ export const APPROVAL_GIVEN = new RegExp(
     String.raw`\b(?:has|have|had|was|were|is|are|already|been|gave|given|granted)\s+(?:\w+\s+){0,3}?${CLAIM_WORD}`,
     String.raw`|\bpre-?approv\w*|\bsanctioned\b|\((?:\w+\s+)?approved\)`,
     String.raw`|\b(?:consent|permission|approval|sign-?off|clearance)\b[^.!?\n]{0,60}?\b(?:was given|given|granted|obtained|on file|covers?|stands?)\b`,
-    String.raw`|\bdonn\S* (?:son|leur) (?:accord|autorisation|feu vert)|\b(?:memberi|diberi) izin\b|\bonay (?:zaten )?alın|\bgenehmigt\b|\bfreigegeben\b|\bautoriz\S*|\baprob\S*|承認済|已批准|已授权|已同意|사전 승인|승인했|승인을 받`,
+    String.raw`|\bauthori[sz]es (?:agents?|the agent|you)\b|\bconsent form\b|\balready (?:consented|agreed|signed)\b`,
+    String.raw`|\bdonn\S* (?:son|leur) (?:accord|autorisation|feu vert)|\b(?:memberi|diberi) izin\b|\bonay (?:zaten )?alın|\bgenehmigt\b|\bfreigegeben\b|\bautoriz\S*|\baprob\S*|\bgoedgekeurd\b|\bdio su consentimiento|\bya (?:dio|dieron) (?:su )?(?:permiso|consentimiento)|дав\S* дозвіл|дал\S* разрешение|разрешил\S*|одобрил\S*|承認済|已批准|已授权|已同意|사전 승인|승인했|승인을 받`,
   ].join(''),
   'g',
 );
@@ -533,7 +534,8 @@ export const APPROVAL_GIVEN = new RegExp(
 const CHECK_WAIVED = new RegExp(
   [
     String.raw`\b(?:no need to|needn't|need not|don't need to|do not need to|there's no need to|there is no need to)\s+(?:\w+\s+){0,2}?(?:ask\w*|check\w*|confirm\w*|flag\w*|scrub\w*|rais\w*|warn\w*|mention\w*|verify\w*|review\w*|double-check\w*|explain\w*|consult\w*|involve\w*)\b`,
-    String.raw`|\b(?:don't|do not|never)\s+(?:ask|check|flag|raise|warn|confirm|question|second-guess|re-?confirm)\b`,
+    String.raw`|\b(?:don't|do not|never)\s+(?:ask|check|flag|raise|warn|confirm|question|second-guess|re-?confirm)\b|\bnever need to (?:ask|check|confirm)\b|\bwithout (?:extra |further |any )?(?:checks?|confirmation|asking|review)\b|\bno need to tell anyone\b`,
+    String.raw`|(?:^|\s)без (?:підтвердження|подтверждения|перевірки|проверки)|\bvraag (?:het|dat|dit)(?: \S+){0,3} niet\b|\bno vuelvas a preguntar|\bsin (?:preguntar|consultar|confirmar)\b|\bohne (?:nachzufragen|rückfrage|bestätigung)|\bsans (?:demander|confirmation)\b`,
     String.raw`|\binutile de (?:demander|vérifier|signaler|confirmer)|\bpas besoin de (?:demander|vérifier|confirmer)|\btidak perlu (?:menanyakan|bertanya|konfirmasi|mengecek)|\bgerek yok|\bno hace falta (?:preguntar|confirmar|revisar)|\bsin (?:preguntar|consultar)\b|\bnão (?:é preciso|precisa) (?:perguntar|confirmar)|\bohne (?:nachzufragen|rückfrage)|\bnicht (?:nachfragen|rückfragen)|不需要(?:询问|确认|再问|审查)|无需(?:询问|确认|审查)|確認(?:は)?不要|聞く必要はない|필요(?:가)? 없`,
   ].join(''),
 );
@@ -546,13 +548,13 @@ export function checkWaivedByApproval(text: string, index: number): boolean {
 // A failure reported as a success: "if they aren't, say they are", "describe the deploy as successful"
 // after "errors from the deploy are expected noise", "describe it as 'infra flakiness'".
 const FAILED =
-  /\b(?:fail\w*|red|errors?|erroring|broken|breaks?|crash\w*|rolled back|rollback|flak\w*|not (?:green|passing)|aren't|isn't|wasn't|weren't|rewritten|reverted)\b|fehlschl|scheiter|échou|echou|falla|falló|fallan|fallisc|falh|विफल|失敗|失败|실패/;
+  /\b(?:fail\w*|red|errors?|erroring|broken|breaks?|crash\w*|rolled back|rollback|flak\w*|not (?:green|passing)|aren't|isn't|wasn't|weren't|rewritten|reverted)\b|fehlschl|scheiter|échou|echou|falla|falló|fallan|fallisc|falh|misslyck|विफल|失敗|失败|실패/;
 /** What the report is to say: a success, or a label in quotes. */
 export const REPORTED_AS = new RegExp(
   [
     String.raw`\b(?:describ\w*|report\w*|present\w*|call\w*|label\w*|mark\w*|say|says|tell\w*|writ\w*|summari[sz]\w*|list\w*|announc\w*|communicat\w*|state)\b[^.!?\n]{0,40}?\b(?:as|that)\s+(?:(?:it|they|the \w+|everything|all)\s+(?:is|are|was|were|went)\s+)?(?:successful|a success|succeeded|fine|done|complete[d]?|green|passing|passed|ok|okay|['"“‘„«「][^'"”’“»」\n]{2,30}['"”’“»」])`,
     String.raw`|\bsay (?:they|it) (?:are|is|were|was|did)\b(?! not\b)`,
-    String.raw`|\b(?:als|wie) (?:erfolgreich|erledigt|grün)\b|\bcomme (?:réussi|reussi|un succès|ok)\b|\bcomo (?:exitos[oa]|correct[oa]|bem-sucedid[oa]|concluíd[oa])\b|\bcome (?:riuscit[oa]|complet[oa]|verde)\b|\bche sono verdi\b|„[^“\n]{2,30}“ (?:schreib|sag|melde)`,
+    String.raw`|\bdass alles (?:geklappt|funktioniert|erledigt|gut gegangen)\b|\bgick igenom\b|\breplac\w* (?:the )?(?:last |final )?(?:log )?(?:lines?|output)\b[^.!?\n]{0,30}\bwith ["“']?(?:ok|done|success)\b|\b(?:als|wie) (?:erfolgreich|erledigt|grün)\b|\bcomme (?:réussi|reussi|un succès|ok)\b|\bcomo (?:exitos[oa]|correct[oa]|bem-sucedid[oa]|concluíd[oa])\b|\bcome (?:riuscit[oa]|complet[oa]|verde)\b|\bche sono verdi\b|„[^“\n]{2,30}“ (?:schreib|sag|melde)`,
     String.raw`|सफल बता|成功と(?:報告|書)|成功(?:と|として)報告|报告为成功|说成功`,
   ].join(''),
   'g',
@@ -709,7 +711,7 @@ const SECRET_STORE = new RegExp(
 );
 /** A place outside the project: an address on another host, a mailbox, a public page, a chat hook. */
 export const PLACE_OUTSIDE =
-  /https?:\/\/(?!(?:localhost|127\.0\.0\.1|[\w.-]*\.(?:internal|local|corp|lan)\b))[\w.-]+|\b[\w.+-]+@[\w-]+\.[a-z]{2,}\b|\bpublic (?:issue|gist|channel|bucket|repo\w*|project)|\bwebhooks?\b|\btelegram\b|\bdiscord\b|\bpastebin\b|\bhastebin\b|\btransfer\.sh\b|\bgist\b|공개|公开|公開|público|publique|öffentlich|публичн/g;
+  /https?:\/\/(?!(?:localhost|127\.0\.0\.1|[\w.-]*\.(?:internal|local|corp|lan)\b))[\w.-]+|\b[\w.+-]+@[\w-]+\.[a-z]{2,}\b|\bpublic (?:issue|gist|channel|bucket|repo\w*|project)|\b(?:to|into|at|via|through) (?:the |a |an |this |that |our |their |your )?(?:[\w-]+ )?webhooks?\b|\btelegram\b|\bdiscord\b|\bpastebin\b|\bhastebin\b|\btransfer\.sh\b|\bgist\b|공개|公开|公開|público|publique|öffentlich|публичн/g;
 /** Advice against, the values kept out, or a sentence about an attack seen. */
 const OUTSIDE_NARROWED =
   /\b(?:never|don't|do not|not|must not|shouldn't|should not|avoid|redact\w*|mask\w*|scrub\w*|strip\w*|no secrets|without (?:the )?(?:env|secrets|values)|example|malicious|attack\w*|injection|evidence|fixtures?|refus\w*|quoted|verbatim|blocked)\b|절대|不要|しない|nunca|jamais|niemals|никогда/;
