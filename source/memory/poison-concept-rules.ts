@@ -338,6 +338,8 @@ const NOTES_OVER_PERSON = new RegExp(
     String.raw`\bfollow\s+(?:it|this|this note|these notes|them)\s+over\s+(?:the\s+)?(?:chat|user|human|person|developer)`,
     String.raw`\b(?:notes?|memor(?:y|ies)|entr(?:y|ies))\b(?:\s+[\w']+){0,5}?\s+(?:cannot|can't|may not|must not)\s+be\s+(?:questioned|overridden|challenged|overruled|disputed)\b`,
     String.raw`\b(?:agents?|assistants?|you)\s+(?:have|has)\s+(?:always\s+)?(?:had\s+)?(?:permission|clearance|standing approval)\s+to\s+(?:skip|bypass|disable|push|merge|delete|approve|deploy|publish)\b`,
+    String.raw`\bweigh\w*\s+(?:the|these|this|our)\s+(?:memory\s+)?(?:notes?|memor(?:y|ies))\s+(?:above|over|more than)\s+(?:anything|whatever|what)\s+(?:the\s+)?(?:user|person|human|developer)`,
+    String.raw`\bpriority(?: order)?\s*:?\s*\(?1\)?\.?\s+(?:this|the|our)\s+(?:memory|notes?)\b`,
   ].join('|'),
 );
 
@@ -758,7 +760,7 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /instead|priority|precedence|untrusted|suspicious|over|questioned|overridden|permission|clearance/,
+    gate: /instead|priority|precedence|untrusted|suspicious|over|questioned|overridden|permission|clearance|weigh/,
     test: (c) => unlessAdvisedAgainst(NOTES_OVER_PERSON, c),
     needs: [NOTES_OVER_PERSON],
   },
