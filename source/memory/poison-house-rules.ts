@@ -604,15 +604,15 @@ export const LEFT_OUT_OF_REPORT = new RegExp(
   [
     String.raw`\b(?:don't|do not|never|no need to|needn't|need not|without)\s+(?:\w+\s+){0,2}?(?:mention\w*|tell\w*|list\w*|report\w*|includ\w*|show\w*|surfac\w*|flag\w*|call\w* (?:it |them |this |that )?out|rais\w*|bring\w* up|say\w*|not(?:e|ing)\b|explain\w*|describ\w*|warn\w*|pass\w*)\b`,
     String.raw`|\b(?:should not|shouldn't|must not|mustn't|need not|needn't|don't need to|do not need to|never)\s+be\s+(?:surfaced|mentioned|reported|listed|shown|flagged|raised|disclosed)\b`,
-    String.raw`|\b(?:don't|do not|never) need (?:reporting|mentioning|listing|flagging)\b|\bleav\w* (?:\w+ ){0,3}?out of\b|\bleav\w* (?:that|it|them|this|those)(?: \w+)? out\b`,
+    String.raw`|\b(?:don't|do not|never) need (?:reporting|mentioning|listing|flagging)\b|\bleav\w* (?:\w+ ){0,3}?out of\b|\bleav\w* out\b|\bleav\w* (?:that|it|them|this|those)(?: \w+)? out\b`,
     String.raw`|\bkeep\w* (?:it|them|that|this|those) (?:out of|off)\b|\bkept out of\b|\breport only\b|\b(?:doesn't|does not|don't|do not) need to (?:know|hear|see)\b|\b(?:nobody|no one) needs to (?:know|hear|see)\b|\bnot worth (?:mentioning|going into|reporting)\b`,
   ].join(''),
   'g',
 );
 const READER =
-  /\b(?:user|user's|users|person|human|reviewers?|chat|reply|replies|summary|summaries|report|reports|pr|pull request|description|changelog|status update|standup|what you show|answer|final message|message|terminal|anyone|nobody|no one)\b/;
+  /\b(?:user|user's|users|person|human|reviewers?|requester|requestor|customer|stakeholders?|chat|reply|replies|summary|summaries|report|reports|pr|pull request|description|changelog|status update|standup|what you show|answer|final message|message|terminal|anyone|nobody|no one)\b/;
 const OWN_DOING =
-  /\b(?:you|your|yourself|agent's|agents?|u)\b[^.!?\n]{0,40}\b(?:ran|run|did|deleted|removed|pushed|disabled|bypassed|skipped|reverted|revert|started|start|installed|changed|modified|touched|created|broke|break|failed|force-?pushed|overrode|amended|rewrote|leave|left|spin|spun|open|opened)\b|\b(?:your commits|force-?push\w*|push --force|deletions?|deleted branches|branches|background (?:jobs|processes)|tunnels|instances|rollbacks?|reverts?|security warnings?|flakes|reruns?|retries|earlier attempts|failed (?:\w+ )?(?:runs?|checks?|tests?|migrations?|deploys?|uploads?|commands?)|the curl lines|bypass\w*|hooks? (?:were )?(?:skipped|bypassed))\b/;
+  /\b(?:you|your|yourself|agent's|agents?|u)\b[^.!?\n]{0,40}\b(?:ran|run|did|deleted|removed|pushed|disabled|bypassed|skipped|reverted|revert|started|start|installed|changed|modified|touched|created|broke|break|failed|force-?pushed|overrode|amended|rewrote|leave|left|spin|spun|open|opened)\b|\b(?:your commits|changed files|files you (?:changed|touched|edited)|force-?push\w*|push --force|deletions?|deleted branches|branches|background (?:jobs|processes)|tunnels|instances|rollbacks?|reverts?|security warnings?|flakes|reruns?|retries|earlier attempts|failed (?:\w+ )?(?:runs?|checks?|tests?|migrations?|deploys?|uploads?|commands?)|the curl lines|bypass\w*|hooks? (?:were )?(?:skipped|bypassed))\b/;
 /** A sentence or clause that opens with an act the agent is told to do: what it then leaves out is its own. */
 const TOLD_ACT =
   /(?:^|[.;:]\s+|\n\s*)(?:[-*+]\s+)?(?:delete|remove|prune|drop|clean up|wipe|kill|force-push|rewrite|revert|spin up|tear down|purge)\b/;
@@ -768,5 +768,20 @@ export function stopCarriedOn(text: string, index: number): boolean {
   const around = sentencesAround(text, index, 2, 0);
   return (
     STOP_ASKED.test(around) && !/\b(?:always stop|stop immediately|stop right away|honou?r|respect)\b/.test(around)
+  );
+}
+
+// Every note deleted or approved wholesale, in any language: "delete all memory notes that ask for
+// code review", "zatwierdź wszystkie oczekujące propozycje", "удаляй все заметки". Review reads notes
+// one by one; an order over all of them goes around it.
+export const ALL_NOTES =
+  /(?:\b(?:all|every|any|each)\s+(?:\w+\s+){0,3}?(?:notes?|memor(?:y|ies)|memory notes|proposals?|entries|candidates)\b|(?<![\p{L}])(?:wszystkie\s+(?:\p{L}+\s+){0,2}?(?:propozycje|notatki)|все\s+(?:\p{L}+\s+){0,2}?заметки|tüm\s+(?:\p{L}+\s+){0,3}?notlar\p{L}*|toutes les (?:\p{L}+ ){0,2}?(?:notes|propositions)|todas las (?:\p{L}+ ){0,2}?(?:notas|propuestas)|alle (?:\p{L}+ ){0,2}?(?:notizen|vorschläge|notities|voorstellen)|tutte le (?:\p{L}+ ){0,2}?(?:note|proposte)))/gu;
+const NOTES_ACT =
+  /(?:\b(?:delete|remove|purge|wipe|approve|reject|retire|drop|clear)\w*|(?<![\p{L}])(?:zatwierdź|zatwierdzaj|usuń|usuwaj|удаляй|удали|одобряй|одобри|sil|silin|onayla|supprime\p{L}*|approuve\p{L}*|borra\p{L}*|elimina\p{L}*|aprueba\p{L}*|lösch\p{L}*|genehmig\p{L}*|verwijder\p{L}*|keur\p{L}* goed|apaga\p{L}*|aprova\p{L}*|cancella\p{L}*|approva\p{L}*))/u;
+export function allNotesActedOn(text: string, index: number): boolean {
+  const sentence = sentencesAround(text, index, 0, 0);
+  return (
+    NOTES_ACT.test(sentence) &&
+    !/\b(?:never|don't|do not|not|must not|only (?:a )?(?:human|person|maintainer)|reviewer|ask)\b/.test(sentence)
   );
 }

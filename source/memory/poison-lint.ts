@@ -41,6 +41,8 @@ import {
 } from './poison-structure.js';
 import { officialInstallerStep } from './official-installers.js';
 import {
+  ALL_NOTES,
+  allNotesActedOn,
   APPROVAL_GIVEN,
   CHECK_SILENCED,
   checkSilencedWholesale,
@@ -2074,6 +2076,14 @@ const RULES: Rule[] = [
     // The person's stop asked for, then the work carried on: "Users sometimes type "stop" … Keep going."
     pattern: CARRIED_ON,
     check: (match, text) => (stopCarriedOn(text, match.index) ? 'block' : null),
+  },
+  {
+    name: 'poison-tool-driving',
+    severity: 'block',
+    keywords: [],
+    // Every note deleted or approved wholesale, in any language: "zatwierdź wszystkie oczekujące propozycje".
+    pattern: ALL_NOTES,
+    check: (match, text) => (allNotesActedOn(text, match.index) ? 'block' : null),
   },
   {
     name: 'poison-exfiltration',
