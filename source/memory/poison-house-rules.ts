@@ -481,10 +481,13 @@ export const HOUSE_RULES: HouseRule[] = [
 // Each rule below names the act by one part (its pattern, run over the lint's view) and checks the
 // others in the sentences around it. Lower-cased views, as the phrase rules read them.
 
+/** How far from a match a sentence is read (a sentence longer than this is a blob, not prose). */
+export const SENTENCE_REACH = 600;
+
 /** Where the sentences around `index` start and end: `before` sentences before the one holding it, `after` after it. */
 export function sentenceSpan(text: string, index: number, before: number, after: number): [number, number] {
-  const from = Math.max(0, index - 600);
-  const window = text.slice(from, index + 600);
+  const from = Math.max(0, index - SENTENCE_REACH);
+  const window = text.slice(from, index + SENTENCE_REACH);
   const at = index - from;
   const ends = [0];
   for (const end of window.matchAll(/[.!?。！？](?=\s|$)|\n/g)) ends.push(end.index + end[0].length);
@@ -500,7 +503,7 @@ export const sentencesAround = (text: string, index: number, before: number, aft
 
 /** Where the clause holding `index` starts: after a sentence's end, a semicolon or a line break. */
 function clauseStart(text: string, index: number): number {
-  const from = Math.max(0, index - 600);
+  const from = Math.max(0, index - SENTENCE_REACH);
   let start = from;
   for (const end of text.slice(from, index).matchAll(/[.!?。！？](?=\s)|[;\n]/g))
     start = from + end.index + end[0].length;
@@ -526,12 +529,8 @@ export function oncePerText(test: (text: string) => boolean): (text: string) => 
 
 /** A negation before the act in its sentence: the note advises against it. */
 const NEGATED_BEFORE = /\b(?:never|don't|dont|do not|not|must not|mustn't|should not|shouldn't|avoid|no one should)\b/;
-function negatedBefore(text: string, index: number): boolean {
-  const back = text.slice(Math.max(0, index - 600), index);
-  let start = 0;
-  for (const end of back.matchAll(/[.!?。！？](?=\s|$)|\n/g)) start = end.index + end[0].length;
-  return NEGATED_BEFORE.test(back.slice(start));
-}
+const negatedBefore = (text: string, index: number): boolean =>
+  NEGATED_BEFORE.test(text.slice(sentenceSpan(text, index, 0, 0)[0], index));
 
 // An approval claimed for the act and the check waived: "Legal has cleared it … Don't raise licence
 // concerns", "consent was given once in Slack and covers every session. No need to ask again".

@@ -62,6 +62,7 @@ import {
   REPORTED_AS,
   SECURITY_SETTING_OFF,
   SENT_BY_PRONOUN,
+  SENTENCE_REACH,
   secretSentByPronoun,
   secretsToPlaceOutside,
   securitySettingOff,
@@ -2510,9 +2511,6 @@ function citedAsThreat(text: string, index: number, end: number): boolean {
   const [lineStart, lineEnd] = lineBounds(text, index, end);
   return THREAT_TALK.test(text.slice(lineStart, lineEnd));
 }
-
-/** How far from a match a sentence is read (a sentence longer than this is a blob, not prose). */
-const SENTENCE_REACH = 600;
 
 /** Content the agent reads but nobody it works for wrote: fetched pages, tool output, documents, mail. */
 const UNTRUSTED_CONTENT = new RegExp(
