@@ -69,6 +69,39 @@ async function withHost(
   }
 }
 
+/**
+ * "2jj" and then Enter in two writes, outside act() as in the built TUI (React runs effects after the
+ * frame, on its own schedule); the Enter goes in the moment the rows are on screen, before React's
+ * effects after them. The third journal row must open. `before` runs just before "2jj" is typed.
+ */
+async function enterAsRowsRender(name: string, before: () => void = () => {}) {
+  await withHost(name, 0, async (host, view, open) => {
+    for (let i = 0; i < 4; i += 1)
+      await host.application.appendNote({ text: `note number ${i}`, operationId: `op-note-${i}` });
+    const third = (await host.application.journal({ after: 0, limit: 10 })).rows[2]!;
+    const global = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    const actEnvironment = global.IS_REACT_ACT_ENVIRONMENT;
+    try {
+      global.IS_REACT_ACT_ENVIRONMENT = false;
+      before();
+      view.stdin.write('2jj');
+      const deadline = Date.now() + 8000;
+      const until = async (accept: (frame: string) => boolean) => {
+        while (!accept(view.lastFrame() ?? '') && Date.now() < deadline)
+          await new Promise((resolve) => setImmediate(resolve));
+      };
+      await until((frame) => frame.includes('[2 History]'));
+      open();
+      await until((frame) => frame.includes('note number 0'));
+      view.stdin.write('\r');
+      await until((frame) => frame.includes('Journal row in full'));
+      assert.match(view.lastFrame() ?? '', new RegExp(`#${third.sequence} ${third.kind}`));
+    } finally {
+      global.IS_REACT_ACT_ENVIRONMENT = actEnvironment;
+    }
+  });
+}
+
 describe('moves typed ahead onto a list still loading', { timeout: 60_000 }, () => {
   test('Sessions: 6jj⏎ opens the third session once the list is read', async () => {
     await withHost('tui-held-sessions', 4, async (host, view, open) => {
@@ -110,67 +143,19 @@ describe('moves typed ahead onto a list still loading', { timeout: 60_000 }, () 
   });
 
   test('an Enter that arrives on its own right as the rows render is kept after the held moves', async () => {
-    await withHost('tui-held-split', 0, async (host, view, open) => {
-      for (let i = 0; i < 4; i += 1)
-        await host.application.appendNote({ text: `note number ${i}`, operationId: `op-note-${i}` });
-      const third = (await host.application.journal({ after: 0, limit: 10 })).rows[2]!;
-      const global = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
-      const actEnvironment = global.IS_REACT_ACT_ENVIRONMENT;
-      try {
-        // Outside act(), as in the built TUI: React runs effects after the frame, on its own
-        // schedule, and a terminal sends "2jj" and Enter in two writes (tmux send-keys '2jj' Enter).
-        global.IS_REACT_ACT_ENVIRONMENT = false;
-        view.stdin.write('2jj');
-        const deadline = Date.now() + 8000;
-        const until = async (accept: (frame: string) => boolean) => {
-          while (!accept(view.lastFrame() ?? '') && Date.now() < deadline)
-            await new Promise((resolve) => setImmediate(resolve));
-        };
-        await until((frame) => frame.includes('[2 History]'));
-        open();
-        // The Enter goes in the moment the rows are on screen, before React's effects after them.
-        await until((frame) => frame.includes('note number 0'));
-        view.stdin.write('\r');
-        await until((frame) => frame.includes('Journal row in full'));
-        assert.match(view.lastFrame() ?? '', new RegExp(`#${third.sequence} ${third.kind}`));
-      } finally {
-        global.IS_REACT_ACT_ENVIRONMENT = actEnvironment;
-      }
-    });
+    await enterAsRowsRender('tui-held-split');
   });
 
   test('a key typed ahead waits for a render React put off past its time slice', async () => {
-    await withHost('tui-held-slice', 0, async (host, view, open) => {
-      for (let i = 0; i < 4; i += 1)
-        await host.application.appendNote({ text: `note number ${i}`, operationId: `op-note-${i}` });
-      const third = (await host.application.journal({ after: 0, limit: 10 })).rows[2]!;
-      const global = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
-      const actEnvironment = global.IS_REACT_ACT_ENVIRONMENT;
-      try {
-        global.IS_REACT_ACT_ENVIRONMENT = false;
-        // A loaded machine, made certain: React work that outlasts the Scheduler's 5 ms slice is
-        // queued first, so the Scheduler yields after it and renders what "2" changed in a later
-        // turn of the event loop. The j's must still reach History, not the screen 2 left.
-        scheduler.unstable_scheduleCallback(scheduler.unstable_NormalPriority, () => {
-          const until = performance.now() + 20;
-          while (performance.now() < until);
-        });
-        view.stdin.write('2jj');
-        const deadline = Date.now() + 8000;
-        const until = async (accept: (frame: string) => boolean) => {
-          while (!accept(view.lastFrame() ?? '') && Date.now() < deadline)
-            await new Promise((resolve) => setImmediate(resolve));
-        };
-        await until((frame) => frame.includes('[2 History]'));
-        open();
-        await until((frame) => frame.includes('note number 0'));
-        view.stdin.write('\r');
-        await until((frame) => frame.includes('Journal row in full'));
-        assert.match(view.lastFrame() ?? '', new RegExp(`#${third.sequence} ${third.kind}`));
-      } finally {
-        global.IS_REACT_ACT_ENVIRONMENT = actEnvironment;
-      }
-    });
+    // A loaded machine, made certain: React work that outlasts the Scheduler's 5 ms slice is
+    // queued first, so the Scheduler yields after it and renders what "2" changed in a later
+    // turn of the event loop. The j's must still reach History, not the screen 2 left.
+    await enterAsRowsRender('tui-held-slice', () =>
+      scheduler.unstable_scheduleCallback(scheduler.unstable_NormalPriority, () => {
+        const until = performance.now() + 20;
+        while (performance.now() < until);
+      }),
+    );
   });
 
   test('a list that loads empty drops the keys with a note', async () => {
