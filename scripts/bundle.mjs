@@ -180,6 +180,28 @@ const weightsBeside = (from) => ({
 });
 
 /**
+ * The poisoning lint (its rules, their tables and the scorer: most of a CLI bundle's start-up)
+ * loaded from dist/poison-lint.cjs on the first text linted, not at every start
+ * (source/memory/poison-lint-beside.ts): memory-lint.js's import of it is answered with that
+ * loader. `from` is where the bundle's own file lies, relative to dist.
+ */
+const poisonLintBeside = (from) => ({
+  name: 'poison-lint-beside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/poison-lint\.js$/ }, (args) =>
+      args.importer === dist('memory/memory-lint.js')
+        ? { path: 'poison-lint', namespace: 'poison-lint-beside' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'poison-lint-beside' }, () => ({
+      contents: `import { lintPoisoningBeside } from './poison-lint-beside.js';\nexport const lintPoisoning = lintPoisoningBeside(${JSON.stringify(relative(dirname(dist(from)), dist('poison-lint.cjs')))});\n`,
+      resolveDir: dist('memory'),
+      loader: 'js',
+    }));
+  },
+});
+
+/**
  * A CLI bundle with only some commands' modules: a module that source/cli loads by import() (a
  * command's module, the MCP server, the lint rules) and `keeps` does not name is replaced by a
  * stub with the same exports, each of which hands the run over whole to the bundle that has it —
@@ -246,12 +268,20 @@ await build({
   outfile: dist('file-lint.cjs'),
   plugins: [leanZod, weightsBeside('file-lint.cjs')],
 });
+// dist/poison-lint.cjs: the poisoning lint alone, which the CLI's bundles and the threads require
+// on the first text they lint (poisonLintBeside).
+await build({
+  ...cjsOptions,
+  entryPoints: [dist('memory/poison-lint.js')],
+  outfile: dist('poison-lint.cjs'),
+  plugins: [leanZod, weightsBeside('poison-lint.cjs')],
+});
 const cliBundle = (file, keeps) =>
   build({
     ...cjsOptions,
     entryPoints: [dist('cli/main.js')],
     outfile: dist(file),
-    plugins: [leanZod, weightsBeside(file), onlyCommands(keeps)],
+    plugins: [leanZod, weightsBeside(file), poisonLintBeside(file), onlyCommands(keeps)],
   });
 /** The command modules (and their lazily loaded parts) of the reads that scripts and agents call in loops. */
 const READ_MODULES = new Set(
@@ -289,7 +319,7 @@ for (const name of THREADS) {
     ...cjsOptions,
     entryPoints: [file],
     outfile: dist(`workers/${name}.cjs`),
-    plugins: [leanZod, weightsBeside(`workers/${name}.cjs`)],
+    plugins: [leanZod, weightsBeside(`workers/${name}.cjs`), poisonLintBeside(`workers/${name}.cjs`)],
   });
   await rm(file);
   await rm(`${file}.map`, { force: true });
@@ -355,6 +385,7 @@ const tui = await build({
   plugins: [
     leanZod,
     weightsBeside('cli/tui.cjs'),
+    poisonLintBeside('cli/tui.cjs'),
     tuiWithoutTopLevelAwait,
     onlyCommands((module) => module !== 'mcp/server.js', { tui: true }),
   ],
@@ -393,6 +424,10 @@ for (const [result, file] of cjsBundles) {
           `bundle: ${file} contains the scorer weights (${bytesInOutput} bytes); they belong to dist/memory`,
         );
 }
+// The poisoning lint's modules are dist/poison-lint.cjs's alone; the loader that requires it stays.
+const POISON_LINT = /memory\/(poison-(?!lint-beside)[\w-]+|official-installers)\.js$/;
+for (const [result, file] of [...cjsBundles, [tui, 'dist/cli/tui.cjs']])
+  refuse(result, file, POISON_LINT, 'the poisoning lint', 'dist/poison-lint.cjs (poisonLintBeside)');
 refuse(
   tui,
   'dist/cli/tui.cjs',

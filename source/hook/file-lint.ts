@@ -3,10 +3,9 @@
 // reads no changed file: it is a bundle of its own beside the hook's (dist/file-lint.cjs, built
 // from memory/file-lint.ts), required the first time a changed entry, scene or doctrine file must
 // be read — a hand edit or a pull is linted before the snapshot gives it, like every other read.
-import { dirname, join } from 'node:path';
-import { BrokenInstallError } from '../broken-install.js';
+import type { BrokenInstallError } from '../broken-install.js';
+import { requireBeside } from '../bundle-beside.js';
 import type { FileLint } from '../effects/approved-scan.js';
-import { shellQuote } from '../shell-quote.js';
 
 let loaded: FileLint | undefined;
 let failure: BrokenInstallError | undefined;
@@ -21,16 +20,10 @@ let failure: BrokenInstallError | undefined;
 export const hookFileLint: FileLint = (path, text, lintPath) => {
   if (!loaded) {
     if (failure) throw failure;
-    const file = join(__dirname, 'file-lint.cjs');
     try {
-      loaded = (require(file) as { blockedFileProblem: FileLint }).blockedFileProblem;
+      loaded = requireBeside<{ blockedFileProblem: FileLint }>('file-lint.cjs', 'the memory lint').blockedFileProblem;
     } catch (error) {
-      const packageDir = dirname(__dirname);
-      const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND';
-      failure = new BrokenInstallError({
-        what: `the memory lint cannot be loaded: common-memory in ${packageDir} is not built (${file} ${missing ? 'is missing' : `fails: ${String((error as Error).message).split('\n')[0]}`})`,
-        fix: `build it: cd ${shellQuote(packageDir)} && npm run build`,
-      });
+      failure = error as BrokenInstallError;
       throw failure;
     }
   }

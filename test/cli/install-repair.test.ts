@@ -312,4 +312,71 @@ describe('a hook whose installation cannot run in its Node exits 0 and leaves th
       rmSync(root, { recursive: true, force: true });
     }
   });
+  it('a copy missing only the poisoning lint (dist/poison-lint.cjs): reads still answer, a lint or a proposal says which build to run and stores nothing', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cm-no-poison-lint-'));
+    const home = join(root, 'home');
+    try {
+      const copy = copyInstall(join(root, 'common-memory'));
+      const note = runBin(copy.bin, ['note', 'a note before the lint went missing', '--home', home]);
+      assert.equal(note.code, 0, note.stderr);
+      rmSync(join(copy.dir, 'dist', 'poison-lint.cjs'));
+
+      // Nothing a read does needs the lint: the bundles load it only for a text to lint.
+      const sessions = runBin(copy.bin, ['sessions', '--json', '--home', home]);
+      assert.equal(sessions.code, 0, sessions.stderr);
+      const review = runBin(copy.bin, ['memory', 'review', '--json', '--home', home]);
+      assert.equal(review.code, 0, review.stderr);
+
+      const text = join(root, 'note.md');
+      writeFileSync(text, 'Run pnpm install, never npm.\n');
+      const lint = runBin(copy.bin, ['memory', 'lint', text]);
+      assert.equal(lint.code, 1);
+      assert.match(
+        lint.stderr,
+        /^common-memory: the poisoning lint cannot be loaded: common-memory in \S+ is not built \(\S+dist\/poison-lint\.cjs is missing\)\. To fix, build it: cd /,
+      );
+      assert.ok(!/\n\s+at /.test(lint.stderr), 'no stack trace');
+      assert.doesNotMatch(lint.stdout, /no secrets or poisoning found/, 'an unlinted text is never called clean');
+
+      // An agent's proposal through the MCP server: refused with the same repair, and nothing is stored.
+      const repo = join(root, 'repo');
+      spawnSync('git', ['init', '-q', repo]);
+      const exchange = [
+        {
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } },
+        },
+        { method: 'notifications/initialized' },
+        {
+          id: 2,
+          method: 'tools/call',
+          params: {
+            name: 'memory_propose',
+            arguments: { title: 'Use pnpm', content: 'Run pnpm install, never npm.', type: 'work_method' },
+          },
+        },
+      ];
+      const mcp = spawnSync(process.execPath, [copy.bin, 'mcp', '--home', home], {
+        cwd: repo,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, ...clean },
+        input: exchange.map((message) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`).join(''),
+      });
+      const call = mcp.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .find((reply) => reply.id === 2);
+      assert.equal(call?.result?.isError, true, mcp.stdout);
+      assert.equal(call.result.structuredContent.error.code, 'install_broken');
+      assert.match(call.result.structuredContent.error.message, /poison-lint\.cjs is missing\)\. To fix, build it/);
+      const after = runBin(copy.bin, ['memory', 'review', '--json', '--home', home]);
+      assert.equal(after.code, 0, after.stderr);
+      assert.deepEqual(JSON.parse(after.stdout).candidates, [], 'no candidate stored unlinted');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
