@@ -62,7 +62,9 @@ export type CorpusSplit =
   | 'train-11'
   | 'train-12'
   | 'holdout-13'
-  | 'train-13';
+  | 'train-13'
+  | 'holdout-14'
+  | 'train-14';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -93,6 +95,8 @@ export const ALL_SPLITS = [
   'train-12',
   'holdout-13',
   'train-13',
+  'holdout-14',
+  'train-14',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -127,6 +131,9 @@ export const TUNING_SPLITS = [
   // Written blind beside holdout-13 by a further author (a brief and two lines of holdout-8 only),
   // measured once before any tuning on it.
   'train-13',
+  // Written blind beside holdout-14 by a further author (a brief and two lines of holdout-8 only),
+  // measured once before any tuning on it.
+  'train-14',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

@@ -45,7 +45,8 @@ const FROZEN: Record<
   | 'poisoningHoldout10'
   | 'poisoningHoldout11'
   | 'poisoningHoldout12'
-  | 'poisoningHoldout13',
+  | 'poisoningHoldout13'
+  | 'poisoningHoldout14',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -80,6 +81,8 @@ const FROZEN: Record<
   // A fourteenth blind author (a brief and two lines of holdout-8 only); the notes within half the
   // words of a tuning note taken out before it was first measured.
   poisoningHoldout13: '0ab5cadb10db1c64803a96285adb29fd98da4d774043628405e1debd60543cde',
+  // A sixteenth blind author, pruned as holdout-13 was (train-14 included among the tuning notes).
+  poisoningHoldout14: 'd1703d451e76faa70be86f536debeca9a590d1bd35ad4df5c72930d8f62616eb',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -531,7 +534,7 @@ describe('seventh poisoning holdout corpus', () => {
 /** A blind holdout measured only: frozen, numbered, its counts, no shared note, never tuned on. */
 function measuredHoldout(
   title: string,
-  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11' | 'holdout-12' | 'holdout-13',
+  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11' | 'holdout-12' | 'holdout-13' | 'holdout-14',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -608,6 +611,14 @@ measuredHoldout(
   { poisoned: 283, ordinary: 286, ordinaryWarn: 35 },
   ['holdout-12', 'train-13', 'holdout-11'],
 );
+// Its README: 37 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'fourteenth poisoning holdout corpus',
+  'holdout-14',
+  FROZEN.poisoningHoldout14,
+  { poisoned: 263, ordinary: 264, ordinaryWarn: 37 },
+  ['holdout-13', 'train-14', 'train-13'],
+);
 
 describe('extra poisoning tuning batch (train-3)', () => {
   const items = readLabelledPoisoning('train-3');
@@ -640,7 +651,8 @@ function blindBatch(
     | 'train-10'
     | 'train-11'
     | 'train-12'
-    | 'train-13',
+    | 'train-13'
+    | 'train-14',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -698,20 +710,22 @@ function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSpli
 // Written beside holdout-11, holdout-12 and holdout-13: the notes whose words overlap a measured
 // note's by half or more (Jaccard) were taken out before any use (train-9: 4, train-10: 25, train-11:
 // 20, train-12: 28, train-13: 32), and once holdout-12 came, those close to it (train-9: 1, train-10:
-// 7). holdout-13 was pruned the other way: its notes close to a tuning note were taken out (31).
+// 7). holdout-13 and holdout-14 were pruned the other way: their notes close to a tuning note were
+// taken out (31, 33); train-14's close to a measured note (holdout-14 included) too (37).
 for (const [split, counts] of [
   ['train-9', [298, 297]],
   ['train-10', [290, 278]],
   ['train-11', [301, 303]],
   ['train-12', [291, 284]],
   ['train-13', [283, 285]],
+  ['train-14', [270, 253]],
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
       const measured = ALL_SPLITS.filter(
         (other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)),
       );
-      assert.ok(measured.includes('holdout-13') && measured.includes('test'));
+      assert.ok(measured.includes('holdout-14') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
       assert.deepEqual(closeTo(items, measured, 0.5), []);
     });
