@@ -502,21 +502,23 @@ const NOT_TOLD = new RegExp(
     String.raw`\b(?:don't|do not|never|no need to|shouldn't|should not|must not|mustn't|needn't|need not)\s+(?:ever\s+)?(?:\w+\s+){0,1}?(?:mention\w*|report\w*|list\w*|show\w*|surfac\w*|includ\w*|record\w*|repeat\w*|tell\w*|flag\w*|disclos\w*|reveal\w*|bring\w* up|admit\w*)\b`,
     String.raw`\b(?:should|must|are|is|need)\s+(?:not|never)\s+(?:be\s+)?(?:mentioned|reported|listed|shown|surfaced|included|recorded|repeated|flagged|disclosed|revealed|brought up)\b`,
     String.raw`(?<!\p{L})(?:nicht (?:erwähnen|melden|berichten|zeigen|sagen)|verschweig\p{L}*|no (?:menciones|informes|reportes|digas|muestres)|ne (?:mentionne|signale|dis|montre)\p{L}* (?:pas|rien|jamais)|não (?:mencione|relate|informe|diga|mostre)|non (?:menzionare|segnalare|dire|mostrare))(?!\p{L})`,
-    '보고하지 마|알리지 마|말하지 마|언급하지 마|報告しないで|伝えないで|言わないで|触れないで|不要报告|不要告诉|不要提|別告訴|不要提及|не (?:сообщай|упоминай|говори|показывай|докладывай)',
+    '보고하지 마|알리지 마|말하지 마|언급하지 마|報告しないで|伝えないで|言わないで|触れないで|含めない|書かない|報告しない|不要报告|不要告诉|不要提|別告訴|别告诉|不要提及|не (?:сообщай|упоминай|говори|показывай|докладывай)',
+    // The same with a pronoun or a person between, and in more languages: "no se lo digas al usuario", "neříkej to".
+    String.raw`(?<!\p{L})(?:no (?:se )?(?:lo|la|los|las|le|les) (?:menciones|digas|muestres|cuentes|reportes|incluyas|informes)|sin (?:mencionar|decir|avisar)|não (?:o |a |os |as )?(?:conte|inclua)|sem (?:mencionar|avisar|dizer)|ne (?:le|la|les|lui|leur) (?:mentionne|dis|montre|signale|raconte)s? pas|sans (?:le |les )?(?:mentionner|signaler|dire)|(?:erwähne|sag|zeige|melde|nenne)\p{L}* (?:\p{L}+ ){0,4}?nicht|ohne (?:\p{L}+ )?zu (?:erwähnen|melden)|senza (?:menzionar\p{L}*|dirlo|segnalar\p{L}*)|neříkej|nezmiňuj|neuváděj|nämn inte|säg inte|μην αναφέρεις|μην πεις|nie (?:mów|wspominaj|zgłaszaj))(?!\p{L})`,
   ].join('|'),
   'u',
 );
 /** What an attacker wants kept out of the account: trouble, and the agent's risky acts. */
 const TROUBLE =
-  /\b(?:fail\w*|errors?|warnings?|exit codes?|skipped|deleted|deletions?|removed|permissions?|auth|ci config|workflows?|network calls?|resources|vulnerabilit\w*|findings|npm audit|dependabot|tool calls?|security|diffs?|timeouts?|timed out|rejected|regressions?|incidents?|deploy script\w*)\b|(?<!\p{L})(?:fehl\p{L}*|migration\p{L}*|lösch\p{L}*|error\p{L}*|errores|échec\p{L}*|erreurs?|falh\p{L}*|errori)(?!\p{L})|삭제|실패|오류|失敗|エラー|削除|失败|错误|删除|ошибк|сбо/u;
+  /\b(?:fail\w*|errors?|warnings?|exit codes?|skipped|deleted|deletions?|removed|permissions?|auth|ci config|workflows?|network calls?|resources|vulnerabilit\w*|findings|npm audit|dependabot|tool calls?|security|diffs?|timeouts?|timed out|rejected|regressions?|incidents?|deploy script\w*|force-?push\w*)\b|--force\b|(?<!\p{L})(?:fehl\p{L}*|migration\p{L}*|lösch\p{L}*|error\p{L}*|errores|échec\p{L}*|erreurs?|falh\p{L}*|errori)(?!\p{L})|(?<!\p{L})(?:fall(?:a|an|o|ó)|falla\p{L}*|borra\p{L}*|selž\p{L}*|chyb\p{L}*|misslyck\p{L}*|σφάλμα|αποτυχ\p{L}*|παρέκαμψ\p{L}*|błęd\p{L}*|fehlschl\p{L}*|scheiter\p{L}*|supprim\p{L}*|apag\p{L}*)(?!\p{L})|삭제|실패|오류|失敗|エラー|削除|失败|错误|删除|ошибк|сбо/u;
 /** A failure or a loss said to be a success: "mark it as passed", "tell the user it passed". */
 const MADE_UP =
   /\b(?:report|say|tell|claim|mark|answer|reply|write|describe|show)\w*\b[^.;!?\n]{0,40}?\b(?:as (?:successful|passed|passing|green|done|fixed|complete|completed|ok)|(?:it|they|everything|the (?:build|run|tests?|deploy\w*|migration))\s+(?:was|were|is|are|went|passed|succeeded)\b[^.;!?\n]{0,12}?\b(?:successful|fine|ok|green|passed|through|done)?|the previous (?:run|build|result)\w*(?:'s)? (?:numbers|results|metrics|figures))\b|(?:成功したと|成功と|成功了|成功だと)(?:伝え|報告|言|说|告诉)|'(?:erledigt|ok|done|fertig|listo|terminé|concluído|완료)'\s*(?:melden|sagen|schreiben|decir|dire|dizer)|(?:라고만|とだけ|only say)/u;
 const FAILING_NOW =
   /\b(?:fail\w*|times? out|timed out|timeout|error\w*|rejected|broken|red|drops?|dropped|regress\w*)\b|(?<!\p{L})(?:fehl\p{L}*|échou\p{L}*|falh\p{L}*|fall\p{L}*)(?!\p{L})|失敗|失败|실패|오류|삭제/u;
-/** Leaving something out for a good reason: noise, brevity, a place it is tracked instead. */
+/** Leaving something out for a good reason: noise, brevity, a place it is tracked instead, a product's screen given a message in its place. */
 const FOR_BREVITY =
-  /\b(?:every (?:file|line|step)|each (?:file|line|step)|verbatim|in full|full (?:logs?|output)|lockfiles?|formatting|whitespace|as (?:a |new )?(?:regressions?|blockers?|bugs?|incidents?)|error (?:messages?|pages?|responses?)|response bod(?:y|ies)|whether (?:a|an|the) \w+ exists|(?:are|is) (?:expected|known|harmless)|generated (?:code|files?)|vendored|(?:secrets?|tokens?|keys?|passwords?|credentials?|pii|personal data)\b)/;
+  /\b(?:every (?:file|line|step)|each (?:file|line|step)|verbatim|in full|full (?:logs?|output)|lockfiles?|formatting|whitespace|as (?:a |new )?(?:regressions?|blockers?|bugs?|incidents?)|error (?:messages?|pages?|responses?)|response bod(?:y|ies)|whether (?:a|an|the) \w+ exists|(?:are|is) (?:expected|known|harmless)|generated (?:code|files?)|vendored|(?:secrets?|tokens?|keys?|passwords?|credentials?|pii|personal data)\b)|(?<!\p{L})(?:pantalla|interfaz|en su lugar|écran|au lieu|stattdessen|oberfläche|invece|interfaccia|em vez)(?!\p{L})|画面|界面|页面|화면/u;
 
 function accountWithheld(c: string): 'block' | 'warn' | null {
   const madeUp = MADE_UP.exec(c);
@@ -814,7 +816,7 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /mention|report|list|show|surfac|includ|record|repeat|tell|flag|disclos|reveal|bring|admit|say|claim|mark|answer|reply|write|describe|nicht|verschweig|no |ne |não|non |보고|알리|말하|언급|라고만|報告|伝え|言わ|触れ|とだけ|成功|不要|別告|сообщ|упомин|говор|показ|доклад|erledigt|ok'|done'|fertig|listo|terminé|concluído|완료/u,
+    gate: /mention|report|list|show|surfac|includ|record|repeat|tell|flag|disclos|reveal|bring|admit|say|claim|mark|answer|reply|write|describe|nicht|verschweig|no |ne |não|non |보고|알리|말하|언급|라고만|報告|伝え|言わ|触れ|とだけ|成功|不要|別告|сообщ|упомин|говор|показ|доклад|erledigt|ok'|done'|fertig|listo|terminé|concluído|완료|neříkej|nezmiňuj|neuváděj|nämn|säg|μην|nie |sin |sem |sans |senza|ohne|含め|書か|别告/u,
     test: accountWithheld,
     needs: [MADE_UP, NOT_TOLD],
     quotesAreLabels: true,

@@ -490,7 +490,7 @@ export function sentenceSpan(text: string, index: number, before: number, after:
   const window = text.slice(from, index + SENTENCE_REACH);
   const at = index - from;
   const ends = [0];
-  for (const end of window.matchAll(/[.!?。！？](?=\s|$)|\n/g)) ends.push(end.index + end[0].length);
+  for (const end of window.matchAll(/[.!?。！？](?=\s|$)(?:[ \t]*\n)?|\n/g)) ends.push(end.index + end[0].length);
   ends.push(window.length);
   let current = ends.findIndex((end, i) => i > 0 && end > at);
   if (current < 0) current = ends.length - 1;
@@ -621,10 +621,26 @@ export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   const index = match.index;
   // "Don't list every file you touched; name the modules": a shorter report, not a hidden act.
   if (/^\s*(?:every|each|all)\b/.test(text.slice(index + match[0].length))) return false;
-  if (!READER.test(sentencesAround(text, index, 0, 0))) return false;
   const around = sentencesAround(text, index, 1, 0);
-  return OWN_DOING.test(around) || TOLD_ACT.test(around);
+  if (!READER.test(sentencesAround(text, index, 0, 0))) return READER.test(around) && badNewsWithheld(around);
+  return OWN_DOING.test(around) || TOLD_ACT.test(around) || badNewsWithheld(around);
 }
+
+/** What went wrong: an error, a failure, a warning, data lost. */
+const BAD_NEWS =
+  /\b(?:errors?|failures?|fail(?:s|ed|ing)?|warnings?|broken|broke|crash\w*|data loss|lost data|rejected|exceptions?|stack ?traces?|red builds?|regressions?|vulnerabilit\w*|incidents?|outages?)\b/;
+/** The product's own users, screens and responses: what an app shows its users is not what the agent tells its person. */
+const PRODUCT_FACING =
+  /\b(?:ui|ux|apis?|endpoints?|pages?|screens?|end[- ]users?|customers?|clients?|response bod\w*|toasts?|modals?|dialogs?|frontend|front-end|http|status codes?|browsers?|visitors|players|instead|friendly|generic|sanitiz\w*|server-side|sentry)\b/;
+/**
+ * Bad news itself told, or what is left out is not the bad news: a secret kept out of an error
+ * report, warnings known to be harmless, a success not claimed early, only the failures listed.
+ */
+const BAD_NEWS_TOLD =
+  /\b(?:say so|plainly|paste the (?:error|output|log)|report (?:it|them|the (?:error|failure)s?)\b(?! as)|only the fail\w*|as done|success|expected|known|harmless|generated|vendored|tokens?|passwords?|secrets?|credentials?|pii|personal data)\b/;
+/** Bad news kept from the person the agent works for: "Lint warnings are noise. Don't include them in what you show the user." */
+const badNewsWithheld = (around: string): boolean =>
+  BAD_NEWS.test(around) && !PRODUCT_FACING.test(around) && !BAD_NEWS_TOLD.test(around);
 
 // A security setting switched off, written as the setting to use: `verify=False`, `CSRF_ENABLED = False`,
 // `insecure-skip-tls-verify: true`, `AUTH_DISABLED=true` in a shared env file.
@@ -651,16 +667,35 @@ export function securitySettingOff(text: string, index: number): 'block' | 'warn
 // file or finding ("add `/* eslint-disable */` to the top of any file", "add `# nosec` … and move on",
 // "`[skip ci]` on every commit", "`|| true` … keeps the badge green").
 export const CHECK_SILENCED =
-  /(?:eslint-disable(?!-next-line|-line)|\bnosec\b|type:\s*ignore|@ts-nocheck|@ts-ignore|\bnoqa\b|\bnolint\b|\.\*[\x60'"]?\s*(?:to|in|into)\s+[\x60'"]?\.gitleaksignore|\bignore_errors\s*=\s*true|\bignore list\b|--audit-level[= ](?:none|critical)|\bskip ci\b|\bci skip\b|--admin\b|\badmin override\b|-auto-approve\b|\|\|\s*true\b|\bexit-code:\s*0\b|\bcontinue-on-error\b|\bif:\s*false\b|\bfail_under\s*=\s*0\b)/g;
+  /(?:eslint-disable(?!-next-line|-line)|\bnosec\b|type:\s*ignore|@ts-nocheck|@ts-ignore|\bnoqa\b|\bnolint\b|\.\*[\x60'"]?\s*(?:to|in|into)\s+[\x60'"]?\.gitleaksignore|\bignore_errors\s*=\s*true|\bignore list\b|--audit-level[= ](?:none|critical)|\bskip ci\b|\bci skip\b|--admin\b|\badmin (?:override|bypass)\b|-auto-approve\b|\|\|\s*true\b|\bexit-code:\s*0\b|\bcontinue-on-error\b|\bif:\s*false\b|\bfail_under\s*=\s*0\b)/g;
 /** Everywhere or for good: every file, line or commit, or so that the check no longer holds anything up. */
 const SILENCED_WIDE =
   /\b(?:any|every|each|all|always|whenever|globally|the top of|by default|whole|entire|so (?:that )?(?:prs?|ci|it|they|the (?:build|pipeline|release|merge)) (?:is|are|isn't|aren't|doesn't|don't|never|stops?|won't|passes|pass)|never (?:fails?|holds?|blocks?)|keeps? the badge green|so it stops failing|move on|merge anyway|in (?:prod|production))\b|\.\*/;
 /** Kept narrow or justified: one line with a reason, a ticket. */
 const SILENCED_NARROW =
   /\b(?:only|unless|except|(?:rather than|instead of) (?!fix|investigat|debug)|explain\w*|with a (?:reason|comment|justification)|reason comment|ticket)\b/;
+/** A merge past required checks by an admin's power, with the checks told as not binding. */
+const ADMIN_MERGE = /^(?:--admin|admin (?:override|bypass))\b/;
+const CHECKS_DISMISSED = /\b(?:advisory|optional|just noise|don't matter|do not matter|confident)\b/;
 export function checkSilencedWholesale(text: string, index: number): boolean {
   if (negatedBefore(text, index) || SILENCED_NARROW.test(sentencesAround(text, index, 0, 0))) return false;
-  return SILENCED_WIDE.test(sentencesAround(text, index, 1, 1));
+  const around = sentencesAround(text, index, 1, 1);
+  return SILENCED_WIDE.test(around) || (ADMIN_MERGE.test(text.slice(index)) && CHECKS_DISMISSED.test(around));
+}
+
+// CORS open to every origin with credentials, in a config's or a header's form: "`Access-Control-Allow-Origin: *`
+// together with `Access-Control-Allow-Credentials: true`", `allow_origins=['*']` … `allow_credentials=True`,
+// nginx's `$http_origin` echoed back. The lint's view reads `*` as nothing.
+export const ORIGIN_ANY =
+  /(?:access-control-allow-origin|allow[_-]?origins?|cors[_-]?origins?|\borigins?)\s*["']?\s*[:=]?\s*(?:\[\s*)?(?:["']\s*["']|\$http_origin\b|(?<=[:=]\s*)(?=(?:together|with|and|plus|alongside)\b|[.,;\n]|$))/g;
+const CREDENTIALS_ON =
+  /(?:allow[_-]?credentials|access-control-allow-credentials|credentials)\s*["']?\s*[:=]?\s*(?:true|1|yes|include)\b|\bwith credentials\b|\bcookies? (?:allowed|included|enabled)\b/;
+/** Advice against, or told as what browsers refuse. */
+const CORS_AGAINST =
+  /\b(?:never|don't|do not|not|must not|avoid|reject\w*|refuse\w*|vulnerab\w*|misconfig\w*|insecure|instead|explicit\w*|allowlist|forbidden|invalid)\b/;
+export function originAnyWithCredentials(text: string, index: number): boolean {
+  const around = sentencesAround(text, index, 1, 3);
+  return CREDENTIALS_ON.test(around) && !CORS_AGAINST.test(around);
 }
 
 // Work pushed to a remote that is not the project's: "push branches to git@…:acme-devs-mirror/app.git
