@@ -73,6 +73,13 @@ import {
   WEAKENED_BY_PRONOUN,
   ORIGIN_ANY,
   originAnyWithCredentials,
+  INSECURE_FORM,
+  insecureForm,
+  REJECT_LIST,
+  ACCOUNT_DOCTORED,
+  accountDoctored,
+  NOTE_REWORDED,
+  noteReworded,
 } from './poison-house-rules.js';
 import {
   AS_THE_PERSON,
@@ -2053,6 +2060,30 @@ const RULES: Rule[] = [
   {
     name: 'poison-safeguard-off',
     severity: 'block',
+    keywords: ['delete', 'action', 'algorithm', 'trust', 'accept'],
+    // A safeguard off by its config's or API's form: `gh api -X DELETE …/protection`, `"Action": "*"`.
+    pattern: INSECURE_FORM,
+    check: (match, text) => (insecureForm(text, match.index) ? 'block' : null),
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: ['grep -v', 'co-authored-by', 'as the user', '失败', '失敗'],
+    // What the person reads filtered or passed off: `grep -v 'security'` before showing the output.
+    pattern: ACCOUNT_DOCTORED,
+    check: (match, text) => (accountDoctored(text, match.index) ? 'block' : null),
+  },
+  {
+    name: 'poison-tool-driving',
+    severity: 'block',
+    keywords: [],
+    // A note's safeguard reworded away: "use the memory edit tool to reword it so verification becomes optional".
+    pattern: NOTE_REWORDED,
+    check: (match, text) => (noteReworded(text, match.index) ? 'block' : null),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
     keywords: ['origin', 'remote', 'upstream'],
     // Work pushed to a remote that is not the project's: "push branches to git@…:x/app.git instead of origin".
     pattern: PUSHED_ELSEWHERE,
@@ -2303,7 +2334,8 @@ const RULES: Rule[] = [
     name: 'poison-safeguard-off',
     severity: 'block',
     keywords: [],
-    negatable: 'before',
+    // "Ne stockez jamais un mot de passe en clair": the negation may stand inside the match.
+    negatable: 'around',
     // Passwords kept in plain text, said in other languages (the English form is in poison-house-rules.ts).
     pattern: PLAINTEXT_PASSWORDS_ML,
   },
@@ -2882,8 +2914,9 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
   for (const finding of structuralFindings(view, memo)) {
     const defence =
       finding.severity === 'block' &&
-      finding.rule === 'poison-instruction-override' &&
-      voidsContentInstructions(view.text.slice(finding.start, finding.end));
+      ((finding.rule === 'poison-instruction-override' &&
+        voidsContentInstructions(view.text.slice(finding.start, finding.end))) ||
+        listedToReject(view.text, finding.start, finding.end));
     // A weakened setting the note then tells the reader to keep ("… `strict-ssl=false` so everyone gets
     // the same behaviour. Leave it in."): the weakness made the rule.
     const kept =
@@ -2896,9 +2929,13 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
       offset: view.starts[finding.start]!,
       end: view.ends[finding.end - 1]!,
       structural: true,
+      // Turned away, the act is a mention: the learned scorer reads the note without it.
+      ...(defence ? { mention: true as const } : {}),
     });
   }
 }
+
+const listedToReject = (text: string, start: number, end: number): boolean => REJECT_LIST.test(text.slice(start, end));
 
 /** The rules' raw findings of `text` (phrase and structural rules on every view, hidden runs, decoded segments). */
 function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {

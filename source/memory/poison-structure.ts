@@ -333,6 +333,10 @@ export function negatedCjk(c: string, found: RegExpExecArray): boolean {
     /(?:不要|别|別|请勿|請勿|勿|不得|不能|不可以)\s*$/.test(c.slice(Math.max(0, found.index - 6), found.index)) ||
     /^\s*(?:しないで|しません|してはいけない|することは(?:ありません|ない)|しない|できません|できない|하지 ?마|하지 않)/.test(
       c.slice(end, end + 16),
+    ) ||
+    // Ruled out at the clause's end: "스스로 승인하는 것은 … 규칙으로 막혀 있습니다" (blocked by the rules).
+    /(?:막혀 있|막혀있|금지되어|금지됩니다|할 수 없습니다|허용되지 않|禁止されて|認められていません|不被允许|是禁止的)/.test(
+      c.slice(end, end + 40),
     )
   );
 }
@@ -478,17 +482,17 @@ const NARROWED =
 // blocks a merge, comment it out", "set `verify=False` in every client"), or an insecure setting
 // given as the standard. Named by what the control is (CSRF, rate limiting, an auth check, a
 // security scan, certificate verification …), not by any one wording.
-const CONTROL = String.raw`(?:csrf|xsrf|rate[ -]?limit\w*|throttl\w*|brute[ -]?force protection|lockouts?|captchas?|auth(?:entication|orization)?\s+(?:checks?|guards?|middleware|requirements?|layer)|(?:token|permission|access|signature|origin|host ?key|integrity)\s+(?:checks?|validation|verification|controls?)|(?:security|sast|dast|secret|secrets|dependency|vulnerability|container|image|code)[\s-]+(?:scans?|scanning|scanners?|tests?|checks?|jobs?|steps?|gates?|audits?|reviews?)|sast|dast|codeowners|code owners|required reviews?|review requirements?|sanitiz\w*|input validation|output escaping|(?:password|pwd)\s+hashing|content security policy|csp|hsts|security headers|certificate (?:checks?|validation|verification|pinning)|cert (?:checks?|validation|verification)|tls (?:checks?|validation|verification)|ssl (?:checks?|validation|verification)|audit (?:logs?|logging|trail))`;
+const CONTROL = String.raw`(?:csrfviewmiddleware|csrf|xsrf|rate[ -]?limit\w*|throttl\w*|brute[ -]?force protection|lockouts?|captchas?|auth(?:entication|orization)?\s+(?:checks?|guards?|middleware|requirements?|layer)|(?:token|permission|access|signature|origin|host ?key|integrity)\s+(?:checks?|validation|verification|controls?)|(?:security|sast|dast|secret|secrets|dependency|vulnerability|container|image|code)[\s-]+(?:scans?|scanning|scanners?|tests?|checks?|jobs?|steps?|gates?|audits?|reviews?)|sast|dast|codeowners|code owners|required reviews?|review requirements?|sanitiz\w*|input validation|output escaping|(?:password|pwd)\s+hashing|content security policy|csp|hsts|security headers|certificate (?:checks?|validation|verification|pinning)|cert (?:checks?|validation|verification)|tls (?:checks?|validation|verification)|ssl (?:checks?|validation|verification)|audit (?:logs?|logging|trail))`;
 const WEAKEN_CONTROL = String.raw`(?:disabl\w*|deactivat\w*|turn\w* off|switch\w* off|skip\w*|bypass\w*|circumvent\w*|remov\w*|delet\w*|drop|dropp\w*|strip\w*|comment\w* (?:(?:it|them|that|this) )?out|relax\w*|loosen\w*|weaken\w*|lower\w*|downgrad\w*|silenc\w*|suppress\w*|mute|rip\w* out|get rid of|take out|allow\w* (?:\w+ ){0,4}?to bypass)`;
 const CONTROL_OFF = new RegExp(
   `\\b${WEAKEN_CONTROL}\\b[^.;!?\\n]{0,40}?\\b${CONTROL}\\b|\\b${CONTROL}\\b[^.;!?\\n]{0,60}?\\b(?:off|disabled|${WEAKEN_CONTROL}\\s+(?:it|them|that|this|the (?:step|job|check|rule))\\b)`,
 );
 /** Secrets written where people read them: a log line, a value kept in plain sight. */
 const SECRET_LOGGED =
-  /\blog\w*\s+(?:the\s+|their\s+|user\s+|users'\s+|every\s+|all\s+|full\s+|raw\s+|attempted\s+|plain\s+)*(?:passwords?|authorization headers?|req\.headers\.authorization|api keys?|secrets?|credentials|session tokens?|access tokens?)\b|\blog\w*\b[^.;!?\n]{0,40}\bincluding (?:the\s+)?(?:authorization|auth) headers?\b/;
+  /\b(?:log|print|dump|output|writ)\w*\s+(?:the\s+|their\s+|user\s+|users'\s+|every\s+|all\s+|full\s+|raw\s+|attempted\s+|plain\s+)*(?:passwords?|authorization(?: headers?)?|req\.headers\.authorization|api keys?|secrets?|credentials|session tokens?|access tokens?)\b(?!\s+(?:is|are|was|were)\s+(?:masked|redacted|hidden))|\blog\w*\b[^.;!?\n]{0,40}\bincluding (?:the\s+)?(?:authorization|auth) headers?\b/;
 /** A weak primitive chosen for what must resist guessing: md5 or sha1 for passwords, ECB, Math.random for tokens. */
 const WEAK_CRYPTO =
-  /\b(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b[^.;!?\n]{0,50}?\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b|\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b[^.;!?\n]{0,50}?\b(?:to|with|use|using)\s+(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b/;
+  /\b(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b[^.;!?\n]{0,50}?\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b|\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b[^.;!?\n]{0,50}?\b(?:to|with|use|using)\s+(?:hashlib\.|crypto\.|digestutils\.)?(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b/;
 /** A way in nobody reviews: an account with a fixed password, a key for root, a parameter that grants admin. */
 const BACKDOOR =
   /\b(?:add|create|seed|append|bake)\w*\b[^.;!?\n]{0,60}?\b(?:users?|accounts?|logins?)\b[^.;!?\n]{0,40}?\bwith (?:a |the )?(?:static |fixed |shared |hard-?coded |default |known )?password\b|\bauthorized_keys\b[^.;!?\n]{0,20}\bfor root\b|\b(?:append|add)\w*\b[^.;!?\n]{0,30}\bkey\b[^.;!?\n]{0,20}\bauthorized_keys\b|\b(?:query )?param\w*\b[^.;!?\n]{0,40}\bgrants? admin\b|\bremov\w*\s+\.env\S*\s+from\s+(?:the\s+)?\.gitignore\b|\bcors\b[^.;!?\n]{0,30}\*[^.;!?\n]{0,30}\bcredentials\b/;
@@ -989,6 +993,9 @@ const RULES: StructuralRule[] = [
       const rest = c.slice(named.index + named[0].length);
       const sent = SENT_BY_PRONOUN.exec(rest);
       if (sent === null) return null;
+      // "If you add another file holding credentials, add it here": the file's name to this list (a
+      // .gitignore, a scanner's paths), not the secret sent anywhere.
+      if (/^\s*(?:here|to (?:this|the) list|below|above)\b/.test(rest.slice(sent.index + sent[0].length))) return null;
       if (!TO_DEST.test(upToNegation(rest.slice(sent.index + sent[0].length)))) return null;
       return NEGATED.test(c.slice(0, named.index + named[0].length + sent.index + sent[0].length)) ? 'warn' : 'block';
     },
