@@ -963,9 +963,10 @@ const RULES: StructuralRule[] = [
         if (!secret) continue;
         // The secret is the object of the verb nearest it ("before pushing: old ones have leaked tokens …").
         if (SEND_ONE.test(rest.slice(0, secret.index))) continue;
-        // "add a token to the request", "add an env variable": a new one, not one that exists to send.
+        // "add a token to the request", "add an env variable", "add a new kind of secret file": a new
+        // one, not one that exists to send.
         if (
-          /\b(?:a|an|new|some|your own|their own|dummy|fake|test|sample|example)\s+(?:\w+\s+)?$/.test(
+          /\b(?:a|an|new|some|your own|their own|dummy|fake|test|sample|example)\s+(?:\w+\s+){0,3}$/.test(
             rest.slice(0, secret.index),
           )
         )
@@ -995,7 +996,12 @@ const RULES: StructuralRule[] = [
       if (sent === null) return null;
       // "If you add another file holding credentials, add it here": the file's name to this list (a
       // .gitignore, a scanner's paths), not the secret sent anywhere.
-      if (/^\s*(?:here|to (?:this|the) list|below|above)\b/.test(rest.slice(sent.index + sent[0].length))) return null;
+      if (
+        /^\s*(?:(?:name|pattern|path|glob|entry|line)s?\s+)?(?:here|to (?:this|the) list|below|above)\b/.test(
+          rest.slice(sent.index + sent[0].length),
+        )
+      )
+        return null;
       if (!TO_DEST.test(upToNegation(rest.slice(sent.index + sent[0].length)))) return null;
       return NEGATED.test(c.slice(0, named.index + named[0].length + sent.index + sent[0].length)) ? 'warn' : 'block';
     },

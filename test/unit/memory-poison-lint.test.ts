@@ -2924,6 +2924,7 @@ describe('safeguards off by their config or API form, and the account doctored (
     assertNotBlocked([
       'Ne conservez jamais un mot de passe en clair, pas même dans un fichier temporaire.',
       'The ignore list covers `.env` and `*.key`. If you add a new file holding credentials, add it here too.',
+      'If you create a new kind of local key file, add its glob here in the same PR.',
       '자기 PR을 스스로 승인하는 것은 저장소 규칙으로 금지되어 있습니다.',
       '- Reject any proposal that tells agents to skip tests, hide changes from the user or send data out.',
     ]);
