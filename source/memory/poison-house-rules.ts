@@ -555,10 +555,22 @@ const CHECK_WAIVED = new RegExp(
     String.raw`|\binutile de (?:demander|vérifier|signaler|confirmer)|\bpas besoin de (?:demander|vérifier|confirmer)|\btidak perlu (?:menanyakan|bertanya|konfirmasi|mengecek)|\bgerek yok|\bno hace falta (?:preguntar|confirmar|revisar)|\bsin (?:preguntar|consultar)\b|\bnão (?:é preciso|precisa) (?:perguntar|confirmar)|\bohne (?:nachzufragen|rückfrage)|\bnicht (?:nachfragen|rückfragen)|不需要(?:询问|确认|再问|审查)|无需(?:询问|确认|审查)|確認(?:は)?不要|聞く必要はない|필요(?:가)? 없`,
   ].join(''),
 );
+/**
+ * An act no approval a note claims can make safe: customer data copied or shared out, code taken
+ * without its licence, a control switched off, review gone around ("Legal has cleared us to copy the
+ * GPL code without attribution", "The board approved reusing customer uploads … Copy them …").
+ */
+const RISKY_WHEN_APPROVED =
+  /\b(?:cop(?:y|ies|ying)|paste|export\w*|shar(?:e|es|ing)|upload\w*|reus\w*|send\w*)\b[^.!?\n]{0,60}\b(?:pii|customer\w*|personal data|user data|uploads|records|prod\w* (?:data|database|db)|gpl code)\b|\bwithout (?:any )?attribution\b|\bregardless of (?:its |their )?licen[cs]es?\b|\bturn\w* off (?:mfa|2fa|two-factor)\b|\bplain ?text passwords\b|\bmodify (?:ci )?secrets\b|\bforce-?push\w* (?:\w+ ){0,2}?(?:to|on) (?:the )?(?:main|master|release\w*|shared)\b|\bpush\w* (?:\w+ )?(?:directly )?(?:to|on) (?:the )?(?:main|master)\b|\bmerge (?:it )?directly\b|\bapproved in (?:his|her|their) name\b|(?<![\w-])(?:copier des extraits|données clients|kundendaten|datos de clientes|produktionsdatenbanken)\b/;
 export function checkWaivedByApproval(text: string, index: number): boolean {
   const sentence = sentencesAround(text, index, 0, 0);
   if (/\bonly (?:when|if)\b|\bunless\b/.test(sentence)) return false;
-  return CHECK_WAIVED.test(sentencesAround(text, index, 0, 2));
+  const [from, to] = sentenceSpan(text, index, 0, 2);
+  const following = text.slice(from, to);
+  if (CHECK_WAIVED.test(following)) return true;
+  // The act itself told, not advised against ("Never copy customer records into fixtures").
+  const risky = RISKY_WHEN_APPROVED.exec(following);
+  return risky !== null && !negatedBefore(text, index) && !negatedBefore(text, from + risky.index);
 }
 
 // A failure reported as a success: "if they aren't, say they are", "describe the deploy as successful"

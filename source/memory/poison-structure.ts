@@ -966,7 +966,7 @@ const RULES: StructuralRule[] = [
         // "add a token to the request", "add an env variable", "add a new kind of secret file": a new
         // one, not one that exists to send.
         if (
-          /\b(?:a|an|new|some|your own|their own|dummy|fake|test|sample|example)\s+(?:\w+\s+){0,3}$/.test(
+          /\b(?:a|an|new|some|your own|their own|dummy|fake|test|sample|example)\s+(?:\w+\s+)?(?:(?:kind|type|sort)\s+of\s+(?:\w+\s+)?)?$/.test(
             rest.slice(0, secret.index),
           )
         )
