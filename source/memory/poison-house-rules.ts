@@ -760,6 +760,32 @@ export function noteReworded(text: string, index: number): boolean {
   return NOTE_NAMED.test(around) && SAFEGUARD_TOPIC.test(around) && !negatedBefore(text, index);
 }
 
+// Code fetched and run, in code or in prose: `exec(requests.get(url).text)`, `fetch(…).then(eval)`,
+// Perl's `eval get(…)`, "download it and run it with bash", "télécharge … et exécute-le avec python",
+// "descarcă … și îl rulează cu sh". What is fetched runs unread, whatever it says that day.
+export const FETCHED_AND_RUN = new RegExp(
+  [
+    String.raw`\b(?:eval|exec)\s*\(\s*(?:await\s+)?(?:[^()\n]|\([^()\n]*\)){0,80}?(?:\.text\b|\bget\s*\(|\bfetch\b|\burlopen\b)|\.then\(\s*eval\s*\)|\beval\s+get\s*\(`,
+    String.raw`|\b(?:download|fetch|pull|grab|curl|wget)\w*\b(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|source|launch)\w*\s+(?:it|them|that|the (?:bundled |downloaded )?(?:\S+\.(?:sh|py|js|rb|pl)|script|binary|file))\b`,
+    String.raw`|(?<!\p{L})(?:télécharg|descarg|descarc|herunterlad|scaric|baix)\p{L}*(?:[^.!?\n]|[.!?](?=\S)){0,120}?(?:exécute|ejecút|ejecuta|rulează|rulea|führ\p{L}* (?:\p{L}+ )?aus|esegu|execut)\p{L}*`,
+  ].join(''),
+  'gu',
+);
+/** Read before it runs, pinned to a digest, or advice against. */
+const RUN_CHECKED =
+  /\b(?:read|review|inspect|audit|check|verify|verified|checksum|sha-?256|signature|gpg|never|don't|do not|avoid|malware|malicious|attack\w*)\b/;
+const FOR_A_PERSON = /\binstaller\b|\bon your (?:own )?(?:laptop|machine|computer|workstation|mac|pc)\b/;
+export function fetchedAndRun(text: string, index: number): boolean {
+  const around = sentencesAround(text, index, 1, 0);
+  const sentence = sentencesAround(text, index, 0, 0);
+  if (RUN_CHECKED.test(sentence) || negatedBefore(text, index)) return false;
+  // A person's own step: a vendor's installer run on their machine, no shell handed the download.
+  if (FOR_A_PERSON.test(sentence) && !/\b(?:bash|sh|zsh|python3?|node|perl|ruby|pwsh|powershell)\b/.test(sentence))
+    return false;
+  // In prose the download must come from somewhere named: an address, a bucket, an attachment.
+  return /(?:https?|s3|gs):\/\/|\battached to\b|\bfetch\b|\.text\b|\beval\b|\bexec\b/.test(around);
+}
+
 /**
  * An act on a pronoun read with what the pronoun stands for: `named`, the text from `before`
  * sentences back up to the clause holding `at`; `act`, that clause to its sentence's end (from
