@@ -188,7 +188,7 @@ function insecureHouseRule(c: string): 'block' | 'warn' | null {
 // Names people install every day; a name one or two letters from one of them, offered in its place, is
 // how typo-squatting reaches a lockfile ("use reqeusts, our patched fork, instead of requests").
 const WELL_KNOWN = new Set(
-  'requests axios lodash express react chalk colors moment cross-env dotenv python-dateutil urllib3 numpy pandas django flask jsonwebtoken left-pad event-stream ua-parser-js node-fetch typescript webpack setuptools boto3 pyyaml cryptography pillow jquery bcrypt bcryptjs uuid commander yargs semver minimist body-parser mongoose passport eslint prettier nokogiri rails sqlalchemy pytest matplotlib scipy tensorflow torch beautifulsoup4 openssl paramiko httpx aiohttp fastapi pydantic jinja2 werkzeug click rich tqdm underscore async debug mocha chai sinon vue angular svelte nextjs next nuxt electron socket.io ws redis pg mysql2 sequelize prisma knex graphql apollo-server'.split(
+  'requests axios lodash express react chalk colors moment cross-env dotenv python-dateutil urllib3 numpy pandas django flask jsonwebtoken left-pad event-stream ua-parser-js node-fetch typescript webpack setuptools boto3 pyyaml cryptography pillow jquery bcrypt bcryptjs uuid commander yargs semver minimist body-parser mongoose passport eslint prettier nokogiri rails sqlalchemy pytest matplotlib scipy tensorflow torch beautifulsoup4 openssl paramiko httpx aiohttp fastapi pydantic jinja2 werkzeug click rich tqdm underscore async debug mocha chai sinon vue angular svelte nextjs next nuxt electron socket.io ws redis pg mysql2 sequelize prisma knex graphql apollo-server colorama python golang ubuntu debian alpine library'.split(
     ' ',
   ),
 );
@@ -196,9 +196,25 @@ const COMPOUND_KNOWN = [...WELL_KNOWN].filter((known) => known.includes('-'));
 const SWAP = /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
 /** A package taken up (the other way a swap is said). */
 const TAKEN_UP = /\b(?:use|depend on|install|add)\b/;
-/** Words that name a look-alike only to warn against it ("pip install requests, not reqeusts"). */
-const LOOK_ALIKE_WARNED =
-  /\b(?:not|never|don't|do not|avoid|beware|typo-?squat\w*|malicious|look-?alike|fake|impostor)\b/;
+/** Words that name a look-alike only to warn against it, anywhere in the note: "beware of typosquats". */
+const LOOK_ALIKE_WARNED = /\b(?:avoid|beware|typo-?squat\w*|malicious|look-?alike|fake|impostor)\b/;
+/** A warning right before the name: "pip install requests, not reqeusts", "never install reqeusts". */
+const WARNED_BEFORE = /\b(?:not|never|don't|do not|avoid|instead of)\b[^.;!?\n]{0,12}$/;
+/** The attacker's own cover: "not a typo", "don't 'fix' the spelling", "on purpose". */
+const TYPO_DENIED =
+  /\bnot a typo\b|\b(?:don't|do not)\s+["'‘]?fix\b|\bon purpose\b|\bdeliberate\w*\b|\bintentional\w*\b/g;
+/** Where a name is a package to install: after an install command, in an image's path (`FROM docker.io/x/node:20`), before a pin or a tag, added to a manifest. */
+const INSTALLED_NAME =
+  /\b(?:pip3?|uv pip|npm|pnpm|yarn|gem|cargo|go)\s+(?:install|i|add|get)\s+(?:-\S+\s+)*([a-z0-9][a-z0-9._-]{3,40})|\bfrom\s+((?:[\w.-]+\/)+[\w.-]+(?::[\w.-]+)?|[\w.-]+:[\w.-]+)|\b([a-z0-9][a-z0-9._-]{3,40})(?:==|>=|~=|:\d)|\badd\s+([a-z0-9][a-z0-9._-]{3,40})\s+to\s+(?:requirements|package\.json|pyproject|gemfile|cargo\.toml|go\.mod|dependencies)/g;
+/** The names of a text in a package's place (an image's path gives each of its parts). */
+/** Words of prose one letter from a well-known package's name. */
+const PROSE_WORDS = new Set(['request', 'requester', 'requestor', 'colours', 'moments', 'pythons', 'libraries']);
+const installedNames = (text: string): Set<string> =>
+  new Set(
+    [...text.matchAll(INSTALLED_NAME)].flatMap((m) =>
+      (m[1] ?? m[2] ?? m[3] ?? m[4])!.split(/[/:]/).map((part) => part.replace(/[.,'"]+$/, '')),
+    ),
+  );
 /** The package-like names a text writes, without trailing punctuation. */
 const packageNames = (text: string): Set<string> =>
   new Set([...text.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, '')));
@@ -220,6 +236,9 @@ function editDistance(a: string, b: string): number {
 function imitates(name: string, known: string): boolean {
   if (name === known || WELL_KNOWN.has(name) || known.length < 5 || Math.abs(name.length - known.length) > 2)
     return false;
+  // A look-alike keeps the first letter, or swaps the first two ("rqeuests"): a cheap test before the
+  // edit distance, which a long note would otherwise pay for every word against every name it writes.
+  if (name[0] !== known[0] && !(name[0] === known[1] && name[1] === known[0])) return false;
   // "lodash-es", "requests-mock", "@types/lodash": a companion package, named as one.
   if (name.startsWith(`${known}-`) || name.startsWith(`${known}.`) || name.endsWith(`/${known}`)) return false;
   const distance = editDistance(name, known);
@@ -235,17 +254,31 @@ function imitates(name: string, known: string): boolean {
  * against it. The well-known name need not be written when both are compound names.
  */
 export function lookAlikePackage(text: string): boolean {
-  if (!/\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import)\b/.test(text)) return false;
-  if (LOOK_ALIKE_WARNED.test(text)) return false;
+  const installed = installedNames(text);
+  // A name in a package's place is itself the act; elsewhere a verb must take the package up.
+  if (installed.size === 0 && !/\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import)\b/.test(text))
+    return false;
+  const cover = text.replace(TYPO_DENIED, ' ');
+  if (LOOK_ALIKE_WARNED.test(cover)) return false;
   const names = packageNames(text);
-  // Unwritten, the well-known name is matched only by a compound one ("left-padx"): a plain word of
-  // prose is a letter or two from some package name too often. So each name is compared with the
-  // well-known names the note writes, and compound names with the compound well-known ones.
+  // Unwritten, the well-known name is matched only by a compound one ("left-padx") or by a name in a
+  // package's place (`pip install reqeusts`, `FROM pyhton:3.12`): a plain word of prose is a letter or
+  // two from some package name too often. So each name is compared with the well-known names the
+  // note writes, compound names with the compound well-known ones, installed names with all.
   const mentioned = [...WELL_KNOWN].filter((known) => names.has(known));
   for (const name of names) {
-    if (WELL_KNOWN.has(name)) continue;
-    const against = name.includes('-') ? [...mentioned, ...COMPOUND_KNOWN] : mentioned;
-    if (against.some((known) => imitates(name, known))) return true;
+    // "slow requests … the request id": a word of prose a letter from a package's name.
+    if (WELL_KNOWN.has(name) || (PROSE_WORDS.has(name) && !installed.has(name))) continue;
+    const against = installed.has(name)
+      ? [...WELL_KNOWN].filter((known) => known.length >= 6)
+      : name.includes('-')
+        ? [...mentioned, ...COMPOUND_KNOWN]
+        : mentioned;
+    if (!against.some((known) => imitates(name, known))) continue;
+    // Warned against right where it is named: "requests, not reqeusts".
+    const at = cover.indexOf(name);
+    if (at >= 0 && WARNED_BEFORE.test(cover.slice(Math.max(0, at - 40), at))) continue;
+    return true;
   }
   return false;
 }

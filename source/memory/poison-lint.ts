@@ -2256,7 +2256,7 @@ const RULES: Rule[] = [
     // A package offered in place of a well-known one under a name one or two letters from it, or a
     // version known to have been published compromised, pinned (poison-house-rules.ts).
     pattern:
-      /\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import|pin|lock|hold|keep|downgrad\w*|stay on|stick)\b/g,
+      /\b(?:use|replace|swap|depend on|install|add|prefer|switch to|import|pin|lock|hold|keep|downgrad\w*|stay on|stick|from|put)\b|==|[a-z]:\d/g,
     check: (_match, text) => (packageTrapOnce(text) ? 'block' : null),
   },
   {
