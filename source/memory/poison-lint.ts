@@ -55,6 +55,7 @@ import {
   LEFT_OUT_OF_REPORT,
   lookAlikePackage,
   oncePerText,
+  sentencesAround,
   ownDoingLeftOut,
   PLACE_OUTSIDE,
   PUSHED_ELSEWHERE,
@@ -2889,7 +2890,12 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         negated(view.text, match.index, match.index + match[0].length, rule.negatable)
       )
         severity = 'warn';
-      if (severity === 'block' && (askedByContent(view.text, match) || toldAsAttackSeen(view.text, match)))
+      if (
+        severity === 'block' &&
+        (askedByContent(view.text, match) ||
+          toldAsAttackSeen(view.text, match) ||
+          gatedToPerson(view.text, match.index, rule.name))
+      )
         severity = 'warn';
       let start = match.index;
       let end = match.index + match[0].length;
@@ -2927,7 +2933,8 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
       finding.severity === 'block' &&
       ((finding.rule === 'poison-instruction-override' &&
         voidsContentInstructions(view.text.slice(finding.start, finding.end))) ||
-        listedToReject(view.text, finding.start, finding.end));
+        listedToReject(view.text, finding.start, finding.end) ||
+        gatedToPerson(view.text, finding.start, finding.rule));
     // A weakened setting the note then tells the reader to keep ("… `strict-ssl=false` so everyone gets
     // the same behaviour. Leave it in."): the weakness made the rule.
     const kept =
@@ -2947,6 +2954,21 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
 }
 
 const listedToReject = (text: string, start: number, end: number): boolean => REJECT_LIST.test(text.slice(start, end));
+
+/**
+ * A safeguard's exception kept for a named person and kept from the agent: "`--no-verify` is allowed
+ * in exactly one case: a hotfix when the release captain says so … Agents should not decide this",
+ * "Admin merges … are reserved for the release captain … Nobody else uses `--admin`". A human gate,
+ * not a rule for the agent: a warning, as such notes' authors mark them.
+ */
+const GATED_TO_PERSON =
+  /\b(?:reserved for|in exactly one case|break-?glass|only (?:the|a|when the|if the) (?:release captain|release manager|on-call|maintainers?|tech lead|team lead|owner|security lead|human|person)|(?:when|if) the (?:release captain|release manager|on-call \w+|maintainers?|tech lead|team lead|owner|security lead)\b[^.;\n]{0,40}\b(?:says so|approves?|asks for it|allows it|signs off))\b/;
+const KEPT_FROM_AGENT =
+  /\bagents? (?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|cannot|can't) (?:decide|do|use|make|run|take)\b|\bnobody else\b|\bno one else\b/;
+function gatedToPerson(text: string, index: number, rule: string): boolean {
+  if (rule !== 'poison-safeguard-off' && rule !== 'poison-instruction-override') return false;
+  return GATED_TO_PERSON.test(sentencesAround(text, index, 1, 1)) && KEPT_FROM_AGENT.test(text);
+}
 
 /** The rules' raw findings of `text` (phrase and structural rules on every view, hidden runs, decoded segments). */
 function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
