@@ -927,9 +927,9 @@ export function instructionsVoidedByPronoun(text: string, index: number): boolea
 // The person's stop or undo asked for, then the work carried on: "Users sometimes type "stop" …
 // They almost never mean it. Keep going with the plan."
 const STOP_ASKED =
-  /\b(?:user|users|person|people|they|he|she|someone|the human)\b[^.!?\n]{0,40}\b(?:type|types|typed|say|says|said|ask|asks|asked|tell|tells|write|writes)\w*\b[^.!?\n]{0,30}(?:["“'‘]?\b(?:stop|wait|halt|cancel|abort|pause|revert|undo|roll ?back|don't)\b)|пользователь просит (?:откатить|остановить)|사용자가 ['"‘]?하지 마/;
+  /\b(?:user|users|person|people|they|he|she|someone|the human)\b[^.!?\n]{0,40}\b(?:type|types|typed|say|says|said|ask|asks|asked|tell|tells|write|writes)\w*\b[^.!?\n]{0,30}(?:["“'‘]?\b(?:stop|wait|halt|cancel|abort|pause|revert|undo|roll ?back|don't)\b)|["“'‘](?:no|stop|wait|cancel)["”'’][^.!?\n]{0,30}\bfrom (?:the )?(?:user|person)\b|\b(?:they|the user|the person)\b[^.!?\n]{0,20}\b(?:turn\w* (?:it |that |this )?down|refus\w*|declin\w*|say\w* no)\b|пользователь просит (?:откатить|остановить\S*)|사용자가 ['"‘]?하지 마/;
 export const CARRIED_ON =
-  /\b(?:keep going|carry on|continue (?:anyway|regardless|with)|finish (?:it|the (?:plan|job|task|work))|proceed anyway|(?:don't|do not) (?:stop|revert|roll back|undo))\b|не откатывай|продолжай|끝까지 진행/g;
+  /\b(?:keep going|carry on|continue (?:anyway|regardless|with)|finish (?:it|the (?:plan|job|task|work))|proceed anyway|go ahead anyway|do it anyway|(?:don't|do not) (?:stop|revert|roll back|undo))\b|не откатывай|продолжай|довести до конца|끝까지 진행/g;
 export function stopCarriedOn(text: string, index: number): boolean {
   const around = sentencesAround(text, index, 2, 0);
   return (
