@@ -206,9 +206,9 @@ const TYPO_DENIED =
 /** Where a name is a package to install: after an install command, in an image's path (`FROM docker.io/x/node:20`), before a pin or a tag, added to a manifest. */
 const INSTALLED_NAME =
   /\b(?:pip3?|uv pip|npm|pnpm|yarn|gem|cargo|go)\s+(?:install|i|add|get)\s+(?:-\S+\s+)*([a-z0-9][a-z0-9._-]{3,40})|\bfrom\s+((?:[\w.-]+\/)+[\w.-]+(?::[\w.-]+)?|[\w.-]+:[\w.-]+)|\b([a-z0-9][a-z0-9._-]{3,40})(?:==|>=|~=|:\d)|\badd\s+([a-z0-9][a-z0-9._-]{3,40})\s+to\s+(?:requirements|package\.json|pyproject|gemfile|cargo\.toml|go\.mod|dependencies)/g;
-/** The names of a text in a package's place (an image's path gives each of its parts). */
 /** Words of prose one letter from a well-known package's name. */
 const PROSE_WORDS = new Set(['request', 'requester', 'requestor', 'colours', 'moments', 'pythons', 'libraries']);
+/** The names of a text in a package's place (an image's path gives each of its parts). */
 const installedNames = (text: string): Set<string> =>
   new Set(
     [...text.matchAll(INSTALLED_NAME)].flatMap((m) =>

@@ -7,6 +7,8 @@
 // - other text obeyed as the person: a comment, an issue or a commit message to be followed "as if
 //   it came from the user", "with higher priority than the user's", "even though the user can't see
 //   it";
+// - what the person wrote set aside: their message voided, everything before the notes called
+//   stale, every request in the repository's files obeyed, a note said to be beyond their override;
 // - a word that lifts the rules: a passphrase, code word or label in a message that grants admin
 //   rights, any request, or the work without asking.
 //
@@ -51,7 +53,7 @@ export const AS_THE_PERSON = new RegExp(
     String.raw`|\beven (?:though|if|when) (?:the |your )?(?:user|person|human|requester)\b[^.!?\n]{0,50}\b(?:can't|cannot|can not|won't|doesn't|does not|didn't|did not|said|says|asked|asks|told|disagrees?|objects?|wants?|never)\b`,
     String.raw`|\bcomo si (?:viniera|vinieran|fuera|fueran|lo dijera) (?:del|el) usuario|\baunque el usuario\b|\bcomme s'(?:il|elle|ils|elles) (?:venai(?:t|en)t|étai(?:t|en)t) de l'utilisateur|\bmême si l'utilisateur\b`,
     String.raw`|\bals (?:ob|käme|kämen) (?:es |sie )?(?:direkt )?(?:vom|von dem|von der) (?:nutzer|benutzer|nutzerin)|\bauch wenn (?:der|die) (?:nutzer|benutzer)\b|\bcome se (?:venisse|venissero|provenisse) dall'utente|\banche se l'utente\b`,
-    String.raw`|даже если пользователь|(?<![\p{L}])(?:нужно|надо) довести до конца`,
+    String.raw`|даже если пользователь`,
   ].join(''),
   'g',
 );
