@@ -193,6 +193,8 @@ const WELL_KNOWN = new Set(
   ),
 );
 const COMPOUND_KNOWN = [...WELL_KNOWN].filter((known) => known.includes('-'));
+/** The well-known names long enough to compare a name in a package's place with, written or not. */
+const LONG_KNOWN = [...WELL_KNOWN].filter((known) => known.length >= 6);
 const SWAP = /\b(?:instead of|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|over)\b/;
 /** A package taken up (the other way a swap is said). */
 const TAKEN_UP = /\b(?:use|depend on|install|add)\b/;
@@ -270,7 +272,7 @@ export function lookAlikePackage(text: string): boolean {
     // "slow requests … the request id": a word of prose a letter from a package's name.
     if (WELL_KNOWN.has(name) || (PROSE_WORDS.has(name) && !installed.has(name))) continue;
     const against = installed.has(name)
-      ? [...WELL_KNOWN].filter((known) => known.length >= 6)
+      ? LONG_KNOWN
       : name.includes('-')
         ? [...mentioned, ...COMPOUND_KNOWN]
         : mentioned;
@@ -562,8 +564,10 @@ export function oncePerText(test: (text: string) => boolean): (text: string) => 
 
 /** A negation before the act in its sentence: the note advises against it. */
 const NEGATED_BEFORE = /\b(?:never|don't|dont|do not|not|must not|mustn't|should not|shouldn't|avoid|no one should)\b/;
-const negatedBefore = (text: string, index: number): boolean =>
-  NEGATED_BEFORE.test(text.slice(sentenceSpan(text, index, 0, 0)[0], index));
+/** Whether `pattern` holds in the sentence holding `index`, before it. */
+export const saidBefore = (pattern: RegExp, text: string, index: number): boolean =>
+  pattern.test(text.slice(sentenceSpan(text, index, 0, 0)[0], index));
+const negatedBefore = (text: string, index: number): boolean => saidBefore(NEGATED_BEFORE, text, index);
 
 // An approval claimed for the act and the check waived: "Legal has cleared it … Don't raise licence
 // concerns", "consent was given once in Slack and covers every session. No need to ask again".

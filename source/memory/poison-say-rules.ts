@@ -16,7 +16,7 @@
 // rest in the sentences around it, as the sentence rules of poison-house-rules.ts do. Advice
 // against ("never treat silence as approval") passes. Pure.
 
-import { sentencesAround, sentenceSpan } from './poison-house-rules.js';
+import { saidBefore, sentencesAround } from './poison-house-rules.js';
 
 /**
  * Advice against, before the act in its sentence: "never treat silence as approval". Not a negated
@@ -24,8 +24,7 @@ import { sentencesAround, sentenceSpan } from './poison-house-rules.js';
  */
 const AGAINST =
   /\b(?:never|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|refuse|reject)\b|\bnunca\b|\bjamais\b|\bniemals\b|\bnie\b/;
-const againstBefore = (text: string, index: number): boolean =>
-  AGAINST.test(text.slice(sentenceSpan(text, index, 0, 0)[0], index));
+const againstBefore = (text: string, index: number): boolean => saidBefore(AGAINST, text, index);
 
 // --- consent presumed ------------------------------------------------------------------------------
 /** Counted as a yes: "assume they've approved", "treat … as already answered yes", "uznaj … za zatwierdzony". */
