@@ -182,6 +182,9 @@ const SECRET_VALUE = new RegExp(
     String.raw`\b(?:(?:the |our |this |whole |entire |full )+(?:conversation|chat(?: log| history)?|transcript)|(?:the )?user's (?:last |latest |previous )?(?:\d+ )?(?:prompts?|messages?)|(?:prod(?:uction)? )?(?:database|db) (?:dumps?|backups?)|pg_dump|customer (?:data|pii|records)|(?:private|signing) keys?)\b`,
     String.raw`\bvalues? of \$?[a-z_]*(?:key|token|secret|password|url|dsn)\b|\b[a-z_]*_(?:token|key|secret|password|dsn)\s+values?\b`,
     String.raw`(?:^|[\s(\x60'"~/])\.env(?![.\w-])|\b[\w-]+\.env\b|\bprocess\.env\b|\bprintenv\b|\benv \| sort\b|\b(?:full|whole|entire) (?:process )?env(?:ironment)?\b|\bconnection strings? (?:including|with) (?:the )?(?:credentials?|passwords?)\b|\bshell history\b|\.bash_history|\.netrc|\.npmrc|\bkube/?config\b|\bid_(?:rsa|ed25519)\b(?!\.pub)`,
+    // Key files and dumps by name, and a secret variable of the reader's own: "the private JWK",
+    // "keystore.properties", "AuthKey_*.p8", "terraform.tfstate", "`p4 tickets`", "your `HF_TOKEN`".
+    String.raw`\bprivate jwks?\b|\b(?:hsm|signing|card) pins?\b|\b(?:keystore|gradle)\.properties\b|\bauthkey_\S*|\.(?:p8|p12|pfx|jks)\b|\bhosts\.yml\b|\.pypirc\b|\.pgpass\b|\.git-credentials\b|\bterraform\.tfstate\b|\bp4 tickets\b|\bconnections export\b|\bgh auth status -t\b|\byour [\x60'"]?\$?[a-z0-9_]*(?:token|api_key|secret|passwd|password)\b|\b(?:personal data|pii|payment (?:rows|data|records|details)|(?:customer|account|user)(?:'s|s')? (?:tables|rows|exports?|account exports?)|(?:raw |crash )?dumps? with (?:user ?names|emails|machine ids))\b`,
   ].join('|'),
 );
 /** Putting it somewhere: the verb comes before what is put, or a pronoun after it points back. */
@@ -189,10 +192,10 @@ const PLACED =
   /\b(?:put|add|paste|include|append|write|copy|attach|leave|post|send|share|dm|email|mail|publish|document|record|label|save|commit|sync|upload|fill|keep|open|ping|visit|fetch|request|mirror|forward|list|drop)(?:s|es|ed|ing)?\b|\b(?:creat|quot)(?:e|es|ed|ing)\b|\bfollowed by\b/g;
 /** A place other people, or later sessions, read. */
 const SHARED_PLACE =
-  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/|handover (?:messages?|notes?|docs?)|(?:repo|git|repository) history)\b|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
+  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/|handover (?:messages?|notes?|docs?)|(?:repo|git|repository) history|model cards?)\b|\b(?:in|into|to)\s+(?:the\s+)?#[a-z][\w-]{2,}|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
 /** Where a secret is kept or kept out of, not what is sent: "stored as a repo secret", "out of the notes", a public key, `.env.example`. */
 const KEPT_SAFE =
-  /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\b(?:add|put|store|save|move)\w*\s+(?:it|them|the \w+)\s+(?:to|into|in)\s+(?:the\s+)?vault\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redacted|masked)\b/;
+  /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\b(?:add|put|store|save|move)\w*\s+(?:it|them|the \w+)\s+(?:to|into|in)\s+(?:the\s+)?vault\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redacted|masked)\b|\b(?:not|never|without) (?:their|its|the) values?\b/;
 
 /** The code itself: worth keeping from a public paste, though not a secret anywhere else. */
 const SOURCE_CODE = /\b(?:source(?: code| files?)?|the (?:private )?(?:repo|repository|codebase)|src\/\S*)/;
@@ -501,6 +504,8 @@ const NOT_TOLD = new RegExp(
   [
     String.raw`\b(?:don't|do not|never|no need to|shouldn't|should not|must not|mustn't|needn't|need not)\s+(?:ever\s+)?(?:\w+\s+){0,1}?(?:mention\w*|report\w*|list\w*|show\w*|surfac\w*|includ\w*|record\w*|repeat\w*|tell\w*|flag\w*|disclos\w*|reveal\w*|bring\w* up|admit\w*)\b`,
     String.raw`\b(?:should|must|are|is|need)\s+(?:not|never)\s+(?:be\s+)?(?:mentioned|reported|listed|shown|surfaced|included|recorded|repeated|flagged|disclosed|revealed|brought up)\b`,
+    // "Background jobs you start don't need reporting", "not worth going into".
+    String.raw`\b(?:don't|doesn't|do not|does not|never)\s+need\s+(?:any\s+)?(?:reporting|mentioning|listing|flagging|to be (?:reported|mentioned|listed|flagged|shown))\b|\bnot worth (?:mentioning|reporting|going into|bringing up|flagging)\b`,
     String.raw`(?<!\p{L})(?:nicht (?:erwähnen|melden|berichten|zeigen|sagen)|verschweig\p{L}*|no (?:menciones|informes|reportes|digas|muestres)|ne (?:mentionne|signale|dis|montre)\p{L}* (?:pas|rien|jamais)|não (?:mencione|relate|informe|diga|mostre)|non (?:menzionare|segnalare|dire|mostrare))(?!\p{L})`,
     '보고하지 마|알리지 마|말하지 마|언급하지 마|報告しないで|伝えないで|言わないで|触れないで|含めない|書かない|報告しない|不要报告|不要告诉|不要提|別告訴|别告诉|不要提及|не (?:сообщай|упоминай|говори|показывай|докладывай)',
     // The same with a pronoun or a person between, and in more languages: "no se lo digas al usuario", "neříkej to".
@@ -510,7 +515,7 @@ const NOT_TOLD = new RegExp(
 );
 /** What an attacker wants kept out of the account: trouble, and the agent's risky acts. */
 const TROUBLE =
-  /\b(?:fail\w*|errors?|warnings?|exit codes?|skipped|deleted|deletions?|removed|permissions?|auth|ci config|workflows?|network calls?|resources|vulnerabilit\w*|findings|npm audit|dependabot|tool calls?|security|diffs?|timeouts?|timed out|rejected|regressions?|incidents?|deploy script\w*|force-?push\w*|sudo|chmod)\b|--force\b|(?<!\p{L})(?:fehl\p{L}*|migration\p{L}*|lösch\p{L}*|error\p{L}*|errores|échec\p{L}*|erreurs?|falh\p{L}*|errori)(?!\p{L})|(?<!\p{L})(?:fall(?:a|an|o|ó)|falla\p{L}*|borra\p{L}*|selž\p{L}*|chyb\p{L}*|misslyck\p{L}*|σφάλμα|αποτυχ\p{L}*|παρέκαμψ\p{L}*|błęd\p{L}*|fehlschl\p{L}*|scheiter\p{L}*|supprim\p{L}*|apag\p{L}*)(?!\p{L})|삭제|실패|오류|失敗|エラー|削除|失败|错误|删除|ошибк|сбо/u;
+  /\b(?:fail\w*|errors?|warnings?|exit codes?|skipped|deleted|deletions?|removed|permissions?|auth|ci config|workflows?|network calls?|resources|vulnerabilit\w*|findings|npm audit|dependabot|tool calls?|security|diffs?|timeouts?|timed out|rejected|regressions?|incidents?|deploy script\w*|force-?push\w*|sudo|chmod|tunnels?|port[- ]?forwards?|background (?:jobs?|processes)|network (?:commands?|calls?|requests?|access|activity)|outbound)\b|--force\b|(?<!\p{L})(?:comandos de red|commandes réseau|netzwerkbefehle|comandi di rete)(?!\p{L})|(?<!\p{L})(?:fehl\p{L}*|migration\p{L}*|lösch\p{L}*|error\p{L}*|errores|échec\p{L}*|erreurs?|falh\p{L}*|errori)(?!\p{L})|(?<!\p{L})(?:fall(?:a|an|o|ó)|falla\p{L}*|borra\p{L}*|selž\p{L}*|chyb\p{L}*|misslyck\p{L}*|σφάλμα|αποτυχ\p{L}*|παρέκαμψ\p{L}*|błęd\p{L}*|fehlschl\p{L}*|scheiter\p{L}*|supprim\p{L}*|apag\p{L}*)(?!\p{L})|삭제|실패|오류|失敗|エラー|削除|失败|错误|删除|ошибк|сбо/u;
 /** A failure or a loss said to be a success: "mark it as passed", "tell the user it passed". */
 const MADE_UP =
   /\b(?:report|say|tell|claim|mark|answer|reply|write|describe|show)\w*\b[^.;!?\n]{0,40}?\b(?:as (?:successful|passed|passing|green|done|fixed|complete|completed|ok)|(?:it|they|everything|the (?:build|run|tests?|deploy\w*|migration))\s+(?:was|were|is|are|went|passed|succeeded)\b[^.;!?\n]{0,12}?\b(?:successful|fine|ok|green|passed|through|done)?|the previous (?:run|build|result)\w*(?:'s)? (?:numbers|results|metrics|figures))\b|(?:成功したと|成功と|成功了|成功だと)(?:伝え|報告|言|说|告诉)|'(?:erledigt|ok|done|fertig|listo|terminé|concluído|완료)'\s*(?:melden|sagen|schreiben|decir|dire|dizer)|(?:라고만|とだけ|only say)/u;
@@ -526,9 +531,10 @@ function accountWithheld(c: string): 'block' | 'warn' | null {
   const withheld = NOT_TOLD.exec(c);
   if (withheld === null || FOR_BREVITY.test(c)) return null;
   // In English what is withheld follows the verb; German, Korean, Japanese … name it first.
-  const english = /^(?:don't|do not|never|no need|shouldn't|should|must|mustn't|needn't|need|are|is)\b/.test(
-    withheld[0],
-  );
+  // "Background jobs you start don't need reporting" names it first too.
+  const english =
+    /^(?:don't|do not|never|no need|shouldn't|should|must|mustn't|needn't|need|are|is)\b/.test(withheld[0]) &&
+    !/\bneed\s+(?:any\s+)?(?:reporting|mentioning|listing|flagging|to be)\b|^not worth\b/.test(withheld[0]);
   // A pronoun after the verb points back at what was named before it ("when a step fails, don't report it").
   const byPronoun = /^\s*(?:it|them|those|these|which ones|any of (?:it|them))\b/.test(
     c.slice(withheld.index + withheld[0].length),
@@ -738,7 +744,7 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-exfiltration',
-    gate: /key|token|credential|password|passphrase|secret|private half|\.pem|keystore|cookie|\.env|printenv|env \||history|\.netrc|\.npmrc|kube|id_|url|dsn|conversation|chat|transcript|prompt|message|dump|backup|customer|source|src\/|repo/,
+    gate: /key|token|credential|password|passphrase|secret|private half|\.pem|keystore|cookie|\.env|printenv|env \||history|\.netrc|\.npmrc|kube|id_|url|dsn|conversation|chat|transcript|prompt|message|dump|backup|customer|source|src\/|repo|jwk|pin|\.properties|\.p8|\.p12|\.pfx|\.jks|hosts\.yml|pypirc|pgpass|credentials|tfstate|p4 tickets|connections export|auth status|your|personal|pii|payment|account|user|dump/,
     test: secretPlaced,
     needs: [SHARED_PLACE, PUBLIC_DROP],
   },

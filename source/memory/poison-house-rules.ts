@@ -355,17 +355,32 @@ const OFFICIAL_INDEX = new Set([
  */
 const BRAND_DOMAIN = /npmjs|yarnpkg|pythonhosted|rubygems|golang/;
 const BRAND_NAME = /\b(?:npm|pypi|pip|maven|nuget|packagist|crates|registry)\b/;
+/**
+ * A project's name hyphenated into another host's ("pytorch-wheels.cc", "anaconda-mirror.net",
+ * "k8s-stable.xyz", "gradle-scripts.mobile-cdn.io"), or a host under a top-level domain that costs
+ * nothing to register: no company names its own registry so.
+ */
+const BRAND_HYPHENATED =
+  /(?:^|\.)(?:[a-z0-9]+-)*(?:pytorch|torch|anaconda|conda|pypi|npmjs|npm|crates|cargo|rust|k8s|kube|kubernetes|helm|charts|hashicorp|terraform|galaxy|ansible|gradle|maven|expo|docker|nuget|rubygems|golang)-[a-z0-9-]+\.|(?:^|\.)[a-z0-9]+-(?:pytorch|anaconda|pypi|npmjs|crates|k8s|kubernetes|helm|hashicorp|terraform|gradle|maven|docker|golang)\./;
+const THROWAWAY_TLD = /\.(?:top|xyz|cc|tk|click|biz|gq|ml|cf)$/;
 const imitatesIndex = (host: string): boolean =>
   !/\b(?:internal|intranet|corp|lan|local|localhost)\b/.test(host) &&
-  (BRAND_DOMAIN.test(host) || (BRAND_NAME.test(host) && /mirror/.test(host)));
+  (BRAND_DOMAIN.test(host) ||
+    (BRAND_NAME.test(host) && /mirror/.test(host)) ||
+    BRAND_HYPHENATED.test(host) ||
+    THROWAWAY_TLD.test(host));
 const INDEX_CONTEXT =
-  /\b(?:registry|index-url|extra-index-url|index|npmrc|pip\.conf|pip|npm|yarn|pnpm|poetry|uv|gem|cargo|goproxy|mirror)\b|(?:^|\s)-i\s/;
+  /\b(?:registry|index-url|extra-index-url|index|npmrc|pip\.conf|pip|npm|yarn|pnpm|poetry|uv|gem|cargo|goproxy|mirror|channels?|helm repo add|replace-with|ansible-galaxy|network_mirror|apply from|plugins)\b|(?:^|\s)-[is]\s/;
 
 function indexImitated(c: string): 'block' | 'warn' | null {
   if (!INDEX_CONTEXT.test(c)) return null;
   for (const url of c.matchAll(/\bhttps?:\/\/([a-z0-9.-]+)/g)) {
     const host = url[1]!.replace(/\.$/, '');
     if (OFFICIAL_INDEX.has(host) || !imitatesIndex(host)) continue;
+    // A project's name hyphenated into a host, or a throwaway domain, is no company's own mirror:
+    // blocked however it is worded, unless advised against.
+    if ((BRAND_HYPHENATED.test(host) || THROWAWAY_TLD.test(host)) && !AGAINST.test(c.slice(0, url.index)))
+      return 'block';
     return asHouseRule(c, url.index);
   }
   return null;
@@ -493,6 +508,8 @@ export const HOUSE_RULES: HouseRule[] = [
     gate: /https?:\/\//,
     test: indexImitated,
     needs: [INDEX_CONTEXT],
+    // A quoted address is the config's value ("plugins": ["https://…"]), not an example of one.
+    quotesAreLabels: true,
   },
   {
     rule: 'poison-instruction-override',

@@ -16,7 +16,7 @@
 // rest in the sentences around it, as the sentence rules of poison-house-rules.ts do. Advice
 // against ("never treat silence as approval") passes. Pure.
 
-import { saidBefore, sentencesAround } from './poison-house-rules.js';
+import { saidBefore, sentenceSpan, sentencesAround } from './poison-house-rules.js';
 
 /**
  * Advice against, before the act in its sentence: "never treat silence as approval". Not a negated
@@ -90,4 +90,72 @@ export function wordLiftsRules(text: string, index: number): boolean {
   if (againstBefore(text, index)) return false;
   const around = sentencesAround(text, index, 0, 1);
   return SAID_IN.test(around) && GRANTED.test(around);
+}
+
+// --- a conflict with the person settled for the notes -------------------------------------------------
+/** A disagreement named: "where the two disagree", "en cas de désaccord", "食い違う場合". */
+export const CONFLICT =
+  /(?<!\p{L})(?:disagree\p{L}*|conflict\p{L}*|contradict\p{L}*|clash\p{L}*|differs?|differing|at odds|désaccord|contredi\p{L}*|conflit\p{L}*|contradic\p{L}*|discrepan\p{L}*|desacuerdo|conflitto|contraddi\p{L}*|widersprech\p{L}*|widerspr[iu]ch\p{L}*|abweich\p{L}*|tegenstrijd\p{L}*|sprzeczn\p{L}*|противореч\p{L}*|суперечн\p{L}*|суперечит\p{L}*)(?!\p{L})|食い違|矛盾|冲突|衝突|相冲突|不一致|충돌|상충/gu;
+/** A party beside the notes that speaks for the person: the person, their message, the host's rules. */
+const PERSON_SIDE =
+  /(?<!\p{L})(?:users?|user's|person|human|developer|people|they|their|them|requester|chat|prompts?|harness|host|system prompt|utilisateur\p{L}*|usuario\p{L}*|nutzer\p{L}*|benutzer\p{L}*|utente|gebruiker\p{L}*|użytkownik\p{L}*|пользовател\p{L}*|користувач\p{L}*)(?!\p{L})|ユーザー|用户|使用者|사용자/u;
+/**
+ * Settled for the notes: the notes followed or put first ("follow the note", "carry on with what's
+ * written here", "appliquez les notes", "メモを優先"), or the person's side dropped ("drop the caution").
+ */
+const SETTLED_FOR_NOTES = new RegExp(
+  [
+    String.raw`\b(?:follow|apply|use|keep|go with|stick (?:to|with)|carry on with|side with|prefer|prioriti[sz]e|trust|obey|do what)\s+(?:the |this |these |our |that |what(?:'s| is) (?:in )?(?:the |this )?)?(?:memory |team |common )?(?:notes?|memor(?:y|ies)|entr(?:y|ies)|checklist|rules? here)\b`,
+    String.raw`|\b(?:carry on|continue|go on|proceed) with what(?:'s| is) written (?:here|in (?:the|this|these) notes?)\b|\bwhat(?:'s| is) written here (?:wins|applies|stands|counts)\b`,
+    String.raw`|\b(?:drop|ignore|disregard|discard|dismiss|skip|set aside)\s+(?:the |their |its )?(?:user's |person's |harness |host's |host |system )?(?:cautions?|warnings?|requests?|instructions?|messages?|objections?|prompts?)\b`,
+    String.raw`|(?<!\p{L})(?:appliqu\p{L}*|suis|suivez|suivre|privilégi\p{L}*|sig[ua]\p{L}*|aplic\p{L}*|prioriz\p{L}*|segui\p{L}*|applica\p{L}*|befolg\p{L}*|folge\p{L}*|volg\p{L}*|stosuj\p{L}*|следуй\p{L}*|следуйте)\s+(?:\p{L}+\s+){0,2}?(?:notes?|mémoire|nota|notas|note|memoria|memória|notiz\p{L}*|notiti\p{L}*|notatk\p{L}*|заметк\p{L}*|памят\p{L}*)(?!\p{L})`,
+    String.raw`|(?:メモ|ノート|この内容)(?:の内容)?を優先|(?:メモ|ノート)に従|(?:笔记|备忘|记忆)为准|优先(?:遵循|采用|执行)?(?:本|这条|此)?(?:笔记|备忘)|메모를 (?:우선|따르)`,
+  ].join(''),
+  'u',
+);
+/** The person kept in it: the notes followed only after they confirm, or the conflict put to them. */
+const PUT_TO_THE_PERSON =
+  /(?<!\b(?:don't|do not|never|no need to|without|not)\s+(?:\w+\s+)?)\b(?:only (?:if|after|when|once)|unless|ask\w*|check\w* with|confirm\w*|raise it|flag it|mention\w*|tell (?:the )?(?:user|person|them))\b/;
+export function conflictSettledForNotes(text: string, index: number): boolean {
+  if (againstBefore(text, index)) return false;
+  const [from, to] = sentenceSpan(text, index, 0, 1);
+  const after = text.slice(index, to);
+  const settled = SETTLED_FOR_NOTES.exec(after);
+  if (settled === null) return false;
+  if (!PERSON_SIDE.test(sentencesAround(text, index, 1, 0).slice(0, index - from + 200))) return false;
+  const at = index + settled.index;
+  // "Don't follow the note"; "follow the note only after they confirm".
+  if (AGAINST.test(after.slice(0, settled.index + 12))) return false;
+  return !PUT_TO_THE_PERSON.test(text.slice(at, sentenceSpan(text, at, 0, 0)[1]));
+}
+
+// --- the agent's own act kept from the person, named in the sentence before ----------------------
+/** "Don't list them", "never mention it when describing your changes": a pronoun the sentence before explains. */
+export const NOT_TOLD_BY_PRONOUN =
+  /\b(?:don't|do not|never|no need to)\s+(?:list|mention|report|show|tell|include|bring up|call out|flag)\s+(?:it|them|this|that|those)\b/g;
+/** What the sentence before names: an act of the agent's with consequences, not output it read. */
+const OWN_CONSEQUENTIAL =
+  /\b(?:remov(?:es|ed|ing)|delet(?:es|ed|ing)|wip(?:es|ed|ing)|credentials?|secrets?|tokens?|private keys?|force[- ]?push\w*|disabl(?:es|ed|ing)|skipp(?:ed|ing)|nobody looks|outbound|exfiltrat\w*|sudo|chmod)\b/;
+export function notToldByPronoun(text: string, index: number): boolean {
+  const [from] = sentenceSpan(text, index, 0, 0);
+  if (from === 0) return false;
+  const before = sentencesAround(text, from - 1, 0, 0);
+  if (!OWN_CONSEQUENTIAL.test(before) || AGAINST.test(before)) return false;
+  // "Rotated tokens are logged by the vault. Don't mention them in tickets" keeps a secret out: the
+  // advice goes the other way when the thing named is a secret and the act is not the agent's.
+  return (
+    !/\b(?:secrets?|tokens?|credentials?|keys?)\b/.test(before) ||
+    /\b(?:store|stash|keep|put|save|stored|kept|saved)\b/.test(before)
+  );
+}
+
+// --- a weakened safeguard kept out of review ------------------------------------------------------
+/** Review told in advance not to take it up: "don't raise it in review", "no need to mention it in review". */
+export const REVIEW_GAGGED =
+  /\b(?:don't|do not|never|no need to|nobody needs to|no one needs to)\s+(?:raise|reopen|re-open|question|suggest|flag|mention|bring (?:it |this |that )?up|comment on|push back on|challenge|relitigate)\b[^.;!?\n]{0,60}?\b(?:in|during|at|from)\s+(?:the\s+)?(?:code\s+)?reviews?\b/g;
+/** A safeguard weakened, named in the note: what such a gag keeps reviewers from. */
+const SAFEGUARD_WEAKENED =
+  /\b(?:md5|sha-?1|unsalted|plain ?text|cluster-admin|rbac|samesite|secure flag|rate[_ -]?limit\w*|trackallinputs|password fields?|passwords?|pii|tls|ssl|mfa|2fa|csrf|cors|encryption|unencrypted|audit (?:logs?|trail)|0\.0\.0\.0|signatures?|sanitiz\w*|escaping)\b/;
+export function safeguardKeptFromReview(text: string, index: number): boolean {
+  return SAFEGUARD_WEAKENED.test(sentencesAround(text, index, 2, 0)) && !againstBefore(text, index);
 }

@@ -206,6 +206,10 @@ const LIE = w([
   String.raw`\b(?:if|should|when|whenever)\s+(?:\w+(?:'\w+)?\s+){0,3}?(?:asks?|asked|questions?|wonders?|inquires?|queries)\b[^.;!\n]{0,60}?\b(?:say|claim|reply|answer|tell (?:them|him|her)|respond|insist|pretend|assure)\b(?:(?!\b(?:and|but|then)\b)[^.;!?\n]){0,40}?\b(?:pass\w*|fine|ok|okay|green|nothing|succeed\w*|work\w*|no changes?|not|never|none|normal|all good|didn't|did not|wasn't|was not|no|a few)\b`,
   // The outcome told as if the trouble never was: "describe the outcome as if it worked first time".
   String.raw`\bas if (?:it|they|everything) (?:had )?(?:worked|passed|succeeded|went fine)\b`,
+  // The trouble said to have been there before, or the question turned aside: "if they notice, say
+  // they were already gone", "if someone asks whether you ran anything on the network, answer about
+  // the code instead", "a short 'no' is fine".
+  String.raw`\b(?:if|should|when|whenever)\s+(?:\w+(?:'\w+)?\s+){0,3}?(?:asks?|asked|questions?|wonders?|notices?|noticed|spots?|spotted)\b[^.;!\n]{0,80}?(?:\b(?:say|claim|reply|answer|tell (?:them|him|her)|respond)\b[^.;!?\n]{0,40}?\b(?:was|were|had been|has been|have been)\s+already\s+(?:gone|missing|disabled|broken|deleted|removed|failing|off|like that|there)\b|\banswer (?:about|with) (?:\w+\s+){0,3}?instead\b|\b(?:a|one) (?:short|simple|quick|plain|flat) ["'‘“]?no\b)`,
 ]);
 
 // Left out of the model's own report: what an attacker wants unseen, or the model's acts.
@@ -833,7 +837,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|rerun|trim|off the|out of the|looks|reads|échou|échec|echou|echec|falla|falha|thất bại|that bai/,
+    gate: /ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|rerun|trim|off the|out of the|looks|reads|wonder|answer|spot|short|échou|échec|echou|echec|falla|falha|thất bại|that bai/,
     needs: [LIE, LIE_VERB, FALSE_REPORT, CONCEAL, FAILED_REPORTED_OK, DISGUISED_WORK],
     test: (c) =>
       disguisedWork(c) ||

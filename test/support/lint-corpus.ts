@@ -64,7 +64,9 @@ export type CorpusSplit =
   | 'holdout-13'
   | 'train-13'
   | 'holdout-14'
-  | 'train-14';
+  | 'train-14'
+  | 'holdout-15'
+  | 'train-15';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -97,6 +99,8 @@ export const ALL_SPLITS = [
   'train-13',
   'holdout-14',
   'train-14',
+  'holdout-15',
+  'train-15',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -134,6 +138,9 @@ export const TUNING_SPLITS = [
   // Written blind beside holdout-14 by a further author (a brief and two lines of holdout-8 only),
   // measured once before any tuning on it.
   'train-14',
+  // Written blind beside holdout-15 by a further author (a brief and two lines of holdout-8 only),
+  // measured once before any tuning on it.
+  'train-15',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

@@ -46,7 +46,8 @@ const FROZEN: Record<
   | 'poisoningHoldout11'
   | 'poisoningHoldout12'
   | 'poisoningHoldout13'
-  | 'poisoningHoldout14',
+  | 'poisoningHoldout14'
+  | 'poisoningHoldout15',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -83,6 +84,8 @@ const FROZEN: Record<
   poisoningHoldout13: '0ab5cadb10db1c64803a96285adb29fd98da4d774043628405e1debd60543cde',
   // A sixteenth blind author, pruned as holdout-13 was (train-14 included among the tuning notes).
   poisoningHoldout14: 'd1703d451e76faa70be86f536debeca9a590d1bd35ad4df5c72930d8f62616eb',
+  // A seventeenth blind author, pruned as holdout-14 was (train-15 included among the tuning notes).
+  poisoningHoldout15: 'd6b1f3bd8e0db08b71188e11dd3a4fdf0a6a73e8358f92e75c818ee7b5923343',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -534,7 +537,15 @@ describe('seventh poisoning holdout corpus', () => {
 /** A blind holdout measured only: frozen, numbered, its counts, no shared note, never tuned on. */
 function measuredHoldout(
   title: string,
-  split: 'holdout-8' | 'holdout-9' | 'holdout-10' | 'holdout-11' | 'holdout-12' | 'holdout-13' | 'holdout-14',
+  split:
+    | 'holdout-8'
+    | 'holdout-9'
+    | 'holdout-10'
+    | 'holdout-11'
+    | 'holdout-12'
+    | 'holdout-13'
+    | 'holdout-14'
+    | 'holdout-15',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -619,6 +630,14 @@ measuredHoldout(
   { poisoned: 263, ordinary: 264, ordinaryWarn: 37 },
   ['holdout-13', 'train-14', 'train-13'],
 );
+// Its README: 13 ordinary notes warrant a glance (gated exceptions, quoted attack fixtures).
+measuredHoldout(
+  'fifteenth poisoning holdout corpus',
+  'holdout-15',
+  FROZEN.poisoningHoldout15,
+  { poisoned: 253, ordinary: 254, ordinaryWarn: 13 },
+  ['holdout-14', 'train-15', 'train-14'],
+);
 
 describe('extra poisoning tuning batch (train-3)', () => {
   const items = readLabelledPoisoning('train-3');
@@ -652,7 +671,8 @@ function blindBatch(
     | 'train-11'
     | 'train-12'
     | 'train-13'
-    | 'train-14',
+    | 'train-14'
+    | 'train-15',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -692,17 +712,41 @@ for (const [split, counts] of [
     });
   });
 }
+const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+/** The notes of some splits as word sets, with each word's notes: built once for every batch checked against them. */
+const indexes = new Map<string, { sizes: number[]; notesOf: Map<string, number[]> }>();
+function wordIndex(splits: readonly CorpusSplit[]): { sizes: number[]; notesOf: Map<string, number[]> } {
+  const key = splits.join(',');
+  let index = indexes.get(key);
+  if (index === undefined) {
+    index = { sizes: [], notesOf: new Map() };
+    for (const split of splits)
+      for (const item of readLabelledPoisoning(split)) {
+        const words = wordsOf(item.text);
+        const note = index.sizes.push(words.size) - 1;
+        for (const word of words) {
+          const notes = index.notesOf.get(word);
+          if (notes === undefined) index.notesOf.set(word, [note]);
+          else notes.push(note);
+        }
+      }
+    indexes.set(key, index);
+  }
+  return index;
+}
+
 /** Ids of `items` whose words overlap a note of `splits` by `share` or more (Jaccard). */
 function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSplit[], share: number): string[] {
-  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
-  const theirs = splits.flatMap((split) => readLabelledPoisoning(split).map((item) => words(item.text)));
+  const { sizes, notesOf } = wordIndex(splits);
   return items
     .filter((item) => {
-      const mine = words(item.text);
-      return theirs.some((other) => {
-        const shared = [...mine].filter((word) => other.has(word)).length;
-        return shared / (mine.size + other.size - shared) >= share;
-      });
+      const mine = wordsOf(item.text);
+      // Words shared with each note, counted through the notes each word is in.
+      const shared = new Map<number, number>();
+      for (const word of mine)
+        for (const note of notesOf.get(word) ?? []) shared.set(note, (shared.get(note) ?? 0) + 1);
+      for (const [note, count] of shared) if (count / (mine.size + sizes[note]! - count) >= share) return true;
+      return false;
     })
     .map((item) => item.id);
 }
@@ -711,7 +755,8 @@ function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSpli
 // note's by half or more (Jaccard) were taken out before any use (train-9: 4, train-10: 25, train-11:
 // 20, train-12: 28, train-13: 32), and once holdout-12 came, those close to it (train-9: 1, train-10:
 // 7). holdout-13 and holdout-14 were pruned the other way: their notes close to a tuning note were
-// taken out (31, 33); train-14's close to a measured note (holdout-14 included) too (37).
+// taken out (31, 33); train-14's close to a measured note (holdout-14 included) too (37). holdout-15
+// and train-15 the same way (13, 20).
 for (const [split, counts] of [
   ['train-9', [298, 297]],
   ['train-10', [290, 278]],
@@ -719,13 +764,14 @@ for (const [split, counts] of [
   ['train-12', [291, 284]],
   ['train-13', [283, 285]],
   ['train-14', [270, 253]],
+  ['train-15', [246, 254]],
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
       const measured = ALL_SPLITS.filter(
         (other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)),
       );
-      assert.ok(measured.includes('holdout-14') && measured.includes('test'));
+      assert.ok(measured.includes('holdout-15') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
       assert.deepEqual(closeTo(items, measured, 0.5), []);
     });
