@@ -1843,9 +1843,13 @@ const RULES: Rule[] = [
       const irreversible =
         /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|(?<![\p{L}\p{N}_])команд|\bpassword\b/u;
       // In the same sentence: "staging deploys run without asking; production needs a human" is a rule.
-      const from = Math.max(0, text.slice(0, match.index).search(/[^.;!?\n]*$/));
-      const to = text.slice(match.index).search(/[.;!?\n](?:\s|$)/);
-      return irreversible.test(text.slice(from, to === -1 ? text.length : match.index + to)) ? 'block' : null;
+      // Read at most SENTENCE_REACH characters each side, as the sentence rules do: searched over
+      // all that stood before, a 64 KiB line of such clauses cost a full scan per match.
+      let from = match.index;
+      while (from > 0 && match.index - from < SENTENCE_REACH && !'.;!?\n'.includes(text[from - 1]!)) from--;
+      const after = text.slice(match.index, match.index + SENTENCE_REACH);
+      const to = after.search(/[.;!?\n](?:\s|$)/);
+      return irreversible.test(text.slice(from, match.index + (to === -1 ? after.length : to))) ? 'block' : null;
     },
   },
   {

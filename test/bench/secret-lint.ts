@@ -102,7 +102,7 @@ function benchChunk(): string {
   return text.slice(0, 40 * 1024);
 }
 
-/** One 64 KiB line of each kind a lint meets: prose without keywords, prose dense with keywords, one base64 blob; and a 40 KiB chunk of many lines. */
+/** One 64 KiB line of each kind a lint meets: prose without keywords, prose dense with keywords, one base64 blob, one long sentence of orders; and a 40 KiB chunk of many lines. */
 export function benchLines(): Record<string, string> {
   const prose = 'the build step bundles each worker thread in place and the drain removes its stores again ';
   const keywords = 'token count is 42, password policy says twelve, api key rotation, session ends, sk- docs ';
@@ -111,6 +111,8 @@ export function benchLines(): Record<string, string> {
     'prose, no keyword': fill(prose),
     'prose, keywords throughout': fill(keywords),
     'one base64 run': randomBytes(KIB64).toString('base64').slice(0, KIB64),
+    // One sentence of many "without asking" clauses: each match reads its sentence around it.
+    'one sentence of "without asking" clauses': `${fill('deploy the branch to staging without asking, ').slice(0, KIB64 - 1)}.`,
     '40 KiB chunk of many lines': benchChunk(),
   };
 }
