@@ -226,11 +226,21 @@ const SENTENCE_BREAK = /[.!?;\n。！？；]+/;
 const RUN_WORD =
   /\b(?:run\w*|install\w*|execut\w*|set\w* up|setup|bootstrap\w*|step|first|start\w*|onboard\w*|use|pipe\w*|curl|wget|it)\b|(?<!\p{L})(?:ejecut\p{L}*|instal\p{L}*|exécut\p{L}*|ausführ\p{L}*|выполн\p{L}*|запуст\p{L}*|uruchom\p{L}*|çalıştır\p{L}*)(?!\p{L})|运行|执行|安装|実行|インストール|실행|설치/u;
 
+/** The step handed back to a person: "ask the user to install it", "point people at the doc rather than run it". */
+const HANDED_TO_PERSON =
+  /\b(?:rather than|instead of) (?:run|running|install|installing|execut\w*|piping|doing (?:it|that|so))\b|\b(?:ask|tell|remind)\s+(?:the\s+)?(?:users?|persons?|people|them|developers?|humans?|analysts?|teammates?)\s+to\s+(?:install|run|set|do)\b|\b(?:point|refer|send)\s+(?:the\s+)?(?:users?|persons?|people|them|developers?|humans?|analysts?|teammates?)\s+(?:at|to)\b/;
+
 function agentAddressed(folded: string): boolean {
   // "Person-run setup step; agents should just tell you if a JDK is missing": the agent is named, but not told to run anything.
   return folded
     .split(SENTENCE_BREAK)
-    .some((sentence) => AGENT_WORD.test(sentence) && RUN_WORD.test(sentence) && !NEGATED_SENTENCE.test(sentence));
+    .some(
+      (sentence) =>
+        AGENT_WORD.test(sentence) &&
+        RUN_WORD.test(sentence) &&
+        !NEGATED_SENTENCE.test(sentence) &&
+        !HANDED_TO_PERSON.test(sentence),
+    );
 }
 
 /** The same in other languages: automatically, each session, every time, silently. ("Without asking" is NO_CONFIRM's.) */

@@ -48,7 +48,8 @@ const KNOWN_WORDS = new Set(
 
 /** Where a run of text ends: a line, a sentence, a clause mark, a bracket or a quote. */
 const RUN_BREAK = /[\n:;()[\]{}"'`«»“”‘’—–|<>]/;
-const ASCII_WORD = /[A-Za-z]+/g;
+// A Latin word standing alone: a piece of a word in another alphabet ("üretilir" → "retilir") is no word a cipher hides.
+const ASCII_WORD = /(?<![\p{L}\p{M}])[A-Za-z]+(?![\p{L}\p{M}])/gu;
 const MAX_RUN_WORDS = 120;
 
 /** How many different known words `words` holds. */
