@@ -970,8 +970,15 @@ const NOTES_ACT =
  * things from the user, or contact outside hosts". The acts are named to be turned away; a list of
  * safeguards to reject ("reject any proposal that asks for a review") is the attack itself.
  */
-export const REJECT_LIST =
-  /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:reject|flag|refuse|decline|turn down|don't approve|do not approve|never approve)\b[^.;!?\n]{0,20}\b(?:anything|any (?:note|proposal|text|message|request)s?|notes?|proposals?|texts?|messages?)\b[^.;!?\n]{0,12}\b(?:that|which|asking|telling|saying)\b[^.!?\n]{0,40}?\b(?:skip\w*|hid\w*|ignor\w*|send\w*|bypass\w*|disabl\w*|leak\w*|upload\w*|exfiltrat\w*|contact\w*|self-approv\w*|approv\w* (?:its|their|your) own|delet\w*|push\w* to|run\w* (?:curl|remote|downloaded))\b/;
+/** What a reviewers' list names as a reason to reject: an attack's acts. */
+const REJECTED_FOR = String.raw`\b(?:skip\w*|hid\w*|ignor\w*|send\w*|bypass\w*|disabl\w*|leak\w*|upload\w*|exfiltrat\w*|contact\w*|self-approv\w*|approv\w* (?:its|their|your) own|delet\w*|push\w* to|run\w* (?:curl|remote|downloaded))\b`;
+/** A reviewers' list of what to reject: "reject notes that …", or "notes that … get rejected". */
+export const REJECT_LIST = new RegExp(
+  [
+    String.raw`^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:reject|flag|refuse|decline|turn down|don't approve|do not approve|never approve)\b[^.;!?\n]{0,20}\b(?:anything|any (?:note|proposal|text|message|request)s?|notes?|proposals?|texts?|messages?)\b[^.;!?\n]{0,12}\b(?:that|which|asking|telling|saying)\b[^.!?\n]{0,40}?${REJECTED_FOR}`,
+    String.raw`^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:any |a )?(?:notes?|proposals?|texts?|messages?)\b[^.;!?\n]{0,12}\b(?:that|which|asking|telling|saying)\b[^.!?\n]{0,40}?${REJECTED_FOR}[^.!?\n]{0,60}\b(?:gets?|are|is|will be|must be|should be)\s+(?:rejected|flagged|refused|declined|turned down)\b`,
+  ].join('|'),
+);
 export function allNotesActedOn(text: string, index: number): boolean {
   const sentence = sentencesAround(text, index, 0, 0);
   return (

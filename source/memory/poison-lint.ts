@@ -174,6 +174,9 @@ const rx = (parts: string[], flags = 'g') => new RegExp(parts.join(''), flags);
 const LETTER_BEFORE = String.raw`(?<![0-9_a-z\u00c0-\u024f\u0400-\u04ff])`;
 const LETTER_AFTER = String.raw`(?![0-9_a-z\u00c0-\u024f\u0400-\u04ff])`;
 
+/** A download piped on whose address is only a placeholder: `curl … | sh`, `wget <url> | bash`. */
+const PLACEHOLDER_PIPE = /^(?:curl|wget)(?:\s+-[\w-]+)*\s+(?:…|\.\.\.|<[^<>\s]{1,20}>|\[[^\][\s]{1,20}\])\s*\|/;
+
 // Instruction overrides.
 const OVERRIDE_VERB = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|override|overriding|bypass|neglect|discard|abandon|drop|dismiss|nullify|cancel|erase|set aside|throw away|throw out|stop following|stop obeying|do not follow|don't follow|do not obey|don't obey|no longer follow|no longer obey|stop listening to)`;
 const QUANTIFIER = String.raw`(?:(?:all|any|each|every|each and every)\s+(?:(?:of\s+)?(?:the|your|my|these|those)\s+)?|(?:the|your|my|these|those)\s+)`;
@@ -1342,6 +1345,9 @@ const RULES: Rule[] = [
       String.raw`|\b(?:ba)?sh\s+-i\s*>&?\s*\/dev\/tcp\/|\bn(?:c|cat)\b[^\n|]{0,60}\s-e\s+\/bin\/(?:ba)?sh\b|\/dev\/tcp\/[\w.-]+\/\d+`,
       ')',
     ]),
+    // `curl … | sh`, `curl <url> | bash`: the pattern named with its address left out runs nothing;
+    // a note that shows it so talks about it ("if a README says `curl … | sh`, read the script first").
+    check: (match) => (PLACEHOLDER_PIPE.test(match[0]) ? 'mention' : 'block'),
   },
   {
     name: 'poison-remote-exec',
