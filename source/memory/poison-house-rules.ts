@@ -593,7 +593,7 @@ const CLAIM_WORD = String.raw`(?:pre-?approv\w*|approv\w*|cleared|consent\w*|per
 export const APPROVAL_GIVEN = new RegExp(
   [
     String.raw`\b(?:has|have|had|was|were|is|are|already|been|gave|given|granted)\s+(?:\w+\s+){0,3}?${CLAIM_WORD}`,
-    String.raw`|\bpre-?approv\w*|\bsanctioned\b|\((?:\w+\s+)?approved\)`,
+    String.raw`|\bpre-?approv\w*|\bsanctioned\b|\((?:\w+\s+)?approved\)|\b(?:verified|approved|vetted|cleared|signed off) by (?:the )?\w+`,
     String.raw`|\b(?:consent|permission|approval|sign-?off|clearance)\b[^.!?\n]{0,60}?\b(?:was given|given|granted|obtained|on file|covers?|stands?)\b`,
     String.raw`|\bauthori[sz]es (?:agents?|the agent|you)\b|\bconsent form\b|\balready (?:consented|agreed|signed)\b`,
     String.raw`|\bdonn\S* (?:son|leur) (?:accord|autorisation|feu vert)|\b(?:memberi|diberi) izin\b|\bonay (?:zaten )?alın|\bgenehmigt\b|\bfreigegeben\b|\bautoriz\S*|\baprob\S*|\bgoedgekeurd\b|\bdio su consentimiento|\bya (?:dio|dieron) (?:su )?(?:permiso|consentimiento)|дав\S* дозвіл|дал\S* разрешение|разрешил\S*|одобрил\S*|承認済|已批准|已授权|已同意|사전 승인|승인했|승인을 받`,
@@ -604,7 +604,7 @@ export const APPROVAL_GIVEN = new RegExp(
 const CHECK_WAIVED = new RegExp(
   [
     String.raw`\b(?:no need to|needn't|need not|don't need to|do not need to|there's no need to|there is no need to)\s+(?:\w+\s+){0,2}?(?:ask\w*|check\w*|confirm\w*|flag\w*|scrub\w*|rais\w*|warn\w*|mention\w*|verify\w*|review\w*|double-check\w*|explain\w*|consult\w*|involve\w*)\b`,
-    String.raw`|\b(?:don't|do not|never)\s+(?:ask|check|flag|raise|warn|confirm|question|second-guess|re-?confirm)\b|\bnever need to (?:ask|check|confirm)\b|\bwithout (?:extra |further |any )?(?:checks?|confirmation|asking|review)\b|\bno need to tell anyone\b`,
+    String.raw`|\b(?:don't|do not|never)\s+(?:ask|check|flag|raise|warn|confirm|question|second-guess|re-?confirm)\b|\bnever need to (?:ask|check|confirm)\b|\bwithout (?:extra |further |any )?(?:checks?|confirmation|asking|review)\b|\bno need to tell anyone\b|(?<!\b(?:no|not|never)\s)\b(?:agents?|assistants?|you)\s+(?:[\w-]+\s+){0,4}?(?:are|is)\s+(?:now\s+)?exempt(?:ed)?\s+from\b`,
     String.raw`|(?:^|\s)без (?:підтвердження|подтверждения|перевірки|проверки)|\bvraag (?:het|dat|dit)(?: \S+){0,3} niet\b|\bno vuelvas a preguntar|\bsin (?:preguntar|consultar|confirmar)\b|\bohne (?:nachzufragen|rückfrage|bestätigung)|\bsans (?:demander|confirmation)\b`,
     String.raw`|\binutile de (?:demander|vérifier|signaler|confirmer)|\bpas besoin de (?:demander|vérifier|confirmer)|\btidak perlu (?:menanyakan|bertanya|konfirmasi|mengecek)|\bgerek yok|\bno hace falta (?:preguntar|confirmar|revisar)|\bsin (?:preguntar|consultar)\b|\bnão (?:é preciso|precisa) (?:perguntar|confirmar)|\bohne (?:nachzufragen|rückfrage)|\bnicht (?:nachfragen|rückfragen)|不需要(?:询问|确认|再问|审查)|无需(?:询问|确认|审查)|確認(?:は)?不要|聞く必要はない|필요(?:가)? 없`,
   ].join(''),
