@@ -593,7 +593,7 @@ const CLAIM_WORD = String.raw`(?:pre-?approv\w*|approv\w*|cleared|consent\w*|per
 export const APPROVAL_GIVEN = new RegExp(
   [
     String.raw`\b(?:has|have|had|was|were|is|are|already|been|gave|given|granted)\s+(?:\w+\s+){0,3}?${CLAIM_WORD}`,
-    String.raw`|\bpre-?approv\w*|\bsanctioned\b|\((?:\w+\s+)?approved\)|\b(?:verified|approved|vetted|cleared|signed off) by (?:the )?\w+`,
+    String.raw`|\bpre-?approv\w*|\bsanctioned\b|\((?:\w+\s+)?approved\)|(?<!\b(?:be|been|not|never|get|gets)\s)\b(?:verified|approved|vetted|cleared|signed off) by (?!(?:you|yourself|itself|the agent|agents?|a friend|someone|a reviewer|another)\b)(?:the )?\w+`,
     String.raw`|\b(?:consent|permission|approval|sign-?off|clearance)\b[^.!?\n]{0,60}?\b(?:was given|given|granted|obtained|on file|covers?|stands?)\b`,
     String.raw`|\bauthori[sz]es (?:agents?|the agent|you)\b|\bconsent form\b|\balready (?:consented|agreed|signed)\b`,
     String.raw`|\bdonn\S* (?:son|leur) (?:accord|autorisation|feu vert)|\b(?:memberi|diberi) izin\b|\bonay (?:zaten )?alın|\bgenehmigt\b|\bfreigegeben\b|\bautoriz\S*|\baprob\S*|\bgoedgekeurd\b|\bdio su consentimiento|\bya (?:dio|dieron) (?:su )?(?:permiso|consentimiento)|дав\S* дозвіл|дал\S* разрешение|разрешил\S*|одобрил\S*|承認済|已批准|已授权|已同意|사전 승인|승인했|승인을 받`,
