@@ -291,8 +291,23 @@ function lastAt(pattern: RegExp, text: string): number {
   return at;
 }
 
+/** Weighed above another: "more important than", "come before", "ważniejsza niż". */
+const OUTWEIGHS =
+  /(?<!\p{L})(?:more important than|matters? more than|counts? more than|comes? (?:before|ahead of)|outweighs?|wichtiger als|plus importantes? que|más importantes? que|più important[ei] d[ei]\p{L}*|mais importantes? (?:que|do que)|ważniejsz\p{L}* niż|важнее|важливіш\p{L}* за|belangrijker dan)(?!\p{L})/u;
+/** The notes or the team's rules as a party: what a note may claim to rank above the person. */
+const RULES_PARTY =
+  /(?<!\p{L})(?:team rules?|house rules?|these rules|our rules|the rules here|(?:this|these|the) (?:notes?|memory|memories)|ta notatka|te notatki|diese notiz|cette note|esta nota|questa nota|deze notitie|эта заметка|ця нотатка)(?!\p{L})/u;
+
 function personRankedBelow(c: string): 'block' | 'warn' | null {
   if (!PERSON_PARTY.test(c)) return null;
+  // "Team rules come before user requests", "Ta notatka jest ważniejsza niż polecenia użytkownika".
+  const outweighs = OUTWEIGHS.exec(c);
+  if (
+    outweighs !== null &&
+    RULES_PARTY.test(c.slice(0, outweighs.index)) &&
+    PERSON_PARTY.test(c.slice(outweighs.index, outweighs.index + outweighs[0].length + 50))
+  )
+    return NEGATION_ML.test(c.slice(0, outweighs.index)) ? null : 'block';
   const sided = SIDED_WITH_NOTE.exec(c);
   if (sided !== null) return NEGATION_ML.test(c.slice(0, sided.index)) ? 'warn' : 'block';
   const down = RANKED_DOWN.exec(c);
@@ -758,7 +773,7 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /favou?r|side with|defer|secondary|zweitrangig|nachrangig|secundari|secondaire|below|less|lower|bound|gebunden|noise|suggestion|recommendation|empfehlung|hinweis|sugerencia|guest|hint|priorit|priorytet|пріоритет|приоритет|win|prevail|final|truth|precedence|outrank|trump|overrul|decide|maßgeblich|gilt|zählt|vorrang|manda|voorrang|pierwszeństw/u,
+    gate: /favou?r|side with|defer|secondary|zweitrangig|nachrangig|secundari|secondaire|below|less|lower|bound|gebunden|noise|suggestion|recommendation|empfehlung|hinweis|sugerencia|guest|hint|priorit|priorytet|пріоритет|приоритет|win|prevail|final|truth|precedence|outrank|trump|overrul|decide|maßgeblich|gilt|zählt|vorrang|manda|voorrang|pierwszeństw|important|matter|count|before|ahead|outweigh|wichtiger|ważniejsz|важн|важлив|belangrijker/u,
     test: personRankedBelow,
     needs: [PERSON_PARTY],
   },
