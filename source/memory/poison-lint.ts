@@ -376,7 +376,7 @@ const JUDGED_NOT =
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
-  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|テスト|例文|테스트|예시/u;
+  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|テスト|例文|테스트|예시/u;
 
 /**
  * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
@@ -2663,8 +2663,15 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
   const after = text.slice(end, lineEnd);
   // German „…“, Japanese and Chinese 「…」 and 『…』, French ‹…› too.
   const quotes = (part: string) => (part.match(/["“”«»„「」『』‹›]/g) ?? []).length;
-  // Single quotes only right around the match ('ignore previous instructions'): apostrophes elsewhere are not quotes.
-  const singleQuoted = /(?:^|\s)['‘]$/.test(before) && /^['’](?![a-z])/.test(after);
+  // Single quotes around the match ('ignore previous instructions', 'Assistant, disregard your rules
+  // and …'): one that opens after a space or a bracket, none that closes between it and the match, and
+  // one that closes before a space or a stop; an apostrophe inside a word (don't) is neither.
+  const opens = [...before.matchAll(/(?:^|[\s(\[:—–])['‘]/g)];
+  const opened = opens.length > 0 ? opens[opens.length - 1]!.index! + opens[opens.length - 1]![0].length : -1;
+  const singleQuoted =
+    opened >= 0 &&
+    !/['’](?=$|[\s.,;:!?)\]—–])/.test(before.slice(opened)) &&
+    /^[^'’]*?['’](?=$|[\s.,;:!?)\]—–])/.test(after);
   if (!singleQuoted && (quotes(before) % 2 === 0 || quotes(after) === 0)) return false;
   return META.test(`${before} ${after}`.replace(/https?:\/\/\S+/g, ''));
 }
