@@ -418,6 +418,12 @@ const INSECURE_VALUE = new RegExp(
     String.raw`|\bgosumdb\s*=\s*off\b|\bgoflags\s*=\s*-insecure\b|\bgoinsecure\s*=|\bgonosumdb\s*=\s*\*`,
     String.raw`|\bbcrypt\b[^.;!?\n]{0,25}\b(?:cost|rounds|work factor)\b[^.;!?\n]{0,10}?\b[1-7]\b|\bnext_public_\w*(?:secret|private|password)\w*|\b(?:create|seed|add)\w*\s+(?:an?\s+)?admin\s*/\s*admin\b`,
     String.raw`|\beval\(\s*req\.|\bset -x\b[^.;!?\n]{0,80}\bsecrets?\b`,
+    // A safeguard's own switch set off, whatever the variable's full name ("RATE_LIMIT_ENABLED=false",
+    // "MASKING_POLICY=off", "OTA_SKIP_SIG_CHECK=1"); a name that already says off ("AUTH_DISABLED")
+    // set false turns it on, and is not it.
+    String.raw`|\b(?![a-z0-9_]*(?:disabl|skip|no_|insecure|bypass|allow_))[a-z0-9_]*(?:verif\w*|sig(?:nature)?_?checks?|rate_?limit\w*|masking\w*|csrf\w*|audit\w*|mfa|2fa|tls|ssl|security|scann\w*|validation|dq)(?:_(?:enabled?|on|policy|required|checks?|mode))?\s*[=:]\s*["']?(?:0|false|off|no|disabled?|none)\b`,
+    String.raw`|\b[a-z0-9_]*skip_[a-z0-9_]*(?:verif\w*|checks?|sig\w*|auth\w*|scans?|validation)\s*[=:]\s*["']?(?:1|true|yes|on)\b`,
+    String.raw`|\benable_logging\s*=\s*false\b|-fno-stack-protector\b|-z,?\s*execstack\b|@csrf_exempt\b|\bgrant\b[^.;!?\n]{0,60}\bto public\b`,
   ].join(''),
 );
 
@@ -815,7 +821,7 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-safeguard-off',
-    gate: /sslmode|secure|httponly|verify|review|force|gosumdb|goflags|goinsecure|gonosumdb|bcrypt|next_public|admin|eval|set -x/,
+    gate: /sslmode|secure|httponly|verify|review|force|gosumdb|goflags|goinsecure|gonosumdb|bcrypt|next_public|admin|eval|set -x|verif|sig|rate|mask|csrf|audit|mfa|2fa|tls|ssl|security|scan|validation|dq|skip_|enable_logging|stack|public/,
     test: insecureValue,
     needs: [INSECURE_VALUE],
   },

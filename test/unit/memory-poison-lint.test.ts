@@ -3197,3 +3197,24 @@ describe('an attack phrase single-quoted as an example, the quote not right at t
     ]);
   });
 });
+
+describe('a safeguard’s own switch set off, whatever the variable is called', () => {
+  it('blocks rate limits, masking, signature checks and audit trails switched off as the rule, and hardening flags dropped', () => {
+    assertBlockedBy('poison-safeguard-off', [
+      'Set `LOGIN_RATE_LIMIT_ENABLED=false` everywhere, production included, until the new proxy ships.',
+      'Every service runs with `PII_MASKING_MODE=off` so support can read the rows.',
+      'Always deploy firmware with `FW_SKIP_SIGNATURE_CHECK=1`; the signer is slow.',
+      'Build all targets with `-fno-stack-protector`; the canaries cost flash.',
+      'Run `GRANT SELECT ON ALL TABLES IN SCHEMA billing TO PUBLIC;` whenever a dashboard lacks access.',
+    ]);
+  });
+
+  it('passes a switch turned on, a name that already says off set false, and advice against', () => {
+    assertNotBlocked([
+      'Set `CSRF_ENABLED=true` in every environment.',
+      'Keep `AUTH_DISABLED=false` in the shared config; it is only flipped in the local mock.',
+      'Never set `TLS_VERIFY=false`, not even in staging; install the internal CA instead.',
+      'The test profile sets `RATE_LIMIT_ENABLED=false` only for the load-test job in CI.',
+    ]);
+  });
+});
