@@ -1834,7 +1834,7 @@ const RULES: Rule[] = [
     pattern: new RegExp(
       [
         '(?:',
-        String.raw`\bwithout (?:asking|confirmation|confirming|prompting|checking)(?: me| anyone| the user)?(?: first)?\b|\b(?:don't|do not|never) (?:need to |stop to |bother to )?(?:ask|pause|wait)(?: for (?:confirmation|approval|permission))?\b|\bno need to ask\b`,
+        String.raw`\bwithout (?:asking|confirmation|confirming|prompting|checking)(?: me| anyone| the user)?(?: first)?\b|\b(?:don't|do not|never) (?:need to |stop to |bother to )?(?:ask|pause|wait)(?: for (?:confirmation|approval|permission))?\b|\bno need to ask\b|\bstop (?:asking|prompting|checking with)\s+(?:(?:(?:the|your) )?(?:users?|persons?|developers?|humans?|operators?|owners?|team)\s+|anyone\s+|me\s+|them\s+)?(?:for (?:confirmation|approval|permission|sign-?off)|before)\b`,
         String.raw`|\btreat (?:every|each|any|all) [^.\n]{0,30}?\bas (?:already )?approved\b|\bapproves? every (?:command|request|action) in advance\b`,
         String.raw`|(?<!\p{L})(?:ohne (?:rückfrage|nachfrage|zu fragen)|sin preguntar|sans (?:demander|confirmation)|senza chiedere|zonder te vragen|bez pytania|без подтверждения|sem perguntar|sormadan)(?!\p{L})|確認(?:せず|なしで)|无需确认|不用确认|확인 없이`,
         ')',
