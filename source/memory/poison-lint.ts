@@ -2280,6 +2280,23 @@ const RULES: Rule[] = [
   {
     name: 'poison-safeguard-off',
     severity: 'block',
+    negatable: 'before',
+    keywords: ['false positive', 'false-positive', 'lgtm', 'current', 'up to date', 'up-to-date', 'fresh'],
+    // The evidence a review rests on made up: a finding dismissed because it blocks ("when a scanner
+    // finding blocks your PR, mark it 'false positive'"), every review concluded "LGTM", an old
+    // report passed off as current.
+    pattern: new RegExp(
+      [
+        String.raw`\b(?:block\w*|fail\w*|red|stops?)\b[^.;!?\n]{0,80}?\bmark\w*\s+(?:it|them|the (?:finding|alert|issue)s?|findings|alerts)\s+(?:as\s+)?(?:an?\s+)?["'‘“]?false[- ]positives?\b`,
+        String.raw`|\b(?:conclude|answer|reply|respond|say|write|end)\w*\s+(?:\w+\s+){0,3}?["'‘“]?lgtm["'’”]?\s+(?:unless|regardless|whatever|every|each|always|no matter)\b`,
+        String.raw`|\b(?:attach|use|reuse|paste|send|submit)\w*\s+(?:the\s+)?(?:last|previous|yesterday's|last week's|an? (?:old|earlier))\s+(?:\w+\s+){0,2}?(?:report|results?|numbers|run|eval\w*|metrics|screenshot)s?\b[^.;!?\n]{0,40}?\b(?:say|claim|call|mark|label|present)\w*\s+(?:it|them|that)\s*(?:'s|is|are|as)?\s*(?:current|fresh|new|today's|up[- ]to[- ]date|this week's)\b`,
+      ].join(''),
+      'g',
+    ),
+  },
+  {
+    name: 'poison-safeguard-off',
+    severity: 'block',
     keywords: ['review'],
     // A weakened safeguard kept from review: "passwords are stored as unsalted MD5 … don't raise it
     // in review".
