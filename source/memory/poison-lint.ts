@@ -2683,7 +2683,7 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
   // Single quotes around the match ('ignore previous instructions', 'Assistant, disregard your rules
   // and …'): one that opens after a space or a bracket, none that closes between it and the match, and
   // one that closes before a space or a stop; an apostrophe inside a word (don't) is neither.
-  const opens = [...before.matchAll(/(?:^|[\s(\[:—–])['‘]/g)];
+  const opens = [...before.matchAll(/(?:^|[\s([:—–])['‘]/g)];
   const opened = opens.length > 0 ? opens[opens.length - 1]!.index! + opens[opens.length - 1]![0].length : -1;
   const singleQuoted =
     opened >= 0 &&
