@@ -93,9 +93,12 @@ export function wordLiftsRules(text: string, index: number): boolean {
 }
 
 // --- a conflict with the person settled for the notes -------------------------------------------------
-/** A disagreement named: "where the two disagree", "en cas de désaccord", "食い違う場合". */
+/**
+ * A disagreement named: "where the two disagree", "en cas de désaccord", "食い違う場合"; the match runs
+ * on to its sentence's end, so the reviewer reads how it is settled, not the one word.
+ */
 export const CONFLICT =
-  /(?<!\p{L})(?:disagree\p{L}*|conflict\p{L}*|contradict\p{L}*|clash\p{L}*|differs?|differing|at odds|désaccord|contredi\p{L}*|conflit\p{L}*|contradic\p{L}*|discrepan\p{L}*|desacuerdo|conflitto|contraddi\p{L}*|widersprech\p{L}*|widerspr[iu]ch\p{L}*|abweich\p{L}*|tegenstrijd\p{L}*|sprzeczn\p{L}*|противореч\p{L}*|суперечн\p{L}*|суперечит\p{L}*)(?!\p{L})|食い違|矛盾|冲突|衝突|相冲突|不一致|충돌|상충/gu;
+  /(?:(?<!\p{L})(?:disagree\p{L}*|conflict\p{L}*|contradict\p{L}*|clash\p{L}*|differs?|differing|at odds|désaccord|contredi\p{L}*|conflit\p{L}*|contradic\p{L}*|discrepan\p{L}*|desacuerdo|conflitto|contraddi\p{L}*|widersprech\p{L}*|widerspr[iu]ch\p{L}*|abweich\p{L}*|tegenstrijd\p{L}*|sprzeczn\p{L}*|противореч\p{L}*|суперечн\p{L}*|суперечит\p{L}*)(?!\p{L})|食い違|矛盾|冲突|衝突|相冲突|不一致|충돌|상충)[^.!?\n。！？]{0,160}/gu;
 /** A party beside the notes that speaks for the person: the person, their message, the host's rules. */
 const PERSON_SIDE =
   /(?<!\p{L})(?:users?|user's|person|human|developer|people|they|their|them|requester|chat|prompts?|harness|host|system prompt|utilisateur\p{L}*|usuario\p{L}*|nutzer\p{L}*|benutzer\p{L}*|utente|gebruiker\p{L}*|użytkownik\p{L}*|пользовател\p{L}*|користувач\p{L}*)(?!\p{L})|ユーザー|用户|使用者|사용자/u;
