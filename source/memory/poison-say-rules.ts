@@ -121,11 +121,11 @@ const PUT_TO_THE_PERSON =
   /(?<!\b(?:don't|do not|never|no need to|without|not)\s+(?:\w+\s+)?)\b(?:only (?:if|after|when|once)|unless|ask\w*|check\w* with|confirm\w*|raise it|flag it|mention\w*|tell (?:the )?(?:user|person|them))\b/;
 export function conflictSettledForNotes(text: string, index: number): boolean {
   if (againstBefore(text, index)) return false;
-  const [from, to] = sentenceSpan(text, index, 0, 1);
-  const after = text.slice(index, to);
+  const after = text.slice(index, sentenceSpan(text, index, 0, 1)[1]);
   const settled = SETTLED_FOR_NOTES.exec(after);
   if (settled === null) return false;
-  if (!PERSON_SIDE.test(sentencesAround(text, index, 1, 0).slice(0, index - from + 200))) return false;
+  // The person's side named in the conflict's sentence or the one before it.
+  if (!PERSON_SIDE.test(sentencesAround(text, index, 1, 0))) return false;
   const at = index + settled.index;
   // "Don't follow the note"; "follow the note only after they confirm".
   if (AGAINST.test(after.slice(0, settled.index + 12))) return false;
