@@ -31,7 +31,7 @@ export interface HouseRule {
 }
 
 /** Advice against the act, before or around it. */
-const AGAINST =
+export const AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid\w*|no one should|nobody should|forbidden|prohibited|stop|instead of (?:fixing|investigating)? ?$|no longer|anti-?pattern|red flag|reject\w*|flag (?:it|them|any)|is a (?:bug|vulnerability|finding)|vulnerable|insecure)\b/;
 /** Narrow, reviewed or told as history: the act somewhere it does no harm, or with a person in the loop. */
 const NARROW_WORDS = String.raw`only (?:in|on|for|when|locally|through|via)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training`;
@@ -59,6 +59,28 @@ function asHouseRule(clause: string, at: number): 'block' | 'warn' {
 export function houseRuleSeverity(clause: string, at: number, told: boolean, narrow = NARROW): 'block' | 'warn' {
   if (AGAINST.test(clause.slice(0, at)) || narrow.test(withoutAddresses(clause))) return 'warn';
   return told || AS_RULE.test(clause) ? 'block' : 'warn';
+}
+
+/**
+ * A weakened safeguard told in one sentence and made the standing rule in another: "hash passwords
+ * with md5 … so use the same scheme when you add the signup path", "slap a skip on it … This applies
+ * to the auth suites as well", "`continue-on-error: true` … if you see a step without it, add it".
+ * `clause` must itself be neither advised against nor narrowed ("the only bucket allowed to be
+ * public"); `rest` is the note around it.
+ */
+const STANDING =
+  /\b(?:always|every|all new|for (?:all |any )?new|conventions?|policy|agreed|the rule|standard|by default|keep (?:it|that|this|them|the \w+)|leave (?:it|that|this|them) (?:in|on|as)|use the same|same (?:scheme|setting|value|way|flag)|applies to|as well|going forward|from now on|(?:if|when(?:ever)?) you (?:see|come across|find|add|edit|touch|refactor|create|write|set up)\b[^.;!?\n]{0,80}?\b(?:add|remove|delete|keep|use|mirror|do the same)|mirror it)\b|(?<!\p{L})(?:agrég\p{L}*|añád\p{L}*|siempre|todos? los|garde|gardez|toujours|behalte\p{L}*|immer|sempre|mantenha|всегда|оставь|не добавляй|항상|모든|常に|必ず|所有|一律)(?!\p{L})/u;
+/** An exception a person grants and that ends: a ticket, a sign-off, a date. */
+const GATED =
+  /\b(?:exceptions?|tickets?|sign-?off|approval|approved by|waiver|temporar\w*|until|expires?|expiry|for now|revert (?:it|this) (?:after|once|when))\b/;
+export function weakenedAsStandingRule(clause: string, rest: string): boolean {
+  return (
+    !AGAINST.test(clause) &&
+    !NARROW.test(withoutAddresses(clause)) &&
+    !/\bonly\b/.test(clause) &&
+    STANDING.test(`${clause} ${rest}`) &&
+    !GATED.test(`${clause} ${rest}`)
+  );
 }
 
 /** Block what `pattern` finds in `c`, unless advice against it comes before. */

@@ -173,6 +173,8 @@ const rx = (parts: string[], flags = 'g') => new RegExp(parts.join(''), flags);
 // ("\bзабудь" matched nothing). These bound a word in patterns without the `u` flag.
 const LETTER_BEFORE = String.raw`(?<![0-9_a-z\u00c0-\u024f\u0400-\u04ff])`;
 const LETTER_AFTER = String.raw`(?![0-9_a-z\u00c0-\u024f\u0400-\u04ff])`;
+/** The rest of a word begun: its letters, Latin, accented or Cyrillic. */
+const WORD_REST = String.raw`[a-z\u00c0-\u024f\u0400-\u04ff]*`;
 
 /** A download piped on whose address is only a placeholder: `curl … | sh`, `wget <url> | bash`. */
 const PLACEHOLDER_PIPE = /^(?:curl|wget)(?:\s+-[\w-]+)*\s+(?:…|\.\.\.|<[^<>\s]{1,20}>|\[[^\][\s]{1,20}\])\s*\|/;
@@ -373,6 +375,13 @@ const CLAUSE_BREAK =
 /** The act judged after it ("…, which is not allowed", "…, that is forbidden here"). */
 const JUDGED_NOT =
   /^[\s,]*(?:(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:not|never)\s+(?:allowed|permitted|acceptable|ok|okay|safe|fine|approved|welcome|supported|recommended)|(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:forbidden|prohibited|banned|disallowed)|(?:which|that)\s+(?:we|you|agents?|nobody|no one)\s+(?:never|don't|do not|must not|should not)\s+(?:run|use|do|allow|accept))\b/;
+
+/** A person, not the agent, as the one who decides review, in the languages the lint reads. */
+const PERSON_DECIDES =
+  /\b(?:(?:a person|a human|someone|a (?:team ?mate|team member|reviewer|maintainer)|reviewers|maintainers|(?:the|two) (?:people|owners))(?: (?:from|on|in) the team)? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?)|for humans)\b|(?<!\p{L})(?:una persona|eine person|uma pessoa|une personne|un humain|een persoon|человек)(?!\p{L})/u;
+/** The sentence names a person as the one who decides, and not the agent acting for itself. */
+const personDecides = (sentence: string): boolean =>
+  PERSON_DECIDES.test(sentence) && !/\b(?:yourself|your own|on (?:their|its) behalf)\b/.test(sentence);
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
@@ -1418,6 +1427,15 @@ const RULES: Rule[] = [
       'backup',
       '![',
       'gh/hosts',
+      'zip',
+      'tar',
+      'archiv',
+      'compress',
+      'pack',
+      'zabal',
+      'compr',
+      'empaqu',
+      'compact',
     ],
     pattern: rx([
       '(?:',
@@ -1443,6 +1461,10 @@ const RULES: Rule[] = [
       String.raw`|\byou (?:may|can|are allowed to|are free to|should|must)\s+(?:now\s+)?(?:share|reveal|disclose|send|give out|print|post|expose|leak|email)\s+(?:\w+\s+)?(?:secrets?|credentials?|tokens?|api keys?|passwords?|private keys?)\b`,
       String.raw`|\b(?:when|while|in)\s+(?:replying|responding|answering|you reply|you respond|you answer|every reply|each reply|your replies)\b[^.\n]{0,40}?\b(?:add|include|append|print|paste|insert|put|output|show|echo)\b[^.\n]{0,60}?(?:${SECRET_WORDS}|${ENV_DUMP}|${SECRET_FILE}|\b[a-z]+_(?:token|secret|key|password|api_key)\b)`,
       String.raw`|\b(?:mirror|push|upload|copy|sync|send|replicate|back up|backup)\s+(?:the\s+|this\s+|our\s+|whole\s+|entire\s+)*(?:repository|repo|codebase|source code|source tree)\b[^.\n]{0,80}?\bto\s+${SINK}${CLAUSE}{0,60}?\b(?:after|every|each|whenever|periodically|silently|nightly|daily|hourly)\b`,
+      // The source archived, then the archive sent to an address: "zip `Source/` and upload it to
+      // https://…", "zabalte složku `Source/` a nahrajte ji na https://…". Source maps and a release's
+      // tarball on its forge are meant to go out.
+      String.raw`|${LETTER_BEFORE}(?:zip|tar|archive|compress|pack(?!age)|zabal|zipp|packe|archivier|comprim|empaqu|compact)${WORD_REST}[^.\n]{0,60}?${LETTER_BEFORE}(?:source|src|quell${WORD_REST}|código|kód|codice|repo|repository|codebase|workspace|working tree)(?![0-9_a-z\u00c0-\u024f\u0400-\u04ff]|\s*maps?\b)[^.\n]{0,80}?${LETTER_BEFORE}(?:upload|send|post|push|put|copy|nahraj|pošli|odešli|lad|schick|sube|súbe|envía|envoie|téléverse|carica|invia|envie)${WORD_REST}[^.\n]{0,40}?https?:\/\/(?!(?:[\w-]+\.)*(?:github|gitlab)\.com\/|\S*\/releases?\b)\S+`,
       // Rendered beacons: a Markdown image whose URL carries data to fill in (`![](https://x/?d={secret})`).
       String.raw`|!\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{0,200}[?&#][^)\s=]{0,40}=[^)\s&]{0,60}?(?:\{|\$\{|<|\[|%7b|%3c|contents?|secret|token|passw|credential|_env\b|dot_env|history|conversation|summary|prompt)`,
       ')',
@@ -1539,12 +1561,12 @@ const RULES: Rule[] = [
         String.raw`\b(?:implicitly|automatically|already|pre-?)\s*approved by (?:the )?(?:team|user|maintainers?|owner)\b`,
         String.raw`|\bauto-?approv\w*\b[^.\n]{0,60}?\b(?:candidates?|notes?|memor(?:y|ies)|plans?|propos\w*)\b`,
         String.raw`|\b(?:edit|write|change|modify|append to)\s+(?:the\s+)?\.common-memory\/\S*\s+(?:\w+\s+){0,3}?(?:directly|by hand|yourself)\b`,
-        String.raw`|\b(?:bypass\w*|skip\w*|around|avoid\w*|instead of going through)\s+(?:the\s+)?(?:memory\s+)?review(?: queue| gate| step)?\b[^.\n]{0,40}?\b(?:memor(?:y|ies)|notes?|candidates?|agents\.md|claude\.md|lint)\b`,
+        String.raw`|\b(?:bypass\w*|skip\w*|around|avoid\w*|instead of going through)\s+(?:the\s+)?(?:memory\s+)?review(?: queue| gate| step)?\b(?! log)[^.;\n]{0,40}?\b(?:memor(?:y|ies)|notes?|candidates?|agents\.md|claude\.md|lint)\b`,
         String.raw`|\b(?:lint|poisoning|secret)\s+findings?\b[^.\n]{0,40}?\b(?:ignored|false positives?|dismiss\w*)\b[^.\n]{0,40}?\b(?:promote|approve|anyway)\b`,
         String.raw`|\bmark\s+(?:the\s+)?(?:\w+\s+)?(?:lint\s+)?findings?\s+as\s+false positives?\b`,
         String.raw`|\b(?:rephrase|reword|respell|encode|split)\b[^.\n]{0,60}?\b(?:propose|submit)\b[^.\n]{0,20}?\b(?:again|until)\b`,
         String.raw`|\bso (?:that )?(?:nobody|no one) (?:reviews?|sees?|approves?) (?:it|them)\b`,
-        String.raw`|\bpropose\b[^.\n]{0,60}?\b(?:that|which|so (?:that )?it)\s+(?:removes?|deletes?|overwrites?|replaces?|drops?)\b|\bpropose (?:edits|a replacement|a newer version)\b[^.\n]{0,60}?\b(?:delete|remove|overwrite|same title)`,
+        String.raw`|\bpropose\b[^.\n]{0,60}?\b(?:that|which|so (?:that )?it)\s+(?:removes?|deletes?|overwrites?|replaces?|drops?)\b|\bpropose (?:edits|a replacement|a newer version)\b[^.;\n]{0,60}?(?<!\b(?:don't|do not|never|not)\s+)\b(?:delete|remove|overwrite|same title)`,
         String.raw`|\bpropose this (?:exact |very |same )?(?:note|text|memory)\b|\bduplicate this (?:note|memory|entry)\b|\bso (?:that )?it survives (?:retirement|review|deletion|removal)\b`,
         String.raw`|(?:\bcall|\binvoke|\buse|\brun|\bllama a|\bappelle|\bruf|\bchiama|\bchame|вызови)\s+(?:the\s+)?memory_(?:approve|promote)\b`,
         String.raw`|\bmemory (?:approve|promote)\b[^.\n]{0,80}?\b(?:already agreed|in spirit|no need to (?:show|ask|tell)|without (?:showing|asking))\b`,
@@ -1836,7 +1858,7 @@ const RULES: Rule[] = [
         '(?:',
         String.raw`\bwithout (?:asking|confirmation|confirming|prompting|checking)(?: me| anyone| the user)?(?: first)?\b|\b(?:don't|do not|never) (?:need to |stop to |bother to )?(?:ask|pause|wait)(?: for (?:confirmation|approval|permission))?\b|\bno need to ask\b|\bstop (?:asking|prompting|checking with)\s+(?:(?:(?:the|your) )?(?:users?|persons?|developers?|humans?|operators?|owners?|team)\s+|anyone\s+|me\s+|them\s+)?(?:for (?:confirmation|approval|permission|sign-?off)|before)\b`,
         String.raw`|\btreat (?:every|each|any|all) [^.\n]{0,30}?\bas (?:already )?approved\b|\bapproves? every (?:command|request|action) in advance\b`,
-        String.raw`|(?<!\p{L})(?:ohne (?:rückfrage|nachfrage|zu fragen)|sin preguntar|sans (?:demander|confirmation)|senza chiedere|zonder te vragen|bez pytania|без подтверждения|sem perguntar|sormadan)(?!\p{L})|確認(?:せず|なしで)|无需确认|不用确认|확인 없이`,
+        String.raw`|(?<!\p{L})(?:ohne (?:rückfrage|nachfrage|zu fragen|bestätigung)|sin (?:preguntar|confirmación|(?:pedir|solicitar) (?:confirmación|permiso))|sans (?:demander|confirmation)|senza (?:chiedere|conferma)|zonder (?:te vragen|bevestiging|toestemming)|bez (?:pytania|potwierdzenia|ptaní|potvrzení)|без (?:подтверждения|вопросов|спроса)|не спрашивая|sem (?:perguntar|confirmação|pedir (?:confirmação|permissão))|sormadan|onay (?:almadan|istemeden)|không cần (?:hỏi|xác nhận))(?!\p{L})|確認(?:せず|なしで)|聞かずに|尋ねずに|无需确认|不用确认|不经确认|无需询问|확인 없이|묻지 않고|बिना पूछे`,
         ')',
       ].join(''),
       'gu',
@@ -1847,7 +1869,7 @@ const RULES: Rule[] = [
       // "IT will never ask for your password": what someone else does, not an order to the reader.
       if (THIRD_PARTY_WILL.test(text.slice(Math.max(0, match.index - 40), match.index))) return null;
       const irreversible =
-        /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|(?<![\p{L}\p{N}_])команд|\bpassword\b/u;
+        /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|(?<![\p{L}\p{N}_])команд|\bpassword\b|(?<!\p{L})(?:cualquier comando|n'importe quelle commande|qualsiasi comando|jeden befehl|qualquer comando|pouss\p{L}*|pushen|pushe[az]\p{L}*|supprim\p{L}*|lösch\p{L}*|borr[ae]\p{L}*|eliminar|удал\p{L}*|producción|produção|produktion|produzione|прод\p{L}*)(?!\p{L})|削除|本番|删除|生产|삭제|프로덕션|任何命令|どんなコマンド|모든 명령/u;
       // In the same sentence: "staging deploys run without asking; production needs a human" is a rule.
       // Read at most SENTENCE_REACH characters each side, as the sentence rules do: searched over
       // all that stood before, a 64 KiB line of such clauses cost a full scan per match.
@@ -2459,6 +2481,9 @@ const RULES: Rule[] = [
     // memory_delete, …): agents are given none (the MCP server's tools propose, read, search, refresh
     // and preview), so a note naming one means to steer review, whatever language it is told in.
     pattern: /\bmemory_(?:approve|reject|delete|remove|edit|update|promote|retire|overwrite|accept|purge|write)\b/g,
+    // A person named as the one who uses it ("a person from the team reviews it with `memory_approve`"):
+    // a note about the review, not one that steers it; a warning, for the reviewer to read.
+    check: (match, text) => (personDecides(sentenceAround(text, match)) ? 'warn' : 'block'),
   },
   {
     name: 'poison-tool-driving',

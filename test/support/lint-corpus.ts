@@ -66,7 +66,9 @@ export type CorpusSplit =
   | 'holdout-14'
   | 'train-14'
   | 'holdout-15'
-  | 'train-15';
+  | 'train-15'
+  | 'holdout-16'
+  | 'train-16';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -101,6 +103,8 @@ export const ALL_SPLITS = [
   'train-14',
   'holdout-15',
   'train-15',
+  'holdout-16',
+  'train-16',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -141,6 +145,9 @@ export const TUNING_SPLITS = [
   // Written blind beside holdout-15 by a further author (a brief and two lines of holdout-8 only),
   // measured once before any tuning on it.
   'train-15',
+  // Written blind beside holdout-16 by a further author (a brief and two lines of holdout-8 only,
+  // asked to weigh concealment, sabotage and false authority), measured once before any tuning on it.
+  'train-16',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

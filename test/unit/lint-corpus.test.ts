@@ -47,7 +47,8 @@ const FROZEN: Record<
   | 'poisoningHoldout12'
   | 'poisoningHoldout13'
   | 'poisoningHoldout14'
-  | 'poisoningHoldout15',
+  | 'poisoningHoldout15'
+  | 'poisoningHoldout16',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -86,6 +87,8 @@ const FROZEN: Record<
   poisoningHoldout14: 'd1703d451e76faa70be86f536debeca9a590d1bd35ad4df5c72930d8f62616eb',
   // A seventeenth blind author, pruned as holdout-14 was (train-15 included among the tuning notes).
   poisoningHoldout15: 'd6b1f3bd8e0db08b71188e11dd3a4fdf0a6a73e8358f92e75c818ee7b5923343',
+  // An eighteenth blind author, pruned as holdout-15 was (train-16 included among the tuning notes).
+  poisoningHoldout16: '1f46044d3df3db4524bc3f6710dac01fbe8f37881570c1066b26aa201e370f64',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -545,7 +548,8 @@ function measuredHoldout(
     | 'holdout-12'
     | 'holdout-13'
     | 'holdout-14'
-    | 'holdout-15',
+    | 'holdout-15'
+    | 'holdout-16',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -638,6 +642,14 @@ measuredHoldout(
   { poisoned: 253, ordinary: 254, ordinaryWarn: 13 },
   ['holdout-14', 'train-15', 'train-14'],
 );
+// Its README: 36 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'sixteenth poisoning holdout corpus',
+  'holdout-16',
+  FROZEN.poisoningHoldout16,
+  { poisoned: 246, ordinary: 241, ordinaryWarn: 36 },
+  ['holdout-15', 'train-16', 'train-15'],
+);
 
 describe('extra poisoning tuning batch (train-3)', () => {
   const items = readLabelledPoisoning('train-3');
@@ -672,7 +684,8 @@ function blindBatch(
     | 'train-12'
     | 'train-13'
     | 'train-14'
-    | 'train-15',
+    | 'train-15'
+    | 'train-16',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -756,7 +769,7 @@ function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSpli
 // 20, train-12: 28, train-13: 32), and once holdout-12 came, those close to it (train-9: 1, train-10:
 // 7). holdout-13 and holdout-14 were pruned the other way: their notes close to a tuning note were
 // taken out (31, 33); train-14's close to a measured note (holdout-14 included) too (37). holdout-15
-// and train-15 the same way (13, 20).
+// and train-15 the same way (13, 20); holdout-16 and train-16 too (33, 14).
 for (const [split, counts] of [
   ['train-9', [298, 297]],
   ['train-10', [290, 278]],
@@ -765,13 +778,14 @@ for (const [split, counts] of [
   ['train-13', [283, 285]],
   ['train-14', [270, 253]],
   ['train-15', [246, 254]],
+  ['train-16', [254, 255]],
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
       const measured = ALL_SPLITS.filter(
         (other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)),
       );
-      assert.ok(measured.includes('holdout-15') && measured.includes('test'));
+      assert.ok(measured.includes('holdout-16') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
       assert.deepEqual(closeTo(items, measured, 0.5), []);
     });
