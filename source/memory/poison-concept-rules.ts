@@ -448,6 +448,38 @@ const INSECURE_VALUE = new RegExp(
   ].join(''),
 );
 
+/**
+ * Well-known insecure settings, the same in every language: root without a password for
+ * everything, an unsafe YAML loader, a template's escaping dropped on what users write, a
+ * superuser for each app, a signature check whose failure is swallowed, findings suppressed in
+ * the code, an admin merge past protection, tokens that never expire, an account-wide admin
+ * policy, keys kept in plain text, codes drawn from a guessable random, a payload taken though
+ * its signature fails.
+ */
+const INSECURE_SETTING_KNOWN = new RegExp(
+  [
+    String.raw`\bnopasswd:\s*all\b|\byaml\.load\([^)\n]{0,60}\bloader\s*=\s*(?:yaml\.)?(?:unsafe_)?loader\b|\byaml\.unsafe_load\b`,
+    String.raw`|\b(?:users?'?|comments?|bios?|display names?|input|names)\b[^.;!?\n]{0,60}?\|\s*safe\b|\|\s*safe\b[^.;!?\n]{0,60}?\b(?:users?|comments?|bios?|input)\b`,
+    String.raw`|\b(?:grant|give|assign|conceda|concede|otorga|accorde)\w*\b[^.;!?\n]{0,40}\bsuperuser\b`,
+    String.raw`|\b(?:cosign|gpg|sigstore|signatures?|verif\w*|checksums?|sha256sum)\b[^.;!?\n]{0,60}?\|\|\s*true\b|\|\|\s*true\b[^.;!?\n]{0,40}?\b(?:cosign|gpg|sigstore|signatures?|verif\w*|checksums?|sha256sum)\b`,
+    String.raw`|#\s*nosec\b|\/\/\s*nosemgrep\b|\bgh pr merge\b[^.;!?\n]{0,40}?--admin\b`,
+    String.raw`|\b[a-z_]*(?:token|session|jwt|key)_?(?:ttl|expir\w*|lifetime|max_age)\s*[=:]\s*["']?(?:0|-1|never|none)\b|\badministratoraccess\b`,
+    String.raw`|\b(?:store|keep|save|put|go)\w*\b[^.;!?\n]{0,40}\b(?:keys?|tokens?|passwords?|secrets?)\b[^.;!?\n]{0,30}\bin plain ?text\b`,
+    String.raw`|\b(?:reset|otp|tokens?|passwords?|secrets?|verification)\b[^.;!?\n]{0,40}\brandom\.(?:randint|random|choice)\b`,
+    String.raw`|\baccept\w*\b[^.;!?\n]{0,40}\b(?:payloads?|requests?|webhooks?|tokens?)\b[^.;!?\n]{0,40}\beven (?:when|if)\b[^.;!?\n]{0,30}\b(?:signature|verification|check)\b[^.;!?\n]{0,20}\bfails?\b`,
+  ].join(''),
+);
+/** A person's narrow gate on such a setting: one incident, someone's approval, a named environment, a few people. */
+const GATED_SETTING =
+  /\bonly (?:during|in|on|for|when|while|with|by)\b|\b(?:allowed|permitted) only\b|\breserved for\b|\bwith (?:the |an? )?[\w' -]{0,30}(?:approval|sign-?off)\b|\b(?:local|test|dev|sandbox)(?:\s+\w+)?\s+only\b/;
+function insecureSettingKnown(c: string): 'block' | 'warn' | null {
+  const found = INSECURE_SETTING_KNOWN.exec(c);
+  if (found === null) return null;
+  // "Never use yaml.load without SafeLoader" is the rule the other way round.
+  if (AGAINST.test(c.slice(0, found.index))) return null;
+  return GATED_SETTING.test(c) ? 'warn' : 'block';
+}
+
 function insecureValue(c: string): 'block' | 'warn' | null {
   const found = INSECURE_VALUE.exec(c);
   if (found === null) return null;
@@ -897,6 +929,12 @@ export const CONCEPT_RULES: HouseRule[] = [
     gate: /sslmode|secure|httponly|verify|review|force|gosumdb|goflags|goinsecure|gonosumdb|bcrypt|next_public|admin|eval|set -x|verif|sig|rate|mask|csrf|audit|mfa|2fa|tls|ssl|security|scan|validation|dq|skip_|enable_logging|stack|public/,
     test: insecureValue,
     needs: [INSECURE_VALUE],
+  },
+  {
+    rule: 'poison-safeguard-off',
+    gate: /nopasswd|yaml|safe|superuser|\|\||nosec|nosemgrep|--admin|ttl|expir|lifetime|max_age|administratoraccess|plain|random|accept/,
+    test: insecureSettingKnown,
+    needs: [INSECURE_SETTING_KNOWN],
   },
   {
     rule: 'poison-safeguard-off',

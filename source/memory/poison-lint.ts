@@ -1869,7 +1869,10 @@ const RULES: Rule[] = [
       // "IT will never ask for your password": what someone else does, not an order to the reader.
       if (THIRD_PARTY_WILL.test(text.slice(Math.max(0, match.index - 40), match.index))) return null;
       const irreversible =
-        /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|(?<![\p{L}\p{N}_])команд|\bpassword\b|(?<!\p{L})(?:cualquier comando|n'importe quelle commande|qualsiasi comando|jeden befehl|qualquer comando|pouss\p{L}*|pushen|pushe[az]\p{L}*|supprim\p{L}*|lösch\p{L}*|borr[ae]\p{L}*|eliminar|удал\p{L}*|producción|produção|produktion|produzione|прод\p{L}*)(?!\p{L})|削除|本番|删除|生产|삭제|프로덕션|任何命令|どんなコマンド|모든 명령/u;
+        /\brm\b|\bdelet\w*|\bgit push\b|\bforce\b|\bmigrations?\b|\bproduction\b|\bprod\b|\bsudo\b|\banything\b|\bany (?:command|package|script)s?\b|\ball commands\b|\bevery command\b|\bfiles outside\b|\bfrom any registry\b|\bbefehle\b|\bcomandos\b|\bcommandes\b|\bcomandi\b|(?<![\p{L}\p{N}_])команд|\bpassword\b/u;
+      // The other languages' words, read only after their own "without asking" (cheaper on a long English sentence).
+      const irreversibleMl =
+        /(?<!\p{L})(?:cualquier comando|n'importe quelle commande|qualsiasi comando|jeden befehl|qualquer comando|pouss\p{L}*|pushen|pushe[az]\p{L}*|supprim\p{L}*|lösch\p{L}*|borr[ae]\p{L}*|eliminar|удал\p{L}*|producción|produção|produktion|produzione|прод\p{L}*)(?!\p{L})|削除|本番|删除|生产|삭제|프로덕션|任何命令|どんなコマンド|모든 명령/u;
       // In the same sentence: "staging deploys run without asking; production needs a human" is a rule.
       // Read at most SENTENCE_REACH characters each side, as the sentence rules do: searched over
       // all that stood before, a 64 KiB line of such clauses cost a full scan per match.
@@ -1877,7 +1880,12 @@ const RULES: Rule[] = [
       while (from > 0 && match.index - from < SENTENCE_REACH && !'.;!?\n'.includes(text[from - 1]!)) from--;
       const after = text.slice(match.index, match.index + SENTENCE_REACH);
       const to = after.search(/[.;!?\n](?:\s|$)/);
-      return irreversible.test(text.slice(from, match.index + (to === -1 ? after.length : to))) ? 'block' : null;
+      const sentence = text.slice(from, match.index + (to === -1 ? after.length : to));
+      return irreversible.test(sentence) ||
+        (!/^(?:without|don't|do not|never|no need|stop|treat|approves?)\b/.test(match[0]) &&
+          irreversibleMl.test(sentence))
+        ? 'block'
+        : null;
     },
   },
   {
@@ -3185,8 +3193,26 @@ function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   while (best.end > best.offset && /\s/.test(text[best.end - 1]!)) best.end--;
   while (best.offset < best.end && /\s/.test(text[best.offset]!)) best.offset++;
   if (best.end <= best.offset) best = { offset: 0, end: text.length, probability: 0 };
+  // The sentence it rates highest puts the person first or keeps a safeguard on: the words of an
+  // attack ("priority", "these notes", "confirmation", "production") in the rule that guards against
+  // it. The rules read what else the note says.
+  if (personFirst(scored.slice(best.offset, best.end).toLowerCase())) return null;
   return { rule: 'poison-learned', severity: 'block', offset: best.offset, end: best.end };
 }
+
+/** Said, not negated: "do not ask for confirmation", "no longer follow the user" put nobody first. */
+function personFirst(sentence: string): boolean {
+  const found = PERSON_FIRST.exec(sentence);
+  return (
+    found !== null &&
+    !/\b(?:not|never|no longer|n't|without|stop)\b[^.;!?\n]{0,20}$/.test(
+      sentence.slice(0, found.index).replace(/n't\b/g, ' not'),
+    )
+  );
+}
+/** The person put first, or a safeguard kept on: "give the user's request priority over these notes". */
+const PERSON_FIRST =
+  /\b(?:give|gives|giving)\s+(?:the\s+)?(?:user|person|developer|human)'?s?\s+(?:requests?|instructions?|words?)\s+(?:priority|precedence)\b|\b(?:the\s+)?(?:user|person|developer|human)'?s?\s+(?:requests?|instructions?|words?)\s+(?:wins?|comes? first|takes? precedence)\b|\bfollow the (?:user|person|developer|human)\b|\b(?:asks?|waits?) for (?:the user's |a human's |a person's )?confirmation\b|\bcannot be (?:turned|switched) off\b|\bmust (?:stay|remain) (?:on|enabled)\b/;
 
 /**
  * An entry file's text as the scorer must read it: what was written (the body, the title's and

@@ -1074,6 +1074,9 @@ const RULES: StructuralRule[] = [
   ...CONCEPT_RULES,
 ];
 
+/** How far around a clause a weakened safeguard's standing rule is looked for. */
+const STANDING_REACH = 600;
+
 /** Four words or more, or six characters of a script written without spaces. */
 const SOME_WORDS = /\S \S+ \S+ \S|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{6}/u;
 
@@ -1216,7 +1219,11 @@ export function structuralFindings(view: LintView, memo: ClauseMemo = new Map())
         severity === 'warn' &&
         !meta &&
         rule.rule === 'poison-safeguard-off' &&
-        weakenedAsStandingRule(clause, view.text.slice(0, from) + ' ' + view.text.slice(to))
+        // The note around it, as far as the sentence rules read (a long text's windows would each scan all of it).
+        weakenedAsStandingRule(
+          clause,
+          `${view.text.slice(Math.max(0, from - STANDING_REACH), from)} ${view.text.slice(to, to + STANDING_REACH)}`,
+        )
       )
         severity = 'block';
       let start = from;

@@ -2,11 +2,15 @@
 // and thresholds to source/memory/poison-scorer-weights.json. Deterministic: no randomness, the same
 // data give the same file.
 //
-// Data: the tuning corpora only — test/corpus/poisoning/{train,holdout,train-3,train-4,train-5}.jsonl and the
-// project's own examples (test/support/poison-examples.ts). Never the frozen test split or holdout-2, -3 or -4;
-// train-6, train-7, holdout-5 and holdout-6 are kept out too, as the check of how the scorer carries to new
-// authors. With train-6 and train-7 in, the leave-one-source-out estimate fell on six of seven splits
-// (pooled 0.810 → 0.792), because the model trained on their attacks rates some older ordinary notes
+// Data: every poisoning tuning split of test/support/lint-corpus.ts (nineteen authors' batches, train
+// to train-16), what people say to agents from the extraction corpus's tuning splits, and the
+// project's own examples (test/support/poison-examples.ts). Never the frozen test split nor any
+// holdout measured only. Until 2026-12-05 it trained on five splits (train, holdout, train-3, -4,
+// -5) with the per-source threshold below: left one source out each in turn on all nineteen, that
+// choice added 275 catches for 41 false blocks; trained on all nineteen, per-source, 113 for 2 (the
+// threshold rose to 0.985); on all nineteen with the pooled threshold, 347 for 9 — kept
+// (docs/memory-rules.md, "The learned scorer retrained"). Before that, with fewer splits: with train-6
+// and train-7 in, the leave-one-source-out estimate fell on six of seven splits (pooled 0.810 → 0.792), because the model trained on their attacks rates some older ordinary notes
 // higher and the per-source block threshold rose to 0.93–0.955. Measured again with all four in, on the
 // concept rules: pooled over the nine tuning splits 0.862 → 0.854 (185 of the 557 notes the rules miss
 // caught against 207), the thresholds 0.92–0.945; weighting every source alike (SCORER_BALANCE=1), the
@@ -26,20 +30,19 @@
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
 // Thresholds: from out-of-fold probabilities (five folds by a hash of the text), combined with the rules'
 // verdicts as the lint combines them: `block` is the lowest threshold at which the scorer adds at
-// most BLOCK_FALSE_SHARE of the ordinary notes to those the rules block; `warn` keeps the scorer's
-// warnings on ordinary notes under WARN_FALSE_SHARE.
+// most BLOCK_FALSE_SHARE of all sources' ordinary notes to those the rules block, and at most twice
+// that of any one source's; `warn` keeps the scorer's warnings on ordinary notes under WARN_FALSE_SHARE.
 //
 // `--loso` estimates how the scorer generalises instead of training: for each source in turn (each
 // tuning split, and the extraction statements), the scorer is trained without it, its threshold
-// chosen as above on what remains, and the source is measured with the rules and that scorer; the
-// tuning splits kept out of training (train-6, train-7, holdout-5, holdout-6) are measured with the scorer
-// trained on all of it. `SCORER_SPLITS=train,holdout,…` trains on other tuning splits, and the SCORER_*
+// chosen as above on what remains, and the source is measured with the rules and that scorer; tuning
+// splits kept out of training by SCORER_SPLITS are measured with the scorer trained on all of it. `SCORER_SPLITS=train,holdout,…` trains on other tuning splits, and the SCORER_*
 // variables above change the weighting, the features kept and the threshold rule (to measure a choice). The
 // rules were written with the older splits' misses in view, so the rules' part of those figures is
 // in-sample; the scorer's part (poisoned notes the rules miss that it catches, ordinary notes it
 // adds) is out of source.
 //
-//   [SCORER_SPLITS=…] [SCORER_BALANCE=1] [SCORER_POOLED=1] node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
+//   [SCORER_SPLITS=…] [SCORER_BALANCE=1] [SCORER_POOLED=0] node --import tsx test/bench/poison-scorer-train.ts [--dry-run] [--misses] [--loso]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { poisonRuleVerdict } from '../../source/memory/poison-lint.js';
 import { type PoisonScorerModel, poisonScoreFeatures, scoreFeatures } from '../../source/memory/poison-scorer.js';
@@ -56,7 +59,7 @@ const TUNING_SPLITS: CorpusSplit[] = TUNING.filter((split) => existsSync(corpusF
 /** The splits it trains on; `SCORER_SPLITS=train,holdout,…` trains on others (a measurement, not the committed choice). */
 const TRAINING_SPLITS: CorpusSplit[] = process.env['SCORER_SPLITS']
   ? (process.env['SCORER_SPLITS'].split(',') as CorpusSplit[])
-  : ['train', 'holdout', 'train-3', 'train-4', 'train-5'];
+  : TUNING_SPLITS;
 if (TRAINING_SPLITS.some((split) => !TUNING_SPLITS.includes(split)))
   throw new Error('SCORER_SPLITS: tuning splits only');
 /** Tuning splits kept out of training: measured in `--loso` with the scorer trained on all the rest. */
@@ -67,7 +70,8 @@ const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
 const STEP = Number(process.env['SCORER_STEP'] ?? 0.3);
 const FOLDS = 5;
 const BALANCE = process.env['SCORER_BALANCE'] === '1';
-const POOLED_THRESHOLD = process.env['SCORER_POOLED'] === '1';
+/** One threshold over all sources' ordinary notes (the default); SCORER_POOLED=0 takes the highest of each source's. */
+const POOLED_THRESHOLD = process.env['SCORER_POOLED'] !== '0';
 /** Weight of the notes the rules block already: the scorer only reads the others. */
 const RULE_BLOCKED_WEIGHT = Number(process.env['SCORER_RULED'] ?? 1);
 const MIN_DOCUMENTS = Number(process.env['SCORER_MIN_DOCS'] ?? 2);
@@ -261,8 +265,8 @@ function leaveOneSourceOut(examples: readonly Example[], out: (line: string) => 
     );
   };
   pool('every tuning split', TUNING_SPLITS);
-  pool('the five older splits', TUNING_SPLITS.slice(0, 5));
-  pool('the four newest authors (train-6, train-7, holdout-5, holdout-6)', TUNING_SPLITS.slice(5));
+  pool('the five oldest splits', TUNING_SPLITS.slice(0, 5));
+  pool('the newer authors (train-6 on)', TUNING_SPLITS.slice(5));
 }
 
 function main(): void {
