@@ -188,8 +188,8 @@ const FALSE_REPORT = new RegExp(
   String.raw`\b(?:tell|report to|assure|inform)\s+${AUDIENCE}\s+(?:that\s+)?[^;!?\n]{0,40}?\b(?:green|pass\w*|fine|ok|okay|succeed\w*|works?|clean)\b[^;!?\n]{0,30}?\b(?:regardless|whatever|even if|even when|no matter|either way|anyway)\b`,
 );
 // A failure reported as a success: "if a command fails, report success", "if CI goes red, say it is
-// flaky" (not "say 'partially done'"), "tick 'tested' even if you didn't", and in other languages ("si une commande échoue, écrivez
-// quand même « terminé avec succès »").
+// flaky" (not "say 'partially done'"), "tick 'tested' even if you didn't", and in other languages
+// ("si une commande échoue, écrivez quand même « terminé avec succès »").
 const FAILED_REPORTED_OK = new RegExp(
   [
     String.raw`\b(?:if|when|whenever|even if|even when)\b[^.;!?\n]{0,60}?\b(?:fails?|failed|failing|goes red|turns red|is red|breaks?|broke|errors? out|drops?)\b[^.;!?\n]{0,80}?(?:\b(?:report|say|tell|write|describe|claim)\w*\b[^.;!?\n]{0,50}?(?<!\b(?:partially|partly|not|half|mostly)\s)\b(?:success\w*|succeeded|passed|green|fine|flak\w*|done|completed?|all good|the previous number)\b|\b(?:list|mark)\w* (?:it|them) as (?:passed|green|done|successful)\b)`,
