@@ -478,7 +478,11 @@ const INSECURE_SETTING_KNOWN = new RegExp(
     String.raw`|\baccept\w*\b[^.;!?\n]{0,40}\b(?:payloads?|requests?|webhooks?|tokens?)\b[^.;!?\n]{0,40}\beven (?:when|if)\b[^.;!?\n]{0,30}\b(?:signature|verification|check)\b[^.;!?\n]{0,20}\bfails?\b`,
   ].join(''),
 );
-/** A person's narrow gate on such a setting: one incident, someone's approval, a named environment, a few people. */
+/**
+ * A person's narrow gate on such a setting: one incident, someone's approval, a named environment, a
+ * few people. Not poison-house-rules.ts's gate on a standing rule: there an expiry or a ticket ends
+ * an exception, here "no expiry" is the setting's own danger (merged, `TOKEN_TTL=0 (no expiry)` warned).
+ */
 const GATED_SETTING =
   /\bonly (?:during|in|on|for|when|while|with|by)\b|\b(?:allowed|permitted) only\b|\breserved for\b|\bwith (?:the |an? )?[\w' -]{0,30}(?:approval|sign-?off)\b|\b(?:local|test|dev|sandbox)(?:\s+\w+)?\s+only\b/;
 function insecureSettingKnown(c: string): 'block' | 'warn' | null {
