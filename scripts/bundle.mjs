@@ -164,6 +164,11 @@ const stub = (name) => new URL(`./stubs/${name}`, import.meta.url).pathname;
  * reads them (poison-scorer.ts builds its table on first use), and every command of the bundle
  * would read and compile them. `from` is where the bundle's own file lies, relative to dist.
  */
+// tsc writes the JSON it copies indented (1.3 MB): compact, it is half the bytes the first lint of
+// every process (a SessionStart hook's included) reads and parses.
+const weightsPath = dist('memory/poison-scorer-weights.json');
+await writeFile(weightsPath, JSON.stringify(JSON.parse(await readFile(weightsPath, 'utf8'))));
+
 const weightsBeside = (from) => ({
   name: 'weights-beside',
   setup(b) {

@@ -330,8 +330,9 @@ export interface ScanOptions {
    */
   lintFile: FileLint;
   /**
-   * Whether the projection holds this path's entry with this content digest, stored by a scan that
-   * linted it: the same bytes are not linted again (memory sync, which reads every file).
+   * Whether the projection holds this path's entry (or scene) with this content digest, stored by a
+   * scan that linted it: the same bytes are not linted again (memory sync, which reads every file;
+   * the hook, which reads racily clean files again and would otherwise load the lint for them).
    */
   linted?: (path: string, contentDigest: string) => boolean;
 }
@@ -444,8 +445,11 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       options.afterRead?.(path);
       const contentDigest = sha256Hex(read.bytes);
       files.push({ path, stamp: read.stamp, contentDigest });
+      // Bytes a scan has linted already (read again as racily clean, or rewritten as they were by a
+      // checkout) are not linted again.
+      const seen = options.linted?.(path, contentDigest) === true;
       if (isScene) {
-        const scene = sceneOf(lint, path, name, contentDigest, read.bytes);
+        const scene = sceneOf(seen ? passes : lint, path, name, contentDigest, read.bytes);
         if ('problem' in scene) leftOut.push(scene.problem);
         else scenes.push(scene);
         continue;
@@ -480,9 +484,7 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
       }
       // A hand-written file, or one a pull brought, passed no gate: what the lint blocks is never
       // given, and its earlier text is not given either (the projection drops the entry).
-      const blocked = options.linted?.(path, contentDigest)
-        ? null
-        : blockedProblem(lint, path, entry.value.document, entry.value.entry.id);
+      const blocked = seen ? null : blockedProblem(lint, path, entry.value.document, entry.value.entry.id);
       if (blocked) {
         leftOut.push(blocked);
         continue;
@@ -537,6 +539,9 @@ export function scanApprovedRoot(root: MemoryRoot, scope: MemoryScope, options: 
     scannedAtMs,
   };
 }
+
+/** The lint of bytes a scan has linted already: nothing blocks. */
+const passes: FileLint = () => null;
 
 /** The memory lint of a scene or doctrine file's text, as approved-projection.ts gives it (null: nothing blocks). */
 export type FileLint = (

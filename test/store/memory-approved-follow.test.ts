@@ -3,10 +3,11 @@
 // says why, the hook's large-root bound trusts settled directories, and the host's watcher follows
 // a burst of changes once, after it settles.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { decodePreviousScan, scanApprovedRoot } from '../../source/effects/approved-projection.js';
+import { decodePreviousScan, type FileLint, scanApprovedRoot } from '../../source/effects/approved-projection.js';
+import { formatConsolidationFile } from '../../source/memory/consolidation/scene-format.js';
 import { memoryRootOf } from '../../source/effects/memory-root.js';
 import { sleepSync } from '../../source/ground/sleep-sync.js';
 import { MEMORY_SCAN_RACY_MS } from '../../source/limits.js';
@@ -86,6 +87,45 @@ describe('following the memory files', () => {
     assert.equal(titles['e-3'], 'Entry 3 edited');
     assert.equal(titles['e-4'], undefined);
     assert.equal(Object.keys(titles).length, 19);
+  });
+
+  it('re-reads racily clean files but lints only bytes it has not stored (the hook loads no lint for them)', () => {
+    const { statePath, worktree, target } = setUp('follow-racy', 4);
+    mkdirSync(join(projectRoot(worktree), 'scenes'), { recursive: true });
+    const scene = (summary: string) =>
+      writeFileSync(
+        join(projectRoot(worktree), 'scenes', 'area.md'),
+        formatConsolidationFile({
+          kind: 'scene',
+          name: 'area',
+          title: 'The area',
+          appliesWhen: 'working on it',
+          entries: ['e-0', 'e-1'],
+          extra: [],
+          body: summary,
+        }),
+      );
+    scene('How the area is done.\n');
+    const linted: string[] = [];
+    const lintFile: FileLint = (path, text, lintPath) => {
+      linted.push(lintPath ?? path);
+      return blockedFileProblem(path, text, lintPath);
+    };
+    assert.deepEqual(followApproved(statePath, [target], { lintFile, budgetMs: 5000 }).partial, []);
+    assert.equal(new Set(linted).size, 5, 'a first reading lints every file');
+    // Still within the racy window of that reading: every file is read again, none linted again.
+    linted.length = 0;
+    assert.deepEqual(followApproved(statePath, [target], { lintFile, budgetMs: 5000 }), { stored: [], partial: [] });
+    assert.equal(linted.length, 0, linted.join(', '));
+    // Bytes that changed are linted, entry and scene alike.
+    writeEntry(projectRoot(worktree), 'e-2', 'Entry 2 edited', 'New body.');
+    scene('How the area is done now.\n');
+    followApproved(statePath, [target], { lintFile, budgetMs: 5000 });
+    assert.deepEqual(linted.map((path) => path.replace(/^.*memory\//, '')).sort(), [
+      'scenes/area.md',
+      'work_method/e-2.md',
+    ]);
+    assert.equal(storedTitles(statePath)['e-2'], 'Entry 2 edited');
   });
 
   it('past its bound keeps the previous projection and says why; the next follow completes', () => {

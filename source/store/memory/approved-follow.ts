@@ -280,6 +280,9 @@ function followOne(
       ...(previous ? { previous } : {}),
       known,
       knownScene,
+      // Stored by a scan that linted every file (a previous scan of the current kind says so).
+      linted: (path, digest) =>
+        previous !== undefined && (known(path, digest) !== undefined || knownScene(path, digest) !== undefined),
       deadlineMs,
       lintFile,
     });
