@@ -270,7 +270,9 @@ describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
         30_000,
       );
       assert.doesNotMatch(frame, /question for red/);
-      // The journal holds both exchanges in one order, interleaved while both streamed.
+      // The journal holds both exchanges in one order, interleaved while both streamed. A timeline
+      // shows the first part of an answer already: wait for the second answer's end to be journaled.
+      await waitFor('the second released answer to end', async () => ((await agentEnds()) === 2 ? true : undefined));
       const rows = (await host.application.journal({ after: 0, limit: 100 })).rows;
       const agents = await host.application.listAgents();
       const owner = (agentId: string | null) => agents.find((a) => a.agentId === agentId)?.name;
