@@ -83,12 +83,16 @@ export class AgentManager {
     const slot = this.running(agent);
     const token = this.reserve(slot, agent, 'prompt');
     try {
-      if (slot.runtime.busy)
+      // The previous prompt's settlement on its way to the store, which may have settled it already
+      // (a person saw it answered and prompts again): wait for it to reach the runtime, not refuse.
+      await slot.runtime.settling();
+      const { runtime } = this.running(agent);
+      if (runtime.busy)
         throw new CmError(
           'agent_busy',
           `Agent ${agent} is answering another prompt; prompts are not queued. Wait for it to settle, or abort it: ${abortHint(agent)}.`,
         );
-      return await slot.runtime.prompt(operationId, text);
+      return await runtime.prompt(operationId, text);
     } finally {
       this.release(slot, token);
     }

@@ -41,6 +41,8 @@ interface InFlight {
   acceptTimer?: NodeJS.Timeout;
   done: Promise<void>;
   finish: () => void;
+  /** Its settlement is on its way to the store, which may have committed it before replying. */
+  storing?: true;
 }
 
 /** Drills shorten the wait for a child that never answers (COMMON_MEMORY_DRILL_ACCEPT_MS). */
@@ -120,6 +122,15 @@ export class PiRuntime {
 
   get busy(): boolean {
     return this.inFlight !== undefined;
+  }
+
+  /**
+   * Resolves when the prompt in flight is released, if its settlement is already on its way to the
+   * store (which may have settled it, its reply not here yet); undefined when none is.
+   */
+  settling(): Promise<void> | undefined {
+    const inFlight = this.inFlight;
+    return inFlight?.storing ? Promise.race([inFlight.done, this.ended]) : undefined;
   }
 
   get stopping(): boolean {
@@ -233,6 +244,7 @@ export class PiRuntime {
       next = step.state;
       // A record that confirms settlement belongs to no operation: settle first, in the same transaction.
       if (!step.consumed && step.state.result) settle = settleOf(inFlight, step.state.result);
+      if (settle) inFlight.storing = true;
     }
     let result: IngestAnswer;
     try {
@@ -279,8 +291,10 @@ export class PiRuntime {
     if (wait.kind === 'done') {
       if (!settledByRecord) {
         const settle = settleOf(inFlight, wait.result);
-        if (settle) await this.storeSettlement(settle);
-        else if (wait.result.status === 'faulted' || wait.result.status === 'interrupted')
+        if (settle) {
+          inFlight.storing = true;
+          await this.storeSettlement(settle);
+        } else if (wait.result.status === 'faulted' || wait.result.status === 'interrupted')
           void this.requestStop(`prompt ${wait.result.status}`, false);
       }
       this.release(inFlight);
