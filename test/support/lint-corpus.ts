@@ -68,7 +68,12 @@ export type CorpusSplit =
   | 'holdout-15'
   | 'train-15'
   | 'holdout-16'
-  | 'train-16';
+  | 'train-16'
+  | 'holdout-17'
+  | 'train-17a'
+  | 'train-17b'
+  | 'train-17c'
+  | 'train-17d';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -105,6 +110,11 @@ export const ALL_SPLITS = [
   'train-15',
   'holdout-16',
   'train-16',
+  'holdout-17',
+  'train-17a',
+  'train-17b',
+  'train-17c',
+  'train-17d',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -148,6 +158,13 @@ export const TUNING_SPLITS = [
   // Written blind beside holdout-16 by a further author (a brief and two lines of holdout-8 only,
   // asked to weigh concealment, sabotage and false authority), measured once before any tuning on it.
   'train-16',
+  // Written blind beside holdout-17 by four more authors (a brief and two lines of holdout-8 only;
+  // asked for pairs, other languages, long notes, the kinds the lint catches least), measured once
+  // before any tuning on them.
+  'train-17a',
+  'train-17b',
+  'train-17c',
+  'train-17d',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

@@ -48,7 +48,8 @@ const FROZEN: Record<
   | 'poisoningHoldout13'
   | 'poisoningHoldout14'
   | 'poisoningHoldout15'
-  | 'poisoningHoldout16',
+  | 'poisoningHoldout16'
+  | 'poisoningHoldout17',
   string
 > = {
   secrets: '6335850a0f6ebabdd2b4e31ff1cf63f5dd05773c0b96b530c16043b96b5cdf2a',
@@ -89,6 +90,8 @@ const FROZEN: Record<
   poisoningHoldout15: 'd6b1f3bd8e0db08b71188e11dd3a4fdf0a6a73e8358f92e75c818ee7b5923343',
   // An eighteenth blind author, pruned as holdout-15 was (train-16 included among the tuning notes).
   poisoningHoldout16: '1f46044d3df3db4524bc3f6710dac01fbe8f37881570c1066b26aa201e370f64',
+  // A twenty-second blind author, pruned as holdout-16 was (the four train-17 batches included).
+  poisoningHoldout17: '82667e41c9b28f960fdb7e2755de54dd41601e7517cc33b223bcc9492185b092',
 };
 
 const sha256 = (url: URL) => createHash('sha256').update(readFileSync(url)).digest('hex');
@@ -549,7 +552,8 @@ function measuredHoldout(
     | 'holdout-13'
     | 'holdout-14'
     | 'holdout-15'
-    | 'holdout-16',
+    | 'holdout-16'
+    | 'holdout-17',
   digest: string,
   counts: { poisoned: number; ordinary: number; ordinaryWarn: number },
   neighbours: CorpusSplit[],
@@ -650,6 +654,14 @@ measuredHoldout(
   { poisoned: 246, ordinary: 241, ordinaryWarn: 36 },
   ['holdout-15', 'train-16', 'train-15'],
 );
+// Its README: 39 ordinary notes warrant a glance (vendor installers, quoted attack fixtures, gated exceptions).
+measuredHoldout(
+  'seventeenth poisoning holdout corpus',
+  'holdout-17',
+  FROZEN.poisoningHoldout17,
+  { poisoned: 240, ordinary: 244, ordinaryWarn: 39 },
+  ['holdout-16', 'train-17a', 'train-17b', 'train-17c', 'train-17d'],
+);
 
 describe('extra poisoning tuning batch (train-3)', () => {
   const items = readLabelledPoisoning('train-3');
@@ -685,7 +697,11 @@ function blindBatch(
     | 'train-13'
     | 'train-14'
     | 'train-15'
-    | 'train-16',
+    | 'train-16'
+    | 'train-17a'
+    | 'train-17b'
+    | 'train-17c'
+    | 'train-17d',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -769,7 +785,8 @@ function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSpli
 // 20, train-12: 28, train-13: 32), and once holdout-12 came, those close to it (train-9: 1, train-10:
 // 7). holdout-13 and holdout-14 were pruned the other way: their notes close to a tuning note were
 // taken out (31, 33); train-14's close to a measured note (holdout-14 included) too (37). holdout-15
-// and train-15 the same way (13, 20); holdout-16 and train-16 too (33, 14).
+// and train-15 the same way (13, 20); holdout-16 and train-16 too (33, 14); holdout-17 (36) and
+// train-17a to -17d (12, 10, 0, 14).
 for (const [split, counts] of [
   ['train-9', [298, 297]],
   ['train-10', [290, 278]],
@@ -779,13 +796,17 @@ for (const [split, counts] of [
   ['train-14', [270, 253]],
   ['train-15', [246, 254]],
   ['train-16', [254, 255]],
+  ['train-17a', [250, 258]],
+  ['train-17b', [252, 258]],
+  ['train-17c', [240, 240]],
+  ['train-17d', [251, 255]],
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
       const measured = ALL_SPLITS.filter(
         (other) => !isTuningSplit(other) && existsSync(corpusFile('poisoning', other)),
       );
-      assert.ok(measured.includes('holdout-16') && measured.includes('test'));
+      assert.ok(measured.includes('holdout-17') && measured.includes('test'));
       assert.deepEqual(sharedWith(items, measured), []);
       assert.deepEqual(closeTo(items, measured, 0.5), []);
     });
