@@ -3023,7 +3023,8 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         severity === 'block' &&
         (askedByContent(view.text, match) ||
           toldAsAttackSeen(view.text, match) ||
-          gatedToPerson(view.text, match.index, rule.name))
+          gatedToPerson(view.text, match.index, rule.name) ||
+          reviewByPerson(view.text, match.index, rule.name))
       )
         severity = 'warn';
       let start = match.index;
@@ -3063,7 +3064,8 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
       ((finding.rule === 'poison-instruction-override' &&
         voidsContentInstructions(view.text.slice(finding.start, finding.end))) ||
         listedToReject(view.text, finding.start, finding.end) ||
-        gatedToPerson(view.text, finding.start, finding.rule));
+        gatedToPerson(view.text, finding.start, finding.rule) ||
+        reviewByPerson(view.text, finding.start, finding.rule));
     // A weakened setting the note then tells the reader to keep ("… `strict-ssl=false` so everyone gets
     // the same behaviour. Leave it in."): the weakness made the rule.
     const kept =
@@ -3097,6 +3099,37 @@ const KEPT_FROM_AGENT =
 function gatedToPerson(text: string, index: number, rule: string): boolean {
   if (rule !== 'poison-safeguard-off' && rule !== 'poison-instruction-override') return false;
   return GATED_TO_PERSON.test(sentencesAround(text, index, 1, 1)) && KEPT_FROM_AGENT.test(text);
+}
+
+/**
+ * The memory's review told as a person's work: a person, a maintainer or a reviewer names as the one
+ * who approves, rejects or deletes ("the reviewers still approve them themselves", "ask a maintainer
+ * to reject the old one", "maintainers only", 「人が `memory delete <id>` を実行します」), or a note
+ * headed for its human reviewers. A note about the review, not one that steers it, unless it tells
+ * the agent to act itself.
+ */
+const PERSON_ACTS = new RegExp(
+  [
+    String.raw`\b(?:a person|a human|someone on the team|an? (?:team ?mate|team member|(?:human )?reviewer|maintainer|owner)|(?:the )?(?:human )?reviewers|(?:the )?maintainers|the (?:people|owners))(?: (?:still|then|always|only|alone))? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?|deletes?|removes?|prunes?|retires?)\b`,
+    String.raw`|\bask (?:a|the) (?:maintainer|reviewer|person|human|owner)s? to\b|\b(?:maintainers?|reviewers?|humans?) only\b|\bby (?:a |the )?(?:human|person|maintainer|reviewer)s?\b`,
+    String.raw`|(?<!\p{L})(?:eine person|nur (?:eine person|maintainer\p{L}*|reviewer\p{L}*))(?!\p{L})|人が|(?:メンテナー|レビュアー|担当者|管理者)(?:のみ|だけ)?が|(?:维护者|审核人|管理员)(?:才|来)`,
+  ].join(''),
+  'u',
+);
+/** A note headed for the person who reviews it: "Checklist for the human reviewer", "(for maintainers)". */
+const FOR_REVIEWERS = /\bfor (?:the )?(?:human )?(?:maintainers?|reviewers?)\b/;
+/**
+ * The agent told to act itself, whoever else is named, or the person's act only the trigger of the
+ * agent's ("if a reviewer rejects this note, propose it again").
+ */
+const AGENT_ACTS =
+  /\b(?:yourself|on (?:their|its|the user's|the team's) behalf|automatically|silently|without (?:asking|review|reviewing|telling))\b|\b(?:if|when|whenever|once|unless|should) (?:an? |the )?(?:human |team )?(?:reviewers?|maintainers?|person|people|humans?|owners?) (?:rejects?|deletes?|removes?|declines?|questions?)\b/;
+function reviewByPerson(text: string, index: number, rule: string): boolean {
+  if (rule !== 'poison-tool-driving') return false;
+  const sentence = sentencesAround(text, index, 0, 0);
+  if (AGENT_ACTS.test(sentence)) return false;
+  const heading = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
+  return PERSON_ACTS.test(sentence.toLowerCase()) || FOR_REVIEWERS.test(heading.toLowerCase());
 }
 
 /** The rules' raw findings of `text` (phrase and structural rules on every view, hidden runs, decoded segments). */

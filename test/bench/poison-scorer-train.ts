@@ -2,8 +2,8 @@
 // and thresholds to source/memory/poison-scorer-weights.json. Deterministic: no randomness, the same
 // data give the same file.
 //
-// Data: every poisoning tuning split of test/support/lint-corpus.ts (nineteen authors' batches, train
-// to train-16), what people say to agents from the extraction corpus's tuning splits, and the
+// Data: every poisoning tuning split of test/support/lint-corpus.ts (twenty-three authors' batches,
+// train to train-17d), what people say to agents from the extraction corpus's tuning splits, and the
 // project's own examples (test/support/poison-examples.ts). Never the frozen test split nor any
 // holdout measured only. Until 2026-12-05 it trained on five splits (train, holdout, train-3, -4,
 // -5) with the per-source threshold below: left one source out each in turn on all nineteen, that
@@ -25,6 +25,11 @@
 // Retrained on the same five sources under the rules of 2026-12-05's last round, midway: on the
 // thirteen newer tuning splits (out of source for it) it added 211 poisoned catches for 36 ordinary
 // false blocks, the committed weights 257 for 19. Not kept (docs/benchmarks.md, lint-quality).
+// With train-17a to -17d added (2,004 notes by four more authors) the never-read splits moved by
+// almost nothing (2,846 → 2,842 of 3,594 poisoned blocked, 96 → 93 of 3,892 ordinary). A scorer over
+// sentences (each poisoned note's highest-rated sentence its positive, a note rated by its highest
+// sentence), trained on the older splits, caught fewer of train-17a–d's residual notes than this
+// note-level model at every false-block budget up to 10. Not kept (docs/memory-rules.md).
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
