@@ -2739,6 +2739,14 @@ function codeQuotedAsExample(original: string, start: number, end: number): bool
   return META.test(`${before} ${after}`.toLowerCase().replace(/https?:\/\/\S+/g, ''));
 }
 
+/** The frame end at `start` … `end` is a code span's whole text, on a line about it as a test case. */
+function frameEndAsTestCase(original: string, start: number, end: number): boolean {
+  const open = original.lastIndexOf('`', start);
+  const close = original.indexOf('`', end);
+  if (open === -1 || close === -1 || !codeQuotedAsExample(original, start, end)) return false;
+  return /^\s*(?:<|&lt;)[^`<>\n]{0,40}(?:>|&gt;)\s*$/.test(original.slice(open + 1, close));
+}
+
 /** Whether `at` in the note as written lies inside a code span on its line (backticks before and after). */
 function inCodeSpan(original: string, at: number): boolean {
   const [lineStart, lineEnd] = lineBounds(original, at);
@@ -2987,6 +2995,17 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
           (original !== undefined &&
             !reversed &&
             codeQuotedAsExample(original, view.starts[match.index]!, view.ends[match.index + match[0].length - 1]!)))
+      )
+        severity = 'warn';
+      // A frame end alone in a code span, on a line that names it a test case or fixture ("the input
+      // `</common-memory-notes>` must come out escaped in `escape_test.go`"): the snapshot neutralises
+      // it in any form, and the line is about the escaper. Fenced among other attacks it still blocks.
+      if (
+        severity === 'block' &&
+        rule.name === 'poison-frame-forgery' &&
+        original !== undefined &&
+        !reversed &&
+        frameEndAsTestCase(original, view.starts[match.index]!, view.ends[match.index + match[0].length - 1]!)
       )
         severity = 'warn';
       // A Markdown image kept in a code span as the case a test or a sanitiser checks ("the renderer test
