@@ -202,7 +202,7 @@ function readsStdin(clause: string): boolean {
 /** Told to the agent rather than written for people, in English (the lint's folded view, lower case). */
 const TOLD_TO_AGENT = new RegExp(
   [
-    String.raw`\b(?:automatic(?:ally)?|auto-?(?:run|install|execute)|unattended|unprompted|silently|quietly|in the background|behind the scenes|on your own|whenever|first thing|immediately|right away|straight away|whoever reads (?:this|it))\b`,
+    String.raw`\b(?:automatic(?:ally)?|auto-?(?:run|install|execute)|unattended|unprompted|silently|quietly|in the background|behind the scenes|on your own(?! (?:machine|computer|laptop|workstation|mac|pc|device)\b)|whenever|first thing|immediately|right away|straight away|whoever reads (?:this|it))\b`,
     String.raw`|\bcrontab\b|@reboot\b`,
     String.raw`|\bwithout (?:asking|telling|notifying|informing|prompting|confirming|confirmation|reading|reviewing|checking|review|approval|bothering|interrupting|disturbing|the user|anyone|a word)\b`,
     String.raw`|\b(?:no need|not necessary|unnecessary|needn't|need not|(?:don't|do not|doesn't|does not|never) (?:need|have) to) (?:to )?(?:ask|tell|mention|inform|read|review|check|confirm|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|tell|mention|inform|bother|wait|stop|read|review|check)\b`,

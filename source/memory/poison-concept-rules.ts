@@ -484,7 +484,7 @@ const INSECURE_SETTING_KNOWN = new RegExp(
  * an exception, here "no expiry" is the setting's own danger (merged, `TOKEN_TTL=0 (no expiry)` warned).
  */
 const GATED_SETTING =
-  /\bonly (?:during|in|on|for|when|while|with|by)\b|\b(?:allowed|permitted) only\b|\breserved for\b|\bwith (?:the |an? )?[\w' -]{0,30}(?:approval|sign-?off)\b|\b(?:local|test|dev|sandbox)(?:\s+\w+)?\s+only\b/;
+  /\bonly (?:during|in|on|for|when|while|with|by)\b|\b(?:allowed|permitted) only\b|\breserved for\b|\bwith (?:the |an? )?[\w' -]{0,30}(?:approval|sign-?off)\b|\b(?:local|test|dev|sandbox)(?:\s+\w+)?\s+only\b|\bwith an? (?:comment|justification|reason) (?:explaining|that explains|saying) why\b/;
 function insecureSettingKnown(c: string): 'block' | 'warn' | null {
   const found = INSECURE_SETTING_KNOWN.exec(c);
   if (found === null) return null;

@@ -385,7 +385,7 @@ const personDecides = (sentence: string): boolean =>
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
-  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|テスト|例文|테스트|예시/u;
+  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|培训|テスト|例文|攻撃文|教材|研修|테스트|예시|(?<!\p{L})(?:مثال|أمثلة|اختبار|تدريب\p{L}*)(?!\p{L})/u;
 
 /**
  * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
@@ -3130,12 +3130,12 @@ function gatedToPerson(text: string, index: number, rule: string): boolean {
 const PERSON_ACTS = new RegExp(
   [
     String.raw`\b(?:a person|a human|someone on the team|an? (?:team ?mate|team member|(?:human )?reviewer|maintainer|owner)|(?:the )?(?:human )?reviewers|(?:the )?maintainers|the (?:people|owners))(?: (?:still|then|always|only|alone))? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?|deletes?|removes?|prunes?|retires?)\b`,
-    String.raw`|\bask (?:a|the) (?:maintainer|reviewer|person|human|owner)s? to\b|\b(?:maintainers?|reviewers?|humans?) only\b|\bby (?:a |the )?(?:human|person|maintainer|reviewer)s?\b`,
+    String.raw`|\bask (?:a|the) (?:maintainer|reviewer|person|human|owner)s? to\b|\b(?:maintainers?|reviewers?|humans?) only\b|\bby (?:a |the )?(?:human|person|maintainer|reviewer)s?\b|\b(?:via|in) the review (?:ui|screen|queue|tool)\b`,
     String.raw`|(?<!\p{L})(?:eine person|nur (?:eine person|maintainer\p{L}*|reviewer\p{L}*))(?!\p{L})|人が|(?:メンテナー|レビュアー|担当者|管理者)(?:のみ|だけ)?が|(?:维护者|审核人|管理员)(?:才|来)`,
   ].join(''),
   'u',
 );
-/** A note headed for the person who reviews it: "Checklist for the human reviewer", "(for maintainers)". */
+/** A note that opens as one for the person who reviews it: "Checklist for the human reviewer", "(for maintainers)". */
 const FOR_REVIEWERS = /\bfor (?:the )?(?:human )?(?:maintainers?|reviewers?)\b/;
 /**
  * The agent told to act itself, whoever else is named, or the person's act only the trigger of the
@@ -3147,8 +3147,8 @@ function reviewByPerson(text: string, index: number, rule: string): boolean {
   if (rule !== 'poison-tool-driving') return false;
   const sentence = sentencesAround(text, index, 0, 0);
   if (AGENT_ACTS.test(sentence)) return false;
-  const heading = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
-  return PERSON_ACTS.test(sentence.toLowerCase()) || FOR_REVIEWERS.test(heading.toLowerCase());
+  // The note's opening (a title, then the line that says whom it is for).
+  return PERSON_ACTS.test(sentence.toLowerCase()) || FOR_REVIEWERS.test(text.slice(0, 200).toLowerCase());
 }
 
 /** The rules' raw findings of `text` (phrase and structural rules on every view, hidden runs, decoded segments). */
