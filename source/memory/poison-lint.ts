@@ -376,13 +376,6 @@ const CLAUSE_BREAK =
 const JUDGED_NOT =
   /^[\s,]*(?:(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:not|never)\s+(?:allowed|permitted|acceptable|ok|okay|safe|fine|approved|welcome|supported|recommended)|(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:forbidden|prohibited|banned|disallowed)|(?:which|that)\s+(?:we|you|agents?|nobody|no one)\s+(?:never|don't|do not|must not|should not)\s+(?:run|use|do|allow|accept))\b/;
 
-/** A person, not the agent, as the one who decides review, in the languages the lint reads. */
-const PERSON_DECIDES =
-  /\b(?:(?:a person|a human|someone|a (?:team ?mate|team member|reviewer|maintainer)|reviewers|maintainers|(?:the|two) (?:people|owners))(?: (?:from|on|in) the team)? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?)|for humans)\b|(?<!\p{L})(?:una persona|eine person|uma pessoa|une personne|un humain|een persoon|человек)(?!\p{L})/u;
-/** The sentence names a person as the one who decides, and not the agent acting for itself. */
-const personDecides = (sentence: string): boolean =>
-  PERSON_DECIDES.test(sentence) && !/\b(?:yourself|your own|on (?:their|its) behalf)\b/.test(sentence);
-
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
   /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|培训|テスト|例文|攻撃文|教材|研修|테스트|예시|(?<!\p{L})(?:مثال|أمثلة|اختبار|تدريب\p{L}*)(?!\p{L})/u;
@@ -2488,10 +2481,9 @@ const RULES: Rule[] = [
     // A memory tool that would decide review or remove notes (memory_approve, memory_reject,
     // memory_delete, …): agents are given none (the MCP server's tools propose, read, search, refresh
     // and preview), so a note naming one means to steer review, whatever language it is told in.
+    // A person named as the one who uses it ("a person from the team reviews it with `memory_approve`")
+    // only warns, as every memory-tool finding does (reviewByPerson).
     pattern: /\bmemory_(?:approve|reject|delete|remove|edit|update|promote|retire|overwrite|accept|purge|write)\b/g,
-    // A person named as the one who uses it ("a person from the team reviews it with `memory_approve`"):
-    // a note about the review, not one that steers it; a warning, for the reviewer to read.
-    check: (match, text) => (personDecides(sentenceAround(text, match)) ? 'warn' : 'block'),
   },
   {
     name: 'poison-tool-driving',
@@ -2728,8 +2720,22 @@ function quotedAsExample(text: string, index: number, end: number): boolean {
 
 /** Quoted phrases, in the quotes quotedAsExample reads: each is blanked to find what the line says outside them. */
 const QUOTED_PHRASE = /["“«„「『‹][^"”»“」』›\n]*["”»“」』›]|(?<=^|[\s([:—–])['‘][^'’\n]*['’](?=$|[\s.,;:!?)\]—–])/g;
-/** `line` with its quoted phrases blanked, positions kept. */
-const blankQuotes = (line: string): string => line.replace(QUOTED_PHRASE, (quoted) => ' '.repeat(quoted.length));
+
+/**
+ * The line around `start` … `end`, as written and with its quoted phrases blanked (positions kept),
+ * when it quotes something and, outside the quotes, talks about such phrases; null otherwise.
+ */
+function quotedLineAbout(
+  text: string,
+  start: number,
+  end: number,
+): { lineStart: number; line: string; blanked: string } | null {
+  const [lineStart, lineEnd] = lineBounds(text, start, end);
+  const line = text.slice(lineStart, lineEnd);
+  const blanked = line.replace(QUOTED_PHRASE, (quoted) => ' '.repeat(quoted.length));
+  if (blanked === line || !META.test(blanked.replace(/https?:\/\/\S+/g, ''))) return null;
+  return { lineStart, line, blanked };
+}
 
 /**
  * Whether a match that takes in more than a quoted phrase ("Our jailbreak eval includes the classic
@@ -2738,15 +2744,14 @@ const blankQuotes = (line: string): string => line.replace(QUOTED_PHRASE, (quote
  * longer matches where it did. A mention. (Not for the memory tools: there the quotes are often the
  * words an order writes into a note, `edit it to say "optional"`.)
  */
-function saidOnlyInQuotes(pattern: RegExp, text: string, match: RegExpExecArray): boolean {
-  const [lineStart, lineEnd] = lineBounds(text, match.index, match.index + match[0].length);
-  const line = text.slice(lineStart, lineEnd);
-  const blanked = blankQuotes(line);
-  if (blanked === line || !META.test(blanked.replace(/https?:\/\/\S+/g, ''))) return false;
+function saidOnlyInQuotes(rule: Rule, text: string, match: RegExpExecArray): boolean {
+  if (rule.name === 'poison-tool-driving') return false;
+  const quoted = quotedLineAbout(text, match.index, match.index + match[0].length);
+  if (quoted === null) return false;
   // The same match, at the same place, without the quoted words.
-  const again = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}y`);
-  again.lastIndex = match.index - lineStart;
-  return !again.test(blanked);
+  const again = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}y`);
+  again.lastIndex = match.index - quoted.lineStart;
+  return !again.test(quoted.blanked);
 }
 
 /** An override's words: a verb that voids, then what it voids. */
@@ -2758,15 +2763,10 @@ const OVERRIDE_WORDS =
  * red-team suite contains prompts like 'ignore previous instructions'"): a mention.
  */
 function overrideOnlyQuoted(text: string, start: number, end: number): boolean {
-  const [lineStart, lineEnd] = lineBounds(text, start, end);
-  const line = text.slice(lineStart, lineEnd);
-  const blanked = blankQuotes(line);
-  const span = (of: string) => of.slice(start - lineStart, end - lineStart);
-  return (
-    OVERRIDE_WORDS.test(span(line)) &&
-    !OVERRIDE_WORDS.test(span(blanked)) &&
-    META.test(blanked.replace(/https?:\/\/\S+/g, ''))
-  );
+  const quoted = quotedLineAbout(text, start, end);
+  if (quoted === null) return false;
+  const span = (of: string) => of.slice(start - quoted.lineStart, end - quoted.lineStart);
+  return OVERRIDE_WORDS.test(span(quoted.line)) && !OVERRIDE_WORDS.test(span(quoted.blanked));
 }
 
 /**
@@ -3035,7 +3035,7 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         severity === 'block' &&
         QUOTABLE.has(rule.name) &&
         (quotedAsExample(view.text, match.index, match.index + match[0].length) ||
-          (rule.name !== 'poison-tool-driving' && saidOnlyInQuotes(rule.pattern, view.text, match)) ||
+          saidOnlyInQuotes(rule, view.text, match) ||
           (original !== undefined &&
             !reversed &&
             codeQuotedAsExample(original, view.starts[match.index]!, view.ends[match.index + match[0].length - 1]!)))
@@ -3174,9 +3174,9 @@ function gatedToPerson(text: string, index: number, rule: string): boolean {
  */
 const PERSON_ACTS = new RegExp(
   [
-    String.raw`\b(?:a person|a human|someone on the team|an? (?:team ?mate|team member|(?:human )?reviewer|maintainer|owner)|(?:the )?(?:human )?reviewers|(?:the )?maintainers|the (?:people|owners))(?: (?:still|then|always|only|alone))? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?|deletes?|removes?|prunes?|retires?)\b`,
+    String.raw`\b(?:a person|a human|an? (?:team ?mate|team member|(?:human )?reviewer|maintainer|owner)|(?:the )?(?:human )?reviewers|(?:the )?maintainers|(?:the|two) (?:people|owners))(?: (?:from|on|in) the team)?(?: (?:still|then|always|only|alone))? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?|deletes?|removes?|prunes?|retires?)\b`,
     String.raw`|\bask (?:a|the) (?:maintainer|reviewer|person|human|owner)s? to\b|\b(?:maintainers?|reviewers?|humans?) only\b|\bby (?:a |the )?(?:human|person|maintainer|reviewer)s?\b|\b(?:via|in) the review (?:ui|screen|queue|tool)\b`,
-    String.raw`|(?<!\p{L})(?:eine person|nur (?:eine person|maintainer\p{L}*|reviewer\p{L}*))(?!\p{L})|人が|(?:メンテナー|レビュアー|担当者|管理者)(?:のみ|だけ)?が|(?:维护者|审核人|管理员)(?:才|来)`,
+    String.raw`|(?<!\p{L})(?:eine person|una persona del equipo|(?:revisa|aprueba|rechaza|borra) una persona|nur (?:maintainer\p{L}*|reviewer\p{L}*))(?!\p{L})|人が|(?:メンテナー|レビュアー|担当者|管理者)(?:のみ|だけ)?が|(?:维护者|审核人|管理员)(?:才|来)`,
   ].join(''),
   'u',
 );

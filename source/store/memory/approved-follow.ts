@@ -39,6 +39,7 @@ import {
   type ScannedScene,
   scanApprovedRoot,
 } from '../../effects/approved-scan.js';
+import { SCENE_DIRECTORY } from '../../memory/consolidation/scene-format.js';
 import type { MemoryEntry } from '../../memory/entry-format.js';
 import type { MemoryRoot } from '../../effects/safe-files.js';
 import { openDatabase, prepared, type Db } from '../database.js';
@@ -280,9 +281,11 @@ function followOne(
       ...(previous ? { previous } : {}),
       known,
       knownScene,
-      // Stored by a scan that linted every file (a previous scan of the current kind says so).
+      // Stored by a scan that linted every file (a previous scan of the current kind says so); a
+      // scene path is looked up among the scenes only, an entry's among the entries.
       linted: (path, digest) =>
-        previous !== undefined && (known(path, digest) !== undefined || knownScene(path, digest) !== undefined),
+        previous !== undefined &&
+        (path.startsWith(`${SCENE_DIRECTORY}/`) ? knownScene(path, digest) : known(path, digest)) !== undefined,
       deadlineMs,
       lintFile,
     });
