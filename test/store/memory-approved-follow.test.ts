@@ -112,6 +112,8 @@ describe('following the memory files', () => {
       return blockedFileProblem(path, text, lintPath);
     };
     assert.deepEqual(followApproved(statePath, [target], { lintFile, budgetMs: 5000 }).partial, []);
+    // Into a memory-state not made yet: the scan that finds files worth making it for is the one stored.
+    assert.deepEqual(linted.toSorted(), [...new Set(linted)].sort(), 'a first reading lints each file once');
     assert.equal(new Set(linted).size, 5, 'a first reading lints every file');
     // Still within the racy window of that reading: every file is read again, none linted again.
     linted.length = 0;

@@ -142,6 +142,8 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
   const result: FollowResult = { stored: [], partial: [] };
   let reader: Db | undefined;
   let writer: Db | undefined;
+  // The scans that found files worth creating memory-state for: what the first attempt would read again.
+  let firstScans: Array<ProjectionScan | null> = [];
   try {
     if (!existsSync(memoryStatePath)) {
       // Nothing was ever projected. Only files make it worth creating memory-state (a fresh clone
@@ -171,9 +173,10 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
         return result;
       }
       openMemoryState(memoryStatePath).db.close();
+      firstScans = scans;
     }
     reader = openMemoryStateReadOnly(memoryStatePath)!.db;
-    for (const target of targets) {
+    for (const [at, target] of targets.entries()) {
       const reason = followOne(
         target,
         reader,
@@ -187,6 +190,7 @@ export function followApproved(memoryStatePath: string, targets: FollowTarget[],
         fileStampsUpTo,
         result,
         options.lintFile,
+        firstScans[at] ?? null,
       );
       if (reason !== null) {
         result.partial.push({ scope: target.owner.scope, reason });
@@ -226,7 +230,11 @@ const applyingPlanOf = (db: Db, owner: ApprovedOwner): string | undefined =>
     .pluck()
     .get(owner.scope, owner.repositoryKey, owner.worktreeKey) as string | undefined;
 
-/** One owner: null when its projection matches its files now, else why not. */
+/**
+ * One owner: null when its projection matches its files now, else why not. `firstScan`: the owner's
+ * root just read in full into a memory-state made for it (no projection yet), stored as it is rather
+ * than read and linted a second time.
+ */
 function followOne(
   target: FollowTarget,
   reader: Db,
@@ -235,6 +243,7 @@ function followOne(
   fileStampsUpTo: number,
   result: FollowResult,
   lintFile: FileLint,
+  firstScan: ProjectionScan | null,
 ): string | null {
   const { owner } = target;
   let root: MemoryRoot;
@@ -277,18 +286,21 @@ function followOne(
       const scene = scenes.get(path);
       return scene && scene.contentDigest === digest ? scene : undefined;
     };
-    const scan = scanApprovedRoot(root, owner.scope, {
-      ...(previous ? { previous } : {}),
-      known,
-      knownScene,
-      // Stored by a scan that linted every file (a previous scan of the current kind says so); a
-      // scene path is looked up among the scenes only, an entry's among the entries.
-      linted: (path, digest) =>
-        previous !== undefined &&
-        (path.startsWith(`${SCENE_DIRECTORY}/`) ? knownScene(path, digest) : known(path, digest)) !== undefined,
-      deadlineMs,
-      lintFile,
-    });
+    const scan =
+      attempt === 0 && row === undefined && firstScan !== null
+        ? firstScan
+        : scanApprovedRoot(root, owner.scope, {
+            ...(previous ? { previous } : {}),
+            known,
+            knownScene,
+            // Stored by a scan that linted every file (a previous scan of the current kind says so); a
+            // scene path is looked up among the scenes only, an entry's among the entries.
+            linted: (path, digest) =>
+              previous !== undefined &&
+              (path.startsWith(`${SCENE_DIRECTORY}/`) ? knownScene(path, digest) : known(path, digest)) !== undefined,
+            deadlineMs,
+            lintFile,
+          });
     if (scan.unchanged && row?.coverage === 'complete') {
       if (settled) return null;
       // Nothing changed but the directories' stamps are new or were taken too close to a change:
