@@ -1,10 +1,13 @@
 // Start-up of what clients and scripts call, whole process, beside a bare `node -e 0` measured in
 // the same rounds (interleaved, so load on the machine falls on all alike): the MCP server until
 // `initialize` is answered and until `tools/list` is (a client offers the tools after both),
-// `sessions --json`, `get`, `memory review --json`, and `note` with no
-// host running. Medians and their ratio to the bare start; targets from the issue: MCP and the
-// read commands within 2x. CM_BENCH_CLI_ROUNDS rounds (default 15).
+// `sessions --json`, `get`, `memory review --json`, `note` with no host running, and `memory lint`
+// of a short note (most of it the lint's first run: its regular expressions compiled). Medians and
+// their ratio to the bare start; targets from the issue: MCP and the read commands within 2x.
+// CM_BENCH_CLI_ROUNDS rounds (default 15).
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MCP_TOOLS } from '../../source/mcp/tools.js';
 import { gitRepo, BIN, tempHome } from '../support/cli.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
@@ -66,7 +69,22 @@ export async function runCliBench(): Promise<Figure[]> {
   writeEntry(projectRoot(repo), 'use-pnpm', 'Use pnpm', 'Run pnpm install, never npm.');
   timed([BIN, 'memory', 'sync', '--home', home], repo);
   timed([BIN, 'note', 'bench store', '--home', home], repo);
-  const times: Record<string, number[]> = { bare: [], mcp: [], tools: [], sessions: [], get: [], review: [], note: [] };
+  // A proposal's few lines, linted as `memory prepare` and `memory_propose` lint them (secrets, poisoning).
+  const note = join(home, 'note.md');
+  writeFileSync(
+    note,
+    'Run `npm test` before pushing; CI is in .github/workflows/ci.yml.\nUse pnpm, not npm, here.\nThe staging database is reset each night at 02:00 UTC.\n',
+  );
+  const times: Record<string, number[]> = {
+    bare: [],
+    mcp: [],
+    tools: [],
+    sessions: [],
+    get: [],
+    review: [],
+    note: [],
+    lint: [],
+  };
   for (let round = 0; round < rounds; round++) {
     times['bare']!.push(timed(['-e', '0'], repo));
     const mcp = await mcpFirstExchange(home, repo);
@@ -76,6 +94,7 @@ export async function runCliBench(): Promise<Figure[]> {
     times['get']!.push(timed([BIN, 'get', 'use-pnpm', '--home', home], repo));
     times['review']!.push(timed([BIN, 'memory', 'review', '--json', '--home', home], repo));
     times['note']!.push(timed([BIN, 'note', `round ${round}`, '--home', home], repo));
+    times['lint']!.push(timed([BIN, 'memory', 'lint', note, '--home', home], repo));
   }
   const bare = median(times['bare']!);
   const figure = (key: string, name: string, bound: number | null): Figure => {
@@ -97,6 +116,7 @@ export async function runCliBench(): Promise<Figure[]> {
     figure('get', 'get <id>', 2),
     figure('review', 'memory review --json', 2),
     figure('note', 'note, no host running', null),
+    figure('lint', 'memory lint <a note of three lines>', null),
   ];
   report(figures);
   return figures;
