@@ -29,7 +29,10 @@
 // almost nothing (2,846 → 2,842 of 3,594 poisoned blocked, 96 → 93 of 3,892 ordinary). A scorer over
 // sentences (each poisoned note's highest-rated sentence its positive, a note rated by its highest
 // sentence), trained on the older splits, caught fewer of train-17a–d's residual notes than this
-// note-level model at every false-block budget up to 10. Not kept (docs/memory-rules.md).
+// note-level model at every false-block budget up to 10. Not kept (docs/memory-rules.md). Word pairs
+// up to four words apart, beside the adjacent ones: out of source on the seven newest authors, 134
+// of their 616 notes the rules miss caught against 139, for 4 ordinary notes added either way. Not
+// kept (docs/memory-rules.md).
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
