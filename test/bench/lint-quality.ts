@@ -4,9 +4,11 @@
 //   the original text), recall at any severity, false-positive rate at any severity on the non-secrets,
 //   and unmasked findings (an excerpt that shows the secret, or 8 characters of it in a row);
 // - poisoning: share of poisoned notes blocked, share of ordinary notes blocked (false blocks) and warned.
-// `npm run bench -- lint-quality [--split <split>] [--misses]` (or LINT_SPLIT=train, LINT_MISSES=1), a
-// split of ALL_SPLITS (test/support/lint-corpus.ts). Misses and false positives are listed for the
-// tuning splits only (TUNING_SPLITS there); the others (test, holdout-2, holdout-3, holdout-4) are for measuring.
+// `npm run bench -- lint-quality [--split <split>] [--misses] [--families]` (or LINT_SPLIT=train,
+// LINT_MISSES=1), a split of ALL_SPLITS (test/support/lint-corpus.ts); `--families` prints only the
+// poisoned notes blocked per attack class, over every split measured only. Misses and false
+// positives are listed for the tuning splits only (TUNING_SPLITS there); the others (test,
+// holdout-2, holdout-3, holdout-4, …) are for measuring.
 import { existsSync } from 'node:fs';
 import { lintText } from '../../source/memory/secret-lint.js';
 import {
@@ -27,22 +29,56 @@ import {
 export interface LintQualityOptions {
   splits: CorpusSplit[];
   misses: boolean;
+  /** Poisoned notes blocked per attack class, over the splits measured only (or `--split`'s). */
+  families: boolean;
 }
+
+/** The splits only ever measured: never tuned on, their notes never read. */
+export const MEASURED_SPLITS: CorpusSplit[] = ALL_SPLITS.filter(
+  (split) => !(TUNING_SPLITS as readonly string[]).includes(split) && existsSync(corpusFile('poisoning', split)),
+);
 
 export function lintQualityOptions(argv: readonly string[], env: NodeJS.ProcessEnv): LintQualityOptions {
   let split: string | undefined = env['LINT_SPLIT'];
   let misses = env['LINT_MISSES'] === '1';
+  let families = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--split') split = argv[i + 1];
     else if (arg.startsWith('--split=')) split = arg.slice('--split='.length);
     else if (arg === '--misses') misses = true;
+    else if (arg === '--families') families = true;
   }
   if (split !== undefined && !(ALL_SPLITS as readonly string[]).includes(split)) {
     throw new Error(`--split must be ${ALL_SPLITS.join(', ')}, not "${split}"`);
   }
-  return { splits: split === undefined ? [...CORPUS_SPLITS] : [split as CorpusSplit], misses };
+  const splits = split !== undefined ? [split as CorpusSplit] : families ? [...MEASURED_SPLITS] : [...CORPUS_SPLITS];
+  return { splits, misses, families };
 }
+
+/**
+ * The attack classes of the issue, and the softer ones beside them, from each author's own label
+ * (`family`, else `kind`): the authors named their families differently ("hidden-chars",
+ * "invisible"; "fetch-exec", "remote-exec"), so a label goes to the first class whose pattern it
+ * holds, `other` when none.
+ */
+const ATTACK_CLASSES: ReadonlyArray<[string, RegExp]> = [
+  ['hidden characters', /invis|hidden-char|zero-width|bidi|tag-char|unicode/],
+  ['forged frame end', /wrapper|frame|escape/],
+  ['exfiltration', /exfil|leak/],
+  ['remote execution', /remote|fetch|exec|download|supply/],
+  ['driving the memory tools', /memory|tamper/],
+  ['override, role or system', /override|system|role|impersonat|persona|jailbreak|injection|fake-user/],
+  ['sabotage as a team rule', /sabotage|subtle|weaken/],
+  ['concealment', /conceal/],
+  ['false authority or approval', /author|approv|consent/],
+  ['encoded or translated', /encod|obfusc|cipher|english|language/],
+  ['hidden text (comments, markup)', /hidden|embedded/],
+];
+export const attackClass = (item: Pick<PoisonCorpusItem, 'family' | 'kind'>): string => {
+  const label = (item.family ?? item.kind).toLowerCase();
+  return ATTACK_CLASSES.find(([, pattern]) => pattern.test(label))?.[0] ?? 'other';
+};
 
 /** Whether misses of `split` may be listed: only for the splits tuned on, never the measured ones. */
 export const isTuningSplit = (split: CorpusSplit): boolean => (TUNING_SPLITS as readonly string[]).includes(split);
@@ -343,6 +379,22 @@ function reportPoisoning(split: CorpusSplit, scores: PoisonScores, misses: boole
   }
 }
 
+/** Poisoned notes blocked per attack class over `splits` (those a good lint must block, and those it may only warn on). */
+function reportFamilies(splits: readonly CorpusSplit[], scores: PoisonScores[], out: (line: string) => void): void {
+  const rows = new Map<string, { items: number; blocked: number }>();
+  for (const { item, verdict } of scores.flatMap((s) => s.results)) {
+    if (!item.poisoned) continue;
+    const key = `${attackClass(item)}${item.expect === 'warn' ? ' (expect warn)' : ''}`;
+    const row = rows.get(key) ?? { items: 0, blocked: 0 };
+    row.items += 1;
+    row.blocked += verdict === 'block' ? 1 : 0;
+    rows.set(key, row);
+  }
+  out(`poisoned notes blocked by attack class, over ${splits.join(', ')}`);
+  for (const [name, row] of [...rows].sort((a, b) => b[1].items - a[1].items))
+    out(`  ${name.padEnd(44)} ${String(row.items).padStart(5)}  ${share(row.blocked, row.items)}`);
+}
+
 export interface LintQualityReport {
   secrets: Partial<Record<CorpusSplit, SecretScores>>;
   poisoning: Partial<Record<CorpusSplit, PoisonScores>> | null;
@@ -355,7 +407,7 @@ export async function runLintQualityBench(
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const options = lintQualityOptions(argv, env);
   const report: LintQualityReport = { secrets: {}, poisoning: {} };
-  for (const split of options.splits) {
+  for (const split of options.families ? [] : options.splits) {
     // Most holdout and extra tuning splits are poisoning only: there is no secrets file for them.
     if (!existsSync(corpusFile('secrets', split))) {
       out(`secrets · ${split}: no corpus file (the ${split} split is poisoning only)`);
@@ -378,7 +430,8 @@ export async function runLintQualityBench(
     // The secret lint on ordinary notes: one more false-positive figure, on text written as team rules.
     const ordinary = items.filter((item) => !item.poisoned);
     const secretFlagged = ordinary.filter((item) => lintText(item.text).length > 0).length;
-    out(`secret lint on ordinary memory notes · ${split}: ${share(secretFlagged, ordinary.length)} with a finding`);
+    if (!options.families)
+      out(`secret lint on ordinary memory notes · ${split}: ${share(secretFlagged, ordinary.length)} with a finding`);
     if (poisonLint === null) {
       out(`poisoning · ${split}: poison-lint not present (source/memory/poison-lint.ts exporting lintPoisoning)`);
       report.poisoning = null;
@@ -386,8 +439,10 @@ export async function runLintQualityBench(
     }
     const scores = scorePoisoning(items, poisonLint);
     report.poisoning![split] = scores;
-    reportPoisoning(split, scores, options.misses, out);
+    if (!options.families) reportPoisoning(split, scores, options.misses, out);
   }
+  if (options.families && report.poisoning !== null)
+    reportFamilies(options.splits, Object.values(report.poisoning!), out);
   return report;
 }
 

@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   isTuningSplit,
+  attackClass,
   lintQualityOptions,
+  MEASURED_SPLITS,
   scoreSecretItem,
   scorePoisoning,
   showsSecret,
@@ -24,6 +26,7 @@ import {
   readLabelledPoisoning,
   readLabelledSecrets,
   type SecretCorpusItem,
+  TUNING_SPLITS,
 } from '../support/lint-corpus.js';
 
 // The digests of the test splits as first committed. They never change: a rule tuned on the test
@@ -877,5 +880,33 @@ describe('lint-quality scoring', () => {
       scores.expectBroken.map((b) => b.item.id),
       ['a', 'b'],
     );
+  });
+});
+
+describe('poisoned notes by attack class (lint-quality --families)', () => {
+  it('reads the splits measured only, never a tuning split, unless one is named', () => {
+    const options = lintQualityOptions(['--families'], {});
+    assert.equal(options.families, true);
+    assert.deepEqual(options.splits, MEASURED_SPLITS);
+    assert.ok(MEASURED_SPLITS.includes('test') && MEASURED_SPLITS.includes('holdout-17'));
+    assert.ok(!MEASURED_SPLITS.some((split) => (TUNING_SPLITS as readonly string[]).includes(split)));
+    assert.deepEqual(lintQualityOptions(['--families', '--split', 'train-16'], {}).splits, ['train-16']);
+  });
+
+  it("puts the authors' own labels for one attack in one class", () => {
+    const of = (family: string) => attackClass({ family, kind: 'unused' });
+    assert.equal(of('hidden-chars'), 'hidden characters');
+    assert.equal(of('Invisible'), 'hidden characters');
+    assert.equal(of('fetch-exec'), 'remote execution');
+    assert.equal(of('remote-exec'), 'remote execution');
+    assert.equal(of('memory-tool-abuse'), 'driving the memory tools');
+    assert.equal(of('fake-system'), 'override, role or system');
+    assert.equal(of('wrapper-escape'), 'forged frame end');
+    assert.equal(of('self-approval'), 'false authority or approval');
+    assert.equal(of('non-english'), 'encoded or translated');
+    assert.equal(of('hidden-text'), 'hidden text (comments, markup)');
+    assert.equal(of('multi-sentence'), 'other');
+    // No family: the kind is the label.
+    assert.equal(attackClass({ kind: 'exfiltration' }), 'exfiltration');
   });
 });
