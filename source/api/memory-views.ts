@@ -352,6 +352,8 @@ export const memoryConfirmResultSchema = z.strictObject({
   candidateId: z.string(),
   statementId: z.string(),
   claimSupport: z.literal('human-confirmed'),
+  /** The candidate has a blocking finding: confirming a statement does not lift it, and it is never promoted. */
+  quarantined: z.boolean(),
   /** The assessment's revision after the confirmation. */
   revision: z.number(),
   /** The statement was confirmed already: nothing changed. */

@@ -132,6 +132,20 @@ describe('memory poisoning at the gate', () => {
       assert.match(prepare.stderr, new RegExp(`quarantined: ${rule} at (?:content|title|appliesWhen) \\d+:\\d+`), rule);
       assert.match(prepare.stderr, /Nothing was prepared|nothing was prepared/);
     }
+    // A person may confirm what the statement says; the candidate stays quarantined, and both outputs say so.
+    const [, confirmedId] = [...ids][0]!;
+    const confirmed = await runCliInProcess(['memory', 'confirm', confirmedId, 's1', '--home', home], { cwd: repo });
+    assert.equal(confirmed.code, 0, confirmed.stderr);
+    assert.match(confirmed.stdout, /is confirmed by you .*; the candidate stays quarantined: its blocking finding/);
+    const again = await runCliInProcess(['memory', 'confirm', confirmedId, 's1', '--home', home, '--json'], {
+      cwd: repo,
+    });
+    assert.deepEqual(
+      { quarantined: json(again.stdout).quarantined, replayed: json(again.stdout).replayed },
+      { quarantined: true, replayed: true },
+    );
+    const stillRefused = await runCliInProcess(['memory', 'prepare', confirmedId, '--home', home], { cwd: repo });
+    assert.equal(stillRefused.code, 11, 'confirming a statement does not lift the block');
     const plans = json((await runCli(['memory', 'status', '--home', home, '--json'], { cwd: repo })).stdout);
     assert.equal(plans.promotions.generated, 0, 'no plan was stored');
     assert.deepEqual(rootFiles(repo), before, 'no memory file was written');

@@ -93,6 +93,14 @@ describe('Memory screen', { timeout: 90_000 }, () => {
       // The cited turn is what the user said, read through the session read on request, its secret masked too.
       const cited = await waitForText(view, /you: Remember that the CI token is ghp_…\[40 chars\] for uploads\./);
       assert.ok(!cited.includes(token), 'the cited turn never shows the secret');
+      // Confirmed, it stays quarantined, and the notice says so: confirming is no way past the finding.
+      await press(view, 'c');
+      await waitForText(view, /Statement s1 confirmed: [\s\S]*It stays\s+quarantined/);
+      // p on it does not take it to Prepare & promote, where Enter could only be refused: Review says why.
+      await press(view, KEY.escape);
+      await press(view, 'p');
+      const refused = await waitForText(view, /is quarantined: a blocking finding keeps it out of every plan/);
+      assert.match(refused, /\[Review\] Prepare & promote/, 'still on Review');
     } finally {
       await unmount(view);
       await host.stop();

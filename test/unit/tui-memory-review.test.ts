@@ -154,6 +154,27 @@ describe('what to do about a blocking finding', () => {
     assert.match(extracted.replace(/\s+/g, ' '), /Discard it \(d\); to keep the rule, say it again without the secret/);
   });
 
+  it('p on quarantined candidates names them on Review, and with marks says how to take the others', () => {
+    const one = reviewReducer(initialReviewState, {
+      type: 'quarantinedChosen',
+      candidateIds: ['cand-0000000a0000000000000001'],
+      marked: false,
+    });
+    assert.equal(
+      one.notice,
+      'cand-0000000a is quarantined: a blocking finding keeps it out of every plan. d discards it.',
+    );
+    const two = reviewReducer(initialReviewState, {
+      type: 'quarantinedChosen',
+      candidateIds: ['cand-0000000a0000000000000001', 'cand-0000000b0000000000000002'],
+      marked: true,
+    });
+    assert.equal(
+      two.notice,
+      'cand-0000000a, cand-0000000b are quarantined: a blocking finding keeps them out of every plan. Discard them (d, one at a time) or unmark them (m); p then takes the others.',
+    );
+  });
+
   it('Prepare refusing a candidate with a blocking finding says to leave it out on Review, not to press Enter again', () => {
     const chosen = promoteReducer(initialPromoteState, {
       type: 'choose',

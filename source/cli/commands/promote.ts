@@ -38,10 +38,13 @@ export async function memoryConfirm(home: string, args: string[], out: Output): 
   const candidateId = wholeMemoryId(home, 'candidate', need(args[0], usage));
   const statementId = need(args[1], usage);
   const result = await withWrite(home, (app) => app.memoryConfirm({ candidateId, statementId, cwd: process.cwd() }));
+  const stays = result.quarantined
+    ? `; the candidate stays quarantined: its blocking finding keeps it from being promoted (memory discard ${candidateId})`
+    : '';
   out.result(result, () =>
     result.replayed
-      ? `statement ${statementId} of ${candidateId} was already confirmed`
-      : `statement ${statementId} of ${candidateId} is confirmed by you (assessment revision ${result.revision})`,
+      ? `statement ${statementId} of ${candidateId} was already confirmed${stays}`
+      : `statement ${statementId} of ${candidateId} is confirmed by you (assessment revision ${result.revision})${stays}`,
   );
   return EXIT.ok;
 }

@@ -157,6 +157,12 @@ export function Memory() {
     const marked = candidates.filter((item) => review.marked.has(item.candidateId));
     const target = targetCandidate(review);
     const chosen = marked.length > 0 ? marked : target ? [target] : [];
+    // Prepare could only refuse a quarantined candidate (exit 11 on the CLI): say so here, where it is chosen.
+    const quarantined = chosen.filter((item) => item.status === 'quarantined').map((item) => item.candidateId);
+    if (quarantined.length > 0) {
+      dispatchReview({ type: 'quarantinedChosen', candidateIds: quarantined, marked: marked.length > 0 });
+      return;
+    }
     dispatchPromote({
       type: 'choose',
       chosen: chosen.map((item) => ({

@@ -8,6 +8,7 @@ import type { ConsolidationReview, MemoryReview, MemoryReviewCandidate } from '.
 import type { SessionView } from '../../api/capture.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
+import { idLabel } from './wrap-lines.js';
 
 /** What the user said in the cited turns of one session, by turn key; or why it could not be read. */
 export type SessionEvidence =
@@ -79,6 +80,8 @@ export type ReviewAction =
   | { type: 'closePatch' }
   /** p in an open patch with every operation left out: nothing to prepare, said on the message line. */
   | { type: 'nothingTaken' }
+  /** p chose candidates of which these are quarantined: none goes to Prepare & promote. */
+  | { type: 'quarantinedChosen'; candidateIds: string[]; marked: boolean }
   | { type: 'chooseStatement'; delta: number; starts: number[]; room: number }
   | { type: 'scroll'; delta: number; lastTop: number }
   /** With the statements' first lines and the room, so that the view can move to the statement. */
@@ -326,6 +329,20 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         candidateId: candidate.candidateId,
         statementId: statement.statementId,
       });
+    }
+    case 'quarantinedChosen': {
+      const one = action.candidateIds.length === 1;
+      const ids = action.candidateIds.map(idLabel).join(', ');
+      return {
+        ...state,
+        notice: `${ids} ${one ? 'is' : 'are'} quarantined: a blocking finding keeps ${one ? 'it' : 'them'} out of every plan. ${
+          !action.marked
+            ? 'd discards it.'
+            : one
+              ? 'Discard it (d) or unmark it (m); p then takes the others.'
+              : 'Discard them (d, one at a time) or unmark them (m); p then takes the others.'
+        }`,
+      };
     }
     case 'askDiscard': {
       const candidate = targetCandidate(state);

@@ -33,9 +33,12 @@ export function useReviewEffects(app: Application, cwd: string, state: ReviewSta
     async (job): Promise<string> => {
       if (job.kind === 'confirm') {
         const confirmed = await app.memoryConfirm({ candidateId: job.candidateId, statementId: job.statementId, cwd });
+        const stays = confirmed.quarantined
+          ? ' It stays quarantined: its blocking finding keeps it from being promoted (d discards it).'
+          : '';
         return confirmed.replayed
-          ? `Statement ${job.statementId} was confirmed already: nothing changed.`
-          : `Statement ${job.statementId} confirmed: its text and citations are recorded as reviewed by you.`;
+          ? `Statement ${job.statementId} was confirmed already: nothing changed.${stays}`
+          : `Statement ${job.statementId} confirmed: its text and citations are recorded as reviewed by you.${stays}`;
       }
       const discarded = await app.memoryDiscard({ candidateId: job.candidateId, cwd });
       return discarded.replayed

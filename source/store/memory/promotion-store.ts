@@ -128,6 +128,7 @@ function confirmStatement(tx: Tx<'memory'>, input: z.infer<typeof confirmInput>)
     candidateId: row.candidate_id,
     statementId: input.statementId,
     claimSupport: 'human-confirmed' as const,
+    quarantined: row.status === 'quarantined',
   };
   if (assessment.claim_support === 'human-confirmed') return { ...base, revision: assessment.revision, replayed: true };
   prepared(
