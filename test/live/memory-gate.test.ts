@@ -117,7 +117,7 @@ it('captured sessions → TUI review, prepare, diff, approve with a key → the 
   assert.deepEqual(markdownFiles(repoA), [], 'nothing written before approval');
   term.press('a');
   const result = await term.waitFor('the promotion result', (s) => /Promoted: plan \S+ applied/.test(s), 60_000);
-  assert.match(result, /Approved memory: 1 entries · generation \d+ · coverage complete/);
+  assert.match(result, /Approved memory: 1 entry · generation \d+ · coverage complete/);
   term.press('q');
   await term.waitFor('the TUI to quit', () => !term.alive(), 30_000).catch(() => term.press('y'));
 

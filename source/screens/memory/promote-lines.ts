@@ -190,7 +190,7 @@ export function resultLines(
     files();
     if (result.sync)
       add(
-        `Approved memory: ${result.sync.entries} entries · generation ${result.sync.generation} · coverage ${result.sync.coverage}`,
+        `Approved memory: ${result.sync.entries} ${result.sync.entries === 1 ? 'entry' : 'entries'} · generation ${result.sync.generation} · coverage ${result.sync.coverage}`,
         'text',
       );
     add(
