@@ -458,7 +458,7 @@ describe('Prepare & promote', { timeout: 120_000 }, () => {
       await press(view, KEY.enter);
       const found = await waitForText(
         view,
-        /"named exports": 1 found · generation \d+ · coverage \w+\n +project: 1 entries, generation \d+, complete/,
+        /"named exports": 1 found · generation \d+ · coverage \w+\n +project: 1 entry, generation \d+, complete/,
       );
       assert.match(found, new RegExp(`› project +Always use named exports.*\\n +${path.replace('.', '\\.')}`));
       await press(view, KEY.enter);

@@ -17,7 +17,10 @@ import { type ScreenLine, wrapLines } from './wrap-lines.js';
 
 export function scopeText(scopes: MemoryScopeView[]): string {
   return scopes
-    .map((scope) => `${scope.scope}: ${scope.entries} entries, generation ${scope.generation}, ${scope.coverage}`)
+    .map(
+      (scope) =>
+        `${scope.scope}: ${scope.entries} ${scope.entries === 1 ? 'entry' : 'entries'}, generation ${scope.generation}, ${scope.coverage}`,
+    )
     .join(' · ');
 }
 
