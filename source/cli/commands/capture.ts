@@ -17,6 +17,7 @@ import { serviceEnvironment, serviceStatus, type ServiceStatus } from '../../ser
 import { serviceStatusText } from './service.js';
 import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
 import type { BrokenIntegration, IntegrationDirs } from '../../hosts/integrations.js';
+import { counted } from '../../ground/count-text.js';
 
 /**
  * The store's capture status, and — read here, in the command's own environment, where the
@@ -144,7 +145,7 @@ export function ledgerLine(ledger: CaptureStatus['ledger']): string {
     ? ` · last failure ${ledger.lastError.code} at ${ledger.lastError.at} (${ledger.lastError.event})`
     : '';
   if (ledger.state === 'unavailable') return `read ledger: UNAVAILABLE — ${ledger.reason}${last}`;
-  return `read ledger: ${ledger.state}, ${ledger.roots} conversations (${ledger.activeRoots} active), ${ledger.entries} entries read${last}`;
+  return `read ledger: ${ledger.state}, ${counted(ledger.roots, 'conversation')} (${ledger.activeRoots} active), ${counted(ledger.entries, 'entry', 'entries')} read${last}`;
 }
 
 export function statusText(

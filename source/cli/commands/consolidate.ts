@@ -8,6 +8,7 @@ import { fitLines, type Output } from '../output.js';
 import { approvalText, digestFlag } from './memory-extract.js';
 import { patchLines, patchPhrases } from './patch-lines.js';
 import { scopeOption, withWrite } from './promote.js';
+import { counted } from '../../ground/count-text.js';
 
 /** What the memory lint found in the patch's texts: a blocked operation was left out of it. */
 function findingLines(result: MemoryConsolidateResult): string[] {
@@ -80,7 +81,7 @@ function outcomeText(result: MemoryConsolidateResult): string {
     ].join('\n');
   switch (result.outcome) {
     case 'stale':
-      return `consolidation of ${result.entries} entries was refused: ${result.reason}`;
+      return `consolidation of ${counted(result.entries, 'entry', 'entries')} was refused: ${result.reason}`;
     case 'rejected':
       return `consolidation ${result.taskId} by ${result.runner} kept nothing: ${result.reason}`;
     case 'pending':

@@ -8,6 +8,8 @@
 // nobody reviewed. Scene and doctrine operations carry the new file content; entry operations
 // (merge, retire) carry none — what becomes of the entry files is the promotion plan's business.
 
+import { counted } from '../../ground/count-text.js';
+
 export const CONSOLIDATION_FORMATS = {
   task: 'common-memory-consolidation-task@v1',
   patch: 'common-memory-consolidation-patch@v1',
@@ -113,6 +115,6 @@ export function describeOperation(operation: ConsolidationOperation): string {
         ? `merge entries ${operation.mergeSources.join(', ')} into ${operation.name} (${operation.reason}; rests on ${cited})`
         : `retire entry ${operation.name}, superseded by ${operation.supersededBy} (${operation.reason}; rests on ${cited})`;
     default:
-      return `${operation.op} ${operation.target} ${operation.name}${operation.mergeSources.length > 0 ? ` from ${operation.mergeSources.join(', ')}` : ''} (${operation.basedOn.length} entries: ${cited})`;
+      return `${operation.op} ${operation.target} ${operation.name}${operation.mergeSources.length > 0 ? ` from ${operation.mergeSources.join(', ')}` : ''} (${counted(operation.basedOn.length, 'entry', 'entries')}: ${cited})`;
   }
 }

@@ -19,6 +19,7 @@ import { probeService, type ServiceStatus } from '../../service/service-manager.
 import { SERVICE_REFRESH_MS } from '../timing.js';
 import { serviceLine } from './service-line.js';
 import { useDashboardState } from './use-dashboard-state.js';
+import { counted } from '../../ground/count-text.js';
 
 const LABEL_WIDTH = 11;
 
@@ -37,7 +38,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function ledgerText(ledger: HostStatus['ledger']): string {
   const last = ledger.lastError ? ` · last failure ${ledger.lastError.code}` : '';
   if (ledger.state === 'unavailable') return `unavailable: ${ledger.reason ?? 'unknown'}${last}`;
-  return `${ledger.entries} entries read in ${ledger.roots} conversations (${ledger.activeRoots} active)${last}`;
+  return `${counted(ledger.entries, 'entry', 'entries')} read in ${counted(ledger.roots, 'conversation')} (${ledger.activeRoots} active)${last}`;
 }
 
 /**

@@ -14,12 +14,13 @@ import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { usageLine } from './usage-lines.js';
 import { type ScreenLine, wrapLines } from './wrap-lines.js';
+import { counted } from '../../ground/count-text.js';
 
 export function scopeText(scopes: MemoryScopeView[]): string {
   return scopes
     .map(
       (scope) =>
-        `${scope.scope}: ${scope.entries} ${scope.entries === 1 ? 'entry' : 'entries'}, generation ${scope.generation}, ${scope.coverage}`,
+        `${scope.scope}: ${counted(scope.entries, 'entry', 'entries')}, generation ${scope.generation}, ${scope.coverage}`,
     )
     .join(' · ');
 }

@@ -8,8 +8,8 @@ import type { ExtractionState } from './extraction-state.js';
 import { findingText } from './review-lines.js';
 import { type ScreenLine, wrapLines, idLabel } from './wrap-lines.js';
 import { visibleText } from '../../memory/visible-text.js';
+import { counted } from '../../ground/count-text.js';
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const at = (instant: string) => `${instant.replace('T', ' ').slice(0, 19)} UTC`;
 
 function runText(run: MemoryRunView): string {
@@ -19,8 +19,8 @@ function runText(run: MemoryRunView): string {
   const state = awaiting ? 'stopped at its plan, nothing sent' : run.state;
   const parts = [`${run.runner} ${idLabel(run.runId)} · ${run.scope} · ${state} · started ${at(run.startedAt)}`];
   if (run.finishedAt) parts.push(`finished ${at(run.finishedAt)}`);
-  if (summary?.turns !== undefined) parts.push(plural(summary.turns, 'turn'));
-  if (summary?.chunks !== undefined) parts.push(plural(summary.chunks, 'chunk'));
+  if (summary?.turns !== undefined) parts.push(counted(summary.turns, 'turn'));
+  if (summary?.chunks !== undefined) parts.push(counted(summary.chunks, 'chunk'));
   const made = summary?.candidates;
   if (made)
     parts.push(

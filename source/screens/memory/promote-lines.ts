@@ -6,6 +6,7 @@ import { type ChosenCandidate, type PromoteState, SCOPES } from './promote-state
 import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js';
 import { visibleText } from '../../memory/visible-text.js';
+import { counted } from '../../ground/count-text.js';
 
 const fileCount = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
 
@@ -190,7 +191,7 @@ export function resultLines(
     files();
     if (result.sync)
       add(
-        `Approved memory: ${result.sync.entries} ${result.sync.entries === 1 ? 'entry' : 'entries'} · generation ${result.sync.generation} · coverage ${result.sync.coverage}`,
+        `Approved memory: ${counted(result.sync.entries, 'entry', 'entries')} · generation ${result.sync.generation} · coverage ${result.sync.coverage}`,
         'text',
       );
     add(

@@ -10,6 +10,7 @@ import { visibleText } from '../../memory/visible-text.js';
 import { shortId } from '../format.js';
 import { isConfirmed, type ReviewState } from './review-state.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
+import { counted } from '../../ground/count-text.js';
 
 export interface CandidateLines {
   lines: ScreenLine[];
@@ -32,8 +33,6 @@ export function originText(origin: MemoryCandidateOrigin): string {
   const conversation = origin.conversation ? ` in conversation ${origin.conversation.slice(0, 12)}` : '';
   return `proposed by ${client} (memory_propose)${conversation}`;
 }
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewState, columns: number): CandidateLines {
   const lines: ScreenLine[] = [];
@@ -77,7 +76,7 @@ export function candidateLines(candidate: MemoryReviewCandidate, state: ReviewSt
       '     ',
     );
     const turns = new Set(statement.evidence.map((ref) => ref.turnKey)).size;
-    add(`support ${statement.claimSupport} · cites ${plural(turns, 'user turn')}`, 'muted', '     ');
+    add(`support ${statement.claimSupport} · cites ${counted(turns, 'user turn')}`, 'muted', '     ');
     if (!chosen || !open?.evidence) return;
     // e always answers: a statement that cites no turn says so rather than leaving the screen as it was.
     if (statement.evidence.length === 0)
