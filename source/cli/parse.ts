@@ -16,6 +16,7 @@ import {
 } from './commands.js';
 import { synopsis } from './help.js';
 import { echoed, echoedWord as cut } from '../echo-text.js';
+import { editDistance } from '../ground/edit-distance.js';
 
 export type Parsed =
   /** A command to run (the TUI when its path is ""). */
@@ -184,23 +185,17 @@ function unknownSubcommand(group: string, word: string | undefined): CmError {
   );
 }
 
-/** " Did you mean X?" for the candidate nearest to what was typed (a few edits away at most), or "". */
+/**
+ * " Did you mean X?" for the candidate nearest to what was typed, or "". A slip is at most a third
+ * of the word's letters (dashes not counted; one at least): "--limt" is "--limit", "--nope" is not
+ * "--home". Two letters swapped count as one slip.
+ */
 export function didYouMean(typed: string, candidates: readonly string[]): string {
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const distance = editDistance(typed, candidate);
     if (!best || distance < best.distance) best = { candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(typed.length / 3)) ? ` Did you mean ${best.candidate}?` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
+  const letters = typed.replace(/^-+/, '').length;
+  return best && best.distance <= Math.max(1, Math.floor(letters / 3)) ? ` Did you mean ${best.candidate}?` : '';
 }

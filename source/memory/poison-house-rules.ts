@@ -18,6 +18,7 @@
 // ("only in the sandbox", "open a ticket"); advice for people and history only warn, or pass.
 // Clauses arrive lower-cased, on the lint's view (backticks and asterisks read as spaces). Pure.
 
+import { editDistance } from '../ground/edit-distance.js';
 import { mayMatch } from './regex-shape.js';
 
 export interface HouseRule {
@@ -242,20 +243,6 @@ const installedNames = (text: string): Set<string> =>
 /** The package-like names a text writes, without trailing punctuation. */
 const packageNames = (text: string): Set<string> =>
   new Set([...text.matchAll(/[a-z0-9@][a-z0-9._/-]{2,40}/g)].map((m) => m[0].replace(/[.,:'"]+$/, '')));
-/** Letters apart: insertions, deletions, substitutions and swaps of neighbours (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  return d[a.length]![b.length]!;
-}
 /** `name` imitates `known`: one or two edits away (one for short names), not a name people use in its own right. */
 function imitates(name: string, known: string): boolean {
   if (name === known || WELL_KNOWN.has(name) || known.length < 5 || Math.abs(name.length - known.length) > 2)
