@@ -33,6 +33,11 @@
 // up to four words apart, beside the adjacent ones: out of source on the seven newest authors, 134
 // of their 616 notes the rules miss caught against 139, for 4 ordinary notes added either way. Not
 // kept (docs/memory-rules.md).
+// Features scaled by naive-Bayes ratios (SCORER_NB=0.5, SCORER_LAMBDA=0.0005): out of source on those
+// seven, 178 caught for 2 added; once on the never-read splits 2,840 → 2,870 of 3,594 poisoned, 79 →
+// 78 of 3,892 ordinary. Not kept: it blocks plain team rules that say "this repository" or "push
+// directly", words the corpora's authors wrote only in attacks (docs/memory-rules.md; the guard is
+// test/unit/memory-poison-everyday.test.ts).
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
@@ -74,6 +79,8 @@ if (TRAINING_SPLITS.some((split) => !TUNING_SPLITS.includes(split)))
 const APART_SPLITS = TUNING_SPLITS.filter((split) => !TRAINING_SPLITS.includes(split));
 const EXTRACTION_SPLITS = ['train', 'dev', 'train-2', 'dev-2'];
 const LAMBDA = Number(process.env['SCORER_LAMBDA'] ?? 0.002);
+/** SCORER_NB=<smoothing>: features scaled by naive-Bayes ratios (naiveBayesScale); 0, the default: plain logistic regression. */
+const NB_ALPHA = Number(process.env['SCORER_NB'] ?? 0);
 const EPOCHS = Number(process.env['SCORER_EPOCHS'] ?? 400);
 const STEP = Number(process.env['SCORER_STEP'] ?? 0.3);
 const FOLDS = 5;
@@ -132,6 +139,7 @@ export function fit(examples: readonly Example[]): { bias: number; weights: Map<
   const rows = examples.map((e) => e.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
   const labels = examples.map((e) => (e.poisoned ? 1 : 0));
   const sampleWeights = sourceWeights(examples);
+  const scale = naiveBayesScale(rows, labels, vocabulary.length);
   const w = new Float64Array(vocabulary.length);
   const g2 = new Float64Array(vocabulary.length).fill(1e-8);
   let bias = 0;
@@ -142,10 +150,10 @@ export function fit(examples: readonly Example[]): { bias: number; weights: Map<
     let biasGrad = 0;
     for (let r = 0; r < n; r++) {
       let z = bias;
-      for (const i of rows[r]!) z += w[i]!;
+      for (const i of rows[r]!) z += w[i]! * scale[i]!;
       const error = (1 / (1 + Math.exp(-z)) - labels[r]!) * sampleWeights[r]!;
       biasGrad += error;
-      for (const i of rows[r]!) grad[i]! += error;
+      for (const i of rows[r]!) grad[i]! += error * scale[i]!;
     }
     for (let i = 0; i < vocabulary.length; i++) {
       const g = grad[i]! / n + LAMBDA * w[i]!;
@@ -158,10 +166,31 @@ export function fit(examples: readonly Example[]): { bias: number; weights: Map<
   }
   const weights = new Map<string, number>();
   vocabulary.forEach((f, i) => {
-    const rounded = Math.round(w[i]! * 1000) / 1000;
+    const rounded = Math.round(w[i]! * scale[i]! * 1000) / 1000;
     if (Math.abs(rounded) >= 0.01) weights.set(f, rounded);
   });
   return { bias: Math.round(bias * 1000) / 1000, weights };
+}
+
+/**
+ * Each feature's value in training (NB-LR: a present feature counts as its naive-Bayes log-count
+ * ratio, smoothed by NB_ALPHA, not as 1), so the L2 penalty holds a weight near what the counts
+ * alone say and lets the gradient move it from there; the committed weight is the product, so the
+ * model's form (a weight per present feature) does not change. A measurement, not the committed
+ * choice (see the header).
+ */
+function naiveBayesScale(rows: readonly number[][], labels: readonly number[], size: number): Float64Array {
+  const scale = new Float64Array(size).fill(1);
+  if (NB_ALPHA <= 0) return scale;
+  const poisoned = new Float64Array(size).fill(NB_ALPHA);
+  const ordinary = new Float64Array(size).fill(NB_ALPHA);
+  rows.forEach((row, r) => {
+    for (const i of row) (labels[r] ? poisoned : ordinary)[i]! += 1;
+  });
+  const poisonedAll = poisoned.reduce((a, b) => a + b, 0);
+  const ordinaryAll = ordinary.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < size; i++) scale[i] = Math.log(poisoned[i]! / poisonedAll / (ordinary[i]! / ordinaryAll));
+  return scale;
 }
 
 /**
