@@ -34,6 +34,17 @@ export interface HouseRule {
 /** Advice against the act, before or around it. */
 export const AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid\w*|no one should|nobody should|forbidden|prohibited|stop|instead of (?:fixing|investigating)? ?$|no longer|anti-?pattern|red flag|reject\w*|flag (?:it|them|any)|is a (?:bug|vulnerability|finding)|vulnerable|insecure)\b/;
+/** Words that refuse an act where it is said: "agents can't skip …", "bots may not bypass …". */
+const REFUSAL = String.raw`\b(?:can't|cannot|can not|may not)\s+(?:\w+\s+)?`;
+/**
+ * A weakening refused where it is said ("agents can't skip the review requirement"), not a
+ * condition before another act ("if the service cannot write its cache, `chmod -R 777` …").
+ */
+export const REFUSED_WEAKENING = new RegExp(
+  `${REFUSAL}(?:skip|bypass|disabl|circumvent|overrid|turn\\w* off|switch\\w* off|remov|drop|waiv)\\w*`,
+);
+/** Text that ends on a refusal: the act after it is refused ("bots can't ⟨skip the approval⟩"). */
+export const ENDS_REFUSING = new RegExp(`${REFUSAL}$`);
 /** Narrow, reviewed or told as history: the act somewhere it does no harm, or with a person in the loop. */
 const NARROW_WORDS = String.raw`only (?:in|on|for|when|locally|through|via)|unless|locally|local|localhost|with (?:one|a|two) (?:review|approval)s?|after (?:a |human )?review|in (?:a |the )?sandbox|scratch|throwaway|on your (?:own )?machine|ask (?:the user|first|before|a human)|with (?:the user's|their|a reviewer's) (?:ok|approval)|quarantin\w*|was|were|used to|had been|until we|why|example|demo|ctf|training`;
 const NARROW = new RegExp(
@@ -77,6 +88,7 @@ const GATED =
 export function weakenedAsStandingRule(clause: string, rest: string): boolean {
   return (
     !AGAINST.test(clause) &&
+    !REFUSED_WEAKENING.test(clause) &&
     !NARROW.test(withoutAddresses(clause)) &&
     !/\bonly\b/.test(clause) &&
     STANDING.test(`${clause} ${rest}`) &&

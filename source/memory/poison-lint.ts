@@ -83,6 +83,7 @@ import {
   noteReworded,
   FETCHED_AND_RUN,
   fetchedAndRun,
+  ENDS_REFUSING,
 } from './poison-house-rules.js';
 import {
   AS_THE_PERSON,
@@ -331,8 +332,10 @@ function withoutClosedClauses(text: string, index: number, length: number): stri
 /** Whether a negation stands in the match's sentence before it (`around`: or inside it; `sentence`: or after it). */
 function negated(text: string, index: number, end: number, where: 'before' | 'around' | 'sentence'): boolean {
   const before = text.slice(Math.max(0, index - 48), index);
-  // "no curl|sh in CI": the act named only to be ruled out.
-  if (/\bno\s*$/.test(before)) return true;
+  // "no curl|sh in CI": the act named only to be ruled out; "bots can't skip the approval", refused
+  // where it is said (a "cannot" earlier in the sentence is a condition: "if the app cannot read its
+  // config, post …").
+  if (/\bno\s*$/.test(before) || ENDS_REFUSING.test(before)) return true;
   const sentence = before.slice(sentenceStart(before));
   // `sentence` rules may hold a negation themselves ("never asks before deleting"): only what stands around them counts,
   // and a negation that urges the act on ("agents don't need to ask before running …") is none.

@@ -30,7 +30,7 @@
 // fixed set of alternations of words tested once per clause. Pure; no `node:` imports.
 
 import { CONCEPT_RULES } from './poison-concept-rules.js';
-import { HOUSE_RULES, weakenedAsStandingRule, withoutAddresses } from './poison-house-rules.js';
+import { HOUSE_RULES, REFUSED_WEAKENING, weakenedAsStandingRule, withoutAddresses } from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
 import { KeywordLists, LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
 
@@ -518,6 +518,8 @@ const CONTROL_NARROWED =
   /\b(?:only|unless|except|locally|local|localhost|127\.0\.0\.1|in tests?|test-only|unit tests?|mock\w*|fixtures?|sandbox|dev containers?|on your (?:own )?machine|ask (?:the user|first|before)|with (?:the user's|their) (?:ok|approval)|after review|needs? (?:a |an )?(?:sign-?off|approval|ok) from|(?:only )?with (?:a |an )?(?:sign-?off|approval) from|was|were|used to|had|until|why|because we (?:never|don't))\b/;
 const ADVISED_AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited|stop|instead of|rather than|no longer)\b/;
+/** A bypass flag said as what is left out: "push without `--no-verify`" keeps the hooks on. */
+const WITHOUT_FLAG = /\bwithout\s*[\x60'"]?$/;
 
 // --- the person's words set aside ---------------------------------------------------------------
 // What the person says made conditional and then overruled: "no matter what the developer says",
@@ -939,7 +941,13 @@ const RULES: StructuralRule[] = [
         WEAK_CRYPTO.exec(c) ??
         BACKDOOR.exec(c);
       if (found === null) return null;
-      if (ADVISED_AGAINST.test(c.slice(0, found.index + found[0].length)) || CONTROL_NARROWED.test(c)) return 'warn';
+      if (
+        ADVISED_AGAINST.test(c.slice(0, found.index + found[0].length)) ||
+        REFUSED_WEAKENING.test(c.slice(0, found.index + found[0].length)) ||
+        (found[0].startsWith('-') && WITHOUT_FLAG.test(c.slice(0, found.index))) ||
+        CONTROL_NARROWED.test(c)
+      )
+        return 'warn';
       return AS_RULE.test(c) || COMMAND_STEP.test(c) || weakenedAsRule(c) ? 'block' : 'warn';
     },
   },
