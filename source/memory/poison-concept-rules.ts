@@ -655,7 +655,7 @@ const ACCOUNT =
  */
 const RELABELLED = new RegExp(
   [
-    String.raw`\b(?:call|describe|label|word|phrase|summari[sz]e|sum up|report|present|frame|file|state|fold)\w*\s+[^.;!?\n"“'«„\x60]{1,60}?(?:\s+(?:as|under|into))?\s+(?:["“'«„\x60]|a generic|generic|the finding|a (?:minor|small|routine))`,
+    String.raw`\b(?:call|describe|label|word|phrase|summari[sz]e|sum up|report|present|frame|file|state|fold)(?!s\b)\w*\s+[^.;!?\n"“'«„\x60]{1,60}?(?:\s+(?:as|under|into))?\s+(?:["“'«„\x60]|a generic|generic|the finding|a (?:minor|small|routine))`,
     String.raw`|\b(?:just|only|simply)\s+(?:say|write|put|report|read)\b\s*(?:that\s+)?["“'«„\x60]|\bsay\s+(?:just|only|simply)\b`,
     String.raw`|(?<!\p{L})(?:als [„"“»][^„"“»«”]{1,40}[“"«”] (?:zusammenfass|meld|bezeichn|beschreib|darstell)\p{L}*|пиши просто|просто (?:напиши|скажи)|di solo|simplemente di|säg bara|scrivi solo|dis simplement|écris simplement|diga apenas|escreva apenas)(?!\p{L})`,
     '|「[^」]{1,30}」(?:と|として)|(?:直接|只)说[“"「]',
