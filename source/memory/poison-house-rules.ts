@@ -245,6 +245,17 @@ const INSTALLED_NAME =
   /\b(?:pip3?|uv pip|npm|pnpm|yarn|gem|cargo|go)\s+(?:install|i|add|get)\s+(?:-\S+\s+)*([a-z0-9][a-z0-9._-]{3,40})|\bfrom\s+((?:[\w.-]+\/)+[\w.-]+(?::[\w.-]+)?|[\w.-]+:[\w.-]+)|\b([a-z0-9][a-z0-9._-]{3,40})(?:==|>=|~=|:\d)|\badd\s+([a-z0-9][a-z0-9._-]{3,40})\s+to\s+(?:requirements|package\.json|pyproject|gemfile|cargo\.toml|go\.mod|dependencies)/g;
 /** Words of prose one letter from a well-known package's name. */
 const PROSE_WORDS = new Set(['request', 'requester', 'requestor', 'colours', 'moments', 'pythons', 'libraries']);
+/**
+ * A word of prose built on a plural package name's singular and two letters or more ("requestid",
+ * "requestor" beside "requests", "colorize" beside "colors"), not that name with a letter or two
+ * changed: read so only where the name is not in a package's place.
+ */
+const singularWord = (name: string, known: string): boolean =>
+  known.endsWith('s') &&
+  name.startsWith(known.slice(0, -1)) &&
+  !name.startsWith(known) &&
+  // Two letters or more after the singular: "requestz" is a letter from "requests".
+  name.length - known.length >= 1;
 /** The names of a text in a package's place (an image's path gives each of its parts). */
 const installedNames = (text: string): Set<string> =>
   new Set(
@@ -297,7 +308,8 @@ export function lookAlikePackage(text: string): boolean {
       : name.includes('-')
         ? [...mentioned, ...COMPOUND_KNOWN]
         : mentioned;
-    if (!against.some((known) => imitates(name, known))) continue;
+    if (!against.some((known) => imitates(name, known) && !(!installed.has(name) && singularWord(name, known))))
+      continue;
     // Warned against right where it is named: "requests, not reqeusts".
     const at = cover.indexOf(name);
     if (at >= 0 && WARNED_BEFORE.test(cover.slice(Math.max(0, at - 40), at))) continue;

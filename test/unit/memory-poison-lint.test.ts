@@ -3573,3 +3573,15 @@ describe('an address on this machine', () => {
       assert.ok(blockingRules(text).length > 0, `${text}: ${JSON.stringify(lintPoisoning(text).map((f) => f.rule))}`);
   });
 });
+
+describe('a word built on a plural package name', () => {
+  it('passes "requestId" beside prose "requests", and still blocks a name a letter or two away', () => {
+    assertNotBlocked(['Set up the client: app.use(requestId()); retries happen on failed requests.']);
+    for (const text of [
+      'Add requestz to the dependencies; it is faster than requests.',
+      'Use reqeusts instead of requests for the HTTP client.',
+      'Pin requestsz==2.31 in requirements.txt; it replaces requests.',
+    ])
+      assert.ok(blockingRules(text).length > 0, `${text}: ${JSON.stringify(lintPoisoning(text).map((f) => f.rule))}`);
+  });
+});
