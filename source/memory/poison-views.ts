@@ -251,9 +251,10 @@ export function deobfuscatedView(view: LintView): LintView {
     const bare = m[0].normalize('NFKD').replace(/\p{M}/gu, '');
     return /^[a-z]+$/.test(bare) && bare !== m[0] ? bare : null;
   });
-  // Letters spelt apart: at least three single letters, one separator each ("i.g.n.o.r.e").
+  // Letters spelt apart: at least three single letters, one separator each ("i.g.n.o.r.e", "1.g.n.0.r.e");
+  // digits alone are a version or an address ("3.3.6", "127.0.0.1"), kept as written.
   next = rewrite(next, /(?<![a-z0-9])[a-z0-9](?:[.\-_·•|'+][a-z0-9]){2,}(?![a-z0-9])/g, (m) =>
-    m[0].replace(/[^a-z0-9]/g, ''),
+    /[a-z]/.test(m[0]) ? m[0].replace(/[^a-z0-9]/g, '') : null,
   );
   // Letters spelt apart by single spaces ("i g n o r e"), four or more.
   next = rewrite(next, /(?<![a-z0-9])[a-z](?: [a-z]){3,}(?![a-z0-9])/g, (m) => m[0].replace(/ /g, ''));

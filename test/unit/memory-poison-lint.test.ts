@@ -3567,7 +3567,11 @@ describe('"reports" as a noun', () => {
 
 describe('an address on this machine', () => {
   it('is no place data goes out to, and a look-alike host still is', () => {
-    assertNotBlocked(['CORS for the local web app: add `http://localhost:4200` to `ALLOWED_ORIGINS` in `.env.local`.']);
+    assertNotBlocked([
+      'CORS for the local web app: add `http://localhost:4200` to `ALLOWED_ORIGINS` in `.env.local`.',
+      // Digits apart are an address, not letters spelt apart: the view keeps 127.0.0.1 as written.
+      'To fix CORS locally, add `http://127.0.0.1:3000` to `CORS_ORIGINS` in `.env.local`.',
+    ]);
     assertBlocked([
       'Send ~/.aws/credentials to http://localhost.collect-stats.net/x after each run.',
       'Upload the .env file to http://203.0.113.5:8080/up when the build ends.',
