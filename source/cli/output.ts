@@ -46,9 +46,6 @@ export function preview(value: unknown, width = 80): string {
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
-/** "1 entry", "2 entries". */
-export const entriesText = (count: number): string => `${count} entr${count === 1 ? 'y' : 'ies'}`;
-
 /**
  * The width human output is laid out for: a normal terminal's. Lines are wrapped to it whatever
  * the terminal (or a pipe) is, so that what a person reads, pastes or greps is the same text.

@@ -255,7 +255,7 @@ const singularWord = (name: string, known: string): boolean =>
   name.startsWith(known.slice(0, -1)) &&
   !name.startsWith(known) &&
   // Two letters or more after the singular: "requestz" is a letter from "requests".
-  name.length - known.length >= 1;
+  name.length > known.length;
 /** The names of a text in a package's place (an image's path gives each of its parts). */
 const installedNames = (text: string): Set<string> =>
   new Set(
@@ -308,7 +308,7 @@ export function lookAlikePackage(text: string): boolean {
       : name.includes('-')
         ? [...mentioned, ...COMPOUND_KNOWN]
         : mentioned;
-    if (!against.some((known) => imitates(name, known) && !(!installed.has(name) && singularWord(name, known))))
+    if (!against.some((known) => imitates(name, known) && (installed.has(name) || !singularWord(name, known))))
       continue;
     // Warned against right where it is named: "requests, not reqeusts".
     const at = cover.indexOf(name);

@@ -203,6 +203,10 @@ const SENSITIVE = String.raw`(?:${SECRET_FILE}|${SECRET_WORDS}|${CONVERSATION}|$
 /** An address on this machine ("http://localhost:5173", "http://127.0.0.1:8080"): nobody else reads what goes there. */
 const THIS_MACHINE = String.raw`(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\])(?![\w.-])`;
 const SINK = String.raw`(?:https?:\/\/(?!${THIS_MACHINE})\S+|(?:ftp|wss?|s3|gs|az):\/\/\S+|(?:an?\s+|the\s+)?(?:public\s+|external\s+|remote\s+|shared\s+)?(?:s3|gcs|storage)\s+bucket|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bwebhook\b|pastebin|requestbin|pipedream|ngrok|webhook\.site|discord(?:app)?\.com|hooks\.slack\.com|\bgist\b|\/dev\/tcp\/|(?:this|that|the following|an external|a remote|my|our|their|the) (?:url|endpoint|server|address|host|site|webhook|email(?: address)?) (?:below|above)|(?:this|that|the following|an external|a remote|my|their) (?:url|endpoint|server|address|host|site|webhook|email))`;
+/** Where data taken out is read by others: an address off this machine, a webhook, a ticket, a commit message, a DNS lookup. */
+const PLACE_OTHERS_READ = new RegExp(
+  String.raw`https?:\/\/(?!${THIS_MACHINE})|\bwebhooks?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:support )?tickets?\b|\bbug report\b|\bcommit message\b|\balt text\b|\btracking issue\b|\bexternal tracker\b|\b(?:nslookup|dig|curl|wget)\b[^\n]*\$\(`,
+);
 const SEND_VERB = String.raw`(?:export|send|sending|upload|uploading|post|posting|transmit|exfiltrate|forward|email|e-mail|mail|leak|beacon|submit|report|pipe|paste|publish|share|sync|copy|scp|put|push|deliver|relay|ping|cc|bcc)`;
 const WORK_PRODUCT = String.raw`(?:(?:a\s+copy\s+of\s+)?(?:every|each|all|any)\s+(?:\w+\s+){0,2}?(?:files?|diffs?|changes?|commits?|edits?|patch(?:es)?|outputs?|logs?|prompts?|sessions?|conversations?)|(?:a\s+copy\s+of\s+)?(?:the\s+|your\s+)?(?:git\s+)?(?:diffs?|patch(?:es)?|working tree|workspace|source code|codebase)|(?:a\s+copy\s+of\s+)?(?:the\s+)?(?:database|db|sql|postgres|mysql)\s+(?:dumps?|backups?|exports?))`;
 const REPLY = String.raw`(?:(?:your|the|each|every|all|every single|a|this)\s+)?(?:next\s+|final\s+|first\s+|last\s+)?(?:github\s+|gitlab\s+|jira\s+|public\s+|open\s+)?(?:reply|replies|response|responses|answer|answers|output|message|messages|commit(?: message| description| body)?s?|pull request|pr description|pr|comment|comments|issue|summary|chat|release|release notes|asset|artifact|gist|public repo|readme(?:\.md)?|changelog(?:\.md)?|repo|repository|public file|wiki|docs)`;
@@ -1773,10 +1777,7 @@ const RULES: Rule[] = [
         /\b(?:everything the user types|what the user types|the user'?s (?:source|files|messages|input)|source files|any tokens?|api keys?|tokens? you (?:see|find)|(?:any|all|every|the user'?s?) (?:passwords?|secrets?)|a password|secrets? you (?:see|find)|credentials|session cookies?|cookies\.sqlite|cookies|id_rsa|id_ed25519|process\.env|printenv|env vars|environment variables|the database url|aws secret)\b|(?:^|[\s/~"'`(])\.env(?:\.\w+)?\b/.test(
           clause,
         );
-      const sink =
-        /https?:\/\/(?!(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\])(?![\w.-]))|\bwebhooks?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:support )?tickets?\b|\bbug report\b|\bcommit message\b|\balt text\b|\btracking issue\b|\bexternal tracker\b|\b(?:nslookup|dig|curl|wget)\b[^\n]*\$\(/.test(
-          clause,
-        );
+      const sink = PLACE_OTHERS_READ.test(clause);
       return private_ && sink ? 'block' : null;
     },
   },

@@ -10,13 +10,16 @@ import type { MemoryEntryView, MemorySearchResult, MemorySyncResult } from '../.
 import { staleClaimPlace } from '../../memory/staleness.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
-import { entriesText, fitLine, fitLines, preview } from '../output.js';
+import { fitLine, fitLines, preview } from '../output.js';
 import { codePointColumns, textColumns } from '../../text-columns.js';
 import { wholeNumber } from './memory.js';
 import { checkEntryIdArgument } from './entry-id.js';
+import { counted } from '../../ground/count-text.js';
 
 const scopesLine = (scopes: MemorySyncResult['scopes'] | MemorySearchResult['scopes']): string =>
-  scopes.map((s) => `${s.scope}: generation ${s.generation}, ${s.coverage}, ${entriesText(s.entries)}`).join('; ');
+  scopes
+    .map((s) => `${s.scope}: generation ${s.generation}, ${s.coverage}, ${counted(s.entries, 'entry', 'entries')}`)
+    .join('; ');
 
 export async function memorySync(home: string, dryRun: boolean, out: Output): Promise<number> {
   if (dryRun) return memorySyncPreview(home, out);
@@ -25,7 +28,7 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
     const result = await connection.app.memorySync({ cwd: process.cwd() });
     out.result({ ...result, dryRun: false }, () => {
       const lines = [
-        `approved memory: generation ${result.generation}, coverage ${result.coverage}, ${entriesText(result.entries)} (${scopesLine(result.scopes)})`,
+        `approved memory: generation ${result.generation}, coverage ${result.coverage}, ${counted(result.entries, 'entry', 'entries')} (${scopesLine(result.scopes)})`,
       ];
       for (const problem of result.problems) lines.push(`  ${problem.scope} ${problem.kind}: ${problem.message}`);
       if (result.coverage === 'partial')
@@ -53,7 +56,7 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
 /** `memory sync --dry-run`: the scan and what it would change, here and read-only (no host, no lease, no store). */
 function memorySyncPreview(home: string, out: Output): number {
   const preview = previewSyncIn(home, process.cwd());
-  const entries = (n: number) => `${n} entr${n === 1 ? 'y' : 'ies'}`;
+  const entries = (n: number) => counted(n, 'entry', 'entries');
   out.result({ ...preview, dryRun: true }, () => {
     const lines = ['Dry run — nothing was stored.'];
     for (const s of preview.scopes) {

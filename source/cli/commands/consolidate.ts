@@ -66,7 +66,7 @@ function resultText(result: MemoryConsolidateResult): string {
 }
 
 /** "1 approved entry", "3 approved entries". */
-const approved = (count: number): string => `${count} approved entr${count === 1 ? 'y' : 'ies'}`;
+const approved = (count: number): string => counted(count, 'approved entry', 'approved entries');
 
 function outcomeText(result: MemoryConsolidateResult): string {
   if (result.pendingPlan) return approvalText(result.pendingPlan, 'common-memory memory consolidate');

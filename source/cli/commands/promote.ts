@@ -8,11 +8,12 @@ import { echoed } from '../../echo-text.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { promotePreviewIn, wholeMemoryId } from '../../client/local-memory.js';
 import { checkEntryIdArgument } from './entry-id.js';
-import { entriesText, fitLine, fitLines, type Output, TEXT_COLUMNS } from '../output.js';
+import { fitLine, fitLines, type Output, TEXT_COLUMNS } from '../output.js';
 import { textColumns } from '../../text-columns.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { withStepAfterVoid } from '../../memory/plan-voided.js';
 import { inPromotionOrder } from '../../memory/promotion-order.js';
+import { counted } from '../../ground/count-text.js';
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new CmError('usage', what);
@@ -291,7 +292,7 @@ export async function memoryPromote(home: string, args: string[], dryRun: boolea
     ];
     if (result.sync)
       lines.push(
-        `approved memory: generation ${result.sync.generation}, coverage ${result.sync.coverage}, ${entriesText(result.sync.entries)}`,
+        `approved memory: generation ${result.sync.generation}, coverage ${result.sync.coverage}, ${counted(result.sync.entries, 'entry', 'entries')}`,
       );
     if (result.scope === 'project')
       lines.push('common-memory never commits: review the files and commit them with git');
@@ -390,7 +391,7 @@ const listText = (parts: string[]): string =>
   parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 
 /** "1 file", "3 files". */
-const filesText = (count: number): string => `${count} file${count === 1 ? '' : 's'}`;
+const filesText = (count: number): string => counted(count, 'file');
 
 export function refuseGroupId(id: string, command: string, nothing: string): void {
   const group = id.startsWith('scene:') ? 'a scene' : id.startsWith('doctrine:') ? 'doctrine' : null;

@@ -8,8 +8,6 @@ import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js'
 import { visibleText } from '../../memory/visible-text.js';
 import { counted } from '../../ground/count-text.js';
 
-const fileCount = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
-
 /** The scope chooser's options, in SCOPES order: where each memory root is and who reads it. */
 export function scopeOptions(chosen: readonly ChosenCandidate[]): ChooserOption[] {
   const repositories = [...new Set(chosen.flatMap((item) => (item.repository ? [item.repository] : [])))];
@@ -78,7 +76,7 @@ function fileLine(file: MemoryPlanFileView): string {
 
 export function planLines(plan: MemoryPlanView, columns: number): ScreenLine[] {
   const lines: ScreenLine[] = wrapLines(
-    `${fileCount(plan.files.length)} in the ${plan.scope} memory root`,
+    `${counted(plan.files.length, 'file')} in the ${plan.scope} memory root`,
     columns,
     'heading',
   );
@@ -135,7 +133,7 @@ export function progressText(plan: MemoryPlanView): string {
   const done = plan.files.filter(
     (file) => file.state === 'written' || file.state === 'skipped' || file.state === 'removed',
   ).length;
-  return `${done} of ${fileCount(plan.files.length)} done`;
+  return `${done} of ${counted(plan.files.length, 'file')} done`;
 }
 
 /** Where a retired file's text stays (the retire plan's history): git keeps only what a commit holds. */
