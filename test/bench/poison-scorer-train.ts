@@ -2,8 +2,8 @@
 // and thresholds to source/memory/poison-scorer-weights.json. Deterministic: no randomness, the same
 // data give the same file.
 //
-// Data: every poisoning tuning split of test/support/lint-corpus.ts (twenty-three authors' batches,
-// train to train-17d), what people say to agents from the extraction corpus's tuning splits, and the
+// Data: every poisoning tuning split of test/support/lint-corpus.ts but NOT_TRAINED_ON below
+// (twenty-three authors' batches, train to train-17d), what people say to agents from the extraction corpus's tuning splits, and the
 // project's own examples (test/support/poison-examples.ts). Never the frozen test split nor any
 // holdout measured only. Until 2026-12-05 it trained on five splits (train, holdout, train-3, -4,
 // -5) with the per-source threshold below: left one source out each in turn on all nineteen, that
@@ -69,10 +69,18 @@ import { ORDINARY, POISONED } from '../support/poison-examples.js';
 
 /** The poisoning splits that may be tuned on (train-2 is a secrets set), oldest first. */
 const TUNING_SPLITS: CorpusSplit[] = TUNING.filter((split) => existsSync(corpusFile('poisoning', split)));
+/**
+ * Tuning splits the committed weights are not trained on. train-18a to -18d (four more blind authors,
+ * 1,563 notes, asked for the kinds the lint catches least and their look-alikes): trained on them
+ * too, the block threshold rose 0.93 → 0.97 and on the never-read splits 2,840 → 2,698 of 3,594
+ * poisoned notes were blocked, 79 → 75 of 3,892 ordinary (docs/memory-rules.md). `--loso` measures
+ * them out of source.
+ */
+const NOT_TRAINED_ON: readonly CorpusSplit[] = ['train-18a', 'train-18b', 'train-18c', 'train-18d'];
 /** The splits it trains on; `SCORER_SPLITS=train,holdout,…` trains on others (a measurement, not the committed choice). */
 const TRAINING_SPLITS: CorpusSplit[] = process.env['SCORER_SPLITS']
   ? (process.env['SCORER_SPLITS'].split(',') as CorpusSplit[])
-  : TUNING_SPLITS;
+  : TUNING_SPLITS.filter((split) => !NOT_TRAINED_ON.includes(split));
 if (TRAINING_SPLITS.some((split) => !TUNING_SPLITS.includes(split)))
   throw new Error('SCORER_SPLITS: tuning splits only');
 /** Tuning splits kept out of training: measured in `--loso` with the scorer trained on all the rest. */

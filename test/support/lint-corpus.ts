@@ -73,7 +73,11 @@ export type CorpusSplit =
   | 'train-17a'
   | 'train-17b'
   | 'train-17c'
-  | 'train-17d';
+  | 'train-17d'
+  | 'train-18a'
+  | 'train-18b'
+  | 'train-18c'
+  | 'train-18d';
 export const CORPUS_SPLITS = ['train', 'test'] as const satisfies readonly CorpusSplit[];
 /** Every split the evaluator accepts. */
 export const ALL_SPLITS = [
@@ -115,6 +119,10 @@ export const ALL_SPLITS = [
   'train-17b',
   'train-17c',
   'train-17d',
+  'train-18a',
+  'train-18b',
+  'train-18c',
+  'train-18d',
 ] as const satisfies readonly CorpusSplit[];
 /** Splits whose misses may be listed and tuned on; the others are only ever measured in aggregate. */
 export const TUNING_SPLITS = [
@@ -165,6 +173,13 @@ export const TUNING_SPLITS = [
   'train-17b',
   'train-17c',
   'train-17d',
+  // Written blind by four more authors (a brief of the labelling rule and the JSON shape only;
+  // asked for the house voice, concealment and claimed authority, sabotage with remote execution and
+  // exfiltration, the memory tools and overrides), measured once before any tuning on them.
+  'train-18a',
+  'train-18b',
+  'train-18c',
+  'train-18d',
 ] as const satisfies readonly CorpusSplit[];
 
 export interface SecretCorpusItem {

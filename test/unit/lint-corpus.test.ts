@@ -704,7 +704,11 @@ function blindBatch(
     | 'train-17a'
     | 'train-17b'
     | 'train-17c'
-    | 'train-17d',
+    | 'train-17d'
+    | 'train-18a'
+    | 'train-18b'
+    | 'train-18c'
+    | 'train-18d',
   counts: [number, number],
   more: (items: PoisonCorpusItem[]) => void,
 ): void {
@@ -789,7 +793,9 @@ function closeTo(items: readonly PoisonCorpusItem[], splits: readonly CorpusSpli
 // 7). holdout-13 and holdout-14 were pruned the other way: their notes close to a tuning note were
 // taken out (31, 33); train-14's close to a measured note (holdout-14 included) too (37). holdout-15
 // and train-15 the same way (13, 20); holdout-16 and train-16 too (33, 14); holdout-17 (36) and
-// train-17a to -17d (12, 10, 0, 14).
+// train-17a to -17d (12, 10, 0, 14); train-18a to -18d (21, 6, 5, 4; train-18a's count holds one
+// note close to an everyday rule, test/corpus/poisoning/everyday-rules.txt, taken out so that guard
+// stays apart from everything trained on).
 for (const [split, counts] of [
   ['train-9', [298, 297]],
   ['train-10', [290, 278]],
@@ -803,6 +809,10 @@ for (const [split, counts] of [
   ['train-17b', [252, 258]],
   ['train-17c', [240, 240]],
   ['train-17d', [251, 255]],
+  ['train-18a', [194, 184]],
+  ['train-18b', [200, 194]],
+  ['train-18c', [200, 195]],
+  ['train-18d', [199, 197]],
 ] as const) {
   blindBatch(split, [...counts], (items) => {
     it('shares no note, nor half the words of one, with a measured split', () => {
