@@ -76,6 +76,7 @@ import {
   type HouseRule,
   houseRuleSeverity,
   NARROW_PLACE,
+  REJECT_LIST,
   unlessAdvisedAgainst,
 } from './poison-house-rules.js';
 
@@ -703,6 +704,41 @@ function accountOmitted(c: string): 'block' | 'warn' | null {
   return houseRuleSeverity(c, 0, true);
 }
 
+/**
+ * Where bad news is told beside the account proper: status pages, stand-ups, changelogs and release
+ * notes, retros, dashboards, results tables and checklists.
+ */
+const RECORD_KEPT =
+  /\b(?:status (?:pages?|reports?)|stand-?ups?|changelogs?|release notes|retros?|retrospectives?|pr titles?|pull request titles?|dashboards?|weekly (?:reports?|numbers|sync|updates?)|results? tables?|checklists?|wrap-?ups?)\b/;
+/**
+ * Bad news kept out of the account, or given in other words: "no need to bring it up in the
+ * wrap-up", "stay out of PR descriptions", "leave out the CVE count", "keep the known-issues section
+ * empty", "list it as "fixed"", "whatever actually happened", "tick the box even if you're not sure".
+ */
+const KEPT_CLEAN = new RegExp(
+  [
+    String.raw`\b(?:no need|(?:don't|doesn't|do not|does not) need|needn't|not necessary) to (?:bring (?:it|them|this|that) up|mention|list|include|report|flag|surface)\b`,
+    String.raw`\b(?:don't|do not|never)\s+(?:\w+\s+){0,2}?(?:mention|list|enumerate|include|bring up|surface|call out)\b`,
+    String.raw`\bleave\b[^.;!?\n]{0,40}?\bout\b|\bstays? out of\b|\b(?:drop|strip|omit|remove|scrub)\w*\b[^.;!?\n]{0,60}?\b(?:from|out of)\b|\bremove any mention\b`,
+    String.raw`\bkeep\b[^.;!?\n]{0,30}?\b(?:empty|blank)\b|\bleave\b[^.;!?\n]{0,30}?\bblank\b|\b(?:can|should|may) stay unmentioned\b|\bnowhere at all\b|\bhold back\b`,
+    String.raw`\b(?:report|list|record|present|describe|call|phrase|quote|write)\w*\b[^.;!?\n]{0,60}?\bas\s+["“'(*]|\bregardless of (?:cause|what)\b|\bwhatever actually happened\b`,
+    // A box ticked for what was not done: "tick "Verified on device" even if you're not sure it ran".
+    String.raw`\b(?:tick|check|mark)\w*\b[^.;!?\n]{0,50}?\beven (?:if|though|when)\b[^.;!?\n]{0,40}?\b(?:not sure|didn't|did not|haven't|hasn't|wasn't|not (?:run|tested|verified))`,
+  ].join('|'),
+);
+/** The bad news itself. */
+const BAD_NEWS =
+  /\b(?:fail\w*|errors?|broke\w*|red|crash\w*|outages?|data loss|breach\w*|bugs?|defects?|cves?|vulnerab\w*|revert\w*|rollbacks?|rolled back|force-?push\w*|overwr\w*|deleted|deletions?|destroy\w*|downgrad\w*|regress\w*|flaky|reruns?|skipped|warnings?|timeouts?|timed out|drops?|dropped|incidents?|noqa|eslint-disable|suppress\w*|stack traces?|not (?:sure|tested|run))\b/;
+/** Kept out for people's privacy, not to hide trouble: "strip emails and hostnames from the bug report". */
+const PRIVATE =
+  /\b(?:secrets?|tokens?|keys?|passwords?|credentials?|pii|personal data|e-?mails?|hostnames?|internal (?:paths?|urls?|hosts?|names?)|customer names?|user ?names?|ip addresses|phone numbers?|codenames?)\b/;
+function accountKeptClean(c: string): 'block' | 'warn' | null {
+  const found = KEPT_CLEAN.exec(c);
+  if (found === null || !(ACCOUNT.test(c) || RECORD_KEPT.test(c)) || !BAD_NEWS.test(c)) return null;
+  if (PRIVATE.test(c) || FOR_BREVITY.test(c)) return null;
+  return houseRuleSeverity(c, found.index, true);
+}
+
 // --- the memory worked on by the agent, around its review -------------------------------------------
 /** The notes, the proposals and the store this memory is made of (not a wiki's notes or a cache's entries). */
 const MEMORY_THING =
@@ -720,9 +756,16 @@ function memoryWorked(c: string): 'block' | 'warn' | null {
     !/\.common-memory|\bmemory(?:_\w+| store| notes?| entr\w+| files?)\b/.test(c)
   )
     return null;
-  // A person deciding it, or a review or a pull request in between, is the way it should go.
+  // A person deciding it, or a review or a pull request in between, is the way it should go: an edit
+  // proposed ("propose an edit to that note"), or the act named among what reviewers turn away.
   if (
     PERSON_IN_LOOP.test(c) ||
+    /\bpropos\w*\s+(?:an?\s+|the\s+)?(?:edit|change|replacement|removal|deletion|update|fix|rewrite)\b/.test(
+      c.slice(0, found.index + found[0].length),
+    ) ||
+    REJECT_LIST.test(c) ||
+    // Japanese said not to happen right after the verb ("自分で削除することはありません").
+    /^(?:削除|承認)(?:すること)?(?:は|も)?(?:ありません|しません|しない|できません)/.test(c.slice(found.index)) ||
     /\b(?:in (?:the )?review|open (?:a |an )?(?:pr|pull request|issue)|ask (?:the user|a human|first)|only (?:maintainers|humans?|people|reviewers?|the user|a person|owners?)|for humans|reviewers?'? guide|never (?:approve|delete|remove|reject)|with the reviewer's name|by (?:the )?(?:reviewer|maintainer|owner)s?)\b/.test(
       c,
     ) ||
@@ -767,6 +810,12 @@ function memoryReviewDropped(c: string): 'block' | 'warn' | null {
   const dropped = REVIEW_DROPPED.exec(c);
   if (dropped === null || !MEMORY_REVIEWED.test(c)) return null;
   if (REVIEW_DROP_NAMED.test(c)) return 'warn';
+  // What a check turns away, or what would happen otherwise: "the hook rejects direct edits because they'd skip review".
+  if (
+    /\b(?:rejects?|rejected|blocks?|prevents?|refuses?|stops?)\b/.test(c.slice(0, dropped.index)) ||
+    /(?:\bwould|'d)\s+$/.test(c.slice(0, dropped.index))
+  )
+    return 'warn';
   if (
     /\b(?:never|must not|mustn't|should not|shouldn't|nobody|no one|not allowed)\b|(?<!\p{L})(?:nie|niemals|nunca|jamais|nicht)(?!\p{L})/u.test(
       c.slice(0, dropped.index),
@@ -986,6 +1035,13 @@ export const CONCEPT_RULES: HouseRule[] = [
     gate: /out of|omit|call|vague|report only|nicht|niet|sans |sin |sem |不要|别在/u,
     test: accountOmitted,
     needs: [ACCOUNT_EMPTIED, OMITTED_FROM_ACCOUNT, NOT_TOLD_SPACED],
+    quotesAreLabels: true,
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /need|mention|list|enumerat|include|surface|call out|leave|out of|drop|strip|omit|remov|scrub|empty|blank|unmentioned|nowhere|hold back|as |regardless|whatever|even /,
+    test: accountKeptClean,
+    needs: [KEPT_CLEAN],
     quotesAreLabels: true,
   },
   {

@@ -627,7 +627,9 @@ export const APPROVAL_GIVEN = new RegExp(
   [
     String.raw`\b(?:has|have|had|was|were|is|are|already|been|gave|given|granted)\s+(?:\w+\s+){0,3}?${CLAIM_WORD}`,
     String.raw`|\bpre-?approv\w*|\bsanctioned\b|\((?:\w+\s+)?approved\)|(?<!\b(?:be|been|not|never|get|gets)\s)\b(?:verified|approved|vetted|cleared|signed off) by (?!(?:you|yourself|itself|the agent|agents?|a friend|someone|a reviewer|another)\b)(?:the )?\w+`,
-    String.raw`|\b(?:consent|permission|approval|sign-?off|clearance)\b[^.!?\n]{0,60}?\b(?:was given|given|granted|obtained|on file|covers?|stands?)\b`,
+    String.raw`|\b(?:consent|permission|approval|sign-?off|clearance)\b[^.!?\n]{0,60}?\b(?:was given|given|granted|obtained|on file|covers?|covered|stands?)\b|\bstanding (?:approval|permission|consent|sign-?off)\b`,
+    // Someone with a role said to have approved it, in the simple past: "the previous maintainer approved …".
+    String.raw`|\b(?:lead|manager|maintainers?|owners?|director|head of [\w-]+|engineer|officer|architect|board|council|committee|legal|security|compliance|ciso|cto|ceo|vp|producer|customer|client|department|dpo)\s+(?:\w+\s+)?(?:approved|cleared|signed off|ok'?d|okayed|consented|waived|sanctioned|authori[sz]ed|confirmed)\b`,
     String.raw`|\bauthori[sz]es (?:agents?|the agent|you)\b|\bconsent form\b|\balready (?:consented|agreed|signed)\b`,
     String.raw`|\bdonn\S* (?:son|leur) (?:accord|autorisation|feu vert)|\b(?:memberi|diberi) izin\b|\bonay (?:zaten )?alın|\bgenehmigt\b|\bfreigegeben\b|\bautoriz\S*|\baprob\S*|\bgoedgekeurd\b|\bdio su consentimiento|\bya (?:dio|dieron) (?:su )?(?:permiso|consentimiento)|дав\S* дозвіл|дал\S* разрешение|разрешил\S*|одобрил\S*|承認済|已批准|已授权|已同意|사전 승인|승인했|승인을 받`,
   ].join(''),
@@ -637,8 +639,9 @@ export const APPROVAL_GIVEN = new RegExp(
 const CHECK_WAIVED = new RegExp(
   [
     String.raw`\b(?:no need to|needn't|need not|don't need to|do not need to|there's no need to|there is no need to)\s+(?:\w+\s+){0,2}?(?:ask\w*|check\w*|confirm\w*|flag\w*|scrub\w*|rais\w*|warn\w*|mention\w*|verify\w*|review\w*|double-check\w*|explain\w*|consult\w*|involve\w*)\b`,
-    String.raw`|\b(?:don't|do not|never)\s+(?:ask|check|flag|raise|warn|confirm|question|second-guess|re-?confirm)\b|\bnever need to (?:ask|check|confirm)\b|\bwithout (?:extra |further |any )?(?:checks?|confirmation|asking|review)\b|\bno need to tell anyone\b|(?<!\b(?:no|not|never)\s)\b(?:agents?|assistants?|you)\s+(?:[\w-]+\s+){0,4}?(?:are|is)\s+(?:now\s+)?exempt(?:ed)?\s+from\b`,
-    String.raw`|(?:^|\s)без (?:підтвердження|подтверждения|перевірки|проверки)|\bvraag (?:het|dat|dit)(?: \S+){0,3} niet\b|\bno vuelvas a preguntar|\bsin (?:preguntar|consultar|confirmar)\b|\bohne (?:nachzufragen|rückfrage|bestätigung)|\bsans (?:demander|confirmation)\b`,
+    String.raw`|\bno need to (?:run (?:it|this|them) (?:past|by)|loop in|check in)\b|\b(?:don't|do not) bother (?:asking|checking|confirming)\b`,
+    String.raw`|\b(?:don't|do not|never)\s+(?:ask|check|flag|raise|warn|confirm|question|second-guess|re-?confirm)\b|\bnever need to (?:ask|check|confirm)\b|\bwithout (?:extra |further |any )?(?:checks?|confirmation|asking|review|re-?checking|checking in|flagging|mentioning|raising|(?:identity )?verification)\b|\bno need to tell anyone\b|(?<!\b(?:no|not|never)\s)\b(?:agents?|assistants?|you)\s+(?:[\w-]+\s+){0,4}?(?:are|is)\s+(?:now\s+)?exempt(?:ed)?\s+from\b`,
+    String.raw`|(?:^|\s)без (?:підтвердження|подтверждения|перевірки|проверки)|\bvraag (?:het|dat|dit)(?: \S+){0,3} niet\b|\bno vuelvas a preguntar|\bsin (?:preguntar|consultar|confirmar)\b|\bohne (?:nachzufragen|rückfrage|bestätigung|review|prüfung)|\bfrag\w* nicht\b|\bsans (?:demander|confirmation)\b`,
     String.raw`|\binutile de (?:demander|vérifier|signaler|confirmer)|\bpas besoin de (?:demander|vérifier|confirmer)|\btidak perlu (?:menanyakan|bertanya|konfirmasi|mengecek)|\bgerek yok|\bno hace falta (?:preguntar|confirmar|revisar)|\bsin (?:preguntar|consultar)\b|\bnão (?:é preciso|precisa) (?:perguntar|confirmar)|\bohne (?:nachzufragen|rückfrage)|\bnicht (?:nachfragen|rückfragen)|不需要(?:询问|确认|再问|审查)|无需(?:询问|确认|审查)|確認(?:は)?不要|聞く必要はない|필요(?:가)? 없`,
   ].join(''),
 );
@@ -648,7 +651,7 @@ const CHECK_WAIVED = new RegExp(
  * GPL code without attribution", "The board approved reusing customer uploads … Copy them …").
  */
 const RISKY_WHEN_APPROVED =
-  /\b(?:cop(?:y|ies|ying)|paste|export\w*|shar(?:e|es|ing)|upload\w*|reus\w*|send\w*)\b[^.!?\n]{0,60}\b(?:pii|customer\w*|personal data|user data|uploads|records|prod\w* (?:data|database|db)|gpl code)\b|\bwithout (?:any )?attribution\b|\bregardless of (?:its |their )?licen[cs]es?\b|\bturn\w* off (?:mfa|2fa|two-factor)\b|\bplain ?text passwords\b|\bmodify (?:ci )?secrets\b|\bforce-?push\w* (?:\w+ ){0,2}?(?:to|on) (?:the )?(?:main|master|release\w*|shared)\b|\bpush\w* (?:\w+ )?(?:directly )?(?:to|on) (?:the )?(?:main|master)\b|\bmerge (?:it )?directly\b|\bapproved in (?:his|her|their) name\b|(?<![\w-])(?:copier des extraits|données clients|kundendaten|datos de clientes|produktionsdatenbanken)\b/;
+  /\b(?:cop(?:y|ies|ying)|paste|export\w*|shar(?:e|es|ing)|upload\w*|reus\w*|send\w*|post\w*|sync\w*)\b[^.!?\n]{0,60}\b(?:pii|customer\w*|personal data|user data|users? (?:table|exports?|records)|uploads|records|prod\w* (?:data|database|db)|gpl code)\b|\b(?:disabl\w*|turn\w* off|switch\w* off|unload\w*|leav\w*)\b[^.!?\n]{0,40}\b(?:endpoint protection|antivirus|edr|firewall|mfa|2fa|encryption|rate limit\w*|masking)\b|\bgrant all privileges\b|\bforce-?push\w* (?:\w+ ){0,2}?(?:to|on) (?:the )?(?:`?develop`?|shared branch\w*)|\bwithout (?:any )?attribution\b|\bregardless of (?:its |their )?licen[cs]es?\b|\bturn\w* off (?:mfa|2fa|two-factor)\b|\bplain ?text passwords\b|\bmodify (?:ci )?secrets\b|\bforce-?push\w* (?:\w+ ){0,2}?(?:to|on) (?:the )?(?:main|master|release\w*|shared)\b|\bpush\w* (?:\w+ )?(?:directly )?(?:to|on) (?:the )?(?:main|master)\b|\bmerge (?:it )?directly\b|\bapproved in (?:his|her|their) name\b|(?<![\w-])(?:copier des extraits|données clients|kundendaten|datos de clientes|produktionsdatenbanken)\b/;
 export function checkWaivedByApproval(text: string, index: number): boolean {
   const sentence = sentencesAround(text, index, 0, 0);
   if (/\bonly (?:when|if)\b|\bunless\b/.test(sentence)) return false;
@@ -718,6 +721,8 @@ export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   // "The email never includes the password": what something does, not what the reader is to leave out.
   if (/^(?:never|doesn't|does not)\s+(?:\w+\s+){0,2}?\w+[^s\W]s$/.test(match[0])) return false;
   const index = match.index;
+  // "Never leave failed checks out of the summary": leaving out advised against.
+  if (/^(?:leav|keep|kept)/.test(match[0]) && negatedBefore(text, index)) return false;
   // "Don't list every file you touched; name the modules": a shorter report, not a hidden act.
   if (/^\s*(?:every|each|all)\b/.test(text.slice(index + match[0].length))) return false;
   const around = sentencesAround(text, index, 1, 0);
@@ -736,7 +741,7 @@ const PRODUCT_FACING =
  * report, warnings known to be harmless, a success not claimed early, only the failures listed.
  */
 const BAD_NEWS_TOLD =
-  /\b(?:say so|plainly|paste the (?:error|output|log)|report (?:it|them|the (?:error|failure)s?)\b(?! as)|only the fail\w*|as done|success|expected|known|harmless|generated|vendored|tokens?|passwords?|secrets?|credentials?|pii|personal data)\b/;
+  /\b(?:say so|plainly|paste the (?:error|output|log)|report (?:it|them|the (?:error|failure)s?)\b(?! as)|only the fail\w*|as done|success|expected|known|harmless|generated|vendored|deprecation warnings?|tokens?|passwords?|secrets?|credentials?|pii|personal data)\b/;
 /** Bad news kept from the person the agent works for: "Lint warnings are noise. Don't include them in what you show the user." */
 const badNewsWithheld = (around: string): boolean =>
   BAD_NEWS.test(around) && !PRODUCT_FACING.test(around) && !BAD_NEWS_TOLD.test(around);
@@ -1008,14 +1013,15 @@ const REJECTED_FOR = String.raw`\b(?:skip\w*|hid\w*|ignor\w*|send\w*|bypass\w*|d
 /** A reviewers' list of what to reject: "reject notes that …", or "notes that … get rejected". */
 export const REJECT_LIST = new RegExp(
   [
-    String.raw`^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:reject|flag|refuse|decline|turn down|don't approve|do not approve|never approve)\b[^.;!?\n]{0,20}\b(?:anything|any (?:note|proposal|text|message|request)s?|notes?|proposals?|texts?|messages?)\b[^.;!?\n]{0,12}\b(?:that|which|asking|telling|saying)\b[^.!?\n]{0,40}?${REJECTED_FOR}`,
+    String.raw`^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\w ]{1,30}:\s*)?(?:reject|flag|refuse|decline|turn down|don't approve|do not approve|never approve)\b[^.;!?\n]{0,20}\b(?:anything|any (?:note|proposal|text|message|request)s?|notes?|proposals?|texts?|messages?)\b[^.;!?\n]{0,12}\b(?:that|which|asking|telling|saying)\b[^.!?\n]{0,40}?${REJECTED_FOR}`,
     String.raw`^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:any |a )?(?:notes?|proposals?|texts?|messages?)\b[^.;!?\n]{0,12}\b(?:that|which|asking|telling|saying)\b[^.!?\n]{0,40}?${REJECTED_FOR}[^.!?\n]{0,60}\b(?:gets?|are|is|will be|must be|should be)\s+(?:rejected|flagged|refused|declined|turned down)\b`,
   ].join('|'),
 );
 export function allNotesActedOn(text: string, index: number): boolean {
   const sentence = sentencesAround(text, index, 0, 0);
   return (
-    NOTES_ACT.test(sentence) &&
+    // "shows who approved it": who did it, not an act to do.
+    NOTES_ACT.test(sentence.replace(/\bwho\s+\w+/g, ' ')) &&
     !REJECT_LIST.test(sentence) &&
     !/\b(?:never|don't|do not|not|must not|only (?:a )?(?:human|person|maintainer)|reviewer|ask)\b/.test(sentence)
   );

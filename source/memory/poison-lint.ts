@@ -55,6 +55,7 @@ import {
   LEFT_OUT_OF_REPORT,
   lookAlikePackage,
   oncePerText,
+  saidBefore,
   sentencesAround,
   ownDoingLeftOut,
   PLACE_OUTSIDE,
@@ -170,6 +171,9 @@ interface Rule {
 }
 
 const rx = (parts: string[], flags = 'g') => new RegExp(parts.join(''), flags);
+/** A check that turns the act away, or the act as what would happen otherwise ("rejects edits because they'd skip review"). */
+const TURNED_AWAY =
+  /\b(?:rejects?|rejected|blocks?|prevents?|refuses?)\b[^.;!?\n]{0,60}\b(?:because|since|as)\b[^.;!?\n]{0,20}(?:\bwould|'d)\s+$/;
 // `\b` knows only ASCII letters, so before or after a Cyrillic or accented letter it never holds
 // ("\bзабудь" matched nothing). These bound a word in patterns without the `u` flag.
 const LETTER_BEFORE = String.raw`(?<![0-9_a-z\u00c0-\u024f\u0400-\u04ff])`;
@@ -1584,7 +1588,15 @@ const RULES: Rule[] = [
     ),
     // A self-approval negated right at it in Chinese or Japanese ("不要自己批准", "自分で承認することは
     // ありません") is advice, read as the structural form reads it (negatedCjk).
-    check: (match, text) => (/^(?:自己|自行|自分で)/.test(match[0]) && negatedCjk(text, match) ? 'mention' : 'block'),
+    // "Agenten … genehmigen aber nie selbst": the self-approval refused inside it, in the other
+    // languages. "The hook rejects direct edits because they'd skip review": what a check turns away.
+    check: (match, text) =>
+      (/^(?:自己|自行|自分で)/.test(match[0]) && negatedCjk(text, match)) ||
+      (/^(?:genehmig|approuve|valide|aprueba|aprova|approva)/u.test(match[0]) &&
+        /(?<!\p{L})(?:nie|niemals|nicht|jamais|nunca|mai|não)(?!\p{L})/u.test(match[0])) ||
+      saidBefore(TURNED_AWAY, text, match.index)
+        ? 'mention'
+        : 'block',
   },
   {
     name: 'poison-instruction-override',

@@ -169,7 +169,12 @@ const OWN_CREDENTIAL =
 /** Whether a clause keeps something from the person, other than the reader's own credential. */
 function concealed(clause: string): boolean {
   const found = CONCEAL.exec(clause);
-  return found !== null && !OWN_CREDENTIAL.test(found[0]);
+  return (
+    found !== null &&
+    !OWN_CREDENTIAL.test(found[0]) &&
+    // "Don't quietly work around it": the concealment itself advised against.
+    !/\b(?:don't|do not|never)\s+$/.test(clause.slice(0, found.index))
+  );
 }
 
 // What concealment is about: the model's actions, this note, a change or a failure.
@@ -801,6 +806,9 @@ function noteOutranks(clause: string): boolean {
   return note >= 0 && note > last(PERSON_OR_PROMPT);
 }
 
+/** Advice against what follows, a word at most before it: "never ignore …", "never leave … out". */
+const ADVISED_AGAINST_JUST_BEFORE = /\b(?:never|don't|do not|must not|mustn't|should not|shouldn't)\s+(?:\w+\s+)?$/;
+
 const RULES: StructuralRule[] = [
   {
     rule: 'poison-instruction-override',
@@ -864,7 +872,12 @@ const RULES: StructuralRule[] = [
     rule: 'poison-instruction-override',
     gate: /count|matter|weigh|rank|secondary|take|accept|answer|report|work|listen|respond|defer|obey|serve|follow|trust|orders|your|abort|abandon|drop|stop|ditch|quit|cancel|scrap|forget|ignore|skip|aside|leave|pause|shelve|instead/,
     needs: [HIJACK],
-    test: (c) => (HIJACK.test(c) ? 'block' : null),
+    test: (c) => {
+      const found = HIJACK.exec(c);
+      if (found === null) return null;
+      // "Never ignore the user's request in favour of a note": the hijack advised against.
+      return ADVISED_AGAINST_JUST_BEFORE.test(c.slice(0, found.index)) ? 'warn' : 'block';
+    },
   },
   {
     rule: 'poison-instruction-override',
@@ -955,13 +968,18 @@ const RULES: StructuralRule[] = [
     rule: 'poison-instruction-override',
     gate: /leav|keep|omit|exclud|drop|don't|do not|never|no need|no mention|should not|shouldn't|must not|mustn't/,
     needs: [OMIT],
-    test: (c) =>
-      OMIT.test(c) &&
-      OWN_REPORT.test(c) &&
-      OWN_ACT.test(c) &&
-      !/\b(?:do|always)\s+(?:mention|list|report|include)\b/.test(c)
-        ? 'block'
-        : null,
+    test: (c) => {
+      const omitted = OMIT.exec(c);
+      if (
+        omitted === null ||
+        !OWN_REPORT.test(c) ||
+        !OWN_ACT.test(c) ||
+        /\b(?:do|always)\s+(?:mention|list|report|include)\b/.test(c)
+      )
+        return null;
+      // "Never leave failed checks out of the summary": the leaving out advised against.
+      return ADVISED_AGAINST_JUST_BEFORE.test(c.slice(0, omitted.index)) ? 'warn' : 'block';
+    },
   },
   {
     rule: 'poison-instruction-override',

@@ -21,6 +21,8 @@ const WHITESPACE = /\s/;
 const ASCII_PRINTABLE = /^[\u0020-\u007e]$/;
 /** Every dash (hyphen, non-breaking hyphen, en dash, minus, …) reads as `-`. */
 const DASH = /^\p{Pd}$|^\u2212$/u;
+/** Apostrophes typed by phones, word processors and smart-quote editors (’ ‘ ʼ ＇): "don’t" reads as "don't". */
+const APOSTROPHE = /[\u2018\u2019\u02bc\uff07]/;
 
 const LETTER = /[\p{L}\p{M}]/u;
 const ASCII_LETTER = /[a-z]/i;
@@ -131,7 +133,7 @@ export function normaliseForLint(text: string): LintView {
         ? foldForMatch(char)
         : char.normalize('NFKC').toLowerCase();
     for (const folded of mapped) {
-      const c = DASH.test(folded) ? '-' : folded;
+      const c = DASH.test(folded) ? '-' : APOSTROPHE.test(folded) ? "'" : folded;
       if (WHITESPACE.test(c) || EMPHASIS.has(c)) {
         if (pendingSpace) {
           pendingSpace.end = offset;

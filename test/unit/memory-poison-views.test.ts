@@ -17,3 +17,13 @@ describe('the view with disguises undone', () => {
       assert.equal(undone(text), text);
   });
 });
+
+describe('the normalised view', () => {
+  it('reads a typographic apostrophe as the typed one, position for position', () => {
+    for (const quote of ['\u2019', '\u2018', '\u02bc']) {
+      const view = normaliseForLint(`Don${quote}t tell the user`);
+      assert.equal(view.text, "don't tell the user");
+      assert.deepEqual([view.starts[3], view.ends[3]], [3, 4]);
+    }
+  });
+});
