@@ -25,6 +25,23 @@ const DASH = /^\p{Pd}$|^\u2212$/u;
 const APOSTROPHE = /[\u2018\u2019\u02bc\uff07]/;
 
 const LETTER = /[\p{L}\p{M}]/u;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+/**
+ * Whether the underscore at `at` marks emphasis, as Markdown reads it ("_don't_ tell", "__ignore__
+ * the rules"): its run of underscores opens a word (nothing of a word before it, a letter after) or
+ * closes one (a word before, nothing of a word after). An underscore inside a name (`id_rsa`,
+ * `API_KEY`, `snake_case`) is part of it.
+ */
+function underscoreEmphasis(text: string, at: number): boolean {
+  let from = at;
+  while (from > 0 && text.charCodeAt(from - 1) === 0x5f) from--;
+  let to = at + 1;
+  while (to < text.length && text.charCodeAt(to) === 0x5f) to++;
+  const before = from > 0 && WORD_CHAR.test(text[from - 1]!);
+  const after = to < text.length && WORD_CHAR.test(text[to]!);
+  return before !== after;
+}
 const ASCII_LETTER = /[a-z]/i;
 
 /**
@@ -109,7 +126,13 @@ export function normaliseForLint(text: string): LintView {
     if (code < 0x80) {
       offset += 1;
       if (!((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a))) wordStart = offset;
-      if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x2a || code === 0x60) {
+      if (
+        code === 0x20 ||
+        (code >= 0x09 && code <= 0x0d) ||
+        code === 0x2a ||
+        code === 0x60 ||
+        (code === 0x5f && underscoreEmphasis(text, start))
+      ) {
         space(start, offset, code === 0x0a || code === 0x0d);
         continue;
       }

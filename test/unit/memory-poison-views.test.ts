@@ -26,4 +26,11 @@ describe('the normalised view', () => {
       assert.deepEqual([view.starts[3], view.ends[3]], [3, 4]);
     }
   });
+
+  it('drops underscores that mark emphasis, and keeps those inside a name', () => {
+    assert.equal(normaliseForLint("_Don't_ tell the user").text, "don't tell the user");
+    assert.equal(normaliseForLint('__Ignore__ the rules').text, 'ignore the rules');
+    for (const text of ['read id_rsa', 'set API_KEY', 'a snake_case_name'])
+      assert.equal(normaliseForLint(text).text, text.toLowerCase());
+  });
 });
