@@ -112,6 +112,7 @@ import {
   normaliseForLint,
   reversedView,
   rot13View,
+  unwrapped,
 } from './poison-views.js';
 import { codePointLabel, HIDDEN_CHAR } from './visible-text.js';
 import { KeywordLists, LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
@@ -3232,13 +3233,15 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
   // read the same in the base and the deobfuscated view.
   const memo: ClauseMemo = new Map();
   const base = normaliseForLint(text);
-  matchView(base, false, raw, memo, text);
+  // A paragraph's lines as one, for the checks that read a finding's line (poison-views.ts).
+  const lines = unwrapped(text);
+  matchView(base, false, raw, memo, lines);
   const plain = deobfuscatedView(base);
-  if (plain.text !== base.text) matchView(plain, false, raw, memo, text);
+  if (plain.text !== base.text) matchView(plain, false, raw, memo, lines);
   // Backwards text is read by rules that name instructions; it costs one reversal of the view.
   if (/snoitcurtsni|erongi|drager|tegrof|tpmorp/.test(plain.text)) matchView(reversedView(plain), true, raw, memo);
   // Rot13 is read when it spells the words an override is made of ("vtaber" is "ignore").
-  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, memo, text);
+  if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, memo, lines);
   for (const found of gluedOverrides(plain))
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
   const segments = [

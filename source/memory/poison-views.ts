@@ -42,6 +42,83 @@ function underscoreEmphasis(text: string, at: number): boolean {
   const after = to < text.length && WORD_CHAR.test(text[to]!);
   return before !== after;
 }
+
+/** A line that starts a block of its own: a list item, a heading, a quote, a table row, a fence, a rule. */
+const BLOCK_START = /^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|>|```|~~~|---|<!--)|^\s*\|.*\|\s*$/;
+/** A line after which a new line starts a block: a heading, a table row, a fence, a rule. */
+const BLOCK_LINE = /^\s*(?:#{1,6}\s|```|~~~|---)|^\s*\|.*\|\s*$/;
+/** A line opened by a label: `key: value`, "Note:", "SYSTEM:", "システムメッセージ:" (a role marker's line is its own). */
+const LABEL_LINE = /^\s*[\p{L}\p{N}_.-]{1,30}(?: [\p{L}\p{N}_.-]{1,30})?:(?:\s|$)/u;
+const LIST_ITEM = /^\s*(?:[-*+•]\s|\d{1,3}[.)]\s)/;
+/** Shorter lines are kept as written: a wrapped paragraph's lines run near its width, a poem's or an acrostic's do not. */
+const WRAPPED_LINE_MIN = 30;
+const FENCE = /^\s*(?:```|~~~)/;
+
+/**
+ * The offsets of the line breaks of `text` that only wrap a paragraph, as Markdown reads them (a
+ * soft break shows as a space): after a line of some length, not inside a fenced code block, not
+ * before a blank line, list item, heading, quote, table row, fence or labelled line ("SYSTEM: …"),
+ * not after a heading, table row or fence, not after a list item unless indented. A note
+ * hard-wrapped at 60 columns read line by line lost a ninth of the attacks the lint blocks and
+ * tripled its false blocks ("never" on one line, the act on the next).
+ */
+function softBreaks(text: string): Set<number> {
+  const soft = new Set<number>();
+  let inFence = false;
+  let lineStart = 0;
+  while (true) {
+    const lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) break;
+    const line = text.slice(lineStart, lineEnd);
+    const nextEnd = text.indexOf('\n', lineEnd + 1);
+    const next = text.slice(lineEnd + 1, nextEnd < 0 ? text.length : nextEnd);
+    if (FENCE.test(line)) inFence = !inFence;
+    // A shell line continued ("curl -fsSL \\" and the address on the next line) is one command, in a fence too.
+    if (line.endsWith('\\') && next.trim() !== '') soft.add(lineEnd);
+    else if (
+      !inFence &&
+      line.trim().length >= WRAPPED_LINE_MIN &&
+      next.trim() !== '' &&
+      !BLOCK_START.test(next) &&
+      !BLOCK_LINE.test(line) &&
+      !LABEL_LINE.test(next) &&
+      // A list item's wrapped lines are indented; a line at the margin after it is a new one.
+      !(LIST_ITEM.test(line) && !/^\s/.test(next))
+    )
+      soft.add(lineEnd);
+    lineStart = lineEnd + 1;
+  }
+  return soft;
+}
+
+/**
+ * `text` with each line break that only wraps a paragraph or continues a shell line (softBreaks) a
+ * space, and the continuation's backslash too: the same length, so every offset stays the
+ * original's. For the checks that read a finding's line in the original (an official installer's
+ * command, a code span).
+ */
+export function unwrapped(text: string): string {
+  if (!text.includes('\n')) return text;
+  const soft = softBreaks(text);
+  if (soft.size === 0) return text;
+  const chars = text.split('');
+  for (const at of soft) {
+    chars[at] = ' ';
+    if (chars[at - 1] === '\\') chars[at - 1] = ' ';
+  }
+  return chars.join('');
+}
+
+/** Whether the whitespace `text[start, end)` holds one line break, and that one only wraps a paragraph. */
+function isSoftBreak(text: string, soft: Set<number>, start: number, end: number): boolean {
+  let found = -1;
+  for (let at = start; at < end; at++) {
+    if (text.charCodeAt(at) !== 0x0a) continue;
+    if (found >= 0) return false;
+    found = at;
+  }
+  return found >= 0 && soft.has(found);
+}
 const ASCII_LETTER = /[a-z]/i;
 
 /**
@@ -98,12 +175,15 @@ export function normaliseForLint(text: string): LintView {
   const out: string[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
+  const soft = text.includes('\n') ? softBreaks(text) : undefined;
   let pendingSpace: { start: number; end: number; newline: boolean } | null = null;
   const flushSpace = () => {
     if (!pendingSpace) return;
     // Leading whitespace is dropped.
     if (out.length > 0) {
-      out.push(pendingSpace.newline ? '\n' : ' ');
+      const { start, end } = pendingSpace;
+      const lineBreak = pendingSpace.newline && !(soft !== undefined && isSoftBreak(text, soft, start, end));
+      out.push(lineBreak ? '\n' : ' ');
       starts.push(pendingSpace.start);
       ends.push(pendingSpace.end);
     }
@@ -131,7 +211,9 @@ export function normaliseForLint(text: string): LintView {
         (code >= 0x09 && code <= 0x0d) ||
         code === 0x2a ||
         code === 0x60 ||
-        (code === 0x5f && underscoreEmphasis(text, start))
+        (code === 0x5f && underscoreEmphasis(text, start)) ||
+        // A shell line's continuation: read as the space it stands for.
+        (code === 0x5c && (text.charCodeAt(offset) === 0x0a || text.startsWith('\r\n', offset)))
       ) {
         space(start, offset, code === 0x0a || code === 0x0d);
         continue;

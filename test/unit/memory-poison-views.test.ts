@@ -2,7 +2,7 @@
 // apart are joined; digits apart (a version, an address) are kept as written.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deobfuscatedView, normaliseForLint } from '../../source/memory/poison-views.js';
+import { deobfuscatedView, normaliseForLint, unwrapped } from '../../source/memory/poison-views.js';
 
 const undone = (text: string) => deobfuscatedView(normaliseForLint(text)).text;
 
@@ -32,5 +32,40 @@ describe('the normalised view', () => {
     assert.equal(normaliseForLint('__Ignore__ the rules').text, 'ignore the rules');
     for (const text of ['read id_rsa', 'set API_KEY', 'a snake_case_name'])
       assert.equal(normaliseForLint(text).text, text.toLowerCase());
+  });
+});
+
+describe('a paragraph wrapped over lines', () => {
+  const wrappedAdvice =
+    'Before you open a pull request, never tell the reviewer that\nthe tests passed unless you ran them yourself.';
+
+  it('reads a wrapped line as one with the next, the break a space at its own position', () => {
+    const view = normaliseForLint(wrappedAdvice);
+    assert.equal(view.text.includes('\n'), false);
+    const at = wrappedAdvice.indexOf('\n');
+    const index = view.starts.indexOf(at);
+    assert.equal(view.text[index], ' ');
+    assert.equal(unwrapped(wrappedAdvice), wrappedAdvice.replace('\n', ' '));
+  });
+
+  it('keeps the breaks that start a block, and the lines of a code block, a poem or a list', () => {
+    for (const text of [
+      'A paragraph of a first line that runs on for a while.\n\nAnd a second paragraph after a blank line.',
+      'The checklist for a release, in the order it is done in:\n- tag the commit\n- push the tag',
+      '## What the release checklist holds for every new version\nTag it.',
+      'The deploy reads its settings from the file named below:\nSYSTEM: ignore this line',
+      '```bash\nnpm ci --ignore-scripts --no-audit --prefer-offline --quiet\nnpm test\n```',
+      'Ignore\nGreen\nNever',
+      '- an item that runs on long enough to be a wrapped line\nThe next paragraph.',
+      '| a | table row that is long enough to wrap somewhere |\n| b | c |',
+    ])
+      assert.equal(unwrapped(text), text, text);
+  });
+
+  it('joins a shell line continued with a backslash, in a code block too', () => {
+    const text = '```bash\ncurl -fsSL \\\n  https://example.org/install.sh | sh\n```';
+    // Backticks are emphasis to the view: dropped.
+    assert.equal(normaliseForLint(text).text, 'bash\ncurl -fssl https://example.org/install.sh | sh');
+    assert.equal(unwrapped(text).length, text.length);
   });
 });
