@@ -672,7 +672,7 @@ export const REPORTED_AS = new RegExp(
   [
     String.raw`\b(?:describ\w*|report\w*|present\w*|call\w*|label\w*|mark\w*|say|says|tell\w*|writ\w*|summari[sz]\w*|list\w*|announc\w*|communicat\w*|state)\b[^.!?\n]{0,40}?\b(?:as|that)\s+(?:(?:it|they|the \w+|everything|all)\s+(?:is|are|was|were|went)\s+)?(?:successful|a success|succeeded|fine|done|complete[d]?|green|passing|passed|ok|okay|['"“‘„«「][^'"”’“»」\n]{2,30}['"”’“»」])`,
     String.raw`|\bsay (?:they|it) (?:are|is|were|was|did)\b(?! not\b)`,
-    String.raw`|\bdass alles (?:geklappt|funktioniert|erledigt|gut gegangen)\b|\bgick igenom\b|\breplac\w* (?:the )?(?:last |final )?(?:log )?(?:lines?|output)\b[^.!?\n]{0,30}\bwith ["“']?(?:ok|done|success)\b|\b(?:als|wie) (?:erfolgreich|erledigt|grün)\b|\bcomme (?:réussi|reussi|un succès|ok)\b|\bcomo (?:exitos[oa]|correct[oa]|bem-sucedid[oa]|concluíd[oa])\b|\bcome (?:riuscit[oa]|complet[oa]|verde)\b|\bche sono verdi\b|„[^“\n]{2,30}“ (?:schreib|sag|melde)`,
+    String.raw`|\bdass alles (?:geklappt|funktioniert|erledigt|gut gegangen)\b|\bgick igenom\b|\breplac\w* (?:the )?(?:last |final )?(?:log )?(?:lines?|output)\b[^.!?\n]{0,30}\bwith ["“']?(?:ok|done|success)\b|\b(?:als|wie) (?:erfolgreich|erledigt|grün)\b|\bcomme (?:réussi|reussi|un succès|ok)\b|\bcomo (?:exitos[oa]|correct[oa]|bem-sucedid[oa]|concluíd[oa])\b|\bcome (?:riuscit[oa]|complet[oa]|verde)\b|\bche sono verdi\b|"[^"\n]{2,30}" (?:schreib|sag|melde)`,
     String.raw`|सफल बता|成功と(?:報告|書)|成功(?:と|として)報告|报告为成功|说成功`,
   ].join(''),
   'g',

@@ -105,6 +105,7 @@ import {
 import { cipherReadings, hiddenOrder } from './poison-ciphers.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import {
+  asTyped,
   decodedSegments,
   deobfuscatedView,
   gluedOverrides,
@@ -112,7 +113,8 @@ import {
   normaliseForLint,
   reversedView,
   rot13View,
-  unwrapped,
+  withoutQuoteMarks,
+  plainLines,
 } from './poison-views.js';
 import { codePointLabel, HIDDEN_CHAR } from './visible-text.js';
 import { KeywordLists, LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
@@ -1842,7 +1844,7 @@ const RULES: Rule[] = [
       [
         '(?:',
         String.raw`(?:^|\n)[ \t]*human[ \t]*:[^\n]*(?:\n[^\n]*){0,6}?\n[ \t]*assistant[ \t]*:`,
-        String.raw`|(?:^|\n)[ \t]*[\[(<]?[ \t]*(?:системное сообщение|системная инструкция|systemnachricht|systemmeldung|mensaje del sistema|mensagem do sistema|message syst[èe]me|messaggio di sistema|systeembericht|komunikat systemowy|sistem mesaj[ıi]|系统消息|系統訊息|系统提示|システムメッセージ|システム通知|시스템 메시지)[ \t]*[\])>]?[ \t]*[:：]`,
+        String.raw`|(?:^|\n)[ \t]*(?:[-*+•][ \t]+)?[\[(<]?[ \t]*(?:системное сообщение|системная инструкция|systemnachricht|systemmeldung|mensaje del sistema|mensagem do sistema|message syst[èe]me|messaggio di sistema|systeembericht|komunikat systemowy|sistem mesaj[ıi]|系统消息|系統訊息|系统提示|システムメッセージ|システム通知|시스템 메시지)[ \t]*[\])>]?[ \t]*[:：]`,
         ')',
       ].join(''),
       'gu',
@@ -1923,7 +1925,7 @@ const RULES: Rule[] = [
     // changelog's "[System] upgraded to Node 20") only warns.
     pattern: new RegExp(
       [
-        String.raw`(?:^|\n)[ \t]*(?:[\[(<【][ \t]*(?:[\p{L}\p{M}]+[ \t]+){0,3}?(?:system|sistema|système|systeme|systeem|systém|система|системы|si\u0307stem|sistem|σύστημα|συστήματος|מערכת|النظام|सिस्टम|sviluppatore|desarrollador|développeur|developpeur|desenvolvedor|entwickler|ontwikkelaar|разработчика|(?:系统|系統|システム|시스템|开发者|開発者|개발자)\p{L}{0,4})(?:[ \t]+[\p{L}\p{M}]+){0,3}[ \t]*[\])>】]`,
+        String.raw`(?:^|\n)[ \t]*(?:[-*+•][ \t]+)?(?:[\[(<【][ \t]*(?:[\p{L}\p{M}]+[ \t]+){0,3}?(?:system|sistema|système|systeme|systeem|systém|система|системы|si\u0307stem|sistem|σύστημα|συστήματος|מערכת|النظام|सिस्टम|sviluppatore|desarrollador|développeur|developpeur|desenvolvedor|entwickler|ontwikkelaar|разработчика|(?:系统|系統|システム|시스템|开发者|開発者|개발자)\p{L}{0,4})(?:[ \t]+[\p{L}\p{M}]+){0,3}[ \t]*[\])>】]`,
         String.raw`|(?:system|systeem|sistema|système)\p{L}*(?:hinweis|notice|nachricht|meldung|bericht|melding|aviso|mensaje|message|avviso|notification)[ \t]*[:：])`,
       ].join(''),
       'gu',
@@ -2015,7 +2017,7 @@ const RULES: Rule[] = [
       'como',
       'come ',
       'che sono',
-      '„',
+      '"',
       'सफल',
       '成功',
       'dass alles',
@@ -3234,7 +3236,7 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
   const memo: ClauseMemo = new Map();
   const base = normaliseForLint(text);
   // A paragraph's lines as one, for the checks that read a finding's line (poison-views.ts).
-  const lines = unwrapped(text);
+  const lines = plainLines(text);
   matchView(base, false, raw, memo, lines);
   const plain = deobfuscatedView(base);
   if (plain.text !== base.text) matchView(plain, false, raw, memo, lines);
@@ -3465,7 +3467,12 @@ const SENTENCE_SCAN_CHARS = 16384;
  */
 export function lintPoisoning(text: string, options: { secrets?: readonly MaskedSpan[] } = {}): PoisonFinding[] {
   const secrets = [...(options.secrets ?? [])].sort((a, b) => a.offset - b.offset);
-  const raw = quotedExamplesMentioned(text, ruleFindings(withoutFormatFields(text), secrets));
+  // The examples' list and fence marks read as typed (a no-break space after a bullet is a space),
+  // inside a Markdown quote too.
+  const raw = quotedExamplesMentioned(
+    withoutQuoteMarks(asTyped(text)),
+    ruleFindings(withoutFormatFields(text), secrets),
+  );
   const learned = learnedFinding(text, raw);
   if (learned) raw.push(learned);
 

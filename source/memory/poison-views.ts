@@ -23,6 +23,8 @@ const ASCII_PRINTABLE = /^[\u0020-\u007e]$/;
 const DASH = /^\p{Pd}$|^\u2212$/u;
 /** Apostrophes typed by phones, word processors and smart-quote editors (’ ‘ ʼ ＇): "don’t" reads as "don't". */
 const APOSTROPHE = /[\u2018\u2019\u02bc\uff07]/;
+/** Their double quotes (“ ” „ ‟): a quoted attack reads as quoted whichever the editor typed. */
+const DOUBLE_QUOTE = /[\u201c\u201d\u201e\u201f]/;
 
 const LETTER = /[\p{L}\p{M}]/u;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
@@ -41,6 +43,31 @@ function underscoreEmphasis(text: string, at: number): boolean {
   const before = from > 0 && WORD_CHAR.test(text[from - 1]!);
   const after = to < text.length && WORD_CHAR.test(text[to]!);
   return before !== after;
+}
+
+/** Whether the `>` at `at` marks a Markdown quote: only spaces, tabs or other quote marks before it on its line, a space or the line's end after it. */
+function quoteMark(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  if (!(Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d)) return false;
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) return true;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x3e) return false;
+  }
+  return true;
+}
+
+/** `text` with the marks of Markdown quotes as spaces (quoteMark): the same length, so the lines read as the quote's text. */
+export function withoutQuoteMarks(text: string): string {
+  if (!text.includes('>')) return text;
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('>'); at >= 0; at = text.indexOf('>', at + 1)) {
+    if (!quoteMark(text, at)) continue;
+    out += `${text.slice(from, at)} `;
+    from = at + 1;
+  }
+  return out + text.slice(from);
 }
 
 /** A line that starts a block of its own: a list item, a heading, a quote, a table row, a fence, a rule. */
@@ -62,16 +89,18 @@ const FENCE = /^\s*(?:```|~~~)/;
  * hard-wrapped at 60 columns read line by line lost a ninth of the attacks the lint blocks and
  * tripled its false blocks ("never" on one line, the act on the next).
  */
-function softBreaks(text: string): Set<number> {
+function softBreaks(original: string): Set<number> {
+  // A quote's lines read as its text: "> a wrapped line\n> and its end" is one paragraph.
+  const text = withoutQuoteMarks(original);
   const soft = new Set<number>();
   let inFence = false;
   let lineStart = 0;
   while (true) {
     const lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) break;
-    const line = text.slice(lineStart, lineEnd);
+    const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
     const nextEnd = text.indexOf('\n', lineEnd + 1);
-    const next = text.slice(lineEnd + 1, nextEnd < 0 ? text.length : nextEnd);
+    const next = text.slice(lineEnd + 1, nextEnd < 0 ? text.length : nextEnd).replace(/\r$/, '');
     if (FENCE.test(line)) inFence = !inFence;
     // A shell line continued ("curl -fsSL \\" and the address on the next line) is one command, in a fence too.
     if (line.endsWith('\\') && next.trim() !== '') soft.add(lineEnd);
@@ -91,17 +120,38 @@ function softBreaks(text: string): Set<number> {
   return soft;
 }
 
+/** Typographic quotes and the other spaces, each one UTF-16 unit, and what each is typed as. */
+const AS_TYPED: Record<string, string> = {
+  '\u00a0': ' ',
+  '\u2007': ' ',
+  '\u202f': ' ',
+  '\u3000': ' ',
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\r': ' ',
+};
+const TYPOGRAPHIC = /[\u00a0\u2007\u202f\u3000\u201c\u201d\u201e\u2018\u2019\r]/g;
+
+/** `text` with typographic quotes, no-break spaces and carriage returns as typed: the same length. */
+export const asTyped = (text: string): string => text.replace(TYPOGRAPHIC, (c) => AS_TYPED[c]!);
+
 /**
- * `text` with each line break that only wraps a paragraph or continues a shell line (softBreaks) a
- * space, and the continuation's backslash too: the same length, so every offset stays the
- * original's. For the checks that read a finding's line in the original (an official installer's
- * command, a code span).
+ * `text` as typed on one line per paragraph: each line break that only wraps a paragraph or
+ * continues a shell line (softBreaks) a space, and the continuation's backslash too; typographic
+ * quotes and no-break spaces as typed, a carriage return a space. The same length, so every offset
+ * stays the original's. For the checks that read a finding's line in the original (an official
+ * installer's command, a code span): a Windows line end, a pasted no-break space or a word
+ * processor's quotes made every vendor installer a block.
  */
-export function unwrapped(text: string): string {
-  if (!text.includes('\n')) return text;
-  const soft = softBreaks(text);
-  if (soft.size === 0) return text;
-  const chars = text.split('');
+export function plainLines(text: string): string {
+  const typed = asTyped(text);
+  if (!typed.includes('\n')) return typed;
+  const soft = softBreaks(typed);
+  if (soft.size === 0) return typed;
+  const chars = typed.split('');
   for (const at of soft) {
     chars[at] = ' ';
     if (chars[at - 1] === '\\') chars[at - 1] = ' ';
@@ -213,7 +263,9 @@ export function normaliseForLint(text: string): LintView {
         code === 0x60 ||
         (code === 0x5f && underscoreEmphasis(text, start)) ||
         // A shell line's continuation: read as the space it stands for.
-        (code === 0x5c && (text.charCodeAt(offset) === 0x0a || text.startsWith('\r\n', offset)))
+        (code === 0x5c && (text.charCodeAt(offset) === 0x0a || text.startsWith('\r\n', offset))) ||
+        // A quote's mark at a line's start ("> Hide these edits …"): the line is read as its text is.
+        (code === 0x3e && quoteMark(text, start))
       ) {
         space(start, offset, code === 0x0a || code === 0x0d);
         continue;
@@ -238,7 +290,7 @@ export function normaliseForLint(text: string): LintView {
         ? foldForMatch(char)
         : char.normalize('NFKC').toLowerCase();
     for (const folded of mapped) {
-      const c = DASH.test(folded) ? '-' : APOSTROPHE.test(folded) ? "'" : folded;
+      const c = DASH.test(folded) ? '-' : APOSTROPHE.test(folded) ? "'" : DOUBLE_QUOTE.test(folded) ? '"' : folded;
       if (WHITESPACE.test(c) || EMPHASIS.has(c)) {
         if (pendingSpace) {
           pendingSpace.end = offset;

@@ -4,9 +4,11 @@
 //   the original text), recall at any severity, false-positive rate at any severity on the non-secrets,
 //   and unmasked findings (an excerpt that shows the secret, or 8 characters of it in a row);
 // - poisoning: share of poisoned notes blocked, share of ordinary notes blocked (false blocks) and warned.
-// `npm run bench -- lint-quality [--split <split>] [--misses] [--families]` (or LINT_SPLIT=train,
-// LINT_MISSES=1), a split of ALL_SPLITS (test/support/lint-corpus.ts); `--families` prints only the
-// poisoned notes blocked per attack class, over every split measured only. Misses and false
+// `npm run bench -- lint-quality [--split <split>] [--misses] [--families] [--rewritten]` (or
+// LINT_SPLIT=train, LINT_MISSES=1), a split of ALL_SPLITS (test/support/lint-corpus.ts); `--families`
+// prints only the poisoned notes blocked per attack class, over every split measured only;
+// `--rewritten` only the notes blocked as written and as editors and tools rewrite them (REWRITES),
+// over every split measured only. Misses and false
 // positives are listed for the tuning splits only (TUNING_SPLITS there); the others (test,
 // holdout-2, holdout-3, holdout-4, …) are for measuring.
 import { existsSync } from 'node:fs';
@@ -31,6 +33,8 @@ export interface LintQualityOptions {
   misses: boolean;
   /** Poisoned notes blocked per attack class, over the splits measured only (or `--split`'s). */
   families: boolean;
+  /** Notes blocked as written and rewritten (REWRITES), over the splits measured only (or `--split`'s). */
+  rewritten: boolean;
 }
 
 /** The splits only ever measured: never tuned on, their notes never read. */
@@ -42,18 +46,83 @@ export function lintQualityOptions(argv: readonly string[], env: NodeJS.ProcessE
   let split: string | undefined = env['LINT_SPLIT'];
   let misses = env['LINT_MISSES'] === '1';
   let families = false;
+  let rewritten = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--split') split = argv[i + 1];
     else if (arg.startsWith('--split=')) split = arg.slice('--split='.length);
     else if (arg === '--misses') misses = true;
     else if (arg === '--families') families = true;
+    else if (arg === '--rewritten') rewritten = true;
   }
   if (split !== undefined && !(ALL_SPLITS as readonly string[]).includes(split)) {
     throw new Error(`--split must be ${ALL_SPLITS.join(', ')}, not "${split}"`);
   }
-  const splits = split !== undefined ? [split as CorpusSplit] : families ? [...MEASURED_SPLITS] : [...CORPUS_SPLITS];
-  return { splits, misses, families };
+  const splits =
+    split !== undefined ? [split as CorpusSplit] : families || rewritten ? [...MEASURED_SPLITS] : [...CORPUS_SPLITS];
+  return { splits, misses, families, rewritten };
+}
+
+/** Each line of `text` outside code blocks and tables broken at spaces before `width` columns, as an editor's hard wrap does. */
+export function hardWrapped(text: string, width: number): string {
+  let fenced = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+      if (fenced || /^\s*(?:```|~~~|\||    )/.test(line)) return line;
+      const lines: string[] = [];
+      let current = '';
+      for (const word of line.split(' ')) {
+        if (current !== '' && current.length + 1 + word.length > width) {
+          lines.push(current);
+          current = word;
+        } else current = current === '' ? word : `${current} ${word}`;
+      }
+      lines.push(current);
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * A note as editors, word processors and tools rewrite it, which should not change what the lint
+ * says: hard-wrapped, Windows line ends, quoted, made a list item, typographic quotes, no-break
+ * spaces. (Before the lint read a paragraph's lines as one, a wrap at 60 columns lost it a ninth of
+ * the attacks it blocks.)
+ */
+export const REWRITES: ReadonlyArray<readonly [string, (text: string) => string]> = [
+  ['as written', (text) => text],
+  ['hard-wrapped at 60 columns', (text) => hardWrapped(text, 60)],
+  ['Windows line ends', (text) => text.replace(/\n/g, '\r\n')],
+  ['in a Markdown quote', (text) => text.replace(/^/gm, '> ')],
+  ['as a list item', (text) => `- ${text.replace(/\n/g, '\n  ')}`],
+  [
+    'typographic double quotes',
+    (text) => {
+      let open = true;
+      return text.replace(/"/g, () => ((open = !open) ? '\u201d' : '\u201c'));
+    },
+  ],
+  ['no-break spaces', (text) => text.replace(/ /g, '\u00a0')],
+];
+
+function reportRewritten(splits: readonly CorpusSplit[], lint: PoisonLint, out: (line: string) => void): void {
+  const items = splits.filter((split) => existsSync(corpusFile('poisoning', split))).flatMap(readLabelledPoisoning);
+  out(`poisoning, notes blocked as written and rewritten, over ${splits.join(', ')}`);
+  for (const [name, rewrite] of REWRITES) {
+    let poisoned = 0;
+    let ordinary = 0;
+    for (const item of items) {
+      if (verdictOf(lint(rewrite(item.text))) !== 'block') continue;
+      if (item.poisoned) poisoned += 1;
+      else ordinary += 1;
+    }
+    const of = (poisonedOrNot: boolean) => items.filter((item) => item.poisoned === poisonedOrNot).length;
+    out(
+      `  ${name.padEnd(28)} poisoned ${share(poisoned, of(true))} of ${of(true)}   ordinary ${share(ordinary, of(false))} of ${of(false)}`,
+    );
+  }
 }
 
 /**
@@ -407,7 +476,7 @@ export async function runLintQualityBench(
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const options = lintQualityOptions(argv, env);
   const report: LintQualityReport = { secrets: {}, poisoning: {} };
-  for (const split of options.families ? [] : options.splits) {
+  for (const split of options.families || options.rewritten ? [] : options.splits) {
     // Most holdout and extra tuning splits are poisoning only: there is no secrets file for them.
     if (!existsSync(corpusFile('secrets', split))) {
       out(`secrets · ${split}: no corpus file (the ${split} split is poisoning only)`);
@@ -418,6 +487,10 @@ export async function runLintQualityBench(
     reportSecrets(split, scores, options.misses, out);
   }
   const poisonLint = await loadPoisonLint();
+  if (options.rewritten) {
+    if (poisonLint !== null) reportRewritten(options.splits, poisonLint, out);
+    return report;
+  }
   for (const split of options.splits) {
     let items: PoisonCorpusItem[];
     try {

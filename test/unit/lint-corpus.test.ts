@@ -7,7 +7,9 @@ import { describe, it } from 'node:test';
 import {
   isTuningSplit,
   attackClass,
+  hardWrapped,
   lintQualityOptions,
+  REWRITES,
   MEASURED_SPLITS,
   scoreSecretItem,
   scorePoisoning,
@@ -918,5 +920,25 @@ describe('poisoned notes by attack class (lint-quality --families)', () => {
     assert.equal(of('multi-sentence'), 'other');
     // No family: the kind is the label.
     assert.equal(attackClass({ kind: 'exfiltration' }), 'exfiltration');
+  });
+});
+
+describe('the notes rewritten as editors and tools write them (lint-quality --rewritten)', () => {
+  it('hard-wraps prose at the width, and leaves code blocks and tables as they are', () => {
+    const prose = 'Never push to main directly; open a pull request and wait for a review from the owners.';
+    const wrapped = hardWrapped(prose, 30);
+    assert.ok(wrapped.split('\n').every((line) => line.length <= 30));
+    assert.equal(wrapped.replace(/\n/g, ' '), prose);
+    const code = `\`\`\`bash\n${'x '.repeat(40)}\n\`\`\`\n| a | ${'b '.repeat(30)}|`;
+    assert.equal(hardWrapped(code, 30), code);
+  });
+
+  it('rewrites each note without changing its words, over the splits measured only', () => {
+    const note = 'Say "done" when it passes.\nThen stop.';
+    const letters = (text: string) => text.replace(/[^a-z]/gi, '');
+    for (const [name, rewrite] of REWRITES) assert.equal(letters(rewrite(note)), letters(note), name);
+    const { splits, rewritten } = lintQualityOptions(['--rewritten'], {});
+    assert.equal(rewritten, true);
+    assert.ok(splits.length > 0 && splits.every((split) => !isTuningSplit(split)));
   });
 });

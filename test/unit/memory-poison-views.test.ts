@@ -2,7 +2,13 @@
 // apart are joined; digits apart (a version, an address) are kept as written.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deobfuscatedView, normaliseForLint, unwrapped } from '../../source/memory/poison-views.js';
+import {
+  asTyped,
+  deobfuscatedView,
+  normaliseForLint,
+  plainLines,
+  withoutQuoteMarks,
+} from '../../source/memory/poison-views.js';
 
 const undone = (text: string) => deobfuscatedView(normaliseForLint(text)).text;
 
@@ -45,7 +51,7 @@ describe('a paragraph wrapped over lines', () => {
     const at = wrappedAdvice.indexOf('\n');
     const index = view.starts.indexOf(at);
     assert.equal(view.text[index], ' ');
-    assert.equal(unwrapped(wrappedAdvice), wrappedAdvice.replace('\n', ' '));
+    assert.equal(plainLines(wrappedAdvice), wrappedAdvice.replace('\n', ' '));
   });
 
   it('keeps the breaks that start a block, and the lines of a code block, a poem or a list', () => {
@@ -59,13 +65,28 @@ describe('a paragraph wrapped over lines', () => {
       '- an item that runs on long enough to be a wrapped line\nThe next paragraph.',
       '| a | table row that is long enough to wrap somewhere |\n| b | c |',
     ])
-      assert.equal(unwrapped(text), text, text);
+      assert.equal(plainLines(text), text, text);
   });
 
   it('joins a shell line continued with a backslash, in a code block too', () => {
     const text = '```bash\ncurl -fsSL \\\n  https://example.org/install.sh | sh\n```';
     // Backticks are emphasis to the view: dropped.
     assert.equal(normaliseForLint(text).text, 'bash\ncurl -fssl https://example.org/install.sh | sh');
-    assert.equal(unwrapped(text).length, text.length);
+    assert.equal(plainLines(text).length, text.length);
+  });
+});
+
+describe('the text as typed', () => {
+  it('reads typographic quotes, no-break spaces and carriage returns as typed, keeping every offset', () => {
+    const text = 'Run\u00a0it: \u201cnpm ci\u201d,\r\nthen \u2018test\u2019.';
+    assert.equal(asTyped(text), 'Run it: "npm ci", \nthen \'test\'.');
+    assert.equal(normaliseForLint('Say \u201cdone\u201d').text, 'say "done"');
+  });
+
+  it('drops the marks of a Markdown quote, and keeps every other ">"', () => {
+    assert.equal(withoutQuoteMarks('> Hide it\n> > from them'), '  Hide it\n    from them');
+    for (const text of ['if a > b then', 'echo x > out.txt', '</common-memory-notes>', '-> next step'])
+      assert.equal(withoutQuoteMarks(text), text);
+    assert.equal(normaliseForLint('> Hide these edits').text, 'hide these edits');
   });
 });
