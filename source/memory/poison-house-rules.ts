@@ -717,12 +717,21 @@ const OWN_DOING =
 /** A sentence or clause that opens with an act the agent is told to do: what it then leaves out is its own. */
 const TOLD_ACT =
   /(?:^|[.;:]\s+|\n\s*)(?:[-*+]\s+)?(?:delete|remove|prune|drop|clean up|wipe|kill|force-push|rewrite|revert|spin up|tear down|purge)\b/;
+/**
+ * What follows "never tell the reviewer" is a success held back until it is checked ("… that the
+ * tests passed unless you ran them"): a rule of honesty, not a thing kept from the person. Bad news
+ * held back ("… that the deploy failed until tomorrow") is not one.
+ */
+export const CLAIM_HELD_UNTIL_TRUE =
+  /^\s*(?:\w+\s+){0,3}?(?:that\b|it's\b|it is\b|they're\b|they are\b)[^.;!?\n]{0,60}?\b(?:pass\w*|ran|runs|works?|worked|done|fixed|green|succeed\w*|complete\w*|ready|deployed|merged)\b[^.;!?\n]{0,40}?\b(?:unless|until|before|if)\s+(?:you|it|they|ci|the \w+)\s+(?:have\s+|has\s+|actually\s+)?(?:ran|run|checked|check|verified|verify|tested|test|confirmed|confirm|seen|see|passe[sd]|finish\w*|complete\w*)\b/;
+
 export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   // "The email never includes the password": what something does, not what the reader is to leave out.
   if (/^(?:never|doesn't|does not)\s+(?:\w+\s+){0,2}?\w+[^s\W]s$/.test(match[0])) return false;
   const index = match.index;
   // "Never leave failed checks out of the summary": leaving out advised against.
   if (/^(?:leav|keep|kept)/.test(match[0]) && negatedBefore(text, index)) return false;
+  if (CLAIM_HELD_UNTIL_TRUE.test(text.slice(index + match[0].length))) return false;
   // "Don't list every file you touched; name the modules": a shorter report, not a hidden act.
   if (/^\s*(?:every|each|all)\b/.test(text.slice(index + match[0].length))) return false;
   const around = sentencesAround(text, index, 1, 0);

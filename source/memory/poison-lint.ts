@@ -42,6 +42,7 @@ import {
 import { officialInstallerStep } from './official-installers.js';
 import {
   ALL_NOTES,
+  CLAIM_HELD_UNTIL_TRUE,
   allNotesActedOn,
   APPROVAL_GIVEN,
   CHECK_SILENCED,
@@ -1027,12 +1028,14 @@ const RULES: Rule[] = [
     name: 'poison-instruction-override',
     severity: 'block',
     // "Don't add a dependency without mentioning it": a double negative asks the model to tell.
-    // "Never report it as done" forbids a false report, it hides nothing.
+    // "Never report it as done" forbids a false report, it hides nothing; so does "never tell the
+    // user that a migration ran until you have checked".
     check: (match, text) =>
       (/^without\b/.test(match[0].trimStart()) && negated(text, match.index, match.index, 'before')) ||
       /^\s*as (?:done|complete\w*|finished|passing|passed|green|fixed|successful|a success|ok|working)\b/.test(
         text.slice(match.index + match[0].length),
-      )
+      ) ||
+      CLAIM_HELD_UNTIL_TRUE.test(text.slice(match.index + match[0].length))
         ? null
         : 'block',
     keywords: [

@@ -30,7 +30,13 @@
 // fixed set of alternations of words tested once per clause. Pure; no `node:` imports.
 
 import { CONCEPT_RULES } from './poison-concept-rules.js';
-import { HOUSE_RULES, REFUSED_WEAKENING, weakenedAsStandingRule, withoutAddresses } from './poison-house-rules.js';
+import {
+  CLAIM_HELD_UNTIL_TRUE,
+  HOUSE_RULES,
+  REFUSED_WEAKENING,
+  weakenedAsStandingRule,
+  withoutAddresses,
+} from './poison-house-rules.js';
 import type { LintView } from './poison-views.js';
 import { KeywordLists, LONG_TEXT, mayMatch, regexShape } from './regex-shape.js';
 
@@ -173,7 +179,9 @@ function concealed(clause: string): boolean {
     found !== null &&
     !OWN_CREDENTIAL.test(found[0]) &&
     // "Don't quietly work around it": the concealment itself advised against.
-    !/\b(?:don't|do not|never)\s+$/.test(clause.slice(0, found.index))
+    !/\b(?:don't|do not|never)\s+$/.test(clause.slice(0, found.index)) &&
+    // "Never tell the reviewer that the tests passed unless you ran them": honesty, not concealment.
+    !CLAIM_HELD_UNTIL_TRUE.test(clause.slice(found.index + found[0].length))
   );
 }
 
