@@ -78,7 +78,7 @@ const BLOCK_LINE = /^\s*(?:#{1,6}\s|```|~~~|---)|^\s*\|.*\|\s*$/;
 const LABEL_LINE = /^\s*[\p{L}\p{N}_.-]{1,30}(?: [\p{L}\p{N}_.-]{1,30})?:(?:\s|$)/u;
 const LIST_ITEM = /^\s*(?:[-*+•]\s|\d{1,3}[.)]\s)/;
 /** Shorter lines are kept as written: a wrapped paragraph's lines run near its width, a poem's or an acrostic's do not. */
-const WRAPPED_LINE_MIN = 30;
+const WRAPPED_LINE_MIN = 20;
 const FENCE = /^\s*(?:```|~~~)/;
 
 /**
