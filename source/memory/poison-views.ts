@@ -148,13 +148,14 @@ export const asTyped = (text: string): string => text.replace(TYPOGRAPHIC, (c) =
  */
 export function plainLines(text: string): string {
   const typed = asTyped(text);
-  if (!typed.includes('\n')) return typed;
-  const soft = softBreaks(typed);
+  if (!text.includes('\n')) return typed;
+  const soft = softBreaks(text);
   if (soft.size === 0) return typed;
   const chars = typed.split('');
   for (const at of soft) {
     chars[at] = ' ';
-    if (chars[at - 1] === '\\') chars[at - 1] = ' ';
+    const continuation = text[at - 1] === '\r' ? at - 2 : at - 1;
+    if (text[continuation] === '\\') chars[continuation] = ' ';
   }
   return chars.join('');
 }

@@ -73,6 +73,10 @@ describe('a paragraph wrapped over lines', () => {
     // Backticks are emphasis to the view: dropped.
     assert.equal(normaliseForLint(text).text, 'bash\ncurl -fssl https://example.org/install.sh | sh');
     assert.equal(plainLines(text).length, text.length);
+    // With Windows line ends too: the backslash and the line end are spaces, every offset kept.
+    const crlf = text.replace(/\n/g, '\r\n');
+    assert.equal(plainLines(crlf), '```bash \ncurl -fsSL      https://example.org/install.sh | sh \n```');
+    assert.equal(plainLines(crlf).length, crlf.length);
   });
 });
 
