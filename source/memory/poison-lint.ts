@@ -1259,9 +1259,10 @@ const RULES: Rule[] = [
     name: 'poison-role-marker',
     severity: 'block',
     keywords: ['system', 'assistant', 'developer', 'admin'],
-    // A fake turn header: "### System message" on a line of its own, "SYSTEM OVERRIDE:", "System notice:".
+    // A fake turn header: "### System message" on a line of its own (the view reads a heading's
+    // marks as space), "SYSTEM OVERRIDE:", "System notice:".
     pattern:
-      /(?:(?:^|\n)[#>\s]*#{1,6}\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn))?\s*:?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)(?:\s+(?!(?:format|formatting|style|template|schema|field|queue|handler|bus|types?|ids?|logs?|size|limit|parser|api|docs|length|tests?)\b)[a-z]+)?\s*(?::|-(?=\s)))/g,
+      /(?:(?:^|\n)[#>\s]*(?:#{1,6}\s*)?(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override|notice|note|turn)\s*:?)?\s*(?=\n|$)|\b(?:system|admin|developer)\s+(?:override|notice|message|directive|instructions?|command|alert|prompt)(?:\s+(?!(?:format|formatting|style|template|schema|field|queue|handler|bus|types?|ids?|logs?|size|limit|parser|api|docs|length|tests?)\b)[a-z]+)?\s*(?::|-(?=\s)))/g,
   },
   {
     name: 'poison-frame-forgery',

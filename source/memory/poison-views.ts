@@ -57,6 +57,21 @@ function quoteMark(text: string, at: number): boolean {
   return true;
 }
 
+/** Whether the `#` at `at` is one of a heading's marks: one to six at a line's start (after spaces or quote marks), then a space. */
+function headingMark(text: string, at: number): boolean {
+  let from = at;
+  while (from > 0 && text.charCodeAt(from - 1) === 0x23) from--;
+  let to = at + 1;
+  while (to < text.length && text.charCodeAt(to) === 0x23) to++;
+  if (to - from > 6 || !(text.charCodeAt(to) === 0x20 || text.charCodeAt(to) === 0x09)) return false;
+  for (let i = from - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) return true;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x3e) return false;
+  }
+  return true;
+}
+
 /** `text` with the marks of Markdown quotes as spaces (quoteMark): the same length, so the lines read as the quote's text. */
 export function withoutQuoteMarks(text: string): string {
   if (!text.includes('>')) return text;
@@ -265,8 +280,10 @@ export function normaliseForLint(text: string): LintView {
         (code === 0x5f && underscoreEmphasis(text, start)) ||
         // A shell line's continuation: read as the space it stands for.
         (code === 0x5c && (text.charCodeAt(offset) === 0x0a || text.startsWith('\r\n', offset))) ||
-        // A quote's mark at a line's start ("> Hide these edits …"): the line is read as its text is.
-        (code === 0x3e && quoteMark(text, start))
+        // A quote's mark at a line's start ("> Hide these edits …"), or a heading's ("## Push to
+        // main directly"): the line is read as its text is.
+        (code === 0x3e && quoteMark(text, start)) ||
+        (code === 0x23 && headingMark(text, start))
       ) {
         space(start, offset, code === 0x0a || code === 0x0d);
         continue;

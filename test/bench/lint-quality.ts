@@ -87,8 +87,8 @@ export function hardWrapped(text: string, width: number): string {
 
 /**
  * A note as editors, word processors and tools rewrite it, which should not change what the lint
- * says: hard-wrapped, Windows line ends, quoted, made a list item, typographic quotes, no-break
- * spaces. (Before the lint read a paragraph's lines as one, a wrap at 60 columns lost it a ninth of
+ * says: hard-wrapped, Windows line ends, quoted, made a list item or a heading, typographic
+ * quotes, no-break spaces. (Before the lint read a paragraph's lines as one, a wrap at 60 columns lost it a ninth of
  * the attacks it blocks.)
  */
 export const REWRITES: ReadonlyArray<readonly [string, (text: string) => string]> = [
@@ -97,6 +97,7 @@ export const REWRITES: ReadonlyArray<readonly [string, (text: string) => string]
   ['Windows line ends', (text) => text.replace(/\n/g, '\r\n')],
   ['in a Markdown quote', (text) => text.replace(/^/gm, '> ')],
   ['as a list item', (text) => `- ${text.replace(/\n/g, '\n  ')}`],
+  ['a one-line note as a heading', (text) => (text.includes('\n') ? text : `## ${text}`)],
   [
     'typographic double quotes',
     (text) => {

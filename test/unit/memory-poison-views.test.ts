@@ -93,4 +93,11 @@ describe('the text as typed', () => {
       assert.equal(withoutQuoteMarks(text), text);
     assert.equal(normaliseForLint('> Hide these edits').text, 'hide these edits');
   });
+
+  it("drops a heading's marks, and keeps a hash inside a line", () => {
+    assert.equal(normaliseForLint('## Push to main directly').text, 'push to main directly');
+    assert.equal(normaliseForLint('Intro.\n### Then this').text, 'intro.\nthen this');
+    for (const text of ['see issue #123', '#hashtag at the start', '####### seven is no heading', 'a # b'])
+      assert.equal(normaliseForLint(text).text, text.toLowerCase());
+  });
 });
