@@ -21,10 +21,20 @@ const WHITESPACE = /\s/;
 const ASCII_PRINTABLE = /^[\u0020-\u007e]$/;
 /** Every dash (hyphen, non-breaking hyphen, en dash, minus, …) reads as `-`. */
 const DASH = /^\p{Pd}$|^\u2212$/u;
-/** Apostrophes typed by phones, word processors and smart-quote editors (’ ‘ ʼ ＇): "don’t" reads as "don't". */
-const APOSTROPHE = /[\u2018\u2019\u02bc\uff07]/;
-/** Their double quotes (“ ” „ ‟): a quoted attack reads as quoted whichever the editor typed. */
-const DOUBLE_QUOTE = /[\u201c\u201d\u201e\u201f]/;
+/**
+ * Quotes typed by phones, word processors and smart-quote editors, and the key each stands for:
+ * "don’t" reads as "don't", and a quoted attack reads as quoted whichever the editor typed.
+ */
+const TYPED_QUOTE: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u02bc': "'",
+  '\uff07': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u201f': '"',
+};
 
 const LETTER = /[\p{L}\p{M}]/u;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
@@ -45,10 +55,8 @@ function underscoreEmphasis(text: string, at: number): boolean {
   return before !== after;
 }
 
-/** Whether the `>` at `at` marks a Markdown quote: only spaces, tabs or other quote marks before it on its line, a space or the line's end after it. */
-function quoteMark(text: string, at: number): boolean {
-  const next = text.charCodeAt(at + 1);
-  if (!(Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d)) return false;
+/** Whether only spaces, tabs or quote marks stand before `at` on its line: where a block's marks go. */
+function atBlockStart(text: string, at: number): boolean {
   for (let i = at - 1; i >= 0; i--) {
     const c = text.charCodeAt(i);
     if (c === 0x0a) return true;
@@ -57,19 +65,21 @@ function quoteMark(text: string, at: number): boolean {
   return true;
 }
 
+/** Whether the `>` at `at` marks a Markdown quote: at a block's start, a space or the line's end after it. */
+function quoteMark(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  return (
+    (Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d) && atBlockStart(text, at)
+  );
+}
+
 /** Whether the `#` at `at` is one of a heading's marks: one to six at a line's start (after spaces or quote marks), then a space. */
 function headingMark(text: string, at: number): boolean {
   let from = at;
   while (from > 0 && text.charCodeAt(from - 1) === 0x23) from--;
   let to = at + 1;
   while (to < text.length && text.charCodeAt(to) === 0x23) to++;
-  if (to - from > 6 || !(text.charCodeAt(to) === 0x20 || text.charCodeAt(to) === 0x09)) return false;
-  for (let i = from - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) return true;
-    if (c !== 0x20 && c !== 0x09 && c !== 0x3e) return false;
-  }
-  return true;
+  return to - from <= 6 && (text.charCodeAt(to) === 0x20 || text.charCodeAt(to) === 0x09) && atBlockStart(text, from);
 }
 
 /** `text` with the marks of Markdown quotes as spaces (quoteMark): the same length, so the lines read as the quote's text. */
@@ -135,20 +145,16 @@ function softBreaks(original: string): Set<number> {
   return soft;
 }
 
-/** Typographic quotes and the other spaces, each one UTF-16 unit, and what each is typed as. */
+/** Typographic quotes, the other spaces and a carriage return, each one UTF-16 unit, and what each is typed as. */
 const AS_TYPED: Record<string, string> = {
+  ...TYPED_QUOTE,
   '\u00a0': ' ',
   '\u2007': ' ',
   '\u202f': ' ',
   '\u3000': ' ',
-  '\u201c': '"',
-  '\u201d': '"',
-  '\u201e': '"',
-  '\u2018': "'",
-  '\u2019': "'",
   '\r': ' ',
 };
-const TYPOGRAPHIC = /[\u00a0\u2007\u202f\u3000\u201c\u201d\u201e\u2018\u2019\r]/g;
+const TYPOGRAPHIC = new RegExp(`[${Object.keys(AS_TYPED).join('')}]`, 'g');
 
 /** `text` with typographic quotes, no-break spaces and carriage returns as typed: the same length. */
 export const asTyped = (text: string): string => text.replace(TYPOGRAPHIC, (c) => AS_TYPED[c]!);
@@ -308,7 +314,7 @@ export function normaliseForLint(text: string): LintView {
         ? foldForMatch(char)
         : char.normalize('NFKC').toLowerCase();
     for (const folded of mapped) {
-      const c = DASH.test(folded) ? '-' : APOSTROPHE.test(folded) ? "'" : DOUBLE_QUOTE.test(folded) ? '"' : folded;
+      const c = DASH.test(folded) ? '-' : (TYPED_QUOTE[folded] ?? folded);
       if (WHITESPACE.test(c) || EMPHASIS.has(c)) {
         if (pendingSpace) {
           pendingSpace.end = offset;
