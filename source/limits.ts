@@ -70,6 +70,12 @@ export const EXTRACT_RUNS_KEPT = 64;
 
 /** How often a client following an extraction run reads it: progress shows promptly, a host sees about two short reads a second. */
 export const EXTRACT_FOLLOW_POLL_MS = 400;
+/**
+ * The first wait before a followed run is read again, doubled at each read up to EXTRACT_FOLLOW_POLL_MS:
+ * most runs (nothing new since the last, a few turns) end within tens of milliseconds, and a flat
+ * wait made each such `memory extract` about 400 ms longer than its work.
+ */
+export const EXTRACT_FOLLOW_FIRST_WAIT_MS = 10;
 
 /** How long a command waits for a host that holds the data home to answer its first request: a host that
  * answers nothing (suspended, wedged) is reported as unreachable instead of being waited out. A loaded 2-core

@@ -2,7 +2,7 @@
 // and answers with its id at once; the client reads it by short requests (each bounded like any
 // request) until it ends, however long its runners take. Stopping the follower never stops the run.
 import { CmError } from '../errors.js';
-import { EXTRACT_FOLLOW_POLL_MS } from '../limits.js';
+import { EXTRACT_FOLLOW_FIRST_WAIT_MS, EXTRACT_FOLLOW_POLL_MS } from '../limits.js';
 import type { Application } from '../api/application.js';
 import type {
   MemoryExtractReport,
@@ -19,7 +19,17 @@ export interface FollowOptions {
   onRead?: (run: MemoryExtractRun) => void;
   /** Asked before each wait: true stops following (the run goes on); follow answers the run as last read. */
   stopped?: () => boolean;
+  /** The longest wait between two reads (the waits start short and double up to it). */
   pollMs?: number;
+}
+
+/**
+ * The wait before read `reads + 1` of a run (`reads` made so far, the first included): short at
+ * first, so a run that ends at once is answered at once, doubling up to `pollMs`, so a long run costs
+ * its host no more reads than a flat wait would, less a few.
+ */
+export function followWaitMs(reads: number, pollMs = EXTRACT_FOLLOW_POLL_MS): number {
+  return Math.min(pollMs, EXTRACT_FOLLOW_FIRST_WAIT_MS * 2 ** Math.min(reads - 1, 30));
 }
 
 /** Reads the run until it ends (or `stopped`): the last reading. */
@@ -29,10 +39,11 @@ export async function followRun(
   options: FollowOptions = {},
 ): Promise<MemoryExtractRun> {
   let run = first;
+  let reads = 1;
   options.onRead?.(run);
   while (!ENDED.has(run.state)) {
     if (options.stopped?.()) return run;
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? EXTRACT_FOLLOW_POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, followWaitMs(reads++, options.pollMs)));
     if (options.stopped?.()) return run;
     run = await app.memoryExtractRun({ runId: run.runId });
     options.onRead?.(run);
@@ -64,8 +75,9 @@ export async function reverifyByFollowing(
   pollMs = EXTRACT_FOLLOW_POLL_MS,
 ): Promise<MemoryReverifyResult> {
   let probe: MemoryReverifyRun = await app.memoryReverifyStart(request);
+  let reads = 1;
   while (probe.state === 'running') {
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    await new Promise((resolve) => setTimeout(resolve, followWaitMs(reads++, pollMs)));
     probe = await app.memoryReverifyProbe({ probeId: probe.probeId });
   }
   if (probe.state === 'done' && probe.result) return probe.result;

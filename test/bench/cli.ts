@@ -1,8 +1,9 @@
 // Start-up of what clients and scripts call, whole process, beside a bare `node -e 0` measured in
 // the same rounds (interleaved, so load on the machine falls on all alike): the MCP server until
 // `initialize` is answered and until `tools/list` is (a client offers the tools after both),
-// `sessions --json`, `get`, `memory review --json`, `note` with no host running, and `memory lint`
-// of a short note (most of it the lint's first run: its regular expressions compiled). Medians and
+// `sessions --json`, `get`, `memory review --json`, `note` with no host running, `memory lint` of a
+// short note (most of it the lint's first run: its regular expressions compiled) and `memory extract`
+// with nothing new to extract (a run followed from its start to its end). Medians and
 // their ratio to the bare start; targets from the issue: MCP and the read commands within 2x.
 // CM_BENCH_CLI_ROUNDS rounds (default 15).
 import { spawn, spawnSync } from 'node:child_process';
@@ -84,6 +85,7 @@ export async function runCliBench(): Promise<Figure[]> {
     review: [],
     note: [],
     lint: [],
+    extract: [],
   };
   for (let round = 0; round < rounds; round++) {
     times['bare']!.push(timed(['-e', '0'], repo));
@@ -95,6 +97,8 @@ export async function runCliBench(): Promise<Figure[]> {
     times['review']!.push(timed([BIN, 'memory', 'review', '--json', '--home', home], repo));
     times['note']!.push(timed([BIN, 'note', `round ${round}`, '--home', home], repo));
     times['lint']!.push(timed([BIN, 'memory', 'lint', note, '--home', home], repo));
+    // Nothing new since the last round: a run that ends at once, started and followed as any.
+    times['extract']!.push(timed([BIN, 'memory', 'extract', '--json', '--home', home], repo));
   }
   const bare = median(times['bare']!);
   const figure = (key: string, name: string, bound: number | null): Figure => {
@@ -117,6 +121,7 @@ export async function runCliBench(): Promise<Figure[]> {
     figure('review', 'memory review --json', 2),
     figure('note', 'note, no host running', null),
     figure('lint', 'memory lint <a note of three lines>', null),
+    figure('extract', 'memory extract, nothing to extract, no host running', null),
   ];
   report(figures);
   return figures;
