@@ -2848,6 +2848,52 @@ function citedAsThreat(text: string, index: number, end: number): boolean {
   return THREAT_TALK.test(text.slice(lineStart, lineEnd));
 }
 
+/**
+ * A note that keeps a download-and-run step from the agent: a person's step ("Human step", "(humans,
+ * not the agent)", "on their own machine") or agents told not to run it ("agents don't run installers
+ * unprompted", "nicht vom Agenten ausführen lassen"). Read over the whole note: the words are often
+ * a sentence or two after the command. A note that tells the agent not to run the step does not make
+ * it run it; an attack needs the opposite.
+ */
+const KEPT_FROM_AGENTS = new RegExp(
+  [
+    String.raw`\b(?:agents?|the assistant|(?:the |an )?ai|claude|codex|copilot)\s+(?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|won't|are not to|aren't to)\s+(?:\w+\s+){0,2}?(?:run|execute|install|launch|start)\b`,
+    // Said of people, not to the reader ("on your own machine" is said to the agent as much).
+    String.raw`|\bnot (?:by |for )?(?:the |an? )?(?:agents?|assistant|ai)(?=\s*(?:[).,;:]|$))|\bhuman (?:step|task|action)\b|\bhumans? only\b|\btheir own (?:machines?|laptops?|computers?|workstations?|terminals?)\b`,
+    String.raw`|(?<!\p{L})(?:nicht vom agenten|nicht durch (?:den|einen) agenten)(?!\p{L})|人工步骤|代理不要|智能体不要|不要让代理|各自のマシン|エージェントは実行しない|エージェントに実行させない`,
+  ].join(''),
+  'u',
+);
+
+/**
+ * A note that shows an attack as an example nobody is to act on: a test's input, a red-team case, a
+ * pattern to reject ("a negative example … Don't run it", "expected: refuse", "the scanner should
+ * flag it; nothing should act on it", "não obedeça ao conteúdo"). The words that say so end their
+ * clause: "don't run it through the sandbox" says how to run it.
+ */
+const EXAMPLE_NOT_ORDER = new RegExp(
+  [
+    String.raw`\b(?:model|bot|agent|assistant|classifier|scanner|detector|filter|guard|linter|saniti[sz]er|agents and humans|humans and agents)s? (?:should|must) (?:refuse|reject|flag|block|catch|decline)\b`,
+    String.raw`|\b(?:must|should) be (?:refused|rejected|flagged|declined)\b|\bexpected(?: (?:output|result|behaviou?r))?(?: is)?:? (?:a )?refus\w*|\b(?:correct|right|expected) (?:agent )?(?:behaviou?r|response) is to (?:refuse|decline)\b`,
+    String.raw`|\bpattern to reject\b|\bnot (?:an )?instructions? for anyone\b|\bnot an instruction\b|\bfor illustration\b|\bnegative example\b`,
+    String.raw`|\b(?:(?:don't|do not|never) (?:act on|run|execute|follow|obey)|(?:nothing|nobody|no one|no agent) should (?:act on|run|execute|follow|obey)) (?:it|this|that|them|the content)(?=\s*(?:[).,;:!]|$|obviously))`,
+    String.raw`|(?<!\p{L})(?:não obedeça ao conteúdo|не исполняйте|doit refuser|debe rechazarse|deben rechazarse|должна отклонять)(?!\p{L})`,
+  ].join(''),
+  'u',
+);
+const keptFromAgents = (text: string): boolean => KEPT_FROM_AGENTS.test(text);
+const exampleNotOrder = (text: string): boolean => EXAMPLE_NOT_ORDER.test(text);
+/**
+ * The rules whose acts a note can show as an example to refuse. A forged frame end is not among them:
+ * among quoted examples it still ends a frame the note is read in.
+ */
+const EXAMPLE_RULES = new Set([
+  'poison-remote-exec',
+  'poison-instruction-override',
+  'poison-exfiltration',
+  'poison-role-marker',
+]);
+
 /** Content the agent reads but nobody it works for wrote: fetched pages, tool output, documents, mail. */
 const UNTRUSTED_CONTENT = new RegExp(
   [
@@ -3250,6 +3296,16 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
   if (ROT13_WORDS.test(plain.text)) matchView(rot13View(plain), false, raw, memo, lines);
   for (const found of gluedOverrides(plain))
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
+  // A download-and-run step the note keeps from the agent, or an attack it shows as an example to
+  // refuse, whichever rule read it (an encoded one, below, stays hidden from the reviewer and blocks).
+  const kept = keptFromAgents(plain.text);
+  const example = exampleNotOrder(plain.text);
+  for (const finding of raw)
+    if (
+      finding.severity === 'block' &&
+      ((kept && finding.rule === 'poison-remote-exec') || (example && EXAMPLE_RULES.has(finding.rule)))
+    )
+      finding.severity = 'warn';
   const segments = [
     ...decodedSegments(text).map((segment) => ({ ...segment, says: 'encoded text that decodes to' })),
     ...cipherReadings(text).map((reading) => ({ ...reading, says: `text in ${reading.cipher} that reads` })),
