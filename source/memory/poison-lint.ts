@@ -3230,9 +3230,9 @@ const listedToReject = (text: string, start: number, end: number): boolean => RE
  * not a rule for the agent: a warning, as such notes' authors mark them.
  */
 const GATED_TO_PERSON =
-  /\b(?:reserved for|in exactly one case|break-?glass|only (?:the|a|when the|if the) (?:release captain|release manager|on-call|maintainers?|tech lead|team lead|owner|security lead|human|person)|(?:when|if) the (?:release captain|release manager|on-call \w+|maintainers?|tech lead|team lead|owner|security lead)\b[^.;\n]{0,40}\b(?:says so|approves?|asks for it|allows it|signs off))\b/;
+  /\b(?:(?:a|the) (?:human|person|maintainer|release captain|release manager|on-call engineer|tech lead) (?:can|may|is allowed to)|reserved for|in exactly one case|break-?glass|only (?:the|a|when the|if the) (?:release captain|release manager|on-call|maintainers?|tech lead|team lead|owner|security lead|human|person)|(?:when|if) the (?:release captain|release manager|on-call \w+|maintainers?|tech lead|team lead|owner|security lead)\b[^.;\n]{0,40}\b(?:says so|approves?|asks for it|allows it|signs off))\b/;
 const KEPT_FROM_AGENT =
-  /\bagents? (?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|cannot|can't) (?:decide|do|use|make|run|take)\b|\bnobody else\b|\bno one else\b/;
+  /\bagents? (?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|cannot|can't) (?:decide|do|use|make|run|take|bypass|skip)\b|\bnobody else\b|\bno one else\b/;
 function gatedToPerson(text: string, index: number, rule: string): boolean {
   if (rule !== 'poison-safeguard-off' && rule !== 'poison-instruction-override') return false;
   return GATED_TO_PERSON.test(sentencesAround(text, index, 1, 1)) && KEPT_FROM_AGENT.test(text);

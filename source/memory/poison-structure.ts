@@ -1087,7 +1087,8 @@ const RULES: StructuralRule[] = [
         !/\b(?:notes?|entry|entries|memor(?:y|ies)|proposals?)\b|memory_/.test(c)
       )
         return null;
-      return 'block';
+      // Advised against ("don't re-propose it with other wording"): the reviewer still sees it.
+      return NEGATED.test(c.slice(0, found.index)) ? 'warn' : 'block';
     },
   },
   {
