@@ -136,8 +136,10 @@ function softBreaks(original: string): Set<number> {
       !BLOCK_START.test(next) &&
       !BLOCK_LINE.test(line) &&
       !LABEL_LINE.test(next) &&
-      // A list item's wrapped lines are indented; a line at the margin after it is a new one.
-      !(LIST_ITEM.test(line) && !/^\s/.test(next))
+      // A list item's wrapped lines are indented, or go on at the margin mid-sentence (Markdown's lazy
+      // continuation, as an editor wraps without indenting); a capitalised line at the margin after
+      // an item reads as a new one ("If in doubt, reject …" after the last item of a list).
+      !(LIST_ITEM.test(line) && !/^\s/.test(next) && !/^\p{Ll}/u.test(next))
     )
       soft.add(lineEnd);
     lineStart = lineEnd + 1;
