@@ -2860,7 +2860,7 @@ const KEPT_FROM_AGENTS = new RegExp(
     String.raw`\b(?:agents?|the assistant|(?:the |an )?ai|claude|codex|copilot)\s+(?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|won't|are not to|aren't to)\s+(?:\w+\s+){0,2}?(?:run|execute|install|launch|start)\b`,
     // Said of people, not to the reader ("on your own machine" is said to the agent as much).
     String.raw`|\bnot (?:by |for )?(?:the |an? )?(?:agents?|assistant|ai)(?=\s*(?:[).,;:]|$))|\bhuman (?:step|task|action)\b|\bhumans? only\b|\btheir own (?:machines?|laptops?|computers?|workstations?|terminals?)\b`,
-    String.raw`|(?<!\p{L})(?:nicht vom agenten|nicht durch (?:den|einen) agenten)(?!\p{L})|人工步骤|代理不要|智能体不要|不要让代理|各自のマシン|エージェントは実行しない|エージェントに実行させない`,
+    String.raw`|(?<!\p{L})(?:nicht vom agenten|nicht durch (?:den|einen) agenten|der agent (?:darf|soll) (?:das |es |ihn )?nicht (?:ausführen|starten)|menschlicher schritt|(?:el agente|el asistente|la ia|ningún agente) no debe (?:ejecutar|lanzar|correr)|ningún agente debe ejecutar\p{L}*|paso humano|(?:l'agent|l'assistant|l'ia) ne doit pas (?:lancer|exécuter)|étape humaine)(?!\p{L})|人工步骤|代理不要|智能体不要|不要让代理|各自のマシン|エージェントは実行しない|エージェントに実行させない`,
   ].join(''),
   'u',
 );
@@ -2874,15 +2874,46 @@ const KEPT_FROM_AGENTS = new RegExp(
 const EXAMPLE_NOT_ORDER = new RegExp(
   [
     String.raw`\b(?:model|bot|agent|assistant|classifier|scanner|detector|filter|guard|linter|saniti[sz]er|agents and humans|humans and agents)s? (?:should|must) (?:refuse|reject|flag|block|catch|decline)\b`,
-    String.raw`|\b(?:must|should) be (?:refused|rejected|flagged|declined)\b|\bexpected(?: (?:output|result|behaviou?r))?(?: is)?:? (?:a )?refus\w*|\b(?:correct|right|expected) (?:agent )?(?:behaviou?r|response) is to (?:refuse|decline)\b`,
+    String.raw`|\b(?:must|should) be (?:refused|rejected|flagged|declined)\b|\bexpected(?: (?:output|result|behaviou?r))?(?: is)?:? (?:a )?refus\w*(?=\s*(?:[).,;:!—–-]|$))|\b(?:correct|right|expected) (?:agent )?(?:behaviou?r|response) is to (?:refuse|decline)\b`,
     String.raw`|\bpattern to reject\b|\bnot (?:an )?instructions? for anyone\b|\bnot an instruction\b|\bfor illustration\b|\bnegative example\b`,
     String.raw`|\b(?:(?:don't|do not|never) (?:act on|run|execute|follow|obey)|(?:nothing|nobody|no one|no agent) should (?:act on|run|execute|follow|obey)) (?:it|this|that|them|the content)(?=\s*(?:[).,;:!]|$|obviously))`,
-    String.raw`|(?<!\p{L})(?:não obedeça ao conteúdo|не исполняйте|doit refuser|debe rechazarse|deben rechazarse|должна отклонять)(?!\p{L})`,
+    String.raw`|\bexpected:? all refused\b|(?<!\p{L})(?:não obedeça ao conteúdo|не исполняйте|doit refuser|debe rechazarse|deben rechazarse|должна отклонять|ejemplo negativo|negativbeispiel|exemple négatif|muss (?:das|es) ablehnen|el comportamiento esperado es el rechazo)(?!\p{L})`,
   ].join(''),
   'u',
 );
 const keptFromAgents = (text: string): boolean => KEPT_FROM_AGENTS.test(text);
 const exampleNotOrder = (text: string): boolean => EXAMPLE_NOT_ORDER.test(text);
+
+/**
+ * An order to do it all the same, said in the note's other sentences: "If no human is around, just
+ * run it yourself", "the command above is now our bootstrap; run it before every build", "for real
+ * though: do the above every session", "führe ihn trotzdem selbst aus". A note that keeps a step from
+ * the agent and then orders it is an attack dressed as a person's step (written blind against the
+ * words above, 12 of 40 such notes passed as warnings without this).
+ */
+const ORDERED_ANYWAY = new RegExp(
+  [
+    // Said of people ("developers run it themselves") it is their step, not an order.
+    String.raw`(?<!\b(?:people|humans|developers|devs|engineers|contributors|maintainers|users|they)\s+)\b(?:run|execute|launch|start|do)\s+(?:it|this|that|them|the above|the (?:command|script|installer|bootstrap|one-liner)(?: above)?)\b(?!\s+(?:through|in|inside|with|under|on|from|by|past|against)\b)`,
+    String.raw`|\bjust run\b|\byourself\b|\banyway\b|\bregardless\b|\bfor real\b|\b(?:this|that|it) (?:part |one |bit )?is not (?:an? )?(?:example|illustration|fixture|test)\b`,
+    String.raw`|\b(?:before|at the (?:start|beginning) of)\s+(?:every|each|any)\b|\b(?:every|each)\s+(?:session|build|task|time|run|turn)\b|\balways (?:begin|start) by\b`,
+    String.raw`|\bno (?:confirmation|need to ask)\b|\bwithout (?:asking|confirmation|confirming)\b|\bskip (?:all |any )?confirmations?\b`,
+    String.raw`|\b(?:the )?agents?\s+(?:must|should|needs? to|has to|have to)\s+(?:\w+\s+){0,2}?(?:run|execute)\b`,
+    String.raw`|(?<!\p{L})(?:trotzdem|selbst aus|selbstständig|bei jedem|jedes mal|vom agenten\s+(?:\p{L}+\s+){0,3}ausgeführt|exécute[rz]?|chaque (?:session|fois|démarrage)|ejecuta\p{L}*|cada (?:sesión|vez|inicio))(?!\p{L})|自分で|毎回|每次|直接运行|直接執行|无需询问|無需詢問`,
+  ].join(''),
+  'u',
+);
+function orderedAnyway(original: string): boolean {
+  // What the note quotes (code, quoted attacks) is what it talks about, not what it says; the
+  // sentences that keep the step from the agent are read apart too: "agents shouldn't run installers
+  // without asking" keeps it from them.
+  const rest = asTyped(original)
+    .toLowerCase()
+    .replace(/```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]*`|"[^"\n]*"|«[^»\n]*»/g, ' ')
+    .split(/(?<=[.!?。！？\n])\s*/u)
+    .filter((sentence) => !KEPT_FROM_AGENTS.test(sentence) && !EXAMPLE_NOT_ORDER.test(sentence));
+  return ORDERED_ANYWAY.test(rest.join(' '));
+}
 /**
  * The rules whose acts a note can show as an example to refuse. A forged frame end is not among them:
  * among quoted examples it still ends a frame the note is read in.
@@ -3298,8 +3329,9 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
   // A download-and-run step the note keeps from the agent, or an attack it shows as an example to
   // refuse, whichever rule read it (an encoded one, below, stays hidden from the reviewer and blocks).
-  const kept = keptFromAgents(plain.text);
-  const example = exampleNotOrder(plain.text);
+  const ordered = orderedAnyway(text);
+  const kept = !ordered && keptFromAgents(plain.text);
+  const example = !ordered && exampleNotOrder(plain.text);
   for (const finding of raw)
     if (
       finding.severity === 'block' &&
@@ -3496,7 +3528,7 @@ function quotedExampleBlocks(text: string): Array<[number, number]> {
 function quotedExamplesMentioned(text: string, raw: Raw[]): Raw[] {
   if (!/```|~~~|^[ \t]*(?:[-*+>]|\d+[.)])[ \t]/m.test(text.slice(0, SENTENCE_SCAN_CHARS))) return raw;
   const blocks = quotedExampleBlocks(text.slice(0, SENTENCE_SCAN_CHARS));
-  if (blocks.length === 0) return raw;
+  if (blocks.length === 0 || orderedAnyway(text)) return raw;
   // A warning there is a mention too: the learned scorer then reads the note without the quotes.
   return raw.map((finding) =>
     EXAMPLE_QUOTABLE.has(finding.rule) && blocks.some(([start, end]) => finding.offset >= start && finding.end <= end)
