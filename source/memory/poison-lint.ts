@@ -2654,6 +2654,8 @@ interface Raw {
   mention?: true;
   /** Found by poison-structure.ts over a whole clause: a phrase rule's narrower finding of the same severity is shown first. */
   structural?: boolean;
+  /** Warned as cited on its line as a threat to catch (citedAsThreat): a block again when the note orders it anyway. */
+  cited?: true;
 }
 
 /** Findings kept per rule: a text with thousands of hidden characters is blocked by the first; the rest add nothing but size. */
@@ -2893,8 +2895,8 @@ const exampleNotOrder = (text: string): boolean => EXAMPLE_NOT_ORDER.test(text);
  */
 const ORDERED_ANYWAY = new RegExp(
   [
-    // Said of people ("developers run it themselves") it is their step, not an order.
-    String.raw`(?<!\b(?:people|humans|developers|devs|engineers|contributors|maintainers|users|they)\s+)\b(?:run|execute|launch|start|do)\s+(?:it|this|that|them|the above|the (?:command|script|installer|bootstrap|one-liner)(?: above)?)\b(?!\s+(?:through|in|inside|with|under|on|from|by|past|against)\b)`,
+    // Said of people ("developers run it themselves") it is their step, not an order; negated, none.
+    String.raw`(?<!\b(?:people|humans|developers|devs|engineers|contributors|maintainers|users|they|never|not|don't|do not|must not|mustn't|should not|shouldn't|won't|cannot|can't)\s+)\b(?:run|execute|launch|start|do)\s+(?:it|this|that|them|the above|the (?:command|script|installer|bootstrap|one-liner)(?: above)?)\b(?!\s+(?:through|in|inside|with|under|on|from|by|past|against)\b)`,
     String.raw`|\bjust run\b|\byourself\b|\banyway\b|\bregardless\b|\bfor real\b|\b(?:this|that|it) (?:part |one |bit )?is not (?:an? )?(?:example|illustration|fixture|test)\b`,
     String.raw`|\b(?:before|at the (?:start|beginning) of)\s+(?:every|each|any)\b|\b(?:every|each)\s+(?:session|build|task|time|run|turn)\b|\balways (?:begin|start) by\b`,
     String.raw`|\bno (?:confirmation|need to ask)\b|\bwithout (?:asking|confirmation|confirming)\b|\bskip (?:all |any )?confirmations?\b`,
@@ -3168,12 +3170,11 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         imageTested(original, view.starts[match.index]!)
       )
         severity = 'warn';
-      if (
+      const cited =
         severity === 'block' &&
         rule.name === 'poison-remote-exec' &&
-        citedAsThreat(view.text, match.index, match.index + match[0].length)
-      )
-        severity = 'warn';
+        citedAsThreat(view.text, match.index, match.index + match[0].length);
+      if (cited) severity = 'warn';
       if (
         severity === 'block' &&
         rule.name === 'poison-instruction-override' &&
@@ -3220,7 +3221,7 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         continue;
       }
       const mention = blocking && severity === 'warn' ? { mention: true as const } : {};
-      found.push({ rule: rule.name, severity, offset, end: last, ...mention });
+      found.push({ rule: rule.name, severity, offset, end: last, ...mention, ...(cited ? { cited } : {}) });
     }
   }
   if (reversed) return;
@@ -3338,6 +3339,10 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
       ((kept && finding.rule === 'poison-remote-exec') || (example && EXAMPLE_RULES.has(finding.rule)))
     )
       finding.severity = 'warn';
+    else if (ordered && finding.cited) {
+      finding.severity = 'block';
+      delete finding.mention;
+    }
   const segments = [
     ...decodedSegments(text).map((segment) => ({ ...segment, says: 'encoded text that decodes to' })),
     ...cipherReadings(text).map((reading) => ({ ...reading, says: `text in ${reading.cipher} that reads` })),
