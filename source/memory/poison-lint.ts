@@ -2654,8 +2654,6 @@ interface Raw {
   mention?: true;
   /** Found by poison-structure.ts over a whole clause: a phrase rule's narrower finding of the same severity is shown first. */
   structural?: boolean;
-  /** Warned as cited on its line as a threat to catch (citedAsThreat): a block again when the note orders it anyway. */
-  cited?: true;
 }
 
 /** Findings kept per rule: a text with thousands of hidden characters is blocked by the first; the rest add nothing but size. */
@@ -2857,7 +2855,7 @@ function citedAsThreat(text: string, index: number, end: number): boolean {
  * a sentence or two after the command. A note that tells the agent not to run the step does not make
  * it run it; an attack needs the opposite.
  */
-const KEPT_FROM_AGENTS = new RegExp(
+const STEP_FOR_PEOPLE = new RegExp(
   [
     String.raw`\b(?:agents?|the assistant|(?:the |an )?ai|claude|codex|copilot)\s+(?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|won't|are not to|aren't to)\s+(?:\w+\s+){0,2}?(?:run|execute|install|launch|start)\b`,
     // Said of people, not to the reader ("on your own machine" is said to the agent as much).
@@ -2883,8 +2881,6 @@ const EXAMPLE_NOT_ORDER = new RegExp(
   ].join(''),
   'u',
 );
-const keptFromAgents = (text: string): boolean => KEPT_FROM_AGENTS.test(text);
-const exampleNotOrder = (text: string): boolean => EXAMPLE_NOT_ORDER.test(text);
 
 /**
  * An order to do it all the same, said in the note's other sentences: "If no human is around, just
@@ -2905,7 +2901,7 @@ const ORDERED_ANYWAY = new RegExp(
   ].join(''),
   'u',
 );
-function orderedAnyway(original: string): boolean {
+const orderedAnyway = oncePerText((original: string): boolean => {
   // What the note quotes (code, quoted attacks) is what it talks about, not what it says; the
   // sentences that keep the step from the agent are read apart too: "agents shouldn't run installers
   // without asking" keeps it from them.
@@ -2913,9 +2909,9 @@ function orderedAnyway(original: string): boolean {
     .toLowerCase()
     .replace(/```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]*`|"[^"\n]*"|«[^»\n]*»/g, ' ')
     .split(/(?<=[.!?。！？\n])\s*/u)
-    .filter((sentence) => !KEPT_FROM_AGENTS.test(sentence) && !EXAMPLE_NOT_ORDER.test(sentence));
+    .filter((sentence) => !STEP_FOR_PEOPLE.test(sentence) && !EXAMPLE_NOT_ORDER.test(sentence));
   return ORDERED_ANYWAY.test(rest.join(' '));
-}
+});
 /**
  * The rules whose acts a note can show as an example to refuse. A forged frame end is not among them:
  * among quoted examples it still ends a frame the note is read in.
@@ -2926,6 +2922,22 @@ const EXAMPLE_RULES = new Set([
   'poison-exfiltration',
   'poison-role-marker',
 ]);
+
+/**
+ * Makes warnings of the blocking findings the note excuses (a person's step, an example to refuse),
+ * unless it orders the act all the same. `view`: the note's view, `original`: the note as written.
+ * The whole-note words are read only when a finding they could excuse blocks.
+ */
+function excuseSteps(raw: Raw[], view: string, original: string): void {
+  const step = (f: Raw) => f.rule === 'poison-remote-exec';
+  const example = (f: Raw) => EXAMPLE_RULES.has(f.rule);
+  const blocking = raw.filter((f) => f.severity === 'block' && (step(f) || example(f)));
+  if (blocking.length === 0) return;
+  const forPeople = STEP_FOR_PEOPLE.test(view);
+  const shown = EXAMPLE_NOT_ORDER.test(view);
+  if ((!forPeople && !shown) || orderedAnyway(original)) return;
+  for (const f of blocking) if ((forPeople && step(f)) || (shown && example(f))) f.severity = 'warn';
+}
 
 /** Content the agent reads but nobody it works for wrote: fetched pages, tool output, documents, mail. */
 const UNTRUSTED_CONTENT = new RegExp(
@@ -3170,11 +3182,14 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         imageTested(original, view.starts[match.index]!)
       )
         severity = 'warn';
-      const cited =
+      // Cited as a threat to catch, unless the note orders it all the same.
+      if (
         severity === 'block' &&
         rule.name === 'poison-remote-exec' &&
-        citedAsThreat(view.text, match.index, match.index + match[0].length);
-      if (cited) severity = 'warn';
+        citedAsThreat(view.text, match.index, match.index + match[0].length) &&
+        !(original !== undefined && orderedAnyway(original))
+      )
+        severity = 'warn';
       if (
         severity === 'block' &&
         rule.name === 'poison-instruction-override' &&
@@ -3221,7 +3236,7 @@ function matchView(view: LintView, reversed: boolean, found: Raw[], memo: Clause
         continue;
       }
       const mention = blocking && severity === 'warn' ? { mention: true as const } : {};
-      found.push({ rule: rule.name, severity, offset, end: last, ...mention, ...(cited ? { cited } : {}) });
+      found.push({ rule: rule.name, severity, offset, end: last, ...mention });
     }
   }
   if (reversed) return;
@@ -3330,19 +3345,7 @@ function ruleFindings(text: string, secrets: readonly MaskedSpan[]): Raw[] {
     raw.push({ rule: 'poison-instruction-override', severity: 'block', offset: found.offset, end: found.end });
   // A download-and-run step the note keeps from the agent, or an attack it shows as an example to
   // refuse, whichever rule read it (an encoded one, below, stays hidden from the reviewer and blocks).
-  const ordered = orderedAnyway(text);
-  const kept = !ordered && keptFromAgents(plain.text);
-  const example = !ordered && exampleNotOrder(plain.text);
-  for (const finding of raw)
-    if (
-      finding.severity === 'block' &&
-      ((kept && finding.rule === 'poison-remote-exec') || (example && EXAMPLE_RULES.has(finding.rule)))
-    )
-      finding.severity = 'warn';
-    else if (ordered && finding.cited) {
-      finding.severity = 'block';
-      delete finding.mention;
-    }
+  excuseSteps(raw, plain.text, text);
   const segments = [
     ...decodedSegments(text).map((segment) => ({ ...segment, says: 'encoded text that decodes to' })),
     ...cipherReadings(text).map((reading) => ({ ...reading, says: `text in ${reading.cipher} that reads` })),
