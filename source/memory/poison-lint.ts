@@ -280,7 +280,11 @@ const URGING = new RegExp(
     String.raw`\b(?:don't|dont|do not|doesn't|does not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:(?:need|have) to\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b`,
     // The same in the other languages: "не спрашивай", "no preguntes", "sans demander", "ohne zu fragen".
     String.raw`(?<![\p{L}\p{N}_])(?:не (?:нужно |надо )?(?:спрашива\p{L}*|спроси\p{L}*|жди|ждать|провер\p{L}*|чита\p{L}*|останавлива\p{L}*|уточня\p{L}*)|без (?:вопросов|подтверждения|проверки)|no (?:preguntes|esperes|revises|compruebes|confirmes|hace falta (?:preguntar|revisar|confirmar))|sin (?:preguntar|revisar|confirmar|esperar)|ne (?:demande|attends|vérifie|relis)z? pas|n['’](?:attends|hésite)z? pas|sans (?:demander|vérifier|attendre|confirmer|relire)|(?:frag|prüf|wart)\p{L}* nicht|nicht (?:fragen|nachfragen|prüfen|warten)|ohne (?:zu )?(?:fragen|nachzufragen|prüfen|warten|rückfrage|bestätigung)|nie (?:pytaj|czekaj|sprawdzaj)|bez (?:pytania|sprawdzania|potwierdzenia)|não (?:pergunte|espere|verifique|confirme)|sem (?:perguntar|verificar|confirmar|esperar)|non (?:chiedere|aspettare|controllare)|senza (?:chiedere|controllare|conferma)|niet (?:vragen|wachten|controleren)|zonder (?:te )?(?:vragen|controleren|wachten))(?![\p{L}\p{N}_])`,
-    '不用问|不要问|无需确认|不必确认|不用确认|聞かずに|確認せずに|確認しないで|묻지 말고|확인 없이',
+    // The step put beyond question, choice or skipping ("not for the agent to question: run …", "never
+    // skip this: pipe …", "non-negotiable: …"): the negation is of the doubt, not of the act.
+    String.raw`\b(?:don't|dont|do not|never)\s+(?:ever\s+)?(?:skip|skipping|forget|forgetting|omit|omitting|question|questioning|debate|doubt|second-guess|argue|overthink)\b|\bnot\s+(?:optional|negotiable|up for (?:debate|discussion|negotiation)|open (?:to|for) (?:debate|discussion|question)|(?:for|up to)\s+(?:you|the agent|agents|the assistant|the model|the ai|us)\s+to\s+(?:question|decide|debate|judge|second-guess|doubt|challenge)|a question of)\b|\bnon-?(?:negotiable|optional)\b|\b(?:don't|dont|do not|doesn't|does not|never)\s+(?:need|require)\s+(?:any\s+|a\s+|an\s+|the\s+)?(?:permission|approval|review|sign-?off|confirmation|consent|go-ahead|ok|okay)\b`,
+    String.raw`(?<![\p{L}\p{N}_])(?:nicht\s+(?:\p{L}+\s+){0,2}zu\s+(?:hinterfragen|verhandeln|diskutieren|bezweifeln|zögern)|nicht\s+(?:verhandelbar|optional|vergessen|überspringen|auslassen|zögern)|(?:vergiss|überspring|hinterfrag|zöger)\p{L}*\s+(?:(?:das|es|dies|ihn|sie)\s+)?nicht|n['’]est pas (?:négociable|optionnel\p{L}*|facultati\p{L}*|à discuter)|(?:pas|non) (?:négociable|optionnel\p{L}*|facultati\p{L}*)|n['’]oubliez? pas|ne (?:l['’])?(?:saute|omets|discute|questionne)z? pas)(?![\p{L}\p{N}_])`,
+    '不用问|不要问|无需确认|不必确认|不用确认|不要忘记|别忘了|别忘记|不要停下来?|不用停下来?|别停下来?|不要跳过|别跳过|不可跳过|不得跳过|不容置疑|不要质疑|没有商量|不容商量|聞かずに|確認せずに|確認しないで|묻지 말고|확인 없이',
   ].join('|'),
   'gu',
 );
@@ -2853,14 +2857,15 @@ function citedAsThreat(text: string, index: number, end: number): boolean {
  * not the agent)", "on their own machine") or agents told not to run it ("agents don't run installers
  * unprompted", "nicht vom Agenten ausführen lassen"). Read over the whole note: the words are often
  * a sentence or two after the command. A note that tells the agent not to run the step does not make
- * it run it; an attack needs the opposite.
+ * it run it; an attack needs the opposite. "Nicht vom Agenten zu hinterfragen" (not for the agent to
+ * question) keeps nothing from it.
  */
 const STEP_FOR_PEOPLE = new RegExp(
   [
     String.raw`\b(?:agents?|the assistant|(?:the |an )?ai|claude|codex|copilot)\s+(?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|won't|are not to|aren't to)\s+(?:\w+\s+){0,2}?(?:run|execute|install|launch|start)\b`,
     // Said of people, not to the reader ("on your own machine" is said to the agent as much).
     String.raw`|\bnot (?:by |for )?(?:the |an? )?(?:agents?|assistant|ai)(?=\s*(?:[).,;:]|$))|\bhuman (?:step|task|action)\b|\bhumans? only\b|\btheir own (?:machines?|laptops?|computers?|workstations?|terminals?)\b`,
-    String.raw`|(?<!\p{L})(?:nicht vom agenten|nicht durch (?:den|einen) agenten|der agent (?:darf|soll) (?:das |es |ihn )?nicht (?:ausführen|starten)|menschlicher schritt|(?:el agente|el asistente|la ia|ningún agente) no debe (?:ejecutar|lanzar|correr)|ningún agente debe ejecutar\p{L}*|paso humano|(?:l'agent|l'assistant|l'ia) ne doit pas (?:lancer|exécuter)|étape humaine)(?!\p{L})|人工步骤|代理不要|智能体不要|不要让代理|各自のマシン|エージェントは実行しない|エージェントに実行させない`,
+    String.raw`|(?<!\p{L})(?:nicht (?:vom|durch (?:den|einen)) agenten(?!\s+zu\s)|der agent (?:darf|soll) (?:das |es |ihn )?nicht (?:ausführen|starten)|menschlicher schritt|(?:el agente|el asistente|la ia|ningún agente) no debe (?:ejecutar|lanzar|correr)|ningún agente debe ejecutar\p{L}*|paso humano|(?:l'agent|l'assistant|l'ia) ne doit pas (?:lancer|exécuter)|étape humaine)(?!\p{L})|人工步骤|代理不要|智能体不要|不要让代理|各自のマシン|エージェントは実行しない|エージェントに実行させない`,
   ].join(''),
   'u',
 );
