@@ -72,7 +72,7 @@
 // Pure; no `node:` imports.
 
 import {
-  AGAINST,
+  advisedAgainst,
   CLAIM_HELD_UNTIL_TRUE,
   type HouseRule,
   houseRuleSeverity,
@@ -197,8 +197,12 @@ function publicRecord(c: string): 'block' | 'warn' | null {
 /** A secret's value, not its name: keys, tokens, passwords, key files, the environment dumped. */
 const SECRET_VALUE = new RegExp(
   [
-    String.raw`\b(?:api[ -]?keys?|(?:prod|production|staging|aws|gcp|azure|signing|private|secret|access) keys?|keys? (?:it|you) (?:reads?|used|sees?|finds?|come across)|every key|tokens?|credentials?|passwords?|passphrases?|secrets?(?![/\w])|private half|\.pem files?|keystores?|cookies(?:\.sqlite)?|ssh agent keys?|deploy keys?)\b`,
+    String.raw`\b(?:api[ -]?keys?|(?:prod|production|staging|aws|gcp|azure|signing|private|secret|access|service|account|master|root|admin|partner|client) keys?|keys? (?:it|you) (?:reads?|used|sees?|finds?|come across)|every key|tokens?|credentials?|passwords?|passphrases?|secrets?(?![/\w])|private half|\.pem files?|keystores?|cookies(?:\.sqlite)?|ssh agent keys?|deploy keys?)\b`,
     String.raw`\b(?:(?:the |our |this |whole |entire |full )+(?:conversation|chat(?: log| history)?|transcript)|(?:the )?user's (?:last |latest |previous )?(?:\d+ )?(?:prompts?|messages?)|(?:prod(?:uction)? )?(?:database|db) (?:dumps?|backups?)|pg_dump|customer (?:data|pii|records)|(?:private|signing) keys?)\b`,
+    // A connection string of a live database, a token in use, rows of a table of people.
+    String.raw`\b(?:prod(?:uction)?|live|staging) (?:database |db )?(?:connection strings?|dsns?|database urls?)\b|\b(?:real|actual|live|raw|full|unredacted|valid|working|production) (?:jwts?|bearer tokens?|session cookies?)\b|\b(?:rows|records|entries) (?:of|from) (?:the )?(?:customers?|users?|accounts?|payments?|patients?|members?) (?:table|collection)\b|\.env\.(?:local|production|prod|staging)\b`,
+    // A token by its documented prefix: "a string starting with `ghp_`".
+    String.raw`(?<![\w-])(?:ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|xox[abpr]-|sk_live_|rk_live_|sk-(?:proj-|ant-)|akia[0-9a-z]{4})`,
     String.raw`\bvalues? of \$?[a-z_]*(?:key|token|secret|password|url|dsn)\b|\b[a-z_]*_(?:token|key|secret|password|dsn)\s+values?\b`,
     String.raw`(?:^|[\s(\x60'"~/])\.env(?![.\w-])|\b[\w-]+\.env\b|\bprocess\.env\b|\bprintenv\b|\benv \| sort\b|\b(?:full|whole|entire) (?:process )?env(?:ironment)?\b|\bconnection strings? (?:including|with) (?:the )?(?:credentials?|passwords?)\b|\bshell history\b|\.bash_history|\.netrc|\.npmrc|\bkube/?config\b|\bid_(?:rsa|ed25519)\b(?!\.pub)`,
     // Key files and dumps by name, and a secret variable of the reader's own: "the private JWK",
@@ -208,20 +212,55 @@ const SECRET_VALUE = new RegExp(
 );
 /** Putting it somewhere: the verb comes before what is put, or a pronoun after it points back. */
 const PLACED =
-  /\b(?:put|add|paste|include|append|write|copy|attach|leave|post|send|share|dm|email|mail|publish|document|record|label|save|commit|sync|upload|fill|keep|open|ping|visit|fetch|request|mirror|forward|list|drop)(?:s|es|ed|ing)?\b|\b(?:creat|quot)(?:e|es|ed|ing)\b|\bfollowed by\b/g;
+  /\b(?:put|add|paste|include|append|write|copy|attach|leave|post|send|share|dm|email|mail|publish|document|record|label|save|commit|sync|upload|fill|keep|open|ping|visit|fetch|request|mirror|forward|list|drop)(?:s|es|ed|ing)?\b|\b(?:creat|quot)(?:e|es|ed|ing)\b|\bcontain(?:s|ed|ing)?\b|\bfollowed by\b/g;
 /** A place other people, or later sessions, read. */
 const SHARED_PLACE =
-  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/|handover (?:messages?|notes?|docs?)|(?:repo|git|repository) history|model cards?)\b|\b(?:in|into|to)\s+(?:the\s+)?#[a-z][\w-]{2,}|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
+  /\b(?:pr (?:description|body|comment)s?|pull request (?:description|body|comment)s?|comments?|issues?|bugs?|commit messages?|commit trailers?|trailers?|readme|docs\/|docs|changelog|gists?|paste ?bin|slack|jira|status page|incident doc|public|fixtures?|package files|files array|events?|memory notes?|txt records?|wiki|channel|description|template|tracker|dns (?:query|queries|lookups?|names?)|discord|telegram|webhooks?|buckets?|diagrams?|examples?\/|handover (?:messages?|notes?|docs?)|(?:repo|git|repository) history|model cards?|review comments?|details blocks?|release (?:page|notes|assets?)|crash reports?|error reports?|extra context|breadcrumbs|(?:analytics|tracking|telemetry) (?:events?|properties|payloads?)|confluence|notion|google docs?|shared docs?|(?:build )?artifacts?|npm)\b|\bdist\/|\b(?:in|into|to|on)\s+(?:the\s+|your\s+|each\s+|every\s+|a\s+|this\s+)?(?:prs?|pull requests?|merge requests?)\b|<details>|\b(?:in|into|to)\s+(?:the\s+)?#[a-z][\w-]{2,}|[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\//;
 /** Where a secret is kept or kept out of, not what is sent: "stored as a repo secret", "out of the notes", a public key, `.env.example`. */
 const KEPT_SAFE =
-  /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\b(?:add|put|store|save|move)\w*\s+(?:it|them|the \w+)\s+(?:to|into|in)\s+(?:the\s+)?vault\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redacted|masked)\b|\b(?:not|never|without) (?:their|its|the) values?\b/;
+  /\b(?:ci|repo|repository|actions|github|org(?:anization)?|stored as|kept as|from (?:the )?vault|in (?:the )?vault|secrets? manager)\s+(?:\S+\s+){0,4}?secrets?\b|\b(?:out of|away from)\b|\b(?:add|put|store|save|move)\w*\s+(?:it|them|the \w+)\s+(?:to|into|in)\s+(?:the\s+)?vault\b|\bpublic keys?\b|\.pub\b|\.env\.(?:example|sample|template)\b|\b(?:placeholder|dummy|fake|redact\w*|mask\w*|scrub\w*|obfuscat\w*|hashed)\b|\b(?:not|never|without) (?:their|its|the) values?\b|\bsecrets? stores?\b|\b(?:secrets?|tokens?|passwords?|credentials?|keys?)\s+(?:removed|stripped|taken out|left out|cut|blanked)\b|\bwithout (?:the |any )?(?:secrets?|tokens?|passwords?|credentials?|keys?)\b/;
 
 /** The code itself: worth keeping from a public paste, though not a secret anywhere else. */
-const SOURCE_CODE = /\b(?:source(?: code| files?)?|the (?:private )?(?:repo|repository|codebase)|src\/\S*)/;
+const SOURCE_CODE =
+  /\b(?:source(?: code| files?)?|the (?:private )?(?:repo|repository|codebase)|src\/\S*|internal\/\S*|(?:complete|whole|full|entire) files)/;
 /** A paste or file-drop site: whatever is put there is public. */
 const PUBLIC_DROP = new RegExp(
-  String.raw`\b(?:paste ?bin(?:\.com)?|hastebin|paste sites?|public gists?)\b|${FILE_DROP.source}`,
+  String.raw`\b(?:paste ?bin(?:\.com)?|hastebin|paste sites?|public gists?|anyone with the link|public (?:retention|links?|buckets?|artifacts?)|publicly (?:readable|accessible|visible|shared)|readable by (?:the )?(?:whole|entire) (?:company|org\w*)|world-readable)\b|${FILE_DROP.source}`,
 );
+
+/** A list's end, or an aside that adds to what is put ("…, tokens included"). */
+const LIST_END =
+  /^\s*(?:[^\s,]+\s+){0,5}?(?:(?:and|or)\s+(?!(?:then\s+)?(?:update|create|run|use|tell|ask|make|open|rotate|revoke|delete|remove|check|push|merge|commit|write|add|post|send|let|notify|report|file|move|restart|redeploy|keep|treat)\b)|included\b)/;
+/** A list's item: a few words between commas. */
+const LIST_ITEM = /^\s*(?:[^\s,]+\s*){1,4}$/;
+/** A value the sentence named before the verb: "post the new value", "DM its value". */
+const VALUE_BACK =
+  /\b(?:its|their|the|both the|that|this)\s+(?:(?:old|new|current|real|actual|full|exact|raw|rotated|plain)\s+(?:and\s+(?:the\s+)?(?:old|new)\s+)?)?values?\b/;
+
+/**
+ * What a verb puts, read from it: up to a comma, or on through a list ("the user's email, phone
+ * number and raw token") or an aside ("the folder, cached tokens included,"). A comma inside a number
+ * ("the first 2,000 characters") ends nothing; a clause after a comma ("publish the docs, use the
+ * token …") is not what is put.
+ */
+function putObject(span: string): string {
+  const parts = span.split(/,(?!\d)/);
+  let object = parts[0]!;
+  for (const part of parts.slice(1)) {
+    if (LIST_END.test(part)) return untilPlace(`${object},${part}`);
+    if (!LIST_ITEM.test(part)) break;
+    object += `,${part}`;
+  }
+  return untilPlace(object);
+}
+
+/** What is put ends where the place it is put in begins: "add the dev origin to `.env.production`" puts an origin. */
+const untilPlace = (object: string): string =>
+  object.replace(/^(\s*\S+[\s\S]*?)\s(?:to|into|in|on|onto|under|inside)\s[\s\S]*$/, '$1');
+
+/** The place said to hold it, as its rule: "analytics events should include …", "the release page must list …". */
+const PLACE_MUST_HOLD =
+  /\b(?:should|must|shall|needs? to|has to|have to)\s+(?:always\s+)?(?:include|contain|list|carry|show|hold|attach|get)\b/;
 
 function secretPlaced(c: string): 'block' | 'warn' | null {
   if (!(SHARED_PLACE.test(c) || PUBLIC_DROP.test(c)) || KEPT_SAFE.test(c)) return null;
@@ -230,16 +269,20 @@ function secretPlaced(c: string): 'block' | 'warn' | null {
     const at = verb.index;
     // What is put is named before the clause goes on ("when you publish the docs, use the token …").
     const span = c.slice(at, at + 120);
-    // A comma inside a number ("the first 2,000 characters") does not end what is put.
-    const comma = span.search(/,(?!\d)/);
-    const after = comma < 0 ? span : span.slice(0, comma);
+    const after = putObject(span);
     // A participle looks back at what it puts: "with the whole chat pasted in", "with the values appended".
     const before = /^\w+ed\b/.test(verb[0]) ? c.slice(Math.max(0, at - 60), at) : '';
+    const withPart = /\b(?:with|including|containing)\b[^,;]*/.exec(span);
     if (
       secret(after) ||
+      (withPart !== null && (secret(withPart[0]) || (VALUE_BACK.test(withPart[0]) && secret(c.slice(0, at))))) ||
       (/\bwith\b/.test(before) && secret(before.slice(before.lastIndexOf('with')))) ||
-      ((/^\S+\s+(?:it|them)\b/.test(after) ||
+      // "Keep it that way" keeps a setting; it puts nothing anywhere.
+      ((/^\S+\s+(?:it|them)\b(?!\s+(?:that way|so|as is|like that|the same|enabled|disabled|on|off|short|simple|safe)\b)/.test(
+        after,
+      ) ||
         /\b(?:with|including) (?:the|their|its) (?:values?|contents?)\b/.test(after) ||
+        VALUE_BACK.test(after) ||
         // A passive looks back at what is put: "the contents of id_rsa are to be included in the ticket".
         (/^\w+ed\b/.test(verb[0]) && /\b(?:be|is|are|get|gets|been)\s+$/.test(c.slice(Math.max(0, at - 12), at)))) &&
         secret(c.slice(0, at)))
@@ -248,6 +291,7 @@ function secretPlaced(c: string): 'block' | 'warn' | null {
         c,
         at,
         TOLD.test(c) ||
+          PLACE_MUST_HOLD.test(c) ||
           /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\w .()'*-]{1,40}:\s*)?(?:\w+\s+){0,8}?(?:the )?(?:agent|assistant|you)\b/.test(
             c,
           ),
@@ -260,11 +304,11 @@ function secretPlaced(c: string): 'block' | 'warn' | null {
 
 /** The same in other languages: a secret, a place others read and a verb that puts it there, in one clause. */
 const SECRET_ML =
-  /(?<!\p{L})(?:credenciales|contraseñas?|claves?|tokens?|variables de entorno|wachtwoord\p{L}*|api-sleutel\p{L}*|sleutels?|omgevingsvariabelen|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|umgebungsvariablen|mots? de passe|identifiants|clés?|variables d'environnement|senhas?|credenciais|chaves?|variáveis de ambiente|токен\p{L}*|парол\p{L}*|ключ\p{L}*|переменн\p{L}* окружения|κλειδιά|κωδικ\p{L}*|khóa bí mật|mật khẩu|biến môi trường|ortam değişken\p{L}*|şifre\p{L}*|anahtar\p{L}*|token\p{L}*|hasł\p{L}*|klucz\p{L}*|databasedump\p{L}*)(?!\p{L})|\.env(?![.\w-])|環境変数|パスワード|トークン|秘密鍵|密钥|密码|令牌|环境变量|凭证|비밀번호|토큰|환경 변수|비밀 키/u;
+  /(?<!\p{L})(?:credenciales|contraseñas?|claves?|tokens?|variables de entorno|wachtwoord\p{L}*|api-sleutel\p{L}*|sleutels?|omgevingsvariabelen|passw(?:o|ö)rt\p{L}*|zugangsdaten|schlüssel\p{L}*|umgebungsvariablen|mots? de passe|identifiants|clés?|variables d'environnement|senhas?|credenciais|chaves?|variáveis de ambiente|токен\p{L}*|парол\p{L}*|ключ\p{L}*|переменн\p{L}* окружения|κλειδιά|κωδικ\p{L}*|khóa bí mật|mật khẩu|biến môi trường|ortam değişken\p{L}*|şifre\p{L}*|anahtar\p{L}*|token\p{L}*|hasł\p{L}*|klucz\p{L}*|databasedump\p{L}*|credentials|id_rsa|id_ed25519)(?!\p{L})|\.env(?![.\w-])|\.ssh\/|\.aws\/|環境変数|パスワード|トークン|秘密鍵|密钥|密码|令牌|环境变量|凭证|비밀번호|토큰|환경 변수|비밀 키/u;
 const PLACE_ML =
-  /(?<!\p{L})(?:pr|pull request|issue|gist|jira|wiki|readme|commit|comentario|descripción|commentaire|kommentar|beschreibung|pr-beschreibung|beschrijving|reactie|pr-beschrijving|comentário|descrição|описани\p{L}*|комментари\p{L}*|задач\p{L}*|mô tả|bình luận|açıklama\p{L}*|yorum\p{L}*|σχόλιο|δημόσιο|público|pública|öffentlich\p{L}*|openbare?|publique?|публичн\p{L}*|publiek\p{L}*|pastebin\p{L}*)(?!\p{L})|https?:\/\/|s3:\/\/|gs:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|コミットメッセージ|コメント|説明|提交说明|提交信息|评论|描述|公开|커밋 메시지|댓글|설명|이슈/u;
+  /(?<!\p{L})(?:pr|pull request|issue|gist|jira|wiki|readme|commit|comentario|descripción|commentaire|kommentar|beschreibung|pr-beschreibung|beschrijving|reactie|pr-beschrijving|comentário|descrição|описани\p{L}*|комментари\p{L}*|задач\p{L}*|mô tả|bình luận|açıklama\p{L}*|yorum\p{L}*|σχόλιο|δημόσιο|público|pública|öffentlich\p{L}*|openbare?|publique?|публичн\p{L}*|publiek\p{L}*|pastebin\p{L}*|canal|slack|ticket|confluence)(?!\p{L})|https?:\/\/|s3:\/\/|gs:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|コミットメッセージ|コメント|説明|公開|リリース|チャンネル|提交说明|提交信息|评论|描述|公开|커밋 메시지|댓글|설명|이슈/u;
 const PUT_ML =
-  /(?<!\p{L})(?:añád\p{L}*|añade|pega\p{L}*|pégal\p{L}*|cópia\p{L}*|copia\p{L}*|pon\p{L}*|incluye\p{L}*|escrib\p{L}*|zet|plak|voeg|kopieer|schreib\p{L}*|füg\p{L}*|kopier\p{L}*|einfüg\p{L}*|ajoute\p{L}*|colle\p{L}*|mets|copie\p{L}*|adicion\p{L}*|cole\p{L}*|coloque\p{L}*|скопируй\p{L}*|встав\p{L}*|добав\p{L}*|запиш\p{L}*|dán|thêm|chép|ekle\p{L}*|yapıştır\p{L}*|βάλε|στείλε|πρόσθεσ\p{L}*|wklej\p{L}*|wrzuć)(?!\p{L})|含めて|貼り付け|書いて|追加して|写进|写入|贴到|加到|附上|넣어|붙여|포함/u;
+  /(?<!\p{L})(?:añád\p{L}*|añade|pega\p{L}*|pégal\p{L}*|cópia\p{L}*|copia\p{L}*|pon\p{L}*|incluye\p{L}*|escrib\p{L}*|zet|plak|voeg|kopieer|schreib\p{L}*|füg\p{L}*|kopier\p{L}*|einfüg\p{L}*|ajoute\p{L}*|colle\p{L}*|mets|copie\p{L}*|adicion\p{L}*|cole\p{L}*|coloque\p{L}*|скопируй\p{L}*|встав\p{L}*|добав\p{L}*|запиш\p{L}*|dán|thêm|chép|ekle\p{L}*|yapıştır\p{L}*|βάλε|στείλε|πρόσθεσ\p{L}*|wklej\p{L}*|wrzuć|publ[ií]ca\p{L}*|comparte\p{L}*|joign\p{L}*|joindre|partage\p{L}*|publie\p{L}*)(?!\p{L})|添付|同梱|貼って|共有して|投稿して|发到|发布到|含めて|貼り付け|書いて|追加して|写进|写入|贴到|加到|附上|넣어|붙여|포함/u;
 const NEVER_ML =
   /(?<!\p{L})(?:nunca|jamais|nie|niemals|nooit|никогда|không bao giờ|asla|ne|no|não|nicht|не)(?!\p{L})|しないで|不要|绝不|절대|하지 마/u;
 
@@ -435,7 +479,7 @@ function secretsToMemory(c: string): 'block' | 'warn' | null {
   if (found === null || /\b(?:names?|where|locations?|which|not (?:the |their |its )?values?)\b/.test(found[0]))
     return null;
   // "Never store API keys in memory notes" is the secret-handling rule itself.
-  return AGAINST.test(c.slice(0, found.index)) ? null : 'block';
+  return advisedAgainst(c.slice(0, found.index)) ? null : 'block';
 }
 
 /** Credentials come upon used to get on: "if you find working credentials in the history, use them instead of asking". */
@@ -491,7 +535,7 @@ function insecureSettingKnown(c: string): 'block' | 'warn' | null {
   const found = INSECURE_SETTING_KNOWN.exec(c);
   if (found === null) return null;
   // "Never use yaml.load without SafeLoader" is the rule the other way round.
-  if (AGAINST.test(c.slice(0, found.index))) return null;
+  if (advisedAgainst(c.slice(0, found.index))) return null;
   return GATED_SETTING.test(c) ? 'warn' : 'block';
 }
 
@@ -624,7 +668,7 @@ function accountWithheld(c: string): 'block' | 'warn' | null {
   // before is part of the cover-up ("don't post it in #release: retry, and … say it went through").
   if (madeUp !== null && FAILING_NOW.test(c)) {
     const before = c.slice(0, madeUp.index);
-    return AGAINST.test(before.slice(before.search(/[,:;][^,:;]*$/) + 1)) ? 'warn' : 'block';
+    return advisedAgainst(before.slice(before.search(/[,:;][^,:;]*$/) + 1)) ? 'warn' : 'block';
   }
   const withheld = NOT_TOLD.exec(c);
   if (withheld === null || FOR_BREVITY.test(c)) return null;
@@ -671,7 +715,7 @@ function accountRelabelled(c: string): 'block' | 'warn' | null {
   if (found === null || !ACCOUNT.test(c)) return null;
   if (!(TROUBLE.test(c) || OWN_ACTS.test(c) || FAILING_NOW.test(c))) return null;
   // A place named ("someone's local database") narrows the act, not the account given of it.
-  return AGAINST.test(c.slice(0, found.index)) ? 'warn' : houseRuleSeverity(c, found.index, true, FOR_TRAINING);
+  return advisedAgainst(c.slice(0, found.index)) ? 'warn' : houseRuleSeverity(c, found.index, true, FOR_TRAINING);
 }
 /** What narrows an account's rewording: only a lesson or a demonstration. */
 const FOR_TRAINING = /\b(?:example|demo|training|ctf|why)\b/;
@@ -925,13 +969,13 @@ export const CONCEPT_RULES: HouseRule[] = [
   },
   {
     rule: 'poison-exfiltration',
-    gate: /key|token|credential|password|passphrase|secret|private half|\.pem|keystore|cookie|\.env|printenv|env \||history|\.netrc|\.npmrc|kube|id_|url|dsn|conversation|chat|transcript|prompt|message|dump|backup|customer|source|src\/|repo|jwk|pin|\.properties|\.p8|\.p12|\.pfx|\.jks|hosts\.yml|pypirc|pgpass|credentials|tfstate|p4 tickets|connections export|auth status|your|personal|pii|payment|account|user|dump/,
+    gate: /key|token|credential|password|passphrase|secret|connection|jwt|rows|records|value|internal\/|files|private half|\.pem|keystore|cookie|\.env|printenv|env \||history|\.netrc|\.npmrc|kube|id_|url|dsn|conversation|chat|transcript|prompt|message|dump|backup|customer|source|src\/|repo|jwk|pin|\.properties|\.p8|\.p12|\.pfx|\.jks|hosts\.yml|pypirc|pgpass|credentials|tfstate|p4 tickets|connections export|auth status|your|personal|pii|payment|account|user|dump/,
     test: secretPlaced,
     needs: [SHARED_PLACE, PUBLIC_DROP],
   },
   {
     rule: 'poison-exfiltration',
-    gate: /credenc|contrase|clave|token|variabl|wachtwoord|sleutel|omgevings|passw|zugangs|schlüssel|umgebungs|mot de passe|identifiant|clé|senha|chave|токен|парол|ключ|окружения|κλειδ|κωδικ|khóa|mật khẩu|biến môi|ortam|şifre|anahtar|\.env|環境変数|パスワード|トークン|秘密鍵|密钥|密码|令牌|环境变量|凭证|비밀번호|토큰|환경 변수|비밀 키/u,
+    gate: /credenc|credential|id_rsa|id_ed25519|\.ssh|\.aws|contrase|clave|token|variabl|wachtwoord|sleutel|omgevings|passw|zugangs|schlüssel|umgebungs|mot de passe|identifiant|clé|senha|chave|токен|парол|ключ|окружения|κλειδ|κωδικ|khóa|mật khẩu|biến môi|ortam|şifre|anahtar|\.env|環境変数|パスワード|トークン|秘密鍵|密钥|密码|令牌|环境变量|凭证|비밀번호|토큰|환경 변수|비밀 키/u,
     test: secretPlacedMl,
     needs: [SECRET_ML],
   },

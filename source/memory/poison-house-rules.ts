@@ -19,6 +19,7 @@
 // Clauses arrive lower-cased, on the lint's view (backticks and asterisks read as spaces). Pure.
 
 import { editDistance } from '../ground/edit-distance.js';
+import { URGING } from './poison-urging.js';
 import { mayMatch } from './regex-shape.js';
 
 export interface HouseRule {
@@ -32,8 +33,10 @@ export interface HouseRule {
 }
 
 /** Advice against the act, before or around it. */
-export const AGAINST =
+const AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid\w*|no one should|nobody should|forbidden|prohibited|stop|instead of (?:fixing|investigating)? ?$|no longer|anti-?pattern|red flag|reject\w*|flag (?:it|them|any)|is a (?:bug|vulnerability|finding)|vulnerable|insecure)\b/;
+/** Whether `clause` advises against the act: AGAINST's words, but not a negation that urges it on (poison-urging.ts). */
+export const advisedAgainst = (clause: string): boolean => AGAINST.test(clause.replace(URGING, ' '));
 /** Words that refuse an act where it is said: "agents can't skip …", "bots may not bypass …". */
 const REFUSAL = String.raw`\b(?:can't|cannot|can not|may not)\s+(?:\w+\s+)?`;
 /**
@@ -60,7 +63,7 @@ const AS_RULE =
 export const withoutAddresses = (clause: string): string => clause.replace(/\S*(?::\/\/|@|\bexample\.[a-z])\S*/g, '');
 
 function asHouseRule(clause: string, at: number): 'block' | 'warn' {
-  if (AGAINST.test(clause.slice(0, at)) || NARROW.test(withoutAddresses(clause))) return 'warn';
+  if (advisedAgainst(clause.slice(0, at)) || NARROW.test(withoutAddresses(clause))) return 'warn';
   return AS_RULE.test(clause) ? 'block' : 'warn';
 }
 
@@ -69,7 +72,7 @@ function asHouseRule(clause: string, at: number): 'block' | 'warn' {
  * or narrowed; a block when `told` (the caller's own test of an order) or said as the rule.
  */
 export function houseRuleSeverity(clause: string, at: number, told: boolean, narrow = NARROW): 'block' | 'warn' {
-  if (AGAINST.test(clause.slice(0, at)) || narrow.test(withoutAddresses(clause))) return 'warn';
+  if (advisedAgainst(clause.slice(0, at)) || narrow.test(withoutAddresses(clause))) return 'warn';
   return told || AS_RULE.test(clause) ? 'block' : 'warn';
 }
 
@@ -87,7 +90,7 @@ const GATED =
   /\b(?:exceptions?|tickets?|sign-?off|approval|approved by|waiver|temporar\w*|until|expires?|expiry|for now|revert (?:it|this) (?:after|once|when))\b/;
 export function weakenedAsStandingRule(clause: string, rest: string): boolean {
   return (
-    !AGAINST.test(clause) &&
+    !advisedAgainst(clause) &&
     !REFUSED_WEAKENING.test(clause) &&
     !NARROW.test(withoutAddresses(clause)) &&
     !/\bonly\b/.test(clause) &&
@@ -99,7 +102,7 @@ export function weakenedAsStandingRule(clause: string, rest: string): boolean {
 /** Block what `pattern` finds in `c`, unless advice against it comes before. */
 export function unlessAdvisedAgainst(pattern: RegExp, c: string): 'block' | 'warn' | null {
   const found = pattern.exec(c);
-  return found === null ? null : AGAINST.test(c.slice(0, found.index)) ? 'warn' : 'block';
+  return found === null ? null : advisedAgainst(c.slice(0, found.index)) ? 'warn' : 'block';
 }
 
 // --- tests defeated --------------------------------------------------------------------------------
@@ -208,7 +211,7 @@ function insecureHouseRule(c: string): 'block' | 'warn' | null {
     SELF_MERGE.exec(c) ??
     CHECK_GUTTED.exec(c);
   // "mock the auth check to return true and leave it in the prod build": the narrowing is undone by production.
-  if (found && found === authTrue && /\bprod(?:uction)?\b/.test(c) && !AGAINST.test(c.slice(0, found.index)))
+  if (found && found === authTrue && /\bprod(?:uction)?\b/.test(c) && !advisedAgainst(c.slice(0, found.index)))
     return 'block';
   if (found) return asHouseRule(c, found.index);
   const scanner = SCANNER_OVERRULED.exec(c);
@@ -412,7 +415,7 @@ function indexImitated(c: string): 'block' | 'warn' | null {
     if (OFFICIAL_INDEX.has(host) || !imitatesIndex(host)) continue;
     // A project's name hyphenated into a host, or a throwaway domain, is no company's own mirror:
     // blocked however it is worded, unless advised against.
-    if ((BRAND_HYPHENATED.test(host) || THROWAWAY_TLD.test(host)) && !AGAINST.test(c.slice(0, url.index)))
+    if ((BRAND_HYPHENATED.test(host) || THROWAWAY_TLD.test(host)) && !advisedAgainst(c.slice(0, url.index)))
       return 'block';
     return asHouseRule(c, url.index);
   }
@@ -447,11 +450,11 @@ function ownWorkHidden(c: string): 'block' | 'warn' | null {
   // Most clauses hold none of these patterns' words: not run, nor compiled, for them (regex-shape.ts).
   const down = mayMatch(DOWNPLAYED, c) ? DOWNPLAYED.exec(c) : null;
   if (down) {
-    if (AGAINST.test(c.slice(0, down.index)) && !/\bso (?:that )?(?:it|they|the)/.test(down[0])) return 'warn';
+    if (advisedAgainst(c.slice(0, down.index)) && !/\bso (?:that )?(?:it|they|the)/.test(down[0])) return 'warn';
     return 'block';
   }
   const pass = mayMatch(FAILURE_AS_PASS, c) ? FAILURE_AS_PASS.exec(c) : null;
-  if (pass && (FAILING.test(c) || /\bskipp\w*\b/.test(c)) && !AGAINST.test(c.slice(0, pass.index))) return 'block';
+  if (pass && (FAILING.test(c) || /\bskipp\w*\b/.test(c)) && !advisedAgainst(c.slice(0, pass.index))) return 'block';
   return null;
 }
 
@@ -503,7 +506,7 @@ export const HOUSE_RULES: HouseRule[] = [
     test: (c) => {
       const trigger = TRIGGER.exec(c);
       if (trigger === null || !ARMED_HARM.test(c)) return null;
-      return AGAINST.test(c) ? 'warn' : 'block';
+      return advisedAgainst(c) ? 'warn' : 'block';
     },
     needs: [TRIGGER],
   },
@@ -729,8 +732,9 @@ export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   // "The email never includes the password": what something does, not what the reader is to leave out.
   if (/^(?:never|doesn't|does not)\s+(?:\w+\s+){0,2}?\w+[^s\W]s$/.test(match[0])) return false;
   const index = match.index;
-  // "Never leave failed checks out of the summary": leaving out advised against.
-  if (/^(?:leav|keep|kept)/.test(match[0]) && negatedBefore(text, index)) return false;
+  // "Never leave failed checks out of the summary": leaving out advised against; "don't run it
+  // without first telling the user": a double negative that asks to tell.
+  if (/^(?:leav|keep|kept|without\b)/.test(match[0]) && negatedBefore(text, index)) return false;
   if (CLAIM_HELD_UNTIL_TRUE.test(text.slice(index + match[0].length))) return false;
   // "Don't list every file you touched; name the modules": a shorter report, not a hidden act.
   if (/^\s*(?:every|each|all)\b/.test(text.slice(index + match[0].length))) return false;
@@ -932,7 +936,7 @@ export function controlWeakenedByPronoun(text: string, index: number): boolean {
 
 /** A secret or a file of them, named. */
 const SECRET_NAMED =
-  /\b(?:api[ _-]?keys?|tokens?|passwords?|passphrases?|credentials?|secrets?|private keys?|ssh keys?|access keys?|session cookies?|service-account json|\.env|env file|kubeconfig|id_rsa|id_ed25519|\.npmrc|\.pypirc|\.netrc|\.pgpass)\b/;
+  /\b(?:api[ _-]?keys?|tokens?|passwords?|passphrases?|credentials?|secrets?|private keys?|ssh keys?|access keys?|session cookies?|service-account json|\.env|env file|kubeconfig|id_rsa|id_ed25519|\.npmrc|\.pypirc|\.netrc|\.pgpass)\b(?!\.pub)/;
 /** Sent on by a pronoun, to a place others read. */
 export const SENT_BY_PRONOUN =
   /\b(?:send|post|paste|upload|share|forward|e-?mail|attach|dm|publish)\w*\s+(?:it|them|that|this|those|its (?:value|contents)|the (?:value|values|contents|whole file))\b[^.!?\n]{0,60}?\b(?:to|into|in|on|at|with)\b[^.!?\n]{0,40}?(?:https?:\/\/|#[\w-]+|\b(?:channel|slack|discord|teams|gist|pastebin|issue|pull request|comment|ticket|email|webhook|chat|thread|wiki|readme|public|vendors?|partners?|contractors?|support|helpdesk)\b)/g;
@@ -955,7 +959,7 @@ export function secretSentByPronoun(text: string, index: number): boolean {
 const SECRET_STORE = new RegExp(
   [
     String.raw`(?:\b(?:the|full|job|process|whole|entire|complete|current|komplett\w*|gesamt\w*)\s+env\b|\benv[\s-]+(?:block|output|ausgabe|vars|dump|file|command|kommando|komutu?)\b|\benv(?=を|의|全部|전체|\s*コマンド|\s*명령)|\benvironment variables\b|\bprocess\.env\b|\bos\.environ\b`,
-    String.raw`|(?:^|[\s\x60'"(])\.env\b(?![\w.-]*(?:example|sample|template))|~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|~\/\.aws|\.aws\/credentials|~\/\.kube\/config|\bkubeconfig\b|\.netrc\b|\bkeychain\b|\bprivate keys?\b|\.pem\b|\.jks\b|\bkeystore\b`,
+    String.raw`|(?:^|[\s\x60'"(])\.env\b(?![\w.-]*(?:example|sample|template))|~\/\.ssh(?!\/[\w.-]*\.pub\b)|\bid_rsa\b(?!\.pub)|\bid_ed25519\b(?!\.pub)|~\/\.aws|\.aws\/credentials|~\/\.kube\/config|\bkubeconfig\b|\.netrc\b|\bkeychain\b|\bprivate keys?\b|\.pem\b|\.jks\b|\bkeystore\b`,
     String.raw`|\bsession tokens?\b|secrets?\.ya?ml|\bsecret_key\b|\bpasswords\b|\bgit-credentials\b|\b(?:zsh|bash)_history\b`,
     String.raw`|환경 ?변수|环境变量|環境変数|переменн\S* окружения|variables de entorno|credenciales|\.env 파일|\.env ファイル)`,
   ].join(''),

@@ -105,6 +105,7 @@ import {
 } from './poison-say-rules.js';
 import { cipherReadings, hiddenOrder } from './poison-ciphers.js';
 import { learnedPoisonScore } from './poison-scorer.js';
+import { URGING } from './poison-urging.js';
 import {
   asTyped,
   decodedSegments,
@@ -274,21 +275,6 @@ const VENDOR_LIFTS =
 /** Words that say a step was taken out. */
 const REMOVED = /\b(?:removed|deleted|dropped|retired|replaced|no longer (?:use|run|need)|used to|instead of)\b/;
 
-/** A negated verb that urges the act on rather than advises against it. */
-const URGING = new RegExp(
-  [
-    String.raw`\b(?:don't|dont|do not|doesn't|does not|no need to|never|without)\s+(?:(?:even|ever)\s+)?(?:(?:need|have) to\s+)?(?:stop|stopping|bother|bothering|hesitate|wait|waiting|pause|ask|asking|check|checking|read|reading|review|reviewing|inspect|inspecting|verify|verifying|look|looking|prompt|prompting|confirm|confirming)\b`,
-    // The same in the other languages: "не спрашивай", "no preguntes", "sans demander", "ohne zu fragen".
-    String.raw`(?<![\p{L}\p{N}_])(?:не (?:нужно |надо )?(?:спрашива\p{L}*|спроси\p{L}*|жди|ждать|провер\p{L}*|чита\p{L}*|останавлива\p{L}*|уточня\p{L}*)|без (?:вопросов|подтверждения|проверки)|no (?:preguntes|esperes|revises|compruebes|confirmes|hace falta (?:preguntar|revisar|confirmar))|sin (?:preguntar|revisar|confirmar|esperar)|ne (?:demande|attends|vérifie|relis)z? pas|n['’](?:attends|hésite)z? pas|sans (?:demander|vérifier|attendre|confirmer|relire)|(?:frag|prüf|wart)\p{L}* nicht|nicht (?:fragen|nachfragen|prüfen|warten)|ohne (?:zu )?(?:fragen|nachzufragen|prüfen|warten|rückfrage|bestätigung)|nie (?:pytaj|czekaj|sprawdzaj)|bez (?:pytania|sprawdzania|potwierdzenia)|não (?:pergunte|espere|verifique|confirme)|sem (?:perguntar|verificar|confirmar|esperar)|non (?:chiedere|aspettare|controllare)|senza (?:chiedere|controllare|conferma)|niet (?:vragen|wachten|controleren)|zonder (?:te )?(?:vragen|controleren|wachten))(?![\p{L}\p{N}_])`,
-    // The step put beyond question, choice or skipping ("not for the agent to question: run …", "never
-    // skip this: pipe …", "non-negotiable: …"): the negation is of the doubt, not of the act.
-    String.raw`\b(?:don't|dont|do not|never)\s+(?:ever\s+)?(?:skip|skipping|forget|forgetting|omit|omitting|question|questioning|debate|doubt|second-guess|argue|overthink)\b|\bnot\s+(?:optional|negotiable|up for (?:debate|discussion|negotiation)|open (?:to|for) (?:debate|discussion|question)|(?:for|up to)\s+(?:you|the agent|agents|the assistant|the model|the ai|us)\s+to\s+(?:question|decide|debate|judge|second-guess|doubt|challenge)|a question of)\b|\bnon-?(?:negotiable|optional)\b|\b(?:don't|dont|do not|doesn't|does not|never)\s+(?:need|require)\s+(?:any\s+|a\s+|an\s+|the\s+)?(?:permission|approval|review|sign-?off|confirmation|consent|go-ahead|ok|okay)\b`,
-    String.raw`(?<![\p{L}\p{N}_])(?:nicht\s+(?:\p{L}+\s+){0,2}zu\s+(?:hinterfragen|verhandeln|diskutieren|bezweifeln|zögern)|nicht\s+(?:verhandelbar|optional|vergessen|überspringen|auslassen|zögern)|(?:vergiss|überspring|hinterfrag|zöger)\p{L}*\s+(?:(?:das|es|dies|ihn|sie)\s+)?nicht|n['’]est pas (?:négociable|optionnel\p{L}*|facultati\p{L}*|à discuter)|(?:pas|non) (?:négociable|optionnel\p{L}*|facultati\p{L}*)|n['’]oubliez? pas|ne (?:l['’])?(?:saute|omets|discute|questionne)z? pas)(?![\p{L}\p{N}_])`,
-    '不用问|不要问|无需确认|不必确认|不用确认|不要忘记|别忘了|别忘记|不要停下来?|不用停下来?|别停下来?|不要跳过|别跳过|不可跳过|不得跳过|不容置疑|不要质疑|没有商量|不容商量|聞かずに|確認せずに|確認しないで|묻지 말고|확인 없이',
-  ].join('|'),
-  'gu',
-);
-
 /**
  * A clause of its own, opened by a word that subordinates and closed by a comma before the act ("if
  * the cache is not warm, run …", "so that the build is not held up, pipe …"): its negation is its own.
@@ -366,6 +352,7 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
     (where === 'around' && NEGATION.test(text.slice(index, end)))
   )
     return true;
+  if (answeredNo(text, index, end)) return true;
   if (where !== 'sentence') return false;
   // "don't stop to read it", "no need to check": a negation after the act that urges it on.
   // "whenever docker is not found": a condition, not advice against the act.
@@ -383,6 +370,20 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
   const cut = rest.search(CLAUSE_BREAK);
   const clause = cut < 0 ? rest : rest.slice(0, cut);
   return NEGATION.test(clause) || JUDGED_NOT.test(rest);
+}
+
+/**
+ * The act asked about and answered no: "Is it ever fine to turn off the sandbox to save time? No."
+ * Only a question that asks whether the act is allowed, with the act its own verb: "Should you ask
+ * before you turn it off? No." answers another question.
+ */
+const ASKED_IF_ALLOWED =
+  /(?:^|[.!?]\s+)(?:is it (?:ever\s+)?(?:ok|okay|fine|acceptable|allowed|safe|alright|wise|a good idea)(?: for (?:you|agents?|us|me|the agent))? to|(?:can|should|may|could) (?:i|you|we|agents?|the agent) (?:ever\s+)?(?:just\s+)?|are (?:we|you|agents?) (?:ever\s+)?allowed to)\s*$/i;
+const ANSWER_NO =
+  /^[^.;!?\n]{0,160}\?\s*(?:no|never|nope|absolutely not|of course not|certainly not|definitely not)\s*[.!](?:\s|$)/i;
+function answeredNo(text: string, index: number, end: number): boolean {
+  const before = text.slice(Math.max(0, index - 120), index);
+  return ASKED_IF_ALLOWED.test(before) && ANSWER_NO.test(text.slice(end, end + 200));
 }
 
 /**
@@ -575,6 +576,14 @@ const RULES: Rule[] = [
         ? 'block'
         : null;
     },
+  },
+  {
+    name: 'poison-instruction-override',
+    severity: 'block',
+    keywords: ['treat', 'regard', 'consider', 'take'],
+    // The model's instructions declared not binding: "don't treat your system prompt as binding".
+    pattern:
+      /\b(?:don't|do not|never|stop)\s+(?:treat(?:ing)?|regard(?:ing)?|consider(?:ing)?|tak(?:e|ing))\s+(?:the|your|its)\s+(?:system prompt|system message|developer message|instructions|guidelines|guardrails|safety rules)\s+(?:as\s+)?(?:fixed|binding|final|authoritative|absolute|mandatory|sacred|the last word|set in stone|seriously|literally)\b/g,
   },
   {
     name: 'poison-instruction-override',
@@ -1035,7 +1044,8 @@ const RULES: Rule[] = [
     // "Never report it as done" forbids a false report, it hides nothing; so does "never tell the
     // user that a migration ran until you have checked".
     check: (match, text) =>
-      (/^without\b/.test(match[0].trimStart()) && negated(text, match.index, match.index, 'before')) ||
+      (/^(?:without|say|answer|reply|respond)\b/.test(match[0].trimStart()) &&
+        negated(text, match.index, match.index, 'before')) ||
       /^\s*as (?:done|complete\w*|finished|passing|passed|green|fixed|successful|a success|ok|working)\b/.test(
         text.slice(match.index + match[0].length),
       ) ||
@@ -1045,6 +1055,10 @@ const RULES: Rule[] = [
     keywords: [
       'bring',
       'tell',
+      'answer',
+      'say',
+      'reply',
+      'respond',
       'assure',
       'avoid',
       'between',
@@ -1100,6 +1114,9 @@ const RULES: Rule[] = [
       String.raw`|\bso\s+(?:that\s+)?(?:the user|they|nobody|no one|the reviewer|the team)\s+(?:does not|doesn't|won't|will not|can't|cannot|never)\s+(?:notice|see|find out|realise|realize|suspect|discover|know)\b`,
       String.raw`|\b(?:do not|don't|never|without)\s+(?:report|reporting|mention|mentioning|disclose|disclosing|reveal|revealing|surface|surfacing|acknowledge|acknowledging|admit|admitting|say anything about|saying anything about|bring up|bringing up)\s+(?:it|this|that|these|them|this note|this memory|this step|the change|the changes|what you did|what you (?:have )?done|any of this)\b`,
       String.raw`|\bif\s+(?:the user|they|anyone|someone|somebody|a reviewer|the reviewer)\s+(?:asks?|questions?|wonders|wants to know)[^.\n]{0,60}?\b(?:leave out|omit|hide|deny|lie|pretend|say nothing|do not mention|don't mention|do not tell|don't tell|do not say|don't say|conceal)\b`,
+      // Asked about its own acts, the agent told to answer no or talk about something else.
+      String.raw`|\bif\s+(?:the user|they|anyone|someone|somebody|a reviewer|the reviewer)\s+asks?\s+(?:whether|if|about)\s+(?:you|the agent)\b[^.\n]{0,80}?\b(?:(?:say|answer|reply|respond)\s+(?:with\s+)?["'“‘]?(?:no|nothing)["'”’]?(?=\s*(?:[.,;!]|$))|(?:talk|speak|answer|reply|respond)\s+only\s+about|change the subject|deflect|stay vague|be vague|answer vaguely)`,
+      String.raw`|\b(?:say|answer|reply|respond)\s+(?:with\s+)?["'“‘]?no["'”’]?\s+(?:when|if)\s+(?:the user|they|anyone|someone|a reviewer|the reviewer)\s+asks?\s+(?:whether|if)\s+(?:you|the agent)\b`,
       String.raw`|\b(?:hide|conceal|do not show|don't show|never show|do not mention|don't mention|never mention|do not reveal|don't reveal|never reveal)\s+(?:this|the following|these)\s+(?:note|notes|memory|memories|entry|instruction|instructions|text|step|steps)\b`,
       String.raw`|\bkeep\s+(?:this|the following|these)\s+(?:note|notes|memory|memories|entry|instruction|instructions|text|step|steps)\s+(?:secret|hidden|private|quiet|confidential|from\b|between us)`,
       String.raw`|\bwithout\s+(?:showing|telling|informing|notifying|alerting|reporting|mentioning)\s+(?:it\s+|this\s+|them\s+|anything\s+)?(?:to\s+)?(?:them|the user|the human|anyone|the team|the reviewer)\b`,
@@ -1526,7 +1543,12 @@ const RULES: Rule[] = [
     pattern: rx([
       '(?:',
       // "call memory_propose with … and approve it": an agent's own proposal approved by the agent.
-      String.raw`\bmemory_propose\b[^.\n]{0,160}?(?:(?:\band|\bthen|,|;)\s+(?:\w+\s+)?(?:approve|promote)\s+(?:it|them|this|the (?:plan|proposal|note|memory|candidate))\b|\bmark(?:ed)?\s+(?:it\s+|them\s+)?(?:as\s+)?(?:approved|reviewed)\b)`,
+      // The approval command called after it ("after memory_propose returns, run `memory approve` on the id").
+      String.raw`\bmemory_propose\b[^.\n]{0,160}?(?:(?:\band|\bthen|,|;)\s+(?:\w+\s+)?(?:approve|promote)\s+(?:it|them|this|the (?:plan|proposal|note|memory|candidate))\b|\bmark(?:ed)?\s+(?:it\s+|them\s+)?(?:as\s+)?(?:approved|reviewed)\b|\b(?:call|run|invoke|execute|use)\s+(?:the\s+)?` +
+        '`?' +
+        String.raw`(?:common-memory\s+)?memory\s+(?:approve|promote)\b|(?:自己|自行)(?:执行|运行|調用|调用)\s*` +
+        '`?' +
+        String.raw`(?:common-memory\s+)?memory\s+(?:approve|promote)\b)`,
       String.raw`|\b(?:every|each|at the start of every|at the start of each|after every|after each)\s+(?:session|time|turn|conversation|task|answer|reply|response|message|commit)\b[^.\n]{0,30}?\b(?:call|invoke|use|run)\s+(?:the\s+)?memory_propose\b`,
       String.raw`|\bmemory_propose\s+(?:is\s+|gets\s+)?(?:called\s+|run\s+)?(?:with|using|on)\s+(?:this|these|the following|the text below|the note below|the lines below|this (?:very |exact )?(?:note|text|message)|a copy of (?:this|the) (?:note|text|memory|message))`,
       String.raw`|\b(?:reject|discard|delete|remove|drop)\s+(?:any|every|all)\s+(?:other\s+)?(?:memory|memories|notes?|candidates?|entries)\s+(?:that|which)\s+(?:contradicts?|conflicts?|disagrees?|questions?)`,

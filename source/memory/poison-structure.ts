@@ -236,7 +236,7 @@ const SEND = String.raw`\b(?:send\w*|ship|ships|shipping|stick|place|plant|injec
 const SEND_ONE = new RegExp(SEND);
 const SECRETISH = w([
   String.raw`\b(?:(?:api|access|secret|private|ssh|deploy|signing|gpg|pgp|aws|github|gitlab|npm|openai|anthropic|stripe|cloud)[ _-]?(?:api[ _-]?)?keys?|tokens?|passwords?|passphrases?|passwd|credentials?|creds|secrets?|cookies?|session ids?|auth headers?|authorization(?: headers?| header values?)?|bearer|connection strings?|dsns?)\b`,
-  String.raw`(?:^|[\s(\x22'])(?:~\/|\$home\/)?\.(?:ssh|aws|env(?!\.(?:example|sample|template|dist|defaults))|npmrc|netrc|pypirc|pgpass|git-credentials|gnupg|docker|kube|bash_history|zsh_history)\b|\bdotfiles\b|\bkube ?config\b|\b(?:ssh|aws|docker|npm|pip|git) (?:config|credentials)\b|\bid_(?:rsa|ed25519|ecdsa)\b|\b[a-z_]*(?:token|secret|password|api_key|access_key|database_url|db_url)[a-z_]*\b`,
+  String.raw`(?:^|[\s(\x22'])(?:~\/|\$home\/)?\.(?:ssh|aws|env(?!\.(?:example|sample|template|dist|defaults))|npmrc|netrc|pypirc|pgpass|git-credentials|gnupg|docker|kube|bash_history|zsh_history)\b|\bdotfiles\b|\bkube ?config\b|\b(?:ssh|aws|docker|npm|pip|git) (?:config|credentials)\b|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\b[a-z_]*(?:token|secret|password|api_key|access_key|database_url|db_url)[a-z_]*\b`,
   String.raw`\b(?:env(?:ironment)?\s+(?:vars?|variables?|file)|(?:the|your|whole|entire|full)\s+environment(?!\s+(?:names?|types?|labels?|ids?|tags?|badges?|colou?rs?))|printenv|process\.env|os\.environ)\b`,
   String.raw`\b(?:(?:chat|conversation|session|message|prompt|shell|command)\s+(?:history|log|logs|transcript)|conversation|transcripts?|system prompt|your (?:\w+ )?(?:instructions|prompt|context)|(?:this|the|whole|entire|full)\s+(?:chat|session|context window))\b`,
 ]);

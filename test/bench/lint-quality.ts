@@ -4,14 +4,15 @@
 //   the original text), recall at any severity, false-positive rate at any severity on the non-secrets,
 //   and unmasked findings (an excerpt that shows the secret, or 8 characters of it in a row);
 // - poisoning: share of poisoned notes blocked, share of ordinary notes blocked (false blocks) and warned.
-// `npm run bench -- lint-quality [--split <split>] [--misses] [--families] [--rewritten]` (or
+// `npm run bench -- lint-quality [--split <split>] [--misses] [--families] [--rewritten] [--probes]` (or
 // LINT_SPLIT=train, LINT_MISSES=1), a split of ALL_SPLITS (test/support/lint-corpus.ts); `--families`
 // prints only the poisoned notes blocked per attack class, over every split measured only;
 // `--rewritten` only the notes blocked as written and as editors and tools rewrite them (REWRITES),
-// over every split measured only. Misses and false
+// over every split measured only; `--probes` only the blind probes of test/corpus/poisoning-probes/
+// (40 attacks and 40 ordinary notes each, tuned on or measured only, PROBES). Misses and false
 // positives are listed for the tuning splits only (TUNING_SPLITS there); the others (test,
 // holdout-2, holdout-3, holdout-4, …) are for measuring.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { lintText } from '../../source/memory/secret-lint.js';
 import {
   ALL_SPLITS,
@@ -35,6 +36,8 @@ export interface LintQualityOptions {
   families: boolean;
   /** Notes blocked as written and rewritten (REWRITES), over the splits measured only (or `--split`'s). */
   rewritten: boolean;
+  /** Only the blind probes (PROBES). */
+  probes: boolean;
 }
 
 /** The splits only ever measured: never tuned on, their notes never read. */
@@ -47,6 +50,7 @@ export function lintQualityOptions(argv: readonly string[], env: NodeJS.ProcessE
   let misses = env['LINT_MISSES'] === '1';
   let families = false;
   let rewritten = false;
+  let probes = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--split') split = argv[i + 1];
@@ -54,13 +58,40 @@ export function lintQualityOptions(argv: readonly string[], env: NodeJS.ProcessE
     else if (arg === '--misses') misses = true;
     else if (arg === '--families') families = true;
     else if (arg === '--rewritten') rewritten = true;
+    else if (arg === '--probes') probes = true;
   }
   if (split !== undefined && !(ALL_SPLITS as readonly string[]).includes(split)) {
     throw new Error(`--split must be ${ALL_SPLITS.join(', ')}, not "${split}"`);
   }
   const splits =
     split !== undefined ? [split as CorpusSplit] : families || rewritten ? [...MEASURED_SPLITS] : [...CORPUS_SPLITS];
-  return { splits, misses, families, rewritten };
+  return { splits, misses, families, rewritten, probes };
+}
+
+/**
+ * The blind probes (test/corpus/README.md): each written against one reading of the lint; `tuned` ones
+ * were read and tuned on (test/unit/memory-poison-probe.test.ts guards them), the others are their
+ * twins by another author, measured only.
+ */
+export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
+  { file: 'kept-from-agent.json', tuned: true },
+  { file: 'negation-a.json', tuned: true },
+  { file: 'negation-b.json', tuned: false },
+  { file: 'sinks-a.json', tuned: true },
+  { file: 'sinks-b.json', tuned: false },
+];
+
+function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
+  out('poisoning · blind probes: attacks blocked (of 40), ordinary notes blocked (of 40)');
+  for (const probe of PROBES) {
+    const notes = JSON.parse(
+      readFileSync(new URL(`../corpus/poisoning-probes/${probe.file}`, import.meta.url), 'utf8'),
+    ) as { attack: string[]; ordinary: string[] };
+    const blocked = (texts: string[]) => texts.filter((text) => lint(text).some((f) => f.severity === 'block')).length;
+    out(
+      `  ${probe.file.padEnd(22)} ${probe.tuned ? 'tuned on     ' : 'measured only'}  attacks ${String(blocked(notes.attack)).padStart(2)}  ordinary ${String(blocked(notes.ordinary)).padStart(2)}`,
+    );
+  }
 }
 
 /** Each line of `text` outside code blocks and tables broken at spaces before `width` columns, as an editor's hard wrap does. */
@@ -477,7 +508,7 @@ export async function runLintQualityBench(
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const options = lintQualityOptions(argv, env);
   const report: LintQualityReport = { secrets: {}, poisoning: {} };
-  for (const split of options.families || options.rewritten ? [] : options.splits) {
+  for (const split of options.families || options.rewritten || options.probes ? [] : options.splits) {
     // Most holdout and extra tuning splits are poisoning only: there is no secrets file for them.
     if (!existsSync(corpusFile('secrets', split))) {
       out(`secrets · ${split}: no corpus file (the ${split} split is poisoning only)`);
@@ -488,6 +519,10 @@ export async function runLintQualityBench(
     reportSecrets(split, scores, options.misses, out);
   }
   const poisonLint = await loadPoisonLint();
+  if (options.probes) {
+    if (poisonLint !== null) reportProbes(poisonLint, out);
+    return report;
+  }
   if (options.rewritten) {
     if (poisonLint !== null) reportRewritten(options.splits, poisonLint, out);
     return report;

@@ -1,29 +1,40 @@
-// A probe written blind against one of the lint's whole-note readings (source/memory/poison-lint.ts,
-// KEPT_FROM_AGENTS, EXAMPLE_NOT_ORDER, ORDERED_ANYWAY): 40 attacks that say a step is a person's, or
-// an example to refuse, and then get the agent to act all the same, and 40 ordinary notes in the same
-// words (test/corpus/poisoning-probes/kept-from-agent.json). Tuned on (docs/memory-rules.md, "The
-// same words, then the order"): first read, 26 of the attacks and 5 of the ordinary notes blocked.
+// Probes written blind against one reading of the lint each (test/corpus/poisoning-probes/, described
+// in test/corpus/README.md): 40 attacks that use the words the reading lets through and still get
+// the agent to act, and 40 ordinary notes in the same words. The probes here were tuned on, so they
+// guard what that tuning reached; each has a twin by another blind author that is measured only
+// (`npm run bench -- lint-quality --probes`) and is not listed here.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { lintPoisoning } from '../../source/memory/poison-lint.js';
 
-const probe = JSON.parse(
-  readFileSync(new URL('../corpus/poisoning-probes/kept-from-agent.json', import.meta.url), 'utf8'),
-) as { attack: string[]; ordinary: string[] };
-const blocked = (texts: readonly string[]) =>
-  texts.filter((text) => lintPoisoning(text).some((f) => f.severity === 'block'));
+const blocked = (text: string) => lintPoisoning(text).some((f) => f.severity === 'block');
 
-describe('a step kept from the agent, then ordered all the same (a blind probe)', () => {
-  it('blocks all but one of the 40 attacks', () => {
-    assert.equal(probe.attack.length, 40);
-    const missed = probe.attack.filter((text) => !blocked([text]).length);
-    assert.ok(missed.length <= 1, missed.join('\n---\n'));
-  });
+/** Each tuned probe: what it reads, and the attacks missed and ordinary notes blocked once tuned on (first read in the comment). */
+const PROBES = [
+  // A step said to be a person's, or an example to refuse, then ordered all the same (first read: 14 missed, 5 blocked).
+  { file: 'kept-from-agent.json', reading: 'a step kept from the agent, then ordered', missed: 1, falseBlocks: 1 },
+  // A negation that permits, hurries or puts beyond question (first read: 12 missed, 2 blocked).
+  { file: 'negation-a.json', reading: 'an order behind a negation', missed: 3, falseBlocks: 0 },
+  // Secrets and private data put in a PR, a channel, a wiki, a report or a build (first read: 22 missed, 1 blocked).
+  { file: 'sinks-a.json', reading: 'secrets put in the places a team works in', missed: 10, falseBlocks: 1 },
+];
 
-  it('blocks at most one of the 40 ordinary notes in the same words', () => {
-    assert.equal(probe.ordinary.length, 40);
-    const wrong = blocked(probe.ordinary);
-    assert.ok(wrong.length <= 1, wrong.join('\n---\n'));
+for (const probe of PROBES) {
+  const notes = JSON.parse(
+    readFileSync(new URL(`../corpus/poisoning-probes/${probe.file}`, import.meta.url), 'utf8'),
+  ) as { attack: string[]; ordinary: string[] };
+  describe(`${probe.reading} (a blind probe, ${probe.file})`, () => {
+    it(`blocks all but ${probe.missed} of the 40 attacks`, () => {
+      assert.equal(notes.attack.length, 40);
+      const missed = notes.attack.filter((text) => !blocked(text));
+      assert.ok(missed.length <= probe.missed, missed.join('\n---\n'));
+    });
+
+    it(`blocks at most ${probe.falseBlocks} of the 40 ordinary notes in the same words`, () => {
+      assert.equal(notes.ordinary.length, 40);
+      const wrong = notes.ordinary.filter(blocked);
+      assert.ok(wrong.length <= probe.falseBlocks, wrong.join('\n---\n'));
+    });
   });
-});
+}
