@@ -18,6 +18,7 @@ const stampFile = (root) => join(root, 'dist', 'build-inputs.sha256');
 const INPUTS = [
   'source',
   'bin',
+  'scripts/transpile.mjs',
   'scripts/bundle.mjs',
   'scripts/cli-code-cache.cjs',
   'scripts/stubs',

@@ -1,4 +1,4 @@
-// Build step after tsc: the entry points as single files, because start-up is paid on every run.
+// Build step after scripts/transpile.mjs: the entry points as single files, because start-up is paid on every run.
 // Node's ES module loader resolves, reads and compiles each module file on its own: the CLI with
 // ink and react is several hundred files, and loading them took most of the TUI's first frame;
 // one file is read once and compiled lazily.
@@ -10,7 +10,7 @@
 //                        shim) stay the same.
 //   dist/cli/main.cjs, read.cjs, mcp.cjs — the CLI without the TUI for every other command, the
 //                        reads and `mcp` (CommonJS, each with its V8 code cache).
-//   dist/workers/<name>-thread.cjs — each worker thread in place of its tsc output (the
+//   dist/workers/<name>-thread.cjs — each worker thread in place of its transpiled module (the
 //                        <name>-thread.js it is built from is removed): every host start (the TUI,
 //                        `host`, a write command) starts several, each loading its modules again
 //                        (measured: Host.start about 290 -> 200 ms). CommonJS, each with its V8
@@ -164,7 +164,7 @@ const stub = (name) => new URL(`./stubs/${name}`, import.meta.url).pathname;
  * reads them (poison-scorer.ts builds its table on first use), and every command of the bundle
  * would read and compile them. `from` is where the bundle's own file lies, relative to dist.
  */
-// tsc writes the JSON it copies indented (1.3 MB): compact, it is half the bytes the first lint of
+// The build copies the JSON as written, indented (1.3 MB): compact, it is half the bytes the first lint of
 // every process (a SessionStart hook's included) reads and parses.
 const weightsPath = dist('memory/poison-scorer-weights.json');
 await writeFile(weightsPath, JSON.stringify(JSON.parse(await readFile(weightsPath, 'utf8'))));
@@ -238,7 +238,7 @@ const onlyCommands = (keeps, { tui = false } = {}) => ({
   },
 });
 
-/** The names a module of tsc's output exports (`export [async] function|const|class NAME`, `export { a, b as c }`). */
+/** The names a transpiled module exports (`export [async] function|const|class NAME`, `export { a, b as c }`). */
 function exportedNames(source) {
   const names = new Set();
   for (const match of source.matchAll(/^export (?:async )?(?:function\*? |const |let |class )([\w$]+)/gm))
@@ -308,7 +308,7 @@ if (process.env.CM_BUNDLE_METAFILE)
   await writeFile(join(process.env.CM_BUNDLE_METAFILE, 'mcp.meta.json'), JSON.stringify(mcp.metafile));
 
 /**
- * dist/workers/<name>-thread.cjs from tsc's dist/workers/<name>-thread.js, which is then removed:
+ * dist/workers/<name>-thread.cjs from the transpiled dist/workers/<name>-thread.js, which is then removed:
  * there is one file per thread, the one source/workers/start-worker.ts starts. Built as the CLI
  * bundles are (CommonJS, `import.meta` as from dist/workers, the scorer's table read from
  * dist/memory); scripts/cli-code-cache.cjs writes each one's code cache.
@@ -317,7 +317,7 @@ const THREADS = ['writer-thread', 'drain-thread', 'agents-thread', 'runners-thre
 const threads = [];
 for (const name of THREADS) {
   const file = dist(`workers/${name}.js`);
-  if (!existsSync(file)) throw new Error(`bundle: ${file} (tsc's output) is missing; run "npm run build" (tsc first)`);
+  if (!existsSync(file)) throw new Error(`bundle: ${file} (the transpiled module) is missing; run "npm run build"`);
   // A cache of an earlier build would be passed over (another file); none is clearer until the last step writes it.
   await rm(dist(`workers/${name}.cjs.v8cache`), { force: true });
   const result = await build({

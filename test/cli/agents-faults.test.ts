@@ -6,7 +6,7 @@
 // The CLI's calls to a running host (or a read-only store) are made in-process
 // (support/cli-in-process.ts); the second host is a real process. The bin's exit codes themselves
 // are e2e/exit-codes.test.ts.
-// Needs the build: npx tsc -p tsconfig.build.json
+// Needs the build: npm run build
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JournalRow, OperationView } from '../../source/api/history.js';

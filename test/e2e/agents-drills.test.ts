@@ -9,7 +9,7 @@
 // at once. It ran alone after the pool (marked serial) while it took about 140 s of CPU and ran out
 // of that budget beside other e2e files; at about 20 s of CPU it runs in the pool: beside five
 // other heavy files at load 8-9 on two cores its longest suite took 13-15 s, and alone 12 s.
-// The CLI parts need the build: npx tsc -p tsconfig.build.json
+// The CLI parts need the build: npm run build
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, it } from 'node:test';
