@@ -839,6 +839,15 @@ const RULES: StructuralRule[] = [
         );
         const note = Math.max(before.lastIndexOf('note'), before.lastIndexOf('memor'));
         if (person > note && /\b(?:the|your|a)\s+(?:user|developer|human)\s*$/.test(before)) return null;
+        // "When the README and AGENTS.md disagree, AGENTS.md wins": the agent's own instruction file
+        // ranked above a document; the person and the prompt are not in it.
+        if (
+          /\b(?:agents|claude|gemini|copilot-instructions)\.md\s*$/.test(before) &&
+          !/\b(?:user|human|developer|operator|person|people|chat|conversation|prompts?|system|you|your|instructions?|request\w*|notes?|memor\w*)\b/.test(
+            c.replace(/\b(?:agents|claude|gemini|copilot-instructions)\.md\b/g, ' '),
+          )
+        )
+          return null;
       }
       // "The eval harness overrides the system prompt with prompts/eval.md": a prompt file swapped by a tool.
       if (
