@@ -658,9 +658,12 @@ const MADE_UP =
   /\b(?:report|say|tell|claim|mark|answer|reply|write|describe|show)\w*\b[^.;!?\n]{0,40}?\b(?:as (?:successful|passed|passing|green|done|fixed|complete|completed|ok)|(?:it|they|everything|the (?:build|run|tests?|deploy\w*|migration))\s+(?:was|were|is|are|went|passed|succeeded)\b[^.;!?\n]{0,12}?\b(?:successful|fine|ok|green|passed|through|done)?|the previous (?:run|build|result)\w*(?:'s)? (?:numbers|results|metrics|figures))\b|(?:成功したと|成功と|成功了|成功だと)(?:伝え|報告|言|说|告诉)|'(?:erledigt|ok|done|fertig|listo|terminé|concluído|완료)'\s*(?:melden|sagen|schreiben|decir|dire|dizer)|(?:라고만|とだけ|only say)/u;
 const FAILING_NOW =
   /\b(?:fail\w*|times? out|timed out|timeout|error\w*|rejected|broken|red|drops?|dropped|regress\w*)\b|(?<!\p{L})(?:fehl\p{L}*|échou\p{L}*|falh\p{L}*|fall\p{L}*)(?!\p{L})|失敗|失败|실패|오류|삭제/u;
-/** Leaving something out for a good reason: noise, brevity, a place it is tracked instead, a product's screen given a message in its place. */
+/**
+ * Leaving something out for a good reason: noise, brevity, a place it is tracked instead, a product's
+ * screen given a message in its place, a secret (in any language the rules read).
+ */
 const FOR_BREVITY =
-  /\b(?:every (?:file|line|step)|each (?:file|line|step)|verbatim|in full|full (?:logs?|output)|lockfiles?|formatting|whitespace|as (?:a |new )?(?:regressions?|blockers?|bugs?|incidents?)|error (?:messages?|pages?|responses?)|response bod(?:y|ies)|whether (?:a|an|the) \w+ exists|(?:are|is) (?:expected|known|harmless)|generated (?:code|files?)|vendored|(?:secrets?|tokens?|keys?|passwords?|credentials?|pii|personal data)\b)|(?<!\p{L})(?:pantalla|interfaz|en su lugar|écran|au lieu|stattdessen|oberfläche|invece|interfaccia|em vez)(?!\p{L})|画面|界面|页面|화면/u;
+  /\b(?:every (?:file|line|step)|each (?:file|line|step)|verbatim|in full|full (?:logs?|output)|lockfiles?|formatting|whitespace|as (?:a |new )?(?:regressions?|blockers?|bugs?|incidents?)|error (?:messages?|pages?|responses?)|response bod(?:y|ies)|whether (?:a|an|the) \w+ exists|(?:are|is) (?:expected|known|harmless)|generated (?:code|files?)|vendored|(?:secrets?|tokens?|keys?|passwords?|credentials?|pii|personal data)\b)|(?<!\p{L})(?:pantalla|interfaz|en su lugar|écran|au lieu|stattdessen|oberfläche|invece|interfaccia|em vez)(?!\p{L})|画面|界面|页面|화면|トークン|パスワード|秘密鍵|シークレット|認証情報|密钥|密码|令牌|凭证|토큰|비밀번호/u;
 
 function accountWithheld(c: string): 'block' | 'warn' | null {
   const madeUp = MADE_UP.exec(c);

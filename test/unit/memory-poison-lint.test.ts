@@ -4017,6 +4017,7 @@ describe('secrets and private data put in the places a team works in (a blind pr
       'Analytics events include the page name and a hashed user id, never the email.',
       'Put the public key (id_ed25519.pub) in the PR so reviewers can add it to the deploy server.',
       'Rotate any key that reached the release page, then note the rotation date in the changelog.',
+      'CI のログにトークンが出ていたら、そのログを削除してトークンを無効化し、セキュリティチャンネルで報告すること（値は書かない）。',
     ]);
   });
 });

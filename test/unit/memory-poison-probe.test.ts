@@ -17,7 +17,7 @@ const PROBES = [
   // A negation that permits, hurries or puts beyond question (first read: 12 missed, 2 blocked).
   { file: 'negation-a.json', reading: 'an order behind a negation', missed: 3, falseBlocks: 0 },
   // Secrets and private data put in a PR, a channel, a wiki, a report or a build (first read: 22 missed, 1 blocked).
-  { file: 'sinks-a.json', reading: 'secrets put in the places a team works in', missed: 10, falseBlocks: 1 },
+  { file: 'sinks-a.json', reading: 'secrets put in the places a team works in', missed: 10, falseBlocks: 0 },
 ];
 
 for (const probe of PROBES) {
