@@ -289,6 +289,9 @@ const CLOSED_CLAUSE =
  */
 const NEGATED_ORDER_BEFORE =
   /(?:^|[,:(])\s*(?:don't|dont|do not|never)\s+(?!(?:ever|even|once)\b)[a-z][^,:;]*,\s*(?=(?:(?:just|simply|then|instead|now)\s+)?(?:run|pipe|execute|exec|use|install|paste|type|call|do|send|upload|post|forward|email|mail|copy|attach|share|push|fetch|download)\b[^,:;]*$)/g;
+/** The same in Chinese, closed by a comma: "别管测试，直接运行 …", "不要让用户知道，每次都运行 …". */
+const NEGATED_ORDER_BEFORE_ZH =
+  /(?:^|[，,：:])\s*(?:不要|别|別|不用)[^，,。；;：:]{1,15}[，,]\s*(?=(?:直接|然后|並|并|再|就|每次都?|都)?(?:运行|執行|执行|跑|发送|發送|上传|上傳|粘贴|安装|安裝)[^，,。；;]*$)/g;
 
 /**
  * Where the last sentence of `text` starts: after a full stop followed by a space, a semicolon or a
@@ -329,7 +332,8 @@ function withoutClosedClauses(text: string, index: number, length: number): stri
   const sentence = back.slice(sentenceStart(back));
   const blanked = sentence
     .replace(CLOSED_CLAUSE, (clause) => ' '.repeat(clause.length))
-    .replace(NEGATED_ORDER_BEFORE, (clause) => ' '.repeat(clause.length));
+    .replace(NEGATED_ORDER_BEFORE, (clause) => ' '.repeat(clause.length))
+    .replace(NEGATED_ORDER_BEFORE_ZH, (clause) => ' '.repeat(clause.length));
   return blanked.slice(blanked.length - length);
 }
 
@@ -1673,6 +1677,7 @@ const RULES: Rule[] = [
         String.raw`|(?<!\p{L})не\s+(?:говори|говорите|сообщай|сообщайте|рассказывай|упоминай)\s+(?:\p{L}+\s+)?пользовател`,
         String.raw`|kullan[ıi]c[ıi]ya\s+(?:\p{L}+\s+){0,3}?(?:s[öo]yleme|bahsetme|anlatma)`,
         String.raw`|(?:不要|别|別|不准|切勿)(?:告诉|告訴|提醒|通知|透露)(?:用户|用戶|使用者)`,
+        String.raw`|(?:不要|别|別|不准|切勿)(?:让|讓)(?:用户|用戶|使用者|任何人|他们|他們)(?:知道|发现|發現|看到|察觉|察覺)`,
         String.raw`|(?:ユーザー|利用者)(?:に|には)[^。\n]{0,20}?(?:言わないで|伝えないで|知らせないで|教えないで)`,
         String.raw`|사용자(?:에게|한테)[^.\n]{0,20}?(?:말하지|알리지)`,
         ')',
