@@ -12,15 +12,7 @@ const root = join(import.meta.dirname, '..');
 const source = join(root, 'source');
 const dist = join(root, 'dist');
 
-async function files(dir) {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)])),
-  );
-  return nested.flat();
-}
-
-const all = await files(source);
+const all = (await readdir(source, { recursive: true })).map((file) => join(source, file));
 const modules = all.filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'));
 await build({
   entryPoints: modules,

@@ -233,9 +233,9 @@ const LIST_END =
   /^\s*(?:[^\s,]+\s+){0,5}?(?:(?:and|or)\s+(?!(?:then\s+)?(?:update|create|run|use|tell|ask|make|open|rotate|revoke|delete|remove|check|push|merge|commit|write|add|post|send|let|notify|report|file|move|restart|redeploy|keep|treat)\b)|included\b)/;
 /** A list's item: a few words between commas. */
 const LIST_ITEM = /^\s*(?:[^\s,]+\s*){1,4}$/;
-/** A value the sentence named before the verb: "post the new value", "DM its value". */
+/** A value the sentence named before the verb: "post the new value", "DM its value", "with the contents". */
 const VALUE_BACK =
-  /\b(?:its|their|the|both the|that|this)\s+(?:(?:old|new|current|real|actual|full|exact|raw|rotated|plain)\s+(?:and\s+(?:the\s+)?(?:old|new)\s+)?)?values?\b/;
+  /\b(?:its|their|the|both the|that|this)\s+(?:(?:old|new|current|real|actual|full|exact|raw|rotated|plain)\s+(?:and\s+(?:the\s+)?(?:old|new)\s+)?)?(?:values?|contents?)\b/;
 
 /**
  * What a verb puts, read from it: up to a comma, or on through a list ("the user's email, phone
@@ -281,7 +281,6 @@ function secretPlaced(c: string): 'block' | 'warn' | null {
       ((/^\S+\s+(?:it|them)\b(?!\s+(?:that way|so|as is|like that|the same|enabled|disabled|on|off|short|simple|safe)\b)/.test(
         after,
       ) ||
-        /\b(?:with|including) (?:the|their|its) (?:values?|contents?)\b/.test(after) ||
         VALUE_BACK.test(after) ||
         // A passive looks back at what is put: "the contents of id_rsa are to be included in the ticket".
         (/^\w+ed\b/.test(verb[0]) && /\b(?:be|is|are|get|gets|been)\s+$/.test(c.slice(Math.max(0, at - 12), at)))) &&
