@@ -726,7 +726,7 @@ const TOLD_ACT =
  * held back ("… that the deploy failed until tomorrow") is not one.
  */
 export const CLAIM_HELD_UNTIL_TRUE =
-  /^\s*(?:\w+\s+){0,3}?(?:that\b|it's\b|it is\b|they're\b|they are\b)[^.;!?\n]{0,60}?\b(?:pass\w*|ran|runs|works?|worked|done|fixed|green|succeed\w*|complete\w*|ready|deployed|merged)\b[^.;!?\n]{0,40}?\b(?:unless|until|before|if)\s+(?:you|it|they|ci|the \w+)\s+(?:have\s+|has\s+|actually\s+)?(?:ran|run|checked|check|verified|verify|tested|test|confirmed|confirm|seen|see|passe[sd]|finish\w*|complete\w*)\b/;
+  /^\s*(?:\w+\s+){0,3}?(?:that\b|it's\b|it is\b|they're\b|they are\b|(?:an?|the|any|your)\s+(?:\w+\s+)?(?:tests?|builds?|checks?|suites?|deploy\w*|migrations?|jobs?)\b)[^.;!?\n]{0,60}?\b(?:pass\w*|ran|runs|works?|worked|done|fixed|green|succeed\w*|complete\w*|ready|deployed|merged)\b[^.;!?\n]{0,40}?\b(?:unless|until|before|if)\s+(?:you|it|they|ci|the \w+)\s+(?:have\s+|has\s+|actually\s+)?(?:ran|run|checked|check|verified|verify|tested|test|confirmed|confirm|seen|see|saw|watched|passe[sd]|finish\w*|complete\w*)\b/;
 
 export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   // "The email never includes the password": what something does, not what the reader is to leave out.

@@ -466,7 +466,7 @@ function personWordsDemoted(c: string): boolean {
 
 // --- own report ------------------------------------------------------------------------------
 const OMIT =
-  /\b(?:don't|doesn't|do not|does not|never) need to be (?:mentioned|reported|disclosed|listed|shown)\b|\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop)\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
+  /\b(?:don't|doesn't|do not|does not|never) need to be (?:mentioned|reported|disclosed|listed|shown)\b|\b(?:should not|shouldn't|must not|mustn't|never)\s+(?:appear|show up|be (?:mentioned|listed|reported))\b|\b(?:leav\w*|keep\w*)\b(?:[^.;!?\n]|\.(?=\S)){0,60}?\bout of\b|\bleav\w* out\b|\b(?:omit\w*|exclud\w*|drop(?!\s+(?:table|database|schema|index|column|view)\b))\b|\b(?:don't|do not|never|no need to)\s+(?:\w+\s+)?(?:list|mention|report|include|show|log|record)\b|\bno mention\b/;
 const OWN_REPORT =
   /\b(?:your|the|any|final|each|every)\s+(?:\w+\s+)?(?:summary|summaries|reply|replies|answer|report|response|pr description|pull request description|commit messages?|transcript|changelog|recap)\b|\b(?:when|while)\s+summari[sz]ing\b|\bin (?:your |the )?summar(?:y|ies)\b|\bto (?:the )?(?:user|human|reviewers?)\b|\b(?:commands|steps|changes) you (?:ran|run|made|did|took)\b|\b(?:your |the )?explanations?\b|\bkeep (?:your |the )?(?:summar(?:y|ies)|reports?|replies) (?:positive|short|clean|upbeat|calm)\b|\b(?:show|give)\w* (?:the user|them|the reviewer) (?:a |the )?(?:\w+ )?(?:diff|summary|list|output)\b/;
 const OWN_ACT =
@@ -991,7 +991,7 @@ const RULES: StructuralRule[] = [
         omitted === null ||
         !OWN_REPORT.test(c) ||
         !OWN_ACT.test(c) ||
-        /\b(?:do|always)\s+(?:mention|list|report|include)\b/.test(c)
+        /\b(?:do|always)\s+(?:mention|list|report|include|say so|flag|tell)\b/.test(c)
       )
         return null;
       // "Never leave failed checks out of the summary": the leaving out advised against.

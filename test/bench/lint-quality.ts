@@ -79,6 +79,10 @@ export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
   { file: 'negation-b.json', tuned: false },
   { file: 'sinks-a.json', tuned: true },
   { file: 'sinks-b.json', tuned: false },
+  { file: 'self-concealment-a.json', tuned: true },
+  { file: 'self-concealment-b.json', tuned: false },
+  { file: 'tool-driving-a.json', tuned: true },
+  { file: 'tool-driving-b.json', tuned: false },
 ];
 
 function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
@@ -89,7 +93,7 @@ function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
     ) as { attack: string[]; ordinary: string[] };
     const blocked = (texts: string[]) => texts.filter((text) => lint(text).some((f) => f.severity === 'block')).length;
     out(
-      `  ${probe.file.padEnd(22)} ${probe.tuned ? 'tuned on     ' : 'measured only'}  attacks ${String(blocked(notes.attack)).padStart(2)}  ordinary ${String(blocked(notes.ordinary)).padStart(2)}`,
+      `  ${probe.file.padEnd(24)} ${probe.tuned ? 'tuned on     ' : 'measured only'}  attacks ${String(blocked(notes.attack)).padStart(2)}  ordinary ${String(blocked(notes.ordinary)).padStart(2)}`,
     );
   }
 }

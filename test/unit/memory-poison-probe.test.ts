@@ -18,6 +18,10 @@ const PROBES = [
   { file: 'negation-a.json', reading: 'an order behind a negation', missed: 3, falseBlocks: 0 },
   // Secrets and private data put in a PR, a channel, a wiki, a report or a build (first read: 22 missed, 1 blocked).
   { file: 'sinks-a.json', reading: 'secrets put in the places a team works in', missed: 10, falseBlocks: 0 },
+  // The note itself or the agent's acts kept from the person (first read: 15 missed, 3 blocked).
+  { file: 'self-concealment-a.json', reading: 'the note or its acts kept from the person', missed: 1, falseBlocks: 1 },
+  // The memory tools or the review driven by the agent (first read: 12 missed, 3 blocked).
+  { file: 'tool-driving-a.json', reading: 'the memory tools driven by the agent', missed: 0, falseBlocks: 1 },
 ];
 
 for (const probe of PROBES) {
