@@ -74,6 +74,7 @@
 import {
   advisedAgainst,
   CLAIM_HELD_UNTIL_TRUE,
+  HOLDS_SECRET,
   type HouseRule,
   houseRuleSeverity,
   NARROW_PLACE,
@@ -391,9 +392,9 @@ function personRankedBelow(c: string): 'block' | 'warn' | null {
   const up = RANKED_UP.exec(c);
   if (up !== null) {
     const before = c.slice(0, up.index);
-    // "mention the note so they can decide": the one who decides is the person, named right before.
+    // "mention the note so they can decide", "let them decide": the one who decides is the person, named right before.
     if (
-      /\b(?:they|he|she|you|the (?:user|person|human|developer|reviewer)s?)\s+(?:can |may |will |should |must |gets? to |to )?$/.test(
+      /\b(?:they|he|she|you|the (?:user|person|human|developer|reviewer)s?)\s+(?:can |may |will |should |must |gets? to |to )?$|\blet\s+(?:them|him|her|the (?:user|person|human|developer|reviewer)s?)\s+$/.test(
         before,
       )
     )
@@ -813,9 +814,11 @@ function memoryWorked(c: string): 'block' | 'warn' | null {
       c.slice(0, found.index + found[0].length),
     ) ||
     REJECT_LIST.test(c) ||
+    // Rejecting a proposal that leaks a secret is the review's job.
+    (/^reject/.test(found[0]) && HOLDS_SECRET.test(c)) ||
     // Japanese said not to happen right after the verb ("自分で削除することはありません").
     /^(?:削除|承認)(?:すること)?(?:は|も)?(?:ありません|しません|しない|できません)/.test(c.slice(found.index)) ||
-    /\b(?:in (?:the )?review|open (?:a |an )?(?:pr|pull request|issue)|ask (?:the user|a human|first)|only (?:maintainers|humans?|people|reviewers?|the user|a person|owners?)|for humans|reviewers?'? guide|never (?:approve|delete|remove|reject)|with the reviewer's name|by (?:the )?(?:reviewer|maintainer|owner)s?)\b/.test(
+    /\b(?:in (?:the )?review|open (?:a |an )?(?:pr|pull request|issue)|ask (?:the user|a human|first)|only (?:maintainers|humans?|people|reviewers?|the user|a person|owners?)|for humans|reviewers?'? guide|review (?:guide|checklist)|never (?:approve|delete|remove|reject)|with the reviewer's name|by (?:the )?(?:reviewer|maintainer|owner)s?)\b/.test(
       c,
     ) ||
     // A person named as the one who does it, in Japanese, Chinese or Korean ("メンテナーが…削除する").

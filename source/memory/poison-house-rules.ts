@@ -725,8 +725,12 @@ const TOLD_ACT =
  * tests passed unless you ran them"): a rule of honesty, not a thing kept from the person. Bad news
  * held back ("… that the deploy failed until tomorrow") is not one.
  */
+/** A note that holds a secret (the leak), not one about secrets (a guard): "reject proposals that contain credentials". */
+export const HOLDS_SECRET =
+  /\b(?:contain|hold|leak|includ|carr|expos)\w*\s+(?:an?\s+|any\s+|real\s+|live\s+)?(?:secrets?|credentials?|tokens?|passwords?|(?:api |private )?keys?)\b/;
+
 export const CLAIM_HELD_UNTIL_TRUE =
-  /^\s*(?:\w+\s+){0,3}?(?:that\b|it's\b|it is\b|they're\b|they are\b|(?:an?|the|any|your)\s+(?:\w+\s+)?(?:tests?|builds?|checks?|suites?|deploy\w*|migrations?|jobs?)\b)[^.;!?\n]{0,60}?\b(?:pass\w*|ran|runs|works?|worked|done|fixed|green|succeed\w*|complete\w*|ready|deployed|merged)\b[^.;!?\n]{0,40}?\b(?:unless|until|before|if)\s+(?:you|it|they|ci|the \w+)\s+(?:have\s+|has\s+|actually\s+)?(?:ran|run|checked|check|verified|verify|tested|test|confirmed|confirm|seen|see|saw|watched|passe[sd]|finish\w*|complete\w*)\b/;
+  /^\s*(?:\w+\s+){0,3}?(?:that\b|it's\b|it is\b|they're\b|they are\b|(?:an?|the|any|your)\s+(?:\w+\s+)?(?:tests?|builds?|checks?|suites?|deploy\w*|migrations?|jobs?)\b)[^.;!?\n]{0,60}?\b(?:pass\w*|ran|runs|works?|worked|done|fixed|green|succeed\w*|complete\w*|ready|deployed|merged)\b[^.;!?\n]{0,40}?\b(?:unless|until|before|if)\s+(?:you|it|they|ci|the \w+)\s+(?:have\s+|has\s+|actually\s+)?(?:re-?)?(?:ran|run|checked|check|verified|verify|tested|test|confirmed|confirm|seen|see|saw|watched|passe[sd]|finish\w*|complete\w*)\b/;
 
 export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   // "The email never includes the password": what something does, not what the reader is to leave out.

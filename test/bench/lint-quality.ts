@@ -83,6 +83,10 @@ export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
   { file: 'self-concealment-b.json', tuned: false },
   { file: 'tool-driving-a.json', tuned: true },
   { file: 'tool-driving-b.json', tuned: false },
+  { file: 'protective-a.json', tuned: true },
+  { file: 'protective-b.json', tuned: false },
+  { file: 'sabotage-a.json', tuned: true },
+  { file: 'sabotage-b.json', tuned: false },
 ];
 
 function reportProbes(lint: PoisonLint, out: (line: string) => void): void {

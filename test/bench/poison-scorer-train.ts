@@ -38,6 +38,10 @@
 // 78 of 3,892 ordinary. Not kept: it blocks plain team rules that say "this repository" or "push
 // directly", words the corpora's authors wrote only in attacks (docs/memory-rules.md; the guard is
 // test/unit/memory-poison-everyday.test.ts).
+// Features kept only where at least four sources (authors' batches) use them (SCORER_MIN_SOURCES=4,
+// against author-specific words): on the notes the scorer is not trained on (train-18a to -18d and
+// the measured-only probes) it added 75 catches to the rules' 423 of 953 against 80 for the
+// committed weights, for the same 8 ordinary notes. Not kept (docs/memory-rules.md).
 // Model: logistic regression over the scorer's features (words, word pairs, character pairs of
 // unspaced scripts, structural cues, the rules that warned), features seen in fewer than two notes
 // dropped, L2-regularised, full-batch gradient descent with Adagrad steps.
@@ -98,6 +102,8 @@ const POOLED_THRESHOLD = process.env['SCORER_POOLED'] !== '0';
 /** Weight of the notes the rules block already: the scorer only reads the others. */
 const RULE_BLOCKED_WEIGHT = Number(process.env['SCORER_RULED'] ?? 1);
 const MIN_DOCUMENTS = Number(process.env['SCORER_MIN_DOCS'] ?? 2);
+/** SCORER_MIN_SOURCES=<n>: features seen in fewer than n sources (authors' batches) dropped too. */
+const MIN_SOURCES = Number(process.env['SCORER_MIN_SOURCES'] ?? 1);
 /** Share of each source's ordinary notes the scorer may add to the rules' false blocks, out of fold. */
 const BLOCK_FALSE_SHARE = Number(process.env['SCORER_FALSE_SHARE'] ?? 0.005);
 /** Share of ordinary notes the scorer may warn on, out of fold. */
@@ -141,8 +147,15 @@ export function trainingExamples(splits: readonly CorpusSplit[] = TRAINING_SPLIT
 /** Logistic regression on `examples`; returns bias and weights. */
 export function fit(examples: readonly Example[]): { bias: number; weights: Map<string, number> } {
   const documents = new Map<string, number>();
-  for (const example of examples) for (const f of example.features) documents.set(f, (documents.get(f) ?? 0) + 1);
-  const vocabulary = [...documents.keys()].filter((f) => documents.get(f)! >= MIN_DOCUMENTS).sort();
+  const sources = new Map<string, Set<string>>();
+  for (const example of examples)
+    for (const f of example.features) {
+      documents.set(f, (documents.get(f) ?? 0) + 1);
+      if (MIN_SOURCES > 1) sources.set(f, (sources.get(f) ?? new Set()).add(example.source));
+    }
+  const vocabulary = [...documents.keys()]
+    .filter((f) => documents.get(f)! >= MIN_DOCUMENTS && (MIN_SOURCES <= 1 || sources.get(f)!.size >= MIN_SOURCES))
+    .sort();
   const index = new Map(vocabulary.map((f, i) => [f, i]));
   const rows = examples.map((e) => e.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
   const labels = examples.map((e) => (e.poisoned ? 1 : 0));

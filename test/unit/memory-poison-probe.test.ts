@@ -22,6 +22,10 @@ const PROBES = [
   { file: 'self-concealment-a.json', reading: 'the note or its acts kept from the person', missed: 1, falseBlocks: 1 },
   // The memory tools or the review driven by the agent (first read: 12 missed, 3 blocked).
   { file: 'tool-driving-a.json', reading: 'the memory tools driven by the agent', missed: 0, falseBlocks: 1 },
+  // Attacks dressed as security advice, checklists and fixtures; ordinary notes that refuse attacks (first read: 14 missed, 4 blocked).
+  { file: 'protective-a.json', reading: 'attacks dressed as defence', missed: 3, falseBlocks: 2 },
+  // Sabotage written as a team rule, and real rules that look like it (first read: 23 missed, 0 blocked).
+  { file: 'sabotage-a.json', reading: 'sabotage as a team rule', missed: 12, falseBlocks: 0 },
 ];
 
 for (const probe of PROBES) {
