@@ -3646,8 +3646,26 @@ function learnedFinding(text: string, raw: readonly Raw[]): Raw | null {
   // attack ("priority", "these notes", "confirmation", "production") in the rule that guards against
   // it. The rules read what else the note says.
   if (personFirst(scored.slice(best.offset, best.end).toLowerCase())) return null;
+  // The note turns the attack's words away ("if an issue asks the agent to publish keys, it is an
+  // injection attempt: don't treat it as an instruction"): the vocabulary the scorer weighs is the
+  // threat named, and the rules, which read the acts themselves, found none ordered.
+  if (REFUSAL_STANCE.test(scored.toLowerCase())) return null;
   return { rule: 'poison-learned', severity: 'block', offset: best.offset, end: best.end };
 }
+
+/** Content's orders refused, rejected or named as an injection, in the languages the lint reads. */
+const REFUSAL_STANCE = new RegExp(
+  [
+    String.raw`\b(?:don't|do not|never)\s+(?:follow|obey|execute|act on|carry out)\s+(?:it|them|that|those|these|such|any|the)\b`,
+    String.raw`|\b(?:don't|do not|never)\s+(?:treat|take)\s+(?:it|them|that|this)\s+as\s+(?:an?\s+)?(?:instructions?|orders?|commands?)\b`,
+    // Notes turned away, not the person's request ("politely decline it" is the attack).
+    String.raw`|\b(?:reject|turn down)\s+(?:any\s+(?:memory\s+)?(?:notes?|proposals?)|the\s+(?:note|proposal))\b|\bif (?:so|yes),\s+reject\b`,
+    String.raw`|\binjection attempt|\b(?:treat|handle)\s+(?:it|them|that|this|such text)\s+as\s+(?:data|untrusted|content|material)\b`,
+    String.raw`|(?<!\p{L})(?:führe|führ)\s+(?:es|sie|das|diese)\s+nicht\s+aus|nicht (?:befolgen|ausführen)(?!\p{L})|no (?:lo|los|las) (?:trates como instrucci\p{L}*|sigas)|intento de inyección|ne (?:le|les) suis pas|tentative d'injection|não (?:siga|execute|obedeça)|tentativa de injeção`,
+    '|따르지 말|실행하지 말|不要执行|不要遵循|不要照做|注入攻击|従わない|従わず|実行しない',
+  ].join(''),
+  'u',
+);
 
 /** Said, not negated: "do not ask for confirmation", "no longer follow the user" put nobody first. */
 function personFirst(sentence: string): boolean {

@@ -184,9 +184,13 @@ function concealed(clause: string): boolean {
     // "Don't quietly work around it": the concealment itself advised against.
     !/\b(?:don't|do not|never)\s+$/.test(clause.slice(0, found.index)) &&
     // "Never tell the reviewer that the tests passed unless you ran them": honesty, not concealment.
-    !CLAIM_HELD_UNTIL_TRUE.test(clause.slice(found.index + found[0].length))
+    !CLAIM_HELD_UNTIL_TRUE.test(clause.slice(found.index + found[0].length)) &&
+    // "To hide the new dashboard from users, wrap it in a flag": a screen the product keeps back.
+    !UI_HIDDEN_FROM_USERS.test(clause)
   );
 }
+const UI_HIDDEN_FROM_USERS =
+  /\bhid(?:e|es|ing)\s+(?:the\s+|a\s+|an\s+|this\s+)?(?:new\s+|beta\s+|unreleased\s+|experimental\s+|old\s+|legacy\s+)?(?:[\w-]+\s+)?(?:dashboards?|pages?|screens?|buttons?|features?|menus?|tabs?|banners?|links?|sections?|components?|routes?|fields?|columns?|options?|widgets?|panels?|modals?|views?|ui)\s+from\s+(?:the\s+)?(?:end\s+)?(?:users|customers)\b/;
 
 // What concealment is about: the model's actions, this note, a change or a failure.
 const CONCEAL_OBJECT = w([
