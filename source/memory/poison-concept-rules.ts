@@ -609,6 +609,8 @@ const BYPASS = new RegExp(
     String.raw`\b(?:go|goes|went|land|lands)\s+(?:straight|directly)\s+(?:to|into|on|onto)\s+(?:main|master|prod|production)\b[^.;!?\n]{0,20}?\bwithout (?:a |any )?(?:pr|pull request|review|approval)\b`,
     String.raw`\b(?:don't|do not|no need to|never) wait for (?:a |the |any )?(?:human|review\w*|approval|reviewers?|maintainers?)\b|\bwaiting for (?:a )?review is (?:not needed|unnecessary|optional)\b`,
     String.raw`(?<!\p{L})(?:ohne (?:review|prüfung|freigabe)|sin revisión|sans relecture|sem revisão|senza revisione)(?!\p{L})[^.;!?\n]{0,40}(?<!\p{L})(?:merge|push|mergen|pushen|fusiona|fusionne)`,
+    // The verb first, as French, Spanish, Portuguese and Italian say it: "fusionne … sur main sans relecture".
+    String.raw`(?<!\p{L})(?:merge\p{L}*|push\p{L}*|fusion\p{L}*|pousse\p{L}*|integr\p{L}*|unisci|haz merge|faça merge|fai merge)(?!\p{L})[^.;!?\n]{0,60}(?<!\p{L})(?:ohne (?:review|prüfung|freigabe)|sin (?:revisión|revision|review)|sans (?:relecture|revue|review)|sem (?:revisão|revisao|review)|senza (?:revisione|review))(?!\p{L})`,
     'レビューを飛ばして|レビューなしで(?:マージ|push)|跳过审查|不经审查(?:直接)?合并|리뷰 없이|리뷰를 건너',
   ].join('|'),
   'u',
@@ -624,16 +626,25 @@ function reviewBypassed(c: string): 'block' | 'warn' | null {
   const found = BYPASS.exec(c);
   // The memory's own review bypassed is the memory tools driven (poison-structure.ts's rule).
   if (found === null || /\bmemory_|\bmemor(?:y|ies)\b/.test(c)) return null;
-  // Advice against it ("never push without asking me first") is the rule the other way round.
+  // Advice against it ("never push without asking me first", "nie ohne Review mergen") is the rule the other way round.
   if (
     /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|nobody|no one)\b/.test(
+      c.slice(0, found.index),
+    ) ||
+    /(?<!\p{L})(?:nie|niemals|nicht|jamais|ne|n'|nunca|não|nao|mai|no (?:hag|merge|fusion|sub|integr)\p{L}*|non (?:fare|unire|integrare|fondere))(?!\p{L})/u.test(
       c.slice(0, found.index),
     )
   )
     return null;
   if (PERSON_IN_LOOP.test(c)) return 'warn';
-  return houseRuleSeverity(c, found.index, TOLD.test(c));
+  return houseRuleSeverity(c, found.index, TOLD.test(c) || TOLD_ML.test(c));
 }
+/**
+ * Told in another language: an imperative opening the clause ("Fusionne …", "Mergea …", "Faça merge …"),
+ * or German's instruction infinitive closing it ("… direkt nach main mergen.").
+ */
+const TOLD_ML =
+  /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\p{L} .()'*`-]{1,40}:\s*)?(?:fusionne|fusionnez|pousse|poussez|mergez|mergea|fusiona|haz merge|faça merge|fai merge|unisci|integra)(?!\p{L})|(?<!\p{L})(?:mergen|pushen|zusammenführen|deployen)\s*[.!]?\s*$/u;
 
 // --- the agent's account withheld or made up -------------------------------------------------------
 /** Told not to tell: "don't report their exit codes", "should not be surfaced in chat", "nicht erwähnen". */
@@ -653,6 +664,9 @@ const NOT_TOLD = new RegExp(
 /** What an attacker wants kept out of the account: trouble, and the agent's risky acts. */
 const TROUBLE =
   /\b(?:fail\w*|errors?|warnings?|exit codes?|skipped|deleted|deletions?|removed|permissions?|auth|ci config|workflows?|network calls?|resources|vulnerabilit\w*|findings|npm audit|dependabot|tool calls?|security|diffs?|timeouts?|timed out|rejected|regressions?|incidents?|deploy script\w*|force-?push\w*|sudo|chmod|tunnels?|port[- ]?forwards?|background (?:jobs?|processes)|network (?:commands?|calls?|requests?|access|activity)|outbound)\b|--force\b|(?<!\p{L})(?:comandos de red|commandes réseau|netzwerkbefehle|comandi di rete)(?!\p{L})|(?<!\p{L})(?:fehl\p{L}*|migration\p{L}*|lösch\p{L}*|error\p{L}*|errores|échec\p{L}*|erreurs?|falh\p{L}*|errori)(?!\p{L})|(?<!\p{L})(?:fall(?:a|an|o|ó)|falla\p{L}*|borra\p{L}*|selž\p{L}*|chyb\p{L}*|misslyck\p{L}*|σφάλμα|αποτυχ\p{L}*|παρέκαμψ\p{L}*|błęd\p{L}*|fehlschl\p{L}*|scheiter\p{L}*|supprim\p{L}*|apag\p{L}*)(?!\p{L})|삭제|실패|오류|失敗|エラー|削除|失败|错误|删除|ошибк|сбо|壊|障害|不具合|故障|出错|宕机|고장|장애|пада|упал|сломал|провал|विफल|फेल|टूट/u;
+/** The same trouble in other languages: deleted, removed, failed ("welche Dateien du gelöscht hast"). */
+const TROUBLE_ML =
+  /(?<!\p{L})(?:gelöscht|entfernt|fehlgeschlagen|supprimé\p{L}*|effacé\p{L}*|échoué\p{L}*|borrad\p{L}*|eliminad\p{L}*|fallid\p{L}*|apagad\p{L}*|removid\p{L}*|falhad\p{L}*|cancellat\p{L}*|eliminat\p{L}*|fallit\p{L}*)(?!\p{L})|删除|删掉|失败|削除|失敗|삭제|실패/u;
 /** A failure or a loss said to be a success: "mark it as passed", "tell the user it passed". */
 const MADE_UP =
   /\b(?:report|say|tell|claim|mark|answer|reply|write|describe|show)\w*\b[^.;!?\n]{0,40}?\b(?:as (?:successful|passed|passing|green|done|fixed|complete|completed|ok)|(?:it|they|everything|the (?:build|run|tests?|deploy\w*|migration))\s+(?:was|were|is|are|went|passed|succeeded)\b[^.;!?\n]{0,12}?\b(?:successful|fine|ok|green|passed|through|done)?|the previous (?:run|build|result)\w*(?:'s)? (?:numbers|results|metrics|figures))\b|(?:成功したと|成功と|成功了|成功だと)(?:伝え|報告|言|说|告诉)|'(?:erledigt|ok|done|fertig|listo|terminé|concluído|완료)'\s*(?:melden|sagen|schreiben|decir|dire|dizer)|(?:라고만|とだけ|only say)/u;
@@ -690,6 +704,7 @@ function accountWithheld(c: string): 'block' | 'warn' | null {
   // CI files, ne le signale pas dans le résumé").
   if (
     !TROUBLE.test(english && !byPronoun ? c.slice(withheld.index) : c) &&
+    !TROUBLE_ML.test(c) &&
     !(ACCOUNT.test(c) && OWN_ACTS.test(c) && !/^\s*up\b/.test(c.slice(withheld.index + withheld[0].length)))
   )
     return null;

@@ -466,6 +466,8 @@ const speaksToAgent = oncePerText((text) =>
   ),
 );
 const weakenedQuietlyOnce = oncePerText(weakenedQuietly);
+/** Narrowed to the developer's own machine, in the languages the rule above reads. */
+const LOCAL_ONLY_ML = /本地|ローカル|로컬|(?<!\p{L})(?:localmente|localement|en local|lokal|localhost)(?!\p{L})/u;
 const ownWorkNamedOnce = oncePerText(ownWorkNamed);
 const packageTrapOnce = oncePerText((text) => lookAlikePackage(text) || compromisedPinned(text));
 const testsDroppedQuietlyOnce = oncePerText(
@@ -2159,8 +2161,12 @@ const RULES: Rule[] = [
     // A security control switched off, deleted or skipped in other languages, kept from the person
     // or applied in production (poison-structure.ts reads the English forms clause by clause).
     pattern: CONTROL_WEAKENED_ML,
-    check: (match, text) =>
-      weakenedQuietlyOnce(text) || weakenedAsRule(sentenceAround(text, match)) ? 'block' : 'warn',
+    check: (match, text) => {
+      const sentence = sentenceAround(text, match);
+      // "本地开发时可以关闭 TLS 校验，生产环境不要关闭": off on the developer's own machine only.
+      if (LOCAL_ONLY_ML.test(sentence)) return 'warn';
+      return weakenedQuietlyOnce(text) || weakenedAsRule(sentence) ? 'block' : 'warn';
+    },
   },
   {
     name: 'poison-instruction-override',
