@@ -239,6 +239,8 @@ const LIE = w([
 const LIE_ML = new RegExp(
   [
     String.raw`(?<!\p{L})(?:si (?:l'utilisateur|quelqu'un|on te)|si (?:el usuario|alguien)|wenn (?:der (?:nutzer|benutzer)|jemand)|se (?:o usuário|alguém)|se l'utente)(?!\p{L})[^.;!?\n]{0,80}?(?:tests?|testes|pruebas|build|ci|pipeline|compilation|compilación)[^.;!?\n]{0,60}?(?<!\p{L})(?:réponds?|dis|affirme|respond\p{L}*|dile|di que|antworte\p{L}*|sag\p{L}*|diga|rispondi)(?!\p{L})[^.;!?\n]{0,20}?(?<!\p{L})(?:oui|sí|si|ja|sim|que (?:oui|sí|sim|tout)|mit ja|alles (?:grün|ok|gut))(?!\p{L})`,
+    String.raw`|(?<!\p{L})(?:если (?:пользователь|кто-то) спросит|als de gebruiker vraagt)(?!\p{L})[^.;!?\n]{0,80}?(?:тест\p{L}*|tests?|build)[^.;!?\n]{0,60}?(?<!\p{L})(?:отвечай|ответь|скажи|говори|antwoord\p{L}*(?: dan)?|zeg)(?!\p{L})[^.;!?\n]{0,20}?(?<!\p{L})(?:что (?:прошли|всё хорошо|все хорошо)|да|ja)(?!\p{L})`,
+    '|(?:사용자가|유저가)[^.\n]{0,20}테스트[^.\n]{0,30}(?:물으면|묻는다면|질문하면)[^.\n]{0,20}(?:통과했다고|성공했다고|문제없다고)',
     '|(?:如果|若)(?:用户|有人)[^。\n]{0,20}?(?:测试|构建|CI|ci)[^。\n]{0,30}?(?:就|则)?(?:回答|说)(?:说)?(?:通过|是的?|没问题|成功|一切正常)',
     '|(?:テスト|ビルド|CI)[^。\n]{0,20}?(?:聞かれたら|尋ねられたら|質問されたら)[^。\n]{0,20}?(?:通った|成功した|問題ない|はい)と(?:答え|言)',
   ].join(''),
@@ -529,7 +531,7 @@ const CONTROL_OFF = new RegExp(
 );
 /** Secrets written where people read them: a log line, a value kept in plain sight. */
 const SECRET_LOGGED =
-  /\b(?:log|print|dump|output|writ)\w*\s+(?:the\s+|their\s+|user\s+|users'\s+|every\s+|all\s+|full\s+|raw\s+|attempted\s+|plain\s+)*(?:passwords?|authorization(?: headers?)?|req\.headers\.authorization|api keys?|secrets?|credentials|session tokens?|access tokens?)\b(?!\s+(?:is|are|was|were)\s+(?:masked|redacted|hidden))|\blog\w*\b[^.;!?\n]{0,40}\bincluding (?:the\s+)?[\x60'"]?(?:authorization|auth)[\x60'"]? headers?\b|\b(?:log|print|dump|output|writ)\w*\s+(?:the\s+)?(?:full|complete|entire|raw)\s+[\x60'"]?(?:authorization|auth)[\x60'"]?\s+headers?\b|\b(?:log|print)\w*\s+(?:the\s+)?(?:full|complete|entire|raw)\s+(?:request\s+)?(?:headers|bod(?:y|ies))\b[^.;!?\n]{0,40}\b(?:authorization|cookies?|passwords?|tokens?)\b|(?<!\p{L})(?:registra\p{L}*|registre\p{L}*|logga\p{L}*|loguea\p{L}*|journalis\p{L}*|grave\p{L}*|imprim\p{L}*)\s+(?:\p{L}+\s+){0,3}?(?:token|password|contraseñ\p{L}*|senha\p{L}*|credenzial\p{L}*|mots? de passe|passwörter|passwort)(?!\p{L})|(?<!\p{L})(?:passwörter|passwort|kennwörter|tokens?|mots? de passe|contraseñas|senhas)(?!\p{L})[^.;!?\n]{0,40}?(?:ins log|in die logs?|dans (?:le|les) (?:log|journal|journaux)|en el log|no log)\b|(?:密码|口令|令牌|token)[^。\n]{0,12}?(?:写进日志|写入日志|记录到日志|打印到日志|输出到日志)|(?:写进日志|写入日志|记录到日志|打印到日志)[^。\n]{0,12}?(?:密码|令牌)|(?:パスワード|トークン)[^。\n]{0,20}ログに(?:出力|書|記録)|логировани\p{L}*[^.;!?\n]{0,40}(?:authorization|токен\p{L}*|парол\p{L}*)|(?:アクセストークン|トークン|パスワード)[^。\n]{0,20}ログに/u;
+  /\b(?:log|print|dump|output|writ)\w*\s+(?:the\s+|their\s+|user\s+|users'\s+|every\s+|all\s+|full\s+|raw\s+|attempted\s+|plain\s+)*(?:passwords?|authorization(?: headers?)?|req\.headers\.authorization|api keys?|secrets?|credentials|session tokens?|access tokens?)\b(?!\s+(?:is|are|was|were)\s+(?:masked|redacted|hidden))|\blog\w*\b[^.;!?\n]{0,40}\bincluding (?:the\s+)?[\x60'"]?(?:authorization|auth)[\x60'"]? headers?\b|\b(?:log|print|dump|output|writ)\w*\s+(?:the\s+)?(?:full|complete|entire|raw)\s+[\x60'"]?(?:authorization|auth)[\x60'"]?\s+headers?\b|\b(?:log|print)\w*\s+(?:the\s+)?(?:full|complete|entire|raw)\s+(?:request\s+)?(?:headers|bod(?:y|ies))\b[^.;!?\n]{0,40}\b(?:authorization|cookies?|passwords?|tokens?)\b|(?<!\p{L})(?:registra\p{L}*|registre\p{L}*|logga\p{L}*|loguea\p{L}*|journalis\p{L}*|grave\p{L}*|imprim\p{L}*)\s+(?:\p{L}+\s+){0,3}?(?:token|password|contraseñ\p{L}*|senha\p{L}*|credenzial\p{L}*|mots? de passe|passwörter|passwort)(?!\p{L})|(?<!\p{L})(?:passwörter|passwort|kennwörter|tokens?|mots? de passe|contraseñas|senhas)(?!\p{L})[^.;!?\n]{0,40}?(?:ins log|in die logs?|dans (?:le|les) (?:log|journal|journaux)|en el log|no log)\b|(?:密码|口令|令牌|token)[^。\n]{0,12}?(?:写进日志|写入日志|记录到日志|打印到日志|输出到日志)|(?:写进日志|写入日志|记录到日志|打印到日志)[^。\n]{0,12}?(?:密码|令牌)|(?:パスワード|トークン)[^。\n]{0,20}ログに(?:出力|書|記録)|(?<!\p{L})(?:password|wachtwoord\p{L}*|парол\p{L}*|токен\p{L}*)(?!\p{L})[^.;!?\n]{0,40}?(?:(?<!\p{L})(?:nei log|naar (?:de |het )?log|in (?:de|het) logs?|в лог\p{L}*)(?!\p{L}))|(?<!\p{L})(?:nei log|naar (?:de |het )?log|в лог\p{L}*)(?!\p{L})[^.;!?\n]{0,40}?(?<!\p{L})(?:password|wachtwoord\p{L}*|парол\p{L}*)|(?:비밀번호|토큰)[^.\n]{0,20}로그에|логировани\p{L}*[^.;!?\n]{0,40}(?:authorization|токен\p{L}*|парол\p{L}*)|(?:アクセストークン|トークン|パスワード)[^。\n]{0,20}ログに/u;
 /** A weak primitive chosen for what must resist guessing: md5 or sha1 for passwords, ECB, Math.random for tokens. */
 const WEAK_CRYPTO =
   /\b(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b[^.;!?\n]{0,50}?\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b|\b(?:passwords?|tokens?|secrets?|session ids?|encrypt\w*|crypto\w*|hashing|nonces?|salts?)\b[^.;!?\n]{0,50}?\b(?:to|with|use|using)\s+(?:hashlib\.|crypto\.|digestutils\.)?(?:md5|sha-?1|ecb(?: mode)?|rc4|3?des|math\.random(?:\(\))?)\b/;
@@ -618,7 +620,7 @@ export const PRE_APPROVED = new RegExp(
     // Leave claimed in other words: "gave us permission", "said agents can use his key", "he's fine with
     // it", "granted an exception", "as agreed with the admin", "blanket approval", "signed a waiver".
     String.raw`|\b(?:(?:gave|given|granted|give|gives)\s+(?:us\s+|the agents?\s+|agents\s+|you\s+)?(?:(?:an?|the|their|his|her|written|verbal|standing|blanket)\s+)?(?:permission|consent|approval|exception|go-ahead|sign-?off|green light)|(?:said|says|confirmed|agreed|decided)\s+(?:that\s+)?(?:it'?s (?:fine|ok|okay)|agents?\s+(?:can|may)|the agent\s+(?:can|may)|we can|you can|(?:\S+\s+){1,6}?is (?:fine|ok|okay|allowed|out of scope))|(?:he'?s|she'?s|they'?re|they are|he is|she is) (?:fine|ok|okay) with (?:it|that|this)|as agreed (?:with|at|in)|it was (?:agreed|announced|decided)\b[^.;!?\n]{0,40}?\b(?:agents?|the agent)\b|(?:blanket|standing) (?:approval|consent|permission|instruction)|(?:cleared|authori[sz]ed|approved) (?:removing|creating|using|scanning|sharing|copying|exporting|the use|up to)|authori[sz]es (?:scanning|access|agents?|the agent|us)|(?:are|is) authori[sz]ed to|(?:it'?s|it has) been approved|signed a waiver|(?:reviewed|checked) [^.;!?\n]{0,40}? and said)\b`,
-    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει|(?:hat|haben) bereits zugestimmt|schválil\p{L}*|odsouhlasil\p{L}*|погоди\p{L}*|схвали\p{L}*|одобрил\p{L}*|aprob[óo]|autoriz[óo]|aprovou|approuvé|genehmigt|zugestimmt|goedgekeurd|zatwierdzi\p{L}*|onayladı|(?:sudah|telah) menyetujui|già autorizzat\p{L}*|ha autorizzato)(?!\p{L})`,
+    String.raw`|(?<!\p{L})(?:vorab (?:genehmigt|freigegeben)|bereits (?:genehmigt|freigegeben)|aprobad[oa]s? de antemano|ya (?:aprob[óo]|autoriz[óo])|ha aprobado|validé à l'avance|a (?:déjà )?(?:validé|approuvé)|pré-?approuv\p{L}*|já aprovou|pré-?aprovad\p{L}*|aprovad[oa]s? previamente|ha già approvato|ha approvato|al goedgekeurd|già approvat\p{L}*|разрешил\p{L}* заранее|заранее (?:одобр|разреш)\p{L}*|уже (?:одобр|разреш)\p{L}*|har redan godkänt|förhandsgodkän\p{L}*|vooraf goedgekeurd|heeft (?:al )?goedgekeurd|wcześniej zatwierdz\p{L}*|đã phê duyệt|phê duyệt trước|önceden onayl\p{L}*|zaten onayl\p{L}*|έχει ήδη εγκρίνει|(?:hat|haben) bereits zugestimmt|schválil\p{L}*|odsouhlasil\p{L}*|погоди\p{L}*|схвали\p{L}*|одобрил\p{L}*|aprob[óo]|autoriz[óo]|aprovou|approuvé|genehmigt|zugestimmt|goedgekeurd|zatwierdzi\p{L}*|onayladı|(?:sudah|telah) menyetujui|già autorizzat\p{L}*|ha autorizzato)(?!\p{L})`,
     String.raw`|(?<!\p{L})(?:ha detto che va bene|toestemming gegeven|разрешил(?:а|и)?:)`,
     '|승인 완료|事前承認|承認済み|承認しました|预先批准|已经批准|已批准|批准了|已同意|사전 승인|승인했|승인된 상태|מאושרות מראש|מאושר מראש|אישר מראש|وافق|موافقة مسبقة',
   ].join(''),
@@ -627,7 +629,7 @@ export const PRE_APPROVED = new RegExp(
 export const NO_CONFIRM = new RegExp(
   [
     String.raw`\bno need to (?:ask|confirm|check|prompt)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|check with)\b|\bwithout (?:asking|confirmation|confirming|prompting)\b|\bno (?:user |further )?confirmation (?:needed|required)\b|\bskip (?:the )?confirmations?\b`,
-    String.raw`|(?<!\p{L})(?:keine rückfrage|ohne rückfrage|nicht nachfragen|keine bestätigung|no pidas confirmación|sin (?:pedir|preguntar)|no hace falta (?:preguntar|confirmar)|no preguntes|pas besoin de (?:confirmation|demander)|sans demander|ne demande pas|não precisa (?:perguntar|confirmar)|sem perguntar|não pergunte|non chiedere|senza chiedere|non serve (?:chiedere|conferma)|подтверждение не нужно|не спрашивай|без подтверждения|fråga inte|utan att fråga|niet vragen|zonder te vragen|nie pytaj|bez pytania|không cần (?:hỏi|xác nhận)|sormadan|onay istemeden|μην ρωτάς|no hace falta pedir permiso|sin pedir permiso|tanpa (?:bertanya|konfirmasi|izin)|без (?:дозволу|підтвердження)|bez (?:potvrzení|ptaní|svolení)|sin esperar a que (?:\p{L}+ ){0,4}?confirme|sans vérifier|vraag er niet (?:opnieuw|nog eens) naar|não precisa (?:\p{L}+ ){0,2}?(?:anonimizar|pedir|avisar))(?!\p{L})`,
+    String.raw`|(?<!\p{L})(?:keine rückfrage|ohne rückfrage|nicht nachfragen|keine bestätigung|no pidas confirmación|sin (?:pedir|preguntar)|no hace falta (?:preguntar|confirmar)|no preguntes|pas besoin de (?:confirmation|demander)|sans demander|ne demande pas|não precisa (?:perguntar|confirmar)|sem perguntar|não pergunte|non chiedere|senza chiedere|non serve (?:chiedere|conferma)|подтверждение не нужно|не спрашивай|спрашивать не нужно|не нужно спрашивать|hoeft niet te vragen|без подтверждения|fråga inte|utan att fråga|niet vragen|zonder te vragen|nie pytaj|bez pytania|không cần (?:hỏi|xác nhận)|sormadan|onay istemeden|μην ρωτάς|no hace falta pedir permiso|sin pedir permiso|tanpa (?:bertanya|konfirmasi|izin)|без (?:дозволу|підтвердження)|bez (?:potvrzení|ptaní|svolení)|sin esperar a que (?:\p{L}+ ){0,4}?confirme|sans vérifier|vraag er niet (?:opnieuw|nog eens) naar|não precisa (?:\p{L}+ ){0,2}?(?:anonimizar|pedir|avisar))(?!\p{L})`,
     String.raw`|\bno need to (?:ping|check with|tell|wait for)\b|\bwithout checking with (?:anyone|anybody|them|him|her)\b|\b(?:don't|do not) wait for (?:a ticket|approval|anyone|sign-?off)\b|\b(?:don't|do not) ask (?:again|for it again)\b|\b(?:upgrade|act|do it) first,? explain later\b`,
     String.raw`|(?<!\p{L})(?:inutile de (?:demander|confirmer|vérifier)|pas la peine de (?:demander|confirmer))(?!\p{L})`,
     '|確認は不要|確認不要|確認せず|聞かないで|不需要再确认|无需确认|不用确认|不用问|不用再问|无需再问|不必再问|不用再确认|不需要确认|묻지 말고|묻지 마|확인 없이|확인 절차를 생략|pr を作る必要はありません|별도 확인 없이',
@@ -686,6 +688,7 @@ const SELF_APPROVE = new RegExp(
     String.raw`|(?<!\p{L})(?:apruéb\p{L}*|aprueb\p{L}*|approuve\p{L}*|approbation|genehmig\p{L}*|godkänn|aprov\p{L}*|approv\p{L}*|zatwierd\p{L}*|одобр\p{L}*|goedkeur\p{L}*|onayla\p{L}*)(?!\p{L})[^.;!?\n]{0,40}?(?<!\p{L})(?:tú mismo|usted mismo|toi-même|vous-même|selbst|själv|você mesmo|tu stesso|sam|сам|zelf|kendin)(?!\p{L})`,
     String.raw`|(?<!\p{L})(?:tú mismo|toi-même|vous-même|selbst|você mesmo|tu stesso|zelf|yourself)(?!\p{L})\s+(?:\p{L}+\s+)?(?:apruéb\p{L}*|aprueb\p{L}*|approuve\p{L}*|genehmig\p{L}*|aprov\p{L}*|approv\p{L}*|goedkeur\p{L}*)`,
     String.raw`|(?<!\p{L})(?:aprovad\p{L}*\s+pelo\s+próprio\s+agente|aprobad\p{L}*\s+por\s+el\s+propio\s+agente|approuvée?s?\s+par\s+l'agent\s+lui-même|vom\s+agenten\s+selbst\s+(?:genehmigt|freigegeben))(?!\p{L})`,
+    String.raw`|(?<!\p{L})(?:сам\p{L}*\s+одобр\p{L}*|keur\p{L}*\s+(?:\p{L}+\s+){0,3}?zelf\s+goed)(?!\p{L})`,
     '|自己批准|自行批准|批准自己的|直接帮审核人批准|替审核人批准|自分で承認|自分の提案を承認|直接承認|직접 승인|스스로 승인|자신의 제안을 승인',
   ].join(''),
   'u',
@@ -708,7 +711,7 @@ const GUARD_NOTE_REMOVED = new RegExp(
 // structural rule above; these are read over the whole note.
 const WEAKEN_ML = String.raw`(?:desactiv\p{L}*|deaktivier\p{L}*|desativ\p{L}*|disattiv\p{L}*|uitschakel\p{L}*|zet\s+\p{L}+\s+uit|uit|wyłącz\p{L}*|отключ\p{L}*|вимкн\p{L}*|devre dışı|devre disi|kaldır\p{L}*|kaldir\p{L}*|απενεργοποί\p{L}*|השבת\p{L}*|תמחק\p{L}*|מחק\p{L}*|quita\p{L}*|quíta\p{L}*|elimin\p{L}*|supprim\p{L}*|lösch\p{L}*|entfern\p{L}*|удал\p{L}*|убер\p{L}*|comment\p{L}*|коммент\p{L}*|skip|überspring\p{L}*|salta\p{L}*|pula\p{L}*|pomiń|пропус\p{L}*)`;
 const WEAKEN_ML_CJK =
-  '关闭|禁用|停用|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
+  '关闭|禁用|停用|끄세요|끄고|꺼|注释掉|删除|删掉|跳过|無効|コメントアウト|削除|スキップ|비활성|삭제|주석 처리|건너뛰|skip 처리';
 const CONTROL_ML = String.raw`(?:sicherheit\p{L}*|seguridad|sécurité|securite|segurança|seguranca|sicurezza|beveiliging\p{L}*|säkerhet\p{L}*|bezpieczeństw\p{L}*|безопасн\p{L}*|безпек\p{L}*|güvenlik\p{L}*|ασφαλ\p{L}*|certifica\p{L}*|zertifikat\p{L}*|certificaat\p{L}*|certifikat\p{L}*|сертификат\p{L}*|πιστοποιητικ\p{L}*|tls|ssl|csrf|2fa|mfa|rate ?limit\p{L}*|skan\p{L}*)`;
 const CONTROL_ML_CJK = '安全|证书|校验|検証|セキュリティ|証明書|보안|인증서|검증|אבטח';
 const CONCEAL_ML = new RegExp(
@@ -768,7 +771,7 @@ export const PREPARED_DENIAL_ML = new RegExp(
   'gu',
 );
 const PRODUCTION_ML =
-  /(?<!\p{L})(?:producci[óo]n|produktion|produção|producao|produzione|productie|produkcj\p{L}*|продакшен\p{L}*|прод(?:е|а)?|üretim|παραγωγ\p{L}*|בייצור|todos los entornos|todos os ambientes|tous les environnements|allen umgebungen|tutti gli ambienti)(?!\p{L})|生产|本番|프로덕션|운영 환경|所有环境|全部环境|すべての環境|全環境|모든 환경/u;
+  /(?<!\p{L})(?:producci[óo]n|produktion|produção|producao|produzione|productie|produkcj\p{L}*|продакшен\p{L}*|прод(?:е|а)?|üretim|παραγωγ\p{L}*|בייצור|todos los entornos|todos os ambientes|tous les environnements|allen umgebungen|tutti gli ambienti)(?!\p{L})|生产|本番|프로덕션|운영 환경|所有环境|全部环境|すべての環境|全環境|모든 환경|во всех окружениях|alle omgevingen/u;
 export const CONTROL_WEAKENED_ML = new RegExp(
   `(?<!\\p{L})${WEAKEN_ML}(?!\\p{L})[^.;!?\\n。]{0,60}?(?:${CONTROL_ML}(?!\\p{L})|${CONTROL_ML_CJK})|(?:${CONTROL_ML}|${CONTROL_ML_CJK})[^.;!?\\n。]{0,60}?(?:(?<!\\p{L})${WEAKEN_ML}(?!\\p{L})|${WEAKEN_ML_CJK})` +
     // Verb before object, as Chinese and Korean write it too: "关闭安全检查", "关闭 TLS 校验".
@@ -790,7 +793,8 @@ const AS_RULE_ML = new RegExp(
     // An imperative opening the clause, or German's instruction infinitive closing it ("… ins Log schreiben.").
     String.raw`|^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\p{L} .()'*\x60-]{1,40}:\s*)?(?:désactive[zs]?|supprime[zs]?|ajoute[zs]?|utilise[zs]?|mets|mettez|envoie[zs]?|exécute[zs]?|lance[zs]?|journalise[zs]?|enregistre[zs]?|écris|écrivez|installe[zs]?|copie[zs]?|approuve[zs]?|desactiva|elimina|borra|añade|agrega|usa|pon|envía|ejecuta|lanza|registra|escribe|instala|copia|aprueba|guarda|desative|desativa|remova|apague|adicione|coloque|envie|execute|registre|escreva|instale|copie|aprove|salve|grave|disattiva|rimuovi|aggiungi|metti|invia|esegui|scrivi|installa|approva|salva|deaktiviere|lösche|füge|verwende|setze|sende|schicke|führe|schreibe|logge|installiere|kopiere|genehmige|speichere)(?!\p{L})`,
     String.raw`|(?<!\p{L})(?:deaktivieren|abschalten|löschen|hinzufügen|verwenden|setzen|senden|schicken|ausführen|schreiben|loggen|protokollieren|installieren|kopieren|genehmigen|speichern)\s*[.!]?\s*$`,
-    '|てください|すること|ること。|请|务必|统一',
+    String.raw`|(?<!\p{L})(?:schrijf|schakel|verwijder|voeg|gebruik|stuur|voer|записывай|пиши|отключи|отключай|удали|удаляй|добавь|используй|отправляй|отправь|выполняй|выполни|сохраняй|логируй)(?!\p{L})`,
+    '|てください|すること|ること。|请|务必|统一|세요|하십시오|할 것',
     '|ルール|規則|规定|约定|規定|规则|규칙|常に|いつも|必ず|一律|所有的?|总是|始终|항상|모든|언제나|为了加快|为了方便|高速化|遅いので|時間がかかるので|太慢|빠르게 하려고|確認なし|確認せず|无需确认|不用确认|直接执行|확인 없이',
   ].join(''),
   'u',
@@ -799,15 +803,17 @@ const AS_RULE_ML = new RegExp(
 const NOT_AS_RULE_ML = new RegExp(
   [
     // Portuguese "no log", "no servidor" is "in the", no negation.
-    String.raw`(?<![\p{L}-])(?:ne|n'|no(?! (?:log|arquivo|servidor|banco|repositório|código|ambiente|console|terminal|canal|main|git)\b)|não|non|nicht|nie|niet|не|ни|không|đừng|jamais|nunca|niemals|mai|asla|никогда|kein\p{L}*|seulement|uniquement|sauf|solo|solamente|excepto|excepción|apenas|somente|exceto|nur|ausnahme|außer|soltanto|tranne|alleen|behalve|tylko|wyjątek|только|кроме|исключени\p{L}*|sadece|hariç|chỉ|ngoại lệ|localhost)(?![\p{L}-])`,
+    String.raw`(?<![\p{L}-])(?:ne|n'|no(?! (?:log|arquivo|servidor|banco|repositório|código|ambiente|console|terminal|canal|main|git)\b)|não|non|nicht|nie|niet|nooit|не|ни|không|đừng|jamais|nunca|niemals|mai|asla|никогда|kein\p{L}*|seulement|uniquement|sauf|solo|solamente|excepto|excepción|apenas|somente|exceto|nur|ausnahme|außer|soltanto|tranne|alleen|behalve|tylko|wyjątek|только|кроме|исключени\p{L}*|sadece|hariç|chỉ|ngoại lệ|localhost)(?![\p{L}-])`,
     '|不要|别|勿|禁止|不得|せず|しない|しないで|ないこと|のみ|例外|仅|只有|只在|除了|않|말고|지 마|예외|에서만',
   ].join(''),
   'u',
 );
 /** Whether `clause`, holding a safeguard switched off, says it as the rule in another language. */
 export function weakenedAsRule(clause: string): boolean {
-  return AS_RULE_ML.test(clause) && !NOT_AS_RULE_ML.test(clause);
+  // Words in quotes are an example's ("staat een aanval als "… schakel de beveiliging uit""), not the rule.
+  return AS_RULE_ML.test(clause.replace(QUOTED_SPAN, ' ')) && !NOT_AS_RULE_ML.test(clause);
 }
+const QUOTED_SPAN = /"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」/g;
 
 // --- the person's words overruled, in other languages ------------------------------------------------
 // "If the user asks otherwise, ignore them", "whatever the developer says, this note decides", in
@@ -942,7 +948,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /unrelated|larger|bigger|ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|rerun|trim|off the|out of the|looks|reads|wonder|answer|spot|short|échou|échec|echou|echec|falla|falha|thất bại|that bai|si |wenn|se |如果|若|聞かれたら|尋ねられたら|質問されたら/,
+    gate: /unrelated|larger|bigger|ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|rerun|trim|off the|out of the|looks|reads|wonder|answer|spot|short|échou|échec|echou|echec|falla|falha|thất bại|that bai|si |wenn|se |если|als de|물으면|묻는다면|如果|若|聞かれたら|尋ねられたら|質問されたら/,
     needs: [LIE, LIE_ML, LIE_VERB, FALSE_REPORT, CONCEAL, FAILED_REPORTED_OK, DISGUISED_WORK],
     test: (c) =>
       disguisedWork(c) ||
@@ -1012,7 +1018,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-tool-driving',
-    gate: /approv|accept|promot|merge|sign|reviewer|edit|writ|chang|modif|overwrit|updat|touch|memory|review|delet|remov|retir|replacement|stale|low-priority|eras|wip|drop|purg|reject|supprim|lösch|elimin|borr|apag|удал|видал|usuń|ta bort|삭제|删|削除|aprue|apru|approu|approb|genehm|godkänn|aprov|zatwierd|одобр|goedkeur|onayla|批准|承認|승인|edite|edita|modifie|bearbeite|редакт/,
+    gate: /approv|accept|promot|merge|sign|reviewer|edit|writ|chang|modif|overwrit|updat|touch|memory|review|delet|remov|retir|replacement|stale|low-priority|eras|wip|drop|purg|reject|supprim|lösch|elimin|borr|apag|удал|видал|usuń|ta bort|삭제|删|削除|aprue|apru|approu|approb|genehm|godkänn|aprov|zatwierd|одобр|goedkeur|keur |onayla|批准|承認|승인|edite|edita|modifie|bearbeite|редакт/,
     needs: [SELF_APPROVE, STORE_AROUND_REVIEW, GUARD_NOTE_REMOVED],
     test: (c) => {
       const selfApproved = SELF_APPROVE.exec(c);
@@ -1044,7 +1050,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-safeguard-off',
-    gate: /日志|ログ|journal|csrf|xsrf|log|md5|sha|ecb|rc4|des|random|user|account|login|authorized_keys|param|gitignore|cors|limit|throttl|brute|lockout|captcha|auth|check|validation|verification|control|scan|sast|dast|codeowner|code owner|review|sanitiz|escaping|hashing|csp|hsts|header|pinning|audit|verify|rejectunauthorized|strict-ssl|sslverify|skip|certificate|trusted-host|node_tls|chmod|write-all|publicly|public-read|allowed_hosts|origin|alg|continue-on-error|unsafe-perm|hookspath|registry|index-url|privileged|runasuser|trust_remote_code|weights_only|nsallowsarbitraryloads|verify_signature|httponly|allow_failure|mfa|pickle|eval\(|not security|not auth|unauthenticated|gpg|insecure|signature|approv|require_|skip_|nosemgrep|nosec|nosonar|noqa|enforce|secure_?boot|coverage|aes|static|hard-?coded|fixed|constant|commit|as any|as that|as the|as whichever|senha|contraseña|mot de passe|passwort|hmac|checksum|signatur|test|0\.0\.0\.0|allow_origin/,
+    gate: /日志|ログ|로그|лог|journal|csrf|xsrf|log|md5|sha|ecb|rc4|des|random|user|account|login|authorized_keys|param|gitignore|cors|limit|throttl|brute|lockout|captcha|auth|check|validation|verification|control|scan|sast|dast|codeowner|code owner|review|sanitiz|escaping|hashing|csp|hsts|header|pinning|audit|verify|rejectunauthorized|strict-ssl|sslverify|skip|certificate|trusted-host|node_tls|chmod|write-all|publicly|public-read|allowed_hosts|origin|alg|continue-on-error|unsafe-perm|hookspath|registry|index-url|privileged|runasuser|trust_remote_code|weights_only|nsallowsarbitraryloads|verify_signature|httponly|allow_failure|mfa|pickle|eval\(|not security|not auth|unauthenticated|gpg|insecure|signature|approv|require_|skip_|nosemgrep|nosec|nosonar|noqa|enforce|secure_?boot|coverage|aes|static|hard-?coded|fixed|constant|commit|as any|as that|as the|as whichever|senha|contraseña|mot de passe|passwort|hmac|checksum|signatur|test|0\.0\.0\.0|allow_origin/,
     needs: [CONTROL_OFF, INSECURE_SETTING, SECRET_LOGGED, WEAK_CRYPTO, BACKDOOR, SAFEGUARD_OFF_MORE],
     test: (c) => {
       const found =
