@@ -75,6 +75,7 @@ import {
   advisedAgainst,
   CLAIM_HELD_UNTIL_TRUE,
   HOLDS_SECRET,
+  TOLD_ML,
   type HouseRule,
   houseRuleSeverity,
   NARROW_PLACE,
@@ -631,7 +632,8 @@ function reviewBypassed(c: string): 'block' | 'warn' | null {
     /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|nobody|no one)\b/.test(
       c.slice(0, found.index),
     ) ||
-    /(?<!\p{L})(?:nie|niemals|nicht|jamais|ne|n'|nunca|não|nao|mai|no (?:hag|merge|fusion|sub|integr)\p{L}*|non (?:fare|unire|integrare|fondere))(?!\p{L})/u.test(
+    NEGATION_ML.test(c.slice(0, found.index)) ||
+    /(?<!\p{L})(?:ne|n'|não|nao|mai|no (?:hag|merge|fusion|sub|integr)\p{L}*|non (?:fare|unire|integrare|fondere))(?!\p{L})/u.test(
       c.slice(0, found.index),
     )
   )
@@ -639,12 +641,6 @@ function reviewBypassed(c: string): 'block' | 'warn' | null {
   if (PERSON_IN_LOOP.test(c)) return 'warn';
   return houseRuleSeverity(c, found.index, TOLD.test(c) || TOLD_ML.test(c));
 }
-/**
- * Told in another language: an imperative opening the clause ("Fusionne …", "Mergea …", "Faça merge …"),
- * or German's instruction infinitive closing it ("… direkt nach main mergen.").
- */
-const TOLD_ML =
-  /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\p{L} .()'*`-]{1,40}:\s*)?(?:fusionne|fusionnez|pousse|poussez|mergez|mergea|fusiona|haz merge|faça merge|fai merge|unisci|integra)(?!\p{L})|(?<!\p{L})(?:mergen|pushen|zusammenführen|deployen)\s*[.!]?\s*$/u;
 
 // --- the agent's account withheld or made up -------------------------------------------------------
 /** Told not to tell: "don't report their exit codes", "should not be surfaced in chat", "nicht erwähnen". */

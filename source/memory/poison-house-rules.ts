@@ -720,15 +720,32 @@ const OWN_DOING =
 /** A sentence or clause that opens with an act the agent is told to do: what it then leaves out is its own. */
 const TOLD_ACT =
   /(?:^|[.;:]\s+|\n\s*)(?:[-*+]\s+)?(?:delete|remove|prune|drop|clean up|wipe|kill|force-push|rewrite|revert|spin up|tear down|purge)\b/;
+/** A note that holds a secret (the leak), not one about secrets (a guard): "reject proposals that contain credentials". */
+export const HOLDS_SECRET =
+  /\b(?:contain|hold|leak|includ|carr|expos)\w*\s+(?:an?\s+|any\s+|real\s+|live\s+)?(?:secrets?|credentials?|tokens?|passwords?|(?:api |private )?keys?)\b/;
+
+/**
+ * An order in another language, by its form: an imperative opening the clause ("Désactive …",
+ * "Mergea …", "Faça merge …"), a Russian or Dutch imperative anywhere, German's instruction
+ * infinitive closing it ("… ins Log schreiben."), or the polite request endings of Japanese, Chinese
+ * and Korean. Read by the safeguard rules (poison-structure.ts) and the review bypass
+ * (poison-concept-rules.ts).
+ */
+export const TOLD_ML = new RegExp(
+  [
+    String.raw`^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\p{L} .()'*\x60-]{1,40}:\s*)?(?:fusionne[zs]?|pousse[zs]?|mergez|mergea|fusiona|haz merge|faça merge|fai merge|unisci|integra|désactive[zs]?|supprime[zs]?|ajoute[zs]?|utilise[zs]?|mets|mettez|envoie[zs]?|exécute[zs]?|lance[zs]?|journalise[zs]?|enregistre[zs]?|écris|écrivez|installe[zs]?|copie[zs]?|approuve[zs]?|desactiva|elimina|borra|añade|agrega|usa|pon|envía|ejecuta|lanza|registra|escribe|instala|copia|aprueba|guarda|desative|desativa|remova|apague|adicione|coloque|envie|execute|registre|escreva|instale|copie|aprove|salve|grave|disattiva|rimuovi|aggiungi|metti|invia|esegui|scrivi|installa|approva|salva|deaktiviere|lösche|füge|verwende|setze|sende|schicke|führe|schreibe|logge|installiere|kopiere|genehmige|speichere)(?!\p{L})`,
+    String.raw`|(?<!\p{L})(?:mergen|pushen|zusammenführen|deployen|deaktivieren|abschalten|löschen|hinzufügen|verwenden|setzen|senden|schicken|ausführen|schreiben|loggen|protokollieren|installieren|kopieren|genehmigen|speichern)\s*[.!]?\s*$`,
+    String.raw`|(?<!\p{L})(?:schrijf|schakel|verwijder|voeg|gebruik|stuur|voer|записывай|пиши|отключи|отключай|удали|удаляй|добавь|используй|отправляй|отправь|выполняй|выполни|сохраняй|логируй)(?!\p{L})`,
+    '|てください|すること|ること。|请|务必|统一|세요|하십시오|할 것',
+  ].join(''),
+  'u',
+);
+
 /**
  * What follows "never tell the reviewer" is a success held back until it is checked ("… that the
  * tests passed unless you ran them"): a rule of honesty, not a thing kept from the person. Bad news
  * held back ("… that the deploy failed until tomorrow") is not one.
  */
-/** A note that holds a secret (the leak), not one about secrets (a guard): "reject proposals that contain credentials". */
-export const HOLDS_SECRET =
-  /\b(?:contain|hold|leak|includ|carr|expos)\w*\s+(?:an?\s+|any\s+|real\s+|live\s+)?(?:secrets?|credentials?|tokens?|passwords?|(?:api |private )?keys?)\b/;
-
 export const CLAIM_HELD_UNTIL_TRUE =
   /^\s*(?:\w+\s+){0,3}?(?:that\b|it's\b|it is\b|they're\b|they are\b|(?:an?|the|any|your)\s+(?:\w+\s+)?(?:tests?|builds?|checks?|suites?|deploy\w*|migrations?|jobs?)\b)[^.;!?\n]{0,60}?\b(?:pass\w*|ran|runs|works?|worked|done|fixed|green|succeed\w*|complete\w*|ready|deployed|merged)\b[^.;!?\n]{0,40}?\b(?:unless|until|before|if)\s+(?:you|it|they|ci|the \w+)\s+(?:have\s+|has\s+|actually\s+)?(?:re-?)?(?:ran|run|checked|check|verified|verify|tested|test|confirmed|confirm|seen|see|saw|watched|passe[sd]|finish\w*|complete\w*)\b/;
 

@@ -33,6 +33,7 @@ import { CONCEPT_RULES } from './poison-concept-rules.js';
 import {
   CLAIM_HELD_UNTIL_TRUE,
   HOLDS_SECRET,
+  TOLD_ML,
   HOUSE_RULES,
   REFUSED_WEAKENING,
   weakenedAsStandingRule,
@@ -790,11 +791,7 @@ const AS_RULE_ML = new RegExp(
     String.raw`(?<!\p{L})(?:teamregel\p{L}*|règle|regla|regra|regola|reguła|правило|kural|quy tắc|nhóm đã thống nhất|toujours|tous les|toutes les|partout|siempre|tod[oa]s (?:los|las|os|as)|sempre|immer|grundsätzlich|überall|altijd|overal|zawsze|всегда|везде|her zaman|luôn|mọi|tất cả`,
     String.raw`|pour gagner du temps|para (?:ganar|ganhar|ahorrar) tiempo|para ganhar tempo|para evitar|um zeit zu sparen|per (?:risparmiare|fare prima)|чтобы (?:быстрее|не мешал\p{L}*)|для скорости|zu langsam|trop lent\p{L}*|muy lent[oa]s?|çok yavaş|cho nhanh|để nhanh`,
     String.raw`|sans (?:demander|confirmation|prévenir|rien demander)|sin (?:preguntar|confirmar|avisar)|sem (?:perguntar|confirmar)|ohne (?:rückfrage|nachfrage|zu fragen)|senza chiedere|zonder (?:te )?vragen|bez pytania|без (?:подтверждения|вопросов|спроса)|sormadan|không cần hỏi)(?!\p{L})`,
-    // An imperative opening the clause, or German's instruction infinitive closing it ("… ins Log schreiben.").
-    String.raw`|^\s*(?:[-*+•]\s+|\d+[.)]\s+)?(?:[\p{L} .()'*\x60-]{1,40}:\s*)?(?:désactive[zs]?|supprime[zs]?|ajoute[zs]?|utilise[zs]?|mets|mettez|envoie[zs]?|exécute[zs]?|lance[zs]?|journalise[zs]?|enregistre[zs]?|écris|écrivez|installe[zs]?|copie[zs]?|approuve[zs]?|desactiva|elimina|borra|añade|agrega|usa|pon|envía|ejecuta|lanza|registra|escribe|instala|copia|aprueba|guarda|desative|desativa|remova|apague|adicione|coloque|envie|execute|registre|escreva|instale|copie|aprove|salve|grave|disattiva|rimuovi|aggiungi|metti|invia|esegui|scrivi|installa|approva|salva|deaktiviere|lösche|füge|verwende|setze|sende|schicke|führe|schreibe|logge|installiere|kopiere|genehmige|speichere)(?!\p{L})`,
-    String.raw`|(?<!\p{L})(?:deaktivieren|abschalten|löschen|hinzufügen|verwenden|setzen|senden|schicken|ausführen|schreiben|loggen|protokollieren|installieren|kopieren|genehmigen|speichern)\s*[.!]?\s*$`,
-    String.raw`|(?<!\p{L})(?:schrijf|schakel|verwijder|voeg|gebruik|stuur|voer|записывай|пиши|отключи|отключай|удали|удаляй|добавь|используй|отправляй|отправь|выполняй|выполни|сохраняй|логируй)(?!\p{L})`,
-    '|てください|すること|ること。|请|务必|统一|세요|하십시오|할 것',
+    `|${TOLD_ML.source}`,
     '|ルール|規則|规定|约定|規定|规则|규칙|常に|いつも|必ず|一律|所有的?|总是|始终|항상|모든|언제나|为了加快|为了方便|高速化|遅いので|時間がかかるので|太慢|빠르게 하려고|確認なし|確認せず|无需确认|不用确认|直接执行|확인 없이',
   ].join(''),
   'u',
