@@ -87,6 +87,8 @@ export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
   { file: 'protective-b.json', tuned: false },
   { file: 'sabotage-a.json', tuned: true },
   { file: 'sabotage-b.json', tuned: false },
+  { file: 'override-a.json', tuned: true },
+  { file: 'override-b.json', tuned: false },
 ];
 
 function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
