@@ -14,7 +14,7 @@ import { shellQuote } from './shell-quote.js';
 export function requireBeside<T>(file: string, what: string): T {
   const path = join(__dirname, file);
   try {
-    return require(path) as T;
+    return withRegExpsCompiledOnce(() => require(path) as T);
   } catch (error) {
     const packageDir = dirname(dirname(path));
     const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND';
@@ -22,5 +22,34 @@ export function requireBeside<T>(file: string, what: string): T {
       what: `${what} cannot be loaded: common-memory in ${packageDir} is not built (${path} ${missing ? 'is missing' : `fails: ${String((error as Error).message).split('\n')[0]}`})`,
       fix: `build it: cd ${shellQuote(packageDir)} && npm run build`,
     });
+  }
+}
+
+/**
+ * Whether this process runs V8 with the tier-up ticks at 1, the default of the V8 in node 20 to 24
+ * (11 to 13), and no regular-expression flag of its own: then putting the flag back restores it.
+ */
+const TICKS_DEFAULT_ONE =
+  Number(process.versions.v8.split('.')[0]) <= 13 && !process.execArgv.some((arg) => arg.includes('regexp'));
+
+/**
+ * Runs `load` with V8 making each regular expression for machine code at its first run. By default
+ * (in node 20) V8 first makes interpreter bytecode for an expression, runs that once, then compiles
+ * it again for machine code: for the lint's several hundred expressions, made when its bundle loads,
+ * the first lint of a process did both (a 3 KB text 410 → 230 ms, a one-line note 80 → 50 ms; later
+ * runs alike). V8 reads the tier-up ticks only when it makes an expression, so the flag is set for
+ * the load alone and put back at once: while any V8 flag differs from node's own, V8 refuses every
+ * code cache (node's for its built-in modules, dist/'s .v8cache files), and with the flag restored
+ * they are accepted again. Only the ticks change: turning tier-up itself off in a running process
+ * crashes an expression that has run before (docs/benchmarks.md). Later V8 made ticks 0 its default.
+ */
+export function withRegExpsCompiledOnce<T>(load: () => T): T {
+  if (!TICKS_DEFAULT_ONE) return load();
+  const v8 = require('node:v8') as typeof import('node:v8');
+  v8.setFlagsFromString('--regexp-tier-up-ticks=0');
+  try {
+    return load();
+  } finally {
+    v8.setFlagsFromString('--regexp-tier-up-ticks=1');
   }
 }
