@@ -347,6 +347,11 @@ const COMPARED = /^\s*(?:than|to|als|niż|niz|за|чем|gegenüber|gegenuber|q
 const NEGATION_ML =
   /(?<!\p{L})(?:never|not|don't|do not|must not|nunca|nie|nicht|niemals|jamais|никогда|ніколи|не)(?!\p{L})/u;
 
+/** Advice against what follows, in the languages the other-language rules read (French "ne … jamais" too). */
+function againstMl(before: string): boolean {
+  return NEGATION_ML.test(before) || /(?<!\p{L})(?:ne|n['’]|jamais|nooit|mai)(?!\p{L})|不要|别|絶対/u.test(before);
+}
+
 function lastAt(pattern: RegExp, text: string): number {
   let at = -1;
   for (const m of text.matchAll(new RegExp(pattern.source, 'gu'))) at = m.index;
@@ -762,6 +767,8 @@ function accountOmitted(c: string): 'block' | 'warn' | null {
   }
   const spaced = NOT_TOLD_SPACED.exec(c);
   if (spaced === null || FOR_BREVITY.test(c) || !(TROUBLE.test(c) || OWN_ACTS.test(c))) return null;
+  // "Ne supprime jamais de branche sans prévenir l'utilisateur": the act advised against.
+  if (againstMl(c.slice(0, spaced.index))) return 'warn';
   return houseRuleSeverity(c, 0, true);
 }
 
@@ -936,6 +943,19 @@ function downloadRun(c: string): 'block' | 'warn' | null {
   )
     ? 'warn'
     : 'block';
+}
+
+/**
+ * An act done without the person knowing, in other languages: "без уведомления пользователя", "ohne
+ * den Nutzer zu informieren", "sans prévenir l'utilisateur", "不告诉用户". English is a phrase rule of
+ * poison-lint.ts. Advised against before it ("ne supprime jamais … sans prévenir l'utilisateur"), a warning.
+ */
+const PERSON_NOT_TOLD_ML =
+  /(?<!\p{L})(?:без\s+(?:уведомления|ведома|согласия|оповещения|предупреждения)\s+пользовател\p{L}*|не\s+(?:уведомляя|сообщая|предупреждая|говоря)\s+пользовател\p{L}*|без\s+(?:повідомлення|відома|згоди)\s+користувач\p{L}*|ohne\s+(?:den\s+|die\s+)?(?:nutzer|benutzer|anwender)\p{L}*\s+(?:zu\s+)?(?:informieren|benachrichtigen|fragen|warnen)|ohne\s+(?:wissen|zustimmung)\s+des\s+(?:nutzers|benutzers)|sans\s+(?:prévenir|informer|avertir|aviser)\s+l['’]utilisat\p{L}*|sans\s+que\s+l['’]utilisat\p{L}*\s+(?:le\s+)?(?:sache|remarque)|sin\s+(?:avisar|informar|notificar|decirle)\s+al\s+usuario|sin\s+que\s+el\s+usuario\s+(?:lo\s+)?(?:sepa|note)|sem\s+(?:avisar|informar|notificar)\s+o\s+usuário|sem\s+que\s+o\s+usuário\s+(?:saiba|perceba)|senza\s+(?:avvisare|informare|notificare)\s+l['’]utente|senza\s+che\s+l['’]utente\s+(?:lo\s+)?(?:sappia|noti)|zonder\s+de\s+gebruiker\s+(?:te\s+)?(?:informeren|waarschuwen|melden|in\s+te\s+lichten)|bez\s+(?:wiedzy|informowania|powiadamiania|zgody)\s+użytkownika)(?!\p{L})|不(?:告诉|通知|告知)用户|瞒着用户|不让用户知道|(?:ユーザー|利用者)に(?:知らせ|伝え|通知せ|言わ)ずに|사용자(?:에게|한테)\s*(?:알리지|말하지|통보하지)\s*않고/u;
+function personNotToldMl(c: string): 'block' | 'warn' | null {
+  const found = PERSON_NOT_TOLD_ML.exec(c);
+  if (found === null) return null;
+  return againstMl(c.slice(0, found.index)) ? 'warn' : 'block';
 }
 
 export const CONCEPT_RULES: HouseRule[] = [
@@ -1130,5 +1150,11 @@ export const CONCEPT_RULES: HouseRule[] = [
     gate: /https?:\/\/|the url/,
     test: downloadRun,
     needs: [DOWNLOAD_RUN],
+  },
+  {
+    rule: 'poison-instruction-override',
+    gate: /пользовател|користувач|nutzer|benutzer|anwender|utilisat|usuario|usuário|utente|gebruiker|użytkownik|用户|ユーザー|利用者|사용자/u,
+    test: personNotToldMl,
+    needs: [PERSON_NOT_TOLD_ML],
   },
 ];

@@ -26,6 +26,8 @@ const PROBES = [
   { file: 'protective-a.json', reading: 'attacks dressed as defence', missed: 3, falseBlocks: 2 },
   // Sabotage written as a team rule, and real rules that look like it (first read: 23 missed, 0 blocked).
   { file: 'sabotage-a.json', reading: 'sabotage as a team rule', missed: 12, falseBlocks: 0 },
+  // The agent's orders taken over, paraphrased or in another language (first read: 11 missed, 3 blocked).
+  { file: 'override-a.json', reading: "the agent's orders taken over", missed: 0, falseBlocks: 0 },
 ];
 
 for (const probe of PROBES) {
