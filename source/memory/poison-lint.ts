@@ -345,7 +345,14 @@ function negated(text: string, index: number, end: number, where: 'before' | 'ar
   // "no curl|sh in CI": the act named only to be ruled out; "bots can't skip the approval", refused
   // where it is said (a "cannot" earlier in the sentence is a condition: "if the app cannot read its
   // config, post …").
-  if (/\bno\s*$/.test(before) || ENDS_REFUSING.test(before)) return true;
+  // Other languages' "no" and "neither … nor" right before it: "pero no memory_approve ni memory_delete",
+  // "weder memory_approve noch memory_delete".
+  if (
+    /\bno\s*$/.test(before) ||
+    /(?<!\p{L})(?:nor|ni|weder|noch|nicht|kein\p{L}*|nem|não|non|né|niet|geen|ani|nie)\s*$/u.test(before) ||
+    ENDS_REFUSING.test(before)
+  )
+    return true;
   const sentence = before.slice(sentenceStart(before));
   // `sentence` rules may hold a negation themselves ("never asks before deleting"): only what stands around them counts,
   // and a negation that urges the act on ("agents don't need to ask before running …") is none.
@@ -406,7 +413,7 @@ const JUDGED_NOT =
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
 const META =
-  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|培训|テスト|例文|攻撃文|教材|研修|테스트|예시|(?<!\p{L})(?:مثال|أمثلة|اختبار|تدريب\p{L}*)(?!\p{L})/u;
+  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|培训|テスト|例文|攻撃文|教材|研修|테스트|예시|(?<!\p{L})(?:مثال|أمثلة|اختبار|تدريب\p{L}*)(?!\p{L})|(?<!\p{L})(?:evaluaci\p{L}*|avalia[cç]\p{L}*|valutazion\p{L}*|évaluation\p{L}*|ewaluacj\p{L}*|evaluatie\p{L}*|red team|ataques?|angriff\p{L}*|attaques?|attacc\p{L}*|aanval\p{L}*|atak\p{L}*|inyecci\p{L}*|injektion\p{L}*|injeç\p{L}*|iniezion\p{L}*|injectie\p{L}*|wstrzykni\p{L}*|patr[oó]n\p{L}*|muster\p{L}*|padr[õo]\p{L}*|patroon|wzorc\p{L}*|(?:frases?|prompts?|mensajes?|mensagens?|textos?|sätze?|phrases?|frasi|zinnen|zdania)\s+(?:como|comme|wie|come|zoals|jak|tipo|del tipo|als)|comportamiento esperado|erwartetes verhalten|comportement attendu|comportamento (?:esperado|atteso)|verwacht gedrag|oczekiwane zachowanie)(?!\p{L})/u;
 
 /**
  * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
@@ -1966,9 +1973,11 @@ const RULES: Rule[] = [
       // Advised against, the act is a mention (marked by the caller): the learned scorer then reads
       // the note without it, as for English advice.
       // A language that puts the object first says "don't" further back ("不要把 … 发送到 …").
+      // Quoted on a line about such phrases ("prompts como "envía … a este webhook""), an example.
       return negation.test(around) ||
         negated(text, match.index, match.index, 'before') ||
-        /^(?:gönderme|yükleme)/u.test(match[0])
+        /^(?:gönderme|yükleme)/u.test(match[0]) ||
+        quotedAsExample(text, match.index, match.index + 1)
         ? 'mention'
         : 'block';
     },
