@@ -160,9 +160,11 @@ const stub = (name) => new URL(`./stubs/${name}`, import.meta.url).pathname;
 
 /**
  * The poisoning scorer's weights (source/memory/poison-scorer-weights.json, about a sixth of a CLI
- * bundle) read from dist/memory when the scorer first asks for them, not inlined: only a lint
- * reads them (poison-scorer.ts builds its table on first use), and every command of the bundle
- * would read and compile them. `from` is where the bundle's own file lies, relative to dist.
+ * bundle) and the glossaries of the other languages (source/memory/gloss/*.json, 3.5 MB) read from
+ * dist/memory when the lint first asks for them, not inlined: only a lint reads them (poison-scorer.ts
+ * and poison-gloss.ts build their tables on first use, a glossary only for a note in its language),
+ * and every command of the bundle would read and compile them. `from` is where the bundle's own file
+ * lies, relative to dist.
  */
 // The build copies the JSON as written, indented (1.3 MB): compact, it is half the bytes the first lint of
 // every process (a SessionStart hook's included) reads and parses.
@@ -172,7 +174,7 @@ await writeFile(weightsPath, JSON.stringify(JSON.parse(await readFile(weightsPat
 const weightsBeside = (from) => ({
   name: 'weights-beside',
   setup(b) {
-    b.onLoad({ filter: /[\\/]memory[\\/]poison-scorer-weights\.json$/ }, async (args) => {
+    b.onLoad({ filter: /[\\/]memory[\\/](?:poison-scorer-weights|gloss[\\/][a-z]+)\.json$/ }, async (args) => {
       const keys = Object.keys(JSON.parse(await readFile(args.path, 'utf8')));
       const file = JSON.stringify(relative(dirname(dist(from)), args.path));
       const getters = keys.map((key) => `  get ${key}() { return load().${key}; },`).join('\n');
@@ -421,12 +423,12 @@ for (const [result, file] of cjsBundles) {
     "zod's fromJSONSchema",
     'zod (lean-zod leaves it out)',
   );
-  // The weights' module in the file is the few lines weights-beside writes, not the table.
+  // The weights' and glossaries' modules in the file are the few lines weights-beside writes, not the tables.
   for (const output of Object.values(result.metafile.outputs))
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
-      if (input.endsWith('poison-scorer-weights.json') && bytesInOutput > 2000)
+      if (/(?:poison-scorer-weights|gloss\/[a-z]+)\.json$/.test(input) && bytesInOutput > 2000)
         throw new Error(
-          `bundle: ${file} contains the scorer weights (${bytesInOutput} bytes); they belong to dist/memory`,
+          `bundle: ${file} contains ${input} (${bytesInOutput} bytes); the lint's tables belong to dist/memory`,
         );
 }
 // The poisoning lint's modules are dist/poison-lint.cjs's alone; the loader that requires it stays.

@@ -45,7 +45,10 @@ const TICKS_DEFAULT_ONE =
  */
 export function withRegExpsCompiledOnce<T>(load: () => T): T {
   if (!TICKS_DEFAULT_ONE) return load();
-  const v8 = require('node:v8') as typeof import('node:v8');
+  // Named through a variable, as requireBeside's path is: the ES module chunks that bundle this file
+  // too (never calling it) would otherwise warn that a literal require cannot be converted.
+  const v8Module = 'node:v8';
+  const v8 = require(v8Module) as typeof import('node:v8');
   v8.setFlagsFromString('--regexp-tier-up-ticks=0');
   try {
     return load();

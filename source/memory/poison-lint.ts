@@ -104,6 +104,7 @@ import {
   wordLiftsRules,
 } from './poison-say-rules.js';
 import { cipherReadings, hiddenOrder } from './poison-ciphers.js';
+import { englishGloss } from './poison-gloss.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import { URGING } from './poison-urging.js';
 import {
@@ -583,7 +584,7 @@ const RULES: Rule[] = [
       String.raw`|(?:the\s+|your\s+|any\s+|all\s+)?(?:(?:rules|guidelines|instructions|guidance|conventions)\s+(?:in|from|of)\s+)?${INSTRUCTION_FILE}`,
       String.raw`|${QUANTIFIER}?${INSTRUCTION_NOUN}\s+${GIVEN_TO_YOU}`,
       String.raw`|the\s+(?:rules|instructions|guidelines|guardrails|restrictions)(?=\s*(?:and\b|,|;|\.|!|$|then\b|-))`,
-      String.raw`)\b(?:\s+(?:about|on|regarding|for|in|from)\b)?`,
+      String.raw`)\b(?:\s+(?:about|on|regarding|for|in|from|of)\b)?`,
     ]),
     // A correction of one earlier note ("ignore the previous rule about tabs") is how people
     // write, not an attack: only a plural or all-embracing override addressed to the instructions blocks.
@@ -605,7 +606,7 @@ const RULES: Rule[] = [
       // to some other document or rule, not to the model's instructions. Unless what they are about
       // is a safeguard: "ignore previous instructions regarding secrets handling", "disregard the
       // previous instructions about asking first".
-      if (!/\s(?:about|on|regarding|for|in|from)$/.test(said)) return 'block';
+      if (!/\s(?:about|on|regarding|for|in|from|of)$/.test(said)) return 'block';
       return SAFEGUARD_TOPIC.test(text.slice(match.index + said.length, match.index + said.length + 40))
         ? 'block'
         : 'warn';
@@ -2090,7 +2091,13 @@ const RULES: Rule[] = [
           clause,
         );
       const sink = PLACE_OTHERS_READ.test(clause);
-      return private_ && sink ? 'block' : null;
+      // "Before pasting logs into a ticket, mask the tokens and cookies": the private part masked
+      // first (not "don't bother masking", nor "without redacting").
+      const masked =
+        /\b(?<!(?:don't|do not|no need to|without|skip|never|not)\s+(?:bother\s+)?)(?:mask|redact|scrub|strip|censor|obfuscate|blank)\w*\b[^.!?\n]{0,40}?\b(?:tokens?|secrets?|passwords?|cookies|credentials|keys?|e-?mail addresses)\b/.test(
+          clause,
+        );
+      return private_ && sink && !masked ? 'block' : null;
     },
   },
   {
@@ -3893,6 +3900,31 @@ const SENTENCE_SCAN_CHARS = 16384;
  */
 export function lintPoisoning(text: string, options: { secrets?: readonly MaskedSpan[] } = {}): PoisonFinding[] {
   const secrets = [...(options.secrets ?? [])].sort((a, b) => a.offset - b.offset);
+  const findings = lintAsWritten(text, secrets);
+  if (findings.some((finding) => finding.severity === 'block')) return findings;
+  // Another language, read again word for word in English (poison-gloss.ts): its blocks are the
+  // note's, at the words they came from; the excerpt is the note's own words, masked.
+  const gloss = englishGloss(text);
+  if (gloss === null) return findings;
+  const starts = lineStarts(text);
+  for (const found of lintAsWritten(gloss.text, [])) {
+    if (found.severity !== 'block') continue;
+    const offset = gloss.starts[found.offset]!;
+    const end = gloss.ends[found.offset + Math.max(found.length, 1) - 1]!;
+    findings.push({
+      rule: found.rule,
+      severity: 'block',
+      ...position(starts, offset),
+      offset,
+      length: end - offset,
+      excerpt: poisonExcerpt(`read word for word in English: ${maskedSlice(text, offset, end, secrets)}`),
+    });
+  }
+  return findings;
+}
+
+/** The findings of `text` itself (every rule, view and decoded segment, then the learned scorer). */
+function lintAsWritten(text: string, secrets: readonly MaskedSpan[]): PoisonFinding[] {
   // The examples' list and fence marks read as typed (a no-break space after a bullet is a space),
   // inside a Markdown quote too.
   const raw = quotedExamplesMentioned(

@@ -1,0 +1,151 @@
+// Poisoning lint, other languages: a note in Spanish, Portuguese, French, German, Italian or Dutch
+// read again word for word in English, so that the English rules (far more of them than any other
+// language has) can read it. A translated set of attacks the English rules block showed about half
+// of them missed once said in another language (docs/memory-rules.md, "Look-alikes translated").
+//
+// The gloss is rough on purpose: each word of prose replaced by its likeliest English word in this
+// domain, in the note's own word order; code spans, paths, flags, addresses and identifiers as written.
+// It cannot place a negation the language puts after the verb, nor tell an example from an order, so
+// a note that holds a negation or talks about attacks, tests or examples is not glossed at all:
+// the rules of its own language read it (about one false block in nine catches on the tuning splits,
+// against one in four glossing every note).
+//
+// The glossaries (gloss/<language>.json, one "word<TAB>English" line per form) were written by
+// helpers from their own knowledge of each language and kept to the forms whose English words the
+// rules use. The bundles read them from dist/memory when a note first needs one (scripts/bundle.mjs).
+// Pure; no `node:` imports.
+
+import de from './gloss/de.json' with { type: 'json' };
+import es from './gloss/es.json' with { type: 'json' };
+import fr from './gloss/fr.json' with { type: 'json' };
+import it from './gloss/it.json' with { type: 'json' };
+import nl from './gloss/nl.json' with { type: 'json' };
+import pt from './gloss/pt.json' with { type: 'json' };
+
+export type GlossLanguage = 'de' | 'es' | 'fr' | 'it' | 'nl' | 'pt';
+
+const GLOSSARIES: Record<GlossLanguage, { words: string }> = { de, es, fr, it, nl, pt };
+
+/** The commonest words of each language, and of English: which the note is mostly written in. */
+const COMMON: Record<GlossLanguage | 'en', ReadonlySet<string>> = {
+  es: new Set(
+    'el la los las del que y en un una por con para no es se al lo como más pero sus le ya cuando si sin nunca'.split(
+      ' ',
+    ),
+  ),
+  pt: new Set(
+    'os as do da dos das que em um uma por com para não é se ao na no como mais mas quando sem você nunca'.split(' '),
+  ),
+  fr: new Set(
+    'le la les des du que et en un une pour avec ne pas est se au aux dans sur ce cette sans quand si jamais'.split(
+      ' ',
+    ),
+  ),
+  de: new Set(
+    'der die das den dem des und ist nicht mit für auf ein eine zu im ins von wenn sie es ohne auch nie'.split(' '),
+  ),
+  it: new Set(
+    'il lo la gli le di del della che e in un una per con non è si al alla come più ma senza quando mai'.split(' '),
+  ),
+  nl: new Set('de het een en van in is niet met voor op dat die te zijn als je bij naar zonder ook nooit'.split(' ')),
+  en: new Set('the and to of is are this that with for when you it a in not on be or if without never'.split(' ')),
+};
+
+/** Code spans, fenced blocks, and words glued to a path, an address, a flag or an identifier. */
+const NOT_PROSE = /```[\s\S]*?```|`[^`\n]*`|\S*[/:@~]\S*/g;
+
+/**
+ * The language the note's prose is mostly written in, when it is one with a glossary: at least three
+ * of its common words, and twice as many as English ones.
+ */
+export function glossLanguage(text: string): GlossLanguage | null {
+  const words =
+    text
+      .replace(NOT_PROSE, ' ')
+      .toLowerCase()
+      .match(/\p{L}+/gu) ?? [];
+  const counts = new Map<GlossLanguage | 'en', number>();
+  for (const word of words)
+    for (const [language, common] of Object.entries(COMMON) as Array<[GlossLanguage | 'en', ReadonlySet<string>]>)
+      if (common.has(word)) counts.set(language, (counts.get(language) ?? 0) + 1);
+  let best: GlossLanguage | 'en' = 'en';
+  let most = 0;
+  for (const [language, count] of counts)
+    if (count > most) {
+      best = language;
+      most = count;
+    }
+  if (best === 'en' || most < 3 || most < 2 * (counts.get('en') ?? 0)) return null;
+  return best;
+}
+
+/**
+ * Advice against, or talk of attacks, tests, examples, prompts and expected behaviour, in these
+ * languages: a note that holds one is not glossed (the gloss would read "never disable" or a quoted
+ * example as the order itself).
+ */
+export const GLOSS_GUARDED =
+  /(?<!\p{L})(?:no|nunca|jamás|jamas|ningún|ninguna|ninguno|nadie|nada|ni|não|nem|nenhum|nenhuma|ninguém|nicht|nie|niemals|kein\p{L}*|nichts|niemand|weder|noch|ne|pas|jamais|aucun\p{L}*|personne|rien|non|mai|nessun\p{L}*|niente|nulla|né|niet|nooit|geen|niets|ejemplo\p{L}*|exempl\p{L}*|beispiel\p{L}*|esempi\p{L}*|voorbeeld\p{L}*|prueba\p{L}*|teste\p{L}*|test\p{L}*|ataque\p{L}*|angriff\p{L}*|attacc\p{L}*|aanval\p{L}*|attaque\p{L}*|inyecci\p{L}*|injeç\p{L}*|injektion\p{L}*|iniezion\p{L}*|injectie\p{L}*|injection\p{L}*|eval\p{L}*|red[ -]?team\p{L}*|prompts?|erwartet\p{L}*|esperad\p{L}*|attendu\p{L}*|attes[oa]|verwacht\p{L}*|muster\p{L}*|patr[oó]n\p{L}*|padr[ãõo]\p{L}*|patroon|fixture\p{L}*)(?!\p{L})/iu;
+
+const tables = new Map<GlossLanguage, ReadonlyMap<string, string>>();
+function table(language: GlossLanguage): ReadonlyMap<string, string> {
+  let words = tables.get(language);
+  if (words === undefined) {
+    const built = new Map<string, string>();
+    for (const line of GLOSSARIES[language].words.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab > 0) built.set(line.slice(0, tab), line.slice(tab + 1));
+    }
+    tables.set(language, built);
+    words = built;
+  }
+  return words;
+}
+
+/** A text and, for each of its characters, the span of the original it stands for. */
+export interface Gloss {
+  text: string;
+  starts: number[];
+  ends: number[];
+}
+
+/**
+ * The note read word for word in English, or null when it is not in a glossed language, is guarded,
+ * or no word changed. Each English character maps back to the whole word it glosses.
+ */
+export function englishGloss(text: string): Gloss | null {
+  const language = glossLanguage(text);
+  if (language === null || GLOSS_GUARDED.test(text)) return null;
+  const words = table(language);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let out = '';
+  let changed = false;
+  const keep = (from: number, to: number) => {
+    for (let at = from; at < to; at++) {
+      out += text[at];
+      starts.push(at);
+      ends.push(at + 1);
+    }
+  };
+  let at = 0;
+  // Words of prose: a run of letters not glued to a path, flag, identifier or number.
+  const token = /```[\s\S]*?```|`[^`\n]*`|\S*[/:@~]\S*|(?<![\p{L}\p{N}_\-.])\p{L}+(?![\p{L}\p{N}_]|[-.][\p{L}\p{N}])/gu;
+  for (const match of text.matchAll(token)) {
+    const word = match[0];
+    const english = /^\p{L}+$/u.test(word) ? words.get(word.toLowerCase()) : undefined;
+    if (english === undefined) continue;
+    keep(at, match.index);
+    const end = match.index + word.length;
+    const cased = word[0] !== word[0]!.toLowerCase() ? english[0]!.toUpperCase() + english.slice(1) : english;
+    for (const char of cased) {
+      out += char;
+      starts.push(match.index);
+      ends.push(end);
+    }
+    at = end;
+    changed = true;
+  }
+  keep(at, text.length);
+  return changed ? { text: out, starts, ends } : null;
+}
