@@ -97,12 +97,14 @@ describe('a note in another language, read through its gloss', () => {
 });
 
 describe('the gloss on hostile input', () => {
-  it('reads a run of 2 MiB without a space, of letters or of path characters, in well under a second', () => {
+  // A quadratic reading of a 2 MiB run takes minutes (200 K characters took 37 s); a linear one about
+  // half a second here, and up to twice that beside the suite's other files.
+  it('reads a run of 2 MiB without a space, of letters or of path characters, in seconds, not minutes', () => {
     for (const run of ['a'.repeat(2 * 1024 * 1024), 'de/la/'.repeat(350_000), 'el la los '.repeat(200_000)]) {
       const started = performance.now();
       glossLanguage(run);
       englishGloss(run);
-      assert.ok(performance.now() - started < 1000, `${run.slice(0, 12)}…: ${performance.now() - started} ms`);
+      assert.ok(performance.now() - started < 5000, `${run.slice(0, 12)}…: ${performance.now() - started} ms`);
     }
   });
 });
