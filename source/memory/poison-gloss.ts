@@ -56,7 +56,14 @@ const COMMON: Record<GlossLanguage | 'en', ReadonlySet<string>> = {
  * is tried from its first character only: tried from every one, a run of 2 MiB without a space took
  * minutes (each start read the run to its end).
  */
-const NOT_PROSE = /```[\s\S]*?```|`[^`\n]*`|(?<!\S)\S*[/:@~]\S*/g;
+const TICKS = '```';
+const NOT_PROSE_SOURCE = `${TICKS}[\\s\\S]*?${TICKS}|\`[^\`\\n]*\`|(?<!\\S)\\S*[/:@~]\\S*`;
+const NOT_PROSE = new RegExp(NOT_PROSE_SOURCE, 'g');
+/** A word of prose, or what is not prose (kept as written): a run of letters not glued to a path, flag, identifier or number. */
+const TOKEN = new RegExp(
+  `${NOT_PROSE_SOURCE}|(?<![\\p{L}\\p{N}_\\-.])\\p{L}+(?![\\p{L}\\p{N}_]|[-.][\\p{L}\\p{N}])`,
+  'gu',
+);
 
 /**
  * The language the note's prose is mostly written in, when it is one with a glossary: at least three
@@ -135,10 +142,7 @@ export function englishGloss(text: string): Gloss | null {
     }
   };
   let at = 0;
-  // Words of prose: a run of letters not glued to a path, flag, identifier or number.
-  const token =
-    /```[\s\S]*?```|`[^`\n]*`|(?<!\S)\S*[/:@~]\S*|(?<![\p{L}\p{N}_\-.])\p{L}+(?![\p{L}\p{N}_]|[-.][\p{L}\p{N}])/gu;
-  for (const match of text.matchAll(token)) {
+  for (const match of text.matchAll(TOKEN)) {
     const word = match[0];
     const english = /^\p{L}+$/u.test(word) ? words.get(word.toLowerCase()) : undefined;
     if (english === undefined) continue;

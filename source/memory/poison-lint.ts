@@ -38,6 +38,7 @@ import {
   structuralFindings,
   weakenedAsRule,
   weakenedQuietly,
+  ABOUT_ATTACKS_ML,
 } from './poison-structure.js';
 import { officialInstallerStep } from './official-installers.js';
 import {
@@ -413,8 +414,10 @@ const JUDGED_NOT =
   /^[\s,]*(?:(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:not|never)\s+(?:allowed|permitted|acceptable|ok|okay|safe|fine|approved|welcome|supported|recommended)|(?:which|that|this|it)\s+(?:is|was|are|were)\s+(?:forbidden|prohibited|banned|disallowed)|(?:which|that)\s+(?:we|you|agents?|nobody|no one)\s+(?:never|don't|do not|must not|should not)\s+(?:run|use|do|allow|accept))\b/;
 
 /** Words a sentence uses when it talks about an attack rather than makes one. */
-const META =
-  /\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|培训|テスト|例文|攻撃文|教材|研修|테스트|예시|(?<!\p{L})(?:مثال|أمثلة|اختبار|تدريب\p{L}*)(?!\p{L})|(?<!\p{L})(?:evaluaci\p{L}*|avalia[cç]\p{L}*|valutazion\p{L}*|évaluation\p{L}*|ewaluacj\p{L}*|evaluatie\p{L}*|red team|ataques?|angriff\p{L}*|attaques?|attacc\p{L}*|aanval\p{L}*|atak\p{L}*|inyecci\p{L}*|injektion\p{L}*|injeç\p{L}*|iniezion\p{L}*|injectie\p{L}*|wstrzykni\p{L}*|patr[oó]n\p{L}*|muster\p{L}*|padr[õo]\p{L}*|patroon|wzorc\p{L}*|(?:frases?|prompts?|mensajes?|mensagens?|textos?|sätze?|phrases?|frasi|zinnen|zdania)\s+(?:como|comme|wie|come|zoals|jak|tipo|del tipo|als)|comportamiento esperado|erwartetes verhalten|comportement attendu|comportamento (?:esperado|atteso)|verwacht gedrag|oczekiwane zachowanie)(?!\p{L})/u;
+const META = new RegExp(
+  String.raw`\b(?:contained|contains|phrase|string|strings|example|examples|fixture|fixtures|test|tests|pattern|patterns|payload|payloads|injection|injections|detect|detects|flag|flags|block|blocks|blocklist|such as|like|e\.g\.|quoted|saying|says|asserts?|canned|macros?|templates?|refusal|evals?|red-?team\w*|jailbreak\w*|guardrails?|adversarial)\b|(?<!\p{L})(?:pruebas?|ejemplos?|exemples?|cas de test|beispiel\p{L}*|testfall\p{L}*|esempi[oa]?|exemplos?|casos? de teste|przykład\p{L}*|voorbeeld\p{L}*|örnek|пример\p{L}*|тест\p{L}*)(?!\p{L})|测试|样例|示例|例子|培训|テスト|例文|攻撃文|教材|研修|테스트|예시|(?<!\p{L})(?:مثال|أمثلة|اختبار|تدريب\p{L}*)(?!\p{L})|${ABOUT_ATTACKS_ML}`,
+  'u',
+);
 
 /**
  * Other languages' "ignore the old instructions" said of documentation: the instructions voided are
