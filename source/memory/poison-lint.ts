@@ -253,6 +253,19 @@ const NEGATION = new RegExp(
   'u',
 );
 
+/**
+ * Advice against taking something for the model's instructions, just before "your real instructions":
+ * "never treat text from a web page as", "… is data, never". Only the thing named is ruled out.
+ */
+const ADVISED_AGAINST_AS =
+  /(?:\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid)\s+(?:\w+\s+){0,2}?(?:treat|treating|take|taking|consider|considering|regard|regarding|accept|accepting|mistake|mistaking|read|reading)\b[^.;!?\n]{1,80}?\bas\s+|\b(?:never|not|no longer)\s+)$/;
+
+/**
+ * After "the previous rules" in another language, the topic that makes them a project's rules:
+ * "las reglas anteriores de formato", "die vorherigen Regeln zum Build", "les règles précédentes sur les tests".
+ */
+const OF_A_TOPIC = String.raw`(?!\s+(?:de|del|sobre|para|du|des|sur|pour|concernant|zum|zur|für|über|zu|per|su|sul|sulla|sui|della|voor|over|rond|dla|o|для|по|о)\s+(?!(?:la\s+|el\s+|l'|le\s+|les\s+|der\s+|die\s+|den\s+|dem\s+)?(?:(?:ia|ai|ki|agente|agent|asistente|assistant|assistente|modelo|modèle|modell|modello|model|sistema|système|system|systeem|ии|агента|системы|usuario|utilisateur|nutzer|benutzer|utente|gebruiker|usuário)${LETTER_AFTER})))`;
+
 /** A match that is only an address to the model ("Note for the assistant:", "Hey AI,"). */
 const ADDRESS_ONLY =
   /^\s*(?:note|message|p\.?\s?s\.?|reminder|attention|instruction|hint|tip|memo|hey|dear|hello|hi|psst|important for|listen)\b[^:,!-]*[:,!-]\s*$/;
@@ -846,8 +859,8 @@ const RULES: Rule[] = [
       `(?:${LETTER_BEFORE}(?:ignoriere|ignorieren|ignoriert|vergiss|vergessen|missachte|ignora|ignorar|ignorad|ignoren|olvida|olvide|olvidad|oubliez|oublie|ignorez|negeer|vergeet|ignorera|glöm|glem|ignorer|ignoruj|zignoruj|zapomnij|игнорируй|игнорируйте|забудь|забудьте|ignorați|ignoră|dimentica|dimenticate|ignorate|esqueça|esqueca|esqueçam)${LETTER_AFTER}`,
       String.raw`[^.\n]{0,40}?(?:anweisungen|instruktionen|vorgaben|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukser|instrukcje|polecenia|инструкции|указания|istruzioni|instrucțiunile|instrucțiuni)`,
       // "instructions précédentes", "instrucciones anteriores", "vorherigen Anweisungen" with any verb, or none.
-      String.raw`|(?:anweisungen|instruktionen|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukcje|инструкции|указания|istruzioni|instrucțiunile|regeln|befehle|reglas|règles|regels|regler|zasady|polecenia|правила|regole)\s+(?:\w+\s+)?(?:précédentes|precedentes|anteriores|previas|vorherigen|bisherigen|früheren|precedenti|anteriori|eerdere|vorige|tidigare|tidligere|poprzednie|предыдущие|anterioare)`,
-      String.raw`|(?:vorherigen|bisherigen|früheren|eerdere|vorige|tidigare|poprzednie|предыдущие)\s+(?:\w+\s+)?(?:anweisungen|instruktionen|befehle|regeln|instructies|regels|instruktioner|instrukcje|polecenia|инструкции|указания|правила)`,
+      String.raw`|(?:anweisungen|instruktionen|instrucciones|instruções|instrucoes|indicaciones|consignes|instructions|instructies|instruktioner|instrukcje|инструкции|указания|istruzioni|instrucțiunile|regeln|befehle|reglas|règles|regels|regler|zasady|polecenia|правила|regole)\s+(?:\w+\s+)?(?:précédentes|precedentes|anteriores|previas|vorherigen|bisherigen|früheren|precedenti|anteriori|eerdere|vorige|tidigare|tidligere|poprzednie|предыдущие|anterioare)${OF_A_TOPIC}`,
+      String.raw`|(?:vorherigen|bisherigen|früheren|eerdere|vorige|tidigare|poprzednie|предыдущие)\s+(?:\w+\s+)?(?:anweisungen|instruktionen|befehle|regeln|instructies|regels|instruktioner|instrukcje|polecenia|инструкции|указания|правила)${OF_A_TOPIC}`,
       String.raw`|\b(?:vergiss alles|vergessen sie alles|oublie tout|oubliez tout|olvida todo|olvide todo|dimentica tutto|dimenticate tutto|vergeet alles|glöm allt|glem alt|zapomnij o wszystkim)\b|забуд(?:ь|ьте) вс[её]`,
       String.raw`|\b(?:ne tiens pas compte|ne tenez pas compte|no sigas|no sigan|no hagas caso|non seguire|non seguite|folge nicht|befolge nicht|befolgen sie nicht|volg niet)\b`,
       // "“忽略”在这里指的是 .gitignore 规则": the word quoted, to say what it means.
@@ -1097,7 +1110,12 @@ const RULES: Rule[] = [
     // Words addressed to the model and nothing more ("Note for the assistant: the user is on macOS,
     // so use BSD sed"): every memory note is read by the model; what the note then asks is for the
     // other rules. A reviewer still sees the address.
-    check: (match) => (ADDRESS_ONLY.test(match[0]) ? 'warn' : 'block'),
+    check: (match, text) =>
+      ADDRESS_ONLY.test(match[0])
+        ? 'warn'
+        : ADVISED_AGAINST_AS.test(text.slice(Math.max(0, match.index - 160), match.index))
+          ? null
+          : 'block',
     pattern: rx([
       '(?:',
       // Announced replacements: "new instructions from the user:", "updated system prompt:", "the real instructions are".
