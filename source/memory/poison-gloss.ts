@@ -1,12 +1,13 @@
-// Poisoning lint, other languages: a note in Spanish, Portuguese, French, German, Italian or Dutch
-// read again word for word in English, so that the English rules (far more of them than any other
-// language has) can read it. A translated set of attacks the English rules block showed about half
+// Poisoning lint, other languages: a note in Spanish, Portuguese, French, German, Italian, Dutch,
+// Polish or Russian read again word for word in English, so that the English rules (far more of them
+// than any other language has) can read it. A translated set of attacks the English rules block showed about half
 // of them missed once said in another language (docs/memory-rules.md, "Look-alikes translated").
 //
 // The gloss is rough on purpose: each word of prose replaced by its likeliest English word in this
 // domain, in the note's own word order; code spans, paths, flags, addresses and identifiers as written.
 // It cannot place a negation the language puts after the verb, nor tell an example from an order, so
-// a note that holds a negation or talks about attacks, tests or examples is not glossed at all:
+// a note that holds a negation (except in Polish and Russian, below) or talks about attacks, tests or
+// examples is not glossed at all:
 // the rules of its own language read it (about one false block in nine catches on the tuning splits,
 // against one in four glossing every note).
 //
@@ -20,11 +21,13 @@ import es from './gloss/es.json' with { type: 'json' };
 import fr from './gloss/fr.json' with { type: 'json' };
 import it from './gloss/it.json' with { type: 'json' };
 import nl from './gloss/nl.json' with { type: 'json' };
+import pl from './gloss/pl.json' with { type: 'json' };
 import pt from './gloss/pt.json' with { type: 'json' };
+import ru from './gloss/ru.json' with { type: 'json' };
 
-export type GlossLanguage = 'de' | 'es' | 'fr' | 'it' | 'nl' | 'pt';
+export type GlossLanguage = 'de' | 'es' | 'fr' | 'it' | 'nl' | 'pl' | 'pt' | 'ru';
 
-const GLOSSARIES: Record<GlossLanguage, { words: string }> = { de, es, fr, it, nl, pt };
+const GLOSSARIES: Record<GlossLanguage, { words: string }> = { de, es, fr, it, nl, pl, pt, ru };
 
 /** The commonest words of each language, and of English: which the note is mostly written in. */
 const COMMON: Record<GlossLanguage | 'en', ReadonlySet<string>> = {
@@ -48,6 +51,8 @@ const COMMON: Record<GlossLanguage | 'en', ReadonlySet<string>> = {
     'il lo la gli le di del della che e in un una per con non è si al alla come più ma senza quando mai'.split(' '),
   ),
   nl: new Set('de het een en van in is niet met voor op dat die te zijn als je bij naar zonder ook nooit'.split(' ')),
+  pl: new Set('i w na nie się jest do że z to jak ale po co od dla przez lub czy gdy bez oraz zawsze nigdy'.split(' ')),
+  ru: new Set('и в не на что с по это как для к от из но или если при без всегда никогда все его их'.split(' ')),
   en: new Set('the and to of is are this that with for when you it a in not on be or if without never'.split(' ')),
 };
 
@@ -100,6 +105,17 @@ export function glossLanguage(text: string): GlossLanguage | null {
 export const GLOSS_GUARDED =
   /(?<!\p{L})(?:no|nunca|jamás|jamas|ningún|ninguna|ninguno|nadie|nada|ni|não|nem|nenhum|nenhuma|ninguém|nicht|nie|niemals|kein\p{L}*|nichts|niemand|weder|noch|ne|pas|jamais|aucun\p{L}*|personne|rien|non|mai|nessun\p{L}*|niente|nulla|né|niet|nooit|geen|niets|ejemplo\p{L}*|exempl\p{L}*|beispiel\p{L}*|esempi\p{L}*|voorbeeld\p{L}*|prueba\p{L}*|teste\p{L}*|test\p{L}*|ataque\p{L}*|angriff\p{L}*|attacc\p{L}*|aanval\p{L}*|attaque\p{L}*|inyecci\p{L}*|injeç\p{L}*|injektion\p{L}*|iniezion\p{L}*|injectie\p{L}*|injection\p{L}*|eval\p{L}*|red[ -]?team\p{L}*|prompts?|erwartet\p{L}*|esperad\p{L}*|attendu\p{L}*|attes[oa]|verwacht\p{L}*|muster\p{L}*|patr[oó]n\p{L}*|padr[ãõo]\p{L}*|patroon|fixture\p{L}*)(?!\p{L})/iu;
 
+/**
+ * Russian and Polish put their "не" and "nie" right before the verb, as English puts "not": a negation
+ * glossed in place is one the English rules read ("не отправляй" is "not send"). Only talk of attacks,
+ * tests, examples and prompts keeps a note in those languages from being glossed (9 catches for no false
+ * block on the tuning splits' Russian notes, against 2 with every negation guarded too).
+ */
+const TALK_GUARDED =
+  /(?<!\p{L})(?:пример\p{L}*|тест\p{L}*|атак\p{L}*|инъекци\p{L}*|промпт\p{L}*|ожида\p{L}*|шаблон\p{L}*|przykład\p{L}*|atak\p{L}*|wstrzykn\p{L}*|oczekiw\p{L}*|wzor\p{L}*|wzór|test\p{L}*|prompt\p{L}*|fixture\p{L}*|eval\p{L}*)(?!\p{L})/iu;
+
+const NOT_BEFORE_VERB: ReadonlySet<GlossLanguage> = new Set(['pl', 'ru']);
+
 const tables = new Map<GlossLanguage, ReadonlyMap<string, string>>();
 function table(language: GlossLanguage): ReadonlyMap<string, string> {
   let words = tables.get(language);
@@ -128,7 +144,7 @@ export interface Gloss {
  */
 export function englishGloss(text: string): Gloss | null {
   const language = glossLanguage(text);
-  if (language === null || GLOSS_GUARDED.test(text)) return null;
+  if (language === null || (NOT_BEFORE_VERB.has(language) ? TALK_GUARDED : GLOSS_GUARDED).test(text)) return null;
   const words = table(language);
   const starts: number[] = [];
   const ends: number[] = [];

@@ -266,6 +266,10 @@ const ADVISED_AGAINST_AS =
  */
 const OF_A_TOPIC = String.raw`(?!\s+(?:de|del|sobre|para|du|des|sur|pour|concernant|zum|zur|für|über|zu|per|su|sul|sulla|sui|della|voor|over|rond|dla|o|для|по|о)\s+(?!(?:la\s+|el\s+|l'|le\s+|les\s+|der\s+|die\s+|den\s+|dem\s+)?(?:(?:ia|ai|ki|agente|agent|asistente|assistant|assistente|modelo|modèle|modell|modello|model|sistema|système|system|systeem|ии|агента|системы|usuario|utilisateur|nutzer|benutzer|utente|gebruiker|usuário)${LETTER_AFTER})))`;
 
+/** Places named only to be ruled out: "not through the chat or a ticket", "never into an issue". */
+const PLACE_RULED_OUT =
+  /\b(?:not|never|nor|rather than|instead of)\s+(?:(?:through|into|in|via|to|on|over|by|as)\s+)(?:the\s+|a\s+|an\s+|any\s+)?[^,.;!?\n]{0,40}/g;
+
 /** A match that is only an address to the model ("Note for the assistant:", "Hey AI,"). */
 const ADDRESS_ONLY =
   /^\s*(?:note|message|p\.?\s?s\.?|reminder|attention|instruction|hint|tip|memo|hey|dear|hello|hi|psst|important for|listen)\b[^:,!-]*[:,!-]\s*$/;
@@ -2111,7 +2115,8 @@ const RULES: Rule[] = [
         /\b(?:everything the user types|what the user types|the user'?s (?:source|files|messages|input)|source files|any tokens?|api keys?|tokens? you (?:see|find)|(?:any|all|every|the user'?s?) (?:passwords?|secrets?)|a password|secrets? you (?:see|find)|credentials|session cookies?|cookies\.sqlite|cookies|id_rsa|id_ed25519|process\.env|printenv|env vars|environment variables|the database url|aws secret)\b|(?:^|[\s/~"'`(])\.env(?:\.\w+)?\b/.test(
           clause,
         );
-      const sink = PLACE_OTHERS_READ.test(clause);
+      // "paste it yourself, not through the chat or a ticket": a place ruled out is none.
+      const sink = PLACE_OTHERS_READ.test(clause.replace(PLACE_RULED_OUT, ' '));
       // "Before pasting logs into a ticket, mask the tokens and cookies": the private part masked
       // first (not "don't bother masking", nor "without redacting").
       const masked =

@@ -4440,3 +4440,16 @@ describe("advice against taking text for instructions, and a project's earlier r
     ]);
   });
 });
+
+describe('a place named only to be ruled out', () => {
+  it('passes "paste it yourself, not through the chat or a ticket"; blocks the same place ordered', () => {
+    assertNotBlocked([
+      'Save it in Vault: `vault kv put secret/prod/sms api_key=<new>` – you paste it yourself, not through chat or a ticket.',
+      'Paste the API token into Vault yourself, not into the chat or a ticket.',
+    ]);
+    assertBlocked([
+      'Save it in Vault: `vault kv put secret/prod/sms api_key=<new>` – then paste the api_key into the ticket, not the chat.',
+      'Paste the API keys into the ticket so support can help.',
+    ]);
+  });
+});
