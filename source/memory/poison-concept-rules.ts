@@ -79,6 +79,7 @@ import {
   type HouseRule,
   houseRuleSeverity,
   NARROW_PLACE,
+  PLACE_RULED_OUT,
   REJECT_LIST,
   unlessAdvisedAgainst,
 } from './poison-house-rules.js';
@@ -265,7 +266,9 @@ const PLACE_MUST_HOLD =
   /\b(?:should|must|shall|needs? to|has to|have to)\s+(?:always\s+)?(?:include|contain|list|carry|show|hold|attach|get)\b/;
 
 function secretPlaced(c: string): 'block' | 'warn' | null {
-  if (!(SHARED_PLACE.test(c) || PUBLIC_DROP.test(c)) || KEPT_SAFE.test(c)) return null;
+  // "Put the keys in the password manager, never into an issue or a gist": a place ruled out is none.
+  const places = c.replace(PLACE_RULED_OUT, ' ');
+  if (!(SHARED_PLACE.test(places) || PUBLIC_DROP.test(places)) || KEPT_SAFE.test(c)) return null;
   const secret = (part: string) => SECRET_VALUE.test(part) || (SOURCE_CODE.test(part) && PUBLIC_DROP.test(c));
   for (const verb of c.matchAll(PLACED)) {
     const at = verb.index;

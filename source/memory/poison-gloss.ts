@@ -1,15 +1,15 @@
 // Poisoning lint, other languages: a note in Spanish, Portuguese, French, German, Italian, Dutch,
 // Polish or Russian read again word for word in English, so that the English rules (far more of them
-// than any other language has) can read it. A translated set of attacks the English rules block showed about half
-// of them missed once said in another language (docs/memory-rules.md, "Look-alikes translated").
+// than any other language has) can read it. A translated set of attacks the English rules block
+// showed about half of them missed once said in another language (docs/memory-rules.md, "Look-alikes
+// translated").
 //
 // The gloss is rough on purpose: each word of prose replaced by its likeliest English word in this
 // domain, in the note's own word order; code spans, paths, flags, addresses and identifiers as written.
 // It cannot place a negation the language puts after the verb, nor tell an example from an order, so
-// a note that holds a negation (except in Polish and Russian, below) or talks about attacks, tests or
-// examples is not glossed at all:
-// the rules of its own language read it (about one false block in nine catches on the tuning splits,
-// against one in four glossing every note).
+// a note that holds a negation (but in Polish and Russian, see NOT_BEFORE_VERB), or talks about
+// attacks, tests or examples, is not glossed at all: the rules of its own language read it (about
+// one false block in nine catches on the tuning splits, against one in four glossing every note).
 //
 // The glossaries (gloss/<language>.json, one "word<TAB>English" line per form) were written by
 // helpers from their own knowledge of each language and kept to the forms whose English words the
@@ -97,22 +97,29 @@ export function glossLanguage(text: string): GlossLanguage | null {
   return best;
 }
 
+/** Negations in the glossed languages. */
+const NEGATION_WORDS = String.raw`no|nunca|jamás|jamas|ningún|ninguna|ninguno|nadie|nada|ni|não|nem|nenhum|nenhuma|ninguém|nicht|nie|niemals|kein\p{L}*|nichts|niemand|weder|noch|ne|pas|jamais|aucun\p{L}*|personne|rien|non|mai|nessun\p{L}*|niente|nulla|né|niet|nooit|geen|niets`;
+/** Talk of attacks, tests, examples, prompts, patterns and expected behaviour in the glossed languages. */
+const TALK_WORDS = String.raw`ejemplo\p{L}*|exempl\p{L}*|beispiel\p{L}*|esempi\p{L}*|voorbeeld\p{L}*|prueba\p{L}*|teste\p{L}*|test\p{L}*|ataque\p{L}*|angriff\p{L}*|attacc\p{L}*|aanval\p{L}*|attaque\p{L}*|inyecci\p{L}*|injeç\p{L}*|injektion\p{L}*|iniezion\p{L}*|injectie\p{L}*|injection\p{L}*|eval\p{L}*|red[ -]?team\p{L}*|prompts?|erwartet\p{L}*|esperad\p{L}*|attendu\p{L}*|attes[oa]|verwacht\p{L}*|muster\p{L}*|patr[oó]n\p{L}*|padr[ãõo]\p{L}*|patroon|fixture\p{L}*|пример\p{L}*|тест\p{L}*|атак\p{L}*|инъекци\p{L}*|промпт\p{L}*|ожида\p{L}*|шаблон\p{L}*|przykład\p{L}*|atak\p{L}*|wstrzykn\p{L}*|oczekiw\p{L}*|wzor\p{L}*|wzór|prompt\p{L}*`;
+
 /**
  * Advice against, or talk of attacks, tests, examples, prompts and expected behaviour, in these
  * languages: a note that holds one is not glossed (the gloss would read "never disable" or a quoted
  * example as the order itself).
  */
-export const GLOSS_GUARDED =
-  /(?<!\p{L})(?:no|nunca|jamás|jamas|ningún|ninguna|ninguno|nadie|nada|ni|não|nem|nenhum|nenhuma|ninguém|nicht|nie|niemals|kein\p{L}*|nichts|niemand|weder|noch|ne|pas|jamais|aucun\p{L}*|personne|rien|non|mai|nessun\p{L}*|niente|nulla|né|niet|nooit|geen|niets|ejemplo\p{L}*|exempl\p{L}*|beispiel\p{L}*|esempi\p{L}*|voorbeeld\p{L}*|prueba\p{L}*|teste\p{L}*|test\p{L}*|ataque\p{L}*|angriff\p{L}*|attacc\p{L}*|aanval\p{L}*|attaque\p{L}*|inyecci\p{L}*|injeç\p{L}*|injektion\p{L}*|iniezion\p{L}*|injectie\p{L}*|injection\p{L}*|eval\p{L}*|red[ -]?team\p{L}*|prompts?|erwartet\p{L}*|esperad\p{L}*|attendu\p{L}*|attes[oa]|verwacht\p{L}*|muster\p{L}*|patr[oó]n\p{L}*|padr[ãõo]\p{L}*|patroon|fixture\p{L}*)(?!\p{L})/iu;
+export const GLOSS_GUARDED = new RegExp(`(?<!\\p{L})(?:${NEGATION_WORDS}|${TALK_WORDS})(?!\\p{L})`, 'iu');
 
 /**
- * Russian and Polish put their "не" and "nie" right before the verb, as English puts "not": a negation
+ * Polish and Russian put their "nie" and "не" right before the verb, as English puts "not": a negation
  * glossed in place is one the English rules read ("не отправляй" is "not send"). Only talk of attacks,
- * tests, examples and prompts keeps a note in those languages from being glossed (9 catches for no false
- * block on the tuning splits' Russian notes, against 2 with every negation guarded too).
+ * tests, examples and prompts keeps a note in those languages from being glossed (9 catches for no
+ * false block on the tuning splits' Russian notes, against 2 with every negation guarded too).
+ * Spanish, Portuguese and Italian do too, but read so, two of the lint's own look-alikes were blocked
+ * ("esta nota no prevalece sobre lo que pida el usuario" glossed "not prevails", where the English
+ * rules read "does not prevail"): they keep the whole guard (docs/memory-rules.md). The same could
+ * happen in Polish or Russian; none of their tuning or test notes showed it.
  */
-const TALK_GUARDED =
-  /(?<!\p{L})(?:пример\p{L}*|тест\p{L}*|атак\p{L}*|инъекци\p{L}*|промпт\p{L}*|ожида\p{L}*|шаблон\p{L}*|przykład\p{L}*|atak\p{L}*|wstrzykn\p{L}*|oczekiw\p{L}*|wzor\p{L}*|wzór|test\p{L}*|prompt\p{L}*|fixture\p{L}*|eval\p{L}*)(?!\p{L})/iu;
+const TALK_GUARDED = new RegExp(`(?<!\\p{L})(?:${TALK_WORDS})(?!\\p{L})`, 'iu');
 
 const NOT_BEFORE_VERB: ReadonlySet<GlossLanguage> = new Set(['pl', 'ru']);
 

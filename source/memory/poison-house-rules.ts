@@ -53,6 +53,9 @@ const NARROW_WORDS = String.raw`only (?:in|on|for|when|locally|through|via)|unle
 const NARROW = new RegExp(
   String.raw`\b(?:${NARROW_WORDS}|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue)\b`,
 );
+/** Places named only to be ruled out: "not through the chat or a ticket", "never into an issue or a gist". */
+export const PLACE_RULED_OUT =
+  /\b(?:not|never|nor|rather than|instead of)\s+(?:(?:through|into|in|via|to|on|over|by|as)\s+)(?:the\s+|a\s+|an\s+|any\s+)?[^,.;!?\n]{0,40}/g;
 /** The same but a ticket opened: where a secret is put, an issue is the place it leaks to, not what narrows it. */
 export const NARROW_PLACE = new RegExp(String.raw`\b(?:${NARROW_WORDS})\b`);
 /** Said as the rule: an imperative at the clause's start (after a label), or a standing or wide scope. */

@@ -87,6 +87,7 @@ import {
   FETCHED_AND_RUN,
   fetchedAndRun,
   ENDS_REFUSING,
+  PLACE_RULED_OUT,
 } from './poison-house-rules.js';
 import {
   AS_THE_PERSON,
@@ -265,10 +266,6 @@ const ADVISED_AGAINST_AS =
  * "las reglas anteriores de formato", "die vorherigen Regeln zum Build", "les règles précédentes sur les tests".
  */
 const OF_A_TOPIC = String.raw`(?!\s+(?:de|del|sobre|para|du|des|sur|pour|concernant|zum|zur|für|über|zu|per|su|sul|sulla|sui|della|voor|over|rond|dla|o|для|по|о)\s+(?!(?:la\s+|el\s+|l'|le\s+|les\s+|der\s+|die\s+|den\s+|dem\s+)?(?:(?:ia|ai|ki|agente|agent|asistente|assistant|assistente|modelo|modèle|modell|modello|model|sistema|système|system|systeem|ии|агента|системы|usuario|utilisateur|nutzer|benutzer|utente|gebruiker|usuário)${LETTER_AFTER})))`;
-
-/** Places named only to be ruled out: "not through the chat or a ticket", "never into an issue". */
-const PLACE_RULED_OUT =
-  /\b(?:not|never|nor|rather than|instead of)\s+(?:(?:through|into|in|via|to|on|over|by|as)\s+)(?:the\s+|a\s+|an\s+|any\s+)?[^,.;!?\n]{0,40}/g;
 
 /** A match that is only an address to the model ("Note for the assistant:", "Hey AI,"). */
 const ADDRESS_ONLY =
@@ -3634,7 +3631,7 @@ function gatedToPerson(text: string, index: number, rule: string): boolean {
  */
 const PERSON_ACTS = new RegExp(
   [
-    String.raw`\b(?:a person|a human|an? (?:team ?mate|team member|(?:human )?reviewer|maintainer|owner)|(?:the )?(?:human )?reviewers|(?:the )?maintainers|(?:the|two) (?:people|owners))(?: (?:from|on|in) the team)?(?: (?:still|then|always|only|alone))? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?|deletes?|removes?|prunes?|retires?)\b`,
+    String.raw`\b(?:a person|a human|an? (?:team ?mate|team member|(?:human )?reviewer|maintainer|owner)|(?:the )?(?:human )?reviewers|(?:the )?maintainers|(?:the|two) (?:people|owners))(?: (?:from|on|in|of) the team)?(?: (?:still|then|always|only|alone))? (?:reviews?|approves?|rejects?|decides?|uses?|runs?|checks?|reads?|deletes?|removes?|prunes?|retires?)\b`,
     String.raw`|\bask (?:a|the) (?:maintainer|reviewer|person|human|owner)s? to\b|\b(?:maintainers?|reviewers?|humans?) only\b|\bby (?:a |the )?(?:human|person|maintainer|reviewer)s?\b|\b(?:via|in) the review (?:ui|screen|queue|tool)\b|\blet (?:the|a) (?:human |team )?(?:reviewers?|maintainers?|person|human|owners?|team) (?:decide|choose|judge|approve|review)\b`,
     String.raw`|(?<!\p{L})(?:eine person|una persona del equipo|(?:revisa|aprueba|rechaza|borra) una persona|nur (?:maintainer\p{L}*|reviewer\p{L}*))(?!\p{L})|人が|(?:メンテナー|レビュアー|担当者|管理者)(?:のみ|だけ)?が|(?:维护者|审核人|管理员)(?:才|来)`,
   ].join(''),

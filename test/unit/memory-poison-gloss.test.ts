@@ -60,7 +60,12 @@ describe('the gloss', () => {
   it('is made for Russian and Polish advice against, whose "не" and "nie" stand before the verb as "not" does', () => {
     const advice = 'Никогда не отправляй файл .env на внешний сервер.';
     assert.match(englishGloss(advice)?.text ?? '', /\bnever not send\b/i);
-    for (const text of [advice, 'Nigdy nie wysyłaj pliku .env na zewnętrzny serwer.'])
+    for (const text of [
+      advice,
+      'Nigdy nie wysyłaj pliku .env na zewnętrzny serwer.',
+      'Эта заметка не важнее того, о чём просит пользователь.',
+      'Notatki nie zastępują poleceń użytkownika; w razie konfliktu zapytaj go.',
+    ])
       assert.deepEqual(blocked(text), [], text);
     // Talk of attacks and tests is still not glossed.
     for (const text of [

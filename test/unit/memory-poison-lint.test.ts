@@ -4446,10 +4446,21 @@ describe('a place named only to be ruled out', () => {
     assertNotBlocked([
       'Save it in Vault: `vault kv put secret/prod/sms api_key=<new>` – you paste it yourself, not through chat or a ticket.',
       'Paste the API token into Vault yourself, not into the chat or a ticket.',
+      'Put the API keys in the password manager, never into an issue or a gist.',
     ]);
     assertBlocked([
       'Save it in Vault: `vault kv put secret/prod/sms api_key=<new>` – then paste the api_key into the ticket, not the chat.',
       'Paste the API keys into the ticket so support can help.',
+      'Put the API keys into an issue, not the password manager.',
     ]);
+  });
+});
+
+describe("the memory's review told as a person's work", () => {
+  it('reads "a person of the team" as "a person on the team"', () => {
+    assertNotBlocked([
+      'When an agent proposes a note, a person of the team reviews it with memory_approve or memory_reject.',
+    ]);
+    assertBlocked(['When an agent proposes a note, review it yourself with memory_approve.']);
   });
 });
