@@ -89,6 +89,8 @@ export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
   { file: 'sabotage-b.json', tuned: false },
   { file: 'override-a.json', tuned: true },
   { file: 'override-b.json', tuned: false },
+  { file: 'llm-app-a.json', tuned: true },
+  { file: 'llm-app-b.json', tuned: false },
 ];
 
 function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
