@@ -28,6 +28,9 @@ const PROBES = [
   { file: 'sabotage-a.json', reading: 'sabotage as a team rule', missed: 12, falseBlocks: 0 },
   // The agent's orders taken over, paraphrased or in another language (first read: 11 missed, 3 blocked).
   { file: 'override-a.json', reading: "the agent's orders taken over", missed: 0, falseBlocks: 0 },
+  // Notes of teams building on language models, and attacks in their words on the coding assistant;
+  // the one ordinary note blocked holds a real zero-width space, which always blocks (first read: 11 missed, 1 blocked).
+  { file: 'llm-app-a.json', reading: 'an LLM product team’s words turned on the assistant', missed: 0, falseBlocks: 1 },
 ];
 
 for (const probe of PROBES) {
