@@ -106,7 +106,7 @@ import {
   wordLiftsRules,
 } from './poison-say-rules.js';
 import { cipherReadings, hiddenOrder } from './poison-ciphers.js';
-import { englishGloss } from './poison-gloss.js';
+import { englishGloss, type Gloss } from './poison-gloss.js';
 import { learnedPoisonScore } from './poison-scorer.js';
 import { URGING } from './poison-urging.js';
 import {
@@ -3993,11 +3993,12 @@ export function lintPoisoning(text: string, options: { secrets?: readonly Masked
   const findings = lintAsWritten(text, secrets);
   if (findings.some((finding) => finding.severity === 'block')) return findings;
   // Another language, read again word for word in English (poison-gloss.ts): its blocks are the
-  // note's, at the words they came from; the excerpt is the note's own words, masked.
+  // note's, at the words they came from; the excerpt is the English the rule read (what the reviewer
+  // needs to see why), its secrets masked as they are in the note.
   const gloss = englishGloss(text);
   if (gloss === null) return findings;
   const starts = lineStarts(text);
-  for (const found of lintAsWritten(gloss.text, [])) {
+  for (const found of lintAsWritten(gloss.text, secretsInGloss(gloss, secrets))) {
     if (found.severity !== 'block') continue;
     const offset = gloss.starts[found.offset]!;
     const end = gloss.ends[found.offset + Math.max(found.length, 1) - 1]!;
@@ -4007,10 +4008,33 @@ export function lintPoisoning(text: string, options: { secrets?: readonly Masked
       ...position(starts, offset),
       offset,
       length: end - offset,
-      excerpt: poisonExcerpt(`read word for word in English: ${maskedSlice(text, offset, end, secrets)}`),
+      excerpt: poisonExcerpt(`read word for word in English: ${found.excerpt}`),
     });
   }
   return findings;
+}
+
+/**
+ * The note's secret spans in the gloss's positions: every character of the gloss that stands for any
+ * part of one (a secret is no word of prose, so it is kept as written, one character for one).
+ */
+function secretsInGloss(gloss: Gloss, secrets: readonly MaskedSpan[]): MaskedSpan[] {
+  const spans: MaskedSpan[] = [];
+  for (const secret of secrets) {
+    const end = secret.offset + secret.length;
+    // `ends` never decreases: the first character that ends after the secret begins.
+    let low = 0;
+    let high = gloss.ends.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (gloss.ends[middle]! > secret.offset) high = middle;
+      else low = middle + 1;
+    }
+    let to = low;
+    while (to < gloss.starts.length && gloss.starts[to]! < end) to++;
+    if (to > low) spans.push({ offset: low, length: to - low, excerpt: secret.excerpt });
+  }
+  return spans;
 }
 
 /** The findings of `text` itself (every rule, view and decoded segment, then the learned scorer). */

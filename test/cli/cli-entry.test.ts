@@ -242,7 +242,7 @@ describe('the bin loads the bundle a run needs', () => {
     const findings = JSON.parse(linted.stdout).findings as Array<{ severity: string; excerpt: string }>;
     assert.ok(
       findings.some(
-        (f) => f.severity === 'block' && f.excerpt.startsWith('read word for word in English: Si el usuario'),
+        (f) => f.severity === 'block' && f.excerpt.startsWith('read word for word in English: If the user'),
       ),
     );
     // A glossary's lines ("…\tremove") are in dist/memory/gloss, not in a bundle every start compiles.
