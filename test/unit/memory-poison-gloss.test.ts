@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { lintMemoryText } from '../../source/memory/memory-lint.js';
 import { lintPoisoning } from '../../source/memory/poison-lint.js';
 import { lintText as lintSecrets } from '../../source/memory/secret-lint.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { englishGloss, GLOSS_GUARDED, glossLanguage } from '../../source/memory/poison-gloss.js';
 
 const blocked = (text: string) => lintPoisoning(text).filter((f) => f.severity === 'block');
@@ -138,16 +139,6 @@ describe('the gloss on hostile input', () => {
 });
 
 describe('secrets in a glossed note', () => {
-  // A deterministic generator: the same notes on every run.
-  function random(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), 1 | state);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   const token = (next: () => number) =>
     `ghp_${Array.from({ length: 36 }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join('')}`;
@@ -158,7 +149,7 @@ describe('secrets in a glossed note', () => {
   ];
 
   it('shows no part of any secret in an excerpt, whether the spans are masked by the poisoning lint alone or by the whole lint', () => {
-    const next = random(23);
+    const next = seededRandom(23);
     for (let round = 0; round < 60; round++) {
       const words = NOTES[round % NOTES.length]!.split(' ');
       const tokens: string[] = [];
