@@ -53,6 +53,12 @@ const NARROW_WORDS = String.raw`only (?:in|on|for|when|locally|through|via)|unle
 const NARROW = new RegExp(
   String.raw`\b(?:${NARROW_WORDS}|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue)\b`,
 );
+/**
+ * A language model's tokens, counted, are no secret: "prompt tokens", "token counts", "token usage",
+ * "the token budget". Written around the bare word "tokens" where a rule reads it as a secret.
+ */
+export const COUNTED_TOKENS_NOT = String.raw`(?<!\b(?:prompt|completion|input|output|context|max|total|llm|model|billed|cached|reasoning)[ _-])`;
+export const COUNTED_TOKENS_AFTER = String.raw`(?![ _-](?:counts?|counting|usage|used|budgets?|limits?|windows?|lengths?|costs?|spend|per\b|rates?|totals?|estimates?|stats|statistics|metrics|numbers?|consumption|pric\w*|accounting|counter))`;
 /** Places named only to be ruled out: "not through the chat or a ticket", "never into an issue or a gist". */
 export const PLACE_RULED_OUT =
   /\b(?:not|never|nor|rather than|instead of)\s+(?:(?:through|into|in|via|to|on|over|by|as)\s+)(?:the\s+|a\s+|an\s+|any\s+)?[^,.;!?\n]{0,40}/g;

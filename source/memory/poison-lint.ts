@@ -88,6 +88,8 @@ import {
   fetchedAndRun,
   ENDS_REFUSING,
   PLACE_RULED_OUT,
+  COUNTED_TOKENS_AFTER,
+  COUNTED_TOKENS_NOT,
 } from './poison-house-rules.js';
 import {
   AS_THE_PERSON,
@@ -210,7 +212,7 @@ const AUTHORITY = String.raw`(?:(?:the|your)\s+)?(?:user|users|account owner|rep
 // Sensitive things a note must never send or reveal.
 const HOME = String.raw`(?:~\/|\$home\/|\$\{home\}\/|\/home\/[\w.-]+\/|\/root\/|%userprofile%[\\\/])?`;
 const SECRET_FILE = String.raw`(?:${HOME}(?:\.ssh(?!\/(?:config|known_hosts)\b)(?:\/(?![\w.-]*\.pub\b)[\w.\/-]*)?|\.aws(?:\/[\w.\/-]*)?|\.docker\/config\.json|\.kube\/config|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.gnupg|\.bash_history|\.zsh_history|\.config\/gh\/hosts\.yml)|\bid_(?:rsa|ed25519|ecdsa|dsa)(?!\.pub)\b|(?<![\w-])\.env(?![\w.-])|\.env\.(?:local|production|prod|development|dev|staging)\b|kubeconfig|\/etc\/(?:passwd|shadow)|credentials\.json|secrets?\.(?:json|ya?ml|toml)|keychain)`;
-const SECRET_WORDS = String.raw`(?:(?:openai|anthropic|aws|github|gitlab|npm|stripe|slack|deploy|gpg|pgp|cloud|gcp|azure)[ _-]?(?:api[ _-]?)?keys?|api[ _-]?keys?|access[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|tokens?|passwords?|passphrases?|credentials?|secrets|session cookies?|cookies|auth(?:entication)? headers?|ssh keys?|signing keys?)`;
+const SECRET_WORDS = String.raw`(?:(?:openai|anthropic|aws|github|gitlab|npm|stripe|slack|deploy|gpg|pgp|cloud|gcp|azure)[ _-]?(?:api[ _-]?)?keys?|api[ _-]?keys?|access[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|${COUNTED_TOKENS_NOT}tokens?${COUNTED_TOKENS_AFTER}|passwords?|passphrases?|credentials?|secrets|session cookies?|cookies|auth(?:entication)? headers?|ssh keys?|signing keys?)`;
 const CONVERSATION = String.raw`(?:(?:the|this|our|your|whole|entire|full|complete)\s+)+(?:conversation|chat(?: history| log)?|session|transcript|system prompt|prompt|context window|message history|history|instructions)`;
 const ENV_DUMP = String.raw`(?:env(?:ironment)? var(?:iable)?s|environment|printenv|process\.env|os\.environ|(?:the\s+)?output of\s+(?:env|printenv|set|history)\b|\$\{?[a-z_]*(?:token|secret|key|password|passwd|credential)[a-z_]*\}?)`;
 const SENSITIVE = String.raw`(?:${SECRET_FILE}|${SECRET_WORDS}|${CONVERSATION}|${ENV_DUMP})`;
