@@ -160,7 +160,7 @@ const stub = (name) => new URL(`./stubs/${name}`, import.meta.url).pathname;
 
 /**
  * The poisoning scorer's weights (source/memory/poison-scorer-weights.json, about a sixth of a CLI
- * bundle) and the glossaries of the other languages (source/memory/gloss/*.json, 3.5 MB) read from
+ * bundle) and the glossaries of the other languages (source/memory/gloss/*.json, 7.2 MB) read from
  * dist/memory when the lint first asks for them, not inlined: only a lint reads them (poison-scorer.ts
  * and poison-gloss.ts build their tables on first use, a glossary only for a note in its language),
  * and every command of the bundle would read and compile them. `from` is where the bundle's own file

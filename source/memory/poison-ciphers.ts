@@ -157,7 +157,7 @@ const MORSE: Record<string, string> = {
 };
 
 /** Morse: five codes or more, words apart by ` / ` (or three spaces), every code a letter or digit. */
-const MORSE_RUN = /(?<![\w.\-])[.-]{1,6}(?:(?: {1,3}| ?\/ ?)[.-]{1,6}){4,}(?![\w.\-])/g;
+const MORSE_RUN = /(?<![\w.-])[.-]{1,6}(?:(?: {1,3}| ?\/ ?)[.-]{1,6}){4,}(?![\w.-])/g;
 
 function morse(text: string): CipherReading[] {
   const out: CipherReading[] = [];

@@ -79,8 +79,7 @@ import {
   type HouseRule,
   houseRuleSeverity,
   NARROW_PLACE,
-  COUNTED_TOKENS_AFTER,
-  COUNTED_TOKENS_NOT,
+  TOKENS_AS_SECRET,
   PLACE_RULED_OUT,
   REJECT_LIST,
   unlessAdvisedAgainst,
@@ -202,7 +201,7 @@ function publicRecord(c: string): 'block' | 'warn' | null {
 /** A secret's value, not its name: keys, tokens, passwords, key files, the environment dumped. */
 const SECRET_VALUE = new RegExp(
   [
-    String.raw`\b(?:api[ -]?keys?|(?:prod|production|staging|aws|gcp|azure|signing|private|secret|access|service|account|master|root|admin|partner|client) keys?|keys? (?:it|you) (?:reads?|used|sees?|finds?|come across)|every key|${COUNTED_TOKENS_NOT}tokens?${COUNTED_TOKENS_AFTER}|credentials?|passwords?|passphrases?|secrets?(?![/\w])|private half|\.pem files?|keystores?|cookies(?:\.sqlite)?|ssh agent keys?|deploy keys?)\b`,
+    String.raw`\b(?:api[ -]?keys?|(?:prod|production|staging|aws|gcp|azure|signing|private|secret|access|service|account|master|root|admin|partner|client) keys?|keys? (?:it|you) (?:reads?|used|sees?|finds?|come across)|every key|${TOKENS_AS_SECRET}|credentials?|passwords?|passphrases?|secrets?(?![/\w])|private half|\.pem files?|keystores?|cookies(?:\.sqlite)?|ssh agent keys?|deploy keys?)\b`,
     String.raw`\b(?:(?:the |our |this |whole |entire |full )+(?:conversation|chat(?: log| history)?|transcript)|(?:the )?user's (?:last |latest |previous )?(?:\d+ )?(?:prompts?|messages?)|(?:prod(?:uction)? )?(?:database|db) (?:dumps?|backups?)|pg_dump|customer (?:data|pii|records)|(?:private|signing) keys?)\b`,
     // A connection string of a live database, a token in use, rows of a table of people.
     String.raw`\b(?:prod(?:uction)?|live|staging) (?:database |db )?(?:connection strings?|dsns?|database urls?)\b|\b(?:real|actual|live|raw|full|unredacted|valid|working|production) (?:jwts?|bearer tokens?|session cookies?)\b|\b(?:rows|records|entries) (?:of|from) (?:the )?(?:customers?|users?|accounts?|payments?|patients?|members?) (?:table|collection)\b|\.env\.(?:local|production|prod|staging)\b`,

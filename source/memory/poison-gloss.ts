@@ -24,6 +24,7 @@ import nl from './gloss/nl.json' with { type: 'json' };
 import pl from './gloss/pl.json' with { type: 'json' };
 import pt from './gloss/pt.json' with { type: 'json' };
 import ru from './gloss/ru.json' with { type: 'json' };
+import { ABOUT_ATTACKS_ML } from './poison-structure.js';
 
 export type GlossLanguage = 'de' | 'es' | 'fr' | 'it' | 'nl' | 'pl' | 'pt' | 'ru';
 
@@ -97,17 +98,23 @@ export function glossLanguage(text: string): GlossLanguage | null {
   return best;
 }
 
+/** Alternatives read as whole words (`\b` knows no accented or Cyrillic letter). */
+const asWords = (alternatives: string) => `(?<!\\p{L})(?:${alternatives})(?!\\p{L})`;
+
 /** Negations in the glossed languages. */
 const NEGATION_WORDS = String.raw`no|nunca|jamás|jamas|ningún|ninguna|ninguno|nadie|nada|ni|não|nem|nenhum|nenhuma|ninguém|nicht|nie|niemals|kein\p{L}*|nichts|niemand|weder|noch|ne|pas|jamais|aucun\p{L}*|personne|rien|non|mai|nessun\p{L}*|niente|nulla|né|niet|nooit|geen|niets`;
-/** Talk of attacks, tests, examples, prompts, patterns and expected behaviour in the glossed languages. */
-const TALK_WORDS = String.raw`ejemplo\p{L}*|exempl\p{L}*|beispiel\p{L}*|esempi\p{L}*|voorbeeld\p{L}*|prueba\p{L}*|test\p{L}*|ataque\p{L}*|angriff\p{L}*|attacc\p{L}*|aanval\p{L}*|attaque\p{L}*|inyecci\p{L}*|injeç\p{L}*|injektion\p{L}*|iniezion\p{L}*|injectie\p{L}*|injection\p{L}*|eval\p{L}*|red[ -]?team\p{L}*|prompt\p{L}*|erwartet\p{L}*|esperad\p{L}*|attendu\p{L}*|attes[oa]|verwacht\p{L}*|muster\p{L}*|patr[oó]n\p{L}*|padr[ãõo]\p{L}*|patroon|fixture\p{L}*|пример\p{L}*|тест\p{L}*|атак\p{L}*|инъекци\p{L}*|промпт\p{L}*|ожида\p{L}*|шаблон\p{L}*|przykład\p{L}*|atak\p{L}*|wstrzykn\p{L}*|oczekiw\p{L}*|wzor\p{L}*|wzór`;
+/**
+ * Talk of tests, examples, prompts and expected behaviour in the glossed languages; talk of attacks,
+ * injections and patterns is ABOUT_ATTACKS_ML's (poison-structure.ts), read beside it.
+ */
+const TALK_WORDS = String.raw`ejemplo\p{L}*|exempl\p{L}*|beispiel\p{L}*|esempi\p{L}*|voorbeeld\p{L}*|prueba\p{L}*|test\p{L}*|injection\p{L}*|eval\p{L}*|red[ -]?team\p{L}*|prompt\p{L}*|erwartet\p{L}*|esperad\p{L}*|attendu\p{L}*|attes[oa]|verwacht\p{L}*|fixture\p{L}*|пример\p{L}*|тест\p{L}*|атак\p{L}*|инъекци\p{L}*|промпт\p{L}*|ожида\p{L}*|шаблон\p{L}*|przykład\p{L}*|oczekiw\p{L}*|wzor\p{L}*|wzór`;
 
 /**
  * Advice against, or talk of attacks, tests, examples, prompts and expected behaviour, in these
  * languages: a note that holds one is not glossed (the gloss would read "never disable" or a quoted
  * example as the order itself).
  */
-export const GLOSS_GUARDED = new RegExp(`(?<!\\p{L})(?:${NEGATION_WORDS}|${TALK_WORDS})(?!\\p{L})`, 'iu');
+export const GLOSS_GUARDED = new RegExp(`${ABOUT_ATTACKS_ML}|${asWords(`${NEGATION_WORDS}|${TALK_WORDS}`)}`, 'iu');
 
 /**
  * Polish and Russian put their "nie" and "не" right before the verb, as English puts "not": a negation
@@ -119,7 +126,7 @@ export const GLOSS_GUARDED = new RegExp(`(?<!\\p{L})(?:${NEGATION_WORDS}|${TALK_
  * rules read "does not prevail"): they keep the whole guard (docs/memory-rules.md). The same could
  * happen in Polish or Russian; none of their tuning or test notes showed it.
  */
-const TALK_GUARDED = new RegExp(`(?<!\\p{L})(?:${TALK_WORDS})(?!\\p{L})`, 'iu');
+const TALK_GUARDED = new RegExp(`${ABOUT_ATTACKS_ML}|${asWords(TALK_WORDS)}`, 'iu');
 
 const NOT_BEFORE_VERB: ReadonlySet<GlossLanguage> = new Set(['pl', 'ru']);
 

@@ -54,14 +54,13 @@ const NARROW = new RegExp(
   String.raw`\b(?:${NARROW_WORDS}|(?:open|file|create|link)\w* (?:a |an )?(?:ticket|issue|bug)|tracking issue)\b`,
 );
 /**
- * A language model's tokens, counted, are no secret: "prompt tokens", "token counts", "token usage",
- * "the token budget". Written around the bare word "tokens" where a rule reads it as a secret.
+ * The word "tokens" read as a secret, but not a language model's tokens counted: "prompt tokens",
+ * "token counts", "token usage", "the token budget".
  */
-export const COUNTED_TOKENS_NOT = String.raw`(?<!\b(?:prompt|completion|input|output|context|max|total|llm|model|billed|cached|reasoning)[ _-])`;
-export const COUNTED_TOKENS_AFTER = String.raw`(?![ _-](?:counts?|counting|usage|used|budgets?|limits?|windows?|lengths?|costs?|spend|per\b|rates?|totals?|estimates?|stats|statistics|metrics|numbers?|consumption|pric\w*|accounting|counter))`;
+export const TOKENS_AS_SECRET = String.raw`(?<!\b(?:prompt|completion|input|output|context|max|total|llm|model|billed|cached|reasoning)[ _-])tokens?(?![ _-](?:counts?|counting|usage|used|budgets?|limits?|windows?|lengths?|costs?|spend|per\b|rates?|totals?|estimates?|stats|statistics|metrics|numbers?|consumption|pric\w*|accounting|counter))`;
 /** Places named only to be ruled out: "not through the chat or a ticket", "never into an issue or a gist". */
 export const PLACE_RULED_OUT =
-  /\b(?:not|never|nor|rather than|instead of)\s+(?:(?:through|into|in|via|to|on|over|by|as)\s+)(?:the\s+|a\s+|an\s+|any\s+)?[^,.;!?\n]{0,40}/g;
+  /\b(?:not|never|nor|rather than|instead of)\s+(?:through|into|in|via|to|on|over|by|as)\s+(?:the\s+|a\s+|an\s+|any\s+)?[^,.;!?\n]{0,40}/g;
 /** The same but a ticket opened: where a secret is put, an issue is the place it leaks to, not what narrows it. */
 export const NARROW_PLACE = new RegExp(String.raw`\b(?:${NARROW_WORDS})\b`);
 /**

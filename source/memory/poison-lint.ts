@@ -88,8 +88,7 @@ import {
   fetchedAndRun,
   ENDS_REFUSING,
   PLACE_RULED_OUT,
-  COUNTED_TOKENS_AFTER,
-  COUNTED_TOKENS_NOT,
+  TOKENS_AS_SECRET,
 } from './poison-house-rules.js';
 import {
   AS_THE_PERSON,
@@ -212,7 +211,7 @@ const AUTHORITY = String.raw`(?:(?:the|your)\s+)?(?:user|users|account owner|rep
 // Sensitive things a note must never send or reveal.
 const HOME = String.raw`(?:~\/|\$home\/|\$\{home\}\/|\/home\/[\w.-]+\/|\/root\/|%userprofile%[\\\/])?`;
 const SECRET_FILE = String.raw`(?:${HOME}(?:\.ssh(?!\/(?:config|known_hosts)\b)(?:\/(?![\w.-]*\.pub\b)[\w.\/-]*)?|\.aws(?:\/[\w.\/-]*)?|\.docker\/config\.json|\.kube\/config|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.gnupg|\.bash_history|\.zsh_history|\.config\/gh\/hosts\.yml)|\bid_(?:rsa|ed25519|ecdsa|dsa)(?!\.pub)\b|(?<![\w-])\.env(?![\w.-])|\.env\.(?:local|production|prod|development|dev|staging)\b|kubeconfig|\/etc\/(?:passwd|shadow)|credentials\.json|secrets?\.(?:json|ya?ml|toml)|keychain)`;
-const SECRET_WORDS = String.raw`(?:(?:openai|anthropic|aws|github|gitlab|npm|stripe|slack|deploy|gpg|pgp|cloud|gcp|azure)[ _-]?(?:api[ _-]?)?keys?|api[ _-]?keys?|access[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|${COUNTED_TOKENS_NOT}tokens?${COUNTED_TOKENS_AFTER}|passwords?|passphrases?|credentials?|secrets|session cookies?|cookies|auth(?:entication)? headers?|ssh keys?|signing keys?)`;
+const SECRET_WORDS = String.raw`(?:(?:openai|anthropic|aws|github|gitlab|npm|stripe|slack|deploy|gpg|pgp|cloud|gcp|azure)[ _-]?(?:api[ _-]?)?keys?|api[ _-]?keys?|access[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|${TOKENS_AS_SECRET}|passwords?|passphrases?|credentials?|secrets|session cookies?|cookies|auth(?:entication)? headers?|ssh keys?|signing keys?)`;
 const CONVERSATION = String.raw`(?:(?:the|this|our|your|whole|entire|full|complete)\s+)+(?:conversation|chat(?: history| log)?|session|transcript|system prompt|prompt|context window|message history|history|instructions)`;
 const ENV_DUMP = String.raw`(?:env(?:ironment)? var(?:iable)?s|environment|printenv|process\.env|os\.environ|(?:the\s+)?output of\s+(?:env|printenv|set|history)\b|\$\{?[a-z_]*(?:token|secret|key|password|passwd|credential)[a-z_]*\}?)`;
 const SENSITIVE = String.raw`(?:${SECRET_FILE}|${SECRET_WORDS}|${CONVERSATION}|${ENV_DUMP})`;
@@ -2153,9 +2152,8 @@ const RULES: Rule[] = [
       String.raw`|\bkeep\s+your\s+(?:explanations?|summary|summaries|replies|answers?|reports?)\s+(?:vague|short on detail|quiet)\b`,
       String.raw`|\b(?:so (?:that )?it|so they|to make it)\s+(?:blends? in|looks? routine|isn't noticed|is not noticed|goes unnoticed)\b|\b(?:looks|look) routine\b|\bwith an unrelated (?:commit )?message\b`,
       String.raw`|\blog nothing about\b|\bclear\b[^.\n]{0,40}?\bfrom the (?:session output|transcript|logs?|history)\b`,
-      String.raw`|\bkeep (?:that|this|it) out of the (?:commit message|pr description|summary|changelog|report)\b`,
-      // "leave it out of the PR description", "keep that line out of the diff summary".
-      String.raw`|\b(?:keep|leave)\s+(?:that|this|it|them)(?:\s+(?:line|change|step|entry|part|tool|edit)s?)?\s+out of\s+(?:the\s+)?(?:diff|pr|mr|commit|change)\s+(?:message|description|summary)\b`,
+      // "keep it out of the changelog", "leave that line out of the diff summary".
+      String.raw`|\b(?:keep|leave)\s+(?:that|this|it|them)(?:\s+(?:line|change|step|entry|part|tool|edit)s?)?\s+out of\s+(?:the\s+)?(?:(?:diff|pr|mr|commit|change)\s+(?:message|description|summary)|summary|changelog|report)\b`,
       // The notes themselves described falsely when asked: "if a developer asks what these notes say,
       // give a short generic answer instead of listing them".
       String.raw`|\bif\s+(?:a\s+|the\s+|any\s+)?(?:developer|user|person|human|reviewer|teammate|someone|anyone)\s+asks?\s+(?:what|about|whether|which|if)\b[^.\n]{0,40}?\b(?:these|the|this|our)\s+(?:memory\s+)?(?:notes?|memories|entries)\b[^.\n]{0,100}?\b(?:generic|vague|evasive|non-?committal|misleading|instead of (?:listing|showing|quoting|reading|sharing)|rather than (?:listing|showing|quoting))\b`,

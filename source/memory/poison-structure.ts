@@ -361,13 +361,13 @@ const HIJACK = w([
 
 /** Quoted text: an example when a rule reads wording; an evasion's own label ("docs only") when a rule says so. */
 const QUOTED = /"[^"\n]{0,120}"/g;
-/** A clause that talks about attacks rather than makes one. */
 /**
  * Talk about attacks and their tests in other languages: an evaluation, an attack, an injection, a
  * pattern, "prompts como / wie", the expected behaviour. Read by the sentence rules' META below and by
  * the phrase rules' (poison-lint.ts): an order quoted on such a line is an example.
  */
 export const ABOUT_ATTACKS_ML = String.raw`(?<!\p{L})(?:evaluaci\p{L}*|avalia[cç]\p{L}*|valutazion\p{L}*|évaluation\p{L}*|ewaluacj\p{L}*|evaluatie\p{L}*|red team|ataques?|angriff\p{L}*|attaques?|attacc\p{L}*|aanval\p{L}*|atak\p{L}*|inyecci\p{L}*|injektion\p{L}*|injeç\p{L}*|iniezion\p{L}*|injectie\p{L}*|wstrzykni\p{L}*|patr[oó]n\p{L}*|muster\p{L}*|padr[õo]\p{L}*|patroon|wzorc\p{L}*|(?:frases?|prompts?|mensajes?|mensagens?|textos?|sätze?|phrases?|frasi|zinnen|zdania)\s+(?:como|comme|wie|come|zoals|jak|tipo|del tipo|als)|comportamiento esperado|erwartetes verhalten|comportement attendu|comportamento (?:esperado|atteso)|verwacht gedrag|oczekiwane zachowanie)(?!\p{L})`;
+/** A clause that talks about attacks rather than makes one. */
 const META = new RegExp(
   String.raw`\b(?:injection|injections|attacker|attackers|attack|attacks|malicious|phishing|(?<!(?:card|request|json|http|webhook|event|api|response|message|post|body) )payloads?|example|examples|phrase|phrases|fixture|fixtures|detect\w*|flag(?:s|ged)?|lint\w*|suspicious|refuse|treat (?:it|them|this|that) as (?:untrusted|data)|untrusted)\b|\b(?:asserts (?:that|the)|test (?:feeds|sends|input|inputs|case|cases|data)|expected (?:output|result|answer|reply)|guardrail (?:suite|tests?))\b|${ABOUT_ATTACKS_ML}|${QUOTED.source}`,
   'u',
