@@ -91,6 +91,8 @@ export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
   { file: 'override-b.json', tuned: false },
   { file: 'llm-app-a.json', tuned: true },
   { file: 'llm-app-b.json', tuned: false },
+  { file: 'authority-a.json', tuned: true },
+  { file: 'authority-b.json', tuned: false },
 ];
 
 function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
