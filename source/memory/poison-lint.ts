@@ -1931,6 +1931,9 @@ const RULES: Rule[] = [
         String.raw`|(?<!\p{L})non\s+(?:dire|dirlo|menzionare|dirgli)\s+(?:nulla\s+|niente\s+)?(?:all['’]utente|a nessuno)`,
         String.raw`|(?<!\p{L})nie\s+(?:mów|mówcie|informuj|wspominaj)\s+(?:\p{L}+\s+)?użytkownik`,
         String.raw`|(?<!\p{L})не\s+(?:говори|говорите|сообщай|сообщайте|рассказывай|упоминай)\s+(?:\p{L}+\s+)?пользовател`,
+        // "Сообщать об этом пользователю не нужно": no need to tell the user, the verb first.
+        String.raw`|(?<!\p{L})(?:сообщать|говорить|рассказывать|упоминать)\s+(?:\p{L}+\s+){0,3}?пользовател\p{L}*\s+не\s+(?:нужно|надо|стоит|обязательно)(?!\p{L})`,
+        String.raw`|(?<!\p{L})не\s+(?:нужно|надо|стоит)\s+(?:сообщать|говорить|рассказывать|упоминать)\s+(?:\p{L}+\s+){0,3}?пользовател`,
         String.raw`|kullan[ıi]c[ıi]ya\s+(?:\p{L}+\s+){0,3}?(?:s[öo]yleme|bahsetme|anlatma)`,
         String.raw`|(?:不要|别|別|不准|切勿)(?:告诉|告訴|提醒|通知|透露)(?:用户|用戶|使用者)`,
         String.raw`|(?:不要|别|別|不准|切勿)(?:让|讓)(?:用户|用戶|使用者|任何人|他们|他們)(?:知道|发现|發現|看到|察觉|察覺)`,
@@ -3435,6 +3438,8 @@ function keptWeak(from: string): boolean {
   return (
     KEEP_IT.test(read) &&
     !/\b(?:training|workshop|lab|demo|ctf|deliberately insecure|vulnerable by design)\b/.test(read) &&
+    // "… the SRE lead may disable it for the drill. Agents don't touch it.": the agent kept off the switch.
+    !/\b(?:agents?|the (?:agent|assistant|ai))\s+(?:don't|do not|never|must not|should not)\s+touch\b/.test(read) &&
     // "…in `.env.local`; CI and prod keep it on": the safeguard is what the other environments keep.
     !/\b(?:ci|prod\w*|staging|everywhere else|other (?:environments?|envs)|the rest)\s+(?:\w+\s+){0,2}?(?:keeps?|leaves?)\s+(?:it|that|this|them)\s+on\b/.test(
       read,
@@ -3681,9 +3686,9 @@ const listedToReject = (text: string, start: number, end: number): boolean => RE
  * not a rule for the agent: a warning, as such notes' authors mark them.
  */
 const GATED_TO_PERSON =
-  /\b(?:(?:a|the) (?:human|person|maintainer|release captain|release manager|on-call engineer|tech lead) (?:can|may|is allowed to)|reserved for|in exactly one case|break-?glass|only (?:the|a|when the|if the) (?:release captain|release manager|on-call|maintainers?|tech lead|team lead|owner|security lead|human|person)|(?:when|if) the (?:release captain|release manager|on-call \w+|maintainers?|tech lead|team lead|owner|security lead)\b[^.;\n]{0,40}\b(?:says so|approves?|asks for it|allows it|signs off))\b/;
+  /\b(?:(?:a|the) (?:human|person|maintainer|release captain|release manager|on-call engineer|tech lead) (?:can|may|is allowed to)|reserved for|in exactly one case|break-?glass|only (?:the|a|when the|if the) (?:release captain|release manager|on-call|maintainers?|tech lead|team lead|owner|security lead|human|person)|(?:when|if) the (?:release captain|release manager|on-call \w+|maintainers?|tech lead|team lead|owner|security lead)\b[^.;\n]{0,40}\b(?:says so|approves?|asks for it|allows it|signs off)|(?:execution|executed by|run by|carried out by|performed by)\s*:?\s*(?:the\s+|a\s+)?(?:dba|sre|ops|on-call|human|person|release manager|maintainer|owner|admin)s?\b)\b/;
 const KEPT_FROM_AGENT =
-  /\bagents? (?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|cannot|can't) (?:decide|do|use|make|run|take|bypass|skip)\b|\bnobody else\b|\bno one else\b/;
+  /\b(?:agents?|assistants?) (?:should not|shouldn't|must not|mustn't|don't|do not|never|may not|cannot|can't) (?:decide|do|use|make|run|take|bypass|skip)\b|\bnobody else\b|\bno one else\b|\b(?:agents?|assistants?)\b[^.\n]{0,80}?;\s*they (?:should not|must not|don't|do not|never|may not) (?:run|execute|apply|do) (?:it|them|this|that)\b/;
 function gatedToPerson(text: string, index: number, rule: string): boolean {
   if (rule !== 'poison-safeguard-off' && rule !== 'poison-instruction-override') return false;
   return GATED_TO_PERSON.test(sentencesAround(text, index, 1, 1)) && KEPT_FROM_AGENT.test(text);
