@@ -835,6 +835,8 @@ function memoryWorked(c: string): 'block' | 'warn' | null {
     /\bpropos\w*\s+(?:an?\s+|the\s+)?(?:edit|change|replacement|removal|deletion|update|fix|rewrite)\b/.test(
       c.slice(0, found.index + found[0].length),
     ) ||
+    // "… through memory_propose like any change": the edit goes to review as a proposal.
+    /\b(?:through|via|with|using)\s+(?:a\s+)?(?:memory_propose|memory propose|a proposal)\b/.test(c) ||
     REJECT_LIST.test(c) ||
     // Rejecting a proposal that leaks a secret is the review's job.
     (/^reject/.test(found[0]) && HOLDS_SECRET.test(c)) ||

@@ -858,6 +858,30 @@ const SELF_APPROVE = new RegExp(
 );
 const STORE_AROUND_REVIEW =
   /\b(?:import|sync|pull|load|fetch)\w*\b[^.;!?\n]{0,80}?https?:\/\/\S+[^.;!?\n]{0,40}?--(?:approve|auto-approve|yes)\b|\b(?:edit|write|chang|modif|rewrit|overwrit|updat|touch)\w*\b(?:[^.;!?\n]|\.(?=\S)){0,60}?(?:\.common-memory\b|\b(?:note|memory|notes|promoted|snapshot) files?\b|\bthe (?:memory )?store\b)(?:[^.;!?\n]|\.(?=\S)){0,60}?\b(?:directly|straight|by hand|on disk|yourself|so (?:\w+ ){0,3}?(?:don't|do not|never|won't|skip)|so that|around review|without review|than (?:to )?go(?:ing)? through review)\b|\bskip\w* the memory tools?\b|\bwrite\w*\s+(?:your|the|a|this)\s+notes?\s+(?:straight|directly)\s+(?:into|to)\b|\bset\w*\s+\W?approved_by\W?\s+to\b|\breview[._ ]?required\s*(?:[:=]|to)\s*false\b|(?<!\p{L})(?:edite|edita|modifie|bearbeite|редактируй)(?!\p{L})[^.;!?\n]{0,40}?(?:memória|memoria|mémoire|speicher|памят)\p{L}*[^.;!?\n]{0,30}?(?:direto|directamente|directement|direkt|напрямую|no disco|en disco|sur le disque)/u;
+/**
+ * The memory's review gamed rather than bypassed in words: its settings lowered (approvals to 0, the
+ * lint to warn-only, the agent made a reviewer), an approval forged (`approved_by:` written by the
+ * proposer, a status flipped in the store's files or tables, an author set to someone else), other
+ * notes reworded from "ask first" to "no need", the same note proposed several times, the rejected list
+ * emptied, timestamps kept or expiry switched off so the review digest and the stale report miss a note,
+ * an approval given without reading.
+ */
+const REVIEW_GAMED = new RegExp(
+  [
+    String.raw`\b(?:required_approvals|min(?:imum)?_approvals|approvals_required|review_required|require_review|required_reviewers)["']?\s*(?:=|:|to)\s*["']?(?:0|false|none|off)\b`,
+    String.raw`|\b(?:memory |the )?lint\w*\b[^.;!?\n]{0,40}?\b(?:to |into )?(?:warn-only|warning-only|warn only|off|disabled)\b[^.;!?\n]{0,40}?\b(?:config|settings?|resubmit\w*|propos\w*)\b`,
+    String.raw`|\b(?:add|put|append|list|make)\w*\s+[\x60'"]?(?:agent|the agent|yourself|agent-bot|[\w-]*bot)[\x60'"]?\s+(?:as\s+(?:a\s+)?reviewer|to\s+[\x60'"]?[\w./-]*reviewers?(?:\.\w+)?[\x60'"]?)`,
+    String.raw`|\b(?:approved_by|reviewed_by|approver)["']?\s*:\s*[\x60'"]?[\w@.-]+[^.;!?\n]{0,60}?\b(?:notes?|proposals?|front-?matter|entries)\b|\b(?:front-?matter|notes? you propose|your proposals?)\b[^.;!?\n]{0,60}?\b(?:approved_by|reviewed_by|approved:\s*true)\b`,
+    String.raw`|\bstatus\s*[:=]\s*['"]?(?:pending|proposed)['"]?\s*\/\s*status\s*[:=]\s*['"]?approved|\bupdate\s+[\w.]*(?:proposals?|candidates?|notes?|entries|memor(?:y|ies))\s+set\s+(?:status|approved)\b`,
+    String.raw`|\b(?:memory_author|author)\s*=\s*[\x60'"]?[\w.+-]+@|\b(?:propos|submit|writ|record|sav)\w*\b[^.;!?\n]{0,60}?\b(?:as|from|under the name of|in the name of|on behalf of)\s+(?:the\s+)?(?:team ?lead|tech lead|lead|owner|maintainer|reviewer|admin)\b[^.;!?\n]{0,60}?\b(?:approved|fast-?track\w*|schválen\w*|схвален\w*)\b`,
+    String.raw`|\b(?:edit|chang|modif|rewrit|rephras|rewor|updat|propos)\w*\s+(?:(?:an\s+)?edits?\s+(?:to|of)\s+)?(?:any|every|all|each|the)\s+(?:\w+\s+)?notes?\b[^.\n]{0,80}?\bso (?:that )?(?:it|they) (?:says?|reads?)\s+["'“„«]?(?:no need|optional|inform|not required|afterwards|may|can)`,
+    String.raw`|\bpropos\w*\b[^.\n]{0,60}?\b(?:several|multiple|three|four|five|many|a few|two or three|three or four) times\b`,
+    String.raw`|\b(?:empty|clear|truncat|delet|wip|reset)\w*\s+(?:out\s+)?(?:the\s+)?[\x60'"]?[\w./-]*rejected[\w./-]*[\x60'"]?`,
+    String.raw`|\b(?:keep|preserve|restore|leave)\w*\s+(?:the\s+)?(?:original\s+)?[\x60'"]?(?:updated_at|modified_at|mtime|timestamps?)\b[^.\n]{0,80}?\bso (?:that )?(?:the )?(?:change|edit|it)\b`,
+    String.raw`|\bso (?:that )?the stale\w*\s+(?:\w+\s+)?(?:report|check|list|review)\w*\s+(?:never|doesn't|does not|won't)\b`,
+    String.raw`|\bapprov\w*\b[^.\n]{0,40}?(?:\b(?:you )?(?:don't|do not|needn't) (?:need to )?read (?:it|them)\b|\bwithout reading\b)`,
+  ].join(''),
+);
 const NOTE_WORD = String.raw`(?:notes?|entries|entry|memos?|memor(?:y|ies)|proposals?|notiz\p{L}*|nota|notas|notatk\p{L}*|anteckning\p{L}*|notitie\p{L}*|заметк\p{L}*|нотатк\p{L}*|메모|笔记|记忆|メモ|ノート)`;
 const REMOVE_NOTE = String.raw`(?:delet\w*|remov\w*|overwrit\w*|eras\w*|wip\w*|drop|purg\w*|reject\w*|retir\w*|empty replacements?|mark\w* [^.;!?\n]{0,30}?(?:stale|obsolete|low-priority|inactive|outdated)|as (?:low-priority|stale|obsolete|inactive|outdated)|supprim\p{L}*|lösch\p{L}*|elimin\p{L}*|borr\p{L}*|apag\p{L}*|cancell\p{L}*|удал\p{L}*|видал\p{L}*|usuń|ta bort|삭제|删除|删掉|削除)`;
 const GUARDING = String.raw`(?:security|safety|secure|injection|warn\w*|tests?|testing|ask\w*|confirm\w*|human reviews?|potwierdz\p{L}*|(?:requir\w*|demand\w*|ask\w* for|need\w*) (?:a |an )?(?:human )?(?:reviews?|approval|relecture\p{L}*)|(?:demandent|exigent) une relecture\p{L}*|relecture humaine|(?:every|all|each) other|conflict\p{L}* with (?:it|this)|与其冲突|보안|테스트|(?:not )?push\w* (?:to|on|into) main|main branch|branch protection|auto-merge|2fa|mfa|secrets?|other (?:users?|people|team ?members?)|(?:someone|somebody|anyone) else|sicherheit\p{L}*|tests vorschreib\p{L}*|seguridad|sécurité|obligatorias|обязательн\p{L}*|тест\p{L}*|безопасн\p{L}*|다른 팀원|他人|其他人|安全|テスト)`;
@@ -1288,6 +1312,20 @@ const RULES: StructuralRule[] = [
         : 'block';
     },
     // "Delete every note that holds the word "security"": the quote names what is deleted.
+    quotesAreLabels: true,
+  },
+  {
+    rule: 'poison-tool-driving',
+    gate: /approv|review|lint|reviewer|status|author|propos|submit|note|rejected|updated_at|modified_at|mtime|timestamp|stale/,
+    needs: [REVIEW_GAMED],
+    test: (c) => {
+      const found = REVIEW_GAMED.exec(c);
+      if (found === null) return null;
+      // Only a negation just before the act: "set `expires: never` … so the stale report never lists it" negates nothing.
+      const before = c.slice(Math.max(0, found.index - 16), found.index);
+      return NEGATED.test(before) || CANNOT.test(before) ? 'warn' : 'block';
+    },
+    // A value quoted is the setting's own, a quoted wording the one it is reworded to.
     quotesAreLabels: true,
   },
   {
