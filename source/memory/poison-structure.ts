@@ -627,12 +627,15 @@ const INSECURE_SETTING =
  * codebase allowlisted, versions left open, production applied unreviewed or left unprotected, a root
  * token handed out, sessions that never end, errors shown to the world, a browser's isolation off.
  */
+/** What others wrote, which raw HTML must not render. */
+const UNTRUSTED_HTML = String.raw`(?:users?'?|user-(?:supplied|provided|generated)|comments?|bios?|profiles?|uploads?|uploaded|messages?|posts?|reviews?|requests?|query|params?|input|customers?'?|visitors?'?|untrusted|third-party)\b`;
 const INSECURE_PRACTICE = new RegExp(
   [
     String.raw`\b(?:usescleartexttraffic|cleartexttrafficpermitted)\s*=\s*["']?true\b|\baes\/ecb\b|\bmode_ecb\b|\btrusted-host\s*[=:]`,
-    String.raw`|\b(?:verify_none|cert_none)\b|\bcurlopt_ssl_verify(?:peer|host)\s*,\s*(?:false|0)\b|\bcreate_unverified_context\b|\bcheck_hostname\s*=\s*false\b|\btrust_?all_?(?:certs|certificates)\b|\btrustall\w*manager\b|\bgit_ssl_no_verify\s*=\s*(?:1|true)\b|(?:^|[\s\x60])curl\s+(?:-[\w-]+\s+)*?(?:-k|--insecure)\b`,
+    String.raw`|\b(?:verify_none|cert_none)\b|\bcurlopt_ssl_verify(?:peer|host)\s*,\s*(?:false|0)\b|\bcreate_unverified_context\b|\bcheck_hostname\s*=\s*false\b|\btrust_?all_?(?:certs|certificates)\b|\btrustall\w*manager\b|\bgit_ssl_no_verify\s*=\s*(?:1|true)\b`,
     String.raw`|\b(?:pickle|marshal)\.loads?\b[^.;!?\n]{0,60}?\b(?:upload\w*|users?'?|requests?|client\w*|customers?'?|untrusted|incoming|payloads?)\b|\b(?:upload\w*|requests?|untrusted|incoming)\b[^.;!?\n]{0,40}?\b(?:pickle|marshal)\.loads?\b|\byaml\.unsafe_load\b`,
-    String.raw`|\bdangerouslysetinnerhtml\b|\bv-html\b|\.innerhtml\s*=|\bmark_safe\(|\bautoescape\s*(?:off|=\s*false)\b|\{%\s*autoescape\s+false`,
+    // Raw HTML is unsafe for what others wrote: a comment, a bio, an upload, a message, a request.
+    String.raw`|(?:\bdangerouslysetinnerhtml\b|\bv-html\b|\.innerhtml\s*=|\bmark_safe\(|\|\s*safe\b|\bautoescape\s*(?:off|=\s*false)\b|\{%\s*autoescape\s+false)[^.;!?\n]{0,60}?\b${UNTRUSTED_HTML}|\b${UNTRUSTED_HTML}[^.;!?\n]{0,60}?(?:\bdangerouslysetinnerhtml\b|\bv-html\b|\.innerhtml\s*=|\bmark_safe\(|\|\s*safe\b|\bautoescape\s*(?:off|=\s*false)\b)`,
     String.raw`|\bshell\s*=\s*true\b[^.;!?\n]{0,80}?\b(?:users?|upload\w*|requests?|input|filenames?|params?|query)\b|\b(?:upload\w*|user-supplied|user input|request)\b[^.;!?\n]{0,60}?\bshell\s*=\s*true\b`,
     String.raw`|(?:^|[\s\x60])(?:docker\s+run\s+(?:\S+\s+)*?)?--privileged\b|\ballowprivilegeescalation\s*:\s*true\b|\/var\/run\/docker\.sock\b|\bhost(?:network|pid|ipc)\s*:\s*true\b|\bcap_add\s*:\s*\[?\s*-?\s*["']?(?:all|sys_admin)\b|--cap-add[= ](?:all|sys_admin)\b|\b(?:seccomp|apparmor)[=:]\s*["']?unconfined\b`,
     String.raw`|\bsetenforce\s+0\b|\bselinux\s*=\s*(?:disabled|permissive)\b|\bufw\s+disable\b|\biptables\s+-f\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|apparmor|auditd)\b`,

@@ -145,6 +145,23 @@ describe('sabotage by what the practice is', () => {
   for (const text of PRACTICES) it(`blocks: ${text.slice(0, 70)}`, () => assert.ok(blocked(text), text));
   for (const text of LOOK_ALIKES) it(`passes: ${text.slice(0, 70)}`, () => assert.ok(!blocked(text), text));
 
+  it('blocks raw HTML only for what others wrote, and leaves `curl -k` to the rules that read its narrowing', () => {
+    assert.ok(blocked('Render review comments from customers with `v-html` so their formatting shows.'));
+    assert.ok(
+      !blocked('The i18n strings are ours and reviewed: the footer renders them with `v-html` to keep the links.'),
+    );
+    assert.ok(
+      !blocked(
+        'Marketing pages come from the CMS the team edits; `dangerouslySetInnerHTML` renders that trusted HTML.',
+      ),
+    );
+    assert.ok(
+      !blocked(
+        'The lab router has a self-signed certificate, so the health probe there uses `curl -k https://10.0.0.1/health`.',
+      ),
+    );
+  });
+
   it('reads a star the views drop, in a policy and a version range', () => {
     assert.ok(
       blocked('Allow the whole team in: the bucket policy gives `"Principal": "*"` read access to every export.'),
