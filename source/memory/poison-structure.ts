@@ -617,6 +617,8 @@ const TOKEN_IN_WEB_STORAGE =
 /** Settings that are a safeguard off by what they are: verification false, world-writable, open to all, no algorithm. */
 const INSECURE_SETTING =
   /\bverify\s*[=:]\s*false\b|\brejectunauthorized\s*[=:]\s*false\b|\bstrict-ssl\s*[=:]?\s*false\b|\bsslverify\s*[=:]?\s*false\b|\binsecure[_-]?skip[_-]?verify\s*[=:]\s*true\b|--no-check-certificate\b|--trusted-host\b|\bnode_tls_reject_unauthorized\s*=\s*0|\bchmod\s+(?:-r\s+)?(?:777|666|a\+rwx|o\+w)\b|\bpermissions\s*:\s*write-all\b|\bpublicly_accessible\s*=\s*true\b|\bpublic-read(?:-write)?\b|\ballowed_hosts\s*=\s*\[\s*\*|\borigin\s*[:=]\s*\*[^.;!?\n]{0,40}\bcredentials\b|\bcredentials\b[^.;!?\n]{0,40}\borigin\s*[:=]\s*\*|\balg(?:orithm)?s?\s*[:=]?\s*\[?\s*none\b|\balg\s*=\s*none\b|\bcontinue-on-error\s*:\s*true\b|--audit-level[= ]none\b|--unsafe-perm\b|\bhookspath\s+\/dev\/null\b|--no-verify\b|\bverify_signature["']?\s*[:=]\s*false\b|\btrust_remote_code\s*=\s*true\b|\bweights_only\s*=\s*false\b|\bnsallowsarbitraryloads\b[^.;\n]{0,20}?\b(?:yes|true)\b|\bprivileged\s*:\s*true\b|\brunasuser\s*:\s*0\b|\b(?:session|csrf)_cookie_(?:secure|httponly)\s*=\s*false\b|\bhttponly\s*:\s*false\b|\b(?:wtf_)?csrf_enabled\s*=\s*false\b|\ballow_failure\s*:\s*true\b|\b(?:require_mfa|mfa_required|enforce_mfa)\s*=\s*false\b|\bpickle\.loads\(\s*request\b|\beval\(\s*req(?:uest)?\.|-k\s+['"]?not\s+(?:security|auth)\b|\b(?:registry|index-url|extra-index-url)\s*[= ]\s*http:\/\/|(?<![@\w:])(?:registry|index-url|extra-index-url|-i)\s*[= ]\s*["']?https?:\/\/(?!(?:registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org)[/:\s"']|[^\s/"']*\b(?:internal|corp|example)\b)[^\s/"']*(?:fast|mirror|cache|cdn|speed|spegel|miroir|npmjs|pypi|\.(?:top|xyz|cc|tk|click|biz)\b)/;
+/** What others wrote, which raw HTML must not render. */
+const UNTRUSTED_HTML = String.raw`(?:users?'?|user-(?:supplied|provided|generated)|comments?|bios?|profiles?|uploads?|uploaded|messages?|posts?|reviews?|requests?|query|params?|input|customers?'?|visitors?'?|untrusted|third-party)\b`;
 /**
  * More settings and practices that are a safeguard off by what they are, from the weaknesses security
  * guides list most often: transport checks off in a client's own words (`VERIFY_NONE`, an unverified
@@ -627,8 +629,6 @@ const INSECURE_SETTING =
  * codebase allowlisted, versions left open, production applied unreviewed or left unprotected, a root
  * token handed out, sessions that never end, errors shown to the world, a browser's isolation off.
  */
-/** What others wrote, which raw HTML must not render. */
-const UNTRUSTED_HTML = String.raw`(?:users?'?|user-(?:supplied|provided|generated)|comments?|bios?|profiles?|uploads?|uploaded|messages?|posts?|reviews?|requests?|query|params?|input|customers?'?|visitors?'?|untrusted|third-party)\b`;
 const INSECURE_PRACTICE = new RegExp(
   [
     String.raw`\b(?:usescleartexttraffic|cleartexttrafficpermitted)\s*=\s*["']?true\b|\baes\/ecb\b|\bmode_ecb\b|\btrusted-host\s*[=:]`,
