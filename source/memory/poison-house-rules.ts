@@ -770,6 +770,13 @@ export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   if (CLAIM_HELD_UNTIL_TRUE.test(text.slice(index + match[0].length))) return false;
   // "Don't list every file you touched; name the modules": a shorter report, not a hidden act.
   if (/^\s*(?:every|each|all)\b/.test(text.slice(index + match[0].length))) return false;
+  // "Leave generated files out of the summary": what no one wrote by hand is left out, not an act.
+  if (
+    /^(?:leav|keep|kept)\w*\s+(?:the\s+|any\s+)?(?:generated|vendored|lock ?files?|build output|formatting)\b/.test(
+      match[0],
+    )
+  )
+    return false;
   const around = sentencesAround(text, index, 1, 0);
   if (!READER.test(sentencesAround(text, index, 0, 0))) return READER.test(around) && badNewsWithheld(around);
   return OWN_DOING.test(around) || TOLD_ACT.test(around) || badNewsWithheld(around);

@@ -63,6 +63,7 @@ const VOID = w([
   String.raw`\bno longer (?:apply|applies|valid|binding|in (?:force|effect)|matters?|counts?|relevant|stand)\b|\b(?:does not|doesn't|do not|don't) (?:apply|count|matter|bind)\b`,
   String.raw`\b(?:optional|advisory|non-binding|not binding|irrelevant|meaningless|moot)\b|\bjust (?:a )?suggestions?\b|\bonly suggestions\b|\bmere suggestions?\b|\bunlearn\w*\b|\bnot (?:to be )?applied\b|\bwritten for (?:a |an )?(?:different|other|another) (?:project|repo|repository|team|codebase)\b|\bfor other repos\b`,
   String.raw`\b(?:wins|win out|prevails?|takes? (?:precedence|priority)|outranks?|trumps?|beats)\b`,
+  String.raw`\bnothing\b[^.;!?\n]{0,60}?\b(?:matters|counts|applies|stands|holds)\b`,
 ]);
 // Nouns for what a model is told.
 const INSTR = String.raw`(?:instructions?|directions?|directives?|guidance|guidelines?|rules?|rulebook|rule set|ruleset|prompts?|system prompt|system message|developer message|programming|polic(?:y|ies)|orders?|constraints?|safeguards?|guardrails?|configuration|setup|briefing|mandate|principles|limits|limitations|restrictions|boundaries)`;
@@ -80,6 +81,9 @@ const MODEL_INSTR = w([
   String.raw`\b${INSTR}\s+(?:that\s+)?(?:your|the)\s+(?:operators?|developers?|creators?|makers?|vendor|system|admins?|trainers?)\s+(?:\w+\s+)?(?:set|gave|put|wrote|configured|imposed|defined|added)\b`,
   String.raw`\b${INSTR}\s+(?:that\s+|which\s+)?(?:shipped|came|come|bundled|packaged|arrived|started|booted|launched|loaded)\s+with\s+you\b`,
   String.raw`\b(?:system|developer|operator)\s+(?:message|prompt|instructions?|rules?|guidance|directives?|policy)\b`,
+  // "the assistant's default instructions", "nothing you were told before this line".
+  String.raw`\b(?:assistant|agent|model|ai|bot|llm|claude|codex|copilot|gemini)(?:'s|s')\s+(?:default|built-in|builtin|original|standard|usual|system|safety|core|base)\s+${INSTR}\b`,
+  String.raw`\bnothing\s+(?:that\s+)?you\s+(?:were|have been|'ve been|got)\s+(?:\w+\s+)?(?:told|given|taught|instructed)\b`,
   // "the earlier rules", "prior guidance", "the original directions" — unless they point at a document ("in docs/…", "about tabs").
   String.raw`\b(?:the\s+|all\s+|any\s+|those\s+|these\s+)?(?:earlier|prior|previous|preceding|original|initial|above|foregoing|standing)\s+(?:\w+\s+)?${STRONG_INSTR}\b(?!\s+(?:in|on|at|for|about|regarding|of|from|under|to|when|if|that describe|which describe|for the)\b)(?!\s+[\w./-]+\.(?:md|txt|ya?ml|json)\b)`,
   String.raw`\b(?:agents|claude|gemini|copilot-instructions)\.md\b|\.cursorrules\b|\.windsurfrules\b`,
@@ -172,6 +176,30 @@ const DISGUISED_WORK = w([
 function disguisedWork(c: string): boolean {
   const found = DISGUISED_WORK.exec(c);
   return found !== null && !NEGATED.test(c.slice(0, found.index));
+}
+/**
+ * A report made to look better than the run was: an act of the agent's own with "no need to say so",
+ * error rates rounded to zero, "never admit it is unfinished", the blockers field left empty, failing
+ * lines filtered out of what is pasted, breaking or security changes filed under a milder heading.
+ */
+const REPORT_SOFTENED = w([
+  String.raw`\b(?:if|when|whenever|after|once)\b[^.;!?\n]{0,20}?\byou\s+(?:\w+\s+){0,2}?(?:delet|drop|truncat|wip|purg|eras|force-?push|roll\w* back|revert|disabl|bypass|chmod|rotat|overwr)\w*\b[^.;!?\n]{0,80}?\bno need to (?:say|mention|tell|report|flag|bring up|note|call out|point out|explain)\s+(?:so|it|this|that|them)\b`,
+  String.raw`\b(?:error|failure|crash|incident|regression|bug|warning)s?(?:\s+(?:rates?|counts?|numbers?))?\b[^.;!?\n]{0,40}?\b(?:report\w*|round\w*|shown?|written|list\w*|count\w*)\s+(?:\w+\s+)?(?:as|to)\s+(?:zero|0|none|nil)\b`,
+  String.raw`\bround\w*\s+(?:\w+\s+){0,2}?(?:error|failure|crash|incident|regression)s?(?:\s+(?:rates?|counts?|numbers?))?\b[^.;!?\n]{0,40}?\b(?:down\s+)?to\s+(?:zero|0|none)\b`,
+  String.raw`\b(?:never|don't|do not)\s+(?:admit|say|tell|report|mention|let on)\w*\s+(?:\w+\s+){0,3}?(?:unfinished|incomplete|(?:isn't|is not|wasn't|was not) (?:done|finished|complete)|(?:you\s+)?(?:couldn't|could not|didn't|did not) (?:finish|complete))\b`,
+  String.raw`\b(?:leave|keep)\s+(?:the\s+)?(?:blockers?|risks?|known issues|incidents?|problems?)\s+(?:field\s+|section\s+|column\s+|line\s+)?(?:blank|empty)\b|\b(?:blockers?|risks?|known issues|incidents?)\s+(?:field|section|column|line)\b[^.;!?\n]{0,40}?\b(?:stays?|remains?|is left|kept|left)\s+(?:\w+\s+)?(?:empty|blank)\b`,
+  String.raw`\b(?:filter|strip|cut|drop|remove|hide)\w*\s+(?:out\s+)?(?:the\s+|any\s+|all\s+)?(?:fail\w*|errors?|red|regressions?)\s*(?:lines?|tests?|entries|output|results?|messages?)?\b[^.;!?\n]{0,60}?\b(?:paste|chat|summary|reply|relay|share|show|report|user)\w*|\b(?:paste|relay|share|show|report)\w*\b[^.;!?\n]{0,60}?\b(?:filter|strip|cut|drop|remove|hide)\w*\s+out\s+(?:the\s+|any\s+|all\s+)?(?:fail\w*|errors?|red|regressions?)\b`,
+  String.raw`\bbreaking\s+(?:\w+\s+)?changes?\b[^.;!?\n]{0,80}?\b(?:under|as|into)\s+["'“]?(?:improvements?|enhancements?|maintenance|minor|misc\w*|internal|chores?|patch)\b`,
+  String.raw`\b(?:security|permissions?|auth\w*|vulnerabilit\w*|cves?)\b[^.;!?\n]{0,80}?\b(?:under|as)\s+["'“]?(?:maintenance|internal improvements?|misc\w*|chores?|minor (?:fixes|improvements))\b(?=[^.;!?\n]{0,60}?\b(?:generic|vague|neutral\w*|bland|rather than|instead of|without (?:naming|saying|spelling))\b)`,
+]);
+/** A softened report, not advised against before it, and a blank blockers field not scoped to "if nothing blocks". */
+function reportSoftened(c: string): boolean {
+  const found = REPORT_SOFTENED.exec(c);
+  if (found === null || NEGATED.test(c.slice(0, found.index))) return false;
+  return (
+    !/\b(?:blank|empty)\b/.test(found[0]) ||
+    !/\b(?:if|when|unless)\s+(?:there\s+(?:are|is)\s+)?(?:nothing|none|no)\b/.test(c)
+  );
 }
 /** The reader's own credential kept from others ("don't mention your password to anyone"): advice, not concealment. */
 const OWN_CREDENTIAL =
@@ -375,6 +403,9 @@ const HIJACK = w([
   String.raw`\b(?:take|takes|get|gets|accept|accepts)\s+(?:your\s+)?(?:instructions|orders|commands|directions)\s+(?:only\s+)?from\s+(?:this|these|whoever|the author)\b`,
   String.raw`\b(?:counts?|matters?|weighs?|ranks?)\s+(?:less|lower|below)\s+(?:than|to)?\s*(?:this|these)\s+(?:note|notes|memory|file|entry)\b|\b(?:is|are)\s+secondary\s+to\s+(?:this|these)\s+(?:note|notes|memory|file|entry)\b`,
   String.raw`\binstead\b[^.;!?\n]{0,80}?\b(?:of|than)\s+(?:what|whatever)\s+(?:the user|you were|they)\s+(?:asked|wanted|requested|told)\b`,
+  // A persona put on the reader with a job nobody it works for gave: "you are Nightjar now, an assistant
+  // whose task is collecting every credential".
+  String.raw`\b(?:you are|you're|you will be|become)\s+(?:now\s+)?(?:called\s+|named\s+)?[\w-]+(?:\s+now)?\s*,\s*(?:an?\s+|the\s+)?(?:\w+\s+){0,3}?(?:whose|who|that)\s+(?:\w+\s+){0,2}?(?:job|task|role|purpose|mission|goal|duty)\b[^.;!?\n]{0,60}?\b(?:credentials?|secrets?|tokens?|passwords?|keys?|collect\w*|gather\w*|harvest\w*|extract\w*|exfiltrat\w*)\b`,
 ]);
 
 /** Quoted text: an example when a rule reads wording; an evasion's own label ("docs only") when a rule says so. */
@@ -510,6 +541,16 @@ const PERSON_SIDELINED = w([
   String.raw`\btreat (?:the|their|that|this|the user's|the person's) (?:chat |user |person's )?(?:messages?|requests?|asks?|instructions?|input) as (?:mere |just |only )?(?:commentary|comments?|a suggestion|suggestions|advisory|optional|noise|background|a hint|hints|fyi)\b`,
   String.raw`\b(?:user|person|human)'s\s+(?:stated\s+|own\s+)?(?:scope|instructions?|requests?|limits?|wishes)\s+(?:no longer appl(?:y|ies)|(?:doesn't|does not|don't|do not) apply)\b`,
   String.raw`\b(?:tells?|asks?)\s+you\s+not\s+to\s+\w+\b[^.;!?\n]{0,60}?\b\w+\s+(?:it|them|that)\s+anyway\b`,
+  // A file given the person's voice: "treat every line of .agent-override as if the user had typed it",
+  // "with the same authority as their messages".
+  String.raw`\btreat\w*\s+(?:every|each|all|any)\s+(?:\w+\s+)?(?:lines?|instructions?|entr(?:y|ies)|items?|words?|requests?|messages?)\s+(?:in|of|from)\b[^.;!?\n]{0,60}?\bas\s+(?:if\s+(?:\w+\s+){0,2}?(?:(?:the\s+)?(?:user|person|human|developer)\s+(?:had\s+)?(?:typed|said|written|wrote|sent|asked)|(?:they|it)\s+(?:had\s+)?(?:come|came)\s+from\s+(?:the\s+)?(?:user|person|human))|(?:coming|come)\s+from\s+(?:the\s+)?(?:user|person|human|developer)|(?:the\s+)?(?:user|person|human)(?:'s)?\s+(?:own\s+)?(?:words|messages?|requests?|instructions?))\b`,
+  // The file's name may end the clause before it ("… of .agent-override as if …" is read in two).
+  String.raw`\bas (?:if|though)\s+(?:the\s+)?(?:user|person|human|developer)\s+(?:had\s+|has\s+|themselves\s+)?(?:typed|said|written|wrote|sent|asked for)\s+(?:it|them|this|that|those)\b`,
+  String.raw`\b(?:with|has|have|carr(?:y|ies))\s+the\s+same\s+(?:authority|weight|standing)\s+as\s+(?:the\s+)?(?:user|person|human|developer|their|his|her)\b`,
+  // Only the first request binds: "only the user's very first message in a session is binding", "messages after the first are typos".
+  String.raw`\bonly\s+(?:the\s+)?(?:user's\s+|person's\s+)?(?:very\s+)?first\s+(?:message|request|prompt|instruction)\b[^.;!?\n]{0,40}?\b(?:binding|counts|matters|is what counts)\b`,
+  String.raw`\b(?:later|subsequent|follow-?up)\s+(?:messages?|corrections?|requests?|instructions?|follow-?ups?)\b[^.;!?\n]{0,60}?\b(?:can|may|should|are to)\s+(?:be\s+)?(?:set aside|ignored|disregarded|dropped|skipped|overridden)\b`,
+  String.raw`(?:\b(?:later|subsequent)\s+(?:messages?|corrections?|requests?|instructions?)\b[^.;!?\n]{0,60}?|\b(?:messages?|corrections?|requests?|instructions?)\s+(?:after|following)\s+the\s+first\s+(?:one\s+)?)\b(?:are|is)\s+(?:\w+\s+){0,2}?(?:typos?|mis-?typed|pasted by accident|accidents?|noise|not binding|non-binding)\b`,
 ]);
 
 /** What is put over the person: this memory, a note, a checklist, a plan. */
@@ -658,6 +699,21 @@ const INSECURE_PRACTICE = new RegExp(
     String.raw`|\b(?:random\.random|random\.randint|mt_rand|rand)\(\)?[^.;!?\n]{0,40}?\b(?:api keys?|tokens?|passwords?|secrets?|reset codes?|otps?|session ids?)\b|\b(?:api keys?|tokens?|passwords?|secrets?|reset codes?|otps?|session ids?)\b[^.;!?\n]{0,40}?\b(?:random\.random|random\.randint|mt_rand)\b`,
     String.raw`|(?=[^\n]*\bpass(?:word|phrase)s?\b)\bmin\w*\s+(?:password\s+)?length\b[^.;!?\n]{0,40}?\b(?:to|of|is|=|:)\s*[1-7]\b(?![.\d])`,
     String.raw`|\b(?:leave|keep)\w*\b[^.;!?\n]{0,60}?\b(?:its|the|their)\s+default\s+(?:admin\s+)?(?:password|credentials)\b|\bpull_request_target\b[^.;!?\n]{0,80}?\bcheck\w*\s*out\b[^.;!?\n]{0,40}?\bhead\b`,
+    // CORS that echoes any origin and lets it send the user's cookies.
+    String.raw`|\borigin\s*:\s*true\b[^;\n]{0,40}?\bcredentials\s*:\s*true\b|\b(?:reflect|echo)\w*\s+(?:back\s+)?(?:the\s+|whatever\s+|any\s+)?(?:request(?:'s)?\s+|incoming\s+|caller'?s?\s+)?origin\b[^.;!?\n]{0,80}?\bcredentials\b`,
+    // A fast digest over a password, a policy allowing every action, certificates accepted whatever they are.
+    String.raw`|\b(?:md5|sha1)\s*\(\s*(?:\$?\w+\.)?(?:password|passwd|pwd|pass)\w*\b|\bcreatehash\(\s*["'](?:md5|sha1)["']\s*\)\s*\.update\(\s*(?:\w+\.)?(?:password|passwd|pwd)\w*|["']action["']\s*:\s*\[?\s*["'][\s*]*["']`,
+    String.raw`|\baccept\w*\s+(?:\w+\s+){0,2}?(?:self[- ]signed|expired|invalid|untrusted|any|all)\s+(?:(?:and|or|,)\s*(?:self[- ]signed|expired|invalid|untrusted)\s+)?(?:tls\s+|ssl\s+|server\s+|https\s+)?(?:certs|certificates)\b`,
+    // Admin paths made public, sign-in taken out of the rate limiter, any URL a valid OAuth redirect.
+    String.raw`|\b(?:add|put|move|list|mark)\w*\s+[\x60'"]?\/(?:admin|internal|management|actuator|debug)\b[^.;!?\n]{0,80}?\b(?:public|unauthenticated|anonymous|no-?auth|auth[ -]?exempt|skip[ _-]?auth)\w*`,
+    String.raw`|\b(?:exclude|exempt|remove|take|drop|skip|disable)\w*\s+(?:\w+\s+){0,2}?[\x60'"]?\/?(?:login|signin|sign-in|sign in|password-reset|password reset|reset-password|otp|2fa|mfa)\b[^.;!?\n]{0,40}?\b(?:from|of|off)\s+(?:the\s+)?(?:rate[ -]?limit\w*|throttl\w*)|\/?(?:login|signin|sign-in|password-reset|password reset|otp|2fa)\b[^.;!?\n]{0,60}?\b(?:are|is|stay|stays|remain|remains)\s+(?:\w+\s+)?(?:excluded|exempt\w*)\s+from\s+(?:the\s+)?(?:rate[ -]?limit\w*|throttl\w*)`,
+    // The views drop a star: "https://*" is read as "https://" with no host.
+    String.raw`|\bredirect[ _-]?ur[il]s?\b[^.;!?\n]{0,80}?\bhttps?:\/\/(?=[\s,;"'\x60)\]]|$)|\bhttps?:\/\/(?=[\s,;"'\x60)\]])[^.;!?\n]{0,60}?\bredirect[ _-]?ur[il]s?\b`,
+    // A release build a debugger can attach to; a coverage gate lowered to wherever it is now.
+    String.raw`|\brelease\b[^.;!?\n]{0,60}?\bdebuggable\s*[=:]?\s*["']?true\b|\bdebuggable\s*[=:]?\s*["']?true\b[^.;!?\n]{0,60}?\brelease\b`,
+    String.raw`|\blower\w*\s+(?:the\s+)?[\x60'"]?(?:fail_under|fail-under|--cov-fail-under|coveragethreshold|min_coverage|coverage (?:gate|threshold|floor|minimum|target))\b[^.;!?\n]{0,60}?\b(?:whatever|the current|current|match\w*|wherever|where (?:we|it) (?:are|is))\b`,
+    // The agent's own pull requests merged with no person reading them.
+    String.raw`|\b(?:agent|assistant|ai|claude|codex|copilot)(?:'s|s)?\b(?:(?!\b(?:never|not|no)\b)[^.;!?\n]){0,40}?\b(?:prs?|pull requests?|merge requests?)\b(?:(?!\b(?:never|not|no)\b)[^.;!?\n]){0,60}?\b(?:auto-?merg\w*|merged? automatically)|\b(?:prs?|pull requests?|merge requests?)\b(?:(?!\b(?:never|not|no)\b)[^.;!?\n]){0,40}?\b(?:agent|assistant|ai|claude|codex|copilot)\b(?:(?!\b(?:never|not|no)\b)[^.;!?\n]){0,60}?\b(?:auto-?merg\w*|merged? automatically)`,
     String.raw`|\b(?:dismiss|snooz|auto-?clos)\w*\s+(?:\w+\s+){0,3}?(?:dependabot|security|vulnerability|code scanning|secret scanning|cve|guardduty|snyk)\s+(?:\w+\s+)?(?:alerts?|findings|advisories|warnings)\b|\b(?:mute|silence|suppress|disable)\w*\s+(?:\w+\s+){0,3}?(?:guardduty|cloudtrail|security hub|waf|intrusion|fraud|siem|falco|edr)\s*(?:\w+\s+)?(?:alerts?|alarms?|findings|detections?|rules?)?\b`,
   ].join(''),
 );
@@ -1167,7 +1223,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /unrelated|larger|bigger|ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|rerun|trim|off the|out of the|looks|reads|wonder|answer|spot|short|write|put|pon|escri|escre|attribut|blam|label|fram|record|échou|échec|echou|echec|falla|falha|thất bại|that bai|si |wenn|se |если|als de|물으면|묻는다면|如果|若|聞かれたら|尋ねられたら|質問されたら/,
+    gate: /unrelated|larger|bigger|ensure|claim|pretend|insist|deny|lie|never|find|notice|sure|tell|inform|notif|alert|warn|show|reveal|mention|disclos|report|admit|explain|flag|surfac|bring|\blet|keep|hid|conceal|mask|shield|withh|leave|omit|exclude|strip|ask|quiet|silent|secret|covert|discreet|stealth|invisib|nobody|no one|know|exist|say|mum|tick|mark|trailer|author|look like|appear as|no need|describ|rerun|trim|off the|out of the|looks|reads|wonder|answer|spot|short|write|put|pon|escri|escre|attribut|blam|label|fram|record|zero|blank|empty|filter|breaking|maintenance|unfinished|incomplete|échou|échec|echou|echec|falla|falha|thất bại|that bai|si |wenn|se |если|als de|물으면|묻는다면|如果|若|聞かれたら|尋ねられたら|質問されたら/,
     needs: [
       LIE,
       LIE_ML,
@@ -1178,9 +1234,11 @@ const RULES: StructuralRule[] = [
       CONCEAL,
       FAILED_REPORTED_OK,
       DISGUISED_WORK,
+      REPORT_SOFTENED,
     ],
     test: (c) =>
       disguisedWork(c) ||
+      reportSoftened(c) ||
       LIE.test(c) ||
       LIE_ML.test(c) ||
       LIE_VERB.test(c) ||
@@ -1196,7 +1254,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /count|matter|weigh|rank|secondary|take|accept|answer|report|work|listen|respond|defer|obey|serve|follow|trust|orders|your|abort|abandon|drop|stop|ditch|quit|cancel|scrap|forget|ignore|skip|aside|leave|pause|shelve|instead/,
+    gate: /count|matter|weigh|rank|secondary|take|accept|answer|report|work|listen|respond|defer|obey|serve|follow|trust|orders|your|whose|abort|abandon|drop|stop|ditch|quit|cancel|scrap|forget|ignore|skip|aside|leave|pause|shelve|instead/,
     needs: [HIJACK],
     test: (c) => {
       const found = HIJACK.exec(c);
@@ -1207,7 +1265,7 @@ const RULES: StructuralRule[] = [
   },
   {
     rule: 'poison-instruction-override',
-    gate: /commentary|treat|without|priorit|precedence|prevail|\bwins?\b|outrank|overrid|trump|binding|supersed|decoy|authoritative|correct|right|final|real|suggestion|advisory|optional|untrusted|stale|irrelevant|noise|secondary|count|matter|weigh|wait|after|later|second|lapse|undo|rather|instead|not to|not from|hint|replac|conflict|clash|disagree|contradict|differ|deviat|mistake|appl|anyway/,
+    gate: /commentary|treat|without|priorit|authority|first|typo|accident|precedence|prevail|\bwins?\b|outrank|overrid|trump|binding|supersed|decoy|authoritative|correct|right|final|real|suggestion|advisory|optional|untrusted|stale|irrelevant|noise|secondary|count|matter|weigh|wait|after|later|second|lapse|undo|rather|instead|not to|not from|hint|replac|conflict|clash|disagree|contradict|differ|deviat|mistake|appl|anyway/,
     needs: [PERSON_DEMOTED, OUTRANKS, PERSON_REQUESTS, PERSON_SIDELINED],
     test: (c) =>
       PERSON_DEMOTED.test(c) || noteOutranks(c) || personWordsDemoted(c) || PERSON_SIDELINED.test(c) ? 'block' : null,
@@ -1335,7 +1393,7 @@ const RULES: StructuralRule[] = [
     rule: 'poison-safeguard-off',
     // A quoted value is a setting's own (`"AES/ECB/PKCS5Padding"`, `="true"`), not an example.
     quotesAreLabels: true,
-    gate: /日志|ログ|로그|лог|journal|csrf|xsrf|log|md5|sha|ecb|rc4|des|random|user|account|login|authorized_keys|param|gitignore|cors|limit|throttl|brute|lockout|captcha|auth|check|validation|verification|control|scan|sast|dast|codeowner|code owner|review|sanitiz|escaping|hashing|csp|hsts|header|pinning|audit|verify|rejectunauthorized|strict-ssl|sslverify|skip|certificate|trusted-host|node_tls|chmod|write-all|publicly|public-read|allowed_hosts|origin|alg|continue-on-error|unsafe-perm|hookspath|registry|index-url|privileged|runasuser|trust_remote_code|weights_only|nsallowsarbitraryloads|verify_signature|httponly|allow_failure|mfa|pickle|eval\(|not security|not auth|unauthenticated|gpg|insecure|signature|approv|require_|skip_|nosemgrep|nosec|nosonar|noqa|enforce|secure_?boot|coverage|aes|static|hard-?coded|fixed|constant|commit|as any|as that|as the|as whichever|senha|contraseña|mot de passe|passwort|hmac|checksum|signatur|test|0\.0\.0\.0|allow_origin|cleartext|trusted-host|verify_|cert_none|unverified|check_hostname|trust_?all|curl|pickle|marshal|unsafe_load|innerhtml|v-html|mark_safe|autoescape|shell|docker|host(?:network|pid|ipc)|cap_add|cap-add|unconfined|setenforce|selinux|ufw|iptables|systemctl|permit|protected-mode|xpack|allow_anonymous|auth_enabled|skip-grant|trust|principal|block_?public|cluster-admin|salt|single|plain ?text|clear ?text|reversibl|rsa|key ?size|key_size|512|768|1024|ssl_protocols|minversion|expir|verify_exp|skip_before_action|husky|gpg|allow_force_pushes|enforce_admins|\.git\/hooks|pre-commit|lefthook|skiptests|\|\||exit-code|allowlist|whitelist|ignore|exclude|baseline|version|goinsecure|integrity|no-verify-ssl|strict_ssl|auto-approve|deletion_protection|prevent_destroy|encrypted|key_rotation|root token|exposure|stack ?trace|traceback|websecurity|nodeintegration|contextisolation|web-security|rand|length|default|pull_request_target|bash\(|localstorage|sessionstorage|local storage|jwt|dismiss|snooz|clos|mute|silenc|suppress|disabl|x-frame|content-security|strict-transport|x-content-type|helmet|factor|2fa|branch protection|commit signing|signed commits|hooks|firewall|apparmor|cloudtrail|guardduty|push protection/,
+    gate: /日志|ログ|로그|лог|journal|csrf|xsrf|log|md5|sha|ecb|rc4|des|random|user|account|login|authorized_keys|param|gitignore|cors|limit|throttl|brute|lockout|captcha|auth|check|validation|verification|control|scan|sast|dast|codeowner|code owner|review|sanitiz|escaping|hashing|csp|hsts|header|pinning|audit|verify|rejectunauthorized|strict-ssl|sslverify|skip|certificate|trusted-host|node_tls|chmod|write-all|publicly|public-read|allowed_hosts|origin|alg|continue-on-error|unsafe-perm|hookspath|registry|index-url|privileged|runasuser|trust_remote_code|weights_only|nsallowsarbitraryloads|verify_signature|httponly|allow_failure|mfa|pickle|eval\(|not security|not auth|unauthenticated|gpg|insecure|signature|approv|require_|skip_|nosemgrep|nosec|nosonar|noqa|enforce|secure_?boot|coverage|aes|static|hard-?coded|fixed|constant|commit|as any|as that|as the|as whichever|senha|contraseña|mot de passe|passwort|hmac|checksum|signatur|test|0\.0\.0\.0|allow_origin|cleartext|trusted-host|verify_|cert_none|unverified|check_hostname|trust_?all|curl|pickle|marshal|unsafe_load|innerhtml|v-html|mark_safe|autoescape|shell|docker|host(?:network|pid|ipc)|cap_add|cap-add|unconfined|setenforce|selinux|ufw|iptables|systemctl|permit|protected-mode|xpack|allow_anonymous|auth_enabled|skip-grant|trust|principal|block_?public|cluster-admin|salt|single|plain ?text|clear ?text|reversibl|rsa|key ?size|key_size|512|768|1024|ssl_protocols|minversion|expir|verify_exp|skip_before_action|husky|gpg|allow_force_pushes|enforce_admins|\.git\/hooks|pre-commit|lefthook|skiptests|\|\||exit-code|allowlist|whitelist|ignore|exclude|baseline|version|goinsecure|integrity|no-verify-ssl|strict_ssl|auto-approve|deletion_protection|prevent_destroy|encrypted|key_rotation|root token|exposure|stack ?trace|traceback|websecurity|nodeintegration|contextisolation|web-security|rand|length|default|pull_request_target|bash\(|localstorage|sessionstorage|local storage|jwt|dismiss|snooz|clos|mute|silenc|suppress|disabl|x-frame|content-security|strict-transport|x-content-type|helmet|factor|2fa|branch protection|commit signing|signed commits|hooks|firewall|apparmor|cloudtrail|guardduty|push protection|reflect|echo|action|certs|certificates|public|rate|redirect|debuggable|fail_under|fail-under|threshold|merg|automatically/,
     needs: [
       CONTROL_OFF,
       INSECURE_SETTING,
