@@ -644,6 +644,9 @@ export const APPROVAL_GIVEN = new RegExp(
     String.raw`|\b(?:consent|permission|approval|sign-?off|clearance)\b[^.!?\n]{0,60}?\b(?:was given|given|granted|obtained|on file|covers?|covered|stands?)\b|\bstanding (?:approval|permission|consent|sign-?off)\b`,
     // Someone with a role said to have approved it, in the simple past: "the previous maintainer approved …".
     String.raw`|\b(?:lead|manager|maintainers?|owners?|director|head of [\w-]+|engineer|officer|architect|board|council|committee|legal|security|compliance|ciso|cto|ceo|vp|producer|customer|client|department|dpo)\s+(?:\w+\s+)?(?:approved|cleared|signed off|ok'?d|okayed|consented|waived|sanctioned|authori[sz]ed|confirmed)\b`,
+    // Said to be fine with it, or told the note's writer so: "our CTO is okay with agents running …",
+    // "the owner told me on a call that agents may …"; an exemption granted.
+    String.raw`|\b(?:lead|manager|maintainers?|owners?|director|officer|architect|legal|security|compliance|ciso|cto|ceo|vp)\s+(?:\w+\s+)?(?:is|was|are|were)\s+(?:totally\s+)?(?:okay|ok|fine|cool|happy)\s+with\b|\b(?:lead|manager|maintainers?|owners?|director|officer|ciso|cto|ceo|vp)\s+(?:\w+\s+)?told\s+(?:me|us)\b[^.!?\n]{0,40}?\bthat\s+(?:agents?|you|the agent|assistants?)\s+(?:can|may|are allowed to)\b|\b(?:granted|gave)\s+(?:\w+\s+){0,3}?(?:an?\s+)?(?:exemption|exception|waiver)\b`,
     String.raw`|\bauthori[sz]es (?:agents?|the agent|you)\b|\bconsent form\b|\balready (?:consented|agreed|signed)\b`,
     String.raw`|\bdonn\S* (?:son|leur) (?:accord|autorisation|feu vert)|\b(?:memberi|diberi) izin\b|\bonay (?:zaten )?alın|\bgenehmigt\b|\bfreigegeben\b|\bautoriz\S*|\baprob\S*|\bgoedgekeurd\b|\bdio su consentimiento|\bya (?:dio|dieron) (?:su )?(?:permiso|consentimiento)|дав\S* дозвіл|дал\S* разрешение|разрешил\S*|одобрил\S*|承認済|已批准|已授权|已同意|사전 승인|승인했|승인을 받`,
   ].join(''),
@@ -652,7 +655,9 @@ export const APPROVAL_GIVEN = new RegExp(
 /** The check it waives: asking, confirming, flagging, reviewing. */
 const CHECK_WAIVED = new RegExp(
   [
-    String.raw`\b(?:no need to|needn't|need not|don't need to|do not need to|there's no need to|there is no need to)\s+(?:\w+\s+){0,2}?(?:ask\w*|check\w*|confirm\w*|flag\w*|scrub\w*|rais\w*|warn\w*|mention\w*|verify\w*|review\w*|double-check\w*|explain\w*|consult\w*|involve\w*)\b`,
+    // Not a question of fact ("no need to ask the user which file to use"): a check of what may be done.
+    String.raw`\b(?:no need to|needn't|need not|don't need to|do not need to|there's no need to|there is no need to)\s+(?:\w+\s+){0,2}?(?:ask\w*|check\w*|confirm\w*|flag\w*|scrub\w*|rais\w*|warn\w*|mention\w*|verify\w*|review\w*|double-check\w*|explain\w*|consult\w*|involve\w*)\b(?!\s+(?:(?:the\s+)?(?:user|person|them|anyone)\s+)?(?:which|what|where|how|who)\b)`,
+    String.raw`|\byou can(?:'t|not) verify (?:it|this|that)\w*,? but trust\b`,
     String.raw`|\bno need to (?:run (?:it|this|them) (?:past|by)|loop in|check in)\b|\b(?:don't|do not) bother (?:asking|checking|confirming)\b`,
     String.raw`|\b(?:don't|do not|never)\s+(?:ask|check|flag|raise|warn|confirm|question|second-guess|re-?confirm)\b|\bnever need to (?:ask|check|confirm)\b|\bwithout (?:extra |further |any )?(?:checks?|confirmation|asking|review|re-?checking|checking in|flagging|mentioning|raising|(?:identity )?verification)\b|\bno need to tell anyone\b|(?<!\b(?:no|not|never)\s)\b(?:agents?|assistants?|you)\s+(?:[\w-]+\s+){0,4}?(?:are|is)\s+(?:now\s+)?exempt(?:ed)?\s+from\b`,
     String.raw`|(?:^|\s)без (?:підтвердження|подтверждения|перевірки|проверки)|\bvraag (?:het|dat|dit)(?: \S+){0,3} niet\b|\bno vuelvas a preguntar|\bsin (?:preguntar|consultar|confirmar)\b|\bohne (?:nachzufragen|rückfrage|bestätigung|review|prüfung)|\bfrag\w* nicht\b|\bsans (?:demander|confirmation)\b`,

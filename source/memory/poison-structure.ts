@@ -312,7 +312,7 @@ const LEFT_OUT_OBJECT =
   /\b(?:credential|secret|token|key|password|admin|root|backdoor|telemetry|cron|webhook|account|user|permission|access|firewall|hook|dependenc|network|upload|download|deletion|push)\w*\b/;
 
 // --- exfiltration -----------------------------------------------------------------------------
-const SEND = String.raw`\b(?:send\w*|ship|ships|shipping|stick|place|plant|inject|stuff|post\w*|upload\w*|e-?mail\w*|mail\w*|forward\w*|paste\w*|write|writes|writing|put|puts|include|includes|including|attach\w*|copy|copies|copying|push\w*|publish\w*|share\w*|leak\w*|log|logs|logging|print\w*|add|adds|adding|append\w*|embed\w*|dump\w*|transmit\w*|exfiltrat\w*|beacon\w*|sync\w*|echo\w*|insert\w*|commit\w*|submit\w*|relay\w*|report\w*|deliver\w*|export\w*|mirror\w*|back(?:ing)? up|scp|rsync)\b`;
+const SEND = String.raw`\b(?:send\w*|comment(?:s|ing)?|ship|ships|shipping|stick|place|plant|inject|stuff|post\w*|upload\w*|e-?mail\w*|mail\w*|forward\w*|paste\w*|write|writes|writing|put|puts|include|includes|including|attach\w*|copy|copies|copying|push\w*|publish\w*|share\w*|leak\w*|log|logs|logging|print\w*|add|adds|adding|append\w*|embed\w*|dump\w*|transmit\w*|exfiltrat\w*|beacon\w*|sync\w*|echo\w*|insert\w*|commit\w*|submit\w*|relay\w*|report\w*|deliver\w*|export\w*|mirror\w*|back(?:ing)? up|scp|rsync)\b`;
 const SEND_ONE = new RegExp(SEND);
 const SECRETISH = w([
   String.raw`\b(?:(?:api|access|secret|private|ssh|deploy|signing|gpg|pgp|aws|github|gitlab|npm|openai|anthropic|stripe|cloud)[ _-]?(?:api[ _-]?)?keys?|tokens?|passwords?|passphrases?|passwd|credentials?|creds|secrets?|cookies?|session ids?|auth headers?|authorization(?: headers?| header values?)?|bearer|connection strings?|dsns?)\b`,
@@ -331,6 +331,13 @@ const DEST = w([
   String.raw`\b(?:webhook|endpoint|server|pastebin|gist|bucket|channel|dm|inbox|mailbox|ftp|sftp)\b`,
   String.raw`\b(?:issues?|comments?|commits?|commit messages?|pull requests?|pr|pr (?:body|description|title)|descriptions?|replies|reply|answers?|responses?|summary|readme|changelog|release notes?|wiki|build logs?|logs?|ci logs?|log files?|chat|slack|discord|telegram|tweet|public repo\w*|image url)\b`,
 ]);
+
+/**
+ * The code or the data itself shipped to an outside address: "email a tarball of src/ to …", "upload a
+ * dump of the production database to https://…". A build (`dist/`) sent to QA is what builds are for.
+ */
+const SHIPPED_OUT =
+  /\b(?:send|e-?mail|mail|upload|post|push|ship|transfer|copy|sync)\w*\s+(?:a|an|the)?\s*(?:zip(?:ped copy)?|tarball|tar|archive|copy|dump|snapshot|export|backup)\s+(?:of\s+)?(?:the\s+)?(?:whole\s+|entire\s+|full\s+)?(?:[\x60'"]?(?:src|source|app|lib|config)\/[\x60'"]?|source(?: code)?\b|repo\w*|codebase|project(?: (?:folder|directory))?|(?:prod\w*\s+)?(?:database|db)\b|customer (?:data|records|list|export)s?)[^;!?\n]{0,80}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+)/;
 
 /** Just before a verb: a perfect or a passive, what happened rather than what to do. */
 const HAPPENED = /\b(?:has|have|had|was|were)\s+(?:\w+\s+)?$/;
@@ -843,7 +850,7 @@ export const PRE_APPROVED = new RegExp(
 );
 export const NO_CONFIRM = new RegExp(
   [
-    String.raw`\bno need to (?:ask|confirm|check|prompt)\b|\b(?:never|don't|do not|won't) (?:have|need) to (?:ask|confirm|check with)\b|\b(?:don't|do not|never) (?:pause|stop|wait) to (?:ask|confirm|check)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|check with)\b|\bwithout (?:asking|confirmation|confirming|prompting)\b|\bno (?:user |further )?confirmation (?:needed|required)\b|\bskip (?:the )?confirmations?\b`,
+    String.raw`\bno need to (?:ask|confirm|check|prompt)\b(?!\s+(?:(?:the\s+)?(?:user|person|them|anyone)\s+)?(?:which|what|where|how|who)\b)|\b(?:never|don't|do not|won't) (?:have|need) to (?:ask|confirm|check with)\b|\b(?:don't|do not|never) (?:pause|stop|wait) to (?:ask|confirm|check)\b|\b(?:don't|do not|never) (?:ask|prompt|confirm|check with)\b|\bwithout (?:asking|confirmation|confirming|prompting)\b|\bno (?:user |further )?confirmation (?:needed|required)\b|\bskip (?:the )?confirmations?\b`,
     String.raw`|(?<!\p{L})(?:keine rückfrage|ohne rückfrage|nicht nachfragen|keine bestätigung|no pidas confirmación|sin (?:pedir|preguntar)|no hace falta (?:preguntar|confirmar)|no preguntes|pas besoin de (?:confirmation|demander)|sans demander|ne demande pas|não precisa (?:perguntar|confirmar)|sem perguntar|não pergunte|non chiedere|senza chiedere|non serve (?:chiedere|conferma)|подтверждение не нужно|не спрашивай|спрашивать не нужно|не нужно спрашивать|hoeft niet te vragen|без подтверждения|fråga inte|utan att fråga|niet vragen|zonder te vragen|nie pytaj|bez pytania|không cần (?:hỏi|xác nhận)|sormadan|onay istemeden|μην ρωτάς|no hace falta pedir permiso|sin pedir permiso|tanpa (?:bertanya|konfirmasi|izin)|без (?:дозволу|підтвердження)|bez (?:potvrzení|ptaní|svolení)|sin esperar a que (?:\p{L}+ ){0,4}?confirme|sans vérifier|vraag er niet (?:opnieuw|nog eens) naar|não precisa (?:\p{L}+ ){0,2}?(?:anonimizar|pedir|avisar))(?!\p{L})`,
     String.raw`|\bno need to (?:ping|check with|tell|wait for)\b|\bwithout checking with (?:anyone|anybody|them|him|her)\b|\b(?:don't|do not) wait for (?:a ticket|approval|anyone|sign-?off)\b|\b(?:don't|do not) ask (?:again|for it again)\b|\b(?:upgrade|act|do it) first,? explain later\b`,
     String.raw`|(?<!\p{L})(?:inutile de (?:demander|confirmer|vérifier)|pas la peine de (?:demander|confirmer))(?!\p{L})`,
@@ -1456,6 +1463,15 @@ const RULES: StructuralRule[] = [
       const intro = PERSONA_INTRO.exec(c);
       if (intro === null || !PERSONA_RISK.test(c.slice(intro.index))) return null;
       return NEGATED.test(c.slice(0, intro.index)) ? null : 'block';
+    },
+  },
+  {
+    rule: 'poison-exfiltration',
+    gate: /zip|tarball|tar|archive|copy|dump|snapshot|export|backup/,
+    needs: [SHIPPED_OUT],
+    test: (c) => {
+      const found = SHIPPED_OUT.exec(c);
+      return found === null ? null : NEGATED.test(c.slice(0, found.index)) ? 'warn' : 'block';
     },
   },
   {
