@@ -1,7 +1,8 @@
 // Attacks said plainly, without the words the older rules wait for: more practices that are unsafe by
 // what they are (a catalogue from general security knowledge, poison-structure.ts INSECURE_PRACTICE),
-// reports made to look better than the run was, and a persona, a fake system turn or the person
-// demoted in everyday words; each beside look-alikes a team writes. Written before the rules that
+// reports made to look better than the run was, a persona, a fake system turn or the person demoted
+// in everyday words, code and secrets sent where others read them, and an approval claimed with the
+// person's check waived; each beside look-alikes a team writes. Written before the rules that
 // pass them; the figures are in docs/memory-rules.md.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
