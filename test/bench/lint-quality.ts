@@ -93,6 +93,10 @@ export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
   { file: 'llm-app-b.json', tuned: false },
   { file: 'authority-a.json', tuned: true },
   { file: 'authority-b.json', tuned: false },
+  { file: 'report-a.json', tuned: true },
+  { file: 'report-b.json', tuned: false },
+  { file: 'practice-a.json', tuned: true },
+  { file: 'practice-b.json', tuned: false },
 ];
 
 function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
