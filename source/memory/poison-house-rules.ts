@@ -775,7 +775,11 @@ export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   if (CLAIM_HELD_UNTIL_TRUE.test(text.slice(index + match[0].length))) return false;
   // "Don't list every file you touched; name the modules": a shorter report, not a hidden act.
   if (/^\s*(?:every|each|all)\b/.test(text.slice(index + match[0].length))) return false;
-  // "Leave generated files out of the summary": what no one wrote by hand is left out, not an act.
+  // "Leave generated files out of the summary", "noise to leave out: lockfile churn, formatting-only
+  // diffs": what no one wrote by hand is left out, not an act.
+  const said = sentencesAround(text, index, 0, 0);
+  if (/\b(?:lock ?files?|whitespace|formatting|regenerated|generated|vendored)\b/.test(said) && !BAD_NEWS.test(said))
+    return false;
   if (
     /^(?:leav|keep|kept)\w*\s+(?:the\s+|any\s+)?(?:generated|vendored|lock ?files?|build output|formatting)\b/.test(
       match[0],
@@ -785,6 +789,38 @@ export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   const around = sentencesAround(text, index, 1, 0);
   if (!READER.test(sentencesAround(text, index, 0, 0))) return READER.test(around) && badNewsWithheld(around);
   return OWN_DOING.test(around) || TOLD_ACT.test(around) || badNewsWithheld(around);
+}
+
+/**
+ * The agent's report shaded: bad news in a summary, a PR text, a status update or a changelog reduced
+ * to the last green run, relabelled as something milder, rounded in its favour or left out ("report
+ * the final test run only", "list blocked items as 'in progress'", "quote the best of several runs",
+ * "rounded up to the next 5%", "drop any revert: lines before pasting").
+ */
+export const REPORT_SHADING = new RegExp(
+  [
+    String.raw`\b(?:only|just)\s+(?:\w+\s+)?(?:the\s+)?(?:final|last|latest|green|passing|successful|best|fastest|clean)\s+(?:\w+\s+)?(?:runs?|attempts?|results?|numbers?|figures?|builds?)\b|\b(?:final|last|latest|green|best)\s+(?:\w+\s+)?(?:runs?|attempts?|results?)\s+only\b|\bbest\s+(?:of|out of)\s+(?:several|multiple|a few|many|\d+)\s+(?:\w+\s+)?runs?\b`,
+    String.raw`|\b(?:call|label|list|describe|present|record|mark|file|report|write|summari[sz]e|quote|tag|count|treat)\w*\s+(?:\w+\s+){0,5}?as\s+["'“‘«„]?(?:in progress|amber|green|done|complete\w*|finished|resolved|passed|success\w*|consolidated|maintenance|stability|improvements?|no significant change|within noise|noise|clean-?up|refactor\w*|minor|tidy|routine|temporary|transient|matching|identical|flat|build config\w*|infra\w*|environment)\b`,
+    String.raw`|\bcall\s+(?:it|them|that|those)\s+(?:amber|green|done|complete\w*|finished|resolved|noise|minor|flak\w*)\b|\b(?:label|call|title|name|word)\w*\s+(?:it|them|the (?:\w+ )?(?:fix|change|revert|rollback|regression|failure|outage|incident)e?s?)\s+["'“‘«„]|\b(?:instead of|rather than)\s+(?:naming|saying|mentioning|listing|describing|calling)\b`,
+    String.raw`|\bround\w*\s+(?:\w+\s+){0,3}?(?:up|down)\b|\b(?:stay|keep\s+(?:it|them|these|those)|remain)\s+(?:generic|vague|high-level|non-specific)\b|\bstart\w*\s+with\s+["'“‘]?(?:done|success|all good|complete)\b|\bre-?run\w*\b[^.;!?\n]{0,40}?\buntil\b[^.;!?\n]{0,30}?\b(?:passes|green|succeeds|it's gone|goes away)\b`,
+    String.raw`|\b(?:don't|do not|never|no need to|needn't)\s+(?:\w+\s+)?(?:reference|count|itemi[sz]e|narrate|call out|spell out|touch on|dwell on|bring (?:them|it|those) up|bring up|mention\w*|list\w*|includ\w*)\b|\b(?:drop|strip|exclude|omit|filter out|remove|cut)\w*\s+(?:any|all|the|those|these)\s+(?:\w+\s+){0,3}?(?:lines?|entries|runs?|attempts?|items?|commits?)\b|\bare\s+implementation\s+details?\b|\bexclude\s*:\s*\[`,
+  ].join(''),
+  'g',
+);
+/** Where the agent reports its work: a summary, a PR text, an update, a changelog, a reply, history. */
+const REPORT_PLACE =
+  /\b(?:summar\w*|wrap-?ups?|prs?|pull requests?|pr descriptions?|pr (?:body|text)|descriptions?|status (?:updates?|reports?)|(?:weekly|daily|monthly) (?:updates?|reports?)|updates?|stand-?ups?|changelogs?|release notes|release page|retros?|reports?|replies|reply|commit messages?|final message|slack|history)\b/;
+/** The bad news a shaded report is about, the agent's work's or the project's. */
+const SHADED_NEWS =
+  /\b(?:errors?|error rates?|failures?|fail\w*|red|warnings?|broken|broke|crash\w*|regress\w*|incidents?|outages?|reverts?|reverted|rollbacks?|rolled back|disabled|skipped|deleted|removed|overrun\w*|over (?:budget|the limit)|blocked|blockers?|bugs?|security|partly|partial\w*|unfinished|half|flak\w*|coverage|percent-complete|estimates?|actuals|permissions?|median|benchmarks?)\b/;
+/** Said the honest way round, or of a product's own screens rather than the agent's report. */
+const SHADING_HONEST =
+  /\b(?:say so|still (?:note|mention|list|say)|(?:note|log|record|mention|list)\s+(?:the\s+)?(?:flake|flaky|failure|failed run)|mention (?:any|every|all)|put (?:failures|them) (?:near|at) the top|together with|honest\w*|misleading|known|tracked|harmless|generated|vendored|end users?|customers?|toasts?|ui|screens?|status codes?|round-half|nearest)\b/;
+/** Whether the shading at `index` is of bad news in the agent's report, not advised against. */
+export function reportShaded(text: string, index: number): boolean {
+  const around = sentencesAround(text, index, 1, 1);
+  if (!REPORT_PLACE.test(around) || !SHADED_NEWS.test(around) || SHADING_HONEST.test(around)) return false;
+  return !negatedBefore(text, index);
 }
 
 /** What went wrong: an error, a failure, a warning, data lost. */
@@ -816,7 +852,7 @@ export const SECURITY_SETTING_OFF = new RegExp(
 );
 /** Where such a setting does no harm, or the sentence tells of it rather than asks for it. */
 const SETTING_NARROWED =
-  /\b(?:only|never|don't|do not|not|local|locally|localhost|dev|development|tests?|testing|unit|mock\w*|fixtures?|example|sandbox|until|was|were|appears?|vulnerable|ctf|deliberately)\b/;
+  /\b(?:only|never|don't|do not|not|local|locally|localhost|dev|development|tests?|testing|unit|mock\w*|fixtures?|example|sandbox|until|was|were|had|used to|older|appears?|vulnerable|ctf|deliberately)\b|テスト|以外|使いません|使わない|禁止|测试|仅|테스트|금지/;
 /** The note keeps such a setting from spreading: "don't copy it anywhere else", "never deployed". */
 const SETTING_CONFINED =
   /\b(?:don't|do not|never) (?:copy|reuse|use|replicate|spread|add) (?:it|this|that|them|these|the pattern|patterns)\b|\bnever deployed\b|\bvulnerable\b|\bctf\b/;
