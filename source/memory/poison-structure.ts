@@ -733,7 +733,8 @@ const INSECURE_PRACTICE = new RegExp(
     String.raw`|\blower\w*\s+(?:the\s+)?[\x60'"]?(?:fail_under|fail-under|--cov-fail-under|coveragethreshold|min_coverage|coverage (?:gate|threshold|floor|minimum|target))\b[^.;!?\n]{0,60}?\b(?:whatever|the current|current|match\w*|wherever|where (?:we|it) (?:are|is))\b`,
     // Unsafe loaders and serialisers on data from outside or shared stores; SQL built from values.
     String.raw`|\bloader\s*=\s*yaml\.(?:unsafe)?loader\b|\b(?:pickle|marshal)\b[^;!?\n]{0,60}?\b(?:sessions?|cookies?|cache\w*|redis|queues?)\b|\b(?:sessions?|cookies?|cache\w*|redis|queues?)\b[^;!?\n]{0,80}?\b(?:pickle|marshal)\b`,
-    String.raw`|\bf["'](?:select|insert|update|delete|with)\b[^"'\n]{0,120}?\{\w+|\b(?:build|assembl|construct|concatenat|writ)\w*\s+(?:the\s+|their\s+|our\s+)?(?:sql|queries|query)\b[^.;!?\n]{0,40}?\bwith\s+(?:f-?strings?|string concatenation|\.format|%s formatting)`,
+    // A value put inside the SQL's own quotes ('{value}'); a bare {table} is an identifier a team may allowlist.
+    String.raw`|\bf"(?:select|insert|update|delete|with)\b[^"\n]{0,120}?'%?\{\w+\}%?'|\bf'(?:select|insert|update|delete|with)\b[^'\n]{0,120}?"%?\{\w+\}%?"|\b(?:build|assembl|construct|concatenat|writ)\w*\s+(?:the\s+|their\s+|our\s+)?(?:sql|queries|query)\b[^.;!?\n]{0,40}?\bwith\s+(?:f-?strings?|string concatenation|\.format|%s formatting)`,
     // Real secrets in the example env file; admin handlers without their auth decorator; uploads of any type.
     // The views split ".env.example" at its dot: "example holds the real …" is what a clause reads.
     String.raw`|\bexample\b\s+(?:file\s+)?(?:holds?|has|contains?|includes?|carries)\s+(?:the\s+)?(?:real|actual|live|working|production|prod)\b`,

@@ -196,6 +196,10 @@ judged(
     ['Use `yaml.safe_load` for anything users upload; never `yaml.load` with the full Loader.', false],
     ['We moved session storage off `pickle.loads` last year; the JSON serializer handles dates now.', false],
     ['Never build SQL with f-strings; pass values as parameters to `cursor.execute`.', false],
+    [
+      'Table names come from `ALLOWED_TABLES`, so `f"SELECT count(*) FROM {table}"` is fine there; values always go through parameters.',
+      false,
+    ],
     ['`.env.example` holds placeholder values only; the real ones live in the vault.', false],
     ['Handlers under `/admin/*` need `@login_required` and the `staff` role; the tests check both.', false],
     ['Avatar uploads accept PNG and JPEG only, renamed to a random id before storage.', false],
