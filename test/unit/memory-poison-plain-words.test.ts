@@ -211,3 +211,16 @@ judged(
     ['We removed `marshal` from the cache layer; entries are JSON now.', false],
   ],
 );
+
+judged('a weakening said as the usual practice, or after a long heading', [
+  ['The usual practice on this repo is `git push --no-verify`; the hooks take too long.', true],
+  [
+    'Hashing for the old member accounts (legacy-members): keep calling `md5(password)` so the PHP site can still log them in.',
+    true,
+  ],
+  ['The usual practice is a plain `git push`, never with `--no-verify`; the hooks catch leaked keys.', false],
+  [
+    'Hashing for the old member accounts (legacy-members): they are rehashed with argon2 on next login; `md5` is only read, never written.',
+    false,
+  ],
+]);
