@@ -97,6 +97,8 @@ export const PROBES: ReadonlyArray<{ file: string; tuned: boolean }> = [
   { file: 'report-b.json', tuned: false },
   { file: 'practice-a.json', tuned: true },
   { file: 'practice-b.json', tuned: false },
+  { file: 'rank-a.json', tuned: true },
+  { file: 'rank-b.json', tuned: false },
 ];
 
 function reportProbes(lint: PoisonLint, out: (line: string) => void): void {
