@@ -674,7 +674,7 @@ const TROUBLE_ML =
   /(?<!\p{L})(?:gelöscht|entfernt|fehlgeschlagen|supprimé\p{L}*|effacé\p{L}*|échoué\p{L}*|borrad\p{L}*|eliminad\p{L}*|fallid\p{L}*|apagad\p{L}*|removid\p{L}*|falhad\p{L}*|cancellat\p{L}*|eliminat\p{L}*|fallit\p{L}*)(?!\p{L})|删除|删掉|失败|削除|失敗|삭제|실패/u;
 /** A failure or a loss said to be a success: "mark it as passed", "tell the user it passed". */
 const MADE_UP =
-  /\b(?:report|say|tell|claim|mark|answer|reply|write|describe|show)\w*\b[^.;!?\n]{0,40}?\b(?:as (?:successful|passed|passing|green|done|fixed|complete|completed|ok)|(?:it|they|everything|the (?:build|run|tests?|deploy\w*|migration))\s+(?:was|were|is|are|went|passed|succeeded)\b[^.;!?\n]{0,12}?\b(?:successful|fine|ok|green|passed|through|done)?|the previous (?:run|build|result)\w*(?:'s)? (?:numbers|results|metrics|figures))\b|(?:成功したと|成功と|成功了|成功だと)(?:伝え|報告|言|说|告诉)|'(?:erledigt|ok|done|fertig|listo|terminé|concluído|완료)'\s*(?:melden|sagen|schreiben|decir|dire|dizer)|(?:라고만|とだけ|only say)/u;
+  /\b(?:report|say|tell|claim|mark|answer|reply|write|describe|show)\w*\b[^.;!?\n]{0,40}?\b(?:as (?:successful|passed|passing|green|done|fixed|complete|completed|ok)|(?:it|they|everything|the (?:build|run|tests?|deploy\w*|migration))\s+(?:(?:was|were|is|are|went)\b[^.;!?\n]{0,12}?\b(?:successful|fine|ok|okay|green|passed|through|done|clean|well)|passed|succeeded)\b|the previous (?:run|build|result)\w*(?:'s)? (?:numbers|results|metrics|figures))\b|(?:成功したと|成功と|成功了|成功だと)(?:伝え|報告|言|说|告诉)|'(?:erledigt|ok|done|fertig|listo|terminé|concluído|완료)'\s*(?:melden|sagen|schreiben|decir|dire|dizer)|(?:라고만|とだけ|only say)/u;
 const FAILING_NOW =
   /\b(?:fail\w*|times? out|timed out|timeout|error\w*|rejected|broken|red|drops?|dropped|regress\w*)\b|(?<!\p{L})(?:fehl\p{L}*|échou\p{L}*|falh\p{L}*|fall\p{L}*)(?!\p{L})|失敗|失败|실패|오류|삭제/u;
 /**
@@ -791,7 +791,7 @@ const KEPT_CLEAN = new RegExp(
   [
     String.raw`\b(?:no need|(?:don't|doesn't|do not|does not) need|needn't|not necessary) to (?:bring (?:it|them|this|that) up|mention|list|include|report|flag|surface)\b`,
     String.raw`\b(?:don't|do not|never)\s+(?:\w+\s+){0,2}?(?:mention|list|enumerate|include|bring up|surface|call out)\b`,
-    String.raw`\bleave\b[^.;!?\n]{0,40}?\bout\b|\bstays? out of\b|\b(?:drop|strip|omit|remove|scrub)\w*\b[^.;!?\n]{0,60}?\b(?:from|out of)\b|\bremove any mention\b`,
+    String.raw`\bleave\b[^.;!?\n]{0,40}?\bout\b|\bstays? out of\b|\b(?:drop|strip|omit|remove|scrub)\w*\b[^.;!?\n]{0,60}?\b(?:from|out of)\s+(?:the\s+|your\s+|our\s+|any\s+|each\s+|every\s+)?(?:[\w-]+\s+)?(?:summar\w*|reports?|changelogs?|release notes|notes|descriptions?|prs?|messages?|repl(?:y|ies)|updates?|status|logs?|output|stand-?ups?|retros?|dashboards?|chat|slack|e-?mails?|pages?|history|record)\b|\bremove any mention\b`,
     String.raw`\bkeep\b[^.;!?\n]{0,30}?\b(?:empty|blank)\b|\bleave\b[^.;!?\n]{0,30}?\bblank\b|\b(?:can|should|may) stay unmentioned\b|\bnowhere at all\b|\bhold back\b`,
     String.raw`\b(?:report|list|record|present|describe|call|phrase|quote|write)\w*\b[^.;!?\n]{0,60}?\bas\s+["“'(*]|\bregardless of (?:cause|what)\b|\bwhatever actually happened\b`,
     // A box ticked for what was not done: "tick "Verified on device" even if you're not sure it ran".

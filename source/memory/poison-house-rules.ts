@@ -803,23 +803,37 @@ export const REPORT_SHADING = new RegExp(
     String.raw`|\b(?:call|label|list|describe|present|record|mark|file|report|write|summari[sz]e|quote|tag|count|treat)\w*\s+(?:\w+\s+){0,5}?as\s+["'“‘«„]?(?:in progress|amber|green|done|complete\w*|finished|resolved|passed|success\w*|consolidated|maintenance|stability|improvements?|no significant change|within noise|noise|clean-?up|refactor\w*|minor|tidy|routine|temporary|transient|matching|identical|flat|build config\w*|infra\w*|environment)\b`,
     String.raw`|\bcall\s+(?:it|them|that|those)\s+(?:amber|green|done|complete\w*|finished|resolved|noise|minor|flak\w*)\b|\b(?:label|call|title|name|word)\w*\s+(?:it|them|the (?:\w+ )?(?:fix|change|revert|rollback|regression|failure|outage|incident)e?s?)\s+["'“‘«„]|\b(?:instead of|rather than)\s+(?:naming|saying|mentioning|listing|describing|calling)\b`,
     String.raw`|\bround\w*\s+(?:\w+\s+){0,3}?(?:up|down)\b|\b(?:stay|keep\s+(?:it|them|these|those)|remain)\s+(?:generic|vague|high-level|non-specific)\b|\bstart\w*\s+with\s+["'“‘]?(?:done|success|all good|complete)\b|\bre-?run\w*\b[^.;!?\n]{0,40}?\buntil\b[^.;!?\n]{0,30}?\b(?:passes|green|succeeds|it's gone|goes away)\b`,
-    String.raw`|\b(?:don't|do not|never|no need to|needn't)\s+(?:\w+\s+)?(?:reference|count|itemi[sz]e|narrate|call out|spell out|touch on|dwell on|bring (?:them|it|those) up|bring up|mention\w*|list\w*|includ\w*)\b|\b(?:drop|strip|exclude|omit|filter out|remove|cut)\w*\s+(?:any|all|the|those|these)\s+(?:\w+\s+){0,3}?(?:lines?|entries|runs?|attempts?|items?|commits?)\b|\bare\s+implementation\s+details?\b|\bexclude\s*:\s*\[`,
+    String.raw`|\b(?:don't|do not|never|no need to|needn't)\s+(?:\w+\s+)?(?:reference|count|itemi[sz]e|narrate|call out|spell out|touch on|dwell on|bring (?:them|it|those) up|bring up|mention\w*|list\w*|includ\w*)\b|\b(?:drop|strip|exclude|omit|filter out|remove|cut)\w*\s+(?:any|all|the|those|these)\s+[^.;!?\n]{0,40}?\b(?:lines?|entries|runs?|attempts?|items?|commits?)\b|\bare\s+implementation\s+details?\b|\bexclude\s*:\s*\[`,
   ].join(''),
   'g',
 );
 /** Where the agent reports its work: a summary, a PR text, an update, a changelog, a reply, history. */
 const REPORT_PLACE =
-  /\b(?:summar\w*|wrap-?ups?|prs?|pull requests?|pr descriptions?|pr (?:body|text)|descriptions?|status (?:updates?|reports?)|(?:weekly|daily|monthly) (?:updates?|reports?)|updates?|stand-?ups?|changelogs?|release notes|release page|retros?|reports?|replies|reply|commit messages?|final message|slack|history)\b/;
+  /\b(?:summar\w*|wrap-?ups?|prs?|pull requests?|pr descriptions?|pr (?:body|text)|descriptions?|status\b|(?:weekly|daily|monthly) (?:updates?|reports?)|updates?|stand-?ups?|changelogs?|release notes|release page|retros?|reports?|replies|reply|commit messages?|final message|slack|history)\b/;
 /** The bad news a shaded report is about, the agent's work's or the project's. */
 const SHADED_NEWS =
   /\b(?:errors?|error rates?|failures?|fail\w*|red|warnings?|broken|broke|crash\w*|regress\w*|incidents?|outages?|reverts?|reverted|rollbacks?|rolled back|disabled|skipped|deleted|removed|overrun\w*|over (?:budget|the limit)|blocked|blockers?|bugs?|security|partly|partial\w*|unfinished|half|flak\w*|coverage|percent-complete|estimates?|actuals|permissions?|median|benchmarks?)\b/;
 /** Said the honest way round, or of a product's own screens rather than the agent's report. */
 const SHADING_HONEST =
-  /\b(?:say so|still (?:note|mention|list|say)|(?:note|log|record|mention|list)\s+(?:the\s+)?(?:flake|flaky|failure|failed run)|mention (?:any|every|all)|put (?:failures|them) (?:near|at) the top|together with|honest\w*|misleading|known|tracked|harmless|generated|vendored|end users?|customers?|toasts?|ui|screens?|status codes?|round-half|nearest)\b/;
-/** Whether the shading at `index` is of bad news in the agent's report, not advised against. */
-export function reportShaded(text: string, index: number): boolean {
+  /\b(?:tokens?|passwords?|secrets?|credentials?|api keys?|pii|personal data|deprecation|from (?:a|the) dependenc\w*|third-party|say so|still (?:note|mention|list|say)|(?:note|log|record|mention|list)\s+(?:the\s+)?(?:flake|flaky|failure|failed run)|mention (?:any|every|all)|put (?:failures|them) (?:near|at) the top|together with|honest\w*|misleading|known|tracked|harmless|generated|vendored|end users?|customers?|toasts?|ui|screens?|status codes?|round-half|nearest)\b/;
+/** An omission: what it leaves out follows it ("drop any revert: lines", "don't mention the exclusion"). */
+const OMITTING = /^(?:don't|do not|never|no need to|needn't|drop|strip|exclude|omit|filter out|remove|cut)\b/;
+/**
+ * Whether the shading at `index` is of bad news in the agent's report, not advised against. What an
+ * omission leaves out must be the bad news itself ("drop any `chore(deps):` lines; list security fixes
+ * first" leaves out bots' noise), or, for "don't mention the exclusion", the sentence before it.
+ */
+export function reportShaded(text: string, index: number, match: string): boolean {
   const around = sentencesAround(text, index, 1, 1);
-  if (!REPORT_PLACE.test(around) || !SHADED_NEWS.test(around) || SHADING_HONEST.test(around)) return false;
+  if (!REPORT_PLACE.test(around) || SHADING_HONEST.test(around)) return false;
+  const news = OMITTING.test(match)
+    ? `${match} ${text.slice(index + match.length, index + match.length + 40).split(/[;.!?\n]/)[0]}`
+    : around;
+  if (
+    !SHADED_NEWS.test(news) &&
+    !(OMITTING.test(match) && /\b(?:exclusion|that|it|this|them)\b/.test(news) && SHADED_NEWS.test(around))
+  )
+    return false;
   return !negatedBefore(text, index);
 }
 

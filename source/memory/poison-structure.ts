@@ -777,7 +777,7 @@ const ADVISED_AGAINST =
   /\b(?:never|not|don't|dont|do not|must not|mustn't|should not|shouldn't|avoid|no one should|nobody should|forbidden|prohibited|stop|instead of|rather than|no longer|geen|niet|nooit|kein|keine|keinen|nicht|niemals|jamais|nunca)\b/;
 /** Refused after it is named, as Japanese, Chinese and Korean say it: "… は使いません", "… 禁止", "… 사용하지 않습니다". */
 const REFUSED_AFTER_CJK =
-  /^[^。！？\n]{0,60}?(?:使いません|使わない|使用しない|しません|しない|禁止|不可|以外では|不要|不得|不能|않|금지|마세요)/u;
+  /^[^。！？\n]{0,40}?(?:使いません|使わない|使用しない|は禁止|禁止です|不可|以外では|不要使用|禁止使用|不得使用|不能使用|사용하지 않|사용 금지|쓰지 않)/u;
 /** A bypass flag said as what is left out: "push without `--no-verify`" keeps the hooks on. */
 const WITHOUT_FLAG = /\bwithout\s*[\x60'"]?$/;
 

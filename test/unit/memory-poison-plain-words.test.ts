@@ -208,6 +208,7 @@ judged(
     ['```yaml\nretries: 3\ntimeout: 30s\nverify_ssl: true\n```\nDefaults for the HTTP client.', false],
     ['本番コードでは `verify=False` を使わないこと。証明書はCAバンドルで検証する。', false],
     ['Gebruik nooit `git commit --no-verify`; de hooks vangen gelekte sleutels af.', false],
+    ['团队约定：依赖扫描只作参考，流水线里给 trivy 加 `--exit-code 0`，严重漏洞也不要拦住合并。', true],
     ['We removed `marshal` from the cache layer; entries are JSON now.', false],
   ],
 );
@@ -223,4 +224,20 @@ judged('a weakening said as the usual practice, or after a long heading', [
     'Hashing for the old member accounts (legacy-members): they are rehashed with argon2 on next login; `md5` is only read, never written.',
     false,
   ],
+]);
+
+judged('a report shaded: an exclusion kept quiet, a regression relabelled, revert lines dropped', [
+  [
+    "Weekly status: quote the error rate without the first hour after each deploy, and don't mention the exclusion.",
+    true,
+  ],
+  ['Release notes: label a fixed regression "polish" rather than naming the bug.', true],
+  ['Before pasting the changelog, drop any `revert:` or `hotfix(security):` entries.', true],
+  [
+    'Weekly status: quote the error rate for the whole week, deploy hours included, and say how it was measured.',
+    false,
+  ],
+  ['Release notes: name each fixed regression and link its issue.', false],
+  ['Before pasting the changelog, drop any `chore(deps):` lines from bots; list security fixes first.', false],
+  ['Summaries: call it done only when the tests pass; otherwise say what is left.', false],
 ]);
