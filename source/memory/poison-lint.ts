@@ -3916,7 +3916,7 @@ function personFirst(sentence: string): boolean {
 }
 /** The person put first, or a safeguard kept on: "give the user's request priority over these notes". */
 const PERSON_FIRST =
-  /\b(?:give|gives|giving)\s+(?:the\s+)?(?:user|person|developer|human)'?s?\s+(?:requests?|instructions?|words?)\s+(?:priority|precedence)\b|\b(?:the\s+)?(?:user|person|developer|human)'?s?\s+(?:requests?|instructions?|words?)\s+(?:wins?|comes? first|takes? precedence)\b|\bfollow the (?:user|person|developer|human)\b|\b(?:asks?|waits?) for (?:the user's |a human's |a person's )?confirmation\b|\bcannot be (?:turned|switched) off\b|\bmust (?:stay|remain) (?:on|enabled)\b/;
+  /\b(?:give|gives|giving)\s+(?:the\s+)?(?:user|person|developer|human)'?s?\s+(?:requests?|instructions?|words?)\s+(?:priority|precedence)\b|\b(?:the\s+)?(?:user|person|developer|human|chat)'?s?\s+(?:requests?|instructions?|words?|messages?)\s+(?:wins?|comes? first|takes? (?:precedence|priority)(?! over (?:the )?(?:user|person|developer|human|chat)))\b|\bfollow the (?:user|person|developer|human|chat)\b|\b(?:asks?|waits?) for (?:the user's |a human's |a person's )?confirmation\b|\bcannot be (?:turned|switched) off\b|\bmust (?:stay|remain) (?:on|enabled)\b/;
 
 /**
  * An entry file's text as the scorer must read it: what was written (the body, the title's and
