@@ -778,12 +778,9 @@ export function ownDoingLeftOut(text: string, match: RegExpExecArray): boolean {
   // "Leave generated files out of the summary", "noise to leave out: lockfile churn, formatting-only
   // diffs": what no one wrote by hand is left out, not an act.
   const said = sentencesAround(text, index, 0, 0);
-  if (/\b(?:lock ?files?|whitespace|formatting|regenerated|generated|vendored)\b/.test(said) && !BAD_NEWS.test(said))
-    return false;
   if (
-    /^(?:leav|keep|kept)\w*\s+(?:the\s+|any\s+)?(?:generated|vendored|lock ?files?|build output|formatting)\b/.test(
-      match[0],
-    )
+    /\b(?:lock ?files?|whitespace|formatting|regenerated|generated|vendored|build output)\b/.test(said) &&
+    !BAD_NEWS.test(said)
   )
     return false;
   const around = sentencesAround(text, index, 1, 0);
