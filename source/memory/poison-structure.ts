@@ -722,7 +722,8 @@ const INSECURE_PRACTICE = new RegExp(
     String.raw`|\b(?:leave|keep)\w*\b[^.;!?\n]{0,60}?\b(?:its|the|their)\s+default\s+(?:admin\s+)?(?:password|credentials)\b|\bpull_request_target\b[^.;!?\n]{0,80}?\bcheck\w*\s*out\b[^.;!?\n]{0,40}?\bhead\b`,
     // CORS that echoes any origin and lets it send the user's cookies.
     String.raw`|\borigin\s*:\s*true\b[^;\n]{0,40}?\bcredentials\s*:\s*true\b|\b(?:reflect|echo)\w*\s+(?:back\s+)?(?:the\s+|whatever\s+|any\s+)?(?:request(?:'s)?\s+|incoming\s+|caller'?s?\s+)?origin\b[^.;!?\n]{0,80}?\bcredentials\b`,
-    // A fast digest over a password, a policy allowing every action, certificates accepted whatever they are.
+    // A fast digest called on a password (WEAK_CRYPTO names the words; this call form is the practice
+    // itself, with or without an order), a policy allowing every action, certificates accepted whatever they are.
     String.raw`|\b(?:md5|sha1)\s*\(\s*(?:\$?\w+\.)?(?:password|passwd|pwd|pass)\w*\b|\bcreatehash\(\s*["'](?:md5|sha1)["']\s*\)\s*\.update\(\s*(?:\w+\.)?(?:password|passwd|pwd)\w*|["']action["']\s*:\s*\[?\s*["'][\s*]*["']`,
     String.raw`|\baccept\w*\s+(?:\w+\s+){0,2}?(?:self[- ]signed|expired|invalid|untrusted|any|all)\s+(?:(?:and|or|,)\s*(?:self[- ]signed|expired|invalid|untrusted)\s+)?(?:tls\s+|ssl\s+|server\s+|https\s+)?(?:certs|certificates)\b`,
     // Admin paths made public, sign-in taken out of the rate limiter, any URL a valid OAuth redirect.
@@ -733,10 +734,10 @@ const INSECURE_PRACTICE = new RegExp(
     // A release build a debugger can attach to; a coverage gate lowered to wherever it is now.
     String.raw`|\brelease\b[^.;!?\n]{0,60}?\bdebuggable\s*[=:]?\s*["']?true\b|\bdebuggable\s*[=:]?\s*["']?true\b[^.;!?\n]{0,60}?\brelease\b`,
     String.raw`|\blower\w*\s+(?:the\s+)?[\x60'"]?(?:fail_under|fail-under|--cov-fail-under|coveragethreshold|min_coverage|coverage (?:gate|threshold|floor|minimum|target))\b[^.;!?\n]{0,60}?\b(?:whatever|the current|current|match\w*|wherever|where (?:we|it) (?:are|is))\b`,
-    // Unsafe loaders and serialisers on data from outside or shared stores; SQL built from values.
+    // Unsafe loaders and serialisers on data from outside or shared stores; a value put inside SQL's own quotes by an f-string (SQL said to be built by concatenation is SQL_CONCAT's, poison-house-rules.ts).
     String.raw`|\bloader\s*=\s*yaml\.(?:unsafe)?loader\b|\b(?:pickle|marshal)\b[^;!?\n]{0,60}?\b(?:sessions?|cookies?|cache\w*|redis|queues?)\b|\b(?:sessions?|cookies?|cache\w*|redis|queues?)\b[^;!?\n]{0,80}?\b(?:pickle|marshal)\b`,
     // A value put inside the SQL's own quotes ('{value}'); a bare {table} is an identifier a team may allowlist.
-    String.raw`|\bf"(?:select|insert|update|delete|with)\b[^"\n]{0,120}?'%?\{\w+\}%?'|\bf'(?:select|insert|update|delete|with)\b[^'\n]{0,120}?"%?\{\w+\}%?"|\b(?:build|assembl|construct|concatenat|writ)\w*\s+(?:the\s+|their\s+|our\s+)?(?:sql|queries|query)\b[^.;!?\n]{0,40}?\bwith\s+(?:f-?strings?|string concatenation|\.format|%s formatting)`,
+    String.raw`|\bf"(?:select|insert|update|delete|with)\b[^"\n]{0,120}?'%?\{\w+\}%?'|\bf'(?:select|insert|update|delete|with)\b[^'\n]{0,120}?"%?\{\w+\}%?"`,
     // Real secrets in the example env file; admin handlers without their auth decorator; uploads of any type.
     // The views split ".env.example" at its dot: "example holds the real …" is what a clause reads.
     String.raw`|\bexample\b\s+(?:file\s+)?(?:holds?|has|contains?|includes?|carries)\s+(?:the\s+)?(?:real|actual|live|working|production|prod)\b`,
