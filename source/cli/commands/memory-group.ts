@@ -6,7 +6,9 @@ import { parseReviewCursor } from '../../memory/review-cursor.js';
 import { readUserFile, shownPath } from '../../ground/user-file.js';
 import { connect } from '../../client/connect.js';
 import { insideWorktree } from '../../client/worktree-here.js';
-import { CmError, EXIT } from '../../errors.js';
+import { CmError, EXIT, lintRefusalCode } from '../../errors.js';
+import { isPoisonRule } from '../../memory/finding-kind.js';
+import { counted } from '../../ground/count-text.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { formatFinding } from '../../memory/secret-lint.js';
 import { originText } from '../../screens/memory/review-lines.js';
@@ -426,5 +428,20 @@ async function lint(paths: string[], out: Output): Promise<number> {
           `${findings.length} finding(s), ${blocking} blocking`,
         ].join('\n'),
   );
-  return blocking > 0 ? EXIT.secretFound : EXIT.ok;
+  if (blocking === 0) return EXIT.ok;
+  // Under --json the findings are the result; the refusal is an error of its own, its code the kind
+  // that refused (a secret before any poisoning, as prepare's refusal of a quarantined candidate).
+  if (out.json) {
+    const blocked = findings.filter((f) => f.severity === 'block');
+    const first = blocked.find((f) => !isPoisonRule(f.rule)) ?? blocked[0]!;
+    const kind = isPoisonRule(first.rule) ? 'poisoning' : 'secret';
+    const what = kind === 'secret' ? 'a secret' : 'text written to steer the model that reads it';
+    out.error(
+      new CmError(
+        lintRefusalCode(kind),
+        `${shownPath(first.path)}:${first.line}:${first.column} ${first.rule}: ${what} (${counted(blocking, 'blocking finding')})`,
+      ),
+    );
+  }
+  return EXIT.secretFound;
 }
